@@ -1,0 +1,304 @@
+import type { Clock } from '../clock';
+import type { Component } from '../timeline/event';
+import type { Timeline } from '../timeline/timeline';
+import { badRequest, conflict, invalid, notFound, StatusError } from './errors';
+import { Etcd, type EtcdEvent } from './etcd';
+import { genericStrategy } from './generic-strategy';
+import { clone, type KubeObject } from './object';
+import { applyPatchBody, type PatchType } from './patch';
+import { podStatusStrategy, podStrategy } from './pod-strategy';
+import { Store, STORE_SOURCE } from './store';
+import type { Strategy } from './strategy';
+import type { DeleteOptions, Event, Node, Pod, ReplicaSet, Status } from './types';
+import { deterministicUid } from './uid';
+import { validateDeleteOptions } from './validation';
+import { Watch, type WatchEvent, type WatchFilter } from './watch';
+
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events';
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event };
+
+/** Who sends a request: shown as the event's actor, and its lane for client-side events. */
+export interface ClientIdentity {
+  readonly name: string;
+  readonly component: Component;
+}
+
+export type ApiResponse<T> =
+  | { ok: true; code: number; object: T; requestId: number }
+  | { ok: false; code: number; status: Status & { reason: string; message: string }; requestId: number };
+
+/** A mutating request as the apiserver saw it, for "what did the last request change". */
+export interface RequestRecord {
+  readonly id: number;
+  readonly verb: string;
+  readonly resource: Resource;
+  readonly namespace?: string;
+  readonly name: string;
+  /** The etcd revision before the request ran. */
+  readonly revisionBefore: number;
+  response?: ApiResponse<unknown>;
+}
+
+export interface ApiServerOptions {
+  /** Delay between a write and its delivery to each watcher (default 0: same instant, after the write). */
+  watchLatencyMs: number;
+  /** kube-apiserver --etcd-compaction-interval (default 5m): watches cannot resume from before the last compaction. */
+  compactionIntervalMs: number;
+}
+
+export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, compactionIntervalMs: 5 * 60_000 };
+
+const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
+/** Event objects are stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines readable. */
+const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events']);
+
+/**
+ * kube-apiserver for the resources that take part in pod deletion: the REST handlers
+ * (endpoints/handlers: create.go, update.go, patch.go, delete.go, watch.go) in front of one
+ * generic registry Store per resource, all on one etcd. Every mutating request is recorded on
+ * the timeline with the canonical text of design.md.
+ */
+export class ApiServer {
+  readonly etcd: Etcd;
+  private readonly stores: { [R in Resource]: Store<ResourceType[R]> };
+  private readonly watches = new Set<Watch>();
+  private readonly requests: RequestRecord[] = [];
+  private createCounter = 0;
+  private readonly startedAt: number;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timeline: Timeline,
+    readonly options: ApiServerOptions = DEFAULT_APISERVER_OPTIONS,
+  ) {
+    this.startedAt = clock.now();
+    this.etcd = new Etcd(timeline, () => clock.now(), (key) => !key.startsWith('/registry/events/'));
+    this.stores = {
+      pods: new Store<Pod>(this.etcd, clock, podStrategy),
+      // pkg/registry/apps/replicaset/strategy.go: apps/v1 ReplicaSets delete dependents (in the background) by default.
+      replicasets: new Store<ReplicaSet>(this.etcd, clock, genericStrategy<ReplicaSet>({ kind: 'ReplicaSet', apiVersion: 'apps/v1', resource: 'replicasets', namespaced: true, gcPolicy: 'DeleteDependents' })),
+      // pkg/registry/core/node/storage: nodes live under /registry/minions.
+      nodes: new Store<Node>(this.etcd, clock, genericStrategy<Node>({ kind: 'Node', apiVersion: 'v1', resource: 'nodes', etcdPrefix: 'minions', namespaced: false })),
+      events: new Store<Event>(this.etcd, clock, genericStrategy<Event>({ kind: 'Event', apiVersion: 'v1', resource: 'events', namespaced: true })),
+    };
+    this.etcd.subscribe((e) => this.dispatch(e));
+  }
+
+  // ---- reads (not recorded on the timeline: they change nothing) ----
+
+  get<R extends Resource>(resource: R, namespace: string | undefined, name: string): ApiResponse<ResourceType[R]> {
+    return this.serve(undefined, () => ({ code: 200, object: this.stores[resource].get(namespace, name) }));
+  }
+
+  list<R extends Resource>(resource: R, namespace: string | undefined, matches: (o: ResourceType[R]) => boolean = () => true): ApiResponse<{ items: ResourceType[R][]; resourceVersion: string }> {
+    return this.serve(undefined, () => {
+      const list = this.stores[resource].list(namespace);
+      return { code: 200, object: { items: list.items.filter(matches), resourceVersion: list.resourceVersion } };
+    });
+  }
+
+  /**
+   * handlers/watch.go + cacher: a watch from `resourceVersion` (replaying the history after it),
+   * or from now. A revision older than the last compaction answers 410 Expired, as etcd does.
+   */
+  watch<R extends Resource>(
+    resource: R,
+    namespace: string | undefined,
+    opts: { resourceVersion?: string; matches?: (o: ResourceType[R]) => boolean },
+    handler: (e: WatchEvent<ResourceType[R]>) => void,
+  ): ApiResponse<Watch> {
+    return this.serve(undefined, () => {
+      const store = this.stores[resource] as Store<KubeObject>;
+      const prefix = store.strategy.namespaced && namespace ? `/registry/${store.strategy.etcdPrefix}/${namespace}/` : `/registry/${store.strategy.etcdPrefix}/`;
+      const filter: WatchFilter = { prefix, matches: opts.matches as ((o: KubeObject) => boolean) | undefined };
+      const from = opts.resourceVersion === undefined ? undefined : Number(opts.resourceVersion);
+      if (from !== undefined && from < this.compactedRevision()) {
+        throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Expired', code: 410, message: `too old resource version: ${from} (${this.compactedRevision()})` });
+      }
+      const w: Watch = new Watch(this.clock, this.options.watchLatencyMs, filter, handler as (e: WatchEvent) => void, () => this.watches.delete(w));
+      if (from !== undefined) for (const e of this.etcd.historySince(from)) w.offer(e);
+      this.watches.add(w);
+      return { code: 200, object: w };
+    });
+  }
+
+  // ---- writes ----
+
+  /** handlers/create.go CreateResource → Store.Create. */
+  create<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { dryRun?: boolean } = {}): ApiResponse<ResourceType[R]> {
+    const name = obj.metadata.name ?? '';
+    return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, `${HANDLERS}/create.go createHandler → ${STORE_SOURCE} Store.Create`, () => {
+      const withNs = clone(obj);
+      if (this.stores[resource].strategy.namespaced) withNs.metadata.namespace = namespace;
+      this.createCounter += 1;
+      const uid = deterministicUid(resource, namespace, name, this.createCounter);
+      return { code: 201, object: this.stores[resource].create(withNs, { dryRun: opts.dryRun, uid }) };
+    });
+  }
+
+  /** handlers/update.go UpdateResource → Store.Update (PUT of a whole object, optionally the status subresource). */
+  update<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { subresource?: 'status'; dryRun?: boolean } = {}): ApiResponse<ResourceType[R]> {
+    const name = obj.metadata.name ?? '';
+    const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
+    return this.mutate(client, 'UPDATE', resource, namespace, name, `UPDATE ${path}`, `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} Store.Update`, () => {
+      const r = this.stores[resource].update(namespace, name, () => clone(obj), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource) });
+      return { code: 200, object: r.object };
+    });
+  }
+
+  /** handlers/patch.go PatchResource: the patch is applied to the freshest stored copy inside Store.Update. */
+  patch<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, type: PatchType, body: unknown, opts: { subresource?: 'status'; dryRun?: boolean } = {}): ApiResponse<ResourceType[R]> {
+    const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
+    return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`, () => {
+      const r = this.stores[resource].update(namespace, name, (existing) => applyPatchBody(existing, type, body), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource) });
+      return { code: 200, object: r.object };
+    });
+  }
+
+  /**
+   * handlers/delete.go DeleteResource → Store.Delete. Options are validated before storage is
+   * touched (R2: 422 beats 404). The response is the object (pods: ReturnDeletedObject, R49);
+   * 202 only for an explicit orphanDependents=false that did not remove the object (R50).
+   */
+  delete<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, options: DeleteOptions = {}): ApiResponse<ResourceType[R]> {
+    const text = `DELETE ${resource}/${name}${describeDeleteOptions(options)}`;
+    return this.mutate(client, 'DELETE', resource, namespace, name, text, `${HANDLERS}/delete.go DeleteResource → ${STORE_SOURCE} Store.Delete`, () => {
+      const errs = validateDeleteOptions(options);
+      if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
+      const { object, wasDeleted } = this.stores[resource].delete(namespace, name, options);
+      return { code: !wasDeleted && options.orphanDependents === false ? 202 : 200, object };
+    });
+  }
+
+  /** handlers/delete.go DeleteCollection → Store.DeleteCollection (R61); answers with the items as listed. */
+  deleteCollection<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, options: DeleteOptions, matches: (o: ResourceType[R]) => boolean = () => true): ApiResponse<ResourceType[R][]> {
+    return this.mutate(client, 'DELETECOLLECTION', resource, namespace, '', `DELETECOLLECTION ${resource}${describeDeleteOptions(options)}`, `${HANDLERS}/delete.go DeleteCollection → ${STORE_SOURCE} Store.DeleteCollection`, () => ({
+      code: 200,
+      object: this.stores[resource].deleteCollection(namespace, options, matches),
+    }));
+  }
+
+  /**
+   * pods/binding (pkg/registry/core/pod/storage/storage.go BindingREST.setPodHostAndAnnotations):
+   * a pod that is being deleted, or already bound, cannot be bound (R60).
+   */
+  bind(client: ClientIdentity, namespace: string, name: string, nodeName: string): ApiResponse<Pod> {
+    return this.mutate(client, 'CREATE', 'pods', namespace, name, `CREATE pods/${name}/binding node=${nodeName}`, 'pkg/registry/core/pod/storage/storage.go BindingREST.setPodHostAndAnnotations', () => {
+      const r = this.stores.pods.update(namespace, name, (pod) => {
+        if (pod.metadata.deletionTimestamp) throw conflict('pods', name, `pod ${name} is being deleted, cannot be assigned to a host`);
+        if (pod.spec?.nodeName) throw conflict('pods', name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
+        pod.spec = { ...pod.spec!, nodeName };
+        return pod;
+      }, { strategy: { ...podStatusStrategy, prepareForUpdate: () => undefined, validateUpdate: () => [] } });
+      return { code: 201, object: r.object };
+    });
+  }
+
+  // ---- bookkeeping for assertions ----
+
+  request(id: number): RequestRecord | undefined {
+    return this.requests[id - 1];
+  }
+
+  get lastRequest(): RequestRecord | undefined {
+    return this.requests[this.requests.length - 1];
+  }
+
+  /** The object stored under `key` just after revision `revision` (undefined if absent then). */
+  objectAt(key: string, revision: number): KubeObject | undefined {
+    let state: KubeObject | undefined;
+    for (const e of this.etcd.keyHistory(key)) {
+      if (e.revision > revision) break;
+      state = e.type === 'PUT' ? (e.value as unknown as KubeObject) : undefined;
+    }
+    return state;
+  }
+
+  keyFor(resource: Resource, namespace: string | undefined, name: string): string {
+    return this.stores[resource].key(namespace, name);
+  }
+
+  /** etcd compaction model: every interval the apiserver compacts to the revision it saw one interval earlier. */
+  compactedRevision(): number {
+    const interval = this.options.compactionIntervalMs;
+    const ticks = Math.floor((this.clock.now() - this.startedAt) / interval);
+    if (ticks < 1) return 0;
+    return this.etcd.revisionAt(this.startedAt + (ticks - 1) * interval);
+  }
+
+  private strategyFor(resource: Resource, subresource: 'status' | undefined): Strategy<never> | undefined {
+    return (resource === 'pods' && subresource === 'status' ? podStatusStrategy : undefined) as Strategy<never> | undefined;
+  }
+
+  /** Runs one mutating request: records its arrival, runs it, and turns StatusErrors into failure responses. */
+  private mutate<T>(client: ClientIdentity, verb: string, resource: Resource, namespace: string | undefined, name: string, text: string, source: string, run: () => { code: number; object: T }): ApiResponse<T> {
+    const record: RequestRecord = { id: this.requests.length + 1, verb, resource, namespace, name, revisionBefore: this.etcd.currentRevision };
+    this.requests.push(record);
+    const event = QUIET_RESOURCES.has(resource) ? undefined : this.timeline.record('apiserver', text, source, { actor: client.name });
+    this.etcd.currentRequestId = record.id;
+    try {
+      const response = this.serve(record.id, run);
+      record.response = response;
+      if (event) this.timeline.annotate(event, response.ok ? String(response.code) : `${response.code} ${response.status.reason}`);
+      return response;
+    } finally {
+      this.etcd.currentRequestId = 0;
+    }
+  }
+
+  private serve<T>(requestId: number | undefined, run: () => { code: number; object: T }): ApiResponse<T> {
+    try {
+      const { code, object } = run();
+      return { ok: true, code, object, requestId: requestId ?? 0 };
+    } catch (e) {
+      if (!(e instanceof StatusError)) throw e;
+      return { ok: false, code: e.code, status: e.status, requestId: requestId ?? 0 };
+    }
+  }
+
+  /** Fans one etcd change out to every open watch, and records it once on the watch lane. */
+  private dispatch(e: EtcdEvent): void {
+    const resource = e.key.split('/')[2];
+    if (resource !== 'events') {
+      const type = e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED';
+      const name = e.key.split('/').pop();
+      const plural = resource === 'minions' ? 'nodes' : resource;
+      this.timeline.record('watch', `${type} ${plural}/${name} rv=${e.revision}`, 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform');
+    }
+    for (const w of this.watches) w.offer(e);
+  }
+}
+
+/** DELETE's options in the canonical order of design.md: `gracePeriodSeconds=0 propagationPolicy=Background …`. */
+export function describeDeleteOptions(o: DeleteOptions): string {
+  const parts: string[] = [];
+  if (o.gracePeriodSeconds !== undefined) parts.push(`gracePeriodSeconds=${o.gracePeriodSeconds}`);
+  if (o.propagationPolicy !== undefined) parts.push(`propagationPolicy=${o.propagationPolicy}`);
+  if (o.orphanDependents !== undefined) parts.push(`orphanDependents=${o.orphanDependents}`);
+  if (o.preconditions?.uid !== undefined) parts.push(`preconditions.uid=${o.preconditions.uid}`);
+  if (o.preconditions?.resourceVersion !== undefined) parts.push(`preconditions.resourceVersion=${o.preconditions.resourceVersion}`);
+  if (o.dryRun !== undefined && o.dryRun.length > 0) parts.push(`dryRun=${o.dryRun.join(',')}`);
+  return parts.length ? ` ${parts.join(' ')}` : '';
+}
+
+/**
+ * R1 — handlers/delete.go DeleteResource: a non-empty body is the only source of DeleteOptions;
+ * with an empty body they are decoded from the query string (a bad value there is a 400).
+ */
+export function deleteOptionsFromRequest(body: DeleteOptions | undefined, query: Record<string, string> = {}): DeleteOptions {
+  if (body && Object.keys(body).length > 0) return clone(body);
+  const options: DeleteOptions = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (key === 'gracePeriodSeconds') {
+      if (!/^-?\d+$/.test(value)) throw badRequest(`invalid value for gracePeriodSeconds: ${JSON.stringify(value)}: strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+      options.gracePeriodSeconds = Number(value);
+    } else if (key === 'propagationPolicy') options.propagationPolicy = value;
+    else if (key === 'orphanDependents') {
+      if (value !== 'true' && value !== 'false') throw badRequest(`invalid value for orphanDependents: ${JSON.stringify(value)}: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
+      options.orphanDependents = value === 'true';
+    } else if (key === 'dryRun') options.dryRun = value.split(',');
+  }
+  return options;
+}
+
+export { notFound };

@@ -1,0 +1,83 @@
+import type { Status } from './types';
+import type { StatusCause } from 'kubernetes-types/meta/v1';
+
+/**
+ * An API error shaped like the apiserver's `metav1.Status` failures
+ * (upstream: staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go).
+ */
+export class StatusError extends Error {
+  readonly status: Status & { code: number; reason: string; message: string };
+
+  constructor(status: Status & { code: number; reason: string; message: string }) {
+    super(status.message);
+    this.name = 'StatusError';
+    this.status = status;
+  }
+
+  get code(): number {
+    return this.status.code;
+  }
+
+  get reason(): string {
+    return this.status.reason;
+  }
+}
+
+function failure(code: number, reason: string, message: string, details: Status['details']): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details, code });
+}
+
+/** errors.NewNotFound: `pods "web" not found`. */
+export function notFound(resource: string, name: string): StatusError {
+  return failure(404, 'NotFound', `${resource} "${name}" not found`, { name, kind: resource });
+}
+
+/** errors.NewAlreadyExists; the store prefixes "object is being deleted: " for a terminating object (R34). */
+export function alreadyExists(resource: string, name: string, beingDeleted = false): StatusError {
+  const message = `${beingDeleted ? 'object is being deleted: ' : ''}${resource} "${name}" already exists`;
+  return failure(409, 'AlreadyExists', message, { name, kind: resource });
+}
+
+/** errors.NewConflict: `Operation cannot be fulfilled on pods "web": <cause>`. */
+export function conflict(resource: string, name: string, cause: string): StatusError {
+  return failure(409, 'Conflict', `Operation cannot be fulfilled on ${resource} "${name}": ${cause}`, { name, kind: resource });
+}
+
+/** One field error of a validation failure (field.Error). */
+export interface FieldError {
+  field: string;
+  type: 'Invalid' | 'Forbidden' | 'Unsupported value' | 'Required value';
+  detail: string;
+  value?: unknown;
+}
+
+function describeFieldError(e: FieldError): string {
+  const value = e.value === undefined ? '' : `: ${JSON.stringify(e.value)}`;
+  if (e.type === 'Forbidden' || e.type === 'Required value') return `${e.field}: ${e.type}: ${e.detail}`;
+  return `${e.field}: ${e.type}${value}: ${e.detail}`;
+}
+
+/** field.ErrorType -> metav1.CauseType, as errors.NewInvalid reports them. */
+const CAUSE_REASON: Record<FieldError['type'], string> = {
+  Invalid: 'FieldValueInvalid',
+  Forbidden: 'FieldValueForbidden',
+  'Unsupported value': 'FieldValueNotSupported',
+  'Required value': 'FieldValueRequired',
+};
+
+/** errors.NewInvalid: `Pod "web" is invalid: metadata.finalizers: Forbidden: …` (422). */
+export function invalid(qualifiedKind: string, name: string, errs: readonly FieldError[]): StatusError {
+  const list = errs.map(describeFieldError);
+  const body = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
+  const causes: StatusCause[] = errs.map((e) => ({
+    reason: CAUSE_REASON[e.type],
+    message: describeFieldError(e).slice(e.field.length + 2),
+    field: e.field,
+  }));
+  return failure(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${body}`, { name, kind: qualifiedKind.split('.')[0], causes });
+}
+
+/** errors.NewBadRequest (400). */
+export function badRequest(message: string): StatusError {
+  return failure(400, 'BadRequest', message, undefined);
+}

@@ -1,0 +1,160 @@
+import { compare, type Operation } from 'fast-json-patch';
+import type { Timeline } from '../timeline/timeline';
+
+/** A stored object: plain JSON, frozen so no component can change history behind the store's back. */
+export type StoredObject = Readonly<Record<string, unknown>>;
+
+/** One change in the revision history; `value` carries `metadata.resourceVersion` = revision. */
+export interface EtcdEvent {
+  readonly revision: number;
+  readonly type: 'PUT' | 'DELETE';
+  readonly key: string;
+  /** The new value (PUT) or the last stored value with the deletion's revision (DELETE). */
+  readonly value: StoredObject;
+  /** The value before this change (absent for a create). */
+  readonly prev?: StoredObject;
+  /** The API request that caused this write (see ApiServer), for "what did the last request change". */
+  readonly requestId: number;
+  readonly at: number;
+}
+
+interface KeyValue {
+  readonly value: StoredObject;
+  readonly modRevision: number;
+}
+
+export class EtcdConflict extends Error {}
+
+const ETCD_SOURCE = 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go';
+
+/**
+ * A revisioned key-value store modelled on etcd as kube-apiserver uses it: one global revision
+ * counter, every write (create, update, delete) takes the next revision (R52), an object's
+ * resourceVersion is the revision of its last write, and the full history is kept so watches
+ * can start from any revision.
+ */
+export class Etcd {
+  private revision = 1;
+  private readonly data = new Map<string, KeyValue>();
+  private readonly history: EtcdEvent[] = [];
+  private readonly byKey = new Map<string, EtcdEvent[]>();
+  private readonly listeners = new Set<(e: EtcdEvent) => void>();
+  /** Set by the apiserver around each request so writes can be attributed to it. */
+  currentRequestId = 0;
+
+  constructor(
+    private readonly timeline: Timeline,
+    private readonly now: () => number,
+    /** Which keys' writes appear on the etcd lane (Event objects are kept off it). */
+    private readonly recorded: (key: string) => boolean = () => true,
+  ) {}
+
+  get currentRevision(): number {
+    return this.revision;
+  }
+
+  get(key: string): { value: StoredObject; modRevision: number } | undefined {
+    return this.data.get(key);
+  }
+
+  /** All values whose key starts with `prefix`, in key order (etcd range reads are sorted). */
+  list(prefix: string): StoredObject[] {
+    const keys = [...this.data.keys()].filter((k) => k.startsWith(prefix)).sort();
+    return keys.map((k) => this.data.get(k)!.value);
+  }
+
+  /** Create-if-absent (etcd3 store.Create: a txn on modRevision == 0). */
+  create(key: string, value: Record<string, unknown>): StoredObject {
+    if (this.data.has(key)) throw new EtcdConflict(`key exists: ${key}`);
+    return this.put(key, value, undefined, 'Create');
+  }
+
+  /** Compare-and-swap on the key's modRevision (etcd3 GuaranteedUpdate's txn). */
+  update(key: string, value: Record<string, unknown>, expectedModRevision: number): StoredObject {
+    const current = this.data.get(key);
+    if (!current || current.modRevision !== expectedModRevision) throw new EtcdConflict(`revision moved: ${key}`);
+    return this.put(key, value, current.value, 'GuaranteedUpdate');
+  }
+
+  /** Conditional delete at a known revision (etcd3 conditionalDelete). Returns the final state with the deletion revision. */
+  delete(key: string, expectedModRevision: number): StoredObject {
+    const current = this.data.get(key);
+    if (!current || current.modRevision !== expectedModRevision) throw new EtcdConflict(`revision moved: ${key}`);
+    this.revision += 1;
+    this.data.delete(key);
+    // R57/R15: the deleted object is the last stored state with its resourceVersion set to the deletion revision.
+    const value = withResourceVersion(current.value, this.revision);
+    if (this.recorded(key)) this.timeline.record('etcd', `DELETE ${key} rev=${this.revision}`, `${ETCD_SOURCE} conditionalDelete`);
+    this.emit({ revision: this.revision, type: 'DELETE', key, value: deepFreeze(value), prev: current.value, requestId: this.currentRequestId, at: this.now() });
+    return value;
+  }
+
+  /** History from (and excluding) `afterRevision`, for a watch that resumes. */
+  historySince(afterRevision: number): EtcdEvent[] {
+    // Revisions are dense and the history starts at revision 2, so this is an index, not a scan.
+    const start = Math.max(0, afterRevision - 1);
+    return this.history.slice(start);
+  }
+
+  fullHistory(): readonly EtcdEvent[] {
+    return this.history;
+  }
+
+  /** Every change of one key, oldest first. */
+  keyHistory(key: string): readonly EtcdEvent[] {
+    return this.byKey.get(key) ?? [];
+  }
+
+  /** The revision current at virtual time `atMs` (binary search over the time-ordered history). */
+  revisionAt(atMs: number): number {
+    let lo = 0;
+    let hi = this.history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.history[mid].at <= atMs) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? 1 : this.history[lo - 1].revision;
+  }
+
+  subscribe(listener: (e: EtcdEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private put(key: string, input: Record<string, unknown>, prev: StoredObject | undefined, fn: string): StoredObject {
+    this.revision += 1;
+    const value = deepFreeze(withResourceVersion(input, this.revision));
+    this.data.set(key, { value, modRevision: this.revision });
+    const patch = prev && this.recorded(key) ? diff(prev, value) : undefined;
+    if (this.recorded(key)) this.timeline.record('etcd', `PUT ${key} rev=${this.revision}`, `${ETCD_SOURCE} ${fn}`, patch ? { patch } : {});
+    this.emit({ revision: this.revision, type: 'PUT', key, value, prev, requestId: this.currentRequestId, at: this.now() });
+    return value;
+  }
+
+  private emit(event: EtcdEvent): void {
+    this.history.push(event);
+    const perKey = this.byKey.get(event.key);
+    if (perKey) perKey.push(event);
+    else this.byKey.set(event.key, [event]);
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+/** JSON Patch between two stored versions, without the resourceVersion bookkeeping. */
+export function diff(from: StoredObject, to: StoredObject): Operation[] {
+  return compare(from as object, to as object).filter((op) => op.path !== '/metadata/resourceVersion');
+}
+
+function withResourceVersion(obj: Record<string, unknown> | StoredObject, revision: number): Record<string, unknown> {
+  const metadata = { ...(obj.metadata as Record<string, unknown>), resourceVersion: String(revision) };
+  return { ...obj, metadata };
+}
+
+function deepFreeze<T>(obj: T): T {
+  if (obj && typeof obj === 'object' && !Object.isFrozen(obj)) {
+    Object.freeze(obj);
+    for (const v of Object.values(obj)) deepFreeze(v);
+  }
+  return obj;
+}

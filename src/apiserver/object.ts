@@ -1,0 +1,34 @@
+import type { ObjectMeta } from './types';
+
+/** Any API object as the generic store sees it: typed metadata, everything else opaque. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+}
+
+export function clone<T>(obj: T): T {
+  return structuredClone(obj);
+}
+
+/**
+ * metav1.Time as stored: RFC 3339 with whole seconds (metav1.Time marshals without fractions, R54).
+ */
+export function toTime(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+export function fromTime(t: string): number {
+  return Date.parse(t);
+}
+
+/** Deep equality of two JSON values (what "the re-serialised object equals the stored bytes" means, R53). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

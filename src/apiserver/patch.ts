@@ -1,0 +1,39 @@
+import { applyPatch, type Operation } from 'fast-json-patch';
+import { StatusError } from './errors';
+
+/** The patch types the simulated apiserver accepts (Content-Type of a PATCH). */
+export type PatchType = 'merge' | 'json';
+
+/**
+ * Applies a PATCH body to the current object the way the patch handler does
+ * (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go): RFC 7386 JSON merge patch, or
+ * RFC 6902 JSON Patch through fast-json-patch. A JSON Patch that cannot apply is a 422.
+ */
+export function applyPatchBody<T>(current: T, type: PatchType, body: unknown): T {
+  if (type === 'merge') return mergePatch(current, body) as T;
+  try {
+    return applyPatch(structuredClone(current), body as Operation[], true, false).newDocument;
+  } catch (e) {
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'Invalid',
+      code: 422,
+      message: `the server rejected our request due to an error in our request: ${(e as Error).message.split('\n')[0]}`,
+    });
+  }
+}
+
+/** RFC 7386: objects merge key by key, null deletes, anything else (arrays included) replaces. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
+  const result: Record<string, unknown> =
+    target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else result[key] = mergePatch(result[key], value);
+  }
+  return result;
+}

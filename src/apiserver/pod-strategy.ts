@@ -1,0 +1,117 @@
+import type { Container, DeleteOptions, Pod, PodSpec } from './types';
+import { jsonEqual, toTime } from './object';
+import type { Strategy } from './strategy';
+import { validateFinalizers, validateObjectMetaUpdate } from './validation';
+
+/** The image a container gets when a scenario's manifest names none. */
+export const DEFAULT_IMAGE = 'registry.k8s.io/e2e-test-images/agnhost:2.53';
+
+/**
+ * pkg/apis/core/v1/defaults.go SetDefaults_PodSpec / SetDefaults_Container: the defaults the
+ * apiserver fills in on create (terminationGracePeriodSeconds 30, restartPolicy Always, …).
+ */
+export function setPodDefaults(pod: Pod): void {
+  const spec: PodSpec = (pod.spec ??= { containers: [] });
+  if (spec.containers.length === 0) spec.containers.push({ name: 'app' });
+  spec.restartPolicy ??= 'Always';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.schedulerName ??= 'default-scheduler';
+  spec.securityContext ??= {};
+  spec.enableServiceLinks ??= true;
+  for (const c of [...(spec.initContainers ?? []), ...spec.containers]) setContainerDefaults(c);
+}
+
+function setContainerDefaults(c: Container): void {
+  c.image ??= DEFAULT_IMAGE;
+  const tag = c.image.includes('@') ? 'digest' : (c.image.split('/').pop() ?? '').split(':')[1];
+  c.imagePullPolicy ??= tag === undefined || tag === 'latest' ? 'Always' : 'IfNotPresent';
+  c.terminationMessagePath ??= '/dev/termination-log';
+  c.terminationMessagePolicy ??= 'File';
+  c.resources ??= {};
+}
+
+/** The pod's API phase is Succeeded or Failed. */
+export function isTerminal(pod: Pod): boolean {
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+/** Spec fields a pod update may change (pkg/apis/core/validation ValidatePodUpdate, simplified to the common ones). */
+function mutableSpecView(spec: PodSpec | undefined): unknown {
+  if (!spec) return spec;
+  const strip = (cs: Container[] | undefined) => cs?.map((c) => ({ ...c, image: undefined }));
+  return { ...spec, containers: strip(spec.containers), initContainers: strip(spec.initContainers), activeDeadlineSeconds: undefined, tolerations: undefined };
+}
+
+/** pkg/registry/core/pod/strategy.go podStrategy. */
+export const podStrategy: Strategy<Pod> = {
+  kind: 'Pod',
+  apiVersion: 'v1',
+  resource: 'pods',
+  etcdPrefix: 'pods',
+  namespaced: true,
+  allowUnconditionalUpdate: true,
+
+  /** podStrategy.PrepareForCreate: status is reset to Pending, generation starts at 1 (v1.33). */
+  prepareForCreate(pod, now) {
+    setPodDefaults(pod);
+    pod.status = { phase: 'Pending', qosClass: 'BestEffort', ...(pod.status?.phase ? pod.status : {}) };
+    pod.metadata.generation = 1;
+    pod.metadata.creationTimestamp = toTime(now);
+  },
+
+  validate(pod) {
+    const errs = validateFinalizers(pod.metadata.finalizers ?? []);
+    const names = new Set<string>();
+    for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
+      if (names.has(c.name)) errs.push({ field: 'spec.containers', type: 'Invalid', value: c.name, detail: 'Duplicate value' });
+      names.add(c.name);
+    }
+    return errs;
+  },
+
+  /** podStrategy.PrepareForUpdate: status is not changed through the main resource; generation follows the spec (updatePodGeneration). */
+  prepareForUpdate(next, old) {
+    next.status = old.status;
+    if (!jsonEqual(next.spec, old.spec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
+  },
+
+  validateUpdate(next, old) {
+    const errs = validateObjectMetaUpdate(next.metadata, old.metadata);
+    if (!jsonEqual(mutableSpecView(next.spec), mutableSpecView(old.spec))) {
+      errs.push({ field: 'spec', type: 'Forbidden', detail: 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations)' });
+    }
+    return errs;
+  },
+
+  /**
+   * R6–R11 — podStrategy.CheckGracefulDelete: the asked grace, else the spec's, else 0; an
+   * unscheduled or already terminal pod goes at once; a negative result becomes 1. The result is
+   * written back into the options, and pods always take the graceful path when options exist.
+   */
+  checkGracefulDelete(pod: Pod, options: DeleteOptions): boolean {
+    let period = options.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 0;
+    if (!pod.spec?.nodeName) period = 0;
+    if (isTerminal(pod)) period = 0;
+    if (period < 0) period = 1;
+    options.gracePeriodSeconds = period;
+    return true;
+  },
+};
+
+/**
+ * strategy.go podStatusStrategy: the pods/status subresource changes only status; spec, owner
+ * references and a submitted deletionTimestamp are taken from the stored pod (R32).
+ */
+export const podStatusStrategy: Strategy<Pod> = {
+  ...podStrategy,
+  prepareForUpdate(next, old) {
+    next.spec = old.spec;
+    delete next.metadata.deletionTimestamp;
+    next.metadata.ownerReferences = old.metadata.ownerReferences;
+    next.metadata.generation = old.metadata.generation;
+  },
+  validateUpdate(next, old) {
+    return validateObjectMetaUpdate(next.metadata, old.metadata);
+  },
+};

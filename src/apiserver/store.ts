@@ -1,0 +1,353 @@
+import type { DeleteOptions } from './types';
+import type { Clock } from '../clock';
+import { beforeDelete } from './delete';
+import { alreadyExists, conflict, invalid, notFound, StatusError } from './errors';
+import { Etcd, EtcdConflict, type StoredObject } from './etcd';
+import { clone, jsonEqual, toTime, type KubeObject } from './object';
+import type { Strategy } from './strategy';
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, validateDeleteOptions } from './validation';
+
+export const STORE_SOURCE = 'staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go';
+
+/** What Store.Delete hands back: the object for the response and whether it left storage. */
+export interface DeleteResult<T> {
+  object: T;
+  wasDeleted: boolean;
+}
+
+/** What Store.Update hands back: the response object and whether the update removed it (R28). */
+export interface UpdateResult<T> {
+  object: T;
+  deletedDuringUpdate: boolean;
+}
+
+interface Preconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+/** Internal signals of updateForGracefulDeletionAndFinalizers' update function (errDeleteNow, errAlreadyDeleting). */
+class DeleteNow extends Error {}
+class AlreadyDeleting extends Error {}
+/** Store.Update's errEmptiedFinalizers: the update empties the finalizers of an object that may go now. */
+class EmptiedFinalizers extends Error {}
+
+/**
+ * The generic registry store (registry/generic/registry/store.go `Store`): one implementation
+ * of create/get/list/update/delete that every resource shares, with the per-kind differences in
+ * its Strategy. Methods keep upstream's names and order of decisions.
+ */
+export class Store<T extends KubeObject> {
+  constructor(
+    private readonly etcd: Etcd,
+    private readonly clock: Clock,
+    readonly strategy: Strategy<T>,
+    /** The apiserver's garbage collector switch (--enable-garbage-collector, on by default). */
+    private readonly enableGarbageCollection = true,
+  ) {}
+
+  key(namespace: string | undefined, name: string): string {
+    const s = this.strategy;
+    return s.namespaced ? `/registry/${s.etcdPrefix}/${namespace}/${name}` : `/registry/${s.etcdPrefix}/${name}`;
+  }
+
+  get(namespace: string | undefined, name: string): T {
+    const kv = this.etcd.get(this.key(namespace, name));
+    if (!kv) throw notFound(this.strategy.resource, name);
+    return clone(kv.value) as unknown as T;
+  }
+
+  list(namespace: string | undefined): { items: T[]; resourceVersion: string } {
+    const prefix = this.strategy.namespaced && namespace ? `/registry/${this.strategy.etcdPrefix}/${namespace}/` : `/registry/${this.strategy.etcdPrefix}/`;
+    const items = this.etcd.list(prefix).map((v) => clone(v) as unknown as T);
+    return { items, resourceVersion: String(this.etcd.currentRevision) };
+  }
+
+  /** Store.Create with rest.BeforeCreate; R34: a name still held by a terminating object gives AlreadyExists. */
+  create(input: T, options: { dryRun?: boolean; uid: string }): T {
+    const obj = { apiVersion: this.strategy.apiVersion, kind: this.strategy.kind, ...clone(input) };
+    const meta = obj.metadata;
+    // rest.BeforeCreate: system fields are the server's, whatever the client sent.
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.resourceVersion;
+    meta.uid = options.uid;
+    this.strategy.prepareForCreate(obj, this.clock.now());
+    const errs = this.strategy.validate(obj);
+    if (errs.length > 0) throw invalid(this.strategy.kind, meta.name ?? '', errs);
+    const key = this.key(meta.namespace, meta.name ?? '');
+    const existing = this.etcd.get(key);
+    if (existing) {
+      const beingDeleted = (existing.value.metadata as KubeObject['metadata']).deletionTimestamp !== undefined;
+      throw alreadyExists(this.strategy.resource, meta.name ?? '', beingDeleted);
+    }
+    if (options.dryRun) return obj;
+    return this.decode(this.etcd.create(key, serialize(obj)));
+  }
+
+  /**
+   * Store.Update: a read-modify-write through GuaranteedUpdate. `apply` computes the new object
+   * from the freshest stored copy (a PUT body or a patch). R28/R30: an update that leaves no
+   * finalizers on an object whose deletion no longer waits (dGP nil/0) removes it instead of
+   * writing; the response is then the submitted object.
+   */
+  update(namespace: string | undefined, name: string, apply: (existing: T) => T, options: { dryRun?: boolean; strategy?: Strategy<T> } = {}): UpdateResult<T> {
+    const strategy = options.strategy ?? this.strategy;
+    const key = this.key(namespace, name);
+    let submitted: T | undefined;
+    try {
+      const object = this.guaranteedUpdate(key, name, {}, !!options.dryRun, (existing) => {
+        const next = apply(clone(existing));
+        const rv = next.metadata.resourceVersion;
+        if (rv !== undefined && rv !== '' && rv !== existing.metadata.resourceVersion) {
+          throw conflict(this.strategy.resource, name, 'the object has been modified; please apply your changes to the latest version and try again');
+        }
+        if ((rv === undefined || rv === '') && !strategy.allowUnconditionalUpdate) {
+          throw invalid(strategy.kind, name, [{ field: 'metadata.resourceVersion', type: 'Invalid', value: '', detail: 'must be specified for an update' }]);
+        }
+        this.beforeUpdate(strategy, next, existing);
+        if (shouldDeleteDuringUpdate(next, existing)) {
+          submitted = next;
+          throw new EmptiedFinalizers();
+        }
+        return next;
+      });
+      return { object, deletedDuringUpdate: false };
+    } catch (e) {
+      if (!(e instanceof EmptiedFinalizers) || !submitted) throw e;
+      this.deleteWithoutFinalizers(key, name, submitted, !!options.dryRun);
+      return { object: submitted, deletedDuringUpdate: true };
+    }
+  }
+
+  /**
+   * Store.Delete for one object, following its decision procedure (apiserver-semantics.md §M):
+   * read, BeforeDelete, then stamp and/or finalizer bookkeeping in one optimistic update, then
+   * remove from storage when nothing (grace, finalizers) holds the object any longer.
+   */
+  delete(namespace: string | undefined, name: string, input: DeleteOptions | undefined): DeleteResult<T> {
+    const key = this.key(namespace, name);
+    // R4: existence first.
+    const obj = this.get(namespace, name);
+    // R3: in-process callers without options get "delete now".
+    const options: DeleteOptions = input ? clone(input) : { gracePeriodSeconds: 0 };
+    const dryRun = (options.dryRun ?? []).length > 0;
+    const { graceful, pending } = beforeDelete(this.strategy, obj, options, this.clock.now());
+    // R21/R22: already deleting with a grace no longer than asked: nothing changes.
+    if (pending) return { object: obj, wasDeleted: false };
+
+    const preconditions: Preconditions = { ...options.preconditions };
+    const pendingFinalizers = (obj.metadata.finalizers ?? []).length > 0;
+    const [shouldUpdateFinalizers] = this.deletionFinalizersForGarbageCollection(obj, options);
+    let out: T | undefined;
+    let deleteImmediately = true;
+    let ignoreNotFound = false;
+    let lastExisting: T | undefined;
+    if (graceful || pendingFinalizers || shouldUpdateFinalizers) {
+      const r = this.updateForGracefulDeletionAndFinalizers(key, name, options, preconditions, dryRun, obj);
+      ({ out, deleteImmediately, ignoreNotFound, lastExisting } = r);
+      // R43: the removal that follows is conditioned on the version just written.
+      if (deleteImmediately && preconditions.resourceVersion !== undefined && out) preconditions.resourceVersion = out.metadata.resourceVersion;
+    }
+    if (!deleteImmediately) return { object: out ?? obj, wasDeleted: false };
+    // R47: a dry run stops here with the would-be object.
+    if (dryRun && out) return { object: out, wasDeleted: true };
+    try {
+      return { object: this.conditionalDelete(key, name, preconditions, dryRun), wasDeleted: true };
+    } catch (e) {
+      // R17: on the graceful path with period 0 someone else may have removed it meanwhile; that is success.
+      if (e instanceof StatusError && e.code === 404 && ignoreNotFound && lastExisting) return { object: lastExisting, wasDeleted: true };
+      throw e;
+    }
+  }
+
+  /** Store.DeleteCollection (R61): each item with its own copy of the options; NotFound is skipped. */
+  deleteCollection(namespace: string | undefined, options: DeleteOptions, match: (obj: T) => boolean): T[] {
+    const errs = validateDeleteOptions(options);
+    if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
+    const items = this.list(namespace).items.filter(match);
+    for (const item of items) {
+      try {
+        this.delete(namespace, item.metadata.name ?? '', clone(options));
+      } catch (e) {
+        if (!(e instanceof StatusError && e.code === 404)) throw e;
+      }
+    }
+    return items;
+  }
+
+  /**
+   * Store.updateForGracefulDeletionAndFinalizers: inside one optimistic update, re-run
+   * BeforeDelete on the freshest copy, adjust GC finalizers, and stamp (graceful) or mark as
+   * deleting (not graceful but finalizers remain). Decides whether removal follows (R13/R14).
+   */
+  private updateForGracefulDeletionAndFinalizers(key: string, name: string, options: DeleteOptions, preconditions: Preconditions, dryRun: boolean, read: T) {
+    let lastGraceful = 0;
+    let pendingFinalizers = false;
+    let lastExisting: T | undefined;
+    try {
+      const out = this.guaranteedUpdate(key, name, preconditions, dryRun, (existing) => {
+        const { graceful, pending } = beforeDelete(this.strategy, existing, options, this.clock.now());
+        if (pending) throw new AlreadyDeleting();
+        // R39: GC finalizers change only here, after the pending check, so a pending DELETE never touches them.
+        const [needsUpdate, finalizers] = this.deletionFinalizersForGarbageCollection(existing, options);
+        if (needsUpdate) existing.metadata.finalizers = finalizers;
+        pendingFinalizers = (existing.metadata.finalizers ?? []).length > 0;
+        if (!graceful) {
+          // R33: not graceful but held by finalizers: mark as deleting with grace 0.
+          if (pendingFinalizers) {
+            markAsDeleting(existing, this.clock.now());
+            return existing;
+          }
+          throw new DeleteNow();
+        }
+        lastGraceful = options.gracePeriodSeconds ?? 0;
+        lastExisting = existing;
+        return existing;
+      });
+      // R14/R27: finalizers or a remaining grace period keep the object.
+      if (pendingFinalizers || lastGraceful > 0) return { out, deleteImmediately: false, ignoreNotFound: false, lastExisting };
+      return { out, deleteImmediately: true, ignoreNotFound: true, lastExisting };
+    } catch (e) {
+      if (e instanceof DeleteNow) return { out: undefined, deleteImmediately: true, ignoreNotFound: false, lastExisting };
+      if (e instanceof AlreadyDeleting) return { out: read, deleteImmediately: false, ignoreNotFound: false, lastExisting };
+      throw e;
+    }
+  }
+
+  /**
+   * store.go deletionFinalizersForGarbageCollection with shouldOrphanDependents /
+   * shouldDeleteDependents (R35–R37): returns whether the finalizer set changes, and the new list.
+   */
+  private deletionFinalizersForGarbageCollection(obj: T, options: DeleteOptions): [boolean, string[]] {
+    const old = obj.metadata.finalizers ?? [];
+    if (!this.enableGarbageCollection) return [false, old];
+    const policy = this.strategy.defaultGarbageCollectionPolicy?.();
+    if (policy === 'Unsupported') return [false, old];
+    const orphan = shouldOrphanDependents(old, options, policy);
+    const foreground = shouldDeleteDependents(old, options);
+    const next = old.filter((f) => f !== FINALIZER_ORPHAN && f !== FINALIZER_FOREGROUND);
+    if (orphan) next.push(FINALIZER_ORPHAN);
+    if (foreground) next.push(FINALIZER_FOREGROUND);
+    const same = new Set(old).size === new Set(next).size && next.every((f) => old.includes(f));
+    return same ? [false, old] : [true, next];
+  }
+
+  /**
+   * etcd3 GuaranteedUpdate through DryRunnableStorage: read, check preconditions (R42), compute,
+   * skip the write when nothing changed (R53), compare-and-swap; a dry run computes without writing.
+   */
+  private guaranteedUpdate(key: string, name: string, preconditions: Preconditions, dryRun: boolean, tryUpdate: (existing: T) => T): T {
+    for (;;) {
+      const kv = this.etcd.get(key);
+      if (!kv) throw notFound(this.strategy.resource, name);
+      const existing = this.decode(kv.value);
+      this.checkPreconditions(existing, preconditions, name);
+      const next = tryUpdate(clone(existing));
+      const serialized = serialize(next);
+      delete (serialized.metadata as Record<string, unknown>).resourceVersion;
+      const current = serialize(existing);
+      delete (current.metadata as Record<string, unknown>).resourceVersion;
+      if (jsonEqual(serialized, current)) return existing;
+      if (dryRun) return this.decode(serialize({ ...next, metadata: { ...next.metadata, resourceVersion: existing.metadata.resourceVersion } }));
+      try {
+        return this.decode(this.etcd.update(key, serialized, kv.modRevision));
+      } catch (e) {
+        // A concurrent writer moved the key: retry on the fresh copy (never happens within one synchronous request, kept for fidelity).
+        if (!(e instanceof EtcdConflict)) throw e;
+      }
+    }
+  }
+
+  /** etcd3 conditionalDelete (R15): re-check preconditions against the current state, then remove it. */
+  private conditionalDelete(key: string, name: string, preconditions: Preconditions, dryRun: boolean): T {
+    const kv = this.etcd.get(key);
+    if (!kv) throw notFound(this.strategy.resource, name);
+    this.checkPreconditions(this.decode(kv.value), preconditions, name);
+    if (dryRun) return this.decode(kv.value);
+    return this.decode(this.etcd.delete(key, kv.modRevision));
+  }
+
+  /** Store.deleteWithoutFinalizers: the removal an emptied-finalizers update turns into, conditioned on UID only (R30). */
+  private deleteWithoutFinalizers(key: string, name: string, submitted: T, dryRun: boolean): void {
+    this.conditionalDelete(key, name, { uid: submitted.metadata.uid }, dryRun);
+  }
+
+  /** storage.Preconditions.Check; the storage wording, naming the resource (R42). */
+  private checkPreconditions(obj: T, pre: Preconditions, name: string): void {
+    if (pre.uid !== undefined && pre.uid !== obj.metadata.uid) {
+      throw conflict(this.strategy.resource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
+    }
+    if (pre.resourceVersion !== undefined && pre.resourceVersion !== obj.metadata.resourceVersion) {
+      throw conflict(this.strategy.resource, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`);
+    }
+  }
+
+  /** rest.BeforeUpdate: system fields follow the stored object; then the strategy's own rules and validation (R32). */
+  private beforeUpdate(strategy: Strategy<T>, next: T, old: T): void {
+    const meta = next.metadata;
+    const oldMeta = old.metadata;
+    next.apiVersion = old.apiVersion;
+    next.kind = old.kind;
+    meta.generation = oldMeta.generation;
+    strategy.prepareForUpdate(next, old);
+    meta.uid ||= oldMeta.uid;
+    meta.resourceVersion = oldMeta.resourceVersion;
+    if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp;
+    if (oldMeta.deletionTimestamp !== undefined) meta.deletionTimestamp = oldMeta.deletionTimestamp;
+    if (oldMeta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) {
+      meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+    }
+    const errs = strategy.validateUpdate(next, old);
+    if (errs.length > 0) throw invalid(strategy.kind, meta.name ?? '', errs);
+  }
+
+  private decode(value: StoredObject): T {
+    return clone(value) as unknown as T;
+  }
+}
+
+/** store.go ShouldDeleteDuringUpdate (R28). */
+function shouldDeleteDuringUpdate(next: KubeObject, existing: KubeObject): boolean {
+  if ((next.metadata.finalizers ?? []).length > 0) return false;
+  if (existing.metadata.deletionTimestamp === undefined) return false;
+  const grace = existing.metadata.deletionGracePeriodSeconds;
+  return grace === undefined || grace === 0;
+}
+
+/** store.go markAsDeleting (R33): dGP 0, dT never moved later, generation +1 only when dT was unset. */
+function markAsDeleting(obj: KubeObject, now: number): void {
+  const meta = obj.metadata;
+  if (meta.deletionTimestamp === undefined && (meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
+  if (meta.deletionTimestamp === undefined || Date.parse(meta.deletionTimestamp) > now) meta.deletionTimestamp = toTime(now);
+  meta.deletionGracePeriodSeconds = 0;
+}
+
+/** store.go shouldOrphanDependents (R35). */
+function shouldOrphanDependents(finalizers: readonly string[], options: DeleteOptions, policy: string | undefined): boolean {
+  if (options.orphanDependents !== undefined) return options.orphanDependents;
+  if (options.propagationPolicy === 'Orphan') return true;
+  if (options.propagationPolicy === 'Background' || options.propagationPolicy === 'Foreground') return false;
+  for (const f of finalizers) {
+    if (f === FINALIZER_ORPHAN) return true;
+    if (f === FINALIZER_FOREGROUND) return false;
+  }
+  return policy === 'OrphanDependents';
+}
+
+/** store.go shouldDeleteDependents (R36). */
+function shouldDeleteDependents(finalizers: readonly string[], options: DeleteOptions): boolean {
+  if (options.orphanDependents !== undefined) return false;
+  if (options.propagationPolicy === 'Foreground') return true;
+  if (options.propagationPolicy === 'Background' || options.propagationPolicy === 'Orphan') return false;
+  for (const f of finalizers) {
+    if (f === FINALIZER_FOREGROUND) return true;
+    if (f === FINALIZER_ORPHAN) return false;
+  }
+  return false;
+}
+
+/** What storage keeps: JSON without undefined members (the encoder's view of the object). */
+function serialize(obj: unknown): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(obj)) as Record<string, unknown>;
+}

@@ -1,0 +1,30 @@
+import type { DeleteOptions } from './types';
+import type { FieldError } from './errors';
+import type { KubeObject } from './object';
+
+/** rest.GarbageCollectionPolicy: what a resource does with dependents when no policy is given. */
+export type GarbageCollectionPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
+
+/**
+ * The per-resource behaviour the generic store delegates to (upstream: rest.RESTCreateStrategy,
+ * RESTUpdateStrategy, RESTDeleteStrategy, RESTGracefulDeleteStrategy, GarbageCollectionDeleteStrategy).
+ */
+export interface Strategy<T extends KubeObject = KubeObject> {
+  /** e.g. "Pod"; used in Invalid/Conflict errors. */
+  readonly kind: string;
+  readonly apiVersion: string;
+  /** e.g. "pods"; the plural used in URLs, NotFound errors and etcd keys. */
+  readonly resource: string;
+  /** The etcd key prefix segment (nodes are stored under "minions" upstream). */
+  readonly etcdPrefix: string;
+  readonly namespaced: boolean;
+  /** Pods allow an update without a resourceVersion (podStrategy.AllowUnconditionalUpdate). */
+  readonly allowUnconditionalUpdate: boolean;
+  prepareForCreate(obj: T, now: number): void;
+  validate(obj: T): FieldError[];
+  prepareForUpdate(next: T, old: T): void;
+  validateUpdate(next: T, old: T): FieldError[];
+  /** RESTGracefulDeleteStrategy.CheckGracefulDelete; absent = the resource is deleted without grace. */
+  checkGracefulDelete?(obj: T, options: DeleteOptions): boolean;
+  defaultGarbageCollectionPolicy?(): GarbageCollectionPolicy;
+}

@@ -1,0 +1,28 @@
+import type * as core from 'kubernetes-types/core/v1';
+import type * as apps from 'kubernetes-types/apps/v1';
+import type * as meta from 'kubernetes-types/meta/v1';
+
+/**
+ * kubernetes-types declares every field readonly; the registry mutates its private copies the way
+ * upstream's strategies do, so the simulation works on these deep-mutable views of the same types.
+ */
+export type Mutable<T> = T extends readonly (infer U)[]
+  ? Mutable<U>[]
+  : T extends object
+    ? { -readonly [K in keyof T]: Mutable<T[K]> }
+    : T;
+
+export type ObjectMeta = Mutable<meta.ObjectMeta>;
+export type DeleteOptions = Mutable<meta.DeleteOptions>;
+export type Status = Mutable<meta.Status>;
+export type OwnerReference = Mutable<meta.OwnerReference>;
+export type Container = Mutable<core.Container>;
+export type ContainerStatus = Mutable<core.ContainerStatus>;
+export type PodCondition = Mutable<core.PodCondition>;
+export type PodSpec = Mutable<core.PodSpec>;
+export type PodStatus = Mutable<core.PodStatus>;
+export type Volume = Mutable<core.Volume>;
+export type Pod = Mutable<core.Pod> & { metadata: ObjectMeta };
+export type Node = Mutable<core.Node> & { metadata: ObjectMeta };
+export type Event = Mutable<core.Event> & { metadata: ObjectMeta };
+export type ReplicaSet = Mutable<apps.ReplicaSet> & { metadata: ObjectMeta };

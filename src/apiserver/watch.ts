@@ -1,0 +1,75 @@
+import type { Clock } from '../clock';
+import type { EtcdEvent } from './etcd';
+import type { KubeObject } from './object';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface WatchEvent<T extends KubeObject = KubeObject> {
+  type: WatchEventType;
+  object: T;
+}
+
+/** Which objects a watch sees: a key prefix plus an optional predicate (field/label selector). */
+export interface WatchFilter {
+  prefix: string;
+  matches?: (obj: KubeObject) => boolean;
+}
+
+/**
+ * Turns one etcd change into the event a filtered watcher receives (etcd3 watcher.go
+ * `transform`, cacher filtering; R56–R58): an update that makes the object match is ADDED for that
+ * watcher, one that makes it stop matching is DELETED (carrying the new state).
+ */
+export function toWatchEvent(e: EtcdEvent, filter: WatchFilter): WatchEvent | undefined {
+  if (!e.key.startsWith(filter.prefix)) return undefined;
+  const match = filter.matches ?? (() => true);
+  const cur = e.value as unknown as KubeObject;
+  const prev = e.prev as unknown as KubeObject | undefined;
+  if (e.type === 'DELETE') return prev && match(prev) ? { type: 'DELETED', object: cur } : undefined;
+  const curMatches = match(cur);
+  const prevMatches = prev !== undefined && match(prev);
+  if (curMatches && prevMatches) return { type: 'MODIFIED', object: cur };
+  if (curMatches) return { type: 'ADDED', object: cur };
+  if (prevMatches) return { type: 'DELETED', object: cur };
+  return undefined;
+}
+
+/**
+ * One open watch: events are handed to the client after the watch-delivery latency, always in
+ * revision order (each watcher has its own FIFO queue on the virtual clock).
+ */
+export class Watch {
+  private stopped = false;
+  private readonly queue: WatchEvent[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly latencyMs: number,
+    private readonly filter: WatchFilter,
+    private readonly handler: (e: WatchEvent) => void,
+    private readonly unsubscribe: () => void,
+  ) {}
+
+  offer(e: EtcdEvent): void {
+    if (this.stopped) return;
+    const event = toWatchEvent(e, this.filter);
+    if (!event) return;
+    this.queue.push(event);
+    this.clock.after(this.latencyMs, () => this.deliverOne());
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.queue.length = 0;
+    this.unsubscribe();
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  private deliverOne(): void {
+    const next = this.queue.shift();
+    if (next && !this.stopped) this.handler(structuredClone(next));
+  }
+}
