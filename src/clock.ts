@@ -3,14 +3,31 @@ import { createClock, type Clock as FakeClock, type TimerId } from '@sinonjs/fak
 /** The virtual epoch: every cluster starts here, so timestamps are the same on every run. */
 export const EPOCH_MS = Date.UTC(2025, 0, 1, 0, 0, 0);
 
-export type TimerHandle = TimerId;
+/** A scheduled piece of work that can be cancelled. */
+export interface TimerHandle {
+  cancelled: boolean;
+  readonly timer?: TimerId;
+}
+
+/** What a simulated process needs of time: read it, and run something later. */
+export interface Scheduler {
+  now(): number;
+  after(delayMs: number, fn: () => void): TimerHandle;
+  at(atMs: number, fn: () => void): TimerHandle;
+  cancel(handle: TimerHandle): void;
+  /** Wraps a callback that another process (e.g. the runtime) will call, so it only runs while this one lives. */
+  guard(fn: () => void): () => void;
+}
 
 /**
  * The one clock of a simulated cluster: a created (never globally installed) fake-timers clock.
- * Equal-time timers run in the order they were scheduled, which keeps every run identical.
+ * Timers due at the same instant run in the order they were scheduled. Zero-delay hand-offs
+ * (a watch event to its client, a goroutine woken through a channel) run right after the work
+ * that made them, before other work due at that instant: fake-timers would push them 1 ms later.
  */
-export class Clock {
+export class Clock implements Scheduler {
   private readonly fake: FakeClock = createClock(EPOCH_MS, 1_000_000);
+  private immediates: { fn: () => void; handle: TimerHandle }[] = [];
 
   /** Virtual milliseconds since the Unix epoch. */
   now(): number {
@@ -19,7 +36,16 @@ export class Clock {
 
   /** Runs `fn` after `delayMs` of virtual time. */
   after(delayMs: number, fn: () => void): TimerHandle {
-    return this.fake.setTimeout(fn, Math.max(0, delayMs));
+    if (delayMs <= 0) {
+      const handle: TimerHandle = { cancelled: false };
+      this.immediates.push({ fn, handle });
+      return handle;
+    }
+    const handle: { cancelled: boolean; timer?: TimerId } = { cancelled: false };
+    handle.timer = this.fake.setTimeout(() => {
+      if (!handle.cancelled) fn();
+    }, delayMs);
+    return handle;
   }
 
   /** Runs `fn` at the absolute virtual time `atMs` (or now, if that has passed). */
@@ -28,28 +54,96 @@ export class Clock {
   }
 
   cancel(handle: TimerHandle): void {
-    this.fake.clearTimeout(handle);
+    handle.cancelled = true;
+    if (handle.timer !== undefined) this.fake.clearTimeout(handle.timer);
+  }
+
+  guard(fn: () => void): () => void {
+    return fn;
   }
 
   /** Advances virtual time by `ms`, running every timer that falls due on the way. */
   tick(ms: number): void {
-    this.fake.tick(ms);
+    const target = this.now() + ms;
+    for (;;) {
+      this.drainImmediates();
+      const next = this.nextTimerAt();
+      if (next === undefined || next > target) break;
+      this.fake.next();
+    }
+    if (this.now() < target) this.fake.tick(target - this.now());
   }
 
-  /** Virtual time of the next pending timer, or undefined when nothing is scheduled. */
+  /** Virtual time of the next pending work, or undefined when nothing is scheduled. */
   nextTimerAt(): number | undefined {
-    return this.fake.countTimers() === 0 ? undefined : this.peekNext();
-  }
-
-  /** Runs the next pending timer (advancing time to it). */
-  runNext(): void {
-    this.fake.next();
-  }
-
-  private peekNext(): number | undefined {
+    if (this.immediates.some((i) => !i.handle.cancelled)) return this.now();
     // fake-timers keeps its timers in a binary heap (since v15) but exposes no peek; reading the
     // heap's top keeps "what is next?" O(1), which the settle loop and the benchmarks rely on.
     const heap = (this.fake as unknown as { timerHeap?: { peek(): { callAt: number } | undefined } }).timerHeap;
     return heap?.peek()?.callAt;
+  }
+
+  /** Runs the next pending piece of work (advancing time to it). */
+  runNext(): void {
+    if (this.immediates.length > 0) return this.drainImmediates();
+    this.fake.next();
+  }
+
+  private drainImmediates(): void {
+    while (this.immediates.length > 0) {
+      const batch = this.immediates;
+      this.immediates = [];
+      for (const { fn, handle } of batch) if (!handle.cancelled) fn();
+    }
+  }
+}
+
+/**
+ * The timers of one process (a kubelet): when the process dies, every timer it set dies with it,
+ * the way goroutines and their time.After channels vanish with a killed kubelet.
+ */
+export class ProcessScheduler implements Scheduler {
+  private readonly pending = new Set<TimerHandle>();
+  private alive = true;
+
+  constructor(private readonly clock: Clock) {}
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  after(delayMs: number, fn: () => void): TimerHandle {
+    const handle: TimerHandle = this.clock.after(delayMs, () => {
+      this.pending.delete(handle);
+      if (this.alive) fn();
+    });
+    this.pending.add(handle);
+    return handle;
+  }
+
+  at(atMs: number, fn: () => void): TimerHandle {
+    return this.after(atMs - this.now(), fn);
+  }
+
+  cancel(handle: TimerHandle): void {
+    this.pending.delete(handle);
+    this.clock.cancel(handle);
+  }
+
+  guard(fn: () => void): () => void {
+    return () => {
+      if (this.alive) fn();
+    };
+  }
+
+  get isAlive(): boolean {
+    return this.alive;
+  }
+
+  /** The process exits: none of its timers will fire. */
+  kill(): void {
+    this.alive = false;
+    for (const h of this.pending) this.clock.cancel(h);
+    this.pending.clear();
   }
 }

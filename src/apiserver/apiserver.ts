@@ -16,6 +16,12 @@ import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
 export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events';
 export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event };
+/**
+ * The body of a successful DELETE (store.go finalizeDelete, R49/R50): pods (ReturnDeletedObject)
+ * always answer with the Pod; other resources with the object while finalizers hold it, else with
+ * a Success Status naming it.
+ */
+export type DeleteResponseBody<R extends Resource> = R extends 'pods' ? Pod : ResourceType[R] | Status;
 
 /** Who sends a request: shown as the event's actor, and its lane for client-side events. */
 export interface ClientIdentity {
@@ -157,16 +163,17 @@ export class ApiServer {
 
   /**
    * handlers/delete.go DeleteResource → Store.Delete. Options are validated before storage is
-   * touched (R2: 422 beats 404). The response is the object (pods: ReturnDeletedObject, R49);
-   * 202 only for an explicit orphanDependents=false that did not remove the object (R50).
+   * touched (R2: 422 beats 404). The response is the object (pods: ReturnDeletedObject, R49) or,
+   * for other resources once removed, a Status; 202 only for an explicit orphanDependents=false
+   * that did not remove the object (R50).
    */
-  delete<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, options: DeleteOptions = {}): ApiResponse<ResourceType[R]> {
+  delete<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, options: DeleteOptions = {}): ApiResponse<DeleteResponseBody<R>> {
     const text = `DELETE ${resource}/${name}${describeDeleteOptions(options)}`;
     return this.mutate(client, 'DELETE', resource, namespace, name, text, `${HANDLERS}/delete.go DeleteResource → ${STORE_SOURCE} Store.Delete`, () => {
       const errs = validateDeleteOptions(options);
       if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
       const { object, wasDeleted } = this.stores[resource].delete(namespace, name, options);
-      return { code: !wasDeleted && options.orphanDependents === false ? 202 : 200, object };
+      return { code: !wasDeleted && options.orphanDependents === false ? 202 : 200, object: object as DeleteResponseBody<R> };
     });
   }
 
@@ -185,8 +192,9 @@ export class ApiServer {
   bind(client: ClientIdentity, namespace: string, name: string, nodeName: string): ApiResponse<Pod> {
     return this.mutate(client, 'CREATE', 'pods', namespace, name, `CREATE pods/${name}/binding node=${nodeName}`, 'pkg/registry/core/pod/storage/storage.go BindingREST.setPodHostAndAnnotations', () => {
       const r = this.stores.pods.update(namespace, name, (pod) => {
-        if (pod.metadata.deletionTimestamp) throw conflict('pods', name, `pod ${name} is being deleted, cannot be assigned to a host`);
-        if (pod.spec?.nodeName) throw conflict('pods', name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
+        // BindingREST.assignPod: errors of the update function become a Conflict on "pods/binding".
+        if (pod.metadata.deletionTimestamp) throw conflict('pods/binding', name, `pod ${name} is being deleted, cannot be assigned to a host`);
+        if (pod.spec?.nodeName) throw conflict('pods/binding', name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
         pod.spec = { ...pod.spec!, nodeName };
         return pod;
       }, { strategy: { ...podStatusStrategy, prepareForUpdate: () => undefined, validateUpdate: () => [] } });
@@ -282,21 +290,24 @@ export function describeDeleteOptions(o: DeleteOptions): string {
 }
 
 /**
- * R1 — handlers/delete.go DeleteResource: a non-empty body is the only source of DeleteOptions;
- * with an empty body they are decoded from the query string (a bad value there is a 400).
+ * R1 — handlers/delete.go DeleteResource: a non-empty body (`undefined` here means an empty one;
+ * even `{}` is a body of two bytes) is the only source of DeleteOptions; with an empty body they
+ * are decoded from the query string (meta/v1 conversion.go: gracePeriodSeconds through
+ * strconv.ParseInt, where a bad value is a 400; orphanDependents false only for "0" or "false",
+ * any case, true otherwise; dryRun taken as given).
  */
 export function deleteOptionsFromRequest(body: DeleteOptions | undefined, query: Record<string, string> = {}): DeleteOptions {
-  if (body && Object.keys(body).length > 0) return clone(body);
+  if (body !== undefined) return clone(body);
   const options: DeleteOptions = {};
   for (const [key, value] of Object.entries(query)) {
     if (key === 'gracePeriodSeconds') {
-      if (!/^-?\d+$/.test(value)) throw badRequest(`invalid value for gracePeriodSeconds: ${JSON.stringify(value)}: strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+      if (!/^[+-]?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+        throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+      }
       options.gracePeriodSeconds = Number(value);
     } else if (key === 'propagationPolicy') options.propagationPolicy = value;
-    else if (key === 'orphanDependents') {
-      if (value !== 'true' && value !== 'false') throw badRequest(`invalid value for orphanDependents: ${JSON.stringify(value)}: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
-      options.orphanDependents = value === 'true';
-    } else if (key === 'dryRun') options.dryRun = value.split(',');
+    else if (key === 'orphanDependents') options.orphanDependents = !(value === '0' || value.toLowerCase() === 'false');
+    else if (key === 'dryRun') options.dryRun = [value];
   }
   return options;
 }

@@ -51,6 +51,8 @@ export const podStrategy: Strategy<Pod> = {
   etcdPrefix: 'pods',
   namespaced: true,
   allowUnconditionalUpdate: true,
+  // pkg/registry/core/pod/storage/storage.go NewStorage: ReturnDeletedObject: true (R49).
+  returnDeletedObject: true,
 
   /** podStrategy.PrepareForCreate: status is reset to Pending, generation starts at 1 (v1.33). */
   prepareForCreate(pod, now) {

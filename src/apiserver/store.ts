@@ -1,4 +1,4 @@
-import type { DeleteOptions } from './types';
+import type { DeleteOptions, Status } from './types';
 import type { Clock } from '../clock';
 import { beforeDelete } from './delete';
 import { alreadyExists, conflict, invalid, notFound, StatusError } from './errors';
@@ -9,9 +9,12 @@ import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, validateDeleteOptions } from '.
 
 export const STORE_SOURCE = 'staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go';
 
-/** What Store.Delete hands back: the object for the response and whether it left storage. */
+/**
+ * What Store.Delete hands back: the response body and whether the object left storage. The body
+ * is the object, or (finalizeDelete, for a resource without ReturnDeletedObject) a Status naming it.
+ */
 export interface DeleteResult<T> {
-  object: T;
+  object: T | Status;
   wasDeleted: boolean;
 }
 
@@ -134,7 +137,7 @@ export class Store<T extends KubeObject> {
     const dryRun = (options.dryRun ?? []).length > 0;
     const { graceful, pending } = beforeDelete(this.strategy, obj, options, this.clock.now());
     // R21/R22: already deleting with a grace no longer than asked: nothing changes.
-    if (pending) return { object: obj, wasDeleted: false };
+    if (pending) return { object: this.finalizeDelete(obj), wasDeleted: false };
 
     const preconditions: Preconditions = { ...options.preconditions };
     const pendingFinalizers = (obj.metadata.finalizers ?? []).length > 0;
@@ -146,6 +149,7 @@ export class Store<T extends KubeObject> {
     if (graceful || pendingFinalizers || shouldUpdateFinalizers) {
       const r = this.updateForGracefulDeletionAndFinalizers(key, name, options, preconditions, dryRun, obj);
       ({ out, deleteImmediately, ignoreNotFound, lastExisting } = r);
+      if (r.alreadyDeleting) return { object: this.finalizeDelete(out ?? obj), wasDeleted: false };
       // R43: the removal that follows is conditioned on the version just written.
       if (deleteImmediately && preconditions.resourceVersion !== undefined && out) preconditions.resourceVersion = out.metadata.resourceVersion;
     }
@@ -153,12 +157,28 @@ export class Store<T extends KubeObject> {
     // R47: a dry run stops here with the would-be object.
     if (dryRun && out) return { object: out, wasDeleted: true };
     try {
-      return { object: this.conditionalDelete(key, name, preconditions, dryRun), wasDeleted: true };
+      return { object: this.finalizeDelete(this.conditionalDelete(key, name, preconditions, dryRun)), wasDeleted: true };
     } catch (e) {
       // R17: on the graceful path with period 0 someone else may have removed it meanwhile; that is success.
-      if (e instanceof StatusError && e.code === 404 && ignoreNotFound && lastExisting) return { object: lastExisting, wasDeleted: true };
+      if (e instanceof StatusError && e.code === 404 && ignoreNotFound && lastExisting) return { object: this.finalizeDelete(lastExisting), wasDeleted: true };
       throw e;
     }
+  }
+
+  /**
+   * store.go finalizeDelete (R49/R50): pods (ReturnDeletedObject) answer with the object; other
+   * resources with a Success Status whose details name the object (kind = the plural resource).
+   */
+  private finalizeDelete(obj: T): T | Status {
+    if (this.strategy.returnDeletedObject) return obj;
+    const group = this.strategy.apiVersion.includes('/') ? this.strategy.apiVersion.split('/')[0] : undefined;
+    return {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: obj.metadata.name, ...(group ? { group } : {}), kind: this.strategy.resource, uid: obj.metadata.uid },
+    };
   }
 
   /** Store.DeleteCollection (R61): each item with its own copy of the options; NotFound is skipped. */
@@ -206,11 +226,12 @@ export class Store<T extends KubeObject> {
         return existing;
       });
       // R14/R27: finalizers or a remaining grace period keep the object.
-      if (pendingFinalizers || lastGraceful > 0) return { out, deleteImmediately: false, ignoreNotFound: false, lastExisting };
-      return { out, deleteImmediately: true, ignoreNotFound: true, lastExisting };
+      if (pendingFinalizers || lastGraceful > 0) return { out, deleteImmediately: false, ignoreNotFound: false, lastExisting, alreadyDeleting: false };
+      return { out, deleteImmediately: true, ignoreNotFound: true, lastExisting, alreadyDeleting: false };
     } catch (e) {
-      if (e instanceof DeleteNow) return { out: undefined, deleteImmediately: true, ignoreNotFound: false, lastExisting };
-      if (e instanceof AlreadyDeleting) return { out: read, deleteImmediately: false, ignoreNotFound: false, lastExisting };
+      if (e instanceof DeleteNow) return { out: undefined, deleteImmediately: true, ignoreNotFound: false, lastExisting, alreadyDeleting: false };
+      // errAlreadyDeleting: Store.Delete answers finalizeDelete(in), the copy it read.
+      if (e instanceof AlreadyDeleting) return { out: read, deleteImmediately: false, ignoreNotFound: false, lastExisting, alreadyDeleting: true };
       throw e;
     }
   }
@@ -223,9 +244,9 @@ export class Store<T extends KubeObject> {
     const old = obj.metadata.finalizers ?? [];
     if (!this.enableGarbageCollection) return [false, old];
     const policy = this.strategy.defaultGarbageCollectionPolicy?.();
-    if (policy === 'Unsupported') return [false, old];
+    // An 'Unsupported' policy makes both decisions false, so existing GC finalizers are stripped (as upstream).
     const orphan = shouldOrphanDependents(old, options, policy);
-    const foreground = shouldDeleteDependents(old, options);
+    const foreground = shouldDeleteDependents(old, options, policy);
     const next = old.filter((f) => f !== FINALIZER_ORPHAN && f !== FINALIZER_FOREGROUND);
     if (orphan) next.push(FINALIZER_ORPHAN);
     if (foreground) next.push(FINALIZER_FOREGROUND);
@@ -242,8 +263,11 @@ export class Store<T extends KubeObject> {
       const kv = this.etcd.get(key);
       if (!kv) throw notFound(this.strategy.resource, name);
       const existing = this.decode(kv.value);
-      this.checkPreconditions(existing, preconditions, name);
+      this.checkPreconditions(key, existing, preconditions, name);
       const next = tryUpdate(clone(existing));
+      // etcd3 updateState → versioner.PrepareObjectForStorage: the object the update function
+      // returned loses its resourceVersion before encoding (a dry run never gets here, R17).
+      if (!dryRun) delete next.metadata.resourceVersion;
       const serialized = serialize(next);
       delete (serialized.metadata as Record<string, unknown>).resourceVersion;
       const current = serialize(existing);
@@ -263,7 +287,7 @@ export class Store<T extends KubeObject> {
   private conditionalDelete(key: string, name: string, preconditions: Preconditions, dryRun: boolean): T {
     const kv = this.etcd.get(key);
     if (!kv) throw notFound(this.strategy.resource, name);
-    this.checkPreconditions(this.decode(kv.value), preconditions, name);
+    this.checkPreconditions(key, this.decode(kv.value), preconditions, name);
     if (dryRun) return this.decode(kv.value);
     return this.decode(this.etcd.delete(key, kv.modRevision));
   }
@@ -273,13 +297,18 @@ export class Store<T extends KubeObject> {
     this.conditionalDelete(key, name, { uid: submitted.metadata.uid }, dryRun);
   }
 
-  /** storage.Preconditions.Check; the storage wording, naming the resource (R42). */
-  private checkPreconditions(obj: T, pre: Preconditions, name: string): void {
+  /**
+   * storage.Preconditions.Check (an InvalidObj StorageError) as storeerr.InterpretUpdateError /
+   * InterpretDeleteError turn it into a Conflict naming the resource (R42).
+   */
+  private checkPreconditions(key: string, obj: T, pre: Preconditions, name: string): void {
+    const fail = (msg: string) =>
+      conflict(this.strategy.resource, name, `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${msg}`);
     if (pre.uid !== undefined && pre.uid !== obj.metadata.uid) {
-      throw conflict(this.strategy.resource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
+      throw fail(`Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
     }
     if (pre.resourceVersion !== undefined && pre.resourceVersion !== obj.metadata.resourceVersion) {
-      throw conflict(this.strategy.resource, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`);
+      throw fail(`Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`);
     }
   }
 
@@ -325,6 +354,7 @@ function markAsDeleting(obj: KubeObject, now: number): void {
 
 /** store.go shouldOrphanDependents (R35). */
 function shouldOrphanDependents(finalizers: readonly string[], options: DeleteOptions, policy: string | undefined): boolean {
+  if (policy === 'Unsupported') return false;
   if (options.orphanDependents !== undefined) return options.orphanDependents;
   if (options.propagationPolicy === 'Orphan') return true;
   if (options.propagationPolicy === 'Background' || options.propagationPolicy === 'Foreground') return false;
@@ -336,7 +366,8 @@ function shouldOrphanDependents(finalizers: readonly string[], options: DeleteOp
 }
 
 /** store.go shouldDeleteDependents (R36). */
-function shouldDeleteDependents(finalizers: readonly string[], options: DeleteOptions): boolean {
+function shouldDeleteDependents(finalizers: readonly string[], options: DeleteOptions, policy: string | undefined): boolean {
+  if (policy === 'Unsupported') return false;
   if (options.orphanDependents !== undefined) return false;
   if (options.propagationPolicy === 'Foreground') return true;
   if (options.propagationPolicy === 'Background' || options.propagationPolicy === 'Orphan') return false;

@@ -20,6 +20,11 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   readonly namespaced: boolean;
   /** Pods allow an update without a resourceVersion (podStrategy.AllowUnconditionalUpdate). */
   readonly allowUnconditionalUpdate: boolean;
+  /**
+   * Store.ReturnDeletedObject: a DELETE answers with the object (pods, pkg/registry/core/pod/storage)
+   * rather than a Status naming it (every other resource here, R50).
+   */
+  readonly returnDeletedObject?: boolean;
   prepareForCreate(obj: T, now: number): void;
   validate(obj: T): FieldError[];
   prepareForUpdate(next: T, old: T): void;

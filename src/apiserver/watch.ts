@@ -17,8 +17,9 @@ export interface WatchFilter {
 
 /**
  * Turns one etcd change into the event a filtered watcher receives (etcd3 watcher.go
- * `transform`, cacher filtering; R56–R58): an update that makes the object match is ADDED for that
- * watcher, one that makes it stop matching is DELETED (carrying the new state).
+ * `transform`/`prepareObjs`, cacher `cacheWatcher.convertToWatchEvent`; R56–R58): an update that
+ * makes the object match is ADDED for that watcher, one that makes it stop matching is DELETED
+ * carrying the previous state with the update's resourceVersion.
  */
 export function toWatchEvent(e: EtcdEvent, filter: WatchFilter): WatchEvent | undefined {
   if (!e.key.startsWith(filter.prefix)) return undefined;
@@ -30,7 +31,9 @@ export function toWatchEvent(e: EtcdEvent, filter: WatchFilter): WatchEvent | un
   const prevMatches = prev !== undefined && match(prev);
   if (curMatches && prevMatches) return { type: 'MODIFIED', object: cur };
   if (curMatches) return { type: 'ADDED', object: cur };
-  if (prevMatches) return { type: 'DELETED', object: cur };
+  // R58 — prepareObjs decodes the old object "with the etcd revision for the time at which it gets
+  // deleted" (convertToWatchEvent: updateResourceVersion(oldObj, event.ResourceVersion)).
+  if (prevMatches) return { type: 'DELETED', object: withResourceVersion(prev, e.revision) };
   return undefined;
 }
 
@@ -72,4 +75,8 @@ export class Watch {
     const next = this.queue.shift();
     if (next && !this.stopped) this.handler(structuredClone(next));
   }
+}
+
+function withResourceVersion(obj: KubeObject, revision: number): KubeObject {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } };
 }

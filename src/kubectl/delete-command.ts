@@ -55,11 +55,11 @@ export class UnsupportedKubectlError extends Error {
 }
 
 const SUPPORTED =
-  'supported: kubectl delete pod|replicaset NAME (or TYPE/NAME) with -n/--namespace, --grace-period, --now, --force, ' +
-  '--cascade, --dry-run, --wait, --timeout, --ignore-not-found';
+  'supported: `kubectl delete pod|replicaset NAME (or TYPE/NAME) with -n/--namespace, --grace-period, --now, --force, ' +
+  '--cascade, --dry-run, --wait, --timeout, --ignore-not-found`';
 
-function unsupported(what: string): UnsupportedKubectlError {
-  return new UnsupportedKubectlError(`${what} is not modelled by this simulator (${SUPPORTED})`);
+function unsupported(what: string, hint = ''): UnsupportedKubectlError {
+  return new UnsupportedKubectlError(`${what} is not modelled by this simulator; ${SUPPORTED}${hint && `. ${hint}`}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -125,6 +125,11 @@ function parseGoBool(s: string): boolean {
   throw new Error(`strconv.ParseBool: parsing ${q(s)}: invalid syntax`);
 }
 
+/** A record lookup that ignores Object.prototype ("constructor" is not a unit or a resource). */
+function own<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 function tryGoBool(s: string): boolean | undefined {
   try {
     return parseGoBool(s);
@@ -180,7 +185,7 @@ export function parseGoDuration(orig: string): bigint {
     if (unitLength === 0) throw new Error(`time: missing unit in duration ${timeQuote(orig)}`);
     const unitName = s.slice(0, unitLength);
     s = s.slice(unitLength);
-    const unit = UNIT_NS[unitName];
+    const unit = own(UNIT_NS, unitName);
     if (unit === undefined) throw new Error(`time: unknown unit ${timeQuote(unitName)} in duration ${timeQuote(orig)}`);
     total += BigInt(whole || '0') * unit;
     if (fraction !== '') total += (BigInt(fraction) * unit) / 10n ** BigInt(fraction.length);
@@ -300,7 +305,7 @@ function parseFlags(args: string[]): ParsedLine {
           const c = shorts[0] as string;
           const spec = BY_SHORT.get(c);
           if (!spec) throw new Error(`unknown shorthand flag: '${c}' in -${shorts}`);
-          note(spec, `-${c}`);
+          note(spec, `-${c} (--${spec.name})`);
           let value: string;
           if (shorts.length > 2 && shorts[1] === '=') [value, shorts] = [shorts.slice(2), ''];
           else if (spec.kind === 'bool') [value, shorts] = ['true', shorts.slice(1)];
@@ -338,7 +343,7 @@ const QUALIFIED_RESOURCE: Record<KubectlResource, string> = { pods: 'pods', repl
 
 function resolveType(arg: string): KubectlResource {
   if (arg.includes(',')) throw unsupported(`more than one resource type (${arg})`);
-  const resource = RESOURCE_ALIASES[arg.toLowerCase()];
+  const resource = own(RESOURCE_ALIASES, arg.toLowerCase());
   if (!resource) throw unsupported(`resource type "${arg}"`);
   return resource;
 }
@@ -379,7 +384,8 @@ function resolveTarget(args: string[], fail: (message: string) => never): { reso
   if (args.length === 1) fail('error: resource(s) were provided, but no name was specified');
   if (args.length > 2) {
     throw unsupported(
-      `deleting several objects (${args.slice(1).join(', ')}); note that --cascade, --dry-run and boolean flags take a value only as --flag=value`,
+      `deleting several objects (${args.slice(1).join(', ')})`,
+      'Note: --cascade, --dry-run and boolean flags take a value only as --flag=VALUE',
     );
   }
   return { resource, name: args[1] as string };
@@ -401,7 +407,7 @@ export function parseKubectlDelete(commandLine: string): KubectlDeleteCommand {
   if (verb !== 'delete') throw unsupported(verb === undefined ? 'kubectl without a command' : `kubectl ${verb}`);
 
   const warnings = parsed.warnings;
-  const fail = (message: string): never => {
+  const fail: (message: string) => never = (message) => {
     throw new KubectlError(message, [...warnings]);
   };
   // cobra hands pflag's error to kubectl's FlagErrorFunc (kubectl/pkg/util/templates/templater.go),
@@ -422,7 +428,7 @@ export function parseKubectlDelete(commandLine: string): KubectlDeleteCommand {
   if (cascadeBool !== undefined) {
     warnings.push(`warning: --cascade=${cascadeFlag} is deprecated (boolean value) and can be replaced with --cascade=${cascade}.`);
   }
-  const propagationPolicy = PROPAGATION[cascade];
+  const propagationPolicy = own(PROPAGATION, cascade);
   if (propagationPolicy === undefined) {
     fail(`error: invalid cascade value (${cascadeFlag}). Must be "background", "foreground", or "orphan"`);
   }
@@ -491,7 +497,7 @@ export function parseKubectlDelete(commandLine: string): KubectlDeleteCommand {
   if (dryRun === 'server') operation += ' (server dry run)';
 
   const timeoutNs = flag<bigint>('timeout', 0n);
-  const command: KubectlDeleteCommand = {
+  return {
     resource,
     name,
     namespace,
@@ -499,12 +505,11 @@ export function parseKubectlDelete(commandLine: string): KubectlDeleteCommand {
     clientDryRun: dryRun === 'client',
     // DeleteResult: no wait after any dry run.
     wait: flag<boolean>('wait', true) && dryRun === 'none',
+    ...(timeoutNs !== 0n && { timeoutMs: Number(timeoutNs) / 1e6 }),
     warnings,
     successMessage: `${KIND_STRING[resource]} "${name}" ${operation}`,
     ignoreNotFound: flag<boolean>('ignore-not-found', false),
   };
-  if (timeoutNs !== 0n) command.timeoutMs = Number(timeoutNs) / 1e6;
-  return command;
 }
 
 /** What kubectl prints when the DELETE answers 404 (cmdutil.StandardErrorMessage over the server's Status). */

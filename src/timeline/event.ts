@@ -11,6 +11,7 @@ export type Component =
   | 'runtime'
   | 'volumes'
   | 'status'
+  | 'events'
   | 'gc'
   | 'podgc'
   | 'nodelifecycle'
@@ -27,6 +28,7 @@ export const COMPONENTS: readonly Component[] = [
   'runtime',
   'volumes',
   'status',
+  'events',
   'gc',
   'podgc',
   'nodelifecycle',

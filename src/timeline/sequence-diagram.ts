@@ -51,6 +51,7 @@ const COLORS: Readonly<Record<Component, string>> = {
   runtime: '#c2410c',
   volumes: '#9333ea',
   status: '#be185d',
+  events: '#6b7280',
   gc: '#4d7c0f',
   podgc: '#b45309',
   nodelifecycle: '#475569',

@@ -1,0 +1,130 @@
+import { describe, it } from 'node:test';
+import { expect } from 'chai';
+import { podStatusStrategy, podStrategy, setPodDefaults } from './pod-strategy';
+import type { DeleteOptions, Pod, PodSpec } from './types';
+
+/** A stored pod (no defaults applied unless the spec names them): scheduled to n1, Running. */
+function pod(spec: Partial<PodSpec> = {}, phase = 'Running'): Pod {
+  return { metadata: { name: 'web', namespace: 'default', uid: 'u1', generation: 1 }, spec: { nodeName: 'n1', containers: [{ name: 'app' }], ...spec }, status: { phase } };
+}
+
+/** podStrategy.CheckGracefulDelete: the period it writes back into the options, and its answer. */
+function grace(p: Pod, options: DeleteOptions = {}): { graceful: boolean; period: number | undefined } {
+  const graceful = podStrategy.checkGracefulDelete!(p, options);
+  return { graceful, period: options.gracePeriodSeconds };
+}
+
+describe('podStrategy.CheckGracefulDelete (§B: grace for a pod not yet terminating)', () => {
+  it('R6 a grace period in the request wins over terminationGracePeriodSeconds', () => {
+    expect(grace(pod({ terminationGracePeriodSeconds: 30 }), { gracePeriodSeconds: 5 }).period).to.equal(5);
+  });
+
+  it('R6 a requested grace period may exceed terminationGracePeriodSeconds (no upper cap)', () => {
+    expect(grace(pod({ terminationGracePeriodSeconds: 30 }), { gracePeriodSeconds: 90 }).period).to.equal(90);
+  });
+
+  it('R6 without a requested grace period the spec grace is used', () => {
+    expect(grace(pod({ terminationGracePeriodSeconds: 45 })).period).to.equal(45);
+  });
+
+  it('R6 a requested 0 is kept although the spec says 30', () => {
+    expect(grace(pod({ terminationGracePeriodSeconds: 30 }), { gracePeriodSeconds: 0 }).period).to.equal(0);
+  });
+
+  it('R6 nil spec grace and no requested grace give 0', () => {
+    expect(grace(pod({ terminationGracePeriodSeconds: undefined })).period).to.equal(0);
+  });
+
+  it('R6 pods created through the API get terminationGracePeriodSeconds 30 (SetDefaults_PodSpec)', () => {
+    const p: Pod = { metadata: { name: 'web' }, spec: { containers: [{ name: 'app' }] } };
+    setPodDefaults(p);
+    expect(p.spec!.terminationGracePeriodSeconds).to.equal(30);
+  });
+
+  it('R7 an unscheduled pod gets 0, overriding both the request and the spec', () => {
+    expect(grace(pod({ nodeName: undefined, terminationGracePeriodSeconds: 30 }), { gracePeriodSeconds: 10 }).period).to.equal(0);
+    expect(grace(pod({ nodeName: '', terminationGracePeriodSeconds: 30 })).period).to.equal(0);
+  });
+
+  for (const phase of ['Succeeded', 'Failed']) {
+    it(`R8 a ${phase} pod gets 0, overriding the request`, () => {
+      expect(grace(pod({ terminationGracePeriodSeconds: 30 }, phase), { gracePeriodSeconds: 10 }).period).to.equal(0);
+    });
+  }
+
+  it('R8 Pending and Running pods keep their grace', () => {
+    expect(grace(pod({ terminationGracePeriodSeconds: 30 }, 'Pending')).period).to.equal(30);
+    expect(grace(pod({ terminationGracePeriodSeconds: 30 }, 'Running')).period).to.equal(30);
+  });
+
+  it('R9 a negative spec grace on a scheduled, running pod becomes 1', () => {
+    expect(grace(pod({ terminationGracePeriodSeconds: -5 })).period).to.equal(1);
+  });
+
+  it('R9 the negative clamp comes last: negative spec grace on an unscheduled pod gives 0', () => {
+    expect(grace(pod({ nodeName: undefined, terminationGracePeriodSeconds: -5 })).period).to.equal(0);
+  });
+
+  it('R9 the negative clamp comes last: negative spec grace on a Succeeded pod gives 0', () => {
+    expect(grace(pod({ terminationGracePeriodSeconds: -5 }, 'Succeeded')).period).to.equal(0);
+  });
+
+  it('R9 a negative requested grace reaching the strategy is clamped to 1 as well', () => {
+    expect(grace(pod({ terminationGracePeriodSeconds: 30 }), { gracePeriodSeconds: -3 }).period).to.equal(1);
+  });
+
+  it('R10 the computed period is written back into the options, and a pod is always graceful, even at 0', () => {
+    const options: DeleteOptions = {};
+    expect(podStrategy.checkGracefulDelete!(pod({ nodeName: undefined, terminationGracePeriodSeconds: 30 }), options)).to.equal(true);
+    expect(options).to.deep.equal({ gracePeriodSeconds: 0 });
+  });
+
+  it('R11 a pod whose spec grace is 0 gets 0 from a DELETE that names no grace', () => {
+    expect(grace(pod({ terminationGracePeriodSeconds: 0 }))).to.deep.equal({ graceful: true, period: 0 });
+  });
+});
+
+describe('podStrategy create and update', () => {
+  it('R12 pods created through the API start at generation 1 (v1.33), whatever the client sent', () => {
+    const p: Pod = { metadata: { name: 'web', generation: 7 }, spec: { containers: [{ name: 'app' }] } };
+    podStrategy.prepareForCreate(p, 0);
+    expect(p.metadata.generation).to.equal(1);
+  });
+
+  it('prepareForCreate sets phase Pending when the client sends no status', () => {
+    const p: Pod = { metadata: { name: 'web' }, spec: { containers: [{ name: 'app' }] } };
+    podStrategy.prepareForCreate(p, 0);
+    expect(p.status?.phase).to.equal('Pending');
+  });
+
+  it('updatePodGeneration: a spec change bumps the generation, a metadata change does not', () => {
+    const old = pod({ terminationGracePeriodSeconds: 30 });
+    const specChange = pod({ terminationGracePeriodSeconds: 30, activeDeadlineSeconds: 10 });
+    podStrategy.prepareForUpdate(specChange, old);
+    expect(specChange.metadata.generation).to.equal(2);
+    const labelChange = pod({ terminationGracePeriodSeconds: 30 });
+    labelChange.metadata.labels = { a: 'b' };
+    podStrategy.prepareForUpdate(labelChange, old);
+    expect(labelChange.metadata.generation).to.equal(1);
+  });
+
+  it('podStrategy.PrepareForUpdate keeps the stored status (status changes go through pods/status)', () => {
+    const next = pod({}, 'Succeeded');
+    podStrategy.prepareForUpdate(next, pod({}, 'Running'));
+    expect(next.status?.phase).to.equal('Running');
+  });
+
+  it('R32 the pods/status strategy discards a submitted deletionTimestamp and keeps the stored spec', () => {
+    const next = pod({ nodeName: 'elsewhere' }, 'Failed');
+    next.metadata.deletionTimestamp = '2025-01-01T00:00:05Z';
+    podStatusStrategy.prepareForUpdate(next, pod());
+    expect(next.metadata.deletionTimestamp).to.equal(undefined);
+    expect(next.spec?.nodeName).to.equal('n1');
+    expect(next.status?.phase).to.equal('Failed');
+  });
+
+  it('pod validation rejects duplicate container names', () => {
+    const errs = podStrategy.validate(pod({ containers: [{ name: 'app' }, { name: 'app' }] }));
+    expect(errs.map((e) => e.detail)).to.deep.equal(['Duplicate value']);
+  });
+});

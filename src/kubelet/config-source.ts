@@ -1,0 +1,144 @@
+import type { ApiClient } from '../apiserver/client';
+import { Unreachable } from '../apiserver/client';
+import type { Pod } from '../apiserver/types';
+import type { Watch, WatchEvent } from '../apiserver/watch';
+import { jsonEqual } from '../apiserver/object';
+import type { Timeline } from '../timeline/timeline';
+
+/** kubetypes.PodOperation: what the config source tells the syncLoop. */
+export type PodOp = 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE';
+
+export interface PodUpdate {
+  op: PodOp;
+  pod: Pod;
+}
+
+/** config.go Merge: the order in which one merge's ops reach the syncLoop. */
+const OP_ORDER: readonly PodOp[] = ['REMOVE', 'ADD', 'UPDATE', 'DELETE', 'RECONCILE'];
+
+/**
+ * The kubelet's apiserver config source (pkg/kubelet/config/apiserver.go + config.go): a
+ * reflector LIST+WATCHes the pods bound to this node, every watch event pushes the full snapshot
+ * (UndeltaStore), and podStorage.merge diffs it by uid into ADD / UPDATE / DELETE / REMOVE /
+ * RECONCILE ops (K9, K10).
+ */
+export class PodConfig {
+  /** The reflector's store: the node's pods by namespace/name. */
+  private readonly snapshot = new Map<string, Pod>();
+  /** podStorage: what the kubelet was last told, by uid. */
+  private readonly seen = new Map<string, Pod>();
+  private watch?: Watch;
+  private lastResourceVersion?: string;
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly timeline: Timeline,
+    private readonly nodeName: string,
+    private readonly deliver: (updates: PodUpdate[]) => void,
+  ) {}
+
+  /** reflector ListAndWatch: LIST, merge the snapshot, then WATCH from the list's resourceVersion. */
+  start(): void {
+    try {
+      this.relist();
+    } catch (e) {
+      if (!(e instanceof Unreachable)) throw e;
+    }
+  }
+
+  /** The connection dropped (node cut off): the watch ends, nothing more arrives. */
+  disconnect(): void {
+    this.watch?.stop();
+    this.watch = undefined;
+  }
+
+  /**
+   * The reflector reconnects: it resumes the watch from the last resourceVersion it saw (and is
+   * replayed what it missed); if that revision was compacted away (410 Expired) it relists (K44).
+   */
+  reconnect(): void {
+    if (this.lastResourceVersion === undefined) return this.start();
+    const api = this.client.server;
+    const w = api.watch('pods', undefined, { resourceVersion: this.lastResourceVersion, matches: (p) => p.spec?.nodeName === this.nodeName }, (e) => this.onEvent(e));
+    if (w.ok) {
+      this.timeline.record('kubelet', `watch resumed from rv=${this.lastResourceVersion}`, 'staging/src/k8s.io/client-go/tools/cache/reflector.go watch', { actor: this.nodeName });
+      this.watch = w.object;
+      return;
+    }
+    this.timeline.record('kubelet', `watch expired (${w.status.message}): relist`, 'staging/src/k8s.io/client-go/tools/cache/reflector.go ListAndWatch', { actor: this.nodeName });
+    this.relist();
+  }
+
+  stop(): void {
+    this.disconnect();
+  }
+
+  private relist(): void {
+    const api = this.client.server;
+    const list = api.list('pods', undefined, (p) => p.spec?.nodeName === this.nodeName);
+    if (!list.ok) return;
+    this.snapshot.clear();
+    for (const p of list.object.items) this.snapshot.set(keyOf(p), p);
+    this.lastResourceVersion = list.object.resourceVersion;
+    this.merge();
+    const w = api.watch('pods', undefined, { resourceVersion: this.lastResourceVersion, matches: (p) => p.spec?.nodeName === this.nodeName }, (e) => this.onEvent(e));
+    if (w.ok) this.watch = w.object;
+  }
+
+  private onEvent(e: WatchEvent<Pod>): void {
+    this.lastResourceVersion = e.object.metadata.resourceVersion;
+    if (e.type === 'DELETED') this.snapshot.delete(keyOf(e.object));
+    else this.snapshot.set(keyOf(e.object), e.object);
+    this.merge();
+  }
+
+  /** podStorage.merge (K10), per uid; then checkAndUpdatePod decides UPDATE, DELETE or RECONCILE. */
+  private merge(): void {
+    const updates: PodUpdate[] = [];
+    const present = new Set<string>();
+    for (const pod of this.snapshot.values()) {
+      const uid = pod.metadata.uid!;
+      present.add(uid);
+      const old = this.seen.get(uid);
+      this.seen.set(uid, pod);
+      if (!old) {
+        updates.push({ op: 'ADD', pod });
+        continue;
+      }
+      const op = checkAndUpdatePod(old, pod);
+      if (op) updates.push({ op, pod });
+    }
+    for (const [uid, pod] of this.seen) {
+      if (present.has(uid)) continue;
+      this.seen.delete(uid);
+      updates.push({ op: 'REMOVE', pod });
+    }
+    updates.sort((a, b) => OP_ORDER.indexOf(a.op) - OP_ORDER.indexOf(b.op));
+    for (const u of updates) {
+      this.timeline.record('kubelet', `${u.op} pods/${u.pod.metadata.name}`, 'pkg/kubelet/config/config.go podStorage.merge', { actor: this.nodeName });
+    }
+    if (updates.length > 0) this.deliver(updates);
+  }
+}
+
+function keyOf(p: Pod): string {
+  return `${p.metadata.namespace}/${p.metadata.name}`;
+}
+
+/**
+ * config.go checkAndUpdatePod: a change to spec, labels, annotations or the deletion fields is an
+ * UPDATE — or a DELETE when the pod carries a deletionTimestamp; a status-only change is a
+ * RECONCILE; anything else (finalizers, resourceVersion) is no op at all.
+ */
+export function checkAndUpdatePod(old: Pod, next: Pod): PodOp | undefined {
+  const m = (p: Pod) => ({
+    spec: p.spec,
+    labels: p.metadata.labels,
+    annotations: p.metadata.annotations,
+    deletionTimestamp: p.metadata.deletionTimestamp,
+    deletionGracePeriodSeconds: p.metadata.deletionGracePeriodSeconds,
+  });
+  if (!jsonEqual(m(old), m(next))) return next.metadata.deletionTimestamp !== undefined ? 'DELETE' : 'UPDATE';
+  if (!jsonEqual(old.status, next.status)) return 'RECONCILE';
+  return undefined;
+}

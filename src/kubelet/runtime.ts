@@ -1,0 +1,174 @@
+import type { Clock, TimerHandle } from '../clock';
+import type { Timeline } from '../timeline/timeline';
+
+/** What a container's main process does when it receives SIGTERM (design.md "Containers and SIGTERM"). */
+export type SigtermBehaviour =
+  /** No handler: the default disposition ends it at once, exit code 143 (128 + SIGTERM). */
+  | { kind: 'dies' }
+  /** Handles SIGTERM and exits 0 after draining for `afterMs`. */
+  | { kind: 'exits'; afterMs: number }
+  /** Ignores SIGTERM (e.g. PID 1 without a handler): only SIGKILL ends it, exit code 137. */
+  | { kind: 'ignores' };
+
+/** How a container behaves when it is stopped; scenarios set these, the runtime plays them. */
+export interface ContainerBehaviour {
+  sigterm: SigtermBehaviour;
+  /** Duration of the preStop hook (Infinity: it never returns); only used when the spec has a preStop handler. */
+  preStopMs: number;
+}
+
+export const DEFAULT_BEHAVIOUR: ContainerBehaviour = { sigterm: { kind: 'dies' }, preStopMs: 0 };
+
+export interface RuntimeContainer {
+  readonly name: string;
+  readonly id: string;
+  state: 'running' | 'exited';
+  startedAt: number;
+  finishedAt?: number;
+  exitCode?: number;
+  reason?: string;
+  /** A SIGTERM was delivered and the process is on its way out (its exit is scheduled or it ignores it). */
+  sigtermAt?: number;
+  exitTimer?: TimerHandle;
+}
+
+export interface Sandbox {
+  readonly uid: string;
+  readonly podRef: string;
+  state: 'ready' | 'notready' | 'removed';
+  readonly containers: Map<string, RuntimeContainer>;
+}
+
+const CRI = 'CRI runtime (containerd) via pkg/kubelet/kuberuntime';
+
+/**
+ * The container runtime of one node (containerd behind CRI), with containers modelled as
+ * processes: SIGTERM and SIGKILL, exit codes, preStop hooks, pod sandboxes. It outlives kubelet
+ * restarts and API deletions: its processes stop only when someone stops them.
+ */
+export class ContainerRuntime {
+  private readonly sandboxes = new Map<string, Sandbox>();
+  private containerCounter = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timeline: Timeline,
+    readonly nodeName: string,
+    /** Looks up the scenario's behaviour for a container (by pod name and container name). */
+    private readonly behaviourOf: (podRef: string, container: string) => ContainerBehaviour,
+  ) {}
+
+  sandbox(uid: string): Sandbox | undefined {
+    return this.sandboxes.get(uid);
+  }
+
+  /** Every sandbox the runtime still has (ready or stopped), for housekeeping and container GC. */
+  allSandboxes(): Sandbox[] {
+    return [...this.sandboxes.values()];
+  }
+
+  /** RunPodSandbox + CreateContainer/StartContainer for each container: the pod is up. */
+  startPod(uid: string, podRef: string, containers: readonly string[]): void {
+    const sandbox: Sandbox = { uid, podRef, state: 'ready', containers: new Map() };
+    for (const name of containers) {
+      this.containerCounter += 1;
+      const id = `containerd://${this.nodeName}-${String(this.containerCounter).padStart(6, '0')}`;
+      sandbox.containers.set(name, { name, id, state: 'running', startedAt: this.clock.now() });
+    }
+    this.sandboxes.set(uid, sandbox);
+  }
+
+  hasRunningContainers(uid: string): boolean {
+    const s = this.sandboxes.get(uid);
+    return !!s && [...s.containers.values()].some((c) => c.state === 'running');
+  }
+
+  /**
+   * Runs the container's preStop hook; `onDone` fires when it returns. The hook keeps running
+   * inside the container if the kubelet stops waiting (kuberuntime_container.go executePreStopHook).
+   */
+  execPreStop(uid: string, container: string, onDone: () => void): void {
+    const s = this.sandboxes.get(uid);
+    if (!s) return;
+    const ms = this.behaviourOf(s.podRef, container).preStopMs;
+    this.timeline.record('runtime', `preStop ${container} ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_container.go executePreStopHook', { actor: this.nodeName });
+    if (Number.isFinite(ms)) this.clock.after(ms, onDone);
+  }
+
+  /**
+   * CRI StopContainer(timeout): send the stop signal (SIGTERM), wait up to `timeoutSeconds` for
+   * the process to exit, then SIGKILL. `onExit` fires once the container has exited. The returned
+   * function abandons the wait (the kubelet went away): no SIGKILL is sent then.
+   */
+  stopContainer(uid: string, name: string, timeoutSeconds: number, onExit: () => void): () => void {
+    const s = this.sandboxes.get(uid);
+    const c = s?.containers.get(name);
+    if (!s || !c || c.state === 'exited') {
+      onExit();
+      return () => undefined;
+    }
+    let waiting = true;
+    const killTimer = this.clock.after(timeoutSeconds * 1000, () => {
+      if (c.state === 'running') this.signal(s, c, 'SIGKILL');
+    });
+    this.exitListeners(c).push(() => {
+      if (!waiting) return;
+      waiting = false;
+      this.clock.cancel(killTimer);
+      onExit();
+    });
+    this.signal(s, c, 'SIGTERM');
+    return () => {
+      waiting = false;
+      this.clock.cancel(killTimer);
+    };
+  }
+
+  /** StopPodSandbox: the pod's network namespace and pause container go away. */
+  stopPodSandbox(uid: string): void {
+    const s = this.sandboxes.get(uid);
+    if (!s || s.state !== 'ready') return;
+    s.state = 'notready';
+    this.timeline.record('runtime', `sandbox stopped ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult → StopPodSandbox', { actor: this.nodeName });
+  }
+
+  /** RemovePodSandbox (container GC): the exited containers and the sandbox are deleted. */
+  removePodSandbox(uid: string): void {
+    const s = this.sandboxes.get(uid);
+    if (!s) return;
+    s.state = 'removed';
+    this.sandboxes.delete(uid);
+    this.timeline.record('runtime', `sandbox removed ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_gc.go evictSandboxes → RemovePodSandbox', { actor: this.nodeName });
+  }
+
+  private readonly listeners = new WeakMap<RuntimeContainer, (() => void)[]>();
+
+  private exitListeners(c: RuntimeContainer): (() => void)[] {
+    let l = this.listeners.get(c);
+    if (!l) this.listeners.set(c, (l = []));
+    return l;
+  }
+
+  private signal(s: Sandbox, c: RuntimeContainer, sig: 'SIGTERM' | 'SIGKILL'): void {
+    this.timeline.record('runtime', `${sig} ${c.name} ${s.podRef}`, `${CRI} StopContainer`, { actor: this.nodeName });
+    if (sig === 'SIGKILL') return this.exit(s, c, 137);
+    if (c.sigtermAt !== undefined) return; // already handling an earlier SIGTERM
+    c.sigtermAt = this.clock.now();
+    const behaviour = this.behaviourOf(s.podRef, c.name).sigterm;
+    if (behaviour.kind === 'dies') this.exit(s, c, 143);
+    else if (behaviour.kind === 'exits') c.exitTimer = this.clock.after(behaviour.afterMs, () => this.exit(s, c, 0));
+  }
+
+  private exit(s: Sandbox, c: RuntimeContainer, code: number): void {
+    if (c.state === 'exited') return;
+    if (c.exitTimer) this.clock.cancel(c.exitTimer);
+    c.state = 'exited';
+    c.exitCode = code;
+    c.reason = code === 0 ? 'Completed' : 'Error';
+    c.finishedAt = this.clock.now();
+    this.timeline.record('runtime', `exited ${c.name} code=${code} ${s.podRef}`, `${CRI} container exit (137 = SIGKILL, 143 = SIGTERM default action)`, { actor: this.nodeName });
+    const l = this.listeners.get(c) ?? [];
+    this.listeners.delete(c);
+    for (const f of l) f();
+  }
+}

@@ -1,0 +1,186 @@
+import { compare } from 'fast-json-patch';
+import type { ApiClient } from '../apiserver/client';
+import { Unreachable } from '../apiserver/client';
+import { isTerminal } from '../apiserver/pod-strategy';
+import type { Pod, PodCondition, PodStatus } from '../apiserver/types';
+import type { Scheduler } from '../clock';
+import type { Timeline } from '../timeline/timeline';
+import { Loop } from './loop';
+import { KUBELET_CONDITIONS } from './status';
+
+const SOURCE = 'pkg/kubelet/status/status_manager.go';
+
+interface VersionedStatus {
+  status: PodStatus;
+  version: number;
+  sentVersion: number;
+  readonly name: string;
+  readonly namespace: string;
+  /** Set only by TerminatePod, at the very end of SyncTerminatedPod (podIsFinished). */
+  podIsFinished: boolean;
+}
+
+/**
+ * The kubelet's status manager (pkg/kubelet/status/status_manager.go): caches the status the
+ * kubelet computed for each pod, pushes changes to pods/status, and — once a deleted pod is
+ * finished on this node — sends the final DELETE with grace 0 and a UID precondition (K35, K36).
+ */
+export class StatusManager {
+  private readonly statuses = new Map<string, VersionedStatus>();
+  private readonly syncLoop: Loop;
+
+  constructor(
+    clock: Scheduler,
+    private readonly timeline: Timeline,
+    private readonly client: ApiClient,
+    private readonly nodeName: string,
+    /** kubelet_pods.go PodCouldHaveRunningContainers: true until the pod worker reports it terminated. */
+    private readonly couldHaveRunningContainers: (uid: string) => boolean,
+    /** syncPeriod of the full syncBatch (10 s). */
+    syncPeriodMs: number,
+  ) {
+    this.syncLoop = new Loop(clock, syncPeriodMs, () => this.syncBatch(true));
+  }
+
+  /** Pod uids whose status still has to reach the API (for "what still blocks"). */
+  pending(): string[] {
+    return [...this.statuses.entries()].filter(([, s]) => s.sentVersion < s.version || s.podIsFinished).map(([uid]) => uid);
+  }
+
+  /** SetPodStatus: cache the new status; forced when the pod is being deleted (K35). */
+  setPodStatus(pod: Pod, status: PodStatus): void {
+    this.updateStatusInternal(pod, status, pod.metadata.deletionTimestamp !== undefined, false);
+  }
+
+  /**
+   * TerminatePod (K34): containers the runtime no longer knows become ContainerStatusUnknown (137),
+   * a Pending/Running phase becomes Failed, and the status is marked finished.
+   */
+  terminatePod(pod: Pod): void {
+    const uid = pod.metadata.uid!;
+    const status: PodStatus = structuredClone(this.statuses.get(uid)?.status ?? pod.status ?? {});
+    for (const cs of status.containerStatuses ?? []) {
+      if (cs.state?.terminated) continue;
+      cs.state = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated' } };
+      cs.ready = false;
+    }
+    if (status.phase !== 'Succeeded' && status.phase !== 'Failed') status.phase = 'Failed';
+    this.updateStatusInternal(pod, status, true, true);
+  }
+
+  /** RemoveOrphanedStatuses: forget the status of a pod the kubelet no longer knows. */
+  forget(uid: string): void {
+    this.statuses.delete(uid);
+  }
+
+  /** Retry whatever could not be sent (e.g. after the node became reachable again). */
+  resync(): void {
+    if (this.statuses.size > 0) this.syncLoop.wake();
+  }
+
+  private updateStatusInternal(pod: Pod, input: PodStatus, forceUpdate: boolean, podIsFinished: boolean): void {
+    const uid = pod.metadata.uid!;
+    const cached = this.statuses.get(uid);
+    const old = cached?.status ?? pod.status ?? {};
+    const status = structuredClone(input);
+    // updateLastTransitionTime: a condition keeps its transition time while its status is unchanged.
+    for (const c of status.conditions ?? []) {
+      const prev = old.conditions?.find((o: PodCondition) => o.type === c.type);
+      if (prev && prev.status === c.status) c.lastTransitionTime = prev.lastTransitionTime;
+    }
+    if (old.startTime) status.startTime = old.startTime;
+    const unchanged = cached !== undefined && JSON.stringify(cached.status) === JSON.stringify(status) && cached.podIsFinished === podIsFinished;
+    if (unchanged && !forceUpdate) return;
+    this.statuses.set(uid, {
+      status,
+      version: (cached?.version ?? 0) + 1,
+      sentVersion: cached?.sentVersion ?? 0,
+      name: pod.metadata.name!,
+      namespace: pod.metadata.namespace!,
+      podIsFinished: podIsFinished || (cached?.podIsFinished ?? false),
+    });
+    // The status channel wakes the sync goroutine, which runs before the caller moves on (so a
+    // terminal phase reported at the end of SyncTerminatingPod is still held back, K33).
+    this.syncBatch(false);
+  }
+
+  /** syncBatch: every pod whose cached version is newer than what was sent (all: also re-check deletable pods). */
+  private syncBatch(all: boolean): void {
+    let retry = false;
+    for (const [uid, s] of [...this.statuses]) {
+      if (s.sentVersion >= s.version && !(all && s.podIsFinished)) continue;
+      try {
+        this.syncPod(uid, s);
+      } catch (e) {
+        if (!(e instanceof Unreachable)) throw e;
+        retry = true;
+      }
+    }
+    if (retry) this.syncLoop.wake();
+  }
+
+  /**
+   * syncPod: GET the pod; gone or replaced → drop silently; merge (K33); PATCH pods/status only if
+   * something changed; then, if canBeDeleted, the final DELETE (K36).
+   */
+  private syncPod(uid: string, s: VersionedStatus): void {
+    const api = this.client.server;
+    const got = api.get('pods', s.namespace, s.name);
+    if (!got.ok || got.object.metadata.uid !== uid) {
+      this.statuses.delete(uid);
+      return;
+    }
+    let pod = got.object;
+    const merged = mergePodStatus(pod.status ?? {}, s.status, this.couldHaveRunningContainers(uid));
+    if (compare(pod.status ?? {}, merged).length > 0) {
+      const patched = api.patch(this.client.identity, 'pods', s.namespace, s.name, 'merge', { metadata: { uid }, status: merged }, { subresource: 'status' });
+      if (!patched.ok) return;
+      pod = patched.object;
+    }
+    s.sentVersion = s.version;
+    if (!this.canBeDeleted(pod, s)) return;
+    this.timeline.record('status', `resources reclaimed pods/${s.name}`, `${SOURCE} canBeDeleted (deletionTimestamp set, phase ${pod.status?.phase}, podIsFinished)`, { actor: this.nodeName });
+    this.timeline.record('status', `DELETE pods/${s.name} gracePeriodSeconds=0 preconditions.uid=${uid}`, `${SOURCE} syncPod → Delete`, { actor: this.nodeName });
+    const deleted = api.delete(this.client.identity, 'pods', s.namespace, s.name, { gracePeriodSeconds: 0, preconditions: { uid } });
+    // On success the cached status is dropped; on failure the next full sync retries.
+    if (deleted.ok) this.statuses.delete(uid);
+    else this.syncLoop.wake();
+  }
+
+  /** canBeDeleted (K36, v1.27+): being deleted, not a mirror pod, terminal in the API, finished here. */
+  private canBeDeleted(pod: Pod, s: VersionedStatus): boolean {
+    if (pod.metadata.deletionTimestamp === undefined) return false;
+    if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return false;
+    return isTerminal(pod) && s.podIsFinished;
+  }
+}
+
+/**
+ * status_manager.go mergePodStatus (K33): kubelet-owned conditions come from the kubelet, others
+ * stay; a terminal phase is held back while containers could still run; a terminal phase forces
+ * Ready and ContainersReady to False.
+ */
+export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, couldHaveRunningContainers: boolean): PodStatus {
+  const merged = structuredClone(newStatus);
+  const kept = (oldStatus.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.has(c.type));
+  merged.conditions = [...kept, ...(newStatus.conditions ?? []).filter((c) => KUBELET_CONDITIONS.has(c.type))];
+  const transitioningToTerminal = !isTerminal({ status: oldStatus } as Pod) && isTerminal({ status: newStatus } as Pod);
+  if (transitioningToTerminal && couldHaveRunningContainers) {
+    merged.phase = oldStatus.phase;
+    merged.reason = oldStatus.reason;
+    merged.message = oldStatus.message;
+    if (merged.reason === undefined) delete merged.reason;
+    if (merged.message === undefined) delete merged.message;
+  }
+  if (isTerminal({ status: merged } as Pod)) {
+    const reason = merged.phase === 'Succeeded' ? 'PodCompleted' : 'PodFailed';
+    for (const c of merged.conditions) {
+      if ((c.type === 'Ready' || c.type === 'ContainersReady') && c.status === 'True') {
+        c.status = 'False';
+        c.reason = reason;
+        delete c.message;
+      }
+    }
+  }
+  return merged;
+}

@@ -1,0 +1,171 @@
+import type { Scheduler } from '../clock';
+import type { Timeline } from '../timeline/timeline';
+import { Loop } from './loop';
+
+/** How unmounting one volume behaves; scenarios set these. */
+export interface VolumeBehaviour {
+  /** How long one TearDown takes. */
+  unmountMs: number;
+  /** Every TearDown fails (a dead NFS server, a busy device): retried with back-off forever. */
+  neverUnmounts: boolean;
+}
+
+export interface VolumeManagerConfig {
+  /** desired_state_of_world_populator + reconciler loop period (upstream 100 ms each; modelled as one loop). */
+  reconcilerPeriodMs: number;
+  /** Default TearDown time of a volume (emptyDir, configMap, secret, projected: a local directory). */
+  defaultUnmountMs: number;
+  /** goroutinemap/exponentialbackoff: first retry delay after a failed operation, doubling each time… */
+  backoffInitialMs: number;
+  /** …up to this cap (maxDurationBeforeRetry, 2m2s). */
+  backoffMaxMs: number;
+  /** volume_manager.go WaitForUnmount: poll interval and timeout (podAttachAndMountTimeout 2m3s). */
+  waitForUnmountPollMs: number;
+  waitForUnmountTimeoutMs: number;
+}
+
+export const DEFAULT_VOLUME_CONFIG: VolumeManagerConfig = {
+  reconcilerPeriodMs: 100,
+  defaultUnmountMs: 100,
+  backoffInitialMs: 500,
+  backoffMaxMs: 122_000,
+  waitForUnmountPollMs: 300,
+  waitForUnmountTimeoutMs: 123_000,
+};
+
+interface MountedVolume {
+  readonly name: string;
+  state: 'mounted' | 'unmounting' | 'unmounted';
+  failures: number;
+  retryAt: number;
+  lastError?: string;
+}
+
+interface PodVolumes {
+  readonly podRef: string;
+  readonly volumes: Map<string, MountedVolume>;
+  /** The pod worker reached terminated: its volumes left the desired state (K39). */
+  removed: boolean;
+}
+
+const SOURCE = 'pkg/kubelet/volumemanager/reconciler/reconciler.go unmountVolumes → operationexecutor UnmountVolume';
+
+/**
+ * The kubelet's volume manager (pkg/kubelet/volumemanager): mounts a pod's volumes when it starts
+ * and unmounts them only once its pod worker has terminated (K39), retrying failed TearDowns with
+ * exponential back-off (K40, S7). WaitForUnmount is what SyncTerminatedPod blocks on.
+ */
+export class VolumeManager {
+  private readonly pods = new Map<string, PodVolumes>();
+  private readonly loop: Loop;
+
+  constructor(
+    private readonly clock: Scheduler,
+    private readonly timeline: Timeline,
+    private readonly nodeName: string,
+    readonly config: VolumeManagerConfig,
+    private readonly behaviourOf: (podRef: string, volume: string) => VolumeBehaviour | undefined,
+  ) {
+    this.loop = new Loop(clock, config.reconcilerPeriodMs, () => this.reconcile());
+  }
+
+  mountPod(uid: string, podRef: string, volumes: readonly string[]): void {
+    const map = new Map<string, MountedVolume>();
+    for (const name of volumes) map.set(name, { name, state: 'mounted', failures: 0, retryAt: 0 });
+    this.pods.set(uid, { podRef, volumes: map, removed: false });
+  }
+
+  /** desired_state_of_world_populator findAndRemoveDeletedPods: the worker is terminated, so the volumes may go. */
+  podTerminated(uid: string): void {
+    const p = this.pods.get(uid);
+    if (!p || p.removed) return;
+    p.removed = true;
+    if (this.hasWork()) this.loop.wake();
+  }
+
+  /** Are any of the pod's volumes still mounted (or being unmounted)? */
+  podVolumesExist(uid: string): boolean {
+    const p = this.pods.get(uid);
+    return !!p && [...p.volumes.values()].some((v) => v.state !== 'unmounted');
+  }
+
+  /**
+   * volume_manager.go WaitForUnmount: polls until every volume of the pod is unmounted, or fails
+   * after the timeout with the list of volumes still mounted.
+   */
+  waitForUnmount(uid: string, done: (err?: string) => void): void {
+    const deadline = this.clock.now() + this.config.waitForUnmountTimeoutMs;
+    const poll = () => {
+      if (!this.podVolumesExist(uid)) return done();
+      if (this.clock.now() >= deadline) {
+        const left = [...(this.pods.get(uid)?.volumes.values() ?? [])].filter((v) => v.state !== 'unmounted').map((v) => v.name);
+        return done(`timed out waiting for volumes to unmount: unmounted volumes=[${left.join(' ')}]`);
+      }
+      this.clock.after(Math.min(this.config.waitForUnmountPollMs, deadline - this.clock.now()), poll);
+    };
+    poll();
+  }
+
+  /** Forget a pod whose volumes are all gone (housekeeping cleanupOrphanedPodDirs). */
+  forget(uid: string): boolean {
+    if (this.podVolumesExist(uid)) return false;
+    this.pods.delete(uid);
+    return true;
+  }
+
+  /** Volumes that keep failing to unmount, for "what still blocks" messages. */
+  stuckVolumes(): { podRef: string; volume: string; failures: number; lastError?: string }[] {
+    const out = [];
+    for (const p of this.pods.values()) {
+      for (const v of p.volumes.values()) {
+        if (v.failures > 0 && v.state !== 'unmounted') out.push({ podRef: p.podRef, volume: v.name, failures: v.failures, lastError: v.lastError });
+      }
+    }
+    return out;
+  }
+
+  private hasWork(): boolean {
+    for (const p of this.pods.values()) {
+      if (p.removed && [...p.volumes.values()].some((v) => v.state === 'mounted')) return true;
+    }
+    return false;
+  }
+
+  /** One reconciler pass: start TearDown for every volume of removed pods whose back-off has expired. */
+  private reconcile(): void {
+    const now = this.clock.now();
+    let nextRetry: number | undefined;
+    for (const [, p] of this.pods) {
+      if (!p.removed) continue;
+      for (const v of p.volumes.values()) {
+        if (v.state !== 'mounted') continue;
+        if (v.retryAt > now) {
+          nextRetry = Math.min(nextRetry ?? v.retryAt, v.retryAt);
+          continue;
+        }
+        this.unmount(p, v);
+      }
+    }
+    if (nextRetry !== undefined) this.loop.wakeAt(nextRetry);
+  }
+
+  private unmount(p: PodVolumes, v: MountedVolume): void {
+    const behaviour = this.behaviourOf(p.podRef, v.name);
+    v.state = 'unmounting';
+    this.timeline.record('volumes', `unmount ${v.name} ${p.podRef}`, SOURCE, { actor: this.nodeName });
+    this.clock.after(behaviour?.unmountMs ?? this.config.defaultUnmountMs, () => {
+      if (behaviour?.neverUnmounts) {
+        v.state = 'mounted';
+        v.failures += 1;
+        const backoff = Math.min(this.config.backoffInitialMs * 2 ** (v.failures - 1), this.config.backoffMaxMs);
+        v.retryAt = this.clock.now() + backoff;
+        v.lastError = 'UnmountVolume.TearDown failed: unmount failed: exit status 32 (target is busy)';
+        this.timeline.record('volumes', `unmount failed ${v.name} ${p.podRef}: retry in ${backoff / 1000}s`, 'pkg/util/goroutinemap/exponentialbackoff/exponential_backoff.go Update', { actor: this.nodeName });
+        this.loop.wakeAt(v.retryAt);
+        return;
+      }
+      v.state = 'unmounted';
+      this.timeline.record('volumes', `unmounted ${v.name} ${p.podRef}`, SOURCE, { actor: this.nodeName });
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import type { ApiServer } from './apiserver/apiserver';
+import type { Clock } from './clock';
+import { DEFAULT_KUBELET_CONFIG, Kubelet, type KubeletConfig } from './kubelet/kubelet';
+import { ContainerRuntime, DEFAULT_BEHAVIOUR, type ContainerBehaviour } from './kubelet/runtime';
+import { DEFAULT_VOLUME_CONFIG, VolumeManager, type VolumeBehaviour, type VolumeManagerConfig } from './kubelet/volume-manager';
+import type { Timeline } from './timeline/timeline';
+
+export interface NodeConfig {
+  kubelet: KubeletConfig;
+  volumes: VolumeManagerConfig;
+}
+
+export const DEFAULT_NODE_CONFIG: NodeConfig = { kubelet: DEFAULT_KUBELET_CONFIG, volumes: DEFAULT_VOLUME_CONFIG };
+
+/**
+ * One machine: its container runtime and mounts (which survive kubelet restarts), the kubelet
+ * process running on it, and whether its network reaches the apiserver.
+ */
+export class SimNode {
+  readonly runtime: ContainerRuntime;
+  readonly volumes: VolumeManager;
+  kubelet: Kubelet;
+  reachable = true;
+  /** When the node lost the apiserver (for "what still blocks"). */
+  unreachableSince?: number;
+  /** Scenario-set behaviours, keyed `pods/NAME container` and `pods/NAME volume`. */
+  readonly containerBehaviours = new Map<string, ContainerBehaviour>();
+  readonly volumeBehaviours = new Map<string, VolumeBehaviour>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timeline: Timeline,
+    private readonly api: ApiServer,
+    readonly name: string,
+    readonly config: NodeConfig = DEFAULT_NODE_CONFIG,
+  ) {
+    this.runtime = new ContainerRuntime(clock, timeline, name, (pod, c) => this.containerBehaviours.get(`${pod} ${c}`) ?? DEFAULT_BEHAVIOUR);
+    this.volumes = new VolumeManager(clock, timeline, name, config.volumes, (pod, v) => this.volumeBehaviours.get(`${pod} ${v}`));
+    this.kubelet = this.newKubelet();
+    this.kubelet.start();
+  }
+
+  /** The kubelet process restarts: no pod-worker state survives; the runtime keeps running (K45). */
+  restartKubelet(): void {
+    this.kubelet.stop();
+    this.timeline.record('kubelet', `kubelet stopped on node ${this.name}`, 'pkg/kubelet/kubelet.go (process exit)', { actor: this.name });
+    this.kubelet = this.newKubelet();
+    this.kubelet.start();
+  }
+
+  setReachable(reachable: boolean): void {
+    if (reachable === this.reachable) return;
+    this.reachable = reachable;
+    if (!reachable) {
+      this.unreachableSince = this.clock.now();
+      this.timeline.record('kubelet', `node ${this.name} cannot reach the apiserver`, 'network partition (simulated)', { actor: this.name });
+      this.kubelet.disconnected();
+    } else {
+      this.unreachableSince = undefined;
+      this.timeline.record('kubelet', `node ${this.name} reaches the apiserver again`, 'network partition (simulated)', { actor: this.name });
+      this.kubelet.reconnected();
+    }
+  }
+
+  private newKubelet(): Kubelet {
+    return new Kubelet(this.clock, this.timeline, this.name, this.api, () => this.reachable, this.runtime, this.volumes, this.config.kubelet);
+  }
+}
