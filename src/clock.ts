@@ -16,7 +16,7 @@ export interface Scheduler {
   at(atMs: number, fn: () => void): TimerHandle;
   cancel(handle: TimerHandle): void;
   /** Wraps a callback that another process (e.g. the runtime) will call, so it only runs while this one lives. */
-  guard(fn: () => void): () => void;
+  guard<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void;
 }
 
 /**
@@ -58,7 +58,7 @@ export class Clock implements Scheduler {
     if (handle.timer !== undefined) this.fake.clearTimeout(handle.timer);
   }
 
-  guard(fn: () => void): () => void {
+  guard<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void {
     return fn;
   }
 
@@ -130,9 +130,9 @@ export class ProcessScheduler implements Scheduler {
     this.clock.cancel(handle);
   }
 
-  guard(fn: () => void): () => void {
-    return () => {
-      if (this.alive) fn();
+  guard<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void {
+    return (...args: A) => {
+      if (this.alive) fn(...args);
     };
   }
 

@@ -52,4 +52,68 @@ export class Cluster {
   advance(ms: number): void {
     this.clock.tick(ms);
   }
+
+  /**
+   * Runs the cluster until `done()` holds or the virtual `deadline` passes. When nothing is
+   * scheduled any more, time jumps to the deadline: nothing could change `done()` on the way.
+   */
+  runUntil(done: () => boolean, deadline: number): boolean {
+    while (!done()) {
+      const next = this.clock.nextTimerAt();
+      if (next === undefined || next > deadline) {
+        if (this.clock.now() < deadline) this.clock.tick(deadline - this.clock.now());
+        return done();
+      }
+      this.clock.runNext();
+    }
+    return true;
+  }
+
+  /**
+   * "the cluster settles": run until nothing is scheduled in the next `quietMs` (10 virtual
+   * minutes). Work that retries forever is stopped after `limitMs` (one virtual hour); the result
+   * then names what still retries or blocks.
+   */
+  settle(quietMs = 10 * 60_000, limitMs = 60 * 60_000): { settled: true } | { settled: false; blockers: string[] } {
+    const limit = this.clock.now() + limitMs;
+    for (;;) {
+      const next = this.clock.nextTimerAt();
+      if (next === undefined || next > this.clock.now() + quietMs) return { settled: true };
+      if (next > limit) {
+        this.clock.tick(limit - this.clock.now());
+        return { settled: false, blockers: this.blockers() };
+      }
+      this.clock.runNext();
+    }
+  }
+
+  /** What keeps deleted pods from going away, in words: stuck volumes, finalizers, unreachable nodes, kubelets at work. */
+  blockers(): string[] {
+    const out: string[] = [];
+    for (const node of this.nodes.values()) {
+      for (const v of node.volumes.stuckVolumes()) {
+        out.push(`volume "${v.volume}" of ${v.podRef} on node "${node.name}" cannot be unmounted (${v.failures} failed attempts, retried with back-off; last error: ${v.lastError})`);
+      }
+      if (!node.reachable) out.push(`node "${node.name}" is unreachable: its kubelet gets no watch events and cannot send status or its final DELETE`);
+    }
+    const pods = this.apiserver.list('pods', undefined);
+    for (const pod of pods.ok ? pods.object.items : []) {
+      const meta = pod.metadata;
+      if (!meta.deletionTimestamp) continue;
+      const ref = `pods/${meta.name}`;
+      const finalizers = meta.finalizers ?? [];
+      if (finalizers.length > 0) {
+        out.push(`${ref} is held by finalizer${finalizers.length > 1 ? 's' : ''} ${finalizers.join(', ')} (deletionGracePeriodSeconds=${meta.deletionGracePeriodSeconds}); only removing ${finalizers.length > 1 ? 'them' : 'it'} lets the pod go`);
+        continue;
+      }
+      const nodeName = pod.spec?.nodeName;
+      const node = nodeName ? this.nodes.get(nodeName) : undefined;
+      if (!node) out.push(`${ref} is Terminating on node "${nodeName}", where no kubelet runs: nobody will send the final DELETE`);
+      else {
+        const worker = node.kubelet.podWorkerStates().find((w) => w.name === meta.name);
+        out.push(`${ref} is Terminating, waiting for the kubelet on "${node.name}" (pod worker: ${worker?.state ?? 'not started'}; phase ${pod.status?.phase})`);
+      }
+    }
+    return out;
+  }
 }

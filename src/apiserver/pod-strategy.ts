@@ -57,7 +57,7 @@ export const podStrategy: Strategy<Pod> = {
   /** podStrategy.PrepareForCreate: status is reset to Pending, generation starts at 1 (v1.33). */
   prepareForCreate(pod, now) {
     setPodDefaults(pod);
-    pod.status = { phase: 'Pending', qosClass: 'BestEffort', ...(pod.status?.phase ? pod.status : {}) };
+    pod.status = { phase: 'Pending', qosClass: 'BestEffort' };
     pod.metadata.generation = 1;
     pod.metadata.creationTimestamp = toTime(now);
   },

@@ -378,7 +378,20 @@ function shouldDeleteDependents(finalizers: readonly string[], options: DeleteOp
   return false;
 }
 
-/** What storage keeps: JSON without undefined members (the encoder's view of the object). */
+/** ObjectMeta collections tagged `omitempty`: an empty one is not stored (and pods are stored as protobuf). */
+const OMIT_EMPTY_META = ['finalizers', 'ownerReferences', 'labels', 'annotations'] as const;
+
+/**
+ * What storage keeps: JSON without undefined members (the encoder's view of the object), and
+ * without empty metadata lists/maps, so that e.g. `finalizers: []` on an object without finalizers
+ * encodes to the stored bytes and is a no-op (R53).
+ */
 function serialize(obj: unknown): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(obj)) as Record<string, unknown>;
+  const out = JSON.parse(JSON.stringify(obj)) as Record<string, unknown>;
+  const meta = out.metadata as Record<string, unknown> | undefined;
+  for (const k of OMIT_EMPTY_META) {
+    const v = meta?.[k];
+    if (v !== null && typeof v === 'object' && Object.keys(v).length === 0) delete meta![k];
+  }
+  return out;
 }

@@ -96,6 +96,7 @@ export class Kubelet {
       (t, fn) => this.syncTicker.atTickFrom(t, fn),
     );
     this.workers.onTerminated = (s) => this.onWorkerTerminated(s);
+    runtime.onContainerExit = this.scheduler.guard((uid: string) => this.onContainerExit(uid));
     this.config = new PodConfig(this.client, timeline, nodeName, (updates) => this.syncLoopIteration(updates));
   }
 
@@ -163,15 +164,27 @@ export class Kubelet {
   // ---- the pod worker's sync functions ----
 
   /** SyncPod for a pod to run: sandbox and containers started, volumes mounted, status Running. */
-  private syncPod(pod: Pod, done: (err?: string) => void): void {
+  private syncPod(pod: Pod, done: (err?: string, isTerminal?: boolean) => void): void {
     const uid = pod.metadata.uid!;
     if (!this.runtime.sandbox(uid)) {
       const names = [...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(pod.spec?.containers ?? [])].map((c) => c.name);
       this.runtime.startPod(uid, `pods/${pod.metadata.name}`, names);
       this.volumes.mountPod(uid, `pods/${pod.metadata.name}`, (pod.spec?.volumes ?? []).map((v) => v.name));
     }
-    this.statusManager.setPodStatus(pod, generateAPIPodStatus(pod, this.runtime.sandbox(uid), false, this.scheduler.now()));
-    done();
+    const status = generateAPIPodStatus(pod, this.runtime.sandbox(uid), false, this.scheduler.now());
+    this.statusManager.setPodStatus(pod, status);
+    done(undefined, status.phase === 'Succeeded' || status.phase === 'Failed');
+  }
+
+  /** PLEG: a container died; at the next relist the pod is synced again (ContainerDied event). */
+  private onContainerExit(uid: string): void {
+    const pod = this.podManager.get(uid);
+    const worker = this.workers.status(uid);
+    if (!pod || !worker || worker.workType !== 'sync') return;
+    this.pleg.afterTickNewerThan(this.scheduler.now(), () => {
+      const latest = this.podManager.get(uid);
+      if (latest) this.workers.updatePod({ updateType: 'sync', pod: latest });
+    });
   }
 
   /**

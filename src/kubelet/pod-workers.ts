@@ -43,7 +43,8 @@ export interface PodSyncStatus {
 
 /** The three sync functions the kubelet provides (pod_workers.go podSyncer); `done(err)` ends the call. */
 export interface PodSyncer {
-  syncPod(pod: Pod, done: (err?: string) => void): void;
+  /** `isTerminal`: the pod has reached a terminal phase by itself (its containers completed). */
+  syncPod(pod: Pod, done: (err?: string, isTerminal?: boolean) => void): void;
   syncTerminatingPod(pod: Pod, gracePeriod: number, done: (err?: string) => void): void;
   syncTerminatedPod(pod: Pod, done: (err?: string) => void): void;
 }
@@ -172,7 +173,18 @@ export class PodWorkers {
       const done = (err?: string) => this.completeWork(status, update, err);
       switch (status.workType) {
         case 'sync':
-          return this.syncer.syncPod(pod, done);
+          return this.syncer.syncPod(pod, (err, isTerminal) => {
+            // completeSync: a pod whose containers all completed moves on to terminating.
+            if (!err && isTerminal && status.workType === 'sync') {
+              status.workType = 'terminating';
+              status.terminatingAt = this.clock.now();
+              this.timeline.record('kubelet', `terminating pods/${name} (pod is terminal)`, `${SOURCE} completeSync`, { actor: this.nodeName });
+              const { gracePeriod } = calculateEffectiveGracePeriod(status, pod, undefined);
+              status.gracePeriod = gracePeriod;
+              status.pendingUpdate ??= { ...update, killPodOptions: { gracePeriodOverride: gracePeriod } };
+            }
+            done(err);
+          });
         case 'terminating':
           this.timeline.record('kubelet', `SyncTerminatingPod pods/${name} gracePeriod=${update.killPodOptions?.gracePeriodOverride}`, 'pkg/kubelet/kubelet.go SyncTerminatingPod', { actor: this.nodeName });
           return this.syncer.syncTerminatingPod(pod, update.killPodOptions?.gracePeriodOverride ?? status.gracePeriod, done);

@@ -15,6 +15,8 @@ export interface ContainerBehaviour {
   sigterm: SigtermBehaviour;
   /** Duration of the preStop hook (Infinity: it never returns); only used when the spec has a preStop handler. */
   preStopMs: number;
+  /** The process ends by itself right after it starts, with this exit code (a job that completed or failed). */
+  exitsOnItsOwn?: number;
 }
 
 export const DEFAULT_BEHAVIOUR: ContainerBehaviour = { sigterm: { kind: 'dies' }, preStopMs: 0 };
@@ -76,7 +78,14 @@ export class ContainerRuntime {
       sandbox.containers.set(name, { name, id, state: 'running', startedAt: this.clock.now() });
     }
     this.sandboxes.set(uid, sandbox);
+    for (const c of sandbox.containers.values()) {
+      const code = this.behaviourOf(podRef, c.name).exitsOnItsOwn;
+      if (code !== undefined) this.exit(sandbox, c, code);
+    }
   }
+
+  /** A container of a pod has exited (the PLEG sees it at its next relist). */
+  onContainerExit: (uid: string) => void = () => undefined;
 
   hasRunningContainers(uid: string): boolean {
     const s = this.sandboxes.get(uid);
@@ -167,6 +176,7 @@ export class ContainerRuntime {
     c.reason = code === 0 ? 'Completed' : 'Error';
     c.finishedAt = this.clock.now();
     this.timeline.record('runtime', `exited ${c.name} code=${code} ${s.podRef}`, `${CRI} container exit (137 = SIGKILL, 143 = SIGTERM default action)`, { actor: this.nodeName });
+    this.onContainerExit(s.uid);
     const l = this.listeners.get(c) ?? [];
     this.listeners.delete(c);
     for (const f of l) f();

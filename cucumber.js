@@ -1,0 +1,20 @@
+// Cucumber profiles. `npm run bdd` uses the default profile; `npm test` runs the ci profile.
+const common = {
+  requireModule: ['ts-node/register/transpile-only'],
+  require: ['steps/**/*.ts'],
+  paths: ['features/**/*.feature'],
+  tags: 'not @wip',
+};
+
+const reports = [
+  'html:reports/cucumber-report.html',
+  'json:reports/cucumber-report.json',
+  'junit:reports/junit.xml',
+];
+
+module.exports = {
+  default: { ...common, format: ['progress', ...reports] },
+  ci: { ...common, format: ['progress', ...reports] },
+  snippets: { ...common, dryRun: true, format: ['snippets'], formatOptions: { snippetInterface: 'synchronous' } },
+  usage: { ...common, dryRun: true, format: ['usage'] },
+};

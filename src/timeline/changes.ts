@@ -1,0 +1,119 @@
+import { jsonEqual, toTime } from '../apiserver/object';
+
+/** Marks a field that is not there (a cell `<absent>`). */
+export const ABSENT = Symbol('absent');
+/** Matches any value, present or not (a cell `<any>`). */
+export const ANY = Symbol('any');
+
+export type FieldValue = unknown | typeof ABSENT;
+
+export interface FieldChange {
+  path: string;
+  from: FieldValue;
+  to: FieldValue;
+}
+
+/** Fields left out of change lists unless a row names them. */
+const BOOKKEEPING = ['/metadata/resourceVersion', '/metadata/managedFields'];
+
+function escapeToken(k: string): string {
+  return k.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Leaf-level changes between two objects; arrays count as one value (finalizers: ["a"] → []). */
+export function fieldChanges(before: unknown, after: unknown, path = ''): FieldChange[] {
+  if (isObject(before) && isObject(after)) {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+    return keys.flatMap((k) => fieldChanges(k in before ? before[k] : ABSENT, k in after ? after[k] : ABSENT, `${path}/${escapeToken(k)}`));
+  }
+  if (before === ABSENT && after === ABSENT) return [];
+  if (before !== ABSENT && after !== ABSENT && jsonEqual(before, after)) return [];
+  return [{ path: path || '/', from: before, to: after }];
+}
+
+/** The value at a JSON Pointer, or ABSENT. */
+export function valueAt(obj: unknown, pointer: string): FieldValue {
+  if (pointer === '' || pointer === '/') return obj;
+  let cur: unknown = obj;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(cur) && /^\d+$/.test(key) && Number(key) < cur.length) cur = cur[Number(key)];
+    else if (isObject(cur) && key in cur) cur = cur[key];
+    else return ABSENT;
+  }
+  return cur;
+}
+
+/**
+ * Reads a table cell: `<absent>`, `<any>`, `T+30s` (the RFC 3339 second Kubernetes would write,
+ * counted from T+0), otherwise JSON — or, if it is not JSON, the text itself as a string.
+ */
+export function parseCell(cell: string, t0: number): FieldValue | typeof ANY {
+  const c = cell.trim();
+  if (c === '<absent>') return ABSENT;
+  if (c === '<any>') return ANY;
+  const t = /^T\+(\d+)s$/.exec(c);
+  if (t) return toTime(t0 + Number(t[1]) * 1000);
+  try {
+    return JSON.parse(c);
+  } catch {
+    return c;
+  }
+}
+
+export function show(v: FieldValue | typeof ANY): string {
+  if (v === ABSENT) return '<absent>';
+  if (v === ANY) return '<any>';
+  return JSON.stringify(v);
+}
+
+function sameValue(expected: FieldValue | typeof ANY, actual: FieldValue): boolean {
+  if (expected === ANY) return true;
+  if (expected === ABSENT || actual === ABSENT) return expected === actual;
+  return jsonEqual(expected, actual);
+}
+
+export interface ChangeRow {
+  path: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * Checks a `| path | from | to |` table against what changed between two object states: every
+ * row must hold (a row covers its path and everything below it), and every changed field must be
+ * covered by a row. Returns undefined on success, or a message listing the actual changes.
+ */
+export function checkChanges(before: unknown, after: unknown, rows: readonly ChangeRow[], t0: number): string | undefined {
+  const problems: string[] = [];
+  for (const row of rows) {
+    const from = valueAt(before, row.path);
+    const to = valueAt(after, row.path);
+    const eFrom = parseCell(row.from, t0);
+    const eTo = parseCell(row.to, t0);
+    if (!sameValue(eFrom, from) || !sameValue(eTo, to)) {
+      problems.push(`${row.path}: expected ${show(eFrom)} → ${show(eTo)}, but it went ${show(from)} → ${show(to)}`);
+    }
+  }
+  const covered = (p: string) => rows.some((r) => p === r.path || p.startsWith(`${r.path}/`) || r.path === '/');
+  const changes = fieldChanges(before, after);
+  for (const c of changes) {
+    if (covered(c.path) || BOOKKEEPING.some((b) => c.path === b || c.path.startsWith(`${b}/`))) continue;
+    problems.push(`${c.path} changed (${show(c.from)} → ${show(c.to)}) but is not listed`);
+  }
+  if (problems.length === 0) return undefined;
+  return `${problems.join('\n')}\n\nThe actual changes:\n${formatChangeTable(changes)}`;
+}
+
+/** The changes as a ready-to-paste Gherkin table. */
+export function formatChangeTable(changes: readonly FieldChange[]): string {
+  const visible = changes.filter((c) => !BOOKKEEPING.includes(c.path));
+  if (visible.length === 0) return '  (no field changed)';
+  const rows = [['path', 'from', 'to'], ...visible.map((c) => [c.path, show(c.from), show(c.to)])];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => `  | ${r.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`).join('\n');
+}

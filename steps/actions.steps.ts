@@ -1,0 +1,95 @@
+import { When } from '@cucumber/cucumber';
+import type { ApiResponse } from '../src/apiserver/apiserver';
+import type { DeleteOptions, Pod } from '../src/apiserver/types';
+import { CONTROLLER, USER } from '../src/cluster';
+import { runKubectl } from '../src/kubectl/kubectl';
+import { parseYaml, podFromManifest } from '../src/manifest';
+import { formatTimeline } from '../src/timeline/text';
+import { ScenarioError, type TerminatingWorld } from './world';
+
+function remember(world: TerminatingWorld, response: ApiResponse<unknown>): void {
+  world.lastResponse = response;
+  world.lastKubectl = undefined;
+}
+
+When('I run {command}', function (this: TerminatingWorld, line: string) {
+  this.ensureStarted();
+  const result = runKubectl(this.cluster, line);
+  this.lastKubectl = result;
+  this.lastResponse = result.requestId ? this.cluster.apiserver.request(result.requestId)?.response : undefined;
+  if (result.exitCode !== 0) {
+    const blockers = result.blockers?.length ? `\n\nWhat still blocks:\n- ${result.blockers.join('\n- ')}` : '';
+    throw new Error(`\`${line}\` exited ${result.exitCode}:\n${result.stderr}${blockers}\n\nTimeline from T+0:\n${formatTimeline(this.cluster.timeline.since(this.start), this.start)}`);
+  }
+});
+
+When('I try to run {command}', function (this: TerminatingWorld, line: string) {
+  this.ensureStarted();
+  const result = runKubectl(this.cluster, line);
+  this.lastKubectl = result;
+  this.lastResponse = result.requestId ? this.cluster.apiserver.request(result.requestId)?.response : undefined;
+});
+
+When('the user deletes pod {string}', function (this: TerminatingWorld, pod: string) {
+  this.ensureStarted();
+  remember(this, this.cluster.apiserver.delete(USER, 'pods', 'default', pod, {}));
+  this.cluster.flush();
+});
+
+When('the user deletes pod {string} with options:', function (this: TerminatingWorld, pod: string, doc: string) {
+  this.ensureStarted();
+  const options = parseYaml(doc, `the DeleteOptions of the step deleting pod "${pod}"`);
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ScenarioError(`DeleteOptions must be a YAML/JSON mapping (e.g. gracePeriodSeconds: 0), got ${JSON.stringify(options)}`);
+  }
+  remember(this, this.cluster.apiserver.delete(USER, 'pods', 'default', pod, options as DeleteOptions));
+  this.cluster.flush();
+});
+
+When('the user creates pod {string} on node {string}', function (this: TerminatingWorld, pod: string, node: string) {
+  this.ensureStarted();
+  this.cluster.node(node);
+  remember(this, this.cluster.apiserver.create(USER, 'pods', 'default', podFromManifest(pod, node, undefined)));
+  this.cluster.flush();
+});
+
+/** A controller edits the finalizers the way client-go controllers do: GET, change, UPDATE (PUT) with the fresh resourceVersion. */
+function updateFinalizers(world: TerminatingWorld, podName: string, change: (finalizers: string[]) => string[]): void {
+  world.ensureStarted();
+  const api = world.cluster.apiserver;
+  const got = api.get('pods', 'default', podName);
+  if (!got.ok) {
+    throw new ScenarioError(`the controller cannot find pod "${podName}": ${got.status.message} (pods in this scenario: ${world.podNames().map((n) => `"${n}"`).join(', ') || 'none'})`);
+  }
+  const pod: Pod = got.object;
+  pod.metadata.finalizers = change(pod.metadata.finalizers ?? []);
+  remember(world, api.update(CONTROLLER, 'pods', 'default', pod));
+  world.cluster.flush();
+}
+
+When('a controller removes finalizer {string} from pod {string}', function (this: TerminatingWorld, finalizer: string, pod: string) {
+  updateFinalizers(this, pod, (fs) => {
+    if (!fs.includes(finalizer)) throw new ScenarioError(`pod "${pod}" has no finalizer "${finalizer}" (its finalizers: ${JSON.stringify(fs)})`);
+    return fs.filter((f) => f !== finalizer);
+  });
+});
+
+When('a controller adds finalizer {string} to pod {string}', function (this: TerminatingWorld, finalizer: string, pod: string) {
+  updateFinalizers(this, pod, (fs) => [...fs, finalizer]);
+});
+
+When('{duration} pass(es)', function (this: TerminatingWorld, ms: number) {
+  this.ensureStarted();
+  this.cluster.advance(ms);
+});
+
+When('the cluster settles', function (this: TerminatingWorld) {
+  this.ensureStarted();
+  const result = this.cluster.settle();
+  if (!result.settled) {
+    throw new Error(
+      `the cluster did not settle within one virtual hour: work is still retrying.\nWhat still retries or blocks:\n- ${result.blockers.join('\n- ')}\n\n` +
+        `Last events:\n${formatTimeline(this.cluster.timeline.since(this.start).slice(-25), this.start)}`,
+    );
+  }
+});

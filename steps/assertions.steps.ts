@@ -1,0 +1,149 @@
+import { Then, type DataTable } from '@cucumber/cucumber';
+import { stringify } from 'yaml';
+import type { Pod } from '../src/apiserver/types';
+import { ANY, checkChanges, parseCell, show, valueAt, type ChangeRow } from '../src/timeline/changes';
+import { jsonEqual } from '../src/apiserver/object';
+import { checkExactOrder, checkInOrder, parseAt, parseComponent, TableError, type EventRow } from '../src/timeline/match';
+import { formatTimeline } from '../src/timeline/text';
+import { ScenarioError, type TerminatingWorld } from './world';
+
+function getPod(world: TerminatingWorld, name: string): Pod | undefined {
+  const r = world.cluster.apiserver.get('pods', 'default', name);
+  return r.ok ? r.object : undefined;
+}
+
+function requirePod(world: TerminatingWorld, name: string): Pod {
+  const pod = getPod(world, name);
+  if (!pod) throw new Error(`pod "${name}" does not exist (any more).\n${recentTimeline(world)}`);
+  return pod;
+}
+
+function recentTimeline(world: TerminatingWorld): string {
+  return `Timeline from T+0:\n${formatTimeline(world.cluster.timeline.since(world.start), world.start)}`;
+}
+
+/** Reads a table's rows by header names, failing clearly when a column is missing or unknown. */
+function rowsOf(table: DataTable, required: string[], optional: string[] = []): Record<string, string>[] {
+  const [header, ...rows] = table.raw();
+  const names = header.map((h) => h.trim());
+  const missing = required.filter((r) => !names.includes(r));
+  const unknown = names.filter((n) => !required.includes(n) && !optional.includes(n));
+  if (missing.length > 0 || unknown.length > 0) {
+    const want = [...optional.map((o) => `[${o}]`), ...required].join(' | ');
+    throw new TableError(`the table needs the columns | ${want} | but its header is | ${names.join(' | ')} |${missing.length ? ` (missing: ${missing.join(', ')})` : ''}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+  }
+  return rows.map((r) => Object.fromEntries(names.map((n, i) => [n, r[i]])));
+}
+
+function eventRows(table: DataTable): EventRow[] {
+  return rowsOf(table, ['component', 'event'], ['at']).map((r) => ({
+    at: r.at !== undefined && r.at.trim() !== '' ? parseAt(r.at) : undefined,
+    component: parseComponent(r.component),
+    text: r.event.trim(),
+  }));
+}
+
+Then('pod {string} exists', function (this: TerminatingWorld, name: string) {
+  requirePod(this, name);
+});
+
+Then('pod {string} is gone', function (this: TerminatingWorld, name: string) {
+  const pod = getPod(this, name);
+  if (pod) throw new Error(`pod "${name}" still exists (deletionTimestamp ${pod.metadata.deletionTimestamp ?? 'unset'}, finalizers ${JSON.stringify(pod.metadata.finalizers ?? [])}, phase ${pod.status?.phase}).\n${recentTimeline(this)}`);
+});
+
+Then('pod {string} is terminating', function (this: TerminatingWorld, name: string) {
+  const pod = requirePod(this, name);
+  if (!pod.metadata.deletionTimestamp) throw new Error(`pod "${name}" exists but is not terminating (no deletionTimestamp).\n${recentTimeline(this)}`);
+});
+
+Then('pod {string} has phase {string}', function (this: TerminatingWorld, name: string, phase: string) {
+  const pod = requirePod(this, name);
+  if (pod.status?.phase !== phase) throw new Error(`pod "${name}" has phase ${pod.status?.phase}, not ${phase}.\n${recentTimeline(this)}`);
+});
+
+Then('pod {string} has fields:', function (this: TerminatingWorld, name: string, table: DataTable) {
+  const pod = requirePod(this, name);
+  const problems: string[] = [];
+  for (const row of rowsOf(table, ['path', 'value'])) {
+    const expected = parseCell(row.value, this.start);
+    const actual = valueAt(pod, row.path.trim());
+    if (expected === ANY ? false : !(expected === actual || (typeof expected !== 'symbol' && typeof actual !== 'symbol' && jsonEqual(expected, actual)))) {
+      problems.push(`${row.path.trim()}: expected ${show(expected)}, actual ${show(actual)}`);
+    }
+  }
+  if (problems.length > 0) throw new Error(`pod "${name}" does not have the expected fields:\n${problems.join('\n')}\n\nThe pod:\n${stringify(pod)}`);
+});
+
+Then('the last request returns {int}', function (this: TerminatingWorld, code: number) {
+  const r = this.lastResponse;
+  if (!r) throw new ScenarioError('no API request has been made by an action step yet');
+  if (r.code !== code) throw new Error(`the last request returned ${r.code}${r.ok ? '' : ` ${r.status.reason}: ${r.status.message}`}, not ${code}`);
+});
+
+Then('the last request fails with {int} {word}', function (this: TerminatingWorld, code: number, reason: string) {
+  const r = this.lastResponse;
+  if (!r) throw new ScenarioError('no API request has been made by an action step yet');
+  if (r.ok) throw new Error(`the last request succeeded with ${r.code}; expected ${code} ${reason}`);
+  if (r.code !== code || r.status.reason !== reason) throw new Error(`the last request failed with ${r.code} ${r.status.reason} (${r.status.message}); expected ${code} ${reason}`);
+});
+
+Then('the last request fails with {int} {word} saying {string}', function (this: TerminatingWorld, code: number, reason: string, text: string) {
+  const r = this.lastResponse;
+  if (!r || r.ok || r.code !== code || r.status.reason !== reason || !r.status.message.includes(text)) {
+    throw new Error(`expected the last request to fail with ${code} ${reason} saying "${text}"; it ${!r ? 'was never made' : r.ok ? `succeeded with ${r.code}` : `failed with ${r.code} ${r.status.reason}: ${r.status.message}`}`);
+  }
+});
+
+Then('the last request changed pod {string} like this:', function (this: TerminatingWorld, name: string, table: DataTable) {
+  const r = this.lastResponse;
+  if (!r) throw new ScenarioError('no API request has been made by an action step yet');
+  const api = this.cluster.apiserver;
+  const record = api.request(r.requestId);
+  if (!record) throw new ScenarioError('the last action sent no request to the apiserver');
+  const key = api.keyFor('pods', 'default', name);
+  const before = api.objectAt(key, record.revisionBefore);
+  const writes = api.etcd.keyHistory(key).filter((e) => e.requestId === record.id);
+  const after = writes.length > 0 ? writes[writes.length - 1].value : before;
+  const rows: ChangeRow[] = rowsOf(table, ['path', 'from', 'to']).map((row) => ({ path: row.path.trim(), from: row.from, to: row.to }));
+  const failure = checkChanges(before, after, rows, this.start);
+  if (failure) throw new Error(`the last request (${record.verb} ${record.resource}/${record.name}) did not change pod "${name}" as listed:\n${failure}`);
+});
+
+Then('these events happen in order:', function (this: TerminatingWorld, table: DataTable) {
+  const failure = checkInOrder(this.cluster.timeline.since(this.start), eventRows(table), this.start);
+  if (failure) throw new Error(failure);
+});
+
+Then('these events happen in exactly this order:', function (this: TerminatingWorld, table: DataTable) {
+  const failure = checkExactOrder(this.cluster.timeline.since(this.start), eventRows(table), this.start);
+  if (failure) throw new Error(failure);
+});
+
+Then('no {word} event {string} happens', function (this: TerminatingWorld, component: string, text: string) {
+  const c = parseComponent(component);
+  const hits = this.cluster.timeline.since(this.start).filter((e) => e.component === c && e.text.startsWith(text));
+  if (hits.length > 0) throw new Error(`expected no ${c} event starting with "${text}", but found:\n${formatTimeline(hits, this.start)}\n\n${recentTimeline(this)}`);
+});
+
+Then('kubectl fails with {string}', function (this: TerminatingWorld, text: string) {
+  const k = this.lastKubectl;
+  if (!k) throw new ScenarioError('no kubectl command has been run (use  When I try to run `kubectl …`  first)');
+  if (k.exitCode === 0) throw new Error(`kubectl succeeded (exit 0), printing:\n${k.stdout}\n${k.stderr}`);
+  if (!k.stderr.includes(text)) throw new Error(`kubectl failed (exit ${k.exitCode}) but its error output does not contain "${text}":\n${k.stderr}`);
+});
+
+Then('kubectl prints {string}', function (this: TerminatingWorld, text: string) {
+  const k = this.lastKubectl;
+  if (!k) throw new ScenarioError('no kubectl command has been run (use  When I run `kubectl …`  first)');
+  const out = [k.stdout, k.stderr].filter(Boolean).join('\n');
+  if (!out.includes(text)) throw new Error(`kubectl did not print "${text}"; it printed:\n${out}`);
+});
+
+Then('pod {string} has an event {string}', function (this: TerminatingWorld, name: string, reason: string) {
+  const events = this.cluster.apiserver.list('events', 'default', (e) => e.involvedObject?.name === name);
+  const list = events.ok ? events.object.items : [];
+  if (!list.some((e) => e.reason === reason)) {
+    throw new Error(`pod "${name}" has no Event with reason "${reason}"; its events: ${list.map((e) => `${e.reason} (${e.message})`).join('; ') || 'none'}`);
+  }
+});

@@ -1,0 +1,20 @@
+import { defineParameterType } from '@cucumber/cucumber';
+import { parseDuration } from '../src/duration';
+
+/**
+ * `{duration}`: 30s, 1.5s, 2m, 1h, 500ms → milliseconds. The pattern is deliberately loose so
+ * that a bad value (`30`, `-5s`, `1x`) reaches the transformer and fails with a clear message
+ * instead of leaving the step undefined.
+ */
+defineParameterType({
+  name: 'duration',
+  regexp: /-?[0-9][\w.]*/,
+  transformer: (text: string) => parseDuration(text),
+});
+
+/** `{command}`: a command line in backquotes, e.g. `kubectl delete pod web --force`. */
+defineParameterType({
+  name: 'command',
+  regexp: /`([^`]*)`/,
+  transformer: (text: string) => text,
+});

@@ -1,0 +1,145 @@
+import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
+import type { ApiResponse } from '../src/apiserver/apiserver';
+import type { Pod } from '../src/apiserver/types';
+import { Cluster, USER } from '../src/cluster';
+import type { KubectlResult } from '../src/kubectl/kubectl';
+import { podFromManifest } from '../src/manifest';
+import type { ContainerBehaviour } from '../src/kubelet/runtime';
+import { DEFAULT_BEHAVIOUR } from '../src/kubelet/runtime';
+import type { VolumeBehaviour } from '../src/kubelet/volume-manager';
+
+/**
+ * How long the cluster has been up when the scenario begins: Given steps build their state at
+ * the cluster's start, then the pods have been running for this long when T+0 (the first When or
+ * Then step) comes — "as if it had been up for a while".
+ */
+export const WARMUP_MS = 60_000;
+
+interface PlannedPod {
+  pod: Pod;
+  behaviours: Map<string, ContainerBehaviour>;
+  volumes: Map<string, VolumeBehaviour>;
+}
+
+/** A step's input that names something the scenario does not have, or is otherwise unusable. */
+export class ScenarioError extends Error {}
+
+/**
+ * The World of one scenario: what the Given steps plan, the cluster built from it at T+0, and
+ * what the last action did (its API response, or kubectl's output).
+ */
+export class TerminatingWorld extends World {
+  readonly cluster = new Cluster();
+  /** Virtual time of T+0; undefined until the scenario starts. */
+  t0?: number;
+  private readonly plannedNodes: string[] = [];
+  private readonly plannedPods = new Map<string, PlannedPod>();
+  private readonly plannedUnreachable: string[] = [];
+  lastResponse?: ApiResponse<unknown>;
+  lastKubectl?: KubectlResult;
+
+  constructor(options: IWorldOptions) {
+    super(options);
+  }
+
+  get started(): boolean {
+    return this.t0 !== undefined;
+  }
+
+  /** Virtual time of T+0 (starting the scenario if needed). */
+  get start(): number {
+    this.ensureStarted();
+    return this.t0!;
+  }
+
+  // ---- Given: the plan ----
+
+  planNode(name: string): void {
+    if (this.plannedNodes.includes(name)) throw new ScenarioError(`node "${name}" is declared twice`);
+    this.plannedNodes.push(name);
+    if (this.started) this.cluster.addNode(name);
+  }
+
+  planPod(name: string, nodeName: string | undefined, manifest?: string): void {
+    if (nodeName !== undefined && !this.plannedNodes.includes(nodeName)) {
+      throw new ScenarioError(`unknown node "${nodeName}" for pod "${name}": declare it first with  Given a node "${nodeName}"  (nodes so far: ${this.plannedNodes.map((n) => `"${n}"`).join(', ') || 'none'})`);
+    }
+    if (this.plannedPods.has(name)) throw new ScenarioError(`pod "${name}" is declared twice`);
+    const planned = { pod: podFromManifest(name, nodeName, manifest), behaviours: new Map(), volumes: new Map() };
+    this.plannedPods.set(name, planned);
+    if (this.started) this.createPlanned(planned);
+  }
+
+  /** Sets how a container of a planned pod behaves when stopped (looked up when the signal comes). */
+  containerBehaviour(container: string, podName: string, change: Partial<ContainerBehaviour>, specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void): void {
+    const planned = this.planned(podName);
+    const spec = [...(planned.pod.spec?.initContainers ?? []), ...(planned.pod.spec?.containers ?? [])].find((c) => c.name === container);
+    if (!spec) throw new ScenarioError(`pod "${podName}" has no container "${container}" (its containers: ${this.containerNames(planned.pod)})`);
+    if (specChange) {
+      if (this.started) throw new ScenarioError(`the preStop hook of container "${container}" must be declared before the scenario starts (a pod's spec cannot change after creation)`);
+      specChange(spec);
+    }
+    const behaviour = { ...(planned.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change };
+    planned.behaviours.set(container, behaviour);
+    if (this.started && planned.pod.spec?.nodeName) this.cluster.node(planned.pod.spec.nodeName).containerBehaviours.set(`pods/${podName} ${container}`, behaviour);
+  }
+
+  volumeBehaviour(volume: string, podName: string, behaviour: VolumeBehaviour): void {
+    const planned = this.planned(podName);
+    const names = (planned.pod.spec?.volumes ?? []).map((v) => v.name);
+    if (!names.includes(volume)) {
+      throw new ScenarioError(`pod "${podName}" has no volume "${volume}" (its volumes: ${names.map((n) => `"${n}"`).join(', ') || 'none — add spec.volumes to its manifest'})`);
+    }
+    planned.volumes.set(volume, behaviour);
+    if (this.started && planned.pod.spec?.nodeName) this.cluster.node(planned.pod.spec.nodeName).volumeBehaviours.set(`pods/${podName} ${volume}`, behaviour);
+  }
+
+  planUnreachable(node: string): void {
+    if (!this.plannedNodes.includes(node)) throw new ScenarioError(`unknown node "${node}" (nodes: ${this.plannedNodes.map((n) => `"${n}"`).join(', ') || 'none'})`);
+    if (this.started) this.cluster.node(node).setReachable(false);
+    else this.plannedUnreachable.push(node);
+  }
+
+  /** The scenario's pod names, for error messages. */
+  podNames(): string[] {
+    return [...this.plannedPods.keys()];
+  }
+
+  // ---- T+0 ----
+
+  /** Builds the planned cluster (once), lets it run for the warm-up, and fixes T+0. */
+  ensureStarted(): void {
+    if (this.started) return;
+    for (const n of this.plannedNodes) this.cluster.addNode(n);
+    for (const planned of this.plannedPods.values()) this.createPlanned(planned);
+    this.cluster.flush();
+    for (const n of this.plannedUnreachable) this.cluster.node(n).setReachable(false);
+    this.cluster.advance(WARMUP_MS);
+    this.t0 = this.cluster.clock.now();
+  }
+
+  private createPlanned(planned: PlannedPod): void {
+    const nodeName = planned.pod.spec?.nodeName;
+    const name = planned.pod.metadata.name!;
+    if (nodeName) {
+      const node = this.cluster.node(nodeName);
+      for (const [c, b] of planned.behaviours) node.containerBehaviours.set(`pods/${name} ${c}`, b);
+      for (const [v, b] of planned.volumes) node.volumeBehaviours.set(`pods/${name} ${v}`, b);
+    }
+    const r = this.cluster.apiserver.create(USER, 'pods', 'default', planned.pod);
+    if (!r.ok) throw new ScenarioError(`pod "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    this.cluster.flush();
+  }
+
+  private planned(podName: string): PlannedPod {
+    const p = this.plannedPods.get(podName);
+    if (!p) throw new ScenarioError(`unknown pod "${podName}" (pods in this scenario: ${this.podNames().map((n) => `"${n}"`).join(', ') || 'none'})`);
+    return p;
+  }
+
+  private containerNames(pod: Pod): string {
+    return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => `"${c.name}"`).join(', ');
+  }
+}
+
+setWorldConstructor(TerminatingWorld);
