@@ -61,7 +61,7 @@ function updateFinalizers(world: TerminatingWorld, podName: string, change: (fin
   if (!got.ok) {
     throw new ScenarioError(`the controller cannot find pod "${podName}": ${got.status.message} (pods in this scenario: ${world.podNames().map((n) => `"${n}"`).join(', ') || 'none'})`);
   }
-  const pod: Pod = got.object;
+  const pod: Pod = structuredClone(got.object);
   pod.metadata.finalizers = change(pod.metadata.finalizers ?? []);
   remember(world, api.update(CONTROLLER, 'pods', 'default', pod));
   world.cluster.flush();

@@ -12,11 +12,11 @@ setDefaultTimeout(20_000);
  * Every scenario's report: the timeline as an SVG sequence diagram and as text (each event naming
  * the upstream function it models), the field changes of every write, and the final objects.
  */
-After(function (this: TerminatingWorld) {
+After(function (this: TerminatingWorld, { pickle }) {
   if (!this.started) return;
   const t0 = this.start;
   const events = this.cluster.timeline.all();
-  const title = this.pickle?.name;
+  const title = pickle.name;
   this.attach(Buffer.from(renderSequenceDiagram(events, { t0, title, dropBeforeT0: true })), { mediaType: 'image/svg+xml', fileName: 'timeline.svg' });
   this.attach(formatTimeline(events, t0), { mediaType: 'text/plain', fileName: 'timeline.txt' });
   const writes = events.filter((e) => e.patch).map((e) => ({ seq: e.seq, at: `T${e.at >= t0 ? '+' : '-'}${Math.abs(e.at - t0) / 1000}s`, write: e.text, patch: e.patch }));

@@ -301,6 +301,21 @@ describe('R59 canonical watch sequences', () => {
     expect(events.map((e) => e.object.status?.phase)).to.deep.equal(['Pending', 'Failed', 'Failed', 'Failed']);
   });
 
+  it("R26 the kubelet's final DELETE (g=0, UID precondition) is a shortening: dT moves back to t0, dGP 0, then removal", () => {
+    const { sim, events, pod } = watched();
+    sim.clock.tick(3000);
+    ok(del(sim, {}));
+    sim.clock.tick(20_000);
+    const r = kubeletFinalDelete(sim, pod);
+    sim.clock.tick(0);
+    expect([r.code, ok(r).metadata.deletionTimestamp, ok(r).metadata.deletionGracePeriodSeconds]).to.deep.equal([200, at(3), 0]);
+    expect(summarize(events.slice(1))).to.deep.equal([
+      ['MODIFIED', at(3), 0, ''],
+      ['DELETED', at(3), 0, ''],
+    ]);
+    expect(events[1].object.metadata.generation, 'no second generation bump').to.equal(2);
+  });
+
   const immediate: Array<[string, PodOverrides, DeleteOptions, (sim: Sim) => void]> = [
     ['g=0', {}, { gracePeriodSeconds: 0 }, () => undefined],
     ['unscheduled', { spec: { nodeName: undefined } }, {}, () => undefined],
@@ -435,7 +450,7 @@ describe('timeline and request records', () => {
     apiCreatePod(sim);
     const from = sim.timeline.all().length;
     ok(del(sim, { gracePeriodSeconds: 0 }));
-    expect(sim.timeline.all().slice(from).map((e) => `${e.component} ${e.text.split(' rev=')[0]}`)).to.deep.equal([
+    expect(sim.timeline.all().slice(from).map((e) => `${e.component} ${e.text.replace(/ (rev|rv)=\d+$/, '')}`)).to.deep.equal([
       'apiserver DELETE pods/web gracePeriodSeconds=0',
       `etcd PUT ${podKey('web')}`,
       'watch MODIFIED pods/web',

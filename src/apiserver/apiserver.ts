@@ -67,7 +67,7 @@ const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events']);
 export class ApiServer {
   readonly etcd: Etcd;
   private readonly stores: { [R in Resource]: Store<ResourceType[R]> };
-  private readonly watches = new Set<Watch>();
+  private readonly watches = new WatchIndex();
   private readonly requests: RequestRecord[] = [];
   private createCounter = 0;
   private readonly startedAt: number;
@@ -110,20 +110,26 @@ export class ApiServer {
   watch<R extends Resource>(
     resource: R,
     namespace: string | undefined,
-    opts: { resourceVersion?: string; matches?: (o: ResourceType[R]) => boolean },
+    opts: { resourceVersion?: string; matches?: (o: ResourceType[R]) => boolean; nodeName?: string },
     handler: (e: WatchEvent<ResourceType[R]>) => void,
   ): ApiResponse<Watch> {
     return this.serve(undefined, () => {
       const store = this.stores[resource] as Store<KubeObject>;
       const prefix = store.strategy.namespaced && namespace ? `/registry/${store.strategy.etcdPrefix}/${namespace}/` : `/registry/${store.strategy.etcdPrefix}/`;
-      const filter: WatchFilter = { prefix, matches: opts.matches as ((o: KubeObject) => boolean) | undefined };
+      const matches = opts.matches as ((o: KubeObject) => boolean) | undefined;
+      const node = opts.nodeName;
+      // fieldSelector spec.nodeName=NODE, as the kubelet asks for its pods.
+      const filter: WatchFilter = {
+        prefix,
+        matches: node === undefined ? matches : (o) => nodeNameOf(o) === node && (!matches || matches(o)),
+      };
       const from = opts.resourceVersion === undefined ? undefined : Number(opts.resourceVersion);
       if (from !== undefined && from < this.compactedRevision()) {
         throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Expired', code: 410, message: `too old resource version: ${from} (${this.compactedRevision()})` });
       }
-      const w: Watch = new Watch(this.clock, this.options.watchLatencyMs, filter, handler as (e: WatchEvent) => void, () => this.watches.delete(w));
+      const w: Watch = new Watch(this.clock, this.options.watchLatencyMs, filter, handler as (e: WatchEvent) => void, () => this.watches.remove(w, node));
       if (from !== undefined) for (const e of this.etcd.historySince(from)) w.offer(e);
-      this.watches.add(w);
+      this.watches.add(w, node);
       return { code: 200, object: w };
     });
   }
@@ -273,7 +279,7 @@ export class ApiServer {
       const plural = resource === 'minions' ? 'nodes' : resource;
       this.timeline.record('watch', `${type} ${plural}/${name} rv=${e.revision}`, 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform');
     }
-    for (const w of this.watches) w.offer(e);
+    for (const w of this.watches.interested(e)) w.offer(e);
   }
 }
 
@@ -313,3 +319,39 @@ export function deleteOptionsFromRequest(body: DeleteOptions | undefined, query:
 }
 
 export { notFound };
+
+function nodeNameOf(o: unknown): string | undefined {
+  return (o as Pod | undefined)?.spec?.nodeName;
+}
+
+/**
+ * The open watches, with those that select pods by spec.nodeName indexed by that node (the watch
+ * cache's indexed triggers, cacher NodeNameTriggerFunc): an event is offered only to the watches
+ * of the nodes its old and new versions name, plus every unindexed watch.
+ */
+class WatchIndex {
+  private readonly unindexed = new Set<Watch>();
+  private readonly byNode = new Map<string, Set<Watch>>();
+
+  add(w: Watch, node: string | undefined): void {
+    if (node === undefined) this.unindexed.add(w);
+    else {
+      let set = this.byNode.get(node);
+      if (!set) this.byNode.set(node, (set = new Set()));
+      set.add(w);
+    }
+  }
+
+  remove(w: Watch, node: string | undefined): void {
+    if (node === undefined) this.unindexed.delete(w);
+    else this.byNode.get(node)?.delete(w);
+  }
+
+  *interested(e: EtcdEvent): Iterable<Watch> {
+    yield* this.unindexed;
+    const a = nodeNameOf(e.value);
+    const b = nodeNameOf(e.prev);
+    if (a !== undefined) yield* this.byNode.get(a) ?? [];
+    if (b !== undefined && b !== a) yield* this.byNode.get(b) ?? [];
+  }
+}

@@ -126,8 +126,7 @@ export class Etcd {
     this.revision += 1;
     const value = deepFreeze(withResourceVersion(input, this.revision));
     this.data.set(key, { value, modRevision: this.revision });
-    const patch = prev && this.recorded(key) ? diff(prev, value) : undefined;
-    if (this.recorded(key)) this.timeline.record('etcd', `PUT ${key} rev=${this.revision}`, `${ETCD_SOURCE} ${fn}`, patch ? { patch } : {});
+    if (this.recorded(key)) this.timeline.record('etcd', `PUT ${key} rev=${this.revision}`, `${ETCD_SOURCE} ${fn}`, prev ? { patch: () => diff(prev, value) } : {});
     this.emit({ revision: this.revision, type: 'PUT', key, value, prev, requestId: this.currentRequestId, at: this.now() });
     return value;
   }

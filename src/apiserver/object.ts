@@ -12,11 +12,28 @@ export function clone<T>(obj: T): T {
 }
 
 /**
+ * A copy of a stored (frozen) object that the registry's update functions may change: they only
+ * assign fields of the object and of its metadata, so nested parts are shared, not copied.
+ */
+export function copyForUpdate<T extends { metadata: object }>(obj: T): T {
+  return { ...obj, metadata: { ...obj.metadata } };
+}
+
+/**
  * metav1.Time as stored: RFC 3339 with whole seconds (metav1.Time marshals without fractions, R54).
  */
 export function toTime(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastText = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return lastText;
 }
+
+// The last second formatted: most timestamps of a burst of work fall in the same second.
+let lastSecond = Number.NaN;
+let lastText = '';
 
 export function fromTime(t: string): number {
   return Date.parse(t);

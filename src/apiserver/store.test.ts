@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import type { StoredObject } from './etcd';
 import { genericStrategy } from './generic-strategy';
+import type { KubeObject } from './object';
 import { podStatusStrategy } from './pod-strategy';
 import { Store } from './store';
 import {
@@ -77,11 +78,11 @@ function setPhase(s: Storage, phase: string, name = 'web'): void {
   s.pods.update(NS, name, (p) => ({ ...p, status: { ...p.status, phase } }), { strategy: podStatusStrategy });
 }
 
-function finalizersOf(obj: StoredObject | Pod | undefined): string[] {
+function finalizersOf(obj: StoredObject | KubeObject | undefined): string[] {
   return (obj && meta(obj).finalizers) ?? [];
 }
 
-function rvOf(obj: StoredObject | Pod | undefined): string | undefined {
+function rvOf(obj: StoredObject | KubeObject | undefined): string | undefined {
   return obj && meta(obj).resourceVersion;
 }
 
@@ -481,7 +482,7 @@ describe('§F propagation policy and GC finalizers', () => {
     expect(deletePod(withPod(), { gracePeriodSeconds: 0, propagationPolicy: 'Foreground' })).to.deep.equal(outcome({ writes: ['PUT'], dT: at(2), dGP: 0 }));
   });
 
-  it('R39 R25 a pending DELETE ignores the propagation options', () => {
+  it('R25 R39 a pending DELETE ignores the propagation options', () => {
     const s = withPod({ metadata: { finalizers: [X] } });
     s.pods.delete(NS, 'web', {});
     const { result, writes } = track(s.etcd, () => s.pods.delete(NS, 'web', { propagationPolicy: 'Orphan' }));
@@ -639,7 +640,7 @@ describe('§G preconditions', () => {
 describe('§H dry run', () => {
   const DRY: DeleteOptions = { dryRun: ['All'] };
 
-  it('R45 R46 a graceful dry run answers the would-be pod (dT, dGP, gen + 1, old RV), wasDeleted=false, and writes nothing', () => {
+  it('R46 R45 a graceful dry run answers the would-be pod (dT, dGP, gen + 1, old RV), wasDeleted=false, and writes nothing', () => {
     const s = withPod();
     const before = stored(s.etcd, podKey('web'));
     const { result, writes } = track(s.etcd, () => s.pods.delete(NS, 'web', DRY));

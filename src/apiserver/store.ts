@@ -3,7 +3,8 @@ import type { Clock } from '../clock';
 import { beforeDelete } from './delete';
 import { alreadyExists, conflict, invalid, notFound, StatusError } from './errors';
 import { Etcd, EtcdConflict, type StoredObject } from './etcd';
-import { clone, jsonEqual, toTime, type KubeObject } from './object';
+import { encodeForStorage } from './encode';
+import { clone, copyForUpdate, toTime, type KubeObject } from './object';
 import type { Strategy } from './strategy';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, validateDeleteOptions } from './validation';
 
@@ -57,12 +58,12 @@ export class Store<T extends KubeObject> {
   get(namespace: string | undefined, name: string): T {
     const kv = this.etcd.get(this.key(namespace, name));
     if (!kv) throw notFound(this.strategy.resource, name);
-    return clone(kv.value) as unknown as T;
+    return this.decode(kv.value);
   }
 
   list(namespace: string | undefined): { items: T[]; resourceVersion: string } {
     const prefix = this.strategy.namespaced && namespace ? `/registry/${this.strategy.etcdPrefix}/${namespace}/` : `/registry/${this.strategy.etcdPrefix}/`;
-    const items = this.etcd.list(prefix).map((v) => clone(v) as unknown as T);
+    const items = this.etcd.list(prefix).map((v) => this.decode(v));
     return { items, resourceVersion: String(this.etcd.currentRevision) };
   }
 
@@ -85,7 +86,7 @@ export class Store<T extends KubeObject> {
       throw alreadyExists(this.strategy.resource, meta.name ?? '', beingDeleted);
     }
     if (options.dryRun) return obj;
-    return this.decode(this.etcd.create(key, serialize(obj)));
+    return this.decode(this.etcd.create(key, encodeForStorage(obj, undefined) as Record<string, unknown>));
   }
 
   /**
@@ -100,7 +101,7 @@ export class Store<T extends KubeObject> {
     let submitted: T | undefined;
     try {
       const object = this.guaranteedUpdate(key, name, {}, !!options.dryRun, (existing) => {
-        const next = apply(clone(existing));
+        const next = apply(copyForUpdate(existing));
         const rv = next.metadata.resourceVersion;
         if (rv !== undefined && rv !== '' && rv !== existing.metadata.resourceVersion) {
           throw conflict(this.strategy.resource, name, 'the object has been modified; please apply your changes to the latest version and try again');
@@ -131,7 +132,7 @@ export class Store<T extends KubeObject> {
   delete(namespace: string | undefined, name: string, input: DeleteOptions | undefined): DeleteResult<T> {
     const key = this.key(namespace, name);
     // R4: existence first.
-    const obj = this.get(namespace, name);
+    const obj = copyForUpdate(this.get(namespace, name));
     // R3: in-process callers without options get "delete now".
     const options: DeleteOptions = input ? clone(input) : { gracePeriodSeconds: 0 };
     const dryRun = (options.dryRun ?? []).length > 0;
@@ -264,16 +265,15 @@ export class Store<T extends KubeObject> {
       if (!kv) throw notFound(this.strategy.resource, name);
       const existing = this.decode(kv.value);
       this.checkPreconditions(key, existing, preconditions, name);
-      const next = tryUpdate(clone(existing));
+      const next = tryUpdate(copyForUpdate(existing));
       // etcd3 updateState → versioner.PrepareObjectForStorage: the object the update function
       // returned loses its resourceVersion before encoding (a dry run never gets here, R17).
       if (!dryRun) delete next.metadata.resourceVersion;
-      const serialized = serialize(next);
-      delete (serialized.metadata as Record<string, unknown>).resourceVersion;
-      const current = serialize(existing);
-      delete (current.metadata as Record<string, unknown>).resourceVersion;
-      if (jsonEqual(serialized, current)) return existing;
-      if (dryRun) return this.decode(serialize({ ...next, metadata: { ...next.metadata, resourceVersion: existing.metadata.resourceVersion } }));
+      // R53: compared as stored (same resourceVersion), an unchanged object encodes to the stored one itself.
+      const candidate = { ...next, metadata: { ...next.metadata, resourceVersion: existing.metadata.resourceVersion } };
+      const serialized = encodeForStorage(candidate, kv.value) as Record<string, unknown>;
+      if (serialized === kv.value) return existing;
+      if (dryRun) return serialized as unknown as T;
       try {
         return this.decode(this.etcd.update(key, serialized, kv.modRevision));
       } catch (e) {
@@ -331,8 +331,9 @@ export class Store<T extends KubeObject> {
     if (errs.length > 0) throw invalid(strategy.kind, meta.name ?? '', errs);
   }
 
+  /** Objects leave the store as the frozen stored versions: clients read them, and copy before changing. */
   private decode(value: StoredObject): T {
-    return clone(value) as unknown as T;
+    return value as unknown as T;
   }
 }
 
@@ -376,22 +377,4 @@ function shouldDeleteDependents(finalizers: readonly string[], options: DeleteOp
     if (f === FINALIZER_ORPHAN) return false;
   }
   return false;
-}
-
-/** ObjectMeta collections tagged `omitempty`: an empty one is not stored (and pods are stored as protobuf). */
-const OMIT_EMPTY_META = ['finalizers', 'ownerReferences', 'labels', 'annotations'] as const;
-
-/**
- * What storage keeps: JSON without undefined members (the encoder's view of the object), and
- * without empty metadata lists/maps, so that e.g. `finalizers: []` on an object without finalizers
- * encodes to the stored bytes and is a no-op (R53).
- */
-function serialize(obj: unknown): Record<string, unknown> {
-  const out = JSON.parse(JSON.stringify(obj)) as Record<string, unknown>;
-  const meta = out.metadata as Record<string, unknown> | undefined;
-  for (const k of OMIT_EMPTY_META) {
-    const v = meta?.[k];
-    if (v !== null && typeof v === 'object' && Object.keys(v).length === 0) delete meta![k];
-  }
-  return out;
 }

@@ -101,12 +101,14 @@ describe('Watch delivery', () => {
     expect(w.isStopped).to.equal(true);
   });
 
-  it('each delivery is a private copy (handlers cannot change stored state)', () => {
+  it('deliveries are the frozen stored versions: a handler cannot change stored state', () => {
     const { clock, got, w } = open(0);
-    const value = pod(2, 'n1');
+    const value = Object.freeze({ ...pod(2, 'n1'), metadata: Object.freeze({ ...(pod(2, 'n1').metadata as object) }) });
     w.offer(put(2, value));
     clock.tick(0);
-    got[0].object.metadata.name = 'changed';
+    expect(() => {
+      (got[0].object.metadata as { name: string }).name = 'changed';
+    }).to.throw(TypeError);
     expect((value.metadata as { name: string }).name).to.equal('web');
   });
 });

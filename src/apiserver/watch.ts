@@ -73,7 +73,7 @@ export class Watch {
 
   private deliverOne(): void {
     const next = this.queue.shift();
-    if (next && !this.stopped) this.handler(structuredClone(next));
+    if (next && !this.stopped) this.handler(next);
   }
 }
 

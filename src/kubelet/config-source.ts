@@ -59,7 +59,7 @@ export class PodConfig {
   reconnect(): void {
     if (this.lastResourceVersion === undefined) return this.start();
     const api = this.client.server;
-    const w = api.watch('pods', undefined, { resourceVersion: this.lastResourceVersion, matches: (p) => p.spec?.nodeName === this.nodeName }, (e) => this.onEvent(e));
+    const w = api.watch('pods', undefined, { resourceVersion: this.lastResourceVersion, nodeName: this.nodeName }, (e) => this.onEvent(e));
     if (w.ok) {
       this.timeline.record('kubelet', `watch resumed from rv=${this.lastResourceVersion}`, 'staging/src/k8s.io/client-go/tools/cache/reflector.go watch', { actor: this.nodeName });
       this.watch = w.object;
@@ -81,22 +81,31 @@ export class PodConfig {
     for (const p of list.object.items) this.snapshot.set(keyOf(p), p);
     this.lastResourceVersion = list.object.resourceVersion;
     this.merge();
-    const w = api.watch('pods', undefined, { resourceVersion: this.lastResourceVersion, matches: (p) => p.spec?.nodeName === this.nodeName }, (e) => this.onEvent(e));
+    const w = api.watch('pods', undefined, { resourceVersion: this.lastResourceVersion, nodeName: this.nodeName }, (e) => this.onEvent(e));
     if (w.ok) this.watch = w.object;
   }
 
   private onEvent(e: WatchEvent<Pod>): void {
     this.lastResourceVersion = e.object.metadata.resourceVersion;
-    if (e.type === 'DELETED') this.snapshot.delete(keyOf(e.object));
-    else this.snapshot.set(keyOf(e.object), e.object);
-    this.merge();
+    const key = keyOf(e.object);
+    const replaced = this.snapshot.get(key);
+    if (e.type === 'DELETED') this.snapshot.delete(key);
+    else this.snapshot.set(key, e.object);
+    // The UndeltaStore pushes the whole snapshot, but only this entry changed: merging the entry it
+    // touched gives the same ops as merging everything, without rescanning every pod of the node.
+    const current = this.snapshot.get(key);
+    const uids = new Set([replaced, e.object].filter((p): p is Pod => p !== undefined).map((p) => p.metadata.uid!));
+    this.merge(current ? [current] : [], uids);
   }
 
-  /** podStorage.merge (K10), per uid; then checkAndUpdatePod decides UPDATE, DELETE or RECONCILE. */
-  private merge(): void {
+  /**
+   * podStorage.merge (K10), per uid; then checkAndUpdatePod decides UPDATE, DELETE or RECONCILE.
+   * `pods` are the snapshot entries to look at; `removable` the uids that may have left (all, by default).
+   */
+  private merge(pods: Iterable<Pod> = this.snapshot.values(), removable: Iterable<string> = [...this.seen.keys()]): void {
     const updates: PodUpdate[] = [];
     const present = new Set<string>();
-    for (const pod of this.snapshot.values()) {
+    for (const pod of pods) {
       const uid = pod.metadata.uid!;
       present.add(uid);
       const old = this.seen.get(uid);
@@ -108,8 +117,9 @@ export class PodConfig {
       const op = checkAndUpdatePod(old, pod);
       if (op) updates.push({ op, pod });
     }
-    for (const [uid, pod] of this.seen) {
-      if (present.has(uid)) continue;
+    for (const uid of removable) {
+      const pod = this.seen.get(uid);
+      if (!pod || present.has(uid) || this.snapshot.get(keyOf(pod))?.metadata.uid === uid) continue;
       this.seen.delete(uid);
       updates.push({ op: 'REMOVE', pod });
     }

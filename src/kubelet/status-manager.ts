@@ -1,6 +1,6 @@
-import { compare } from 'fast-json-patch';
 import type { ApiClient } from '../apiserver/client';
 import { Unreachable } from '../apiserver/client';
+import { jsonEqual } from '../apiserver/object';
 import { isTerminal } from '../apiserver/pod-strategy';
 import type { Pod, PodCondition, PodStatus } from '../apiserver/types';
 import type { Scheduler } from '../clock';
@@ -82,14 +82,13 @@ export class StatusManager {
     const uid = pod.metadata.uid!;
     const cached = this.statuses.get(uid);
     const old = cached?.status ?? pod.status ?? {};
-    const status = structuredClone(input);
     // updateLastTransitionTime: a condition keeps its transition time while its status is unchanged.
-    for (const c of status.conditions ?? []) {
+    const conditions = (input.conditions ?? []).map((c) => {
       const prev = old.conditions?.find((o: PodCondition) => o.type === c.type);
-      if (prev && prev.status === c.status) c.lastTransitionTime = prev.lastTransitionTime;
-    }
-    if (old.startTime) status.startTime = old.startTime;
-    const unchanged = cached !== undefined && JSON.stringify(cached.status) === JSON.stringify(status) && cached.podIsFinished === podIsFinished;
+      return prev && prev.status === c.status ? { ...c, lastTransitionTime: prev.lastTransitionTime } : c;
+    });
+    const status: PodStatus = { ...input, conditions, ...(old.startTime ? { startTime: old.startTime } : {}) };
+    const unchanged = cached !== undefined && jsonEqual(cached.status, status) && cached.podIsFinished === podIsFinished;
     if (unchanged && !forceUpdate) return;
     this.statuses.set(uid, {
       status,
@@ -132,7 +131,7 @@ export class StatusManager {
     }
     let pod = got.object;
     const merged = mergePodStatus(pod.status ?? {}, s.status, this.couldHaveRunningContainers(uid));
-    if (compare(pod.status ?? {}, merged).length > 0) {
+    if (!jsonEqual(pod.status ?? {}, merged)) {
       const patched = api.patch(this.client.identity, 'pods', s.namespace, s.name, 'merge', { metadata: { uid }, status: merged }, { subresource: 'status' });
       if (!patched.ok) return;
       pod = patched.object;
@@ -161,9 +160,8 @@ export class StatusManager {
  * Ready and ContainersReady to False.
  */
 export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, couldHaveRunningContainers: boolean): PodStatus {
-  const merged = structuredClone(newStatus);
   const kept = (oldStatus.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.has(c.type));
-  merged.conditions = [...kept, ...(newStatus.conditions ?? []).filter((c) => KUBELET_CONDITIONS.has(c.type))];
+  const merged: PodStatus = { ...newStatus, conditions: [...kept, ...(newStatus.conditions ?? []).filter((c) => KUBELET_CONDITIONS.has(c.type))] };
   const transitioningToTerminal = !isTerminal({ status: oldStatus } as Pod) && isTerminal({ status: newStatus } as Pod);
   if (transitioningToTerminal && couldHaveRunningContainers) {
     merged.phase = oldStatus.phase;
@@ -174,13 +172,11 @@ export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, could
   }
   if (isTerminal({ status: merged } as Pod)) {
     const reason = merged.phase === 'Succeeded' ? 'PodCompleted' : 'PodFailed';
-    for (const c of merged.conditions) {
-      if ((c.type === 'Ready' || c.type === 'ContainersReady') && c.status === 'True') {
-        c.status = 'False';
-        c.reason = reason;
-        delete c.message;
-      }
-    }
+    merged.conditions = merged.conditions!.map((c) => {
+      if ((c.type !== 'Ready' && c.type !== 'ContainersReady') || c.status !== 'True') return c;
+      const { message: _dropped, ...rest } = c;
+      return { ...rest, status: 'False', reason };
+    });
   }
   return merged;
 }

@@ -46,7 +46,7 @@ export interface TimelineEvent {
   /** The upstream file and function this behaviour models, e.g. `pkg/kubelet/pod_workers.go UpdatePod`. */
   readonly source: string;
   /** Which node or client acted, when several of a kind exist (e.g. `node-1`). */
-  readonly actor?: string;
+  actor?: string;
   /** For writes: the RFC 6902 patch from the previous stored version to the new one. */
   readonly patch?: readonly Operation[];
   /** Filled in when a request's response is known (e.g. `200`, `409 Conflict`). */

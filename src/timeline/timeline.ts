@@ -12,9 +12,16 @@ export class Timeline {
     component: Component,
     text: string,
     source: string,
-    extra: { actor?: string; patch?: readonly Operation[] } = {},
+    extra: { actor?: string; patch?: () => readonly Operation[] } = {},
   ): TimelineEvent {
-    const event: TimelineEvent = { seq: this.events.length + 1, at: this.clock.now(), component, text, source, ...extra };
+    const event: TimelineEvent = { seq: this.events.length + 1, at: this.clock.now(), component, text, source };
+    if (extra.actor !== undefined) event.actor = extra.actor;
+    if (extra.patch) {
+      // Diffs are computed when someone reads them (a report, an assertion), not on the hot path.
+      const compute = extra.patch;
+      let memo: readonly Operation[] | undefined;
+      Object.defineProperty(event, 'patch', { enumerable: true, get: () => (memo ??= compute()) });
+    }
     this.events.push(event);
     return event;
   }
