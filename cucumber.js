@@ -2,7 +2,6 @@
 const common = {
   requireModule: ['ts-node/register/transpile-only'],
   require: ['steps/**/*.ts'],
-  paths: ['features/**/*.feature'],
   tags: 'not @wip',
 };
 

@@ -9,11 +9,19 @@ export interface TimerHandle {
   readonly timer?: TimerId;
 }
 
+/**
+ * Work is foreground unless it is the idle tick of a periodic loop (a heartbeat, a controller's
+ * resync): "the cluster settles" waits for foreground work only.
+ */
+export interface TimerOptions {
+  background?: boolean;
+}
+
 /** What a simulated process needs of time: read it, and run something later. */
 export interface Scheduler {
   now(): number;
-  after(delayMs: number, fn: () => void): TimerHandle;
-  at(atMs: number, fn: () => void): TimerHandle;
+  after(delayMs: number, fn: () => void, options?: TimerOptions): TimerHandle;
+  at(atMs: number, fn: () => void, options?: TimerOptions): TimerHandle;
   cancel(handle: TimerHandle): void;
   /** Wraps a callback that another process (e.g. the runtime) will call, so it only runs while this one lives. */
   guard<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void;
@@ -28,6 +36,8 @@ export interface Scheduler {
 export class Clock implements Scheduler {
   private readonly fake: FakeClock = createClock(EPOCH_MS, 1_000_000);
   private immediates: { fn: () => void; handle: TimerHandle }[] = [];
+  /** Pending foreground timers by due time (a min-heap; cancelled and fired entries are dropped lazily). */
+  private readonly foreground = new TimerHeap();
 
   /** Virtual milliseconds since the Unix epoch. */
   now(): number {
@@ -35,7 +45,7 @@ export class Clock implements Scheduler {
   }
 
   /** Runs `fn` after `delayMs` of virtual time. */
-  after(delayMs: number, fn: () => void): TimerHandle {
+  after(delayMs: number, fn: () => void, options: TimerOptions = {}): TimerHandle {
     if (delayMs <= 0) {
       const handle: TimerHandle = { cancelled: false };
       this.immediates.push({ fn, handle });
@@ -43,14 +53,23 @@ export class Clock implements Scheduler {
     }
     const handle: { cancelled: boolean; timer?: TimerId } = { cancelled: false };
     handle.timer = this.fake.setTimeout(() => {
-      if (!handle.cancelled) fn();
+      if (handle.cancelled) return;
+      handle.cancelled = true; // fired: no longer pending
+      fn();
     }, delayMs);
+    if (!options.background) this.foreground.push(this.now() + delayMs, handle);
     return handle;
   }
 
   /** Runs `fn` at the absolute virtual time `atMs` (or now, if that has passed). */
-  at(atMs: number, fn: () => void): TimerHandle {
-    return this.after(atMs - this.now(), fn);
+  at(atMs: number, fn: () => void, options?: TimerOptions): TimerHandle {
+    return this.after(atMs - this.now(), fn, options);
+  }
+
+  /** Virtual time of the next foreground work, or undefined when only idle loops are left. */
+  nextForegroundAt(): number | undefined {
+    if (this.immediates.some((i) => !i.handle.cancelled)) return this.now();
+    return this.foreground.peekPending();
   }
 
   cancel(handle: TimerHandle): void {
@@ -112,17 +131,21 @@ export class ProcessScheduler implements Scheduler {
     return this.clock.now();
   }
 
-  after(delayMs: number, fn: () => void): TimerHandle {
-    const handle: TimerHandle = this.clock.after(delayMs, () => {
-      this.pending.delete(handle);
-      if (this.alive) fn();
-    });
+  after(delayMs: number, fn: () => void, options?: TimerOptions): TimerHandle {
+    const handle: TimerHandle = this.clock.after(
+      delayMs,
+      () => {
+        this.pending.delete(handle);
+        if (this.alive) fn();
+      },
+      options,
+    );
     this.pending.add(handle);
     return handle;
   }
 
-  at(atMs: number, fn: () => void): TimerHandle {
-    return this.after(atMs - this.now(), fn);
+  at(atMs: number, fn: () => void, options?: TimerOptions): TimerHandle {
+    return this.after(atMs - this.now(), fn, options);
   }
 
   cancel(handle: TimerHandle): void {
@@ -145,5 +168,53 @@ export class ProcessScheduler implements Scheduler {
     this.alive = false;
     for (const h of this.pending) this.clock.cancel(h);
     this.pending.clear();
+  }
+}
+
+/** A binary min-heap of (due time, insertion order) → handle, for "when is the next foreground work?". */
+class TimerHeap {
+  private readonly items: { at: number; seq: number; handle: TimerHandle }[] = [];
+  private seq = 0;
+
+  push(at: number, handle: TimerHandle): void {
+    const items = this.items;
+    items.push({ at, seq: this.seq++, handle });
+    let i = items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(i, parent)) break;
+      [items[i], items[parent]] = [items[parent], items[i]];
+      i = parent;
+    }
+  }
+
+  /** Due time of the earliest entry still pending (fired or cancelled entries are discarded). */
+  peekPending(): number | undefined {
+    while (this.items.length > 0 && this.items[0].handle.cancelled) this.pop();
+    return this.items[0]?.at;
+  }
+
+  private pop(): void {
+    const items = this.items;
+    const last = items.pop()!;
+    if (items.length === 0) return;
+    items[0] = last;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < items.length && this.less(l, m)) m = l;
+      if (r < items.length && this.less(r, m)) m = r;
+      if (m === i) return;
+      [items[i], items[m]] = [items[m], items[i]];
+      i = m;
+    }
+  }
+
+  private less(a: number, b: number): boolean {
+    const x = this.items[a];
+    const y = this.items[b];
+    return x.at < y.at || (x.at === y.at && x.seq < y.seq);
   }
 }

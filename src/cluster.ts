@@ -1,5 +1,9 @@
 import { ApiServer, DEFAULT_APISERVER_OPTIONS, type ApiServerOptions, type ClientIdentity } from './apiserver/apiserver';
 import { Clock } from './clock';
+import { GarbageCollector } from './controllers/garbage-collector';
+import { NodeLifecycleController } from './controllers/node-lifecycle';
+import { DEFAULT_POD_GC_CONFIG, PodGarbageCollector, type PodGCConfig } from './controllers/pod-gc';
+import { TaintEvictionController } from './controllers/taint-eviction';
 import { DEFAULT_NODE_CONFIG, SimNode, type NodeConfig } from './node';
 import { Timeline } from './timeline/timeline';
 
@@ -11,6 +15,7 @@ export const CONTROLLER: ClientIdentity = { name: 'controller', component: 'cont
 export interface ClusterOptions {
   apiserver: ApiServerOptions;
   node: NodeConfig;
+  podGC: PodGCConfig;
 }
 
 /**
@@ -23,11 +28,22 @@ export class Cluster {
   readonly timeline = new Timeline(this.clock);
   readonly apiserver: ApiServer;
   readonly nodes = new Map<string, SimNode>();
+  /** kube-controller-manager's controllers that take part in pod deletion. */
+  readonly podGC: PodGarbageCollector;
   private readonly options: ClusterOptions;
 
   constructor(options: Partial<ClusterOptions> = {}) {
-    this.options = { apiserver: options.apiserver ?? DEFAULT_APISERVER_OPTIONS, node: options.node ?? DEFAULT_NODE_CONFIG };
+    this.options = {
+      apiserver: options.apiserver ?? DEFAULT_APISERVER_OPTIONS,
+      node: options.node ?? DEFAULT_NODE_CONFIG,
+      podGC: options.podGC ?? DEFAULT_POD_GC_CONFIG,
+    };
     this.apiserver = new ApiServer(this.clock, this.timeline, this.options.apiserver);
+    new GarbageCollector(this.clock, this.timeline, this.apiserver).start();
+    this.podGC = new PodGarbageCollector(this.clock, this.timeline, this.apiserver, this.options.podGC);
+    this.podGC.start();
+    new NodeLifecycleController(this.clock, this.timeline, this.apiserver).start();
+    new TaintEvictionController(this.clock, this.timeline, this.apiserver).start();
   }
 
   addNode(name: string): SimNode {
@@ -77,13 +93,14 @@ export class Cluster {
   settle(quietMs = 10 * 60_000, limitMs = 60 * 60_000): { settled: true } | { settled: false; blockers: string[] } {
     const limit = this.clock.now() + limitMs;
     for (;;) {
-      const next = this.clock.nextTimerAt();
+      // Idle periodic loops (heartbeats, controller resyncs) are background work: they do not count.
+      const next = this.clock.nextForegroundAt();
       if (next === undefined || next > this.clock.now() + quietMs) return { settled: true };
       if (next > limit) {
         this.clock.tick(limit - this.clock.now());
         return { settled: false, blockers: this.blockers() };
       }
-      this.clock.runNext();
+      this.clock.tick(next - this.clock.now());
     }
   }
 

@@ -1,5 +1,5 @@
 import { parseDocument } from 'yaml';
-import type { Pod } from './apiserver/types';
+import type { Pod, ReplicaSet } from './apiserver/types';
 
 /** A manifest (YAML doc string) that cannot be used, with what was wrong and where. */
 export class ManifestError extends Error {}
@@ -85,4 +85,26 @@ export function podFromManifest(name: string, nodeName: string | undefined, mani
   const pod = mergeManifest(base, overlay) as Pod;
   if (nodeName !== undefined) pod.spec = { ...pod.spec!, nodeName };
   return pod;
+}
+
+/**
+ * A ReplicaSet for a scenario: apps/v1, selecting `app: NAME`, with the doc string's partial
+ * manifest merged over it. (The ReplicaSet controller is not simulated: nothing recreates pods.)
+ */
+export function replicaSetFromManifest(name: string, manifest: string | undefined): ReplicaSet {
+  const base: ReplicaSet = {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name, namespace: 'default' },
+    spec: { replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app' }] } } },
+  };
+  if (manifest === undefined || manifest.trim() === '') return base;
+  const overlay = parseYaml(manifest, `the manifest of replicaset "${name}"`);
+  if (!isObject(overlay)) throw new ManifestError(`the manifest of replicaset "${name}" must be a YAML mapping, got ${JSON.stringify(overlay)}`);
+  for (const key of Object.keys(overlay)) {
+    if (!TOP_LEVEL.has(key)) throw new ManifestError(`unknown field "${key}" at the top of the manifest of replicaset "${name}": expected apiVersion, kind, metadata, spec, status`);
+  }
+  const finalizers = get(overlay, 'metadata.finalizers');
+  if (finalizers !== undefined && !isStringList(finalizers)) throw new ManifestError(`field metadata.finalizers of replicaset "${name}" must be a list of strings, got ${JSON.stringify(finalizers)}`);
+  return mergeManifest(base, overlay) as ReplicaSet;
 }

@@ -1,6 +1,7 @@
 import type { ApiServer } from './apiserver/apiserver';
 import type { Clock } from './clock';
 import { DEFAULT_KUBELET_CONFIG, Kubelet, type KubeletConfig } from './kubelet/kubelet';
+import { NodeStatusReporter } from './kubelet/node-status';
 import { ContainerRuntime, DEFAULT_BEHAVIOUR, type ContainerBehaviour } from './kubelet/runtime';
 import { DEFAULT_VOLUME_CONFIG, VolumeManager, type VolumeBehaviour, type VolumeManagerConfig } from './kubelet/volume-manager';
 import type { Timeline } from './timeline/timeline';
@@ -20,6 +21,8 @@ export class SimNode {
   readonly runtime: ContainerRuntime;
   readonly volumes: VolumeManager;
   kubelet: Kubelet;
+  /** The running kubelet's Node registration and Lease heartbeats (they die with the process). */
+  private nodeStatus: NodeStatusReporter;
   reachable = true;
   /** When the node lost the apiserver (for "what still blocks"). */
   unreachableSince?: number;
@@ -37,7 +40,7 @@ export class SimNode {
     this.runtime = new ContainerRuntime(clock, timeline, name, (pod, c) => this.containerBehaviours.get(`${pod} ${c}`) ?? DEFAULT_BEHAVIOUR);
     this.volumes = new VolumeManager(clock, timeline, name, config.volumes, (pod, v) => this.volumeBehaviours.get(`${pod} ${v}`));
     this.kubelet = this.newKubelet();
-    this.kubelet.start();
+    this.nodeStatus = this.startKubelet();
   }
 
   /** The kubelet process restarts: no pod-worker state survives; the runtime keeps running (K45). */
@@ -45,7 +48,7 @@ export class SimNode {
     this.kubelet.stop();
     this.timeline.record('kubelet', `kubelet stopped on node ${this.name}`, 'pkg/kubelet/kubelet.go (process exit)', { actor: this.name });
     this.kubelet = this.newKubelet();
-    this.kubelet.start();
+    this.nodeStatus = this.startKubelet();
   }
 
   setReachable(reachable: boolean): void {
@@ -59,7 +62,15 @@ export class SimNode {
       this.unreachableSince = undefined;
       this.timeline.record('kubelet', `node ${this.name} reaches the apiserver again`, 'network partition (simulated)', { actor: this.name });
       this.kubelet.reconnected();
+      this.nodeStatus.reconnected();
     }
+  }
+
+  private startKubelet(): NodeStatusReporter {
+    const reporter = new NodeStatusReporter(this.kubelet.scheduler, this.kubelet.client, this.name);
+    reporter.start();
+    this.kubelet.start();
+    return reporter;
   }
 
   private newKubelet(): Kubelet {

@@ -1,9 +1,9 @@
 import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
 import type { ApiResponse } from '../src/apiserver/apiserver';
-import type { Pod } from '../src/apiserver/types';
+import type { Pod, ReplicaSet } from '../src/apiserver/types';
 import { Cluster, USER } from '../src/cluster';
 import type { KubectlResult } from '../src/kubectl/kubectl';
-import { podFromManifest } from '../src/manifest';
+import { podFromManifest, replicaSetFromManifest } from '../src/manifest';
 import type { ContainerBehaviour } from '../src/kubelet/runtime';
 import { DEFAULT_BEHAVIOUR } from '../src/kubelet/runtime';
 import type { VolumeBehaviour } from '../src/kubelet/volume-manager';
@@ -35,6 +35,8 @@ export class TerminatingWorld extends World {
   private readonly plannedNodes: string[] = [];
   private readonly plannedPods = new Map<string, PlannedPod>();
   private readonly plannedUnreachable: string[] = [];
+  /** ReplicaSets to create before the pods, and which planned pods each owns. */
+  private readonly plannedReplicaSets = new Map<string, { rs: ReplicaSet; pods: string[] }>();
   lastResponse?: ApiResponse<unknown>;
   lastKubectl?: KubectlResult;
 
@@ -100,6 +102,29 @@ export class TerminatingWorld extends World {
     else this.plannedUnreachable.push(node);
   }
 
+  planReplicaSet(name: string, manifest?: string): void {
+    if (this.plannedReplicaSets.has(name)) throw new ScenarioError(`replicaset "${name}" is declared twice`);
+    const rs = replicaSetFromManifest(name, manifest);
+    this.plannedReplicaSets.set(name, { rs, pods: [] });
+    if (this.started) this.createReplicaSet(name);
+  }
+
+  /** The pod gets an ownerReference to the replicaset (controller, blockOwnerDeletion), filled in with its uid at creation. */
+  planOwnership(podName: string, rsName: string): void {
+    const rs = this.plannedReplicaSets.get(rsName);
+    if (!rs) throw new ScenarioError(`unknown replicaset "${rsName}" (replicasets: ${[...this.plannedReplicaSets.keys()].map((n) => `"${n}"`).join(', ') || 'none'})`);
+    if (this.started) throw new ScenarioError('ownership must be declared before the scenario starts');
+    this.planned(podName);
+    rs.pods.push(podName);
+  }
+
+  /** The first declared node, for steps that do not name one. */
+  firstNode(): string {
+    const n = this.plannedNodes[0];
+    if (!n) throw new ScenarioError('this step needs a node to place pods on: declare one first with  Given a node "node-1"');
+    return n;
+  }
+
   /** The scenario's pod names, for error messages. */
   podNames(): string[] {
     return [...this.plannedPods.keys()];
@@ -111,6 +136,7 @@ export class TerminatingWorld extends World {
   ensureStarted(): void {
     if (this.started) return;
     for (const n of this.plannedNodes) this.cluster.addNode(n);
+    for (const name of this.plannedReplicaSets.keys()) this.createReplicaSet(name);
     for (const planned of this.plannedPods.values()) this.createPlanned(planned);
     this.cluster.flush();
     for (const n of this.plannedUnreachable) this.cluster.node(n).setReachable(false);
@@ -126,8 +152,24 @@ export class TerminatingWorld extends World {
       for (const [c, b] of planned.behaviours) node.containerBehaviours.set(`pods/${name} ${c}`, b);
       for (const [v, b] of planned.volumes) node.volumeBehaviours.set(`pods/${name} ${v}`, b);
     }
-    const r = this.cluster.apiserver.create(USER, 'pods', 'default', planned.pod);
+    const owners = [...this.plannedReplicaSets.values()].filter((r) => r.pods.includes(name));
+    const pod = structuredClone(planned.pod);
+    for (const owner of owners) {
+      const uid = owner.rs.metadata.uid;
+      const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner.rs.metadata.name!, uid: uid!, controller: true, blockOwnerDeletion: true };
+      pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref];
+      pod.metadata.labels = { ...pod.metadata.labels, ...owner.rs.spec?.selector.matchLabels };
+    }
+    const r = this.cluster.apiserver.create(USER, 'pods', 'default', pod);
     if (!r.ok) throw new ScenarioError(`pod "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    this.cluster.flush();
+  }
+
+  private createReplicaSet(name: string): void {
+    const planned = this.plannedReplicaSets.get(name)!;
+    const r = this.cluster.apiserver.create(USER, 'replicasets', 'default', planned.rs);
+    if (!r.ok) throw new ScenarioError(`replicaset "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    planned.rs = r.object;
     this.cluster.flush();
   }
 

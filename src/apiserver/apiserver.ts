@@ -9,13 +9,14 @@ import { applyPatchBody, type PatchType } from './patch';
 import { podStatusStrategy, podStrategy } from './pod-strategy';
 import { Store, STORE_SOURCE } from './store';
 import type { Strategy } from './strategy';
-import type { DeleteOptions, Event, Node, Pod, ReplicaSet, Status } from './types';
+import { admitDefaultTolerationSeconds } from './admission';
+import type { DeleteOptions, Event, Lease, Node, Pod, ReplicaSet, Status } from './types';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event };
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases';
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease };
 /**
  * The body of a successful DELETE (store.go finalizeDelete, R49/R50): pods (ReturnDeletedObject)
  * always answer with the Pod; other resources with the object while finalizers hold it, else with
@@ -56,7 +57,8 @@ export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, 
 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
 /** Event objects are stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines readable. */
-const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events']);
+const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases']);
+const QUIET_PREFIXES = ['/registry/events/', '/registry/leases/'];
 
 /**
  * kube-apiserver for the resources that take part in pod deletion: the REST handlers
@@ -78,7 +80,7 @@ export class ApiServer {
     readonly options: ApiServerOptions = DEFAULT_APISERVER_OPTIONS,
   ) {
     this.startedAt = clock.now();
-    this.etcd = new Etcd(timeline, () => clock.now(), (key) => !key.startsWith('/registry/events/'));
+    this.etcd = new Etcd(timeline, () => clock.now(), (key) => !QUIET_PREFIXES.some((p) => key.startsWith(p)));
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategy),
       // pkg/registry/apps/replicaset/strategy.go: apps/v1 ReplicaSets delete dependents (in the background) by default.
@@ -86,6 +88,8 @@ export class ApiServer {
       // pkg/registry/core/node/storage: nodes live under /registry/minions.
       nodes: new Store<Node>(this.etcd, clock, genericStrategy<Node>({ kind: 'Node', apiVersion: 'v1', resource: 'nodes', etcdPrefix: 'minions', namespaced: false })),
       events: new Store<Event>(this.etcd, clock, genericStrategy<Event>({ kind: 'Event', apiVersion: 'v1', resource: 'events', namespaced: true })),
+      // Node heartbeats (pkg/kubelet/nodelease): one Lease per node in kube-node-lease.
+      leases: new Store<Lease>(this.etcd, clock, genericStrategy<Lease>({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', resource: 'leases', namespaced: true })),
     };
     this.etcd.subscribe((e) => this.dispatch(e));
   }
@@ -142,6 +146,7 @@ export class ApiServer {
     return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, `${HANDLERS}/create.go createHandler → ${STORE_SOURCE} Store.Create`, () => {
       const withNs = clone(obj);
       if (this.stores[resource].strategy.namespaced) withNs.metadata.namespace = namespace;
+      if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
       this.createCounter += 1;
       const uid = deterministicUid(resource, namespace, name, this.createCounter);
       return { code: 201, object: this.stores[resource].create(withNs, { dryRun: opts.dryRun, uid }) };
@@ -273,7 +278,7 @@ export class ApiServer {
   /** Fans one etcd change out to every open watch, and records it once on the watch lane. */
   private dispatch(e: EtcdEvent): void {
     const resource = e.key.split('/')[2];
-    if (resource !== 'events') {
+    if (!QUIET_PREFIXES.some((p) => e.key.startsWith(p))) {
       const type = e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED';
       const name = e.key.split('/').pop();
       const plural = resource === 'minions' ? 'nodes' : resource;

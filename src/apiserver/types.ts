@@ -1,6 +1,7 @@
 import type * as core from 'kubernetes-types/core/v1';
 import type * as apps from 'kubernetes-types/apps/v1';
 import type * as meta from 'kubernetes-types/meta/v1';
+import type * as coordination from 'kubernetes-types/coordination/v1';
 
 /**
  * kubernetes-types declares every field readonly; the registry mutates its private copies the way
@@ -26,3 +27,7 @@ export type Pod = Mutable<core.Pod> & { metadata: ObjectMeta };
 export type Node = Mutable<core.Node> & { metadata: ObjectMeta };
 export type Event = Mutable<core.Event> & { metadata: ObjectMeta };
 export type ReplicaSet = Mutable<apps.ReplicaSet> & { metadata: ObjectMeta };
+export type Lease = Mutable<coordination.Lease> & { metadata: ObjectMeta };
+export type Taint = Mutable<core.Taint>;
+export type NodeCondition = Mutable<core.NodeCondition>;
+export type Toleration = Mutable<core.Toleration>;
