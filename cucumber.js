@@ -14,6 +14,8 @@ const reports = [
 module.exports = {
   default: { ...common, format: ['progress', ...reports] },
   ci: { ...common, format: ['progress', ...reports] },
+  // Scenarios parked because the simulation still disagrees with upstream: npx cucumber-js -p wip
+  wip: { ...common, tags: '@wip', format: ['progress'] },
   snippets: { ...common, dryRun: true, format: ['snippets'], formatOptions: { snippetInterface: 'synchronous' } },
   usage: { ...common, dryRun: true, format: ['usage'] },
 };

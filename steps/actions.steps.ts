@@ -38,13 +38,25 @@ When('the user deletes pod {string}', function (this: TerminatingWorld, pod: str
 
 When('the user deletes pod {string} with options:', function (this: TerminatingWorld, pod: string, doc: string) {
   this.ensureStarted();
-  const options = parseYaml(doc, `the DeleteOptions of the step deleting pod "${pod}"`);
+  const options = parseYaml(resolvePlaceholders(this, doc), `the DeleteOptions of the step deleting pod "${pod}"`);
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new ScenarioError(`DeleteOptions must be a YAML/JSON mapping (e.g. gracePeriodSeconds: 0), got ${JSON.stringify(options)}`);
   }
   remember(this, this.cluster.apiserver.delete(USER, 'pods', 'default', pod, options as DeleteOptions));
   this.cluster.flush();
 });
+
+/**
+ * `<uid of pod "web">` and `<resourceVersion of pod "web">` in a doc string stand for the pod's
+ * current values, so preconditions can be written without knowing them in advance.
+ */
+function resolvePlaceholders(world: TerminatingWorld, doc: string): string {
+  return doc.replace(/<(uid|resourceVersion) of pod ["']([^"']+)["']>/g, (_, field: 'uid' | 'resourceVersion', name: string) => {
+    const got = world.cluster.apiserver.get('pods', 'default', name);
+    if (!got.ok) throw new ScenarioError(`cannot fill in <${field} of pod "${name}">: the pod does not exist`);
+    return JSON.stringify(got.object.metadata[field]);
+  });
+}
 
 When('the user creates pod {string} on node {string}', function (this: TerminatingWorld, pod: string, node: string) {
   this.ensureStarted();

@@ -62,17 +62,19 @@ Then('pod {string} has phase {string}', function (this: TerminatingWorld, name: 
   if (pod.status?.phase !== phase) throw new Error(`pod "${name}" has phase ${pod.status?.phase}, not ${phase}.\n${recentTimeline(this)}`);
 });
 
-Then('pod {string} has fields:', function (this: TerminatingWorld, name: string, table: DataTable) {
-  const pod = requirePod(this, name);
+function checkFields(world: TerminatingWorld, what: string, obj: unknown, table: DataTable): void {
   const problems: string[] = [];
   for (const row of rowsOf(table, ['path', 'value'])) {
-    const expected = parseCell(row.value, this.start);
-    const actual = valueAt(pod, row.path.trim());
-    if (expected === ANY ? false : !(expected === actual || (typeof expected !== 'symbol' && typeof actual !== 'symbol' && jsonEqual(expected, actual)))) {
-      problems.push(`${row.path.trim()}: expected ${show(expected)}, actual ${show(actual)}`);
-    }
+    const expected = parseCell(row.value, world.start);
+    const actual = valueAt(obj, row.path.trim());
+    const same = expected === ANY || expected === actual || (typeof expected !== 'symbol' && typeof actual !== 'symbol' && jsonEqual(expected, actual));
+    if (!same) problems.push(`${row.path.trim()}: expected ${show(expected)}, actual ${show(actual)}`);
   }
-  if (problems.length > 0) throw new Error(`pod "${name}" does not have the expected fields:\n${problems.join('\n')}\n\nThe pod:\n${stringify(pod)}`);
+  if (problems.length > 0) throw new Error(`${what} does not have the expected fields:\n${problems.join('\n')}\n\nThe object:\n${stringify(obj)}`);
+}
+
+Then('pod {string} has fields:', function (this: TerminatingWorld, name: string, table: DataTable) {
+  checkFields(this, `pod "${name}"`, requirePod(this, name), table);
 });
 
 Then('the last request returns {int}', function (this: TerminatingWorld, code: number) {
@@ -95,19 +97,49 @@ Then('the last request fails with {int} {word} saying {string}', function (this:
   }
 });
 
-Then('the last request changed pod {string} like this:', function (this: TerminatingWorld, name: string, table: DataTable) {
-  const r = this.lastResponse;
-  if (!r) throw new ScenarioError('no API request has been made by an action step yet');
-  const api = this.cluster.apiserver;
-  const record = api.request(r.requestId);
-  if (!record) throw new ScenarioError('the last action sent no request to the apiserver');
+/** Checks what one API request changed on a pod (its stored version before vs. its last write). */
+function checkRequestChanges(world: TerminatingWorld, requestId: number, name: string, table: DataTable): void {
+  const api = world.cluster.apiserver;
+  const record = api.request(requestId);
+  if (!record) throw new ScenarioError('that action sent no request to the apiserver');
   const key = api.keyFor('pods', 'default', name);
   const before = api.objectAt(key, record.revisionBefore);
   const writes = api.etcd.keyHistory(key).filter((e) => e.requestId === record.id);
   const after = writes.length > 0 ? writes[writes.length - 1].value : before;
   const rows: ChangeRow[] = rowsOf(table, ['path', 'from', 'to']).map((row) => ({ path: row.path.trim(), from: row.from, to: row.to }));
-  const failure = checkChanges(before, after, rows, this.start);
-  if (failure) throw new Error(`the last request (${record.verb} ${record.resource}/${record.name}) did not change pod "${name}" as listed:\n${failure}`);
+  const failure = checkChanges(before, after, rows, world.start);
+  if (failure) throw new Error(`the request ${record.verb} ${record.resource}/${record.name} (#${record.id}) did not change pod "${name}" as listed:\n${failure}`);
+}
+
+Then('the last request changed pod {string} like this:', function (this: TerminatingWorld, name: string, table: DataTable) {
+  const r = this.lastResponse;
+  if (!r) throw new ScenarioError('no API request has been made by an action step yet');
+  checkRequestChanges(this, r.requestId, name, table);
+});
+
+Then('the request {string} changed pod {string} like this:', function (this: TerminatingWorld, text: string, name: string, table: DataTable) {
+  const events = this.cluster.timeline.since(this.start).filter((e) => e.component === 'apiserver' && e.text.startsWith(text) && e.requestId !== undefined);
+  if (events.length === 0) {
+    const requests = this.cluster.timeline.since(this.start).filter((e) => e.component === 'apiserver');
+    throw new Error(`no apiserver request from T+0 on starts with "${text}"; the requests were:\n${formatTimeline(requests, this.start)}`);
+  }
+  checkRequestChanges(this, events[events.length - 1].requestId!, name, table);
+});
+
+Then('pod {string} was removed with fields:', function (this: TerminatingWorld, name: string, table: DataTable) {
+  const api = this.cluster.apiserver;
+  const history = api.etcd.keyHistory(api.keyFor('pods', 'default', name));
+  const removal = [...history].reverse().find((e) => e.type === 'DELETE');
+  if (!removal) throw new Error(`pod "${name}" was never removed from storage.\n${recentTimeline(this)}`);
+  checkFields(this, `the last stored state of pod "${name}" (its DELETED payload)`, removal.value, table);
+});
+
+Then('pod {string} has condition {string} with status {string} and reason {string}', function (this: TerminatingWorld, name: string, type: string, status: string, reason: string) {
+  const pod = requirePod(this, name);
+  const c = pod.status?.conditions?.find((x) => x.type === type);
+  if (!c || c.status !== status || c.reason !== reason) {
+    throw new Error(`pod "${name}" has condition ${type} ${c ? `status ${c.status} reason ${c.reason ?? '<none>'}` : 'missing'}; expected status ${status} reason ${reason}.\nIts conditions:\n${stringify(pod.status?.conditions ?? [])}`);
+  }
 });
 
 Then('these events happen in order:', function (this: TerminatingWorld, table: DataTable) {

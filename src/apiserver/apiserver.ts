@@ -254,6 +254,7 @@ export class ApiServer {
     const record: RequestRecord = { id: this.requests.length + 1, verb, resource, namespace, name, revisionBefore: this.etcd.currentRevision };
     this.requests.push(record);
     const event = QUIET_RESOURCES.has(resource) ? undefined : this.timeline.record('apiserver', text, source, { actor: client.name });
+    if (event) event.requestId = record.id;
     this.etcd.currentRequestId = record.id;
     try {
       const response = this.serve(record.id, run);

@@ -328,6 +328,13 @@ describe('§E finalizers and updates', () => {
     expect(result.deletedDuringUpdate).to.equal(true);
   });
 
+  it('R28 a stored dT with nil dGP counts like dGP 0: an update without finalizers deletes it', () => {
+    const s = withPod();
+    stamp(s.etcd, 'web', at(0), undefined, [X]);
+    const { writes } = track(s.etcd, () => s.pods.update(NS, 'web', (p) => ({ ...p, metadata: { ...p.metadata, finalizers: [] } })));
+    expect(types(writes)).to.deep.equal(['DELETE']);
+  });
+
   it('R28 removing the last finalizer of a pod whose dGP is 0 deletes it: no PUT, one DELETE', () => {
     const s = withPod({ metadata: { finalizers: [X] } });
     s.pods.delete(NS, 'web', { gracePeriodSeconds: 0 });

@@ -11,6 +11,7 @@ import { PodWorkers, type PodSyncStatus } from './pod-workers';
 import type { ContainerRuntime } from './runtime';
 import { generateAPIPodStatus } from './status';
 import { StatusManager } from './status-manager';
+import { isTerminal } from '../apiserver/pod-strategy';
 import { Ticker } from './ticker';
 import type { VolumeManager } from './volume-manager';
 
@@ -81,7 +82,7 @@ export class Kubelet {
     this.housekeeping = new Loop(this.scheduler, settings.housekeepingPeriodMs, () => this.handlePodCleanups());
     this.containerGC = new Loop(this.scheduler, settings.containerGCPeriodMs, () => this.garbageCollectContainers());
     this.kuberuntime = new KubeRuntimeManager(this.scheduler, runtime, { event: (pod, c, type, reason, message) => this.recordEvent(pod, c, type, reason, message) });
-    this.statusManager = new StatusManager(this.scheduler, timeline, this.client, nodeName, (uid) => !this.workers.isTerminated(uid), settings.statusSyncPeriodMs);
+    this.statusManager = new StatusManager(this.scheduler, timeline, this.client, nodeName, (uid) => this.workers.couldHaveRunningContainers(uid), settings.statusSyncPeriodMs);
     this.workers = new PodWorkers(
       this.scheduler,
       timeline,
@@ -90,13 +91,21 @@ export class Kubelet {
       {
         syncPod: (pod, done) => this.syncPod(pod, done),
         syncTerminatingPod: (pod, grace, done) => this.syncTerminatingPod(pod, grace, done),
+        syncTerminatingRuntimePod: (pod, done) => this.syncTerminatingRuntimePod(pod, done),
         syncTerminatedPod: (pod, done) => this.syncTerminatedPod(pod, done),
       },
       (t, ready) => this.pleg.afterTickNewerThan(t, ready),
       (t, fn) => this.syncTicker.atTickFrom(t, fn),
+      (uid) => !this.runtime.isRunningPod(uid),
     );
     this.workers.onTerminated = (s) => this.onWorkerTerminated(s);
-    runtime.onContainerExit = this.scheduler.guard((uid: string) => this.onContainerExit(uid));
+    // The work queue: a failed sync is retried when the sync ticker finds it due, only for pods
+    // still in the pod manager (getPodsToSync → HandlePodSyncs); orphans are re-driven by housekeeping.
+    this.workers.onWorkDue = (uid) => {
+      const pod = this.podManager.get(uid);
+      if (pod) this.workers.updatePod({ updateType: 'sync', pod });
+    };
+    runtime.onContainerExit = this.scheduler.guard((uid: string) => this.plegEvent(uid));
     this.config = new PodConfig(this.client, timeline, nodeName, (updates) => this.syncLoopIteration(updates));
   }
 
@@ -163,21 +172,50 @@ export class Kubelet {
 
   // ---- the pod worker's sync functions ----
 
-  /** SyncPod for a pod to run: sandbox and containers started, volumes mounted, status Running. */
+  /**
+   * SyncPod for a pod to run: sandbox and containers started, volumes mounted, status Running. An
+   * image pull blocks SyncPod; the runtime calls run without the worker's cancellation (TODO
+   * #113606), so a container whose pull completes starts even if the pod is being deleted (S12).
+   */
   private syncPod(pod: Pod, done: (err?: string, isTerminal?: boolean) => void): void {
     const uid = pod.metadata.uid!;
-    if (!this.runtime.sandbox(uid)) {
-      const names = [...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(pod.spec?.containers ?? [])].map((c) => c.name);
-      this.runtime.startPod(uid, `pods/${pod.metadata.name}`, names);
-      this.volumes.mountPod(uid, `pods/${pod.metadata.name}`, (pod.spec?.volumes ?? []).map((v) => v.name));
+    const ref = `pods/${pod.metadata.name}`;
+    const names = [...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(pod.spec?.containers ?? [])].map((c) => c.name);
+    // With termination requested, the cancelled context ends SyncPod before the runtime is asked for anything.
+    const cancelled = this.workers.isPodTerminationRequested(uid);
+    let toPull: string[] = [];
+    const sandbox = this.runtime.sandbox(uid);
+    if (!cancelled && !sandbox) {
+      this.volumes.mountPod(uid, ref, (pod.spec?.volumes ?? []).map((v) => v.name));
+      toPull = this.runtime.startPod(uid, ref, names);
+    } else if (!cancelled && sandbox?.state === 'ready') {
+      toPull = names.filter((n) => !sandbox.containers.has(n));
     }
-    const status = generateAPIPodStatus(pod, this.runtime.sandbox(uid), false, this.scheduler.now());
+    const status = generateAPIPodStatus(pod, this.runtime.sandbox(uid), false, this.scheduler.now(), this.statusManager.getPodStatus(uid));
     this.statusManager.setPodStatus(pod, status);
-    done(undefined, status.phase === 'Succeeded' || status.phase === 'Failed');
+    const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
+    if (terminal || toPull.length === 0) return done(undefined, terminal);
+    let left = toPull.length;
+    let failed: string | undefined;
+    for (const name of toPull) {
+      this.runtime.pullImage(
+        uid,
+        name,
+        this.scheduler.guard((err?: string) => {
+          if (err) failed = err;
+          else {
+            this.runtime.startContainer(uid, name);
+            this.plegEvent(uid);
+          }
+          left -= 1;
+          if (left === 0) done(failed);
+        }),
+      );
+    }
   }
 
-  /** PLEG: a container died; at the next relist the pod is synced again (ContainerDied event). */
-  private onContainerExit(uid: string): void {
+  /** PLEG: a container started or died; at the next relist a syncing pod is synced again (HandlePodSyncs). */
+  private plegEvent(uid: string): void {
     const pod = this.podManager.get(uid);
     const worker = this.workers.status(uid);
     if (!pod || !worker || worker.workType !== 'sync') return;
@@ -192,12 +230,22 @@ export class Kubelet {
    * grace period, check nothing runs any more, report the stopped status (its terminal phase is
    * held back by the status manager until the worker is terminated, K33).
    */
-  private syncTerminatingPod(pod: Pod, gracePeriod: number, done: (err?: string) => void): void {
+  private syncTerminatingPod(pod: Pod, gracePeriod: number | undefined, done: (err?: string) => void): void {
     const uid = pod.metadata.uid!;
-    this.statusManager.setPodStatus(pod, generateAPIPodStatus(pod, this.runtime.sandbox(uid), false, this.scheduler.now()));
+    this.statusManager.setPodStatus(pod, generateAPIPodStatus(pod, this.runtime.sandbox(uid), false, this.scheduler.now(), this.statusManager.getPodStatus(uid)));
     this.kuberuntime.killPod(pod, gracePeriod, () => {
       if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
-      this.statusManager.setPodStatus(pod, generateAPIPodStatus(pod, this.runtime.sandbox(uid), true, this.scheduler.now()));
+      this.statusManager.setPodStatus(pod, generateAPIPodStatus(pod, this.runtime.sandbox(uid), true, this.scheduler.now(), this.statusManager.getPodStatus(uid)));
+      done();
+    });
+  }
+
+  /** SyncTerminatingRuntimePod (K30): containers without config are killed with a 1 s grace; no status is written. */
+  private syncTerminatingRuntimePod(pod: Pod, done: (err?: string) => void): void {
+    const uid = pod.metadata.uid!;
+    this.kuberuntime.killPod(pod, this.settings.orphanKillGracePeriodSeconds, () => {
+      if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
+      this.containerGC.wake();
       done();
     });
   }
@@ -209,7 +257,7 @@ export class Kubelet {
    */
   private syncTerminatedPod(pod: Pod, done: (err?: string) => void): void {
     const uid = pod.metadata.uid!;
-    this.statusManager.setPodStatus(pod, generateAPIPodStatus(pod, this.runtime.sandbox(uid), true, this.scheduler.now()));
+    this.statusManager.setPodStatus(pod, generateAPIPodStatus(pod, this.runtime.sandbox(uid), true, this.scheduler.now(), this.statusManager.getPodStatus(uid)));
     this.volumes.waitForUnmount(uid, (err) => {
       if (err) return done(err);
       this.statusManager.terminatePod(pod);
@@ -226,44 +274,58 @@ export class Kubelet {
   // ---- housekeeping (K43) and container GC (K41) ----
 
   /**
-   * HandlePodCleanups: workers of pods gone from config become orphans and, once finished, are
-   * forgotten (status and volume bookkeeping dropped); runtime pods no worker knows are killed with
-   * a 1 s grace (SyncTerminatingRuntimePod, K30).
+   * HandlePodCleanups: SyncKnownPods drives orphaned workers to completion and forgets finished
+   * ones; statuses and directories of pods gone from config are dropped (a directory only once its
+   * volumes are unmounted, K42); pods in config the workers do not know are restarted (same-uid
+   * re-create, K22), or — terminal and deleted — sent a Kill so the final DELETE happens
+   * (filterTerminalPodsToDelete); runtime pods nobody knows are killed with a 1 s grace (K30).
+   * The loop keeps waking itself while orphans are still being driven.
    */
   private handlePodCleanups(): void {
+    const desired = new Set(this.podManager.keys());
+    const working = this.workers.syncKnownPods(desired);
+    this.statusManager.removeOrphanedStatuses(desired);
     let again = false;
-    for (const s of this.workers.all()) {
-      if (this.podManager.has(s.uid)) continue;
-      this.workers.markOrphan(s.uid);
-      if (s.finished) {
-        if (!this.volumes.forget(s.uid)) {
-          again = true;
-          continue;
-        }
-        this.workers.forget(s.uid);
-        this.statusManager.forget(s.uid);
-        this.timeline.record('kubelet', `housekeeping removed worker pods/${s.pod.metadata.name}`, 'pkg/kubelet/kubelet_pods.go HandlePodCleanups → SyncKnownPods', { actor: this.nodeName });
-      } else again = true;
+    for (const uid of this.volumes.podUIDs()) {
+      if (desired.has(uid) || this.runtime.isRunningPod(uid)) continue;
+      if (!this.volumes.forget(uid)) again = true;
+    }
+    for (const pod of this.podManager.values()) {
+      const uid = pod.metadata.uid!;
+      if (working.has(uid) || this.workers.isPodKnownTerminated(uid) || this.isAdmittedPodTerminal(pod)) continue;
+      this.timeline.record('kubelet', `housekeeping restarts pods/${pod.metadata.name} (in config, unknown to the pod workers)`, 'pkg/kubelet/kubelet_pods.go HandlePodCleanups', { actor: this.nodeName });
+      this.workers.updatePod({ updateType: 'create', pod });
+      working.set(uid, { state: 'sync', orphan: false });
+    }
+    for (const pod of this.podManager.values()) {
+      const uid = pod.metadata.uid!;
+      if (pod.metadata.deletionTimestamp === undefined || !isTerminal(pod) || working.has(uid) || this.runtime.isRunningPod(uid)) continue;
+      this.timeline.record('kubelet', `housekeeping kills pods/${pod.metadata.name} (terminal, deleted, unknown to the pod workers)`, 'pkg/kubelet/kubelet_pods.go HandlePodCleanups → filterTerminalPodsToDelete', { actor: this.nodeName });
+      this.workers.updatePod({ updateType: 'kill', pod });
     }
     for (const sandbox of this.runtime.allSandboxes()) {
-      if (this.workers.status(sandbox.uid) || this.podManager.has(sandbox.uid)) continue;
-      if (!this.runtime.hasRunningContainers(sandbox.uid)) continue;
-      this.timeline.record('kubelet', `SyncTerminatingRuntimePod ${sandbox.podRef} gracePeriod=${this.settings.orphanKillGracePeriodSeconds}`, 'pkg/kubelet/kubelet.go SyncTerminatingRuntimePod', { actor: this.nodeName });
-      const orphan = { metadata: { uid: sandbox.uid, name: sandbox.podRef.replace('pods/', '') }, spec: { containers: [] } } as Pod;
-      this.kuberuntime.killPod(orphan, this.settings.orphanKillGracePeriodSeconds, () => this.containerGC.wake());
+      if (working.has(sandbox.uid) || !this.runtime.isRunningPod(sandbox.uid)) continue;
+      const orphan: Pod = {
+        metadata: { uid: sandbox.uid, name: sandbox.podRef.replace('pods/', ''), namespace: 'default' },
+        spec: { containers: [...sandbox.containers.keys()].map((name) => ({ name })) },
+      };
+      this.workers.updatePod({ updateType: 'kill', pod: orphan, runningPod: true, killPodOptions: { gracePeriodOverride: this.settings.orphanKillGracePeriodSeconds } });
+      working.set(sandbox.uid, { state: 'terminating', orphan: true });
     }
-    if (again) this.housekeeping.wake();
+    if (this.runtime.allSandboxes().some((sb) => !this.runtime.isRunningPod(sb.uid) && this.workers.shouldPodContentBeRemoved(sb.uid))) this.containerGC.wake();
+    if (again || [...working.values()].some((w) => w.orphan)) this.housekeeping.wake();
   }
 
-  /** containerGC: remove the exited containers and sandbox of pods that are deleted and terminated. */
+  /** isAdmittedPodTerminal: the API or the status manager already holds a terminal phase. */
+  private isAdmittedPodTerminal(pod: Pod): boolean {
+    const cached = this.statusManager.getPodStatus(pod.metadata.uid!)?.phase;
+    return isTerminal(pod) || cached === 'Succeeded' || cached === 'Failed';
+  }
+
+  /** containerGC: remove the exited containers and sandbox of pods whose content may go (ShouldPodContentBeRemoved). */
   private garbageCollectContainers(): void {
     for (const sandbox of this.runtime.allSandboxes()) {
-      if (sandbox.state === 'ready' || this.runtime.hasRunningContainers(sandbox.uid)) continue;
-      const worker = this.workers.status(sandbox.uid);
-      if (worker && !(worker.finished && (worker.deleted || !this.podManager.has(sandbox.uid)))) {
-        this.containerGC.wake();
-        continue;
-      }
+      if (this.runtime.isRunningPod(sandbox.uid) || !this.workers.shouldPodContentBeRemoved(sandbox.uid)) continue;
       this.runtime.removePodSandbox(sandbox.uid);
     }
   }

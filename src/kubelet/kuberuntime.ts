@@ -101,8 +101,7 @@ export class KubeRuntimeManager {
   private killContainer(pod: Pod, name: string, gracePeriodOverride: number | undefined, ordering: TerminationOrdering | undefined, done: () => void): void {
     const uid = pod.metadata.uid!;
     const spec = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === name);
-    // setTerminationGracePeriod: deletionGracePeriodSeconds if set, else the spec's.
-    let grace = pod.metadata.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+    let grace = setTerminationGracePeriod(pod);
     this.recorder.event(pod, name, 'Normal', 'Killing', `Stopping container ${name}`);
     if (gracePeriodOverride !== undefined) grace = gracePeriodOverride;
 
@@ -130,6 +129,12 @@ export class KubeRuntimeManager {
     else afterHook();
   }
 
+  /** The recorder, for hook failures reported after the kubelet stopped waiting. */
+  private hookFailed(pod: Pod, name: string): void {
+    // "do not record the message in the event so that secrets won't leak from the server"
+    this.recorder.event(pod, name, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
+  }
+
   /**
    * executePreStopHook (K25): wait for the hook or for the grace period, whichever comes first; the
    * elapsed time, truncated to seconds, comes off the grace period. A hook still running is left be.
@@ -145,6 +150,22 @@ export class KubeRuntimeManager {
       next();
     };
     const timeout = this.clock.after(graceSeconds * 1000, finish);
-    this.runtime.execPreStop(pod.metadata.uid!, name, this.clock.guard(finish));
+    this.runtime.execPreStop(
+      pod.metadata.uid!,
+      name,
+      this.clock.guard((err?: string) => {
+        // The hook's goroutine records the failure even when the kubelet has stopped waiting for it.
+        if (err) this.hookFailed(pod, name);
+        finish();
+      }),
+    );
   }
+}
+
+/**
+ * kuberuntime_container.go setTerminationGracePeriod (deletion path): deletionGracePeriodSeconds if
+ * set, else the spec's terminationGracePeriodSeconds, else minimumGracePeriodInSeconds.
+ */
+export function setTerminationGracePeriod(pod: Pod): number {
+  return pod.metadata.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? MINIMUM_GRACE_PERIOD_SECONDS;
 }

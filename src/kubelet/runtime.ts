@@ -17,6 +17,12 @@ export interface ContainerBehaviour {
   preStopMs: number;
   /** The process ends by itself right after it starts, with this exit code (a job that completed or failed). */
   exitsOnItsOwn?: number;
+  /** The preStop hook ends with an error after `preStopMs` (the kubelet records FailedPreStopHook, K25). */
+  preStopFails?: boolean;
+  /** Pulling the container's image takes this long (the container is Waiting until then; S12). */
+  pullMs?: number;
+  /** …and then fails (ErrImagePull): the container is not created. */
+  pullFails?: boolean;
 }
 
 export const DEFAULT_BEHAVIOUR: ContainerBehaviour = { sigterm: { kind: 'dies' }, preStopMs: 0 };
@@ -69,19 +75,58 @@ export class ContainerRuntime {
     return [...this.sandboxes.values()];
   }
 
-  /** RunPodSandbox + CreateContainer/StartContainer for each container: the pod is up. */
-  startPod(uid: string, podRef: string, containers: readonly string[]): void {
+  /**
+   * RunPodSandbox + CreateContainer/StartContainer for each container whose image is present: the
+   * pod is up. Returns the containers whose image must be pulled first (pullImage, then
+   * startContainer).
+   */
+  startPod(uid: string, podRef: string, containers: readonly string[]): string[] {
     const sandbox: Sandbox = { uid, podRef, state: 'ready', containers: new Map() };
-    for (const name of containers) {
-      this.containerCounter += 1;
-      const id = `containerd://${this.nodeName}-${String(this.containerCounter).padStart(6, '0')}`;
-      sandbox.containers.set(name, { name, id, state: 'running', startedAt: this.clock.now() });
-    }
     this.sandboxes.set(uid, sandbox);
-    for (const c of sandbox.containers.values()) {
-      const code = this.behaviourOf(podRef, c.name).exitsOnItsOwn;
-      if (code !== undefined) this.exit(sandbox, c, code);
-    }
+    const toPull = containers.filter((name) => (this.behaviourOf(podRef, name).pullMs ?? 0) > 0);
+    const started = containers.filter((name) => !toPull.includes(name)).map((name) => this.create(sandbox, name));
+    for (const c of started) this.afterStart(sandbox, c);
+    return toPull;
+  }
+
+  /**
+   * CRI PullImage for a container's image: `done()` after the behaviour's pullMs, or
+   * `done('ErrImagePull')` if the pull fails. Nothing is created: that is startContainer.
+   */
+  pullImage(uid: string, name: string, done: (err?: string) => void): void {
+    const s = this.sandboxes.get(uid);
+    if (!s) return done('ErrImagePull: no sandbox');
+    const b = this.behaviourOf(s.podRef, name);
+    this.timeline.record('runtime', `pulling image for ${name} ${s.podRef}`, `${CRI} PullImage`, { actor: this.nodeName });
+    this.clock.after(b.pullMs ?? 0, () => {
+      if (b.pullFails) {
+        this.timeline.record('runtime', `pull failed ${name} ${s.podRef}: ErrImagePull`, `${CRI} PullImage`, { actor: this.nodeName });
+        return done('ErrImagePull');
+      }
+      done();
+    });
+  }
+
+  /** CreateContainer + StartContainer of one container in an existing sandbox. */
+  startContainer(uid: string, name: string): void {
+    const s = this.sandboxes.get(uid);
+    if (!s || s.state !== 'ready' || s.containers.get(name)?.state === 'running') return;
+    const c = this.create(s, name);
+    this.timeline.record('runtime', `started ${name} ${s.podRef}`, `${CRI} StartContainer`, { actor: this.nodeName });
+    this.afterStart(s, c);
+  }
+
+  private create(sandbox: Sandbox, name: string): RuntimeContainer {
+    this.containerCounter += 1;
+    const id = `containerd://${this.nodeName}-${String(this.containerCounter).padStart(6, '0')}`;
+    const c: RuntimeContainer = { name, id, state: 'running', startedAt: this.clock.now() };
+    sandbox.containers.set(name, c);
+    return c;
+  }
+
+  private afterStart(sandbox: Sandbox, c: RuntimeContainer): void {
+    const code = this.behaviourOf(sandbox.podRef, c.name).exitsOnItsOwn;
+    if (code !== undefined) this.exit(sandbox, c, code);
   }
 
   /** A container of a pod has exited (the PLEG sees it at its next relist). */
@@ -93,15 +138,22 @@ export class ContainerRuntime {
   }
 
   /**
-   * Runs the container's preStop hook; `onDone` fires when it returns. The hook keeps running
-   * inside the container if the kubelet stops waiting (kuberuntime_container.go executePreStopHook).
+   * Runs the container's preStop hook; `onDone` fires when it returns (with an error if it failed).
+   * The hook keeps running inside the container if the kubelet stops waiting
+   * (kuberuntime_container.go executePreStopHook).
    */
-  execPreStop(uid: string, container: string, onDone: () => void): void {
+  execPreStop(uid: string, container: string, onDone: (err?: string) => void): void {
     const s = this.sandboxes.get(uid);
     if (!s) return;
-    const ms = this.behaviourOf(s.podRef, container).preStopMs;
+    const { preStopMs: ms, preStopFails } = this.behaviourOf(s.podRef, container);
     this.timeline.record('runtime', `preStop ${container} ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_container.go executePreStopHook', { actor: this.nodeName });
-    if (Number.isFinite(ms)) this.clock.after(ms, onDone);
+    if (Number.isFinite(ms)) this.clock.after(ms, () => onDone(preStopFails ? 'command terminated with exit code 1' : undefined));
+  }
+
+  /** Whether the runtime still has something of the pod running: a running container or a ready sandbox (runtimeCache.GetPods). */
+  isRunningPod(uid: string): boolean {
+    const s = this.sandboxes.get(uid);
+    return !!s && (s.state === 'ready' || this.hasRunningContainers(uid));
   }
 
   /**

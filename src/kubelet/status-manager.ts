@@ -2,7 +2,7 @@ import type { ApiClient } from '../apiserver/client';
 import { Unreachable } from '../apiserver/client';
 import { jsonEqual } from '../apiserver/object';
 import { isTerminal } from '../apiserver/pod-strategy';
-import type { Pod, PodCondition, PodStatus } from '../apiserver/types';
+import type { ContainerStatus, Pod, PodCondition, PodStatus } from '../apiserver/types';
 import type { Scheduler } from '../clock';
 import type { Timeline } from '../timeline/timeline';
 import { Loop } from './loop';
@@ -52,25 +52,39 @@ export class StatusManager {
     this.updateStatusInternal(pod, status, pod.metadata.deletionTimestamp !== undefined, false);
   }
 
+  /** GetPodStatus: the status cached for a pod, if any. */
+  getPodStatus(uid: string): PodStatus | undefined {
+    return this.statuses.get(uid)?.status;
+  }
+
   /**
-   * TerminatePod (K34): containers the runtime no longer knows become ContainerStatusUnknown (137),
-   * a Pending/Running phase becomes Failed, and the status is marked finished.
+   * TerminatePod (K34): once the pod has initialized, every container without a terminated state
+   * becomes ContainerStatusUnknown (137) — init containers all but the trailing never-started
+   * suffix; a Pending/Running phase becomes Failed; the status is marked finished and forced out.
    */
   terminatePod(pod: Pod): void {
     const uid = pod.metadata.uid!;
     const status: PodStatus = structuredClone(this.statuses.get(uid)?.status ?? pod.status ?? {});
-    for (const cs of status.containerStatuses ?? []) {
+    const unknown = () => ({ terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated' } });
+    if (hasPodInitialized(pod)) {
+      for (const cs of status.containerStatuses ?? []) {
+        if (cs.state?.terminated) continue;
+        cs.state = unknown();
+        cs.ready = false;
+      }
+    }
+    for (const cs of initializedContainers(status.initContainerStatuses ?? [])) {
       if (cs.state?.terminated) continue;
-      cs.state = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated' } };
+      cs.state = unknown();
       cs.ready = false;
     }
     if (status.phase !== 'Succeeded' && status.phase !== 'Failed') status.phase = 'Failed';
     this.updateStatusInternal(pod, status, true, true);
   }
 
-  /** RemoveOrphanedStatuses: forget the status of a pod the kubelet no longer knows. */
-  forget(uid: string): void {
-    this.statuses.delete(uid);
+  /** RemoveOrphanedStatuses (housekeeping): forget the statuses of pods no longer in config. */
+  removeOrphanedStatuses(desired: ReadonlySet<string>): void {
+    for (const uid of [...this.statuses.keys()]) if (!desired.has(uid)) this.statuses.delete(uid);
   }
 
   /** Retry whatever could not be sent (e.g. after the node became reachable again). */
@@ -155,14 +169,25 @@ export class StatusManager {
 }
 
 /**
- * status_manager.go mergePodStatus (K33): kubelet-owned conditions come from the kubelet, others
- * stay; a terminal phase is held back while containers could still run; a terminal phase forces
- * Ready and ContainersReady to False.
+ * status_manager.go mergePodStatus (K33, K38): conditions the kubelet does not own stay as the API
+ * has them, kubelet-owned ones come from the kubelet; a DisruptionTarget the kubelet set itself is
+ * only sent with the terminal phase; a terminal phase is held back while containers could still
+ * run; a terminal phase forces Ready and ContainersReady to False.
  */
 export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, couldHaveRunningContainers: boolean): PodStatus {
-  const kept = (oldStatus.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.has(c.type));
-  const merged: PodStatus = { ...newStatus, conditions: [...kept, ...(newStatus.conditions ?? []).filter((c) => KUBELET_CONDITIONS.has(c.type))] };
+  const merged = structuredClone(newStatus);
+  const conditions: PodCondition[] = (oldStatus.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.has(c.type));
   const transitioningToTerminal = !isTerminal({ status: oldStatus } as Pod) && isTerminal({ status: newStatus } as Pod);
+  for (const c of newStatus.conditions ?? []) {
+    if (KUBELET_CONDITIONS.has(c.type)) conditions.push(c);
+    else if (c.type === 'DisruptionTarget' && transitioningToTerminal && !couldHaveRunningContainers) {
+      // PodConditionSharedByKubelet: replace or append, only once the pod is really terminal.
+      const i = conditions.findIndex((o) => o.type === c.type);
+      if (i >= 0) conditions[i] = c;
+      else conditions.push(c);
+    }
+  }
+  merged.conditions = conditions;
   if (transitioningToTerminal && couldHaveRunningContainers) {
     merged.phase = oldStatus.phase;
     merged.reason = oldStatus.reason;
@@ -172,11 +197,38 @@ export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, could
   }
   if (isTerminal({ status: merged } as Pod)) {
     const reason = merged.phase === 'Succeeded' ? 'PodCompleted' : 'PodFailed';
-    merged.conditions = merged.conditions!.map((c) => {
-      if ((c.type !== 'Ready' && c.type !== 'ContainersReady') || c.status !== 'True') return c;
-      const { message: _dropped, ...rest } = c;
-      return { ...rest, status: 'False', reason };
-    });
+    for (const c of merged.conditions) {
+      if ((c.type === 'Ready' || c.type === 'ContainersReady') && c.status === 'True') {
+        c.status = 'False';
+        c.reason = reason;
+        delete c.message;
+      }
+    }
   }
   return merged;
+}
+
+/**
+ * status_manager.go hasPodInitialized: no init containers, or a regular container has left Waiting,
+ * or the last init container completed (a sidecar: is running and started).
+ */
+function hasPodInitialized(pod: Pod): boolean {
+  const inits = pod.spec?.initContainers ?? [];
+  if (inits.length === 0) return true;
+  if ((pod.status?.containerStatuses ?? []).some((s) => s.lastState?.terminated || !s.state?.waiting)) return true;
+  const statuses = pod.status?.initContainerStatuses ?? [];
+  const last = statuses[statuses.length - 1];
+  if (!last) return false;
+  const spec = inits.find((c) => c.name === last.name);
+  if (!spec) return false;
+  if (spec.restartPolicy === 'Always') return !!last.state?.running && !!last.started;
+  return last.lastState?.terminated?.exitCode === 0 || last.state?.terminated?.exitCode === 0;
+}
+
+/** status_manager.go initializedContainers: all but the trailing run of never-started (Waiting) containers; at least the first. */
+function initializedContainers(statuses: ContainerStatus[]): ContainerStatus[] {
+  for (let i = statuses.length - 1; i >= 0; i--) {
+    if (!statuses[i].state?.waiting || statuses[i].lastState?.terminated) return statuses.slice(0, i + 1);
+  }
+  return statuses.slice(0, 1);
 }

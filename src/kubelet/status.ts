@@ -5,15 +5,25 @@ import type { Sandbox } from './runtime';
 /** Conditions the kubelet owns (pkg/kubelet/types/pod_status.go PodConditionsByKubelet). */
 export const KUBELET_CONDITIONS: ReadonlySet<string> = new Set(['PodScheduled', 'PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
 
-function isSidecar(pod: Pod, name: string): boolean {
-  return (pod.spec?.initContainers ?? []).some((c) => c.name === name && c.restartPolicy === 'Always');
-}
-
-/** kubelet_pods.go convertToAPIContainerStatuses for one container, from the runtime's view. */
-function containerStatus(name: string, image: string, sandbox: Sandbox | undefined): ContainerStatus {
+/**
+ * kubelet_pods.go convertToAPIContainerStatuses for one container, from the runtime's view and the
+ * previous status. A container the runtime no longer has keeps a terminated previous status; if
+ * it was last seen running it is Waiting with a lastState of 137 ContainerStatusUnknown (K29; the
+ * restart count goes up unless the pod is being deleted).
+ */
+function containerStatus(pod: Pod, name: string, image: string, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined): ContainerStatus {
   const c = sandbox?.containers.get(name);
-  const base = { name, image, imageID: '', restartCount: 0 };
-  if (!c) return { ...base, ready: false, started: false, state: { waiting: { reason: 'ContainerCreating' } } };
+  const base = { name, image, imageID: '', restartCount: previous?.restartCount ?? 0 };
+  if (!c) {
+    if (previous?.state?.terminated) return structuredClone(previous);
+    const waiting: ContainerStatus = { ...base, ready: false, started: false, state: { waiting: { reason: 'ContainerCreating' } } };
+    if (previous?.lastState) waiting.lastState = structuredClone(previous.lastState);
+    if (previous?.state?.running && !waiting.lastState?.terminated) {
+      waiting.lastState = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was deleted.  The container used to be Running' } };
+      if (pod.metadata.deletionTimestamp === undefined) waiting.restartCount += 1;
+    }
+    return waiting;
+  }
   if (c.state === 'running') {
     return { ...base, containerID: c.id, ready: true, started: true, state: { running: { startedAt: toTime(c.startedAt) } } };
   }
@@ -27,22 +37,60 @@ function containerStatus(name: string, image: string, sandbox: Sandbox | undefin
 }
 
 /**
- * kubelet_pods.go getPhase: with containers still running the pod is Running; once every regular
- * container has stopped, a terminal computation gives Succeeded (all exit 0) or Failed, whatever
- * the restartPolicy (K32); sidecars do not count. Not terminal and restartPolicy Always: Running.
+ * kubelet_pods.go getPhase (no regular init containers in this simulation): any container waiting
+ * to start ⇒ Pending; something running ⇒ Running; all regular containers stopped ⇒ with
+ * `podIsTerminal` Succeeded (all exit 0) or Failed whatever the restartPolicy (K32), otherwise by
+ * restartPolicy. Sidecars (restartable init containers) count as running, never as stopped.
  */
 export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTerminal: boolean): string {
-  const regular = statuses.filter((s) => !isSidecar(pod, s.name));
-  const running = regular.filter((s) => s.state?.running).length;
-  const waiting = regular.filter((s) => s.state?.waiting).length;
-  const stopped = regular.filter((s) => s.state?.terminated);
-  if (waiting > 0 && running === 0 && stopped.length === 0) return 'Pending';
-  if (running > 0) return 'Running';
-  if (stopped.length === 0) return 'Pending';
-  if (podIsTerminal || pod.spec?.restartPolicy !== 'Always') {
-    return stopped.every((s) => s.state?.terminated?.exitCode === 0) ? 'Succeeded' : 'Failed';
+  const spec = pod.spec!;
+  const byName = new Map(statuses.map((s) => [s.name, s]));
+  let pendingInitialization = 0;
+  let unknown = 0;
+  let running = 0;
+  let waiting = 0;
+  let stopped = 0;
+  let succeeded = 0;
+  for (const c of (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always')) {
+    const s = byName.get(c.name);
+    if (!s) unknown += 1;
+    else if (s.state?.running) {
+      if (!s.started) pendingInitialization += 1;
+      running += 1;
+    } else if (s.state?.waiting && !s.lastState?.terminated) {
+      pendingInitialization += 1;
+      waiting += 1;
+    } else if (!s.state?.terminated && !s.state?.waiting) {
+      pendingInitialization += 1;
+      unknown += 1;
+    }
   }
-  return 'Running';
+  for (const c of spec.containers) {
+    const s = byName.get(c.name);
+    if (!s) unknown += 1;
+    else if (s.state?.running) running += 1;
+    else if (s.state?.terminated) {
+      stopped += 1;
+      if (s.state.terminated.exitCode === 0) succeeded += 1;
+    } else if (s.state?.waiting) {
+      if (s.lastState?.terminated) stopped += 1;
+      else waiting += 1;
+    } else unknown += 1;
+  }
+  const anyRegularStarted = spec.containers.some((c) => {
+    const s = byName.get(c.name);
+    return !!s && (s.state?.running !== undefined || s.state?.terminated !== undefined || s.lastState?.terminated !== undefined);
+  });
+  if ((pendingInitialization > 0 && !anyRegularStarted) || waiting > 0) return 'Pending';
+  if (running > 0 && unknown === 0) return 'Running';
+  if (running === 0 && stopped > 0 && unknown === 0) {
+    if (podIsTerminal) return stopped === succeeded ? 'Succeeded' : 'Failed';
+    if (spec.restartPolicy === 'Always') return 'Running';
+    if (stopped === succeeded) return 'Succeeded';
+    if (spec.restartPolicy === 'Never') return 'Failed';
+    return 'Running';
+  }
+  return 'Pending';
 }
 
 function condition(type: string, ok: boolean, now: number, reason?: string, message?: string): PodCondition {
@@ -51,27 +99,44 @@ function condition(type: string, ok: boolean, now: number, reason?: string, mess
 
 /**
  * kubelet_pods.go generateAPIPodStatus: the status the kubelet wants the API to hold, from the
- * runtime's state. Once the API phase is terminal it never moves back (K32).
+ * runtime's state, on top of the previous status (`cached`: the status manager's copy, else the
+ * pod's API status). Once either of those, or the API, holds a terminal phase it never moves back
+ * (K32); conditions the kubelet does not own are kept from the API, a DisruptionTarget from the
+ * previous status (K38).
  */
-export function generateAPIPodStatus(pod: Pod, sandbox: Sandbox | undefined, podIsTerminal: boolean, now: number): PodStatus {
+export function generateAPIPodStatus(pod: Pod, sandbox: Sandbox | undefined, podIsTerminal: boolean, now: number, cached?: PodStatus): PodStatus {
   const spec = pod.spec!;
-  const initStatuses = (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => containerStatus(c.name, c.image ?? '', sandbox));
-  const statuses = spec.containers.map((c) => containerStatus(c.name, c.image ?? '', sandbox));
-  const old = pod.status ?? {};
+  const api = pod.status ?? {};
+  const old = cached ?? api;
+  const previous = (name: string) => [...(old.initContainerStatuses ?? []), ...(old.containerStatuses ?? [])].find((s) => s.name === name);
+  const initStatuses = (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => containerStatus(pod, c.name, c.image ?? '', sandbox, previous(c.name)));
+  const statuses = spec.containers.map((c) => containerStatus(pod, c.name, c.image ?? '', sandbox, previous(c.name)));
   let phase = getPhase(pod, [...initStatuses, ...statuses], podIsTerminal);
-  if (old.phase === 'Succeeded' || old.phase === 'Failed') phase = old.phase;
+  // The three-way merge: a terminal phase in the status manager or in the API wins.
+  if (!isTerminalPhase(phase)) {
+    if (isTerminalPhase(old.phase)) phase = old.phase!;
+    else if (isTerminalPhase(api.phase)) phase = api.phase!;
+  }
+  // Pods are not allowed to transition out of a terminal phase the API shows.
+  if (isTerminalPhase(api.phase)) phase = api.phase!;
   const notReady = [...initStatuses, ...statuses].filter((s) => !s.ready).map((s) => s.name);
-  const ready = notReady.length === 0;
-  const unready = ready ? undefined : 'ContainersNotReady';
-  const message = ready ? undefined : `containers with unready status: [${notReady.join(' ')}]`;
+  // status/generate.go GenerateContainersReadyCondition / GeneratePodReadyCondition: a terminal
+  // phase gives False with reason PodCompleted or PodFailed, whatever the containers say.
+  const terminalReason = phase === 'Succeeded' ? 'PodCompleted' : phase === 'Failed' ? 'PodFailed' : undefined;
+  const ready = !terminalReason && notReady.length === 0;
+  const unready = terminalReason ?? (ready ? undefined : 'ContainersNotReady');
+  const message = terminalReason || ready ? undefined : `containers with unready status: [${notReady.join(' ')}]`;
+  const disruption = (old.conditions ?? []).find((c) => c.type === 'DisruptionTarget');
   const conditions = [
+    ...(api.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.has(c.type) && c.type !== 'DisruptionTarget'),
+    ...(disruption ? [disruption] : (api.conditions ?? []).filter((c) => c.type === 'DisruptionTarget')),
     condition('PodReadyToStartContainers', sandbox?.state === 'ready', now),
-    condition('Initialized', true, now),
+    condition('Initialized', true, now, phase === 'Succeeded' ? 'PodCompleted' : undefined),
     condition('Ready', ready, now, unready, message),
     condition('ContainersReady', ready, now, unready, message),
     condition('PodScheduled', true, now),
   ];
-  return {
+  const status: PodStatus = {
     ...old,
     phase,
     conditions,
@@ -81,4 +146,14 @@ export function generateAPIPodStatus(pod: Pod, sandbox: Sandbox | undefined, pod
     ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
     containerStatuses: statuses,
   };
+  // The reason and message belong to the phase: kept only while the phase stays the same.
+  if (phase !== old.phase) {
+    delete status.reason;
+    delete status.message;
+  }
+  return status;
+}
+
+function isTerminalPhase(phase: string | undefined): boolean {
+  return phase === 'Succeeded' || phase === 'Failed';
 }

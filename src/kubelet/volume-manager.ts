@@ -106,11 +106,24 @@ export class VolumeManager {
     poll();
   }
 
-  /** Forget a pod whose volumes are all gone (housekeeping cleanupOrphanedPodDirs). */
+  /**
+   * Remove the pod's directory once its volumes are all gone (housekeeping cleanupOrphanedPodDirs,
+   * K42); while a volume is still mounted the directory is kept and false is returned.
+   */
   forget(uid: string): boolean {
     if (this.podVolumesExist(uid)) return false;
     this.pods.delete(uid);
     return true;
+  }
+
+  /** The pods that still have a directory (volumes) on this node. */
+  podUIDs(): string[] {
+    return [...this.pods.keys()];
+  }
+
+  /** Does the pod still have its directory on this node? */
+  hasPod(uid: string): boolean {
+    return this.pods.has(uid);
   }
 
   /** Volumes that keep failing to unmount, for "what still blocks" messages. */

@@ -49,6 +49,8 @@ export interface TimelineEvent {
   actor?: string;
   /** For writes: the RFC 6902 patch from the previous stored version to the new one. */
   readonly patch?: readonly Operation[];
+  /** For apiserver events: the id of the request (see ApiServer.request). */
+  requestId?: number;
   /** Filled in when a request's response is known (e.g. `200`, `409 Conflict`). */
   outcome?: string;
 }
