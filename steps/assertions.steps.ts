@@ -1,13 +1,15 @@
 import { Then, type DataTable } from '@cucumber/cucumber';
 import { stringify } from 'yaml';
 import type { Pod } from '../src/apiserver/types';
-import { ANY, checkChanges, parseCell, show, valueAt, type ChangeRow } from '../src/timeline/changes';
+import { ANY, checkChanges, parseCell, parsePath, show, valueAt, type ChangeRow } from '../src/timeline/changes';
 import { jsonEqual } from '../src/apiserver/object';
 import { checkExactOrder, checkInOrder, parseAt, parseComponent, TableError, type EventRow } from '../src/timeline/match';
 import { formatTimeline } from '../src/timeline/text';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 function getPod(world: TerminatingWorld, name: string): Pod | undefined {
+  // A Then step may be the first step after the Givens: the planned cluster must exist first.
+  world.ensureStarted();
   const r = world.cluster.apiserver.get('pods', 'default', name);
   return r.ok ? r.object : undefined;
 }
@@ -62,19 +64,25 @@ Then('pod {string} has phase {string}', function (this: TerminatingWorld, name: 
   if (pod.status?.phase !== phase) throw new Error(`pod "${name}" has phase ${pod.status?.phase}, not ${phase}.\n${recentTimeline(this)}`);
 });
 
-function checkFields(world: TerminatingWorld, what: string, obj: unknown, table: DataTable): void {
+/** The rows of a `| path | value |` table, read (and checked) before the object is looked up. */
+function fieldRows(table: DataTable): { path: string; value: string }[] {
+  return rowsOf(table, ['path', 'value']).map((row) => ({ path: parsePath(row.path), value: row.value }));
+}
+
+function checkFields(world: TerminatingWorld, what: string, obj: unknown, rows: { path: string; value: string }[]): void {
   const problems: string[] = [];
-  for (const row of rowsOf(table, ['path', 'value'])) {
+  for (const row of rows) {
     const expected = parseCell(row.value, world.start);
-    const actual = valueAt(obj, row.path.trim());
+    const actual = valueAt(obj, row.path);
     const same = expected === ANY || expected === actual || (typeof expected !== 'symbol' && typeof actual !== 'symbol' && jsonEqual(expected, actual));
-    if (!same) problems.push(`${row.path.trim()}: expected ${show(expected)}, actual ${show(actual)}`);
+    if (!same) problems.push(`${row.path}: expected ${show(expected)}, actual ${show(actual)}`);
   }
   if (problems.length > 0) throw new Error(`${what} does not have the expected fields:\n${problems.join('\n')}\n\nThe object:\n${stringify(obj)}`);
 }
 
 Then('pod {string} has fields:', function (this: TerminatingWorld, name: string, table: DataTable) {
-  checkFields(this, `pod "${name}"`, requirePod(this, name), table);
+  const rows = fieldRows(table);
+  checkFields(this, `pod "${name}"`, requirePod(this, name), rows);
 });
 
 Then('the last request returns {int}', function (this: TerminatingWorld, code: number) {
@@ -106,7 +114,7 @@ function checkRequestChanges(world: TerminatingWorld, requestId: number, name: s
   const before = api.objectAt(key, record.revisionBefore);
   const writes = api.etcd.keyHistory(key).filter((e) => e.requestId === record.id);
   const after = writes.length > 0 ? writes[writes.length - 1].value : before;
-  const rows: ChangeRow[] = rowsOf(table, ['path', 'from', 'to']).map((row) => ({ path: row.path.trim(), from: row.from, to: row.to }));
+  const rows: ChangeRow[] = rowsOf(table, ['path', 'from', 'to']).map((row) => ({ path: parsePath(row.path), from: row.from, to: row.to }));
   const failure = checkChanges(before, after, rows, world.start);
   if (failure) throw new Error(`the request ${record.verb} ${record.resource}/${record.name} (#${record.id}) did not change pod "${name}" as listed:\n${failure}`);
 }
@@ -127,11 +135,12 @@ Then('the request {string} changed pod {string} like this:', function (this: Ter
 });
 
 Then('pod {string} was removed with fields:', function (this: TerminatingWorld, name: string, table: DataTable) {
+  const rows = fieldRows(table);
   const api = this.cluster.apiserver;
   const history = api.etcd.keyHistory(api.keyFor('pods', 'default', name));
   const removal = [...history].reverse().find((e) => e.type === 'DELETE');
   if (!removal) throw new Error(`pod "${name}" was never removed from storage.\n${recentTimeline(this)}`);
-  checkFields(this, `the last stored state of pod "${name}" (its DELETED payload)`, removal.value, table);
+  checkFields(this, `the last stored state of pod "${name}" (its DELETED payload)`, removal.value, rows);
 });
 
 Then('pod {string} has condition {string} with status {string} and reason {string}', function (this: TerminatingWorld, name: string, type: string, status: string, reason: string) {

@@ -169,6 +169,13 @@ describe('DELETE handler: validation, codes and bodies', () => {
     failure(sim.api.patch(CONTROLLER, 'pods', NS, 'web', 'merge', { metadata: { finalizers: [X, 'example.com/new'] } }), 422, 'Invalid');
   });
 
+  it('R30 R42 a PUT whose body carries another uid is a 409 Conflict (storage precondition), not a 422', () => {
+    const sim = newSim();
+    const pod = apiCreatePod(sim);
+    const status = failure(sim.api.update(CONTROLLER, 'pods', NS, { ...pod, metadata: { ...pod.metadata, uid: 'other', labels: { a: 'b' } } }), 409, 'Conflict');
+    expect(status.message).to.contain('Precondition failed: UID in precondition: other');
+  });
+
   it('R34 CREATE over a terminating pod: 409 AlreadyExists prefixed "object is being deleted: "', () => {
     const sim = newSim();
     apiCreatePod(sim);

@@ -158,7 +158,8 @@ export class ApiServer {
     const name = obj.metadata.name ?? '';
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'UPDATE', resource, namespace, name, `UPDATE ${path}`, `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} Store.Update`, () => {
-      const r = this.stores[resource].update(namespace, name, () => clone(obj), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource) });
+      const preconditions = obj.metadata.uid ? { uid: obj.metadata.uid } : undefined;
+      const r = this.stores[resource].update(namespace, name, () => clone(obj), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions });
       return { code: 200, object: r.object };
     });
   }

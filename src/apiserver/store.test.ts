@@ -371,6 +371,24 @@ describe('§E finalizers and updates', () => {
     expect(meta(result.object)).to.deep.include({ finalizers: [], labels: { edited: 'yes' } });
   });
 
+  it("R30 the removal is conditioned on the update's UID precondition (a PUT body's uid): a stale one is 409", () => {
+    const s = withPod({ metadata: { finalizers: [X] } });
+    s.pods.delete(NS, 'web', { gracePeriodSeconds: 0 });
+    const drop = (p: Pod) => ({ ...p, metadata: { ...p.metadata, finalizers: [] } });
+    const { error, writes } = trackError(s.etcd, () => s.pods.update(NS, 'web', drop, { preconditions: { uid: 'stale' } }));
+    expect([error.code, writes.length]).to.deep.equal([409, 0]);
+    expect(error.message).to.contain('Precondition failed: UID in precondition: stale');
+  });
+
+  it('R30 if another client removed the pod first (NotFound), the emptying update still succeeds', () => {
+    const s = withPod({ metadata: { finalizers: [X] } });
+    s.pods.delete(NS, 'web', { gracePeriodSeconds: 0 });
+    const key = podKey('web');
+    interleave(s.etcd, 'get', { nth: 2, key }, () => s.etcd.delete(key, s.etcd.get(key)!.modRevision));
+    const { result } = track(s.etcd, () => s.pods.update(NS, 'web', (p) => ({ ...p, metadata: { ...p.metadata, finalizers: [] } })));
+    expect(result.deletedDuringUpdate).to.equal(true);
+  });
+
   it('R31 adding a finalizer to a terminating pod is 422 Invalid and writes nothing; removing is fine', () => {
     const s = withPod({ metadata: { finalizers: [X] } });
     s.pods.delete(NS, 'web', {});

@@ -25,7 +25,7 @@ export interface UpdateResult<T> {
   deletedDuringUpdate: boolean;
 }
 
-interface Preconditions {
+export interface Preconditions {
   uid?: string;
   resourceVersion?: string;
 }
@@ -95,12 +95,20 @@ export class Store<T extends KubeObject> {
    * finalizers on an object whose deletion no longer waits (dGP nil/0) removes it instead of
    * writing; the response is then the submitted object.
    */
-  update(namespace: string | undefined, name: string, apply: (existing: T) => T, options: { dryRun?: boolean; strategy?: Strategy<T> } = {}): UpdateResult<T> {
+  update(
+    namespace: string | undefined,
+    name: string,
+    apply: (existing: T) => T,
+    options: { dryRun?: boolean; strategy?: Strategy<T>; preconditions?: Preconditions } = {},
+  ): UpdateResult<T> {
     const strategy = options.strategy ?? this.strategy;
     const key = this.key(namespace, name);
+    // rest.defaultUpdatedObjectInfo.Preconditions: a PUT body's uid (PATCH has none) is a storage
+    // precondition of the update and of a delete-during-update (R30).
+    const preconditions: Preconditions = { ...options.preconditions };
     let submitted: T | undefined;
     try {
-      const object = this.guaranteedUpdate(key, name, {}, !!options.dryRun, (existing) => {
+      const object = this.guaranteedUpdate(key, name, preconditions, !!options.dryRun, (existing) => {
         const next = apply(copyForUpdate(existing));
         const rv = next.metadata.resourceVersion;
         if (rv !== undefined && rv !== '' && rv !== existing.metadata.resourceVersion) {
@@ -119,7 +127,7 @@ export class Store<T extends KubeObject> {
       return { object, deletedDuringUpdate: false };
     } catch (e) {
       if (!(e instanceof EmptiedFinalizers) || !submitted) throw e;
-      this.deleteWithoutFinalizers(key, name, submitted, !!options.dryRun);
+      this.deleteWithoutFinalizers(key, name, preconditions, !!options.dryRun);
       return { object: submitted, deletedDuringUpdate: true };
     }
   }
@@ -292,9 +300,17 @@ export class Store<T extends KubeObject> {
     return this.decode(this.etcd.delete(key, kv.modRevision));
   }
 
-  /** Store.deleteWithoutFinalizers: the removal an emptied-finalizers update turns into, conditioned on UID only (R30). */
-  private deleteWithoutFinalizers(key: string, name: string, submitted: T, dryRun: boolean): void {
-    this.conditionalDelete(key, name, { uid: submitted.metadata.uid }, dryRun);
+  /**
+   * Store.deleteWithoutFinalizers: the removal an emptied-finalizers update turns into, conditioned
+   * only on the update's preconditions (a PUT body's uid, R30). Several clients may race to drop the
+   * last finalizer, so NotFound counts as done.
+   */
+  private deleteWithoutFinalizers(key: string, name: string, preconditions: Preconditions, dryRun: boolean): void {
+    try {
+      this.conditionalDelete(key, name, preconditions, dryRun);
+    } catch (e) {
+      if (!(e instanceof StatusError && e.code === 404)) throw e;
+    }
   }
 
   /**

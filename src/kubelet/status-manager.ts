@@ -146,7 +146,11 @@ export class StatusManager {
     let pod = got.object;
     const merged = mergePodStatus(pod.status ?? {}, s.status, this.couldHaveRunningContainers(uid));
     if (!jsonEqual(pod.status ?? {}, merged)) {
-      const patched = api.patch(this.client.identity, 'pods', s.namespace, s.name, 'merge', { metadata: { uid }, status: merged }, { subresource: 'status' });
+      // statusutil.PatchPodStatus sends a two-way merge patch from the API status to the merged one:
+      // a field the kubelet's status no longer has is removed (null), not left behind.
+      const body: Record<string, unknown> = { ...merged };
+      for (const key of Object.keys(pod.status ?? {})) if (!(key in merged)) body[key] = null;
+      const patched = api.patch(this.client.identity, 'pods', s.namespace, s.name, 'merge', { metadata: { uid }, status: body }, { subresource: 'status' });
       if (!patched.ok) return;
       pod = patched.object;
     }

@@ -77,7 +77,7 @@ describe('pod worker states (K14)', () => {
       ['syncTerminatedPod', 2],
     ]);
     const s = h.workers.status('u1')!;
-    expect([s.workType, s.finished, s.terminatingAt! - s.terminatedAt!]).to.deep.equal(['terminated', true, -1500]);
+    expect([s.workType, s.finished, s.terminatedAt! - s.terminatingAt!]).to.deep.equal(['terminated', true, 500]);
     h.update({ updateType: 'update', pod: deleted(0) });
     h.update({ updateType: 'kill' });
     h.workers.syncKnownPods(new Set(['u1']));
@@ -93,8 +93,9 @@ describe('pod worker states (K14)', () => {
 
 describe('what starts termination (K15)', () => {
   it('K15 a deletionTimestamp starts termination and marks the pod deleted; terminatingAt is now; it never goes back to sync', () => {
-    const h = harness();
+    const h = harness({ auto: false });
     h.update({ updateType: 'create' });
+    h.calls[0].done();
     h.advance(2500);
     h.update({ updateType: 'update', pod: deleted() });
     const s = h.workers.status('u1')!;
@@ -220,7 +221,7 @@ describe('worker loop timing (K18, K19)', () => {
     const h = harness({ auto: false });
     h.update({ updateType: 'create' });
     h.calls[0].done(undefined, true);
-    h.advance(5000);
+    h.advance(1000);
     h.calls[1].done();
     h.advance(5000);
     expect(h.seen()).to.deep.equal([
@@ -310,18 +311,22 @@ describe('first sight and re-creation (K21, K22)', () => {
 
 describe('housekeeping: SyncKnownPods (K43)', () => {
   it('K43 an orphan that is still syncing starts terminating with the grace of its last known pod and is driven on without any update', () => {
-    const h = harness();
+    const h = harness({ auto: false });
     h.update({ updateType: 'create', pod: pod({}, { terminationGracePeriodSeconds: 45 }) });
+    h.calls[0].done();
     h.advance(3000);
     const known = h.workers.syncKnownPods(new Set());
     expect(known.get('u1')).to.deep.equal({ state: 'terminating', orphan: true });
     expect(h.workers.status('u1')).to.include({ workType: 'terminating', deleted: true, gracePeriod: 45 });
-    h.advance(5000);
+    h.calls[1].done();
+    h.advance(1000);
     expect(h.seen()).to.deep.equal([
       ['syncPod', 0],
       ['syncTerminatingPod', 3],
       ['syncTerminatedPod', 4],
     ]);
+    // The replayed update is the last sync: no override, the runtime uses the pod's own grace (setTerminationGracePeriod).
+    expect(h.calls[1].grace).to.equal(undefined);
   });
 
   it('K43 a terminating orphan whose sync failed is re-driven by each housekeeping pass (its last update replayed), not by the work queue', () => {
@@ -378,12 +383,13 @@ describe('runtime-only pods (K30)', () => {
 
 describe('what other loops ask the workers', () => {
   it('K41 content may be removed once the pod is evicted, or deleted and terminated; a terminated pod that was not deleted keeps it', () => {
-    const h = harness();
+    const h = harness({ auto: false });
     h.update({ updateType: 'update', pod: deleted() });
     h.update({ updateType: 'update', pod: pod({ uid: 'done' }, {}, 'Succeeded') });
     h.update({ updateType: 'kill', pod: pod({ uid: 'evicted' }), killPodOptions: { evict: true } });
     expect(['u1', 'done', 'evicted'].map((u) => h.workers.shouldPodContentBeRemoved(u))).to.deep.equal([false, false, true]);
-    h.advance(1000);
+    h.calls[0].done();
+    h.calls[1].done();
     expect(['u1', 'done'].map((u) => [h.workers.shouldPodRuntimeBeRemoved(u), h.workers.shouldPodContentBeRemoved(u)])).to.deep.equal([
       [true, true],
       [true, false],

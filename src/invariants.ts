@@ -1,0 +1,497 @@
+/**
+ * Random operation sequences against a fresh Cluster, the invariants every run must keep, and the
+ * Gherkin that replays a sequence through the scenario vocabulary (steps/*.ts). Used by
+ * invariants.test.ts (fast-check properties); kept apart so a failing case can be replayed by hand:
+ *
+ *   node --require ts-node/register/transpile-only -e \
+ *     "const i = require('./src/invariants'); const r = i.runScenario(SCENARIO); console.log(i.checkRun(r))"
+ *
+ * The runner drives the cluster exactly as the step definitions do (steps/world.ts ensureStarted,
+ * steps/actions.steps.ts, steps/setup.steps.ts): same setup order, same request bodies (a delete's
+ * options are the very YAML doc string the Gherkin shows, parsed and filled in the same way), same
+ * flush after each action. So the Gherkin printed for a sequence replays it event for event.
+ */
+import type { EtcdEvent } from './apiserver/etcd';
+import type { KubeObject } from './apiserver/object';
+import type { DeleteOptions, Pod, PodCondition } from './apiserver/types';
+import type { WatchEvent } from './apiserver/watch';
+import { Cluster, CONTROLLER, USER } from './cluster';
+import { DEFAULT_BEHAVIOUR, type ContainerBehaviour, type SigtermBehaviour } from './kubelet/runtime';
+import { parseYaml, podFromManifest } from './manifest';
+import type { TimelineEvent } from './timeline/event';
+
+// ---- the operations ----
+
+export const FINALIZER = 'example.com/x';
+export const CONDITION = 'example.com/Harmless';
+/** A UID that no object has (preconditions.uid "wrong"). */
+export const WRONG_UID = '00000000-0000-4000-8000-000000000000';
+/** steps/world.ts WARMUP_MS: the pods run this long before T+0. */
+export const WARMUP_MS = 60_000;
+
+/** SIGTERM behaviours the vocabulary can express (there is no step back to the default "dies"). */
+export type Sigterm = { kind: 'ignores' } | { kind: 'exits'; afterMs: number };
+
+/** A pod declared by a Given step, created before T+0. */
+export type InitialPod =
+  | { name: string; kind: 'running'; node: string; finalizer: boolean; tgps?: number; sigterm?: Sigterm }
+  | { name: string; kind: 'completed' | 'failed'; node: string }
+  | { name: string; kind: 'unscheduled' };
+
+export type Op =
+  | { op: 'create'; pod: string; node: string }
+  | { op: 'delete'; pod: string; grace?: number; policy?: 'Background' | 'Foreground' | 'Orphan'; uid?: 'current' | 'wrong'; dryRun?: boolean }
+  | { op: 'addFinalizer'; pod: string }
+  | { op: 'removeFinalizer'; pod: string }
+  | { op: 'setCondition'; pod: string; status: 'True' | 'False' }
+  | { op: 'wait'; ms: number }
+  | { op: 'restartKubelet'; node: string }
+  | { op: 'reachable'; node: string; reachable: boolean }
+  | { op: 'sigterm'; pod: string; sigterm: Sigterm }
+  | { op: 'settle' };
+
+export interface Scenario {
+  nodes: string[];
+  pods: InitialPod[];
+  ops: Op[];
+}
+
+/** One executed operation; `skipped` says why it sent nothing (its step would have failed as a ScenarioError). */
+export interface Step {
+  op: Op;
+  skipped?: string;
+}
+
+// ---- the Gherkin vocabulary (design.md, steps/*.ts) ----
+
+/** The `with:` manifest of a running pod, or undefined when the plain step declares it. */
+export function manifestOf(p: InitialPod): string | undefined {
+  if (p.kind !== 'running') return undefined;
+  const lines: string[] = [];
+  if (p.finalizer) lines.push('metadata:', `  finalizers: [${FINALIZER}]`);
+  if (p.tgps !== undefined) lines.push('spec:', `  terminationGracePeriodSeconds: ${p.tgps}`);
+  return lines.length ? lines.join('\n') + '\n' : undefined;
+}
+
+/** The DeleteOptions doc string of a delete (undefined: `When the user deletes pod "NAME"`, which sends `{}`). */
+export function deleteDocOf(op: Extract<Op, { op: 'delete' }>): string | undefined {
+  const lines: string[] = [];
+  if (op.grace !== undefined) lines.push(`gracePeriodSeconds: ${op.grace}`);
+  if (op.policy !== undefined) lines.push(`propagationPolicy: ${op.policy}`);
+  if (op.uid === 'current') lines.push('preconditions:', `  uid: <uid of pod "${op.pod}">`);
+  if (op.uid === 'wrong') lines.push('preconditions:', `  uid: "${WRONG_UID}"`);
+  if (op.dryRun) lines.push('dryRun: [All]');
+  return lines.length ? lines.join('\n') + '\n' : undefined;
+}
+
+export function formatDuration(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+function sigtermStep(pod: string, s: Sigterm): string {
+  return s.kind === 'ignores' ? `container "app" of pod "${pod}" ignores SIGTERM` : `container "app" of pod "${pod}" exits ${formatDuration(s.afterMs)} after SIGTERM`;
+}
+
+function docString(doc: string, indent: string): string[] {
+  return [`${indent}"""`, ...doc.trimEnd().split('\n').map((l) => indent + l), `${indent}"""`];
+}
+
+/** The step text (without keyword) and doc string of one operation. */
+function stepOf(op: Op): { text: string; doc?: string; note?: string } {
+  switch (op.op) {
+    case 'create':
+      return { text: `the user creates pod "${op.pod}" on node "${op.node}"` };
+    case 'delete': {
+      const doc = deleteDocOf(op);
+      return doc ? { text: `the user deletes pod "${op.pod}" with options:`, doc } : { text: `the user deletes pod "${op.pod}"` };
+    }
+    case 'addFinalizer':
+      return { text: `a controller adds finalizer "${FINALIZER}" to pod "${op.pod}"` };
+    case 'removeFinalizer':
+      return { text: `a controller removes finalizer "${FINALIZER}" from pod "${op.pod}"` };
+    case 'setCondition':
+      return {
+        text: `a controller sets condition "${CONDITION}" of pod "${op.pod}" to "${op.status}"`,
+        note: `no such step in steps/ yet: GET the pod, then PATCH pods/${op.pod}/status (merge) with its conditions plus {type: ${CONDITION}, status: "${op.status}"}`,
+      };
+    case 'wait':
+      return { text: `${formatDuration(op.ms)} ${op.ms === 1000 ? 'passes' : 'pass'}` };
+    case 'restartKubelet':
+      return { text: `the kubelet on node "${op.node}" restarts` };
+    case 'reachable':
+      return { text: op.reachable ? `node "${op.node}" becomes reachable again` : `node "${op.node}" becomes unreachable` };
+    case 'sigterm':
+      return { text: sigtermStep(op.pod, op.sigterm) };
+    case 'settle':
+      return { text: 'the cluster settles' };
+  }
+}
+
+/**
+ * A scenario as ready-to-paste Gherkin (indented for a Feature file). `steps` are the executed
+ * operations (with the clean-up the runner appended); skipped ones become comments, since their
+ * step would fail. `comments` go above the Scenario line (e.g. the invariants it violates).
+ */
+export function toGherkin(scenario: Pick<Scenario, 'nodes' | 'pods'>, steps: readonly (Step | Op)[], opts: { title?: string; comments?: readonly string[] } = {}): string {
+  const out: string[] = [];
+  for (const c of opts.comments ?? []) for (const line of c.split('\n')) out.push(`  # ${line}`);
+  out.push(`  Scenario: ${opts.title ?? 'found by the property tests (src/invariants.test.ts)'}`);
+  const given: { text: string; doc?: string }[] = [];
+  for (const n of scenario.nodes) given.push({ text: `a node "${n}"` });
+  for (const p of scenario.pods) {
+    if (p.kind === 'unscheduled') given.push({ text: `a pod "${p.name}" that is not scheduled to any node` });
+    else if (p.kind === 'completed' || p.kind === 'failed') given.push({ text: `a pod "${p.name}" on node "${p.node}" whose containers have ${p.kind}` });
+    else {
+      const doc = manifestOf(p);
+      given.push(doc ? { text: `a pod "${p.name}" running on node "${p.node}" with:`, doc } : { text: `a pod "${p.name}" running on node "${p.node}"` });
+      if (p.sigterm) given.push({ text: sigtermStep(p.name, p.sigterm) });
+    }
+  }
+  given.forEach((g, i) => {
+    out.push(`    ${i === 0 ? 'Given' : 'And'} ${g.text}`);
+    if (g.doc) out.push(...docString(g.doc, '      '));
+  });
+  let first = true;
+  for (const s of steps) {
+    const step: Step = 'op' in s && typeof s.op === 'object' ? (s as Step) : { op: s as Op };
+    const { text, doc, note } = stepOf(step.op);
+    if (step.skipped) {
+      out.push(`    # (skipped, ${step.skipped}) ${text}`);
+      continue;
+    }
+    if (note) out.push(`    # ${note}`);
+    out.push(`    ${first ? 'When' : 'And'} ${text}`);
+    if (doc) out.push(...docString(doc, '      '));
+    first = false;
+  }
+  return out.join('\n') + '\n';
+}
+
+// ---- running a scenario ----
+
+/** One event a watch handed to its client. */
+export interface Received {
+  type: WatchEvent['type'];
+  key: string;
+  rv: string;
+  object: KubeObject;
+}
+
+export interface RunResult {
+  scenario: Scenario;
+  steps: Step[];
+  cluster: Cluster;
+  /** The unfiltered pods watch opened on the fresh cluster (before anything was written). */
+  watchFromStart: Received[];
+  /** A second one, resumed from the list's resourceVersion at T+0. */
+  watchFromT0: Received[];
+  t0Revision: number;
+  /** Invariant 6, checked at the moment of each kubelet final DELETE. */
+  liveViolations: string[];
+  settled: boolean;
+  blockers: string[];
+}
+
+const key = (name: string) => `/registry/pods/default/${name}`;
+
+/**
+ * Runs a scenario the way the steps would: Given steps (nodes, pods with their behaviours, one
+ * flush per pod), the warm-up, then each operation followed by a flush; at the end every node is
+ * made reachable, every `example.com/x` finalizer removed and the cluster settled.
+ */
+export function runScenario(scenario: Scenario): RunResult {
+  const cluster = new Cluster();
+  const api = cluster.apiserver;
+  const liveViolations: string[] = [];
+
+  // Invariant 6: when the status manager announces its final DELETE, nothing of the pod runs on its node.
+  const timeline = cluster.timeline;
+  const record = timeline.record.bind(timeline);
+  timeline.record = (component, text, source, extra) => {
+    const m = component === 'status' ? /^DELETE pods\/(\S+) .*preconditions\.uid=(\S+)/.exec(text) : null;
+    if (m) {
+      const [, name, uid] = m;
+      for (const node of cluster.nodes.values()) {
+        const sandbox = node.runtime.sandbox(uid);
+        const running = [...(sandbox?.containers.values() ?? [])].filter((c) => c.state === 'running').map((c) => c.name);
+        if (running.length > 0) {
+          liveViolations.push(`6: the kubelet on ${extra?.actor ?? '?'} sends its final DELETE of pods/${name} (uid ${uid}) at ${offset(cluster.clock.now())} while container(s) ${running.join(', ')} still run on node ${node.name}`);
+        }
+      }
+    }
+    return record(component, text, source, extra);
+  };
+
+  const received = (into: Received[]) => (e: WatchEvent) => into.push({ type: e.type, key: key(e.object.metadata.name!), rv: e.object.metadata.resourceVersion!, object: e.object });
+  const watchFromStart: Received[] = [];
+  const w = api.watch('pods', undefined, {}, received(watchFromStart));
+  if (!w.ok) throw new Error(`cannot watch pods: ${w.status.message}`);
+
+  // Given: steps/world.ts ensureStarted.
+  const planned = new Map<string, { node?: string; behaviour?: ContainerBehaviour }>();
+  for (const n of scenario.nodes) cluster.addNode(n);
+  for (const p of scenario.pods) {
+    const node = p.kind === 'unscheduled' ? undefined : p.node;
+    let behaviour: ContainerBehaviour | undefined;
+    let manifest = manifestOf(p);
+    if (p.kind === 'completed' || p.kind === 'failed') {
+      manifest = 'spec:\n  restartPolicy: Never\n';
+      behaviour = { ...DEFAULT_BEHAVIOUR, exitsOnItsOwn: p.kind === 'completed' ? 0 : 1 };
+    } else if (p.kind === 'running' && p.sigterm) behaviour = { ...DEFAULT_BEHAVIOUR, sigterm: p.sigterm as SigtermBehaviour };
+    planned.set(p.name, { node, behaviour });
+    if (node && behaviour) cluster.node(node).containerBehaviours.set(`pods/${p.name} app`, behaviour);
+    const r = api.create(USER, 'pods', 'default', podFromManifest(p.name, node, manifest));
+    if (!r.ok) throw new Error(`pod "${p.name}" could not be created: ${r.status.message}`);
+    cluster.flush();
+  }
+  cluster.flush();
+  cluster.advance(WARMUP_MS);
+
+  const list = api.list('pods', undefined);
+  const t0Revision = Number(list.ok ? list.object.resourceVersion : 0);
+  const watchFromT0: Received[] = [];
+  const w2 = api.watch('pods', undefined, { resourceVersion: String(t0Revision) }, received(watchFromT0));
+  if (!w2.ok) throw new Error(`cannot watch pods from ${t0Revision}: ${w2.status.message}`);
+
+  const steps: Step[] = [];
+  let settled = true;
+  let blockers: string[] = [];
+  const apply = (op: Op): void => {
+    const step: Step = { op };
+    steps.push(step);
+    const skip = (why: string) => void (step.skipped = why);
+    switch (op.op) {
+      case 'create':
+        cluster.node(op.node);
+        api.create(USER, 'pods', 'default', podFromManifest(op.pod, op.node, undefined));
+        break;
+      case 'delete': {
+        const doc = deleteDocOf(op);
+        if (doc === undefined) {
+          api.delete(USER, 'pods', 'default', op.pod, {});
+          break;
+        }
+        const got = api.get('pods', 'default', op.pod);
+        if (op.uid === 'current' && !got.ok) return skip('the pod does not exist, so <uid of pod> cannot be filled in');
+        const filled = doc.replace(/<uid of pod "[^"]+">/, () => JSON.stringify(got.ok ? got.object.metadata.uid : ''));
+        api.delete(USER, 'pods', 'default', op.pod, parseYaml(filled, 'DeleteOptions') as DeleteOptions);
+        break;
+      }
+      case 'addFinalizer':
+      case 'removeFinalizer': {
+        // steps/actions.steps.ts updateFinalizers: GET, change a copy, UPDATE.
+        const got = api.get('pods', 'default', op.pod);
+        if (!got.ok) return skip('the pod does not exist');
+        const pod: Pod = structuredClone(got.object);
+        const fs = pod.metadata.finalizers ?? [];
+        if (op.op === 'removeFinalizer' && !fs.includes(FINALIZER)) return skip(`the pod has no finalizer ${FINALIZER}`);
+        pod.metadata.finalizers = op.op === 'addFinalizer' ? [...fs, FINALIZER] : fs.filter((f) => f !== FINALIZER);
+        api.update(CONTROLLER, 'pods', 'default', pod);
+        break;
+      }
+      case 'setCondition': {
+        const got = api.get('pods', 'default', op.pod);
+        if (!got.ok) return skip('the pod does not exist');
+        const conditions: PodCondition[] = [...(got.object.status?.conditions ?? []).filter((c) => c.type !== CONDITION), { type: CONDITION, status: op.status }];
+        api.patch(CONTROLLER, 'pods', 'default', op.pod, 'merge', { status: { conditions } }, { subresource: 'status' });
+        break;
+      }
+      case 'wait':
+        cluster.advance(op.ms);
+        return;
+      case 'restartKubelet':
+        cluster.node(op.node).restartKubelet();
+        break;
+      case 'reachable':
+        cluster.node(op.node).setReachable(op.reachable);
+        break;
+      case 'sigterm': {
+        // steps/world.ts containerBehaviour after T+0: merged into the planned behaviour, set on the planned pod's node.
+        const p = planned.get(op.pod);
+        if (!p) throw new Error(`sigterm op for undeclared pod "${op.pod}"`);
+        p.behaviour = { ...(p.behaviour ?? DEFAULT_BEHAVIOUR), sigterm: op.sigterm as SigtermBehaviour };
+        if (p.node) cluster.node(p.node).containerBehaviours.set(`pods/${op.pod} app`, p.behaviour);
+        return;
+      }
+      case 'settle': {
+        const r = cluster.settle();
+        settled = r.settled;
+        blockers = r.settled ? [] : r.blockers;
+        return;
+      }
+    }
+    cluster.flush();
+  };
+
+  for (const op of scenario.ops) apply(op);
+  // Clean-up: every node reachable, every example.com/x finalizer removed, then settle.
+  for (const n of scenario.nodes) if (!cluster.node(n).reachable) apply({ op: 'reachable', node: n, reachable: true });
+  const pods = api.list('pods', 'default');
+  for (const p of pods.ok ? pods.object.items : []) if ((p.metadata.finalizers ?? []).includes(FINALIZER)) apply({ op: 'removeFinalizer', pod: p.metadata.name! });
+  apply({ op: 'settle' });
+
+  return { scenario, steps, cluster, watchFromStart, watchFromT0, t0Revision, liveViolations, settled, blockers };
+
+  function offset(now: number): string {
+    return `${(now - cluster.clock.now() + (now - now)) / 1000 + (cluster.clock.now() - (t0Start ?? now)) / 1000}s`;
+  }
+}
+let t0Start: number | undefined;
+
+// ---- the invariants ----
+
+type Meta = KubeObject['metadata'];
+const metaOf = (o: unknown): Meta => (o as KubeObject).metadata;
+const isPodKey = (k: string) => k.startsWith('/registry/pods/');
+
+function describeEvent(e: EtcdEvent): string {
+  return `rev ${e.revision} ${e.type} ${e.key}`;
+}
+
+/**
+ * Checks invariants 1–7 and 9 (8, determinism, needs two runs: see sameTimeline) on a finished run.
+ * Returns one message per violation, each starting with the invariant's number.
+ */
+export function checkRun(r: RunResult): string[] {
+  const v: string[] = [...r.liveViolations];
+  const api = r.cluster.apiserver;
+  const history = api.etcd.fullHistory();
+
+  // 1. Revisions strictly increase; a PUT's value carries its revision; a DELETE's value the deletion revision (R52, R57).
+  let last = 1;
+  for (const e of history) {
+    if (e.revision <= last) v.push(`1: ${describeEvent(e)} follows revision ${last}`);
+    last = e.revision;
+    const rv = metaOf(e.value).resourceVersion;
+    if (rv !== String(e.revision)) v.push(`1: ${describeEvent(e)} stores resourceVersion ${rv}`);
+  }
+
+  const podEvents = history.filter((e) => isPodKey(e.key));
+  // 2. An object leaves storage only without finalizers and with deletionGracePeriodSeconds 0.
+  for (const e of podEvents) {
+    if (e.type !== 'DELETE') continue;
+    const prev = metaOf(e.prev);
+    const req = api.request(e.requestId);
+    const where = `${describeEvent(e)} (request #${e.requestId} ${req?.verb ?? '?'} ${req?.name ?? ''})`;
+    if (!req) {
+      v.push(`2: ${where} was caused by no API request`);
+      continue;
+    }
+    if (prev.deletionTimestamp === undefined) v.push(`2: ${where} removed a pod without deletionTimestamp`);
+    if (req.verb === 'DELETE') {
+      if ((prev.finalizers ?? []).length > 0) v.push(`2: ${where} removed a pod whose stored finalizers were ${JSON.stringify(prev.finalizers)}`);
+      if (prev.deletionGracePeriodSeconds !== 0) v.push(`2: ${where} removed a pod whose stored deletionGracePeriodSeconds was ${prev.deletionGracePeriodSeconds}`);
+    } else if (req.verb === 'UPDATE' || req.verb === 'PATCH') {
+      // R28/R30 delete-during-update: the stored version may still list the finalizer this update removed.
+      const g = prev.deletionGracePeriodSeconds;
+      if (g !== undefined && g !== 0) v.push(`2: ${where} removed (delete-during-update) a pod whose stored deletionGracePeriodSeconds was ${g}`);
+      const resp = req.response;
+      if (!resp?.ok) v.push(`2: ${where} removed the pod but the request answered ${resp?.code}`);
+      else {
+        const submitted = metaOf(resp.object).finalizers ?? [];
+        if (submitted.length > 0) v.push(`2: ${where} removed the pod but the update still carried finalizers ${JSON.stringify(submitted)}`);
+      }
+    } else v.push(`2: ${where} removed the pod through a ${req.verb} request`);
+  }
+
+  // 3 and 4: per uid, deletionTimestamp never moves later nor is cleared; deletionGracePeriodSeconds never grows.
+  const byUid = new Map<string, EtcdEvent[]>();
+  for (const e of podEvents) {
+    const uid = metaOf(e.value).uid!;
+    if (!byUid.has(uid)) byUid.set(uid, []);
+    byUid.get(uid)!.push(e);
+  }
+  for (const [uid, events] of byUid) {
+    let dT: string | undefined;
+    let dGP: number | undefined;
+    for (const e of events) {
+      const m = metaOf(e.value);
+      if (dT !== undefined && m.deletionTimestamp === undefined) v.push(`4: ${describeEvent(e)} (uid ${uid}) clears deletionTimestamp ${dT}`);
+      if (dT !== undefined && m.deletionTimestamp !== undefined && Date.parse(m.deletionTimestamp) > Date.parse(dT)) {
+        v.push(`3: ${describeEvent(e)} (uid ${uid}) moves deletionTimestamp later: ${dT} → ${m.deletionTimestamp}`);
+      }
+      if (dGP !== undefined && (m.deletionGracePeriodSeconds === undefined || m.deletionGracePeriodSeconds > dGP)) {
+        v.push(`3: ${describeEvent(e)} (uid ${uid}) raises deletionGracePeriodSeconds: ${dGP} → ${m.deletionGracePeriodSeconds}`);
+      }
+      if (m.deletionTimestamp !== undefined) dT = m.deletionTimestamp;
+      if (m.deletionGracePeriodSeconds !== undefined) dGP = m.deletionGracePeriodSeconds;
+    }
+  }
+
+  // 5. Each watcher's stream is the storage history of pods, in order, without gaps.
+  const expected = (after: number): Received[] =>
+    podEvents.filter((e) => e.revision > after).map((e) => ({ type: e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED', key: e.key, rv: String(e.revision), object: e.value as unknown as KubeObject }));
+  const compare = (name: string, got: Received[], want: Received[]) => {
+    const n = Math.max(got.length, want.length);
+    for (let i = 0; i < n; i++) {
+      const a = got[i];
+      const b = want[i];
+      const same = a && b && a.type === b.type && a.key === b.key && a.rv === b.rv && JSON.stringify(a.object) === JSON.stringify(b.object);
+      if (!same) {
+        const show = (x?: Received) => (x ? `${x.type} ${x.key} rv=${x.rv}` : 'nothing');
+        v.push(`5: the ${name} watch's event #${i + 1} is ${show(a)}, storage history has ${show(b)} (received ${got.length}, history ${want.length})`);
+        return;
+      }
+    }
+  };
+  compare('unfiltered pods', r.watchFromStart, expected(0));
+  compare(`pods (resumed from rv ${r.t0Revision})`, r.watchFromT0, expected(r.t0Revision));
+
+  // 7. Every DELETED event follows a version (of the same uid) that carries a deletionTimestamp.
+  const lastSeen = new Map<string, Received>();
+  for (const e of r.watchFromStart) {
+    const uid = e.object.metadata.uid!;
+    if (e.type === 'DELETED') {
+      const before = lastSeen.get(uid);
+      if (!before) v.push(`7: DELETED ${e.key} rv=${e.rv} (uid ${uid}) without any earlier event of that object`);
+      else if (before.object.metadata.deletionTimestamp === undefined) v.push(`7: DELETED ${e.key} rv=${e.rv} (uid ${uid}) follows ${before.type} rv=${before.rv}, which has no deletionTimestamp`);
+    }
+    lastSeen.set(uid, e);
+  }
+
+  // 9. Liveness: with every node reachable and our finalizers gone, the cluster settles, no pod is
+  //    left terminating, and nothing runs for a pod the API no longer has.
+  if (!r.settled) v.push(`9: the cluster did not settle: ${r.blockers.join('; ')}`);
+  const pods = api.list('pods', undefined);
+  const stored = new Set<string>();
+  for (const p of pods.ok ? pods.object.items : []) {
+    stored.add(p.metadata.uid!);
+    if (r.settled && p.metadata.deletionTimestamp !== undefined) {
+      v.push(`9: pods/${p.metadata.name} is still terminating after the cluster settled (finalizers ${JSON.stringify(p.metadata.finalizers ?? [])}, dGP ${p.metadata.deletionGracePeriodSeconds}, phase ${p.status?.phase})`);
+    }
+  }
+  if (r.settled) {
+    for (const node of r.cluster.nodes.values()) {
+      for (const s of node.runtime.allSandboxes()) {
+        if (stored.has(s.uid)) continue;
+        const running = [...s.containers.values()].filter((c) => c.state === 'running').map((c) => c.name);
+        if (running.length > 0) v.push(`9: on node ${node.name}, ${s.podRef} (uid ${s.uid}, gone from the API) still runs ${running.join(', ')} after the cluster settled`);
+      }
+    }
+  }
+  return v;
+}
+
+/** Invariant 8: two runs of one scenario give the same timeline, byte for byte. Returns a message, or undefined. */
+export function sameTimeline(a: readonly TimelineEvent[], b: readonly TimelineEvent[]): string | undefined {
+  const x = JSON.stringify(a);
+  const y = JSON.stringify(b);
+  if (x === y) return undefined;
+  const n = Math.max(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const ea = JSON.stringify(a[i]);
+    const eb = JSON.stringify(b[i]);
+    if (ea !== eb) return `8: the timelines differ at event #${i + 1}: ${ea ?? 'nothing'} vs ${eb ?? 'nothing'}`;
+  }
+  return '8: the timelines differ';
+}
+
+/** Runs a scenario twice and checks every invariant; returns the first run and all violations. */
+export function checkScenario(scenario: Scenario): { run: RunResult; violations: string[] } {
+  const run = runScenario(scenario);
+  const violations = checkRun(run);
+  const again = runScenario(scenario);
+  const diff = sameTimeline(run.cluster.timeline.all(), again.cluster.timeline.all());
+  if (diff) violations.push(diff);
+  return { run, violations };
+}

@@ -1,0 +1,115 @@
+import { describe, it } from 'node:test';
+import { expect } from 'chai';
+import { EPOCH_MS } from '../clock';
+import type { ContainerStatus, Pod, PodStatus } from '../apiserver/types';
+import type { RuntimeContainer, Sandbox } from './runtime';
+import { generateAPIPodStatus, getPhase } from './status';
+
+const NOW = EPOCH_MS + 100_000;
+
+/** A pod with regular containers `names` (and sidecars), restartPolicy as given, API status as given. */
+function pod(names: string[], o: { sidecars?: string[]; restartPolicy?: string; status?: PodStatus; deleted?: boolean } = {}): Pod {
+  return {
+    metadata: { name: 'web', uid: 'u1', ...(o.deleted ? { deletionTimestamp: '2025-01-01T00:01:00Z', deletionGracePeriodSeconds: 30 } : {}) },
+    spec: { restartPolicy: o.restartPolicy ?? 'Always', initContainers: (o.sidecars ?? []).map((name) => ({ name, restartPolicy: 'Always' })), containers: names.map((name) => ({ name })) },
+    status: o.status ?? { phase: 'Running' },
+  };
+}
+
+/** A sandbox whose containers are running (`true`), exited with a code (number) or absent (undefined). */
+function sandbox(containers: Record<string, true | number>, state: Sandbox['state'] = 'ready'): Sandbox {
+  const map = new Map<string, RuntimeContainer>();
+  for (const [name, s] of Object.entries(containers)) {
+    map.set(name, s === true ? { name, id: `id-${name}`, state: 'running', startedAt: EPOCH_MS } : { name, id: `id-${name}`, state: 'exited', startedAt: EPOCH_MS, finishedAt: NOW, exitCode: s, reason: s === 0 ? 'Completed' : 'Error' });
+  }
+  return { uid: 'u1', podRef: 'pods/web', state, containers: map };
+}
+
+const phaseOf = (p: Pod, sb: Sandbox | undefined, terminal: boolean, cached?: PodStatus) => generateAPIPodStatus(p, sb, terminal, NOW, cached).phase;
+const cond = (s: PodStatus, type: string) => s.conditions?.find((c) => c.type === type);
+const terminated = (name: string, exitCode: number): ContainerStatus => ({ name, image: '', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode } } });
+
+describe('getPhase (K32)', () => {
+  it('K32 at the end (podIsTerminal) all regular containers stopped: Succeeded if every exit code is 0, else Failed — whatever the restartPolicy', () => {
+    expect(phaseOf(pod(['a', 'b']), sandbox({ a: 0, b: 0 }, 'notready'), true)).to.equal('Succeeded');
+    expect(phaseOf(pod(['a', 'b']), sandbox({ a: 0, b: 143 }, 'notready'), true)).to.equal('Failed');
+    expect(phaseOf(pod(['a'], { restartPolicy: 'OnFailure' }), sandbox({ a: 137 }, 'notready'), true)).to.equal('Failed');
+  });
+
+  it('K32 sidecars (restartable init containers) are not counted: their 137 never makes the pod Failed', () => {
+    expect(phaseOf(pod(['a'], { sidecars: ['log'] }), sandbox({ log: 137, a: 0 }, 'notready'), true)).to.equal('Succeeded');
+  });
+
+  it('K32 a pod whose containers never started computes Pending, even at the end (TerminatePod makes it Failed, K34)', () => {
+    expect(phaseOf(pod(['a'], { status: { phase: 'Pending' } }), sandbox({}, 'notready'), true)).to.equal('Pending');
+  });
+
+  it('K32 before the end the restartPolicy decides: Always stays Running, OnFailure with a failure Running, Never with a failure Failed', () => {
+    const s = (p: Pod) => getPhase(p, [terminated('a', 1)], false);
+    expect([s(pod(['a'])), s(pod(['a'], { restartPolicy: 'OnFailure' })), s(pod(['a'], { restartPolicy: 'Never' }))]).to.deep.equal(['Running', 'Running', 'Failed']);
+    expect(getPhase(pod(['a'], { restartPolicy: 'OnFailure' }), [terminated('a', 0)], false)).to.equal('Succeeded');
+  });
+
+  it('K32 once the API or the status manager holds a terminal phase it never moves back', () => {
+    expect(phaseOf(pod(['a'], { status: { phase: 'Succeeded' } }), sandbox({ a: true }), false)).to.equal('Succeeded');
+    expect(phaseOf(pod(['a']), sandbox({ a: true }), false, { phase: 'Failed' })).to.equal('Failed');
+  });
+});
+
+describe('generateAPIPodStatus', () => {
+  it('K31 while terminating (podIsTerminal=false) with containers running: Running, Ready True', () => {
+    const s = generateAPIPodStatus(pod(['a'], { deleted: true }), sandbox({ a: true }), false, NOW);
+    expect(s.phase).to.equal('Running');
+    expect(cond(s, 'Ready')?.status).to.equal('True');
+    expect(s.containerStatuses?.[0]).to.include({ ready: true, started: true, containerID: 'id-a' });
+  });
+
+  it('K33 containers stopped: Ready and ContainersReady False; a terminal phase gives them reason PodCompleted or PodFailed (status/generate.go)', () => {
+    const stopped = generateAPIPodStatus(pod(['a']), sandbox({ a: 143 }, 'notready'), false, NOW);
+    expect([stopped.phase, cond(stopped, 'Ready')?.reason, cond(stopped, 'PodReadyToStartContainers')?.status]).to.deep.equal(['Running', 'ContainersNotReady', 'False']);
+    const failed = generateAPIPodStatus(pod(['a']), sandbox({ a: 143 }, 'notready'), true, NOW);
+    expect([cond(failed, 'Ready'), cond(failed, 'ContainersReady')].map((c) => [c?.status, c?.reason, c?.message])).to.deep.equal([
+      ['False', 'PodFailed', undefined],
+      ['False', 'PodFailed', undefined],
+    ]);
+    const done = generateAPIPodStatus(pod(['a']), sandbox({ a: 0 }, 'notready'), true, NOW);
+    expect([cond(done, 'Ready')?.reason, cond(done, 'Initialized')?.reason]).to.deep.equal(['PodCompleted', 'PodCompleted']);
+  });
+
+  it('K29 exit codes and reasons come from the runtime: terminated{exitCode, reason, containerID}', () => {
+    const s = generateAPIPodStatus(pod(['a', 'b']), sandbox({ a: 137, b: 0 }, 'notready'), true, NOW);
+    expect(s.containerStatuses?.map((c) => [c.name, c.state?.terminated?.exitCode, c.state?.terminated?.reason])).to.deep.equal([
+      ['a', 137, 'Error'],
+      ['b', 0, 'Completed'],
+    ]);
+  });
+
+  it('K29 a container last seen running that the runtime no longer has: Waiting with lastState 137 ContainerStatusUnknown, counted as stopped', () => {
+    const previous: PodStatus = { phase: 'Running', containerStatuses: [{ name: 'a', image: '', imageID: '', ready: true, restartCount: 0, state: { running: { startedAt: '2025-01-01T00:00:00Z' } } }] };
+    const s = generateAPIPodStatus(pod(['a'], { deleted: true }), undefined, true, NOW, previous);
+    const a = s.containerStatuses?.[0];
+    expect(a?.state?.waiting).to.not.equal(undefined);
+    expect(a?.lastState?.terminated).to.include({ exitCode: 137, reason: 'ContainerStatusUnknown' });
+    expect([s.phase, a?.restartCount]).to.deep.equal(['Failed', 0]);
+    // Not being deleted: it counts as a restart.
+    expect(generateAPIPodStatus(pod(['a']), undefined, false, NOW, previous).containerStatuses?.[0].restartCount).to.equal(1);
+    // A terminated status is kept when the runtime lost the container.
+    const kept = generateAPIPodStatus(pod(['a']), undefined, true, NOW, { phase: 'Running', containerStatuses: [terminated('a', 0)] });
+    expect([kept.phase, kept.containerStatuses?.[0].state?.terminated?.exitCode]).to.deep.equal(['Succeeded', 0]);
+  });
+
+  it('K38 conditions the kubelet does not own are kept from the API; DisruptionTarget comes from the previous status; kubelet conditions are regenerated', () => {
+    const api: PodStatus = { phase: 'Running', conditions: [{ type: 'example.com/Gate', status: 'True' }, { type: 'Ready', status: 'True', reason: 'stale' }] };
+    const cached: PodStatus = { phase: 'Running', conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'TerminationByKubelet' }] };
+    const s = generateAPIPodStatus(pod(['a'], { status: api }), sandbox({ a: 1 }, 'notready'), true, NOW, cached);
+    expect(s.conditions?.map((c) => c.type)).to.deep.equal(['example.com/Gate', 'DisruptionTarget', 'PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']);
+    expect(cond(s, 'Ready')?.reason).to.equal('PodFailed');
+  });
+
+  it('K32 the phase reason and message are kept only while the phase stays the same', () => {
+    const old: PodStatus = { phase: 'Running', reason: 'Why', message: 'because' };
+    expect(generateAPIPodStatus(pod(['a']), sandbox({ a: true }), false, NOW, old)).to.include({ reason: 'Why', message: 'because' });
+    const moved = generateAPIPodStatus(pod(['a']), sandbox({ a: 1 }, 'notready'), true, NOW, old);
+    expect([moved.phase, moved.reason, moved.message]).to.deep.equal(['Failed', undefined, undefined]);
+  });
+});
