@@ -1,7 +1,8 @@
 // Cucumber profiles. `npm run bdd` uses the default profile; `npm test` runs the ci profile.
 const common = {
   requireModule: ['ts-node/register/transpile-only'],
-  require: ['steps/**/*.ts'],
+  // Support code only: the *.test.ts files beside it are node:test suites, not step definitions.
+  require: ['steps/**/!(*.test).ts'],
   tags: 'not @wip',
 };
 

@@ -3,6 +3,17 @@ import { createClock, type Clock as FakeClock, type TimerId } from '@sinonjs/fak
 /** The virtual epoch: every cluster starts here, so timestamps are the same on every run. */
 export const EPOCH_MS = Date.UTC(2025, 0, 1, 0, 0, 0);
 
+/** More zero-delay hand-offs than any real cascade at one instant: a loop that never yields. */
+export const MAX_IMMEDIATES_PER_INSTANT = 1_000_000;
+
+/** Zero-delay work rescheduled itself without end: virtual time could never advance. */
+export class RunawayLoopError extends Error {
+  constructor(atMs: number, count: number) {
+    super(`runaway loop: more than ${count - 1} zero-delay hand-offs at virtual time ${new Date(atMs).toISOString()} without time moving on`);
+    this.name = 'RunawayLoopError';
+  }
+}
+
 /** A scheduled piece of work that can be cancelled. */
 export interface TimerHandle {
   cancelled: boolean;
@@ -109,12 +120,19 @@ export class Clock implements Scheduler {
   }
 
   private drainImmediates(): void {
+    let ran = 0;
     while (this.immediates.length > 0) {
       const batch = this.immediates;
       this.immediates = [];
-      for (const { fn, handle } of batch) if (!handle.cancelled) fn();
+      for (const { fn, handle } of batch) {
+        if (handle.cancelled) continue;
+        // Zero-delay work that keeps making more zero-delay work would never let time move on.
+        if (++ran > MAX_IMMEDIATES_PER_INSTANT) throw new RunawayLoopError(this.now(), ran);
+        fn();
+      }
     }
   }
+
 }
 
 /**

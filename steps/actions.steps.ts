@@ -99,8 +99,9 @@ When('the cluster settles', function (this: TerminatingWorld) {
   this.ensureStarted();
   const result = this.cluster.settle();
   if (!result.settled) {
+    const blockers = result.blockers.length > 0 ? `- ${result.blockers.join('\n- ')}` : '(nothing the simulation can name: no stuck volume, finalizer or unreachable node; see the last events)';
     throw new Error(
-      `the cluster did not settle within one virtual hour: work is still retrying.\nWhat still retries or blocks:\n- ${result.blockers.join('\n- ')}\n\n` +
+      `the cluster did not settle within one virtual hour: work is still retrying.\nWhat still retries or blocks:\n${blockers}\n\n` +
         `Last events:\n${formatTimeline(this.cluster.timeline.since(this.start).slice(-25), this.start)}`,
     );
   }

@@ -49,16 +49,19 @@ When('node {string} is tainted out-of-service', function (this: TerminatingWorld
 });
 
 Then('replicaset {string} is gone', function (this: TerminatingWorld, rs: string) {
+  this.ensureStarted();
   const got = this.cluster.apiserver.get('replicasets', 'default', rs);
   if (got.ok) throw new Error(`replicaset "${rs}" still exists (finalizers ${JSON.stringify(got.object.metadata.finalizers ?? [])}).\nTimeline from T+0:\n${formatTimeline(this.cluster.timeline.since(this.start), this.start)}`);
 });
 
 Then('replicaset {string} exists', function (this: TerminatingWorld, rs: string) {
+  this.ensureStarted();
   const got = this.cluster.apiserver.get('replicasets', 'default', rs);
   if (!got.ok) throw new Error(`replicaset "${rs}" does not exist.\nTimeline from T+0:\n${formatTimeline(this.cluster.timeline.since(this.start), this.start)}`);
 });
 
 Then('pod {string} has no owner references', function (this: TerminatingWorld, pod: string) {
+  this.ensureStarted();
   const got = this.cluster.apiserver.get('pods', 'default', pod);
   if (!got.ok) throw new Error(`pod "${pod}" does not exist`);
   if ((got.object.metadata.ownerReferences ?? []).length > 0) throw new Error(`pod "${pod}" still has owner references: ${JSON.stringify(got.object.metadata.ownerReferences)}`);

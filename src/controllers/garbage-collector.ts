@@ -1,39 +1,55 @@
 import type { ApiServer, ClientIdentity, Resource } from '../apiserver/apiserver';
-import type { KubeObject } from '../apiserver/object';
+import { jsonEqual, type KubeObject } from '../apiserver/object';
+import type { DeleteOptions, OwnerReference } from '../apiserver/types';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../apiserver/validation';
 import type { Clock } from '../clock';
 import type { Timeline } from '../timeline/timeline';
 
 const SOURCE = 'pkg/controller/garbagecollector/garbagecollector.go';
+const OPERATIONS = 'pkg/controller/garbagecollector/operations.go';
 const IDENTITY: ClientIdentity = { name: 'garbage-collector', component: 'gc' };
 
 /** The kinds whose ownership the simulated collector follows: ReplicaSets own Pods. */
 const WATCHED: readonly Resource[] = ['replicasets', 'pods'];
+
+/** The REST mapping of the owner kinds the simulation knows (apiResource); other kinds cannot be resolved. */
+const RESOURCES: Readonly<Record<string, { resource: Resource; namespaced: boolean }>> = {
+  ReplicaSet: { resource: 'replicasets', namespaced: true },
+  Pod: { resource: 'pods', namespaced: true },
+  Node: { resource: 'nodes', namespaced: false },
+};
 
 interface Item {
   resource: Resource;
   object: KubeObject;
 }
 
+type Policy = 'Orphan' | 'Foreground' | 'Background';
+
+const isDeletingDependents = (o: KubeObject): boolean => !!o.metadata.deletionTimestamp && (o.metadata.finalizers ?? []).includes(FINALIZER_FOREGROUND);
+const ref = (item: Item): string => `${item.resource}/${item.object.metadata.name}`;
+
 /**
- * The garbage collector (pkg/controller/garbagecollector): it keeps a graph of owners and
- * dependents from its watches and acts when an owner goes away or is being deleted:
- * - attemptToDeleteItem: a dependent whose owners are all gone is deleted (Background, with a UID
- *   precondition);
- * - processDeletingDependentsItem: an owner held by `foregroundDeletion` has its dependents deleted
- *   and loses the finalizer once no dependent with blockOwnerDeletion remains;
- * - orphanDependents: an owner held by `orphan` has its ownerReferences removed from every dependent,
- *   then loses the finalizer.
- * It works one step per change, on a zero-delay queue, as its workers do.
+ * The garbage collector (pkg/controller/garbagecollector): a graph of owners and dependents built
+ * from its watches (graph_builder.go), and workers that act on it:
+ * - attemptToDeleteItem: a dependent whose owners are all gone, or being deleted in the
+ *   foreground, is deleted with preconditions on its uid and resourceVersion; one that still has a
+ *   live owner only loses its references to the vanished ones;
+ * - processDeletingDependentsItem: an owner held by `foregroundDeletion` loses the finalizer once
+ *   no dependent with blockOwnerDeletion is left in the graph (the others are deleted, not waited for);
+ * - attemptToOrphanWorker: an owner held by `orphan` has its ownerReference removed from every
+ *   dependent, then loses the finalizer.
+ * Owners are looked up live (isDangling: a GET, compared by uid), as upstream does. Work runs on
+ * zero-delay queues, as the workers do.
  */
 export class GarbageCollector {
-  /** The graph's nodes by uid (uidToNode) and, for each owner uid, its dependents (owner → dependents edges). */
+  /** uidToNode: the graph's nodes by uid, and for each owner uid its dependents. */
   private readonly items = new Map<string, Item>();
   private readonly dependents = new Map<string, Set<string>>();
-  /** attemptToDelete / attemptToOrphan queues, merged: uids to look at again. */
-  private readonly queue = new Set<string>();
-  /** Finalizer removals already sent, so a stale copy in the graph does not send them twice. */
-  private readonly finalizersRemoved = new Set<string>();
+  /** attemptToDelete / attemptToOrphan: uids to look at again. */
+  private readonly attemptToDelete = new Set<string>();
+  private readonly attemptToOrphan = new Set<string>();
+  private scheduled = false;
 
   constructor(
     private readonly clock: Clock,
@@ -44,56 +60,85 @@ export class GarbageCollector {
   start(): void {
     for (const resource of WATCHED) {
       const list = this.api.list(resource, undefined);
-      if (list.ok) for (const o of list.object.items) this.upsert({ resource, object: o });
+      if (list.ok) for (const o of list.object.items) this.upsert({ resource, object: o }, undefined);
       this.api.watch(resource, undefined, { resourceVersion: list.ok ? list.object.resourceVersion : undefined }, (e) => {
         if (e.type === 'DELETED') this.remove(e.object.metadata.uid!);
-        else this.upsert({ resource, object: e.object });
+        else this.upsert({ resource, object: e.object }, this.items.get(e.object.metadata.uid!)?.object);
       });
     }
   }
 
-  /** processGraphChanges for an add/update: refresh the edges and look at the item, its owners and dependents. */
-  private upsert(item: Item): void {
+  /** processGraphChanges for an add/update: refresh the edges, then processTransitions. */
+  private upsert(item: Item, old: KubeObject | undefined): void {
     const uid = item.object.metadata.uid!;
-    const before = this.items.get(uid);
-    for (const r of before?.object.metadata.ownerReferences ?? []) this.dependents.get(r.uid)?.delete(uid);
+    const before = old?.metadata.ownerReferences ?? [];
+    const after = item.object.metadata.ownerReferences ?? [];
     this.items.set(uid, item);
-    for (const r of item.object.metadata.ownerReferences ?? []) {
+    for (const r of before) {
+      if (!after.some((a) => a.uid === r.uid)) this.dependents.get(r.uid)?.delete(uid);
+    }
+    for (const r of after) {
       if (!this.dependents.has(r.uid)) this.dependents.set(r.uid, new Set());
       this.dependents.get(r.uid)!.add(uid);
-      this.enqueue(r.uid);
     }
-    this.enqueue(uid);
-    for (const d of this.dependents.get(uid) ?? []) this.enqueue(d);
+    // addDependentToOwners: an owner never observed is a virtual node, verified by attemptToDelete.
+    for (const r of after) if (!before.some((b) => b.uid === r.uid) && !this.items.has(r.uid)) this.enqueue(this.attemptToDelete, uid);
+    // addUnblockedOwnersToDeleteQueue: a removed or no longer blocking reference may free an owner waiting in the foreground.
+    for (const r of before) {
+      const now = after.find((a) => a.uid === r.uid);
+      if (r.blockOwnerDeletion && !now?.blockOwnerDeletion) {
+        const owner = this.items.get(r.uid);
+        if (owner && isDeletingDependents(owner.object)) this.enqueue(this.attemptToDelete, r.uid);
+      }
+    }
+    const meta = item.object.metadata;
+    const finalizers = meta.finalizers ?? [];
+    const wasOrphaning = !!old?.metadata.deletionTimestamp && (old.metadata.finalizers ?? []).includes(FINALIZER_ORPHAN);
+    if (meta.deletionTimestamp && finalizers.includes(FINALIZER_ORPHAN) && !wasOrphaning) {
+      this.enqueue(this.attemptToOrphan, uid); // startsWaitingForDependentsOrphaned
+      return;
+    }
+    if (isDeletingDependents(item.object) && !(old && isDeletingDependents(old))) {
+      // startsWaitingForDependentsDeleted: every dependent is looked at, then the owner.
+      for (const d of this.dependents.get(uid) ?? []) this.enqueue(this.attemptToDelete, d);
+      this.enqueue(this.attemptToDelete, uid);
+    }
   }
 
-  /** processGraphChanges for a deletion: the dependents of a vanished owner are looked at again. */
+  /** processGraphChanges for a deletion: the dependents of a vanished owner, and owners waiting for it, are looked at again. */
   private remove(uid: string): void {
     const item = this.items.get(uid);
     this.items.delete(uid);
+    for (const d of this.dependents.get(uid) ?? []) this.enqueue(this.attemptToDelete, d);
+    this.dependents.delete(uid);
     for (const r of item?.object.metadata.ownerReferences ?? []) {
       this.dependents.get(r.uid)?.delete(uid);
-      this.enqueue(r.uid);
+      const owner = this.items.get(r.uid);
+      if (owner && isDeletingDependents(owner.object)) this.enqueue(this.attemptToDelete, r.uid);
     }
-    for (const d of this.dependents.get(uid) ?? []) this.enqueue(d);
   }
 
-  private enqueue(uid: string): void {
-    if (this.queue.size === 0) this.clock.after(0, () => this.processQueue());
-    this.queue.add(uid);
+  private enqueue(queue: Set<string>, uid: string): void {
+    queue.add(uid);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.clock.after(0, () => this.runWorkers());
   }
 
-  private processQueue(): void {
-    const uids = [...this.queue];
-    this.queue.clear();
-    for (const uid of uids) {
+  /** The workers: attemptToOrphan, then attemptToDelete, until both queues are empty for now. */
+  private runWorkers(): void {
+    this.scheduled = false;
+    const orphan = [...this.attemptToOrphan];
+    this.attemptToOrphan.clear();
+    for (const uid of orphan) {
       const item = this.items.get(uid);
-      if (!item) continue;
-      const meta = item.object.metadata;
-      const finalizers = meta.finalizers ?? [];
-      if (meta.deletionTimestamp && finalizers.includes(FINALIZER_ORPHAN)) this.orphanDependents(item);
-      else if (meta.deletionTimestamp && finalizers.includes(FINALIZER_FOREGROUND)) this.processDeletingDependentsItem(item);
-      this.attemptToDeleteItem(item);
+      if (item) this.attemptToOrphanWorker(item);
+    }
+    const del = [...this.attemptToDelete];
+    this.attemptToDelete.clear();
+    for (const uid of del) {
+      const item = this.items.get(uid);
+      if (item) this.attemptToDeleteItem(item);
     }
   }
 
@@ -101,47 +146,132 @@ export class GarbageCollector {
     return [...(this.dependents.get(uid) ?? [])].map((d) => this.items.get(d)).filter((i): i is Item => i !== undefined);
   }
 
-  /** attemptToDeleteItem: owners all gone → delete; an owner deleting in the foreground → delete too. */
-  private attemptToDeleteItem(item: Item): void {
-    const meta = item.object.metadata;
-    const refs = meta.ownerReferences ?? [];
-    if (refs.length === 0 || meta.deletionTimestamp) return;
-    const owners = refs.map((r) => this.items.get(r.uid));
-    const allGone = owners.every((o) => o === undefined);
-    const ownerForeground = owners.some((o) => o?.object.metadata.deletionTimestamp && (o.object.metadata.finalizers ?? []).includes(FINALIZER_FOREGROUND));
-    if (!allGone && !ownerForeground) return;
-    const why = allGone ? `its owner ${refs.map((r) => `${r.kind.toLowerCase()}s/${r.name}`).join(', ')} is gone` : 'its owner is being deleted in the foreground';
-    this.timeline.record('gc', `delete ${item.resource}/${meta.name}: ${why}`, `${SOURCE} attemptToDeleteItem`);
-    this.api.delete(IDENTITY, item.resource, meta.namespace, meta.name!, { propagationPolicy: 'Background', preconditions: { uid: meta.uid } });
+  /** getObject: a live GET of the item (the graph may lag). */
+  private getObject(item: Item): KubeObject | undefined {
+    const got = this.api.get(item.resource, item.object.metadata.namespace, item.object.metadata.name!);
+    return got.ok ? (got.object as KubeObject) : undefined;
   }
 
-  /** processDeletingDependentsItem: the owner keeps foregroundDeletion until its blocking dependents are gone. */
+  /**
+   * isDangling + classifyReferences: each owner is looked up live by name and compared by uid.
+   * Dangling: not found (or another uid); waitingForDependentsDeletion: found with deletionTimestamp
+   * and foregroundDeletion; solid: the rest. Undefined when an owner kind cannot be resolved.
+   */
+  private classifyReferences(item: Item, refs: readonly OwnerReference[]): { solid: OwnerReference[]; dangling: OwnerReference[]; waiting: OwnerReference[] } | undefined {
+    const out = { solid: [] as OwnerReference[], dangling: [] as OwnerReference[], waiting: [] as OwnerReference[] };
+    for (const r of refs) {
+      const mapping = RESOURCES[r.kind];
+      if (!mapping) return undefined; // apiResource: a REST mapping error; the item is retried later
+      const got = this.api.get(mapping.resource, mapping.namespaced ? item.object.metadata.namespace : undefined, r.name);
+      if (!got.ok || got.object.metadata.uid !== r.uid) out.dangling.push(r);
+      else if (isDeletingDependents(got.object as KubeObject)) out.waiting.push(r);
+      else out.solid.push(r);
+    }
+    return out;
+  }
+
+  /** attemptToDeleteItem (garbagecollector.go). */
+  private attemptToDeleteItem(item: Item): void {
+    // "being deleted" is a one-way trip to the final deletion.
+    if (item.object.metadata.deletionTimestamp && !isDeletingDependents(item.object)) return;
+    const latest = this.getObject(item);
+    if (!latest || latest.metadata.uid !== item.object.metadata.uid) return; // virtual delete event
+    // The graph may not have seen the deletionTimestamp yet; the live copy has (upstream would send a no-op DELETE).
+    if (latest.metadata.deletionTimestamp && !isDeletingDependents(latest)) return;
+    if (isDeletingDependents(latest)) return this.processDeletingDependentsItem({ ...item, object: latest });
+    const refs = latest.metadata.ownerReferences ?? [];
+    if (refs.length === 0) return;
+    const classified = this.classifyReferences(item, refs);
+    if (!classified) return;
+    const { solid, dangling, waiting } = classified;
+    const name = ref(item);
+    if (solid.length > 0) {
+      if (dangling.length === 0 && waiting.length === 0) return;
+      // Remove the dangling and waiting references, so that no owner is stuck with foregroundDeletion.
+      const gone = new Set([...dangling, ...waiting].map((r) => r.uid));
+      const describe = [...dangling.map((r) => `${r.kind.toLowerCase()}s/${r.name} (gone)`), ...waiting.map((r) => `${r.kind.toLowerCase()}s/${r.name} (deleting in the foreground)`)].join(', ');
+      this.timeline.record('gc', `remove ownerReferences of ${name} to ${describe}: it still has owner ${solid.map((r) => `${r.kind.toLowerCase()}s/${r.name}`).join(', ')}`, `${SOURCE} attemptToDeleteItem`);
+      this.patchOwnerReferences(item, latest, (r) => !gone.has(r.uid));
+      return;
+    }
+    let policy: Policy;
+    let why: string;
+    if (waiting.length > 0 && (this.dependents.get(latest.metadata.uid!)?.size ?? 0) > 0) {
+      // Its owner waits for it in the foreground, and it has dependents of its own: deleted in the foreground too.
+      // (upstream first makes its own references non-blocking when a dependent also waits, to break cycles; not modelled)
+      policy = 'Foreground';
+      why = 'its owner is being deleted in the foreground and it has dependents';
+    } else {
+      // No solid owner: collected, honouring a GC finalizer it already carries.
+      const finalizers = latest.metadata.finalizers ?? [];
+      policy = finalizers.includes(FINALIZER_ORPHAN) ? 'Orphan' : finalizers.includes(FINALIZER_FOREGROUND) ? 'Foreground' : 'Background';
+      why = waiting.length > 0 ? `its owner ${waiting.map((r) => `${r.kind.toLowerCase()}s/${r.name}`).join(', ')} is being deleted in the foreground` : `its owner ${dangling.map((r) => `${r.kind.toLowerCase()}s/${r.name}`).join(', ')} is gone`;
+    }
+    this.timeline.record('gc', `delete ${name}: ${why}`, `${SOURCE} attemptToDeleteItem`);
+    this.deleteObject(item, latest, policy);
+  }
+
+  /**
+   * deleteObject (operations.go): DELETE with the propagation policy and preconditions on uid and
+   * resourceVersion; on a Conflict where only the resourceVersion moved (same owners), once more
+   * without the resourceVersion.
+   */
+  private deleteObject(item: Item, latest: KubeObject, policy: Policy): void {
+    const meta = latest.metadata;
+    const options = (rv: string | undefined): DeleteOptions => ({ propagationPolicy: policy, preconditions: { uid: meta.uid, ...(rv ? { resourceVersion: rv } : {}) } });
+    const r = this.api.delete(IDENTITY, item.resource, meta.namespace, meta.name!, options(meta.resourceVersion));
+    if (r.ok || r.code !== 409 || !meta.resourceVersion) return;
+    const live = this.getObject(item);
+    if (live && live.metadata.uid === meta.uid && live.metadata.resourceVersion !== meta.resourceVersion && jsonEqual(live.metadata.ownerReferences ?? [], meta.ownerReferences ?? [])) {
+      this.api.delete(IDENTITY, item.resource, meta.namespace, meta.name!, options(undefined));
+    }
+  }
+
+  /** processDeletingDependentsItem: the owner keeps foregroundDeletion while a blocking dependent remains in the graph. */
   private processDeletingDependentsItem(owner: Item): void {
     const uid = owner.object.metadata.uid!;
     const blocking = this.dependentsOf(uid).filter((d) => (d.object.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.blockOwnerDeletion));
-    if (blocking.length > 0) return;
-    this.removeFinalizer(owner, FINALIZER_FOREGROUND, 'no dependent blocks its deletion any more');
+    if (blocking.length === 0) {
+      this.removeFinalizer(owner, FINALIZER_FOREGROUND, 'no dependent with blockOwnerDeletion is left');
+      return;
+    }
+    for (const d of blocking) if (!isDeletingDependents(d.object)) this.enqueue(this.attemptToDelete, d.object.metadata.uid!);
   }
 
-  /** orphanDependents: remove the owner's references from every dependent, then the orphan finalizer. */
-  private orphanDependents(owner: Item): void {
+  /** attemptToOrphanWorker: orphanDependents (each dependent loses its reference to the owner), then the orphan finalizer goes. */
+  private attemptToOrphanWorker(owner: Item): void {
     const uid = owner.object.metadata.uid!;
     for (const d of this.dependentsOf(uid)) {
-      const refs = (d.object.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
-      this.timeline.record('gc', `orphan ${d.resource}/${d.object.metadata.name}: remove ownerReference to ${owner.resource}/${owner.object.metadata.name}`, `${SOURCE} orphanDependents`);
-      this.api.patch(IDENTITY, d.resource, d.object.metadata.namespace, d.object.metadata.name!, 'merge', { metadata: { ownerReferences: refs.length ? refs : null } });
+      const latest = this.getObject(d);
+      if (!latest || latest.metadata.uid !== d.object.metadata.uid) continue; // NotFound is ignored
+      this.timeline.record('gc', `orphan ${ref(d)}: remove its ownerReference to ${ref(owner)}`, `${SOURCE} orphanDependents`);
+      this.patchOwnerReferences(d, latest, (r) => r.uid !== uid);
     }
     this.removeFinalizer(owner, FINALIZER_ORPHAN, 'its dependents are orphaned');
   }
 
-  /** removeFinalizer: a JSON merge patch of the finalizer list, sent once per owner and finalizer. */
+  /**
+   * The ownerReferences patch (gc.patch): upstream sends a strategic merge patch deleting the
+   * references by uid, with the dependent's uid as precondition; the simulated apiserver takes JSON
+   * merge patches, so this is the fallback upstream uses for custom resources
+   * (deleteOwnerRefJSONMergePatch): the remaining list, computed from a live read.
+   */
+  private patchOwnerReferences(item: Item, latest: KubeObject, keep: (r: OwnerReference) => boolean): void {
+    const refs = (latest.metadata.ownerReferences ?? []).filter(keep);
+    const meta = latest.metadata;
+    this.api.patch(IDENTITY, item.resource, meta.namespace, meta.name!, 'merge', { metadata: { resourceVersion: meta.resourceVersion, ownerReferences: refs.length ? refs : null } });
+  }
+
+  /**
+   * removeFinalizer (operations.go): GET the owner; if the finalizer is still there, a JSON merge
+   * patch of the remaining finalizers (null when none is left) with its resourceVersion.
+   */
   private removeFinalizer(item: Item, finalizer: string, why: string): void {
-    const meta = item.object.metadata;
-    const key = `${meta.uid} ${finalizer}`;
-    if (this.finalizersRemoved.has(key)) return;
-    this.finalizersRemoved.add(key);
-    this.timeline.record('gc', `remove finalizer ${finalizer} from ${item.resource}/${meta.name}: ${why}`, `${SOURCE} removeFinalizer`);
+    const latest = this.getObject(item);
+    if (!latest || !(latest.metadata.finalizers ?? []).includes(finalizer)) return;
+    const meta = latest.metadata;
+    this.timeline.record('gc', `remove finalizer ${finalizer} from ${ref(item)}: ${why}`, `${OPERATIONS} removeFinalizer`);
     const finalizers = (meta.finalizers ?? []).filter((f) => f !== finalizer);
-    this.api.patch(IDENTITY, item.resource, meta.namespace, meta.name!, 'merge', { metadata: { finalizers } });
+    this.api.patch(IDENTITY, item.resource, meta.namespace, meta.name!, 'merge', { metadata: { resourceVersion: meta.resourceVersion, finalizers: finalizers.length ? finalizers : null } });
   }
 }

@@ -1,10 +1,11 @@
-import { TAINT_UNREACHABLE } from '../apiserver/admission';
+import { TAINT_NOT_READY, TAINT_UNREACHABLE } from '../apiserver/admission';
 import type { ApiServer, ClientIdentity } from '../apiserver/apiserver';
 import { toTime } from '../apiserver/object';
 import type { Node, NodeCondition, Pod, Taint } from '../apiserver/types';
 import type { Clock } from '../clock';
-import { leaseRenewedAt, NODE_LEASE_NAMESPACE } from '../kubelet/node-status';
+import { NODE_LEASE_NAMESPACE } from '../kubelet/node-status';
 import type { Timeline } from '../timeline/timeline';
+import { updatePodCondition } from './pod-gc';
 
 export interface NodeLifecycleConfig {
   /** --node-monitor-period (5 s). */
@@ -13,88 +14,213 @@ export interface NodeLifecycleConfig {
   gracePeriodMs: number;
 }
 
-export const DEFAULT_NODE_LIFECYCLE_CONFIG: NodeLifecycleConfig = { monitorPeriodMs: 5000, gracePeriodMs: 50_000 };
+export const DEFAULT_NODE_LIFECYCLE_CONFIG: Readonly<NodeLifecycleConfig> = Object.freeze({ monitorPeriodMs: 5000, gracePeriodMs: 50_000 });
 
 const SOURCE = 'pkg/controller/nodelifecycle/node_lifecycle_controller.go';
+const UTIL = 'pkg/controller/util/node/controller_utils.go';
 const IDENTITY: ClientIdentity = { name: 'node-lifecycle-controller', component: 'nodelifecycle' };
 
+/** The node conditions tryUpdateNodeHealth turns Unknown (NetworkUnavailable is left alone). */
+const MONITORED_CONDITIONS = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'];
+
+/** nodeConditionToTaintKeyStatusMap: the NoSchedule taint each condition status stands for. */
+const CONDITION_TAINTS: Record<string, Record<string, string>> = {
+  Ready: { False: TAINT_NOT_READY, Unknown: TAINT_UNREACHABLE },
+  MemoryPressure: { True: 'node.kubernetes.io/memory-pressure' },
+  DiskPressure: { True: 'node.kubernetes.io/disk-pressure' },
+  NetworkUnavailable: { True: 'node.kubernetes.io/network-unavailable' },
+  PIDPressure: { True: 'node.kubernetes.io/pid-pressure' },
+};
+const CONDITION_TAINT_KEYS = new Set(Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)));
+
+/** nodeHealthData: what the controller last saw of a node, and when it last saw it change. */
+interface NodeHealth {
+  probeTimestamp: number;
+  readyHeartbeat?: string;
+  leaseRenewTime?: string;
+}
+
+function readyOf(node: Node): NodeCondition | undefined {
+  return node.status?.conditions?.find((c) => c.type === 'Ready');
+}
+
+function hasTaint(node: Node, key: string, effect: string): boolean {
+  return (node.spec?.taints ?? []).some((t) => t.key === key && t.effect === effect);
+}
+
 /**
- * The node lifecycle controller (pkg/controller/nodelifecycle): every monitor period it compares
- * each node's last heartbeat (its Lease) with the grace period; a silent node becomes Ready=Unknown,
- * is tainted `node.kubernetes.io/unreachable` (NoExecute and NoSchedule), and its pods are marked
- * not ready (MarkPodsNotReady) — K46. A node that reports again loses the taints.
+ * The node lifecycle controller (pkg/controller/nodelifecycle), K46. Every monitor period
+ * (monitorNodeHealth) it compares, per node, the time it last saw the node's Lease renewed or its
+ * Ready heartbeat change (probeTimestamp: when the controller saw it, not the time written in it)
+ * with the grace period. Past it, the node's conditions become Unknown (one status UPDATE) and its
+ * pods are marked not ready (MarkPodsNotReady). The condition drives two taints: the NoSchedule one
+ * follows each node update (doNoScheduleTaintingPass), the NoExecute one is added by the next monitor
+ * pass, which sees the Unknown it wrote (processTaintBaseEviction looks at the Ready condition as
+ * observed before its own update), through the rate-limited tainter (doNoExecuteTaintingPass, every
+ * 100 ms; here at once). A node that reports Ready again loses both.
  */
 export class NodeLifecycleController {
+  private readonly health = new Map<string, NodeHealth>();
+  private readonly config: NodeLifecycleConfig;
+
   constructor(
     private readonly clock: Clock,
     private readonly timeline: Timeline,
     private readonly api: ApiServer,
-    private readonly config: NodeLifecycleConfig = DEFAULT_NODE_LIFECYCLE_CONFIG,
-  ) {}
+    config: Readonly<NodeLifecycleConfig> = DEFAULT_NODE_LIFECYCLE_CONFIG,
+  ) {
+    this.config = { ...config };
+  }
 
   start(): void {
+    // nodeInformer UpdateFunc → nodeUpdateQueue → doNodeProcessingPassWorker.
+    this.api.watch('nodes', undefined, {}, (e) => {
+      if (e.type !== 'DELETED') this.doNoScheduleTaintingPass(e.object.metadata.name!);
+      else this.health.delete(e.object.metadata.name!);
+    });
     this.schedule(false);
   }
 
-  /** The monitor loop is idle (background) unless some node has gone quiet and is not yet marked. */
+  /** The monitor loop is idle (background) unless some node is on its way to being marked or unmarked. */
   private schedule(pending: boolean): void {
     this.clock.after(this.config.monitorPeriodMs, () => this.schedule(this.monitorNodeHealth()), { background: !pending });
   }
 
-  /** monitorNodeHealth; returns whether a silent node is still on its way to being marked. */
+  /** monitorNodeHealth; returns whether a node is still on its way to a new state (the next passes have work). */
   private monitorNodeHealth(): boolean {
     const nodes = this.api.list('nodes', undefined);
-    const leases = this.api.list('leases', NODE_LEASE_NAMESPACE);
-    if (!nodes.ok || !leases.ok) return false;
-    const now = this.clock.now();
+    if (!nodes.ok) return false;
     let pending = false;
-    for (const node of nodes.object.items) {
-      const lease = leases.object.items.find((l) => l.metadata.name === node.metadata.name);
-      const heartbeat = leaseRenewedAt(lease) ?? Date.parse(node.metadata.creationTimestamp ?? toTime(now));
-      const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
-      const silentFor = now - heartbeat;
-      if (silentFor > this.config.gracePeriodMs) {
-        if (ready?.status !== 'Unknown') this.markUnknown(node, silentFor);
-      } else if (silentFor > 2 * 10_000 && ready?.status !== 'Unknown') {
-        pending = true; // heartbeats stopped: this node will cross the grace period soon
-      } else if (ready?.status === 'True' && (node.spec?.taints ?? []).some((t) => t.key === TAINT_UNREACHABLE)) {
-        this.removeUnreachableTaints(node);
-      }
+    for (const listed of nodes.object.items) {
+      const node = structuredClone(listed);
+      const observed = readyOf(node);
+      const current = this.tryUpdateNodeHealth(node);
+      if (current === undefined) continue;
+      this.processTaintBaseEviction(node, observed);
+      if (current.status !== 'True' && observed?.status === 'True') this.markPodsNotReady(node.metadata.name!);
+      const silent = this.clock.now() - this.health.get(node.metadata.name!)!.probeTimestamp;
+      // A node two lease renewals late will cross the grace period; an Unknown node still needs its
+      // NoExecute taint; a Ready one still carrying them needs them lifted.
+      if (current.status === 'True' && silent > 20_000) pending = true;
+      if (current.status !== 'True' && !hasTaint(node, current.status === 'False' ? TAINT_NOT_READY : TAINT_UNREACHABLE, 'NoExecute')) pending = true;
+      if (current.status === 'True' && (hasTaint(node, TAINT_UNREACHABLE, 'NoExecute') || hasTaint(node, TAINT_NOT_READY, 'NoExecute'))) pending = true;
     }
     return pending;
   }
 
-  /** tryUpdateNodeHealth + doNoExecuteTaintingPass + MarkPodsNotReady for a node that stopped reporting. */
-  private markUnknown(node: Node, silentFor: number): void {
+  /**
+   * tryUpdateNodeHealth: probeTimestamp moves to now when the Ready heartbeat or the Lease's
+   * renewTime changed since the last pass; past probeTimestamp + grace, every monitored condition
+   * that is not Unknown becomes Unknown ("Kubelet stopped posting node status.") in one UpdateStatus.
+   * Returns the Ready condition after the pass.
+   */
+  private tryUpdateNodeHealth(node: Node): NodeCondition | undefined {
     const name = node.metadata.name!;
+    const now = this.clock.now();
+    const ready = readyOf(node);
+    const saved = this.health.get(name);
+    const health: NodeHealth = saved ?? { probeTimestamp: now, readyHeartbeat: ready?.lastHeartbeatTime };
+    if (saved && ready?.lastHeartbeatTime !== saved.readyHeartbeat) {
+      health.probeTimestamp = now;
+      health.readyHeartbeat = ready?.lastHeartbeatTime;
+    }
+    const lease = this.api.get('leases', NODE_LEASE_NAMESPACE, name);
+    const renewTime = lease.ok ? lease.object.spec?.renewTime : undefined;
+    if (renewTime !== undefined && (health.leaseRenewTime === undefined || Date.parse(health.leaseRenewTime) < Date.parse(renewTime))) {
+      health.leaseRenewTime = renewTime;
+      health.probeTimestamp = now;
+    }
+    this.health.set(name, health);
+    if (!(now > health.probeTimestamp + this.config.gracePeriodMs)) return ready;
+    const nowText = toTime(now);
+    let changed = false;
+    const conditions: NodeCondition[] = [...(node.status?.conditions ?? [])];
+    for (const type of MONITORED_CONDITIONS) {
+      const i = conditions.findIndex((c) => c.type === type);
+      if (i < 0) {
+        conditions.push({ type, status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.', lastHeartbeatTime: node.metadata.creationTimestamp, lastTransitionTime: nowText });
+        changed ||= type === 'Ready';
+      } else if (conditions[i].status !== 'Unknown') {
+        conditions[i] = { ...conditions[i], status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: nowText };
+        changed ||= type === 'Ready';
+      }
+    }
+    node.status = { ...node.status, conditions };
+    const current = readyOf(node)!;
+    if (!changed) return current;
+    this.timeline.record('nodelifecycle', `node ${name} Ready=Unknown: no heartbeat seen for ${Math.round((now - health.probeTimestamp) / 1000)}s`, `${SOURCE} tryUpdateNodeHealth`, { actor: IDENTITY.name });
+    const r = this.api.update(IDENTITY, 'nodes', undefined, node, { subresource: 'status' });
+    if (r.ok) node.metadata = r.object.metadata;
+    return current;
+  }
+
+  /**
+   * processTaintBaseEviction, on the Ready condition as observed before this pass's own update:
+   * False / Unknown → the not-ready / unreachable NoExecute taint (swapped for the other one if
+   * present); True → markNodeAsReachable lifts both.
+   */
+  private processTaintBaseEviction(node: Node, observed: NodeCondition | undefined): void {
+    const name = node.metadata.name!;
+    switch (observed?.status) {
+      case 'False':
+      case 'Unknown': {
+        const [add, remove] = observed.status === 'False' ? [TAINT_NOT_READY, TAINT_UNREACHABLE] : [TAINT_UNREACHABLE, TAINT_NOT_READY];
+        if (hasTaint(node, add, 'NoExecute')) return;
+        this.timeline.record('nodelifecycle', `node ${name} tainted ${add}:NoExecute (Ready=${observed.status})`, `${SOURCE} processTaintBaseEviction → doNoExecuteTaintingPass`, { actor: IDENTITY.name });
+        this.swapNodeControllerTaint(name, [{ key: add, effect: 'NoExecute' }], [{ key: remove, effect: 'NoExecute' }]);
+        return;
+      }
+      case 'True': {
+        if (!hasTaint(node, TAINT_UNREACHABLE, 'NoExecute') && !hasTaint(node, TAINT_NOT_READY, 'NoExecute')) return;
+        this.timeline.record('nodelifecycle', `node ${name} is Ready again: NoExecute taints removed`, `${SOURCE} markNodeAsReachable`, { actor: IDENTITY.name });
+        this.swapNodeControllerTaint(name, [], [
+          { key: TAINT_UNREACHABLE, effect: 'NoExecute' },
+          { key: TAINT_NOT_READY, effect: 'NoExecute' },
+        ]);
+        return;
+      }
+    }
+  }
+
+  /** doNoScheduleTaintingPass: the condition taints (NoSchedule) follow the node's conditions. */
+  private doNoScheduleTaintingPass(name: string): void {
+    const got = this.api.get('nodes', undefined, name);
+    if (!got.ok) return;
+    const node = got.object;
+    const want: Taint[] = [];
+    for (const c of node.status?.conditions ?? []) {
+      const key = CONDITION_TAINTS[c.type]?.[c.status];
+      if (key) want.push({ key, effect: 'NoSchedule' });
+    }
+    const have = (node.spec?.taints ?? []).filter((t) => t.effect === 'NoSchedule' && CONDITION_TAINT_KEYS.has(t.key));
+    const add = want.filter((w) => !have.some((h) => h.key === w.key));
+    const remove = have.filter((h) => !want.some((w) => w.key === h.key));
+    if (add.length === 0 && remove.length === 0) return;
+    const what = [...add.map((t) => `+${t.key}:NoSchedule`), ...remove.map((t) => `-${t.key}:NoSchedule`)].join(' ');
+    this.timeline.record('nodelifecycle', `node ${name} taints ${what}`, `${SOURCE} doNoScheduleTaintingPass`, { actor: IDENTITY.name });
+    this.swapNodeControllerTaint(name, add, remove);
+  }
+
+  /** controller_utils.go SwapNodeControllerTaint: the added taints get timeAdded now (one PATCH of spec.taints). */
+  private swapNodeControllerTaint(name: string, add: Taint[], remove: Taint[]): void {
+    const got = this.api.get('nodes', undefined, name);
+    if (!got.ok) return;
     const now = toTime(this.clock.now());
-    this.timeline.record('nodelifecycle', `node ${name} Ready=Unknown: no heartbeat for ${Math.round(silentFor / 1000)}s`, `${SOURCE} tryUpdateNodeHealth`);
-    const conditions: NodeCondition[] = (node.status?.conditions ?? []).map((c) =>
-      c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: now } : c,
-    );
-    this.api.patch(IDENTITY, 'nodes', undefined, name, 'merge', { status: { conditions } }, { subresource: 'status' });
-    const taints: Taint[] = [
-      ...(node.spec?.taints ?? []).filter((t) => t.key !== TAINT_UNREACHABLE),
-      { key: TAINT_UNREACHABLE, effect: 'NoSchedule', timeAdded: now },
-      { key: TAINT_UNREACHABLE, effect: 'NoExecute', timeAdded: now },
-    ];
-    this.api.patch(IDENTITY, 'nodes', undefined, name, 'merge', { spec: { taints } });
-    // controller_utils.go MarkPodsNotReady: only the Ready condition of each pod on the node.
-    const pods = this.api.list('pods', undefined, (p) => p.spec?.nodeName === name);
-    for (const pod of pods.ok ? pods.object.items : []) this.markPodNotReady(pod);
+    const kept = (got.object.spec?.taints ?? []).filter((t) => !remove.some((r) => r.key === t.key && r.effect === t.effect) && !add.some((a) => a.key === t.key && a.effect === t.effect));
+    const taints = [...kept, ...add.map((t) => ({ ...t, timeAdded: now }))];
+    this.api.patch(IDENTITY, 'nodes', undefined, name, 'merge', { metadata: { resourceVersion: got.object.metadata.resourceVersion }, spec: { taints: taints.length ? taints : null } });
   }
 
-  private markPodNotReady(pod: Pod): void {
-    const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
-    if (!ready || ready.status === 'False') return;
-    const conditions = (pod.status?.conditions ?? []).map((c) => (c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: toTime(this.clock.now()) } : c));
-    this.api.patch(IDENTITY, 'pods', pod.metadata.namespace, pod.metadata.name!, 'merge', { status: { conditions } }, { subresource: 'status' });
-  }
-
-  private removeUnreachableTaints(node: Node): void {
-    const name = node.metadata.name!;
-    this.timeline.record('nodelifecycle', `node ${name} is Ready again: unreachable taints removed`, `${SOURCE} doNoExecuteTaintingPass`);
-    const taints = (node.spec?.taints ?? []).filter((t) => t.key !== TAINT_UNREACHABLE);
-    this.api.patch(IDENTITY, 'nodes', undefined, name, 'merge', { spec: { taints } });
+  /** MarkPodsNotReady: each pod's Ready condition set to False (UpdatePodCondition), one UpdateStatus per pod. */
+  private markPodsNotReady(nodeName: string): void {
+    const pods = this.api.list('pods', undefined, (p) => p.spec?.nodeName === nodeName);
+    for (const listed of pods.ok ? pods.object.items : []) {
+      const pod: Pod = structuredClone(listed);
+      const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
+      if (!ready || !pod.status) continue;
+      if (!updatePodCondition(pod.status, { ...ready, status: 'False' }, this.clock.now())) continue;
+      this.timeline.record('nodelifecycle', `pods/${pod.metadata.name} Ready=False: node ${nodeName} is not ready`, `${UTIL} MarkPodsNotReady`, { actor: IDENTITY.name });
+      this.api.update(IDENTITY, 'pods', pod.metadata.namespace, pod, { subresource: 'status' });
+    }
   }
 }

@@ -1,7 +1,6 @@
 import type { ApiServer, ClientIdentity } from '../apiserver/apiserver';
 import { toTime } from '../apiserver/object';
-import { isTerminal } from '../apiserver/pod-strategy';
-import type { Pod } from '../apiserver/types';
+import type { Node, Pod, PodCondition, PodStatus } from '../apiserver/types';
 import type { Clock } from '../clock';
 import type { Timeline } from '../timeline/timeline';
 
@@ -13,37 +12,93 @@ export interface PodGCConfig {
   periodMs: number;
   /** quarantineTime before a vanished node's pods are collected (40 s). */
   quarantineMs: number;
-  /** --terminated-pod-gc-threshold (12500). */
+  /** --terminated-pod-gc-threshold (12500); 0 turns gcTerminated off. */
   terminatedPodThreshold: number;
 }
 
-export const DEFAULT_POD_GC_CONFIG: PodGCConfig = { periodMs: 20_000, quarantineMs: 40_000, terminatedPodThreshold: 12_500 };
+export const DEFAULT_POD_GC_CONFIG: Readonly<PodGCConfig> = Object.freeze({ periodMs: 20_000, quarantineMs: 40_000, terminatedPodThreshold: 12_500 });
 
 const SOURCE = 'pkg/controller/podgc/gc_controller.go';
 const IDENTITY: ClientIdentity = { name: 'pod-garbage-collector', component: 'podgc' };
 
 /**
+ * pkg/api/v1/pod UpdatePodCondition: sets the condition in place (appended if new); its
+ * lastTransitionTime is `now` unless the status stays the same. Returns whether anything changed.
+ */
+export function updatePodCondition(status: PodStatus, condition: PodCondition, now: number): boolean {
+  const next: PodCondition = { ...condition, lastTransitionTime: toTime(now) };
+  const conditions = status.conditions ?? [];
+  const i = conditions.findIndex((c) => c.type === condition.type);
+  if (i < 0) {
+    status.conditions = [...conditions, next];
+    return true;
+  }
+  const old = conditions[i];
+  if (next.status === old.status) next.lastTransitionTime = old.lastTransitionTime;
+  const equal =
+    next.status === old.status && next.reason === old.reason && next.message === old.message && next.lastProbeTime === old.lastProbeTime && next.lastTransitionTime === old.lastTransitionTime;
+  status.conditions = conditions.map((c, j) => (j === i ? next : c));
+  return !equal;
+}
+
+/** gc_controller.go isPodTerminated: any phase but Pending, Running and Unknown. */
+function isPodTerminated(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase !== 'Pending' && phase !== 'Running' && phase !== 'Unknown';
+}
+
+/** pkg/util/node IsNodeReady: the Ready condition is True. */
+function isNodeReady(node: Node): boolean {
+  return node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+}
+
+/** pkg/kubelet/eviction PodIsEvicted: phase Failed with reason Evicted. */
+function podIsEvicted(pod: Pod): boolean {
+  return pod.status?.phase === 'Failed' && pod.status.reason === 'Evicted';
+}
+
+/** byEvictionAndCreationTimestamp: evicted pods first, then the oldest, names breaking ties. */
+function byEvictionAndCreationTimestamp(a: Pod, b: Pod): number {
+  const ae = podIsEvicted(a);
+  const be = podIsEvicted(b);
+  if (ae !== be) return ae ? -1 : 1;
+  const at = Date.parse(a.metadata.creationTimestamp ?? '');
+  const bt = Date.parse(b.metadata.creationTimestamp ?? '');
+  if (at !== bt) return at - bt;
+  return (a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : (a.metadata.name ?? '') > (b.metadata.name ?? '') ? 1 : 0;
+}
+
+/**
  * The pod garbage collector (pkg/controller/podgc/gc_controller.go `gc`, every 20 s; K48–K50):
- * terminated pods over the threshold, pods bound to a node that no longer exists (after a 40 s
- * quarantine and a live check), terminating pods on out-of-service nodes, and terminating pods that
- * were never scheduled are marked Failed and force-deleted.
+ * terminated pods over the threshold, terminating pods on out-of-service nodes, pods bound to a node
+ * that no longer exists (after a 40 s quarantine and a live check), and terminating pods that were
+ * never scheduled are marked Failed and force-deleted.
  */
 export class PodGarbageCollector {
-  /** Vanished nodes waiting out the quarantine: name → when they may be confirmed gone. */
-  private readonly quarantine = new Map<string, number>();
+  /**
+   * nodeQueue, a delaying workqueue (delaying_queue.go): node names waiting out the quarantine, with
+   * the time they become ready (adding a name that already waits keeps the earlier time), and the
+   * names that are ready, which the next pass takes (discoverDeletedNodes).
+   */
+  private readonly waiting = new Map<string, number>();
+  private readonly ready = new Set<string>();
+  /** The controller's own copy: a scenario may change its threshold without touching the defaults. */
+  readonly config: PodGCConfig;
 
   constructor(
     private readonly clock: Clock,
     private readonly timeline: Timeline,
     private readonly api: ApiServer,
-    readonly config: PodGCConfig = DEFAULT_POD_GC_CONFIG,
-  ) {}
+    config: Readonly<PodGCConfig> = DEFAULT_POD_GC_CONFIG,
+  ) {
+    this.config = { ...config };
+  }
 
   start(): void {
     this.schedule();
   }
 
-  /** Idle ticks are background work; with nodes in quarantine the next tick is real work. */
+  /** wait.UntilWithContext(gc, 20 s). Idle ticks are background work; with nodes in quarantine the next tick is real work. */
   private schedule(): void {
     this.clock.after(
       this.config.periodMs,
@@ -51,88 +106,105 @@ export class PodGarbageCollector {
         this.gc();
         this.schedule();
       },
-      { background: this.quarantine.size === 0 },
+      { background: this.waiting.size === 0 && this.ready.size === 0 },
     );
   }
 
+  /** gc: one pass over the informers' pods and nodes. */
   private gc(): void {
     const pods = this.api.list('pods', undefined);
     const nodes = this.api.list('nodes', undefined);
     if (!pods.ok || !nodes.ok) return;
-    const nodeNames = new Set(nodes.object.items.map((n) => n.metadata.name!));
-    this.gcTerminated(pods.object.items);
+    if (this.config.terminatedPodThreshold > 0) this.gcTerminated(pods.object.items);
     this.gcTerminating(pods.object.items, nodes.object.items);
-    this.gcOrphaned(pods.object.items, nodeNames);
+    this.gcOrphaned(pods.object.items, nodes.object.items);
     this.gcUnscheduledTerminating(pods.object.items);
   }
 
-  /** gcTerminated: delete the oldest terminated pods beyond the threshold. */
+  /** gcTerminated: the terminated pods beyond the threshold go, evicted ones first, then the oldest. */
   private gcTerminated(pods: readonly Pod[]): void {
-    const terminated = pods.filter((p) => isTerminal(p)).sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
-    const excess = terminated.length - this.config.terminatedPodThreshold;
-    for (const pod of terminated.slice(0, Math.max(0, excess))) this.forceDelete(pod, `terminated pods exceed the threshold of ${this.config.terminatedPodThreshold}`, 'gcTerminated');
-  }
-
-  /** gcTerminating: terminating pods on a NotReady node tainted out-of-service. */
-  private gcTerminating(pods: readonly Pod[], nodes: readonly { metadata: { name?: string }; spec?: { taints?: { key: string }[] }; status?: { conditions?: { type: string; status: string }[] } }[]): void {
-    const outOfService = new Set(
-      nodes
-        .filter((n) => (n.spec?.taints ?? []).some((t) => t.key === TAINT_OUT_OF_SERVICE))
-        .filter((n) => n.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True')
-        .map((n) => n.metadata.name!),
-    );
-    for (const pod of pods) {
-      if (pod.metadata.deletionTimestamp && outOfService.has(pod.spec?.nodeName ?? '')) {
-        this.markFailedAndDelete(pod, undefined, `node ${pod.spec?.nodeName} is out of service`, 'gcTerminating');
-      }
+    const terminated = pods.filter(isPodTerminated);
+    const deleteCount = terminated.length - this.config.terminatedPodThreshold;
+    if (deleteCount <= 0) return;
+    terminated.sort(byEvictionAndCreationTimestamp);
+    for (const pod of terminated.slice(0, deleteCount)) {
+      this.markFailedAndDeletePod(pod, undefined, `${terminated.length} terminated pods exceed the threshold of ${this.config.terminatedPodThreshold}`, 'gcTerminated');
     }
   }
 
-  /** gcOrphaned: pods bound to a node missing from the informer; after the quarantine a live GET confirms it is gone. */
-  private gcOrphaned(pods: readonly Pod[], nodeNames: ReadonlySet<string>): void {
+  /** gcTerminating: terminating pods on a node that is not Ready and carries the out-of-service taint. */
+  private gcTerminating(pods: readonly Pod[], nodes: readonly Node[]): void {
+    const terminating = pods.filter((pod) => {
+      if (!pod.metadata.deletionTimestamp) return false;
+      const node = nodes.find((n) => n.metadata.name === pod.spec?.nodeName);
+      if (!node) return false; // nodeLister.Get failed: skipped
+      return !isNodeReady(node) && (node.spec?.taints ?? []).some((t) => t.key === TAINT_OUT_OF_SERVICE);
+    });
+    terminating.sort(byEvictionAndCreationTimestamp);
+    for (const pod of terminating) this.markFailedAndDeletePod(pod, undefined, `terminating on node ${pod.spec?.nodeName}, which is not ready and tainted ${TAINT_OUT_OF_SERVICE}`, 'gcTerminating');
+  }
+
+  /**
+   * gcOrphaned: every pass queues the missing nodes of bound pods for the quarantine (AddAfter);
+   * discoverDeletedNodes then takes the names whose quarantine is over and, for those still missing
+   * from the informer, confirms with a live GET (checkIfNodeExists) that they are gone.
+   */
+  private gcOrphaned(pods: readonly Pod[], nodes: readonly Node[]): void {
     const now = this.clock.now();
-    const missing = new Set(pods.map((p) => p.spec?.nodeName).filter((n): n is string => !!n && !nodeNames.has(n)));
-    for (const n of missing) {
-      if (!this.quarantine.has(n)) {
-        this.quarantine.set(n, now + this.config.quarantineMs);
-        this.timeline.record('podgc', `node ${n} not found: its pods are quarantined for ${this.config.quarantineMs / 1000}s`, `${SOURCE} gcOrphaned`);
-      }
+    // The delaying queue's waitingLoop: entries whose time has come move to the queue.
+    for (const [n, readyAt] of [...this.waiting]) {
+      if (readyAt > now) continue;
+      this.waiting.delete(n);
+      this.ready.add(n);
     }
-    for (const [n, due] of [...this.quarantine]) {
-      if (!missing.has(n)) {
-        this.quarantine.delete(n);
-        continue;
-      }
-      if (due > now) continue;
-      this.quarantine.delete(n);
-      if (this.api.get('nodes', undefined, n).ok) continue; // checkIfNodeExists: it came back
-      for (const pod of pods.filter((p) => p.spec?.nodeName === n)) {
-        const condition = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists', lastTransitionTime: toTime(now) };
-        this.markFailedAndDelete(pod, condition, `node ${n} no longer exists`, 'gcOrphaned');
-      }
+    const existing = new Set(nodes.map((n) => n.metadata.name!));
+    for (const pod of pods) {
+      const n = pod.spec?.nodeName;
+      if (!n || existing.has(n) || this.waiting.has(n)) continue;
+      this.waiting.set(n, now + this.config.quarantineMs);
+      // (a name taken out of the quarantine in this very pass is queued again too, as upstream does; not worth an event)
+      if (!this.ready.has(n)) this.timeline.record('podgc', `node ${n} not found: quarantined for ${this.config.quarantineMs / 1000}s`, `${SOURCE} gcOrphaned (nodeQueue.AddAfter)`);
+    }
+    const deleted = new Set<string>();
+    for (const n of [...this.ready]) {
+      this.ready.delete(n);
+      if (existing.has(n)) continue;
+      if (this.api.get('nodes', undefined, n).ok) continue; // checkIfNodeExists
+      deleted.add(n);
+    }
+    for (const pod of pods) {
+      const n = pod.spec?.nodeName;
+      if (!n || !deleted.has(n)) continue;
+      const condition: PodCondition = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists' };
+      this.markFailedAndDeletePod(pod, condition, `node ${n} no longer exists`, 'gcOrphaned');
     }
   }
 
   /** gcUnscheduledTerminating: terminating pods that never got a node. */
   private gcUnscheduledTerminating(pods: readonly Pod[]): void {
     for (const pod of pods) {
-      if (pod.metadata.deletionTimestamp && !pod.spec?.nodeName) this.markFailedAndDelete(pod, undefined, 'terminating and never scheduled', 'gcUnscheduledTerminating');
+      if (pod.metadata.deletionTimestamp && !pod.spec?.nodeName) this.markFailedAndDeletePod(pod, undefined, 'terminating and never scheduled', 'gcUnscheduledTerminating');
     }
   }
 
-  /** markFailedAndDeletePodWithCondition: phase Failed (plus a condition) unless already terminal, then DELETE with grace 0. */
-  private markFailedAndDelete(pod: Pod, condition: Record<string, string> | undefined, why: string, fn: string): void {
+  /**
+   * markFailedAndDeletePodWithCondition: unless the pod is already Succeeded or Failed, its status
+   * is patched to phase Failed (plus the condition, via UpdatePodCondition; PatchPodStatus), then it
+   * is deleted with DeleteOptions{gracePeriodSeconds: 0} and no precondition.
+   */
+  private markFailedAndDeletePod(pod: Pod, condition: PodCondition | undefined, why: string, fn: string): void {
     const name = pod.metadata.name!;
-    if (!isTerminal(pod)) {
-      const conditions = condition ? [...(pod.status?.conditions ?? []).filter((c) => c.type !== condition.type), condition] : pod.status?.conditions;
-      this.timeline.record('podgc', `mark Failed pods/${name}: ${why}`, `${SOURCE} markFailedAndDeletePodWithCondition`);
-      this.api.patch(IDENTITY, 'pods', pod.metadata.namespace, name, 'merge', { status: { phase: 'Failed', ...(conditions ? { conditions } : {}) } }, { subresource: 'status' });
+    const ns = pod.metadata.namespace;
+    this.timeline.record('podgc', `force delete pods/${name}: ${why}`, `${SOURCE} ${fn} → markFailedAndDeletePodWithCondition`);
+    const phase = pod.status?.phase;
+    if (phase !== 'Succeeded' && phase !== 'Failed') {
+      const status: PodStatus = structuredClone(pod.status ?? {});
+      status.phase = 'Failed';
+      if (condition) updatePodCondition(status, condition, this.clock.now());
+      const body: { status: PodStatus } = { status: { phase: 'Failed', ...(condition ? { conditions: status.conditions } : {}) } };
+      const r = this.api.patch(IDENTITY, 'pods', ns, name, 'merge', body, { subresource: 'status' });
+      if (!r.ok) return; // the error goes to HandleError; the next pass tries again
     }
-    this.forceDelete(pod, why, fn);
-  }
-
-  private forceDelete(pod: Pod, why: string, fn: string): void {
-    this.timeline.record('podgc', `force delete pods/${pod.metadata.name}: ${why}`, `${SOURCE} ${fn}`);
-    this.api.delete(IDENTITY, 'pods', pod.metadata.namespace, pod.metadata.name!, { gracePeriodSeconds: 0 });
+    this.api.delete(IDENTITY, 'pods', ns, name, { gracePeriodSeconds: 0 });
   }
 }

@@ -1,39 +1,86 @@
 import type { ApiServer, ClientIdentity } from '../apiserver/apiserver';
-import { toTime } from '../apiserver/object';
-import type { Node, Pod, Taint, Toleration } from '../apiserver/types';
+import { jsonEqual, toTime } from '../apiserver/object';
+import type { Event, Node, Pod, PodStatus, Taint, Toleration } from '../apiserver/types';
 import type { Clock, TimerHandle } from '../clock';
 import type { Timeline } from '../timeline/timeline';
+import { updatePodCondition } from './pod-gc';
 
 const SOURCE = 'pkg/controller/tainteviction/taint_eviction.go';
 const IDENTITY: ClientIdentity = { name: 'taint-eviction-controller', component: 'nodelifecycle' };
 
-function tolerates(t: Toleration, taint: Taint): boolean {
-  if (t.effect !== undefined && t.effect !== '' && t.effect !== taint.effect) return false;
-  if (t.operator === 'Exists') return t.key === undefined || t.key === '' || t.key === taint.key;
-  return t.key === taint.key && (t.value ?? '') === (taint.value ?? '');
+/** pkg/apis/core/v1 Toleration.ToleratesTaint (Equal and Exists; an empty key with Exists matches every key). */
+export function toleratesTaint(t: Toleration, taint: Taint): boolean {
+  if (t.effect && t.effect !== taint.effect) return false;
+  if (t.key && t.key !== taint.key) return false;
+  if (t.operator === undefined || t.operator === '' || t.operator === 'Equal') return (t.value ?? '') === (taint.value ?? '');
+  return t.operator === 'Exists';
 }
 
 /**
- * getMinTolerationTime over the tolerations that match the node's NoExecute taints: undefined if
- * some taint is not tolerated (evict now), Infinity if tolerated forever, else the seconds.
+ * v1helper.GetMatchingTolerations: for every taint, the first toleration that tolerates it;
+ * undefined if some taint is not tolerated.
  */
-export function minTolerationSeconds(tolerations: readonly Toleration[], taints: readonly Taint[]): number | undefined {
-  let min = Number.POSITIVE_INFINITY;
+export function getMatchingTolerations(taints: readonly Taint[], tolerations: readonly Toleration[]): Toleration[] | undefined {
+  const used: Toleration[] = [];
   for (const taint of taints) {
-    const used = tolerations.filter((t) => tolerates(t, taint));
-    if (used.length === 0) return undefined;
-    for (const t of used) if (t.tolerationSeconds !== undefined) min = Math.min(min, Math.max(0, t.tolerationSeconds));
+    const t = tolerations.find((tol) => toleratesTaint(tol, taint));
+    if (!t) return undefined;
+    used.push(t);
+  }
+  return used;
+}
+
+/**
+ * getMinTolerationTime over the used tolerations, in seconds: 0 if there are none or one has
+ * tolerationSeconds ≤ 0, Infinity if none sets tolerationSeconds (tolerated forever), else the minimum.
+ */
+export function getMinTolerationTime(tolerations: readonly Toleration[]): number {
+  if (tolerations.length === 0) return 0;
+  let min = Number.POSITIVE_INFINITY;
+  for (const t of tolerations) {
+    if (t.tolerationSeconds === undefined || t.tolerationSeconds === null) continue;
+    if (t.tolerationSeconds <= 0) return 0;
+    min = Math.min(min, t.tolerationSeconds);
   }
   return min;
 }
 
 /**
- * The taint eviction controller (split out of node lifecycle in v1.29; K47): when a node carries
- * NoExecute taints, each of its pods is deleted once its shortest matching toleration runs out —
- * first a DisruptionTarget condition, then a DELETE with empty options (the spec's grace).
+ * How long a pod may stay on a node with these NoExecute taints (processPodOnNode's decision):
+ * undefined if some taint is not tolerated (evict now), Infinity if tolerated forever, else seconds.
+ */
+export function minTolerationSeconds(tolerations: readonly Toleration[], taints: readonly Taint[]): number | undefined {
+  const used = getMatchingTolerations(taints, tolerations);
+  return used === undefined ? undefined : getMinTolerationTime(used);
+}
+
+function noExecuteTaints(node: Node | undefined): Taint[] {
+  return (node?.spec?.taints ?? []).filter((t) => t.effect === 'NoExecute');
+}
+
+/** One entry of the TimedWorkerQueue: a pending eviction, or null once it has fired (kept to stop re-adding). */
+interface TimedWorker {
+  createdAt: number;
+  fireAt: number;
+  handle: TimerHandle;
+}
+
+/**
+ * The taint eviction controller (pkg/controller/tainteviction, split out of node lifecycle in
+ * v1.29; K47): when a node carries NoExecute taints, each pod bound to it is deleted once its
+ * shortest matching toleration runs out (at once if some taint is not tolerated) — first a
+ * DisruptionTarget condition, then a DELETE with empty options (the spec's grace). It does not look
+ * at deletionTimestamp: a pod already terminating is "evicted" too, which changes nothing but the
+ * condition (the DELETE is a pending no-op, R21).
  */
 export class TaintEvictionController {
-  private readonly scheduled = new Map<string, TimerHandle>();
+  /** taintedNodes: the NoExecute taints of every tainted node. */
+  private readonly taintedNodes = new Map<string, Taint[]>();
+  /** The node informer's copies, to tell whether an update changed the NoExecute taints (NodeUpdated). */
+  private readonly knownNodes = new Map<string, Node>();
+  /** taintEvictionQueue (timed_workers.go TimedWorkerQueue), keyed namespace/name. */
+  private readonly workers = new Map<string, TimedWorker | null>();
+  private eventCounter = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -43,45 +90,161 @@ export class TaintEvictionController {
 
   start(): void {
     this.api.watch('nodes', undefined, {}, (e) => {
-      if (e.type !== 'DELETED') this.handleNodeUpdate(e.object);
+      const name = e.object.metadata.name!;
+      const old = this.knownNodes.get(name);
+      if (e.type === 'DELETED') this.knownNodes.delete(name);
+      else this.knownNodes.set(name, e.object);
+      this.nodeUpdated(old, e.type === 'DELETED' ? undefined : e.object);
+    });
+    const pods = new Map<string, Pod>();
+    this.api.watch('pods', undefined, {}, (e) => {
+      const key = `${e.object.metadata.namespace}/${e.object.metadata.name}`;
+      const old = pods.get(key);
+      if (e.type === 'DELETED') pods.delete(key);
+      else pods.set(key, e.object);
+      this.podUpdated(old, e.type === 'DELETED' ? undefined : e.object);
     });
   }
 
-  /** handleNodeUpdate → processPodOnNode for every pod bound to the node. */
-  private handleNodeUpdate(node: Node): void {
-    const taints = (node.spec?.taints ?? []).filter((t) => t.effect === 'NoExecute');
-    const pods = this.api.list('pods', undefined, (p) => p.spec?.nodeName === node.metadata.name);
-    for (const pod of pods.ok ? pods.object.items : []) this.processPodOnNode(pod, taints);
+  /** NodeUpdated: only a change of the NoExecute taints (or an add/delete) is handled. */
+  private nodeUpdated(old: Node | undefined, node: Node | undefined): void {
+    if (old && node && jsonEqual(noExecuteTaints(old), noExecuteTaints(node))) return;
+    this.handleNodeUpdate((node ?? old)!.metadata.name!);
   }
 
-  private processPodOnNode(pod: Pod, taints: readonly Taint[]): void {
-    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
-    const cancel = () => {
-      const t = this.scheduled.get(key);
-      if (t) this.clock.cancel(t);
-      this.scheduled.delete(key);
-    };
-    if (taints.length === 0) return cancel();
-    if (pod.metadata.deletionTimestamp) return;
-    const seconds = minTolerationSeconds(pod.spec?.tolerations ?? [], taints);
-    if (seconds === Number.POSITIVE_INFINITY) return cancel();
-    if (this.scheduled.has(key)) return;
-    const delay = (seconds ?? 0) * 1000;
-    this.timeline.record('nodelifecycle', `eviction of pods/${pod.metadata.name} scheduled in ${seconds ?? 0}s (NoExecute taint ${taints.map((t) => t.key).join(', ')})`, `${SOURCE} processPodOnNode`, { actor: IDENTITY.name });
-    this.scheduled.set(key, this.clock.after(delay, () => this.addConditionAndDeletePod(pod)));
+  /** PodUpdated: only an add, a delete, or a change of tolerations or node is handled. */
+  private podUpdated(old: Pod | undefined, pod: Pod | undefined): void {
+    if (old && pod && jsonEqual(old.spec?.tolerations ?? [], pod.spec?.tolerations ?? []) && old.spec?.nodeName === pod.spec?.nodeName) return;
+    const p = (pod ?? old)!;
+    this.handlePodUpdate(p.metadata.namespace, p.metadata.name!, p.spec?.nodeName);
   }
 
-  /** addConditionAndDeletePod: DisruptionTarget condition, then DELETE with no options. */
-  private addConditionAndDeletePod(pod: Pod): void {
-    const name = pod.metadata.name!;
-    const ns = pod.metadata.namespace;
-    this.scheduled.delete(`${ns}/${name}`);
-    const current = this.api.get('pods', ns, name);
-    if (!current.ok || current.object.metadata.uid !== pod.metadata.uid) return;
+  /** handleNodeUpdate: remember the node's NoExecute taints, then processPodOnNode for every pod bound to it. */
+  private handleNodeUpdate(nodeName: string): void {
+    const got = this.api.get('nodes', undefined, nodeName);
+    if (!got.ok) {
+      this.taintedNodes.delete(nodeName); // node deleted: scheduled evictions stay (they GET the pod when they fire)
+      return;
+    }
+    const taints = noExecuteTaints(got.object);
+    if (taints.length === 0) this.taintedNodes.delete(nodeName);
+    else this.taintedNodes.set(nodeName, taints);
+    const listed = this.api.list('pods', undefined, (p) => p.spec?.nodeName === nodeName);
+    const pods = listed.ok ? listed.object.items : [];
+    if (pods.length === 0) return;
+    if (taints.length === 0) {
+      for (const pod of pods) this.cancelWorkWithEvent(pod.metadata.namespace, pod.metadata.name!);
+      return;
+    }
+    const now = this.clock.now();
+    for (const pod of pods) this.processPodOnNode(pod.metadata.namespace, pod.metadata.name!, nodeName, pod.spec?.tolerations ?? [], taints, now);
+  }
+
+  /** handlePodUpdate: a pod gone from the informer loses its eviction; a pod on a tainted node is processed. */
+  private handlePodUpdate(namespace: string | undefined, name: string, nodeName: string | undefined): void {
+    const got = this.api.get('pods', namespace, name);
+    if (!got.ok) {
+      this.cancelWorkWithEvent(namespace, name);
+      return;
+    }
+    const pod = got.object;
+    if (pod.spec?.nodeName !== nodeName || !nodeName) return;
+    const taints = this.taintedNodes.get(nodeName);
+    if (!taints) return;
+    this.processPodOnNode(namespace, name, nodeName, pod.spec?.tolerations ?? [], taints, this.clock.now());
+  }
+
+  /** processPodOnNode: schedule (or cancel) the pod's eviction for the shortest matching toleration. */
+  private processPodOnNode(namespace: string | undefined, name: string, nodeName: string, tolerations: readonly Toleration[], taints: readonly Taint[], now: number): void {
+    if (taints.length === 0) this.cancelWorkWithEvent(namespace, name);
+    const used = getMatchingTolerations(taints, tolerations);
+    const keys = taints.map((t) => t.key).join(', ');
+    if (used === undefined) {
+      // Not all taints are tolerated: cancel what was scheduled, the pod goes right away.
+      this.cancelWorkWithEvent(namespace, name);
+      this.addWork(namespace, name, now, now, `NoExecute taint ${keys} on node ${nodeName} is not tolerated`);
+      return;
+    }
+    const seconds = getMinTolerationTime(used);
+    if (seconds === Number.POSITIVE_INFINITY) {
+      this.cancelWorkWithEvent(namespace, name); // tolerated forever
+      return;
+    }
+    let startTime = now;
+    const triggerTime = now + seconds * 1000;
+    const scheduled = this.workers.get(`${namespace}/${name}`);
+    if (scheduled) {
+      startTime = scheduled.createdAt;
+      if (startTime + seconds * 1000 < triggerTime) return; // the earlier schedule stands
+      this.cancelWorkWithEvent(namespace, name);
+    }
+    this.addWork(namespace, name, startTime, startTime + seconds * 1000, `tolerates NoExecute taint ${keys} on node ${nodeName} for ${seconds}s`);
+  }
+
+  /** TimedWorkerQueue.AddWork: nothing if the key is there (pending, or fired and kept). */
+  private addWork(namespace: string | undefined, name: string, createdAt: number, fireAt: number, why: string): void {
+    const key = `${namespace}/${name}`;
+    if (this.workers.has(key)) return;
+    const delay = Math.max(0, fireAt - this.clock.now());
+    this.timeline.record('nodelifecycle', `eviction of pods/${name} scheduled in ${delay / 1000}s: ${why}`, `${SOURCE} processPodOnNode → TimedWorkerQueue.AddWork`, { actor: IDENTITY.name });
+    const handle = this.clock.after(delay, () => {
+      this.deletePodHandler(namespace, name);
+      this.workers.set(key, null); // kept after success, so the pod is not scheduled again
+    });
+    this.workers.set(key, { createdAt, fireAt, handle });
+  }
+
+  /** cancelWorkWithEvent: TimedWorkerQueue.CancelWork, and an Event if a pending eviction was cancelled. */
+  private cancelWorkWithEvent(namespace: string | undefined, name: string): void {
+    const key = `${namespace}/${name}`;
+    if (!this.workers.has(key)) return;
+    const worker = this.workers.get(key);
+    this.workers.delete(key);
+    if (!worker) return;
+    this.clock.cancel(worker.handle);
+    this.emitEvent(namespace, name, `Cancelling deletion of Pod ${key}`, 'emitCancelPodDeletionEvent');
+  }
+
+  /** deletePodHandler: the event, then addConditionAndDeletePod. */
+  private deletePodHandler(namespace: string | undefined, name: string): void {
+    this.emitEvent(namespace, name, `Marking for deletion Pod ${namespace}/${name}`, 'emitPodDeletionEvent');
+    this.addConditionAndDeletePod(namespace, name);
+  }
+
+  /**
+   * addConditionAndDeletePod: GET the pod; add DisruptionTarget{DeletionByTaintManager} through
+   * UpdatePodCondition and PatchPodStatus when that changes it; then DELETE with empty options.
+   */
+  private addConditionAndDeletePod(namespace: string | undefined, name: string): void {
+    const got = this.api.get('pods', namespace, name);
+    if (!got.ok) return;
     this.timeline.record('nodelifecycle', `taint eviction pods/${name}: deleting due to NoExecute taint`, `${SOURCE} addConditionAndDeletePod`, { actor: IDENTITY.name });
-    const condition = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint', lastTransitionTime: toTime(this.clock.now()) };
-    const conditions = [...(current.object.status?.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget'), condition];
-    this.api.patch(IDENTITY, 'pods', ns, name, 'merge', { status: { conditions } }, { subresource: 'status' });
-    this.api.delete(IDENTITY, 'pods', ns, name, {});
+    const status: PodStatus = structuredClone(got.object.status ?? {});
+    const condition = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' };
+    if (updatePodCondition(status, condition, this.clock.now())) {
+      const r = this.api.patch(IDENTITY, 'pods', namespace, name, 'merge', { status: { conditions: status.conditions } }, { subresource: 'status' });
+      if (!r.ok) return;
+    }
+    this.api.delete(IDENTITY, 'pods', namespace, name, {});
+  }
+
+  /** The controller's EventRecorder (reason TaintManagerEviction, on the pod). */
+  private emitEvent(namespace: string | undefined, name: string, message: string, fn: string): void {
+    const reason = 'TaintManagerEviction';
+    this.timeline.record('events', `${reason} pods/${name}: ${message}`, `${SOURCE} ${fn}`, { actor: IDENTITY.name });
+    this.eventCounter += 1;
+    const now = toTime(this.clock.now());
+    const event: Event = {
+      metadata: { name: `${name}.taint-eviction.${this.eventCounter}`, namespace: namespace ?? 'default' },
+      involvedObject: { kind: 'Pod', apiVersion: 'v1', name, namespace },
+      reason,
+      message,
+      type: 'Normal',
+      source: { component: 'taint-eviction-controller' },
+      firstTimestamp: now,
+      lastTimestamp: now,
+      count: 1,
+    };
+    this.api.create(IDENTITY, 'events', event.metadata.namespace, event);
   }
 }

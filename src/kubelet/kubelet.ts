@@ -103,7 +103,7 @@ export class Kubelet {
     // still in the pod manager (getPodsToSync → HandlePodSyncs); orphans are re-driven by housekeeping.
     this.workers.onWorkDue = (uid) => {
       const pod = this.podManager.get(uid);
-      if (pod) this.workers.updatePod({ updateType: 'sync', pod });
+      this.workers.status(uid) && this.workers.updatePod({ updateType: 'sync', pod: this.workers.status(uid)!.pod }); void pod;
     };
     runtime.onContainerExit = this.scheduler.guard((uid: string) => this.plegEvent(uid));
     this.config = new PodConfig(this.client, timeline, nodeName, (updates) => this.syncLoopIteration(updates));

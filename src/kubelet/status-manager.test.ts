@@ -80,12 +80,15 @@ describe('status manager: when it talks to the API (K35)', () => {
     expect(h.requests().at(-1)).to.deep.equal([5, 'DELETE pods/web gracePeriodSeconds=0 preconditions.uid=UID']);
   });
 
-  it('K35 a pod gone from the API (GET NotFound) gets no request and its status is dropped', () => {
+  it('K35 a pod gone from the API (GET NotFound) gets no request; its status stays cached until housekeeping removes orphaned statuses', () => {
     const h = harness();
     const pod = h.create();
     h.del({ gracePeriodSeconds: 0 });
     h.manager.setPodStatus(pod, status('Running', [running()]));
+    h.manager.terminatePod(pod);
     expect(h.requests()).to.deep.equal([]);
+    expect(h.manager.getPodStatus(pod.metadata.uid!)?.phase).to.equal('Failed');
+    h.manager.removeOrphanedStatuses(new Set());
     expect(h.manager.getPodStatus(pod.metadata.uid!)).to.equal(undefined);
   });
 

@@ -139,7 +139,10 @@ export class StatusManager {
   private syncPod(uid: string, s: VersionedStatus): void {
     const api = this.client.server;
     const got = api.get('pods', s.namespace, s.name);
-    if (!got.ok || got.object.metadata.uid !== uid) {
+    // NotFound: nothing is sent; the entry stays until housekeeping's RemoveOrphanedStatuses drops it.
+    if (!got.ok) return;
+    // "Pod was deleted and then recreated, skipping status update": forget the old uid's status.
+    if (got.object.metadata.uid !== uid) {
       this.statuses.delete(uid);
       return;
     }

@@ -35,6 +35,18 @@ export function fieldChanges(before: unknown, after: unknown, path = ''): FieldC
   return [{ path: path || '/', from: before, to: after }];
 }
 
+/**
+ * Reads a path cell: a JSON Pointer such as `/metadata/deletionTimestamp`. A dotted path
+ * (`metadata.deletionTimestamp`) or one without the leading slash is an error naming the pointer
+ * that was probably meant.
+ */
+export function parsePath(cell: string): string {
+  const p = cell.trim();
+  if (p.startsWith('/')) return p;
+  const meant = `/${p.replace(/^\.+/, '').split('.').join('/')}`;
+  throw new CellError(`bad path "${p}": expected a JSON Pointer starting with "/" (did you mean ${meant}?)`);
+}
+
 /** The value at a JSON Pointer, or ABSENT. */
 export function valueAt(obj: unknown, pointer: string): FieldValue {
   if (pointer === '' || pointer === '/') return obj;
@@ -48,16 +60,24 @@ export function valueAt(obj: unknown, pointer: string): FieldValue {
   return cur;
 }
 
+/** A value or path cell that cannot be read, with what was expected. */
+export class CellError extends Error {}
+
 /**
  * Reads a table cell: `<absent>`, `<any>`, `T+30s` (the RFC 3339 second Kubernetes would write,
- * counted from T+0), otherwise JSON — or, if it is not JSON, the text itself as a string.
+ * counted from T+0; `T+1m30s` works too), otherwise JSON — or, if it is not JSON, the text itself
+ * as a string. A misspelt placeholder (`<absnt>`) or time (`T+30`) is an error, not a string.
  */
 export function parseCell(cell: string, t0: number): FieldValue | typeof ANY {
   const c = cell.trim();
   if (c === '<absent>') return ABSENT;
   if (c === '<any>') return ANY;
-  const t = /^T\+(\d+)s$/.exec(c);
-  if (t) return toTime(t0 + Number(t[1]) * 1000);
+  if (/^<[^<>]*>$/.test(c)) throw new CellError(`unknown placeholder "${c}" in a value cell: expected <absent>, <any>, T+Ns or a JSON value`);
+  if (c.startsWith('T+')) {
+    const t = /^T\+(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(c);
+    if (!t || c === 'T+') throw new CellError(`bad time "${c}" in a value cell: expected T+Ns (e.g. T+0s, T+30s, T+1m30s), whole seconds after T+0`);
+    return toTime(t0 + (Number(t[1] ?? 0) * 3600 + Number(t[2] ?? 0) * 60 + Number(t[3] ?? 0)) * 1000);
+  }
   try {
     return JSON.parse(c);
   } catch {

@@ -1,0 +1,312 @@
+/**
+ * The kubelet's own loops through a whole cluster: the syncLoop's handling of config ops, the
+ * sync functions, retries, housekeeping, container GC and restarts (kubelet-semantics.md B–G).
+ */
+import { describe, it } from 'node:test';
+import { expect } from 'chai';
+import type { Event } from '../apiserver/types';
+import { USER } from '../cluster';
+import { at, count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, WARMUP_MS } from './testing';
+
+describe('syncLoop: config ops (K11–K13)', () => {
+  it('K11 a DELETE op is handled as an update: the worker learns the deletionTimestamp and starts terminating with its grace', () => {
+    const { c, node, uid, t0 } = running();
+    del(c, 'web', { gracePeriodSeconds: 20 });
+    expectTimeline(c, t0, [
+      [0, 'kubelet', 'DELETE pods/web'],
+      [0, 'kubelet', 'terminating pods/web (deletionTimestamp set)'],
+      [0, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=20'],
+    ]);
+    expect(node.kubelet.workers.status(uid)?.deleted).to.equal(true);
+  });
+
+  it('K12 an UPDATE goes straight to the worker (no admission): it holds the new pod and keeps syncing', () => {
+    const { c, node, uid, t0 } = running();
+    const pod = stored(c, 'web')!;
+    pod.metadata.labels = { release: 'two' };
+    c.apiserver.update(USER, 'pods', 'default', pod);
+    c.flush();
+    expectTimeline(c, t0, [[0, 'kubelet', 'UPDATE pods/web']]);
+    expectNo(c, t0, 'kubelet', 'ADD');
+    expect(node.kubelet.workers.status(uid)?.pod.metadata.labels).to.deep.equal({ release: 'two' });
+    expect(node.kubelet.workers.status(uid)?.workType).to.equal('sync');
+  });
+
+  it('K13 REMOVE: the worker gets a kill without options (spec grace); directories are left to housekeeping', () => {
+    const { c, node, uid, t0 } = running({ spec: { volumes: [{ name: 'data' }] }, containers: { app: { sigterm: { kind: 'exits', afterMs: 3000 } } } });
+    node.setReachable(false);
+    del(c, 'web', { gracePeriodSeconds: 0 });
+    c.advance(600_000);
+    node.setReachable(true);
+    c.advance(3_500);
+    expect(node.volumes.hasPod(uid)).to.equal(true);
+    c.advance(10_000);
+    expectTimeline(c, t0, [
+      [600, 'kubelet', 'REMOVE pods/web'],
+      [600, 'kubelet', 'terminating pods/web (kill requested)'],
+      [600, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=30'],
+      [603, 'runtime', 'exited app code=0'],
+      [603.2, 'volumes', 'unmounted data'],
+      [604, 'kubelet', 'SyncTerminatedPod pods/web'],
+      [604, 'kubelet', 'pod worker finished pods/web'],
+      [606, 'kubelet', 'housekeeping removed worker pods/web'],
+    ]);
+    expect(node.volumes.hasPod(uid)).to.equal(false);
+  });
+});
+
+describe('retries (K19, K31)', () => {
+  it('K31 a kill after which a container still runs is a CRI violation: SyncTerminatingPod fails and (K19) is retried 10 s later at a sync tick, for a pod still in config', () => {
+    const { c, node, t0 } = running();
+    const real = node.runtime.stopContainer.bind(node.runtime);
+    let lie = true;
+    node.runtime.stopContainer = (uid, name, timeout, onExit) => {
+      if (!lie) return real(uid, name, timeout, onExit);
+      lie = false;
+      onExit();
+      return () => undefined;
+    };
+    del(c, 'web');
+    c.advance(30_000);
+    expectTimeline(c, t0, [
+      [0, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=30'],
+      [0, 'kubelet', 'sync error pods/web: detected running containers after a successful KillPod, CRI violation; retry in 10s'],
+      [10, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=30'],
+      [10, 'runtime', 'SIGTERM app'],
+      [11, 'kubelet', 'SyncTerminatedPod pods/web'],
+      [11, 'status', 'DELETE pods/web'],
+    ]);
+  });
+
+  it('K19 a pod no longer in config is not retried by the work queue: housekeeping (every 2 s) re-drives it', () => {
+    const { c, node, t0 } = running({ containers: { app: { sigterm: { kind: 'ignores' } } } });
+    // The first two StopContainer calls return after 2.5 s without stopping anything.
+    const real = node.runtime.stopContainer.bind(node.runtime);
+    let lies = 2;
+    node.runtime.stopContainer = (uid, name, timeout, onExit) => {
+      if (lies === 0) return real(uid, name, timeout, onExit);
+      lies -= 1;
+      c.clock.after(2500, onExit);
+      return () => undefined;
+    };
+    del(c, 'web', { gracePeriodSeconds: 0 });
+    c.advance(30_000);
+    expectTimeline(c, t0, [
+      [0, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=1'],
+      [0, 'kubelet', 'REMOVE pods/web'],
+      // The REMOVE's kill was queued meanwhile: it runs at the next relist.
+      [2.5, 'kubelet', 'sync error pods/web: detected running containers after a successful KillPod, CRI violation; a newer update is queued'],
+      [3, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=1'],
+      // Housekeeping (at 4) found the orphan terminating and replayed its last update: it runs right after the failure.
+      [5.5, 'kubelet', 'sync error pods/web: detected running containers after a successful KillPod, CRI violation; a newer update is queued'],
+      [6, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=1'],
+      [8, 'runtime', 'SIGKILL app'],
+      [9, 'kubelet', 'SyncTerminatedPod pods/web'],
+    ]);
+    expect(count(c, t0, 'kubelet', 'SyncTerminatingPod')).to.equal(3);
+  });
+});
+
+describe('SyncTerminatingPod and SyncTerminatedPod (K24, K31, K39, K40)', () => {
+  it('K24 the Killing event is a Kubernetes Event (Normal, "Stopping container app") about the pod, recorded even when the pod is gone', () => {
+    const { c, t0 } = running();
+    del(c, 'web', { gracePeriodSeconds: 0 });
+    c.advance(10_000);
+    const events = c.apiserver.list('events', 'default');
+    const items: Event[] = events.ok ? events.object.items : [];
+    expect(items.map((e) => [e.type, e.reason, e.message, e.involvedObject.name, e.involvedObject.fieldPath, e.source?.component])).to.deep.equal([
+      ['Normal', 'Killing', 'Stopping container app', 'web', 'spec.containers{app}', 'kubelet'],
+    ]);
+    expect(at(c, t0, 'events', 'Killing pods/web')).to.equal(0);
+  });
+
+  it('K31 the status is handed over first (unchanged: no PATCH), then the kill, then the stopped status (terminated containers, phase held)', () => {
+    const { c, t0 } = running({ containers: { app: { sigterm: { kind: 'exits', afterMs: 2000 } } } });
+    del(c, 'web');
+    c.advance(2500);
+    expectTimeline(c, t0, [
+      [0, 'kubelet', 'SyncTerminatingPod pods/web'],
+      [0, 'runtime', 'SIGTERM app'],
+      [2, 'runtime', 'exited app code=0'],
+      [2, 'apiserver', 'PATCH pods/web/status'],
+    ]);
+    expect(count(c, t0, 'apiserver', 'PATCH')).to.equal(1);
+    expect(stored(c, 'web')?.status?.phase).to.equal('Running');
+  });
+
+  it('K39 volumes are unmounted only once the containers have stopped (the worker is terminated)', () => {
+    const { c, t0 } = running({ spec: { volumes: [{ name: 'data' }] }, containers: { app: { sigterm: { kind: 'exits', afterMs: 10_000 } } } });
+    del(c, 'web');
+    c.advance(20_000);
+    expect(at(c, t0, 'volumes', 'unmount data')).to.equal(10.1);
+  });
+
+  it('K40 SyncTerminatedPod pushes the terminal phase first, then waits for the unmount (polled every 300 ms), and only then TerminatePod lets the DELETE go', () => {
+    const { c, t0 } = running({ spec: { volumes: [{ name: 'data' }] }, volumes: { data: { unmountMs: 5000 } } });
+    del(c, 'web');
+    c.advance(3000);
+    expect(stored(c, 'web')?.status?.phase).to.equal('Failed');
+    c.advance(10_000);
+    expectTimeline(c, t0, [
+      [0, 'runtime', 'exited app code=143'],
+      [0.1, 'volumes', 'unmount data'],
+      [1, 'kubelet', 'SyncTerminatedPod pods/web'],
+      [1, 'apiserver', 'PATCH pods/web/status'],
+      [5.1, 'volumes', 'unmounted data'],
+      [5.2, 'status', 'DELETE pods/web gracePeriodSeconds=0'],
+    ]);
+  });
+});
+
+describe('container GC and pod directories (K41, K42)', () => {
+  it('K41 exited containers and the sandbox stay after termination; container GC removes them at its next 1-minute pass once the pod is deleted and terminated', () => {
+    const { c, node, uid, t0 } = running();
+    del(c, 'web');
+    c.advance(59_000);
+    expect(node.runtime.sandbox(uid)?.containers.get('app')?.state).to.equal('exited');
+    c.advance(2000);
+    expect(at(c, t0, 'runtime', 'sandbox removed pods/web')).to.equal(60);
+    expect(node.runtime.sandbox(uid)).to.equal(undefined);
+  });
+
+  it('K41 a pod that completed by itself keeps its containers while it is in the API; once it is deleted GC removes them', () => {
+    const { c, node } = newCluster();
+    const { metadata } = createPod(c, 'job', { spec: { restartPolicy: 'Never' }, containers: { app: { exitsOnItsOwn: 0 } } });
+    c.advance(300_000);
+    expect(stored(c, 'job')?.status?.phase).to.equal('Succeeded');
+    expect(node.runtime.sandbox(metadata.uid!)).to.not.equal(undefined);
+    const t0 = c.clock.now();
+    del(c, 'job');
+    c.advance(120_000);
+    expectTimeline(c, t0, [
+      [0, 'etcd', 'DELETE /registry/pods/default/job'],
+      [0, 'kubelet', 'REMOVE pods/job'],
+      [2, 'kubelet', 'housekeeping removed worker pods/job'],
+      [60, 'runtime', 'sandbox removed pods/job'],
+    ]);
+  });
+
+  it('K42 the directory of a pod gone from config is kept while a volume is mounted, and removed by the first housekeeping pass after', () => {
+    const slow = running({ spec: { volumes: [{ name: 'data' }] }, volumes: { data: { unmountMs: 5000 } } });
+    del(slow.c, 'web', { gracePeriodSeconds: 0 });
+    slow.c.advance(4500);
+    expect(slow.node.volumes.hasPod(slow.uid)).to.equal(true);
+    slow.c.advance(2000);
+    expect(slow.node.volumes.hasPod(slow.uid)).to.equal(false);
+
+    const stuck = running({ spec: { volumes: [{ name: 'data' }] }, volumes: { data: { neverUnmounts: true, unmountMs: 0 } } });
+    del(stuck.c, 'web', { gracePeriodSeconds: 0 });
+    stuck.c.advance(600_000);
+    expect(stuck.node.volumes.hasPod(stuck.uid)).to.equal(true);
+  });
+});
+
+describe('housekeeping (K43)', () => {
+  it('K43 a force-deleted pod: its status is dropped, its worker driven to the end and then forgotten', () => {
+    const { c, node, uid, t0 } = running();
+    del(c, 'web', { gracePeriodSeconds: 0 });
+    c.advance(1000);
+    // SetPodStatus got NotFound (nothing sent); the cached status goes at the next housekeeping pass.
+    expect(node.kubelet.statusManager.getPodStatus(uid)).to.not.equal(undefined);
+    c.advance(1500);
+    expect(node.kubelet.statusManager.getPodStatus(uid)).to.equal(undefined);
+    c.advance(10_000);
+    expectTimeline(c, t0, [
+      [1, 'kubelet', 'pod worker finished pods/web'],
+      [2, 'kubelet', 'housekeeping removed worker pods/web (no longer in config)'],
+    ]);
+    expect(node.kubelet.workers.status(uid)).to.equal(undefined);
+  });
+
+  it('K43 a terminal, deleted pod that no worker knows (e.g. rejected at admission) is sent a Kill so that the final DELETE happens (filterTerminalPodsToDelete)', () => {
+    const { c, node } = newCluster();
+    createPod(c, 'job', { metadata: { finalizers: ['example.com/hold'] }, spec: { restartPolicy: 'Never' }, containers: { app: { exitsOnItsOwn: 1 } } });
+    c.advance(WARMUP_MS);
+    del(c, 'job');
+    expect(stored(c, 'job')?.metadata).to.include({ deletionGracePeriodSeconds: 0 });
+    // The workers forget the pod, as if it had never been admitted.
+    node.kubelet.workers.syncKnownPods(new Set());
+    const t0 = c.clock.now();
+    node.kubelet['handlePodCleanups']();
+    c.advance(5000);
+    expectTimeline(c, t0, [
+      [0, 'kubelet', 'housekeeping kills pods/job (terminal, deleted, unknown to the pod workers)'],
+      [0, 'kubelet', 'pods/job is Failed and nothing runs: its worker starts as terminated'],
+      [0, 'kubelet', 'SyncTerminatedPod pods/job'],
+      [0, 'status', 'DELETE pods/job gracePeriodSeconds=0'],
+    ]);
+  });
+});
+
+describe('orphans and restarts (K21, K30, K44, K45)', () => {
+  it('K30 containers of a pod force-deleted while the kubelet was down are orphans: killed with grace 1 (StopContainer(2)) by housekeeping, no status, no DELETE', () => {
+    const { c, node, t0 } = running({ containers: { app: { sigterm: { kind: 'ignores' } } } });
+    node.kubelet.stop();
+    del(c, 'web', { gracePeriodSeconds: 0 });
+    c.advance(10_000);
+    node.restartKubelet();
+    c.advance(120_000);
+    expectTimeline(c, t0, [
+      [10, 'kubelet', 'kubelet started'],
+      [12, 'kubelet', 'terminating pods/web (orphaned runtime pod)'],
+      [12, 'kubelet', 'SyncTerminatingRuntimePod pods/web gracePeriod=1'],
+      [12, 'runtime', 'SIGTERM app'],
+      [14, 'runtime', 'SIGKILL app'],
+      [14, 'runtime', 'sandbox stopped pods/web'],
+      [70, 'runtime', 'sandbox removed pods/web'],
+    ]);
+    expect(c.timeline.since(t0).filter((e) => e.component === 'apiserver' && e.actor === 'kubelet/node-1' && e.text.includes(' pods/'))).to.deep.equal([]);
+    expect(count(c, t0, 'runtime', 'SIGTERM')).to.equal(1);
+  });
+
+  it('K44 seen only as REMOVE (the watch expired while the pod was force-deleted): the kill uses the spec grace, 30 s', () => {
+    const { c, node, t0 } = running({ containers: { app: { sigterm: { kind: 'ignores' } } } });
+    node.setReachable(false);
+    del(c, 'web', { gracePeriodSeconds: 0 });
+    c.advance(600_000);
+    node.setReachable(true);
+    c.advance(60_000);
+    expect(at(c, t0, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=30')).to.equal(600);
+    expect(at(c, t0, 'runtime', 'SIGKILL app')).to.equal(630);
+  });
+
+  it('K45 after a restart the ADD starts terminating with the full deletionGracePeriodSeconds; preStop runs again; containers already stopped are skipped', () => {
+    const { c, node, t0 } = running({
+      spec: { terminationGracePeriodSeconds: 60, containers: [{ name: 'a' }, { name: 'b', lifecycle: PRESTOP }] },
+      containers: { b: { preStopMs: 5000, sigterm: { kind: 'ignores' } } },
+    });
+    del(c, 'web');
+    c.advance(20_000);
+    node.restartKubelet();
+    c.advance(80_000);
+    expectTimeline(c, t0, [
+      [0, 'runtime', 'exited a code=143'],
+      [0, 'runtime', 'preStop b'],
+      [5, 'runtime', 'SIGTERM b'],
+      [20, 'kubelet', 'ADD pods/web'],
+      [20, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=60'],
+      [20, 'events', 'Killing pods/web: Stopping container b'],
+      [20, 'runtime', 'preStop b'],
+      [25, 'runtime', 'SIGTERM b'],
+      [80, 'runtime', 'SIGKILL b'],
+      [81, 'status', 'DELETE pods/web'],
+    ]);
+    expect(count(c, t0, 'events', 'Killing pods/web: Stopping container a')).to.equal(1);
+  });
+
+  it('K21 a restarted kubelet that finds the pod terminal with nothing running skips SyncTerminatingPod', () => {
+    const { c, node, t0 } = running({ spec: { volumes: [{ name: 'data' }] }, volumes: { data: { neverUnmounts: true, unmountMs: 0 } } });
+    del(c, 'web');
+    c.advance(5000);
+    expect(stored(c, 'web')?.status?.phase).to.equal('Failed');
+    node.restartKubelet();
+    c.advance(10_000);
+    expectTimeline(c, t0, [
+      [0, 'kubelet', 'SyncTerminatingPod pods/web'],
+      [5, 'kubelet', 'ADD pods/web'],
+      [5, 'kubelet', 'pods/web is Failed and nothing runs: its worker starts as terminated'],
+      [5, 'kubelet', 'SyncTerminatedPod pods/web'],
+    ]);
+    expect(count(c, t0, 'kubelet', 'SyncTerminatingPod')).to.equal(1);
+  });
+});

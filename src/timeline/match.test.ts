@@ -1,0 +1,67 @@
+import { describe, it } from 'node:test';
+import { expect } from 'chai';
+import type { Component, TimelineEvent } from './event';
+import { checkExactOrder, checkInOrder, parseAt, parseComponent, TableError, type EventRow } from './match';
+
+const T0 = 1_000_000;
+
+function ev(seq: number, atS: number, component: Component, text: string): TimelineEvent {
+  return { seq, at: T0 + atS * 1000, component, text, source: 'test.go F' };
+}
+
+const timeline: TimelineEvent[] = [
+  ev(1, 0, 'apiserver', 'DELETE pods/web propagationPolicy=Background'),
+  ev(2, 0, 'etcd', 'PUT /registry/pods/default/web rev=4'),
+  ev(3, 0, 'kubelet', 'DELETE pods/web'),
+  ev(4, 0.5, 'runtime', 'SIGTERM app pods/web'),
+  ev(5, 30.9, 'runtime', 'SIGKILL app pods/web'),
+  ev(6, 31, 'status', 'DELETE pods/web gracePeriodSeconds=0'),
+];
+
+const row = (component: Component, text: string, at?: { from: number; to: number }): EventRow => ({ component, text, at });
+
+describe('parseAt', () => {
+  it('reads one second, a range, and units', () => {
+    expect(parseAt('T+30s')).to.deep.equal({ from: 30, to: 30 });
+    expect(parseAt('T+30s..T+33s')).to.deep.equal({ from: 30, to: 33 });
+    expect(parseAt('T+1m30s')).to.deep.equal({ from: 90, to: 90 });
+  });
+  it('refuses bad cells with a message naming the cell', () => {
+    expect(() => parseAt('30s')).to.throw(TableError, /"30s"/);
+    expect(() => parseAt('T+5s..T+2s')).to.throw(TableError, /ends before it starts/);
+  });
+});
+
+describe('parseComponent', () => {
+  it('lists the components when one is unknown', () => {
+    expect(() => parseComponent('scheduler')).to.throw(TableError, /unknown component "scheduler".*apiserver/);
+  });
+});
+
+describe('checkInOrder', () => {
+  it('matches rows in order with gaps, by prefix, and by whole seconds', () => {
+    expect(checkInOrder(timeline, [row('apiserver', 'DELETE pods/web'), row('runtime', 'SIGKILL app', { from: 30, to: 30 }), row('status', 'DELETE pods/web')], T0)).to.equal(undefined);
+  });
+  it('fails on the wrong second and prints the actual timeline with the matched rows marked', () => {
+    const msg = checkInOrder(timeline, [row('apiserver', 'DELETE pods/web'), row('runtime', 'SIGKILL app', { from: 31, to: 31 })], T0);
+    expect(msg).to.match(/row 2 \| T\+31s \| runtime \| SIGKILL app \|/);
+    expect(msg).to.contain('✓  #1');
+    expect(msg).to.contain('SIGKILL app pods/web');
+  });
+  it('says when a row matches only before the previous match', () => {
+    const msg = checkInOrder(timeline, [row('status', 'DELETE'), row('apiserver', 'DELETE')], T0);
+    expect(msg).to.match(/matches it at #1, but before/);
+  });
+});
+
+describe('checkExactOrder', () => {
+  it('matches a contiguous run once narrowed to the named components', () => {
+    expect(checkExactOrder(timeline, [row('apiserver', 'DELETE'), row('etcd', 'PUT'), row('status', 'DELETE')], T0)).to.equal(undefined);
+  });
+  it('fails when another event of a named component sits between, marking the longest run', () => {
+    const msg = checkExactOrder(timeline, [row('runtime', 'SIGTERM'), row('status', 'DELETE')], T0);
+    expect(msg).to.contain('rows 1..1');
+    expect(msg).to.contain('✗  #5');
+    expect(msg).to.contain('narrowed to runtime, status');
+  });
+});

@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { expect } from 'chai';
+import { CONTRACT } from '../scripts/step-catalogue';
+
+const ROOT = resolve(__dirname, '..');
+
+interface Usage {
+  pattern: string;
+  matches: { text: string; uri: string; line: number }[];
+}
+
+/** Every step definition with the feature lines that use it (cucumber's usage-json, dry run). */
+function usage(): Usage[] {
+  const out = join(mkdtempSync(join(tmpdir(), 'usage-')), 'usage.json');
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/@cucumber/cucumber/bin/cucumber.js'), '--dry-run', '--tags', 'not @wip', '--format', `usage-json:${out}`], { cwd: ROOT, encoding: 'utf8' });
+  expect(r.status, r.stderr).to.equal(0);
+  return JSON.parse(readFileSync(out, 'utf8')) as Usage[];
+}
+
+describe('the scenario vocabulary contract (design.md)', () => {
+  const all = usage();
+
+  it('every contract phrase is used by at least one scenario in features/', () => {
+    const unused: string[] = [];
+    for (const phrase of CONTRACT) {
+      // `{duration} pass` and `{duration} passes` are one definition: `{duration} pass(es)`.
+      const pattern = phrase.expression.startsWith('{duration} pass') ? '{duration} pass(es)' : phrase.expression;
+      const def = all.find((u) => u.pattern === pattern);
+      if (!def || def.matches.length === 0) unused.push(`${phrase.keyword} ${phrase.expression}`);
+    }
+    expect(unused, `contract phrases no scenario runs:\n${unused.join('\n')}`).to.deep.equal([]);
+  });
+
+  it('both spellings of the time step are used as written', () => {
+    const texts = readdirSync(join(ROOT, 'features'))
+      .filter((f) => f.endsWith('.feature'))
+      .map((f) => readFileSync(join(ROOT, 'features', f), 'utf8'))
+      .join('\n');
+    expect(texts).to.match(/When \S+ pass\s*$/m);
+    expect(texts).to.match(/When \S+ passes\s*$/m);
+  });
+});
