@@ -149,11 +149,9 @@ Feature: Deleting an owner: the garbage collector and the propagation policy
       | /metadata/deletionTimestamp | <absent> |
     And no apiserver event "DELETE pods/" happens
 
-  @wip
   Scenario: Foreground: the DELETE stamps the ReplicaSet the non-graceful way (markAsDeleting)
-    # Needs a step that diffs a ReplicaSet: `Then the last request changed replicaset {string} like
-    # this:` (steps/ only diff pods). R33: dT = now, dGP = 0, generation + 1 (only when dT was
-    # unset); R37: foregroundDeletion appended.
+    # R33: dT = now, dGP = 0, generation + 1 (only when dT was unset); R37: foregroundDeletion
+    # appended.
     When the user deletes replicaset "web" with propagation Foreground
     Then the last request changed replicaset "web" like this:
       | path                                 | from     | to                     |
@@ -162,14 +160,12 @@ Feature: Deleting an owner: the garbage collector and the propagation policy
       | /metadata/finalizers                 | <absent> | ["foregroundDeletion"] |
       | /metadata/generation                 | 1        | 2                      |
 
-  @wip
   Scenario: Foreground: a dependent with blockOwnerDeletion false is deleted, but not waited for
-    # Needs a way to own a pod without blockOwnerDeletion (the owner's uid is not known when the
-    # scenario is written): e.g. `pod {string} is owned by replicaset {string} without blocking its
-    # deletion`. processDeletingDependentsItem only counts blockingDependents.
-    Given container "app" of pod "web-2" exits 20s after SIGTERM
-    And pod "web-2" is owned by replicaset "web" without blocking its deletion
+    # processDeletingDependentsItem only counts blockingDependents.
+    Given a pod "web-3" running on node "node-1"
+    And pod "web-3" is owned by replicaset "web" without blocking its deletion
+    And container "app" of pod "web-3" exits 20s after SIGTERM
     When the user deletes replicaset "web" with propagation Foreground
     And 5s pass
     Then replicaset "web" is gone
-    And pod "web-2" is terminating
+    And pod "web-3" is terminating

@@ -106,23 +106,29 @@ Then('the last request fails with {int} {word} saying {string}', function (this:
 });
 
 /** Checks what one API request changed on a pod (its stored version before vs. its last write). */
-function checkRequestChanges(world: TerminatingWorld, requestId: number, name: string, table: DataTable): void {
+function checkRequestChanges(world: TerminatingWorld, requestId: number, name: string, table: DataTable, resource: 'pods' | 'replicasets' = 'pods'): void {
   const api = world.cluster.apiserver;
   const record = api.request(requestId);
   if (!record) throw new ScenarioError('that action sent no request to the apiserver');
-  const key = api.keyFor('pods', 'default', name);
+  const key = api.keyFor(resource, 'default', name);
   const before = api.objectAt(key, record.revisionBefore);
   const writes = api.etcd.keyHistory(key).filter((e) => e.requestId === record.id);
   const after = writes.length > 0 ? writes[writes.length - 1].value : before;
   const rows: ChangeRow[] = rowsOf(table, ['path', 'from', 'to']).map((row) => ({ path: parsePath(row.path), from: row.from, to: row.to }));
   const failure = checkChanges(before, after, rows, world.start);
-  if (failure) throw new Error(`the request ${record.verb} ${record.resource}/${record.name} (#${record.id}) did not change pod "${name}" as listed:\n${failure}`);
+  if (failure) throw new Error(`the request ${record.verb} ${record.resource}/${record.name} (#${record.id}) did not change ${resource === 'pods' ? 'pod' : 'replicaset'} "${name}" as listed:\n${failure}`);
 }
 
 Then('the last request changed pod {string} like this:', function (this: TerminatingWorld, name: string, table: DataTable) {
   const r = this.lastResponse;
   if (!r) throw new ScenarioError('no API request has been made by an action step yet');
   checkRequestChanges(this, r.requestId, name, table);
+});
+
+Then('the last request changed replicaset {string} like this:', function (this: TerminatingWorld, name: string, table: DataTable) {
+  const r = this.lastResponse;
+  if (!r) throw new ScenarioError('no API request has been made by an action step yet');
+  checkRequestChanges(this, r.requestId, name, table, 'replicasets');
 });
 
 Then('the request {string} changed pod {string} like this:', function (this: TerminatingWorld, text: string, name: string, table: DataTable) {

@@ -21,6 +21,10 @@ Given('pod {string} is owned by replicaset {string}', function (this: Terminatin
   this.planOwnership(pod, rs);
 });
 
+Given('pod {string} is owned by replicaset {string} without blocking its deletion', function (this: TerminatingWorld, pod: string, rs: string) {
+  this.planOwnership(pod, rs, false);
+});
+
 Given('the terminated-pod GC threshold is {int}', function (this: TerminatingWorld, threshold: number) {
   this.cluster.podGC.config.terminatedPodThreshold = threshold;
 });

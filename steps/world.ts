@@ -36,7 +36,7 @@ export class TerminatingWorld extends World {
   private readonly plannedPods = new Map<string, PlannedPod>();
   private readonly plannedUnreachable: string[] = [];
   /** ReplicaSets to create before the pods, and which planned pods each owns. */
-  private readonly plannedReplicaSets = new Map<string, { rs: ReplicaSet; pods: string[] }>();
+  private readonly plannedReplicaSets = new Map<string, { rs: ReplicaSet; pods: { name: string; blocking: boolean }[] }>();
   lastResponse?: ApiResponse<unknown>;
   lastKubectl?: KubectlResult;
 
@@ -109,13 +109,16 @@ export class TerminatingWorld extends World {
     if (this.started) this.createReplicaSet(name);
   }
 
-  /** The pod gets an ownerReference to the replicaset (controller, blockOwnerDeletion), filled in with its uid at creation. */
-  planOwnership(podName: string, rsName: string): void {
+  /**
+   * The pod gets an ownerReference to the replicaset (controller: true; blockOwnerDeletion as asked,
+   * true by default, as the ReplicaSet controller sets it), filled in with its uid at creation.
+   */
+  planOwnership(podName: string, rsName: string, blocking = true): void {
     const rs = this.plannedReplicaSets.get(rsName);
     if (!rs) throw new ScenarioError(`unknown replicaset "${rsName}" (replicasets: ${[...this.plannedReplicaSets.keys()].map((n) => `"${n}"`).join(', ') || 'none'})`);
     if (this.started) throw new ScenarioError('ownership must be declared before the scenario starts');
     this.planned(podName);
-    rs.pods.push(podName);
+    rs.pods.push({ name: podName, blocking });
   }
 
   /** The first declared node, for steps that do not name one. */
@@ -152,11 +155,12 @@ export class TerminatingWorld extends World {
       for (const [c, b] of planned.behaviours) node.containerBehaviours.set(`pods/${name} ${c}`, b);
       for (const [v, b] of planned.volumes) node.volumeBehaviours.set(`pods/${name} ${v}`, b);
     }
-    const owners = [...this.plannedReplicaSets.values()].filter((r) => r.pods.includes(name));
+    const owners = [...this.plannedReplicaSets.values()].filter((r) => r.pods.some((p) => p.name === name));
     const pod = structuredClone(planned.pod);
     for (const owner of owners) {
       const uid = owner.rs.metadata.uid;
-      const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner.rs.metadata.name!, uid: uid!, controller: true, blockOwnerDeletion: true };
+      const blockOwnerDeletion = owner.pods.find((p) => p.name === name)!.blocking;
+      const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner.rs.metadata.name!, uid: uid!, controller: true, blockOwnerDeletion };
       pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref];
       pod.metadata.labels = { ...pod.metadata.labels, ...owner.rs.spec?.selector.matchLabels };
     }
