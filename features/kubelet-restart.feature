@@ -31,3 +31,16 @@ Feature: The kubelet restarts while a pod terminates
       | T+40s        | runtime   | exited app code=0            |
       | T+40s..T+42s | status    | DELETE pods/web              |
     And no runtime event "SIGKILL app" happens
+
+  Scenario: a kubelet restarted while cut off from the apiserver leaves its running pods alone
+    # syncLoopIteration skips housekeeping until every config source has delivered its pods
+    # (sourcesReady): a kubelet that has not heard from the apiserver must not take its running
+    # pods for orphaned runtime pods (K30). Found by the property tests (src/invariants.test.ts).
+    When node "node-1" becomes unreachable
+    And the kubelet on node "node-1" restarts
+    And 2s pass
+    And node "node-1" becomes reachable again
+    And 10s pass
+    Then pod "web" has phase "Running"
+    And no runtime event "SIGTERM app" happens
+    And no kubelet event "SyncTerminatingRuntimePod" happens

@@ -8,29 +8,31 @@
  *   2 removal only without finalizers and with dGP 0       6 no container runs at the kubelet's final DELETE
  *   3 deletionTimestamp never later, dGP never larger      7 every DELETED follows a version with dT
  *   4 deletionTimestamp never cleared                      8 same sequence → same timeline, byte for byte
- *   9 (liveness) the cluster settles, nothing is left terminating, nothing runs for a pod gone from the API
+ *   9 (liveness) the cluster settles, nothing is left terminating, nothing runs for a pod gone from the API,
+ *     and every pod that is neither terminating nor finished has a ready sandbox on its node
+ * Invariant 6 also requires the pod's sandbox to be stopped at the kubelet's final DELETE.
  *
  * Environment:
  *   PROPERTY_RUNS=N    number of random sequences (default 200, a few seconds; full run: PROPERTY_RUNS=10000)
  *   PROPERTY_SEED=S    fast-check seed (a failure prints the seed and path to replay it)
  *   PROPERTY_PATH=P    with PROPERTY_SEED: replay exactly the shrunk counterexample
- *   PROPERTY_STRICT=1  also fail on violations that a reported, not yet fixed bug explains (KNOWN_ISSUES in invariants.ts)
  *
  *   node --require ts-node/register/transpile-only --test src/invariants.test.ts
  *   PROPERTY_RUNS=10000 node --require ts-node/register/transpile-only --test src/invariants.test.ts
  *
- * A failure shrinks to a minimal sequence and is printed as a ready-to-paste Gherkin scenario
- * (steps/*.ts vocabulary), with the violated invariants as comments above it.
+ * A failure shrinks (fast-check, then a greedy pass: minimise) to a minimal sequence and is printed
+ * as a ready-to-paste Gherkin scenario (steps/*.ts vocabulary), with the violated invariants as
+ * comments above it, plus the seed/path that replays it. The minimal sequences of bugs these
+ * properties found are kept below as regressions.
  */
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { checkRun, checkScenario, invariantsOf, KNOWN_ISSUES, minimise, runScenario, scenarioArb, toGherkin, type Op, type Scenario } from './invariants';
+import { checkRun, checkScenario, invariantsOf, minimise, runScenario, scenarioArb, toGherkin, type Op, type Scenario } from './invariants';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
 const SEED = process.env.PROPERTY_SEED === undefined ? undefined : Number(process.env.PROPERTY_SEED);
 const PATH = process.env.PROPERTY_PATH;
-const STRICT = process.env.PROPERTY_STRICT === '1';
 
 class InvariantViolation extends Error {
   constructor(readonly violations: string[]) {
@@ -38,10 +40,8 @@ class InvariantViolation extends Error {
   }
 }
 
-/** The violations a run counts: all of them with PROPERTY_STRICT=1, else those no known issue explains. */
 function counted(scenario: Scenario): string[] {
-  const { violations, unexplained } = checkScenario(scenario);
-  return STRICT ? violations : unexplained;
+  return checkScenario(scenario).violations;
 }
 
 /**
@@ -78,7 +78,7 @@ function failureReport(details: fc.RunDetails<[Scenario]>): string {
   ].join('\n');
 }
 
-describe(`invariants hold for random operation sequences (PROPERTY_RUNS=${RUNS}${STRICT ? ', strict' : ''})`, () => {
+describe(`invariants hold for random operation sequences (PROPERTY_RUNS=${RUNS})`, () => {
   it('1–9: revisions, removal rules, deletion fields, watch streams, final DELETE, determinism, settling', () => {
     const property = fc.property(scenarioArb, (scenario) => {
       const violations = counted(scenario);
@@ -88,19 +88,20 @@ describe(`invariants hold for random operation sequences (PROPERTY_RUNS=${RUNS}$
     if (details.failed) throw new Error(failureReport(details));
   });
 
-  it('known, reported simulation bugs still reproduce (remove the entry from KNOWN_ISSUES once fixed)', () => {
-    for (const [id, scenario] of Object.entries(KNOWN_ISSUE_SCENARIOS)) {
-      const issue = KNOWN_ISSUES.find((k) => k.id === id);
-      expect(issue, id).to.not.equal(undefined);
-      const { run, violations, unexplained } = checkScenario(scenario);
-      expect(unexplained, id).to.deep.equal([]);
-      expect(violations.filter((v) => issue!.explains(run, v)), `${id} no longer reproduces: drop it from KNOWN_ISSUES`).to.not.deep.equal([]);
+  it('regressions: minimal sequences that once broke an invariant hold now', () => {
+    for (const [id, scenario] of Object.entries(REGRESSIONS)) {
+      expect(checkScenario(scenario).violations, id).to.deep.equal([]);
     }
   });
 });
 
-/** The minimal sequence of each known issue (as printed when it was found). */
-const KNOWN_ISSUE_SCENARIOS: Record<string, Scenario> = {
+/**
+ * Minimal sequences of bugs these properties found, as printed when they were found.
+ * housekeeping-before-sources-ready: a kubelet restarted while its node was cut off ran
+ * HandlePodCleanups before its apiserver source had delivered anything and killed every running
+ * pod as an orphan (upstream syncLoopIteration skips housekeeping until sourcesReady).
+ */
+const REGRESSIONS: Record<string, Scenario> = {
   'housekeeping-before-sources-ready': {
     nodes: ['n1'],
     pods: [{ name: 'p1', kind: 'running', node: 'n1', finalizer: false }],

@@ -304,8 +304,6 @@ export interface RunResult {
   t0Revision: number;
   /** Invariant 6, checked at the moment of each kubelet final DELETE. */
   liveViolations: string[];
-  /** Nodes whose kubelet restarted while the node could not reach the apiserver (see KNOWN_ISSUES). */
-  restartedWhileUnreachable: Set<string>;
   settled: boolean;
   blockers: string[];
 }
@@ -376,7 +374,6 @@ export function runScenario(scenario: Scenario): RunResult {
   if (!w2.ok) throw new Error(`cannot watch pods from ${t0Revision}: ${w2.status.message}`);
 
   const steps: Step[] = [];
-  const restartedWhileUnreachable = new Set<string>();
   let settled = true;
   let blockers: string[] = [];
   const apply = (op: Op): void => {
@@ -423,7 +420,6 @@ export function runScenario(scenario: Scenario): RunResult {
         cluster.advance(op.ms);
         return;
       case 'restartKubelet':
-        if (!cluster.node(op.node).reachable) restartedWhileUnreachable.add(op.node);
         cluster.node(op.node).restartKubelet();
         break;
       case 'reachable':
@@ -454,7 +450,7 @@ export function runScenario(scenario: Scenario): RunResult {
   for (const p of pods.ok ? pods.object.items : []) if ((p.metadata.finalizers ?? []).includes(FINALIZER)) apply({ op: 'removeFinalizer', pod: p.metadata.name! });
   apply({ op: 'settle' });
 
-  return { scenario, steps, cluster, watchFromStart, watchFromT0, t0Revision, liveViolations, restartedWhileUnreachable, settled, blockers };
+  return { scenario, steps, cluster, watchFromStart, watchFromT0, t0Revision, liveViolations, settled, blockers };
 }
 
 // ---- the invariants ----
@@ -612,31 +608,14 @@ export function sameTimeline(a: readonly TimelineEvent[], b: readonly TimelineEv
   return '8: the timelines differ';
 }
 
-/**
- * Simulation bugs found by these properties and reported, not yet fixed. A violation that one of
- * them explains is left out of the default run (so the suite stays green while the fix is pending)
- * and reported again with PROPERTY_STRICT=1. Each entry names the bug and when it applies.
- */
-export const KNOWN_ISSUES: readonly { id: string; description: string; explains: (run: RunResult, violation: string) => boolean }[] = [
-  {
-    id: 'housekeeping-before-sources-ready',
-    description:
-      'a kubelet that restarts while its node cannot reach the apiserver runs HandlePodCleanups before its apiserver source ' +
-      'has delivered anything, and kills every running pod as an orphaned runtime pod (K30); upstream syncLoopIteration skips ' +
-      'housekeeping until sourcesReady.AllReady(). The killed pods are never restarted once the node is back.',
-    explains: (run, v) => run.restartedWhileUnreachable.size > 0 && /^9: pods\/\S+ .* is not running on node (\S+)/.test(v) && run.restartedWhileUnreachable.has(/on node (\S+)/.exec(v)![1]),
-  },
-];
-
-/** Runs a scenario twice and checks every invariant; returns the first run, all violations, and those no known issue explains. */
-export function checkScenario(scenario: Scenario): { run: RunResult; violations: string[]; unexplained: string[] } {
+/** Runs a scenario twice and checks every invariant; returns the first run and all violations. */
+export function checkScenario(scenario: Scenario): { run: RunResult; violations: string[] } {
   const run = runScenario(scenario);
   const violations = checkRun(run);
   const again = runScenario(scenario);
   const diff = sameTimeline(run.cluster.timeline.all(), again.cluster.timeline.all());
   if (diff) violations.push(diff);
-  const unexplained = violations.filter((v) => !KNOWN_ISSUES.some((k) => k.explains(run, v)));
-  return { run, violations, unexplained };
+  return { run, violations };
 }
 
 /** The invariant numbers of a list of violations ("2", "9", …). */

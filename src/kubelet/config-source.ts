@@ -29,6 +29,8 @@ export class PodConfig {
   private readonly seen = new Map<string, Pod>();
   private watch?: Watch;
   private lastResourceVersion?: string;
+  /** The source has delivered its first full list (config.go SeenAllSources / sourcesReady). */
+  synced = false;
 
   constructor(
     private readonly client: ApiClient,
@@ -80,6 +82,7 @@ export class PodConfig {
     this.snapshot.clear();
     for (const p of list.object.items) this.snapshot.set(keyOf(p), p);
     this.lastResourceVersion = list.object.resourceVersion;
+    this.synced = true;
     this.merge();
     const w = api.watch('pods', undefined, { resourceVersion: this.lastResourceVersion, nodeName: this.nodeName }, (e) => this.onEvent(e));
     if (w.ok) this.watch = w.object;
