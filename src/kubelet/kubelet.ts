@@ -1,6 +1,7 @@
 import type { ClientIdentity } from '../apiserver/apiserver';
 import { ApiClient, Unreachable } from '../apiserver/client';
 import { toTime } from '../apiserver/object';
+import { isTerminal } from '../apiserver/pod-strategy';
 import type { Event, Pod } from '../apiserver/types';
 import { ProcessScheduler, type Clock } from '../clock';
 import type { Timeline } from '../timeline/timeline';
@@ -11,7 +12,6 @@ import { PodWorkers, type PodSyncStatus } from './pod-workers';
 import type { ContainerRuntime } from './runtime';
 import { generateAPIPodStatus } from './status';
 import { StatusManager } from './status-manager';
-import { isTerminal } from '../apiserver/pod-strategy';
 import { Ticker } from './ticker';
 import type { VolumeManager } from './volume-manager';
 
@@ -103,7 +103,7 @@ export class Kubelet {
     // still in the pod manager (getPodsToSync → HandlePodSyncs); orphans are re-driven by housekeeping.
     this.workers.onWorkDue = (uid) => {
       const pod = this.podManager.get(uid);
-      this.workers.status(uid) && this.workers.updatePod({ updateType: 'sync', pod: this.workers.status(uid)!.pod }); void pod;
+      if (pod) this.workers.updatePod({ updateType: 'sync', pod });
     };
     runtime.onContainerExit = this.scheduler.guard((uid: string) => this.plegEvent(uid));
     this.config = new PodConfig(this.client, timeline, nodeName, (updates) => this.syncLoopIteration(updates));
@@ -282,6 +282,9 @@ export class Kubelet {
    * The loop keeps waking itself while orphans are still being driven.
    */
   private handlePodCleanups(): void {
+    // syncLoopIteration skips housekeeping until every config source has delivered its pods: a
+    // kubelet that has not heard from the apiserver would take every running pod for an orphan.
+    if (!this.config.synced) return this.housekeeping.wake();
     const desired = new Set(this.podManager.keys());
     const working = this.workers.syncKnownPods(desired);
     this.statusManager.removeOrphanedStatuses(desired);

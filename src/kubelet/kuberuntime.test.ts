@@ -165,6 +165,12 @@ describe('sidecar termination order (K26)', () => {
     expect([h.t('SIGKILL a'), h.t('SIGTERM mesh'), h.t('SIGTERM log'), h.t('SIGKILL mesh'), h.t('SIGKILL log')]).to.deep.equal([30, 30, 30, 32, 32]);
   });
 
+  it('K26 the time waited for the turn is truncated to whole seconds: a 3.5 s wait leaves 27 s, so SIGKILL comes at 3.5 + 27', () => {
+    const h = harness({ initContainers: [{ name: 'log', restartPolicy: 'Always' }], containers: [{ name: 'a' }] }, { a: { sigterm: { kind: 'exits', afterMs: 3500 } }, log: { sigterm: { kind: 'ignores' } } });
+    h.kill(30);
+    expect([h.t('exited a'), h.t('SIGTERM log'), h.t('SIGKILL log')]).to.deep.equal([3.5, 3.5, 30.5]);
+  });
+
   it('K26 containers that are not running count as already exited, and without sidecars nobody waits', () => {
     const h = harness(spec, { a: { exitsOnItsOwn: 0 }, mesh: { preStopMs: 1000 } });
     h.kill(30);

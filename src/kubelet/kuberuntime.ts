@@ -129,7 +129,7 @@ export class KubeRuntimeManager {
     else afterHook();
   }
 
-  /** The recorder, for hook failures reported after the kubelet stopped waiting. */
+  /** executePreStopHook's goroutine: a failed hook is a Warning event, without the hook's output (K25). */
   private hookFailed(pod: Pod, name: string): void {
     // "do not record the message in the event so that secrets won't leak from the server"
     this.recorder.event(pod, name, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
