@@ -483,6 +483,31 @@ const CASES: Case[] = [
       expect(failed.errorMessage).to.match(/T\+5\dm/);
     },
   },
+  // ---- a deliberately wrong assertion of each style shows the actual timeline or diff ----
+  {
+    name: 'wrong order assertion prints the actual timeline with the matched rows marked',
+    steps: `${NODE_AND_POD}\nWhen I run \`kubectl delete pod web\`\nThen these events happen in order:\n  | at   | component | event           |\n  | T+0s | kubelet   | REMOVE pods/web |`,
+    failingStep: 'these events happen in order:',
+    says: ['row 1 | T+0s | kubelet | REMOVE pods/web |', 'the actual timeline from T+0', 'T+1s', 'REMOVE pods/web', 'SIGTERM app pods/web'],
+  },
+  {
+    name: 'wrong exact-order assertion prints the narrowed timeline, marking where the run broke',
+    steps: `${NODE_AND_POD}\nWhen I run \`kubectl delete pod web\`\nThen these events happen in exactly this order:\n  | component | event                      |\n  | kubelet   | DELETE pods/web            |\n  | kubelet   | SyncTerminatedPod pods/web |`,
+    failingStep: 'these events happen in exactly this order:',
+    says: ['rows 1..1 (marked ✓)', 'narrowed to kubelet', '✗', 'SyncTerminatingPod pods/web'],
+  },
+  {
+    name: 'wrong diff assertion prints the actual change table',
+    steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen the last request changed pod "web" like this:\n  | path                        | from     | to    |\n  | /metadata/deletionTimestamp | <absent> | T+31s |`,
+    failingStep: 'the last request changed pod "web" like this:',
+    says: ['expected <absent>', 'The actual changes:', '| /metadata/deletionGracePeriodSeconds | <absent> | 30', '/metadata/generation'],
+  },
+  {
+    name: 'wrong fields assertion prints the actual object',
+    steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen pod "web" has fields:\n  | path                                 | value |\n  | /metadata/deletionGracePeriodSeconds | 5     |`,
+    failingStep: 'pod "web" has fields:',
+    says: ['/metadata/deletionGracePeriodSeconds: expected 5, actual 30', 'deletionTimestamp:'],
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------

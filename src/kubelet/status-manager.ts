@@ -182,7 +182,7 @@ export class StatusManager {
  * run; a terminal phase forces Ready and ContainersReady to False.
  */
 export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, couldHaveRunningContainers: boolean): PodStatus {
-  const merged = structuredClone(newStatus);
+  const merged: PodStatus = { ...newStatus };
   const conditions: PodCondition[] = (oldStatus.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.has(c.type));
   const transitioningToTerminal = !isTerminal({ status: oldStatus } as Pod) && isTerminal({ status: newStatus } as Pod);
   for (const c of newStatus.conditions ?? []) {
@@ -204,13 +204,11 @@ export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, could
   }
   if (isTerminal({ status: merged } as Pod)) {
     const reason = merged.phase === 'Succeeded' ? 'PodCompleted' : 'PodFailed';
-    for (const c of merged.conditions) {
-      if ((c.type === 'Ready' || c.type === 'ContainersReady') && c.status === 'True') {
-        c.status = 'False';
-        c.reason = reason;
-        delete c.message;
-      }
-    }
+    merged.conditions = conditions.map((c) => {
+      if ((c.type !== 'Ready' && c.type !== 'ContainersReady') || c.status !== 'True') return c;
+      const { message: _dropped, ...rest } = c;
+      return { ...rest, status: 'False', reason };
+    });
   }
   return merged;
 }
