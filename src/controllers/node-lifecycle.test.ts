@@ -39,14 +39,14 @@ const ready = (o: Node | Pod | undefined) => (o?.status?.conditions as { type: s
 const taints = (n: Node) => (n.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`);
 
 describe('NodeLifecycleController monitorNodeHealth', () => {
-  it('tryUpdateNodeHealth: a node that keeps renewing its Lease stays Ready, and the loop stays quiet', () => {
+  it('K46 tryUpdateNodeHealth: a node that keeps renewing its Lease stays Ready, and the loop stays quiet', () => {
     const { c, t0 } = running();
     c.advance(10 * 60_000);
     expect(requestsBy(c, t0, NLC)).to.deep.equal([]);
     expect(ready(nodeObject(c))?.status).to.equal('True');
   });
 
-  it('tryUpdateNodeHealth: Ready=Unknown at the first 5 s monitor pass more than 50 s after the controller last saw the Lease renewed (one UpdateStatus)', () => {
+  it('K46 tryUpdateNodeHealth: Ready=Unknown at the first 5 s monitor pass more than 50 s after the controller last saw the Lease renewed (one UpdateStatus)', () => {
     const { c, node, t0 } = running();
     const before = ready(nodeObject(c));
     node.setReachable(false);
@@ -64,7 +64,7 @@ describe('NodeLifecycleController monitorNodeHealth', () => {
     expect(requestsBy(c, t0, NLC).slice(0, 1)).to.deep.equal([`UPDATE nodes/${NODE}/status`]);
   });
 
-  it('tryUpdateNodeHealth: the grace counts from the last renewal the controller saw, not from the partition', () => {
+  it('K46 tryUpdateNodeHealth: the grace counts from the last renewal the controller saw, not from the partition', () => {
     const { c, node, t0 } = running();
     c.advance(7000); // the lease was renewed at T+0 (seen at T+0); the next renewal would be at T+10
     node.setReachable(false);
@@ -72,7 +72,7 @@ describe('NodeLifecycleController monitorNodeHealth', () => {
     expect(at(c, t0, 'nodelifecycle', `node ${NODE} Ready=Unknown`)).to.equal(55);
   });
 
-  it('MarkPodsNotReady: with the node going Ready→Unknown, each pod on it gets Ready=False (that condition only; one UpdateStatus per pod)', () => {
+  it('K46 MarkPodsNotReady: with the node going Ready→Unknown, each pod on it gets Ready=False (that condition only; one UpdateStatus per pod)', () => {
     const { c, node, t0 } = running();
     const before = stored(c, 'web')!;
     node.setReachable(false);
@@ -90,7 +90,7 @@ describe('NodeLifecycleController monitorNodeHealth', () => {
     expect(count(c, t0, 'apiserver', 'UPDATE pods/web/status'), 'only on the transition').to.equal(1);
   });
 
-  it('doNoScheduleTaintingPass + processTaintBaseEviction: the unreachable NoSchedule taint follows the status update; the NoExecute one comes with the next pass, which sees the Unknown it wrote', () => {
+  it('K46 doNoScheduleTaintingPass + processTaintBaseEviction: the unreachable NoSchedule taint follows the status update; the NoExecute one comes with the next pass, which sees the Unknown it wrote', () => {
     const { c, node, t0 } = running();
     node.setReachable(false);
     c.advance(55_000);
@@ -106,7 +106,7 @@ describe('NodeLifecycleController monitorNodeHealth', () => {
     ]);
   });
 
-  it('markNodeAsReachable: a node that reports Ready again loses the NoSchedule taint with its status, and the NoExecute taint at the next pass', () => {
+  it('K46 markNodeAsReachable: a node that reports Ready again loses the NoSchedule taint with its status, and the NoExecute taint at the next pass', () => {
     const { c, node, t0 } = running();
     node.setReachable(false);
     c.advance(120_000);

@@ -51,7 +51,7 @@ function taintOutOfService(c: Cluster): void {
 }
 
 describe('PodGC gcOrphaned', () => {
-  it('gcOrphaned: pods of a vanished node are failed and force-deleted after the 40 s quarantine', () => {
+  it('K48 gcOrphaned: pods of a vanished node are failed and force-deleted after the 40 s quarantine', () => {
     const { c, t0 } = running({ unreachable: true });
     c.advance(5000);
     c.apiserver.delete(USER, 'nodes', undefined, NODE, {});
@@ -77,7 +77,7 @@ describe('PodGC gcOrphaned', () => {
     ]);
   });
 
-  it('discoverDeletedNodes: a node that is back when the quarantine ends keeps its pods (checked against the informer, then a live GET)', () => {
+  it('K48 discoverDeletedNodes: a node that is back when the quarantine ends keeps its pods (checked against the informer, then a live GET)', () => {
     const { c, t0 } = running({ unreachable: true });
     const node = c.apiserver.get('nodes', undefined, NODE);
     if (!node.ok) expect.fail(node.status.message);
@@ -93,7 +93,7 @@ describe('PodGC gcOrphaned', () => {
 });
 
 describe('PodGC gcTerminated', () => {
-  it('gcTerminated: with a small threshold the excess terminated pods go at the next tick, evicted ones first, then the oldest (DELETE gracePeriodSeconds=0, no status patch)', () => {
+  it('K50 gcTerminated: with a small threshold the excess terminated pods go at the next tick, evicted ones first, then the oldest (DELETE gracePeriodSeconds=0, no status patch)', () => {
     const c = new Cluster();
     c.podGC.config.terminatedPodThreshold = 2;
     c.advance(1000);
@@ -112,7 +112,7 @@ describe('PodGC gcTerminated', () => {
     expect(at(c, t0, 'podgc', 'force delete pods/evicted: 4 terminated pods exceed the threshold of 2')).to.equal(16);
   });
 
-  it('gc: a threshold of 0 turns gcTerminated off', () => {
+  it('K50 gc: a threshold of 0 turns gcTerminated off', () => {
     const c = new Cluster();
     c.podGC.config.terminatedPodThreshold = 0;
     terminatedPod(c, 'done', 'Succeeded');
@@ -122,7 +122,7 @@ describe('PodGC gcTerminated', () => {
     expect(stored(c, 'done')).not.to.equal(undefined);
   });
 
-  it('a scenario that changes the threshold changes its own cluster only', () => {
+  it('K50 a scenario that changes the threshold changes its own cluster only', () => {
     const c = new Cluster();
     c.podGC.config.terminatedPodThreshold = 1;
     expect(DEFAULT_POD_GC_CONFIG.terminatedPodThreshold).to.equal(12_500);
@@ -131,7 +131,7 @@ describe('PodGC gcTerminated', () => {
 });
 
 describe('PodGC gcUnscheduledTerminating', () => {
-  it('gcUnscheduledTerminating: a terminating pod that never got a node is failed and force-deleted at the next tick (a finalizer still holds it)', () => {
+  it('K50 gcUnscheduledTerminating: a terminating pod that never got a node is failed and force-deleted at the next tick (a finalizer still holds it)', () => {
     const c = new Cluster();
     c.addNode(NODE);
     const r = c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'unbound', finalizers: ['example.com/hold'] }, spec: { containers: [{ name: 'app' }] } });
@@ -156,7 +156,7 @@ describe('PodGC gcUnscheduledTerminating', () => {
 });
 
 describe('PodGC gcTerminating', () => {
-  it('gcTerminating: a terminating pod on a NotReady node with the out-of-service taint is failed (no condition) and force-deleted at the next tick', () => {
+  it('K49 gcTerminating: a terminating pod on a NotReady node with the out-of-service taint is failed (no condition) and force-deleted at the next tick', () => {
     const { c, t0 } = running({ unreachable: true });
     c.apiserver.delete(USER, 'pods', 'default', 'web', {});
     c.advance(25_000);
@@ -174,7 +174,7 @@ describe('PodGC gcTerminating', () => {
     expect(stored(c, 'web')).to.equal(undefined);
   });
 
-  it('gcTerminating: without the out-of-service taint PodGC leaves a terminating pod on a NotReady node alone', () => {
+  it('K49 gcTerminating: without the out-of-service taint PodGC leaves a terminating pod on a NotReady node alone', () => {
     const { c, t0 } = running({ unreachable: true });
     c.apiserver.delete(USER, 'pods', 'default', 'web', {});
     c.advance(10 * 60_000);
@@ -182,7 +182,7 @@ describe('PodGC gcTerminating', () => {
     expect(stored(c, 'web')?.metadata.deletionTimestamp).to.equal(toTime(t0 + 30_000));
   });
 
-  it('gcTerminating: on a Ready node the out-of-service taint alone does not make PodGC act', () => {
+  it('K49 gcTerminating: on a Ready node the out-of-service taint alone does not make PodGC act', () => {
     const { c, t0 } = running({ pod: { containers: { app: { sigterm: { kind: 'ignores' } } } } });
     c.apiserver.delete(USER, 'pods', 'default', 'web', {});
     taintOutOfService(c);

@@ -48,7 +48,7 @@ function addTaint(c: Cluster, taint: Taint): void {
 }
 
 describe('taint eviction: toleration arithmetic', () => {
-  it('ToleratesTaint: effect, key and operator (Exists with no key matches every taint; Equal compares values)', () => {
+  it('K47 ToleratesTaint: effect, key and operator (Exists with no key matches every taint; Equal compares values)', () => {
     expect(toleratesTaint(tol(TAINT_UNREACHABLE), UNREACHABLE)).to.equal(true);
     expect(toleratesTaint(tol(TAINT_UNREACHABLE, undefined, { effect: 'NoSchedule' }), UNREACHABLE)).to.equal(false);
     expect(toleratesTaint({ operator: 'Exists' }, OUT_OF_SERVICE)).to.equal(true);
@@ -57,7 +57,7 @@ describe('taint eviction: toleration arithmetic', () => {
     expect(toleratesTaint(tol(TAINT_NOT_READY), UNREACHABLE)).to.equal(false);
   });
 
-  it('getMinTolerationTime: 0 without tolerations or with one ≤ 0, Infinity when none limits the time, else the minimum', () => {
+  it('K47 getMinTolerationTime: 0 without tolerations or with one ≤ 0, Infinity when none limits the time, else the minimum', () => {
     expect(getMinTolerationTime([])).to.equal(0);
     expect(getMinTolerationTime([tol(TAINT_UNREACHABLE)])).to.equal(Number.POSITIVE_INFINITY);
     expect(getMinTolerationTime([tol(TAINT_UNREACHABLE, 300), tol(TAINT_NOT_READY, 60)])).to.equal(60);
@@ -66,7 +66,7 @@ describe('taint eviction: toleration arithmetic', () => {
     expect(getMinTolerationTime([tol(TAINT_UNREACHABLE), tol(TAINT_NOT_READY, 120)])).to.equal(120);
   });
 
-  it('GetMatchingTolerations: only the first toleration that matches a taint counts; an untolerated taint means evict now', () => {
+  it('K47 GetMatchingTolerations: only the first toleration that matches a taint counts; an untolerated taint means evict now', () => {
     // The forever toleration comes first, so the 60 s one is never looked at.
     expect(minTolerationSeconds([tol(TAINT_UNREACHABLE), tol(TAINT_UNREACHABLE, 60)], [UNREACHABLE])).to.equal(Number.POSITIVE_INFINITY);
     expect(minTolerationSeconds([tol(TAINT_UNREACHABLE, 60), tol(TAINT_UNREACHABLE)], [UNREACHABLE])).to.equal(60);
@@ -81,7 +81,7 @@ describe('taint eviction: toleration arithmetic', () => {
 });
 
 describe('taint eviction through the cluster', () => {
-  it('processPodOnNode + addConditionAndDeletePod: with the default 300 s toleration the pod is evicted exactly 300 s after the NoExecute taint; on an unreachable node it only becomes Terminating', () => {
+  it('K47 processPodOnNode + addConditionAndDeletePod: with the default 300 s toleration the pod is evicted exactly 300 s after the NoExecute taint; on an unreachable node it only becomes Terminating', () => {
     const { c, t0 } = partitioned();
     expect(stored(c, 'web')?.spec?.tolerations, 'DefaultTolerationSeconds admission').to.deep.include({ key: TAINT_UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
     c.advance(359_000);
@@ -113,7 +113,7 @@ describe('taint eviction through the cluster', () => {
     expect(events.ok && events.object.items.map((e) => e.message)).to.deep.equal(['Marking for deletion Pod default/web']);
   });
 
-  it('processPodOnNode: each pod goes after its own shortest toleration: 60 s, at once (tolerationSeconds 0), or never (no tolerationSeconds)', () => {
+  it('K47 processPodOnNode: each pod goes after its own shortest toleration: 60 s, at once (tolerationSeconds 0), or never (no tolerationSeconds)', () => {
     const { c, t0 } = partitioned({ short: [tol(TAINT_UNREACHABLE, 60)], zero: [tol(TAINT_UNREACHABLE, 0)], forever: [tol(TAINT_UNREACHABLE)] });
     c.advance(30 * 60_000);
     expect(at(c, t0, 'nodelifecycle', 'taint eviction pods/short')).to.equal(120);
@@ -122,7 +122,7 @@ describe('taint eviction through the cluster', () => {
     expect(stored(c, 'forever')?.metadata.deletionTimestamp).to.equal(undefined);
   });
 
-  it('processPodOnNode: a taint that is not tolerated cancels the scheduled eviction (an Event says so) and evicts at once', () => {
+  it('K47 processPodOnNode: a taint that is not tolerated cancels the scheduled eviction (an Event says so) and evicts at once', () => {
     const { c, t0 } = partitioned();
     c.advance(90_000);
     addTaint(c, OUT_OF_SERVICE);
@@ -136,7 +136,7 @@ describe('taint eviction through the cluster', () => {
     expect(stored(c, 'web')?.metadata.deletionTimestamp).to.equal(toTime(t0 + 120_000));
   });
 
-  it('handleNodeUpdate: the NoExecute taint lifted before the toleration runs out cancels the eviction', () => {
+  it('K47 handleNodeUpdate: the NoExecute taint lifted before the toleration runs out cancels the eviction', () => {
     const { c, node, t0 } = partitioned();
     c.advance(120_000);
     node.setReachable(true);
@@ -150,7 +150,7 @@ describe('taint eviction through the cluster', () => {
     expect(stored(c, 'web')?.metadata.deletionTimestamp).to.equal(undefined);
   });
 
-  it('processPodOnNode looks at no deletionTimestamp: a pod the user deleted first is "evicted" too — the condition is added, the DELETE (no options) changes nothing', () => {
+  it('K47 processPodOnNode looks at no deletionTimestamp: a pod the user deleted first is "evicted" too — the condition is added, the DELETE (no options) changes nothing', () => {
     const { c, t0 } = partitioned();
     c.apiserver.delete(USER, 'pods', 'default', 'web', {});
     c.flush();
@@ -161,7 +161,7 @@ describe('taint eviction through the cluster', () => {
     expect(last?.metadata).to.include({ deletionTimestamp: toTime(t0 + 30_000), deletionGracePeriodSeconds: 30 });
   });
 
-  it('handlePodUpdate: a pod created on a node that is already tainted gets its own 300 s from its creation', () => {
+  it('K47 handlePodUpdate: a pod created on a node that is already tainted gets its own 300 s from its creation', () => {
     const { c, t0 } = partitioned({});
     c.advance(100_000);
     createPod(c, 'late');
