@@ -46,9 +46,11 @@ export class Cluster {
     new TaintEvictionController(this.clock, this.timeline, this.apiserver).start();
   }
 
-  addNode(name: string): SimNode {
+  /** Adds a node; `kubelet` changes that node's kubelet configuration (e.g. its shutdown grace periods). */
+  addNode(name: string, kubelet: Partial<NodeConfig['kubelet']> = {}): SimNode {
     if (this.nodes.has(name)) throw new Error(`node "${name}" already exists`);
-    const node = new SimNode(this.clock, this.timeline, this.apiserver, name, this.options.node);
+    const config = Object.keys(kubelet).length === 0 ? this.options.node : { ...this.options.node, kubelet: { ...this.options.node.kubelet, ...kubelet } };
+    const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config);
     this.nodes.set(name, node);
     return node;
   }

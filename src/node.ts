@@ -2,6 +2,7 @@ import type { ApiServer } from './apiserver/apiserver';
 import type { Clock } from './clock';
 import { DEFAULT_KUBELET_CONFIG, Kubelet, type KubeletConfig } from './kubelet/kubelet';
 import { NodeStatusReporter } from './kubelet/node-status';
+import { NodeShutdownManager, type ShutdownConfig } from './kubelet/nodeshutdown';
 import { ContainerRuntime, DEFAULT_BEHAVIOUR, type ContainerBehaviour } from './kubelet/runtime';
 import { DEFAULT_VOLUME_CONFIG, VolumeManager, type VolumeBehaviour, type VolumeManagerConfig } from './kubelet/volume-manager';
 import type { Timeline } from './timeline/timeline';
@@ -23,7 +24,11 @@ export class SimNode {
   kubelet: Kubelet;
   /** The running kubelet's Node registration and Lease heartbeats (they die with the process). */
   private nodeStatus: NodeStatusReporter;
+  /** The running kubelet's node shutdown manager (K51). */
+  shutdownManager: NodeShutdownManager;
   reachable = true;
+  /** The machine has powered off after a shutdown: its kubelet is gone for good. */
+  poweredOff = false;
   /** When the node lost the apiserver (for "what still blocks"). */
   unreachableSince?: number;
   /** Scenario-set behaviours, keyed `pods/NAME container` and `pods/NAME volume`. */
@@ -40,19 +45,51 @@ export class SimNode {
     this.runtime = new ContainerRuntime(clock, timeline, name, (pod, c) => this.containerBehaviours.get(`${pod} ${c}`) ?? DEFAULT_BEHAVIOUR);
     this.volumes = new VolumeManager(clock, timeline, name, config.volumes, (pod, v) => this.volumeBehaviours.get(`${pod} ${v}`));
     this.kubelet = this.newKubelet();
+    this.shutdownManager = this.newShutdownManager(config.kubelet);
     this.nodeStatus = this.startKubelet();
+  }
+
+  /**
+   * systemd-logind announces a shutdown (K51): the kubelet's shutdown manager kills the pods by
+   * priority group, then releases its inhibitor lock; the machine powers off
+   * `shutdownPowerOffDelayMs` later: the kubelet process, its heartbeats and its network are gone.
+   * `periods` stands in for a kubelet configured with other shutdown grace periods than the node's.
+   */
+  shutdown(periods?: ShutdownConfig): void {
+    this.assertPoweredOn('shut down');
+    if (this.shutdownManager.shutdownStatus()) throw new Error(`node "${this.name}" is already shutting down`);
+    if (periods) this.shutdownManager = this.newShutdownManager(periods);
+    this.shutdownManager.shutdown(() => {
+      this.clock.after(this.config.kubelet.shutdownPowerOffDelayMs, () => this.powerOff());
+    });
+  }
+
+  private powerOff(): void {
+    if (this.poweredOff) return;
+    this.timeline.record('kubelet', `node ${this.name} powered off`, 'systemd poweroff after the kubelet released its shutdown inhibitor lock (simulated)', { actor: this.name });
+    this.kubelet.stop();
+    this.nodeStatus.stop();
+    this.setReachable(false);
+    this.poweredOff = true;
+  }
+
+  private assertPoweredOn(what: string): void {
+    if (this.poweredOff) throw new Error(`node "${this.name}" has powered off after a shutdown: it cannot ${what}`);
   }
 
   /** The kubelet process restarts: no pod-worker state survives; the runtime keeps running (K45). */
   restartKubelet(): void {
+    this.assertPoweredOn('restart its kubelet');
     this.kubelet.stop();
     this.timeline.record('kubelet', `kubelet stopped on node ${this.name}`, 'pkg/kubelet/kubelet.go (process exit)', { actor: this.name });
     this.kubelet = this.newKubelet();
+    this.shutdownManager = this.newShutdownManager(this.config.kubelet);
     this.nodeStatus = this.startKubelet();
   }
 
   setReachable(reachable: boolean): void {
     if (reachable === this.reachable) return;
+    if (reachable) this.assertPoweredOn('reach the apiserver again');
     this.reachable = reachable;
     if (!reachable) {
       this.unreachableSince = this.clock.now();
@@ -71,6 +108,26 @@ export class SimNode {
     reporter.start();
     this.kubelet.start();
     return reporter;
+  }
+
+  private newShutdownManager(periods: ShutdownConfig): NodeShutdownManager {
+    const kubelet = this.kubelet;
+    return new NodeShutdownManager(
+      {
+        scheduler: kubelet.scheduler,
+        timeline: this.timeline,
+        nodeName: this.name,
+        getActivePods: () => kubelet.getActivePods(),
+        killPodNow: (pod, evict, grace, statusFunc, done) => kubelet.killPodNow(pod, evict, grace, statusFunc, done),
+        podVolumesExist: (uid) => kubelet.podVolumesExist(uid),
+        syncNodeStatus: () => {
+          const err = this.shutdownManager.shutdownStatus();
+          if (err) this.nodeStatus.reportNotReady(err);
+        },
+        recordNodeEvent: (type, reason, message, source) => kubelet.recordNodeEvent(type, reason, message, source),
+      },
+      { shutdownGracePeriodSeconds: periods.shutdownGracePeriodSeconds, shutdownGracePeriodCriticalPodsSeconds: periods.shutdownGracePeriodCriticalPodsSeconds },
+    );
   }
 
   private newKubelet(): Kubelet {

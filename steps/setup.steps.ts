@@ -1,5 +1,17 @@
 import { Given, When } from '@cucumber/cucumber';
-import type { TerminatingWorld } from './world';
+import { ScenarioError, type TerminatingWorld } from './world';
+
+/**
+ * The shutdown grace periods `When node … shuts down gracefully` assumes for a node whose kubelet
+ * configuration does not set them (upstream's default, 0, turns graceful shutdown off): a kubelet
+ * configured with shutdownGracePeriod 30s and shutdownGracePeriodCriticalPods 10s.
+ */
+export const SCENARIO_SHUTDOWN_PERIODS = { shutdownGracePeriodSeconds: 30, shutdownGracePeriodCriticalPodsSeconds: 10 };
+
+function wholeSeconds(ms: number, what: string): number {
+  if (ms % 1000 !== 0) throw new ScenarioError(`${what} must be whole seconds (the kubelet configuration has second resolution), not ${ms / 1000}s`);
+  return ms / 1000;
+}
 
 Given('a node {string}', function (this: TerminatingWorld, node: string) {
   this.planNode(node);
@@ -84,5 +96,23 @@ When('node {string} becomes reachable again', function (this: TerminatingWorld, 
 When('the kubelet on node {string} restarts', function (this: TerminatingWorld, node: string) {
   this.ensureStarted();
   this.cluster.node(node).restartKubelet();
+  this.cluster.flush();
+});
+
+/** The kubelet's shutdownGracePeriod and shutdownGracePeriodCriticalPods (whole seconds; before the scenario starts). Regular pods get the difference (K51). */
+Given('node {string} has a shutdown grace period of {duration} with {duration} for critical pods', function (this: TerminatingWorld, node: string, total: number, critical: number) {
+  const shutdownGracePeriodSeconds = wholeSeconds(total, 'the shutdown grace period');
+  const shutdownGracePeriodCriticalPodsSeconds = wholeSeconds(critical, 'the shutdown grace period for critical pods');
+  if (shutdownGracePeriodCriticalPodsSeconds > shutdownGracePeriodSeconds) {
+    throw new ScenarioError(`the critical pods' period (${shutdownGracePeriodCriticalPodsSeconds}s) is part of the shutdown grace period and cannot exceed it (${shutdownGracePeriodSeconds}s)`);
+  }
+  this.planKubeletConfig(node, { shutdownGracePeriodSeconds, shutdownGracePeriodCriticalPodsSeconds }, 'the shutdown grace period');
+});
+
+/** systemd announces a shutdown: pods are killed by priority group but not deleted, then the machine powers off (K51, K52). Without the Given above: 30s with 10s for critical pods. */
+When('node {string} shuts down gracefully', function (this: TerminatingWorld, node: string) {
+  this.ensureStarted();
+  const configured = this.hasKubeletConfig(node, 'shutdownGracePeriodSeconds');
+  this.cluster.node(node).shutdown(configured ? undefined : SCENARIO_SHUTDOWN_PERIODS);
   this.cluster.flush();
 });

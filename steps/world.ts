@@ -3,6 +3,7 @@ import type { ApiResponse } from '../src/apiserver/apiserver';
 import type { Pod, ReplicaSet } from '../src/apiserver/types';
 import { Cluster, USER } from '../src/cluster';
 import type { KubectlResult } from '../src/kubectl/kubectl';
+import type { KubeletConfig } from '../src/kubelet/kubelet';
 import { podFromManifest, replicaSetFromManifest } from '../src/manifest';
 import type { ContainerBehaviour } from '../src/kubelet/runtime';
 import { DEFAULT_BEHAVIOUR } from '../src/kubelet/runtime';
@@ -35,6 +36,8 @@ export class TerminatingWorld extends World {
   private readonly plannedNodes: string[] = [];
   private readonly plannedPods = new Map<string, PlannedPod>();
   private readonly plannedUnreachable: string[] = [];
+  /** Kubelet configuration a Given step changed, by node (e.g. the shutdown grace periods). */
+  private readonly plannedKubelet = new Map<string, Partial<KubeletConfig>>();
   /** ReplicaSets to create before the pods, and which planned pods each owns. */
   private readonly plannedReplicaSets = new Map<string, { rs: ReplicaSet; pods: { name: string; blocking: boolean }[] }>();
   lastResponse?: ApiResponse<unknown>;
@@ -102,6 +105,18 @@ export class TerminatingWorld extends World {
     else this.plannedUnreachable.push(node);
   }
 
+  /** Changes the kubelet configuration of a declared node; only before the scenario starts (the kubelet reads it at start). */
+  planKubeletConfig(node: string, change: Partial<KubeletConfig>, what: string): void {
+    if (!this.plannedNodes.includes(node)) throw new ScenarioError(`unknown node "${node}" (nodes: ${this.plannedNodes.map((n) => `"${n}"`).join(', ') || 'none'})`);
+    if (this.started) throw new ScenarioError(`${what} of node "${node}" must be declared before the scenario starts (the kubelet reads its configuration when it starts)`);
+    this.plannedKubelet.set(node, { ...this.plannedKubelet.get(node), ...change });
+  }
+
+  /** Whether a Given step configured this node's kubelet with `key`. */
+  hasKubeletConfig(node: string, key: keyof KubeletConfig): boolean {
+    return this.plannedKubelet.get(node)?.[key] !== undefined;
+  }
+
   planReplicaSet(name: string, manifest?: string): void {
     if (this.plannedReplicaSets.has(name)) throw new ScenarioError(`replicaset "${name}" is declared twice`);
     const rs = replicaSetFromManifest(name, manifest);
@@ -138,7 +153,7 @@ export class TerminatingWorld extends World {
   /** Builds the planned cluster (once), lets it run for the warm-up, and fixes T+0. */
   ensureStarted(): void {
     if (this.started) return;
-    for (const n of this.plannedNodes) this.cluster.addNode(n);
+    for (const n of this.plannedNodes) this.cluster.addNode(n, this.plannedKubelet.get(n));
     for (const name of this.plannedReplicaSets.keys()) this.createReplicaSet(name);
     for (const planned of this.plannedPods.values()) this.createPlanned(planned);
     this.cluster.flush();

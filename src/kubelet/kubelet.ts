@@ -2,7 +2,9 @@ import type { ClientIdentity } from '../apiserver/apiserver';
 import { ApiClient, Unreachable } from '../apiserver/client';
 import { toTime } from '../apiserver/object';
 import { isTerminal } from '../apiserver/pod-strategy';
-import type { Event, Pod } from '../apiserver/types';
+import type { Event, Pod, PodStatus } from '../apiserver/types';
+
+type ObjectReference = Event['involvedObject'];
 import { ProcessScheduler, type Clock } from '../clock';
 import type { Timeline } from '../timeline/timeline';
 import { PodConfig, type PodUpdate } from './config-source';
@@ -31,6 +33,15 @@ export interface KubeletConfig {
   containerGCPeriodMs: number;
   /** SyncTerminatingRuntimePod: grace for runtime pods the kubelet has no config for (K30). */
   orphanKillGracePeriodSeconds: number;
+  /** shutdownGracePeriod (graceful node shutdown, K51): 0 turns the feature off (upstream default). */
+  shutdownGracePeriodSeconds: number;
+  /** shutdownGracePeriodCriticalPods: the part of shutdownGracePeriod kept for critical pods. */
+  shutdownGracePeriodCriticalPodsSeconds: number;
+  /**
+   * How long the machine takes to power off after the shutdown manager releases its inhibitor
+   * lock (systemd stopping the remaining units): a simulation assumption, not a kubelet setting.
+   */
+  shutdownPowerOffDelayMs: number;
 }
 
 export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
@@ -41,6 +52,9 @@ export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
   backOffPeriodMs: 10_000,
   containerGCPeriodMs: 60_000,
   orphanKillGracePeriodSeconds: 1,
+  shutdownGracePeriodSeconds: 0,
+  shutdownGracePeriodCriticalPodsSeconds: 0,
+  shutdownPowerOffDelayMs: 2000,
 };
 
 /**
@@ -90,7 +104,7 @@ export class Kubelet {
       { backOffPeriodMs: settings.backOffPeriodMs },
       {
         syncPod: (pod, done) => this.syncPod(pod, done),
-        syncTerminatingPod: (pod, grace, done) => this.syncTerminatingPod(pod, grace, done),
+        syncTerminatingPod: (pod, grace, done, podStatusFn) => this.syncTerminatingPod(pod, grace, done, podStatusFn),
         syncTerminatingRuntimePod: (pod, done) => this.syncTerminatingRuntimePod(pod, done),
         syncTerminatedPod: (pod, done) => this.syncTerminatedPod(pod, done),
       },
@@ -226,13 +240,17 @@ export class Kubelet {
   }
 
   /**
-   * SyncTerminatingPod (K31): report the current status, kill every container with the effective
+   * SyncTerminatingPod (K31): report the current status (edited by the kill's status function, K51), kill every container with the effective
    * grace period, check nothing runs any more, report the stopped status (its terminal phase is
    * held back by the status manager until the worker is terminated, K33).
    */
-  private syncTerminatingPod(pod: Pod, gracePeriod: number | undefined, done: (err?: string) => void): void {
+  private syncTerminatingPod(pod: Pod, gracePeriod: number | undefined, done: (err?: string) => void, podStatusFn?: (status: PodStatus) => void): void {
     const uid = pod.metadata.uid!;
-    this.statusManager.setPodStatus(pod, generateAPIPodStatus(pod, this.runtime.sandbox(uid), false, this.scheduler.now(), this.statusManager.getPodStatus(uid)));
+    const status = generateAPIPodStatus(pod, this.runtime.sandbox(uid), false, this.scheduler.now(), this.statusManager.getPodStatus(uid));
+    // A kill request's status function (node shutdown, eviction) edits this first status only; the
+    // stopped status below keeps its phase, reason, message and DisruptionTarget through the cache.
+    podStatusFn?.(status);
+    this.statusManager.setPodStatus(pod, status);
     this.kuberuntime.killPod(pod, gracePeriod, () => {
       if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
       this.statusManager.setPodStatus(pod, generateAPIPodStatus(pod, this.runtime.sandbox(uid), true, this.scheduler.now(), this.statusManager.getPodStatus(uid)));
@@ -333,16 +351,76 @@ export class Kubelet {
     }
   }
 
+  // ---- kubelet-initiated kills (K52) ----
+
+  /**
+   * The active pods (filterOutInactivePods over the pod manager): not yet terminated by their
+   * worker, and not terminal unless their termination is still under way.
+   */
+  getActivePods(): Pod[] {
+    return [...this.podManager.values()].filter((pod) => {
+      const uid = pod.metadata.uid!;
+      if (this.workers.isPodKnownTerminated(uid)) return false;
+      return !this.isAdmittedPodTerminal(pod) || this.workers.isPodTerminationRequested(uid);
+    });
+  }
+
+  /**
+   * pod_workers.go killPodNow (K52), the KillPodFunc handed to eviction and node shutdown: a kill
+   * update with the override, evict flag and status function, then a wait for the worker to finish
+   * terminating (CompletedCh) of at most max(10 s, grace + grace/2 in whole seconds); on timeout a
+   * Warning ExceededGracePeriod and an error. The kill itself goes on after a timeout.
+   */
+  killPodNow(pod: Pod, isEvicted: boolean, gracePeriodOverride: number | undefined, statusFunc: ((status: PodStatus) => void) | undefined, done: (err?: string) => void): void {
+    const gracePeriod = gracePeriodOverride ?? pod.spec?.terminationGracePeriodSeconds ?? 0;
+    const timeoutSeconds = Math.max(10, gracePeriod + Math.floor(gracePeriod / 2));
+    const name = pod.metadata.name;
+    let over = false;
+    this.timeline.record('kubelet', `killPodNow pods/${name} gracePeriod=${gracePeriod} (waits at most ${timeoutSeconds}s)`, 'pkg/kubelet/pod_workers.go killPodNow', { actor: this.nodeName });
+    const timer = this.scheduler.after(timeoutSeconds * 1000, () => {
+      if (over) return;
+      over = true;
+      this.recordEvent(pod, undefined, 'Warning', 'ExceededGracePeriod', 'Container runtime did not kill the pod within specified grace period.', 'pkg/kubelet/pod_workers.go killPodNow');
+      this.timeline.record('kubelet', `killPodNow pods/${name}: timeout waiting to kill pod after ${timeoutSeconds}s`, 'pkg/kubelet/pod_workers.go killPodNow', { actor: this.nodeName });
+      done('timeout waiting to kill pod');
+    });
+    const completed = () => {
+      if (over) return;
+      over = true;
+      this.scheduler.cancel(timer);
+      done();
+    };
+    this.workers.updatePod({ updateType: 'kill', pod, killPodOptions: { gracePeriodOverride, evict: isEvicted, statusFunc, completed: this.scheduler.guard(completed) } });
+  }
+
+  /** The pod still has volumes mounted (VolumeManager.WaitForAllPodsUnmount polls this). */
+  podVolumesExist(uid: string): boolean {
+    return this.volumes.podVolumesExist(uid);
+  }
+
   // ---- Kubernetes Events (record.EventRecorder) ----
 
-  private recordEvent(pod: Pod, container: string, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  /** An Event about the node itself (e.g. NodeShutdown), with the node as involvedObject. */
+  recordNodeEvent(type: 'Normal' | 'Warning', reason: string, message: string, source: string): void {
+    this.timeline.record('events', `${reason} nodes/${this.nodeName}: ${message}`, source, { actor: this.nodeName });
+    this.createEvent({ kind: 'Node', apiVersion: 'v1', name: this.nodeName, uid: this.nodeName }, 'default', type, reason, message);
+  }
+
+  /** An Event about a pod, or about one of its containers when `container` is given. */
+  private recordEvent(pod: Pod, container: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string, source = 'pkg/kubelet/kuberuntime/kuberuntime_container.go recordContainerEvent'): void {
     const name = pod.metadata.name ?? '';
-    this.timeline.record('events', `${reason} pods/${name}: ${message}`, 'pkg/kubelet/kuberuntime/kuberuntime_container.go recordContainerEvent', { actor: this.nodeName });
+    this.timeline.record('events', `${reason} pods/${name}: ${message}`, source, { actor: this.nodeName });
+    const ref: ObjectReference = { kind: 'Pod', apiVersion: 'v1', name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, ...(container !== undefined ? { fieldPath: `spec.containers{${container}}` } : {}) };
+    this.createEvent(ref, pod.metadata.namespace ?? 'default', type, reason, message);
+  }
+
+  private createEvent(involvedObject: ObjectReference, namespace: string, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    const name = involvedObject.name ?? '';
     this.eventCounter += 1;
     const now = toTime(this.scheduler.now());
     const event: Event = {
-      metadata: { name: `${name}.${this.nodeName}.${this.eventCounter}`, namespace: pod.metadata.namespace ?? 'default' },
-      involvedObject: { kind: 'Pod', apiVersion: 'v1', name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, fieldPath: `spec.containers{${container}}` },
+      metadata: { name: `${name}.${this.nodeName}.${this.eventCounter}`, namespace },
+      involvedObject,
       reason,
       message,
       type,

@@ -96,6 +96,28 @@ export class NodeStatusReporter {
     api.update(this.client.identity, 'leases', NODE_LEASE_NAMESPACE, { ...got.object, spec: { ...got.object.spec, renewTime } });
   }
 
+  /**
+   * syncNodeStatus with the node shutdown manager reporting an error (setters.go ReadyCondition):
+   * Ready=False, reason KubeletNotReady, the error as message ("node is shutting down").
+   */
+  reportNotReady(message: string): void {
+    try {
+      const api = this.client.server;
+      const got = api.get('nodes', undefined, this.nodeName);
+      if (!got.ok) return;
+      const now = toTime(this.clock.now());
+      const ready = got.object.status?.conditions?.find((c) => c.type === 'Ready');
+      const lastTransitionTime = ready?.status === 'False' ? ready.lastTransitionTime : now;
+      const conditions = [
+        ...(got.object.status?.conditions ?? []).filter((c) => c.type !== 'Ready'),
+        { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message, lastHeartbeatTime: now, lastTransitionTime },
+      ];
+      api.patch(this.client.identity, 'nodes', undefined, this.nodeName, 'merge', { status: { conditions } }, { subresource: 'status' });
+    } catch (e) {
+      if (!(e instanceof Unreachable)) throw e;
+    }
+  }
+
   /** The kubelet's node status says Ready again (the node lifecycle controller then lifts its taints). */
   private reportReady(): void {
     const api = this.client.server;

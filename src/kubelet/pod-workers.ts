@@ -1,4 +1,4 @@
-import type { Pod } from '../apiserver/types';
+import type { Pod, PodStatus } from '../apiserver/types';
 import type { Scheduler } from '../clock';
 import type { Timeline } from '../timeline/timeline';
 
@@ -10,6 +10,14 @@ export interface KillPodOptions {
   /** PodTerminationGracePeriodSecondsOverride. */
   gracePeriodOverride?: number;
   evict?: boolean;
+  /**
+   * PodStatusFunc: applied by SyncTerminatingPod to the status it generates before the kill (the
+   * worker keeps the newest one, statusPostTerminating); node shutdown and eviction set the
+   * terminal phase, reason, message and DisruptionTarget condition this way (K51).
+   */
+  statusFunc?: (status: PodStatus) => void;
+  /** CompletedCh: called once the worker has finished terminating the pod (notifyPostTerminating); killPodNow waits on it (K52). */
+  completed?: () => void;
 }
 
 export interface UpdatePodOptions {
@@ -52,14 +60,21 @@ export interface PodSyncStatus {
   working: boolean;
   /** When the previous sync call ended: the next one waits for a PLEG relist newer than this (K18). */
   lastSyncEnd: number;
+  /** notifyPostTerminating: kill requesters waiting for termination to complete (killPodNow's CompletedCh). */
+  notifyPostTerminating: (() => void)[];
+  /** statusPostTerminating: status functions from kill requests; SyncTerminatingPod gets the newest. */
+  statusPostTerminating: ((status: PodStatus) => void)[];
 }
 
 /** The sync functions the kubelet provides (pod_workers.go podSyncer); `done(err)` ends the call. */
 export interface PodSyncer {
   /** `isTerminal`: the pod has reached a terminal phase by itself (its containers completed). */
   syncPod(pod: Pod, done: (err?: string, isTerminal?: boolean) => void): void;
-  /** `gracePeriod` is the override the worker computed; undefined lets the runtime use the pod's own (setTerminationGracePeriod). */
-  syncTerminatingPod(pod: Pod, gracePeriod: number | undefined, done: (err?: string) => void): void;
+  /**
+   * `gracePeriod` is the override the worker computed; undefined lets the runtime use the pod's own
+   * (setTerminationGracePeriod). `podStatusFn` is the newest kill request's status function (K51).
+   */
+  syncTerminatingPod(pod: Pod, gracePeriod: number | undefined, done: (err?: string) => void, podStatusFn?: (status: PodStatus) => void): void;
   /** A pod known only from the runtime: kill what runs with a 1 s grace, write no status (K30). */
   syncTerminatingRuntimePod(pod: Pod, done: (err?: string) => void): void;
   syncTerminatedPod(pod: Pod, done: (err?: string) => void): void;
@@ -162,6 +177,8 @@ export class PodWorkers {
         observedRuntime: false,
         working: false,
         lastSyncEnd: Number.NEGATIVE_INFINITY,
+        notifyPostTerminating: [],
+        statusPostTerminating: [],
       };
       // K21: a pod whose config phase is terminal and of which nothing runs was terminated by an
       // earlier kubelet; it starts as terminated so that SyncTerminatedPod still runs (#105523).
@@ -218,12 +235,18 @@ export class PodWorkers {
       }
     }
 
+    // The completion callback and status function of a kill request are not part of the update
+    // that is replayed: the worker keeps them aside (notifyPostTerminating, statusPostTerminating).
+    const { completed, statusFunc, ...killOptions } = options.killPodOptions ?? {};
     if (status.workType === 'terminated') {
       // A terminated pod only waits for cleanup; a runtime-only kill from an older cache is ignored.
       if (isRuntimePod) return;
+      completed?.();
       options = { ...options, killPodOptions: undefined };
     } else if (status.workType === 'terminating') {
-      const kill: KillPodOptions = { ...options.killPodOptions };
+      if (completed) status.notifyPostTerminating.push(completed);
+      if (statusFunc) status.statusPostTerminating.push(statusFunc);
+      const kill: KillPodOptions = { ...killOptions };
       const { gracePeriod, shortened } = calculateEffectiveGracePeriod(status, pod, kill);
       if (shortened) {
         this.timeline.record('kubelet', `grace shortened pods/${name} to ${gracePeriod}s (a kill already running keeps its grace, #83916)`, `${SOURCE} UpdatePod`, { actor: this.nodeName });
@@ -234,6 +257,7 @@ export class PodWorkers {
       options = { ...options, killPodOptions: kill };
     } else {
       // KillPodOptions are not valid for sync actions outside of the terminating phase.
+      completed?.();
       options = { ...options, killPodOptions: undefined };
     }
     status.pendingUpdate = options;
@@ -312,7 +336,8 @@ export class PodWorkers {
           const override = update.killPodOptions?.gracePeriodOverride;
           const shown = override ?? `${pod.metadata.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds} (the pod's own)`;
           this.timeline.record('kubelet', `SyncTerminatingPod pods/${name} gracePeriod=${shown}`, 'pkg/kubelet/kubelet.go SyncTerminatingPod', { actor: this.nodeName });
-          return this.syncer.syncTerminatingPod(pod, override, done);
+          // acknowledgeTerminating: the newest status function of the kill requests so far.
+          return this.syncer.syncTerminatingPod(pod, override, done, status.statusPostTerminating.at(-1));
         }
         case 'terminated':
           this.timeline.record('kubelet', `SyncTerminatedPod pods/${name}`, 'pkg/kubelet/kubelet.go SyncTerminatedPod', { actor: this.nodeName });
@@ -349,12 +374,14 @@ export class PodWorkers {
     } else if (workType === 'terminating' && update.runningPod) {
       // completeTerminatingRuntimePod: a runtime pod has no API representation; forget it.
       this.statuses.delete(status.uid);
+      this.notifyTerminated(status);
       return;
     } else if (workType === 'terminating') {
-      // completeTerminating: no container runs any more.
+      // completeTerminating: no container runs any more; kill requesters waiting on it are told.
       status.workType = 'terminated';
       status.terminatedAt = this.clock.now();
       this.onTerminated(status);
+      this.notifyTerminated(status);
       this.requeueLastPodUpdate(status);
     } else if (isTerminal && status.terminatingAt === undefined) {
       // completeSync: the pod's containers completed by themselves.
@@ -364,6 +391,14 @@ export class PodWorkers {
       this.requeueLastPodUpdate(status);
     }
     this.startWork(status);
+  }
+
+  /** completeTerminating: close every kill request's CompletedCh and drop the status functions. */
+  private notifyTerminated(status: PodSyncStatus): void {
+    const waiting = status.notifyPostTerminating;
+    status.notifyPostTerminating = [];
+    status.statusPostTerminating = [];
+    for (const notify of waiting) notify();
   }
 
   /** requeueLastPodUpdate: replay the last update if nothing is pending. */
