@@ -316,3 +316,17 @@ Feature: Graceful deletion of a pod
       | T+0s | kubelet   | REMOVE pods/job                   |
     And no runtime event "SIGTERM" happens
     And no status event "DELETE pods/job" happens
+
+  Scenario: a controller's own status condition does not disturb the deletion
+    # Every update, pods/status included, goes through Store.Update. While the pod still has
+    # grace left (deletionGracePeriodSeconds > 0) a status write is an ordinary update — R28's
+    # delete-during-update needs grace 0 — and the kubelet's final DELETE still removes the pod.
+    When the user deletes pod "web"
+    And a controller sets condition "example.com/Audited" of pod "web" to "True"
+    Then the last request returns 200
+    And pod "web" is terminating
+    And the last request changed pod "web" like this:
+      | path               | from  | to    |
+      | /status/conditions | <any> | <any> |
+    When the cluster settles
+    Then pod "web" is gone

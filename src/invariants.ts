@@ -111,10 +111,7 @@ function stepOf(op: Op): { text: string; doc?: string; note?: string } {
     case 'removeFinalizer':
       return { text: `a controller removes finalizer "${FINALIZER}" from pod "${op.pod}"` };
     case 'setCondition':
-      return {
-        text: `a controller sets condition "${CONDITION}" of pod "${op.pod}" to "${op.status}"`,
-        note: `no such step in steps/ yet: GET the pod, then PATCH pods/${op.pod}/status (merge) with its conditions plus {type: ${CONDITION}, status: "${op.status}"}`,
-      };
+      return { text: `a controller sets condition "${CONDITION}" of pod "${op.pod}" to "${op.status}"` };
     case 'wait':
       return { text: `${formatDuration(op.ms)} ${op.ms === 1000 ? 'passes' : 'pass'}` };
     case 'restartKubelet':

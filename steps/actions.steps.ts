@@ -90,6 +90,21 @@ When('a controller adds finalizer {string} to pod {string}', function (this: Ter
   updateFinalizers(this, pod, (fs) => [...fs, finalizer]);
 });
 
+/**
+ * A controller records a condition of its own on the pod (GET, then a merge PATCH of pods/status
+ * with the pod's conditions plus this one): a status write that is neither the kubelet's nor a
+ * deletion, e.g. to see that it does not disturb one.
+ */
+When('a controller sets condition {string} of pod {string} to {string}', function (this: TerminatingWorld, type: string, podName: string, status: string) {
+  this.ensureStarted();
+  const api = this.cluster.apiserver;
+  const got = api.get('pods', 'default', podName);
+  if (!got.ok) throw new ScenarioError(`the controller cannot find pod "${podName}": ${got.status.message}`);
+  const conditions = [...(got.object.status?.conditions ?? []).filter((c) => c.type !== type), { type, status }];
+  remember(this, api.patch(CONTROLLER, 'pods', 'default', podName, 'merge', { status: { conditions } }, { subresource: 'status' }));
+  this.cluster.flush();
+});
+
 When('{duration} pass(es)', function (this: TerminatingWorld, ms: number) {
   this.ensureStarted();
   this.cluster.advance(ms);
