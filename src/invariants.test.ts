@@ -235,7 +235,6 @@ describe('toGherkin', () => {
     And the user creates pod "p4" on node "n2"
     # (skipped, the pod has no finalizer example.com/x) a controller removes finalizer "example.com/x" from pod "p4"
     And a controller adds finalizer "example.com/x" to pod "p4"
-    # no such step in steps/ yet: GET the pod, then PATCH pods/p4/status (merge) with its conditions plus {type: example.com/Harmless, status: "True"}
     And a controller sets condition "example.com/Harmless" of pod "p4" to "True"
     And node "n1" becomes reachable again
     And a controller removes finalizer "example.com/x" from pod "p1"

@@ -98,7 +98,7 @@ function docString(doc: string, indent: string): string[] {
 }
 
 /** The step text (without keyword) and doc string of one operation. */
-function stepOf(op: Op): { text: string; doc?: string; note?: string } {
+function stepOf(op: Op): { text: string; doc?: string } {
   switch (op.op) {
     case 'create':
       return { text: `the user creates pod "${op.pod}" on node "${op.node}"` };
@@ -152,12 +152,11 @@ export function toGherkin(scenario: Pick<Scenario, 'nodes' | 'pods'>, steps: rea
   let first = true;
   for (const s of steps) {
     const step: Step = 'op' in s && typeof s.op === 'object' ? (s as Step) : { op: s as Op };
-    const { text, doc, note } = stepOf(step.op);
+    const { text, doc } = stepOf(step.op);
     if (step.skipped) {
       out.push(`    # (skipped, ${step.skipped}) ${text}`);
       continue;
     }
-    if (note) out.push(`    # ${note}`);
     out.push(`    ${first ? 'When' : 'And'} ${text}`);
     if (doc) out.push(...docString(doc, '      '));
     first = false;
