@@ -154,3 +154,21 @@ Feature: Forced deletion of a pod
       | T+10m    | runtime   | SIGTERM app                                |
       | T+10m30s | runtime   | SIGKILL app                                |
     And no kubelet event "DELETE pods/web" happens
+
+  Scenario: after a short outage the kubelet's watch resumes and replays the force delete
+    # The reflector re-watches from the last resourceVersion it saw; within etcd's compaction
+    # window (5 min) the apiserver replays what it missed: the MODIFIED that stamped grace 0 (a
+    # DELETE op, so the kubelet kills with grace 1) and then the DELETED (REMOVE).
+    Given node "node-1" is unreachable
+    When I run `kubectl delete pod web --force`
+    And 30s pass
+    And node "node-1" becomes reachable again
+    And 5s pass
+    Then these events happen in order:
+      | at    | component | event                                     |
+      | T+30s | kubelet   | watch resumed                             |
+      | T+30s | kubelet   | DELETE pods/web                           |
+      | T+30s | kubelet   | SyncTerminatingPod pods/web gracePeriod=1 |
+      | T+30s | runtime   | SIGTERM app                               |
+      | T+30s | kubelet   | REMOVE pods/web                           |
+      | T+32s | runtime   | SIGKILL app                               |
