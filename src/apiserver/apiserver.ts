@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import type { Component } from '../timeline/event';
 import type { Timeline } from '../timeline/timeline';
-import { badRequest, conflict, invalid, notFound, StatusError } from './errors';
+import { badRequest, conflict, invalid, StatusError } from './errors';
 import { Etcd, type EtcdEvent } from './etcd';
 import { genericStrategy } from './generic-strategy';
 import { clone, type KubeObject } from './object';
@@ -325,7 +325,6 @@ export function deleteOptionsFromRequest(body: DeleteOptions | undefined, query:
   return options;
 }
 
-export { notFound };
 
 function nodeNameOf(o: unknown): string | undefined {
   return (o as Pod | undefined)?.spec?.nodeName;

@@ -1,10 +1,9 @@
 import type { DeleteOptions } from './types';
-import { conflict, invalid, StatusError } from './errors';
+import { conflict, invalid } from './errors';
 import { fromTime, toTime, type KubeObject } from './object';
 import type { Strategy } from './strategy';
 import { validateDeleteOptions } from './validation';
 
-export const DELETE_SOURCE = 'staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go BeforeDelete';
 
 export interface BeforeDeleteResult {
   /** The object should be stamped (deletionTimestamp/deletionGracePeriodSeconds) rather than removed now. */
@@ -62,8 +61,4 @@ export function beforeDelete<T extends KubeObject>(strategy: Strategy<T>, obj: T
   meta.deletionGracePeriodSeconds = period;
   if ((meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
   return { graceful: true, pending: false };
-}
-
-export function isStatusError(e: unknown): e is StatusError {
-  return e instanceof StatusError;
 }

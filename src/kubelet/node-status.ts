@@ -133,9 +133,3 @@ export class NodeStatusReporter {
     api.patch(this.client.identity, 'nodes', undefined, this.nodeName, 'merge', { status: { conditions } }, { subresource: 'status' });
   }
 }
-
-/** When the node last renewed its lease (MicroTime), in virtual ms. */
-export function leaseRenewedAt(lease: Lease | undefined): number | undefined {
-  const t = lease?.spec?.renewTime;
-  return t === undefined ? undefined : Date.parse(t);
-}
