@@ -148,11 +148,15 @@ export class StatusManager {
     }
     let pod = got.object;
     const merged = mergePodStatus(pod.status ?? {}, s.status, this.couldHaveRunningContainers(uid));
-    if (!jsonEqual(pod.status ?? {}, merged)) {
-      // statusutil.PatchPodStatus sends a two-way merge patch from the API status to the merged one:
-      // a field the kubelet's status no longer has is removed (null), not left behind.
-      const body: Record<string, unknown> = { ...merged };
-      for (const key of Object.keys(pod.status ?? {})) if (!(key in merged)) body[key] = null;
+    // statusutil.PatchPodStatus sends a two-way merge patch from the API status to the merged one:
+    // only the fields that differ; a field the kubelet's status no longer has is removed (null).
+    const current: Record<string, unknown> = pod.status ?? {};
+    const body: Record<string, unknown> = {};
+    for (const key of new Set([...Object.keys(current), ...Object.keys(merged)])) {
+      const want = (merged as Record<string, unknown>)[key];
+      if (!jsonEqual(current[key], want)) body[key] = want === undefined ? null : want;
+    }
+    if (Object.keys(body).length > 0) {
       const patched = api.patch(this.client.identity, 'pods', s.namespace, s.name, 'merge', { metadata: { uid }, status: body }, { subresource: 'status' });
       if (!patched.ok) return;
       pod = patched.object;
