@@ -15,6 +15,8 @@ const reports = [
 module.exports = {
   default: { ...common, format: ['progress', ...reports] },
   ci: { ...common, format: ['progress', ...reports] },
+  // No report files: for tests that run cucumber on a feature of their own.
+  summary: { ...common, format: ['summary'] },
   // Scenarios parked because the simulation still disagrees with upstream: npx cucumber-js -p wip
   wip: { ...common, tags: '@wip', format: ['progress'] },
   snippets: { ...common, dryRun: true, format: ['snippets'], formatOptions: { snippetInterface: 'synchronous' } },
