@@ -28,7 +28,9 @@ export function applyPatchBody<T>(current: T, type: PatchType, body: unknown): T
 
 /** RFC 7386: objects merge key by key, null deletes, anything else (arrays included) replaces. */
 function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
+  // Scalars are values; lists are copied so the stored object never shares the client's arrays.
+  if (patch === null || typeof patch !== 'object') return patch;
+  if (Array.isArray(patch)) return structuredClone(patch);
   const result: Record<string, unknown> =
     target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [key, value] of Object.entries(patch)) {
