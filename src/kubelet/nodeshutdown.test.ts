@@ -9,10 +9,9 @@ import { expect } from 'chai';
 import type { Event, Pod } from '../apiserver/types';
 import type { Cluster } from '../cluster';
 import { groupByPriority, migrateConfig, NODE_SHUTDOWN_MESSAGE, podPriority } from './nodeshutdown';
-import { count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, WARMUP_MS } from './testing';
+import { condition, count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, WARMUP_MS } from './testing';
 
 const PERIODS = { shutdownGracePeriodSeconds: 30, shutdownGracePeriodCriticalPodsSeconds: 10 };
-const condition = (p: Pod | undefined, type: string) => p?.status?.conditions?.find((c) => c.type === type);
 const events = (c: Cluster, reason: string): Event[] => {
   const r = c.apiserver.list('events', 'default', (e) => e.reason === reason);
   return r.ok ? r.object.items : [];

@@ -63,6 +63,11 @@ export function del(c: Cluster, name: string, options: DeleteOptions = {}): ApiR
 }
 
 /** The pod as stored now (a copy the test may change), or undefined once it is gone. */
+/** A condition of a pod's status, by type. */
+export function condition(p: Pod | undefined, type: string) {
+  return p?.status?.conditions?.find((c) => c.type === type);
+}
+
 export function stored(c: Cluster, name: string): Pod | undefined {
   const r = c.apiserver.get('pods', 'default', name);
   return r.ok ? structuredClone(r.object) : undefined;

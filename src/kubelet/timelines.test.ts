@@ -11,9 +11,8 @@ import { toTime } from '../apiserver/object';
 import type { Pod } from '../apiserver/types';
 import { CONTROLLER, USER } from '../cluster';
 import { runKubectl } from '../kubectl/kubectl';
-import { at, count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, versions } from './testing';
+import { at, condition, count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, versions } from './testing';
 
-const condition = (p: Pod | undefined, type: string) => p?.status?.conditions?.find((c) => c.type === type);
 const app = (p: Pod | undefined) => p?.status?.containerStatuses?.find((s) => s.name === 'app');
 
 describe('S1 graceful delete, app exits 2 s after SIGTERM (grace 30, no preStop)', () => {
