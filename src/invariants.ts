@@ -63,7 +63,7 @@ export interface Step {
   skipped?: string;
 }
 
-// ---- the Gherkin vocabulary (design.md, steps/*.ts) ----
+// ---- the Gherkin vocabulary (steps/*.ts, docs/steps.md) ----
 
 /** The `with:` manifest of a running pod, or undefined when the plain step declares it. */
 export function manifestOf(p: InitialPod): string | undefined {
