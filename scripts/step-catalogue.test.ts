@@ -13,7 +13,7 @@ describe('step catalogue (docs/steps.md)', () => {
     expect(outcome.exitCode, outcome.messages.join('\n')).to.equal(0);
   });
 
-  it('defines every contract phrase of design.md, each once, with the doc string or table it takes', async () => {
+  it('defines every contract phrase, each once, with the doc string or table it takes', async () => {
     const { steps } = await loadCatalogue();
     expect(checkContract(steps).problems).to.deep.equal([]);
   });

@@ -59,14 +59,14 @@ function get(obj: unknown, path: string): unknown {
 
 /**
  * Builds the pod a scenario means: the defaults (one container `app`, namespace default) with the
- * partial manifest of the doc string merged over them. Unknown top-level fields and wrong field
+ * partial manifest (a doc string, or an object already parsed) merged over them. Unknown top-level fields and wrong field
  * types are errors that name the field and what was expected.
  */
-export function podFromManifest(name: string, nodeName: string | undefined, manifest: string | undefined): Pod {
+export function podFromManifest(name: string, nodeName: string | undefined, manifest: string | Record<string, unknown> | undefined): Pod {
   const base: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'app' }] } };
   let overlay: unknown = {};
-  if (manifest !== undefined && manifest.trim() !== '') {
-    overlay = parseYaml(manifest, `the manifest of pod "${name}"`);
+  if (typeof manifest === 'object' || (manifest !== undefined && manifest.trim() !== '')) {
+    overlay = typeof manifest === 'object' ? manifest : parseYaml(manifest, `the manifest of pod "${name}"`);
     if (!isObject(overlay)) throw new ManifestError(`the manifest of pod "${name}" must be a YAML mapping (metadata:, spec: …), got ${JSON.stringify(overlay)}`);
     for (const key of Object.keys(overlay)) {
       if (!TOP_LEVEL.has(key)) {

@@ -22,7 +22,7 @@ function usage(): Usage[] {
   return JSON.parse(readFileSync(out, 'utf8')) as Usage[];
 }
 
-describe('the scenario vocabulary contract (design.md)', () => {
+describe('the scenario vocabulary contract (docs/steps.md)', () => {
   const all = usage();
 
   it('every contract phrase is used by at least one scenario in features/', () => {
