@@ -1,7 +1,7 @@
 import type { Clock, TimerHandle } from '../clock';
 import type { Timeline } from '../timeline/timeline';
 
-/** What a container's main process does when it receives SIGTERM (design.md "Containers and SIGTERM"). */
+/** What a container's main process does when it receives SIGTERM (K29: 143 when SIGTERM kills it, 137 after SIGKILL, 0 when it exits by itself). */
 export type SigtermBehaviour =
   /** No handler: the default disposition ends it at once, exit code 143 (128 + SIGTERM). */
   | { kind: 'dies' }
