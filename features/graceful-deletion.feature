@@ -143,6 +143,25 @@ Feature: Graceful deletion of a pod
       | /status/containerStatuses/0/state/terminated/exitCode | 0           |
       | /status/containerStatuses/0/state/terminated/reason   | "Completed" |
 
+  Scenario: a container that exits 1 after SIGTERM makes the pod Failed
+    # K29/K32: a regular container that ends with a non-zero code gives phase Failed; the runtime
+    # reports reason Error for a non-zero exit.
+    Given container "app" of pod "web" exits 5s after SIGTERM with code 1
+    When a controller adds finalizer "example.com/inspect" to pod "web"
+    And the user deletes pod "web"
+    And 10s pass
+    Then these events happen in order:
+      | at   | component | event                                |
+      | T+0s | runtime   | SIGTERM app                          |
+      | T+5s | runtime   | exited app code=1                    |
+      | T+6s | status    | DELETE pods/web gracePeriodSeconds=0 |
+    And no runtime event "SIGKILL" happens
+    And pod "web" has fields:
+      | path                                                  | value    |
+      | /status/phase                                         | "Failed" |
+      | /status/containerStatuses/0/state/terminated/exitCode | 1        |
+      | /status/containerStatuses/0/state/terminated/reason   | "Error"  |
+
   Scenario: a Failed pod reports Ready=False with reason PodFailed
     # pkg/kubelet/status/generate.go GenerateContainersReadyCondition / GeneratePodReadyCondition
     # return generate*ConditionForTerminalPhase for phase Failed: status False, reason PodFailed,
