@@ -9,9 +9,9 @@
  * write it, must match exactly one step definition, and that definition must take the doc string
  * or table the contract gives it.
  *
- *   node --require ts-node/register/transpile-only scripts/step-catalogue.ts --write   writes docs/steps.md
- *   node --require ts-node/register/transpile-only scripts/step-catalogue.ts --check   exits 1 if docs/steps.md is stale
- *   node --require ts-node/register/transpile-only scripts/step-catalogue.ts           prints the catalogue
+ *   node --require ./scripts/ts-hook.js scripts/step-catalogue.ts --write   writes docs/steps.md
+ *   node --require ./scripts/ts-hook.js scripts/step-catalogue.ts --check   exits 1 if docs/steps.md is stale
+ *   node --require ./scripts/ts-hook.js scripts/step-catalogue.ts           prints the catalogue
  *
  * Both modes exit 1, naming the phrase, when a contract phrase has no step definition.
  */

@@ -3,7 +3,7 @@
  * Gherkin that replays a sequence through the scenario vocabulary (steps/*.ts). Used by
  * invariants.test.ts (fast-check properties); kept apart so a failing case can be replayed by hand:
  *
- *   node --require ts-node/register/transpile-only -e \
+ *   node --require ./scripts/ts-hook.js -e \
  *     "const i = require('./src/invariants'); const r = i.runScenario(SCENARIO); console.log(i.checkRun(r))"
  *
  * The runner drives the cluster exactly as the step definitions do (steps/world.ts ensureStarted,
