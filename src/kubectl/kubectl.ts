@@ -56,13 +56,15 @@ type ErrorStatus = { reason?: string; message?: string };
 
 /**
  * kubectl's dynamic client against the simulated apiserver: each call is recorded as the HTTP
- * request client-go would send, then served by the apiserver directly.
+ * request client-go would send, then served by the apiserver directly. As over HTTP (the served
+ * API runs what a request set off at that instant before answering), the cluster's zero-delay
+ * reactions run before kubectl's next request.
  */
 class RecordingClient {
   readonly requests: KubectlRequest[] = [];
 
   constructor(
-    private readonly api: ApiServer,
+    private readonly cluster: Cluster,
     private readonly resource: KubectlResource,
     private readonly namespace: string,
   ) {}
@@ -71,25 +73,30 @@ class RecordingClient {
     return `${API_PREFIX[this.resource]}/namespaces/${this.namespace}/${this.resource}${name === undefined ? '' : `/${name}`}`;
   }
 
+  private send<T>(request: KubectlRequest, serve: (api: ApiServer) => T): T {
+    this.requests.push(request);
+    const response = serve(this.cluster.apiserver);
+    this.cluster.flush();
+    return response;
+  }
+
   delete(name: string, body: KubectlDeleteCommand['body']) {
-    this.requests.push({ method: 'DELETE', path: this.path(name), query: '', body: `${JSON.stringify(body)}\n` });
-    return this.api.delete(KUBECTL, this.resource, this.namespace, name, body);
+    const request: KubectlRequest = { method: 'DELETE', path: this.path(name), query: '', body: `${JSON.stringify(body)}\n` };
+    return this.send(request, (api) => api.delete(KUBECTL, this.resource, this.namespace, name, body));
   }
 
   get(name: string) {
-    this.requests.push({ method: 'GET', path: this.path(name), query: '' });
-    return this.api.get(this.resource, this.namespace, name);
+    return this.send({ method: 'GET', path: this.path(name), query: '' }, (api) => api.get(this.resource, this.namespace, name));
   }
 
   /** A LIST with the given query; `matches` is what its selectors select. */
   list(query: Record<string, string>, matches: (o: KubeObject) => boolean) {
-    this.requests.push({ method: 'GET', path: this.path(), query: encodeQuery(query) });
-    return this.api.list(this.resource, this.namespace, matches);
+    return this.send({ method: 'GET', path: this.path(), query: encodeQuery(query) }, (api) => api.list(this.resource, this.namespace, matches));
   }
 
   watch(query: Record<string, string>, matches: (o: KubeObject) => boolean, handler: Parameters<ApiServer['watch']>[3]) {
-    this.requests.push({ method: 'GET', path: this.path(), query: encodeQuery({ ...query, watch: 'true' }) });
-    return this.api.watch(this.resource, this.namespace, { resourceVersion: query.resourceVersion, matches }, handler);
+    const request: KubectlRequest = { method: 'GET', path: this.path(), query: encodeQuery({ ...query, watch: 'true' }) };
+    return this.send(request, (api) => api.watch(this.resource, this.namespace, { resourceVersion: query.resourceVersion, matches }, handler));
   }
 }
 
@@ -113,7 +120,7 @@ export function runKubectl(cluster: Cluster, line: string): KubectlResult {
     if (e instanceof KubectlError) return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n'), requests: [] };
     throw e;
   }
-  const client = new RecordingClient(cluster.apiserver, cmd.resource, cmd.namespace);
+  const client = new RecordingClient(cluster, cmd.resource, cmd.namespace);
   const stdout: string[] = [];
   const stderr = [...cmd.warnings];
   let requestId: number | undefined;
