@@ -1,6 +1,6 @@
 @node-shutdown
 Feature: Graceful node shutdown kills pods without deleting them
-  When systemd announces a shutdown, the kubelet's node shutdown manager (kubelet-semantics K51)
+  When systemd announces a shutdown, the kubelet's node shutdown manager (K51)
   reports the node not ready and kills the active pods by priority group: regular pods first, with
   min(spec grace, shutdownGracePeriod - shutdownGracePeriodCriticalPods), then critical pods
   (system-cluster-critical, system-node-critical) with the critical period. Each group is waited

@@ -1,3 +1,4 @@
+// The pinned binary is run as a child: this file runs in a process of its own (scripts/unit-tests.ts).
 import { describe, it } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';

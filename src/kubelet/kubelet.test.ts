@@ -1,6 +1,6 @@
 /**
  * The kubelet's own loops through a whole cluster: the syncLoop's handling of config ops, the
- * sync functions, retries, housekeeping, container GC and restarts (kubelet-semantics.md B–G).
+ * sync functions, retries, housekeeping, container GC and restarts (rules K9–K45).
  */
 import { describe, it } from 'node:test';
 import { expect } from 'chai';

@@ -17,7 +17,7 @@ import { StatusManager } from './status-manager';
 import { Ticker } from './ticker';
 import type { VolumeManager } from './volume-manager';
 
-/** The kubelet's timing constants (kubelet-semantics.md §5); a scenario may change them. */
+/** The kubelet's timing constants (each named after its upstream constant or flag); a scenario may change them. */
 export interface KubeletConfig {
   /** genericPlegRelistPeriod: the pod cache is refreshed every second (K18). */
   plegRelistPeriodMs: number;

@@ -1,12 +1,12 @@
 import type { Clock, TimerHandle } from '../clock';
 import type { Timeline } from '../timeline/timeline';
 
-/** What a container's main process does when it receives SIGTERM (design.md "Containers and SIGTERM"). */
+/** What a container's main process does when it receives SIGTERM (K29: 143 when SIGTERM kills it, 137 after SIGKILL, 0 when it exits by itself). */
 export type SigtermBehaviour =
   /** No handler: the default disposition ends it at once, exit code 143 (128 + SIGTERM). */
   | { kind: 'dies' }
-  /** Handles SIGTERM and exits 0 after draining for `afterMs`. */
-  | { kind: 'exits'; afterMs: number }
+  /** Handles SIGTERM and exits after draining for `afterMs`, with `exitCode` (0 unless given). */
+  | { kind: 'exits'; afterMs: number; exitCode?: number }
   /** Ignores SIGTERM (e.g. PID 1 without a handler): only SIGKILL ends it, exit code 137. */
   | { kind: 'ignores' };
 
@@ -217,7 +217,7 @@ export class ContainerRuntime {
     c.sigtermAt = this.clock.now();
     const behaviour = this.behaviourOf(s.podRef, c.name).sigterm;
     if (behaviour.kind === 'dies') this.exit(s, c, 143);
-    else if (behaviour.kind === 'exits') c.exitTimer = this.clock.after(behaviour.afterMs, () => this.exit(s, c, 0));
+    else if (behaviour.kind === 'exits') c.exitTimer = this.clock.after(behaviour.afterMs, () => this.exit(s, c, behaviour.exitCode ?? 0));
   }
 
   private exit(s: Sandbox, c: RuntimeContainer, code: number): void {

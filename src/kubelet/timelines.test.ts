@@ -1,5 +1,5 @@
 /**
- * The timelines S1–S12 of kubelet-semantics.md §2, reproduced on the virtual clock with this
+ * The timelines S1–S12 (docs/rules/kubelet.md), reproduced on the virtual clock with this
  * simulation's latencies (watch delivery 0, PLEG relist every 1 s, status sync immediate, unmount
  * 100 ms): every row is [seconds from T+0, component, text prefix], in order. T+0 falls on a whole
  * second, so the kubelet's first wait w1 is 0 and each later PLEG wait rounds up to the next second.
