@@ -1,8 +1,9 @@
 import type { ApiServer } from '../apiserver/apiserver';
+import type { ListOptions } from '../apiserver/list-options';
 import type { KubeObject } from '../apiserver/object';
 import type { Cluster } from '../cluster';
 import { KUBECTL } from '../cluster';
-import { KubectlError, UnsupportedKubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
+import { KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
 
 /** One HTTP request as kubectl sends it: what a server listening on the wire would see. */
 export interface KubectlRequest {
@@ -91,9 +92,8 @@ class RecordingClient {
     return this.send({ method: 'GET', path: this.path(name), query: '' }, (api) => api.get(this.resource, this.namespace, name), seen);
   }
 
-  /** A LIST with the given query; `matches` is what its selectors select. */
-  list(query: Record<string, string>, matches: (o: KubeObject) => boolean, seen?: (response: ReturnType<ApiServer['list']>) => void) {
-    return this.send({ method: 'GET', path: this.path(), query: encodeQuery(query) }, (api) => api.list(this.resource, this.namespace, matches), seen);
+  list(query: ListOptions & Record<string, string>, seen?: (response: ReturnType<ApiServer['listPage']>) => void) {
+    return this.send({ method: 'GET', path: this.path(), query: encodeQuery(query) }, (api) => api.listPage(this.resource, this.namespace, query), seen);
   }
 
   watch(query: Record<string, string>, matches: (o: KubeObject) => boolean, handler: Parameters<ApiServer['watch']>[3], seen?: () => void) {
@@ -140,8 +140,7 @@ export function runKubectl(cluster: Cluster, line: string): KubectlResult {
   if (cmd.selector !== undefined) {
     const nsError = pathSegmentError(cmd);
     if (nsError) return stderr.push(`error: ${nsError}`), end(1);
-    if (cmd.selector !== '') throw new UnsupportedKubectlError('-l (--selector) is not modelled yet');
-    const list = client.list({}, () => true);
+    const list = client.list(cmd.selector === '' ? {} : { labelSelector: cmd.selector });
     if (!list.ok) return stderr.push(serverError(list.status)), end(1);
     names = list.object.items.map((o) => o.metadata.name as string);
   }
@@ -209,7 +208,7 @@ function waitForDeletion(cluster: Cluster, client: RecordingClient, cmd: Kubectl
   if (outOfTime || !got.ok) return false;
   const fieldSelector = `metadata.name=${name}`;
   const byName = (o: KubeObject) => o.metadata.name === name;
-  const list = client.list({ fieldSelector, limit: '500', resourceVersion: '0' }, byName, (r) => {
+  const list = client.list({ fieldSelector, limit: '500', resourceVersion: '0' }, (r) => {
     if (r.ok && r.object.items.length === 0) seeGone();
   });
   if (gone || !list.ok) return gone;
