@@ -13,6 +13,8 @@ const reports = [
   'html:reports/cucumber-report.html',
   'json:reports/cucumber-report.json',
   'junit:reports/junit.xml',
+  // Cucumber's own message stream (NDJSON), for tools: every pickle, step, result and attachment.
+  'message:reports/cucumber-messages.ndjson',
 ];
 
 /**
