@@ -27,6 +27,8 @@ interface VersionedStatus {
  */
 export class StatusManager {
   private readonly statuses = new Map<string, VersionedStatus>();
+  /** Pods whose cached version is newer than the one sent (what the status channel signals). */
+  private readonly unsent = new Set<string>();
   private readonly syncLoop: Loop;
 
   constructor(
@@ -84,7 +86,7 @@ export class StatusManager {
 
   /** RemoveOrphanedStatuses (housekeeping): forget the statuses of pods no longer in config. */
   removeOrphanedStatuses(desired: ReadonlySet<string>): void {
-    for (const uid of [...this.statuses.keys()]) if (!desired.has(uid)) this.statuses.delete(uid);
+    for (const uid of [...this.statuses.keys()]) if (!desired.has(uid)) this.forget(uid);
   }
 
   /** Retry whatever could not be sent (e.g. after the node became reachable again). */
@@ -104,6 +106,7 @@ export class StatusManager {
     const status: PodStatus = { ...input, conditions, ...(old.startTime ? { startTime: old.startTime } : {}) };
     const unchanged = cached !== undefined && jsonEqual(cached.status, status) && cached.podIsFinished === podIsFinished;
     if (unchanged && !forceUpdate) return;
+    this.unsent.add(uid);
     this.statuses.set(uid, {
       status,
       version: (cached?.version ?? 0) + 1,
@@ -120,7 +123,12 @@ export class StatusManager {
   /** syncBatch: every pod whose cached version is newer than what was sent (all: also re-check deletable pods). */
   private syncBatch(all: boolean): void {
     let retry = false;
-    for (const [uid, s] of [...this.statuses]) {
+    // Usually one pod is unsent (the one just updated): visit it alone instead of every pod of the
+    // node. Several (after failed sends) or a full sync go through all, in the cache's order.
+    const candidates = !all && this.unsent.size === 1 ? [...this.unsent] : [...this.statuses.keys()];
+    for (const uid of candidates) {
+      const s = this.statuses.get(uid);
+      if (!s) continue;
       if (s.sentVersion >= s.version && !(all && s.podIsFinished)) continue;
       try {
         this.syncPod(uid, s);
@@ -143,7 +151,7 @@ export class StatusManager {
     if (!got.ok) return;
     // "Pod was deleted and then recreated, skipping status update": forget the old uid's status.
     if (got.object.metadata.uid !== uid) {
-      this.statuses.delete(uid);
+      this.forget(uid);
       return;
     }
     let pod = got.object;
@@ -162,13 +170,19 @@ export class StatusManager {
       pod = patched.object;
     }
     s.sentVersion = s.version;
+    this.unsent.delete(uid);
     if (!this.canBeDeleted(pod, s)) return;
     this.timeline.record('status', `resources reclaimed pods/${s.name}`, `${SOURCE} canBeDeleted (deletionTimestamp set, phase ${pod.status?.phase}, podIsFinished)`, { actor: this.nodeName });
     this.timeline.record('status', `DELETE pods/${s.name} gracePeriodSeconds=0 preconditions.uid=${uid}`, `${SOURCE} syncPod → Delete`, { actor: this.nodeName });
     const deleted = api.delete(this.client.identity, 'pods', s.namespace, s.name, { gracePeriodSeconds: 0, preconditions: { uid } });
     // On success the cached status is dropped; on failure the next full sync retries.
-    if (deleted.ok) this.statuses.delete(uid);
+    if (deleted.ok) this.forget(uid);
     else this.syncLoop.wake();
+  }
+
+  private forget(uid: string): void {
+    this.statuses.delete(uid);
+    this.unsent.delete(uid);
   }
 
   /** canBeDeleted (K36, v1.27+): being deleted, not a mirror pod, terminal in the API, finished here. */
