@@ -21,8 +21,8 @@ interface PlannedPod {
 /** A plan that names something it does not have, or is otherwise unusable. */
 export class PlanError extends Error {}
 
-/** A pod's manifest: a YAML doc string (a scenario's partial manifest) or an already parsed object. */
-export type PodManifest = string | Record<string, unknown> | undefined;
+/** A manifest: a YAML doc string (a scenario's partial manifest) or an already parsed object. */
+export type Manifest = string | Record<string, unknown> | undefined;
 
 /**
  * The cluster a scenario's Given steps or `serve --manifests` describe: nodes (their kubelet
@@ -52,7 +52,7 @@ export class ClusterPlan {
     if (this.started) this.cluster.addNode(name);
   }
 
-  pod(name: string, nodeName: string | undefined, manifest?: PodManifest): void {
+  pod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
     if (nodeName !== undefined && !this.nodes.includes(nodeName)) {
       throw new PlanError(`unknown node "${nodeName}" for pod "${name}": declare it first with  Given a node "${nodeName}"  (nodes so far: ${this.list(this.nodes)})`);
     }
@@ -74,6 +74,18 @@ export class ClusterPlan {
     const behaviour = { ...(planned.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change };
     planned.behaviours.set(container, behaviour);
     if (this.started && planned.pod.spec?.nodeName) this.cluster.node(planned.pod.spec.nodeName).containerBehaviours.set(`pods/${podName} ${container}`, behaviour);
+  }
+
+  /**
+   * The container's preStop hook takes `ms` (Infinity: it never returns). A container without a
+   * preStop handler gets one (`exec: sleep N`), so the kubelet runs it; one that has a handler keeps it.
+   */
+  preStop(container: string, podName: string, ms: number): void {
+    this.containerBehaviour(container, podName, { preStopMs: ms }, (c) => {
+      if (c.lifecycle?.preStop) return;
+      const sleep = Number.isFinite(ms) ? String(ms / 1000) : 'infinity';
+      c.lifecycle = { ...c.lifecycle, preStop: { exec: { command: ['sleep', sleep] } } };
+    });
   }
 
   volumeBehaviour(volume: string, podName: string, behaviour: VolumeBehaviour): void {
@@ -104,7 +116,7 @@ export class ClusterPlan {
     return this.kubelet.get(node)?.[key] !== undefined;
   }
 
-  replicaSet(name: string, manifest?: string): void {
+  replicaSet(name: string, manifest?: Manifest): void {
     if (this.replicaSets.has(name)) throw new PlanError(`replicaset "${name}" is declared twice`);
     const rs = replicaSetFromManifest(name, manifest);
     this.replicaSets.set(name, { rs, pods: [] });

@@ -2,7 +2,7 @@ import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumb
 import type { ApiResponse } from '../src/apiserver/apiserver';
 import type { Pod } from '../src/apiserver/types';
 import { Cluster } from '../src/cluster';
-import { ClusterPlan, WARMUP_MS, type PodManifest } from '../src/cluster-plan';
+import { ClusterPlan, WARMUP_MS, type Manifest } from '../src/cluster-plan';
 import type { KubectlResult } from '../src/kubectl/kubectl';
 import type { KubeletConfig } from '../src/kubelet/kubelet';
 import type { ContainerBehaviour } from '../src/kubelet/runtime';
@@ -44,7 +44,7 @@ export class TerminatingWorld extends World {
     this.plan.node(name);
   }
 
-  planPod(name: string, nodeName: string | undefined, manifest?: PodManifest): void {
+  planPod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
     this.plan.pod(name, nodeName, manifest);
   }
 
