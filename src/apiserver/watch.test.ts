@@ -125,7 +125,7 @@ describe('Watch delivery cost', () => {
       clock.tick(0);
       expect(got).to.equal(n);
     };
-    // 100 000 waiting events: well past the ≈ 16 k entries where V8's Array.shift starts copying
+    // 100 000 waiting events: well past the ≈ 16 k entries where the engine's Array.shift starts copying
     // the whole array (a queue shifted per delivery took 20 s for 200 000 events, 0.6 s without).
     expect(growthRatio(burst, 10_000, 10, 2)).to.be.below(linearBound(10));
   });
