@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { Cluster } from '../cluster';
+import { DurationError, parseDuration } from '../duration';
 
 /**
  * How `serve` moves the cluster's virtual clock. This is the only place where wall-clock time
@@ -7,23 +8,34 @@ import type { Cluster } from '../cluster';
  *
  * - `realtime`: virtual time follows wall time.
  * - `fast=N`: virtual time runs N times as fast as wall time.
- * - `jump`: virtual time stands still while any client is busy and jumps ahead while every
- *   client waits on a watch (see JumpClock).
+ * - `jump` (or `jump=QUIET`, e.g. jump=200ms): virtual time stands still while any client is busy
+ *   and jumps ahead while every client waits on a watch (see JumpClock).
  */
-export type ClockMode = { kind: 'realtime' } | { kind: 'fast'; factor: number } | { kind: 'jump' };
+export type ClockMode = { kind: 'realtime' } | { kind: 'fast'; factor: number } | { kind: 'jump'; quietMs: number };
 
 export class ClockModeError extends Error {}
 
 export function parseClockMode(text: string): ClockMode {
   if (text === 'realtime') return { kind: 'realtime' };
-  if (text === 'jump') return { kind: 'jump' };
   const fast = /^fast=(\d+(?:\.\d+)?)$/.exec(text);
   if (fast && Number(fast[1]) > 0) return { kind: 'fast', factor: Number(fast[1]) };
-  throw new ClockModeError(`invalid --clock "${text}": expected realtime, fast=N (N times wall time, N > 0, e.g. fast=10) or jump`);
+  const jump = /^jump(?:=(.*))?$/.exec(text);
+  if (jump) {
+    if (jump[1] === undefined) return { kind: 'jump', quietMs: JUMP_QUIET_MS };
+    try {
+      return { kind: 'jump', quietMs: parseDuration(jump[1]) };
+    } catch (e) {
+      if (!(e instanceof DurationError)) throw e;
+      throw new ClockModeError(`invalid --clock "${text}": the quiet period of jump=QUIET is a duration (e.g. jump=200ms): ${e.message}`);
+    }
+  }
+  throw new ClockModeError(`invalid --clock "${text}": expected jump, jump=QUIET (e.g. jump=200ms), realtime, or fast=N (N times wall time, N > 0, e.g. fast=10)`);
 }
 
 export function formatClockMode(mode: ClockMode): string {
-  return mode.kind === 'fast' ? `fast=${mode.factor}` : mode.kind;
+  if (mode.kind === 'fast') return `fast=${mode.factor}`;
+  if (mode.kind === 'jump' && mode.quietMs !== JUMP_QUIET_MS) return `jump=${mode.quietMs}ms`;
+  return mode.kind;
 }
 
 /** What the HTTP layer reports about its clients (src/server/activity.ts ApiActivity). */
@@ -106,8 +118,8 @@ export class ScaledClock implements ClockDriver {
   }
 }
 
-/** How long (wall clock) every client must have been quiet before virtual time may jump. */
-export const JUMP_QUIET_MS = 25;
+/** How long (wall clock) every client must have been quiet before virtual time may jump (the default of `--clock jump`). */
+export const JUMP_QUIET_MS = 50;
 /** Jumping stops when no foreground work is due within this much virtual time: the cluster has settled (as `When the cluster settles`). */
 export const JUMP_SETTLED_MS = 10 * 60_000;
 /** Timers run in one go before the event loop gets a turn (so the server stays responsive during a long jump). */
@@ -126,7 +138,6 @@ const TIMERS_PER_TURN = 10_000;
  * depends only on what the clients watch, never on wall-clock time.
  */
 export class JumpClock implements ClockDriver {
-  readonly mode: ClockMode = { kind: 'jump' };
   private quiet?: NodeJS.Timeout;
   private written = 0;
   private stopped = false;
@@ -135,7 +146,7 @@ export class JumpClock implements ClockDriver {
   constructor(
     private readonly cluster: Cluster,
     private readonly activity: ClientActivity,
-    private readonly quietMs = JUMP_QUIET_MS,
+    readonly mode: ClockMode & { kind: 'jump' },
   ) {
     for (const e of ['request-start', 'request-end', 'watch-open', 'watch-close']) activity.on(e, this.wake);
   }
@@ -160,22 +171,28 @@ export class JumpClock implements ClockDriver {
   /** Any client activity restarts the quiet period. */
   private rearm(): void {
     clearTimeout(this.quiet);
+    this.quiet = undefined;
     if (this.stopped || !this.waiting()) return;
-    this.quiet = setTimeout(() => this.jump(), this.quietMs);
+    this.quiet = setTimeout(() => this.jump(), this.mode.quietMs);
   }
 
   private waiting(): boolean {
     return this.activity.inFlight === 0 && this.activity.openWatches > 0;
   }
 
+  /** Whether virtual time will jump once the quiet period passes (every client waits on a watch). */
+  get armed(): boolean {
+    return this.quiet !== undefined;
+  }
+
   /** Runs timers in order until a watch line goes out or the cluster settles. */
   private jump(): void {
+    this.quiet = undefined;
     const clock = this.cluster.clock;
     const before = this.written;
     for (let n = 0; n < TIMERS_PER_TURN; n++) {
-      if (this.stopped || !this.waiting()) return;
       const next = clock.nextForegroundAt();
-      if (next === undefined || next > clock.now() + JUMP_SETTLED_MS) return;
+      if (this.stopped || !this.waiting() || next === undefined || next > clock.now() + JUMP_SETTLED_MS) return;
       clock.runNext();
       this.cluster.flush();
       if (this.written !== before) return this.rearm();
@@ -185,5 +202,5 @@ export class JumpClock implements ClockDriver {
 }
 
 export function clockDriver(mode: ClockMode, cluster: Cluster, activity: ClientActivity): ClockDriver {
-  return mode.kind === 'jump' ? new JumpClock(cluster, activity) : new ScaledClock(cluster, mode);
+  return mode.kind === 'jump' ? new JumpClock(cluster, activity, mode) : new ScaledClock(cluster, mode);
 }
