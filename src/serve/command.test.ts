@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,6 +8,18 @@ import { openWatch, request } from '../server/testing';
 import { parseServeArgs } from './command';
 
 const BIN = resolve(__dirname, '../../bin/terminating.js');
+/** A generous bound for starting a node process on a busy machine (not a sleep: the test goes on as soon as it is ready). */
+const START_MS = 60_000;
+
+/** Runs bin/terminating.js to its end: [exit code, stderr]. */
+function run(args: string[]): Promise<[number | null, string]> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.once('close', (code) => done([code, err]));
+  });
+}
 
 describe('terminating serve (the command)', () => {
   it('reads its flags', () => {
@@ -30,15 +42,13 @@ describe('terminating serve (the command)', () => {
     expect(() => parseServeArgs(['extra'])).to.throw("Unexpected argument 'extra' (see terminating serve --help)");
   });
 
-  it('bin/terminating.js: a bad flag exits 2, a bad manifest file exits 1, each with one line on stderr', () => {
+  it('bin/terminating.js: a bad flag exits 2, a bad manifest file exits 1, each with one line on stderr', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'serve-cmd-'));
     writeFileSync(join(dir, 'bad.yaml'), 'kind: Deployment\nmetadata: { name: x }\n');
-    const bad = spawnSync(process.execPath, [BIN, 'serve', '--clock', 'slow'], { encoding: 'utf8' });
-    expect([bad.status, bad.stderr]).to.deep.equal([2, 'terminating serve: invalid --clock "slow": expected jump, jump=QUIET (e.g. jump=200ms), realtime, or fast=N (N times wall time, N > 0, e.g. fast=10)\n']);
-    const manifest = spawnSync(process.execPath, [BIN, 'serve', '--manifests', join(dir, 'bad.yaml')], { encoding: 'utf8' });
-    expect([manifest.status, manifest.stderr]).to.deep.equal([1, `terminating serve: ${join(dir, 'bad.yaml')}: document 1, line 1: unknown kind "Deployment": a manifest file holds Nodes, Pods and ReplicaSets (or a List of them)\n`]);
-    const unknown = spawnSync(process.execPath, [BIN, 'srve'], { encoding: 'utf8' });
-    expect([unknown.status, unknown.stderr]).to.deep.equal([2, 'terminating srve: unknown command "srve" (commands: serve)\n']);
+    const [bad, manifest, unknown] = await Promise.all([run(['serve', '--clock', 'slow']), run(['serve', '--manifests', join(dir, 'bad.yaml')]), run(['srve'])]);
+    expect(bad).to.deep.equal([2, 'terminating serve: invalid --clock "slow": expected jump, jump=QUIET (e.g. jump=200ms), realtime, or fast=N (N times wall time, N > 0, e.g. fast=10)\n']);
+    expect(manifest).to.deep.equal([1, `terminating serve: ${join(dir, 'bad.yaml')}: document 1, line 1: unknown kind "Deployment": a manifest file holds Nodes, Pods and ReplicaSets (or a List of them)\n`]);
+    expect(unknown).to.deep.equal([2, 'terminating srve: unknown command "srve" (commands: serve)\n']);
   });
 
   it('bin/terminating.js serve: prints the kubeconfig to use, serves until SIGTERM, then closes its watches and writes the report', async () => {
@@ -49,7 +59,7 @@ describe('terminating serve (the command)', () => {
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     try {
       await new Promise<void>((ready, fail) => {
-        const timer = setTimeout(() => fail(new Error(`serve did not get ready in 10 s; stdout so far:\n${out}`)), 10_000);
+        const timer = setTimeout(() => fail(new Error(`serve did not get ready in ${START_MS} ms; stdout so far:\n${out}`)), START_MS);
         child.stdout.on('data', (d: string) => {
           out += d;
           if (out.includes('Ctrl-C stops.')) {
