@@ -26,7 +26,6 @@ Feature: Graceful deletion of a pod
       | /metadata/deletionGracePeriodSeconds | <absent> | 30    |
       | /metadata/generation                 | 1        | 2     |
     And pod "web" is terminating
-    And pod "web" has phase "Running"
 
   Scenario: the kubelet kills the container, reports Failed, and sends the final DELETE
     # Timeline S1: the default container dies of SIGTERM (143), so the pod ends
@@ -48,10 +47,11 @@ Feature: Graceful deletion of a pod
       | T+1s | etcd      | DELETE /registry/pods/default/web                       |
       | T+1s | kubelet   | REMOVE pods/web                                         |
 
-  Scenario: what the API sees: one stamping write, two status writes, then the kubelet's DELETE
+  Scenario: what the API sees: one stamping write, one status write, then the kubelet's DELETE
     # Every write of the flow, nothing left out (apiserver R59, "graceful, no finalizers"):
-    # the terminal status goes through pods/status first (K33: containers terminated while the
-    # phase is held at Running, then phase Failed), and the kubelet's DELETE is an R23
+    # the terminal status goes through pods/status first, in one PATCH (K33: SyncTerminatingPod's
+    # last status, generated with podIsTerminal, is merged by the status manager's goroutine after
+    # completeTerminating: containers terminated and phase Failed together), and the kubelet's DELETE is an R23
     # shortening to 0: one more PUT (deletionTimestamp back to T+0, grace 0), then the removal.
     When I run `kubectl delete pod web`
     Then these events happen in exactly this order:
@@ -60,8 +60,6 @@ Feature: Graceful deletion of a pod
       | T+0s | etcd      | PUT /registry/pods/default/web                          |
       | T+0s | apiserver | PATCH pods/web/status                                   |
       | T+0s | etcd      | PUT /registry/pods/default/web                          |
-      | T+1s | apiserver | PATCH pods/web/status                                   |
-      | T+1s | etcd      | PUT /registry/pods/default/web                          |
       | T+1s | apiserver | DELETE pods/web gracePeriodSeconds=0 preconditions.uid= |
       | T+1s | etcd      | PUT /registry/pods/default/web                          |
       | T+1s | etcd      | DELETE /registry/pods/default/web                       |

@@ -96,7 +96,7 @@ export class Kubelet {
     this.housekeeping = new Loop(this.scheduler, settings.housekeepingPeriodMs, () => this.handlePodCleanups());
     this.containerGC = new Loop(this.scheduler, settings.containerGCPeriodMs, () => this.garbageCollectContainers());
     this.kuberuntime = new KubeRuntimeManager(this.scheduler, runtime, { event: (pod, c, type, reason, message) => this.recordEvent(pod, c, type, reason, message) });
-    this.statusManager = new StatusManager(this.scheduler, timeline, this.client, nodeName, (uid) => this.workers.couldHaveRunningContainers(uid), settings.statusSyncPeriodMs);
+    this.statusManager = new StatusManager(this.scheduler, timeline, this.client, nodeName, (uid) => this.workers.couldHaveRunningContainers(uid), settings.statusSyncPeriodMs, (uid) => this.podManager.get(uid));
     this.workers = new PodWorkers(
       this.scheduler,
       timeline,
@@ -177,8 +177,10 @@ export class Kubelet {
           this.housekeeping.wake();
           break;
         case 'RECONCILE':
-          // HandlePodReconcile: only the pod manager's copy changes for a deletion.
+          // HandlePodReconcile: only the pod manager's copy changes for a deletion; the status
+          // manager's full sync compares its status with this copy (needsReconcile).
           this.podManager.set(uid, pod);
+          this.statusManager.podStatusChangedInApi(pod);
           break;
       }
     }
@@ -228,15 +230,30 @@ export class Kubelet {
     }
   }
 
-  /** PLEG: a container started or died; at the next relist a syncing pod is synced again (HandlePodSyncs). */
+  /**
+   * PLEG: a container started or died. At the next relist a syncing pod is synced again
+   * (syncLoopIteration → HandlePodSyncs), and for a ContainerDied event cleanUpContainersInPod runs.
+   */
   private plegEvent(uid: string): void {
-    const pod = this.podManager.get(uid);
-    const worker = this.workers.status(uid);
-    if (!pod || !worker || worker.workType !== 'sync') return;
     this.pleg.afterTickNewerThan(this.scheduler.now(), () => {
       const latest = this.podManager.get(uid);
-      if (latest) this.workers.updatePod({ updateType: 'sync', pod: latest });
+      if (latest && this.workers.status(uid)?.workType === 'sync') this.workers.updatePod({ updateType: 'sync', pod: latest });
+      this.cleanUpContainersInPod(uid);
     });
+  }
+
+  /**
+   * kubelet.go cleanUpContainersInPod (K41): once a deleted or evicted pod has terminated
+   * (ShouldPodContentBeRemoved), the pod container deletor removes all its exited containers right
+   * away; otherwise it keeps the newest dead container of each name (--maximum-dead-containers-per-container
+   * 1), which the runtime here holds by name anyway. The sandbox is left to container GC.
+   */
+  private cleanUpContainersInPod(uid: string): void {
+    const sandbox = this.runtime.sandbox(uid);
+    if (!sandbox || !this.workers.shouldPodContentBeRemoved(uid)) return;
+    for (const c of [...sandbox.containers.values()]) {
+      if (c.state === 'exited') this.runtime.removeContainer(uid, c.name, 'pkg/kubelet/pod_container_deletor.go deleteContainersInPod (removeAll) → kuberuntime_container.go removeContainer');
+    }
   }
 
   /**
@@ -343,10 +360,15 @@ export class Kubelet {
     return isTerminal(pod) || cached === 'Succeeded' || cached === 'Failed';
   }
 
-  /** containerGC: remove the exited containers and sandbox of pods whose content may go (ShouldPodContentBeRemoved). */
+  /**
+   * containerGC (kuberuntime_gc.go GarbageCollect): for pods whose content may go
+   * (ShouldPodContentBeRemoved), evictContainers removes the exited containers still there (e.g.
+   * the kubelet was down when they died), then evictSandboxes the stopped sandbox.
+   */
   private garbageCollectContainers(): void {
     for (const sandbox of this.runtime.allSandboxes()) {
       if (this.runtime.isRunningPod(sandbox.uid) || !this.workers.shouldPodContentBeRemoved(sandbox.uid)) continue;
+      for (const c of [...sandbox.containers.values()]) this.runtime.removeContainer(sandbox.uid, c.name, 'pkg/kubelet/kuberuntime/kuberuntime_gc.go evictContainers → removeContainer');
       this.runtime.removePodSandbox(sandbox.uid);
     }
   }

@@ -193,7 +193,19 @@ export class ContainerRuntime {
     this.timeline.record('runtime', `sandbox stopped ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult → StopPodSandbox', { actor: this.nodeName });
   }
 
-  /** RemovePodSandbox (container GC): the exited containers and the sandbox are deleted. */
+  /**
+   * CRI RemoveContainer of an exited container: it leaves the runtime (and with it its logs).
+   * `source` names the kubelet code that asked (the pod container deletor or container GC, K41).
+   */
+  removeContainer(uid: string, name: string, source: string): void {
+    const s = this.sandboxes.get(uid);
+    const c = s?.containers.get(name);
+    if (!s || !c || c.state !== 'exited') return;
+    s.containers.delete(name);
+    this.timeline.record('runtime', `removed ${name} ${s.podRef}`, source, { actor: this.nodeName });
+  }
+
+  /** RemovePodSandbox (container GC): the sandbox, and any container still in it, is deleted. */
   removePodSandbox(uid: string): void {
     const s = this.sandboxes.get(uid);
     if (!s) return;
