@@ -4,6 +4,7 @@ import type { Pod, ReplicaSet } from '../src/apiserver/types';
 import { Cluster, USER } from '../src/cluster';
 import type { KubectlResult } from '../src/kubectl/kubectl';
 import type { KubeletConfig } from '../src/kubelet/kubelet';
+import { DEFAULT_RELEASE, Release } from '../src/release';
 import { podFromManifest, replicaSetFromManifest } from '../src/manifest';
 import type { ContainerBehaviour } from '../src/kubelet/runtime';
 import { DEFAULT_BEHAVIOUR } from '../src/kubelet/runtime';
@@ -30,7 +31,11 @@ export class ScenarioError extends Error {}
  * what the last action did (its API response, or kubectl's output).
  */
 export class TerminatingWorld extends World {
-  readonly cluster = new Cluster();
+  /** The release every component runs: the world parameter `kubernetes`, or `Given Kubernetes v1.NN`. */
+  private release: Release;
+  /** Kubelets that run another release than the control plane, by node (version skew). */
+  private readonly plannedKubeletMinors = new Map<string, number>();
+  private built?: Cluster;
   /** Virtual time of T+0; undefined until the scenario starts. */
   t0?: number;
   private readonly plannedNodes: string[] = [];
@@ -45,6 +50,21 @@ export class TerminatingWorld extends World {
 
   constructor(options: IWorldOptions) {
     super(options);
+    const kubernetes = (options.parameters as { kubernetes?: unknown } | undefined)?.kubernetes;
+    this.release = DEFAULT_RELEASE;
+    try {
+      if (kubernetes !== undefined) this.release = Release.parse(String(kubernetes));
+    } catch (e) {
+      this.parameterError = new ScenarioError(`--world-parameters: "kubernetes": ${(e as Error).message}`);
+    }
+  }
+
+  /** A bad world parameter, reported by the Before hook as the scenario's one error. */
+  readonly parameterError?: ScenarioError;
+
+  /** The cluster, built with the planned release when a step first needs it. */
+  get cluster(): Cluster {
+    return (this.built ??= new Cluster({ release: this.release }));
   }
 
   get started(): boolean {
@@ -58,6 +78,49 @@ export class TerminatingWorld extends World {
   }
 
   // ---- Given: the plan ----
+
+  /** Every component runs `minor` (before the nodes and pods, which are created with it). */
+  planRelease(minor: number): void {
+    this.assertNotBuilt(`Given Kubernetes v1.${minor}`);
+    if (this.plannedNodes.length > 0 || this.plannedPods.size > 0 || this.plannedReplicaSets.size > 0) {
+      throw new ScenarioError(`Given Kubernetes v1.${minor} must come before the scenario's nodes and pods (they are created with that release)`);
+    }
+    this.release = this.release.withMinor(minor);
+  }
+
+  /** A feature gate of every component (kube-apiserver, kube-controller-manager, kubelets), as --feature-gates sets it. */
+  planFeatureGate(gate: string, enabled: boolean): void {
+    this.assertNotBuilt(`the feature gate ${gate}`);
+    this.release = this.release.withGate(gate, enabled);
+    for (const [node, minor] of this.plannedKubeletMinors) this.kubeletRelease(node, minor);
+  }
+
+  /** The kubelet of `node` runs `minor` while the control plane runs the scenario's release (version skew). */
+  planKubeletRelease(node: string, minor: number): void {
+    const what = `Given the kubelet on node "${node}" runs Kubernetes v1.${minor}`;
+    if (!this.plannedNodes.includes(node)) throw new ScenarioError(`${what}: unknown node "${node}"; declare it first with  Given a node "${node}"  (nodes so far: ${this.plannedNodes.map((n) => `"${n}"`).join(', ') || 'none'})`);
+    if ([...this.plannedPods.values()].some((p) => p.pod.spec?.nodeName === node)) throw new ScenarioError(`${what} must come before the pods on that node`);
+    this.assertNotBuilt(what);
+    this.kubeletRelease(node, minor);
+    this.plannedKubeletMinors.set(node, minor);
+  }
+
+  /**
+   * The release of a skewed kubelet, with the scenario's gates; refused outside the version skew
+   * policy (kubelets may be up to three minors older than kube-apiserver, two before v1.28, never newer).
+   */
+  private kubeletRelease(node: string, minor: number): Release {
+    const release = this.release.withMinor(minor);
+    const maxSkew = this.release.atLeast(28) ? 3 : 2;
+    if (minor > this.release.minor || this.release.minor - minor > maxSkew) {
+      throw new ScenarioError(`the kubelet on node "${node}" cannot run ${release} with a ${this.release} control plane: the version skew policy allows kubelets from v1.${this.release.minor - maxSkew} to ${this.release} (at most ${maxSkew} minor releases older, never newer)`);
+    }
+    return release;
+  }
+
+  private assertNotBuilt(what: string): void {
+    if (this.built) throw new ScenarioError(`${what} must come before the scenario starts (the cluster is built with its release when a step first uses it)`);
+  }
 
   planNode(name: string): void {
     if (this.plannedNodes.includes(name)) throw new ScenarioError(`node "${name}" is declared twice`);
@@ -153,7 +216,10 @@ export class TerminatingWorld extends World {
   /** Builds the planned cluster (once), lets it run for the warm-up, and fixes T+0. */
   ensureStarted(): void {
     if (this.started) return;
-    for (const n of this.plannedNodes) this.cluster.addNode(n, this.plannedKubelet.get(n));
+    for (const n of this.plannedNodes) {
+      const minor = this.plannedKubeletMinors.get(n);
+      this.cluster.addNode(n, minor === undefined ? this.plannedKubelet.get(n) : { ...this.plannedKubelet.get(n), release: this.kubeletRelease(n, minor) });
+    }
     for (const name of this.plannedReplicaSets.keys()) this.createReplicaSet(name);
     for (const planned of this.plannedPods.values()) this.createPlanned(planned);
     this.cluster.flush();

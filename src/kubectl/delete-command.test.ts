@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
+import { Release } from '../release';
 import {
   KubectlError,
   notFoundMessage,
@@ -405,5 +406,14 @@ describe('kubectl delete: messages printed after the request', () => {
       'error: timed out waiting for the condition on pods/web',
     );
     expect(waitTimeoutMessage(parseKubectlDelete('kubectl delete rs web'))).to.equal('error: timed out waiting for the condition on replicasets/web');
+  });
+});
+
+describe('kubectl delete output by kubectl release (delete.go PrintObj)', () => {
+  it('v1.34 (#126619) names the namespace of a namespaced object, before the dry-run suffix; v1.33 does not', () => {
+    expect(parseKubectlDelete('kubectl delete pod web', Release.of(33)).successMessage).to.equal('pod "web" deleted');
+    expect(parseKubectlDelete('kubectl delete pod web', Release.of(34)).successMessage).to.equal('pod "web" deleted from default namespace');
+    expect(parseKubectlDelete('kubectl delete pod web -n prod --force --grace-period=0', Release.of(35)).successMessage).to.equal('pod "web" force deleted from prod namespace');
+    expect(parseKubectlDelete('kubectl delete pod web --dry-run=client', Release.of(34)).successMessage).to.equal('pod "web" deleted from default namespace (dry run)');
   });
 });

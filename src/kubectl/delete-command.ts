@@ -1,4 +1,5 @@
 import type { DeleteOptions } from 'kubernetes-types/meta/v1';
+import { DEFAULT_RELEASE, type Release } from '../release';
 
 /**
  * Turns one `kubectl delete …` command line into what kubectl v1.32.4 would do, without a
@@ -399,7 +400,7 @@ function pathSegmentProblems(segment: string): string[] {
 
 // ---------------------------------------------------------------------------------------------
 
-export function parseKubectlDelete(commandLine: string): KubectlDeleteCommand {
+export function parseKubectlDelete(commandLine: string, release: Release = DEFAULT_RELEASE): KubectlDeleteCommand {
   const words = tokenize(commandLine);
   if (words[0] !== 'kubectl') throw unsupported(`a command line that does not start with "kubectl" (${q(commandLine)})`);
   const parsed = parseFlags(words.slice(1));
@@ -493,6 +494,8 @@ export function parseKubectlDelete(commandLine: string): KubectlDeleteCommand {
 
   // delete.go PrintObj: "force deleted" when the final grace period is 0, plus the dry-run suffix.
   let operation = gracePeriod === 0n ? 'force deleted' : 'deleted';
+  // Since kubectl v1.34 (#126619 "show namespace on delete") a namespaced object's line names its namespace.
+  if (release.atLeast(34)) operation += ` from ${namespace} namespace`;
   if (dryRun === 'client') operation += ' (dry run)';
   if (dryRun === 'server') operation += ' (server dry run)';
 

@@ -1,5 +1,6 @@
 import type { Cluster } from '../cluster';
 import { KUBECTL } from '../cluster';
+import type { Release } from '../release';
 import { KubectlError, notFoundMessage, parseKubectlDelete, waitTimeoutMessage, type KubectlDeleteCommand } from './delete-command';
 
 /** What a kubectl invocation printed and how it ended. */
@@ -13,6 +14,12 @@ export interface KubectlResult {
   blockers?: string[];
 }
 
+/** What kubectl is told besides its command line. */
+export interface KubectlOptions {
+  /** The kubectl release modelled (by default the cluster's). */
+  release: Release;
+}
+
 /** When no --timeout is given, the simulation stops waiting after one virtual hour. */
 export const DEFAULT_WAIT_LIMIT_MS = 60 * 60_000;
 
@@ -24,11 +31,11 @@ const SOURCE = 'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go';
  * is gone: GET, LIST, then WATCH, on the virtual clock. Throws UnsupportedKubectlError for lines
  * the simulation does not model.
  */
-export function runKubectl(cluster: Cluster, line: string): KubectlResult {
+export function runKubectl(cluster: Cluster, line: string, options: KubectlOptions = { release: cluster.release }): KubectlResult {
   cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), `${SOURCE} RunDelete`, { actor: 'kubectl' });
   let cmd: KubectlDeleteCommand;
   try {
-    cmd = parseKubectlDelete(line);
+    cmd = parseKubectlDelete(line, options.release);
   } catch (e) {
     if (e instanceof KubectlError) return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n') };
     throw e;
