@@ -1,6 +1,7 @@
 // Cucumber profiles. `npm run bdd` uses the default profile; `npm test` runs the ci profile.
 const common = {
-  requireModule: ['ts-node/register/transpile-only'],
+  // .ts support code is loaded through swc (scripts/ts-hook.js); type checking is `npm run typecheck`.
+  requireModule: [require('./scripts/ts-hook').path],
   // Support code only: the *.test.ts files beside it are node:test suites, not step definitions.
   require: ['steps/**/!(*.test).ts'],
   tags: 'not @wip',

@@ -58,16 +58,16 @@ Given('container {string} of pod {string} exits {duration} after SIGTERM', funct
   this.containerBehaviour(container, pod, { sigterm: { kind: 'exits', afterMs: ms } });
 });
 
+Given('container {string} of pod {string} exits {duration} after SIGTERM with code {int}', function (this: TerminatingWorld, container: string, pod: string, ms: number, exitCode: number) {
+  this.containerBehaviour(container, pod, { sigterm: { kind: 'exits', afterMs: ms, exitCode } });
+});
+
 Given('container {string} of pod {string} has a preStop hook that takes {duration}', function (this: TerminatingWorld, container: string, pod: string, ms: number) {
-  this.containerBehaviour(container, pod, { preStopMs: ms }, (c) => {
-    c.lifecycle = { ...c.lifecycle, preStop: { exec: { command: ['sleep', String(ms / 1000)] } } };
-  });
+  this.plan.preStop(container, pod, ms);
 });
 
 Given('container {string} of pod {string} has a preStop hook that never returns', function (this: TerminatingWorld, container: string, pod: string) {
-  this.containerBehaviour(container, pod, { preStopMs: Number.POSITIVE_INFINITY }, (c) => {
-    c.lifecycle = { ...c.lifecycle, preStop: { exec: { command: ['sleep', 'infinity'] } } };
-  });
+  this.plan.preStop(container, pod, Number.POSITIVE_INFINITY);
 });
 
 Given('volume {string} of pod {string} cannot be unmounted', function (this: TerminatingWorld, volume: string, pod: string) {
@@ -131,11 +131,6 @@ Given('the kubelet on node {string} runs Kubernetes {release}', function (this: 
 /** --feature-gates for every component: `enabled` or `disabled`; refused for a gate the release does not know or has locked. */
 Given('the feature gate {string} is {word}', function (this: TerminatingWorld, gate: string, state: string) {
   if (state !== 'enabled' && state !== 'disabled') throw new ScenarioError(`a feature gate is "enabled" or "disabled", not "${state}"`);
-  try {
-    this.planFeatureGate(gate, state === 'enabled');
-  } catch (e) {
-    if (e instanceof ScenarioError) throw e;
-    throw new ScenarioError((e as Error).message);
-  }
+  this.planFeatureGate(gate, state === 'enabled');
 });
 

@@ -2,7 +2,7 @@ import type { Operation } from 'fast-json-patch';
 import { COMPONENTS, type Component, type TimelineEvent } from './event';
 
 /**
- * Renders a timeline as a standalone SVG sequence diagram (design.md "Reports"): one lane per
+ * Renders a timeline as a standalone SVG sequence diagram: one lane per
  * component, virtual time down the page, one row per event. Pure and deterministic: the same
  * events give the same string. Text widths are estimated from a monospace advance, so long texts
  * are cut with an ellipsis (full text in each row's `<title>`) instead of being measured.
