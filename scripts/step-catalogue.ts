@@ -97,7 +97,7 @@ const PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
   int: 'a whole number: `200`, `409`',
   float: 'a decimal number: `1.5`',
   word: 'one word without spaces: `Conflict`, `kubelet`',
-  duration: 'a non-negative number and a unit (`ms`, `s`, `m`, `h`): `30s`, `1.5s`, `2m`, `1h`, `500ms`',
+  duration: 'a non-negative number and a unit (`ms`, `s`, `m`, `h`): `30s`, `1.5s`, `2m`, `1h`, `500ms`, or several from the largest unit down: `1m30s`, `1h15m`',
   command: 'a command line in backquotes: `` `kubectl delete pod web --grace-period=0 --force` ``',
 };
 

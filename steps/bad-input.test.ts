@@ -319,9 +319,9 @@ const CASES: Case[] = [
   // ---- kubectl ----
   ...(
     [
-      ['--selector=app=web', 'kubectl delete pod web --selector=app=web', 'flag --selector is not modelled'],
+      ['--field-selector=metadata.name=web', 'kubectl delete pods --field-selector=metadata.name=web', 'flag --field-selector is not modelled'],
       ['-f pod.yaml', 'kubectl delete -f pod.yaml', 'flag -f (--filename) is not modelled'],
-      ['--all', 'kubectl delete pods --all', 'flag --all is not modelled'],
+      ['-A', 'kubectl delete pods --all -A', 'flag -A (--all-namespaces) is not modelled'],
     ] as const
   ).map(
     ([flag, line, says]): FailingCase => ({

@@ -100,7 +100,7 @@ export class Kubelet {
     this.housekeeping = new Loop(this.scheduler, settings.housekeepingPeriodMs, () => this.handlePodCleanups());
     this.containerGC = new Loop(this.scheduler, settings.containerGCPeriodMs, () => this.garbageCollectContainers());
     this.kuberuntime = new KubeRuntimeManager(this.scheduler, runtime, { event: (pod, c, type, reason, message) => this.recordEvent(pod, c, type, reason, message) });
-    this.statusManager = new StatusManager(this.scheduler, timeline, this.client, nodeName, (uid) => this.workers.couldHaveRunningContainers(uid), settings.statusSyncPeriodMs);
+    this.statusManager = new StatusManager(this.scheduler, timeline, this.client, nodeName, (uid) => this.workers.couldHaveRunningContainers(uid), settings.statusSyncPeriodMs, (uid) => this.podManager.get(uid));
     this.workers = new PodWorkers(
       this.scheduler,
       timeline,
@@ -181,8 +181,10 @@ export class Kubelet {
           this.housekeeping.wake();
           break;
         case 'RECONCILE':
-          // HandlePodReconcile: only the pod manager's copy changes for a deletion.
+          // HandlePodReconcile: only the pod manager's copy changes for a deletion; the status
+          // manager's full sync compares its status with this copy (needsReconcile).
           this.podManager.set(uid, pod);
+          this.statusManager.podStatusChangedInApi(pod);
           break;
       }
     }

@@ -40,6 +40,8 @@ export class StatusManager {
     private readonly couldHaveRunningContainers: (uid: string) => boolean,
     /** syncPeriod of the full syncBatch (10 s). */
     syncPeriodMs: number,
+    /** The pod manager's copy of a pod (what the kubelet last heard from the API), by uid. */
+    private readonly podManagerPod: (uid: string) => Pod | undefined,
   ) {
     this.syncLoop = new Loop(clock, syncPeriodMs, () => this.syncBatch(true));
   }
@@ -89,6 +91,15 @@ export class StatusManager {
     for (const uid of [...this.statuses.keys()]) if (!desired.has(uid)) this.statuses.delete(uid);
   }
 
+  /**
+   * The pod manager got a new API copy of a pod whose status changed (a RECONCILE op). If someone
+   * else changed what the kubelet owns — MarkPodsNotReady set Ready=False while the node was
+   * unreachable — the next full sync (the 10 s ticker) reconciles it (needsReconcile, K35).
+   */
+  podStatusChangedInApi(pod: Pod): void {
+    if (this.needsReconcile(pod.metadata.uid!)) this.syncLoop.wake();
+  }
+
   /** Retry whatever could not be sent (e.g. after the node became reachable again). */
   resync(): void {
     if (this.statuses.size > 0) this.syncLoop.wake();
@@ -132,11 +143,15 @@ export class StatusManager {
     });
   }
 
-  /** syncBatch: every pod whose cached version is newer than what was sent (all: also re-check deletable pods). */
+  /**
+   * syncBatch: every pod whose cached version is newer than what was sent; the full sync (`all`)
+   * also re-checks deletable pods (needsUpdate) and re-sends a status the API copy has drifted
+   * from (needsReconcile).
+   */
   private syncBatch(all: boolean): void {
     let retry = false;
     for (const [uid, s] of [...this.statuses]) {
-      if (s.sentVersion >= s.version && !(all && s.podIsFinished)) continue;
+      if (s.sentVersion >= s.version && !(all && (s.podIsFinished || this.needsReconcile(uid)))) continue;
       try {
         this.syncPod(uid, s);
       } catch (e) {
@@ -184,6 +199,23 @@ export class StatusManager {
     // On success the cached status is dropped; on failure the next full sync retries.
     if (deleted.ok) this.statuses.delete(uid);
     else this.syncLoop.wake();
+  }
+
+  /**
+   * needsReconcile: the pod manager's API copy differs from the cached status in what the kubelet
+   * owns (isPodStatusByKubeletEqual: kubelet-owned and shared conditions by status, reason and
+   * message; every other field but the conditions exactly).
+   */
+  private needsReconcile(uid: string): boolean {
+    const cached = this.statuses.get(uid)?.status;
+    const api = this.podManagerPod(uid)?.status;
+    if (!cached || !api) return false;
+    for (const c of cached.conditions ?? []) {
+      if (!KUBELET_CONDITIONS.has(c.type) && c.type !== 'DisruptionTarget') continue;
+      const o = api.conditions?.find((x) => x.type === c.type);
+      if (!o || o.status !== c.status || o.reason !== c.reason || o.message !== c.message) return true;
+    }
+    return !jsonEqual({ ...api, conditions: cached.conditions }, cached);
   }
 
   /** canBeDeleted (K36, v1.27+): being deleted, not a mirror pod, terminal in the API, finished here. */
