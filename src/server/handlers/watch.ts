@@ -47,7 +47,7 @@ export function watchResource(scope: RequestScope): void {
   const toWire = (obj: KubeObject): unknown => {
     if (media.as?.kind !== 'Table') return served(scope, obj);
     // Only the first event's table carries the column definitions (handlers/watch.go: NoHeaders after the first).
-    const table = toTable(storage, [obj], { now: scope.cluster.clock.now(), noHeaders: !first, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
+    const table = toTable(storage, [obj], { now: scope.cluster.clock.now(), release: scope.api.options.release, noHeaders: !first, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
     first = false;
     return table;
   };
