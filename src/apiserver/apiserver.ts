@@ -239,7 +239,7 @@ export class ApiServer {
 
   /** handlers/create.go CreateResource → Store.Create. */
   create<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { dryRun?: boolean } = {}): ApiResponse<ResourceType[R]> {
-    // rest.BeforeCreate: a missing name is generated from generateName (names.SimpleNameGenerator).
+    // R76 — rest.BeforeCreate: a missing name is generated from generateName (names.SimpleNameGenerator).
     const name = obj.metadata.name || (obj.metadata.generateName ? generateName(obj.metadata.generateName, this.createCounter + 1) : '');
     return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, `${HANDLERS}/create.go createHandler → ${STORE_SOURCE} Store.Create`, () => {
       const store = this.stores[resource];

@@ -15,7 +15,7 @@ const running = { phase: 'Running', containerStatuses: [{ name: 'app', image: 'x
 const failed = { phase: 'Failed', containerStatuses: [{ name: 'app', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 143, reason: 'Error' } } }] } as Pod['status'];
 
 /** printers.go printPod, printNode, printEvent and duration.HumanDuration, case by case. */
-describe('server-side printing', () => {
+describe('R73 server-side printing', () => {
   it('a running pod: ready count, phase, restarts, age, wide columns', () => {
     expect(cells('pods', pod(running))).to.deep.equal(['web', '1/1', 'Running', '0', '60m', '<none>', 'node-1', '<none>', '<none>']);
   });

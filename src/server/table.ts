@@ -3,7 +3,7 @@ import type { Event, Lease, Namespace, Node, Pod, ReplicaSet } from '../apiserve
 import { DEFAULT_RELEASE, type Release } from '../release';
 
 /**
- * Server-side printing: the metav1.Table kube-apiserver answers for
+ * R73 — server-side printing: the metav1.Table kube-apiserver answers for
  * `Accept: application/json;as=Table;g=meta.k8s.io;v=v1`, with the columns and cells of
  * pkg/printers/internalversion/printers.go (printPod, printNode, printEvent, printReplicaSet,
  * printLease, printNamespace). The server always generates the wide columns (priority 1);

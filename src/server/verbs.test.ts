@@ -5,7 +5,7 @@ import { openWatch, podManifest, request, startServer, type TestServer } from '.
 
 const names = (r: { json: { items: { metadata: { name: string } }[] } }) => r.json.items.map((i) => i.metadata.name);
 
-describe('HTTP API: LIST pages and resource versions', () => {
+describe('HTTP API: LIST pages and resource versions (R71; selectors R70)', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['a', 'b', 'c', 'd', 'e'])));
   after(() => s.close());
@@ -54,7 +54,7 @@ describe('HTTP API: LIST pages and resource versions', () => {
   });
 });
 
-describe('HTTP API: update, patch, status, deletecollection, other kinds', () => {
+describe('HTTP API: update, patch (R74), status, deletecollection, other kinds', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['web', 'db', 'cache'])));
   after(() => s.close());
@@ -126,7 +126,7 @@ describe('HTTP API: update, patch, status, deletecollection, other kinds', () =>
   });
 });
 
-describe('HTTP API: create details, legacy watch, table watch', () => {
+describe('HTTP API: create details (R76), legacy watch, table watch', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['web'])));
   after(() => s.close());

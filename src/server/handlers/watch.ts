@@ -10,7 +10,7 @@ import { query, served, type RequestScope } from './scope';
 const WATCH_CONVERSIONS = [{ kind: 'Table', group: 'meta.k8s.io', versions: ['v1'] }] as const;
 
 /**
- * handlers/watch.go serveWatch: a chunked stream of `{"type":…,"object":…}` JSON lines, one per
+ * R72 — handlers/watch.go serveWatch: a chunked stream of `{"type":…,"object":…}` JSON lines, one per
  * change, in revision order, as the virtual clock delivers them.
  *
  * - No resourceVersion (or "0"): first an ADDED event for each object that exists now.
