@@ -1,5 +1,7 @@
 // Cucumber profiles. `npm run bdd` uses the default profile; `npm test` runs the ci profile.
 const common = {
+  // The console shows failures with their message (which carries the timeline); the report files hold the attachments.
+  formatOptions: { printAttachments: false },
   requireModule: ['ts-node/register/transpile-only'],
   // Support code only: the *.test.ts files beside it are node:test suites, not step definitions.
   require: ['steps/**/!(*.test).ts'],
@@ -7,6 +9,8 @@ const common = {
 };
 
 const reports = [
+  // The project's report: each scenario's steps, error and sequence diagram (README "Reading the report").
+  './src/report/formatter.cjs:reports/report.html',
   'html:reports/cucumber-report.html',
   'json:reports/cucumber-report.json',
   'junit:reports/junit.xml',

@@ -8,6 +8,7 @@ import { podFromManifest, replicaSetFromManifest } from '../src/manifest';
 import type { ContainerBehaviour } from '../src/kubelet/runtime';
 import { DEFAULT_BEHAVIOUR } from '../src/kubelet/runtime';
 import type { VolumeBehaviour } from '../src/kubelet/volume-manager';
+import type { DiagramMarks, ExpectedRow, RowMark } from '../src/timeline/sequence-diagram';
 
 /**
  * How long the cluster has been up when the scenario begins: Given steps build their state at
@@ -42,6 +43,8 @@ export class TerminatingWorld extends World {
   private readonly plannedReplicaSets = new Map<string, { rs: ReplicaSet; pods: { name: string; blocking: boolean }[] }>();
   lastResponse?: ApiResponse<unknown>;
   lastKubectl?: KubectlResult;
+  /** What the assertions matched or missed, marked in the report's diagram. */
+  readonly marks: { rows: RowMark[]; expected: ExpectedRow[] } = { rows: [], expected: [] };
 
   constructor(options: IWorldOptions) {
     super(options);
@@ -55,6 +58,11 @@ export class TerminatingWorld extends World {
   get start(): number {
     this.ensureStarted();
     return this.t0!;
+  }
+
+  mark(marks: DiagramMarks): void {
+    this.marks.rows.push(...marks.rows);
+    this.marks.expected.push(...marks.expected);
   }
 
   // ---- Given: the plan ----
