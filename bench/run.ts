@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { path as TS_HOOK } from '../scripts/ts-hook';
 import { seedScenario } from './seed-speed';
 
 const ROOT = resolve(__dirname, '..');
@@ -52,7 +53,7 @@ function floorProject(n: number, typescript: boolean): string {
     : `const { defineStep } = require('@cucumber/cucumber');\ndefineStep(/^step \\w+$/, function () {});\n`;
   writeFileSync(join(dir, 'steps', `noop.${ext}`), body);
   const config = {
-    ...(typescript ? { requireModule: ['ts-node/register/transpile-only'] } : {}),
+    ...(typescript ? { requireModule: [TS_HOOK] } : {}),
     require: [`steps/**/*.${ext}`],
     format: ['progress', 'html:reports/cucumber-report.html', 'json:reports/cucumber-report.json', 'junit:reports/junit.xml'],
   };
@@ -64,7 +65,7 @@ function floorProject(n: number, typescript: boolean): string {
 }
 
 function massRun(n: number): { seconds: number; deleteSeconds: number; peakRssMB: number; events: number } {
-  const r = spawnSync(process.execPath, ['--require', 'ts-node/register/transpile-only', join(ROOT, 'bench/mass-deletion.ts'), String(n)], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--require', TS_HOOK, join(ROOT, 'bench/mass-deletion.ts'), String(n)], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`mass deletion ${n} failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }

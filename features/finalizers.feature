@@ -35,8 +35,6 @@ Feature: Finalizers hold a deleted pod in the API
       | T+0s | etcd      | PUT /registry/pods/default/web                          |
       | T+0s | apiserver | PATCH pods/web/status                                   |
       | T+0s | etcd      | PUT /registry/pods/default/web                          |
-      | T+1s | apiserver | PATCH pods/web/status                                   |
-      | T+1s | etcd      | PUT /registry/pods/default/web                          |
       | T+1s | apiserver | DELETE pods/web gracePeriodSeconds=0 preconditions.uid= |
       | T+1s | etcd      | PUT /registry/pods/default/web                          |
     And no etcd event "DELETE /registry/pods/default/web" happens

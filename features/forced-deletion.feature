@@ -42,10 +42,10 @@ Feature: Forced deletion of a pod
     Then these events happen in order:
       | at   | component | event                                     |
       | T+0s | etcd      | DELETE /registry/pods/default/web         |
-      | T+0s | kubectl   | pods/web is gone                          |
       | T+0s | kubelet   | DELETE pods/web                           |
       | T+0s | kubelet   | SyncTerminatingPod pods/web gracePeriod=1 |
       | T+0s | runtime   | SIGTERM app                               |
+      | T+0s | kubectl   | pods/web is gone                          |
       | T+2s | runtime   | SIGKILL app                               |
       | T+2s | runtime   | exited app code=137                       |
       | T+3s | kubelet   | SyncTerminatedPod pods/web                |
@@ -110,10 +110,10 @@ Feature: Forced deletion of a pod
     Then these events happen in order:
       | at   | component | event                             |
       | T+0s | etcd      | DELETE /registry/pods/default/web |
-      | T+0s | apiserver | CREATE pods/web                   |
       | T+0s | kubelet   | DELETE pods/web                   |
       | T+0s | runtime   | SIGTERM app                       |
       | T+0s | kubelet   | REMOVE pods/web                   |
+      | T+0s | apiserver | CREATE pods/web                   |
       | T+0s | kubelet   | ADD pods/web                      |
       | T+2s | runtime   | SIGKILL app                       |
       | T+2s | runtime   | exited app code=137               |

@@ -26,10 +26,9 @@ Feature: Graceful deletion of a pod
       | /metadata/deletionGracePeriodSeconds | <absent> | 30    |
       | /metadata/generation                 | 1        | 2     |
     And pod "web" is terminating
-    And pod "web" has phase "Running"
 
   Scenario: the kubelet kills the container, reports Failed, and sends the final DELETE
-    # kubelet-semantics timeline S1: the default container dies of SIGTERM (143), so the pod ends
+    # Timeline S1: the default container dies of SIGTERM (143), so the pod ends
     # Failed; canBeDeleted (K36) then holds and the status manager's DELETE removes the pod.
     When I run `kubectl delete pod web`
     Then pod "web" is gone
@@ -48,10 +47,11 @@ Feature: Graceful deletion of a pod
       | T+1s | etcd      | DELETE /registry/pods/default/web                       |
       | T+1s | kubelet   | REMOVE pods/web                                         |
 
-  Scenario: what the API sees: one stamping write, two status writes, then the kubelet's DELETE
+  Scenario: what the API sees: one stamping write, one status write, then the kubelet's DELETE
     # Every write of the flow, nothing left out (apiserver R59, "graceful, no finalizers"):
-    # the terminal status goes through pods/status first (K33: containers terminated while the
-    # phase is held at Running, then phase Failed), and the kubelet's DELETE is an R23
+    # the terminal status goes through pods/status first, in one PATCH (K33: SyncTerminatingPod's
+    # last status, generated with podIsTerminal, is merged by the status manager's goroutine after
+    # completeTerminating: containers terminated and phase Failed together), and the kubelet's DELETE is an R23
     # shortening to 0: one more PUT (deletionTimestamp back to T+0, grace 0), then the removal.
     When I run `kubectl delete pod web`
     Then these events happen in exactly this order:
@@ -60,8 +60,6 @@ Feature: Graceful deletion of a pod
       | T+0s | etcd      | PUT /registry/pods/default/web                          |
       | T+0s | apiserver | PATCH pods/web/status                                   |
       | T+0s | etcd      | PUT /registry/pods/default/web                          |
-      | T+1s | apiserver | PATCH pods/web/status                                   |
-      | T+1s | etcd      | PUT /registry/pods/default/web                          |
       | T+1s | apiserver | DELETE pods/web gracePeriodSeconds=0 preconditions.uid= |
       | T+1s | etcd      | PUT /registry/pods/default/web                          |
       | T+1s | etcd      | DELETE /registry/pods/default/web                       |
@@ -145,10 +143,29 @@ Feature: Graceful deletion of a pod
       | /status/containerStatuses/0/state/terminated/exitCode | 0           |
       | /status/containerStatuses/0/state/terminated/reason   | "Completed" |
 
+  Scenario: a container that exits 1 after SIGTERM makes the pod Failed
+    # K29/K32: a regular container that ends with a non-zero code gives phase Failed; the runtime
+    # reports reason Error for a non-zero exit.
+    Given container "app" of pod "web" exits 5s after SIGTERM with code 1
+    When a controller adds finalizer "example.com/inspect" to pod "web"
+    And the user deletes pod "web"
+    And 10s pass
+    Then these events happen in order:
+      | at   | component | event                                |
+      | T+0s | runtime   | SIGTERM app                          |
+      | T+5s | runtime   | exited app code=1                    |
+      | T+6s | status    | DELETE pods/web gracePeriodSeconds=0 |
+    And no runtime event "SIGKILL" happens
+    And pod "web" has fields:
+      | path                                                  | value    |
+      | /status/phase                                         | "Failed" |
+      | /status/containerStatuses/0/state/terminated/exitCode | 1        |
+      | /status/containerStatuses/0/state/terminated/reason   | "Error"  |
+
   Scenario: a Failed pod reports Ready=False with reason PodFailed
     # pkg/kubelet/status/generate.go GenerateContainersReadyCondition / GeneratePodReadyCondition
     # return generate*ConditionForTerminalPhase for phase Failed: status False, reason PodFailed,
-    # no message (kubelet-semantics K35).
+    # no message (K35).
     Given container "app" of pod "web" ignores SIGTERM
     When a controller adds finalizer "example.com/inspect" to pod "web"
     And the user deletes pod "web"
@@ -201,7 +218,7 @@ Feature: Graceful deletion of a pod
       | T+61s | etcd      | DELETE /registry/pods/default/batch          |
 
   Scenario: kubectl --grace-period overrides the pod's terminationGracePeriodSeconds
-    # kubectl sends gracePeriodSeconds=5 (design.md kubectl table); the request wins over the
+    # kubectl sends gracePeriodSeconds=5 (K8); the request wins over the
     # spec (R6).
     Given container "app" of pod "web" ignores SIGTERM
     When I run `kubectl delete pod web --grace-period=5`

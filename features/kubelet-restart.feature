@@ -1,6 +1,6 @@
 @kubelet-restart
 Feature: The kubelet restarts while a pod terminates
-  No pod-worker state survives a kubelet restart (kubelet-semantics K45, timeline S10). The new
+  No pod-worker state survives a kubelet restart (K45, timeline S10). The new
   kubelet lists its pods again, sees the terminating pod as an ADD, and starts termination over
   with the full deletionGracePeriodSeconds: preStop hooks run again and the container gets a
   second SIGTERM. The container runtime kept running meanwhile, so a container that was already

@@ -11,7 +11,7 @@ Feature: Pods on a lost node: node lifecycle, taint eviction and pod GC
   - pod GC (every 20s): it force-deletes (phase Failed, then gracePeriodSeconds 0) the pods of a
     node object that is gone, after a 40s quarantine (K48), and the terminating pods of a NotReady
     node tainted node.kubernetes.io/out-of-service (K49).
-  Timeline S9 of kubelet-semantics.md. The loops run on fixed periods from the cluster's start, so
+  Timeline S9 (docs/rules/kubelet.md). The loops run on fixed periods from the cluster's start, so
   where their phase matters the `at` cells give ranges.
 
   Background:

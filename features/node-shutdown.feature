@@ -1,6 +1,6 @@
 @node-shutdown
 Feature: Graceful node shutdown kills pods without deleting them
-  When systemd announces a shutdown, the kubelet's node shutdown manager (kubelet-semantics K51)
+  When systemd announces a shutdown, the kubelet's node shutdown manager (K51)
   reports the node not ready and kills the active pods by priority group: regular pods first, with
   min(spec grace, shutdownGracePeriod - shutdownGracePeriodCriticalPods), then critical pods
   (system-cluster-critical, system-node-critical) with the critical period. Each group is waited
@@ -32,8 +32,8 @@ Feature: Graceful node shutdown kills pods without deleting them
       | T+0s  | kubelet   | SyncTerminatingPod pods/web gracePeriod=20               |
       | T+0s  | runtime   | SIGTERM app                                              |
       | T+20s | runtime   | SIGKILL app                                              |
+      | T+20s | apiserver | PATCH pods/web/status                                    |
       | T+21s | kubelet   | SyncTerminatedPod pods/web                               |
-      | T+21s | apiserver | PATCH pods/web/status                                    |
       | T+22s | kubelet   | node node-1 powered off                                  |
     And pod "web" exists
     And pod "web" has fields:

@@ -1,7 +1,7 @@
 @propagation
 Feature: Deleting an owner: the garbage collector and the propagation policy
   A ReplicaSet owns its pods through their ownerReferences. What happens to the pods when the
-  ReplicaSet is deleted is decided by the DELETE's propagationPolicy (apiserver-semantics.md §F)
+  ReplicaSet is deleted is decided by the DELETE's propagationPolicy (R35–R40)
   and carried out by the garbage collector (pkg/controller/garbagecollector), which watches both
   kinds and keeps a graph of owners and dependents:
   - Background: the owner goes at once; the collector then deletes each dependent, with

@@ -1,7 +1,9 @@
+// This test file runs in a process of its own (scripts/unit-tests.ts): it loads cucumber's support code and waits on a node child process.
 import { describe, it } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { expect } from 'chai';
+import { path as TS_HOOK } from './ts-hook';
 import { argumentKind, checkContract, code, commentAbove, CONTRACT, loadCatalogue, ROOT, run, sampleText, STALE_MESSAGE, type StepEntry } from './step-catalogue';
 
 describe('step catalogue (docs/steps.md)', () => {
@@ -11,7 +13,7 @@ describe('step catalogue (docs/steps.md)', () => {
     expect(outcome.exitCode, outcome.messages.join('\n')).to.equal(0);
   });
 
-  it('defines every contract phrase of design.md, each once, with the doc string or table it takes', async () => {
+  it('defines every contract phrase, each once, with the doc string or table it takes', async () => {
     const { steps } = await loadCatalogue();
     expect(checkContract(steps).problems).to.deep.equal([]);
   });
@@ -24,7 +26,7 @@ describe('step catalogue (docs/steps.md)', () => {
 
   it('passes --check from the command line (exit code 0)', () => {
     const script = path.join(ROOT, 'scripts', 'step-catalogue.ts');
-    const r = spawnSync(process.execPath, ['--require', 'ts-node/register/transpile-only', script, '--check'], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--require', TS_HOOK, script, '--check'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status, r.stderr).to.equal(0);
   });
 });

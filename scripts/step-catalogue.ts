@@ -4,13 +4,14 @@
  * `@cucumber/cucumber/api`, default profile of cucumber.js) and reads cucumber's registry of step
  * definitions and parameter types. Nothing in the catalogue's step tables is written by hand.
  *
- * It also checks the scenario vocabulary contract of design.md: every contract phrase (CONTRACT
- * below), written as a scenario would write it, must match exactly one step definition, and that
- * definition must take the doc string or table the contract gives it.
+ * It also checks the scenario vocabulary contract, the phrases users' scenarios rely on and that are
+ * never renamed or loosened (CONTRACT below): every contract phrase, written as a scenario would
+ * write it, must match exactly one step definition, and that definition must take the doc string
+ * or table the contract gives it.
  *
- *   node --require ts-node/register/transpile-only scripts/step-catalogue.ts --write   writes docs/steps.md
- *   node --require ts-node/register/transpile-only scripts/step-catalogue.ts --check   exits 1 if docs/steps.md is stale
- *   node --require ts-node/register/transpile-only scripts/step-catalogue.ts           prints the catalogue
+ *   node --require ./scripts/ts-hook.js scripts/step-catalogue.ts --write   writes docs/steps.md
+ *   node --require ./scripts/ts-hook.js scripts/step-catalogue.ts --check   exits 1 if docs/steps.md is stale
+ *   node --require ./scripts/ts-hook.js scripts/step-catalogue.ts           prints the catalogue
  *
  * Both modes exit 1, naming the phrase, when a contract phrase has no step definition.
  */
@@ -26,7 +27,7 @@ export const STALE_MESSAGE = 'docs/steps.md is stale: run npm run steps:doc';
 export type Keyword = 'Given' | 'When' | 'Then';
 export type ArgumentKind = 'doc string' | 'table';
 
-/** One phrase of design.md's "The scenario vocabulary (the contract)". */
+/** One phrase of the scenario vocabulary contract. */
 export interface ContractPhrase {
   keyword: Keyword;
   expression: string;
@@ -37,7 +38,7 @@ const given = (expression: string, argument?: ArgumentKind): ContractPhrase => (
 const when = (expression: string, argument?: ArgumentKind): ContractPhrase => ({ keyword: 'When', expression, argument });
 const then = (expression: string, argument?: ArgumentKind): ContractPhrase => ({ keyword: 'Then', expression, argument });
 
-/** The contract phrases of design.md, exactly as written there. */
+/** The contract phrases, exactly as scenarios have been written against them: add, never rename or loosen. */
 export const CONTRACT: readonly ContractPhrase[] = [
   // Setup
   given('a node {string}'),
@@ -96,11 +97,11 @@ const PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
   int: 'a whole number: `200`, `409`',
   float: 'a decimal number: `1.5`',
   word: 'one word without spaces: `Conflict`, `kubelet`',
-  duration: 'a non-negative number and a unit (`ms`, `s`, `m`, `h`): `30s`, `1.5s`, `2m`, `1h`, `500ms`',
+  duration: 'a non-negative number and a unit (`ms`, `s`, `m`, `h`): `30s`, `1.5s`, `2m`, `1h`, `500ms`, or several from the largest unit down: `1m30s`, `1h15m`',
   command: 'a command line in backquotes: `` `kubectl delete pod web --grace-period=0 --force` ``',
 };
 
-/** design.md, "Canonical timeline events": the project's own text. */
+/** The canonical timeline events: texts that scenarios match on, so they never change. */
 const CANONICAL_EVENTS = [
   '| component | text | when |',
   '| --- | --- | --- |',
@@ -109,12 +110,12 @@ const CANONICAL_EVENTS = [
   '| etcd | `PUT /registry/pods/default/NAME` | a new version of the object is stored |',
   '| etcd | `DELETE /registry/pods/default/NAME` | the object leaves storage |',
   '| watch | `ADDED pods/NAME`, `MODIFIED pods/NAME`, `DELETED pods/NAME` | a watch event goes out |',
-  "| kubelet | `ADD pods/NAME`, `UPDATE pods/NAME`, `DELETE pods/NAME`, `REMOVE pods/NAME` | the syncLoop gets that op (a graceful deletion normally gives DELETE twice, for the first DELETE's MODIFIED and for the kubelet's own final one, then REMOVE for DELETED; kubelet-semantics.md K10, S1) |",
+  "| kubelet | `ADD pods/NAME`, `UPDATE pods/NAME`, `DELETE pods/NAME`, `REMOVE pods/NAME` | the syncLoop gets that op (a graceful deletion normally gives DELETE twice, for the first DELETE's MODIFIED and for the kubelet's own final one, then REMOVE for DELETED; rules K10 and S1 in [rules/kubelet.md](rules/kubelet.md)) |",
   '| kubelet | `SyncTerminatingPod pods/NAME`, `SyncTerminatedPod pods/NAME` | a pod worker enters that step |',
   '| runtime | `preStop CONTAINER`, `SIGTERM CONTAINER`, `SIGKILL CONTAINER`, `exited CONTAINER` (code follows) | container runtime |',
   '| runtime | `sandbox stopped pods/NAME`, `sandbox removed pods/NAME` | pod sandbox |',
   '| volumes | `unmount VOLUME`, `unmounted VOLUME`, `unmount failed VOLUME` | volume manager |',
-  "| status | `resources reclaimed pods/NAME`, `DELETE pods/NAME` | status manager's canBeDeleted holds (deletionTimestamp set, API phase terminal, and `TerminatePod` has run at the end of `SyncTerminatedPod`, i.e. upstream's podIsFinished; kubelet-semantics.md K36) and its final DELETE; neither happens for a pod already gone from the API |",
+  "| status | `resources reclaimed pods/NAME`, `DELETE pods/NAME` | status manager's canBeDeleted holds (deletionTimestamp set, API phase terminal, and `TerminatePod` has run at the end of `SyncTerminatedPod`, i.e. upstream's podIsFinished; rule K36 in [rules/kubelet.md](rules/kubelet.md)) and its final DELETE; neither happens for a pod already gone from the API |",
 ].join('\n');
 
 // ---------------------------------------------------------------------------------------------
@@ -396,7 +397,7 @@ export function renderCatalogue(catalogue: Catalogue): string {
   out.push(
     `Every step that scenarios can use: the ${catalogue.steps.length} step definitions that cucumber loads (cucumber.js, ` +
       `default profile), read from cucumber's own registry. ${contractCount} of them carry the phrases of the scenario vocabulary ` +
-      `contract (design.md, "The scenario vocabulary (the contract)"), marked ✓ (with the contract phrases they carry where those are written differently); ` +
+      "contract (the phrases that users' scenarios rely on, never renamed or loosened), marked ✓ (with the contract phrases they carry where those are written differently); " +
       '`npm run steps:doc` fails when a contract phrase has no definition. A step marked "doc string" is followed by a `"""` ' +
       'block, one marked "table" by a Gherkin table.',
   );
@@ -456,7 +457,7 @@ export function renderCatalogue(catalogue: Catalogue): string {
   out.push('');
   out.push('## Canonical timeline events');
   out.push('');
-  out.push('From design.md: each component and the text its event starts with. Other events may exist; these always have these texts.');
+  out.push('Each component and the text its event starts with. Other events may exist; these always have these texts, and the rules they follow are in [rules/](rules/).');
   out.push('');
   out.push(CANONICAL_EVENTS);
   out.push('');

@@ -17,8 +17,8 @@
  *   PROPERTY_SEED=S    fast-check seed (a failure prints the seed and path to replay it)
  *   PROPERTY_PATH=P    with PROPERTY_SEED: replay exactly the shrunk counterexample
  *
- *   node --require ts-node/register/transpile-only --test src/invariants.test.ts
- *   PROPERTY_RUNS=10000 node --require ts-node/register/transpile-only --test src/invariants.test.ts
+ *   node --require ./scripts/ts-hook.js --test src/invariants.test.ts
+ *   PROPERTY_RUNS=10000 node --require ./scripts/ts-hook.js --test src/invariants.test.ts
  *
  * A failure shrinks (fast-check, then a greedy pass: minimise) to a minimal sequence and is printed
  * as a ready-to-paste Gherkin scenario (steps/*.ts vocabulary), with the violated invariants as

@@ -3,7 +3,7 @@
  * Gherkin that replays a sequence through the scenario vocabulary (steps/*.ts). Used by
  * invariants.test.ts (fast-check properties); kept apart so a failing case can be replayed by hand:
  *
- *   node --require ts-node/register/transpile-only -e \
+ *   node --require ./scripts/ts-hook.js -e \
  *     "const i = require('./src/invariants'); const r = i.runScenario(SCENARIO); console.log(i.checkRun(r))"
  *
  * The runner drives the cluster exactly as the step definitions do (steps/world.ts ensureStarted,
@@ -17,6 +17,7 @@ import type { KubeObject } from './apiserver/object';
 import type { DeleteOptions, Pod, PodCondition } from './apiserver/types';
 import type { WatchEvent } from './apiserver/watch';
 import { Cluster, CONTROLLER, USER } from './cluster';
+import { WARMUP_MS } from './cluster-plan';
 import { DEFAULT_BEHAVIOUR, type ContainerBehaviour, type SigtermBehaviour } from './kubelet/runtime';
 import { parseYaml, podFromManifest } from './manifest';
 import type { TimelineEvent } from './timeline/event';
@@ -27,8 +28,6 @@ export const FINALIZER = 'example.com/x';
 export const CONDITION = 'example.com/Harmless';
 /** A UID that no object has (preconditions.uid "wrong"). */
 export const WRONG_UID = '00000000-0000-4000-8000-000000000000';
-/** steps/world.ts WARMUP_MS: the pods run this long before T+0. */
-export const WARMUP_MS = 60_000;
 
 /** SIGTERM behaviours the vocabulary can express (there is no step back to the default "dies"). */
 export type Sigterm = { kind: 'ignores' } | { kind: 'exits'; afterMs: number };
@@ -63,7 +62,7 @@ export interface Step {
   skipped?: string;
 }
 
-// ---- the Gherkin vocabulary (design.md, steps/*.ts) ----
+// ---- the Gherkin vocabulary (steps/*.ts, docs/steps.md) ----
 
 /** The `with:` manifest of a running pod, or undefined when the plain step declares it. */
 export function manifestOf(p: InitialPod): string | undefined {
@@ -422,7 +421,7 @@ export function runScenario(scenario: Scenario): RunResult {
         cluster.node(op.node).setReachable(op.reachable);
         break;
       case 'sigterm': {
-        // steps/world.ts containerBehaviour after T+0: merged into the planned behaviour, set on the planned pod's node.
+        // ClusterPlan.containerBehaviour after T+0: merged into the planned behaviour, set on the planned pod's node.
         const p = planned.get(op.pod);
         if (!p) throw new Error(`sigterm op for undeclared pod "${op.pod}"`);
         p.behaviour = { ...(p.behaviour ?? DEFAULT_BEHAVIOUR), sigterm: op.sigterm as SigtermBehaviour };

@@ -1,8 +1,15 @@
 import { parseDocument } from 'yaml';
 import type { Pod, ReplicaSet } from './apiserver/types';
 
-/** A manifest (YAML doc string) that cannot be used, with what was wrong and where. */
-export class ManifestError extends Error {}
+/** A manifest (YAML doc string) that cannot be used, with what was wrong and where (`field`: its dotted path, when one field is wrong). */
+export class ManifestError extends Error {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
 
 const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
 
@@ -59,25 +66,25 @@ function get(obj: unknown, path: string): unknown {
 
 /**
  * Builds the pod a scenario means: the defaults (one container `app`, namespace default) with the
- * partial manifest of the doc string merged over them. Unknown top-level fields and wrong field
+ * partial manifest (a doc string, or an object already parsed) merged over them. Unknown top-level fields and wrong field
  * types are errors that name the field and what was expected.
  */
-export function podFromManifest(name: string, nodeName: string | undefined, manifest: string | undefined): Pod {
+export function podFromManifest(name: string, nodeName: string | undefined, manifest: string | Record<string, unknown> | undefined): Pod {
   const base: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'app' }] } };
   let overlay: unknown = {};
-  if (manifest !== undefined && manifest.trim() !== '') {
-    overlay = parseYaml(manifest, `the manifest of pod "${name}"`);
+  if (typeof manifest === 'object' || (manifest !== undefined && manifest.trim() !== '')) {
+    overlay = typeof manifest === 'object' ? manifest : parseYaml(manifest, `the manifest of pod "${name}"`);
     if (!isObject(overlay)) throw new ManifestError(`the manifest of pod "${name}" must be a YAML mapping (metadata:, spec: …), got ${JSON.stringify(overlay)}`);
     for (const key of Object.keys(overlay)) {
       if (!TOP_LEVEL.has(key)) {
         const hint = ['containers', 'volumes', 'terminationGracePeriodSeconds', 'initContainers'].includes(key) ? ` (did you mean spec.${key}?)` : ['finalizers', 'labels', 'ownerReferences', 'annotations'].includes(key) ? ` (did you mean metadata.${key}?)` : '';
-        throw new ManifestError(`unknown field "${key}" at the top of the manifest of pod "${name}"${hint}: expected apiVersion, kind, metadata, spec, status`);
+        throw new ManifestError(`unknown field "${key}" at the top of the manifest of pod "${name}"${hint}: expected apiVersion, kind, metadata, spec, status`, key);
       }
     }
     if (overlay.kind !== undefined && overlay.kind !== 'Pod') throw new ManifestError(`the manifest of pod "${name}" has kind ${JSON.stringify(overlay.kind)}; only Pod manifests are accepted here`);
     for (const [path, check, expected] of FIELD_TYPES) {
       const v = get(overlay, path);
-      if (v !== undefined && !check(v)) throw new ManifestError(`field ${path} of pod "${name}" must be ${expected}, got ${JSON.stringify(v)}`);
+      if (v !== undefined && !check(v)) throw new ManifestError(`field ${path} of pod "${name}" must be ${expected}, got ${JSON.stringify(v)}`, path);
     }
     const given = get(overlay, 'metadata.name');
     if (given !== undefined && given !== name) throw new ManifestError(`the manifest names the pod "${given}" but the step names it "${name}"`);
@@ -91,20 +98,20 @@ export function podFromManifest(name: string, nodeName: string | undefined, mani
  * A ReplicaSet for a scenario: apps/v1, selecting `app: NAME`, with the doc string's partial
  * manifest merged over it. (The ReplicaSet controller is not simulated: nothing recreates pods.)
  */
-export function replicaSetFromManifest(name: string, manifest: string | undefined): ReplicaSet {
+export function replicaSetFromManifest(name: string, manifest: string | Record<string, unknown> | undefined): ReplicaSet {
   const base: ReplicaSet = {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name, namespace: 'default' },
     spec: { replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app' }] } } },
   };
-  if (manifest === undefined || manifest.trim() === '') return base;
-  const overlay = parseYaml(manifest, `the manifest of replicaset "${name}"`);
+  if (manifest === undefined || (typeof manifest === 'string' && manifest.trim() === '')) return base;
+  const overlay = typeof manifest === 'object' ? manifest : parseYaml(manifest, `the manifest of replicaset "${name}"`);
   if (!isObject(overlay)) throw new ManifestError(`the manifest of replicaset "${name}" must be a YAML mapping, got ${JSON.stringify(overlay)}`);
   for (const key of Object.keys(overlay)) {
-    if (!TOP_LEVEL.has(key)) throw new ManifestError(`unknown field "${key}" at the top of the manifest of replicaset "${name}": expected apiVersion, kind, metadata, spec, status`);
+    if (!TOP_LEVEL.has(key)) throw new ManifestError(`unknown field "${key}" at the top of the manifest of replicaset "${name}": expected apiVersion, kind, metadata, spec, status`, key);
   }
   const finalizers = get(overlay, 'metadata.finalizers');
-  if (finalizers !== undefined && !isStringList(finalizers)) throw new ManifestError(`field metadata.finalizers of replicaset "${name}" must be a list of strings, got ${JSON.stringify(finalizers)}`);
+  if (finalizers !== undefined && !isStringList(finalizers)) throw new ManifestError(`field metadata.finalizers of replicaset "${name}" must be a list of strings, got ${JSON.stringify(finalizers)}`, 'metadata.finalizers');
   return mergeManifest(base, overlay) as ReplicaSet;
 }

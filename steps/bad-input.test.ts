@@ -1,3 +1,4 @@
+// This test file runs in a process of its own (scripts/unit-tests.ts): it loads cucumber's support code in a worker and waits on it.
 /**
  * Bad input: what a scenario author sees when a step gets something it cannot use. Each case puts
  * ONE bad scenario beside a good one in a feature file and runs it through cucumber (the
@@ -22,6 +23,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { expect } from 'chai';
+import { path as TS_HOOK } from '../scripts/ts-hook';
 
 const ROOT = path.resolve(__dirname, '..');
 /** Wall-clock bound for one cucumber run of two scenarios (the first run also loads the support code). */
@@ -60,14 +62,14 @@ interface RunOutcome {
 
 /**
  * The worker: loads the configuration and support code once (as `cucumber-js` would, with
- * ts-node), then runs each feature file it is sent and answers with each scenario's steps.
+ * the .ts require hook), then runs each feature file it is sent and answers with each scenario's steps.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { Writable } = require('node:stream');
 const { createRequire } = require('node:module');
 const req = createRequire(workerData.root + '/package.json');
-req('ts-node/register/transpile-only');
+require(workerData.hook);
 const api = req('@cucumber/cucumber/api');
 
 const RANK = ['UNKNOWN', 'PASSED', 'SKIPPED', 'PENDING', 'UNDEFINED', 'AMBIGUOUS', 'FAILED'];
@@ -80,7 +82,7 @@ async function main() {
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort().map((f) => 'steps/' + f);
   const { runConfiguration } = await api.loadConfiguration({
     file: false,
-    provided: { requireModule: ['ts-node/register/transpile-only'], require: support },
+    provided: { requireModule: [workerData.hook], require: support },
   }, environment);
   const library = await api.loadSupport(runConfiguration, environment);
   parentPort.on('message', async ({ id, featurePath }) => {
@@ -139,7 +141,7 @@ class CucumberRunner {
   private readonly pending = new Map<number, { resolve: (o: RunOutcome) => void; reject: (e: Error) => void }>();
 
   private start(): Promise<void> {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { root: ROOT }, stdout: true, stderr: true });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { root: ROOT, hook: TS_HOOK }, stdout: true, stderr: true });
     this.worker = worker;
     this.ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (m: { ready?: true; fatal?: string; id?: number; outcome?: RunOutcome; error?: string }) => {
@@ -317,9 +319,9 @@ const CASES: Case[] = [
   // ---- kubectl ----
   ...(
     [
-      ['--selector=app=web', 'kubectl delete pod web --selector=app=web', 'flag --selector is not modelled'],
+      ['--field-selector=metadata.name=web', 'kubectl delete pods --field-selector=metadata.name=web', 'flag --field-selector is not modelled'],
       ['-f pod.yaml', 'kubectl delete -f pod.yaml', 'flag -f (--filename) is not modelled'],
-      ['--all', 'kubectl delete pods --all', 'flag --all is not modelled'],
+      ['-A', 'kubectl delete pods --all -A', 'flag -A (--all-namespaces) is not modelled'],
     ] as const
   ).map(
     ([flag, line, says]): FailingCase => ({

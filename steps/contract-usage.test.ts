@@ -1,3 +1,4 @@
+// This test file runs in a process of its own (scripts/unit-tests.ts): it waits on a cucumber child process.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,7 @@ function usage(): Usage[] {
   return JSON.parse(readFileSync(out, 'utf8')) as Usage[];
 }
 
-describe('the scenario vocabulary contract (design.md)', () => {
+describe('the scenario vocabulary contract (docs/steps.md)', () => {
   const all = usage();
 
   it('every contract phrase is used by at least one scenario in features/', () => {

@@ -1,3 +1,4 @@
+// This test file runs in a process of its own (scripts/unit-tests.ts): it runs the whole suite three times in child processes.
 /**
  * Determinism and isolation: the same scenarios give the same report — every step result, error
  * message and attachment (each scenario's timeline.json: events, writes, marks, final objects) — whether
@@ -20,6 +21,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
+import { path as TS_HOOK } from '../scripts/ts-hook';
 
 const ROOT = path.resolve(__dirname, '..');
 const CUCUMBER = path.join(ROOT, 'node_modules', '@cucumber', 'cucumber', 'bin', 'cucumber.js');
@@ -171,7 +173,7 @@ if (require.main === module) {
         .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
         .sort()
         .map((f) => `steps/${f}`);
-      const { runConfiguration } = await api.loadConfiguration({ file: false, provided: { requireModule: ['ts-node/register/transpile-only'], require: support } }, environment);
+      const { runConfiguration } = await api.loadConfiguration({ file: false, provided: { requireModule: [TS_HOOK], require: support } }, environment);
       const library = await api.loadSupport(runConfiguration, environment);
       const feature = path.join(featuresDir, 'graceful-deletion.feature');
       const attachmentsOfOneRun = async (): Promise<string[]> => {

@@ -1,3 +1,4 @@
+// This test file runs in a process of its own (scripts/unit-tests.ts): it waits on a cucumber child process.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

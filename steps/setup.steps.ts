@@ -57,16 +57,16 @@ Given('container {string} of pod {string} exits {duration} after SIGTERM', funct
   this.containerBehaviour(container, pod, { sigterm: { kind: 'exits', afterMs: ms } });
 });
 
+Given('container {string} of pod {string} exits {duration} after SIGTERM with code {int}', function (this: TerminatingWorld, container: string, pod: string, ms: number, exitCode: number) {
+  this.containerBehaviour(container, pod, { sigterm: { kind: 'exits', afterMs: ms, exitCode } });
+});
+
 Given('container {string} of pod {string} has a preStop hook that takes {duration}', function (this: TerminatingWorld, container: string, pod: string, ms: number) {
-  this.containerBehaviour(container, pod, { preStopMs: ms }, (c) => {
-    c.lifecycle = { ...c.lifecycle, preStop: { exec: { command: ['sleep', String(ms / 1000)] } } };
-  });
+  this.plan.preStop(container, pod, ms);
 });
 
 Given('container {string} of pod {string} has a preStop hook that never returns', function (this: TerminatingWorld, container: string, pod: string) {
-  this.containerBehaviour(container, pod, { preStopMs: Number.POSITIVE_INFINITY }, (c) => {
-    c.lifecycle = { ...c.lifecycle, preStop: { exec: { command: ['sleep', 'infinity'] } } };
-  });
+  this.plan.preStop(container, pod, Number.POSITIVE_INFINITY);
 });
 
 Given('volume {string} of pod {string} cannot be unmounted', function (this: TerminatingWorld, volume: string, pod: string) {

@@ -64,7 +64,7 @@ const QUIET_PREFIXES = ['/registry/events/', '/registry/leases/'];
  * kube-apiserver for the resources that take part in pod deletion: the REST handlers
  * (endpoints/handlers: create.go, update.go, patch.go, delete.go, watch.go) in front of one
  * generic registry Store per resource, all on one etcd. Every mutating request is recorded on
- * the timeline with the canonical text of design.md.
+ * the timeline with the canonical text of docs/steps.md.
  */
 export class ApiServer {
   readonly etcd: Etcd;
@@ -290,7 +290,7 @@ export class ApiServer {
   }
 }
 
-/** DELETE's options in the canonical order of design.md: `gracePeriodSeconds=0 propagationPolicy=Background …`. */
+/** DELETE's options in the canonical order (docs/steps.md): `gracePeriodSeconds=0 propagationPolicy=Background …`. */
 export function describeDeleteOptions(o: DeleteOptions): string {
   const parts: string[] = [];
   if (o.gracePeriodSeconds !== undefined) parts.push(`gracePeriodSeconds=${o.gracePeriodSeconds}`);

@@ -133,7 +133,7 @@ export class Store<T extends KubeObject> {
   }
 
   /**
-   * Store.Delete for one object, following its decision procedure (apiserver-semantics.md §M):
+   * Store.Delete for one object, following its decision procedure (rules R4–R55):
    * read, BeforeDelete, then stamp and/or finalizer bookkeeping in one optimistic update, then
    * remove from storage when nothing (grace, finalizers) holds the object any longer.
    */

@@ -64,7 +64,7 @@ function deleteRs(c: Cluster, name: string, propagationPolicy: string): void {
   c.flush();
 }
 
-describe('GarbageCollector: Background propagation', () => {
+describe('GarbageCollector: Background propagation (C1)', () => {
   it('attemptToDeleteItem: the owner goes at once; each dependent is then deleted (Background) with preconditions on its uid and resourceVersion', () => {
     const { c, t0 } = owned();
     const [p1, p2] = [stored(c, 'web-1')!, stored(c, 'web-2')!]; // the versions the GC reads before its DELETEs
@@ -118,7 +118,7 @@ describe('GarbageCollector: Background propagation', () => {
   });
 });
 
-describe('GarbageCollector: Foreground propagation', () => {
+describe('GarbageCollector: Foreground propagation (C2)', () => {
   it('processDeletingDependentsItem: the owner keeps foregroundDeletion (stamped by markAsDeleting) until its blocking dependents are gone, then the finalizer goes and so does the owner', () => {
     const { c, t0, rs } = owned({ exitAfterMs: [2000, 10_000] });
     deleteRs(c, 'web', 'Foreground');
@@ -170,7 +170,7 @@ describe('GarbageCollector: Foreground propagation', () => {
   });
 });
 
-describe('GarbageCollector: Foreground propagation with a second owner', () => {
+describe('GarbageCollector: Foreground propagation with a second owner (C2)', () => {
   it('attemptToDeleteItem + addUnblockedOwnersToDeleteQueue: a dependent with another live owner drops its reference to the owner waiting in the foreground, which frees that owner', () => {
     const c = new Cluster();
     c.addNode(NODE);
@@ -192,7 +192,7 @@ describe('GarbageCollector: Foreground propagation with a second owner', () => {
   });
 });
 
-describe('GarbageCollector: Orphan propagation', () => {
+describe('GarbageCollector: Orphan propagation (C3)', () => {
   it('attemptToOrphanWorker: ownerReferences are removed from every dependent, then the orphan finalizer, and the owner goes; the pods keep running', () => {
     const { c, t0 } = owned();
     deleteRs(c, 'web', 'Orphan');

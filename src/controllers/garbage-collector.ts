@@ -30,7 +30,7 @@ const isDeletingDependents = (o: KubeObject): boolean => !!o.metadata.deletionTi
 const ref = (item: Item): string => `${item.resource}/${item.object.metadata.name}`;
 
 /**
- * The garbage collector (pkg/controller/garbagecollector): a graph of owners and dependents built
+ * The garbage collector (pkg/controller/garbagecollector; rules C1–C3): a graph of owners and dependents built
  * from its watches (graph_builder.go), and workers that act on it:
  * - attemptToDeleteItem: a dependent whose owners are all gone, or being deleted in the
  *   foreground, is deleted with preconditions on its uid and resourceVersion; one that still has a

@@ -2,9 +2,11 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import {
   KubectlError,
-  notFoundMessage,
   parseGoDuration,
   parseKubectlDelete,
+  pathSegmentError,
+  printedLine,
+  type KubectlDeleteCommand,
   UnsupportedKubectlError,
   waitTimeoutMessage,
 } from './delete-command';
@@ -15,6 +17,9 @@ const USAGE_HINT = "\nSee 'kubectl delete --help' for usage.";
 
 /** The body exactly as kubectl would serialise it (key order included). */
 const bodyOf = (line: string): string => JSON.stringify(parseKubectlDelete(line).body);
+
+/** What kubectl prints on stdout for the first object it deletes. */
+const said = (cmd: KubectlDeleteCommand): string => printedLine(cmd, cmd.names[0] as string);
 
 function kubectlError(line: string): KubectlError {
   try {
@@ -37,14 +42,14 @@ function unsupportedMessage(line: string): string {
   throw new Error(`expected an unsupported command: ${line}`);
 }
 
-describe('kubectl delete: the measured table (kubectl v1.32.4)', () => {
+describe('kubectl delete: the table (kubectl v1.33; the differential test runs the real binary)', () => {
   it('no flags: Background propagation only, waits, prints "deleted"', () => {
     const cmd = parseKubectlDelete('kubectl delete pod web');
     expect(JSON.stringify(cmd.body)).to.equal('{"propagationPolicy":"Background"}');
-    expect(cmd).to.deep.include({ resource: 'pods', name: 'web', namespace: 'default', wait: true, clientDryRun: false, ignoreNotFound: false });
+    expect(cmd).to.deep.include({ resource: 'pods', names: ['web'], namespace: 'default', wait: true, clientDryRun: false, ignoreNotFound: false });
     expect(cmd.timeoutMs).to.equal(undefined);
     expect(cmd.warnings).to.deep.equal([]);
-    expect(cmd.successMessage).to.equal('pod "web" deleted');
+    expect(said(cmd)).to.equal('pod "web" deleted');
   });
 
   it('--grace-period=5 and --grace-period 5', () => {
@@ -57,7 +62,7 @@ describe('kubectl delete: the measured table (kubectl v1.32.4)', () => {
     const cmd = parseKubectlDelete('kubectl delete pod web --grace-period=0');
     expect(JSON.stringify(cmd.body)).to.equal('{"gracePeriodSeconds":1,"propagationPolicy":"Background"}');
     expect(cmd.warnings).to.deep.equal([]);
-    expect(cmd.successMessage).to.equal('pod "web" deleted');
+    expect(said(cmd)).to.equal('pod "web" deleted');
   });
 
   it('--now is a grace period of 1', () => {
@@ -76,7 +81,7 @@ describe('kubectl delete: the measured table (kubectl v1.32.4)', () => {
       const cmd = parseKubectlDelete(line);
       expect(JSON.stringify(cmd.body), line).to.equal('{"gracePeriodSeconds":0,"propagationPolicy":"Background"}');
       expect(cmd.warnings, line).to.deep.equal([FORCE_WARNING]);
-      expect(cmd.successMessage, line).to.equal('pod "web" force deleted');
+      expect(said(cmd), line).to.equal('pod "web" force deleted');
       expect(cmd.wait, line).to.equal(true);
     }
     expect(bodyOf('kubectl delete pod web --force=false')).to.equal('{"propagationPolicy":"Background"}');
@@ -119,17 +124,19 @@ describe('kubectl delete: the measured table (kubectl v1.32.4)', () => {
   it('--dry-run=server: dryRun ["All"], no wait, "(server dry run)"', () => {
     const cmd = parseKubectlDelete('kubectl delete pod web --dry-run=server');
     expect(JSON.stringify(cmd.body)).to.equal('{"propagationPolicy":"Background","dryRun":["All"]}');
-    expect(cmd).to.deep.include({ wait: false, clientDryRun: false, successMessage: 'pod "web" deleted (server dry run)' });
+    expect(cmd).to.deep.include({ wait: false, clientDryRun: false });
+    expect(said(cmd)).to.equal('pod "web" deleted (server dry run)');
     const forced = parseKubectlDelete('kubectl delete pod web --dry-run=server --force --grace-period=0');
     expect(JSON.stringify(forced.body)).to.equal('{"gracePeriodSeconds":0,"propagationPolicy":"Background","dryRun":["All"]}');
-    expect(forced.successMessage).to.equal('pod "web" force deleted (server dry run)');
+    expect(said(forced)).to.equal('pod "web" force deleted (server dry run)');
   });
 
   it('--dry-run=client: no request, no wait, "(dry run)"', () => {
     const cmd = parseKubectlDelete('kubectl delete pod web --dry-run=client --wait');
-    expect(cmd).to.deep.include({ clientDryRun: true, wait: false, successMessage: 'pod "web" deleted (dry run)' });
+    expect(cmd).to.deep.include({ clientDryRun: true, wait: false });
+    expect(said(cmd)).to.equal('pod "web" deleted (dry run)');
     expect(cmd.body).to.not.have.property('dryRun');
-    expect(parseKubectlDelete('kubectl delete pod web --dry-run=client --force').successMessage).to.equal('pod "web" force deleted (dry run)');
+    expect(said(parseKubectlDelete('kubectl delete pod web --dry-run=client --force'))).to.equal('pod "web" force deleted (dry run)');
   });
 
   it('--dry-run=none is no dry run; bare and boolean --dry-run are deprecated spellings', () => {
@@ -154,7 +161,7 @@ describe('kubectl delete: the measured table (kubectl v1.32.4)', () => {
   it('--grace-period=-1 (or any negative) is the same as no flag', () => {
     expect(bodyOf('kubectl delete pod web --grace-period=-1')).to.equal('{"propagationPolicy":"Background"}');
     expect(bodyOf('kubectl delete pod web --grace-period -7')).to.equal('{"propagationPolicy":"Background"}');
-    expect(parseKubectlDelete('kubectl delete pod web --grace-period=-1').successMessage).to.equal('pod "web" deleted');
+    expect(said(parseKubectlDelete('kubectl delete pod web --grace-period=-1'))).to.equal('pod "web" deleted');
   });
 
   it('--grace-period uses Go integer syntax (base prefixes, underscores)', () => {
@@ -189,8 +196,8 @@ describe('kubectl delete: --wait and --timeout', () => {
     );
   });
 
-  it('a boolean flag does not take the next word as its value', () => {
-    expect(unsupportedMessage('kubectl delete pod web --wait false')).to.contain('deleting several objects (web, false)');
+  it('a boolean flag does not take the next word as its value: it is one more name', () => {
+    expect(parseKubectlDelete('kubectl delete pod web --wait false').names).to.deep.equal(['web', 'false']);
   });
 
   it('--timeout takes Go durations, in both flag forms', () => {
@@ -269,13 +276,15 @@ describe('kubectl delete: namespace and --ignore-not-found', () => {
 describe('kubectl delete: resource arguments', () => {
   it('pod, pods, po, Pod, TYPE/NAME all mean pods', () => {
     for (const line of ['kubectl delete pod web', 'kubectl delete pods web', 'kubectl delete po web', 'kubectl delete Pod web', 'kubectl delete pod/web', 'kubectl delete po/web']) {
-      expect(parseKubectlDelete(line), line).to.deep.include({ resource: 'pods', name: 'web', successMessage: 'pod "web" deleted' });
+      expect(parseKubectlDelete(line), line).to.deep.include({ resource: 'pods', names: ['web'] });
+      expect(said(parseKubectlDelete(line)), line).to.equal('pod "web" deleted');
     }
   });
 
   it('replicaset, replicasets, rs, rs/NAME, replicasets.apps mean replicasets ("replicaset.apps")', () => {
     for (const line of ['kubectl delete replicaset web', 'kubectl delete replicasets web', 'kubectl delete rs web', 'kubectl delete rs/web', 'kubectl delete replicasets.apps web']) {
-      expect(parseKubectlDelete(line), line).to.deep.include({ resource: 'replicasets', name: 'web', successMessage: 'replicaset.apps "web" deleted' });
+      expect(parseKubectlDelete(line), line).to.deep.include({ resource: 'replicasets', names: ['web'] });
+      expect(said(parseKubectlDelete(line)), line).to.equal('replicaset.apps "web" deleted');
     }
     expect(bodyOf('kubectl delete rs web --cascade=orphan')).to.equal('{"propagationPolicy":"Orphan"}');
   });
@@ -294,18 +303,43 @@ describe('kubectl delete: resource arguments', () => {
     );
   });
 
-  it('refuses names and namespaces that are not safe path segments, unless no request is sent', () => {
-    expect(refusal('kubectl delete pod ..')).to.equal(`error: invalid resource name "..": [may not be '..']`);
-    expect(refusal('kubectl delete pod a%b')).to.equal(`error: invalid resource name "a%b": [may not contain '%']`);
-    expect(refusal('kubectl delete pod ""')).to.equal('error: resource name may not be empty');
-    expect(refusal('kubectl delete pod web -n a/b')).to.equal(`error: invalid namespace "a/b": [may not contain '/']`);
-    expect(parseKubectlDelete('kubectl delete pod .. --dry-run=client').successMessage).to.equal('pod ".." deleted (dry run)');
+  it('names and namespaces that are not safe path segments fail as each request is built', () => {
+    const cmd = parseKubectlDelete('kubectl delete pod web');
+    expect(pathSegmentError(cmd, '..')).to.equal(`invalid resource name "..": [may not be '..']`);
+    expect(pathSegmentError(cmd, 'a%b')).to.equal(`invalid resource name "a%b": [may not contain '%']`);
+    expect(pathSegmentError(cmd, '')).to.equal('resource name may not be empty');
+    expect(pathSegmentError(cmd, 'web')).to.equal(undefined);
+    expect(pathSegmentError(parseKubectlDelete('kubectl delete pod web -n a/b'), 'web')).to.equal(`invalid namespace "a/b": [may not contain '/']`);
+    expect(said(parseKubectlDelete('kubectl delete pod .. --dry-run=client'))).to.equal('pod ".." deleted (dry run)');
+  });
+
+  it('several names, TYPE/NAME several times, -l and --all', () => {
+    expect(parseKubectlDelete('kubectl delete pod web api')).to.deep.include({ resource: 'pods', names: ['web', 'api'] });
+    expect(parseKubectlDelete('kubectl delete pod/web po/api')).to.deep.include({ resource: 'pods', names: ['web', 'api'] });
+    expect(parseKubectlDelete('kubectl delete pods -l app=web')).to.deep.include({ names: [], selector: 'app=web', ignoreNotFound: true });
+    expect(parseKubectlDelete('kubectl delete pods --selector app=web --ignore-not-found=false')).to.deep.include({ selector: 'app=web', ignoreNotFound: false });
+    expect(parseKubectlDelete('kubectl delete pods --all')).to.deep.include({ names: [], selector: '' });
+    expect(parseKubectlDelete('kubectl delete pods -l app=web --all=false').selector).to.equal('app=web');
+  });
+
+  it('refuses names beside a selector, --all beside -l, a selector without a type, with the builder\'s messages', () => {
+    expect(refusal('kubectl delete pod web -l app=web')).to.equal('error: name cannot be provided when a selector is specified');
+    expect(refusal('kubectl delete pod web --all')).to.equal('error: name cannot be provided when a selector is specified');
+    expect(refusal('kubectl delete pod --all -l app=web')).to.equal("error: setting 'all' parameter but found a non empty selector. ");
+    expect(refusal('kubectl delete pod/web -l app=web')).to.equal('error: selectors and the all flag cannot be used when passing resource/name arguments');
+    expect(refusal('kubectl delete -l app=web')).to.equal('error: at least one resource must be specified to use a selector');
+    expect(refusal('kubectl delete --all')).to.equal('error: at least one resource must be specified to use a selector');
+    expect(refusal("kubectl delete pods -l ''")).to.equal('error: resource(s) were provided, but no name was specified');
+  });
+
+  it('refuses -o other than name', () => {
+    expect(refusal('kubectl delete pod web -o yaml')).to.equal("error: unexpected -o output mode: yaml. We only support '-o name'");
   });
 
   it('tokenises quotes like a shell', () => {
-    expect(parseKubectlDelete(`kubectl delete pod "web" --namespace='team a'`)).to.deep.include({ name: 'web', namespace: 'team a' });
-    expect(parseKubectlDelete(`kubectl   delete\tpod we\\b`).name).to.equal('web');
-    expect(parseKubectlDelete('kubectl delete pod -- --web').name).to.equal('--web');
+    expect(parseKubectlDelete(`kubectl delete pod "web" --namespace='team a'`)).to.deep.include({ names: ['web'], namespace: 'team a' });
+    expect(parseKubectlDelete(`kubectl   delete\tpod we\\b`).names).to.deep.equal(['web']);
+    expect(parseKubectlDelete('kubectl delete pod -- --web').names).to.deep.equal(['--web']);
   });
 });
 
@@ -360,28 +394,22 @@ describe('kubectl delete: which error comes first', () => {
 describe('kubectl delete: commands this simulator does not model', () => {
   it('real kubectl flags it does not model, named in the message with the supported list', () => {
     for (const [line, named] of [
-      ['kubectl delete pods -l app=web', '-l (--selector)'],
-      ['kubectl delete pods --selector=app=web', '--selector'],
-      ['kubectl delete pods --all', '--all'],
-      ['kubectl delete pods --all -A', '--all, -A (--all-namespaces)'],
+      ['kubectl delete pods --all -A', '-A (--all-namespaces)'],
       ['kubectl delete -f pod.yaml', '-f (--filename)'],
       ['kubectl delete pods --field-selector=metadata.name=web', '--field-selector'],
       ['kubectl delete --raw /api/v1/namespaces/default/pods/web', '--raw'],
-      ['kubectl delete pod web -o name', '-o (--output)'],
       ['kubectl delete pod web --context=kind', '--context'],
       ['kubectl delete pod web -i', '-i (--interactive)'],
       ['kubectl --force delete pod web', '--force before the verb'],
     ] as const) {
       const message = unsupportedMessage(line);
       expect(message, line).to.contain(`flag ${named} is not modelled`);
-      expect(message, line).to.contain('--grace-period, --now, --force, --cascade, --dry-run, --wait, --timeout, --ignore-not-found');
+      expect(message, line).to.contain('--grace-period, --now, --force, --cascade, --dry-run, --wait, --timeout, --ignore-not-found, -o name');
     }
   });
 
-  it('several objects, other resource types, other verbs, non-kubectl lines, shell syntax', () => {
-    expect(unsupportedMessage('kubectl delete pod web db')).to.contain('deleting several objects (web, db)');
-    expect(unsupportedMessage('kubectl delete pod/web pod/db')).to.contain('deleting several objects (pod/web pod/db)');
-    expect(unsupportedMessage('kubectl delete pod web --dry-run server')).to.contain('take a value only as --flag=VALUE');
+  it('other resource types, other verbs, non-kubectl lines, shell syntax', () => {
+    expect(unsupportedMessage('kubectl delete pod/web rs/db')).to.contain('objects of several resource types (pod/web rs/db)');
     expect(unsupportedMessage('kubectl delete pods,services web')).to.contain('more than one resource type (pods,services)');
     expect(unsupportedMessage('kubectl delete deployment web')).to.contain('resource type "deployment"');
     expect(unsupportedMessage('kubectl get pod web')).to.contain('kubectl get is not modelled');
@@ -395,15 +423,15 @@ describe('kubectl delete: commands this simulator does not model', () => {
 });
 
 describe('kubectl delete: messages printed after the request', () => {
-  it('NotFound', () => {
-    expect(notFoundMessage(parseKubectlDelete('kubectl delete pod web'))).to.equal('Error from server (NotFound): pods "web" not found');
-    expect(notFoundMessage(parseKubectlDelete('kubectl delete rs web'))).to.equal('Error from server (NotFound): replicasets.apps "web" not found');
-  });
-
   it('--wait timing out', () => {
-    expect(waitTimeoutMessage(parseKubectlDelete('kubectl delete pod web --timeout=5s'))).to.equal(
+    expect(waitTimeoutMessage(parseKubectlDelete('kubectl delete pod web --timeout=5s'), 'web')).to.equal(
       'error: timed out waiting for the condition on pods/web',
     );
-    expect(waitTimeoutMessage(parseKubectlDelete('kubectl delete rs web'))).to.equal('error: timed out waiting for the condition on replicasets/web');
+    expect(waitTimeoutMessage(parseKubectlDelete('kubectl delete rs web'), 'web')).to.equal('error: timed out waiting for the condition on replicasets/web');
+  });
+
+  it('-o name prints TYPE/NAME', () => {
+    expect(printedLine(parseKubectlDelete('kubectl delete pod web -o name'), 'web')).to.equal('pod/web');
+    expect(printedLine(parseKubectlDelete('kubectl delete rs web --output=name'), 'web')).to.equal('replicaset.apps/web');
   });
 });

@@ -1,7 +1,7 @@
 import type { DeleteOptions } from 'kubernetes-types/meta/v1';
 
 /**
- * Turns one `kubectl delete …` command line into what kubectl v1.32.4 would do, without a
+ * Turns one `kubectl delete …` command line into what kubectl v1.33 would do, without a
  * cluster: the DeleteOptions body of its DELETE request, whether it then waits, and what it
  * prints. Upstream: staging/src/k8s.io/kubectl/pkg/cmd/delete/{delete.go,delete_flags.go},
  * kubectl/pkg/cmd/util/helpers.go, cli-runtime/pkg/resource/builder.go, client-go/rest/request.go,
@@ -18,7 +18,13 @@ export type KubectlResource = 'pods' | 'replicasets';
 export interface KubectlDeleteCommand {
   /** 'pod', 'pods', 'po', 'pod/NAME' → 'pods'; 'replicaset', 'replicasets', 'rs', 'rs/NAME' → 'replicasets'. */
   resource: KubectlResource;
-  name: string;
+  /** The names given (NAME… or TYPE/NAME…), in order; empty when a selector chooses the objects. */
+  names: string[];
+  /**
+   * -l / --selector, or '' for --all: kubectl LISTs the objects with this label selector
+   * (cli-runtime builder.go selectorVisitor) and deletes each one it finds.
+   */
+  selector?: string;
   /** -n / --namespace; 'default' when absent or empty (kubeconfig context assumed to set none). */
   namespace: string;
   /** The DeleteOptions JSON body, keys in kubectl's order: gracePeriodSeconds, propagationPolicy, dryRun. */
@@ -34,8 +40,10 @@ export interface KubectlDeleteCommand {
   timeoutMs?: number;
   /** Lines kubectl prints to stderr before it acts (klog's "W… file:line]" header left out). */
   warnings: string[];
-  /** The line printed on stdout after a successful DELETE (or at once for a client dry run). */
-  successMessage: string;
+  /** -o name: print TYPE/NAME instead of the sentence (delete.go PrintObj). */
+  outputName: boolean;
+  /** What PrintObj says was done: "deleted", "force deleted", plus " (dry run)" or " (server dry run)". */
+  operation: string;
   /** --ignore-not-found: a NotFound answer is success and kubectl prints nothing. */
   ignoreNotFound: boolean;
 }
@@ -55,8 +63,8 @@ export class UnsupportedKubectlError extends Error {
 }
 
 const SUPPORTED =
-  'supported: `kubectl delete pod|replicaset NAME (or TYPE/NAME) with -n/--namespace, --grace-period, --now, --force, ' +
-  '--cascade, --dry-run, --wait, --timeout, --ignore-not-found`';
+  'supported: `kubectl delete pod|replicaset NAME… (or TYPE/NAME…, -l SELECTOR, --all) with -n/--namespace, --grace-period, --now, --force, ' +
+  '--cascade, --dry-run, --wait, --timeout, --ignore-not-found, -o name`';
 
 function unsupported(what: string, hint = ''): UnsupportedKubectlError {
   return new UnsupportedKubectlError(`${what} is not modelled by this simulator; ${SUPPORTED}${hint && `. ${hint}`}`);
@@ -90,8 +98,10 @@ const FLAGS: FlagSpec[] = [
   { name: 'wait', kind: 'bool', modelled: true },
   { name: 'timeout', kind: 'duration', modelled: true },
   { name: 'ignore-not-found', kind: 'bool', modelled: true },
+  { name: 'all', kind: 'bool', modelled: true },
+  { name: 'selector', short: 'l', kind: 'string', modelled: true },
+  { name: 'output', short: 'o', kind: 'string', modelled: true },
   // real `kubectl delete` flags this simulator does not model
-  { name: 'all', kind: 'bool' },
   { name: 'all-namespaces', short: 'A', kind: 'bool' },
   { name: 'enable-helm', kind: 'bool' },
   { name: 'field-selector', kind: 'string' },
@@ -99,10 +109,8 @@ const FLAGS: FlagSpec[] = [
   { name: 'help', short: 'h', kind: 'bool' },
   { name: 'interactive', short: 'i', kind: 'bool' },
   { name: 'kustomize', short: 'k', kind: 'string' },
-  { name: 'output', short: 'o', kind: 'string' },
   { name: 'raw', kind: 'string' },
   { name: 'recursive', short: 'R', kind: 'bool' },
-  { name: 'selector', short: 'l', kind: 'string' },
   // kubectl's other global flags (`kubectl options`)
   ...['as', 'as-group', 'as-uid', 'cache-dir', 'certificate-authority', 'client-certificate', 'client-key', 'cluster',
     'context', 'kubeconfig', 'password', 'profile', 'profile-output', 'request-timeout', 'tls-server-name', 'token',
@@ -338,8 +346,6 @@ const PROPAGATION: Record<string, 'Background' | 'Foreground' | 'Orphan'> = {
 
 /** What PrintObj prints: the lower-case kind, with ".group" for non-core groups. */
 const KIND_STRING: Record<KubectlResource, string> = { pods: 'pod', replicasets: 'replicaset.apps' };
-/** The server's qualified resource, as NotFound errors name it. */
-const QUALIFIED_RESOURCE: Record<KubectlResource, string> = { pods: 'pods', replicasets: 'replicasets.apps' };
 
 function resolveType(arg: string): KubectlResource {
   if (arg.includes(',')) throw unsupported(`more than one resource type (${arg})`);
@@ -356,8 +362,18 @@ const MISSING_RESOURCE =
   "   '<resource> <name>'\n" +
   "   '<resource>'";
 
-function resolveTarget(args: string[], fail: (message: string) => never): { resource: KubectlResource; name: string } {
-  if (args.length === 0) fail(MISSING_RESOURCE);
+/** What the builder visits: named objects of one resource, or the objects a LIST with a label selector finds. */
+interface Targets {
+  resource: KubectlResource;
+  names: string[];
+  selector?: string;
+}
+
+/**
+ * builder.go ResourceTypeOrNameArgs and visitorResult: TYPE NAME…, TYPE/NAME…, or TYPE with a
+ * selector (-l, or --all which selects everything), checked in the builder's order.
+ */
+function resolveTargets(args: string[], selector: string | undefined, fail: (message: string) => never): Targets {
   const slashed = args.filter((a) => a.includes('/')).length;
   if (slashed > 0) {
     // hasCombinedTypeArgs: TYPE/NAME form must be used for every argument or none.
@@ -375,20 +391,23 @@ function resolveTarget(args: string[], fail: (message: string) => never): { reso
         fail('error: arguments in resource/name form must have a single resource and name');
       }
     }
-    if (args.length > 1) throw unsupported(`deleting several objects (${args.join(' ')})`);
-    const [type, name] = (args[0] as string).split('/') as [string, string];
-    return { resource: resolveType(type), name };
+    // visitBySelector refuses resource/name tuples.
+    if (selector !== undefined) fail('error: selectors and the all flag cannot be used when passing resource/name arguments');
+    const tuples = args.map((arg) => arg.split('/') as [string, string]);
+    const resource = resolveType(tuples[0]![0]);
+    if (tuples.some(([type]) => resolveType(type) !== resource)) throw unsupported(`objects of several resource types (${args.join(' ')})`);
+    return { resource, names: tuples.map(([, name]) => name) };
   }
+  if (args.length === 0) fail(selector === undefined ? MISSING_RESOURCE : 'error: at least one resource must be specified to use a selector');
   const resource = resolveType(args[0] as string);
-  // visitorResult: types but no names (and no selector or --all).
-  if (args.length === 1) fail('error: resource(s) were provided, but no name was specified');
-  if (args.length > 2) {
-    throw unsupported(
-      `deleting several objects (${args.slice(1).join(', ')})`,
-      'Note: --cascade, --dry-run and boolean flags take a value only as --flag=VALUE',
-    );
+  const names = args.slice(1);
+  if (selector !== undefined) {
+    if (names.length > 0) fail('error: name cannot be provided when a selector is specified');
+    return { resource, names, selector };
   }
-  return { resource, name: args[1] as string };
+  // visitorResult: types but no names (and no selector or --all).
+  if (names.length === 0) fail('error: resource(s) were provided, but no name was specified');
+  return { resource, names };
 }
 
 /** client-go rest.IsValidPathSegmentName, checked by Request.Namespace and Request.Name. */
@@ -459,28 +478,24 @@ export function parseKubectlDelete(commandLine: string): KubectlDeleteCommand {
     fail(`error: Invalid dry-run value (${dryRunFlag}). Must be "none", "server", or "client".`);
   }
 
-  // Complete then builds the resource list from the arguments (builder.go).
-  const { resource, name } = resolveTarget(args, fail);
+  // Complete then builds the resource list from the arguments (builder.go): LabelSelectorParam
+  // ignores an empty -l; SelectAllParam refuses --all beside a selector.
+  const labelSelector = flag<string>('selector', '').trim();
+  const all = flag<boolean>('all', false);
+  if (all && labelSelector !== '') fail("error: setting 'all' parameter but found a non empty selector. ");
+  const selector = all ? '' : labelSelector || undefined;
+  const { resource, names } = resolveTargets(args, selector, fail);
 
-  // delete.go DeleteOptions.Validate: --force with a positive grace period is refused; --force
-  // with 0 prints a warning through the WarningPrinter ("Warning: " prefix, cli-runtime/pkg/printers).
+  // delete.go DeleteOptions.Validate: only -o name; --force with a positive grace period is
+  // refused; --force with 0 prints a warning through the WarningPrinter ("Warning: " prefix,
+  // cli-runtime/pkg/printers).
+  const output = flag<string>('output', '');
+  if (output !== '' && output !== 'name') fail(`error: unexpected -o output mode: ${output}. We only support '-o name'`);
   if (force && gracePeriod > 0n) fail('error: --force and --grace-period greater than 0 cannot be specified together');
   if (force && gracePeriod === 0n) {
     warnings.push(
       'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.',
     );
-  }
-
-  // Complete's namespace comes from the kubeconfig loader, which ignores an empty override.
-  const namespace = flag<string>('namespace', '') || 'default';
-  // client-go rest.Request.Namespace / Name refuse path-unsafe segments before sending; a client
-  // dry run never builds the request (delete.go DeleteResult returns before deleteResource).
-  if (dryRun !== 'client') {
-    const nsProblems = pathSegmentProblems(namespace);
-    if (nsProblems.length > 0) fail(`error: invalid namespace ${q(namespace)}: [${nsProblems.join(' ')}]`);
-    if (name === '') fail('error: resource name may not be empty');
-    const nameProblems = pathSegmentProblems(name);
-    if (nameProblems.length > 0) fail(`error: invalid resource name ${q(name)}: [${nameProblems.join(' ')}]`);
   }
   if (gracePeriod > BigInt(Number.MAX_SAFE_INTEGER)) throw unsupported(`--grace-period=${gracePeriod}`);
 
@@ -499,25 +514,39 @@ export function parseKubectlDelete(commandLine: string): KubectlDeleteCommand {
   const timeoutNs = flag<bigint>('timeout', 0n);
   return {
     resource,
-    name,
-    namespace,
+    names,
+    ...(selector !== undefined && { selector }),
+    // Complete's namespace comes from the kubeconfig loader, which ignores an empty override.
+    namespace: flag<string>('namespace', '') || 'default',
     body,
     clientDryRun: dryRun === 'client',
     // DeleteResult: no wait after any dry run.
     wait: flag<boolean>('wait', true) && dryRun === 'none',
     ...(timeoutNs !== 0n && { timeoutMs: Number(timeoutNs) / 1e6 }),
     warnings,
-    successMessage: `${KIND_STRING[resource]} "${name}" ${operation}`,
-    ignoreNotFound: flag<boolean>('ignore-not-found', false),
+    outputName: output === 'name',
+    operation,
+    // Complete: with --all or -l, NotFound is ignored unless --ignore-not-found was given explicitly.
+    ignoreNotFound: flag<boolean>('ignore-not-found', selector !== undefined),
   };
 }
 
-/** What kubectl prints when the DELETE answers 404 (cmdutil.StandardErrorMessage over the server's Status). */
-export function notFoundMessage(cmd: KubectlDeleteCommand): string {
-  return `Error from server (NotFound): ${QUALIFIED_RESOURCE[cmd.resource]} "${cmd.name}" not found`;
+/** What delete.go PrintObj prints on stdout for one object. */
+export function printedLine(cmd: KubectlDeleteCommand, name: string): string {
+  return cmd.outputName ? `${KIND_STRING[cmd.resource]}/${name}` : `${KIND_STRING[cmd.resource]} "${name}" ${cmd.operation}`;
+}
+
+/** client-go rest.Request.Namespace / Name: the error for a path-unsafe segment, checked as each request is built. */
+export function pathSegmentError(cmd: KubectlDeleteCommand, name?: string): string | undefined {
+  const nsProblems = pathSegmentProblems(cmd.namespace);
+  if (nsProblems.length > 0) return `invalid namespace ${q(cmd.namespace)}: [${nsProblems.join(' ')}]`;
+  if (name === undefined) return undefined;
+  if (name === '') return 'resource name may not be empty';
+  const nameProblems = pathSegmentProblems(name);
+  return nameProblems.length > 0 ? `invalid resource name ${q(name)}: [${nameProblems.join(' ')}]` : undefined;
 }
 
 /** What kubectl prints when --timeout runs out while waiting (kubectl/pkg/cmd/wait IsDeleted, extendErrWaitTimeout). */
-export function waitTimeoutMessage(cmd: KubectlDeleteCommand): string {
-  return `error: timed out waiting for the condition on ${cmd.resource}/${cmd.name}`;
+export function waitTimeoutMessage(cmd: KubectlDeleteCommand, name: string): string {
+  return `error: timed out waiting for the condition on ${cmd.resource}/${name}`;
 }

@@ -1,28 +1,115 @@
+import type { ApiServer } from '../apiserver/apiserver';
+import type { KubeObject } from '../apiserver/object';
 import type { Cluster } from '../cluster';
 import { KUBECTL } from '../cluster';
-import { KubectlError, notFoundMessage, parseKubectlDelete, waitTimeoutMessage, type KubectlDeleteCommand } from './delete-command';
+import { KubectlError, UnsupportedKubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
+
+/** One HTTP request as kubectl sends it: what a server listening on the wire would see. */
+export interface KubectlRequest {
+  method: 'GET' | 'DELETE';
+  path: string;
+  /** The query string as client-go encodes it (url.Values.Encode: keys sorted, QueryEscape'd), without '?'. */
+  query: string;
+  /** The request body, byte for byte (encoding/json adds a newline). */
+  body?: string;
+}
 
 /** What a kubectl invocation printed and how it ended. */
 export interface KubectlResult {
   exitCode: number;
   stdout: string;
   stderr: string;
-  /** The apiserver request id of the DELETE it sent ("the last request"), if it sent one. */
+  /** The apiserver request id of the last DELETE it sent ("the last request"), if it sent one. */
   requestId?: number;
   /** Why a wait did not end, when it did not (what still blocks). */
   blockers?: string[];
+  /**
+   * The requests it sent, in order. Discovery is not among them: this kubectl knows its two
+   * resources, where the real one asks /api and /apis (and caches the answer). The watch's
+   * `timeoutSeconds` is left out: client-go's reflector draws it at random from 5–10 minutes.
+   */
+  requests: KubectlRequest[];
 }
 
 /** When no --timeout is given, the simulation stops waiting after one virtual hour. */
 export const DEFAULT_WAIT_LIMIT_MS = 60 * 60_000;
 
 const SOURCE = 'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go';
+const WAIT_SOURCE = 'staging/src/k8s.io/kubectl/pkg/cmd/wait/delete.go IsDeleted';
+
+/** Go's url.QueryEscape: everything but letters, digits and -_.~ is %XX; a space is '+'. */
+function queryEscape(s: string): string {
+  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+}
+
+/** Go's url.Values.Encode: keys in sorted order. */
+function encodeQuery(params: Record<string, string>): string {
+  return Object.keys(params)
+    .sort()
+    .map((k) => `${queryEscape(k)}=${queryEscape(params[k] as string)}`)
+    .join('&');
+}
+
+const API_PREFIX: Record<KubectlResource, string> = { pods: '/api/v1', replicasets: '/apis/apps/v1' };
+
+type ErrorStatus = { reason?: string; message?: string };
 
 /**
- * Runs one `kubectl delete …` line against the cluster as kubectl v1.32 would: the DELETE with the
- * body kubectl builds, its output, and — unless --wait=false — the wait until the object (that uid)
- * is gone: GET, LIST, then WATCH, on the virtual clock. Throws UnsupportedKubectlError for lines
- * the simulation does not model.
+ * kubectl's dynamic client against the simulated apiserver: each call is recorded as the HTTP
+ * request client-go would send, then served by the apiserver directly. As over HTTP (the served
+ * API runs what a request set off at that instant before answering), the cluster's zero-delay
+ * reactions run before kubectl's next request.
+ */
+class RecordingClient {
+  readonly requests: KubectlRequest[] = [];
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly resource: KubectlResource,
+    private readonly namespace: string,
+  ) {}
+
+  private path(name?: string): string {
+    return `${API_PREFIX[this.resource]}/namespaces/${this.namespace}/${this.resource}${name === undefined ? '' : `/${name}`}`;
+  }
+
+  private send<T>(request: KubectlRequest, serve: (api: ApiServer) => T): T {
+    this.requests.push(request);
+    const response = serve(this.cluster.apiserver);
+    this.cluster.flush();
+    return response;
+  }
+
+  delete(name: string, body: KubectlDeleteCommand['body']) {
+    const request: KubectlRequest = { method: 'DELETE', path: this.path(name), query: '', body: `${JSON.stringify(body)}\n` };
+    return this.send(request, (api) => api.delete(KUBECTL, this.resource, this.namespace, name, body));
+  }
+
+  get(name: string) {
+    return this.send({ method: 'GET', path: this.path(name), query: '' }, (api) => api.get(this.resource, this.namespace, name));
+  }
+
+  /** A LIST with the given query; `matches` is what its selectors select. */
+  list(query: Record<string, string>, matches: (o: KubeObject) => boolean) {
+    return this.send({ method: 'GET', path: this.path(), query: encodeQuery(query) }, (api) => api.list(this.resource, this.namespace, matches));
+  }
+
+  watch(query: Record<string, string>, matches: (o: KubeObject) => boolean, handler: Parameters<ApiServer['watch']>[3]) {
+    const request: KubectlRequest = { method: 'GET', path: this.path(), query: encodeQuery({ ...query, watch: 'true' }) };
+    return this.send(request, (api) => api.watch(this.resource, this.namespace, { resourceVersion: query.resourceVersion, matches }, handler));
+  }
+}
+
+/** cmdutil.StandardErrorMessage for an error Status from the server. */
+function serverError(status: ErrorStatus): string {
+  return `Error from server (${status.reason}): ${status.message}`;
+}
+
+/**
+ * Runs one `kubectl delete …` line against the cluster as kubectl v1.33 would: the DELETE of
+ * each object with the body kubectl builds, its output, and — unless --wait=false — the wait
+ * until each object (that uid) is gone: GET, LIST, then WATCH, on the virtual clock, one object
+ * after the other. Throws UnsupportedKubectlError for lines the simulation does not model.
  */
 export function runKubectl(cluster: Cluster, line: string): KubectlResult {
   cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), `${SOURCE} RunDelete`, { actor: 'kubectl' });
@@ -30,48 +117,99 @@ export function runKubectl(cluster: Cluster, line: string): KubectlResult {
   try {
     cmd = parseKubectlDelete(line);
   } catch (e) {
-    if (e instanceof KubectlError) return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n') };
+    if (e instanceof KubectlError) return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n'), requests: [] };
     throw e;
   }
+  const client = new RecordingClient(cluster, cmd.resource, cmd.namespace);
+  const stdout: string[] = [];
   const stderr = [...cmd.warnings];
-  if (cmd.clientDryRun) return { exitCode: 0, stdout: cmd.successMessage, stderr: stderr.join('\n') };
+  let requestId: number | undefined;
+  const end = (exitCode: number, blockers?: string[]): KubectlResult => ({
+    exitCode,
+    stdout: stdout.join('\n'),
+    stderr: stderr.join('\n'),
+    ...(requestId !== undefined && { requestId }),
+    ...(blockers && { blockers }),
+    requests: client.requests,
+  });
 
-  const api = cluster.apiserver;
-  const res = api.delete(KUBECTL, cmd.resource, cmd.namespace, cmd.name, cmd.body);
-  if (!res.ok) {
-    if (res.code === 404 && cmd.ignoreNotFound) return { exitCode: 0, stdout: '', stderr: stderr.join('\n'), requestId: res.requestId };
-    stderr.push(res.code === 404 ? notFoundMessage(cmd) : `Error from server (${res.status.reason}): ${res.status.message}`);
-    return { exitCode: 1, stdout: '', stderr: stderr.join('\n'), requestId: res.requestId };
+  // The builder's visit: the names given, or what a LIST with the selector finds.
+  let names = cmd.names;
+  if (cmd.selector !== undefined) {
+    const nsError = pathSegmentError(cmd);
+    if (nsError) return stderr.push(`error: ${nsError}`), end(1);
+    if (cmd.selector !== '') throw new UnsupportedKubectlError('-l (--selector) is not modelled yet');
+    const list = client.list({}, () => true);
+    if (!list.ok) return stderr.push(serverError(list.status)), end(1);
+    names = list.object.items.map((o) => o.metadata.name as string);
   }
-  const result: KubectlResult = { exitCode: 0, stdout: cmd.successMessage, stderr: stderr.join('\n'), requestId: res.requestId };
-  if (!cmd.wait) return result;
 
-  // cmd/delete waitForDeletion → cmd/wait: GET, then LIST + WATCH from its resourceVersion, until that uid is gone.
-  const uid = (res.object as { metadata: { uid?: string } }).metadata.uid;
-  let gone = false;
-  const check = (obj: { metadata: { uid?: string } } | undefined) => {
-    if (!obj || obj.metadata.uid !== uid) gone = true;
-  };
-  const got = api.get(cmd.resource, cmd.namespace, cmd.name);
-  check(got.ok ? got.object : undefined);
-  if (!gone) {
-    const list = api.list(cmd.resource, cmd.namespace, (o) => o.metadata.name === cmd.name);
-    if (list.ok) {
-      check(list.object.items[0]);
-      const w = api.watch(cmd.resource, cmd.namespace, { resourceVersion: list.object.resourceVersion, matches: (o) => o.metadata.name === cmd.name }, (e) =>
-        check(e.type === 'DELETED' ? undefined : e.object),
-      );
-      cluster.timeline.record('kubectl', `waiting for ${cmd.resource}/${cmd.name} to be deleted`, 'staging/src/k8s.io/kubectl/pkg/cmd/wait/wait.go IsDeleted', { actor: 'kubectl' });
-      const limit = cmd.timeoutMs ?? DEFAULT_WAIT_LIMIT_MS;
-      cluster.runUntil(() => gone, cluster.clock.now() + limit);
-      if (w.ok) w.object.stop();
-      if (!gone) {
-        const blockers = cluster.blockers();
-        const message = cmd.timeoutMs !== undefined ? waitTimeoutMessage(cmd) : `kubectl was still waiting for ${cmd.resource}/${cmd.name} to be deleted after one virtual hour (no --timeout given)`;
-        return { ...result, exitCode: 1, stderr: [...stderr, message].join('\n'), blockers };
-      }
+  // DeleteResult: DELETE each object in turn (a client dry run only prints). Errors are collected
+  // (the builder continues on error) and end the command before any wait; a NotFound that
+  // --ignore-not-found drops leaves the object in the list to wait for (its GET finds it gone).
+  if (names.length === 0) return stdout.push('No resources found'), end(0);
+  const errors: string[] = [];
+  const deleted: { name: string; uid?: string }[] = [];
+  for (const name of names) {
+    if (cmd.clientDryRun) {
+      stdout.push(printedLine(cmd, name));
+      continue;
+    }
+    const segmentError = pathSegmentError(cmd, name);
+    if (segmentError) {
+      errors.push(`error: ${segmentError}`);
+      continue;
+    }
+    const res = client.delete(name, cmd.body);
+    requestId = res.requestId;
+    if (res.ok) {
+      stdout.push(printedLine(cmd, name));
+      deleted.push({ name, uid: (res.object as { metadata: { uid?: string } }).metadata.uid });
+    } else if (res.code === 404 && cmd.ignoreNotFound) {
+      deleted.push({ name });
+    } else {
+      errors.push(serverError(res.status));
     }
   }
-  cluster.timeline.record('kubectl', `${cmd.resource}/${cmd.name} is gone`, 'staging/src/k8s.io/kubectl/pkg/cmd/wait/wait.go IsDeleted', { actor: 'kubectl' });
-  return result;
+  if (errors.length > 0) return stderr.push(...errors), end(1);
+  if (!cmd.wait) return end(0);
+
+  // cmd/wait RunWait: one deadline for all objects (watchtools.ContextWithOptionalTimeout logs a
+  // negative timeout and drops it; IsDeleted then gives up on the first object still there).
+  const timeoutMs = cmd.timeoutMs ?? DEFAULT_WAIT_LIMIT_MS;
+  if (timeoutMs < 0) stderr.push('"Timeout for context shall not be negative"');
+  const deadline = cluster.clock.now() + timeoutMs;
+  for (const { name, uid } of deleted) {
+    const outcome = waitForDeletion(cluster, client, cmd, name, uid, deadline, timeoutMs < 0);
+    if (outcome === 'timed out') {
+      const message = cmd.timeoutMs !== undefined ? waitTimeoutMessage(cmd, name) : `kubectl was still waiting for ${cmd.resource}/${name} to be deleted after one virtual hour (no --timeout given)`;
+      stderr.push(message);
+      return end(1, cluster.blockers());
+    }
+    cluster.timeline.record('kubectl', `${cmd.resource}/${name} is gone`, WAIT_SOURCE, { actor: 'kubectl' });
+  }
+  return end(0);
+}
+
+/**
+ * wait/delete.go IsDeleted for one object: GET (404, or another uid, is gone); then an informer
+ * on that name — LIST from the watch cache (it is gone if the list is empty), then WATCH from the
+ * list's resourceVersion until a DELETED event, or the deadline.
+ */
+function waitForDeletion(cluster: Cluster, client: RecordingClient, cmd: KubectlDeleteCommand, name: string, uid: string | undefined, deadline: number, outOfTime: boolean): 'gone' | 'timed out' {
+  const got = client.get(name);
+  if (!got.ok || (uid !== undefined && got.object.metadata.uid !== uid)) return 'gone';
+  if (outOfTime) return 'timed out';
+  const fieldSelector = `metadata.name=${name}`;
+  const byName = (o: KubeObject) => o.metadata.name === name;
+  const list = client.list({ fieldSelector, limit: '500', resourceVersion: '0' }, byName);
+  if (!list.ok || list.object.items.length === 0) return 'gone';
+  let gone = false;
+  const w = client.watch({ allowWatchBookmarks: 'true', fieldSelector, resourceVersion: list.object.resourceVersion }, byName, (e) => {
+    if (e.type === 'DELETED') gone = true;
+  });
+  cluster.timeline.record('kubectl', `waiting for ${cmd.resource}/${name} to be deleted`, WAIT_SOURCE, { actor: 'kubectl' });
+  cluster.runUntil(() => gone, deadline);
+  if (w.ok) w.object.stop();
+  return gone ? 'gone' : 'timed out';
 }

@@ -1,12 +1,14 @@
 /**
  * The kubelet's own loops through a whole cluster: the syncLoop's handling of config ops, the
- * sync functions, retries, housekeeping, container GC and restarts (kubelet-semantics.md B–G).
+ * sync functions, retries, housekeeping, container GC and restarts (rules K9–K45).
  */
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import type { Event } from '../apiserver/types';
+import type { Event, Pod } from '../apiserver/types';
 import { USER } from '../cluster';
 import { at, count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, WARMUP_MS } from './testing';
+
+const app = (p: Pod | undefined) => p?.status?.containerStatuses?.find((s) => s.name === 'app');
 
 describe('syncLoop: config ops (K11–K13)', () => {
   it('K11 a DELETE op is handled as an update: the worker learns the deletionTimestamp and starts terminating with its grace', () => {
@@ -120,7 +122,7 @@ describe('SyncTerminatingPod and SyncTerminatedPod (K24, K31, K39, K40)', () => 
     expect(at(c, t0, 'events', 'Killing pods/web')).to.equal(0);
   });
 
-  it('K31 the status is handed over first (unchanged: no PATCH), then the kill, then the stopped status (terminated containers, phase held)', () => {
+  it('K31 K33 the status is handed over first (unchanged: no PATCH), then the kill; the stopped status (podIsTerminal) goes out after completeTerminating: one PATCH with terminated containers and the terminal phase', () => {
     const { c, t0 } = running({ containers: { app: { sigterm: { kind: 'exits', afterMs: 2000 } } } });
     del(c, 'web');
     c.advance(2500);
@@ -131,7 +133,10 @@ describe('SyncTerminatingPod and SyncTerminatedPod (K24, K31, K39, K40)', () => 
       [2, 'apiserver', 'PATCH pods/web/status'],
     ]);
     expect(count(c, t0, 'apiserver', 'PATCH')).to.equal(1);
-    expect(stored(c, 'web')?.status?.phase).to.equal('Running');
+    // kubelet.go SyncTerminatingPod ends with generateAPIPodStatus(podIsTerminal=true); the status
+    // manager's goroutine merges it after completeTerminating (real v1.31/v1.32 kubelet logs show one PATCH).
+    expect(stored(c, 'web')?.status?.phase).to.equal('Succeeded');
+    expect(app(stored(c, 'web'))?.state?.terminated).to.include({ exitCode: 0, reason: 'Completed' });
   });
 
   it('K39 volumes are unmounted only once the containers have stopped (the worker is terminated)', () => {
@@ -141,7 +146,7 @@ describe('SyncTerminatingPod and SyncTerminatedPod (K24, K31, K39, K40)', () => 
     expect(at(c, t0, 'volumes', 'unmount data')).to.equal(10.1);
   });
 
-  it('K40 SyncTerminatedPod pushes the terminal phase first, then waits for the unmount (polled every 300 ms), and only then TerminatePod lets the DELETE go', () => {
+  it('K40 SyncTerminatedPod re-pushes the terminal status (unchanged: no PATCH), waits for the unmount (polled every 300 ms), and only then TerminatePod lets the DELETE go', () => {
     const { c, t0 } = running({ spec: { volumes: [{ name: 'data' }] }, volumes: { data: { unmountMs: 5000 } } });
     del(c, 'web');
     c.advance(3000);
@@ -149,24 +154,47 @@ describe('SyncTerminatingPod and SyncTerminatedPod (K24, K31, K39, K40)', () => 
     c.advance(10_000);
     expectTimeline(c, t0, [
       [0, 'runtime', 'exited app code=143'],
+      [0, 'apiserver', 'PATCH pods/web/status'],
       [0.1, 'volumes', 'unmount data'],
       [1, 'kubelet', 'SyncTerminatedPod pods/web'],
-      [1, 'apiserver', 'PATCH pods/web/status'],
       [5.1, 'volumes', 'unmounted data'],
       [5.2, 'status', 'DELETE pods/web gracePeriodSeconds=0'],
     ]);
+    expect(count(c, t0, 'apiserver', 'PATCH pods/web/status')).to.equal(1);
   });
 });
 
 describe('container GC and pod directories (K41, K42)', () => {
-  it('K41 exited containers and the sandbox stay after termination; container GC removes them at its next 1-minute pass once the pod is deleted and terminated', () => {
+  it('K41 a deleted pod\'s exited containers are removed at the PLEG relist after they died, once the worker is terminated (cleanUpContainersInPod); the sandbox goes at container GC', () => {
     const { c, node, uid, t0 } = running();
     del(c, 'web');
     c.advance(59_000);
-    expect(node.runtime.sandbox(uid)?.containers.get('app')?.state).to.equal('exited');
+    expect(at(c, t0, 'runtime', 'removed app pods/web')).to.equal(1);
+    expect(node.runtime.sandbox(uid)?.containers.size).to.equal(0);
+    expect(node.runtime.sandbox(uid)?.state).to.equal('notready');
     c.advance(2000);
     expect(at(c, t0, 'runtime', 'sandbox removed pods/web')).to.equal(60);
     expect(node.runtime.sandbox(uid)).to.equal(undefined);
+  });
+
+  it('K41 a container that died while the pod was still terminating is kept (not removable yet) and removed with the last one, at the relist after the worker terminated', () => {
+    const { c, t0 } = running({ spec: { containers: [{ name: 'a' }, { name: 'b' }] }, containers: { a: { sigterm: { kind: 'exits', afterMs: 5000 } }, b: { sigterm: { kind: 'ignores' } } } });
+    del(c, 'web');
+    c.advance(40_000);
+    expectTimeline(c, t0, [
+      [5, 'runtime', 'exited a code=0'],
+      [30, 'runtime', 'exited b code=137'],
+      [31, 'runtime', 'removed a pods/web'],
+      [31, 'runtime', 'removed b pods/web'],
+    ]);
+  });
+
+  it('K41 a pod that is not deleted keeps its exited containers (for logs)', () => {
+    const { c, node } = newCluster();
+    const { metadata } = createPod(c, 'job', { spec: { restartPolicy: 'Never' }, containers: { app: { exitsOnItsOwn: 0 } } });
+    c.advance(300_000);
+    expect(node.runtime.sandbox(metadata.uid!)?.containers.get('app')?.state).to.equal('exited');
+    expectNo(c, 0, 'runtime', 'removed app');
   });
 
   it('K41 a pod that completed by itself keeps its containers while it is in the API; once it is deleted GC removes them', () => {
@@ -182,6 +210,8 @@ describe('container GC and pod directories (K41, K42)', () => {
       [0, 'etcd', 'DELETE /registry/pods/default/job'],
       [0, 'kubelet', 'REMOVE pods/job'],
       [2, 'kubelet', 'housekeeping removed worker pods/job'],
+      // No container died after the deletion (no PLEG event): container GC removes it, then the sandbox.
+      [60, 'runtime', 'removed app pods/job'],
       [60, 'runtime', 'sandbox removed pods/job'],
     ]);
   });

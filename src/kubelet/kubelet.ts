@@ -17,7 +17,7 @@ import { StatusManager } from './status-manager';
 import { Ticker } from './ticker';
 import type { VolumeManager } from './volume-manager';
 
-/** The kubelet's timing constants (kubelet-semantics.md §5); a scenario may change them. */
+/** The kubelet's timing constants (each named after its upstream constant or flag); a scenario may change them. */
 export interface KubeletConfig {
   /** genericPlegRelistPeriod: the pod cache is refreshed every second (K18). */
   plegRelistPeriodMs: number;
@@ -228,15 +228,30 @@ export class Kubelet {
     }
   }
 
-  /** PLEG: a container started or died; at the next relist a syncing pod is synced again (HandlePodSyncs). */
+  /**
+   * PLEG: a container started or died. At the next relist a syncing pod is synced again
+   * (syncLoopIteration → HandlePodSyncs), and for a ContainerDied event cleanUpContainersInPod runs.
+   */
   private plegEvent(uid: string): void {
-    const pod = this.podManager.get(uid);
-    const worker = this.workers.status(uid);
-    if (!pod || !worker || worker.workType !== 'sync') return;
     this.pleg.afterTickNewerThan(this.scheduler.now(), () => {
       const latest = this.podManager.get(uid);
-      if (latest) this.workers.updatePod({ updateType: 'sync', pod: latest });
+      if (latest && this.workers.status(uid)?.workType === 'sync') this.workers.updatePod({ updateType: 'sync', pod: latest });
+      this.cleanUpContainersInPod(uid);
     });
+  }
+
+  /**
+   * kubelet.go cleanUpContainersInPod (K41): once a deleted or evicted pod has terminated
+   * (ShouldPodContentBeRemoved), the pod container deletor removes all its exited containers right
+   * away; otherwise it keeps the newest dead container of each name (--maximum-dead-containers-per-container
+   * 1), which the runtime here holds by name anyway. The sandbox is left to container GC.
+   */
+  private cleanUpContainersInPod(uid: string): void {
+    const sandbox = this.runtime.sandbox(uid);
+    if (!sandbox || !this.workers.shouldPodContentBeRemoved(uid)) return;
+    for (const c of [...sandbox.containers.values()]) {
+      if (c.state === 'exited') this.runtime.removeContainer(uid, c.name, 'pkg/kubelet/pod_container_deletor.go deleteContainersInPod (removeAll) → kuberuntime_container.go removeContainer');
+    }
   }
 
   /**
@@ -343,10 +358,15 @@ export class Kubelet {
     return isTerminal(pod) || cached === 'Succeeded' || cached === 'Failed';
   }
 
-  /** containerGC: remove the exited containers and sandbox of pods whose content may go (ShouldPodContentBeRemoved). */
+  /**
+   * containerGC (kuberuntime_gc.go GarbageCollect): for pods whose content may go
+   * (ShouldPodContentBeRemoved), evictContainers removes the exited containers still there (e.g.
+   * the kubelet was down when they died), then evictSandboxes the stopped sandbox.
+   */
   private garbageCollectContainers(): void {
     for (const sandbox of this.runtime.allSandboxes()) {
       if (this.runtime.isRunningPod(sandbox.uid) || !this.workers.shouldPodContentBeRemoved(sandbox.uid)) continue;
+      for (const c of [...sandbox.containers.values()]) this.runtime.removeContainer(sandbox.uid, c.name, 'pkg/kubelet/kuberuntime/kuberuntime_gc.go evictContainers → removeContainer');
       this.runtime.removePodSandbox(sandbox.uid);
     }
   }

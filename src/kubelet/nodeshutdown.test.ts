@@ -59,11 +59,11 @@ describe('K51 graceful node shutdown', () => {
       [0, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=20'],
       [0, 'runtime', 'SIGTERM app'],
       [0, 'runtime', 'exited app code=143'],
+      [0, 'apiserver', 'PATCH pods/web/status'],
       [0.2, 'volumes', 'unmounted data'],
       [0.3, 'kubelet', 'node shutdown: done waiting for all pods in priority group 0 to terminate'],
       [0.3, 'kubelet', 'node shutdown: completed processing shutdown event, node will shutdown shortly'],
       [1, 'kubelet', 'SyncTerminatedPod pods/web'],
-      [1, 'apiserver', 'PATCH pods/web/status'],
       [2.3, 'kubelet', 'node node-1 powered off'],
     ]);
     const pod = stored(c, 'web');
@@ -76,7 +76,7 @@ describe('K51 graceful node shutdown', () => {
     expectNo(c, t0, 'apiserver', 'DELETE pods/web');
   });
 
-  it('K51 the terminal phase, reason and DisruptionTarget reach the API together, once nothing runs (K33): not with the first status', () => {
+  it('K51 the terminal phase, reason and DisruptionTarget reach the API together, once nothing runs (K33): not with the first status, but with the stopped containers', () => {
     const { c, node, t0 } = pods({ web: { containers: { app: { sigterm: { kind: 'exits', afterMs: 5000 } } } } });
     node.shutdown(PERIODS);
     c.advance(3000);
@@ -87,9 +87,10 @@ describe('K51 graceful node shutdown', () => {
     c.advance(60_000);
     expectTimeline(c, t0, [
       [5, 'runtime', 'exited app code=0'],
+      [5, 'apiserver', 'PATCH pods/web/status'],
       [6, 'kubelet', 'SyncTerminatedPod pods/web'],
-      [6, 'apiserver', 'PATCH pods/web/status'],
     ]);
+    expectNo(c, t0 + 5500, 'apiserver', 'PATCH pods/web/status');
     const pod = stored(c, 'web');
     // The status function made the cached status Failed before the kill; the stopped status keeps it
     // only if getPhase agrees — an app that exits 0 is Succeeded (the func never overrides that).

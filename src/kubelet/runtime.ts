@@ -1,12 +1,12 @@
 import type { Clock, TimerHandle } from '../clock';
 import type { Timeline } from '../timeline/timeline';
 
-/** What a container's main process does when it receives SIGTERM (design.md "Containers and SIGTERM"). */
+/** What a container's main process does when it receives SIGTERM (K29: 143 when SIGTERM kills it, 137 after SIGKILL, 0 when it exits by itself). */
 export type SigtermBehaviour =
   /** No handler: the default disposition ends it at once, exit code 143 (128 + SIGTERM). */
   | { kind: 'dies' }
-  /** Handles SIGTERM and exits 0 after draining for `afterMs`. */
-  | { kind: 'exits'; afterMs: number }
+  /** Handles SIGTERM and exits after draining for `afterMs`, with `exitCode` (0 unless given). */
+  | { kind: 'exits'; afterMs: number; exitCode?: number }
   /** Ignores SIGTERM (e.g. PID 1 without a handler): only SIGKILL ends it, exit code 137. */
   | { kind: 'ignores' };
 
@@ -193,7 +193,19 @@ export class ContainerRuntime {
     this.timeline.record('runtime', `sandbox stopped ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult → StopPodSandbox', { actor: this.nodeName });
   }
 
-  /** RemovePodSandbox (container GC): the exited containers and the sandbox are deleted. */
+  /**
+   * CRI RemoveContainer of an exited container: it leaves the runtime (and with it its logs).
+   * `source` names the kubelet code that asked (the pod container deletor or container GC, K41).
+   */
+  removeContainer(uid: string, name: string, source: string): void {
+    const s = this.sandboxes.get(uid);
+    const c = s?.containers.get(name);
+    if (!s || !c || c.state !== 'exited') return;
+    s.containers.delete(name);
+    this.timeline.record('runtime', `removed ${name} ${s.podRef}`, source, { actor: this.nodeName });
+  }
+
+  /** RemovePodSandbox (container GC): the sandbox, and any container still in it, is deleted. */
   removePodSandbox(uid: string): void {
     const s = this.sandboxes.get(uid);
     if (!s) return;
@@ -217,7 +229,7 @@ export class ContainerRuntime {
     c.sigtermAt = this.clock.now();
     const behaviour = this.behaviourOf(s.podRef, c.name).sigterm;
     if (behaviour.kind === 'dies') this.exit(s, c, 143);
-    else if (behaviour.kind === 'exits') c.exitTimer = this.clock.after(behaviour.afterMs, () => this.exit(s, c, 0));
+    else if (behaviour.kind === 'exits') c.exitTimer = this.clock.after(behaviour.afterMs, () => this.exit(s, c, behaviour.exitCode ?? 0));
   }
 
   private exit(s: Sandbox, c: RuntimeContainer, code: number): void {

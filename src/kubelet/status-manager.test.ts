@@ -21,11 +21,25 @@ function harness() {
   const api = new ApiServer(clock, timeline);
   const state = { connected: true, couldRun: true };
   const client = new ApiClient(api, KUBELET, () => state.connected);
-  const manager = new StatusManager(clock, timeline, client, 'n1', () => state.couldRun, 10_000);
+  // Each call is followed by the status manager's goroutine (podStatusChannel), as if the caller
+  // then waited; the test 'K33 the sync runs after the caller moved on' checks the hand-off itself.
+  class Synced extends StatusManager {
+    override setPodStatus(pod: Pod, s: PodStatus): void {
+      super.setPodStatus(pod, s);
+      clock.tick(0);
+    }
+    override terminatePod(pod: Pod): void {
+      super.terminatePod(pod);
+      clock.tick(0);
+    }
+  }
+  const manager = new Synced(clock, timeline, client, 'n1', () => state.couldRun, 10_000);
+  const unsynced = new StatusManager(clock, timeline, client, 'n1', () => state.couldRun, 10_000);
   const h = {
     clock,
     api,
     manager,
+    unsynced,
     state,
     create(meta: Partial<Pod['metadata']> = {}, spec: Partial<NonNullable<Pod['spec']>> = {}): Pod {
       const r = api.create(USER, 'pods', 'default', { metadata: { name: 'web', ...meta }, spec: { nodeName: 'n1', containers: [{ name: 'app' }], ...spec } });
@@ -100,6 +114,34 @@ describe('status manager: when it talks to the API (K35)', () => {
     h.manager.setPodStatus(old, status('Running', [running()]));
     expect(h.requests()).to.deep.equal([]);
     expect(h.manager.getPodStatus(old.metadata.uid!)).to.equal(undefined);
+  });
+});
+
+describe('status manager: the sync goroutine (K33)', () => {
+  it('K33 SetPodStatus only wakes the sync goroutine (podStatusChannel): the merge sees the pod worker state of after the caller moved on, so one PATCH carries the terminated containers and the terminal phase', () => {
+    const h = harness();
+    h.create();
+    h.del();
+    // SyncTerminatingPod hands over the stopped status while CouldHaveRunningContainers is still true…
+    h.unsynced.setPodStatus(h.pod(), status('Failed', [exited(137)]));
+    expect(h.requests()).to.deep.equal([]);
+    // …and returns; completeTerminating marks the worker terminated before the goroutine runs.
+    h.state.couldRun = false;
+    h.clock.tick(0);
+    expect(h.requests()).to.deep.equal([[0, 'PATCH pods/web/status']]);
+    expect(h.pod().status?.phase).to.equal('Failed');
+    expect(h.pod().status?.containerStatuses?.[0].state?.terminated?.exitCode).to.equal(137);
+  });
+
+  it('K33 a sync that runs while containers could still run holds the phase back (the race the goroutine can still lose)', () => {
+    const h = harness();
+    h.create();
+    h.del();
+    h.unsynced.setPodStatus(h.pod(), status('Failed', [exited(137)]));
+    h.clock.tick(0);
+    // The API's phase (this pod never reported one: Pending) stays; the containers go out.
+    expect(h.pod().status?.phase).to.equal('Pending');
+    expect(h.pod().status?.containerStatuses?.[0].state?.terminated?.exitCode).to.equal(137);
   });
 });
 

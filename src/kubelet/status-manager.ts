@@ -28,9 +28,11 @@ interface VersionedStatus {
 export class StatusManager {
   private readonly statuses = new Map<string, VersionedStatus>();
   private readonly syncLoop: Loop;
+  /** A wake-up is queued on podStatusChannel (a second send finds the buffer full and is dropped). */
+  private channelPending = false;
 
   constructor(
-    clock: Scheduler,
+    private readonly clock: Scheduler,
     private readonly timeline: Timeline,
     private readonly client: ApiClient,
     private readonly nodeName: string,
@@ -112,9 +114,22 @@ export class StatusManager {
       namespace: pod.metadata.namespace!,
       podIsFinished: podIsFinished || (cached?.podIsFinished ?? false),
     });
-    // The status channel wakes the sync goroutine, which runs before the caller moves on (so a
-    // terminal phase reported at the end of SyncTerminatingPod is still held back, K33).
-    this.syncBatch(false);
+    this.notifyStatusChannel();
+  }
+
+  /**
+   * podStatusChannel (buffer 1): wakes the status manager's own goroutine, which runs syncBatch
+   * after the caller has moved on. So the status SyncTerminatingPod hands over last (podIsTerminal)
+   * is merged only after the pod worker's completeTerminating: the first PATCH after the kill
+   * carries the terminated containers and the terminal phase together (K33).
+   */
+  private notifyStatusChannel(): void {
+    if (this.channelPending) return;
+    this.channelPending = true;
+    this.clock.after(0, () => {
+      this.channelPending = false;
+      this.syncBatch(false);
+    });
   }
 
   /** syncBatch: every pod whose cached version is newer than what was sent (all: also re-check deletable pods). */

@@ -1,6 +1,6 @@
 /**
- * The timelines S1–S12 of kubelet-semantics.md §2, reproduced on the virtual clock with this
- * simulation's latencies (watch delivery 0, PLEG relist every 1 s, status sync immediate, unmount
+ * The timelines S1–S12 (docs/rules/kubelet.md), reproduced on the virtual clock with this
+ * simulation's latencies (watch delivery 0, PLEG relist every 1 s, status sync right after the caller, unmount
  * 100 ms): every row is [seconds from T+0, component, text prefix], in order. T+0 falls on a whole
  * second, so the kubelet's first wait w1 is 0 and each later PLEG wait rounds up to the next second.
  * The apiserver rules K1–K8 are checked through the same cluster.
@@ -16,13 +16,14 @@ import { at, condition, count, createPod, del, expectNo, expectTimeline, newClus
 const app = (p: Pod | undefined) => p?.status?.containerStatuses?.find((s) => s.name === 'app');
 
 describe('S1 graceful delete, app exits 2 s after SIGTERM (grace 30, no preStop)', () => {
-  it('S1 SIGTERM at once, terminal status at +2 (phase held), phase and final DELETE at the next relist (+3), REMOVE, housekeeping, container GC', () => {
+  it('S1 SIGTERM at once; at +2 one PATCH with the terminated container and phase Succeeded; containers removed and final DELETE at the next relist (+3), REMOVE, housekeeping, sandbox at container GC', () => {
     const { c, t0 } = running({ spec: { volumes: [{ name: 'data' }] }, containers: { app: { sigterm: { kind: 'exits', afterMs: 2000 } } } });
     del(c, 'web');
     c.advance(2500);
-    // K33: at +2 the containers are terminated and not ready, but the phase is still Running.
+    // K33: SyncTerminatingPod's last status (podIsTerminal) is merged after completeTerminating,
+    // so the containers and the terminal phase reach the API in one PATCH.
     const mid = stored(c, 'web');
-    expect(mid?.status?.phase).to.equal('Running');
+    expect(mid?.status?.phase).to.equal('Succeeded');
     expect(app(mid)?.state?.terminated).to.include({ exitCode: 0, reason: 'Completed' });
     expect([condition(mid, 'Ready')?.status, condition(mid, 'ContainersReady')?.status]).to.deep.equal(['False', 'False']);
     c.advance(120_000);
@@ -39,8 +40,9 @@ describe('S1 graceful delete, app exits 2 s after SIGTERM (grace 30, no preStop)
       [2, 'apiserver', 'PATCH pods/web/status'],
       [2.1, 'volumes', 'unmount data'],
       [2.2, 'volumes', 'unmounted data'],
+      // The relist that sees the container dead (ContainerDied) finds the worker terminated.
+      [3, 'runtime', 'removed app pods/web'],
       [3, 'kubelet', 'SyncTerminatedPod pods/web'],
-      [3, 'apiserver', 'PATCH pods/web/status'],
       [3, 'status', 'resources reclaimed pods/web'],
       [3, 'status', 'DELETE pods/web gracePeriodSeconds=0 preconditions.uid='],
       [3, 'apiserver', 'DELETE pods/web gracePeriodSeconds=0 preconditions.uid='],
@@ -52,8 +54,8 @@ describe('S1 graceful delete, app exits 2 s after SIGTERM (grace 30, no preStop)
       [4, 'kubelet', 'housekeeping removed worker pods/web'],
       [60, 'runtime', 'sandbox removed pods/web'],
     ]);
-    // Step 1 of SyncTerminatingPod sends nothing (status unchanged): exactly two status PATCHes.
-    expect(count(c, t0, 'apiserver', 'PATCH pods/web/status')).to.equal(2);
+    // Step 1 of SyncTerminatingPod and SyncTerminatedPod send nothing (status unchanged): one status PATCH.
+    expect(count(c, t0, 'apiserver', 'PATCH pods/web/status')).to.equal(1);
     const last = versions(c, 'web').at(-1);
     expect(last?.status?.phase).to.equal('Succeeded');
     expect(condition(last, 'Ready')).to.include({ status: 'False', reason: 'PodCompleted' });
@@ -62,12 +64,12 @@ describe('S1 graceful delete, app exits 2 s after SIGTERM (grace 30, no preStop)
 });
 
 describe('S2 container ignores SIGTERM (grace 30)', () => {
-  it('S2 SIGKILL at +30 (137 Error), phase Failed at +31 with the final DELETE: the pod outlives its deletionTimestamp', () => {
+  it('S2 SIGKILL at +30 (137 Error) and phase Failed in the same PATCH; the final DELETE at +31: the pod outlives its deletionTimestamp', () => {
     const { c, t0 } = running({ containers: { app: { sigterm: { kind: 'ignores' } } } });
     del(c, 'web');
     expect(stored(c, 'web')?.metadata.deletionTimestamp).to.equal(toTime(t0 + 30_000));
     c.advance(30_500);
-    expect(stored(c, 'web')?.status?.phase).to.equal('Running');
+    expect(stored(c, 'web')?.status?.phase).to.equal('Failed');
     expect(app(stored(c, 'web'))?.state?.terminated).to.include({ exitCode: 137, reason: 'Error' });
     c.advance(60_000);
     expectTimeline(c, t0, [
@@ -76,8 +78,8 @@ describe('S2 container ignores SIGTERM (grace 30)', () => {
       [30, 'runtime', 'SIGKILL app'],
       [30, 'runtime', 'exited app code=137'],
       [30, 'apiserver', 'PATCH pods/web/status'],
+      [31, 'runtime', 'removed app pods/web'],
       [31, 'kubelet', 'SyncTerminatedPod pods/web'],
-      [31, 'apiserver', 'PATCH pods/web/status'],
       [31, 'status', 'DELETE pods/web gracePeriodSeconds=0'],
       [31, 'etcd', 'DELETE /registry/pods/default/web'],
     ]);
@@ -216,7 +218,7 @@ describe('S6 force delete (--grace-period=0 --force), app ignores SIGTERM, spec 
 });
 
 describe('S7 a volume that cannot be unmounted', () => {
-  it('S7 phase terminal at +1, unmount retried with back-off 0.5 s doubling to 122 s, WaitForUnmount times out after 123 s and is retried 10 s later, forever; the pod stays Terminating', () => {
+  it('S7 phase terminal at +0, unmount retried with back-off 0.5 s doubling to 122 s, WaitForUnmount times out after 123 s and is retried 10 s later, forever; the pod stays Terminating', () => {
     const { c, t0 } = running({ spec: { volumes: [{ name: 'data' }] }, volumes: { data: { unmountMs: 0, neverUnmounts: true } } });
     del(c, 'web');
     c.advance(280_000);
@@ -226,8 +228,8 @@ describe('S7 a volume that cannot be unmounted', () => {
       [0.1, 'volumes', 'unmount data'],
       [0.1, 'volumes', 'unmount failed data pods/web: retry in 0.5s'],
       [0.7, 'volumes', 'unmount failed data pods/web: retry in 1s'],
+      [1, 'runtime', 'removed app pods/web'],
       [1, 'kubelet', 'SyncTerminatedPod pods/web'],
-      [1, 'apiserver', 'PATCH pods/web/status'],
       [1.8, 'volumes', 'unmount failed data pods/web: retry in 2s'],
       [3.9, 'volumes', 'unmount failed data pods/web: retry in 4s'],
       [8, 'volumes', 'unmount failed data pods/web: retry in 8s'],

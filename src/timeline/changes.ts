@@ -1,5 +1,6 @@
 import { jsonEqual, toTime } from '../apiserver/object';
 import { formatOffset, showValue, timestampOffset } from './time';
+import { DurationError, parseWholeSecondsAfterT0 } from '../duration';
 
 /** Marks a field that is not there (a cell `<absent>`). */
 export const ABSENT = Symbol('absent');
@@ -75,9 +76,12 @@ export function parseCell(cell: string, t0: number): FieldValue | typeof ANY {
   if (c === '<any>') return ANY;
   if (/^<[^<>]*>$/.test(c)) throw new CellError(`unknown placeholder "${c}" in a value cell: expected <absent>, <any>, T+Ns or a JSON value`);
   if (c.startsWith('T+')) {
-    const t = /^T\+(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(c);
-    if (!t || c === 'T+') throw new CellError(`bad time "${c}" in a value cell: expected T+Ns (e.g. T+0s, T+30s, T+1m30s), whole seconds after T+0`);
-    return toTime(t0 + (Number(t[1] ?? 0) * 3600 + Number(t[2] ?? 0) * 60 + Number(t[3] ?? 0)) * 1000);
+    try {
+      return toTime(t0 + parseWholeSecondsAfterT0(c));
+    } catch (e) {
+      if (!(e instanceof DurationError)) throw e;
+      throw new CellError(`bad time "${c}" in a value cell: expected T+Ns (e.g. T+0s, T+30s, T+1m30s), whole seconds after T+0: ${e.message}`);
+    }
   }
   try {
     return JSON.parse(c);

