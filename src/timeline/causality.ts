@@ -10,7 +10,7 @@ import type { Component, TimelineEvent } from './event';
  * - an etcd write comes from the apiserver request it belongs to;
  * - a watch event comes from the etcd write of the same revision (`rv=N` delivers `rev=N`);
  * - a kubelet config-source update (`DELETE pods/web`, `REMOVE pods/web`, …) comes from the watch;
- * - a container runtime call (SIGTERM, SIGKILL, preStop, StartContainer, sandbox stop/remove)
+ * - a container runtime call (SIGTERM, SIGKILL, preStop, StartContainer, RemoveContainer, sandbox stop/remove)
  *   comes from the kubelet that called the CRI.
  *
  * Everything else (a container exiting, a controller's decision, a volume unmounting) is the
@@ -35,7 +35,7 @@ const CLIENT_LANES: Readonly<Record<string, Component>> = {
 };
 
 /** Runtime events that are a kubelet's CRI call (kuberuntime), not something the runtime did on its own. */
-const CRI_CALL = /^(SIGTERM|SIGKILL|preStop|started|pulling image|sandbox stopped|sandbox removed) /;
+const CRI_CALL = /^(SIGTERM|SIGKILL|preStop|started|pulling image|removed|sandbox stopped|sandbox removed) /;
 /** The kubelet's config source (config.go podStorage.merge) turning a watch event into a pod update. */
 const CONFIG_UPDATE = /^(ADD|UPDATE|DELETE|REMOVE|RECONCILE) (pods\/\S+)$/;
 const WATCH_EVENT = /^(?:ADDED|MODIFIED|DELETED) (\S+) rv=(\d+)$/;
