@@ -35,6 +35,11 @@ describe('alignTimelines', () => {
   it('pairs the same events (revisions and uids aside) and leaves the rest to one side', () => {
     expect(rows.map((r) => [r.a?.seq, r.b?.seq])).to.deep.equal([[1, 1], [2, 2], [undefined, 3], [3, 4], [4, 5]]);
   });
+  it('pairs the same event with other numbers, and flags its text', () => {
+    const r = alignTimelines(timeline([0, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=30']), T0, timeline([0, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=5']), T0);
+    expect(r.map((x) => [x.a?.text, x.b?.text, x.textDiffers])).to.deep.equal([['SyncTerminatingPod pods/web gracePeriod=30', 'SyncTerminatingPod pods/web gracePeriod=5', true]]);
+    expect(rows.every((x) => !x.textDiffers)).to.equal(true);
+  });
   it('flags pairs at another time and writes whose field changes differ (timestamps by their offset)', () => {
     expect(rows.map((r) => r.timeDiffers)).to.deep.equal([false, false, false, true, true]);
     expect(rows[1]!.fieldDiffs).to.deep.equal(['/status/conditions/0: (unchanged) | {"type":"DisruptionTarget"}']);
@@ -52,7 +57,7 @@ describe('formatComparison and renderComparison', () => {
     expect(text).to.contain('/status/conditions/0: (unchanged) | {"type":"DisruptionTarget"}');
     expect(text).to.contain('+            T+0s       kubelet   SyncTerminatingPod pods/web');
     expect(text).to.contain('~ T+1s       T+2s       status');
-    expect(text).to.match(/4 events in both \(2 at another time, 1 writes with other field changes\), 0 only in A, 1 only in B$/);
+    expect(text).to.match(/4 events in both \(0 with other values, 2 at another time, 1 writes with other field changes\), 0 only in A, 1 only in B$/);
   });
   it('highlights the same rows in HTML', () => {
     const html = renderComparison(a, b);

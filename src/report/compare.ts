@@ -11,18 +11,21 @@ export interface AlignedRow {
   readonly b?: TimelineEvent;
   /** For a pair: whether they happened at different times from T+0. */
   readonly timeDiffers: boolean;
+  /** For a pair: whether their texts differ in a number (`gracePeriod=30` | `gracePeriod=5`). */
+  readonly textDiffers: boolean;
   /** For a pair of writes: the fields whose change differs, e.g. `/status/phase: "Failed" | "Succeeded"`. */
   readonly fieldDiffs: readonly string[];
 }
 
 /**
  * Aligns two timelines (from T+0 on) by component and event text — revision numbers and uids
- * aside, which differ between any two runs — keeping the longest common sequence of events in
+ * aside, which differ between any two runs, and other numbers too (a grace period of 30 and one
+ * of 5 are the same event with another value) — keeping the longest common sequence of events in
  * order; the rest are events only one side has.
  */
 export function alignTimelines(a: readonly TimelineEvent[], t0a: number, b: readonly TimelineEvent[], t0b: number): AlignedRow[] {
-  const ka = a.map(key);
-  const kb = b.map(key);
+  const ka = a.map((e) => shape(key(e)));
+  const kb = b.map((e) => shape(key(e)));
   // lcs[i][j]: length of the longest common subsequence of a[i..] and b[j..].
   const lcs = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
   for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = ka[i] === kb[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
@@ -33,17 +36,22 @@ export function alignTimelines(a: readonly TimelineEvent[], t0a: number, b: read
     if (i < a.length && j < b.length && ka[i] === kb[j]) {
       const x = a[i++]!;
       const y = b[j++]!;
-      rows.push({ a: x, b: y, timeDiffers: x.at - t0a !== y.at - t0b, fieldDiffs: patchDiffs(x.patch, t0a, y.patch, t0b) });
+      rows.push({ a: x, b: y, timeDiffers: x.at - t0a !== y.at - t0b, textDiffers: key(x) !== key(y), fieldDiffs: patchDiffs(x.patch, t0a, y.patch, t0b) });
     } else if (j >= b.length || (i < a.length && lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
-      rows.push({ a: a[i++]!, timeDiffers: false, fieldDiffs: [] });
+      rows.push({ a: a[i++]!, timeDiffers: false, textDiffers: false, fieldDiffs: [] });
     } else {
-      rows.push({ b: b[j++]!, timeDiffers: false, fieldDiffs: [] });
+      rows.push({ b: b[j++]!, timeDiffers: false, textDiffers: false, fieldDiffs: [] });
     }
   }
   return rows;
 }
 
 const UID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/** A key with its numbers left out: what makes two events "the same event with other values". */
+function shape(k: string): string {
+  return k.replace(/\d+/g, '#');
+}
 
 function key(e: TimelineEvent): string {
   return `${e.component} ${e.text.replace(/\b(rev|rv)=\d+/g, '$1=N').replace(UID, '<uid>')}${e.outcome === undefined ? '' : ` → ${e.outcome}`}`;
@@ -98,17 +106,17 @@ export function renderComparison(a: ScenarioReport, b: ScenarioReport): string {
     '</tr></thead><tbody>',
   ];
   for (const r of rows) {
-    const cls = r.a && !r.b ? 'only-a' : r.b && !r.a ? 'only-b' : r.timeDiffers ? 'moved' : '';
+    const cls = [r.a && !r.b ? 'only-a' : r.b && !r.a ? 'only-b' : '', r.timeDiffers ? 'moved' : '', r.textDiffers ? 'changed' : ''].filter(Boolean).join(' ');
     const cell = (e: TimelineEvent | undefined, t0: number): string =>
-      e ? `<td class="t">${formatOffset(e.at - t0)}</td><td>${escapeHtml(e.text)}${e.outcome ? ` → ${escapeHtml(e.outcome)}` : ''}</td>` : '<td class="t"></td><td></td>';
-    out.push(`<tr class="${cls}">${cell(r.a, ta)}<td>${(r.a ?? r.b)!.component}</td>${cell(r.b, tb)}</tr>`);
+      e ? `<td class="t">${formatOffset(e.at - t0)}</td><td class="x">${escapeHtml(e.text)}${e.outcome ? ` → ${escapeHtml(e.outcome)}` : ''}</td>` : '<td class="t"></td><td></td>';
+    out.push(`<tr class="${cls}">${cell(r.a, ta)}<td class="c">${(r.a ?? r.b)!.component}</td>${cell(r.b, tb)}</tr>`);
     if (r.fieldDiffs.length > 0) out.push(`<tr class="fields"><td></td><td colspan="4">fields differ (A | B): ${r.fieldDiffs.map(escapeHtml).join('<br>')}</td></tr>`);
   }
   out.push('</tbody></table>');
   return out.join('');
 }
 
-/** The comparison as text, for the terminal: `=` same, `~` same event at another time, `-` only in A, `+` only in B. */
+/** The comparison as text, for the terminal: `=` same, `~` the same event with other values or at another time, `-` only in A, `+` only in B. */
 export function formatComparison(a: ScenarioReport, b: ScenarioReport): string {
   const ta = a.timeline ? Date.parse(a.timeline.t0) : 0;
   const tb = b.timeline ? Date.parse(b.timeline.t0) : 0;
@@ -116,13 +124,14 @@ export function formatComparison(a: ScenarioReport, b: ScenarioReport): string {
   const width = Math.max(9, ...rows.map((r) => (r.a ?? r.b)!.component.length));
   const lines = [`A: ${a.location} ${a.name}`, `B: ${b.location} ${b.name}`, ''];
   for (const r of rows) {
-    const sign = r.a && !r.b ? '-' : r.b && !r.a ? '+' : r.timeDiffers || r.fieldDiffs.length > 0 ? '~' : '=';
+    const sign = r.a && !r.b ? '-' : r.b && !r.a ? '+' : r.timeDiffers || r.textDiffers || r.fieldDiffs.length > 0 ? '~' : '=';
     const e = (r.a ?? r.b)!;
     const at = (x: TimelineEvent | undefined, t0: number): string => (x ? formatOffset(x.at - t0) : '').padEnd(10);
-    lines.push(`${sign} ${at(r.a, ta)} ${at(r.b, tb)} ${e.component.padEnd(width)} ${e.text}${e.outcome ? ` → ${e.outcome}` : ''}`);
+    const text = (x: TimelineEvent): string => `${x.text}${x.outcome ? ` → ${x.outcome}` : ''}`;
+    lines.push(`${sign} ${at(r.a, ta)} ${at(r.b, tb)} ${e.component.padEnd(width)} ${text(e)}${r.textDiffers ? `  |  B: ${text(r.b!)}` : ''}`);
     for (const d of r.fieldDiffs) lines.push(`${' '.repeat(24)}${' '.repeat(width)}   ${d}`);
   }
   const count = (f: (r: AlignedRow) => boolean): number => rows.filter(f).length;
-  lines.push('', `${count((r) => !!r.a && !!r.b)} events in both (${count((r) => r.timeDiffers)} at another time, ${count((r) => r.fieldDiffs.length > 0)} writes with other field changes), ${count((r) => !r.b)} only in A, ${count((r) => !r.a)} only in B`);
+  lines.push('', `${count((r) => !!r.a && !!r.b)} events in both (${count((r) => r.textDiffers)} with other values, ${count((r) => r.timeDiffers)} at another time, ${count((r) => r.fieldDiffs.length > 0)} writes with other field changes), ${count((r) => !r.b)} only in A, ${count((r) => !r.a)} only in B`);
   return lines.join('\n');
 }

@@ -68,6 +68,16 @@ export function renderScenario(s: ScenarioReport): string {
   return out.join('');
 }
 
+/** A page with one comparison, for `npm run compare`. */
+export function renderComparisonPage(a: ScenarioReport, b: ScenarioReport): string {
+  return [
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+    `<title>${escapeHtml(a.location)} vs ${escapeHtml(b.location)}</title><style>${CSS}</style></head><body>`,
+    `<header><h1>Two timelines side by side</h1><p>Rows aligned by component and event; red: only in A, blue: only in B, yellow: the same event with another value or at another time.</p></header>`,
+    `<main>${renderComparison(a, b)}</main></body></html>\n`,
+  ].join('');
+}
+
 /** Lines of an error shown at once; the rest (usually the timeline, which the diagram shows) is one click away. */
 const ERROR_LINES = 12;
 
@@ -131,5 +141,5 @@ pre.error{background:#fef2f2;border-left:3px solid #b91c1c;margin:4px 0}pre.erro
 .sd-expected{background:#fff7ed!important;color:#9a3412;border:1px dashed #fb923c}
 .comparison{background:#fff;border:1px solid #e5e7eb;border-radius:6px;margin:6px 0;padding:0 12px}.comparison>summary{cursor:pointer;padding:8px 0;font-weight:600}
 .cmp{border-collapse:collapse;font:12px/1.35 ${MONO};width:100%}.cmp td,.cmp th{border-top:1px solid #f3f4f6;padding:2px 6px;vertical-align:top;text-align:left;overflow-wrap:anywhere}
-.cmp .only-a{background:#fef2f2}.cmp .only-b{background:#eff6ff}.cmp .moved td.t{background:#fefce8;font-weight:600}.cmp .fields{color:#9a3412}
+.cmp td.t,.cmp td.c{white-space:nowrap}.cmp .only-a{background:#fef2f2}.cmp .only-b{background:#eff6ff}.cmp .moved td.t,.cmp .changed td.x{background:#fefce8;font-weight:600}.cmp .fields{color:#9a3412}
 `;
