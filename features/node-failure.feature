@@ -84,6 +84,30 @@ Feature: Pods on a lost node: node lifecycle, taint eviction and pod GC
       | at   | component     | event                                                         |
       | T+6m | nodelifecycle | node node-1 taints -node.kubernetes.io/unreachable:NoSchedule |
 
+  Scenario: the node comes back before eviction: the kubelet sets Ready back to True within 10s
+    # MarkPodsNotReady wrote Ready=False behind the kubelet's back. Once its watch delivers that
+    # status (a RECONCILE op), the status manager's full sync, every 10s, compares its cached
+    # status with the API copy (syncBatch(all) → needsReconcile, K35) and PATCHes Ready back.
+    When node "node-1" becomes unreachable
+    And 2m pass
+    Then pod "web" has fields:
+      | path                        | value   |
+      | /status/conditions/2/type   | "Ready" |
+      | /status/conditions/2/status | "False" |
+    When node "node-1" becomes reachable again
+    And 10s pass
+    Then pod "web" has fields:
+      | path                        | value   |
+      | /status/conditions/2/type   | "Ready" |
+      | /status/conditions/2/status | "True"  |
+    And these events happen in order:
+      | at            | component     | event                                         |
+      | T+50s..T+55s  | apiserver     | UPDATE pods/web/status                        |
+      | T+2m          | kubelet       | node node-1 reaches the apiserver again       |
+      | T+2m          | kubelet       | RECONCILE pods/web                            |
+      | T+2m..T+2m10s | apiserver     | PATCH pods/web/status                         |
+    And no status event "DELETE pods/web" happens
+
   Scenario: the node object is deleted: pod GC force-deletes its pods after the quarantine
     # gcOrphaned: the first 20s pass after the deletion finds pods bound to a node missing from the
     # informer and queues the name for 40s; the pass that finds the quarantine over confirms with

@@ -1,10 +1,15 @@
-import { After, setDefaultTimeout } from '@cucumber/cucumber';
+import { After, Before, setDefaultTimeout } from '@cucumber/cucumber';
 import { stringify } from 'yaml';
 import { TIMELINE_FILE, toScenarioTimeline } from '../src/report/scenario-timeline';
 import type { TerminatingWorld } from './world';
 
 // The simulation runs on a virtual clock; a step that takes real seconds is a bug worth seeing.
 setDefaultTimeout(20_000);
+
+/** A bad `--world-parameters '{"kubernetes": …}'` fails each scenario with one clear error. */
+Before(function (this: TerminatingWorld) {
+  if (this.parameterError) throw this.parameterError;
+});
 
 /**
  * Every scenario's report data: its timeline (each event naming the upstream function it models,

@@ -2,7 +2,7 @@ import type { Clock } from '../clock';
 import type { Component } from '../timeline/event';
 import type { Timeline } from '../timeline/timeline';
 import { badRequest, conflict, invalid, StatusError } from './errors';
-import { Etcd, type EtcdEvent } from './etcd';
+import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
 import { genericStrategy } from './generic-strategy';
 import { clone, type KubeObject } from './object';
 import { applyPatchBody, type PatchType } from './patch';
@@ -10,13 +10,25 @@ import { podStatusStrategy, podStrategy } from './pod-strategy';
 import { Store, STORE_SOURCE } from './store';
 import type { Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
-import type { DeleteOptions, Event, Lease, Node, Pod, ReplicaSet, Status } from './types';
+import { DEFAULT_RELEASE, type Release } from '../release';
+import type { DeleteOptions, Event, Lease, Namespace, Node, Pod, ReplicaSet, Status } from './types';
+import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease };
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces';
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace };
+
+/** One page of a LIST (metav1.ListMeta with its items). */
+export interface ListPage<T> {
+  items: T[];
+  resourceVersion: string;
+  /** The token of the next page, when `limit` cut the list short. */
+  continue?: string;
+  /** How many items follow this page (only when no selector filtered the list, as etcd3 GetList). */
+  remainingItemCount?: number;
+}
 /**
  * The body of a successful DELETE (store.go finalizeDelete, R49/R50): pods (ReturnDeletedObject)
  * always answer with the Pod; other resources with the object while finalizers hold it, else with
@@ -51,14 +63,22 @@ export interface ApiServerOptions {
   watchLatencyMs: number;
   /** kube-apiserver --etcd-compaction-interval (default 5m): watches cannot resume from before the last compaction. */
   compactionIntervalMs: number;
+  /** The kube-apiserver release modelled (and its feature gates). */
+  release: Release;
 }
 
-export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, compactionIntervalMs: 5 * 60_000 };
+export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, compactionIntervalMs: 5 * 60_000, release: DEFAULT_RELEASE };
 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
 /** Event objects are stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines readable. */
-const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases']);
-const QUIET_PREFIXES = ['/registry/events/', '/registry/leases/'];
+const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces']);
+const QUIET_PREFIXES = ['/registry/events/', '/registry/leases/', '/registry/namespaces/'];
+
+/**
+ * The namespaces kube-apiserver creates at start (pkg/controlplane/controller/systemnamespaces:
+ * kube-system, kube-public, kube-node-lease; the bootstrap controller adds default).
+ */
+export const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', 'kube-system'] as const;
 
 /**
  * kube-apiserver for the resources that take part in pod deletion: the REST handlers
@@ -90,6 +110,8 @@ export class ApiServer {
       events: new Store<Event>(this.etcd, clock, genericStrategy<Event>({ kind: 'Event', apiVersion: 'v1', resource: 'events', namespaced: true })),
       // Node heartbeats (pkg/kubelet/nodelease): one Lease per node in kube-node-lease.
       leases: new Store<Lease>(this.etcd, clock, genericStrategy<Lease>({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', resource: 'leases', namespaced: true })),
+      // pkg/registry/core/namespace: cluster-scoped; deleting one (and its contents) is not modelled.
+      namespaces: new Store<Namespace>(this.etcd, clock, genericStrategy<Namespace>({ kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false })),
     };
     this.etcd.subscribe((e) => this.dispatch(e));
   }
@@ -108,18 +130,80 @@ export class ApiServer {
   }
 
   /**
+   * A LIST with metav1.ListOptions (handlers/get.go ListResource → Store.List → cacher/etcd3
+   * GetList): label and field selectors, `limit`/`continue` pages in key order at one revision,
+   * and the resourceVersion semantics of v1.33: unset or NotOlderThan reads the latest state
+   * (a version newer than the latest is a 504 "Too large resource version"), `0` reads any state
+   * (the watch cache: the whole list, `limit` ignored), Exact (and continue) reads the state at
+   * that revision, 410 Expired once compacted.
+   */
+  listPage<R extends Resource>(resource: R, namespace: string | undefined, query: ListOptions): ApiResponse<ListPage<ResourceType[R]>> {
+    return this.serve(undefined, () => {
+      const opts = parseListOptions(resource, { metadata: {} }, query);
+      const current = this.etcd.currentRevision;
+      const prefix = this.prefixOf(resource, namespace);
+      let revision = current;
+      let startKey: string | undefined;
+      if (opts.continue) {
+        revision = opts.continue.rv;
+        startKey = prefix + opts.continue.start;
+        if (revision < this.compactedRevision()) {
+          throw expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
+        }
+      } else if (opts.resourceVersion !== undefined && opts.resourceVersion !== '0') {
+        const asked = Number(opts.resourceVersion);
+        if (asked > current) throw tooLargeResourceVersion(asked, current);
+        if (opts.resourceVersionMatch === 'Exact') {
+          if (asked < this.compactedRevision()) throw expired('The resourceVersion for the provided list is too old.');
+          revision = asked;
+        }
+      }
+      const limit = opts.resourceVersion === '0' && !opts.continue ? 0 : opts.limit;
+      const entries = revision === current ? this.etcd.listEntries(prefix) : this.stateAt(prefix, revision);
+      const selected = entries.filter(([key, obj]) => (startKey === undefined || key >= startKey) && selectionMatches(resource, opts, obj as unknown as KubeObject));
+      const page = limit > 0 ? selected.slice(0, limit) : selected;
+      const result: ListPage<ResourceType[R]> = { items: page.map(([, obj]) => obj as unknown as ResourceType[R]), resourceVersion: String(revision) };
+      if (limit > 0 && selected.length > limit) {
+        const [nextKey] = selected[limit];
+        result.continue = encodeContinue(nextKey.slice(prefix.length), revision);
+        if (!opts.labels && !opts.fields) result.remainingItemCount = selected.length - limit;
+      }
+      return { code: 200, object: result };
+    });
+  }
+
+  /** Creates the system namespaces that are missing (kube-apiserver's start-up controllers), off the timeline. */
+  ensureSystemNamespaces(): void {
+    for (const name of SYSTEM_NAMESPACES) {
+      const existing = this.get('namespaces', undefined, name);
+      if (existing.ok) continue;
+      this.create({ name: 'kube-apiserver', component: 'apiserver' }, 'namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+    }
+  }
+
+  /**
    * handlers/watch.go + cacher: a watch from `resourceVersion` (replaying the history after it),
    * or from now. A revision older than the last compaction answers 410 Expired, as etcd does.
    */
   watch<R extends Resource>(
     resource: R,
     namespace: string | undefined,
-    opts: { resourceVersion?: string; matches?: (o: ResourceType[R]) => boolean; nodeName?: string },
+    opts: {
+      resourceVersion?: string;
+      matches?: (o: ResourceType[R]) => boolean;
+      nodeName?: string;
+      /**
+       * Without a resourceVersion (or with "0"), begin with a synthetic ADDED event for every
+       * object that exists now, as the watch cache does for "get state and start at most recent"
+       * (cacher.Watch with an unset or zero resourceVersion). In-process callers that list first
+       * leave it off.
+       */
+      initialState?: boolean;
+    },
     handler: (e: WatchEvent<ResourceType[R]>) => void,
   ): ApiResponse<Watch> {
     return this.serve(undefined, () => {
-      const store = this.stores[resource] as Store<KubeObject>;
-      const prefix = store.strategy.namespaced && namespace ? `/registry/${store.strategy.etcdPrefix}/${namespace}/` : `/registry/${store.strategy.etcdPrefix}/`;
+      const prefix = this.prefixOf(resource, namespace);
       const matches = opts.matches as ((o: KubeObject) => boolean) | undefined;
       const node = opts.nodeName;
       // fieldSelector spec.nodeName=NODE, as the kubelet asks for its pods.
@@ -127,12 +211,17 @@ export class ApiServer {
         prefix,
         matches: node === undefined ? matches : (o) => nodeNameOf(o) === node && (!matches || matches(o)),
       };
-      const from = opts.resourceVersion === undefined ? undefined : Number(opts.resourceVersion);
+      const initial = opts.initialState && (opts.resourceVersion === undefined || opts.resourceVersion === '0');
+      const from = opts.resourceVersion === undefined || initial ? undefined : Number(opts.resourceVersion);
       if (from !== undefined && from < this.compactedRevision()) {
         throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Expired', code: 410, message: `too old resource version: ${from} (${this.compactedRevision()})` });
       }
       const w: Watch = new Watch(this.clock, this.options.watchLatencyMs, filter, handler as (e: WatchEvent) => void, () => this.watches.remove(w, node));
       if (from !== undefined) for (const e of this.etcd.historySince(from)) w.offer(e);
+      if (initial) {
+        const revision = this.etcd.currentRevision;
+        for (const [key, value] of this.etcd.listEntries(prefix)) w.offer({ revision, type: 'PUT', key, value, requestId: 0, at: this.clock.now() });
+      }
       this.watches.add(w, node);
       return { code: 200, object: w };
     });
@@ -244,6 +333,23 @@ export class ApiServer {
     const ticks = Math.floor((this.clock.now() - this.startedAt) / interval);
     if (ticks < 1) return 0;
     return this.etcd.revisionAt(this.startedAt + (ticks - 1) * interval);
+  }
+
+  private prefixOf(resource: Resource, namespace: string | undefined): string {
+    const s = this.stores[resource].strategy;
+    return s.namespaced && namespace ? `/registry/${s.etcdPrefix}/${namespace}/` : `/registry/${s.etcdPrefix}/`;
+  }
+
+  /** The objects under `prefix` as they were just after `revision`, in key order (a past etcd range read). */
+  private stateAt(prefix: string, revision: number): [string, StoredObject][] {
+    const state = new Map<string, StoredObject>();
+    for (const e of this.etcd.fullHistory()) {
+      if (e.revision > revision) break;
+      if (!e.key.startsWith(prefix)) continue;
+      if (e.type === 'PUT') state.set(e.key, e.value);
+      else state.delete(e.key);
+    }
+    return [...state.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   private strategyFor(resource: Resource, subresource: 'status' | undefined): Strategy<never> | undefined {

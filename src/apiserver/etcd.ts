@@ -63,6 +63,12 @@ export class Etcd {
     return keys.map((k) => this.data.get(k)!.value);
   }
 
+  /** Like list, with each value's key. */
+  listEntries(prefix: string): [string, StoredObject][] {
+    const keys = [...this.data.keys()].filter((k) => k.startsWith(prefix)).sort();
+    return keys.map((k) => [k, this.data.get(k)!.value]);
+  }
+
   /** Create-if-absent (etcd3 store.Create: a txn on modRevision == 0). */
   create(key: string, value: Record<string, unknown>): StoredObject {
     if (this.data.has(key)) throw new EtcdConflict(`key exists: ${key}`);

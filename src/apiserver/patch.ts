@@ -1,16 +1,26 @@
 import { applyPatch, type Operation } from 'fast-json-patch';
 import { StatusError } from './errors';
+import { strategicMergePatch, StrategicMergeError } from './strategic-merge';
 
 /** The patch types the simulated apiserver accepts (Content-Type of a PATCH). */
-export type PatchType = 'merge' | 'json';
+export type PatchType = 'merge' | 'json' | 'strategic';
 
 /**
  * Applies a PATCH body to the current object the way the patch handler does
  * (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go): RFC 7386 JSON merge patch, or
- * RFC 6902 JSON Patch through fast-json-patch. A JSON Patch that cannot apply is a 422.
+ * RFC 6902 JSON Patch through fast-json-patch, or a strategic merge patch (strategic-merge.ts). A JSON Patch that cannot apply is a 422.
  */
 export function applyPatchBody<T>(current: T, type: PatchType, body: unknown): T {
   if (type === 'merge') return mergePatch(current, body) as T;
+  if (type === 'strategic') {
+    try {
+      return strategicMergePatch(current, body);
+    } catch (e) {
+      // patch.go strategicPatchObject: a patch that cannot be applied is a 422 naming the merge error.
+      if (!(e instanceof StrategicMergeError)) throw e;
+      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422, message: e.message });
+    }
+  }
   try {
     return applyPatch(structuredClone(current), body as Operation[], true, false).newDocument;
   } catch (e) {

@@ -27,6 +27,7 @@ export type Pod = Mutable<core.Pod> & { metadata: ObjectMeta };
 export type Node = Mutable<core.Node> & { metadata: ObjectMeta };
 export type Event = Mutable<core.Event> & { metadata: ObjectMeta };
 export type ReplicaSet = Mutable<apps.ReplicaSet> & { metadata: ObjectMeta };
+export type Namespace = Mutable<core.Namespace> & { metadata: ObjectMeta };
 export type Lease = Mutable<coordination.Lease> & { metadata: ObjectMeta };
 export type Taint = Mutable<core.Taint>;
 export type NodeCondition = Mutable<core.NodeCondition>;

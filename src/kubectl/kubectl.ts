@@ -1,8 +1,10 @@
 import type { ApiServer } from '../apiserver/apiserver';
+import type { ListOptions } from '../apiserver/list-options';
 import type { KubeObject } from '../apiserver/object';
 import type { Cluster } from '../cluster';
 import { KUBECTL } from '../cluster';
-import { KubectlError, UnsupportedKubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
+import type { Release } from '../release';
+import { KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
 
 /** One HTTP request as kubectl sends it: what a server listening on the wire would see. */
 export interface KubectlRequest {
@@ -29,6 +31,12 @@ export interface KubectlResult {
    * `timeoutSeconds` is left out: client-go's reflector draws it at random from 5–10 minutes.
    */
   requests: KubectlRequest[];
+}
+
+/** What kubectl is told besides its command line. */
+export interface KubectlOptions {
+  /** The kubectl release modelled (by default the cluster's). */
+  release: Release;
 }
 
 /** When no --timeout is given, the simulation stops waiting after one virtual hour. */
@@ -73,9 +81,11 @@ class RecordingClient {
     return `${API_PREFIX[this.resource]}/namespaces/${this.namespace}/${this.resource}${name === undefined ? '' : `/${name}`}`;
   }
 
-  private send<T>(request: KubectlRequest, serve: (api: ApiServer) => T): T {
+  /** Sends one request; `seen` runs when kubectl has the answer, before the instant's reactions run. */
+  private send<T>(request: KubectlRequest, serve: (api: ApiServer) => T, seen: (response: T) => void = () => {}): T {
     this.requests.push(request);
     const response = serve(this.cluster.apiserver);
+    seen(response);
     this.cluster.flush();
     return response;
   }
@@ -85,18 +95,17 @@ class RecordingClient {
     return this.send(request, (api) => api.delete(KUBECTL, this.resource, this.namespace, name, body));
   }
 
-  get(name: string) {
-    return this.send({ method: 'GET', path: this.path(name), query: '' }, (api) => api.get(this.resource, this.namespace, name));
+  get(name: string, seen?: (response: ReturnType<ApiServer['get']>) => void) {
+    return this.send({ method: 'GET', path: this.path(name), query: '' }, (api) => api.get(this.resource, this.namespace, name), seen);
   }
 
-  /** A LIST with the given query; `matches` is what its selectors select. */
-  list(query: Record<string, string>, matches: (o: KubeObject) => boolean) {
-    return this.send({ method: 'GET', path: this.path(), query: encodeQuery(query) }, (api) => api.list(this.resource, this.namespace, matches));
+  list(query: ListOptions & Record<string, string>, seen?: (response: ReturnType<ApiServer['listPage']>) => void) {
+    return this.send({ method: 'GET', path: this.path(), query: encodeQuery(query) }, (api) => api.listPage(this.resource, this.namespace, query), seen);
   }
 
-  watch(query: Record<string, string>, matches: (o: KubeObject) => boolean, handler: Parameters<ApiServer['watch']>[3]) {
+  watch(query: Record<string, string>, matches: (o: KubeObject) => boolean, handler: Parameters<ApiServer['watch']>[3], seen?: () => void) {
     const request: KubectlRequest = { method: 'GET', path: this.path(), query: encodeQuery({ ...query, watch: 'true' }) };
-    return this.send(request, (api) => api.watch(this.resource, this.namespace, { resourceVersion: query.resourceVersion, matches }, handler));
+    return this.send(request, (api) => api.watch(this.resource, this.namespace, { resourceVersion: query.resourceVersion, matches }, handler), seen);
   }
 }
 
@@ -111,11 +120,11 @@ function serverError(status: ErrorStatus): string {
  * until each object (that uid) is gone: GET, LIST, then WATCH, on the virtual clock, one object
  * after the other. Throws UnsupportedKubectlError for lines the simulation does not model.
  */
-export function runKubectl(cluster: Cluster, line: string): KubectlResult {
+export function runKubectl(cluster: Cluster, line: string, options: KubectlOptions = { release: cluster.release }): KubectlResult {
   cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), `${SOURCE} RunDelete`, { actor: 'kubectl' });
   let cmd: KubectlDeleteCommand;
   try {
-    cmd = parseKubectlDelete(line);
+    cmd = parseKubectlDelete(line, options.release);
   } catch (e) {
     if (e instanceof KubectlError) return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n'), requests: [] };
     throw e;
@@ -138,8 +147,7 @@ export function runKubectl(cluster: Cluster, line: string): KubectlResult {
   if (cmd.selector !== undefined) {
     const nsError = pathSegmentError(cmd);
     if (nsError) return stderr.push(`error: ${nsError}`), end(1);
-    if (cmd.selector !== '') throw new UnsupportedKubectlError('-l (--selector) is not modelled yet');
-    const list = client.list({}, () => true);
+    const list = client.list(cmd.selector === '' ? {} : { labelSelector: cmd.selector });
     if (!list.ok) return stderr.push(serverError(list.status)), end(1);
     names = list.object.items.map((o) => o.metadata.name as string);
   }
@@ -180,13 +188,10 @@ export function runKubectl(cluster: Cluster, line: string): KubectlResult {
   if (timeoutMs < 0) stderr.push('"Timeout for context shall not be negative"');
   const deadline = cluster.clock.now() + timeoutMs;
   for (const { name, uid } of deleted) {
-    const outcome = waitForDeletion(cluster, client, cmd, name, uid, deadline, timeoutMs < 0);
-    if (outcome === 'timed out') {
-      const message = cmd.timeoutMs !== undefined ? waitTimeoutMessage(cmd, name) : `kubectl was still waiting for ${cmd.resource}/${name} to be deleted after one virtual hour (no --timeout given)`;
-      stderr.push(message);
-      return end(1, cluster.blockers());
-    }
-    cluster.timeline.record('kubectl', `${cmd.resource}/${name} is gone`, WAIT_SOURCE, { actor: 'kubectl' });
+    if (waitForDeletion(cluster, client, cmd, name, uid, deadline, timeoutMs < 0)) continue;
+    const message = cmd.timeoutMs !== undefined ? waitTimeoutMessage(cmd, name) : `kubectl was still waiting for ${cmd.resource}/${name} to be deleted after one virtual hour (no --timeout given)`;
+    stderr.push(message);
+    return end(1, cluster.blockers());
   }
   return end(0);
 }
@@ -194,22 +199,35 @@ export function runKubectl(cluster: Cluster, line: string): KubectlResult {
 /**
  * wait/delete.go IsDeleted for one object: GET (404, or another uid, is gone); then an informer
  * on that name — LIST from the watch cache (it is gone if the list is empty), then WATCH from the
- * list's resourceVersion until a DELETED event, or the deadline.
+ * list's resourceVersion until a DELETED event, or the deadline. "is gone" is recorded when the
+ * answer that shows it reaches kubectl. Returns whether the object is gone.
  */
-function waitForDeletion(cluster: Cluster, client: RecordingClient, cmd: KubectlDeleteCommand, name: string, uid: string | undefined, deadline: number, outOfTime: boolean): 'gone' | 'timed out' {
-  const got = client.get(name);
-  if (!got.ok || (uid !== undefined && got.object.metadata.uid !== uid)) return 'gone';
-  if (outOfTime) return 'timed out';
+function waitForDeletion(cluster: Cluster, client: RecordingClient, cmd: KubectlDeleteCommand, name: string, uid: string | undefined, deadline: number, outOfTime: boolean): boolean {
+  let gone = false;
+  const seeGone = () => {
+    gone = true;
+    cluster.timeline.record('kubectl', `${cmd.resource}/${name} is gone`, WAIT_SOURCE, { actor: 'kubectl' });
+  };
+  const got = client.get(name, (r) => {
+    if (!r.ok || (uid !== undefined && r.object.metadata.uid !== uid)) seeGone();
+  });
+  if (gone) return true;
+  if (outOfTime || !got.ok) return false;
   const fieldSelector = `metadata.name=${name}`;
   const byName = (o: KubeObject) => o.metadata.name === name;
-  const list = client.list({ fieldSelector, limit: '500', resourceVersion: '0' }, byName);
-  if (!list.ok || list.object.items.length === 0) return 'gone';
-  let gone = false;
-  const w = client.watch({ allowWatchBookmarks: 'true', fieldSelector, resourceVersion: list.object.resourceVersion }, byName, (e) => {
-    if (e.type === 'DELETED') gone = true;
+  const list = client.list({ fieldSelector, limit: '500', resourceVersion: '0' }, (r) => {
+    if (r.ok && r.object.items.length === 0) seeGone();
   });
-  cluster.timeline.record('kubectl', `waiting for ${cmd.resource}/${name} to be deleted`, WAIT_SOURCE, { actor: 'kubectl' });
+  if (gone || !list.ok) return gone;
+  const w = client.watch(
+    { allowWatchBookmarks: 'true', fieldSelector, resourceVersion: list.object.resourceVersion },
+    byName,
+    (e) => {
+      if (e.type === 'DELETED' && !gone) seeGone();
+    },
+    () => cluster.timeline.record('kubectl', `waiting for ${cmd.resource}/${name} to be deleted`, WAIT_SOURCE, { actor: 'kubectl' }),
+  );
   cluster.runUntil(() => gone, deadline);
   if (w.ok) w.object.stop();
-  return gone ? 'gone' : 'timed out';
+  return gone;
 }

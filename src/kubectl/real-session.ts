@@ -53,7 +53,8 @@ export class RealKubectlSession {
   private child?: ChildProcess;
 
   private constructor(
-    private readonly cluster: Cluster,
+    private cluster: Cluster,
+    private handler: RequestListener,
     private readonly server: Server,
     private readonly dir: string,
     private readonly kubeconfig: string,
@@ -65,7 +66,7 @@ export class RealKubectlSession {
     const binary = await realKubectlPath();
     const dir = mkdtempSync(join(tmpdir(), 'terminating-kubectl-'));
     let session: RealKubectlSession | undefined;
-    const server = createServer((req, res) => (session ? session.observe(req, res, handler) : handler(req, res)));
+    const server = createServer((req, res) => session?.observe(req, res));
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const kubeconfig = join(dir, 'kubeconfig');
@@ -84,12 +85,23 @@ export class RealKubectlSession {
         '',
       ].join('\n'),
     );
-    session = new RealKubectlSession(cluster, server, dir, kubeconfig, binary);
+    session = new RealKubectlSession(cluster, handler, server, dir, kubeconfig, binary);
     return session;
   }
 
+  /**
+   * Serves another cluster on the same address, so kubectl keeps its discovery cache (it is kept
+   * per server address) and the next run sends no discovery requests.
+   */
+  use(cluster: Cluster, handler: RequestListener): void {
+    if (this.child) throw new Error('kubectl is still running against the previous cluster');
+    this.cluster = cluster;
+    this.handler = handler;
+  }
+
   /** Records one request of kubectl and notes when a watch is established, delivers DELETED, or ends. */
-  private observe(req: IncomingMessage, res: ServerResponse, handler: RequestListener): void {
+  private observe(req: IncomingMessage, res: ServerResponse): void {
+    const handler = this.handler;
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const query = url.search.replace(/^\?/, '');
     const exchange: Exchange = {

@@ -231,6 +231,30 @@ describe('container GC and pod directories (K41, K42)', () => {
   });
 });
 
+describe('status reconcile (K35, K46)', () => {
+  it('K35 K46 a node back before eviction: the pod Ready=False written by MarkPodsNotReady differs from the cached status, so the next 10 s full sync re-sends it (syncBatch(all) → needsReconcile) and Ready is True again', () => {
+    const { c, node, t0 } = running();
+    node.setReachable(false);
+    c.advance(70_000);
+    expect(stored(c, 'web')?.status?.conditions?.find((x) => x.type === 'Ready')?.status).to.equal('False');
+    node.setReachable(true);
+    c.advance(15_000);
+    expectTimeline(c, t0, [
+      [55, 'nodelifecycle', 'pods/web Ready=False: node node-1 is not ready'],
+      [70, 'kubelet', 'node node-1 reaches the apiserver again'],
+      [70, 'kubelet', 'RECONCILE pods/web'],
+      // The status manager's 10 s ticker (grid from the kubelet's start) comes next at T+80.
+      [80, 'apiserver', 'PATCH pods/web/status'],
+    ]);
+    const ready = stored(c, 'web')?.status?.conditions?.find((x) => x.type === 'Ready');
+    expect(ready).to.include({ status: 'True' });
+    expect(ready?.reason).to.equal(undefined);
+    // The API copy now matches the cache: no further reconcile PATCH.
+    c.advance(60_000);
+    expect(count(c, t0, 'apiserver', 'PATCH pods/web/status')).to.equal(1);
+  });
+});
+
 describe('housekeeping (K43)', () => {
   it('K43 a force-deleted pod: its status is dropped, its worker driven to the end and then forgotten', () => {
     const { c, node, uid, t0 } = running();

@@ -12,6 +12,7 @@ import { KubeRuntimeManager } from './kuberuntime';
 import { Loop } from './loop';
 import { PodWorkers, type PodSyncStatus } from './pod-workers';
 import type { ContainerRuntime } from './runtime';
+import { DEFAULT_RELEASE, type Release } from '../release';
 import { generateAPIPodStatus } from './status';
 import { StatusManager } from './status-manager';
 import { Ticker } from './ticker';
@@ -42,6 +43,8 @@ export interface KubeletConfig {
    * lock (systemd stopping the remaining units): a simulation assumption, not a kubelet setting.
    */
   shutdownPowerOffDelayMs: number;
+  /** The kubelet's release and feature gates (a node may run another release than the control plane). */
+  release: Release;
 }
 
 export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
@@ -55,6 +58,7 @@ export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
   shutdownGracePeriodSeconds: 0,
   shutdownGracePeriodCriticalPodsSeconds: 0,
   shutdownPowerOffDelayMs: 2000,
+  release: DEFAULT_RELEASE,
 };
 
 /**
@@ -96,7 +100,7 @@ export class Kubelet {
     this.housekeeping = new Loop(this.scheduler, settings.housekeepingPeriodMs, () => this.handlePodCleanups());
     this.containerGC = new Loop(this.scheduler, settings.containerGCPeriodMs, () => this.garbageCollectContainers());
     this.kuberuntime = new KubeRuntimeManager(this.scheduler, runtime, { event: (pod, c, type, reason, message) => this.recordEvent(pod, c, type, reason, message) });
-    this.statusManager = new StatusManager(this.scheduler, timeline, this.client, nodeName, (uid) => this.workers.couldHaveRunningContainers(uid), settings.statusSyncPeriodMs);
+    this.statusManager = new StatusManager(this.scheduler, timeline, this.client, nodeName, (uid) => this.workers.couldHaveRunningContainers(uid), settings.statusSyncPeriodMs, (uid) => this.podManager.get(uid));
     this.workers = new PodWorkers(
       this.scheduler,
       timeline,
@@ -177,8 +181,10 @@ export class Kubelet {
           this.housekeeping.wake();
           break;
         case 'RECONCILE':
-          // HandlePodReconcile: only the pod manager's copy changes for a deletion.
+          // HandlePodReconcile: only the pod manager's copy changes for a deletion; the status
+          // manager's full sync compares its status with this copy (needsReconcile).
           this.podManager.set(uid, pod);
+          this.statusManager.podStatusChangedInApi(pod);
           break;
       }
     }

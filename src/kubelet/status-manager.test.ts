@@ -33,8 +33,13 @@ function harness() {
       clock.tick(0);
     }
   }
-  const manager = new Synced(clock, timeline, client, 'n1', () => state.couldRun, 10_000);
-  const unsynced = new StatusManager(clock, timeline, client, 'n1', () => state.couldRun, 10_000);
+  // The pod manager's copy: what the API holds now (a kubelet whose watch is up to date).
+  const podManagerPod = (uid: string): Pod | undefined => {
+    const r = api.get('pods', 'default', 'web');
+    return r.ok && r.object.metadata.uid === uid ? r.object : undefined;
+  };
+  const manager = new Synced(clock, timeline, client, 'n1', () => state.couldRun, 10_000, podManagerPod);
+  const unsynced = new StatusManager(clock, timeline, client, 'n1', () => state.couldRun, 10_000, podManagerPod);
   const h = {
     clock,
     api,
@@ -142,6 +147,32 @@ describe('status manager: the sync goroutine (K33)', () => {
     // The API's phase (this pod never reported one: Pending) stays; the containers go out.
     expect(h.pod().status?.phase).to.equal('Pending');
     expect(h.pod().status?.containerStatuses?.[0].state?.terminated?.exitCode).to.equal(137);
+  });
+});
+
+describe('status manager: reconcile with the API copy (K35)', () => {
+  it('K35 needsReconcile: another writer flipping a kubelet-owned condition is undone at the next 10 s full sync; a condition the kubelet does not own is left alone', () => {
+    const h = harness();
+    h.create();
+    h.manager.setPodStatus(h.pod(), status('Running', [running()]));
+    const patches = () => h.requests().filter(([, t]) => t === 'PATCH pods/web/status').length;
+    expect(patches()).to.equal(1);
+    // A controller adds its own condition: nothing for the kubelet to reconcile.
+    const p = h.pod();
+    p.status!.conditions!.push({ type: 'example.com/Gate', status: 'True' });
+    h.api.update(CONTROLLER, 'pods', 'default', p, { subresource: 'status' });
+    h.manager.podStatusChangedInApi(h.pod());
+    h.clock.tick(20_000);
+    expect(patches()).to.equal(1);
+    // MarkPodsNotReady flips Ready: the next tick of the 10 s grid re-sends the kubelet's view.
+    const q = h.pod();
+    q.status!.conditions = q.status!.conditions!.map((c) => (c.type === 'Ready' ? { ...c, status: 'False' } : c));
+    h.api.update(CONTROLLER, 'pods', 'default', q, { subresource: 'status' });
+    h.manager.podStatusChangedInApi(h.pod());
+    h.clock.tick(10_000);
+    expect(h.requests().at(-1)).to.deep.equal([30, 'PATCH pods/web/status']);
+    expect(h.pod().status?.conditions?.find((c) => c.type === 'Ready')?.status).to.equal('True');
+    expect(h.pod().status?.conditions?.find((c) => c.type === 'example.com/Gate')?.status).to.equal('True');
   });
 });
 

@@ -40,7 +40,7 @@ describe('S1 graceful delete, app exits 2 s after SIGTERM (grace 30, no preStop)
       [2, 'apiserver', 'PATCH pods/web/status'],
       [2.1, 'volumes', 'unmount data'],
       [2.2, 'volumes', 'unmounted data'],
-      // The relist that sees the container dead (ContainerDied) finds the worker terminated.
+      // K41: the relist that sees the container dead (ContainerDied) finds the worker terminated.
       [3, 'runtime', 'removed app pods/web'],
       [3, 'kubelet', 'SyncTerminatedPod pods/web'],
       [3, 'status', 'resources reclaimed pods/web'],

@@ -1,0 +1,37 @@
+import { badRequest } from '../../apiserver/errors';
+import type { KubeObject } from '../../apiserver/object';
+import { decodeObjectBody } from '../body';
+import { groupVersionString } from '../resources';
+import { dryRunOf, served, unwrap, writeResult, type RequestScope } from './scope';
+
+/**
+ * Decodes a create or update body into the stored form: a JSON or YAML object of this
+ * resource's kind (an absent apiVersion/kind defaults to the endpoint's, as the decoder's
+ * defaultGVK), whose namespace, if given, is the request's.
+ */
+export async function decodeResourceBody(scope: RequestScope): Promise<KubeObject> {
+  const obj = decodeObjectBody(await scope.body(), scope.req.headers['content-type']) as Partial<KubeObject> & Record<string, unknown>;
+  const r = scope.resource;
+  const gv = groupVersionString(r.group, r.version);
+  if ((obj.kind !== undefined && obj.kind !== r.kind) || (obj.apiVersion !== undefined && obj.apiVersion !== gv)) {
+    // serializer/versioning: a body of another kind cannot be decoded into this resource.
+    throw badRequest(`the object provided is unrecognized (must be of type ${r.kind}): ${String(obj.kind)} in version "${String(obj.apiVersion)}" cannot be handled as a ${r.kind}`);
+  }
+  if (obj.metadata === undefined || obj.metadata === null || typeof obj.metadata !== 'object') obj.metadata = {};
+  const metadata = obj.metadata as KubeObject['metadata'];
+  // handlers/create.go and update.go: rest.EnsureObjectNamespaceMatchesRequestNamespace.
+  if (r.namespaced && metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== scope.info.namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  if (!r.namespaced && metadata.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  const typed = { ...obj, apiVersion: gv, kind: r.kind } as KubeObject;
+  return r.fromServed ? r.fromServed(typed) : typed;
+}
+
+/** handlers/create.go createHandler → ApiServer.create: 201 with the created object. */
+export async function createResource(scope: RequestScope): Promise<void> {
+  const obj = await decodeResourceBody(scope);
+  const dryRun = dryRunOf(scope);
+  const { code, object } = unwrap(scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun }));
+  writeResult(scope, code, served(scope, object as KubeObject));
+}

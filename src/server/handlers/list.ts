@@ -1,0 +1,47 @@
+import type { ListOptions } from '../../apiserver/list-options';
+import type { KubeObject } from '../../apiserver/object';
+import { negotiate } from '../negotiation';
+import { groupVersionString } from '../resources';
+import { toTable } from '../table';
+import { query, READ_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
+
+/** The list options of the query string (metav1.ListOptions). */
+export function listOptionsOf(scope: RequestScope): ListOptions {
+  return {
+    labelSelector: query(scope, 'labelSelector'),
+    fieldSelector: query(scope, 'fieldSelector'),
+    resourceVersion: query(scope, 'resourceVersion'),
+    resourceVersionMatch: query(scope, 'resourceVersionMatch'),
+    limit: query(scope, 'limit'),
+    continue: query(scope, 'continue'),
+  };
+}
+
+/**
+ * handlers/get.go ListResource: a page of objects with the list's resourceVersion (and continue
+ * token), as a `<Kind>List` whose items carry no apiVersion/kind (as upstream encodes typed
+ * lists), as a Table, or as PartialObjectMetadataList.
+ */
+export function listResource(scope: RequestScope): void {
+  const media = negotiate(scope.req.headers.accept, READ_CONVERSIONS);
+  const { object: page } = unwrap(scope.api.listPage(scope.resource.storage, scope.info.namespace, listOptionsOf(scope)));
+  const items = page.items as KubeObject[];
+  const metadata: Record<string, unknown> = { resourceVersion: page.resourceVersion };
+  if (page.continue !== undefined) metadata.continue = page.continue;
+  if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
+  let out: unknown;
+  if (media.as?.kind === 'Table') {
+    out = toTable(scope.resource.storage, items, { now: scope.cluster.clock.now(), ...metadata, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
+  } else if (media.as?.kind === 'PartialObjectMetadataList') {
+    out = { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items: items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata })) };
+  } else {
+    const r = scope.resource;
+    out = { kind: `${r.kind}List`, apiVersion: groupVersionString(r.group, r.version), metadata, items: items.map((o) => withoutTypeMeta(served(scope, o))) };
+  }
+  writeObject(scope.res, 200, media, out);
+}
+
+function withoutTypeMeta(obj: KubeObject): KubeObject {
+  const { apiVersion: _a, kind: _k, ...rest } = obj;
+  return rest;
+}

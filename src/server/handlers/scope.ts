@@ -1,0 +1,96 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiResponse, ApiServer, ClientIdentity } from '../../apiserver/apiserver';
+import { StatusError } from '../../apiserver/errors';
+import type { KubeObject } from '../../apiserver/object';
+import type { Cluster } from '../../cluster';
+import { encode, negotiate, type MediaType } from '../negotiation';
+import type { RequestInfo } from '../request-info';
+import { toServed, type ServedResource } from '../resources';
+
+/**
+ * Everything a verb handler needs about one resource request (upstream: handlers.RequestScope
+ * plus the request): the cluster, the parsed request, the served resource and the caller.
+ */
+export interface RequestScope {
+  readonly cluster: Cluster;
+  readonly api: ApiServer;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly url: URL;
+  readonly info: RequestInfo;
+  readonly resource: ServedResource;
+  readonly client: ClientIdentity;
+  /** Reads the request body (bounded by the body limit). */
+  readonly body: () => Promise<Buffer>;
+  /** Called when a watch opens and when it closes, for the activity tracker. */
+  readonly watchOpened: () => () => void;
+}
+
+/** The conversions a GET or LIST may ask for (handlers/response.go transformResponseObject). */
+export const READ_CONVERSIONS = [
+  { kind: 'Table', group: 'meta.k8s.io', versions: ['v1'] },
+  { kind: 'PartialObjectMetadata', group: 'meta.k8s.io', versions: ['v1'] },
+  { kind: 'PartialObjectMetadataList', group: 'meta.k8s.io', versions: ['v1'] },
+] as const;
+
+export function query(scope: RequestScope, name: string): string | undefined {
+  return scope.url.searchParams.get(name) ?? undefined;
+}
+
+/** The query as a plain record (first value of each parameter). */
+export function queryRecord(scope: RequestScope): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of scope.url.searchParams) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+/** The value of an ApiResponse, or its Status thrown as the error the handler answers with. */
+export function unwrap<T>(r: ApiResponse<T>): { code: number; object: T } {
+  if (!r.ok) throw new StatusError({ ...r.status, code: r.code });
+  return { code: r.code, object: r.object };
+}
+
+export function served(scope: RequestScope, obj: KubeObject): KubeObject {
+  return toServed(scope.resource, obj);
+}
+
+/** Writes one object in the negotiated serialization. */
+export function writeObject(res: ServerResponse, code: number, media: MediaType, obj: unknown): void {
+  const { body, contentType } = encode(media, obj);
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Writes a mutating verb's answer: the served object as JSON or YAML (no conversions for writes). */
+export function writeResult(scope: RequestScope, code: number, obj: unknown): void {
+  writeObject(scope.res, code, negotiate(scope.req.headers.accept, []), obj);
+}
+
+/** ?dryRun=All (metav1.CreateOptions/UpdateOptions/PatchOptions dryRun, validated as ValidateDryRun). */
+export function dryRunOf(scope: RequestScope): boolean {
+  const values = scope.url.searchParams.getAll('dryRun');
+  const bad = values.filter((v) => v !== 'All');
+  if (bad.length > 0) {
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'Invalid',
+      code: 422,
+      message: `${optionsKind(scope)}.meta.k8s.io "" is invalid: dryRun: Unsupported value: ${JSON.stringify(values)}: supported values: "All"`,
+    });
+  }
+  return values.length > 0;
+}
+
+function optionsKind(scope: RequestScope): string {
+  switch (scope.info.verb) {
+    case 'create':
+      return 'CreateOptions';
+    case 'update':
+      return 'UpdateOptions';
+    default:
+      return 'PatchOptions';
+  }
+}

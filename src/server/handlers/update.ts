@@ -1,0 +1,18 @@
+import { badRequest } from '../../apiserver/errors';
+import type { KubeObject } from '../../apiserver/object';
+import { decodeResourceBody } from './create';
+import { dryRunOf, served, unwrap, writeResult, type RequestScope } from './scope';
+
+/**
+ * handlers/update.go UpdateResource → ApiServer.update: a PUT of the whole object (or of a pod's
+ * status subresource). The body's name must be the URL's.
+ */
+export async function updateResource(scope: RequestScope): Promise<void> {
+  const obj = await decodeResourceBody(scope);
+  const name = obj.metadata.name ?? '';
+  if (name !== scope.info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${scope.info.name})`);
+  const dryRun = dryRunOf(scope);
+  const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
+  const { code, object } = unwrap(scope.api.update(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { subresource, dryRun }));
+  writeResult(scope, code, served(scope, object as KubeObject));
+}

@@ -1,0 +1,91 @@
+import { badRequest, StatusError } from '../../apiserver/errors';
+import { parseListOptions, selectionMatches } from '../../apiserver/list-options';
+import type { KubeObject } from '../../apiserver/object';
+import type { WatchEvent } from '../../apiserver/watch';
+import { encode, negotiate } from '../negotiation';
+import { toTable } from '../table';
+import { query, served, type RequestScope } from './scope';
+
+/** The conversions a watch may ask for: server-side printing of each event's object. */
+const WATCH_CONVERSIONS = [{ kind: 'Table', group: 'meta.k8s.io', versions: ['v1'] }] as const;
+
+/**
+ * handlers/watch.go serveWatch: a chunked stream of `{"type":…,"object":…}` JSON lines, one per
+ * change, in revision order, as the virtual clock delivers them.
+ *
+ * - No resourceVersion (or "0"): first an ADDED event for each object that exists now.
+ * - resourceVersion N: every change after N; N older than the last compaction gives one ERROR
+ *   event carrying a 410 Expired Status in a 200 response (the watch cache's error watcher),
+ *   after which the stream ends.
+ * - `timeoutSeconds` is measured in wall time, as upstream measures it: it is the server's
+ *   connection management, not cluster behaviour, and on the virtual clock a `--clock jump`
+ *   server would jump straight to every watch's deadline. Without it the stream stays open
+ *   until the client goes away (upstream ends it after a random 30–60 min).
+ * - `allowWatchBookmarks` is accepted; no BOOKMARK is sent (clients may not rely on any).
+ * - A client that disconnects releases its watch at once.
+ */
+export function watchResource(scope: RequestScope): void {
+  const media = negotiate(scope.req.headers.accept, WATCH_CONVERSIONS);
+  const storage = scope.resource.storage;
+  const opts = parseListOptions(storage, { metadata: {} }, {
+    labelSelector: query(scope, 'labelSelector'),
+    fieldSelector: scope.info.name ? `metadata.name=${scope.info.name}` : query(scope, 'fieldSelector'),
+  });
+  const timeout = query(scope, 'timeoutSeconds');
+  if (timeout !== undefined && !/^\d+$/.test(timeout)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(timeout)}: invalid syntax`);
+  const resourceVersion = query(scope, 'resourceVersion') || undefined;
+  if (resourceVersion !== undefined && !/^\d+$/.test(resourceVersion)) throw badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(resourceVersion)}: invalid syntax`);
+
+  const res = scope.res;
+  let first = true;
+  // Events reach the stream only from the clock (after this handler returned), so the headers go first.
+  const start = () => {
+    res.writeHead(200, { 'Content-Type': encode(media, {}).contentType, 'Transfer-Encoding': 'chunked' });
+    res.flushHeaders();
+  };
+  const send = (type: string, object: unknown) => res.write(`${JSON.stringify({ type, object })}\n`);
+  const toWire = (obj: KubeObject): unknown => {
+    if (media.as?.kind !== 'Table') return served(scope, obj);
+    // Only the first event's table carries the column definitions (handlers/watch.go: NoHeaders after the first).
+    const table = toTable(storage, [obj], { now: scope.cluster.clock.now(), noHeaders: !first, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
+    first = false;
+    return table;
+  };
+  const nodeName = opts.fields?.requiresExactMatch('spec.nodeName');
+  const r = scope.api.watch(
+    storage,
+    scope.info.namespace,
+    {
+      resourceVersion,
+      initialState: true,
+      nodeName: storage === 'pods' ? nodeName : undefined,
+      matches: (o) => selectionMatches(storage, opts, o as KubeObject),
+    },
+    (e: WatchEvent) => send(e.type, toWire(e.object)),
+  );
+  if (!r.ok) {
+    if (r.status.reason !== 'Expired') throw new StatusError({ ...r.status, code: r.code });
+    start();
+    send('ERROR', r.status);
+    res.end();
+    return;
+  }
+  start();
+  const watch = r.object;
+  const closed = scope.watchOpened();
+  let timer: NodeJS.Timeout | undefined;
+  const finish = () => {
+    if (timer) clearTimeout(timer);
+    if (!watch.isStopped) {
+      watch.stop();
+      closed();
+    }
+  };
+  res.on('close', finish);
+  if (timeout !== undefined) {
+    timer = setTimeout(() => {
+      finish();
+      res.end();
+    }, Number(timeout) * 1000);
+  }
+}

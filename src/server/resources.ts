@@ -1,0 +1,66 @@
+import type { Resource } from '../apiserver/apiserver';
+import type { KubeObject } from '../apiserver/object';
+import { eventFromEventsV1, eventToEventsV1 } from './events-v1';
+
+/**
+ * One resource the server serves at one group/version, as discovery describes it
+ * (metav1.APIResource) plus where it is stored: the apiserver resource behind it and, for a
+ * second version of the same objects (events.k8s.io/v1 Events over core/v1 Events), the
+ * conversion between the stored and the served form.
+ */
+export interface ServedResource {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly singularName: string;
+  readonly namespaced: boolean;
+  readonly verbs: readonly string[];
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  /** Subresources served, with their verbs (pods/status). */
+  readonly subresources: Readonly<Record<string, readonly string[]>>;
+  readonly storage: Resource;
+  /** Stored object → served object (absent: served as stored). */
+  readonly toServed?: (obj: KubeObject) => KubeObject;
+  /** Served object → stored object. */
+  readonly fromServed?: (obj: KubeObject) => KubeObject;
+}
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
+
+/**
+ * Every resource the server serves, in the order discovery lists them. Verbs, short names and
+ * categories are those kube-apiserver v1.33 advertises for them (pkg/registry/.../storage).
+ */
+export const SERVED_RESOURCES: readonly ServedResource[] = [
+  { group: '', version: 'v1', resource: 'events', kind: 'Event', singularName: 'event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, storage: 'events' },
+  // Namespaces cannot be deleted here: the namespace controller that empties them is not modelled.
+  { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', singularName: 'namespace', namespaced: false, verbs: ['create', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ns'], subresources: {}, storage: 'namespaces' },
+  { group: '', version: 'v1', resource: 'nodes', kind: 'Node', singularName: 'node', namespaced: false, verbs: ALL_VERBS, shortNames: ['no'], subresources: {}, storage: 'nodes' },
+  { group: '', version: 'v1', resource: 'pods', kind: 'Pod', singularName: 'pod', namespaced: true, verbs: ALL_VERBS, shortNames: ['po'], categories: ['all'], subresources: { status: ['get', 'patch', 'update'] }, storage: 'pods' },
+  { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', singularName: 'replicaset', namespaced: true, verbs: ALL_VERBS, shortNames: ['rs'], categories: ['all'], subresources: {}, storage: 'replicasets' },
+  { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', singularName: 'lease', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'leases' },
+  { group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', singularName: 'event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, storage: 'events', toServed: eventToEventsV1, fromServed: eventFromEventsV1 },
+];
+
+/** The groups in the order /apis lists them (kube-apiserver's group priority: apps before events.k8s.io before coordination). */
+export const SERVED_GROUPS: readonly string[] = ['apps', 'events.k8s.io', 'coordination.k8s.io'];
+
+export function groupVersionString(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
+}
+
+export function findResource(group: string, version: string, resource: string): ServedResource | undefined {
+  return SERVED_RESOURCES.find((r) => r.group === group && r.version === version && r.resource === resource);
+}
+
+export function resourcesOf(group: string, version: string): ServedResource[] {
+  return SERVED_RESOURCES.filter((r) => r.group === group && r.version === version);
+}
+
+/** The served form of a stored object, with apiVersion and kind set. */
+export function toServed(r: ServedResource, obj: KubeObject): KubeObject {
+  const served = r.toServed ? r.toServed(obj) : obj;
+  return { ...served, apiVersion: groupVersionString(r.group, r.version), kind: r.kind };
+}

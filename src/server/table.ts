@@ -1,0 +1,353 @@
+import { fromTime, type KubeObject } from '../apiserver/object';
+import type { Event, Lease, Namespace, Node, Pod, ReplicaSet } from '../apiserver/types';
+
+/**
+ * Server-side printing: the metav1.Table kube-apiserver answers for
+ * `Accept: application/json;as=Table;g=meta.k8s.io;v=v1`, with the columns and cells of
+ * pkg/printers/internalversion/printers.go (printPod, printNode, printEvent, printReplicaSet,
+ * printLease, printNamespace). The server always generates the wide columns (priority 1);
+ * kubectl shows them with `-o wide`. Ages are measured on the virtual clock.
+ */
+
+export interface TableColumn {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+}
+
+type Cell = string | number;
+
+const NAME_DESCRIPTION = 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
+const AGE_DESCRIPTION = 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
+
+function column(name: string, description: string, priority = 0, format = ''): TableColumn {
+  return { name, type: 'string', format, description, priority };
+}
+
+const NAME = column('Name', NAME_DESCRIPTION, 0, 'name');
+const AGE = column('Age', AGE_DESCRIPTION);
+
+interface Printer {
+  columns: TableColumn[];
+  cells(obj: KubeObject, now: number): Cell[];
+}
+
+const PRINTERS: Readonly<Record<string, Printer>> = {
+  pods: {
+    columns: [
+      NAME,
+      column('Ready', 'The aggregate readiness state of this pod for accepting traffic.'),
+      column('Status', 'The aggregate status of the containers in this pod.'),
+      column('Restarts', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+      AGE,
+      column('IP', 'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', 1),
+      column('Node', 'NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod. This field should not be used to express a desire for the pod to be scheduled on a specific node. https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename', 1),
+      column('Nominated Node', 'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.', 1),
+      column('Readiness Gates', 'If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates', 1),
+    ],
+    cells: (obj, now) => podCells(obj as Pod, now),
+  },
+  nodes: {
+    columns: [
+      NAME,
+      column('Status', 'The status of the node'),
+      column('Roles', 'The roles of the node'),
+      AGE,
+      column('Version', 'Kubelet Version reported by the node.'),
+      column('Internal-IP', 'List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node\'s address in its own status or consumers of the downward API (status.hostIP).', 1),
+      column('External-IP', 'List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node\'s address in its own status or consumers of the downward API (status.hostIP).', 1),
+      column('OS-Image', 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).', 1),
+      column('Kernel-Version', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1),
+      column('Container-Runtime', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).', 1),
+    ],
+    cells: (obj, now) => nodeCells(obj as Node, now),
+  },
+  events: {
+    columns: [
+      column('Last Seen', 'The time at which the most recent occurrence of this event was recorded.'),
+      column('Type', 'Type of this event (Normal, Warning), new types could be added in the future'),
+      column('Reason', "This should be a short, machine understandable string that gives the reason for the transition into the object's current status."),
+      column('Object', 'The object that this event is about.'),
+      column('Subobject', 'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: "spec.containers{name}" (where "name" refers to the name of the container that triggered the event) or if no container name is specified "spec.containers[2]" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object.', 1),
+      column('Source', 'The component reporting this event. Should be a short machine understandable string.', 1),
+      column('Message', 'A human-readable description of the status of this operation.'),
+      column('First Seen', 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)', 1),
+      column('Count', 'The number of times this event has occurred.', 1),
+      column('Name', NAME_DESCRIPTION, 1, 'name'),
+    ],
+    cells: (obj, now) => eventCells(obj as Event, now),
+  },
+  replicasets: {
+    columns: [
+      NAME,
+      column('Desired', 'Number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller/#what-is-a-replicationcontroller'),
+      column('Current', 'Replicas is the most recently observed number of non-terminating pods. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset'),
+      column('Ready', 'The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.'),
+      AGE,
+      column('Containers', 'Names of each container in the template.', 1),
+      column('Images', 'Images referenced by each container in the template.', 1),
+      column('Selector', 'Selector is a label query over pods that should match the replica count. Label keys and values that must match in order to be controlled by this replica set. It must match the pod template\'s labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors', 1),
+    ],
+    cells: (obj, now) => replicaSetCells(obj as ReplicaSet, now),
+  },
+  leases: {
+    columns: [NAME, column('Holder', 'HolderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.'), AGE],
+    cells: (obj, now) => [obj.metadata.name ?? '', (obj as Lease).spec?.holderIdentity ?? '', age(obj.metadata.creationTimestamp, now)],
+  },
+  namespaces: {
+    columns: [NAME, column('Status', 'The status of the namespace'), AGE],
+    cells: (obj, now) => [obj.metadata.name ?? '', (obj as Namespace).status?.phase ?? '', age(obj.metadata.creationTimestamp, now)],
+  },
+};
+
+/**
+ * A metav1.Table of `objects` (stored form) for `resource`. `noHeaders` leaves the column
+ * definitions out (every watch event after the first, handlers/watch.go); `includeObject`
+ * is the query's includeObject (None, Metadata — the default — or Object).
+ */
+export function toTable(resource: string, objects: readonly KubeObject[], options: { now: number; resourceVersion?: string; continue?: string; remainingItemCount?: number; noHeaders?: boolean; includeObject?: string; served?: (o: KubeObject) => KubeObject }): object {
+  const printer = PRINTERS[resource];
+  const columns = printer?.columns ?? [NAME, column('Created At', AGE_DESCRIPTION, 0, 'date')];
+  const rows = objects.map((obj) => {
+    const cells = printer ? printer.cells(obj, options.now) : [obj.metadata.name ?? '', obj.metadata.creationTimestamp ?? ''];
+    const row: Record<string, unknown> = { cells };
+    const conditions = rowConditions(resource, obj);
+    if (conditions) row.conditions = conditions;
+    const object = rowObject(obj, options.includeObject, options.served);
+    if (object) row.object = object;
+    return row;
+  });
+  const metadata: Record<string, unknown> = {};
+  if (options.resourceVersion !== undefined) metadata.resourceVersion = options.resourceVersion;
+  if (options.continue !== undefined) metadata.continue = options.continue;
+  if (options.remainingItemCount !== undefined) metadata.remainingItemCount = options.remainingItemCount;
+  return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, ...(options.noHeaders ? {} : { columnDefinitions: columns }), rows };
+}
+
+/** TableRow.object per includeObject: PartialObjectMetadata by default (rest/table.go, handlers/response.go). */
+function rowObject(obj: KubeObject, includeObject: string | undefined, served?: (o: KubeObject) => KubeObject): unknown {
+  if (includeObject === 'None') return undefined;
+  if (includeObject === 'Object') return served ? served(obj) : obj;
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
+}
+
+/** printPod marks Succeeded and Failed pods' rows with a Completed condition (podSuccessConditions, podFailedConditions). */
+function rowConditions(resource: string, obj: KubeObject): object[] | undefined {
+  if (resource !== 'pods') return undefined;
+  const phase = (obj as Pod).status?.phase;
+  if (phase === 'Succeeded') return [{ type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' }];
+  if (phase === 'Failed') return [{ type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' }];
+  return undefined;
+}
+
+/** duration.HumanDuration (apimachinery/pkg/util/duration): how kubectl-facing ages read. */
+export function humanDuration(ms: number): string {
+  const seconds = Math.trunc(ms / 1000);
+  if (seconds < -1) return '<invalid>';
+  if (seconds < 0) return '0s';
+  if (seconds < 60 * 2) return `${seconds}s`;
+  const minutes = Math.trunc(seconds / 60);
+  if (minutes < 10) {
+    const s = seconds % 60;
+    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
+  }
+  if (minutes < 60 * 3) return `${minutes}m`;
+  const hours = Math.trunc(minutes / 60);
+  if (hours < 8) {
+    const m = minutes % 60;
+    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
+  }
+  if (hours < 48) return `${hours}h`;
+  if (hours < 24 * 8) {
+    const h = hours % 24;
+    return h === 0 ? `${Math.trunc(hours / 24)}d` : `${Math.trunc(hours / 24)}d${h}h`;
+  }
+  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24)}d`;
+  if (hours < 24 * 365 * 8) {
+    const dy = Math.trunc(hours / 24) % 365;
+    return dy === 0 ? `${Math.trunc(hours / 24 / 365)}y` : `${Math.trunc(hours / 24 / 365)}y${dy}d`;
+  }
+  return `${Math.trunc(hours / 24 / 365)}y`;
+}
+
+/** printers.go translateTimestampSince: `<unknown>` for a zero time. */
+function age(timestamp: string | undefined, now: number): string {
+  if (!timestamp) return '<unknown>';
+  return humanDuration(now - fromTime(timestamp));
+}
+
+/** printers.go printPod (v1.33). */
+function podCells(pod: Pod, now: number): Cell[] {
+  const spec = pod.spec ?? { containers: [] };
+  const status = pod.status ?? {};
+  let restarts = 0;
+  let restartableInitRestarts = 0;
+  let totalContainers = spec.containers.length;
+  let readyContainers = 0;
+  let lastRestart = 0;
+  let lastRestartableInitRestart = 0;
+  const phase = status.phase ?? '';
+  let reason: string = status.reason || phase;
+  for (const c of status.conditions ?? []) {
+    if (c.type === 'PodScheduled' && c.reason === 'SchedulingGated') reason = 'SchedulingGated';
+  }
+  const initContainers = new Map((spec.initContainers ?? []).map((c) => [c.name, c]));
+  const restartable = (name: string) => initContainers.get(name)?.restartPolicy === 'Always';
+  for (const c of spec.initContainers ?? []) if (c.restartPolicy === 'Always') totalContainers++;
+  const finishedAt = (cs: { lastState?: { terminated?: { finishedAt?: string } } }) => {
+    const t = cs.lastState?.terminated?.finishedAt;
+    return t ? fromTime(t) : 0;
+  };
+
+  let initializing = false;
+  const initStatuses = status.initContainerStatuses ?? [];
+  for (let i = 0; i < initStatuses.length; i++) {
+    const c = initStatuses[i];
+    restarts += c.restartCount ?? 0;
+    lastRestart = Math.max(lastRestart, finishedAt(c));
+    if (restartable(c.name)) {
+      restartableInitRestarts += c.restartCount ?? 0;
+      lastRestartableInitRestart = Math.max(lastRestartableInitRestart, finishedAt(c));
+    }
+    const terminated = c.state?.terminated;
+    if (terminated && terminated.exitCode === 0) continue;
+    if (restartable(c.name) && c.started) {
+      if (c.ready) readyContainers++;
+      continue;
+    }
+    if (terminated) {
+      reason = terminated.reason ? `Init:${terminated.reason}` : terminated.signal ? `Init:Signal:${terminated.signal}` : `Init:ExitCode:${terminated.exitCode}`;
+    } else if (c.state?.waiting?.reason && c.state.waiting.reason !== 'PodInitializing') {
+      reason = `Init:${c.state.waiting.reason}`;
+    } else {
+      reason = `Init:${i}/${(spec.initContainers ?? []).length}`;
+    }
+    initializing = true;
+    break;
+  }
+
+  const initializedTrue = (status.conditions ?? []).some((c) => c.type === 'Initialized' && c.status === 'True');
+  if (!initializing || initializedTrue) {
+    restarts = restartableInitRestarts;
+    lastRestart = lastRestartableInitRestart;
+    let hasRunning = false;
+    const statuses = status.containerStatuses ?? [];
+    for (let i = statuses.length - 1; i >= 0; i--) {
+      const c = statuses[i];
+      restarts += c.restartCount ?? 0;
+      lastRestart = Math.max(lastRestart, finishedAt(c));
+      const { waiting, terminated, running } = c.state ?? {};
+      if (waiting?.reason) reason = waiting.reason;
+      else if (terminated?.reason) reason = terminated.reason;
+      else if (terminated) reason = terminated.signal ? `Signal:${terminated.signal}` : `ExitCode:${terminated.exitCode}`;
+      else if (c.ready && running) {
+        hasRunning = true;
+        readyContainers++;
+      }
+    }
+    // A pod whose last-listed container completed while another still runs reads Running (or NotReady).
+    if (reason === 'Completed' && hasRunning) {
+      reason = (status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True') ? 'Running' : 'NotReady';
+    }
+  }
+
+  if (pod.metadata.deletionTimestamp && status.reason === 'NodeLost') reason = 'Unknown';
+  // Terminating only while the phase is not terminal (kubernetes#122038, since v1.31).
+  else if (pod.metadata.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed') reason = 'Terminating';
+
+  const restartsText = restarts !== 0 && lastRestart !== 0 ? `${restarts} (${humanDuration(now - lastRestart)} ago)` : String(restarts);
+  const podIP = status.podIPs?.[0]?.ip || '<none>';
+  let readinessGates = '<none>';
+  if ((spec.readinessGates ?? []).length > 0) {
+    const gates = spec.readinessGates ?? [];
+    const trueCount = gates.filter((g) => (status.conditions ?? []).find((c) => c.type === g.conditionType)?.status === 'True').length;
+    readinessGates = `${trueCount}/${gates.length}`;
+  }
+  return [
+    pod.metadata.name ?? '',
+    `${readyContainers}/${totalContainers}`,
+    reason,
+    restartsText,
+    age(pod.metadata.creationTimestamp, now),
+    podIP,
+    spec.nodeName || '<none>',
+    status.nominatedNodeName || '<none>',
+    readinessGates,
+  ];
+}
+
+/** printers.go printNode with findNodeRoles. */
+function nodeCells(node: Node, now: number): Cell[] {
+  const ready = (node.status?.conditions ?? []).find((c) => c.type === 'Ready');
+  const status = ready ? [ready.status === 'True' ? 'Ready' : 'NotReady'] : ['Unknown'];
+  if (node.spec?.unschedulable) status.push('SchedulingDisabled');
+  const roles = new Set<string>();
+  for (const [k, v] of Object.entries(node.metadata.labels ?? {})) {
+    if (k.startsWith('node-role.kubernetes.io/') && k.length > 'node-role.kubernetes.io/'.length) roles.add(k.slice('node-role.kubernetes.io/'.length));
+    else if (k === 'kubernetes.io/role' && v !== '') roles.add(v);
+  }
+  const info = node.status?.nodeInfo;
+  const address = (type: string) => (node.status?.addresses ?? []).find((a) => a.type === type)?.address ?? '<none>';
+  return [
+    node.metadata.name ?? '',
+    status.join(','),
+    [...roles].sort().join(',') || '<none>',
+    age(node.metadata.creationTimestamp, now),
+    info?.kubeletVersion ?? '',
+    address('InternalIP'),
+    address('ExternalIP'),
+    info?.osImage || '<unknown>',
+    info?.kernelVersion || '<unknown>',
+    info?.containerRuntimeVersion || '<unknown>',
+  ];
+}
+
+/** printers.go printEvent with formatEventSource. */
+function eventCells(e: Event, now: number): Cell[] {
+  let first = e.firstTimestamp ? age(e.firstTimestamp, now) : age(e.eventTime, now);
+  if (!e.firstTimestamp && !e.eventTime) first = '<unknown>';
+  let last = e.lastTimestamp ? age(e.lastTimestamp, now) : first;
+  let count = e.count ?? 0;
+  if (e.series) {
+    last = age(e.series.lastObservedTime, now);
+    count = e.series.count ?? 0;
+  } else if (count === 0) count = 1;
+  const io = e.involvedObject ?? {};
+  const kind = (io.kind ?? '').toLowerCase();
+  const target = io.name ? `${kind}/${io.name}` : kind;
+  const component = e.source?.component || e.reportingComponent || '';
+  const instance = e.source?.host || e.reportingInstance || '';
+  const source = instance ? `${component}, ${instance}` : component;
+  return [last, e.type ?? '', e.reason ?? '', target, io.fieldPath ?? '', source, (e.message ?? '').trim(), first, count, e.metadata.name ?? ''];
+}
+
+/** printers.go printReplicaSet with layoutContainerCells and metav1.FormatLabelSelector. */
+function replicaSetCells(rs: ReplicaSet, now: number): Cell[] {
+  const containers = rs.spec?.template?.spec?.containers ?? [];
+  return [
+    rs.metadata.name ?? '',
+    rs.spec?.replicas ?? 1,
+    rs.status?.replicas ?? 0,
+    rs.status?.readyReplicas ?? 0,
+    age(rs.metadata.creationTimestamp, now),
+    containers.map((c) => c.name).join(','),
+    containers.map((c) => c.image ?? '').join(','),
+    formatLabelSelector(rs.spec?.selector),
+  ];
+}
+
+/** metav1.FormatLabelSelector: `<none>` for none, `<error>` never here. */
+function formatLabelSelector(selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined): string {
+  if (!selector) return '<none>';
+  const parts = Object.keys(selector.matchLabels ?? {}).sort().map((k) => `${k}=${selector.matchLabels![k]}`);
+  for (const e of selector.matchExpressions ?? []) {
+    const op = e.operator === 'In' ? 'in' : e.operator === 'NotIn' ? 'notin' : e.operator;
+    if (op === 'Exists') parts.push(e.key);
+    else if (op === 'DoesNotExist') parts.push(`!${e.key}`);
+    else parts.push(`${e.key} ${op} (${[...(e.values ?? [])].sort().join(',')})`);
+  }
+  const text = parts.join(',');
+  return text === '' ? '<none>' : text;
+}
