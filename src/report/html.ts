@@ -2,7 +2,7 @@ import { renderSequenceDiagram, escapeHtml, LANE_W } from '../timeline/sequence-
 import { formatTimeline } from '../timeline/text';
 import { renderComparison } from './compare';
 import type { ScenarioReport, Status } from './model';
-import { eventsOf } from './scenario-timeline';
+import { eventsOf, type ScenarioTimeline } from './scenario-timeline';
 
 /**
  * The project's report page: every scenario with its steps, its error, and its sequence diagram
@@ -66,6 +66,20 @@ export function renderScenario(s: ScenarioReport): string {
   }
   out.push('</details>');
   return out.join('');
+}
+
+/** A page with one timeline (a served session's): its diagram, its text and the pods left, under a title and an introduction (HTML). */
+export function renderTimelinePage(title: string, introHtml: string, data: ScenarioTimeline): string {
+  const { t0, events } = eventsOf(data);
+  return [
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+    `<title>${escapeHtml(title)}</title><style>${CSS}</style></head><body>`,
+    `<header><h1>${escapeHtml(title)}</h1><p>${introHtml}</p>`,
+    '<label class="toggle"><input type="checkbox" id="expand-echoes" onchange="document.body.classList.toggle(\'expanded\', this.checked)"> show each write\'s etcd and watch rows (folded into the request that caused them)</label></header><main>',
+    `<div class="diagram">${renderSequenceDiagram(events, { t0, dropBeforeT0: true, marks: data.marks })}</div>`,
+    `<h2>Timeline as text <small>setup included; T+0s is ${escapeHtml(data.t0)}</small></h2><pre>${escapeHtml(formatTimeline(events, t0))}</pre>`,
+    `<h2>Pods now</h2><pre>${escapeHtml(data.finalObjects)}</pre></main></body></html>\n`,
+  ].join('');
 }
 
 /** A page with one comparison, for `npm run compare`. */
