@@ -5,7 +5,7 @@ import { NodeLifecycleController } from './controllers/node-lifecycle';
 import { DEFAULT_POD_GC_CONFIG, PodGarbageCollector, type PodGCConfig } from './controllers/pod-gc';
 import { TaintEvictionController } from './controllers/taint-eviction';
 import { DEFAULT_NODE_CONFIG, SimNode, type NodeConfig } from './node';
-import { Timeline } from './timeline/timeline';
+import { Timeline, type Recording } from './timeline/timeline';
 
 /** The client identities of the people and tools that drive a scenario. */
 export const USER: ClientIdentity = { name: 'user', component: 'user' };
@@ -25,14 +25,16 @@ export interface ClusterOptions {
  */
 export class Cluster {
   readonly clock = new Clock();
-  readonly timeline = new Timeline(this.clock);
+  readonly timeline: Timeline;
   readonly apiserver: ApiServer;
   readonly nodes = new Map<string, SimNode>();
   /** kube-controller-manager's controllers that take part in pod deletion. */
   readonly podGC: PodGarbageCollector;
   private readonly options: ClusterOptions;
 
-  constructor(options: Partial<ClusterOptions> = {}) {
+  constructor(options: Partial<ClusterOptions> & { record?: Recording } = {}) {
+    // record: 'summary' keeps counts instead of events (and no request records): for big runs.
+    this.timeline = new Timeline(this.clock, options.record);
     this.options = {
       apiserver: options.apiserver ?? DEFAULT_APISERVER_OPTIONS,
       node: options.node ?? DEFAULT_NODE_CONFIG,
