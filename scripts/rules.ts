@@ -5,7 +5,7 @@
  * S timelines, C garbage collector, V release differences) followed by its text, an `Upstream:`
  * line and a `Tests:` line naming, in backquotes, the test files and features that cover it.
  *
- *   node --require ts-node/register/transpile-only scripts/rules.ts   lists what is wrong, exit 1 if anything is
+ *   node --require ./scripts/ts-hook.js scripts/rules.ts   lists what is wrong, exit 1 if anything is
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import { path as TS_HOOK } from './ts-hook';
-import { argumentKind, checkContract, code, commentAbove, CONTRACT, loadCatalogue, ROOT, run, sampleText, STALE_MESSAGE, type StepEntry } from './step-catalogue';
+import { argumentKind, checkContract, code, commentAbove, CONTRACT, loadCatalogue, missingNotes, ROOT, run, sampleText, STALE_MESSAGE, type StepEntry } from './step-catalogue';
 
 describe('step catalogue (docs/steps.md)', () => {
   it('is up to date with the step definitions (run npm run steps:doc when this fails)', async () => {
@@ -22,6 +22,11 @@ describe('step catalogue (docs/steps.md)', () => {
     const { markdown } = await run('print');
     const missing = CONTRACT.map((p) => code(`${p.keyword} ${p.expression}`)).filter((c) => !markdown.includes(c));
     expect(missing).to.deep.equal([]);
+  });
+
+  it('gives every step a note (the comment above its definition)', async () => {
+    const { steps } = await loadCatalogue();
+    expect(missingNotes(steps)).to.deep.equal([]);
   });
 
   it('passes --check from the command line (exit code 0)', () => {
@@ -75,6 +80,11 @@ describe('step catalogue helpers', () => {
     expect(argumentKind(2, 1, "Then('pod {string} has fields:', function (this: W, name: string, table: DataTable) {")).to.equal('table');
     expect(argumentKind(2, 1, "When('the user deletes pod {string} with options:', function (this: W, pod: string, doc: string) {")).to.equal('doc string');
     expect(argumentKind(1, 0, "Then('x:', (t: DataTable) => {")).to.equal('table');
+  });
+
+  it('names a step without a note, and where to write one', () => {
+    const problems = missingNotes([fake('a node {string}', () => true), { ...fake('a pod', () => true), comment: 'A pod.' }]);
+    expect(problems).to.deep.equal(['the step "Given a node {string}" (steps/fake.steps.ts:1) has no note: write a comment (/** … */) directly above its definition saying what it does, what it takes and what it checks']);
   });
 
   it('fences code that holds backquotes', () => {

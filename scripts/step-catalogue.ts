@@ -370,6 +370,18 @@ export function checkContract(steps: readonly StepEntry[], contract: readonly Co
   return { problems, covers };
 }
 
+const NO_NOTE = 'has no note';
+
+/**
+ * Every step has a note in the catalogue: the comment above its definition, saying what it does
+ * and what its doc string or table may hold.
+ */
+export function missingNotes(steps: readonly StepEntry[]): string[] {
+  return steps
+    .filter((s) => !s.comment)
+    .map((s) => `the step "${s.keyword} ${s.expression}" (${s.uri}:${s.line}) ${NO_NOTE}: write a comment (/** … */) directly above its definition saying what it does, what it takes and what it checks`);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rendering
 
@@ -402,8 +414,25 @@ export function renderCatalogue(catalogue: Catalogue): string {
       'block, one marked "table" by a Gherkin table.',
   );
   out.push('');
-  out.push('Every scenario runs in a fresh cluster in namespace `default`. `Given` steps build their state without advancing the ' +
-    'virtual clock; `T+0` is the moment the first `When` step starts.');
+  out.push('## Before you start');
+  out.push('');
+  out.push('- **A fresh cluster per scenario**, in namespace `default`, on a virtual clock: an apiserver with etcd, one kubelet per ' +
+    'node, and the garbage collector, pod GC, node lifecycle and taint eviction controllers. Nothing else runs: no scheduler ' +
+    '(pods are bound by their step), no ReplicaSet controller (nothing recreates a deleted pod).');
+  out.push('- **Time.** `Given` steps only plan. The first `When` or `Then` step builds the planned cluster and lets it run for one ' +
+    'virtual minute, so the pods are running and the nodes Ready; that moment is `T+0`. Times in tables count from it, in whole ' +
+    'seconds as Kubernetes writes them.');
+  out.push('- **The default pod** (`a pod "web" running on node "node-1"`): one container `app` without a preStop hook that dies of ' +
+    'SIGTERM at once (exit 143), `terminationGracePeriodSeconds` 30, `restartPolicy` Always. Steps about a container or a volume ' +
+    'change that pod before T+0; a `with:` manifest changes anything else.');
+  out.push('- **`with:` doc strings** are YAML or JSON: a partial manifest merged over the default object (a pod or a ReplicaSet), or ' +
+    'the DeleteOptions of a DELETE. A wrong field, type or value is one error naming it.');
+  out.push('- **`When I run` or `When I try to run`.** Both run a `kubectl delete …` line as kubectl does, waiting on the virtual ' +
+    'clock until the object is gone unless told otherwise. `I run` fails the step when kubectl fails; `I try to run` lets the ' +
+    'scenario check the failure with `kubectl fails with` or `the last request fails with`. The user and controller steps send ' +
+    'one request each, without kubectl and without waiting.');
+  out.push('- **A misspelt step** fails its scenario before the first step runs, naming the three nearest phrases below.');
+  out.push('- Rule ids in the notes (R23, K36, S7, C2) are explained, with their upstream sources, in [rules/](rules/).');
 
   for (const group of GROUPS) {
     const steps = catalogue.steps.filter((s) => s.group === group);
@@ -476,7 +505,7 @@ export interface Outcome {
 export async function run(mode: 'write' | 'check' | 'print'): Promise<Outcome> {
   const catalogue = await loadCatalogue();
   const markdown = renderCatalogue(catalogue);
-  const messages = checkContract(catalogue.steps).problems;
+  const messages = [...checkContract(catalogue.steps).problems, ...missingNotes(catalogue.steps)];
   if (mode === 'write') {
     writeFileSync(CATALOGUE_PATH, markdown);
     messages.push(`wrote ${path.relative(ROOT, CATALOGUE_PATH)} (${catalogue.steps.length} steps)`);
@@ -489,7 +518,7 @@ export async function run(mode: 'write' | 'check' | 'print'): Promise<Outcome> {
     }
     messages.unshift(committed === markdown ? `${path.relative(ROOT, CATALOGUE_PATH)} is up to date` : STALE_MESSAGE);
   }
-  const failed = messages.some((m) => m === STALE_MESSAGE || m.startsWith('contract phrase'));
+  const failed = messages.some((m) => m === STALE_MESSAGE || m.startsWith('contract phrase') || m.includes(NO_NOTE));
   return { exitCode: failed ? 1 : 0, messages, markdown };
 }
 

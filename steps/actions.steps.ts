@@ -19,6 +19,15 @@ async function kubectl(world: TerminatingWorld, line: string): Promise<KubectlRe
   return usesRealKubectl(world) ? runRealKubectl(world, line) : runKubectl(world.cluster, line);
 }
 
+/**
+ * Runs a `kubectl delete …` command line: the request kubectl sends, its options, warnings and
+ * output, and then its wait (like `--wait`, the default) until the object is gone, on the virtual
+ * clock. The step fails when kubectl exits non-zero, printing kubectl's error and what still
+ * blocks. Supported: `kubectl delete pod|replicaset NAME…` (or `TYPE/NAME…`, `-l SELECTOR`,
+ * `--all`) with `-n/--namespace`, `--grace-period`, `--now`, `--force`, `--cascade`, `--dry-run`,
+ * `--wait`, `--timeout`, `--ignore-not-found`, `-o name`; any other real kubectl flag is refused
+ * by name.
+ */
 When('I run {command}', async function (this: TerminatingWorld, line: string) {
   const result = await kubectl(this, line);
   this.lastKubectl = result;
@@ -29,18 +38,32 @@ When('I run {command}', async function (this: TerminatingWorld, line: string) {
   }
 });
 
+/**
+ * As `I run`, but a command that fails does not fail the step: check it with `kubectl fails with`
+ * or `kubectl prints`, and its request with `the last request …`. This is the step for commands
+ * that are meant to fail.
+ */
 When('I try to run {command}', async function (this: TerminatingWorld, line: string) {
   const result = await kubectl(this, line);
   this.lastKubectl = result;
   this.lastResponse = result.requestId ? this.cluster.apiserver.request(result.requestId)?.response : undefined;
 });
 
+/**
+ * DELETE pods/NAME with empty options, straight to the apiserver (no kubectl, no waiting): the pod
+ * gets its own grace period (R6). Check the answer with `the last request …`.
+ */
 When('the user deletes pod {string}', function (this: TerminatingWorld, pod: string) {
   this.ensureStarted();
   remember(this, this.cluster.apiserver.delete(USER, 'pods', 'default', pod, {}));
   this.cluster.flush();
 });
 
+/**
+ * The doc string is the DeleteOptions body in YAML or JSON: `gracePeriodSeconds`,
+ * `propagationPolicy`, `orphanDependents`, `preconditions` (`uid`, `resourceVersion`), `dryRun`.
+ * `<uid of pod "web">` and `<resourceVersion of pod "web">` stand for the pod's current values.
+ */
 When('the user deletes pod {string} with options:', function (this: TerminatingWorld, pod: string, doc: string) {
   this.ensureStarted();
   const options = parseYaml(resolvePlaceholders(this, doc), `the DeleteOptions of the step deleting pod "${pod}"`);
@@ -63,6 +86,10 @@ function resolvePlaceholders(world: TerminatingWorld, doc: string): string {
   });
 }
 
+/**
+ * Creates the default pod (one container `app`, grace 30) bound to the node, at this moment of the
+ * scenario, e.g. a pod with the name of one still terminating (R34).
+ */
 When('the user creates pod {string} on node {string}', function (this: TerminatingWorld, pod: string, node: string) {
   this.ensureStarted();
   this.cluster.node(node);
@@ -84,6 +111,11 @@ function updateFinalizers(world: TerminatingWorld, podName: string, change: (fin
   world.cluster.flush();
 }
 
+/**
+ * A controller as client-go writes one: GET the pod, remove the finalizer, UPDATE with the fresh
+ * resourceVersion. With `deletionGracePeriodSeconds` 0 and no finalizer left, that update removes
+ * the pod (R28).
+ */
 When('a controller removes finalizer {string} from pod {string}', function (this: TerminatingWorld, finalizer: string, pod: string) {
   updateFinalizers(this, pod, (fs) => {
     if (!fs.includes(finalizer)) throw new ScenarioError(`pod "${pod}" has no finalizer "${finalizer}" (its finalizers: ${JSON.stringify(fs)})`);
@@ -91,6 +123,9 @@ When('a controller removes finalizer {string} from pod {string}', function (this
   });
 });
 
+/**
+ * The same, adding it; the apiserver refuses a new finalizer on a terminating pod with 422 (R31).
+ */
 When('a controller adds finalizer {string} to pod {string}', function (this: TerminatingWorld, finalizer: string, pod: string) {
   updateFinalizers(this, pod, (fs) => [...fs, finalizer]);
 });
@@ -110,11 +145,20 @@ When('a controller sets condition {string} of pod {string} to {string}', functio
   this.cluster.flush();
 });
 
+/**
+ * Runs the virtual clock that long; everything due in between happens, in order. Compound
+ * durations work as in the `T+…` cells: `When 1m30s pass`.
+ */
 When('{duration} pass(es)', function (this: TerminatingWorld, ms: number) {
   this.ensureStarted();
   this.cluster.advance(ms);
 });
 
+/**
+ * Runs the virtual clock until nothing is scheduled in the next 10 virtual minutes (loops that
+ * only tick, like heartbeats, do not count). Fails after one virtual hour, naming what still
+ * retries or blocks.
+ */
 When('the cluster settles', function (this: TerminatingWorld) {
   this.ensureStarted();
   const result = this.cluster.settle();

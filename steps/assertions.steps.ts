@@ -45,20 +45,32 @@ function eventRows(table: DataTable): EventRow[] {
   }));
 }
 
+/**
+ * The pod is still stored in the apiserver, terminating or not.
+ */
 Then('pod {string} exists', function (this: TerminatingWorld, name: string) {
   requirePod(this, name);
 });
 
+/**
+ * The pod is no longer stored (a GET answers 404).
+ */
 Then('pod {string} is gone', function (this: TerminatingWorld, name: string) {
   const pod = getPod(this, name);
   if (pod) throw new Error(`pod "${name}" still exists (deletionTimestamp ${pod.metadata.deletionTimestamp ?? 'unset'}, finalizers ${JSON.stringify(pod.metadata.finalizers ?? [])}, phase ${pod.status?.phase}).\n${recentTimeline(this)}`);
 });
 
+/**
+ * The pod is stored and has a `deletionTimestamp`.
+ */
 Then('pod {string} is terminating', function (this: TerminatingWorld, name: string) {
   const pod = requirePod(this, name);
   if (!pod.metadata.deletionTimestamp) throw new Error(`pod "${name}" exists but is not terminating (no deletionTimestamp).\n${recentTimeline(this)}`);
 });
 
+/**
+ * The stored `status.phase`: Pending, Running, Succeeded, Failed or Unknown.
+ */
 Then('pod {string} has phase {string}', function (this: TerminatingWorld, name: string, phase: string) {
   const pod = requirePod(this, name);
   if (pod.status?.phase !== phase) throw new Error(`pod "${name}" has phase ${pod.status?.phase}, not ${phase}.\n${recentTimeline(this)}`);
@@ -80,17 +92,29 @@ function checkFields(world: TerminatingWorld, what: string, obj: unknown, rows: 
   if (problems.length > 0) throw new Error(`${what} does not have the expected fields:\n${problems.join('\n')}\n\nThe object:\n${stringify(obj)}`);
 }
 
+/**
+ * Fields of the stored pod, `| path | value |` (see Table cells); fields not listed are not
+ * checked.
+ */
 Then('pod {string} has fields:', function (this: TerminatingWorld, name: string, table: DataTable) {
   const rows = fieldRows(table);
   checkFields(this, `pod "${name}"`, requirePod(this, name), rows);
 });
 
+/**
+ * The HTTP code of the last request an action step sent (the user's, a controller's, or the one
+ * that carried kubectl's action).
+ */
 Then('the last request returns {int}', function (this: TerminatingWorld, code: number) {
   const r = this.lastResponse;
   if (!r) throw new ScenarioError('no API request has been made by an action step yet');
   if (r.code !== code) throw new Error(`the last request returned ${r.code}${r.ok ? '' : ` ${r.status.reason}: ${r.status.message}`}, not ${code}`);
 });
 
+/**
+ * The last request's error: its HTTP code and the Status reason (`404 NotFound`, `409 Conflict`,
+ * `409 AlreadyExists`, `422 Invalid`, `400 BadRequest`).
+ */
 Then('the last request fails with {int} {word}', function (this: TerminatingWorld, code: number, reason: string) {
   const r = this.lastResponse;
   if (!r) throw new ScenarioError('no API request has been made by an action step yet');
@@ -98,6 +122,9 @@ Then('the last request fails with {int} {word}', function (this: TerminatingWorl
   if (r.code !== code || r.status.reason !== reason) throw new Error(`the last request failed with ${r.code} ${r.status.reason} (${r.status.message}); expected ${code} ${reason}`);
 });
 
+/**
+ * As above, and the Status message contains the text.
+ */
 Then('the last request fails with {int} {word} saying {string}', function (this: TerminatingWorld, code: number, reason: string, text: string) {
   const r = this.lastResponse;
   if (!r || r.ok || r.code !== code || r.status.reason !== reason || !r.status.message.includes(text)) {
@@ -119,18 +146,30 @@ function checkRequestChanges(world: TerminatingWorld, requestId: number, name: s
   if (failure) throw new Error(`the request ${record.verb} ${record.resource}/${record.name} (#${record.id}) did not change ${resource === 'pods' ? 'pod' : 'replicaset'} "${name}" as listed:\n${failure}`);
 }
 
+/**
+ * Every field the last request changed on the pod, `| path | from | to |` (`resourceVersion` and
+ * managed fields excepted); a missing or an extra row fails and prints the actual table, ready to
+ * paste.
+ */
 Then('the last request changed pod {string} like this:', function (this: TerminatingWorld, name: string, table: DataTable) {
   const r = this.lastResponse;
   if (!r) throw new ScenarioError('no API request has been made by an action step yet');
   checkRequestChanges(this, r.requestId, name, table);
 });
 
+/**
+ * The same for a ReplicaSet.
+ */
 Then('the last request changed replicaset {string} like this:', function (this: TerminatingWorld, name: string, table: DataTable) {
   const r = this.lastResponse;
   if (!r) throw new ScenarioError('no API request has been made by an action step yet');
   checkRequestChanges(this, r.requestId, name, table, 'replicasets');
 });
 
+/**
+ * The same for the last apiserver request from T+0 whose timeline text starts with the string,
+ * e.g. `"DELETE pods/web gracePeriodSeconds=0"` for the kubelet's final DELETE.
+ */
 Then('the request {string} changed pod {string} like this:', function (this: TerminatingWorld, text: string, name: string, table: DataTable) {
   const events = this.cluster.timeline.since(this.start).filter((e) => e.component === 'apiserver' && e.text.startsWith(text) && e.requestId !== undefined);
   if (events.length === 0) {
@@ -140,6 +179,10 @@ Then('the request {string} changed pod {string} like this:', function (this: Ter
   checkRequestChanges(this, events[events.length - 1].requestId!, name, table);
 });
 
+/**
+ * Fields of the pod's last stored state, the one its DELETED watch event carried (R57), `| path |
+ * value |`. Fails if the pod was never removed.
+ */
 Then('pod {string} was removed with fields:', function (this: TerminatingWorld, name: string, table: DataTable) {
   const rows = fieldRows(table);
   const api = this.cluster.apiserver;
@@ -149,6 +192,10 @@ Then('pod {string} was removed with fields:', function (this: TerminatingWorld, 
   checkFields(this, `the last stored state of pod "${name}" (its DELETED payload)`, removal.value, rows);
 });
 
+/**
+ * The stored pod's condition of that type (e.g. Ready, DisruptionTarget) has this status and
+ * reason.
+ */
 Then('pod {string} has condition {string} with status {string} and reason {string}', function (this: TerminatingWorld, name: string, type: string, status: string, reason: string) {
   const pod = requirePod(this, name);
   const c = pod.status?.conditions?.find((x) => x.type === type);
@@ -157,22 +204,37 @@ Then('pod {string} has condition {string} with status {string} and reason {strin
   }
 });
 
+/**
+ * The rows match timeline events from T+0 in this order; other events may come between them. `| at
+ * | component | event |`, `at` optional (see Table cells).
+ */
 Then('these events happen in order:', function (this: TerminatingWorld, table: DataTable) {
   const failure = checkInOrder(this.cluster.timeline.since(this.start), eventRows(table), this.start);
   if (failure) throw new Error(failure);
 });
 
+/**
+ * As above, but strict: in the timeline narrowed to the components the table names, the rows match
+ * consecutive events, with nothing else between them.
+ */
 Then('these events happen in exactly this order:', function (this: TerminatingWorld, table: DataTable) {
   const failure = checkExactOrder(this.cluster.timeline.since(this.start), eventRows(table), this.start);
   if (failure) throw new Error(failure);
 });
 
+/**
+ * No timeline event of that component from T+0 on starts with the text.
+ */
 Then('no {word} event {string} happens', function (this: TerminatingWorld, component: string, text: string) {
   const c = parseComponent(component);
   const hits = this.cluster.timeline.since(this.start).filter((e) => e.component === c && e.text.startsWith(text));
   if (hits.length > 0) throw new Error(`expected no ${c} event starting with "${text}", but found:\n${formatTimeline(hits, this.start)}\n\n${recentTimeline(this)}`);
 });
 
+/**
+ * The last kubectl command (run with `I try to run`) exited non-zero and its error output contains
+ * the text.
+ */
 Then('kubectl fails with {string}', function (this: TerminatingWorld, text: string) {
   const k = this.lastKubectl;
   if (!k) throw new ScenarioError('no kubectl command has been run (use  When I try to run `kubectl …`  first)');
@@ -180,6 +242,9 @@ Then('kubectl fails with {string}', function (this: TerminatingWorld, text: stri
   if (!k.stderr.includes(text)) throw new Error(`kubectl failed (exit ${k.exitCode}) but its error output does not contain "${text}":\n${k.stderr}`);
 });
 
+/**
+ * The last kubectl command's output (stdout and stderr) contains the text.
+ */
 Then('kubectl prints {string}', function (this: TerminatingWorld, text: string) {
   const k = this.lastKubectl;
   if (!k) throw new ScenarioError('no kubectl command has been run (use  When I run `kubectl …`  first)');
@@ -187,6 +252,10 @@ Then('kubectl prints {string}', function (this: TerminatingWorld, text: string) 
   if (!out.includes(text)) throw new Error(`kubectl did not print "${text}"; it printed:\n${out}`);
 });
 
+/**
+ * A Kubernetes Event about the pod (the events API, not the timeline) has that reason, e.g.
+ * `Killing`, `FailedPreStopHook`, `TaintManagerEviction`.
+ */
 Then('pod {string} has an event {string}', function (this: TerminatingWorld, name: string, reason: string) {
   const events = this.cluster.apiserver.list('events', 'default', (e) => e.involvedObject?.name === name);
   const list = events.ok ? events.object.items : [];

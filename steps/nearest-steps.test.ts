@@ -1,3 +1,4 @@
+// This file runs in a process of its own: it spawns cucumber.
 import { after, describe, it } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

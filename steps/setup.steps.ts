@@ -1,4 +1,5 @@
 import { Given, When } from '@cucumber/cucumber';
+import type { Release } from '../src/release';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /**
@@ -13,86 +14,164 @@ function wholeSeconds(ms: number, what: string): number {
   return ms / 1000;
 }
 
+/**
+ * A Node whose kubelet runs and is Ready, renewing its Lease every 10 s. Nodes and pods are
+ * created before T+0 (see "Before you start").
+ */
 Given('a node {string}', function (this: TerminatingWorld, node: string) {
   this.planNode(node);
 });
 
+/**
+ * Two nodes, as `a node` twice.
+ */
 Given('nodes {string} and {string}', function (this: TerminatingWorld, a: string, b: string) {
   this.planNode(a);
   this.planNode(b);
 });
 
+/**
+ * The default pod: namespace `default`, one container `app` with no preStop hook that dies of
+ * SIGTERM at once (exit 143), `terminationGracePeriodSeconds` 30 (the API default),
+ * `restartPolicy` Always, bound to the node (there is no scheduler). It has been running for a
+ * minute at T+0.
+ */
 Given('a pod {string} running on node {string}', function (this: TerminatingWorld, pod: string, node: string) {
   this.planPod(pod, node);
 });
 
+/**
+ * The doc string is a partial pod manifest in YAML or JSON, merged over the default pod (objects
+ * key by key; a list replaces the default one): e.g. `spec.terminationGracePeriodSeconds`,
+ * `metadata.finalizers`, `spec.volumes`, `spec.containers` (their names are what the container
+ * steps name), `spec.initContainers` (with `restartPolicy: Always` for sidecars). An unknown
+ * top-level field or a wrong type is an error naming the field.
+ */
 Given('a pod {string} running on node {string} with:', function (this: TerminatingWorld, pod: string, node: string, manifest: string) {
   this.planPod(pod, node, manifest);
 });
 
+/**
+ * Two default pods on one node.
+ */
 Given('pods {string} and {string} running on node {string}', function (this: TerminatingWorld, a: string, b: string, node: string) {
   this.planPod(a, node);
   this.planPod(b, node);
 });
 
+/**
+ * The default pod without `spec.nodeName`: it stays Pending, no kubelet knows it, and a DELETE
+ * removes it at once (R7).
+ */
 Given('a pod {string} that is not scheduled to any node', function (this: TerminatingWorld, pod: string) {
   this.planPod(pod, undefined);
 });
 
+/**
+ * A pod with `restartPolicy: Never` whose container `app` exited 0 by itself before T+0: phase
+ * Succeeded, not deleted; a DELETE then removes it at once (R8).
+ */
 Given('a pod {string} on node {string} whose containers have completed', function (this: TerminatingWorld, pod: string, node: string) {
   this.planPod(pod, node, 'spec:\n  restartPolicy: Never\n');
   this.containerBehaviour('app', pod, { exitsOnItsOwn: 0 });
 });
 
+/**
+ * As above, but `app` exited 1: phase Failed.
+ */
 Given('a pod {string} on node {string} whose containers have failed', function (this: TerminatingWorld, pod: string, node: string) {
   this.planPod(pod, node, 'spec:\n  restartPolicy: Never\n');
   this.containerBehaviour('app', pod, { exitsOnItsOwn: 1 });
 });
 
+/**
+ * The container's process ignores SIGTERM (like a PID 1 without a handler): it runs until SIGKILL
+ * at the end of the grace period and exits 137 (K29).
+ */
 Given('container {string} of pod {string} ignores SIGTERM', function (this: TerminatingWorld, container: string, pod: string) {
   this.containerBehaviour(container, pod, { sigterm: { kind: 'ignores' } });
 });
 
+/**
+ * The container handles SIGTERM and exits 0 that long after it; if the grace period runs out
+ * first, SIGKILL (137).
+ */
 Given('container {string} of pod {string} exits {duration} after SIGTERM', function (this: TerminatingWorld, container: string, pod: string, ms: number) {
   this.containerBehaviour(container, pod, { sigterm: { kind: 'exits', afterMs: ms } });
 });
 
+/**
+ * As above, exiting with that code (a non-zero code makes the pod Failed, K32).
+ */
 Given('container {string} of pod {string} exits {duration} after SIGTERM with code {int}', function (this: TerminatingWorld, container: string, pod: string, ms: number, exitCode: number) {
   this.containerBehaviour(container, pod, { sigterm: { kind: 'exits', afterMs: ms, exitCode } });
 });
 
+/**
+ * Adds an exec preStop hook to the container's spec; the kubelet runs it before SIGTERM and takes
+ * its whole seconds off the grace period (K25, K28). Before T+0 only: a pod's spec cannot change
+ * after creation.
+ */
 Given('container {string} of pod {string} has a preStop hook that takes {duration}', function (this: TerminatingWorld, container: string, pod: string, ms: number) {
   this.plan.preStop(container, pod, ms);
 });
 
+/**
+ * A preStop hook that hangs: the kubelet stops waiting when the grace period is used up, then
+ * sends SIGTERM with the 2 s minimum before SIGKILL (S4). Before T+0 only.
+ */
 Given('container {string} of pod {string} has a preStop hook that never returns', function (this: TerminatingWorld, container: string, pod: string) {
   this.plan.preStop(container, pod, Number.POSITIVE_INFINITY);
 });
 
+/**
+ * The volume must be in the pod's `spec.volumes` (its manifest). Every unmount fails and is
+ * retried with back-off for ever, so the kubelet never sends its final DELETE and the pod stays
+ * Terminating (S7).
+ */
 Given('volume {string} of pod {string} cannot be unmounted', function (this: TerminatingWorld, volume: string, pod: string) {
   this.volumeBehaviour(volume, pod, { unmountMs: 0, neverUnmounts: true });
 });
 
+/**
+ * Each unmount of the volume (in the pod's `spec.volumes`) takes that long instead of 100 ms.
+ */
 Given('volume {string} of pod {string} takes {duration} to unmount', function (this: TerminatingWorld, volume: string, pod: string, ms: number) {
   this.volumeBehaviour(volume, pod, { unmountMs: ms, neverUnmounts: false });
 });
 
+/**
+ * From T+0 on, the node's kubelet and the apiserver cannot reach each other (no watch events, no
+ * status, no Lease renewals) while its containers keep running; the node lifecycle controller
+ * notices after the grace period (K46).
+ */
 Given('node {string} is unreachable', function (this: TerminatingWorld, node: string) {
   this.planUnreachable(node);
 });
 
+/**
+ * From this moment on, as `node … is unreachable`.
+ */
 When('node {string} becomes unreachable', function (this: TerminatingWorld, node: string) {
   this.ensureStarted();
   this.cluster.node(node).setReachable(false);
   this.cluster.flush();
 });
 
+/**
+ * The node's kubelet reaches the apiserver again: its watch resumes (replaying the events it
+ * missed, or relisting), and status and Lease writes go through again.
+ */
 When('node {string} becomes reachable again', function (this: TerminatingWorld, node: string) {
   this.ensureStarted();
   this.cluster.node(node).setReachable(true);
   this.cluster.flush();
 });
 
+/**
+ * The kubelet process restarts: pod workers, status cache and probes are lost, the containers keep
+ * running; the new kubelet lists its pods, admits them again and carries on (K45, S10).
+ */
 When('the kubelet on node {string} restarts', function (this: TerminatingWorld, node: string) {
   this.ensureStarted();
   this.cluster.node(node).restartKubelet();
@@ -116,3 +195,20 @@ When('node {string} shuts down gracefully', function (this: TerminatingWorld, no
   this.cluster.node(node).shutdown(configured ? undefined : SCENARIO_SHUTDOWN_PERIODS);
   this.cluster.flush();
 });
+
+/** Every component (kube-apiserver, kube-controller-manager, kubelets, kubectl) runs this release; before the nodes and pods. Default v1.33. */
+Given('Kubernetes {release}', function (this: TerminatingWorld, release: Release) {
+  this.planRelease(release.minor);
+});
+
+/** Version skew: this node's kubelet runs another (older) release than the control plane; after the node, before its pods. */
+Given('the kubelet on node {string} runs Kubernetes {release}', function (this: TerminatingWorld, node: string, release: Release) {
+  this.planKubeletRelease(node, release.minor);
+});
+
+/** --feature-gates for every component: `enabled` or `disabled`; refused for a gate the release does not know or has locked. */
+Given('the feature gate {string} is {word}', function (this: TerminatingWorld, gate: string, state: string) {
+  if (state !== 'enabled' && state !== 'disabled') throw new ScenarioError(`a feature gate is "enabled" or "disabled", not "${state}"`);
+  this.planFeatureGate(gate, state === 'enabled');
+});
+
