@@ -134,9 +134,11 @@ export class PodGarbageCollector {
 
   /** gcTerminating: terminating pods on a node that is not Ready and carries the out-of-service taint. */
   private gcTerminating(pods: readonly Pod[], nodes: readonly Node[]): void {
+    // nodeLister.Get is a map lookup, not a scan of every node per pod.
+    const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
     const terminating = pods.filter((pod) => {
       if (!pod.metadata.deletionTimestamp) return false;
-      const node = nodes.find((n) => n.metadata.name === pod.spec?.nodeName);
+      const node = byName.get(pod.spec?.nodeName);
       if (!node) return false; // nodeLister.Get failed: skipped
       return !isNodeReady(node) && (node.spec?.taints ?? []).some((t) => t.key === TAINT_OUT_OF_SERVICE);
     });

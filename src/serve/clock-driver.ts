@@ -1,0 +1,206 @@
+import type { EventEmitter } from 'node:events';
+import type { Cluster } from '../cluster';
+import { DurationError, parseDuration } from '../duration';
+
+/**
+ * How `serve` moves the cluster's virtual clock. This is the only place where wall-clock time
+ * touches the simulation: the core only ever sees its virtual clock.
+ *
+ * - `realtime`: virtual time follows wall time.
+ * - `fast=N`: virtual time runs N times as fast as wall time.
+ * - `jump` (or `jump=QUIET`, e.g. jump=200ms): virtual time stands still while any client is busy
+ *   and jumps ahead while every client waits on a watch (see JumpClock).
+ */
+export type ClockMode = { kind: 'realtime' } | { kind: 'fast'; factor: number } | { kind: 'jump'; quietMs: number };
+
+export class ClockModeError extends Error {}
+
+export function parseClockMode(text: string): ClockMode {
+  if (text === 'realtime') return { kind: 'realtime' };
+  const fast = /^fast=(\d+(?:\.\d+)?)$/.exec(text);
+  if (fast && Number(fast[1]) > 0) return { kind: 'fast', factor: Number(fast[1]) };
+  const jump = /^jump(?:=(.*))?$/.exec(text);
+  if (jump) {
+    if (jump[1] === undefined) return { kind: 'jump', quietMs: JUMP_QUIET_MS };
+    try {
+      return { kind: 'jump', quietMs: parseDuration(jump[1]) };
+    } catch (e) {
+      if (!(e instanceof DurationError)) throw e;
+      throw new ClockModeError(`invalid --clock "${text}": the quiet period of jump=QUIET is a duration (e.g. jump=200ms): ${e.message}`);
+    }
+  }
+  throw new ClockModeError(`invalid --clock "${text}": expected jump, jump=QUIET (e.g. jump=200ms), realtime, or fast=N (N times wall time, N > 0, e.g. fast=10)`);
+}
+
+export function formatClockMode(mode: ClockMode): string {
+  if (mode.kind === 'fast') return `fast=${mode.factor}`;
+  if (mode.kind === 'jump' && mode.quietMs !== JUMP_QUIET_MS) return `jump=${mode.quietMs}ms`;
+  return mode.kind;
+}
+
+/** What the HTTP layer reports about its clients (src/server/activity.ts ApiActivity). */
+export interface ClientActivity extends EventEmitter {
+  readonly inFlight: number;
+  readonly openWatches: number;
+}
+
+export interface ClockDriver {
+  readonly mode: ClockMode;
+  /** A request arrives: bring virtual time up to date before it is served. */
+  beforeRequest(): void;
+  /** A line went out on a watch stream (a client has something new to react to). */
+  watchWritten(): void;
+  /** Moves virtual time on by `ms` at once (the clock endpoint), running what falls due. */
+  advance(ms: number): void;
+  stop(): void;
+}
+
+/** Wall-clock milliseconds, monotonic. */
+const wallNow = (): number => performance.now();
+
+/** The longest wall-clock wait between two looks at the clock in realtime/fast mode (a timer set far ahead must not fire late when time is re-based). */
+const MAX_WALL_WAIT_MS = 1000;
+
+/**
+ * realtime / fast=N: virtual time = virtual start + N × wall time elapsed. A wall timer wakes the
+ * driver when the next virtual timer falls due; each request first catches the clock up.
+ */
+export class ScaledClock implements ClockDriver {
+  private wallStart = wallNow();
+  private virtualStart: number;
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+  readonly factor: number;
+
+  constructor(
+    private readonly cluster: Cluster,
+    readonly mode: ClockMode & { kind: 'realtime' | 'fast' },
+  ) {
+    this.factor = mode.kind === 'fast' ? mode.factor : 1;
+    this.virtualStart = cluster.clock.now();
+    this.schedule();
+  }
+
+  beforeRequest(): void {
+    this.catchUp();
+  }
+
+  watchWritten(): void {}
+
+  advance(ms: number): void {
+    this.catchUp();
+    this.cluster.advance(ms);
+    this.virtualStart += ms;
+    this.schedule();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private catchUp(): void {
+    const target = this.virtualStart + Math.floor((wallNow() - this.wallStart) * this.factor);
+    const now = this.cluster.clock.now();
+    if (target > now) this.cluster.advance(target - now);
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    if (this.stopped) return;
+    const next = this.cluster.clock.nextTimerAt();
+    const wait = next === undefined ? MAX_WALL_WAIT_MS : Math.min(MAX_WALL_WAIT_MS, Math.max(1, (next - this.cluster.clock.now()) / this.factor));
+    this.timer = setTimeout(() => {
+      this.catchUp();
+      this.schedule();
+    }, wait);
+    this.timer.unref();
+  }
+}
+
+/** How long (wall clock) every client must have been quiet before virtual time may jump (the default of `--clock jump`). */
+export const JUMP_QUIET_MS = 50;
+/** Jumping stops when no foreground work is due within this much virtual time: the cluster has settled (as `When the cluster settles`). */
+export const JUMP_SETTLED_MS = 10 * 60_000;
+/** Timers run in one go before the event loop gets a turn (so the server stays responsive during a long jump). */
+const TIMERS_PER_TURN = 10_000;
+
+/**
+ * `--clock jump`. Virtual time moves only while every client waits: no request in flight, at
+ * least one watch open, and no request has started or ended for JUMP_QUIET_MS of wall time. Then
+ * the clock runs its timers in order, as fast as it can, until a line goes out on a watch stream
+ * (a client has something to react to) — then it stops and waits for quiet again — or until the
+ * cluster has settled (no foreground work due within JUMP_SETTLED_MS).
+ *
+ * Guarantee: if each client sends its next request within JUMP_QUIET_MS of the response or watch
+ * event it reacts to (kubectl's DELETE → GET → LIST → WATCH takes a few milliseconds), the same
+ * sequence of client requests gives the same timeline on every run: where virtual time stops
+ * depends only on what the clients watch, never on wall-clock time.
+ */
+export class JumpClock implements ClockDriver {
+  private quiet?: NodeJS.Timeout;
+  private written = 0;
+  private stopped = false;
+  private readonly wake = () => this.rearm();
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly activity: ClientActivity,
+    readonly mode: ClockMode & { kind: 'jump' },
+  ) {
+    for (const e of ['request-start', 'request-end', 'watch-open', 'watch-close']) activity.on(e, this.wake);
+  }
+
+  beforeRequest(): void {}
+
+  watchWritten(): void {
+    this.written += 1;
+  }
+
+  advance(ms: number): void {
+    this.cluster.advance(ms);
+    this.rearm();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.quiet);
+    for (const e of ['request-start', 'request-end', 'watch-open', 'watch-close']) this.activity.off(e, this.wake);
+  }
+
+  /** Any client activity restarts the quiet period. */
+  private rearm(): void {
+    clearTimeout(this.quiet);
+    this.quiet = undefined;
+    if (this.stopped || !this.waiting()) return;
+    this.quiet = setTimeout(() => this.jump(), this.mode.quietMs);
+  }
+
+  private waiting(): boolean {
+    return this.activity.inFlight === 0 && this.activity.openWatches > 0;
+  }
+
+  /** Whether virtual time will jump once the quiet period passes (every client waits on a watch). */
+  get armed(): boolean {
+    return this.quiet !== undefined;
+  }
+
+  /** Runs timers in order until a watch line goes out or the cluster settles. */
+  private jump(): void {
+    this.quiet = undefined;
+    const clock = this.cluster.clock;
+    const before = this.written;
+    for (let n = 0; n < TIMERS_PER_TURN; n++) {
+      const next = clock.nextForegroundAt();
+      if (this.stopped || !this.waiting() || next === undefined || next > clock.now() + JUMP_SETTLED_MS) return;
+      clock.runNext();
+      this.cluster.flush();
+      if (this.written !== before) return this.rearm();
+    }
+    this.quiet = setTimeout(() => this.jump(), 0);
+  }
+}
+
+export function clockDriver(mode: ClockMode, cluster: Cluster, activity: ClientActivity): ClockDriver {
+  return mode.kind === 'jump' ? new JumpClock(cluster, activity, mode) : new ScaledClock(cluster, mode);
+}

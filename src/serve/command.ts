@@ -1,0 +1,98 @@
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { ClockModeError, formatClockMode, parseClockMode } from './clock-driver';
+import { CLOCK_PATH, REPORT_PATH, serve, type ServeOptions } from './serve';
+
+export const SERVE_USAGE = `Usage: terminating serve [options]
+
+Serves a simulated cluster over the Kubernetes HTTP API on 127.0.0.1 until SIGINT or SIGTERM,
+then writes the session report.
+
+Options:
+  --port N             TCP port on 127.0.0.1 (default 0: any free port)
+  --manifests FILE     Nodes, Pods and ReplicaSets to start with (YAML as kubectl get -o yaml prints
+                       them; behaviours in terminating.sim/ annotations). Default: the embedded
+                       cluster (nodes node-1, node-2; pods web, api, held, data, frontend-1/2)
+  --clock MODE         jump (default): virtual time jumps ahead while every client waits on a watch
+                       realtime: virtual time follows wall time
+                       fast=N: virtual time runs N times as fast as wall time
+  --report-dir DIR     where the session report and the kubeconfig go (default reports/serve)
+  --kubeconfig FILE    where the kubeconfig goes (default DIR/kubeconfig)
+  -h, --help           this help
+`;
+
+/** A command line `serve` cannot run with: one message saying what is wrong. */
+export class UsageError extends Error {}
+
+export function parseServeArgs(args: string[]): ServeOptions | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        manifests: { type: 'string' },
+        clock: { type: 'string' },
+        'report-dir': { type: 'string' },
+        kubeconfig: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    // parseArgs says e.g. "Unknown option '--foo'. To specify a positional argument …": keep the first sentence.
+    throw new UsageError(`${(e as Error).message.split('. ')[0]} (see terminating serve --help)`);
+  }
+  const v = parsed.values;
+  if (v.help) return 'help';
+  let port = 0;
+  if (v.port !== undefined) {
+    if (!/^\d+$/.test(v.port) || Number(v.port) > 65535) throw new UsageError(`invalid --port "${v.port}": expected a TCP port number 0-65535 (0: any free port)`);
+    port = Number(v.port);
+  }
+  let clock;
+  try {
+    clock = parseClockMode(v.clock ?? 'jump');
+  } catch (e) {
+    if (e instanceof ClockModeError) throw new UsageError(e.message);
+    throw e;
+  }
+  return { port, manifests: v.manifests, clock, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig };
+}
+
+/** `terminating serve …`: runs until SIGINT/SIGTERM; resolves with the exit code. */
+export async function serveCommand(args: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  const options = parseServeArgs(args);
+  if (options === 'help') {
+    out.write(SERVE_USAGE);
+    return 0;
+  }
+  const served = await serve(options);
+  const pods = served.cluster.apiserver.list('pods', undefined);
+  const nodes = served.cluster.nodes.size;
+  out.write(
+    [
+      `terminating serve: ${options.manifests ?? 'the default cluster'} (${nodes} node${nodes === 1 ? '' : 's'}, ${pods.ok ? pods.object.items.length : 0} pods) at ${served.url}, --clock ${formatClockMode(options.clock)}`,
+      `kubeconfig: ${served.kubeconfig}`,
+      `  export KUBECONFIG=${served.kubeconfig}`,
+      `virtual time: GET ${served.url}${CLOCK_PATH}   (POST ?advance=30s moves it on)`,
+      `report: on exit, on kill -USR2 ${process.pid}, or on POST ${served.url}${REPORT_PATH}  → ${resolve(options.reportDir, 'index.html')}`,
+      'Ctrl-C stops.',
+      '',
+    ].join('\n'),
+  );
+  const writeReport = () => {
+    const files = served.report();
+    out.write(`report written: ${files.html}\n`);
+  };
+  process.on('SIGUSR2', writeReport);
+  const signal = await new Promise<NodeJS.Signals>((done) => {
+    process.once('SIGINT', () => done('SIGINT'));
+    process.once('SIGTERM', () => done('SIGTERM'));
+  });
+  process.off('SIGUSR2', writeReport);
+  out.write(`${signal}: stopping\n`);
+  writeReport();
+  await served.close();
+  return 0;
+}
