@@ -479,6 +479,26 @@ const CASES: Case[] = [
       expect(failed.errorMessage).to.match(/T\+5\dm/);
     },
   },
+  // ---- releases and feature gates (src/release.ts) ----
+  { name: 'Kubernetes v1.25 (below the range)', steps: `Given Kubernetes v1.25\n${NODE_AND_POD}`, failingStep: 'Kubernetes v1.25', says: ['Kubernetes "v1.25" is not supported', 'v1.26 to v1.35'] },
+  { name: 'Kubernetes 1.36 (above the range)', steps: `Given Kubernetes 1.36\n${NODE_AND_POD}`, failingStep: 'Kubernetes 1.36', says: ['Kubernetes "1.36" is not supported', 'v1.26 to v1.35'] },
+  { name: 'Kubernetes abc', steps: `Given Kubernetes abc\n${NODE_AND_POD}`, failingStep: 'Kubernetes abc', says: ['"abc" is not a Kubernetes release', 'v1.26 to v1.35'] },
+  { name: 'Kubernetes v1.30 after the nodes', steps: `${NODE_AND_POD}\nAnd Kubernetes v1.30`, failingStep: 'Kubernetes v1.30', says: ['Kubernetes v1.30 must be declared before the nodes and pods'] },
+  {
+    name: 'a skewed kubelet after the pods on its node',
+    steps: `${NODE_AND_POD}\nAnd the kubelet on node "node-1" runs Kubernetes v1.31`,
+    failingStep: 'the kubelet on node "node-1" runs Kubernetes v1.31',
+    says: ['must be declared before the pods on that node'],
+  },
+  {
+    name: 'a kubelet newer than the control plane',
+    steps: `Given Kubernetes v1.30\nAnd a node "node-1"\nAnd the kubelet on node "node-1" runs Kubernetes v1.31`,
+    failingStep: 'the kubelet on node "node-1" runs Kubernetes v1.31',
+    says: ['cannot run v1.31 with a v1.30 control plane', 'from v1.27 to v1.30'],
+  },
+  { name: 'an unknown feature gate', steps: `Given the feature gate "Sidecars" is enabled\n${NODE_AND_POD}`, failingStep: 'the feature gate "Sidecars" is enabled', says: ['unrecognized feature gate: Sidecars', 'SidecarContainers'] },
+  { name: 'a locked feature gate', steps: `Given the feature gate "SidecarContainers" is disabled\n${NODE_AND_POD}`, failingStep: 'the feature gate "SidecarContainers" is disabled', says: ['cannot set feature gate SidecarContainers to false, feature is locked to true'] },
+  { name: 'a feature gate that is neither enabled nor disabled', steps: `Given the feature gate "SidecarContainers" is on\n${NODE_AND_POD}`, failingStep: 'the feature gate "SidecarContainers" is on', says: ['"enabled" or "disabled", not "on"'] },
   // ---- a deliberately wrong assertion of each style shows the actual timeline or diff ----
   {
     name: 'wrong order assertion prints the actual timeline with the matched rows marked',

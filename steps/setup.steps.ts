@@ -1,4 +1,5 @@
 import { Given, When } from '@cucumber/cucumber';
+import type { Release } from '../src/release';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /**
@@ -203,3 +204,20 @@ When('node {string} shuts down gracefully', function (this: TerminatingWorld, no
   this.cluster.node(node).shutdown(configured ? undefined : SCENARIO_SHUTDOWN_PERIODS);
   this.cluster.flush();
 });
+
+/** Every component (kube-apiserver, kube-controller-manager, kubelets, kubectl) runs this release; before the nodes and pods. Default v1.33. */
+Given('Kubernetes {release}', function (this: TerminatingWorld, release: Release) {
+  this.planRelease(release.minor);
+});
+
+/** Version skew: this node's kubelet runs another (older) release than the control plane; after the node, before its pods. */
+Given('the kubelet on node {string} runs Kubernetes {release}', function (this: TerminatingWorld, node: string, release: Release) {
+  this.planKubeletRelease(node, release.minor);
+});
+
+/** --feature-gates for every component: `enabled` or `disabled`; refused for a gate the release does not know or has locked. */
+Given('the feature gate {string} is {word}', function (this: TerminatingWorld, gate: string, state: string) {
+  if (state !== 'enabled' && state !== 'disabled') throw new ScenarioError(`a feature gate is "enabled" or "disabled", not "${state}"`);
+  this.planFeatureGate(gate, state === 'enabled');
+});
+

@@ -2,6 +2,8 @@ import type { ApiServer, ClientIdentity } from '../apiserver/apiserver';
 import { jsonEqual, toTime } from '../apiserver/object';
 import type { Event, Node, Pod, PodStatus, Taint, Toleration } from '../apiserver/types';
 import type { Clock, TimerHandle } from '../clock';
+import { DEFAULT_RELEASE } from '../release';
+import type { ControllerOptions } from './options';
 import type { Timeline } from '../timeline/timeline';
 import { updatePodCondition } from './pod-gc';
 
@@ -91,6 +93,8 @@ export class TaintEvictionController {
     private readonly clock: Clock,
     private readonly timeline: Timeline,
     private readonly api: ApiServer,
+    /** The kube-controller-manager release modelled. */
+    readonly options: ControllerOptions = { release: DEFAULT_RELEASE },
   ) {}
 
   start(): void {
