@@ -125,6 +125,9 @@ export class Cluster {
       for (const v of node.volumes.stuckVolumes()) {
         out.push(`volume "${v.volume}" of ${v.podRef} on node "${node.name}" cannot be unmounted (${v.failures} failed attempts, retried with back-off; last error: ${v.lastError})`);
       }
+      for (const v of node.volumes.hangingVolumes()) {
+        out.push(`volume "${v.volume}" of ${v.podRef} on node "${node.name}" is being unmounted and TearDown never returned (no retry while it is pending)`);
+      }
       if (!node.reachable) out.push(`node "${node.name}" is unreachable: its kubelet gets no watch events and cannot send status or its final DELETE`);
     }
     const pods = this.apiserver.list('pods', undefined);
