@@ -91,7 +91,9 @@ export class ApiServer {
   readonly etcd: Etcd;
   private readonly stores: { [R in Resource]: Store<ResourceType[R]> };
   private readonly watches = new WatchIndex();
+  /** Every request (or, when the timeline keeps no events, only the last one). */
   private readonly requests: RequestRecord[] = [];
+  private requestCount = 0;
   private createCounter = 0;
   private namespacesBootstrapped = false;
   private readonly startedAt: number;
@@ -322,7 +324,8 @@ export class ApiServer {
   // ---- bookkeeping for assertions ----
 
   request(id: number): RequestRecord | undefined {
-    return this.requests[id - 1];
+    const r = this.requests[this.timeline.keepsEvents ? id - 1 : 0];
+    return r?.id === id ? r : undefined;
   }
 
   get lastRequest(): RequestRecord | undefined {
@@ -374,7 +377,8 @@ export class ApiServer {
 
   /** Runs one mutating request: records its arrival, runs it, and turns StatusErrors into failure responses. */
   private mutate<T>(client: ClientIdentity, verb: string, resource: Resource, namespace: string | undefined, name: string, text: string, source: string, run: () => { code: number; object: T }): ApiResponse<T> {
-    const record: RequestRecord = { id: this.requests.length + 1, verb, resource, namespace, name, revisionBefore: this.etcd.currentRevision };
+    const record: RequestRecord = { id: ++this.requestCount, verb, resource, namespace, name, revisionBefore: this.etcd.currentRevision };
+    if (!this.timeline.keepsEvents) this.requests.length = 0;
     this.requests.push(record);
     const event = QUIET_RESOURCES.has(resource) ? undefined : this.timeline.record('apiserver', text, source, { actor: client.name });
     if (event) event.requestId = record.id;
