@@ -62,7 +62,7 @@ describe('HTTP API: version, health, discovery', () => {
   });
 });
 
-describe('HTTP API: pods', () => {
+describe('HTTP API: pods (printing R73)', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['web', 'db'])));
   after(() => s.close());
@@ -135,7 +135,7 @@ describe('HTTP API: pods', () => {
   });
 });
 
-describe('HTTP API: watch', () => {
+describe('HTTP API: watch (R72)', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['web'])));
   after(() => s.close());
@@ -174,7 +174,7 @@ describe('HTTP API: watch', () => {
   });
 });
 
-describe('HTTP API: bad input leaves the cluster unchanged', () => {
+describe('HTTP API: bad input leaves the cluster unchanged (R75)', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['web'], { maxRequestBodyBytes: 1024 })));
   after(() => s.close());

@@ -10,7 +10,7 @@ import { query, served, type RequestScope } from './scope';
 const WATCH_CONVERSIONS = [{ kind: 'Table', group: 'meta.k8s.io', versions: ['v1'] }] as const;
 
 /**
- * handlers/watch.go serveWatch: a chunked stream of `{"type":…,"object":…}` JSON lines, one per
+ * R72 — handlers/watch.go serveWatch: a chunked stream of `{"type":…,"object":…}` JSON lines, one per
  * change, in revision order, as the virtual clock delivers them.
  *
  * - No resourceVersion (or "0"): first an ADDED event for each object that exists now.
@@ -47,7 +47,7 @@ export function watchResource(scope: RequestScope): void {
   const toWire = (obj: KubeObject): unknown => {
     if (media.as?.kind !== 'Table') return served(scope, obj);
     // Only the first event's table carries the column definitions (handlers/watch.go: NoHeaders after the first).
-    const table = toTable(storage, [obj], { now: scope.cluster.clock.now(), noHeaders: !first, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
+    const table = toTable(storage, [obj], { now: scope.cluster.clock.now(), release: scope.api.options.release, noHeaders: !first, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
     first = false;
     return table;
   };
