@@ -144,7 +144,8 @@ function checkRequestChanges(world: TerminatingWorld, requestId: number, name: s
   const rows: ChangeRow[] = rowsOf(table, ['path', 'from', 'to']).map((row) => ({ path: parsePath(row.path), from: row.from, to: row.to }));
   const failure = checkChanges(before, after, rows, world.start);
   const request = world.cluster.timeline.since(world.start).find((e) => e.component === 'apiserver' && e.requestId === record.id);
-  if (request) world.marks.rows.push({ seq: request.seq, kind: failure ? 'mismatch' : 'matched', note: failure ? 'its changes differ from the table' : 'changes as listed' });
+  const problems = failure?.split('\n\n')[0]?.split('\n').join('; ');
+  if (request) world.marks.rows.push({ seq: request.seq, kind: failure ? 'mismatch' : 'matched', note: problems ? `changes differ from the table: ${problems}` : 'changes as listed' });
   if (failure) throw new Error(`the request ${record.verb} ${record.resource}/${record.name} (#${record.id}) did not change ${resource === 'pods' ? 'pod' : 'replicaset'} "${name}" as listed:\n${failure}`);
 }
 
@@ -298,6 +299,7 @@ Then('no {word} event {string} happens between T+{duration} and T+{duration}', f
 Then('no {word} event {string} happens', function (this: TerminatingWorld, component: string, text: string) {
   const c = parseComponent(component);
   const hits = this.cluster.timeline.since(this.start).filter((e) => e.component === c && e.text.startsWith(text));
+  this.mark({ rows: hits.map((e) => ({ seq: e.seq, kind: 'mismatch', note: `expected no ${c} event "${text}"` })), expected: [] });
   if (hits.length > 0) throw new Error(`expected no ${c} event starting with "${text}", but found:\n${formatTimeline(hits, this.start)}\n\n${recentTimeline(this)}`);
 });
 

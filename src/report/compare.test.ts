@@ -42,7 +42,10 @@ describe('alignTimelines', () => {
   });
   it('flags pairs at another time and writes whose field changes differ (timestamps by their offset)', () => {
     expect(rows.map((r) => r.timeDiffers)).to.deep.equal([false, false, false, true, true]);
-    expect(rows[1]!.fieldDiffs).to.deep.equal(['/status/conditions/0: (unchanged) | {"type":"DisruptionTarget"}']);
+    expect(rows[1]!.fieldDiffs).to.deep.equal(['/status/conditions/0/type: (unchanged) | "DisruptionTarget"']);
+    const condition = (t: string) => [{ op: 'add' as const, path: '/status/conditions/1', value: { type: 'Ready', lastTransitionTime: t } }];
+    const [pair] = alignTimelines(timeline([0, 'etcd', 'PUT x rev=1', { patch: condition('2025-01-01T00:01:45Z') }]), T0, timeline([0, 'etcd', 'PUT x rev=2', { patch: condition('2025-01-01T00:01:55Z') }]), T0);
+    expect(pair!.fieldDiffs, 'an object value is compared field by field').to.deep.equal(['/status/conditions/1/lastTransitionTime: "T+45s" | "T+55s"']);
     const later = older.map((e) => ({ ...e, at: e.at + 5000, patch: e.patch && stamp('2025-01-01T00:01:35Z') }));
     expect(alignTimelines(older, T0, later, T0 + 5000).every((r) => r.a && r.b && !r.timeDiffers && r.fieldDiffs.length === 0)).to.equal(true);
   });
@@ -54,7 +57,7 @@ describe('formatComparison and renderComparison', () => {
   it('writes one line per aligned row with its sign, both times, and the differing fields', () => {
     const text = formatComparison(a, b);
     expect(text).to.contain('~ T+0s       T+0s       etcd      PUT /registry/pods/default/web rev=12');
-    expect(text).to.contain('/status/conditions/0: (unchanged) | {"type":"DisruptionTarget"}');
+    expect(text).to.contain('/status/conditions/0/type: (unchanged) | "DisruptionTarget"');
     expect(text).to.contain('+            T+0s       kubelet   SyncTerminatingPod pods/web');
     expect(text).to.contain('~ T+1s       T+2s       status');
     expect(text).to.match(/4 events in both \(0 with other values, 2 at another time, 1 writes with other field changes\), 0 only in A, 1 only in B$/);
@@ -63,6 +66,6 @@ describe('formatComparison and renderComparison', () => {
     const html = renderComparison(a, b);
     expect(html.match(/<tr class="only-b">/g)).to.have.length(1);
     expect(html.match(/<tr class="moved">/g)).to.have.length(2);
-    expect(html).to.contain('fields differ (A | B): /status/conditions/0: (unchanged) | {&quot;type&quot;:&quot;DisruptionTarget&quot;}');
+    expect(html).to.contain('fields differ (A | B): /status/conditions/0/type: (unchanged) | &quot;DisruptionTarget&quot;');
   });
 });

@@ -71,11 +71,17 @@ function patchDiffs(pa: readonly Operation[] | undefined, t0a: number, pb: reado
   return out;
 }
 
+/** Each operation's value down to its leaves (`/status/conditions/1/lastTransitionTime`), so a difference names the field that differs. */
 function changesByPath(ops: readonly Operation[], t0: number): Map<string, string> {
   const out = new Map<string, string>();
+  const leaves = (path: string, value: unknown): void => {
+    if (typeof value === 'object' && value !== null && Object.keys(value).length > 0) {
+      for (const [k, v] of Object.entries(value)) leaves(`${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, v);
+    } else out.set(path, comparable(value, t0));
+  };
   for (const op of ops) {
     if (op.op === 'remove') out.set(op.path, 'removed');
-    else if (op.op === 'add' || op.op === 'replace') out.set(op.path, comparable(op.value, t0));
+    else if (op.op === 'add' || op.op === 'replace') leaves(op.path, op.value);
     else out.set(op.path, op.op);
   }
   return out;
