@@ -60,6 +60,15 @@ Given('pods {string} and {string} running on node {string}', function (this: Ter
 });
 
 /**
+ * The default pod bound (`spec.nodeName`) to a node that has no Node object and no kubelet, as
+ * after a node was deleted: nothing runs it, it stays Pending, and pod GC force-deletes it after its
+ * 40 s quarantine (K48). The node must not be declared in the scenario.
+ */
+Given('a pod {string} bound to node {string} that does not exist', function (this: TerminatingWorld, pod: string, node: string) {
+  this.plan.podOnMissingNode(pod, node);
+});
+
+/**
  * The default pod without `spec.nodeName`: it stays Pending, no kubelet knows it, and a DELETE
  * removes it at once (R7).
  */
