@@ -250,9 +250,14 @@ export class RealKubectlSession {
     return open.length > 0 && open.every((e) => e.watch && e.established && !e.deletedSent);
   }
 
+  /** Kills the kubectl still running, if one is. */
+  stop(): void {
+    this.child?.kill('SIGKILL');
+  }
+
   /** Kills a kubectl still running, stops the server, removes the kubeconfig and cache. */
   async close(): Promise<void> {
-    this.child?.kill('SIGKILL');
+    this.stop();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.dir, { recursive: true, force: true });
