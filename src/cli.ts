@@ -1,15 +1,18 @@
 import { ManifestFileError } from './manifest-file';
+import { kubectlCommand } from './kubectl/kubectl-command';
 import { serveCommand, UsageError } from './serve/command';
 
 const USAGE = `Usage: terminating <command> [options]
 
 Commands:
   serve     serve a simulated cluster over the Kubernetes HTTP API (terminating serve --help)
+  kubectl   the pinned real kubectl v1.33 against the served cluster (terminating kubectl get pods)
 `;
 
 /** The subcommands of `terminating`; each resolves with its exit code. */
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   serve: serveCommand,
+  kubectl: kubectlCommand,
 };
 
 /** `terminating COMMAND ARGS…` (bin/terminating.js): runs the command; bad usage is one line on stderr and exit code 2. */

@@ -134,10 +134,29 @@ export class ClusterPlan {
     if (nodeName !== undefined && !this.nodes.includes(nodeName)) {
       throw new PlanError(`unknown node "${nodeName}" for pod "${name}": declare it first with  Given a node "${nodeName}"  (nodes so far: ${this.list(this.nodes)})`);
     }
+    this.addPod(name, nodeName, manifest);
+  }
+
+  /**
+   * A pod bound to a node that has no Node object and no kubelet (a node deleted before the
+   * scenario, or a typo in a manifest): nothing runs it, and pod GC collects it (gcOrphaned).
+   */
+  podOnMissingNode(name: string, nodeName: string, manifest?: Manifest): void {
+    if (this.nodes.includes(nodeName)) throw new PlanError(`node "${nodeName}" of pod "${name}" is declared in this scenario, so it exists: use  Given a pod "${name}" running on node "${nodeName}"`);
+    this.addPod(name, nodeName, manifest);
+  }
+
+  private addPod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
     if (this.pods.has(name)) throw new PlanError(`pod "${name}" is declared twice`);
     const planned = { pod: podFromManifest(name, nodeName, manifest), behaviours: new Map(), volumes: new Map() };
     this.pods.set(name, planned);
     if (this.started) this.createPod(planned);
+  }
+
+  /** The node that runs a planned pod: undefined when it is unscheduled or its node does not exist. */
+  private runningNode(planned: PlannedPod): string | undefined {
+    const nodeName = planned.pod.spec?.nodeName;
+    return nodeName !== undefined && this.nodes.includes(nodeName) ? nodeName : undefined;
   }
 
   /** Sets how a container of a planned pod behaves when stopped (looked up when the signal comes). */
@@ -151,7 +170,8 @@ export class ClusterPlan {
     }
     const behaviour = { ...(planned.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change };
     planned.behaviours.set(container, behaviour);
-    if (this.started && planned.pod.spec?.nodeName) this.cluster.node(planned.pod.spec.nodeName).containerBehaviours.set(`pods/${podName} ${container}`, behaviour);
+    const node = this.runningNode(planned);
+    if (this.started && node) this.cluster.node(node).containerBehaviours.set(`pods/${podName} ${container}`, behaviour);
   }
 
   /**
@@ -173,7 +193,8 @@ export class ClusterPlan {
       throw new PlanError(`pod "${podName}" has no volume "${volume}" (its volumes: ${this.list(names, 'none — add spec.volumes to its manifest')})`);
     }
     planned.volumes.set(volume, behaviour);
-    if (this.started && planned.pod.spec?.nodeName) this.cluster.node(planned.pod.spec.nodeName).volumeBehaviours.set(`pods/${podName} ${volume}`, behaviour);
+    const node = this.runningNode(planned);
+    if (this.started && node) this.cluster.node(node).volumeBehaviours.set(`pods/${podName} ${volume}`, behaviour);
   }
 
   nodeUnreachable(node: string): void {
@@ -240,7 +261,7 @@ export class ClusterPlan {
   }
 
   private createPod(planned: PlannedPod): void {
-    const nodeName = planned.pod.spec?.nodeName;
+    const nodeName = this.runningNode(planned);
     const name = planned.pod.metadata.name!;
     if (nodeName) {
       const node = this.cluster.node(nodeName);

@@ -524,6 +524,44 @@ const CASES: Case[] = [
     failingStep: 'pod "web" has fields:',
     says: ['/metadata/deletionGracePeriodSeconds: expected 5, actual 30', 'deletionTimestamp:'],
   },
+
+  // ---- the vocabulary of conditions, Kubernetes Events and time windows ----
+  {
+    name: 'a time window that is not whole seconds',
+    steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen no kubelet event "REMOVE" happens between T+1.5s and T+3s`,
+    failingStep: 'no kubelet event "REMOVE" happens between T+1.5s and T+3s',
+    says: ['whole seconds', '1.5s'],
+  },
+  {
+    name: 'a time window that ends before it starts',
+    steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen no kubelet event "REMOVE" happens between T+30s and T+3s`,
+    failingStep: 'no kubelet event "REMOVE" happens between T+30s and T+3s',
+    says: ['"between T+30s and T+3s" ends before it starts'],
+  },
+  {
+    name: 'an Event type that is neither Normal nor Warning',
+    steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen pod "web" has a Critical event "Killing"`,
+    failingStep: 'pod "web" has a Critical event "Killing"',
+    says: ['Normal or Warning, not "Critical"'],
+  },
+  {
+    name: 'a pod on a missing node that the scenario declares',
+    steps: `${NODE_AND_POD}\nAnd a pod "ghost" bound to node "node-1" that does not exist\nWhen the user deletes pod "web"`,
+    failingStep: 'a pod "ghost" bound to node "node-1" that does not exist',
+    says: ['node "node-1" of pod "ghost" is declared in this scenario', 'Given a pod "ghost" running on node "node-1"'],
+  },
+  {
+    name: 'a condition expected without a reason that has one',
+    steps: `${NODE_AND_POD}\nWhen I run \`kubectl delete pod web --wait=false\`\nAnd 5s pass\nThen pod "web" was removed with condition "Ready" with status "False" and no reason`,
+    failingStep: 'pod "web" was removed with condition "Ready" with status "False" and no reason',
+    says: ['the last stored state of pod "web" has condition Ready with status False and reason PodFailed; expected status False and no reason', 'Its conditions:'],
+  },
+  {
+    name: 'a count of Kubernetes Events that is wrong',
+    steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nAnd 5s pass\nThen pod "web" has 2 events "Killing"`,
+    failingStep: 'pod "web" has 2 events "Killing"',
+    says: ['pod "web" has 1 Event Killing; expected exactly 2', 'Its events:', 'Normal Killing: Stopping container app'],
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -6,8 +6,13 @@ import { Loop } from './loop';
 export interface VolumeBehaviour {
   /** How long one TearDown takes. */
   unmountMs: number;
-  /** Every TearDown fails (a dead NFS server, a busy device): retried with back-off forever. */
+  /** Every TearDown fails (a busy device, `target is busy`): retried with back-off forever. */
   neverUnmounts: boolean;
+  /**
+   * TearDown never returns (an unmount blocked on a dead NFS server): the operation stays pending,
+   * so the reconciler never starts another one for that volume — no failures, no retries.
+   */
+  hangs?: boolean;
 }
 
 export interface VolumeManagerConfig {
@@ -151,6 +156,17 @@ export class VolumeManager {
     return out;
   }
 
+  /** Volumes whose TearDown was started and never returned, for "what still blocks" messages. */
+  hangingVolumes(): { podRef: string; volume: string }[] {
+    const out = [];
+    for (const p of this.pods.values()) {
+      for (const v of p.volumes.values()) {
+        if (v.state === 'unmounting' && this.behaviourOf(p.podRef, v.name)?.hangs) out.push({ podRef: p.podRef, volume: v.name });
+      }
+    }
+    return out;
+  }
+
   private hasWork(): boolean {
     for (const p of this.unmounting) {
       if ([...p.volumes.values()].some((v) => v.state === 'mounted')) return true;
@@ -181,6 +197,8 @@ export class VolumeManager {
     const behaviour = this.behaviourOf(p.podRef, v.name);
     v.state = 'unmounting';
     this.timeline.record('volumes', `unmount ${v.name} ${p.podRef}`, SOURCE, { actor: this.nodeName });
+    // nestedpendingoperations: while an operation on the volume is pending no other one starts.
+    if (behaviour?.hangs) return;
     this.clock.after(behaviour?.unmountMs ?? this.config.defaultUnmountMs, () => {
       if (behaviour?.neverUnmounts) {
         v.state = 'mounted';

@@ -95,7 +95,7 @@ describe('terminating serve', () => {
     expect((await request(s.url, 'GET', `${PODS}/api`)).status).to.equal(404);
     expect(s.cluster.timeline.since(s.t0).map((e) => e.text)).to.include('clock advanced by 1m');
     const bad = await request(s.url, 'POST', `${CLOCK_PATH}?advance=soon`);
-    expect([bad.status, bad.json.message]).to.deep.equal([400, 'bad duration "soon": expected a non-negative number followed by ms, s, m or h (e.g. 30s, 1.5s, 2m, 1h, 500ms)']);
+    expect([bad.status, bad.json.message]).to.deep.equal([400, 'bad duration "soon": expected a non-negative number followed by ms, s, m or h (e.g. 30s, 1.5s, 2m, 1h, 500ms), or several of them from the largest unit down (1m30s, 1h15m)']);
     expect((await request(s.url, 'POST', CLOCK_PATH)).status).to.equal(400);
     expect((await request(s.url, 'PUT', CLOCK_PATH)).status).to.equal(405);
   });
@@ -107,14 +107,14 @@ describe('terminating serve', () => {
     expect(s.cluster.clock.now() - s.t0).to.be.at.least(31_000);
   });
 
-  it('writes the session report on demand: the timeline as SVG, text and HTML', async () => {
+  it('writes the session report on demand: the timeline as HTML diagram, text and data', async () => {
     const s = await start();
     await kubectlDelete(s, 'web');
     const r = await request(s.url, 'POST', REPORT_PATH);
     expect(r.status).to.equal(200);
     expect(readFileSync(r.json.files.text, 'utf8')).to.match(/T\+0s\s+apiserver\s+DELETE pods\/web/);
-    expect(readFileSync(r.json.files.svg, 'utf8')).to.match(/^<svg/);
-    expect(readFileSync(r.json.files.html, 'utf8')).to.contain('<svg').and.contain('SIGKILL app pods/web');
+    expect(JSON.parse(readFileSync(r.json.files.data, 'utf8')).events.some((e: { text: string }) => e.text === 'SIGKILL app pods/web')).to.equal(true);
+    expect(readFileSync(r.json.files.html, 'utf8')).to.contain('<div class="sd"').and.contain('SIGKILL app pods/web');
     expect(readFileSync(r.json.files.objects, 'utf8')).to.not.match(/name: web\n/);
     expect((await request(s.url, 'GET', REPORT_PATH)).status).to.equal(405);
   });
