@@ -1,4 +1,4 @@
-import { badRequest, StatusError } from '../../apiserver/errors';
+import { badRequest, invalid, StatusError } from '../../apiserver/errors';
 import { parseListOptions, selectionMatches } from '../../apiserver/list-options';
 import type { KubeObject } from '../../apiserver/object';
 import type { WatchEvent } from '../../apiserver/watch';
@@ -22,6 +22,8 @@ const WATCH_CONVERSIONS = [{ kind: 'Table', group: 'meta.k8s.io', versions: ['v1
  *   server would jump straight to every watch's deadline. Without it the stream stays open
  *   until the client goes away (upstream ends it after a random 30–60 min).
  * - `allowWatchBookmarks` is accepted; no BOOKMARK is sent (clients may not rely on any).
+ * - `sendInitialEvents` (streaming lists) is refused with the 422 kube-apiserver gives when its
+ *   WatchList feature is off, so clients fall back to LIST then WATCH.
  * - A client that disconnects releases its watch at once.
  */
 export function watchResource(scope: RequestScope): void {
@@ -31,6 +33,10 @@ export function watchResource(scope: RequestScope): void {
     labelSelector: query(scope, 'labelSelector'),
     fieldSelector: scope.info.name ? `metadata.name=${scope.info.name}` : query(scope, 'fieldSelector'),
   });
+  if (query(scope, 'sendInitialEvents') !== undefined) {
+    // internalversion/validation ValidateListOptions with the WatchList feature disabled.
+    throw invalid('ListOptions.meta.k8s.io', '', [{ field: 'sendInitialEvents', type: 'Forbidden', detail: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled' }]);
+  }
   const timeout = query(scope, 'timeoutSeconds');
   if (timeout !== undefined && !/^\d+$/.test(timeout)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(timeout)}: invalid syntax`);
   const resourceVersion = query(scope, 'resourceVersion') || undefined;
