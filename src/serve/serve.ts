@@ -7,7 +7,7 @@ import { ClusterPlan, WARMUP_MS } from '../cluster-plan';
 import { DurationError, parseDuration } from '../duration';
 import { loadManifestFile } from '../manifest-file';
 import { createApiHandler } from '../server/api-handler';
-import { formatDuration, formatOffset } from '../timeline/sequence-diagram';
+import { formatDuration, formatOffset } from '../timeline/time';
 import { clockDriver, formatClockMode, type ClockDriver, type ClockMode } from './clock-driver';
 import { kubeconfig } from './kubeconfig';
 import { writeSessionReport, type SessionReportFiles } from './session-report';

@@ -62,7 +62,7 @@ describe('HTTP API: version, health, discovery', () => {
   });
 });
 
-describe('HTTP API: pods', () => {
+describe('HTTP API: pods (printing R73)', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['web', 'db'])));
   after(() => s.close());
@@ -125,6 +125,13 @@ describe('HTTP API: pods', () => {
     expect((await request(s.base, 'GET', '/api/v1/namespaces/default/pods/db')).status).to.equal(404);
   });
 
+  it('another client is named after its User-Agent product on the timeline', async () => {
+    const r = await request(s.base, 'POST', '/api/v1/namespaces/default/pods', { body: podManifest('mine'), headers: { 'User-Agent': 'my-operator/0.1 (linux)' } });
+    expect(r.status).to.equal(201);
+    const event = s.cluster.timeline.all().find((e) => e.text === 'CREATE pods/mine');
+    expect([event?.actor, event?.component]).to.deep.equal(['my-operator', 'apiserver']);
+  });
+
   it('DELETE with options in the query string', async () => {
     const r = await request(s.base, 'DELETE', '/api/v1/namespaces/default/pods/new?gracePeriodSeconds=0');
     expect(r.status, r.text).to.equal(200);
@@ -135,7 +142,7 @@ describe('HTTP API: pods', () => {
   });
 });
 
-describe('HTTP API: watch', () => {
+describe('HTTP API: watch (R72)', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['web'])));
   after(() => s.close());
@@ -167,6 +174,12 @@ describe('HTTP API: watch', () => {
     expect(w.events[0].object.message).to.match(/^too old resource version: 1 \(\d+\)$/);
   });
 
+  it('sendInitialEvents is refused as by a kube-apiserver without the WatchList feature', async () => {
+    const r = await request(s.base, 'GET', '/api/v1/namespaces/default/pods?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan');
+    expect(r.status).to.equal(422);
+    expect(r.json.message).to.equal('ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
+  });
+
   it('timeoutSeconds ends the stream (wall time)', async () => {
     const w = await openWatch(s.base, '/api/v1/namespaces/default/pods?watch=true&timeoutSeconds=0');
     await w.ended;
@@ -174,7 +187,7 @@ describe('HTTP API: watch', () => {
   });
 });
 
-describe('HTTP API: bad input leaves the cluster unchanged', () => {
+describe('HTTP API: bad input leaves the cluster unchanged (R75)', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['web'], { maxRequestBodyBytes: 1024 })));
   after(() => s.close());

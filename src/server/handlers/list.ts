@@ -3,7 +3,7 @@ import type { KubeObject } from '../../apiserver/object';
 import { negotiate } from '../negotiation';
 import { groupVersionString } from '../resources';
 import { toTable } from '../table';
-import { query, READ_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
+import { query, LIST_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
 
 /** The list options of the query string (metav1.ListOptions). */
 export function listOptionsOf(scope: RequestScope): ListOptions {
@@ -23,7 +23,7 @@ export function listOptionsOf(scope: RequestScope): ListOptions {
  * lists), as a Table, or as PartialObjectMetadataList.
  */
 export function listResource(scope: RequestScope): void {
-  const media = negotiate(scope.req.headers.accept, READ_CONVERSIONS);
+  const media = negotiate(scope.req.headers.accept, LIST_CONVERSIONS);
   const { object: page } = unwrap(scope.api.listPage(scope.resource.storage, scope.info.namespace, listOptionsOf(scope)));
   const items = page.items as KubeObject[];
   const metadata: Record<string, unknown> = { resourceVersion: page.resourceVersion };
@@ -31,7 +31,7 @@ export function listResource(scope: RequestScope): void {
   if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
   let out: unknown;
   if (media.as?.kind === 'Table') {
-    out = toTable(scope.resource.storage, items, { now: scope.cluster.clock.now(), ...metadata, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
+    out = toTable(scope.resource.storage, items, { now: scope.cluster.clock.now(), release: scope.api.options.release, ...metadata, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
   } else if (media.as?.kind === 'PartialObjectMetadataList') {
     out = { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items: items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata })) };
   } else {
