@@ -8,6 +8,7 @@
  * 2. mass: N pods over 100 nodes deleted gracefully until all are gone, N = 1 000 and 10 000, each
  *    in a fresh process (wall time of the simulation, peak RSS, events per second).
  * 3. seed: virtual seconds per wall second for the seed graceful scenario.
+ * 4. serve (bench/serve.ts, issue 9): ready time, LIST of 10 000 pods, the real kubectl delete in jump mode.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -70,6 +71,13 @@ function massRun(n: number): { seconds: number; deleteSeconds: number; peakRssMB
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
 
+/** bench/serve.ts in its own process: the `serve` figures of issue 9. */
+function serveFigures(): { readyMs: number; listJsonMs: number; listTableMs: number; kubectlDeleteMs: number | string } {
+  const r = spawnSync(process.execPath, ['--require', TS_HOOK, join(ROOT, 'bench/serve.ts')], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`serve bench failed:\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!);
+}
+
 function main(): void {
   const scenarios = countScenarios();
   const suite = Array.from({ length: RUNS }, () => timed(process.execPath, [CUCUMBER], ROOT));
@@ -92,11 +100,14 @@ function main(): void {
     return virtualMs / 1000 / wall;
   });
 
+  const served = serveFigures();
+
   const result = {
     runs: RUNS,
     suite: { scenarios, seconds: median(suite), floorSeconds: median(floor), ratio: median(suite) / median(floor), plainJsFloorSeconds: median(jsFloor) },
     mass: { ...mass, growth: mass['10000'].seconds / mass['1000'].seconds },
     seed: { speedup: Math.round(median(seedRuns)) },
+    serve: served,
   };
   mkdirSync(join(ROOT, 'reports'), { recursive: true });
   writeFileSync(join(ROOT, 'reports/bench.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -109,6 +120,10 @@ function main(): void {
     ['mass deletion, 10 000 pods', `${mass['10000'].seconds.toFixed(2)} s`, `${mass['10000'].peakRssMB.toFixed(0)} MB (targets ≤ 2 s, ≤ 400 MB); deletion phase ${mass['10000'].deleteSeconds.toFixed(2)} s`],
     ['growth 1 000 → 10 000', `${result.mass.growth.toFixed(1)}×`, 'target ≤ 11×'],
     ['seed scenario speed-up', `${result.seed.speedup}×`, 'virtual seconds per wall second'],
+    ['serve: ready', `${served.readyMs.toFixed(0)} ms`, 'process start to ready, default cluster (target < 1 s)'],
+    ['serve: LIST 10 000 pods, JSON', `${served.listJsonMs.toFixed(0)} ms`, 'over HTTP, whole body read (target < 200 ms)'],
+    ['serve: LIST 10 000 pods, Table', `${served.listTableMs.toFixed(0)} ms`, 'as kubectl get asks (target < 200 ms)'],
+    ['serve: real kubectl delete pod web', typeof served.kubectlDeleteMs === 'number' ? `${served.kubectlDeleteMs.toFixed(0)} ms` : served.kubectlDeleteMs, '30 s grace, --clock jump, wall time of kubectl (target < 1 s)'],
   ];
   const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
   console.log(`median of ${RUNS} runs each; written to reports/bench.json\n`);
