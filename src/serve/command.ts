@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
+import { CommandError } from '../command-error';
+import { ManifestFileError } from '../manifest-file';
 import { ClockModeError, formatClockMode, parseClockMode } from './clock-driver';
 import { CLOCK_PATH, REPORT_PATH, serve, type ServeOptions } from './serve';
 
@@ -21,9 +23,6 @@ Options:
   -h, --help           this help
 `;
 
-/** A command line `serve` cannot run with: one message saying what is wrong. */
-export class UsageError extends Error {}
-
 export function parseServeArgs(args: string[]): ServeOptions | 'help' {
   let parsed;
   try {
@@ -41,20 +40,20 @@ export function parseServeArgs(args: string[]): ServeOptions | 'help' {
     });
   } catch (e) {
     // parseArgs says e.g. "Unknown option '--foo'. To specify a positional argument …": keep the first sentence.
-    throw new UsageError(`${(e as Error).message.split('. ')[0]} (see terminating serve --help)`);
+    throw new CommandError(`${(e as Error).message.split('. ')[0]} (see terminating serve --help)`, 2);
   }
   const v = parsed.values;
   if (v.help) return 'help';
   let port = 0;
   if (v.port !== undefined) {
-    if (!/^\d+$/.test(v.port) || Number(v.port) > 65535) throw new UsageError(`invalid --port "${v.port}": expected a TCP port number 0-65535 (0: any free port)`);
+    if (!/^\d+$/.test(v.port) || Number(v.port) > 65535) throw new CommandError(`invalid --port "${v.port}": expected a TCP port number 0-65535 (0: any free port)`, 2);
     port = Number(v.port);
   }
   let clock;
   try {
     clock = parseClockMode(v.clock ?? 'jump');
   } catch (e) {
-    if (e instanceof ClockModeError) throw new UsageError(e.message);
+    if (e instanceof ClockModeError) throw new CommandError(e.message, 2);
     throw e;
   }
   return { port, manifests: v.manifests, clock, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig };
@@ -67,7 +66,14 @@ export async function serveCommand(args: string[], out: NodeJS.WritableStream = 
     out.write(SERVE_USAGE);
     return 0;
   }
-  const served = await serve(options);
+  let served;
+  try {
+    served = await serve(options);
+  } catch (e) {
+    // An unusable manifest file or a port in use: the user's to fix.
+    if (e instanceof ManifestFileError || (e as NodeJS.ErrnoException).syscall === 'listen') throw new CommandError((e as Error).message);
+    throw e;
+  }
   const pods = served.cluster.apiserver.list('pods', undefined);
   const nodes = served.cluster.nodes.size;
   out.write(
