@@ -95,7 +95,8 @@ describe('terminating serve', () => {
     expect((await request(s.url, 'GET', `${PODS}/api`)).status).to.equal(404);
     expect(s.cluster.timeline.since(s.t0).map((e) => e.text)).to.include('clock advanced by 1m');
     const bad = await request(s.url, 'POST', `${CLOCK_PATH}?advance=soon`);
-    expect([bad.status, bad.json.message]).to.deep.equal([400, 'bad duration "soon": expected a non-negative number followed by ms, s, m or h (e.g. 30s, 1.5s, 2m, 1h, 500ms)']);
+    expect(bad.status).to.equal(400);
+    expect(bad.json.message).to.match(/^bad duration "soon": expected /);
     expect((await request(s.url, 'POST', CLOCK_PATH)).status).to.equal(400);
     expect((await request(s.url, 'PUT', CLOCK_PATH)).status).to.equal(405);
   });
