@@ -30,10 +30,11 @@ export function massDeletion(pods: number, nodes = 100): { events: number; virtu
 
 if (require.main === module) {
   const n = Number(process.argv[2] ?? 1000);
+  const nodes = Number(process.argv[3] ?? 100);
   const start = process.hrtime.bigint();
-  const r = massDeletion(n);
+  const r = massDeletion(n, nodes);
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   // seconds: the whole run (creating the pods and letting them run, then the deletion);
   // deleteSeconds: from the first DELETE until every pod is gone.
-  console.log(JSON.stringify({ pods: n, seconds, deleteSeconds: seconds - r.setupSeconds, events: r.events, virtualSeconds: r.virtualMs / 1000, peakRssMB: process.resourceUsage().maxRSS / 1024 }));
+  console.log(JSON.stringify({ pods: n, nodes, seconds, deleteSeconds: seconds - r.setupSeconds, events: r.events, virtualSeconds: r.virtualMs / 1000, peakRssMB: process.resourceUsage().maxRSS / 1024 }));
 }

@@ -347,3 +347,33 @@ Feature: Graceful deletion of a pod
       | /status/conditions | <any> | <any> |
     When the cluster settles
     Then pod "web" is gone
+
+  Scenario: a pod created during the scenario from a manifest: its conditions and Kubernetes Events
+    # The kubelet records one Normal "Killing" Event per container it stops. Ready is True with no
+    # reason while the pod runs; the terminal status sets it False with reason PodFailed (143 from
+    # SIGTERM, K32, K35). The finalizer keeps the pod after the kubelet's final DELETE, so its
+    # status can be read.
+    When the user creates pod "late" on node "node-1" with:
+      """
+      metadata:
+        finalizers: [example.com/hold]
+      spec:
+        terminationGracePeriodSeconds: 5
+        containers:
+          - name: main
+          - name: side
+      """
+    Then the last request returns 201
+    When 10s pass
+    Then pod "late" has condition "Ready" with status "True" and no reason
+    And pod "late" has no condition "DisruptionTarget"
+    And pod "late" has no event "Killing"
+    When the user deletes pod "late"
+    And 10s pass
+    Then pod "late" is terminating
+    And pod "late" has condition "Ready" with status "False" and reason "PodFailed"
+    And pod "late" has condition "ContainersReady" with status "False"
+    And pod "late" has 2 events "Killing"
+    And pod "late" has a Normal event "Killing"
+    And pod "late" has an event "Killing" saying "Stopping container side"
+    And no runtime event "SIGKILL" happens between T+10s and T+20s

@@ -194,3 +194,47 @@ Feature: Pods on a lost node: node lifecycle, taint eviction and pod GC
       | T+6m | apiserver     | PATCH pods/web/status   |
       | T+6m | apiserver     | DELETE pods/web         |
     And no status event "DELETE pods/web" happens
+
+  Scenario: the node object is deleted while its kubelet still runs: pod GC removes the pod, the kubelet kills it with grace 1
+    # Deleting a Node does not stop its kubelet, which keeps watching the pods bound to it (and
+    # does not register the node again: it registers once, when it starts). Pod GC finds the node
+    # missing at its next pass and force-deletes the pod after the quarantine (K48); the kubelet
+    # sees that DELETE, with grace 0, and kills the container with grace 1 (K16). Nobody else
+    # wrote the pod's status, so its last stored state is Failed and still Ready.
+    When node "node-1" is deleted
+    And 1m30s pass
+    Then pod "web" is gone
+    And no podgc event "force delete" happens between T+0s and T+39s
+    And these events happen in order:
+      | at          | component | event                                               |
+      | T+0s        | apiserver | DELETE nodes/node-1                                 |
+      | T+0s..T+20s | podgc     | node node-1 not found: quarantined for 40s          |
+      | T+40s..T+1m | podgc     | force delete pods/web: node node-1 no longer exists |
+      | T+40s..T+1m | apiserver | DELETE pods/web gracePeriodSeconds=0                |
+      | T+40s..T+1m | kubelet   | SyncTerminatingPod pods/web gracePeriod=1           |
+      | T+40s..T+1m | runtime   | SIGTERM app                                         |
+    And pod "web" was removed with condition "DisruptionTarget" with status "True" and reason "DeletionByPodGC"
+    And pod "web" was removed with condition "Ready" with status "True" and no reason
+    And pod "web" was removed with fields:
+      | path          | value    |
+      | /status/phase | "Failed" |
+    And pod "web" has 1 event "Killing"
+
+  Scenario: a pod bound to a node that never existed: no kubelet runs it, pod GC removes it
+    # No kubelet watches node "gone", so the pod stays Pending with no status at all. Pod GC's
+    # first pass after the pod was created (T-40s) quarantines the missing node; the pass at T+0
+    # finds the quarantine over and the node still missing (K48).
+    Given a pod "ghost" bound to node "gone" that does not exist
+    When the cluster settles
+    Then pod "ghost" is gone
+    And pod "ghost" was removed with condition "DisruptionTarget" with status "True" and reason "DeletionByPodGC"
+    And pod "ghost" was removed with fields:
+      | path          | value    |
+      | /status/phase | "Failed" |
+    And these events happen in order:
+      | at   | component | event                                               |
+      | T+0s | podgc     | force delete pods/ghost: node gone no longer exists |
+      | T+0s | apiserver | PATCH pods/ghost/status                             |
+      | T+0s | apiserver | DELETE pods/ghost gracePeriodSeconds=0              |
+    And no kubelet event "DELETE pods/ghost" happens
+    And pod "web" exists

@@ -83,6 +83,11 @@ export class Clock implements Scheduler {
     return this.foreground.peekPending();
   }
 
+  /** Entries held for "what foreground work is next?" (fired ones are dropped as time passes them). */
+  get foregroundEntries(): number {
+    return this.foreground.size;
+  }
+
   cancel(handle: TimerHandle): void {
     handle.cancelled = true;
     if (handle.timer !== undefined) this.fake.clearTimeout(handle.timer);
@@ -100,6 +105,7 @@ export class Clock implements Scheduler {
       const next = this.nextTimerAt();
       if (next === undefined || next > target) break;
       this.fake.next();
+      this.foreground.prune();
     }
     if (this.now() < target) this.fake.tick(target - this.now());
   }
@@ -117,6 +123,7 @@ export class Clock implements Scheduler {
   runNext(): void {
     if (this.immediates.length > 0) return this.drainImmediates();
     this.fake.next();
+    this.foreground.prune();
   }
 
   private drainImmediates(): void {
@@ -208,8 +215,17 @@ class TimerHeap {
 
   /** Due time of the earliest entry still pending (fired or cancelled entries are discarded). */
   peekPending(): number | undefined {
-    while (this.items.length > 0 && this.items[0].handle.cancelled) this.pop();
+    this.prune();
     return this.items[0]?.at;
+  }
+
+  /** Drops fired and cancelled entries from the top, so the heap holds about as many entries as timers pending. */
+  prune(): void {
+    while (this.items.length > 0 && this.items[0].handle.cancelled) this.pop();
+  }
+
+  get size(): number {
+    return this.items.length;
   }
 
   private pop(): void {

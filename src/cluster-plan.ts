@@ -1,9 +1,10 @@
 import type { Pod, ReplicaSet } from './apiserver/types';
-import { USER, type Cluster } from './cluster';
+import { Cluster, USER } from './cluster';
 import type { KubeletConfig } from './kubelet/kubelet';
 import { DEFAULT_BEHAVIOUR, type ContainerBehaviour } from './kubelet/runtime';
 import type { VolumeBehaviour } from './kubelet/volume-manager';
 import { podFromManifest, replicaSetFromManifest } from './manifest';
+import { DEFAULT_RELEASE, Release } from './release';
 
 /**
  * How long the cluster has been up when it is handed over: the plan is built at the cluster's
@@ -39,11 +40,88 @@ export class ClusterPlan {
   /** ReplicaSets to create before the pods, and which planned pods each owns. */
   private readonly replicaSets = new Map<string, { rs: ReplicaSet; pods: { name: string; blocking: boolean }[] }>();
   private built = false;
+  /** The release every component runs (until the cluster is built, the plan may change it). */
+  private plannedRelease: Release;
+  /** Kubelets that run another release than the control plane, by node (version skew). */
+  private readonly kubeletMinors = new Map<string, number>();
+  private made?: Cluster;
 
-  constructor(private readonly cluster: Cluster) {}
+  /**
+   * With a Release (default v1.33) the plan builds its cluster with the planned release when it is
+   * first used; with a Cluster it plans into that one, whose release is already fixed.
+   */
+  constructor(source: Cluster | Release = DEFAULT_RELEASE) {
+    if (source instanceof Cluster) {
+      this.made = source;
+      this.plannedRelease = source.release;
+    } else this.plannedRelease = source;
+  }
+
+  /** The cluster, built with the planned release when something first needs it. */
+  get cluster(): Cluster {
+    return (this.made ??= new Cluster({ release: this.plannedRelease }));
+  }
 
   get started(): boolean {
     return this.built;
+  }
+
+  get release(): Release {
+    return this.plannedRelease;
+  }
+
+  /** Every component runs `minor`: declared before the nodes and pods, which are created with it. */
+  kubernetes(minor: number): void {
+    const what = `Kubernetes v1.${minor}`;
+    this.assertNotBuilt(what);
+    if (this.nodes.length > 0 || this.pods.size > 0 || this.replicaSets.size > 0) {
+      throw new PlanError(`${what} must be declared before the nodes and pods (they are created with that release)`);
+    }
+    this.plannedRelease = this.plannedRelease.withMinor(minor);
+  }
+
+  /** A feature gate of every component (kube-apiserver, kube-controller-manager, kubelets), as --feature-gates sets it. */
+  featureGate(gate: string, enabled: boolean): void {
+    this.assertNotBuilt(`the feature gate ${gate}`);
+    this.plannedRelease = this.wrap(() => this.plannedRelease.withGate(gate, enabled));
+    for (const [node, minor] of this.kubeletMinors) this.kubeletRelease(node, minor);
+  }
+
+  /** The kubelet of `node` runs `minor` while the control plane runs the planned release (version skew). */
+  kubeletKubernetes(node: string, minor: number): void {
+    const what = `the kubelet on node "${node}" running Kubernetes v1.${minor}`;
+    this.knownNode(node);
+    if ([...this.pods.values()].some((p) => p.pod.spec?.nodeName === node)) throw new PlanError(`${what} must be declared before the pods on that node`);
+    this.assertNotBuilt(what);
+    this.kubeletRelease(node, minor);
+    this.kubeletMinors.set(node, minor);
+  }
+
+  /**
+   * A skewed kubelet's release, with the plan's gates; refused outside the version skew policy
+   * (kubelets may be up to three minors older than kube-apiserver, two before v1.28, never newer).
+   */
+  private kubeletRelease(node: string, minor: number): Release {
+    const release = this.wrap(() => this.plannedRelease.withMinor(minor));
+    const control = this.plannedRelease;
+    const maxSkew = control.atLeast(28) ? 3 : 2;
+    if (minor > control.minor || control.minor - minor > maxSkew) {
+      throw new PlanError(`the kubelet on node "${node}" cannot run ${release} with a ${control} control plane: the version skew policy allows kubelets from v1.${control.minor - maxSkew} to ${control} (at most ${maxSkew} minor releases older, never newer)`);
+    }
+    return release;
+  }
+
+  private assertNotBuilt(what: string): void {
+    if (this.made) throw new PlanError(`${what} must be declared before the scenario starts (the cluster is built with its release when it is first used)`);
+  }
+
+  /** Release errors (unknown or locked gates) as plan errors. */
+  private wrap<T>(f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      throw new PlanError((e as Error).message);
+    }
   }
 
   node(name: string): void {
@@ -56,10 +134,29 @@ export class ClusterPlan {
     if (nodeName !== undefined && !this.nodes.includes(nodeName)) {
       throw new PlanError(`unknown node "${nodeName}" for pod "${name}": declare it first with  Given a node "${nodeName}"  (nodes so far: ${this.list(this.nodes)})`);
     }
+    this.addPod(name, nodeName, manifest);
+  }
+
+  /**
+   * A pod bound to a node that has no Node object and no kubelet (a node deleted before the
+   * scenario, or a typo in a manifest): nothing runs it, and pod GC collects it (gcOrphaned).
+   */
+  podOnMissingNode(name: string, nodeName: string, manifest?: Manifest): void {
+    if (this.nodes.includes(nodeName)) throw new PlanError(`node "${nodeName}" of pod "${name}" is declared in this scenario, so it exists: use  Given a pod "${name}" running on node "${nodeName}"`);
+    this.addPod(name, nodeName, manifest);
+  }
+
+  private addPod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
     if (this.pods.has(name)) throw new PlanError(`pod "${name}" is declared twice`);
     const planned = { pod: podFromManifest(name, nodeName, manifest), behaviours: new Map(), volumes: new Map() };
     this.pods.set(name, planned);
     if (this.started) this.createPod(planned);
+  }
+
+  /** The node that runs a planned pod: undefined when it is unscheduled or its node does not exist. */
+  private runningNode(planned: PlannedPod): string | undefined {
+    const nodeName = planned.pod.spec?.nodeName;
+    return nodeName !== undefined && this.nodes.includes(nodeName) ? nodeName : undefined;
   }
 
   /** Sets how a container of a planned pod behaves when stopped (looked up when the signal comes). */
@@ -73,7 +170,8 @@ export class ClusterPlan {
     }
     const behaviour = { ...(planned.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change };
     planned.behaviours.set(container, behaviour);
-    if (this.started && planned.pod.spec?.nodeName) this.cluster.node(planned.pod.spec.nodeName).containerBehaviours.set(`pods/${podName} ${container}`, behaviour);
+    const node = this.runningNode(planned);
+    if (this.started && node) this.cluster.node(node).containerBehaviours.set(`pods/${podName} ${container}`, behaviour);
   }
 
   /**
@@ -95,7 +193,8 @@ export class ClusterPlan {
       throw new PlanError(`pod "${podName}" has no volume "${volume}" (its volumes: ${this.list(names, 'none — add spec.volumes to its manifest')})`);
     }
     planned.volumes.set(volume, behaviour);
-    if (this.started && planned.pod.spec?.nodeName) this.cluster.node(planned.pod.spec.nodeName).volumeBehaviours.set(`pods/${podName} ${volume}`, behaviour);
+    const node = this.runningNode(planned);
+    if (this.started && node) this.cluster.node(node).volumeBehaviours.set(`pods/${podName} ${volume}`, behaviour);
   }
 
   nodeUnreachable(node: string): void {
@@ -151,7 +250,10 @@ export class ClusterPlan {
   start(): void {
     if (this.built) return;
     this.built = true;
-    for (const n of this.nodes) this.cluster.addNode(n, this.kubelet.get(n));
+    for (const n of this.nodes) {
+      const minor = this.kubeletMinors.get(n);
+      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) });
+    }
     for (const name of this.replicaSets.keys()) this.createReplicaSet(name);
     for (const planned of this.pods.values()) this.createPod(planned);
     this.cluster.flush();
@@ -159,7 +261,7 @@ export class ClusterPlan {
   }
 
   private createPod(planned: PlannedPod): void {
-    const nodeName = planned.pod.spec?.nodeName;
+    const nodeName = this.runningNode(planned);
     const name = planned.pod.metadata.name!;
     if (nodeName) {
       const node = this.cluster.node(nodeName);

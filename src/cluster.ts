@@ -1,10 +1,11 @@
 import { ApiServer, DEFAULT_APISERVER_OPTIONS, type ApiServerOptions, type ClientIdentity } from './apiserver/apiserver';
 import { Clock } from './clock';
 import { GarbageCollector } from './controllers/garbage-collector';
-import { NodeLifecycleController } from './controllers/node-lifecycle';
+import { NodeLifecycleController, nodeLifecycleConfig } from './controllers/node-lifecycle';
 import { DEFAULT_POD_GC_CONFIG, PodGarbageCollector, type PodGCConfig } from './controllers/pod-gc';
 import { TaintEvictionController } from './controllers/taint-eviction';
 import { DEFAULT_NODE_CONFIG, SimNode, type NodeConfig } from './node';
+import { DEFAULT_RELEASE, type Release } from './release';
 import { Timeline } from './timeline/timeline';
 
 /** The client identities of the people and tools that drive a scenario. */
@@ -13,6 +14,8 @@ export const KUBECTL: ClientIdentity = { name: 'kubectl', component: 'kubectl' }
 export const CONTROLLER: ClientIdentity = { name: 'controller', component: 'controller' };
 
 export interface ClusterOptions {
+  /** The release of every component (kube-apiserver, kube-controller-manager, kubelets, kubectl); it overrides the components' own. */
+  release: Release;
   apiserver: ApiServerOptions;
   node: NodeConfig;
   podGC: PodGCConfig;
@@ -30,23 +33,32 @@ export class Cluster {
   readonly nodes = new Map<string, SimNode>();
   /** kube-controller-manager's controllers that take part in pod deletion. */
   readonly podGC: PodGarbageCollector;
+  /** The release of the control plane and kubectl (and of every kubelet not given its own). */
+  readonly release: Release;
   private readonly options: ClusterOptions;
 
   constructor(options: Partial<ClusterOptions> = {}) {
+    const release = options.release ?? DEFAULT_RELEASE;
+    const node = options.node ?? DEFAULT_NODE_CONFIG;
+    this.release = release;
     this.options = {
-      apiserver: options.apiserver ?? DEFAULT_APISERVER_OPTIONS,
-      node: options.node ?? DEFAULT_NODE_CONFIG,
-      podGC: options.podGC ?? DEFAULT_POD_GC_CONFIG,
+      release,
+      apiserver: { ...(options.apiserver ?? DEFAULT_APISERVER_OPTIONS), release },
+      node: { ...node, kubelet: { ...node.kubelet, release } },
+      podGC: { ...(options.podGC ?? DEFAULT_POD_GC_CONFIG), release },
     };
     this.apiserver = new ApiServer(this.clock, this.timeline, this.options.apiserver);
-    new GarbageCollector(this.clock, this.timeline, this.apiserver).start();
+    new GarbageCollector(this.clock, this.timeline, this.apiserver, { release }).start();
     this.podGC = new PodGarbageCollector(this.clock, this.timeline, this.apiserver, this.options.podGC);
     this.podGC.start();
-    new NodeLifecycleController(this.clock, this.timeline, this.apiserver).start();
-    new TaintEvictionController(this.clock, this.timeline, this.apiserver).start();
+    new NodeLifecycleController(this.clock, this.timeline, this.apiserver, nodeLifecycleConfig(release)).start();
+    new TaintEvictionController(this.clock, this.timeline, this.apiserver, { release }).start();
   }
 
-  /** Adds a node; `kubelet` changes that node's kubelet configuration (e.g. its shutdown grace periods). */
+  /**
+   * Adds a node; `kubelet` changes that node's kubelet configuration (e.g. its shutdown grace
+   * periods, or `{ release }` for a kubelet older than the control plane).
+   */
   addNode(name: string, kubelet: Partial<NodeConfig['kubelet']> = {}): SimNode {
     if (this.nodes.has(name)) throw new Error(`node "${name}" already exists`);
     const config = Object.keys(kubelet).length === 0 ? this.options.node : { ...this.options.node, kubelet: { ...this.options.node.kubelet, ...kubelet } };
@@ -112,6 +124,9 @@ export class Cluster {
     for (const node of this.nodes.values()) {
       for (const v of node.volumes.stuckVolumes()) {
         out.push(`volume "${v.volume}" of ${v.podRef} on node "${node.name}" cannot be unmounted (${v.failures} failed attempts, retried with back-off; last error: ${v.lastError})`);
+      }
+      for (const v of node.volumes.hangingVolumes()) {
+        out.push(`volume "${v.volume}" of ${v.podRef} on node "${node.name}" is being unmounted and TearDown never returned (no retry while it is pending)`);
       }
       if (!node.reachable) out.push(`node "${node.name}" is unreachable: its kubelet gets no watch events and cannot send status or its final DELETE`);
     }

@@ -92,6 +92,17 @@ When('the user creates pod {string} on node {string}', function (this: Terminati
   this.cluster.flush();
 });
 
+/**
+ * The same with a manifest: the doc string is a partial pod manifest in YAML or JSON, merged over
+ * the default pod as in `a pod … running on node … with:`.
+ */
+When('the user creates pod {string} on node {string} with:', function (this: TerminatingWorld, pod: string, node: string, manifest: string) {
+  this.ensureStarted();
+  this.cluster.node(node);
+  remember(this, this.cluster.apiserver.create(USER, 'pods', 'default', podFromManifest(pod, node, manifest)));
+  this.cluster.flush();
+});
+
 /** A controller edits the finalizers the way client-go controllers do: GET, change, UPDATE (PUT) with the fresh resourceVersion. */
 function updateFinalizers(world: TerminatingWorld, podName: string, change: (finalizers: string[]) => string[]): void {
   world.ensureStarted();

@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import type { Pod } from '../src/apiserver/types';
 import { ANY, checkChanges, parseCell, parsePath, show, valueAt, type ChangeRow } from '../src/timeline/changes';
 import { jsonEqual } from '../src/apiserver/object';
-import { checkExactOrder, checkInOrder, parseAt, parseComponent, TableError, type EventRow } from '../src/timeline/match';
+import { checkExactOrder, checkInOrder, parseAt, parseComponent, secondOf, TableError, type EventRow } from '../src/timeline/match';
 import { formatTimeline } from '../src/timeline/text';
 import { ScenarioError, type TerminatingWorld } from './world';
 
@@ -197,11 +197,63 @@ Then('pod {string} was removed with fields:', function (this: TerminatingWorld, 
  * reason.
  */
 Then('pod {string} has condition {string} with status {string} and reason {string}', function (this: TerminatingWorld, name: string, type: string, status: string, reason: string) {
+  checkCondition(`pod "${name}"`, requirePod(this, name), type, { status, reason });
+});
+
+/**
+ * What a condition must be: its status, and its reason (a text; `null` for "no reason"; left out
+ * for "any reason").
+ */
+interface ExpectedCondition {
+  status: string;
+  reason?: string | null;
+}
+
+/** Finds the pod's condition by type and compares it; the failure shows all its conditions. */
+function checkCondition(what: string, pod: Pod, type: string, expected: ExpectedCondition): void {
+  const conditions = pod.status?.conditions ?? [];
+  const c = conditions.find((x) => x.type === type);
+  const reasonOk = expected.reason === undefined || (expected.reason === null ? c?.reason === undefined || c.reason === '' : c?.reason === expected.reason);
+  if (c && c.status === expected.status && reasonOk) return;
+  const want = `status ${expected.status}${expected.reason === undefined ? '' : expected.reason === null ? ' and no reason' : ` and reason ${expected.reason}`}`;
+  const got = c ? `status ${c.status} and ${c.reason ? `reason ${c.reason}` : 'no reason'}` : 'no such condition';
+  throw new Error(`${what} has condition ${type} with ${got}; expected ${want}.\nIts conditions:\n${stringify(conditions)}`);
+}
+
+/** The pod's last stored state: the object its DELETED watch event carried (R57). */
+function removedPod(world: TerminatingWorld, name: string): Pod {
+  world.ensureStarted();
+  const api = world.cluster.apiserver;
+  const removal = [...api.etcd.keyHistory(api.keyFor('pods', 'default', name))].reverse().find((e) => e.type === 'DELETE');
+  if (!removal) throw new Error(`pod "${name}" was never removed from storage.\n${recentTimeline(world)}`);
+  return removal.value as Pod;
+}
+
+/** The stored pod's condition of that type has this status and no reason (unset or empty), e.g. the kubelet's `Ready` while the pod runs. */
+Then('pod {string} has condition {string} with status {string} and no reason', function (this: TerminatingWorld, name: string, type: string, status: string) {
+  checkCondition(`pod "${name}"`, requirePod(this, name), type, { status, reason: null });
+});
+
+/** The stored pod's condition of that type has this status, whatever its reason. */
+Then('pod {string} has condition {string} with status {string}', function (this: TerminatingWorld, name: string, type: string, status: string) {
+  checkCondition(`pod "${name}"`, requirePod(this, name), type, { status });
+});
+
+/** The stored pod has no condition of that type, e.g. no `DisruptionTarget` after a plain deletion. */
+Then('pod {string} has no condition {string}', function (this: TerminatingWorld, name: string, type: string) {
   const pod = requirePod(this, name);
   const c = pod.status?.conditions?.find((x) => x.type === type);
-  if (!c || c.status !== status || c.reason !== reason) {
-    throw new Error(`pod "${name}" has condition ${type} ${c ? `status ${c.status} reason ${c.reason ?? '<none>'}` : 'missing'}; expected status ${status} reason ${reason}.\nIts conditions:\n${stringify(pod.status?.conditions ?? [])}`);
-  }
+  if (c) throw new Error(`pod "${name}" has condition ${type} (status ${c.status}${c.reason ? `, reason ${c.reason}` : ''}); expected none.\nIts conditions:\n${stringify(pod.status?.conditions ?? [])}`);
+});
+
+/** The pod was removed, and its last stored state (its DELETED payload, R57) has that condition with this status and reason. */
+Then('pod {string} was removed with condition {string} with status {string} and reason {string}', function (this: TerminatingWorld, name: string, type: string, status: string, reason: string) {
+  checkCondition(`the last stored state of pod "${name}"`, removedPod(this, name), type, { status, reason });
+});
+
+/** The same, for a condition without a reason. */
+Then('pod {string} was removed with condition {string} with status {string} and no reason', function (this: TerminatingWorld, name: string, type: string, status: string) {
+  checkCondition(`the last stored state of pod "${name}"`, removedPod(this, name), type, { status, reason: null });
 });
 
 /**
@@ -220,6 +272,20 @@ Then('these events happen in order:', function (this: TerminatingWorld, table: D
 Then('these events happen in exactly this order:', function (this: TerminatingWorld, table: DataTable) {
   const failure = checkExactOrder(this.cluster.timeline.since(this.start), eventRows(table), this.start);
   if (failure) throw new Error(failure);
+});
+
+/**
+ * No timeline event of that component starts with the text while its time, in whole seconds after
+ * T+0 as in the `at` cells, lies between the two (both included): `no podgc event "force delete"
+ * happens between T+0s and T+39s`.
+ */
+Then('no {word} event {string} happens between T+{duration} and T+{duration}', function (this: TerminatingWorld, component: string, text: string, fromMs: number, toMs: number) {
+  const c = parseComponent(component);
+  if (fromMs % 1000 !== 0 || toMs % 1000 !== 0) throw new ScenarioError(`the times of "between T+… and T+…" are whole seconds, as in the at cells (got ${fromMs / 1000}s and ${toMs / 1000}s)`);
+  if (toMs < fromMs) throw new ScenarioError(`"between T+${fromMs / 1000}s and T+${toMs / 1000}s" ends before it starts`);
+  const t0 = this.start;
+  const hits = this.cluster.timeline.since(t0).filter((e) => e.component === c && e.text.startsWith(text) && secondOf(e, t0) * 1000 >= fromMs && secondOf(e, t0) * 1000 <= toMs);
+  if (hits.length > 0) throw new Error(`expected no ${c} event starting with "${text}" between T+${fromMs / 1000}s and T+${toMs / 1000}s, but found:\n${formatTimeline(hits, t0)}\n\n${recentTimeline(this)}`);
 });
 
 /**
@@ -257,9 +323,53 @@ Then('kubectl prints {string}', function (this: TerminatingWorld, text: string) 
  * `Killing`, `FailedPreStopHook`, `TaintManagerEviction`.
  */
 Then('pod {string} has an event {string}', function (this: TerminatingWorld, name: string, reason: string) {
-  const events = this.cluster.apiserver.list('events', 'default', (e) => e.involvedObject?.name === name);
-  const list = events.ok ? events.object.items : [];
-  if (!list.some((e) => e.reason === reason)) {
-    throw new Error(`pod "${name}" has no Event with reason "${reason}"; its events: ${list.map((e) => `${e.reason} (${e.message})`).join('; ') || 'none'}`);
-  }
+  requireEvents(this, name, { reason }, (n) => n > 0, 'at least one');
+});
+
+/** What a Kubernetes Event must be: its reason, and optionally its type (Normal, Warning) and a text its message contains. */
+interface ExpectedEvent {
+  reason: string;
+  type?: string;
+  saying?: string;
+}
+
+/** The pod's Events (the events API) as one line each, for failure messages. */
+function showEvents(events: readonly { type?: string; reason?: string; message?: string; count?: number }[]): string {
+  return events.map((e) => `  ${e.type} ${e.reason}: ${e.message}${(e.count ?? 1) > 1 ? ` (×${e.count})` : ''}`).join('\n') || '  none';
+}
+
+/**
+ * Counts the occurrences of the matching Events about the pod (each Event's `count`: a repeated
+ * event is one object with a higher count) and checks the number.
+ */
+function requireEvents(world: TerminatingWorld, name: string, expected: ExpectedEvent, ok: (n: number) => boolean, want: string): void {
+  world.ensureStarted();
+  const listed = world.cluster.apiserver.list('events', 'default', (e) => e.involvedObject?.kind === 'Pod' && e.involvedObject?.name === name);
+  const events = listed.ok ? listed.object.items : [];
+  const matching = events.filter((e) => e.reason === expected.reason && (expected.type === undefined || e.type === expected.type) && (expected.saying === undefined || (e.message ?? '').includes(expected.saying)));
+  const n = matching.reduce((sum, e) => sum + (e.count ?? 1), 0);
+  if (ok(n)) return;
+  const what = `${expected.type ? `${expected.type} ` : ''}Event ${expected.reason}${expected.saying ? ` saying "${expected.saying}"` : ''}`;
+  throw new Error(`pod "${name}" has ${n} ${what}; expected ${want}.\nIts events:\n${showEvents(events)}`);
+}
+
+/** An Event about the pod with that reason whose message contains the text, e.g. `has an event "Killing" saying "Stopping container app"`. */
+Then('pod {string} has an event {string} saying {string}', function (this: TerminatingWorld, name: string, reason: string, saying: string) {
+  requireEvents(this, name, { reason, saying }, (n) => n > 0, 'at least one');
+});
+
+/** An Event about the pod of that type (`Normal` or `Warning`) and reason, e.g. `has a Warning event "FailedPreStopHook"`. */
+Then('pod {string} has a(n) {word} event {string}', function (this: TerminatingWorld, name: string, type: string, reason: string) {
+  if (type !== 'Normal' && type !== 'Warning') throw new ScenarioError(`an Event's type is Normal or Warning, not "${type}"`);
+  requireEvents(this, name, { reason, type }, (n) => n > 0, 'at least one');
+});
+
+/** Exactly that many occurrences of Events about the pod with that reason (each Event counts its `count`), e.g. one `Killing` per container. */
+Then('pod {string} has {int} event(s) {string}', function (this: TerminatingWorld, name: string, count: number, reason: string) {
+  requireEvents(this, name, { reason }, (n) => n === count, `exactly ${count}`);
+});
+
+/** No Event about the pod has that reason. */
+Then('pod {string} has no event {string}', function (this: TerminatingWorld, name: string, reason: string) {
+  requireEvents(this, name, { reason }, (n) => n === 0, 'none');
 });

@@ -1,4 +1,4 @@
-import { After, setDefaultTimeout } from '@cucumber/cucumber';
+import { After, Before, setDefaultTimeout } from '@cucumber/cucumber';
 import { stringify } from 'yaml';
 import { renderSequenceDiagram } from '../src/timeline/sequence-diagram';
 import { formatTimeline } from '../src/timeline/text';
@@ -7,6 +7,10 @@ import type { TerminatingWorld } from './world';
 // The simulation runs on a virtual clock; a step that takes real seconds is a bug worth seeing.
 setDefaultTimeout(20_000);
 
+/** A bad `--world-parameters '{"kubernetes": …}'` fails each scenario with one clear error. */
+Before(function (this: TerminatingWorld) {
+  if (this.parameterError) throw this.parameterError;
+});
 
 /**
  * Every scenario's report: the timeline as an SVG sequence diagram and as text (each event naming

@@ -1,5 +1,6 @@
 import { defineParameterType } from '@cucumber/cucumber';
 import { parseDuration } from '../src/duration';
+import { Release } from '../src/release';
 
 /**
  * `{duration}`: 30s, 1.5s, 2m, 1h, 500ms, 1m30s → milliseconds (src/duration.ts, which the `T+…` cells use too). The pattern is deliberately loose so
@@ -17,4 +18,14 @@ defineParameterType({
   name: 'command',
   regexp: /`([^`]*)`/,
   transformer: (text: string) => text,
+});
+
+/**
+ * `{release}`: a Kubernetes release, v1.30 or 1.30 → Release. Loose on purpose: v1.25, 1.36 and
+ * abc reach the transformer and fail naming the supported range.
+ */
+defineParameterType({
+  name: 'release',
+  regexp: /[^\s"]+/,
+  transformer: (text: string) => Release.parse(text),
 });

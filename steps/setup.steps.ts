@@ -1,4 +1,5 @@
 import { Given, When } from '@cucumber/cucumber';
+import type { Release } from '../src/release';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /**
@@ -59,6 +60,15 @@ Given('pods {string} and {string} running on node {string}', function (this: Ter
 });
 
 /**
+ * The default pod bound (`spec.nodeName`) to a node that has no Node object and no kubelet, as
+ * after a node was deleted: nothing runs it, it stays Pending, and pod GC force-deletes it after its
+ * 40 s quarantine (K48). The node must not be declared in the scenario.
+ */
+Given('a pod {string} bound to node {string} that does not exist', function (this: TerminatingWorld, pod: string, node: string) {
+  this.plan.podOnMissingNode(pod, node);
+});
+
+/**
  * The default pod without `spec.nodeName`: it stays Pending, no kubelet knows it, and a DELETE
  * removes it at once (R7).
  */
@@ -106,6 +116,27 @@ Given('container {string} of pod {string} exits {duration} after SIGTERM with co
   this.containerBehaviour(container, pod, { sigterm: { kind: 'exits', afterMs: ms, exitCode } });
 });
 
+/** The contract's phrase for a container that handles SIGTERM and exits with a given code (137 and 143 included). */
+Given('container {string} of pod {string} exits with code {int} {duration} after SIGTERM', function (this: TerminatingWorld, container: string, pod: string, exitCode: number, ms: number) {
+  this.containerBehaviour(container, pod, { sigterm: { kind: 'exits', afterMs: ms, exitCode } });
+});
+
+/** The hook ends with an error after that time: the kubelet records a Warning FailedPreStopHook and goes on with the kill (K25). */
+Given('container {string} of pod {string} has a preStop hook that fails after {duration}', function (this: TerminatingWorld, container: string, pod: string, ms: number) {
+  this.plan.preStop(container, pod, ms);
+  this.containerBehaviour(container, pod, { preStopFails: true });
+});
+
+/** The pull starts when the pod starts, before T+0 (pods have been up a minute then): a pull longer than that is still running at T+0 (S12). */
+Given('the image of container {string} of pod {string} takes {duration} to pull', function (this: TerminatingWorld, container: string, pod: string, ms: number) {
+  this.containerBehaviour(container, pod, { pullMs: ms });
+});
+
+/** Every pull fails (ErrImagePull): the container is never created and the pod stays Pending (S12). */
+Given('the image of container {string} of pod {string} cannot be pulled', function (this: TerminatingWorld, container: string, pod: string) {
+  this.containerBehaviour(container, pod, { pullMs: 1000, pullFails: true });
+});
+
 /**
  * Adds an exec preStop hook to the container's spec; the kubelet runs it before SIGTERM and takes
  * its whole seconds off the grace period (K25, K28). Before T+0 only: a pod's spec cannot change
@@ -130,6 +161,11 @@ Given('container {string} of pod {string} has a preStop hook that never returns'
  */
 Given('volume {string} of pod {string} cannot be unmounted', function (this: TerminatingWorld, volume: string, pod: string) {
   this.volumeBehaviour(volume, pod, { unmountMs: 0, neverUnmounts: true });
+});
+
+/** TearDown never returns (e.g. an NFS server gone): unlike "cannot be unmounted", nothing fails and nothing is retried. */
+Given('volume {string} of pod {string} hangs when unmounted', function (this: TerminatingWorld, volume: string, pod: string) {
+  this.volumeBehaviour(volume, pod, { unmountMs: 0, neverUnmounts: false, hangs: true });
 });
 
 /**
@@ -194,3 +230,20 @@ When('node {string} shuts down gracefully', function (this: TerminatingWorld, no
   this.cluster.node(node).shutdown(configured ? undefined : SCENARIO_SHUTDOWN_PERIODS);
   this.cluster.flush();
 });
+
+/** Every component (kube-apiserver, kube-controller-manager, kubelets, kubectl) runs this release; before the nodes and pods. Default v1.33. */
+Given('Kubernetes {release}', function (this: TerminatingWorld, release: Release) {
+  this.planRelease(release.minor);
+});
+
+/** Version skew: this node's kubelet runs another (older) release than the control plane; after the node, before its pods. */
+Given('the kubelet on node {string} runs Kubernetes {release}', function (this: TerminatingWorld, node: string, release: Release) {
+  this.planKubeletRelease(node, release.minor);
+});
+
+/** --feature-gates for every component: `enabled` or `disabled`; refused for a gate the release does not know or has locked. */
+Given('the feature gate {string} is {word}', function (this: TerminatingWorld, gate: string, state: string) {
+  if (state !== 'enabled' && state !== 'disabled') throw new ScenarioError(`a feature gate is "enabled" or "disabled", not "${state}"`);
+  this.planFeatureGate(gate, state === 'enabled');
+});
+

@@ -1,8 +1,9 @@
 import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
 import type { ApiResponse } from '../src/apiserver/apiserver';
 import type { Pod } from '../src/apiserver/types';
-import { Cluster } from '../src/cluster';
+import type { Cluster } from '../src/cluster';
 import { ClusterPlan, WARMUP_MS, type Manifest } from '../src/cluster-plan';
+import { DEFAULT_RELEASE, Release } from '../src/release';
 import type { KubectlResult } from '../src/kubectl/kubectl';
 import type { KubeletConfig } from '../src/kubelet/kubelet';
 import type { ContainerBehaviour } from '../src/kubelet/runtime';
@@ -17,8 +18,7 @@ export class ScenarioError extends Error {}
  * or kubectl's output).
  */
 export class TerminatingWorld extends World {
-  readonly cluster = new Cluster();
-  readonly plan = new ClusterPlan(this.cluster);
+  readonly plan: ClusterPlan;
   /** Virtual time of T+0; undefined until the scenario starts. */
   t0?: number;
   lastResponse?: ApiResponse<unknown>;
@@ -26,6 +26,23 @@ export class TerminatingWorld extends World {
 
   constructor(options: IWorldOptions) {
     super(options);
+    // --world-parameters '{"kubernetes":"1.30"}' runs the whole suite as that release.
+    const kubernetes = (options.parameters as { kubernetes?: unknown } | undefined)?.kubernetes;
+    let release = DEFAULT_RELEASE;
+    try {
+      if (kubernetes !== undefined) release = Release.parse(String(kubernetes));
+    } catch (e) {
+      this.parameterError = new ScenarioError(`--world-parameters: "kubernetes": ${(e as Error).message}`);
+    }
+    this.plan = new ClusterPlan(release);
+  }
+
+  /** A bad world parameter, reported by the Before hook as the scenario's one error. */
+  readonly parameterError?: ScenarioError;
+
+  /** The cluster, built with the planned release when a step first needs it. */
+  get cluster(): Cluster {
+    return this.plan.cluster;
   }
 
   get started(): boolean {
@@ -54,6 +71,18 @@ export class TerminatingWorld extends World {
 
   volumeBehaviour(volume: string, podName: string, behaviour: VolumeBehaviour): void {
     this.plan.volumeBehaviour(volume, podName, behaviour);
+  }
+
+  planRelease(minor: number): void {
+    this.plan.kubernetes(minor);
+  }
+
+  planKubeletRelease(node: string, minor: number): void {
+    this.plan.kubeletKubernetes(node, minor);
+  }
+
+  planFeatureGate(gate: string, enabled: boolean): void {
+    this.plan.featureGate(gate, enabled);
   }
 
   planUnreachable(node: string): void {

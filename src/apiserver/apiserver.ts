@@ -10,6 +10,7 @@ import { podStatusStrategy, podStrategy } from './pod-strategy';
 import { Store, STORE_SOURCE } from './store';
 import type { Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
+import { DEFAULT_RELEASE, type Release } from '../release';
 import type { DeleteOptions, Event, Lease, Namespace, Node, Pod, ReplicaSet, Status } from './types';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
@@ -62,9 +63,11 @@ export interface ApiServerOptions {
   watchLatencyMs: number;
   /** kube-apiserver --etcd-compaction-interval (default 5m): watches cannot resume from before the last compaction. */
   compactionIntervalMs: number;
+  /** The kube-apiserver release modelled (and its feature gates). */
+  release: Release;
 }
 
-export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, compactionIntervalMs: 5 * 60_000 };
+export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, compactionIntervalMs: 5 * 60_000, release: DEFAULT_RELEASE };
 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
 /** Event objects are stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines readable. */

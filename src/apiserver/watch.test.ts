@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { Clock } from '../clock';
 import type { EtcdEvent, StoredObject } from './etcd';
 import type { KubeObject } from './object';
+import { growthRatio, linearBound } from '../growth';
 import { toWatchEvent, Watch, type WatchEvent, type WatchFilter } from './watch';
 
 const KEY = '/registry/pods/default/web';
@@ -110,5 +111,22 @@ describe('Watch delivery', () => {
       (got[0].object.metadata as { name: string }).name = 'changed';
     }).to.throw(TypeError);
     expect((value.metadata as { name: string }).name).to.equal('web');
+  });
+});
+
+describe('Watch delivery cost', () => {
+  it('a burst of events to one watch is delivered in linear time (no queue shifted per event)', () => {
+    const burst = (n: number) => {
+      const clock = new Clock();
+      let got = 0;
+      const w = new Watch(clock, 0, ALL, () => (got += 1), () => undefined);
+      const e = put(3, pod(3, 'n1'), pod(2, 'n1'));
+      for (let i = 0; i < n; i++) w.offer(e);
+      clock.tick(0);
+      expect(got).to.equal(n);
+    };
+    // 100 000 waiting events: well past the ≈ 16 k entries where the engine's Array.shift starts copying
+    // the whole array (a queue shifted per delivery took 20 s for 200 000 events, 0.6 s without).
+    expect(growthRatio(burst, 10_000, 10, 2)).to.be.below(linearBound(10));
   });
 });

@@ -39,11 +39,12 @@ export function toWatchEvent(e: EtcdEvent, filter: WatchFilter): WatchEvent | un
 
 /**
  * One open watch: events are handed to the client after the watch-delivery latency, always in
- * revision order (each watcher has its own FIFO queue on the virtual clock).
+ * revision order. Each event rides its own timer (same latency, and timers due at the same
+ * instant run in the order they were set), so there is no queue to shift: a burst of N events
+ * costs O(N), however many wait.
  */
 export class Watch {
   private stopped = false;
-  private readonly queue: WatchEvent[] = [];
 
   constructor(
     private readonly clock: Clock,
@@ -57,23 +58,18 @@ export class Watch {
     if (this.stopped) return;
     const event = toWatchEvent(e, this.filter);
     if (!event) return;
-    this.queue.push(event);
-    this.clock.after(this.latencyMs, () => this.deliverOne());
+    this.clock.after(this.latencyMs, () => {
+      if (!this.stopped) this.handler(event);
+    });
   }
 
   stop(): void {
     this.stopped = true;
-    this.queue.length = 0;
     this.unsubscribe();
   }
 
   get isStopped(): boolean {
     return this.stopped;
-  }
-
-  private deliverOne(): void {
-    const next = this.queue.shift();
-    if (next && !this.stopped) this.handler(next);
   }
 }
 

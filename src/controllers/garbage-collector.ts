@@ -3,6 +3,8 @@ import { jsonEqual, type KubeObject } from '../apiserver/object';
 import type { DeleteOptions, OwnerReference } from '../apiserver/types';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../apiserver/validation';
 import type { Clock } from '../clock';
+import { DEFAULT_RELEASE } from '../release';
+import type { ControllerOptions } from './options';
 import type { Timeline } from '../timeline/timeline';
 
 const SOURCE = 'pkg/controller/garbagecollector/garbagecollector.go';
@@ -55,6 +57,8 @@ export class GarbageCollector {
     private readonly clock: Clock,
     private readonly timeline: Timeline,
     private readonly api: ApiServer,
+    /** The kube-controller-manager release modelled. */
+    readonly options: ControllerOptions = { release: DEFAULT_RELEASE },
   ) {}
 
   start(): void {

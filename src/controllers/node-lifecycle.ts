@@ -4,17 +4,30 @@ import { toTime } from '../apiserver/object';
 import type { Node, NodeCondition, Pod, Taint } from '../apiserver/types';
 import type { Clock } from '../clock';
 import { NODE_LEASE_NAMESPACE } from '../kubelet/node-status';
+import { DEFAULT_RELEASE, type Release } from '../release';
 import type { Timeline } from '../timeline/timeline';
 import { updatePodCondition } from './pod-gc';
 
 export interface NodeLifecycleConfig {
   /** --node-monitor-period (5 s). */
   monitorPeriodMs: number;
-  /** --node-monitor-grace-period (50 s since v1.32; 40 s before). */
+  /** --node-monitor-grace-period (50 s since v1.32; 40 s before: see nodeLifecycleConfig). */
   gracePeriodMs: number;
+  /** The kube-controller-manager release modelled. */
+  release: Release;
 }
 
-export const DEFAULT_NODE_LIFECYCLE_CONFIG: Readonly<NodeLifecycleConfig> = Object.freeze({ monitorPeriodMs: 5000, gracePeriodMs: 50_000 });
+/**
+ * kube-controller-manager's defaults for a release: --node-monitor-grace-period went from 40 s to
+ * 50 s in v1.32 (#126287, pkg/controller/nodelifecycle/config/v1alpha1/defaults.go
+ * RecommendedDefaultNodeLifecycleControllerConfiguration), so that it exceeds the kubelet's
+ * nodeStatusUpdateFrequency retries plus the lease duration.
+ */
+export function nodeLifecycleConfig(release: Release): Readonly<NodeLifecycleConfig> {
+  return Object.freeze({ monitorPeriodMs: 5000, gracePeriodMs: release.atLeast(32) ? 50_000 : 40_000, release });
+}
+
+export const DEFAULT_NODE_LIFECYCLE_CONFIG: Readonly<NodeLifecycleConfig> = nodeLifecycleConfig(DEFAULT_RELEASE);
 
 const SOURCE = 'pkg/controller/nodelifecycle/node_lifecycle_controller.go';
 const UTIL = 'pkg/controller/util/node/controller_utils.go';

@@ -2,6 +2,7 @@ import type { ApiServer, ClientIdentity } from '../apiserver/apiserver';
 import { toTime } from '../apiserver/object';
 import type { Node, Pod, PodCondition, PodStatus } from '../apiserver/types';
 import type { Clock } from '../clock';
+import { DEFAULT_RELEASE, type Release } from '../release';
 import type { Timeline } from '../timeline/timeline';
 
 /** The taint that says a node is shut down for good (NodeOutOfServiceVolumeDetach, GA in 1.28). */
@@ -14,9 +15,11 @@ export interface PodGCConfig {
   quarantineMs: number;
   /** --terminated-pod-gc-threshold (12500); 0 turns gcTerminated off. */
   terminatedPodThreshold: number;
+  /** The kube-controller-manager release modelled. */
+  release: Release;
 }
 
-export const DEFAULT_POD_GC_CONFIG: Readonly<PodGCConfig> = Object.freeze({ periodMs: 20_000, quarantineMs: 40_000, terminatedPodThreshold: 12_500 });
+export const DEFAULT_POD_GC_CONFIG: Readonly<PodGCConfig> = Object.freeze({ periodMs: 20_000, quarantineMs: 40_000, terminatedPodThreshold: 12_500, release: DEFAULT_RELEASE });
 
 const SOURCE = 'pkg/controller/podgc/gc_controller.go';
 const IDENTITY: ClientIdentity = { name: 'pod-garbage-collector', component: 'podgc' };
@@ -134,9 +137,11 @@ export class PodGarbageCollector {
 
   /** gcTerminating: terminating pods on a node that is not Ready and carries the out-of-service taint. */
   private gcTerminating(pods: readonly Pod[], nodes: readonly Node[]): void {
+    // nodeLister.Get is a map lookup, not a scan of every node per pod.
+    const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
     const terminating = pods.filter((pod) => {
       if (!pod.metadata.deletionTimestamp) return false;
-      const node = nodes.find((n) => n.metadata.name === pod.spec?.nodeName);
+      const node = byName.get(pod.spec?.nodeName);
       if (!node) return false; // nodeLister.Get failed: skipped
       return !isNodeReady(node) && (node.spec?.taints ?? []).some((t) => t.key === TAINT_OUT_OF_SERVICE);
     });

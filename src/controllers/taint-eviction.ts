@@ -2,6 +2,8 @@ import type { ApiServer, ClientIdentity } from '../apiserver/apiserver';
 import { jsonEqual, toTime } from '../apiserver/object';
 import type { Event, Node, Pod, PodStatus, Taint, Toleration } from '../apiserver/types';
 import type { Clock, TimerHandle } from '../clock';
+import { DEFAULT_RELEASE } from '../release';
+import type { ControllerOptions } from './options';
 import type { Timeline } from '../timeline/timeline';
 import { updatePodCondition } from './pod-gc';
 
@@ -80,12 +82,19 @@ export class TaintEvictionController {
   private readonly knownNodes = new Map<string, Node>();
   /** taintEvictionQueue (timed_workers.go TimedWorkerQueue), keyed namespace/name. */
   private readonly workers = new Map<string, TimedWorker | null>();
+  /**
+   * The pod informer's spec.nodeName index (controller_utils.go AddPodNodeNameIndexer, read by
+   * taint_eviction.go getPodsAssignedToNode): node → pods by namespace/name.
+   */
+  private readonly podsByNode = new Map<string, Map<string, Pod>>();
   private eventCounter = 0;
 
   constructor(
     private readonly clock: Clock,
     private readonly timeline: Timeline,
     private readonly api: ApiServer,
+    /** The kube-controller-manager release modelled. */
+    readonly options: ControllerOptions = { release: DEFAULT_RELEASE },
   ) {}
 
   start(): void {
@@ -102,6 +111,7 @@ export class TaintEvictionController {
       const old = pods.get(key);
       if (e.type === 'DELETED') pods.delete(key);
       else pods.set(key, e.object);
+      this.index(key, old, e.type === 'DELETED' ? undefined : e.object);
       this.podUpdated(old, e.type === 'DELETED' ? undefined : e.object);
     });
   }
@@ -129,8 +139,7 @@ export class TaintEvictionController {
     const taints = noExecuteTaints(got.object);
     if (taints.length === 0) this.taintedNodes.delete(nodeName);
     else this.taintedNodes.set(nodeName, taints);
-    const listed = this.api.list('pods', undefined, (p) => p.spec?.nodeName === nodeName);
-    const pods = listed.ok ? listed.object.items : [];
+    const pods = this.getPodsAssignedToNode(nodeName);
     if (pods.length === 0) return;
     if (taints.length === 0) {
       for (const pod of pods) this.cancelWorkWithEvent(pod.metadata.namespace, pod.metadata.name!);
@@ -138,6 +147,24 @@ export class TaintEvictionController {
     }
     const now = this.clock.now();
     for (const pod of pods) this.processPodOnNode(pod.metadata.namespace, pod.metadata.name!, nodeName, pod.spec?.tolerations ?? [], taints, now);
+  }
+
+  /** Keeps the spec.nodeName index in step with the pod informer's cache. */
+  private index(key: string, old: Pod | undefined, pod: Pod | undefined): void {
+    const from = old?.spec?.nodeName;
+    const to = pod?.spec?.nodeName;
+    if (from !== undefined && from !== to) this.podsByNode.get(from)?.delete(key);
+    if (to === undefined || !pod) return;
+    let onNode = this.podsByNode.get(to);
+    if (!onNode) this.podsByNode.set(to, (onNode = new Map()));
+    onNode.set(key, pod);
+  }
+
+  /** getPodsAssignedToNode: the node's pods from the index, in namespace/name order (as a LIST returns them). */
+  private getPodsAssignedToNode(nodeName: string): Pod[] {
+    const onNode = this.podsByNode.get(nodeName);
+    if (!onNode) return [];
+    return [...onNode.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, pod]) => pod);
   }
 
   /** handlePodUpdate: a pod gone from the informer loses its eviction; a pod on a tainted node is processed. */

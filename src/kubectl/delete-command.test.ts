@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
+import { Release } from '../release';
 import {
   KubectlError,
   parseGoDuration,
@@ -433,5 +434,14 @@ describe('kubectl delete: messages printed after the request', () => {
   it('-o name prints TYPE/NAME', () => {
     expect(printedLine(parseKubectlDelete('kubectl delete pod web -o name'), 'web')).to.equal('pod/web');
     expect(printedLine(parseKubectlDelete('kubectl delete rs web --output=name'), 'web')).to.equal('replicaset.apps/web');
+  });
+});
+
+describe('kubectl delete output by kubectl release (delete.go PrintObj)', () => {
+  it('v1.34 (#126619) names the namespace of a namespaced object, before the dry-run suffix; v1.33 does not', () => {
+    expect(parseKubectlDelete('kubectl delete pod web', Release.of(33)).operation).to.equal('deleted');
+    expect(parseKubectlDelete('kubectl delete pod web', Release.of(34)).operation).to.equal('deleted from default namespace');
+    expect(parseKubectlDelete('kubectl delete pod web -n prod --force --grace-period=0', Release.of(35)).operation).to.equal('force deleted from prod namespace');
+    expect(parseKubectlDelete('kubectl delete pod web --dry-run=client', Release.of(34)).operation).to.equal('deleted from default namespace (dry run)');
   });
 });

@@ -1,4 +1,5 @@
 import type { DeleteOptions } from 'kubernetes-types/meta/v1';
+import { DEFAULT_RELEASE, type Release } from '../release';
 
 /**
  * Turns one `kubectl delete …` command line into what kubectl v1.33 would do, without a
@@ -417,7 +418,7 @@ function pathSegmentProblems(segment: string): string[] {
 
 // ---------------------------------------------------------------------------------------------
 
-export function parseKubectlDelete(commandLine: string): KubectlDeleteCommand {
+export function parseKubectlDelete(commandLine: string, release: Release = DEFAULT_RELEASE): KubectlDeleteCommand {
   const words = splitCommandLine(commandLine);
   if (words[0] !== 'kubectl') throw unsupported(`a command line that does not start with "kubectl" (${q(commandLine)})`);
   const parsed = parseFlags(words.slice(1));
@@ -505,8 +506,12 @@ export function parseKubectlDelete(commandLine: string): KubectlDeleteCommand {
   body.propagationPolicy = propagationPolicy;
   if (dryRun === 'server') body.dryRun = ['All'];
 
+  // Complete's namespace comes from the kubeconfig loader, which ignores an empty override.
+  const namespace = flag<string>('namespace', '') || 'default';
   // delete.go PrintObj: "force deleted" when the final grace period is 0, plus the dry-run suffix.
   let operation = gracePeriod === 0n ? 'force deleted' : 'deleted';
+  // Since kubectl v1.34 (#126619 "show namespace on delete") a namespaced object's line names its namespace.
+  if (release.atLeast(34)) operation += ` from ${namespace} namespace`;
   if (dryRun === 'client') operation += ' (dry run)';
   if (dryRun === 'server') operation += ' (server dry run)';
 
@@ -515,8 +520,7 @@ export function parseKubectlDelete(commandLine: string): KubectlDeleteCommand {
     resource,
     names,
     ...(selector !== undefined && { selector }),
-    // Complete's namespace comes from the kubeconfig loader, which ignores an empty override.
-    namespace: flag<string>('namespace', '') || 'default',
+    namespace,
     body,
     clientDryRun: dryRun === 'client',
     // DeleteResult: no wait after any dry run.

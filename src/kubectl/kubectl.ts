@@ -3,6 +3,7 @@ import type { ListOptions } from '../apiserver/list-options';
 import type { KubeObject } from '../apiserver/object';
 import type { Cluster } from '../cluster';
 import { KUBECTL } from '../cluster';
+import type { Release } from '../release';
 import { KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
 
 /** One HTTP request as kubectl sends it: what a server listening on the wire would see. */
@@ -30,6 +31,12 @@ export interface KubectlResult {
    * `timeoutSeconds` is left out: client-go's reflector draws it at random from 5–10 minutes.
    */
   requests: KubectlRequest[];
+}
+
+/** What kubectl is told besides its command line. */
+export interface KubectlOptions {
+  /** The kubectl release modelled (by default the cluster's). */
+  release: Release;
 }
 
 /** When no --timeout is given, the simulation stops waiting after one virtual hour. */
@@ -113,11 +120,11 @@ function serverError(status: ErrorStatus): string {
  * until each object (that uid) is gone: GET, LIST, then WATCH, on the virtual clock, one object
  * after the other. Throws UnsupportedKubectlError for lines the simulation does not model.
  */
-export function runKubectl(cluster: Cluster, line: string): KubectlResult {
+export function runKubectl(cluster: Cluster, line: string, options: KubectlOptions = { release: cluster.release }): KubectlResult {
   cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), `${SOURCE} RunDelete`, { actor: 'kubectl' });
   let cmd: KubectlDeleteCommand;
   try {
-    cmd = parseKubectlDelete(line);
+    cmd = parseKubectlDelete(line, options.release);
   } catch (e) {
     if (e instanceof KubectlError) return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n'), requests: [] };
     throw e;

@@ -12,6 +12,7 @@ import { KubeRuntimeManager } from './kuberuntime';
 import { Loop } from './loop';
 import { PodWorkers, type PodSyncStatus } from './pod-workers';
 import type { ContainerRuntime } from './runtime';
+import { DEFAULT_RELEASE, type Release } from '../release';
 import { generateAPIPodStatus } from './status';
 import { StatusManager } from './status-manager';
 import { Ticker } from './ticker';
@@ -42,6 +43,8 @@ export interface KubeletConfig {
    * lock (systemd stopping the remaining units): a simulation assumption, not a kubelet setting.
    */
   shutdownPowerOffDelayMs: number;
+  /** The kubelet's release and feature gates (a node may run another release than the control plane). */
+  release: Release;
 }
 
 export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
@@ -55,6 +58,7 @@ export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
   shutdownGracePeriodSeconds: 0,
   shutdownGracePeriodCriticalPodsSeconds: 0,
   shutdownPowerOffDelayMs: 2000,
+  release: DEFAULT_RELEASE,
 };
 
 /**

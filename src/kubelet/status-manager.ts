@@ -18,6 +18,8 @@ interface VersionedStatus {
   readonly namespace: string;
   /** Set only by TerminatePod, at the very end of SyncTerminatedPod (podIsFinished). */
   podIsFinished: boolean;
+  /** The entry's position in the cache (a Map keeps a key's position when its value is replaced). */
+  readonly order: number;
 }
 
 /**
@@ -27,6 +29,9 @@ interface VersionedStatus {
  */
 export class StatusManager {
   private readonly statuses = new Map<string, VersionedStatus>();
+  /** Pods whose cached version is newer than the one sent: what a syncBatch that is not a full sync visits. */
+  private readonly unsent = new Set<string>();
+  private entries = 0;
   private readonly syncLoop: Loop;
   /** A wake-up is queued on podStatusChannel (a second send finds the buffer full and is dropped). */
   private channelPending = false;
@@ -88,7 +93,7 @@ export class StatusManager {
 
   /** RemoveOrphanedStatuses (housekeeping): forget the statuses of pods no longer in config. */
   removeOrphanedStatuses(desired: ReadonlySet<string>): void {
-    for (const uid of [...this.statuses.keys()]) if (!desired.has(uid)) this.statuses.delete(uid);
+    for (const uid of [...this.statuses.keys()]) if (!desired.has(uid)) this.forget(uid);
   }
 
   /**
@@ -124,7 +129,9 @@ export class StatusManager {
       name: pod.metadata.name!,
       namespace: pod.metadata.namespace!,
       podIsFinished: podIsFinished || (cached?.podIsFinished ?? false),
+      order: cached?.order ?? this.entries++,
     });
+    this.unsent.add(uid);
     this.notifyStatusChannel();
   }
 
@@ -150,7 +157,11 @@ export class StatusManager {
    */
   private syncBatch(all: boolean): void {
     let retry = false;
-    for (const [uid, s] of [...this.statuses]) {
+    // Only the unsent pods need a look unless this is the full sync: visit them, in the cache's
+    // order, instead of every pod of the node on each status change.
+    const uids = all ? [...this.statuses.keys()] : [...this.unsent].sort((a, b) => this.statuses.get(a)!.order - this.statuses.get(b)!.order);
+    const batch = uids.map((uid) => [uid, this.statuses.get(uid)!] as const);
+    for (const [uid, s] of batch) {
       if (s.sentVersion >= s.version && !(all && (s.podIsFinished || this.needsReconcile(uid)))) continue;
       try {
         this.syncPod(uid, s);
@@ -173,7 +184,7 @@ export class StatusManager {
     if (!got.ok) return;
     // "Pod was deleted and then recreated, skipping status update": forget the old uid's status.
     if (got.object.metadata.uid !== uid) {
-      this.statuses.delete(uid);
+      this.forget(uid);
       return;
     }
     let pod = got.object;
@@ -192,13 +203,19 @@ export class StatusManager {
       pod = patched.object;
     }
     s.sentVersion = s.version;
+    if (this.statuses.get(uid) === s) this.unsent.delete(uid);
     if (!this.canBeDeleted(pod, s)) return;
     this.timeline.record('status', `resources reclaimed pods/${s.name}`, `${SOURCE} canBeDeleted (deletionTimestamp set, phase ${pod.status?.phase}, podIsFinished)`, { actor: this.nodeName });
     this.timeline.record('status', `DELETE pods/${s.name} gracePeriodSeconds=0 preconditions.uid=${uid}`, `${SOURCE} syncPod → Delete`, { actor: this.nodeName });
     const deleted = api.delete(this.client.identity, 'pods', s.namespace, s.name, { gracePeriodSeconds: 0, preconditions: { uid } });
     // On success the cached status is dropped; on failure the next full sync retries.
-    if (deleted.ok) this.statuses.delete(uid);
+    if (deleted.ok) this.forget(uid);
     else this.syncLoop.wake();
+  }
+
+  private forget(uid: string): void {
+    this.statuses.delete(uid);
+    this.unsent.delete(uid);
   }
 
   /**

@@ -113,3 +113,25 @@ describe('generateAPIPodStatus', () => {
     expect([moved.phase, moved.reason, moved.message]).to.deep.equal(['Failed', undefined, undefined]);
   });
 });
+
+describe('container statuses (K53)', () => {
+  it('K53 convertToAPIContainerStatuses: regular containers sorted by name (SortedContainerStatuses), init containers in spec order (SortStatusesOfInitContainers)', () => {
+    const p = pod(['web', 'app', 'metrics'], { sidecars: ['zlog', 'mesh'] });
+    const s = generateAPIPodStatus(p, sandbox({ web: true, app: true, metrics: true, zlog: true, mesh: true }), false, NOW);
+    expect(s.containerStatuses?.map((c) => c.name)).to.deep.equal(['app', 'metrics', 'web']);
+    expect(s.initContainerStatuses?.map((c) => c.name)).to.deep.equal(['zlog', 'mesh']);
+  });
+
+  it('K53 volumeMounts are listed from the spec (RecursiveReadOnlyMounts, on by default since v1.31): a read-only mount says recursiveReadOnly Disabled; a terminated status kept from before keeps its list', () => {
+    const p = pod(['app']);
+    p.spec!.containers[0].volumeMounts = [{ name: 'data', mountPath: '/data' }, { name: 'cfg', mountPath: '/etc/cfg', readOnly: true }];
+    const running = generateAPIPodStatus(p, sandbox({ app: true }), false, NOW);
+    expect(running.containerStatuses?.[0].volumeMounts).to.deep.equal([
+      { name: 'data', mountPath: '/data' },
+      { name: 'cfg', mountPath: '/etc/cfg', readOnly: true, recursiveReadOnly: 'Disabled' },
+    ]);
+    const stopped = generateAPIPodStatus(p, sandbox({ app: 143 }, 'notready'), true, NOW, running);
+    expect(stopped.containerStatuses?.[0].volumeMounts).to.deep.equal(running.containerStatuses?.[0].volumeMounts);
+    expect(generateAPIPodStatus(pod(['app']), sandbox({ app: true }), false, NOW).containerStatuses?.[0]).to.not.have.property('volumeMounts');
+  });
+});

@@ -1,5 +1,5 @@
 import { toTime } from '../apiserver/object';
-import type { ContainerStatus, Pod, PodCondition, PodStatus } from '../apiserver/types';
+import type { Container, ContainerStatus, Pod, PodCondition, PodStatus } from '../apiserver/types';
 import type { Sandbox } from './runtime';
 
 /** Conditions the kubelet owns (pkg/kubelet/types/pod_status.go PodConditionsByKubelet). */
@@ -11,9 +11,11 @@ export const KUBELET_CONDITIONS: ReadonlySet<string> = new Set(['PodScheduled', 
  * it was last seen running it is Waiting with a lastState of 137 ContainerStatusUnknown (K29; the
  * restart count goes up unless the pod is being deleted).
  */
-function containerStatus(pod: Pod, name: string, image: string, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined): ContainerStatus {
+function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined): ContainerStatus {
+  const { name } = spec;
   const c = sandbox?.containers.get(name);
-  const base = { name, image, imageID: '', restartCount: previous?.restartCount ?? 0 };
+  const volumeMounts = volumeMountStatuses(spec);
+  const base = { name, image: spec.image ?? '', imageID: '', restartCount: previous?.restartCount ?? 0, ...(volumeMounts ? { volumeMounts } : {}) };
   if (!c) {
     if (previous?.state?.terminated) return structuredClone(previous);
     const waiting: ContainerStatus = { ...base, ready: false, started: false, state: { waiting: { reason: 'ContainerCreating' } } };
@@ -34,6 +36,17 @@ function containerStatus(pod: Pod, name: string, image: string, sandbox: Sandbox
     started: false,
     state: { terminated: { exitCode: c.exitCode ?? 0, reason: c.reason, startedAt: toTime(c.startedAt), finishedAt: toTime(c.finishedAt ?? c.startedAt), containerID: c.id } },
   };
+}
+
+/**
+ * The container's volumeMounts as convertToAPIContainerStatuses reports them (RecursiveReadOnlyMounts:
+ * alpha off in v1.30, on by default from v1.31, GA in v1.33): name, mountPath, readOnly, and for a
+ * read-only mount its recursiveReadOnly mode (Disabled: the runtime here supports no recursive
+ * read-only mounts). The CRI does not know volume names, so they come from the spec.
+ */
+function volumeMountStatuses(spec: Container): ContainerStatus['volumeMounts'] {
+  if (!spec.volumeMounts?.length) return undefined;
+  return spec.volumeMounts.map((m) => ({ name: m.name, mountPath: m.mountPath, ...(m.readOnly ? { readOnly: true, recursiveReadOnly: 'Disabled' } : {}) }));
 }
 
 /**
@@ -109,8 +122,10 @@ export function generateAPIPodStatus(pod: Pod, sandbox: Sandbox | undefined, pod
   const api = pod.status ?? {};
   const old = cached ?? api;
   const previous = (name: string) => [...(old.initContainerStatuses ?? []), ...(old.containerStatuses ?? [])].find((s) => s.name === name);
-  const initStatuses = (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => containerStatus(pod, c.name, c.image ?? '', sandbox, previous(c.name)));
-  const statuses = spec.containers.map((c) => containerStatus(pod, c.name, c.image ?? '', sandbox, previous(c.name)));
+  // convertToAPIContainerStatuses: init containers in spec order (SortStatusesOfInitContainers),
+  // regular containers sorted by name (SortedContainerStatuses).
+  const initStatuses = (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => containerStatus(pod, c, sandbox, previous(c.name)));
+  const statuses = spec.containers.map((c) => containerStatus(pod, c, sandbox, previous(c.name))).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   let phase = getPhase(pod, [...initStatuses, ...statuses], podIsTerminal);
   // The three-way merge: a terminal phase in the status manager or in the API wins.
   if (!isTerminalPhase(phase)) {

@@ -37,9 +37,14 @@ export class Ticker {
 
   private tick(): void {
     const now = this.clock.now();
-    const due = this.waiters.filter((w) => (w.strict ? w.after < now : w.after <= now));
-    this.waiters = this.waiters.filter((w) => !due.includes(w));
+    // One pass: split into due and waiting (no per-waiter search), then wake for the earliest left.
+    const due: typeof this.waiters = [];
+    const waiting: typeof this.waiters = [];
+    for (const w of this.waiters) (w.strict ? w.after < now : w.after <= now) ? due.push(w) : waiting.push(w);
+    this.waiters = waiting;
     for (const w of due) w.fn();
-    for (const w of this.waiters) this.loop.wakeAt(w.strict ? w.after : w.after - 1);
+    let earliest = Infinity;
+    for (const w of this.waiters) earliest = Math.min(earliest, w.strict ? w.after : w.after - 1);
+    if (earliest !== Infinity) this.loop.wakeAt(earliest);
   }
 }

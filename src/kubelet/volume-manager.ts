@@ -6,8 +6,13 @@ import { Loop } from './loop';
 export interface VolumeBehaviour {
   /** How long one TearDown takes. */
   unmountMs: number;
-  /** Every TearDown fails (a dead NFS server, a busy device): retried with back-off forever. */
+  /** Every TearDown fails (a busy device, `target is busy`): retried with back-off forever. */
   neverUnmounts: boolean;
+  /**
+   * TearDown never returns (an unmount blocked on a dead NFS server): the operation stays pending,
+   * so the reconciler never starts another one for that volume — no failures, no retries.
+   */
+  hangs?: boolean;
 }
 
 export interface VolumeManagerConfig {
@@ -46,6 +51,8 @@ interface PodVolumes {
   readonly volumes: Map<string, MountedVolume>;
   /** The pod worker reached terminated: its volumes left the desired state (K39). */
   removed: boolean;
+  /** The pod's position in the pod map (kept when a uid is mounted again, as a Map keeps it). */
+  readonly order: number;
 }
 
 const SOURCE = 'pkg/kubelet/volumemanager/reconciler/reconciler.go unmountVolumes → operationexecutor UnmountVolume';
@@ -57,6 +64,12 @@ const SOURCE = 'pkg/kubelet/volumemanager/reconciler/reconciler.go unmountVolume
  */
 export class VolumeManager {
   private readonly pods = new Map<string, PodVolumes>();
+  /**
+   * The removed pods that still have a volume mounted or being unmounted: the reconciler's work,
+   * so that neither a pod's termination nor a reconciler pass scans every pod of the node.
+   */
+  private readonly unmounting = new Set<PodVolumes>();
+  private mounted = 0;
   private readonly loop: Loop;
 
   constructor(
@@ -72,7 +85,9 @@ export class VolumeManager {
   mountPod(uid: string, podRef: string, volumes: readonly string[]): void {
     const map = new Map<string, MountedVolume>();
     for (const name of volumes) map.set(name, { name, state: 'mounted', failures: 0, retryAt: 0 });
-    this.pods.set(uid, { podRef, volumes: map, removed: false });
+    const old = this.pods.get(uid);
+    if (old) this.unmounting.delete(old);
+    this.pods.set(uid, { podRef, volumes: map, removed: false, order: old?.order ?? this.mounted++ });
   }
 
   /** desired_state_of_world_populator findAndRemoveDeletedPods: the worker is terminated, so the volumes may go. */
@@ -80,6 +95,8 @@ export class VolumeManager {
     const p = this.pods.get(uid);
     if (!p || p.removed) return;
     p.removed = true;
+    if (![...p.volumes.values()].some((v) => v.state !== 'unmounted')) return;
+    this.unmounting.add(p);
     if (this.hasWork()) this.loop.wake();
   }
 
@@ -112,6 +129,8 @@ export class VolumeManager {
    */
   forget(uid: string): boolean {
     if (this.podVolumesExist(uid)) return false;
+    const p = this.pods.get(uid);
+    if (p) this.unmounting.delete(p);
     this.pods.delete(uid);
     return true;
   }
@@ -137,9 +156,20 @@ export class VolumeManager {
     return out;
   }
 
-  private hasWork(): boolean {
+  /** Volumes whose TearDown was started and never returned, for "what still blocks" messages. */
+  hangingVolumes(): { podRef: string; volume: string }[] {
+    const out = [];
     for (const p of this.pods.values()) {
-      if (p.removed && [...p.volumes.values()].some((v) => v.state === 'mounted')) return true;
+      for (const v of p.volumes.values()) {
+        if (v.state === 'unmounting' && this.behaviourOf(p.podRef, v.name)?.hangs) out.push({ podRef: p.podRef, volume: v.name });
+      }
+    }
+    return out;
+  }
+
+  private hasWork(): boolean {
+    for (const p of this.unmounting) {
+      if ([...p.volumes.values()].some((v) => v.state === 'mounted')) return true;
     }
     return false;
   }
@@ -148,8 +178,9 @@ export class VolumeManager {
   private reconcile(): void {
     const now = this.clock.now();
     let nextRetry: number | undefined;
-    for (const [, p] of this.pods) {
-      if (!p.removed) continue;
+    // In the order the pods were mounted (the pod map's order), as a pass over every pod would.
+    const work = [...this.unmounting].sort((a, b) => a.order - b.order);
+    for (const p of work) {
       for (const v of p.volumes.values()) {
         if (v.state !== 'mounted') continue;
         if (v.retryAt > now) {
@@ -166,6 +197,8 @@ export class VolumeManager {
     const behaviour = this.behaviourOf(p.podRef, v.name);
     v.state = 'unmounting';
     this.timeline.record('volumes', `unmount ${v.name} ${p.podRef}`, SOURCE, { actor: this.nodeName });
+    // nestedpendingoperations: while an operation on the volume is pending no other one starts.
+    if (behaviour?.hangs) return;
     this.clock.after(behaviour?.unmountMs ?? this.config.defaultUnmountMs, () => {
       if (behaviour?.neverUnmounts) {
         v.state = 'mounted';
@@ -179,6 +212,7 @@ export class VolumeManager {
       }
       v.state = 'unmounted';
       this.timeline.record('volumes', `unmounted ${v.name} ${p.podRef}`, SOURCE, { actor: this.nodeName });
+      if (![...p.volumes.values()].some((o) => o.state !== 'unmounted')) this.unmounting.delete(p);
     });
   }
 }

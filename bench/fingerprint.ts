@@ -1,0 +1,74 @@
+/**
+ * A fingerprint of everything the simulation decides, to compare before and after a change that
+ * must not change behaviour (a speed-up):
+ * - every scenario of features/: its steps' results and error messages and every attachment (the
+ *   timeline as text and SVG, the writes, the final objects), without durations;
+ * - a mass deletion (300 pods, unevenly over 7 nodes): every timeline event (with its patch and
+ *   outcome), the whole etcd revision history and the final etcd contents.
+ *
+ *   node --require ./scripts/ts-hook.js bench/fingerprint.ts [out.json]
+ *
+ * prints one hash per scenario and for the mass deletion; run it before and after, then diff.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Cluster, USER } from '../src/cluster';
+
+const ROOT = resolve(__dirname, '..');
+
+const hash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
+
+interface JsonStep {
+  keyword: string;
+  name: string;
+  result: { status: string; error_message?: string };
+  embeddings?: { data: string; mime_type: string }[];
+}
+interface JsonFeature {
+  uri: string;
+  elements: { name: string; line: number; steps: JsonStep[] }[];
+}
+
+function scenarios(): Record<string, string> {
+  const out = join(mkdtempSync(join(tmpdir(), 'terminating-fingerprint-')), 'report.json');
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/@cucumber/cucumber/bin/cucumber.js'), '--profile', 'summary', '--format', `json:${out}`], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0 && r.status !== 1) throw new Error(`cucumber failed:\n${r.stderr}`);
+  const features = JSON.parse(readFileSync(out, 'utf8')) as JsonFeature[];
+  const result: Record<string, string> = {};
+  for (const f of features) {
+    for (const e of f.elements) {
+      const steps = e.steps.map((s) => [s.keyword, s.name, s.result.status, s.result.error_message ?? '', ...(s.embeddings ?? []).map((m) => `${m.mime_type} ${m.data}`)].join('\n'));
+      result[`${f.uri}:${e.line} ${e.name}`] = hash(steps.join('\n'));
+    }
+  }
+  return result;
+}
+
+function massDeletion(): Record<string, string> {
+  const c = new Cluster();
+  const nodes = 7;
+  const pods = 300;
+  for (let n = 0; n < nodes; n++) c.addNode(`node-${n}`);
+  for (let i = 0; i < pods; i++) {
+    const node = `node-${(i * i) % nodes}`;
+    c.nodes.get(node)!.containerBehaviours.set(`pods/pod-${i} app`, { sigterm: { kind: 'exits', afterMs: 500 + (i % 13) * 250 }, preStopMs: i % 3 === 0 ? 700 : 0 });
+    c.apiserver.create(USER, 'pods', 'default', { metadata: { name: `pod-${i}` }, spec: { nodeName: node, containers: [{ name: 'app' }] } });
+  }
+  c.advance(30_000);
+  for (let i = 0; i < pods; i++) c.apiserver.delete(USER, 'pods', 'default', `pod-${i}`, i % 5 === 0 ? { gracePeriodSeconds: 2 } : {});
+  c.settle();
+  const timeline = c.timeline.all().map((e) => JSON.stringify([e.seq, e.at, e.component, e.text, e.source, e.actor, e.requestId, e.outcome, e.patch]));
+  const history = c.apiserver.etcd.fullHistory().map((e) => JSON.stringify([e.revision, e.type, e.key, e.value, e.prev, e.requestId, e.at]));
+  const final = ['pods', 'nodes', 'events', 'leases'].map((r) => JSON.stringify(c.apiserver.list(r as 'pods', undefined)));
+  return { 'mass timeline': hash(timeline.join('\n')), 'mass etcd history': hash(history.join('\n')), 'mass final state': hash(final.join('\n')), 'mass events': String(timeline.length) };
+}
+
+if (require.main === module) {
+  const result = { ...massDeletion(), ...scenarios() };
+  const text = `${JSON.stringify(result, null, 2)}\n`;
+  if (process.argv[2]) writeFileSync(process.argv[2], text);
+  console.log(text);
+}

@@ -1,0 +1,131 @@
+@containers
+Feature: What the containers and volumes of a deleted pod do
+  How a pod's deletion goes depends on what its containers and volumes do on the node: the exit
+  code a process chooses after SIGTERM, a preStop hook that fails, an image still being pulled or
+  one that cannot be pulled, an unmount that fails (and is retried) or one that never returns.
+
+  Background:
+    Given a node "node-1"
+
+  Scenario: the exit code after SIGTERM decides the phase: 3 gives Failed, with reason Error
+    # The runtime reports the process's own exit code (K29); getPhase with podIsTerminal (K32) gives
+    # Failed for any non-zero code of a regular container, Succeeded only if every one exited 0.
+    Given a pod "web" running on node "node-1"
+    And container "app" of pod "web" exits with code 3 5s after SIGTERM
+    When I run `kubectl delete pod web`
+    Then pod "web" is gone
+    And pod "web" was removed with fields:
+      | path                                          | value   |
+      | /status/phase                                 | "Failed" |
+      | /status/containerStatuses/0/state/terminated/exitCode | 3 |
+      | /status/containerStatuses/0/state/terminated/reason   | "Error" |
+    And these events happen in order:
+      | at   | component | event               |
+      | T+0s | runtime   | SIGTERM app         |
+      | T+5s | runtime   | exited app code=3   |
+      | T+5s | apiserver | PATCH pods/web/status |
+      | T+6s | runtime   | removed app         |
+      | T+6s | status    | DELETE pods/web     |
+
+  Scenario: a process that exits 143 by itself after SIGTERM is not told apart from one SIGTERM killed
+    Given a pod "web" running on node "node-1"
+    And container "app" of pod "web" exits with code 143 2s after SIGTERM
+    When I run `kubectl delete pod web`
+    Then pod "web" is gone
+    And pod "web" was removed with fields:
+      | path          | value    |
+      | /status/phase | "Failed" |
+    And these events happen in order:
+      | at   | component | event               |
+      | T+2s | runtime   | exited app code=143 |
+
+  Scenario: a preStop hook that fails: a Warning event, and SIGTERM follows at once
+    # executePreStopHook (K25): the hook's error is recorded as FailedPreStopHook "PreStopHook
+    # failed" (without its output, which could hold secrets); the kill goes on with the grace left.
+    Given a pod "web" running on node "node-1"
+    And container "app" of pod "web" has a preStop hook that fails after 3s
+    And container "app" of pod "web" ignores SIGTERM
+    When I run `kubectl delete pod web`
+    Then pod "web" is gone
+    And pod "web" has an event "FailedPreStopHook"
+    And these events happen in order:
+      | at    | component | event                                        |
+      | T+0s  | events    | Killing pods/web: Stopping container app     |
+      | T+0s  | runtime   | preStop app                                  |
+      | T+3s  | events    | FailedPreStopHook pods/web: PreStopHook failed |
+      | T+3s  | runtime   | SIGTERM app                                  |
+      | T+30s | runtime   | SIGKILL app                                  |
+      | T+31s | status    | DELETE pods/web                              |
+
+  Scenario: deleted while its image is still being pulled: the pull is not cancelled, the container starts and is killed
+    # SyncPod runs its runtime calls without the pod worker's context (TODO #113606), so the pull
+    # started before T+0 completes; the container starts, then SyncTerminatingPod kills it (S12).
+    Given a pod "web" running on node "node-1"
+    And the image of container "app" of pod "web" takes 90s to pull
+    Then pod "web" has phase "Pending"
+    When I run `kubectl delete pod web`
+    Then pod "web" is gone
+    And these events happen in order:
+      | at     | component | event                                    |
+      | T+0s   | kubelet   | terminating pods/web (deletionTimestamp set) |
+      | T+30s  | runtime   | started app                              |
+      | T+31s  | kubelet   | SyncTerminatingPod pods/web gracePeriod=30 |
+      | T+31s  | runtime   | SIGTERM app                              |
+      | T+32s  | status    | DELETE pods/web                          |
+
+  Scenario: deleted while its image cannot be pulled: nothing to kill, Pending becomes Failed
+    # The container was never created: SyncTerminatingPod only stops the sandbox; TerminatePod
+    # (K34) reports the Waiting container as ContainerStatusUnknown 137 and the phase Failed.
+    Given a pod "web" running on node "node-1"
+    And the image of container "app" of pod "web" cannot be pulled
+    Then pod "web" has phase "Pending"
+    When I run `kubectl delete pod web`
+    Then pod "web" is gone
+    And pod "web" was removed with fields:
+      | path                                                  | value                    |
+      | /status/phase                                         | "Failed"                 |
+      | /status/containerStatuses/0/state/terminated/exitCode | 137                      |
+      | /status/containerStatuses/0/state/terminated/reason   | "ContainerStatusUnknown" |
+    And no runtime event "SIGTERM" happens
+
+  Scenario: an unmount that fails is retried with back-off; the pod stays Terminating
+    # K39, K40: the reconciler retries a failed TearDown after 0.5s, doubling; SyncTerminatedPod's
+    # WaitForUnmount gives up after 2m3s and the pod worker retries 10s later, for ever.
+    Given a pod "web" running on node "node-1" with:
+      """
+      spec:
+        volumes: [{name: data, emptyDir: {}}]
+      """
+    And volume "data" of pod "web" cannot be unmounted
+    When the user deletes pod "web"
+    And 5m pass
+    Then pod "web" is terminating
+    And pod "web" has phase "Failed"
+    And these events happen in order:
+      | at        | component | event                                |
+      | T+0s      | volumes   | unmount data                         |
+      | T+0s      | volumes   | unmount failed data pods/web: retry in 0.5s |
+      | T+0s..T+1s | volumes  | unmount data                         |
+      | T+2m4s    | kubelet   | sync error pods/web: timed out waiting for volumes to unmount |
+
+  Scenario: an unmount that never returns is not retried: one attempt, then the kubelet waits for ever
+    # The operation executor runs one operation per volume at a time (nestedpendingoperations):
+    # while TearDown hangs, the reconciler starts no other, so there are no failures and no
+    # back-off — only SyncTerminatedPod's WaitForUnmount times out (2m3s) and is retried.
+    Given a pod "web" running on node "node-1" with:
+      """
+      spec:
+        volumes: [{name: data, emptyDir: {}}]
+      """
+    And volume "data" of pod "web" hangs when unmounted
+    When the user deletes pod "web"
+    And 5m pass
+    Then pod "web" is terminating
+    And pod "web" has phase "Failed"
+    And no volumes event "unmount failed" happens
+    And no volumes event "unmounted" happens
+    And these events happen in order:
+      | at     | component | event                                                         |
+      | T+0s   | volumes   | unmount data                                                  |
+      | T+2m4s | kubelet   | sync error pods/web: timed out waiting for volumes to unmount |
+      | T+2m14s | kubelet  | SyncTerminatedPod pods/web                                    |

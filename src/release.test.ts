@@ -1,0 +1,68 @@
+import { describe, it } from 'node:test';
+import { expect } from 'chai';
+import { DEFAULT_RELEASE, FEATURE_GATES, Release, SUPPORTED_MINORS } from './release';
+
+describe('Release: the supported range', () => {
+  it('supports every minor from 1.26 to 1.35; the default is v1.33', () => {
+    expect(SUPPORTED_MINORS).to.deep.equal([26, 27, 28, 29, 30, 31, 32, 33, 34, 35]);
+    expect(DEFAULT_RELEASE.toString()).to.equal('v1.33');
+  });
+
+  it('parses 1.NN, v1.NN and v1.NN.P', () => {
+    expect(Release.parse('1.30').minor).to.equal(30);
+    expect(Release.parse('v1.26').minor).to.equal(26);
+    expect(Release.parse('v1.35.2').minor).to.equal(35);
+  });
+
+  it('refuses releases outside the range, and text that is no release, naming the range', () => {
+    expect(() => Release.parse('1.25')).to.throw('Kubernetes "1.25" is not supported: the simulation models releases v1.26 to v1.35');
+    expect(() => Release.parse('v1.36')).to.throw('Kubernetes "v1.36" is not supported: the simulation models releases v1.26 to v1.35');
+    expect(() => Release.parse('abc')).to.throw('"abc" is not a Kubernetes release: write it as 1.NN or v1.NN, from v1.26 to v1.35');
+    expect(() => Release.parse('2.30')).to.throw('not a Kubernetes release');
+    expect(() => Release.of(25)).to.throw('Kubernetes v1.25 is not supported: the simulation models releases v1.26 to v1.35');
+  });
+
+  it('atLeast compares minors', () => {
+    expect(Release.of(27).atLeast(27)).to.equal(true);
+    expect(Release.of(26).atLeast(27)).to.equal(false);
+  });
+});
+
+describe('Release: feature gate defaults follow versioned_kube_features.go', () => {
+  const table = (gate: (typeof FEATURE_GATES)[number]) => SUPPORTED_MINORS.map((m) => (Release.of(m).enabled(gate) ? 1 : 0)).join('');
+  it('defaults per release (1.26 … 1.35)', () => {
+    expect(table('PodDisruptionConditions')).to.equal('1111111111');
+    expect(table('SidecarContainers'), 'β on 1.29').to.equal('0001111111');
+    expect(table('PodLifecycleSleepAction'), 'β on 1.30').to.equal('0000111111');
+    expect(table('PodLifecycleSleepActionAllowZero'), 'β on 1.33').to.equal('0000000111');
+    expect(table('PodObservedGenerationTracking'), 'β on 1.34').to.equal('0000000011');
+    expect(table('SeparateTaintEvictionController'), 'β on 1.29').to.equal('0001111111');
+    expect(table('OrderedNamespaceDeletion'), 'β on 1.33 (off in the 1.30–1.32 backports)').to.equal('0000000111');
+    expect(table('NodeOutOfServiceVolumeDetach')).to.equal('1111111111');
+    expect(table('AllowOverwriteTerminationGracePeriodSeconds'), 'old behaviour until 1.32').to.equal('1111110000');
+  });
+});
+
+describe('Release: gate overrides refused as component-base/featuregate refuses them', () => {
+  it('an alpha gate can be turned on, a beta gate off', () => {
+    expect(Release.of(33, { PodObservedGenerationTracking: true }).enabled('PodObservedGenerationTracking')).to.equal(true);
+    expect(Release.of(30).withGate('SidecarContainers', false).enabled('SidecarContainers')).to.equal(false);
+  });
+
+  it('a gate the release does not know is unrecognized, with the gates it knows', () => {
+    expect(() => Release.of(28).withGate('PodLifecycleSleepAction', true)).to.throw(/^unrecognized feature gate: PodLifecycleSleepAction \(Kubernetes v1\.28 knows: PodDisruptionConditions, /);
+    expect(() => Release.of(34).withGate('PodDisruptionConditions', true), 'removed in 1.34').to.throw('unrecognized feature gate: PodDisruptionConditions');
+    expect(() => DEFAULT_RELEASE.withGate('NoSuchGate', true)).to.throw('unrecognized feature gate: NoSuchGate');
+  });
+
+  it('a GA gate is locked to true', () => {
+    expect(() => Release.of(33).withGate('SidecarContainers', false)).to.throw('cannot set feature gate SidecarContainers to false, feature is locked to true in Kubernetes v1.33');
+    expect(Release.of(33).withGate('SidecarContainers', true).enabled('SidecarContainers')).to.equal(true);
+  });
+
+  it('withMinor keeps the overrides and checks them against the other release', () => {
+    const r = Release.of(33, { ContainerStopSignals: true });
+    expect(r.withMinor(35).enabled('ContainerStopSignals')).to.equal(true);
+    expect(() => r.withMinor(32)).to.throw('unrecognized feature gate: ContainerStopSignals');
+  });
+});

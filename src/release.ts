@@ -1,0 +1,152 @@
+/**
+ * The Kubernetes release a component models, and its feature gates.
+ *
+ * Every behaviour that differs between releases asks one question at its branch point —
+ * `release.atLeast(27)` or `release.enabled('SidecarContainers')` — next to a comment naming the
+ * upstream function and the PR or release where it changed. A gate's default follows the release
+ * (pkg/features/kube_features.go, the versioned defaults); a scenario may override a gate the way
+ * `--feature-gates` does, with the same refusals as component-base/featuregate (unknown gate,
+ * gate locked to its default).
+ */
+
+export const SUPPORTED_MINORS: readonly number[] = [26, 27, 28, 29, 30, 31, 32, 33, 34, 35];
+export const DEFAULT_MINOR = 33;
+
+const RANGE = `v1.${SUPPORTED_MINORS[0]} to v1.${SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1]}`;
+
+/** A gate's state in one release: its maturity, default, and whether it can be changed. */
+interface GateState {
+  /** 'absent': not a gate of that release (not yet added, or removed); `default` is then how that release behaves. */
+  readonly stage: 'ALPHA' | 'BETA' | 'GA' | 'DEPRECATED' | 'absent';
+  readonly default: boolean;
+  readonly locked: boolean;
+}
+
+const ABSENT_OFF: GateState = { stage: 'absent', default: false, locked: true };
+const ABSENT_ON: GateState = { stage: 'absent', default: true, locked: true };
+const ALPHA: GateState = { stage: 'ALPHA', default: false, locked: false };
+const BETA_OFF: GateState = { stage: 'BETA', default: false, locked: false };
+const BETA_ON: GateState = { stage: 'BETA', default: true, locked: false };
+/** GA gates are locked to true (LockToDefault) in every gate below. */
+const GA: GateState = { stage: 'GA', default: true, locked: true };
+const DEPRECATED_OFF: GateState = { stage: 'DEPRECATED', default: false, locked: false };
+const DEPRECATED_LOCKED_OFF: GateState = { stage: 'DEPRECATED', default: false, locked: true };
+
+/**
+ * The gates that touch pod deletion, each as `[first minor, state]` steps from 1.26 on
+ * (pkg/features/versioned_kube_features.go of 1.32 and 1.35; release notes for the removals).
+ * A gate absent before its first step behaves as ABSENT_OFF unless its first step says otherwise.
+ */
+const GATES = {
+  // KEP-3329: DisruptionTarget conditions; β on 1.26, GA 1.31 (#125461), removed 1.34 (#129501).
+  PodDisruptionConditions: [[26, BETA_ON], [31, GA], [34, ABSENT_ON]],
+  // KEP-2268 non-graceful node shutdown: β on 1.26 (#113511), GA 1.28 (#118228), removed 1.32 (#127019).
+  NodeOutOfServiceVolumeDetach: [[26, BETA_ON], [28, GA], [32, ABSENT_ON]],
+  GracefulNodeShutdown: [[26, BETA_ON]],
+  GracefulNodeShutdownBasedOnPodPriority: [[26, BETA_ON]],
+  // KEP-753 sidecar containers: α 1.28, β on 1.29, GA 1.33.
+  SidecarContainers: [[26, ABSENT_OFF], [28, ALPHA], [29, BETA_ON], [33, GA]],
+  // KEP-3960 preStop sleep: α 1.29, β on 1.30, GA 1.34.
+  PodLifecycleSleepAction: [[26, ABSENT_OFF], [29, ALPHA], [30, BETA_ON], [34, GA]],
+  // KEP-4818 sleep of 0 s: α 1.32 (#127094), β on 1.33 (#130621), GA 1.34.
+  PodLifecycleSleepActionAllowZero: [[26, ABSENT_OFF], [32, ALPHA], [33, BETA_ON], [34, GA]],
+  // KEP-5067 observedGeneration: α 1.33, β on 1.34 (#132912), GA 1.35.
+  PodObservedGenerationTracking: [[26, ABSENT_OFF], [33, ALPHA], [34, BETA_ON], [35, GA]],
+  // KEP-3902 taint eviction split out of node lifecycle: β on 1.29 (#119208), GA 1.34.
+  SeparateTaintEvictionController: [[26, ABSENT_OFF], [29, BETA_ON], [34, GA]],
+  // KEP-5080: backported off by default into 1.30–1.32, β on 1.33, GA 1.34.
+  OrderedNamespaceDeletion: [[26, ABSENT_OFF], [30, BETA_OFF], [33, BETA_ON], [34, GA]],
+  // KEP-3085 (named PodHasNetworkCondition before 1.28, #117702): α 1.28, β on 1.29.
+  PodReadyToStartContainersCondition: [[26, ABSENT_OFF], [28, ALPHA], [29, BETA_ON]],
+  // KEP-4960 container stop signals: α 1.33.
+  ContainerStopSignals: [[26, ABSENT_OFF], [33, ALPHA]],
+  // #122890: soft eviction keeps min(evictionMaxPodGracePeriod, spec grace); the gate restores the old overwrite.
+  AllowOverwriteTerminationGracePeriodSeconds: [[26, ABSENT_ON], [32, DEPRECATED_OFF], [35, DEPRECATED_LOCKED_OFF]],
+  // KEP-4781 (#134746): a kubelet restart no longer resets started/ready; the gate restores the old reset.
+  ChangeContainerStatusOnKubeletRestart: [[26, ABSENT_ON], [35, DEPRECATED_OFF]],
+} satisfies Record<string, readonly (readonly [number, GateState])[]>;
+
+export type FeatureGate = keyof typeof GATES;
+
+export const FEATURE_GATES = Object.keys(GATES) as FeatureGate[];
+
+function gateState(gate: FeatureGate, minor: number): GateState {
+  let state: GateState = ABSENT_OFF;
+  for (const [from, s] of GATES[gate]) if (minor >= from) state = s;
+  return state;
+}
+
+/** The gates a release knows (can be set with --feature-gates), for error messages. */
+function knownGates(minor: number): FeatureGate[] {
+  return FEATURE_GATES.filter((g) => gateState(g, minor).stage !== 'absent');
+}
+
+function isFeatureGate(name: string): name is FeatureGate {
+  return Object.prototype.hasOwnProperty.call(GATES, name);
+}
+
+function checkMinor(minor: number, text: string): void {
+  if (!SUPPORTED_MINORS.includes(minor)) throw new Error(`Kubernetes ${text} is not supported: the simulation models releases ${RANGE}`);
+}
+
+export class Release {
+  private constructor(
+    readonly minor: number,
+    private readonly overrides: Readonly<Partial<Record<FeatureGate, boolean>>>,
+  ) {}
+
+  /** Throws a clear error for a release outside 1.26–1.35 or a gate that release cannot set. */
+  static of(minor: number, gates: Partial<Record<string, boolean>> = {}): Release {
+    if (!Number.isInteger(minor)) throw new Error(`Kubernetes minor release must be a whole number, not ${minor} (supported: ${RANGE})`);
+    checkMinor(minor, `v1.${minor}`);
+    let release = new Release(minor, {});
+    for (const [gate, value] of Object.entries(gates)) if (value !== undefined) release = release.withGate(gate, value);
+    return release;
+  }
+
+  /** Parses "1.30" or "v1.30" (a patch number such as v1.30.2 is accepted and ignored). */
+  static parse(text: string, gates: Partial<Record<string, boolean>> = {}): Release {
+    const m = /^v?1\.(\d+)(?:\.\d+)?$/.exec(text.trim());
+    if (!m) throw new Error(`"${text}" is not a Kubernetes release: write it as 1.NN or v1.NN, from ${RANGE}`);
+    checkMinor(Number(m[1]), `"${text}"`);
+    return Release.of(Number(m[1]), gates);
+  }
+
+  atLeast(minor: number): boolean {
+    return this.minor >= minor;
+  }
+
+  enabled(gate: FeatureGate): boolean {
+    return this.overrides[gate] ?? gateState(gate, this.minor).default;
+  }
+
+  /** The gates a scenario changed from their defaults. */
+  gateOverrides(): Partial<Record<FeatureGate, boolean>> {
+    return { ...this.overrides };
+  }
+
+  /**
+   * This release with one gate set, refused as component-base/featuregate's Set refuses it:
+   * a gate the release does not know, or one locked to its default.
+   */
+  withGate(gate: string, value: boolean): Release {
+    const known = knownGates(this.minor);
+    if (!isFeatureGate(gate) || !known.includes(gate)) {
+      throw new Error(`unrecognized feature gate: ${gate} (Kubernetes ${this} knows: ${known.join(', ')})`);
+    }
+    const state = gateState(gate, this.minor);
+    if (state.locked && value !== state.default) throw new Error(`cannot set feature gate ${gate} to ${value}, feature is locked to ${state.default} in Kubernetes ${this}`);
+    return new Release(this.minor, { ...this.overrides, [gate]: value });
+  }
+
+  /** The same gate overrides on another release (a kubelet skewed from the control plane). */
+  withMinor(minor: number): Release {
+    return Release.of(minor, this.overrides);
+  }
+
+  toString(): string {
+    return `v1.${this.minor}`;
+  }
+}
+
+export const DEFAULT_RELEASE: Release = Release.of(DEFAULT_MINOR);

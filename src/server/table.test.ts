@@ -1,0 +1,55 @@
+import { describe, it } from 'node:test';
+import { expect } from 'chai';
+import type { Event, Node, Pod } from '../apiserver/types';
+import { humanDuration, toTable } from './table';
+
+const NOW = Date.UTC(2025, 0, 1, 1, 0, 0);
+const cells = (resource: string, obj: object) => (toTable(resource, [obj as Pod], { now: NOW }) as { rows: { cells: unknown[] }[] }).rows[0].cells;
+
+function pod(status: Pod['status'], metadata: Partial<Pod['metadata']> = {}): Pod {
+  return { metadata: { name: 'web', creationTimestamp: '2025-01-01T00:00:00Z', ...metadata }, spec: { nodeName: 'node-1', containers: [{ name: 'app' }] }, status };
+}
+const running = { phase: 'Running', containerStatuses: [{ name: 'app', image: 'x', imageID: '', ready: true, restartCount: 0, state: { running: {} } }] } as Pod['status'];
+const failed = { phase: 'Failed', containerStatuses: [{ name: 'app', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 143, reason: 'Error' } } }] } as Pod['status'];
+
+/** printers.go printPod, printNode, printEvent and duration.HumanDuration, case by case. */
+describe('server-side printing', () => {
+  it('a running pod: ready count, phase, restarts, age, wide columns', () => {
+    expect(cells('pods', pod(running))).to.deep.equal(['web', '1/1', 'Running', '0', '60m', '<none>', 'node-1', '<none>', '<none>']);
+  });
+
+  it('Terminating while deletionTimestamp is set and the phase is not terminal; the terminal status once it is (v1.31+)', () => {
+    expect(cells('pods', pod(running, { deletionTimestamp: '2025-01-01T01:00:30Z' }))[2]).to.equal('Terminating');
+    expect(cells('pods', pod(failed, { deletionTimestamp: '2025-01-01T01:00:30Z' }))[2]).to.equal('Error');
+    expect(cells('pods', pod({ ...running, reason: 'NodeLost' }, { deletionTimestamp: '2025-01-01T01:00:30Z' }))[2]).to.equal('Unknown');
+  });
+
+  it('a terminated container without a reason prints its exit code or signal; restarts show when the last one was', () => {
+    const status = { phase: 'Running', containerStatuses: [{ name: 'app', image: 'x', imageID: '', ready: false, restartCount: 2, state: { terminated: { exitCode: 3 } }, lastState: { terminated: { exitCode: 1, finishedAt: '2025-01-01T00:59:00Z' } } }] } as Pod['status'];
+    expect(cells('pods', pod(status)).slice(1, 4)).to.deep.equal(['0/1', 'ExitCode:3', '2 (60s ago)']);
+  });
+
+  it('a failed pod row carries the Completed condition', () => {
+    const table = toTable('pods', [pod(failed)], { now: NOW }) as { rows: { conditions: unknown[] }[] };
+    expect(table.rows[0].conditions).to.deep.equal([{ type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' }]);
+  });
+
+  it('nodes: Ready/NotReady, SchedulingDisabled, roles from labels', () => {
+    const node: Node = { metadata: { name: 'n', creationTimestamp: '2025-01-01T00:00:00Z', labels: { 'node-role.kubernetes.io/control-plane': '' } }, spec: { unschedulable: true }, status: { conditions: [{ type: 'Ready', status: 'Unknown' }], nodeInfo: { kubeletVersion: 'v1.33.0' } as never } };
+    expect(cells('nodes', node).slice(0, 5)).to.deep.equal(['n', 'NotReady,SchedulingDisabled', 'control-plane', '60m', 'v1.33.0']);
+  });
+
+  it('events: last seen, type, reason, object, message; count 1 for a singleton', () => {
+    const event: Event = { metadata: { name: 'web.1' }, involvedObject: { kind: 'Pod', name: 'web', fieldPath: 'spec.containers{app}' }, reason: 'Killing', message: 'Stopping container app', type: 'Normal', source: { component: 'kubelet', host: 'node-1' }, firstTimestamp: '2025-01-01T00:59:30Z', lastTimestamp: '2025-01-01T00:59:50Z' };
+    expect(cells('events', event)).to.deep.equal(['10s', 'Normal', 'Killing', 'pod/web', 'spec.containers{app}', 'kubelet, node-1', 'Stopping container app', '30s', 1, 'web.1']);
+  });
+
+  it('on watch, only the first table carries the column definitions', () => {
+    expect(toTable('pods', [pod(running)], { now: NOW, noHeaders: true })).to.not.have.property('columnDefinitions');
+  });
+
+  it('HumanDuration', () => {
+    const s = 1000;
+    expect([0, 119 * s, 125 * s, 600 * s, 3 * 3600 * s + 60 * s, 9 * 3600 * s, 50 * 3600 * s, 3 * 365 * 86400 * s].map(humanDuration)).to.deep.equal(['0s', '119s', '2m5s', '10m', '3h1m', '9h', '2d2h', '3y']);
+  });
+});

@@ -1,0 +1,127 @@
+import { after, before, describe, it } from 'node:test';
+import { expect } from 'chai';
+import { USER } from '../cluster';
+import { podManifest, request, startServer, type TestServer } from './testing';
+
+const names = (r: { json: { items: { metadata: { name: string } }[] } }) => r.json.items.map((i) => i.metadata.name);
+
+describe('HTTP API: LIST pages and resource versions', () => {
+  let s: TestServer;
+  before(async () => (s = await startServer(['a', 'b', 'c', 'd', 'e'])));
+  after(() => s.close());
+
+  it('limit/continue pages through the list at one revision, with remainingItemCount', async () => {
+    const first = await request(s.base, 'GET', '/api/v1/namespaces/default/pods?limit=2');
+    expect(names(first)).to.deep.equal(['a', 'b']);
+    expect(first.json.metadata.remainingItemCount).to.equal(3);
+    const rv = first.json.metadata.resourceVersion;
+    // A change after the first page does not show in the later pages (a consistent snapshot).
+    await request(s.base, 'DELETE', '/api/v1/namespaces/default/pods/d?gracePeriodSeconds=0');
+    s.cluster.settle();
+    const second = await request(s.base, 'GET', `/api/v1/namespaces/default/pods?limit=2&continue=${first.json.metadata.continue}`);
+    expect(names(second)).to.deep.equal(['c', 'd']);
+    expect(second.json.metadata.resourceVersion).to.equal(rv);
+    const third = await request(s.base, 'GET', `/api/v1/namespaces/default/pods?limit=2&continue=${second.json.metadata.continue}`);
+    expect(names(third)).to.deep.equal(['e']);
+    expect(third.json.metadata).to.not.have.property('continue');
+  });
+
+  it('resourceVersionMatch=Exact reads an older revision; resourceVersion=0 ignores limit', async () => {
+    const rv = s.cluster.apiserver.etcd.currentRevision;
+    s.cluster.apiserver.create(USER, 'pods', 'default', podManifest('f'));
+    const exact = await request(s.base, 'GET', `/api/v1/namespaces/default/pods?resourceVersion=${rv}&resourceVersionMatch=Exact`);
+    expect(names(exact)).to.not.include('f');
+    expect(exact.json.metadata.resourceVersion).to.equal(String(rv));
+    const any = await request(s.base, 'GET', '/api/v1/namespaces/default/pods?resourceVersion=0&limit=1');
+    expect(names(any)).to.include('f');
+  });
+
+  it('inconsistent options are 422, a future resourceVersion 504, a bad continue token 400, a compacted one 410', async () => {
+    const forbidden = await request(s.base, 'GET', '/api/v1/namespaces/default/pods?resourceVersionMatch=Exact');
+    expect(forbidden.status).to.equal(422);
+    expect(forbidden.json.message).to.equal('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+    const future = await request(s.base, 'GET', '/api/v1/namespaces/default/pods?resourceVersion=999999');
+    expect(future.status).to.equal(504);
+    expect(future.json.message).to.equal(`Too large resource version: 999999, current: ${s.cluster.apiserver.etcd.currentRevision}`);
+    const garbage = await request(s.base, 'GET', '/api/v1/namespaces/default/pods?continue=xyz');
+    expect(garbage.status).to.equal(400);
+    expect(garbage.json.message).to.match(/^invalid continue token: continue key is not valid/);
+    const page = await request(s.base, 'GET', '/api/v1/namespaces/default/pods?limit=1');
+    s.cluster.advance(11 * 60_000);
+    const stale = await request(s.base, 'GET', `/api/v1/namespaces/default/pods?limit=1&continue=${page.json.metadata.continue}`);
+    expect(stale.status).to.equal(410);
+    expect(stale.json.reason).to.equal('Expired');
+  });
+});
+
+describe('HTTP API: update, patch, status, deletecollection, other kinds', () => {
+  let s: TestServer;
+  before(async () => (s = await startServer(['web', 'db', 'cache'])));
+  after(() => s.close());
+
+  it('PATCH as strategic merge (default of kubectl patch), JSON merge and JSON Patch', async () => {
+    const strategic = await request(s.base, 'PATCH', '/api/v1/namespaces/default/pods/web', { body: { metadata: { finalizers: ['example.com/hold'] } }, headers: { 'Content-Type': 'application/strategic-merge-patch+json' } });
+    expect(strategic.status).to.equal(200);
+    expect(strategic.json.metadata.finalizers).to.deep.equal(['example.com/hold']);
+    const merge = await request(s.base, 'PATCH', '/api/v1/namespaces/default/pods/web', { body: { metadata: { labels: { tier: 'front' } } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect(merge.json.metadata.labels).to.deep.equal({ app: 'web', tier: 'front' });
+    const json = await request(s.base, 'PATCH', '/api/v1/namespaces/default/pods/web', { body: [{ op: 'remove', path: '/metadata/finalizers' }], headers: { 'Content-Type': 'application/json-patch+json' } });
+    expect(json.json.metadata).to.not.have.property('finalizers');
+    expect(s.cluster.timeline.all().filter((e) => e.text === 'PATCH pods/web' && e.actor === 'kubectl')).to.have.length(3);
+  });
+
+  it('PUT replaces the object; a stale resourceVersion is a 409 Conflict', async () => {
+    const current = (await request(s.base, 'GET', '/api/v1/namespaces/default/pods/db')).json;
+    current.metadata.labels = { app: 'db', v: '2' };
+    const put = await request(s.base, 'PUT', '/api/v1/namespaces/default/pods/db', { body: current });
+    expect(put.status).to.equal(200);
+    expect(put.json.metadata.labels.v).to.equal('2');
+    const stale = await request(s.base, 'PUT', '/api/v1/namespaces/default/pods/db', { body: current });
+    expect(stale.status).to.equal(409);
+    expect(stale.json.message).to.equal('Operation cannot be fulfilled on pods "db": the object has been modified; please apply your changes to the latest version and try again');
+  });
+
+  it('the status subresource: GET reads the pod, PATCH goes through the status strategy', async () => {
+    const get = await request(s.base, 'GET', '/api/v1/namespaces/default/pods/db/status');
+    expect(get.json.kind).to.equal('Pod');
+    const patch = await request(s.base, 'PATCH', '/api/v1/namespaces/default/pods/db/status', { body: { status: { conditions: [{ type: 'Example', status: 'True' }] } }, headers: { 'Content-Type': 'application/strategic-merge-patch+json' } });
+    expect(patch.status).to.equal(200);
+    expect(patch.json.status.conditions.map((c: { type: string }) => c.type)).to.include.members(['Example', 'Ready']);
+    expect(s.cluster.timeline.all().some((e) => e.text === 'PATCH pods/db/status' && e.actor === 'kubectl')).to.equal(true);
+    expect((await request(s.base, 'DELETE', '/api/v1/namespaces/default/pods/db/status')).status).to.equal(405);
+  });
+
+  it('DELETE of a collection deletes what the label selector matches, with the body\'s options', async () => {
+    const r = await request(s.base, 'DELETE', '/api/v1/namespaces/default/pods?labelSelector=app%20in%20(db,cache)', { body: { gracePeriodSeconds: 5 } });
+    expect(r.status).to.equal(200);
+    expect(r.json.kind).to.equal('PodList');
+    expect(names(r)).to.deep.equal(['cache', 'db']);
+    expect(s.cluster.timeline.all().some((e) => e.text === 'DELETECOLLECTION pods gracePeriodSeconds=5' && e.actor === 'kubectl')).to.equal(true);
+    s.cluster.settle();
+    expect(names(await request(s.base, 'GET', '/api/v1/namespaces/default/pods'))).to.deep.equal(['web']);
+  });
+
+  it('nodes, namespaces and events are served; events also as events.k8s.io/v1 with its field names', async () => {
+    const nodes = await request(s.base, 'GET', '/api/v1/nodes', { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+    expect(nodes.json.rows[0].cells.slice(0, 3)).to.deep.equal(['node-1', 'Ready', '<none>']);
+    const ns = await request(s.base, 'GET', '/api/v1/namespaces');
+    expect(names(ns)).to.deep.equal(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    const core = await request(s.base, 'GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name=db,reason=Killing');
+    expect(core.json.items).to.have.length(1);
+    expect(core.json.items[0]).to.include({ reason: 'Killing', message: 'Stopping container app' });
+    const v1 = await request(s.base, 'GET', '/apis/events.k8s.io/v1/namespaces/default/events');
+    const killing = v1.json.items.find((e: { reason: string; regarding: { name: string } }) => e.reason === 'Killing' && e.regarding.name === 'db');
+    expect(killing).to.include({ note: 'Stopping container app' });
+    expect(killing).to.not.have.property('message');
+    expect(v1.json).to.include({ kind: 'EventList', apiVersion: 'events.k8s.io/v1' });
+  });
+
+  it('leases and replicasets are served under their groups', async () => {
+    const leases = await request(s.base, 'GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1');
+    expect(leases.json).to.deep.include({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' });
+    const rs = await request(s.base, 'POST', '/apis/apps/v1/namespaces/default/replicasets', { body: { metadata: { name: 'front' }, spec: { selector: { matchLabels: { app: 'front' } }, template: { metadata: { labels: { app: 'front' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } } } });
+    expect(rs.status).to.equal(201);
+    const table = await request(s.base, 'GET', '/apis/apps/v1/namespaces/default/replicasets', { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+    expect(table.json.rows[0].cells).to.deep.equal(['front', 1, 0, 0, '0s', 'app', 'nginx', 'app=front']);
+  });
+});
