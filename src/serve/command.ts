@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { CommandError } from '../command-error';
 import { ManifestFileError } from '../manifest-file';
+import { Release } from '../release';
 import { ClockModeError, formatClockMode, parseClockMode } from './clock-driver';
 import { CLOCK_PATH, REPORT_PATH, serve, type ServeOptions } from './serve';
 
@@ -18,6 +19,7 @@ Options:
   --clock MODE         jump (default): virtual time jumps ahead while every client waits on a watch
                        realtime: virtual time follows wall time
                        fast=N: virtual time runs N times as fast as wall time
+  --kubernetes 1.NN    the Kubernetes release every component runs, 1.26 to 1.35 (default 1.33)
   --report-dir DIR     where the session report and the kubeconfig go (default reports/serve)
   --kubeconfig FILE    where the kubeconfig goes (default DIR/kubeconfig)
   -h, --help           this help
@@ -33,6 +35,7 @@ export function parseServeArgs(args: string[]): ServeOptions | 'help' {
         port: { type: 'string' },
         manifests: { type: 'string' },
         clock: { type: 'string' },
+        kubernetes: { type: 'string' },
         'report-dir': { type: 'string' },
         kubeconfig: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -56,7 +59,15 @@ export function parseServeArgs(args: string[]): ServeOptions | 'help' {
     if (e instanceof ClockModeError) throw new CommandError(e.message, 2);
     throw e;
   }
-  return { port, manifests: v.manifests, clock, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig };
+  let release;
+  if (v.kubernetes !== undefined) {
+    try {
+      release = Release.parse(v.kubernetes);
+    } catch (e) {
+      throw new CommandError(`invalid --kubernetes: ${(e as Error).message}`, 2);
+    }
+  }
+  return { port, manifests: v.manifests, clock, release, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig };
 }
 
 /** `terminating serve …`: runs until SIGINT/SIGTERM; resolves with the exit code. */
@@ -78,7 +89,7 @@ export async function serveCommand(args: string[], out: NodeJS.WritableStream = 
   const nodes = served.cluster.nodes.size;
   out.write(
     [
-      `terminating serve: ${options.manifests ?? 'the default cluster'} (${nodes} node${nodes === 1 ? '' : 's'}, ${pods.ok ? pods.object.items.length : 0} pods) at ${served.url}, --clock ${formatClockMode(options.clock)}`,
+      `terminating serve: ${options.manifests ?? 'the default cluster'} (${nodes} node${nodes === 1 ? '' : 's'}, ${pods.ok ? pods.object.items.length : 0} pods, Kubernetes ${served.cluster.release}) at ${served.url}, --clock ${formatClockMode(options.clock)}`,
       `kubeconfig: ${served.kubeconfig}`,
       `  export KUBECONFIG=${served.kubeconfig}`,
       `virtual time: GET ${served.url}${CLOCK_PATH}   (POST ?advance=30s moves it on)`,

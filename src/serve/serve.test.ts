@@ -5,6 +5,7 @@ import { after, describe, it } from 'node:test';
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { eventually, openWatch, request } from '../server/testing';
+import { Release } from '../release';
 import { formatTimeline } from '../timeline/text';
 import { JumpClock, parseClockMode, type ClockMode } from './clock-driver';
 import { CLOCK_PATH, REPORT_PATH, serve, VIRTUAL_TIME_HEADER, type ServedCluster } from './serve';
@@ -118,6 +119,13 @@ describe('terminating serve', () => {
     expect(readFileSync(r.json.files.html, 'utf8')).to.contain('<svg').and.contain('SIGKILL app pods/web');
     expect(readFileSync(r.json.files.objects, 'utf8')).to.not.match(/name: web\n/);
     expect((await request(s.url, 'GET', REPORT_PATH)).status).to.equal(405);
+  });
+
+  it('--kubernetes: every component runs that release', async () => {
+    const s = await serve({ port: 0, clock: parseClockMode('jump'), release: Release.of(30), reportDir: mkdtempSync(join(tmpdir(), 'serve-test-')) });
+    running.push(s);
+    expect(s.cluster.release.toString()).to.equal('v1.30');
+    expect(s.cluster.node('node-1').config.kubelet.release.toString()).to.equal('v1.30');
   });
 
   it('bad --clock values get one clear error', () => {
