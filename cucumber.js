@@ -2,6 +2,8 @@
 const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const common = {
+  // The console shows failures with their message (which carries the timeline); the report files hold the attachments.
+  formatOptions: { printAttachments: false },
   // .ts support code is loaded through swc (scripts/ts-hook.js); type checking is `npm run typecheck`.
   requireModule: [require('./scripts/ts-hook').path],
   // Support code only: the *.test.ts files beside it are node:test suites, not step definitions.
@@ -10,6 +12,8 @@ const common = {
 };
 
 const reports = [
+  // The project's report: each scenario's steps, error and sequence diagram (README "Reading the report").
+  './src/report/formatter.cjs:reports/report.html',
   'html:reports/cucumber-report.html',
   'json:reports/cucumber-report.json',
   'junit:reports/junit.xml',

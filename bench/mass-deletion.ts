@@ -1,12 +1,23 @@
+import { createHash } from 'node:crypto';
 import { Cluster, USER } from '../src/cluster';
+import type { Recording } from '../src/timeline/timeline';
+
+export interface MassDeletionResult {
+  /** Timeline events recorded (kept, or only counted in summary mode). */
+  events: number;
+  virtualMs: number;
+  setupSeconds: number;
+  /** A hash of what etcd holds at the end: the same in both recording modes. */
+  finalState: string;
+}
 
 /**
  * Mass deletion: N pods spread over `nodes` nodes, each deleted gracefully (30 s grace; the
  * container exits 1 s after SIGTERM), simulated until every pod is gone.
  */
-export function massDeletion(pods: number, nodes = 100): { events: number; virtualMs: number; setupSeconds: number } {
+export function massDeletion(pods: number, nodes = 100, record: Recording = 'full'): MassDeletionResult {
   const setupStart = process.hrtime.bigint();
-  const c = new Cluster();
+  const c = new Cluster({ record });
   for (let n = 0; n < nodes; n++) {
     const node = c.addNode(`node-${n}`);
     for (let i = n; i < pods; i += nodes) node.containerBehaviours.set(`pods/pod-${i} app`, { sigterm: { kind: 'exits', afterMs: 1000 }, preStopMs: 0 });
@@ -25,16 +36,20 @@ export function massDeletion(pods: number, nodes = 100): { events: number; virtu
   });
   const gone = () => left === 0;
   if (!c.runUntil(gone, t0 + 10 * 60_000)) throw new Error('mass deletion did not finish within 10 virtual minutes');
-  return { events: c.timeline.all().length, virtualMs: c.clock.now() - t0, setupSeconds };
+  const state = createHash('sha256');
+  for (const r of ['pods', 'nodes', 'events', 'leases'] as const) state.update(JSON.stringify(c.apiserver.list(r, undefined)));
+  return { events: c.timeline.recorded, virtualMs: c.clock.now() - t0, setupSeconds, finalState: state.digest('hex').slice(0, 16) };
 }
 
 if (require.main === module) {
-  const n = Number(process.argv[2] ?? 1000);
-  const nodes = Number(process.argv[3] ?? 100);
+  // node -r ./scripts/ts-hook.js bench/mass-deletion.ts PODS [NODES] [--record summary]
+  const args = process.argv.slice(2);
+  const record: Recording = args.includes('--record') && args[args.indexOf('--record') + 1] === 'summary' ? 'summary' : 'full';
+  const [n, nodes] = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--record').map(Number);
   const start = process.hrtime.bigint();
-  const r = massDeletion(n, nodes);
+  const r = massDeletion(n ?? 1000, nodes ?? 100, record);
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   // seconds: the whole run (creating the pods and letting them run, then the deletion);
   // deleteSeconds: from the first DELETE until every pod is gone.
-  console.log(JSON.stringify({ pods: n, nodes, seconds, deleteSeconds: seconds - r.setupSeconds, events: r.events, virtualSeconds: r.virtualMs / 1000, peakRssMB: process.resourceUsage().maxRSS / 1024 }));
+  console.log(JSON.stringify({ pods: n ?? 1000, nodes: nodes ?? 100, record, seconds, deleteSeconds: seconds - r.setupSeconds, events: r.events, virtualSeconds: r.virtualMs / 1000, finalState: r.finalState, peakRssMB: process.resourceUsage().maxRSS / 1024 }));
 }

@@ -93,6 +93,9 @@ Feature: Finalizers hold a deleted pod in the API
       | path                 | value                |
       | /metadata/finalizers | ["example.com/hold"] |
 
+  # Not under -p real-kubectl: the real kubectl's --timeout counts wall-clock time, and the
+  # simulation's 30 virtual seconds pass in milliseconds, so it would wait 30 real seconds.
+  @built-in-kubectl-only
   Scenario: a finalizer also stops a force delete
     # R27 and timeline S8: grace 0 is written, but the object stays. The kubelet kills with grace 1;
     # its own DELETE finds the pod already at grace 0 and changes nothing (R33).

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { path as TS_HOOK } from './ts-hook';
 
 const ROOT = path.resolve(__dirname, '..');
-const DIRS = ['src', 'steps', 'scripts', 'bench'];
+const DIRS = ['src', 'steps', 'scripts', 'bench', 'examples'];
 /** The marker, in a test file's comments, that asks for a process of its own. */
 export const OWN_PROCESS = 'runs in a process of its own';
 

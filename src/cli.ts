@@ -1,34 +1,16 @@
-import { spawn } from 'node:child_process';
 import { CommandError } from './command-error';
-import { realKubectlPath, UnsupportedPlatformError } from './kubectl/real-kubectl';
 
 const USAGE = `Usage: terminating <command> [options]
 
 Commands:
   serve     serve a simulated cluster over the Kubernetes HTTP API (terminating serve --help)
-  kubectl   run the pinned real kubectl v1.33 with the given arguments (e.g. against serve)
+  kubectl   the pinned real kubectl v1.33 against the served cluster (terminating kubectl get pods)
 `;
-
-/** `terminating kubectl ARGS…`: the pinned real kubectl, with this process's stdio and environment (KUBECONFIG). */
-async function kubectlCommand(args: string[]): Promise<number> {
-  let binary: string;
-  try {
-    binary = await realKubectlPath();
-  } catch (e) {
-    if (e instanceof UnsupportedPlatformError) throw new CommandError(e.message);
-    throw e;
-  }
-  const child = spawn(binary, args, { stdio: 'inherit' });
-  return new Promise((done, fail) => {
-    child.once('error', fail);
-    child.once('close', (code, signal) => done(code ?? (signal ? 128 : 1)));
-  });
-}
 
 /** The subcommands of `terminating`, each loaded when used (kubectl needs none of the simulation); each resolves with its exit code. */
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   serve: async (args) => (await import('./serve/command')).serveCommand(args),
-  kubectl: kubectlCommand,
+  kubectl: async (args) => (await import('./kubectl/kubectl-command')).kubectlCommand(args),
 };
 
 /** `terminating COMMAND ARGS…` (bin/terminating.js): runs the command; what the user must fix is one line on stderr. */

@@ -6,7 +6,7 @@ import { DEFAULT_POD_GC_CONFIG, PodGarbageCollector, type PodGCConfig } from './
 import { TaintEvictionController } from './controllers/taint-eviction';
 import { DEFAULT_NODE_CONFIG, SimNode, type NodeConfig } from './node';
 import { DEFAULT_RELEASE, type Release } from './release';
-import { Timeline } from './timeline/timeline';
+import { Timeline, type Recording } from './timeline/timeline';
 
 /** The client identities of the people and tools that drive a scenario. */
 export const USER: ClientIdentity = { name: 'user', component: 'user' };
@@ -28,7 +28,7 @@ export interface ClusterOptions {
  */
 export class Cluster {
   readonly clock = new Clock();
-  readonly timeline = new Timeline(this.clock);
+  readonly timeline: Timeline;
   readonly apiserver: ApiServer;
   readonly nodes = new Map<string, SimNode>();
   /** kube-controller-manager's controllers that take part in pod deletion. */
@@ -37,7 +37,9 @@ export class Cluster {
   readonly release: Release;
   private readonly options: ClusterOptions;
 
-  constructor(options: Partial<ClusterOptions> = {}) {
+  constructor(options: Partial<ClusterOptions> & { record?: Recording } = {}) {
+    // record: 'summary' keeps counts instead of events (and no request records): for big runs.
+    this.timeline = new Timeline(this.clock, options.record);
     const release = options.release ?? DEFAULT_RELEASE;
     const node = options.node ?? DEFAULT_NODE_CONFIG;
     this.release = release;

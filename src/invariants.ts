@@ -21,6 +21,7 @@ import { WARMUP_MS } from './cluster-plan';
 import { DEFAULT_BEHAVIOUR, type ContainerBehaviour, type SigtermBehaviour } from './kubelet/runtime';
 import { parseYaml, podFromManifest } from './manifest';
 import type { TimelineEvent } from './timeline/event';
+import { formatOffset } from './timeline/time';
 
 // ---- the operations ----
 
@@ -315,7 +316,7 @@ export function runScenario(scenario: Scenario): RunResult {
   const api = cluster.apiserver;
   const liveViolations: string[] = [];
   let t0 = cluster.clock.now() + WARMUP_MS;
-  const offset = (now: number) => `T+${(now - t0) / 1000}s`;
+  const offset = (now: number) => formatOffset(now - t0);
 
   // Invariant 6: when the status manager announces its final DELETE, nothing of the pod runs on its node.
   const timeline = cluster.timeline;

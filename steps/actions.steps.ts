@@ -2,14 +2,21 @@ import { When } from '@cucumber/cucumber';
 import type { ApiResponse } from '../src/apiserver/apiserver';
 import type { DeleteOptions, Pod } from '../src/apiserver/types';
 import { CONTROLLER, USER } from '../src/cluster';
-import { runKubectl } from '../src/kubectl/kubectl';
+import { runKubectl, type KubectlResult } from '../src/kubectl/kubectl';
 import { parseYaml, podFromManifest } from '../src/manifest';
 import { formatTimeline } from '../src/timeline/text';
+import { runRealKubectl, usesRealKubectl } from './real-kubectl';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 function remember(world: TerminatingWorld, response: ApiResponse<unknown>): void {
   world.lastResponse = response;
   world.lastKubectl = undefined;
+}
+
+/** The built-in kubectl, or under the real-kubectl profile the pinned real one over HTTP. */
+async function kubectl(world: TerminatingWorld, line: string): Promise<KubectlResult> {
+  world.ensureStarted();
+  return usesRealKubectl(world) ? runRealKubectl(world, line) : runKubectl(world.cluster, line);
 }
 
 /**
@@ -21,9 +28,8 @@ function remember(world: TerminatingWorld, response: ApiResponse<unknown>): void
  * `--wait`, `--timeout`, `--ignore-not-found`, `-o name`; any other real kubectl flag is refused
  * by name.
  */
-When('I run {command}', function (this: TerminatingWorld, line: string) {
-  this.ensureStarted();
-  const result = runKubectl(this.cluster, line);
+When('I run {command}', async function (this: TerminatingWorld, line: string) {
+  const result = await kubectl(this, line);
   this.lastKubectl = result;
   this.lastResponse = result.requestId ? this.cluster.apiserver.request(result.requestId)?.response : undefined;
   if (result.exitCode !== 0) {
@@ -37,9 +43,8 @@ When('I run {command}', function (this: TerminatingWorld, line: string) {
  * or `kubectl prints`, and its request with `the last request …`. This is the step for commands
  * that are meant to fail.
  */
-When('I try to run {command}', function (this: TerminatingWorld, line: string) {
-  this.ensureStarted();
-  const result = runKubectl(this.cluster, line);
+When('I try to run {command}', async function (this: TerminatingWorld, line: string) {
+  const result = await kubectl(this, line);
   this.lastKubectl = result;
   this.lastResponse = result.requestId ? this.cluster.apiserver.request(result.requestId)?.response : undefined;
 });

@@ -87,7 +87,7 @@ function checkFields(world: TerminatingWorld, what: string, obj: unknown, rows: 
     const expected = parseCell(row.value, world.start);
     const actual = valueAt(obj, row.path);
     const same = expected === ANY || expected === actual || (typeof expected !== 'symbol' && typeof actual !== 'symbol' && jsonEqual(expected, actual));
-    if (!same) problems.push(`${row.path}: expected ${show(expected)}, actual ${show(actual)}`);
+    if (!same) problems.push(`${row.path}: expected ${show(expected, world.start)}, actual ${show(actual, world.start)}`);
   }
   if (problems.length > 0) throw new Error(`${what} does not have the expected fields:\n${problems.join('\n')}\n\nThe object:\n${stringify(obj)}`);
 }
@@ -143,6 +143,9 @@ function checkRequestChanges(world: TerminatingWorld, requestId: number, name: s
   const after = writes.length > 0 ? writes[writes.length - 1].value : before;
   const rows: ChangeRow[] = rowsOf(table, ['path', 'from', 'to']).map((row) => ({ path: parsePath(row.path), from: row.from, to: row.to }));
   const failure = checkChanges(before, after, rows, world.start);
+  const request = world.cluster.timeline.since(world.start).find((e) => e.component === 'apiserver' && e.requestId === record.id);
+  const problems = failure?.split('\n\n')[0]?.split('\n').join('; ');
+  if (request) world.marks.rows.push({ seq: request.seq, kind: failure ? 'mismatch' : 'matched', note: problems ? `changes differ from the table: ${problems}` : 'changes as listed' });
   if (failure) throw new Error(`the request ${record.verb} ${record.resource}/${record.name} (#${record.id}) did not change ${resource === 'pods' ? 'pod' : 'replicaset'} "${name}" as listed:\n${failure}`);
 }
 
@@ -261,8 +264,9 @@ Then('pod {string} was removed with condition {string} with status {string} and 
  * | component | event |`, `at` optional (see Table cells).
  */
 Then('these events happen in order:', function (this: TerminatingWorld, table: DataTable) {
-  const failure = checkInOrder(this.cluster.timeline.since(this.start), eventRows(table), this.start);
-  if (failure) throw new Error(failure);
+  const result = checkInOrder(this.cluster.timeline.since(this.start), eventRows(table), this.start);
+  this.mark(result.marks);
+  if (result.failure) throw new Error(result.failure);
 });
 
 /**
@@ -270,8 +274,9 @@ Then('these events happen in order:', function (this: TerminatingWorld, table: D
  * consecutive events, with nothing else between them.
  */
 Then('these events happen in exactly this order:', function (this: TerminatingWorld, table: DataTable) {
-  const failure = checkExactOrder(this.cluster.timeline.since(this.start), eventRows(table), this.start);
-  if (failure) throw new Error(failure);
+  const result = checkExactOrder(this.cluster.timeline.since(this.start), eventRows(table), this.start);
+  this.mark(result.marks);
+  if (result.failure) throw new Error(result.failure);
 });
 
 /**
@@ -294,6 +299,7 @@ Then('no {word} event {string} happens between T+{duration} and T+{duration}', f
 Then('no {word} event {string} happens', function (this: TerminatingWorld, component: string, text: string) {
   const c = parseComponent(component);
   const hits = this.cluster.timeline.since(this.start).filter((e) => e.component === c && e.text.startsWith(text));
+  this.mark({ rows: hits.map((e) => ({ seq: e.seq, kind: 'mismatch', note: `expected no ${c} event "${text}"` })), expected: [] });
   if (hits.length > 0) throw new Error(`expected no ${c} event starting with "${text}", but found:\n${formatTimeline(hits, this.start)}\n\n${recentTimeline(this)}`);
 });
 

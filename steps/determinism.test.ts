@@ -1,7 +1,7 @@
 // This test file runs in a process of its own (scripts/unit-tests.ts): it runs the whole suite three times in child processes.
 /**
  * Determinism and isolation: the same scenarios give the same report — every step result, error
- * message and attachment (the timeline as SVG and text, the writes, the final objects) — whether
+ * message and attachment (each scenario's timeline.json: events, writes, marks, final objects) — whether
  * the suite runs twice in a row or with `--parallel 2`, where the scenarios are spread over two
  * worker processes in an order that changes from run to run. A uid counter, a cache or a clock
  * shared between scenarios would show up here as a difference.
@@ -189,7 +189,7 @@ if (require.main === module) {
       };
       const one = await attachmentsOfOneRun();
       const two = await attachmentsOfOneRun();
-      expect(one.filter((a) => a.startsWith('timeline.txt ')).length, 'each scenario attached its timeline').to.be.above(0);
+      expect(one.filter((a) => a.startsWith('timeline.json ')).length, 'each scenario attached its timeline').to.be.above(0);
       expect(two.length).to.equal(one.length);
       for (let i = 0; i < one.length; i++) {
         const d = firstDifference(one[i], two[i], `attachment ${i + 1} (${one[i].split('\n')[0]})`);

@@ -25,6 +25,16 @@ function registeredSteps(): KnownStep[] {
  */
 Before(function ({ pickle }) {
   const steps = registeredSteps();
-  const missing = pickle.steps.map((s) => s.text).filter((text) => !steps.some((d) => d.matches(text)));
+  const missing = pickle.steps.map((s) => s.text).filter((text) => !isDefined(text, steps));
   if (missing.length > 0) throw new Error(undefinedStepsMessage(missing, steps));
 });
+
+/** Step texts already found to match a definition: scenarios repeat their Given steps a lot. */
+const defined = new Set<string>();
+
+function isDefined(text: string, steps: readonly KnownStep[]): boolean {
+  if (defined.has(text)) return true;
+  if (!steps.some((d) => d.matches(text))) return false;
+  defined.add(text);
+  return true;
+}

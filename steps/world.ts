@@ -8,6 +8,7 @@ import type { KubectlResult } from '../src/kubectl/kubectl';
 import type { KubeletConfig } from '../src/kubelet/kubelet';
 import type { ContainerBehaviour } from '../src/kubelet/runtime';
 import type { VolumeBehaviour } from '../src/kubelet/volume-manager';
+import type { DiagramMarks, ExpectedRow, RowMark } from '../src/timeline/sequence-diagram';
 
 /** A step's input that names something the scenario does not have, or is otherwise unusable. */
 export class ScenarioError extends Error {}
@@ -23,6 +24,8 @@ export class TerminatingWorld extends World {
   t0?: number;
   lastResponse?: ApiResponse<unknown>;
   lastKubectl?: KubectlResult;
+  /** What the assertions matched or missed, marked in the report's diagram. */
+  readonly marks: { rows: RowMark[]; expected: ExpectedRow[] } = { rows: [], expected: [] };
 
   constructor(options: IWorldOptions) {
     super(options);
@@ -53,6 +56,11 @@ export class TerminatingWorld extends World {
   get start(): number {
     this.ensureStarted();
     return this.t0!;
+  }
+
+  mark(marks: DiagramMarks): void {
+    this.marks.rows.push(...marks.rows);
+    this.marks.expected.push(...marks.expected);
   }
 
   // ---- Given: the plan (see ClusterPlan for what each declaration does) ----

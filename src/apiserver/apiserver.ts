@@ -1,7 +1,8 @@
 import type { Clock } from '../clock';
 import type { Component } from '../timeline/event';
 import type { Timeline } from '../timeline/timeline';
-import { badRequest, conflict, invalid, StatusError } from './errors';
+import { createHash } from 'node:crypto';
+import { badRequest, conflict, invalid, notFound, StatusError, type FieldError } from './errors';
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
 import { genericStrategy } from './generic-strategy';
 import { clone, type KubeObject } from './object';
@@ -90,8 +91,11 @@ export class ApiServer {
   readonly etcd: Etcd;
   private readonly stores: { [R in Resource]: Store<ResourceType[R]> };
   private readonly watches = new WatchIndex();
+  /** Every request (or, when the timeline keeps no events, only the last one). */
   private readonly requests: RequestRecord[] = [];
+  private requestCount = 0;
   private createCounter = 0;
+  private namespacesBootstrapped = false;
   private readonly startedAt: number;
 
   constructor(
@@ -172,8 +176,14 @@ export class ApiServer {
     });
   }
 
-  /** Creates the system namespaces that are missing (kube-apiserver's start-up controllers), off the timeline. */
+  /**
+   * Creates the system namespaces that are missing (kube-apiserver's start-up controllers), off
+   * the timeline. From then on objects can only be created in existing namespaces (the
+   * NamespaceLifecycle admission plugin); scenarios that never call this keep their implicit
+   * `default` namespace.
+   */
   ensureSystemNamespaces(): void {
+    this.namespacesBootstrapped = true;
     for (const name of SYSTEM_NAMESPACES) {
       const existing = this.get('namespaces', undefined, name);
       if (existing.ok) continue;
@@ -231,10 +241,18 @@ export class ApiServer {
 
   /** handlers/create.go CreateResource → Store.Create. */
   create<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { dryRun?: boolean } = {}): ApiResponse<ResourceType[R]> {
-    const name = obj.metadata.name ?? '';
+    // R76 — rest.BeforeCreate: a missing name is generated from generateName (names.SimpleNameGenerator).
+    const name = obj.metadata.name || (obj.metadata.generateName ? generateName(obj.metadata.generateName, this.createCounter + 1) : '');
     return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, `${HANDLERS}/create.go createHandler → ${STORE_SOURCE} Store.Create`, () => {
+      const store = this.stores[resource];
+      // plugin/pkg/admission/namespace/lifecycle: once the namespaces exist as objects, a namespaced
+      // object can only be created in one of them.
+      if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
+      const errs = validateName(resource, name);
+      if (errs.length > 0) throw invalid(store.strategy.kind, name, errs);
       const withNs = clone(obj);
-      if (this.stores[resource].strategy.namespaced) withNs.metadata.namespace = namespace;
+      withNs.metadata.name = name;
+      if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
       if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
       this.createCounter += 1;
       const uid = deterministicUid(resource, namespace, name, this.createCounter);
@@ -306,7 +324,8 @@ export class ApiServer {
   // ---- bookkeeping for assertions ----
 
   request(id: number): RequestRecord | undefined {
-    return this.requests[id - 1];
+    const r = this.requests[this.timeline.keepsEvents ? id - 1 : 0];
+    return r?.id === id ? r : undefined;
   }
 
   get lastRequest(): RequestRecord | undefined {
@@ -358,7 +377,8 @@ export class ApiServer {
 
   /** Runs one mutating request: records its arrival, runs it, and turns StatusErrors into failure responses. */
   private mutate<T>(client: ClientIdentity, verb: string, resource: Resource, namespace: string | undefined, name: string, text: string, source: string, run: () => { code: number; object: T }): ApiResponse<T> {
-    const record: RequestRecord = { id: this.requests.length + 1, verb, resource, namespace, name, revisionBefore: this.etcd.currentRevision };
+    const record: RequestRecord = { id: ++this.requestCount, verb, resource, namespace, name, revisionBefore: this.etcd.currentRevision };
+    if (!this.timeline.keepsEvents) this.requests.length = 0;
     this.requests.push(record);
     const event = QUIET_RESOURCES.has(resource) ? undefined : this.timeline.record('apiserver', text, source, { actor: client.name });
     if (event) event.requestId = record.id;
@@ -394,6 +414,35 @@ export class ApiServer {
     }
     for (const w of this.watches.interested(e)) w.offer(e);
   }
+}
+
+/** names.SimpleNameGenerator: generateName (cut to 58 characters) plus 5 characters, here derived from the creation counter so runs repeat. */
+function generateName(base: string, counter: number): string {
+  const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
+  const digest = createHash('sha1').update(`${base}#${counter}`).digest();
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += alphabet[digest[i] % alphabet.length];
+  return base.slice(0, 58) + suffix;
+}
+
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * ValidateObjectMeta's name checks (apimachinery/pkg/api/validation): a name (or generateName) is
+ * required; namespaces are DNS-1123 labels (ValidateNamespaceName), the other kinds here DNS-1123
+ * subdomains (ValidatePodName, ValidateNodeName, …).
+ */
+function validateName(resource: Resource, name: string): FieldError[] {
+  if (name === '') return [{ field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required' }];
+  if (resource === 'namespaces') {
+    if (name.length > 63) return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: 'must be no more than 63 characters' }];
+    if (!DNS1123_LABEL.test(name)) return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')" }];
+    return [];
+  }
+  if (name.length > 253) return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: 'must be no more than 253 characters' }];
+  if (!DNS1123_SUBDOMAIN.test(name)) return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')" }];
+  return [];
 }
 
 /** DELETE's options in the canonical order (docs/steps.md): `gracePeriodSeconds=0 propagationPolicy=Background …`. */

@@ -54,7 +54,8 @@ export interface FieldError {
 function describeFieldError(e: FieldError): string {
   const value = e.value === undefined ? '' : `: ${JSON.stringify(e.value)}`;
   if (e.type === 'Forbidden' || e.type === 'Required value') return `${e.field}: ${e.type}: ${e.detail}`;
-  return `${e.field}: ${e.type}${value}: ${e.detail}`;
+  // field.ErrorTypeInvalid prints as "Invalid value" (field/errors.go ErrorType.String).
+  return `${e.field}: ${e.type === 'Invalid' ? 'Invalid value' : e.type}${value}: ${e.detail}`;
 }
 
 /** field.ErrorType -> metav1.CauseType, as errors.NewInvalid reports them. */

@@ -86,7 +86,7 @@ export function selectableFields(resource: string, obj: KubeObject): Record<stri
 const CORE_CONVERSIONS = new Set(['pods', 'nodes', 'events', 'namespaces']);
 
 /**
- * Decodes and validates list options the way handlers/get.go ListResource does: selectors that do
+ * R70/R71 — decodes and validates list options the way handlers/get.go ListResource does: selectors that do
  * not parse or name an unknown field are 400 BadRequest (scope.Convertor.ConvertFieldLabel);
  * inconsistent resourceVersion options are 422 (internalversion/validation ValidateListOptions).
  */

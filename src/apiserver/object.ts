@@ -7,8 +7,17 @@ export interface KubeObject {
   metadata: ObjectMeta;
 }
 
+/**
+ * A deep copy of a JSON value (an API object, a request body). Plain recursion: several times
+ * quicker than structuredClone for the small objects of the hot path. Members set to undefined
+ * are kept (as structuredClone keeps them); only plain objects, arrays and scalars are expected.
+ */
 export function clone<T>(obj: T): T {
-  return structuredClone(obj);
+  if (typeof obj !== 'object' || obj === null) return obj;
+  if (Array.isArray(obj)) return obj.map(clone) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(obj)) out[key] = clone((obj as Record<string, unknown>)[key]);
+  return out as T;
 }
 
 /**
@@ -44,8 +53,15 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  // Members set to undefined count as absent (they are not serialised); no arrays allocated.
+  let defined = 0;
+  for (const k in x) {
+    if (x[k] === undefined) continue;
+    defined += 1;
+    if (!jsonEqual(x[k], y[k])) return false;
+  }
+  for (const k in y) if (y[k] !== undefined) defined -= 1;
+  return defined === 0;
 }

@@ -1,5 +1,6 @@
 import { applyPatch, type Operation } from 'fast-json-patch';
 import { StatusError } from './errors';
+import { clone } from './object';
 import { strategicMergePatch, StrategicMergeError } from './strategic-merge';
 
 /** The patch types the simulated apiserver accepts (Content-Type of a PATCH). */
@@ -22,7 +23,7 @@ export function applyPatchBody<T>(current: T, type: PatchType, body: unknown): T
     }
   }
   try {
-    return applyPatch(structuredClone(current), body as Operation[], true, false).newDocument;
+    return applyPatch(clone(current), body as Operation[], true, false).newDocument;
   } catch (e) {
     throw new StatusError({
       kind: 'Status',
@@ -40,7 +41,7 @@ export function applyPatchBody<T>(current: T, type: PatchType, body: unknown): T
 function mergePatch(target: unknown, patch: unknown): unknown {
   // Scalars are values; lists are copied so the stored object never shares the client's arrays.
   if (patch === null || typeof patch !== 'object') return patch;
-  if (Array.isArray(patch)) return structuredClone(patch);
+  if (Array.isArray(patch)) return clone(patch);
   const result: Record<string, unknown> =
     target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [key, value] of Object.entries(patch)) {

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { parseFieldSelector, parseLabelSelector, SelectorError } from './selectors';
 
 /** Cases from apimachinery pkg/labels/selector_test.go and pkg/fields/selector_test.go, in this project's words. */
-describe('label selectors (labels.Parse)', () => {
+describe('R70 label selectors (labels.Parse)', () => {
   const matches = (selector: string, labels: Record<string, string>) => parseLabelSelector(selector).matches(labels);
 
   it('equality, inequality, set and existence requirements', () => {

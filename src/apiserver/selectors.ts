@@ -1,5 +1,5 @@
 /**
- * Label and field selectors as a LIST or WATCH gives them (`labelSelector=app=web,tier!=db`,
+ * R70 — label and field selectors as a LIST or WATCH gives them (`labelSelector=app=web,tier!=db`,
  * `fieldSelector=spec.nodeName=node-1`), parsed the way apimachinery does:
  * staging/src/k8s.io/apimachinery/pkg/labels/selector.go (Lexer, Parser, NewRequirement) and
  * pkg/fields/selector.go (ParseSelector). A selector that does not parse throws SelectorError

@@ -409,7 +409,7 @@ describe('§E finalizers and updates', () => {
   it('R32 an update cannot set a deletionTimestamp on a pod that has none (422)', () => {
     const s = withPod();
     const { error } = trackError(s.etcd, () => s.pods.update(NS, 'web', (p) => ({ ...p, metadata: { ...p.metadata, deletionTimestamp: at(0) } })));
-    expect([error.code, error.message]).to.deep.equal([422, `Pod "web" is invalid: metadata.deletionTimestamp: Invalid: "${at(0)}": field is immutable`]);
+    expect([error.code, error.message]).to.deep.equal([422, `Pod "web" is invalid: metadata.deletionTimestamp: Invalid value: "${at(0)}": field is immutable`]);
   });
 
   it('R32 a submitted dT is replaced by the stored one; an omitted dGP comes back; a different dGP is 422', () => {

@@ -55,6 +55,10 @@ export class Store<T extends KubeObject> {
     return s.namespaced ? `/registry/${s.etcdPrefix}/${namespace}/${name}` : `/registry/${s.etcdPrefix}/${name}`;
   }
 
+  exists(namespace: string | undefined, name: string): boolean {
+    return this.etcd.get(this.key(namespace, name)) !== undefined;
+  }
+
   get(namespace: string | undefined, name: string): T {
     const kv = this.etcd.get(this.key(namespace, name));
     if (!kv) throw notFound(this.strategy.resource, name);

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { strategicMergePatch, StrategicMergeError } from './strategic-merge';
 
 /** Behaviours of apimachinery strategicpatch.StrategicMergePatch on pods, as kubectl patch relies on them. */
-describe('strategic merge patch', () => {
+describe('R74 strategic merge patch', () => {
   const pod = {
     metadata: { name: 'web', labels: { app: 'web' }, finalizers: ['a/x'] },
     spec: { containers: [{ name: 'app', image: 'nginx', env: [{ name: 'A', value: '1' }] }, { name: 'side', image: 'envoy' }] },

@@ -1,5 +1,5 @@
 /**
- * Strategic merge patch (staging/src/k8s.io/apimachinery/pkg/util/strategicpatch/patch.go
+ * R74 — strategic merge patch (staging/src/k8s.io/apimachinery/pkg/util/strategicpatch/patch.go
  * StrategicMergePatch) for the kinds the simulation stores. Like a JSON merge patch, except that
  * lists the Go types tag `patchStrategy:"merge"` are merged: lists of objects element by element
  * on their `patchMergeKey` (containers by name, conditions by type, …), lists of strings as sets

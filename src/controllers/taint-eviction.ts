@@ -87,6 +87,8 @@ export class TaintEvictionController {
    * taint_eviction.go getPodsAssignedToNode): node → pods by namespace/name.
    */
   private readonly podsByNode = new Map<string, Map<string, Pod>>();
+  /** The pod informer's cache (podLister), keyed namespace/name. */
+  private readonly pods = new Map<string, Pod>();
   private eventCounter = 0;
 
   constructor(
@@ -105,7 +107,7 @@ export class TaintEvictionController {
       else this.knownNodes.set(name, e.object);
       this.nodeUpdated(old, e.type === 'DELETED' ? undefined : e.object);
     });
-    const pods = new Map<string, Pod>();
+    const pods = this.pods;
     this.api.watch('pods', undefined, {}, (e) => {
       const key = `${e.object.metadata.namespace}/${e.object.metadata.name}`;
       const old = pods.get(key);
@@ -169,12 +171,12 @@ export class TaintEvictionController {
 
   /** handlePodUpdate: a pod gone from the informer loses its eviction; a pod on a tainted node is processed. */
   private handlePodUpdate(namespace: string | undefined, name: string, nodeName: string | undefined): void {
-    const got = this.api.get('pods', namespace, name);
-    if (!got.ok) {
+    // podLister.Get: the informer's cache, not a GET to the apiserver.
+    const pod = this.pods.get(`${namespace}/${name}`);
+    if (!pod) {
       this.cancelWorkWithEvent(namespace, name);
       return;
     }
-    const pod = got.object;
     if (pod.spec?.nodeName !== nodeName || !nodeName) return;
     const taints = this.taintedNodes.get(nodeName);
     if (!taints) return;

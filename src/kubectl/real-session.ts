@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Cluster } from '../cluster';
+import { kubeconfig as kubeconfigFor } from '../serve/kubeconfig';
 import type { KubectlRequest } from './kubectl';
 import { realKubectlPath } from './real-kubectl';
 
@@ -70,21 +71,7 @@ export class RealKubectlSession {
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        `- name: terminating\n  cluster:\n    server: http://127.0.0.1:${port}`,
-        'users:',
-        '- name: terminating\n  user: {}',
-        'contexts:',
-        '- name: terminating\n  context:\n    cluster: terminating\n    user: terminating\n    namespace: default',
-        'current-context: terminating',
-        '',
-      ].join('\n'),
-    );
+    writeFileSync(kubeconfig, kubeconfigFor(`http://127.0.0.1:${port}`));
     session = new RealKubectlSession(cluster, handler, server, dir, kubeconfig, binary);
     return session;
   }
@@ -250,9 +237,14 @@ export class RealKubectlSession {
     return open.length > 0 && open.every((e) => e.watch && e.established && !e.deletedSent);
   }
 
+  /** Kills the kubectl still running, if one is. */
+  stop(): void {
+    this.child?.kill('SIGKILL');
+  }
+
   /** Kills a kubectl still running, stops the server, removes the kubeconfig and cache. */
   async close(): Promise<void> {
-    this.child?.kill('SIGKILL');
+    this.stop();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.dir, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import { Cluster, USER } from '../cluster';
 import type { SimNode } from '../node';
 import type { Component } from '../timeline/event';
 import { formatTimeline } from '../timeline/text';
+import { formatOffset } from '../timeline/time';
 import { DEFAULT_BEHAVIOUR, type ContainerBehaviour } from './runtime';
 import type { VolumeBehaviour } from './volume-manager';
 
@@ -117,7 +118,7 @@ export function expectTimeline(c: Cluster, t0: number, expected: readonly Expect
   for (const [n, [t, component, prefix]] of expected.entries()) {
     while (i < events.length && !(events[i].component === component && events[i].text.startsWith(prefix) && (t === undefined || Math.abs(events[i].at - t0 - t * 1000) < 0.5))) i += 1;
     if (i === events.length) {
-      expect.fail(`row ${n + 1} [${t === undefined ? 'any' : `T+${t}s`}, ${component}, "${prefix}"] not found in order; timeline from T+0:\n${formatTimeline(events, t0)}`);
+      expect.fail(`row ${n + 1} [${t === undefined ? 'any' : formatOffset(t * 1000)}, ${component}, "${prefix}"] not found in order; timeline from T+0:\n${formatTimeline(events, t0)}`);
     }
     i += 1;
   }
@@ -126,5 +127,5 @@ export function expectTimeline(c: Cluster, t0: number, expected: readonly Expect
 /** No event of `component` starting with `prefix` happened from T+0 on. */
 export function expectNo(c: Cluster, t0: number, component: Component, prefix: string): void {
   const hit = c.timeline.since(t0).find((e) => e.component === component && e.text.startsWith(prefix));
-  if (hit) expect.fail(`unexpected ${component} "${hit.text}" at T+${(hit.at - t0) / 1000}s; timeline from T+0:\n${formatTimeline(c.timeline.since(t0), t0)}`);
+  if (hit) expect.fail(`unexpected ${component} "${hit.text}" at ${formatOffset(hit.at - t0)}; timeline from T+0:\n${formatTimeline(c.timeline.since(t0), t0)}`);
 }

@@ -79,7 +79,7 @@ describe('terminating serve (the command)', () => {
       await watch.ended;
       expect(await exited).to.equal(0);
       expect(out).to.contain('SIGTERM: stopping').and.contain(`report written: ${join(dir, 'index.html')}`);
-      expect(existsSync(join(dir, 'timeline.svg'))).to.equal(true);
+      expect(existsSync(join(dir, 'timeline.json'))).to.equal(true);
     } finally {
       child.kill('SIGKILL');
     }

@@ -109,14 +109,14 @@ describe('terminating serve', () => {
     expect(s.cluster.clock.now() - s.t0).to.be.at.least(31_000);
   });
 
-  it('writes the session report on demand: the timeline as SVG, text and HTML', async () => {
+  it('writes the session report on demand: the timeline as HTML diagram, text and data', async () => {
     const s = await start();
     await kubectlDelete(s, 'web');
     const r = await request(s.url, 'POST', REPORT_PATH);
     expect(r.status).to.equal(200);
     expect(readFileSync(r.json.files.text, 'utf8')).to.match(/T\+0s\s+apiserver\s+DELETE pods\/web/);
-    expect(readFileSync(r.json.files.svg, 'utf8')).to.match(/^<svg/);
-    expect(readFileSync(r.json.files.html, 'utf8')).to.contain('<svg').and.contain('SIGKILL app pods/web');
+    expect(JSON.parse(readFileSync(r.json.files.data, 'utf8')).events.some((e: { text: string }) => e.text === 'SIGKILL app pods/web')).to.equal(true);
+    expect(readFileSync(r.json.files.html, 'utf8')).to.contain('<div class="sd"').and.contain('SIGKILL app pods/web');
     expect(readFileSync(r.json.files.objects, 'utf8')).to.not.match(/name: web\n/);
     expect((await request(s.url, 'GET', REPORT_PATH)).status).to.equal(405);
   });

@@ -8,7 +8,7 @@ import { DurationError, parseDuration } from '../duration';
 import { loadManifestFile } from '../manifest-file';
 import type { Release } from '../release';
 import { createApiHandler } from '../server/api-handler';
-import { formatDuration, formatOffset } from '../timeline/sequence-diagram';
+import { formatDuration, formatOffset } from '../timeline/time';
 import { clockDriver, formatClockMode, type ClockDriver, type ClockMode } from './clock-driver';
 import { kubeconfig } from './kubeconfig';
 import { writeSessionReport, type SessionReportFiles } from './session-report';

@@ -62,7 +62,7 @@ describe('HTTP API: version, health, discovery', () => {
   });
 });
 
-describe('HTTP API: pods', () => {
+describe('HTTP API: pods (printing R73)', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['web', 'db'])));
   after(() => s.close());
@@ -135,7 +135,7 @@ describe('HTTP API: pods', () => {
   });
 });
 
-describe('HTTP API: watch', () => {
+describe('HTTP API: watch (R72)', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['web'])));
   after(() => s.close());
@@ -167,6 +167,12 @@ describe('HTTP API: watch', () => {
     expect(w.events[0].object.message).to.match(/^too old resource version: 1 \(\d+\)$/);
   });
 
+  it('sendInitialEvents is refused as by a kube-apiserver without the WatchList feature', async () => {
+    const r = await request(s.base, 'GET', '/api/v1/namespaces/default/pods?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan');
+    expect(r.status).to.equal(422);
+    expect(r.json.message).to.equal('ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
+  });
+
   it('timeoutSeconds ends the stream (wall time)', async () => {
     const w = await openWatch(s.base, '/api/v1/namespaces/default/pods?watch=true&timeoutSeconds=0');
     await w.ended;
@@ -174,7 +180,7 @@ describe('HTTP API: watch', () => {
   });
 });
 
-describe('HTTP API: bad input leaves the cluster unchanged', () => {
+describe('HTTP API: bad input leaves the cluster unchanged (R75)', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['web'], { maxRequestBodyBytes: 1024 })));
   after(() => s.close());

@@ -94,7 +94,7 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
 async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiActivity, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const info = requestInfo(req.method ?? 'GET', (req.url ?? '/').split('?')[0], url.searchParams);
-  if (!info.isResourceRequest) return serveNonResource(req, res, url, info);
+  if (!info.isResourceRequest) return serveNonResource(cluster, req, res, url, info);
 
   const resource = findResource(info.apiGroup, info.apiVersion, info.resource);
   if (!resource) throw pathNotFound();
@@ -127,11 +127,11 @@ async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiAct
   await VERB_HANDLERS[info.verb](scope);
 }
 
-function serveNonResource(req: IncomingMessage, res: ServerResponse, url: URL, info: RequestInfo): void {
+function serveNonResource(cluster: Cluster, req: IncomingMessage, res: ServerResponse, url: URL, info: RequestInfo): void {
   const path = info.path.replace(/\/+$/, '') || '/';
   if (req.method !== 'GET' && req.method !== 'HEAD') throw pathNotFound();
   const json = (obj: unknown) => writeObject(res, 200, { type: 'application/json' }, obj);
-  if (path === '/version') return json(versionInfo());
+  if (path === '/version') return json(versionInfo(cluster.apiserver.options.release));
   if (path === '/healthz' || path === '/livez' || path === '/readyz') return writeHealth(res, path, url);
   if (path === '/api' || path === '/apis') {
     const media = negotiate(req.headers.accept, AGGREGATED_DISCOVERY);
@@ -146,7 +146,7 @@ function serveNonResource(req: IncomingMessage, res: ServerResponse, url: URL, i
     const list = apiResourceList(info.apiGroup, info.apiVersion);
     if (list) return json(list);
   }
-  const doc = openApiDocument(path);
+  const doc = openApiDocument(path, cluster.apiserver.options.release);
   if (doc) return json(doc);
   throw pathNotFound();
 }

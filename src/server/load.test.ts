@@ -12,7 +12,7 @@ const DELETES = 20;
  * by itself). No request fails, and every watcher's stream is exactly the storage history of the
  * pods since the watch began: nothing lost, nothing reordered, nothing duplicated.
  */
-describe('HTTP API under load', () => {
+describe('HTTP API under load (R72)', () => {
   let s: TestServer;
   before(async () => (s = await startServer(Array.from({ length: DELETES }, (_, i) => `old-${String(i).padStart(2, '0')}`))));
   after(() => s.close());

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Release } from '../release';
 import { SERVED_RESOURCES, type ServedResource } from './resources';
 
 /**
@@ -16,23 +17,23 @@ import { SERVED_RESOURCES, type ServedResource } from './resources';
  * patch from its built-in types (patcher.go falls back to them when the OpenAPI document has no
  * schema for the kind), and `kubectl explain` has nothing to show. `/openapi/v2` is not served.
  */
-export function openApiDocument(path: string): object | undefined {
-  if (path === '/openapi/v3') return openApiRoot();
+export function openApiDocument(path: string, release: Release): object | undefined {
+  if (path === '/openapi/v3') return openApiRoot(release);
   const gv = path.replace(/^\/openapi\/v3\//, '');
   if (gv === path) return undefined;
   const resources = SERVED_RESOURCES.filter((r) => gvPath(r) === gv);
   if (resources.length === 0) return undefined;
-  return groupVersionDocument(resources);
+  return groupVersionDocument(resources, release);
 }
 
 function gvPath(r: ServedResource): string {
   return r.group === '' ? `api/${r.version}` : `apis/${r.group}/${r.version}`;
 }
 
-function openApiRoot(): object {
+function openApiRoot(release: Release): object {
   const paths: Record<string, { serverRelativeURL: string }> = {};
   for (const gv of new Set(SERVED_RESOURCES.map(gvPath))) {
-    const hash = createHash('sha512').update(JSON.stringify(openApiDocument(`/openapi/v3/${gv}`))).digest('hex').toUpperCase().slice(0, 128);
+    const hash = createHash('sha512').update(JSON.stringify(openApiDocument(`/openapi/v3/${gv}`, release))).digest('hex').toUpperCase().slice(0, 128);
     paths[gv] = { serverRelativeURL: `/openapi/v3/${gv}?hash=${hash}` };
   }
   return { paths };
@@ -48,7 +49,7 @@ const LIST_PARAMS = ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelS
   param(n, `See metav1.ListOptions ${n}.`, n === 'limit' || n === 'timeoutSeconds' ? 'integer' : n === 'watch' || n === 'allowWatchBookmarks' || n === 'sendInitialEvents' ? 'boolean' : 'string'),
 );
 
-function groupVersionDocument(resources: ServedResource[]): object {
+function groupVersionDocument(resources: ServedResource[], release: Release): object {
   const paths: Record<string, object> = {};
   for (const r of resources) {
     const gvk = { group: r.group, version: r.version, kind: r.kind };
@@ -70,5 +71,5 @@ function groupVersionDocument(resources: ServedResource[]): object {
       paths[`${base}/{name}/${sub}`] = { get: op('get', []), put: op('put', WRITE_PARAMS), patch: op('patch', WRITE_PARAMS) };
     }
   }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.33.0' }, paths, components: {} };
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: `v1.${release.minor}.0` }, paths, components: {} };
 }

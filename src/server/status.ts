@@ -2,7 +2,7 @@ import { StatusError } from '../apiserver/errors';
 import type { Status } from '../apiserver/types';
 
 /**
- * The HTTP-level failures of kube-apiserver as metav1.Status
+ * R75 — the HTTP-level failures of kube-apiserver as metav1.Status
  * (staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go; the not-found handler of
  * staging/src/k8s.io/apiserver/pkg/util/notfoundhandler).
  */

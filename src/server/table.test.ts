@@ -1,7 +1,9 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import type { Event, Node, Pod } from '../apiserver/types';
+import { Release } from '../release';
 import { humanDuration, toTable } from './table';
+import { versionInfo } from './version';
 
 const NOW = Date.UTC(2025, 0, 1, 1, 0, 0);
 const cells = (resource: string, obj: object) => (toTable(resource, [obj as Pod], { now: NOW }) as { rows: { cells: unknown[] }[] }).rows[0].cells;
@@ -13,7 +15,7 @@ const running = { phase: 'Running', containerStatuses: [{ name: 'app', image: 'x
 const failed = { phase: 'Failed', containerStatuses: [{ name: 'app', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 143, reason: 'Error' } } }] } as Pod['status'];
 
 /** printers.go printPod, printNode, printEvent and duration.HumanDuration, case by case. */
-describe('server-side printing', () => {
+describe('R73 server-side printing', () => {
   it('a running pod: ready count, phase, restarts, age, wide columns', () => {
     expect(cells('pods', pod(running))).to.deep.equal(['web', '1/1', 'Running', '0', '60m', '<none>', 'node-1', '<none>', '<none>']);
   });
@@ -22,6 +24,16 @@ describe('server-side printing', () => {
     expect(cells('pods', pod(running, { deletionTimestamp: '2025-01-01T01:00:30Z' }))[2]).to.equal('Terminating');
     expect(cells('pods', pod(failed, { deletionTimestamp: '2025-01-01T01:00:30Z' }))[2]).to.equal('Error');
     expect(cells('pods', pod({ ...running, reason: 'NodeLost' }, { deletionTimestamp: '2025-01-01T01:00:30Z' }))[2]).to.equal('Unknown');
+  });
+
+  it('before v1.31 a deleted pod prints Terminating whatever its phase', () => {
+    const table = toTable('pods', [pod(failed, { deletionTimestamp: '2025-01-01T01:00:30Z' })], { now: NOW, release: Release.of(30) }) as { rows: { cells: unknown[] }[] };
+    expect(table.rows[0].cells[2]).to.equal('Terminating');
+  });
+
+  it('/version follows the release', () => {
+    expect(versionInfo(Release.of(30))).to.include({ minor: '30', gitVersion: 'v1.30.0' }).and.not.have.property('emulationMinor');
+    expect(versionInfo(Release.of(35))).to.include({ minor: '35', gitVersion: 'v1.35.0', emulationMinor: '35' });
   });
 
   it('a terminated container without a reason prints its exit code or signal; restarts show when the last one was', () => {

@@ -1,8 +1,9 @@
 import { fromTime, type KubeObject } from '../apiserver/object';
 import type { Event, Lease, Namespace, Node, Pod, ReplicaSet } from '../apiserver/types';
+import { DEFAULT_RELEASE, type Release } from '../release';
 
 /**
- * Server-side printing: the metav1.Table kube-apiserver answers for
+ * R73 — server-side printing: the metav1.Table kube-apiserver answers for
  * `Accept: application/json;as=Table;g=meta.k8s.io;v=v1`, with the columns and cells of
  * pkg/printers/internalversion/printers.go (printPod, printNode, printEvent, printReplicaSet,
  * printLease, printNamespace). The server always generates the wide columns (priority 1);
@@ -31,7 +32,7 @@ const AGE = column('Age', AGE_DESCRIPTION);
 
 interface Printer {
   columns: TableColumn[];
-  cells(obj: KubeObject, now: number): Cell[];
+  cells(obj: KubeObject, now: number, release: Release): Cell[];
 }
 
 const PRINTERS: Readonly<Record<string, Printer>> = {
@@ -47,7 +48,7 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
       column('Nominated Node', 'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.', 1),
       column('Readiness Gates', 'If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates', 1),
     ],
-    cells: (obj, now) => podCells(obj as Pod, now),
+    cells: (obj, now, release) => podCells(obj as Pod, now, release),
   },
   nodes: {
     columns: [
@@ -107,11 +108,11 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
  * definitions out (every watch event after the first, handlers/watch.go); `includeObject`
  * is the query's includeObject (None, Metadata — the default — or Object).
  */
-export function toTable(resource: string, objects: readonly KubeObject[], options: { now: number; resourceVersion?: string; continue?: string; remainingItemCount?: number; noHeaders?: boolean; includeObject?: string; served?: (o: KubeObject) => KubeObject }): object {
+export function toTable(resource: string, objects: readonly KubeObject[], options: { now: number; release?: Release; resourceVersion?: string; continue?: string; remainingItemCount?: number; noHeaders?: boolean; includeObject?: string; served?: (o: KubeObject) => KubeObject }): object {
   const printer = PRINTERS[resource];
   const columns = printer?.columns ?? [NAME, column('Created At', AGE_DESCRIPTION, 0, 'date')];
   const rows = objects.map((obj) => {
-    const cells = printer ? printer.cells(obj, options.now) : [obj.metadata.name ?? '', obj.metadata.creationTimestamp ?? ''];
+    const cells = printer ? printer.cells(obj, options.now, options.release ?? DEFAULT_RELEASE) : [obj.metadata.name ?? '', obj.metadata.creationTimestamp ?? ''];
     const row: Record<string, unknown> = { cells };
     const conditions = rowConditions(resource, obj);
     if (conditions) row.conditions = conditions;
@@ -178,8 +179,8 @@ function age(timestamp: string | undefined, now: number): string {
   return humanDuration(now - fromTime(timestamp));
 }
 
-/** printers.go printPod (v1.33). */
-function podCells(pod: Pod, now: number): Cell[] {
+/** printers.go printPod (v1.33; the Terminating rule per release). */
+function podCells(pod: Pod, now: number, release: Release): Cell[] {
   const spec = pod.spec ?? { containers: [] };
   const status = pod.status ?? {};
   let restarts = 0;
@@ -253,9 +254,10 @@ function podCells(pod: Pod, now: number): Cell[] {
     }
   }
 
+  const terminal = phase === 'Succeeded' || phase === 'Failed';
   if (pod.metadata.deletionTimestamp && status.reason === 'NodeLost') reason = 'Unknown';
-  // Terminating only while the phase is not terminal (kubernetes#122038, since v1.31).
-  else if (pod.metadata.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed') reason = 'Terminating';
+  // Terminating, since v1.31 only while the phase is not terminal (kubernetes#122038); before, whenever deletionTimestamp is set.
+  else if (pod.metadata.deletionTimestamp && (!terminal || !release.atLeast(31))) reason = 'Terminating';
 
   const restartsText = restarts !== 0 && lastRestart !== 0 ? `${restarts} (${humanDuration(now - lastRestart)} ago)` : String(restarts);
   const podIP = status.podIPs?.[0]?.ip || '<none>';

@@ -1,11 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import { expect } from 'chai';
 import { USER } from '../cluster';
-import { podManifest, request, startServer, type TestServer } from './testing';
+import { openWatch, podManifest, request, startServer, type TestServer } from './testing';
 
 const names = (r: { json: { items: { metadata: { name: string } }[] } }) => r.json.items.map((i) => i.metadata.name);
 
-describe('HTTP API: LIST pages and resource versions', () => {
+describe('HTTP API: LIST pages and resource versions (R71; selectors R70)', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['a', 'b', 'c', 'd', 'e'])));
   after(() => s.close());
@@ -54,7 +54,7 @@ describe('HTTP API: LIST pages and resource versions', () => {
   });
 });
 
-describe('HTTP API: update, patch, status, deletecollection, other kinds', () => {
+describe('HTTP API: update, patch (R74), status, deletecollection, other kinds', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['web', 'db', 'cache'])));
   after(() => s.close());
@@ -123,5 +123,53 @@ describe('HTTP API: update, patch, status, deletecollection, other kinds', () =>
     expect(rs.status).to.equal(201);
     const table = await request(s.base, 'GET', '/apis/apps/v1/namespaces/default/replicasets', { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
     expect(table.json.rows[0].cells).to.deep.equal(['front', 1, 0, 0, '0s', 'app', 'nginx', 'app=front']);
+  });
+});
+
+describe('HTTP API: create details (R76), legacy watch, table watch', () => {
+  let s: TestServer;
+  before(async () => (s = await startServer(['web'])));
+  after(() => s.close());
+
+  it('generateName gives a name; a name that is not a DNS subdomain is 422; a missing namespace is 404', async () => {
+    const generated = await request(s.base, 'POST', '/api/v1/namespaces/default/pods', { body: { metadata: { generateName: 'job-' }, spec: { nodeName: 'node-1', containers: [{ name: 'app' }] } } });
+    expect(generated.status).to.equal(201);
+    expect(generated.json.metadata.name).to.match(/^job-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(s.cluster.timeline.all().some((e) => e.text === `CREATE pods/${generated.json.metadata.name}`)).to.equal(true);
+    const bad = await request(s.base, 'POST', '/api/v1/namespaces/default/pods', { body: podManifest('Web_1') });
+    expect(bad.status).to.equal(422);
+    expect(bad.json.message).to.match(/^Pod "Web_1" is invalid: metadata.name: Invalid value: "Web_1": a lowercase RFC 1123 subdomain must consist of/);
+    const unnamed = await request(s.base, 'POST', '/api/v1/namespaces/default/pods', { body: { spec: { containers: [{ name: 'app' }] } } });
+    expect(unnamed.json.message).to.equal('Pod "" is invalid: metadata.name: Required value: name or generateName is required');
+    const nowhere = await request(s.base, 'POST', '/api/v1/namespaces/nowhere/pods', { body: podManifest('x') });
+    expect(nowhere.status).to.equal(404);
+    expect(nowhere.json.message).to.equal('namespaces "nowhere" not found');
+  });
+
+  it('events.k8s.io/v1 creates a core Event from the newer field names', async () => {
+    const r = await request(s.base, 'POST', '/apis/events.k8s.io/v1/namespaces/default/events', {
+      body: { metadata: { name: 'web.demo' }, regarding: { kind: 'Pod', name: 'web', namespace: 'default' }, note: 'hello', reason: 'Demo', type: 'Normal', action: 'Testing', reportingController: 'example.com/ctl', reportingInstance: 'ctl-1', eventTime: '2025-01-01T00:01:00.000000Z' },
+    });
+    expect(r.status).to.equal(201);
+    expect(r.json).to.include({ apiVersion: 'events.k8s.io/v1', note: 'hello' });
+    const core = await request(s.base, 'GET', '/api/v1/namespaces/default/events/web.demo');
+    expect(core.json).to.include({ message: 'hello', reportingComponent: 'example.com/ctl', reason: 'Demo' });
+    expect(core.json.involvedObject).to.include({ kind: 'Pod', name: 'web' });
+  });
+
+  it('the legacy /watch/ path watches one object; a Table watch sends the columns with the first event only', async () => {
+    const one = await openWatch(s.base, '/api/v1/watch/namespaces/default/pods/web');
+    await one.until(1);
+    expect(one.events.map((e) => `${e.type} ${e.object.metadata.name}`)).to.deep.equal(['ADDED web']);
+    const table = await openWatch(s.base, '/api/v1/namespaces/default/pods?watch=true&fieldSelector=metadata.name%3Dweb', { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+    await table.until(1);
+    await request(s.base, 'PATCH', '/api/v1/namespaces/default/pods/web', { body: { metadata: { labels: { x: 'y' } } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    await table.until(2);
+    expect(table.events[0].object.columnDefinitions).to.have.length(9);
+    expect(table.events[1].object).to.not.have.property('columnDefinitions');
+    expect(table.events[1].type).to.equal('MODIFIED');
+    expect(table.events[1].object.rows[0].cells[0]).to.equal('web');
+    one.close();
+    table.close();
   });
 });

@@ -1,19 +1,17 @@
-/** The modelled kube-apiserver release (v1.33); the patch level is the first of the minor. */
-export const SERVED_MINOR = 33;
+import type { Release } from '../release';
 
 /**
- * /version (version.Info of k8s.io/apimachinery/pkg/version, with the emulation and
- * compatibility versions kube-apiserver reports since v1.33's compatibility-version work).
- * The build fields name this simulation rather than a real build.
+ * /version (version.Info of k8s.io/apimachinery/pkg/version) for the modelled release, at the
+ * first patch of its minor. Since v1.33 kube-apiserver also reports its emulation and minimum
+ * compatibility versions (compatibility versions, KEP-4330). The build fields name this
+ * simulation rather than a real build.
  */
-export function versionInfo(minor = SERVED_MINOR): object {
+export function versionInfo(release: Release): object {
+  const minor = release.minor;
   return {
     major: '1',
     minor: String(minor),
-    emulationMajor: '1',
-    emulationMinor: String(minor),
-    minCompatibilityMajor: '1',
-    minCompatibilityMinor: String(minor - 1),
+    ...(release.atLeast(33) ? { emulationMajor: '1', emulationMinor: String(minor), minCompatibilityMajor: '1', minCompatibilityMinor: String(minor - 1) } : {}),
     gitVersion: `v1.${minor}.0`,
     gitCommit: 'terminating-simulation',
     gitTreeState: 'clean',

@@ -1,4 +1,5 @@
 import { jsonEqual, toTime } from '../apiserver/object';
+import { formatOffset, showValue, timestampOffset } from './time';
 import { DurationError, parseWholeSecondsAfterT0 } from '../duration';
 
 /** Marks a field that is not there (a cell `<absent>`). */
@@ -89,10 +90,17 @@ export function parseCell(cell: string, t0: number): FieldValue | typeof ANY {
   }
 }
 
-export function show(v: FieldValue | typeof ANY): string {
+/** A value for a message: `<absent>`, `<any>`, JSON, and a timestamp's offset from T+0 when `t0` is given. */
+export function show(v: FieldValue | typeof ANY, t0?: number): string {
   if (v === ABSENT) return '<absent>';
   if (v === ANY) return '<any>';
-  return JSON.stringify(v);
+  return t0 === undefined ? JSON.stringify(v) : showValue(v, t0);
+}
+
+/** A value as a table cell that reads back to it: a whole second at or after T+0 as `T+30s`, others as JSON. */
+function cell(v: FieldValue, t0: number): string {
+  const offset = timestampOffset(v, t0);
+  return offset !== undefined && offset >= 0 && offset % 1000 === 0 && toTime(t0 + offset) === v ? formatOffset(offset) : show(v);
 }
 
 function sameValue(expected: FieldValue | typeof ANY, actual: FieldValue): boolean {
@@ -120,24 +128,25 @@ export function checkChanges(before: unknown, after: unknown, rows: readonly Cha
     const eFrom = parseCell(row.from, t0);
     const eTo = parseCell(row.to, t0);
     if (!sameValue(eFrom, from) || !sameValue(eTo, to)) {
-      problems.push(`${row.path}: expected ${show(eFrom)} → ${show(eTo)}, but it went ${show(from)} → ${show(to)}`);
+      problems.push(`${row.path}: expected ${show(eFrom, t0)} → ${show(eTo, t0)}, but it went ${show(from, t0)} → ${show(to, t0)}`);
     }
   }
   const covered = (p: string) => rows.some((r) => p === r.path || p.startsWith(`${r.path}/`) || r.path === '/');
   const changes = fieldChanges(before, after);
   for (const c of changes) {
     if (covered(c.path) || BOOKKEEPING.some((b) => c.path === b || c.path.startsWith(`${b}/`))) continue;
-    problems.push(`${c.path} changed (${show(c.from)} → ${show(c.to)}) but is not listed`);
+    problems.push(`${c.path} changed (${show(c.from, t0)} → ${show(c.to, t0)}) but is not listed`);
   }
   if (problems.length === 0) return undefined;
-  return `${problems.join('\n')}\n\nThe actual changes:\n${formatChangeTable(changes)}`;
+  return `${problems.join('\n')}\n\nThe actual changes:\n${formatChangeTable(changes, t0)}`;
 }
 
-/** The changes as a ready-to-paste Gherkin table. */
-export function formatChangeTable(changes: readonly FieldChange[]): string {
+/** The changes as a ready-to-paste Gherkin table; times as `T+30s` cells, with T+0's absolute time below. */
+export function formatChangeTable(changes: readonly FieldChange[], t0: number): string {
   const visible = changes.filter((c) => !BOOKKEEPING.includes(c.path));
   if (visible.length === 0) return '  (no field changed)';
-  const rows = [['path', 'from', 'to'], ...visible.map((c) => [c.path, show(c.from), show(c.to)])];
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => `  | ${r.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`).join('\n');
+  const rows = [['path', 'from', 'to'], ...visible.map((c) => [c.path, cell(c.from, t0), cell(c.to, t0)])];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const table = rows.map((r) => `  | ${r.map((text, i) => text.padEnd(widths[i]!)).join(' | ')} |`).join('\n');
+  return rows.some((r) => r.some((text) => text.startsWith('T+'))) ? `${table}\n  (T+0s is ${toTime(t0)})` : table;
 }

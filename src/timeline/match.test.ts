@@ -40,26 +40,41 @@ describe('parseComponent', () => {
 
 describe('checkInOrder', () => {
   it('matches rows in order with gaps, by prefix, and by whole seconds', () => {
-    expect(checkInOrder(timeline, [row('apiserver', 'DELETE pods/web'), row('runtime', 'SIGKILL app', { from: 30, to: 30 }), row('status', 'DELETE pods/web')], T0)).to.equal(undefined);
+    const r = checkInOrder(timeline, [row('apiserver', 'DELETE pods/web'), row('runtime', 'SIGKILL app', { from: 30, to: 30 }), row('status', 'DELETE pods/web')], T0);
+    expect(r.failure).to.equal(undefined);
+    expect(r.marks).to.deep.equal({ rows: [{ seq: 1, kind: 'matched', note: 'row 1' }, { seq: 5, kind: 'matched', note: 'row 2' }, { seq: 6, kind: 'matched', note: 'row 3' }], expected: [] });
   });
-  it('fails on the wrong second and prints the actual timeline with the matched rows marked', () => {
-    const msg = checkInOrder(timeline, [row('apiserver', 'DELETE pods/web'), row('runtime', 'SIGKILL app', { from: 31, to: 31 })], T0);
-    expect(msg).to.match(/row 2 \| T\+31s \| runtime \| SIGKILL app \|/);
-    expect(msg).to.contain('✓  #1');
-    expect(msg).to.contain('SIGKILL app pods/web');
+  it('on the wrong second, says where the text matched, and prints the actual timeline with the matched rows marked', () => {
+    const r = checkInOrder(timeline, [row('apiserver', 'DELETE pods/web'), row('runtime', 'SIGKILL app', { from: 120, to: 120 })], T0);
+    expect(r.failure).to.match(/^row 2 \| T\+2m \| runtime \| SIGKILL app \| found no matching event after the previous row's match: the text matched #5 but at T\+30.9s, not T\+2m\./);
+    expect(r.failure).to.contain('✓  #1');
+    expect(r.failure).to.contain('≈  #5');
+    expect(r.marks.rows).to.deep.include({ seq: 5, kind: 'mismatch', note: "row 2's text, at T+30.9s instead of T+2m" });
+    expect(r.marks.expected).to.deep.equal([{ beforeSeq: undefined, component: 'runtime', note: 'expected row 2 | T+2m | runtime | SIGKILL app |' }]);
+  });
+  it('shows where a row was looked for when no text matches', () => {
+    const r = checkInOrder(timeline, [row('apiserver', 'DELETE pods/web'), row('runtime', 'SIGSTOP', { from: 30, to: 31 })], T0);
+    expect(r.failure).to.contain('no event of the timeline matches it at all');
+    expect(r.marks.rows).to.deep.include({ seq: 5, kind: 'mismatch', note: 'row 2 was looked for from here' });
+    expect(r.marks.expected[0]!.beforeSeq).to.equal(5);
   });
   it('says when a row matches only before the previous match', () => {
-    const msg = checkInOrder(timeline, [row('status', 'DELETE'), row('apiserver', 'DELETE')], T0);
-    expect(msg).to.match(/matches it at #1, but before/);
+    const r = checkInOrder(timeline, [row('status', 'DELETE'), row('apiserver', 'DELETE')], T0);
+    expect(r.failure).to.match(/matches it at #1, but before/);
   });
 });
 
 describe('checkExactOrder', () => {
   it('matches a contiguous run once narrowed to the named components', () => {
-    expect(checkExactOrder(timeline, [row('apiserver', 'DELETE'), row('etcd', 'PUT'), row('status', 'DELETE')], T0)).to.equal(undefined);
+    const r = checkExactOrder(timeline, [row('apiserver', 'DELETE'), row('etcd', 'PUT'), row('status', 'DELETE')], T0);
+    expect(r.failure).to.equal(undefined);
+    expect(r.marks.rows.map((m) => m.seq)).to.deep.equal([1, 2, 6]);
   });
   it('fails when another event of a named component sits between, marking the longest run', () => {
-    const msg = checkExactOrder(timeline, [row('runtime', 'SIGTERM'), row('status', 'DELETE')], T0);
+    const r = checkExactOrder(timeline, [row('runtime', 'SIGTERM'), row('status', 'DELETE')], T0);
+    const msg = r.failure;
+    expect(r.marks.rows).to.deep.equal([{ seq: 4, kind: 'matched', note: 'row 1' }, { seq: 5, kind: 'mismatch', note: 'here row 2 was expected' }]);
+    expect(r.marks.expected).to.deep.equal([{ beforeSeq: 5, component: 'status', note: 'expected row 2 | status | DELETE |' }]);
     expect(msg).to.contain('rows 1..1');
     expect(msg).to.contain('✗  #5');
     expect(msg).to.contain('narrowed to runtime, status');

@@ -1,6 +1,8 @@
 import { DurationError, parseWholeSecondsAfterT0 } from '../duration';
 import { COMPONENTS, type Component, type TimelineEvent } from './event';
+import type { DiagramMarks, RowMark } from './sequence-diagram';
 import { formatTimeline } from './text';
+import { formatOffset } from './time';
 
 /** One row of an events table: `| at | component | event |` (at optional). */
 export interface EventRow {
@@ -50,55 +52,93 @@ export function rowMatches(row: EventRow, e: TimelineEvent, t0: number): boolean
   return s >= row.at.from && s <= row.at.to;
 }
 
-function describeRow(row: EventRow, i: number): string {
-  const at = row.at ? (row.at.from === row.at.to ? `T+${row.at.from}s | ` : `T+${row.at.from}s..T+${row.at.to}s | `) : '';
-  return `row ${i + 1} | ${at}${row.component} | ${row.text} |`;
+function describeAt(at: { from: number; to: number }): string {
+  return at.from === at.to ? formatOffset(at.from * 1000) : `${formatOffset(at.from * 1000)}..${formatOffset(at.to * 1000)}`;
+}
+
+/** A row as the scenario wrote it (in the report's time notation), numbered from 1. */
+export function describeRow(row: EventRow, i: number): string {
+  return `row ${i + 1} | ${row.at ? `${describeAt(row.at)} | ` : ''}${row.component} | ${row.text} |`;
+}
+
+/** The outcome of an order assertion: a failure message (undefined when it holds) and what to mark in the diagram. */
+export interface OrderResult {
+  readonly failure?: string;
+  readonly marks: DiagramMarks;
 }
 
 /**
  * "these events happen in order": each row matches a later event than the row before (gaps
- * allowed). Returns undefined on success, or a message with the actual timeline, marking the last
- * matched event and naming the first row that found no match.
+ * allowed). On failure the message has the actual timeline, marking the matched events, names
+ * the first row that found no match, and says why: its text matched an event at another time,
+ * or only before the previous row's match, or nowhere.
  */
-export function checkInOrder(events: readonly TimelineEvent[], rows: readonly EventRow[], t0: number): string | undefined {
+export function checkInOrder(events: readonly TimelineEvent[], rows: readonly EventRow[], t0: number): OrderResult {
   let from = 0;
   const marks = new Map<number, string>();
+  const matched: RowMark[] = [];
   for (let i = 0; i < rows.length; i++) {
-    const idx = events.findIndex((e, j) => j >= from && rowMatches(rows[i], e, t0));
+    const row = rows[i]!;
+    const idx = events.findIndex((e, j) => j >= from && rowMatches(row, e, t0));
     if (idx < 0) {
-      const anywhere = events.find((e) => rowMatches(rows[i], e, t0));
-      const hint = anywhere ? ` (an event matches it at #${anywhere.seq}, but before the event matched by the previous row)` : ' (no event of the timeline matches it at all)';
-      return `${describeRow(rows[i], i)} found no matching event after the previous row's match${hint}.\n` + `Rows 1..${i} matched the events marked ✓; the actual timeline from T+0:\n${formatTimeline(events, t0, marks)}`;
+      const sameText = row.at ? events.find((e, j) => j >= from && rowMatches({ ...row, at: undefined }, e, t0)) : undefined;
+      const anywhere = events.find((e) => rowMatches(row, e, t0));
+      let hint: string;
+      if (sameText) hint = `the text matched #${sameText.seq} but at ${formatOffset(sameText.at - t0)}, not ${describeAt(row.at!)}`;
+      else if (anywhere) hint = `an event matches it at #${anywhere.seq}, but before the event matched by the previous row`;
+      else hint = 'no event of the timeline matches it at all';
+      // Where the row was looked for: after the previous match, at the row's time if it has one.
+      const place = events.find((e, j) => j >= from && (!row.at || secondOf(e, t0) >= row.at.from));
+      const rowMarks: RowMark[] = [...matched];
+      if (sameText) rowMarks.push({ seq: sameText.seq, kind: 'mismatch', note: `row ${i + 1}'s text, at ${formatOffset(sameText.at - t0)} instead of ${describeAt(row.at!)}` });
+      else if (place) rowMarks.push({ seq: place.seq, kind: 'mismatch', note: `row ${i + 1} was looked for from here` });
+      if (sameText) marks.set(sameText.seq, '≈');
+      return {
+        failure: `${describeRow(row, i)} found no matching event after the previous row's match: ${hint}.\n` + `Rows 1..${i} matched the events marked ✓${sameText ? `, ≈ marks the event with row ${i + 1}'s text` : ''}; the actual timeline from T+0:\n${formatTimeline(events, t0, marks)}`,
+        marks: { rows: rowMarks, expected: [{ beforeSeq: place?.seq, component: row.component, note: `expected ${describeRow(row, i)}` }] },
+      };
     }
-    marks.set(events[idx].seq, '✓');
+    marks.set(events[idx]!.seq, '✓');
+    matched.push({ seq: events[idx]!.seq, kind: 'matched', note: `row ${i + 1}` });
     from = idx + 1;
   }
-  return undefined;
+  return { marks: { rows: matched, expected: [] } };
 }
 
 /**
  * "these events happen in exactly this order": after narrowing the timeline to the components
  * the table names, the rows match a contiguous run of it.
  */
-export function checkExactOrder(events: readonly TimelineEvent[], rows: readonly EventRow[], t0: number): string | undefined {
+export function checkExactOrder(events: readonly TimelineEvent[], rows: readonly EventRow[], t0: number): OrderResult {
   const components = new Set(rows.map((r) => r.component));
   const narrowed = events.filter((e) => components.has(e.component));
   let best = { start: -1, matched: -1 };
   for (let start = 0; start + rows.length <= narrowed.length; start++) {
     let k = 0;
-    while (k < rows.length && rowMatches(rows[k], narrowed[start + k], t0)) k++;
-    if (k === rows.length) return undefined;
+    while (k < rows.length && rowMatches(rows[k]!, narrowed[start + k]!, t0)) k++;
+    if (k === rows.length) return { marks: { rows: rows.map((_, i) => ({ seq: narrowed[start + i]!.seq, kind: 'matched', note: `row ${i + 1}` })), expected: [] } };
     if (k > best.matched) best = { start, matched: k };
   }
   const marks = new Map<number, string>();
+  const rowMarks: RowMark[] = [];
   let why: string;
+  let expected: DiagramMarks['expected'];
   if (best.matched <= 0) {
-    why = `${describeRow(rows[0], 0)} matches no event, so no contiguous run could start.`;
+    why = `${describeRow(rows[0]!, 0)} matches no event, so no contiguous run could start.`;
+    expected = [{ component: rows[0]!.component, note: `expected ${describeRow(rows[0]!, 0)} (matches no event)` }];
   } else {
-    for (let k = 0; k < best.matched; k++) marks.set(narrowed[best.start + k].seq, '✓');
+    for (let k = 0; k < best.matched; k++) {
+      marks.set(narrowed[best.start + k]!.seq, '✓');
+      rowMarks.push({ seq: narrowed[best.start + k]!.seq, kind: 'matched', note: `row ${k + 1}` });
+    }
     const next = narrowed[best.start + best.matched];
-    if (next) marks.set(next.seq, '✗');
-    why = `The longest contiguous run matched rows 1..${best.matched} (marked ✓); then ${describeRow(rows[best.matched], best.matched)} ${next ? `did not match the next event (marked ✗)` : 'had no event left to match'}.`;
+    if (next) {
+      marks.set(next.seq, '✗');
+      rowMarks.push({ seq: next.seq, kind: 'mismatch', note: `here row ${best.matched + 1} was expected` });
+    }
+    const missing = rows[best.matched]!;
+    expected = [{ beforeSeq: next?.seq, component: missing.component, note: `expected ${describeRow(missing, best.matched)}` }];
+    why = `The longest contiguous run matched rows 1..${best.matched} (marked ✓); then ${describeRow(missing, best.matched)} ${next ? `did not match the next event (marked ✗)` : 'had no event left to match'}.`;
   }
-  return `${why}\nThe timeline from T+0, narrowed to ${[...components].join(', ')}:\n${formatTimeline(narrowed, t0, marks)}`;
+  return { failure: `${why}\nThe timeline from T+0, narrowed to ${[...components].join(', ')}:\n${formatTimeline(narrowed, t0, marks)}`, marks: { rows: rowMarks, expected } };
 }

@@ -1,5 +1,5 @@
 import type { TimelineEvent } from './event';
-import { formatOffset } from './sequence-diagram';
+import { formatOffset } from './time';
 
 /**
  * The timeline as text, one event a line: time from T+0, component, text, outcome, and the

@@ -2,11 +2,37 @@ import type { Operation } from 'fast-json-patch';
 import type { Clock } from '../clock';
 import type { Component, TimelineEvent } from './event';
 
+/**
+ * How much a timeline keeps: `full` (every event, for scenarios and their report) or `summary`
+ * (a count per component only, for runs of 100 000 pods where nobody reads single events).
+ */
+export type Recording = 'full' | 'summary';
+
 /** Records what every component does, in order, on the cluster's virtual clock. */
 export class Timeline {
   private readonly events: TimelineEvent[] = [];
+  private readonly counts = new Map<Component, number>();
+  private seq = 0;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    readonly recording: Recording = 'full',
+  ) {}
+
+  /** Does this timeline keep its events (and so do the apiserver's request records)? */
+  get keepsEvents(): boolean {
+    return this.recording === 'full';
+  }
+
+  /** How many events were recorded (kept or, in summary mode, only counted). */
+  get recorded(): number {
+    return this.seq;
+  }
+
+  /** Events recorded per component. */
+  countsByComponent(): ReadonlyMap<Component, number> {
+    return this.counts;
+  }
 
   record(
     component: Component,
@@ -14,8 +40,12 @@ export class Timeline {
     source: string,
     extra: { actor?: string; patch?: () => readonly Operation[] } = {},
   ): TimelineEvent {
-    const event: TimelineEvent = { seq: this.events.length + 1, at: this.clock.now(), component, text, source };
+    this.seq += 1;
+    this.counts.set(component, (this.counts.get(component) ?? 0) + 1);
+    const event: TimelineEvent = { seq: this.seq, at: this.clock.now(), component, text, source };
     if (extra.actor !== undefined) event.actor = extra.actor;
+    // Summary mode: the caller still gets its event (to annotate), but nothing keeps it.
+    if (!this.keepsEvents) return event;
     if (extra.patch) {
       // Diffs are computed when someone reads them (a report, an assertion), not on the hot path.
       const compute = extra.patch;

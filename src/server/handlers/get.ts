@@ -13,7 +13,7 @@ export function getResource(scope: RequestScope): void {
   const obj = object as KubeObject;
   let out: unknown = served(scope, obj);
   if (media.as?.kind === 'Table') {
-    out = toTable(scope.resource.storage, [obj], { now: scope.cluster.clock.now(), includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
+    out = toTable(scope.resource.storage, [obj], { now: scope.cluster.clock.now(), release: scope.api.options.release, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
   } else if (media.as?.kind === 'PartialObjectMetadata') {
     out = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
   }

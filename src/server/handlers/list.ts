@@ -31,7 +31,7 @@ export function listResource(scope: RequestScope): void {
   if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
   let out: unknown;
   if (media.as?.kind === 'Table') {
-    out = toTable(scope.resource.storage, items, { now: scope.cluster.clock.now(), ...metadata, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
+    out = toTable(scope.resource.storage, items, { now: scope.cluster.clock.now(), release: scope.api.options.release, ...metadata, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
   } else if (media.as?.kind === 'PartialObjectMetadataList') {
     out = { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items: items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata })) };
   } else {

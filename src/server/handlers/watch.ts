@@ -1,4 +1,4 @@
-import { badRequest, StatusError } from '../../apiserver/errors';
+import { badRequest, invalid, StatusError } from '../../apiserver/errors';
 import { parseListOptions, selectionMatches } from '../../apiserver/list-options';
 import type { KubeObject } from '../../apiserver/object';
 import type { WatchEvent } from '../../apiserver/watch';
@@ -10,7 +10,7 @@ import { query, served, type RequestScope } from './scope';
 const WATCH_CONVERSIONS = [{ kind: 'Table', group: 'meta.k8s.io', versions: ['v1'] }] as const;
 
 /**
- * handlers/watch.go serveWatch: a chunked stream of `{"type":…,"object":…}` JSON lines, one per
+ * R72 — handlers/watch.go serveWatch: a chunked stream of `{"type":…,"object":…}` JSON lines, one per
  * change, in revision order, as the virtual clock delivers them.
  *
  * - No resourceVersion (or "0"): first an ADDED event for each object that exists now.
@@ -22,6 +22,8 @@ const WATCH_CONVERSIONS = [{ kind: 'Table', group: 'meta.k8s.io', versions: ['v1
  *   server would jump straight to every watch's deadline. Without it the stream stays open
  *   until the client goes away (upstream ends it after a random 30–60 min).
  * - `allowWatchBookmarks` is accepted; no BOOKMARK is sent (clients may not rely on any).
+ * - `sendInitialEvents` (streaming lists) is refused with the 422 kube-apiserver gives when its
+ *   WatchList feature is off, so clients fall back to LIST then WATCH.
  * - A client that disconnects releases its watch at once.
  */
 export function watchResource(scope: RequestScope): void {
@@ -31,6 +33,10 @@ export function watchResource(scope: RequestScope): void {
     labelSelector: query(scope, 'labelSelector'),
     fieldSelector: scope.info.name ? `metadata.name=${scope.info.name}` : query(scope, 'fieldSelector'),
   });
+  if (query(scope, 'sendInitialEvents') !== undefined) {
+    // internalversion/validation ValidateListOptions with the WatchList feature disabled.
+    throw invalid('ListOptions.meta.k8s.io', '', [{ field: 'sendInitialEvents', type: 'Forbidden', detail: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled' }]);
+  }
   const timeout = query(scope, 'timeoutSeconds');
   if (timeout !== undefined && !/^\d+$/.test(timeout)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(timeout)}: invalid syntax`);
   const resourceVersion = query(scope, 'resourceVersion') || undefined;
@@ -47,7 +53,7 @@ export function watchResource(scope: RequestScope): void {
   const toWire = (obj: KubeObject): unknown => {
     if (media.as?.kind !== 'Table') return served(scope, obj);
     // Only the first event's table carries the column definitions (handlers/watch.go: NoHeaders after the first).
-    const table = toTable(storage, [obj], { now: scope.cluster.clock.now(), noHeaders: !first, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
+    const table = toTable(storage, [obj], { now: scope.cluster.clock.now(), release: scope.api.options.release, noHeaders: !first, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
     first = false;
     return table;
   };
