@@ -19,13 +19,14 @@ Feature: Finalizers hold a deleted pod in the API
 
   Scenario: the kubelet's final DELETE succeeds but the finalizer keeps the pod
     # Store.Delete (R27): with a finalizer the kubelet's grace-0 DELETE only writes the stamp:
-    # deletionTimestamp back to T+0 and grace 0 (R23), nothing is removed (timeline S8).
+    # grace 0 and, since v1.33, deletionTimestamp = the time it is sent (R23, kubernetes#122646;
+    # up to v1.32 it moved back to T+0); nothing is removed (timeline S8).
     When the user deletes pod "web"
     And 1m passes
     Then pod "web" is terminating
     And pod "web" has fields:
       | path                                 | value                |
-      | /metadata/deletionTimestamp          | T+0s                 |
+      | /metadata/deletionTimestamp          | T+1s                 |
       | /metadata/deletionGracePeriodSeconds | 0                    |
       | /metadata/finalizers                 | ["example.com/hold"] |
       | /status/phase                        | "Failed"             |

@@ -52,7 +52,7 @@ Feature: Graceful deletion of a pod
     # the terminal status goes through pods/status first, in one PATCH (K33: SyncTerminatingPod's
     # last status, generated with podIsTerminal, is merged by the status manager's goroutine after
     # completeTerminating: containers terminated and phase Failed together), and the kubelet's DELETE is an R23
-    # shortening to 0: one more PUT (deletionTimestamp back to T+0, grace 0), then the removal.
+    # shortening to 0: one more PUT (deletionTimestamp = the time it is sent since v1.33, grace 0), then the removal.
     When I run `kubectl delete pod web`
     Then these events happen in exactly this order:
       | at   | component | event                                                   |
@@ -77,10 +77,11 @@ Feature: Graceful deletion of a pod
       | kubelet   | DELETE pods/web                                         |
       | kubelet   | REMOVE pods/web                                         |
 
-  Scenario: a grace-0 DELETE of a terminating pod moves deletionTimestamp back to the first request
-    # This is the request the kubelet sends at the end (apiserver R23, R26): the new
-    # deletionTimestamp is the old one minus the old grace plus the new grace, i.e. T+0 here,
-    # already in the past, and with no finalizers the pod is removed in the same request.
+  Scenario: a grace-0 DELETE of a terminating pod stamps the time it is sent, never a time in the past
+    # This is the request the kubelet sends at the end (apiserver R23, R26): the old
+    # deletionTimestamp minus the old grace plus the new grace is T+0 here, already in the past;
+    # since v1.33 (rest.BeforeDelete, kubernetes#122646) the time of the request is stored instead
+    # (up to v1.32: T+0, see versions.feature). With no finalizers the pod is removed in the same request.
     Given container "app" of pod "web" ignores SIGTERM
     When the user deletes pod "web"
     And 10s pass
@@ -90,9 +91,9 @@ Feature: Graceful deletion of a pod
       """
     Then the last request returns 200
     And the last request changed pod "web" like this:
-      | path                                 | from  | to   |
-      | /metadata/deletionTimestamp          | T+30s | T+0s |
-      | /metadata/deletionGracePeriodSeconds | 30    | 0    |
+      | path                                 | from  | to    |
+      | /metadata/deletionTimestamp          | T+30s | T+10s |
+      | /metadata/deletionGracePeriodSeconds | 30    | 0     |
     And pod "web" is gone
     And these events happen in exactly this order:
       | at    | component | event                                |
@@ -251,10 +252,12 @@ Feature: Graceful deletion of a pod
 
   # --- a second DELETE while terminating ----------------------------------------------------
 
-  Scenario: a shorter grace period while terminating is anchored to the first request, but the running kill keeps its grace
-    # rest.BeforeDelete (R23): new deletionTimestamp = old - old grace + new grace = T+5s, already
-    # in the past at T+10s. The kubelet lowers its grace to 5s, but the StopContainer(30) already
-    # running is not interrupted (K20, timeline S11, upstream issue #83916): SIGKILL stays at T+30s.
+  Scenario: a shorter grace period while terminating never moves deletionTimestamp into the past, and the running kill keeps its grace
+    # rest.BeforeDelete (R23): old - old grace + new grace = T+5s, already in the past at T+10s;
+    # since v1.33 (kubernetes#122646) that stores now, T+10s, with grace 1 (a graceful request
+    # stays graceful; up to v1.32: T+5s and 5, see versions.feature). The kubelet lowers its grace
+    # to 1s, but the StopContainer(30) already running is not interrupted (K20, timeline S11,
+    # upstream issue #83916): SIGKILL stays at T+30s.
     Given container "app" of pod "web" ignores SIGTERM
     When the user deletes pod "web"
     And 10s pass
@@ -264,9 +267,9 @@ Feature: Graceful deletion of a pod
       """
     Then the last request returns 200
     And the last request changed pod "web" like this:
-      | path                                 | from  | to   |
-      | /metadata/deletionTimestamp          | T+30s | T+5s |
-      | /metadata/deletionGracePeriodSeconds | 30    | 5    |
+      | path                                 | from  | to    |
+      | /metadata/deletionTimestamp          | T+30s | T+10s |
+      | /metadata/deletionGracePeriodSeconds | 30    | 1     |
     And pod "web" is terminating
     When 30s pass
     Then pod "web" is gone

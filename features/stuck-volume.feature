@@ -105,7 +105,8 @@ Feature: A volume that cannot be unmounted keeps a pod Terminating
       | T+20s | status    | DELETE pods/web gracePeriodSeconds=0 preconditions.uid= |
 
   Scenario: a force delete gets the pod out of the API, but the node keeps failing to unmount
-    # The escape hatch (timeline S7, last row): grace 0 removes the object (R19/R23); the kubelet
+    # The escape hatch (timeline S7, last row): grace 0 removes the object (R19/R23), stamped with
+    # the time of the request (v1.33, kubernetes#122646; up to v1.32 T+0); the kubelet
     # keeps the volume in its actual state and retries it as an orphan; the pod directory stays
     # while it is mounted (K42).
     Given volume "data" of pod "web" cannot be unmounted
@@ -116,7 +117,7 @@ Feature: A volume that cannot be unmounted keeps a pod Terminating
     Then pod "web" is gone
     And the last request changed pod "web" like this:
       | path                                 | from  | to   |
-      | /metadata/deletionTimestamp          | T+30s | T+0s |
+      | /metadata/deletionTimestamp          | T+30s | T+3m |
       | /metadata/deletionGracePeriodSeconds | 30    | 0    |
     When 5m pass
     Then these events happen in order:

@@ -7,7 +7,7 @@ Feature: The same deletion on each Kubernetes release (1.26 – 1.35)
   docs/rules/versions.md).
 
   Scenario Outline: kubectl's delete line names the namespace from kubectl v1.34 (<release>)
-    # staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go PrintObj; #126619 (v1.34).
+    # V4: staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go PrintObj; #126619 (v1.34).
     Given Kubernetes <release>
     And a node "node-1"
     And a pod "web" running on node "node-1"
@@ -27,7 +27,7 @@ Feature: The same deletion on each Kubernetes release (1.26 – 1.35)
       | v1.35   | pod "web" deleted from default namespace |
 
   Scenario Outline: the node monitor grace period is 40s before v1.32, 50s from v1.32 (<release>)
-    # kube-controller-manager --node-monitor-grace-period default: 40s → 50s in v1.32 (#126287).
+    # V3: kube-controller-manager --node-monitor-grace-period default: 40s → 50s in v1.32 (#126287).
     # monitorNodeHealth runs every 5s from the cluster's start, so Unknown comes at the first pass
     # after the grace period.
     Given Kubernetes <release>
@@ -45,3 +45,73 @@ Feature: The same deletion on each Kubernetes release (1.26 – 1.35)
       | v1.31   | T+40s..T+45s |
       | v1.32   | T+50s..T+55s |
       | v1.33   | T+50s..T+55s |
+
+  Scenario Outline: the first DELETE bumps the pod's generation from v1.33 (<release>)
+    # V2: pods carry metadata.generation since v1.33 (KEP-5067, kubernetes#130181), and
+    # rest.BeforeDelete adds one when it first stamps deletionTimestamp (R12). Before, pods had none.
+    Given Kubernetes <release>
+    And a node "node-1"
+    And a pod "web" running on node "node-1"
+    When the user deletes pod "web"
+    Then pod "web" has fields:
+      | path                                 | value   |
+      | /metadata/deletionTimestamp          | T+30s   |
+      | /metadata/generation                 | <after> |
+
+    Examples:
+      | release | after    |
+      | v1.26   | <absent> |
+      | v1.32   | <absent> |
+      | v1.33   | 2        |
+      | v1.35   | 2        |
+
+  Scenario Outline: a shortened grace never moves deletionTimestamp into the past from v1.33 (<release>)
+    # V1: rest.BeforeDelete computes the old deletionTimestamp - the old grace + the new grace.
+    # Here that is T+5s at T+10s, already past. From v1.33 (kubernetes#122646) now is stored
+    # instead, with grace 1 for a graceful request; up to v1.32 the past time and the asked grace.
+    Given Kubernetes <release>
+    And a node "node-1"
+    And a pod "web" running on node "node-1"
+    And container "app" of pod "web" ignores SIGTERM
+    When the user deletes pod "web"
+    And 10s pass
+    And the user deletes pod "web" with options:
+      """
+      gracePeriodSeconds: 5
+      """
+    Then pod "web" has fields:
+      | path                                 | value       |
+      | /metadata/deletionTimestamp          | <timestamp> |
+      | /metadata/deletionGracePeriodSeconds | <grace>     |
+
+    Examples:
+      | release | timestamp | grace |
+      | v1.26   | T+5s      | 5     |
+      | v1.32   | T+5s      | 5     |
+      | v1.33   | T+10s     | 1     |
+      | v1.35   | T+10s     | 1     |
+
+  Scenario Outline: the kubelet's final DELETE stamps the time it is sent from v1.33 (<release>)
+    # V1, R26: the kubelet's grace-0 DELETE is a shortening whose computed time (T+0) is past.
+    # A finalizer keeps the pod, so the stamp it wrote stays visible.
+    Given Kubernetes <release>
+    And a node "node-1"
+    And a pod "web" running on node "node-1" with:
+      """
+      metadata:
+        finalizers: [example.com/hold]
+      """
+    And container "app" of pod "web" exits 3s after SIGTERM
+    When the user deletes pod "web"
+    And 1m passes
+    Then pod "web" has fields:
+      | path                                 | value       |
+      | /metadata/deletionTimestamp          | <timestamp> |
+      | /metadata/deletionGracePeriodSeconds | 0           |
+
+    Examples:
+      | release | timestamp |
+      | v1.27   | T+0s      |
+      | v1.32   | T+0s      |
+      | v1.33   | T+4s      |
+      | v1.35   | T+4s      |

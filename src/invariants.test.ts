@@ -6,7 +6,7 @@
  * sequence the invariants of src/invariants.ts must hold:
  *   1 resourceVersion = revision, strictly increasing      5 every watch stream = storage history
  *   2 removal only without finalizers and with dGP 0       6 no container runs at the kubelet's final DELETE
- *   3 deletionTimestamp never later, dGP never larger      7 every DELETED follows a version with dT
+ *   3 deletionTimestamp never later (but the write's own time, V1), dGP never larger   7 every DELETED follows a version with dT
  *   4 deletionTimestamp never cleared                      8 same sequence → same timeline, byte for byte
  *   9 (liveness) the cluster settles, nothing is left terminating, nothing runs for a pod gone from the API,
  *     and every pod that is neither terminating nor finished has a ready sandbox on its node

@@ -20,12 +20,13 @@ import {
 } from './testing';
 import type { DeleteOptions, Pod, Status } from './types';
 import type { WatchEvent } from './watch';
+import { Release } from '../release';
 
 const X = 'example.com/x';
 
 /** A sim with pod `web` created at T+0 and a watch on all pods opened after the create. */
-function watched(o: PodOverrides = {}): { sim: Sim; events: WatchEvent<Pod>[]; pod: Pod } {
-  const sim = newSim();
+function watched(o: PodOverrides = {}, release?: Release): { sim: Sim; events: WatchEvent<Pod>[]; pod: Pod } {
+  const sim = newSim(release);
   const pod = apiCreatePod(sim, 'web', o);
   const events = watchPods(sim);
   return { sim, events, pod };
@@ -289,7 +290,7 @@ describe('revisions and watch', () => {
 });
 
 describe('R59 canonical watch sequences', () => {
-  it('R59 R26 graceful, no finalizers: MODIFIED(t0+30, 30) … status MODIFIED … kubelet MODIFIED(t0, 0) → DELETED', () => {
+  it('R59 R26 graceful, no finalizers: MODIFIED(t0+30, 30) … status MODIFIED … kubelet MODIFIED(now, 0) → DELETED', () => {
     const { sim, events, pod } = watched();
     sim.clock.tick(2000);
     ok(del(sim, {}));
@@ -301,26 +302,40 @@ describe('R59 canonical watch sequences', () => {
     expect(summarize(events)).to.deep.equal([
       ['MODIFIED', at(32), 30, ''],
       ['MODIFIED', at(32), 30, ''],
-      ['MODIFIED', at(2), 0, ''],
-      ['DELETED', at(2), 0, ''],
+      ['MODIFIED', at(4), 0, ''],
+      ['DELETED', at(4), 0, ''],
     ]);
     expect(events.map((e) => e.object.metadata.generation)).to.deep.equal([2, 2, 2, 2]);
     expect(events.map((e) => e.object.status?.phase)).to.deep.equal(['Pending', 'Failed', 'Failed', 'Failed']);
   });
 
-  it("R26 the kubelet's final DELETE (g=0, UID precondition) is a shortening: dT moves back to t0, dGP 0, then removal", () => {
+  it("R26 V1 the kubelet's final DELETE (g=0, UID precondition) is a shortening: v1.33 stamps the time it is sent (kubernetes#122646), dGP 0, then removal", () => {
     const { sim, events, pod } = watched();
     sim.clock.tick(3000);
     ok(del(sim, {}));
     sim.clock.tick(20_000);
     const r = kubeletFinalDelete(sim, pod);
     sim.clock.tick(0);
-    expect([r.code, ok(r).metadata.deletionTimestamp, ok(r).metadata.deletionGracePeriodSeconds]).to.deep.equal([200, at(3), 0]);
+    expect([r.code, ok(r).metadata.deletionTimestamp, ok(r).metadata.deletionGracePeriodSeconds]).to.deep.equal([200, at(23), 0]);
+    expect(summarize(events.slice(1))).to.deep.equal([
+      ['MODIFIED', at(23), 0, ''],
+      ['DELETED', at(23), 0, ''],
+    ]);
+    expect(events[1].object.metadata.generation, 'no second generation bump').to.equal(2);
+  });
+
+  it("R26 V1 V2 up to v1.32 the kubelet's final DELETE moves dT back to the first request's time; pods have no generation", () => {
+    const { sim, events, pod } = watched({}, Release.of(32));
+    sim.clock.tick(3000);
+    ok(del(sim, {}));
+    sim.clock.tick(20_000);
+    ok(kubeletFinalDelete(sim, pod));
+    sim.clock.tick(0);
     expect(summarize(events.slice(1))).to.deep.equal([
       ['MODIFIED', at(3), 0, ''],
       ['DELETED', at(3), 0, ''],
     ]);
-    expect(events[1].object.metadata.generation, 'no second generation bump').to.equal(2);
+    expect(events.map((e) => e.object.metadata.generation), 'pkg/registry/core/pod/strategy.go: generation only from v1.33').to.deep.equal([undefined, undefined, undefined]);
   });
 
   const immediate: Array<[string, PodOverrides, DeleteOptions, (sim: Sim) => void]> = [
@@ -356,8 +371,8 @@ describe('R59 canonical watch sequences', () => {
     sim.clock.tick(0);
     expect(summarize(events)).to.deep.equal([
       ['MODIFIED', at(30), 30, X],
-      ['MODIFIED', at(0), 0, X],
-      ['DELETED', at(0), 0, X],
+      ['MODIFIED', at(5), 0, X],
+      ['DELETED', at(5), 0, X],
     ]);
     expect([r.code, ok(r).metadata.finalizers]).to.deep.equal([200, undefined]);
     failure(sim.api.get('pods', NS, 'web'), 404, 'NotFound');
@@ -373,8 +388,8 @@ describe('R59 canonical watch sequences', () => {
     expect(summarize(events)).to.deep.equal([
       ['MODIFIED', at(30), 30, X],
       ['MODIFIED', at(30), 30, ''],
-      ['MODIFIED', at(0), 0, ''],
-      ['DELETED', at(0), 0, ''],
+      ['MODIFIED', at(3), 0, ''],
+      ['DELETED', at(3), 0, ''],
     ]);
   });
 

@@ -7,7 +7,7 @@ import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
 import { genericStrategy } from './generic-strategy';
 import { clone, type KubeObject } from './object';
 import { applyPatchBody, type PatchType } from './patch';
-import { podStatusStrategy, podStrategy } from './pod-strategy';
+import { podStatusStrategy, podStrategyFor } from './pod-strategy';
 import { Store, STORE_SOURCE } from './store';
 import type { Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
@@ -106,7 +106,7 @@ export class ApiServer {
     this.startedAt = clock.now();
     this.etcd = new Etcd(timeline, () => clock.now(), (key) => !QUIET_PREFIXES.some((p) => key.startsWith(p)));
     this.stores = {
-      pods: new Store<Pod>(this.etcd, clock, podStrategy),
+      pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
       // pkg/registry/apps/replicaset/strategy.go: apps/v1 ReplicaSets delete dependents (in the background) by default.
       replicasets: new Store<ReplicaSet>(this.etcd, clock, genericStrategy<ReplicaSet>({ kind: 'ReplicaSet', apiVersion: 'apps/v1', resource: 'replicasets', namespaced: true, gcPolicy: 'DeleteDependents' })),
       // pkg/registry/core/node/storage: nodes live under /registry/minions.

@@ -5,6 +5,7 @@ import { beforeDelete, type BeforeDeleteResult } from './delete';
 import { StatusError } from './errors';
 import { genericStrategy } from './generic-strategy';
 import { podStrategy } from './pod-strategy';
+import { DEFAULT_RELEASE, Release } from '../release';
 import { at } from './testing';
 import type { DeleteOptions, Pod, ReplicaSet } from './types';
 
@@ -23,10 +24,12 @@ function terminating(dT: string, dGP: number | undefined, extra: Partial<Pod['me
 }
 
 /** Runs BeforeDelete at `nowSeconds` after the epoch; returns its answer and the (mutated) inputs. */
-function run(obj: Pod, options: DeleteOptions = {}, nowSeconds = 0): BeforeDeleteResult & { obj: Pod; options: DeleteOptions } {
-  const r = beforeDelete(podStrategy, obj, options, EPOCH_MS + nowSeconds * 1000);
+function run(obj: Pod, options: DeleteOptions = {}, nowSeconds = 0, release = DEFAULT_RELEASE): BeforeDeleteResult & { obj: Pod; options: DeleteOptions } {
+  const r = beforeDelete(podStrategy, obj, options, EPOCH_MS + nowSeconds * 1000, release);
   return { ...r, obj, options };
 }
+
+const V1_32 = Release.of(32);
 
 function thrown(fn: () => unknown): StatusError {
   try {
@@ -101,14 +104,14 @@ describe('BeforeDelete: first DELETE (§B/§C)', () => {
 
   it('R54 the stamped deletionTimestamp drops the sub-second part of now + period', () => {
     const obj = pod();
-    beforeDelete(podStrategy, obj, { gracePeriodSeconds: 30 }, EPOCH_MS + 1900);
+    beforeDelete(podStrategy, obj, { gracePeriodSeconds: 30 }, EPOCH_MS + 1900, DEFAULT_RELEASE);
     expect(obj.metadata.deletionTimestamp).to.equal(at(31));
   });
 
   it('R40 a strategy without graceful deletion (ReplicaSet) is never stamped by BeforeDelete', () => {
     const rs: ReplicaSet = { metadata: { name: 'rs', uid: 'r1', generation: 3 } };
     const strategy = genericStrategy<ReplicaSet>({ kind: 'ReplicaSet', apiVersion: 'apps/v1', resource: 'replicasets', namespaced: true });
-    expect(beforeDelete(strategy, rs, { gracePeriodSeconds: 30 }, EPOCH_MS)).to.deep.equal({ graceful: false, pending: false });
+    expect(beforeDelete(strategy, rs, { gracePeriodSeconds: 30 }, EPOCH_MS, DEFAULT_RELEASE)).to.deep.equal({ graceful: false, pending: false });
     expect(rs.metadata).to.deep.equal({ name: 'rs', uid: 'r1', generation: 3 });
   });
 });
@@ -146,15 +149,35 @@ describe('BeforeDelete: pod already terminating (§D)', () => {
     expect(r.obj.metadata).to.deep.include({ deletionTimestamp: at(10), deletionGracePeriodSeconds: 10, generation: 2 });
   });
 
-  it('R23 the shortened deletionTimestamp may already lie in the past', () => {
+  it('R23 V1 up to v1.32 the shortened deletionTimestamp may already lie in the past, with the grace asked', () => {
+    const r = run(terminating(at(30), 30), { gracePeriodSeconds: 2 }, 20, V1_32);
+    expect(r.obj.metadata).to.deep.include({ deletionTimestamp: at(2), deletionGracePeriodSeconds: 2 });
+  });
+
+  it('R23 V1 v1.33 (rest.BeforeDelete, kubernetes#122646): a time before now becomes now, and a graceful request keeps 1 s', () => {
     const r = run(terminating(at(30), 30), { gracePeriodSeconds: 2 }, 20);
-    expect(r.obj.metadata.deletionTimestamp).to.equal(at(2));
+    expect(r).to.deep.include({ graceful: true, pending: false });
+    expect(r.obj.metadata).to.deep.include({ deletionTimestamp: at(20), deletionGracePeriodSeconds: 1, generation: 1 });
+  });
+
+  it('R23 R26 V1 v1.33: a grace-0 request whose time lies in the past stamps now with grace 0 (the kubelet\'s final DELETE)', () => {
+    const r = run(terminating(at(30), 30), { gracePeriodSeconds: 0 }, 34);
+    expect(r.obj.metadata).to.deep.include({ deletionTimestamp: at(34), deletionGracePeriodSeconds: 0 });
+    const old = run(terminating(at(30), 30), { gracePeriodSeconds: 0 }, 34, V1_32);
+    expect(old.obj.metadata, 'v1.32: back to the first request').to.deep.include({ deletionTimestamp: at(0), deletionGracePeriodSeconds: 0 });
+  });
+
+  it('R23 V1 v1.33: a shortening still in the future is not clamped (the grace asked is kept)', () => {
+    const r = run(terminating(at(30), 30), { gracePeriodSeconds: 10 }, 5);
+    expect(r.obj.metadata).to.deep.include({ deletionTimestamp: at(10), deletionGracePeriodSeconds: 10 });
   });
 
   it('R5 a negative grace on a terminating pod counts as 1 (so it shortens a 30 s grace to 1 s)', () => {
-    const r = run(terminating(at(30), 30), { gracePeriodSeconds: -1 }, 5);
+    const r = run(terminating(at(30), 30), { gracePeriodSeconds: -1 }, 5, V1_32);
     expect(r.graceful).to.equal(true);
     expect(r.obj.metadata).to.deep.include({ deletionTimestamp: at(1), deletionGracePeriodSeconds: 1 });
+    const clamped = run(terminating(at(30), 30), { gracePeriodSeconds: -1 }, 5);
+    expect(clamped.obj.metadata, 'v1.33: at(1) lies before now').to.deep.include({ deletionTimestamp: at(5), deletionGracePeriodSeconds: 1 });
   });
 
   it('R20 a stored negative deletionGracePeriodSeconds counts as 1: g = 0 shortens (dT moves back 1 s)', () => {
@@ -176,8 +199,8 @@ describe('BeforeDelete: pod already terminating (§D)', () => {
   });
 
   it('R54 shortening works on the stored whole second, not on the instant of the first request', () => {
-    // First DELETE at T+1.9s with g=30 stored 00:00:31Z; g=0 later lands on 00:00:01Z, not 1.9 s.
-    const r = run(terminating(at(31), 30), { gracePeriodSeconds: 0 }, 10);
+    // First DELETE at T+1.9s with g=30 stored 00:00:31Z; g=0 later lands on 00:00:01Z, not 1.9 s (v1.32: no clamp).
+    const r = run(terminating(at(31), 30), { gracePeriodSeconds: 0 }, 10, V1_32);
     expect(r.obj.metadata.deletionTimestamp).to.equal(at(1));
   });
 });

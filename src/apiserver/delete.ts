@@ -2,6 +2,7 @@ import type { DeleteOptions } from './types';
 import { conflict, invalid } from './errors';
 import { fromTime, toTime, type KubeObject } from './object';
 import type { Strategy } from './strategy';
+import type { Release } from '../release';
 import { validateDeleteOptions } from './validation';
 
 
@@ -17,7 +18,7 @@ export interface BeforeDeleteResult {
  * (graceful), does nothing (pending) or falls through to removal. Mutates both `obj` (the copy)
  * and `options` (the computed grace is written back, R10), as upstream does.
  */
-export function beforeDelete<T extends KubeObject>(strategy: Strategy<T>, obj: T, options: DeleteOptions, now: number): BeforeDeleteResult {
+export function beforeDelete<T extends KubeObject>(strategy: Strategy<T>, obj: T, options: DeleteOptions, now: number, release: Release): BeforeDeleteResult {
   const meta = obj.metadata;
   // R2: options are validated again here for callers that bypass the HTTP handler.
   const errs = validateDeleteOptions(options);
@@ -48,9 +49,18 @@ export function beforeDelete<T extends KubeObject>(strategy: Strategy<T>, obj: T
     const period = options.gracePeriodSeconds;
     // R21: only a shorter grace period may be given.
     if (period >= stored) return { graceful: false, pending: true };
-    // R23: shorten, anchored to the time of the first DELETE (may already lie in the past).
-    meta.deletionTimestamp = toTime(fromTime(meta.deletionTimestamp) - stored * 1000 + period * 1000);
-    meta.deletionGracePeriodSeconds = period;
+    // R23: shorten, anchored to the time of the first DELETE.
+    let deletionTimestamp = fromTime(meta.deletionTimestamp) - stored * 1000 + period * 1000;
+    let grace = period;
+    // Since v1.33 (kubernetes#122646) a time before now becomes now, and a graceful request (g > 0)
+    // whose grace has run out keeps one second, so that someone still sends the final grace-0
+    // DELETE. Up to v1.32 the past time and g were stored as computed.
+    if (release.atLeast(33) && deletionTimestamp < now) {
+      deletionTimestamp = now;
+      if (period !== 0) grace = 1;
+    }
+    meta.deletionTimestamp = toTime(deletionTimestamp);
+    meta.deletionGracePeriodSeconds = grace;
     return { graceful: true, pending: false };
   }
 

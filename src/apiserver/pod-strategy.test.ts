@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { podStatusStrategy, podStrategy, setPodDefaults } from './pod-strategy';
+import { Release } from '../release';
+import { podStatusStrategy, podStrategy, podStrategyFor, setPodDefaults } from './pod-strategy';
 import type { DeleteOptions, Pod, PodSpec } from './types';
 
 /** A stored pod (no defaults applied unless the spec names them): scheduled to n1, Running. */
@@ -85,10 +86,23 @@ describe('podStrategy.CheckGracefulDelete (§B: grace for a pod not yet terminat
 });
 
 describe('podStrategy create and update', () => {
-  it('R12 pods created through the API start at generation 1 (v1.33), whatever the client sent', () => {
+  it('R12 V2 pods created through the API start at generation 1 (v1.33), whatever the client sent', () => {
     const p: Pod = { metadata: { name: 'web', generation: 7 }, spec: { containers: [{ name: 'app' }] } };
     podStrategy.prepareForCreate(p, 0);
     expect(p.metadata.generation).to.equal(1);
+  });
+
+  it('V2 up to v1.32 the pod strategy sets no generation and a spec change bumps none (kubernetes#130181 added them in v1.33)', () => {
+    const v132 = podStrategyFor(Release.of(32));
+    const p: Pod = { metadata: { name: 'web' }, spec: { containers: [{ name: 'app' }] } };
+    v132.prepareForCreate(p, 0);
+    expect(p.metadata.generation).to.equal(undefined);
+    const old = pod({ terminationGracePeriodSeconds: 30 });
+    delete old.metadata.generation;
+    const specChange = pod({ terminationGracePeriodSeconds: 30, activeDeadlineSeconds: 10 });
+    delete specChange.metadata.generation;
+    v132.prepareForUpdate(specChange, old);
+    expect(specChange.metadata.generation).to.equal(undefined);
   });
 
   it('prepareForCreate sets phase Pending when the client sends no status', () => {

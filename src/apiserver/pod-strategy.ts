@@ -1,5 +1,6 @@
 import type { Container, DeleteOptions, Pod, PodSpec } from './types';
 import { jsonEqual, toTime } from './object';
+import { DEFAULT_RELEASE, type Release } from '../release';
 import type { Strategy } from './strategy';
 import { validateFinalizers, validateObjectMetaUpdate } from './validation';
 
@@ -43,63 +44,71 @@ function mutableSpecView(spec: PodSpec | undefined): unknown {
   return { ...spec, containers: strip(spec.containers), initContainers: strip(spec.initContainers), activeDeadlineSeconds: undefined, tolerations: undefined };
 }
 
-/** pkg/registry/core/pod/strategy.go podStrategy. */
-export const podStrategy: Strategy<Pod> = {
-  kind: 'Pod',
-  apiVersion: 'v1',
-  resource: 'pods',
-  etcdPrefix: 'pods',
-  namespaced: true,
-  allowUnconditionalUpdate: true,
-  // pkg/registry/core/pod/storage/storage.go NewStorage: ReturnDeletedObject: true (R49).
-  returnDeletedObject: true,
+/** pkg/registry/core/pod/strategy.go podStrategy, as kube-apiserver `release` has it. */
+export function podStrategyFor(release: Release): Strategy<Pod> {
+  // Pods carry metadata.generation since v1.33 (KEP-5067, #130181; not behind a gate): 1 on
+  // create, +1 on each spec change, +1 when deletion starts (R12). Before, pods had none.
+  const generation = release.atLeast(33);
+  return {
+    kind: 'Pod',
+    apiVersion: 'v1',
+    resource: 'pods',
+    etcdPrefix: 'pods',
+    namespaced: true,
+    allowUnconditionalUpdate: true,
+    // pkg/registry/core/pod/storage/storage.go NewStorage: ReturnDeletedObject: true (R49).
+    returnDeletedObject: true,
 
-  /** podStrategy.PrepareForCreate: status is reset to Pending, generation starts at 1 (v1.33). */
-  prepareForCreate(pod, now) {
-    setPodDefaults(pod);
-    pod.status = { phase: 'Pending', qosClass: 'BestEffort' };
-    pod.metadata.generation = 1;
-    pod.metadata.creationTimestamp = toTime(now);
-  },
+    /** podStrategy.PrepareForCreate: status is reset to Pending, generation starts at 1 (v1.33). */
+    prepareForCreate(pod, now) {
+      setPodDefaults(pod);
+      pod.status = { phase: 'Pending', qosClass: 'BestEffort' };
+      if (generation) pod.metadata.generation = 1;
+      pod.metadata.creationTimestamp = toTime(now);
+    },
 
-  validate(pod) {
-    const errs = validateFinalizers(pod.metadata.finalizers ?? []);
-    const names = new Set<string>();
-    for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
-      if (names.has(c.name)) errs.push({ field: 'spec.containers', type: 'Invalid', value: c.name, detail: 'Duplicate value' });
-      names.add(c.name);
-    }
-    return errs;
-  },
+    validate(pod) {
+      const errs = validateFinalizers(pod.metadata.finalizers ?? []);
+      const names = new Set<string>();
+      for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
+        if (names.has(c.name)) errs.push({ field: 'spec.containers', type: 'Invalid', value: c.name, detail: 'Duplicate value' });
+        names.add(c.name);
+      }
+      return errs;
+    },
 
-  /** podStrategy.PrepareForUpdate: status is not changed through the main resource; generation follows the spec (updatePodGeneration). */
-  prepareForUpdate(next, old) {
-    next.status = old.status;
-    if (!jsonEqual(next.spec, old.spec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
-  },
+    /** podStrategy.PrepareForUpdate: status is not changed through the main resource; generation follows the spec (updatePodGeneration). */
+    prepareForUpdate(next, old) {
+      next.status = old.status;
+      if (generation && !jsonEqual(next.spec, old.spec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    },
 
-  validateUpdate(next, old) {
-    const errs = validateObjectMetaUpdate(next.metadata, old.metadata);
-    if (!jsonEqual(mutableSpecView(next.spec), mutableSpecView(old.spec))) {
-      errs.push({ field: 'spec', type: 'Forbidden', detail: 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations)' });
-    }
-    return errs;
-  },
+    validateUpdate(next, old) {
+      const errs = validateObjectMetaUpdate(next.metadata, old.metadata);
+      if (!jsonEqual(mutableSpecView(next.spec), mutableSpecView(old.spec))) {
+        errs.push({ field: 'spec', type: 'Forbidden', detail: 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations)' });
+      }
+      return errs;
+    },
 
-  /**
-   * R6–R11 — podStrategy.CheckGracefulDelete: the asked grace, else the spec's, else 0; an
-   * unscheduled or already terminal pod goes at once; a negative result becomes 1. The result is
-   * written back into the options, and pods always take the graceful path when options exist.
-   */
-  checkGracefulDelete(pod: Pod, options: DeleteOptions): boolean {
-    let period = options.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 0;
-    if (!pod.spec?.nodeName) period = 0;
-    if (isTerminal(pod)) period = 0;
-    if (period < 0) period = 1;
-    options.gracePeriodSeconds = period;
-    return true;
-  },
-};
+    /**
+     * R6–R11 — podStrategy.CheckGracefulDelete: the asked grace, else the spec's, else 0; an
+     * unscheduled or already terminal pod goes at once; a negative result becomes 1. The result is
+     * written back into the options, and pods always take the graceful path when options exist.
+     */
+    checkGracefulDelete(pod: Pod, options: DeleteOptions): boolean {
+      let period = options.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 0;
+      if (!pod.spec?.nodeName) period = 0;
+      if (isTerminal(pod)) period = 0;
+      if (period < 0) period = 1;
+      options.gracePeriodSeconds = period;
+      return true;
+    },
+  };
+}
+
+/** The pod strategy of the default release (v1.33). */
+export const podStrategy: Strategy<Pod> = podStrategyFor(DEFAULT_RELEASE);
 
 /**
  * strategy.go podStatusStrategy: the pods/status subresource changes only status; spec, owner

@@ -263,8 +263,9 @@ describe('§D DELETE of a pod that already has a deletionTimestamp (stored dGP �
     ['R23', at(30), 30, 10, 'smaller', { writes: ['PUT'], wasDeleted: false, dT: at(10), dGP: 10, generation: 1, exists: true }],
     ['R21', at(30), 30, 30, 'equal', pending(at(30), 30)],
     ['R21', at(30), 30, 60, 'larger', pending(at(30), 30)],
-    ['R5 R23', at(30), 30, -1, 'negative', { writes: ['PUT'], wasDeleted: false, dT: at(1), dGP: 1, generation: 1, exists: true }],
-    ['R23 R26', at(30), 30, 0, 'zero', { writes: ['PUT', 'DELETE'], wasDeleted: true, dT: at(0), dGP: 0, generation: 1, exists: false }],
+    // v1.33 (kubernetes#122646): a shortened time before now (T+5s) becomes now; grace 1 unless 0 was asked.
+    ['R5 R23', at(30), 30, -1, 'negative', { writes: ['PUT'], wasDeleted: false, dT: at(5), dGP: 1, generation: 1, exists: true }],
+    ['R23 R26', at(30), 30, 0, 'zero', { writes: ['PUT', 'DELETE'], wasDeleted: true, dT: at(5), dGP: 0, generation: 1, exists: false }],
   );
 
   for (const [rule, dT, dGP, g, label, expected] of rows) {
@@ -737,7 +738,10 @@ describe('§I/§J responses, revisions and writes', () => {
     s.clock.tick(1900);
     expect(deletePod(s, {}).dT).to.equal(at(31));
     s.clock.tick(8000);
-    expect(deletePod(s, { gracePeriodSeconds: 0 })).to.deep.equal(outcome({ writes: ['PUT', 'DELETE'], dT: at(1), dGP: 0 }));
+    // From the stored 00:00:31Z: 31 - 30 + 10 = 00:00:11Z, not 11.9 s (still after now, 9.9 s: no clamp).
+    expect(deletePod(s, { gracePeriodSeconds: 10 })).to.deep.equal(outcome({ writes: ['PUT'], dT: at(11), dGP: 10 }));
+    // Grace 0 would land on 00:00:01Z, before now: v1.33 stamps now, cut to its whole second (kubernetes#122646).
+    expect(deletePod(s, { gracePeriodSeconds: 0 })).to.deep.equal(outcome({ writes: ['PUT', 'DELETE'], dT: at(9), dGP: 0 }));
   });
 
   it('R55 writes per DELETE: pending 0, deferred 1, finalizer-blocked 1 (no-op 0), immediate 2, {dT, dGP 0} 1, delete-during-update 1', () => {

@@ -1,5 +1,6 @@
 import type { DeleteOptions, Status } from './types';
 import type { Clock } from '../clock';
+import { DEFAULT_RELEASE, type Release } from '../release';
 import { beforeDelete } from './delete';
 import { alreadyExists, conflict, invalid, notFound, StatusError } from './errors';
 import { Etcd, EtcdConflict, type StoredObject } from './etcd';
@@ -48,6 +49,8 @@ export class Store<T extends KubeObject> {
     readonly strategy: Strategy<T>,
     /** The apiserver's garbage collector switch (--enable-garbage-collector, on by default). */
     private readonly enableGarbageCollection = true,
+    /** The kube-apiserver release modelled. */
+    private readonly release: Release = DEFAULT_RELEASE,
   ) {}
 
   key(namespace: string | undefined, name: string): string {
@@ -148,7 +151,7 @@ export class Store<T extends KubeObject> {
     // R3: in-process callers without options get "delete now".
     const options: DeleteOptions = input ? clone(input) : { gracePeriodSeconds: 0 };
     const dryRun = (options.dryRun ?? []).length > 0;
-    const { graceful, pending } = beforeDelete(this.strategy, obj, options, this.clock.now());
+    const { graceful, pending } = beforeDelete(this.strategy, obj, options, this.clock.now(), this.release);
     // R21/R22: already deleting with a grace no longer than asked: nothing changes.
     if (pending) return { object: this.finalizeDelete(obj), wasDeleted: false };
 
@@ -220,7 +223,7 @@ export class Store<T extends KubeObject> {
     let lastExisting: T | undefined;
     try {
       const out = this.guaranteedUpdate(key, name, preconditions, dryRun, (existing) => {
-        const { graceful, pending } = beforeDelete(this.strategy, existing, options, this.clock.now());
+        const { graceful, pending } = beforeDelete(this.strategy, existing, options, this.clock.now(), this.release);
         if (pending) throw new AlreadyDeleting();
         // R39: GC finalizers change only here, after the pending check, so a pending DELETE never touches them.
         const [needsUpdate, finalizers] = this.deletionFinalizersForGarbageCollection(existing, options);

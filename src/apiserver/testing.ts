@@ -6,7 +6,8 @@
 import { expect } from 'chai';
 import { Clock, EPOCH_MS } from '../clock';
 import { Timeline } from '../timeline/timeline';
-import { ApiServer, type ApiResponse, type ClientIdentity } from './apiserver';
+import { DEFAULT_RELEASE, type Release } from '../release';
+import { ApiServer, DEFAULT_APISERVER_OPTIONS, type ApiResponse, type ClientIdentity } from './apiserver';
 import { StatusError } from './errors';
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
 import { genericStrategy } from './generic-strategy';
@@ -86,10 +87,10 @@ export interface Sim {
 }
 
 /** An apiserver over etcd on a fresh virtual clock (no kubelet or controllers: nothing else writes). */
-export function newSim(): Sim {
+export function newSim(release: Release = DEFAULT_RELEASE): Sim {
   const clock = new Clock();
   const timeline = new Timeline(clock);
-  return { clock, timeline, api: new ApiServer(clock, timeline) };
+  return { clock, timeline, api: new ApiServer(clock, timeline, { ...DEFAULT_APISERVER_OPTIONS, release }) };
 }
 
 export function ok<T>(r: ApiResponse<T>): T {

@@ -9,6 +9,7 @@ import { TAINT_UNREACHABLE } from '../apiserver/admission';
 import { toTime } from '../apiserver/object';
 import type { Node, Pod } from '../apiserver/types';
 import { Cluster } from '../cluster';
+import { Release } from '../release';
 import { at, count, createPod, expectNo, expectTimeline, NODE, stored, WARMUP_MS } from '../kubelet/testing';
 import type { SimNode } from '../node';
 
@@ -21,8 +22,8 @@ function requestsBy(c: Cluster, t0: number, actor: string): string[] {
     .map((e) => e.text);
 }
 
-function running(): { c: Cluster; node: SimNode; t0: number } {
-  const c = new Cluster();
+function running(release?: Release): { c: Cluster; node: SimNode; t0: number } {
+  const c = new Cluster({ release });
   const node = c.addNode(NODE);
   createPod(c, 'web');
   c.advance(WARMUP_MS);
@@ -39,6 +40,15 @@ const ready = (o: Node | Pod | undefined) => (o?.status?.conditions as { type: s
 const taints = (n: Node) => (n.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`);
 
 describe('NodeLifecycleController monitorNodeHealth', () => {
+  it('V3 up to v1.31 the node monitor grace period is 40 s (kubernetes#126287 made it 50 s in v1.32)', () => {
+    const { c, node } = running(Release.of(31));
+    node.setReachable(false);
+    c.advance(44_000);
+    expect(ready(nodeObject(c))?.status, 'the pass at T+40 is not past the grace').to.equal('True');
+    c.advance(1000);
+    expect(ready(nodeObject(c))?.status).to.equal('Unknown');
+  });
+
   it('K46 tryUpdateNodeHealth: a node that keeps renewing its Lease stays Ready, and the loop stays quiet', () => {
     const { c, t0 } = running();
     c.advance(10 * 60_000);

@@ -438,7 +438,7 @@ describe('kubectl delete: messages printed after the request', () => {
 });
 
 describe('kubectl delete output by kubectl release (delete.go PrintObj)', () => {
-  it('v1.34 (#126619) names the namespace of a namespaced object, before the dry-run suffix; v1.33 does not', () => {
+  it('V4 v1.34 (#126619) names the namespace of a namespaced object, before the dry-run suffix; v1.33 does not', () => {
     expect(parseKubectlDelete('kubectl delete pod web', Release.of(33)).operation).to.equal('deleted');
     expect(parseKubectlDelete('kubectl delete pod web', Release.of(34)).operation).to.equal('deleted from default namespace');
     expect(parseKubectlDelete('kubectl delete pod web -n prod --force --grace-period=0', Release.of(35)).operation).to.equal('force deleted from prod namespace');

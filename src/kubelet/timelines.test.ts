@@ -59,7 +59,8 @@ describe('S1 graceful delete, app exits 2 s after SIGTERM (grace 30, no preStop)
     const last = versions(c, 'web').at(-1);
     expect(last?.status?.phase).to.equal('Succeeded');
     expect(condition(last, 'Ready')).to.include({ status: 'False', reason: 'PodCompleted' });
-    expect(last?.metadata).to.include({ deletionTimestamp: toTime(t0), deletionGracePeriodSeconds: 0 });
+    // V1 (v1.33, kubernetes#122646): the final DELETE at +3 stamps the time it is sent, not T+0.
+    expect(last?.metadata).to.include({ deletionTimestamp: toTime(t0 + 3000), deletionGracePeriodSeconds: 0 });
   });
 });
 
@@ -279,7 +280,8 @@ describe('S8 a pod with a finalizer', () => {
     del(c, 'web');
     c.advance(100_000);
     const pod = stored(c, 'web');
-    expect(pod?.metadata).to.include({ deletionTimestamp: toTime(t0), deletionGracePeriodSeconds: 0 });
+    // V1: the kubelet's DELETE (at +1) stamps its own time.
+    expect(pod?.metadata).to.include({ deletionTimestamp: toTime(t0 + 1000), deletionGracePeriodSeconds: 0 });
     expect(pod?.status?.phase).to.equal('Failed');
     // The kubelet forgot the status and its worker is finished: no request after its DELETE.
     const kubeletRequests = c.timeline.since(t0).filter((e) => e.component === 'apiserver' && e.actor === 'kubelet/node-1');
@@ -406,19 +408,19 @@ describe('S10 kubelet restart during termination (grace 60, app needs 40 s)', ()
 });
 
 describe('S11 grace shortened while terminating (30, then 5)', () => {
-  it('S11 the second DELETE moves deletionTimestamp to T0+5 and the kubelet computes G=5, but the running kill keeps its 30 s (#83916)', () => {
+  it('S11 V1 the second DELETE would put deletionTimestamp at T0+5, in the past: v1.33 stores now with grace 1, the kubelet computes G=1, but the running kill keeps its 30 s (#83916)', () => {
     const { c, t0 } = running({ containers: { app: { sigterm: { kind: 'ignores' } } } });
     del(c, 'web');
     c.advance(10_000);
     del(c, 'web', { gracePeriodSeconds: 5 });
-    expect(stored(c, 'web')?.metadata).to.include({ deletionTimestamp: toTime(t0 + 5000), deletionGracePeriodSeconds: 5 });
+    expect(stored(c, 'web')?.metadata).to.include({ deletionTimestamp: toTime(t0 + 10_000), deletionGracePeriodSeconds: 1 });
     c.advance(60_000);
     expectTimeline(c, t0, [
       [0, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=30'],
       [0, 'runtime', 'SIGTERM app'],
       [10, 'apiserver', 'DELETE pods/web gracePeriodSeconds=5'],
       [10, 'kubelet', 'DELETE pods/web'],
-      [10, 'kubelet', 'grace shortened pods/web to 5s'],
+      [10, 'kubelet', 'grace shortened pods/web to 1s'],
       [30, 'runtime', 'SIGKILL app'],
       [31, 'kubelet', 'SyncTerminatedPod pods/web'],
       [31, 'status', 'DELETE pods/web'],
