@@ -1,8 +1,9 @@
 /**
  * A fingerprint of everything the simulation decides, to compare before and after a change that
  * must not change behaviour (a speed-up):
- * - every scenario of features/: its steps' results and error messages and every attachment (the
- *   timeline as text and SVG, the writes, the final objects), without durations;
+ * - every scenario of features/: its steps' results and error messages and every attachment (its
+ *   timeline.json: the events, the writes' patches, the assertion marks, the final objects),
+ *   without durations;
  * - a mass deletion (300 pods, unevenly over 7 nodes): every timeline event (with its patch and
  *   outcome), the whole etcd revision history and the final etcd contents.
  *

@@ -12,6 +12,8 @@ import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { path as TS_HOOK } from '../scripts/ts-hook';
+import { eventsOf, TIMELINE_FILE, type ScenarioTimeline } from '../src/report/scenario-timeline';
+import { formatTimeline } from '../src/timeline/text';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -50,10 +52,16 @@ async function runProfile(profile: Awaited<ReturnType<typeof loadProfile>>, kube
       if (envelope.testCase) names.set(envelope.testCase.id, pickles.get(envelope.testCase.pickleId) as string);
       if (envelope.testCaseStarted) testCases.set(envelope.testCaseStarted.id, envelope.testCaseStarted.testCaseId);
       if (envelope.testStepFinished) outcome(envelope.testStepFinished.testCaseStartedId).statuses.push(envelope.testStepFinished.testStepResult.status);
-      if (envelope.attachment?.fileName === 'timeline.txt') outcome(envelope.attachment.testCaseStartedId as string).timeline = envelope.attachment.body;
+      if (envelope.attachment?.fileName === TIMELINE_FILE) outcome(envelope.attachment.testCaseStartedId as string).timeline = timelineText(envelope.attachment.body);
     },
   );
   return outcomes;
+}
+
+/** A scenario's timeline.json attachment as the text timeline (each event with its time, text, outcome and source). */
+function timelineText(body: string): string {
+  const { t0, events } = eventsOf(JSON.parse(body) as ScenarioTimeline);
+  return formatTimeline(events, t0);
 }
 
 /** etcd revisions, which the served API's four namespace writes shift. */

@@ -125,6 +125,13 @@ describe('HTTP API: pods (printing R73)', () => {
     expect((await request(s.base, 'GET', '/api/v1/namespaces/default/pods/db')).status).to.equal(404);
   });
 
+  it('another client is named after its User-Agent product on the timeline', async () => {
+    const r = await request(s.base, 'POST', '/api/v1/namespaces/default/pods', { body: podManifest('mine'), headers: { 'User-Agent': 'my-operator/0.1 (linux)' } });
+    expect(r.status).to.equal(201);
+    const event = s.cluster.timeline.all().find((e) => e.text === 'CREATE pods/mine');
+    expect([event?.actor, event?.component]).to.deep.equal(['my-operator', 'apiserver']);
+  });
+
   it('DELETE with options in the query string', async () => {
     const r = await request(s.base, 'DELETE', '/api/v1/namespaces/default/pods/new?gracePeriodSeconds=0');
     expect(r.status, r.text).to.equal(200);

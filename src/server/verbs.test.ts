@@ -116,6 +116,28 @@ describe('HTTP API: update, patch (R74), status, deletecollection, other kinds',
     expect(v1.json).to.include({ kind: 'EventList', apiVersion: 'events.k8s.io/v1' });
   });
 
+  it('metadata-only answers: PartialObjectMetadataList for a LIST, PartialObjectMetadata for a GET, 406 for the wrong one', async () => {
+    const list = await request(s.base, 'GET', '/api/v1/namespaces/default/pods', { headers: { Accept: 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io' } });
+    expect(list.json.kind).to.equal('PartialObjectMetadataList');
+    expect(list.json.items[0]).to.have.keys('kind', 'apiVersion', 'metadata');
+    const one = await request(s.base, 'GET', '/api/v1/namespaces/default/pods/web', { headers: { Accept: 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io' } });
+    expect(one.json).to.have.keys('kind', 'apiVersion', 'metadata');
+    const wrong = await request(s.base, 'GET', '/api/v1/namespaces/default/pods/web', { headers: { Accept: 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io' } });
+    expect(wrong.status).to.equal(406);
+  });
+
+  it('dryRun=All answers as if written and writes nothing; another dryRun value is 422', async () => {
+    const before = s.cluster.apiserver.etcd.currentRevision;
+    const created = await request(s.base, 'POST', '/api/v1/namespaces/default/pods?dryRun=All', { body: podManifest('ghost') });
+    expect(created.status).to.equal(201);
+    expect(created.json.metadata.name).to.equal('ghost');
+    expect((await request(s.base, 'GET', '/api/v1/namespaces/default/pods/ghost')).status).to.equal(404);
+    const bad = await request(s.base, 'POST', '/api/v1/namespaces/default/pods?dryRun=Some', { body: podManifest('ghost') });
+    expect(bad.status).to.equal(422);
+    expect(bad.json.message).to.equal('CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["Some"]: supported values: "All"');
+    expect(s.cluster.apiserver.etcd.currentRevision).to.equal(before);
+  });
+
   it('leases and replicasets are served under their groups', async () => {
     const leases = await request(s.base, 'GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1');
     expect(leases.json).to.deep.include({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' });

@@ -12,6 +12,8 @@ export type Recording = 'full' | 'summary';
 export class Timeline {
   private readonly events: TimelineEvent[] = [];
   private readonly counts = new Map<Component, number>();
+  /** One copy of each source text: callers build them per event (`${SOURCE} fn`), a few hundred distinct. */
+  private readonly sources = new Map<string, string>();
   private seq = 0;
 
   constructor(
@@ -42,7 +44,7 @@ export class Timeline {
   ): TimelineEvent {
     this.seq += 1;
     this.counts.set(component, (this.counts.get(component) ?? 0) + 1);
-    const event: TimelineEvent = { seq: this.seq, at: this.clock.now(), component, text, source };
+    const event: TimelineEvent = { seq: this.seq, at: this.clock.now(), component, text, source: this.keepsEvents ? this.intern(source) : source };
     if (extra.actor !== undefined) event.actor = extra.actor;
     // Summary mode: the caller still gets its event (to annotate), but nothing keeps it.
     if (!this.keepsEvents) return event;
@@ -54,6 +56,13 @@ export class Timeline {
     }
     this.events.push(event);
     return event;
+  }
+
+  private intern(source: string): string {
+    const shared = this.sources.get(source);
+    if (shared !== undefined) return shared;
+    this.sources.set(source, source);
+    return source;
   }
 
   /** Adds the outcome of a request to the event that recorded its arrival. */

@@ -1,14 +1,14 @@
 import type { KubeObject } from '../../apiserver/object';
 import { negotiate } from '../negotiation';
 import { toTable } from '../table';
-import { query, READ_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
+import { query, GET_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
 
 /**
  * handlers/get.go GetResource: one object, as JSON/YAML or converted (server-side printing as a
  * Table, or PartialObjectMetadata). The `status` subresource of a pod reads the whole pod.
  */
 export function getResource(scope: RequestScope): void {
-  const media = negotiate(scope.req.headers.accept, READ_CONVERSIONS);
+  const media = negotiate(scope.req.headers.accept, GET_CONVERSIONS);
   const { object } = unwrap(scope.api.get(scope.resource.storage, scope.info.namespace, scope.info.name));
   const obj = object as KubeObject;
   let out: unknown = served(scope, obj);

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../apiserver/object';
 import { negotiate } from '../negotiation';
 import { groupVersionString } from '../resources';
 import { toTable } from '../table';
-import { query, READ_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
+import { query, LIST_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
 
 /** The list options of the query string (metav1.ListOptions). */
 export function listOptionsOf(scope: RequestScope): ListOptions {
@@ -23,7 +23,7 @@ export function listOptionsOf(scope: RequestScope): ListOptions {
  * lists), as a Table, or as PartialObjectMetadataList.
  */
 export function listResource(scope: RequestScope): void {
-  const media = negotiate(scope.req.headers.accept, READ_CONVERSIONS);
+  const media = negotiate(scope.req.headers.accept, LIST_CONVERSIONS);
   const { object: page } = unwrap(scope.api.listPage(scope.resource.storage, scope.info.namespace, listOptionsOf(scope)));
   const items = page.items as KubeObject[];
   const metadata: Record<string, unknown> = { resourceVersion: page.resourceVersion };

@@ -26,10 +26,15 @@ export interface RequestScope {
   readonly watchOpened: () => () => void;
 }
 
-/** The conversions a GET or LIST may ask for (handlers/response.go transformResponseObject). */
-export const READ_CONVERSIONS = [
+/** The conversions a GET may ask for (handlers/response.go transformResponseObject: an object to a Table or its metadata). */
+export const GET_CONVERSIONS = [
   { kind: 'Table', group: 'meta.k8s.io', versions: ['v1'] },
   { kind: 'PartialObjectMetadata', group: 'meta.k8s.io', versions: ['v1'] },
+] as const;
+
+/** The conversions a LIST may ask for (a list to a Table or to the list of its items' metadata). */
+export const LIST_CONVERSIONS = [
+  { kind: 'Table', group: 'meta.k8s.io', versions: ['v1'] },
   { kind: 'PartialObjectMetadataList', group: 'meta.k8s.io', versions: ['v1'] },
 ] as const;
 
