@@ -115,3 +115,23 @@ Feature: The same deletion on each Kubernetes release (1.26 – 1.35)
       | v1.32   | T+0s      |
       | v1.33   | T+4s      |
       | v1.35   | T+4s      |
+
+  Scenario Outline: the unreachable NoExecute taint comes with Ready=Unknown from v1.34 (<release>)
+    # V5: processTaintBaseEviction used the Ready condition observed before the pass's own update
+    # up to v1.33, so the NoExecute taint came one 5s pass later (kubernetes#120816). Taint
+    # eviction's 300s toleration counts from the taint.
+    Given Kubernetes <release>
+    And a node "node-1"
+    And a pod "web" running on node "node-1"
+    When node "node-1" becomes unreachable
+    And 7m pass
+    Then these events happen in order:
+      | at           | component     | event                                                        |
+      | T+50s..T+55s | nodelifecycle | node node-1 Ready=Unknown                                    |
+      | <tainted>    | nodelifecycle | node node-1 tainted node.kubernetes.io/unreachable:NoExecute |
+      | <evicted>    | nodelifecycle | taint eviction pods/web: deleting due to NoExecute taint     |
+
+    Examples:
+      | release | tainted      | evicted          |
+      | v1.33   | T+55s..T+1m  | T+5m55s..T+6m    |
+      | v1.34   | T+50s..T+55s | T+5m50s..T+5m55s |

@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { toTime } from '../apiserver/object';
 import type { OwnerReference, Pod, ReplicaSet } from '../apiserver/types';
+import { Release } from '../release';
 import { Cluster, USER } from '../cluster';
 import { createPod, expectNo, expectTimeline, NODE, stored, WARMUP_MS } from '../kubelet/testing';
 
@@ -44,8 +45,8 @@ function storedRs(c: Cluster, name: string): ReplicaSet | undefined {
  * A cluster with replicaset `web` owning pods web-1 and web-2 (blockOwnerDeletion as given, app
  * exiting as given after SIGTERM), all running for a minute; T+0 is now.
  */
-function owned(o: { block?: [boolean, boolean]; exitAfterMs?: [number, number]; rsFinalizers?: string[] } = {}): { c: Cluster; t0: number; rs: ReplicaSet; pods: Pod[] } {
-  const c = new Cluster();
+function owned(o: { block?: [boolean, boolean]; exitAfterMs?: [number, number]; rsFinalizers?: string[]; release?: Release } = {}): { c: Cluster; t0: number; rs: ReplicaSet; pods: Pod[] } {
+  const c = new Cluster({ release: o.release });
   c.addNode(NODE);
   const rs = replicaSet(c, 'web', o.rsFinalizers);
   const pods = ['web-1', 'web-2'].map((name, i) =>
@@ -65,14 +66,24 @@ function deleteRs(c: Cluster, name: string, propagationPolicy: string): void {
 }
 
 describe('GarbageCollector: Background propagation (C1)', () => {
-  it('attemptToDeleteItem: the owner goes at once; each dependent is then deleted (Background) with preconditions on its uid and resourceVersion', () => {
-    const { c, t0 } = owned();
+  it('V6 attemptToDeleteItem from v1.34: each dependent is deleted with preconditions on its uid and resourceVersion (kubernetes#132632)', () => {
+    const { c, t0 } = owned({ release: Release.of(34) });
     const [p1, p2] = [stored(c, 'web-1')!, stored(c, 'web-2')!]; // the versions the GC reads before its DELETEs
     deleteRs(c, 'web', 'Background');
-    expect(storedRs(c, 'web'), 'a Background DELETE removes the ReplicaSet in the request itself').to.equal(undefined);
     expect(requestsBy(c, t0, GC)).to.deep.equal([
       `DELETE pods/web-1 propagationPolicy=Background preconditions.uid=${p1.metadata.uid} preconditions.resourceVersion=${p1.metadata.resourceVersion}`,
       `DELETE pods/web-2 propagationPolicy=Background preconditions.uid=${p2.metadata.uid} preconditions.resourceVersion=${p2.metadata.resourceVersion}`,
+    ]);
+  });
+
+  it('V6 attemptToDeleteItem: the owner goes at once; each dependent is then deleted (Background) with a precondition on its uid only (v1.33)', () => {
+    const { c, t0 } = owned();
+    const [p1, p2] = [stored(c, 'web-1')!, stored(c, 'web-2')!];
+    deleteRs(c, 'web', 'Background');
+    expect(storedRs(c, 'web'), 'a Background DELETE removes the ReplicaSet in the request itself').to.equal(undefined);
+    expect(requestsBy(c, t0, GC)).to.deep.equal([
+      `DELETE pods/web-1 propagationPolicy=Background preconditions.uid=${p1.metadata.uid}`,
+      `DELETE pods/web-2 propagationPolicy=Background preconditions.uid=${p2.metadata.uid}`,
     ]);
     // A pod takes the graceful path: the GC's DELETE only starts the kubelet's work (spec grace 30).
     expect(stored(c, 'web-1')?.metadata).to.include({ deletionTimestamp: toTime(t0 + 30_000), deletionGracePeriodSeconds: 30 });

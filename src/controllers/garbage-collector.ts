@@ -35,7 +35,7 @@ const ref = (item: Item): string => `${item.resource}/${item.object.metadata.nam
  * The garbage collector (pkg/controller/garbagecollector; rules C1–C3): a graph of owners and dependents built
  * from its watches (graph_builder.go), and workers that act on it:
  * - attemptToDeleteItem: a dependent whose owners are all gone, or being deleted in the
- *   foreground, is deleted with preconditions on its uid and resourceVersion; one that still has a
+ *   foreground, is deleted with preconditions on its uid (and, from v1.34, resourceVersion); one that still has a
  *   live owner only loses its references to the vanished ones;
  * - processDeletingDependentsItem: an owner held by `foregroundDeletion` loses the finalizer once
  *   no dependent with blockOwnerDeletion is left in the graph (the others are deleted, not waited for);
@@ -218,11 +218,17 @@ export class GarbageCollector {
   /**
    * deleteObject (operations.go): DELETE with the propagation policy and preconditions on uid and
    * resourceVersion; on a Conflict where only the resourceVersion moved (same owners), once more
-   * without the resourceVersion.
+   * without the resourceVersion. The resourceVersion precondition and the retry came with v1.34
+   * (kubernetes#132632, issue #114603): up to v1.33 the precondition is the uid alone, so a
+   * dependent changed between the GC's GET and its DELETE is deleted all the same.
    */
   private deleteObject(item: Item, latest: KubeObject, policy: Policy): void {
     const meta = latest.metadata;
     const options = (rv: string | undefined): DeleteOptions => ({ propagationPolicy: policy, preconditions: { uid: meta.uid, ...(rv ? { resourceVersion: rv } : {}) } });
+    if (!this.options.release.atLeast(34)) {
+      this.api.delete(IDENTITY, item.resource, meta.namespace, meta.name!, options(undefined));
+      return;
+    }
     const r = this.api.delete(IDENTITY, item.resource, meta.namespace, meta.name!, options(meta.resourceVersion));
     if (r.ok || r.code !== 409 || !meta.resourceVersion) return;
     const live = this.getObject(item);

@@ -100,6 +100,20 @@ describe('NodeLifecycleController monitorNodeHealth', () => {
     expect(count(c, t0, 'apiserver', 'UPDATE pods/web/status'), 'only on the transition').to.equal(1);
   });
 
+  it('K46 MarkPodsNotReady records a Warning NodeNotReady event "Node is not ready" on each pod, from node-controller, after its UpdateStatus', () => {
+    const { c, node, t0 } = running();
+    node.setReachable(false);
+    c.advance(60_000);
+    const events = c.apiserver.list('events', 'default', (e) => e.involvedObject?.name === 'web' && e.reason === 'NodeNotReady');
+    expect(events.ok && events.object.items.map((e) => [e.type, e.message, e.source?.component, e.involvedObject.uid, e.firstTimestamp])).to.deep.equal([
+      ['Warning', 'Node is not ready', 'node-controller', stored(c, 'web')!.metadata.uid, toTime(t0 + 55_000)],
+    ]);
+    expectTimeline(c, t0, [
+      [55, 'apiserver', 'UPDATE pods/web/status'],
+      [55, 'events', 'NodeNotReady pods/web: Node is not ready'],
+    ]);
+  });
+
   it('K46 doNoScheduleTaintingPass + processTaintBaseEviction: the unreachable NoSchedule taint follows the status update; the NoExecute one comes with the next pass, which sees the Unknown it wrote', () => {
     const { c, node, t0 } = running();
     node.setReachable(false);
@@ -114,6 +128,17 @@ describe('NodeLifecycleController monitorNodeHealth', () => {
       [55, 'nodelifecycle', `node ${NODE} taints +${TAINT_UNREACHABLE}:NoSchedule`],
       [60, 'nodelifecycle', `node ${NODE} tainted ${TAINT_UNREACHABLE}:NoExecute (Ready=Unknown)`],
     ]);
+  });
+
+  it('V5 from v1.34 processTaintBaseEviction uses the current Ready condition: the NoExecute taint comes in the same pass as Unknown (kubernetes#120816)', () => {
+    const { c, node, t0 } = running(Release.of(34));
+    node.setReachable(false);
+    c.advance(55_000);
+    const n = nodeObject(c);
+    // Both taints are written in the same pass; their order in the list is not part of the rule.
+    expect(taints(n).sort()).to.deep.equal([`${TAINT_UNREACHABLE}:NoExecute`, `${TAINT_UNREACHABLE}:NoSchedule`]);
+    expect(n.spec?.taints?.map((t) => t.timeAdded)).to.deep.equal([toTime(t0 + 55_000), toTime(t0 + 55_000)]);
+    expectTimeline(c, t0, [[55, 'nodelifecycle', `node ${NODE} tainted ${TAINT_UNREACHABLE}:NoExecute (Ready=Unknown)`]]);
   });
 
   it('K46 markNodeAsReachable: a node that reports Ready again loses the NoSchedule taint with its status, and the NoExecute taint at the next pass', () => {

@@ -1,7 +1,7 @@
 import { TAINT_NOT_READY, TAINT_UNREACHABLE } from '../apiserver/admission';
 import type { ApiServer, ClientIdentity } from '../apiserver/apiserver';
 import { toTime } from '../apiserver/object';
-import type { Node, NodeCondition, Pod, Taint } from '../apiserver/types';
+import type { Event, Node, NodeCondition, Pod, Taint } from '../apiserver/types';
 import type { Clock } from '../clock';
 import { NODE_LEASE_NAMESPACE } from '../kubelet/node-status';
 import { DEFAULT_RELEASE, type Release } from '../release';
@@ -75,6 +75,7 @@ function hasTaint(node: Node, key: string, effect: string): boolean {
 export class NodeLifecycleController {
   private readonly health = new Map<string, NodeHealth>();
   private readonly config: NodeLifecycleConfig;
+  private eventCounter = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -109,7 +110,10 @@ export class NodeLifecycleController {
       const observed = readyOf(node);
       const current = this.tryUpdateNodeHealth(node);
       if (current === undefined) continue;
-      this.processTaintBaseEviction(node, observed);
+      // Up to v1.33 processTaintBaseEviction judged the Ready condition observed before this pass's
+      // update, so the NoExecute taint came one pass (5 s) after Unknown; from v1.34 it uses the
+      // current one and taints in the same pass (kubernetes#120816, issue #120815).
+      this.processTaintBaseEviction(node, this.config.release.atLeast(34) ? current : observed);
       if (current.status !== 'True' && observed?.status === 'True') this.markPodsNotReady(node.metadata.name!);
       const silent = this.clock.now() - this.health.get(node.metadata.name!)!.probeTimestamp;
       // A node two lease renewals late will cross the grace period; an Unknown node still needs its
@@ -233,7 +237,30 @@ export class NodeLifecycleController {
       if (!ready || !pod.status) continue;
       if (!updatePodCondition(pod.status, { ...ready, status: 'False' }, this.clock.now())) continue;
       this.timeline.record('nodelifecycle', `pods/${pod.metadata.name} Ready=False: node ${nodeName} is not ready`, `${UTIL} MarkPodsNotReady`, { actor: IDENTITY.name });
-      this.api.update(IDENTITY, 'pods', pod.metadata.namespace, pod, { subresource: 'status' });
+      const r = this.api.update(IDENTITY, 'pods', pod.metadata.namespace, pod, { subresource: 'status' });
+      // The event follows the UpdateStatus (so the pod still exists); only NotFound skips it.
+      if (r.ok || r.code !== 404) this.recordNotReadyEvent(pod);
     }
+  }
+
+  /** MarkPodsNotReady's recorder.Event(pod, Warning, "NodeNotReady", "Node is not ready"), source node-controller. */
+  private recordNotReadyEvent(pod: Pod): void {
+    const { name, namespace, uid } = pod.metadata;
+    const message = 'Node is not ready';
+    this.timeline.record('events', `NodeNotReady pods/${name}: ${message}`, `${UTIL} MarkPodsNotReady`, { actor: IDENTITY.name });
+    this.eventCounter += 1;
+    const now = toTime(this.clock.now());
+    const event: Event = {
+      metadata: { name: `${name}.node-not-ready.${this.eventCounter}`, namespace: namespace ?? 'default' },
+      involvedObject: { kind: 'Pod', apiVersion: 'v1', name, namespace, uid },
+      reason: 'NodeNotReady',
+      message,
+      type: 'Warning',
+      source: { component: 'node-controller' },
+      firstTimestamp: now,
+      lastTimestamp: now,
+      count: 1,
+    };
+    this.api.create(IDENTITY, 'events', event.metadata.namespace, event);
   }
 }
