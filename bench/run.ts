@@ -11,6 +11,7 @@
  *    10 000 on 100 nodes in scale mode (--record summary) and 100 000 on 1 000 nodes in scale mode.
  *    MASS_CASES=1000,10000 runs only those keys.
  * 3. seed: virtual seconds per wall second for the seed graceful scenario.
+ * 4. serve (bench/serve.ts, issue 9): ready time, LIST of 10 000 pods, the real kubectl delete in jump mode.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -100,6 +101,13 @@ function massRun(c: MassCase): MassRun {
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
 
+/** bench/serve.ts in its own process: the `serve` figures of issue 9. */
+function serveFigures(): { readyMs: number; listJsonMs: number; listTableMs: number; kubectlDeleteMs: number | string } {
+  const r = spawnSync(process.execPath, ['--require', TS_HOOK, join(ROOT, 'bench/serve.ts')], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`serve bench failed:\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!);
+}
+
 function times(x: number | undefined): string {
   return x === undefined ? '—' : `${x.toFixed(2)}×`;
 }
@@ -130,6 +138,8 @@ function main(): void {
     return virtualMs / 1000 / wall;
   });
 
+  const served = serveFigures();
+
   const result = {
     runs: RUNS,
     suite: { scenarios, seconds: median(suite), floorSeconds: median(floor), ratio: median(suite) / median(floor), plainJsFloorSeconds: median(jsFloor) },
@@ -144,6 +154,7 @@ function main(): void {
       sameFinalState: mass['10000'] && mass['10000-summary'] ? mass['10000'].finalState === mass['10000-summary'].finalState : undefined,
     },
     seed: { speedup: Math.round(median(seedRuns)) },
+    serve: served,
   };
   mkdirSync(join(ROOT, 'reports'), { recursive: true });
   writeFileSync(join(ROOT, 'reports/bench.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -161,6 +172,10 @@ function main(): void {
     ['growth 10 000 → 100 000 (scale mode)', times(result.mass.growthTo100000), 'target ≤ 10.5×'],
     ['10 000 pods: 2 nodes / 100 nodes', times(result.mass.twoNodesRatio), 'target ≤ 1.2×'],
     ['seed scenario speed-up', `${result.seed.speedup}×`, 'virtual seconds per wall second'],
+    ['serve: ready', `${served.readyMs.toFixed(0)} ms`, 'process start to ready, default cluster (target < 1 s)'],
+    ['serve: LIST 10 000 pods, JSON', `${served.listJsonMs.toFixed(0)} ms`, 'over HTTP, whole body read (target < 200 ms)'],
+    ['serve: LIST 10 000 pods, Table', `${served.listTableMs.toFixed(0)} ms`, 'as kubectl get asks (target < 200 ms)'],
+    ['serve: real kubectl delete pod web', typeof served.kubectlDeleteMs === 'number' ? `${served.kubectlDeleteMs.toFixed(0)} ms` : served.kubectlDeleteMs, '30 s grace, --clock jump, wall time of kubectl (target < 1 s)'],
   ];
   const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
   console.log(`median of ${RUNS} runs each; written to reports/bench.json\n`);

@@ -1,6 +1,4 @@
-import { ManifestFileError } from './manifest-file';
-import { kubectlCommand } from './kubectl/kubectl-command';
-import { serveCommand, UsageError } from './serve/command';
+import { CommandError } from './command-error';
 
 const USAGE = `Usage: terminating <command> [options]
 
@@ -9,28 +7,26 @@ Commands:
   kubectl   the pinned real kubectl v1.33 against the served cluster (terminating kubectl get pods)
 `;
 
-/** The subcommands of `terminating`; each resolves with its exit code. */
+/** The subcommands of `terminating`, each loaded when used (kubectl needs none of the simulation); each resolves with its exit code. */
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
-  serve: serveCommand,
-  kubectl: kubectlCommand,
+  serve: async (args) => (await import('./serve/command')).serveCommand(args),
+  kubectl: async (args) => (await import('./kubectl/kubectl-command')).kubectlCommand(args),
 };
 
-/** `terminating COMMAND ARGS…` (bin/terminating.js): runs the command; bad usage is one line on stderr and exit code 2. */
+/** `terminating COMMAND ARGS…` (bin/terminating.js): runs the command; what the user must fix is one line on stderr. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === '-h' || name === '--help') {
     process.stdout.write(USAGE);
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS[name];
   try {
-    if (!command) throw new UsageError(`unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})`);
+    const command = COMMANDS[name];
+    if (!command) throw new CommandError(`unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})`, 2);
     return await command(args);
   } catch (e) {
-    // Bad input and a port in use are the user's to fix: one line. Anything else is a bug: its stack.
-    const expected = e instanceof UsageError || e instanceof ManifestFileError || (e as NodeJS.ErrnoException).syscall === 'listen';
-    if (!expected) throw e;
-    process.stderr.write(`terminating ${name}: ${(e as Error).message}\n`);
-    return e instanceof UsageError ? 2 : 1;
+    if (!(e instanceof CommandError)) throw e; // a bug: its stack trace
+    process.stderr.write(`terminating ${name}: ${e.message}\n`);
+    return e.exitCode;
   }
 }

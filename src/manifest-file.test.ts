@@ -1,19 +1,18 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import type { Pod } from './apiserver/types';
-import { Cluster, USER } from './cluster';
+import { type Cluster, USER } from './cluster';
 import { ClusterPlan, WARMUP_MS } from './cluster-plan';
 import { loadManifestFile, planManifests } from './manifest-file';
 import { formatTimeline } from './timeline/text';
 
 /** Builds a cluster from manifests (or from plan calls), warmed up like a scenario. */
 function build(setup: (plan: ClusterPlan) => void): Cluster {
-  const cluster = new Cluster();
-  const plan = new ClusterPlan(cluster);
+  const plan = new ClusterPlan();
   setup(plan);
   plan.start();
-  cluster.advance(WARMUP_MS);
-  return cluster;
+  plan.cluster.advance(WARMUP_MS);
+  return plan.cluster;
 }
 
 function pod(cluster: Cluster, name: string): Pod | undefined {
@@ -109,6 +108,12 @@ spec: { nodeName: node-2, containers: [{ name: app }], volumes: [{ name: data, e
     expect(deletion(c, p.metadata.name!)).to.match(/preStop nginx[\s\S]*SIGTERM nginx[\s\S]*exited nginx code=0/);
   });
 
+  it('a node whose kubelet runs an older release (version skew)', () => {
+    const c = load(`kind: Node\nmetadata:\n  name: node-1\n  annotations: { terminating.sim/kubernetes: "1.31" }\n`)();
+    expect(c.node('node-1').config.kubelet.release.toString()).to.equal('v1.31');
+    expect(c.release.toString()).to.equal('v1.33');
+  });
+
   describe('bad input: one error naming file, document and line', () => {
     const cases: [string, string, string][] = [
       ['malformed YAML', `${NODE}---\nkind: Pod\nmetadata: [\n`, 'cluster.yaml: document 2, line 8: malformed YAML: Flow sequence in block collection must be sufficiently indented and end with a ]'],
@@ -125,6 +130,7 @@ spec: { nodeName: node-2, containers: [{ name: app }], volumes: [{ name: data, e
       ['a container the pod lacks', 'kind: Pod\nmetadata:\n  name: x\n  annotations:\n    terminating.sim/sigterm.db: ignore\n', 'cluster.yaml: document 1, line 5: Pod "x": pod "x" has no container "db" (its containers: "app")'],
       ['a volume the pod lacks', 'kind: Pod\nmetadata:\n  name: x\n  annotations:\n    terminating.sim/unmount.data: 5s\n', 'cluster.yaml: document 1, line 5: Pod "x": pod "x" has no volume "data"'],
       ['a bad unreachable value', 'kind: Node\nmetadata:\n  name: n\n  annotations: { terminating.sim/unreachable: "yes" }\n', 'cluster.yaml: document 1, line 4: Node "n": annotation terminating.sim/unreachable is "yes"; expected `true` or `false`'],
+      ['a kubelet release that is not one', 'kind: Node\nmetadata:\n  name: n\n  annotations:\n    terminating.sim/kubernetes: "2.0"\n', 'cluster.yaml: document 1, line 5: Node "n": annotation terminating.sim/kubernetes: "2.0" is not a Kubernetes release'],
       ['a pod declared twice', 'kind: Pod\nmetadata: { name: x }\n---\nkind: Pod\nmetadata:\n  name: x\n', 'cluster.yaml: document 2, line 4: Pod "x": pod "x" is declared twice'],
       ['a wrongly typed field', 'kind: Pod\nmetadata: { name: x }\nspec:\n  terminationGracePeriodSeconds: soon\n', 'cluster.yaml: document 1, line 4: Pod "x": field spec.terminationGracePeriodSeconds of pod "x" must be an integer, got "soon"'],
     ];

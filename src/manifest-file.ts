@@ -3,6 +3,7 @@ import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { ClusterPlan, PlanError } from './cluster-plan';
 import { DurationError, parseDuration } from './duration';
 import { ManifestError } from './manifest';
+import { Release } from './release';
 
 /**
  * Loads a cluster from a manifest file — Nodes, Pods and ReplicaSets as `kubectl get -o yaml`
@@ -45,7 +46,7 @@ const POD_ANNOTATIONS = {
   prestop: 'a DURATION (e.g. 10s) or `never`',
   unmount: 'a DURATION (e.g. 30s) or `never`',
 } as const;
-const NODE_ANNOTATIONS = { unreachable: '`true` or `false`' } as const;
+const NODE_ANNOTATIONS = { unreachable: '`true` or `false`', kubernetes: 'the release of its kubelet, 1.NN (e.g. 1.32), within the version skew policy' } as const;
 
 function isObject(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -128,7 +129,15 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
   for (const e of ofKind('Node')) {
     wrap(e, ['metadata', 'name'], () => plan.node(e.name));
     for (const [key, value] of behaviourAnnotations(e, NODE_ANNOTATIONS)) {
-      if (value === 'true') plan.nodeUnreachable(e.name);
+      if (key === `${ANNOTATION_PREFIX}kubernetes`) {
+        let minor = 0;
+        try {
+          minor = Release.parse(value).minor;
+        } catch (err) {
+          fail(e.docNumber, at(e, ['metadata', 'annotations', key]), `Node "${e.name}": annotation ${key}: ${(err as Error).message}`);
+        }
+        wrap(e, ['metadata', 'annotations', key], () => plan.kubeletKubernetes(e.name, minor));
+      } else if (value === 'true') plan.nodeUnreachable(e.name);
       else if (value !== 'false') badValue(e, key, NODE_ANNOTATIONS.unreachable);
     }
   }

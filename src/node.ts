@@ -115,6 +115,7 @@ export class SimNode {
     return new NodeShutdownManager(
       {
         scheduler: kubelet.scheduler,
+        release: kubelet.settings.release,
         timeline: this.timeline,
         nodeName: this.name,
         getActivePods: () => kubelet.getActivePods(),

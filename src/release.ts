@@ -58,6 +58,8 @@ const GATES = {
   OrderedNamespaceDeletion: [[26, ABSENT_OFF], [30, BETA_OFF], [33, BETA_ON], [34, GA]],
   // KEP-3085 (named PodHasNetworkCondition before 1.28, #117702): α 1.28, β on 1.29.
   PodReadyToStartContainersCondition: [[26, ABSENT_OFF], [28, ALPHA], [29, BETA_ON]],
+  // KEP-3857 recursive read-only mounts (and volumeMounts in container statuses): α 1.30, β on 1.31, GA 1.33.
+  RecursiveReadOnlyMounts: [[26, ABSENT_OFF], [30, ALPHA], [31, BETA_ON], [33, GA]],
   // KEP-4960 container stop signals: α 1.33.
   ContainerStopSignals: [[26, ABSENT_OFF], [33, ALPHA]],
   // #122890: soft eviction keeps min(evictionMaxPodGracePeriod, spec grace); the gate restores the old overwrite.

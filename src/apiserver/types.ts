@@ -19,9 +19,10 @@ export type Status = Mutable<meta.Status>;
 export type OwnerReference = Mutable<meta.OwnerReference>;
 export type Container = Mutable<core.Container>;
 export type ContainerStatus = Mutable<core.ContainerStatus>;
-export type PodCondition = Mutable<core.PodCondition>;
+/** observedGeneration (KEP-5067, v1.33+) is newer than the kubernetes-types release used here. */
+export type PodCondition = Mutable<core.PodCondition> & { observedGeneration?: number };
 export type PodSpec = Mutable<core.PodSpec>;
-export type PodStatus = Mutable<core.PodStatus>;
+export type PodStatus = Mutable<core.PodStatus> & { observedGeneration?: number };
 export type Volume = Mutable<core.Volume>;
 export type Pod = Mutable<core.Pod> & { metadata: ObjectMeta };
 export type Node = Mutable<core.Node> & { metadata: ObjectMeta };

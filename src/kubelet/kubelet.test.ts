@@ -4,9 +4,10 @@
  */
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import type { Event, Pod } from '../apiserver/types';
+import type { Event, Pod, PodCondition, PodStatus } from '../apiserver/types';
 import { USER } from '../cluster';
-import { at, count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, WARMUP_MS } from './testing';
+import { Release } from '../release';
+import { at, count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, versions, WARMUP_MS } from './testing';
 
 const app = (p: Pod | undefined) => p?.status?.containerStatuses?.find((s) => s.name === 'app');
 
@@ -362,5 +363,47 @@ describe('orphans and restarts (K21, K30, K44, K45)', () => {
       [5, 'kubelet', 'SyncTerminatedPod pods/web'],
     ]);
     expect(count(c, t0, 'kubelet', 'SyncTerminatingPod')).to.equal(1);
+  });
+});
+
+describe('release differences in the kubelet (V20, V25, V26)', () => {
+  it('V20 K36 before v1.27 the final DELETE waits for PodResourcesAreReclaimed only: the pod (restartPolicy Always) leaves the API still Running; from v1.27 it is Failed first (#115331)', () => {
+    for (const [minor, phase] of [[26, 'Running'], [27, 'Failed']] as const) {
+      const { c, t0 } = running({ release: Release.of(minor), spec: { volumes: [{ name: 'data' }] } });
+      del(c, 'web');
+      c.advance(30_000);
+      expect(stored(c, 'web'), `v1.${minor}`).to.equal(undefined);
+      const last = versions(c, 'web').at(-1);
+      expect(last?.status?.phase, `v1.${minor}`).to.equal(phase);
+      expect(app(last)?.state?.terminated?.exitCode, `v1.${minor}`).to.equal(143);
+      expect(at(c, t0, 'status', 'DELETE pods/web'), `v1.${minor}`).to.equal(1);
+      expect(count(c, t0, 'apiserver', 'PATCH pods/web/status'), `v1.${minor}`).to.equal(1);
+    }
+  });
+
+  it('V20 before v1.27 the DELETE still waits for the volumes (PodResourcesAreReclaimed asks for them, and for the pod cgroup removed at the end of SyncTerminatedPod)', () => {
+    const { c, t0 } = running({ release: Release.of(26), spec: { volumes: [{ name: 'data' }] }, volumes: { data: { unmountMs: 5000 } } });
+    del(c, 'web');
+    c.advance(30_000);
+    expectTimeline(c, t0, [
+      [5.1, 'volumes', 'unmounted data'],
+      [5.2, 'status', 'resources reclaimed pods/web'],
+      [5.2, 'status', 'DELETE pods/web gracePeriodSeconds=0'],
+    ]);
+    expect(versions(c, 'web').at(-1)?.status?.phase).to.equal('Running');
+  });
+
+  it('V25 with PodObservedGenerationTracking (on from v1.34) the terminal status carries status.observedGeneration and the kubelet conditions\' observedGeneration (the generation the DELETE bumped); not on v1.33', () => {
+    const seen = (minor: number) => {
+      const { c } = running({ release: Release.of(minor), metadata: { finalizers: ['example.com/hold'] } });
+      del(c, 'web');
+      c.advance(30_000);
+      const pod = stored(c, 'web');
+      const status: PodStatus | undefined = pod?.status;
+      const ready: PodCondition | undefined = status?.conditions?.find((x) => x.type === 'Ready');
+      return [pod?.metadata.generation, status?.observedGeneration, ready?.observedGeneration];
+    };
+    expect(seen(34)).to.deep.equal([2, 2, 2]);
+    expect(seen(33)).to.deep.equal([2, undefined, undefined]);
   });
 });

@@ -78,6 +78,8 @@ export class Kubelet {
   private readonly syncTicker: Ticker;
   private readonly housekeeping: Loop;
   private readonly containerGC: Loop;
+  /** Pods whose cgroup SyncTerminatedPod has removed (PodResourcesAreReclaimed asks, before v1.27). */
+  private readonly podCgroupsRemoved = new Set<string>();
   /** The pod manager: the pods config currently says this node runs, by uid. */
   private readonly podManager = new Map<string, Pod>();
   private eventCounter = 0;
@@ -99,13 +101,16 @@ export class Kubelet {
     this.syncTicker = new Ticker(this.scheduler, settings.syncPeriodMs);
     this.housekeeping = new Loop(this.scheduler, settings.housekeepingPeriodMs, () => this.handlePodCleanups());
     this.containerGC = new Loop(this.scheduler, settings.containerGCPeriodMs, () => this.garbageCollectContainers());
-    this.kuberuntime = new KubeRuntimeManager(this.scheduler, runtime, { event: (pod, c, type, reason, message) => this.recordEvent(pod, c, type, reason, message) });
-    this.statusManager = new StatusManager(this.scheduler, timeline, this.client, nodeName, (uid) => this.workers.couldHaveRunningContainers(uid), settings.statusSyncPeriodMs, (uid) => this.podManager.get(uid));
+    this.kuberuntime = new KubeRuntimeManager(this.scheduler, runtime, { event: (pod, c, type, reason, message) => this.recordEvent(pod, c, type, reason, message) }, settings.release);
+    this.statusManager = new StatusManager(this.scheduler, timeline, this.client, nodeName, (uid) => this.workers.couldHaveRunningContainers(uid), settings.statusSyncPeriodMs, (uid) => this.podManager.get(uid), {
+      release: settings.release,
+      podResourcesAreReclaimed: (uid, status) => this.podResourcesAreReclaimed(uid, status),
+    });
     this.workers = new PodWorkers(
       this.scheduler,
       timeline,
       nodeName,
-      { backOffPeriodMs: settings.backOffPeriodMs },
+      { backOffPeriodMs: settings.backOffPeriodMs, release: settings.release },
       {
         syncPod: (pod, done) => this.syncPod(pod, done),
         syncTerminatingPod: (pod, grace, done, podStatusFn) => this.syncTerminatingPod(pod, grace, done, podStatusFn),
@@ -117,6 +122,7 @@ export class Kubelet {
       (uid) => !this.runtime.isRunningPod(uid),
     );
     this.workers.onTerminated = (s) => this.onWorkerTerminated(s);
+    this.workers.onRemoved = (s) => this.podCgroupsRemoved.delete(s.uid);
     // The work queue: a failed sync is retried when the sync ticker finds it due, only for pods
     // still in the pod manager (getPodsToSync → HandlePodSyncs); orphans are re-driven by housekeeping.
     this.workers.onWorkDue = (uid) => {
@@ -211,7 +217,7 @@ export class Kubelet {
     } else if (!cancelled && sandbox?.state === 'ready') {
       toPull = names.filter((n) => !sandbox.containers.has(n));
     }
-    const status = generateAPIPodStatus(pod, this.runtime.sandbox(uid), false, this.scheduler.now(), this.statusManager.getPodStatus(uid));
+    const status = this.generateAPIPodStatus(pod, false);
     this.statusManager.setPodStatus(pod, status);
     const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
     if (terminal || toPull.length === 0) return done(undefined, terminal);
@@ -267,16 +273,42 @@ export class Kubelet {
    */
   private syncTerminatingPod(pod: Pod, gracePeriod: number | undefined, done: (err?: string) => void, podStatusFn?: (status: PodStatus) => void): void {
     const uid = pod.metadata.uid!;
-    const status = generateAPIPodStatus(pod, this.runtime.sandbox(uid), false, this.scheduler.now(), this.statusManager.getPodStatus(uid));
+    const status = this.generateAPIPodStatus(pod, false);
     // A kill request's status function (node shutdown, eviction) edits this first status only; the
     // stopped status below keeps its phase, reason, message and DisruptionTarget through the cache.
     podStatusFn?.(status);
     this.statusManager.setPodStatus(pod, status);
     this.kuberuntime.killPod(pod, gracePeriod, () => {
       if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
-      this.statusManager.setPodStatus(pod, generateAPIPodStatus(pod, this.runtime.sandbox(uid), true, this.scheduler.now(), this.statusManager.getPodStatus(uid)));
+      this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, true));
       done();
     });
+  }
+
+  /**
+   * kubelet_pods.go generateAPIPodStatus for this kubelet's release: `podIsTerminal` exists from
+   * v1.27 (#115331; before, the phase followed the restart policy even at the end of termination),
+   * with PodObservedGenerationTracking (v1.34+) the status carries the pod's generation, and with
+   * RecursiveReadOnlyMounts (v1.31+) the container statuses list their volumeMounts.
+   */
+  private generateAPIPodStatus(pod: Pod, podIsTerminal: boolean): PodStatus {
+    const { release } = this.settings;
+    const observedGeneration = release.enabled('PodObservedGenerationTracking') ? pod.metadata.generation : undefined;
+    const uid = pod.metadata.uid!;
+    const gates = { observedGeneration, volumeMounts: release.enabled('RecursiveReadOnlyMounts') };
+    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && release.atLeast(27), this.scheduler.now(), this.statusManager.getPodStatus(uid), gates);
+  }
+
+  /**
+   * kubelet_pods.go PodResourcesAreReclaimed (the status manager's deletion gate before v1.27): no
+   * container can run any more, none shows running in the status, no volume is left, and the pod
+   * cgroup has been removed (at the end of SyncTerminatedPod).
+   */
+  private podResourcesAreReclaimed(uid: string, status: PodStatus): boolean {
+    if (this.workers.couldHaveRunningContainers(uid)) return false;
+    if ([...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].some((c) => c.state?.running)) return false;
+    if (this.volumes.podVolumesExist(uid)) return false;
+    return this.podCgroupsRemoved.has(uid);
   }
 
   /** SyncTerminatingRuntimePod (K30): containers without config are killed with a 1 s grace; no status is written. */
@@ -296,9 +328,11 @@ export class Kubelet {
    */
   private syncTerminatedPod(pod: Pod, done: (err?: string) => void): void {
     const uid = pod.metadata.uid!;
-    this.statusManager.setPodStatus(pod, generateAPIPodStatus(pod, this.runtime.sandbox(uid), true, this.scheduler.now(), this.statusManager.getPodStatus(uid)));
+    this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, true));
     this.volumes.waitForUnmount(uid, (err) => {
       if (err) return done(err);
+      // The pod cgroup is destroyed (pcm.Destroy), then the final status is marked.
+      this.podCgroupsRemoved.add(uid);
       this.statusManager.terminatePod(pod);
       done();
     });

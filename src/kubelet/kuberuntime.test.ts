@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Container, Pod } from '../apiserver/types';
 import { Clock } from '../clock';
+import { DEFAULT_RELEASE, Release } from '../release';
 import { Timeline } from '../timeline/timeline';
 import { KubeRuntimeManager, MINIMUM_GRACE_PERIOD_SECONDS, setTerminationGracePeriod } from './kuberuntime';
 import { ContainerRuntime, DEFAULT_BEHAVIOUR, type ContainerBehaviour } from './runtime';
@@ -12,13 +13,13 @@ import { PRESTOP } from './testing';
  * One pod `web` whose containers run in a real ContainerRuntime on a fresh clock, killed by the
  * KubeRuntimeManager; `log()` gives the runtime's events as [seconds, text without the pod].
  */
-function harness(spec: { containers: Container[]; initContainers?: Container[]; terminationGracePeriodSeconds?: number }, behaviours: Record<string, Partial<ContainerBehaviour>> = {}, meta: Partial<Pod['metadata']> = {}) {
+function harness(spec: { containers: Container[]; initContainers?: Container[]; terminationGracePeriodSeconds?: number }, behaviours: Record<string, Partial<ContainerBehaviour>> = {}, meta: Partial<Pod['metadata']> = {}, release = DEFAULT_RELEASE) {
   const clock = new Clock();
   const start = clock.now();
   const timeline = new Timeline(clock);
   const runtime = new ContainerRuntime(clock, timeline, 'n1', (_pod, c) => ({ ...DEFAULT_BEHAVIOUR, ...behaviours[c] }));
   const events: { at: number; container: string; type: string; reason: string; message: string }[] = [];
-  const manager = new KubeRuntimeManager(clock, runtime, { event: (_p, container, type, reason, message) => events.push({ at: (clock.now() - start) / 1000, container, type, reason, message }) });
+  const manager = new KubeRuntimeManager(clock, runtime, { event: (_p, container, type, reason, message) => events.push({ at: (clock.now() - start) / 1000, container, type, reason, message }) }, release);
   const pod: Pod = { metadata: { name: 'web', namespace: 'default', uid: 'u1', ...meta }, spec: { terminationGracePeriodSeconds: 30, ...spec } };
   const names = [...(spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...spec.containers].map((c) => c.name);
   runtime.startPod('u1', 'pods/web', names);
@@ -215,5 +216,53 @@ describe('timing formula (K28, K29)', () => {
       ['clean', 0, 'Completed'],
       ['stubborn', 137, 'Error'],
     ]);
+  });
+});
+
+describe('release differences in killContainer (V21, V23, V24)', () => {
+  const withHook = { name: 'app', lifecycle: PRESTOP };
+
+  it('V21 K28 a preStop hook of 10 s, app ignoring SIGTERM, grace 30: SIGKILL at 40 before v1.28 (StopContainer got the whole override after the hook), at 30 from v1.28 (#115835)', () => {
+    const behaviour = { app: { preStopMs: 10_000, sigterm: { kind: 'ignores' as const } } };
+    const old = harness({ containers: [withHook] }, behaviour, { deletionGracePeriodSeconds: 30 }, Release.of(27));
+    old.kill(30);
+    expect(old.log().filter(([, t]) => /SIG/.test(t))).to.deep.equal([[10, 'SIGTERM app'], [40, 'SIGKILL app']]);
+    const now = harness({ containers: [withHook] }, behaviour, { deletionGracePeriodSeconds: 30 }, Release.of(28));
+    now.kill(30);
+    expect(now.log().filter(([, t]) => /SIG/.test(t))).to.deep.equal([[10, 'SIGTERM app'], [30, 'SIGKILL app']]);
+  });
+
+  it('V21 K27 a 1 s override: StopContainer(1) before v1.28 (no 2 s floor on the override), StopContainer(2) from v1.28', () => {
+    const ignores = { app: { sigterm: { kind: 'ignores' as const } } };
+    const old = harness({ containers: [{ name: 'app' }] }, ignores, {}, Release.of(27));
+    old.kill(1);
+    expect(old.when('SIGKILL app')?.at).to.equal(old.clock.now() - 120_000 + 1000);
+    const now = harness({ containers: [{ name: 'app' }] }, ignores, {}, Release.of(28));
+    now.kill(1);
+    expect(now.when('SIGKILL app')?.at).to.equal(now.clock.now() - 120_000 + 2000);
+  });
+
+  it('V23 K26 sidecars stop in reverse order only with SidecarContainers (on from v1.29); on v1.28 (alpha, off) every container gets SIGTERM at once', () => {
+    const spec = { initContainers: [{ name: 'log', restartPolicy: 'Always' }], containers: [{ name: 'a' }] };
+    const behaviour = { a: { sigterm: { kind: 'exits' as const, afterMs: 4000 } } };
+    const old = harness(spec, behaviour, {}, Release.of(28));
+    old.kill(30);
+    expect(old.log().filter(([, t]) => t.startsWith('SIGTERM'))).to.deep.equal([[0, 'SIGTERM log'], [0, 'SIGTERM a']]);
+    const now = harness(spec, behaviour, {}, Release.of(29));
+    now.kill(30);
+    expect(now.log().filter(([, t]) => t.startsWith('SIGTERM'))).to.deep.equal([[0, 'SIGTERM a'], [4, 'SIGTERM log']]);
+  });
+
+  it('V24 K25 a preStop sleep action lasts its seconds with PodLifecycleSleepAction (beta on from v1.30); without the gate the handler runner fails at once (FailedPreStopHook)', () => {
+    const sleeper = { name: 'app', lifecycle: { preStop: { sleep: { seconds: 5 } } } };
+    const now = harness({ containers: [sleeper] }, {}, {}, Release.of(30));
+    now.kill(30);
+    expect(now.log().slice(0, 2)).to.deep.equal([[0, 'preStop app (sleep 5s)'], [5, 'SIGTERM app']]);
+    expect(now.events.filter((e) => e.reason === 'FailedPreStopHook')).to.deep.equal([]);
+    const old = harness({ containers: [sleeper] }, {}, {}, Release.of(30, { PodLifecycleSleepAction: false }));
+    old.kill(30);
+    expect(old.log()[1]).to.deep.equal([0, 'SIGTERM app']);
+    expect(old.events.map((e) => [e.at, e.reason])).to.deep.include([0, 'FailedPreStopHook']);
+    expect(Release.of(29).enabled('PodLifecycleSleepAction')).to.equal(false);
   });
 });

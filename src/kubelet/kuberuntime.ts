@@ -1,5 +1,6 @@
 import type { Pod } from '../apiserver/types';
 import type { Scheduler } from '../clock';
+import { DEFAULT_RELEASE, type Release } from '../release';
 import type { ContainerRuntime } from './runtime';
 
 /** kuberuntime_manager.go minimumGracePeriodInSeconds: every container gets at least 2 s after SIGTERM. */
@@ -70,13 +71,17 @@ export class KubeRuntimeManager {
     private readonly clock: Scheduler,
     private readonly runtime: ContainerRuntime,
     private readonly recorder: KillRecorder,
+    /** The kubelet's release: killContainer's grace accounting changed in v1.28, sidecar ordering came with SidecarContainers. */
+    private readonly release: Release = DEFAULT_RELEASE,
   ) {}
 
   killPod(pod: Pod, gracePeriodOverride: number | undefined, done: () => void): void {
     const uid = pod.metadata.uid!;
     const sandbox = this.runtime.sandbox(uid);
     const running = new Set([...(sandbox?.containers.values() ?? [])].filter((c) => c.state === 'running').map((c) => c.name));
-    const ordering = TerminationOrdering.needed(pod) ? new TerminationOrdering(pod, running) : undefined;
+    // killContainersWithSyncResult builds a terminationOrdering only with SidecarContainers on
+    // (beta on from v1.29, GA v1.33; alpha off in v1.28: no ordering, #121579).
+    const ordering = this.release.enabled('SidecarContainers') && TerminationOrdering.needed(pod) ? new TerminationOrdering(pod, running) : undefined;
     let left = running.size;
     const finish = () => {
       this.runtime.stopPodSandbox(uid);
@@ -97,16 +102,23 @@ export class KubeRuntimeManager {
     this.inFlight.clear();
   }
 
-  /** killContainer (K24–K28): grace from the pod, replaced by the override; preStop; ordering; floor of 2 s; StopContainer. */
+  /**
+   * killContainer (K24–K28): grace from the pod, replaced by the override; preStop; ordering; floor
+   * of 2 s; StopContainer. Before v1.28 the override was applied last, after the hook and the
+   * floor: the hook waited up to the pod's own grace and StopContainer still got the whole
+   * override, with no 2 s floor (#115835, fixes #115817).
+   */
   private killContainer(pod: Pod, name: string, gracePeriodOverride: number | undefined, ordering: TerminationOrdering | undefined, done: () => void): void {
     const uid = pod.metadata.uid!;
     const spec = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === name);
     let grace = setTerminationGracePeriod(pod);
     this.recorder.event(pod, name, 'Normal', 'Killing', `Stopping container ${name}`);
-    if (gracePeriodOverride !== undefined) grace = gracePeriodOverride;
+    const overrideFirst = this.release.atLeast(28);
+    if (gracePeriodOverride !== undefined && overrideFirst) grace = gracePeriodOverride;
 
     const stop = () => {
       grace = Math.max(grace, MINIMUM_GRACE_PERIOD_SECONDS);
+      if (gracePeriodOverride !== undefined && !overrideFirst) grace = gracePeriodOverride;
       let cancel: () => void = () => undefined;
       const finished = () => {
         this.inFlight.delete(cancel);
@@ -138,6 +150,9 @@ export class KubeRuntimeManager {
   /**
    * executePreStopHook (K25): wait for the hook or for the grace period, whichever comes first; the
    * elapsed time, truncated to seconds, comes off the grace period. A hook still running is left be.
+   * A `sleep` action is run by the kubelet itself (lifecycle handlers runSleepHandler): it lasts its
+   * seconds; without PodLifecycleSleepAction (beta on from v1.30, KEP-3960) the handler runner does
+   * not know it and fails at once ("Cannot run handler").
    */
   private executePreStopHook(pod: Pod, name: string, graceSeconds: number, next: () => void, consumed: (seconds: number) => void): void {
     const start = this.clock.now();
@@ -150,15 +165,15 @@ export class KubeRuntimeManager {
       next();
     };
     const timeout = this.clock.after(graceSeconds * 1000, finish);
-    this.runtime.execPreStop(
-      pod.metadata.uid!,
-      name,
-      this.clock.guard((err?: string) => {
-        // The hook's goroutine records the failure even when the kubelet has stopped waiting for it.
-        if (err) this.hookFailed(pod, name);
-        finish();
-      }),
-    );
+    const spec = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === name);
+    const sleep = spec?.lifecycle?.preStop?.sleep;
+    const onDone = this.clock.guard((err?: string) => {
+      // The hook's goroutine records the failure even when the kubelet has stopped waiting for it.
+      if (err) this.hookFailed(pod, name);
+      finish();
+    });
+    if (sleep) this.runtime.sleepHook(pod.metadata.uid!, name, this.release.enabled('PodLifecycleSleepAction') ? sleep.seconds * 1000 : undefined, onDone);
+    else this.runtime.execPreStop(pod.metadata.uid!, name, onDone);
   }
 }
 

@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import type { Event, Pod } from '../apiserver/types';
 import type { Cluster } from '../cluster';
+import { Release } from '../release';
 import { groupByPriority, migrateConfig, NODE_SHUTDOWN_MESSAGE, podPriority } from './nodeshutdown';
 import { condition, count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, WARMUP_MS } from './testing';
 
@@ -272,5 +273,18 @@ describe('K52 killPodNow waits with a timeout', () => {
     expect(stored(c, 'web')?.status).to.include({ phase: 'Failed', reason: 'Second' });
     // Both waiters are told when termination completes (T+3 pull, then the kill): neither times out.
     expect(results).to.deep.equal([undefined, undefined]);
+  });
+});
+
+describe('release differences in node shutdown (V26)', () => {
+  it('V26 K51 the DisruptionTarget condition (TerminationByKubelet) comes with PodDisruptionConditions, on by default from v1.26 (#112360); with the gate off only phase, reason and message are set', () => {
+    for (const on of [true, false]) {
+      const { c, node } = running({ release: Release.of(26, { PodDisruptionConditions: on }) });
+      node.shutdown({ shutdownGracePeriodSeconds: 30, shutdownGracePeriodCriticalPodsSeconds: 10 });
+      c.advance(10_000);
+      const pod = stored(c, 'web');
+      expect(pod?.status).to.include({ phase: 'Failed', reason: 'Terminated' });
+      expect(condition(pod, 'DisruptionTarget')?.reason, `gate ${on}`).to.equal(on ? 'TerminationByKubelet' : undefined);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { toTime } from '../apiserver/object';
 import type { Pod, PodCondition, PodStatus } from '../apiserver/types';
 import type { Scheduler, TimerHandle } from '../clock';
+import type { Release } from '../release';
 import type { Timeline } from '../timeline/timeline';
 
 const LINUX = 'pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go';
@@ -84,14 +85,16 @@ export function groupByPriority(periods: readonly ShutdownPriorityPeriod[], pods
 
 /**
  * The status function killPods hands to killPodNow: phase Failed unless already Succeeded, reason
- * Terminated, the shutdown message, and DisruptionTarget=True (TerminationByKubelet) set the way
- * podutil.UpdatePodCondition does (a new transition time only when the status changes).
+ * Terminated, the shutdown message, and — with PodDisruptionConditions (beta on from v1.26, #112360;
+ * GA v1.31) — DisruptionTarget=True (TerminationByKubelet) set the way podutil.UpdatePodCondition
+ * does (a new transition time only when the status changes).
  */
-export function nodeShutdownStatus(now: number): (status: PodStatus) => void {
+export function nodeShutdownStatus(now: number, disruptionConditions = true): (status: PodStatus) => void {
   return (status) => {
     if (status.phase !== 'Succeeded') status.phase = 'Failed';
     status.message = NODE_SHUTDOWN_MESSAGE;
     status.reason = NODE_SHUTDOWN_REASON;
+    if (!disruptionConditions) return;
     const condition: PodCondition = { type: 'DisruptionTarget', status: 'True', lastTransitionTime: toTime(now), reason: TERMINATION_BY_KUBELET, message: NODE_SHUTDOWN_MESSAGE };
     const conditions = status.conditions ?? [];
     const i = conditions.findIndex((c) => c.type === condition.type);
@@ -104,6 +107,8 @@ export function nodeShutdownStatus(now: number): (status: PodStatus) => void {
 /** What the shutdown manager needs of its kubelet (nodeshutdown Config). */
 export interface ShutdownHost {
   readonly scheduler: Scheduler;
+  /** The kubelet's release and feature gates. */
+  readonly release: Release;
   readonly timeline: Timeline;
   readonly nodeName: string;
   /** GetPodsFunc: the kubelet's active pods. */
@@ -213,7 +218,7 @@ export class NodeShutdownManager {
       let grace = period;
       const spec = pod.spec?.terminationGracePeriodSeconds;
       if (spec !== undefined && spec <= grace) grace = spec;
-      this.host.killPodNow(pod, false, grace, nodeShutdownStatus(scheduler.now()), (err) => {
+      this.host.killPodNow(pod, false, grace, nodeShutdownStatus(scheduler.now(), this.host.release.enabled('PodDisruptionConditions')), (err) => {
         if (err) timeline.record('kubelet', `node shutdown: failed killing pods/${pod.metadata.name}: ${err}`, `${MANAGER} killPods`, { actor: nodeName });
         left -= 1;
         if (left === 0) waitForUnmount();

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import type { Pod } from '../apiserver/types';
 import { Clock } from '../clock';
 import { Timeline } from '../timeline/timeline';
+import { DEFAULT_RELEASE, Release } from '../release';
 import { calculateEffectiveGracePeriod, PodWorkers, type PodSyncer, type UpdatePodOptions } from './pod-workers';
 import { Ticker } from './ticker';
 
@@ -44,7 +45,7 @@ function harness(o: { auto?: boolean; podCacheTerminal?: (uid: string) => boolea
     syncTerminatingRuntimePod: (pod, done) => record('syncTerminatingRuntimePod', pod, done),
     syncTerminatedPod: (pod, done) => record('syncTerminatedPod', pod, done),
   };
-  const workers = new PodWorkers(clock, timeline, 'n1', { backOffPeriodMs: 10_000 }, syncer, (t, ready) => pleg.afterTickNewerThan(t, ready), (t, fn) => syncTicker.atTickFrom(t, fn), o.podCacheTerminal);
+  const workers = new PodWorkers(clock, timeline, 'n1', { backOffPeriodMs: 10_000, release: DEFAULT_RELEASE }, syncer, (t, ready) => pleg.afterTickNewerThan(t, ready), (t, fn) => syncTicker.atTickFrom(t, fn), o.podCacheTerminal);
   return {
     clock,
     timeline,
@@ -140,6 +141,17 @@ describe('effective grace period (K16)', () => {
     expect(grace(0, deleted(0))).to.deep.equal({ gracePeriod: 1, shortened: false });
     expect(grace(0, pod(), 0)).to.deep.equal({ gracePeriod: 1, shortened: false });
     expect(grace(0, pod({}, { terminationGracePeriodSeconds: undefined }))).to.deep.equal({ gracePeriod: 1, shortened: false });
+  });
+
+  it('V22 K16 before v1.31 an explicit 0 (force delete, hard eviction override) fell back to the spec grace; from v1.31 it is 1 s (#124063)', () => {
+    const v130 = Release.of(30);
+    const v131 = Release.of(31);
+    expect(calculateEffectiveGracePeriod({ gracePeriod: 0 }, deleted(0), undefined, v130).gracePeriod).to.equal(30);
+    expect(calculateEffectiveGracePeriod({ gracePeriod: 0 }, pod(), { gracePeriodOverride: 0 }, v130).gracePeriod).to.equal(30);
+    expect(calculateEffectiveGracePeriod({ gracePeriod: 0 }, deleted(0), undefined, v131).gracePeriod).to.equal(1);
+    expect(calculateEffectiveGracePeriod({ gracePeriod: 0 }, pod(), { gracePeriodOverride: 0 }, v131).gracePeriod).to.equal(1);
+    // A non-zero value is used as it is on both sides.
+    expect(calculateEffectiveGracePeriod({ gracePeriod: 0 }, deleted(5), undefined, v130).gracePeriod).to.equal(5);
   });
 
   it('K16 the smallest of current, deletionGracePeriodSeconds and the override wins; the value only goes down; "shortened" only when a non-zero value changes', () => {

@@ -1,5 +1,6 @@
 import type { Pod, PodStatus } from '../apiserver/types';
 import type { Scheduler } from '../clock';
+import { DEFAULT_RELEASE, type Release } from '../release';
 import type { Timeline } from '../timeline/timeline';
 
 /** pod_workers.go UpdatePodOptions.UpdateType. */
@@ -81,6 +82,8 @@ export interface PodSyncer {
 }
 
 export interface PodWorkersConfig {
+  /** The kubelet's release (calculateEffectiveGracePeriod changed in v1.31). */
+  release: Release;
   /** completeWork: retry after an error (backOffPeriod 10 s; upstream jitters ×[1,1.5), modelled at its lower bound). */
   backOffPeriodMs: number;
 }
@@ -247,7 +250,7 @@ export class PodWorkers {
       if (completed) status.notifyPostTerminating.push(completed);
       if (statusFunc) status.statusPostTerminating.push(statusFunc);
       const kill: KillPodOptions = { ...killOptions };
-      const { gracePeriod, shortened } = calculateEffectiveGracePeriod(status, pod, kill);
+      const { gracePeriod, shortened } = calculateEffectiveGracePeriod(status, pod, kill, this.config.release);
       if (shortened) {
         this.timeline.record('kubelet', `grace shortened pods/${name} to ${gracePeriod}s (a kill already running keeps its grace, #83916)`, `${SOURCE} UpdatePod`, { actor: this.nodeName });
       }
@@ -296,7 +299,7 @@ export class PodWorkers {
         if (status.terminatingAt === undefined) {
           status.terminatingAt = this.clock.now();
           status.workType = 'terminating';
-          status.gracePeriod = status.activeUpdate ? calculateEffectiveGracePeriod(status, status.activeUpdate.pod, undefined).gracePeriod : 1;
+          status.gracePeriod = status.activeUpdate ? calculateEffectiveGracePeriod(status, status.activeUpdate.pod, undefined, this.config.release).gracePeriod : 1;
           this.timeline.record('kubelet', `terminating pods/${name} (orphaned while running, gracePeriod=${status.gracePeriod})`, `${SOURCE} removeTerminatedWorker`, { actor: this.nodeName });
         }
         this.requeueLastPodUpdate(status);
@@ -436,11 +439,13 @@ function mergeLastUpdate(active: UpdatePodOptions | undefined, other: UpdatePodO
 }
 
 /**
- * pod_workers.go calculateEffectiveGracePeriod (current upstream, K16): the smallest of the grace
- * already in use, the pod's deletionGracePeriodSeconds and a kill override; with neither source
- * set, the spec's terminationGracePeriodSeconds; never below 1 s; it can only go down.
+ * pod_workers.go calculateEffectiveGracePeriod (K16): the smallest of the grace already in use, the
+ * pod's deletionGracePeriodSeconds and a kill override; with neither source set, the spec's
+ * terminationGracePeriodSeconds; never below 1 s; it can only go down. Before v1.31 a value of 0
+ * that a source did set (a force delete, a hard eviction's override) was also replaced by the spec's
+ * grace: those pods got the full grace period (#124063, v1.31 release notes; issues #113717, #115819).
  */
-export function calculateEffectiveGracePeriod(status: Pick<PodSyncStatus, 'gracePeriod'>, pod: Pod, options: KillPodOptions | undefined): { gracePeriod: number; shortened: boolean } {
+export function calculateEffectiveGracePeriod(status: Pick<PodSyncStatus, 'gracePeriod'>, pod: Pod, options: KillPodOptions | undefined, release: Release = DEFAULT_RELEASE): { gracePeriod: number; shortened: boolean } {
   let gracePeriod = status.gracePeriod;
   let overridden = false;
   const fromApi = pod.metadata.deletionGracePeriodSeconds;
@@ -453,7 +458,7 @@ export function calculateEffectiveGracePeriod(status: Pick<PodSyncStatus, 'grace
     gracePeriod = fromKill;
     overridden = true;
   }
-  if (!overridden && gracePeriod === 0 && pod.spec?.terminationGracePeriodSeconds !== undefined) {
+  if ((!overridden || !release.atLeast(31)) && gracePeriod === 0 && pod.spec?.terminationGracePeriodSeconds !== undefined) {
     gracePeriod = pod.spec.terminationGracePeriodSeconds;
   }
   if (gracePeriod < 1) gracePeriod = 1;

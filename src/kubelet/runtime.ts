@@ -150,6 +150,23 @@ export class ContainerRuntime {
     if (Number.isFinite(ms)) this.clock.after(ms, () => onDone(preStopFails ? 'command terminated with exit code 1' : undefined));
   }
 
+  /**
+   * A preStop `sleep` action (lifecycle handlers runSleepHandler): the kubelet waits `ms` itself,
+   * nothing runs in the container; `ms` undefined: the handler runner does not know the action
+   * (PodLifecycleSleepAction off) and fails at once.
+   */
+  sleepHook(uid: string, container: string, ms: number | undefined, onDone: (err?: string) => void): void {
+    const s = this.sandboxes.get(uid);
+    if (!s) return;
+    const source = 'pkg/kubelet/lifecycle/handlers.go handlerRunner.Run → runSleepHandler';
+    if (ms === undefined) {
+      this.timeline.record('runtime', `preStop ${container} ${s.podRef}: sleep action unknown (PodLifecycleSleepAction off): Cannot run handler`, 'pkg/kubelet/lifecycle/handlers.go handlerRunner.Run', { actor: this.nodeName });
+      return onDone('Cannot run handler: invalid handler');
+    }
+    this.timeline.record('runtime', `preStop ${container} ${s.podRef} (sleep ${ms / 1000}s)`, source, { actor: this.nodeName });
+    this.clock.after(ms, () => onDone());
+  }
+
   /** Whether the runtime still has something of the pod running: a running container or a ready sandbox (runtimeCache.GetPods). */
   isRunningPod(uid: string): boolean {
     const s = this.sandboxes.get(uid);

@@ -4,6 +4,7 @@ import { ApiServer } from '../apiserver/apiserver';
 import { ApiClient } from '../apiserver/client';
 import type { ContainerStatus, DeleteOptions, Pod, PodStatus } from '../apiserver/types';
 import { Clock } from '../clock';
+import { DEFAULT_RELEASE, Release } from '../release';
 import { CONTROLLER, USER } from '../cluster';
 import { Timeline } from '../timeline/timeline';
 import { mergePodStatus, StatusManager } from './status-manager';
@@ -14,12 +15,12 @@ const KUBELET = { name: 'kubelet/n1', component: 'kubelet' } as const;
  * A status manager talking to a real apiserver (no kubelet); `couldRun` stands for the pod
  * workers' CouldHaveRunningContainers, `connected` for the node's network.
  */
-function harness() {
+function harness(options: { release?: Release } = {}) {
   const clock = new Clock();
   const start = clock.now();
   const timeline = new Timeline(clock);
   const api = new ApiServer(clock, timeline);
-  const state = { connected: true, couldRun: true };
+  const state = { connected: true, couldRun: true, reclaimed: false };
   const client = new ApiClient(api, KUBELET, () => state.connected);
   // Each call is followed by the status manager's goroutine (podStatusChannel), as if the caller
   // then waited; the test 'K33 the sync runs after the caller moved on' checks the hand-off itself.
@@ -38,8 +39,10 @@ function harness() {
     const r = api.get('pods', 'default', 'web');
     return r.ok && r.object.metadata.uid === uid ? r.object : undefined;
   };
-  const manager = new Synced(clock, timeline, client, 'n1', () => state.couldRun, 10_000, podManagerPod);
-  const unsynced = new StatusManager(clock, timeline, client, 'n1', () => state.couldRun, 10_000, podManagerPod);
+  // PodResourcesAreReclaimed (before v1.27): `reclaimed` stands for volumes and cgroup gone.
+  const deletionSafety = { release: options.release ?? DEFAULT_RELEASE, podResourcesAreReclaimed: () => !state.couldRun && state.reclaimed };
+  const manager = new Synced(clock, timeline, client, 'n1', () => state.couldRun, 10_000, podManagerPod, deletionSafety);
+  const unsynced = new StatusManager(clock, timeline, client, 'n1', () => state.couldRun, 10_000, podManagerPod, deletionSafety);
   const h = {
     clock,
     api,

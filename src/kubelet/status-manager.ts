@@ -4,6 +4,7 @@ import { jsonEqual } from '../apiserver/object';
 import { isTerminal } from '../apiserver/pod-strategy';
 import type { ContainerStatus, Pod, PodCondition, PodStatus } from '../apiserver/types';
 import type { Scheduler } from '../clock';
+import type { Release } from '../release';
 import type { Timeline } from '../timeline/timeline';
 import { Loop } from './loop';
 import { KUBELET_CONDITIONS } from './status';
@@ -47,6 +48,11 @@ export class StatusManager {
     syncPeriodMs: number,
     /** The pod manager's copy of a pod (what the kubelet last heard from the API), by uid. */
     private readonly podManagerPod: (uid: string) => Pod | undefined,
+    /**
+     * The kubelet's release, and (before v1.27) its PodResourcesAreReclaimed: no container can run
+     * or shows running, the volumes are gone, the pod cgroup is removed.
+     */
+    private readonly deletionSafety: { release: Release; podResourcesAreReclaimed: (uid: string, status: PodStatus) => boolean },
   ) {
     this.syncLoop = new Loop(clock, syncPeriodMs, () => this.syncBatch(true));
   }
@@ -87,7 +93,9 @@ export class StatusManager {
       cs.state = unknown();
       cs.ready = false;
     }
-    if (status.phase !== 'Succeeded' && status.phase !== 'Failed') status.phase = 'Failed';
+    // v1.27+ (#115331): every pod is moved to a terminal phase before its deletion; before, the
+    // phase was left as it was (a deleted restartPolicy Always pod went away Running).
+    if (this.deletionSafety.release.atLeast(27) && status.phase !== 'Succeeded' && status.phase !== 'Failed') status.phase = 'Failed';
     this.updateStatusInternal(pod, status, true, true);
   }
 
@@ -205,7 +213,8 @@ export class StatusManager {
     s.sentVersion = s.version;
     if (this.statuses.get(uid) === s) this.unsent.delete(uid);
     if (!this.canBeDeleted(pod, s)) return;
-    this.timeline.record('status', `resources reclaimed pods/${s.name}`, `${SOURCE} canBeDeleted (deletionTimestamp set, phase ${pod.status?.phase}, podIsFinished)`, { actor: this.nodeName });
+    const why = this.deletionSafety.release.atLeast(27) ? `deletionTimestamp set, phase ${pod.status?.phase}, podIsFinished` : `deletionTimestamp set, PodResourcesAreReclaimed, phase ${pod.status?.phase}`;
+    this.timeline.record('status', `resources reclaimed pods/${s.name}`, `${SOURCE} canBeDeleted (${why})`, { actor: this.nodeName });
     this.timeline.record('status', `DELETE pods/${s.name} gracePeriodSeconds=0 preconditions.uid=${uid}`, `${SOURCE} syncPod → Delete`, { actor: this.nodeName });
     const deleted = api.delete(this.client.identity, 'pods', s.namespace, s.name, { gracePeriodSeconds: 0, preconditions: { uid } });
     // On success the cached status is dropped; on failure the next full sync retries.
@@ -235,10 +244,15 @@ export class StatusManager {
     return !jsonEqual({ ...api, conditions: cached.conditions }, cached);
   }
 
-  /** canBeDeleted (K36, v1.27+): being deleted, not a mirror pod, terminal in the API, finished here. */
+  /**
+   * canBeDeleted (K36): being deleted, not a mirror pod, and — v1.27+ (#115331) — terminal in the
+   * API and finished here (podIsFinished, set by TerminatePod); before v1.27 the kubelet's
+   * PodResourcesAreReclaimed instead, with no phase asked for.
+   */
   private canBeDeleted(pod: Pod, s: VersionedStatus): boolean {
     if (pod.metadata.deletionTimestamp === undefined) return false;
     if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return false;
+    if (!this.deletionSafety.release.atLeast(27)) return this.deletionSafety.podResourcesAreReclaimed(pod.metadata.uid!, s.status);
     return isTerminal(pod) && s.podIsFinished;
   }
 }

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { EPOCH_MS } from '../clock';
 import type { ContainerStatus, Pod, PodStatus } from '../apiserver/types';
 import type { RuntimeContainer, Sandbox } from './runtime';
+import { Release } from '../release';
 import { generateAPIPodStatus, getPhase } from './status';
 
 const NOW = EPOCH_MS + 100_000;
@@ -133,5 +134,16 @@ describe('container statuses (K53)', () => {
     const stopped = generateAPIPodStatus(p, sandbox({ app: 143 }, 'notready'), true, NOW, running);
     expect(stopped.containerStatuses?.[0].volumeMounts).to.deep.equal(running.containerStatuses?.[0].volumeMounts);
     expect(generateAPIPodStatus(pod(['app']), sandbox({ app: true }), false, NOW).containerStatuses?.[0]).to.not.have.property('volumeMounts');
+  });
+});
+
+describe('release differences in container statuses (V27)', () => {
+  it('V27 K53 volumeMounts are listed only with RecursiveReadOnlyMounts (alpha off in v1.30, on from v1.31)', () => {
+    const p = pod(['app']);
+    p.spec!.containers[0].volumeMounts = [{ name: 'data', mountPath: '/data' }];
+    const mounts = (volumeMounts: boolean) => generateAPIPodStatus(p, sandbox({ app: true }), false, NOW, undefined, { volumeMounts }).containerStatuses?.[0].volumeMounts;
+    expect(mounts(true)).to.deep.equal([{ name: 'data', mountPath: '/data' }]);
+    expect(mounts(false)).to.equal(undefined);
+    expect([30, 31].map((m) => Release.of(m).enabled('RecursiveReadOnlyMounts'))).to.deep.equal([false, true]);
   });
 });

@@ -11,10 +11,10 @@ export const KUBELET_CONDITIONS: ReadonlySet<string> = new Set(['PodScheduled', 
  * it was last seen running it is Waiting with a lastState of 137 ContainerStatusUnknown (K29; the
  * restart count goes up unless the pod is being deleted).
  */
-function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined): ContainerStatus {
+function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined, listVolumeMounts: boolean): ContainerStatus {
   const { name } = spec;
   const c = sandbox?.containers.get(name);
-  const volumeMounts = volumeMountStatuses(spec);
+  const volumeMounts = listVolumeMounts ? volumeMountStatuses(spec) : undefined;
   const base = { name, image: spec.image ?? '', imageID: '', restartCount: previous?.restartCount ?? 0, ...(volumeMounts ? { volumeMounts } : {}) };
   if (!c) {
     if (previous?.state?.terminated) return structuredClone(previous);
@@ -110,6 +110,16 @@ function condition(type: string, ok: boolean, now: number, reason?: string, mess
   return { type, status: ok ? 'True' : 'False', lastTransitionTime: toTime(now), ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
 }
 
+/** What a kubelet's release and gates change in the status it generates. */
+export interface StatusGates {
+  /** PodObservedGenerationTracking (v1.34+): the pod's generation, for status and kubelet conditions. */
+  observedGeneration?: number;
+  /** RecursiveReadOnlyMounts (on by default from v1.31): container statuses list their volumeMounts. */
+  volumeMounts: boolean;
+}
+
+export const DEFAULT_STATUS_GATES: StatusGates = { volumeMounts: true };
+
 /**
  * kubelet_pods.go generateAPIPodStatus: the status the kubelet wants the API to hold, from the
  * runtime's state, on top of the previous status (`cached`: the status manager's copy, else the
@@ -117,15 +127,16 @@ function condition(type: string, ok: boolean, now: number, reason?: string, mess
  * (K32); conditions the kubelet does not own are kept from the API, a DisruptionTarget from the
  * previous status (K38).
  */
-export function generateAPIPodStatus(pod: Pod, sandbox: Sandbox | undefined, podIsTerminal: boolean, now: number, cached?: PodStatus): PodStatus {
+export function generateAPIPodStatus(pod: Pod, sandbox: Sandbox | undefined, podIsTerminal: boolean, now: number, cached?: PodStatus, gates: StatusGates = DEFAULT_STATUS_GATES): PodStatus {
+  const { observedGeneration } = gates;
   const spec = pod.spec!;
   const api = pod.status ?? {};
   const old = cached ?? api;
   const previous = (name: string) => [...(old.initContainerStatuses ?? []), ...(old.containerStatuses ?? [])].find((s) => s.name === name);
   // convertToAPIContainerStatuses: init containers in spec order (SortStatusesOfInitContainers),
   // regular containers sorted by name (SortedContainerStatuses).
-  const initStatuses = (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => containerStatus(pod, c, sandbox, previous(c.name)));
-  const statuses = spec.containers.map((c) => containerStatus(pod, c, sandbox, previous(c.name))).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const initStatuses = (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => containerStatus(pod, c, sandbox, previous(c.name), gates.volumeMounts));
+  const statuses = spec.containers.map((c) => containerStatus(pod, c, sandbox, previous(c.name), gates.volumeMounts)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   let phase = getPhase(pod, [...initStatuses, ...statuses], podIsTerminal);
   // The three-way merge: a terminal phase in the status manager or in the API wins.
   if (!isTerminalPhase(phase)) {
@@ -142,14 +153,19 @@ export function generateAPIPodStatus(pod: Pod, sandbox: Sandbox | undefined, pod
   const unready = terminalReason ?? (ready ? undefined : 'ContainersNotReady');
   const message = terminalReason || ready ? undefined : `containers with unready status: [${notReady.join(' ')}]`;
   const disruption = (old.conditions ?? []).find((c) => c.type === 'DisruptionTarget');
+  // PodObservedGenerationTracking (beta on from v1.34, #132912): the conditions the kubelet
+  // generates carry the pod's generation, as does status.observedGeneration below.
+  const observed = (c: PodCondition): PodCondition => (observedGeneration === undefined ? c : { ...c, observedGeneration });
   const conditions = [
     ...(api.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.has(c.type) && c.type !== 'DisruptionTarget'),
     ...(disruption ? [disruption] : (api.conditions ?? []).filter((c) => c.type === 'DisruptionTarget')),
-    condition('PodReadyToStartContainers', sandbox?.state === 'ready', now),
-    condition('Initialized', true, now, phase === 'Succeeded' ? 'PodCompleted' : undefined),
-    condition('Ready', ready, now, unready, message),
-    condition('ContainersReady', ready, now, unready, message),
-    condition('PodScheduled', true, now),
+    ...[
+      condition('PodReadyToStartContainers', sandbox?.state === 'ready', now),
+      condition('Initialized', true, now, phase === 'Succeeded' ? 'PodCompleted' : undefined),
+      condition('Ready', ready, now, unready, message),
+      condition('ContainersReady', ready, now, unready, message),
+      condition('PodScheduled', true, now),
+    ].map(observed),
   ];
   const status: PodStatus = {
     ...old,
@@ -160,6 +176,7 @@ export function generateAPIPodStatus(pod: Pod, sandbox: Sandbox | undefined, pod
     startTime: old.startTime ?? toTime(now),
     ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
     containerStatuses: statuses,
+    ...(observedGeneration !== undefined ? { observedGeneration } : {}),
   };
   // The reason and message belong to the phase: kept only while the phase stays the same.
   if (phase !== old.phase) {

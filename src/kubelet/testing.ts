@@ -8,6 +8,7 @@ import type { ApiResponse } from '../apiserver/apiserver';
 import type { DeleteOptions, ObjectMeta, Pod, PodSpec } from '../apiserver/types';
 import { Cluster, USER } from '../cluster';
 import type { SimNode } from '../node';
+import type { Release } from '../release';
 import type { Component } from '../timeline/event';
 import { formatTimeline } from '../timeline/text';
 import { formatOffset } from '../timeline/time';
@@ -28,11 +29,13 @@ export interface PodOptions {
   /** Behaviours by volume name. */
   volumes?: Record<string, Partial<VolumeBehaviour>>;
   nodeName?: string;
+  /** The release of every component (v1.33 unless given). */
+  release?: Release;
 }
 
-/** A fresh cluster with one node. */
-export function newCluster(): { c: Cluster; node: SimNode } {
-  const c = new Cluster();
+/** A fresh cluster with one node, every component at `release` (v1.33 unless given). */
+export function newCluster(release?: Release): { c: Cluster; node: SimNode } {
+  const c = new Cluster(release ? { release } : {});
   return { c, node: c.addNode(NODE) };
 }
 
@@ -50,7 +53,7 @@ export function createPod(c: Cluster, name: string, o: PodOptions = {}): Pod {
 
 /** A new cluster whose pod `web` (or `name`) has been running for a minute; returns T+0 (now). */
 export function running(o: PodOptions = {}, name = 'web'): { c: Cluster; node: SimNode; pod: Pod; uid: string; t0: number } {
-  const { c, node } = newCluster();
+  const { c, node } = newCluster(o.release);
   const pod = createPod(c, name, o);
   c.advance(WARMUP_MS);
   return { c, node, pod, uid: pod.metadata.uid!, t0: c.clock.now() };

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { openWatch, request } from '../server/testing';
+import { Release } from '../release';
 import { parseServeArgs } from './command';
 
 const BIN = resolve(__dirname, '../../bin/terminating.js');
@@ -23,11 +24,12 @@ function run(args: string[]): Promise<[number | null, string]> {
 
 describe('terminating serve (the command)', () => {
   it('reads its flags', () => {
-    expect(parseServeArgs([])).to.deep.equal({ port: 0, manifests: undefined, clock: { kind: 'jump', quietMs: 50 }, reportDir: 'reports/serve', kubeconfig: undefined });
-    expect(parseServeArgs(['--port', '8080', '--clock', 'fast=10', '--manifests', 'c.yaml', '--report-dir', 'r', '--kubeconfig', 'k'])).to.deep.equal({
+    expect(parseServeArgs([])).to.deep.equal({ port: 0, manifests: undefined, clock: { kind: 'jump', quietMs: 50 }, release: undefined, reportDir: 'reports/serve', kubeconfig: undefined });
+    expect(parseServeArgs(['--port', '8080', '--clock', 'fast=10', '--manifests', 'c.yaml', '--kubernetes', '1.30', '--report-dir', 'r', '--kubeconfig', 'k'])).to.deep.equal({
       port: 8080,
       manifests: 'c.yaml',
       clock: { kind: 'fast', factor: 10 },
+      release: Release.of(30),
       reportDir: 'r',
       kubeconfig: 'k',
     });
@@ -39,6 +41,7 @@ describe('terminating serve (the command)', () => {
     expect(() => parseServeArgs(['--port', '70000'])).to.throw('invalid --port "70000"');
     expect(() => parseServeArgs(['--colck', 'jump'])).to.throw("Unknown option '--colck' (see terminating serve --help)");
     expect(() => parseServeArgs(['--port'])).to.throw("Option '--port <value>' argument missing (see terminating serve --help)");
+    expect(() => parseServeArgs(['--kubernetes', '1.25'])).to.throw('invalid --kubernetes: Kubernetes "1.25" is not supported: the simulation models releases');
     expect(() => parseServeArgs(['extra'])).to.throw("Unexpected argument 'extra' (see terminating serve --help)");
   });
 

@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
+import { CommandError } from '../command-error';
+import { ManifestFileError } from '../manifest-file';
+import { Release } from '../release';
 import { ClockModeError, formatClockMode, parseClockMode } from './clock-driver';
 import { CLOCK_PATH, REPORT_PATH, serve, type ServeOptions } from './serve';
 
@@ -16,13 +19,11 @@ Options:
   --clock MODE         jump (default): virtual time jumps ahead while every client waits on a watch
                        realtime: virtual time follows wall time
                        fast=N: virtual time runs N times as fast as wall time
+  --kubernetes 1.NN    the Kubernetes release every component runs, 1.26 to 1.35 (default 1.33)
   --report-dir DIR     where the session report and the kubeconfig go (default reports/serve)
   --kubeconfig FILE    where the kubeconfig goes (default DIR/kubeconfig)
   -h, --help           this help
 `;
-
-/** A command line `serve` cannot run with: one message saying what is wrong. */
-export class UsageError extends Error {}
 
 export function parseServeArgs(args: string[]): ServeOptions | 'help' {
   let parsed;
@@ -34,6 +35,7 @@ export function parseServeArgs(args: string[]): ServeOptions | 'help' {
         port: { type: 'string' },
         manifests: { type: 'string' },
         clock: { type: 'string' },
+        kubernetes: { type: 'string' },
         'report-dir': { type: 'string' },
         kubeconfig: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -41,23 +43,31 @@ export function parseServeArgs(args: string[]): ServeOptions | 'help' {
     });
   } catch (e) {
     // parseArgs says e.g. "Unknown option '--foo'. To specify a positional argument …": keep the first sentence.
-    throw new UsageError(`${(e as Error).message.split('. ')[0]} (see terminating serve --help)`);
+    throw new CommandError(`${(e as Error).message.split('. ')[0]} (see terminating serve --help)`, 2);
   }
   const v = parsed.values;
   if (v.help) return 'help';
   let port = 0;
   if (v.port !== undefined) {
-    if (!/^\d+$/.test(v.port) || Number(v.port) > 65535) throw new UsageError(`invalid --port "${v.port}": expected a TCP port number 0-65535 (0: any free port)`);
+    if (!/^\d+$/.test(v.port) || Number(v.port) > 65535) throw new CommandError(`invalid --port "${v.port}": expected a TCP port number 0-65535 (0: any free port)`, 2);
     port = Number(v.port);
   }
   let clock;
   try {
     clock = parseClockMode(v.clock ?? 'jump');
   } catch (e) {
-    if (e instanceof ClockModeError) throw new UsageError(e.message);
+    if (e instanceof ClockModeError) throw new CommandError(e.message, 2);
     throw e;
   }
-  return { port, manifests: v.manifests, clock, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig };
+  let release;
+  if (v.kubernetes !== undefined) {
+    try {
+      release = Release.parse(v.kubernetes);
+    } catch (e) {
+      throw new CommandError(`invalid --kubernetes: ${(e as Error).message}`, 2);
+    }
+  }
+  return { port, manifests: v.manifests, clock, release, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig };
 }
 
 /** `terminating serve …`: runs until SIGINT/SIGTERM; resolves with the exit code. */
@@ -67,12 +77,19 @@ export async function serveCommand(args: string[], out: NodeJS.WritableStream = 
     out.write(SERVE_USAGE);
     return 0;
   }
-  const served = await serve(options);
+  let served;
+  try {
+    served = await serve(options);
+  } catch (e) {
+    // An unusable manifest file or a port in use: the user's to fix.
+    if (e instanceof ManifestFileError || (e as NodeJS.ErrnoException).syscall === 'listen') throw new CommandError((e as Error).message);
+    throw e;
+  }
   const pods = served.cluster.apiserver.list('pods', undefined);
   const nodes = served.cluster.nodes.size;
   out.write(
     [
-      `terminating serve: ${options.manifests ?? 'the default cluster'} (${nodes} node${nodes === 1 ? '' : 's'}, ${pods.ok ? pods.object.items.length : 0} pods) at ${served.url}, --clock ${formatClockMode(options.clock)}`,
+      `terminating serve: ${options.manifests ?? 'the default cluster'} (${nodes} node${nodes === 1 ? '' : 's'}, ${pods.ok ? pods.object.items.length : 0} pods, Kubernetes ${served.cluster.release}) at ${served.url}, --clock ${formatClockMode(options.clock)}`,
       `kubeconfig: ${served.kubeconfig}`,
       `  export KUBECONFIG=${served.kubeconfig}`,
       `virtual time: GET ${served.url}${CLOCK_PATH}   (POST ?advance=30s moves it on)`,

@@ -5,6 +5,7 @@ import { after, describe, it } from 'node:test';
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { eventually, openWatch, request } from '../server/testing';
+import { Release } from '../release';
 import { formatTimeline } from '../timeline/text';
 import { JumpClock, parseClockMode, type ClockMode } from './clock-driver';
 import { CLOCK_PATH, REPORT_PATH, serve, VIRTUAL_TIME_HEADER, type ServedCluster } from './serve';
@@ -95,7 +96,8 @@ describe('terminating serve', () => {
     expect((await request(s.url, 'GET', `${PODS}/api`)).status).to.equal(404);
     expect(s.cluster.timeline.since(s.t0).map((e) => e.text)).to.include('clock advanced by 1m');
     const bad = await request(s.url, 'POST', `${CLOCK_PATH}?advance=soon`);
-    expect([bad.status, bad.json.message]).to.deep.equal([400, 'bad duration "soon": expected a non-negative number followed by ms, s, m or h (e.g. 30s, 1.5s, 2m, 1h, 500ms), or several of them from the largest unit down (1m30s, 1h15m)']);
+    expect(bad.status).to.equal(400);
+    expect(bad.json.message).to.match(/^bad duration "soon": expected /);
     expect((await request(s.url, 'POST', CLOCK_PATH)).status).to.equal(400);
     expect((await request(s.url, 'PUT', CLOCK_PATH)).status).to.equal(405);
   });
@@ -117,6 +119,13 @@ describe('terminating serve', () => {
     expect(readFileSync(r.json.files.html, 'utf8')).to.contain('<div class="sd"').and.contain('SIGKILL app pods/web');
     expect(readFileSync(r.json.files.objects, 'utf8')).to.not.match(/name: web\n/);
     expect((await request(s.url, 'GET', REPORT_PATH)).status).to.equal(405);
+  });
+
+  it('--kubernetes: every component runs that release', async () => {
+    const s = await serve({ port: 0, clock: parseClockMode('jump'), release: Release.of(30), reportDir: mkdtempSync(join(tmpdir(), 'serve-test-')) });
+    running.push(s);
+    expect(s.cluster.release.toString()).to.equal('v1.30');
+    expect(s.cluster.node('node-1').config.kubelet.release.toString()).to.equal('v1.30');
   });
 
   it('bad --clock values get one clear error', () => {

@@ -2,10 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { Cluster } from '../cluster';
+import type { Cluster } from '../cluster';
 import { ClusterPlan, WARMUP_MS } from '../cluster-plan';
 import { DurationError, parseDuration } from '../duration';
 import { loadManifestFile } from '../manifest-file';
+import type { Release } from '../release';
 import { createApiHandler } from '../server/api-handler';
 import { formatDuration, formatOffset } from '../timeline/time';
 import { clockDriver, formatClockMode, type ClockDriver, type ClockMode } from './clock-driver';
@@ -28,6 +29,8 @@ export interface ServeOptions {
   /** Manifest file to load (Nodes, Pods, ReplicaSets); undefined: the embedded default cluster. */
   manifests?: string;
   clock: ClockMode;
+  /** The Kubernetes release every component runs (default v1.33). */
+  release?: Release;
   /** Where the session report goes (on exit, on SIGUSR2, on POST /terminating/v1/report). */
   reportDir: string;
   /** Where the kubeconfig is written; default: `kubeconfig` in the report directory. */
@@ -54,17 +57,17 @@ export interface ServedCluster {
  * for the warm-up, and serves the Kubernetes API for it on 127.0.0.1 with the chosen clock.
  */
 export async function serve(options: ServeOptions): Promise<ServedCluster> {
-  const cluster = new Cluster();
-  const plan = new ClusterPlan(cluster);
+  const plan = new ClusterPlan(options.release);
   loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
   plan.start();
+  const cluster = plan.cluster;
   cluster.advance(WARMUP_MS);
   const t0 = cluster.clock.now();
 
   const { listener, activity } = createApiHandler(cluster);
   const driver = clockDriver(options.clock, cluster, activity);
   const reportDir = resolve(options.reportDir);
-  const title = `terminating serve (${options.manifests ?? 'default cluster'}, --clock ${formatClockMode(options.clock)})`;
+  const title = `terminating serve (${options.manifests ?? 'default cluster'}, Kubernetes ${cluster.release}, --clock ${formatClockMode(options.clock)})`;
   const report = () => writeSessionReport(cluster, t0, reportDir, title);
 
   /** Responses not finished yet (watch streams, mostly): shutting down ends them cleanly. */
