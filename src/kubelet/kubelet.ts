@@ -13,7 +13,8 @@ import { Loop } from './loop';
 import { PodWorkers, type PodSyncStatus } from './pod-workers';
 import type { ContainerRuntime } from './runtime';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import { generateAPIPodStatus } from './status';
+import { Backoff } from './backoff';
+import { generateAPIPodStatus, type WaitingReason } from './status';
 import { StatusManager } from './status-manager';
 import { Ticker } from './ticker';
 import type { VolumeManager } from './volume-manager';
@@ -30,6 +31,8 @@ export interface KubeletConfig {
   statusSyncPeriodMs: number;
   /** pod worker backOffPeriod after a failed sync (K19). */
   backOffPeriodMs: number;
+  /** --sync-frequency: a pod whose sync succeeded is synced again after this (K19). */
+  syncFrequencyMs: number;
   /** ContainerGCPeriod: exited containers and sandboxes of deleted pods are removed (K41). */
   containerGCPeriodMs: number;
   /** SyncTerminatingRuntimePod: grace for runtime pods the kubelet has no config for (K30). */
@@ -53,6 +56,7 @@ export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
   housekeepingPeriodMs: 2000,
   statusSyncPeriodMs: 10_000,
   backOffPeriodMs: 10_000,
+  syncFrequencyMs: 60_000,
   containerGCPeriodMs: 60_000,
   orphanKillGracePeriodSeconds: 1,
   shutdownGracePeriodSeconds: 0,
@@ -80,6 +84,10 @@ export class Kubelet {
   private readonly containerGC: Loop;
   /** Pods whose cgroup SyncTerminatedPod has removed (PodResourcesAreReclaimed asks, before v1.27). */
   private readonly podCgroupsRemoved = new Set<string>();
+  /** image_manager.go backOff: failed pulls per pod and image (10 s doubling to 5 min); lost on restart like upstream's in-memory one. */
+  private readonly imageBackOff = new Backoff();
+  /** kubelet.go reasonCache: why each container of a pod could not start at its last SyncPod (shown as its waiting reason). */
+  private readonly reasonCache = new Map<string, Map<string, WaitingReason>>();
   /** The pod manager: the pods config currently says this node runs, by uid. */
   private readonly podManager = new Map<string, Pod>();
   private eventCounter = 0;
@@ -110,7 +118,7 @@ export class Kubelet {
       this.scheduler,
       timeline,
       nodeName,
-      { backOffPeriodMs: settings.backOffPeriodMs, release: settings.release },
+      { backOffPeriodMs: settings.backOffPeriodMs, resyncIntervalMs: settings.syncFrequencyMs, release: settings.release },
       {
         syncPod: (pod, done) => this.syncPod(pod, done),
         syncTerminatingPod: (pod, grace, done, podStatusFn) => this.syncTerminatingPod(pod, grace, done, podStatusFn),
@@ -122,7 +130,10 @@ export class Kubelet {
       (uid) => !this.runtime.isRunningPod(uid),
     );
     this.workers.onTerminated = (s) => this.onWorkerTerminated(s);
-    this.workers.onRemoved = (s) => this.podCgroupsRemoved.delete(s.uid);
+    this.workers.onRemoved = (s) => {
+      this.podCgroupsRemoved.delete(s.uid);
+      this.reasonCache.delete(s.uid);
+    };
     // The work queue: a failed sync is retried when the sync ticker finds it due, only for pods
     // still in the pod manager (getPodsToSync → HandlePodSyncs); orphans are re-driven by housekeeping.
     this.workers.onWorkDue = (uid) => {
@@ -203,7 +214,7 @@ export class Kubelet {
    * image pull blocks SyncPod; the runtime calls run without the worker's cancellation (TODO
    * #113606), so a container whose pull completes starts even if the pod is being deleted (S12).
    */
-  private syncPod(pod: Pod, done: (err?: string, isTerminal?: boolean) => void): void {
+  private syncPod(pod: Pod, done: (err?: string, isTerminal?: boolean, backedOff?: boolean) => void): void {
     const uid = pod.metadata.uid!;
     const ref = `pods/${pod.metadata.name}`;
     const names = [...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(pod.spec?.containers ?? [])].map((c) => c.name);
@@ -221,15 +232,35 @@ export class Kubelet {
     this.statusManager.setPodStatus(pod, status);
     const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
     if (terminal || toPull.length === 0) return done(undefined, terminal);
-    let left = toPull.length;
+    // image_manager.go EnsureImageExists: an image whose last pull failed less than its back-off
+    // ago is not pulled again: the container waits with ImagePullBackOff, which SyncPod does not
+    // count as an error (the pod is synced again at the resync interval).
+    const reasons = this.reasonCache.get(uid) ?? new Map<string, WaitingReason>();
+    this.reasonCache.set(uid, reasons);
+    const imageOf = (name: string) => [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === name)?.image ?? '';
+    const backOffKey = (name: string) => `${uid}_${imageOf(name)}`;
+    const now = this.scheduler.now();
+    const pulling = toPull.filter((name) => {
+      if (!this.imageBackOff.isInBackOffSinceUpdate(backOffKey(name), now)) return true;
+      reasons.set(name, { reason: 'ImagePullBackOff', message: `Back-off pulling image "${imageOf(name)}"` });
+      this.recordEvent(pod, name, 'Normal', 'BackOff', `Back-off pulling image "${imageOf(name)}"`, 'pkg/kubelet/images/image_manager.go EnsureImageExists (IsInBackOffSinceUpdate)');
+      return false;
+    });
+    if (pulling.length === 0) return done(undefined, false, true);
+    let left = pulling.length;
     let failed: string | undefined;
-    for (const name of toPull) {
+    for (const name of pulling) {
       this.runtime.pullImage(
         uid,
         name,
         this.scheduler.guard((err?: string) => {
-          if (err) failed = err;
-          else {
+          if (err) {
+            failed = err;
+            this.imageBackOff.next(backOffKey(name), this.scheduler.now());
+            // The message is the runtime's pull error (containerd's NotFound here).
+            reasons.set(name, { reason: 'ErrImagePull', message: `rpc error: code = NotFound desc = failed to pull and unpack image "${imageOf(name)}": not found` });
+          } else {
+            reasons.delete(name);
             this.runtime.startContainer(uid, name);
             this.plegEvent(uid);
           }
@@ -296,7 +327,7 @@ export class Kubelet {
     const observedGeneration = release.enabled('PodObservedGenerationTracking') ? pod.metadata.generation : undefined;
     const uid = pod.metadata.uid!;
     const gates = { observedGeneration, volumeMounts: release.enabled('RecursiveReadOnlyMounts') };
-    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && release.atLeast(27), this.scheduler.now(), this.statusManager.getPodStatus(uid), gates);
+    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && release.atLeast(27), this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid));
   }
 
   /**
