@@ -1,6 +1,6 @@
 import type { ClientIdentity } from '../apiserver/apiserver';
 import { ApiClient, Unreachable } from '../apiserver/client';
-import { toTime } from '../apiserver/object';
+import { EventRecorder } from '../apiserver/event-recorder';
 import { isTerminal } from '../apiserver/pod-strategy';
 import type { Event, Pod, PodStatus } from '../apiserver/types';
 
@@ -74,6 +74,7 @@ export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
 export class Kubelet {
   readonly scheduler: ProcessScheduler;
   readonly client: ApiClient;
+  private readonly recorder: EventRecorder;
   readonly workers: PodWorkers;
   readonly statusManager: StatusManager;
   private readonly config: PodConfig;
@@ -90,7 +91,6 @@ export class Kubelet {
   private readonly reasonCache = new Map<string, Map<string, WaitingReason>>();
   /** The pod manager: the pods config currently says this node runs, by uid. */
   private readonly podManager = new Map<string, Pod>();
-  private eventCounter = 0;
 
   constructor(
     clock: Clock,
@@ -105,6 +105,14 @@ export class Kubelet {
     this.scheduler = new ProcessScheduler(clock);
     const identity: ClientIdentity = { name: `kubelet/${nodeName}`, component: 'kubelet' };
     this.client = new ApiClient(api, identity, connected);
+    this.recorder = new EventRecorder({ component: 'kubelet', host: nodeName }, nodeName, () => this.scheduler.now(), (event) => {
+      try {
+        this.client.server.create(this.client.identity, 'events', event.metadata.namespace, event);
+      } catch (e) {
+        // The recorder drops events it cannot deliver.
+        if (!(e instanceof Unreachable)) throw e;
+      }
+    });
     this.pleg = new Ticker(this.scheduler, settings.plegRelistPeriodMs);
     this.syncTicker = new Ticker(this.scheduler, settings.syncPeriodMs);
     this.housekeeping = new Loop(this.scheduler, settings.housekeepingPeriodMs, () => this.handlePodCleanups());
@@ -494,7 +502,7 @@ export class Kubelet {
   /** An Event about the node itself (e.g. NodeShutdown), with the node as involvedObject. */
   recordNodeEvent(type: 'Normal' | 'Warning', reason: string, message: string, source: string): void {
     this.timeline.record('events', `${reason} nodes/${this.nodeName}: ${message}`, source, { actor: this.nodeName });
-    this.createEvent({ kind: 'Node', apiVersion: 'v1', name: this.nodeName, uid: this.nodeName }, 'default', type, reason, message);
+    this.recorder.event({ kind: 'Node', apiVersion: 'v1', name: this.nodeName, uid: this.nodeName }, type, reason, message);
   }
 
   /** An Event about a pod, or about one of its containers when `container` is given. */
@@ -502,29 +510,6 @@ export class Kubelet {
     const name = pod.metadata.name ?? '';
     this.timeline.record('events', `${reason} pods/${name}: ${message}`, source, { actor: this.nodeName });
     const ref: ObjectReference = { kind: 'Pod', apiVersion: 'v1', name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, ...(container !== undefined ? { fieldPath: `spec.containers{${container}}` } : {}) };
-    this.createEvent(ref, pod.metadata.namespace ?? 'default', type, reason, message);
-  }
-
-  private createEvent(involvedObject: ObjectReference, namespace: string, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    const name = involvedObject.name ?? '';
-    this.eventCounter += 1;
-    const now = toTime(this.scheduler.now());
-    const event: Event = {
-      metadata: { name: `${name}.${this.nodeName}.${this.eventCounter}`, namespace },
-      involvedObject,
-      reason,
-      message,
-      type,
-      source: { component: 'kubelet', host: this.nodeName },
-      firstTimestamp: now,
-      lastTimestamp: now,
-      count: 1,
-    };
-    try {
-      this.client.server.create(this.client.identity, 'events', event.metadata.namespace, event);
-    } catch (e) {
-      // The recorder drops events it cannot deliver.
-      if (!(e instanceof Unreachable)) throw e;
-    }
+    this.recorder.event(ref, type, reason, message);
   }
 }
