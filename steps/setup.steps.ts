@@ -132,7 +132,7 @@ Given('the image of container {string} of pod {string} takes {duration} to pull'
   this.containerBehaviour(container, pod, { pullMs: ms });
 });
 
-/** Every pull fails (ErrImagePull): the container is never created and the pod stays Pending (S12). */
+/** Every pull fails after 1 s: the container waits with ErrImagePull, then ImagePullBackOff between pulls (K54); it is never created and the pod stays Pending (S12). */
 Given('the image of container {string} of pod {string} cannot be pulled', function (this: TerminatingWorld, container: string, pod: string) {
   this.containerBehaviour(container, pod, { pullMs: 1000, pullFails: true });
 });

@@ -407,3 +407,46 @@ describe('release differences in the kubelet (V20, V25, V26)', () => {
     expect(seen(33)).to.deep.equal([2, undefined, undefined]);
   });
 });
+
+describe('image pull back-off (K54): images.go EnsureImageExists, kubelet.go reasonCache', () => {
+  it('K54 a failing pull shows ErrImagePull, then ImagePullBackOff while the back-off (10 s doubling) lasts; a back-off sync is retried at the 1 min resync', () => {
+    const { c } = newCluster();
+    const t0 = c.clock.now();
+    createPod(c, 'web', { containers: { app: { pullMs: 1000, pullFails: true } } });
+    c.advance(200_000);
+    // Pulls at 0 (fails at 1: 10 s), 11 (10 s since the failure: not < 10 s; fails at 12: 20 s),
+    // 22 in back-off (no error: resync 60 s later), 82 (fails at 83: 40 s), 93 back-off, 153 …
+    expectTimeline(c, t0, [
+      [0, 'runtime', 'pulling image for app pods/web'],
+      [1, 'kubelet', 'sync error pods/web: ErrImagePull; retry in 10s'],
+      [11, 'runtime', 'pulling image for app pods/web'],
+      [12, 'runtime', 'pull failed app pods/web: ErrImagePull'],
+      [22, 'events', 'BackOff pods/web: Back-off pulling image "registry.k8s.io/e2e-test-images/agnhost:2.53"'],
+      [82, 'runtime', 'pulling image for app pods/web'],
+      [93, 'events', 'BackOff pods/web'],
+      [153, 'runtime', 'pulling image for app pods/web'],
+      [164, 'events', 'BackOff pods/web'],
+    ]);
+    expect(count(c, t0, 'runtime', 'pulling image')).to.equal(4);
+    // The status written at each sync shows the reason the previous one left in the reasonCache.
+    const reasons = versions(c, 'web').map((v) => app(v)?.state?.waiting?.reason).filter((r) => r !== undefined);
+    expect(reasons).to.deep.equal(['ContainerCreating', 'ErrImagePull', 'ImagePullBackOff', 'ErrImagePull', 'ImagePullBackOff', 'ErrImagePull']);
+    expect(app(stored(c, 'web'))?.state?.waiting?.message).to.match(/^rpc error: code = NotFound desc = failed to pull and unpack image "registry.k8s.io\/e2e-test-images\/agnhost:2.53"/);
+    expect(stored(c, 'web')?.status?.phase).to.equal('Pending');
+  });
+
+  it('K54 deleted in ImagePullBackOff: no pull is tried any more; the waiting container ends as ContainerStatusUnknown 137, the pod Failed', () => {
+    const { c } = newCluster();
+    createPod(c, 'web', { containers: { app: { pullMs: 1000, pullFails: true } } });
+    c.advance(30_000);
+    expect(app(stored(c, 'web'))?.state?.waiting?.reason).to.equal('ErrImagePull');
+    const t0 = c.clock.now();
+    del(c, 'web');
+    c.advance(120_000);
+    expect(stored(c, 'web')).to.equal(undefined);
+    expectNo(c, t0, 'runtime', 'pulling image');
+    const last = versions(c, 'web').at(-1);
+    expect(last?.status?.phase).to.equal('Failed');
+    expect(app(last)?.state?.terminated).to.include({ exitCode: 137, reason: 'ContainerStatusUnknown' });
+  });
+});
