@@ -10,6 +10,7 @@ import type { Pod } from '../apiserver/types';
 import { Cluster, USER } from '../cluster';
 import { at, createPod, expectNo, expectTimeline, NODE, stored, versions, WARMUP_MS } from '../kubelet/testing';
 import { DEFAULT_POD_GC_CONFIG, TAINT_OUT_OF_SERVICE } from './pod-gc';
+import { Release } from '../release';
 
 const PODGC = 'pod-garbage-collector';
 
@@ -21,8 +22,8 @@ function requestsBy(c: Cluster, t0: number, actor: string): string[] {
 }
 
 /** A cluster whose node's pod `web` has run for a minute; the node lost the apiserver at the start if `unreachable`. */
-function running(o: { unreachable?: boolean; pod?: Parameters<typeof createPod>[2] } = {}): { c: Cluster; t0: number } {
-  const c = new Cluster();
+function running(o: { unreachable?: boolean; pod?: Parameters<typeof createPod>[2]; release?: Release } = {}): { c: Cluster; t0: number } {
+  const c = new Cluster(o.release ? { release: o.release } : {});
   const node = c.addNode(NODE);
   createPod(c, 'web', o.pod);
   if (o.unreachable) node.setReachable(false);
@@ -75,6 +76,25 @@ describe('PodGC gcOrphaned', () => {
       [60, 'apiserver', 'DELETE pods/web gracePeriodSeconds=0'],
       [60, 'etcd', 'DELETE /registry/pods/default/web'],
     ]);
+  });
+
+  it('V9 with PodDisruptionConditions disabled, v1.28 deletes the orphan as it is (no Failed, no condition); v1.29 still marks it Failed', () => {
+    const orphan = (release: Release) => {
+      const { c, t0 } = running({ unreachable: true, release });
+      c.advance(5000);
+      c.apiserver.delete(USER, 'nodes', undefined, NODE, {});
+      c.flush();
+      c.advance(115_000);
+      return { requests: requestsBy(c, t0, PODGC), last: versions(c, 'web').at(-1) };
+    };
+    const old = orphan(Release.of(28, { PodDisruptionConditions: false }));
+    expect(old.requests).to.deep.equal(['DELETE pods/web gracePeriodSeconds=0']);
+    expect(old.last?.status?.phase).to.not.equal('Failed');
+    expect(condition(old.last, 'DisruptionTarget')).to.equal(undefined);
+    expect(orphan(Release.of(28)).requests).to.deep.equal(['PATCH pods/web/status', 'DELETE pods/web gracePeriodSeconds=0']);
+    const newer = orphan(Release.of(29, { PodDisruptionConditions: false }));
+    expect(newer.requests).to.deep.equal(['PATCH pods/web/status', 'DELETE pods/web gracePeriodSeconds=0']);
+    expect(newer.last?.status?.phase).to.equal('Failed');
   });
 
   it('K48 discoverDeletedNodes: a node that is back when the quarantine ends keeps its pods (checked against the informer, then a live GET)', () => {

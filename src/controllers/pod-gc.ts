@@ -202,7 +202,12 @@ export class PodGarbageCollector {
     const ns = pod.metadata.namespace;
     this.timeline.record('podgc', `force delete pods/${name}: ${why}`, `${SOURCE} ${fn} → markFailedAndDeletePodWithCondition`);
     const phase = pod.status?.phase;
-    if (phase !== 'Succeeded' && phase !== 'Failed') {
+    // V9 — up to v1.28 the status write sits behind PodDisruptionConditions alone: with the gate
+    // disabled the pod is deleted as it is, neither Failed nor conditioned (gc_controller.go
+    // markFailedAndDeletePodWithCondition). From v1.29 JobPodReplacementPolicy (KEP-3939, beta on
+    // in v1.29, not a modelled gate) also enables it, and from v1.31 PodDisruptionConditions is locked on.
+    const marks = this.config.release.enabled('PodDisruptionConditions') || this.config.release.atLeast(29);
+    if (marks && phase !== 'Succeeded' && phase !== 'Failed') {
       const status: PodStatus = structuredClone(pod.status ?? {});
       status.phase = 'Failed';
       if (condition) updatePodCondition(status, condition, this.clock.now());
