@@ -135,3 +135,28 @@ Feature: The same deletion on each Kubernetes release (1.26 – 1.35)
       | release | tainted      | evicted          |
       | v1.33   | T+55s..T+1m  | T+5m55s..T+6m    |
       | v1.34   | T+50s..T+55s | T+5m50s..T+5m55s |
+
+  Scenario Outline: kube-apiserver keeps a preStop sleep action only with PodLifecycleSleepAction (<release>)
+    # V8: pkg/api/pod/util.go dropPodLifecycleSleepAction: with the gate off (alpha before v1.30)
+    # the sleep handler is removed on create, and a preStop left with no handler goes too.
+    Given Kubernetes <release>
+    And a node "node-1"
+    And a pod "web" running on node "node-1" with:
+      """
+      spec:
+        containers:
+          - name: app
+            image: nginx
+            lifecycle:
+              preStop:
+                sleep:
+                  seconds: 5
+      """
+    Then pod "web" has fields:
+      | path                                               | value     |
+      | /spec/containers/0/lifecycle/preStop/sleep/seconds | <seconds> |
+
+    Examples:
+      | release | seconds  |
+      | v1.29   | <absent> |
+      | v1.30   | 5        |

@@ -121,6 +121,15 @@ Given('container {string} of pod {string} exits with code {int} {duration} after
   this.containerBehaviour(container, pod, { sigterm: { kind: 'exits', afterMs: ms, exitCode } });
 });
 
+/**
+ * The container's process exits by itself with that code after running that long, every time it
+ * is started: with restartPolicy Always (or OnFailure and a non-zero code) the kubelet restarts it,
+ * holding it back in CrashLoopBackOff (10 s doubling to 5 min) once it crashed again (K55).
+ */
+Given('container {string} of pod {string} exits with code {int} after running {duration}', function (this: TerminatingWorld, container: string, pod: string, exitCode: number, ms: number) {
+  this.containerBehaviour(container, pod, { exitsOnItsOwn: exitCode, runsForMs: ms });
+});
+
 /** The hook ends with an error after that time: the kubelet records a Warning FailedPreStopHook and goes on with the kill (K25). */
 Given('container {string} of pod {string} has a preStop hook that fails after {duration}', function (this: TerminatingWorld, container: string, pod: string, ms: number) {
   this.plan.preStop(container, pod, ms);
@@ -132,7 +141,7 @@ Given('the image of container {string} of pod {string} takes {duration} to pull'
   this.containerBehaviour(container, pod, { pullMs: ms });
 });
 
-/** Every pull fails (ErrImagePull): the container is never created and the pod stays Pending (S12). */
+/** Every pull fails after 1 s: the container waits with ErrImagePull, then ImagePullBackOff between pulls (K54); it is never created and the pod stays Pending (S12). */
 Given('the image of container {string} of pod {string} cannot be pulled', function (this: TerminatingWorld, container: string, pod: string) {
   this.containerBehaviour(container, pod, { pullMs: 1000, pullFails: true });
 });

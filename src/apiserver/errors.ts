@@ -78,6 +78,14 @@ export function invalid(qualifiedKind: string, name: string, errs: readonly Fiel
   return failure(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${body}`, { name, kind: qualifiedKind.split('.')[0], causes });
 }
 
+/**
+ * A 422 Invalid whose message is the whole explanation (no field causes): errors.NewGenericServerResponse
+ * with StatusUnprocessableEntity, as patch.go answers a patch that cannot be applied.
+ */
+export function unprocessable(message: string): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422, message });
+}
+
 /** errors.NewBadRequest (400). */
 export function badRequest(message: string): StatusError {
   return failure(400, 'BadRequest', message, undefined);

@@ -1,5 +1,5 @@
 import { applyPatch, type Operation } from 'fast-json-patch';
-import { StatusError } from './errors';
+import { unprocessable } from './errors';
 import { clone } from './object';
 import { strategicMergePatch, StrategicMergeError } from './strategic-merge';
 
@@ -19,21 +19,13 @@ export function applyPatchBody<T>(current: T, type: PatchType, body: unknown): T
     } catch (e) {
       // patch.go strategicPatchObject: a patch that cannot be applied is a 422 naming the merge error.
       if (!(e instanceof StrategicMergeError)) throw e;
-      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422, message: e.message });
+      throw unprocessable(e.message);
     }
   }
   try {
     return applyPatch(clone(current), body as Operation[], true, false).newDocument;
   } catch (e) {
-    throw new StatusError({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      reason: 'Invalid',
-      code: 422,
-      message: `the server rejected our request due to an error in our request: ${(e as Error).message.split('\n')[0]}`,
-    });
+    throw unprocessable(`the server rejected our request due to an error in our request: ${(e as Error).message.split('\n')[0]}`);
   }
 }
 

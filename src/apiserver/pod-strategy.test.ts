@@ -142,3 +142,39 @@ describe('podStrategy create and update', () => {
     expect(errs.map((e) => e.detail)).to.deep.equal(['Duplicate value']);
   });
 });
+
+describe('V8 — dropPodLifecycleSleepAction: a sleep handler is dropped while PodLifecycleSleepAction is off (before v1.30)', () => {
+  const withHooks = (): Pod => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web' },
+    spec: {
+      containers: [
+        { name: 'app', image: 'nginx', lifecycle: { preStop: { sleep: { seconds: 5 } } } },
+        { name: 'log', image: 'fluentd', lifecycle: { preStop: { sleep: { seconds: 5 }, exec: { command: ['drain'] } } } },
+      ],
+    },
+  });
+
+  it('v1.29: the sleep-only preStop is removed, a preStop with another handler keeps it; no error', () => {
+    const pod = withHooks();
+    podStrategyFor(Release.of(29)).prepareForCreate(pod, 0);
+    expect(pod.spec!.containers.map((c) => c.lifecycle)).to.deep.equal([{}, { preStop: { exec: { command: ['drain'] } } }]);
+    expect(podStrategyFor(Release.of(29)).validate(pod)).to.deep.equal([]);
+  });
+
+  it('v1.30 (beta on), and v1.29 with the gate enabled: the sleep action is kept', () => {
+    for (const release of [Release.of(30), Release.of(29, { PodLifecycleSleepAction: true })]) {
+      const pod = withHooks();
+      podStrategyFor(release).prepareForCreate(pod, 0);
+      expect(pod.spec!.containers[0].lifecycle).to.deep.equal({ preStop: { sleep: { seconds: 5 } } });
+    }
+  });
+
+  it('v1.29: an update keeps a sleep action the stored pod already has (podLifecycleSleepActionInUse)', () => {
+    const old = withHooks();
+    const next = withHooks();
+    podStrategyFor(Release.of(29)).prepareForUpdate(next, old);
+    expect(next.spec!.containers[0].lifecycle).to.deep.equal({ preStop: { sleep: { seconds: 5 } } });
+  });
+});

@@ -44,6 +44,32 @@ function mutableSpecView(spec: PodSpec | undefined): unknown {
   return { ...spec, containers: strip(spec.containers), initContainers: strip(spec.initContainers), activeDeadlineSeconds: undefined, tolerations: undefined };
 }
 
+/** Every container of the spec (init, regular, ephemeral), as podutil.VisitContainers walks them. */
+function allContainers(spec: PodSpec | undefined): Container[] {
+  return [...(spec?.initContainers ?? []), ...(spec?.containers ?? []), ...((spec?.ephemeralContainers ?? []) as Container[])];
+}
+
+/**
+ * V8 — pkg/api/pod/util.go dropPodLifecycleSleepAction (called from dropDisabledFields on create
+ * and update): with `PodLifecycleSleepAction` off (before v1.30, KEP-3960) and no sleep action in
+ * the stored spec, a `sleep` handler is removed without an error, and a preStop/postStart left
+ * with no handler is removed too.
+ */
+function dropPodLifecycleSleepAction(spec: PodSpec | undefined, old: PodSpec | undefined, release: Release): void {
+  const inUse = (s: PodSpec | undefined) => allContainers(s).some((c) => c.lifecycle?.preStop?.sleep || c.lifecycle?.postStart?.sleep);
+  if (release.enabled('PodLifecycleSleepAction') || inUse(old)) return;
+  for (const c of allContainers(spec)) {
+    const lifecycle = c.lifecycle;
+    if (!lifecycle) continue;
+    for (const hook of ['preStop', 'postStart'] as const) {
+      const handler = lifecycle[hook];
+      if (!handler?.sleep) continue;
+      delete handler.sleep;
+      if (!handler.exec && !handler.httpGet && !handler.tcpSocket) delete lifecycle[hook];
+    }
+  }
+}
+
 /** pkg/registry/core/pod/strategy.go podStrategy, as kube-apiserver `release` has it. */
 export function podStrategyFor(release: Release): Strategy<Pod> {
   // Pods carry metadata.generation since v1.33 (KEP-5067, #130181; not behind a gate): 1 on
@@ -62,6 +88,7 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
     /** podStrategy.PrepareForCreate: status is reset to Pending, generation starts at 1 (v1.33). */
     prepareForCreate(pod, now) {
       setPodDefaults(pod);
+      dropPodLifecycleSleepAction(pod.spec, undefined, release);
       pod.status = { phase: 'Pending', qosClass: 'BestEffort' };
       if (generation) pod.metadata.generation = 1;
       pod.metadata.creationTimestamp = toTime(now);
@@ -80,6 +107,7 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
     /** podStrategy.PrepareForUpdate: status is not changed through the main resource; generation follows the spec (updatePodGeneration). */
     prepareForUpdate(next, old) {
       next.status = old.status;
+      dropPodLifecycleSleepAction(next.spec, old.spec, release);
       if (generation && !jsonEqual(next.spec, old.spec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     },
 

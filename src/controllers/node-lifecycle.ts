@@ -1,7 +1,8 @@
 import { TAINT_NOT_READY, TAINT_UNREACHABLE } from '../apiserver/admission';
 import type { ApiServer, ClientIdentity } from '../apiserver/apiserver';
 import { toTime } from '../apiserver/object';
-import type { Event, Node, NodeCondition, Pod, Taint } from '../apiserver/types';
+import { EventRecorder } from '../apiserver/event-recorder';
+import type { Node, NodeCondition, Pod, Taint } from '../apiserver/types';
 import type { Clock } from '../clock';
 import { NODE_LEASE_NAMESPACE } from '../kubelet/node-status';
 import { DEFAULT_RELEASE, type Release } from '../release';
@@ -75,7 +76,7 @@ function hasTaint(node: Node, key: string, effect: string): boolean {
 export class NodeLifecycleController {
   private readonly health = new Map<string, NodeHealth>();
   private readonly config: NodeLifecycleConfig;
-  private eventCounter = 0;
+  private readonly recorder = new EventRecorder({ component: 'node-controller' }, 'node-not-ready', () => this.clock.now(), (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e));
 
   constructor(
     private readonly clock: Clock,
@@ -248,19 +249,6 @@ export class NodeLifecycleController {
     const { name, namespace, uid } = pod.metadata;
     const message = 'Node is not ready';
     this.timeline.record('events', `NodeNotReady pods/${name}: ${message}`, `${UTIL} MarkPodsNotReady`, { actor: IDENTITY.name });
-    this.eventCounter += 1;
-    const now = toTime(this.clock.now());
-    const event: Event = {
-      metadata: { name: `${name}.node-not-ready.${this.eventCounter}`, namespace: namespace ?? 'default' },
-      involvedObject: { kind: 'Pod', apiVersion: 'v1', name, namespace, uid },
-      reason: 'NodeNotReady',
-      message,
-      type: 'Warning',
-      source: { component: 'node-controller' },
-      firstTimestamp: now,
-      lastTimestamp: now,
-      count: 1,
-    };
-    this.api.create(IDENTITY, 'events', event.metadata.namespace, event);
+    this.recorder.event({ kind: 'Pod', apiVersion: 'v1', name, namespace, uid }, 'Warning', 'NodeNotReady', message);
   }
 }

@@ -1,6 +1,7 @@
 import type { ApiServer, ClientIdentity } from '../apiserver/apiserver';
-import { jsonEqual, toTime } from '../apiserver/object';
-import type { Event, Node, Pod, PodStatus, Taint, Toleration } from '../apiserver/types';
+import { EventRecorder } from '../apiserver/event-recorder';
+import { jsonEqual } from '../apiserver/object';
+import type { Node, Pod, PodStatus, Taint, Toleration } from '../apiserver/types';
 import type { Clock, TimerHandle } from '../clock';
 import { DEFAULT_RELEASE } from '../release';
 import type { ControllerOptions } from './options';
@@ -89,7 +90,7 @@ export class TaintEvictionController {
   private readonly podsByNode = new Map<string, Map<string, Pod>>();
   /** The pod informer's cache (podLister), keyed namespace/name. */
   private readonly pods = new Map<string, Pod>();
-  private eventCounter = 0;
+  private readonly recorder = new EventRecorder({ component: 'taint-eviction-controller' }, 'taint-eviction', () => this.clock.now(), (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e));
 
   constructor(
     private readonly clock: Clock,
@@ -261,19 +262,6 @@ export class TaintEvictionController {
   private emitEvent(namespace: string | undefined, name: string, message: string, fn: string): void {
     const reason = 'TaintManagerEviction';
     this.timeline.record('events', `${reason} pods/${name}: ${message}`, `${SOURCE} ${fn}`, { actor: IDENTITY.name });
-    this.eventCounter += 1;
-    const now = toTime(this.clock.now());
-    const event: Event = {
-      metadata: { name: `${name}.taint-eviction.${this.eventCounter}`, namespace: namespace ?? 'default' },
-      involvedObject: { kind: 'Pod', apiVersion: 'v1', name, namespace },
-      reason,
-      message,
-      type: 'Normal',
-      source: { component: 'taint-eviction-controller' },
-      firstTimestamp: now,
-      lastTimestamp: now,
-      count: 1,
-    };
-    this.api.create(IDENTITY, 'events', event.metadata.namespace, event);
+    this.recorder.event({ kind: 'Pod', apiVersion: 'v1', name, namespace }, 'Normal', reason, message);
   }
 }

@@ -407,3 +407,102 @@ describe('release differences in the kubelet (V20, V25, V26)', () => {
     expect(seen(33)).to.deep.equal([2, undefined, undefined]);
   });
 });
+
+describe('image pull back-off (K54): images.go EnsureImageExists, kubelet.go reasonCache', () => {
+  it('K54 a failing pull shows ErrImagePull, then ImagePullBackOff while the back-off (10 s doubling) lasts; a back-off sync is retried at the 1 min resync', () => {
+    const { c } = newCluster();
+    const t0 = c.clock.now();
+    createPod(c, 'web', { containers: { app: { pullMs: 1000, pullFails: true } } });
+    c.advance(200_000);
+    // Pulls at 0 (fails at 1: 10 s), 11 (10 s since the failure: not < 10 s; fails at 12: 20 s),
+    // 22 in back-off (no error: resync 60 s later), 82 (fails at 83: 40 s), 93 back-off, 153 …
+    expectTimeline(c, t0, [
+      [0, 'runtime', 'pulling image for app pods/web'],
+      [1, 'kubelet', 'sync error pods/web: ErrImagePull; retry in 10s'],
+      [11, 'runtime', 'pulling image for app pods/web'],
+      [12, 'runtime', 'pull failed app pods/web: ErrImagePull'],
+      [22, 'events', 'BackOff pods/web: Back-off pulling image "registry.k8s.io/e2e-test-images/agnhost:2.53"'],
+      [82, 'runtime', 'pulling image for app pods/web'],
+      [93, 'events', 'BackOff pods/web'],
+      [153, 'runtime', 'pulling image for app pods/web'],
+      [164, 'events', 'BackOff pods/web'],
+    ]);
+    expect(count(c, t0, 'runtime', 'pulling image')).to.equal(4);
+    // The status written at each sync shows the reason the previous one left in the reasonCache.
+    const reasons = versions(c, 'web').map((v) => app(v)?.state?.waiting?.reason).filter((r) => r !== undefined);
+    expect(reasons).to.deep.equal(['ContainerCreating', 'ErrImagePull', 'ImagePullBackOff', 'ErrImagePull', 'ImagePullBackOff', 'ErrImagePull']);
+    expect(app(stored(c, 'web'))?.state?.waiting?.message).to.match(/^rpc error: code = NotFound desc = failed to pull and unpack image "registry.k8s.io\/e2e-test-images\/agnhost:2.53"/);
+    expect(stored(c, 'web')?.status?.phase).to.equal('Pending');
+  });
+
+  it('K54 deleted in ImagePullBackOff: no pull is tried any more; the waiting container ends as ContainerStatusUnknown 137, the pod Failed', () => {
+    const { c } = newCluster();
+    createPod(c, 'web', { containers: { app: { pullMs: 1000, pullFails: true } } });
+    c.advance(30_000);
+    expect(app(stored(c, 'web'))?.state?.waiting?.reason).to.equal('ErrImagePull');
+    const t0 = c.clock.now();
+    del(c, 'web');
+    c.advance(120_000);
+    expect(stored(c, 'web')).to.equal(undefined);
+    expectNo(c, t0, 'runtime', 'pulling image');
+    const last = versions(c, 'web').at(-1);
+    expect(last?.status?.phase).to.equal('Failed');
+    expect(app(last)?.state?.terminated).to.include({ exitCode: 137, reason: 'ContainerStatusUnknown' });
+  });
+});
+
+describe('restarts and CrashLoopBackOff (K55): kuberuntime_manager.go computePodActions, doBackOff', () => {
+  it('K55 a crashing container is restarted at once, then held back while its back-off (10 s, 20 s, 40 s … from its finish) lasts; restartCount and lastState follow the runs', () => {
+    const { c } = newCluster();
+    const t0 = c.clock.now();
+    createPod(c, 'web', { containers: { app: { exitsOnItsOwn: 1, runsForMs: 5000 } } });
+    c.advance(140_000);
+    // Runs 0–5, 6–11 (first restart: no back-off yet), held back at 12 (11 + 10 s > 12), resync at
+    // 72: 61 s after the finish ≥ 10 s, restarted (back-off now 20 s); held at 78; restarted at 138.
+    expectTimeline(c, t0, [
+      [5, 'runtime', 'exited app code=1'],
+      [6, 'runtime', 'started app'],
+      [11, 'runtime', 'exited app code=1'],
+      [12, 'events', 'BackOff pods/web: Back-off restarting failed container app in pod web_default('],
+      [72, 'runtime', 'started app'],
+      [78, 'events', 'BackOff pods/web'],
+      [138, 'runtime', 'started app'],
+    ]);
+    expect(count(c, t0, 'runtime', 'started app')).to.equal(3);
+    const waiting = versions(c, 'web').map((v) => app(v)).filter((s) => s?.state?.waiting?.reason === 'CrashLoopBackOff');
+    expect(waiting.map((s) => s?.state?.waiting?.message?.replace(/\(.*\)/, ''))).to.deep.equal(['back-off 10s restarting failed container=app pod=web_default', 'back-off 20s restarting failed container=app pod=web_default']);
+    expect(waiting[0]?.lastState?.terminated).to.include({ exitCode: 1, reason: 'Error', finishedAt: '2025-01-01T00:00:11Z' });
+    const now = app(stored(c, 'web'));
+    expect(now?.restartCount).to.equal(3);
+    expect(now?.state?.running).to.not.equal(undefined);
+    expect(now?.lastState?.terminated).to.include({ exitCode: 1, finishedAt: '2025-01-01T00:01:17Z' });
+    expect(stored(c, 'web')?.status?.phase).to.equal('Running');
+  });
+
+  it('K55 restartPolicy OnFailure does not restart a container that exited 0 (the pod Succeeds); Never restarts nothing', () => {
+    for (const [restartPolicy, code, phase] of [['OnFailure', 0, 'Succeeded'], ['Never', 1, 'Failed']] as const) {
+      const { c } = newCluster();
+      const t0 = c.clock.now();
+      createPod(c, 'web', { spec: { restartPolicy }, containers: { app: { exitsOnItsOwn: code, runsForMs: 5000 } } });
+      c.advance(30_000);
+      expect(count(c, t0, 'runtime', 'started app'), restartPolicy).to.equal(0);
+      expect(stored(c, 'web')?.status?.phase, restartPolicy).to.equal(phase);
+    }
+  });
+
+  it('K55 deleted in CrashLoopBackOff: no restart, nothing to SIGTERM; the last run shows as terminated (no waiting reason once deleted), the phase Failed', () => {
+    const { c } = newCluster();
+    createPod(c, 'web', { containers: { app: { exitsOnItsOwn: 1, runsForMs: 5000 } } });
+    c.advance(20_000);
+    const t0 = c.clock.now();
+    del(c, 'web');
+    c.advance(120_000);
+    expect(stored(c, 'web')).to.equal(undefined);
+    expectNo(c, t0, 'runtime', 'started app');
+    expectNo(c, t0, 'runtime', 'SIGTERM');
+    const last = versions(c, 'web').at(-1);
+    expect(last?.status?.phase).to.equal('Failed');
+    expect(app(last)?.state?.terminated).to.include({ exitCode: 1, reason: 'Error' });
+    expect(app(last)?.restartCount).to.equal(1);
+  });
+});

@@ -1,6 +1,6 @@
 import type { ClientIdentity } from '../apiserver/apiserver';
 import { ApiClient, Unreachable } from '../apiserver/client';
-import { toTime } from '../apiserver/object';
+import { EventRecorder } from '../apiserver/event-recorder';
 import { isTerminal } from '../apiserver/pod-strategy';
 import type { Event, Pod, PodStatus } from '../apiserver/types';
 
@@ -13,7 +13,8 @@ import { Loop } from './loop';
 import { PodWorkers, type PodSyncStatus } from './pod-workers';
 import type { ContainerRuntime } from './runtime';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import { generateAPIPodStatus } from './status';
+import { Backoff, goDuration } from './backoff';
+import { generateAPIPodStatus, type WaitingReason } from './status';
 import { StatusManager } from './status-manager';
 import { Ticker } from './ticker';
 import type { VolumeManager } from './volume-manager';
@@ -30,6 +31,8 @@ export interface KubeletConfig {
   statusSyncPeriodMs: number;
   /** pod worker backOffPeriod after a failed sync (K19). */
   backOffPeriodMs: number;
+  /** --sync-frequency: a pod whose sync succeeded is synced again after this (K19). */
+  syncFrequencyMs: number;
   /** ContainerGCPeriod: exited containers and sandboxes of deleted pods are removed (K41). */
   containerGCPeriodMs: number;
   /** SyncTerminatingRuntimePod: grace for runtime pods the kubelet has no config for (K30). */
@@ -53,6 +56,7 @@ export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
   housekeepingPeriodMs: 2000,
   statusSyncPeriodMs: 10_000,
   backOffPeriodMs: 10_000,
+  syncFrequencyMs: 60_000,
   containerGCPeriodMs: 60_000,
   orphanKillGracePeriodSeconds: 1,
   shutdownGracePeriodSeconds: 0,
@@ -70,6 +74,7 @@ export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
 export class Kubelet {
   readonly scheduler: ProcessScheduler;
   readonly client: ApiClient;
+  private readonly recorder: EventRecorder;
   readonly workers: PodWorkers;
   readonly statusManager: StatusManager;
   private readonly config: PodConfig;
@@ -80,9 +85,14 @@ export class Kubelet {
   private readonly containerGC: Loop;
   /** Pods whose cgroup SyncTerminatedPod has removed (PodResourcesAreReclaimed asks, before v1.27). */
   private readonly podCgroupsRemoved = new Set<string>();
+  /** image_manager.go backOff: failed pulls per pod and image (10 s doubling to 5 min); lost on restart like upstream's in-memory one. */
+  private readonly imageBackOff = new Backoff();
+  /** kubelet.go reasonCache: why each container of a pod could not start at its last SyncPod (shown as its waiting reason). */
+  /** kubelet.go backOff (crash loops): per container of a pod, 10 s doubling to 5 min (K55). */
+  private readonly crashLoopBackOff = new Backoff();
+  private readonly reasonCache = new Map<string, Map<string, WaitingReason>>();
   /** The pod manager: the pods config currently says this node runs, by uid. */
   private readonly podManager = new Map<string, Pod>();
-  private eventCounter = 0;
 
   constructor(
     clock: Clock,
@@ -97,6 +107,14 @@ export class Kubelet {
     this.scheduler = new ProcessScheduler(clock);
     const identity: ClientIdentity = { name: `kubelet/${nodeName}`, component: 'kubelet' };
     this.client = new ApiClient(api, identity, connected);
+    this.recorder = new EventRecorder({ component: 'kubelet', host: nodeName }, nodeName, () => this.scheduler.now(), (event) => {
+      try {
+        this.client.server.create(this.client.identity, 'events', event.metadata.namespace, event);
+      } catch (e) {
+        // The recorder drops events it cannot deliver.
+        if (!(e instanceof Unreachable)) throw e;
+      }
+    });
     this.pleg = new Ticker(this.scheduler, settings.plegRelistPeriodMs);
     this.syncTicker = new Ticker(this.scheduler, settings.syncPeriodMs);
     this.housekeeping = new Loop(this.scheduler, settings.housekeepingPeriodMs, () => this.handlePodCleanups());
@@ -110,7 +128,7 @@ export class Kubelet {
       this.scheduler,
       timeline,
       nodeName,
-      { backOffPeriodMs: settings.backOffPeriodMs, release: settings.release },
+      { backOffPeriodMs: settings.backOffPeriodMs, resyncIntervalMs: settings.syncFrequencyMs, release: settings.release },
       {
         syncPod: (pod, done) => this.syncPod(pod, done),
         syncTerminatingPod: (pod, grace, done, podStatusFn) => this.syncTerminatingPod(pod, grace, done, podStatusFn),
@@ -122,7 +140,10 @@ export class Kubelet {
       (uid) => !this.runtime.isRunningPod(uid),
     );
     this.workers.onTerminated = (s) => this.onWorkerTerminated(s);
-    this.workers.onRemoved = (s) => this.podCgroupsRemoved.delete(s.uid);
+    this.workers.onRemoved = (s) => {
+      this.podCgroupsRemoved.delete(s.uid);
+      this.reasonCache.delete(s.uid);
+    };
     // The work queue: a failed sync is retried when the sync ticker finds it due, only for pods
     // still in the pod manager (getPodsToSync → HandlePodSyncs); orphans are re-driven by housekeeping.
     this.workers.onWorkDue = (uid) => {
@@ -203,7 +224,7 @@ export class Kubelet {
    * image pull blocks SyncPod; the runtime calls run without the worker's cancellation (TODO
    * #113606), so a container whose pull completes starts even if the pod is being deleted (S12).
    */
-  private syncPod(pod: Pod, done: (err?: string, isTerminal?: boolean) => void): void {
+  private syncPod(pod: Pod, done: (err?: string, isTerminal?: boolean, backedOff?: boolean) => void): void {
     const uid = pod.metadata.uid!;
     const ref = `pods/${pod.metadata.name}`;
     const names = [...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(pod.spec?.containers ?? [])].map((c) => c.name);
@@ -220,16 +241,37 @@ export class Kubelet {
     const status = this.generateAPIPodStatus(pod, false);
     this.statusManager.setPodStatus(pod, status);
     const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
-    if (terminal || toPull.length === 0) return done(undefined, terminal);
-    let left = toPull.length;
+    const reasons = this.reasonCache.get(uid) ?? new Map<string, WaitingReason>();
+    this.reasonCache.set(uid, reasons);
+    const crashLooping = !cancelled && !terminal && sandbox?.state === 'ready' && this.restartExitedContainers(pod, reasons);
+    if (terminal || toPull.length === 0) return done(undefined, terminal, crashLooping);
+    // image_manager.go EnsureImageExists: an image whose last pull failed less than its back-off
+    // ago is not pulled again: the container waits with ImagePullBackOff, which SyncPod does not
+    // count as an error (the pod is synced again at the resync interval).
+    const imageOf = (name: string) => [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === name)?.image ?? '';
+    const backOffKey = (name: string) => `${uid}_${imageOf(name)}`;
+    const now = this.scheduler.now();
+    const pulling = toPull.filter((name) => {
+      if (!this.imageBackOff.isInBackOffSinceUpdate(backOffKey(name), now)) return true;
+      reasons.set(name, { reason: 'ImagePullBackOff', message: `Back-off pulling image "${imageOf(name)}"` });
+      this.recordEvent(pod, name, 'Normal', 'BackOff', `Back-off pulling image "${imageOf(name)}"`, 'pkg/kubelet/images/image_manager.go EnsureImageExists (IsInBackOffSinceUpdate)');
+      return false;
+    });
+    if (pulling.length === 0) return done(undefined, false, true);
+    let left = pulling.length;
     let failed: string | undefined;
-    for (const name of toPull) {
+    for (const name of pulling) {
       this.runtime.pullImage(
         uid,
         name,
         this.scheduler.guard((err?: string) => {
-          if (err) failed = err;
-          else {
+          if (err) {
+            failed = err;
+            this.imageBackOff.next(backOffKey(name), this.scheduler.now());
+            // The message is the runtime's pull error (containerd's NotFound here).
+            reasons.set(name, { reason: 'ErrImagePull', message: `rpc error: code = NotFound desc = failed to pull and unpack image "${imageOf(name)}": not found` });
+          } else {
+            reasons.delete(name);
             this.runtime.startContainer(uid, name);
             this.plegEvent(uid);
           }
@@ -238,6 +280,44 @@ export class Kubelet {
         }),
       );
     }
+  }
+
+  /**
+   * kuberuntime_manager.go computePodActions for containers that exited by themselves (K55): one
+   * is restarted if ShouldContainerBeRestarted (never once the pod has a deletionTimestamp; with
+   * restartPolicy Always, or OnFailure after a non-zero exit; a sidecar always), unless doBackOff
+   * finds it finished less than its back-off ago: then it waits with CrashLoopBackOff (not a sync
+   * error). Otherwise the back-off grows (Next, from the container's finish) and it starts again.
+   * Returns whether a restart was held back.
+   */
+  private restartExitedContainers(pod: Pod, reasons: Map<string, WaitingReason>): boolean {
+    const uid = pod.metadata.uid!;
+    const sandbox = this.runtime.sandbox(uid);
+    if (!sandbox || pod.metadata.deletionTimestamp) return false;
+    const now = this.scheduler.now();
+    const podName = `${pod.metadata.name}_${pod.metadata.namespace}(${uid})`;
+    let backedOff = false;
+    const specs = [...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(pod.spec?.containers ?? [])];
+    for (const spec of specs) {
+      const c = sandbox.containers.get(spec.name);
+      if (!c || c.state !== 'exited') continue;
+      const policy = spec.restartPolicy === 'Always' ? 'Always' : (pod.spec?.restartPolicy ?? 'Always');
+      if (policy === 'Never' || (policy === 'OnFailure' && c.exitCode === 0)) continue;
+      // getStableKey: pod name, namespace, uid, container name (and its spec hash).
+      const key = `${podName}_${spec.name}`;
+      const finishedAt = c.finishedAt ?? now;
+      if (this.crashLoopBackOff.isInBackOffSince(key, finishedAt, now)) {
+        reasons.set(spec.name, { reason: 'CrashLoopBackOff', message: `back-off ${goDuration(this.crashLoopBackOff.get(key))} restarting failed container=${spec.name} pod=${podName}` });
+        this.recordEvent(pod, spec.name, 'Warning', 'BackOff', `Back-off restarting failed container ${spec.name} in pod ${podName}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff');
+        backedOff = true;
+        continue;
+      }
+      this.crashLoopBackOff.next(key, finishedAt);
+      reasons.delete(spec.name);
+      this.runtime.startContainer(uid, spec.name);
+      this.plegEvent(uid);
+    }
+    return backedOff;
   }
 
   /**
@@ -296,7 +376,7 @@ export class Kubelet {
     const observedGeneration = release.enabled('PodObservedGenerationTracking') ? pod.metadata.generation : undefined;
     const uid = pod.metadata.uid!;
     const gates = { observedGeneration, volumeMounts: release.enabled('RecursiveReadOnlyMounts') };
-    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && release.atLeast(27), this.scheduler.now(), this.statusManager.getPodStatus(uid), gates);
+    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && release.atLeast(27), this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid));
   }
 
   /**
@@ -463,7 +543,7 @@ export class Kubelet {
   /** An Event about the node itself (e.g. NodeShutdown), with the node as involvedObject. */
   recordNodeEvent(type: 'Normal' | 'Warning', reason: string, message: string, source: string): void {
     this.timeline.record('events', `${reason} nodes/${this.nodeName}: ${message}`, source, { actor: this.nodeName });
-    this.createEvent({ kind: 'Node', apiVersion: 'v1', name: this.nodeName, uid: this.nodeName }, 'default', type, reason, message);
+    this.recorder.event({ kind: 'Node', apiVersion: 'v1', name: this.nodeName, uid: this.nodeName }, type, reason, message);
   }
 
   /** An Event about a pod, or about one of its containers when `container` is given. */
@@ -471,29 +551,6 @@ export class Kubelet {
     const name = pod.metadata.name ?? '';
     this.timeline.record('events', `${reason} pods/${name}: ${message}`, source, { actor: this.nodeName });
     const ref: ObjectReference = { kind: 'Pod', apiVersion: 'v1', name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, ...(container !== undefined ? { fieldPath: `spec.containers{${container}}` } : {}) };
-    this.createEvent(ref, pod.metadata.namespace ?? 'default', type, reason, message);
-  }
-
-  private createEvent(involvedObject: ObjectReference, namespace: string, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    const name = involvedObject.name ?? '';
-    this.eventCounter += 1;
-    const now = toTime(this.scheduler.now());
-    const event: Event = {
-      metadata: { name: `${name}.${this.nodeName}.${this.eventCounter}`, namespace },
-      involvedObject,
-      reason,
-      message,
-      type,
-      source: { component: 'kubelet', host: this.nodeName },
-      firstTimestamp: now,
-      lastTimestamp: now,
-      count: 1,
-    };
-    try {
-      this.client.server.create(this.client.identity, 'events', event.metadata.namespace, event);
-    } catch (e) {
-      // The recorder drops events it cannot deliver.
-      if (!(e instanceof Unreachable)) throw e;
-    }
+    this.recorder.event(ref, type, reason, message);
   }
 }

@@ -45,7 +45,7 @@ function harness(o: { auto?: boolean; podCacheTerminal?: (uid: string) => boolea
     syncTerminatingRuntimePod: (pod, done) => record('syncTerminatingRuntimePod', pod, done),
     syncTerminatedPod: (pod, done) => record('syncTerminatedPod', pod, done),
   };
-  const workers = new PodWorkers(clock, timeline, 'n1', { backOffPeriodMs: 10_000, release: DEFAULT_RELEASE }, syncer, (t, ready) => pleg.afterTickNewerThan(t, ready), (t, fn) => syncTicker.atTickFrom(t, fn), o.podCacheTerminal);
+  const workers = new PodWorkers(clock, timeline, 'n1', { backOffPeriodMs: 10_000, resyncIntervalMs: 60_000, release: DEFAULT_RELEASE }, syncer, (t, ready) => pleg.afterTickNewerThan(t, ready), (t, fn) => syncTicker.atTickFrom(t, fn), o.podCacheTerminal);
   return {
     clock,
     timeline,

@@ -61,6 +61,8 @@ export interface PodSyncStatus {
   working: boolean;
   /** When the previous sync call ended: the next one waits for a PLEG relist newer than this (K18). */
   lastSyncEnd: number;
+  /** workQueue.Enqueue: when the pod is next due (one entry per uid: a later Enqueue replaces it). */
+  dueAt?: number;
   /** notifyPostTerminating: kill requesters waiting for termination to complete (killPodNow's CompletedCh). */
   notifyPostTerminating: (() => void)[];
   /** statusPostTerminating: status functions from kill requests; SyncTerminatingPod gets the newest. */
@@ -70,7 +72,7 @@ export interface PodSyncStatus {
 /** The sync functions the kubelet provides (pod_workers.go podSyncer); `done(err)` ends the call. */
 export interface PodSyncer {
   /** `isTerminal`: the pod has reached a terminal phase by itself (its containers completed). */
-  syncPod(pod: Pod, done: (err?: string, isTerminal?: boolean) => void): void;
+  syncPod(pod: Pod, done: (err?: string, isTerminal?: boolean, backedOff?: boolean) => void): void;
   /**
    * `gracePeriod` is the override the worker computed; undefined lets the runtime use the pod's own
    * (setTerminationGracePeriod). `podStatusFn` is the newest kill request's status function (K51).
@@ -86,6 +88,8 @@ export interface PodWorkersConfig {
   release: Release;
   /** completeWork: retry after an error (backOffPeriod 10 s; upstream jitters ×[1,1.5), modelled at its lower bound). */
   backOffPeriodMs: number;
+  /** completeWork: a successful sync is due again after resyncInterval (--sync-frequency, 1 min; jitter ×[1,1.5) at its lower bound). */
+  resyncIntervalMs: number;
 }
 
 /** What SyncKnownPods reports for a worker it kept. */
@@ -325,7 +329,7 @@ export class PodWorkers {
     status.activeUpdate = mergeLastUpdate(status.activeUpdate, update);
     const pod = update.pod;
     const name = pod.metadata.name;
-    const done = (err?: string, isTerminal?: boolean) => this.completeWork(status, update, workType, err, isTerminal);
+    const done = (err?: string, isTerminal?: boolean, backedOff?: boolean) => this.completeWork(status, update, workType, err, isTerminal, backedOff);
     const run = () => {
       if (this.statuses.get(status.uid) !== status) return;
       switch (workType) {
@@ -358,7 +362,7 @@ export class PodWorkers {
    * (K18); completeWork runs a pending update now, or after an error has the kubelet's work queue
    * retry after the back-off (K19).
    */
-  private completeWork(status: PodSyncStatus, update: UpdatePodOptions, workType: WorkType, err: string | undefined, isTerminal: boolean | undefined): void {
+  private completeWork(status: PodSyncStatus, update: UpdatePodOptions, workType: WorkType, err: string | undefined, isTerminal: boolean | undefined, backedOff?: boolean): void {
     status.working = false;
     status.lastSyncEnd = this.clock.now();
     if (this.statuses.get(status.uid) !== status) return;
@@ -367,7 +371,7 @@ export class PodWorkers {
       const retry = status.pendingUpdate ? 'a newer update is queued' : `retry in ${this.config.backOffPeriodMs / 1000}s`;
       this.timeline.record('kubelet', `sync error pods/${name}: ${err}; ${retry}`, `${SOURCE} podWorkerLoop → completeWork`, { actor: this.nodeName });
       // workQueue.Enqueue(uid, backOffPeriod): the sync ticker hands due pods back (getPodsToSync).
-      if (!status.pendingUpdate) this.atSyncTick(this.clock.now() + this.config.backOffPeriodMs, () => this.onWorkDue(status.uid));
+      if (!status.pendingUpdate) this.enqueue(status, this.config.backOffPeriodMs);
     } else if (workType === 'terminated') {
       // completeTerminated: the worker is done for this uid.
       status.finished = true;
@@ -392,8 +396,21 @@ export class PodWorkers {
       status.terminatingAt = this.clock.now();
       this.timeline.record('kubelet', `terminating pods/${name} (pod is terminal)`, `${SOURCE} completeSync`, { actor: this.nodeName });
       this.requeueLastPodUpdate(status);
+    } else if (workType === 'sync' && backedOff) {
+      // No error: requeue at the regular resync interval. Modelled only for a sync that ended in a
+      // back-off (the resync is what retries it); for a healthy pod a resync changes nothing.
+      this.enqueue(status, this.config.resyncIntervalMs);
     }
     this.startWork(status);
+  }
+
+  /** workQueue.Enqueue(uid, delay): replaces the pod's earlier entry; the sync ticker hands it back when due. */
+  private enqueue(status: PodSyncStatus, delayMs: number): void {
+    const dueAt = this.clock.now() + delayMs;
+    status.dueAt = dueAt;
+    this.atSyncTick(dueAt, () => {
+      if (status.dueAt === dueAt) this.onWorkDue(status.uid);
+    });
   }
 
   /** completeTerminating: close every kill request's CompletedCh and drop the status functions. */

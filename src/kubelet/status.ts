@@ -5,20 +5,30 @@ import type { Sandbox } from './runtime';
 /** Conditions the kubelet owns (pkg/kubelet/types/pod_status.go PodConditionsByKubelet). */
 export const KUBELET_CONDITIONS: ReadonlySet<string> = new Set(['PodScheduled', 'PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
 
+/** Why a container could not start at the last SyncPod (kubelet.go reasonCache: the error's name and its message). */
+export interface WaitingReason {
+  reason: string;
+  message?: string;
+}
+
 /**
  * kubelet_pods.go convertToAPIContainerStatuses for one container, from the runtime's view and the
  * previous status. A container the runtime no longer has keeps a terminated previous status; if
  * it was last seen running it is Waiting with a lastState of 137 ContainerStatusUnknown (K29; the
  * restart count goes up unless the pod is being deleted).
  */
-function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined, listVolumeMounts: boolean): ContainerStatus {
+function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined, listVolumeMounts: boolean, why?: WaitingReason): ContainerStatus {
   const { name } = spec;
   const c = sandbox?.containers.get(name);
+  // The reasonCache is consulted only for a container that ShouldContainerBeRestarted: never once the pod is deleted.
+  if (pod.metadata.deletionTimestamp) why = undefined;
   const volumeMounts = listVolumeMounts ? volumeMountStatuses(spec) : undefined;
   const base = { name, image: spec.image ?? '', imageID: '', restartCount: previous?.restartCount ?? 0, ...(volumeMounts ? { volumeMounts } : {}) };
   if (!c) {
     if (previous?.state?.terminated) return structuredClone(previous);
-    const waiting: ContainerStatus = { ...base, ready: false, started: false, state: { waiting: { reason: 'ContainerCreating' } } };
+    // A reason from the reasonCache (ErrImagePull, ImagePullBackOff) replaces ContainerCreating.
+    const state = why ? { reason: why.reason, ...(why.message ? { message: why.message } : {}) } : { reason: 'ContainerCreating' };
+    const waiting: ContainerStatus = { ...base, ready: false, started: false, state: { waiting: state } };
     if (previous?.lastState) waiting.lastState = structuredClone(previous.lastState);
     if (previous?.state?.running && !waiting.lastState?.terminated) {
       waiting.lastState = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was deleted.  The container used to be Running' } };
@@ -26,16 +36,20 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
     }
     return waiting;
   }
+  // A restarted container (K55): the runtime's restart count, and the run it replaced as lastState.
+  const restarts = c.restartCount ? { restartCount: c.restartCount } : {};
+  const last = c.previous ? { lastState: { terminated: terminated(c.previous) } } : {};
   if (c.state === 'running') {
-    return { ...base, containerID: c.id, ready: true, started: true, state: { running: { startedAt: toTime(c.startedAt) } } };
+    return { ...base, ...restarts, containerID: c.id, ready: true, started: true, state: { running: { startedAt: toTime(c.startedAt) } }, ...last };
   }
-  return {
-    ...base,
-    containerID: c.id,
-    ready: false,
-    started: false,
-    state: { terminated: { exitCode: c.exitCode ?? 0, reason: c.reason, startedAt: toTime(c.startedAt), finishedAt: toTime(c.finishedAt ?? c.startedAt), containerID: c.id } },
-  };
+  const ended = terminated({ id: c.id, exitCode: c.exitCode ?? 0, reason: c.reason, startedAt: c.startedAt, finishedAt: c.finishedAt ?? c.startedAt });
+  // A container held back from its restart (CrashLoopBackOff) waits; the run that ended is its lastState.
+  if (why) return { ...base, ...restarts, containerID: c.id, ready: false, started: false, state: { waiting: { reason: why.reason, ...(why.message ? { message: why.message } : {}) } }, lastState: { terminated: ended } };
+  return { ...base, ...restarts, containerID: c.id, ready: false, started: false, state: { terminated: ended }, ...last };
+}
+
+function terminated(run: { id: string; exitCode: number; reason?: string; startedAt: number; finishedAt: number }): NonNullable<ContainerStatus['state']>['terminated'] {
+  return { exitCode: run.exitCode, reason: run.reason, startedAt: toTime(run.startedAt), finishedAt: toTime(run.finishedAt), containerID: run.id };
 }
 
 /**
@@ -127,7 +141,15 @@ export const DEFAULT_STATUS_GATES: StatusGates = { volumeMounts: true };
  * (K32); conditions the kubelet does not own are kept from the API, a DisruptionTarget from the
  * previous status (K38).
  */
-export function generateAPIPodStatus(pod: Pod, sandbox: Sandbox | undefined, podIsTerminal: boolean, now: number, cached?: PodStatus, gates: StatusGates = DEFAULT_STATUS_GATES): PodStatus {
+export function generateAPIPodStatus(
+  pod: Pod,
+  sandbox: Sandbox | undefined,
+  podIsTerminal: boolean,
+  now: number,
+  cached?: PodStatus,
+  gates: StatusGates = DEFAULT_STATUS_GATES,
+  reasons?: ReadonlyMap<string, WaitingReason>,
+): PodStatus {
   const { observedGeneration } = gates;
   const spec = pod.spec!;
   const api = pod.status ?? {};
@@ -136,7 +158,7 @@ export function generateAPIPodStatus(pod: Pod, sandbox: Sandbox | undefined, pod
   // convertToAPIContainerStatuses: init containers in spec order (SortStatusesOfInitContainers),
   // regular containers sorted by name (SortedContainerStatuses).
   const initStatuses = (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => containerStatus(pod, c, sandbox, previous(c.name), gates.volumeMounts));
-  const statuses = spec.containers.map((c) => containerStatus(pod, c, sandbox, previous(c.name), gates.volumeMounts)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const statuses = spec.containers.map((c) => containerStatus(pod, c, sandbox, previous(c.name), gates.volumeMounts, reasons?.get(c.name))).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   let phase = getPhase(pod, [...initStatuses, ...statuses], podIsTerminal);
   // The three-way merge: a terminal phase in the status manager or in the API wins.
   if (!isTerminalPhase(phase)) {

@@ -5,7 +5,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
-import { Cluster, USER } from '../cluster';
+import { Cluster, USER, type ClusterOptions } from '../cluster';
 import type { Pod } from '../apiserver/types';
 import { createApiHandler, type ApiHandler, type ApiHandlerOptions } from './api-handler';
 
@@ -19,8 +19,8 @@ export interface TestServer {
 }
 
 /** A cluster with node "node-1" and the given pods (running for a minute), served over HTTP. */
-export async function startServer(pods: string[] = ['web'], options: Partial<ApiHandlerOptions> = {}): Promise<TestServer> {
-  const cluster = new Cluster();
+export async function startServer(pods: string[] = ['web'], options: Partial<ApiHandlerOptions> = {}, clusterOptions: Partial<ClusterOptions> = {}): Promise<TestServer> {
+  const cluster = new Cluster(clusterOptions);
   cluster.addNode('node-1');
   for (const name of pods) {
     cluster.apiserver.create(USER, 'pods', 'default', podManifest(name));

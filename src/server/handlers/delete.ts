@@ -3,18 +3,20 @@ import { parseListOptions, selectionMatches } from '../../apiserver/list-options
 import type { KubeObject } from '../../apiserver/object';
 import type { DeleteOptions } from '../../apiserver/types';
 import { decodeObjectBody } from '../body';
+import { checkDeleteOptionsTypes } from '../delete-options';
 import { groupVersionString } from '../resources';
 import { query, queryRecord, served, unwrap, writeResult, type RequestScope } from './scope';
 
 /**
  * DeleteOptions from a non-empty body (JSON or YAML), else from the query string
- * (handlers/delete.go; R1). The body's apiVersion/kind are the options' own type meta.
+ * (handlers/delete.go; R1). The body's apiVersion/kind are the options' own type meta; fields of
+ * the wrong JSON type fail as the release's decoder did (V7).
  */
 async function deleteOptionsOf(scope: RequestScope): Promise<DeleteOptions> {
   const raw = await scope.body();
   if (raw.length === 0) return deleteOptionsFromRequest(undefined, queryRecord(scope));
   const { apiVersion: _a, kind: _k, ...options } = decodeObjectBody(raw, scope.req.headers['content-type']);
-  return deleteOptionsFromRequest(options as DeleteOptions);
+  return deleteOptionsFromRequest(checkDeleteOptionsTypes(options, scope.api.options.release));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiResponse, ApiServer, ClientIdentity } from '../../apiserver/apiserver';
-import { StatusError } from '../../apiserver/errors';
+import { StatusError, unprocessable } from '../../apiserver/errors';
 import type { KubeObject } from '../../apiserver/object';
 import type { Cluster } from '../../cluster';
 import { encode, negotiate, type MediaType } from '../negotiation';
@@ -78,15 +78,7 @@ export function dryRunOf(scope: RequestScope): boolean {
   const values = scope.url.searchParams.getAll('dryRun');
   const bad = values.filter((v) => v !== 'All');
   if (bad.length > 0) {
-    throw new StatusError({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      reason: 'Invalid',
-      code: 422,
-      message: `${optionsKind(scope)}.meta.k8s.io "" is invalid: dryRun: Unsupported value: ${JSON.stringify(values)}: supported values: "All"`,
-    });
+    throw unprocessable(`${optionsKind(scope)}.meta.k8s.io "" is invalid: dryRun: Unsupported value: ${JSON.stringify(values)}: supported values: "All"`);
   }
   return values.length > 0;
 }
