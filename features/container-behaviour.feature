@@ -2,7 +2,8 @@
 Feature: What the containers and volumes of a deleted pod do
   How a pod's deletion goes depends on what its containers and volumes do on the node: the exit
   code a process chooses after SIGTERM, a preStop hook that fails, an image still being pulled or
-  one that cannot be pulled (ErrImagePull, then ImagePullBackOff), an unmount that fails (and is retried) or one that never returns.
+  one that cannot be pulled (ErrImagePull, then ImagePullBackOff), a container that crashes and is
+  restarted (CrashLoopBackOff), an unmount that fails (and is retried) or one that never returns.
 
   Background:
     Given a node "node-1"
@@ -115,6 +116,55 @@ Feature: What the containers and volumes of a deleted pod do
       | /status/containerStatuses/0/state/terminated/exitCode | 137                      |
       | /status/containerStatuses/0/state/terminated/reason   | "ContainerStatusUnknown" |
     And no runtime event "SIGTERM" happens
+
+  Scenario: a container that crashes is restarted, then held back in CrashLoopBackOff
+    # K55: the pod started at T-60s; app crashed at T-55s and was restarted at the next sync; it
+    # crashed again at T-49s, less than its 10 s back-off after that finish, so the sync at T-48s
+    # held it back (not a sync error: the next sync is the 1 min resync, at T+12s). The status a
+    # sync writes shows what the previous one decided: CrashLoopBackOff appears at T+12s, just
+    # before that sync restarts the container. Each restart raises restartCount and keeps the run
+    # that ended as lastState.
+    Given a pod "web" running on node "node-1"
+    And container "app" of pod "web" exits with code 1 after running 5s
+    Then pod "web" has fields:
+      | path                                                      | value   |
+      | /status/phase                                             | "Running" |
+      | /status/containerStatuses/0/restartCount                  | 1       |
+      | /status/containerStatuses/0/state/terminated/exitCode     | 1       |
+      | /status/containerStatuses/0/lastState/terminated/exitCode | 1       |
+      | /status/containerStatuses/0/lastState/terminated/reason   | "Error" |
+    And pod "web" has a Warning event "BackOff"
+    When 12s pass
+    Then pod "web" has fields:
+      | path                                               | value              |
+      | /status/containerStatuses/0/restartCount           | 1                  |
+      | /status/containerStatuses/0/state/waiting/reason   | "CrashLoopBackOff" |
+    When 3s pass
+    Then pod "web" has fields:
+      | path                                     | value |
+      | /status/containerStatuses/0/restartCount | 2     |
+      | /status/containerStatuses/0/ready        | true  |
+    When 5s pass
+    Then these events happen in order:
+      | at     | component | event                                          |
+      | T+12s  | runtime   | started app pods/web                           |
+      | T+17s  | runtime   | exited app code=1 pods/web                     |
+      | T+18s  | events    | BackOff pods/web: Back-off restarting failed container app |
+
+  Scenario: deleted in CrashLoopBackOff: nothing runs, nothing is restarted, the pod is Failed
+    # A deleted pod's containers are never restarted (ShouldContainerBeRestarted); its worker goes
+    # to SyncTerminatingPod at once, which only stops the sandbox (K55, K31).
+    Given a pod "web" running on node "node-1"
+    And container "app" of pod "web" exits with code 1 after running 5s
+    When I run `kubectl delete pod web`
+    Then pod "web" is gone
+    And pod "web" was removed with fields:
+      | path                                                  | value   |
+      | /status/phase                                         | "Failed" |
+      | /status/containerStatuses/0/restartCount              | 1       |
+      | /status/containerStatuses/0/state/terminated/exitCode | 1       |
+    And no runtime event "SIGTERM" happens
+    And no runtime event "started app" happens
 
   Scenario: an unmount that fails is retried with back-off; the pod stays Terminating
     # K39, K40: the reconciler retries a failed TearDown after 0.5s, doubling; SyncTerminatedPod's

@@ -379,7 +379,9 @@ export function runScenario(scenario: Scenario): RunResult {
     const skip = (why: string) => void (step.skipped = why);
     switch (op.op) {
       case 'create':
-        cluster.node(op.node);
+        // A created pod is a plain running one: it does not inherit the behaviour planned for an
+        // earlier pod of that name (a container that completes would crash-loop under Always, K55).
+        cluster.node(op.node).containerBehaviours.delete(`pods/${op.pod} app`);
         api.create(USER, 'pods', 'default', podFromManifest(op.pod, op.node, undefined));
         break;
       case 'delete': {

@@ -121,6 +121,15 @@ Given('container {string} of pod {string} exits with code {int} {duration} after
   this.containerBehaviour(container, pod, { sigterm: { kind: 'exits', afterMs: ms, exitCode } });
 });
 
+/**
+ * The container's process exits by itself with that code after running that long, every time it
+ * is started: with restartPolicy Always (or OnFailure and a non-zero code) the kubelet restarts it,
+ * holding it back in CrashLoopBackOff (10 s doubling to 5 min) once it crashed again (K55).
+ */
+Given('container {string} of pod {string} exits with code {int} after running {duration}', function (this: TerminatingWorld, container: string, pod: string, exitCode: number, ms: number) {
+  this.containerBehaviour(container, pod, { exitsOnItsOwn: exitCode, runsForMs: ms });
+});
+
 /** The hook ends with an error after that time: the kubelet records a Warning FailedPreStopHook and goes on with the kill (K25). */
 Given('container {string} of pod {string} has a preStop hook that fails after {duration}', function (this: TerminatingWorld, container: string, pod: string, ms: number) {
   this.plan.preStop(container, pod, ms);

@@ -24,8 +24,20 @@ export class Backoff {
     return !!e && now - e.lastUpdate < e.backoffMs;
   }
 
+  /** IsInBackOffSince: `eventTime` (a container's finish) was less than the current back-off before `now`. */
+  isInBackOffSince(key: string, eventTime: number, now: number): boolean {
+    const e = this.entries.get(key);
+    return !!e && now - eventTime < e.backoffMs;
+  }
+
   /** The key's current back-off (0 if it never failed), for messages. */
   get(key: string): number {
     return this.entries.get(key)?.backoffMs ?? 0;
   }
+}
+
+/** A back-off as Go's time.Duration prints it in messages: 10s, 1m20s, 5m0s. */
+export function goDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60}s`;
 }

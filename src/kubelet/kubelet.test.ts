@@ -450,3 +450,59 @@ describe('image pull back-off (K54): images.go EnsureImageExists, kubelet.go rea
     expect(app(last)?.state?.terminated).to.include({ exitCode: 137, reason: 'ContainerStatusUnknown' });
   });
 });
+
+describe('restarts and CrashLoopBackOff (K55): kuberuntime_manager.go computePodActions, doBackOff', () => {
+  it('K55 a crashing container is restarted at once, then held back while its back-off (10 s, 20 s, 40 s … from its finish) lasts; restartCount and lastState follow the runs', () => {
+    const { c } = newCluster();
+    const t0 = c.clock.now();
+    createPod(c, 'web', { containers: { app: { exitsOnItsOwn: 1, runsForMs: 5000 } } });
+    c.advance(140_000);
+    // Runs 0–5, 6–11 (first restart: no back-off yet), held back at 12 (11 + 10 s > 12), resync at
+    // 72: 61 s after the finish ≥ 10 s, restarted (back-off now 20 s); held at 78; restarted at 138.
+    expectTimeline(c, t0, [
+      [5, 'runtime', 'exited app code=1'],
+      [6, 'runtime', 'started app'],
+      [11, 'runtime', 'exited app code=1'],
+      [12, 'events', 'BackOff pods/web: Back-off restarting failed container app in pod web_default('],
+      [72, 'runtime', 'started app'],
+      [78, 'events', 'BackOff pods/web'],
+      [138, 'runtime', 'started app'],
+    ]);
+    expect(count(c, t0, 'runtime', 'started app')).to.equal(3);
+    const waiting = versions(c, 'web').map((v) => app(v)).filter((s) => s?.state?.waiting?.reason === 'CrashLoopBackOff');
+    expect(waiting.map((s) => s?.state?.waiting?.message?.replace(/\(.*\)/, ''))).to.deep.equal(['back-off 10s restarting failed container=app pod=web_default', 'back-off 20s restarting failed container=app pod=web_default']);
+    expect(waiting[0]?.lastState?.terminated).to.include({ exitCode: 1, reason: 'Error', finishedAt: '2025-01-01T00:00:11Z' });
+    const now = app(stored(c, 'web'));
+    expect(now?.restartCount).to.equal(3);
+    expect(now?.state?.running).to.not.equal(undefined);
+    expect(now?.lastState?.terminated).to.include({ exitCode: 1, finishedAt: '2025-01-01T00:01:17Z' });
+    expect(stored(c, 'web')?.status?.phase).to.equal('Running');
+  });
+
+  it('K55 restartPolicy OnFailure does not restart a container that exited 0 (the pod Succeeds); Never restarts nothing', () => {
+    for (const [restartPolicy, code, phase] of [['OnFailure', 0, 'Succeeded'], ['Never', 1, 'Failed']] as const) {
+      const { c } = newCluster();
+      const t0 = c.clock.now();
+      createPod(c, 'web', { spec: { restartPolicy }, containers: { app: { exitsOnItsOwn: code, runsForMs: 5000 } } });
+      c.advance(30_000);
+      expect(count(c, t0, 'runtime', 'started app'), restartPolicy).to.equal(0);
+      expect(stored(c, 'web')?.status?.phase, restartPolicy).to.equal(phase);
+    }
+  });
+
+  it('K55 deleted in CrashLoopBackOff: no restart, nothing to SIGTERM; the last run shows as terminated (no waiting reason once deleted), the phase Failed', () => {
+    const { c } = newCluster();
+    createPod(c, 'web', { containers: { app: { exitsOnItsOwn: 1, runsForMs: 5000 } } });
+    c.advance(20_000);
+    const t0 = c.clock.now();
+    del(c, 'web');
+    c.advance(120_000);
+    expect(stored(c, 'web')).to.equal(undefined);
+    expectNo(c, t0, 'runtime', 'started app');
+    expectNo(c, t0, 'runtime', 'SIGTERM');
+    const last = versions(c, 'web').at(-1);
+    expect(last?.status?.phase).to.equal('Failed');
+    expect(app(last)?.state?.terminated).to.include({ exitCode: 1, reason: 'Error' });
+    expect(app(last)?.restartCount).to.equal(1);
+  });
+});

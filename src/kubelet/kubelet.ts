@@ -13,7 +13,7 @@ import { Loop } from './loop';
 import { PodWorkers, type PodSyncStatus } from './pod-workers';
 import type { ContainerRuntime } from './runtime';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import { Backoff } from './backoff';
+import { Backoff, goDuration } from './backoff';
 import { generateAPIPodStatus, type WaitingReason } from './status';
 import { StatusManager } from './status-manager';
 import { Ticker } from './ticker';
@@ -88,6 +88,8 @@ export class Kubelet {
   /** image_manager.go backOff: failed pulls per pod and image (10 s doubling to 5 min); lost on restart like upstream's in-memory one. */
   private readonly imageBackOff = new Backoff();
   /** kubelet.go reasonCache: why each container of a pod could not start at its last SyncPod (shown as its waiting reason). */
+  /** kubelet.go backOff (crash loops): per container of a pod, 10 s doubling to 5 min (K55). */
+  private readonly crashLoopBackOff = new Backoff();
   private readonly reasonCache = new Map<string, Map<string, WaitingReason>>();
   /** The pod manager: the pods config currently says this node runs, by uid. */
   private readonly podManager = new Map<string, Pod>();
@@ -239,12 +241,13 @@ export class Kubelet {
     const status = this.generateAPIPodStatus(pod, false);
     this.statusManager.setPodStatus(pod, status);
     const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
-    if (terminal || toPull.length === 0) return done(undefined, terminal);
+    const reasons = this.reasonCache.get(uid) ?? new Map<string, WaitingReason>();
+    this.reasonCache.set(uid, reasons);
+    const crashLooping = !cancelled && !terminal && sandbox?.state === 'ready' && this.restartExitedContainers(pod, reasons);
+    if (terminal || toPull.length === 0) return done(undefined, terminal, crashLooping);
     // image_manager.go EnsureImageExists: an image whose last pull failed less than its back-off
     // ago is not pulled again: the container waits with ImagePullBackOff, which SyncPod does not
     // count as an error (the pod is synced again at the resync interval).
-    const reasons = this.reasonCache.get(uid) ?? new Map<string, WaitingReason>();
-    this.reasonCache.set(uid, reasons);
     const imageOf = (name: string) => [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === name)?.image ?? '';
     const backOffKey = (name: string) => `${uid}_${imageOf(name)}`;
     const now = this.scheduler.now();
@@ -277,6 +280,44 @@ export class Kubelet {
         }),
       );
     }
+  }
+
+  /**
+   * kuberuntime_manager.go computePodActions for containers that exited by themselves (K55): one
+   * is restarted if ShouldContainerBeRestarted (never once the pod has a deletionTimestamp; with
+   * restartPolicy Always, or OnFailure after a non-zero exit; a sidecar always), unless doBackOff
+   * finds it finished less than its back-off ago: then it waits with CrashLoopBackOff (not a sync
+   * error). Otherwise the back-off grows (Next, from the container's finish) and it starts again.
+   * Returns whether a restart was held back.
+   */
+  private restartExitedContainers(pod: Pod, reasons: Map<string, WaitingReason>): boolean {
+    const uid = pod.metadata.uid!;
+    const sandbox = this.runtime.sandbox(uid);
+    if (!sandbox || pod.metadata.deletionTimestamp) return false;
+    const now = this.scheduler.now();
+    const podName = `${pod.metadata.name}_${pod.metadata.namespace}(${uid})`;
+    let backedOff = false;
+    const specs = [...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(pod.spec?.containers ?? [])];
+    for (const spec of specs) {
+      const c = sandbox.containers.get(spec.name);
+      if (!c || c.state !== 'exited') continue;
+      const policy = spec.restartPolicy === 'Always' ? 'Always' : (pod.spec?.restartPolicy ?? 'Always');
+      if (policy === 'Never' || (policy === 'OnFailure' && c.exitCode === 0)) continue;
+      // getStableKey: pod name, namespace, uid, container name (and its spec hash).
+      const key = `${podName}_${spec.name}`;
+      const finishedAt = c.finishedAt ?? now;
+      if (this.crashLoopBackOff.isInBackOffSince(key, finishedAt, now)) {
+        reasons.set(spec.name, { reason: 'CrashLoopBackOff', message: `back-off ${goDuration(this.crashLoopBackOff.get(key))} restarting failed container=${spec.name} pod=${podName}` });
+        this.recordEvent(pod, spec.name, 'Warning', 'BackOff', `Back-off restarting failed container ${spec.name} in pod ${podName}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff');
+        backedOff = true;
+        continue;
+      }
+      this.crashLoopBackOff.next(key, finishedAt);
+      reasons.delete(spec.name);
+      this.runtime.startContainer(uid, spec.name);
+      this.plegEvent(uid);
+    }
+    return backedOff;
   }
 
   /**

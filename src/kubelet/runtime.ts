@@ -15,8 +15,10 @@ export interface ContainerBehaviour {
   sigterm: SigtermBehaviour;
   /** Duration of the preStop hook (Infinity: it never returns); only used when the spec has a preStop handler. */
   preStopMs: number;
-  /** The process ends by itself right after it starts, with this exit code (a job that completed or failed). */
+  /** The process ends by itself with this exit code (a job that completed or failed, or a crashing app)… */
   exitsOnItsOwn?: number;
+  /** …after running this long (0 or unset: right after it starts); each restart runs as long again. */
+  runsForMs?: number;
   /** The preStop hook ends with an error after `preStopMs` (the kubelet records FailedPreStopHook, K25). */
   preStopFails?: boolean;
   /** Pulling the container's image takes this long (the container is Waiting until then; S12). */
@@ -35,6 +37,10 @@ export interface RuntimeContainer {
   finishedAt?: number;
   exitCode?: number;
   reason?: string;
+  /** How many times the container was created before this one (CRI restartCount annotation). */
+  restartCount?: number;
+  /** The run this one replaced (the kubelet shows it as lastState.terminated). */
+  previous?: { id: string; exitCode: number; reason?: string; startedAt: number; finishedAt: number };
   /** A SIGTERM was delivered and the process is on its way out (its exit is scheduled or it ignores it). */
   sigtermAt?: number;
   exitTimer?: TimerHandle;
@@ -119,14 +125,18 @@ export class ContainerRuntime {
   private create(sandbox: Sandbox, name: string): RuntimeContainer {
     this.containerCounter += 1;
     const id = `containerd://${this.nodeName}-${String(this.containerCounter).padStart(6, '0')}`;
-    const c: RuntimeContainer = { name, id, state: 'running', startedAt: this.clock.now() };
+    const old = sandbox.containers.get(name);
+    const previous = old?.state === 'exited' ? { id: old.id, exitCode: old.exitCode ?? 0, reason: old.reason, startedAt: old.startedAt, finishedAt: old.finishedAt ?? old.startedAt } : undefined;
+    const c: RuntimeContainer = { name, id, state: 'running', startedAt: this.clock.now(), restartCount: old ? (old.restartCount ?? 0) + 1 : 0, ...(previous ? { previous } : {}) };
     sandbox.containers.set(name, c);
     return c;
   }
 
   private afterStart(sandbox: Sandbox, c: RuntimeContainer): void {
-    const code = this.behaviourOf(sandbox.podRef, c.name).exitsOnItsOwn;
-    if (code !== undefined) this.exit(sandbox, c, code);
+    const { exitsOnItsOwn: code, runsForMs } = this.behaviourOf(sandbox.podRef, c.name);
+    if (code === undefined) return;
+    if (runsForMs) c.exitTimer = this.clock.after(runsForMs, () => this.exit(sandbox, c, code));
+    else this.exit(sandbox, c, code);
   }
 
   /** A container of a pod has exited (the PLEG sees it at its next relist). */

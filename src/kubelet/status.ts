@@ -20,6 +20,8 @@ export interface WaitingReason {
 function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined, listVolumeMounts: boolean, why?: WaitingReason): ContainerStatus {
   const { name } = spec;
   const c = sandbox?.containers.get(name);
+  // The reasonCache is consulted only for a container that ShouldContainerBeRestarted: never once the pod is deleted.
+  if (pod.metadata.deletionTimestamp) why = undefined;
   const volumeMounts = listVolumeMounts ? volumeMountStatuses(spec) : undefined;
   const base = { name, image: spec.image ?? '', imageID: '', restartCount: previous?.restartCount ?? 0, ...(volumeMounts ? { volumeMounts } : {}) };
   if (!c) {
@@ -34,16 +36,20 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
     }
     return waiting;
   }
+  // A restarted container (K55): the runtime's restart count, and the run it replaced as lastState.
+  const restarts = c.restartCount ? { restartCount: c.restartCount } : {};
+  const last = c.previous ? { lastState: { terminated: terminated(c.previous) } } : {};
   if (c.state === 'running') {
-    return { ...base, containerID: c.id, ready: true, started: true, state: { running: { startedAt: toTime(c.startedAt) } } };
+    return { ...base, ...restarts, containerID: c.id, ready: true, started: true, state: { running: { startedAt: toTime(c.startedAt) } }, ...last };
   }
-  return {
-    ...base,
-    containerID: c.id,
-    ready: false,
-    started: false,
-    state: { terminated: { exitCode: c.exitCode ?? 0, reason: c.reason, startedAt: toTime(c.startedAt), finishedAt: toTime(c.finishedAt ?? c.startedAt), containerID: c.id } },
-  };
+  const ended = terminated({ id: c.id, exitCode: c.exitCode ?? 0, reason: c.reason, startedAt: c.startedAt, finishedAt: c.finishedAt ?? c.startedAt });
+  // A container held back from its restart (CrashLoopBackOff) waits; the run that ended is its lastState.
+  if (why) return { ...base, ...restarts, containerID: c.id, ready: false, started: false, state: { waiting: { reason: why.reason, ...(why.message ? { message: why.message } : {}) } }, lastState: { terminated: ended } };
+  return { ...base, ...restarts, containerID: c.id, ready: false, started: false, state: { terminated: ended }, ...last };
+}
+
+function terminated(run: { id: string; exitCode: number; reason?: string; startedAt: number; finishedAt: number }): NonNullable<ContainerStatus['state']>['terminated'] {
+  return { exitCode: run.exitCode, reason: run.reason, startedAt: toTime(run.startedAt), finishedAt: toTime(run.finishedAt), containerID: run.id };
 }
 
 /**

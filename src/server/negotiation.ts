@@ -59,8 +59,12 @@ export function negotiate(accept: string | undefined, allowed: readonly { kind: 
 
 /** The body and Content-Type of a response object in the negotiated serialization. */
 export function encode(media: MediaType, obj: unknown): { body: string; contentType: string } {
-  if (media.type === 'application/yaml') return { body: stringify(obj), contentType: 'application/yaml' };
+  return { body: media.type === 'application/yaml' ? stringify(obj) : JSON.stringify(obj), contentType: contentTypeOf(media) };
+}
+
+/** The Content-Type of an answer in the negotiated serialization. */
+export function contentTypeOf(media: MediaType): string {
+  if (media.type === 'application/yaml') return 'application/yaml';
   // Aggregated discovery names its form in the Content-Type: clients check it to know what they got.
-  const contentType = media.as?.group === 'apidiscovery.k8s.io' ? `application/json;g=apidiscovery.k8s.io;v=${media.as.version};as=${media.as.kind}` : 'application/json';
-  return { body: JSON.stringify(obj), contentType };
+  return media.as?.group === 'apidiscovery.k8s.io' ? `application/json;g=apidiscovery.k8s.io;v=${media.as.version};as=${media.as.kind}` : 'application/json';
 }

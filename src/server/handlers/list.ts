@@ -1,6 +1,8 @@
 import type { ListOptions } from '../../apiserver/list-options';
 import type { KubeObject } from '../../apiserver/object';
-import { negotiate } from '../negotiation';
+import { encodedItem, listItem } from '../caching-object';
+import { writeJsonList } from '../list-encoding';
+import { contentTypeOf, negotiate } from '../negotiation';
 import { groupVersionString } from '../resources';
 import { toTable } from '../table';
 import { query, LIST_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
@@ -20,9 +22,10 @@ export function listOptionsOf(scope: RequestScope): ListOptions {
 /**
  * handlers/get.go ListResource: a page of objects with the list's resourceVersion (and continue
  * token), as a `<Kind>List` whose items carry no apiVersion/kind (as upstream encodes typed
- * lists), as a Table, or as PartialObjectMetadataList.
+ * lists), as a Table, or as PartialObjectMetadataList. A JSON list is written from its items'
+ * cached encodings and streamed (list-encoding.ts).
  */
-export function listResource(scope: RequestScope): void {
+export function listResource(scope: RequestScope): void | Promise<void> {
   const media = negotiate(scope.req.headers.accept, LIST_CONVERSIONS);
   const { object: page } = unwrap(scope.api.listPage(scope.resource.storage, scope.info.namespace, listOptionsOf(scope)));
   const items = page.items as KubeObject[];
@@ -36,12 +39,9 @@ export function listResource(scope: RequestScope): void {
     out = { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items: items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata })) };
   } else {
     const r = scope.resource;
-    out = { kind: `${r.kind}List`, apiVersion: groupVersionString(r.group, r.version), metadata, items: items.map((o) => withoutTypeMeta(served(scope, o))) };
+    const list = { kind: `${r.kind}List`, apiVersion: groupVersionString(r.group, r.version), metadata };
+    if (media.type === 'application/json') return writeJsonList(scope.res, 200, contentTypeOf(media), list, items.map((o) => encodedItem(r, o)));
+    out = { ...list, items: items.map((o) => listItem(r, o)) };
   }
   writeObject(scope.res, 200, media, out);
-}
-
-function withoutTypeMeta(obj: KubeObject): KubeObject {
-  const { apiVersion: _a, kind: _k, ...rest } = obj;
-  return rest;
 }

@@ -62,8 +62,10 @@ export function served(scope: RequestScope, obj: KubeObject): KubeObject {
 /** Writes one object in the negotiated serialization. */
 export function writeObject(res: ServerResponse, code: number, media: MediaType, obj: unknown): void {
   const { body, contentType } = encode(media, obj);
-  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
+  // Encoded to bytes once: Content-Length and the write then need no second pass over the text.
+  const bytes = Buffer.from(body);
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': bytes.length });
+  res.end(bytes);
 }
 
 /** Writes a mutating verb's answer: the served object as JSON or YAML (no conversions for writes). */

@@ -2,12 +2,15 @@ import { badRequest, invalid, StatusError } from '../../apiserver/errors';
 import { parseListOptions, selectionMatches } from '../../apiserver/list-options';
 import type { KubeObject } from '../../apiserver/object';
 import type { WatchEvent } from '../../apiserver/watch';
-import { encode, negotiate } from '../negotiation';
+import { contentTypeOf, negotiate } from '../negotiation';
+import { encodedObject } from '../caching-object';
 import { toTable } from '../table';
 import { query, served, type RequestScope } from './scope';
 
 /** The conversions a watch may ask for: server-side printing of each event's object. */
 const WATCH_CONVERSIONS = [{ kind: 'Table', group: 'meta.k8s.io', versions: ['v1'] }] as const;
+
+const EVENT_END = Buffer.from('}\n');
 
 /**
  * R72 — handlers/watch.go serveWatch: a chunked stream of `{"type":…,"object":…}` JSON lines, one per
@@ -46,12 +49,16 @@ export function watchResource(scope: RequestScope): void {
   let first = true;
   // Events reach the stream only from the clock (after this handler returned), so the headers go first.
   const start = () => {
-    res.writeHead(200, { 'Content-Type': encode(media, {}).contentType, 'Transfer-Encoding': 'chunked' });
+    res.writeHead(200, { 'Content-Type': contentTypeOf(media), 'Transfer-Encoding': 'chunked' });
     res.flushHeaders();
   };
   const send = (type: string, object: unknown) => res.write(`${JSON.stringify({ type, object })}\n`);
-  const toWire = (obj: KubeObject): unknown => {
-    if (media.as?.kind !== 'Table') return served(scope, obj);
+  const sendStored = (type: string, obj: KubeObject) => {
+    if (media.as?.kind === 'Table') return send(type, eventTable(obj));
+    // The same bytes as send(type, served(scope, obj)), the object's JSON encoded once for every watcher and LIST.
+    res.write(Buffer.concat([Buffer.from(`{"type":${JSON.stringify(type)},"object":`), encodedObject(scope.resource, obj), EVENT_END]));
+  };
+  const eventTable = (obj: KubeObject): unknown => {
     // Only the first event's table carries the column definitions (handlers/watch.go: NoHeaders after the first).
     const table = toTable(storage, [obj], { now: scope.cluster.clock.now(), release: scope.api.options.release, noHeaders: !first, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
     first = false;
@@ -67,7 +74,7 @@ export function watchResource(scope: RequestScope): void {
       nodeName: storage === 'pods' ? nodeName : undefined,
       matches: (o) => selectionMatches(storage, opts, o as KubeObject),
     },
-    (e: WatchEvent) => send(e.type, toWire(e.object)),
+    (e: WatchEvent) => sendStored(e.type, e.object as KubeObject),
   );
   if (!r.ok) {
     if (r.status.reason !== 'Expired') throw new StatusError({ ...r.status, code: r.code });
