@@ -20,8 +20,10 @@ export interface TableColumn {
 
 type Cell = string | number;
 
-const NAME_DESCRIPTION = 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
-const AGE_DESCRIPTION = 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
+// Column descriptions in our own words: kube-apiserver sends the API fields' documentation here,
+// which clients show nowhere in their default output (kubectl uses names and priorities only).
+const NAME_DESCRIPTION = "The object's name, unique within its namespace.";
+const AGE_DESCRIPTION = 'When the object was created (metadata.creationTimestamp), in UTC.';
 
 function column(name: string, description: string, priority = 0, format = ''): TableColumn {
   return { name, type: 'string', format, description, priority };
@@ -39,43 +41,43 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
   pods: {
     columns: [
       NAME,
-      column('Ready', 'The aggregate readiness state of this pod for accepting traffic.'),
-      column('Status', 'The aggregate status of the containers in this pod.'),
-      column('Restarts', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+      column('Ready', 'Ready containers out of all containers of the pod.'),
+      column('Status', 'One word summing up the pod and its containers (printPod).'),
+      column('Restarts', 'Container restarts, with how long ago the last one was.'),
       AGE,
-      column('IP', 'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', 1),
-      column('Node', 'NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod. This field should not be used to express a desire for the pod to be scheduled on a specific node. https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename', 1),
-      column('Nominated Node', 'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.', 1),
-      column('Readiness Gates', 'If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates', 1),
+      column('IP', 'The pod IP, once allocated.', 1),
+      column('Node', 'The node the pod is bound to (spec.nodeName).', 1),
+      column('Nominated Node', 'The node a preempting pod waits for (status.nominatedNodeName).', 1),
+      column('Readiness Gates', 'Readiness gate conditions that are true, out of all gates.', 1),
     ],
     cells: (obj, now, release) => podCells(obj as Pod, now, release),
   },
   nodes: {
     columns: [
       NAME,
-      column('Status', 'The status of the node'),
-      column('Roles', 'The roles of the node'),
+      column('Status', 'Ready, NotReady or Unknown, and SchedulingDisabled when cordoned.'),
+      column('Roles', 'Roles from the node-role.kubernetes.io/ labels.'),
       AGE,
-      column('Version', 'Kubelet Version reported by the node.'),
-      column('Internal-IP', 'List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node\'s address in its own status or consumers of the downward API (status.hostIP).', 1),
-      column('External-IP', 'List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node\'s address in its own status or consumers of the downward API (status.hostIP).', 1),
-      column('OS-Image', 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).', 1),
-      column('Kernel-Version', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1),
-      column('Container-Runtime', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).', 1),
+      column('Version', 'The kubelet version the node reports.'),
+      column('Internal-IP', 'The node\'s InternalIP address.', 1),
+      column('External-IP', 'The node\'s ExternalIP address, if any.', 1),
+      column('OS-Image', 'The operating system image the node reports.', 1),
+      column('Kernel-Version', 'The kernel version the node reports.', 1),
+      column('Container-Runtime', 'The container runtime and its version the node reports.', 1),
     ],
     cells: (obj, now) => nodeCells(obj as Node, now),
   },
   events: {
     columns: [
-      column('Last Seen', 'The time at which the most recent occurrence of this event was recorded.'),
-      column('Type', 'Type of this event (Normal, Warning), new types could be added in the future'),
-      column('Reason', "This should be a short, machine understandable string that gives the reason for the transition into the object's current status."),
-      column('Object', 'The object that this event is about.'),
-      column('Subobject', 'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: "spec.containers{name}" (where "name" refers to the name of the container that triggered the event) or if no container name is specified "spec.containers[2]" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object.', 1),
-      column('Source', 'The component reporting this event. Should be a short machine understandable string.', 1),
-      column('Message', 'A human-readable description of the status of this operation.'),
-      column('First Seen', 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)', 1),
-      column('Count', 'The number of times this event has occurred.', 1),
+      column('Last Seen', 'How long ago the event last happened.'),
+      column('Type', 'Normal or Warning.'),
+      column('Reason', 'A short machine-readable reason.'),
+      column('Object', 'The object the event is about.'),
+      column('Subobject', 'The part of the object the event is about (e.g. a container).', 1),
+      column('Source', 'The component that reported the event.', 1),
+      column('Message', 'What happened, for people.'),
+      column('First Seen', 'How long ago the event first happened.', 1),
+      column('Count', 'How many times the event happened.', 1),
       column('Name', NAME_DESCRIPTION, 1, 'name'),
     ],
     cells: (obj, now) => eventCells(obj as Event, now),
@@ -83,22 +85,22 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
   replicasets: {
     columns: [
       NAME,
-      column('Desired', 'Number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller/#what-is-a-replicationcontroller'),
-      column('Current', 'Replicas is the most recently observed number of non-terminating pods. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset'),
-      column('Ready', 'The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.'),
+      column('Desired', 'Pods the ReplicaSet asks for (spec.replicas).'),
+      column('Current', 'Pods the ReplicaSet currently has (status.replicas).'),
+      column('Ready', 'Its pods that are ready (status.readyReplicas).'),
       AGE,
-      column('Containers', 'Names of each container in the template.', 1),
-      column('Images', 'Images referenced by each container in the template.', 1),
-      column('Selector', 'Selector is a label query over pods that should match the replica count. Label keys and values that must match in order to be controlled by this replica set. It must match the pod template\'s labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors', 1),
+      column('Containers', 'Container names of the pod template.', 1),
+      column('Images', 'Images of the pod template.', 1),
+      column('Selector', 'The label selector of its pods.', 1),
     ],
     cells: (obj, now) => replicaSetCells(obj as ReplicaSet, now),
   },
   leases: {
-    columns: [NAME, column('Holder', 'HolderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.'), AGE],
+    columns: [NAME, column('Holder', 'Who holds the lease (spec.holderIdentity).'), AGE],
     cells: (obj, now) => [obj.metadata.name ?? '', (obj as Lease).spec?.holderIdentity ?? '', age(obj.metadata.creationTimestamp, now)],
   },
   namespaces: {
-    columns: [NAME, column('Status', 'The status of the namespace'), AGE],
+    columns: [NAME, column('Status', 'Active or Terminating.'), AGE],
     cells: (obj, now) => [obj.metadata.name ?? '', (obj as Namespace).status?.phase ?? '', age(obj.metadata.creationTimestamp, now)],
   },
 };
