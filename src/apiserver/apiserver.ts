@@ -74,6 +74,7 @@ const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
 /** Event objects are stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines readable. */
 const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces']);
 const QUIET_PREFIXES = ['/registry/events/', '/registry/leases/', '/registry/namespaces/'];
+const REGISTRY = '/registry/';
 
 /**
  * The namespaces kube-apiserver creates at start (pkg/controlplane/controller/systemnamespaces:
@@ -250,6 +251,7 @@ export class ApiServer {
       if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
       const errs = validateName(resource, name);
       if (errs.length > 0) throw invalid(store.strategy.kind, name, errs);
+      // The decoded request body: the store prepares it in place, so the caller's object stays as sent.
       const withNs = clone(obj);
       withNs.metadata.name = name;
       if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
@@ -405,14 +407,15 @@ export class ApiServer {
 
   /** Fans one etcd change out to every open watch, and records it once on the watch lane. */
   private dispatch(e: EtcdEvent): void {
-    const resource = e.key.split('/')[2];
-    if (!QUIET_PREFIXES.some((p) => e.key.startsWith(p))) {
+    // Keys are /registry/<resource>/[<namespace>/]<name>.
+    const resource = e.key.slice(REGISTRY.length, e.key.indexOf('/', REGISTRY.length));
+    if (!QUIET_RESOURCES.has(resource as Resource)) {
       const type = e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED';
-      const name = e.key.split('/').pop();
+      const name = e.key.slice(e.key.lastIndexOf('/') + 1);
       const plural = resource === 'minions' ? 'nodes' : resource;
       this.timeline.record('watch', `${type} ${plural}/${name} rv=${e.revision}`, 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform');
     }
-    for (const w of this.watches.interested(e)) w.offer(e);
+    this.watches.offer(e);
   }
 }
 
@@ -508,11 +511,12 @@ class WatchIndex {
     else this.byNode.get(node)?.delete(w);
   }
 
-  *interested(e: EtcdEvent): Iterable<Watch> {
-    yield* this.unindexed;
+  /** Offers the change to the unindexed watches and to those of the nodes it names. */
+  offer(e: EtcdEvent): void {
+    for (const w of this.unindexed) w.offer(e);
     const a = nodeNameOf(e.value);
     const b = nodeNameOf(e.prev);
-    if (a !== undefined) yield* this.byNode.get(a) ?? [];
-    if (b !== undefined && b !== a) yield* this.byNode.get(b) ?? [];
+    if (a !== undefined) this.byNode.get(a)?.forEach((w) => w.offer(e));
+    if (b !== undefined && b !== a) this.byNode.get(b)?.forEach((w) => w.offer(e));
   }
 }
