@@ -1,6 +1,6 @@
 import type { Clock } from '../clock';
 import type { Component } from '../timeline/event';
-import type { Timeline } from '../timeline/timeline';
+import type { RevisionReader, Timeline } from '../timeline/timeline';
 import { createHash } from 'node:crypto';
 import { badRequest, conflict, invalid, notFound, StatusError, type FieldError } from './errors';
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
@@ -73,7 +73,6 @@ export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
 /** Event objects are stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines readable. */
 const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces']);
-const QUIET_PREFIXES = ['/registry/events/', '/registry/leases/', '/registry/namespaces/'];
 const REGISTRY = '/registry/';
 
 /**
@@ -105,7 +104,7 @@ export class ApiServer {
     readonly options: ApiServerOptions = DEFAULT_APISERVER_OPTIONS,
   ) {
     this.startedAt = clock.now();
-    this.etcd = new Etcd(timeline, () => clock.now(), (key) => !QUIET_PREFIXES.some((p) => key.startsWith(p)));
+    this.etcd = new Etcd(timeline, () => clock.now(), (key) => !QUIET_RESOURCES.has(resourceOf(key) as Resource));
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
       // pkg/registry/apps/replicaset/strategy.go: apps/v1 ReplicaSets delete dependents (in the background) by default.
@@ -407,16 +406,23 @@ export class ApiServer {
 
   /** Fans one etcd change out to every open watch, and records it once on the watch lane. */
   private dispatch(e: EtcdEvent): void {
-    // Keys are /registry/<resource>/[<namespace>/]<name>.
-    const resource = e.key.slice(REGISTRY.length, e.key.indexOf('/', REGISTRY.length));
-    if (!QUIET_RESOURCES.has(resource as Resource)) {
-      const type = e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED';
-      const name = e.key.slice(e.key.lastIndexOf('/') + 1);
-      const plural = resource === 'minions' ? 'nodes' : resource;
-      this.timeline.record('watch', `${type} ${plural}/${name} rv=${e.revision}`, 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform');
+    if (!QUIET_RESOURCES.has(resourceOf(e.key) as Resource)) {
+      this.timeline.recordRevision('watch', e.revision, this.watchLane, 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform');
     }
     this.watches.offer(e);
   }
+
+  /** The watch lane's events keep only their revision; the text is read back from etcd's history. */
+  private readonly watchLane: RevisionReader = {
+    text: (revision) => {
+      const e = this.etcd.change(revision)!;
+      const type = e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED';
+      const resource = resourceOf(e.key);
+      const plural = resource === 'minions' ? 'nodes' : resource;
+      return `${type} ${plural}/${e.key.slice(e.key.lastIndexOf('/') + 1)} rv=${revision}`;
+    },
+    patch: () => undefined,
+  };
 }
 
 /** names.SimpleNameGenerator: generateName (cut to 58 characters) plus 5 characters, here derived from the creation counter so runs repeat. */
@@ -483,6 +489,11 @@ export function deleteOptionsFromRequest(body: DeleteOptions | undefined, query:
   return options;
 }
 
+
+/** The resource segment of a key, /registry/<resource>/[<namespace>/]<name>, without splitting it. */
+function resourceOf(key: string): string {
+  return key.slice(REGISTRY.length, key.indexOf('/', REGISTRY.length));
+}
 
 function nodeNameOf(o: unknown): string | undefined {
   return (o as Pod | undefined)?.spec?.nodeName;
