@@ -144,14 +144,10 @@ function keyOf(p: Pod): string {
  * RECONCILE; anything else (finalizers, resourceVersion) is no op at all.
  */
 export function checkAndUpdatePod(old: Pod, next: Pod): PodOp | undefined {
-  const m = (p: Pod) => ({
-    spec: p.spec,
-    labels: p.metadata.labels,
-    annotations: p.metadata.annotations,
-    deletionTimestamp: p.metadata.deletionTimestamp,
-    deletionGracePeriodSeconds: p.metadata.deletionGracePeriodSeconds,
-  });
-  if (!jsonEqual(m(old), m(next))) return next.metadata.deletionTimestamp !== undefined ? 'DELETE' : 'UPDATE';
+  const a = old.metadata;
+  const b = next.metadata;
+  const same = jsonEqual(old.spec, next.spec) && jsonEqual(a.labels, b.labels) && jsonEqual(a.annotations, b.annotations) && a.deletionTimestamp === b.deletionTimestamp && a.deletionGracePeriodSeconds === b.deletionGracePeriodSeconds;
+  if (!same) return b.deletionTimestamp !== undefined ? 'DELETE' : 'UPDATE';
   if (!jsonEqual(old.status, next.status)) return 'RECONCILE';
   return undefined;
 }

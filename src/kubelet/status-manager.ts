@@ -1,6 +1,6 @@
 import type { ApiClient } from '../apiserver/client';
 import { Unreachable } from '../apiserver/client';
-import { jsonEqual } from '../apiserver/object';
+import { clone, jsonEqual } from '../apiserver/object';
 import { isTerminal } from '../apiserver/pod-strategy';
 import type { ContainerStatus, Pod, PodCondition, PodStatus } from '../apiserver/types';
 import type { Scheduler } from '../clock';
@@ -79,7 +79,7 @@ export class StatusManager {
    */
   terminatePod(pod: Pod): void {
     const uid = pod.metadata.uid!;
-    const status: PodStatus = structuredClone(this.statuses.get(uid)?.status ?? pod.status ?? {});
+    const status: PodStatus = clone(this.statuses.get(uid)?.status ?? pod.status ?? {});
     const unknown = () => ({ terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated' } });
     if (hasPodInitialized(pod)) {
       for (const cs of status.containerStatuses ?? []) {
@@ -200,12 +200,22 @@ export class StatusManager {
     // statusutil.PatchPodStatus sends a two-way merge patch from the API status to the merged one:
     // only the fields that differ; a field the kubelet's status no longer has is removed (null).
     const current: Record<string, unknown> = pod.status ?? {};
+    const wanted: Record<string, unknown> = merged;
     const body: Record<string, unknown> = {};
-    for (const key of new Set([...Object.keys(current), ...Object.keys(merged)])) {
-      const want = (merged as Record<string, unknown>)[key];
-      if (!jsonEqual(current[key], want)) body[key] = want === undefined ? null : want;
+    let changed = false;
+    // The API status's fields first, then the ones only the merged status has.
+    for (const key in current) {
+      const want = wanted[key];
+      if (jsonEqual(current[key], want)) continue;
+      body[key] = want === undefined ? null : want;
+      changed = true;
     }
-    if (Object.keys(body).length > 0) {
+    for (const key in wanted) {
+      if (Object.hasOwn(current, key) || wanted[key] === undefined) continue;
+      body[key] = wanted[key];
+      changed = true;
+    }
+    if (changed) {
       const patched = api.patch(this.client.identity, 'pods', s.namespace, s.name, 'merge', { metadata: { uid }, status: body }, { subresource: 'status' });
       if (!patched.ok) return;
       pod = patched.object;

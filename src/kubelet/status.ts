@@ -1,4 +1,4 @@
-import { toTime } from '../apiserver/object';
+import { clone, toTime } from '../apiserver/object';
 import type { Container, ContainerStatus, Pod, PodCondition, PodStatus } from '../apiserver/types';
 import type { Sandbox } from './runtime';
 
@@ -25,11 +25,11 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
   const volumeMounts = listVolumeMounts ? volumeMountStatuses(spec) : undefined;
   const base = { name, image: spec.image ?? '', imageID: '', restartCount: previous?.restartCount ?? 0, ...(volumeMounts ? { volumeMounts } : {}) };
   if (!c) {
-    if (previous?.state?.terminated) return structuredClone(previous);
+    if (previous?.state?.terminated) return clone(previous);
     // A reason from the reasonCache (ErrImagePull, ImagePullBackOff) replaces ContainerCreating.
     const state = why ? { reason: why.reason, ...(why.message ? { message: why.message } : {}) } : { reason: 'ContainerCreating' };
     const waiting: ContainerStatus = { ...base, ready: false, started: false, state: { waiting: state } };
-    if (previous?.lastState) waiting.lastState = structuredClone(previous.lastState);
+    if (previous?.lastState) waiting.lastState = clone(previous.lastState);
     if (previous?.state?.running && !waiting.lastState?.terminated) {
       waiting.lastState = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was deleted.  The container used to be Running' } };
       if (pod.metadata.deletionTimestamp === undefined) waiting.restartCount += 1;
@@ -120,9 +120,23 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
   return 'Pending';
 }
 
-function condition(type: string, ok: boolean, now: number, reason?: string, message?: string): PodCondition {
-  return { type, status: ok ? 'True' : 'False', lastTransitionTime: toTime(now), ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+/** A condition the kubelet generates (with PodObservedGenerationTracking, the pod's generation last). */
+function condition(type: string, ok: boolean, time: string, reason: string | undefined, message: string | undefined, observedGeneration: number | undefined): PodCondition {
+  const c: PodCondition = { type, status: ok ? 'True' : 'False', lastTransitionTime: time };
+  if (reason) c.reason = reason;
+  if (message) c.message = message;
+  if (observedGeneration !== undefined) c.observedGeneration = observedGeneration;
+  return c;
 }
+
+/** The previous status of a container: the first of that name among the init, then the regular container statuses. */
+function previousStatus(old: PodStatus, name: string): ContainerStatus | undefined {
+  for (const s of old.initContainerStatuses ?? []) if (s.name === name) return s;
+  for (const s of old.containerStatuses ?? []) if (s.name === name) return s;
+  return undefined;
+}
+
+const byName = (a: ContainerStatus, b: ContainerStatus): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** What a kubelet's release and gates change in the status it generates. */
 export interface StatusGates {
@@ -154,12 +168,15 @@ export function generateAPIPodStatus(
   const spec = pod.spec!;
   const api = pod.status ?? {};
   const old = cached ?? api;
-  const previous = (name: string) => [...(old.initContainerStatuses ?? []), ...(old.containerStatuses ?? [])].find((s) => s.name === name);
   // convertToAPIContainerStatuses: init containers in spec order (SortStatusesOfInitContainers),
-  // regular containers sorted by name (SortedContainerStatuses).
-  const initStatuses = (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => containerStatus(pod, c, sandbox, previous(c.name), gates.volumeMounts));
-  const statuses = spec.containers.map((c) => containerStatus(pod, c, sandbox, previous(c.name), gates.volumeMounts, reasons?.get(c.name))).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  let phase = getPhase(pod, [...initStatuses, ...statuses], podIsTerminal);
+  // regular containers sorted by name (SortedContainerStatuses). (Loops, not array chains: this
+  // runs once per sync of every pod.)
+  const initStatuses: ContainerStatus[] = [];
+  for (const c of spec.initContainers ?? []) if (c.restartPolicy === 'Always') initStatuses.push(containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts));
+  const statuses = spec.containers.map((c) => containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts, reasons?.get(c.name)));
+  if (statuses.length > 1) statuses.sort(byName);
+  const every = initStatuses.length > 0 ? [...initStatuses, ...statuses] : statuses;
+  let phase = getPhase(pod, every, podIsTerminal);
   // The three-way merge: a terminal phase in the status manager or in the API wins.
   if (!isTerminalPhase(phase)) {
     if (isTerminalPhase(old.phase)) phase = old.phase!;
@@ -167,28 +184,31 @@ export function generateAPIPodStatus(
   }
   // Pods are not allowed to transition out of a terminal phase the API shows.
   if (isTerminalPhase(api.phase)) phase = api.phase!;
-  const notReady = [...initStatuses, ...statuses].filter((s) => !s.ready).map((s) => s.name);
+  const notReady: string[] = [];
+  for (const s of every) if (!s.ready) notReady.push(s.name);
   // status/generate.go GenerateContainersReadyCondition / GeneratePodReadyCondition: a terminal
   // phase gives False with reason PodCompleted or PodFailed, whatever the containers say.
   const terminalReason = phase === 'Succeeded' ? 'PodCompleted' : phase === 'Failed' ? 'PodFailed' : undefined;
   const ready = !terminalReason && notReady.length === 0;
   const unready = terminalReason ?? (ready ? undefined : 'ContainersNotReady');
   const message = terminalReason || ready ? undefined : `containers with unready status: [${notReady.join(' ')}]`;
+  // Conditions the kubelet does not own stay as the API has them; a DisruptionTarget comes from
+  // the previous status if it has one, else from the API.
+  const conditions: PodCondition[] = [];
+  for (const c of api.conditions ?? []) if (!KUBELET_CONDITIONS.has(c.type) && c.type !== 'DisruptionTarget') conditions.push(c);
   const disruption = (old.conditions ?? []).find((c) => c.type === 'DisruptionTarget');
+  if (disruption) conditions.push(disruption);
+  else for (const c of api.conditions ?? []) if (c.type === 'DisruptionTarget') conditions.push(c);
   // PodObservedGenerationTracking (beta on from v1.34, #132912): the conditions the kubelet
   // generates carry the pod's generation, as does status.observedGeneration below.
-  const observed = (c: PodCondition): PodCondition => (observedGeneration === undefined ? c : { ...c, observedGeneration });
-  const conditions = [
-    ...(api.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.has(c.type) && c.type !== 'DisruptionTarget'),
-    ...(disruption ? [disruption] : (api.conditions ?? []).filter((c) => c.type === 'DisruptionTarget')),
-    ...[
-      condition('PodReadyToStartContainers', sandbox?.state === 'ready', now),
-      condition('Initialized', true, now, phase === 'Succeeded' ? 'PodCompleted' : undefined),
-      condition('Ready', ready, now, unready, message),
-      condition('ContainersReady', ready, now, unready, message),
-      condition('PodScheduled', true, now),
-    ].map(observed),
-  ];
+  const time = toTime(now);
+  conditions.push(
+    condition('PodReadyToStartContainers', sandbox?.state === 'ready', time, undefined, undefined, observedGeneration),
+    condition('Initialized', true, time, phase === 'Succeeded' ? 'PodCompleted' : undefined, undefined, observedGeneration),
+    condition('Ready', ready, time, unready, message, observedGeneration),
+    condition('ContainersReady', ready, time, unready, message, observedGeneration),
+    condition('PodScheduled', true, time, undefined, undefined, observedGeneration),
+  );
   const status: PodStatus = {
     ...old,
     phase,
