@@ -124,7 +124,7 @@ export class StatusManager {
     const old = cached?.status ?? pod.status ?? {};
     // updateLastTransitionTime: a condition keeps its transition time while its status is unchanged.
     const conditions = (input.conditions ?? []).map((c) => {
-      const prev = old.conditions?.find((o: PodCondition) => o.type === c.type);
+      const prev = conditionOfType(old.conditions, c.type);
       return prev && prev.status === c.status ? { ...c, lastTransitionTime: prev.lastTransitionTime } : c;
     });
     const status: PodStatus = { ...input, conditions, ...(old.startTime ? { startTime: old.startTime } : {}) };
@@ -248,10 +248,10 @@ export class StatusManager {
     if (!cached || !api) return false;
     for (const c of cached.conditions ?? []) {
       if (!KUBELET_CONDITIONS.has(c.type) && c.type !== 'DisruptionTarget') continue;
-      const o = api.conditions?.find((x) => x.type === c.type);
+      const o = conditionOfType(api.conditions, c.type);
       if (!o || o.status !== c.status || o.reason !== c.reason || o.message !== c.message) return true;
     }
-    return !jsonEqual({ ...api, conditions: cached.conditions }, cached);
+    return !equalButConditions(api, cached);
   }
 
   /**
@@ -328,4 +328,23 @@ function initializedContainers(statuses: ContainerStatus[]): ContainerStatus[] {
     if (!statuses[i].state?.waiting || statuses[i].lastState?.terminated) return statuses.slice(0, i + 1);
   }
   return statuses.slice(0, 1);
+}
+
+function conditionOfType(conditions: readonly PodCondition[] | undefined, type: string): PodCondition | undefined {
+  if (conditions) for (const c of conditions) if (c.type === type) return c;
+  return undefined;
+}
+
+/** jsonEqual of two statuses leaving their conditions out (without building copies that lack them). */
+function equalButConditions(a: PodStatus, b: PodStatus): boolean {
+  const x: Record<string, unknown> = a;
+  const y: Record<string, unknown> = b;
+  let defined = 0;
+  for (const k in x) {
+    if (k === 'conditions' || x[k] === undefined) continue;
+    defined += 1;
+    if (!jsonEqual(x[k], y[k])) return false;
+  }
+  for (const k in y) if (k !== 'conditions' && y[k] !== undefined) defined -= 1;
+  return defined === 0;
 }

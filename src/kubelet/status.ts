@@ -22,13 +22,14 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
   const c = sandbox?.containers.get(name);
   // The reasonCache is consulted only for a container that ShouldContainerBeRestarted: never once the pod is deleted.
   if (pod.metadata.deletionTimestamp) why = undefined;
+  // A restarted container (K55): the runtime's restart count, and the run it replaced as lastState.
+  const base: Pick<ContainerStatus, 'name' | 'image' | 'imageID' | 'restartCount' | 'volumeMounts'> = { name, image: spec.image ?? '', imageID: '', restartCount: c?.restartCount || (previous?.restartCount ?? 0) };
   const volumeMounts = listVolumeMounts ? volumeMountStatuses(spec) : undefined;
-  const base = { name, image: spec.image ?? '', imageID: '', restartCount: previous?.restartCount ?? 0, ...(volumeMounts ? { volumeMounts } : {}) };
+  if (volumeMounts) base.volumeMounts = volumeMounts;
   if (!c) {
     if (previous?.state?.terminated) return clone(previous);
     // A reason from the reasonCache (ErrImagePull, ImagePullBackOff) replaces ContainerCreating.
-    const state = why ? { reason: why.reason, ...(why.message ? { message: why.message } : {}) } : { reason: 'ContainerCreating' };
-    const waiting: ContainerStatus = { ...base, ready: false, started: false, state: { waiting: state } };
+    const waiting: ContainerStatus = { ...base, ready: false, started: false, state: { waiting: why ? waitingState(why) : { reason: 'ContainerCreating' } } };
     if (previous?.lastState) waiting.lastState = clone(previous.lastState);
     if (previous?.state?.running && !waiting.lastState?.terminated) {
       waiting.lastState = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was deleted.  The container used to be Running' } };
@@ -36,16 +37,21 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
     }
     return waiting;
   }
-  // A restarted container (K55): the runtime's restart count, and the run it replaced as lastState.
-  const restarts = c.restartCount ? { restartCount: c.restartCount } : {};
-  const last = c.previous ? { lastState: { terminated: terminated(c.previous) } } : {};
+  let status: ContainerStatus;
   if (c.state === 'running') {
-    return { ...base, ...restarts, containerID: c.id, ready: true, started: true, state: { running: { startedAt: toTime(c.startedAt) } }, ...last };
+    status = { ...base, containerID: c.id, ready: true, started: true, state: { running: { startedAt: toTime(c.startedAt) } } };
+  } else {
+    const ended = terminated({ id: c.id, exitCode: c.exitCode ?? 0, reason: c.reason, startedAt: c.startedAt, finishedAt: c.finishedAt ?? c.startedAt });
+    // A container held back from its restart (CrashLoopBackOff) waits; the run that ended is its lastState.
+    if (why) return { ...base, containerID: c.id, ready: false, started: false, state: { waiting: waitingState(why) }, lastState: { terminated: ended } };
+    status = { ...base, containerID: c.id, ready: false, started: false, state: { terminated: ended } };
   }
-  const ended = terminated({ id: c.id, exitCode: c.exitCode ?? 0, reason: c.reason, startedAt: c.startedAt, finishedAt: c.finishedAt ?? c.startedAt });
-  // A container held back from its restart (CrashLoopBackOff) waits; the run that ended is its lastState.
-  if (why) return { ...base, ...restarts, containerID: c.id, ready: false, started: false, state: { waiting: { reason: why.reason, ...(why.message ? { message: why.message } : {}) } }, lastState: { terminated: ended } };
-  return { ...base, ...restarts, containerID: c.id, ready: false, started: false, state: { terminated: ended }, ...last };
+  if (c.previous) status.lastState = { terminated: terminated(c.previous) };
+  return status;
+}
+
+function waitingState(why: WaitingReason): NonNullable<ContainerStatus['state']>['waiting'] {
+  return why.message ? { reason: why.reason, message: why.message } : { reason: why.reason };
 }
 
 function terminated(run: { id: string; exitCode: number; reason?: string; startedAt: number; finishedAt: number }): NonNullable<ContainerStatus['state']>['terminated'] {
@@ -71,7 +77,6 @@ function volumeMountStatuses(spec: Container): ContainerStatus['volumeMounts'] {
  */
 export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTerminal: boolean): string {
   const spec = pod.spec!;
-  const byName = new Map(statuses.map((s) => [s.name, s]));
   let pendingInitialization = 0;
   let unknown = 0;
   let running = 0;
@@ -79,7 +84,7 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
   let stopped = 0;
   let succeeded = 0;
   for (const c of (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always')) {
-    const s = byName.get(c.name);
+    const s = statusNamed(statuses, c.name);
     if (!s) unknown += 1;
     else if (s.state?.running) {
       if (!s.started) pendingInitialization += 1;
@@ -93,7 +98,7 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
     }
   }
   for (const c of spec.containers) {
-    const s = byName.get(c.name);
+    const s = statusNamed(statuses, c.name);
     if (!s) unknown += 1;
     else if (s.state?.running) running += 1;
     else if (s.state?.terminated) {
@@ -105,7 +110,7 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
     } else unknown += 1;
   }
   const anyRegularStarted = spec.containers.some((c) => {
-    const s = byName.get(c.name);
+    const s = statusNamed(statuses, c.name);
     return !!s && (s.state?.running !== undefined || s.state?.terminated !== undefined || s.lastState?.terminated !== undefined);
   });
   if ((pendingInitialization > 0 && !anyRegularStarted) || waiting > 0) return 'Pending';
@@ -120,6 +125,12 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
   return 'Pending';
 }
 
+/** The status of the container named so (names are unique across a pod's containers: validation). A pod has few containers: a scan beats building a map. */
+function statusNamed(statuses: readonly ContainerStatus[], name: string): ContainerStatus | undefined {
+  for (const s of statuses) if (s.name === name) return s;
+  return undefined;
+}
+
 /** A condition the kubelet generates (with PodObservedGenerationTracking, the pod's generation last). */
 function condition(type: string, ok: boolean, time: string, reason: string | undefined, message: string | undefined, observedGeneration: number | undefined): PodCondition {
   const c: PodCondition = { type, status: ok ? 'True' : 'False', lastTransitionTime: time };
@@ -129,6 +140,11 @@ function condition(type: string, ok: boolean, time: string, reason: string | und
   return c;
 }
 
+function conditionOfType(conditions: readonly PodCondition[] | undefined, type: string): PodCondition | undefined {
+  if (conditions) for (const c of conditions) if (c.type === type) return c;
+  return undefined;
+}
+
 /** The previous status of a container: the first of that name among the init, then the regular container statuses. */
 function previousStatus(old: PodStatus, name: string): ContainerStatus | undefined {
   for (const s of old.initContainerStatuses ?? []) if (s.name === name) return s;
@@ -136,7 +152,7 @@ function previousStatus(old: PodStatus, name: string): ContainerStatus | undefin
   return undefined;
 }
 
-const byName = (a: ContainerStatus, b: ContainerStatus): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const compareNames = (a: ContainerStatus, b: ContainerStatus): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** What a kubelet's release and gates change in the status it generates. */
 export interface StatusGates {
@@ -174,7 +190,7 @@ export function generateAPIPodStatus(
   const initStatuses: ContainerStatus[] = [];
   for (const c of spec.initContainers ?? []) if (c.restartPolicy === 'Always') initStatuses.push(containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts));
   const statuses = spec.containers.map((c) => containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts, reasons?.get(c.name)));
-  if (statuses.length > 1) statuses.sort(byName);
+  if (statuses.length > 1) statuses.sort(compareNames);
   const every = initStatuses.length > 0 ? [...initStatuses, ...statuses] : statuses;
   let phase = getPhase(pod, every, podIsTerminal);
   // The three-way merge: a terminal phase in the status manager or in the API wins.
@@ -196,7 +212,7 @@ export function generateAPIPodStatus(
   // the previous status if it has one, else from the API.
   const conditions: PodCondition[] = [];
   for (const c of api.conditions ?? []) if (!KUBELET_CONDITIONS.has(c.type) && c.type !== 'DisruptionTarget') conditions.push(c);
-  const disruption = (old.conditions ?? []).find((c) => c.type === 'DisruptionTarget');
+  const disruption = conditionOfType(old.conditions, 'DisruptionTarget');
   if (disruption) conditions.push(disruption);
   else for (const c of api.conditions ?? []) if (c.type === 'DisruptionTarget') conditions.push(c);
   // PodObservedGenerationTracking (beta on from v1.34, #132912): the conditions the kubelet
