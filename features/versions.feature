@@ -160,3 +160,25 @@ Feature: The same deletion on each Kubernetes release (1.26 – 1.35)
       | release | seconds  |
       | v1.29   | <absent> |
       | v1.30   | 5        |
+
+  Scenario Outline: taint eviction adds DisruptionTarget only with PodDisruptionConditions (<gate>)
+    # V10: taint_eviction.go addConditionAndDeletePod: with the gate disabled (possible up to
+    # v1.30) there is no GET and no condition, only the DELETE. v1.30: Ready=Unknown after 40s,
+    # the NoExecute taint one pass later, the eviction 300s after it.
+    Given Kubernetes v1.30
+    And the feature gate "PodDisruptionConditions" is <gate>
+    And a node "node-1"
+    And a pod "web" running on node "node-1"
+    When node "node-1" becomes unreachable
+    And 6m pass
+    Then pod "web" is terminating
+    And <condition>
+    And these events happen in exactly this order:
+      | at               | component     | event                                                    |
+      | T+5m50s..T+5m55s | nodelifecycle | taint eviction pods/web: deleting due to NoExecute taint |
+      | T+5m50s..T+5m55s | apiserver     | <request>                                                |
+
+    Examples:
+      | gate     | request               | condition                                                                                         |
+      | enabled  | PATCH pods/web/status | pod "web" has condition "DisruptionTarget" with status "True" and reason "DeletionByTaintManager" |
+      | disabled | DELETE pods/web       | pod "web" has no condition "DisruptionTarget"                                                     |

@@ -37,6 +37,7 @@ describe('Release: feature gate defaults follow versioned_kube_features.go', () 
     expect(table('PodLifecycleSleepActionAllowZero'), 'β on 1.33').to.equal('0000000111');
     expect(table('PodObservedGenerationTracking'), 'β on 1.34').to.equal('0000000011');
     expect(table('SeparateTaintEvictionController'), 'β on 1.29').to.equal('0001111111');
+    expect(table('JobPodReplacementPolicy'), 'V9: α 1.28, β on 1.29').to.equal('0001111111');
     expect(table('OrderedNamespaceDeletion'), 'β on 1.33 (off in the 1.30–1.32 backports)').to.equal('0000000111');
     expect(table('NodeOutOfServiceVolumeDetach')).to.equal('1111111111');
     expect(table('AllowOverwriteTerminationGracePeriodSeconds'), 'old behaviour until 1.32').to.equal('1111110000');
@@ -52,6 +53,8 @@ describe('Release: gate overrides refused as component-base/featuregate refuses 
   it('a gate the release does not know is unrecognized, with the gates it knows', () => {
     expect(() => Release.of(28).withGate('PodLifecycleSleepAction', true)).to.throw(/^unrecognized feature gate: PodLifecycleSleepAction \(Kubernetes v1\.28 knows: PodDisruptionConditions, /);
     expect(() => Release.of(34).withGate('PodDisruptionConditions', true), 'removed in 1.34').to.throw('unrecognized feature gate: PodDisruptionConditions');
+    expect(() => Release.of(34).withGate('JobPodReplacementPolicy', false), 'GA 1.34').to.throw('cannot set feature gate JobPodReplacementPolicy to false, feature is locked to true');
+    expect(() => Release.of(27).withGate('JobPodReplacementPolicy', true), 'added in 1.28').to.throw('unrecognized feature gate: JobPodReplacementPolicy');
     expect(() => DEFAULT_RELEASE.withGate('NoSuchGate', true)).to.throw('unrecognized feature gate: NoSuchGate');
   });
 

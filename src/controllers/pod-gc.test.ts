@@ -78,23 +78,26 @@ describe('PodGC gcOrphaned', () => {
     ]);
   });
 
-  it('V9 with PodDisruptionConditions disabled, v1.28 deletes the orphan as it is (no Failed, no condition); v1.29 still marks it Failed', () => {
+  it('V9 the Failed mark needs PodDisruptionConditions or JobPodReplacementPolicy; the orphan\'s condition needs PodDisruptionConditions', () => {
     const orphan = (release: Release) => {
       const { c, t0 } = running({ unreachable: true, release });
       c.advance(5000);
       c.apiserver.delete(USER, 'nodes', undefined, NODE, {});
       c.flush();
       c.advance(115_000);
-      return { requests: requestsBy(c, t0, PODGC), last: versions(c, 'web').at(-1) };
+      const last = versions(c, 'web').at(-1);
+      return { requests: requestsBy(c, t0, PODGC), phase: last?.status?.phase, condition: condition(last, 'DisruptionTarget')?.reason };
     };
-    const old = orphan(Release.of(28, { PodDisruptionConditions: false }));
-    expect(old.requests).to.deep.equal(['DELETE pods/web gracePeriodSeconds=0']);
-    expect(old.last?.status?.phase).to.not.equal('Failed');
-    expect(condition(old.last, 'DisruptionTarget')).to.equal(undefined);
-    expect(orphan(Release.of(28)).requests).to.deep.equal(['PATCH pods/web/status', 'DELETE pods/web gracePeriodSeconds=0']);
-    const newer = orphan(Release.of(29, { PodDisruptionConditions: false }));
-    expect(newer.requests).to.deep.equal(['PATCH pods/web/status', 'DELETE pods/web gracePeriodSeconds=0']);
-    expect(newer.last?.status?.phase).to.equal('Failed');
+    const deleteOnly = ['DELETE pods/web gracePeriodSeconds=0'];
+    const marked = ['PATCH pods/web/status', 'DELETE pods/web gracePeriodSeconds=0'];
+    // v1.28: JobPodReplacementPolicy is alpha (off), so PodDisruptionConditions alone decides.
+    expect(orphan(Release.of(28, { PodDisruptionConditions: false }))).to.deep.equal({ requests: deleteOnly, phase: 'Running', condition: undefined });
+    expect(orphan(Release.of(28))).to.deep.equal({ requests: marked, phase: 'Failed', condition: 'DeletionByPodGC' });
+    expect(orphan(Release.of(28, { PodDisruptionConditions: false, JobPodReplacementPolicy: true }))).to.deep.equal({ requests: marked, phase: 'Failed', condition: undefined });
+    // v1.29–v1.30: JobPodReplacementPolicy is beta (on): Failed without the condition.
+    expect(orphan(Release.of(29, { PodDisruptionConditions: false }))).to.deep.equal({ requests: marked, phase: 'Failed', condition: undefined });
+    expect(orphan(Release.of(30, { PodDisruptionConditions: false, JobPodReplacementPolicy: false }))).to.deep.equal({ requests: deleteOnly, phase: 'Running', condition: undefined });
+    expect(orphan(Release.of(31, { JobPodReplacementPolicy: false }))).to.deep.equal({ requests: marked, phase: 'Failed', condition: 'DeletionByPodGC' });
   });
 
   it('K48 discoverDeletedNodes: a node that is back when the quarantine ends keeps its pods (checked against the informer, then a live GET)', () => {

@@ -202,16 +202,18 @@ export class PodGarbageCollector {
     const ns = pod.metadata.namespace;
     this.timeline.record('podgc', `force delete pods/${name}: ${why}`, `${SOURCE} ${fn} → markFailedAndDeletePodWithCondition`);
     const phase = pod.status?.phase;
-    // V9 — up to v1.28 the status write sits behind PodDisruptionConditions alone: with the gate
-    // disabled the pod is deleted as it is, neither Failed nor conditioned (gc_controller.go
-    // markFailedAndDeletePodWithCondition). From v1.29 JobPodReplacementPolicy (KEP-3939, beta on
-    // in v1.29, not a modelled gate) also enables it, and from v1.31 PodDisruptionConditions is locked on.
-    const marks = this.config.release.enabled('PodDisruptionConditions') || this.config.release.atLeast(29);
+    // V9 — the status write sits behind PodDisruptionConditions or JobPodReplacementPolicy
+    // (KEP-3939, #118772: α 1.28, β on 1.29); the condition behind PodDisruptionConditions alone
+    // (gc_controller.go markFailedAndDeletePodWithCondition). With both gates off the pod is
+    // deleted as it is, neither Failed nor conditioned.
+    const gates = this.config.release;
+    const marks = gates.enabled('PodDisruptionConditions') || gates.enabled('JobPodReplacementPolicy');
     if (marks && phase !== 'Succeeded' && phase !== 'Failed') {
       const status: PodStatus = structuredClone(pod.status ?? {});
       status.phase = 'Failed';
-      if (condition) updatePodCondition(status, condition, this.clock.now());
-      const body: { status: PodStatus } = { status: { phase: 'Failed', ...(condition ? { conditions: status.conditions } : {}) } };
+      const withCondition = condition !== undefined && gates.enabled('PodDisruptionConditions');
+      if (withCondition) updatePodCondition(status, condition, this.clock.now());
+      const body: { status: PodStatus } = { status: { phase: 'Failed', ...(withCondition ? { conditions: status.conditions } : {}) } };
       const r = this.api.patch(IDENTITY, 'pods', ns, name, 'merge', body, { subresource: 'status' });
       if (!r.ok) return; // the error goes to HandleError; the next pass tries again
     }

@@ -12,6 +12,7 @@ import type { Taint, Toleration } from '../apiserver/types';
 import { Cluster, USER } from '../cluster';
 import { at, createPod, expectNo, expectTimeline, NODE, stored, versions, WARMUP_MS } from '../kubelet/testing';
 import type { SimNode } from '../node';
+import { Release } from '../release';
 import { TAINT_OUT_OF_SERVICE } from './pod-gc';
 import { getMatchingTolerations, getMinTolerationTime, minTolerationSeconds, toleratesTaint } from './taint-eviction';
 
@@ -29,8 +30,8 @@ function requestsBy(c: Cluster, t0: number, actor: string): string[] {
 }
 
 /** Pods (name → tolerations; undefined = the admission defaults) running a minute on a node that loses the apiserver at T+0. */
-function partitioned(pods: Record<string, Toleration[] | undefined> = { web: undefined }): { c: Cluster; node: SimNode; t0: number } {
-  const c = new Cluster();
+function partitioned(pods: Record<string, Toleration[] | undefined> = { web: undefined }, release?: Release): { c: Cluster; node: SimNode; t0: number } {
+  const c = new Cluster(release ? { release } : {});
   const node = c.addNode(NODE);
   for (const [name, tolerations] of Object.entries(pods)) createPod(c, name, tolerations ? { spec: { tolerations } } : {});
   c.advance(WARMUP_MS);
@@ -111,6 +112,22 @@ describe('taint eviction through the cluster', () => {
     expect(requestsBy(c, t0, TEC), 'the fired eviction is kept: the pod is not evicted again').to.have.length(2);
     const events = c.apiserver.list('events', 'default', (e) => e.reason === 'TaintManagerEviction');
     expect(events.ok && events.object.items.map((e) => e.message)).to.deep.equal(['Marking for deletion Pod default/web']);
+  });
+
+  it('V10 addConditionAndDeletePod with PodDisruptionConditions disabled (v1.30): no GET, no DisruptionTarget, just the DELETE', () => {
+    const { c, t0 } = partitioned({ web: undefined }, Release.of(30, { PodDisruptionConditions: false }));
+    c.advance(360_000);
+    expect(requestsBy(c, t0, TEC)).to.deep.equal(['DELETE pods/web']);
+    // v1.30: the 40 s node monitor grace, so the taint comes at T+50 and the eviction at T+350.
+    const evicted = at(c, t0, 'nodelifecycle', 'taint eviction pods/web: deleting due to NoExecute taint')!;
+    expect(evicted - at(c, t0, 'nodelifecycle', 'eviction of pods/web scheduled in 300s')!).to.equal(300);
+    const pod = stored(c, 'web');
+    expect(pod?.status?.conditions?.find((x) => x.type === 'DisruptionTarget')).to.equal(undefined);
+    expect(pod?.metadata.deletionTimestamp).to.equal(toTime(t0 + (evicted + 30) * 1000));
+    // The same release with the gate at its default (β on) adds the condition first.
+    const on = partitioned({ web: undefined }, Release.of(30));
+    on.c.advance(360_000);
+    expect(requestsBy(on.c, on.t0, TEC)).to.deep.equal(['PATCH pods/web/status', 'DELETE pods/web']);
   });
 
   it('K47 processPodOnNode: each pod goes after its own shortest toleration: 60 s, at once (tolerationSeconds 0), or never (no tolerationSeconds)', () => {

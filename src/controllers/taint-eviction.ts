@@ -244,16 +244,23 @@ export class TaintEvictionController {
   /**
    * addConditionAndDeletePod: GET the pod; add DisruptionTarget{DeletionByTaintManager} through
    * UpdatePodCondition and PatchPodStatus when that changes it; then DELETE with empty options.
+   * With PodDisruptionConditions disabled (possible up to v1.30; locked on from v1.31) neither the
+   * GET nor the condition happens: just the DELETE.
    */
   private addConditionAndDeletePod(namespace: string | undefined, name: string): void {
-    const got = this.api.get('pods', namespace, name);
-    if (!got.ok) return;
-    this.timeline.record('nodelifecycle', `taint eviction pods/${name}: deleting due to NoExecute taint`, `${SOURCE} addConditionAndDeletePod`, { actor: IDENTITY.name });
-    const status: PodStatus = structuredClone(got.object.status ?? {});
-    const condition = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' };
-    if (updatePodCondition(status, condition, this.clock.now())) {
-      const r = this.api.patch(IDENTITY, 'pods', namespace, name, 'merge', { status: { conditions: status.conditions } }, { subresource: 'status' });
-      if (!r.ok) return;
+    const record = () => this.timeline.record('nodelifecycle', `taint eviction pods/${name}: deleting due to NoExecute taint`, `${SOURCE} addConditionAndDeletePod`, { actor: IDENTITY.name });
+    if (this.options.release.enabled('PodDisruptionConditions')) {
+      const got = this.api.get('pods', namespace, name);
+      if (!got.ok) return;
+      record();
+      const status: PodStatus = structuredClone(got.object.status ?? {});
+      const condition = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' };
+      if (updatePodCondition(status, condition, this.clock.now())) {
+        const r = this.api.patch(IDENTITY, 'pods', namespace, name, 'merge', { status: { conditions: status.conditions } }, { subresource: 'status' });
+        if (!r.ok) return;
+      }
+    } else {
+      record();
     }
     this.api.delete(IDENTITY, 'pods', namespace, name, {});
   }

@@ -20,6 +20,9 @@ export interface WaitingReason {
 function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined, listVolumeMounts: boolean, why?: WaitingReason): ContainerStatus {
   const { name } = spec;
   const c = sandbox?.containers.get(name);
+  // prober_manager.go UpdatePodStatus: a regular init container is ready once it exited 0 (K57);
+  // sidecars and regular containers (no readiness probes here) while they run.
+  const runsToCompletion = isRegularInitContainer(pod, name);
   // The reasonCache is consulted only for a container that ShouldContainerBeRestarted: never once the pod is deleted.
   if (pod.metadata.deletionTimestamp) why = undefined;
   // A restarted container (K55): the runtime's restart count, and the run it replaced as lastState.
@@ -29,7 +32,9 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
   if (!c) {
     if (previous?.state?.terminated) return clone(previous);
     // A reason from the reasonCache (ErrImagePull, ImagePullBackOff) replaces ContainerCreating.
-    const waiting: ContainerStatus = { ...base, ready: false, started: false, state: { waiting: why ? waitingState(why) : { reason: 'ContainerCreating' } } };
+    // The default waiting reason is PodInitializing for every container of a pod with init containers.
+    const state = why ? waitingState(why) : { reason: (pod.spec?.initContainers ?? []).length > 0 ? 'PodInitializing' : 'ContainerCreating' };
+    const waiting: ContainerStatus = { ...base, ready: false, started: false, state: { waiting: state } };
     if (previous?.lastState) waiting.lastState = clone(previous.lastState);
     if (previous?.state?.running && !waiting.lastState?.terminated) {
       waiting.lastState = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was deleted.  The container used to be Running' } };
@@ -39,12 +44,12 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
   }
   let status: ContainerStatus;
   if (c.state === 'running') {
-    status = { ...base, containerID: c.id, ready: true, started: true, state: { running: { startedAt: toTime(c.startedAt) } } };
+    status = { ...base, containerID: c.id, ready: !runsToCompletion, started: true, state: { running: { startedAt: toTime(c.startedAt) } } };
   } else {
     const ended = terminated({ id: c.id, exitCode: c.exitCode ?? 0, reason: c.reason, startedAt: c.startedAt, finishedAt: c.finishedAt ?? c.startedAt });
     // A container held back from its restart (CrashLoopBackOff) waits; the run that ended is its lastState.
     if (why) return { ...base, containerID: c.id, ready: false, started: false, state: { waiting: waitingState(why) }, lastState: { terminated: ended } };
-    status = { ...base, containerID: c.id, ready: false, started: false, state: { terminated: ended } };
+    status = { ...base, containerID: c.id, ready: runsToCompletion && c.exitCode === 0, started: false, state: { terminated: ended } };
   }
   if (c.previous) status.lastState = { terminated: terminated(c.previous) };
   return status;
@@ -52,6 +57,11 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
 
 function waitingState(why: WaitingReason): NonNullable<ContainerStatus['state']>['waiting'] {
   return why.message ? { reason: why.reason, message: why.message } : { reason: why.reason };
+}
+
+/** An init container without `restartPolicy: Always`: it runs to completion before the next one starts (K56). */
+export function isRegularInitContainer(pod: Pod, name: string): boolean {
+  return (pod.spec?.initContainers ?? []).some((c) => c.name === name && c.restartPolicy !== 'Always');
 }
 
 function terminated(run: { id: string; exitCode: number; reason?: string; startedAt: number; finishedAt: number }): NonNullable<ContainerStatus['state']>['terminated'] {
@@ -70,14 +80,24 @@ function volumeMountStatuses(spec: Container): ContainerStatus['volumeMounts'] {
 }
 
 /**
- * kubelet_pods.go getPhase (no regular init containers in this simulation): any container waiting
- * to start ⇒ Pending; something running ⇒ Running; all regular containers stopped ⇒ with
- * `podIsTerminal` Succeeded (all exit 0) or Failed whatever the restartPolicy (K32), otherwise by
- * restartPolicy. Sidecars (restartable init containers) count as running, never as stopped.
+ * kubelet_pods.go getPhase: a regular init container that runs, waits without a previous run or is
+ * missing keeps the pod Pending (pendingInitialization); one that failed (its last run exited
+ * non-zero) makes it Failed with restartPolicy Never, whatever else (K57). Then: any container waiting to start ⇒ Pending;
+ * something running ⇒ Running; all regular containers stopped ⇒ with `podIsTerminal` Succeeded
+ * (all exit 0) or Failed whatever the restartPolicy (K32), otherwise by restartPolicy. Sidecars
+ * (restartable init containers) count as running, never as stopped.
  */
 export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTerminal: boolean): string {
   const spec = pod.spec!;
   let pendingInitialization = 0;
+  let failedInitialization = 0;
+  for (const c of (spec.initContainers ?? []).filter((c) => c.restartPolicy !== 'Always')) {
+    const s = statusNamed(statuses, c.name);
+    const ended = s?.state?.terminated ?? (s?.state?.waiting ? s.lastState?.terminated : undefined);
+    if (ended) {
+      if (ended.exitCode !== 0) failedInitialization += 1;
+    } else pendingInitialization += 1;
+  }
   let unknown = 0;
   let running = 0;
   let waiting = 0;
@@ -113,6 +133,7 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
     const s = statusNamed(statuses, c.name);
     return !!s && (s.state?.running !== undefined || s.state?.terminated !== undefined || s.lastState?.terminated !== undefined);
   });
+  if (failedInitialization > 0 && spec.restartPolicy === 'Never') return 'Failed';
   if ((pendingInitialization > 0 && !anyRegularStarted) || waiting > 0) return 'Pending';
   if (running > 0 && unknown === 0) return 'Running';
   if (running === 0 && stopped > 0 && unknown === 0) {
@@ -132,7 +153,7 @@ function statusNamed(statuses: readonly ContainerStatus[], name: string): Contai
 }
 
 /** A condition the kubelet generates (with PodObservedGenerationTracking, the pod's generation last). */
-function condition(type: string, ok: boolean, time: string, reason: string | undefined, message: string | undefined, observedGeneration: number | undefined): PodCondition {
+function condition(type: string, ok: boolean, time: string, observedGeneration: number | undefined, reason?: string, message?: string): PodCondition {
   const c: PodCondition = { type, status: ok ? 'True' : 'False', lastTransitionTime: time };
   if (reason) c.reason = reason;
   if (message) c.message = message;
@@ -187,8 +208,7 @@ export function generateAPIPodStatus(
   // convertToAPIContainerStatuses: init containers in spec order (SortStatusesOfInitContainers),
   // regular containers sorted by name (SortedContainerStatuses). (Loops, not array chains: this
   // runs once per sync of every pod.)
-  const initStatuses: ContainerStatus[] = [];
-  for (const c of spec.initContainers ?? []) if (c.restartPolicy === 'Always') initStatuses.push(containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts));
+  const initStatuses = (spec.initContainers ?? []).map((c) => containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts, reasons?.get(c.name)));
   const statuses = spec.containers.map((c) => containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts, reasons?.get(c.name)));
   if (statuses.length > 1) statuses.sort(compareNames);
   const every = initStatuses.length > 0 ? [...initStatuses, ...statuses] : statuses;
@@ -200,8 +220,10 @@ export function generateAPIPodStatus(
   }
   // Pods are not allowed to transition out of a terminal phase the API shows.
   if (isTerminalPhase(api.phase)) phase = api.phase!;
+  // GenerateContainersReadyCondition: sidecars, then regular containers in spec order; regular init containers do not count.
   const notReady: string[] = [];
-  for (const s of every) if (!s.ready) notReady.push(s.name);
+  for (const c of spec.initContainers ?? []) if (c.restartPolicy === 'Always' && !statusNamed(initStatuses, c.name)?.ready) notReady.push(c.name);
+  for (const c of spec.containers) if (!statusNamed(statuses, c.name)?.ready) notReady.push(c.name);
   // status/generate.go GenerateContainersReadyCondition / GeneratePodReadyCondition: a terminal
   // phase gives False with reason PodCompleted or PodFailed, whatever the containers say.
   const terminalReason = phase === 'Succeeded' ? 'PodCompleted' : phase === 'Failed' ? 'PodFailed' : undefined;
@@ -219,11 +241,11 @@ export function generateAPIPodStatus(
   // generates carry the pod's generation, as does status.observedGeneration below.
   const time = toTime(now);
   conditions.push(
-    condition('PodReadyToStartContainers', sandbox?.state === 'ready', time, undefined, undefined, observedGeneration),
-    condition('Initialized', true, time, phase === 'Succeeded' ? 'PodCompleted' : undefined, undefined, observedGeneration),
-    condition('Ready', ready, time, unready, message, observedGeneration),
-    condition('ContainersReady', ready, time, unready, message, observedGeneration),
-    condition('PodScheduled', true, time, undefined, undefined, observedGeneration),
+    condition('PodReadyToStartContainers', sandbox?.state === 'ready', time, observedGeneration),
+    initializedCondition(spec, initStatuses, statuses, phase, time, observedGeneration),
+    condition('Ready', ready, time, observedGeneration, unready, message),
+    condition('ContainersReady', ready, time, observedGeneration, unready, message),
+    condition('PodScheduled', true, time, observedGeneration),
   );
   const status: PodStatus = {
     ...old,
@@ -242,6 +264,27 @@ export function generateAPIPodStatus(
     delete status.message;
   }
   return status;
+}
+
+/**
+ * status/generate.go GeneratePodInitializedCondition (K57): True once every init container is
+ * initialized (a regular one ready — exited 0 —, a sidecar started), with reason PodCompleted when
+ * the pod Succeeded; True as well once a regular container has started (from v1.29, for sidecars that
+ * restart later; no regular init container can be incomplete then). Otherwise False,
+ * ContainersNotInitialized, naming the incomplete ones in spec order.
+ */
+function initializedCondition(spec: NonNullable<Pod['spec']>, initStatuses: readonly ContainerStatus[], statuses: readonly ContainerStatus[], phase: string, time: string, observedGeneration: number | undefined): PodCondition {
+  if (phase === 'Succeeded') return condition('Initialized', true, time, observedGeneration, 'PodCompleted');
+  const incomplete = (spec.initContainers ?? []).filter((c) => {
+    const s = statusNamed(initStatuses, c.name);
+    return c.restartPolicy === 'Always' ? !s?.started : !s?.ready;
+  });
+  const regularStarted = spec.containers.some((c) => {
+    const s = statusNamed(statuses, c.name);
+    return s?.state?.running || s?.state?.terminated;
+  });
+  if (incomplete.length === 0 || regularStarted) return condition('Initialized', true, time, observedGeneration);
+  return condition('Initialized', false, time, observedGeneration, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.map((c) => c.name).join(' ')}]`);
 }
 
 function isTerminalPhase(phase: string | undefined): boolean {
