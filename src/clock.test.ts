@@ -35,4 +35,52 @@ describe('Clock', () => {
     clock.cancel(early);
     expect(clock.nextForegroundAt()).to.equal(clock.now() + 20);
   });
+
+  it('drops cancelled timers from its heap as time passes them', () => {
+    const clock = new Clock();
+    const handles = Array.from({ length: 1000 }, (_, i) => clock.after(i + 1, () => undefined, { background: i % 2 === 0 }));
+    for (const h of handles) clock.cancel(h);
+    expect(clock.nextTimerAt()).to.equal(undefined);
+    expect(clock.nextForegroundAt()).to.equal(undefined);
+    expect(clock.timerEntries).to.equal(0);
+    expect(clock.foregroundEntries).to.equal(0);
+  });
+
+  it('runs a timer of any length at its time (no 32-bit limit on delays)', () => {
+    const clock = new Clock();
+    const start = clock.now();
+    const year = 365 * 24 * 3600 * 1000;
+    let ranAt: number | undefined;
+    clock.after(year, () => (ranAt = clock.now()));
+    clock.tick(year - 1);
+    expect(ranAt).to.equal(undefined);
+    clock.tick(1);
+    expect(ranAt).to.equal(start + year);
+  });
+
+  it('keeps whole milliseconds: a fractional delay is cut, a positive one waits at least 1 ms', () => {
+    const clock = new Clock();
+    const start = clock.now();
+    const ran: number[] = [];
+    clock.after(0.4, () => ran.push(clock.now() - start));
+    clock.after(2.9, () => ran.push(clock.now() - start));
+    clock.tick(10);
+    expect(ran).to.deep.equal([1, 2]);
+  });
+
+  it('runs zero-delay work first in first out, skipping what was cancelled', () => {
+    const clock = new Clock();
+    const ran: string[] = [];
+    clock.after(0, () => {
+      ran.push('a');
+      clock.after(0, () => ran.push('c'));
+    });
+    const b = clock.after(0, () => ran.push('never'));
+    clock.after(0, () => ran.push('b'));
+    clock.cancel(b);
+    expect(clock.nextTimerAt()).to.equal(clock.now());
+    clock.runNext();
+    expect(ran).to.deep.equal(['a', 'b', 'c']);
+    expect(clock.nextTimerAt()).to.equal(undefined);
+  });
 });

@@ -1,5 +1,3 @@
-import { createClock, type Clock as FakeClock, type TimerId } from '@sinonjs/fake-timers';
-
 /** The virtual epoch: every cluster starts here, so timestamps are the same on every run. */
 export const EPOCH_MS = Date.UTC(2025, 0, 1, 0, 0, 0);
 
@@ -17,7 +15,6 @@ export class RunawayLoopError extends Error {
 /** A scheduled piece of work that can be cancelled. */
 export interface TimerHandle {
   cancelled: boolean;
-  readonly timer?: TimerId;
 }
 
 /**
@@ -38,49 +35,66 @@ export interface Scheduler {
   guard<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void;
 }
 
+/** One scheduled callback: its own handle and its own heap entry (one object per timer). */
+class Timer implements TimerHandle {
+  /** Set when cancelled or once fired: the heaps drop such entries when they reach the top. */
+  cancelled = false;
+
+  constructor(
+    readonly at: number,
+    /** Scheduling order: timers due at the same instant run in this order. */
+    readonly seq: number,
+    readonly fn: () => void,
+  ) {}
+}
+
 /**
- * The one clock of a simulated cluster: a created (never globally installed) fake-timers clock.
- * Timers due at the same instant run in the order they were scheduled. Zero-delay hand-offs
- * (a watch event to its client, a goroutine woken through a channel) run right after the work
- * that made them, before other work due at that instant: fake-timers would push them 1 ms later.
+ * The one clock of a simulated cluster. Virtual time has millisecond resolution and moves only
+ * when told to (tick, runNext). Timers due at the same instant run in the order they were
+ * scheduled. Zero-delay hand-offs (a watch event to its client, a goroutine woken through a
+ * channel) run right after the work that made them, before other work due at that instant.
  */
 export class Clock implements Scheduler {
-  private readonly fake: FakeClock = createClock(EPOCH_MS, 1_000_000);
-  private immediates: { fn: () => void; handle: TimerHandle }[] = [];
-  /** Pending foreground timers by due time (a min-heap; cancelled and fired entries are dropped lazily). */
+  private time = EPOCH_MS;
+  private seq = 0;
+  /** Zero-delay work, first in first out; `head` is the next to run. */
+  private immediates: Timer[] = [];
+  private head = 0;
+  /** Every pending timer by due time (cancelled and fired entries are dropped lazily). */
+  private readonly timers = new TimerHeap();
+  /** The same, foreground timers only, for "when is the next foreground work?". */
   private readonly foreground = new TimerHeap();
 
   /** Virtual milliseconds since the Unix epoch. */
   now(): number {
-    return this.fake.now;
+    return this.time;
   }
 
-  /** Runs `fn` after `delayMs` of virtual time. */
-  after(delayMs: number, fn: () => void, options: TimerOptions = {}): TimerHandle {
+  /**
+   * Runs `fn` after `delayMs` of virtual time: zero or less is a hand-off that runs at this
+   * instant; a fraction of a millisecond is cut off, but positive work waits at least 1 ms.
+   */
+  after(delayMs: number, fn: () => void, options?: TimerOptions): TimerHandle {
     if (delayMs <= 0) {
-      const handle: TimerHandle = { cancelled: false };
-      this.immediates.push({ fn, handle });
-      return handle;
+      const timer = new Timer(this.time, this.seq++, fn);
+      this.immediates.push(timer);
+      return timer;
     }
-    const handle: { cancelled: boolean; timer?: TimerId } = { cancelled: false };
-    handle.timer = this.fake.setTimeout(() => {
-      if (handle.cancelled) return;
-      handle.cancelled = true; // fired: no longer pending
-      fn();
-    }, delayMs);
-    if (!options.background) this.foreground.push(this.now() + delayMs, handle);
-    return handle;
+    const timer = new Timer(this.time + (Math.trunc(delayMs) || 1), this.seq++, fn);
+    this.timers.push(timer);
+    if (!options?.background) this.foreground.push(timer);
+    return timer;
   }
 
   /** Runs `fn` at the absolute virtual time `atMs` (or now, if that has passed). */
   at(atMs: number, fn: () => void, options?: TimerOptions): TimerHandle {
-    return this.after(atMs - this.now(), fn, options);
+    return this.after(atMs - this.time, fn, options);
   }
 
   /** Virtual time of the next foreground work, or undefined when only idle loops are left. */
   nextForegroundAt(): number | undefined {
-    if (this.immediates.some((i) => !i.handle.cancelled)) return this.now();
-    return this.foreground.peekPending();
+    if (this.hasImmediates()) return this.time;
+    return this.foreground.peek()?.at;
   }
 
   /** Entries held for "what foreground work is next?" (fired ones are dropped as time passes them). */
@@ -88,9 +102,13 @@ export class Clock implements Scheduler {
     return this.foreground.size;
   }
 
+  /** Entries of the timer heap (pending timers plus cancelled ones not yet reached). */
+  get timerEntries(): number {
+    return this.timers.size;
+  }
+
   cancel(handle: TimerHandle): void {
     handle.cancelled = true;
-    if (handle.timer !== undefined) this.fake.clearTimeout(handle.timer);
   }
 
   guard<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void {
@@ -99,47 +117,57 @@ export class Clock implements Scheduler {
 
   /** Advances virtual time by `ms`, running every timer that falls due on the way. */
   tick(ms: number): void {
-    const target = this.now() + ms;
+    const target = this.time + Math.trunc(ms);
     for (;;) {
       this.drainImmediates();
-      const next = this.nextTimerAt();
-      if (next === undefined || next > target) break;
-      this.fake.next();
-      this.foreground.prune();
+      const next = this.timers.peek();
+      if (next === undefined || next.at > target) break;
+      this.fire(next);
     }
-    if (this.now() < target) this.fake.tick(target - this.now());
+    if (this.time < target) this.time = target;
   }
 
   /** Virtual time of the next pending work, or undefined when nothing is scheduled. */
   nextTimerAt(): number | undefined {
-    if (this.immediates.some((i) => !i.handle.cancelled)) return this.now();
-    // fake-timers keeps its timers in a binary heap (since v15) but exposes no peek; reading the
-    // heap's top keeps "what is next?" O(1), which the settle loop and the benchmarks rely on.
-    const heap = (this.fake as unknown as { timerHeap?: { peek(): { callAt: number } | undefined } }).timerHeap;
-    return heap?.peek()?.callAt;
+    if (this.hasImmediates()) return this.time;
+    return this.timers.peek()?.at;
   }
 
   /** Runs the next pending piece of work (advancing time to it). */
   runNext(): void {
-    if (this.immediates.length > 0) return this.drainImmediates();
-    this.fake.next();
+    if (this.head < this.immediates.length) return this.drainImmediates();
+    const next = this.timers.peek();
+    if (next) this.fire(next);
+  }
+
+  /** Runs the timer at the top of the heap, moving time to it. */
+  private fire(timer: Timer): void {
+    this.timers.pop();
+    this.time = timer.at;
+    timer.cancelled = true; // fired: no longer pending
     this.foreground.prune();
+    timer.fn();
+  }
+
+  private hasImmediates(): boolean {
+    for (let i = this.head; i < this.immediates.length; i++) if (!this.immediates[i].cancelled) return true;
+    return false;
   }
 
   private drainImmediates(): void {
     let ran = 0;
-    while (this.immediates.length > 0) {
-      const batch = this.immediates;
-      this.immediates = [];
-      for (const { fn, handle } of batch) {
-        if (handle.cancelled) continue;
-        // Zero-delay work that keeps making more zero-delay work would never let time move on.
-        if (++ran > MAX_IMMEDIATES_PER_INSTANT) throw new RunawayLoopError(this.now(), ran);
-        fn();
-      }
+    const queue = this.immediates;
+    while (this.head < queue.length) {
+      const timer = queue[this.head++];
+      if (timer.cancelled) continue;
+      // Zero-delay work that keeps making more zero-delay work would never let time move on.
+      if (++ran > MAX_IMMEDIATES_PER_INSTANT) throw new RunawayLoopError(this.time, ran);
+      timer.cancelled = true;
+      timer.fn();
     }
+    queue.length = 0;
+    this.head = 0;
   }
-
 }
 
 /**
@@ -196,59 +224,57 @@ export class ProcessScheduler implements Scheduler {
   }
 }
 
-/** A binary min-heap of (due time, insertion order) → handle, for "when is the next foreground work?". */
+/** A binary min-heap of timers by (due time, scheduling order); cancelled and fired timers are discarded when they reach the top. */
 class TimerHeap {
-  private readonly items: { at: number; seq: number; handle: TimerHandle }[] = [];
-  private seq = 0;
+  private readonly items: Timer[] = [];
 
-  push(at: number, handle: TimerHandle): void {
+  push(timer: Timer): void {
     const items = this.items;
-    items.push({ at, seq: this.seq++, handle });
-    let i = items.length - 1;
+    let i = items.push(timer) - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.less(i, parent)) break;
-      [items[i], items[parent]] = [items[parent], items[i]];
+      if (!before(timer, items[parent])) break;
+      items[i] = items[parent];
       i = parent;
     }
+    items[i] = timer;
   }
 
-  /** Due time of the earliest entry still pending (fired or cancelled entries are discarded). */
-  peekPending(): number | undefined {
+  /** The earliest timer still pending. */
+  peek(): Timer | undefined {
     this.prune();
-    return this.items[0]?.at;
+    return this.items[0];
   }
 
-  /** Drops fired and cancelled entries from the top, so the heap holds about as many entries as timers pending. */
+  /** Drops fired and cancelled timers from the top, so the heap holds about as many entries as timers pending. */
   prune(): void {
-    while (this.items.length > 0 && this.items[0].handle.cancelled) this.pop();
+    while (this.items.length > 0 && this.items[0].cancelled) this.pop();
   }
 
   get size(): number {
     return this.items.length;
   }
 
-  private pop(): void {
+  /** Removes the top entry. */
+  pop(): void {
     const items = this.items;
     const last = items.pop()!;
-    if (items.length === 0) return;
-    items[0] = last;
+    const n = items.length;
+    if (n === 0) return;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
+      if (l >= n) break;
       const r = l + 1;
-      let m = i;
-      if (l < items.length && this.less(l, m)) m = l;
-      if (r < items.length && this.less(r, m)) m = r;
-      if (m === i) return;
-      [items[i], items[m]] = [items[m], items[i]];
+      const m = r < n && before(items[r], items[l]) ? r : l;
+      if (!before(items[m], last)) break;
+      items[i] = items[m];
       i = m;
     }
+    items[i] = last;
   }
+}
 
-  private less(a: number, b: number): boolean {
-    const x = this.items[a];
-    const y = this.items[b];
-    return x.at < y.at || (x.at === y.at && x.seq < y.seq);
-  }
+function before(a: Timer, b: Timer): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }

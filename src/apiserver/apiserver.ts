@@ -1,6 +1,6 @@
 import type { Clock } from '../clock';
 import type { Component } from '../timeline/event';
-import type { Timeline } from '../timeline/timeline';
+import type { RevisionReader, Timeline } from '../timeline/timeline';
 import { createHash } from 'node:crypto';
 import { badRequest, conflict, invalid, notFound, StatusError, type FieldError } from './errors';
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
@@ -405,15 +405,23 @@ export class ApiServer {
 
   /** Fans one etcd change out to every open watch, and records it once on the watch lane. */
   private dispatch(e: EtcdEvent): void {
-    const resource = e.key.split('/')[2];
     if (!QUIET_PREFIXES.some((p) => e.key.startsWith(p))) {
-      const type = e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED';
-      const name = e.key.split('/').pop();
-      const plural = resource === 'minions' ? 'nodes' : resource;
-      this.timeline.record('watch', `${type} ${plural}/${name} rv=${e.revision}`, 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform');
+      this.timeline.recordRevision('watch', e.revision, this.watchLane, 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform');
     }
     for (const w of this.watches.interested(e)) w.offer(e);
   }
+
+  /** The watch lane's events keep only their revision; the text is read back from etcd's history. */
+  private readonly watchLane: RevisionReader = {
+    text: (revision) => {
+      const e = this.etcd.change(revision)!;
+      const type = e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED';
+      const [, , resource] = e.key.split('/');
+      const plural = resource === 'minions' ? 'nodes' : resource;
+      return `${type} ${plural}/${e.key.split('/').pop()} rv=${revision}`;
+    },
+    patch: () => undefined,
+  };
 }
 
 /** names.SimpleNameGenerator: generateName (cut to 58 characters) plus 5 characters, here derived from the creation counter so runs repeat. */

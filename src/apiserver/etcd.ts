@@ -1,5 +1,5 @@
 import { compare, type Operation } from 'fast-json-patch';
-import type { Timeline } from '../timeline/timeline';
+import type { RevisionReader, Timeline } from '../timeline/timeline';
 
 /** A stored object: plain JSON, frozen so no component can change history behind the store's back. */
 export type StoredObject = Readonly<Record<string, unknown>>;
@@ -41,6 +41,20 @@ export class Etcd {
   private readonly listeners = new Set<(e: EtcdEvent) => void>();
   /** Set by the apiserver around each request so writes can be attributed to it. */
   currentRequestId = 0;
+  /**
+   * The etcd lane's events keep only their revision: text and patch (from the previous stored
+   * version, computed when someone reads it) come from this history, their one owner.
+   */
+  private readonly lane: RevisionReader = {
+    text: (revision) => {
+      const change = this.change(revision)!;
+      return `${change.type} ${change.key} rev=${revision}`;
+    },
+    patch: (revision) => {
+      const change = this.change(revision);
+      return change?.type === 'PUT' && change.prev ? diff(change.prev, change.value) : undefined;
+    },
+  };
 
   constructor(
     private readonly timeline: Timeline,
@@ -90,7 +104,7 @@ export class Etcd {
     this.data.delete(key);
     // R57/R15: the deleted object is the last stored state with its resourceVersion set to the deletion revision.
     const value = withResourceVersion(current.value, this.revision);
-    if (this.recorded(key)) this.timeline.record('etcd', `DELETE ${key} rev=${this.revision}`, `${ETCD_SOURCE} conditionalDelete`);
+    if (this.recorded(key)) this.timeline.recordRevision('etcd', this.revision, this.lane, `${ETCD_SOURCE} conditionalDelete`);
     this.emit({ revision: this.revision, type: 'DELETE', key, value: deepFreeze(value), prev: current.value, requestId: this.currentRequestId, at: this.now() });
     return value;
   }
@@ -100,6 +114,11 @@ export class Etcd {
     // Revisions are dense and the history starts at revision 2, so this is an index, not a scan.
     const start = Math.max(0, afterRevision - 1);
     return this.history.slice(start);
+  }
+
+  /** The change written at `revision` (undefined for the initial revision 1 or one not yet written), O(1). */
+  change(revision: number): EtcdEvent | undefined {
+    return this.history[revision - 2];
   }
 
   fullHistory(): readonly EtcdEvent[] {
@@ -132,7 +151,7 @@ export class Etcd {
     this.revision += 1;
     const value = deepFreeze(withResourceVersion(input, this.revision));
     this.data.set(key, { value, modRevision: this.revision });
-    if (this.recorded(key)) this.timeline.record('etcd', `PUT ${key} rev=${this.revision}`, `${ETCD_SOURCE} ${fn}`, prev ? { patch: () => diff(prev, value) } : {});
+    if (this.recorded(key)) this.timeline.recordRevision('etcd', this.revision, this.lane, `${ETCD_SOURCE} ${fn}`);
     this.emit({ revision: this.revision, type: 'PUT', key, value, prev, requestId: this.currentRequestId, at: this.now() });
     return value;
   }

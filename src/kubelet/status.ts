@@ -20,6 +20,9 @@ export interface WaitingReason {
 function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined, listVolumeMounts: boolean, why?: WaitingReason): ContainerStatus {
   const { name } = spec;
   const c = sandbox?.containers.get(name);
+  // prober_manager.go UpdatePodStatus: a regular init container is ready once it exited 0 (K57);
+  // sidecars and regular containers (no readiness probes here) while they run.
+  const runsToCompletion = isRegularInitContainer(pod, name);
   // The reasonCache is consulted only for a container that ShouldContainerBeRestarted: never once the pod is deleted.
   if (pod.metadata.deletionTimestamp) why = undefined;
   const volumeMounts = listVolumeMounts ? volumeMountStatuses(spec) : undefined;
@@ -27,7 +30,8 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
   if (!c) {
     if (previous?.state?.terminated) return structuredClone(previous);
     // A reason from the reasonCache (ErrImagePull, ImagePullBackOff) replaces ContainerCreating.
-    const state = why ? { reason: why.reason, ...(why.message ? { message: why.message } : {}) } : { reason: 'ContainerCreating' };
+    // The default waiting reason is PodInitializing for every container of a pod with init containers.
+    const state = why ? { reason: why.reason, ...(why.message ? { message: why.message } : {}) } : { reason: (pod.spec?.initContainers ?? []).length > 0 ? 'PodInitializing' : 'ContainerCreating' };
     const waiting: ContainerStatus = { ...base, ready: false, started: false, state: { waiting: state } };
     if (previous?.lastState) waiting.lastState = structuredClone(previous.lastState);
     if (previous?.state?.running && !waiting.lastState?.terminated) {
@@ -40,12 +44,17 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
   const restarts = c.restartCount ? { restartCount: c.restartCount } : {};
   const last = c.previous ? { lastState: { terminated: terminated(c.previous) } } : {};
   if (c.state === 'running') {
-    return { ...base, ...restarts, containerID: c.id, ready: true, started: true, state: { running: { startedAt: toTime(c.startedAt) } }, ...last };
+    return { ...base, ...restarts, containerID: c.id, ready: !runsToCompletion, started: true, state: { running: { startedAt: toTime(c.startedAt) } }, ...last };
   }
   const ended = terminated({ id: c.id, exitCode: c.exitCode ?? 0, reason: c.reason, startedAt: c.startedAt, finishedAt: c.finishedAt ?? c.startedAt });
   // A container held back from its restart (CrashLoopBackOff) waits; the run that ended is its lastState.
   if (why) return { ...base, ...restarts, containerID: c.id, ready: false, started: false, state: { waiting: { reason: why.reason, ...(why.message ? { message: why.message } : {}) } }, lastState: { terminated: ended } };
-  return { ...base, ...restarts, containerID: c.id, ready: false, started: false, state: { terminated: ended }, ...last };
+  return { ...base, ...restarts, containerID: c.id, ready: runsToCompletion && c.exitCode === 0, started: false, state: { terminated: ended }, ...last };
+}
+
+/** An init container without `restartPolicy: Always`: it runs to completion before the next one starts (K56). */
+export function isRegularInitContainer(pod: Pod, name: string): boolean {
+  return (pod.spec?.initContainers ?? []).some((c) => c.name === name && c.restartPolicy !== 'Always');
 }
 
 function terminated(run: { id: string; exitCode: number; reason?: string; startedAt: number; finishedAt: number }): NonNullable<ContainerStatus['state']>['terminated'] {
@@ -64,15 +73,25 @@ function volumeMountStatuses(spec: Container): ContainerStatus['volumeMounts'] {
 }
 
 /**
- * kubelet_pods.go getPhase (no regular init containers in this simulation): any container waiting
- * to start ⇒ Pending; something running ⇒ Running; all regular containers stopped ⇒ with
- * `podIsTerminal` Succeeded (all exit 0) or Failed whatever the restartPolicy (K32), otherwise by
- * restartPolicy. Sidecars (restartable init containers) count as running, never as stopped.
+ * kubelet_pods.go getPhase: a regular init container that runs, waits without a previous run or is
+ * missing keeps the pod Pending (pendingInitialization); one that failed (its last run exited
+ * non-zero) makes it Failed with restartPolicy Never, whatever else (K57). Then: any container waiting to start ⇒ Pending;
+ * something running ⇒ Running; all regular containers stopped ⇒ with `podIsTerminal` Succeeded
+ * (all exit 0) or Failed whatever the restartPolicy (K32), otherwise by restartPolicy. Sidecars
+ * (restartable init containers) count as running, never as stopped.
  */
 export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTerminal: boolean): string {
   const spec = pod.spec!;
   const byName = new Map(statuses.map((s) => [s.name, s]));
   let pendingInitialization = 0;
+  let failedInitialization = 0;
+  for (const c of (spec.initContainers ?? []).filter((c) => c.restartPolicy !== 'Always')) {
+    const s = byName.get(c.name);
+    const ended = s?.state?.terminated ?? (s?.state?.waiting ? s.lastState?.terminated : undefined);
+    if (ended) {
+      if (ended.exitCode !== 0) failedInitialization += 1;
+    } else pendingInitialization += 1;
+  }
   let unknown = 0;
   let running = 0;
   let waiting = 0;
@@ -108,6 +127,7 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
     const s = byName.get(c.name);
     return !!s && (s.state?.running !== undefined || s.state?.terminated !== undefined || s.lastState?.terminated !== undefined);
   });
+  if (failedInitialization > 0 && spec.restartPolicy === 'Never') return 'Failed';
   if ((pendingInitialization > 0 && !anyRegularStarted) || waiting > 0) return 'Pending';
   if (running > 0 && unknown === 0) return 'Running';
   if (running === 0 && stopped > 0 && unknown === 0) {
@@ -157,7 +177,7 @@ export function generateAPIPodStatus(
   const previous = (name: string) => [...(old.initContainerStatuses ?? []), ...(old.containerStatuses ?? [])].find((s) => s.name === name);
   // convertToAPIContainerStatuses: init containers in spec order (SortStatusesOfInitContainers),
   // regular containers sorted by name (SortedContainerStatuses).
-  const initStatuses = (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => containerStatus(pod, c, sandbox, previous(c.name), gates.volumeMounts));
+  const initStatuses = (spec.initContainers ?? []).map((c) => containerStatus(pod, c, sandbox, previous(c.name), gates.volumeMounts, reasons?.get(c.name)));
   const statuses = spec.containers.map((c) => containerStatus(pod, c, sandbox, previous(c.name), gates.volumeMounts, reasons?.get(c.name))).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   let phase = getPhase(pod, [...initStatuses, ...statuses], podIsTerminal);
   // The three-way merge: a terminal phase in the status manager or in the API wins.
@@ -167,7 +187,9 @@ export function generateAPIPodStatus(
   }
   // Pods are not allowed to transition out of a terminal phase the API shows.
   if (isTerminalPhase(api.phase)) phase = api.phase!;
-  const notReady = [...initStatuses, ...statuses].filter((s) => !s.ready).map((s) => s.name);
+  // GenerateContainersReadyCondition: sidecars, then regular containers in spec order; regular init containers do not count.
+  const byName = new Map([...initStatuses, ...statuses].map((s) => [s.name, s]));
+  const notReady = [...(spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...spec.containers].filter((c) => !byName.get(c.name)?.ready).map((c) => c.name);
   // status/generate.go GenerateContainersReadyCondition / GeneratePodReadyCondition: a terminal
   // phase gives False with reason PodCompleted or PodFailed, whatever the containers say.
   const terminalReason = phase === 'Succeeded' ? 'PodCompleted' : phase === 'Failed' ? 'PodFailed' : undefined;
@@ -183,7 +205,7 @@ export function generateAPIPodStatus(
     ...(disruption ? [disruption] : (api.conditions ?? []).filter((c) => c.type === 'DisruptionTarget')),
     ...[
       condition('PodReadyToStartContainers', sandbox?.state === 'ready', now),
-      condition('Initialized', true, now, phase === 'Succeeded' ? 'PodCompleted' : undefined),
+      initializedCondition(spec, byName, phase, now),
       condition('Ready', ready, now, unready, message),
       condition('ContainersReady', ready, now, unready, message),
       condition('PodScheduled', true, now),
@@ -206,6 +228,24 @@ export function generateAPIPodStatus(
     delete status.message;
   }
   return status;
+}
+
+/**
+ * status/generate.go GeneratePodInitializedCondition (K57): True once every init container is
+ * initialized (a regular one ready — exited 0 —, a sidecar started), with reason PodCompleted when
+ * the pod Succeeded; True as well once a regular container has started (from v1.29, for sidecars that
+ * restart later; no regular init container can be incomplete then). Otherwise False,
+ * ContainersNotInitialized, naming the incomplete ones in spec order.
+ */
+function initializedCondition(spec: NonNullable<Pod['spec']>, byName: ReadonlyMap<string, ContainerStatus>, phase: string, now: number): PodCondition {
+  if (phase === 'Succeeded') return condition('Initialized', true, now, 'PodCompleted');
+  const incomplete = (spec.initContainers ?? []).filter((c) => {
+    const s = byName.get(c.name);
+    return c.restartPolicy === 'Always' ? !s?.started : !s?.ready;
+  });
+  const regularStarted = spec.containers.some((c) => byName.get(c.name)?.state?.running || byName.get(c.name)?.state?.terminated);
+  if (incomplete.length === 0 || regularStarted) return condition('Initialized', true, now);
+  return condition('Initialized', false, now, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.map((c) => c.name).join(' ')}]`);
 }
 
 function isTerminalPhase(phase: string | undefined): boolean {

@@ -1,5 +1,5 @@
 import type { Operation } from 'fast-json-patch';
-import type { Clock } from '../clock';
+import { EPOCH_MS, type Clock } from '../clock';
 import type { Component, TimelineEvent } from './event';
 
 /**
@@ -8,12 +8,63 @@ import type { Component, TimelineEvent } from './event';
  */
 export type Recording = 'full' | 'summary';
 
+/**
+ * Where events about one storage revision (an etcd write, the watch event it becomes) find their
+ * text and field changes when read: the revision history owns the old versions, so an event keeps
+ * only the revision number.
+ */
+export interface RevisionReader {
+  /** The event's text, e.g. `PUT /registry/pods/default/web rev=12`. */
+  text(revision: number): string;
+  /** The write's RFC 6902 patch from the previous version, or undefined (a create, a delete, not a write). */
+  patch(revision: number): readonly Operation[] | undefined;
+}
+
+/**
+ * One recorded event in a fixed shape: small numbers, shared strings, and for revision events only
+ * the revision; `text` and `patch` are built when someone reads them (a report, an assertion).
+ */
+class RecordedEvent implements TimelineEvent {
+  actor: string | undefined = undefined;
+  requestId: number | undefined = undefined;
+  outcome: string | undefined = undefined;
+
+  constructor(
+    readonly seq: number,
+    /** Milliseconds since the clock's epoch: a small integer, where an absolute time would be a boxed double. */
+    private readonly offset: number,
+    readonly component: Component,
+    /** The text, or the revision a reader describes. */
+    private readonly body: string | number,
+    readonly source: string,
+    private readonly reader: RevisionReader | undefined,
+  ) {}
+
+  get at(): number {
+    return EPOCH_MS + this.offset;
+  }
+
+  get text(): string {
+    return typeof this.body === 'string' ? this.body : this.reader!.text(this.body);
+  }
+
+  get patch(): readonly Operation[] | undefined {
+    return typeof this.body === 'number' ? this.reader!.patch(this.body) : undefined;
+  }
+
+  /** The same JSON as a plain event object (what invariant 8 compares run against run). */
+  toJSON(): object {
+    const patch = this.patch;
+    return { seq: this.seq, at: this.at, component: this.component, text: this.text, source: this.source, actor: this.actor, patch, requestId: this.requestId, outcome: this.outcome };
+  }
+}
+
 /** Records what every component does, in order, on the cluster's virtual clock. */
 export class Timeline {
-  private readonly events: TimelineEvent[] = [];
+  private readonly events: RecordedEvent[] = [];
   private readonly counts = new Map<Component, number>();
-  /** One copy of each source text: callers build them per event (`${SOURCE} fn`), a few hundred distinct. */
-  private readonly sources = new Map<string, string>();
+  /** One copy of each source text or outcome: callers build them per event (`${SOURCE} fn`), a few hundred distinct. */
+  private readonly strings = new Map<string, string>();
   private seq = 0;
 
   constructor(
@@ -36,38 +87,39 @@ export class Timeline {
     return this.counts;
   }
 
-  record(
-    component: Component,
-    text: string,
-    source: string,
-    extra: { actor?: string; patch?: () => readonly Operation[] } = {},
-  ): TimelineEvent {
+  record(component: Component, text: string, source: string, extra?: { actor?: string }): TimelineEvent {
+    return this.add(component, text, source, undefined, extra?.actor);
+  }
+
+  /**
+   * Records an event about a storage revision (an etcd write, a watch event): its text, and for
+   * a write its field changes, are read from `reader` when someone asks.
+   */
+  recordRevision(component: Component, revision: number, reader: RevisionReader, source: string): TimelineEvent {
+    return this.add(component, revision, source, reader, undefined);
+  }
+
+  private add(component: Component, body: string | number, source: string, reader: RevisionReader | undefined, actor: string | undefined): TimelineEvent {
     this.seq += 1;
     this.counts.set(component, (this.counts.get(component) ?? 0) + 1);
-    const event: TimelineEvent = { seq: this.seq, at: this.clock.now(), component, text, source: this.keepsEvents ? this.intern(source) : source };
-    if (extra.actor !== undefined) event.actor = extra.actor;
     // Summary mode: the caller still gets its event (to annotate), but nothing keeps it.
-    if (!this.keepsEvents) return event;
-    if (extra.patch) {
-      // Diffs are computed when someone reads them (a report, an assertion), not on the hot path.
-      const compute = extra.patch;
-      let memo: readonly Operation[] | undefined;
-      Object.defineProperty(event, 'patch', { enumerable: true, get: () => (memo ??= compute()) });
-    }
-    this.events.push(event);
+    const keep = this.keepsEvents;
+    const event = new RecordedEvent(this.seq, this.clock.now() - EPOCH_MS, component, body, keep ? this.intern(source) : source, reader);
+    if (actor !== undefined) event.actor = actor;
+    if (keep) this.events.push(event);
     return event;
   }
 
-  private intern(source: string): string {
-    const shared = this.sources.get(source);
+  private intern(s: string): string {
+    const shared = this.strings.get(s);
     if (shared !== undefined) return shared;
-    this.sources.set(source, source);
-    return source;
+    this.strings.set(s, s);
+    return s;
   }
 
   /** Adds the outcome of a request to the event that recorded its arrival. */
   annotate(event: TimelineEvent, outcome: string): void {
-    event.outcome = outcome;
+    event.outcome = this.keepsEvents ? this.intern(outcome) : outcome;
   }
 
   all(): readonly TimelineEvent[] {
