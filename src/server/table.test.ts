@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import type { Event, Node, Pod, PodSpec } from '../apiserver/types';
-import { createPod, newCluster, versions } from '../kubelet/testing';
+import { createPod, newCluster, versions, type PodOptions } from '../kubelet/testing';
 import { Release } from '../release';
 import { humanDuration, toTable } from './table';
 import { versionInfo } from './version';
@@ -72,8 +72,8 @@ describe('R73 server-side printing', () => {
  * K57): the real kubectl prints these cells as the server sends them.
  */
 describe('R73 K57 the STATUS column of a pod with regular init containers', () => {
-  const statusColumn = (p: Pod) => cells('pods', { ...p, metadata: { ...p.metadata, creationTimestamp: '2025-01-01T00:00:00Z' } }).slice(1, 4);
-  const history = (spec: Partial<PodSpec>, containers: Parameters<typeof createPod>[2]['containers'], ms: number) => {
+  const statusColumn = (p: Pod) => cells('pods', { ...p, metadata: { ...p.metadata, creationTimestamp: '2025-01-01T00:00:00Z' } }).slice(1, 4).map(String);
+  const history = (spec: Partial<PodSpec>, containers: PodOptions['containers'], ms: number) => {
     const { c } = newCluster();
     createPod(c, 'web', { spec, containers });
     c.advance(ms);
