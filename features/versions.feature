@@ -182,3 +182,50 @@ Feature: The same deletion on each Kubernetes release (1.26 – 1.35)
       | gate     | request               | condition                                                                                         |
       | enabled  | PATCH pods/web/status | pod "web" has condition "DisruptionTarget" with status "True" and reason "DeletionByTaintManager" |
       | disabled | DELETE pods/web       | pod "web" has no condition "DisruptionTarget"                                                     |
+
+  Scenario Outline: a preStop sleep longer than the grace period is refused (<release>)
+    # V11: validation.go validateSleepAction: the seconds must lie within
+    # terminationGracePeriodSeconds (30 here). From v1.32 the message names the zero-sleep gate
+    # while it is off; with PodLifecycleSleepActionAllowZero on (β v1.33) it says non-negative.
+    Given Kubernetes <release>
+    And a node "node-1"
+    When the user creates pod "slow" on node "node-1" with:
+      """
+      spec:
+        containers:
+          - name: app
+            image: nginx
+            lifecycle:
+              preStop:
+                sleep:
+                  seconds: 60
+      """
+    Then the last request fails with 422 Invalid saying 'Pod "slow" is invalid: spec.containers[0].lifecycle.preStop.sleep: Invalid value: 60: <message>'
+
+    Examples:
+      | release | message                                                                                                                                            |
+      | v1.30   | must be greater than 0 and less than terminationGracePeriodSeconds (30)                                                                            |
+      | v1.32   | must be greater than 0 and less than terminationGracePeriodSeconds (30). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep. |
+      | v1.33   | must be non-negative and less than terminationGracePeriodSeconds (30)                                                                              |
+
+  Scenario Outline: a preStop sleep of 0 seconds is accepted from v1.33 (<release>)
+    # V11: PodLifecycleSleepActionAllowZero (KEP-4818): α off v1.32, β on v1.33.
+    Given Kubernetes <release>
+    And a node "node-1"
+    When the user creates pod "quick" on node "node-1" with:
+      """
+      spec:
+        containers:
+          - name: app
+            image: nginx
+            lifecycle:
+              preStop:
+                sleep:
+                  seconds: 0
+      """
+    Then the last request <outcome>
+
+    Examples:
+      | release | outcome                |
+      | v1.32   | fails with 422 Invalid |
+      | v1.33   | returns 201            |
