@@ -94,6 +94,8 @@ export class Kubelet {
   private readonly reasonCache = new Map<string, Map<string, WaitingReason>>();
   /** The pod manager: the pods config currently says this node runs, by uid. */
   private readonly podManager = new Map<string, Pod>();
+  /** What this kubelet's release changes in generateAPIPodStatus, asked once (a release never changes). */
+  private readonly statusGates: { trackGeneration: boolean; volumeMounts: boolean; podIsTerminalArgument: boolean };
 
   constructor(
     clock: Clock,
@@ -106,6 +108,8 @@ export class Kubelet {
     readonly settings: KubeletConfig,
   ) {
     this.scheduler = new ProcessScheduler(clock);
+    const { release } = settings;
+    this.statusGates = { trackGeneration: release.enabled('PodObservedGenerationTracking'), volumeMounts: release.enabled('RecursiveReadOnlyMounts'), podIsTerminalArgument: release.atLeast(27) };
     const identity: ClientIdentity = { name: `kubelet/${nodeName}`, component: 'kubelet' };
     this.client = new ApiClient(api, identity, connected);
     this.recorder = new EventRecorder({ component: 'kubelet', host: nodeName }, nodeName, () => this.scheduler.now(), (event) => {
@@ -408,11 +412,10 @@ export class Kubelet {
    * RecursiveReadOnlyMounts (v1.31+) the container statuses list their volumeMounts.
    */
   private generateAPIPodStatus(pod: Pod, podIsTerminal: boolean): PodStatus {
-    const { release } = this.settings;
-    const observedGeneration = release.enabled('PodObservedGenerationTracking') ? pod.metadata.generation : undefined;
+    const { trackGeneration, volumeMounts, podIsTerminalArgument } = this.statusGates;
     const uid = pod.metadata.uid!;
-    const gates = { observedGeneration, volumeMounts: release.enabled('RecursiveReadOnlyMounts') };
-    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && release.atLeast(27), this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid));
+    const gates = { observedGeneration: trackGeneration ? pod.metadata.generation : undefined, volumeMounts };
+    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && podIsTerminalArgument, this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid));
   }
 
   /**
