@@ -619,3 +619,17 @@ describe('regular init containers (K56–K58): kuberuntime_manager.go computePod
     expect(versions(c, 'web').at(-1)?.status?.phase).to.equal('Failed');
   });
 });
+
+describe('release differences for init containers (V20)', () => {
+  it('V20 K58 deleted while an init container runs: a v1.26 kubelet sends its final DELETE with the pod still Pending (PodResourcesAreReclaimed); from v1.27 TerminatePod makes it Failed first', () => {
+    for (const [minor, last] of [[26, 'Pending'], [27, 'Failed']] as const) {
+      const { c } = running({ release: Release.of(minor), spec: { initContainers: [{ name: 'setup' }] }, containers: { setup: { exitsOnItsOwn: 0, runsForMs: 300_000 } } });
+      del(c, 'web');
+      c.advance(60_000);
+      expect(stored(c, 'web'), `v1.${minor}`).to.equal(undefined);
+      const final = versions(c, 'web').at(-1);
+      expect(final?.status?.phase, `v1.${minor}`).to.equal(last);
+      expect(final?.status?.initContainerStatuses?.[0].state?.terminated?.exitCode, `v1.${minor}`).to.equal(143);
+    }
+  });
+});
