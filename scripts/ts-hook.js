@@ -5,16 +5,12 @@
  *
  * Each file is compiled with an inline source map, and Node's own source-map support is switched
  * on so stack traces (and cucumber's step-definition locations, which the step catalogue reads)
- * point at the TypeScript lines.
- *
- * The output is kept on disk (node_modules/.cache/terminating-ts/), under a hash of the swc
- * version, the options, the file's path and its text: `npm test` starts some 30 node processes
- * that load the same files, and swc (loading its native binding, then compiling) was a quarter
- * of each one's start-up. A changed file has another hash, so it is compiled again; swc itself
- * is loaded only then.
+ * point at the TypeScript lines. The output is kept in node_modules/.cache/terminating-ts, named
+ * by a hash of the swc version, the options, the file's path and its text, so a file is compiled
+ * again only when one of them changes (every cucumber run and test process loads ~100 files).
  */
 'use strict';
-const crypto = require('node:crypto');
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const Module = require('node:module');
 const path = require('node:path');
@@ -28,29 +24,33 @@ const OPTIONS = {
 };
 
 const CACHE = path.join(__dirname, '..', 'node_modules', '.cache', 'terminating-ts');
+// Read from its package.json: loading swc itself (a native module) is needed only on a cache miss.
+const SWC_VERSION = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('@swc/core')), 'package.json'), 'utf8')).version;
 
-/** What the output depends on besides the file: swc's version and the options. */
-const SALT = `${require('@swc/core/package.json').version}\n${JSON.stringify(OPTIONS)}\n`;
+/** Where the compiled form of this text of this file is kept. */
+function cachedPath(source, filename) {
+  const key = createHash('sha256').update(`${SWC_VERSION}\0${JSON.stringify(OPTIONS)}\0${filename}\0${source}`).digest('hex');
+  return path.join(CACHE, `${key}.js`);
+}
 
+/** The JavaScript for one .ts file, from the cache or compiled (and then cached). */
 function compile(source, filename) {
-  const key = crypto.createHash('sha256').update(SALT).update(filename).update('\n').update(source).digest('hex');
-  const cached = path.join(CACHE, `${key}.js`);
+  const cached = cachedPath(source, filename);
   try {
     return fs.readFileSync(cached, 'utf8');
   } catch {
-    // not compiled yet
+    const { code } = require('@swc/core').transformSync(source, { ...OPTIONS, filename });
+    try {
+      // Written under a unique name, then renamed: processes running side by side never read half a file.
+      fs.mkdirSync(CACHE, { recursive: true });
+      const partial = `${cached}.${process.pid}`;
+      fs.writeFileSync(partial, code);
+      fs.renameSync(partial, cached);
+    } catch {
+      // A read-only checkout still runs, compiling each time.
+    }
+    return code;
   }
-  const { code } = require('@swc/core').transformSync(source, { ...OPTIONS, filename });
-  try {
-    // Written aside and renamed: processes loading the same file at once never read half of it.
-    fs.mkdirSync(CACHE, { recursive: true });
-    const partial = `${cached}.${process.pid}`;
-    fs.writeFileSync(partial, code);
-    fs.renameSync(partial, cached);
-  } catch {
-    // A read-only tree: compile each time.
-  }
-  return code;
 }
 
 if (!Module._extensions['.ts']) {
@@ -60,4 +60,4 @@ if (!Module._extensions['.ts']) {
   };
 }
 
-module.exports = { path: __filename };
+module.exports = { path: __filename, cachedPath };

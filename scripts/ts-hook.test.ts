@@ -1,44 +1,36 @@
 import { describe, it } from 'node:test';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import { expect } from 'chai';
-import './ts-hook';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cachedPath } from './ts-hook';
 
-const CACHE = path.join(__dirname, '..', 'node_modules', '.cache', 'terminating-ts');
+describe('ts-hook', () => {
+  it('compiles a .ts file once per text: the output is cached under a hash of the text', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'terminating-ts-hook-')), 'answer.ts');
+    const first = 'export const answer: number = 41;\n';
+    writeFileSync(file, first);
+    expect(existsSync(cachedPath(first, file))).to.equal(false);
+    expect(require(file).answer).to.equal(41);
+    expect(readFileSync(cachedPath(first, file), 'utf8')).to.contain('answer = 41');
 
-/** Requires a .ts file afresh (out of require's own cache). */
-function load(file: string): { value: number } {
-  delete require.cache[file];
-  return require(file) as { value: number };
-}
-
-describe('scripts/ts-hook.js', () => {
-  it('strips the types, and compiles a file again once its text changes (the disk cache is keyed by it)', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'ts-hook-'));
-    try {
-      const file = path.join(dir, 'value.ts');
-      const before = new Set(readdirSync(CACHE));
-      writeFileSync(file, 'export const value: number = 1;\n');
-      expect(load(file).value).to.equal(1);
-      expect(readdirSync(CACHE).filter((f) => !before.has(f)), 'one compiled file kept').to.have.length(1);
-      writeFileSync(file, 'export const value: number = 2;\n');
-      expect(load(file).value).to.equal(2);
-      expect(load(file).value, 'from the cache').to.equal(2);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const second = 'export const answer: number = 42;\n';
+    writeFileSync(file, second);
+    delete require.cache[file];
+    expect(require(file).answer).to.equal(42);
+    expect(cachedPath(second, file)).to.not.equal(cachedPath(first, file));
+    expect(existsSync(cachedPath(second, file))).to.equal(true);
   });
 
-  it('keeps the TypeScript lines in stack traces', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'ts-hook-'));
-    try {
-      const file = path.join(dir, 'throws.ts');
-      writeFileSync(file, 'interface A {\n  a: number;\n}\nexport function f(): A {\n  throw new Error("here");\n}\n');
+  it('keeps the TypeScript lines in stack traces, from the cache too', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'terminating-ts-hook-')), 'throws.ts');
+    const source = 'interface A {\n  a: number;\n}\nexport function f(): A {\n  throw new Error("here");\n}\n';
+    writeFileSync(file, source);
+    for (const _ of [1, 2]) {
+      delete require.cache[file];
       const { f } = require(file) as { f: () => void };
       expect(() => f()).to.throw().with.property('stack').that.includes(`${file}:5:`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
+    expect(existsSync(cachedPath(source, file))).to.equal(true);
   });
 });

@@ -175,6 +175,19 @@ export class ClusterPlan {
   }
 
   /**
+   * How a regular init container (one without `restartPolicy: Always`) of a planned pod ends its
+   * run: the name must be one, since only those run to completion (K56).
+   */
+  initContainerBehaviour(container: string, podName: string, change: Partial<ContainerBehaviour>): void {
+    const planned = this.planned(podName);
+    const inits = (planned.pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy !== 'Always').map((c) => c.name);
+    if (!inits.includes(container)) {
+      throw new PlanError(`pod "${podName}" has no regular init container "${container}" (its regular init containers: ${this.list(inits, 'none — add spec.initContainers to its manifest')})`);
+    }
+    this.containerBehaviour(container, podName, change);
+  }
+
+  /**
    * The container's preStop hook takes `ms` (Infinity: it never returns). A container without a
    * preStop handler gets one (`exec: sleep N`), so the kubelet runs it; one that has a handler keeps it.
    */

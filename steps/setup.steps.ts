@@ -130,6 +130,25 @@ Given('container {string} of pod {string} exits with code {int} after running {d
   this.containerBehaviour(container, pod, { exitsOnItsOwn: exitCode, runsForMs: ms });
 });
 
+/**
+ * A regular init container of the pod's manifest (`spec.initContainers`, no `restartPolicy: Always`)
+ * exits 0 after running that long; the next init container, or the regular containers, start at
+ * the sync after it (K56). Without such a step an init container completes as soon as it starts.
+ */
+Given('init container {string} of pod {string} completes after {duration}', function (this: TerminatingWorld, container: string, pod: string, ms: number) {
+  this.plan.initContainerBehaviour(container, pod, { exitsOnItsOwn: 0, runsForMs: ms });
+});
+
+/**
+ * The regular init container exits with that (non-zero) code after running that long, every time it
+ * is started: with restartPolicy Never the pod is Failed; otherwise the kubelet starts it again,
+ * holding it back in CrashLoopBackOff (10 s doubling to 5 min) once it failed again (K56, K57).
+ */
+Given('init container {string} of pod {string} fails with exit code {int} after {duration}', function (this: TerminatingWorld, container: string, pod: string, exitCode: number, ms: number) {
+  if (exitCode === 0) throw new ScenarioError(`exit code 0 is a success: use  Given init container "${container}" of pod "${pod}" completes after …`);
+  this.plan.initContainerBehaviour(container, pod, { exitsOnItsOwn: exitCode, runsForMs: ms });
+});
+
 /** The hook ends with an error after that time: the kubelet records a Warning FailedPreStopHook and goes on with the kill (K25). */
 Given('container {string} of pod {string} has a preStop hook that fails after {duration}', function (this: TerminatingWorld, container: string, pod: string, ms: number) {
   this.plan.preStop(container, pod, ms);

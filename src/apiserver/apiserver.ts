@@ -73,7 +73,7 @@ export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
 /** Event objects are stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines readable. */
 const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces']);
-const QUIET_PREFIXES = ['/registry/events/', '/registry/leases/', '/registry/namespaces/'];
+const REGISTRY = '/registry/';
 
 /**
  * The namespaces kube-apiserver creates at start (pkg/controlplane/controller/systemnamespaces:
@@ -104,7 +104,7 @@ export class ApiServer {
     readonly options: ApiServerOptions = DEFAULT_APISERVER_OPTIONS,
   ) {
     this.startedAt = clock.now();
-    this.etcd = new Etcd(timeline, () => clock.now(), (key) => !QUIET_PREFIXES.some((p) => key.startsWith(p)));
+    this.etcd = new Etcd(timeline, () => clock.now(), (key) => !QUIET_RESOURCES.has(resourceOf(key) as Resource));
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
       // pkg/registry/apps/replicaset/strategy.go: apps/v1 ReplicaSets delete dependents (in the background) by default.
@@ -250,6 +250,7 @@ export class ApiServer {
       if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
       const errs = validateName(resource, name);
       if (errs.length > 0) throw invalid(store.strategy.kind, name, errs);
+      // The decoded request body: the store prepares it in place, so the caller's object stays as sent.
       const withNs = clone(obj);
       withNs.metadata.name = name;
       if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
@@ -405,10 +406,10 @@ export class ApiServer {
 
   /** Fans one etcd change out to every open watch, and records it once on the watch lane. */
   private dispatch(e: EtcdEvent): void {
-    if (!QUIET_PREFIXES.some((p) => e.key.startsWith(p))) {
+    if (!QUIET_RESOURCES.has(resourceOf(e.key) as Resource)) {
       this.timeline.recordRevision('watch', e.revision, this.watchLane, 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform');
     }
-    for (const w of this.watches.interested(e)) w.offer(e);
+    this.watches.offer(e);
   }
 
   /** The watch lane's events keep only their revision; the text is read back from etcd's history. */
@@ -416,9 +417,9 @@ export class ApiServer {
     text: (revision) => {
       const e = this.etcd.change(revision)!;
       const type = e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED';
-      const [, , resource] = e.key.split('/');
+      const resource = resourceOf(e.key);
       const plural = resource === 'minions' ? 'nodes' : resource;
-      return `${type} ${plural}/${e.key.split('/').pop()} rv=${revision}`;
+      return `${type} ${plural}/${e.key.slice(e.key.lastIndexOf('/') + 1)} rv=${revision}`;
     },
     patch: () => undefined,
   };
@@ -489,6 +490,11 @@ export function deleteOptionsFromRequest(body: DeleteOptions | undefined, query:
 }
 
 
+/** The resource segment of a key, /registry/<resource>/[<namespace>/]<name>, without splitting it. */
+function resourceOf(key: string): string {
+  return key.slice(REGISTRY.length, key.indexOf('/', REGISTRY.length));
+}
+
 function nodeNameOf(o: unknown): string | undefined {
   return (o as Pod | undefined)?.spec?.nodeName;
 }
@@ -516,11 +522,12 @@ class WatchIndex {
     else this.byNode.get(node)?.delete(w);
   }
 
-  *interested(e: EtcdEvent): Iterable<Watch> {
-    yield* this.unindexed;
+  /** Offers the change to the unindexed watches and to those of the nodes it names. */
+  offer(e: EtcdEvent): void {
+    for (const w of this.unindexed) w.offer(e);
     const a = nodeNameOf(e.value);
     const b = nodeNameOf(e.prev);
-    if (a !== undefined) yield* this.byNode.get(a) ?? [];
-    if (b !== undefined && b !== a) yield* this.byNode.get(b) ?? [];
+    if (a !== undefined) this.byNode.get(a)?.forEach((w) => w.offer(e));
+    if (b !== undefined && b !== a) this.byNode.get(b)?.forEach((w) => w.offer(e));
   }
 }

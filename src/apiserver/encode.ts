@@ -5,35 +5,70 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Where a value sits: the object itself, its metadata (where empty lists are dropped), or below. */
+type Place = 'root' | 'metadata' | 'inner';
+
 /**
  * What storage keeps of an object (the encoder's view): no undefined members, no empty metadata
  * lists or maps. Every subtree equal to the same subtree of `prev` (the stored version) is
  * replaced by `prev`'s, so an unchanged object comes back as `prev` itself — that identity is the
  * "re-encoded bytes equal the stored bytes" no-op test of R53 — and versions share their unchanged
- * parts (spec, most of status) in the revision history instead of copying them.
+ * parts (spec, most of status) in the revision history instead of copying them. Every part built
+ * here is frozen as it is built (its children already are), so storing a version never walks it
+ * again to freeze it.
  */
-export function encodeForStorage(next: unknown, prev: unknown, path = ''): unknown {
+export function encodeForStorage(next: unknown, prev: unknown): unknown {
+  return encode(next, prev, 'root');
+}
+
+function encode(next: unknown, prev: unknown, place: Place): unknown {
   if (next === prev) return prev;
-  if (Array.isArray(next)) {
-    const p = Array.isArray(prev) ? prev : undefined;
-    const items = next.map((v, i) => encodeForStorage(v, p?.[i], `${path}/*`));
-    return p && p.length === items.length && items.every((v, i) => v === p[i]) ? p : items;
-  }
-  if (isPlainObject(next)) {
-    const p = isPlainObject(prev) ? prev : undefined;
-    const out: Record<string, unknown> = {};
-    let same = p !== undefined;
-    let count = 0;
-    for (const key of Object.keys(next)) {
-      const v = next[key];
-      if (v === undefined) continue;
-      if (path === '/metadata' && OMIT_EMPTY_META.has(key) && typeof v === 'object' && v !== null && Object.keys(v).length === 0) continue;
-      const enc = encodeForStorage(v, p?.[key], `${path}/${key}`);
-      out[key] = enc;
-      count += 1;
-      if (!p || enc !== p[key]) same = false;
-    }
-    return same && p && count === Object.keys(p).length ? p : out;
-  }
+  if (Array.isArray(next)) return encodeArray(next, Array.isArray(prev) ? prev : undefined);
+  if (isPlainObject(next)) return encodeObject(next, isPlainObject(prev) ? prev : undefined, place);
   return next;
+}
+
+/**
+ * An array: `prev` itself when every item encodes to prev's item; a copy is only allocated from
+ * the first item that differs (most of a stored version equals the version before it).
+ */
+function encodeArray(next: readonly unknown[], prev: readonly unknown[] | undefined): unknown {
+  let items: unknown[] | undefined = prev && prev.length === next.length ? undefined : [];
+  for (let i = 0; i < next.length; i++) {
+    const enc = encode(next[i], prev?.[i], 'inner');
+    if (items === undefined && enc !== prev![i]) items = prev!.slice(0, i);
+    items?.push(enc);
+  }
+  return items === undefined ? prev : Object.freeze(items);
+}
+
+/** An object, the same way: `prev` when nothing differs, else a frozen object in `next`'s key order. */
+function encodeObject(next: Record<string, unknown>, prev: Record<string, unknown> | undefined, place: Place): unknown {
+  const keys = Object.keys(next);
+  let out: Record<string, unknown> | undefined = prev ? undefined : {};
+  let count = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const v = next[key];
+    if (omitted(v, key, place)) continue;
+    const enc = encode(v, prev?.[key], place === 'root' && key === 'metadata' ? 'metadata' : 'inner');
+    count += 1;
+    if (out === undefined && enc !== prev![key]) out = copyKept(next, keys, i, prev!, place);
+    if (out !== undefined) out[key] = enc;
+  }
+  if (out === undefined && count === Object.keys(prev!).length) return prev;
+  return Object.freeze(out ?? copyKept(next, keys, keys.length, prev!, place));
+}
+
+/** Members not stored: undefined ones, and empty omitempty collections of the metadata. */
+function omitted(v: unknown, key: string, place: Place): boolean {
+  if (v === undefined) return true;
+  return place === 'metadata' && OMIT_EMPTY_META.has(key) && typeof v === 'object' && v !== null && Object.keys(v).length === 0;
+}
+
+/** The stored members of `next` before index `end`, each already found equal to prev's (so prev's is taken). */
+function copyKept(next: Record<string, unknown>, keys: readonly string[], end: number, prev: Record<string, unknown>, place: Place): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < end; i++) if (!omitted(next[keys[i]], keys[i], place)) out[keys[i]] = prev[keys[i]];
+  return out;
 }

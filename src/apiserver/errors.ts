@@ -8,8 +8,19 @@ import type { StatusCause } from 'kubernetes-types/meta/v1';
 export class StatusError extends Error {
   readonly status: Status & { code: number; reason: string; message: string };
 
-  constructor(status: Status & { code: number; reason: string; message: string }) {
-    super(status.message);
+  /**
+   * `withStack` false builds it without capturing a stack trace: for answers that are expected
+   * (a GET of a pod already gone is routine for the kubelet and the controllers), where the stack
+   * would never be read but costs a walk of the call stack each time. The message stays complete.
+   */
+  constructor(status: Status & { code: number; reason: string; message: string }, withStack = true) {
+    const limit = Error.stackTraceLimit;
+    if (!withStack) Error.stackTraceLimit = 0;
+    try {
+      super(status.message);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.name = 'StatusError';
     this.status = status;
   }
@@ -23,13 +34,13 @@ export class StatusError extends Error {
   }
 }
 
-function failure(code: number, reason: string, message: string, details: Status['details']): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details, code });
+function failure(code: number, reason: string, message: string, details: Status['details'], withStack = true): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details, code }, withStack);
 }
 
 /** errors.NewNotFound: `pods "web" not found`. */
 export function notFound(resource: string, name: string): StatusError {
-  return failure(404, 'NotFound', `${resource} "${name}" not found`, { name, kind: resource });
+  return failure(404, 'NotFound', `${resource} "${name}" not found`, { name, kind: resource }, false);
 }
 
 /** errors.NewAlreadyExists; the store prefixes "object is being deleted: " for a terminating object (R34). */

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { Clock } from '../clock';
 import { Timeline } from '../timeline/timeline';
-import { Etcd, EtcdConflict, type EtcdEvent } from './etcd';
+import { Etcd, EtcdConflict, KeyIndex, type EtcdEvent } from './etcd';
 
 function fresh(recorded?: (key: string) => boolean): { etcd: Etcd; timeline: Timeline; clock: Clock } {
   const clock = new Clock();
@@ -134,6 +134,39 @@ describe('Etcd history and listeners', () => {
     expect(etcd.list('/registry/pods/default/').map((v) => (v.metadata as { name: string }).name)).to.deep.equal(['a', 'b']);
   });
 
+  it('list keeps key order through deletions and re-creations between reads', () => {
+    const { etcd } = fresh();
+    const names = ['d', 'b', 'e', 'a', 'c'];
+    const rvs = new Map(names.map((n) => [n, Number(rv(etcd.create(`/registry/pods/default/${n}`, obj(n))))]));
+    const listed = () => etcd.list('/registry/pods/').map((v) => (v.metadata as { name: string }).name);
+    expect(listed()).to.deep.equal(['a', 'b', 'c', 'd', 'e']);
+    etcd.delete('/registry/pods/default/b', rvs.get('b')!);
+    etcd.create('/registry/pods/default/b', obj('b'));
+    const f = etcd.create('/registry/pods/default/f', obj('f'));
+    etcd.delete('/registry/pods/default/f', Number(rv(f)));
+    etcd.delete('/registry/pods/default/d', rvs.get('d')!);
+    etcd.create('/registry/replicasets/default/a', obj('a'));
+    expect(listed()).to.deep.equal(['a', 'b', 'c', 'e']);
+    expect(etcd.listEntries('/registry/').map(([k]) => k)).to.deep.equal([
+      '/registry/pods/default/a',
+      '/registry/pods/default/b',
+      '/registry/pods/default/c',
+      '/registry/pods/default/e',
+      '/registry/replicasets/default/a',
+    ]);
+  });
+
+  it('change(revision) is the history entry written at that revision', () => {
+    const { etcd } = fresh();
+    const c = etcd.create(A, obj('a'));
+    const u = etcd.update(A, obj('a', { x: 1 }), Number(rv(c)));
+    const e = etcd.change(Number(rv(u)))!;
+    expect([e.type, e.key, e.value, e.prev]).to.deep.equal(['PUT', A, u, c]);
+    expect(etcd.change(Number(rv(c)))!.prev).to.equal(undefined);
+    expect(etcd.change(1)).to.equal(undefined);
+    expect(etcd.change(etcd.currentRevision + 1)).to.equal(undefined);
+  });
+
   it('writes appear on the etcd lane as PUT/DELETE with the key, with a JSON patch for updates; unrecorded keys stay off it', () => {
     const { etcd, timeline } = fresh((k) => !k.startsWith('/registry/events/'));
     const c = etcd.create(A, obj('a'));
@@ -147,5 +180,30 @@ describe('Etcd history and listeners', () => {
       ['etcd', `DELETE ${A}`],
     ]);
     expect(timeline.all()[1].patch).to.deep.equal([{ op: 'add', path: '/x', value: 1 }]);
+  });
+});
+
+describe('KeyIndex', () => {
+  it('a read sorts only the keys created since the last read, not every key again', () => {
+    const index = new KeyIndex();
+    const n = 2000;
+    for (let i = 0; i < n; i++) index.add(`/registry/pods/default/pod-${i}`);
+    index.range('/registry/pods/');
+    const initial = index.comparisons;
+    // One creation and one deletion between reads, as a controller lists while pods come and go.
+    for (let i = 0; i < 500; i++) {
+      index.add(`/registry/pods/default/new-${i}`);
+      index.remove(`/registry/pods/default/pod-${i}`);
+      expect(index.range('/registry/pods/default/')).to.have.length(n);
+    }
+    expect(index.comparisons - initial).to.equal(0);
+    expect(initial).to.be.below(n * Math.log2(n) * 1.5);
+  });
+
+  it('range walks only the keys under the prefix', () => {
+    const index = new KeyIndex();
+    for (const k of ['/registry/pods/b', '/registry/minions/n', '/registry/pods/a', '/registry/podsx/c']) index.add(k);
+    expect(index.range('/registry/pods/')).to.deep.equal(['/registry/pods/a', '/registry/pods/b']);
+    expect(index.range('/registry/none/')).to.deep.equal([]);
   });
 });

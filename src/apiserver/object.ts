@@ -33,16 +33,18 @@ export function copyForUpdate<T extends { metadata: object }>(obj: T): T {
  */
 export function toTime(ms: number): string {
   const second = Math.floor(ms / 1000);
-  if (second !== lastSecond) {
-    lastSecond = second;
-    lastText = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  let text = formatted.get(second);
+  if (text === undefined) {
+    if (formatted.size >= 64) formatted.clear();
+    text = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+    formatted.set(second, text);
   }
-  return lastText;
+  return text;
 }
 
-// The last second formatted: most timestamps of a burst of work fall in the same second.
-let lastSecond = Number.NaN;
-let lastText = '';
+// The seconds formatted lately: a burst of work stamps a few distinct seconds (now, now + grace)
+// over and over, alternating, so one remembered second is not enough. Bounded, so it cannot grow.
+const formatted = new Map<number, string>();
 
 export function fromTime(t: string): number {
   return Date.parse(t);

@@ -86,6 +86,12 @@ describe('podStrategy.CheckGracefulDelete (§B: grace for a pod not yet terminat
 });
 
 describe('podStrategy create and update', () => {
+  it('K58 a regular init container may not have lifecycle hooks (validateInitContainers); a sidecar may', () => {
+    const withHook = (restartPolicy?: string): Pod => ({ metadata: { name: 'web' }, spec: { initContainers: [{ name: 'setup', ...(restartPolicy ? { restartPolicy } : {}), lifecycle: { preStop: { exec: { command: ['true'] } } } }], containers: [{ name: 'app' }] } });
+    expect(podStrategy.validate(withHook())).to.deep.equal([{ field: 'spec.initContainers[0].lifecycle', type: 'Forbidden', detail: 'may not be set for init containers without restartPolicy=Always' }]);
+    expect(podStrategy.validate(withHook('Always'))).to.deep.equal([]);
+  });
+
   it('R12 V2 pods created through the API start at generation 1 (v1.33), whatever the client sent', () => {
     const p: Pod = { metadata: { name: 'web', generation: 7 }, spec: { containers: [{ name: 'app' }] } };
     podStrategy.prepareForCreate(p, 0);
@@ -176,5 +182,62 @@ describe('V8 — dropPodLifecycleSleepAction: a sleep handler is dropped while P
     const next = withHooks();
     podStrategyFor(Release.of(29)).prepareForUpdate(next, old);
     expect(next.spec!.containers[0].lifecycle).to.deep.equal({ preStop: { sleep: { seconds: 5 } } });
+  });
+});
+
+describe('V11 — validateSleepAction: a sleep handler\'s seconds within the grace period; 0 only with PodLifecycleSleepActionAllowZero', () => {
+  const created = (release: Release, seconds: number, extra: Partial<Pod['spec']> = {}): Pod => {
+    const p: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'app', lifecycle: { preStop: { sleep: { seconds } } } }], ...extra } };
+    podStrategyFor(release).prepareForCreate(p, 0);
+    return p;
+  };
+  const problems = (release: Release, seconds: number, extra: Partial<Pod['spec']> = {}) => podStrategyFor(release).validate(created(release, seconds, extra)).map((e) => `${e.field}: ${e.value}: ${e.detail}`);
+  const OLD = 'must be greater than 0 and less than terminationGracePeriodSeconds (30)';
+  const NAMED = `${OLD}. Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.`;
+  const ZERO_OK = 'must be non-negative and less than terminationGracePeriodSeconds (30)';
+
+  it('v1.30–v1.31: 1 … grace accepted (equal too); 0 and more than the grace refused with the first wording', () => {
+    expect(problems(Release.of(30), 30)).to.deep.equal([]);
+    expect(problems(Release.of(30), 1)).to.deep.equal([]);
+    expect(problems(Release.of(30), 31)).to.deep.equal([`spec.containers[0].lifecycle.preStop.sleep: 31: ${OLD}`]);
+    expect(problems(Release.of(31), 0)).to.deep.equal([`spec.containers[0].lifecycle.preStop.sleep: 0: ${OLD}`]);
+  });
+
+  it('v1.32 (AllowZero alpha, off): the refusal names the gate (#127094); enabling it accepts 0', () => {
+    expect(problems(Release.of(32), 0)).to.deep.equal([`spec.containers[0].lifecycle.preStop.sleep: 0: ${NAMED}`]);
+    expect(problems(Release.of(32), 60)).to.deep.equal([`spec.containers[0].lifecycle.preStop.sleep: 60: ${NAMED}`]);
+    expect(problems(Release.of(32, { PodLifecycleSleepActionAllowZero: true }), 0)).to.deep.equal([]);
+  });
+
+  it('v1.33 (β on) and v1.34 (GA): 0 accepted; negative or over the grace refused with the non-negative wording', () => {
+    expect(problems(Release.of(33), 0)).to.deep.equal([]);
+    expect(problems(Release.of(34), 0)).to.deep.equal([]);
+    expect(problems(Release.of(34), -1)).to.deep.equal([`spec.containers[0].lifecycle.preStop.sleep: -1: ${ZERO_OK}`]);
+    expect(problems(Release.of(33, { PodLifecycleSleepActionAllowZero: false }), 0)).to.deep.equal([`spec.containers[0].lifecycle.preStop.sleep: 0: ${NAMED}`]);
+  });
+
+  it('the grace is the pod\'s own; postStart and restartable init containers are checked too', () => {
+    expect(problems(Release.of(33), 45, { terminationGracePeriodSeconds: 60 })).to.deep.equal([]);
+    const p: Pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web' },
+      spec: {
+        terminationGracePeriodSeconds: 10,
+        initContainers: [{ name: 'proxy', restartPolicy: 'Always', lifecycle: { preStop: { sleep: { seconds: 11 } } } }],
+        containers: [{ name: 'app', lifecycle: { postStart: { sleep: { seconds: 12 } }, preStop: { sleep: { seconds: 13 } } } }],
+      },
+    };
+    podStrategyFor(Release.of(33)).prepareForCreate(p, 0);
+    expect(podStrategyFor(Release.of(33)).validate(p).map((e) => e.field)).to.deep.equal([
+      'spec.containers[0].lifecycle.postStart.sleep',
+      'spec.containers[0].lifecycle.preStop.sleep',
+      'spec.initContainers[0].lifecycle.preStop.sleep',
+    ]);
+  });
+
+  it('v1.29 with PodLifecycleSleepAction off: the handler is dropped before validation, so nothing is refused', () => {
+    expect(problems(Release.of(29), 60)).to.deep.equal([]);
+    expect(problems(Release.of(29, { PodLifecycleSleepAction: true }), 60)).to.deep.equal([`spec.containers[0].lifecycle.preStop.sleep: 60: ${OLD}`]);
   });
 });

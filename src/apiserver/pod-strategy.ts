@@ -2,6 +2,7 @@ import type { Container, DeleteOptions, Pod, PodSpec } from './types';
 import { jsonEqual, toTime } from './object';
 import { DEFAULT_RELEASE, type Release } from '../release';
 import type { Strategy } from './strategy';
+import type { FieldError } from './errors';
 import { validateFinalizers, validateObjectMetaUpdate } from './validation';
 
 /** The image a container gets when a scenario's manifest names none. */
@@ -70,6 +71,38 @@ function dropPodLifecycleSleepAction(spec: PodSpec | undefined, old: PodSpec | u
   }
 }
 
+/**
+ * V11 — pkg/apis/core/validation/validation.go validateSleepAction (validateContainers /
+ * validateInitContainers → validateLifecycle → validateHandler): a `sleep` handler's seconds must
+ * lie within the pod's terminationGracePeriodSeconds (equal is allowed). Zero is refused unless
+ * `PodLifecycleSleepActionAllowZero` is on (α 1.32, β on 1.33, GA 1.34; KEP-4818, #127094), and
+ * from v1.32 the refusal names that gate. Only regular containers and restartable init containers
+ * may have hooks; postStart is checked before preStop.
+ */
+function validateSleepActions(spec: PodSpec | undefined, release: Release): FieldError[] {
+  const grace = spec?.terminationGracePeriodSeconds;
+  if (grace === undefined || grace === null) return [];
+  const allowZero = release.enabled('PodLifecycleSleepActionAllowZero');
+  let detail = allowZero ? `must be non-negative and less than terminationGracePeriodSeconds (${grace})` : `must be greater than 0 and less than terminationGracePeriodSeconds (${grace})`;
+  if (!allowZero && release.atLeast(32)) detail += '. Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.';
+  const errs: FieldError[] = [];
+  const visit = (containers: readonly Container[] | undefined, path: string, hooksAllowed: (c: Container) => boolean) => {
+    (containers ?? []).forEach((c, i) => {
+      if (!hooksAllowed(c)) return;
+      for (const hook of ['postStart', 'preStop'] as const) {
+        const seconds = c.lifecycle?.[hook]?.sleep?.seconds;
+        if (seconds === undefined) continue;
+        if (seconds > grace || seconds < 0 || (seconds === 0 && !allowZero)) {
+          errs.push({ field: `${path}[${i}].lifecycle.${hook}.sleep`, type: 'Invalid', value: seconds, detail });
+        }
+      }
+    });
+  };
+  visit(spec?.containers, 'spec.containers', () => true);
+  visit(spec?.initContainers, 'spec.initContainers', (c) => c.restartPolicy === 'Always');
+  return errs;
+}
+
 /** pkg/registry/core/pod/strategy.go podStrategy, as kube-apiserver `release` has it. */
 export function podStrategyFor(release: Release): Strategy<Pod> {
   // Pods carry metadata.generation since v1.33 (KEP-5067, #130181; not behind a gate): 1 on
@@ -101,6 +134,13 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
         if (names.has(c.name)) errs.push({ field: 'spec.containers', type: 'Invalid', value: c.name, detail: 'Duplicate value' });
         names.add(c.name);
       }
+      // validation.go validateInitContainers (K58): only a sidecar may have lifecycle hooks, so the
+      // kubelet never runs a preStop for a regular init container. (Before v1.28 the same rejection
+      // read "Invalid value: core.Lifecycle{…}: must not be set for init containers"; not reproduced.)
+      (pod.spec?.initContainers ?? []).forEach((c, i) => {
+        if (c.lifecycle && c.restartPolicy !== 'Always') errs.push({ field: `spec.initContainers[${i}].lifecycle`, type: 'Forbidden', detail: 'may not be set for init containers without restartPolicy=Always' });
+      });
+      errs.push(...validateSleepActions(pod.spec, release));
       return errs;
     },
 

@@ -74,9 +74,13 @@ export class Store<T extends KubeObject> {
     return { items, resourceVersion: String(this.etcd.currentRevision) };
   }
 
-  /** Store.Create with rest.BeforeCreate; R34: a name still held by a terminating object gives AlreadyExists. */
+  /**
+   * Store.Create with rest.BeforeCreate; R34: a name still held by a terminating object gives
+   * AlreadyExists. `input` becomes the store's (it is the object the handler decoded from the
+   * request body): it is prepared in place, so callers pass a copy they will not use again.
+   */
   create(input: T, options: { dryRun?: boolean; uid: string }): T {
-    const obj = { apiVersion: this.strategy.apiVersion, kind: this.strategy.kind, ...clone(input) };
+    const obj = { apiVersion: this.strategy.apiVersion, kind: this.strategy.kind, ...input };
     const meta = obj.metadata;
     // rest.BeforeCreate: system fields are the server's, whatever the client sent.
     delete meta.deletionTimestamp;

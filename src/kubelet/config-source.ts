@@ -96,9 +96,10 @@ export class PodConfig {
     else this.snapshot.set(key, e.object);
     // The UndeltaStore pushes the whole snapshot, but only this entry changed: merging the entry it
     // touched gives the same ops as merging everything, without rescanning every pod of the node.
-    const current = this.snapshot.get(key);
-    const uids = new Set([replaced, e.object].filter((p): p is Pod => p !== undefined).map((p) => p.metadata.uid!));
-    this.merge(current ? [current] : [], uids);
+    const uid = e.object.metadata.uid!;
+    const replacedUid = replaced?.metadata.uid;
+    const uids = replacedUid !== undefined && replacedUid !== uid ? [replacedUid, uid] : [uid];
+    this.merge(e.type === 'DELETED' ? [] : [e.object], uids);
   }
 
   /**
@@ -107,10 +108,8 @@ export class PodConfig {
    */
   private merge(pods: Iterable<Pod> = this.snapshot.values(), removable: Iterable<string> = [...this.seen.keys()]): void {
     const updates: PodUpdate[] = [];
-    const present = new Set<string>();
     for (const pod of pods) {
       const uid = pod.metadata.uid!;
-      present.add(uid);
       const old = this.seen.get(uid);
       this.seen.set(uid, pod);
       if (!old) {
@@ -120,13 +119,14 @@ export class PodConfig {
       const op = checkAndUpdatePod(old, pod);
       if (op) updates.push({ op, pod });
     }
+    // A uid is still there if the snapshot holds it under its name (every pod merged above does).
     for (const uid of removable) {
       const pod = this.seen.get(uid);
-      if (!pod || present.has(uid) || this.snapshot.get(keyOf(pod))?.metadata.uid === uid) continue;
+      if (!pod || this.snapshot.get(keyOf(pod))?.metadata.uid === uid) continue;
       this.seen.delete(uid);
       updates.push({ op: 'REMOVE', pod });
     }
-    updates.sort((a, b) => OP_ORDER.indexOf(a.op) - OP_ORDER.indexOf(b.op));
+    if (updates.length > 1) updates.sort((a, b) => OP_ORDER.indexOf(a.op) - OP_ORDER.indexOf(b.op));
     for (const u of updates) {
       this.timeline.record('kubelet', `${u.op} pods/${u.pod.metadata.name}`, 'pkg/kubelet/config/config.go podStorage.merge', { actor: this.nodeName });
     }
@@ -144,14 +144,10 @@ function keyOf(p: Pod): string {
  * RECONCILE; anything else (finalizers, resourceVersion) is no op at all.
  */
 export function checkAndUpdatePod(old: Pod, next: Pod): PodOp | undefined {
-  const m = (p: Pod) => ({
-    spec: p.spec,
-    labels: p.metadata.labels,
-    annotations: p.metadata.annotations,
-    deletionTimestamp: p.metadata.deletionTimestamp,
-    deletionGracePeriodSeconds: p.metadata.deletionGracePeriodSeconds,
-  });
-  if (!jsonEqual(m(old), m(next))) return next.metadata.deletionTimestamp !== undefined ? 'DELETE' : 'UPDATE';
+  const a = old.metadata;
+  const b = next.metadata;
+  const same = jsonEqual(old.spec, next.spec) && jsonEqual(a.labels, b.labels) && jsonEqual(a.annotations, b.annotations) && a.deletionTimestamp === b.deletionTimestamp && a.deletionGracePeriodSeconds === b.deletionGracePeriodSeconds;
+  if (!same) return b.deletionTimestamp !== undefined ? 'DELETE' : 'UPDATE';
   if (!jsonEqual(old.status, next.status)) return 'RECONCILE';
   return undefined;
 }

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import type { Event, Pod, PodCondition, PodStatus } from '../apiserver/types';
 import { USER } from '../cluster';
 import { Release } from '../release';
-import { at, count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, versions, WARMUP_MS } from './testing';
+import { at, condition, count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, versions, WARMUP_MS } from './testing';
 
 const app = (p: Pod | undefined) => p?.status?.containerStatuses?.find((s) => s.name === 'app');
 
@@ -504,5 +504,132 @@ describe('restarts and CrashLoopBackOff (K55): kuberuntime_manager.go computePod
     expect(last?.status?.phase).to.equal('Failed');
     expect(app(last)?.state?.terminated).to.include({ exitCode: 1, reason: 'Error' });
     expect(app(last)?.restartCount).to.equal(1);
+  });
+});
+
+describe('regular init containers (K56–K58): kuberuntime_manager.go computePodActions → computeInitContainerActions', () => {
+  const init = (p: Pod | undefined, name = 'setup') => p?.status?.initContainerStatuses?.find((s) => s.name === name);
+
+  it('K56 init containers run one at a time in spec order, each started by the sync after the PLEG saw the previous one exit 0; then the app', () => {
+    const { c } = newCluster();
+    const t0 = c.clock.now();
+    createPod(c, 'web', { spec: { initContainers: [{ name: 'fetch' }, { name: 'migrate' }] }, containers: { fetch: { exitsOnItsOwn: 0, runsForMs: 5000 }, migrate: { exitsOnItsOwn: 0, runsForMs: 3000 } } });
+    c.advance(20_000);
+    expectTimeline(c, t0, [
+      [5, 'runtime', 'exited fetch code=0'],
+      [6, 'runtime', 'started migrate'],
+      [9, 'runtime', 'exited migrate code=0'],
+      [10, 'runtime', 'started app'],
+    ]);
+    const phases = versions(c, 'web').map((v) => v.status?.phase);
+    expect(phases.filter((p, i) => p !== phases[i - 1])).to.deep.equal(['Pending', 'Running']);
+    const pod = stored(c, 'web');
+    expect(pod?.status?.initContainerStatuses?.map((s) => [s.name, s.state?.terminated?.reason, s.ready])).to.deep.equal([
+      ['fetch', 'Completed', true],
+      ['migrate', 'Completed', true],
+    ]);
+    expect(condition(pod, 'Initialized')?.status).to.equal('True');
+  });
+
+  it('K56 a regular init container without an exit of its own completes (exit 0) as soon as it starts', () => {
+    const { c } = newCluster();
+    const t0 = c.clock.now();
+    createPod(c, 'web', { spec: { initContainers: [{ name: 'setup' }] } });
+    c.advance(5_000);
+    expectTimeline(c, t0, [
+      [0, 'runtime', 'exited setup code=0'],
+      [1, 'runtime', 'started app'],
+    ]);
+  });
+
+  it('K56 K55 a failing init container with restartPolicy Always is restarted at once, then held back by its crash-loop back-off (Init:CrashLoopBackOff); the app never starts and the pod stays Pending', () => {
+    const { c } = newCluster();
+    const t0 = c.clock.now();
+    createPod(c, 'web', { spec: { initContainers: [{ name: 'setup' }] }, containers: { setup: { exitsOnItsOwn: 1, runsForMs: 10_000 } } });
+    c.advance(100_000);
+    expectTimeline(c, t0, [
+      [10, 'runtime', 'exited setup code=1'],
+      [11, 'runtime', 'started setup'],
+      [21, 'runtime', 'exited setup code=1'],
+      [22, 'events', 'BackOff pods/web: Back-off restarting failed container setup in pod web_default('],
+      [82, 'runtime', 'started setup'],
+      [92, 'runtime', 'exited setup code=1'],
+    ]);
+    expectNo(c, t0, 'runtime', 'started app');
+    const waiting = versions(c, 'web').map((v) => init(v)).find((s) => s?.state?.waiting?.reason === 'CrashLoopBackOff');
+    expect(waiting?.lastState?.terminated).to.include({ exitCode: 1, reason: 'Error' });
+    expect(versions(c, 'web').every((v) => v.status?.phase === 'Pending')).to.equal(true);
+    expect(init(stored(c, 'web'))?.restartCount).to.equal(2);
+  });
+
+  it('K57 a failed init container with restartPolicy Never: the pod is Failed (held back until the worker terminated it, K33), nothing else starts, the pod stays in the API', () => {
+    const { c } = newCluster();
+    const t0 = c.clock.now();
+    createPod(c, 'web', { spec: { restartPolicy: 'Never', initContainers: [{ name: 'setup' }] }, containers: { setup: { exitsOnItsOwn: 1, runsForMs: 10_000 } } });
+    c.advance(30_000);
+    expectTimeline(c, t0, [
+      [10, 'runtime', 'exited setup code=1'],
+      [11, 'kubelet', 'terminating pods/web (pod is terminal)'],
+      [12, 'kubelet', 'SyncTerminatingPod pods/web'],
+      [12, 'runtime', 'sandbox stopped pods/web'],
+      [13, 'kubelet', 'SyncTerminatedPod pods/web'],
+    ]);
+    expectNo(c, t0, 'runtime', 'started');
+    expectNo(c, t0, 'status', 'DELETE');
+    const pod = stored(c, 'web');
+    expect(pod?.status?.phase).to.equal('Failed');
+    expect(condition(pod, 'Initialized')).to.include({ status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [setup]' });
+    expect(app(pod)?.state?.waiting?.reason).to.equal('PodInitializing');
+  });
+
+  it('K58 deleted while an init container runs: it gets Killing and SIGTERM with the pod grace (no preStop: the API forbids lifecycle on init containers); the status after the kill is Pending, TerminatePod makes it Failed, then the final DELETE', () => {
+    const { c, t0 } = running({ spec: { initContainers: [{ name: 'setup' }] }, containers: { setup: { exitsOnItsOwn: 0, runsForMs: 300_000, sigterm: { kind: 'ignores' } } } });
+    del(c, 'web');
+    c.advance(60_000);
+    expectTimeline(c, t0, [
+      [0, 'events', 'Killing pods/web: Stopping container setup'],
+      [0, 'runtime', 'SIGTERM setup'],
+      [30, 'runtime', 'SIGKILL setup'],
+      [30, 'runtime', 'exited setup code=137'],
+      [30, 'apiserver', 'PATCH pods/web/status'],
+      [31, 'kubelet', 'SyncTerminatedPod pods/web'],
+      [31, 'apiserver', 'PATCH pods/web/status'],
+      [31, 'status', 'DELETE pods/web'],
+    ]);
+    const [afterKill, terminated] = versions(c, 'web').filter((v) => init(v)?.state?.terminated);
+    expect([afterKill.status?.phase, terminated.status?.phase]).to.deep.equal(['Pending', 'Failed']);
+    expect(init(terminated)?.state?.terminated).to.include({ exitCode: 137, reason: 'Error' });
+    expect(app(terminated)?.state?.waiting?.reason).to.equal('PodInitializing');
+    expectNo(c, t0, 'runtime', 'started app');
+  });
+
+  it('K58 deleted after initialization: the init container status stays terminated/Completed through the deletion, also once the runtime removed the container', () => {
+    const { c, t0 } = running({ spec: { initContainers: [{ name: 'setup' }] } });
+    del(c, 'web');
+    c.advance(60_000);
+    expectTimeline(c, t0, [
+      [0, 'runtime', 'SIGTERM app'],
+      [1, 'runtime', 'removed setup'],
+      [1, 'status', 'DELETE pods/web'],
+    ]);
+    expectNo(c, t0, 'runtime', 'SIGTERM setup');
+    const deleting = versions(c, 'web').filter((v) => v.metadata.deletionTimestamp);
+    expect(deleting.length).to.be.greaterThan(2);
+    for (const v of deleting) expect(init(v)?.state?.terminated?.reason, v.metadata.resourceVersion).to.equal('Completed');
+    expect(versions(c, 'web').at(-1)?.status?.phase).to.equal('Failed');
+  });
+});
+
+describe('release differences for init containers (V20)', () => {
+  it('V20 K58 deleted while an init container runs: a v1.26 kubelet sends its final DELETE with the pod still Pending (PodResourcesAreReclaimed); from v1.27 TerminatePod makes it Failed first', () => {
+    for (const [minor, last] of [[26, 'Pending'], [27, 'Failed']] as const) {
+      const { c } = running({ release: Release.of(minor), spec: { initContainers: [{ name: 'setup' }] }, containers: { setup: { exitsOnItsOwn: 0, runsForMs: 300_000 } } });
+      del(c, 'web');
+      c.advance(60_000);
+      expect(stored(c, 'web'), `v1.${minor}`).to.equal(undefined);
+      const final = versions(c, 'web').at(-1);
+      expect(final?.status?.phase, `v1.${minor}`).to.equal(last);
+      expect(final?.status?.initContainerStatuses?.[0].state?.terminated?.exitCode, `v1.${minor}`).to.equal(143);
+    }
   });
 });

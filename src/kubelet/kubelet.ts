@@ -11,10 +11,11 @@ import { PodConfig, type PodUpdate } from './config-source';
 import { KubeRuntimeManager } from './kuberuntime';
 import { Loop } from './loop';
 import { PodWorkers, type PodSyncStatus } from './pod-workers';
-import type { ContainerRuntime } from './runtime';
+import type { ContainerRuntime, Sandbox } from './runtime';
 import { DEFAULT_RELEASE, type Release } from '../release';
 import { Backoff, goDuration } from './backoff';
-import { generateAPIPodStatus, type WaitingReason } from './status';
+import { computeInitContainerActions } from './init-containers';
+import { generateAPIPodStatus, isRegularInitContainer, type WaitingReason } from './status';
 import { StatusManager } from './status-manager';
 import { Ticker } from './ticker';
 import type { VolumeManager } from './volume-manager';
@@ -93,6 +94,8 @@ export class Kubelet {
   private readonly reasonCache = new Map<string, Map<string, WaitingReason>>();
   /** The pod manager: the pods config currently says this node runs, by uid. */
   private readonly podManager = new Map<string, Pod>();
+  /** What this kubelet's release changes in generateAPIPodStatus, asked once (a release never changes). */
+  private readonly statusGates: { trackGeneration: boolean; volumeMounts: boolean; podIsTerminalArgument: boolean };
 
   constructor(
     clock: Clock,
@@ -105,6 +108,8 @@ export class Kubelet {
     readonly settings: KubeletConfig,
   ) {
     this.scheduler = new ProcessScheduler(clock);
+    const { release } = settings;
+    this.statusGates = { trackGeneration: release.enabled('PodObservedGenerationTracking'), volumeMounts: release.enabled('RecursiveReadOnlyMounts'), podIsTerminalArgument: release.atLeast(27) };
     const identity: ClientIdentity = { name: `kubelet/${nodeName}`, component: 'kubelet' };
     this.client = new ApiClient(api, identity, connected);
     this.recorder = new EventRecorder({ component: 'kubelet', host: nodeName }, nodeName, () => this.scheduler.now(), (event) => {
@@ -227,28 +232,36 @@ export class Kubelet {
   private syncPod(pod: Pod, done: (err?: string, isTerminal?: boolean, backedOff?: boolean) => void): void {
     const uid = pod.metadata.uid!;
     const ref = `pods/${pod.metadata.name}`;
-    const names = [...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(pod.spec?.containers ?? [])].map((c) => c.name);
+    const inits = pod.spec?.initContainers ?? [];
+    const runsToCompletion = (name: string) => isRegularInitContainer(pod, name);
     // With termination requested, the cancelled context ends SyncPod before the runtime is asked for anything.
     const cancelled = this.workers.isPodTerminationRequested(uid);
     let toPull: string[] = [];
     const sandbox = this.runtime.sandbox(uid);
     if (!cancelled && !sandbox) {
       this.volumes.mountPod(uid, ref, (pod.spec?.volumes ?? []).map((v) => v.name));
-      toPull = this.runtime.startPod(uid, ref, names);
-    } else if (!cancelled && sandbox?.state === 'ready') {
-      toPull = names.filter((n) => !sandbox.containers.has(n));
+      // computePodActions for a new sandbox: the first init container, or without any every regular container (K56).
+      const first = inits.length > 0 ? [inits[0].name] : (pod.spec?.containers ?? []).map((c) => c.name);
+      toPull = this.runtime.startPod(uid, ref, first, runsToCompletion);
+      // PLEG's ContainerStarted at the next relist syncs the pod again, which starts the next init container.
+      if (inits.length > 0) this.plegEvent(uid);
     }
     const status = this.generateAPIPodStatus(pod, false);
     this.statusManager.setPodStatus(pod, status);
     const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
     const reasons = this.reasonCache.get(uid) ?? new Map<string, WaitingReason>();
     this.reasonCache.set(uid, reasons);
-    const crashLooping = !cancelled && !terminal && sandbox?.state === 'ready' && this.restartExitedContainers(pod, reasons);
+    let crashLooping = false;
+    if (!cancelled && !terminal && sandbox?.state === 'ready') {
+      const start = this.startContainers(pod, this.containersToStart(pod, sandbox), reasons);
+      crashLooping = start.backedOff;
+      toPull = start.toPull;
+    }
     if (terminal || toPull.length === 0) return done(undefined, terminal, crashLooping);
     // image_manager.go EnsureImageExists: an image whose last pull failed less than its back-off
     // ago is not pulled again: the container waits with ImagePullBackOff, which SyncPod does not
     // count as an error (the pod is synced again at the resync interval).
-    const imageOf = (name: string) => [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === name)?.image ?? '';
+    const imageOf = (name: string) => [...inits, ...(pod.spec?.containers ?? [])].find((c) => c.name === name)?.image ?? '';
     const backOffKey = (name: string) => `${uid}_${imageOf(name)}`;
     const now = this.scheduler.now();
     const pulling = toPull.filter((name) => {
@@ -272,7 +285,7 @@ export class Kubelet {
             reasons.set(name, { reason: 'ErrImagePull', message: `rpc error: code = NotFound desc = failed to pull and unpack image "${imageOf(name)}": not found` });
           } else {
             reasons.delete(name);
-            this.runtime.startContainer(uid, name);
+            this.runtime.startContainer(uid, name, runsToCompletion(name));
             this.plegEvent(uid);
           }
           left -= 1;
@@ -283,41 +296,68 @@ export class Kubelet {
   }
 
   /**
-   * kuberuntime_manager.go computePodActions for containers that exited by themselves (K55): one
-   * is restarted if ShouldContainerBeRestarted (never once the pod has a deletionTimestamp; with
-   * restartPolicy Always, or OnFailure after a non-zero exit; a sidecar always), unless doBackOff
-   * finds it finished less than its back-off ago: then it waits with CrashLoopBackOff (not a sync
-   * error). Otherwise the back-off grows (Next, from the container's finish) and it starts again.
-   * Returns whether a restart was held back.
+   * kuberuntime_manager.go computePodActions for a pod whose sandbox is up: while initialization
+   * is under way only the init containers computeInitContainerActions picks (K56); then those (a
+   * sidecar to restart) and every regular container that ShouldContainerBeRestarted: never started,
+   * or exited and allowed by the restartPolicy (Always; OnFailure after a non-zero exit) — never
+   * once the pod has a deletionTimestamp (K55).
    */
-  private restartExitedContainers(pod: Pod, reasons: Map<string, WaitingReason>): boolean {
+  private containersToStart(pod: Pod, sandbox: Sandbox): string[] {
+    const init = computeInitContainerActions(pod, sandbox);
+    if (!init.initialized) return init.toStart;
+    const regular = (pod.spec?.containers ?? []).filter((spec) => {
+      const c = sandbox.containers.get(spec.name);
+      if (!c) return true;
+      if (c.state !== 'exited' || pod.metadata.deletionTimestamp) return false;
+      const policy = pod.spec?.restartPolicy ?? 'Always';
+      return policy === 'Always' || (policy === 'OnFailure' && c.exitCode !== 0);
+    });
+    return [...init.toStart, ...regular.map((c) => c.name)];
+  }
+
+  /**
+   * SyncPod's start (kuberuntime_manager.go SyncPod → start, doBackOff) for the containers
+   * computePodActions picked, in order. One that ran before is held back while its crash-loop
+   * back-off lasts, counted from the end of its last run: it waits with CrashLoopBackOff (not a sync
+   * error); otherwise the back-off grows (Next, from that end) and it starts again (K55). One that
+   * never ran starts now, or after its image is pulled (returned in `toPull`). A regular init container
+   * that is held back ends the starts of this sync.
+   */
+  private startContainers(pod: Pod, names: readonly string[], reasons: Map<string, WaitingReason>): { backedOff: boolean; toPull: string[] } {
     const uid = pod.metadata.uid!;
-    const sandbox = this.runtime.sandbox(uid);
-    if (!sandbox || pod.metadata.deletionTimestamp) return false;
+    const sandbox = this.runtime.sandbox(uid)!;
     const now = this.scheduler.now();
     const podName = `${pod.metadata.name}_${pod.metadata.namespace}(${uid})`;
+    const toPull: string[] = [];
     let backedOff = false;
-    const specs = [...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(pod.spec?.containers ?? [])];
-    for (const spec of specs) {
-      const c = sandbox.containers.get(spec.name);
-      if (!c || c.state !== 'exited') continue;
-      const policy = spec.restartPolicy === 'Always' ? 'Always' : (pod.spec?.restartPolicy ?? 'Always');
-      if (policy === 'Never' || (policy === 'OnFailure' && c.exitCode === 0)) continue;
+    for (const name of names) {
+      const c = sandbox.containers.get(name);
+      const runsToCompletion = isRegularInitContainer(pod, name);
+      if (!c) {
+        if (this.runtime.needsPull(uid, name)) toPull.push(name);
+        else {
+          this.runtime.startContainer(uid, name, runsToCompletion);
+          this.plegEvent(uid);
+        }
+        continue;
+      }
+      if (c.state !== 'exited') continue;
       // getStableKey: pod name, namespace, uid, container name (and its spec hash).
-      const key = `${podName}_${spec.name}`;
+      const key = `${podName}_${name}`;
       const finishedAt = c.finishedAt ?? now;
       if (this.crashLoopBackOff.isInBackOffSince(key, finishedAt, now)) {
-        reasons.set(spec.name, { reason: 'CrashLoopBackOff', message: `back-off ${goDuration(this.crashLoopBackOff.get(key))} restarting failed container=${spec.name} pod=${podName}` });
-        this.recordEvent(pod, spec.name, 'Warning', 'BackOff', `Back-off restarting failed container ${spec.name} in pod ${podName}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff');
+        reasons.set(name, { reason: 'CrashLoopBackOff', message: `back-off ${goDuration(this.crashLoopBackOff.get(key))} restarting failed container=${name} pod=${podName}` });
+        this.recordEvent(pod, name, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${podName}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff');
         backedOff = true;
+        if (runsToCompletion) break;
         continue;
       }
       this.crashLoopBackOff.next(key, finishedAt);
-      reasons.delete(spec.name);
-      this.runtime.startContainer(uid, spec.name);
+      reasons.delete(name);
+      this.runtime.startContainer(uid, name, runsToCompletion);
       this.plegEvent(uid);
     }
-    return backedOff;
+    return { backedOff, toPull };
   }
 
   /**
@@ -372,11 +412,10 @@ export class Kubelet {
    * RecursiveReadOnlyMounts (v1.31+) the container statuses list their volumeMounts.
    */
   private generateAPIPodStatus(pod: Pod, podIsTerminal: boolean): PodStatus {
-    const { release } = this.settings;
-    const observedGeneration = release.enabled('PodObservedGenerationTracking') ? pod.metadata.generation : undefined;
+    const { trackGeneration, volumeMounts, podIsTerminalArgument } = this.statusGates;
     const uid = pod.metadata.uid!;
-    const gates = { observedGeneration, volumeMounts: release.enabled('RecursiveReadOnlyMounts') };
-    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && release.atLeast(27), this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid));
+    const gates = { observedGeneration: trackGeneration ? pod.metadata.generation : undefined, volumeMounts };
+    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && podIsTerminalArgument, this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid));
   }
 
   /**

@@ -86,13 +86,19 @@ export class ContainerRuntime {
    * pod is up. Returns the containers whose image must be pulled first (pullImage, then
    * startContainer).
    */
-  startPod(uid: string, podRef: string, containers: readonly string[]): string[] {
+  startPod(uid: string, podRef: string, containers: readonly string[], runsToCompletion: (name: string) => boolean = () => false): string[] {
     const sandbox: Sandbox = { uid, podRef, state: 'ready', containers: new Map() };
     this.sandboxes.set(uid, sandbox);
-    const toPull = containers.filter((name) => (this.behaviourOf(podRef, name).pullMs ?? 0) > 0);
+    const toPull = containers.filter((name) => this.needsPull(uid, name));
     const started = containers.filter((name) => !toPull.includes(name)).map((name) => this.create(sandbox, name));
-    for (const c of started) this.afterStart(sandbox, c);
+    for (const c of started) this.afterStart(sandbox, c, runsToCompletion(c.name));
     return toPull;
+  }
+
+  /** The container's image is not on the node yet: it must be pulled before the container can start. */
+  needsPull(uid: string, name: string): boolean {
+    const s = this.sandboxes.get(uid);
+    return !!s && (this.behaviourOf(s.podRef, name).pullMs ?? 0) > 0;
   }
 
   /**
@@ -114,12 +120,12 @@ export class ContainerRuntime {
   }
 
   /** CreateContainer + StartContainer of one container in an existing sandbox. */
-  startContainer(uid: string, name: string): void {
+  startContainer(uid: string, name: string, runsToCompletion = false): void {
     const s = this.sandboxes.get(uid);
     if (!s || s.state !== 'ready' || s.containers.get(name)?.state === 'running') return;
     const c = this.create(s, name);
     this.timeline.record('runtime', `started ${name} ${s.podRef}`, `${CRI} StartContainer`, { actor: this.nodeName });
-    this.afterStart(s, c);
+    this.afterStart(s, c, runsToCompletion);
   }
 
   private create(sandbox: Sandbox, name: string): RuntimeContainer {
@@ -132,8 +138,13 @@ export class ContainerRuntime {
     return c;
   }
 
-  private afterStart(sandbox: Sandbox, c: RuntimeContainer): void {
-    const { exitsOnItsOwn: code, runsForMs } = this.behaviourOf(sandbox.podRef, c.name);
+  /**
+   * The process's own course once started: it exits by itself if its behaviour says so; a regular
+   * init container (`runsToCompletion`) whose behaviour says nothing completes (exit 0) at once.
+   */
+  private afterStart(sandbox: Sandbox, c: RuntimeContainer, runsToCompletion: boolean): void {
+    const { exitsOnItsOwn, runsForMs } = this.behaviourOf(sandbox.podRef, c.name);
+    const code = exitsOnItsOwn ?? (runsToCompletion ? 0 : undefined);
     if (code === undefined) return;
     if (runsForMs) c.exitTimer = this.clock.after(runsForMs, () => this.exit(sandbox, c, code));
     else this.exit(sandbox, c, code);

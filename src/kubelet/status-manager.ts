@@ -1,6 +1,6 @@
 import type { ApiClient } from '../apiserver/client';
 import { Unreachable } from '../apiserver/client';
-import { jsonEqual } from '../apiserver/object';
+import { clone, jsonEqual } from '../apiserver/object';
 import { isTerminal } from '../apiserver/pod-strategy';
 import type { ContainerStatus, Pod, PodCondition, PodStatus } from '../apiserver/types';
 import type { Scheduler } from '../clock';
@@ -79,7 +79,7 @@ export class StatusManager {
    */
   terminatePod(pod: Pod): void {
     const uid = pod.metadata.uid!;
-    const status: PodStatus = structuredClone(this.statuses.get(uid)?.status ?? pod.status ?? {});
+    const status: PodStatus = clone(this.statuses.get(uid)?.status ?? pod.status ?? {});
     const unknown = () => ({ terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated' } });
     if (hasPodInitialized(pod)) {
       for (const cs of status.containerStatuses ?? []) {
@@ -124,7 +124,7 @@ export class StatusManager {
     const old = cached?.status ?? pod.status ?? {};
     // updateLastTransitionTime: a condition keeps its transition time while its status is unchanged.
     const conditions = (input.conditions ?? []).map((c) => {
-      const prev = old.conditions?.find((o: PodCondition) => o.type === c.type);
+      const prev = conditionOfType(old.conditions, c.type);
       return prev && prev.status === c.status ? { ...c, lastTransitionTime: prev.lastTransitionTime } : c;
     });
     const status: PodStatus = { ...input, conditions, ...(old.startTime ? { startTime: old.startTime } : {}) };
@@ -200,12 +200,22 @@ export class StatusManager {
     // statusutil.PatchPodStatus sends a two-way merge patch from the API status to the merged one:
     // only the fields that differ; a field the kubelet's status no longer has is removed (null).
     const current: Record<string, unknown> = pod.status ?? {};
+    const wanted: Record<string, unknown> = merged;
     const body: Record<string, unknown> = {};
-    for (const key of new Set([...Object.keys(current), ...Object.keys(merged)])) {
-      const want = (merged as Record<string, unknown>)[key];
-      if (!jsonEqual(current[key], want)) body[key] = want === undefined ? null : want;
+    let changed = false;
+    // The API status's fields first, then the ones only the merged status has.
+    for (const key in current) {
+      const want = wanted[key];
+      if (jsonEqual(current[key], want)) continue;
+      body[key] = want === undefined ? null : want;
+      changed = true;
     }
-    if (Object.keys(body).length > 0) {
+    for (const key in wanted) {
+      if (Object.hasOwn(current, key) || wanted[key] === undefined) continue;
+      body[key] = wanted[key];
+      changed = true;
+    }
+    if (changed) {
       const patched = api.patch(this.client.identity, 'pods', s.namespace, s.name, 'merge', { metadata: { uid }, status: body }, { subresource: 'status' });
       if (!patched.ok) return;
       pod = patched.object;
@@ -238,10 +248,10 @@ export class StatusManager {
     if (!cached || !api) return false;
     for (const c of cached.conditions ?? []) {
       if (!KUBELET_CONDITIONS.has(c.type) && c.type !== 'DisruptionTarget') continue;
-      const o = api.conditions?.find((x) => x.type === c.type);
+      const o = conditionOfType(api.conditions, c.type);
       if (!o || o.status !== c.status || o.reason !== c.reason || o.message !== c.message) return true;
     }
-    return !jsonEqual({ ...api, conditions: cached.conditions }, cached);
+    return !equalButConditions(api, cached);
   }
 
   /**
@@ -318,4 +328,23 @@ function initializedContainers(statuses: ContainerStatus[]): ContainerStatus[] {
     if (!statuses[i].state?.waiting || statuses[i].lastState?.terminated) return statuses.slice(0, i + 1);
   }
   return statuses.slice(0, 1);
+}
+
+function conditionOfType(conditions: readonly PodCondition[] | undefined, type: string): PodCondition | undefined {
+  if (conditions) for (const c of conditions) if (c.type === type) return c;
+  return undefined;
+}
+
+/** jsonEqual of two statuses leaving their conditions out (without building copies that lack them). */
+function equalButConditions(a: PodStatus, b: PodStatus): boolean {
+  const x: Record<string, unknown> = a;
+  const y: Record<string, unknown> = b;
+  let defined = 0;
+  for (const k in x) {
+    if (k === 'conditions' || x[k] === undefined) continue;
+    defined += 1;
+    if (!jsonEqual(x[k], y[k])) return false;
+  }
+  for (const k in y) if (k !== 'conditions' && y[k] !== undefined) defined -= 1;
+  return defined === 0;
 }

@@ -9,10 +9,10 @@ import { generateAPIPodStatus, getPhase } from './status';
 const NOW = EPOCH_MS + 100_000;
 
 /** A pod with regular containers `names` (and sidecars), restartPolicy as given, API status as given. */
-function pod(names: string[], o: { sidecars?: string[]; restartPolicy?: string; status?: PodStatus; deleted?: boolean } = {}): Pod {
+function pod(names: string[], o: { sidecars?: string[]; inits?: string[]; restartPolicy?: string; status?: PodStatus; deleted?: boolean } = {}): Pod {
   return {
     metadata: { name: 'web', uid: 'u1', ...(o.deleted ? { deletionTimestamp: '2025-01-01T00:01:00Z', deletionGracePeriodSeconds: 30 } : {}) },
-    spec: { restartPolicy: o.restartPolicy ?? 'Always', initContainers: (o.sidecars ?? []).map((name) => ({ name, restartPolicy: 'Always' })), containers: names.map((name) => ({ name })) },
+    spec: { restartPolicy: o.restartPolicy ?? 'Always', initContainers: [...(o.inits ?? []).map((name) => ({ name })), ...(o.sidecars ?? []).map((name) => ({ name, restartPolicy: 'Always' }))], containers: names.map((name) => ({ name })) },
     status: o.status ?? { phase: 'Running' },
   };
 }
@@ -145,5 +145,59 @@ describe('release differences in container statuses (V27)', () => {
     expect(mounts(true)).to.deep.equal([{ name: 'data', mountPath: '/data' }]);
     expect(mounts(false)).to.equal(undefined);
     expect([30, 31].map((m) => Release.of(m).enabled('RecursiveReadOnlyMounts'))).to.deep.equal([false, true]);
+  });
+});
+
+describe('regular init containers in the status (K57)', () => {
+  const ready = (s: PodStatus, name: string) => [...(s.initContainerStatuses ?? []), ...(s.containerStatuses ?? [])].find((c) => c.name === name);
+
+  it('K57 while an init container runs: Pending; it is started but not ready; the app waits with PodInitializing; Initialized False naming it (status/generate.go GeneratePodInitializedCondition)', () => {
+    const s = generateAPIPodStatus(pod(['app'], { inits: ['fetch', 'migrate'], status: { phase: 'Pending' } }), sandbox({ fetch: 0, migrate: true }), false, NOW);
+    expect(s.phase).to.equal('Pending');
+    expect(s.initContainerStatuses?.map((c) => [c.name, c.ready, c.started, Object.keys(c.state ?? {})[0]])).to.deep.equal([
+      ['fetch', true, false, 'terminated'],
+      ['migrate', false, true, 'running'],
+    ]);
+    expect(ready(s, 'app')?.state?.waiting?.reason).to.equal('PodInitializing');
+    expect(cond(s, 'Initialized')).to.include({ status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [migrate]' });
+    // Ready counts regular containers and sidecars only (GenerateContainersReadyCondition).
+    expect(cond(s, 'ContainersReady')).to.include({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [app]' });
+  });
+
+  it('K57 init containers not started yet wait with PodInitializing, like every container of a pod that has init containers (convertToAPIContainerStatuses)', () => {
+    const s = generateAPIPodStatus(pod(['app'], { inits: ['fetch', 'migrate'], status: { phase: 'Pending' } }), sandbox({ fetch: true }), false, NOW);
+    expect(s.initContainerStatuses?.map((c) => c.state?.waiting?.reason ?? 'running')).to.deep.equal(['running', 'PodInitializing']);
+    expect(cond(s, 'Initialized')?.message).to.equal('containers with incomplete status: [fetch migrate]');
+  });
+
+  it('K57 every init container exited 0 and the app runs: Running, Initialized True, the init statuses kept terminated/Completed in spec order', () => {
+    const s = generateAPIPodStatus(pod(['app'], { inits: ['migrate', 'fetch'] }), sandbox({ migrate: 0, fetch: 0, app: true }), false, NOW);
+    expect([s.phase, cond(s, 'Initialized')?.status, cond(s, 'Ready')?.status]).to.deep.equal(['Running', 'True', 'True']);
+    expect(s.initContainerStatuses?.map((c) => [c.name, c.state?.terminated?.reason])).to.deep.equal([
+      ['migrate', 'Completed'],
+      ['fetch', 'Completed'],
+    ]);
+  });
+
+  it('K57 getPhase: a failed init container makes the pod Failed with restartPolicy Never, and leaves it Pending otherwise (also while it waits in CrashLoopBackOff)', () => {
+    const failed = (restartPolicy: string) => getPhase(pod(['app'], { inits: ['fetch'], restartPolicy }), [terminated('fetch', 1)], false);
+    expect(['Never', 'OnFailure', 'Always'].map(failed)).to.deep.equal(['Failed', 'Pending', 'Pending']);
+    const crashLooping: ContainerStatus = { name: 'fetch', image: '', imageID: '', ready: false, restartCount: 2, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { exitCode: 1 } } };
+    expect(getPhase(pod(['app'], { inits: ['fetch'] }), [crashLooping], false)).to.equal('Pending');
+    expect(getPhase(pod(['app'], { inits: ['fetch'], restartPolicy: 'Never' }), [crashLooping], false)).to.equal('Failed');
+  });
+
+  it('K57 deleted while an init container ran: killed (143) it leaves the pod Pending even with podIsTerminal (TerminatePod then makes it Failed, K34); with restartPolicy Never, Failed at once', () => {
+    const p = (restartPolicy: string) => pod(['app'], { inits: ['fetch'], restartPolicy, deleted: true, status: { phase: 'Pending' } });
+    expect(phaseOf(p('Always'), sandbox({ fetch: 143 }, 'notready'), true)).to.equal('Pending');
+    expect(phaseOf(p('Never'), sandbox({ fetch: 143 }, 'notready'), true)).to.equal('Failed');
+  });
+
+  it('K57 a failed init container is neither ready nor started; a crash-loop reason from the last sync shows as its waiting state with the failed run as lastState', () => {
+    const reasons = new Map([['fetch', { reason: 'CrashLoopBackOff', message: 'back-off 10s restarting failed container=fetch pod=web_default(u1)' }]]);
+    const s = generateAPIPodStatus(pod(['app'], { inits: ['fetch'], status: { phase: 'Pending' } }), sandbox({ fetch: 1 }), false, NOW, undefined, undefined, reasons);
+    const fetch = s.initContainerStatuses?.[0];
+    expect([fetch?.ready, fetch?.started, fetch?.state?.waiting?.reason, fetch?.lastState?.terminated?.exitCode]).to.deep.equal([false, false, 'CrashLoopBackOff', 1]);
+    expect(s.phase).to.equal('Pending');
   });
 });

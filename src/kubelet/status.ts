@@ -1,4 +1,4 @@
-import { toTime } from '../apiserver/object';
+import { clone, toTime } from '../apiserver/object';
 import type { Container, ContainerStatus, Pod, PodCondition, PodStatus } from '../apiserver/types';
 import type { Sandbox } from './runtime';
 
@@ -20,32 +20,48 @@ export interface WaitingReason {
 function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined, listVolumeMounts: boolean, why?: WaitingReason): ContainerStatus {
   const { name } = spec;
   const c = sandbox?.containers.get(name);
+  // prober_manager.go UpdatePodStatus: a regular init container is ready once it exited 0 (K57);
+  // sidecars and regular containers (no readiness probes here) while they run.
+  const runsToCompletion = isRegularInitContainer(pod, name);
   // The reasonCache is consulted only for a container that ShouldContainerBeRestarted: never once the pod is deleted.
   if (pod.metadata.deletionTimestamp) why = undefined;
+  // A restarted container (K55): the runtime's restart count, and the run it replaced as lastState.
+  const base: Pick<ContainerStatus, 'name' | 'image' | 'imageID' | 'restartCount' | 'volumeMounts'> = { name, image: spec.image ?? '', imageID: '', restartCount: c?.restartCount || (previous?.restartCount ?? 0) };
   const volumeMounts = listVolumeMounts ? volumeMountStatuses(spec) : undefined;
-  const base = { name, image: spec.image ?? '', imageID: '', restartCount: previous?.restartCount ?? 0, ...(volumeMounts ? { volumeMounts } : {}) };
+  if (volumeMounts) base.volumeMounts = volumeMounts;
   if (!c) {
-    if (previous?.state?.terminated) return structuredClone(previous);
+    if (previous?.state?.terminated) return clone(previous);
     // A reason from the reasonCache (ErrImagePull, ImagePullBackOff) replaces ContainerCreating.
-    const state = why ? { reason: why.reason, ...(why.message ? { message: why.message } : {}) } : { reason: 'ContainerCreating' };
+    // The default waiting reason is PodInitializing for every container of a pod with init containers.
+    const state = why ? waitingState(why) : { reason: (pod.spec?.initContainers ?? []).length > 0 ? 'PodInitializing' : 'ContainerCreating' };
     const waiting: ContainerStatus = { ...base, ready: false, started: false, state: { waiting: state } };
-    if (previous?.lastState) waiting.lastState = structuredClone(previous.lastState);
+    if (previous?.lastState) waiting.lastState = clone(previous.lastState);
     if (previous?.state?.running && !waiting.lastState?.terminated) {
       waiting.lastState = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was deleted.  The container used to be Running' } };
       if (pod.metadata.deletionTimestamp === undefined) waiting.restartCount += 1;
     }
     return waiting;
   }
-  // A restarted container (K55): the runtime's restart count, and the run it replaced as lastState.
-  const restarts = c.restartCount ? { restartCount: c.restartCount } : {};
-  const last = c.previous ? { lastState: { terminated: terminated(c.previous) } } : {};
+  let status: ContainerStatus;
   if (c.state === 'running') {
-    return { ...base, ...restarts, containerID: c.id, ready: true, started: true, state: { running: { startedAt: toTime(c.startedAt) } }, ...last };
+    status = { ...base, containerID: c.id, ready: !runsToCompletion, started: true, state: { running: { startedAt: toTime(c.startedAt) } } };
+  } else {
+    const ended = terminated({ id: c.id, exitCode: c.exitCode ?? 0, reason: c.reason, startedAt: c.startedAt, finishedAt: c.finishedAt ?? c.startedAt });
+    // A container held back from its restart (CrashLoopBackOff) waits; the run that ended is its lastState.
+    if (why) return { ...base, containerID: c.id, ready: false, started: false, state: { waiting: waitingState(why) }, lastState: { terminated: ended } };
+    status = { ...base, containerID: c.id, ready: runsToCompletion && c.exitCode === 0, started: false, state: { terminated: ended } };
   }
-  const ended = terminated({ id: c.id, exitCode: c.exitCode ?? 0, reason: c.reason, startedAt: c.startedAt, finishedAt: c.finishedAt ?? c.startedAt });
-  // A container held back from its restart (CrashLoopBackOff) waits; the run that ended is its lastState.
-  if (why) return { ...base, ...restarts, containerID: c.id, ready: false, started: false, state: { waiting: { reason: why.reason, ...(why.message ? { message: why.message } : {}) } }, lastState: { terminated: ended } };
-  return { ...base, ...restarts, containerID: c.id, ready: false, started: false, state: { terminated: ended }, ...last };
+  if (c.previous) status.lastState = { terminated: terminated(c.previous) };
+  return status;
+}
+
+function waitingState(why: WaitingReason): NonNullable<ContainerStatus['state']>['waiting'] {
+  return why.message ? { reason: why.reason, message: why.message } : { reason: why.reason };
+}
+
+/** An init container without `restartPolicy: Always`: it runs to completion before the next one starts (K56). */
+export function isRegularInitContainer(pod: Pod, name: string): boolean {
+  return (pod.spec?.initContainers ?? []).some((c) => c.name === name && c.restartPolicy !== 'Always');
 }
 
 function terminated(run: { id: string; exitCode: number; reason?: string; startedAt: number; finishedAt: number }): NonNullable<ContainerStatus['state']>['terminated'] {
@@ -64,22 +80,31 @@ function volumeMountStatuses(spec: Container): ContainerStatus['volumeMounts'] {
 }
 
 /**
- * kubelet_pods.go getPhase (no regular init containers in this simulation): any container waiting
- * to start ⇒ Pending; something running ⇒ Running; all regular containers stopped ⇒ with
- * `podIsTerminal` Succeeded (all exit 0) or Failed whatever the restartPolicy (K32), otherwise by
- * restartPolicy. Sidecars (restartable init containers) count as running, never as stopped.
+ * kubelet_pods.go getPhase: a regular init container that runs, waits without a previous run or is
+ * missing keeps the pod Pending (pendingInitialization); one that failed (its last run exited
+ * non-zero) makes it Failed with restartPolicy Never, whatever else (K57). Then: any container waiting to start ⇒ Pending;
+ * something running ⇒ Running; all regular containers stopped ⇒ with `podIsTerminal` Succeeded
+ * (all exit 0) or Failed whatever the restartPolicy (K32), otherwise by restartPolicy. Sidecars
+ * (restartable init containers) count as running, never as stopped.
  */
 export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTerminal: boolean): string {
   const spec = pod.spec!;
-  const byName = new Map(statuses.map((s) => [s.name, s]));
   let pendingInitialization = 0;
+  let failedInitialization = 0;
+  for (const c of (spec.initContainers ?? []).filter((c) => c.restartPolicy !== 'Always')) {
+    const s = statusNamed(statuses, c.name);
+    const ended = s?.state?.terminated ?? (s?.state?.waiting ? s.lastState?.terminated : undefined);
+    if (ended) {
+      if (ended.exitCode !== 0) failedInitialization += 1;
+    } else pendingInitialization += 1;
+  }
   let unknown = 0;
   let running = 0;
   let waiting = 0;
   let stopped = 0;
   let succeeded = 0;
   for (const c of (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always')) {
-    const s = byName.get(c.name);
+    const s = statusNamed(statuses, c.name);
     if (!s) unknown += 1;
     else if (s.state?.running) {
       if (!s.started) pendingInitialization += 1;
@@ -93,7 +118,7 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
     }
   }
   for (const c of spec.containers) {
-    const s = byName.get(c.name);
+    const s = statusNamed(statuses, c.name);
     if (!s) unknown += 1;
     else if (s.state?.running) running += 1;
     else if (s.state?.terminated) {
@@ -105,9 +130,10 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
     } else unknown += 1;
   }
   const anyRegularStarted = spec.containers.some((c) => {
-    const s = byName.get(c.name);
+    const s = statusNamed(statuses, c.name);
     return !!s && (s.state?.running !== undefined || s.state?.terminated !== undefined || s.lastState?.terminated !== undefined);
   });
+  if (failedInitialization > 0 && spec.restartPolicy === 'Never') return 'Failed';
   if ((pendingInitialization > 0 && !anyRegularStarted) || waiting > 0) return 'Pending';
   if (running > 0 && unknown === 0) return 'Running';
   if (running === 0 && stopped > 0 && unknown === 0) {
@@ -120,9 +146,34 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
   return 'Pending';
 }
 
-function condition(type: string, ok: boolean, now: number, reason?: string, message?: string): PodCondition {
-  return { type, status: ok ? 'True' : 'False', lastTransitionTime: toTime(now), ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+/** The status of the container named so (names are unique across a pod's containers: validation). A pod has few containers: a scan beats building a map. */
+function statusNamed(statuses: readonly ContainerStatus[], name: string): ContainerStatus | undefined {
+  for (const s of statuses) if (s.name === name) return s;
+  return undefined;
 }
+
+/** A condition the kubelet generates (with PodObservedGenerationTracking, the pod's generation last). */
+function condition(type: string, ok: boolean, time: string, observedGeneration: number | undefined, reason?: string, message?: string): PodCondition {
+  const c: PodCondition = { type, status: ok ? 'True' : 'False', lastTransitionTime: time };
+  if (reason) c.reason = reason;
+  if (message) c.message = message;
+  if (observedGeneration !== undefined) c.observedGeneration = observedGeneration;
+  return c;
+}
+
+function conditionOfType(conditions: readonly PodCondition[] | undefined, type: string): PodCondition | undefined {
+  if (conditions) for (const c of conditions) if (c.type === type) return c;
+  return undefined;
+}
+
+/** The previous status of a container: the first of that name among the init, then the regular container statuses. */
+function previousStatus(old: PodStatus, name: string): ContainerStatus | undefined {
+  for (const s of old.initContainerStatuses ?? []) if (s.name === name) return s;
+  for (const s of old.containerStatuses ?? []) if (s.name === name) return s;
+  return undefined;
+}
+
+const compareNames = (a: ContainerStatus, b: ContainerStatus): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** What a kubelet's release and gates change in the status it generates. */
 export interface StatusGates {
@@ -154,12 +205,14 @@ export function generateAPIPodStatus(
   const spec = pod.spec!;
   const api = pod.status ?? {};
   const old = cached ?? api;
-  const previous = (name: string) => [...(old.initContainerStatuses ?? []), ...(old.containerStatuses ?? [])].find((s) => s.name === name);
   // convertToAPIContainerStatuses: init containers in spec order (SortStatusesOfInitContainers),
-  // regular containers sorted by name (SortedContainerStatuses).
-  const initStatuses = (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => containerStatus(pod, c, sandbox, previous(c.name), gates.volumeMounts));
-  const statuses = spec.containers.map((c) => containerStatus(pod, c, sandbox, previous(c.name), gates.volumeMounts, reasons?.get(c.name))).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  let phase = getPhase(pod, [...initStatuses, ...statuses], podIsTerminal);
+  // regular containers sorted by name (SortedContainerStatuses). (Loops, not array chains: this
+  // runs once per sync of every pod.)
+  const initStatuses = (spec.initContainers ?? []).map((c) => containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts, reasons?.get(c.name)));
+  const statuses = spec.containers.map((c) => containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts, reasons?.get(c.name)));
+  if (statuses.length > 1) statuses.sort(compareNames);
+  const every = initStatuses.length > 0 ? [...initStatuses, ...statuses] : statuses;
+  let phase = getPhase(pod, every, podIsTerminal);
   // The three-way merge: a terminal phase in the status manager or in the API wins.
   if (!isTerminalPhase(phase)) {
     if (isTerminalPhase(old.phase)) phase = old.phase!;
@@ -167,28 +220,33 @@ export function generateAPIPodStatus(
   }
   // Pods are not allowed to transition out of a terminal phase the API shows.
   if (isTerminalPhase(api.phase)) phase = api.phase!;
-  const notReady = [...initStatuses, ...statuses].filter((s) => !s.ready).map((s) => s.name);
+  // GenerateContainersReadyCondition: sidecars, then regular containers in spec order; regular init containers do not count.
+  const notReady: string[] = [];
+  for (const c of spec.initContainers ?? []) if (c.restartPolicy === 'Always' && !statusNamed(initStatuses, c.name)?.ready) notReady.push(c.name);
+  for (const c of spec.containers) if (!statusNamed(statuses, c.name)?.ready) notReady.push(c.name);
   // status/generate.go GenerateContainersReadyCondition / GeneratePodReadyCondition: a terminal
   // phase gives False with reason PodCompleted or PodFailed, whatever the containers say.
   const terminalReason = phase === 'Succeeded' ? 'PodCompleted' : phase === 'Failed' ? 'PodFailed' : undefined;
   const ready = !terminalReason && notReady.length === 0;
   const unready = terminalReason ?? (ready ? undefined : 'ContainersNotReady');
   const message = terminalReason || ready ? undefined : `containers with unready status: [${notReady.join(' ')}]`;
-  const disruption = (old.conditions ?? []).find((c) => c.type === 'DisruptionTarget');
+  // Conditions the kubelet does not own stay as the API has them; a DisruptionTarget comes from
+  // the previous status if it has one, else from the API.
+  const conditions: PodCondition[] = [];
+  for (const c of api.conditions ?? []) if (!KUBELET_CONDITIONS.has(c.type) && c.type !== 'DisruptionTarget') conditions.push(c);
+  const disruption = conditionOfType(old.conditions, 'DisruptionTarget');
+  if (disruption) conditions.push(disruption);
+  else for (const c of api.conditions ?? []) if (c.type === 'DisruptionTarget') conditions.push(c);
   // PodObservedGenerationTracking (beta on from v1.34, #132912): the conditions the kubelet
   // generates carry the pod's generation, as does status.observedGeneration below.
-  const observed = (c: PodCondition): PodCondition => (observedGeneration === undefined ? c : { ...c, observedGeneration });
-  const conditions = [
-    ...(api.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.has(c.type) && c.type !== 'DisruptionTarget'),
-    ...(disruption ? [disruption] : (api.conditions ?? []).filter((c) => c.type === 'DisruptionTarget')),
-    ...[
-      condition('PodReadyToStartContainers', sandbox?.state === 'ready', now),
-      condition('Initialized', true, now, phase === 'Succeeded' ? 'PodCompleted' : undefined),
-      condition('Ready', ready, now, unready, message),
-      condition('ContainersReady', ready, now, unready, message),
-      condition('PodScheduled', true, now),
-    ].map(observed),
-  ];
+  const time = toTime(now);
+  conditions.push(
+    condition('PodReadyToStartContainers', sandbox?.state === 'ready', time, observedGeneration),
+    initializedCondition(spec, initStatuses, statuses, phase, time, observedGeneration),
+    condition('Ready', ready, time, observedGeneration, unready, message),
+    condition('ContainersReady', ready, time, observedGeneration, unready, message),
+    condition('PodScheduled', true, time, observedGeneration),
+  );
   const status: PodStatus = {
     ...old,
     phase,
@@ -206,6 +264,27 @@ export function generateAPIPodStatus(
     delete status.message;
   }
   return status;
+}
+
+/**
+ * status/generate.go GeneratePodInitializedCondition (K57): True once every init container is
+ * initialized (a regular one ready — exited 0 —, a sidecar started), with reason PodCompleted when
+ * the pod Succeeded; True as well once a regular container has started (from v1.29, for sidecars that
+ * restart later; no regular init container can be incomplete then). Otherwise False,
+ * ContainersNotInitialized, naming the incomplete ones in spec order.
+ */
+function initializedCondition(spec: NonNullable<Pod['spec']>, initStatuses: readonly ContainerStatus[], statuses: readonly ContainerStatus[], phase: string, time: string, observedGeneration: number | undefined): PodCondition {
+  if (phase === 'Succeeded') return condition('Initialized', true, time, observedGeneration, 'PodCompleted');
+  const incomplete = (spec.initContainers ?? []).filter((c) => {
+    const s = statusNamed(initStatuses, c.name);
+    return c.restartPolicy === 'Always' ? !s?.started : !s?.ready;
+  });
+  const regularStarted = spec.containers.some((c) => {
+    const s = statusNamed(statuses, c.name);
+    return s?.state?.running || s?.state?.terminated;
+  });
+  if (incomplete.length === 0 || regularStarted) return condition('Initialized', true, time, observedGeneration);
+  return condition('Initialized', false, time, observedGeneration, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.map((c) => c.name).join(' ')}]`);
 }
 
 function isTerminalPhase(phase: string | undefined): boolean {
