@@ -360,16 +360,27 @@ export class ApiServer {
     return s.namespaced && namespace ? `/registry/${s.etcdPrefix}/${namespace}/` : `/registry/${s.etcdPrefix}/`;
   }
 
-  /** The objects under `prefix` as they were just after `revision`, in key order (a past etcd range read). */
+  /**
+   * The objects under `prefix` as they were just after `revision`, in key order (a past etcd range
+   * read): the current range with the changes made since `revision` undone, newest first. A page
+   * of a paginated LIST (continue) reads a recent revision, so this costs the keys plus the few
+   * changes since, not the whole history from the start.
+   */
   private stateAt(prefix: string, revision: number): [string, StoredObject][] {
-    const state = new Map<string, StoredObject>();
-    for (const e of this.etcd.fullHistory()) {
-      if (e.revision > revision) break;
+    const state = new Map<string, StoredObject>(this.etcd.listEntries(prefix));
+    let reappeared = false;
+    for (let r = this.etcd.currentRevision; r > revision; r--) {
+      const e = this.etcd.change(r)!;
       if (!e.key.startsWith(prefix)) continue;
-      if (e.type === 'PUT') state.set(e.key, e.value);
-      else state.delete(e.key);
+      // Before a creation the key was absent; before an update or a deletion it held `prev`.
+      if (e.prev === undefined) state.delete(e.key);
+      else {
+        reappeared ||= !state.has(e.key);
+        state.set(e.key, e.prev);
+      }
     }
-    return [...state.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = [...state.entries()];
+    return reappeared ? entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : entries;
   }
 
   private strategyFor(resource: Resource, subresource: 'status' | undefined): Strategy<never> | undefined {
