@@ -289,6 +289,29 @@ describe('revisions and watch', () => {
   });
 });
 
+describe('watch fan-out', () => {
+  it('one change to many watches is one zero-delay hand-off, delivered in watch order before what the handlers hand off', () => {
+    const sim = newSim();
+    const seen: string[] = [];
+    for (const name of ['a', 'b', 'c']) {
+      sim.api.watch('pods', NS, {}, (e) => {
+        seen.push(`${name} ${e.type} ${e.object.metadata.name}`);
+        if (name === 'a' && e.type === 'ADDED') sim.clock.after(0, () => seen.push('after a'));
+      });
+    }
+    let handOffs = 0;
+    const after = sim.clock.after.bind(sim.clock);
+    sim.clock.after = (ms, fn, o) => {
+      handOffs += 1;
+      return after(ms, fn, o);
+    };
+    apiCreatePod(sim, 'x');
+    expect(handOffs).to.equal(1);
+    sim.clock.tick(0);
+    expect(seen).to.deep.equal(['a ADDED x', 'b ADDED x', 'c ADDED x', 'after a']);
+  });
+});
+
 describe('R59 canonical watch sequences', () => {
   it('R59 R26 graceful, no finalizers: MODIFIED(t0+30, 30) … status MODIFIED … kubelet MODIFIED(now, 0) → DELETED', () => {
     const { sim, events, pod } = watched();
