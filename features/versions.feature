@@ -229,3 +229,44 @@ Feature: The same deletion on each Kubernetes release (1.26 – 1.35)
       | release | outcome                |
       | v1.32   | fails with 422 Invalid |
       | v1.33   | returns 201            |
+
+  Scenario Outline: kubectl delete -i lists the pod and deletes it only on "y"; (y/N) from kubectl v1.34 (<release>, "<answer>")
+    # V13: delete.go RunDelete → confirmation. Up to v1.33 the answer is one word read with
+    # fmt.Fscan and the question says (y/n); from v1.34 (#132251) it says (y/N) and reads a line
+    # with fmt.Fscanln, so an empty line is a no. Anything but y or Y cancels: nothing is sent.
+    Given Kubernetes <release>
+    And a node "node-1"
+    And a pod "web" running on node "node-1"
+    When I run `kubectl delete pod web -i --wait=false` and answer "<answer>"
+    Then kubectl prints 'You are about to delete the following 1 resource(s):'
+    And kubectl prints 'pod/web'
+    And kubectl prints 'Do you want to continue? <choices>: <then>'
+    And <check>
+
+    Examples:
+      | release | answer | choices | then                  | check                                          |
+      | v1.33   | y      | (y/n)   | pod "web" deleted     | pod "web" is terminating                       |
+      | v1.33   | n      | (y/n)   | deletion is cancelled | no apiserver event "DELETE pods/web" happens   |
+      | v1.33   |        | (y/n)   | deletion is cancelled | no apiserver event "DELETE pods/web" happens   |
+
+    # Not under -p real-kubectl: the pinned real kubectl is v1.33.
+    @built-in-kubectl-only
+    Examples:
+      | release | answer | choices | then                                     | check                                        |
+      | v1.34   | y      | (y/N)   | pod "web" deleted from default namespace | pod "web" is terminating                     |
+      | v1.34   |        | (y/N)   | deletion is cancelled                    | no apiserver event "DELETE pods/web" happens |
+
+  Scenario Outline: kubectl v1.28 has -i only with KUBECTL_INTERACTIVE_DELETE=true (<line>)
+    # V13: delete_flags.go AddFlags registers --interactive on v1.28 only behind that environment
+    # variable (cmdutil.InteractiveDelete); without it pflag does not know the flag.
+    Given Kubernetes v1.28
+    And a node "node-1"
+    And a pod "web" running on node "node-1"
+    When I try to run `<line>`
+    Then kubectl <outcome>
+
+    @built-in-kubectl-only
+    Examples:
+      | line                                                      | outcome                                                        |
+      | kubectl delete pod web -i --wait=false                    | fails with "error: unknown shorthand flag: 'i' in -i"          |
+      | KUBECTL_INTERACTIVE_DELETE=true kubectl delete pod web -i | prints "Do you want to continue? (y/n): deletion is cancelled" |

@@ -14,9 +14,9 @@ function remember(world: TerminatingWorld, response: ApiResponse<unknown>): void
 }
 
 /** The built-in kubectl, or under the real-kubectl profile the pinned real one over HTTP. */
-async function kubectl(world: TerminatingWorld, line: string): Promise<KubectlResult> {
+async function kubectl(world: TerminatingWorld, line: string, stdin?: string): Promise<KubectlResult> {
   world.ensureStarted();
-  return usesRealKubectl(world) ? runRealKubectl(world, line) : runKubectl(world.cluster, line);
+  return usesRealKubectl(world) ? runRealKubectl(world, line, stdin) : runKubectl(world.cluster, line, { release: world.cluster.release, stdin });
 }
 
 /**
@@ -25,18 +25,30 @@ async function kubectl(world: TerminatingWorld, line: string): Promise<KubectlRe
  * clock. The step fails when kubectl exits non-zero, printing kubectl's error and what still
  * blocks. Supported: `kubectl delete pod|replicaset NAME…` (or `TYPE/NAME…`, `-l SELECTOR`,
  * `--all`) with `-n/--namespace`, `--grace-period`, `--now`, `--force`, `--cascade`, `--dry-run`,
- * `--wait`, `--timeout`, `--ignore-not-found`, `-o name`; any other real kubectl flag is refused
- * by name.
+ * `--wait`, `--timeout`, `--ignore-not-found`, `-o name`, `-i/--interactive` (with no input, so it
+ * cancels; give the answer with `and answer`); any other real kubectl flag is refused by name.
  */
 When('I run {command}', async function (this: TerminatingWorld, line: string) {
-  const result = await kubectl(this, line);
-  this.lastKubectl = result;
-  this.lastResponse = result.requestId ? this.cluster.apiserver.request(result.requestId)?.response : undefined;
+  await runToSuccess(this, line);
+});
+
+/**
+ * As `I run`, with the answer typed on kubectl's standard input: for `-i/--interactive`, which
+ * lists what it will delete and goes on only on `y` (V13). `""` is an empty line.
+ */
+When('I run {command} and answer {string}', async function (this: TerminatingWorld, line: string, answer: string) {
+  await runToSuccess(this, line, `${answer}\n`);
+});
+
+async function runToSuccess(world: TerminatingWorld, line: string, stdin?: string): Promise<void> {
+  const result = await kubectl(world, line, stdin);
+  world.lastKubectl = result;
+  world.lastResponse = result.requestId ? world.cluster.apiserver.request(result.requestId)?.response : undefined;
   if (result.exitCode !== 0) {
     const blockers = result.blockers?.length ? `\n\nWhat still blocks:\n- ${result.blockers.join('\n- ')}` : '';
-    throw new Error(`\`${line}\` exited ${result.exitCode}:\n${result.stderr}${blockers}\n\nTimeline from T+0:\n${formatTimeline(this.cluster.timeline.since(this.start), this.start)}`);
+    throw new Error(`\`${line}\` exited ${result.exitCode}:\n${result.stderr}${blockers}\n\nTimeline from T+0:\n${formatTimeline(world.cluster.timeline.since(world.start), world.start)}`);
   }
-});
+}
 
 /**
  * As `I run`, but a command that fails does not fail the step: check it with `kubectl fails with`

@@ -1,6 +1,6 @@
 import { After, AfterAll } from '@cucumber/cucumber';
 import { DEFAULT_WAIT_LIMIT_MS, type KubectlResult } from '../src/kubectl/kubectl';
-import { parseKubectlDelete, splitCommandLine } from '../src/kubectl/delete-command';
+import { parseKubectlDelete, splitCommandLine, splitEnvironment } from '../src/kubectl/delete-command';
 import { RealKubectlSession } from '../src/kubectl/real-session';
 import { createApiHandler } from '../src/server/api-handler';
 import { ScenarioError, type TerminatingWorld } from './world';
@@ -24,9 +24,9 @@ let shared: RealKubectlSession | undefined;
 /** How long the real kubectl may take in wall-clock time before the step fails. */
 const WALL_LIMIT_MS = 15_000;
 
-export async function runRealKubectl(world: TerminatingWorld, line: string): Promise<KubectlResult> {
+export async function runRealKubectl(world: TerminatingWorld, line: string, stdin?: string): Promise<KubectlResult> {
   const cluster = world.cluster;
-  const words = splitCommandLine(line);
+  const { env, words } = splitEnvironment(splitCommandLine(line));
   if (words[0] !== 'kubectl') throw new ScenarioError(`not a kubectl command line: ${line}`);
   const { listener } = createApiHandler(cluster);
   if (shared) shared.use(cluster, listener);
@@ -41,7 +41,7 @@ export async function runRealKubectl(world: TerminatingWorld, line: string): Pro
   }
   const from = cluster.timeline.all().length;
   cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), 'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go RunDelete', { actor: 'kubectl' });
-  const run = await session.run(words.slice(1), { virtualMs: Math.max(virtualMs, 0), wallMs: WALL_LIMIT_MS });
+  const run = await session.run(words.slice(1), { virtualMs: Math.max(virtualMs, 0), wallMs: WALL_LIMIT_MS }, { stdin, env: Object.fromEntries(env) });
   if (run.stopped) {
     throw new Error(`the real kubectl could not finish through the simulation: ${run.stopped}\n${run.stdout}${run.stderr}`);
   }

@@ -2,6 +2,8 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { Release } from '../release';
 import {
+  confirmationPrompt,
+  confirms,
   KubectlError,
   parseGoDuration,
   parseKubectlDelete,
@@ -400,12 +402,12 @@ describe('kubectl delete: commands this simulator does not model', () => {
       ['kubectl delete pods --field-selector=metadata.name=web', '--field-selector'],
       ['kubectl delete --raw /api/v1/namespaces/default/pods/web', '--raw'],
       ['kubectl delete pod web --context=kind', '--context'],
-      ['kubectl delete pod web -i', '-i (--interactive)'],
+      ['kubectl delete pod web -R', '-R (--recursive)'],
       ['kubectl --force delete pod web', '--force before the verb'],
     ] as const) {
       const message = unsupportedMessage(line);
       expect(message, line).to.contain(`flag ${named} is not modelled`);
-      expect(message, line).to.contain('--grace-period, --now, --force, --cascade, --dry-run, --wait, --timeout, --ignore-not-found, -o name');
+      expect(message, line).to.contain('--grace-period, --now, --force, --cascade, --dry-run, --wait, --timeout, --ignore-not-found, -o name, -i/--interactive');
     }
   });
 
@@ -420,6 +422,7 @@ describe('kubectl delete: commands this simulator does not model', () => {
     expect(unsupportedMessage('kubectl delete pod $POD')).to.contain('shell syntax ($)');
     expect(() => parseKubectlDelete("kubectl delete pod 'web")).to.throw(UnsupportedKubectlError, 'unterminated single quote');
     expect(unsupportedMessage('kubectl delete pod web --help')).to.contain('flag --help');
+    expect(unsupportedMessage('FOO=1 kubectl delete pod web')).to.contain('the environment variable FOO is not modelled');
   });
 });
 
@@ -443,5 +446,52 @@ describe('kubectl delete output by kubectl release (delete.go PrintObj)', () => 
     expect(parseKubectlDelete('kubectl delete pod web', Release.of(34)).operation).to.equal('deleted from default namespace');
     expect(parseKubectlDelete('kubectl delete pod web -n prod --force --grace-period=0', Release.of(35)).operation).to.equal('force deleted from prod namespace');
     expect(parseKubectlDelete('kubectl delete pod web --dry-run=client', Release.of(34)).operation).to.equal('deleted from default namespace (dry run)');
+  });
+});
+
+describe('V13 — kubectl delete -i/--interactive (delete.go confirmation, delete_flags.go AddFlags)', () => {
+  it('the flag exists from v1.29, on v1.28 only with KUBECTL_INTERACTIVE_DELETE=true, not before', () => {
+    expect(parseKubectlDelete('kubectl delete pod web -i', Release.of(29)).interactive).to.equal(true);
+    expect(parseKubectlDelete('kubectl delete pod web --interactive=false', Release.of(33)).interactive).to.equal(false);
+    expect(parseKubectlDelete('kubectl delete pod web', Release.of(33)).interactive).to.equal(false);
+    expect(parseKubectlDelete('KUBECTL_INTERACTIVE_DELETE=true kubectl delete pod web -i', Release.of(28)).interactive).to.equal(true);
+    const refused = (line: string, release: Release) => {
+      try {
+        parseKubectlDelete(line, release);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refused('kubectl delete pod web -i', Release.of(28))).to.equal(`error: unknown shorthand flag: 'i' in -i${USAGE_HINT}`);
+    expect(refused('KUBECTL_INTERACTIVE_DELETE=1 kubectl delete pod web --interactive', Release.of(28))).to.equal(`error: unknown flag: --interactive${USAGE_HINT}`);
+    expect(refused('KUBECTL_INTERACTIVE_DELETE=true kubectl delete pod web -i', Release.of(27))).to.equal(`error: unknown shorthand flag: 'i' in -i${USAGE_HINT}`);
+  });
+
+  it('the prompt lists kind/name and asks (y/n) up to v1.33, (y/N) from v1.34 (#132251)', () => {
+    const pods = parseKubectlDelete('kubectl delete pod web api -i');
+    expect(confirmationPrompt(pods, ['web', 'api'], Release.of(33))).to.equal('You are about to delete the following 2 resource(s):\npod/web\npod/api\nDo you want to continue? (y/n): ');
+    const rs = parseKubectlDelete('kubectl delete rs db -i');
+    expect(confirmationPrompt(rs, ['db'], Release.of(34))).to.equal('You are about to delete the following 1 resource(s):\nreplicaset.apps/db\nDo you want to continue? (y/N): ');
+  });
+
+  it('up to v1.33 (fmt.Fscan) the first word decides and blank lines are skipped; from v1.34 (fmt.Fscanln) the first line must be one word', () => {
+    const v33 = Release.of(33);
+    const v34 = Release.of(34);
+    for (const [answer, at33, at34] of [
+      ['y\n', true, true],
+      ['Y\n', true, true],
+      ['  y  \n', true, true],
+      ['n\n', false, false],
+      ['yes\n', false, false],
+      ['\n', false, false],
+      ['\ny\n', true, false],
+      ['y n\n', true, false],
+      ['', false, false],
+      [undefined, false, false],
+    ] as const) {
+      expect(confirms(answer, v33), `v1.33 ${JSON.stringify(answer)}`).to.equal(at33);
+      expect(confirms(answer, v34), `v1.34 ${JSON.stringify(answer)}`).to.equal(at34);
+    }
   });
 });

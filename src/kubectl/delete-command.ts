@@ -47,6 +47,8 @@ export interface KubectlDeleteCommand {
   operation: string;
   /** --ignore-not-found: a NotFound answer is success and kubectl prints nothing. */
   ignoreNotFound: boolean;
+  /** -i / --interactive: list what will be deleted and ask first (V13). */
+  interactive: boolean;
 }
 
 /** kubectl itself refuses the command and exits 1; `message` is exactly what it prints on stderr. */
@@ -65,7 +67,7 @@ export class UnsupportedKubectlError extends Error {
 
 const SUPPORTED =
   'supported: `kubectl delete pod|replicaset NAME… (or TYPE/NAME…, -l SELECTOR, --all) with -n/--namespace, --grace-period, --now, --force, ' +
-  '--cascade, --dry-run, --wait, --timeout, --ignore-not-found, -o name`';
+  '--cascade, --dry-run, --wait, --timeout, --ignore-not-found, -o name, -i/--interactive`';
 
 function unsupported(what: string, hint = ''): UnsupportedKubectlError {
   return new UnsupportedKubectlError(`${what} is not modelled by this simulator; ${SUPPORTED}${hint && `. ${hint}`}`);
@@ -102,13 +104,14 @@ const FLAGS: FlagSpec[] = [
   { name: 'all', kind: 'bool', modelled: true },
   { name: 'selector', short: 'l', kind: 'string', modelled: true },
   { name: 'output', short: 'o', kind: 'string', modelled: true },
+  // Registered only from kubectl v1.29, or on v1.28 with KUBECTL_INTERACTIVE_DELETE=true (interactiveFlagRegistered).
+  { name: 'interactive', short: 'i', kind: 'bool', modelled: true },
   // real `kubectl delete` flags this simulator does not model
   { name: 'all-namespaces', short: 'A', kind: 'bool' },
   { name: 'enable-helm', kind: 'bool' },
   { name: 'field-selector', kind: 'string' },
   { name: 'filename', short: 'f', kind: 'string' },
   { name: 'help', short: 'h', kind: 'bool' },
-  { name: 'interactive', short: 'i', kind: 'bool' },
   { name: 'kustomize', short: 'k', kind: 'string' },
   { name: 'raw', kind: 'string' },
   { name: 'recursive', short: 'R', kind: 'bool' },
@@ -121,8 +124,15 @@ const FLAGS: FlagSpec[] = [
   { name: 'server', short: 's', kind: 'string', global: true },
   { name: 'v', short: 'v', kind: 'string', global: true },
 ];
-const BY_NAME = new Map(FLAGS.map((f) => [f.name, f]));
-const BY_SHORT = new Map(FLAGS.filter((f) => f.short).map((f) => [f.short as string, f]));
+
+/**
+ * V13 — delete_flags.go DeleteFlags.AddFlags: `-i/--interactive` came in kubectl v1.28 behind the
+ * environment variable KUBECTL_INTERACTIVE_DELETE=true (cmdutil.InteractiveDelete, KEP-3895,
+ * #114530) and is always there from v1.29 (#120416). Without it the flag is unknown to pflag.
+ */
+function interactiveFlagRegistered(release: Release, env: ReadonlyMap<string, string>): boolean {
+  return release.atLeast(29) || (release.atLeast(28) && env.get('KUBECTL_INTERACTIVE_DELETE') === 'true');
+}
 
 /** Go's %q for the ASCII strings that matter here. */
 const q = (s: string): string => JSON.stringify(s);
@@ -270,7 +280,10 @@ function setFlag(spec: FlagSpec, raw: string, out: ParsedLine): void {
   out.values.set(spec.name, value);
 }
 
-function parseFlags(args: string[]): ParsedLine {
+function parseFlags(args: string[], registered: (spec: FlagSpec) => boolean): ParsedLine {
+  const flags = FLAGS.filter(registered);
+  const byName = new Map(flags.map((f) => [f.name, f]));
+  const byShort = new Map(flags.filter((f) => f.short).map((f) => [f.short as string, f]));
   const out: ParsedLine = { values: new Map(), positionals: [], warnings: [], unmodelled: [] };
   const note = (spec: FlagSpec, written: string) => {
     // Flags before the verb are parsed against the root command, which only has the global ones.
@@ -297,7 +310,7 @@ function parseFlags(args: string[]): ParsedLine {
         // The real v1.33 binary converts silently: no underscore warning reaches stderr
         // (kubectl.differential.test.ts runs it).
         const name = written.replace(/_/g, '-');
-        const spec = BY_NAME.get(name);
+        const spec = byName.get(name);
         if (!spec) throw new Error(`unknown flag: --${written}`);
         note(spec, `--${name}`);
         let value: string;
@@ -311,7 +324,7 @@ function parseFlags(args: string[]): ParsedLine {
         let shorts = s.slice(1);
         while (shorts !== '') {
           const c = shorts[0] as string;
-          const spec = BY_SHORT.get(c);
+          const spec = byShort.get(c);
           if (!spec) throw new Error(`unknown shorthand flag: '${c}' in -${shorts}`);
           note(spec, `-${c} (--${spec.name})`);
           let value: string;
@@ -416,12 +429,28 @@ function pathSegmentProblems(segment: string): string[] {
   return ['/', '%'].filter((bad) => segment.includes(bad)).map((bad) => `may not contain '${bad}'`);
 }
 
+/** Environment variables kubectl reads that a command line may set in front of it (NAME=value kubectl …). */
+const ENVIRONMENT = ['KUBECTL_INTERACTIVE_DELETE'];
+
+/** A shell's leading NAME=value assignments, which set the command's environment, and the words after them. */
+export function splitEnvironment(words: string[]): { env: Map<string, string>; words: string[] } {
+  const env = new Map<string, string>();
+  let i = 0;
+  for (; i < words.length; i++) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(words[i] as string);
+    if (!m) break;
+    if (!ENVIRONMENT.includes(m[1] as string)) throw unsupported(`the environment variable ${m[1]}`, `Only ${ENVIRONMENT.join(', ')} may be set in front of kubectl`);
+    env.set(m[1] as string, m[2] as string);
+  }
+  return { env, words: words.slice(i) };
+}
+
 // ---------------------------------------------------------------------------------------------
 
 export function parseKubectlDelete(commandLine: string, release: Release = DEFAULT_RELEASE): KubectlDeleteCommand {
-  const words = splitCommandLine(commandLine);
+  const { env, words } = splitEnvironment(splitCommandLine(commandLine));
   if (words[0] !== 'kubectl') throw unsupported(`a command line that does not start with "kubectl" (${q(commandLine)})`);
-  const parsed = parseFlags(words.slice(1));
+  const parsed = parseFlags(words.slice(1), (spec) => spec.name !== 'interactive' || interactiveFlagRegistered(release, env));
   const [verb, ...args] = parsed.positionals;
   if (verb !== 'delete') throw unsupported(verb === undefined ? 'kubectl without a command' : `kubectl ${verb}`);
 
@@ -531,7 +560,31 @@ export function parseKubectlDelete(commandLine: string, release: Release = DEFAU
     operation,
     // Complete: with --all or -l, NotFound is ignored unless --ignore-not-found was given explicitly.
     ignoreNotFound: flag<boolean>('ignore-not-found', selector !== undefined),
+    interactive: flag<boolean>('interactive', false),
   };
+}
+
+/**
+ * V13 — delete.go DeleteOptions.confirmation: what kubectl prints before it reads the answer (no
+ * newline after the question). The choices read `(y/n)` up to v1.33 and `(y/N)` from v1.34
+ * (#132251), where an empty answer means no.
+ */
+export function confirmationPrompt(cmd: KubectlDeleteCommand, names: readonly string[], release: Release): string {
+  const listed = names.map((name) => `${KIND_STRING[cmd.resource]}/${name}\n`).join('');
+  return `You are about to delete the following ${names.length} resource(s):\n${listed}Do you want to continue? ${release.atLeast(34) ? '(y/N)' : '(y/n)'}: `;
+}
+
+/**
+ * Whether the answer on kubectl's standard input confirms: `y` or `Y` only. Up to v1.33
+ * confirmation reads one word with fmt.Fscan, which skips blank lines, so only the end of the input
+ * without a word refuses; from v1.34 fmt.Fscanln reads the first line, and an empty line or more
+ * than one word on it refuses too. `undefined` is no input at all.
+ */
+export function confirms(answer: string | undefined, release: Release): boolean {
+  if (answer === undefined) return false;
+  const words = (release.atLeast(34) ? (answer.split('\n')[0] as string) : answer).split(/[ \t\r\n]+/).filter(Boolean);
+  if (release.atLeast(34) && words.length !== 1) return false;
+  return words[0]?.toLowerCase() === 'y';
 }
 
 /** What delete.go PrintObj prints on stdout for one object. */

@@ -83,6 +83,26 @@ const LINES: string[] = [
   'kubectl delete pod web -x',
 ];
 
+/**
+ * V13 — `-i/--interactive`: the line and what is typed on kubectl's standard input (undefined: no
+ * input at all). kubectl v1.33 reads one word (fmt.Fscan): `y`/`Y` deletes, anything else, or the
+ * end of the input, cancels; a blank line is skipped.
+ */
+const INTERACTIVE: [string, string | undefined][] = [
+  ['kubectl delete pod web -i', 'y\n'],
+  ['kubectl delete pod web --interactive', 'Y\n'],
+  ['kubectl delete pod web -i', 'n\n'],
+  ['kubectl delete pod web -i', '\n'],
+  ['kubectl delete pod web -i', '\n\ny\n'],
+  ['kubectl delete pod web -i', 'yes\n'],
+  ['kubectl delete pod web -i', undefined],
+  ['kubectl delete pod web api -i --wait=false', 'y\n'],
+  ['kubectl delete pods -l app=web -i', 'y\n'],
+  ['kubectl delete pods -l app=web -i', 'n\n'],
+  ['kubectl delete pods -l app=none -i', 'y\n'],
+  ['kubectl delete pod nope -i', 'y\n'],
+];
+
 function fixture(): Cluster {
   const cluster = new Cluster();
   // What the served API creates at start (kube-apiserver's system namespaces), in both copies.
@@ -115,27 +135,28 @@ describe('kubectl delete: the built-in kubectl and the real kubectl v1.33 do the
   let session: RealKubectlSession | undefined;
   after(async () => session?.close());
 
-  for (const line of LINES) {
-    it(line, async () => {
-      const builtInCluster = fixture();
-      const from = builtInCluster.timeline.all().length;
-      const t0 = builtInCluster.clock.now();
-      const builtIn = runKubectl(builtInCluster, line);
+  const compare = async (line: string, stdin?: string) => {
+    const builtInCluster = fixture();
+    const from = builtInCluster.timeline.all().length;
+    const t0 = builtInCluster.clock.now();
+    const builtIn = runKubectl(builtInCluster, line, { release: builtInCluster.release, stdin });
 
-      const realCluster = fixture();
-      const { listener } = createApiHandler(realCluster);
-      if (session) session.use(realCluster, listener);
-      else session = await RealKubectlSession.start(realCluster, listener);
-      realCluster.timeline.record('kubectl', line.replace(/^kubectl\s+/, ''), 'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go RunDelete', { actor: 'kubectl' });
-      const real = await session.run(splitCommandLine(line).slice(1), { virtualMs: DEFAULT_WAIT_LIMIT_MS, wallMs: 15_000 });
+    const realCluster = fixture();
+    const { listener } = createApiHandler(realCluster);
+    if (session) session.use(realCluster, listener);
+    else session = await RealKubectlSession.start(realCluster, listener);
+    realCluster.timeline.record('kubectl', line.replace(/^kubectl\s+/, ''), 'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go RunDelete', { actor: 'kubectl' });
+    const real = await session.run(splitCommandLine(line).slice(1), { virtualMs: DEFAULT_WAIT_LIMIT_MS, wallMs: 15_000 }, { stdin });
 
-      expect(real.stopped, 'the real kubectl ran to its end').to.equal(undefined);
-      expect(builtIn.requests, 'requests (method, path, query, body)').to.deep.equal(real.requests.map(withoutWatchTimeout));
-      expect(builtIn.stdout, 'stdout').to.equal(real.stdout.replace(/\n$/, ''));
-      expect(builtIn.stderr, 'stderr').to.equal(real.stderr.replace(KLOG_HEADER, '').replace(/\n$/, ''));
-      expect(builtIn.exitCode, 'exit code').to.equal(real.exitCode);
-      expect(timelineFrom(builtInCluster, from, t0), 'timeline').to.equal(timelineFrom(realCluster, from, t0));
-    });
-  }
+    expect(real.stopped, 'the real kubectl ran to its end').to.equal(undefined);
+    expect(builtIn.requests, 'requests (method, path, query, body)').to.deep.equal(real.requests.map(withoutWatchTimeout));
+    expect(builtIn.stdout, 'stdout').to.equal(real.stdout.replace(/\n$/, ''));
+    expect(builtIn.stderr, 'stderr').to.equal(real.stderr.replace(KLOG_HEADER, '').replace(/\n$/, ''));
+    expect(builtIn.exitCode, 'exit code').to.equal(real.exitCode);
+    expect(timelineFrom(builtInCluster, from, t0), 'timeline').to.equal(timelineFrom(realCluster, from, t0));
+  };
+
+  for (const line of LINES) it(line, () => compare(line));
+  for (const [line, stdin] of INTERACTIVE) it(`${line} answered ${stdin === undefined ? '(no input)' : JSON.stringify(stdin)}`, () => compare(line, stdin));
   before(() => expect(LINES.length).to.be.at.least(40));
 });

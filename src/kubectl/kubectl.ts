@@ -4,7 +4,7 @@ import type { KubeObject } from '../apiserver/object';
 import type { Cluster } from '../cluster';
 import { KUBECTL } from '../cluster';
 import type { Release } from '../release';
-import { KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
+import { confirmationPrompt, confirms, KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
 
 /** One HTTP request as kubectl sends it: what a server listening on the wire would see. */
 export interface KubectlRequest {
@@ -37,6 +37,8 @@ export interface KubectlResult {
 export interface KubectlOptions {
   /** The kubectl release modelled (by default the cluster's). */
   release: Release;
+  /** What kubectl finds on its standard input (the answer to `--interactive`); none when undefined. */
+  stdin?: string;
 }
 
 /** When no --timeout is given, the simulation stops waiting after one virtual hour. */
@@ -130,37 +132,55 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
     throw e;
   }
   const client = new RecordingClient(cluster, cmd.resource, cmd.namespace);
-  const stdout: string[] = [];
+  // stdout as kubectl writes it: lines, and the confirmation question without a newline.
+  let stdout = '';
+  const print = (line: string) => void (stdout += `${line}\n`);
   const stderr = [...cmd.warnings];
   let requestId: number | undefined;
   const end = (exitCode: number, blockers?: string[]): KubectlResult => ({
     exitCode,
-    stdout: stdout.join('\n'),
+    stdout: stdout.replace(/\n$/, ''),
     stderr: stderr.join('\n'),
     ...(requestId !== undefined && { requestId }),
     ...(blockers && { blockers }),
     requests: client.requests,
   });
 
-  // The builder's visit: the names given, or what a LIST with the selector finds.
-  let names = cmd.names;
-  if (cmd.selector !== undefined) {
+  // The builder's visit: the names given (no request: the builder does not fetch them), or what a
+  // LIST with the selector finds.
+  const visit = (): string[] | KubectlResult => {
+    if (cmd.selector === undefined) return cmd.names;
     const nsError = pathSegmentError(cmd);
     if (nsError) return stderr.push(`error: ${nsError}`), end(1);
     const list = client.list(cmd.selector === '' ? {} : { labelSelector: cmd.selector });
     if (!list.ok) return stderr.push(serverError(list.status)), end(1);
-    names = list.object.items.map((o) => o.metadata.name as string);
+    return list.object.items.map((o) => o.metadata.name as string);
+  };
+
+  // V13 — RunDelete with --interactive: a preview visit lists what will go; nothing is deleted
+  // unless the answer confirms (confirmation), and then only objects the preview listed.
+  let previewed: Set<string> | undefined;
+  if (cmd.interactive) {
+    const preview = visit();
+    if (!Array.isArray(preview)) return preview;
+    if (preview.length === 0) return print('No resources found'), end(0);
+    stdout += confirmationPrompt(cmd, preview, options.release);
+    if (!confirms(options.stdin, options.release)) return print('deletion is cancelled'), end(0);
+    previewed = new Set(preview);
   }
+  const visited = visit();
+  if (!Array.isArray(visited)) return visited;
+  const names = previewed ? visited.filter((name) => previewed.has(name)) : visited;
 
   // DeleteResult: DELETE each object in turn (a client dry run only prints). Errors are collected
   // (the builder continues on error) and end the command before any wait; a NotFound that
   // --ignore-not-found drops leaves the object in the list to wait for (its GET finds it gone).
-  if (names.length === 0) return stdout.push('No resources found'), end(0);
+  if (names.length === 0) return print('No resources found'), end(0);
   const errors: string[] = [];
   const deleted: { name: string; uid?: string }[] = [];
   for (const name of names) {
     if (cmd.clientDryRun) {
-      stdout.push(printedLine(cmd, name));
+      print(printedLine(cmd, name));
       continue;
     }
     const segmentError = pathSegmentError(cmd, name);
@@ -171,7 +191,7 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
     const res = client.delete(name, cmd.body);
     requestId = res.requestId;
     if (res.ok) {
-      stdout.push(printedLine(cmd, name));
+      print(printedLine(cmd, name));
       deleted.push({ name, uid: (res.object as { metadata: { uid?: string } }).metadata.uid });
     } else if (res.code === 404 && cmd.ignoreNotFound) {
       deleted.push({ name });

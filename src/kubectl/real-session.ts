@@ -26,6 +26,14 @@ export interface RealRunLimits {
   wallMs: number;
 }
 
+/** What a run gets besides its arguments. */
+export interface RealRunInput {
+  /** Written to kubectl's standard input, which is then closed; without it stdin is empty. */
+  stdin?: string;
+  /** Extra environment variables (e.g. KUBECTL_INTERACTIVE_DELETE). */
+  env?: Readonly<Record<string, string>>;
+}
+
 const WAIT_SOURCE = 'staging/src/k8s.io/kubectl/pkg/cmd/wait/delete.go IsDeleted';
 
 /** Discovery, OpenAPI and version requests: the real kubectl asks (and caches) what the built-in one knows. */
@@ -176,14 +184,15 @@ export class RealKubectlSession {
    * Runs `kubectl ARGS…` to its end, advancing the virtual clock while it waits. Stops it (and
    * says so in `stopped`) when the virtual or the wall-clock limit is reached.
    */
-  async run(args: string[], limits: RealRunLimits): Promise<RealKubectlRun> {
+  async run(args: string[], limits: RealRunLimits, input: RealRunInput = {}): Promise<RealKubectlRun> {
     if (this.child) throw new Error('one kubectl at a time');
     this.exchanges.length = 0;
     const child = spawn(this.binary, args, {
-      env: { PATH: process.env.PATH ?? '', HOME: this.dir, KUBECONFIG: this.kubeconfig },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...input.env, PATH: process.env.PATH ?? '', HOME: this.dir, KUBECONFIG: this.kubeconfig },
+      stdio: [input.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     this.child = child;
+    if (input.stdin !== undefined) child.stdin?.end(input.stdin);
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
