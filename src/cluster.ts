@@ -3,6 +3,7 @@ import { Clock } from './clock';
 import { GarbageCollector } from './controllers/garbage-collector';
 import { NodeLifecycleController, nodeLifecycleConfig } from './controllers/node-lifecycle';
 import { DEFAULT_POD_GC_CONFIG, PodGarbageCollector, type PodGCConfig } from './controllers/pod-gc';
+import { PodInformer } from './controllers/pod-informer';
 import { TaintEvictionController } from './controllers/taint-eviction';
 import { DEFAULT_NODE_CONFIG, SimNode, type NodeConfig } from './node';
 import { DEFAULT_RELEASE, type Release } from './release';
@@ -53,8 +54,11 @@ export class Cluster {
     new GarbageCollector(this.clock, this.timeline, this.apiserver, { release }).start();
     this.podGC = new PodGarbageCollector(this.clock, this.timeline, this.apiserver, this.options.podGC);
     this.podGC.start();
-    new NodeLifecycleController(this.clock, this.timeline, this.apiserver, nodeLifecycleConfig(release)).start();
-    new TaintEvictionController(this.clock, this.timeline, this.apiserver, { release }).start();
+    // One pod informer shared by the node lifecycle and taint eviction controllers (one watch, as kube-controller-manager's informer factory).
+    const pods = new PodInformer(this.apiserver);
+    new NodeLifecycleController(this.clock, this.timeline, this.apiserver, pods, nodeLifecycleConfig(release)).start();
+    new TaintEvictionController(this.clock, this.timeline, this.apiserver, pods, { release }).start();
+    pods.start();
   }
 
   /**

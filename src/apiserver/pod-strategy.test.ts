@@ -86,6 +86,12 @@ describe('podStrategy.CheckGracefulDelete (§B: grace for a pod not yet terminat
 });
 
 describe('podStrategy create and update', () => {
+  it('K58 a regular init container may not have lifecycle hooks (validateInitContainers); a sidecar may', () => {
+    const withHook = (restartPolicy?: string): Pod => ({ metadata: { name: 'web' }, spec: { initContainers: [{ name: 'setup', ...(restartPolicy ? { restartPolicy } : {}), lifecycle: { preStop: { exec: { command: ['true'] } } } }], containers: [{ name: 'app' }] } });
+    expect(podStrategy.validate(withHook())).to.deep.equal([{ field: 'spec.initContainers[0].lifecycle', type: 'Forbidden', detail: 'may not be set for init containers without restartPolicy=Always' }]);
+    expect(podStrategy.validate(withHook('Always'))).to.deep.equal([]);
+  });
+
   it('R12 V2 pods created through the API start at generation 1 (v1.33), whatever the client sent', () => {
     const p: Pod = { metadata: { name: 'web', generation: 7 }, spec: { containers: [{ name: 'app' }] } };
     podStrategy.prepareForCreate(p, 0);

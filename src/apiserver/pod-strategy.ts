@@ -134,6 +134,12 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
         if (names.has(c.name)) errs.push({ field: 'spec.containers', type: 'Invalid', value: c.name, detail: 'Duplicate value' });
         names.add(c.name);
       }
+      // validation.go validateInitContainers (K58): only a sidecar may have lifecycle hooks, so the
+      // kubelet never runs a preStop for a regular init container. (Before v1.28 the same rejection
+      // read "Invalid value: core.Lifecycle{…}: must not be set for init containers"; not reproduced.)
+      (pod.spec?.initContainers ?? []).forEach((c, i) => {
+        if (c.lifecycle && c.restartPolicy !== 'Always') errs.push({ field: `spec.initContainers[${i}].lifecycle`, type: 'Forbidden', detail: 'may not be set for init containers without restartPolicy=Always' });
+      });
       errs.push(...validateSleepActions(pod.spec, release));
       return errs;
     },

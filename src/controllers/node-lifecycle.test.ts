@@ -114,6 +114,30 @@ describe('NodeLifecycleController monitorNodeHealth', () => {
     ]);
   });
 
+  it('K46 MarkPodsNotReady reads the node\'s pods from the shared pod informer\'s spec.nodeName index: a zone outage of N nodes LISTs no pod (it LISTed every pod of the cluster per node before)', () => {
+    const c = new Cluster();
+    const nodes = ['zone-a-1', 'zone-a-2', 'zone-a-3', 'zone-a-4'].map((name) => c.addNode(name));
+    for (const [i, node] of nodes.entries()) for (let p = 0; p < 3; p++) createPod(c, `web-${i}-${p}`, { nodeName: node.name });
+    c.advance(WARMUP_MS);
+    const t0 = c.clock.now();
+    // Operation count: every pod LIST the apiserver serves, and the pods it hands out.
+    let podLists = 0;
+    let podsListed = 0;
+    const list = c.apiserver.list.bind(c.apiserver);
+    c.apiserver.list = ((resource, namespace, matches) => {
+      const r = list(resource, namespace, matches);
+      if (resource === 'pods') {
+        podLists += 1;
+        podsListed += r.ok ? r.object.items.length : 0;
+      }
+      return r;
+    }) as typeof c.apiserver.list;
+    for (const node of nodes) node.setReachable(false);
+    c.advance(60_000);
+    expect(count(c, t0, 'apiserver', 'UPDATE pods/web-'), 'every pod of every node is marked Ready=False').to.equal(12);
+    expect({ podLists, podsListed }, 'pod GC\'s 20 s passes are its own LISTs; MarkPodsNotReady adds none').to.deep.equal({ podLists: 3, podsListed: 36 });
+  });
+
   it('K46 doNoScheduleTaintingPass + processTaintBaseEviction: the unreachable NoSchedule taint follows the status update; the NoExecute one comes with the next pass, which sees the Unknown it wrote', () => {
     const { c, node, t0 } = running();
     node.setReachable(false);

@@ -8,6 +8,7 @@ import { NODE_LEASE_NAMESPACE } from '../kubelet/node-status';
 import { DEFAULT_RELEASE, type Release } from '../release';
 import type { Timeline } from '../timeline/timeline';
 import { updatePodCondition } from './pod-gc';
+import type { PodInformer } from './pod-informer';
 
 export interface NodeLifecycleConfig {
   /** --node-monitor-period (5 s). */
@@ -82,6 +83,8 @@ export class NodeLifecycleController {
     private readonly clock: Clock,
     private readonly timeline: Timeline,
     private readonly api: ApiServer,
+    /** The shared pod informer: MarkPodsNotReady reads its spec.nodeName index (getPodsAssignedToNode). */
+    private readonly podInformer: PodInformer,
     config: Readonly<NodeLifecycleConfig> = DEFAULT_NODE_LIFECYCLE_CONFIG,
   ) {
     this.config = { ...config };
@@ -229,10 +232,12 @@ export class NodeLifecycleController {
     this.api.patch(IDENTITY, 'nodes', undefined, name, 'merge', { metadata: { resourceVersion: got.object.metadata.resourceVersion }, spec: { taints: taints.length ? taints : null } });
   }
 
-  /** MarkPodsNotReady: each pod's Ready condition set to False (UpdatePodCondition), one UpdateStatus per pod. */
+  /**
+   * MarkPodsNotReady: each pod's Ready condition set to False (UpdatePodCondition), one UpdateStatus
+   * per pod — the node's pods from the pod informer's index (getPodsAssignedToNode), not a LIST.
+   */
   private markPodsNotReady(nodeName: string): void {
-    const pods = this.api.list('pods', undefined, (p) => p.spec?.nodeName === nodeName);
-    for (const listed of pods.ok ? pods.object.items : []) {
+    for (const listed of this.podInformer.podsAssignedToNode(nodeName)) {
       const pod: Pod = structuredClone(listed);
       const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
       if (!ready || !pod.status) continue;

@@ -5,6 +5,7 @@ import type { Node, Pod, PodStatus, Taint, Toleration } from '../apiserver/types
 import type { Clock, TimerHandle } from '../clock';
 import { DEFAULT_RELEASE } from '../release';
 import type { ControllerOptions } from './options';
+import type { PodInformer } from './pod-informer';
 import type { Timeline } from '../timeline/timeline';
 import { updatePodCondition } from './pod-gc';
 
@@ -86,19 +87,14 @@ export class TaintEvictionController {
   private readonly knownNodes = new Map<string, Node>();
   /** taintEvictionQueue (timed_workers.go TimedWorkerQueue), keyed namespace/name. */
   private readonly workers = new Map<string, TimedWorker | null>();
-  /**
-   * The pod informer's spec.nodeName index (controller_utils.go AddPodNodeNameIndexer, read by
-   * taint_eviction.go getPodsAssignedToNode): node → pods by namespace/name.
-   */
-  private readonly podsByNode = new Map<string, Map<string, Pod>>();
-  /** The pod informer's cache (podLister), keyed namespace/name. */
-  private readonly pods = new Map<string, Pod>();
   private readonly recorder = new EventRecorder({ component: 'taint-eviction-controller' }, 'taint-eviction', () => this.clock.now(), (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e));
 
   constructor(
     private readonly clock: Clock,
     private readonly timeline: Timeline,
     private readonly api: ApiServer,
+    /** The shared pod informer: its cache (podLister) and spec.nodeName index (getPodsAssignedToNode). */
+    private readonly podInformer: PodInformer,
     /** The kube-controller-manager release modelled. */
     readonly options: ControllerOptions = { release: DEFAULT_RELEASE },
   ) {}
@@ -111,15 +107,7 @@ export class TaintEvictionController {
       else this.knownNodes.set(name, e.object);
       this.nodeUpdated(old, e.type === 'DELETED' ? undefined : e.object);
     });
-    const pods = this.pods;
-    this.api.watch('pods', undefined, {}, (e) => {
-      const key = `${e.object.metadata.namespace}/${e.object.metadata.name}`;
-      const old = pods.get(key);
-      if (e.type === 'DELETED') pods.delete(key);
-      else pods.set(key, e.object);
-      this.index(key, old, e.type === 'DELETED' ? undefined : e.object);
-      this.podUpdated(old, e.type === 'DELETED' ? undefined : e.object);
-    });
+    this.podInformer.addEventHandler((_key, old, pod) => this.podUpdated(old, pod));
   }
 
   /** NodeUpdated: only a change of the NoExecute taints (or an add/delete) is handled. */
@@ -145,7 +133,7 @@ export class TaintEvictionController {
     const taints = noExecuteTaints(got.object);
     if (taints.length === 0) this.taintedNodes.delete(nodeName);
     else this.taintedNodes.set(nodeName, taints);
-    const pods = this.getPodsAssignedToNode(nodeName);
+    const pods = this.podInformer.podsAssignedToNode(nodeName);
     if (pods.length === 0) return;
     if (taints.length === 0) {
       for (const pod of pods) this.cancelWorkWithEvent(pod.metadata.namespace, pod.metadata.name!);
@@ -155,28 +143,10 @@ export class TaintEvictionController {
     for (const pod of pods) this.processPodOnNode(pod.metadata.namespace, pod.metadata.name!, nodeName, pod.spec?.tolerations ?? [], taints, now);
   }
 
-  /** Keeps the spec.nodeName index in step with the pod informer's cache. */
-  private index(key: string, old: Pod | undefined, pod: Pod | undefined): void {
-    const from = old?.spec?.nodeName;
-    const to = pod?.spec?.nodeName;
-    if (from !== undefined && from !== to) this.podsByNode.get(from)?.delete(key);
-    if (to === undefined || !pod) return;
-    let onNode = this.podsByNode.get(to);
-    if (!onNode) this.podsByNode.set(to, (onNode = new Map()));
-    onNode.set(key, pod);
-  }
-
-  /** getPodsAssignedToNode: the node's pods from the index, in namespace/name order (as a LIST returns them). */
-  private getPodsAssignedToNode(nodeName: string): Pod[] {
-    const onNode = this.podsByNode.get(nodeName);
-    if (!onNode) return [];
-    return [...onNode.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, pod]) => pod);
-  }
-
   /** handlePodUpdate: a pod gone from the informer loses its eviction; a pod on a tainted node is processed. */
   private handlePodUpdate(namespace: string | undefined, name: string, nodeName: string | undefined): void {
     // podLister.Get: the informer's cache, not a GET to the apiserver.
-    const pod = this.pods.get(`${namespace}/${name}`);
+    const pod = this.podInformer.get(`${namespace}/${name}`);
     if (!pod) {
       this.cancelWorkWithEvent(namespace, name);
       return;

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import type { Event, Node, Pod } from '../apiserver/types';
+import type { Event, Node, Pod, PodSpec } from '../apiserver/types';
+import { createPod, newCluster, versions, type PodOptions } from '../kubelet/testing';
 import { Release } from '../release';
 import { humanDuration, toTable } from './table';
 import { versionInfo } from './version';
@@ -63,5 +64,45 @@ describe('R73 server-side printing', () => {
   it('HumanDuration', () => {
     const s = 1000;
     expect([0, 119 * s, 125 * s, 600 * s, 3 * 3600 * s + 60 * s, 9 * 3600 * s, 50 * 3600 * s, 3 * 365 * 86400 * s].map(humanDuration)).to.deep.equal(['0s', '119s', '2m5s', '10m', '3h1m', '9h', '2d2h', '3y']);
+  });
+});
+
+/**
+ * printers.go printPod's init-container cases, on the statuses the simulated kubelet writes (K56,
+ * K57): the real kubectl prints these cells as the server sends them.
+ */
+describe('R73 K57 the STATUS column of a pod with regular init containers', () => {
+  const statusColumn = (p: Pod) => cells('pods', { ...p, metadata: { ...p.metadata, creationTimestamp: '2025-01-01T00:00:00Z' } }).slice(1, 4).map(String);
+  const history = (spec: Partial<PodSpec>, containers: PodOptions['containers'], ms: number) => {
+    const { c } = newCluster();
+    createPod(c, 'web', { spec, containers });
+    c.advance(ms);
+    const seen: string[][] = [];
+    for (const v of versions(c, 'web').filter((v) => v.status?.conditions)) {
+      const row = statusColumn(v);
+      if (JSON.stringify(row) !== JSON.stringify(seen.at(-1))) seen.push(row);
+    }
+    return seen;
+  };
+
+  it('Init:N/M while init containers run, PodInitializing until the app runs, then Running', () => {
+    const rows = history({ initContainers: [{ name: 'fetch' }, { name: 'migrate' }] }, { fetch: { exitsOnItsOwn: 0, runsForMs: 5000 }, migrate: { exitsOnItsOwn: 0, runsForMs: 5000 } }, 20_000);
+    expect(rows).to.deep.equal([
+      ['0/1', 'Init:0/2', '0'],
+      ['0/1', 'Init:1/2', '0'],
+      ['0/1', 'PodInitializing', '0'],
+      ['1/1', 'Running', '0'],
+    ]);
+  });
+
+  it('a failing init container: Init:Error, then Init:CrashLoopBackOff while its restart is held back (restarts counted)', () => {
+    const rows = history({ initContainers: [{ name: 'setup' }] }, { setup: { exitsOnItsOwn: 1, runsForMs: 10_000 } }, 90_000);
+    expect(rows.map((r) => r[1])).to.deep.equal(['Init:0/1', 'Init:Error', 'Init:0/1', 'Init:Error', 'Init:CrashLoopBackOff', 'Init:0/1']);
+    expect(rows.at(-1)?.[2]).to.match(/^2 \(/);
+  });
+
+  it('with restartPolicy Never the failed pod keeps printing Init:Error', () => {
+    const rows = history({ restartPolicy: 'Never', initContainers: [{ name: 'setup' }] }, { setup: { exitsOnItsOwn: 1, runsForMs: 10_000 } }, 30_000);
+    expect(rows.at(-1)).to.deep.equal(['0/1', 'Init:Error', '0']);
   });
 });
