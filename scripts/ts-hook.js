@@ -3,13 +3,17 @@
  * check: that is `npm run typecheck`). Use it as `node --require ./scripts/ts-hook.js file.ts`, in
  * cucumber's `requireModule`, or `require()` it; its path is `require('./scripts/ts-hook').path`.
  *
- * Each file is compiled once per process with an inline source map, and Node's own source-map
- * support is switched on so stack traces (and cucumber's step-definition locations, which the
- * step catalogue reads) point at the TypeScript lines.
+ * Each file is compiled with an inline source map, and Node's own source-map support is switched
+ * on so stack traces (and cucumber's step-definition locations, which the step catalogue reads)
+ * point at the TypeScript lines. The output is kept in node_modules/.cache/terminating-ts, named
+ * by a hash of the swc version, the options, the file's path and its text, so a file is compiled
+ * again only when one of them changes (every cucumber run and test process loads ~100 files).
  */
 'use strict';
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const Module = require('node:module');
+const path = require('node:path');
 
 const OPTIONS = {
   jsc: { parser: { syntax: 'typescript' }, target: 'es2022', keepClassNames: true },
@@ -19,13 +23,41 @@ const OPTIONS = {
   configFile: false,
 };
 
+const CACHE = path.join(__dirname, '..', 'node_modules', '.cache', 'terminating-ts');
+// Read from its package.json: loading swc itself (a native module) is needed only on a cache miss.
+const SWC_VERSION = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('@swc/core')), 'package.json'), 'utf8')).version;
+
+/** Where the compiled form of this text of this file is kept. */
+function cachedPath(source, filename) {
+  const key = createHash('sha256').update(`${SWC_VERSION}\0${JSON.stringify(OPTIONS)}\0${filename}\0${source}`).digest('hex');
+  return path.join(CACHE, `${key}.js`);
+}
+
+/** The JavaScript for one .ts file, from the cache or compiled (and then cached). */
+function compile(source, filename) {
+  const cached = cachedPath(source, filename);
+  try {
+    return fs.readFileSync(cached, 'utf8');
+  } catch {
+    const { code } = require('@swc/core').transformSync(source, { ...OPTIONS, filename });
+    try {
+      // Written under a unique name, then renamed: processes running side by side never read half a file.
+      fs.mkdirSync(CACHE, { recursive: true });
+      const partial = `${cached}.${process.pid}`;
+      fs.writeFileSync(partial, code);
+      fs.renameSync(partial, cached);
+    } catch {
+      // A read-only checkout still runs, compiling each time.
+    }
+    return code;
+  }
+}
+
 if (!Module._extensions['.ts']) {
-  const { transformSync } = require('@swc/core');
   process.setSourceMapsEnabled(true);
   Module._extensions['.ts'] = function loadTypeScript(module, filename) {
-    const { code } = transformSync(fs.readFileSync(filename, 'utf8'), { ...OPTIONS, filename });
-    module._compile(code, filename);
+    module._compile(compile(fs.readFileSync(filename, 'utf8'), filename), filename);
   };
 }
 
-module.exports = { path: __filename };
+module.exports = { path: __filename, cachedPath };

@@ -192,6 +192,12 @@ export class ClusterPlan {
    * preStop handler gets one (`exec: sleep N`), so the kubelet runs it; one that has a handler keeps it.
    */
   preStop(container: string, podName: string, ms: number): void {
+    const inits = this.planned(podName).pod.spec?.initContainers ?? [];
+    const i = inits.findIndex((c) => c.name === container && c.restartPolicy !== 'Always');
+    if (i >= 0) {
+      // The apiserver would refuse the pod (validateInitContainers, K58): say so at this step.
+      throw new PlanError(`container "${container}" of pod "${podName}" is a regular init container, which cannot have a preStop hook: spec.initContainers[${i}].lifecycle: Forbidden: may not be set for init containers without restartPolicy=Always`);
+    }
     this.containerBehaviour(container, podName, { preStopMs: ms }, (c) => {
       if (c.lifecycle?.preStop) return;
       const sleep = Number.isFinite(ms) ? String(ms / 1000) : 'infinity';

@@ -288,6 +288,24 @@ const CASES: Case[] = [
     says: ['pod "web" has no finalizer "example.com/x"', 'its finalizers: []'],
   },
   {
+    name: 'an init-container step naming a regular container',
+    steps: `${NODE_AND_POD}\nAnd init container "app" of pod "web" completes after 10s`,
+    failingStep: 'init container "app" of pod "web" completes after 10s',
+    says: ['pod "web" has no regular init container "app"', 'add spec.initContainers to its manifest'],
+  },
+  {
+    name: 'an init container that fails with exit code 0',
+    steps: `Given a node "node-1"\nAnd a pod "web" running on node "node-1" with:\n  """\n  spec:\n    initContainers: [{name: setup}]\n  """\nAnd init container "setup" of pod "web" fails with exit code 0 after 10s`,
+    failingStep: 'init container "setup" of pod "web" fails with exit code 0 after 10s',
+    says: ['exit code 0 is a success', 'completes after'],
+  },
+  {
+    name: 'a preStop hook on a regular init container',
+    steps: `Given a node "node-1"\nAnd a pod "web" running on node "node-1" with:\n  """\n  spec:\n    initContainers: [{name: setup}]\n  """\nAnd container "setup" of pod "web" has a preStop hook that takes 5s`,
+    failingStep: 'container "setup" of pod "web" has a preStop hook that takes 5s',
+    says: ['"setup" of pod "web" is a regular init container', 'spec.initContainers[0].lifecycle: Forbidden: may not be set for init containers without restartPolicy=Always'],
+  },
+  {
     name: 'a preStop hook declared after the scenario started',
     steps: `${NODE_AND_POD}\nWhen 1s passes\nAnd container "app" of pod "web" has a preStop hook that takes 5s`,
     failingStep: 'container "app" of pod "web" has a preStop hook that takes 5s',

@@ -562,6 +562,24 @@ describe('regular init containers (K56–K58): kuberuntime_manager.go computePod
     expect(init(stored(c, 'web'))?.restartCount).to.equal(2);
   });
 
+  it('K56 a sidecar before a regular init container: the sidecar starts first, the init container once the sidecar runs, the app once the init container exited 0; the sidecar keeps running', () => {
+    const { c } = newCluster();
+    const t0 = c.clock.now();
+    createPod(c, 'web', { spec: { initContainers: [{ name: 'log', restartPolicy: 'Always' }, { name: 'setup' }] }, containers: { setup: { exitsOnItsOwn: 0, runsForMs: 5000 } } });
+    c.advance(10_000);
+    expectTimeline(c, t0, [
+      [1, 'runtime', 'started setup'],
+      [6, 'runtime', 'exited setup code=0'],
+      [7, 'runtime', 'started app'],
+    ]);
+    const pod = stored(c, 'web');
+    expect(pod?.status?.initContainerStatuses?.map((s) => [s.name, Object.keys(s.state ?? {})[0], s.ready])).to.deep.equal([
+      ['log', 'running', true],
+      ['setup', 'terminated', true],
+    ]);
+    expect([pod?.status?.phase, condition(pod, 'Initialized')?.status, condition(pod, 'Ready')?.status]).to.deep.equal(['Running', 'True', 'True']);
+  });
+
   it('K57 a failed init container with restartPolicy Never: the pod is Failed (held back until the worker terminated it, K33), nothing else starts, the pod stays in the API', () => {
     const { c } = newCluster();
     const t0 = c.clock.now();
