@@ -21,4 +21,16 @@ describe('ts-hook', () => {
     expect(cachedPath(second, file)).to.not.equal(cachedPath(first, file));
     expect(existsSync(cachedPath(second, file))).to.equal(true);
   });
+
+  it('keeps the TypeScript lines in stack traces, from the cache too', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'terminating-ts-hook-')), 'throws.ts');
+    const source = 'interface A {\n  a: number;\n}\nexport function f(): A {\n  throw new Error("here");\n}\n';
+    writeFileSync(file, source);
+    for (const _ of [1, 2]) {
+      delete require.cache[file];
+      const { f } = require(file) as { f: () => void };
+      expect(() => f()).to.throw().with.property('stack').that.includes(`${file}:5:`);
+    }
+    expect(existsSync(cachedPath(source, file))).to.equal(true);
+  });
 });

@@ -1,14 +1,17 @@
 /**
- * `npm run unit`: every *.test.ts beside the code it tests, with node's test runner.
+ * `npm run unit`: every *.test.ts beside the code it tests, with node's test runner; `npm test` is
+ * the same with `--typecheck`, which runs `tsc --noEmit` beside the tests.
  *
  * Most test files are pure (no child process, no global state) and run together in ONE process
  * (this file, run by `node --test`, requires them all): one start-up and one module load instead
  * of one per file. A file that says "runs in a process of its own" (it spawns cucumber or node, or
- * loads cucumber's support code, or blocks on a child) gets a process of its own, beside it.
+ * loads cucumber's support code, or blocks on a child) gets a process of its own, beside it. The
+ * scenarios run in two of those: steps/determinism.test.ts runs the `ci` profile (and writes
+ * reports/), steps/real-kubectl.test.ts the `real-kubectl` profile.
  *
- *   node --require ./scripts/ts-hook.js scripts/unit-tests.ts
+ *   node --require ./scripts/ts-hook.js scripts/unit-tests.ts [--typecheck]
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { path as TS_HOOK } from './ts-hook';
@@ -17,6 +20,11 @@ const ROOT = path.resolve(__dirname, '..');
 const DIRS = ['src', 'steps', 'scripts', 'bench', 'examples'];
 /** The marker, in a test file's comments, that asks for a process of its own. */
 export const OWN_PROCESS = 'runs in a process of its own';
+/**
+ * The files that take longest, started first: with two at a time, a long one started last would
+ * leave a core idle while it finishes.
+ */
+const LONGEST = ['steps/real-kubectl.test.ts', 'steps/determinism.test.ts', 'src/kubectl/kubectl.differential.test.ts'];
 
 export function testFiles(): { shared: string[]; isolated: string[] } {
   const files = DIRS.flatMap((d) =>
@@ -25,18 +33,43 @@ export function testFiles(): { shared: string[]; isolated: string[] } {
       .map((f) => path.join(d, f)),
   ).sort();
   const isolated = files.filter((f) => readFileSync(path.join(ROOT, f), 'utf8').includes(OWN_PROCESS));
-  return { shared: files.filter((f) => !isolated.includes(f)), isolated };
+  const rank = (f: string) => (LONGEST.includes(f) ? LONGEST.indexOf(f) : LONGEST.length);
+  return { shared: files.filter((f) => !isolated.includes(f)), isolated: isolated.sort((a, b) => rank(a) - rank(b)) };
+}
+
+/** Runs a command to its end; its output is passed through (`inherit`) or kept for later. */
+function run(command: string, args: string[], output: 'inherit' | 'keep'): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child: ChildProcess = spawn(command, args, { cwd: ROOT, stdio: output === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    let kept = '';
+    child.stdout?.on('data', (d: Buffer) => (kept += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (kept += d.toString()));
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output: kept }));
+  });
+}
+
+async function main(typecheck: boolean): Promise<number> {
+  const { isolated } = testFiles();
+  const started = Date.now();
+  // The type check (one core, about as long as the tests' longest file) goes alongside.
+  const types = typecheck ? run(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', '.'], 'keep') : undefined;
+  const tests = await run(
+    process.execPath,
+    ['--require', TS_HOOK, '--test', '--test-reporter=spec', '--test-concurrency=2', path.relative(ROOT, __filename), ...isolated],
+    'inherit',
+  );
+  if (types) {
+    const { code, output } = await types;
+    process.stdout.write(`\ntsc --noEmit -p . ${code === 0 ? 'passed' : `failed (exit code ${code})`}\n${output}`);
+    if (code !== 0) return code;
+  }
+  process.stdout.write(`${typecheck ? 'npm test' : 'npm run unit'}: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return tests.code;
 }
 
 if (process.env.NODE_TEST_CONTEXT !== undefined) {
   // Run by `node --test` below: load the shared files; node:test runs what they define.
   for (const f of testFiles().shared) require(path.join(ROOT, f));
 } else if (require.main === module) {
-  const { isolated } = testFiles();
-  const r = spawnSync(
-    process.execPath,
-    ['--require', TS_HOOK, '--test', '--test-reporter=spec', '--test-concurrency=2', path.relative(ROOT, __filename), ...isolated],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
-  process.exit(r.status ?? 1);
+  void main(process.argv.includes('--typecheck')).then((code) => process.exit(code));
 }

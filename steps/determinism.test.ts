@@ -1,27 +1,29 @@
-// This test file runs in a process of its own (scripts/unit-tests.ts): it runs the whole suite three times in child processes.
+// This test file runs in a process of its own (scripts/unit-tests.ts): it loads cucumber's support code and runs the suite beside a child process.
 /**
- * Determinism and isolation: the same scenarios give the same report — every step result, error
- * message and attachment (each scenario's timeline.json: events, writes, marks, final objects) — whether
- * the suite runs twice in a row or with `--parallel 2`, where the scenarios are spread over two
- * worker processes in an order that changes from run to run. A uid counter, a cache or a clock
- * shared between scenarios would show up here as a difference.
+ * The suite, and its determinism and isolation. The `ci` profile runs here, in this process through
+ * cucumber's API, exactly as `cucumber-js -p ci` would (the same configuration, support code and
+ * report files in reports/): every scenario must pass. Beside it, a child process runs the same
+ * scenarios with `--parallel 2`: two worker processes, fresh module state, the scenarios spread
+ * over them in an order that changes from run to run. Both must give the same report — every
+ * step result, error message and attachment (each scenario's timeline.json: events, writes,
+ * marks, final objects). A uid counter, a cache or a clock shared between scenarios, or anything
+ * read from the wall clock, the process or chance, would show up here as a difference. Then one
+ * feature runs once more in this process, after the whole suite: nothing a run leaves behind in a
+ * module may change what the next run of the same scenario does.
  *
- * The runs use the `ci` profile of cucumber.js (its tags, support code and modules) with its report
- * files left out, so that running this test does not overwrite reports/ (and concurrent runs do
- * not write the same files); each run writes its own JSON report instead. They run over a copy of
- * features/ taken once, so that all three see the same scenarios.
+ * The parallel run uses the `ci` profile (its tags, support code and modules) with its report
+ * files left out, so that it does not write reports/ at the same time; it writes its own JSON
+ * report. Both runs read the same copy of features/, taken once.
  *
- * This file lives in steps/, so cucumber's `require: ['steps/**\/*.ts']` loads it as support code
- * too; it defines its tests only when node runs it as the main module (node --test does).
+ * This file lives in steps/; cucumber.js loads steps/**\/!(*.test).ts as support code, so not this.
  */
 import { after, before, describe, it } from 'node:test';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import { path as TS_HOOK } from '../scripts/ts-hook';
 
 const ROOT = path.resolve(__dirname, '..');
 const CUCUMBER = path.join(ROOT, 'node_modules', '@cucumber', 'cucumber', 'bin', 'cucumber.js');
@@ -130,70 +132,96 @@ function scenarioCount(features: JsonFeature[]): number {
   return features.reduce((n, f) => n + f.elements.filter((e) => e.type === 'scenario').length, 0);
 }
 
+/** Each scenario's attachments, by feature, name and occurrence (an outline's rows share a name). */
+type Attachments = Map<string, string[]>;
+
+/** Keeps what a run attaches, scenario by scenario, from cucumber's message stream. */
+function attachmentCollector(): { onMessage: (envelope: import('@cucumber/messages').Envelope) => void; attachments: Attachments } {
+  const attachments: Attachments = new Map();
+  const pickles = new Map<string, string>();
+  const testCases = new Map<string, string>();
+  const started = new Map<string, string>();
+  const onMessage = (envelope: import('@cucumber/messages').Envelope) => {
+    if (envelope.pickle) {
+      const { uri, name } = envelope.pickle;
+      let key = `${uri} ${name}`;
+      for (let n = 2; [...pickles.values()].includes(key); n++) key = `${uri} ${name} #${n}`;
+      pickles.set(envelope.pickle.id, key);
+    }
+    if (envelope.testCase) testCases.set(envelope.testCase.id, pickles.get(envelope.testCase.pickleId) as string);
+    if (envelope.testCaseStarted) started.set(envelope.testCaseStarted.id, testCases.get(envelope.testCaseStarted.testCaseId) as string);
+    const a = envelope.attachment;
+    if (a?.testCaseStartedId !== undefined) {
+      const key = started.get(a.testCaseStartedId) as string;
+      attachments.set(key, [...(attachments.get(key) ?? []), `${a.fileName} ${a.mediaType}\n${a.body}`]);
+    }
+  };
+  return { onMessage, attachments };
+}
+
 if (require.main === module) {
-  describe('determinism and isolation', { concurrency: true }, () => {
+  describe('the suite (ci profile), deterministic and isolated', () => {
     let dir: string;
-    let config: string;
-    let featuresDir: string;
+    let parallel: Promise<SuiteRun>;
+    let inProcess: { api: typeof import('@cucumber/cucumber/api'); runConfiguration: import('@cucumber/cucumber/api').IRunConfiguration; support: import('@cucumber/cucumber/api').ISupportCodeLibrary };
+    let printed = '';
+    const environment = { cwd: ROOT, stdout: new Writable({ write: (c: Buffer, _e, done) => ((printed += c.toString()), done()) }) };
+    let firstRun: { success: boolean; attachments: Attachments } | undefined;
 
-    before(() => {
+    before(async () => {
       dir = mkdtempSync(path.join(tmpdir(), 'terminating-determinism-'));
-      featuresDir = path.join(dir, 'features');
-      cpSync(path.join(ROOT, 'features'), featuresDir, { recursive: true });
-      config = path.join(dir, 'cucumber.cjs');
+      const config = path.join(dir, 'cucumber.cjs');
       writeFileSync(config, `const base = require(${JSON.stringify(path.join(ROOT, 'cucumber.js'))});\nmodule.exports = { ci: { ...base.ci, format: ['summary'] } };\n`);
-    });
-    after(() => rmSync(dir, { recursive: true, force: true }));
-
-    it('the whole suite (ci profile) gives the same JSON report twice in a row and with --parallel 2', { timeout: 3 * RUN_TIMEOUT_MS }, async () => {
-      const out = (name: string) => path.join(dir, `${name}.json`);
-      // The parallel run goes alongside the two sequential ones: three processes, one wait.
-      const parallel = runSuite(config, featuresDir, out('parallel'), ['--parallel', '2']);
-      const first = await runSuite(config, featuresDir, out('first'), []);
-      const second = await runSuite(config, featuresDir, out('second'), []);
-      const third = await parallel;
-      const dirs = [dir, ROOT];
-      const [a, b, c] = [first, second, third].map((r) => normalise(r.report, dirs));
-      expect(scenarioCount(a), 'the suite has scenarios').to.be.above(10);
-      expect(first.exitCode, 'the same exit code').to.equal(second.exitCode);
-      expect(third.exitCode, 'the same exit code with --parallel 2').to.equal(first.exitCode);
-      const seq = firstDifference(a, b);
-      expect(seq, `two sequential runs differ at ${seq}`).to.equal(undefined);
-      const par = firstDifference(a, c);
-      expect(par, `the --parallel 2 run differs from the sequential one at ${par}`).to.equal(undefined);
-    });
-
-    it('one feature run twice in one process attaches byte-identical timelines', { timeout: RUN_TIMEOUT_MS }, async () => {
-      // In-process, with the support code loaded once: nothing a scenario leaves behind in a
-      // module (a counter, a cache) may change what the next run of the same scenario does.
+      // The parallel run goes alongside the one in this process.
+      parallel = runSuite(config, 'features', path.join(dir, 'parallel.json'), ['--parallel', '2']);
+      parallel.catch(() => {}); // awaited by the test that reads it
       const api = await import('@cucumber/cucumber/api');
-      const environment = { cwd: ROOT, stdout: new Writable({ write: (_c, _e, done) => done() }) };
-      // The support code of cucumber.js less the test files beside it (this one among them).
-      const support = readdirSync(path.join(ROOT, 'steps'), { recursive: true, encoding: 'utf8' })
-        .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-        .sort()
-        .map((f) => `steps/${f}`);
-      const { runConfiguration } = await api.loadConfiguration({ file: false, provided: { requireModule: [TS_HOOK], require: support } }, environment);
-      const library = await api.loadSupport(runConfiguration, environment);
-      const feature = path.join(featuresDir, 'graceful-deletion.feature');
-      const attachmentsOfOneRun = async (): Promise<string[]> => {
-        const attachments: string[] = [];
-        await api.runCucumber(
-          { ...runConfiguration, sources: { ...runConfiguration.sources, paths: [feature] }, support: library, formats: { stdout: 'summary', files: {}, publish: false, options: {} } },
-          environment,
-          (envelope) => {
-            if (envelope.attachment) attachments.push(`${envelope.attachment.fileName} ${envelope.attachment.mediaType}\n${envelope.attachment.body}`);
-          },
-        );
-        return attachments;
-      };
-      const one = await attachmentsOfOneRun();
-      const two = await attachmentsOfOneRun();
-      expect(one.filter((a) => a.startsWith('timeline.json ')).length, 'each scenario attached its timeline').to.be.above(0);
-      expect(two.length).to.equal(one.length);
-      for (let i = 0; i < one.length; i++) {
-        const d = firstDifference(one[i], two[i], `attachment ${i + 1} (${one[i].split('\n')[0]})`);
-        expect(d, `the second run attached something else: ${d}`).to.equal(undefined);
+      const { runConfiguration } = await api.loadConfiguration({ profiles: ['ci'] }, environment);
+      inProcess = { api, runConfiguration, support: await api.loadSupport(runConfiguration, environment) };
+    });
+    after(async () => {
+      await parallel?.catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('passes, every scenario, with the ci profile (its report files in reports/)', { timeout: RUN_TIMEOUT_MS }, async () => {
+      const { api, runConfiguration, support } = inProcess;
+      const collector = attachmentCollector();
+      const { success } = await api.runCucumber({ ...runConfiguration, support }, environment, collector.onMessage);
+      firstRun = { success, attachments: collector.attachments };
+      expect(success, `cucumber-js -p ci failed:\n${printed}`).to.equal(true);
+    });
+
+    it('gives the same JSON report with --parallel 2 in other processes', { timeout: RUN_TIMEOUT_MS }, async () => {
+      expect(firstRun, 'the ci run').to.not.equal(undefined);
+      const other = await parallel;
+      const dirs = [ROOT];
+      const [a, c] = [JSON.parse(readFileSync(path.join(ROOT, 'reports', 'cucumber-report.json'), 'utf8')), other.report].map((r) => normalise(r, dirs));
+      expect(scenarioCount(a), 'the suite has scenarios').to.be.above(10);
+      expect(other.exitCode === 0, `the same outcome with --parallel 2 (exit code ${other.exitCode})`).to.equal(firstRun?.success);
+      const par = firstDifference(a, c);
+      expect(par, `the --parallel 2 run differs from the one in this process at ${par}`).to.equal(undefined);
+    });
+
+    it('attaches byte-identical timelines when a feature runs again in the same process', { timeout: RUN_TIMEOUT_MS }, async () => {
+      // The support code stays loaded: nothing the whole suite left behind in a module (a counter,
+      // a cache) may change what the same scenarios do now.
+      const { api, runConfiguration, support } = inProcess;
+      const feature = 'features/graceful-deletion.feature';
+      const again = attachmentCollector();
+      await api.runCucumber(
+        { ...runConfiguration, sources: { ...runConfiguration.sources, paths: [feature] }, support, formats: { stdout: 'summary', files: {}, publish: false, options: {} } },
+        environment,
+        again.onMessage,
+      );
+      expect([...again.attachments.values()].flat().filter((a) => a.startsWith('timeline.json ')).length, 'each scenario attached its timeline').to.be.above(0);
+      for (const [scenario, attachments] of again.attachments) {
+        const first = firstRun?.attachments.get(scenario) ?? [];
+        expect(attachments.length, `${scenario}: as many attachments as in the suite run`).to.equal(first.length);
+        attachments.forEach((a, i) => {
+          const d = firstDifference(first[i], a, `${scenario}, attachment ${i + 1} (${a.split('\n')[0]})`);
+          expect(d, `the second run attached something else: ${d}`).to.equal(undefined);
+        });
       }
     });
   });
