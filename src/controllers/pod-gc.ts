@@ -193,9 +193,32 @@ export class PodGarbageCollector {
   }
 
   /**
+   * V12 — up to v1.28 (and its patches before 1.28.4, 1.27.8, 1.26.11) the status write is a
+   * server-side apply with field manager "PodGC", forced: the condition (with lastTransitionTime
+   * now) whenever there is one, so even for a pod already Succeeded or Failed, and phase Failed
+   * unless the pod is terminal. ExtractPodStatus would re-send fields PodGC already owns; a pod it
+   * applied to is deleted right after, so there are none. If the apply fails — a pod with
+   * duplicate env names or ports cannot be converted for the field manager (500) — the pod is not
+   * deleted, and every pass fails the same way: the bug kubernetes#121103 fixed by sending an
+   * ordinary status PATCH from v1.29 (cherry-picked into 1.26.11, 1.27.8, 1.28.4). Returns whether
+   * to go on to the DELETE.
+   */
+  private applyFailedStatus(pod: Pod, condition: PodCondition | undefined): boolean {
+    const phase = pod.status?.phase;
+    const status: PodStatus = {};
+    if (phase !== 'Succeeded' && phase !== 'Failed') status.phase = 'Failed';
+    if (condition) status.conditions = [{ ...condition, lastTransitionTime: toTime(this.clock.now()) }];
+    if (Object.keys(status).length === 0) return true;
+    const { name, namespace } = pod.metadata;
+    const applied = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, status };
+    return this.api.applyStatus(IDENTITY, namespace!, name!, applied, { fieldManager: 'PodGC', force: true }).ok;
+  }
+
+  /**
    * markFailedAndDeletePodWithCondition: unless the pod is already Succeeded or Failed, its status
    * is patched to phase Failed (plus the condition, via UpdatePodCondition; PatchPodStatus), then it
-   * is deleted with DeleteOptions{gracePeriodSeconds: 0} and no precondition.
+   * is deleted with DeleteOptions{gracePeriodSeconds: 0} and no precondition. Up to v1.28 the status
+   * write is a server-side apply instead (applyFailedStatus).
    */
   private markFailedAndDeletePod(pod: Pod, condition: PodCondition | undefined, why: string, fn: string): void {
     const name = pod.metadata.name!;
@@ -208,10 +231,12 @@ export class PodGarbageCollector {
     // deleted as it is, neither Failed nor conditioned.
     const gates = this.config.release;
     const marks = gates.enabled('PodDisruptionConditions') || gates.enabled('JobPodReplacementPolicy');
-    if (marks && phase !== 'Succeeded' && phase !== 'Failed') {
+    const withCondition = condition !== undefined && gates.enabled('PodDisruptionConditions');
+    if (marks && !gates.atLeast(29)) {
+      if (!this.applyFailedStatus(pod, withCondition ? condition : undefined)) return;
+    } else if (marks && phase !== 'Succeeded' && phase !== 'Failed') {
       const status: PodStatus = structuredClone(pod.status ?? {});
       status.phase = 'Failed';
-      const withCondition = condition !== undefined && gates.enabled('PodDisruptionConditions');
       if (withCondition) updatePodCondition(status, condition, this.clock.now());
       const body: { status: PodStatus } = { status: { phase: 'Failed', ...(withCondition ? { conditions: status.conditions } : {}) } };
       const r = this.api.patch(IDENTITY, 'pods', ns, name, 'merge', body, { subresource: 'status' });
