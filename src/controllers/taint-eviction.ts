@@ -125,12 +125,13 @@ export class TaintEvictionController {
 
   /** handleNodeUpdate: remember the node's NoExecute taints, then processPodOnNode for every pod bound to it. */
   private handleNodeUpdate(nodeName: string): void {
-    const got = this.api.get('nodes', undefined, nodeName);
-    if (!got.ok) {
+    // nodeLister.Get: the node informer's cache, not a GET to the apiserver.
+    const node = this.knownNodes.get(nodeName);
+    if (!node) {
       this.taintedNodes.delete(nodeName); // node deleted: scheduled evictions stay (they GET the pod when they fire)
       return;
     }
-    const taints = noExecuteTaints(got.object);
+    const taints = noExecuteTaints(node);
     if (taints.length === 0) this.taintedNodes.delete(nodeName);
     else this.taintedNodes.set(nodeName, taints);
     const pods = this.podInformer.podsAssignedToNode(nodeName);
