@@ -26,3 +26,32 @@ describe('scale mode (record: summary)', () => {
     expect(c.apiserver.request(1)).to.equal(undefined);
   });
 });
+
+describe('what a run keeps per pod (full recording)', () => {
+  /** Pods on two nodes, created, run, deleted gracefully and gone: history entries and request records kept. */
+  function kept(pods: number): { history: number; requests: number } {
+    const c = new Cluster();
+    for (const n of ['n1', 'n2']) c.addNode(n);
+    for (let i = 0; i < pods; i++) c.apiserver.create(USER, 'pods', 'default', { metadata: { name: `p${i}` }, spec: { nodeName: `n${1 + (i % 2)}`, containers: [{ name: 'app' }] } });
+    c.advance(60_000);
+    for (let i = 0; i < pods; i++) c.apiserver.delete(USER, 'pods', 'default', `p${i}`, {});
+    c.advance(60_000);
+    expect(c.apiserver.etcd.list('/registry/pods/')).to.deep.equal([]);
+    return { history: c.apiserver.etcd.fullHistory().length, requests: c.apiserver.lastRequest!.id };
+  }
+
+  it('etcd history and request records grow by the same few entries for every pod, whatever the pod count', () => {
+    const small = kept(10);
+    const large = kept(40);
+    const perPod = { history: (large.history - small.history) / 30, requests: (large.requests - small.requests) / 30 };
+    expect(perPod).to.deep.equal(perPodOf(kept(25), small, 15));
+    // Today: create, status Running, the stamp, the Killing Event, status Succeeded, the kubelet's
+    // grace-0 DELETE (a PUT, then the removal) — 7 revisions from 6 requests.
+    expect(perPod.history).to.be.at.most(7);
+    expect(perPod.requests).to.be.at.most(7);
+  });
+});
+
+function perPodOf(a: { history: number; requests: number }, b: { history: number; requests: number }, pods: number): { history: number; requests: number } {
+  return { history: (a.history - b.history) / pods, requests: (a.requests - b.requests) / pods };
+}

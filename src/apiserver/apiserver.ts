@@ -7,6 +7,7 @@ import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
 import { genericStrategy } from './generic-strategy';
 import { clone, type KubeObject } from './object';
 import { applyPatchBody, type PatchType } from './patch';
+import { serverSideApply } from './field-manager';
 import { podStatusStrategy, podStrategyFor } from './pod-strategy';
 import { Store, STORE_SOURCE } from './store';
 import type { Strategy } from './strategy';
@@ -90,7 +91,7 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', '
 export class ApiServer {
   readonly etcd: Etcd;
   private readonly stores: { [R in Resource]: Store<ResourceType[R]> };
-  private readonly watches = new WatchIndex();
+  private readonly watches: WatchIndex;
   /** Every request (or, when the timeline keeps no events, only the last one). */
   private readonly requests: RequestRecord[] = [];
   private requestCount = 0;
@@ -104,6 +105,7 @@ export class ApiServer {
     readonly options: ApiServerOptions = DEFAULT_APISERVER_OPTIONS,
   ) {
     this.startedAt = clock.now();
+    this.watches = new WatchIndex(clock, options.watchLatencyMs);
     this.etcd = new Etcd(timeline, () => clock.now(), (key) => !QUIET_RESOURCES.has(resourceOf(key) as Resource));
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
@@ -282,6 +284,19 @@ export class ApiServer {
   }
 
   /**
+   * V12 — a server-side apply PATCH (application/apply-patch+yaml) of a pod's status with
+   * ?fieldManager=…&force=true, as client-go's ApplyStatus sends it (patch.go applyPatcher →
+   * field-manager.ts). Only forced applies are modelled.
+   */
+  applyStatus(client: ClientIdentity, namespace: string, name: string, body: unknown, opts: { fieldManager: string; force: true }): ApiResponse<Pod> {
+    const text = `PATCH pods/${name}/status fieldManager=${opts.fieldManager} force=true`;
+    return this.mutate(client, 'PATCH', 'pods', namespace, name, text, `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`, () => {
+      const r = this.stores.pods.update(namespace, name, (existing) => serverSideApply(existing, body), { strategy: this.strategyFor('pods', 'status') });
+      return { code: 200, object: r.object };
+    });
+  }
+
+  /**
    * handlers/delete.go DeleteResource → Store.Delete. Options are validated before storage is
    * touched (R2: 422 beats 404). The response is the object (pods: ReturnDeletedObject, R49) or,
    * for other resources once removed, a Status; 202 only for an explicit orphanDependents=false
@@ -360,16 +375,27 @@ export class ApiServer {
     return s.namespaced && namespace ? `/registry/${s.etcdPrefix}/${namespace}/` : `/registry/${s.etcdPrefix}/`;
   }
 
-  /** The objects under `prefix` as they were just after `revision`, in key order (a past etcd range read). */
+  /**
+   * The objects under `prefix` as they were just after `revision`, in key order (a past etcd range
+   * read): the current range with the changes made since `revision` undone, newest first. A page
+   * of a paginated LIST (continue) reads a recent revision, so this costs the keys plus the few
+   * changes since, not the whole history from the start.
+   */
   private stateAt(prefix: string, revision: number): [string, StoredObject][] {
-    const state = new Map<string, StoredObject>();
-    for (const e of this.etcd.fullHistory()) {
-      if (e.revision > revision) break;
+    const state = new Map<string, StoredObject>(this.etcd.listEntries(prefix));
+    let reappeared = false;
+    for (let r = this.etcd.currentRevision; r > revision; r--) {
+      const e = this.etcd.change(r)!;
       if (!e.key.startsWith(prefix)) continue;
-      if (e.type === 'PUT') state.set(e.key, e.value);
-      else state.delete(e.key);
+      // Before a creation the key was absent; before an update or a deletion it held `prev`.
+      if (e.prev === undefined) state.delete(e.key);
+      else {
+        reappeared ||= !state.has(e.key);
+        state.set(e.key, e.prev);
+      }
     }
-    return [...state.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = [...state.entries()];
+    return reappeared ? entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : entries;
   }
 
   private strategyFor(resource: Resource, subresource: 'status' | undefined): Strategy<never> | undefined {
@@ -508,6 +534,11 @@ class WatchIndex {
   private readonly unindexed = new Set<Watch>();
   private readonly byNode = new Map<string, Set<Watch>>();
 
+  constructor(
+    private readonly clock: Clock,
+    private readonly latencyMs: number,
+  ) {}
+
   add(w: Watch, node: string | undefined): void {
     if (node === undefined) this.unindexed.add(w);
     else {
@@ -522,12 +553,33 @@ class WatchIndex {
     else this.byNode.get(node)?.delete(w);
   }
 
-  /** Offers the change to the unindexed watches and to those of the nodes it names. */
+  /**
+   * Offers one change to the watches interested in it. With a latency each watch hands it over on
+   * its own timer. Without one, a single zero-delay hand-off delivers it to all of them in the same
+   * order: their own hand-offs would have been queued back to back (nothing runs between them), and
+   * whatever a handler hands off in turn still runs after the last of them.
+   */
   offer(e: EtcdEvent): void {
-    for (const w of this.unindexed) w.offer(e);
+    if (this.latencyMs > 0) return this.forEachInterested(e, (w) => w.offer(e));
+    const targets: Watch[] = [];
+    const events: WatchEvent[] = [];
+    this.forEachInterested(e, (w) => {
+      const event = w.eventFor(e);
+      if (!event) return;
+      targets.push(w);
+      events.push(event);
+    });
+    if (targets.length === 0) return;
+    this.clock.after(0, () => {
+      for (let i = 0; i < targets.length; i++) targets[i].deliver(events[i]);
+    });
+  }
+
+  private forEachInterested(e: EtcdEvent, visit: (w: Watch) => void): void {
+    this.unindexed.forEach(visit);
     const a = nodeNameOf(e.value);
     const b = nodeNameOf(e.prev);
-    if (a !== undefined) this.byNode.get(a)?.forEach((w) => w.offer(e));
-    if (b !== undefined && b !== a) this.byNode.get(b)?.forEach((w) => w.offer(e));
+    if (a !== undefined) this.byNode.get(a)?.forEach(visit);
+    if (b !== undefined && b !== a) this.byNode.get(b)?.forEach(visit);
   }
 }

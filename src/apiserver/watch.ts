@@ -23,12 +23,12 @@ export interface WatchFilter {
  */
 export function toWatchEvent(e: EtcdEvent, filter: WatchFilter): WatchEvent | undefined {
   if (!e.key.startsWith(filter.prefix)) return undefined;
-  const match = filter.matches ?? (() => true);
+  const match = filter.matches;
   const cur = e.value as unknown as KubeObject;
   const prev = e.prev as unknown as KubeObject | undefined;
-  if (e.type === 'DELETE') return prev && match(prev) ? { type: 'DELETED', object: cur } : undefined;
-  const curMatches = match(cur);
-  const prevMatches = prev !== undefined && match(prev);
+  if (e.type === 'DELETE') return prev && (!match || match(prev)) ? { type: 'DELETED', object: cur } : undefined;
+  const curMatches = !match || match(cur);
+  const prevMatches = prev !== undefined && (!match || match(prev));
   if (curMatches && prevMatches) return { type: 'MODIFIED', object: cur };
   if (curMatches) return { type: 'ADDED', object: cur };
   // R58 — prepareObjs decodes the old object "with the etcd revision for the time at which it gets
@@ -55,12 +55,19 @@ export class Watch {
   ) {}
 
   offer(e: EtcdEvent): void {
-    if (this.stopped) return;
-    const event = toWatchEvent(e, this.filter);
+    const event = this.eventFor(e);
     if (!event) return;
-    this.clock.after(this.latencyMs, () => {
-      if (!this.stopped) this.handler(event);
-    });
+    this.clock.after(this.latencyMs, () => this.deliver(event));
+  }
+
+  /** The event this watch gets for a change (undefined when stopped or when the change is not for it). */
+  eventFor(e: EtcdEvent): WatchEvent | undefined {
+    return this.stopped ? undefined : toWatchEvent(e, this.filter);
+  }
+
+  /** Hands an event to the client, unless the watch stopped meanwhile. */
+  deliver(event: WatchEvent): void {
+    if (!this.stopped) this.handler(event);
   }
 
   stop(): void {
