@@ -34,9 +34,9 @@ export interface InProcessRun {
 
 /**
  * Runs cucumber with a profile of cucumber.js (`summary` unless said), and what the command line
- * would add to it: feature paths, world parameters, --dry-run, --format.
+ * would add to it: feature paths, --name, world parameters, --dry-run, --format.
  */
-export async function runCucumber(options: { profile?: string } & Partial<Pick<IConfiguration, 'paths' | 'worldParameters' | 'dryRun' | 'format'>> = {}): Promise<InProcessRun> {
+export async function runCucumber(options: { profile?: string } & Partial<Pick<IConfiguration, 'paths' | 'name' | 'worldParameters' | 'dryRun' | 'format'>> = {}): Promise<InProcessRun> {
   const { profile = 'summary', ...provided } = options;
   const { api, support } = await load();
   let output = '';

@@ -1,4 +1,4 @@
-// This test file runs in a process of its own (scripts/unit-tests.ts): it runs cucumber and Chromium as child processes.
+// This test file runs in the process that loads cucumber (scripts/unit-tests.ts): it runs two scenarios through cucumber's API, and Chromium as a child process.
 /**
  * The report as a person sees it, in a real browser: cucumber writes the report of a graceful
  * deletion scenario and of one whose order assertion fails; Chromium (Debian's
@@ -9,12 +9,12 @@
  * UPDATE_SCREENSHOT=1). Without Chromium it is skipped, saying how to install it.
  */
 import { after, before, describe, it } from 'node:test';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { runCucumber } from '../../scripts/cucumber-in-process';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -50,12 +50,14 @@ describe('the report in Chromium', { skip, timeout: 180_000 }, () => {
     const failing = path.join(dir, 'failing.feature');
     writeFileSync(failing, FAILING);
     const report = path.join(dir, 'report.html');
-    const config = path.join(dir, 'cucumber.cjs');
-    writeFileSync(config, `const base = require(${JSON.stringify(path.join(ROOT, 'cucumber.js'))});\nmodule.exports = { default: { ...base.ci, format: [${JSON.stringify(`./src/report/formatter.cjs:${report}`)}] } };\n`);
     // Only the two scenarios the test looks at, to keep it fast.
-    const names = ['--name', `^${OPENED_NAME}$`, '--name', '^SIGKILL expected at the wrong second$'];
-    const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/@cucumber/cucumber/bin/cucumber.js'), '--config', path.relative(ROOT, config), ...names, 'features/graceful-deletion.feature', failing], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-    expect(run.status, `cucumber should fail on the failing scenario only:\n${run.stdout}\n${run.stderr}`).to.equal(1);
+    const run = await runCucumber({
+      paths: ['features/graceful-deletion.feature', failing],
+      name: [`^${OPENED_NAME}$`, '^SIGKILL expected at the wrong second$'],
+      format: [`./src/report/formatter.cjs:${report}`],
+    });
+    expect(run.success, `cucumber should fail on the failing scenario only:\n${run.output}`).to.equal(false);
+    expect(run.output, run.output).to.include('2 scenarios (1 failed, 1 passed)');
     context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
       executablePath: CHROMIUM,
       headless: true,
