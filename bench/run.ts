@@ -3,8 +3,10 @@
  * table and as reports/bench.json. Measured, never asserted: a slow machine prints slow numbers.
  *
  * 1. suite: `cucumber-js` on every feature vs. the floor — the same loader and config running the
- *    same number of scenarios whose steps do nothing (and, for information, plain .js no-op steps
- *    without a TypeScript loader).
+ *    same number of scenarios and steps (an outline's Examples rows each count, as cucumber counts
+ *    them) whose steps do nothing (and, for information, plain .js no-op steps without a
+ *    TypeScript loader). Suite and floor runs alternate, so a shared machine's load falls on both;
+ *    each gives wall time and CPU time (user + system, what the process itself used).
  * 2. mass: N pods deleted gracefully until all are gone, each run in a fresh process (wall time of
  *    the simulation, peak RSS, events per second): 1 000 and 10 000 pods on 100 nodes with full
  *    recording, 10 000 pods on 2 nodes (no per-node cost may grow with the pods of a node),
@@ -14,7 +16,7 @@
  * 4. serve (bench/serve.ts, issue 9): ready time, LIST of 10 000 pods, the real kubectl delete in jump mode.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { path as TS_HOOK } from '../scripts/ts-hook';
@@ -29,27 +31,37 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function timed(cmd: string, args: string[], cwd: string): number {
+/** Writes the process's own CPU time when it exits (loaded with --require into a measured run). */
+const CPU_PRELOAD = join(__dirname, 'cpu-time.js');
+
+/** Runs `node args` in `cwd`: wall seconds and the child's CPU seconds (user + system). */
+function timed(args: string[], cwd: string): { seconds: number; cpuSeconds: number } {
+  const cpuFile = join(mkdtempSync(join(tmpdir(), 'terminating-cpu-')), 'cpu.json');
   const start = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
-  return Number(process.hrtime.bigint() - start) / 1e9;
+  const r = spawnSync(process.execPath, ['--require', CPU_PRELOAD, ...args], { cwd, encoding: 'utf8', env: { ...process.env, BENCH_CPU_FILE: cpuFile } });
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const { user, system } = JSON.parse(readFileSync(cpuFile, 'utf8')) as { user: number; system: number };
+  return { seconds, cpuSeconds: (user + system) / 1e6 };
 }
 
-function countScenarios(): number {
-  const dir = join(ROOT, 'features');
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.feature'))
-    .map((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => /^\s*Scenario( Outline)?:/.test(l) && !/@wip/.test(l)).length)
-    .reduce((a, b) => a + b, 0);
+/** The scenarios and steps the suite runs, as cucumber counts them (a dry run of the summary profile). */
+function countScenarios(): { scenarios: number; steps: number } {
+  const r = spawnSync(process.execPath, [CUCUMBER, '--profile', 'summary', '--dry-run'], { cwd: ROOT, encoding: 'utf8' });
+  const count = (what: string): number => Number(new RegExp(`(\\d+) ${what}`).exec(r.stdout)?.[1] ?? NaN);
+  const counted = { scenarios: count('scenarios?'), steps: count('steps?') };
+  if (r.status !== 0 || !(counted.scenarios > 0 && counted.steps > 0)) throw new Error(`cucumber --dry-run did not count the suite:\n${r.stdout}\n${r.stderr}`);
+  return counted;
 }
 
-/** A project with `n` scenarios of five steps each that do nothing, for the floor measurement. */
-function floorProject(n: number, typescript: boolean): string {
+/** A project with `n` scenarios and `steps` steps in all that do nothing, for the floor measurement. */
+function floorProject(n: number, steps: number, typescript: boolean): string {
   const dir = mkdtempSync(join(tmpdir(), 'terminating-floor-'));
   mkdirSync(join(dir, 'features'));
   mkdirSync(join(dir, 'steps'));
-  const scenarios = Array.from({ length: n }, (_, i) => `  Scenario: no-op ${i}\n    Given step one\n    When step two\n    Then step three\n    And step four\n    And step five\n`);
+  // The steps spread evenly: the first `steps % n` scenarios take one more.
+  const stepsOf = (i: number): string[] => Array.from({ length: Math.floor(steps / n) + (i < steps % n ? 1 : 0) }, (_, j) => `    ${j === 0 ? 'Given' : 'And'} step s${j}\n`);
+  const scenarios = Array.from({ length: n }, (_, i) => `  Scenario: no-op ${i}\n${stepsOf(i).join('')}`);
   writeFileSync(join(dir, 'features', 'floor.feature'), `Feature: floor\n${scenarios.join('\n')}`);
   const ext = typescript ? 'ts' : 'js';
   const body = typescript
@@ -113,12 +125,19 @@ function times(x: number | undefined): string {
 }
 
 function main(): void {
-  const scenarios = countScenarios();
-  const suite = Array.from({ length: RUNS }, () => timed(process.execPath, [CUCUMBER], ROOT));
-  const tsFloorDir = floorProject(scenarios, true);
-  const floor = Array.from({ length: RUNS }, () => timed(process.execPath, [CUCUMBER], tsFloorDir));
-  const jsFloorDir = floorProject(scenarios, false);
-  const jsFloor = Array.from({ length: RUNS }, () => timed(process.execPath, [CUCUMBER], jsFloorDir));
+  const { scenarios, steps } = countScenarios();
+  const tsFloorDir = floorProject(scenarios, steps, true);
+  const jsFloorDir = floorProject(scenarios, steps, false);
+  const suite: { seconds: number; cpuSeconds: number }[] = [];
+  const floor: typeof suite = [];
+  const jsFloor: typeof suite = [];
+  for (let i = 0; i < RUNS; i++) {
+    suite.push(timed([CUCUMBER], ROOT));
+    floor.push(timed([CUCUMBER], tsFloorDir));
+    jsFloor.push(timed([CUCUMBER], jsFloorDir));
+  }
+  const wall = (runs: typeof suite): number => median(runs.map((r) => r.seconds));
+  const cpu = (runs: typeof suite): number => median(runs.map((r) => r.cpuSeconds));
 
   type MassFigure = { pods: number; nodes: number; record: string; runs: number; seconds: number; deleteSeconds: number; peakRssMB: number; eventsPerSecond: number; finalState: string };
   const mass: Record<string, MassFigure> = {};
@@ -142,7 +161,17 @@ function main(): void {
 
   const result = {
     runs: RUNS,
-    suite: { scenarios, seconds: median(suite), floorSeconds: median(floor), ratio: median(suite) / median(floor), plainJsFloorSeconds: median(jsFloor) },
+    suite: {
+      scenarios,
+      steps,
+      seconds: wall(suite),
+      floorSeconds: wall(floor),
+      ratio: wall(suite) / wall(floor),
+      cpuSeconds: cpu(suite),
+      floorCpuSeconds: cpu(floor),
+      cpuRatio: cpu(suite) / cpu(floor),
+      plainJsFloorSeconds: wall(jsFloor),
+    },
     mass: {
       ...mass,
       // Per 10× pods: 1 000 → 10 000 (full recording) and 10 000 → 100 000 (scale mode).
@@ -160,8 +189,8 @@ function main(): void {
   writeFileSync(join(ROOT, 'reports/bench.json'), `${JSON.stringify(result, null, 2)}\n`);
 
   const rows: [string, string, string][] = [
-    ['npm run bdd (all scenarios)', `${result.suite.seconds.toFixed(2)} s`, `${scenarios} scenarios`],
-    ['floor: same loader, no-op steps', `${result.suite.floorSeconds.toFixed(2)} s`, `ratio ${result.suite.ratio.toFixed(2)}× (target ≤ 1.5×)`],
+    ['npm run bdd (all scenarios)', `${result.suite.seconds.toFixed(2)} s`, `${scenarios} scenarios, ${steps} steps; ${result.suite.cpuSeconds.toFixed(2)} s CPU`],
+    ['floor: same loader, no-op steps', `${result.suite.floorSeconds.toFixed(2)} s`, `ratio ${result.suite.ratio.toFixed(2)}× (target ≤ 1.5×); ${result.suite.floorCpuSeconds.toFixed(2)} s CPU, CPU ratio ${result.suite.cpuRatio.toFixed(2)}×`],
     ['floor: plain .js, no TS loader', `${result.suite.plainJsFloorSeconds.toFixed(2)} s`, 'for information'],
     ...Object.entries(mass).map(([key, m]): [string, string, string] => [
       MASS_CASES[key].label,

@@ -6,18 +6,16 @@ Feature: Regular init containers and the deletion of their pod
   reported as Completed to the end), still running (the init container is what gets killed), or
   failed (the pod is Failed with restartPolicy Never, or crash-looping in Pending otherwise).
 
-  Background:
+  Scenario: the init container completes, then the app runs; a graceful delete keeps setup Completed to the end
+    # K56: the pod started at T-60s; setup runs 90 s, so it exits 0 at T+30s; the sync after the
+    # PLEG saw it starts app. K57: Pending and Initialized False until then.
     Given a node "node-1"
     And a pod "web" running on node "node-1" with:
       """
       spec:
         initContainers: [{name: setup}]
       """
-
-  Scenario: the init container completes, then the app runs; a graceful delete keeps setup Completed to the end
-    # K56: the pod started at T-60s; setup runs 90 s, so it exits 0 at T+30s; the sync after the
-    # PLEG saw it starts app. K57: Pending and Initialized False until then.
-    Given init container "setup" of pod "web" completes after 90s
+    And init container "setup" of pod "web" completes after 90s
     Then pod "web" has phase "Pending"
     And pod "web" has condition "Initialized" with status "False" and reason "ContainersNotInitialized"
     And pod "web" has fields:
@@ -42,6 +40,14 @@ Feature: Regular init containers and the deletion of their pod
       | /status/initContainerStatuses/0/state/terminated/reason   | "Completed" |
       | /status/initContainerStatuses/0/ready                     | true        |
       | /status/containerStatuses/0/state/terminated/exitCode     | 143         |
+    And these events happen in order:
+      | at    | component | event                                    |
+      | T+35s | apiserver | DELETE pods/web                          |
+      | T+35s | events    | Killing pods/web: Stopping container app |
+      | T+35s | runtime   | exited app code=143                      |
+      | T+35s | apiserver | PATCH pods/web/status                    |
+      | T+36s | runtime   | removed setup                            |
+      | T+36s | status    | DELETE pods/web                          |
     And no runtime event "SIGTERM setup" happens
 
   Scenario: deleted while the init container runs: setup is killed with the pod's grace, Pending turns Failed, then the final DELETE
@@ -50,7 +56,13 @@ Feature: Regular init containers and the deletion of their pod
     # waiting: getPhase gives Pending (a failed init container makes a pod Failed only with
     # restartPolicy Never). TerminatePod turns it into Failed, leaving app waiting (the pod never
     # initialized, K34), and the status manager sends the final DELETE.
-    Given init container "setup" of pod "web" completes after 10m
+    Given a node "node-1"
+    And a pod "web" running on node "node-1" with:
+      """
+      spec:
+        initContainers: [{name: setup}]
+      """
+    And init container "setup" of pod "web" completes after 10m
     And container "setup" of pod "web" ignores SIGTERM
     When I run `kubectl delete pod web --wait=false`
     And 30s pass
@@ -86,7 +98,8 @@ Feature: Regular init containers and the deletion of their pod
     # Never. SyncPod sees the terminal phase and the pod worker terminates the pod (only the
     # sandbox is left to stop); the pod stays in the API, Failed, until someone deletes it — and a
     # pod in a terminal phase is deleted at once (grace 0, R8).
-    Given a pod "job" running on node "node-1" with:
+    Given a node "node-1"
+    And a pod "job" running on node "node-1" with:
       """
       spec:
         restartPolicy: Never
@@ -124,7 +137,13 @@ Feature: Regular init containers and the deletion of their pod
     # it back (Warning BackOff; the status a sync writes shows CrashLoopBackOff from the sync after).
     # The pod stays Pending and app never starts. Deleted, nothing runs: no SIGTERM, no restart; the
     # last run shows as terminated, and TerminatePod makes the pod Failed.
-    Given init container "setup" of pod "web" fails with exit code 1 after 10s
+    Given a node "node-1"
+    And a pod "web" running on node "node-1" with:
+      """
+      spec:
+        initContainers: [{name: setup}]
+      """
+    And init container "setup" of pod "web" fails with exit code 1 after 10s
     Then pod "web" has phase "Pending"
     And pod "web" has an event "BackOff" saying "Back-off restarting failed container setup in pod web_default"
     And pod "web" has fields:
@@ -141,3 +160,31 @@ Feature: Regular init containers and the deletion of their pod
       | /status/containerStatuses/0/state/waiting/reason          | "PodInitializing" |
     And no runtime event "SIGTERM" happens
     And no runtime event "started" happens
+
+  Scenario Outline: deleted mid-init on <release>: the phase the pod leaves the API with
+    # V20: from v1.27 TerminatePod turns the Pending phase into Failed before the final DELETE; a
+    # v1.26 kubelet deletes as soon as PodResourcesAreReclaimed, the pod still Pending.
+    Given Kubernetes <release>
+    And a node "node-1"
+    And a pod "web" running on node "node-1" with:
+      """
+      spec:
+        initContainers: [{name: setup}]
+      """
+    And init container "setup" of pod "web" completes after 10m
+    When I run `kubectl delete pod web`
+    Then pod "web" is gone
+    And pod "web" was removed with fields:
+      | path                                                      | value   |
+      | /status/phase                                             | <phase> |
+      | /status/initContainerStatuses/0/state/terminated/exitCode | 143     |
+    And these events happen in order:
+      | at   | component | event               |
+      | T+0s | runtime   | SIGTERM setup       |
+      | T+1s | status    | DELETE pods/web     |
+
+    Examples:
+      | release | phase     |
+      | v1.26   | "Pending" |
+      | v1.27   | "Failed"  |
+      | v1.33   | "Failed"  |

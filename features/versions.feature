@@ -270,3 +270,35 @@ Feature: The same deletion on each Kubernetes release (1.26 – 1.35)
       | line                                                      | outcome                                                        |
       | kubectl delete pod web -i --wait=false                    | fails with "error: unknown shorthand flag: 'i' in -i"          |
       | KUBECTL_INTERACTIVE_DELETE=true kubectl delete pod web -i | prints "Do you want to continue? (y/n): deletion is cancelled" |
+
+  Scenario Outline: pod GC marks an orphan by server-side apply up to v1.28, and cannot mark one with duplicate env names (<release>)
+    # V12: gc_controller.go markFailedAndDeletePodWithCondition used ApplyStatus (field manager
+    # PodGC, force) up to v1.28; converting a pod with two env entries of one name for the field
+    # manager fails (500), the error stops the pass before the DELETE, and the next passes fail
+    # the same way. kubernetes#121103 (v1.29; cherry-picked into 1.26.11, 1.27.8 and 1.28.4) sends
+    # an ordinary status PATCH instead, which has no such check.
+    Given Kubernetes <release>
+    And a node "node-1"
+    And a pod "web" running on node "node-1" with:
+      """
+      spec:
+        containers:
+          - name: app
+            image: nginx
+            env:
+              - {name: MODE, value: a}
+              - {name: MODE, value: b}
+      """
+    And node "node-1" is unreachable
+    When node "node-1" is deleted
+    And 2m pass
+    Then pod "web" <state>
+    And these events happen in order:
+      | at          | component | event                                               |
+      | T+40s..T+1m | podgc     | force delete pods/web: node node-1 no longer exists |
+      | T+40s..T+1m | apiserver | <request>                                           |
+
+    Examples:
+      | release | state                    | request                                             |
+      | v1.28   | has phase "Running"      | PATCH pods/web/status fieldManager=PodGC force=true |
+      | v1.29   | is gone                  | DELETE pods/web gracePeriodSeconds=0                |

@@ -1,6 +1,6 @@
 /**
  * Property-based tests (fast-check): random operation sequences against a fresh Cluster (1–2
- * nodes, 1–3 pods declared up front, then creates, deletes with random DeleteOptions, finalizer
+ * nodes, 1–3 pods declared up front (some with a regular init container), then creates, deletes with random DeleteOptions, finalizer
  * edits, status patches, time, kubelet restarts, partitions, SIGTERM behaviours), each ending with
  * every node reachable, every `example.com/x` finalizer removed and the cluster settled. After each
  * sequence the invariants of src/invariants.ts must hold:
@@ -253,6 +253,21 @@ describe('toGherkin', () => {
       gracePeriodSeconds: -1
       """
     And 1s passes
+`);
+  });
+
+  it('K56 prints a pod with an init container as its manifest (one spec key) and the init container step', () => {
+    const text = toGherkin({ nodes: ['n1'], pods: [{ name: 'p1', kind: 'running', node: 'n1', finalizer: false, tgps: 5, init: 90_000 }] }, [{ op: 'delete', pod: 'p1' }]);
+    expect(text).to.equal(`  Scenario: found by the property tests (src/invariants.test.ts)
+    Given a node "n1"
+    And a pod "p1" running on node "n1" with:
+      """
+      spec:
+        terminationGracePeriodSeconds: 5
+        initContainers: [{name: setup}]
+      """
+    And init container "setup" of pod "p1" completes after 90s
+    When the user deletes pod "p1"
 `);
   });
 });

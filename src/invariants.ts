@@ -31,12 +31,15 @@ export const CONDITION = 'example.com/Harmless';
 /** A UID that no object has (preconditions.uid "wrong"). */
 export const WRONG_UID = '00000000-0000-4000-8000-000000000000';
 
+/** The regular init container `setup` a running pod may have: it completes this long after the pod started (K56). */
+export const INIT_CONTAINER = 'setup';
+
 /** SIGTERM behaviours the vocabulary can express (there is no step back to the default "dies"). */
 export type Sigterm = { kind: 'ignores' } | { kind: 'exits'; afterMs: number };
 
 /** A pod declared by a Given step, created before T+0. */
 export type InitialPod =
-  | { name: string; kind: 'running'; node: string; finalizer: boolean; tgps?: number; sigterm?: Sigterm }
+  | { name: string; kind: 'running'; node: string; finalizer: boolean; tgps?: number; sigterm?: Sigterm; init?: number }
   | { name: string; kind: 'completed' | 'failed'; node: string }
   | { name: string; kind: 'unscheduled' };
 
@@ -71,7 +74,9 @@ export function manifestOf(p: InitialPod): string | undefined {
   if (p.kind !== 'running') return undefined;
   const lines: string[] = [];
   if (p.finalizer) lines.push('metadata:', `  finalizers: [${FINALIZER}]`);
-  if (p.tgps !== undefined) lines.push('spec:', `  terminationGracePeriodSeconds: ${p.tgps}`);
+  if (p.tgps !== undefined || p.init !== undefined) lines.push('spec:');
+  if (p.tgps !== undefined) lines.push(`  terminationGracePeriodSeconds: ${p.tgps}`);
+  if (p.init !== undefined) lines.push(`  initContainers: [{name: ${INIT_CONTAINER}}]`);
   return lines.length ? lines.join('\n') + '\n' : undefined;
 }
 
@@ -144,6 +149,7 @@ export function toGherkin(scenario: Pick<Scenario, 'nodes' | 'pods'>, steps: rea
       const doc = manifestOf(p);
       given.push(doc ? { text: `a pod "${p.name}" running on node "${p.node}" with:`, doc } : { text: `a pod "${p.name}" running on node "${p.node}"` });
       if (p.sigterm) given.push({ text: sigtermStep(p.name, p.sigterm) });
+      if (p.init !== undefined) given.push({ text: `init container "${INIT_CONTAINER}" of pod "${p.name}" completes after ${formatDuration(p.init)}` });
     }
   }
   given.forEach((g, i) => {
@@ -186,6 +192,8 @@ const initialPodArb = fc.record({
   finalizer: fc.boolean(),
   tgps: optional(fc.constantFrom(0, 1, 5, 30, 60)),
   sigterm: optional(sigtermArb),
+  // One running pod in four has an init container, still running at T+0 or done by then.
+  init: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(30_000, 90_000, 600_000) }),
 });
 
 type RawOp =
@@ -234,7 +242,7 @@ function normalise(nodeCount: number, rawPods: RawPod[], rawOps: RawOp[]): Scena
     const name = POD_NAMES[i];
     if (p.kind === 'unscheduled') return { name, kind: 'unscheduled' };
     if (p.kind !== 'running') return { name, kind: p.kind, node: nodeOf(p.node) };
-    return clean({ name, kind: 'running', node: nodeOf(p.node), finalizer: p.finalizer, tgps: p.tgps, sigterm: p.sigterm });
+    return clean({ name, kind: 'running', node: nodeOf(p.node), finalizer: p.finalizer, tgps: p.tgps, sigterm: p.sigterm, init: p.init });
   });
   const ops: Op[] = [];
   for (const o of rawOps) {
@@ -356,6 +364,7 @@ export function runScenario(scenario: Scenario): RunResult {
     } else if (p.kind === 'running' && p.sigterm) behaviour = { ...DEFAULT_BEHAVIOUR, sigterm: p.sigterm as SigtermBehaviour };
     planned.set(p.name, { node, behaviour });
     if (node && behaviour) cluster.node(node).containerBehaviours.set(`pods/${p.name} app`, behaviour);
+    if (node && p.kind === 'running' && p.init !== undefined) cluster.node(node).containerBehaviours.set(`pods/${p.name} ${INIT_CONTAINER}`, { ...DEFAULT_BEHAVIOUR, exitsOnItsOwn: 0, runsForMs: p.init });
     const r = api.create(USER, 'pods', 'default', podFromManifest(p.name, node, manifest));
     if (!r.ok) throw new Error(`pod "${p.name}" could not be created: ${r.status.message}`);
     cluster.flush();
@@ -661,6 +670,7 @@ export function minimise(scenario: Scenario, fails: (s: Scenario) => boolean): S
       if (p.finalizer) variants.push({ ...p, finalizer: false });
       if (p.tgps !== undefined) variants.push(dropKey(p, 'tgps'));
       if (p.sigterm) variants.push(dropKey(p, 'sigterm'));
+      if (p.init !== undefined) variants.push(dropKey(p, 'init'));
       for (const v of variants) changed = tryIt({ ...best, pods: best.pods.map((q, j) => (j === i ? v : q)) }) || changed;
     }
   }

@@ -7,6 +7,7 @@ import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
 import { genericStrategy } from './generic-strategy';
 import { clone, type KubeObject } from './object';
 import { applyPatchBody, type PatchType } from './patch';
+import { serverSideApply } from './field-manager';
 import { podStatusStrategy, podStrategyFor } from './pod-strategy';
 import { Store, STORE_SOURCE } from './store';
 import type { Strategy } from './strategy';
@@ -278,6 +279,19 @@ export class ApiServer {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`, () => {
       const r = this.stores[resource].update(namespace, name, (existing) => applyPatchBody(existing, type, body), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource) });
+      return { code: 200, object: r.object };
+    });
+  }
+
+  /**
+   * V12 — a server-side apply PATCH (application/apply-patch+yaml) of a pod's status with
+   * ?fieldManager=…&force=true, as client-go's ApplyStatus sends it (patch.go applyPatcher →
+   * field-manager.ts). Only forced applies are modelled.
+   */
+  applyStatus(client: ClientIdentity, namespace: string, name: string, body: unknown, opts: { fieldManager: string; force: true }): ApiResponse<Pod> {
+    const text = `PATCH pods/${name}/status fieldManager=${opts.fieldManager} force=true`;
+    return this.mutate(client, 'PATCH', 'pods', namespace, name, text, `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`, () => {
+      const r = this.stores.pods.update(namespace, name, (existing) => serverSideApply(existing, body), { strategy: this.strategyFor('pods', 'status') });
       return { code: 200, object: r.object };
     });
   }

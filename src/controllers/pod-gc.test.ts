@@ -90,14 +90,72 @@ describe('PodGC gcOrphaned', () => {
     };
     const deleteOnly = ['DELETE pods/web gracePeriodSeconds=0'];
     const marked = ['PATCH pods/web/status', 'DELETE pods/web gracePeriodSeconds=0'];
-    // v1.28: JobPodReplacementPolicy is alpha (off), so PodDisruptionConditions alone decides.
+    // v1.28: JobPodReplacementPolicy is alpha (off), so PodDisruptionConditions alone decides (the write is an apply, V12).
+    const applied = ['PATCH pods/web/status fieldManager=PodGC force=true', 'DELETE pods/web gracePeriodSeconds=0'];
     expect(orphan(Release.of(28, { PodDisruptionConditions: false }))).to.deep.equal({ requests: deleteOnly, phase: 'Running', condition: undefined });
-    expect(orphan(Release.of(28))).to.deep.equal({ requests: marked, phase: 'Failed', condition: 'DeletionByPodGC' });
-    expect(orphan(Release.of(28, { PodDisruptionConditions: false, JobPodReplacementPolicy: true }))).to.deep.equal({ requests: marked, phase: 'Failed', condition: undefined });
+    expect(orphan(Release.of(28))).to.deep.equal({ requests: applied, phase: 'Failed', condition: 'DeletionByPodGC' });
+    expect(orphan(Release.of(28, { PodDisruptionConditions: false, JobPodReplacementPolicy: true }))).to.deep.equal({ requests: applied, phase: 'Failed', condition: undefined });
     // v1.29–v1.30: JobPodReplacementPolicy is beta (on): Failed without the condition.
     expect(orphan(Release.of(29, { PodDisruptionConditions: false }))).to.deep.equal({ requests: marked, phase: 'Failed', condition: undefined });
     expect(orphan(Release.of(30, { PodDisruptionConditions: false, JobPodReplacementPolicy: false }))).to.deep.equal({ requests: deleteOnly, phase: 'Running', condition: undefined });
     expect(orphan(Release.of(31, { JobPodReplacementPolicy: false }))).to.deep.equal({ requests: marked, phase: 'Failed', condition: 'DeletionByPodGC' });
+  });
+
+  it('V12 up to v1.28 the mark is a forced server-side apply by "PodGC"; from v1.29 a status PATCH (kubernetes#121103)', () => {
+    const orphan = (release: Release, pod?: Parameters<typeof createPod>[2]) => {
+      const { c, t0 } = running({ unreachable: true, release, pod });
+      c.advance(5000);
+      c.apiserver.delete(USER, 'nodes', undefined, NODE, {});
+      c.flush();
+      c.advance(115_000);
+      return { c, t0, requests: requestsBy(c, t0, PODGC), last: versions(c, 'web').at(-1) };
+    };
+    const v28 = orphan(Release.of(28));
+    expect(v28.requests).to.deep.equal(['PATCH pods/web/status fieldManager=PodGC force=true', 'DELETE pods/web gracePeriodSeconds=0']);
+    // The applied condition and phase are merged into the status as the PATCH would write them.
+    expect(v28.last?.status?.phase).to.equal('Failed');
+    expect(condition(v28.last, 'DisruptionTarget')).to.deep.equal({ type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists', lastTransitionTime: toTime(v28.t0 + 60_000) });
+    expect(condition(v28.last, 'Ready'), 'the kubelet\'s conditions stay').to.not.equal(undefined);
+    expect(orphan(Release.of(29)).requests).to.deep.equal(['PATCH pods/web/status', 'DELETE pods/web gracePeriodSeconds=0']);
+  });
+
+  it('V12 v1.26–v1.28: a pod with two env vars of one name cannot be applied to (500), so pod GC never deletes it; v1.29 deletes it', () => {
+    const duplicateEnv = { spec: { containers: [{ name: 'app', env: [{ name: 'MODE', value: 'a' }, { name: 'MODE', value: 'b' }] }] } };
+    const message = 'failed to create manager for existing fields: failed to convert new object (default/web; /v1, Kind=Pod) to smd typed: .spec.containers[name="app"].env: duplicate entries for key [name="MODE"]';
+    for (const minor of [26, 28]) {
+      const { c, t0 } = running({ unreachable: true, release: Release.of(minor), pod: duplicateEnv });
+      c.advance(5000);
+      c.apiserver.delete(USER, 'nodes', undefined, NODE, {});
+      c.flush();
+      c.advance(115_000);
+      // Acted on at T+60 and again after the next quarantine (T+120), never reaching the DELETE.
+      expect(requestsBy(c, t0, PODGC), `v1.${minor}`).to.deep.equal(Array(2).fill('PATCH pods/web/status fieldManager=PodGC force=true'));
+      const lastId = c.timeline.since(t0).filter((e) => e.component === 'apiserver' && e.actor === PODGC).at(-1)?.requestId;
+      const failed = c.apiserver.request(lastId ?? 0)?.response;
+      expect(failed?.ok === false && [failed.code, failed.status.reason, failed.status.message]).to.deep.equal([500, '', message]);
+      expect(stored(c, 'web')?.status?.phase, 'nothing was written').to.equal('Running');
+    }
+    const { c, t0 } = running({ unreachable: true, release: Release.of(29), pod: duplicateEnv });
+    c.advance(5000);
+    c.apiserver.delete(USER, 'nodes', undefined, NODE, {});
+    c.flush();
+    c.advance(115_000);
+    expect(requestsBy(c, t0, PODGC)).to.deep.equal(['PATCH pods/web/status', 'DELETE pods/web gracePeriodSeconds=0']);
+    expect(stored(c, 'web')).to.equal(undefined);
+  });
+
+  it('V12 v1.28: an orphan already Failed still gets the condition applied (the apply always carries it); v1.29 sends nothing but the DELETE', () => {
+    const failedOrphan = (release: Release) => {
+      const c = new Cluster({ release });
+      c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'done' }, spec: { nodeName: 'gone', containers: [{ name: 'app' }] } });
+      c.apiserver.patch(USER, 'pods', 'default', 'done', 'merge', { status: { phase: 'Failed' } }, { subresource: 'status' });
+      c.flush();
+      const t0 = c.clock.now();
+      c.advance(120_000);
+      return requestsBy(c, t0, PODGC);
+    };
+    expect(failedOrphan(Release.of(28))).to.deep.equal(['PATCH pods/done/status fieldManager=PodGC force=true', 'DELETE pods/done gracePeriodSeconds=0']);
+    expect(failedOrphan(Release.of(29))).to.deep.equal(['DELETE pods/done gracePeriodSeconds=0']);
   });
 
   it('K48 discoverDeletedNodes: a node that is back when the quarantine ends keeps its pods (checked against the informer, then a live GET)', () => {
@@ -133,6 +191,26 @@ describe('PodGC gcTerminated', () => {
     expect(requestsBy(c, t0, PODGC)).to.deep.equal(['DELETE pods/evicted gracePeriodSeconds=0', 'DELETE pods/old gracePeriodSeconds=0']);
     expect(['old', 'middle', 'new', 'evicted', 'pending'].filter((n) => stored(c, n))).to.deep.equal(['middle', 'new', 'pending']);
     expect(at(c, t0, 'podgc', 'force delete pods/evicted: 4 terminated pods exceed the threshold of 2')).to.equal(16);
+  });
+
+  it('V15 up to v1.26 gcTerminated goes by creation time alone: the evicted pod is not taken first (kubernetes#116167, v1.27)', () => {
+    const collected = (release: Release) => {
+      const c = new Cluster({ release });
+      c.podGC.config.terminatedPodThreshold = 2;
+      c.advance(1000);
+      terminatedPod(c, 'old', 'Succeeded');
+      c.advance(1000);
+      terminatedPod(c, 'middle', 'Failed');
+      c.advance(1000);
+      terminatedPod(c, 'new', 'Succeeded');
+      c.advance(1000);
+      terminatedPod(c, 'evicted', 'Failed', 'Evicted');
+      const t0 = c.clock.now();
+      c.advance(20_000);
+      return requestsBy(c, t0, PODGC);
+    };
+    expect(collected(Release.of(26))).to.deep.equal(['DELETE pods/old gracePeriodSeconds=0', 'DELETE pods/middle gracePeriodSeconds=0']);
+    expect(collected(Release.of(27))).to.deep.equal(['DELETE pods/evicted gracePeriodSeconds=0', 'DELETE pods/old gracePeriodSeconds=0']);
   });
 
   it('K50 gc: a threshold of 0 turns gcTerminated off', () => {
@@ -195,6 +273,20 @@ describe('PodGC gcTerminating', () => {
     expect(last?.status?.phase).to.equal('Failed');
     expect(condition(last, 'DisruptionTarget')?.reason, 'only the taint eviction controller added a condition').to.equal('DeletionByTaintManager');
     expect(stored(c, 'web')).to.equal(undefined);
+  });
+
+  it('V14 with NodeOutOfServiceVolumeDetach disabled (possible up to v1.27) gcTerminating does not run: the out-of-service taint changes nothing', () => {
+    const outOfService = (release: Release) => {
+      const { c, t0 } = running({ unreachable: true, release });
+      c.apiserver.delete(USER, 'pods', 'default', 'web', {});
+      c.advance(25_000);
+      taintOutOfService(c);
+      c.advance(60_000);
+      return { requests: requestsBy(c, t0, PODGC), terminating: stored(c, 'web')?.metadata.deletionTimestamp !== undefined };
+    };
+    expect(outOfService(Release.of(27, { NodeOutOfServiceVolumeDetach: false }))).to.deep.equal({ requests: [], terminating: true });
+    expect(outOfService(Release.of(27)).requests).to.deep.equal(['PATCH pods/web/status fieldManager=PodGC force=true', 'DELETE pods/web gracePeriodSeconds=0']);
+    expect(() => Release.of(28, { NodeOutOfServiceVolumeDetach: false }), 'GA in v1.28').to.throw('locked to true');
   });
 
   it('K49 gcTerminating: without the out-of-service taint PodGC leaves a terminating pod on a NotReady node alone', () => {

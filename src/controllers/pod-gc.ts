@@ -65,6 +65,11 @@ function byEvictionAndCreationTimestamp(a: Pod, b: Pod): number {
   const ae = podIsEvicted(a);
   const be = podIsEvicted(b);
   if (ae !== be) return ae ? -1 : 1;
+  return byCreationTimestamp(a, b);
+}
+
+/** byCreationTimestamp: the oldest first, names breaking ties. */
+function byCreationTimestamp(a: Pod, b: Pod): number {
   const at = Date.parse(a.metadata.creationTimestamp ?? '');
   const bt = Date.parse(b.metadata.creationTimestamp ?? '');
   if (at !== bt) return at - bt;
@@ -119,9 +124,19 @@ export class PodGarbageCollector {
     const nodes = this.api.list('nodes', undefined);
     if (!pods.ok || !nodes.ok) return;
     if (this.config.terminatedPodThreshold > 0) this.gcTerminated(pods.object.items);
-    this.gcTerminating(pods.object.items, nodes.object.items);
+    // V14 — gc runs gcTerminating only with NodeOutOfServiceVolumeDetach (KEP-2268), a gate that
+    // can be disabled while it is beta (v1.26–v1.27); GA and locked from v1.28.
+    if (this.config.release.enabled('NodeOutOfServiceVolumeDetach')) this.gcTerminating(pods.object.items, nodes.object.items);
     this.gcOrphaned(pods.object.items, nodes.object.items);
     this.gcUnscheduledTerminating(pods.object.items);
+  }
+
+  /**
+   * V15 — the order pods are collected in: evicted pods first from v1.27 (kubernetes#116167,
+   * byEvictionAndCreationTimestamp); up to v1.26 by creation time alone (byCreationTimestamp).
+   */
+  private order(): (a: Pod, b: Pod) => number {
+    return this.config.release.atLeast(27) ? byEvictionAndCreationTimestamp : byCreationTimestamp;
   }
 
   /** gcTerminated: the terminated pods beyond the threshold go, evicted ones first, then the oldest. */
@@ -129,7 +144,7 @@ export class PodGarbageCollector {
     const terminated = pods.filter(isPodTerminated);
     const deleteCount = terminated.length - this.config.terminatedPodThreshold;
     if (deleteCount <= 0) return;
-    terminated.sort(byEvictionAndCreationTimestamp);
+    terminated.sort(this.order());
     for (const pod of terminated.slice(0, deleteCount)) {
       this.markFailedAndDeletePod(pod, undefined, `${terminated.length} terminated pods exceed the threshold of ${this.config.terminatedPodThreshold}`, 'gcTerminated');
     }
@@ -145,7 +160,7 @@ export class PodGarbageCollector {
       if (!node) return false; // nodeLister.Get failed: skipped
       return !isNodeReady(node) && (node.spec?.taints ?? []).some((t) => t.key === TAINT_OUT_OF_SERVICE);
     });
-    terminating.sort(byEvictionAndCreationTimestamp);
+    terminating.sort(this.order());
     for (const pod of terminating) this.markFailedAndDeletePod(pod, undefined, `terminating on node ${pod.spec?.nodeName}, which is not ready and tainted ${TAINT_OUT_OF_SERVICE}`, 'gcTerminating');
   }
 
@@ -193,9 +208,32 @@ export class PodGarbageCollector {
   }
 
   /**
+   * V12 — up to v1.28 (and its patches before 1.28.4, 1.27.8, 1.26.11) the status write is a
+   * server-side apply with field manager "PodGC", forced: the condition (with lastTransitionTime
+   * now) whenever there is one, so even for a pod already Succeeded or Failed, and phase Failed
+   * unless the pod is terminal. ExtractPodStatus would re-send fields PodGC already owns; a pod it
+   * applied to is deleted right after, so there are none. If the apply fails — a pod with
+   * duplicate env names or ports cannot be converted for the field manager (500) — the pod is not
+   * deleted, and every pass fails the same way: the bug kubernetes#121103 fixed by sending an
+   * ordinary status PATCH from v1.29 (cherry-picked into 1.26.11, 1.27.8, 1.28.4). Returns whether
+   * to go on to the DELETE.
+   */
+  private applyFailedStatus(pod: Pod, condition: PodCondition | undefined): boolean {
+    const phase = pod.status?.phase;
+    const status: PodStatus = {};
+    if (phase !== 'Succeeded' && phase !== 'Failed') status.phase = 'Failed';
+    if (condition) status.conditions = [{ ...condition, lastTransitionTime: toTime(this.clock.now()) }];
+    if (Object.keys(status).length === 0) return true;
+    const { name, namespace } = pod.metadata;
+    const applied = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, status };
+    return this.api.applyStatus(IDENTITY, namespace!, name!, applied, { fieldManager: 'PodGC', force: true }).ok;
+  }
+
+  /**
    * markFailedAndDeletePodWithCondition: unless the pod is already Succeeded or Failed, its status
    * is patched to phase Failed (plus the condition, via UpdatePodCondition; PatchPodStatus), then it
-   * is deleted with DeleteOptions{gracePeriodSeconds: 0} and no precondition.
+   * is deleted with DeleteOptions{gracePeriodSeconds: 0} and no precondition. Up to v1.28 the status
+   * write is a server-side apply instead (applyFailedStatus).
    */
   private markFailedAndDeletePod(pod: Pod, condition: PodCondition | undefined, why: string, fn: string): void {
     const name = pod.metadata.name!;
@@ -208,10 +246,12 @@ export class PodGarbageCollector {
     // deleted as it is, neither Failed nor conditioned.
     const gates = this.config.release;
     const marks = gates.enabled('PodDisruptionConditions') || gates.enabled('JobPodReplacementPolicy');
-    if (marks && phase !== 'Succeeded' && phase !== 'Failed') {
+    const withCondition = condition !== undefined && gates.enabled('PodDisruptionConditions');
+    if (marks && !gates.atLeast(29)) {
+      if (!this.applyFailedStatus(pod, withCondition ? condition : undefined)) return;
+    } else if (marks && phase !== 'Succeeded' && phase !== 'Failed') {
       const status: PodStatus = structuredClone(pod.status ?? {});
       status.phase = 'Failed';
-      const withCondition = condition !== undefined && gates.enabled('PodDisruptionConditions');
       if (withCondition) updatePodCondition(status, condition, this.clock.now());
       const body: { status: PodStatus } = { status: { phase: 'Failed', ...(withCondition ? { conditions: status.conditions } : {}) } };
       const r = this.api.patch(IDENTITY, 'pods', ns, name, 'merge', body, { subresource: 'status' });

@@ -30,10 +30,10 @@ function requestsBy(c: Cluster, t0: number, actor: string): string[] {
 }
 
 /** Pods (name → tolerations; undefined = the admission defaults) running a minute on a node that loses the apiserver at T+0. */
-function partitioned(pods: Record<string, Toleration[] | undefined> = { web: undefined }, release?: Release): { c: Cluster; node: SimNode; t0: number } {
+function partitioned(pods: Record<string, Toleration[] | undefined> = { web: undefined }, release?: Release, spec: Record<string, unknown> = {}): { c: Cluster; node: SimNode; t0: number } {
   const c = new Cluster(release ? { release } : {});
   const node = c.addNode(NODE);
-  for (const [name, tolerations] of Object.entries(pods)) createPod(c, name, tolerations ? { spec: { tolerations } } : {});
+  for (const [name, tolerations] of Object.entries(pods)) createPod(c, name, { spec: { ...spec, ...(tolerations ? { tolerations } : {}) } });
   c.advance(WARMUP_MS);
   const t0 = c.clock.now();
   node.setReachable(false);
@@ -128,6 +128,25 @@ describe('taint eviction through the cluster', () => {
     const on = partitioned({ web: undefined }, Release.of(30));
     on.c.advance(360_000);
     expect(requestsBy(on.c, on.t0, TEC)).to.deep.equal(['PATCH pods/web/status', 'DELETE pods/web']);
+  });
+
+  it('V12 up to v1.28 the condition is a forced server-side apply by "TaintManager"; a pod with duplicate env names is never deleted (5 attempts, 10 ms apart)', () => {
+    const { c, t0 } = partitioned({ web: undefined }, Release.of(28));
+    c.advance(360_000);
+    expect(requestsBy(c, t0, TEC)).to.deep.equal(['PATCH pods/web/status fieldManager=TaintManager force=true', 'DELETE pods/web']);
+    expect(stored(c, 'web')?.status?.conditions?.find((x) => x.type === 'DisruptionTarget')?.reason).to.equal('DeletionByTaintManager');
+
+    const duplicateEnv = { containers: [{ name: 'app', env: [{ name: 'MODE', value: 'a' }, { name: 'MODE', value: 'b' }] }] };
+    const stuck = partitioned({ web: undefined }, Release.of(28), duplicateEnv);
+    stuck.c.advance(360_000);
+    const patches = stuck.c.timeline.since(stuck.t0).filter((e) => e.component === 'apiserver' && e.actor === TEC);
+    expect(patches.map((e) => e.text)).to.deep.equal(Array(5).fill('PATCH pods/web/status fieldManager=TaintManager force=true'));
+    expect(patches.map((e) => e.at - patches[0]!.at)).to.deep.equal([0, 10, 20, 30, 40]);
+    expect(stored(stuck.c, 'web')?.metadata.deletionTimestamp).to.equal(undefined);
+
+    const fixed = partitioned({ web: undefined }, Release.of(29), duplicateEnv);
+    fixed.c.advance(360_000);
+    expect(requestsBy(fixed.c, fixed.t0, TEC)).to.deep.equal(['PATCH pods/web/status', 'DELETE pods/web']);
   });
 
   it('K47 processPodOnNode: each pod goes after its own shortest toleration: 60 s, at once (tolerationSeconds 0), or never (no tolerationSeconds)', () => {

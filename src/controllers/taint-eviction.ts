@@ -1,6 +1,6 @@
 import type { ApiServer, ClientIdentity } from '../apiserver/apiserver';
 import { EventRecorder } from '../apiserver/event-recorder';
-import { jsonEqual } from '../apiserver/object';
+import { jsonEqual, toTime } from '../apiserver/object';
 import type { Node, Pod, PodStatus, Taint, Toleration } from '../apiserver/types';
 import type { Clock, TimerHandle } from '../clock';
 import { DEFAULT_RELEASE } from '../release';
@@ -11,6 +11,9 @@ import { updatePodCondition } from './pod-gc';
 
 const SOURCE = 'pkg/controller/tainteviction/taint_eviction.go';
 const IDENTITY: ClientIdentity = { name: 'taint-eviction-controller', component: 'nodelifecycle' };
+/** taint_eviction.go `retries` and the sleep between them in deletePodHandler. */
+const RETRIES = 5;
+const RETRY_MS = 10;
 
 /** pkg/apis/core/v1 Toleration.ToleratesTaint (Equal and Exists; an empty key with Exists matches every key). */
 export function toleratesTaint(t: Toleration, taint: Taint): boolean {
@@ -122,12 +125,13 @@ export class TaintEvictionController {
 
   /** handleNodeUpdate: remember the node's NoExecute taints, then processPodOnNode for every pod bound to it. */
   private handleNodeUpdate(nodeName: string): void {
-    const got = this.api.get('nodes', undefined, nodeName);
-    if (!got.ok) {
+    // nodeLister.Get: the node informer's cache, not a GET to the apiserver.
+    const node = this.knownNodes.get(nodeName);
+    if (!node) {
       this.taintedNodes.delete(nodeName); // node deleted: scheduled evictions stay (they GET the pod when they fire)
       return;
     }
-    const taints = noExecuteTaints(got.object);
+    const taints = noExecuteTaints(node);
     if (taints.length === 0) this.taintedNodes.delete(nodeName);
     else this.taintedNodes.set(nodeName, taints);
     const pods = this.podInformer.podsAssignedToNode(nodeName);
@@ -205,34 +209,50 @@ export class TaintEvictionController {
     this.emitEvent(namespace, name, `Cancelling deletion of Pod ${key}`, 'emitCancelPodDeletionEvent');
   }
 
-  /** deletePodHandler: the event, then addConditionAndDeletePod. */
+  /**
+   * deletePodHandler: the event, then addConditionAndDeletePod, tried up to `retries` (5) times,
+   * 10 ms apart, until one attempt gets through.
+   */
   private deletePodHandler(namespace: string | undefined, name: string): void {
     this.emitEvent(namespace, name, `Marking for deletion Pod ${namespace}/${name}`, 'emitPodDeletionEvent');
-    this.addConditionAndDeletePod(namespace, name);
+    const attempt = (left: number) => {
+      if (this.addConditionAndDeletePod(namespace, name) || left <= 1) return;
+      this.clock.after(RETRY_MS, () => attempt(left - 1));
+    };
+    attempt(RETRIES);
   }
 
   /**
    * addConditionAndDeletePod: GET the pod; add DisruptionTarget{DeletionByTaintManager} through
    * UpdatePodCondition and PatchPodStatus when that changes it; then DELETE with empty options.
    * With PodDisruptionConditions disabled (possible up to v1.30; locked on from v1.31) neither the
-   * GET nor the condition happens: just the DELETE.
+   * GET nor the condition happens: just the DELETE (V10). Up to v1.28 (taint_manager.go, before
+   * 1.28.4, 1.27.8, 1.26.11) the condition is a forced server-side apply by "TaintManager", sent
+   * every time with lastTransitionTime now, and a pod the field manager cannot convert (duplicate
+   * env names or ports) is never deleted (V12, kubernetes#121103). Returns whether it got through.
    */
-  private addConditionAndDeletePod(namespace: string | undefined, name: string): void {
+  private addConditionAndDeletePod(namespace: string | undefined, name: string): boolean {
     const record = () => this.timeline.record('nodelifecycle', `taint eviction pods/${name}: deleting due to NoExecute taint`, `${SOURCE} addConditionAndDeletePod`, { actor: IDENTITY.name });
-    if (this.options.release.enabled('PodDisruptionConditions')) {
+    const release = this.options.release;
+    if (release.enabled('PodDisruptionConditions')) {
       const got = this.api.get('pods', namespace, name);
-      if (!got.ok) return;
+      if (!got.ok) return false;
       record();
-      const status: PodStatus = structuredClone(got.object.status ?? {});
       const condition = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' };
-      if (updatePodCondition(status, condition, this.clock.now())) {
-        const r = this.api.patch(IDENTITY, 'pods', namespace, name, 'merge', { status: { conditions: status.conditions } }, { subresource: 'status' });
-        if (!r.ok) return;
+      if (!release.atLeast(29)) {
+        const applied = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, status: { conditions: [{ ...condition, lastTransitionTime: toTime(this.clock.now()) }] } };
+        if (!this.api.applyStatus(IDENTITY, namespace!, name, applied, { fieldManager: 'TaintManager', force: true }).ok) return false;
+      } else {
+        const status: PodStatus = structuredClone(got.object.status ?? {});
+        if (updatePodCondition(status, condition, this.clock.now())) {
+          const r = this.api.patch(IDENTITY, 'pods', namespace, name, 'merge', { status: { conditions: status.conditions } }, { subresource: 'status' });
+          if (!r.ok) return false;
+        }
       }
     } else {
       record();
     }
-    this.api.delete(IDENTITY, 'pods', namespace, name, {});
+    return this.api.delete(IDENTITY, 'pods', namespace, name, {}).ok;
   }
 
   /** The controller's EventRecorder (reason TaintManagerEviction, on the pod). */

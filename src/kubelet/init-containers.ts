@@ -19,8 +19,9 @@ export interface InitContainerActions {
  * one start and one that exited is restarted. Once a regular container runs, regular init
  * containers are never looked at again. None started yet: the first one.
  *
- * Before v1.29 (SidecarContainers off) findNextInitContainerToRun decided instead; for regular init
- * containers it picks the same container, so one function serves every release.
+ * Before v1.29 (SidecarContainers off) findNextInitContainerToRun decided instead; this function
+ * came with KEP-753 (#116429, v1.28 alpha). For regular init containers both pick the same
+ * container, so one function serves every release.
  */
 export function computeInitContainerActions(pod: Pod, sandbox: Sandbox | undefined): InitContainerActions {
   const inits = pod.spec?.initContainers ?? [];

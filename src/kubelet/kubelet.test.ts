@@ -580,6 +580,19 @@ describe('regular init containers (K56–K58): kuberuntime_manager.go computePod
     expect([pod?.status?.phase, condition(pod, 'Initialized')?.status, condition(pod, 'Ready')?.status]).to.deep.equal(['Running', 'True', 'True']);
   });
 
+  it('K56 K45 a kubelet restarted while an init container runs waits for it and then starts the app; the init container is not run again', () => {
+    const { c, node, t0 } = running({ spec: { initContainers: [{ name: 'setup' }] }, containers: { setup: { exitsOnItsOwn: 0, runsForMs: 90_000 } } });
+    node.restartKubelet();
+    c.advance(40_000);
+    expectTimeline(c, t0, [
+      [0, 'kubelet', 'ADD pods/web'],
+      [30, 'runtime', 'exited setup code=0'],
+      [31, 'runtime', 'started app'],
+    ]);
+    expectNo(c, t0, 'runtime', 'started setup');
+    expect(stored(c, 'web')?.status?.phase).to.equal('Running');
+  });
+
   it('K57 a failed init container with restartPolicy Never: the pod is Failed (held back until the worker terminated it, K33), nothing else starts, the pod stays in the API', () => {
     const { c } = newCluster();
     const t0 = c.clock.now();

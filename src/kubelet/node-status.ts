@@ -19,6 +19,8 @@ export const LEASE_DURATION_SECONDS = 40;
  */
 export class NodeStatusReporter {
   private timer?: TimerHandle;
+  /** The Lease as this process last wrote it (controller.go latestLease; lost when the kubelet restarts). */
+  private latestLease?: Lease;
 
   constructor(
     private readonly clock: Scheduler,
@@ -81,19 +83,31 @@ export class NodeStatusReporter {
     api.create(this.client.identity, 'nodes', undefined, node);
   }
 
+  /**
+   * controller.go sync: the Lease this process wrote last is renewed from that copy, without a GET
+   * ("we can optimistically assume it didn't change since our last update"); only the first
+   * renewal, or one whose update failed, GETs it (backoffEnsureLease, which creates it if missing).
+   */
   private renewLease(): void {
     const api = this.client.server;
     const renewTime = new Date(this.clock.now()).toISOString().replace('Z', '000Z');
+    const renew = (lease: Lease) => {
+      const r = api.update(this.client.identity, 'leases', NODE_LEASE_NAMESPACE, { ...lease, spec: { ...lease.spec, renewTime } });
+      this.latestLease = r.ok ? r.object : undefined;
+      return r.ok;
+    };
+    if (this.latestLease && renew(this.latestLease)) return;
     const got = api.get('leases', NODE_LEASE_NAMESPACE, this.nodeName);
     if (!got.ok) {
       const lease: Lease = {
         metadata: { name: this.nodeName, namespace: NODE_LEASE_NAMESPACE },
         spec: { holderIdentity: this.nodeName, leaseDurationSeconds: LEASE_DURATION_SECONDS, renewTime },
       };
-      api.create(this.client.identity, 'leases', NODE_LEASE_NAMESPACE, lease);
+      const created = api.create(this.client.identity, 'leases', NODE_LEASE_NAMESPACE, lease);
+      this.latestLease = created.ok ? created.object : undefined;
       return;
     }
-    api.update(this.client.identity, 'leases', NODE_LEASE_NAMESPACE, { ...got.object, spec: { ...got.object.spec, renewTime } });
+    renew(got.object);
   }
 
   /**

@@ -95,15 +95,17 @@ export class VolumeManager {
     const p = this.pods.get(uid);
     if (!p || p.removed) return;
     p.removed = true;
-    if (![...p.volumes.values()].some((v) => v.state !== 'unmounted')) return;
+    if (!stillMounted(p)) return;
+    // Until now none of its volumes could be unmounting (only removed pods are), so the pod brings
+    // work: wake the reconciler without looking at the other pods.
     this.unmounting.add(p);
-    if (this.hasWork()) this.loop.wake();
+    this.loop.wake();
   }
 
   /** Are any of the pod's volumes still mounted (or being unmounted)? */
   podVolumesExist(uid: string): boolean {
     const p = this.pods.get(uid);
-    return !!p && [...p.volumes.values()].some((v) => v.state !== 'unmounted');
+    return !!p && stillMounted(p);
   }
 
   /**
@@ -167,13 +169,6 @@ export class VolumeManager {
     return out;
   }
 
-  private hasWork(): boolean {
-    for (const p of this.unmounting) {
-      if ([...p.volumes.values()].some((v) => v.state === 'mounted')) return true;
-    }
-    return false;
-  }
-
   /** One reconciler pass: start TearDown for every volume of removed pods whose back-off has expired. */
   private reconcile(): void {
     const now = this.clock.now();
@@ -212,7 +207,13 @@ export class VolumeManager {
       }
       v.state = 'unmounted';
       this.timeline.record('volumes', `unmounted ${v.name} ${p.podRef}`, SOURCE, { actor: this.nodeName });
-      if (![...p.volumes.values()].some((o) => o.state !== 'unmounted')) this.unmounting.delete(p);
+      if (!stillMounted(p)) this.unmounting.delete(p);
     });
   }
+}
+
+/** Is a volume of the pod still mounted or being unmounted? */
+function stillMounted(p: PodVolumes): boolean {
+  for (const v of p.volumes.values()) if (v.state !== 'unmounted') return true;
+  return false;
 }

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { Clock } from '../clock';
 import { diff, Etcd } from '../apiserver/etcd';
+import type { TimelineEvent } from './event';
 import { Timeline, type RevisionReader } from './timeline';
 
 const KEY = '/registry/pods/default/web';
@@ -80,5 +81,31 @@ describe('Timeline records', () => {
       ['etcd', 1],
     ]);
     expect(reader.texts).to.equal(0);
+  });
+
+  it('keeps thousands of events in order, each readable and annotatable; since(t) starts at the first at or after t', () => {
+    const clock = new Clock();
+    const timeline = new Timeline(clock);
+    const t0 = clock.now();
+    for (let i = 0; i < 3000; i++) {
+      const e = timeline.record(i % 2 === 0 ? 'kubelet' : 'apiserver', `event ${i}`, `source ${i % 7}`, i % 3 === 0 ? { actor: `node-${i % 5}` } : {});
+      if (i % 2 === 1) {
+        e.requestId = i;
+        timeline.annotate(e, i % 4 === 1 ? '200' : '409 Conflict');
+      }
+      if (i % 10 === 9) clock.tick(1000);
+    }
+    const all = timeline.all();
+    expect(all).to.have.length(3000);
+    const fields = (e: TimelineEvent): unknown[] => [e.seq, e.at - t0, e.component, e.text, e.source, e.actor, e.requestId, e.outcome];
+    expect(fields(all[2001])).to.deep.equal([2002, 200_000, 'apiserver', 'event 2001', 'source 6', 'node-1', 2001, '200']);
+    expect(fields(all[2003])).to.deep.equal([2004, 200_000, 'apiserver', 'event 2003', 'source 1', undefined, 2003, '409 Conflict']);
+    expect(fields(all[2004])).to.deep.equal([2005, 200_000, 'kubelet', 'event 2004', 'source 2', 'node-4', undefined, undefined]);
+    expect([all[2997].actor, all[2997].requestId, all[2997].outcome]).to.deep.equal(['node-2', 2997, '200']);
+    const later = timeline.since(t0 + 250_000);
+    expect(later[0].seq).to.equal(2501);
+    expect(later).to.have.length(500);
+    expect(timeline.since(t0 + 250_500)[0].seq).to.equal(2511);
+    expect(timeline.since(t0 + 10_000_000)).to.deep.equal([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { Operation } from 'fast-json-patch';
 import { EPOCH_MS, type Clock } from '../clock';
-import type { Component, TimelineEvent } from './event';
+import { COMPONENTS, type Component, type TimelineEvent } from './event';
 
 /**
  * How much a timeline keeps: `full` (every event, for scenarios and their report) or `summary`
@@ -20,51 +20,179 @@ export interface RevisionReader {
   patch(revision: number): readonly Operation[] | undefined;
 }
 
+type NumberArray = Float64Array | Uint32Array | Uint8Array;
+
+/** One field of every event, in a typed array that doubles when full. */
+class Column<A extends NumberArray> {
+  private data: A;
+
+  constructor(private readonly make: (length: number) => A) {
+    this.data = make(256);
+  }
+
+  get(i: number): number {
+    return this.data[i];
+  }
+
+  set(i: number, value: number): void {
+    if (i >= this.data.length) {
+      const bigger = this.make(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[i] = value;
+  }
+}
+
 /**
- * One recorded event in a fixed shape: small numbers, shared strings, and for revision events only
- * the revision; `text` and `patch` are built when someone reads them (a report, an assertion).
+ * The kept events, one column per field (an event is an index): numbers in typed arrays, strings
+ * (sources, actors, outcomes: a few hundred distinct) stored once and referred to by number, and
+ * for revision events only the revision. Text and patches are built when someone reads them.
  */
+class EventStore {
+  length = 0;
+  readonly offsets = new Column((n) => new Float64Array(n));
+  readonly components = new Column((n) => new Uint8Array(n));
+  readonly sources = new Column((n) => new Uint32Array(n));
+  /** 0: none; else 1 + the string's number. */
+  readonly actors = new Column((n) => new Uint32Array(n));
+  readonly outcomes = new Column((n) => new Uint32Array(n));
+  /** NaN: none. */
+  readonly requestIds = new Column((n) => new Float64Array(n));
+  /** 0: the body is the text; else 1 + the reader's number, and the body is a revision. */
+  readonly readerIds = new Column((n) => new Uint8Array(n));
+  /** The text, or the revision a reader describes. */
+  readonly bodies: (string | number)[] = [];
+  readonly strings: string[] = [];
+  readonly readers: RevisionReader[] = [];
+  private readonly stringIds = new Map<string, number>();
+
+  add(offset: number, component: Component, body: string | number, source: string, reader: RevisionReader | undefined, actor: string | undefined): number {
+    const i = this.length++;
+    this.offsets.set(i, offset);
+    this.components.set(i, COMPONENTS.indexOf(component));
+    this.bodies.push(body);
+    this.sources.set(i, this.stringId(source));
+    this.actors.set(i, actor === undefined ? 0 : 1 + this.stringId(actor));
+    this.outcomes.set(i, 0);
+    this.requestIds.set(i, NaN);
+    this.readerIds.set(i, reader === undefined ? 0 : 1 + this.readerId(reader));
+    return i;
+  }
+
+  stringId(s: string): number {
+    let id = this.stringIds.get(s);
+    if (id === undefined) {
+      id = this.strings.push(s) - 1;
+      this.stringIds.set(s, id);
+    }
+    return id;
+  }
+
+  /** 0 → undefined, n → the string numbered n − 1. */
+  optionalString(ref: number): string | undefined {
+    return ref === 0 ? undefined : this.strings[ref - 1];
+  }
+
+  private readerId(reader: RevisionReader): number {
+    const id = this.readers.indexOf(reader);
+    return id >= 0 ? id : this.readers.push(reader) - 1;
+  }
+}
+
+/** One kept event: a view of its index in the store. */
 class RecordedEvent implements TimelineEvent {
-  actor: string | undefined = undefined;
+  constructor(
+    private readonly store: EventStore,
+    private readonly index: number,
+  ) {}
+
+  get seq(): number {
+    return this.index + 1;
+  }
+
+  get at(): number {
+    return EPOCH_MS + this.store.offsets.get(this.index);
+  }
+
+  get component(): Component {
+    return COMPONENTS[this.store.components.get(this.index)];
+  }
+
+  get text(): string {
+    const body = this.store.bodies[this.index];
+    return typeof body === 'string' ? body : this.reader!.text(body);
+  }
+
+  get source(): string {
+    return this.store.strings[this.store.sources.get(this.index)];
+  }
+
+  get actor(): string | undefined {
+    return this.store.optionalString(this.store.actors.get(this.index));
+  }
+
+  set actor(actor: string | undefined) {
+    this.store.actors.set(this.index, actor === undefined ? 0 : 1 + this.store.stringId(actor));
+  }
+
+  get patch(): readonly Operation[] | undefined {
+    const body = this.store.bodies[this.index];
+    return typeof body === 'number' ? this.reader!.patch(body) : undefined;
+  }
+
+  get requestId(): number | undefined {
+    const id = this.store.requestIds.get(this.index);
+    return Number.isNaN(id) ? undefined : id;
+  }
+
+  set requestId(id: number | undefined) {
+    this.store.requestIds.set(this.index, id ?? NaN);
+  }
+
+  get outcome(): string | undefined {
+    return this.store.optionalString(this.store.outcomes.get(this.index));
+  }
+
+  set outcome(outcome: string | undefined) {
+    this.store.outcomes.set(this.index, outcome === undefined ? 0 : 1 + this.store.stringId(outcome));
+  }
+
+  private get reader(): RevisionReader | undefined {
+    const id = this.store.readerIds.get(this.index);
+    return id === 0 ? undefined : this.store.readers[id - 1];
+  }
+
+  /** The same JSON as a plain event object (what run-against-run comparisons read). */
+  toJSON(): object {
+    return { seq: this.seq, at: this.at, component: this.component, text: this.text, source: this.source, actor: this.actor, patch: this.patch, requestId: this.requestId, outcome: this.outcome };
+  }
+}
+
+/** An event of a summary-mode timeline: handed to its caller (to annotate), kept by no one. */
+class UnkeptEvent implements TimelineEvent {
   requestId: number | undefined = undefined;
   outcome: string | undefined = undefined;
 
   constructor(
     readonly seq: number,
-    /** Milliseconds since the clock's epoch: a small integer, where an absolute time would be a boxed double. */
-    private readonly offset: number,
+    readonly at: number,
     readonly component: Component,
-    /** The text, or the revision a reader describes. */
     private readonly body: string | number,
     readonly source: string,
     private readonly reader: RevisionReader | undefined,
+    public actor: string | undefined,
   ) {}
-
-  get at(): number {
-    return EPOCH_MS + this.offset;
-  }
 
   get text(): string {
     return typeof this.body === 'string' ? this.body : this.reader!.text(this.body);
-  }
-
-  get patch(): readonly Operation[] | undefined {
-    return typeof this.body === 'number' ? this.reader!.patch(this.body) : undefined;
-  }
-
-  /** The same JSON as a plain event object (what invariant 8 compares run against run). */
-  toJSON(): object {
-    const patch = this.patch;
-    return { seq: this.seq, at: this.at, component: this.component, text: this.text, source: this.source, actor: this.actor, patch, requestId: this.requestId, outcome: this.outcome };
   }
 }
 
 /** Records what every component does, in order, on the cluster's virtual clock. */
 export class Timeline {
-  private readonly events: RecordedEvent[] = [];
+  private readonly store = new EventStore();
   private readonly counts = new Map<Component, number>();
-  /** One copy of each source text or outcome: callers build them per event (`${SOURCE} fn`), a few hundred distinct. */
-  private readonly strings = new Map<string, string>();
   private seq = 0;
 
   constructor(
@@ -102,32 +230,37 @@ export class Timeline {
   private add(component: Component, body: string | number, source: string, reader: RevisionReader | undefined, actor: string | undefined): TimelineEvent {
     this.seq += 1;
     this.counts.set(component, (this.counts.get(component) ?? 0) + 1);
-    // Summary mode: the caller still gets its event (to annotate), but nothing keeps it.
-    const keep = this.keepsEvents;
-    const event = new RecordedEvent(this.seq, this.clock.now() - EPOCH_MS, component, body, keep ? this.intern(source) : source, reader);
-    if (actor !== undefined) event.actor = actor;
-    if (keep) this.events.push(event);
-    return event;
-  }
-
-  private intern(s: string): string {
-    const shared = this.strings.get(s);
-    if (shared !== undefined) return shared;
-    this.strings.set(s, s);
-    return s;
+    if (!this.keepsEvents) return new UnkeptEvent(this.seq, this.clock.now(), component, body, source, reader, actor);
+    // Every event is kept, so an event's seq is its index + 1.
+    return new RecordedEvent(this.store, this.store.add(this.clock.now() - EPOCH_MS, component, body, source, reader, actor));
   }
 
   /** Adds the outcome of a request to the event that recorded its arrival. */
   annotate(event: TimelineEvent, outcome: string): void {
-    event.outcome = this.keepsEvents ? this.intern(outcome) : outcome;
+    event.outcome = outcome;
   }
 
   all(): readonly TimelineEvent[] {
-    return this.events;
+    return this.views(0);
   }
 
   /** Events at or after `atMs` (e.g. everything from T+0 on). */
   since(atMs: number): TimelineEvent[] {
-    return this.events.filter((e) => e.at >= atMs);
+    // Events are in time order (the clock never goes back): the first one at or after atMs, by bisection.
+    const offset = atMs - EPOCH_MS;
+    let lo = 0;
+    let hi = this.store.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.store.offsets.get(mid) < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.views(lo);
+  }
+
+  private views(from: number): RecordedEvent[] {
+    const out: RecordedEvent[] = [];
+    for (let i = from; i < this.store.length; i++) out.push(new RecordedEvent(this.store, i));
+    return out;
   }
 }
