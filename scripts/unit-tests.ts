@@ -4,8 +4,11 @@
  *
  * Most test files are pure (no child process, no global state) and run together in ONE process
  * (this file, run by `node --test`, requires them all): one start-up and one module load instead
- * of one per file. A file that says "runs in a process of its own" (it spawns cucumber or node, or
- * loads cucumber's support code, or blocks on a child) gets a process of its own, beside it. The
+ * of one per file. The files that run features of their own through cucumber's API and say "runs
+ * in the process that loads cucumber" run together in a second process
+ * (scripts/unit-tests-cucumber.ts), which loads the support code once (scripts/cucumber-in-process.ts).
+ * A file that says "runs in a process of its own" (it spawns cucumber or node, or loads cucumber's
+ * support code its own way, or blocks on a child) gets a process of its own, beside them. The
  * scenarios run in two of those: steps/determinism.test.ts runs the `ci` profile (and writes
  * reports/), steps/real-kubectl.test.ts the `real-kubectl` profile.
  *
@@ -14,6 +17,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { SUPPORT_PROCESS } from './cucumber-in-process';
 import { path as TS_HOOK } from './ts-hook';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -26,15 +30,21 @@ export const OWN_PROCESS = 'runs in a process of its own';
  */
 const LONGEST = ['steps/real-kubectl.test.ts', 'steps/determinism.test.ts', 'src/kubectl/kubectl.differential.test.ts'];
 
-export function testFiles(): { shared: string[]; isolated: string[] } {
+export function testFiles(): { shared: string[]; withCucumber: string[]; isolated: string[] } {
   const files = DIRS.flatMap((d) =>
     readdirSync(path.join(ROOT, d), { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.test.ts'))
       .map((f) => path.join(d, f)),
   ).sort();
-  const isolated = files.filter((f) => readFileSync(path.join(ROOT, f), 'utf8').includes(OWN_PROCESS));
+  const text = new Map(files.map((f) => [f, readFileSync(path.join(ROOT, f), 'utf8')]));
+  const isolated = files.filter((f) => text.get(f)?.includes(OWN_PROCESS));
+  const withCucumber = files.filter((f) => !isolated.includes(f) && text.get(f)?.includes(SUPPORT_PROCESS));
   const rank = (f: string) => (LONGEST.includes(f) ? LONGEST.indexOf(f) : LONGEST.length);
-  return { shared: files.filter((f) => !isolated.includes(f)), isolated: isolated.sort((a, b) => rank(a) - rank(b)) };
+  return {
+    shared: files.filter((f) => !isolated.includes(f) && !withCucumber.includes(f)),
+    withCucumber,
+    isolated: isolated.sort((a, b) => rank(a) - rank(b)),
+  };
 }
 
 /** Runs a command to its end; its output is passed through (`inherit`) or kept for later. */
@@ -55,7 +65,7 @@ async function main(typecheck: boolean): Promise<number> {
   const types = typecheck ? run(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', '.'], 'keep') : undefined;
   const tests = await run(
     process.execPath,
-    ['--require', TS_HOOK, '--test', '--test-reporter=spec', '--test-concurrency=2', path.relative(ROOT, __filename), ...isolated],
+    ['--require', TS_HOOK, '--test', '--test-reporter=spec', '--test-concurrency=2', ...isolated.slice(0, 2), path.relative(ROOT, __filename), 'scripts/unit-tests-cucumber.ts', ...isolated.slice(2)],
     'inherit',
   );
   if (types) {
@@ -67,7 +77,7 @@ async function main(typecheck: boolean): Promise<number> {
   return tests.code;
 }
 
-if (process.env.NODE_TEST_CONTEXT !== undefined) {
+if (require.main === module && process.env.NODE_TEST_CONTEXT !== undefined) {
   // Run by `node --test` below: load the shared files; node:test runs what they define.
   for (const f of testFiles().shared) require(path.join(ROOT, f));
 } else if (require.main === module) {

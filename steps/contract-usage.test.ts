@@ -1,10 +1,11 @@
-// This test file runs in a process of its own (scripts/unit-tests.ts): it waits on a cucumber child process.
-import { spawnSync } from 'node:child_process';
+// This test file runs in the process that loads cucumber (scripts/unit-tests.ts): it runs cucumber's dry run through its API.
+import { before } from 'node:test';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
+import { runCucumber } from '../scripts/cucumber-in-process';
 import { CONTRACT } from '../scripts/step-catalogue';
 
 const ROOT = resolve(__dirname, '..');
@@ -15,15 +16,18 @@ interface Usage {
 }
 
 /** Every step definition with the feature lines that use it (cucumber's usage-json, dry run). */
-function usage(): Usage[] {
+async function usage(): Promise<Usage[]> {
   const out = join(mkdtempSync(join(tmpdir(), 'usage-')), 'usage.json');
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/@cucumber/cucumber/bin/cucumber.js'), '--profile', 'summary', '--dry-run', '--format', `usage-json:${out}`], { cwd: ROOT, encoding: 'utf8' });
-  expect(r.status, r.stderr).to.equal(0);
+  const r = await runCucumber({ dryRun: true, format: [`usage-json:${out}`] });
+  expect(r.success, r.output).to.equal(true);
   return JSON.parse(readFileSync(out, 'utf8')) as Usage[];
 }
 
 describe('the scenario vocabulary contract (docs/steps.md)', () => {
-  const all = usage();
+  let all: Usage[] = [];
+  before(async () => {
+    all = await usage();
+  });
 
   it('every contract phrase is used by at least one scenario in features/', () => {
     const unused: string[] = [];

@@ -1,13 +1,11 @@
-// This file runs in a process of its own: it spawns cucumber.
+// This test file runs in the process that loads cucumber (scripts/unit-tests.ts): it runs a feature through cucumber's API.
 import { after, describe, it } from 'node:test';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
+import { runCucumber } from '../scripts/cucumber-in-process';
 import { nearestSteps, stepShape, undefinedStepsMessage, type KnownStep } from './nearest-steps';
-
-const ROOT = path.resolve(__dirname, '..');
 
 const step = (keyword: string, pattern: string): KnownStep => ({ keyword, pattern, matches: () => false });
 const KNOWN = [
@@ -47,7 +45,7 @@ describe('did you mean: in a real cucumber run', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'did-you-mean-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('a scenario with a misspelt step fails before its first step, naming the phrase it meant; the other scenario passes', () => {
+  it('a scenario with a misspelt step fails before its first step, naming the phrase it meant; the other scenario passes', async () => {
     const feature = path.join(dir, 'typo.feature');
     writeFileSync(
       feature,
@@ -66,10 +64,9 @@ describe('did you mean: in a real cucumber run', () => {
         '    Then pod "web" is gone',
       ].join('\n'),
     );
-    const bin = path.join(ROOT, 'node_modules', '@cucumber', 'cucumber', 'bin', 'cucumber.js');
-    const r = spawnSync(process.execPath, [bin, feature, '--profile', 'summary'], { cwd: ROOT, encoding: 'utf8' });
-    const out = r.stdout + r.stderr;
-    expect(r.status, out).to.equal(1);
+    const r = await runCucumber({ paths: [feature] });
+    const out = r.output;
+    expect(r.success, out).to.equal(false);
     expect(out).to.include('the step `pod "web" is gon` matches no step definition. Did you mean one of these?\n');
     expect(out).to.match(/Did you mean one of these\?\n\s+Then pod \{string\} is gone\n/);
     expect(out).to.include('2 scenarios (1 failed, 1 passed)');

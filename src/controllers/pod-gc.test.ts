@@ -193,6 +193,26 @@ describe('PodGC gcTerminated', () => {
     expect(at(c, t0, 'podgc', 'force delete pods/evicted: 4 terminated pods exceed the threshold of 2')).to.equal(16);
   });
 
+  it('V15 up to v1.26 gcTerminated goes by creation time alone: the evicted pod is not taken first (kubernetes#116167, v1.27)', () => {
+    const collected = (release: Release) => {
+      const c = new Cluster({ release });
+      c.podGC.config.terminatedPodThreshold = 2;
+      c.advance(1000);
+      terminatedPod(c, 'old', 'Succeeded');
+      c.advance(1000);
+      terminatedPod(c, 'middle', 'Failed');
+      c.advance(1000);
+      terminatedPod(c, 'new', 'Succeeded');
+      c.advance(1000);
+      terminatedPod(c, 'evicted', 'Failed', 'Evicted');
+      const t0 = c.clock.now();
+      c.advance(20_000);
+      return requestsBy(c, t0, PODGC);
+    };
+    expect(collected(Release.of(26))).to.deep.equal(['DELETE pods/old gracePeriodSeconds=0', 'DELETE pods/middle gracePeriodSeconds=0']);
+    expect(collected(Release.of(27))).to.deep.equal(['DELETE pods/evicted gracePeriodSeconds=0', 'DELETE pods/old gracePeriodSeconds=0']);
+  });
+
   it('K50 gc: a threshold of 0 turns gcTerminated off', () => {
     const c = new Cluster();
     c.podGC.config.terminatedPodThreshold = 0;
@@ -253,6 +273,20 @@ describe('PodGC gcTerminating', () => {
     expect(last?.status?.phase).to.equal('Failed');
     expect(condition(last, 'DisruptionTarget')?.reason, 'only the taint eviction controller added a condition').to.equal('DeletionByTaintManager');
     expect(stored(c, 'web')).to.equal(undefined);
+  });
+
+  it('V14 with NodeOutOfServiceVolumeDetach disabled (possible up to v1.27) gcTerminating does not run: the out-of-service taint changes nothing', () => {
+    const outOfService = (release: Release) => {
+      const { c, t0 } = running({ unreachable: true, release });
+      c.apiserver.delete(USER, 'pods', 'default', 'web', {});
+      c.advance(25_000);
+      taintOutOfService(c);
+      c.advance(60_000);
+      return { requests: requestsBy(c, t0, PODGC), terminating: stored(c, 'web')?.metadata.deletionTimestamp !== undefined };
+    };
+    expect(outOfService(Release.of(27, { NodeOutOfServiceVolumeDetach: false }))).to.deep.equal({ requests: [], terminating: true });
+    expect(outOfService(Release.of(27)).requests).to.deep.equal(['PATCH pods/web/status fieldManager=PodGC force=true', 'DELETE pods/web gracePeriodSeconds=0']);
+    expect(() => Release.of(28, { NodeOutOfServiceVolumeDetach: false }), 'GA in v1.28').to.throw('locked to true');
   });
 
   it('K49 gcTerminating: without the out-of-service taint PodGC leaves a terminating pod on a NotReady node alone', () => {

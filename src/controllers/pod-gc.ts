@@ -65,6 +65,11 @@ function byEvictionAndCreationTimestamp(a: Pod, b: Pod): number {
   const ae = podIsEvicted(a);
   const be = podIsEvicted(b);
   if (ae !== be) return ae ? -1 : 1;
+  return byCreationTimestamp(a, b);
+}
+
+/** byCreationTimestamp: the oldest first, names breaking ties. */
+function byCreationTimestamp(a: Pod, b: Pod): number {
   const at = Date.parse(a.metadata.creationTimestamp ?? '');
   const bt = Date.parse(b.metadata.creationTimestamp ?? '');
   if (at !== bt) return at - bt;
@@ -119,9 +124,19 @@ export class PodGarbageCollector {
     const nodes = this.api.list('nodes', undefined);
     if (!pods.ok || !nodes.ok) return;
     if (this.config.terminatedPodThreshold > 0) this.gcTerminated(pods.object.items);
-    this.gcTerminating(pods.object.items, nodes.object.items);
+    // V14 — gc runs gcTerminating only with NodeOutOfServiceVolumeDetach (KEP-2268), a gate that
+    // can be disabled while it is beta (v1.26–v1.27); GA and locked from v1.28.
+    if (this.config.release.enabled('NodeOutOfServiceVolumeDetach')) this.gcTerminating(pods.object.items, nodes.object.items);
     this.gcOrphaned(pods.object.items, nodes.object.items);
     this.gcUnscheduledTerminating(pods.object.items);
+  }
+
+  /**
+   * V15 — the order pods are collected in: evicted pods first from v1.27 (kubernetes#116167,
+   * byEvictionAndCreationTimestamp); up to v1.26 by creation time alone (byCreationTimestamp).
+   */
+  private order(): (a: Pod, b: Pod) => number {
+    return this.config.release.atLeast(27) ? byEvictionAndCreationTimestamp : byCreationTimestamp;
   }
 
   /** gcTerminated: the terminated pods beyond the threshold go, evicted ones first, then the oldest. */
@@ -129,7 +144,7 @@ export class PodGarbageCollector {
     const terminated = pods.filter(isPodTerminated);
     const deleteCount = terminated.length - this.config.terminatedPodThreshold;
     if (deleteCount <= 0) return;
-    terminated.sort(byEvictionAndCreationTimestamp);
+    terminated.sort(this.order());
     for (const pod of terminated.slice(0, deleteCount)) {
       this.markFailedAndDeletePod(pod, undefined, `${terminated.length} terminated pods exceed the threshold of ${this.config.terminatedPodThreshold}`, 'gcTerminated');
     }
@@ -145,7 +160,7 @@ export class PodGarbageCollector {
       if (!node) return false; // nodeLister.Get failed: skipped
       return !isNodeReady(node) && (node.spec?.taints ?? []).some((t) => t.key === TAINT_OUT_OF_SERVICE);
     });
-    terminating.sort(byEvictionAndCreationTimestamp);
+    terminating.sort(this.order());
     for (const pod of terminating) this.markFailedAndDeletePod(pod, undefined, `terminating on node ${pod.spec?.nodeName}, which is not ready and tainted ${TAINT_OUT_OF_SERVICE}`, 'gcTerminating');
   }
 

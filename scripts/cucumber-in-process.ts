@@ -1,0 +1,48 @@
+/**
+ * Cucumber run in this process through its API (loadConfiguration, loadSupport, runCucumber), for
+ * the tests that run a feature of their own. The project's support code is loaded once per
+ * process; each run then gets its own configuration, as `cucumber-js FEATURE -p PROFILE …` would.
+ * A cucumber start-up (node, the support code, the step patterns) is ≈ 1.5 s of CPU: the test
+ * files that use this say SUPPORT_PROCESS and share one process (scripts/unit-tests.ts).
+ */
+import * as path from 'node:path';
+import { Writable } from 'node:stream';
+import type { IConfiguration } from '@cucumber/cucumber/api';
+
+const ROOT = path.resolve(__dirname, '..');
+
+/** The marker, in a test file's comments, that puts it in the process that loads the support code. */
+export const SUPPORT_PROCESS = 'runs in the process that loads cucumber';
+
+let loaded: Promise<{ api: typeof import('@cucumber/cucumber/api'); support: import('@cucumber/cucumber/api').ISupportCodeLibrary }> | undefined;
+
+/** cucumber's API and the support code of cucumber.js (steps/**\/!(*.test).ts), loaded on first use. */
+function load() {
+  loaded ??= (async () => {
+    const api = await import('@cucumber/cucumber/api');
+    const { runConfiguration } = await api.loadConfiguration({ profiles: ['summary'] }, { cwd: ROOT });
+    return { api, support: await api.loadSupport(runConfiguration, { cwd: ROOT }) };
+  })();
+  return loaded;
+}
+
+/** What a run printed (its formatter's output) and whether it passed (the CLI's exit code 0). */
+export interface InProcessRun {
+  success: boolean;
+  output: string;
+}
+
+/**
+ * Runs cucumber with a profile of cucumber.js (`summary` unless said), and what the command line
+ * would add to it: feature paths, world parameters, --dry-run, --format.
+ */
+export async function runCucumber(options: { profile?: string } & Partial<Pick<IConfiguration, 'paths' | 'worldParameters' | 'dryRun' | 'format'>> = {}): Promise<InProcessRun> {
+  const { profile = 'summary', ...provided } = options;
+  const { api, support } = await load();
+  let output = '';
+  const stdout = new Writable({ write: (chunk: Buffer, _encoding, done) => ((output += chunk.toString()), done()) });
+  const environment = { cwd: ROOT, stdout, stderr: stdout };
+  const { runConfiguration } = await api.loadConfiguration({ profiles: [profile], provided }, environment);
+  const { success } = await api.runCucumber({ ...runConfiguration, support }, environment);
+  return { success, output };
+}
