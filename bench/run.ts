@@ -8,7 +8,7 @@
  *    TypeScript loader). Suite and floor runs alternate, so a shared machine's load falls on both;
  *    each gives wall time and CPU time (user + system, what the process itself used).
  * 2. mass: N pods deleted gracefully until all are gone, each run in a fresh process (wall time of
- *    the simulation, peak RSS, events per second): 1 000 and 10 000 pods on 100 nodes with full
+ *    the simulation, the process's CPU time, peak RSS, events per second): 1 000 and 10 000 pods on 100 nodes with full
  *    recording, 10 000 pods on 2 nodes (no per-node cost may grow with the pods of a node),
  *    10 000 on 100 nodes in scale mode (--record summary) and 100 000 on 1 000 nodes in scale mode.
  *    MASS_CASES=1000,10000 runs only those keys.
@@ -101,6 +101,7 @@ const MASS_CASES: Record<string, MassCase> = {
 interface MassRun {
   seconds: number;
   deleteSeconds: number;
+  cpuSeconds: number;
   peakRssMB: number;
   events: number;
   finalState: string;
@@ -139,14 +140,14 @@ function main(): void {
   const wall = (runs: typeof suite): number => median(runs.map((r) => r.seconds));
   const cpu = (runs: typeof suite): number => median(runs.map((r) => r.cpuSeconds));
 
-  type MassFigure = { pods: number; nodes: number; record: string; runs: number; seconds: number; deleteSeconds: number; peakRssMB: number; eventsPerSecond: number; finalState: string };
+  type MassFigure = { pods: number; nodes: number; record: string; runs: number; seconds: number; deleteSeconds: number; cpuSeconds: number; peakRssMB: number; eventsPerSecond: number; finalState: string };
   const mass: Record<string, MassFigure> = {};
   const only = process.env.MASS_CASES?.split(',');
   for (const [key, c] of Object.entries(MASS_CASES)) {
     if (only && !only.includes(key)) continue;
     const runs = Array.from({ length: c.runs }, () => massRun(c));
     const seconds = median(runs.map((r) => r.seconds));
-    mass[key] = { pods: c.pods, nodes: c.nodes, record: c.record, runs: c.runs, seconds, deleteSeconds: median(runs.map((r) => r.deleteSeconds)), peakRssMB: median(runs.map((r) => r.peakRssMB)), eventsPerSecond: Math.round(runs[0].events / seconds), finalState: runs[0].finalState };
+    mass[key] = { pods: c.pods, nodes: c.nodes, record: c.record, runs: c.runs, seconds, deleteSeconds: median(runs.map((r) => r.deleteSeconds)), cpuSeconds: median(runs.map((r) => r.cpuSeconds)), peakRssMB: median(runs.map((r) => r.peakRssMB)), eventsPerSecond: Math.round(runs[0].events / seconds), finalState: runs[0].finalState };
   }
   const ratio = (a: string, b: string): number | undefined => (mass[a] && mass[b] ? mass[a].seconds / mass[b].seconds : undefined);
 
@@ -195,7 +196,7 @@ function main(): void {
     ...Object.entries(mass).map(([key, m]): [string, string, string] => [
       MASS_CASES[key].label,
       `${m.seconds.toFixed(2)} s`,
-      `${m.peakRssMB.toFixed(0)} MB, ${m.eventsPerSecond} events/s; deletion phase ${m.deleteSeconds.toFixed(2)} s${m.runs !== RUNS ? `; median of ${m.runs}` : ''}`,
+      `${m.peakRssMB.toFixed(0)} MB, ${m.eventsPerSecond} events/s; deletion phase ${m.deleteSeconds.toFixed(2)} s; ${m.cpuSeconds.toFixed(2)} s CPU${m.runs !== RUNS ? `; median of ${m.runs}` : ''}`,
     ]),
     ['growth 1 000 → 10 000', times(result.mass.growth), 'target ≤ 10.5×'],
     ['growth 10 000 → 100 000 (scale mode)', times(result.mass.growthTo100000), 'target ≤ 10.5×'],

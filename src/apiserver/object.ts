@@ -55,6 +55,13 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
+  // Arrays of one length compare by index: a for-in walk would visit string keys ("0", "1", …),
+  // several times slower. Other lengths take the walk below (undefined items count as absent there).
+  if (Array.isArray(a) && (a as unknown[]).length === (b as unknown[]).length) {
+    const y = b as unknown[];
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], y[i])) return false;
+    return true;
+  }
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   // Members set to undefined count as absent (they are not serialised); no arrays allocated.

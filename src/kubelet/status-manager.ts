@@ -7,7 +7,7 @@ import type { Scheduler } from '../clock';
 import type { Release } from '../release';
 import type { Timeline } from '../timeline/timeline';
 import { Loop } from './loop';
-import { KUBELET_CONDITIONS } from './status';
+import { conditionOfType, KUBELET_CONDITIONS } from './status';
 
 const SOURCE = 'pkg/kubelet/status/status_manager.go';
 
@@ -328,11 +328,6 @@ function initializedContainers(statuses: ContainerStatus[]): ContainerStatus[] {
     if (!statuses[i].state?.waiting || statuses[i].lastState?.terminated) return statuses.slice(0, i + 1);
   }
   return statuses.slice(0, 1);
-}
-
-function conditionOfType(conditions: readonly PodCondition[] | undefined, type: string): PodCondition | undefined {
-  if (conditions) for (const c of conditions) if (c.type === type) return c;
-  return undefined;
 }
 
 /** jsonEqual of two statuses leaving their conditions out (without building copies that lack them). */

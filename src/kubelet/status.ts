@@ -161,7 +161,8 @@ function condition(type: string, ok: boolean, time: string, observedGeneration: 
   return c;
 }
 
-function conditionOfType(conditions: readonly PodCondition[] | undefined, type: string): PodCondition | undefined {
+/** The first condition of that type (a scan without a closure: it runs for every condition of every status). */
+export function conditionOfType(conditions: readonly PodCondition[] | undefined, type: string): PodCondition | undefined {
   if (conditions) for (const c of conditions) if (c.type === type) return c;
   return undefined;
 }
