@@ -131,9 +131,17 @@ function timelineFrom(cluster: Cluster, from: number, t0: number): string {
   return formatTimeline(cluster.timeline.all().slice(from), t0);
 }
 
-describe('kubectl delete: the built-in kubectl and the real kubectl v1.33 do the same', () => {
-  let session: RealKubectlSession | undefined;
-  after(async () => session?.close());
+/**
+ * How many lines run at once, each with a session (a server and its kubectl) of its own: a line
+ * mostly waits for the kubectl process, so one at a time left the cores idle.
+ */
+const AT_ONCE = 3;
+
+describe('kubectl delete: the built-in kubectl and the real kubectl v1.33 do the same', { concurrency: AT_ONCE }, () => {
+  /** Sessions with no line running; each keeps kubectl's discovery cache from one line to the next. */
+  const idle: RealKubectlSession[] = [];
+  const sessions: RealKubectlSession[] = [];
+  after(async () => Promise.all(sessions.map((s) => s.close())));
 
   const compare = async (line: string, stdin?: string) => {
     const builtInCluster = fixture();
@@ -143,10 +151,12 @@ describe('kubectl delete: the built-in kubectl and the real kubectl v1.33 do the
 
     const realCluster = fixture();
     const { listener } = createApiHandler(realCluster);
+    let session = idle.pop();
     if (session) session.use(realCluster, listener);
-    else session = await RealKubectlSession.start(realCluster, listener);
+    else sessions.push((session = await RealKubectlSession.start(realCluster, listener)));
     realCluster.timeline.record('kubectl', line.replace(/^kubectl\s+/, ''), 'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go RunDelete', { actor: 'kubectl' });
     const real = await session.run(splitCommandLine(line).slice(1), { virtualMs: DEFAULT_WAIT_LIMIT_MS, wallMs: 15_000 }, { stdin });
+    idle.push(session);
 
     expect(real.stopped, 'the real kubectl ran to its end').to.equal(undefined);
     expect(builtIn.requests, 'requests (method, path, query, body)').to.deep.equal(real.requests.map(withoutWatchTimeout));
