@@ -118,6 +118,24 @@ Feature: Forced deletion of a pod
       | T+2s | runtime   | SIGKILL app                       |
       | T+2s | runtime   | exited app code=137               |
 
+  Scenario: a pod recreated under the same name is another pod: what was declared for the old one stays with it
+    # The kubelet and the runtime know pods by UID; a name only finds the pod that has it now. The
+    # old container still ignores SIGTERM and is killed at the 2-second floor; the new pod is a
+    # plain one: its container dies of SIGTERM (143).
+    When I run `kubectl delete pod web --force`
+    And the user creates pod "web" on node "node-1"
+    And 5s pass
+    And the user deletes pod "web"
+    And 5s pass
+    Then these events happen in order:
+      | at   | component | event               |
+      | T+0s | runtime   | SIGTERM app         |
+      | T+2s | runtime   | SIGKILL app         |
+      | T+2s | runtime   | exited app code=137 |
+      | T+5s | runtime   | SIGTERM app         |
+      | T+5s | runtime   | exited app code=143 |
+    And pod "web" is gone
+
   Scenario: while the old pod still exists, a graceful delete does not free the name
     # R34: CREATE of a name whose object is terminating fails with 409 AlreadyExists, "object is
     # being deleted". Only when the kubelet's final DELETE has removed it can the name be reused.

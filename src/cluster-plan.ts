@@ -15,6 +15,8 @@ export const WARMUP_MS = 60_000;
 
 interface PlannedPod {
   pod: Pod;
+  /** The uid of the pod created for this plan entry, once it exists: behaviours are set for it alone. */
+  uid?: string;
   behaviours: Map<string, ContainerBehaviour>;
   volumes: Map<string, VolumeBehaviour>;
 }
@@ -171,7 +173,7 @@ export class ClusterPlan {
     const behaviour = { ...(planned.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change };
     planned.behaviours.set(container, behaviour);
     const node = this.runningNode(planned);
-    if (this.started && node) this.cluster.node(node).containerBehaviours.set(`pods/${podName} ${container}`, behaviour);
+    if (node && planned.uid) this.cluster.node(node).containerBehaviours.set(`${planned.uid} ${container}`, behaviour);
   }
 
   /**
@@ -213,7 +215,7 @@ export class ClusterPlan {
     }
     planned.volumes.set(volume, behaviour);
     const node = this.runningNode(planned);
-    if (this.started && node) this.cluster.node(node).volumeBehaviours.set(`pods/${podName} ${volume}`, behaviour);
+    if (node && planned.uid) this.cluster.node(node).volumeBehaviours.set(`${planned.uid} ${volume}`, behaviour);
   }
 
   nodeUnreachable(node: string): void {
@@ -280,13 +282,7 @@ export class ClusterPlan {
   }
 
   private createPod(planned: PlannedPod): void {
-    const nodeName = this.runningNode(planned);
     const name = planned.pod.metadata.name!;
-    if (nodeName) {
-      const node = this.cluster.node(nodeName);
-      for (const [c, b] of planned.behaviours) node.containerBehaviours.set(`pods/${name} ${c}`, b);
-      for (const [v, b] of planned.volumes) node.volumeBehaviours.set(`pods/${name} ${v}`, b);
-    }
     const owners = [...this.replicaSets.values()].filter((r) => r.pods.some((p) => p.name === name));
     const pod = structuredClone(planned.pod);
     for (const owner of owners) {
@@ -298,7 +294,30 @@ export class ClusterPlan {
     }
     const r = this.cluster.apiserver.create(USER, 'pods', 'default', pod);
     if (!r.ok) throw new PlanError(`pod "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    // Before the flush: the kubelet hears of the pod only then, and looks its behaviours up by uid.
+    this.bind(planned, r.object.metadata.uid!);
     this.cluster.flush();
+  }
+
+  /** The plan entry now stands for the pod with this uid: its behaviours go to that pod's node. */
+  private bind(planned: PlannedPod, uid: string): void {
+    planned.uid = uid;
+    const nodeName = this.runningNode(planned);
+    if (!nodeName) return;
+    const node = this.cluster.node(nodeName);
+    for (const [c, b] of planned.behaviours) node.containerBehaviours.set(`${uid} ${c}`, b);
+    for (const [v, b] of planned.volumes) node.volumeBehaviours.set(`${uid} ${v}`, b);
+  }
+
+  /**
+   * A pod the user created during the scenario (`created` is what the apiserver stored): from now
+   * on its name means this pod, a plain one with nothing planned for it, whatever an earlier pod of
+   * that name did; that earlier pod, if it still runs somewhere, keeps its own behaviours.
+   */
+  userCreated(created: Pod): void {
+    const planned: PlannedPod = { pod: created, behaviours: new Map(), volumes: new Map() };
+    this.pods.set(created.metadata.name!, planned);
+    this.bind(planned, created.metadata.uid!);
   }
 
   private createReplicaSet(name: string): void {

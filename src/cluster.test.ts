@@ -2,6 +2,8 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { Cluster } from './cluster';
 import { RunawayLoopError } from './clock';
+import { createPod, newCluster } from './kubelet/testing';
+
 
 const HOUR = 60 * 60_000;
 
@@ -27,6 +29,16 @@ describe('Cluster bounds on work that never ends', () => {
     expect(counter.runs, 'it did run all hour').to.equal(HOUR / 1000);
     // Nothing that the simulation can name blocks here: the list is empty, not invented.
     expect(result.settled === false && result.blockers).to.deep.equal([]);
+  });
+
+  it('settle: a container that exits on its own under restartPolicy Always is named as a crash loop', () => {
+    const { c } = newCluster();
+    const pod = createPod(c, 'web', { containers: { app: { exitsOnItsOwn: 0 } } });
+    const result = c.settle();
+    expect(result.settled).to.equal(false);
+    expect(result.settled === false && result.blockers).to.deep.equal([
+      `container "app" of pods/web on node "node-1" exits on its own and is restarted for ever (CrashLoopBackOff: back-off 5m0s restarting failed container=app pod=web_default(${pod.metadata.uid}))`,
+    ]);
   });
 
   it('settle: the limit is a parameter, and a second call gets its own hour', () => {

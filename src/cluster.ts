@@ -124,7 +124,7 @@ export class Cluster {
     }
   }
 
-  /** What keeps deleted pods from going away, in words: stuck volumes, finalizers, unreachable nodes, kubelets at work. */
+  /** What keeps the cluster busy or deleted pods from going away, in words: stuck volumes, unreachable nodes, crash loops, finalizers, kubelets at work. */
   blockers(): string[] {
     const out: string[] = [];
     for (const node of this.nodes.values()) {
@@ -135,6 +135,9 @@ export class Cluster {
         out.push(`volume "${v.volume}" of ${v.podRef} on node "${node.name}" is being unmounted and TearDown never returned (no retry while it is pending)`);
       }
       if (!node.reachable) out.push(`node "${node.name}" is unreachable: its kubelet gets no watch events and cannot send status or its final DELETE`);
+      for (const c of node.kubelet.crashLoops()) {
+        out.push(`container "${c.container}" of pods/${c.pod} on node "${node.name}" exits on its own and is restarted for ever (CrashLoopBackOff: ${c.message})`);
+      }
     }
     const pods = this.apiserver.list('pods', undefined);
     for (const pod of pods.ok ? pods.object.items : []) {

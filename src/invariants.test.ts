@@ -100,6 +100,9 @@ describe(`invariants hold for random operation sequences (PROPERTY_RUNS=${RUNS})
  * housekeeping-before-sources-ready: a kubelet restarted while its node was cut off ran
  * HandlePodCleanups before its apiserver source had delivered anything and killed every running
  * pod as an orphan (upstream syncLoopIteration skips housekeeping until sourcesReady).
+ * same-name-pod-inherits-behaviour: container behaviours were keyed by pod name, so a pod created
+ * with the name of a completed one inherited "exits 0 on its own" and crash-looped under
+ * restartPolicy Always for ever; they are keyed by uid now (ClusterPlan.userCreated).
  */
 const REGRESSIONS: Record<string, Scenario> = {
   'housekeeping-before-sources-ready': {
@@ -109,6 +112,16 @@ const REGRESSIONS: Record<string, Scenario> = {
       { op: 'reachable', node: 'n1', reachable: false },
       { op: 'restartKubelet', node: 'n1' },
       { op: 'wait', ms: 5000 },
+    ],
+  },
+  'same-name-pod-inherits-behaviour': {
+    nodes: ['n1'],
+    pods: [{ name: 'p1', kind: 'completed', node: 'n1' }],
+    ops: [
+      { op: 'reachable', node: 'n1', reachable: false },
+      { op: 'delete', pod: 'p1' },
+      { op: 'create', pod: 'p1', node: 'n1' },
+      { op: 'sigterm', pod: 'p1', sigterm: { kind: 'ignores' } },
     ],
   },
 };

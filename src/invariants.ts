@@ -352,7 +352,8 @@ export function runScenario(scenario: Scenario): RunResult {
   if (!w.ok) throw new Error(`cannot watch pods: ${w.status.message}`);
 
   // Given: steps/world.ts ensureStarted.
-  const planned = new Map<string, { node?: string; behaviour?: ContainerBehaviour }>();
+  // Behaviours are keyed by uid, as ClusterPlan sets them: a later pod of the same name is another pod.
+  const planned = new Map<string, { node?: string; uid: string; behaviour?: ContainerBehaviour }>();
   for (const n of scenario.nodes) cluster.addNode(n);
   for (const p of scenario.pods) {
     const node = p.kind === 'unscheduled' ? undefined : p.node;
@@ -362,11 +363,12 @@ export function runScenario(scenario: Scenario): RunResult {
       manifest = 'spec:\n  restartPolicy: Never\n';
       behaviour = { ...DEFAULT_BEHAVIOUR, exitsOnItsOwn: p.kind === 'completed' ? 0 : 1 };
     } else if (p.kind === 'running' && p.sigterm) behaviour = { ...DEFAULT_BEHAVIOUR, sigterm: p.sigterm as SigtermBehaviour };
-    planned.set(p.name, { node, behaviour });
-    if (node && behaviour) cluster.node(node).containerBehaviours.set(`pods/${p.name} app`, behaviour);
-    if (node && p.kind === 'running' && p.init !== undefined) cluster.node(node).containerBehaviours.set(`pods/${p.name} ${INIT_CONTAINER}`, { ...DEFAULT_BEHAVIOUR, exitsOnItsOwn: 0, runsForMs: p.init });
     const r = api.create(USER, 'pods', 'default', podFromManifest(p.name, node, manifest));
     if (!r.ok) throw new Error(`pod "${p.name}" could not be created: ${r.status.message}`);
+    const uid = r.object.metadata.uid!;
+    planned.set(p.name, { node, uid, behaviour });
+    if (node && behaviour) cluster.node(node).containerBehaviours.set(`${uid} app`, behaviour);
+    if (node && p.kind === 'running' && p.init !== undefined) cluster.node(node).containerBehaviours.set(`${uid} ${INIT_CONTAINER}`, { ...DEFAULT_BEHAVIOUR, exitsOnItsOwn: 0, runsForMs: p.init });
     cluster.flush();
   }
   cluster.flush();
@@ -387,12 +389,14 @@ export function runScenario(scenario: Scenario): RunResult {
     steps.push(step);
     const skip = (why: string) => void (step.skipped = why);
     switch (op.op) {
-      case 'create':
-        // A created pod is a plain running one: it does not inherit the behaviour planned for an
-        // earlier pod of that name (a container that completes would crash-loop under Always, K55).
-        cluster.node(op.node).containerBehaviours.delete(`pods/${op.pod} app`);
-        api.create(USER, 'pods', 'default', podFromManifest(op.pod, op.node, undefined));
+      case 'create': {
+        // A created pod is a plain running one (ClusterPlan.userCreated): it does not inherit the
+        // behaviour planned for an earlier pod of that name (a container that completes would
+        // crash-loop under Always, K55), and later ops on the name mean it.
+        const r = api.create(USER, 'pods', 'default', podFromManifest(op.pod, op.node, undefined));
+        if (r.ok) planned.set(op.pod, { node: op.node, uid: r.object.metadata.uid! });
         break;
+      }
       case 'delete': {
         const doc = deleteDocOf(op);
         if (doc === undefined) {
@@ -438,7 +442,7 @@ export function runScenario(scenario: Scenario): RunResult {
         const p = planned.get(op.pod);
         if (!p) throw new Error(`sigterm op for undeclared pod "${op.pod}"`);
         p.behaviour = { ...(p.behaviour ?? DEFAULT_BEHAVIOUR), sigterm: op.sigterm as SigtermBehaviour };
-        if (p.node) cluster.node(p.node).containerBehaviours.set(`pods/${op.pod} app`, p.behaviour);
+        if (p.node) cluster.node(p.node).containerBehaviours.set(`${p.uid} app`, p.behaviour);
         return;
       }
       case 'settle': {

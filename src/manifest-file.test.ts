@@ -90,8 +90,9 @@ metadata:
 spec: { nodeName: node-2, containers: [{ name: app }], volumes: [{ name: data, emptyDir: {} }] }
 `)();
     expect(c.node('node-1').reachable).to.equal(false);
-    expect(c.node('node-2').containerBehaviours.get('pods/web app')).to.include({ preStopMs: Number.POSITIVE_INFINITY }).and.deep.include({ sigterm: { kind: 'ignores' } });
-    expect(c.node('node-2').volumeBehaviours.get('pods/web data')).to.deep.equal({ unmountMs: 0, neverUnmounts: true });
+    const uid = pod(c, 'web')!.metadata.uid!;
+    expect(c.node('node-2').containerBehaviours.get(`${uid} app`)).to.include({ preStopMs: Number.POSITIVE_INFINITY }).and.deep.include({ sigterm: { kind: 'ignores' } });
+    expect(c.node('node-2').volumeBehaviours.get(`${uid} data`)).to.deep.equal({ unmountMs: 0, neverUnmounts: true });
     expect(pod(c, 'web')?.spec?.containers[0].lifecycle?.preStop?.exec?.command).to.deep.equal(['sleep', 'infinity']);
   });
 

@@ -31,7 +31,11 @@ export class SimNode {
   poweredOff = false;
   /** When the node lost the apiserver (for "what still blocks"). */
   unreachableSince?: number;
-  /** Scenario-set behaviours, keyed `pods/NAME container` and `pods/NAME volume`. */
+  /**
+   * Scenario-set behaviours of containers and volumes, keyed `UID name` for one pod (what scenarios
+   * and serve set: a later pod of the same name is another pod) or `pods/NAME name` for every pod
+   * of that name (benches and unit tests that set them before the pod exists). The uid wins.
+   */
   readonly containerBehaviours = new Map<string, ContainerBehaviour>();
   readonly volumeBehaviours = new Map<string, VolumeBehaviour>();
 
@@ -42,8 +46,8 @@ export class SimNode {
     readonly name: string,
     readonly config: NodeConfig = DEFAULT_NODE_CONFIG,
   ) {
-    this.runtime = new ContainerRuntime(clock, timeline, name, (pod, c) => this.containerBehaviours.get(`${pod} ${c}`) ?? DEFAULT_BEHAVIOUR);
-    this.volumes = new VolumeManager(clock, timeline, name, config.volumes, (pod, v) => this.volumeBehaviours.get(`${pod} ${v}`));
+    this.runtime = new ContainerRuntime(clock, timeline, name, (uid, pod, c) => behaviourOf(this.containerBehaviours, uid, pod, c) ?? DEFAULT_BEHAVIOUR);
+    this.volumes = new VolumeManager(clock, timeline, name, config.volumes, (uid, pod, v) => behaviourOf(this.volumeBehaviours, uid, pod, v));
     this.kubelet = this.newKubelet();
     this.shutdownManager = this.newShutdownManager(config.kubelet);
     this.nodeStatus = this.startKubelet();
@@ -134,4 +138,8 @@ export class SimNode {
   private newKubelet(): Kubelet {
     return new Kubelet(this.clock, this.timeline, this.name, this.api, () => this.reachable, this.runtime, this.volumes, this.config.kubelet);
   }
+}
+
+function behaviourOf<T>(behaviours: Map<string, T>, uid: string, podRef: string, name: string): T | undefined {
+  return behaviours.get(`${uid} ${name}`) ?? behaviours.get(`${podRef} ${name}`);
 }

@@ -100,12 +100,16 @@ function resolvePlaceholders(world: TerminatingWorld, doc: string): string {
 
 /**
  * Creates the default pod (one container `app`, grace 30) bound to the node, at this moment of the
- * scenario, e.g. a pod with the name of one still terminating (R34).
+ * scenario, e.g. a pod with the name of one still terminating (R34). It is a new pod (a new UID):
+ * behaviours declared for an earlier pod of that name stay with that pod; later steps that name
+ * the pod mean this one.
  */
 When('the user creates pod {string} on node {string}', function (this: TerminatingWorld, pod: string, node: string) {
   this.ensureStarted();
   this.cluster.node(node);
-  remember(this, this.cluster.apiserver.create(USER, 'pods', 'default', podFromManifest(pod, node, undefined)));
+  const created = this.cluster.apiserver.create(USER, 'pods', 'default', podFromManifest(pod, node, undefined));
+  remember(this, created);
+  if (created.ok) this.plan.userCreated(created.object);
   this.cluster.flush();
 });
 
@@ -116,7 +120,9 @@ When('the user creates pod {string} on node {string}', function (this: Terminati
 When('the user creates pod {string} on node {string} with:', function (this: TerminatingWorld, pod: string, node: string, manifest: string) {
   this.ensureStarted();
   this.cluster.node(node);
-  remember(this, this.cluster.apiserver.create(USER, 'pods', 'default', podFromManifest(pod, node, manifest)));
+  const created = this.cluster.apiserver.create(USER, 'pods', 'default', podFromManifest(pod, node, manifest));
+  remember(this, created);
+  if (created.ok) this.plan.userCreated(created.object);
   this.cluster.flush();
 });
 

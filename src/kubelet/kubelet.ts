@@ -88,9 +88,9 @@ export class Kubelet {
   private readonly podCgroupsRemoved = new Set<string>();
   /** image_manager.go backOff: failed pulls per pod and image (10 s doubling to 5 min); lost on restart like upstream's in-memory one. */
   private readonly imageBackOff = new Backoff();
-  /** kubelet.go reasonCache: why each container of a pod could not start at its last SyncPod (shown as its waiting reason). */
   /** kubelet.go backOff (crash loops): per container of a pod, 10 s doubling to 5 min (K55). */
   private readonly crashLoopBackOff = new Backoff();
+  /** kubelet.go reasonCache: why each container of a pod could not start at its last SyncPod (shown as its waiting reason). */
   private readonly reasonCache = new Map<string, Map<string, WaitingReason>>();
   /** The pod manager: the pods config currently says this node runs, by uid. */
   private readonly podManager = new Map<string, Pod>();
@@ -185,6 +185,17 @@ export class Kubelet {
   }
 
   /** Pods the kubelet knows about, for "what still blocks" messages. */
+  /** Containers left waiting in CrashLoopBackOff by their pod's last SyncPod, for "what still retries" messages. */
+  crashLoops(): { pod: string; container: string; message: string }[] {
+    const out = [];
+    for (const [uid, reasons] of this.reasonCache) {
+      const pod = this.podManager.get(uid);
+      if (!pod) continue;
+      for (const [container, r] of reasons) if (r.reason === 'CrashLoopBackOff') out.push({ pod: pod.metadata.name!, container, message: r.message ?? r.reason });
+    }
+    return out;
+  }
+
   podWorkerStates(): { name: string; state: string }[] {
     return this.workers.all().map((s) => ({ name: s.pod.metadata.name!, state: s.finished ? 'finished' : s.workType }));
   }

@@ -47,6 +47,7 @@ interface MountedVolume {
 }
 
 interface PodVolumes {
+  readonly uid: string;
   readonly podRef: string;
   readonly volumes: Map<string, MountedVolume>;
   /** The pod worker reached terminated: its volumes left the desired state (K39). */
@@ -77,7 +78,7 @@ export class VolumeManager {
     private readonly timeline: Timeline,
     private readonly nodeName: string,
     readonly config: VolumeManagerConfig,
-    private readonly behaviourOf: (podRef: string, volume: string) => VolumeBehaviour | undefined,
+    private readonly behaviourOf: (uid: string, podRef: string, volume: string) => VolumeBehaviour | undefined,
   ) {
     this.loop = new Loop(clock, config.reconcilerPeriodMs, () => this.reconcile());
   }
@@ -87,7 +88,7 @@ export class VolumeManager {
     for (const name of volumes) map.set(name, { name, state: 'mounted', failures: 0, retryAt: 0 });
     const old = this.pods.get(uid);
     if (old) this.unmounting.delete(old);
-    this.pods.set(uid, { podRef, volumes: map, removed: false, order: old?.order ?? this.mounted++ });
+    this.pods.set(uid, { uid, podRef, volumes: map, removed: false, order: old?.order ?? this.mounted++ });
   }
 
   /** desired_state_of_world_populator findAndRemoveDeletedPods: the worker is terminated, so the volumes may go. */
@@ -163,7 +164,7 @@ export class VolumeManager {
     const out = [];
     for (const p of this.pods.values()) {
       for (const v of p.volumes.values()) {
-        if (v.state === 'unmounting' && this.behaviourOf(p.podRef, v.name)?.hangs) out.push({ podRef: p.podRef, volume: v.name });
+        if (v.state === 'unmounting' && this.behaviourOf(p.uid, p.podRef, v.name)?.hangs) out.push({ podRef: p.podRef, volume: v.name });
       }
     }
     return out;
@@ -189,7 +190,7 @@ export class VolumeManager {
   }
 
   private unmount(p: PodVolumes, v: MountedVolume): void {
-    const behaviour = this.behaviourOf(p.podRef, v.name);
+    const behaviour = this.behaviourOf(p.uid, p.podRef, v.name);
     v.state = 'unmounting';
     this.timeline.record('volumes', `unmount ${v.name} ${p.podRef}`, SOURCE, { actor: this.nodeName });
     // nestedpendingoperations: while an operation on the volume is pending no other one starts.
