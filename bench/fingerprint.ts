@@ -55,8 +55,9 @@ function massDeletion(): Record<string, string> {
   for (let n = 0; n < nodes; n++) c.addNode(`node-${n}`);
   for (let i = 0; i < pods; i++) {
     const node = `node-${(i * i) % nodes}`;
-    c.nodes.get(node)!.containerBehaviours.set(`pods/pod-${i} app`, { sigterm: { kind: 'exits', afterMs: 500 + (i % 13) * 250 }, preStopMs: i % 3 === 0 ? 700 : 0 });
-    c.apiserver.create(USER, 'pods', 'default', { metadata: { name: `pod-${i}` }, spec: { nodeName: node, containers: [{ name: 'app' }] } });
+    const r = c.apiserver.create(USER, 'pods', 'default', { metadata: { name: `pod-${i}` }, spec: { nodeName: node, containers: [{ name: 'app' }] } });
+    if (!r.ok) throw new Error(r.status.message);
+    c.nodes.get(node)!.containerBehaviours.set(`${r.object.metadata.uid} app`, { sigterm: { kind: 'exits', afterMs: 500 + (i % 13) * 250 }, preStopMs: i % 3 === 0 ? 700 : 0 });
   }
   c.advance(30_000);
   for (let i = 0; i < pods; i++) c.apiserver.delete(USER, 'pods', 'default', `pod-${i}`, i % 5 === 0 ? { gracePeriodSeconds: 2 } : {});

@@ -18,12 +18,13 @@ export interface MassDeletionResult {
 export function massDeletion(pods: number, nodes = 100, record: Recording = 'full'): MassDeletionResult {
   const setupStart = process.hrtime.bigint();
   const c = new Cluster({ record });
-  for (let n = 0; n < nodes; n++) {
-    const node = c.addNode(`node-${n}`);
-    for (let i = n; i < pods; i += nodes) node.containerBehaviours.set(`pods/pod-${i} app`, { sigterm: { kind: 'exits', afterMs: 1000 }, preStopMs: 0 });
-  }
+  for (let n = 0; n < nodes; n++) c.addNode(`node-${n}`);
+  const behaviour = { sigterm: { kind: 'exits', afterMs: 1000 }, preStopMs: 0 } as const;
   for (let i = 0; i < pods; i++) {
-    c.apiserver.create(USER, 'pods', 'default', { metadata: { name: `pod-${i}` }, spec: { nodeName: `node-${i % nodes}`, containers: [{ name: 'app' }] } });
+    const nodeName = `node-${i % nodes}`;
+    const r = c.apiserver.create(USER, 'pods', 'default', { metadata: { name: `pod-${i}` }, spec: { nodeName, containers: [{ name: 'app' }] } });
+    if (!r.ok) throw new Error(r.status.message);
+    c.node(nodeName).containerBehaviours.set(`${r.object.metadata.uid} app`, behaviour);
   }
   c.flush();
   c.advance(60_000);

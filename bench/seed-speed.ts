@@ -8,8 +8,9 @@ import { runKubectl } from '../src/kubectl/kubectl';
 export function seedScenario(): { virtualMs: number } {
   const c = new Cluster();
   const node = c.addNode('node-1');
-  node.containerBehaviours.set('pods/web app', { sigterm: { kind: 'ignores' }, preStopMs: 0 });
-  c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'web' }, spec: { nodeName: 'node-1', containers: [{ name: 'app' }] } });
+  const created = c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'web' }, spec: { nodeName: 'node-1', containers: [{ name: 'app' }] } });
+  if (!created.ok) throw new Error(created.status.message);
+  node.containerBehaviours.set(`${created.object.metadata.uid} app`, { sigterm: { kind: 'ignores' }, preStopMs: 0 });
   c.flush();
   c.advance(60_000);
   const t0 = c.clock.now();

@@ -32,9 +32,8 @@ export class SimNode {
   /** When the node lost the apiserver (for "what still blocks"). */
   unreachableSince?: number;
   /**
-   * Scenario-set behaviours of containers and volumes, keyed `UID name` for one pod (what scenarios
-   * and serve set: a later pod of the same name is another pod) or `pods/NAME name` for every pod
-   * of that name (benches and unit tests that set them before the pod exists). The uid wins.
+   * Scenario-set behaviours of containers and volumes, keyed `UID name`: they belong to one pod (a
+   * later pod of the same name is another pod, with nothing set).
    */
   readonly containerBehaviours = new Map<string, ContainerBehaviour>();
   readonly volumeBehaviours = new Map<string, VolumeBehaviour>();
@@ -46,8 +45,8 @@ export class SimNode {
     readonly name: string,
     readonly config: NodeConfig = DEFAULT_NODE_CONFIG,
   ) {
-    this.runtime = new ContainerRuntime(clock, timeline, name, (uid, pod, c) => behaviourOf(this.containerBehaviours, uid, pod, c) ?? DEFAULT_BEHAVIOUR);
-    this.volumes = new VolumeManager(clock, timeline, name, config.volumes, (uid, pod, v) => behaviourOf(this.volumeBehaviours, uid, pod, v));
+    this.runtime = new ContainerRuntime(clock, timeline, name, (uid, c) => this.containerBehaviours.get(`${uid} ${c}`) ?? DEFAULT_BEHAVIOUR);
+    this.volumes = new VolumeManager(clock, timeline, name, config.volumes, (uid, v) => this.volumeBehaviours.get(`${uid} ${v}`));
     this.kubelet = this.newKubelet();
     this.shutdownManager = this.newShutdownManager(config.kubelet);
     this.nodeStatus = this.startKubelet();
@@ -138,8 +137,4 @@ export class SimNode {
   private newKubelet(): Kubelet {
     return new Kubelet(this.clock, this.timeline, this.name, this.api, () => this.reachable, this.runtime, this.volumes, this.config.kubelet);
   }
-}
-
-function behaviourOf<T>(behaviours: Map<string, T>, uid: string, podRef: string, name: string): T | undefined {
-  return behaviours.get(`${uid} ${name}`) ?? behaviours.get(`${podRef} ${name}`);
 }

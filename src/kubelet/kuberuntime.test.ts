@@ -17,7 +17,7 @@ function harness(spec: { containers: Container[]; initContainers?: Container[]; 
   const clock = new Clock();
   const start = clock.now();
   const timeline = new Timeline(clock);
-  const runtime = new ContainerRuntime(clock, timeline, 'n1', (_uid, _pod, c) => ({ ...DEFAULT_BEHAVIOUR, ...behaviours[c] }));
+  const runtime = new ContainerRuntime(clock, timeline, 'n1', (_uid, c) => ({ ...DEFAULT_BEHAVIOUR, ...behaviours[c] }));
   const events: { at: number; container: string; type: string; reason: string; message: string }[] = [];
   const manager = new KubeRuntimeManager(clock, runtime, { event: (_p, container, type, reason, message) => events.push({ at: (clock.now() - start) / 1000, container, type, reason, message }) }, release);
   const pod: Pod = { metadata: { name: 'web', namespace: 'default', uid: 'u1', ...meta }, spec: { terminationGracePeriodSeconds: 30, ...spec } };

@@ -9,7 +9,7 @@ function harness(behaviours: Record<string, Partial<ContainerBehaviour>>, contai
   const clock = new Clock();
   const start = clock.now();
   const timeline = new Timeline(clock);
-  const runtime = new ContainerRuntime(clock, timeline, 'n1', (_uid, _pod, c) => ({ ...DEFAULT_BEHAVIOUR, ...behaviours[c] }));
+  const runtime = new ContainerRuntime(clock, timeline, 'n1', (_uid, c) => ({ ...DEFAULT_BEHAVIOUR, ...behaviours[c] }));
   const exits: number[] = [];
   runtime.onContainerExit = () => exits.push((clock.now() - start) / 1000);
   const pending = runtime.startPod('u1', 'pods/web', containers);

@@ -68,8 +68,8 @@ export class ContainerRuntime {
     private readonly clock: Clock,
     private readonly timeline: Timeline,
     readonly nodeName: string,
-    /** Looks up the scenario's behaviour for a container (by pod uid or name, and container name). */
-    private readonly behaviourOf: (uid: string, podRef: string, container: string) => ContainerBehaviour,
+    /** Looks up the scenario's behaviour for a container (by pod uid and container name). */
+    private readonly behaviourOf: (uid: string, container: string) => ContainerBehaviour,
   ) {}
 
   sandbox(uid: string): Sandbox | undefined {
@@ -98,7 +98,7 @@ export class ContainerRuntime {
   /** The container's image is not on the node yet: it must be pulled before the container can start. */
   needsPull(uid: string, name: string): boolean {
     const s = this.sandboxes.get(uid);
-    return !!s && (this.behaviourOf(s.uid, s.podRef, name).pullMs ?? 0) > 0;
+    return !!s && (this.behaviourOf(s.uid, name).pullMs ?? 0) > 0;
   }
 
   /**
@@ -108,7 +108,7 @@ export class ContainerRuntime {
   pullImage(uid: string, name: string, done: (err?: string) => void): void {
     const s = this.sandboxes.get(uid);
     if (!s) return done('ErrImagePull: no sandbox');
-    const b = this.behaviourOf(s.uid, s.podRef, name);
+    const b = this.behaviourOf(s.uid, name);
     this.timeline.record('runtime', `pulling image for ${name} ${s.podRef}`, `${CRI} PullImage`, { actor: this.nodeName });
     this.clock.after(b.pullMs ?? 0, () => {
       if (b.pullFails) {
@@ -143,7 +143,7 @@ export class ContainerRuntime {
    * init container (`runsToCompletion`) whose behaviour says nothing completes (exit 0) at once.
    */
   private afterStart(sandbox: Sandbox, c: RuntimeContainer, runsToCompletion: boolean): void {
-    const { exitsOnItsOwn, runsForMs } = this.behaviourOf(sandbox.uid, sandbox.podRef, c.name);
+    const { exitsOnItsOwn, runsForMs } = this.behaviourOf(sandbox.uid, c.name);
     const code = exitsOnItsOwn ?? (runsToCompletion ? 0 : undefined);
     if (code === undefined) return;
     if (runsForMs) c.exitTimer = this.clock.after(runsForMs, () => this.exit(sandbox, c, code));
@@ -166,7 +166,7 @@ export class ContainerRuntime {
   execPreStop(uid: string, container: string, onDone: (err?: string) => void): void {
     const s = this.sandboxes.get(uid);
     if (!s) return;
-    const { preStopMs: ms, preStopFails } = this.behaviourOf(s.uid, s.podRef, container);
+    const { preStopMs: ms, preStopFails } = this.behaviourOf(s.uid, container);
     this.timeline.record('runtime', `preStop ${container} ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_container.go executePreStopHook', { actor: this.nodeName });
     if (Number.isFinite(ms)) this.clock.after(ms, () => onDone(preStopFails ? 'command terminated with exit code 1' : undefined));
   }
@@ -265,7 +265,7 @@ export class ContainerRuntime {
     if (sig === 'SIGKILL') return this.exit(s, c, 137);
     if (c.sigtermAt !== undefined) return; // already handling an earlier SIGTERM
     c.sigtermAt = this.clock.now();
-    const behaviour = this.behaviourOf(s.uid, s.podRef, c.name).sigterm;
+    const behaviour = this.behaviourOf(s.uid, c.name).sigterm;
     if (behaviour.kind === 'dies') this.exit(s, c, 143);
     else if (behaviour.kind === 'exits') c.exitTimer = this.clock.after(behaviour.afterMs, () => this.exit(s, c, behaviour.exitCode ?? 0));
   }

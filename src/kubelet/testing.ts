@@ -43,10 +43,11 @@ export function newCluster(release?: Release): { c: Cluster; node: SimNode } {
 export function createPod(c: Cluster, name: string, o: PodOptions = {}): Pod {
   const nodeName = o.nodeName ?? NODE;
   const node = c.node(nodeName);
-  for (const [container, b] of Object.entries(o.containers ?? {})) node.containerBehaviours.set(`pods/${name} ${container}`, { ...DEFAULT_BEHAVIOUR, ...b });
-  for (const [volume, b] of Object.entries(o.volumes ?? {})) node.volumeBehaviours.set(`pods/${name} ${volume}`, { unmountMs: 100, neverUnmounts: false, ...b });
   const r = c.apiserver.create(USER, 'pods', 'default', { metadata: { name, ...o.metadata }, spec: { nodeName, containers: [{ name: 'app' }], ...o.spec } });
   if (!r.ok) expect.fail(`pod ${name} could not be created: ${r.status.message}`);
+  const uid = r.object.metadata.uid!;
+  for (const [container, b] of Object.entries(o.containers ?? {})) node.containerBehaviours.set(`${uid} ${container}`, { ...DEFAULT_BEHAVIOUR, ...b });
+  for (const [volume, b] of Object.entries(o.volumes ?? {})) node.volumeBehaviours.set(`${uid} ${volume}`, { unmountMs: 100, neverUnmounts: false, ...b });
   c.flush();
   return r.object;
 }

@@ -9,7 +9,7 @@ function harness(volumes: Record<string, Partial<VolumeBehaviour> | undefined>) 
   const clock = new Clock();
   const start = clock.now();
   const timeline = new Timeline(clock);
-  const vm = new VolumeManager(clock, timeline, 'n1', DEFAULT_VOLUME_CONFIG, (_uid, _pod, v) => (volumes[v] ? { unmountMs: 100, neverUnmounts: false, ...volumes[v] } : undefined));
+  const vm = new VolumeManager(clock, timeline, 'n1', DEFAULT_VOLUME_CONFIG, (_uid, v) => (volumes[v] ? { unmountMs: 100, neverUnmounts: false, ...volumes[v] } : undefined));
   vm.mountPod('u1', 'pods/web', Object.keys(volumes));
   return {
     clock,

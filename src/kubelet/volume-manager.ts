@@ -78,7 +78,7 @@ export class VolumeManager {
     private readonly timeline: Timeline,
     private readonly nodeName: string,
     readonly config: VolumeManagerConfig,
-    private readonly behaviourOf: (uid: string, podRef: string, volume: string) => VolumeBehaviour | undefined,
+    private readonly behaviourOf: (uid: string, volume: string) => VolumeBehaviour | undefined,
   ) {
     this.loop = new Loop(clock, config.reconcilerPeriodMs, () => this.reconcile());
   }
@@ -164,7 +164,7 @@ export class VolumeManager {
     const out = [];
     for (const p of this.pods.values()) {
       for (const v of p.volumes.values()) {
-        if (v.state === 'unmounting' && this.behaviourOf(p.uid, p.podRef, v.name)?.hangs) out.push({ podRef: p.podRef, volume: v.name });
+        if (v.state === 'unmounting' && this.behaviourOf(p.uid, v.name)?.hangs) out.push({ podRef: p.podRef, volume: v.name });
       }
     }
     return out;
@@ -190,7 +190,7 @@ export class VolumeManager {
   }
 
   private unmount(p: PodVolumes, v: MountedVolume): void {
-    const behaviour = this.behaviourOf(p.uid, p.podRef, v.name);
+    const behaviour = this.behaviourOf(p.uid, v.name);
     v.state = 'unmounting';
     this.timeline.record('volumes', `unmount ${v.name} ${p.podRef}`, SOURCE, { actor: this.nodeName });
     // nestedpendingoperations: while an operation on the volume is pending no other one starts.
