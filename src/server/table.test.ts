@@ -21,13 +21,13 @@ describe('R73 server-side printing', () => {
     expect(cells('pods', pod(running))).to.deep.equal(['web', '1/1', 'Running', '0', '60m', '<none>', 'node-1', '<none>', '<none>']);
   });
 
-  it('Terminating while deletionTimestamp is set and the phase is not terminal; the terminal status once it is (v1.31+)', () => {
+  it('V16 Terminating while deletionTimestamp is set and the phase is not terminal; the terminal status once it is (v1.31+)', () => {
     expect(cells('pods', pod(running, { deletionTimestamp: '2025-01-01T01:00:30Z' }))[2]).to.equal('Terminating');
     expect(cells('pods', pod(failed, { deletionTimestamp: '2025-01-01T01:00:30Z' }))[2]).to.equal('Error');
     expect(cells('pods', pod({ ...running, reason: 'NodeLost' }, { deletionTimestamp: '2025-01-01T01:00:30Z' }))[2]).to.equal('Unknown');
   });
 
-  it('before v1.31 a deleted pod prints Terminating whatever its phase', () => {
+  it('V16 before v1.31 a deleted pod prints Terminating whatever its phase', () => {
     const table = toTable('pods', [pod(failed, { deletionTimestamp: '2025-01-01T01:00:30Z' })], { now: NOW, release: Release.of(30) }) as { rows: { cells: unknown[] }[] };
     expect(table.rows[0].cells[2]).to.equal('Terminating');
   });
