@@ -173,18 +173,19 @@ describe('PodGC gcOrphaned', () => {
   });
 });
 
+/** One second apart: old (Succeeded), middle (Failed), new (Succeeded), evicted (Failed, Evicted). */
+function fourTerminatedPods(c: Cluster): void {
+  for (const [name, phase, reason] of [['old', 'Succeeded'], ['middle', 'Failed'], ['new', 'Succeeded'], ['evicted', 'Failed', 'Evicted']] as const) {
+    c.advance(1000);
+    terminatedPod(c, name, phase, reason);
+  }
+}
+
 describe('PodGC gcTerminated', () => {
   it('K50 gcTerminated: with a small threshold the excess terminated pods go at the next tick, evicted ones first, then the oldest (DELETE gracePeriodSeconds=0, no status patch)', () => {
     const c = new Cluster();
     c.podGC.config.terminatedPodThreshold = 2;
-    c.advance(1000);
-    terminatedPod(c, 'old', 'Succeeded');
-    c.advance(1000);
-    terminatedPod(c, 'middle', 'Failed');
-    c.advance(1000);
-    terminatedPod(c, 'new', 'Succeeded');
-    c.advance(1000);
-    terminatedPod(c, 'evicted', 'Failed', 'Evicted');
+    fourTerminatedPods(c);
     c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'pending' }, spec: { containers: [{ name: 'app' }] } }); // Pending: not counted
     const t0 = c.clock.now();
     c.advance(20_000);
@@ -197,14 +198,7 @@ describe('PodGC gcTerminated', () => {
     const collected = (release: Release) => {
       const c = new Cluster({ release });
       c.podGC.config.terminatedPodThreshold = 2;
-      c.advance(1000);
-      terminatedPod(c, 'old', 'Succeeded');
-      c.advance(1000);
-      terminatedPod(c, 'middle', 'Failed');
-      c.advance(1000);
-      terminatedPod(c, 'new', 'Succeeded');
-      c.advance(1000);
-      terminatedPod(c, 'evicted', 'Failed', 'Evicted');
+      fourTerminatedPods(c);
       const t0 = c.clock.now();
       c.advance(20_000);
       return requestsBy(c, t0, PODGC);
