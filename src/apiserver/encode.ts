@@ -42,33 +42,45 @@ function encodeArray(next: readonly unknown[], prev: readonly unknown[] | undefi
   return items === undefined ? prev : Object.freeze(items);
 }
 
-/** An object, the same way: `prev` when nothing differs, else a frozen object in `next`'s key order. */
+/**
+ * An object, the same way: `prev` when nothing differs, else a frozen object in `next`'s key order.
+ * (for-in walks, not Object.keys: this runs for every object of every write, and the walk needs
+ * no key array. Encoded objects and request bodies are plain JSON: no inherited enumerable keys.)
+ */
 function encodeObject(next: Record<string, unknown>, prev: Record<string, unknown> | undefined, place: Place): unknown {
-  const keys = Object.keys(next);
   let out: Record<string, unknown> | undefined = prev ? undefined : {};
   let count = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
+  for (const key in next) {
     const v = next[key];
     if (omitted(v, key, place)) continue;
     const enc = encode(v, prev?.[key], place === 'root' && key === 'metadata' ? 'metadata' : 'inner');
     count += 1;
-    if (out === undefined && enc !== prev![key]) out = copyKept(next, keys, i, prev!, place);
+    if (out === undefined && enc !== prev![key]) out = copyKept(next, key, prev!, place);
     if (out !== undefined) out[key] = enc;
   }
-  if (out === undefined && count === Object.keys(prev!).length) return prev;
-  return Object.freeze(out ?? copyKept(next, keys, keys.length, prev!, place));
+  if (out === undefined && count === memberCount(prev!)) return prev;
+  return Object.freeze(out ?? copyKept(next, undefined, prev!, place));
 }
 
 /** Members not stored: undefined ones, and empty omitempty collections of the metadata. */
 function omitted(v: unknown, key: string, place: Place): boolean {
   if (v === undefined) return true;
-  return place === 'metadata' && OMIT_EMPTY_META.has(key) && typeof v === 'object' && v !== null && Object.keys(v).length === 0;
+  return place === 'metadata' && OMIT_EMPTY_META.has(key) && typeof v === 'object' && v !== null && memberCount(v as Record<string, unknown>) === 0;
 }
 
-/** The stored members of `next` before index `end`, each already found equal to prev's (so prev's is taken). */
-function copyKept(next: Record<string, unknown>, keys: readonly string[], end: number, prev: Record<string, unknown>, place: Place): Record<string, unknown> {
+/** How many members an object (or items an array) has. */
+function memberCount(obj: Record<string, unknown>): number {
+  let n = 0;
+  for (const _ in obj) n += 1;
+  return n;
+}
+
+/** The stored members of `next` before `end` (all of them without one), each already found equal to prev's (so prev's is taken). */
+function copyKept(next: Record<string, unknown>, end: string | undefined, prev: Record<string, unknown>, place: Place): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (let i = 0; i < end; i++) if (!omitted(next[keys[i]], keys[i], place)) out[keys[i]] = prev[keys[i]];
+  for (const key in next) {
+    if (key === end) break;
+    if (!omitted(next[key], key, place)) out[key] = prev[key];
+  }
   return out;
 }

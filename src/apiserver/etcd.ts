@@ -183,7 +183,8 @@ function withResourceVersion(obj: Record<string, unknown> | StoredObject, revisi
 function deepFreeze<T>(obj: T): T {
   if (obj && typeof obj === 'object' && !Object.isFrozen(obj)) {
     Object.freeze(obj);
-    for (const v of Object.values(obj)) deepFreeze(v);
+    // for-in, not Object.values: no array of the members per object (values are plain JSON).
+    for (const key in obj) deepFreeze(obj[key]);
   }
   return obj;
 }

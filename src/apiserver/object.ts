@@ -14,9 +14,15 @@ export interface KubeObject {
  */
 export function clone<T>(obj: T): T {
   if (typeof obj !== 'object' || obj === null) return obj;
-  if (Array.isArray(obj)) return obj.map(clone) as T;
+  if (Array.isArray(obj)) {
+    const items: unknown[] = [];
+    for (let i = 0; i < obj.length; i++) items.push(clone(obj[i]));
+    return items as T;
+  }
+  // for-in, not Object.keys: the same own keys in the same order for a JSON object (no
+  // inherited enumerable members), without a key array per object copied.
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(obj)) out[key] = clone((obj as Record<string, unknown>)[key]);
+  for (const key in obj) out[key] = clone((obj as Record<string, unknown>)[key]);
   return out as T;
 }
 

@@ -36,7 +36,9 @@ function mergePatch(target: unknown, patch: unknown): unknown {
   if (Array.isArray(patch)) return clone(patch);
   const result: Record<string, unknown> =
     target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const [key, value] of Object.entries(patch)) {
+  // for-in, not Object.entries: no [key, value] pair per member of every PATCH body.
+  for (const key in patch) {
+    const value = (patch as Record<string, unknown>)[key];
     if (value === null) delete result[key];
     else result[key] = mergePatch(result[key], value);
   }
