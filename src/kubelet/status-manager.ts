@@ -246,7 +246,9 @@ export class StatusManager {
     const cached = this.statuses.get(uid)?.status;
     const api = this.podManagerPod(uid)?.status;
     if (!cached || !api) return false;
-    for (const c of cached.conditions ?? []) {
+    const conditions = cached.conditions ?? [];
+    for (let i = 0; i < conditions.length; i++) {
+      const c = conditions[i];
       if (!KUBELET_CONDITIONS.has(c.type) && c.type !== 'DisruptionTarget') continue;
       const o = conditionOfType(api.conditions, c.type);
       if (!o || o.status !== c.status || o.reason !== c.reason || o.message !== c.message) return true;
@@ -275,9 +277,14 @@ export class StatusManager {
  */
 export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, couldHaveRunningContainers: boolean): PodStatus {
   const merged: PodStatus = { ...newStatus };
-  const conditions: PodCondition[] = (oldStatus.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.has(c.type));
+  // Index loops: the API's status is frozen, and V8 walks frozen arrays slowly with filter and for-of.
+  const conditions: PodCondition[] = [];
+  const oldConditions = oldStatus.conditions ?? [];
+  for (let i = 0; i < oldConditions.length; i++) if (!KUBELET_CONDITIONS.has(oldConditions[i].type)) conditions.push(oldConditions[i]);
   const transitioningToTerminal = !isTerminal({ status: oldStatus } as Pod) && isTerminal({ status: newStatus } as Pod);
-  for (const c of newStatus.conditions ?? []) {
+  const newConditions = newStatus.conditions ?? [];
+  for (let n = 0; n < newConditions.length; n++) {
+    const c = newConditions[n];
     if (KUBELET_CONDITIONS.has(c.type)) conditions.push(c);
     else if (c.type === 'DisruptionTarget' && transitioningToTerminal && !couldHaveRunningContainers) {
       // PodConditionSharedByKubelet: replace or append, only once the pod is really terminal.

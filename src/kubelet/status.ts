@@ -2,6 +2,11 @@ import { clone, toTime } from '../apiserver/object';
 import type { Container, ContainerStatus, Pod, PodCondition, PodStatus } from '../apiserver/types';
 import type { Sandbox } from './runtime';
 
+// The pod here is a stored version (or a watch event's copy of one): its arrays are frozen, and V8
+// iterates frozen arrays slowly with for-of and the array builtins (map, some, filter, find: a
+// generic path, several times slower). This runs for every pod on every status change, so loops
+// over the pod's arrays are index loops.
+
 /** Conditions the kubelet owns (pkg/kubelet/types/pod_status.go PodConditionsByKubelet). */
 export const KUBELET_CONDITIONS: ReadonlySet<string> = new Set(['PodScheduled', 'PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
 
@@ -77,7 +82,9 @@ function waitingState(why: WaitingReason): NonNullable<ContainerStatus['state']>
 
 /** An init container without `restartPolicy: Always`: it runs to completion before the next one starts (K56). */
 export function isRegularInitContainer(pod: Pod, name: string): boolean {
-  return (pod.spec?.initContainers ?? []).some((c) => c.name === name && c.restartPolicy !== 'Always');
+  const inits = pod.spec?.initContainers ?? [];
+  for (let i = 0; i < inits.length; i++) if (inits[i].name === name) return inits[i].restartPolicy !== 'Always';
+  return false;
 }
 
 function terminated(run: { id: string; exitCode: number; reason?: string; startedAt: number; finishedAt: number }): NonNullable<ContainerStatus['state']>['terminated'] {
@@ -107,7 +114,10 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
   const spec = pod.spec!;
   let pendingInitialization = 0;
   let failedInitialization = 0;
-  for (const c of (spec.initContainers ?? []).filter((c) => c.restartPolicy !== 'Always')) {
+  const inits = spec.initContainers ?? [];
+  for (let i = 0; i < inits.length; i++) {
+    const c = inits[i];
+    if (c.restartPolicy === 'Always') continue;
     const s = statusNamed(statuses, c.name);
     const ended = s?.state?.terminated ?? (s?.state?.waiting ? s.lastState?.terminated : undefined);
     if (ended) {
@@ -119,7 +129,9 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
   let waiting = 0;
   let stopped = 0;
   let succeeded = 0;
-  for (const c of (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always')) {
+  for (let i = 0; i < inits.length; i++) {
+    const c = inits[i];
+    if (c.restartPolicy !== 'Always') continue;
     const s = statusNamed(statuses, c.name);
     if (!s) unknown += 1;
     else if (s.state?.running) {
@@ -133,8 +145,10 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
       unknown += 1;
     }
   }
-  for (const c of spec.containers) {
-    const s = statusNamed(statuses, c.name);
+  let anyRegularStarted = false;
+  for (let i = 0; i < spec.containers.length; i++) {
+    const s = statusNamed(statuses, spec.containers[i].name);
+    if (s && (s.state?.running !== undefined || s.state?.terminated !== undefined || s.lastState?.terminated !== undefined)) anyRegularStarted = true;
     if (!s) unknown += 1;
     else if (s.state?.running) running += 1;
     else if (s.state?.terminated) {
@@ -145,10 +159,6 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
       else waiting += 1;
     } else unknown += 1;
   }
-  const anyRegularStarted = spec.containers.some((c) => {
-    const s = statusNamed(statuses, c.name);
-    return !!s && (s.state?.running !== undefined || s.state?.terminated !== undefined || s.lastState?.terminated !== undefined);
-  });
   if (failedInitialization > 0 && spec.restartPolicy === 'Never') return 'Failed';
   if ((pendingInitialization > 0 && !anyRegularStarted) || waiting > 0) return 'Pending';
   if (running > 0 && unknown === 0) return 'Running';
@@ -164,7 +174,7 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
 
 /** The status of the container named so (names are unique across a pod's containers: validation). A pod has few containers: a scan beats building a map. */
 function statusNamed(statuses: readonly ContainerStatus[], name: string): ContainerStatus | undefined {
-  for (const s of statuses) if (s.name === name) return s;
+  for (let i = 0; i < statuses.length; i++) if (statuses[i].name === name) return statuses[i];
   return undefined;
 }
 
@@ -179,15 +189,13 @@ function condition(type: string, ok: boolean, time: string, observedGeneration: 
 
 /** The first condition of that type (a scan without a closure: it runs for every condition of every status). */
 export function conditionOfType(conditions: readonly PodCondition[] | undefined, type: string): PodCondition | undefined {
-  if (conditions) for (const c of conditions) if (c.type === type) return c;
+  if (conditions) for (let i = 0; i < conditions.length; i++) if (conditions[i].type === type) return conditions[i];
   return undefined;
 }
 
 /** The previous status of a container: the first of that name among the init, then the regular container statuses. */
 function previousStatus(old: PodStatus, name: string): ContainerStatus | undefined {
-  for (const s of old.initContainerStatuses ?? []) if (s.name === name) return s;
-  for (const s of old.containerStatuses ?? []) if (s.name === name) return s;
-  return undefined;
+  return statusNamed(old.initContainerStatuses ?? [], name) ?? statusNamed(old.containerStatuses ?? [], name);
 }
 
 const compareNames = (a: ContainerStatus, b: ContainerStatus): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -225,8 +233,14 @@ export function generateAPIPodStatus(
   // convertToAPIContainerStatuses: init containers in spec order (SortStatusesOfInitContainers),
   // regular containers sorted by name (SortedContainerStatuses). (Loops, not array chains: this
   // runs once per sync of every pod.)
-  const initStatuses = (spec.initContainers ?? []).map((c) => containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts, reasons?.get(c.name)));
-  const statuses = spec.containers.map((c) => containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts, reasons?.get(c.name)));
+  const inits = spec.initContainers ?? [];
+  const initStatuses: ContainerStatus[] = [];
+  for (let i = 0; i < inits.length; i++) initStatuses.push(containerStatus(pod, inits[i], sandbox, previousStatus(old, inits[i].name), gates.volumeMounts, reasons?.get(inits[i].name)));
+  const statuses: ContainerStatus[] = [];
+  for (let i = 0; i < spec.containers.length; i++) {
+    const c = spec.containers[i];
+    statuses.push(containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts, reasons?.get(c.name)));
+  }
   if (statuses.length > 1) statuses.sort(compareNames);
   const every = initStatuses.length > 0 ? [...initStatuses, ...statuses] : statuses;
   let phase = getPhase(pod, every, podIsTerminal);
@@ -239,8 +253,8 @@ export function generateAPIPodStatus(
   if (isTerminalPhase(api.phase)) phase = api.phase!;
   // GenerateContainersReadyCondition: sidecars, then regular containers in spec order; regular init containers do not count.
   const notReady: string[] = [];
-  for (const c of spec.initContainers ?? []) if (c.restartPolicy === 'Always' && !statusNamed(initStatuses, c.name)?.ready) notReady.push(c.name);
-  for (const c of spec.containers) if (!statusNamed(statuses, c.name)?.ready) notReady.push(c.name);
+  for (let i = 0; i < inits.length; i++) if (inits[i].restartPolicy === 'Always' && !statusNamed(initStatuses, inits[i].name)?.ready) notReady.push(inits[i].name);
+  for (let i = 0; i < spec.containers.length; i++) if (!statusNamed(statuses, spec.containers[i].name)?.ready) notReady.push(spec.containers[i].name);
   // status/generate.go GenerateContainersReadyCondition / GeneratePodReadyCondition: a terminal
   // phase gives False with reason PodCompleted or PodFailed, whatever the containers say.
   const terminalReason = phase === 'Succeeded' ? 'PodCompleted' : phase === 'Failed' ? 'PodFailed' : undefined;
@@ -250,10 +264,11 @@ export function generateAPIPodStatus(
   // Conditions the kubelet does not own stay as the API has them; a DisruptionTarget comes from
   // the previous status if it has one, else from the API.
   const conditions: PodCondition[] = [];
-  for (const c of api.conditions ?? []) if (!KUBELET_CONDITIONS.has(c.type) && c.type !== 'DisruptionTarget') conditions.push(c);
+  const apiConditions = api.conditions ?? [];
+  for (let i = 0; i < apiConditions.length; i++) if (!KUBELET_CONDITIONS.has(apiConditions[i].type) && apiConditions[i].type !== 'DisruptionTarget') conditions.push(apiConditions[i]);
   const disruption = conditionOfType(old.conditions, 'DisruptionTarget');
   if (disruption) conditions.push(disruption);
-  else for (const c of api.conditions ?? []) if (c.type === 'DisruptionTarget') conditions.push(c);
+  else for (let i = 0; i < apiConditions.length; i++) if (apiConditions[i].type === 'DisruptionTarget') conditions.push(apiConditions[i]);
   // PodObservedGenerationTracking (beta on from v1.34, #132912): the conditions the kubelet
   // generates carry the pod's generation, as does status.observedGeneration below.
   const time = toTime(now);
@@ -292,16 +307,19 @@ export function generateAPIPodStatus(
  */
 function initializedCondition(spec: NonNullable<Pod['spec']>, initStatuses: readonly ContainerStatus[], statuses: readonly ContainerStatus[], phase: string, time: string, observedGeneration: number | undefined): PodCondition {
   if (phase === 'Succeeded') return condition('Initialized', true, time, observedGeneration, 'PodCompleted');
-  const incomplete = (spec.initContainers ?? []).filter((c) => {
-    const s = statusNamed(initStatuses, c.name);
-    return c.restartPolicy === 'Always' ? !s?.started : !s?.ready;
-  });
-  const regularStarted = spec.containers.some((c) => {
-    const s = statusNamed(statuses, c.name);
-    return s?.state?.running || s?.state?.terminated;
-  });
+  const incomplete: string[] = [];
+  const inits = spec.initContainers ?? [];
+  for (let i = 0; i < inits.length; i++) {
+    const s = statusNamed(initStatuses, inits[i].name);
+    if (inits[i].restartPolicy === 'Always' ? !s?.started : !s?.ready) incomplete.push(inits[i].name);
+  }
+  let regularStarted = false;
+  for (let i = 0; i < spec.containers.length && !regularStarted; i++) {
+    const s = statusNamed(statuses, spec.containers[i].name);
+    regularStarted = !!(s?.state?.running || s?.state?.terminated);
+  }
   if (incomplete.length === 0 || regularStarted) return condition('Initialized', true, time, observedGeneration);
-  return condition('Initialized', false, time, observedGeneration, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.map((c) => c.name).join(' ')}]`);
+  return condition('Initialized', false, time, observedGeneration, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.join(' ')}]`);
 }
 
 function isTerminalPhase(phase: string | undefined): boolean {
