@@ -204,7 +204,7 @@ export class PodWorkers {
     const isRuntimePod = !!options.runningPod && (status.pendingUpdate?.pod ?? status.activeUpdate?.pod) === undefined;
     if (options.runningPod) {
       status.observedRuntime = true;
-      if (!isRuntimePod) options = { ...options, runningPod: false, pod: (status.pendingUpdate?.pod ?? status.activeUpdate?.pod)! };
+      if (!isRuntimePod) options = updateOptions(options.updateType, (status.pendingUpdate?.pod ?? status.activeUpdate?.pod)!, false, options.killPodOptions);
     }
     const pod = options.pod;
 
@@ -244,16 +244,17 @@ export class PodWorkers {
 
     // The completion callback and status function of a kill request are not part of the update
     // that is replayed: the worker keeps them aside (notifyPostTerminating, statusPostTerminating).
-    const { completed, statusFunc, ...killOptions } = options.killPodOptions ?? {};
+    const { completed, statusFunc, gracePeriodOverride, evict } = options.killPodOptions ?? {};
     if (status.workType === 'terminated') {
       // A terminated pod only waits for cleanup; a runtime-only kill from an older cache is ignored.
       if (isRuntimePod) return;
       completed?.();
-      options = { ...options, killPodOptions: undefined };
+      options = updateOptions(options.updateType, options.pod, options.runningPod, undefined);
     } else if (status.workType === 'terminating') {
       if (completed) status.notifyPostTerminating.push(completed);
       if (statusFunc) status.statusPostTerminating.push(statusFunc);
-      const kill: KillPodOptions = { ...killOptions };
+      const kill: KillPodOptions = { gracePeriodOverride };
+      if (evict !== undefined) kill.evict = evict;
       const { gracePeriod, shortened } = calculateEffectiveGracePeriod(status, pod, kill, this.config.release);
       if (shortened) {
         this.timeline.record('kubelet', `grace shortened pods/${name} to ${gracePeriod}s (a kill already running keeps its grace, #83916)`, `${SOURCE} UpdatePod`, { actor: this.nodeName });
@@ -261,11 +262,11 @@ export class PodWorkers {
       status.gracePeriod = gracePeriod;
       // Always hand SyncTerminatingPod the grace period (K17): every update is now a kill.
       kill.gracePeriodOverride = gracePeriod;
-      options = { ...options, killPodOptions: kill };
+      options = updateOptions(options.updateType, options.pod, options.runningPod, kill);
     } else {
       // KillPodOptions are not valid for sync actions outside of the terminating phase.
       completed?.();
-      options = { ...options, killPodOptions: undefined };
+      options = updateOptions(options.updateType, options.pod, options.runningPod, undefined);
     }
     status.pendingUpdate = options;
     this.startWork(status);
@@ -424,7 +425,8 @@ export class PodWorkers {
   /** requeueLastPodUpdate: replay the last update if nothing is pending. */
   private requeueLastPodUpdate(status: PodSyncStatus): void {
     if (status.pendingUpdate || !status.activeUpdate) return;
-    status.pendingUpdate = { ...status.activeUpdate };
+    const last = status.activeUpdate;
+    status.pendingUpdate = updateOptions(last.updateType, last.pod, last.runningPod, last.killPodOptions);
     this.startWork(status);
   }
 
@@ -447,12 +449,17 @@ export class PodWorkers {
 
 /** podSyncStatus.mergeLastUpdate: the newest pod (a real one beats a runtime-only one), kill options accumulated. */
 function mergeLastUpdate(active: UpdatePodOptions | undefined, other: UpdatePodOptions): UpdatePodOptions {
-  const merged: UpdatePodOptions = { ...(active ?? other) };
-  if (!active || !other.runningPod) merged.pod = other.pod;
-  merged.runningPod = other.runningPod;
-  merged.updateType = other.updateType;
-  if (other.killPodOptions) merged.killPodOptions = { ...other.killPodOptions };
-  return merged;
+  const pod = !active || !other.runningPod ? other.pod : active.pod;
+  return updateOptions(other.updateType, pod, other.runningPod, other.killPodOptions ? { ...other.killPodOptions } : (active ?? other).killPodOptions);
+}
+
+/**
+ * An UpdatePodOptions with all its members. Copies are built with this, not spread: in V8 a spread
+ * copy of a fresh object that gains a member ({ ...options, killPodOptions }) is several times
+ * slower, and this runs on every pod update.
+ */
+function updateOptions(updateType: UpdateType, pod: Pod, runningPod: boolean | undefined, killPodOptions: KillPodOptions | undefined): UpdatePodOptions {
+  return { updateType, pod, runningPod, killPodOptions };
 }
 
 /**
