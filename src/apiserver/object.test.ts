@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { jsonEqual, toTime } from './object';
+import { clone, jsonEqual, toTime } from './object';
 
 describe('jsonEqual', () => {
   it('compares JSON values deeply; members set to undefined count as absent', () => {
@@ -26,5 +26,18 @@ describe('toTime', () => {
     expect(seen).to.deep.equal(['2025-01-01T00:00:00Z', '2025-01-01T00:00:30Z', '2025-01-01T00:00:00Z', '2025-01-01T00:00:30Z']);
     for (let i = 0; i < 200; i++) toTime(t0 + i * 1000);
     expect(toTime(t0 + 61_000)).to.equal('2025-01-01T00:01:01Z');
+  });
+});
+
+describe('clone', () => {
+  it('copies JSON values deeply, keeping key order and members set to undefined', () => {
+    const source = Object.freeze({ b: [1, { c: 'x' }], a: undefined, d: null, e: Object.freeze({ f: [] as unknown[] }) });
+    const copy = clone(source);
+    expect(copy).to.deep.equal(source);
+    expect(Object.keys(copy)).to.deep.equal(['b', 'a', 'd', 'e']);
+    expect('a' in copy).to.equal(true);
+    expect(copy.b).to.not.equal(source.b);
+    expect(copy.b[1]).to.not.equal(source.b[1]);
+    expect(Object.isFrozen(copy) || Object.isFrozen(copy.e)).to.equal(false);
   });
 });
