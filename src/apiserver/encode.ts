@@ -30,14 +30,21 @@ function encode(next: unknown, prev: unknown, place: Place): unknown {
 
 /**
  * An array: `prev` itself when every item encodes to prev's item; a copy is only allocated from
- * the first item that differs (most of a stored version equals the version before it).
+ * the first item that differs (most of a stored version equals the version before it). The copy
+ * starts as a slice of `next`, every item then overwritten, so its backing store has exactly its
+ * length: an array grown by push keeps room for about 16 more items, and stored versions are kept
+ * for the whole run (more for the garbage collector to copy).
  */
 function encodeArray(next: readonly unknown[], prev: readonly unknown[] | undefined): unknown {
-  let items: unknown[] | undefined = prev && prev.length === next.length ? undefined : [];
+  let items: unknown[] | undefined = prev && prev.length === next.length ? undefined : next.slice();
   for (let i = 0; i < next.length; i++) {
     const enc = encode(next[i], prev?.[i], 'inner');
-    if (items === undefined && enc !== prev![i]) items = prev!.slice(0, i);
-    items?.push(enc);
+    if (items === undefined) {
+      if (enc === prev![i]) continue;
+      items = next.slice();
+      for (let j = 0; j < i; j++) items[j] = prev![j];
+    }
+    items[i] = enc;
   }
   return items === undefined ? prev : Object.freeze(items);
 }

@@ -14,11 +14,8 @@ export interface KubeObject {
  */
 export function clone<T>(obj: T): T {
   if (typeof obj !== 'object' || obj === null) return obj;
-  if (Array.isArray(obj)) {
-    const items: unknown[] = [];
-    for (let i = 0; i < obj.length; i++) items.push(clone(obj[i]));
-    return items as T;
-  }
+  // map, not push: the copy gets a backing store of exactly its length.
+  if (Array.isArray(obj)) return obj.map(clone) as T;
   // for-in, not Object.keys: the same own keys in the same order for a JSON object (no
   // inherited enumerable members), without a key array per object copied.
   const out: Record<string, unknown> = {};
