@@ -810,3 +810,15 @@ describe('§L DeleteCollection (Store.DeleteCollection)', () => {
     expect([error.code, writes.length]).to.deep.equal([422, 0]);
   });
 });
+
+describe('etcd keys', () => {
+  it('are /registry/<resource>/<namespace>/<name>, or without the namespace for cluster-scoped kinds; a name in two namespaces has two keys', () => {
+    const s = newStorage();
+    expect(s.pods.key(NS, 'web')).to.equal(`/registry/pods/${NS}/web`);
+    expect(s.pods.key('other', 'web')).to.equal('/registry/pods/other/web');
+    expect(s.pods.key(NS, 'web')).to.equal(`/registry/pods/${NS}/web`);
+    expect(s.pods.key(NS, 'web2')).to.equal(`/registry/pods/${NS}/web2`);
+    const nodes = new Store(s.etcd, s.clock, genericStrategy({ kind: 'Node', apiVersion: 'v1', resource: 'nodes', etcdPrefix: 'minions', namespaced: false }));
+    expect(nodes.key(undefined, 'n1')).to.equal('/registry/minions/n1');
+  });
+});
