@@ -404,7 +404,9 @@ export class ApiServer {
 
   /** Runs one mutating request: records its arrival, runs it, and turns StatusErrors into failure responses. */
   private mutate<T>(client: ClientIdentity, verb: string, resource: Resource, namespace: string | undefined, name: string, text: string, source: string, run: () => { code: number; object: T }): ApiResponse<T> {
-    const record: RequestRecord = { id: ++this.requestCount, verb, resource, namespace, name, revisionBefore: this.etcd.currentRevision };
+    // `response` has its slot from the start: the record is kept for the whole run, and a member
+    // added later would need a second allocation for it.
+    const record: RequestRecord = { id: ++this.requestCount, verb, resource, namespace, name, revisionBefore: this.etcd.currentRevision, response: undefined };
     if (!this.timeline.keepsEvents) this.requests.length = 0;
     this.requests.push(record);
     const event = QUIET_RESOURCES.has(resource) ? undefined : this.timeline.record('apiserver', text, source, { actor: client.name });
