@@ -62,16 +62,18 @@ export function validateObjectMetaUpdate(next: ObjectMeta, old: ObjectMeta): Fie
       });
     }
   }
-  const immutable: [keyof ObjectMeta, string][] = [
-    ['name', 'metadata.name'],
-    ['namespace', 'metadata.namespace'],
-    ['uid', 'metadata.uid'],
-    ['creationTimestamp', 'metadata.creationTimestamp'],
-    ['deletionTimestamp', 'metadata.deletionTimestamp'],
-    ['deletionGracePeriodSeconds', 'metadata.deletionGracePeriodSeconds'],
-  ];
-  for (const [key, field] of immutable) {
+  for (const [key, field] of IMMUTABLE_META) {
     if (next[key] !== old[key]) errs.push({ field, type: 'Invalid', value: next[key] ?? null, detail: 'field is immutable' });
   }
   return errs;
 }
+
+/** The metadata fields an update may not change, with their paths (built once: every update checks them). */
+const IMMUTABLE_META: readonly (readonly [keyof ObjectMeta, string])[] = [
+  ['name', 'metadata.name'],
+  ['namespace', 'metadata.namespace'],
+  ['uid', 'metadata.uid'],
+  ['creationTimestamp', 'metadata.creationTimestamp'],
+  ['deletionTimestamp', 'metadata.deletionTimestamp'],
+  ['deletionGracePeriodSeconds', 'metadata.deletionGracePeriodSeconds'],
+];
