@@ -33,7 +33,7 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
   // A restarted container (K55): the runtime's restart count, and the run it replaced as lastState.
   // The status is built on `base` by assignment: a spread copy of a fresh object that then gains
   // members ({ ...base, ready }) is several times slower in V8, and this runs for every container
-  // of every status generated.
+  // of every status generated. (Until withState sets them, `ready` and `state` are missing.)
   const base: ContainerStatus = { name, image: spec.image ?? '', imageID: '', restartCount: c?.restartCount || (previous?.restartCount ?? 0) } as ContainerStatus;
   const volumeMounts = listVolumeMounts ? volumeMountStatuses(spec) : undefined;
   if (volumeMounts) base.volumeMounts = volumeMounts;
