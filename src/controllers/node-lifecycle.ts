@@ -110,9 +110,9 @@ export class NodeLifecycleController {
     if (!nodes.ok) return false;
     let pending = false;
     for (const listed of nodes.object.items) {
-      const node = structuredClone(listed);
-      const observed = readyOf(node);
-      const current = this.tryUpdateNodeHealth(node);
+      const observed = readyOf(listed);
+      const node = this.tryUpdateNodeHealth(listed);
+      const current = readyOf(node);
       if (current === undefined) continue;
       // Up to v1.33 processTaintBaseEviction judged the Ready condition observed before this pass's
       // update, so the NoExecute taint came one pass (5 s) after Unknown; from v1.34 it uses the
@@ -132,13 +132,14 @@ export class NodeLifecycleController {
   /**
    * tryUpdateNodeHealth: probeTimestamp moves to now when the Ready heartbeat or the Lease's
    * renewTime changed since the last pass; past probeTimestamp + grace, every monitored condition
-   * that is not Unknown becomes Unknown ("Kubelet stopped posting node status.") in one UpdateStatus.
-   * Returns the Ready condition after the pass.
+   * that is not Unknown becomes Unknown ("Kubelet stopped posting node status.") in one UpdateStatus
+   * when Ready changed. Returns the node after the pass: the listed (stored, shared) one itself
+   * unless it was written — a copy per node and pass made the idle monitor loop a visible cost.
    */
-  private tryUpdateNodeHealth(node: Node): NodeCondition | undefined {
-    const name = node.metadata.name!;
+  private tryUpdateNodeHealth(listed: Node): Node {
+    const name = listed.metadata.name!;
     const now = this.clock.now();
-    const ready = readyOf(node);
+    const ready = readyOf(listed);
     const saved = this.health.get(name);
     const health: NodeHealth = saved ?? { probeTimestamp: now, readyHeartbeat: ready?.lastHeartbeatTime };
     if (saved && ready?.lastHeartbeatTime !== saved.readyHeartbeat) {
@@ -152,27 +153,26 @@ export class NodeLifecycleController {
       health.probeTimestamp = now;
     }
     this.health.set(name, health);
-    if (!(now > health.probeTimestamp + this.config.gracePeriodMs)) return ready;
+    if (!(now > health.probeTimestamp + this.config.gracePeriodMs)) return listed;
     const nowText = toTime(now);
     let changed = false;
-    const conditions: NodeCondition[] = [...(node.status?.conditions ?? [])];
+    const conditions: NodeCondition[] = [...(listed.status?.conditions ?? [])];
     for (const type of MONITORED_CONDITIONS) {
       const i = conditions.findIndex((c) => c.type === type);
       if (i < 0) {
-        conditions.push({ type, status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.', lastHeartbeatTime: node.metadata.creationTimestamp, lastTransitionTime: nowText });
+        conditions.push({ type, status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.', lastHeartbeatTime: listed.metadata.creationTimestamp, lastTransitionTime: nowText });
         changed ||= type === 'Ready';
       } else if (conditions[i].status !== 'Unknown') {
         conditions[i] = { ...conditions[i], status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: nowText };
         changed ||= type === 'Ready';
       }
     }
-    node.status = { ...node.status, conditions };
-    const current = readyOf(node)!;
-    if (!changed) return current;
+    // Only a change of Ready is written (the other conditions go Unknown with it).
+    if (!changed) return listed;
+    const node: Node = { ...listed, status: { ...listed.status, conditions } };
     this.timeline.record('nodelifecycle', `node ${name} Ready=Unknown: no heartbeat seen for ${Math.round((now - health.probeTimestamp) / 1000)}s`, `${SOURCE} tryUpdateNodeHealth`, { actor: IDENTITY.name });
     const r = this.api.update(IDENTITY, 'nodes', undefined, node, { subresource: 'status' });
-    if (r.ok) node.metadata = r.object.metadata;
-    return current;
+    return r.ok ? { ...node, metadata: r.object.metadata } : node;
   }
 
   /**
