@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { Cluster, USER } from '../src/cluster';
-import { massDeletion } from './mass-deletion';
+import { massDeletion, parseMassDeletionArgs } from './mass-deletion';
 
 describe('scale mode (record: summary)', () => {
   it('ends a mass deletion in the same etcd contents as full recording, with the same number of events', () => {
@@ -55,3 +55,19 @@ describe('what a run keeps per pod (full recording)', () => {
 function perPodOf(a: { history: number; requests: number }, b: { history: number; requests: number }, pods: number): { history: number; requests: number } {
   return { history: (a.history - b.history) / pods, requests: (a.requests - b.requests) / pods };
 }
+
+describe('bench/mass-deletion.ts arguments', () => {
+  it('reads PODS [NODES] [--record full|summary], with 1 000 pods on 100 nodes and full recording by default', () => {
+    expect(parseMassDeletionArgs([])).to.deep.equal({ pods: 1000, nodes: 100, record: 'full' });
+    expect(parseMassDeletionArgs(['100000', '1000', '--record', 'summary'])).to.deep.equal({ pods: 100000, nodes: 1000, record: 'summary' });
+    expect(parseMassDeletionArgs(['--record=summary', '50'])).to.deep.equal({ pods: 50, nodes: 100, record: 'summary' });
+  });
+
+  it('names the argument that is wrong, in one line', () => {
+    expect(() => parseMassDeletionArgs(['ten'])).to.throw('PODS is a whole number of at least 1, not "ten"');
+    expect(() => parseMassDeletionArgs(['10', '0'])).to.throw('NODES is a whole number of at least 1, not "0"');
+    expect(() => parseMassDeletionArgs(['10', '2', '3'])).to.throw('expected PODS [NODES], got 3 arguments: 10 2 3');
+    expect(() => parseMassDeletionArgs(['10', '--record', 'all'])).to.throw('--record is full or summary, not "all"');
+    expect(() => parseMassDeletionArgs(['10', '--nodes', '3'])).to.throw("Unknown option '--nodes'");
+  });
+});

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { parseArgs } from 'node:util';
 import { Cluster, USER } from '../src/cluster';
 import type { Recording } from '../src/timeline/timeline';
 
@@ -52,15 +53,41 @@ export function massDeletion(pods: number, nodes = 100, record: Recording = 'ful
   return { events: c.timeline.recorded, virtualMs: c.clock.now() - t0, setupSeconds, seconds, cpuSeconds: (user + system) / 1e6, peakRssMB, finalState: state.digest('hex').slice(0, 16) };
 }
 
+export interface MassDeletionArgs {
+  pods: number;
+  nodes: number;
+  record: Recording;
+}
+
+export const USAGE = 'node -r ./scripts/ts-hook.js bench/mass-deletion.ts PODS [NODES] [--record full|summary]';
+
+/** `PODS [NODES] [--record full|summary]` (1 000 pods on 100 nodes, full recording, by default); a bad argument throws one line naming it. */
+export function parseMassDeletionArgs(argv: string[]): MassDeletionArgs {
+  const { values, positionals } = parseArgs({ args: argv, options: { record: { type: 'string', default: 'full' } }, allowPositionals: true, strict: true });
+  if (positionals.length > 2) throw new Error(`expected PODS [NODES], got ${positionals.length} arguments: ${positionals.join(' ')}`);
+  const count = (what: string, text: string | undefined, fallback: number): number => {
+    if (text === undefined) return fallback;
+    if (!/^[1-9]\d*$/.test(text)) throw new Error(`${what} is a whole number of at least 1, not "${text}"`);
+    return Number(text);
+  };
+  const record = values.record;
+  if (record !== 'full' && record !== 'summary') throw new Error(`--record is full or summary, not "${record}"`);
+  return { pods: count('PODS', positionals[0], 1000), nodes: count('NODES', positionals[1], 100), record };
+}
+
 if (require.main === module) {
-  // node -r ./scripts/ts-hook.js bench/mass-deletion.ts PODS [NODES] [--record summary]
-  const args = process.argv.slice(2);
-  const record: Recording = args.includes('--record') && args[args.indexOf('--record') + 1] === 'summary' ? 'summary' : 'full';
-  const [n, nodes] = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--record').map(Number);
-  const r = massDeletion(n ?? 1000, nodes ?? 100, record);
+  let args: MassDeletionArgs;
+  try {
+    args = parseMassDeletionArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(`mass-deletion: ${(e as Error).message}\nusage: ${USAGE}`);
+    process.exit(2);
+  }
+  const { pods, nodes, record } = args;
+  const r = massDeletion(pods, nodes, record);
   // seconds: the whole run (creating the pods and letting them run, then the deletion);
   // deleteSeconds: from the first DELETE until every pod is gone; cpuSeconds: the process's CPU
   // time (user + system, loading included), which a busy machine does not inflate as it does wall time.
   const { seconds, cpuSeconds, peakRssMB } = r;
-  console.log(JSON.stringify({ pods: n ?? 1000, nodes: nodes ?? 100, record, seconds, deleteSeconds: seconds - r.setupSeconds, events: r.events, virtualSeconds: r.virtualMs / 1000, finalState: r.finalState, peakRssMB, cpuSeconds }));
+  console.log(JSON.stringify({ pods, nodes, record, seconds, deleteSeconds: seconds - r.setupSeconds, events: r.events, virtualSeconds: r.virtualMs / 1000, finalState: r.finalState, peakRssMB, cpuSeconds }));
 }
