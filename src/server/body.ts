@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { badRequest } from '../apiserver/errors';
+import { decodeProtobufBody, PROTOBUF } from './protobuf';
 import { requestEntityTooLarge, unsupportedMediaType } from './status';
 
 /**
@@ -34,13 +35,15 @@ export function mediaTypeOf(contentType: string | undefined): string {
 const OBJECT_BODY_TYPES = ['application/json', 'application/yaml'];
 
 /**
- * Decodes an object body (create, update, DeleteOptions) from JSON or YAML. A body that does
- * not parse, or is not an object, is a 400 BadRequest naming the decoder's complaint
- * (serializer/json: "couldn't get version/kind; json parse error: …", yaml: "error converting YAML to JSON: …").
+ * Decodes an object body (create, update, DeleteOptions, Eviction) from JSON or YAML, or from
+ * protobuf for the kinds src/server/protobuf.ts knows. A body that does not parse, or is not an
+ * object, is a 400 BadRequest naming the decoder's complaint (serializer/json: "couldn't get
+ * version/kind; json parse error: …", yaml: "error converting YAML to JSON: …").
  */
 export function decodeObjectBody(body: Buffer, contentType: string | undefined): Record<string, unknown> {
   const type = mediaTypeOf(contentType) || 'application/json';
-  if (!OBJECT_BODY_TYPES.includes(type)) throw unsupportedMediaType([...OBJECT_BODY_TYPES, 'application/vnd.kubernetes.protobuf']);
+  if (type === PROTOBUF) return decodeProtobufBody(body);
+  if (!OBJECT_BODY_TYPES.includes(type)) throw unsupportedMediaType([...OBJECT_BODY_TYPES, PROTOBUF]);
   const value = type === 'application/yaml' ? decodeYaml(body) : decodeJson(body);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);

@@ -1,0 +1,57 @@
+// It spawns the real kubectl against a served cluster: this file runs in a process of its own (scripts/unit-tests.ts).
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { expect } from 'chai';
+import { realKubectlPath } from '../kubectl/real-kubectl';
+import { formatTimeline } from '../timeline/text';
+import { parseClockMode } from './clock-driver';
+import { serve, type ServedCluster } from './serve';
+
+/**
+ * `kubectl drain` with the real kubectl v1.33 against `terminating serve`. Drain cordons the node,
+ * then deletes each pod through client-go's typed client, whose DELETE body is DeleteOptions in
+ * protobuf (there is no eviction subresource to use), and polls each pod with a GET every second
+ * until it is gone. It never waits on a watch, so it runs with `--clock fast=N` (in jump mode
+ * virtual time stands still until a client waits on a watch).
+ */
+const running: ServedCluster[] = [];
+after(() => Promise.all(running.map((s) => s.close())));
+
+async function drain(args: string[]): Promise<{ served: ServedCluster; code: number; stdout: string; stderr: string }> {
+  const served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: mkdtempSync(join(tmpdir(), 'drain-test-')) });
+  running.push(served);
+  const kubectl = await realKubectlPath();
+  const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'drain-home-')), KUBECONFIG: served.kubeconfig };
+  return new Promise((resolve) => {
+    execFile(kubectl, ['drain', ...args], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ served, code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const podsOn = (s: ServedCluster, node: string): string[] => {
+  const list = s.cluster.apiserver.list('pods', 'default');
+  return list.ok ? list.object.items.filter((p) => p.spec?.nodeName === node).map((p) => p.metadata.name!) : [];
+};
+
+describe('kubectl drain (the real kubectl v1.33) against the served cluster (R77)', () => {
+  it('cordons node-1 and deletes its pods, each with the grace period given, through protobuf DeleteOptions', async () => {
+    const { served, code, stdout, stderr } = await drain(['node-1', '--force', '--grace-period=5']);
+    expect(code, stderr).to.equal(0);
+    expect(stderr).to.include('Warning: deleting Pods that declare no controller: default/api, default/web');
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).to.equal('node/node-1 cordoned');
+    expect(lines.slice(1, -1)).to.have.members(['pod/api deleted', 'pod/frontend-1 deleted', 'pod/web deleted']);
+    expect(lines.at(-1)).to.equal('node/node-1 drained');
+    expect(podsOn(served, 'node-1')).to.deep.equal([]);
+    expect(podsOn(served, 'node-2')).to.have.members(['data', 'frontend-2', 'held']);
+    const node = served.cluster.apiserver.get('nodes', undefined, 'node-1');
+    expect(node.ok && node.object.spec?.unschedulable).to.equal(true);
+    // The grace period came through the protobuf body: each pod was stamped with 5 s, not its own 30 s.
+    const timeline = formatTimeline(served.cluster.timeline.since(served.t0), served.t0);
+    for (const pod of ['api', 'frontend-1', 'web']) expect(timeline).to.match(new RegExp(`DELETE pods/${pod} gracePeriodSeconds=5\\b`));
+  });
+});

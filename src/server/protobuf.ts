@@ -1,0 +1,79 @@
+import { Root, type Type } from 'protobufjs/light';
+import { badRequest } from '../apiserver/errors';
+import { unsupportedMediaType } from './status';
+
+/**
+ * R77 — request bodies in Kubernetes' protobuf encoding (`application/vnd.kubernetes.protobuf`), for the
+ * kinds clients send that way to this API: client-go's typed clients — kubectl drain's DELETE of a
+ * pod and its eviction among them — encode DeleteOptions and Eviction so. A body is the magic
+ * `k8s\0` and a runtime.Unknown (apimachinery runtime/serializer/protobuf): the TypeMeta, then the
+ * object's own message in `raw`. The messages below carry the field numbers of apimachinery's and
+ * k8s.io/api's generated.proto, for the fields this API reads (others are skipped, as protobuf does).
+ */
+export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+const MAGIC = Buffer.from('k8s\0', 'latin1');
+
+const root = Root.fromJSON({
+  nested: {
+    TypeMeta: { fields: { apiVersion: { type: 'string', id: 1 }, kind: { type: 'string', id: 2 } } },
+    Unknown: {
+      fields: {
+        typeMeta: { type: 'TypeMeta', id: 1 },
+        raw: { type: 'bytes', id: 2 },
+        contentEncoding: { type: 'string', id: 3 },
+        contentType: { type: 'string', id: 4 },
+      },
+    },
+    Preconditions: { fields: { uid: { type: 'string', id: 1 }, resourceVersion: { type: 'string', id: 2 } } },
+    DeleteOptions: {
+      fields: {
+        gracePeriodSeconds: { type: 'int64', id: 1 },
+        preconditions: { type: 'Preconditions', id: 2 },
+        orphanDependents: { type: 'bool', id: 3 },
+        propagationPolicy: { type: 'string', id: 4 },
+        dryRun: { rule: 'repeated', type: 'string', id: 5 },
+        ignoreStoreReadErrorWithClusterBreakingPotential: { type: 'bool', id: 6 },
+      },
+    },
+    ObjectMeta: { fields: { name: { type: 'string', id: 1 }, generateName: { type: 'string', id: 2 }, namespace: { type: 'string', id: 3 } } },
+    Eviction: { fields: { metadata: { type: 'ObjectMeta', id: 1 }, deleteOptions: { type: 'DeleteOptions', id: 2 } } },
+  },
+});
+
+/** The kinds decoded from protobuf, by apiVersion/kind (DeleteOptions is registered in every group version; kubectl sends v1 or meta.k8s.io/v1). */
+const KINDS: Record<string, Type> = {
+  'v1/DeleteOptions': root.lookupType('DeleteOptions'),
+  'meta.k8s.io/v1/DeleteOptions': root.lookupType('DeleteOptions'),
+  'policy/v1/DeleteOptions': root.lookupType('DeleteOptions'),
+  'policy/v1/Eviction': root.lookupType('Eviction'),
+  'policy/v1beta1/Eviction': root.lookupType('Eviction'),
+};
+
+/**
+ * Decodes a protobuf body into the JSON form of its object (apiVersion and kind from its TypeMeta,
+ * int64 as numbers, unset fields absent). A body without the magic or that does not parse is 400,
+ * as the protobuf serializer's errors are; a kind this API does not decode from protobuf is 415,
+ * naming the JSON it does take.
+ */
+export function decodeProtobufBody(body: Buffer): Record<string, unknown> {
+  if (body.length < MAGIC.length || !body.subarray(0, MAGIC.length).equals(MAGIC)) {
+    throw badRequest(`provided data does not appear to be a protobuf message, expected prefix ${JSON.stringify(MAGIC.toString('latin1'))}`);
+  }
+  const unknown = parse(root.lookupType('Unknown'), body.subarray(MAGIC.length)) as { typeMeta?: { apiVersion?: string; kind?: string }; raw?: Uint8Array };
+  const apiVersion = unknown.typeMeta?.apiVersion ?? '';
+  const kind = unknown.typeMeta?.kind ?? '';
+  const type = KINDS[`${apiVersion}/${kind}`];
+  if (!type) {
+    throw unsupportedMediaType(['application/json', 'application/yaml', `${PROTOBUF} (for ${[...new Set(Object.keys(KINDS).map((k) => k.split('/').pop()))].join(' and ')} only; ${apiVersion}/${kind} was sent)`]);
+  }
+  return { apiVersion, kind, ...parse(type, unknown.raw ?? new Uint8Array()) };
+}
+
+function parse(type: Type, bytes: Uint8Array): Record<string, unknown> {
+  try {
+    return type.toObject(type.decode(bytes), { longs: Number, arrays: false, defaults: false });
+  } catch (e) {
+    throw badRequest(`unable to decode ${type.name} from protobuf: ${(e as Error).message}`);
+  }
+}
