@@ -4,11 +4,13 @@ import type { RevisionReader, Timeline } from '../timeline/timeline';
 import { createHash } from 'node:crypto';
 import { badRequest, conflict, invalid, notFound, StatusError, type FieldError } from './errors';
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
+import { canIgnorePDB, checkEvictionPreconditions, EVICTION_CONDITION, EVICTION_SOURCE, evictionDeleteOptions, shouldEnforceResourceVersion, type Eviction } from './eviction';
 import { genericStrategy } from './generic-strategy';
 import { clone, type KubeObject } from './object';
 import { applyPatchBody, type PatchType } from './patch';
 import { serverSideApply } from './field-manager';
 import { podStatusStrategy, podStrategyFor } from './pod-strategy';
+import { updatePodCondition } from './pod-util';
 import { Store, STORE_SOURCE } from './store';
 import type { Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
@@ -318,6 +320,44 @@ export class ApiServer {
       code: 200,
       object: this.stores[resource].deleteCollection(namespace, options, matches),
     }));
+  }
+
+  /**
+   * R78 — pods/eviction (eviction.go EvictionREST.Create). The pod is read; one that canIgnorePDB
+   * (terminal, Pending or already deleting) is deleted at once, with a resourceVersion
+   * precondition while it is Pending (shouldEnforceResourceVersion); any other would be checked
+   * against the PodDisruptionBudget that selects it — none are modelled, so it is deleted too.
+   * addConditionAndDeletePod first writes DisruptionTarget=True (EvictionByEvictionAPI) to the
+   * status through the status strategy (PodDisruptionConditions; not on a dry run), moving a
+   * resourceVersion precondition on to that write, then runs the pod's Store.Delete with the
+   * eviction's DeleteOptions. The answer is 201 with a Success Status.
+   */
+  evict(client: ClientIdentity, namespace: string, name: string, eviction: Eviction, opts: { dryRun?: boolean } = {}): ApiResponse<Status> {
+    const text = `CREATE pods/${name}/eviction${describeDeleteOptions(eviction.deleteOptions ?? {})}`;
+    return this.mutate(client, 'CREATE', 'pods', namespace, name, text, `${EVICTION_SOURCE} EvictionREST.Create`, () => {
+      let options = evictionDeleteOptions(name, eviction, !!opts.dryRun);
+      const pod = this.stores.pods.get(namespace, name);
+      if (canIgnorePDB(pod) && shouldEnforceResourceVersion(pod) && options.preconditions?.resourceVersion === undefined) {
+        options = { ...options, preconditions: { ...options.preconditions, resourceVersion: pod.metadata.resourceVersion } };
+      }
+      if ((options.dryRun ?? []).length === 0 && this.options.release.enabled('PodDisruptionConditions')) {
+        const { object } = this.stores.pods.update(
+          namespace,
+          name,
+          (latest) => {
+            checkEvictionPreconditions(options, latest);
+            const status = { ...latest.status };
+            updatePodCondition(status, EVICTION_CONDITION, this.clock.now());
+            latest.status = status;
+            return latest;
+          },
+          { strategy: podStatusStrategy },
+        );
+        if (options.preconditions?.resourceVersion !== undefined) options = { ...options, preconditions: { ...options.preconditions, resourceVersion: object.metadata.resourceVersion } };
+      }
+      this.stores.pods.delete(namespace, name, options);
+      return { code: 201, object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
+    });
   }
 
   /**

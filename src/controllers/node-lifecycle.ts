@@ -7,7 +7,7 @@ import type { Clock } from '../clock';
 import { NODE_LEASE_NAMESPACE } from '../kubelet/node-status';
 import { DEFAULT_RELEASE, type Release } from '../release';
 import type { Timeline } from '../timeline/timeline';
-import { updatePodCondition } from './pod-gc';
+import { updatePodCondition } from '../apiserver/pod-util';
 import type { PodInformer } from './pod-informer';
 
 export interface NodeLifecycleConfig {

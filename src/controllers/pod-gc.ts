@@ -1,5 +1,6 @@
 import type { ApiServer, ClientIdentity } from '../apiserver/apiserver';
 import { toTime } from '../apiserver/object';
+import { updatePodCondition } from '../apiserver/pod-util';
 import type { Node, Pod, PodCondition, PodStatus } from '../apiserver/types';
 import type { Clock } from '../clock';
 import { DEFAULT_RELEASE, type Release } from '../release';
@@ -23,26 +24,6 @@ export const DEFAULT_POD_GC_CONFIG: Readonly<PodGCConfig> = Object.freeze({ peri
 
 const SOURCE = 'pkg/controller/podgc/gc_controller.go';
 const IDENTITY: ClientIdentity = { name: 'pod-garbage-collector', component: 'podgc' };
-
-/**
- * pkg/api/v1/pod UpdatePodCondition: sets the condition in place (appended if new); its
- * lastTransitionTime is `now` unless the status stays the same. Returns whether anything changed.
- */
-export function updatePodCondition(status: PodStatus, condition: PodCondition, now: number): boolean {
-  const next: PodCondition = { ...condition, lastTransitionTime: toTime(now) };
-  const conditions = status.conditions ?? [];
-  const i = conditions.findIndex((c) => c.type === condition.type);
-  if (i < 0) {
-    status.conditions = [...conditions, next];
-    return true;
-  }
-  const old = conditions[i];
-  if (next.status === old.status) next.lastTransitionTime = old.lastTransitionTime;
-  const equal =
-    next.status === old.status && next.reason === old.reason && next.message === old.message && next.lastProbeTime === old.lastProbeTime && next.lastTransitionTime === old.lastTransitionTime;
-  status.conditions = conditions.map((c, j) => (j === i ? next : c));
-  return !equal;
-}
 
 /** gc_controller.go isPodTerminated: any phase but Pending, Running and Unknown. */
 function isPodTerminated(pod: Pod): boolean {

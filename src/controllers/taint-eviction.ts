@@ -7,7 +7,7 @@ import { DEFAULT_RELEASE } from '../release';
 import type { ControllerOptions } from './options';
 import type { PodInformer } from './pod-informer';
 import type { Timeline } from '../timeline/timeline';
-import { updatePodCondition } from './pod-gc';
+import { updatePodCondition } from '../apiserver/pod-util';
 
 const SOURCE = 'pkg/controller/tainteviction/taint_eviction.go';
 const IDENTITY: ClientIdentity = { name: 'taint-eviction-controller', component: 'nodelifecycle' };
