@@ -87,6 +87,18 @@ When('the user deletes pod {string} with options:', function (this: TerminatingW
 });
 
 /**
+ * POST pods/NAME/eviction with a policy/v1 Eviction and no DeleteOptions, as `kubectl drain` sends
+ * one per pod (R78): the apiserver marks the pod DisruptionTarget (EvictionByEvictionAPI) and
+ * deletes it with its own grace period. No PodDisruptionBudgets are modelled, so every eviction
+ * is allowed. Check the answer with `the last request …`.
+ */
+When('the user evicts pod {string}', function (this: TerminatingWorld, pod: string) {
+  this.ensureStarted();
+  remember(this, this.cluster.apiserver.evict(USER, 'default', pod, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: 'default' } }));
+  this.cluster.flush();
+});
+
+/**
  * `<uid of pod "web">` and `<resourceVersion of pod "web">` in a doc string stand for the pod's
  * current values, so preconditions can be written without knowing them in advance.
  */

@@ -12,10 +12,11 @@ import { serve, type ServedCluster } from './serve';
 
 /**
  * `kubectl drain` with the real kubectl v1.33 against `terminating serve`. Drain cordons the node,
- * then deletes each pod through client-go's typed client, whose DELETE body is DeleteOptions in
- * protobuf (there is no eviction subresource to use), and polls each pod with a GET every second
- * until it is gone. It never waits on a watch, so it runs with `--clock fast=N` (in jump mode
- * virtual time stands still until a client waits on a watch).
+ * finds pods/eviction in discovery and POSTs an Eviction (JSON) for each pod (R78); with
+ * `--disable-eviction` it DELETEs them instead, through client-go's typed client, whose body is
+ * DeleteOptions in protobuf (R77). Either way it then polls each pod with a GET every second until
+ * it is gone. It never waits on a watch, so it runs with `--clock fast=N` (in jump mode virtual
+ * time stands still until a client waits on a watch).
  */
 const running: ServedCluster[] = [];
 after(() => Promise.all(running.map((s) => s.close())));
@@ -37,21 +38,43 @@ const podsOn = (s: ServedCluster, node: string): string[] => {
   return list.ok ? list.object.items.filter((p) => p.spec?.nodeName === node).map((p) => p.metadata.name!) : [];
 };
 
-describe('kubectl drain (the real kubectl v1.33) against the served cluster (R77)', () => {
-  it('cordons node-1 and deletes its pods, each with the grace period given, through protobuf DeleteOptions', async () => {
+/** Whether a pod's history holds the DisruptionTarget condition an eviction writes. */
+const evictedByApi = (s: ServedCluster, pod: string): boolean =>
+  s.cluster.apiserver.etcd
+    .keyHistory(s.cluster.apiserver.keyFor('pods', 'default', pod))
+    .some((e) => ((e.value.status as { conditions?: { type: string; reason?: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === 'DisruptionTarget' && c.reason === 'EvictionByEvictionAPI'));
+
+describe('kubectl drain (the real kubectl v1.33) against the served cluster (R77, R78)', () => {
+  it('cordons node-1 and evicts its pods: DisruptionTarget EvictionByEvictionAPI, then a graceful delete with the grace period given', async () => {
     const { served, code, stdout, stderr } = await drain(['node-1', '--force', '--grace-period=5']);
     expect(code, stderr).to.equal(0);
     expect(stderr).to.include('Warning: deleting Pods that declare no controller: default/api, default/web');
     const lines = stdout.trim().split('\n');
     expect(lines[0]).to.equal('node/node-1 cordoned');
-    expect(lines.slice(1, -1)).to.have.members(['pod/api deleted', 'pod/frontend-1 deleted', 'pod/web deleted']);
+    expect(lines.slice(1, -1)).to.have.members(['evicting pod default/api', 'evicting pod default/frontend-1', 'evicting pod default/web', 'pod/api evicted', 'pod/frontend-1 evicted', 'pod/web evicted']);
     expect(lines.at(-1)).to.equal('node/node-1 drained');
     expect(podsOn(served, 'node-1')).to.deep.equal([]);
     expect(podsOn(served, 'node-2')).to.have.members(['data', 'frontend-2', 'held']);
     const node = served.cluster.apiserver.get('nodes', undefined, 'node-1');
     expect(node.ok && node.object.spec?.unschedulable).to.equal(true);
-    // The grace period came through the protobuf body: each pod was stamped with 5 s, not its own 30 s.
     const timeline = formatTimeline(served.cluster.timeline.since(served.t0), served.t0);
-    for (const pod of ['api', 'frontend-1', 'web']) expect(timeline).to.match(new RegExp(`DELETE pods/${pod} gracePeriodSeconds=5\\b`));
+    for (const pod of ['api', 'frontend-1', 'web']) {
+      expect(timeline).to.match(new RegExp(`CREATE pods/${pod}/eviction gracePeriodSeconds=5\\b`));
+      expect(evictedByApi(served, pod), pod).to.equal(true);
+    }
+  });
+
+  it('--disable-eviction: DELETEs each pod with protobuf DeleteOptions carrying the grace period, and no condition', async () => {
+    const { served, code, stdout, stderr } = await drain(['node-1', '--force', '--disable-eviction', '--grace-period=5']);
+    expect(code, stderr).to.equal(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines.slice(1, -1)).to.have.members(['pod/api deleted', 'pod/frontend-1 deleted', 'pod/web deleted']);
+    expect(lines.at(-1)).to.equal('node/node-1 drained');
+    expect(podsOn(served, 'node-1')).to.deep.equal([]);
+    const timeline = formatTimeline(served.cluster.timeline.since(served.t0), served.t0);
+    for (const pod of ['api', 'frontend-1', 'web']) {
+      expect(timeline).to.match(new RegExp(`DELETE pods/${pod} gracePeriodSeconds=5\\b`));
+      expect(evictedByApi(served, pod), pod).to.equal(false);
+    }
   });
 });

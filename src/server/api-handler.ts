@@ -102,9 +102,9 @@ async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiAct
     throw pathNotFound();
   }
   if (info.subresource !== '') {
-    const verbs = resource.subresources[info.subresource];
-    if (!verbs || info.parts.length > 3) throw pathNotFound();
-    if (!verbs.includes(info.verb)) throw methodNotSupported(resource.group, `${resource.resource}/${info.subresource}`, info.verb);
+    const subresource = resource.subresources[info.subresource];
+    if (!subresource || info.parts.length > 3) throw pathNotFound();
+    if (!subresource.verbs.includes(info.verb)) throw methodNotSupported(resource.group, `${resource.resource}/${info.subresource}`, info.verb);
   } else if (!resource.verbs.includes(info.verb) || !VERB_HANDLERS[info.verb]) {
     throw methodNotSupported(resource.group, resource.resource, info.verb);
   }

@@ -48,8 +48,10 @@ export function apiResourceList(group: string, version: string): object | undefi
       ...(r.shortNames ? { shortNames: r.shortNames } : {}),
       ...(r.categories ? { categories: r.categories } : {}),
     });
-    for (const [sub, verbs] of Object.entries(r.subresources)) {
-      resources.push({ name: `${r.resource}/${sub}`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs });
+    for (const [sub, { verbs, kind }] of Object.entries(r.subresources)) {
+      // A subresource of another kind names its group and version too (pods/eviction: policy/v1 Eviction).
+      const gvk = kind ? { group: kind.group, version: kind.version, kind: kind.kind } : { kind: r.kind };
+      resources.push({ name: `${r.resource}/${sub}`, singularName: '', namespaced: r.namespaced, ...gvk, verbs });
     }
   }
   // The core group's list carries no apiVersion (it predates groups); the others do.
@@ -58,7 +60,7 @@ export function apiResourceList(group: string, version: string): object | undefi
 
 function discoveryResource(r: ServedResource): object {
   const responseKind = { group: r.group, version: r.version, kind: r.kind };
-  const subresources = Object.entries(r.subresources).map(([subresource, verbs]) => ({ subresource, responseKind, verbs }));
+  const subresources = Object.entries(r.subresources).map(([subresource, { verbs, kind }]) => ({ subresource, responseKind: kind ?? responseKind, verbs }));
   return {
     resource: r.resource,
     responseKind,

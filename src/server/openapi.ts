@@ -67,8 +67,14 @@ function groupVersionDocument(resources: ServedResource[], release: Release): ob
       patch: op('patch', [...WRITE_PARAMS, param('force', 'Force is going to "force" Apply requests.', 'boolean')]),
       delete: op('delete', [param('dryRun', 'When present, indicates that modifications should not be persisted.'), param('gracePeriodSeconds', 'The duration in seconds before the object should be deleted.', 'integer'), param('propagationPolicy', 'Whether and how garbage collection will be performed.')]),
     };
-    for (const sub of Object.keys(r.subresources)) {
-      paths[`${base}/{name}/${sub}`] = { get: op('get', []), put: op('put', WRITE_PARAMS), patch: op('patch', WRITE_PARAMS) };
+    for (const [sub, { verbs, kind }] of Object.entries(r.subresources)) {
+      const subOp = (action: string, parameters: object[]) => ({ ...op(action, parameters), ...(kind ? { 'x-kubernetes-group-version-kind': kind } : {}) });
+      paths[`${base}/{name}/${sub}`] = {
+        ...(verbs.includes('get') ? { get: subOp('get', []) } : {}),
+        ...(verbs.includes('create') ? { post: subOp('post', WRITE_PARAMS) } : {}),
+        ...(verbs.includes('update') ? { put: subOp('put', WRITE_PARAMS) } : {}),
+        ...(verbs.includes('patch') ? { patch: subOp('patch', WRITE_PARAMS) } : {}),
+      };
     }
   }
   return { openapi: '3.0.0', info: { title: 'Kubernetes', version: `v1.${release.minor}.0` }, paths, components: {} };

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { StatusError } from '../apiserver/errors';
 import { decodeProtobufBody } from './protobuf';
 
-/** Bytes as the real kubectl v1.33.9 sent them (`kubectl drain node-1 --force`, with `--grace-period=5`, with `--dry-run=server`), captured at the server. */
+/** Bytes as the real kubectl v1.33.9 sent them (`kubectl drain node-1 --force --disable-eviction`, with `--grace-period=5`, with `--dry-run=server`), captured at the server. */
 const KUBECTL_DRAIN = Buffer.from('k8s\0\n\x13\n\x02v1\x12\rDeleteOptions\x12\0\x1a\0"\0', 'latin1');
 const KUBECTL_DRAIN_GRACE_5 = Buffer.from('k8s\0\n\x13\n\x02v1\x12\rDeleteOptions\x12\x02\x08\x05\x1a\0"\0', 'latin1');
 const KUBECTL_DRAIN_DRY_RUN = Buffer.from('k8s\0\n\x13\n\x02v1\x12\rDeleteOptions\x12\x05*\x03All\x1a\0"\0', 'latin1');
@@ -51,24 +51,13 @@ describe('protobuf request bodies (R77)', () => {
     });
   });
 
-  it('decodes a policy/v1 Eviction: the pod named in its metadata, and its DeleteOptions', () => {
-    const metadata = Buffer.concat([stringField(1, 'web'), stringField(3, 'default')]);
-    const raw = Buffer.concat([bytesField(1, metadata), bytesField(2, varintField(1, 5))]);
-    expect(decodeProtobufBody(envelope('policy/v1', 'Eviction', raw))).to.deep.equal({
-      apiVersion: 'policy/v1',
-      kind: 'Eviction',
-      metadata: { name: 'web', namespace: 'default' },
-      deleteOptions: { gracePeriodSeconds: 5 },
-    });
-  });
-
   it('answers a body without the magic, or one that does not parse, with 400; a kind it does not decode with 415 saying what it takes', () => {
     expect(statusOf(() => decodeProtobufBody(Buffer.from('{"kind":"DeleteOptions"}')))).to.include({ code: 400, reason: 'BadRequest' });
     expect(statusOf(() => decodeProtobufBody(Buffer.from('k8s\0\n\x40\n', 'latin1'))).message).to.match(/^unable to decode Unknown from protobuf: /);
     const pod = statusOf(() => decodeProtobufBody(envelope('v1', 'Pod', Buffer.alloc(0))));
     expect(pod).to.include({ code: 415, reason: 'UnsupportedMediaType' });
     expect(pod.message).to.equal(
-      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (for DeleteOptions and Eviction only; v1/Pod was sent)',
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (for DeleteOptions only; v1/Pod was sent)',
     );
   });
 });

@@ -4,8 +4,8 @@ import { unsupportedMediaType } from './status';
 
 /**
  * R77 — request bodies in Kubernetes' protobuf encoding (`application/vnd.kubernetes.protobuf`), for the
- * kinds clients send that way to this API: client-go's typed clients — kubectl drain's DELETE of a
- * pod and its eviction among them — encode DeleteOptions and Eviction so. A body is the magic
+ * kind clients send that way to this API: client-go's typed pod client — `kubectl drain
+ * --disable-eviction` deletes pods with it — encodes its DeleteOptions so. A body is the magic
  * `k8s\0` and a runtime.Unknown (apimachinery runtime/serializer/protobuf): the TypeMeta, then the
  * object's own message in `raw`. The messages below carry the field numbers of apimachinery's and
  * k8s.io/api's generated.proto, for the fields this API reads (others are skipped, as protobuf does).
@@ -36,18 +36,13 @@ const root = Root.fromJSON({
         ignoreStoreReadErrorWithClusterBreakingPotential: { type: 'bool', id: 6 },
       },
     },
-    ObjectMeta: { fields: { name: { type: 'string', id: 1 }, generateName: { type: 'string', id: 2 }, namespace: { type: 'string', id: 3 } } },
-    Eviction: { fields: { metadata: { type: 'ObjectMeta', id: 1 }, deleteOptions: { type: 'DeleteOptions', id: 2 } } },
   },
 });
 
-/** The kinds decoded from protobuf, by apiVersion/kind (DeleteOptions is registered in every group version; kubectl sends v1 or meta.k8s.io/v1). */
+/** The kinds decoded from protobuf, by apiVersion/kind (DeleteOptions is registered in every group version; kubectl sends v1). */
 const KINDS: Record<string, Type> = {
   'v1/DeleteOptions': root.lookupType('DeleteOptions'),
   'meta.k8s.io/v1/DeleteOptions': root.lookupType('DeleteOptions'),
-  'policy/v1/DeleteOptions': root.lookupType('DeleteOptions'),
-  'policy/v1/Eviction': root.lookupType('Eviction'),
-  'policy/v1beta1/Eviction': root.lookupType('Eviction'),
 };
 
 /**
@@ -65,7 +60,7 @@ export function decodeProtobufBody(body: Buffer): Record<string, unknown> {
   const kind = unknown.typeMeta?.kind ?? '';
   const type = KINDS[`${apiVersion}/${kind}`];
   if (!type) {
-    throw unsupportedMediaType(['application/json', 'application/yaml', `${PROTOBUF} (for ${[...new Set(Object.keys(KINDS).map((k) => k.split('/').pop()))].join(' and ')} only; ${apiVersion}/${kind} was sent)`]);
+    throw unsupportedMediaType(['application/json', 'application/yaml', `${PROTOBUF} (for DeleteOptions only; ${apiVersion}/${kind} was sent)`]);
   }
   return { apiVersion, kind, ...parse(type, unknown.raw ?? new Uint8Array()) };
 }

@@ -18,13 +18,19 @@ export interface ServedResource {
   readonly verbs: readonly string[];
   readonly shortNames?: readonly string[];
   readonly categories?: readonly string[];
-  /** Subresources served, with their verbs (pods/status). */
-  readonly subresources: Readonly<Record<string, readonly string[]>>;
+  /** Subresources served (pods/status, pods/eviction). */
+  readonly subresources: Readonly<Record<string, ServedSubresource>>;
   readonly storage: Resource;
   /** Stored object → served object (absent: served as stored). */
   readonly toServed?: (obj: KubeObject) => KubeObject;
   /** Served object → stored object. */
   readonly fromServed?: (obj: KubeObject) => KubeObject;
+}
+
+/** A subresource: its verbs and, when it is not of the resource's own kind, the kind it takes (pods/eviction: policy/v1 Eviction). */
+export interface ServedSubresource {
+  readonly verbs: readonly string[];
+  readonly kind?: { readonly group: string; readonly version: string; readonly kind: string };
 }
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
@@ -38,7 +44,7 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   // Namespaces cannot be deleted here: the namespace controller that empties them is not modelled.
   { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', singularName: 'namespace', namespaced: false, verbs: ['create', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ns'], subresources: {}, storage: 'namespaces' },
   { group: '', version: 'v1', resource: 'nodes', kind: 'Node', singularName: 'node', namespaced: false, verbs: ALL_VERBS, shortNames: ['no'], subresources: {}, storage: 'nodes' },
-  { group: '', version: 'v1', resource: 'pods', kind: 'Pod', singularName: 'pod', namespaced: true, verbs: ALL_VERBS, shortNames: ['po'], categories: ['all'], subresources: { status: ['get', 'patch', 'update'] }, storage: 'pods' },
+  { group: '', version: 'v1', resource: 'pods', kind: 'Pod', singularName: 'pod', namespaced: true, verbs: ALL_VERBS, shortNames: ['po'], categories: ['all'], subresources: { eviction: { verbs: ['create'], kind: { group: 'policy', version: 'v1', kind: 'Eviction' } }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'pods' },
   { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', singularName: 'replicaset', namespaced: true, verbs: ALL_VERBS, shortNames: ['rs'], categories: ['all'], subresources: {}, storage: 'replicasets' },
   { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', singularName: 'lease', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'leases' },
   { group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', singularName: 'event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, storage: 'events', toServed: eventToEventsV1, fromServed: eventFromEventsV1 },

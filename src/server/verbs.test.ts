@@ -195,3 +195,40 @@ describe('HTTP API: create details (R76), legacy watch, table watch', () => {
     table.close();
   });
 });
+
+describe('HTTP API: pods/eviction (R78)', () => {
+  let s: TestServer;
+  before(async () => (s = await startServer(['web', 'api'])));
+  after(() => s.close());
+  const EVICT = '/api/v1/namespaces/default/pods/web/eviction';
+  const body = (o: object = {}) => ({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'web', namespace: 'default' }, ...o });
+
+  it('is in discovery as kube-apiserver lists it: pods/eviction, create, policy/v1 Eviction; and in OpenAPI as a POST', async () => {
+    const list = await request(s.base, 'GET', '/api/v1');
+    expect(list.json.resources.find((r: { name: string }) => r.name === 'pods/eviction')).to.deep.equal({ name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
+    const openapi = await request(s.base, 'GET', '/openapi/v3/api/v1');
+    expect(Object.keys(openapi.json.paths['/api/v1/namespaces/{namespace}/pods/{name}/eviction'])).to.deep.equal(['post']);
+  });
+
+  it('refuses what is not an Eviction of the pod in the URL (400), a pod that does not exist (404), any verb but POST (405)', async () => {
+    const kind = await request(s.base, 'POST', EVICT, { body: { ...body(), kind: 'Pod' } });
+    expect([kind.status, kind.json.message]).to.deep.equal([400, 'the object provided is unrecognized (must be of type Eviction): Pod in version "policy/v1" cannot be handled as a Eviction']);
+    const name = await request(s.base, 'POST', EVICT, { body: body({ metadata: { name: 'api' } }) });
+    expect([name.status, name.json.message]).to.deep.equal([400, 'name in URL does not match name in Eviction object']);
+    const ns = await request(s.base, 'POST', EVICT, { body: body({ metadata: { name: 'web', namespace: 'other' } }) });
+    expect([ns.status, ns.json.message]).to.deep.equal([400, 'the namespace of the provided object does not match the namespace sent on the request']);
+    const missing = await request(s.base, 'POST', '/api/v1/namespaces/default/pods/nope/eviction', { body: body({ metadata: { name: 'nope' } }) });
+    expect([missing.status, missing.json.reason]).to.deep.equal([404, 'NotFound']);
+    expect((await request(s.base, 'GET', EVICT)).status).to.equal(405);
+    const web = s.cluster.apiserver.get('pods', 'default', 'web');
+    expect(web.ok && web.object.metadata.deletionTimestamp).to.equal(undefined);
+  });
+
+  it('evicts: 201 with a Success Status, the pod marked DisruptionTarget and deleted gracefully with the given grace period', async () => {
+    const r = await request(s.base, 'POST', EVICT, { body: body({ deleteOptions: { gracePeriodSeconds: 5 } }) });
+    expect([r.status, r.json]).to.deep.equal([201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }]);
+    const got = s.cluster.apiserver.get('pods', 'default', 'web');
+    expect(got.ok && got.object.metadata.deletionGracePeriodSeconds).to.equal(5);
+    expect(got.ok && got.object.status?.conditions?.find((c) => c.type === 'DisruptionTarget')?.reason).to.equal('EvictionByEvictionAPI');
+  });
+});

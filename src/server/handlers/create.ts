@@ -1,6 +1,7 @@
 import { badRequest } from '../../apiserver/errors';
 import type { KubeObject } from '../../apiserver/object';
 import { decodeObjectBody } from '../body';
+import { createEviction } from './eviction';
 import { groupVersionString } from '../resources';
 import { dryRunOf, served, unwrap, writeResult, type RequestScope } from './scope';
 
@@ -28,8 +29,9 @@ export async function decodeResourceBody(scope: RequestScope): Promise<KubeObjec
   return r.fromServed ? r.fromServed(typed) : typed;
 }
 
-/** handlers/create.go createHandler → ApiServer.create: 201 with the created object. */
+/** handlers/create.go createHandler → ApiServer.create: 201 with the created object (pods/eviction: see createEviction). */
 export async function createResource(scope: RequestScope): Promise<void> {
+  if (scope.info.subresource === 'eviction') return createEviction(scope);
   const obj = await decodeResourceBody(scope);
   const dryRun = dryRunOf(scope);
   const { code, object } = unwrap(scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun }));
