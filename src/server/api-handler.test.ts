@@ -36,7 +36,10 @@ describe('HTTP API: version, health, discovery', () => {
     expect(r.json.kind).to.equal('APIGroupDiscoveryList');
     const pods = r.json.items[0].versions[0].resources.find((x: { resource: string }) => x.resource === 'pods');
     expect(pods).to.deep.include({ scope: 'Namespaced', singularResource: 'pod', responseKind: { group: '', version: 'v1', kind: 'Pod' } });
-    expect(pods.subresources[0]).to.deep.include({ subresource: 'status', verbs: ['get', 'patch', 'update'] });
+    expect(pods.subresources).to.deep.equal([
+      { subresource: 'eviction', responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
+      { subresource: 'status', responseKind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
+    ]);
     const apis = await request(s.base, 'GET', '/apis', { headers: { Accept: AGGREGATED } });
     expect(apis.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).to.deep.equal(['apps', 'events.k8s.io', 'coordination.k8s.io']);
   });
