@@ -14,28 +14,28 @@ export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 const MAGIC = Buffer.from('k8s\0', 'latin1');
 
+/**
+ * A message whose fields are numbered 1, 2, 3… in the order given, as the fields of these
+ * generated.proto messages are; `T[]` is a repeated field.
+ */
+function message(fields: Record<string, string>): { fields: Record<string, { type: string; id: number; rule?: string }> } {
+  const numbered = Object.entries(fields).map(([name, type], i) => [name, type.endsWith('[]') ? { rule: 'repeated', type: type.slice(0, -2), id: i + 1 } : { type, id: i + 1 }]);
+  return { fields: Object.fromEntries(numbered) };
+}
+
 const root = Root.fromJSON({
   nested: {
-    TypeMeta: { fields: { apiVersion: { type: 'string', id: 1 }, kind: { type: 'string', id: 2 } } },
-    Unknown: {
-      fields: {
-        typeMeta: { type: 'TypeMeta', id: 1 },
-        raw: { type: 'bytes', id: 2 },
-        contentEncoding: { type: 'string', id: 3 },
-        contentType: { type: 'string', id: 4 },
-      },
-    },
-    Preconditions: { fields: { uid: { type: 'string', id: 1 }, resourceVersion: { type: 'string', id: 2 } } },
-    DeleteOptions: {
-      fields: {
-        gracePeriodSeconds: { type: 'int64', id: 1 },
-        preconditions: { type: 'Preconditions', id: 2 },
-        orphanDependents: { type: 'bool', id: 3 },
-        propagationPolicy: { type: 'string', id: 4 },
-        dryRun: { rule: 'repeated', type: 'string', id: 5 },
-        ignoreStoreReadErrorWithClusterBreakingPotential: { type: 'bool', id: 6 },
-      },
-    },
+    TypeMeta: message({ apiVersion: 'string', kind: 'string' }),
+    Unknown: message({ typeMeta: 'TypeMeta', raw: 'bytes', contentEncoding: 'string', contentType: 'string' }),
+    Preconditions: message({ uid: 'string', resourceVersion: 'string' }),
+    DeleteOptions: message({
+      gracePeriodSeconds: 'int64',
+      preconditions: 'Preconditions',
+      orphanDependents: 'bool',
+      propagationPolicy: 'string',
+      dryRun: 'string[]',
+      ignoreStoreReadErrorWithClusterBreakingPotential: 'bool',
+    }),
   },
 });
 
