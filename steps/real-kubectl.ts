@@ -1,8 +1,7 @@
 import { After, AfterAll } from '@cucumber/cucumber';
 import { DEFAULT_WAIT_LIMIT_MS, type KubectlResult } from '../src/kubectl/kubectl';
 import { parseKubectlDelete, splitCommandLine, splitEnvironment } from '../src/kubectl/delete-command';
-import { RealKubectlSession } from '../src/kubectl/real-session';
-import { createApiHandler } from '../src/server/api-handler';
+import type { RealKubectlSession } from '../src/kubectl/real-session';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /**
@@ -28,6 +27,8 @@ export async function runRealKubectl(world: TerminatingWorld, line: string, stdi
   const cluster = world.cluster;
   const { env, words } = splitEnvironment(splitCommandLine(line));
   if (words[0] !== 'kubectl') throw new ScenarioError(`not a kubectl command line: ${line}`);
+  // Loaded on first use: the HTTP layer (and its protobuf decoder) costs every other run ≈ 0.1 s of loading.
+  const [{ createApiHandler }, { RealKubectlSession }] = await Promise.all([import('../src/server/api-handler'), import('../src/kubectl/real-session')]);
   const { listener } = createApiHandler(cluster);
   if (shared) shared.use(cluster, listener);
   else shared = await RealKubectlSession.start(cluster, listener);
