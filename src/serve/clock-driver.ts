@@ -41,7 +41,7 @@ export function formatClockMode(mode: ClockMode): string {
 /** What the HTTP layer reports about its clients (src/server/activity.ts ApiActivity). */
 export interface ClientActivity extends EventEmitter {
   readonly inFlight: number;
-  readonly openWatches: number;
+  readonly waitingWatches: number;
 }
 
 export interface ClockDriver {
@@ -122,12 +122,17 @@ export class ScaledClock implements ClockDriver {
 export const JUMP_QUIET_MS = 50;
 /** Jumping stops when no foreground work is due within this much virtual time: the cluster has settled (as `When the cluster settles`). */
 export const JUMP_SETTLED_MS = 10 * 60_000;
+/** What the jump clock listens to: any of these restarts the quiet period (or stops waiting). */
+const ACTIVITY_EVENTS = ['request-start', 'request-end', 'watch-open', 'watch-close', 'watch-done'];
 /** Timers run in one go before the event loop gets a turn (so the server stays responsive during a long jump). */
 const TIMERS_PER_TURN = 10_000;
 
 /**
  * `--clock jump`. Virtual time moves only while every client waits: no request in flight, at
- * least one watch open, and no request has started or ended for JUMP_QUIET_MS of wall time. Then
+ * least one watch open that still waits for news (a watch of one object by name stops waiting
+ * once that object's DELETED went out: kubectl's wait ends there, and a kubectl slow to close
+ * the stream must not let time run on), and no request has started or ended for JUMP_QUIET_MS
+ * of wall time. Then
  * the clock runs its timers in order, as fast as it can, until a line goes out on a watch stream
  * (a client has something to react to) — then it stops and waits for quiet again — or until the
  * cluster has settled (no foreground work due within JUMP_SETTLED_MS).
@@ -148,7 +153,7 @@ export class JumpClock implements ClockDriver {
     private readonly activity: ClientActivity,
     readonly mode: ClockMode & { kind: 'jump' },
   ) {
-    for (const e of ['request-start', 'request-end', 'watch-open', 'watch-close']) activity.on(e, this.wake);
+    for (const e of ACTIVITY_EVENTS) activity.on(e, this.wake);
   }
 
   beforeRequest(): void {}
@@ -165,7 +170,7 @@ export class JumpClock implements ClockDriver {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.quiet);
-    for (const e of ['request-start', 'request-end', 'watch-open', 'watch-close']) this.activity.off(e, this.wake);
+    for (const e of ACTIVITY_EVENTS) this.activity.off(e, this.wake);
   }
 
   /** Any client activity restarts the quiet period. */
@@ -177,7 +182,7 @@ export class JumpClock implements ClockDriver {
   }
 
   private waiting(): boolean {
-    return this.activity.inFlight === 0 && this.activity.openWatches > 0;
+    return this.activity.inFlight === 0 && this.activity.waitingWatches > 0;
   }
 
   /** Whether virtual time will jump once the quiet period passes (every client waits on a watch). */

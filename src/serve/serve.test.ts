@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { eventually, openWatch, request } from '../server/testing';
 import { Release } from '../release';
 import { formatTimeline } from '../timeline/text';
-import { JumpClock, parseClockMode, type ClockMode } from './clock-driver';
+import { JUMP_QUIET_MS, JumpClock, parseClockMode, type ClockMode } from './clock-driver';
 import { CLOCK_PATH, REPORT_PATH, serve, VIRTUAL_TIME_HEADER, type ServedCluster } from './serve';
 
 const running: ServedCluster[] = [];
@@ -72,6 +72,23 @@ describe('terminating serve', () => {
     expect(at).to.be.at.least(31_000);
     await request(s.url, 'GET', PODS);
     expect((await request(s.url, 'GET', CLOCK_PATH)).json.sinceStartMs).to.equal(at);
+  });
+
+  it('jump: a watch of one pod by name stops waiting once its DELETED went out, so a client slow to close it cannot move time on', async () => {
+    const s = await start();
+    const jump = s.driver as JumpClock;
+    // web (it ignores SIGTERM) goes after its 1 s; api, deleted too, takes longer: work is left when web is gone.
+    await request(s.url, 'DELETE', `${PODS}/web?gracePeriodSeconds=1`);
+    await request(s.url, 'DELETE', `${PODS}/api`);
+    const watch = await openWatch(s.url, `${PODS}?watch=true&fieldSelector=metadata.name%3Dweb`);
+    await eventually(() => watch.events.some((e) => e.type === 'DELETED'), 'web DELETED on the watch', 10_000);
+    const at = s.cluster.clock.now();
+    // Six quiet periods with the stream still open, as a kubectl slow to exit leaves it.
+    await new Promise((done) => setTimeout(done, 6 * JUMP_QUIET_MS));
+    expect(jump.armed).to.equal(false);
+    expect(s.cluster.clock.now() - s.t0).to.equal(at - s.t0);
+    expect(s.cluster.apiserver.get('pods', 'default', 'api').ok, 'api still terminating: there was work to jump to').to.equal(true);
+    watch.close();
   });
 
   it('jump: stops when the cluster has settled (a finalizer holds the pod), a client still watching', async () => {

@@ -6,11 +6,13 @@ import { EventEmitter } from 'node:events';
  * for 'idle' (the last request in flight has ended) to try again.
  *
  * Events: 'request-start' and 'request-end' (each request, watches included, the end of a watch
- * being its response head: the stream itself is not "in flight"), 'idle', 'watch-open', 'watch-close'.
+ * being its response head: the stream itself is not "in flight"), 'idle', 'watch-open',
+ * 'watch-close', 'watch-done' (see WatchStream.sawDeletion).
  */
 export class ApiActivity extends EventEmitter {
   private requests = 0;
   private watches = 0;
+  private waiting = 0;
 
   /** Requests received whose response is not complete yet (a watch counts until its headers are out). */
   get inFlight(): number {
@@ -33,16 +35,47 @@ export class ApiActivity extends EventEmitter {
     if (this.requests === 0) this.emit('idle');
   }
 
-  /** A watch stream opened; the function returned closes it (once). */
-  watchOpened(): () => void {
+  /**
+   * Watch streams open now that still wait for news: all but the watches of one object by name
+   * that have delivered its deletion (kubectl's wait ends there; only closing the stream is left).
+   */
+  get waitingWatches(): number {
+    return this.waiting;
+  }
+
+  /** A watch stream opened. */
+  watchOpened(): WatchStream {
     this.watches += 1;
+    this.waiting += 1;
     this.emit('watch-open');
     let open = true;
-    return () => {
-      if (!open) return;
-      open = false;
-      this.watches -= 1;
-      this.emit('watch-close');
+    let waiting = true;
+    const done = () => {
+      if (!waiting) return;
+      waiting = false;
+      this.waiting -= 1;
+    };
+    return {
+      close: () => {
+        if (!open) return;
+        open = false;
+        done();
+        this.watches -= 1;
+        this.emit('watch-close');
+      },
+      sawDeletion: () => {
+        if (!open || !waiting) return;
+        done();
+        this.emit('watch-done');
+      },
     };
   }
+}
+
+/** One open watch stream, as the activity tracker counts it. */
+export interface WatchStream {
+  /** The stream ended (the client left, or its timeout passed); once. */
+  close(): void;
+  /** The object a by-name watch follows is gone (its DELETED went out): the stream waits for nothing more. */
+  sawDeletion(): void;
 }

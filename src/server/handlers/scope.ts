@@ -4,6 +4,7 @@ import { StatusError, unprocessable } from '../../apiserver/errors';
 import type { KubeObject } from '../../apiserver/object';
 import type { Cluster } from '../../cluster';
 import { encode, negotiate, type MediaType } from '../negotiation';
+import type { WatchStream } from '../activity';
 import type { RequestInfo } from '../request-info';
 import { toServed, type ServedResource } from '../resources';
 
@@ -23,7 +24,7 @@ export interface RequestScope {
   /** Reads the request body (bounded by the body limit). */
   readonly body: () => Promise<Buffer>;
   /** Called when a watch opens and when it closes, for the activity tracker. */
-  readonly watchOpened: () => () => void;
+  readonly watchOpened: () => WatchStream;
 }
 
 /** The conversions a GET may ask for (handlers/response.go transformResponseObject: an object to a Table or its metadata). */

@@ -4,6 +4,7 @@ import type { KubeObject } from '../../apiserver/object';
 import type { WatchEvent } from '../../apiserver/watch';
 import { contentTypeOf, negotiate } from '../negotiation';
 import { encodedObject } from '../caching-object';
+import type { WatchStream } from '../activity';
 import { toTable } from '../table';
 import { query, served, type RequestScope } from './scope';
 
@@ -53,7 +54,11 @@ export function watchResource(scope: RequestScope): void {
     res.flushHeaders();
   };
   const send = (type: string, object: unknown) => res.write(`${JSON.stringify({ type, object })}\n`);
+  // A watch of one object by name waits for nothing more once that object's DELETED went out.
+  const byName = opts.fields?.requiresExactMatch('metadata.name') !== undefined;
+  let stream: WatchStream | undefined;
   const sendStored = (type: string, obj: KubeObject) => {
+    if (type === 'DELETED' && byName) stream?.sawDeletion();
     if (media.as?.kind === 'Table') return send(type, eventTable(obj));
     // The same bytes as send(type, served(scope, obj)), the object's JSON encoded once for every watcher and LIST.
     res.write(Buffer.concat([Buffer.from(`{"type":${JSON.stringify(type)},"object":`), encodedObject(scope.resource, obj), EVENT_END]));
@@ -85,13 +90,14 @@ export function watchResource(scope: RequestScope): void {
   }
   start();
   const watch = r.object;
-  const closed = scope.watchOpened();
+  stream = scope.watchOpened();
+  const opened = stream;
   let timer: NodeJS.Timeout | undefined;
   const finish = () => {
     if (timer) clearTimeout(timer);
     if (!watch.isStopped) {
       watch.stop();
-      closed();
+      opened.close();
     }
   };
   res.on('close', finish);
