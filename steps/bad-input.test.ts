@@ -350,6 +350,12 @@ const CASES: Case[] = [
     says: ['kubectl get is not modelled by this simulator', 'supported: `kubectl delete'],
   },
   {
+    name: 'kubectl drain, with the step and the served cluster to use instead',
+    steps: `${NODE_AND_POD}\nWhen I run \`kubectl drain node-1 --force\``,
+    failingStep: 'I run `kubectl drain node-1 --force`',
+    says: ['kubectl drain is not modelled by this simulator', 'use the step `When the user evicts pod "NAME"`', '--clock fast=60'],
+  },
+  {
     name: 'unknown kubectl flag',
     steps: `${NODE_AND_POD}\nWhen I run \`kubectl delete pod web --bogus\``,
     failingStep: 'I run `kubectl delete pod web --bogus`',

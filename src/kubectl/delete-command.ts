@@ -452,6 +452,9 @@ export function parseKubectlDelete(commandLine: string, release: Release = DEFAU
   if (words[0] !== 'kubectl') throw unsupported(`a command line that does not start with "kubectl" (${q(commandLine)})`);
   const parsed = parseFlags(words.slice(1), (spec) => spec.name !== 'interactive' || interactiveFlagRegistered(release, env));
   const [verb, ...args] = parsed.positionals;
+  if (verb === 'drain') {
+    throw unsupported('kubectl drain', 'To evict a pod as drain does, use the step `When the user evicts pod "NAME"`; the real kubectl drain works against `npx terminating serve --clock fast=60`');
+  }
   if (verb !== 'delete') throw unsupported(verb === undefined ? 'kubectl without a command' : `kubectl ${verb}`);
 
   const warnings = parsed.warnings;
