@@ -146,7 +146,9 @@ function checkRequestChanges(world: TerminatingWorld, requestId: number, name: s
   const request = world.cluster.timeline.since(world.start).find((e) => e.component === 'apiserver' && e.requestId === record.id);
   const problems = failure?.split('\n\n')[0]?.split('\n').join('; ');
   if (request) world.marks.rows.push({ seq: request.seq, kind: failure ? 'mismatch' : 'matched', note: problems ? `changes differ from the table: ${problems}` : 'changes as listed' });
-  if (failure) throw new Error(`the request ${record.verb} ${record.resource}/${record.name} (#${record.id}) did not change ${resource === 'pods' ? 'pod' : 'replicaset'} "${name}" as listed:\n${failure}`);
+  // The request as the timeline names it (with its subresource and options), else its verb and object.
+  const what = request?.text ?? `${record.verb} ${record.resource}/${record.name}`;
+  if (failure) throw new Error(`the request ${what} (#${record.id}) did not change ${resource === 'pods' ? 'pod' : 'replicaset'} "${name}" as listed:\n${failure}`);
 }
 
 /**
