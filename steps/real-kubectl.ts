@@ -27,7 +27,7 @@ export async function runRealKubectl(world: TerminatingWorld, line: string, stdi
   const cluster = world.cluster;
   const { env, words } = splitEnvironment(splitCommandLine(line));
   if (words[0] !== 'kubectl') throw new ScenarioError(`not a kubectl command line: ${line}`);
-  // Loaded on first use: the HTTP layer (and its protobuf decoder) costs every other run ≈ 0.1 s of loading.
+  // Loaded on first use: runs without the real kubectl need neither the HTTP layer nor protobufjs (tens of ms to load).
   const [{ createApiHandler }, { RealKubectlSession }] = await Promise.all([import('../src/server/api-handler'), import('../src/kubectl/real-session')]);
   const { listener } = createApiHandler(cluster);
   if (shared) shared.use(cluster, listener);

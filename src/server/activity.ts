@@ -12,7 +12,7 @@ import { EventEmitter } from 'node:events';
 export class ApiActivity extends EventEmitter {
   private requests = 0;
   private watches = 0;
-  private waiting = 0;
+  private waitingStreams = 0;
 
   /** Requests received whose response is not complete yet (a watch counts until its headers are out). */
   get inFlight(): number {
@@ -40,20 +40,20 @@ export class ApiActivity extends EventEmitter {
    * that have delivered its deletion (kubectl's wait ends there; only closing the stream is left).
    */
   get waitingWatches(): number {
-    return this.waiting;
+    return this.waitingStreams;
   }
 
   /** A watch stream opened. */
   watchOpened(): WatchStream {
     this.watches += 1;
-    this.waiting += 1;
+    this.waitingStreams += 1;
     this.emit('watch-open');
     let open = true;
     let waiting = true;
     const done = () => {
       if (!waiting) return;
       waiting = false;
-      this.waiting -= 1;
+      this.waitingStreams -= 1;
     };
     return {
       close: () => {

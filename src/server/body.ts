@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { badRequest } from '../apiserver/errors';
+import { badRequest, type StatusError } from '../apiserver/errors';
 import { decodeProtobufBody, PROTOBUF } from './protobuf';
 import { requestEntityTooLarge, unsupportedMediaType } from './status';
 
@@ -65,4 +65,14 @@ function decodeYaml(body: Buffer): unknown {
   } catch (e) {
     throw badRequest(`error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`);
   }
+}
+
+/** serializer/versioning: a body of another kind (or group version) cannot be decoded into the endpoint's kind. */
+export function unrecognizedKind(expected: string, kind: unknown, apiVersion: unknown): StatusError {
+  return badRequest(`the object provided is unrecognized (must be of type ${expected}): ${String(kind)} in version "${String(apiVersion)}" cannot be handled as a ${expected}`);
+}
+
+/** handlers/create.go and update.go: rest.EnsureObjectNamespaceMatchesRequestNamespace refuses a body naming another namespace. */
+export function namespaceMismatch(): StatusError {
+  return badRequest('the namespace of the provided object does not match the namespace sent on the request');
 }

@@ -1,6 +1,5 @@
-import { badRequest } from '../../apiserver/errors';
 import type { KubeObject } from '../../apiserver/object';
-import { decodeObjectBody } from '../body';
+import { decodeObjectBody, namespaceMismatch, unrecognizedKind } from '../body';
 import { createEviction } from './eviction';
 import { groupVersionString } from '../resources';
 import { dryRunOf, served, unwrap, writeResult, type RequestScope } from './scope';
@@ -15,16 +14,12 @@ export async function decodeResourceBody(scope: RequestScope): Promise<KubeObjec
   const r = scope.resource;
   const gv = groupVersionString(r.group, r.version);
   if ((obj.kind !== undefined && obj.kind !== r.kind) || (obj.apiVersion !== undefined && obj.apiVersion !== gv)) {
-    // serializer/versioning: a body of another kind cannot be decoded into this resource.
-    throw badRequest(`the object provided is unrecognized (must be of type ${r.kind}): ${String(obj.kind)} in version "${String(obj.apiVersion)}" cannot be handled as a ${r.kind}`);
+    throw unrecognizedKind(r.kind, obj.kind, obj.apiVersion);
   }
   if (obj.metadata === undefined || obj.metadata === null || typeof obj.metadata !== 'object') obj.metadata = {};
   const metadata = obj.metadata as KubeObject['metadata'];
-  // handlers/create.go and update.go: rest.EnsureObjectNamespaceMatchesRequestNamespace.
-  if (r.namespaced && metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== scope.info.namespace) {
-    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
-  if (!r.namespaced && metadata.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  if (r.namespaced && metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== scope.info.namespace) throw namespaceMismatch();
+  if (!r.namespaced && metadata.namespace) throw namespaceMismatch();
   const typed = { ...obj, apiVersion: gv, kind: r.kind } as KubeObject;
   return r.fromServed ? r.fromServed(typed) : typed;
 }

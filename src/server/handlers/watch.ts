@@ -90,8 +90,7 @@ export function watchResource(scope: RequestScope): void {
   }
   start();
   const watch = r.object;
-  stream = scope.watchOpened();
-  const opened = stream;
+  const opened = (stream = scope.watchOpened());
   let timer: NodeJS.Timeout | undefined;
   const finish = () => {
     if (timer) clearTimeout(timer);
