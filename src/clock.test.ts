@@ -1,6 +1,14 @@
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { expect } from 'chai';
 import { Clock } from './clock';
+
+/** A full garbage collection, for the tests that check what a timer still holds on to. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 
 describe('Clock', () => {
   it('runs timers due at the same instant in the order they were set, zero-delay work first', () => {
@@ -44,6 +52,28 @@ describe('Clock', () => {
     expect(clock.nextForegroundAt()).to.equal(undefined);
     expect(clock.timerEntries).to.equal(0);
     expect(clock.foregroundEntries).to.equal(0);
+  });
+
+  it('lets go of the callback of a timer cancelled long before its time, and of one that has fired', async () => {
+    const clock = new Clock();
+    // Set out here: a closure keeps every variable its scope shares with other closures.
+    clock.after(10_000, () => {}); // pending, ahead of the grace timer: that entry stays in the heap
+    const held = (): { cancelled: WeakRef<object>; fired: WeakRef<object> } => {
+      // Objects only the callbacks refer to (a pod, a worker's state, in the model).
+      const a = { pod: 'a' };
+      const b = { pod: 'b' };
+      const grace = clock.after(30_000, () => void a.pod);
+      clock.after(1, () => void b.pod);
+      clock.cancel(grace);
+      clock.tick(1);
+      return { cancelled: new WeakRef(a), fired: new WeakRef(b) };
+    };
+    const refs = held();
+    await new Promise((resolve) => setImmediate(resolve)); // WeakRefs hold their target until the task ends
+    collectGarbage();
+    expect(clock.timerEntries, 'the cancelled entry is still in the heap, behind the pending one').to.equal(2);
+    expect(refs.cancelled.deref(), 'what the cancelled timer would have run').to.equal(undefined);
+    expect(refs.fired.deref(), 'what the fired timer ran').to.equal(undefined);
   });
 
   it('runs a timer of any length at its time (no 32-bit limit on delays)', () => {

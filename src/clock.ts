@@ -44,9 +44,22 @@ class Timer implements TimerHandle {
     readonly at: number,
     /** Scheduling order: timers due at the same instant run in this order. */
     readonly seq: number,
-    readonly fn: () => void,
+    /** Let go of once the timer is cancelled or has fired (see `settle`). */
+    public fn: () => void,
   ) {}
+
+  /**
+   * No longer pending. The entry may sit in the heap until its due time (a cancelled grace-period
+   * timer: up to the grace period), so it drops its callback now: what the closure holds (a pod,
+   * its worker's state) is not kept alive by a timer that will never run it.
+   */
+  settle(): void {
+    this.cancelled = true;
+    this.fn = NOTHING;
+  }
 }
+
+function NOTHING(): void {}
 
 /**
  * The one clock of a simulated cluster. Virtual time has millisecond resolution and moves only
@@ -108,7 +121,8 @@ export class Clock implements Scheduler {
   }
 
   cancel(handle: TimerHandle): void {
-    handle.cancelled = true;
+    if (handle instanceof Timer) handle.settle();
+    else handle.cancelled = true;
   }
 
   guard<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void {
@@ -144,9 +158,10 @@ export class Clock implements Scheduler {
   private fire(timer: Timer): void {
     this.timers.pop();
     this.time = timer.at;
-    timer.cancelled = true; // fired: no longer pending
+    const fn = timer.fn;
+    timer.settle(); // fired: no longer pending
     this.foreground.prune();
-    timer.fn();
+    fn();
   }
 
   private hasImmediates(): boolean {
@@ -162,8 +177,9 @@ export class Clock implements Scheduler {
       if (timer.cancelled) continue;
       // Zero-delay work that keeps making more zero-delay work would never let time move on.
       if (++ran > MAX_IMMEDIATES_PER_INSTANT) throw new RunawayLoopError(this.time, ran);
-      timer.cancelled = true;
-      timer.fn();
+      const fn = timer.fn;
+      timer.settle();
+      fn();
     }
     queue.length = 0;
     this.head = 0;
