@@ -12,6 +12,14 @@ describe('scale mode (record: summary)', () => {
     expect(summary.virtualMs).to.equal(full.virtualMs);
   });
 
+  it('says on the way what it has done (the script prints it on standard error)', () => {
+    const lines: string[] = [];
+    massDeletion(20, 2, 'summary', (line) => lines.push(line));
+    expect(lines).to.have.length(2);
+    expect(lines[0]).to.match(/^20 pods created on 2 nodes and running for a virtual minute \(\d+\.\d s\); deleting them all$/);
+    expect(lines[1]).to.match(/^every pod gone after 2 virtual s \(\d+\.\d s in all\); hashing the final state$/);
+  });
+
   it('keeps counts instead of events, and only the last request record', () => {
     const c = new Cluster({ record: 'summary' });
     c.addNode('n1');

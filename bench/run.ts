@@ -14,6 +14,9 @@
  *    MASS_CASES=1000,10000 runs only those keys.
  * 3. seed: virtual seconds per wall second for the seed graceful scenario.
  * 4. serve (bench/serve.ts, issue 9): ready time, LIST of 10 000 pods, the real kubectl delete in jump mode.
+ *
+ * A whole run takes minutes (one 100 000-pod run alone ≈ 30 s): each measurement says what it was
+ * on standard error as it ends (`progress`), the table and bench.json come at the end.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,6 +28,11 @@ import { seedScenario } from './seed-speed';
 const ROOT = resolve(__dirname, '..');
 const CUCUMBER = join(ROOT, 'node_modules/@cucumber/cucumber/bin/cucumber.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+/** One line on standard error as each measurement ends: what ran and what it took. */
+function progress(what: string, figure: string): void {
+  process.stderr.write(`bench: ${what}: ${figure}\n`);
+}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -136,6 +144,7 @@ function main(): void {
     suite.push(timed([CUCUMBER], ROOT));
     floor.push(timed([CUCUMBER], tsFloorDir));
     jsFloor.push(timed([CUCUMBER], jsFloorDir));
+    progress(`npm run bdd (${scenarios} scenarios) / floor / plain .js floor, run ${i + 1} of ${RUNS}`, [suite, floor, jsFloor].map((r) => `${r[i].seconds.toFixed(2)} s`).join(' / '));
   }
   const wall = (runs: typeof suite): number => median(runs.map((r) => r.seconds));
   const cpu = (runs: typeof suite): number => median(runs.map((r) => r.cpuSeconds));
@@ -145,20 +154,26 @@ function main(): void {
   const only = process.env.MASS_CASES?.split(',');
   for (const [key, c] of Object.entries(MASS_CASES)) {
     if (only && !only.includes(key)) continue;
-    const runs = Array.from({ length: c.runs }, () => massRun(c));
+    const runs = Array.from({ length: c.runs }, (_, i) => {
+      const r = massRun(c);
+      progress(`${c.label}, run ${i + 1} of ${c.runs}`, `${r.seconds.toFixed(2)} s, ${r.peakRssMB.toFixed(0)} MB`);
+      return r;
+    });
     const seconds = median(runs.map((r) => r.seconds));
     mass[key] = { pods: c.pods, nodes: c.nodes, record: c.record, runs: c.runs, seconds, deleteSeconds: median(runs.map((r) => r.deleteSeconds)), cpuSeconds: median(runs.map((r) => r.cpuSeconds)), peakRssMB: median(runs.map((r) => r.peakRssMB)), eventsPerSecond: Math.round(runs[0].events / seconds), finalState: runs[0].finalState };
   }
   const ratio = (a: string, b: string): number | undefined => (mass[a] && mass[b] ? mass[a].seconds / mass[b].seconds : undefined);
 
-  const seedRuns = Array.from({ length: RUNS }, () => {
+  const seedRuns = Array.from({ length: RUNS }, (_, i) => {
     const start = process.hrtime.bigint();
     const { virtualMs } = seedScenario();
     const wall = Number(process.hrtime.bigint() - start) / 1e9;
+    progress(`seed scenario, run ${i + 1} of ${RUNS}`, `${Math.round(virtualMs / 1000 / wall)}× virtual time`);
     return virtualMs / 1000 / wall;
   });
 
   const served = serveFigures();
+  progress(`serve (medians of ${RUNS} runs)`, `ready ${served.readyMs.toFixed(0)} ms, LIST ${served.listJsonMs.toFixed(0)} ms`);
 
   const result = {
     runs: RUNS,
