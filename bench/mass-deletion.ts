@@ -15,6 +15,8 @@ export interface MassDeletionResult {
   peakRssMB: number;
   /** A hash of what etcd holds at the end: the same in both recording modes (a check, not timed). */
   finalState: string;
+  /** The cluster as the run left it (kept by the script to its exit, so that a heap profile shows what a run keeps). */
+  cluster: Cluster;
 }
 
 /**
@@ -52,7 +54,7 @@ export function massDeletion(pods: number, nodes = 100, record: Recording = 'ful
   // with their Events): it checks the run, so it is not part of what the run is timed for.
   const state = createHash('sha256');
   for (const r of ['pods', 'nodes', 'events', 'leases'] as const) state.update(JSON.stringify(c.apiserver.list(r, undefined)));
-  return { events: c.timeline.recorded, virtualMs: c.clock.now() - t0, setupSeconds, seconds, cpuSeconds: (user + system) / 1e6, peakRssMB, finalState: state.digest('hex').slice(0, 16) };
+  return { events: c.timeline.recorded, virtualMs: c.clock.now() - t0, setupSeconds, seconds, cpuSeconds: (user + system) / 1e6, peakRssMB, finalState: state.digest('hex').slice(0, 16), cluster: c };
 }
 
 export interface MassDeletionArgs {
@@ -91,6 +93,8 @@ if (require.main === module) {
   // seconds: the whole run (creating the pods and letting them run, then the deletion);
   // deleteSeconds: from the first DELETE until every pod is gone; cpuSeconds: the process's CPU
   // time (user + system, loading included), which a busy machine does not inflate as it does wall time.
+  // Held until the process exits: a heap profile (node --heap-prof, written at exit) then shows what the run keeps.
+  process.on('exit', () => r.cluster);
   const { seconds, cpuSeconds, peakRssMB } = r;
   console.log(JSON.stringify({ pods, nodes, record, seconds, deleteSeconds: seconds - r.setupSeconds, events: r.events, virtualSeconds: r.virtualMs / 1000, finalState: r.finalState, peakRssMB, cpuSeconds }));
 }

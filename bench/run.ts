@@ -17,12 +17,19 @@
  *
  * A whole run takes minutes (one 100 000-pod run alone ≈ 30 s): each measurement says what it was
  * on standard error as it ends (`progress`), the table and bench.json come at the end.
+ *
+ * BENCH_PROFILE=1 adds one run of the suite and of each mass-deletion case under V8's CPU profiler
+ * and sampling heap profiler (not timed: profiling slows a run down). The profiles go to
+ * reports/profiles/ (KEY.cpuprofile, KEY.heapprofile: Chrome DevTools or speedscope open them);
+ * where the main thread's time went and what was live at exit, by source file
+ * (bench/profile-summary.ts), goes under `profiles` in bench.json and below the table.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { path as TS_HOOK } from '../scripts/ts-hook';
+import { describeSummary, summariseCpuProfile, summariseHeapProfile, type ProfileSummary } from './profile-summary';
 import { seedScenario } from './seed-speed';
 
 const ROOT = resolve(__dirname, '..');
@@ -37,6 +44,29 @@ function progress(what: string, figure: string): void {
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
+}
+
+const PROFILE_DIR = process.env.BENCH_PROFILE ? join(ROOT, 'reports', 'profiles') : undefined;
+
+/** A profiled run's summaries and the files they come from (relative to the project). */
+interface Profiled {
+  cpu: ProfileSummary;
+  heap: ProfileSummary;
+  files: string[];
+}
+
+/** The node flags that make a run write `NAME.cpuprofile` and `NAME.heapprofile` into PROFILE_DIR (a sample every 64 KB allocated). */
+function profileFlags(dir: string, name: string): string[] {
+  return ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`, '--heap-prof', `--heap-prof-dir=${dir}`, `--heap-prof-name=${name}.heapprofile`, '--heap-prof-interval=65536'];
+}
+
+/** Summarises the two profiles a run with `profileFlags(dir, name)` wrote, and says so on standard error. */
+function readProfiles(dir: string, name: string, what: string): Profiled {
+  const [cpuFile, heapFile] = ['cpuprofile', 'heapprofile'].map((ext) => join(dir, `${name}.${ext}`));
+  const cpu = summariseCpuProfile(JSON.parse(readFileSync(cpuFile, 'utf8')), ROOT);
+  const heap = summariseHeapProfile(JSON.parse(readFileSync(heapFile, 'utf8')), ROOT);
+  progress(`${what}, profiled`, `CPU ${cpu.total.toFixed(0)} ms: ${describeSummary(cpu, 4)}; live at exit ${heap.total.toFixed(0)} MB: ${describeSummary(heap, 3)}`);
+  return { cpu, heap, files: [cpuFile, heapFile].map((f) => relative(ROOT, f)) };
 }
 
 /** Writes the process's own CPU time when it exits (loaded with --require into a measured run). */
@@ -115,8 +145,8 @@ interface MassRun {
   finalState: string;
 }
 
-function massRun(c: MassCase): MassRun {
-  const args = ['--require', TS_HOOK, join(ROOT, 'bench/mass-deletion.ts'), String(c.pods), String(c.nodes), '--record', c.record];
+function massRun(c: MassCase, nodeFlags: string[] = []): MassRun {
+  const args = [...nodeFlags, '--require', TS_HOOK, join(ROOT, 'bench/mass-deletion.ts'), String(c.pods), String(c.nodes), '--record', c.record];
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
   if (r.status !== 0) throw new Error(`mass deletion ${c.pods}/${c.nodes}/${c.record} failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
@@ -146,6 +176,12 @@ function main(): void {
     jsFloor.push(timed([CUCUMBER], jsFloorDir));
     progress(`npm run bdd (${scenarios} scenarios) / floor / plain .js floor, run ${i + 1} of ${RUNS}`, [suite, floor, jsFloor].map((r) => `${r[i].seconds.toFixed(2)} s`).join(' / '));
   }
+  const profiles: Record<string, Profiled> = {};
+  if (PROFILE_DIR) {
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    timed([...profileFlags(PROFILE_DIR, 'suite'), CUCUMBER], ROOT);
+    profiles.suite = readProfiles(PROFILE_DIR, 'suite', 'npm run bdd');
+  }
   const wall = (runs: typeof suite): number => median(runs.map((r) => r.seconds));
   const cpu = (runs: typeof suite): number => median(runs.map((r) => r.cpuSeconds));
 
@@ -159,6 +195,10 @@ function main(): void {
       progress(`${c.label}, run ${i + 1} of ${c.runs}`, `${r.seconds.toFixed(2)} s, ${r.peakRssMB.toFixed(0)} MB`);
       return r;
     });
+    if (PROFILE_DIR) {
+      massRun(c, profileFlags(PROFILE_DIR, `mass-${key}`));
+      profiles[`mass-${key}`] = readProfiles(PROFILE_DIR, `mass-${key}`, c.label);
+    }
     const seconds = median(runs.map((r) => r.seconds));
     mass[key] = { pods: c.pods, nodes: c.nodes, record: c.record, runs: c.runs, seconds, deleteSeconds: median(runs.map((r) => r.deleteSeconds)), cpuSeconds: median(runs.map((r) => r.cpuSeconds)), peakRssMB: median(runs.map((r) => r.peakRssMB)), eventsPerSecond: Math.round(runs[0].events / seconds), finalState: runs[0].finalState };
   }
@@ -200,6 +240,7 @@ function main(): void {
     },
     seed: { speedup: Math.round(median(seedRuns)) },
     serve: served,
+    ...(PROFILE_DIR && { profiles }),
   };
   mkdirSync(join(ROOT, 'reports'), { recursive: true });
   writeFileSync(join(ROOT, 'reports/bench.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -225,6 +266,13 @@ function main(): void {
   const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
   console.log(`median of ${RUNS} runs each; written to reports/bench.json\n`);
   for (const r of rows) console.log(`${r[0].padEnd(w[0])}  ${r[1].padStart(w[1])}  ${r[2]}`);
+  if (PROFILE_DIR) {
+    console.log(`\nwhere the time went (main thread, self time) and what was live at exit, from the profiles in ${relative(ROOT, PROFILE_DIR)}/:`);
+    for (const [key, p] of Object.entries(profiles)) {
+      console.log(`\n${key}: CPU ${p.cpu.total.toFixed(0)} ms — ${describeSummary(p.cpu, 8)}`);
+      console.log(`${' '.repeat(key.length)}  live at exit ${p.heap.total.toFixed(0)} MB — ${describeSummary(p.heap, 5)}`);
+    }
+  }
 }
 
 main();
