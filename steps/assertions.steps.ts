@@ -1,5 +1,5 @@
 import { Then, type DataTable } from '@cucumber/cucumber';
-import { stringify } from 'yaml';
+import { toYaml } from '../src/yaml-output';
 import type { Pod } from '../src/apiserver/types';
 import { ANY, checkChanges, parseCell, parsePath, show, valueAt, type ChangeRow } from '../src/timeline/changes';
 import { jsonEqual } from '../src/apiserver/object';
@@ -89,7 +89,7 @@ function checkFields(world: TerminatingWorld, what: string, obj: unknown, rows: 
     const same = expected === ANY || expected === actual || (typeof expected !== 'symbol' && typeof actual !== 'symbol' && jsonEqual(expected, actual));
     if (!same) problems.push(`${row.path}: expected ${show(expected, world.start)}, actual ${show(actual, world.start)}`);
   }
-  if (problems.length > 0) throw new Error(`${what} does not have the expected fields:\n${problems.join('\n')}\n\nThe object:\n${stringify(obj)}`);
+  if (problems.length > 0) throw new Error(`${what} does not have the expected fields:\n${problems.join('\n')}\n\nThe object:\n${toYaml(obj)}`);
 }
 
 /**
@@ -222,7 +222,7 @@ function checkCondition(what: string, pod: Pod, type: string, expected: Expected
   if (c && c.status === expected.status && reasonOk) return;
   const want = `status ${expected.status}${expected.reason === undefined ? '' : expected.reason === null ? ' and no reason' : ` and reason ${expected.reason}`}`;
   const got = c ? `status ${c.status} and ${c.reason ? `reason ${c.reason}` : 'no reason'}` : 'no such condition';
-  throw new Error(`${what} has condition ${type} with ${got}; expected ${want}.\nIts conditions:\n${stringify(conditions)}`);
+  throw new Error(`${what} has condition ${type} with ${got}; expected ${want}.\nIts conditions:\n${toYaml(conditions)}`);
 }
 
 /** The pod's last stored state: the object its DELETED watch event carried (R57). */
@@ -248,7 +248,7 @@ Then('pod {string} has condition {string} with status {string}', function (this:
 Then('pod {string} has no condition {string}', function (this: TerminatingWorld, name: string, type: string) {
   const pod = requirePod(this, name);
   const c = pod.status?.conditions?.find((x) => x.type === type);
-  if (c) throw new Error(`pod "${name}" has condition ${type} (status ${c.status}${c.reason ? `, reason ${c.reason}` : ''}); expected none.\nIts conditions:\n${stringify(pod.status?.conditions ?? [])}`);
+  if (c) throw new Error(`pod "${name}" has condition ${type} (status ${c.status}${c.reason ? `, reason ${c.reason}` : ''}); expected none.\nIts conditions:\n${toYaml(pod.status?.conditions ?? [])}`);
 });
 
 /** The pod was removed, and its last stored state (its DELETED payload, R57) has that condition with this status and reason. */

@@ -1,6 +1,6 @@
 import { After, Before, setDefaultTimeout } from '@cucumber/cucumber';
-import { stringify } from 'yaml';
 import { TIMELINE_FILE, toScenarioTimeline } from '../src/report/scenario-timeline';
+import { yamlDocuments } from '../src/yaml-output';
 import type { TerminatingWorld } from './world';
 
 // The simulation runs on a virtual clock; a step that takes real seconds is a bug worth seeing.
@@ -20,7 +20,7 @@ After(function (this: TerminatingWorld) {
   if (!this.started) return;
   const pods = this.cluster.apiserver.list('pods', undefined);
   const objects = pods.ok ? pods.object.items : [];
-  const finalObjects = objects.length ? objects.map((o) => stringify(o)).join('---\n') : '# no pods left in the API\n';
+  const finalObjects = yamlDocuments(objects, 'no pods left in the API');
   const data = toScenarioTimeline(this.cluster.timeline.all(), this.start, this.marks, finalObjects);
   this.attach(JSON.stringify(data), { mediaType: 'application/json', fileName: TIMELINE_FILE });
 });

@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { stringify } from 'yaml';
 import type { Cluster } from '../cluster';
 import { renderTimelinePage } from '../report/html';
 import { TIMELINE_FILE, toScenarioTimeline } from '../report/scenario-timeline';
 import { escapeHtml } from '../timeline/sequence-diagram';
 import { formatTimeline } from '../timeline/text';
 import { formatOffset } from '../timeline/time';
+import { yamlDocuments } from '../yaml-output';
 
 /** The files of a served session's report, by what they hold. */
 export interface SessionReportFiles {
@@ -29,7 +29,7 @@ export function writeSessionReport(cluster: Cluster, t0: number, dir: string, ti
   const events = cluster.timeline.all();
   const text = formatTimeline(events, t0);
   const pods = cluster.apiserver.list('pods', undefined);
-  const objects = pods.ok && pods.object.items.length > 0 ? pods.object.items.map((o) => stringify(o)).join('---\n') : '# no pods left in the API\n';
+  const objects = yamlDocuments(pods.ok ? pods.object.items : [], 'no pods left in the API');
   const data = toScenarioTimeline(events, t0, { rows: [], expected: [] }, objects);
   const files: SessionReportFiles = {
     html: join(out, 'index.html'),

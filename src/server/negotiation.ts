@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { toYaml } from '../yaml-output';
 import { notAcceptable } from './status';
 
 /**
@@ -59,7 +59,7 @@ export function negotiate(accept: string | undefined, allowed: readonly { kind: 
 
 /** The body and Content-Type of a response object in the negotiated serialization. */
 export function encode(media: MediaType, obj: unknown): { body: string; contentType: string } {
-  return { body: media.type === 'application/yaml' ? stringify(obj) : JSON.stringify(obj), contentType: contentTypeOf(media) };
+  return { body: media.type === 'application/yaml' ? toYaml(obj) : JSON.stringify(obj), contentType: contentTypeOf(media) };
 }
 
 /** The Content-Type of an answer in the negotiated serialization. */
