@@ -31,10 +31,10 @@ import { join, relative, resolve } from 'node:path';
 import { path as TS_HOOK } from '../scripts/ts-hook';
 import { describeSummary, summariseCpuProfile, summariseHeapProfile, type ProfileSummary } from './profile-summary';
 import { seedScenario } from './seed-speed';
+import { benchSettingsOrExit } from './settings';
 
 const ROOT = resolve(__dirname, '..');
 const CUCUMBER = join(ROOT, 'node_modules/@cucumber/cucumber/bin/cucumber.js');
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 /** One line on standard error as each measurement ends: what ran and what it took. */
 function progress(what: string, figure: string): void {
@@ -46,7 +46,6 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-const PROFILE_DIR = process.env.BENCH_PROFILE ? join(ROOT, 'reports', 'profiles') : undefined;
 
 /** A profiled run's summaries and the files they come from (relative to the project). */
 interface Profiled {
@@ -122,19 +121,24 @@ interface MassCase {
   pods: number;
   nodes: number;
   record: 'full' | 'summary';
-  /** Fewer runs for the biggest case (one 100 000-pod run takes about as long as the rest together). */
-  runs: number;
+  /** A third of the runs, at least one: one 100 000-pod run takes about as long as the other cases together. */
+  fewerRuns?: boolean;
   label: string;
 }
 
 /** The mass-deletion cases by their key in bench.json (new cases: add a line). */
 const MASS_CASES: Record<string, MassCase> = {
-  '1000': { pods: 1000, nodes: 100, record: 'full', runs: RUNS, label: 'mass deletion, 1 000 pods / 100 nodes' },
-  '10000': { pods: 10000, nodes: 100, record: 'full', runs: RUNS, label: 'mass deletion, 10 000 pods / 100 nodes' },
-  '10000-2nodes': { pods: 10000, nodes: 2, record: 'full', runs: RUNS, label: 'mass deletion, 10 000 pods / 2 nodes' },
-  '10000-summary': { pods: 10000, nodes: 100, record: 'summary', runs: RUNS, label: 'mass deletion, 10 000 pods, scale mode' },
-  '100000': { pods: 100000, nodes: 1000, record: 'summary', runs: Math.max(1, Math.ceil(RUNS / 3)), label: 'mass deletion, 100 000 pods / 1 000 nodes, scale mode' },
+  '1000': { pods: 1000, nodes: 100, record: 'full', label: 'mass deletion, 1 000 pods / 100 nodes' },
+  '10000': { pods: 10000, nodes: 100, record: 'full', label: 'mass deletion, 10 000 pods / 100 nodes' },
+  '10000-2nodes': { pods: 10000, nodes: 2, record: 'full', label: 'mass deletion, 10 000 pods / 2 nodes' },
+  '10000-summary': { pods: 10000, nodes: 100, record: 'summary', label: 'mass deletion, 10 000 pods, scale mode' },
+  '100000': { pods: 100000, nodes: 1000, record: 'summary', fewerRuns: true, label: 'mass deletion, 100 000 pods / 1 000 nodes, scale mode' },
 };
+
+/** The environment's settings, checked before anything runs; a bad one ends the bench at once (exit code 2). */
+const SETTINGS = benchSettingsOrExit(process.env, Object.keys(MASS_CASES));
+const RUNS = SETTINGS.runs;
+const PROFILE_DIR = SETTINGS.profile ? join(ROOT, 'reports', 'profiles') : undefined;
 
 interface MassRun {
   seconds: number;
@@ -187,12 +191,12 @@ function main(): void {
 
   type MassFigure = { pods: number; nodes: number; record: string; runs: number; seconds: number; deleteSeconds: number; cpuSeconds: number; peakRssMB: number; eventsPerSecond: number; finalState: string };
   const mass: Record<string, MassFigure> = {};
-  const only = process.env.MASS_CASES?.split(',');
   for (const [key, c] of Object.entries(MASS_CASES)) {
-    if (only && !only.includes(key)) continue;
-    const runs = Array.from({ length: c.runs }, (_, i) => {
+    if (SETTINGS.massCases && !SETTINGS.massCases.includes(key)) continue;
+    const count = c.fewerRuns ? Math.max(1, Math.ceil(RUNS / 3)) : RUNS;
+    const runs = Array.from({ length: count }, (_, i) => {
       const r = massRun(c);
-      progress(`${c.label}, run ${i + 1} of ${c.runs}`, `${r.seconds.toFixed(2)} s, ${r.peakRssMB.toFixed(0)} MB`);
+      progress(`${c.label}, run ${i + 1} of ${count}`, `${r.seconds.toFixed(2)} s, ${r.peakRssMB.toFixed(0)} MB`);
       return r;
     });
     if (PROFILE_DIR) {
@@ -200,7 +204,7 @@ function main(): void {
       profiles[`mass-${key}`] = readProfiles(PROFILE_DIR, `mass-${key}`, c.label);
     }
     const seconds = median(runs.map((r) => r.seconds));
-    mass[key] = { pods: c.pods, nodes: c.nodes, record: c.record, runs: c.runs, seconds, deleteSeconds: median(runs.map((r) => r.deleteSeconds)), cpuSeconds: median(runs.map((r) => r.cpuSeconds)), peakRssMB: median(runs.map((r) => r.peakRssMB)), eventsPerSecond: Math.round(runs[0].events / seconds), finalState: runs[0].finalState };
+    mass[key] = { pods: c.pods, nodes: c.nodes, record: c.record, runs: count, seconds, deleteSeconds: median(runs.map((r) => r.deleteSeconds)), cpuSeconds: median(runs.map((r) => r.cpuSeconds)), peakRssMB: median(runs.map((r) => r.peakRssMB)), eventsPerSecond: Math.round(runs[0].events / seconds), finalState: runs[0].finalState };
   }
   const ratio = (a: string, b: string): number | undefined => (mass[a] && mass[b] ? mass[a].seconds / mass[b].seconds : undefined);
 

@@ -17,9 +17,10 @@ import { join, resolve } from 'node:path';
 import { realKubectlPath, UnsupportedPlatformError } from '../src/kubectl/real-kubectl';
 import { parseClockMode } from '../src/serve/clock-driver';
 import { serve } from '../src/serve/serve';
+import { benchSettingsOrExit } from './settings';
 
 const ROOT = resolve(__dirname, '..');
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const RUNS = benchSettingsOrExit({ BENCH_RUNS: process.env.BENCH_RUNS }, []).runs;
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 
 function median(xs: number[]): number {
