@@ -30,8 +30,13 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { checkRun, checkScenario, invariantsOf, minimise, runScenario, scenarioArb, toGherkin, type Op, type Scenario } from './invariants';
 
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
-const SEED = process.env.PROPERTY_SEED === undefined ? undefined : Number(process.env.PROPERTY_SEED);
+/** A whole number from the environment, or one line naming the variable and what it takes (NaN would run nothing and pass). */
+function wholeNumber(name: string, text: string, min: number): number {
+  if (!/^[+-]?\d+$/.test(text) || Number(text) < min) throw new Error(`${name} is a whole number${min > 0 ? ` of at least ${min}` : ''}, not "${text}"`);
+  return Number(text);
+}
+const RUNS = wholeNumber('PROPERTY_RUNS', process.env.PROPERTY_RUNS ?? '200', 1);
+const SEED = process.env.PROPERTY_SEED === undefined ? undefined : wholeNumber('PROPERTY_SEED', process.env.PROPERTY_SEED, -Infinity);
 const PATH = process.env.PROPERTY_PATH;
 
 class InvariantViolation extends Error {
