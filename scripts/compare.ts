@@ -5,7 +5,7 @@
  * time, and the field changes of matching writes that differ. Prints the comparison and writes
  * it as HTML to reports/compare.html.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Envelope } from '@cucumber/messages';
@@ -23,6 +23,13 @@ export function parseLocation(arg: string): { file: string; line: number } {
   return { file: m[1]!, line: Number(m[2]) };
 }
 
+/** parseLocation, and the feature file must exist (relative to the project, as cucumber reads it). */
+export function checkLocation(arg: string, root = ROOT): { file: string; line: number } {
+  const location = parseLocation(arg);
+  if (!existsSync(path.resolve(root, location.file))) throw new Error(`no feature file ${location.file} (in ${root})`);
+  return location;
+}
+
 /** The scenario run at a location, or an error listing the scenarios that were run there. */
 export function pick(scenarios: readonly ScenarioReport[], arg: string): ScenarioReport {
   const { file, line } = parseLocation(arg);
@@ -36,7 +43,7 @@ export function pick(scenarios: readonly ScenarioReport[], arg: string): Scenari
 
 async function main(args: string[]): Promise<void> {
   if (args.length !== 2) throw new Error('usage: npm run compare -- FILE:LINE FILE:LINE   (two scenarios, or two Examples rows of a Scenario Outline)');
-  for (const a of args) parseLocation(a);
+  for (const a of args) checkLocation(a);
   const api = await import('@cucumber/cucumber/api');
   const environment = { cwd: ROOT, stdout: new Writable({ write: (_c, _e, done) => done() }) };
   const { runConfiguration } = await api.loadConfiguration({ profiles: ['summary'], provided: { paths: args } }, environment);
