@@ -46,7 +46,6 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-
 /** A profiled run's summaries and the files they come from (relative to the project). */
 interface Profiled {
   cpu: ProfileSummary;
@@ -54,7 +53,7 @@ interface Profiled {
   files: string[];
 }
 
-/** The node flags that make a run write `NAME.cpuprofile` and `NAME.heapprofile` into PROFILE_DIR (a sample every 64 KB allocated). */
+/** The node flags that make a run write `NAME.cpuprofile` and `NAME.heapprofile` into `dir` (a heap sample every 64 KB allocated). */
 function profileFlags(dir: string, name: string): string[] {
   return ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`, '--heap-prof', `--heap-prof-dir=${dir}`, `--heap-prof-name=${name}.heapprofile`, '--heap-prof-interval=65536'];
 }
