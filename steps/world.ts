@@ -9,6 +9,7 @@ import type { KubeletConfig } from '../src/kubelet/kubelet';
 import type { ContainerBehaviour } from '../src/kubelet/runtime';
 import type { VolumeBehaviour } from '../src/kubelet/volume-manager';
 import type { DiagramMarks, ExpectedRow, RowMark } from '../src/timeline/sequence-diagram';
+import type { StepLocation } from './user-mistakes';
 
 /** A step's input that names something the scenario does not have, or is otherwise unusable. */
 export class ScenarioError extends Error {}
@@ -24,6 +25,10 @@ export class TerminatingWorld extends World {
   t0?: number;
   lastResponse?: ApiResponse<unknown>;
   lastKubectl?: KubectlResult;
+  /** Where the running step is in its feature file (steps/user-mistakes.ts sets it before each step). */
+  stepLocation?: StepLocation;
+  /** Where each node and pod was declared (`node "node-1"` → `features/x.feature:4`), for "declared twice". */
+  private readonly declaredAt = new Map<string, string>();
   /** What the assertions matched or missed, marked in the report's diagram. */
   readonly marks: { rows: RowMark[]; expected: ExpectedRow[] } = { rows: [], expected: [] };
 
@@ -66,11 +71,25 @@ export class TerminatingWorld extends World {
   // ---- Given: the plan (see ClusterPlan for what each declaration does) ----
 
   planNode(name: string): void {
+    this.declare(`node "${name}"`);
     this.plan.node(name);
   }
 
   planPod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
+    this.declare(`pod "${name}"`);
     this.plan.pod(name, nodeName, manifest);
+  }
+
+  /** Remembers where a node or pod is declared; a second declaration fails naming the first one's line. */
+  declare(what: string): void {
+    const first = this.declaredAt.get(what);
+    if (first !== undefined) throw new ScenarioError(`${what} is declared twice: first at ${first}, again at ${this.where()}`);
+    this.declaredAt.set(what, this.where());
+  }
+
+  /** The running step's `file:line`, or "this step" outside a feature file. */
+  where(): string {
+    return this.stepLocation ? `${this.stepLocation.uri}:${this.stepLocation.line}` : 'this step';
   }
 
   containerBehaviour(container: string, podName: string, change: Partial<ContainerBehaviour>, specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void): void {
