@@ -1,6 +1,7 @@
 import { ApiServer, DEFAULT_APISERVER_OPTIONS, type ApiServerOptions, type ClientIdentity } from './apiserver/apiserver';
 import { Clock } from './clock';
 import { GarbageCollector } from './controllers/garbage-collector';
+import { NodeIpamController } from './controllers/node-ipam';
 import { NodeLifecycleController, nodeLifecycleConfig } from './controllers/node-lifecycle';
 import { DEFAULT_POD_GC_CONFIG, PodGarbageCollector, type PodGCConfig } from './controllers/pod-gc';
 import { PodInformer } from './controllers/pod-informer';
@@ -52,6 +53,7 @@ export class Cluster {
     };
     this.apiserver = new ApiServer(this.clock, this.timeline, this.options.apiserver);
     new GarbageCollector(this.clock, this.timeline, this.apiserver, { release }).start();
+    new NodeIpamController(this.apiserver).start();
     this.podGC = new PodGarbageCollector(this.clock, this.timeline, this.apiserver, this.options.podGC);
     this.podGC.start();
     // One pod informer shared by the node lifecycle and taint eviction controllers (one watch, as kube-controller-manager's informer factory).
@@ -67,7 +69,10 @@ export class Cluster {
    */
   addNode(name: string, kubelet: Partial<NodeConfig['kubelet']> = {}): SimNode {
     if (this.nodes.has(name)) throw new Error(`node "${name}" already exists`);
-    const config = Object.keys(kubelet).length === 0 ? this.options.node : { ...this.options.node, kubelet: { ...this.options.node.kubelet, ...kubelet } };
+    // Each machine its own address, in the order the nodes join: 10.0.0.1, 10.0.0.2, …
+    const n = this.nodes.size + 1;
+    const nodeIP = `10.0.${Math.floor(n / 256)}.${n % 256}`;
+    const config = { ...this.options.node, kubelet: { ...this.options.node.kubelet, nodeIP, ...kubelet } };
     const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config);
     this.nodes.set(name, node);
     return node;

@@ -1,5 +1,6 @@
 import type { Clock, TimerHandle } from '../clock';
 import type { Timeline } from '../timeline/timeline';
+import { PodNetwork } from './pod-network';
 
 /** What a container's main process does when it receives SIGTERM (K29: 143 when SIGTERM kills it, 137 after SIGKILL, 0 when it exits by itself). */
 export type SigtermBehaviour =
@@ -51,6 +52,8 @@ export interface Sandbox {
   readonly podRef: string;
   state: 'ready' | 'notready' | 'removed';
   readonly containers: Map<string, RuntimeContainer>;
+  /** The pod's addresses from the node's pod network (CNI ADD at RunPodSandbox); none without a pod CIDR. */
+  readonly ips: readonly string[];
 }
 
 const CRI = 'CRI runtime (containerd) via pkg/kubelet/kuberuntime';
@@ -63,6 +66,8 @@ const CRI = 'CRI runtime (containerd) via pkg/kubelet/kuberuntime';
 export class ContainerRuntime {
   private readonly sandboxes = new Map<string, Sandbox>();
   private containerCounter = 0;
+  /** The node's pod network (CNI host-local IPAM): configured with the node's pod CIDR by the kubelet. */
+  readonly network = new PodNetwork();
 
   constructor(
     private readonly clock: Clock,
@@ -87,7 +92,8 @@ export class ContainerRuntime {
    * startContainer).
    */
   startPod(uid: string, podRef: string, containers: readonly string[], runsToCompletion: (name: string) => boolean = () => false): string[] {
-    const sandbox: Sandbox = { uid, podRef, state: 'ready', containers: new Map() };
+    const ip = this.network.allocate(uid);
+    const sandbox: Sandbox = { uid, podRef, state: 'ready', containers: new Map(), ips: ip === undefined ? [] : [ip] };
     this.sandboxes.set(uid, sandbox);
     const toPull = containers.filter((name) => this.needsPull(uid, name));
     const started = containers.filter((name) => !toPull.includes(name)).map((name) => this.create(sandbox, name));
@@ -228,6 +234,8 @@ export class ContainerRuntime {
     const s = this.sandboxes.get(uid);
     if (!s || s.state !== 'ready') return;
     s.state = 'notready';
+    // The network plugin's teardown (CNI DEL) frees the pod's address.
+    this.network.release(uid);
     this.timeline.record('runtime', `sandbox stopped ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult → StopPodSandbox', { actor: this.nodeName });
   }
 

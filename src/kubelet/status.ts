@@ -206,9 +206,13 @@ export interface StatusGates {
   observedGeneration?: number;
   /** RecursiveReadOnlyMounts (on by default from v1.31): container statuses list their volumeMounts. */
   volumeMounts: boolean;
+  /** The node's IP (the kubelet's --node-ip), the pod's hostIP. */
+  hostIP?: string;
+  /** PodHostIPs (β on from v1.29, GA v1.30): `status.hostIPs` beside `hostIP`. */
+  podHostIPs?: boolean;
 }
 
-export const DEFAULT_STATUS_GATES: StatusGates = { volumeMounts: true };
+export const DEFAULT_STATUS_GATES: StatusGates = { volumeMounts: true, hostIP: '10.0.0.1', podHostIPs: true };
 
 /**
  * kubelet_pods.go generateAPIPodStatus: the status the kubelet wants the API to hold, from the
@@ -279,12 +283,20 @@ export function generateAPIPodStatus(
     condition('ContainersReady', ready, time, observedGeneration, unready, message),
     condition('PodScheduled', true, time, observedGeneration),
   );
+  // The host's IPs (getHostIPsAnyWay), and the pod's from its sandbox (convertStatusToAPIStatus,
+  // the runtime's podStatus.IPs). A sandbox that is not ready reports none; the previous IPs are
+  // then kept (#47806, and #125404 for the terminal status of SyncTerminatingPod), so a pod keeps
+  // its IP to the end.
+  const hostIP = gates.hostIP ?? DEFAULT_STATUS_GATES.hostIP!;
+  const sandboxIPs = sandbox?.state === 'ready' ? sandbox.ips : [];
+  const podIPs = sandboxIPs.length > 0 ? sandboxIPs.map((ip) => ({ ip })) : old.podIPs;
   const status: PodStatus = {
     ...old,
     phase,
     conditions,
-    hostIP: old.hostIP ?? '10.0.0.1',
-    podIP: old.podIP ?? '10.244.0.1',
+    hostIP,
+    ...(gates.podHostIPs ? { hostIPs: [{ ip: hostIP }] } : {}),
+    ...(podIPs && podIPs.length > 0 ? { podIP: podIPs[0]!.ip, podIPs } : {}),
     startTime: old.startTime ?? toTime(now),
     ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
     containerStatuses: statuses,
