@@ -1,6 +1,6 @@
 import { BeforeStep, setDefinitionFunctionWrapper } from '@cucumber/cucumber';
-import type { FeatureChild, RuleChild, Step } from '@cucumber/messages';
 import { ManifestError } from '../src/manifest';
+import { locate, type StepLocation } from './step-location';
 import type { TerminatingWorld } from './world';
 
 /**
@@ -13,30 +13,9 @@ import type { TerminatingWorld } from './world';
 /** Errors that mean the simulation itself broke: their stack stays. */
 const CRASHES = new Set(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'EvalError', 'AggregateError', 'RunawayLoopError', 'AssertionError']);
 
-/** Where the running step is in its feature file, set before each step (see the BeforeStep hook below). */
-export interface StepLocation {
-  readonly uri: string;
-  readonly line: number;
-  /** The line of the doc string's opening delimiter (`"""`), when the step has one. */
-  readonly docStringLine?: number;
-}
-
 BeforeStep(function (this: TerminatingWorld, { gherkinDocument, pickleStep }) {
-  const id = pickleStep.astNodeIds[0];
-  const step = findStep(gherkinDocument.feature?.children ?? [], id);
-  this.stepLocation = step && gherkinDocument.uri !== undefined ? { uri: gherkinDocument.uri, line: step.location.line, docStringLine: step.docString?.location.line } : undefined;
+  this.stepLocation = locate(gherkinDocument, pickleStep);
 });
-
-function findStep(children: readonly (FeatureChild | RuleChild)[], id: string | undefined): Step | undefined {
-  for (const child of children) {
-    const parent = child.scenario ?? child.background;
-    const step = parent?.steps.find((s) => s.id === id);
-    if (step) return step;
-    const inRule = 'rule' in child && child.rule ? findStep(child.rule.children, id) : undefined;
-    if (inRule) return inRule;
-  }
-  return undefined;
-}
 
 /** A parameter type's transformer whose refusal (a bad duration, an unknown release) is printed as its message alone. */
 export function transformerForTheAuthor<T>(transform: (text: string) => T): (text: string) => T {

@@ -9,7 +9,8 @@ import type { KubeletConfig } from '../src/kubelet/kubelet';
 import type { ContainerBehaviour } from '../src/kubelet/runtime';
 import type { VolumeBehaviour } from '../src/kubelet/volume-manager';
 import type { DiagramMarks, ExpectedRow, RowMark } from '../src/timeline/sequence-diagram';
-import type { StepLocation } from './user-mistakes';
+import type { StepSpan } from '../src/report/scenario-timeline';
+import type { StepLocation } from './step-location';
 
 /** A step's input that names something the scenario does not have, or is otherwise unusable. */
 export class ScenarioError extends Error {}
@@ -23,10 +24,14 @@ export class TerminatingWorld extends World {
   readonly plan: ClusterPlan;
   /** Virtual time of T+0; undefined until the scenario starts. */
   t0?: number;
+  /** The last event of the setup (before T+0). */
+  setupSeq = 0;
   lastResponse?: ApiResponse<unknown>;
   lastKubectl?: KubectlResult;
   /** Where the running step is in its feature file (steps/user-mistakes.ts sets it before each step). */
   stepLocation?: StepLocation;
+  /** The steps from T+0 on with the stretch of the timeline each one covered (steps/hooks.ts), for the report's diagram. */
+  readonly stepSpans: StepSpan[] = [];
   /** Where each node and pod was declared (`node "node-1"` → `features/x.feature:4`), for "declared twice". */
   private readonly declaredAt = new Map<string, string>();
   /** What the assertions matched or missed, marked in the report's diagram. */
@@ -148,6 +153,7 @@ export class TerminatingWorld extends World {
     this.plan.start();
     this.cluster.advance(WARMUP_MS);
     this.t0 = this.cluster.clock.now();
+    this.setupSeq = this.cluster.timeline.recorded;
   }
 }
 

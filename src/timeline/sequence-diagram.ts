@@ -1,6 +1,8 @@
 import type { Operation } from 'fast-json-patch';
 import { causes, requestsOf } from './causality';
-import { COMPONENTS, type Component, type TimelineEvent } from './event';
+import type { Component, TimelineEvent } from './event';
+import { findIntervals } from './intervals';
+import { diagramLanes } from './lanes';
 import { formatDuration, formatOffset, showValue } from './time';
 
 /**
@@ -18,6 +20,8 @@ export interface SequenceDiagramOptions {
   readonly dropBeforeT0?: boolean;
   /** What the scenario's assertions matched or missed. */
   readonly marks?: DiagramMarks;
+  /** The scenario's steps from T+0 on, placed on the time axis where each began. */
+  readonly steps?: readonly StepSpan[];
 }
 
 /** A row an assertion matched (✓), or the event found where an expected row was looked for (✗). */
@@ -39,6 +43,19 @@ export interface DiagramMarks {
   readonly expected: readonly ExpectedRow[];
 }
 
+/**
+ * One step on the time axis: the events after `afterSeq` up to `toSeq` happened during it, from
+ * `fromMs` to `toMs` after T+0 (a step that lets no time pass has both the same).
+ */
+export interface StepSpan {
+  readonly keyword: string;
+  readonly text: string;
+  readonly fromMs: number;
+  readonly toMs: number;
+  readonly afterSeq: number;
+  readonly toSeq: number;
+}
+
 /** Width of one lane, in px: the diagram's lanes are `lanes × LANE_W` wide, texts take the rest. */
 export const LANE_W = 78;
 /** Room between an arrow's head and the receiver's dot, in px. */
@@ -46,7 +63,7 @@ const ARROW_GAP = 6;
 /** Patch operations shown on a write's row; the rest are one click away. */
 const SHOWN_OPS = 3;
 
-export const COLORS: Readonly<Record<Component, string>> = {
+export const COLORS: Readonly<Partial<Record<Component, string>>> = {
   kubectl: '#4b5563',
   user: '#0f766e',
   controller: '#a16207',
@@ -63,6 +80,32 @@ export const COLORS: Readonly<Record<Component, string>> = {
   nodelifecycle: '#475569',
 };
 
+/** A lane's colour: the component's, or one derived from its name for a component this file does not know yet. */
+export function colorOf(c: Component): string {
+  const known = (COLORS as Partial<Record<string, string>>)[c];
+  if (known) return known;
+  const hue = [...c].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) % 360, 0);
+  return `hsl(${hue} 55% 38%)`;
+}
+
+/** Room between lanes' centres for the bars of intervals, in px right of the lane's centre line. */
+const BAR_OFFSET = 7;
+const BAR_STEP = 5;
+/** Runs of at least this many rows that only repeat earlier events are folded (long retry loops). */
+const IDLE_RUN = 6;
+
+/** One row of the diagram in display order. */
+type Item =
+  | { kind: 'event'; e: TimelineEvent }
+  | { kind: 'step'; step: StepSpan }
+  | { kind: 'tick'; at: number; labels: string[] }
+  | { kind: 'expected'; x: ExpectedRow };
+
+/** What makes two events "the same again" for folding: the component, the lane and the text without its numbers. */
+function shapeOf(e: TimelineEvent): string {
+  return `${e.component} ${e.text.replace(/\d+/g, '#')}`;
+}
+
 export function renderSequenceDiagram(events: readonly TimelineEvent[], options: SequenceDiagramOptions): string {
   const { t0 } = options;
   const shown = [...events].filter((e) => !options.dropBeforeT0 || e.at >= t0).sort((a, b) => a.seq - b.seq);
@@ -70,11 +113,9 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
   const cause = causes(shown);
   const request = requestsOf(shown);
   const marks = options.marks ?? { rows: [], expected: [] };
-  const used = new Set<Component>(shown.map((e) => e.component));
-  for (const c of cause.values()) used.add(c.from);
-  for (const x of marks.expected) used.add(x.component);
-  const lanes = COMPONENTS.filter((c) => used.has(c));
-  const center = (c: Component): number => (lanes.indexOf(c) + 0.5) * LANE_W;
+  const bySeq = new Map(shown.map((e) => [e.seq, e]));
+  const { lanes, laneOf, laneOfComponent } = diagramLanes(shown, [...[...cause.values()].map((c) => c.from), ...marks.expected.map((x) => x.component)]);
+  const center = (lane: number): number => (lane + 0.5) * LANE_W;
   const lanesStyle = `width:${lanes.length * LANE_W}px`;
 
   const echoes = new Map<number, TimelineEvent[]>();
@@ -85,38 +126,134 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
   const marksOf = new Map<number, RowMark[]>();
   for (const m of marks.rows) marksOf.set(m.seq, [...(marksOf.get(m.seq) ?? []), m]);
 
+  // The rows in display order: events, the steps where they began, the moments intervals end at, expected rows.
+  const intervals = findIntervals(shown, t0);
+  const items: Item[] = [];
+  const steps = (options.steps ?? []).filter((s) => !options.dropBeforeT0 || s.fromMs >= 0);
+  let nextStep = 0;
+  const ticks = [...new Set(intervals.flatMap((i) => (i.endAt === undefined ? [] : [i.endAt])))].sort((a, b) => a - b);
+  let nextTick = 0;
+  const pushTicksBefore = (at: number, inclusive: boolean) => {
+    while (nextTick < ticks.length && (inclusive ? ticks[nextTick]! <= at : ticks[nextTick]! < at)) {
+      const tick = ticks[nextTick++]!;
+      // A moment an event happens at needs no row of its own: the event's row shows it.
+      if (!shown.some((e) => e.at === tick)) items.push({ kind: 'tick', at: tick, labels: intervals.filter((i) => i.endAt === tick).map((i) => i.label) });
+    }
+  };
+  for (const e of shown) {
+    pushTicksBefore(e.at, false);
+    while (nextStep < steps.length && steps[nextStep]!.afterSeq < e.seq) items.push({ kind: 'step', step: steps[nextStep++]! });
+    for (const x of marks.expected) if (x.beforeSeq === e.seq) items.push({ kind: 'expected', x });
+    items.push({ kind: 'event', e });
+  }
+  pushTicksBefore(Number.POSITIVE_INFINITY, true);
+  while (nextStep < steps.length) items.push({ kind: 'step', step: steps[nextStep++]! });
+  for (const x of marks.expected) if (x.beforeSeq === undefined || !bySeq.has(x.beforeSeq)) items.push({ kind: 'expected', x });
+
+  // Which intervals are open on each row: from their start event's row to their end event's (or tick's) row.
+  const indexOfSeq = new Map<number, number>();
+  items.forEach((it, i) => it.kind === 'event' && indexOfSeq.set(it.e.seq, i));
+  const spans = intervals.map((iv, n) => {
+    const from = indexOfSeq.get(iv.startSeq) ?? 0;
+    let to = items.length - 1;
+    if (iv.endSeq !== undefined) to = indexOfSeq.get(iv.endSeq) ?? to;
+    else if (iv.endAt !== undefined) {
+      const at = items.findIndex((it, i) => i > from && ((it.kind === 'tick' && it.at >= iv.endAt!) || (it.kind === 'event' && it.e.at >= iv.endAt!)));
+      to = at < 0 ? to : at;
+    }
+    const start = bySeq.get(iv.startSeq);
+    return { iv, from, to, lane: start ? laneOf(start) : 0, slot: n % 3 };
+  });
+  const barsAt = (i: number): string =>
+    spans
+      .filter((s) => s.from <= i && i <= s.to)
+      .map((s) => `<i class="sd-bar k-${s.iv.kind}${s.from === i ? ' sd-bar-from' : ''}${s.to === i ? ' sd-bar-to' : ''}" style="left:${center(s.lane) + BAR_OFFSET + s.slot * BAR_STEP}px" title="${escapeHtml(s.iv.label)}"></i>`)
+      .join('');
+
   const out: string[] = [`<div class="sd" style="--lane-w:${LANE_W}px">`];
   out.push(`<div class="sd-row sd-head"><span class="sd-t"></span><div class="sd-lanes" style="${lanesStyle}">`);
-  for (const lane of lanes) out.push(`<span class="sd-lane" style="left:${center(lane) - LANE_W / 2}px;color:${COLORS[lane]}">${lane}</span>`);
+  lanes.forEach((lane, i) => out.push(`<span class="sd-lane${lane.pod ? ' sd-pod' : ''}" style="left:${center(i) - LANE_W / 2}px;color:${colorOf(lane.component)}">${lane.component}${lane.pod ? `<small>${escapeHtml(lane.pod)}</small>` : ''}</span>`));
   out.push('</div><div class="sd-x"></div></div>');
 
-  const expectedRow = (x: ExpectedRow): string =>
-    `<div class="sd-row sd-expected"><span class="sd-t"></span><div class="sd-lanes" style="${lanesStyle}"><i class="sd-dot sd-hollow" style="left:${center(x.component)}px;border-color:${COLORS[x.component]}"></i></div><div class="sd-x"><span class="sd-badge">✗</span> ${escapeHtml(x.note)}</div></div>`;
+  // Folding: a run of rows that only repeat events seen twice before (a retry loop) goes into one closed section.
+  const seen = new Map<string, number>();
+  const repeats = items.map((it) => {
+    if (it.kind !== 'event') return false;
+    const k = shapeOf(it.e);
+    const n = seen.get(k) ?? 0;
+    seen.set(k, n + 1);
+    return n >= 2 && !marksOf.has(it.e.seq) && !spans.some((s) => s.from === indexOfSeq.get(it.e.seq));
+  });
 
-  let prev: TimelineEvent | undefined;
-  for (const e of shown) {
-    for (const x of marks.expected) if (x.beforeSeq === e.seq) out.push(expectedRow(x));
-    if (prev !== undefined && e.at - prev.at >= 1000) out.push(`<div class="sd-gap">… ${formatDuration(e.at - prev.at)} later</div>`);
+  let prevAt: number | undefined;
+  let prevTime: string | undefined;
+  let i = 0;
+  while (i < items.length) {
+    let j = i;
+    while (j < items.length && repeats[j]) j++;
+    if (j - i >= IDLE_RUN) {
+      const first = (items[i] as { e: TimelineEvent }).e;
+      const last = (items[j - 1] as { e: TimelineEvent }).e;
+      out.push(`<details class="sd-idle"><summary>${j - i} rows that repeat earlier events, ${formatOffset(first.at - t0)} to ${formatOffset(last.at - t0)} (${formatDuration(last.at - first.at)})</summary>`);
+      for (let k = i; k < j; k++) renderItem(k);
+      out.push('</details>');
+      i = j;
+      continue;
+    }
+    renderItem(i);
+    i++;
+  }
+  out.push('</div>');
+  return out.join('');
+
+  function renderItem(index: number): void {
+    const it = items[index]!;
+    const at = it.kind === 'event' ? it.e.at : it.kind === 'tick' ? it.at : it.kind === 'step' ? t0 + it.step.fromMs : undefined;
+    if (at !== undefined && prevAt !== undefined && at - prevAt >= 1000) out.push(`<div class="sd-gap">… ${formatDuration(at - prevAt)} later</div>`);
+    if (at !== undefined) prevAt = at;
+    const bars = barsAt(index);
+    if (it.kind === 'step') {
+      const { step } = it;
+      const took = step.toMs > step.fromMs ? ` <span class="sd-took">${formatOffset(step.fromMs)} → ${formatOffset(step.toMs)}</span>` : '';
+      out.push(`<div class="sd-row sd-step"><span class="sd-t">${formatOffset(step.fromMs)}</span><div class="sd-lanes" style="${lanesStyle}">${bars}</div><div class="sd-x"><b>${escapeHtml(step.keyword)}</b> ${escapeHtml(step.text)}${took}</div></div>`);
+      prevTime = undefined;
+      return;
+    }
+    if (it.kind === 'tick') {
+      out.push(`<div class="sd-row sd-tick"><span class="sd-t">${formatOffset(it.at - t0)}</span><div class="sd-lanes" style="${lanesStyle}">${bars}</div><div class="sd-x">${it.labels.map((l) => `<span class="sd-ends">ends: ${escapeHtml(l)}</span>`).join(' ')}</div></div>`);
+      return;
+    }
+    if (it.kind === 'expected') {
+      const lane = laneOfComponent(it.x.component);
+      out.push(`<div class="sd-row sd-expected"><span class="sd-t"></span><div class="sd-lanes" style="${lanesStyle}">${bars}<i class="sd-dot sd-hollow" style="left:${center(lane)}px;border-color:${colorOf(it.x.component)}"></i></div><div class="sd-x"><span class="sd-badge">✗</span> ${escapeHtml(it.x.note)}</div></div>`);
+      return;
+    }
+    const { e } = it;
     const time = formatOffset(e.at - t0);
     const classes = ['sd-row'];
     const rowMarks = marksOf.get(e.seq) ?? [];
     // An echo row an assertion marked stays in view in the compact view.
     if (request.has(e.seq) && rowMarks.length === 0) classes.push('sd-echo');
     if (e.at < t0) classes.push('sd-setup');
-    if (prev !== undefined && formatOffset(prev.at - t0) === time) classes.push('sd-same');
+    if (prevTime === time) classes.push('sd-same');
     if (rowMarks.some((m) => m.kind === 'mismatch')) classes.push('sd-mismatch');
     else if (rowMarks.length > 0) classes.push('sd-matched');
+    prevTime = time;
 
-    const x = center(e.component);
+    const lane = laneOf(e);
+    const x = center(lane);
     const c = cause.get(e.seq);
-    let glyphs = `<i class="sd-dot" style="left:${x}px;background:${COLORS[e.component]}"></i>`;
-    if (c !== undefined && c.from !== e.component) {
-      const from = center(c.from);
+    let glyphs = `<i class="sd-dot" style="left:${x}px;background:${colorOf(e.component)}"></i>`;
+    const byEvent = c?.by === undefined ? undefined : bySeq.get(c.by);
+    const fromLane = c === undefined ? lane : byEvent && byEvent.component === c.from ? laneOf(byEvent) : laneOfComponent(c.from);
+    if (c !== undefined && fromLane !== lane) {
+      const from = center(fromLane);
       const dir = from < x ? 'sd-right' : 'sd-left';
       // The arrow stops short of the receiver's dot, so its head stays visible.
       const left = from < x ? from : x + ARROW_GAP;
       glyphs = `<i class="sd-arrow ${dir}" style="left:${left}px;width:${Math.abs(x - from) - ARROW_GAP}px" title="${escapeHtml(`${c.from} → ${e.component}`)}"></i>${glyphs}`;
     }
+    const starts = spans.filter((s) => s.from === index).map((s) => `<span class="sd-ibar k-${s.iv.kind}">${escapeHtml(s.iv.label)}</span> `).join('');
     const badges = rowMarks.map((m) => `<span class="sd-badge">${m.kind === 'matched' ? '✓' : '✗'} ${escapeHtml(m.note)}</span> `).join('');
     const actor = e.actor === undefined ? '' : ` <span class="sd-actor">· ${escapeHtml(e.actor)}</span>`;
     const outcome = e.outcome === undefined ? '' : ` <span class="sd-out">→ ${escapeHtml(e.outcome)}</span>`;
@@ -125,14 +262,10 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
     const fold = folded === undefined ? '' : renderFold(folded, t0);
     out.push(
       `<div class="${classes.join(' ')}" data-seq="${e.seq}" title="${escapeHtml(`#${e.seq} ${e.component}: ${e.source}`)}">`,
-      `<span class="sd-t">${time}</span><div class="sd-lanes" style="${lanesStyle}">${glyphs}</div>`,
-      `<div class="sd-x">${badges}<span class="sd-text">${escapeHtml(e.text)}</span>${actor}${outcome}${patch}${fold}</div></div>`,
+      `<span class="sd-t">${time}</span><div class="sd-lanes" style="${lanesStyle}">${bars}${glyphs}</div>`,
+      `<div class="sd-x">${badges}${starts}<span class="sd-text">${escapeHtml(e.text)}</span>${actor}${outcome}${patch}${fold}</div></div>`,
     );
-    prev = e;
   }
-  for (const x of marks.expected) if (x.beforeSeq === undefined || !shown.some((e) => e.seq === x.beforeSeq)) out.push(expectedRow(x));
-  out.push('</div>');
-  return out.join('');
 }
 
 /** A write's field changes, one operation a line; values are shown whole, timestamps with their T+ offset. */
