@@ -10,7 +10,7 @@ export interface Lane {
 
 /** The pod an event is about, from its text (`… pods/web …`). */
 export function podOf(text: string): string | undefined {
-  return /\bpods\/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)/.exec(text)?.[1];
+  return /(?<![\w/])pods\/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)/.exec(text)?.[1];
 }
 
 /**
