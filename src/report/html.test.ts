@@ -28,7 +28,7 @@ describe('renderScenario', () => {
   it('puts the steps, the error and the diagram inside the scenario, closed when it passed, open when it failed', () => {
     const passed = renderScenario(scenario(3, 'passed'));
     expect(passed).to.match(/^<details class="scenario st-passed" id="features\/x.feature:3" data-status="passed" data-tags="" data-feature="features\/x.feature"><summary>/);
-    expect(passed).to.contain('<template class="later"><div class="diagram"><div class="sd"');
+    expect(passed).to.contain('<script type="text/x-later" class="later"><div class="diagram"><div class="sd"');
     expect(passed).to.contain('<span class="sd-text">DELETE pods/&lt;web&gt;</span>');
     expect(passed).to.contain('✓ row 1');
     const failed = renderScenario(scenario(5, 'failed'));

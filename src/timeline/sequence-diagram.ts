@@ -88,6 +88,16 @@ export function colorOf(c: Component): string {
   return `hsl(${hue} 55% 38%)`;
 }
 
+/** A dot's colour class (`c-runtime`), for the components COLORS knows; the page's CSS has one rule each (COLOR_CSS). */
+function dotColor(c: Component): string {
+  return COLORS[c] ? ` c-${c}` : '';
+}
+
+/** The dots' colour classes, for the page's style sheet. */
+export const COLOR_CSS = Object.entries(COLORS)
+  .map(([c, color]) => `.c-${c}{background:${color}}`)
+  .join('');
+
 /** Room between lanes' centres for the bars of intervals, in px right of the lane's centre line. */
 const BAR_OFFSET = 7;
 const BAR_STEP = 5;
@@ -116,7 +126,6 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
   const bySeq = new Map(shown.map((e) => [e.seq, e]));
   const { lanes, laneOf, laneOfComponent } = diagramLanes(shown, [...[...cause.values()].map((c) => c.from), ...marks.expected.map((x) => x.component)]);
   const center = (lane: number): number => (lane + 0.5) * LANE_W;
-  const lanesStyle = `width:${lanes.length * LANE_W}px`;
 
   const echoes = new Map<number, TimelineEvent[]>();
   for (const e of shown) {
@@ -170,8 +179,8 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
       .map((s) => `<i class="sd-bar k-${s.iv.kind}${s.from === i ? ' sd-bar-from' : ''}${s.to === i ? ' sd-bar-to' : ''}" style="left:${center(s.lane) + BAR_OFFSET + s.slot * BAR_STEP}px" title="${escapeHtml(s.iv.label)}"></i>`)
       .join('');
 
-  const out: string[] = [`<div class="sd" style="--lane-w:${LANE_W}px">`];
-  out.push(`<div class="sd-row sd-head"><span class="sd-t"></span><div class="sd-lanes" style="${lanesStyle}">`);
+  const out: string[] = [`<div class="sd" style="--lanes-w:${lanes.length * LANE_W}px">`];
+  out.push(`<div class="sd-row sd-head"><span class="sd-t"></span><div class="sd-lanes">`);
   lanes.forEach((lane, i) => out.push(`<span class="sd-lane${lane.pod ? ' sd-pod' : ''}" style="left:${center(i) - LANE_W / 2}px;color:${colorOf(lane.component)}">${lane.component}${lane.pod ? `<small>${escapeHtml(lane.pod)}</small>` : ''}</span>`));
   out.push('</div><div class="sd-x"></div></div>');
 
@@ -215,17 +224,17 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
     if (it.kind === 'step') {
       const { step } = it;
       const took = step.toMs > step.fromMs ? ` <span class="sd-took">${formatOffset(step.fromMs)} → ${formatOffset(step.toMs)}</span>` : '';
-      out.push(`<div class="sd-row sd-step"><span class="sd-t">${formatOffset(step.fromMs)}</span><div class="sd-lanes" style="${lanesStyle}">${bars}</div><div class="sd-x"><b>${escapeHtml(step.keyword)}</b> ${escapeHtml(step.text)}${took}</div></div>`);
+      out.push(`<div class="sd-row sd-step"><span class="sd-t">${formatOffset(step.fromMs)}</span><div class="sd-lanes">${bars}</div><div class="sd-x"><b>${escapeHtml(step.keyword)}</b> ${escapeHtml(step.text)}${took}</div></div>`);
       prevTime = undefined;
       return;
     }
     if (it.kind === 'tick') {
-      out.push(`<div class="sd-row sd-tick"><span class="sd-t">${formatOffset(it.at - t0)}</span><div class="sd-lanes" style="${lanesStyle}">${bars}</div><div class="sd-x">${it.labels.map((l) => `<span class="sd-ends">ends: ${escapeHtml(l)}</span>`).join(' ')}</div></div>`);
+      out.push(`<div class="sd-row sd-tick"><span class="sd-t">${formatOffset(it.at - t0)}</span><div class="sd-lanes">${bars}</div><div class="sd-x">${it.labels.map((l) => `<span class="sd-ends">ends: ${escapeHtml(l)}</span>`).join(' ')}</div></div>`);
       return;
     }
     if (it.kind === 'expected') {
       const lane = laneOfComponent(it.x.component);
-      out.push(`<div class="sd-row sd-expected"><span class="sd-t"></span><div class="sd-lanes" style="${lanesStyle}">${bars}<i class="sd-dot sd-hollow" style="left:${center(lane)}px;border-color:${colorOf(it.x.component)}"></i></div><div class="sd-x"><span class="sd-badge">✗</span> ${escapeHtml(it.x.note)}</div></div>`);
+      out.push(`<div class="sd-row sd-expected"><span class="sd-t"></span><div class="sd-lanes">${bars}<i class="sd-dot sd-hollow" style="left:${center(lane)}px;border-color:${colorOf(it.x.component)}"></i></div><div class="sd-x"><span class="sd-badge">✗</span> ${escapeHtml(it.x.note)}</div></div>`);
       return;
     }
     const { e } = it;
@@ -243,7 +252,7 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
     const lane = laneOf(e);
     const x = center(lane);
     const c = cause.get(e.seq);
-    let glyphs = `<i class="sd-dot" style="left:${x}px;background:${colorOf(e.component)}"></i>`;
+    let glyphs = `<i class="sd-dot${dotColor(e.component)}" style="left:${x}px${COLORS[e.component] ? '' : `;background:${colorOf(e.component)}`}"></i>`;
     const byEvent = c?.by === undefined ? undefined : bySeq.get(c.by);
     const fromLane = c === undefined ? lane : byEvent && byEvent.component === c.from ? laneOf(byEvent) : laneOfComponent(c.from);
     if (c !== undefined && fromLane !== lane) {
@@ -261,8 +270,8 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
     const folded = echoes.get(e.seq);
     const fold = folded === undefined ? '' : renderFold(folded, t0);
     out.push(
-      `<div class="${classes.join(' ')}" data-seq="${e.seq}" title="${escapeHtml(`#${e.seq} ${e.component}: ${e.source}`)}">`,
-      `<span class="sd-t">${time}</span><div class="sd-lanes" style="${lanesStyle}">${bars}${glyphs}</div>`,
+      `<div class="${classes.join(' ')}" data-seq="${e.seq}">`,
+      `<span class="sd-t">${time}</span><div class="sd-lanes">${bars}${glyphs}</div>`,
       `<div class="sd-x">${badges}${starts}<span class="sd-text">${escapeHtml(e.text)}</span>${actor}${outcome}${patch}${fold}</div></div>`,
     );
   }
