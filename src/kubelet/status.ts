@@ -287,15 +287,17 @@ export function generateAPIPodStatus(
   // the runtime's podStatus.IPs). A sandbox that is not ready reports none; the previous IPs are
   // then kept (#47806, and #125404 for the terminal status of SyncTerminatingPod), so a pod keeps
   // its IP to the end.
+  // The previous lists are reused when they say the same (no new objects per sync of every pod).
   const hostIP = gates.hostIP ?? DEFAULT_STATUS_GATES.hostIP!;
   const sandboxIPs = sandbox?.state === 'ready' ? sandbox.ips : [];
-  const podIPs = sandboxIPs.length > 0 ? sandboxIPs.map((ip) => ({ ip })) : old.podIPs;
+  const podIPs = sandboxIPs.length === 0 || sameIPs(old.podIPs, sandboxIPs) ? old.podIPs : sandboxIPs.map((ip) => ({ ip }));
+  const hostIPs = sameIPs(old.hostIPs, [hostIP]) ? old.hostIPs : [{ ip: hostIP }];
   const status: PodStatus = {
     ...old,
     phase,
     conditions,
     hostIP,
-    ...(gates.podHostIPs ? { hostIPs: [{ ip: hostIP }] } : {}),
+    ...(gates.podHostIPs ? { hostIPs } : {}),
     ...(podIPs && podIPs.length > 0 ? { podIP: podIPs[0]!.ip, podIPs } : {}),
     startTime: old.startTime ?? toTime(now),
     ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
@@ -332,6 +334,12 @@ function initializedCondition(spec: NonNullable<Pod['spec']>, initStatuses: read
   }
   if (incomplete.length === 0 || regularStarted) return condition('Initialized', true, time, observedGeneration);
   return condition('Initialized', false, time, observedGeneration, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.join(' ')}]`);
+}
+
+function sameIPs(list: readonly { ip?: string }[] | undefined, ips: readonly string[]): boolean {
+  if (list === undefined || list.length !== ips.length) return false;
+  for (let i = 0; i < ips.length; i++) if (list[i]!.ip !== ips[i]) return false;
+  return true;
 }
 
 function isTerminalPhase(phase: string | undefined): boolean {
