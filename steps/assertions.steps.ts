@@ -294,13 +294,17 @@ Then('these events happen in exactly this order:', function (this: TerminatingWo
 /**
  * No timeline event of that component starts with the text while its time, in whole seconds after
  * T+0 as in the `at` cells, lies between the two (both included): `no podgc event "force delete"
- * happens between T+0s and T+39s`.
+ * happens between T+0s and T+39s`. The clock must have reached the window's end (a step such as
+ * `When 40s pass` first): a window past the end of the timeline is refused, not passed.
  */
 Then('no {word} event {string} happens between T+{duration} and T+{duration}', function (this: TerminatingWorld, component: string, text: string, fromMs: number, toMs: number) {
   const c = parseComponent(component);
   if (fromMs % 1000 !== 0 || toMs % 1000 !== 0) throw new ScenarioError(`the times of "between T+… and T+…" are whole seconds, as in the at cells (got ${fromMs / 1000}s and ${toMs / 1000}s)`);
   if (toMs < fromMs) throw new ScenarioError(`"between T+${fromMs / 1000}s and T+${toMs / 1000}s" ends before it starts`);
   const t0 = this.start;
+  // A window the clock has not reached yet would pass for nothing having happened in it yet.
+  const now = this.cluster.clock.now() - t0;
+  if (now < toMs) throw new ScenarioError(`"between T+${fromMs / 1000}s and T+${toMs / 1000}s" reaches past the end of the timeline: ${pastTheEnd({ component: c, text, at: { from: toMs / 1000, to: toMs / 1000 } }, timelineEnd(this), t0).trim()}`);
   const hits = this.cluster.timeline.since(t0).filter((e) => e.component === c && e.text.startsWith(text) && secondOf(e, t0) * 1000 >= fromMs && secondOf(e, t0) * 1000 <= toMs);
   if (hits.length > 0) throw new Error(`expected no ${c} event starting with "${text}" between T+${fromMs / 1000}s and T+${toMs / 1000}s, but found:\n${formatTimeline(hits, t0)}\n\n${recentTimeline(this)}`);
 });

@@ -559,6 +559,12 @@ const CASES: Case[] = [
     says: ['whole seconds', '1.5s'],
   },
   {
+    name: 'a time window past the end of the timeline',
+    steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen no kubelet event "REMOVE" happens between T+0s and T+30s`,
+    failingStep: 'no kubelet event "REMOVE" happens between T+0s and T+30s',
+    says: ['reaches past the end of the timeline', 'The timeline ends at T+0s', 'When 30s pass'],
+  },
+  {
     name: 'a time window that ends before it starts',
     steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen no kubelet event "REMOVE" happens between T+30s and T+3s`,
     failingStep: 'no kubelet event "REMOVE" happens between T+30s and T+3s',
