@@ -12,8 +12,6 @@
  * anything in a real run that changed from run to run would show up as a difference from its
  * built-in twin: one run of each is enough.
  */
-// scripts/feature-files.js is plain CommonJS, shared with cucumber.js.
-const { isLocal } = require('../scripts/feature-files') as { isLocal: (path: string) => boolean };
 import { describe, it } from 'node:test';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
@@ -21,6 +19,8 @@ import { expect } from 'chai';
 import { path as TS_HOOK } from '../scripts/ts-hook';
 import { eventsOf, TIMELINE_FILE, type ScenarioTimeline } from '../src/report/scenario-timeline';
 import { formatTimeline } from '../src/timeline/text';
+// scripts/feature-files.js is plain CommonJS, shared with cucumber.js.
+const { isLocal } = require('../scripts/feature-files') as { isLocal: (path: string) => boolean };
 
 const ROOT = path.resolve(__dirname, '..');
 
