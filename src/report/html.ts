@@ -276,7 +276,7 @@ pre.docstring{margin:2px 0 4px 1.6em;background:#f8fafc;border-left:3px solid #c
 .k-grace{background:#2563eb}.k-prestop{background:#d97706}.k-backoff{background:#9333ea}.k-unreachable{background:#dc2626}
 .sd-ibar{font-family:system-ui,sans-serif;font-size:11px;border-radius:3px;padding:0 4px;margin-right:4px;color:#fff}.sd-ibar.k-grace,.sd-ibar.k-prestop,.sd-ibar.k-backoff,.sd-ibar.k-unreachable{opacity:.85}
 .sd-step{background:#eef2ff!important;font-family:system-ui,sans-serif;border-top:1px solid #c7d2fe}.sd-step .sd-x{font-size:12.5px}.sd-took{color:#4338ca;font-size:11.5px;margin-left:6px}
-.sd-tick .sd-x{font-family:system-ui,sans-serif;font-size:11.5px;color:#374151}.sd-ends{border-bottom:2px dotted #9ca3af}
+.sd-tick .sd-x{font-family:system-ui,sans-serif;font-size:11.5px;color:#374151}.sd-ends{border-bottom:2px dotted #9ca3af}.sd-due{color:#9ca3af;font-style:italic}
 .sd-idle{border-top:1px dashed #cbd5e1;padding-left:7em;font-family:system-ui,sans-serif;font-size:12px;color:#6b7280}.sd-idle[open]{padding-left:0}.sd-idle>summary{cursor:pointer;font-style:italic}
 ${COLOR_CSS}
 .sd-dot{position:absolute;top:6px;width:10px;height:10px;margin-left:-5px;border-radius:50%}

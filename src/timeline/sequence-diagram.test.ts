@@ -170,7 +170,9 @@ describe('renderSequenceDiagram', () => {
     expect(html).to.include('<span class="sd-ibar k-grace">grace period of pods/web: deletionTimestamp T+30s</span>');
     const early = renderSequenceDiagram(graceful.filter((e) => e.at < T0 + 30_000), { t0: T0, dropBeforeT0: true });
     expect(early).to.include('<div class="sd-row sd-tick"><span class="sd-t">T+30s</span>');
-    expect(early).to.include('ends: grace period of pods/web: deletionTimestamp T+30s');
+    expect(early).to.include('ends: grace period of pods/web: deletionTimestamp T+30s</span> <span class="sd-due">(due after the end of the timeline)</span>');
+    const ran = renderSequenceDiagram(graceful.filter((e) => e.at < T0 + 30_000), { t0: T0, dropBeforeT0: true, steps: [{ keyword: 'When', text: '40s pass', fromMs: 0, toMs: 40_000, afterSeq: 1, toSeq: 8 }] });
+    expect(ran, 'reached by a step that let time run').to.not.include('sd-due');
   });
 
   it('gives each pod its own lanes where several take part', () => {

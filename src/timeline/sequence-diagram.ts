@@ -137,6 +137,8 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
 
   // The rows in display order: events, the steps where they began, the moments intervals end at, expected rows.
   const intervals = findIntervals(shown, t0);
+  // Where the timeline ends: its last event, or the end of the last step that let time pass.
+  const end = Math.max(shown[shown.length - 1]!.at, ...(options.steps ?? []).map((st) => t0 + st.toMs));
   const items: Item[] = [];
   const steps = (options.steps ?? []).filter((s) => !options.dropBeforeT0 || s.fromMs >= 0);
   let nextStep = 0;
@@ -155,8 +157,12 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
     for (const x of marks.expected) if (x.beforeSeq === e.seq) items.push({ kind: 'expected', x });
     items.push({ kind: 'event', e });
   }
+  // After the last event: the remaining steps and moments in time order (a step first at the same time).
+  while (nextStep < steps.length) {
+    pushTicksBefore(t0 + steps[nextStep]!.fromMs, true);
+    items.push({ kind: 'step', step: steps[nextStep++]! });
+  }
   pushTicksBefore(Number.POSITIVE_INFINITY, true);
-  while (nextStep < steps.length) items.push({ kind: 'step', step: steps[nextStep++]! });
   for (const x of marks.expected) if (x.beforeSeq === undefined || !bySeq.has(x.beforeSeq)) items.push({ kind: 'expected', x });
 
   // Which intervals are open on each row: from their start event's row to their end event's (or tick's) row.
@@ -191,7 +197,12 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
     const k = shapeOf(it.e);
     const n = seen.get(k) ?? 0;
     seen.set(k, n + 1);
-    return n >= 2 && !marksOf.has(it.e.seq) && !spans.some((s) => s.from === indexOfSeq.get(it.e.seq));
+    return n >= 2 && !marksOf.has(it.e.seq);
+  });
+
+  // A moment an interval ends at, between two repeated rows, belongs to the loop too.
+  items.forEach((it, k) => {
+    if (it.kind === 'tick' && k > 0 && repeats[k - 1] && repeats[k + 1]) repeats[k] = true;
   });
 
   let prevAt: number | undefined;
@@ -201,9 +212,10 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
     let j = i;
     while (j < items.length && repeats[j]) j++;
     if (j - i >= IDLE_RUN) {
-      const first = (items[i] as { e: TimelineEvent }).e;
-      const last = (items[j - 1] as { e: TimelineEvent }).e;
-      out.push(`<details class="sd-idle"><summary>${j - i} rows that repeat earlier events, ${formatOffset(first.at - t0)} to ${formatOffset(last.at - t0)} (${formatDuration(last.at - first.at)})</summary>`);
+      const atOf = (it: Item) => (it.kind === 'event' ? it.e.at : it.kind === 'tick' ? it.at : t0);
+      const first = atOf(items[i]!);
+      const last = atOf(items[j - 1]!);
+      out.push(`<details class="sd-idle"><summary>${j - i} rows that repeat earlier events, ${formatOffset(first - t0)} to ${formatOffset(last - t0)} (${formatDuration(last - first)})</summary>`);
       for (let k = i; k < j; k++) renderItem(k);
       out.push('</details>');
       i = j;
@@ -229,7 +241,9 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
       return;
     }
     if (it.kind === 'tick') {
-      out.push(`<div class="sd-row sd-tick"><span class="sd-t">${formatOffset(it.at - t0)}</span><div class="sd-lanes">${bars}</div><div class="sd-x">${it.labels.map((l) => `<span class="sd-ends">ends: ${escapeHtml(l)}</span>`).join(' ')}</div></div>`);
+      // A moment the clock has not reached when the scenario ended: due, not past.
+      const due = it.at > end ? ' <span class="sd-due">(due after the end of the timeline)</span>' : '';
+      out.push(`<div class="sd-row sd-tick"><span class="sd-t">${formatOffset(it.at - t0)}</span><div class="sd-lanes">${bars}</div><div class="sd-x">${it.labels.map((l) => `<span class="sd-ends">ends: ${escapeHtml(l)}</span>`).join(' ')}${due}</div></div>`);
       return;
     }
     if (it.kind === 'expected') {
