@@ -5,6 +5,8 @@ import { DEFAULT_BEHAVIOUR, type ContainerBehaviour } from './kubelet/runtime';
 import type { VolumeBehaviour } from './kubelet/volume-manager';
 import { podFromManifest, replicaSetFromManifest } from './manifest';
 import { DEFAULT_RELEASE, Release } from './release';
+import type { Dump } from './restore/dump';
+import { planRestore, writeObjects, type RestorePlan } from './restore/restore';
 
 /**
  * How long the cluster has been up when it is handed over: the plan is built at the cluster's
@@ -19,6 +21,8 @@ interface PlannedPod {
   uid?: string;
   behaviours: Map<string, ContainerBehaviour>;
   volumes: Map<string, VolumeBehaviour>;
+  /** Stored from resumed objects (with its own uid), not created. */
+  restored?: boolean;
 }
 
 /** A plan that names something it does not have, or is otherwise unusable. */
@@ -47,6 +51,8 @@ export class ClusterPlan {
   /** Kubelets that run another release than the control plane, by node (version skew). */
   private readonly kubeletMinors = new Map<string, number>();
   private made?: Cluster;
+  /** A real cluster's objects to resume (`Given the objects in …`, `serve --manifests` of a dump). */
+  private restored?: RestorePlan;
 
   /**
    * With a Release (default v1.33) the plan builds its cluster with the planned release when it is
@@ -61,7 +67,45 @@ export class ClusterPlan {
 
   /** The cluster, built with the planned release when something first needs it. */
   get cluster(): Cluster {
-    return (this.made ??= new Cluster({ release: this.plannedRelease }));
+    return (this.made ??= new Cluster({ release: this.plannedRelease, startMs: this.restored?.startMs }));
+  }
+
+  /**
+   * How long the cluster runs before it is handed over: a minute for a planned one; nothing for
+   * resumed objects, whose state is already the state at the time they were read.
+   */
+  get warmupMs(): number {
+    return this.restored ? 0 : WARMUP_MS;
+  }
+
+  /** The resumed objects' plan (what was assumed, what is not modelled), if objects were given. */
+  get restoredObjects(): RestorePlan | undefined {
+    return this.restored;
+  }
+
+  /**
+   * Resumes a real cluster's objects (src/restore/): they are stored as they are, virtual time
+   * starts when they were read (`nowMs`, or the newest time they show), and every node's machine
+   * runs what its pods' status shows. Declared first; later declarations (behaviours, an
+   * unreachable node, more pods) change what was assumed.
+   */
+  objects(dump: Dump, nowMs?: number): void {
+    this.assertNotBuilt('the objects');
+    if (this.restored) throw new PlanError('the objects of a cluster are given once (several files go in one step of serve --manifests, or one List)');
+    if (this.nodes.length > 0 || this.pods.size > 0 || this.replicaSets.size > 0) throw new PlanError('the objects must come before the nodes and pods declared by other steps');
+    const restored = planRestore(dump, nowMs);
+    this.restored = restored;
+    for (const n of restored.nodes) this.nodes.push(n.name);
+    for (const p of restored.pods) {
+      const key = this.pods.has(p.name) ? `${p.namespace}/${p.name}` : p.name;
+      const planned: PlannedPod = { pod: structuredClone(p.pod), uid: p.uid, behaviours: new Map(), volumes: new Map(), restored: true };
+      this.pods.set(key, planned);
+    }
+    for (const b of restored.containerBehaviours) {
+      const planned = this.planned(b.pod);
+      planned.behaviours.set(b.container, { ...(planned.behaviours.get(b.container) ?? DEFAULT_BEHAVIOUR), ...b.behaviour });
+    }
+    for (const v of restored.volumeBehaviours) this.planned(v.pod).volumes.set(v.volume, v.behaviour);
   }
 
   get started(): boolean {
@@ -271,12 +315,20 @@ export class ClusterPlan {
   start(): void {
     if (this.built) return;
     this.built = true;
+    const restored = this.restored;
+    if (restored) {
+      for (const a of restored.assumptions) this.cluster.timeline.record(a.component, `assumed: ${a.text}`, a.source);
+      writeObjects(this.cluster, restored);
+    }
     for (const n of this.nodes) {
       const minor = this.kubeletMinors.get(n);
-      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) });
+      const machine = restored?.nodes.find((r) => r.name === n)?.machine;
+      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) }, machine);
     }
+    // The kubelets act on their pods at the next PLEG relist: the behaviours are theirs before that.
+    for (const planned of this.pods.values()) if (planned.restored) this.bind(planned, planned.uid!);
     for (const name of this.replicaSets.keys()) this.createReplicaSet(name);
-    for (const planned of this.pods.values()) this.createPod(planned);
+    for (const planned of this.pods.values()) if (!planned.restored) this.createPod(planned);
     this.cluster.flush();
     for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
   }

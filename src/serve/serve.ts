@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import type { Cluster } from '../cluster';
-import { ClusterPlan, WARMUP_MS } from '../cluster-plan';
+import { ClusterPlan } from '../cluster-plan';
 import { DurationError, parseDuration } from '../duration';
 import { loadManifestFile } from '../manifest-file';
 import type { Release } from '../release';
@@ -61,7 +61,7 @@ export async function serve(options: ServeOptions): Promise<ServedCluster> {
   loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
   plan.start();
   const cluster = plan.cluster;
-  cluster.advance(WARMUP_MS);
+  cluster.advance(plan.warmupMs);
   const t0 = cluster.clock.now();
 
   const { listener, activity } = createApiHandler(cluster);

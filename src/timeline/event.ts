@@ -2,6 +2,8 @@ import type { Operation } from 'fast-json-patch';
 
 /** The simulated components; each is one lane of the sequence diagram. */
 export type Component =
+  /** A resumed cluster (src/restore/): what was read from the objects, and what was assumed from them. */
+  | 'restore'
   | 'kubectl'
   | 'user'
   | 'apiserver'
@@ -18,6 +20,7 @@ export type Component =
   | 'controller';
 
 export const COMPONENTS: readonly Component[] = [
+  'restore',
   'kubectl',
   'user',
   'controller',
