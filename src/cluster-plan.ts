@@ -1,6 +1,7 @@
 import type { Pod, ReplicaSet } from './apiserver/types';
 import { Cluster, USER } from './cluster';
 import type { KubeletConfig } from './kubelet/kubelet';
+import type { MachineState } from './kubelet/machine-state';
 import { DEFAULT_BEHAVIOUR, type ContainerBehaviour } from './kubelet/runtime';
 import type { VolumeBehaviour } from './kubelet/volume-manager';
 import { podFromManifest, replicaSetFromManifest } from './manifest';
@@ -323,9 +324,8 @@ export class ClusterPlan {
     for (const n of this.nodes) {
       const minor = this.kubeletMinors.get(n);
       const machine = restored?.nodes.find((r) => r.name === n)?.machine;
-      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) }, machine);
+      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) }, machine && this.withBehaviours(machine));
     }
-    // The kubelets act on their pods at the next PLEG relist: the behaviours are theirs before that.
     for (const planned of this.pods.values()) if (planned.restored) this.bind(planned, planned.uid!);
     for (const name of this.replicaSets.keys()) this.createReplicaSet(name);
     for (const planned of this.pods.values()) if (!planned.restored) this.createPod(planned);
@@ -349,6 +349,19 @@ export class ClusterPlan {
     // Before the flush: the kubelet hears of the pod only then, and looks its behaviours up by uid.
     this.bind(planned, r.object.metadata.uid!);
     this.cluster.flush();
+  }
+
+  /** A resumed machine with the behaviours planned for its pods (the kubelet may act on them as it starts). */
+  private withBehaviours(machine: MachineState): MachineState {
+    const containerBehaviours = new Map<string, ContainerBehaviour>();
+    const volumeBehaviours = new Map<string, VolumeBehaviour>();
+    const uids = new Set(machine.pods.map((p) => p.uid));
+    for (const planned of this.pods.values()) {
+      if (!planned.uid || !uids.has(planned.uid)) continue;
+      for (const [c, b] of planned.behaviours) containerBehaviours.set(`${planned.uid} ${c}`, b);
+      for (const [v, b] of planned.volumes) volumeBehaviours.set(`${planned.uid} ${v}`, b);
+    }
+    return { ...machine, containerBehaviours, volumeBehaviours };
   }
 
   /** The plan entry now stands for the pod with this uid: its behaviours go to that pod's node. */

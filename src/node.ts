@@ -50,6 +50,8 @@ export class SimNode {
   ) {
     this.runtime = new ContainerRuntime(clock, timeline, name, (uid, c) => this.containerBehaviours.get(`${uid} ${c}`) ?? DEFAULT_BEHAVIOUR);
     this.volumes = new VolumeManager(clock, timeline, name, config.volumes, (uid, v) => this.volumeBehaviours.get(`${uid} ${v}`));
+    for (const [k, b] of machine?.containerBehaviours ?? []) this.containerBehaviours.set(k, b);
+    for (const [k, b] of machine?.volumeBehaviours ?? []) this.volumeBehaviours.set(k, b);
     const kills = new Map<string, number>();
     for (const p of machine?.pods ?? []) {
       this.runtime.restorePod(p.uid, p.podRef, p.containers);

@@ -4,6 +4,7 @@ import type { Cluster } from '../cluster';
 import { TAINT_OUT_OF_SERVICE } from '../controllers/pod-gc';
 import type { DumpObject } from '../restore/dump';
 import { formatOffset } from '../timeline/time';
+import type { RuntimeContainer } from '../kubelet/runtime';
 
 /**
  * What can hold a deleted pod (rules E1–E8, docs/rules/explain.md). Each cause is found by one
@@ -42,6 +43,8 @@ export interface PodRun {
   goneAtMs?: number;
   /** Objects of the dump the simulation does not store (StatefulSets, webhook configurations, …). */
   unmodelled: readonly DumpObject[];
+  /** Its containers that were running when it was first seen deleting (the runtime's records, updated in place). */
+  running: readonly RuntimeContainer[];
 }
 
 export type Detector = (run: PodRun) => Cause[];
@@ -170,10 +173,8 @@ const runningContainers: Detector = (run) => {
   const nodeName = run.before.spec?.nodeName;
   const node = nodeName ? run.cluster.nodes.get(nodeName) : undefined;
   if (!node || !node.reachable) return [];
-  const sandbox = node.runtime.sandbox(run.before.metadata.uid!);
-  if (!sandbox) return [];
   const out: Cause[] = [];
-  for (const c of sandbox.containers.values()) {
+  for (const c of run.running) {
     if (c.state === 'running' && run.after) {
       out.push({
         cause: 'containers-running',
@@ -181,13 +182,14 @@ const runningContainers: Detector = (run) => {
         next: 'the kubelet waits for StopContainer for ever: no terminal status, no final DELETE',
         remedies: [forceDelete(run.after, `container ${c.name} still runs on node ${node.name}`), { action: `restart the container runtime on ${node.name}, or reboot it`, command: `ssh ${node.name} sudo systemctl restart containerd`, risk: 'every container of the node restarts' }],
       });
-    } else if (c.state === 'exited' && c.finishedAt !== undefined && c.finishedAt > run.t0) {
+    } else if (c.state === 'exited' && c.finishedAt !== undefined && c.finishedAt > run.t0 && run.goneAtMs !== undefined) {
+      // What held it until it went; for a pod still held at the end, the other causes say what holds it now.
       const code = c.exitCode === 137 ? 'SIGKILL at the deadline' : `exit code ${c.exitCode}`;
       out.push({
         cause: 'containers-running',
         detail: `container ${c.name} ran until ${at(run, c.finishedAt)} (${code}; remaining grace ${Math.round((c.finishedAt - run.t0) / 1000)}s)`,
-        next: run.goneAtMs !== undefined ? `the kubelet then finished the pod: gone at ${at(run, run.goneAtMs)}` : 'then the pod waited for what follows',
-        remedies: run.goneAtMs !== undefined ? [{ action: 'wait', command: `kubectl wait --for=delete ${kubectlPod(run.before).replace('pod ', 'pod/')} --timeout=${Math.ceil((run.goneAtMs - run.t0) / 1000) + 10}s`, risk: 'none' }, forceDelete(run.before, `container ${c.name} is still in its grace period`)] : [],
+        next: `the kubelet then finished the pod: gone at ${at(run, run.goneAtMs)}`,
+        remedies: [{ action: 'wait', command: `kubectl wait --for=delete ${kubectlPod(run.before).replace('pod ', 'pod/')} --timeout=${Math.ceil((run.goneAtMs - run.t0) / 1000) + 10}s`, risk: 'none' }, forceDelete(run.before, `container ${c.name} is still in its grace period`)],
       });
     }
   }

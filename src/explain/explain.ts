@@ -1,7 +1,9 @@
 import type { Pod } from '../apiserver/types';
 import { ClusterPlan } from '../cluster-plan';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { Dump } from '../restore/dump';
+import type { Dump, DumpObject } from '../restore/dump';
+import type { Cluster } from '../cluster';
+import type { RuntimeContainer } from '../kubelet/runtime';
 import { formatOffset } from '../timeline/time';
 import { DETECTORS, nothingHolds, type Cause, type PodRun } from './causes';
 
@@ -48,27 +50,59 @@ export function explainDump(dump: Dump, options: { release?: Release; nowMs?: nu
   const plan = new ClusterPlan(options.release ?? DEFAULT_RELEASE);
   plan.objects(dump, options.nowMs);
   plan.start();
-  const cluster = plan.cluster;
-  const t0 = cluster.clock.now();
+  const t0 = plan.cluster.clock.now();
+  const horizon = options.horizonMs ?? EXPLAIN_HORIZON_MS;
+  const pods = explainForward(plan.cluster, { t0, horizonMs: horizon, unmodelled: plan.restoredObjects?.unmodelled ?? [], fromRevision: 0 });
+  const explanation: Explanation = {
+    now: new Date(t0).toISOString(),
+    release: String(plan.release),
+    horizon: formatOffset(horizon),
+    assumptions: (plan.restoredObjects?.assumptions ?? []).map((a) => a.text),
+    pods,
+  };
+  return { explanation, plan, t0 };
+}
+
+/**
+ * Runs the cluster forward from now until every pod that is (or becomes) Terminating is gone, or
+ * for `horizonMs`, and explains each of them. Times are T+… from `t0`.
+ */
+export function explainForward(cluster: Cluster, options: { t0: number; horizonMs: number; unmodelled?: readonly DumpObject[]; fromRevision?: number }): PodExplanation[] {
+  const { t0 } = options;
+  const etcd = cluster.apiserver.etcd;
+  // The pods deleting now (or, from `fromRevision`, every version written since: resumed objects
+  // included), then those deleted during the run; each is known by its first deleting version.
   const before = new Map<string, Pod>();
   const gone = new Map<string, number>();
-  const deleting = (p: Pod) => p.metadata.deletionTimestamp !== undefined;
+  const running = new Map<string, RuntimeContainer[]>();
+  const remember = (pod: Pod) => {
+    before.set(pod.metadata.uid!, pod);
+    const sandbox = pod.spec?.nodeName ? cluster.nodes.get(pod.spec.nodeName)?.runtime.sandbox(pod.metadata.uid!) : undefined;
+    running.set(pod.metadata.uid!, [...(sandbox?.containers.values() ?? [])].filter((c) => c.state === 'running'));
+  };
   const listed = cluster.apiserver.list('pods', undefined);
-  for (const p of listed.ok ? listed.object.items : []) if (deleting(p)) before.set(p.metadata.uid!, p);
-  const w = cluster.apiserver.watch('pods', undefined, {}, (e) => {
-    const uid = e.object.metadata.uid!;
-    if (e.type === 'DELETED') gone.set(uid, cluster.clock.now());
-    else if (deleting(e.object) && !before.has(uid)) before.set(uid, e.object);
-  });
-  const horizon = options.horizonMs ?? EXPLAIN_HORIZON_MS;
-  cluster.runUntil(() => before.size > 0 && [...before.keys()].every((uid) => gone.has(uid)), t0 + horizon);
-  if (w.ok) w.object.stop();
-  const unmodelled = plan.restoredObjects?.unmodelled ?? [];
+  for (const p of listed.ok ? listed.object.items : []) if (p.metadata.deletionTimestamp !== undefined) remember(p);
+  const seen = (from: number) => {
+    for (const e of etcd.historySince(from)) {
+      if (!e.key.startsWith('/registry/pods/')) continue;
+      const pod = e.value as unknown as Pod;
+      if (e.type === 'DELETE') gone.set(pod.metadata.uid!, e.at);
+      else if (pod.metadata.deletionTimestamp !== undefined && !before.has(pod.metadata.uid!)) remember(pod);
+    }
+  };
+  let mark = options.fromRevision ?? etcd.currentRevision;
+  const allGone = () => {
+    seen(mark);
+    mark = etcd.currentRevision;
+    return before.size > 0 && [...before.keys()].every((uid) => gone.has(uid));
+  };
+  cluster.runUntil(allGone, cluster.clock.now() + options.horizonMs);
+  allGone();
   const pods: PodExplanation[] = [];
   for (const [uid, pod] of before) {
     const now = cluster.apiserver.get('pods', pod.metadata.namespace, pod.metadata.name!);
     const after = now.ok && now.object.metadata.uid === uid ? now.object : undefined;
-    const run: PodRun = { cluster, t0, before: pod, after, goneAtMs: gone.get(uid), unmodelled };
+    const run: PodRun = { cluster, t0, before: pod, after, goneAtMs: gone.get(uid), unmodelled: options.unmodelled ?? [], running: running.get(uid) ?? [] };
     const causes = DETECTORS.flatMap((d) => d(run));
     if (causes.length === 0) causes.push(nothingHolds(run));
     const goneAt = run.goneAtMs;
@@ -85,13 +119,5 @@ export function explainDump(dump: Dump, options: { release?: Release; nowMs?: nu
       causes,
     });
   }
-  pods.sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`));
-  const explanation: Explanation = {
-    now: new Date(t0).toISOString(),
-    release: String(plan.release),
-    horizon: formatOffset(horizon),
-    assumptions: (plan.restoredObjects?.assumptions ?? []).map((a) => a.text),
-    pods,
-  };
-  return { explanation, plan, t0 };
+  return pods.sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`));
 }

@@ -1,3 +1,6 @@
+import type { ContainerBehaviour } from './runtime';
+import type { VolumeBehaviour } from './volume-manager';
+
 /**
  * What a node of a resumed cluster (src/restore/) already has when its kubelet process starts:
  * the containers the runtime runs, the volumes mounted, and the kill the kubelet was in the middle
@@ -34,6 +37,12 @@ export interface ResumedPod {
 
 export interface MachineState {
   pods: ResumedPod[];
+  /**
+   * How the resumed containers and volumes behave, keyed `UID name` (what was assumed, as the
+   * Given steps changed it): in place before the kubelet starts, which may act on them at once.
+   */
+  containerBehaviours?: ReadonlyMap<string, ContainerBehaviour>;
+  volumeBehaviours?: ReadonlyMap<string, VolumeBehaviour>;
   /** The node has been cut off from the apiserver since this virtual time (its lease went stale). */
   unreachableSince?: number;
 }

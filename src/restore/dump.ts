@@ -202,7 +202,7 @@ function checkObject(value: unknown, at: string, lineOf: (field: (string | numbe
       throw new DumpError(`${where}${lineOf(['metadata', 'deletionTimestamp'])}: field metadata.deletionGracePeriodSeconds is missing: a deleted object carries both (the apiserver sets them together)`);
     }
   }
-  const namespace = CLUSTER_SCOPED.has(kind) ? undefined : typeof metadata.namespace === 'string' ? metadata.namespace : 'default';
+  const namespace = CLUSTER_SCOPED.has(kind) ? undefined : typeof metadata.namespace === 'string' ? metadata.namespace : versions ? 'default' : undefined;
   return { kind, apiVersion, obj: value, name: metadata.name, namespace, where };
 }
 
