@@ -218,7 +218,7 @@ export class ClusterPlan {
     const behaviour = { ...(planned.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change };
     planned.behaviours.set(container, behaviour);
     const node = this.runningNode(planned);
-    if (node && planned.uid) this.cluster.node(node).containerBehaviours.set(`${planned.uid} ${container}`, behaviour);
+    if (node && planned.uid && this.started) this.cluster.node(node).containerBehaviours.set(`${planned.uid} ${container}`, behaviour);
   }
 
   /**
@@ -260,7 +260,7 @@ export class ClusterPlan {
     }
     planned.volumes.set(volume, behaviour);
     const node = this.runningNode(planned);
-    if (node && planned.uid) this.cluster.node(node).volumeBehaviours.set(`${planned.uid} ${volume}`, behaviour);
+    if (node && planned.uid && this.started) this.cluster.node(node).volumeBehaviours.set(`${planned.uid} ${volume}`, behaviour);
   }
 
   nodeUnreachable(node: string): void {

@@ -1,0 +1,43 @@
+@stuck-pods
+Feature: Why is my pod stuck? A real cluster's objects, resumed and explained
+
+  Scenario: a finalizer whose controller is gone holds a pod
+    Given the objects in "../examples/stuck/finalizer.yaml"
+    Then what holds pod "report-7d9f" is:
+      | cause     | detail                     |
+      | finalizer | reports.example.com/upload |
+
+  Scenario: a pod on an unreachable node waits for a kubelet that cannot answer
+    Given the objects in "../examples/stuck/node-unreachable.yaml"
+    Then what holds pod "db-0" is:
+      | cause            | detail   |
+      | node-unreachable | worker-3 |
+
+  Scenario: a resumed pod mid-kill is killed at its deadline, not a whole grace period later
+    Given the objects in "../examples/stuck/containers-running.yaml"
+    When 31s pass
+    Then pod "checkout-5c7d8b9f6-x2kq9" is gone
+    And these events happen in order:
+      | at   | component | event                                      |
+      | T+0s | kubelet   | assumed: pods/checkout-5c7d8b9f6-x2kq9 is mid-kill |
+      | T+30s | runtime  | SIGKILL checkout                           |
+      | T+31s | status   | DELETE pods/checkout-5c7d8b9f6-x2kq9       |
+
+  Scenario: what was assumed can be changed: the container exits 5s after SIGTERM
+    Given the objects in "../examples/stuck/containers-running.yaml"
+    And container "checkout" of pod "checkout-5c7d8b9f6-x2kq9" exits 5s after SIGTERM
+    Then what holds pod "checkout-5c7d8b9f6-x2kq9" is:
+      | cause              | detail                     |
+      | containers-running | checkout ran until T+5s    |
+
+  Scenario: a volume that does not unmount keeps the final DELETE waiting
+    Given the objects in "../examples/stuck/volume-unmount.yaml"
+    Then what holds pod "ingest-6f4c9d7b8-q7w2m" is:
+      | cause          | detail |
+      | volume-unmount | spool  |
+
+  Scenario: nothing holds it: it is only not gone yet
+    Given the objects in "../examples/stuck/nothing.yaml"
+    Then what holds pod "web-7b9d5c6f4-mw8zt" is:
+      | cause   | detail  |
+      | nothing | gone at |
