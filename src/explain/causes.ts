@@ -7,7 +7,7 @@ import { formatOffset } from '../timeline/time';
 import type { RuntimeContainer } from '../kubelet/runtime';
 
 /**
- * What can hold a deleted pod (rules E1–E8, docs/rules/explain.md). Each cause is found by one
+ * What can hold a deleted pod . Each cause is found by one
  * detector over the forward run; a new cause (an admission webhook that rejects the UPDATE removing
  * a finalizer, once webhooks are modelled) is one more name here and one more detector in DETECTORS.
  */
@@ -53,7 +53,7 @@ const at = (run: PodRun, ms: number): string => formatOffset(ms - run.t0);
 const ns = (pod: Pod): string => pod.metadata.namespace ?? 'default';
 const kubectlPod = (pod: Pod): string => `pod ${pod.metadata.name} -n ${ns(pod)}`;
 
-/** The controller expected to remove a finalizer, by name (E2): Kubernetes' own, or the domain that owns it. */
+/** The controller expected to remove a finalizer, by name: Kubernetes' own, or the domain that owns it. */
 export function finalizerOwner(finalizer: string): string {
   const known: Record<string, string> = {
     'batch.kubernetes.io/job-tracking': 'the Job controller (kube-controller-manager), once it has counted the pod in its Job\'s status (pkg/controller/job/job_controller.go)',
@@ -65,7 +65,7 @@ export function finalizerOwner(finalizer: string): string {
   return domain ? `a controller of ${domain} (not part of Kubernetes: nothing in this cluster removes it)` : 'a controller outside Kubernetes (nothing in this cluster removes it)';
 }
 
-/** kubectl's risk when a force delete frees the name (E7): the StatefulSet case named when the pod has one. */
+/** kubectl's risk when a force delete frees the name: the StatefulSet case named when the pod has one. */
 function forceDelete(pod: Pod, why: string): Remedy {
   const sts = (pod.metadata.ownerReferences ?? []).find((r) => r.kind === 'StatefulSet');
   const statefulSet = sts ? ` StatefulSet ${sts.name} then creates a new ${pod.metadata.name} at once: two pods of one identity may run side by side (the same volume, the same network name).` : '';
@@ -76,7 +76,7 @@ function forceDelete(pod: Pod, why: string): Remedy {
   };
 }
 
-/** E2 — finalizers left on the pod at the end of the run (foregroundDeletion is the dependents detector's). */
+/** finalizers left on the pod at the end of the run (foregroundDeletion is the dependents detector's). */
 const finalizers: Detector = (run) => {
   const pod = run.after;
   if (!pod) return [];
@@ -100,7 +100,7 @@ const finalizers: Detector = (run) => {
 };
 
 /**
- * E3 — webhooks: the simulation does not model admission webhooks yet; a webhook configuration
+ * webhooks: the simulation does not model admission webhooks yet; a webhook configuration
  * in the objects is named, so that the reader knows what was not judged.
  */
 const webhooks: Detector = (run) => {
@@ -115,7 +115,7 @@ const webhooks: Detector = (run) => {
     }));
 };
 
-/** E4 — foregroundDeletion: the garbage collector waits for dependents with blockOwnerDeletion. */
+/** foregroundDeletion: the garbage collector waits for dependents with blockOwnerDeletion. */
 const dependents: Detector = (run) => {
   const pod = run.after ?? run.before;
   if (!(run.before.metadata.finalizers ?? []).includes(FINALIZER_FOREGROUND)) return [];
@@ -141,7 +141,7 @@ const dependents: Detector = (run) => {
   ];
 };
 
-/** E5 — its node cannot reach the apiserver: no kubelet sends the final DELETE. */
+/** its node cannot reach the apiserver: no kubelet sends the final DELETE. */
 const unreachableNode: Detector = (run) => {
   const pod = run.after;
   const nodeName = pod?.spec?.nodeName;
@@ -168,7 +168,7 @@ const unreachableNode: Detector = (run) => {
   ];
 };
 
-/** E6 — containers still running: their remaining grace, or a runtime that cannot kill them. */
+/** containers still running: their remaining grace, or a runtime that cannot kill them. */
 const runningContainers: Detector = (run) => {
   const nodeName = run.before.spec?.nodeName;
   const node = nodeName ? run.cluster.nodes.get(nodeName) : undefined;
@@ -196,7 +196,7 @@ const runningContainers: Detector = (run) => {
   return out;
 };
 
-/** E8 — a volume that does not unmount keeps SyncTerminatedPod, and so the final DELETE, waiting. */
+/** a volume that does not unmount keeps SyncTerminatedPod, and so the final DELETE, waiting. */
 const stuckVolumes: Detector = (run) => {
   const nodeName = run.before.spec?.nodeName;
   const node = nodeName ? run.cluster.nodes.get(nodeName) : undefined;
@@ -218,7 +218,7 @@ const stuckVolumes: Detector = (run) => {
 /** The detectors in the order their causes are listed. */
 export const DETECTORS: readonly Detector[] = [finalizers, webhooks, dependents, unreachableNode, runningContainers, stuckVolumes];
 
-/** E1 — nothing holds it: it goes away within the run by itself. */
+/** nothing holds it: it goes away within the run by itself. */
 export function nothingHolds(run: PodRun): Cause {
   if (run.goneAtMs !== undefined) {
     return { cause: 'nothing', detail: `nothing holds it: the kubelet finishes the pod and it is gone at ${at(run, run.goneAtMs)}`, next: `gone at ${at(run, run.goneAtMs)}`, remedies: [] };

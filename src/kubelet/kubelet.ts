@@ -245,7 +245,7 @@ export class Kubelet {
   }
 
   /**
-   * K59 — a resumed pod that is mid-kill (deletionTimestamp set, containers running). A kubelet
+   * A resumed pod that is mid-kill (deletionTimestamp set, containers running). A kubelet
    * that has run since the DELETE (pod_workers.go UpdatePod: terminatingAt at the DELETE, the
    * grace period from deletionGracePeriodSeconds) sends SIGKILL at the deletionTimestamp, so the
    * worker resumes with what is left of the grace (at least 1 s, calculateEffectiveGracePeriod's

@@ -10,7 +10,7 @@ import { DumpError, type Dump, type DumpObject, type Obj } from './dump';
 
 /**
  * How a dump (src/restore/dump.ts) becomes a running cluster, decided from the objects alone
- * (rules X1–X8, docs/rules/restore.md): the objects go into etcd as they are (an etcd restore:
+ * : the objects go into etcd as they are (an etcd restore:
  * uid, timestamps, finalizers, status kept; resourceVersions are this etcd's), each node's machine
  * already runs what its pods' status shows, and every guess about what the objects cannot show is
  * an assumption, written on the timeline and overridable by the Given steps.
@@ -136,7 +136,7 @@ function truncate(s: string): string {
 }
 
 /**
- * X2 — a node is unreachable when its Ready condition is Unknown (the node lifecycle controller
+ * A node is unreachable when its Ready condition is Unknown (the node lifecycle controller
  * wrote it: no heartbeat within the grace period) and its lease is stale: not renewed within
  * leaseDurationSeconds before now. Without its Lease in the dump, the condition's last heartbeat stands in.
  */
@@ -151,7 +151,7 @@ function unreachableSince(node: Node, lease: Lease | undefined, nowMs: number): 
   return { at: last, why: `Ready is Unknown (${ready.reason ?? 'no reason'}) and ${what}, ${Math.round((nowMs - last) / 1000)}s before the objects were read` };
 }
 
-/** X3 — the machine runs what the status shows: running containers run, terminated ones have exited; volumes stay mounted until the pod is terminal and not deleted. */
+/** The machine runs what the status shows: running containers run, terminated ones have exited; volumes stay mounted until the pod is terminal and not deleted. */
 function resumedPod(pod: Pod, podRef: string): ResumedPod {
   const containers: ResumedContainer[] = [];
   for (const s of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
@@ -177,7 +177,7 @@ function failedVolumes(pod: Pod, message: string): string[] {
 }
 
 /**
- * X1 — the objects go into etcd as they are, the way an etcd snapshot restore brings a cluster
+ * The objects go into etcd as they are, the way an etcd snapshot restore brings a cluster
  * back: no admission, no defaulting, nothing dropped; each gets a revision of this etcd as its
  * resourceVersion. Namespaces the objects live in are created when the dump lacks them.
  */

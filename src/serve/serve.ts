@@ -5,7 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import type { Cluster } from '../cluster';
 import { ClusterPlan } from '../cluster-plan';
 import { DurationError, parseDuration } from '../duration';
-import { loadManifestFile } from '../manifest-file';
+import { loadManifestFile, ManifestFileError } from '../manifest-file';
+import { DumpError, readDumpFiles, type Dump } from '../restore/dump';
 import type { Release } from '../release';
 import { createApiHandler } from '../server/api-handler';
 import { formatDuration, formatOffset } from '../timeline/time';
@@ -58,7 +59,9 @@ export interface ServedCluster {
  */
 export async function serve(options: ServeOptions): Promise<ServedCluster> {
   const plan = new ClusterPlan(options.release);
-  loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
+  const dump = options.manifests === undefined ? undefined : resumedObjects(options.manifests.split(','));
+  if (dump) plan.objects(dump);
+  else loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
   plan.start();
   const cluster = plan.cluster;
   cluster.advance(plan.warmupMs);
@@ -143,6 +146,22 @@ export async function serve(options: ServeOptions): Promise<ServedCluster> {
       await closed;
     },
   };
+}
+
+/**
+ * The files as a real cluster's objects to resume (src/restore/), when they are one: some object
+ * carries a uid, which only a server sets. Otherwise they are manifests of a new cluster.
+ */
+function resumedObjects(files: string[]): Dump | undefined {
+  let dump: Dump;
+  try {
+    dump = readDumpFiles(files);
+  } catch (e) {
+    if (!(e instanceof DumpError)) throw e;
+    if (files.length > 1) throw new ManifestFileError(e.message);
+    return undefined;
+  }
+  return dump.objects.some((o) => typeof (o.obj.metadata as Record<string, unknown>).uid === 'string') ? dump : undefined;
 }
 
 function json(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {

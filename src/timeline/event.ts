@@ -20,7 +20,6 @@ export type Component =
   | 'controller';
 
 export const COMPONENTS: readonly Component[] = [
-  'restore',
   'kubectl',
   'user',
   'controller',
@@ -35,6 +34,7 @@ export const COMPONENTS: readonly Component[] = [
   'gc',
   'podgc',
   'nodelifecycle',
+  'restore',
 ];
 
 /** One thing that happened in the simulated cluster, at a virtual instant. */
