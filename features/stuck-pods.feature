@@ -1,5 +1,5 @@
 @stuck-pods
-Feature: Why is my pod stuck? A real cluster's objects, resumed and explained
+Feature: Why is my pod stuck? A real cluster's objects, resumed (X1) and explained (X9)
 
   Scenario: a finalizer whose controller is gone holds a pod
     Given the objects in "../examples/stuck/finalizer.yaml"
@@ -13,22 +13,24 @@ Feature: Why is my pod stuck? A real cluster's objects, resumed and explained
       | cause            | detail   |
       | node-unreachable | worker-3 |
 
-  Scenario: a resumed pod mid-kill is killed at its deadline, not a whole grace period later
+  Scenario: X4 a resumed pod mid-kill is killed at its deadline, not a whole grace period later
     Given the objects in "../examples/stuck/containers-running.yaml"
-    When 31s pass
+    # Read 12 s after the DELETE (the newest Event): 18 s of the 30 s grace are left.
+    When 19s pass
     Then pod "checkout-5c7d8b9f6-x2kq9" is gone
     And these events happen in order:
-      | at   | component | event                                      |
-      | T+0s | kubelet   | assumed: pods/checkout-5c7d8b9f6-x2kq9 is mid-kill |
-      | T+30s | runtime  | SIGKILL checkout                           |
-      | T+31s | status   | DELETE pods/checkout-5c7d8b9f6-x2kq9       |
+      | at    | component | event                                              |
+      | T+0s  | kubelet   | assumed: pods/checkout-5c7d8b9f6-x2kq9 is mid-kill |
+      | T+0s  | kubelet   | SyncTerminatingPod pods/checkout-5c7d8b9f6-x2kq9 gracePeriod=18 |
+      | T+18s | runtime   | SIGKILL checkout                                   |
+      | T+19s | status    | DELETE pods/checkout-5c7d8b9f6-x2kq9               |
 
   Scenario: what was assumed can be changed: the container exits 5s after SIGTERM
     Given the objects in "../examples/stuck/containers-running.yaml"
     And container "checkout" of pod "checkout-5c7d8b9f6-x2kq9" exits 5s after SIGTERM
     Then what holds pod "checkout-5c7d8b9f6-x2kq9" is:
-      | cause              | detail                     |
-      | containers-running | checkout ran until T+5s    |
+      | cause              | detail                                            |
+      | containers-running | checkout ran until T+5s (exited with code 0 after |
 
   Scenario: a volume that does not unmount keeps the final DELETE waiting
     Given the objects in "../examples/stuck/volume-unmount.yaml"

@@ -65,7 +65,7 @@ export function finalizerOwner(finalizer: string): string {
   return domain ? `a controller of ${domain} (not part of Kubernetes: nothing in this cluster removes it)` : 'a controller outside Kubernetes (nothing in this cluster removes it)';
 }
 
-/** kubectl's risk when a force delete frees the name: the StatefulSet case named when the pod has one. */
+/** X12 — kubectl's risk when a force delete frees the name: the StatefulSet case named when the pod has one. */
 function forceDelete(pod: Pod, why: string): Remedy {
   const sts = (pod.metadata.ownerReferences ?? []).find((r) => r.kind === 'StatefulSet');
   const statefulSet = sts ? ` StatefulSet ${sts.name} then creates a new ${pod.metadata.name} at once: two pods of one identity may run side by side (the same volume, the same network name).` : '';
@@ -76,7 +76,7 @@ function forceDelete(pod: Pod, why: string): Remedy {
   };
 }
 
-/** finalizers left on the pod at the end of the run (foregroundDeletion is the dependents detector's). */
+/** X10 — finalizers left on the pod at the end of the run (foregroundDeletion is the dependents detector's). */
 const finalizers: Detector = (run) => {
   const pod = run.after;
   if (!pod) return [];
@@ -141,7 +141,7 @@ const dependents: Detector = (run) => {
   ];
 };
 
-/** its node cannot reach the apiserver: no kubelet sends the final DELETE. */
+/** X11 — its node cannot reach the apiserver: no kubelet sends the final DELETE. */
 const unreachableNode: Detector = (run) => {
   const pod = run.after;
   const nodeName = pod?.spec?.nodeName;
@@ -178,16 +178,16 @@ const runningContainers: Detector = (run) => {
     if (c.state === 'running' && run.after) {
       out.push({
         cause: 'containers-running',
-        detail: `container ${c.name} still runs: the runtime did not stop it, not even with SIGKILL (a FailedKillPod Event tells of it)`,
-        next: 'the kubelet waits for StopContainer for ever: no terminal status, no final DELETE',
+        detail: `container ${c.name} still runs: it survives SIGKILL, so every kill fails (FailedKillPod: DeadlineExceeded)`,
+        next: `the kubelet retries the kill after each failure (its back-off, 10s) for ever: no terminal status, no final DELETE`,
         remedies: [forceDelete(run.after, `container ${c.name} still runs on node ${node.name}`), { action: `restart the container runtime on ${node.name}, or reboot it`, command: `ssh ${node.name} sudo systemctl restart containerd`, risk: 'every container of the node restarts' }],
       });
     } else if (c.state === 'exited' && c.finishedAt !== undefined && c.finishedAt > run.t0 && run.goneAtMs !== undefined) {
       // What held it until it went; for a pod still held at the end, the other causes say what holds it now.
-      const code = c.exitCode === 137 ? 'SIGKILL at the deadline' : `exit code ${c.exitCode}`;
+      const how = c.exitCode === 137 ? `killed at the deadline: ${Math.round((c.finishedAt - run.t0) / 1000)}s of its grace were left` : `exited with code ${c.exitCode} after its SIGTERM`;
       out.push({
         cause: 'containers-running',
-        detail: `container ${c.name} ran until ${at(run, c.finishedAt)} (${code}; remaining grace ${Math.round((c.finishedAt - run.t0) / 1000)}s)`,
+        detail: `container ${c.name} ran until ${at(run, c.finishedAt)} (${how})`,
         next: `the kubelet then finished the pod: gone at ${at(run, run.goneAtMs)}`,
         remedies: [{ action: 'wait', command: `kubectl wait --for=delete ${kubectlPod(run.before).replace('pod ', 'pod/')} --timeout=${Math.ceil((run.goneAtMs - run.t0) / 1000) + 10}s`, risk: 'none' }, forceDelete(run.before, `container ${c.name} is still in its grace period`)],
       });

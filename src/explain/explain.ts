@@ -42,7 +42,7 @@ export interface ExplainRun {
 }
 
 /**
- * `terminating explain`: resume the objects, run the cluster forward on the virtual clock for
+ * X9 — `terminating explain`: resume the objects, run the cluster forward on the virtual clock for
  * at most EXPLAIN_HORIZON_MS, and say of each pod that was Terminating when the objects were read
  * (or was deleted during the run) what held it, what happened next and what would release it.
  */

@@ -245,7 +245,7 @@ export class Kubelet {
   }
 
   /**
-   * A resumed pod that is mid-kill (deletionTimestamp set, containers running). A kubelet
+   * X4 — a resumed pod that is mid-kill (deletionTimestamp set, containers running). A kubelet
    * that has run since the DELETE (pod_workers.go UpdatePod: terminatingAt at the DELETE, the
    * grace period from deletionGracePeriodSeconds) sends SIGKILL at the deletionTimestamp, so the
    * worker resumes with what is left of the grace (at least 1 s, calculateEffectiveGracePeriod's
@@ -439,7 +439,12 @@ export class Kubelet {
     // stopped status below keeps its phase, reason, message and DisruptionTarget through the cache.
     podStatusFn?.(status);
     this.statusManager.setPodStatus(pod, status);
-    this.kuberuntime.killPod(pod, gracePeriod, () => {
+    this.kuberuntime.killPod(pod, gracePeriod, (err) => {
+      if (err) {
+        // X8 — SyncTerminatingPod: a failed kill is a Warning FailedKillPod and an error; the pod worker retries after its back-off.
+        this.recordEvent(pod, undefined, 'Warning', 'FailedKillPod', `error killing pod: ${err}`, 'pkg/kubelet/kubelet.go SyncTerminatingPod (killPod failed)');
+        return done(`error killing pod: ${err}`);
+      }
       if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
       this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, true));
       done();
@@ -474,7 +479,8 @@ export class Kubelet {
   /** SyncTerminatingRuntimePod (K30): containers without config are killed with a 1 s grace; no status is written. */
   private syncTerminatingRuntimePod(pod: Pod, done: (err?: string) => void): void {
     const uid = pod.metadata.uid!;
-    this.kuberuntime.killPod(pod, this.settings.orphanKillGracePeriodSeconds, () => {
+    this.kuberuntime.killPod(pod, this.settings.orphanKillGracePeriodSeconds, (err) => {
+      if (err) return done(`error killing pod: ${err}`);
       if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
       this.containerGC.wake();
       done();

@@ -28,8 +28,8 @@ export interface ContainerBehaviour {
   pullFails?: boolean;
   /**
    * Even SIGKILL does not end the process (one in uninterruptible sleep on a dead NFS mount, a
-   * runtime that lost its shim): StopContainer never completes. A resumed pod gets it from a
-   * FailedKillPod Event (src/restore/restore.ts).
+   * runtime that lost its shim): StopContainer fails once the kubelet's deadline passes (X8). A
+   * resumed pod gets it from a FailedKillPod Event (src/restore/restore.ts).
    */
   survivesSigkill?: boolean;
 }
@@ -61,6 +61,9 @@ export interface Sandbox {
 }
 
 const CRI = 'CRI runtime (containerd) via pkg/kubelet/kuberuntime';
+
+/** The kubelet's --runtime-request-timeout (2m): what a CRI call may take beyond its own timeout. */
+export const RUNTIME_REQUEST_TIMEOUT_MS = 120_000;
 
 /**
  * The container runtime of one node (containerd behind CRI), with containers modelled as
@@ -224,10 +227,11 @@ export class ContainerRuntime {
 
   /**
    * CRI StopContainer(timeout): send the stop signal (SIGTERM), wait up to `timeoutSeconds` for
-   * the process to exit, then SIGKILL. `onExit` fires once the container has exited. The returned
-   * function abandons the wait (the kubelet went away): no SIGKILL is sent then.
+   * the process to exit, then SIGKILL. `onExit` fires once the container has exited; `onError`
+   * when the call fails (a process that survives SIGKILL, X8). The returned function abandons the
+   * wait (the kubelet went away): no SIGKILL is sent then.
    */
-  stopContainer(uid: string, name: string, timeoutSeconds: number, onExit: () => void): () => void {
+  stopContainer(uid: string, name: string, timeoutSeconds: number, onExit: () => void, onError: (err: string) => void = () => undefined): () => void {
     const s = this.sandboxes.get(uid);
     const c = s?.containers.get(name);
     if (!s || !c || c.state === 'exited') {
@@ -235,19 +239,32 @@ export class ContainerRuntime {
       return () => undefined;
     }
     let waiting = true;
+    let deadline: TimerHandle | undefined;
     const killTimer = this.clock.after(timeoutSeconds * 1000, () => {
-      if (c.state === 'running') this.signal(s, c, 'SIGKILL');
+      if (c.state !== 'running') return;
+      this.signal(s, c, 'SIGKILL');
+      if (c.state !== 'running' || !waiting) return;
+      // The kubelet's CRI client gives the call the grace period plus --runtime-request-timeout
+      // (remote_runtime.go StopContainer: context.WithTimeout(timeout + r.timeout)); a process that
+      // survives SIGKILL outlasts it, and the call fails with DeadlineExceeded.
+      deadline = this.clock.after(RUNTIME_REQUEST_TIMEOUT_MS, () => {
+        if (!waiting) return;
+        waiting = false;
+        onError('rpc error: code = DeadlineExceeded desc = context deadline exceeded');
+      });
     });
     this.exitListeners(c).push(() => {
       if (!waiting) return;
       waiting = false;
       this.clock.cancel(killTimer);
+      if (deadline) this.clock.cancel(deadline);
       onExit();
     });
     this.signal(s, c, 'SIGTERM');
     return () => {
       waiting = false;
       this.clock.cancel(killTimer);
+      if (deadline) this.clock.cancel(deadline);
     };
   }
 
@@ -292,7 +309,7 @@ export class ContainerRuntime {
     this.timeline.record('runtime', `${sig} ${c.name} ${s.podRef}`, `${CRI} StopContainer`, { actor: this.nodeName });
     if (sig === 'SIGKILL') {
       if (!this.behaviourOf(s.uid, c.name).survivesSigkill) return this.exit(s, c, 137);
-      this.timeline.record('runtime', `${c.name} ${s.podRef} survives SIGKILL: StopContainer does not return`, `${CRI} StopContainer (a process the kernel cannot kill)`, { actor: this.nodeName });
+      this.timeline.record('runtime', `${c.name} ${s.podRef} survives SIGKILL (a process the kernel cannot kill)`, `${CRI} StopContainer`, { actor: this.nodeName });
       return;
     }
     if (c.sigtermAt !== undefined) return; // already handling an earlier SIGTERM

@@ -24,7 +24,7 @@ describe('reading a dump (kubectl get -o yaml output)', () => {
     );
   });
 
-  it('keeps what the server wrote, and starts at the DELETE (deletionTimestamp minus the grace), not at the deadline', () => {
+  it('X2 keeps what the server wrote, and starts at the DELETE (deletionTimestamp minus the grace), not at the deadline', () => {
     const dump = readDump([{ file: 'd.yaml', text: pod('    deletionTimestamp: "2025-06-03T09:00:30Z"\n    deletionGracePeriodSeconds: 30') }]);
     expect(dump.objects[0].obj.metadata).to.include({ uid: '1b2c3d4e-0000-4000-8000-000000000001', deletionGracePeriodSeconds: 30 });
     expect(new Date(dump.newestMs!).toISOString()).to.equal('2025-06-03T09:00:00.000Z');

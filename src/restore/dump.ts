@@ -210,7 +210,7 @@ function checkObject(value: unknown, at: string, lineOf: (field: (string | numbe
 const OBSERVED_TIMES = new Set(['creationTimestamp', 'time', 'lastTransitionTime', 'lastHeartbeatTime', 'lastProbeTime', 'startedAt', 'finishedAt', 'startTime', 'renewTime', 'acquireTime', 'firstTimestamp', 'lastTimestamp', 'eventTime', 'lastObservedTime', 'timeAdded']);
 
 /**
- * The newest moment the objects show: the latest observed time anywhere in them (heartbeats,
+ * X2 — the newest moment the objects show: the latest observed time anywhere in them (heartbeats,
  * transitions, container starts and ends, lease renewals, Events, managedFields), and for a
  * deleted object the moment of its DELETE (deletionTimestamp − deletionGracePeriodSeconds). The
  * deletionTimestamp itself is not an observation: since the graceful-deletion rules it is the

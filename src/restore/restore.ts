@@ -10,7 +10,7 @@ import { DumpError, type Dump, type DumpObject, type Obj } from './dump';
 
 /**
  * How a dump (src/restore/dump.ts) becomes a running cluster, decided from the objects alone
- * : the objects go into etcd as they are (an etcd restore:
+ * (rules X1–X7, docs/rules/restore.md): the objects go into etcd as they are (an etcd restore:
  * uid, timestamps, finalizers, status kept; resourceVersions are this etcd's), each node's machine
  * already runs what its pods' status shows, and every guess about what the objects cannot show is
  * an assumption, written on the timeline and overridable by the Given steps.
@@ -86,6 +86,7 @@ export function planRestore(dump: Dump, nowMs?: number): RestorePlan {
     if (uid === '') throw new DumpError(`${p.where}: field metadata.uid is missing: a resumed pod keeps the uid the cluster gave it (dump it with kubectl get -o yaml)`);
     const nodeName = pod.spec?.nodeName;
     plan.pods.push({ name: p.name, namespace: p.namespace!, uid, nodeName, pod });
+    // X7 — an owner the objects name but lack exists (the dump is a part of the cluster).
     for (const ref of pod.metadata.ownerReferences ?? []) {
       if (ref.kind !== 'ReplicaSet' || of('ReplicaSet').some((r) => r.name === ref.name && r.namespace === p.namespace)) continue;
       if (plan.placeholderOwners.some((o) => (o.metadata as Obj).uid === ref.uid)) continue;
@@ -109,6 +110,7 @@ export function planRestore(dump: Dump, nowMs?: number): RestorePlan {
         assume('runtime', `container ${container} of pods/${p.name} still runs after its SIGTERM: assumed to ignore it until the SIGKILL at the deadline (Given container "${container}" of pod "${p.name}" exits 5s after SIGTERM says otherwise)`);
       }
     }
+    // X6 — what the kubelet's Events tell of: a volume that does not unmount, a container the runtime cannot kill.
     for (const e of events) {
       const about = e.involvedObject ?? e.regarding;
       if (!about || about.kind !== 'Pod' || (about.uid ? about.uid !== uid : about.name !== p.name)) continue;
@@ -122,7 +124,7 @@ export function planRestore(dump: Dump, nowMs?: number): RestorePlan {
       } else if (reason === 'failedkillpod') {
         for (const container of running) {
           plan.containerBehaviours.push({ uid, pod: p.name, container, behaviour: { sigterm: { kind: 'ignores' }, survivesSigkill: true } });
-          assume('runtime', `container ${container} of pods/${p.name} cannot be killed: an Event ${e.reason} says "${truncate(message)}"; the runtime is assumed to fail every StopContainer`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult (FailedKillPod)');
+          assume('runtime', `container ${container} of pods/${p.name} cannot be killed: an Event ${e.reason} says "${truncate(message)}"; assumed to survive SIGKILL, so that every StopContainer fails`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult (FailedKillPod)');
         }
       }
     }
@@ -136,7 +138,7 @@ function truncate(s: string): string {
 }
 
 /**
- * A node is unreachable when its Ready condition is Unknown (the node lifecycle controller
+ * X5 — a node is unreachable when its Ready condition is Unknown (the node lifecycle controller
  * wrote it: no heartbeat within the grace period) and its lease is stale: not renewed within
  * leaseDurationSeconds before now. Without its Lease in the dump, the condition's last heartbeat stands in.
  */
@@ -151,7 +153,7 @@ function unreachableSince(node: Node, lease: Lease | undefined, nowMs: number): 
   return { at: last, why: `Ready is Unknown (${ready.reason ?? 'no reason'}) and ${what}, ${Math.round((nowMs - last) / 1000)}s before the objects were read` };
 }
 
-/** The machine runs what the status shows: running containers run, terminated ones have exited; volumes stay mounted until the pod is terminal and not deleted. */
+/** X3 — the machine runs what the status shows: running containers run, terminated ones have exited; volumes stay mounted until the pod is terminal and not deleted. */
 function resumedPod(pod: Pod, podRef: string): ResumedPod {
   const containers: ResumedContainer[] = [];
   for (const s of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
@@ -177,7 +179,7 @@ function failedVolumes(pod: Pod, message: string): string[] {
 }
 
 /**
- * The objects go into etcd as they are, the way an etcd snapshot restore brings a cluster
+ * X1 — the objects go into etcd as they are, the way an etcd snapshot restore brings a cluster
  * back: no admission, no defaulting, nothing dropped; each gets a revision of this etcd as its
  * resourceVersion. Namespaces the objects live in are created when the dump lacks them.
  */
