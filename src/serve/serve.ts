@@ -27,8 +27,13 @@ export const REPORT_PATH = '/terminating/v1/report';
 export interface ServeOptions {
   /** TCP port on 127.0.0.1; 0 picks a free one. */
   port: number;
-  /** Manifest file to load (Nodes, Pods, ReplicaSets); undefined: the embedded default cluster. */
+  /**
+   * Manifest file to load (Nodes, Pods, ReplicaSets); undefined: the embedded default cluster. A
+   * real cluster's objects (files, comma-separated, whose objects carry a uid) are resumed (src/restore/).
+   */
   manifests?: string;
+  /** Resumed objects: when they were read (default: the newest time they show, X2). */
+  nowMs?: number;
   clock: ClockMode;
   /** The Kubernetes release every component runs (default v1.33). */
   release?: Release;
@@ -60,7 +65,7 @@ export interface ServedCluster {
 export async function serve(options: ServeOptions): Promise<ServedCluster> {
   const plan = new ClusterPlan(options.release);
   const dump = options.manifests === undefined ? undefined : resumedObjects(options.manifests.split(','));
-  if (dump) plan.objects(dump);
+  if (dump) plan.objects(dump, options.nowMs);
   else loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
   plan.start();
   const cluster = plan.cluster;
