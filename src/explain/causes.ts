@@ -76,6 +76,12 @@ function forceDelete(pod: Pod, why: string): Remedy {
   };
 }
 
+/** Finalizers of Kubernetes controllers the simulation does not run: what a healthy cluster would do. */
+const NOT_SIMULATED: Readonly<Record<string, string>> = {
+  'batch.kubernetes.io/job-tracking':
+    'the Job controller is not simulated: in a healthy cluster it removes the finalizer within seconds of the pod ending, also for a pod whose Job is gone (orphan pods), so a pod held for long means the controller is not running or cannot patch the pod (the log of kube-controller-manager says why); here the pod stays',
+};
+
 /** X10 — finalizers left on the pod at the end of the run (foregroundDeletion is the dependents detector's). */
 const finalizers: Detector = (run) => {
   const pod = run.after;
@@ -86,8 +92,8 @@ const finalizers: Detector = (run) => {
       const index = (pod.metadata.finalizers ?? []).indexOf(f);
       return {
         cause: 'finalizer' as const,
-        detail: `finalizer ${f}, which ${finalizerOwner(f)} is expected to remove`,
-        next: `nothing removes it within the run: the pod stays${all.length > 1 ? ' until every finalizer is gone' : ''} (the apiserver deletes it the moment the last finalizer goes, since its deletionGracePeriodSeconds is ${pod.metadata.deletionGracePeriodSeconds})`,
+        detail: `finalizer ${f}, to be removed by ${finalizerOwner(f)}`,
+        next: `${NOT_SIMULATED[f] ?? 'nothing removes it within the run: the pod stays'}${all.length > 1 ? ' until every finalizer is gone' : ''} (the apiserver deletes it the moment the last finalizer goes, its deletionGracePeriodSeconds being ${pod.metadata.deletionGracePeriodSeconds})`,
         remedies: [
           {
             action: `remove the finalizer ${f}`,

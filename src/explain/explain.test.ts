@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readDumpFiles } from '../restore/dump';
@@ -71,5 +71,16 @@ describe('terminating explain (src/explain/)', () => {
     let code = 0;
     await run(['--output', 'yaml', file]).catch((e: { exitCode: number }) => (code = e.exitCode));
     expect(code).to.equal(2);
+  });
+
+  it('X9 the README section "Why is my pod stuck?" shows what the command prints, as written', async () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const from = readme.indexOf('## Why is my pod stuck?');
+    const section = readme.slice(from, readme.indexOf('\n## ', from + 1));
+    const [command, ...output] = /```console\n([\s\S]*?)```/.exec(section)![1].trimEnd().split('\n');
+    const [, , , , ...files] = command.split(' ');
+    expect(command).to.match(/^\$ npx terminating explain /);
+    const got = await run(files.map((f) => join(__dirname, '..', '..', f)));
+    expect(got.out.trimEnd().split('\n')).to.deep.equal(output);
   });
 });
