@@ -1,8 +1,9 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { explainDump } from '../../src/explain/explain';
+import { galleryReadme } from './write-readme';
 import { readDumpFiles } from '../../src/restore/dump';
 
 /** Every dump of the gallery, with the causes `terminating explain` must name for each pod (README.md beside it shows the whole explanation). */
@@ -36,4 +37,8 @@ describe('X9 the stuck-pod gallery (examples/stuck/): explain names the cause of
       }
     });
   }
+
+  it('README.md is what write-readme.ts writes: for every dump, what explain prints (without the assumptions and the remedies)', () => {
+    expect(readFileSync(join(__dirname, 'README.md'), 'utf8')).to.equal(galleryReadme());
+  });
 });

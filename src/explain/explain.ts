@@ -5,6 +5,7 @@ import type { Dump, DumpObject } from '../restore/dump';
 import type { Cluster } from '../cluster';
 import type { RuntimeContainer } from '../kubelet/runtime';
 import { formatOffset } from '../timeline/time';
+import { toTable } from '../server/table';
 import { DETECTORS, nothingHolds, type Cause, type PodRun } from './causes';
 
 /** How far the forward run looks (virtual time): long enough for every grace period, pod GC and taint eviction. */
@@ -20,6 +21,8 @@ export interface PodExplanation {
   deletionGracePeriodSeconds?: number;
   /** Still in the API at the end of the run. */
   stuck: boolean;
+  /** What `kubectl get pod` shows in STATUS at the end of the run, while it is there (Terminating; since v1.31 the terminal phase, e.g. Error, once it has one). */
+  kubectlStatus?: string;
   /** When it left the API, T+… from the time the objects were read. */
   goneAt?: string;
   causes: Cause[];
@@ -115,9 +118,16 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
       deletionTimestamp: pod.metadata.deletionTimestamp,
       deletionGracePeriodSeconds: pod.metadata.deletionGracePeriodSeconds,
       stuck: after !== undefined,
+      ...(after ? { kubectlStatus: statusColumn(after, cluster) } : {}),
       ...(goneAt !== undefined ? { goneAt: formatOffset(goneAt - t0) } : {}),
       causes,
     });
   }
   return pods.sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`));
+}
+
+/** The STATUS column kube-apiserver's pod printer gives the pod now (server-side printing, as kubectl get shows it). */
+function statusColumn(pod: Pod, cluster: Cluster): string {
+  const table = toTable('pods', [pod], { now: cluster.clock.now(), release: cluster.release }) as { rows: { cells: unknown[] }[] };
+  return String(table.rows[0].cells[2]);
 }

@@ -10,7 +10,7 @@ export function formatExplanation(e: Explanation): string {
 }
 
 function formatPod(p: PodExplanation): string[] {
-  const state = p.stuck ? `still Terminating at the end of the run` : `gone at ${p.goneAt}`;
+  const state = p.stuck ? `still there at the end of the run (kubectl get pod: ${p.kubectlStatus})` : `gone at ${p.goneAt}`;
   const out = [`pod ${p.namespace}/${p.name} (node ${p.node ?? 'none'}, phase ${p.phase ?? 'unknown'}, deletionTimestamp ${p.deletionTimestamp}, grace ${p.deletionGracePeriodSeconds}s): ${state}`];
   for (const c of p.causes) {
     out.push(`  ${c.cause}: ${c.detail}`, `    next: ${c.next}`);
