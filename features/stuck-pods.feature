@@ -43,3 +43,11 @@ Feature: Why is my pod stuck? A real cluster's objects, resumed (X1) and explain
     Then what holds pod "web-7b9d5c6f4-mw8zt" is:
       | cause   | detail  |
       | nothing | gone at |
+
+  Scenario: a step changes what was assumed: the node of a pod held by a finalizer is unreachable too
+    Given the objects in "../examples/stuck/finalizer-running.yaml"
+    And node "worker-1" is unreachable
+    Then what holds pod "cart-6d8f9b7c5-h4jzp" is:
+      | cause            | detail                                |
+      | finalizer        | shop.example.com/release-reservations |
+      | node-unreachable | worker-1                              |

@@ -324,7 +324,7 @@ export class ClusterPlan {
     for (const n of this.nodes) {
       const minor = this.kubeletMinors.get(n);
       const machine = restored?.nodes.find((r) => r.name === n)?.machine;
-      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) }, machine && this.withBehaviours(machine));
+      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) }, machine && this.resumedMachine(n, machine));
     }
     for (const planned of this.pods.values()) if (planned.restored) this.bind(planned, planned.uid!);
     for (const name of this.replicaSets.keys()) this.createReplicaSet(name);
@@ -351,8 +351,11 @@ export class ClusterPlan {
     this.cluster.flush();
   }
 
-  /** A resumed machine with the behaviours planned for its pods (the kubelet may act on them as it starts). */
-  private withBehaviours(machine: MachineState): MachineState {
+  /**
+   * A resumed machine with the behaviours planned for its pods, and cut off from the start if a
+   * step says it is unreachable: its kubelet may act on its pods as it starts.
+   */
+  private resumedMachine(node: string, machine: MachineState): MachineState {
     const containerBehaviours = new Map<string, ContainerBehaviour>();
     const volumeBehaviours = new Map<string, VolumeBehaviour>();
     const uids = new Set(machine.pods.map((p) => p.uid));
@@ -361,7 +364,8 @@ export class ClusterPlan {
       for (const [c, b] of planned.behaviours) containerBehaviours.set(`${planned.uid} ${c}`, b);
       for (const [v, b] of planned.volumes) volumeBehaviours.set(`${planned.uid} ${v}`, b);
     }
-    return { ...machine, containerBehaviours, volumeBehaviours };
+    const unreachableSince = machine.unreachableSince ?? (this.unreachable.includes(node) ? this.cluster.clock.now() : undefined);
+    return { ...machine, containerBehaviours, volumeBehaviours, ...(unreachableSince !== undefined ? { unreachableSince } : {}) };
   }
 
   /** The plan entry now stands for the pod with this uid: its behaviours go to that pod's node. */

@@ -10,6 +10,8 @@ import { DETECTORS, nothingHolds, type Cause, type PodRun } from './causes';
 
 /** How far the forward run looks (virtual time): long enough for every grace period, pod GC and taint eviction. */
 export const EXPLAIN_HORIZON_MS = 60 * 60_000;
+/** The forward run ends early once nothing but idle loops is due for this long (and it ran at least as long). */
+const QUIET_MS = 10 * 60_000;
 
 export interface PodExplanation {
   namespace: string;
@@ -99,7 +101,15 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
     mark = etcd.currentRevision;
     return before.size > 0 && [...before.keys()].every((uid) => gone.has(uid));
   };
-  cluster.runUntil(allGone, cluster.clock.now() + options.horizonMs);
+  // After QUIET_MS, a cluster with no foreground work due within QUIET_MS will not change any more
+  // (what "the cluster settles" waits for): the run may end before the horizon.
+  const start = cluster.clock.now();
+  const quiet = () => {
+    const now = cluster.clock.now();
+    const next = cluster.clock.nextForegroundAt();
+    return now - start >= QUIET_MS && (next === undefined || next > now + QUIET_MS);
+  };
+  cluster.runUntil(() => allGone() || quiet(), start + options.horizonMs);
   allGone();
   const pods: PodExplanation[] = [];
   for (const [uid, pod] of before) {
