@@ -105,14 +105,20 @@ const finalizers: Detector = (run) => {
     });
 };
 
+/** A webhook configuration with a rule for UPDATE of pods (admissionregistration.k8s.io/v1 RuleWithOperations; `*` matches all). */
+function interceptsPodUpdates(config: DumpObject): boolean {
+  const hooks = Array.isArray(config.obj.webhooks) ? (config.obj.webhooks as { rules?: { operations?: string[]; resources?: string[] }[] }[]) : [];
+  return hooks.some((h) => (h.rules ?? []).some((r) => (r.operations ?? []).some((op) => op === 'UPDATE' || op === '*') && (r.resources ?? []).some((res) => res === 'pods' || res === '*' || res === '*/*')));
+}
+
 /**
- * webhooks: the simulation does not model admission webhooks yet; a webhook configuration
+ * X9 — webhooks: the simulation does not model admission webhooks yet; a webhook configuration
  * in the objects is named, so that the reader knows what was not judged.
  */
 const webhooks: Detector = (run) => {
   if (!run.after || (run.after.metadata.finalizers ?? []).length === 0) return [];
   return run.unmodelled
-    .filter((o) => o.kind === 'ValidatingWebhookConfiguration' || o.kind === 'MutatingWebhookConfiguration')
+    .filter((o) => (o.kind === 'ValidatingWebhookConfiguration' || o.kind === 'MutatingWebhookConfiguration') && interceptsPodUpdates(o))
     .map((o) => ({
       cause: 'webhook' as const,
       detail: `${o.kind} ${o.name} may reject the UPDATE that removes a finalizer: not modelled yet (the run assumes every UPDATE is admitted)`,
@@ -121,7 +127,7 @@ const webhooks: Detector = (run) => {
     }));
 };
 
-/** foregroundDeletion: the garbage collector waits for dependents with blockOwnerDeletion. */
+/** X9 — foregroundDeletion: the garbage collector waits for dependents with blockOwnerDeletion. */
 const dependents: Detector = (run) => {
   const pod = run.after ?? run.before;
   if (!(run.before.metadata.finalizers ?? []).includes(FINALIZER_FOREGROUND)) return [];
