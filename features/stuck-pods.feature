@@ -51,3 +51,12 @@ Feature: Why is my pod stuck? A real cluster's objects, resumed (X1) and explain
       | cause            | detail                                |
       | finalizer        | shop.example.com/release-reservations |
       | node-unreachable | worker-1                              |
+
+  Scenario: the controller that owns the finalizer removes it: the pod, in its own namespace, goes at once
+    Given the objects in "../examples/stuck/finalizer.yaml"
+    When a controller removes finalizer "reports.example.com/upload" from pod "report-7d9f"
+    Then pod "report-7d9f" is gone
+    And these events happen in order:
+      | at   | component | event                                   |
+      | T+0s | apiserver | UPDATE pods/report-7d9f                 |
+      | T+0s | etcd      | DELETE /registry/pods/batch/report-7d9f |

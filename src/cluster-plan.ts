@@ -300,6 +300,11 @@ export class ClusterPlan {
     rs.pods.push({ name: podName, blocking });
   }
 
+  /** The namespace of a pod the steps name: a resumed pod keeps its own, every other pod is in default. */
+  namespaceOf(pod: string): string {
+    return this.restored?.pods.find((p) => p.name === pod)?.namespace ?? 'default';
+  }
+
   /** The first declared node, for steps that do not name one. */
   firstNode(): string {
     const n = this.nodes[0];
