@@ -2,7 +2,7 @@ import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumb
 import type { ApiResponse, Resource, ResourceType } from '../src/apiserver/apiserver';
 import type { Pod } from '../src/apiserver/types';
 import type { Cluster } from '../src/cluster';
-import { ClusterPlan, WARMUP_MS, type Manifest } from '../src/cluster-plan';
+import { ClusterPlan, type Manifest } from '../src/cluster-plan';
 import { DEFAULT_RELEASE, Release } from '../src/release';
 import type { KubectlResult } from '../src/kubectl/kubectl';
 import type { KubeletConfig } from '../src/kubelet/kubelet';
@@ -132,7 +132,7 @@ export class TerminatingWorld extends World {
   ensureStarted(): void {
     if (this.started) return;
     this.plan.start();
-    this.cluster.advance(WARMUP_MS);
+    this.cluster.advance(this.plan.warmupMs);
     this.t0 = this.cluster.clock.now();
   }
 }

@@ -47,6 +47,7 @@ const ARROW_GAP = 6;
 const SHOWN_OPS = 3;
 
 export const COLORS: Readonly<Record<Component, string>> = {
+  restore: '#78716c',
   kubectl: '#4b5563',
   user: '#0f766e',
   controller: '#a16207',
