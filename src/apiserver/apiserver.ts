@@ -15,14 +15,16 @@ import { Store, STORE_SOURCE } from './store';
 import type { Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { DeleteOptions, Event, Lease, Namespace, Node, Pod, ReplicaSet, Status } from './types';
+import type { ConfigMap, DeleteOptions, Event, Lease, Namespace, Node, Pod, ReplicaSet, Secret, ServiceAccount, Status } from './types';
+import { configMapStrategy } from './configmap-strategy';
+import { secretStrategy } from './secret-strategy';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace };
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'secrets' | 'configmaps' | 'serviceaccounts';
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
 export interface ListPage<T> {
@@ -74,8 +76,12 @@ export interface ApiServerOptions {
 export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, compactionIntervalMs: 5 * 60_000, release: DEFAULT_RELEASE };
 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
-/** Event objects are stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines readable. */
-const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces']);
+/**
+ * Objects stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines
+ * readable: none takes part in deleting a pod (Secrets and ConfigMaps are where clients such as
+ * Helm keep their own state).
+ */
+const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces', 'secrets', 'configmaps', 'serviceaccounts']);
 const REGISTRY = '/registry/';
 
 /**
@@ -120,6 +126,10 @@ export class ApiServer {
       leases: new Store<Lease>(this.etcd, clock, genericStrategy<Lease>({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', resource: 'leases', namespaced: true })),
       // pkg/registry/core/namespace: cluster-scoped; deleting one (and its contents) is not modelled.
       namespaces: new Store<Namespace>(this.etcd, clock, genericStrategy<Namespace>({ kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false })),
+      secrets: new Store<Secret>(this.etcd, clock, secretStrategy()),
+      configmaps: new Store<ConfigMap>(this.etcd, clock, configMapStrategy()),
+      // pkg/registry/core/serviceaccount: metadata only here (no token controller, no secrets).
+      serviceaccounts: new Store<ServiceAccount>(this.etcd, clock, genericStrategy<ServiceAccount>({ kind: 'ServiceAccount', apiVersion: 'v1', resource: 'serviceaccounts', namespaced: true, generation: false })),
     };
     this.etcd.subscribe((e) => this.dispatch(e));
   }

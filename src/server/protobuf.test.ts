@@ -54,10 +54,18 @@ describe('protobuf request bodies (R77)', () => {
   it('answers a body without the magic, or one that does not parse, with 400; a kind it does not decode with 415 saying what it takes', () => {
     expect(statusOf(() => decodeProtobufBody(Buffer.from('{"kind":"DeleteOptions"}')))).to.include({ code: 400, reason: 'BadRequest' });
     expect(statusOf(() => decodeProtobufBody(Buffer.from('k8s\0\n\x40\n', 'latin1'))).message).to.match(/^unable to decode Unknown from protobuf: /);
-    const pod = statusOf(() => decodeProtobufBody(envelope('v1', 'Pod', Buffer.alloc(0))));
-    expect(pod).to.include({ code: 415, reason: 'UnsupportedMediaType' });
-    expect(pod.message).to.equal(
-      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (for DeleteOptions only; v1/Pod was sent)',
+    const service = statusOf(() => decodeProtobufBody(envelope('v1', 'Service', Buffer.alloc(0))));
+    expect(service).to.include({ code: 415, reason: 'UnsupportedMediaType' });
+    expect(service.message).to.equal(
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (for the built-in kinds served here; v1/Service was sent)',
     );
+  });
+
+  it('decodes a Secret as gogo-protobuf writes it: empty strings of omitempty fields left out, bytes as base64, maps as objects', () => {
+    // ObjectMeta{name: "db", generateName: "", namespace: ""}, data {user: "admin"}, type "Opaque", as the typed client encodes them.
+    const meta = Buffer.concat([stringField(1, 'db'), stringField(2, ''), stringField(3, '')]);
+    const entry = Buffer.concat([stringField(1, 'user'), bytesField(2, Buffer.from('admin'))]);
+    const raw = Buffer.concat([bytesField(1, meta), bytesField(2, entry), stringField(3, 'Opaque')]);
+    expect(decodeProtobufBody(envelope('v1', 'Secret', raw))).to.deep.equal({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, data: { user: 'YWRtaW4=' }, type: 'Opaque' });
   });
 });
