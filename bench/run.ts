@@ -156,7 +156,7 @@ function massRun(c: MassCase, nodeFlags: string[] = []): MassRun {
 }
 
 /** bench/serve.ts in its own process: the `serve` figures of issue 9. */
-function serveFigures(): { readyMs: number; listJsonMs: number; listTableMs: number; kubectlDeleteMs: number | string } {
+function serveFigures(): { readyMs: number; listJsonMs: number; listProtobufMs: number; listTableMs: number; kubectlDeleteMs: number | string } {
   const r = spawnSync(process.execPath, ['--require', TS_HOOK, join(ROOT, 'bench/serve.ts')], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`serve bench failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
@@ -263,6 +263,7 @@ function main(): void {
     ['seed scenario speed-up', `${result.seed.speedup}×`, 'virtual seconds per wall second'],
     ['serve: ready', `${served.readyMs.toFixed(0)} ms`, 'process start to ready, default cluster (target < 1 s)'],
     ['serve: LIST 10 000 pods, JSON', `${served.listJsonMs.toFixed(0)} ms`, 'over HTTP, whole body read (target < 200 ms)'],
+    ['serve: LIST 10 000 pods, protobuf', `${served.listProtobufMs.toFixed(0)} ms`, 'as client-go typed clients ask (target < 200 ms)'],
     ['serve: LIST 10 000 pods, Table', `${served.listTableMs.toFixed(0)} ms`, 'as kubectl get asks (target < 200 ms)'],
     ['serve: real kubectl delete pod web', typeof served.kubectlDeleteMs === 'number' ? `${served.kubectlDeleteMs.toFixed(0)} ms` : served.kubectlDeleteMs, '30 s grace, --clock jump, wall time of kubectl (target < 1 s)'],
   ];

@@ -18,6 +18,7 @@ import { DEFAULT_RELEASE, type Release } from '../release';
 import type { ConfigMap, DeleteOptions, Event, Lease, Namespace, Node, Pod, ReplicaSet, Secret, ServiceAccount, Status } from './types';
 import { configMapStrategy } from './configmap-strategy';
 import { secretStrategy } from './secret-strategy';
+import { namespaceStrategy } from './namespace-strategy';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
@@ -125,7 +126,7 @@ export class ApiServer {
       // Node heartbeats (pkg/kubelet/nodelease): one Lease per node in kube-node-lease.
       leases: new Store<Lease>(this.etcd, clock, genericStrategy<Lease>({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', resource: 'leases', namespaced: true })),
       // pkg/registry/core/namespace: cluster-scoped; deleting one (and its contents) is not modelled.
-      namespaces: new Store<Namespace>(this.etcd, clock, genericStrategy<Namespace>({ kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false })),
+      namespaces: new Store<Namespace>(this.etcd, clock, namespaceStrategy()),
       secrets: new Store<Secret>(this.etcd, clock, secretStrategy()),
       configmaps: new Store<ConfigMap>(this.etcd, clock, configMapStrategy()),
       // pkg/registry/core/serviceaccount: metadata only here (no token controller, no secrets).

@@ -13,7 +13,8 @@ import { serve, type ServedCluster } from './serve';
  * Secrets, ConfigMaps and ServiceAccounts with the real kubectl v1.33 against `terminating serve`:
  * `kubectl create secret generic` and `create configmap` go through client-go's typed client, whose
  * bodies are protobuf (R77); `get` prints the server's Table (printSecret, printConfigMap,
- * printServiceAccount); `describe` reads them back; `delete` removes them at once.
+ * printServiceAccount); `describe` reads them back through the typed client, in protobuf;
+ * `delete` removes them at once.
  */
 let served: ServedCluster;
 let env: NodeJS.ProcessEnv;
@@ -55,5 +56,12 @@ describe('R90 R91 R92 Secrets, ConfigMaps and ServiceAccounts with the real kube
     const deleted = await run('delete', 'secret/db', 'configmap/settings', 'serviceaccount/robot');
     expect(deleted.stdout).to.equal('secret "db" deleted\nconfigmap "settings" deleted\nserviceaccount "robot" deleted\n');
     expect(served.cluster.apiserver.get('secrets', 'default', 'db')).to.include({ ok: false, code: 404 });
+  });
+
+  it('R77 R93 create namespace (a protobuf body), then describe it (a protobuf answer): Active, with its name label', async () => {
+    expect((await run('create', 'namespace', 'team-a')).stdout).to.equal('namespace/team-a created\n');
+    const described = await run('describe', 'namespace', 'team-a');
+    expect(described.stdout).to.match(/^Labels:\s+kubernetes.io\/metadata.name=team-a$/m);
+    expect(described.stdout).to.match(/^Status:\s+Active$/m);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { StatusError } from '../apiserver/errors';
-import { decodeProtobufBody } from './protobuf';
+import { decodeProtobufBody, encodeProtobuf, encodeProtobufList, messageFor, protobufWatchFrame } from './protobuf';
 
 /** Bytes as the real kubectl v1.33.9 sent them (`kubectl drain node-1 --force --disable-eviction`, with `--grace-period=5`, with `--dry-run=server`), captured at the server. */
 const KUBECTL_DRAIN = Buffer.from('k8s\0\n\x13\n\x02v1\x12\rDeleteOptions\x12\0\x1a\0"\0', 'latin1');
@@ -67,5 +67,45 @@ describe('protobuf request bodies (R77)', () => {
     const entry = Buffer.concat([stringField(1, 'user'), bytesField(2, Buffer.from('admin'))]);
     const raw = Buffer.concat([bytesField(1, meta), bytesField(2, entry), stringField(3, 'Opaque')]);
     expect(decodeProtobufBody(envelope('v1', 'Secret', raw))).to.deep.equal({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, data: { user: 'YWRtaW4=' }, type: 'Opaque' });
+  });
+
+  it('encodes what it decodes: Time, MicroTime, Quantity, IntOrString, FieldsV1, inline volume sources, maps and bytes round-trip', () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'web',
+        namespace: 'default',
+        labels: { app: 'web' },
+        creationTimestamp: '2025-01-01T00:00:00Z',
+        deletionGracePeriodSeconds: 0,
+        managedFields: [{ manager: 'kubectl', operation: 'Update', apiVersion: 'v1', time: '2025-01-01T00:00:01Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': {} } } }],
+      },
+      spec: {
+        containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '100m', memory: '64Mi' } }, readinessProbe: { httpGet: { path: '/', port: 'http' } }, ports: [{ containerPort: 80, protocol: 'TCP' }] }],
+        volumes: [{ name: 'cfg', configMap: { name: 'settings', defaultMode: 420 } }],
+        terminationGracePeriodSeconds: 30,
+      },
+      status: { phase: 'Running', containerStatuses: [{ name: 'app', image: 'nginx', imageID: '', ready: false, restartCount: 0, state: { running: { startedAt: '2025-01-01T00:00:02Z' } } }] },
+    };
+    expect(decodeProtobufBody(encodeProtobuf(pod)!)).to.deep.equal(pod);
+    const event = { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e' }, eventTime: '2025-01-01T00:00:03.250000Z', reason: 'Killing' };
+    expect(decodeProtobufBody(encodeProtobuf(event)!)).to.deep.equal(event);
+    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { k: 'YQ==' }, type: 'Opaque', immutable: false };
+    expect(decodeProtobufBody(encodeProtobuf(secret)!)).to.deep.equal(secret);
+  });
+
+  it('a list is ListMeta then its items; a watch event is a length-prefixed WatchEvent holding the object\'s whole body', () => {
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' }, status: { phase: 'Active' } };
+    const item = messageFor('v1', 'Namespace')!.encode(messageFor('v1', 'Namespace')!.fromObject({ metadata: { name: 'x' }, status: { phase: 'Active' } })).finish();
+    const list = decodeProtobufBody(encodeProtobufList({ apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion: '7' } }, [item]));
+    expect(list).to.deep.equal({ apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion: '7' }, items: [{ metadata: { name: 'x' }, status: { phase: 'Active' } }] });
+    const body = encodeProtobuf(ns)!;
+    const frame = protobufWatchFrame('ADDED', body);
+    expect(frame.readUInt32BE(0)).to.equal(frame.length - 4);
+    const watchEvent = messageFor('v1', 'WatchEvent')!;
+    const decoded = watchEvent.toObject(watchEvent.decode(frame.subarray(4))) as { type: string; object: { raw: Uint8Array } };
+    expect(decoded.type).to.equal('ADDED');
+    expect(decodeProtobufBody(Buffer.from(decoded.object.raw))).to.deep.equal(ns);
   });
 });

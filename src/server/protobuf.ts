@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MapField, Root, type Field, type Message, type Type } from 'protobufjs/light';
+import { MapField, Root, Writer, type Field, type Message, type Type } from 'protobufjs/light';
 import { badRequest } from '../apiserver/errors';
 import { unsupportedMediaType } from './status';
 
@@ -170,10 +170,45 @@ export function encodeMessage(type: Type, obj: unknown): Uint8Array {
 /** An object (its JSON form, with apiVersion and kind) as a protobuf body: magic, then a runtime.Unknown. */
 export function encodeProtobuf(obj: Json, type: Type | undefined = messageFor(String(obj.apiVersion ?? ''), String(obj.kind ?? ''))): Buffer | undefined {
   if (!type) return undefined;
-  const raw = encodeMessage(type, obj);
-  const unknown = UNKNOWN.encode(UNKNOWN.fromObject({ typeMeta: { apiVersion: obj.apiVersion ?? '', kind: obj.kind ?? '' }, raw, contentEncoding: '', contentType: '' })).finish();
+  return envelope(String(obj.apiVersion ?? ''), String(obj.kind ?? ''), encodeMessage(type, obj));
+}
+
+/** k8s\0 and a runtime.Unknown around an object's own message. */
+function envelope(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
+  const unknown = UNKNOWN.encode(UNKNOWN.fromObject({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' })).finish();
   return Buffer.concat([MAGIC, unknown]);
 }
+
+const LIST_META = root.lookupType(`${META}.ListMeta`);
+
+/**
+ * A `<Kind>List` body from its items' messages, encoded once each (caching-object.ts): every list
+ * message is `metadata` (field 1, ListMeta) then repeated `items` (field 2), so the items' bytes
+ * are written as they are.
+ */
+export function encodeProtobufList(list: { apiVersion: string; kind: string; metadata: Json }, items: readonly Uint8Array[]): Buffer {
+  const w = Writer.create();
+  w.uint32((1 << 3) | 2).bytes(encodeMessage(LIST_META, list.metadata));
+  for (const item of items) w.uint32((2 << 3) | 2).bytes(item);
+  return envelope(list.apiVersion, list.kind, w.finish());
+}
+
+/**
+ * One event of a protobuf watch stream (handlers/watch.go with the protobuf stream serializer): a
+ * 4-byte big-endian length (the length-delimited framer) and a meta/v1 WatchEvent, unwrapped,
+ * whose `object` holds the object's whole protobuf body (`encoded`, magic and envelope included).
+ */
+export function protobufWatchFrame(type: string, encoded: Uint8Array): Buffer {
+  const raw = Writer.create().uint32((1 << 3) | 2).bytes(encoded).finish();
+  const event = Writer.create().uint32((1 << 3) | 2).string(type).uint32((2 << 3) | 2).bytes(raw).finish();
+  const frame = Buffer.allocUnsafe(4 + event.length);
+  frame.writeUInt32BE(event.length, 0);
+  frame.set(event, 4);
+  return frame;
+}
+
+/** The content type of a protobuf watch stream. */
+export const PROTOBUF_WATCH = `${PROTOBUF};stream=watch`;
 
 /** Whether a kind has a protobuf form here. */
 export function hasProtobuf(apiVersion: string, kind: string): boolean {
