@@ -28,7 +28,7 @@ export interface ClusterOptions {
  * watches.
  */
 export class Cluster {
-  readonly clock = new Clock();
+  readonly clock: Clock;
   readonly timeline: Timeline;
   readonly apiserver: ApiServer;
   readonly nodes = new Map<string, SimNode>();
@@ -38,7 +38,9 @@ export class Cluster {
   readonly release: Release;
   private readonly options: ClusterOptions;
 
-  constructor(options: Partial<ClusterOptions> & { record?: Recording } = {}) {
+  constructor(options: Partial<ClusterOptions> & { record?: Recording; epochMs?: number } = {}) {
+    // epochMs: where virtual time starts (default the fixed EPOCH_MS; `serve` passes its start time).
+    this.clock = new Clock(options.epochMs);
     // record: 'summary' keeps counts instead of events (and no request records): for big runs.
     this.timeline = new Timeline(this.clock, options.record);
     const release = options.release ?? DEFAULT_RELEASE;

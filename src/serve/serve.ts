@@ -35,6 +35,13 @@ export interface ServeOptions {
   reportDir: string;
   /** Where the kubeconfig is written; default: `kubeconfig` in the report directory. */
   kubeconfig?: string;
+  /**
+   * The virtual time serving starts at (T+0, after the warm-up), in ms since the Unix epoch: the
+   * serve command passes the wall-clock time it started (or --start), so the ages clients compute
+   * from timestamps against their own clock are right. Default: the fixed epoch plus the warm-up,
+   * as scenarios have it.
+   */
+  start?: number;
 }
 
 /** A running `serve`: the cluster behind its HTTP server. */
@@ -57,7 +64,7 @@ export interface ServedCluster {
  * for the warm-up, and serves the Kubernetes API for it on 127.0.0.1 with the chosen clock.
  */
 export async function serve(options: ServeOptions): Promise<ServedCluster> {
-  const plan = new ClusterPlan(options.release);
+  const plan = new ClusterPlan(options.release, options.start === undefined ? undefined : options.start - WARMUP_MS);
   loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
   plan.start();
   const cluster = plan.cluster;
