@@ -32,6 +32,7 @@ import { path as TS_HOOK } from '../scripts/ts-hook';
 import { describeSummary, summariseCpuProfile, summariseHeapProfile, type ProfileSummary } from './profile-summary';
 import { seedScenario } from './seed-speed';
 import { benchSettingsOrExit } from './settings';
+import { widest } from '../src/widest';
 
 const ROOT = resolve(__dirname, '..');
 const CUCUMBER = join(ROOT, 'node_modules/@cucumber/cucumber/bin/cucumber.js');
@@ -267,7 +268,7 @@ function main(): void {
     ['serve: LIST 10 000 pods, Table', `${served.listTableMs.toFixed(0)} ms`, 'as kubectl get asks (target < 200 ms)'],
     ['serve: real kubectl delete pod web', typeof served.kubectlDeleteMs === 'number' ? `${served.kubectlDeleteMs.toFixed(0)} ms` : served.kubectlDeleteMs, '30 s grace, --clock jump, wall time of kubectl (target < 1 s)'],
   ];
-  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
+  const w = [0, 1, 2].map((i) => widest(rows, (r) => r[i].length, 0));
   console.log(`median of ${RUNS} runs each; written to reports/bench.json\n`);
   for (const r of rows) console.log(`${r[0].padEnd(w[0])}  ${r[1].padStart(w[1])}  ${r[2]}`);
   if (PROFILE_DIR) {
