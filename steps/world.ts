@@ -1,8 +1,8 @@
 import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
-import type { ApiResponse } from '../src/apiserver/apiserver';
+import type { ApiResponse, Resource, ResourceType } from '../src/apiserver/apiserver';
 import type { Pod } from '../src/apiserver/types';
 import type { Cluster } from '../src/cluster';
-import { ClusterPlan, WARMUP_MS, type Manifest } from '../src/cluster-plan';
+import { ClusterPlan, type Manifest } from '../src/cluster-plan';
 import { DEFAULT_RELEASE, Release } from '../src/release';
 import type { KubectlResult } from '../src/kubectl/kubectl';
 import type { KubeletConfig } from '../src/kubelet/kubelet';
@@ -11,6 +11,7 @@ import type { VolumeBehaviour } from '../src/kubelet/volume-manager';
 import type { DiagramMarks, ExpectedRow, RowMark } from '../src/timeline/sequence-diagram';
 import type { StepSpan } from '../src/report/scenario-timeline';
 import type { StepLocation } from './step-location';
+import { append } from '../src/widest';
 
 /** A step's input that names something the scenario does not have, or is otherwise unusable. */
 export class ScenarioError extends Error {}
@@ -69,8 +70,8 @@ export class TerminatingWorld extends World {
   }
 
   mark(marks: DiagramMarks): void {
-    this.marks.rows.push(...marks.rows);
-    this.marks.expected.push(...marks.expected);
+    append(this.marks.rows, marks.rows);
+    append(this.marks.expected, marks.expected);
   }
 
   // ---- Given: the plan (see ClusterPlan for what each declaration does) ----
@@ -133,6 +134,11 @@ export class TerminatingWorld extends World {
     this.plan.replicaSet(name, manifest);
   }
 
+  /** An object of another kind (a PodDisruptionBudget …) created with the plan, before the pods. */
+  planObject<R extends Resource>(resource: R, object: ResourceType[R]): void {
+    this.plan.object(resource, object);
+  }
+
   planOwnership(podName: string, rsName: string, blocking = true): void {
     this.plan.ownership(podName, rsName, blocking);
   }
@@ -151,7 +157,7 @@ export class TerminatingWorld extends World {
   ensureStarted(): void {
     if (this.started) return;
     this.plan.start();
-    this.cluster.advance(WARMUP_MS);
+    this.cluster.advance(this.plan.warmupMs);
     this.t0 = this.cluster.clock.now();
     this.setupSeq = this.cluster.timeline.recorded;
   }

@@ -25,7 +25,7 @@ describe('HTTP API: version, health, discovery', () => {
     expect(pods.verbs).to.have.members(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
     expect(core.json.resources.map((r: { name: string }) => r.name)).to.include('pods/status');
     const groups = await request(s.base, 'GET', '/apis');
-    expect(groups.json.groups.map((g: { name: string }) => g.name)).to.deep.equal(['apps', 'events.k8s.io', 'coordination.k8s.io']);
+    expect(groups.json.groups.map((g: { name: string }) => g.name)).to.deep.equal(['apps', 'events.k8s.io', 'policy', 'coordination.k8s.io']);
     expect((await request(s.base, 'GET', '/apis/apps/v1')).json.resources[0]).to.include({ name: 'replicasets', kind: 'ReplicaSet' });
     expect((await request(s.base, 'GET', '/api')).json.versions).to.deep.equal(['v1']);
   });
@@ -41,7 +41,7 @@ describe('HTTP API: version, health, discovery', () => {
       { subresource: 'status', responseKind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
     ]);
     const apis = await request(s.base, 'GET', '/apis', { headers: { Accept: AGGREGATED } });
-    expect(apis.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).to.deep.equal(['apps', 'events.k8s.io', 'coordination.k8s.io']);
+    expect(apis.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).to.deep.equal(['apps', 'events.k8s.io', 'policy', 'coordination.k8s.io']);
   });
 
   it('OpenAPI v3 tells kubectl that PATCH takes fieldValidation (server-side field validation)', async () => {
@@ -54,14 +54,16 @@ describe('HTTP API: version, health, discovery', () => {
     expect(patch.parameters.map((p: { name: string }) => p.name)).to.include('fieldValidation');
   });
 
-  it('unknown paths and resources are 404 Status; protobuf-only clients get 406', async () => {
+  it('unknown paths and resources are 404 Status; protobuf-only clients of discovery get 406, of resources protobuf (R77)', async () => {
     const r = await request(s.base, 'GET', '/api/v1/namespaces/default/widgets');
     expect(r.status).to.equal(404);
     expect(r.json).to.deep.include({ kind: 'Status', status: 'Failure', reason: 'NotFound', message: 'the server could not find the requested resource', code: 404 });
     expect((await request(s.base, 'GET', '/nope')).status).to.equal(404);
-    const proto = await request(s.base, 'GET', '/api/v1/namespaces/default/pods', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
+    const proto = await request(s.base, 'GET', '/api', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
     expect(proto.status).to.equal(406);
     expect(proto.json.reason).to.equal('NotAcceptable');
+    const list = await request(s.base, 'GET', '/api/v1/namespaces/default/pods', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
+    expect([list.status, list.headers['content-type'], list.text.slice(0, 4)]).to.deep.equal([200, 'application/vnd.kubernetes.protobuf', 'k8s\0']);
   });
 });
 

@@ -24,19 +24,35 @@ export interface Interval {
 /** What a back-off waits for, in an event's text: `retry in 2s`, `back-off 10s`. */
 const WAIT = /\b(?:retry in|back-off|backoff) (\d[\w.]*)/;
 
+/**
+ * One pass over the events (a served session's timeline may hold hundreds of thousands): what
+ * starts an interval is remembered by its key until the event that ends it.
+ */
 export function findIntervals(events: readonly TimelineEvent[], t0: number): Interval[] {
   const out: Interval[] = [];
   const request = requestsOf(events);
-  const seqs = events.map((e) => e.seq);
-  const after = (e: TimelineEvent) => events.slice(seqs.indexOf(e.seq) + 1);
   /** The grace period of each pod key still running, to be cut short by a later write. */
   const openGrace = new Map<string, { startSeq: number; deadline: number; pod: string }>();
+  const openPreStop = new Map<string, number>();
+  const openUnreachable = new Map<string, number>();
   const closeGrace = (key: string, endSeq: number | undefined, endAt: number | undefined) => {
     const g = openGrace.get(key);
     if (!g) return;
     openGrace.delete(key);
     const end = endAt !== undefined && endAt < g.deadline ? { endSeq } : { endAt: g.deadline };
     out.push({ kind: 'grace', startSeq: g.startSeq, ...end, label: `grace period of pods/${g.pod}: deletionTimestamp ${formatOffset(g.deadline - t0)}` });
+  };
+  const closePreStop = (key: string, endSeq: number | undefined) => {
+    const startSeq = openPreStop.get(key);
+    if (startSeq === undefined) return;
+    openPreStop.delete(key);
+    out.push({ kind: 'prestop', startSeq, endSeq, label: `preStop hook of ${key}` });
+  };
+  const closeUnreachable = (node: string, endSeq: number | undefined) => {
+    const startSeq = openUnreachable.get(node);
+    if (startSeq === undefined) return;
+    openUnreachable.delete(node);
+    out.push({ kind: 'unreachable', startSeq, endSeq, label: `node ${node} cannot reach the apiserver` });
   };
   for (const e of events) {
     let m: RegExpExecArray | null;
@@ -51,14 +67,16 @@ export function findIntervals(events: readonly TimelineEvent[], t0: number): Int
         // A deadline already reached (a forced delete's T+0) is no period to draw.
         if (deadline > e.at) openGrace.set(key, { startSeq: request.get(e.seq) ?? e.seq, deadline, pod: key.split('/').pop()! });
       }
-    } else if ((m = /^preStop (\S+) (pods\/\S+)$/.exec(e.text))) {
-      const [, container, pod] = m;
-      const end = after(e).find((x) => x.component === e.component && (x.text.startsWith(`SIGTERM ${container} ${pod}`) || x.text.startsWith(`SIGKILL ${container} ${pod}`) || x.text.startsWith(`preStop ${container} ${pod}:`)));
-      out.push({ kind: 'prestop', startSeq: e.seq, endSeq: end?.seq, label: `preStop hook of ${container} ${pod}` });
+    } else if ((m = /^preStop (\S+ pods\/\S+)$/.exec(e.text))) {
+      closePreStop(m[1]!, undefined);
+      openPreStop.set(m[1]!, e.seq);
+    } else if ((m = /^(?:SIGTERM|SIGKILL) (\S+ pods\/\S+)/.exec(e.text)) || (m = /^preStop (\S+ pods\/\S+):/.exec(e.text))) {
+      closePreStop(m[1]!, e.seq);
     } else if ((m = /^node (\S+) cannot reach the apiserver/.exec(e.text))) {
-      const node = m[1];
-      const end = after(e).find((x) => x.text.startsWith(`node ${node} reaches the apiserver again`));
-      out.push({ kind: 'unreachable', startSeq: e.seq, endSeq: end?.seq, label: `node ${node} cannot reach the apiserver` });
+      closeUnreachable(m[1]!, undefined);
+      openUnreachable.set(m[1]!, e.seq);
+    } else if ((m = /^node (\S+) reaches the apiserver again/.exec(e.text))) {
+      closeUnreachable(m[1]!, e.seq);
     } else if ((m = WAIT.exec(e.text))) {
       let ms: number;
       try {
@@ -71,5 +89,7 @@ export function findIntervals(events: readonly TimelineEvent[], t0: number): Int
     }
   }
   for (const key of [...openGrace.keys()]) closeGrace(key, undefined, undefined);
+  for (const key of [...openPreStop.keys()]) closePreStop(key, undefined);
+  for (const node of [...openUnreachable.keys()]) closeUnreachable(node, undefined);
   return out.sort((a, b) => a.startSeq - b.startSeq);
 }

@@ -8,6 +8,9 @@ export interface Lane {
   readonly pod?: string;
 }
 
+/** Up to this many pods get lanes of their own; beyond (a served mass deletion), one lane per component stays readable. */
+export const MAX_POD_LANES = 6;
+
 /** The pod an event is about, from its text (`… pods/web …`). */
 export function podOf(text: string): string | undefined {
   return /(?<![\w/])pods\/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)/.exec(text)?.[1];
@@ -19,7 +22,7 @@ export function podOf(text: string): string | undefined {
  * not listed there after them), and where several pods take part, one lane per pod for each
  * component whose events act on one pod each — every component but those that carry requests
  * (their events have a request id) and their storage and watch echoes (folded into a request):
- * those serve every pod at once. A split component keeps a lane of its own for its events that
+ * those serve every pod at once — as long as at most MAX_POD_LANES pods take part. A split component keeps a lane of its own for its events that
  * name no pod (e.g. `kubelet started on node node-1`) only if it has such events.
  */
 export function diagramLanes(events: readonly TimelineEvent[], extra: Iterable<Component> = []): { lanes: Lane[]; laneOf: (e: TimelineEvent) => number; laneOfComponent: (c: Component) => number } {
@@ -44,7 +47,7 @@ export function diagramLanes(events: readonly TimelineEvent[], extra: Iterable<C
   const index = new Map<string, number>();
   for (const c of components) {
     const named = pods.get(c) ?? [];
-    const split = !shared.has(c) && named.length > 1;
+    const split = !shared.has(c) && named.length > 1 && named.length <= MAX_POD_LANES;
     if (!split || unnamed.has(c) || named.length === 0) {
       index.set(c, lanes.length);
       lanes.push({ component: c });

@@ -64,6 +64,7 @@ const ARROW_GAP = 6;
 const SHOWN_OPS = 3;
 
 export const COLORS: Readonly<Partial<Record<Component, string>>> = {
+  restore: '#78716c',
   kubectl: '#4b5563',
   user: '#0f766e',
   controller: '#a16207',
@@ -78,6 +79,7 @@ export const COLORS: Readonly<Partial<Record<Component, string>>> = {
   gc: '#4d7c0f',
   podgc: '#b45309',
   nodelifecycle: '#475569',
+  disruption: '#9f1239',
 };
 
 /** A lane's colour: the component's, or one derived from its name for a component this file does not know yet. */
@@ -97,6 +99,13 @@ function dotColor(c: Component): string {
 export const COLOR_CSS = Object.entries(COLORS)
   .map(([c, color]) => `.c-${c}{background:${color}}`)
   .join('');
+
+/** The list a map keeps under a key, made empty when first asked for. */
+function listAt<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
+}
 
 /** Room between lanes' centres for the bars of intervals, in px right of the lane's centre line. */
 const BAR_OFFSET = 7;
@@ -130,25 +139,29 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
   const echoes = new Map<number, TimelineEvent[]>();
   for (const e of shown) {
     const r = request.get(e.seq);
-    if (r !== undefined) echoes.set(r, [...(echoes.get(r) ?? []), e]);
+    if (r !== undefined) listAt(echoes, r).push(e);
   }
   const marksOf = new Map<number, RowMark[]>();
-  for (const m of marks.rows) marksOf.set(m.seq, [...(marksOf.get(m.seq) ?? []), m]);
+  for (const m of marks.rows) listAt(marksOf, m.seq).push(m);
 
   // The rows in display order: events, the steps where they began, the moments intervals end at, expected rows.
   const intervals = findIntervals(shown, t0);
   // Where the timeline ends: its last event, or the end of the last step that let time pass.
-  const end = Math.max(shown[shown.length - 1]!.at, ...(options.steps ?? []).map((st) => t0 + st.toMs));
+  let end = shown[shown.length - 1]!.at;
+  for (const st of options.steps ?? []) if (t0 + st.toMs > end) end = t0 + st.toMs;
   const items: Item[] = [];
   const steps = (options.steps ?? []).filter((s) => !options.dropBeforeT0 || s.fromMs >= 0);
   let nextStep = 0;
   const ticks = [...new Set(intervals.flatMap((i) => (i.endAt === undefined ? [] : [i.endAt])))].sort((a, b) => a - b);
   let nextTick = 0;
+  const eventTimes = new Set(shown.map((e) => e.at));
+  const endingAt = new Map<number, string[]>();
+  for (const iv of intervals) if (iv.endAt !== undefined) listAt(endingAt, iv.endAt).push(iv.label);
   const pushTicksBefore = (at: number, inclusive: boolean) => {
     while (nextTick < ticks.length && (inclusive ? ticks[nextTick]! <= at : ticks[nextTick]! < at)) {
       const tick = ticks[nextTick++]!;
       // A moment an event happens at needs no row of its own: the event's row shows it.
-      if (!shown.some((e) => e.at === tick)) items.push({ kind: 'tick', at: tick, labels: intervals.filter((i) => i.endAt === tick).map((i) => i.label) });
+      if (!eventTimes.has(tick)) items.push({ kind: 'tick', at: tick, labels: endingAt.get(tick) ?? [] });
     }
   };
   for (const e of shown) {
@@ -168,22 +181,59 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
   // Which intervals are open on each row: from their start event's row to their end event's (or tick's) row.
   const indexOfSeq = new Map<number, number>();
   items.forEach((it, i) => it.kind === 'event' && indexOfSeq.set(it.e.seq, i));
+  // The time of each row (an expected row takes its predecessor's): nondecreasing, so an interval's end moment is found by bisection.
+  const itemAt: number[] = [];
+  items.forEach((it, i) => itemAt.push(it.kind === 'event' ? it.e.at : it.kind === 'tick' ? it.at : it.kind === 'step' ? t0 + it.step.fromMs : (itemAt[i - 1] ?? t0)));
+  const firstAtOrAfter = (at: number, after: number): number => {
+    let lo = after + 1;
+    let hi = items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (itemAt[mid]! >= at) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
   const spans = intervals.map((iv, n) => {
     const from = indexOfSeq.get(iv.startSeq) ?? 0;
     let to = items.length - 1;
     if (iv.endSeq !== undefined) to = indexOfSeq.get(iv.endSeq) ?? to;
-    else if (iv.endAt !== undefined) {
-      const at = items.findIndex((it, i) => i > from && ((it.kind === 'tick' && it.at >= iv.endAt!) || (it.kind === 'event' && it.e.at >= iv.endAt!)));
-      to = at < 0 ? to : at;
-    }
+    else if (iv.endAt !== undefined) to = Math.min(firstAtOrAfter(iv.endAt, from), items.length - 1);
     const start = bySeq.get(iv.startSeq);
     return { iv, from, to, lane: start ? laneOf(start) : 0, slot: n % 3 };
   });
-  const barsAt = (i: number): string =>
-    spans
-      .filter((s) => s.from <= i && i <= s.to)
-      .map((s) => `<i class="sd-bar k-${s.iv.kind}${s.from === i ? ' sd-bar-from' : ''}${s.to === i ? ' sd-bar-to' : ''}" style="left:${center(s.lane) + BAR_OFFSET + s.slot * BAR_STEP}px" title="${escapeHtml(s.iv.label)}"></i>`)
-      .join('');
+  // A sweep over the rows: the open intervals, one bar per lane, slot and kind (many pods' grace
+  // periods on the apiserver's lane draw one bar, not hundreds).
+  const opening = new Map<number, typeof spans>();
+  const closing = new Map<number, typeof spans>();
+  for (const sp of spans) {
+    listAt(opening, sp.from).push(sp);
+    listAt(closing, sp.to).push(sp);
+  }
+  const open = new Map<string, { count: number; left: number; kind: string; label: string }>();
+  const barsAt = (i: number): string => {
+    const starting = opening.get(i) ?? [];
+    for (const sp of starting) {
+      const key = `${sp.lane} ${sp.slot} ${sp.iv.kind}`;
+      const bar = open.get(key) ?? { count: 0, left: center(sp.lane) + BAR_OFFSET + sp.slot * BAR_STEP, kind: sp.iv.kind, label: sp.iv.label };
+      bar.count++;
+      open.set(key, bar);
+    }
+    const ending = closing.get(i) ?? [];
+    const startKeys = new Set(starting.map((sp) => `${sp.lane} ${sp.slot} ${sp.iv.kind}`));
+    const endKeys = new Set(ending.map((sp) => `${sp.lane} ${sp.slot} ${sp.iv.kind}`));
+    let html = '';
+    for (const [key, bar] of open) {
+      const ends = endKeys.has(key) && bar.count === ending.filter((sp) => `${sp.lane} ${sp.slot} ${sp.iv.kind}` === key).length;
+      html += `<i class="sd-bar k-${bar.kind}${startKeys.has(key) ? ' sd-bar-from' : ''}${ends ? ' sd-bar-to' : ''}" style="left:${bar.left}px" title="${escapeHtml(bar.label)}"></i>`;
+    }
+    for (const sp of ending) {
+      const key = `${sp.lane} ${sp.slot} ${sp.iv.kind}`;
+      const bar = open.get(key);
+      if (bar && --bar.count === 0) open.delete(key);
+    }
+    return html;
+  };
 
   const out: string[] = [`<div class="sd" style="--lanes-w:${lanes.length * LANE_W}px">`];
   out.push(`<div class="sd-row sd-head"><span class="sd-t"></span><div class="sd-lanes">`);
@@ -276,7 +326,7 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
       const left = from < x ? from : x + ARROW_GAP;
       glyphs = `<i class="sd-arrow ${dir}" style="left:${left}px;width:${Math.abs(x - from) - ARROW_GAP}px" title="${escapeHtml(`${c.from} → ${e.component}`)}"></i>${glyphs}`;
     }
-    const starts = spans.filter((s) => s.from === index).map((s) => `<span class="sd-ibar k-${s.iv.kind}">${escapeHtml(s.iv.label)}</span> `).join('');
+    const starts = (opening.get(index) ?? []).map((s) => `<span class="sd-ibar k-${s.iv.kind}">${escapeHtml(s.iv.label)}</span> `).join('');
     const badges = rowMarks.map((m) => `<span class="sd-badge">${m.kind === 'matched' ? '✓' : '✗'} ${escapeHtml(m.note)}</span> `).join('');
     const actor = e.actor === undefined ? '' : ` <span class="sd-actor">· ${escapeHtml(e.actor)}</span>`;
     const outcome = e.outcome === undefined ? '' : ` <span class="sd-out">→ ${escapeHtml(e.outcome)}</span>`;
