@@ -212,7 +212,10 @@ export interface StatusGates {
   podHostIPs?: boolean;
 }
 
-export const DEFAULT_STATUS_GATES: StatusGates = { volumeMounts: true, hostIP: '10.0.0.1', podHostIPs: true };
+const DEFAULT_HOST_IP = '10.0.0.1';
+const NO_IPS: readonly string[] = [];
+
+export const DEFAULT_STATUS_GATES: StatusGates = { volumeMounts: true, hostIP: DEFAULT_HOST_IP, podHostIPs: true };
 
 /**
  * kubelet_pods.go generateAPIPodStatus: the status the kubelet wants the API to hold, from the
@@ -288,22 +291,21 @@ export function generateAPIPodStatus(
   // then kept (#47806, and #125404 for the terminal status of SyncTerminatingPod), so a pod keeps
   // its IP to the end.
   // The previous lists are reused when they say the same (no new objects per sync of every pod).
-  const hostIP = gates.hostIP ?? DEFAULT_STATUS_GATES.hostIP!;
-  const sandboxIPs = sandbox?.state === 'ready' ? sandbox.ips : [];
+  const hostIP = gates.hostIP ?? DEFAULT_HOST_IP;
+  const sandboxIPs = sandbox?.state === 'ready' ? sandbox.ips : NO_IPS;
   const podIPs = sandboxIPs.length === 0 || sameIPs(old.podIPs, sandboxIPs) ? old.podIPs : sandboxIPs.map((ip) => ({ ip }));
-  const hostIPs = sameIPs(old.hostIPs, [hostIP]) ? old.hostIPs : [{ ip: hostIP }];
-  const status: PodStatus = {
-    ...old,
-    phase,
-    conditions,
-    hostIP,
-    ...(gates.podHostIPs ? { hostIPs } : {}),
-    ...(podIPs && podIPs.length > 0 ? { podIP: podIPs[0]!.ip, podIPs } : {}),
-    startTime: old.startTime ?? toTime(now),
-    ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
-    containerStatuses: statuses,
-    ...(observedGeneration !== undefined ? { observedGeneration } : {}),
-  };
+  // Field by field (not spreads of optional parts): this runs at every sync of every pod. The
+  // order of a new status's fields is the API's; a field the previous status has keeps its place.
+  const status: PodStatus = { ...old, phase, conditions, hostIP };
+  if (gates.podHostIPs) status.hostIPs = old.hostIPs?.length === 1 && old.hostIPs[0]!.ip === hostIP ? old.hostIPs : [{ ip: hostIP }];
+  if (podIPs && podIPs.length > 0) {
+    status.podIP = podIPs[0]!.ip;
+    status.podIPs = podIPs;
+  }
+  status.startTime = old.startTime ?? toTime(now);
+  if (initStatuses.length) status.initContainerStatuses = initStatuses;
+  status.containerStatuses = statuses;
+  if (observedGeneration !== undefined) status.observedGeneration = observedGeneration;
   // The reason and message belong to the phase: kept only while the phase stays the same.
   if (phase !== old.phase) {
     delete status.reason;
