@@ -85,7 +85,7 @@ export class Cluster {
   addNode(name: string, kubelet: Partial<NodeConfig['kubelet']> = {}): SimNode {
     if (this.nodes.has(name)) throw new Error(`node "${name}" already exists`);
     const config = Object.keys(kubelet).length === 0 ? this.options.node : { ...this.options.node, kubelet: { ...this.options.node.kubelet, ...kubelet } };
-    const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config);
+    const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config, this.nodes.size);
     this.nodes.set(name, node);
     return node;
   }

@@ -44,8 +44,10 @@ export class SimNode {
     private readonly api: ApiServer,
     readonly name: string,
     readonly config: NodeConfig = DEFAULT_NODE_CONFIG,
+    /** The node's place in the cluster: its pod CIDR is 10.244.<index>.0/24 (the node IPAM controller's order). */
+    index = 0,
   ) {
-    this.runtime = new ContainerRuntime(clock, timeline, name, (uid, c) => this.containerBehaviours.get(`${uid} ${c}`) ?? DEFAULT_BEHAVIOUR);
+    this.runtime = new ContainerRuntime(clock, timeline, name, (uid, c) => this.containerBehaviours.get(`${uid} ${c}`) ?? DEFAULT_BEHAVIOUR, `10.244.${index % 256}`);
     this.volumes = new VolumeManager(clock, timeline, name, config.volumes, (uid, v) => this.volumeBehaviours.get(`${uid} ${v}`));
     this.kubelet = this.newKubelet();
     this.shutdownManager = this.newShutdownManager(config.kubelet);

@@ -15,14 +15,15 @@ import { Store, STORE_SOURCE } from './store';
 import type { Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { DeleteOptions, Event, Lease, Namespace, Node, Pod, ReplicaSet, Status } from './types';
+import type { DeleteOptions, EndpointSlice, Endpoints, Event, Lease, Namespace, Node, Pod, ReplicaSet, Service, Status } from './types';
+import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from './service-strategy';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace };
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'services' | 'endpoints' | 'endpointslices';
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
 export interface ListPage<T> {
@@ -120,6 +121,11 @@ export class ApiServer {
       leases: new Store<Lease>(this.etcd, clock, genericStrategy<Lease>({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', resource: 'leases', namespaced: true })),
       // pkg/registry/core/namespace: cluster-scoped; deleting one (and its contents) is not modelled.
       namespaces: new Store<Namespace>(this.etcd, clock, genericStrategy<Namespace>({ kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false })),
+      // pkg/registry/core/service/storage: services live under /registry/services/specs.
+      services: new Store<Service>(this.etcd, clock, serviceStrategy()),
+      // pkg/registry/core/endpoint and pkg/registry/discovery/endpointslice: plain generic stores.
+      endpoints: new Store<Endpoints>(this.etcd, clock, genericStrategy<Endpoints>({ kind: 'Endpoints', apiVersion: 'v1', resource: 'endpoints', etcdPrefix: 'services/endpoints', namespaced: true })),
+      endpointslices: new Store<EndpointSlice>(this.etcd, clock, genericStrategy<EndpointSlice>({ kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', resource: 'endpointslices', namespaced: true })),
     };
     this.etcd.subscribe((e) => this.dispatch(e));
   }
@@ -259,6 +265,12 @@ export class ApiServer {
       withNs.metadata.name = name;
       if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
       if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
+      if (resource === 'services') {
+        // SV2 — the REST storage allocates the service's IP (and node ports) before storing it.
+        setServiceDefaults(withNs as Service);
+        const errs = allocateServiceAddresses(withNs as Service, this.stores.services.list(undefined).items);
+        if (errs.length > 0) throw invalid('Service', name, errs);
+      }
       this.createCounter += 1;
       const uid = deterministicUid(resource, namespace, name, this.createCounter);
       return { code: 201, object: this.stores[resource].create(withNs, { dryRun: opts.dryRun, uid }) };
@@ -485,8 +497,7 @@ export class ApiServer {
     text: (revision) => {
       const e = this.etcd.change(revision)!;
       const type = e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED';
-      const resource = resourceOf(e.key);
-      const plural = resource === 'minions' ? 'nodes' : resource;
+      const plural = pluralOf(e.key);
       return `${type} ${plural}/${e.key.slice(e.key.lastIndexOf('/') + 1)} rv=${revision}`;
     },
     patch: () => undefined,
@@ -557,6 +568,14 @@ export function deleteOptionsFromRequest(body: DeleteOptions | undefined, query:
   return options;
 }
 
+
+/** The resource a key belongs to: nodes are stored as minions, services and endpoints under services/specs and services/endpoints. */
+function pluralOf(key: string): string {
+  const resource = resourceOf(key);
+  if (resource === 'minions') return 'nodes';
+  if (resource === 'services') return key.startsWith('/registry/services/endpoints/') ? 'endpoints' : 'services';
+  return resource;
+}
 
 /** The resource segment of a key, /registry/<resource>/[<namespace>/]<name>, without splitting it. */
 function resourceOf(key: string): string {

@@ -50,6 +50,8 @@ export interface Sandbox {
   readonly uid: string;
   readonly podRef: string;
   state: 'ready' | 'notready' | 'removed';
+  /** The pod's IP, which the CNI plugin handed out at RunPodSandbox from the node's pod CIDR. */
+  readonly ip: string;
   readonly containers: Map<string, RuntimeContainer>;
 }
 
@@ -63,6 +65,7 @@ const CRI = 'CRI runtime (containerd) via pkg/kubelet/kuberuntime';
 export class ContainerRuntime {
   private readonly sandboxes = new Map<string, Sandbox>();
   private containerCounter = 0;
+  private sandboxCounter = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -70,6 +73,8 @@ export class ContainerRuntime {
     readonly nodeName: string,
     /** Looks up the scenario's behaviour for a container (by pod uid and container name). */
     private readonly behaviourOf: (uid: string, container: string) => ContainerBehaviour,
+    /** The node's pod CIDR as its first three octets (host-local IPAM over a /24: 10.244.N.0/24 for the Nth node). */
+    private readonly podSubnet = '10.244.0',
   ) {}
 
   sandbox(uid: string): Sandbox | undefined {
@@ -87,7 +92,9 @@ export class ContainerRuntime {
    * startContainer).
    */
   startPod(uid: string, podRef: string, containers: readonly string[], runsToCompletion: (name: string) => boolean = () => false): string[] {
-    const sandbox: Sandbox = { uid, podRef, state: 'ready', containers: new Map() };
+    // host-local IPAM hands out the next address of the node's /24 (.1 is the bridge's), here never reused.
+    this.sandboxCounter += 1;
+    const sandbox: Sandbox = { uid, podRef, state: 'ready', ip: `${this.podSubnet}.${1 + (this.sandboxCounter % 253)}`, containers: new Map() };
     this.sandboxes.set(uid, sandbox);
     const toPull = containers.filter((name) => this.needsPull(uid, name));
     const started = containers.filter((name) => !toPull.includes(name)).map((name) => this.create(sandbox, name));

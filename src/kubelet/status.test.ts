@@ -23,7 +23,7 @@ function sandbox(containers: Record<string, true | number>, state: Sandbox['stat
   for (const [name, s] of Object.entries(containers)) {
     map.set(name, s === true ? { name, id: `id-${name}`, state: 'running', startedAt: EPOCH_MS } : { name, id: `id-${name}`, state: 'exited', startedAt: EPOCH_MS, finishedAt: NOW, exitCode: s, reason: s === 0 ? 'Completed' : 'Error' });
   }
-  return { uid: 'u1', podRef: 'pods/web', state, containers: map };
+  return { uid: 'u1', podRef: 'pods/web', state, ip: '10.244.0.2', containers: map };
 }
 
 const phaseOf = (p: Pod, sb: Sandbox | undefined, terminal: boolean, cached?: PodStatus) => generateAPIPodStatus(p, sb, terminal, NOW, cached).phase;

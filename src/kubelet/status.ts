@@ -284,7 +284,9 @@ export function generateAPIPodStatus(
     phase,
     conditions,
     hostIP: old.hostIP ?? '10.0.0.1',
-    podIP: old.podIP ?? '10.244.0.1',
+    // The sandbox's IP once it has one (kubelet_pods.go: podIPs from the runtime's sandbox status), kept after it stops.
+    podIP: old.podIP ?? sandbox?.ip ?? '10.244.0.1',
+    podIPs: old.podIPs ?? [{ ip: old.podIP ?? sandbox?.ip ?? '10.244.0.1' }],
     startTime: old.startTime ?? toTime(now),
     ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
     containerStatuses: statuses,

@@ -15,6 +15,11 @@ export type Component =
   | 'gc'
   | 'podgc'
   | 'nodelifecycle'
+  | 'endpointslice'
+  | 'endpoints'
+  | 'proxy'
+  | 'loadbalancer'
+  | 'traffic'
   | 'controller';
 
 export const COMPONENTS: readonly Component[] = [
@@ -32,6 +37,11 @@ export const COMPONENTS: readonly Component[] = [
   'gc',
   'podgc',
   'nodelifecycle',
+  'endpointslice',
+  'endpoints',
+  'proxy',
+  'loadbalancer',
+  'traffic',
 ];
 
 /** One thing that happened in the simulated cluster, at a virtual instant. */
