@@ -25,6 +25,15 @@ export interface ContainerBehaviour {
   pullMs?: number;
   /** …and then fails (ErrImagePull): the container is not created. */
   pullFails?: boolean;
+  /**
+   * How long the process keeps accepting (and finishing) connections after SIGTERM; unset: it
+   * stops at SIGTERM (a process that dies of SIGTERM, or one that closes its listener first).
+   */
+  servesAfterSigtermMs?: number;
+  /** Its readiness endpoint answers failure from SIGTERM on (while the process may still serve). */
+  readinessFailsAtSigterm?: boolean;
+  /** The process hangs this long after each start: it stops answering (probes fail, connections are not served). */
+  hangsAfterMs?: number;
 }
 
 export const DEFAULT_BEHAVIOUR: ContainerBehaviour = { sigterm: { kind: 'dies' }, preStopMs: 0 };
@@ -193,6 +202,30 @@ export class ContainerRuntime {
     }
     this.timeline.record('runtime', `preStop ${container} ${s.podRef} (sleep ${ms / 1000}s)`, source, { actor: this.nodeName });
     this.clock.after(ms, () => onDone());
+  }
+
+  /**
+   * Whether the container's process accepts a connection now: it runs in a sandbox whose network
+   * is up, and has not had SIGTERM — or is still within the time it keeps serving after it.
+   */
+  acceptsConnections(uid: string, container: string): boolean {
+    const s = this.sandboxes.get(uid);
+    const c = s?.containers.get(container);
+    if (!s || s.state !== 'ready' || !c || c.state !== 'running') return false;
+    const hangs = this.behaviourOf(uid, container).hangsAfterMs;
+    if (hangs !== undefined && this.clock.now() >= c.startedAt + hangs) return false;
+    if (c.sigtermAt === undefined) return true;
+    return this.clock.now() < c.sigtermAt + (this.behaviourOf(uid, container).servesAfterSigtermMs ?? 0);
+  }
+
+  /**
+   * What an HTTP probe of the container gets (prober.go runProbe): success while the process
+   * accepts connections — for a readiness probe, unless its readiness endpoint fails from SIGTERM on.
+   */
+  probeSucceeds(uid: string, container: string, type: 'readiness' | 'liveness' | 'startup'): boolean {
+    if (!this.acceptsConnections(uid, container)) return false;
+    const c = this.sandboxes.get(uid)!.containers.get(container)!;
+    return !(type === 'readiness' && c.sigtermAt !== undefined && this.behaviourOf(uid, container).readinessFailsAtSigterm);
   }
 
   /** Whether the runtime still has something of the pod running: a running container or a ready sandbox (runtimeCache.GetPods). */
