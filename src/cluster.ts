@@ -7,6 +7,7 @@ import { CONTROLLERS, DEFAULT_CONTROLLERS } from './controllers/registry';
 import { DEFAULT_NODE_CONFIG, SimNode, type NodeConfig } from './node';
 import { DEFAULT_RELEASE, type Release } from './release';
 import { Timeline, type Recording } from './timeline/timeline';
+import { ServiceNetwork } from './traffic/network';
 
 /** The client identities of the people and tools that drive a scenario. */
 export const USER: ClientIdentity = { name: 'user', component: 'user' };
@@ -40,6 +41,7 @@ export class Cluster {
   /** The release of the control plane and kubectl (and of every kubelet not given its own). */
   readonly release: Release;
   private readonly options: ClusterOptions;
+  private serviceNetwork?: ServiceNetwork;
 
   constructor(options: Partial<ClusterOptions> & { record?: Recording } = {}) {
     // record: 'summary' keeps counts instead of events (and no request records): for big runs.
@@ -66,6 +68,22 @@ export class Cluster {
     });
   }
 
+  /**
+   * The service data path (a kube-proxy per node, load balancers, clients), started on first use
+   * — by a scenario with a service — with `proxyDelays` for the nodes whose kube-proxy is slow.
+   */
+  network(proxyDelays?: ReadonlyMap<string, number>): ServiceNetwork {
+    if (this.serviceNetwork) {
+      if (proxyDelays && proxyDelays.size > 0) throw new Error('the kube-proxy delays must be set before the service network starts');
+      return this.serviceNetwork;
+    }
+    return (this.serviceNetwork = new ServiceNetwork(this.clock, this.timeline, this.apiserver, () => [...this.nodes.values()], this.release, proxyDelays));
+  }
+
+  get hasNetwork(): boolean {
+    return this.serviceNetwork !== undefined;
+  }
+
   /** The pod garbage collector (for steps that change its threshold); fails when --controllers left it out. */
   get podGC(): PodGarbageCollector {
     return this.controller<PodGarbageCollector>('pod-garbage-collector-controller');
@@ -87,6 +105,7 @@ export class Cluster {
     const config = Object.keys(kubelet).length === 0 ? this.options.node : { ...this.options.node, kubelet: { ...this.options.node.kubelet, ...kubelet } };
     const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config, this.nodes.size);
     this.nodes.set(name, node);
+    this.serviceNetwork?.addNode(name);
     return node;
   }
 

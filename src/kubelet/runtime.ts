@@ -218,6 +218,12 @@ export class ContainerRuntime {
     return this.clock.now() < c.sigtermAt + (this.behaviourOf(uid, container).servesAfterSigtermMs ?? 0);
   }
 
+  /** The id of the container's current process while it runs (a request in flight is reset when that process ends). */
+  runningContainerId(uid: string, container: string): string | undefined {
+    const c = this.sandboxes.get(uid)?.containers.get(container);
+    return c?.state === 'running' ? c.id : undefined;
+  }
+
   /**
    * What an HTTP probe of the container gets (prober.go runProbe): success while the process
    * accepts connections — for a readiness probe, unless its readiness endpoint fails from SIGTERM on.

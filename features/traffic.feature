@@ -1,0 +1,56 @@
+Feature: Traffic during termination
+  A Service's endpoints, every node's kube-proxy and any load balancer learn of a pod's deletion
+  at their own pace, while the kubelet sends SIGTERM at once. Requests that reach a process that
+  has stopped listening fail: the 502s of a rolling update. A preStop sleep longer than the
+  slowest of them keeps the process serving until nobody sends it traffic any more.
+
+  Background:
+    Given a node "node-1"
+    And a pod "web-1" running on node "node-1" with label "app=web"
+    And a pod "web-2" running on node "node-1" with label "app=web"
+    And a service "web" selecting pods with label "app=web"
+
+  Scenario: The 502 of a rolling update: the load balancer still sends to a pod that stopped listening at SIGTERM
+    Given the load balancer of service "web" notices endpoint changes after 2s
+    And clients outside the cluster send a request to service "web" every 100ms
+    When the user deletes pod "web-2"
+    And 5s pass
+    Then requests to service "web" fail only between T+0s and T+2s
+    And these events happen in order:
+      | at   | component     | event                                                               |
+      | T+0s | runtime       | SIGTERM app                                                         |
+      | T+0s | endpointslice | updated web-                                                        |
+      | T+0s | traffic       | 5 failed requests to web                                            |
+      | T+2s | loadbalancer  | load balancer of web sends to: web-1                                |
+    And the endpoints of service "web" do not list pod "web-2"
+
+  Scenario: The fix: a preStop sleep longer than the load balancer's lag, and not one request fails
+    Given the load balancer of service "web" notices endpoint changes after 2s
+    And a pod "web-3" running on node "node-1" with:
+      """
+      metadata:
+        labels:
+          app: web
+      spec:
+        containers:
+        - name: app
+          lifecycle:
+            preStop:
+              sleep:
+                seconds: 5
+      """
+    And clients outside the cluster send a request to service "web" every 100ms
+    When the user deletes pod "web-3"
+    And the cluster settles
+    Then no request to service "web" fails
+    And pod "web-3" is gone
+
+  Scenario: A terminating pod stays in its EndpointSlice as serving but not ready, and leaves the Endpoints object
+    Given container "app" of pod "web-2" keeps serving for 10s after SIGTERM
+    When the user deletes pod "web-2"
+    And 1s passes
+    Then the endpointslice of service "web" lists pod "web-2" as terminating
+    And the endpointslice of service "web" lists pod "web-2" as not-ready
+    And the endpointslice of service "web" lists pod "web-2" as serving
+    And the endpoints of service "web" do not list pod "web-2"
+    And the endpoints of service "web" list pod "web-1"
