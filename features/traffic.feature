@@ -54,3 +54,37 @@ Feature: Traffic during termination
     And the endpointslice of service "web" lists pod "web-2" as serving
     And the endpoints of service "web" do not list pod "web-2"
     And the endpoints of service "web" list pod "web-1"
+
+  Scenario: The last endpoint is terminating: kube-proxy keeps sending to it while it serves, until its readiness probe fails
+    Given a node "node-2"
+    And a pod "api-1" running on node "node-2" with label "app=api"
+    And a service "api" selecting pods with label "app=api"
+    And container "app" of pod "api-1" keeps serving for 25s after SIGTERM
+    And container "app" of pod "api-1" has a readiness probe every 5s that fails from SIGTERM on
+    And clients send a request to service "api" every 500ms
+    When the user deletes pod "api-1"
+    And 30s pass
+    Then requests to service "api" fail only between T+15s and T+30s
+    And these events happen in order:
+      | at    | component     | event                                                                |
+      | T+0s  | endpointslice | updated api-                                                         |
+      | T+0s  | proxy         | node node-1 applied api: api-1 (serving, terminating                 |
+      | T+15s | kubelet       | readiness probe failed app pods/api-1                                |
+      | T+15s | proxy         | node node-1 applied api: no endpoints                                |
+
+  Scenario: publishNotReadyAddresses: a terminating pod stays ready in the EndpointSlice and listed in the Endpoints object
+    Given a service "peers" with:
+      """
+      spec:
+        selector:
+          app: web
+        publishNotReadyAddresses: true
+      """
+    And container "app" of pod "web-2" keeps serving for 10s after SIGTERM
+    When the user deletes pod "web-2"
+    And 1s passes
+    Then the endpointslice of service "peers" lists pod "web-2" as ready
+    And the endpointslice of service "peers" lists pod "web-2" as terminating
+    And the endpoints of service "peers" list pod "web-2"
+    And the endpointslice of service "web" lists pod "web-2" as not-ready
+    And the endpoints of service "web" do not list pod "web-2"
