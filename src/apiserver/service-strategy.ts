@@ -43,7 +43,7 @@ export function allocateServiceAddresses(svc: Service, taken: readonly Service[]
   const errs: FieldError[] = [];
   const usedIPs = new Set(taken.map((s) => s.spec?.clusterIP).filter((ip): ip is string => !!ip && ip !== 'None'));
   if (spec.clusterIP === undefined || spec.clusterIP === '') {
-    if (spec.type !== 'ExternalName') spec.clusterIP = lowestFree(staticBand(SERVICE_CIDR.size, 16, 256), SERVICE_CIDR.size, (i) => usedIPs.has(ipAt(i)), ipAt);
+    if (spec.type !== 'ExternalName') spec.clusterIP = lowestFree(staticBand(SERVICE_CIDR.size, 16, 256), SERVICE_CIDR.size - 2, (i) => usedIPs.has(ipAt(i)), ipAt);
   } else if (spec.clusterIP !== 'None' && usedIPs.has(spec.clusterIP)) {
     errs.push({ field: 'spec.clusterIPs', type: 'Invalid', value: [spec.clusterIP], detail: `failed to allocate IP ${spec.clusterIP}: provided IP is already allocated` });
   }
@@ -70,13 +70,14 @@ function staticBand(size: number, min: number, max: number): number {
 }
 
 function lowestFree<T>(from: number, size: number, used: (i: number) => boolean, at: (i: number) => T): T {
-  // The first member of the range (the network address) is never handed out.
-  for (let i = Math.max(from, 1); i < size; i++) if (!used(i)) return at(i);
-  for (let i = 1; i < from; i++) if (!used(i)) return at(i);
+  for (let i = from; i < size; i++) if (!used(i)) return at(i);
+  for (let i = 0; i < from; i++) if (!used(i)) return at(i);
   throw new Error('service range exhausted');
 }
 
-function ipAt(offset: number): string {
+/** The bitmap's member `index` (ipallocator: the range starts after the network address). */
+function ipAt(index: number): string {
+  const offset = index + 1;
   const [a, b] = SERVICE_CIDR.base;
   return `${a}.${b + (offset >> 16)}.${(offset >> 8) & 255}.${offset & 255}`;
 }
