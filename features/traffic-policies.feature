@@ -4,7 +4,7 @@ Feature: Traffic policies while the last endpoint on a node terminates
   only endpoint on a node is terminating, the load balancer takes a while to notice; meanwhile
   kube-proxy on that node has no ready endpoint. With ProxyTerminatingEndpoints (beta on in 1.26,
   GA in 1.28, always on from 1.30) it sends the traffic to the serving terminating pod; without
-  it, the traffic is dropped.
+  it, the traffic is dropped. (docs/rules/traffic.md N13, N15, N16)
 
   Scenario Outline: externalTrafficPolicy Local: the load balancer still sends to a node whose only endpoint is terminating (<release>)
     Given Kubernetes <release>

@@ -3,6 +3,7 @@ Feature: Traffic during termination
   at their own pace, while the kubelet sends SIGTERM at once. Requests that reach a process that
   has stopped listening fail: the 502s of a rolling update. A preStop sleep longer than the
   slowest of them keeps the process serving until nobody sends it traffic any more.
+  (docs/rules/traffic.md N4, N5, N7, N8, N10, N13, N14, N15, N16)
 
   Background:
     Given a node "node-1"

@@ -266,7 +266,7 @@ export class ApiServer {
       if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
       if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
       if (resource === 'services') {
-        // SV2 — the REST storage allocates the service's IP (and node ports) before storing it.
+        // N2 — the REST storage allocates the service's IP (and node ports) before storing it.
         setServiceDefaults(withNs as Service);
         const errs = allocateServiceAddresses(withNs as Service, this.stores.services.list(undefined).items);
         if (errs.length > 0) throw invalid('Service', name, errs);

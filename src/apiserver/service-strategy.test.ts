@@ -14,7 +14,7 @@ const USER = { name: 'user', component: 'user' as const };
 const svc = (name: string, spec: Service['spec'] = {}): Service => ({ metadata: { name }, spec: { ports: [{ port: 80 }], ...spec } });
 
 describe('services (SetDefaults_Service, the IP and port allocators, ValidateService)', () => {
-  it('SV1 defaults: ClusterIP, None affinity, TCP ports to the same targetPort, Cluster internal policy; externalTrafficPolicy only for NodePort and LoadBalancer', () => {
+  it('N1 defaults: ClusterIP, None affinity, TCP ports to the same targetPort, Cluster internal policy; externalTrafficPolicy only for NodePort and LoadBalancer', () => {
     const s = svc('web');
     setServiceDefaults(s);
     expect(s.spec).to.deep.include({ type: 'ClusterIP', sessionAffinity: 'None', internalTrafficPolicy: 'Cluster', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' });
@@ -25,7 +25,7 @@ describe('services (SetDefaults_Service, the IP and port allocators, ValidateSer
     expect(lb.spec).to.deep.include({ externalTrafficPolicy: 'Cluster', allocateLoadBalancerNodePorts: true });
   });
 
-  it('SV2 allocation: the lowest free address of the upper band (10.96.1.1 on), node ports from 30086; a taken address the user asks for is refused', () => {
+  it('N2 allocation: the lowest free address of the upper band (10.96.1.1 on), node ports from 30086; a taken address the user asks for is refused', () => {
     const a = svc('a');
     setServiceDefaults(a);
     expect(allocateServiceAddresses(a, [])).to.deep.equal([]);
@@ -42,7 +42,7 @@ describe('services (SetDefaults_Service, the IP and port allocators, ValidateSer
     expect(headless.spec!.clusterIPs).to.deep.equal(['None']);
   });
 
-  it('SV3 validation: ports required unless headless, policies Cluster or Local, externalTrafficPolicy only on NodePort/LoadBalancer', () => {
+  it('N3 validation: ports required unless headless, policies Cluster or Local, externalTrafficPolicy only on NodePort/LoadBalancer', () => {
     expect(validateService(svc('x', { ports: [] })).map((e) => e.field)).to.deep.equal(['spec.ports']);
     expect(validateService(svc('x', { internalTrafficPolicy: 'Nearby' })).map((e) => `${e.field} ${e.type}`)).to.deep.equal(['spec.internalTrafficPolicy Unsupported value']);
     expect(validateService(svc('x', { externalTrafficPolicy: 'Local' })).map((e) => e.field)).to.deep.equal(['spec.externalTrafficPolicy']);

@@ -11,7 +11,7 @@ export const NODE_PORT_RANGE = { base: 30000, size: 2768 };
 export const SERVICE_STRATEGY_SOURCE = 'pkg/registry/core/service/strategy.go + pkg/apis/core/v1/defaults.go SetDefaults_Service';
 
 /**
- * SV1 — pkg/apis/core/v1/defaults.go SetDefaults_Service (and the IP family defaulting of
+ * N1 — pkg/apis/core/v1/defaults.go SetDefaults_Service (and the IP family defaulting of
  * pkg/registry/core/service/storage): type ClusterIP, sessionAffinity None, every port TCP with
  * targetPort = port, internalTrafficPolicy Cluster, externalTrafficPolicy Cluster for NodePort and
  * LoadBalancer services (none otherwise), a single-stack IPv4 family.
@@ -32,7 +32,7 @@ export function setServiceDefaults(svc: Service): void {
 }
 
 /**
- * SV2 — the service IP and node port allocators (pkg/registry/core/service/ipallocator and
+ * N2 — the service IP and node port allocators (pkg/registry/core/service/ipallocator and
  * portallocator, both bitmaps with ServiceIPStaticSubrange, GA in 1.26: dynamic allocations
  * come from the upper band of the range, the lower band is kept for addresses users pick). Upstream
  * picks a random free member of that band; here the lowest free one, so runs repeat. `taken` are
@@ -82,7 +82,7 @@ function ipAt(index: number): string {
   return `${a}.${b + (offset >> 16)}.${(offset >> 8) & 255}.${offset & 255}`;
 }
 
-/** SV3 — ValidateService, the parts a scenario can get wrong: ports (unless headless), their numbers, the selector's and type's values. */
+/** N3 — ValidateService, the parts a scenario can get wrong: ports (unless headless), their numbers, the selector's and type's values. */
 export function validateService(svc: Service): FieldError[] {
   const spec = svc.spec ?? {};
   const errs: FieldError[] = [];

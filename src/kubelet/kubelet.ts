@@ -444,7 +444,7 @@ export class Kubelet {
   }
 
   /**
-   * PR3 — kuberuntime_manager.go computePodActions: a running container whose liveness (or
+   * N12 — kuberuntime_manager.go computePodActions: a running container whose liveness (or
    * startup) probe failed is killed with the pod's grace period ("failed liveness probe, will be
    * restarted"), and started again by the restart rules once it has exited.
    */

@@ -27,7 +27,7 @@ function cluster(o: { release?: Release; delays?: Map<string, number>; lbLagMs?:
 const applied = (c: Cluster, t0: number) => c.timeline.since(t0).filter((e) => e.component === 'proxy').map((e) => [(e.at - t0) / 1000, e.text]);
 
 describe('kube-proxy (pkg/proxy)', () => {
-  it('PX1 CategorizeEndpoints: ready endpoints; none ready → the serving terminating ones (ProxyTerminatingEndpoints), or none without it; Local keeps this node\'s', () => {
+  it('N13 CategorizeEndpoints: ready endpoints; none ready → the serving terminating ones (ProxyTerminatingEndpoints), or none without it; Local keeps this node\'s', () => {
     const all = [ep('a', 'n1', false, true, true), ep('bb', 'n2', true, true, false), ep('ccc', 'n1', false, false, true)];
     expect(categorizeEndpoints(all, 'Cluster', 'n1', true).map((e) => e.pod)).to.deep.equal(['bb']);
     expect(categorizeEndpoints(all, 'Local', 'n1', true).map((e) => e.pod)).to.deep.equal(['a']);
@@ -42,7 +42,7 @@ describe('kube-proxy (pkg/proxy)', () => {
     expect(() => Release.of(30, { ProxyTerminatingEndpoints: false })).to.throw('unrecognized feature gate');
   });
 
-  it('PX2 each node applies a change at once, but never sooner than --iptables-min-sync-period (1 s) after its last sync, plus its own delay', () => {
+  it('N14 each node applies a change at once, but never sooner than --iptables-min-sync-period (1 s) after its last sync, plus its own delay', () => {
     const { c, t0 } = cluster({ delays: new Map([['node-2', 3000]]) });
     c.apiserver.delete(USER, 'pods', 'default', 'web-2');
     c.advance(15_000);
@@ -53,7 +53,7 @@ describe('kube-proxy (pkg/proxy)', () => {
     for (let i = 1; i < rows.length; i++) if (rows[i][1] === rows[i - 1][1]) expect(Number(rows[i][0]) - Number(rows[i - 1][0])).to.be.at.least(1);
   });
 
-  it('PX2 routing: round robin over the applied endpoints; a terminating endpoint only when no ready one is left', () => {
+  it('N14 routing: round robin over the applied endpoints; a terminating endpoint only when no ready one is left', () => {
     const { c } = cluster();
     const proxy = c.network().proxy(NODE);
     expect([0, 1, 2, 3].map(() => proxy.route('default/web', false)!.pod)).to.deep.equal(['web-1', 'web-2', 'web-1', 'web-2']);
@@ -65,7 +65,7 @@ describe('kube-proxy (pkg/proxy)', () => {
     expect(proxy.route('default/web', false)!.pod).to.equal('web-2');
   });
 
-  it('PX3 the load balancer notices changes after its lag: until then it sends to the pod it still believes ready', () => {
+  it('N15 the load balancer notices changes after its lag: until then it sends to the pod it still believes ready', () => {
     const { c } = cluster({ lbLagMs: 2000 });
     const lb = c.network().loadBalancer('default/web');
     const pods = () => [0, 1].map(() => { const t = lb.route(); return t?.kind === 'pod' ? t.endpoint.pod : t?.kind; });

@@ -25,7 +25,7 @@ interface AppliedService {
 }
 
 /**
- * PX2 — the kube-proxy of one node (pkg/proxy, the iptables proxier): its own watches of
+ * N14 — the kube-proxy of one node (pkg/proxy, the iptables proxier): its own watches of
  * services and EndpointSlices; a change schedules a sync (BoundedFrequencyRunner: at once, but
  * never sooner than --iptables-min-sync-period after the previous one, plus the node's own
  * delay), and only a sync changes where traffic goes. Each service whose rules changed is one

@@ -10,7 +10,7 @@ import { endpointsFromSlices, type ProxyEndpoint } from './topology';
 export type LoadBalancerTarget = { kind: 'pod'; endpoint: ProxyEndpoint } | { kind: 'node'; node: string };
 
 /**
- * PX3 — a load balancer or ingress controller in front of one service, outside the cluster's
+ * N15 — a load balancer or ingress controller in front of one service, outside the cluster's
  * own components (an ingress controller, a cloud load balancer in IP mode): it watches the
  * service's EndpointSlices and notices each change `lagMs` later (its controller's resync, its
  * target registration and health checks — the usual cause of 502s during a rollout), then sends

@@ -40,7 +40,7 @@ export function endpointsFromSlices(slices: readonly EndpointSlice[]): ProxyEndp
 }
 
 /**
- * PX1 — topology.go CategorizeEndpoints: the endpoints traffic may go to. With the Cluster
+ * N13 — topology.go CategorizeEndpoints: the endpoints traffic may go to. With the Cluster
  * policy, the ready endpoints; with Local, the ready ones on this node. When that leaves none,
  * the serving terminating ones instead (ProxyTerminatingEndpoints: β on 1.26, GA 1.28, always
  * from 1.30) — so a rollout whose last endpoint is terminating keeps serving until its process

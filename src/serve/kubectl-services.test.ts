@@ -60,8 +60,8 @@ function run(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   });
 }
 
-describe('Services, EndpointSlices and Endpoints with the real kubectl v1.33', () => {
-  it('kubectl get svc,endpointslices,endpoints prints the server-side tables; describe svc names the selector, IP and endpoints', async () => {
+describe('N17 Services, EndpointSlices and Endpoints with the real kubectl v1.33', () => {
+  it('kubectl get svc,endpointslices,endpoints prints the server-side tables (the ClusterIP of N2); describe svc names the selector, IP and endpoints', async () => {
     const slice = served.cluster.apiserver.list('endpointslices', 'default');
     const name = slice.ok ? slice.object.items[0].metadata.name! : '?';
     const got = await run(['get', 'svc,endpointslices,endpoints']);

@@ -108,7 +108,7 @@ describe('R73 K57 the STATUS column of a pod with regular init containers', () =
 });
 
 /** printers.go printService, printEndpoints (formatEndpoints) and printEndpointSlice (formatDiscoveryPorts/Endpoints, listWithMoreString). */
-describe('R73 server-side printing of services and endpoints', () => {
+describe('R73 N17 server-side printing of services and endpoints', () => {
   const meta = { name: 'web', creationTimestamp: '2025-01-01T00:00:00Z' };
   it('a Service: type, cluster IP, external IP (<none>, <pending> for a load balancer without ingress), port[:nodePort]/protocol, selector', () => {
     expect(cells('services', { metadata: meta, spec: { type: 'ClusterIP', clusterIP: '10.96.1.1', ports: [{ port: 80, protocol: 'TCP' }], selector: { tier: 'a', app: 'web' } } })).to.deep.equal(['web', 'ClusterIP', '10.96.1.1', '<none>', '80/TCP', '60m', 'app=web,tier=a']);

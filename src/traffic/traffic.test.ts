@@ -24,7 +24,7 @@ function served(behaviour: Partial<ContainerBehaviour>, client: { takesMs: numbe
 
 const failures = (c: Cluster, t0: number) => c.network().clients.failuresOf('web').map((f) => [Math.floor((f.at - t0) / 1000), f.reason, f.pod]);
 
-describe('TR1 clients', () => {
+describe('N16 clients', () => {
   it('through a lagging load balancer: requests to a pod that died of SIGTERM are refused until the load balancer notices; one traffic event per second', () => {
     const { c, t0 } = served({}, { takesMs: 0, external: true }, 1500);
     c.apiserver.delete(USER, 'pods', 'default', 'web-2');

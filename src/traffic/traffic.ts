@@ -38,7 +38,7 @@ export interface TrafficPaths {
 const SOURCE = 'simulated clients (not a Kubernetes component): one request per interval, counted per second';
 
 /**
- * TR1 — deterministic clients: each stream sends one request every `everyMs` from T+0 on.
+ * N16 — deterministic clients: each stream sends one request every `everyMs` from T+0 on.
  * From inside the cluster a request leaves from the nodes in turn (round robin in the order
  * they were declared) and goes where that node's kube-proxy rules send it at that instant; from
  * outside, where the service's load balancer sends it. It fails when there is no endpoint to send

@@ -28,7 +28,7 @@ function compareAddresses(a: EndpointAddress, b: EndpointAddress): number {
 }
 
 /**
- * EP2 — endpoints util RepackSubsets: addresses with the same ports are gathered into one
+ * N9 — endpoints util RepackSubsets: addresses with the same ports are gathered into one
  * subset, ready ones in `addresses`, the others in `notReadyAddresses` (an address both ready and
  * not is ready), each sorted by IP; subsets in the order of their port sets.
  */
@@ -58,7 +58,7 @@ export function repackSubsets(subsets: readonly EndpointSubset[]): EndpointSubse
 }
 
 /**
- * EP1 — syncService's subsets: every selected pod that ShouldPodBeInEndpoints — with
+ * N8 — syncService's subsets: every selected pod that ShouldPodBeInEndpoints — with
  * includeTerminating = publishNotReadyAddresses (the Endpoints object drops a terminating pod
  * unless the service tolerates unready endpoints) — is an address for each service port it has,
  * ready when the service publishes not-ready addresses or the pod is Ready (addEndpointSubset),

@@ -12,7 +12,7 @@ import { Cluster, USER } from '../../cluster';
 import { createPod, NODE, WARMUP_MS } from '../../kubelet/testing';
 import { endpointSubsets, repackSubsets } from '../endpoint/endpoints-controller';
 import { reconcile } from './reconciler';
-import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME, podToEndpoint, shouldPodBeInEndpoints } from './utils';
+import { findPort, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, podToEndpoint, shouldPodBeInEndpoints } from './utils';
 
 const SERVICE: Service = { metadata: { name: 'web', namespace: 'default', uid: 'svc-uid' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] } };
 
@@ -45,7 +45,7 @@ function endpoints(c: Cluster): Endpoints | undefined {
 }
 
 describe('EndpointSlice controller (endpointslice_controller.go syncService, reconciler.go)', () => {
-  it('ES2 podToEndpoint: serving is Ready, terminating is deletionTimestamp, ready is serving and not terminating (or publishNotReadyAddresses)', () => {
+  it('N5 podToEndpoint: serving is Ready, terminating is deletionTimestamp, ready is serving and not terminating (or publishNotReadyAddresses)', () => {
     expect(podToEndpoint(pod('a'), SERVICE).conditions).to.deep.equal({ ready: true, serving: true, terminating: false });
     expect(podToEndpoint(pod('a', { deleting: true }), SERVICE).conditions).to.deep.equal({ ready: false, serving: true, terminating: true });
     expect(podToEndpoint(pod('a', { deleting: true, ready: false }), SERVICE).conditions).to.deep.equal({ ready: false, serving: false, terminating: true });
@@ -53,14 +53,22 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
     expect(podToEndpoint(pod('a', { deleting: true, ready: false }), publish).conditions).to.deep.equal({ ready: true, serving: false, terminating: true });
   });
 
-  it('ES1 ShouldPodBeInEndpoints: terminal pods and pods without an IP are out; terminating ones only when included', () => {
+  it('N4 ShouldPodBeInEndpoints: terminal pods and pods without an IP are out; terminating ones only when included', () => {
     expect(shouldPodBeInEndpoints(pod('a', { phase: 'Succeeded' }), true)).to.equal(false);
     expect(shouldPodBeInEndpoints({ ...pod('a'), status: { phase: 'Running' } }, true)).to.equal(false);
     expect(shouldPodBeInEndpoints(pod('a', { deleting: true }), true)).to.equal(true);
     expect(shouldPodBeInEndpoints(pod('a', { deleting: true }), false)).to.equal(false);
   });
 
-  it('ES4 reconcile: new slices hold at most 100 endpoints, named SERVICE- with the two reserved labels and an owner reference; no pod → one placeholder', () => {
+  it('N6 FindPort: a numeric targetPort as it is; a named one from the containers\' ports with the same protocol, sidecars included; none found: the pod has no such port', () => {
+    const p = { ...pod('a'), spec: { containers: [{ name: 'app', ports: [{ name: 'http', containerPort: 8080 }] }], initContainers: [{ name: 'proxy', restartPolicy: 'Always', ports: [{ name: 'admin', containerPort: 9901 }] }] } };
+    expect(findPort(p, { port: 80, targetPort: 9000 })).to.equal(9000);
+    expect(findPort(p, { port: 80, targetPort: 'http', protocol: 'TCP' })).to.equal(8080);
+    expect(findPort(p, { port: 80, targetPort: 'admin' })).to.equal(9901);
+    expect(findPort(p, { port: 80, targetPort: 'http', protocol: 'UDP' })).to.equal(undefined);
+  });
+
+  it('N7 reconcile: new slices hold at most 100 endpoints, named SERVICE- with the two reserved labels and an owner reference; no pod → one placeholder', () => {
     const pods = Array.from({ length: 250 }, (_, i) => pod(`p${i}`, { ip: `10.244.${i >> 8}.${i & 255}` }));
     const r = reconcile(SERVICE, pods, []);
     expect(r.create.map((w) => w.slice.endpoints!.length)).to.deep.equal([100, 100, 50]);
@@ -76,7 +84,7 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
     expect(again).to.deep.equal({ create: [], update: [], delete: [] });
   });
 
-  it('ES4 reconcile: an existing slice keeps its endpoints in place with their new conditions; one left empty is deleted and a placeholder takes its place', () => {
+  it('N7 reconcile: an existing slice keeps its endpoints in place with their new conditions; one left empty is deleted and a placeholder takes its place', () => {
     const first = reconcile(SERVICE, [pod('a'), pod('bb')], []).create[0].slice;
     const existing = { ...first, metadata: { ...first.metadata, name: 'web-abcde' } };
     const r = reconcile(SERVICE, [pod('a', { deleting: true }), pod('bb')], [existing]);
@@ -108,7 +116,7 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
     expect(slices(c)[0].endpoints!.map((e) => e.targetRef!.name)).to.deep.equal(['web-1']);
   });
 
-  it('EP1 EP2 the Endpoints object: ready pods in addresses, unready ones in notReadyAddresses, sorted by IP; a terminating pod only with publishNotReadyAddresses', () => {
+  it('N8 N9 the Endpoints object: ready pods in addresses, unready ones in notReadyAddresses, sorted by IP; a terminating pod only with publishNotReadyAddresses', () => {
     const subsets = endpointSubsets(SERVICE, [pod('bb'), pod('a', { ready: false }), pod('ccc', { deleting: true })]);
     expect(subsets).to.have.length(1);
     expect(subsets[0].addresses!.map((a) => a.ip)).to.deep.equal(['10.244.0.3']);

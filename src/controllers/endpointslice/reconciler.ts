@@ -57,7 +57,7 @@ export function newEndpointSlice(service: Service, ports: EndpointSlice['ports']
 }
 
 /**
- * ES4 — reconciler.go reconcile / reconcileByAddressType for one IPv4 service: the desired
+ * N7 — reconciler.go reconcile / reconcileByAddressType for one IPv4 service: the desired
  * endpoints (one per pod that ShouldPodBeInEndpoints, terminating ones included), grouped by
  * their ports (endpointMeta); each existing slice keeps the endpoints still desired, in its order,
  * with their new conditions — a slice left empty is deleted; the endpoints left over fill the

@@ -18,7 +18,7 @@ export function isPodReady(pod: Pod): boolean {
 }
 
 /**
- * ES1 — util/controller_utils.go ShouldPodBeInEndpoints: a pod in a terminal phase, or one
+ * N4 — util/controller_utils.go ShouldPodBeInEndpoints: a pod in a terminal phase, or one
  * without an IP yet, is left out; a terminating one (deletionTimestamp set) only when
  * `includeTerminating` is false. The EndpointSlice controller includes terminating pods (since
  * EndpointSliceTerminatingCondition, GA in 1.26); the Endpoints controller only with
@@ -33,7 +33,7 @@ export function shouldPodBeInEndpoints(pod: Pod, includeTerminating: boolean): b
 }
 
 /**
- * ES2 — utils.go podToEndpoint: serving is the pod's Ready condition; terminating is a set
+ * N5 — utils.go podToEndpoint: serving is the pod's Ready condition; terminating is a set
  * deletionTimestamp; ready is serving and not terminating — or, with publishNotReadyAddresses,
  * always true. The endpoint names its node and points at the pod.
  */
@@ -51,7 +51,7 @@ export function podToEndpoint(pod: Pod, service: Service): Endpoint {
 }
 
 /**
- * ES3 — utils.go FindPort: a numeric targetPort is the port; a named one is looked up in the
+ * N6 — utils.go FindPort: a numeric targetPort is the port; a named one is looked up in the
  * containers' ports (and sidecars'), with the same protocol; undefined when it is not found.
  */
 export function findPort(pod: Pod, port: ServicePort): number | undefined {

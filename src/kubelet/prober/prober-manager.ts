@@ -6,7 +6,7 @@ import { probeSpec, ProbeWorker, type ProbeResult, type ProbeType, type WorkerHo
 export const MANAGER_SOURCE = 'pkg/kubelet/prober/prober_manager.go';
 
 /**
- * PR2 — the kubelet's probe manager (prober_manager.go): AddPod starts one worker per probe of
+ * N11 — the kubelet's probe manager (prober_manager.go): AddPod starts one worker per probe of
  * every container (regular ones and sidecars) that has one, RemovePod stops them; the results
  * managers hold each container's last readiness, liveness and startup result. UpdatePodStatus
  * reads them: a container with a readiness probe is ready only while its result is Success (it

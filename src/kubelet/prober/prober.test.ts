@@ -36,11 +36,11 @@ function probed(probe: Record<string, unknown>, behaviour: Partial<ContainerBeha
 }
 
 describe('probes (pkg/kubelet/prober)', () => {
-  it('PR1 SetDefaults_Probe: period 10 s, timeout 1 s, success 1, failure 3', () => {
+  it('N10 SetDefaults_Probe: period 10 s, timeout 1 s, success 1, failure 3', () => {
     expect(probeSpec({})).to.deep.equal({ initialDelaySeconds: 0, periodSeconds: 10, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 });
   });
 
-  it('PR1 PR2 a readiness probe: not Ready until initialDelaySeconds passed and successThreshold probes succeeded (the result starts as Failure)', () => {
+  it('N10 N11 a readiness probe: not Ready until initialDelaySeconds passed and successThreshold probes succeeded (the result starts as Failure)', () => {
     const { c, t0, get } = probed({ periodSeconds: 2, initialDelaySeconds: 3, successThreshold: 2 });
     const seen = readyTransitions(get, c, t0, 12_000);
     // Probes at 0, 2 (before the delay), 4, 6: the second success in a row counts.
@@ -48,7 +48,7 @@ describe('probes (pkg/kubelet/prober)', () => {
     expect(seen.find(([, s]) => s === 'True')![0]).to.be.within(6, 7);
   });
 
-  it('PR1 during a graceful deletion the readiness probe goes on: a readiness endpoint failing from SIGTERM on makes the pod NotReady after failureThreshold periods, while the process still runs', () => {
+  it('N10 during a graceful deletion the readiness probe goes on: a readiness endpoint failing from SIGTERM on makes the pod NotReady after failureThreshold periods, while the process still runs', () => {
     const { c, get } = probed({ periodSeconds: 5 }, { sigterm: { kind: 'exits', afterMs: 25_000 }, servesAfterSigtermMs: 25_000, readinessFailsAtSigterm: true });
     c.advance(WARMUP_MS);
     expect(get()!.status!.conditions!.find((x) => x.type === 'Ready')!.status).to.equal('True');
@@ -62,7 +62,7 @@ describe('probes (pkg/kubelet/prober)', () => {
     expect(events.map((e) => e.text)).to.deep.equal(['readiness probe failed app pods/web']);
   });
 
-  it('PR1 PR3 a liveness probe that fails failureThreshold times restarts the container (Killing … will be restarted), which probes again from its start', () => {
+  it('N10 N12 a liveness probe that fails failureThreshold times restarts the container (Killing … will be restarted), which probes again from its start', () => {
     const { c, t0 } = probed({ periodSeconds: 1, failureThreshold: 2 }, { hangsAfterMs: 10_000 }, 'livenessProbe');
     c.advance(30_000);
     const killing = c.timeline.since(t0).filter((e) => e.text.startsWith('Killing pods/web'));

@@ -43,7 +43,7 @@ export interface WorkerHost {
 }
 
 /**
- * PR1 — one probe worker (worker.go run / doProbe) for one probe of one container, on the
+ * N10 — one probe worker (worker.go run / doProbe) for one probe of one container, on the
  * kubelet's scheduler: it probes every periodSeconds; a result counts once it has been the same
  * successThreshold times in a row (Success) or failureThreshold times (Failure). doProbe, per tick:
  * a pod gone or in a terminal phase ends the worker; a container not running is a Failure; once
