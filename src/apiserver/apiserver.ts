@@ -569,6 +569,11 @@ export function deleteOptionsFromRequest(body: DeleteOptions | undefined, query:
 }
 
 
+/** The resource segment a watch's prefix selects ('' for a prefix above the resources). */
+function bucketOf(prefix: string): string {
+  return prefix.startsWith(REGISTRY) && prefix.indexOf('/', REGISTRY.length) > 0 ? resourceOf(prefix) : '';
+}
+
 /** The resource a key belongs to: nodes are stored as minions, services and endpoints under services/specs and services/endpoints. */
 function pluralOf(key: string): string {
   const resource = resourceOf(key);
@@ -592,7 +597,8 @@ function nodeNameOf(o: unknown): string | undefined {
  * of the nodes its old and new versions name, plus every unindexed watch.
  */
 class WatchIndex {
-  private readonly unindexed = new Set<Watch>();
+  /** The watches not indexed by node, by the resource segment of their prefix ('' for a watch of everything). */
+  private readonly unindexed = new Map<string, Set<Watch>>();
   private readonly byNode = new Map<string, Set<Watch>>();
 
   constructor(
@@ -601,8 +607,12 @@ class WatchIndex {
   ) {}
 
   add(w: Watch, node: string | undefined): void {
-    if (node === undefined) this.unindexed.add(w);
-    else {
+    if (node === undefined) {
+      const bucket = bucketOf(w.filter.prefix);
+      let set = this.unindexed.get(bucket);
+      if (!set) this.unindexed.set(bucket, (set = new Set()));
+      set.add(w);
+    } else {
       let set = this.byNode.get(node);
       if (!set) this.byNode.set(node, (set = new Set()));
       set.add(w);
@@ -610,7 +620,7 @@ class WatchIndex {
   }
 
   remove(w: Watch, node: string | undefined): void {
-    if (node === undefined) this.unindexed.delete(w);
+    if (node === undefined) this.unindexed.get(bucketOf(w.filter.prefix))?.delete(w);
     else this.byNode.get(node)?.delete(w);
   }
 
@@ -636,8 +646,13 @@ class WatchIndex {
     });
   }
 
+  /**
+   * The watches of the event's resource (a pod's change is not offered to the watches of
+   * EndpointSlices: the watch cache keeps one cacher per resource), then the node-indexed ones.
+   */
   private forEachInterested(e: EtcdEvent, visit: (w: Watch) => void): void {
-    this.unindexed.forEach(visit);
+    this.unindexed.get('')?.forEach(visit);
+    this.unindexed.get(resourceOf(e.key))?.forEach(visit);
     const a = nodeNameOf(e.value);
     const b = nodeNameOf(e.prev);
     if (a !== undefined) this.byNode.get(a)?.forEach(visit);

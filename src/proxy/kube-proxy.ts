@@ -1,12 +1,12 @@
 import type { ApiServer } from '../apiserver/apiserver';
 import { jsonEqual } from '../apiserver/object';
-import type { EndpointSlice, Service } from '../apiserver/types';
+import type { Service } from '../apiserver/types';
 import type { Clock, TimerHandle } from '../clock';
 import { SharedInformer } from '../controllers/informer';
-import { LABEL_SERVICE_NAME } from '../controllers/endpointslice/utils';
+import { EndpointSliceCache } from './endpointslice-cache';
 import type { Release } from '../release';
 import type { Timeline } from '../timeline/timeline';
-import { categorizeEndpoints, endpointsFromSlices, TOPOLOGY_SOURCE, trafficPolicy, type ProxyEndpoint } from './topology';
+import { categorizeEndpoints, endpointsFromSlices, sameEndpoints, TOPOLOGY_SOURCE, trafficPolicy, type ProxyEndpoint } from './topology';
 
 const SOURCE = 'pkg/proxy/iptables/proxier.go syncProxyRules (async.BoundedFrequencyRunner)';
 
@@ -22,6 +22,8 @@ export interface KubeProxyConfig {
 interface AppliedService {
   readonly svc: Service;
   readonly endpoints: readonly ProxyEndpoint[];
+  /** The service's and its slices' resourceVersions the rules were made from. */
+  readonly from: string;
 }
 
 /**
@@ -35,7 +37,7 @@ interface AppliedService {
  */
 export class KubeProxy {
   private readonly services: SharedInformer<Service>;
-  private readonly slices: SharedInformer<EndpointSlice>;
+  private readonly slices: EndpointSliceCache;
   private readonly applied = new Map<string, AppliedService>();
   private readonly rr = new Map<string, number>();
   private lastSyncAt = Number.NEGATIVE_INFINITY;
@@ -50,12 +52,17 @@ export class KubeProxy {
     readonly config: KubeProxyConfig,
   ) {
     this.services = new SharedInformer<Service>(api, 'services');
-    this.slices = new SharedInformer<EndpointSlice>(api, 'endpointslices');
-    this.slices.addIndexer(LABEL_SERVICE_NAME, (s) => (s.metadata.labels?.[LABEL_SERVICE_NAME] ? [`${s.metadata.namespace}/${s.metadata.labels[LABEL_SERVICE_NAME]}`] : []));
+    this.slices = new EndpointSliceCache(api, (svcKey) => this.changed(svcKey));
     this.proxyTerminating = config.release.enabled('ProxyTerminatingEndpoints');
-    const changed = () => this.requestSync();
-    this.services.addEventHandler(changed);
-    this.slices.addEventHandler(changed);
+    // The change trackers (serviceChangeTracker, endpointsChangeTracker): which services a sync must look at.
+    this.services.addEventHandler((key) => this.changed(key));
+  }
+
+  private readonly dirty = new Set<string>();
+
+  private changed(svcKey: string): void {
+    this.dirty.add(svcKey);
+    this.requestSync();
   }
 
   start(): void {
@@ -73,20 +80,24 @@ export class KubeProxy {
   private syncProxyRules(): void {
     this.pending = undefined;
     this.lastSyncAt = this.clock.now();
-    const seen = new Set<string>();
-    for (const svc of this.services.list()) {
-      const key = `${svc.metadata.namespace}/${svc.metadata.name}`;
-      seen.add(key);
-      const endpoints = endpointsFromSlices(this.slices.byIndex(LABEL_SERVICE_NAME, key));
+    const keys = [...this.dirty].sort();
+    this.dirty.clear();
+    for (const key of keys) {
+      const svc = this.services.get(key);
       const before = this.applied.get(key);
-      if (before && jsonEqual(before.endpoints, endpoints) && jsonEqual(before.svc.spec, svc.spec)) continue;
-      this.applied.set(key, { svc, endpoints });
+      if (!svc) {
+        if (!before) continue;
+        this.applied.delete(key);
+        this.timeline.record('proxy', `node ${this.nodeName} applied ${before.svc.metadata.name}: service removed`, SOURCE, { actor: `kube-proxy/${this.nodeName}` });
+        continue;
+      }
+      const slices = this.slices.slicesOf(key);
+      const from = `${svc.metadata.resourceVersion} ${slices.map((s) => `${s.metadata.name}@${s.metadata.resourceVersion}`).join(',')}`;
+      if (before?.from === from) continue;
+      const endpoints = endpointsFromSlices(slices);
+      this.applied.set(key, { svc, endpoints, from });
+      if (before && sameEndpoints(before.endpoints, endpoints) && jsonEqual(before.svc.spec, svc.spec)) continue;
       this.timeline.record('proxy', `node ${this.nodeName} applied ${svc.metadata.name}: ${this.describe(endpoints)}`, `${SOURCE} → ${TOPOLOGY_SOURCE}`, { actor: `kube-proxy/${this.nodeName}` });
-    }
-    for (const key of [...this.applied.keys()]) {
-      if (seen.has(key)) continue;
-      this.timeline.record('proxy', `node ${this.nodeName} applied ${this.applied.get(key)!.svc.metadata.name}: service removed`, SOURCE, { actor: `kube-proxy/${this.nodeName}` });
-      this.applied.delete(key);
     }
   }
 

@@ -19,8 +19,23 @@ export const TOPOLOGY_SOURCE = 'pkg/proxy/topology.go CategorizeEndpoints';
  * counts as ready, serving unset as ready), in slice-name and then endpoint order.
  */
 export function endpointsFromSlices(slices: readonly EndpointSlice[]): ProxyEndpoint[] {
+  if (slices.length === 1) return sliceEndpoints(slices[0]);
   const out: ProxyEndpoint[] = [];
-  for (const s of [...slices].sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1))) {
+  for (const s of [...slices].sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1))) out.push(...sliceEndpoints(s));
+  return out;
+}
+
+/**
+ * One slice's endpoints, converted once per stored version: every node's proxy (and the load
+ * balancer) is handed the same watch event object, so they share the conversion.
+ */
+const converted = new WeakMap<EndpointSlice, readonly ProxyEndpoint[]>();
+
+function sliceEndpoints(s: EndpointSlice): ProxyEndpoint[] {
+  const known = converted.get(s);
+  if (known) return known as ProxyEndpoint[];
+  const out: ProxyEndpoint[] = [];
+  {
     const port = s.ports?.[0]?.port ?? 0;
     for (const ep of s.endpoints ?? []) {
       const ready = ep.conditions?.ready ?? true;
@@ -36,6 +51,7 @@ export function endpointsFromSlices(slices: readonly EndpointSlice[]): ProxyEndp
       });
     }
   }
+  converted.set(s, out);
   return out;
 }
 
@@ -57,4 +73,17 @@ export function categorizeEndpoints(endpoints: readonly ProxyEndpoint[], policy:
 export function trafficPolicy(svc: Service, external: boolean): 'Cluster' | 'Local' {
   const p = external ? svc.spec?.externalTrafficPolicy : svc.spec?.internalTrafficPolicy;
   return p === 'Local' ? 'Local' : 'Cluster';
+}
+
+/** Whether two endpoint lists route alike (same endpoints, same conditions, same order). */
+export function sameEndpoints(a: readonly ProxyEndpoint[], b: readonly ProxyEndpoint[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x.ip !== y.ip || x.uid !== y.uid || x.port !== y.port || x.nodeName !== y.nodeName || x.ready !== y.ready || x.serving !== y.serving || x.terminating !== y.terminating) return false;
+  }
+  return true;
 }

@@ -1,4 +1,3 @@
-import { jsonEqual } from '../../apiserver/object';
 import type { Endpoint, EndpointSlice, Pod, Service } from '../../apiserver/types';
 import { CONTROLLER_NAME, getEndpointPorts, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, MAX_ENDPOINTS_PER_SLICE, podToEndpoint, shouldPodBeInEndpoints } from './utils';
 
@@ -28,6 +27,13 @@ export interface ReconcileResult {
  */
 function endpointKey(ep: Endpoint): string {
   return `${ep.addresses.join(',')}|${ep.nodeName ?? ''}|${ep.targetRef?.uid ?? ''}`;
+}
+
+/** endpointsliceutil EndpointsEqualBeyondHash: what the hash leaves out — the conditions, zone, hostname and target. */
+function endpointsEqualBeyondHash(a: Endpoint, b: Endpoint): boolean {
+  const x = a.conditions ?? {};
+  const y = b.conditions ?? {};
+  return x.ready === y.ready && x.serving === y.serving && x.terminating === y.terminating && a.zone === b.zone && a.hostname === b.hostname && a.targetRef?.name === b.targetRef?.name && a.targetRef?.uid === b.targetRef?.uid && a.addresses.length === b.addresses.length;
 }
 
 function podName(ep: Endpoint): string {
@@ -103,7 +109,7 @@ export function reconcile(service: Service, pods: readonly Pod[], existing: read
           continue;
         }
         kept.push(want);
-        if (!jsonEqual(want, ep)) changes.push({ pod: podName(want), endpoint: want });
+        if (!endpointsEqualBeyondHash(want, ep)) changes.push({ pod: podName(want), endpoint: want });
         desired.delete(key);
       }
       if (changes.length === 0) unchanged.push(slice);
