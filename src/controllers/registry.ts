@@ -1,6 +1,7 @@
 import type { ControllerDescriptor } from './controller-manager';
 import { EndpointsController } from './endpoint/endpoints-controller';
 import { EndpointSliceController } from './endpointslice/endpointslice-controller';
+import { DisruptionController } from './disruption/disruption';
 import { GarbageCollector } from './garbage-collector';
 import { NodeLifecycleController, nodeLifecycleConfig } from './node-lifecycle';
 import { PodGarbageCollector } from './pod-gc';
@@ -58,6 +59,11 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
       c.start();
       return c;
     },
+  },
+  {
+    name: 'disruption-controller',
+    aliases: ['disruption'],
+    start: (ctx) => new DisruptionController(ctx).start(),
   },
 ];
 

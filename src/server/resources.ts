@@ -48,13 +48,14 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   { group: '', version: 'v1', resource: 'pods', kind: 'Pod', singularName: 'pod', namespaced: true, verbs: ALL_VERBS, shortNames: ['po'], categories: ['all'], subresources: { eviction: { verbs: ['create'], kind: { group: 'policy', version: 'v1', kind: 'Eviction' } }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'pods' },
   { group: '', version: 'v1', resource: 'services', kind: 'Service', singularName: 'service', namespaced: true, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['svc'], categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'services' },
   { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', singularName: 'replicaset', namespaced: true, verbs: ALL_VERBS, shortNames: ['rs'], categories: ['all'], subresources: {}, storage: 'replicasets' },
+  { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', singularName: 'poddisruptionbudget', namespaced: true, verbs: ALL_VERBS, shortNames: ['pdb'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'poddisruptionbudgets' },
   { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', singularName: 'endpointslice', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'endpointslices' },
   { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', singularName: 'lease', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'leases' },
   { group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', singularName: 'event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, storage: 'events', toServed: eventToEventsV1, fromServed: eventFromEventsV1 },
 ];
 
-/** The groups in the order /apis lists them (kube-apiserver's group priority, pkg/controlplane/apiserver/aggregator.go: apps, events.k8s.io, coordination.k8s.io, discovery.k8s.io). */
-export const SERVED_GROUPS: readonly string[] = ['apps', 'events.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io'];
+/** The groups in the order /apis lists them (kube-apiserver's group priority: apps, events.k8s.io, policy, coordination.k8s.io, then discovery.k8s.io). */
+export const SERVED_GROUPS: readonly string[] = ['apps', 'events.k8s.io', 'policy', 'coordination.k8s.io', 'discovery.k8s.io'];
 
 export function groupVersionString(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;

@@ -47,6 +47,7 @@ const ARROW_GAP = 6;
 const SHOWN_OPS = 3;
 
 export const COLORS: Readonly<Record<Component, string>> = {
+  restore: '#78716c',
   kubectl: '#4b5563',
   user: '#0f766e',
   controller: '#a16207',
@@ -66,6 +67,7 @@ export const COLORS: Readonly<Record<Component, string>> = {
   proxy: '#65a30d',
   loadbalancer: '#ca8a04',
   traffic: '#dc2626',
+  disruption: '#9f1239',
 };
 
 export function renderSequenceDiagram(events: readonly TimelineEvent[], options: SequenceDiagramOptions): string {
