@@ -451,6 +451,7 @@ export class Kubelet {
     // stopped status below keeps its phase, reason, message and DisruptionTarget through the cache.
     podStatusFn?.(status);
     this.statusManager.setPodStatus(pod, status);
+    this.probeManager.stopLivenessAndStartup(uid);
     this.kuberuntime.killPod(pod, gracePeriod, (err) => {
       if (err) {
         // X8 — SyncTerminatingPod: a failed kill is a Warning FailedKillPod and an error; the pod worker retries after its back-off.

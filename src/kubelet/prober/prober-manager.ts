@@ -42,6 +42,11 @@ export class ProberManager {
     for (const w of list) w.start();
   }
 
+  /** StopLivenessAndStartup: at the start of SyncTerminatingPod, so no probe restarts what is being killed (readiness goes on). */
+  stopLivenessAndStartup(uid: string): void {
+    for (const w of this.workers.get(uid) ?? []) if (w.type !== 'readiness') w.stop();
+  }
+
   removePod(uid: string): void {
     for (const w of this.workers.get(uid) ?? []) w.stop();
     this.workers.delete(uid);
