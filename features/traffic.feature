@@ -89,3 +89,29 @@ Feature: Traffic during termination
     And the endpoints of service "peers" list pod "web-2"
     And the endpointslice of service "web" lists pod "web-2" as not-ready
     And the endpoints of service "web" do not list pod "web-2"
+
+  Scenario: A slow node's kube-proxy keeps sending to a pod that stopped listening at SIGTERM
+    Given kube-proxy on node "node-1" applies changes after 3s
+    And container "app" of pod "web-2" exits 20s after SIGTERM
+    And container "app" of pod "web-2" stops accepting connections at SIGTERM
+    And container "app" of pod "web-1" has a readiness probe every 5s
+    And clients send a request to service "web" every 200ms that takes 100ms
+    When the user deletes pod "web-2"
+    And 10s pass
+    Then requests to service "web" fail only between T+0s and T+2s
+    And 7 requests to service "web" fail
+    And these events happen in order:
+      | at   | component     | event                                   |
+      | T+0s | endpointslice | updated web-                            |
+      | T+3s | proxy         | node node-1 applied web: web-1          |
+    And the endpointslice of service "web" lists pod "web-1" as ready
+    And the endpointslice of service "web" lists pod "web-2" as terminating
+
+  Scenario: Serving on after SIGTERM is not enough when requests outlive the process: they are reset
+    Given the load balancer of service "web" notices endpoint changes after 1s
+    And container "app" of pod "web-2" keeps serving for 2s after SIGTERM
+    And clients outside the cluster send a request to service "web" every 100ms that takes 3s
+    When the user deletes pod "web-2"
+    And 10s pass
+    Then requests to service "web" fail only between T+2s and T+2s
+    And 5 requests to service "web" fail

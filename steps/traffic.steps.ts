@@ -129,7 +129,7 @@ Then('{int} requests to service {string} fail', function (this: TerminatingWorld
  * At least one request failed, and none outside the window — `T+1s` and `T+3s` as in an `at`
  * cell: whole seconds after T+0, both included.
  */
-Then(/^requests to service "([^"]*)" fail only between (T\+\S+) and (T\+\S+)$/, function (this: TerminatingWorld, service: string, a: string, b: string) {
+Then('requests to service {string} fail only between {word} and {word}', function (this: TerminatingWorld, service: string, a: string, b: string) {
   const { from } = parseAt(a);
   const { to } = parseAt(b);
   const list = failures(this, service);

@@ -202,6 +202,9 @@ export class ContainerRuntime {
   /** A container of a pod has exited (the PLEG sees it at its next relist). */
   onContainerExit: (uid: string) => void = () => undefined;
 
+  /** Who else hears of a process ending at once (the simulated clients, whose connections it resets). */
+  readonly exitObservers = new Set<(uid: string, container: string) => void>();
+
   hasRunningContainers(uid: string): boolean {
     const s = this.sandboxes.get(uid);
     return !!s && [...s.containers.values()].some((c) => c.state === 'running');
@@ -376,6 +379,7 @@ export class ContainerRuntime {
     c.finishedAt = this.clock.now();
     this.timeline.record('runtime', `exited ${c.name} code=${code} ${s.podRef}`, `${CRI} container exit (137 = SIGKILL, 143 = SIGTERM default action)`, { actor: this.nodeName });
     this.onContainerExit(s.uid);
+    for (const observe of this.exitObservers) observe(s.uid, c.name);
     const l = this.listeners.get(c) ?? [];
     this.listeners.delete(c);
     for (const f of l) f();

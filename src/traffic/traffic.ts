@@ -88,10 +88,30 @@ export class TrafficClients {
     const container = this.paths.servingContainer(endpoint.uid, endpoint.pod, spec.namespace);
     if (!node || !container || !node.runtime.acceptsConnections(endpoint.uid, container)) return this.fail(spec.service, 'connection refused', endpoint.pod);
     if (spec.takesMs <= 0) return;
-    const id = node.runtime.runningContainerId(endpoint.uid, container);
-    this.clock.after(spec.takesMs, () => {
-      if (node.runtime.runningContainerId(endpoint.uid, container) !== id) this.fail(spec.service, 'connection reset', endpoint.pod);
-    }, { background: true });
+    // In flight until it is answered; the process ending first resets it, at that instant.
+    this.observe(node);
+    const key = `${endpoint.uid} ${container}`;
+    let flights = this.inFlight.get(key);
+    if (!flights) this.inFlight.set(key, (flights = new Set()));
+    const flight = { service: spec.service, pod: endpoint.pod };
+    flights.add(flight);
+    this.clock.after(spec.takesMs, () => flights.delete(flight), { background: true });
+  }
+
+  /** Requests being served, by `POD-UID CONTAINER`. */
+  private readonly inFlight = new Map<string, Set<{ service: string; pod: string }>>();
+  private readonly observed = new WeakSet<SimNode>();
+
+  private observe(node: SimNode): void {
+    if (this.observed.has(node)) return;
+    this.observed.add(node);
+    node.runtime.exitObservers.add((uid, container) => {
+      const key = `${uid} ${container}`;
+      const flights = this.inFlight.get(key);
+      if (!flights) return;
+      this.inFlight.delete(key);
+      for (const f of flights) this.fail(f.service, 'connection reset', f.pod);
+    });
   }
 
   private viaNode(svcKey: string): ProxyEndpoint | undefined {
