@@ -49,7 +49,8 @@ export interface WorkerHost {
  * a pod gone or in a terminal phase ends the worker; a container not running is a Failure; once
  * the pod has a deletionTimestamp, liveness and startup probes report Success and stop (the
  * kubelet does not restart what it is terminating) while readiness probes go on until the
- * container stops (worker.go since kubernetes#98571, v1.21: unchanged 1.26–1.35); no probe runs
+ * container stops (worker.go since kubernetes#98571, v1.21, and the fix of #110309: unchanged
+ * 1.26–1.35); a terminal phase in the status ends the worker even then (#124648); no probe runs
  * before initialDelaySeconds have passed since the container started, readiness and liveness
  * not before the container is started (startup probe done); a liveness or startup Failure puts
  * the worker on hold until the container is replaced.
