@@ -16,15 +16,18 @@ import { Store, STORE_SOURCE } from './store';
 import { qualifiedKind, type Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { DeleteOptions, EndpointSlice, Endpoints, Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Service, Status } from './types';
+import type { ConfigMap, DeleteOptions, EndpointSlice, Endpoints, Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, Status } from './types';
 import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from './service-strategy';
+import { configMapStrategy } from './configmap-strategy';
+import { secretStrategy } from './secret-strategy';
+import { namespaceStrategy } from './namespace-strategy';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'services' | 'endpoints' | 'endpointslices';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice };
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices';
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
 export interface ListPage<T> {
@@ -78,8 +81,12 @@ export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
 /** The Success Status an eviction answers with. */
 const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
-/** Event objects are stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines readable. */
-const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces']);
+/**
+ * Objects stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines
+ * readable: none takes part in deleting a pod (Secrets and ConfigMaps are where clients such as
+ * Helm keep their own state).
+ */
+const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces', 'secrets', 'configmaps', 'serviceaccounts']);
 const REGISTRY = '/registry/';
 
 /**
@@ -126,9 +133,13 @@ export class ApiServer {
       // Node heartbeats (pkg/kubelet/nodelease): one Lease per node in kube-node-lease.
       leases: new Store<Lease>(this.etcd, clock, genericStrategy<Lease>({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', resource: 'leases', namespaced: true })),
       // pkg/registry/core/namespace: cluster-scoped; deleting one (and its contents) is not modelled.
-      namespaces: new Store<Namespace>(this.etcd, clock, genericStrategy<Namespace>({ kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false })),
+      namespaces: new Store<Namespace>(this.etcd, clock, namespaceStrategy()),
       // pkg/registry/policy/poddisruptionbudget: policy/v1, with a status subresource.
       poddisruptionbudgets: new Store<PodDisruptionBudget>(this.etcd, clock, budgets.main),
+      secrets: new Store<Secret>(this.etcd, clock, secretStrategy()),
+      configmaps: new Store<ConfigMap>(this.etcd, clock, configMapStrategy()),
+      // pkg/registry/core/serviceaccount: metadata only here (no token controller, no secrets).
+      serviceaccounts: new Store<ServiceAccount>(this.etcd, clock, genericStrategy<ServiceAccount>({ kind: 'ServiceAccount', apiVersion: 'v1', resource: 'serviceaccounts', namespaced: true, generation: false })),
       // pkg/registry/core/service/storage: services live under /registry/services/specs.
       services: new Store<Service>(this.etcd, clock, serviceStrategy()),
       // pkg/registry/core/endpoint and pkg/registry/discovery/endpointslice: plain generic stores.
