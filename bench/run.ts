@@ -123,6 +123,8 @@ interface MassCase {
   record: 'full' | 'summary';
   /** A third of the runs, at least one: one 100 000-pod run takes about as long as the other cases together. */
   fewerRuns?: boolean;
+  /** The pods behind this many services, each with clients sending a request every 100 ms. */
+  services?: number;
   label: string;
 }
 
@@ -132,6 +134,7 @@ const MASS_CASES: Record<string, MassCase> = {
   '10000': { pods: 10000, nodes: 100, record: 'full', label: 'mass deletion, 10 000 pods / 100 nodes' },
   '10000-2nodes': { pods: 10000, nodes: 2, record: 'full', label: 'mass deletion, 10 000 pods / 2 nodes' },
   '10000-summary': { pods: 10000, nodes: 100, record: 'summary', label: 'mass deletion, 10 000 pods, scale mode' },
+  '10000-services': { pods: 10000, nodes: 100, record: 'full', services: 100, label: 'mass deletion, 10 000 pods behind 100 services with traffic' },
   '100000': { pods: 100000, nodes: 1000, record: 'summary', fewerRuns: true, label: 'mass deletion, 100 000 pods / 1 000 nodes, scale mode' },
 };
 
@@ -150,7 +153,7 @@ interface MassRun {
 }
 
 function massRun(c: MassCase, nodeFlags: string[] = []): MassRun {
-  const args = [...nodeFlags, '--require', TS_HOOK, join(ROOT, 'bench/mass-deletion.ts'), String(c.pods), String(c.nodes), '--record', c.record];
+  const args = [...nodeFlags, '--require', TS_HOOK, join(ROOT, 'bench/mass-deletion.ts'), String(c.pods), String(c.nodes), '--record', c.record, ...(c.services ? ['--services', String(c.services)] : [])];
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
   if (r.status !== 0) throw new Error(`mass deletion ${c.pods}/${c.nodes}/${c.record} failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);

@@ -24,6 +24,7 @@ const PACKAGES: Record<string, ['api' | 'apimachinery', string, string[]]> = {
   'k8s.io.api.coordination.v1': ['api', 'coordination/v1', ['types.go']],
   'k8s.io.api.events.v1': ['api', 'events/v1', ['types.go']],
   'k8s.io.api.policy.v1': ['api', 'policy/v1', ['types.go']],
+  'k8s.io.api.discovery.v1': ['api', 'discovery/v1', ['types.go']],
   'k8s.io.api.authorization.v1': ['api', 'authorization/v1', ['types.go']],
   'k8s.io.api.authentication.v1': ['api', 'authentication/v1', ['types.go']],
   'k8s.io.api.autoscaling.v1': ['api', 'autoscaling/v1', ['types.go']],
@@ -36,10 +37,12 @@ const PACKAGES: Record<string, ['api' | 'apimachinery', string, string[]]> = {
 
 /** The messages the server reads or writes as whole bodies; everything they reach comes along. */
 const ROOTS = [
-  ...['Pod', 'Node', 'Event', 'Namespace', 'Secret', 'ConfigMap', 'ServiceAccount'].flatMap((k) => [`k8s.io.api.core.v1.${k}`, `k8s.io.api.core.v1.${k}List`]),
+  ...['Pod', 'Node', 'Event', 'Namespace', 'Secret', 'ConfigMap', 'ServiceAccount', 'Service', 'Endpoints'].flatMap((k) => [`k8s.io.api.core.v1.${k}`, `k8s.io.api.core.v1.${k}List`]),
   'k8s.io.api.core.v1.Binding',
   'k8s.io.api.apps.v1.ReplicaSet',
   'k8s.io.api.apps.v1.ReplicaSetList',
+  'k8s.io.api.discovery.v1.EndpointSlice',
+  'k8s.io.api.discovery.v1.EndpointSliceList',
   'k8s.io.api.coordination.v1.Lease',
   'k8s.io.api.coordination.v1.LeaseList',
   'k8s.io.api.events.v1.Event',

@@ -1,11 +1,12 @@
 import type { Resource, ResourceType } from './apiserver/apiserver';
-import type { Pod, ReplicaSet } from './apiserver/types';
+import type { Pod, ReplicaSet, Service } from './apiserver/types';
 import { Cluster, USER } from './cluster';
 import type { KubeletConfig } from './kubelet/kubelet';
 import type { MachineState } from './kubelet/machine-state';
 import { DEFAULT_BEHAVIOUR, type ContainerBehaviour } from './kubelet/runtime';
 import type { VolumeBehaviour } from './kubelet/volume-manager';
-import { podFromManifest, replicaSetFromManifest } from './manifest';
+import { podFromManifest, replicaSetFromManifest, serviceFromManifest } from './manifest';
+import type { ClientSpec } from './traffic/traffic';
 import { DEFAULT_RELEASE, Release } from './release';
 import type { Dump } from './restore/dump';
 import { planRestore, writeObjects, type RestorePlan } from './restore/restore';
@@ -47,6 +48,14 @@ export class ClusterPlan {
   private readonly kubelet = new Map<string, Partial<KubeletConfig>>();
   /** ReplicaSets to create before the pods, and which planned pods each owns. */
   private readonly replicaSets = new Map<string, { rs: ReplicaSet; pods: { name: string; blocking: boolean }[] }>();
+  /** Services to create before the pods (with them, the service data path: kube-proxy on every node). */
+  private readonly services = new Map<string, Service>();
+  /** `kube-proxy on node … applies changes after …`, by node. */
+  private readonly proxyDelays = new Map<string, number>();
+  /** `the load balancer of service … notices endpoint changes after …`, by service. */
+  private readonly lbLags = new Map<string, number>();
+  /** Client streams, started at T+0 (the end of the warm-up). */
+  private readonly clients: ClientSpec[] = [];
   /** Other objects to create at the start, after the ReplicaSets and before the pods (PodDisruptionBudgets …), in declaration order. */
   private readonly otherObjects: { resource: Resource; object: ResourceType[Resource] }[] = [];
   private built = false;
@@ -254,6 +263,11 @@ export class ClusterPlan {
     if (node && planned.uid && this.started) this.cluster.node(node).containerBehaviours.set(`${planned.uid} ${container}`, behaviour);
   }
 
+  /** How a container of a planned pod behaves so far (the default unless a step changed it). */
+  behaviourOf(container: string, podName: string): ContainerBehaviour {
+    return this.planned(podName).behaviours.get(container) ?? DEFAULT_BEHAVIOUR;
+  }
+
   /**
    * How a regular init container (one without `restartPolicy: Always`) of a planned pod ends its
    * run: the name must be one, since only those run to completion (K56).
@@ -333,6 +347,53 @@ export class ClusterPlan {
     rs.pods.push({ name: podName, blocking });
   }
 
+  /** A service (its defaults: port 80 to the pods' 8080), created before the pods. */
+  service(name: string, manifest?: Manifest): void {
+    if (this.services.has(name)) throw new PlanError(`service "${name}" is declared twice`);
+    const svc = serviceFromManifest(name, manifest);
+    this.services.set(name, svc);
+    if (this.started) this.createService(name);
+  }
+
+  /** The node's kube-proxy applies each change this long after it saw it. */
+  kubeProxyDelay(node: string, ms: number): void {
+    this.knownNode(node);
+    this.assertNotStarted(`the kube-proxy delay of node "${node}"`);
+    this.proxyDelays.set(node, ms);
+  }
+
+  /** The load balancer in front of a service notices endpoint changes this long after they are written. */
+  loadBalancerLag(service: string, ms: number): void {
+    this.knownService(service);
+    this.assertNotStarted(`the load balancer lag of service "${service}"`);
+    this.lbLags.set(service, ms);
+  }
+
+  /** A stream of requests to a service, from T+0 on. */
+  trafficClients(spec: Omit<ClientSpec, 'namespace'>): void {
+    this.knownService(spec.service);
+    if (spec.everyMs <= 0) throw new PlanError(`clients must wait a positive time between requests, not ${spec.everyMs}ms`);
+    const full = { ...spec, namespace: 'default' };
+    this.clients.push(full);
+    if (this.started) this.cluster.network().clients.add(full, this.cluster.clock.now());
+  }
+
+  private knownService(name: string): void {
+    if (!this.services.has(name)) throw new PlanError(`unknown service "${name}": declare it first with  Given a service "${name}" selecting pods with label "app=${name}"  (services so far: ${this.list([...this.services.keys()])})`);
+  }
+
+  private assertNotStarted(what: string): void {
+    if (this.started) throw new PlanError(`${what} must be declared before the scenario starts`);
+  }
+
+  private createService(name: string): void {
+    const r = this.cluster.apiserver.create(USER, 'services', 'default', this.services.get(name)!);
+    if (!r.ok) throw new PlanError(`service "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    this.services.set(name, r.object);
+    this.cluster.network();
+    this.cluster.flush();
+  }
+
   /** The namespace of a pod the steps name: a resumed pod keeps its own, every other pod is in default. */
   namespaceOf(pod: string): string {
     return this.restored?.pods.find((p) => p.name === pod)?.namespace ?? 'default';
@@ -366,6 +427,12 @@ export class ClusterPlan {
     }
     for (const planned of this.pods.values()) if (planned.restored) this.bind(planned, planned.uid!);
     for (const name of this.replicaSets.keys()) this.createReplicaSet(name);
+    if (this.services.size > 0) {
+      const network = this.cluster.network(this.proxyDelays);
+      for (const [service, lag] of this.lbLags) network.setLoadBalancerLag(`default/${service}`, lag);
+      for (const name of this.services.keys()) this.createService(name);
+      for (const spec of this.clients) network.clients.add(spec, this.cluster.clock.now() + WARMUP_MS);
+    }
     for (const planned of this.otherObjects) this.createObject(planned.resource, planned.object);
     for (const planned of this.pods.values()) if (!planned.restored) this.createPod(planned);
     this.cluster.flush();

@@ -8,6 +8,7 @@ import { DEFAULT_NODE_CONFIG, SimNode, type NodeConfig } from './node';
 import type { MachineState } from './kubelet/machine-state';
 import { DEFAULT_RELEASE, type Release } from './release';
 import { Timeline, type Recording } from './timeline/timeline';
+import { ServiceNetwork } from './traffic/network';
 
 /** The client identities of the people and tools that drive a scenario. */
 export const USER: ClientIdentity = { name: 'user', component: 'user' };
@@ -41,6 +42,7 @@ export class Cluster {
   /** The release of the control plane and kubectl (and of every kubelet not given its own). */
   readonly release: Release;
   private readonly options: ClusterOptions;
+  private serviceNetwork?: ServiceNetwork;
 
   /**
    * `epochMs`: where virtual time starts (default the fixed EPOCH_MS, 2025-01-01); `serve` passes
@@ -72,6 +74,22 @@ export class Cluster {
     });
   }
 
+  /**
+   * The service data path (a kube-proxy per node, load balancers, clients), started on first use
+   * — by a scenario with a service — with `proxyDelays` for the nodes whose kube-proxy is slow.
+   */
+  network(proxyDelays?: ReadonlyMap<string, number>): ServiceNetwork {
+    if (this.serviceNetwork) {
+      if (proxyDelays && proxyDelays.size > 0) throw new Error('the kube-proxy delays must be set before the service network starts');
+      return this.serviceNetwork;
+    }
+    return (this.serviceNetwork = new ServiceNetwork(this.clock, this.timeline, this.apiserver, () => [...this.nodes.values()], this.release, proxyDelays));
+  }
+
+  get hasNetwork(): boolean {
+    return this.serviceNetwork !== undefined;
+  }
+
   /** The pod garbage collector (for steps that change its threshold); fails when --controllers left it out. */
   get podGC(): PodGarbageCollector {
     return this.controller<PodGarbageCollector>('pod-garbage-collector-controller');
@@ -97,6 +115,7 @@ export class Cluster {
     const config = { ...this.options.node, kubelet: { ...this.options.node.kubelet, nodeIP, ...kubelet } };
     const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config, machine);
     this.nodes.set(name, node);
+    this.serviceNetwork?.addNode(name);
     return node;
   }
 

@@ -118,9 +118,9 @@ spec: { nodeName: node-2, containers: [{ name: app }], volumes: [{ name: data, e
   describe('bad input: one error naming file, document and line', () => {
     const cases: [string, string, string][] = [
       ['malformed YAML', `${NODE}---\nkind: Pod\nmetadata: [\n`, 'cluster.yaml: document 2, line 8: malformed YAML: Flow sequence in block collection must be sufficiently indented and end with a ]'],
-      ['an unknown kind', `${NODE}---\napiVersion: apps/v1\nkind: Deployment\nmetadata: { name: x }\n`, 'cluster.yaml: document 2, line 7: unknown kind "Deployment": a manifest file holds Nodes, Pods and ReplicaSets (or a List of them)'],
+      ['an unknown kind', `${NODE}---\napiVersion: apps/v1\nkind: Deployment\nmetadata: { name: x }\n`, 'cluster.yaml: document 2, line 7: unknown kind "Deployment": a manifest file holds Nodes, Pods, ReplicaSets and Services (or a List of them)'],
       ['a kind in the wrong version', 'apiVersion: apps/v1\nkind: Pod\nmetadata: { name: x }\n', 'cluster.yaml: document 1, line 1: no matches for kind "Pod" in version "apps/v1" (expected v1)'],
-      ['a List item of an unknown kind', 'kind: List\nitems:\n- kind: Node\n  metadata: { name: n }\n- kind: Service\n  metadata: { name: s }\n', 'cluster.yaml: document 1, line 5: unknown kind "Service"'],
+      ['a List item of an unknown kind', 'kind: List\nitems:\n- kind: Node\n  metadata: { name: n }\n- kind: ConfigMap\n  metadata: { name: s }\n', 'cluster.yaml: document 1, line 5: unknown kind "ConfigMap"'],
       ['no name', 'kind: Node\nmetadata: {}\n', 'cluster.yaml: document 1, line 2: the Node has no metadata.name'],
       ['another namespace', 'kind: Pod\nmetadata: { name: x, namespace: prod }\n', 'cluster.yaml: document 1, line 2: Pod "x" is in namespace "prod": the simulated cluster has only namespace "default"'],
       ['a node the file lacks', 'kind: Pod\nmetadata: { name: x }\nspec:\n  nodeName: node-9\n', 'cluster.yaml: document 1, line 4: Pod "x" runs on node "node-9", which the file does not define'],

@@ -35,7 +35,7 @@ interface Entry {
   path: (string | number)[];
 }
 
-const API_VERSIONS: Record<string, string> = { Node: 'v1', Pod: 'v1', ReplicaSet: 'apps/v1' };
+const API_VERSIONS: Record<string, string> = { Node: 'v1', Pod: 'v1', ReplicaSet: 'apps/v1', Service: 'v1' };
 
 /** Fields a real cluster fills in that a new object cannot carry. */
 const SERVER_SET_METADATA = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'ownerReferences'];
@@ -109,9 +109,9 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
     if (!isObject(value)) return fail(docNumber, at(partial), `expected an object (apiVersion, kind, metadata, …), got ${JSON.stringify(value)}`);
     const e: Entry = { ...partial, obj: value };
     const { kind, apiVersion } = value;
-    if (typeof kind !== 'string') return fail(docNumber, at(e), 'the object has no kind (expected Node, Pod or ReplicaSet, or a List of them)');
+    if (typeof kind !== 'string') return fail(docNumber, at(e), 'the object has no kind (expected Node, Pod, ReplicaSet or Service, or a List of them)');
     const expected = API_VERSIONS[kind];
-    if (!expected) return fail(docNumber, at(e, ['kind']), `unknown kind "${kind}": a manifest file holds Nodes, Pods and ReplicaSets (or a List of them)`);
+    if (!expected) return fail(docNumber, at(e, ['kind']), `unknown kind "${kind}": a manifest file holds Nodes, Pods, ReplicaSets and Services (or a List of them)`);
     if (apiVersion !== undefined && apiVersion !== expected) return fail(docNumber, at(e, ['apiVersion']), `no matches for kind "${kind}" in version "${String(apiVersion)}" (expected ${expected})`);
     const metadata = isObject(value.metadata) ? value.metadata : {};
     if (typeof metadata.name !== 'string' || metadata.name === '') return fail(docNumber, at(e, ['metadata']), `the ${kind} has no metadata.name`);
@@ -144,6 +144,10 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
   for (const e of ofKind('ReplicaSet')) {
     behaviourAnnotations(e, {});
     wrap(e, [], () => plan.replicaSet(e.name, newObject(e.obj)));
+  }
+  for (const e of ofKind('Service')) {
+    behaviourAnnotations(e, {});
+    wrap(e, [], () => plan.service(e.name, newObject(e.obj)));
   }
   const replicaSets = new Set(ofKind('ReplicaSet').map((e) => e.name));
   for (const e of ofKind('Pod')) {

@@ -69,6 +69,8 @@ const GATES = {
   ContainerStopSignals: [[26, ABSENT_OFF], [33, ALPHA]],
   // #122890: soft eviction keeps min(evictionMaxPodGracePeriod, spec grace); the gate restores the old overwrite.
   AllowOverwriteTerminationGracePeriodSeconds: [[26, ABSENT_ON], [32, DEPRECATED_OFF], [35, DEPRECATED_LOCKED_OFF]],
+  // KEP-1669 kube-proxy falls back to serving terminating endpoints: β on 1.26, GA 1.28 (#117718), removed 1.30 (#122134).
+  ProxyTerminatingEndpoints: [[26, BETA_ON], [28, GA], [30, ABSENT_ON]],
   // KEP-4781 (#134746): a kubelet restart no longer resets started/ready; the gate restores the old reset.
   ChangeContainerStatusOnKubeletRestart: [[26, ABSENT_ON], [35, DEPRECATED_OFF]],
   // KEP-2681 status.hostIPs: α 1.28, β on 1.29, GA 1.30 (#122870), removed 1.32.

@@ -623,6 +623,37 @@ const CASES: Case[] = [
     failingStep: 'what holds pod "report-7d9f" is:',
     says: ['no cause "node-unreachable" with a detail containing "worker" holds pod "report-7d9f"', 'finalizer: finalizer reports.example.com/upload'],
   },
+  // ---- services and traffic ----
+  {
+    name: 'a label that is not key=value',
+    steps: `${NODE_AND_POD}\nAnd a service "web" selecting pods with label "app web"`,
+    failingStep: 'a service "web" selecting pods with label "app web"',
+    says: ['the selector of service "web"', '"app web" is not a label like "app=web"'],
+  },
+  {
+    name: 'clients of a service the scenario lacks',
+    steps: `${NODE_AND_POD}\nAnd clients send a request to service "api" every 100ms`,
+    failingStep: 'clients send a request to service "api" every 100ms',
+    says: ['unknown service "api"', 'Given a service "api" selecting pods with label "app=api"'],
+  },
+  {
+    name: 'a readiness probe period that is not whole seconds',
+    steps: `${NODE_AND_POD}\nAnd container "app" of pod "web" has a readiness probe every 1500ms`,
+    failingStep: 'container "app" of pod "web" has a readiness probe every 1500ms',
+    says: ['whole seconds (periodSeconds)', '1.5s'],
+  },
+  {
+    name: 'an endpoint condition the API does not have',
+    steps: `${NODE_AND_POD}\nAnd a service "web" selecting pods with label "app=web"\nThen the endpointslice of service "web" lists pod "web" as healthy`,
+    failingStep: 'the endpointslice of service "web" lists pod "web" as healthy',
+    says: ['unknown endpoint condition "healthy"', 'ready, not-ready, serving, not-serving, terminating'],
+  },
+  {
+    name: 'a service manifest with a top-level selector',
+    steps: `${NODE_AND_POD}\nAnd a service "web" with:\n${docString('selector:\n  app: web')}`,
+    failingStep: 'a service "web" with:',
+    says: ['unknown field "selector"', 'did you mean spec.selector?'],
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -16,7 +16,8 @@ import { Store, STORE_SOURCE } from './store';
 import { qualifiedKind, type Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { ConfigMap, DeleteOptions, Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, ServiceAccount, Status } from './types';
+import type { ConfigMap, DeleteOptions, EndpointSlice, Endpoints, Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, Status } from './types';
+import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from './service-strategy';
 import { configMapStrategy } from './configmap-strategy';
 import { secretStrategy } from './secret-strategy';
 import { namespaceStrategy } from './namespace-strategy';
@@ -25,8 +26,8 @@ import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount };
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices';
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
 export interface ListPage<T> {
@@ -139,6 +140,11 @@ export class ApiServer {
       configmaps: new Store<ConfigMap>(this.etcd, clock, configMapStrategy()),
       // pkg/registry/core/serviceaccount: metadata only here (no token controller, no secrets).
       serviceaccounts: new Store<ServiceAccount>(this.etcd, clock, genericStrategy<ServiceAccount>({ kind: 'ServiceAccount', apiVersion: 'v1', resource: 'serviceaccounts', namespaced: true, generation: false })),
+      // pkg/registry/core/service/storage: services live under /registry/services/specs.
+      services: new Store<Service>(this.etcd, clock, serviceStrategy()),
+      // pkg/registry/core/endpoint and pkg/registry/discovery/endpointslice: plain generic stores.
+      endpoints: new Store<Endpoints>(this.etcd, clock, genericStrategy<Endpoints>({ kind: 'Endpoints', apiVersion: 'v1', resource: 'endpoints', etcdPrefix: 'services/endpoints', namespaced: true })),
+      endpointslices: new Store<EndpointSlice>(this.etcd, clock, genericStrategy<EndpointSlice>({ kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', resource: 'endpointslices', namespaced: true })),
     };
     this.statusStrategies = { poddisruptionbudgets: budgets.status } as Partial<Record<Resource, Strategy<never>>>;
     this.etcd.subscribe((e) => this.dispatch(e));
@@ -279,6 +285,12 @@ export class ApiServer {
       withNs.metadata.name = name;
       if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
       if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
+      if (resource === 'services') {
+        // N2 — the REST storage allocates the service's IP (and node ports) before storing it.
+        setServiceDefaults(withNs as Service);
+        const errs = allocateServiceAddresses(withNs as Service, this.stores.services.list(undefined).items);
+        if (errs.length > 0) throw invalid('Service', name, errs);
+      }
       this.createCounter += 1;
       const uid = deterministicUid(resource, namespace, name, this.createCounter);
       return { code: 201, object: this.stores[resource].create(withNs, { dryRun: opts.dryRun, uid }) };
@@ -535,8 +547,7 @@ export class ApiServer {
     text: (revision) => {
       const e = this.etcd.change(revision)!;
       const type = e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED';
-      const resource = resourceOf(e.key);
-      const plural = resource === 'minions' ? 'nodes' : resource;
+      const plural = pluralOf(e.key);
       return `${type} ${plural}/${e.key.slice(e.key.lastIndexOf('/') + 1)} rv=${revision}`;
     },
     patch: () => undefined,
@@ -608,6 +619,19 @@ export function deleteOptionsFromRequest(body: DeleteOptions | undefined, query:
 }
 
 
+/** The resource segment a watch's prefix selects ('' for a prefix above the resources). */
+function bucketOf(prefix: string): string {
+  return prefix.startsWith(REGISTRY) && prefix.indexOf('/', REGISTRY.length) > 0 ? resourceOf(prefix) : '';
+}
+
+/** The resource a key belongs to: nodes are stored as minions, services and endpoints under services/specs and services/endpoints. */
+function pluralOf(key: string): string {
+  const resource = resourceOf(key);
+  if (resource === 'minions') return 'nodes';
+  if (resource === 'services') return key.startsWith('/registry/services/endpoints/') ? 'endpoints' : 'services';
+  return resource;
+}
+
 /** The resource segment of a key, /registry/<resource>/[<namespace>/]<name>, without splitting it. */
 function resourceOf(key: string): string {
   return key.slice(REGISTRY.length, key.indexOf('/', REGISTRY.length));
@@ -623,7 +647,8 @@ function nodeNameOf(o: unknown): string | undefined {
  * of the nodes its old and new versions name, plus every unindexed watch.
  */
 class WatchIndex {
-  private readonly unindexed = new Set<Watch>();
+  /** The watches not indexed by node, by the resource segment of their prefix ('' for a watch of everything). */
+  private readonly unindexed = new Map<string, Set<Watch>>();
   private readonly byNode = new Map<string, Set<Watch>>();
 
   constructor(
@@ -632,8 +657,12 @@ class WatchIndex {
   ) {}
 
   add(w: Watch, node: string | undefined): void {
-    if (node === undefined) this.unindexed.add(w);
-    else {
+    if (node === undefined) {
+      const bucket = bucketOf(w.filter.prefix);
+      let set = this.unindexed.get(bucket);
+      if (!set) this.unindexed.set(bucket, (set = new Set()));
+      set.add(w);
+    } else {
       let set = this.byNode.get(node);
       if (!set) this.byNode.set(node, (set = new Set()));
       set.add(w);
@@ -641,7 +670,7 @@ class WatchIndex {
   }
 
   remove(w: Watch, node: string | undefined): void {
-    if (node === undefined) this.unindexed.delete(w);
+    if (node === undefined) this.unindexed.get(bucketOf(w.filter.prefix))?.delete(w);
     else this.byNode.get(node)?.delete(w);
   }
 
@@ -667,8 +696,13 @@ class WatchIndex {
     });
   }
 
+  /**
+   * The watches of the event's resource (a pod's change is not offered to the watches of
+   * EndpointSlices: the watch cache keeps one cacher per resource), then the node-indexed ones.
+   */
   private forEachInterested(e: EtcdEvent, visit: (w: Watch) => void): void {
-    this.unindexed.forEach(visit);
+    this.unindexed.get('')?.forEach(visit);
+    this.unindexed.get(resourceOf(e.key))?.forEach(visit);
     const a = nodeNameOf(e.value);
     const b = nodeNameOf(e.prev);
     if (a !== undefined) this.byNode.get(a)?.forEach(visit);

@@ -2,6 +2,7 @@ import type * as core from 'kubernetes-types/core/v1';
 import type * as apps from 'kubernetes-types/apps/v1';
 import type * as meta from 'kubernetes-types/meta/v1';
 import type * as coordination from 'kubernetes-types/coordination/v1';
+import type * as discovery from 'kubernetes-types/discovery/v1';
 import type * as policy from 'kubernetes-types/policy/v1';
 
 /**
@@ -40,3 +41,11 @@ export type ServiceAccount = Mutable<core.ServiceAccount> & { metadata: ObjectMe
 export type Taint = Mutable<core.Taint>;
 export type NodeCondition = Mutable<core.NodeCondition>;
 export type Toleration = Mutable<core.Toleration>;
+export type Service = Mutable<core.Service> & { metadata: ObjectMeta };
+export type ServicePort = Mutable<core.ServicePort>;
+export type Endpoints = Mutable<core.Endpoints> & { metadata: ObjectMeta };
+export type EndpointSubset = Mutable<core.EndpointSubset>;
+export type EndpointAddress = Mutable<core.EndpointAddress>;
+export type EndpointSlice = Mutable<discovery.EndpointSlice> & { metadata: ObjectMeta };
+export type Endpoint = Mutable<discovery.Endpoint>;
+export type Probe = Mutable<core.Probe>;

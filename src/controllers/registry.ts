@@ -1,4 +1,6 @@
 import type { ControllerDescriptor } from './controller-manager';
+import { EndpointsController } from './endpoint/endpoints-controller';
+import { EndpointSliceController } from './endpointslice/endpointslice-controller';
 import { DisruptionController } from './disruption/disruption';
 import { GarbageCollector } from './garbage-collector';
 import { NodeIpamController } from './node-ipam';
@@ -14,6 +16,16 @@ import { TaintEvictionController } from './taint-eviction';
  * place a controller is registered; `--controllers` (ClusterOptions.controllers) picks among them.
  */
 export const CONTROLLERS: readonly ControllerDescriptor[] = [
+  {
+    name: 'endpoints-controller',
+    aliases: ['endpoint'],
+    start: (ctx) => new EndpointsController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.config.endpoints),
+  },
+  {
+    name: 'endpointslice-controller',
+    aliases: ['endpointslice'],
+    start: (ctx) => new EndpointSliceController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.config.endpointSlice),
+  },
   {
     name: 'garbage-collector-controller',
     aliases: ['garbagecollector'],

@@ -17,6 +17,8 @@ import { Backoff, goDuration } from './backoff';
 import { computeInitContainerActions } from './init-containers';
 import { generateAPIPodStatus, isRegularInitContainer, type WaitingReason } from './status';
 import { StatusManager } from './status-manager';
+import { ProberManager } from './prober/prober-manager';
+import type { ProbeResult, ProbeType } from './prober/worker';
 import { Ticker } from './ticker';
 import type { VolumeManager } from './volume-manager';
 
@@ -81,6 +83,7 @@ export class Kubelet {
   private readonly recorder: EventRecorder;
   readonly workers: PodWorkers;
   readonly statusManager: StatusManager;
+  readonly probeManager: ProberManager;
   private readonly config: PodConfig;
   private readonly kuberuntime: KubeRuntimeManager;
   private readonly pleg: Ticker;
@@ -152,6 +155,12 @@ export class Kubelet {
       (t, fn) => this.syncTicker.atTickFrom(t, fn),
       (uid) => !this.runtime.isRunningPod(uid),
     );
+    this.probeManager = new ProberManager(this.scheduler, timeline, nodeName, {
+      pod: (uid) => this.podManager.get(uid),
+      status: (uid) => this.statusManager.getPodStatus(uid),
+      probe: (uid, container, type) => (this.runtime.probeSucceeds(uid, container, type) ? 'Success' : 'Failure'),
+      changed: (uid, container, type, result) => this.onProbeResult(uid, container, type, result),
+    });
     this.workers.onTerminated = (s) => this.onWorkerTerminated(s);
     this.workers.onRemoved = (s) => {
       this.podCgroupsRemoved.delete(s.uid);
@@ -217,6 +226,7 @@ export class Kubelet {
         case 'ADD': {
           // HandlePodAdditions: pod manager, admission (always admitted here), then the worker.
           this.podManager.set(uid, pod);
+          this.probeManager.addPod(pod);
           const deadline = this.resumedKills.get(uid);
           if (deadline === undefined || !pod.metadata.deletionTimestamp) {
             this.workers.updatePod({ updateType: 'create', pod });
@@ -234,6 +244,7 @@ export class Kubelet {
         case 'REMOVE':
           // HandlePodRemoves → deletePod: a kill without options; cleanup is left to housekeeping (K13).
           this.podManager.delete(uid);
+          this.probeManager.removePod(uid);
           this.workers.updatePod({ updateType: 'kill', pod });
           this.housekeeping.wake();
           break;
@@ -298,6 +309,7 @@ export class Kubelet {
     this.reasonCache.set(uid, reasons);
     let crashLooping = false;
     if (!cancelled && !terminal && sandbox?.state === 'ready') {
+      this.killUnhealthyContainers(pod, sandbox);
       const start = this.startContainers(pod, this.containersToStart(pod, sandbox), reasons);
       crashLooping = start.backedOff;
       toPull = start.toPull;
@@ -443,6 +455,7 @@ export class Kubelet {
     // stopped status below keeps its phase, reason, message and DisruptionTarget through the cache.
     podStatusFn?.(status);
     this.statusManager.setPodStatus(pod, status);
+    this.probeManager.stopLivenessAndStartup(uid);
     this.kuberuntime.killPod(pod, gracePeriod, (err) => {
       if (err) {
         // X8 — SyncTerminatingPod: a failed kill is a Warning FailedKillPod and an error; the pod worker retries after its back-off.
@@ -450,6 +463,8 @@ export class Kubelet {
         return done(`error killing pod: ${err}`);
       }
       if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
+      // Once the containers are stopped, no probe is needed any more (probeManager.RemovePod).
+      this.probeManager.removePod(uid);
       this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, true));
       done();
     });
@@ -478,7 +493,41 @@ export class Kubelet {
     const { trackGeneration, volumeMounts, podIsTerminalArgument, podHostIPs } = this.statusGates;
     const uid = pod.metadata.uid!;
     const gates = { observedGeneration: trackGeneration ? pod.metadata.generation : undefined, volumeMounts, hostIP: this.settings.nodeIP, podHostIPs };
-    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && podIsTerminalArgument, this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid));
+    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && podIsTerminalArgument, this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid), this.probeManager.readiness(uid));
+  }
+
+  /**
+   * N12 — kuberuntime_manager.go computePodActions: a running container whose liveness (or
+   * startup) probe failed is killed with the pod's grace period ("failed liveness probe, will be
+   * restarted"), and started again by the restart rules once it has exited.
+   */
+  private killUnhealthyContainers(pod: Pod, sandbox: Sandbox): void {
+    const uid = pod.metadata.uid!;
+    for (const spec of pod.spec?.containers ?? []) {
+      const c = sandbox.containers.get(spec.name);
+      if (!c || c.state !== 'running' || c.sigtermAt !== undefined) continue;
+      const failed = this.probeManager.result(uid, spec.name, 'liveness') === 'Failure' ? 'liveness' : this.probeManager.result(uid, spec.name, 'startup') === 'Failure' ? 'startup' : undefined;
+      if (!failed) continue;
+      this.recordEvent(pod, spec.name, 'Normal', 'Killing', `Container ${spec.name} failed ${failed} probe, will be restarted`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions → killContainer');
+      this.runtime.stopContainer(uid, spec.name, pod.spec?.terminationGracePeriodSeconds ?? 30, this.scheduler.guard(() => this.plegEvent(uid)));
+    }
+  }
+
+  /**
+   * A probe's result changed (the syncLoop's readinessManager / livenessManager updates): a
+   * readiness change goes into the status at once (statusManager.SetContainerReadiness), for a
+   * pod still running or terminating; a liveness failure syncs the pod, whose SyncPod restarts
+   * the container.
+   */
+  private onProbeResult(uid: string, _container: string, type: ProbeType, result: ProbeResult): void {
+    const pod = this.podManager.get(uid);
+    const state = this.workers.status(uid);
+    if (!pod || !state || state.finished) return;
+    if (type === 'readiness') {
+      this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, false));
+      return;
+    }
+    if (result === 'Failure' && state.workType === 'sync') this.workers.updatePod({ updateType: 'sync', pod });
   }
 
   /**

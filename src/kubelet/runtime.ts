@@ -28,6 +28,15 @@ export interface ContainerBehaviour {
   /** …and then fails (ErrImagePull): the container is not created. */
   pullFails?: boolean;
   /**
+   * How long the process keeps accepting (and finishing) connections after SIGTERM; unset: it
+   * stops at SIGTERM (a process that dies of SIGTERM, or one that closes its listener first).
+   */
+  servesAfterSigtermMs?: number;
+  /** Its readiness endpoint answers failure from SIGTERM on (while the process may still serve). */
+  readinessFailsAtSigterm?: boolean;
+  /** The process hangs this long after each start: it stops answering (probes fail, connections are not served). */
+  hangsAfterMs?: number;
+  /**
    * Even SIGKILL does not end the process (one in uninterruptible sleep on a dead NFS mount, a
    * runtime that lost its shim): StopContainer fails once the kubelet's deadline passes (X8). A
    * resumed pod gets it from a FailedKillPod Event (src/restore/restore.ts).
@@ -191,6 +200,9 @@ export class ContainerRuntime {
   /** A container of a pod has exited (the PLEG sees it at its next relist). */
   onContainerExit: (uid: string) => void = () => undefined;
 
+  /** Who else hears of a process ending at once (the simulated clients, whose connections it resets). */
+  readonly exitObservers = new Set<(uid: string, container: string) => void>();
+
   hasRunningContainers(uid: string): boolean {
     const s = this.sandboxes.get(uid);
     return !!s && [...s.containers.values()].some((c) => c.state === 'running');
@@ -224,6 +236,36 @@ export class ContainerRuntime {
     }
     this.timeline.record('runtime', `preStop ${container} ${s.podRef} (sleep ${ms / 1000}s)`, source, { actor: this.nodeName });
     this.clock.after(ms, () => onDone());
+  }
+
+  /**
+   * Whether the container's process accepts a connection now: it runs in a sandbox whose network
+   * is up, and has not had SIGTERM — or is still within the time it keeps serving after it.
+   */
+  acceptsConnections(uid: string, container: string): boolean {
+    const s = this.sandboxes.get(uid);
+    const c = s?.containers.get(container);
+    if (!s || s.state !== 'ready' || !c || c.state !== 'running') return false;
+    const hangs = this.behaviourOf(uid, container).hangsAfterMs;
+    if (hangs !== undefined && this.clock.now() >= c.startedAt + hangs) return false;
+    if (c.sigtermAt === undefined) return true;
+    return this.clock.now() < c.sigtermAt + (this.behaviourOf(uid, container).servesAfterSigtermMs ?? 0);
+  }
+
+  /** The id of the container's current process while it runs (a request in flight is reset when that process ends). */
+  runningContainerId(uid: string, container: string): string | undefined {
+    const c = this.sandboxes.get(uid)?.containers.get(container);
+    return c?.state === 'running' ? c.id : undefined;
+  }
+
+  /**
+   * What an HTTP probe of the container gets (prober.go runProbe): success while the process
+   * accepts connections — for a readiness probe, unless its readiness endpoint fails from SIGTERM on.
+   */
+  probeSucceeds(uid: string, container: string, type: 'readiness' | 'liveness' | 'startup'): boolean {
+    if (!this.acceptsConnections(uid, container)) return false;
+    const c = this.sandboxes.get(uid)!.containers.get(container)!;
+    return !(type === 'readiness' && c.sigtermAt !== undefined && this.behaviourOf(uid, container).readinessFailsAtSigterm);
   }
 
   /** Whether the runtime still has something of the pod running: a running container or a ready sandbox (runtimeCache.GetPods). */
@@ -337,6 +379,7 @@ export class ContainerRuntime {
     c.finishedAt = this.clock.now();
     this.timeline.record('runtime', `exited ${c.name} code=${code} ${s.podRef}`, `${CRI} container exit (137 = SIGKILL, 143 = SIGTERM default action)`, { actor: this.nodeName });
     this.onContainerExit(s.uid);
+    for (const observe of this.exitObservers) observe(s.uid, c.name);
     const l = this.listeners.get(c) ?? [];
     this.listeners.delete(c);
     for (const f of l) f();

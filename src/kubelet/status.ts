@@ -22,11 +22,11 @@ export interface WaitingReason {
  * it was last seen running it is Waiting with a lastState of 137 ContainerStatusUnknown (K29; the
  * restart count goes up unless the pod is being deleted).
  */
-function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined, listVolumeMounts: boolean, why?: WaitingReason): ContainerStatus {
+function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined, listVolumeMounts: boolean, why?: WaitingReason, probedReady?: boolean): ContainerStatus {
   const { name } = spec;
   const c = sandbox?.containers.get(name);
   // prober_manager.go UpdatePodStatus: a regular init container is ready once it exited 0 (K57);
-  // sidecars and regular containers (no readiness probes here) while they run.
+  // sidecars and regular containers while they run — or, with a readiness probe, while it succeeds.
   const runsToCompletion = isRegularInitContainer(pod, name);
   // The reasonCache is consulted only for a container that ShouldContainerBeRestarted: never once the pod is deleted.
   if (pod.metadata.deletionTimestamp) why = undefined;
@@ -52,7 +52,7 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
   }
   let status: ContainerStatus;
   if (c.state === 'running') {
-    status = withState(base, c.id, !runsToCompletion, true, { running: { startedAt: toTime(c.startedAt) } });
+    status = withState(base, c.id, probedReady ?? !runsToCompletion, true, { running: { startedAt: toTime(c.startedAt) } });
   } else {
     const ended = terminated({ id: c.id, exitCode: c.exitCode ?? 0, reason: c.reason, startedAt: c.startedAt, finishedAt: c.finishedAt ?? c.startedAt });
     // A container held back from its restart (CrashLoopBackOff) waits; the run that ended is its lastState.
@@ -232,6 +232,8 @@ export function generateAPIPodStatus(
   cached?: PodStatus,
   gates: StatusGates = DEFAULT_STATUS_GATES,
   reasons?: ReadonlyMap<string, WaitingReason>,
+  /** prober_manager.go UpdatePodStatus: the readiness results of the containers that have a readiness probe. */
+  readiness?: ReadonlyMap<string, boolean>,
 ): PodStatus {
   const { observedGeneration } = gates;
   const spec = pod.spec!;
@@ -242,11 +244,11 @@ export function generateAPIPodStatus(
   // runs once per sync of every pod.)
   const inits = spec.initContainers ?? [];
   const initStatuses: ContainerStatus[] = [];
-  for (let i = 0; i < inits.length; i++) initStatuses.push(containerStatus(pod, inits[i], sandbox, previousStatus(old, inits[i].name), gates.volumeMounts, reasons?.get(inits[i].name)));
+  for (let i = 0; i < inits.length; i++) initStatuses.push(containerStatus(pod, inits[i], sandbox, previousStatus(old, inits[i].name), gates.volumeMounts, reasons?.get(inits[i].name), readiness?.get(inits[i].name)));
   const statuses: ContainerStatus[] = [];
   for (let i = 0; i < spec.containers.length; i++) {
     const c = spec.containers[i];
-    statuses.push(containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts, reasons?.get(c.name)));
+    statuses.push(containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts, reasons?.get(c.name), readiness?.get(c.name)));
   }
   if (statuses.length > 1) statuses.sort(compareNames);
   const every = initStatuses.length > 0 ? [...initStatuses, ...statuses] : statuses;

@@ -13,7 +13,7 @@ then writes the session report.
 
 Options:
   --port N             TCP port on 127.0.0.1 (default 0: any free port)
-  --manifests FILE     Nodes, Pods and ReplicaSets to start with (YAML as kubectl get -o yaml prints
+  --manifests FILE     Nodes, Pods, ReplicaSets, Services to start with (YAML as kubectl get -o yaml prints
                        them; behaviours in terminating.sim/ annotations). Default: the embedded
                        cluster (nodes node-1, node-2; pods web, api, held, data, frontend-1/2).
                        A real cluster's objects (FILE[,FILE…] whose objects carry a uid) are

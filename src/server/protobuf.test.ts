@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { StatusError } from '../apiserver/errors';
-import { decodeProtobufBody, encodeProtobuf, encodeProtobufList, messageFor, protobufWatchFrame } from './protobuf';
+import { decodeProtobufBody, encodeProtobuf, encodeProtobufList, hasProtobuf, messageFor, protobufWatchFrame } from './protobuf';
 
 /** Bytes as the real kubectl v1.33.9 sent them (`kubectl drain node-1 --force --disable-eviction`, with `--grace-period=5`, with `--dry-run=server`), captured at the server. */
 const KUBECTL_DRAIN = Buffer.from('k8s\0\n\x13\n\x02v1\x12\rDeleteOptions\x12\0\x1a\0"\0', 'latin1');
@@ -54,10 +54,10 @@ describe('protobuf request bodies (R77)', () => {
   it('answers a body without the magic, or one that does not parse, with 400; a kind it does not decode with 415 saying what it takes', () => {
     expect(statusOf(() => decodeProtobufBody(Buffer.from('{"kind":"DeleteOptions"}')))).to.include({ code: 400, reason: 'BadRequest' });
     expect(statusOf(() => decodeProtobufBody(Buffer.from('k8s\0\n\x40\n', 'latin1'))).message).to.match(/^unable to decode Unknown from protobuf: /);
-    const service = statusOf(() => decodeProtobufBody(envelope('v1', 'Service', Buffer.alloc(0))));
+    const service = statusOf(() => decodeProtobufBody(envelope('v1', 'PersistentVolumeClaim', Buffer.alloc(0))));
     expect(service).to.include({ code: 415, reason: 'UnsupportedMediaType' });
     expect(service.message).to.equal(
-      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (for the built-in kinds served here; v1/Service was sent)',
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (for the built-in kinds served here; v1/PersistentVolumeClaim was sent)',
     );
   });
 
@@ -107,5 +107,10 @@ describe('protobuf request bodies (R77)', () => {
     const decoded = watchEvent.toObject(watchEvent.decode(frame.subarray(4))) as { type: string; object: { raw: Uint8Array } };
     expect(decoded.type).to.equal('ADDED');
     expect(decodeProtobufBody(Buffer.from(decoded.object.raw))).to.deep.equal(ns);
+  });
+  it('N17 Services, Endpoints and EndpointSlices have their messages (discovery/v1 from k8s.io/api): a slice survives a round trip', () => {
+    for (const [apiVersion, kind] of [['v1', 'Service'], ['v1', 'ServiceList'], ['v1', 'Endpoints'], ['discovery.k8s.io/v1', 'EndpointSlice'], ['discovery.k8s.io/v1', 'EndpointSliceList']]) expect(hasProtobuf(apiVersion, kind), kind).to.equal(true);
+    const slice = { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'web-abcde', namespace: 'default' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.244.0.2'], conditions: { ready: false, serving: true, terminating: true }, nodeName: 'node-1' }], ports: [{ name: '', port: 8080, protocol: 'TCP' }] };
+    expect(decodeProtobufBody(encodeProtobuf(slice)!)).to.deep.equal(slice);
   });
 });

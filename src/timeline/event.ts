@@ -17,6 +17,11 @@ export type Component =
   | 'gc'
   | 'podgc'
   | 'nodelifecycle'
+  | 'endpointslice'
+  | 'endpoints'
+  | 'proxy'
+  | 'loadbalancer'
+  | 'traffic'
   | 'disruption'
   | 'controller';
 
@@ -35,6 +40,11 @@ export const COMPONENTS: readonly Component[] = [
   'gc',
   'podgc',
   'nodelifecycle',
+  'endpointslice',
+  'endpoints',
+  'proxy',
+  'loadbalancer',
+  'traffic',
   'disruption',
   'restore',
 ];

@@ -79,6 +79,11 @@ export const COLORS: Readonly<Partial<Record<Component, string>>> = {
   gc: '#4d7c0f',
   podgc: '#b45309',
   nodelifecycle: '#475569',
+  endpointslice: '#0369a1',
+  endpoints: '#0284c7',
+  proxy: '#65a30d',
+  loadbalancer: '#ca8a04',
+  traffic: '#dc2626',
   disruption: '#9f1239',
 };
 
