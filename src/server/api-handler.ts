@@ -18,6 +18,7 @@ import { openApiDocument } from './openapi';
 import { requestInfo, type RequestInfo } from './request-info';
 import { findResource } from './resources';
 import { createReview, findReview } from './handlers/reviews';
+import { followBehaviourAnnotations } from './behaviours';
 import { podStream } from './handlers/streams';
 import { internalError, methodNotSupported, pathNotFound } from './status';
 import { versionInfo } from './version';
@@ -72,6 +73,7 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
   const opts: ApiHandlerOptions = { maxRequestBodyBytes: DEFAULT_MAX_REQUEST_BODY_BYTES, identify: identifyByUserAgent, ...options };
   const activity = new ApiActivity();
   cluster.apiserver.ensureSystemNamespaces();
+  followBehaviourAnnotations(cluster);
 
   const listener: RequestListener = (req, res) => {
     activity.requestStarted();

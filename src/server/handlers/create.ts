@@ -1,5 +1,7 @@
 import type { KubeObject } from '../../apiserver/object';
+import type { Pod } from '../../apiserver/types';
 import { decodeObjectBody, namespaceMismatch, unrecognizedKind } from '../body';
+import { checkBehaviourAnnotations } from '../behaviours';
 import { createEviction } from './eviction';
 import { groupVersionString } from '../resources';
 import { dryRunOf, served, unwrap, writeResult, type RequestScope } from './scope';
@@ -28,6 +30,7 @@ export async function decodeResourceBody(scope: RequestScope): Promise<KubeObjec
 export async function createResource(scope: RequestScope): Promise<void> {
   if (scope.info.subresource === 'eviction') return createEviction(scope);
   const obj = await decodeResourceBody(scope);
+  if (scope.resource.storage === 'pods') checkBehaviourAnnotations(obj as Pod);
   const dryRun = dryRunOf(scope);
   const { code, object } = unwrap(scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun }));
   writeResult(scope, code, served(scope, object as KubeObject));
