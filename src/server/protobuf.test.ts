@@ -1,7 +1,10 @@
+import * as http from 'node:http';
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { StatusError } from '../apiserver/errors';
 import { decodeProtobufBody, encodeProtobuf, encodeProtobufList, messageFor, protobufWatchFrame } from './protobuf';
+import { startServer } from './testing';
+import { USER } from '../cluster';
 
 /** Bytes as the real kubectl v1.33.9 sent them (`kubectl drain node-1 --force --disable-eviction`, with `--grace-period=5`, with `--dry-run=server`), captured at the server. */
 const KUBECTL_DRAIN = Buffer.from('k8s\0\n\x13\n\x02v1\x12\rDeleteOptions\x12\0\x1a\0"\0', 'latin1');
@@ -107,5 +110,43 @@ describe('protobuf request bodies (R77)', () => {
     const decoded = watchEvent.toObject(watchEvent.decode(frame.subarray(4))) as { type: string; object: { raw: Uint8Array } };
     expect(decoded.type).to.equal('ADDED');
     expect(decodeProtobufBody(Buffer.from(decoded.object.raw))).to.deep.equal(ns);
+  });
+});
+
+describe('protobuf answers over HTTP (R77)', () => {
+  it('a watch asked for in protobuf streams length-prefixed WatchEvents: ADDED for what exists, then the DELETE as it happens', async () => {
+    const s = await startServer(['web']);
+    try {
+      const frames: Buffer[] = [];
+      let contentType = '';
+      let buffered = Buffer.alloc(0);
+      const req = http.get(`${s.base}/api/v1/namespaces/default/pods?watch=true`, { headers: { Accept: 'application/vnd.kubernetes.protobuf;stream=watch, application/json' } }, (res) => {
+        contentType = String(res.headers['content-type']);
+        res.on('data', (chunk: Buffer) => {
+          buffered = Buffer.concat([buffered, chunk]);
+          while (buffered.length >= 4 && buffered.length >= 4 + buffered.readUInt32BE(0)) {
+            frames.push(buffered.subarray(4, 4 + buffered.readUInt32BE(0)));
+            buffered = buffered.subarray(4 + buffered.readUInt32BE(0));
+          }
+        });
+      });
+      const until = async (n: number) => {
+        for (let i = 0; i < 200 && frames.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+      };
+      await until(1);
+      s.cluster.apiserver.delete(USER, 'pods', 'default', 'web', { gracePeriodSeconds: 0 });
+      s.cluster.flush();
+      await until(2);
+      req.destroy();
+      const watchEvent = messageFor('v1', 'WatchEvent')!;
+      const events = frames.map((f) => watchEvent.toObject(watchEvent.decode(f)) as { type: string; object: { raw: Uint8Array } });
+      expect(contentType).to.equal('application/vnd.kubernetes.protobuf;stream=watch');
+      expect(events.slice(0, 2).map((e) => [e.type, (decodeProtobufBody(Buffer.from(e.object.raw)) as { metadata: { name: string } }).metadata.name])).to.deep.equal([
+        ['ADDED', 'web'],
+        ['MODIFIED', 'web'],
+      ]);
+    } finally {
+      await s.close();
+    }
   });
 });
