@@ -9,7 +9,7 @@ import { dryRunOf, served, unwrap, writeResult, type RequestScope } from './scop
 /**
  * Decodes a create or update body into the stored form: a JSON or YAML object of this
  * resource's kind (an absent apiVersion/kind defaults to the endpoint's, as the decoder's
- * defaultGVK), whose namespace, if given, is the request's.
+ * defaultGVK), whose namespace, if given, is the request's (and, if not, becomes it).
  */
 export async function decodeResourceBody(scope: RequestScope): Promise<KubeObject> {
   const obj = decodeObjectBody(await scope.body(), scope.req.headers['content-type']) as Partial<KubeObject> & Record<string, unknown>;
@@ -21,6 +21,9 @@ export async function decodeResourceBody(scope: RequestScope): Promise<KubeObjec
   if (obj.metadata === undefined || obj.metadata === null || typeof obj.metadata !== 'object') obj.metadata = {};
   const metadata = obj.metadata as KubeObject['metadata'];
   if (r.namespaced && metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== scope.info.namespace) throw namespaceMismatch();
+  // rest.EnsureObjectNamespaceMatchesRequestNamespace: a body without a namespace takes the request's
+  // (client-go's typed clients, e.g. Helm's release storage, PUT objects without one).
+  if (r.namespaced && !metadata.namespace && scope.info.namespace !== undefined) metadata.namespace = scope.info.namespace;
   if (!r.namespaced && metadata.namespace) throw namespaceMismatch();
   const typed = { ...obj, apiVersion: gv, kind: r.kind } as KubeObject;
   return r.fromServed ? r.fromServed(typed) : typed;
