@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { StatusError } from '../apiserver/errors';
 import { decodeProtobufBody, encodeProtobuf, encodeProtobufList, messageFor, protobufWatchFrame } from './protobuf';
 import { startServer } from './testing';
+import { groupVersionString, SERVED_RESOURCES } from './resources';
 import { USER } from '../cluster';
 
 /** Bytes as the real kubectl v1.33.9 sent them (`kubectl drain node-1 --force --disable-eviction`, with `--grace-period=5`, with `--dry-run=server`), captured at the server. */
@@ -114,6 +115,11 @@ describe('protobuf request bodies (R77)', () => {
 });
 
 describe('protobuf answers over HTTP (R77)', () => {
+  it('every served kind and its list has a message (else: add it to scripts/protobuf-descriptors.ts ROOTS and regenerate)', () => {
+    const missing = SERVED_RESOURCES.flatMap((r) => [r.kind, `${r.kind}List`].filter((k) => !messageFor(groupVersionString(r.group, r.version), k)).map((k) => `${groupVersionString(r.group, r.version)} ${k}`));
+    expect(missing).to.deep.equal([]);
+  });
+
   it('a watch asked for in protobuf streams length-prefixed WatchEvents: ADDED for what exists, then the DELETE as it happens', async () => {
     const s = await startServer(['web']);
     try {
