@@ -48,6 +48,8 @@ const ROOTS = [
   'k8s.io.api.events.v1.Event',
   'k8s.io.api.events.v1.EventList',
   'k8s.io.api.policy.v1.Eviction',
+  'k8s.io.api.policy.v1.PodDisruptionBudget',
+  'k8s.io.api.policy.v1.PodDisruptionBudgetList',
   'k8s.io.api.authorization.v1.SelfSubjectAccessReview',
   'k8s.io.api.authorization.v1.SelfSubjectRulesReview',
   'k8s.io.api.authentication.v1.SelfSubjectReview',

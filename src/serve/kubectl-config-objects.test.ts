@@ -64,4 +64,12 @@ describe('R90 R91 R92 Secrets, ConfigMaps and ServiceAccounts with the real kube
     expect(described.stdout).to.match(/^Labels:\s+kubernetes.io\/metadata.name=team-a$/m);
     expect(described.stdout).to.match(/^Status:\s+Active$/m);
   });
+
+  it('R96 R97 auth can-i (a protobuf SelfSubjectAccessReview) says yes, auth whoami names the user, logs says why there are none', async () => {
+    expect(await run('auth', 'can-i', 'delete', 'pods')).to.include({ code: 0, stdout: 'yes\n' });
+    expect((await run('auth', 'whoami')).stdout).to.match(/^Username\s+terminating$/m);
+    const logs = await run('logs', 'web');
+    expect(logs.code).to.equal(1);
+    expect(logs.stderr).to.equal('Error from server (BadRequest): container "app" in pod "web" has no logs: the simulated containers run no processes (terminating models their lifecycle only)\n');
+  });
 });

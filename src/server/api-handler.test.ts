@@ -25,7 +25,7 @@ describe('HTTP API: version, health, discovery', () => {
     expect(pods.verbs).to.have.members(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
     expect(core.json.resources.map((r: { name: string }) => r.name)).to.include('pods/status');
     const groups = await request(s.base, 'GET', '/apis');
-    expect(groups.json.groups.map((g: { name: string }) => g.name)).to.deep.equal(['apps', 'events.k8s.io', 'policy', 'coordination.k8s.io', 'discovery.k8s.io']);
+    expect(groups.json.groups.map((g: { name: string }) => g.name)).to.deep.equal(['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'policy', 'coordination.k8s.io', 'discovery.k8s.io']);
     expect((await request(s.base, 'GET', '/apis/apps/v1')).json.resources[0]).to.include({ name: 'replicasets', kind: 'ReplicaSet' });
     expect((await request(s.base, 'GET', '/api')).json.versions).to.deep.equal(['v1']);
   });
@@ -38,10 +38,12 @@ describe('HTTP API: version, health, discovery', () => {
     expect(pods).to.deep.include({ scope: 'Namespaced', singularResource: 'pod', responseKind: { group: '', version: 'v1', kind: 'Pod' } });
     expect(pods.subresources).to.deep.equal([
       { subresource: 'eviction', responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
+      { subresource: 'exec', responseKind: { group: '', version: 'v1', kind: 'PodExecOptions' }, verbs: ['create', 'get'] },
+      { subresource: 'log', responseKind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get'] },
       { subresource: 'status', responseKind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
     ]);
     const apis = await request(s.base, 'GET', '/apis', { headers: { Accept: AGGREGATED } });
-    expect(apis.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).to.deep.equal(['apps', 'events.k8s.io', 'policy', 'coordination.k8s.io', 'discovery.k8s.io']);
+    expect(apis.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).to.deep.equal(['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'policy', 'coordination.k8s.io', 'discovery.k8s.io']);
   });
 
   it('OpenAPI v3 tells kubectl that PATCH takes fieldValidation (server-side field validation)', async () => {

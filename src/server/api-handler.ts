@@ -17,6 +17,9 @@ import { encode, negotiate } from './negotiation';
 import { openApiDocument } from './openapi';
 import { requestInfo, type RequestInfo } from './request-info';
 import { findResource } from './resources';
+import { createReview, findReview } from './handlers/reviews';
+import { followBehaviourAnnotations } from './behaviours';
+import { podStream } from './handlers/streams';
 import { internalError, methodNotSupported, pathNotFound } from './status';
 import { versionInfo } from './version';
 
@@ -70,6 +73,7 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
   const opts: ApiHandlerOptions = { maxRequestBodyBytes: DEFAULT_MAX_REQUEST_BODY_BYTES, identify: identifyByUserAgent, ...options };
   const activity = new ApiActivity();
   cluster.apiserver.ensureSystemNamespaces();
+  followBehaviourAnnotations(cluster);
 
   const listener: RequestListener = (req, res) => {
     activity.requestStarted();
@@ -96,6 +100,12 @@ async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiAct
   const info = requestInfo(req.method ?? 'GET', (req.url ?? '/').split('?')[0], url.searchParams);
   if (!info.isResourceRequest) return serveNonResource(cluster, req, res, url, info);
 
+  const review = findReview(info.apiGroup, info.apiVersion, info.resource);
+  if (review) {
+    if (info.name !== '' || info.namespace !== undefined) throw pathNotFound();
+    if (info.verb !== 'create') throw methodNotSupported(review.group, review.resource, info.verb);
+    return createReview(review, req, res, await readBody(req, opts.maxRequestBodyBytes));
+  }
   const resource = findResource(info.apiGroup, info.apiVersion, info.resource);
   if (!resource) throw pathNotFound();
   if (resource.namespaced !== (info.namespace !== undefined) && !(resource.namespaced && (info.verb === 'list' || info.verb === 'watch' || info.verb === 'deletecollection'))) {
@@ -124,6 +134,7 @@ async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiAct
     body: () => (body ??= readBody(req, opts.maxRequestBodyBytes)),
     watchOpened: () => activity.watchOpened(),
   };
+  if (info.subresource === 'log' || info.subresource === 'exec') return podStream(scope);
   await VERB_HANDLERS[info.verb](scope);
 }
 

@@ -1,7 +1,11 @@
+import * as http from 'node:http';
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { StatusError } from '../apiserver/errors';
 import { decodeProtobufBody, encodeProtobuf, encodeProtobufList, hasProtobuf, messageFor, protobufWatchFrame } from './protobuf';
+import { startServer } from './testing';
+import { groupVersionString, SERVED_RESOURCES } from './resources';
+import { USER } from '../cluster';
 
 /** Bytes as the real kubectl v1.33.9 sent them (`kubectl drain node-1 --force --disable-eviction`, with `--grace-period=5`, with `--dry-run=server`), captured at the server. */
 const KUBECTL_DRAIN = Buffer.from('k8s\0\n\x13\n\x02v1\x12\rDeleteOptions\x12\0\x1a\0"\0', 'latin1');
@@ -112,5 +116,48 @@ describe('protobuf request bodies (R77)', () => {
     for (const [apiVersion, kind] of [['v1', 'Service'], ['v1', 'ServiceList'], ['v1', 'Endpoints'], ['discovery.k8s.io/v1', 'EndpointSlice'], ['discovery.k8s.io/v1', 'EndpointSliceList']]) expect(hasProtobuf(apiVersion, kind), kind).to.equal(true);
     const slice = { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'web-abcde', namespace: 'default' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.244.0.2'], conditions: { ready: false, serving: true, terminating: true }, nodeName: 'node-1' }], ports: [{ name: '', port: 8080, protocol: 'TCP' }] };
     expect(decodeProtobufBody(encodeProtobuf(slice)!)).to.deep.equal(slice);
+  });
+});
+
+describe('protobuf answers over HTTP (R77)', () => {
+  it('every served kind and its list has a message (else: add it to scripts/protobuf-descriptors.ts ROOTS and regenerate)', () => {
+    const missing = SERVED_RESOURCES.flatMap((r) => [r.kind, `${r.kind}List`].filter((k) => !messageFor(groupVersionString(r.group, r.version), k)).map((k) => `${groupVersionString(r.group, r.version)} ${k}`));
+    expect(missing).to.deep.equal([]);
+  });
+
+  it('a watch asked for in protobuf streams length-prefixed WatchEvents: ADDED for what exists, then the DELETE as it happens', async () => {
+    const s = await startServer(['web']);
+    try {
+      const frames: Buffer[] = [];
+      let contentType = '';
+      let buffered = Buffer.alloc(0);
+      const req = http.get(`${s.base}/api/v1/namespaces/default/pods?watch=true`, { headers: { Accept: 'application/vnd.kubernetes.protobuf;stream=watch, application/json' } }, (res) => {
+        contentType = String(res.headers['content-type']);
+        res.on('data', (chunk: Buffer) => {
+          buffered = Buffer.concat([buffered, chunk]);
+          while (buffered.length >= 4 && buffered.length >= 4 + buffered.readUInt32BE(0)) {
+            frames.push(buffered.subarray(4, 4 + buffered.readUInt32BE(0)));
+            buffered = buffered.subarray(4 + buffered.readUInt32BE(0));
+          }
+        });
+      });
+      const until = async (n: number) => {
+        for (let i = 0; i < 200 && frames.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+      };
+      await until(1);
+      s.cluster.apiserver.delete(USER, 'pods', 'default', 'web', { gracePeriodSeconds: 0 });
+      s.cluster.flush();
+      await until(2);
+      req.destroy();
+      const watchEvent = messageFor('v1', 'WatchEvent')!;
+      const events = frames.map((f) => watchEvent.toObject(watchEvent.decode(f)) as { type: string; object: { raw: Uint8Array } });
+      expect(contentType).to.equal('application/vnd.kubernetes.protobuf;stream=watch');
+      expect(events.slice(0, 2).map((e) => [e.type, (decodeProtobufBody(Buffer.from(e.object.raw)) as { metadata: { name: string } }).metadata.name])).to.deep.equal([
+        ['ADDED', 'web'],
+        ['MODIFIED', 'web'],
+      ]);
+    } finally {
+      await s.close();
+    }
   });
 });

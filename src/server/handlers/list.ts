@@ -3,7 +3,7 @@ import type { KubeObject } from '../../apiserver/object';
 import { encodedItem, encodedMessage, listItem } from '../caching-object';
 import { writeJsonList } from '../list-encoding';
 import { contentTypeOf, negotiate } from '../negotiation';
-import { encodeProtobufList, PROTOBUF } from '../protobuf';
+import { encodeProtobufList, hasProtobuf, PROTOBUF } from '../protobuf';
 import { groupVersionString } from '../resources';
 import { toTable } from '../table';
 import { query, LIST_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
@@ -42,7 +42,8 @@ export function listResource(scope: RequestScope): void | Promise<void> {
     const r = scope.resource;
     const list = { kind: `${r.kind}List`, apiVersion: groupVersionString(r.group, r.version), metadata };
     if (media.type === 'application/json') return writeJsonList(scope.res, 200, contentTypeOf(media), list, items.map((o) => encodedItem(r, o)));
-    if (media.type === PROTOBUF) return writeBytes(scope, encodeProtobufList(list, items.map((o) => encodedMessage(r, o))));
+    // A kind with no message (descriptors not regenerated for it) is answered in JSON, which protobuf clients also take.
+    if (media.type === PROTOBUF && hasProtobuf(list.apiVersion, list.kind)) return writeBytes(scope, encodeProtobufList(list, items.map((o) => encodedMessage(r, o))));
     out = { ...list, items: items.map((o) => listItem(r, o)) };
   }
   writeObject(scope.res, 200, media, out);

@@ -4,7 +4,8 @@ import type { KubeObject } from '../../apiserver/object';
 import type { WatchEvent } from '../../apiserver/watch';
 import { contentTypeOf, negotiate } from '../negotiation';
 import { encodedObject, encodedProtobuf } from '../caching-object';
-import { encodeProtobuf, PROTOBUF, PROTOBUF_WATCH, protobufWatchFrame } from '../protobuf';
+import { encodeProtobuf, hasProtobuf, PROTOBUF, PROTOBUF_WATCH, protobufWatchFrame } from '../protobuf';
+import { groupVersionString } from '../resources';
 import type { WatchStream } from '../activity';
 import { toTable } from '../table';
 import { query, served, type RequestScope } from './scope';
@@ -34,7 +35,7 @@ const EVENT_END = Buffer.from('}\n');
  */
 export function watchResource(scope: RequestScope): void {
   const media = negotiate(scope.req.headers.accept, WATCH_CONVERSIONS, true);
-  const protobuf = media.type === PROTOBUF;
+  const protobuf = media.type === PROTOBUF && hasProtobuf(groupVersionString(scope.resource.group, scope.resource.version), scope.resource.kind);
   const storage = scope.resource.storage;
   const opts = parseListOptions(storage, { metadata: {} }, {
     labelSelector: query(scope, 'labelSelector'),
@@ -53,7 +54,7 @@ export function watchResource(scope: RequestScope): void {
   let first = true;
   // Events reach the stream only from the clock (after this handler returned), so the headers go first.
   const start = () => {
-    res.writeHead(200, { 'Content-Type': protobuf ? PROTOBUF_WATCH : contentTypeOf(media), 'Transfer-Encoding': 'chunked' });
+    res.writeHead(200, { 'Content-Type': protobuf ? PROTOBUF_WATCH : media.type === PROTOBUF ? 'application/json' : contentTypeOf(media), 'Transfer-Encoding': 'chunked' });
     res.flushHeaders();
   };
   const send = (type: string, object: unknown) =>
