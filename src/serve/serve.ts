@@ -59,6 +59,8 @@ export interface ServedCluster {
 export async function serve(options: ServeOptions): Promise<ServedCluster> {
   const plan = new ClusterPlan(options.release);
   loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
+  // Served objects carry managedFields from their creation on, as a real cluster's do.
+  plan.cluster.apiserver.trackManagedFields();
   plan.start();
   const cluster = plan.cluster;
   cluster.advance(WARMUP_MS);

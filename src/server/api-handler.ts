@@ -70,6 +70,8 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
   const opts: ApiHandlerOptions = { maxRequestBodyBytes: DEFAULT_MAX_REQUEST_BODY_BYTES, identify: identifyByUserAgent, ...options };
   const activity = new ApiActivity();
   cluster.apiserver.ensureSystemNamespaces();
+  // A served API keeps managedFields on every write, as kube-apiserver does.
+  cluster.apiserver.trackManagedFields();
 
   const listener: RequestListener = (req, res) => {
     activity.requestStarted();

@@ -2,7 +2,7 @@ import type { KubeObject } from '../../apiserver/object';
 import { decodeObjectBody, namespaceMismatch, unrecognizedKind } from '../body';
 import { createEviction } from './eviction';
 import { groupVersionString } from '../resources';
-import { dryRunOf, served, unwrap, writeResult, type RequestScope } from './scope';
+import { dryRunOf, fieldManagerOf, served, unwrap, writeResult, type RequestScope } from './scope';
 
 /**
  * Decodes a create or update body into the stored form: a JSON or YAML object of this
@@ -29,6 +29,6 @@ export async function createResource(scope: RequestScope): Promise<void> {
   if (scope.info.subresource === 'eviction') return createEviction(scope);
   const obj = await decodeResourceBody(scope);
   const dryRun = dryRunOf(scope);
-  const { code, object } = unwrap(scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun }));
+  const { code, object } = unwrap(scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun, fieldManager: fieldManagerOf(scope) }));
   writeResult(scope, code, served(scope, object as KubeObject));
 }
