@@ -88,10 +88,10 @@ export class FieldManager {
     const root = this.rootOf(next.apiVersion ?? info.apiVersion, next.kind ?? '');
     const sent = info.subresource ? undefined : next.metadata.managedFields;
     const managers = decode(sent && sent.length > 0 ? sent : (live?.metadata.managedFields ?? []));
-    const before = live ? withoutManagedFields(live) : emptyObject(next);
+    const before = live ? typedForm(this.schema, root, live) : emptyObject(this.schema, root);
     let cmp: Comparison;
     try {
-      cmp = excluding(compare(this.schema, root, before, withoutManagedFields(next)), reset);
+      cmp = excluding(compare(this.schema, root, before, typedForm(this.schema, root, next)), reset);
     } catch (e) {
       // UpdateNoErrors: an object the type converter refuses is written without managedFields.
       if (!(e instanceof SmdError)) throw e;
@@ -176,13 +176,20 @@ function excluding(c: Comparison, reset: FieldSet): Comparison {
 }
 
 /**
- * The live side of a create: the kind's zero value as the Go types serialize it, where metadata,
- * spec and status are empty structs (never omitted), so a create owns their fields, not them.
+ * The live side of a create: the kind's zero value as the Go types serialize it. metadata, spec
+ * and status are structs, never omitted; in spec and status, the fields without `omitempty` —
+ * the ones the OpenAPI document lists as required — are there as null (a nil slice, map or
+ * pointer). So a create owns `spec.containers[name="app"]`, not `spec` or `spec.containers`.
  */
-function emptyObject(next: KubeObject): Json {
+function emptyObject(schema: SmdSchema, root: OpenApiSchema): Json {
   const out: Record<string, Json> = { metadata: {} };
-  const n = next as unknown as Record<string, unknown>;
-  for (const k of ['spec', 'status']) if (n[k] !== undefined) out[k] = {};
+  for (const k of ['spec', 'status']) {
+    if (!root.properties?.[k]) continue;
+    const part: Record<string, Json> = {};
+    const def = root.properties?.[k] ? schema.deref(root.properties[k]) : undefined;
+    for (const field of def?.required ?? []) part[field] = null;
+    out[k] = part;
+  }
   return out;
 }
 
@@ -190,6 +197,20 @@ function withoutManagedFields(o: KubeObject): Json {
   if (o.metadata.managedFields === undefined) return o as unknown as Json;
   const { managedFields: _, ...metadata } = o.metadata;
   return { ...o, metadata } as unknown as Json;
+}
+
+/**
+ * The object as the typed Go value serializes it, for a comparison: spec and status are structs,
+ * there (empty) even when the stored JSON leaves them out, so a first status write owns
+ * `status.phase`, not `status` itself.
+ */
+function typedForm(schema: SmdSchema, root: OpenApiSchema, o: KubeObject): Json {
+  const value = withoutManagedFields(o) as Record<string, Json>;
+  const missing = ['spec', 'status'].filter((k) => value[k] === undefined && root.properties?.[k]);
+  if (missing.length === 0) return value;
+  const out = { ...value };
+  for (const k of missing) out[k] = {};
+  return out;
 }
 
 function decode(entries: readonly ManagedFieldsEntry[]): Map<string, Managed> {

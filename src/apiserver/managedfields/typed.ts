@@ -108,18 +108,20 @@ export function compare(schema: SmdSchema, root: OpenApiSchema, lhs: Json | unde
   const walk = (l: Json | undefined, r: Json | undefined, node: OpenApiSchema | undefined, path: PathElement[]): void => {
     const t = shapeOf(schema, node, r ?? l);
     let isLeaf = true;
-    if (t.kind === 'map' && !t.atomic && (l === undefined || isMap(l)) && (r === undefined || isMap(r))) {
-      const lm = l as JsonMap | undefined;
-      const rm = r as JsonMap | undefined;
+    // A null side is there but empty (a Go nil slice or map of a field without omitempty).
+    const absent = (v: Json | undefined) => v === undefined || v === null;
+    if (t.kind === 'map' && !t.atomic && (absent(l) || isMap(l)) && (absent(r) || isMap(r))) {
+      const lm = isMap(l) ? l : undefined;
+      const rm = isMap(r) ? r : undefined;
       const empty = (!lm || Object.keys(lm).length === 0) && (!rm || Object.keys(rm).length === 0);
       if (!empty) {
         isLeaf = false;
         const keys = new Set([...Object.keys(lm ?? {}), ...Object.keys(rm ?? {})]);
         for (const k of keys) walk(lm?.[k], rm?.[k], fieldSchema(t, k), [...path, { field: k }]);
       }
-    } else if (t.kind === 'list' && t.relationship !== 'atomic' && (l === undefined || Array.isArray(l)) && (r === undefined || Array.isArray(r))) {
-      const ll = (l as Json[] | undefined) ?? [];
-      const rl = (r as Json[] | undefined) ?? [];
+    } else if (t.kind === 'list' && t.relationship !== 'atomic' && (absent(l) || Array.isArray(l)) && (absent(r) || Array.isArray(r))) {
+      const ll = Array.isArray(l) ? l : [];
+      const rl = Array.isArray(r) ? r : [];
       if (ll.length > 0 || rl.length > 0) {
         isLeaf = false;
         const at = pathText(path);
@@ -271,9 +273,10 @@ export function removeItems(schema: SmdSchema, root: OpenApiSchema, value: Json,
 /**
  * What an applier stops applying leaves the object (merge/update.go prune, with
  * EnsureNamedFieldsAreMembers, addBackOwnedItems and addBackDanglingItems): each field of the
- * manager's previous applied set that no manager owns now — itself, something below it, or an
- * atomic whole above it — is removed with what it holds. A struct field the previous set only
- * passed through counts as owned by it, so a struct the applier alone kept goes too.
+ * manager's previous applied set that no manager owns now — itself or something below it — is
+ * removed with what it holds (owning a map does not keep its entries: an applied `labels: {}`
+ * lets the labels the applier dropped go). A struct field the previous set only passed through
+ * counts as owned by it, so a struct the applier alone kept goes too; what nobody owned stays.
  */
 export function prune(schema: SmdSchema, root: OpenApiSchema, merged: Json, lastSet: FieldSet, ownedNow: FieldSet): Json {
   const walk = (v: Json, node: OpenApiSchema | undefined, last: FieldSet, owned: FieldSet | undefined, at: string): Json => {
@@ -286,7 +289,7 @@ export function prune(schema: SmdSchema, root: OpenApiSchema, merged: Json, last
         const lastChild = last.child(pe);
         const named = !!t.fields?.[k];
         if ((last.hasMember(pe) || (named && lastChild)) && !keep(pe)) continue;
-        out[k] = lastChild && !owned?.hasMember(pe) ? walk(v[k], fieldSchema(t, k), lastChild, owned?.child(pe), `${at}.${k}`) : v[k];
+        out[k] = lastChild ? walk(v[k], fieldSchema(t, k), lastChild, owned?.child(pe), `${at}.${k}`) : v[k];
       }
       return out;
     }
@@ -296,7 +299,7 @@ export function prune(schema: SmdSchema, root: OpenApiSchema, merged: Json, last
         const pe = itemElement(schema, t, item, i, at);
         if (last.hasMember(pe) && !keep(pe)) return;
         const lastChild = last.child(pe);
-        out.push(lastChild && !owned?.hasMember(pe) ? walk(item, t.element, lastChild, owned?.child(pe), at) : item);
+        out.push(lastChild ? walk(item, t.element, lastChild, owned?.child(pe), at) : item);
       });
       return out;
     }
