@@ -9,7 +9,6 @@ import { toFieldSet } from './typed';
 
 const fm = new FieldManager(schemaDefinitions());
 const POD = fm.rootOf('v1', 'Pod');
-const NO_RESET = new FieldSet();
 const STATUS = FieldSet.of([{ field: 'status' }]);
 const apply = (manager: string): ManagerInfo => ({ manager, operation: 'Apply', apiVersion: 'v1' });
 const update = (manager: string, subresource?: string): ManagerInfo => ({ manager, operation: 'Update', apiVersion: 'v1', ...(subresource ? { subresource } : {}) });

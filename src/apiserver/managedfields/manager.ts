@@ -88,10 +88,10 @@ export class FieldManager {
     const root = this.rootOf(next.apiVersion ?? info.apiVersion, next.kind ?? '');
     const sent = info.subresource ? undefined : next.metadata.managedFields;
     const managers = decode(sent && sent.length > 0 ? sent : (live?.metadata.managedFields ?? []));
-    const before = live ? typedForm(this.schema, root, live) : emptyObject(this.schema, root);
+    const before = live ? typedForm(root, live) : emptyObject(this.schema, root);
     let cmp: Comparison;
     try {
-      cmp = excluding(compare(this.schema, root, before, typedForm(this.schema, root, next)), reset);
+      cmp = excluding(compare(this.schema, root, before, typedForm(root, next)), reset);
     } catch (e) {
       // UpdateNoErrors: an object the type converter refuses is written without managedFields.
       if (!(e instanceof SmdError)) throw e;
@@ -204,7 +204,7 @@ function withoutManagedFields(o: KubeObject): Json {
  * there (empty) even when the stored JSON leaves them out, so a first status write owns
  * `status.phase`, not `status` itself.
  */
-function typedForm(schema: SmdSchema, root: OpenApiSchema, o: KubeObject): Json {
+function typedForm(root: OpenApiSchema, o: KubeObject): Json {
   const value = withoutManagedFields(o) as Record<string, Json>;
   const missing = ['spec', 'status'].filter((k) => value[k] === undefined && root.properties?.[k]);
   if (missing.length === 0) return value;
