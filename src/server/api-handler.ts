@@ -149,6 +149,8 @@ function serveNonResource(cluster: Cluster, req: IncomingMessage, res: ServerRes
     if (list) return json(list);
   }
   const doc = openApiDocument(path, cluster.apiserver.options.release);
+  // kube-openapi's handler: /openapi/v2 as JSON; a client asking only for the protobuf form gets 406.
+  if (doc && path === '/openapi/v2') return writeObject(res, 200, negotiate(req.headers.accept, []), doc);
   if (doc) return json(doc);
   throw pathNotFound();
 }

@@ -2,7 +2,8 @@ import type { KubeObject } from '../../apiserver/object';
 import { decodeObjectBody, namespaceMismatch, unrecognizedKind } from '../body';
 import { createEviction } from './eviction';
 import { groupVersionString } from '../resources';
-import { dryRunOf, fieldManagerOf, served, unwrap, writeResult, type RequestScope } from './scope';
+import { fieldValidationOf, validateFields } from '../field-validation';
+import { dryRunOf, fieldManagerOf, query, served, unwrap, writeResult, type RequestScope } from './scope';
 
 /**
  * Decodes a create or update body into the stored form: a JSON or YAML object of this
@@ -21,6 +22,7 @@ export async function decodeResourceBody(scope: RequestScope): Promise<KubeObjec
   if (r.namespaced && metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== scope.info.namespace) throw namespaceMismatch();
   if (!r.namespaced && metadata.namespace) throw namespaceMismatch();
   const typed = { ...obj, apiVersion: gv, kind: r.kind } as KubeObject;
+  validateFields(r, typed, fieldValidationOf(query(scope, 'fieldValidation'), scope.info.verb === 'create' ? 'CreateOptions' : 'UpdateOptions'), scope.res);
   return r.fromServed ? r.fromServed(typed) : typed;
 }
 

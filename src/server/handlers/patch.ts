@@ -4,6 +4,7 @@ import type { PatchType } from '../../apiserver/patch';
 import { badRequest, unprocessable } from '../../apiserver/errors';
 import { decodeJson, mediaTypeOf } from '../body';
 import { groupVersionString } from '../resources';
+import { fieldValidationOf, validateFields } from '../field-validation';
 import { unsupportedMediaType } from '../status';
 import { dryRunOf, fieldManagerOf, query, served, unwrap, writeResult, type RequestScope } from './scope';
 
@@ -29,6 +30,9 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   // metav1 validation ValidatePatchOptions: force belongs to apply alone.
   if (force !== undefined) throw unprocessable('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
   const body = decodeJson(await scope.body());
+  // A merge or strategic patch names fields as the object does (a JSON Patch's operations are not walked).
+  const directive = fieldValidationOf(query(scope, 'fieldValidation'), 'PatchOptions');
+  if (type !== 'json') validateFields(scope.resource, body, directive, scope.res);
   const dryRun = dryRunOf(scope);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const { code, object } = unwrap(scope.api.patch(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, type, body, { subresource, dryRun, fieldManager: fieldManagerOf(scope) }));
