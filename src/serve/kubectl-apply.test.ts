@@ -56,15 +56,15 @@ function stored(name: string): Pod {
 
 const managers = (p: Pod) => (p.metadata.managedFields ?? []).map((e: ManagedFieldsEntry) => `${e.manager} ${e.operation}${e.subresource ? ` ${e.subresource}` : ''}`);
 
-describe('kubectl explain, apply --server-side and field validation (real kubectl v1.33 against serve)', () => {
-  it('explain pod.spec.terminationGracePeriodSeconds prints the field from the OpenAPI v3 schema', async () => {
+describe('R90–R93 — kubectl explain, apply --server-side and field validation (real kubectl v1.33 against serve)', () => {
+  it('R90 — explain pod.spec.terminationGracePeriodSeconds prints the field from the OpenAPI v3 schema', async () => {
     const r = await kubectl(['explain', 'pod.spec.terminationGracePeriodSeconds']);
     expect(r.stderr).to.equal('');
     expect(r.stdout).to.match(/^KIND:\s+Pod\nVERSION:\s+v1\n\nFIELD: terminationGracePeriodSeconds <integer>\n/);
     expect(r.stdout).to.include('Defaults to 30 seconds.');
   });
 
-  it('apply --server-side creates, re-applies without a write, conflicts for another manager, and --force-conflicts takes the field', async () => {
+  it('R92, R93 — apply --server-side creates, re-applies without a write, conflicts for another manager, and --force-conflicts takes the field', async () => {
     expect((await kubectl(['apply', '--server-side', '-f', '-'], manifest('ssa', 'nginx:1'))).stdout).to.equal('pod/ssa serverside-applied\n');
     const created = stored('ssa');
     expect(managers(created)).to.deep.equal(['kubectl Apply', 'kubelet Update status']);
@@ -93,7 +93,7 @@ describe('kubectl explain, apply --server-side and field validation (real kubect
     expect(r.stderr.split('\n')[0]).to.equal('error: Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .spec.containers[name="app"].image');
   });
 
-  it('create sends fieldValidation=Strict: an unknown field is refused; --validate=warn creates and prints the warnings', async () => {
+  it('R91 — create sends fieldValidation=Strict: an unknown field is refused; --validate=warn creates and prints the warnings', async () => {
     const bad = manifest('unk', 'nginx', '    bogus: 1\n');
     const strict = await kubectl(['create', '-f', '-'], bad);
     expect(strict.stderr).to.equal('Error from server (BadRequest): error when creating "STDIN": strict decoding error: unknown field "spec.containers[0].bogus"\n');

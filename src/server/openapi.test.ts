@@ -8,7 +8,7 @@ import { findResource } from './resources';
 
 type Doc = { components: { schemas: Record<string, { 'x-kubernetes-group-version-kind'?: unknown[]; properties?: Record<string, { allOf?: { $ref: string }[] }> }> } };
 
-describe('OpenAPI documents with the served kinds\' schemas (openapi.ts, schemas.ts)', () => {
+describe('R90 — OpenAPI documents with the served kinds\' schemas (openapi.ts, schemas.ts)', () => {
   it('v3 api/v1 carries Pod with its group-version-kind, references wrapped in allOf, and what it uses', () => {
     const doc = openApiDocument('/openapi/v3/api/v1', DEFAULT_RELEASE) as Doc;
     const pod = doc.components.schemas['io.k8s.api.core.v1.Pod'];
@@ -26,7 +26,7 @@ describe('OpenAPI documents with the served kinds\' schemas (openapi.ts, schemas
   });
 });
 
-describe('server-side field validation (field-validation.ts)', () => {
+describe('R91 — server-side field validation (field-validation.ts)', () => {
   const pods = findResource('', 'v1', 'pods')!;
   it('unknown fields by their path; label and annotation keys and patch directives are not fields', () => {
     const body = { metadata: { labels: { anything: 'x' } }, spec: { foo: 1, containers: [{ name: 'a', bar: 2 }], $setElementOrder: [] }, status: { phase: 'Running' } };
