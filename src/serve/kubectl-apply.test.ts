@@ -87,10 +87,15 @@ describe('R90–R93 — kubectl explain, apply --server-side and field validatio
     expect(JSON.stringify(forced.metadata.managedFields![0].fieldsV1)).not.to.include('f:image');
   });
 
-  it('client-side apply records kubectl-client-side-apply (Update), which a server-side applier of another value conflicts with', async () => {
+  it('R93 — client-side apply records kubectl-client-side-apply (Update), which a server-side applier of another value conflicts with, unless it is kubectl taking over its own last-applied fields', async () => {
     expect((await kubectl(['apply', '-f', '-'], manifest('csa', 'busybox:1'))).stdout).to.equal('pod/csa created\n');
     const r = await kubectl(['apply', '--server-side', '--field-manager=mine', '-f', '-'], manifest('csa', 'busybox:2'));
     expect(r.stderr.split('\n')[0]).to.equal('error: Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .spec.containers[name="app"].image');
+    // As `kubectl` itself, the fields of the last-applied annotation the object still holds are its to take.
+    expect((await kubectl(['apply', '--server-side', '-f', '-'], manifest('csa', 'busybox:2'))).stdout).to.equal('pod/csa serverside-applied\n');
+    const upgraded = stored('csa');
+    expect(upgraded.spec!.containers[0].image).to.equal('busybox:2');
+    expect(JSON.parse(upgraded.metadata.annotations!['kubectl.kubernetes.io/last-applied-configuration']).spec.containers[0].image).to.equal('busybox:2');
   });
 
   it('R91 — create sends fieldValidation=Strict: an unknown field is refused; --validate=warn creates and prints the warnings', async () => {

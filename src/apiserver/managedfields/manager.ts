@@ -1,7 +1,7 @@
 import type { ManagedFieldsEntry, StatusCause } from 'kubernetes-types/meta/v1';
 import { StatusError } from '../errors';
 import type { KubeObject } from '../object';
-import { FieldSet, pathString, type Json, type Path } from './fieldpath';
+import { FieldSet, goJson, pathString, type Json, type Path } from './fieldpath';
 import { SmdSchema, type OpenApiSchema } from './schema';
 import { compare, jsonEquals, merge, prune, SmdError, toFieldSet, type Comparison } from './typed';
 
@@ -24,9 +24,12 @@ import { compare, jsonEquals, merge, prune, SmdError, toFieldSet, type Compariso
  * - an apply that changes nothing but the time keeps the stored entries, so it writes nothing
  *   (handlers/fieldmanager IgnoreManagedFieldsTimestampsTransformer, v1.27).
  *
+ * - `kubectl apply --server-side` (manager `kubectl`) over an object applied client-side may take
+ *   the fields its last-applied-configuration annotation names and the live object still holds,
+ *   and keeps that annotation current (lastAppliedManager, lastAppliedUpdater).
+ *
  * Not modelled: the cap of 10 update managers merged into "ancient-changes" (capManagersManager),
- * the kubectl client-side-apply upgrade (lastAppliedManager), and conversion between versions
- * (every kind here is served at one version).
+ * and conversion between versions (every kind here is served at one version).
  */
 
 /** Who writes, as managedFields records it (BuildManagerIdentifier). */
@@ -41,6 +44,16 @@ interface Managed {
   readonly info: ManagerInfo;
   set: FieldSet;
   time?: string;
+}
+
+/** kubectl's client-side apply annotation (corev1.LastAppliedConfigAnnotation). */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** merge.Conflicts: the fields an apply would take from other managers. */
+class Conflicts extends Error {
+  constructor(readonly list: { info: ManagerInfo; path: Path }[]) {
+    super('conflicts');
+  }
 }
 
 /** stripMetaManager's paths: never owned by anyone. */
@@ -114,6 +127,57 @@ export class FieldManager {
    */
   apply(live: KubeObject | undefined, config: KubeObject, info: ManagerInfo, force: boolean, reset: FieldSet, now: string): KubeObject {
     if (config.metadata.managedFields !== undefined) throw badRequest('metadata.managedFields must be nil');
+    let out: KubeObject;
+    try {
+      out = this.applyOnce(live, config, info, force, reset, now);
+    } catch (e) {
+      if (!(e instanceof Conflicts)) throw e;
+      // lastAppliedManager: `kubectl apply --server-side` over an object kubectl applied client-side
+      // may take the fields its last-applied-configuration names, while the live object still
+      // holds those values.
+      const allowed = info.manager === 'kubectl' && live ? this.allowedByLastApplied(live) : undefined;
+      if (!allowed) throw applyConflict(e.list);
+      const remaining = e.list.filter((c) => !allowed.has(c.path));
+      if (remaining.length > 0) throw applyConflict(remaining);
+      out = this.applyOnce(live, config, info, true, reset, now);
+    }
+    // lastAppliedUpdater: kubectl's server-side apply keeps a last-applied annotation up to date.
+    const annotations = out.metadata.annotations;
+    if (info.manager === 'kubectl' && annotations?.[LAST_APPLIED]) {
+      const { [LAST_APPLIED]: _, ...others } = config.metadata.annotations ?? {};
+      const last = { ...config, metadata: { ...config.metadata, annotations: others } };
+      if (Object.keys(others).length === 0) delete (last.metadata as { annotations?: object }).annotations;
+      out.metadata = { ...out.metadata, annotations: { ...annotations, [LAST_APPLIED]: `${goJson(last as unknown as Json)}\n` } };
+    }
+    return out;
+  }
+
+  /**
+   * The fields of the last-applied-configuration annotation whose values the live object still
+   * has (lastAppliedManager.allowedConflictsFromLastApplied); undefined without one.
+   */
+  private allowedByLastApplied(live: KubeObject): FieldSet | undefined {
+    const text = live.metadata.annotations?.[LAST_APPLIED];
+    if (!text) return undefined;
+    let last: Json;
+    try {
+      last = JSON.parse(text) as Json;
+    } catch {
+      return undefined;
+    }
+    const lastObj = last as { apiVersion?: string; kind?: string };
+    if (lastObj.apiVersion !== live.apiVersion) return undefined;
+    const root = this.rootOf(lastObj.apiVersion ?? '', lastObj.kind ?? '');
+    try {
+      const cmp = compare(this.schema, root, last, withoutManagedFields(live));
+      return toFieldSet(this.schema, root, last).difference(cmp.modified).difference(cmp.added).difference(cmp.removed);
+    } catch (e) {
+      if (e instanceof SmdError) return undefined;
+      throw e;
+    }
+  }
+
+  private applyOnce(live: KubeObject | undefined, config: KubeObject, info: ManagerInfo, force: boolean, reset: FieldSet, now: string): KubeObject {
     const root = this.rootOf(config.apiVersion ?? '', config.kind ?? '');
     const managers = decode(live?.metadata.managedFields ?? []);
     const liveValue = (live ? withoutManagedFields(live) : {}) as Json;
@@ -141,7 +205,7 @@ export class FieldManager {
       if (otherId === id) continue;
       for (const path of m.set.intersection(cmp.modified.union(cmp.added)).paths()) conflicts.push({ info: m.info, path });
     }
-    if (conflicts.length > 0 && !force) throw applyConflict(conflicts);
+    if (conflicts.length > 0 && !force) throw new Conflicts(conflicts);
     takeChanges(managers, id, cmp);
     managers.get(id)!.set = applied;
     const out = merged as unknown as KubeObject;
