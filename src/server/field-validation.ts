@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { badRequest, unprocessable } from '../apiserver/errors';
+import { badRequest, unprocessable, type StatusError } from '../apiserver/errors';
 import { SmdSchema, type OpenApiSchema } from '../apiserver/managedfields/schema';
 import { schemaDefinitions } from '../apiserver/schemas';
 import type { ServedResource } from './resources';
@@ -11,7 +11,8 @@ import type { ServedResource } from './resources';
  * apimachinery's serializer/json and sigs.k8s.io/json):
  *
  * - `Strict`: 400 BadRequest `strict decoding error: unknown field "spec.foo"` (all of them, comma
- *   separated) — what kubectl ≥ 1.25 sends by default (`--validate=strict`);
+ *   separated) — what kubectl ≥ 1.25 sends by default (`--validate=strict`); a patch is a 422
+ *   Invalid on the field `patch` with that message (patch.go applyPatchToObject);
  * - `Warn` (the server's default): the request goes on, with one `Warning: 299 - "unknown field
  *   \"spec.foo\""` header per field, which kubectl prints;
  * - `Ignore`: unknown fields are dropped silently, as before.
@@ -76,11 +77,11 @@ export function unknownFields(r: ServedResource, value: unknown, drop = false): 
  * warnings for Warn; with Warn and Ignore the unknown fields are dropped, as decoding into the Go
  * types drops them.
  */
-export function validateFields(r: ServedResource, value: unknown, directive: FieldValidation, res: ServerResponse): void {
+export function validateFields(r: ServedResource, value: unknown, directive: FieldValidation, res: ServerResponse, refuse: (message: string) => StatusError = badRequest): void {
   const unknown = unknownFields(r, value, directive !== 'Strict');
   if (directive === 'Ignore') return;
   if (unknown.length === 0) return;
-  if (directive === 'Strict') throw badRequest(`strict decoding error: ${unknown.map((f) => `unknown field ${JSON.stringify(f)}`).join(', ')}`);
+  if (directive === 'Strict') throw refuse(`strict decoding error: ${unknown.map((f) => `unknown field ${JSON.stringify(f)}`).join(', ')}`);
   const existing = res.getHeader('Warning');
   const warnings = [...(Array.isArray(existing) ? existing : existing === undefined ? [] : [String(existing)]), ...unknown.map((f) => `299 - ${JSON.stringify(`unknown field ${JSON.stringify(f)}`)}`)];
   res.setHeader('Warning', warnings);

@@ -1,10 +1,11 @@
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { expect } from 'chai';
 import { StatusError } from '../apiserver/errors';
 import { DEFAULT_RELEASE } from '../release';
 import { fieldValidationOf, unknownFields } from './field-validation';
 import { openApiDocument } from './openapi';
 import { findResource } from './resources';
+import { request, startServer, type TestServer } from './testing';
 
 type Doc = { components: { schemas: Record<string, { 'x-kubernetes-group-version-kind'?: unknown[]; properties?: Record<string, { allOf?: { $ref: string }[] }> }> } };
 
@@ -45,5 +46,30 @@ describe('R91 — server-side field validation (field-validation.ts)', () => {
       return undefined;
     })();
     expect([e?.code, e?.status.message]).to.deep.equal([422, 'PatchOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"']);
+  });
+});
+
+describe('R91 — field validation over HTTP (create, strategic patch)', () => {
+  let s: TestServer;
+  before(async () => (s = await startServer(['web'])));
+  after(() => s.close());
+  const PODS = '/api/v1/namespaces/default/pods';
+  const SMP = { 'Content-Type': 'application/strategic-merge-patch+json' };
+
+  it('a create under Strict is a 400; under Warn it goes on with a Warning header and without the field', async () => {
+    const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' }, spec: { bogus: true, containers: [{ name: 'app' }] } };
+    const strict = await request(s.base, 'POST', `${PODS}?fieldValidation=Strict`, { body });
+    expect([strict.status, strict.json.reason, strict.json.message]).to.deep.equal([400, 'BadRequest', 'strict decoding error: unknown field "spec.bogus"']);
+    const warn = await request(s.base, 'POST', PODS, { body });
+    expect(warn.status).to.equal(201);
+    expect(warn.headers.warning).to.equal('299 - "unknown field \\"spec.bogus\\""');
+    expect(warn.json.spec).not.to.have.property('bogus');
+  });
+
+  it('a strategic merge patch under Strict is a 422 on the field "patch", the patch printed as Go prints its map', async () => {
+    const r = await request(s.base, 'PATCH', `${PODS}/web?fieldValidation=Strict`, { body: { spec: { bogus: 1 } }, headers: SMP });
+    expect([r.status, r.json.reason, r.json.message]).to.deep.equal([422, 'Invalid', ' "" is invalid: patch: Invalid value: "map[spec:map[bogus:1]]": strict decoding error: unknown field "spec.bogus"']);
+    const ignored = await request(s.base, 'PATCH', `${PODS}/web?fieldValidation=Ignore`, { body: { spec: { bogus: 1 } }, headers: SMP });
+    expect([ignored.status, ignored.headers.warning]).to.deep.equal([200, undefined]);
   });
 });

@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../apiserver/object';
 import type { PatchType } from '../../apiserver/patch';
-import { badRequest, unprocessable } from '../../apiserver/errors';
+import { badRequest, invalid, unprocessable, type StatusError } from '../../apiserver/errors';
 import { decodeJson, mediaTypeOf } from '../body';
 import { groupVersionString } from '../resources';
 import { fieldValidationOf, validateFields } from '../field-validation';
@@ -32,7 +32,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   const body = decodeJson(await scope.body());
   // A merge or strategic patch names fields as the object does (a JSON Patch's operations are not walked).
   const directive = fieldValidationOf(query(scope, 'fieldValidation'), 'PatchOptions');
-  if (type !== 'json') validateFields(scope.resource, body, directive, scope.res);
+  if (type !== 'json') validateFields(scope.resource, body, directive, scope.res, (detail) => patchInvalid(type === 'strategic' ? goValue(body) : JSON.stringify(body), detail));
   const dryRun = dryRunOf(scope);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const { code, object } = unwrap(scope.api.patch(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, type, body, { subresource, dryRun, fieldManager: fieldManagerOf(scope) }));
@@ -68,6 +68,26 @@ async function applyResource(scope: RequestScope, force: string | undefined): Pr
     scope.api.apply(scope.client, r.storage, scope.info.namespace, scope.info.name, stored as never, { fieldManager, force: force === 'true', subresource, dryRun: dryRunOf(scope) }),
   );
   writeResult(scope, code, served(scope, object as KubeObject));
+}
+
+/**
+ * errors.NewInvalid with an empty kind on the field `patch`, its value the patch as Go prints it
+ * (`%+v` of the strategic patch's map; for a merge patch upstream prints the patched object, here
+ * the patch).
+ */
+function patchInvalid(value: string, detail: string): StatusError {
+  return invalid('', '', [{ field: 'patch', type: 'Invalid', value, detail }]);
+}
+
+/** Go's %+v of a decoded JSON value: `map[spec:map[foo:1]]`, `[a b]`, strings bare. */
+function goValue(v: unknown): string {
+  if (v === null) return '<nil>';
+  if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
+  if (typeof v === 'object') {
+    const m = v as Record<string, unknown>;
+    return `map[${Object.keys(m).sort().map((k) => `${k}:${goValue(m[k])}`).join(' ')}]`;
+  }
+  return String(v);
 }
 
 /** schema.GroupVersionKind.String: `/v1, Kind=Pod`, `apps/v1, Kind=ReplicaSet`. */
