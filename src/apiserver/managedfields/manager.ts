@@ -22,7 +22,7 @@ import { compare, jsonEquals, merge, prune, SmdError, toFieldSet, type Compariso
  *   through pods/status: GetResetFields) are never owned through that endpoint;
  * - apiVersion, kind and the server-set metadata are never owned (stripMetaManager);
  * - an apply that changes nothing but the time keeps the stored entries, so it writes nothing
- *   (handlers/fieldmanager IgnoreManagedFieldsTimestampsTransformer, v1.27).
+ *   (handlers/fieldmanager IgnoreManagedFieldsTimestampsTransformer, in every modelled release).
  *
  * - `kubectl apply --server-side` (manager `kubectl`) over an object applied client-side may take
  *   the fields its last-applied-configuration annotation names and the live object still holds,
