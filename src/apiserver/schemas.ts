@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type { OpenApiSchema } from './managedfields/schema';
 
 /**
- * R90 — the OpenAPI definitions of the served kinds, read as data from `@kubernetes/client-node`
+ * R110 — the OpenAPI definitions of the served kinds, read as data from `@kubernetes/client-node`
  * (pinned): its generated models are upstream's OpenAPI document (spec v1.34.0) turned into
  * classes, each with its description, its properties' names, types and formats
  * (`attributeTypeMap`) and, in its declaration file, every property's description and whether it

@@ -56,15 +56,15 @@ function stored(name: string): Pod {
 
 const managers = (p: Pod) => (p.metadata.managedFields ?? []).map((e: ManagedFieldsEntry) => `${e.manager} ${e.operation}${e.subresource ? ` ${e.subresource}` : ''}`);
 
-describe('R90–R93 — kubectl explain, apply --server-side and field validation (real kubectl v1.33 against serve)', () => {
-  it('R90 — explain pod.spec.terminationGracePeriodSeconds prints the field from the OpenAPI v3 schema', async () => {
+describe('R110–R113 — kubectl explain, apply --server-side and field validation (real kubectl v1.33 against serve)', () => {
+  it('R110 — explain pod.spec.terminationGracePeriodSeconds prints the field from the OpenAPI v3 schema', async () => {
     const r = await kubectl(['explain', 'pod.spec.terminationGracePeriodSeconds']);
     expect(r.stderr).to.equal('');
     expect(r.stdout).to.match(/^KIND:\s+Pod\nVERSION:\s+v1\n\nFIELD: terminationGracePeriodSeconds <integer>\n/);
     expect(r.stdout).to.include('Defaults to 30 seconds.');
   });
 
-  it('R92, R93 — apply --server-side creates, re-applies without a write, conflicts for another manager, and --force-conflicts takes the field', async () => {
+  it('R112, R113 — apply --server-side creates, re-applies without a write, conflicts for another manager, and --force-conflicts takes the field', async () => {
     expect((await kubectl(['apply', '--server-side', '-f', '-'], manifest('ssa', 'nginx:1'))).stdout).to.equal('pod/ssa serverside-applied\n');
     const created = stored('ssa');
     expect(managers(created)).to.deep.equal(['kubectl Apply', 'kubelet Update status']);
@@ -87,7 +87,7 @@ describe('R90–R93 — kubectl explain, apply --server-side and field validatio
     expect(JSON.stringify(forced.metadata.managedFields![0].fieldsV1)).not.to.include('f:image');
   });
 
-  it('R93 — client-side apply records kubectl-client-side-apply (Update), which a server-side applier of another value conflicts with, unless it is kubectl taking over its own last-applied fields', async () => {
+  it('R113 — client-side apply records kubectl-client-side-apply (Update), which a server-side applier of another value conflicts with, unless it is kubectl taking over its own last-applied fields', async () => {
     expect((await kubectl(['apply', '-f', '-'], manifest('csa', 'busybox:1'))).stdout).to.equal('pod/csa created\n');
     const r = await kubectl(['apply', '--server-side', '--field-manager=mine', '-f', '-'], manifest('csa', 'busybox:2'));
     expect(r.stderr.split('\n')[0]).to.equal('error: Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .spec.containers[name="app"].image');
@@ -98,7 +98,7 @@ describe('R90–R93 — kubectl explain, apply --server-side and field validatio
     expect(JSON.parse(upgraded.metadata.annotations!['kubectl.kubernetes.io/last-applied-configuration']).spec.containers[0].image).to.equal('busybox:2');
   });
 
-  it('R91 — create sends fieldValidation=Strict: an unknown field is refused; --validate=warn creates and prints the warnings', async () => {
+  it('R111 — create sends fieldValidation=Strict: an unknown field is refused; --validate=warn creates and prints the warnings', async () => {
     const bad = manifest('unk', 'nginx', '    bogus: 1\n');
     const strict = await kubectl(['create', '-f', '-'], bad);
     expect(strict.stderr).to.equal('Error from server (BadRequest): error when creating "STDIN": strict decoding error: unknown field "spec.containers[0].bogus"\n');

@@ -5,7 +5,7 @@ import { schemaDefinitions } from '../apiserver/schemas';
 import type { ServedResource } from './resources';
 
 /**
- * R91 — server-side field validation (KEP-2885, GA in v1.27; on by default in every modelled release):
+ * R111 — server-side field validation (KEP-2885, GA in v1.27; on by default in every modelled release):
  * `?fieldValidation=` on create, update and patch says what to do with fields the kind's schema
  * does not declare (handlers/create.go, update.go, patch.go with the strict decoders of
  * apimachinery's serializer/json and sigs.k8s.io/json):

@@ -9,7 +9,7 @@ import { request, startServer, type TestServer } from './testing';
 
 type Doc = { components: { schemas: Record<string, { 'x-kubernetes-group-version-kind'?: unknown[]; properties?: Record<string, { allOf?: { $ref: string }[] }> }> } };
 
-describe('R90 — OpenAPI documents with the served kinds\' schemas (openapi.ts, schemas.ts)', () => {
+describe('R110 — OpenAPI documents with the served kinds\' schemas (openapi.ts, schemas.ts)', () => {
   it('v3 api/v1 carries Pod with its group-version-kind, references wrapped in allOf, and what it uses', () => {
     const doc = openApiDocument('/openapi/v3/api/v1', DEFAULT_RELEASE) as Doc;
     const pod = doc.components.schemas['io.k8s.api.core.v1.Pod'];
@@ -27,7 +27,7 @@ describe('R90 — OpenAPI documents with the served kinds\' schemas (openapi.ts,
   });
 });
 
-describe('R91 — server-side field validation (field-validation.ts)', () => {
+describe('R111 — server-side field validation (field-validation.ts)', () => {
   const pods = findResource('', 'v1', 'pods')!;
   it('unknown fields by their path; label and annotation keys and patch directives are not fields', () => {
     const body = { metadata: { labels: { anything: 'x' } }, spec: { foo: 1, containers: [{ name: 'a', bar: 2 }], $setElementOrder: [] }, status: { phase: 'Running' } };
@@ -49,7 +49,7 @@ describe('R91 — server-side field validation (field-validation.ts)', () => {
   });
 });
 
-describe('R91 — field validation over HTTP (create, strategic patch)', () => {
+describe('R111 — field validation over HTTP (create, strategic patch)', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['web'])));
   after(() => s.close());

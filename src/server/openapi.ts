@@ -5,7 +5,7 @@ import type { Release } from '../release';
 import { SERVED_RESOURCES, type ServedResource } from './resources';
 
 /**
- * R90 — OpenAPI v3 and v2 of the served kinds (staging/src/k8s.io/kube-openapi handler3 and handler;
+ * R110 — OpenAPI v3 and v2 of the served kinds (staging/src/k8s.io/kube-openapi handler3 and handler;
  * the kubectl side is k8s.io/kubectl/pkg/explain/v2 and client-go openapi3.Root):
  *
  * - `/openapi/v3` lists one document per group/version (`serverRelativeURL` with a hash);

@@ -1,5 +1,5 @@
 /**
- * R95 — field paths and sets of them, as structured-merge-diff's `fieldpath` package defines them
+ * R115 — field paths and sets of them, as structured-merge-diff's `fieldpath` package defines them
  * (sigs.k8s.io/structured-merge-diff fieldpath/element.go, set.go, serialize.go): the unit of
  * ownership in server-side apply. A path walks an object from its root through
  *

@@ -26,7 +26,7 @@ function conflictOf(f: () => unknown): StatusError {
   throw new Error('no conflict');
 }
 
-describe('R95 — fieldpath: sets of field paths as fieldsV1 (structured-merge-diff fieldpath)', () => {
+describe('R115 — fieldpath: sets of field paths as fieldsV1 (structured-merge-diff fieldpath)', () => {
   it('round-trips fieldsV1, members before children, "." for a member with children, in PathElement order', () => {
     const json = { 'f:a': {}, 'f:b': { '.': {}, 'f:c': {} }, 'k:{"name":"x","port":80}': { '.': {}, 'f:name': {} }, 'v:1': {}, 'v:"s"': {}, 'v:true': {}, 'i:0': {} };
     const set = FieldSet.fromFieldsV1(json);
@@ -48,7 +48,7 @@ describe('R95 — fieldpath: sets of field paths as fieldsV1 (structured-merge-d
   });
 });
 
-describe('R95 — typed: field sets of an object with its schema (tofieldset.go)', () => {
+describe('R115 — typed: field sets of an object with its schema (tofieldset.go)', () => {
   it('list-maps by their keys (a missing protocol takes its default TCP), sets by value, atomic lists whole, granular maps by entry', () => {
     const set = toFieldSet(fm.schema, POD, {
       metadata: { labels: { app: 'web' }, finalizers: ['a/b'] },
@@ -61,7 +61,7 @@ describe('R95 — typed: field sets of an object with its schema (tofieldset.go)
   });
 });
 
-describe('R92, R93, R94 — managedFields of updates and applies (managedfields, merge/update.go)', () => {
+describe('R112, R113, R114 — managedFields of updates and applies (managedfields, merge/update.go)', () => {
   it('a create owns what it sets: list items and new maps get ".", the zero-valued spec and its containers do not', () => {
     const created = pod({ containers: [{ name: 'app', image: 'nginx' }] }, { labels: { app: 'web' } });
     fm.update(undefined, created, update('kubectl-create'), STATUS, '2025-01-01T00:00:00Z');

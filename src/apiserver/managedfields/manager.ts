@@ -6,7 +6,7 @@ import { SmdSchema, type OpenApiSchema } from './schema';
 import { compare, jsonEquals, merge, prune, SmdError, toFieldSet, type Comparison } from './typed';
 
 /**
- * R92, R93, R94 — managedFields as kube-apiserver keeps them (staging/src/k8s.io/apimachinery/pkg/util/managedfields
+ * R112, R113, R114 — managedFields as kube-apiserver keeps them (staging/src/k8s.io/apimachinery/pkg/util/managedfields
  * and its internal/ layers over structured-merge-diff merge/update.go): one entry per manager,
  * operation (Apply or Update), apiVersion and subresource, with the fields it owns as fieldsV1 and
  * the time it last changed them.

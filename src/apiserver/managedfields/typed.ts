@@ -2,7 +2,7 @@ import { FieldSet, type Json, type Path, type PathElement } from './fieldpath';
 import type { OpenApiSchema, SmdSchema, SmdType } from './schema';
 
 /**
- * R94, R95 — typed values: the walks structured-merge-diff's `typed` package makes over an object with its
+ * R114, R115 — typed values: the walks structured-merge-diff's `typed` package makes over an object with its
  * schema (typed/tofieldset.go, compare.go, merge.go, remove.go), in this project's words.
  */
 
