@@ -21,6 +21,9 @@ export async function decodeResourceBody(scope: RequestScope): Promise<KubeObjec
   const metadata = obj.metadata as KubeObject['metadata'];
   if (r.namespaced && metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== scope.info.namespace) throw namespaceMismatch();
   if (!r.namespaced && metadata.namespace) throw namespaceMismatch();
+  // rest.EnsureObjectNamespaceMatchesRequestNamespace: a body without a namespace takes the URL's
+  // (Helm's typed client PUTs its release Secrets so).
+  if (r.namespaced && !metadata.namespace) metadata.namespace = scope.info.namespace;
   const typed = { ...obj, apiVersion: gv, kind: r.kind } as KubeObject;
   validateFields(r, typed, fieldValidationOf(query(scope, 'fieldValidation'), scope.info.verb === 'create' ? 'CreateOptions' : 'UpdateOptions'), scope.res);
   return r.fromServed ? r.fromServed(typed) : typed;
