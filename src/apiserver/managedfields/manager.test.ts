@@ -140,4 +140,13 @@ describe('R112, R113, R114 — managedFields of updates and applies (managedfiel
     const err = conflictOf(() => fm.apply(undefined, pod({}, { managedFields: [] }), apply('alice'), false, STATUS, 't0'));
     expect([err.status.code, err.status.message]).to.deep.equal([400, 'metadata.managedFields must be nil']);
   });
+
+  it('a configuration the schema refuses is a 500 naming it, as the type converter words it: an undeclared field, a missing key, a repeated key', () => {
+    const refused = (spec: object) => conflictOf(() => fm.apply(undefined, pod(spec), apply('alice'), false, STATUS, 't0')).status;
+    expect(refused({ bogus: 1 })).to.deep.include({ code: 500, reason: '', message: 'failed to create typed patch object (default/web; /v1, Kind=Pod): .spec.bogus: field not declared in schema' });
+    expect(refused({ containers: [{ image: 'x' }] }).message).to.equal(
+      'failed to create typed patch object (default/web; /v1, Kind=Pod): .spec.containers: element 0: associative list with keys has an element that omits key field "name" (and doesn\'t have default value)',
+    );
+    expect(refused({ containers: [{ name: 'a' }, { name: 'a' }] }).message).to.equal('failed to create typed patch object (default/web; /v1, Kind=Pod): .spec.containers: duplicate entries for key [name="a"]');
+  });
 });

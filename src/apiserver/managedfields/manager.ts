@@ -185,10 +185,10 @@ export class FieldManager {
     let merged: Json;
     let applied: FieldSet;
     try {
+      applied = toFieldSet(this.schema, root, configValue, true).recursiveDifference(reset).difference(STRIPPED);
       merged = merge(this.schema, root, liveValue, configValue) as Json;
-      applied = toFieldSet(this.schema, root, configValue).recursiveDifference(reset).difference(STRIPPED);
     } catch (e) {
-      if (e instanceof SmdError) throw unprocessableApply(e.message);
+      if (e instanceof SmdError) throw typedPatchError(config, e.message);
       throw e;
     }
     const id = managerIdentifier(info);
@@ -343,7 +343,13 @@ function badRequest(message: string): StatusError {
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
 }
 
-/** A configuration the type converter refuses (a list item without its key, …): 500 in upstream's words is rare; a 422 names it. */
-function unprocessableApply(detail: string): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `failed to create typed patch object: ${detail}`, reason: 'Invalid', code: 422 });
+/**
+ * A configuration the type converter refuses (a field the schema does not declare, a list item
+ * without its key, two items of one key): structuredMergeManager.Apply's plain error, which
+ * responsewriters.ErrorToAPIStatus answers with 500 and no reason.
+ */
+function typedPatchError(config: KubeObject, detail: string): StatusError {
+  const [group, version] = (config.apiVersion ?? '').includes('/') ? (config.apiVersion ?? '').split('/') : ['', config.apiVersion ?? ''];
+  const object = `${config.metadata.namespace ?? ''}/${config.metadata.name ?? ''}; ${group}/${version}, Kind=${config.kind ?? ''}`;
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `failed to create typed patch object (${object}): ${detail}`, reason: '', code: 500 });
 }

@@ -1,4 +1,4 @@
-import { FieldSet, type Json, type Path, type PathElement } from './fieldpath';
+import { elementKey, FieldSet, pathString, type Json, type Path, type PathElement } from './fieldpath';
 import type { OpenApiSchema, SmdSchema, SmdType } from './schema';
 
 /**
@@ -35,14 +35,14 @@ export class SmdError extends Error {
  */
 export function itemElement(schema: SmdSchema, t: Extract<SmdType, { kind: 'list' }>, item: Json, index: number, at: string): PathElement {
   if (t.relationship === 'associative') {
-    if (!isMap(item)) throw new SmdError(`${at}: associative list with keys may not have non-map elements`);
+    if (!isMap(item)) throw new SmdError(`${at}: element ${index}: associative list with keys may not have non-map elements`);
     const element = schema.deref(t.element);
     const key: [string, Json][] = [];
     for (const k of t.keys) {
       let v = item[k];
       if (v === undefined) {
         const d = element.properties?.[k] ? schema.deref(element.properties[k]).default : undefined;
-        if (d === undefined) throw new SmdError(`${at}: associative list with keys has an element that omits key field ${JSON.stringify(k)} (and doesn't have default value)`);
+        if (d === undefined) throw new SmdError(`${at}: element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(k)} (and doesn't have default value)`);
         v = d as Json;
       }
       key.push([k, v]);
@@ -51,21 +51,30 @@ export function itemElement(schema: SmdSchema, t: Extract<SmdType, { kind: 'list
     return { key };
   }
   if (t.relationship === 'set') {
-    if (isMap(item) || Array.isArray(item)) throw new SmdError(`${at}: expected only scalar items in a set`);
+    if (isMap(item) || Array.isArray(item)) throw new SmdError(`${at}: element ${index}: expected only scalar items in a set`);
     return { value: item };
   }
   return { index };
 }
 
-/** TypedValue.ToFieldSet: every leaf, list item and granular-map entry the value sets. */
-export function toFieldSet(schema: SmdSchema, root: OpenApiSchema, value: Json): FieldSet {
+/**
+ * TypedValue.ToFieldSet: every leaf, list item and granular-map entry the value sets. With
+ * `validate` (ObjectToTyped of an applied configuration, typed/validate.go) a field its struct
+ * does not declare, and two items of one key, are errors in structured-merge-diff's words.
+ */
+export function toFieldSet(schema: SmdSchema, root: OpenApiSchema, value: Json, validate = false): FieldSet {
   const set = new FieldSet();
+  const errors: string[] = [];
   const walk = (v: Json, node: OpenApiSchema | undefined, path: PathElement[]): void => {
     const t = shapeOf(schema, node, v);
     if (t.kind === 'list') {
       if (t.relationship === 'atomic' || !Array.isArray(v)) return set.insert(path);
+      const seen = new Set<string>();
       v.forEach((item, i) => {
-        const pe = itemElement(schema, t, item, i, pathText(path));
+        const pe = itemElement(schema, t, item, i, pathString(path));
+        const key = elementKey(pe);
+        if (validate && seen.has(key)) errors.push(`${pathString(path)}: duplicate entries for key ${pathString([pe])}`);
+        seen.add(key);
         walk(item, t.element, [...path, pe]);
         set.insert([...path, pe]);
       });
@@ -76,6 +85,10 @@ export function toFieldSet(schema: SmdSchema, root: OpenApiSchema, value: Json):
       for (const key of Object.keys(v)) {
         const child = v[key];
         const childPath = [...path, { field: key }];
+        if (validate && t.fields && !t.element && !t.fields[key]) {
+          errors.push(`${pathString(childPath)}: field not declared in schema`);
+          continue;
+        }
         walk(child, fieldSchema(t, key), childPath);
         if (child === null || (isMap(child) && Object.keys(child).length === 0) || !t.fields?.[key]) set.insert(childPath);
       }
@@ -84,6 +97,9 @@ export function toFieldSet(schema: SmdSchema, root: OpenApiSchema, value: Json):
     set.insert(path);
   };
   walk(value, root, []);
+  // ValidationErrors.Error: one error alone, several as an indented list.
+  if (errors.length === 1) throw new SmdError(errors[0]);
+  if (errors.length > 1) throw new SmdError(`errors:\n${errors.map((e) => `  ${e}`).join('\n')}`);
   return set;
 }
 
@@ -124,7 +140,7 @@ export function compare(schema: SmdSchema, root: OpenApiSchema, lhs: Json | unde
       const rl = Array.isArray(r) ? r : [];
       if (ll.length > 0 || rl.length > 0) {
         isLeaf = false;
-        const at = pathText(path);
+        const at = pathString(path);
         const left = indexItems(schema, t, ll, at);
         const right = indexItems(schema, t, rl, at);
         for (const [k, { pe, value }] of left) walk(value, right.get(k)?.value, t.element, [...path, pe]);
@@ -320,8 +336,4 @@ export function jsonEquals(a: Json | undefined, b: Json | undefined): boolean {
   const bm = b as JsonMap;
   const ak = Object.keys(am);
   return ak.length === Object.keys(bm).length && ak.every((k) => k in bm && jsonEquals(am[k], bm[k]));
-}
-
-function pathText(path: Path): string {
-  return path.map((pe) => ('field' in pe ? `.${pe.field}` : '[…]')).join('');
 }
