@@ -1,5 +1,4 @@
 // It spawns the real kubectl against a served cluster: this file runs in a process of its own (scripts/unit-tests.ts).
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import type { ManagedFieldsEntry } from 'kubernetes-types/meta/v1';
 import { realKubectlPath } from '../kubectl/real-kubectl';
 import type { Pod } from '../apiserver/types';
 import { parseClockMode } from './clock-driver';
+import { runBinary, type BinaryRun } from './run-binary';
 import { serve, type ServedCluster } from './serve';
 
 /**
@@ -29,21 +29,8 @@ before(async () => {
 });
 after(() => served.close());
 
-function kubectl(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(kubectlPath, args, { env: { PATH: process.env.PATH ?? '', HOME: home, KUBECONFIG: served.kubeconfig }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => p.kill(), 30_000);
-    p.on('error', reject);
-    p.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, stdout, stderr });
-    });
-    p.stdin.end(stdin);
-  });
+function kubectl(args: string[], stdin = ''): Promise<BinaryRun> {
+  return runBinary(kubectlPath, args, { PATH: process.env.PATH ?? '', HOME: home, KUBECONFIG: served.kubeconfig }, stdin, 30_000);
 }
 
 const manifest = (name: string, image: string, extra = '') => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  labels: {app: ${name}}\nspec:\n  nodeName: node-1\n  containers:\n  - name: app\n    image: ${image}\n${extra}`;
