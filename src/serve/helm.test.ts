@@ -1,5 +1,4 @@
 // It spawns the real Helm against a served cluster: this file runs in a process of its own (scripts/unit-tests.ts).
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { expect } from 'chai';
 import { realHelmPath } from '../kubectl/real-helm';
 import type { Pod } from '../apiserver/types';
 import { parseClockMode } from './clock-driver';
+import { runBinary, type BinaryRun } from './run-binary';
 import { serve, type ServedCluster } from './serve';
 
 /**
@@ -36,20 +36,8 @@ before(async () => {
 });
 after(() => served.close());
 
-function helm(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(helmPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => p.kill(), 60_000);
-    p.on('error', reject);
-    p.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, stdout, stderr });
-    });
-  });
+function helm(args: string[]): Promise<BinaryRun> {
+  return runBinary(helmPath, args, env);
 }
 
 const pod = (): Pod | undefined => {
