@@ -68,7 +68,7 @@ function NOTHING(): void {}
  * channel) run right after the work that made them, before other work due at that instant.
  */
 export class Clock implements Scheduler {
-  private time = EPOCH_MS;
+  private time: number;
   private seq = 0;
   /** Zero-delay work, first in first out; `head` is the next to run. */
   private immediates: Timer[] = [];
@@ -77,6 +77,11 @@ export class Clock implements Scheduler {
   private readonly timers = new TimerHeap();
   /** The same, foreground timers only, for "when is the next foreground work?". */
   private readonly foreground = new TimerHeap();
+
+  /** `startMs`: where virtual time begins (a resumed cluster starts at the time its objects were read). */
+  constructor(startMs: number = EPOCH_MS) {
+    this.time = startMs;
+  }
 
   /** Virtual milliseconds since the Unix epoch. */
   now(): number {

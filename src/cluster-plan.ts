@@ -1,10 +1,14 @@
+import type { Resource, ResourceType } from './apiserver/apiserver';
 import type { Pod, ReplicaSet } from './apiserver/types';
 import { Cluster, USER } from './cluster';
 import type { KubeletConfig } from './kubelet/kubelet';
+import type { MachineState } from './kubelet/machine-state';
 import { DEFAULT_BEHAVIOUR, type ContainerBehaviour } from './kubelet/runtime';
 import type { VolumeBehaviour } from './kubelet/volume-manager';
 import { podFromManifest, replicaSetFromManifest } from './manifest';
 import { DEFAULT_RELEASE, Release } from './release';
+import type { Dump } from './restore/dump';
+import { planRestore, writeObjects, type RestorePlan } from './restore/restore';
 
 /**
  * How long the cluster has been up when it is handed over: the plan is built at the cluster's
@@ -19,6 +23,8 @@ interface PlannedPod {
   uid?: string;
   behaviours: Map<string, ContainerBehaviour>;
   volumes: Map<string, VolumeBehaviour>;
+  /** Stored from resumed objects (with its own uid), not created. */
+  restored?: boolean;
 }
 
 /** A plan that names something it does not have, or is otherwise unusable. */
@@ -41,12 +47,16 @@ export class ClusterPlan {
   private readonly kubelet = new Map<string, Partial<KubeletConfig>>();
   /** ReplicaSets to create before the pods, and which planned pods each owns. */
   private readonly replicaSets = new Map<string, { rs: ReplicaSet; pods: { name: string; blocking: boolean }[] }>();
+  /** Other objects to create at the start, after the ReplicaSets and before the pods (PodDisruptionBudgets …), in declaration order. */
+  private readonly otherObjects: { resource: Resource; object: ResourceType[Resource] }[] = [];
   private built = false;
   /** The release every component runs (until the cluster is built, the plan may change it). */
   private plannedRelease: Release;
   /** Kubelets that run another release than the control plane, by node (version skew). */
   private readonly kubeletMinors = new Map<string, number>();
   private made?: Cluster;
+  /** A real cluster's objects to resume (`Given the objects in …`, `serve --manifests` of a dump). */
+  private restored?: RestorePlan;
 
   /**
    * With a Release (default v1.33) the plan builds its cluster with the planned release when it is
@@ -61,7 +71,45 @@ export class ClusterPlan {
 
   /** The cluster, built with the planned release when something first needs it. */
   get cluster(): Cluster {
-    return (this.made ??= new Cluster({ release: this.plannedRelease }));
+    return (this.made ??= new Cluster({ release: this.plannedRelease, startMs: this.restored?.startMs }));
+  }
+
+  /**
+   * How long the cluster runs before it is handed over: a minute for a planned one; nothing for
+   * resumed objects, whose state is already the state at the time they were read.
+   */
+  get warmupMs(): number {
+    return this.restored ? 0 : WARMUP_MS;
+  }
+
+  /** The resumed objects' plan (what was assumed, what is not modelled), if objects were given. */
+  get restoredObjects(): RestorePlan | undefined {
+    return this.restored;
+  }
+
+  /**
+   * Resumes a real cluster's objects (src/restore/): they are stored as they are, virtual time
+   * starts when they were read (`nowMs`, or the newest time they show), and every node's machine
+   * runs what its pods' status shows. Declared first; later declarations (behaviours, an
+   * unreachable node, more pods) change what was assumed.
+   */
+  objects(dump: Dump, nowMs?: number): void {
+    this.assertNotBuilt('the objects');
+    if (this.restored) throw new PlanError('the objects of a cluster are given once (several files go in one step of serve --manifests, or one List)');
+    if (this.nodes.length > 0 || this.pods.size > 0 || this.replicaSets.size > 0) throw new PlanError('the objects must come before the nodes and pods declared by other steps');
+    const restored = planRestore(dump, nowMs);
+    this.restored = restored;
+    for (const n of restored.nodes) this.nodes.push(n.name);
+    for (const p of restored.pods) {
+      const key = this.pods.has(p.name) ? `${p.namespace}/${p.name}` : p.name;
+      const planned: PlannedPod = { pod: structuredClone(p.pod), uid: p.uid, behaviours: new Map(), volumes: new Map(), restored: true };
+      this.pods.set(key, planned);
+    }
+    for (const b of restored.containerBehaviours) {
+      const planned = this.planned(b.pod);
+      planned.behaviours.set(b.container, { ...(planned.behaviours.get(b.container) ?? DEFAULT_BEHAVIOUR), ...b.behaviour });
+    }
+    for (const v of restored.volumeBehaviours) this.planned(v.pod).volumes.set(v.volume, v.behaviour);
   }
 
   get started(): boolean {
@@ -173,7 +221,7 @@ export class ClusterPlan {
     const behaviour = { ...(planned.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change };
     planned.behaviours.set(container, behaviour);
     const node = this.runningNode(planned);
-    if (node && planned.uid) this.cluster.node(node).containerBehaviours.set(`${planned.uid} ${container}`, behaviour);
+    if (node && planned.uid && this.started) this.cluster.node(node).containerBehaviours.set(`${planned.uid} ${container}`, behaviour);
   }
 
   /**
@@ -215,7 +263,7 @@ export class ClusterPlan {
     }
     planned.volumes.set(volume, behaviour);
     const node = this.runningNode(planned);
-    if (node && planned.uid) this.cluster.node(node).volumeBehaviours.set(`${planned.uid} ${volume}`, behaviour);
+    if (node && planned.uid && this.started) this.cluster.node(node).volumeBehaviours.set(`${planned.uid} ${volume}`, behaviour);
   }
 
   nodeUnreachable(node: string): void {
@@ -255,6 +303,11 @@ export class ClusterPlan {
     rs.pods.push({ name: podName, blocking });
   }
 
+  /** The namespace of a pod the steps name: a resumed pod keeps its own, every other pod is in default. */
+  namespaceOf(pod: string): string {
+    return this.restored?.pods.find((p) => p.name === pod)?.namespace ?? 'default';
+  }
+
   /** The first declared node, for steps that do not name one. */
   firstNode(): string {
     const n = this.nodes[0];
@@ -271,12 +324,20 @@ export class ClusterPlan {
   start(): void {
     if (this.built) return;
     this.built = true;
+    const restored = this.restored;
+    if (restored) {
+      for (const a of restored.assumptions) this.cluster.timeline.record(a.component, `assumed: ${a.text}`, a.source);
+      writeObjects(this.cluster, restored);
+    }
     for (const n of this.nodes) {
       const minor = this.kubeletMinors.get(n);
-      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) });
+      const machine = restored?.nodes.find((r) => r.name === n)?.machine;
+      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) }, machine && this.resumedMachine(n, machine));
     }
+    for (const planned of this.pods.values()) if (planned.restored) this.bind(planned, planned.uid!);
     for (const name of this.replicaSets.keys()) this.createReplicaSet(name);
-    for (const planned of this.pods.values()) this.createPod(planned);
+    for (const planned of this.otherObjects) this.createObject(planned.resource, planned.object);
+    for (const planned of this.pods.values()) if (!planned.restored) this.createPod(planned);
     this.cluster.flush();
     for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
   }
@@ -299,6 +360,23 @@ export class ClusterPlan {
     this.cluster.flush();
   }
 
+  /**
+   * A resumed machine with the behaviours planned for its pods, and cut off from the start if a
+   * step says it is unreachable: its kubelet may act on its pods as it starts.
+   */
+  private resumedMachine(node: string, machine: MachineState): MachineState {
+    const containerBehaviours = new Map<string, ContainerBehaviour>();
+    const volumeBehaviours = new Map<string, VolumeBehaviour>();
+    const uids = new Set(machine.pods.map((p) => p.uid));
+    for (const planned of this.pods.values()) {
+      if (!planned.uid || !uids.has(planned.uid)) continue;
+      for (const [c, b] of planned.behaviours) containerBehaviours.set(`${planned.uid} ${c}`, b);
+      for (const [v, b] of planned.volumes) volumeBehaviours.set(`${planned.uid} ${v}`, b);
+    }
+    const unreachableSince = machine.unreachableSince ?? (this.unreachable.includes(node) ? this.cluster.clock.now() : undefined);
+    return { ...machine, containerBehaviours, volumeBehaviours, ...(unreachableSince !== undefined ? { unreachableSince } : {}) };
+  }
+
   /** The plan entry now stands for the pod with this uid: its behaviours go to that pod's node. */
   private bind(planned: PlannedPod, uid: string): void {
     planned.uid = uid;
@@ -318,6 +396,20 @@ export class ClusterPlan {
     const planned: PlannedPod = { pod: created, behaviours: new Map(), volumes: new Map() };
     this.pods.set(created.metadata.name!, planned);
     this.bind(planned, created.metadata.uid!);
+  }
+
+  /** An object of another kind, in namespace default, created with the plan (or at once once it started). */
+  object<R extends Resource>(resource: R, object: ResourceType[R]): void {
+    const name = object.metadata.name;
+    if (this.otherObjects.some((o) => o.resource === resource && o.object.metadata.name === name)) throw new PlanError(`${resource} "${name}" is declared twice`);
+    this.otherObjects.push({ resource, object });
+    if (this.started) this.createObject(resource, object);
+  }
+
+  private createObject(resource: Resource, object: ResourceType[Resource]): void {
+    const r = this.cluster.apiserver.create(USER, resource, 'default', object);
+    if (!r.ok) throw new PlanError(`${resource} "${object.metadata.name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    this.cluster.flush();
   }
 
   private createReplicaSet(name: string): void {

@@ -67,7 +67,7 @@ When('I try to run {command}', async function (this: TerminatingWorld, line: str
  */
 When('the user deletes pod {string}', function (this: TerminatingWorld, pod: string) {
   this.ensureStarted();
-  remember(this, this.cluster.apiserver.delete(USER, 'pods', 'default', pod, {}));
+  remember(this, this.cluster.apiserver.delete(USER, 'pods', this.plan.namespaceOf(pod), pod, {}));
   this.cluster.flush();
 });
 
@@ -82,7 +82,7 @@ When('the user deletes pod {string} with options:', function (this: TerminatingW
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new ScenarioError(`DeleteOptions must be a YAML/JSON mapping (e.g. gracePeriodSeconds: 0), got ${JSON.stringify(options)}`);
   }
-  remember(this, this.cluster.apiserver.delete(USER, 'pods', 'default', pod, options as DeleteOptions));
+  remember(this, this.cluster.apiserver.delete(USER, 'pods', this.plan.namespaceOf(pod), pod, options as DeleteOptions));
   this.cluster.flush();
 });
 
@@ -142,13 +142,14 @@ When('the user creates pod {string} on node {string} with:', function (this: Ter
 function updateFinalizers(world: TerminatingWorld, podName: string, change: (finalizers: string[]) => string[]): void {
   world.ensureStarted();
   const api = world.cluster.apiserver;
-  const got = api.get('pods', 'default', podName);
+  const namespace = world.plan.namespaceOf(podName);
+  const got = api.get('pods', namespace, podName);
   if (!got.ok) {
     throw new ScenarioError(`the controller cannot find pod "${podName}": ${got.status.message} (pods in this scenario: ${world.podNames().map((n) => `"${n}"`).join(', ') || 'none'})`);
   }
   const pod: Pod = structuredClone(got.object);
   pod.metadata.finalizers = change(pod.metadata.finalizers ?? []);
-  remember(world, api.update(CONTROLLER, 'pods', 'default', pod));
+  remember(world, api.update(CONTROLLER, 'pods', namespace, pod));
   world.cluster.flush();
 }
 

@@ -10,7 +10,7 @@ import { ScenarioError, type TerminatingWorld } from './world';
 function getPod(world: TerminatingWorld, name: string): Pod | undefined {
   // A Then step may be the first step after the Givens: the planned cluster must exist first.
   world.ensureStarted();
-  const r = world.cluster.apiserver.get('pods', 'default', name);
+  const r = world.cluster.apiserver.get('pods', world.plan.namespaceOf(name), name);
   return r.ok ? r.object : undefined;
 }
 
@@ -191,7 +191,7 @@ Then('the request {string} changed pod {string} like this:', function (this: Ter
 Then('pod {string} was removed with fields:', function (this: TerminatingWorld, name: string, table: DataTable) {
   const rows = fieldRows(table);
   const api = this.cluster.apiserver;
-  const history = api.etcd.keyHistory(api.keyFor('pods', 'default', name));
+  const history = api.etcd.keyHistory(api.keyFor('pods', this.plan.namespaceOf(name), name));
   const removal = [...history].reverse().find((e) => e.type === 'DELETE');
   if (!removal) throw new Error(`pod "${name}" was never removed from storage.\n${recentTimeline(this)}`);
   checkFields(this, `the last stored state of pod "${name}" (its DELETED payload)`, removal.value, rows);
@@ -229,7 +229,7 @@ function checkCondition(what: string, pod: Pod, type: string, expected: Expected
 function removedPod(world: TerminatingWorld, name: string): Pod {
   world.ensureStarted();
   const api = world.cluster.apiserver;
-  const removal = [...api.etcd.keyHistory(api.keyFor('pods', 'default', name))].reverse().find((e) => e.type === 'DELETE');
+  const removal = [...api.etcd.keyHistory(api.keyFor('pods', world.plan.namespaceOf(name), name))].reverse().find((e) => e.type === 'DELETE');
   if (!removal) throw new Error(`pod "${name}" was never removed from storage.\n${recentTimeline(world)}`);
   return removal.value as Pod;
 }

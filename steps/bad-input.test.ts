@@ -211,6 +211,9 @@ interface PassingCase {
 
 type Case = FailingCase | PassingCase;
 
+/** A gallery dump, by absolute path (the bad-input features live in a temporary directory). */
+const FINALIZER_DUMP = path.join(ROOT, 'examples/stuck/finalizer.yaml');
+
 const NODE_AND_POD = `Given a node "node-1"
 And a pod "web" running on node "node-1"`;
 
@@ -585,6 +588,32 @@ const CASES: Case[] = [
     steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nAnd 5s pass\nThen pod "web" has 2 events "Killing"`,
     failingStep: 'pod "web" has 2 events "Killing"',
     says: ['pod "web" has 1 Event Killing; expected exactly 2', 'Its events:', 'Normal Killing: Stopping container app'],
+  },
+
+  // ---- resumed objects and their explanation (steps/objects.steps.ts) ----
+  {
+    name: 'objects from a file that does not exist',
+    steps: 'Given the objects in "no-such-dump.yaml"',
+    failingStep: 'the objects in "no-such-dump.yaml"',
+    says: ['cannot read', 'no-such-dump.yaml', 'ENOENT'],
+  },
+  {
+    name: 'objects after a node',
+    steps: `Given a node "node-1"\nAnd the objects in "${FINALIZER_DUMP}"`,
+    failingStep: `the objects in "${FINALIZER_DUMP}"`,
+    says: ['the objects must come before the nodes and pods declared by other steps'],
+  },
+  {
+    name: 'an unknown cause',
+    steps: `Given the objects in "${FINALIZER_DUMP}"\nThen what holds pod "report-7d9f" is:\n  | cause     | detail |\n  | finaliser | upload |`,
+    failingStep: 'what holds pod "report-7d9f" is:',
+    says: ['unknown cause "finaliser"', 'expected one of finalizer, webhook, dependents, node-unreachable, containers-running, volume-unmount, nothing'],
+  },
+  {
+    name: 'a cause that does not hold the pod',
+    steps: `Given the objects in "${FINALIZER_DUMP}"\nThen what holds pod "report-7d9f" is:\n  | cause            | detail |\n  | node-unreachable | worker |`,
+    failingStep: 'what holds pod "report-7d9f" is:',
+    says: ['no cause "node-unreachable" with a detail containing "worker" holds pod "report-7d9f"', 'finalizer: finalizer reports.example.com/upload'],
   },
 ];
 

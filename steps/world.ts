@@ -1,8 +1,8 @@
 import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
-import type { ApiResponse } from '../src/apiserver/apiserver';
+import type { ApiResponse, Resource, ResourceType } from '../src/apiserver/apiserver';
 import type { Pod } from '../src/apiserver/types';
 import type { Cluster } from '../src/cluster';
-import { ClusterPlan, WARMUP_MS, type Manifest } from '../src/cluster-plan';
+import { ClusterPlan, type Manifest } from '../src/cluster-plan';
 import { DEFAULT_RELEASE, Release } from '../src/release';
 import type { KubectlResult } from '../src/kubectl/kubectl';
 import type { KubeletConfig } from '../src/kubelet/kubelet';
@@ -109,6 +109,11 @@ export class TerminatingWorld extends World {
     this.plan.replicaSet(name, manifest);
   }
 
+  /** An object of another kind (a PodDisruptionBudget …) created with the plan, before the pods. */
+  planObject<R extends Resource>(resource: R, object: ResourceType[R]): void {
+    this.plan.object(resource, object);
+  }
+
   planOwnership(podName: string, rsName: string, blocking = true): void {
     this.plan.ownership(podName, rsName, blocking);
   }
@@ -127,7 +132,7 @@ export class TerminatingWorld extends World {
   ensureStarted(): void {
     if (this.started) return;
     this.plan.start();
-    this.cluster.advance(WARMUP_MS);
+    this.cluster.advance(this.plan.warmupMs);
     this.t0 = this.cluster.clock.now();
   }
 }

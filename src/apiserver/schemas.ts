@@ -20,12 +20,13 @@ import type { OpenApiSchema } from './managedfields/schema';
 type Definitions = Record<string, OpenApiSchema>;
 
 /** The served kinds, by their model class: the roots of the definitions built. */
-export const SCHEMA_ROOTS = ['V1Pod', 'V1Node', 'V1Namespace', 'CoreV1Event', 'V1ReplicaSet', 'V1Lease', 'EventsV1Event', 'V1Secret', 'V1ConfigMap', 'V1ServiceAccount'] as const;
+export const SCHEMA_ROOTS = ['V1Pod', 'V1Node', 'V1Namespace', 'CoreV1Event', 'V1ReplicaSet', 'V1Lease', 'EventsV1Event', 'V1Secret', 'V1ConfigMap', 'V1ServiceAccount', 'V1PodDisruptionBudget'] as const;
 
-/** Kinds of meta/v1, apps/v1 and coordination/v1 among the models (every other `V1…` model is core/v1). */
-const META = new Set(['ObjectMeta', 'OwnerReference', 'ManagedFieldsEntry', 'LabelSelector', 'LabelSelectorRequirement', 'ListMeta', 'Status', 'StatusDetails', 'StatusCause', 'DeleteOptions', 'Preconditions']);
+/** Kinds of meta/v1, apps/v1, coordination/v1 and policy/v1 among the models (every other `V1…` model is core/v1). */
+const META = new Set(['Condition', 'ObjectMeta', 'OwnerReference', 'ManagedFieldsEntry', 'LabelSelector', 'LabelSelectorRequirement', 'ListMeta', 'Status', 'StatusDetails', 'StatusCause', 'DeleteOptions', 'Preconditions']);
 const APPS = new Set(['ReplicaSet', 'ReplicaSetSpec', 'ReplicaSetStatus', 'ReplicaSetCondition', 'ReplicaSetList']);
 const COORDINATION = new Set(['Lease', 'LeaseSpec', 'LeaseList']);
+const POLICY = new Set(['PodDisruptionBudget', 'PodDisruptionBudgetSpec', 'PodDisruptionBudgetStatus', 'PodDisruptionBudgetList', 'Eviction']);
 
 /** The OpenAPI definition name of a model class: `V1PodSpec` → `io.k8s.api.core.v1.PodSpec`. */
 export function definitionName(cls: string): string {
@@ -37,6 +38,7 @@ export function definitionName(cls: string): string {
   if (META.has(name)) return `io.k8s.apimachinery.pkg.apis.meta.v1.${name}`;
   if (APPS.has(name)) return `io.k8s.api.apps.v1.${name}`;
   if (COORDINATION.has(name)) return `io.k8s.api.coordination.v1.${name}`;
+  if (POLICY.has(name)) return `io.k8s.api.policy.v1.${name}`;
   return `io.k8s.api.core.v1.${name}`;
 }
 
@@ -80,6 +82,7 @@ const LIST_EXTENSIONS: Readonly<Record<string, Readonly<Record<string, Ext>>>> =
   V1NamespaceSpec: { finalizers: ATOMIC },
   V1NamespaceStatus: { conditions: { ...map('type'), ...merge('type') } },
   V1ReplicaSetStatus: { conditions: { ...map('type'), ...merge('type') } },
+  V1PodDisruptionBudgetStatus: { conditions: { ...map('type'), ...merge('type') } },
   V1ServiceAccount: { secrets: { ...map('name'), ...merge('name') }, imagePullSecrets: ATOMIC },
 };
 

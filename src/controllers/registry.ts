@@ -1,4 +1,5 @@
 import type { ControllerDescriptor } from './controller-manager';
+import { DisruptionController } from './disruption/disruption';
 import { GarbageCollector } from './garbage-collector';
 import { NodeLifecycleController, nodeLifecycleConfig } from './node-lifecycle';
 import { PodGarbageCollector } from './pod-gc';
@@ -46,6 +47,11 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
       c.start();
       return c;
     },
+  },
+  {
+    name: 'disruption-controller',
+    aliases: ['disruption'],
+    start: (ctx) => new DisruptionController(ctx).start(),
   },
 ];
 

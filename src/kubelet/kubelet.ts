@@ -106,6 +106,11 @@ export class Kubelet {
     private readonly runtime: ContainerRuntime,
     private readonly volumes: VolumeManager,
     readonly settings: KubeletConfig,
+    /**
+     * A resumed node's kills in progress (src/kubelet/machine-state.ts): pod uid → the SIGKILL
+     * deadline (its deletionTimestamp). This kubelet stands for one that has run since the DELETE.
+     */
+    private readonly resumedKills: ReadonlyMap<string, number> = new Map(),
   ) {
     this.scheduler = new ProcessScheduler(clock);
     const { release } = settings;
@@ -206,11 +211,17 @@ export class Kubelet {
     for (const { op, pod } of updates) {
       const uid = pod.metadata.uid!;
       switch (op) {
-        case 'ADD':
+        case 'ADD': {
           // HandlePodAdditions: pod manager, admission (always admitted here), then the worker.
           this.podManager.set(uid, pod);
-          this.workers.updatePod({ updateType: 'create', pod });
+          const deadline = this.resumedKills.get(uid);
+          if (deadline === undefined || !pod.metadata.deletionTimestamp) {
+            this.workers.updatePod({ updateType: 'create', pod });
+            break;
+          }
+          this.workers.updatePod({ updateType: 'create', pod, killPodOptions: { gracePeriodOverride: this.resumeKill(pod, deadline) } });
           break;
+        }
         case 'UPDATE':
         case 'DELETE':
           // HandlePodUpdates: a graceful delete is just an update (K11, K12).
@@ -231,6 +242,25 @@ export class Kubelet {
           break;
       }
     }
+  }
+
+  /**
+   * X4 — a resumed pod that is mid-kill (deletionTimestamp set, containers running). A kubelet
+   * that has run since the DELETE (pod_workers.go UpdatePod: terminatingAt at the DELETE, the
+   * grace period from deletionGracePeriodSeconds) sends SIGKILL at the deletionTimestamp, so the
+   * worker resumes with what is left of the grace (at least 1 s, calculateEffectiveGracePeriod's
+   * floor). A restarted kubelet would instead start the whole grace period over (HandlePodAdditions
+   * → UpdatePod with the pod's deletionGracePeriodSeconds, K45): `When the kubelet on node … restarts`.
+   */
+  private resumeKill(pod: Pod, deadlineMs: number): number {
+    const remaining = Math.max(1, Math.ceil((deadlineMs - this.scheduler.now()) / 1000));
+    this.timeline.record(
+      'kubelet',
+      `assumed: pods/${pod.metadata.name} is mid-kill since its DELETE: SIGKILL at its deletionTimestamp ${pod.metadata.deletionTimestamp}, remaining grace ${remaining}s`,
+      'pkg/kubelet/pod_workers.go UpdatePod (a worker terminating since the DELETE; resumed from the objects)',
+      { actor: this.nodeName },
+    );
+    return remaining;
   }
 
   // ---- the pod worker's sync functions ----
@@ -409,7 +439,12 @@ export class Kubelet {
     // stopped status below keeps its phase, reason, message and DisruptionTarget through the cache.
     podStatusFn?.(status);
     this.statusManager.setPodStatus(pod, status);
-    this.kuberuntime.killPod(pod, gracePeriod, () => {
+    this.kuberuntime.killPod(pod, gracePeriod, (err) => {
+      if (err) {
+        // X8 — SyncTerminatingPod: a failed kill is a Warning FailedKillPod and an error; the pod worker retries after its back-off.
+        this.recordEvent(pod, undefined, 'Warning', 'FailedKillPod', `error killing pod: ${err}`, 'pkg/kubelet/kubelet.go SyncTerminatingPod (killPod failed)');
+        return done(`error killing pod: ${err}`);
+      }
       if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
       this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, true));
       done();
@@ -444,7 +479,8 @@ export class Kubelet {
   /** SyncTerminatingRuntimePod (K30): containers without config are killed with a 1 s grace; no status is written. */
   private syncTerminatingRuntimePod(pod: Pod, done: (err?: string) => void): void {
     const uid = pod.metadata.uid!;
-    this.kuberuntime.killPod(pod, this.settings.orphanKillGracePeriodSeconds, () => {
+    this.kuberuntime.killPod(pod, this.settings.orphanKillGracePeriodSeconds, (err) => {
+      if (err) return done(`error killing pod: ${err}`);
       if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
       this.containerGC.wake();
       done();

@@ -1,5 +1,6 @@
 import type { Clock, TimerHandle } from '../clock';
 import type { Timeline } from '../timeline/timeline';
+import type { ResumedContainer } from './machine-state';
 
 /** What a container's main process does when it receives SIGTERM (K29: 143 when SIGTERM kills it, 137 after SIGKILL, 0 when it exits by itself). */
 export type SigtermBehaviour =
@@ -25,6 +26,12 @@ export interface ContainerBehaviour {
   pullMs?: number;
   /** …and then fails (ErrImagePull): the container is not created. */
   pullFails?: boolean;
+  /**
+   * Even SIGKILL does not end the process (one in uninterruptible sleep on a dead NFS mount, a
+   * runtime that lost its shim): StopContainer fails once the kubelet's deadline passes (X8). A
+   * resumed pod gets it from a FailedKillPod Event (src/restore/restore.ts).
+   */
+  survivesSigkill?: boolean;
 }
 
 export const DEFAULT_BEHAVIOUR: ContainerBehaviour = { sigterm: { kind: 'dies' }, preStopMs: 0 };
@@ -54,6 +61,9 @@ export interface Sandbox {
 }
 
 const CRI = 'CRI runtime (containerd) via pkg/kubelet/kuberuntime';
+
+/** The kubelet's --runtime-request-timeout (2m): what a CRI call may take beyond its own timeout. */
+export const RUNTIME_REQUEST_TIMEOUT_MS = 120_000;
 
 /**
  * The container runtime of one node (containerd behind CRI), with containers modelled as
@@ -93,6 +103,27 @@ export class ContainerRuntime {
     const started = containers.filter((name) => !toPull.includes(name)).map((name) => this.create(sandbox, name));
     for (const c of started) this.afterStart(sandbox, c, runsToCompletion(c.name));
     return toPull;
+  }
+
+  /**
+   * The pod a resumed node already runs (src/kubelet/machine-state.ts): its sandbox, ready while
+   * any container runs, and its containers as they are, with their ids, start times and restart
+   * counts. Nothing is started and nothing is recorded: the processes were there before.
+   */
+  restorePod(uid: string, podRef: string, containers: readonly ResumedContainer[]): void {
+    const sandbox: Sandbox = { uid, podRef, state: containers.some((c) => c.state === 'running') ? 'ready' : 'notready', containers: new Map() };
+    this.sandboxes.set(uid, sandbox);
+    for (const r of containers) {
+      this.containerCounter += 1;
+      const id = r.id ?? `containerd://${this.nodeName}-${String(this.containerCounter).padStart(6, '0')}`;
+      const c: RuntimeContainer = { name: r.name, id, state: r.state, startedAt: r.startedAt, restartCount: r.restartCount };
+      if (r.state === 'exited') {
+        c.finishedAt = r.finishedAt ?? r.startedAt;
+        c.exitCode = r.exitCode ?? 0;
+        c.reason = r.reason ?? (c.exitCode === 0 ? 'Completed' : 'Error');
+      }
+      sandbox.containers.set(r.name, c);
+    }
   }
 
   /** The container's image is not on the node yet: it must be pulled before the container can start. */
@@ -196,10 +227,11 @@ export class ContainerRuntime {
 
   /**
    * CRI StopContainer(timeout): send the stop signal (SIGTERM), wait up to `timeoutSeconds` for
-   * the process to exit, then SIGKILL. `onExit` fires once the container has exited. The returned
-   * function abandons the wait (the kubelet went away): no SIGKILL is sent then.
+   * the process to exit, then SIGKILL. `onExit` fires once the container has exited; `onError`
+   * when the call fails (a process that survives SIGKILL, X8). The returned function abandons the
+   * wait (the kubelet went away): no SIGKILL is sent then.
    */
-  stopContainer(uid: string, name: string, timeoutSeconds: number, onExit: () => void): () => void {
+  stopContainer(uid: string, name: string, timeoutSeconds: number, onExit: () => void, onError: (err: string) => void = () => undefined): () => void {
     const s = this.sandboxes.get(uid);
     const c = s?.containers.get(name);
     if (!s || !c || c.state === 'exited') {
@@ -207,19 +239,32 @@ export class ContainerRuntime {
       return () => undefined;
     }
     let waiting = true;
+    let deadline: TimerHandle | undefined;
     const killTimer = this.clock.after(timeoutSeconds * 1000, () => {
-      if (c.state === 'running') this.signal(s, c, 'SIGKILL');
+      if (c.state !== 'running') return;
+      this.signal(s, c, 'SIGKILL');
+      if (c.state !== 'running' || !waiting) return;
+      // The kubelet's CRI client gives the call the grace period plus --runtime-request-timeout
+      // (remote_runtime.go StopContainer: context.WithTimeout(timeout + r.timeout)); a process that
+      // survives SIGKILL outlasts it, and the call fails with DeadlineExceeded.
+      deadline = this.clock.after(RUNTIME_REQUEST_TIMEOUT_MS, () => {
+        if (!waiting) return;
+        waiting = false;
+        onError('rpc error: code = DeadlineExceeded desc = context deadline exceeded');
+      });
     });
     this.exitListeners(c).push(() => {
       if (!waiting) return;
       waiting = false;
       this.clock.cancel(killTimer);
+      if (deadline) this.clock.cancel(deadline);
       onExit();
     });
     this.signal(s, c, 'SIGTERM');
     return () => {
       waiting = false;
       this.clock.cancel(killTimer);
+      if (deadline) this.clock.cancel(deadline);
     };
   }
 
@@ -262,7 +307,11 @@ export class ContainerRuntime {
 
   private signal(s: Sandbox, c: RuntimeContainer, sig: 'SIGTERM' | 'SIGKILL'): void {
     this.timeline.record('runtime', `${sig} ${c.name} ${s.podRef}`, `${CRI} StopContainer`, { actor: this.nodeName });
-    if (sig === 'SIGKILL') return this.exit(s, c, 137);
+    if (sig === 'SIGKILL') {
+      if (!this.behaviourOf(s.uid, c.name).survivesSigkill) return this.exit(s, c, 137);
+      this.timeline.record('runtime', `${c.name} ${s.podRef} survives SIGKILL (a process the kernel cannot kill)`, `${CRI} StopContainer`, { actor: this.nodeName });
+      return;
+    }
     if (c.sigtermAt !== undefined) return; // already handling an earlier SIGTERM
     c.sigtermAt = this.clock.now();
     const behaviour = this.behaviourOf(s.uid, c.name).sigterm;

@@ -15,7 +15,11 @@ Options:
   --port N             TCP port on 127.0.0.1 (default 0: any free port)
   --manifests FILE     Nodes, Pods and ReplicaSets to start with (YAML as kubectl get -o yaml prints
                        them; behaviours in terminating.sim/ annotations). Default: the embedded
-                       cluster (nodes node-1, node-2; pods web, api, held, data, frontend-1/2)
+                       cluster (nodes node-1, node-2; pods web, api, held, data, frontend-1/2).
+                       A real cluster's objects (FILE[,FILE…] whose objects carry a uid) are
+                       resumed as they are: see terminating explain --help
+  --now TIME           with resumed objects: when they were read (RFC 3339; default: the newest
+                       time they show)
   --clock MODE         jump (default): virtual time jumps ahead while every client waits on a watch
                        realtime: virtual time follows wall time
                        fast=N: virtual time runs N times as fast as wall time
@@ -34,6 +38,7 @@ export function parseServeArgs(args: string[]): ServeOptions | 'help' {
       options: {
         port: { type: 'string' },
         manifests: { type: 'string' },
+        now: { type: 'string' },
         clock: { type: 'string' },
         kubernetes: { type: 'string' },
         'report-dir': { type: 'string' },
@@ -67,7 +72,9 @@ export function parseServeArgs(args: string[]): ServeOptions | 'help' {
       throw new CommandError(`invalid --kubernetes: ${(e as Error).message}`, 2);
     }
   }
-  return { port, manifests: v.manifests, clock, release, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig };
+  const nowMs = v.now === undefined ? undefined : Date.parse(v.now);
+  if (nowMs !== undefined && Number.isNaN(nowMs)) throw new CommandError(`invalid --now "${v.now}": expected an RFC 3339 time (e.g. 2025-06-01T10:00:00Z)`, 2);
+  return { port, manifests: v.manifests, clock, release, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig, ...(nowMs !== undefined ? { nowMs } : {}) };
 }
 
 /** `terminating serve …`: runs until SIGINT/SIGTERM; resolves with the exit code. */

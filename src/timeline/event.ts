@@ -2,6 +2,8 @@ import type { Operation } from 'fast-json-patch';
 
 /** The simulated components; each is one lane of the sequence diagram. */
 export type Component =
+  /** A resumed cluster (src/restore/): what was read from the objects, and what was assumed from them. */
+  | 'restore'
   | 'kubectl'
   | 'user'
   | 'apiserver'
@@ -15,6 +17,7 @@ export type Component =
   | 'gc'
   | 'podgc'
   | 'nodelifecycle'
+  | 'disruption'
   | 'controller';
 
 export const COMPONENTS: readonly Component[] = [
@@ -32,6 +35,8 @@ export const COMPONENTS: readonly Component[] = [
   'gc',
   'podgc',
   'nodelifecycle',
+  'disruption',
+  'restore',
 ];
 
 /** One thing that happened in the simulated cluster, at a virtual instant. */

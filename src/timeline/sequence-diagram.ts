@@ -47,6 +47,7 @@ const ARROW_GAP = 6;
 const SHOWN_OPS = 3;
 
 export const COLORS: Readonly<Record<Component, string>> = {
+  restore: '#78716c',
   kubectl: '#4b5563',
   user: '#0f766e',
   controller: '#a16207',
@@ -61,6 +62,7 @@ export const COLORS: Readonly<Record<Component, string>> = {
   gc: '#4d7c0f',
   podgc: '#b45309',
   nodelifecycle: '#475569',
+  disruption: '#9f1239',
 };
 
 export function renderSequenceDiagram(events: readonly TimelineEvent[], options: SequenceDiagramOptions): string {
