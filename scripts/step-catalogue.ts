@@ -19,6 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadConfiguration, loadSupport } from '@cucumber/cucumber/api';
 import { COMPONENTS } from '../src/timeline/event';
+import { widest } from '../src/widest';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const CATALOGUE_PATH = path.join(ROOT, 'docs', 'steps.md');
@@ -387,7 +388,7 @@ export function missingNotes(steps: readonly StepEntry[]): string[] {
 
 /** Inline code that survives backquotes inside and a surrounding Markdown table. */
 export function code(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const longest = widest(text.match(/`+/g) ?? [], (r) => r.length, 0);
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;

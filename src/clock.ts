@@ -1,4 +1,7 @@
-/** The virtual epoch: every cluster starts here, so timestamps are the same on every run. */
+/**
+ * The virtual epoch: every scenario's cluster starts here, so timestamps are the same on every run
+ * (`serve` starts its own at the wall-clock time it was started, read once by its command).
+ */
 export const EPOCH_MS = Date.UTC(2025, 0, 1, 0, 0, 0);
 
 /** More zero-delay hand-offs than any real cascade at one instant: a loop that never yields. */
@@ -78,9 +81,9 @@ export class Clock implements Scheduler {
   /** The same, foreground timers only, for "when is the next foreground work?". */
   private readonly foreground = new TimerHeap();
 
-  /** `startMs`: where virtual time begins (a resumed cluster starts at the time its objects were read). */
-  constructor(startMs: number = EPOCH_MS) {
-    this.time = startMs;
+  /** `epoch`: virtual milliseconds since the Unix epoch at which this clock starts. */
+  constructor(readonly epoch: number = EPOCH_MS) {
+    this.time = epoch;
   }
 
   /** Virtual milliseconds since the Unix epoch. */

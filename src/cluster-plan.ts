@@ -62,7 +62,11 @@ export class ClusterPlan {
    * With a Release (default v1.33) the plan builds its cluster with the planned release when it is
    * first used; with a Cluster it plans into that one, whose release is already fixed.
    */
-  constructor(source: Cluster | Release = DEFAULT_RELEASE) {
+  constructor(
+    source: Cluster | Release = DEFAULT_RELEASE,
+    /** Where the cluster's virtual time starts, when the plan builds it (default: the fixed epoch). */
+    private readonly epochMs?: number,
+  ) {
     if (source instanceof Cluster) {
       this.made = source;
       this.plannedRelease = source.release;
@@ -71,7 +75,7 @@ export class ClusterPlan {
 
   /** The cluster, built with the planned release when something first needs it. */
   get cluster(): Cluster {
-    return (this.made ??= new Cluster({ release: this.plannedRelease, startMs: this.restored?.startMs }));
+    return (this.made ??= new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs }));
   }
 
   /**

@@ -43,11 +43,11 @@ export class Cluster {
   private readonly options: ClusterOptions;
 
   /**
-   * `startMs`: where virtual time begins (default: the fixed epoch, 2025-01-01); a resumed dump
-   * starts at the time its objects were read (src/restore/).
+   * `epochMs`: where virtual time starts (default the fixed EPOCH_MS, 2025-01-01); `serve` passes
+   * its start time, and a resumed dump the time its objects were read (src/restore/).
    */
-  constructor(options: Partial<ClusterOptions> & { record?: Recording; startMs?: number } = {}) {
-    this.clock = new Clock(options.startMs);
+  constructor(options: Partial<ClusterOptions> & { record?: Recording; epochMs?: number } = {}) {
+    this.clock = new Clock(options.epochMs);
     // record: 'summary' keeps counts instead of events (and no request records): for big runs.
     this.timeline = new Timeline(this.clock, options.record);
     const release = options.release ?? DEFAULT_RELEASE;

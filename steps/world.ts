@@ -9,6 +9,7 @@ import type { KubeletConfig } from '../src/kubelet/kubelet';
 import type { ContainerBehaviour } from '../src/kubelet/runtime';
 import type { VolumeBehaviour } from '../src/kubelet/volume-manager';
 import type { DiagramMarks, ExpectedRow, RowMark } from '../src/timeline/sequence-diagram';
+import { append } from '../src/widest';
 
 /** A step's input that names something the scenario does not have, or is otherwise unusable. */
 export class ScenarioError extends Error {}
@@ -59,8 +60,8 @@ export class TerminatingWorld extends World {
   }
 
   mark(marks: DiagramMarks): void {
-    this.marks.rows.push(...marks.rows);
-    this.marks.expected.push(...marks.expected);
+    append(this.marks.rows, marks.rows);
+    append(this.marks.expected, marks.expected);
   }
 
   // ---- Given: the plan (see ClusterPlan for what each declaration does) ----

@@ -19,14 +19,17 @@ import { Store, STORE_SOURCE } from './store';
 import { qualifiedKind, type Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { DeleteOptions, Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Status } from './types';
+import type { ConfigMap, DeleteOptions, Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, ServiceAccount, Status } from './types';
+import { configMapStrategy } from './configmap-strategy';
+import { secretStrategy } from './secret-strategy';
+import { namespaceStrategy } from './namespace-strategy';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget };
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts';
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
 export interface ListPage<T> {
@@ -101,7 +104,7 @@ const CONTROLLER_MANAGER_COMPONENTS: ReadonlySet<Component> = new Set<Component>
  * likewise status and spec for the other kinds with a status).
  */
 function resetFields(resource: Resource, subresource: string | undefined): FieldSet {
-  if (resource === 'events' || resource === 'leases') return new FieldSet();
+  if (resource === 'events' || resource === 'leases' || resource === 'secrets' || resource === 'configmaps' || resource === 'serviceaccounts') return new FieldSet();
   if (subresource !== 'status') return FieldSet.of([{ field: 'status' }]);
   if (resource === 'pods') return FieldSet.of([{ field: 'spec' }], [{ field: 'metadata' }, { field: 'deletionTimestamp' }], [{ field: 'metadata' }, { field: 'ownerReferences' }]);
   return FieldSet.of([{ field: 'spec' }]);
@@ -109,8 +112,12 @@ function resetFields(resource: Resource, subresource: string | undefined): Field
 
 /** The Success Status an eviction answers with. */
 const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
-/** Event objects are stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines readable. */
-const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces']);
+/**
+ * Objects stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines
+ * readable: none takes part in deleting a pod (Secrets and ConfigMaps are where clients such as
+ * Helm keep their own state).
+ */
+const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces', 'secrets', 'configmaps', 'serviceaccounts']);
 const REGISTRY = '/registry/';
 
 /**
@@ -157,9 +164,13 @@ export class ApiServer {
       // Node heartbeats (pkg/kubelet/nodelease): one Lease per node in kube-node-lease.
       leases: new Store<Lease>(this.etcd, clock, genericStrategy<Lease>({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', resource: 'leases', namespaced: true })),
       // pkg/registry/core/namespace: cluster-scoped; deleting one (and its contents) is not modelled.
-      namespaces: new Store<Namespace>(this.etcd, clock, genericStrategy<Namespace>({ kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false })),
+      namespaces: new Store<Namespace>(this.etcd, clock, namespaceStrategy()),
       // pkg/registry/policy/poddisruptionbudget: policy/v1, with a status subresource.
       poddisruptionbudgets: new Store<PodDisruptionBudget>(this.etcd, clock, budgets.main),
+      secrets: new Store<Secret>(this.etcd, clock, secretStrategy()),
+      configmaps: new Store<ConfigMap>(this.etcd, clock, configMapStrategy()),
+      // pkg/registry/core/serviceaccount: metadata only here (no token controller, no secrets).
+      serviceaccounts: new Store<ServiceAccount>(this.etcd, clock, genericStrategy<ServiceAccount>({ kind: 'ServiceAccount', apiVersion: 'v1', resource: 'serviceaccounts', namespaced: true, generation: false })),
     };
     this.statusStrategies = { poddisruptionbudgets: budgets.status } as Partial<Record<Resource, Strategy<never>>>;
     this.etcd.subscribe((e) => this.dispatch(e));

@@ -5,6 +5,7 @@ import type { Cluster } from '../cluster';
 import { KUBECTL } from '../cluster';
 import type { Release } from '../release';
 import { confirmationPrompt, confirms, KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
+import { append } from '../widest';
 
 /** One HTTP request as kubectl sends it: what a server listening on the wire would see. */
 export interface KubectlRequest {
@@ -199,7 +200,7 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
       errors.push(serverError(res.status));
     }
   }
-  if (errors.length > 0) return stderr.push(...errors), end(1);
+  if (errors.length > 0) return append(stderr, errors), end(1);
   if (!cmd.wait) return end(0);
 
   // cmd/wait RunWait: one deadline for all objects (watchtools.ContextWithOptionalTimeout logs a

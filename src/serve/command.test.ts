@@ -23,15 +23,18 @@ function run(args: string[]): Promise<[number | null, string]> {
 }
 
 describe('terminating serve (the command)', () => {
-  it('reads its flags', () => {
-    expect(parseServeArgs([])).to.deep.equal({ port: 0, manifests: undefined, clock: { kind: 'jump', quietMs: 50 }, release: undefined, reportDir: 'reports/serve', kubeconfig: undefined });
-    expect(parseServeArgs(['--port', '8080', '--clock', 'fast=10', '--manifests', 'c.yaml', '--kubernetes', '1.30', '--report-dir', 'r', '--kubeconfig', 'k'])).to.deep.equal({
+  it('R94 reads its flags', () => {
+    // Virtual time starts at the wall-clock time the command runs, in whole seconds (the clock read once, here).
+    const now = () => Date.UTC(2026, 5, 1, 12, 0, 0, 750);
+    expect(parseServeArgs([], now)).to.deep.equal({ port: 0, manifests: undefined, clock: { kind: 'jump', quietMs: 50 }, release: undefined, reportDir: 'reports/serve', kubeconfig: undefined, start: Date.UTC(2026, 5, 1, 12, 0, 0) });
+    expect(parseServeArgs(['--port', '8080', '--clock', 'fast=10', '--manifests', 'c.yaml', '--kubernetes', '1.30', '--report-dir', 'r', '--kubeconfig', 'k', '--start', '2025-06-01T10:00:00+02:00'], now)).to.deep.equal({
       port: 8080,
       manifests: 'c.yaml',
       clock: { kind: 'fast', factor: 10 },
       release: Release.of(30),
       reportDir: 'r',
       kubeconfig: 'k',
+      start: Date.UTC(2025, 5, 1, 8, 0, 0),
     });
     expect(parseServeArgs(['--help'])).to.equal('help');
   });
@@ -42,6 +45,7 @@ describe('terminating serve (the command)', () => {
     expect(() => parseServeArgs(['--colck', 'jump'])).to.throw("Unknown option '--colck' (see terminating serve --help)");
     expect(() => parseServeArgs(['--port'])).to.throw("Option '--port <value>' argument missing (see terminating serve --help)");
     expect(() => parseServeArgs(['--kubernetes', '1.25'])).to.throw('invalid --kubernetes: Kubernetes "1.25" is not supported: the simulation models releases');
+    expect(() => parseServeArgs(['--start', 'yesterday'])).to.throw('invalid --start "yesterday": expected an RFC 3339 time such as 2025-06-01T12:00:00Z');
     expect(() => parseServeArgs(['extra'])).to.throw("Unexpected argument 'extra' (see terminating serve --help)");
   });
 

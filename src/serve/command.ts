@@ -26,10 +26,12 @@ Options:
   --kubernetes 1.NN    the Kubernetes release every component runs, 1.26 to 1.35 (default 1.33)
   --report-dir DIR     where the session report and the kubeconfig go (default reports/serve)
   --kubeconfig FILE    where the kubeconfig goes (default DIR/kubeconfig)
+  --start TIME         the virtual time serving starts at, RFC 3339 (e.g. 2025-06-01T12:00:00Z);
+                       default: now, so ages that clients compute from timestamps read right
   -h, --help           this help
 `;
 
-export function parseServeArgs(args: string[]): ServeOptions | 'help' {
+export function parseServeArgs(args: string[], now: () => number = Date.now): ServeOptions | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -43,6 +45,7 @@ export function parseServeArgs(args: string[]): ServeOptions | 'help' {
         kubernetes: { type: 'string' },
         'report-dir': { type: 'string' },
         kubeconfig: { type: 'string' },
+        start: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -74,7 +77,20 @@ export function parseServeArgs(args: string[]): ServeOptions | 'help' {
   }
   const nowMs = v.now === undefined ? undefined : Date.parse(v.now);
   if (nowMs !== undefined && Number.isNaN(nowMs)) throw new CommandError(`invalid --now "${v.now}": expected an RFC 3339 time (e.g. 2025-06-01T10:00:00Z)`, 2);
-  return { port, manifests: v.manifests, clock, release, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig, ...(nowMs !== undefined ? { nowMs } : {}) };
+  return { port, manifests: v.manifests, clock, release, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig, start: parseStart(v.start, now), ...(nowMs !== undefined ? { nowMs } : {}) };
+}
+
+/**
+ * --start, or the wall-clock time now, in whole seconds (timestamps carry seconds): the one place
+ * the wall clock sets virtual time. Scenarios keep the fixed epoch.
+ */
+function parseStart(value: string | undefined, now: () => number): number {
+  if (value === undefined) return Math.floor(now() / 1000) * 1000;
+  const ms = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) || Number.isNaN(ms)) {
+    throw new CommandError(`invalid --start "${value}": expected an RFC 3339 time such as 2025-06-01T12:00:00Z`, 2);
+  }
+  return Math.floor(ms / 1000) * 1000;
 }
 
 /** `terminating serve …`: runs until SIGINT/SIGTERM; resolves with the exit code. */

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import type { Cluster } from '../cluster';
-import { ClusterPlan } from '../cluster-plan';
+import { ClusterPlan, WARMUP_MS } from '../cluster-plan';
 import { DurationError, parseDuration } from '../duration';
 import { loadManifestFile, ManifestFileError } from '../manifest-file';
 import { DumpError, readDumpFiles, type Dump } from '../restore/dump';
@@ -41,6 +41,13 @@ export interface ServeOptions {
   reportDir: string;
   /** Where the kubeconfig is written; default: `kubeconfig` in the report directory. */
   kubeconfig?: string;
+  /**
+   * The virtual time serving starts at (T+0, after the warm-up), in ms since the Unix epoch: the
+   * serve command passes the wall-clock time it started (or --start), so the ages clients compute
+   * from timestamps against their own clock are right. Default: the fixed epoch plus the warm-up,
+   * as scenarios have it.
+   */
+  start?: number;
 }
 
 /** A running `serve`: the cluster behind its HTTP server. */
@@ -63,8 +70,9 @@ export interface ServedCluster {
  * for the warm-up, and serves the Kubernetes API for it on 127.0.0.1 with the chosen clock.
  */
 export async function serve(options: ServeOptions): Promise<ServedCluster> {
-  const plan = new ClusterPlan(options.release);
   const dump = options.manifests === undefined ? undefined : resumedObjects(options.manifests.split(','));
+  // A resumed dump starts at the time its objects were read (--now); any other cluster at --start (default: now), after its warm-up minute.
+  const plan = new ClusterPlan(options.release, dump || options.start === undefined ? undefined : options.start - WARMUP_MS);
   if (dump) plan.objects(dump, options.nowMs);
   else loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
   // Served objects carry managedFields from their creation on, as a real cluster's do.

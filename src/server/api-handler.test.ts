@@ -54,14 +54,16 @@ describe('HTTP API: version, health, discovery', () => {
     expect(patch.parameters.map((p: { name: string }) => p.name)).to.include('fieldValidation');
   });
 
-  it('unknown paths and resources are 404 Status; protobuf-only clients get 406', async () => {
+  it('unknown paths and resources are 404 Status; protobuf-only clients of discovery get 406, of resources protobuf (R77)', async () => {
     const r = await request(s.base, 'GET', '/api/v1/namespaces/default/widgets');
     expect(r.status).to.equal(404);
     expect(r.json).to.deep.include({ kind: 'Status', status: 'Failure', reason: 'NotFound', message: 'the server could not find the requested resource', code: 404 });
     expect((await request(s.base, 'GET', '/nope')).status).to.equal(404);
-    const proto = await request(s.base, 'GET', '/api/v1/namespaces/default/pods', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
+    const proto = await request(s.base, 'GET', '/api', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
     expect(proto.status).to.equal(406);
     expect(proto.json.reason).to.equal('NotAcceptable');
+    const list = await request(s.base, 'GET', '/api/v1/namespaces/default/pods', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
+    expect([list.status, list.headers['content-type'], list.text.slice(0, 4)]).to.deep.equal([200, 'application/vnd.kubernetes.protobuf', 'k8s\0']);
   });
 });
 
