@@ -13,7 +13,7 @@ import { duplicateListMapKey, serverSideApply } from './field-manager';
 import { FieldManager, type ManagerInfo } from './managedfields/manager';
 import { FieldSet } from './managedfields/fieldpath';
 import { schemaDefinitions } from './schemas';
-import { podStatusStrategy, podStrategyFor } from './pod-strategy';
+import { podStatusStrategy, podStrategyFor, setPodDefaults } from './pod-strategy';
 import { updatePodCondition } from './pod-util';
 import { Store, STORE_SOURCE } from './store';
 import { qualifiedKind, type Strategy } from './strategy';
@@ -22,7 +22,7 @@ import { DEFAULT_RELEASE, type Release } from '../release';
 import type { ConfigMap, DeleteOptions, Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, ServiceAccount, Status } from './types';
 import { configMapStrategy } from './configmap-strategy';
 import { secretStrategy } from './secret-strategy';
-import { namespaceStrategy } from './namespace-strategy';
+import { defaultNameLabel, namespaceStrategy } from './namespace-strategy';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
@@ -95,6 +95,16 @@ export interface WriteOptions {
 }
 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
+/**
+ * The scheme's defaulting of a decoded body (pkg/apis/core/v1/defaults.go SetDefaults_Pod…,
+ * SetDefaults_Namespace), which the strategies here run in PrepareForCreate: the field manager
+ * of a create sees the defaulted object, as upstream's does.
+ */
+function schemeDefaults(resource: Resource, obj: KubeObject): void {
+  if (resource === 'pods') setPodDefaults(obj as Pod);
+  else if (resource === 'namespaces') defaultNameLabel(obj as Namespace);
+}
+
 /** The components that run inside kube-controller-manager (its User-Agent names the manager). */
 const CONTROLLER_MANAGER_COMPONENTS: ReadonlySet<Component> = new Set<Component>(['gc', 'nodelifecycle', 'podgc', 'controller']);
 
@@ -302,8 +312,16 @@ export class ApiServer {
     return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, `${HANDLERS}/create.go createHandler → ${STORE_SOURCE} Store.Create`, () => {
       // The decoded request body: the store prepares it in place, so the caller's object stays as sent.
       const withNs = clone(obj);
-      // create.go: the field manager records the create before admission and the strategy run.
-      if (this.options.managedFields) this.fields().update(undefined, withNs, this.managerOf(client, resource, undefined, 'Update', opts.fieldManager), resetFields(resource, undefined), toTime(this.clock.now()));
+      // create.go records the create's manager on the decoded object — defaulted by the scheme as it
+      // was decoded (SetDefaults_*), before admission and the strategy add their parts.
+      if (this.options.managedFields) {
+        const strategy = this.stores[resource].strategy;
+        const decoded = { apiVersion: strategy.apiVersion, kind: strategy.kind, ...clone(withNs) };
+        decoded.metadata.name = name;
+        schemeDefaults(resource, decoded);
+        this.fields().update(undefined, decoded, this.managerOf(client, resource, undefined, 'Update', opts.fieldManager), resetFields(resource, undefined), toTime(this.clock.now()));
+        withNs.metadata.managedFields = decoded.metadata.managedFields;
+      }
       return { code: 201, object: this.createObject(resource, namespace, name, withNs, !!opts.dryRun) };
     });
   }

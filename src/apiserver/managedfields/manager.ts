@@ -98,7 +98,7 @@ export class FieldManager {
    * ones (clients may edit them), except through a subresource.
    */
   update(live: KubeObject | undefined, next: KubeObject, info: ManagerInfo, reset: FieldSet, now: string): void {
-    const root = this.rootOf(next.apiVersion ?? info.apiVersion, next.kind ?? '');
+    const root = this.rootOf(next.apiVersion ?? live?.apiVersion ?? info.apiVersion, next.kind ?? live?.kind ?? '');
     const sent = info.subresource ? undefined : next.metadata.managedFields;
     const managers = decode(sent && sent.length > 0 ? sent : (live?.metadata.managedFields ?? []));
     const before = live ? typedForm(root, live) : emptyObject(this.schema, root);
