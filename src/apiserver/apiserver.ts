@@ -9,7 +9,7 @@ import { podDisruptionBudgetStrategies } from './pdb-strategy';
 import { genericStrategy } from './generic-strategy';
 import { clone, toTime, type KubeObject } from './object';
 import { applyPatchBody, type PatchType } from './patch';
-import { duplicateListMapKey, serverSideApply } from './field-manager';
+import { checkConvertible } from './field-manager';
 import { FieldManager, type ManagerInfo } from './managedfields/manager';
 import { FieldSet } from './managedfields/fieldpath';
 import { schemaDefinitions } from './schemas';
@@ -80,7 +80,7 @@ export interface ApiServerOptions {
    * Whether writes keep managedFields (kube-apiserver always does). Off for scenarios, whose
    * timelines leave managed fields out of every diff anyway, so that the per-write cost stays
    * flat; `serve` and every served API turn it on (trackManagedFields). Server-side apply works
-   * either way.
+   * either way (without them each apply finds no other managers, so it conflicts with nobody).
    */
   managedFields: boolean;
 }
@@ -370,7 +370,14 @@ export class ApiServer {
    * `force`. An object that does not exist is created from the configuration (201), except through
    * a subresource.
    */
-  apply<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, body: ResourceType[R], opts: { fieldManager: string; force?: boolean; subresource?: 'status'; dryRun?: boolean }): ApiResponse<ResourceType[R]> {
+  apply<R extends Resource>(
+    client: ClientIdentity,
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    body: ResourceType[R],
+    opts: { fieldManager: string; force?: boolean; subresource?: 'status'; dryRun?: boolean; check?: (live: ResourceType[R]) => void },
+  ): ApiResponse<ResourceType[R]> {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     const text = `PATCH ${path} fieldManager=${opts.fieldManager}${opts.force ? ' force=true' : ''}`;
     return this.mutate(client, 'PATCH', resource, namespace, name, text, `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`, () => {
@@ -379,32 +386,30 @@ export class ApiServer {
       const now = toTime(this.clock.now());
       const store = this.stores[resource];
       if (!opts.subresource && !store.exists(namespace, name)) {
-        const created = this.fields().apply(undefined, clone(body), info, !!opts.force, reset, now) as ResourceType[R];
+        const created = this.untracked(this.fields().apply(undefined, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
         return { code: 201, object: this.createObject(resource, namespace, name, created, !!opts.dryRun) };
       }
-      const r = store.update(namespace, name, (existing) => this.fields().apply(existing, clone(body), info, !!opts.force, reset, now) as ResourceType[R], { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource) });
+      const r = store.update(
+        namespace,
+        name,
+        (existing) => {
+          opts.check?.(existing);
+          return this.untracked(this.fields().apply(existing, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
+        },
+        { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource) },
+      );
       return { code: 200, object: r.object };
     });
   }
 
   /**
    * V12 — a server-side apply PATCH (application/apply-patch+yaml) of a pod's status with
-   * ?fieldManager=…&force=true, as client-go's ApplyStatus sends it (patch.go applyPatcher →
-   * field-manager.ts). Without managed fields tracked, the forced apply is a merge (serverSideApply).
+   * ?fieldManager=…&force=true, as client-go's ApplyStatus sends it (patch.go applyPatcher → apply),
+   * after the typed conversion of the live pod (checkConvertible).
    */
   applyStatus(client: ClientIdentity, namespace: string, name: string, body: unknown, opts: { fieldManager: string; force: true }): ApiResponse<Pod> {
-    if (this.options.managedFields) {
-      const live = this.stores.pods.exists(namespace, name) ? this.stores.pods.get(namespace, name) : undefined;
-      if (!live || !duplicateListMapKey(live)) {
-        const config = { apiVersion: 'v1', kind: 'Pod', ...(body as object), metadata: { name, namespace, ...(body as Partial<Pod>).metadata } } as Pod;
-        return this.apply(client, 'pods', namespace, name, config, { ...opts, subresource: 'status' });
-      }
-    }
-    const text = `PATCH pods/${name}/status fieldManager=${opts.fieldManager} force=true`;
-    return this.mutate(client, 'PATCH', 'pods', namespace, name, text, `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`, () => {
-      const r = this.stores.pods.update(namespace, name, (existing) => serverSideApply(existing, body), { strategy: this.strategyFor('pods', 'status') });
-      return { code: 200, object: r.object };
-    });
+    const config = { apiVersion: 'v1', kind: 'Pod', ...(body as object), metadata: { name, namespace, ...(body as Partial<Pod>).metadata } } as Pod;
+    return this.apply(client, 'pods', namespace, name, config, { ...opts, subresource: 'status', check: checkConvertible as (live: ResourceType['pods']) => void });
   }
 
   /** Turns on managedFields for every write from now on (kube-apiserver's behaviour; serve and the served API use it). */
@@ -413,6 +418,12 @@ export class ApiServer {
   }
 
   private fieldManager?: FieldManager;
+
+  /** An applied object as stored while managedFields are not kept: without them (each apply then starts afresh). */
+  private untracked<T extends KubeObject>(obj: T): T {
+    if (!this.options.managedFields) delete obj.metadata.managedFields;
+    return obj;
+  }
 
   /** The field manager, over the served kinds' OpenAPI definitions (built on first use). */
   private fields(): FieldManager {
