@@ -149,4 +149,17 @@ describe('R112, R113, R114 — managedFields of updates and applies (managedfiel
     );
     expect(refused({ containers: [{ name: 'a' }, { name: 'a' }] }).message).to.equal('failed to create typed patch object (default/web; /v1, Kind=Pod): .spec.containers: duplicate entries for key [name="a"]');
   });
+
+  it('past ten update managers, the oldest are merged into "ancient-changes" (capManagersManager)', () => {
+    let live = pod({ containers: [{ name: 'app' }] });
+    for (let i = 0; i < 12; i++) {
+      const next = { ...live, metadata: { ...live.metadata, labels: { ...live.metadata.labels, [`l${i}`]: 'x' } } } as KubeObject;
+      fm.update(i === 0 ? undefined : live, next, update(`m${String(i).padStart(2, '0')}`), STATUS, `2025-01-01T00:00:${String(i).padStart(2, '0')}Z`);
+      live = next;
+    }
+    const names = entries(live).map((e) => e.manager);
+    expect(names).to.deep.equal(['ancient-changes', 'm03', 'm04', 'm05', 'm06', 'm07', 'm08', 'm09', 'm10', 'm11']);
+    expect(entries(live)[0].fieldsV1).to.deep.equal({ 'f:metadata': { 'f:labels': { '.': {}, 'f:l0': {}, 'f:l1': {}, 'f:l2': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"app"}': { '.': {}, 'f:name': {} } } } });
+    expect(live.metadata.managedFields![0].time).to.equal('2025-01-01T00:00:02Z');
+  });
 });

@@ -28,8 +28,9 @@ import { compare, jsonEquals, merge, prune, SmdError, toFieldSet, type Compariso
  *   the fields its last-applied-configuration annotation names and the live object still holds,
  *   and keeps that annotation current (lastAppliedManager, lastAppliedUpdater).
  *
- * Not modelled: the cap of 10 update managers merged into "ancient-changes" (capManagersManager),
- * and conversion between versions (every kind here is served at one version).
+ * - past ten Update managers, the oldest are merged into `ancient-changes` (capManagersManager).
+ *
+ * Not modelled: conversion between versions (every kind here is served at one version).
  */
 
 /** Who writes, as managedFields records it (BuildManagerIdentifier). */
@@ -118,6 +119,7 @@ export class FieldManager {
       const previous = self ?? managers.get(id);
       managers.set(id, { info, set: previous ? changed.union(previous.set) : changed, time: now });
     }
+    capUpdateManagers(managers);
     setManagedFields(next, managers);
   }
 
@@ -215,6 +217,45 @@ export class FieldManager {
       out.metadata.managedFields = live.metadata.managedFields;
     }
     return out;
+  }
+}
+
+/** capManagersManager's cap (DefaultMaxUpdateManagers) and the bucket the oldest updaters go into. */
+const MAX_UPDATE_MANAGERS = 10;
+const ANCIENT_CHANGES = 'ancient-changes';
+
+/**
+ * capManagersManager.capUpdateManagers: past ten Update managers, the oldest (by time, then
+ * identifier) are merged, per apiVersion, into one `ancient-changes` entry — the first of a
+ * version becomes the bucket when a second joins it, which takes the newer one's time — until
+ * ten are left.
+ */
+function capUpdateManagers(managers: Map<string, Managed>): void {
+  const updaters = [...managers.entries()].filter(([, m]) => m.info.operation === 'Update');
+  if (updaters.length <= MAX_UPDATE_MANAGERS) return;
+  const seconds = (m: Managed) => (m.time ? Math.floor(Date.parse(m.time) / 1000) : 0);
+  updaters.sort(([ia, a], [ib, b]) => seconds(a) - seconds(b) || (ia < ib ? -1 : ia > ib ? 1 : 0));
+  const firstOfVersion = new Map<string, string>();
+  let length = updaters.length;
+  for (let i = 0; i < updaters.length && length > MAX_UPDATE_MANAGERS; i++) {
+    const [id, m] = updaters[i];
+    const version = m.info.apiVersion;
+    const first = firstOfVersion.get(version);
+    if (first === undefined) {
+      firstOfVersion.set(version, id);
+      continue;
+    }
+    const info: ManagerInfo = { manager: ANCIENT_CHANGES, operation: 'Update', apiVersion: version };
+    const bucketId = managerIdentifier(info);
+    if (!managers.has(bucketId)) {
+      const firstEntry = managers.get(first)!;
+      managers.delete(first);
+      managers.set(bucketId, { info, set: firstEntry.set, time: firstEntry.time });
+    }
+    const bucket = managers.get(bucketId)!;
+    managers.set(bucketId, { info, set: m.set.union(bucket.set), time: m.time });
+    managers.delete(id);
+    length--;
   }
 }
 
