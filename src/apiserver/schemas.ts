@@ -68,6 +68,7 @@ const LIST_EXTENSIONS: Readonly<Record<string, Readonly<Record<string, Ext>>>> =
   V1Container: containerLists(),
   V1EphemeralContainer: containerLists(),
   V1ContainerPort: { protocol: { default: 'TCP' } },
+  V1ResourceRequirements: { claims: map('name') },
   V1PodStatus: {
     conditions: { ...map('type'), ...merge('type') },
     podIPs: { ...map('ip'), ...merge('ip') },

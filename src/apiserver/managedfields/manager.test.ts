@@ -5,6 +5,7 @@ import type { KubeObject } from '../object';
 import { schemaDefinitions } from '../schemas';
 import { FieldSet, pathString } from './fieldpath';
 import { FieldManager, type ManagerInfo } from './manager';
+import { SmdSchema } from './schema';
 import { toFieldSet } from './typed';
 
 const fm = new FieldManager(schemaDefinitions());
@@ -45,6 +46,20 @@ describe('R115 — fieldpath: sets of field paths as fieldsV1 (structured-merge-
     const status = FieldSet.of([{ field: 'status' }]);
     expect(a.difference(status).toFieldsV1()).to.deep.equal(a.toFieldsV1());
     expect(a.recursiveDifference(status).toFieldsV1()).to.deep.equal({ 'f:spec': { 'f:x': {} } });
+  });
+});
+
+describe('R115 — schema: list relationships as kube-openapi schemaconv derives them', () => {
+  const rel = (items: object) => {
+    const t = new SmdSchema({}).type({ type: 'array', items: {}, ...items });
+    return t.kind === 'list' ? [t.relationship, t.keys] : t.kind;
+  };
+  it('x-kubernetes-list-type first; else a merge patch strategy (by its merge key, or as a set); else atomic', () => {
+    expect(rel({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['a', 'b'], 'x-kubernetes-patch-merge-key': 'a', 'x-kubernetes-patch-strategy': 'merge' })).to.deep.equal(['associative', ['a', 'b']]);
+    expect(rel({ 'x-kubernetes-patch-strategy': 'merge,retainKeys', 'x-kubernetes-patch-merge-key': 'name' })).to.deep.equal(['associative', ['name']]);
+    expect(rel({ 'x-kubernetes-patch-strategy': 'merge' })).to.deep.equal(['set', []]);
+    expect(rel({ 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-strategy': 'merge' })).to.deep.equal(['atomic', []]);
+    expect(rel({})).to.deep.equal(['atomic', []]);
   });
 });
 
