@@ -75,7 +75,10 @@ export class ClusterPlan {
 
   /** The cluster, built with the planned release when something first needs it. */
   get cluster(): Cluster {
-    return (this.made ??= new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs }));
+    if (this.made) return this.made;
+    this.made = new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs });
+    if (this.podGCThreshold !== undefined) this.made.podGC.config.terminatedPodThreshold = this.podGCThreshold;
+    return this.made;
   }
 
   /**
@@ -116,6 +119,17 @@ export class ClusterPlan {
     for (const v of restored.volumeBehaviours) this.planned(v.pod).volumes.set(v.volume, v.behaviour);
   }
 
+  /**
+   * kube-controller-manager's `--terminated-pod-gc-threshold`: a plan setting like the release, so
+   * declaring it does not build the cluster (a `Kubernetes v1.NN` after it still applies).
+   */
+  terminatedPodGCThreshold(threshold: number): void {
+    if (this.made) this.made.podGC.config.terminatedPodThreshold = threshold;
+    else this.podGCThreshold = threshold;
+  }
+
+  private podGCThreshold?: number;
+
   get started(): boolean {
     return this.built;
   }
@@ -124,14 +138,23 @@ export class ClusterPlan {
     return this.plannedRelease;
   }
 
-  /** Every component runs `minor`: declared before the nodes and pods, which are created with it. */
+  /**
+   * Every component runs `minor`. Anywhere in the plan before the cluster is built (a Background's
+   * nodes and pods, then a scenario's release, is the natural order): nodes, pods and ReplicaSets
+   * are only planned until then and are all created with the release the plan has at that moment.
+   * Kubelets already planned with another release (version skew) are checked against it.
+   */
   kubernetes(minor: number): void {
     const what = `Kubernetes v1.${minor}`;
     this.assertNotBuilt(what);
-    if (this.nodes.length > 0 || this.pods.size > 0 || this.replicaSets.size > 0) {
-      throw new PlanError(`${what} must be declared before the nodes and pods (they are created with that release)`);
+    const previous = this.plannedRelease;
+    this.plannedRelease = this.wrap(() => previous.withMinor(minor));
+    try {
+      for (const [node, kubeletMinor] of this.kubeletMinors) this.kubeletRelease(node, kubeletMinor);
+    } catch (e) {
+      this.plannedRelease = previous;
+      throw e;
     }
-    this.plannedRelease = this.plannedRelease.withMinor(minor);
   }
 
   /** A feature gate of every component (kube-apiserver, kube-controller-manager, kubelets), as --feature-gates sets it. */
@@ -141,11 +164,14 @@ export class ClusterPlan {
     for (const [node, minor] of this.kubeletMinors) this.kubeletRelease(node, minor);
   }
 
-  /** The kubelet of `node` runs `minor` while the control plane runs the planned release (version skew). */
+  /**
+   * The kubelet of `node` runs `minor` while the control plane runs the planned release (version
+   * skew); like the release, anywhere before the cluster is built (the node's pods are only planned
+   * until then).
+   */
   kubeletKubernetes(node: string, minor: number): void {
     const what = `the kubelet on node "${node}" running Kubernetes v1.${minor}`;
     this.knownNode(node);
-    if ([...this.pods.values()].some((p) => p.pod.spec?.nodeName === node)) throw new PlanError(`${what} must be declared before the pods on that node`);
     this.assertNotBuilt(what);
     this.kubeletRelease(node, minor);
     this.kubeletMinors.set(node, minor);
@@ -166,7 +192,7 @@ export class ClusterPlan {
   }
 
   private assertNotBuilt(what: string): void {
-    if (this.made) throw new PlanError(`${what} must be declared before the scenario starts (the cluster is built with its release when it is first used)`);
+    if (this.made) throw new PlanError(`${what} must be declared before the scenario's time starts (T+0, at the first When or Then step: the cluster is built with its release then)`);
   }
 
   /** Release errors (unknown or locked gates) as plan errors. */

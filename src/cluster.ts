@@ -91,7 +91,10 @@ export class Cluster {
    */
   addNode(name: string, kubelet: Partial<NodeConfig['kubelet']> = {}, machine?: MachineState): SimNode {
     if (this.nodes.has(name)) throw new Error(`node "${name}" already exists`);
-    const config = Object.keys(kubelet).length === 0 ? this.options.node : { ...this.options.node, kubelet: { ...this.options.node.kubelet, ...kubelet } };
+    // Each machine its own address, in the order the nodes join: 10.0.0.1, 10.0.0.2, …
+    const n = this.nodes.size + 1;
+    const nodeIP = `10.0.${Math.floor(n / 256)}.${n % 256}`;
+    const config = { ...this.options.node, kubelet: { ...this.options.node.kubelet, nodeIP, ...kubelet } };
     const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config, machine);
     this.nodes.set(name, node);
     return node;

@@ -125,7 +125,7 @@ export class SimNode {
   }
 
   private startKubelet(): NodeStatusReporter {
-    const reporter = new NodeStatusReporter(this.kubelet.scheduler, this.kubelet.client, this.name);
+    const reporter = new NodeStatusReporter(this.kubelet.scheduler, this.kubelet.client, this.name, { nodeIP: this.config.kubelet.nodeIP, release: this.config.kubelet.release });
     reporter.start();
     this.kubelet.start();
     return reporter;

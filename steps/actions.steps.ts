@@ -27,6 +27,9 @@ async function kubectl(world: TerminatingWorld, line: string, stdin?: string): P
  * `--all`) with `-n/--namespace`, `--grace-period`, `--now`, `--force`, `--cascade`, `--dry-run`,
  * `--wait`, `--timeout`, `--ignore-not-found`, `-o name`, `-i/--interactive` (with no input, so it
  * cancels; give the answer with `and answer`); any other real kubectl flag is refused by name.
+ * `--timeout` is virtual time here (the wait runs on the virtual clock); under `-p real-kubectl`
+ * the real kubectl counts it in wall time while virtual time jumps, so a scenario that needs a
+ * timeout to expire is `@built-in-kubectl-only`. The clock stops when the command returns.
  */
 When('I run {command}', async function (this: TerminatingWorld, line: string) {
   await runToSuccess(this, line);

@@ -9,6 +9,8 @@ import type { KubeletConfig } from '../src/kubelet/kubelet';
 import type { ContainerBehaviour } from '../src/kubelet/runtime';
 import type { VolumeBehaviour } from '../src/kubelet/volume-manager';
 import type { DiagramMarks, ExpectedRow, RowMark } from '../src/timeline/sequence-diagram';
+import type { StepSpan } from '../src/report/scenario-timeline';
+import type { StepLocation } from './step-location';
 import { append } from '../src/widest';
 
 /** A step's input that names something the scenario does not have, or is otherwise unusable. */
@@ -23,8 +25,16 @@ export class TerminatingWorld extends World {
   readonly plan: ClusterPlan;
   /** Virtual time of T+0; undefined until the scenario starts. */
   t0?: number;
+  /** The last event of the setup (before T+0). */
+  setupSeq = 0;
   lastResponse?: ApiResponse<unknown>;
   lastKubectl?: KubectlResult;
+  /** Where the running step is in its feature file (steps/user-mistakes.ts sets it before each step). */
+  stepLocation?: StepLocation;
+  /** The steps from T+0 on with the stretch of the timeline each one covered (steps/hooks.ts), for the report's diagram. */
+  readonly stepSpans: StepSpan[] = [];
+  /** Where each node and pod was declared (`node "node-1"` → `features/x.feature:4`), for "declared twice". */
+  private readonly declaredAt = new Map<string, string>();
   /** What the assertions matched or missed, marked in the report's diagram. */
   readonly marks: { rows: RowMark[]; expected: ExpectedRow[] } = { rows: [], expected: [] };
 
@@ -67,11 +77,25 @@ export class TerminatingWorld extends World {
   // ---- Given: the plan (see ClusterPlan for what each declaration does) ----
 
   planNode(name: string): void {
+    this.declare(`node "${name}"`);
     this.plan.node(name);
   }
 
   planPod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
+    this.declare(`pod "${name}"`);
     this.plan.pod(name, nodeName, manifest);
+  }
+
+  /** Remembers where a node or pod is declared; a second declaration fails naming the first one's line. */
+  declare(what: string): void {
+    const first = this.declaredAt.get(what);
+    if (first !== undefined) throw new ScenarioError(`${what} is declared twice: first at ${first}, again at ${this.where()}`);
+    this.declaredAt.set(what, this.where());
+  }
+
+  /** The running step's `file:line`, or "this step" outside a feature file. */
+  where(): string {
+    return this.stepLocation ? `${this.stepLocation.uri}:${this.stepLocation.line}` : 'this step';
   }
 
   containerBehaviour(container: string, podName: string, change: Partial<ContainerBehaviour>, specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void): void {
@@ -135,6 +159,7 @@ export class TerminatingWorld extends World {
     this.plan.start();
     this.cluster.advance(this.plan.warmupMs);
     this.t0 = this.cluster.clock.now();
+    this.setupSeq = this.cluster.timeline.recorded;
   }
 }
 

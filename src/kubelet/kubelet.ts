@@ -49,6 +49,8 @@ export interface KubeletConfig {
   shutdownPowerOffDelayMs: number;
   /** The kubelet's release and feature gates (a node may run another release than the control plane). */
   release: Release;
+  /** --node-ip: the node's InternalIP, which the kubelet registers and reports as each pod's hostIP. */
+  nodeIP: string;
 }
 
 export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
@@ -64,6 +66,7 @@ export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
   shutdownGracePeriodCriticalPodsSeconds: 0,
   shutdownPowerOffDelayMs: 2000,
   release: DEFAULT_RELEASE,
+  nodeIP: '10.0.0.1',
 };
 
 /**
@@ -95,7 +98,7 @@ export class Kubelet {
   /** The pod manager: the pods config currently says this node runs, by uid. */
   private readonly podManager = new Map<string, Pod>();
   /** What this kubelet's release changes in generateAPIPodStatus, asked once (a release never changes). */
-  private readonly statusGates: { trackGeneration: boolean; volumeMounts: boolean; podIsTerminalArgument: boolean };
+  private readonly statusGates: { trackGeneration: boolean; volumeMounts: boolean; podIsTerminalArgument: boolean; podHostIPs: boolean };
 
   constructor(
     clock: Clock,
@@ -114,7 +117,7 @@ export class Kubelet {
   ) {
     this.scheduler = new ProcessScheduler(clock);
     const { release } = settings;
-    this.statusGates = { trackGeneration: release.enabled('PodObservedGenerationTracking'), volumeMounts: release.enabled('RecursiveReadOnlyMounts'), podIsTerminalArgument: release.atLeast(27) };
+    this.statusGates = { trackGeneration: release.enabled('PodObservedGenerationTracking'), volumeMounts: release.enabled('RecursiveReadOnlyMounts'), podIsTerminalArgument: release.atLeast(27), podHostIPs: release.enabled('PodHostIPs') };
     const identity: ClientIdentity = { name: `kubelet/${nodeName}`, component: 'kubelet' };
     this.client = new ApiClient(api, identity, connected);
     this.recorder = new EventRecorder({ component: 'kubelet', host: nodeName }, nodeName, () => this.scheduler.now(), (event) => {
@@ -283,6 +286,7 @@ export class Kubelet {
       this.volumes.mountPod(uid, ref, (pod.spec?.volumes ?? []).map((v) => v.name));
       // computePodActions for a new sandbox: the first init container, or without any every regular container (K56).
       const first = inits.length > 0 ? [inits[0].name] : (pod.spec?.containers ?? []).map((c) => c.name);
+      this.updatePodCIDR();
       toPull = this.runtime.startPod(uid, ref, first, runsToCompletion);
       // PLEG's ContainerStarted at the next relist syncs the pod again, which starts the next init container.
       if (inits.length > 0) this.plegEvent(uid);
@@ -452,15 +456,28 @@ export class Kubelet {
   }
 
   /**
+   * kubelet.go updatePodCIDR: the node's `spec.podCIDR` (set by the node IPAM controller after the
+   * node registered) goes to the runtime's network plugin, which takes pod IPs from it. Read from
+   * the node before a sandbox is created; a node without one yet (or out of reach) leaves the
+   * network as it was, and a sandbox created then gets no IP.
+   */
+  private updatePodCIDR(): void {
+    if (this.runtime.network.podCIDR !== undefined || !this.client.connected()) return;
+    const node = this.client.api.get('nodes', undefined, this.nodeName);
+    const cidr = node.ok ? node.object.spec?.podCIDR : undefined;
+    if (cidr) this.runtime.network.configure(cidr);
+  }
+
+  /**
    * kubelet_pods.go generateAPIPodStatus for this kubelet's release: `podIsTerminal` exists from
    * v1.27 (#115331; before, the phase followed the restart policy even at the end of termination),
    * with PodObservedGenerationTracking (v1.34+) the status carries the pod's generation, and with
    * RecursiveReadOnlyMounts (v1.31+) the container statuses list their volumeMounts.
    */
   private generateAPIPodStatus(pod: Pod, podIsTerminal: boolean): PodStatus {
-    const { trackGeneration, volumeMounts, podIsTerminalArgument } = this.statusGates;
+    const { trackGeneration, volumeMounts, podIsTerminalArgument, podHostIPs } = this.statusGates;
     const uid = pod.metadata.uid!;
-    const gates = { observedGeneration: trackGeneration ? pod.metadata.generation : undefined, volumeMounts };
+    const gates = { observedGeneration: trackGeneration ? pod.metadata.generation : undefined, volumeMounts, hostIP: this.settings.nodeIP, podHostIPs };
     return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && podIsTerminalArgument, this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid));
   }
 

@@ -1,6 +1,7 @@
 import type { Clock, TimerHandle } from '../clock';
 import type { Timeline } from '../timeline/timeline';
 import type { ResumedContainer } from './machine-state';
+import { PodNetwork } from './pod-network';
 
 /** What a container's main process does when it receives SIGTERM (K29: 143 when SIGTERM kills it, 137 after SIGKILL, 0 when it exits by itself). */
 export type SigtermBehaviour =
@@ -58,6 +59,8 @@ export interface Sandbox {
   readonly podRef: string;
   state: 'ready' | 'notready' | 'removed';
   readonly containers: Map<string, RuntimeContainer>;
+  /** The pod's addresses from the node's pod network (CNI ADD at RunPodSandbox); none without a pod CIDR. */
+  readonly ips: readonly string[];
 }
 
 const CRI = 'CRI runtime (containerd) via pkg/kubelet/kuberuntime';
@@ -73,6 +76,8 @@ export const RUNTIME_REQUEST_TIMEOUT_MS = 120_000;
 export class ContainerRuntime {
   private readonly sandboxes = new Map<string, Sandbox>();
   private containerCounter = 0;
+  /** The node's pod network (CNI host-local IPAM): configured with the node's pod CIDR by the kubelet. */
+  readonly network = new PodNetwork();
 
   constructor(
     private readonly clock: Clock,
@@ -97,7 +102,8 @@ export class ContainerRuntime {
    * startContainer).
    */
   startPod(uid: string, podRef: string, containers: readonly string[], runsToCompletion: (name: string) => boolean = () => false): string[] {
-    const sandbox: Sandbox = { uid, podRef, state: 'ready', containers: new Map() };
+    const ip = this.network.allocate(uid);
+    const sandbox: Sandbox = { uid, podRef, state: 'ready', containers: new Map(), ips: ip === undefined ? [] : [ip] };
     this.sandboxes.set(uid, sandbox);
     const toPull = containers.filter((name) => this.needsPull(uid, name));
     const started = containers.filter((name) => !toPull.includes(name)).map((name) => this.create(sandbox, name));
@@ -111,7 +117,8 @@ export class ContainerRuntime {
    * counts. Nothing is started and nothing is recorded: the processes were there before.
    */
   restorePod(uid: string, podRef: string, containers: readonly ResumedContainer[]): void {
-    const sandbox: Sandbox = { uid, podRef, state: containers.some((c) => c.state === 'running') ? 'ready' : 'notready', containers: new Map() };
+    // Its addresses are the ones its status shows (kept by the kubelet while the sandbox reports none, K59).
+    const sandbox: Sandbox = { uid, podRef, state: containers.some((c) => c.state === 'running') ? 'ready' : 'notready', containers: new Map(), ips: [] };
     this.sandboxes.set(uid, sandbox);
     for (const r of containers) {
       this.containerCounter += 1;
@@ -273,6 +280,8 @@ export class ContainerRuntime {
     const s = this.sandboxes.get(uid);
     if (!s || s.state !== 'ready') return;
     s.state = 'notready';
+    // The network plugin's teardown (CNI DEL) frees the pod's address.
+    this.network.release(uid);
     this.timeline.record('runtime', `sandbox stopped ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult → StopPodSandbox', { actor: this.nodeName });
   }
 

@@ -100,7 +100,7 @@ describe('HTTP API: pods (printing R73)', () => {
     expect(r.json.columnDefinitions.map((c: { name: string; priority: number }) => `${c.name}:${c.priority}`)).to.deep.equal([
       'Name:0', 'Ready:0', 'Status:0', 'Restarts:0', 'Age:0', 'IP:1', 'Node:1', 'Nominated Node:1', 'Readiness Gates:1',
     ]);
-    expect(r.json.rows[1].cells).to.deep.equal(['web', '1/1', 'Running', '0', '60s', '<none>', 'node-1', '<none>', '<none>']);
+    expect(r.json.rows[1].cells).to.deep.equal(['web', '1/1', 'Running', '0', '60s', '10.244.0.2', 'node-1', '<none>', '<none>']);
     expect(r.json.rows[1].object).to.deep.include({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1' });
   });
 
