@@ -136,7 +136,8 @@ describe('terminating serve', () => {
     expect(readFileSync(r.json.files.html, 'utf8')).to.contain('<div class="sd"').and.contain('SIGKILL app pods/web');
     expect(readFileSync(r.json.files.objects, 'utf8')).to.not.match(/name: web\n/);
     // The served pods keep managedFields (R112); the report prints them as kubectl does, without.
-    expect(s.cluster.apiserver.get('pods', 'default', 'api').ok && s.cluster.apiserver.get('pods', 'default', 'api').object.metadata.managedFields).to.not.equal(undefined);
+    const api = s.cluster.apiserver.get('pods', 'default', 'api');
+    expect(api.ok && api.object.metadata.managedFields).to.not.equal(undefined);
     expect(readFileSync(r.json.files.objects, 'utf8')).to.match(/name: api\n/).and.not.include('managedFields');
     expect((await request(s.url, 'GET', REPORT_PATH)).status).to.equal(405);
   });
