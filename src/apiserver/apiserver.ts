@@ -7,10 +7,13 @@ import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
 import { budgetStillProcessing, canIgnorePDB, checkEvictionPreconditions, checkPodDisruptionBudgets, EVICTION_CONDITION, EVICTION_SOURCE, evictionDeleteOptions, shouldEnforceResourceVersion, type Eviction } from './eviction';
 import { podDisruptionBudgetStrategies } from './pdb-strategy';
 import { genericStrategy } from './generic-strategy';
-import { clone, type KubeObject } from './object';
+import { clone, toTime, type KubeObject } from './object';
 import { applyPatchBody, type PatchType } from './patch';
-import { serverSideApply } from './field-manager';
-import { podStatusStrategy, podStrategyFor } from './pod-strategy';
+import { checkConvertible } from './field-manager';
+import { FieldManager, type ManagerInfo } from './managedfields/manager';
+import { FieldSet } from './managedfields/fieldpath';
+import { schemaDefinitions } from './schemas';
+import { podStatusStrategy, podStrategyFor, setPodDefaults } from './pod-strategy';
 import { updatePodCondition } from './pod-util';
 import { Store, STORE_SOURCE } from './store';
 import { qualifiedKind, type Strategy } from './strategy';
@@ -20,7 +23,7 @@ import type { ConfigMap, DeleteOptions, EndpointSlice, Endpoints, Event, Lease, 
 import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from './service-strategy';
 import { configMapStrategy } from './configmap-strategy';
 import { secretStrategy } from './secret-strategy';
-import { namespaceStrategy } from './namespace-strategy';
+import { defaultNameLabel, namespaceStrategy } from './namespace-strategy';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
@@ -74,11 +77,50 @@ export interface ApiServerOptions {
   compactionIntervalMs: number;
   /** The kube-apiserver release modelled (and its feature gates). */
   release: Release;
+  /**
+   * Whether writes keep managedFields (kube-apiserver always does). Off for scenarios, whose
+   * timelines leave managed fields out of every diff anyway, so that the per-write cost stays
+   * flat; `serve` and every served API turn it on (trackManagedFields). Server-side apply works
+   * either way (without them each apply finds no other managers, so it conflicts with nobody).
+   */
+  managedFields: boolean;
 }
 
-export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, compactionIntervalMs: 5 * 60_000, release: DEFAULT_RELEASE };
+export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, compactionIntervalMs: 5 * 60_000, release: DEFAULT_RELEASE, managedFields: false };
+
+/** Options of create, update and patch: metav1.CreateOptions/UpdateOptions/PatchOptions as far as modelled. */
+export interface WriteOptions {
+  dryRun?: boolean;
+  /** The fieldManager parameter (default: the client's name, as upstream takes the User-Agent's product). */
+  fieldManager?: string;
+}
 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
+/**
+ * The scheme's defaulting of a decoded body (pkg/apis/core/v1/defaults.go SetDefaults_Pod…,
+ * SetDefaults_Namespace), which the strategies here run in PrepareForCreate: the field manager
+ * of a create sees the defaulted object, as upstream's does.
+ */
+function schemeDefaults(resource: Resource, obj: KubeObject): void {
+  if (resource === 'pods') setPodDefaults(obj as Pod);
+  else if (resource === 'namespaces') defaultNameLabel(obj as Namespace);
+}
+
+/** The components that run inside kube-controller-manager (its User-Agent names the manager). */
+const CONTROLLER_MANAGER_COMPONENTS: ReadonlySet<Component> = new Set<Component>(['gc', 'nodelifecycle', 'podgc', 'controller']);
+
+/**
+ * The strategies' GetResetFields: what an endpoint never gives its writer (a pod's status through
+ * the main resource; its spec, deletionTimestamp and ownerReferences through pods/status;
+ * likewise status and spec for the other kinds with a status).
+ */
+function resetFields(resource: Resource, subresource: string | undefined): FieldSet {
+  if (resource === 'events' || resource === 'leases' || resource === 'secrets' || resource === 'configmaps' || resource === 'serviceaccounts') return new FieldSet();
+  if (subresource !== 'status') return FieldSet.of([{ field: 'status' }]);
+  if (resource === 'pods') return FieldSet.of([{ field: 'spec' }], [{ field: 'metadata' }, { field: 'deletionTimestamp' }], [{ field: 'metadata' }, { field: 'ownerReferences' }]);
+  return FieldSet.of([{ field: 'spec' }]);
+}
+
 /** The Success Status an eviction answers with. */
 const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
 /**
@@ -117,7 +159,7 @@ export class ApiServer {
   constructor(
     private readonly clock: Clock,
     private readonly timeline: Timeline,
-    readonly options: ApiServerOptions = DEFAULT_APISERVER_OPTIONS,
+    public options: ApiServerOptions = DEFAULT_APISERVER_OPTIONS,
   ) {
     this.startedAt = clock.now();
     this.watches = new WatchIndex(clock, options.watchLatencyMs);
@@ -270,64 +312,154 @@ export class ApiServer {
   // ---- writes ----
 
   /** handlers/create.go CreateResource → Store.Create. */
-  create<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { dryRun?: boolean } = {}): ApiResponse<ResourceType[R]> {
+  create<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: WriteOptions = {}): ApiResponse<ResourceType[R]> {
     // R76 — rest.BeforeCreate: a missing name is generated from generateName (names.SimpleNameGenerator).
     const name = obj.metadata.name || (obj.metadata.generateName ? generateName(obj.metadata.generateName, this.createCounter + 1) : '');
     return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, `${HANDLERS}/create.go createHandler → ${STORE_SOURCE} Store.Create`, () => {
-      const store = this.stores[resource];
-      // plugin/pkg/admission/namespace/lifecycle: once the namespaces exist as objects, a namespaced
-      // object can only be created in one of them.
-      if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
-      const errs = validateName(resource, name);
-      if (errs.length > 0) throw invalid(qualifiedKind(store.strategy), name, errs);
       // The decoded request body: the store prepares it in place, so the caller's object stays as sent.
       const withNs = clone(obj);
-      withNs.metadata.name = name;
-      if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
-      if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
-      if (resource === 'services') {
-        // N2 — the REST storage allocates the service's IP (and node ports) before storing it.
-        setServiceDefaults(withNs as Service);
-        const errs = allocateServiceAddresses(withNs as Service, this.stores.services.list(undefined).items);
-        if (errs.length > 0) throw invalid('Service', name, errs);
+      // create.go records the create's manager on the decoded object — defaulted by the scheme as it
+      // was decoded (SetDefaults_*), before admission and the strategy add their parts.
+      if (this.options.managedFields) {
+        const strategy = this.stores[resource].strategy;
+        const decoded = { apiVersion: strategy.apiVersion, kind: strategy.kind, ...clone(withNs) };
+        decoded.metadata.name = name;
+        schemeDefaults(resource, decoded);
+        this.fields().update(undefined, decoded, this.managerOf(client, resource, undefined, 'Update', opts.fieldManager), resetFields(resource, undefined), toTime(this.clock.now()));
+        withNs.metadata.managedFields = decoded.metadata.managedFields;
       }
-      this.createCounter += 1;
-      const uid = deterministicUid(resource, namespace, name, this.createCounter);
-      return { code: 201, object: this.stores[resource].create(withNs, { dryRun: opts.dryRun, uid }) };
+      return { code: 201, object: this.createObject(resource, namespace, name, withNs, !!opts.dryRun) };
     });
   }
 
+  /** Store.Create of a prepared body (create, and an apply that creates). */
+  private createObject<R extends Resource>(resource: R, namespace: string | undefined, name: string, withNs: ResourceType[R], dryRun: boolean): ResourceType[R] {
+    const store = this.stores[resource];
+    // plugin/pkg/admission/namespace/lifecycle: once the namespaces exist as objects, a namespaced
+    // object can only be created in one of them.
+    if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
+    const errs = validateName(resource, name);
+    if (errs.length > 0) throw invalid(qualifiedKind(store.strategy), name, errs);
+    withNs.metadata.name = name;
+    if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
+    if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
+    if (resource === 'services') {
+      // N2 — the REST storage allocates the service's IP (and node ports) before storing it.
+      setServiceDefaults(withNs as Service);
+      const serviceErrs = allocateServiceAddresses(withNs as Service, this.stores.services.list(undefined).items);
+      if (serviceErrs.length > 0) throw invalid('Service', name, serviceErrs);
+    }
+    this.createCounter += 1;
+    const uid = deterministicUid(resource, namespace, name, this.createCounter);
+    return this.stores[resource].create(withNs, { dryRun, uid });
+  }
+
   /** handlers/update.go UpdateResource → Store.Update (PUT of a whole object, optionally the status subresource). */
-  update<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { subresource?: 'status'; dryRun?: boolean } = {}): ApiResponse<ResourceType[R]> {
+  update<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { subresource?: 'status' } & WriteOptions = {}): ApiResponse<ResourceType[R]> {
     const name = obj.metadata.name ?? '';
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'UPDATE', resource, namespace, name, `UPDATE ${path}`, `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} Store.Update`, () => {
       const preconditions = obj.metadata.uid ? { uid: obj.metadata.uid } : undefined;
-      const r = this.stores[resource].update(namespace, name, () => clone(obj), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions });
+      const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
+      const r = this.stores[resource].update(namespace, name, (existing) => track(existing, clone(obj)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions });
       return { code: 200, object: r.object };
     });
   }
 
   /** handlers/patch.go PatchResource: the patch is applied to the freshest stored copy inside Store.Update. */
-  patch<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, type: PatchType, body: unknown, opts: { subresource?: 'status'; dryRun?: boolean } = {}): ApiResponse<ResourceType[R]> {
+  patch<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, type: PatchType, body: unknown, opts: { subresource?: 'status' } & WriteOptions = {}): ApiResponse<ResourceType[R]> {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`, () => {
-      const r = this.stores[resource].update(namespace, name, (existing) => applyPatchBody(existing, type, body), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource) });
+      const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
+      const r = this.stores[resource].update(namespace, name, (existing) => track(existing, applyPatchBody(existing, type, body)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource) });
+      return { code: 200, object: r.object };
+    });
+  }
+
+  /**
+   * Server-side apply (patch.go applyPatcher → managedfields): `body`, an object of the
+   * resource's kind, applied for `fieldManager`; conflicts with other managers are a 409 unless
+   * `force`. An object that does not exist is created from the configuration (201), except through
+   * a subresource.
+   */
+  apply<R extends Resource>(
+    client: ClientIdentity,
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    body: ResourceType[R],
+    opts: { fieldManager: string; force?: boolean; subresource?: 'status'; dryRun?: boolean; check?: (live: ResourceType[R]) => void },
+  ): ApiResponse<ResourceType[R]> {
+    const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
+    const text = `PATCH ${path} fieldManager=${opts.fieldManager}${opts.force ? ' force=true' : ''}`;
+    return this.mutate(client, 'PATCH', resource, namespace, name, text, `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`, () => {
+      const info = this.managerOf(client, resource, opts.subresource, 'Apply', opts.fieldManager);
+      const reset = resetFields(resource, opts.subresource);
+      const now = toTime(this.clock.now());
+      const store = this.stores[resource];
+      if (!opts.subresource && !store.exists(namespace, name)) {
+        const created = this.untracked(this.fields().apply(undefined, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
+        return { code: 201, object: this.createObject(resource, namespace, name, created, !!opts.dryRun) };
+      }
+      const r = store.update(
+        namespace,
+        name,
+        (existing) => {
+          opts.check?.(existing);
+          return this.untracked(this.fields().apply(existing, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
+        },
+        { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource) },
+      );
       return { code: 200, object: r.object };
     });
   }
 
   /**
    * V12 — a server-side apply PATCH (application/apply-patch+yaml) of a pod's status with
-   * ?fieldManager=…&force=true, as client-go's ApplyStatus sends it (patch.go applyPatcher →
-   * field-manager.ts). Only forced applies are modelled.
+   * ?fieldManager=…&force=true, as client-go's ApplyStatus sends it (patch.go applyPatcher → apply),
+   * after the typed conversion of the live pod (checkConvertible).
    */
   applyStatus(client: ClientIdentity, namespace: string, name: string, body: unknown, opts: { fieldManager: string; force: true }): ApiResponse<Pod> {
-    const text = `PATCH pods/${name}/status fieldManager=${opts.fieldManager} force=true`;
-    return this.mutate(client, 'PATCH', 'pods', namespace, name, text, `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`, () => {
-      const r = this.stores.pods.update(namespace, name, (existing) => serverSideApply(existing, body), { strategy: this.strategyFor('pods', 'status') });
-      return { code: 200, object: r.object };
-    });
+    const config = { apiVersion: 'v1', kind: 'Pod', ...(body as object), metadata: { name, namespace, ...(body as Partial<Pod>).metadata } } as Pod;
+    return this.apply(client, 'pods', namespace, name, config, { ...opts, subresource: 'status', check: checkConvertible as (live: ResourceType['pods']) => void });
+  }
+
+  /** Turns on managedFields for every write from now on (kube-apiserver's behaviour; serve and the served API use it). */
+  trackManagedFields(): void {
+    this.options = { ...this.options, managedFields: true };
+  }
+
+  private fieldManager?: FieldManager;
+
+  /** An applied object as stored while managedFields are not kept: without them (each apply then starts afresh). */
+  private untracked<T extends KubeObject>(obj: T): T {
+    if (!this.options.managedFields) delete obj.metadata.managedFields;
+    return obj;
+  }
+
+  /** The field manager, over the served kinds' OpenAPI definitions (built on first use). */
+  private fields(): FieldManager {
+    return (this.fieldManager ??= new FieldManager(schemaDefinitions()));
+  }
+
+  /** The update function of a PUT or PATCH, recording its manager when managed fields are kept. */
+  private tracker<T>(client: ClientIdentity, resource: Resource, subresource: 'status' | undefined, fieldManager: string | undefined): (existing: T, next: T) => T {
+    if (!this.options.managedFields) return (_existing, next) => next;
+    const info = this.managerOf(client, resource, subresource, 'Update', fieldManager);
+    const reset = resetFields(resource, subresource);
+    return (existing, next) => {
+      this.fields().update(existing as KubeObject, next as KubeObject, info, reset, toTime(this.clock.now()));
+      return next;
+    };
+  }
+
+  /**
+   * buildManagerInfo: the fieldManager parameter or, without one, the client's product (upstream
+   * takes the User-Agent up to its first '/': kubelet, kube-controller-manager).
+   */
+  private managerOf(client: ClientIdentity, resource: Resource, subresource: string | undefined, operation: 'Apply' | 'Update', fieldManager: string | undefined): ManagerInfo {
+    const manager = fieldManager ?? (CONTROLLER_MANAGER_COMPONENTS.has(client.component) ? 'kube-controller-manager' : client.name.split('/')[0]);
+    return { manager, operation, apiVersion: this.stores[resource].strategy.apiVersion, ...(subresource ? { subresource } : {}) };
   }
 
   /**

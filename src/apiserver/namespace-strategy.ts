@@ -10,7 +10,7 @@ export const METADATA_NAME_LABEL = 'kubernetes.io/metadata.name';
  * in every release modelled): the `kubernetes.io/metadata.name` label is set to the name on every
  * write, whatever the body says.
  */
-function defaultNameLabel(ns: Namespace): void {
+export function defaultNameLabel(ns: Namespace): void {
   if (ns.metadata.name) ns.metadata.labels = { ...ns.metadata.labels, [METADATA_NAME_LABEL]: ns.metadata.name };
 }
 

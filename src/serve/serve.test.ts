@@ -135,6 +135,10 @@ describe('terminating serve', () => {
     expect(JSON.parse(readFileSync(r.json.files.data, 'utf8')).events.some((e: { text: string }) => e.text === 'SIGKILL app pods/web')).to.equal(true);
     expect(readFileSync(r.json.files.html, 'utf8')).to.contain('<div class="sd"').and.contain('SIGKILL app pods/web');
     expect(readFileSync(r.json.files.objects, 'utf8')).to.not.match(/name: web\n/);
+    // The served pods keep managedFields (R112); the report prints them as kubectl does, without.
+    const api = s.cluster.apiserver.get('pods', 'default', 'api');
+    expect(api.ok && api.object.metadata.managedFields).to.not.equal(undefined);
+    expect(readFileSync(r.json.files.objects, 'utf8')).to.match(/name: api\n/).and.not.include('managedFields');
     expect((await request(s.url, 'GET', REPORT_PATH)).status).to.equal(405);
   });
 

@@ -75,6 +75,8 @@ export async function serve(options: ServeOptions): Promise<ServedCluster> {
   const plan = new ClusterPlan(options.release, dump || options.start === undefined ? undefined : options.start - WARMUP_MS);
   if (dump) plan.objects(dump, options.nowMs);
   else loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
+  // Served objects carry managedFields from their creation on, as a real cluster's do.
+  plan.cluster.apiserver.trackManagedFields();
   plan.start();
   const cluster = plan.cluster;
   cluster.advance(plan.warmupMs);

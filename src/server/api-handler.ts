@@ -74,6 +74,8 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
   const activity = new ApiActivity();
   cluster.apiserver.ensureSystemNamespaces();
   followBehaviourAnnotations(cluster);
+  // A served API keeps managedFields on every write, as kube-apiserver does.
+  cluster.apiserver.trackManagedFields();
 
   const listener: RequestListener = (req, res) => {
     activity.requestStarted();
@@ -158,6 +160,8 @@ function serveNonResource(cluster: Cluster, req: IncomingMessage, res: ServerRes
     if (list) return json(list);
   }
   const doc = openApiDocument(path, cluster.apiserver.options.release);
+  // kube-openapi's handler: /openapi/v2 as JSON; a client asking only for the protobuf form gets 406.
+  if (doc && path === '/openapi/v2') return writeObject(res, 200, negotiate(req.headers.accept, []), doc);
   if (doc) return json(doc);
   throw pathNotFound();
 }

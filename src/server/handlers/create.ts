@@ -4,7 +4,8 @@ import { decodeObjectBody, namespaceMismatch, unrecognizedKind } from '../body';
 import { checkBehaviourAnnotations } from '../behaviours';
 import { createEviction } from './eviction';
 import { groupVersionString } from '../resources';
-import { dryRunOf, served, unwrap, writeResult, type RequestScope } from './scope';
+import { fieldValidationOf, validateFields } from '../field-validation';
+import { dryRunOf, fieldManagerOf, query, served, unwrap, writeResult, type RequestScope } from './scope';
 
 /**
  * Decodes a create or update body into the stored form: a JSON or YAML object of this
@@ -25,7 +26,11 @@ export async function decodeResourceBody(scope: RequestScope): Promise<KubeObjec
   // (client-go's typed clients, e.g. Helm's release storage, PUT objects without one).
   if (r.namespaced && !metadata.namespace && scope.info.namespace !== undefined) metadata.namespace = scope.info.namespace;
   if (!r.namespaced && metadata.namespace) throw namespaceMismatch();
+  // rest.EnsureObjectNamespaceMatchesRequestNamespace: a body without a namespace takes the URL's
+  // (Helm's typed client PUTs its release Secrets so).
+  if (r.namespaced && !metadata.namespace) metadata.namespace = scope.info.namespace;
   const typed = { ...obj, apiVersion: gv, kind: r.kind } as KubeObject;
+  validateFields(r, typed, fieldValidationOf(query(scope, 'fieldValidation'), scope.info.verb === 'create' ? 'CreateOptions' : 'UpdateOptions'), scope.res);
   return r.fromServed ? r.fromServed(typed) : typed;
 }
 
@@ -35,6 +40,6 @@ export async function createResource(scope: RequestScope): Promise<void> {
   const obj = await decodeResourceBody(scope);
   if (scope.resource.storage === 'pods') checkBehaviourAnnotations(obj as Pod);
   const dryRun = dryRunOf(scope);
-  const { code, object } = unwrap(scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun }));
+  const { code, object } = unwrap(scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun, fieldManager: fieldManagerOf(scope) }));
   writeResult(scope, code, served(scope, object as KubeObject));
 }

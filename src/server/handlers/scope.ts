@@ -84,6 +84,22 @@ export function dryRunOf(scope: RequestScope): boolean {
   return values.length > 0;
 }
 
+/**
+ * ?fieldManager (metav1 ValidateFieldManager): at most 128 printable characters; absent, the
+ * manager is named after the User-Agent's product (handlers/rest.go managerOrUserAgent:
+ * `kubectl/v1.33.9 (…)` → `kubectl`).
+ */
+export function fieldManagerOf(scope: RequestScope): string {
+  const given = query(scope, 'fieldManager');
+  if (given !== undefined) {
+    if (given.length > 128) throw unprocessable(`${optionsKind(scope)}.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes`);
+    if (/[^\x20-\x7e]/.test(given)) throw unprocessable(`${optionsKind(scope)}.meta.k8s.io "" is invalid: fieldManager: Invalid value: ${JSON.stringify(given)}: FieldManager must be made of printable characters`);
+    return given;
+  }
+  const agent = scope.req.headers['user-agent'] ?? '';
+  return agent.split('/')[0].slice(0, 128) || 'unknown';
+}
+
 function optionsKind(scope: RequestScope): string {
   switch (scope.info.verb) {
     case 'create':

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../apiserver/object';
 import type { Pod } from '../../apiserver/types';
 import { checkBehaviourAnnotations } from '../behaviours';
 import { decodeResourceBody } from './create';
-import { dryRunOf, served, unwrap, writeResult, type RequestScope } from './scope';
+import { dryRunOf, fieldManagerOf, served, unwrap, writeResult, type RequestScope } from './scope';
 
 /**
  * handlers/update.go UpdateResource → ApiServer.update: a PUT of the whole object (or of a pod's
@@ -16,6 +16,6 @@ export async function updateResource(scope: RequestScope): Promise<void> {
   if (scope.resource.storage === 'pods' && scope.info.subresource === '') checkBehaviourAnnotations(obj as Pod);
   const dryRun = dryRunOf(scope);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
-  const { code, object } = unwrap(scope.api.update(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { subresource, dryRun }));
+  const { code, object } = unwrap(scope.api.update(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { subresource, dryRun, fieldManager: fieldManagerOf(scope) }));
   writeResult(scope, code, served(scope, object as KubeObject));
 }
