@@ -53,6 +53,7 @@ const FIELD_TYPES: [string, Check, string][] = [
   ['metadata.ownerReferences', Array.isArray, 'a list'],
   ['spec.nodeName', isString, 'a string'],
   ['spec.terminationGracePeriodSeconds', isInt, 'an integer'],
+  ['spec.activeDeadlineSeconds', isInt, 'an integer'],
   ['spec.restartPolicy', (v) => v === 'Always' || v === 'OnFailure' || v === 'Never', 'Always, OnFailure or Never'],
   ['spec.containers', (v) => isNamedList(v) && (v as unknown[]).length > 0, 'a non-empty list of containers, each with a name'],
   ['spec.initContainers', isNamedList, 'a list of containers, each with a name'],

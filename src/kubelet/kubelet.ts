@@ -7,6 +7,7 @@ import type { Event, Pod, PodStatus } from '../apiserver/types';
 type ObjectReference = Event['involvedObject'];
 import { ProcessScheduler, type Clock } from '../clock';
 import type { Timeline } from '../timeline/timeline';
+import { ACTIVE_DEADLINE_SOURCE, ActiveDeadlineHandler, activeDeadline } from './active-deadline';
 import { PodConfig, type PodUpdate } from './config-source';
 import { KubeRuntimeManager } from './kuberuntime';
 import { Loop } from './loop';
@@ -94,6 +95,10 @@ export class Kubelet {
   private readonly reasonCache = new Map<string, Map<string, WaitingReason>>();
   /** The pod manager: the pods config currently says this node runs, by uid. */
   private readonly podManager = new Map<string, Pod>();
+  /** The active deadline handler, the kubelet's pod sync (loop) handler (K70). */
+  private readonly activeDeadline: ActiveDeadlineHandler;
+  /** The deadline each pod with activeDeadlineSeconds has a sync-tick check waiting for, by uid. */
+  private readonly deadlineChecks = new Map<string, number>();
   /** What this kubelet's release changes in generateAPIPodStatus, asked once (a release never changes). */
   private readonly statusGates: { trackGeneration: boolean; volumeMounts: boolean; podIsTerminalArgument: boolean };
 
@@ -145,9 +150,16 @@ export class Kubelet {
       (uid) => !this.runtime.isRunningPod(uid),
     );
     this.workers.onTerminated = (s) => this.onWorkerTerminated(s);
+    this.activeDeadline = new ActiveDeadlineHandler(
+      (uid) => this.statusManager.getPodStatus(uid),
+      () => this.scheduler.now(),
+      (pod, reason, message) => this.recordEvent(pod, undefined, 'Normal', reason, message, `${ACTIVE_DEADLINE_SOURCE} ShouldEvict`),
+    );
     this.workers.onRemoved = (s) => {
       this.podCgroupsRemoved.delete(s.uid);
       this.reasonCache.delete(s.uid);
+      this.activeDeadline.forget(s.uid);
+      this.deadlineChecks.delete(s.uid);
     };
     // The work queue: a failed sync is retried when the sync ticker finds it due, only for pods
     // still in the pod manager (getPodsToSync → HandlePodSyncs); orphans are re-driven by housekeeping.
@@ -260,6 +272,7 @@ export class Kubelet {
     const status = this.generateAPIPodStatus(pod, false);
     this.statusManager.setPodStatus(pod, status);
     const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
+    if (!terminal) this.watchActiveDeadline(pod);
     const reasons = this.reasonCache.get(uid) ?? new Map<string, WaitingReason>();
     this.reasonCache.set(uid, reasons);
     let crashLooping = false;
@@ -426,7 +439,32 @@ export class Kubelet {
     const { trackGeneration, volumeMounts, podIsTerminalArgument } = this.statusGates;
     const uid = pod.metadata.uid!;
     const gates = { observedGeneration: trackGeneration ? pod.metadata.generation : undefined, volumeMounts };
-    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && podIsTerminalArgument, this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid));
+    const evict = this.activeDeadline.shouldEvict(pod);
+    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && podIsTerminalArgument, this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid), evict);
+  }
+
+  /**
+   * kubelet.go getPodsToSync asks every PodSyncLoopHandler at each sync tick (1 s) whether a pod
+   * must be synced; the active deadline handler says yes once the pod is past its deadline (K70).
+   * Asking for every pod at every tick would cost each pod something each second, so the check is
+   * made only for pods with activeDeadlineSeconds, at the first sync tick at or after their
+   * deadline — the tick where upstream's ShouldSync first holds. A lowered deadline (an update)
+   * schedules an earlier check and drops the later one.
+   */
+  private watchActiveDeadline(pod: Pod): void {
+    if (pod.spec?.activeDeadlineSeconds === undefined) return;
+    const uid = pod.metadata.uid!;
+    const deadline = activeDeadline(pod, this.statusManager.getPodStatus(uid));
+    if (deadline === undefined || this.deadlineChecks.get(uid) === deadline) return;
+    this.deadlineChecks.set(uid, deadline);
+    this.syncTicker.atTickFrom(deadline, () => {
+      if (this.deadlineChecks.get(uid) !== deadline) return;
+      this.deadlineChecks.delete(uid);
+      const latest = this.podManager.get(uid);
+      if (!latest || this.workers.status(uid)?.workType !== 'sync' || !this.activeDeadline.shouldSync(latest)) return;
+      this.timeline.record('kubelet', `pods/${latest.metadata.name} is past its active deadline (activeDeadlineSeconds=${latest.spec?.activeDeadlineSeconds}): sync`, `${ACTIVE_DEADLINE_SOURCE} ShouldSync → kubelet.go getPodsToSync`, { actor: this.nodeName });
+      this.workers.updatePod({ updateType: 'sync', pod: latest });
+    });
   }
 
   /**

@@ -225,6 +225,7 @@ export function generateAPIPodStatus(
   cached?: PodStatus,
   gates: StatusGates = DEFAULT_STATUS_GATES,
   reasons?: ReadonlyMap<string, WaitingReason>,
+  evict?: { reason: string; message: string },
 ): PodStatus {
   const { observedGeneration } = gates;
   const spec = pod.spec!;
@@ -249,6 +250,9 @@ export function generateAPIPodStatus(
     if (isTerminalPhase(old.phase)) phase = old.phase!;
     else if (isTerminalPhase(api.phase)) phase = api.phase!;
   }
+  // A pod sync handler that asks for the pod's eviction (the active deadline, K70) makes it Failed
+  // with its reason and message, over whatever the containers say.
+  if (evict) phase = 'Failed';
   // Pods are not allowed to transition out of a terminal phase the API shows.
   if (isTerminalPhase(api.phase)) phase = api.phase!;
   // GenerateContainersReadyCondition: sidecars, then regular containers in spec order; regular init containers do not count.
@@ -294,6 +298,10 @@ export function generateAPIPodStatus(
   if (phase !== old.phase) {
     delete status.reason;
     delete status.message;
+  }
+  if (evict) {
+    status.reason = evict.reason;
+    status.message = evict.message;
   }
   return status;
 }
