@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { ClusterPlan, PlanError } from './cluster-plan';
 import { DurationError, parseDuration } from './duration';
+import { parseQuantity, QuantityError } from './kubelet/eviction/quantity';
 import { ManifestError } from './manifest';
 import { Release } from './release';
 
@@ -45,6 +46,7 @@ const POD_ANNOTATIONS = {
   sigterm: '`ignore`, `exit after DURATION` or `exit after DURATION with code N` (e.g. exit after 5s with code 1)',
   prestop: 'a DURATION (e.g. 10s) or `never`',
   unmount: 'a DURATION (e.g. 30s) or `never`',
+  memory: 'a memory quantity, the working set of the running container (e.g. 300Mi)',
 } as const;
 const NODE_ANNOTATIONS = { unreachable: '`true` or `false`', kubernetes: 'the release of its kubelet, 1.NN (e.g. 1.32), within the version skew policy' } as const;
 
@@ -171,6 +173,15 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
         if (!m) badValue(e, key, POD_ANNOTATIONS.sigterm);
         const sigterm = m[1] ? { kind: 'ignores' as const } : { kind: 'exits' as const, afterMs: duration(e, key, m[2]), ...(m[3] !== undefined ? { exitCode: Number(m[3]) } : {}) };
         wrap(e, path, () => plan.containerBehaviour(target, e.name, { sigterm }));
+      } else if (what === 'memory') {
+        let memoryBytes = 0;
+        try {
+          memoryBytes = parseQuantity(value).bytes;
+        } catch (err) {
+          if (err instanceof QuantityError) badValue(e, key, POD_ANNOTATIONS.memory);
+          throw err;
+        }
+        wrap(e, path, () => plan.containerBehaviour(target, e.name, { memoryBytes }));
       } else if (what === 'prestop') {
         const ms = value === 'never' ? Number.POSITIVE_INFINITY : duration(e, key, value);
         wrap(e, path, () => plan.preStop(target, e.name, ms));

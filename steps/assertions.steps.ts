@@ -209,14 +209,19 @@ Then('pod {string} has condition {string} with status {string} and reason {strin
  * What a condition must be: its status, and its reason (a text; `null` for "no reason"; left out
  * for "any reason").
  */
-interface ExpectedCondition {
+export interface ExpectedCondition {
   status: string;
   reason?: string | null;
 }
 
-/** Finds the pod's condition by type and compares it; the failure shows all its conditions. */
-function checkCondition(what: string, pod: Pod, type: string, expected: ExpectedCondition): void {
-  const conditions = pod.status?.conditions ?? [];
+/** An object with status conditions (a pod, a node, a namespace). */
+export interface WithConditions {
+  status?: { conditions?: { type: string; status: string; reason?: string }[] };
+}
+
+/** Finds the object's condition by type and compares it; the failure shows all its conditions. */
+export function checkCondition(what: string, obj: WithConditions, type: string, expected: ExpectedCondition): void {
+  const conditions = obj.status?.conditions ?? [];
   const c = conditions.find((x) => x.type === type);
   const reasonOk = expected.reason === undefined || (expected.reason === null ? c?.reason === undefined || c.reason === '' : c?.reason === expected.reason);
   if (c && c.status === expected.status && reasonOk) return;

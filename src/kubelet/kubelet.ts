@@ -7,6 +7,7 @@ import type { Event, Pod, PodStatus } from '../apiserver/types';
 type ObjectReference = Event['involvedObject'];
 import { ProcessScheduler, type Clock } from '../clock';
 import type { Timeline } from '../timeline/timeline';
+import { DEFAULT_EVICTION_CONFIG, type EvictionConfig } from './eviction/helpers';
 import { ACTIVE_DEADLINE_SOURCE, ActiveDeadlineHandler, activeDeadline } from './active-deadline';
 import { PodConfig, type PodUpdate } from './config-source';
 import { KubeRuntimeManager } from './kuberuntime';
@@ -48,6 +49,10 @@ export interface KubeletConfig {
    * lock (systemd stopping the remaining units): a simulation assumption, not a kubelet setting.
    */
   shutdownPowerOffDelayMs: number;
+  /** The eviction manager's thresholds and periods (KubeletConfiguration eviction*, K71). */
+  eviction: EvictionConfig;
+  /** nodeStatusUpdateFrequency: the node status (its conditions) is reported every 10 s (K74). */
+  nodeStatusUpdateFrequencyMs: number;
   /** The kubelet's release and feature gates (a node may run another release than the control plane). */
   release: Release;
 }
@@ -64,6 +69,8 @@ export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
   shutdownGracePeriodSeconds: 0,
   shutdownGracePeriodCriticalPodsSeconds: 0,
   shutdownPowerOffDelayMs: 2000,
+  eviction: DEFAULT_EVICTION_CONFIG,
+  nodeStatusUpdateFrequencyMs: 10_000,
   release: DEFAULT_RELEASE,
 };
 
@@ -621,6 +628,16 @@ export class Kubelet {
     this.workers.updatePod({ updateType: 'kill', pod, killPodOptions: { gracePeriodOverride, evict: isEvicted, statusFunc, completed: this.scheduler.guard(completed) } });
   }
 
+  /** PodIsFinished (the eviction manager's PodCleanedUpFunc): the pod worker has completed SyncTerminatedPod. */
+  podIsFinished(uid: string): boolean {
+    return this.workers.shouldPodBeFinished(uid);
+  }
+
+  /** An Event about a pod, with annotations (the eviction manager's AnnotatedEventf). */
+  recordPodEvent(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string, source: string, annotations?: Record<string, string>): void {
+    this.recordEvent(pod, undefined, type, reason, message, source, annotations);
+  }
+
   /** The pod still has volumes mounted (VolumeManager.WaitForAllPodsUnmount polls this). */
   podVolumesExist(uid: string): boolean {
     return this.volumes.podVolumesExist(uid);
@@ -635,10 +652,10 @@ export class Kubelet {
   }
 
   /** An Event about a pod, or about one of its containers when `container` is given. */
-  private recordEvent(pod: Pod, container: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string, source = 'pkg/kubelet/kuberuntime/kuberuntime_container.go recordContainerEvent'): void {
+  private recordEvent(pod: Pod, container: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string, source = 'pkg/kubelet/kuberuntime/kuberuntime_container.go recordContainerEvent', annotations?: Record<string, string>): void {
     const name = pod.metadata.name ?? '';
     this.timeline.record('events', `${reason} pods/${name}: ${message}`, source, { actor: this.nodeName });
     const ref: ObjectReference = { kind: 'Pod', apiVersion: 'v1', name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, ...(container !== undefined ? { fieldPath: `spec.containers{${container}}` } : {}) };
-    this.recorder.event(ref, type, reason, message);
+    this.recorder.event(ref, type, reason, message, annotations);
   }
 }

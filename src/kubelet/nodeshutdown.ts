@@ -1,8 +1,9 @@
 import { toTime } from '../apiserver/object';
-import type { Pod, PodCondition, PodStatus } from '../apiserver/types';
+import type { Pod, PodStatus } from '../apiserver/types';
 import type { Scheduler, TimerHandle } from '../clock';
 import type { Release } from '../release';
 import type { Timeline } from '../timeline/timeline';
+import { updatePodCondition } from './status';
 
 const LINUX = 'pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go';
 const MANAGER = 'pkg/kubelet/nodeshutdown/nodeshutdown_manager.go';
@@ -95,12 +96,7 @@ export function nodeShutdownStatus(now: number, disruptionConditions = true): (s
     status.message = NODE_SHUTDOWN_MESSAGE;
     status.reason = NODE_SHUTDOWN_REASON;
     if (!disruptionConditions) return;
-    const condition: PodCondition = { type: 'DisruptionTarget', status: 'True', lastTransitionTime: toTime(now), reason: TERMINATION_BY_KUBELET, message: NODE_SHUTDOWN_MESSAGE };
-    const conditions = status.conditions ?? [];
-    const i = conditions.findIndex((c) => c.type === condition.type);
-    if (i < 0) conditions.push(condition);
-    else conditions[i] = { ...condition, lastTransitionTime: conditions[i].status === condition.status ? conditions[i].lastTransitionTime : condition.lastTransitionTime };
-    status.conditions = conditions;
+    updatePodCondition(status, { type: 'DisruptionTarget', status: 'True', reason: TERMINATION_BY_KUBELET, message: NODE_SHUTDOWN_MESSAGE }, toTime(now));
   };
 }
 

@@ -25,6 +25,8 @@ export interface ContainerBehaviour {
   pullMs?: number;
   /** …and then fails (ErrImagePull): the container is not created. */
   pullFails?: boolean;
+  /** The container's memory working set while it runs, in bytes (what the summary API reports; 0 unset). */
+  memoryBytes?: number;
 }
 
 export const DEFAULT_BEHAVIOUR: ContainerBehaviour = { sigterm: { kind: 'dies' }, preStopMs: 0 };

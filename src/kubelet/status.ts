@@ -330,6 +330,20 @@ function initializedCondition(spec: NonNullable<Pod['spec']>, initStatuses: read
   return condition('Initialized', false, time, observedGeneration, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.join(' ')}]`);
 }
 
+/**
+ * podutil.UpdatePodCondition: put `condition` into the status, replacing one of its type; its
+ * lastTransitionTime is `now` unless a condition of that type already had the same status.
+ */
+export function updatePodCondition(status: PodStatus, condition: PodCondition, now: string): void {
+  const conditions = status.conditions ?? [];
+  const i = conditions.findIndex((c) => c.type === condition.type);
+  const lastTransitionTime = i >= 0 && conditions[i].status === condition.status ? conditions[i].lastTransitionTime : now;
+  const updated = { type: condition.type, status: condition.status, lastTransitionTime, reason: condition.reason, message: condition.message };
+  if (i < 0) conditions.push(updated);
+  else conditions[i] = updated;
+  status.conditions = conditions;
+}
+
 function isTerminalPhase(phase: string | undefined): boolean {
   return phase === 'Succeeded' || phase === 'Failed';
 }
