@@ -67,9 +67,10 @@ export class UnsupportedKubectlError extends Error {
 
 const SUPPORTED =
   'supported: `kubectl delete pod|replicaset NAME… (or TYPE/NAME…, -l SELECTOR, --all) with -n/--namespace, --grace-period, --now, --force, ' +
-  '--cascade, --dry-run, --wait, --timeout, --ignore-not-found, -o name, -i/--interactive`';
+  '--cascade, --dry-run, --wait, --timeout, --ignore-not-found, -o name, -i/--interactive`, and `kubectl drain|cordon|uncordon NODE` ' +
+  '(drain with --force, --ignore-daemonsets, --delete-emptydir-data, --grace-period, --timeout, --pod-selector, --disable-eviction, --dry-run)';
 
-function unsupported(what: string, hint = ''): UnsupportedKubectlError {
+export function unsupported(what: string, hint = ''): UnsupportedKubectlError {
   return new UnsupportedKubectlError(`${what} is not modelled by this simulator; ${SUPPORTED}${hint && `. ${hint}`}`);
 }
 
@@ -79,7 +80,7 @@ function unsupported(what: string, hint = ''): UnsupportedKubectlError {
 // that has one takes its value only as --flag=value; a bare --flag means noOpt.
 
 type FlagKind = 'bool' | 'string' | 'int' | 'duration';
-interface FlagSpec {
+export interface FlagSpec {
   name: string;
   short?: string;
   kind: FlagKind;
@@ -88,7 +89,18 @@ interface FlagSpec {
   /** Defined on the root command, so it may also appear before the verb. */
   global?: boolean;
 }
-type FlagValue = string | boolean | bigint;
+export type FlagValue = string | boolean | bigint;
+
+/** kubectl's global (persistent) flags other than -n (`kubectl options`), none of them modelled. */
+export const GLOBAL_FLAGS: FlagSpec[] = [
+  ...['as', 'as-group', 'as-uid', 'cache-dir', 'certificate-authority', 'client-certificate', 'client-key', 'cluster',
+    'context', 'kubeconfig', 'password', 'profile', 'profile-output', 'request-timeout', 'tls-server-name', 'token',
+    'user', 'username', 'vmodule', 'log-flush-frequency'].map((name): FlagSpec => ({ name, kind: 'string', global: true })),
+  ...['disable-compression', 'insecure-skip-tls-verify', 'match-server-version', 'warnings-as-errors'].map(
+    (name): FlagSpec => ({ name, kind: 'bool', global: true })),
+  { name: 'server', short: 's', kind: 'string', global: true },
+  { name: 'v', short: 'v', kind: 'string', global: true },
+];
 
 const FLAGS: FlagSpec[] = [
   // modelled
@@ -115,14 +127,7 @@ const FLAGS: FlagSpec[] = [
   { name: 'kustomize', short: 'k', kind: 'string' },
   { name: 'raw', kind: 'string' },
   { name: 'recursive', short: 'R', kind: 'bool' },
-  // kubectl's other global flags (`kubectl options`)
-  ...['as', 'as-group', 'as-uid', 'cache-dir', 'certificate-authority', 'client-certificate', 'client-key', 'cluster',
-    'context', 'kubeconfig', 'password', 'profile', 'profile-output', 'request-timeout', 'tls-server-name', 'token',
-    'user', 'username', 'vmodule', 'log-flush-frequency'].map((name): FlagSpec => ({ name, kind: 'string', global: true })),
-  ...['disable-compression', 'insecure-skip-tls-verify', 'match-server-version', 'warnings-as-errors'].map(
-    (name): FlagSpec => ({ name, kind: 'bool', global: true })),
-  { name: 'server', short: 's', kind: 'string', global: true },
-  { name: 'v', short: 'v', kind: 'string', global: true },
+  ...GLOBAL_FLAGS,
 ];
 
 /**
@@ -149,7 +154,7 @@ function own<T>(record: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
-function tryGoBool(s: string): boolean | undefined {
+export function tryGoBool(s: string): boolean | undefined {
   try {
     return parseGoBool(s);
   } catch {
@@ -256,7 +261,7 @@ export function splitCommandLine(line: string): string[] {
 // `kubectl delete`, with kubectl's WarnWordSepNormalizeFunc (component-base/cli/flag) turning
 // "_" in long names into "-". pflag stops at the first error; we keep going only to find the verb.
 
-interface ParsedLine {
+export interface ParsedLine {
   values: Map<string, FlagValue>;
   positionals: string[];
   warnings: string[];
@@ -280,8 +285,8 @@ function setFlag(spec: FlagSpec, raw: string, out: ParsedLine): void {
   out.values.set(spec.name, value);
 }
 
-function parseFlags(args: string[], registered: (spec: FlagSpec) => boolean): ParsedLine {
-  const flags = FLAGS.filter(registered);
+export function parseFlags(args: string[], registered: (spec: FlagSpec) => boolean, table: readonly FlagSpec[] = FLAGS): ParsedLine {
+  const flags = table.filter(registered);
   const byName = new Map(flags.map((f) => [f.name, f]));
   const byShort = new Map(flags.filter((f) => f.short).map((f) => [f.short as string, f]));
   const out: ParsedLine = { values: new Map(), positionals: [], warnings: [], unmodelled: [] };
@@ -447,14 +452,30 @@ export function splitEnvironment(words: string[]): { env: Map<string, string>; w
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * helpers.go GetDryRunStrategy: none, client or server; a boolean or the bare flag (NoOptDefVal
+ * "unchanged") is a deprecated spelling, reported through klog.Warning.
+ */
+export function dryRunStrategy(dryRunFlag: string, warnings: string[], fail: (message: string) => never): 'none' | 'client' | 'server' {
+  const dryRunBool = tryGoBool(dryRunFlag);
+  if (dryRunBool !== undefined) {
+    const dryRun = dryRunBool ? 'client' : 'none';
+    warnings.push(`--dry-run=${dryRunFlag} is deprecated (boolean value) and can be replaced with --dry-run=${dryRun}.`);
+    return dryRun;
+  }
+  if (dryRunFlag === 'unchanged') {
+    warnings.push('--dry-run is deprecated and can be replaced with --dry-run=client.');
+    return 'client';
+  }
+  if (dryRunFlag !== 'none' && dryRunFlag !== 'client' && dryRunFlag !== 'server') fail(`error: Invalid dry-run value (${dryRunFlag}). Must be "none", "server", or "client".`);
+  return dryRunFlag as 'none' | 'client' | 'server';
+}
+
 export function parseKubectlDelete(commandLine: string, release: Release = DEFAULT_RELEASE): KubectlDeleteCommand {
   const { env, words } = splitEnvironment(splitCommandLine(commandLine));
   if (words[0] !== 'kubectl') throw unsupported(`a command line that does not start with "kubectl" (${q(commandLine)})`);
   const parsed = parseFlags(words.slice(1), (spec) => spec.name !== 'interactive' || interactiveFlagRegistered(release, env));
   const [verb, ...args] = parsed.positionals;
-  if (verb === 'drain') {
-    throw unsupported('kubectl drain', 'To evict a pod as drain does, use the step `When the user evicts pod "NAME"`; the real kubectl drain works against `npx terminating serve --clock fast=60`');
-  }
   if (verb !== 'delete') throw unsupported(verb === undefined ? 'kubectl without a command' : `kubectl ${verb}`);
 
   const warnings = parsed.warnings;
@@ -495,20 +516,7 @@ export function parseKubectlDelete(commandLine: string, release: Release = DEFAU
   if (gracePeriod === 0n && !force) gracePeriod = 1n;
   if (force && gracePeriod < 0n) gracePeriod = 0n;
 
-  // helpers.go GetDryRunStrategy: a boolean or the bare flag (NoOptDefVal "unchanged") is a
-  // deprecated spelling, reported through klog.Warning.
-  const dryRunFlag = flag<string>('dry-run', 'none');
-  const dryRunBool = tryGoBool(dryRunFlag);
-  let dryRun = dryRunFlag;
-  if (dryRunBool !== undefined) {
-    dryRun = dryRunBool ? 'client' : 'none';
-    warnings.push(`--dry-run=${dryRunFlag} is deprecated (boolean value) and can be replaced with --dry-run=${dryRun}.`);
-  } else if (dryRunFlag === 'unchanged') {
-    dryRun = 'client';
-    warnings.push('--dry-run is deprecated and can be replaced with --dry-run=client.');
-  } else if (!['none', 'client', 'server'].includes(dryRunFlag)) {
-    fail(`error: Invalid dry-run value (${dryRunFlag}). Must be "none", "server", or "client".`);
-  }
+  const dryRun = dryRunStrategy(flag<string>('dry-run', 'none'), warnings, fail);
 
   // Complete then builds the resource list from the arguments (builder.go): LabelSelectorParam
   // ignores an empty -l; SelectAllParam refuses --all beside a selector.

@@ -4,11 +4,13 @@ import type { KubeObject } from '../apiserver/object';
 import type { Cluster } from '../cluster';
 import { KUBECTL } from '../cluster';
 import type { Release } from '../release';
+import { runDrain } from './drain';
+import { isDrainLine, parseKubectlDrain } from './drain-command';
 import { confirmationPrompt, confirms, KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
 
 /** One HTTP request as kubectl sends it: what a server listening on the wire would see. */
 export interface KubectlRequest {
-  method: 'GET' | 'DELETE';
+  method: 'GET' | 'DELETE' | 'POST' | 'PATCH';
   path: string;
   /** The query string as client-go encodes it (url.Values.Encode: keys sorted, QueryEscape'd), without '?'. */
   query: string;
@@ -53,7 +55,7 @@ function queryEscape(s: string): string {
 }
 
 /** Go's url.Values.Encode: keys in sorted order. */
-function encodeQuery(params: Record<string, string>): string {
+export function encodeQuery(params: Record<string, string>): string {
   return Object.keys(params)
     .sort()
     .map((k) => `${queryEscape(k)}=${queryEscape(params[k] as string)}`)
@@ -123,6 +125,7 @@ function serverError(status: ErrorStatus): string {
  * after the other. Throws UnsupportedKubectlError for lines the simulation does not model.
  */
 export function runKubectl(cluster: Cluster, line: string, options: KubectlOptions = { release: cluster.release }): KubectlResult {
+  if (isDrainLine(line)) return runDrainLine(cluster, line);
   cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), `${SOURCE} RunDelete`, { actor: 'kubectl' });
   let cmd: KubectlDeleteCommand;
   try {
@@ -214,6 +217,17 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
     return end(1, cluster.blockers());
   }
   return end(0);
+}
+
+/** `kubectl drain|cordon|uncordon …` (src/kubectl/drain.ts). */
+function runDrainLine(cluster: Cluster, line: string): KubectlResult {
+  cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), 'staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go RunDrain', { actor: 'kubectl' });
+  try {
+    return runDrain(cluster, parseKubectlDrain(line));
+  } catch (e) {
+    if (e instanceof KubectlError) return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n'), requests: [] };
+    throw e;
+  }
 }
 
 /**
