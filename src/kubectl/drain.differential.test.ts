@@ -10,7 +10,7 @@ import { DEFAULT_WAIT_LIMIT_MS, runKubectl, type KubectlRequest } from './kubect
 import { RealKubectlSession } from './real-session';
 
 /**
- * K80–K82 — `kubectl drain|cordon|uncordon`: the built-in kubectl (src/kubectl/drain.ts) against
+ * K80, K81, K82 — `kubectl drain|cordon|uncordon`: the built-in kubectl (src/kubectl/drain.ts) against
  * the real kubectl v1.33, each on its own copy of one cluster (node-1 with pods api and web — no
  * controller —, frontend-1 of ReplicaSet frontend, held with a finalizer nobody removes; the
  * variants add a pod with an emptyDir or one whose controller is a DaemonSet), the real one over
@@ -97,7 +97,7 @@ describe('kubectl drain, cordon, uncordon: the built-in kubectl and the real kub
       let session = idle.pop();
       if (session) session.use(realCluster, listener);
       else sessions.push((session = await RealKubectlSession.start(realCluster, listener)));
-      const real = await session.run(splitCommandLine(line).slice(1), { virtualMs: DEFAULT_WAIT_LIMIT_MS, wallMs: 20_000, pollingQuietMs: 30 });
+      const real = await session.run(splitCommandLine(line).slice(1), { virtualMs: DEFAULT_WAIT_LIMIT_MS, wallMs: 20_000, pollingQuietMs: 100 });
       idle.push(session);
 
       expect(real.stopped, 'the real kubectl ran to its end').to.equal(undefined);

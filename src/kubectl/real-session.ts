@@ -114,7 +114,11 @@ export class RealKubectlSession {
       deletedSent: false,
       done: false,
     };
-    if (DISCOVERY.test(url.pathname)) return handler(req, res);
+    this.lastActivity = Date.now();
+    if (DISCOVERY.test(url.pathname)) {
+      res.once('finish', () => (this.lastActivity = Date.now()));
+      return handler(req, res);
+    }
     this.exchanges.push(exchange);
     // The body, as the handler reads it (every chunk passes through emit('data')).
     const chunks: Buffer[] = [];
@@ -124,7 +128,6 @@ export class RealKubectlSession {
       if (event === 'end' && chunks.length > 0) exchange.request.body = Buffer.concat(chunks).toString('utf8');
       return emit(event, ...args);
     }) as typeof req.emit;
-    this.lastActivity = Date.now();
     const finish = () => {
       if (exchange.done) return;
       exchange.done = true;
@@ -223,7 +226,8 @@ export class RealKubectlSession {
     }, limits.wallMs);
     try {
       while (exitCode === undefined) {
-        if (quiet !== undefined && this.exchanges.every((e) => e.done) && Date.now() - this.lastActivity >= quiet) {
+        // Not before kubectl's first request: starting the process takes longer than the quiet period.
+        if (quiet !== undefined && this.exchanges.length > 0 && this.exchanges.every((e) => e.done) && Date.now() - this.lastActivity >= quiet) {
           const next = this.cluster.clock.nextTimerAt();
           if (next !== undefined && next <= deadline) {
             // One instant: everything due at the next timer's time, as the jump clock's step.
