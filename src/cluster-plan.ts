@@ -1,3 +1,4 @@
+import type { Resource, ResourceType } from './apiserver/apiserver';
 import type { Pod, ReplicaSet } from './apiserver/types';
 import { Cluster, USER } from './cluster';
 import type { KubeletConfig } from './kubelet/kubelet';
@@ -41,6 +42,8 @@ export class ClusterPlan {
   private readonly kubelet = new Map<string, Partial<KubeletConfig>>();
   /** ReplicaSets to create before the pods, and which planned pods each owns. */
   private readonly replicaSets = new Map<string, { rs: ReplicaSet; pods: { name: string; blocking: boolean }[] }>();
+  /** Other objects to create at the start, after the ReplicaSets and before the pods (PodDisruptionBudgets …), in declaration order. */
+  private readonly objects: { resource: Resource; object: ResourceType[Resource] }[] = [];
   private built = false;
   /** The release every component runs (until the cluster is built, the plan may change it). */
   private plannedRelease: Release;
@@ -276,6 +279,7 @@ export class ClusterPlan {
       this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) });
     }
     for (const name of this.replicaSets.keys()) this.createReplicaSet(name);
+    for (const planned of this.objects) this.createObject(planned.resource, planned.object);
     for (const planned of this.pods.values()) this.createPod(planned);
     this.cluster.flush();
     for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
@@ -318,6 +322,20 @@ export class ClusterPlan {
     const planned: PlannedPod = { pod: created, behaviours: new Map(), volumes: new Map() };
     this.pods.set(created.metadata.name!, planned);
     this.bind(planned, created.metadata.uid!);
+  }
+
+  /** An object of another kind, in namespace default, created with the plan (or at once once it started). */
+  object<R extends Resource>(resource: R, object: ResourceType[R]): void {
+    const name = object.metadata.name;
+    if (this.objects.some((o) => o.resource === resource && o.object.metadata.name === name)) throw new PlanError(`${resource} "${name}" is declared twice`);
+    this.objects.push({ resource, object });
+    if (this.started) this.createObject(resource, object);
+  }
+
+  private createObject(resource: Resource, object: ResourceType[Resource]): void {
+    const r = this.cluster.apiserver.create(USER, resource, 'default', object);
+    if (!r.ok) throw new PlanError(`${resource} "${object.metadata.name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    this.cluster.flush();
   }
 
   private createReplicaSet(name: string): void {

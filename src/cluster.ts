@@ -1,10 +1,9 @@
 import { ApiServer, DEFAULT_APISERVER_OPTIONS, type ApiServerOptions, type ClientIdentity } from './apiserver/apiserver';
 import { Clock } from './clock';
-import { GarbageCollector } from './controllers/garbage-collector';
-import { NodeLifecycleController, nodeLifecycleConfig } from './controllers/node-lifecycle';
-import { DEFAULT_POD_GC_CONFIG, PodGarbageCollector, type PodGCConfig } from './controllers/pod-gc';
-import { PodInformer } from './controllers/pod-informer';
-import { TaintEvictionController } from './controllers/taint-eviction';
+import { startControllers } from './controllers/controller-manager';
+import { SharedInformerFactory } from './controllers/informer';
+import { DEFAULT_POD_GC_CONFIG, type PodGarbageCollector, type PodGCConfig } from './controllers/pod-gc';
+import { CONTROLLERS, DEFAULT_CONTROLLERS } from './controllers/registry';
 import { DEFAULT_NODE_CONFIG, SimNode, type NodeConfig } from './node';
 import { DEFAULT_RELEASE, type Release } from './release';
 import { Timeline, type Recording } from './timeline/timeline';
@@ -20,6 +19,8 @@ export interface ClusterOptions {
   apiserver: ApiServerOptions;
   node: NodeConfig;
   podGC: PodGCConfig;
+  /** kube-controller-manager --controllers: `*` for all, `-NAME` to leave one out (names in src/controllers/registry.ts). */
+  controllers: readonly string[];
 }
 
 /**
@@ -32,8 +33,10 @@ export class Cluster {
   readonly timeline: Timeline;
   readonly apiserver: ApiServer;
   readonly nodes = new Map<string, SimNode>();
-  /** kube-controller-manager's controllers that take part in pod deletion. */
-  readonly podGC: PodGarbageCollector;
+  /** kube-controller-manager's shared informers: one watch per kind for every controller. */
+  readonly informers: SharedInformerFactory;
+  /** The running controllers of kube-controller-manager, by canonical name. */
+  readonly controllers: ReadonlyMap<string, object>;
   /** The release of the control plane and kubectl (and of every kubelet not given its own). */
   readonly release: Release;
   private readonly options: ClusterOptions;
@@ -49,16 +52,30 @@ export class Cluster {
       apiserver: { ...(options.apiserver ?? DEFAULT_APISERVER_OPTIONS), release },
       node: { ...node, kubelet: { ...node.kubelet, release } },
       podGC: { ...(options.podGC ?? DEFAULT_POD_GC_CONFIG), release },
+      controllers: options.controllers ?? DEFAULT_CONTROLLERS,
     };
     this.apiserver = new ApiServer(this.clock, this.timeline, this.options.apiserver);
-    new GarbageCollector(this.clock, this.timeline, this.apiserver, { release }).start();
-    this.podGC = new PodGarbageCollector(this.clock, this.timeline, this.apiserver, this.options.podGC);
-    this.podGC.start();
-    // One pod informer shared by the node lifecycle and taint eviction controllers (one watch, as kube-controller-manager's informer factory).
-    const pods = new PodInformer(this.apiserver);
-    new NodeLifecycleController(this.clock, this.timeline, this.apiserver, pods, nodeLifecycleConfig(release)).start();
-    new TaintEvictionController(this.clock, this.timeline, this.apiserver, pods, { release }).start();
-    pods.start();
+    this.informers = new SharedInformerFactory(this.apiserver);
+    this.controllers = startControllers(CONTROLLERS, this.options.controllers, {
+      clock: this.clock,
+      timeline: this.timeline,
+      api: this.apiserver,
+      informers: this.informers,
+      release,
+      config: { podGC: this.options.podGC },
+    });
+  }
+
+  /** The pod garbage collector (for steps that change its threshold); fails when --controllers left it out. */
+  get podGC(): PodGarbageCollector {
+    return this.controller<PodGarbageCollector>('pod-garbage-collector-controller');
+  }
+
+  /** A running controller by canonical name; an error names the ones that run when it does not. */
+  controller<T extends object>(name: string): T {
+    const c = this.controllers.get(name);
+    if (!c) throw new Error(`controller "${name}" is not running; running: ${[...this.controllers.keys()].join(', ') || 'none'}`);
+    return c as T;
   }
 
   /**

@@ -52,6 +52,8 @@ const GATES = {
   PodLifecycleSleepActionAllowZero: [[26, ABSENT_OFF], [32, ALPHA], [33, BETA_ON], [34, GA]],
   // KEP-5067 observedGeneration: α 1.33, β on 1.34 (#132912), GA 1.35.
   PodObservedGenerationTracking: [[26, ABSENT_OFF], [33, ALPHA], [34, BETA_ON], [35, GA]],
+  // KEP-3017 unhealthyPodEvictionPolicy of PodDisruptionBudgets: α 1.26 (#113375), β on 1.27, GA 1.31.
+  PDBUnhealthyPodEvictionPolicy: [[26, ALPHA], [27, BETA_ON], [31, GA]],
   // KEP-3939 (#118772): pod GC marks Failed before deleting; α 1.28, β on 1.29, GA 1.34.
   JobPodReplacementPolicy: [[26, ABSENT_OFF], [28, ALPHA], [29, BETA_ON], [34, GA]],
   // KEP-3902 taint eviction split out of node lifecycle: β on 1.29 (#119208), GA 1.34.

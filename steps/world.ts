@@ -1,5 +1,5 @@
 import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
-import type { ApiResponse } from '../src/apiserver/apiserver';
+import type { ApiResponse, Resource, ResourceType } from '../src/apiserver/apiserver';
 import type { Pod } from '../src/apiserver/types';
 import type { Cluster } from '../src/cluster';
 import { ClusterPlan, WARMUP_MS, type Manifest } from '../src/cluster-plan';
@@ -107,6 +107,11 @@ export class TerminatingWorld extends World {
 
   planReplicaSet(name: string, manifest?: string): void {
     this.plan.replicaSet(name, manifest);
+  }
+
+  /** An object of another kind (a PodDisruptionBudget …) created with the plan, before the pods. */
+  planObject<R extends Resource>(resource: R, object: ResourceType[R]): void {
+    this.plan.object(resource, object);
   }
 
   planOwnership(podName: string, rsName: string, blocking = true): void {

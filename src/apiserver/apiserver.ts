@@ -4,7 +4,8 @@ import type { RevisionReader, Timeline } from '../timeline/timeline';
 import { createHash } from 'node:crypto';
 import { badRequest, conflict, invalid, notFound, StatusError, type FieldError } from './errors';
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
-import { canIgnorePDB, checkEvictionPreconditions, EVICTION_CONDITION, EVICTION_SOURCE, evictionDeleteOptions, shouldEnforceResourceVersion, type Eviction } from './eviction';
+import { budgetStillProcessing, canIgnorePDB, checkEvictionPreconditions, checkPodDisruptionBudgets, EVICTION_CONDITION, EVICTION_SOURCE, evictionDeleteOptions, shouldEnforceResourceVersion, type Eviction } from './eviction';
+import { podDisruptionBudgetStrategies } from './pdb-strategy';
 import { genericStrategy } from './generic-strategy';
 import { clone, type KubeObject } from './object';
 import { applyPatchBody, type PatchType } from './patch';
@@ -12,17 +13,17 @@ import { serverSideApply } from './field-manager';
 import { podStatusStrategy, podStrategyFor } from './pod-strategy';
 import { updatePodCondition } from './pod-util';
 import { Store, STORE_SOURCE } from './store';
-import type { Strategy } from './strategy';
+import { qualifiedKind, type Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { DeleteOptions, Event, Lease, Namespace, Node, Pod, ReplicaSet, Status } from './types';
+import type { DeleteOptions, Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Status } from './types';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace };
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets';
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
 export interface ListPage<T> {
@@ -74,6 +75,8 @@ export interface ApiServerOptions {
 export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, compactionIntervalMs: 5 * 60_000, release: DEFAULT_RELEASE };
 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
+/** The Success Status an eviction answers with. */
+const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
 /** Event objects are stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines readable. */
 const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces']);
 const REGISTRY = '/registry/';
@@ -93,6 +96,8 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', '
 export class ApiServer {
   readonly etcd: Etcd;
   private readonly stores: { [R in Resource]: Store<ResourceType[R]> };
+  /** The status strategies of the kinds with a status subresource besides pods. */
+  private readonly statusStrategies: Partial<Record<Resource, Strategy<never>>>;
   private readonly watches: WatchIndex;
   /** Every request (or, when the timeline keeps no events, only the last one). */
   private readonly requests: RequestRecord[] = [];
@@ -109,6 +114,7 @@ export class ApiServer {
     this.startedAt = clock.now();
     this.watches = new WatchIndex(clock, options.watchLatencyMs);
     this.etcd = new Etcd(timeline, () => clock.now(), (key) => !QUIET_RESOURCES.has(resourceOf(key) as Resource));
+    const budgets = podDisruptionBudgetStrategies(options.release);
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
       // pkg/registry/apps/replicaset/strategy.go: apps/v1 ReplicaSets delete dependents (in the background) by default.
@@ -120,7 +126,10 @@ export class ApiServer {
       leases: new Store<Lease>(this.etcd, clock, genericStrategy<Lease>({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', resource: 'leases', namespaced: true })),
       // pkg/registry/core/namespace: cluster-scoped; deleting one (and its contents) is not modelled.
       namespaces: new Store<Namespace>(this.etcd, clock, genericStrategy<Namespace>({ kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false })),
+      // pkg/registry/policy/poddisruptionbudget: policy/v1, with a status subresource.
+      poddisruptionbudgets: new Store<PodDisruptionBudget>(this.etcd, clock, budgets.main),
     };
+    this.statusStrategies = { poddisruptionbudgets: budgets.status } as Partial<Record<Resource, Strategy<never>>>;
     this.etcd.subscribe((e) => this.dispatch(e));
   }
 
@@ -253,7 +262,7 @@ export class ApiServer {
       // object can only be created in one of them.
       if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
       const errs = validateName(resource, name);
-      if (errs.length > 0) throw invalid(store.strategy.kind, name, errs);
+      if (errs.length > 0) throw invalid(qualifiedKind(store.strategy), name, errs);
       // The decoded request body: the store prepares it in place, so the caller's object stays as sent.
       const withNs = clone(obj);
       withNs.metadata.name = name;
@@ -323,41 +332,70 @@ export class ApiServer {
   }
 
   /**
-   * R78 — pods/eviction (eviction.go EvictionREST.Create). The pod is read; one that canIgnorePDB
-   * (terminal, Pending or already deleting) is deleted at once, with a resourceVersion
-   * precondition while it is Pending (shouldEnforceResourceVersion); any other would be checked
-   * against the PodDisruptionBudget that selects it — none are modelled, so it is deleted too.
-   * addConditionAndDeletePod first writes DisruptionTarget=True (EvictionByEvictionAPI) to the
-   * status through the status strategy (PodDisruptionConditions; not on a dry run), moving a
-   * resourceVersion precondition on to that write, then runs the pod's Store.Delete with the
-   * eviction's DeleteOptions. The answer is 201 with a Success Status.
+   * R78, D5–D7 — pods/eviction (eviction.go EvictionREST.Create). The pod is read; one that
+   * canIgnorePDB (terminal, Pending or already deleting) is deleted at once, with a
+   * resourceVersion precondition while it is Pending (shouldEnforceResourceVersion); any other is
+   * checked against the PodDisruptionBudget that selects it (checkPodDisruptionBudgets): a spent
+   * disruption is written to the budget's status, in this request, before the pod is deleted; a
+   * refusal is the 429 (or 403, 500) the check throws. The answer is 201 with a Success Status.
    */
   evict(client: ClientIdentity, namespace: string, name: string, eviction: Eviction, opts: { dryRun?: boolean } = {}): ApiResponse<Status> {
     const text = `CREATE pods/${name}/eviction${describeDeleteOptions(eviction.deleteOptions ?? {})}`;
     return this.mutate(client, 'CREATE', 'pods', namespace, name, text, `${EVICTION_SOURCE} EvictionREST.Create`, () => {
-      let options = evictionDeleteOptions(name, eviction, !!opts.dryRun);
+      const options = evictionDeleteOptions(name, eviction, !!opts.dryRun);
+      const dryRun = (options.dryRun ?? []).length > 0;
       const pod = this.stores.pods.get(namespace, name);
-      if (canIgnorePDB(pod) && shouldEnforceResourceVersion(pod) && options.preconditions?.resourceVersion === undefined) {
-        options = { ...options, preconditions: { ...options.preconditions, resourceVersion: pod.metadata.resourceVersion } };
+      const rvUnset = options.preconditions?.resourceVersion === undefined;
+      const withResourceVersion = (): DeleteOptions => ({ ...options, preconditions: { ...options.preconditions, resourceVersion: pod.metadata.resourceVersion } });
+      if (canIgnorePDB(pod)) {
+        this.addConditionAndDeletePod(namespace, name, shouldEnforceResourceVersion(pod) && rvUnset ? withResourceVersion() : options);
+        return { code: 201, object: SUCCESS };
       }
-      if ((options.dryRun ?? []).length === 0 && this.options.release.enabled('PodDisruptionConditions')) {
-        const { object } = this.stores.pods.update(
-          namespace,
-          name,
-          (latest) => {
-            checkEvictionPreconditions(options, latest);
-            const status = { ...latest.status };
-            updatePodCondition(status, EVICTION_CONDITION, this.clock.now());
-            latest.status = status;
-            return latest;
-          },
-          { strategy: podStatusStrategy },
-        );
-        if (options.preconditions?.resourceVersion !== undefined) options = { ...options, preconditions: { ...options.preconditions, resourceVersion: object.metadata.resourceVersion } };
+      // The budget is read and written within this request: upstream's loopback client (GET, then
+      // UpdateStatus with conflict retries) cannot interleave with other requests here.
+      const decision = checkPodDisruptionBudgets(pod, this.stores.poddisruptionbudgets.list(namespace).items, this.clock.now(), this.options.release);
+      if (decision.kind === 'decrement' && !dryRun) {
+        const updated = decision.updated;
+        this.stores.poddisruptionbudgets.update(namespace, updated.metadata.name!, () => clone(updated), { strategy: this.statusStrategies.poddisruptionbudgets as Strategy<PodDisruptionBudget> });
       }
-      this.stores.pods.delete(namespace, name, options);
-      return { code: 201, object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
+      if (decision.kind !== 'unhealthy') {
+        this.addConditionAndDeletePod(namespace, name, options);
+        return { code: 201, object: SUCCESS };
+      }
+      try {
+        this.addConditionAndDeletePod(namespace, name, withResourceVersion());
+      } catch (e) {
+        // The pod changed since it was judged unhealthy (it may be ready now): the client is told to retry.
+        if (e instanceof StatusError && e.code === 409 && rvUnset) throw budgetStillProcessing(decision.pdb.metadata.name!);
+        throw e;
+      }
+      return { code: 201, object: SUCCESS };
     });
+  }
+
+  /**
+   * addConditionAndDeletePod: DisruptionTarget=True (EvictionByEvictionAPI) written to the status
+   * through the status strategy first (PodDisruptionConditions; not on a dry run), a
+   * resourceVersion precondition moving on to that write, then the pod's Store.Delete.
+   */
+  private addConditionAndDeletePod(namespace: string, name: string, deleteOptions: DeleteOptions): void {
+    let options = deleteOptions;
+    if ((options.dryRun ?? []).length === 0 && this.options.release.enabled('PodDisruptionConditions')) {
+      const { object } = this.stores.pods.update(
+        namespace,
+        name,
+        (latest) => {
+          checkEvictionPreconditions(options, latest);
+          const status = { ...latest.status };
+          updatePodCondition(status, EVICTION_CONDITION, this.clock.now());
+          latest.status = status;
+          return latest;
+        },
+        { strategy: podStatusStrategy },
+      );
+      if (options.preconditions?.resourceVersion !== undefined) options = { ...options, preconditions: { ...options.preconditions, resourceVersion: object.metadata.resourceVersion } };
+    }
+    this.stores.pods.delete(namespace, name, options);
   }
 
   /**
@@ -439,7 +477,8 @@ export class ApiServer {
   }
 
   private strategyFor(resource: Resource, subresource: 'status' | undefined): Strategy<never> | undefined {
-    return (resource === 'pods' && subresource === 'status' ? podStatusStrategy : undefined) as Strategy<never> | undefined;
+    if (subresource !== 'status') return undefined;
+    return (resource === 'pods' ? podStatusStrategy : this.statusStrategies[resource]) as Strategy<never> | undefined;
   }
 
   /** Runs one mutating request: records its arrival, runs it, and turns StatusErrors into failure responses. */

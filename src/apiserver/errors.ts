@@ -101,3 +101,14 @@ export function unprocessable(message: string): StatusError {
 export function badRequest(message: string): StatusError {
   return failure(400, 'BadRequest', message, undefined);
 }
+
+/** errors.NewTooManyRequests: 429 TooManyRequests; details.retryAfterSeconds when given (the server sends it as Retry-After). */
+export function tooManyRequests(message: string, retryAfterSeconds: number, causes: StatusCause[] = []): StatusError {
+  return failure(429, 'TooManyRequests', message, { ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}), ...(causes.length > 0 ? { causes } : {}) });
+}
+
+/** errors.NewForbidden: `poddisruptionbudgets.policy "web-pdb" is forbidden: <cause>`. */
+export function forbidden(qualifiedResource: string, name: string, cause: string): StatusError {
+  const [resource, ...group] = qualifiedResource.split('.');
+  return failure(403, 'Forbidden', `${qualifiedResource} "${name}" is forbidden: ${cause}`, { name, group: group.join('.') || undefined, kind: resource });
+}

@@ -6,7 +6,7 @@ import { alreadyExists, conflict, invalid, notFound, StatusError } from './error
 import { Etcd, EtcdConflict, type StoredObject } from './etcd';
 import { encodeForStorage } from './encode';
 import { clone, copyForUpdate, toTime, type KubeObject } from './object';
-import type { Strategy } from './strategy';
+import { qualifiedKind, type Strategy } from './strategy';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, validateDeleteOptions } from './validation';
 
 export const STORE_SOURCE = 'staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go';
@@ -105,7 +105,7 @@ export class Store<T extends KubeObject> {
     meta.uid = options.uid;
     this.strategy.prepareForCreate(obj, this.clock.now());
     const errs = this.strategy.validate(obj);
-    if (errs.length > 0) throw invalid(this.strategy.kind, meta.name ?? '', errs);
+    if (errs.length > 0) throw invalid(qualifiedKind(this.strategy), meta.name ?? '', errs);
     const key = this.key(meta.namespace, meta.name ?? '');
     const existing = this.etcd.get(key);
     if (existing) {
@@ -142,7 +142,7 @@ export class Store<T extends KubeObject> {
           throw conflict(this.strategy.resource, name, 'the object has been modified; please apply your changes to the latest version and try again');
         }
         if ((rv === undefined || rv === '') && !strategy.allowUnconditionalUpdate) {
-          throw invalid(strategy.kind, name, [{ field: 'metadata.resourceVersion', type: 'Invalid', value: '', detail: 'must be specified for an update' }]);
+          throw invalid(qualifiedKind(strategy), name, [{ field: 'metadata.resourceVersion', type: 'Invalid', value: '', detail: 'must be specified for an update' }]);
         }
         this.beforeUpdate(strategy, next, existing);
         if (shouldDeleteDuringUpdate(next, existing)) {
@@ -371,7 +371,7 @@ export class Store<T extends KubeObject> {
       meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
     }
     const errs = strategy.validateUpdate(next, old);
-    if (errs.length > 0) throw invalid(strategy.kind, meta.name ?? '', errs);
+    if (errs.length > 0) throw invalid(qualifiedKind(strategy), meta.name ?? '', errs);
   }
 
   /** Objects leave the store as the frozen stored versions: clients read them, and copy before changing. */

@@ -33,3 +33,9 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   checkGracefulDelete?(obj: T, options: DeleteOptions): boolean;
   defaultGarbageCollectionPolicy?(): GarbageCollectionPolicy;
 }
+
+/** The kind errors.NewInvalid names: Kind.group for a kind outside the core group (`ReplicaSet.apps "web" is invalid`). */
+export function qualifiedKind(strategy: Pick<Strategy, 'kind' | 'apiVersion'>): string {
+  const slash = strategy.apiVersion.indexOf('/');
+  return slash < 0 ? strategy.kind : `${strategy.kind}.${strategy.apiVersion.slice(0, slash)}`;
+}

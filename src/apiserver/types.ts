@@ -2,6 +2,7 @@ import type * as core from 'kubernetes-types/core/v1';
 import type * as apps from 'kubernetes-types/apps/v1';
 import type * as meta from 'kubernetes-types/meta/v1';
 import type * as coordination from 'kubernetes-types/coordination/v1';
+import type * as policy from 'kubernetes-types/policy/v1';
 
 /**
  * kubernetes-types declares every field readonly; the registry mutates its private copies the way
@@ -30,6 +31,9 @@ export type Event = Mutable<core.Event> & { metadata: ObjectMeta };
 export type ReplicaSet = Mutable<apps.ReplicaSet> & { metadata: ObjectMeta };
 export type Namespace = Mutable<core.Namespace> & { metadata: ObjectMeta };
 export type Lease = Mutable<coordination.Lease> & { metadata: ObjectMeta };
+export type PodDisruptionBudget = Mutable<policy.PodDisruptionBudget> & { metadata: ObjectMeta };
+export type PodDisruptionBudgetStatus = Mutable<policy.PodDisruptionBudgetStatus>;
+export type Condition = Mutable<meta.Condition>;
 export type Taint = Mutable<core.Taint>;
 export type NodeCondition = Mutable<core.NodeCondition>;
 export type Toleration = Mutable<core.Toleration>;

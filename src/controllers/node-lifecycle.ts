@@ -8,7 +8,7 @@ import { NODE_LEASE_NAMESPACE } from '../kubelet/node-status';
 import { DEFAULT_RELEASE, type Release } from '../release';
 import type { Timeline } from '../timeline/timeline';
 import { updatePodCondition } from '../apiserver/pod-util';
-import type { PodInformer } from './pod-informer';
+import { podsAssignedToNode, type PodInformer } from './pod-informer';
 
 export interface NodeLifecycleConfig {
   /** --node-monitor-period (5 s). */
@@ -241,7 +241,7 @@ export class NodeLifecycleController {
    * per pod — the node's pods from the pod informer's index (getPodsAssignedToNode), not a LIST.
    */
   private markPodsNotReady(nodeName: string): void {
-    for (const listed of this.podInformer.podsAssignedToNode(nodeName)) {
+    for (const listed of podsAssignedToNode(this.podInformer, nodeName)) {
       const pod: Pod = structuredClone(listed);
       const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
       if (!ready || !pod.status) continue;

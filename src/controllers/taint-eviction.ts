@@ -5,7 +5,7 @@ import type { Node, Pod, PodStatus, Taint, Toleration } from '../apiserver/types
 import type { Clock, TimerHandle } from '../clock';
 import { DEFAULT_RELEASE } from '../release';
 import type { ControllerOptions } from './options';
-import type { PodInformer } from './pod-informer';
+import { podsAssignedToNode, type PodInformer } from './pod-informer';
 import type { Timeline } from '../timeline/timeline';
 import { updatePodCondition } from '../apiserver/pod-util';
 
@@ -134,7 +134,7 @@ export class TaintEvictionController {
     const taints = noExecuteTaints(node);
     if (taints.length === 0) this.taintedNodes.delete(nodeName);
     else this.taintedNodes.set(nodeName, taints);
-    const pods = this.podInformer.podsAssignedToNode(nodeName);
+    const pods = podsAssignedToNode(this.podInformer, nodeName);
     if (pods.length === 0) return;
     if (taints.length === 0) {
       for (const pod of pods) this.cancelWorkWithEvent(pod.metadata.namespace, pod.metadata.name!);

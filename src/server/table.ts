@@ -1,12 +1,12 @@
 import { fromTime, type KubeObject } from '../apiserver/object';
-import type { Event, Lease, Namespace, Node, Pod, ReplicaSet } from '../apiserver/types';
+import type { Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet } from '../apiserver/types';
 import { DEFAULT_RELEASE, type Release } from '../release';
 
 /**
  * R73 — server-side printing: the metav1.Table kube-apiserver answers for
  * `Accept: application/json;as=Table;g=meta.k8s.io;v=v1`, with the columns and cells of
  * pkg/printers/internalversion/printers.go (printPod, printNode, printEvent, printReplicaSet,
- * printLease, printNamespace). The server always generates the wide columns (priority 1);
+ * printLease, printNamespace, printPodDisruptionBudget). The server always generates the wide columns (priority 1);
  * kubectl shows them with `-o wide`. Ages are measured on the virtual clock.
  */
 
@@ -98,6 +98,20 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
   leases: {
     columns: [NAME, column('Holder', 'Who holds the lease (spec.holderIdentity).'), AGE],
     cells: (obj, now) => [obj.metadata.name ?? '', (obj as Lease).spec?.holderIdentity ?? '', age(obj.metadata.creationTimestamp, now)],
+  },
+  // printPodDisruptionBudget: N/A for the bound that is not set.
+  poddisruptionbudgets: {
+    columns: [
+      NAME,
+      column('Min Available', 'Pods that must stay available (spec.minAvailable), or N/A.'),
+      column('Max Unavailable', 'Pods that may be unavailable (spec.maxUnavailable), or N/A.'),
+      column('Allowed Disruptions', 'Evictions the budget allows now (status.disruptionsAllowed).'),
+      AGE,
+    ],
+    cells: (obj, now) => {
+      const pdb = obj as PodDisruptionBudget;
+      return [obj.metadata.name ?? '', String(pdb.spec?.minAvailable ?? 'N/A'), String(pdb.spec?.maxUnavailable ?? 'N/A'), pdb.status?.disruptionsAllowed ?? 0, age(obj.metadata.creationTimestamp, now)];
+    },
   },
   namespaces: {
     columns: [NAME, column('Status', 'Active or Terminating.'), AGE],

@@ -15,6 +15,7 @@ export type Component =
   | 'gc'
   | 'podgc'
   | 'nodelifecycle'
+  | 'disruption'
   | 'controller';
 
 export const COMPONENTS: readonly Component[] = [
@@ -32,6 +33,7 @@ export const COMPONENTS: readonly Component[] = [
   'gc',
   'podgc',
   'nodelifecycle',
+  'disruption',
 ];
 
 /** One thing that happened in the simulated cluster, at a virtual instant. */

@@ -61,6 +61,7 @@ export const COLORS: Readonly<Record<Component, string>> = {
   gc: '#4d7c0f',
   podgc: '#b45309',
   nodelifecycle: '#475569',
+  disruption: '#9f1239',
 };
 
 export function renderSequenceDiagram(events: readonly TimelineEvent[], options: SequenceDiagramOptions): string {

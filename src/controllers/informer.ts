@@ -1,0 +1,137 @@
+import type { ApiServer, Resource, ResourceType } from '../apiserver/apiserver';
+import type { KubeObject } from '../apiserver/object';
+
+/** What a handler is told: the informer's previous copy and the new one (undefined once deleted). */
+export type ChangeHandler<T> = (key: string, old: T | undefined, obj: T | undefined) => void;
+
+/** An index function (cache.IndexFunc): the values an object is filed under (none: not indexed). */
+export type IndexFunc<T> = (obj: T) => readonly string[];
+
+/** cache.MetaNamespaceKeyFunc: namespace/name, or the name alone for a cluster-scoped object. */
+export function keyOf(obj: KubeObject): string {
+  const { namespace, name } = obj.metadata;
+  return namespace ? `${namespace}/${name}` : name!;
+}
+
+/** cache.SplitMetaNamespaceKey. */
+export function splitKey(key: string): { namespace: string | undefined; name: string } {
+  const slash = key.indexOf('/');
+  return slash < 0 ? { namespace: undefined, name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+}
+
+const byKey = <T>([a]: [string, T], [b]: [string, T]): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * client-go's SharedIndexInformer (tools/cache/shared_informer.go) for one resource: one list and
+ * watch, a lister cache by namespace/name, indexes (cache.Indexers), and the event handlers of
+ * every controller sharing it, each run after the cache and the indexes took the change.
+ * Controllers read it instead of calling the apiserver, as upstream's listers do, so what a
+ * controller looks at costs what it needs, not what the cluster holds.
+ */
+export class SharedInformer<T extends KubeObject> {
+  private readonly cache = new Map<string, T>();
+  private readonly indexers = new Map<string, { fn: IndexFunc<T>; index: Map<string, Map<string, T>> }>();
+  private readonly handlers: ChangeHandler<T>[] = [];
+  private started = false;
+
+  constructor(
+    private readonly api: ApiServer,
+    readonly resource: Resource,
+  ) {}
+
+  /** AddIndexers: must be called before start, as client-go requires. */
+  addIndexer(name: string, fn: IndexFunc<T>): void {
+    if (this.started) throw new Error(`indexer "${name}" added to the ${this.resource} informer after it started`);
+    this.indexers.set(name, { fn, index: new Map() });
+  }
+
+  hasIndexer(name: string): boolean {
+    return this.indexers.has(name);
+  }
+
+  /** AddEventHandler: an informer already running replays its cache as additions, as client-go does for a late handler. */
+  addEventHandler(handler: ChangeHandler<T>): void {
+    this.handlers.push(handler);
+    if (this.started) for (const [key, obj] of [...this.cache].sort(byKey)) handler(key, undefined, obj);
+  }
+
+  /** Run: list, then watch from the list's resourceVersion (the Reflector's ListAndWatch). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const list = this.api.list(this.resource, undefined);
+    if (!list.ok) throw new Error(`the ${this.resource} informer cannot list: ${list.status.message}`);
+    for (const obj of list.object.items as unknown as T[]) this.apply(keyOf(obj), obj);
+    this.api.watch(this.resource, undefined, { resourceVersion: list.object.resourceVersion }, (e) => {
+      const obj = e.object as unknown as T;
+      this.apply(keyOf(obj), e.type === 'DELETED' ? undefined : obj);
+    });
+  }
+
+  /** Lister Get: the cached copy by namespace/name. */
+  get(key: string): T | undefined {
+    return this.cache.get(key);
+  }
+
+  /** Lister List, in key order (as a LIST returns objects), optionally of one namespace. */
+  list(namespace?: string): T[] {
+    const out: [string, T][] = [];
+    for (const entry of this.cache) if (namespace === undefined || entry[1].metadata.namespace === namespace) out.push(entry);
+    return out.sort(byKey).map(([, obj]) => obj);
+  }
+
+  /** Indexer ByIndex, in key order. */
+  byIndex(indexName: string, value: string): T[] {
+    const indexer = this.indexers.get(indexName);
+    if (!indexer) throw new Error(`the ${this.resource} informer has no index "${indexName}"`);
+    const filed = indexer.index.get(value);
+    return filed ? [...filed].sort(byKey).map(([, obj]) => obj) : [];
+  }
+
+  private apply(key: string, obj: T | undefined): void {
+    const old = this.cache.get(key);
+    if (obj) this.cache.set(key, obj);
+    else this.cache.delete(key);
+    for (const { fn, index } of this.indexers.values()) reindex(index, key, old && fn(old), obj && fn(obj), obj);
+    for (const handler of this.handlers) handler(key, old, obj);
+  }
+}
+
+/** Moves `key` from the values it was filed under to the ones it is filed under now. */
+function reindex<T>(index: Map<string, Map<string, T>>, key: string, before: readonly string[] | undefined, after: readonly string[] | undefined, obj: T | undefined): void {
+  for (const v of before ?? []) if (!after?.includes(v)) index.get(v)?.delete(key);
+  if (!obj) return;
+  for (const v of after ?? []) {
+    let filed = index.get(v);
+    if (!filed) index.set(v, (filed = new Map()));
+    filed.set(key, obj);
+  }
+}
+
+/**
+ * informers.SharedInformerFactory: one informer per resource for all of kube-controller-manager,
+ * so controllers that look at the same kind share one watch and one cache.
+ */
+export class SharedInformerFactory {
+  private readonly informers = new Map<Resource, SharedInformer<KubeObject>>();
+  private started = false;
+
+  constructor(private readonly api: ApiServer) {}
+
+  /** The shared informer of `resource` (created on first request; started at once if the factory runs already). */
+  informerFor<R extends Resource>(resource: R): SharedInformer<ResourceType[R]> {
+    let informer = this.informers.get(resource);
+    if (!informer) {
+      informer = new SharedInformer<KubeObject>(this.api, resource);
+      this.informers.set(resource, informer);
+      if (this.started) informer.start();
+    }
+    return informer as unknown as SharedInformer<ResourceType[R]>;
+  }
+
+  /** Start: runs every informer asked for so far (and, from now on, each new one as it is asked for). */
+  start(): void {
+    this.started = true;
+    for (const informer of this.informers.values()) informer.start();
+  }
+}

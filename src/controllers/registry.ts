@@ -1,0 +1,59 @@
+import type { ControllerDescriptor } from './controller-manager';
+import { DisruptionController } from './disruption/disruption';
+import { GarbageCollector } from './garbage-collector';
+import { NodeLifecycleController, nodeLifecycleConfig } from './node-lifecycle';
+import { PodGarbageCollector } from './pod-gc';
+import { podInformer } from './pod-informer';
+import { TaintEvictionController } from './taint-eviction';
+
+/**
+ * Every controller of the simulated kube-controller-manager, in the order it starts them
+ * (cmd/kube-controller-manager/app/controllermanager.go NewControllerDescriptors), under its
+ * canonical name (names/controller_names.go) and the aliases of older releases. This is the one
+ * place a controller is registered; `--controllers` (ClusterOptions.controllers) picks among them.
+ */
+export const CONTROLLERS: readonly ControllerDescriptor[] = [
+  {
+    name: 'garbage-collector-controller',
+    aliases: ['garbagecollector'],
+    start: (ctx) => {
+      const gc = new GarbageCollector(ctx.clock, ctx.timeline, ctx.api, { release: ctx.release });
+      gc.start();
+      return gc;
+    },
+  },
+  {
+    name: 'pod-garbage-collector-controller',
+    aliases: ['podgc'],
+    start: (ctx) => {
+      const gc = new PodGarbageCollector(ctx.clock, ctx.timeline, ctx.api, ctx.config.podGC);
+      gc.start();
+      return gc;
+    },
+  },
+  {
+    name: 'node-lifecycle-controller',
+    aliases: ['nodelifecycle'],
+    start: (ctx) => {
+      const c = new NodeLifecycleController(ctx.clock, ctx.timeline, ctx.api, podInformer(ctx.informers), nodeLifecycleConfig(ctx.release));
+      c.start();
+      return c;
+    },
+  },
+  {
+    name: 'taint-eviction-controller',
+    start: (ctx) => {
+      const c = new TaintEvictionController(ctx.clock, ctx.timeline, ctx.api, podInformer(ctx.informers), { release: ctx.release });
+      c.start();
+      return c;
+    },
+  },
+  {
+    name: 'disruption-controller',
+    aliases: ['disruption'],
+    start: (ctx) => new DisruptionController(ctx).start(),
+  },
+];
+
+/** What kube-controller-manager runs when `--controllers` is not given: all of them. */
+export const DEFAULT_CONTROLLERS: readonly string[] = ['*'];
