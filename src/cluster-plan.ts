@@ -36,6 +36,8 @@ export type Manifest = string | Record<string, unknown> | undefined;
  */
 export class ClusterPlan {
   private readonly nodes: string[] = [];
+  /** Namespaces to create (with the system ones) before anything else. */
+  private readonly namespaces: string[] = [];
   private readonly pods = new Map<string, PlannedPod>();
   private readonly unreachable: string[] = [];
   /** Kubelet configuration changed by the plan, by node (e.g. the shutdown grace periods). */
@@ -135,11 +137,35 @@ export class ClusterPlan {
     if (this.started) this.cluster.addNode(name);
   }
 
-  pod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
+  pod(name: string, nodeName: string | undefined, manifest?: Manifest, namespace = 'default'): void {
     if (nodeName !== undefined && !this.nodes.includes(nodeName)) {
       throw new PlanError(`unknown node "${nodeName}" for pod "${name}": declare it first with  Given a node "${nodeName}"  (nodes so far: ${this.list(this.nodes)})`);
     }
-    this.addPod(name, nodeName, manifest);
+    if (namespace !== 'default' && !this.namespaces.includes(namespace)) {
+      throw new PlanError(`unknown namespace "${namespace}" for pod "${name}": declare it first with  Given a namespace "${namespace}"  (namespaces so far: ${this.list(this.namespaces)})`);
+    }
+    this.addPod(name, nodeName, manifest, namespace);
+  }
+
+  /**
+   * A namespace (Active, with the `kubernetes` finalizer). Declaring one makes the cluster's
+   * namespaces real objects, as kube-apiserver's are: the system ones are created too.
+   */
+  namespace(name: string): void {
+    if (this.namespaces.includes(name) || name === 'default') throw new PlanError(`namespace "${name}" is declared twice (default always exists)`);
+    this.namespaces.push(name);
+    if (this.started) this.createNamespace(name);
+  }
+
+  private createNamespace(name: string): void {
+    this.cluster.apiserver.ensureSystemNamespaces();
+    const r = this.cluster.apiserver.create(USER, 'namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    if (!r.ok) throw new PlanError(`namespace "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+  }
+
+  /** The namespace of a planned pod (undefined: not planned). */
+  podNamespace(name: string): string | undefined {
+    return this.pods.get(name)?.pod.metadata.namespace;
   }
 
   /**
@@ -151,9 +177,9 @@ export class ClusterPlan {
     this.addPod(name, nodeName, manifest);
   }
 
-  private addPod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
-    if (this.pods.has(name)) throw new PlanError(`pod "${name}" is declared twice`);
-    const planned = { pod: podFromManifest(name, nodeName, manifest), behaviours: new Map(), volumes: new Map() };
+  private addPod(name: string, nodeName: string | undefined, manifest?: Manifest, namespace = 'default'): void {
+    if (this.pods.has(name)) throw new PlanError(`pod "${name}" is declared twice${this.pods.get(name)!.pod.metadata.namespace !== namespace ? ' (pod names are unique across the namespaces of a scenario: the steps find a pod by its name)' : ''}`);
+    const planned = { pod: podFromManifest(name, nodeName, manifest, namespace), behaviours: new Map(), volumes: new Map() };
     this.pods.set(name, planned);
     if (this.started) this.createPod(planned);
   }
@@ -278,6 +304,7 @@ export class ClusterPlan {
       const minor = this.kubeletMinors.get(n);
       this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) });
     }
+    for (const name of this.namespaces) this.createNamespace(name);
     for (const name of this.replicaSets.keys()) this.createReplicaSet(name);
     for (const planned of this.objects) this.createObject(planned.resource, planned.object);
     for (const planned of this.pods.values()) this.createPod(planned);
@@ -296,7 +323,7 @@ export class ClusterPlan {
       pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref];
       pod.metadata.labels = { ...pod.metadata.labels, ...owner.rs.spec?.selector.matchLabels };
     }
-    const r = this.cluster.apiserver.create(USER, 'pods', 'default', pod);
+    const r = this.cluster.apiserver.create(USER, 'pods', pod.metadata.namespace ?? 'default', pod);
     if (!r.ok) throw new PlanError(`pod "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
     // Before the flush: the kubelet hears of the pod only then, and looks its behaviours up by uid.
     this.bind(planned, r.object.metadata.uid!);

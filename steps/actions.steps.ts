@@ -67,7 +67,7 @@ When('I try to run {command}', async function (this: TerminatingWorld, line: str
  */
 When('the user deletes pod {string}', function (this: TerminatingWorld, pod: string) {
   this.ensureStarted();
-  remember(this, this.cluster.apiserver.delete(USER, 'pods', 'default', pod, {}));
+  remember(this, this.cluster.apiserver.delete(USER, 'pods', this.podNamespace(pod), pod, {}));
   this.cluster.flush();
 });
 
@@ -82,7 +82,7 @@ When('the user deletes pod {string} with options:', function (this: TerminatingW
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new ScenarioError(`DeleteOptions must be a YAML/JSON mapping (e.g. gracePeriodSeconds: 0), got ${JSON.stringify(options)}`);
   }
-  remember(this, this.cluster.apiserver.delete(USER, 'pods', 'default', pod, options as DeleteOptions));
+  remember(this, this.cluster.apiserver.delete(USER, 'pods', this.podNamespace(pod), pod, options as DeleteOptions));
   this.cluster.flush();
 });
 
@@ -94,7 +94,7 @@ When('the user deletes pod {string} with options:', function (this: TerminatingW
  */
 When('the user evicts pod {string}', function (this: TerminatingWorld, pod: string) {
   this.ensureStarted();
-  remember(this, this.cluster.apiserver.evict(USER, 'default', pod, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: 'default' } }));
+  remember(this, this.cluster.apiserver.evict(USER, this.podNamespace(pod), pod, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: this.podNamespace(pod) } }));
   this.cluster.flush();
 });
 
@@ -104,7 +104,7 @@ When('the user evicts pod {string}', function (this: TerminatingWorld, pod: stri
  */
 function resolvePlaceholders(world: TerminatingWorld, doc: string): string {
   return doc.replace(/<(uid|resourceVersion) of pod ["']([^"']+)["']>/g, (_, field: 'uid' | 'resourceVersion', name: string) => {
-    const got = world.cluster.apiserver.get('pods', 'default', name);
+    const got = world.cluster.apiserver.get('pods', world.podNamespace(name), name);
     if (!got.ok) throw new ScenarioError(`cannot fill in <${field} of pod "${name}">: the pod does not exist`);
     return JSON.stringify(got.object.metadata[field]);
   });
@@ -142,13 +142,13 @@ When('the user creates pod {string} on node {string} with:', function (this: Ter
 function updateFinalizers(world: TerminatingWorld, podName: string, change: (finalizers: string[]) => string[]): void {
   world.ensureStarted();
   const api = world.cluster.apiserver;
-  const got = api.get('pods', 'default', podName);
+  const got = api.get('pods', world.podNamespace(podName), podName);
   if (!got.ok) {
     throw new ScenarioError(`the controller cannot find pod "${podName}": ${got.status.message} (pods in this scenario: ${world.podNames().map((n) => `"${n}"`).join(', ') || 'none'})`);
   }
   const pod: Pod = structuredClone(got.object);
   pod.metadata.finalizers = change(pod.metadata.finalizers ?? []);
-  remember(world, api.update(CONTROLLER, 'pods', 'default', pod));
+  remember(world, api.update(CONTROLLER, 'pods', pod.metadata.namespace ?? 'default', pod));
   world.cluster.flush();
 }
 
@@ -179,10 +179,10 @@ When('a controller adds finalizer {string} to pod {string}', function (this: Ter
 When('a controller sets condition {string} of pod {string} to {string}', function (this: TerminatingWorld, type: string, podName: string, status: string) {
   this.ensureStarted();
   const api = this.cluster.apiserver;
-  const got = api.get('pods', 'default', podName);
+  const got = api.get('pods', this.podNamespace(podName), podName);
   if (!got.ok) throw new ScenarioError(`the controller cannot find pod "${podName}": ${got.status.message}`);
   const conditions = [...(got.object.status?.conditions ?? []).filter((c) => c.type !== type), { type, status }];
-  remember(this, api.patch(CONTROLLER, 'pods', 'default', podName, 'merge', { status: { conditions } }, { subresource: 'status' }));
+  remember(this, api.patch(CONTROLLER, 'pods', this.podNamespace(podName), podName, 'merge', { status: { conditions } }, { subresource: 'status' }));
   this.cluster.flush();
 });
 

@@ -1,5 +1,6 @@
 import type { ControllerDescriptor } from './controller-manager';
 import { DisruptionController } from './disruption/disruption';
+import { NamespaceController } from './namespace/namespace-controller';
 import { GarbageCollector } from './garbage-collector';
 import { NodeLifecycleController, nodeLifecycleConfig } from './node-lifecycle';
 import { PodGarbageCollector } from './pod-gc';
@@ -52,6 +53,11 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'disruption-controller',
     aliases: ['disruption'],
     start: (ctx) => new DisruptionController(ctx).start(),
+  },
+  {
+    name: 'namespace-controller',
+    aliases: ['namespace'],
+    start: (ctx) => new NamespaceController(ctx).start(),
   },
 ];
 

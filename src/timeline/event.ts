@@ -16,6 +16,7 @@ export type Component =
   | 'podgc'
   | 'nodelifecycle'
   | 'disruption'
+  | 'namespace'
   | 'controller';
 
 export const COMPONENTS: readonly Component[] = [
@@ -34,6 +35,7 @@ export const COMPONENTS: readonly Component[] = [
   'podgc',
   'nodelifecycle',
   'disruption',
+  'namespace',
 ];
 
 /** One thing that happened in the simulated cluster, at a virtual instant. */

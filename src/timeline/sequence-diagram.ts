@@ -62,6 +62,7 @@ export const COLORS: Readonly<Record<Component, string>> = {
   podgc: '#b45309',
   nodelifecycle: '#475569',
   disruption: '#9f1239',
+  namespace: '#0369a1',
 };
 
 export function renderSequenceDiagram(events: readonly TimelineEvent[], options: SequenceDiagramOptions): string {
