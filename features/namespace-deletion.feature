@@ -1,7 +1,7 @@
 @namespaces
 Feature: Deleting a namespace, and a namespace stuck on a pod's finalizer
   DELETE of a namespace (R91) only stamps it: deletionTimestamp and phase Terminating; the
-  `kubernetes` finalizer in its spec holds it. Five seconds later the namespace controller (C10–C12)
+  `kubernetes` finalizer in its spec holds it. Five seconds later the namespace controller (C10, C11, C12)
   deletes its content: the pods first (OrderedNamespaceDeletion, on from v1.33), gracefully, then
   every other namespaced kind, with DELETECOLLECTION. While something remains it writes the
   namespace's conditions (NamespaceContentRemaining, NamespaceFinalizersRemaining, …) and looks

@@ -14,7 +14,10 @@ import { DEFAULT_RELEASE, type Release } from '../release';
  * the request itself (path-segment checks on namespace and name).
  */
 
-export type KubectlResource = 'pods' | 'replicasets';
+export type KubectlResource = 'pods' | 'replicasets' | 'namespaces';
+
+/** The cluster-scoped ones: no namespace in their path (client-go sets none). */
+export const CLUSTER_SCOPED: ReadonlySet<KubectlResource> = new Set(['namespaces']);
 
 export interface KubectlDeleteCommand {
   /** 'pod', 'pods', 'po', 'pod/NAME' → 'pods'; 'replicaset', 'replicasets', 'rs', 'rs/NAME' → 'replicasets'. */
@@ -66,7 +69,7 @@ export class UnsupportedKubectlError extends Error {
 }
 
 const SUPPORTED =
-  'supported: `kubectl delete pod|replicaset NAME… (or TYPE/NAME…, -l SELECTOR, --all) with -n/--namespace, --grace-period, --now, --force, ' +
+  'supported: `kubectl delete pod|replicaset|namespace NAME… (or TYPE/NAME…, -l SELECTOR, --all) with -n/--namespace, --grace-period, --now, --force, ' +
   '--cascade, --dry-run, --wait, --timeout, --ignore-not-found, -o name, -i/--interactive`, and `kubectl drain|cordon|uncordon NODE` ' +
   '(drain with --force, --ignore-daemonsets, --delete-emptydir-data, --grace-period, --timeout, --pod-selector, --disable-eviction, --dry-run)';
 
@@ -355,6 +358,7 @@ export function parseFlags(args: string[], registered: (spec: FlagSpec) => boole
 const RESOURCE_ALIASES: Record<string, KubectlResource> = {
   pods: 'pods', pod: 'pods', po: 'pods',
   replicasets: 'replicasets', replicaset: 'replicasets', rs: 'replicasets',
+  namespaces: 'namespaces', namespace: 'namespaces', ns: 'namespaces',
   'replicasets.apps': 'replicasets', 'replicaset.apps': 'replicasets',
   'replicasets.v1.apps': 'replicasets', 'replicaset.v1.apps': 'replicasets',
 };
@@ -363,7 +367,7 @@ const PROPAGATION: Record<string, 'Background' | 'Foreground' | 'Orphan'> = {
 };
 
 /** What PrintObj prints: the lower-case kind, with ".group" for non-core groups. */
-const KIND_STRING: Record<KubectlResource, string> = { pods: 'pod', replicasets: 'replicaset.apps' };
+const KIND_STRING: Record<KubectlResource, string> = { pods: 'pod', replicasets: 'replicaset.apps', namespaces: 'namespace' };
 
 function resolveType(arg: string): KubectlResource {
   if (arg.includes(',')) throw unsupported(`more than one resource type (${arg})`);
@@ -551,7 +555,7 @@ export function parseKubectlDelete(commandLine: string, release: Release = DEFAU
   // delete.go PrintObj: "force deleted" when the final grace period is 0, plus the dry-run suffix.
   let operation = gracePeriod === 0n ? 'force deleted' : 'deleted';
   // Since kubectl v1.34 (#126619 "show namespace on delete") a namespaced object's line names its namespace.
-  if (release.atLeast(34)) operation += ` from ${namespace} namespace`;
+  if (release.atLeast(34) && !CLUSTER_SCOPED.has(resource)) operation += ` from ${namespace} namespace`;
   if (dryRun === 'client') operation += ' (dry run)';
   if (dryRun === 'server') operation += ' (server dry run)';
 
@@ -605,7 +609,7 @@ export function printedLine(cmd: KubectlDeleteCommand, name: string): string {
 
 /** client-go rest.Request.Namespace / Name: the error for a path-unsafe segment, checked as each request is built. */
 export function pathSegmentError(cmd: KubectlDeleteCommand, name?: string): string | undefined {
-  const nsProblems = pathSegmentProblems(cmd.namespace);
+  const nsProblems = CLUSTER_SCOPED.has(cmd.resource) ? [] : pathSegmentProblems(cmd.namespace);
   if (nsProblems.length > 0) return `invalid namespace ${q(cmd.namespace)}: [${nsProblems.join(' ')}]`;
   if (name === undefined) return undefined;
   if (name === '') return 'resource name may not be empty';

@@ -6,7 +6,7 @@ import { KUBECTL } from '../cluster';
 import type { Release } from '../release';
 import { runDrain } from './drain';
 import { isDrainLine, parseKubectlDrain } from './drain-command';
-import { confirmationPrompt, confirms, KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
+import { CLUSTER_SCOPED, confirmationPrompt, confirms, KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
 
 /** One HTTP request as kubectl sends it: what a server listening on the wire would see. */
 export interface KubectlRequest {
@@ -62,7 +62,7 @@ export function encodeQuery(params: Record<string, string>): string {
     .join('&');
 }
 
-const API_PREFIX: Record<KubectlResource, string> = { pods: '/api/v1', replicasets: '/apis/apps/v1' };
+const API_PREFIX: Record<KubectlResource, string> = { pods: '/api/v1', replicasets: '/apis/apps/v1', namespaces: '/api/v1' };
 
 type ErrorStatus = { reason?: string; message?: string };
 
@@ -78,11 +78,13 @@ class RecordingClient {
   constructor(
     private readonly cluster: Cluster,
     private readonly resource: KubectlResource,
-    private readonly namespace: string,
+    /** Undefined for a cluster-scoped resource. */
+    private readonly namespace: string | undefined,
   ) {}
 
   private path(name?: string): string {
-    return `${API_PREFIX[this.resource]}/namespaces/${this.namespace}/${this.resource}${name === undefined ? '' : `/${name}`}`;
+    const scope = this.namespace === undefined ? '' : `/namespaces/${this.namespace}`;
+    return `${API_PREFIX[this.resource]}${scope}/${this.resource}${name === undefined ? '' : `/${name}`}`;
   }
 
   /** Sends one request; `seen` runs when kubectl has the answer, before the instant's reactions run. */
@@ -134,7 +136,7 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
     if (e instanceof KubectlError) return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n'), requests: [] };
     throw e;
   }
-  const client = new RecordingClient(cluster, cmd.resource, cmd.namespace);
+  const client = new RecordingClient(cluster, cmd.resource, CLUSTER_SCOPED.has(cmd.resource) ? undefined : cmd.namespace);
   // stdout as kubectl writes it: lines, and the confirmation question without a newline.
   let stdout = '';
   const print = (line: string) => void (stdout += `${line}\n`);

@@ -41,8 +41,8 @@ const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch
  */
 export const SERVED_RESOURCES: readonly ServedResource[] = [
   { group: '', version: 'v1', resource: 'events', kind: 'Event', singularName: 'event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, storage: 'events' },
-  // Namespaces cannot be deleted here: the namespace controller that empties them is not modelled.
-  { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', singularName: 'namespace', namespaced: false, verbs: ['create', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ns'], subresources: {}, storage: 'namespaces' },
+  // Namespaces: no deletecollection (kube-apiserver has none); DELETE stamps them Terminating, their controller empties them (R91).
+  { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', singularName: 'namespace', namespaced: false, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ns'], subresources: { finalize: { verbs: ['update'] }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'namespaces' },
   { group: '', version: 'v1', resource: 'nodes', kind: 'Node', singularName: 'node', namespaced: false, verbs: ALL_VERBS, shortNames: ['no'], subresources: {}, storage: 'nodes' },
   { group: '', version: 'v1', resource: 'pods', kind: 'Pod', singularName: 'pod', namespaced: true, verbs: ALL_VERBS, shortNames: ['po'], categories: ['all'], subresources: { eviction: { verbs: ['create'], kind: { group: 'policy', version: 'v1', kind: 'Eviction' } }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'pods' },
   { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', singularName: 'replicaset', namespaced: true, verbs: ALL_VERBS, shortNames: ['rs'], categories: ['all'], subresources: {}, storage: 'replicasets' },

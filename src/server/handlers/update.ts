@@ -12,7 +12,7 @@ export async function updateResource(scope: RequestScope): Promise<void> {
   const name = obj.metadata.name ?? '';
   if (name !== scope.info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${scope.info.name})`);
   const dryRun = dryRunOf(scope);
-  const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
+  const subresource = scope.info.subresource === 'status' || scope.info.subresource === 'finalize' ? scope.info.subresource : undefined;
   const { code, object } = unwrap(scope.api.update(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { subresource, dryRun }));
   writeResult(scope, code, served(scope, object as KubeObject));
 }
