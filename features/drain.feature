@@ -18,14 +18,19 @@ Feature: Draining a node with kubectl drain
     And kubectl prints "evicting pod default/frontend-1"
     And kubectl prints "pod/frontend-2 evicted"
     And kubectl prints "node/node-1 drained"
+    # Each pod is evicted by a goroutine of its own (the real kubectl's order is the Go scheduler's): one table per pod.
     And these events happen in order:
       | at    | component     | event                                                               |
       | T+0s  | apiserver     | PATCH nodes/node-1                                                  |
       | T+0s  | nodelifecycle | node node-1 taints +node.kubernetes.io/unschedulable:NoSchedule     |
       | T+0s  | apiserver     | CREATE pods/frontend-1/eviction gracePeriodSeconds=10               |
       | T+0s  | runtime       | SIGTERM app pods/frontend-1                                         |
-      | T+0s  | apiserver     | CREATE pods/frontend-2/eviction gracePeriodSeconds=10               |
       | T+1s  | status        | DELETE pods/frontend-1                                              |
+    And these events happen in order:
+      | at    | component     | event                                                               |
+      | T+0s  | apiserver     | CREATE pods/frontend-2/eviction gracePeriodSeconds=10               |
+      | T+0s  | runtime       | SIGTERM app pods/frontend-2                                         |
+      | T+1s  | status        | DELETE pods/frontend-2                                              |
     And pod "frontend-1" is gone
     And pod "frontend-2" is gone
     And node "node-1" has the taint "node.kubernetes.io/unschedulable" with effect "NoSchedule"

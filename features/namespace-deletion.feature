@@ -64,3 +64,15 @@ Feature: Deleting a namespace, and a namespace stuck on a pod's finalizer
     When the user deletes namespace "team"
     And the user creates pod "late" on node "node-1" in namespace "team"
     Then the last request fails with 403 Forbidden saying "pods \"late\" is forbidden: unable to create new content in namespace team because it is being terminated"
+
+  Scenario: kubectl delete namespace waits until the namespace is gone
+    Given a pod "web" in namespace "team" running on node "node-1"
+    When I run `kubectl delete namespace team`
+    Then kubectl prints "namespace \"team\" deleted"
+    And namespace "team" is gone
+    And pod "web" is gone
+    And these events happen in order:
+      | at    | component | event                                                  |
+      | T+0s  | apiserver | DELETE namespaces/team propagationPolicy=Background    |
+      | T+5s  | apiserver | DELETECOLLECTION pods propagationPolicy=Background     |
+      | T+10s | apiserver | UPDATE namespaces/team/finalize                        |
