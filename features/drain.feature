@@ -1,4 +1,4 @@
-@drain
+@drain @kubectl-polls
 Feature: Draining a node with kubectl drain
   `kubectl drain NODE` (K80, K81, K82) first cordons the node (spec.unschedulable, which the node
   lifecycle controller turns into the node.kubernetes.io/unschedulable:NoSchedule taint), then

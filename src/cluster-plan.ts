@@ -148,8 +148,8 @@ export class ClusterPlan {
   }
 
   /**
-   * A namespace (Active, with the `kubernetes` finalizer). Declaring one makes the cluster's
-   * namespaces real objects, as kube-apiserver's are: the system ones are created too.
+   * A namespace (Active, with the `kubernetes` finalizer), as an object; `default` stays implicit
+   * (the system namespaces exist as objects only where the served API creates them).
    */
   namespace(name: string): void {
     if (this.namespaces.includes(name) || name === 'default') throw new PlanError(`namespace "${name}" is declared twice (default always exists)`);
@@ -158,7 +158,6 @@ export class ClusterPlan {
   }
 
   private createNamespace(name: string): void {
-    this.cluster.apiserver.ensureSystemNamespaces();
     const r = this.cluster.apiserver.create(USER, 'namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     if (!r.ok) throw new PlanError(`namespace "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
   }

@@ -23,10 +23,11 @@ async function kubectl(world: TerminatingWorld, line: string, stdin?: string): P
  * Runs a `kubectl delete …` command line: the request kubectl sends, its options, warnings and
  * output, and then its wait (like `--wait`, the default) until the object is gone, on the virtual
  * clock. The step fails when kubectl exits non-zero, printing kubectl's error and what still
- * blocks. Supported: `kubectl delete pod|replicaset NAME…` (or `TYPE/NAME…`, `-l SELECTOR`,
+ * blocks. Supported: `kubectl delete pod|replicaset|namespace NAME…` (or `TYPE/NAME…`, `-l SELECTOR`,
  * `--all`) with `-n/--namespace`, `--grace-period`, `--now`, `--force`, `--cascade`, `--dry-run`,
  * `--wait`, `--timeout`, `--ignore-not-found`, `-o name`, `-i/--interactive` (with no input, so it
- * cancels; give the answer with `and answer`); any other real kubectl flag is refused by name.
+ * cancels; give the answer with `and answer`); and `kubectl drain|cordon|uncordon NODE` (K80–K82),
+ * which waits for the node's pods as kubectl does; any other real kubectl flag is refused by name.
  */
 When('I run {command}', async function (this: TerminatingWorld, line: string) {
   await runToSuccess(this, line);

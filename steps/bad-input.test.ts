@@ -340,7 +340,7 @@ const CASES: Case[] = [
       name: `unsupported kubectl flag ${flag}`,
       steps: `${NODE_AND_POD}\nWhen I run \`${line}\``,
       failingStep: `I run \`${line}\``,
-      says: [says, 'supported: `kubectl delete pod|replicaset NAME'],
+      says: [says, 'supported: `kubectl delete pod|replicaset|namespace NAME'],
     }),
   ),
   {
