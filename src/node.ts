@@ -3,6 +3,7 @@ import type { Clock } from './clock';
 import { DEFAULT_KUBELET_CONFIG, Kubelet, type KubeletConfig } from './kubelet/kubelet';
 import { NodeStatusReporter } from './kubelet/node-status';
 import { EvictionManager } from './kubelet/eviction/eviction-manager';
+import type { KubeletKillHost } from './kubelet/kill-host';
 import type { PodStats } from './kubelet/eviction/helpers';
 import { formatQuantity } from './kubelet/eviction/quantity';
 import { NodeShutdownManager, type ShutdownConfig } from './kubelet/nodeshutdown';
@@ -173,16 +174,10 @@ export class SimNode {
     });
     this.evictionManager = new EvictionManager(
       {
-        scheduler: kubelet.scheduler,
-        release: kubelet.settings.release,
-        timeline: this.timeline,
-        nodeName: this.name,
-        getActivePods: () => kubelet.getActivePods(),
-        killPodNow: (pod, evict, grace, statusFunc, done) => kubelet.killPodNow(pod, evict, grace, statusFunc, done),
+        ...this.killHost(kubelet),
         podIsFinished: (uid) => kubelet.podIsFinished(uid),
         memoryAvailable: () => this.memoryAvailable(),
         stats: (pod) => this.podStats(pod),
-        recordNodeEvent: (type, reason, message, source) => kubelet.recordNodeEvent(type, reason, message, source),
         recordPodEvent: (pod, type, reason, message, source, annotations) => kubelet.recordPodEvent(pod, type, reason, message, source, annotations),
         nodeConditionsChanged: () => reporter.nodeConditionsChanged(),
       },
@@ -196,22 +191,29 @@ export class SimNode {
     return reporter;
   }
 
+  /** What the kubelet's own killers (node shutdown, eviction) are given of it. */
+  private killHost(kubelet: Kubelet): KubeletKillHost {
+    return {
+      scheduler: kubelet.scheduler,
+      release: kubelet.settings.release,
+      timeline: this.timeline,
+      nodeName: this.name,
+      getActivePods: () => kubelet.getActivePods(),
+      killPodNow: (pod, evict, grace, statusFunc, done) => kubelet.killPodNow(pod, evict, grace, statusFunc, done),
+      recordNodeEvent: (type, reason, message, source) => kubelet.recordNodeEvent(type, reason, message, source),
+    };
+  }
+
   private newShutdownManager(periods: ShutdownConfig): NodeShutdownManager {
     const kubelet = this.kubelet;
     return new NodeShutdownManager(
       {
-        scheduler: kubelet.scheduler,
-        release: kubelet.settings.release,
-        timeline: this.timeline,
-        nodeName: this.name,
-        getActivePods: () => kubelet.getActivePods(),
-        killPodNow: (pod, evict, grace, statusFunc, done) => kubelet.killPodNow(pod, evict, grace, statusFunc, done),
+        ...this.killHost(kubelet),
         podVolumesExist: (uid) => kubelet.podVolumesExist(uid),
         syncNodeStatus: () => {
           const err = this.shutdownManager.shutdownStatus();
           if (err) this.nodeStatus.reportNotReady(err);
         },
-        recordNodeEvent: (type, reason, message, source) => kubelet.recordNodeEvent(type, reason, message, source),
       },
       { shutdownGracePeriodSeconds: periods.shutdownGracePeriodSeconds, shutdownGracePeriodCriticalPodsSeconds: periods.shutdownGracePeriodCriticalPodsSeconds },
     );

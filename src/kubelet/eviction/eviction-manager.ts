@@ -1,8 +1,7 @@
 import { toTime } from '../../apiserver/object';
-import type { Pod, PodStatus } from '../../apiserver/types';
-import type { Scheduler, TimerHandle } from '../../clock';
-import type { Release } from '../../release';
-import type { Timeline } from '../../timeline/timeline';
+import type { Pod } from '../../apiserver/types';
+import type { TimerHandle } from '../../clock';
+import type { KubeletKillHost } from '../kill-host';
 import { TERMINATION_BY_KUBELET } from '../nodeshutdown';
 import { updatePodCondition } from '../status';
 import {
@@ -34,21 +33,12 @@ export const POD_CLEANUP_TIMEOUT_MS = 30_000;
 export const POD_CLEANUP_POLL_MS = 1000;
 
 /** What the eviction manager needs of its kubelet and node (eviction.Manager's Start arguments and NewManager's). */
-export interface EvictionHost {
-  readonly scheduler: Scheduler;
-  readonly release: Release;
-  readonly timeline: Timeline;
-  readonly nodeName: string;
-  /** ActivePodsFunc. */
-  getActivePods(): Pod[];
-  /** KillPodFunc: killPodNow (K52). */
-  killPodNow(pod: Pod, isEvicted: boolean, gracePeriodOverride: number | undefined, statusFunc: (status: PodStatus) => void, done: (err?: string) => void): void;
+export interface EvictionHost extends KubeletKillHost {
   /** PodCleanedUpFunc: kubelet.PodIsFinished (the pod worker has finished SyncTerminatedPod). */
   podIsFinished(uid: string): boolean;
   /** The summary API: memory.available on the node (undefined: plenty, no threshold can be met) and each pod's working sets. */
   memoryAvailable(): number | undefined;
   stats: StatsFunc;
-  recordNodeEvent(type: 'Normal' | 'Warning', reason: string, message: string, source: string): void;
   recordPodEvent(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string, source: string, annotations?: Record<string, string>): void;
   /** The node conditions changed: the next node status update reports them (setters.go MemoryPressureCondition). */
   nodeConditionsChanged(): void;
