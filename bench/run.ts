@@ -32,6 +32,7 @@ import { path as TS_HOOK } from '../scripts/ts-hook';
 import { describeSummary, summariseCpuProfile, summariseHeapProfile, type ProfileSummary } from './profile-summary';
 import { seedScenario } from './seed-speed';
 import { benchSettingsOrExit } from './settings';
+import { widest } from '../src/widest';
 
 const ROOT = resolve(__dirname, '..');
 const CUCUMBER = join(ROOT, 'node_modules/@cucumber/cucumber/bin/cucumber.js');
@@ -156,7 +157,7 @@ function massRun(c: MassCase, nodeFlags: string[] = []): MassRun {
 }
 
 /** bench/serve.ts in its own process: the `serve` figures of issue 9. */
-function serveFigures(): { readyMs: number; listJsonMs: number; listTableMs: number; kubectlDeleteMs: number | string } {
+function serveFigures(): { readyMs: number; listJsonMs: number; listProtobufMs: number; listTableMs: number; kubectlDeleteMs: number | string } {
   const r = spawnSync(process.execPath, ['--require', TS_HOOK, join(ROOT, 'bench/serve.ts')], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`serve bench failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
@@ -263,10 +264,11 @@ function main(): void {
     ['seed scenario speed-up', `${result.seed.speedup}×`, 'virtual seconds per wall second'],
     ['serve: ready', `${served.readyMs.toFixed(0)} ms`, 'process start to ready, default cluster (target < 1 s)'],
     ['serve: LIST 10 000 pods, JSON', `${served.listJsonMs.toFixed(0)} ms`, 'over HTTP, whole body read (target < 200 ms)'],
+    ['serve: LIST 10 000 pods, protobuf', `${served.listProtobufMs.toFixed(0)} ms`, 'as client-go typed clients ask (target < 200 ms)'],
     ['serve: LIST 10 000 pods, Table', `${served.listTableMs.toFixed(0)} ms`, 'as kubectl get asks (target < 200 ms)'],
     ['serve: real kubectl delete pod web', typeof served.kubectlDeleteMs === 'number' ? `${served.kubectlDeleteMs.toFixed(0)} ms` : served.kubectlDeleteMs, '30 s grace, --clock jump, wall time of kubectl (target < 1 s)'],
   ];
-  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
+  const w = [0, 1, 2].map((i) => widest(rows, (r) => r[i].length, 0));
   console.log(`median of ${RUNS} runs each; written to reports/bench.json\n`);
   for (const r of rows) console.log(`${r[0].padEnd(w[0])}  ${r[1].padStart(w[1])}  ${r[2]}`);
   if (PROFILE_DIR) {

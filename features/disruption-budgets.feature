@@ -4,7 +4,8 @@ Feature: PodDisruptionBudgets: evictions that wait for replacements
   selects a pod before it deletes it. The disruption controller keeps the budget's status: how
   many selected pods are ready (currentHealthy), how many must stay ready (desiredHealthy), and
   so how many evictions it allows now (disruptionsAllowed). An eviction spends one, and is
-  refused with 429 TooManyRequests when none is left; the client retries later.
+  refused with 429 TooManyRequests when none is left; the client retries later (rules D1, D2,
+  D5 and D6).
 
   Background:
     Given a node "node-1"

@@ -1,13 +1,13 @@
 @namespaces
 Feature: Deleting a namespace, and a namespace stuck on a pod's finalizer
-  DELETE of a namespace (R91) only stamps it: deletionTimestamp and phase Terminating; the
+  DELETE of a namespace (R111) only stamps it: deletionTimestamp and phase Terminating; the
   `kubernetes` finalizer in its spec holds it. Five seconds later the namespace controller (C10, C11, C12)
   deletes its content: the pods first (OrderedNamespaceDeletion, on from v1.33), gracefully, then
   every other namespaced kind, with DELETECOLLECTION. While something remains it writes the
   namespace's conditions (NamespaceContentRemaining, NamespaceFinalizersRemaining, …) and looks
   again after half the estimate plus a second — the pods' grace period, or 15 s for content held by
   finalizers. Once the namespace is empty it removes `kubernetes` (namespaces/finalize) and the
-  namespace is gone. Nothing new may be created in it meanwhile (R92).
+  namespace is gone. Nothing new may be created in it meanwhile (R112).
 
   Background:
     Given a node "node-1"

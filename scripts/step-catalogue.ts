@@ -19,6 +19,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadConfiguration, loadSupport } from '@cucumber/cucumber/api';
 import { COMPONENTS } from '../src/timeline/event';
+import { allEventSites, renderEventSites, type EventSite } from './timeline-events';
+import { widest } from '../src/widest';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const CATALOGUE_PATH = path.join(ROOT, 'docs', 'steps.md');
@@ -185,6 +187,8 @@ export interface ParameterEntry {
 export interface Catalogue {
   steps: StepEntry[];
   parameterTypes: ParameterEntry[];
+  /** Every event text the code can write to the timeline (scripts/timeline-events.ts). */
+  events?: readonly EventSite[];
 }
 
 export type Group = 'Setup' | 'Actions' | 'Assertions' | 'Other';
@@ -323,7 +327,7 @@ async function readRegistry(): Promise<Catalogue> {
     });
   }
   parameterTypes.sort((a, b) => Number(b.builtin) - Number(a.builtin) || a.name.localeCompare(b.name));
-  return { steps, parameterTypes };
+  return { steps, parameterTypes, events: allEventSites(ROOT) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -387,7 +391,7 @@ export function missingNotes(steps: readonly StepEntry[]): string[] {
 
 /** Inline code that survives backquotes inside and a surrounding Markdown table. */
 export function code(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const longest = widest(text.match(/`+/g) ?? [], (r) => r.length, 0);
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
@@ -490,6 +494,18 @@ export function renderCatalogue(catalogue: Catalogue): string {
   out.push('');
   out.push(CANONICAL_EVENTS);
   out.push('');
+  if (catalogue.events) {
+    out.push('### Every event, from the code');
+    out.push('');
+    out.push(
+      `Generated from src/ (scripts/timeline-events.ts): each of the ${catalogue.events.length} places that write an event to the timeline, ` +
+        'with its text as the code writes it — a value filled in at run time in capitals (`pods/NAME` is the pod, `CONTAINER` a container, ' +
+        '`…` a computed value) — and the upstream function the event names as its source. A table row matches an event whose text starts with the row\'s text.',
+    );
+    out.push('');
+    out.push(renderEventSites(catalogue.events));
+    out.push('');
+  }
   return out.join('\n');
 }
 

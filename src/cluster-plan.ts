@@ -2,10 +2,13 @@ import type { Resource, ResourceType } from './apiserver/apiserver';
 import type { Pod, ReplicaSet } from './apiserver/types';
 import { Cluster, USER } from './cluster';
 import type { KubeletConfig } from './kubelet/kubelet';
+import type { MachineState } from './kubelet/machine-state';
 import { DEFAULT_BEHAVIOUR, type ContainerBehaviour } from './kubelet/runtime';
 import type { VolumeBehaviour } from './kubelet/volume-manager';
 import { podFromManifest, replicaSetFromManifest } from './manifest';
 import { DEFAULT_RELEASE, Release } from './release';
+import type { Dump } from './restore/dump';
+import { planRestore, writeObjects, type RestorePlan } from './restore/restore';
 
 /**
  * How long the cluster has been up when it is handed over: the plan is built at the cluster's
@@ -20,6 +23,8 @@ interface PlannedPod {
   uid?: string;
   behaviours: Map<string, ContainerBehaviour>;
   volumes: Map<string, VolumeBehaviour>;
+  /** Stored from resumed objects (with its own uid), not created. */
+  restored?: boolean;
 }
 
 /** A plan that names something it does not have, or is otherwise unusable. */
@@ -45,19 +50,25 @@ export class ClusterPlan {
   /** ReplicaSets to create before the pods, and which planned pods each owns. */
   private readonly replicaSets = new Map<string, { rs: ReplicaSet; pods: { name: string; blocking: boolean }[] }>();
   /** Other objects to create at the start, after the ReplicaSets and before the pods (PodDisruptionBudgets …), in declaration order. */
-  private readonly objects: { resource: Resource; object: ResourceType[Resource] }[] = [];
+  private readonly otherObjects: { resource: Resource; object: ResourceType[Resource] }[] = [];
   private built = false;
   /** The release every component runs (until the cluster is built, the plan may change it). */
   private plannedRelease: Release;
   /** Kubelets that run another release than the control plane, by node (version skew). */
   private readonly kubeletMinors = new Map<string, number>();
   private made?: Cluster;
+  /** A real cluster's objects to resume (`Given the objects in …`, `serve --manifests` of a dump). */
+  private restored?: RestorePlan;
 
   /**
    * With a Release (default v1.33) the plan builds its cluster with the planned release when it is
    * first used; with a Cluster it plans into that one, whose release is already fixed.
    */
-  constructor(source: Cluster | Release = DEFAULT_RELEASE) {
+  constructor(
+    source: Cluster | Release = DEFAULT_RELEASE,
+    /** Where the cluster's virtual time starts, when the plan builds it (default: the fixed epoch). */
+    private readonly epochMs?: number,
+  ) {
     if (source instanceof Cluster) {
       this.made = source;
       this.plannedRelease = source.release;
@@ -66,8 +77,60 @@ export class ClusterPlan {
 
   /** The cluster, built with the planned release when something first needs it. */
   get cluster(): Cluster {
-    return (this.made ??= new Cluster({ release: this.plannedRelease }));
+    if (this.made) return this.made;
+    this.made = new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs });
+    if (this.podGCThreshold !== undefined) this.made.podGC.config.terminatedPodThreshold = this.podGCThreshold;
+    return this.made;
   }
+
+  /**
+   * How long the cluster runs before it is handed over: a minute for a planned one; nothing for
+   * resumed objects, whose state is already the state at the time they were read.
+   */
+  get warmupMs(): number {
+    return this.restored ? 0 : WARMUP_MS;
+  }
+
+  /** The resumed objects' plan (what was assumed, what is not modelled), if objects were given. */
+  get restoredObjects(): RestorePlan | undefined {
+    return this.restored;
+  }
+
+  /**
+   * Resumes a real cluster's objects (src/restore/): they are stored as they are, virtual time
+   * starts when they were read (`nowMs`, or the newest time they show), and every node's machine
+   * runs what its pods' status shows. Declared first; later declarations (behaviours, an
+   * unreachable node, more pods) change what was assumed.
+   */
+  objects(dump: Dump, nowMs?: number): void {
+    this.assertNotBuilt('the objects');
+    if (this.restored) throw new PlanError('the objects of a cluster are given once (several files go in one step of serve --manifests, or one List)');
+    if (this.nodes.length > 0 || this.pods.size > 0 || this.replicaSets.size > 0) throw new PlanError('the objects must come before the nodes and pods declared by other steps');
+    const restored = planRestore(dump, nowMs);
+    this.restored = restored;
+    for (const n of restored.nodes) this.nodes.push(n.name);
+    for (const p of restored.pods) {
+      const key = this.pods.has(p.name) ? `${p.namespace}/${p.name}` : p.name;
+      const planned: PlannedPod = { pod: structuredClone(p.pod), uid: p.uid, behaviours: new Map(), volumes: new Map(), restored: true };
+      this.pods.set(key, planned);
+    }
+    for (const b of restored.containerBehaviours) {
+      const planned = this.planned(b.pod);
+      planned.behaviours.set(b.container, { ...(planned.behaviours.get(b.container) ?? DEFAULT_BEHAVIOUR), ...b.behaviour });
+    }
+    for (const v of restored.volumeBehaviours) this.planned(v.pod).volumes.set(v.volume, v.behaviour);
+  }
+
+  /**
+   * kube-controller-manager's `--terminated-pod-gc-threshold`: a plan setting like the release, so
+   * declaring it does not build the cluster (a `Kubernetes v1.NN` after it still applies).
+   */
+  terminatedPodGCThreshold(threshold: number): void {
+    if (this.made) this.made.podGC.config.terminatedPodThreshold = threshold;
+    else this.podGCThreshold = threshold;
+  }
+
+  private podGCThreshold?: number;
 
   get started(): boolean {
     return this.built;
@@ -77,14 +140,23 @@ export class ClusterPlan {
     return this.plannedRelease;
   }
 
-  /** Every component runs `minor`: declared before the nodes and pods, which are created with it. */
+  /**
+   * Every component runs `minor`. Anywhere in the plan before the cluster is built (a Background's
+   * nodes and pods, then a scenario's release, is the natural order): nodes, pods and ReplicaSets
+   * are only planned until then and are all created with the release the plan has at that moment.
+   * Kubelets already planned with another release (version skew) are checked against it.
+   */
   kubernetes(minor: number): void {
     const what = `Kubernetes v1.${minor}`;
     this.assertNotBuilt(what);
-    if (this.nodes.length > 0 || this.pods.size > 0 || this.replicaSets.size > 0) {
-      throw new PlanError(`${what} must be declared before the nodes and pods (they are created with that release)`);
+    const previous = this.plannedRelease;
+    this.plannedRelease = this.wrap(() => previous.withMinor(minor));
+    try {
+      for (const [node, kubeletMinor] of this.kubeletMinors) this.kubeletRelease(node, kubeletMinor);
+    } catch (e) {
+      this.plannedRelease = previous;
+      throw e;
     }
-    this.plannedRelease = this.plannedRelease.withMinor(minor);
   }
 
   /** A feature gate of every component (kube-apiserver, kube-controller-manager, kubelets), as --feature-gates sets it. */
@@ -94,11 +166,14 @@ export class ClusterPlan {
     for (const [node, minor] of this.kubeletMinors) this.kubeletRelease(node, minor);
   }
 
-  /** The kubelet of `node` runs `minor` while the control plane runs the planned release (version skew). */
+  /**
+   * The kubelet of `node` runs `minor` while the control plane runs the planned release (version
+   * skew); like the release, anywhere before the cluster is built (the node's pods are only planned
+   * until then).
+   */
   kubeletKubernetes(node: string, minor: number): void {
     const what = `the kubelet on node "${node}" running Kubernetes v1.${minor}`;
     this.knownNode(node);
-    if ([...this.pods.values()].some((p) => p.pod.spec?.nodeName === node)) throw new PlanError(`${what} must be declared before the pods on that node`);
     this.assertNotBuilt(what);
     this.kubeletRelease(node, minor);
     this.kubeletMinors.set(node, minor);
@@ -119,7 +194,7 @@ export class ClusterPlan {
   }
 
   private assertNotBuilt(what: string): void {
-    if (this.made) throw new PlanError(`${what} must be declared before the scenario starts (the cluster is built with its release when it is first used)`);
+    if (this.made) throw new PlanError(`${what} must be declared before the scenario's time starts (T+0, at the first When or Then step: the cluster is built with its release then)`);
   }
 
   /** Release errors (unknown or locked gates) as plan errors. */
@@ -162,9 +237,9 @@ export class ClusterPlan {
     if (!r.ok) throw new PlanError(`namespace "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
   }
 
-  /** The namespace of a planned pod (undefined: not planned). */
+  /** The namespace of a planned or resumed pod (undefined: neither). */
   podNamespace(name: string): string | undefined {
-    return this.pods.get(name)?.pod.metadata.namespace;
+    return this.restored?.pods.find((p) => p.name === name)?.namespace ?? this.pods.get(name)?.pod.metadata.namespace;
   }
 
   /**
@@ -201,7 +276,7 @@ export class ClusterPlan {
     const behaviour = { ...(planned.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change };
     planned.behaviours.set(container, behaviour);
     const node = this.runningNode(planned);
-    if (node && planned.uid) this.cluster.node(node).containerBehaviours.set(`${planned.uid} ${container}`, behaviour);
+    if (node && planned.uid && this.started) this.cluster.node(node).containerBehaviours.set(`${planned.uid} ${container}`, behaviour);
   }
 
   /**
@@ -243,7 +318,7 @@ export class ClusterPlan {
     }
     planned.volumes.set(volume, behaviour);
     const node = this.runningNode(planned);
-    if (node && planned.uid) this.cluster.node(node).volumeBehaviours.set(`${planned.uid} ${volume}`, behaviour);
+    if (node && planned.uid && this.started) this.cluster.node(node).volumeBehaviours.set(`${planned.uid} ${volume}`, behaviour);
   }
 
   nodeUnreachable(node: string): void {
@@ -283,6 +358,11 @@ export class ClusterPlan {
     rs.pods.push({ name: podName, blocking });
   }
 
+  /** The namespace of a pod the steps name: a resumed pod keeps its own, every other pod is in default. */
+  namespaceOf(pod: string): string {
+    return this.podNamespace(pod) ?? 'default';
+  }
+
   /** The first declared node, for steps that do not name one. */
   firstNode(): string {
     const n = this.nodes[0];
@@ -299,14 +379,21 @@ export class ClusterPlan {
   start(): void {
     if (this.built) return;
     this.built = true;
+    const restored = this.restored;
+    if (restored) {
+      for (const a of restored.assumptions) this.cluster.timeline.record(a.component, `assumed: ${a.text}`, a.source);
+      writeObjects(this.cluster, restored);
+    }
     for (const n of this.nodes) {
       const minor = this.kubeletMinors.get(n);
-      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) });
+      const machine = restored?.nodes.find((r) => r.name === n)?.machine;
+      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) }, machine && this.resumedMachine(n, machine));
     }
+    for (const planned of this.pods.values()) if (planned.restored) this.bind(planned, planned.uid!);
     for (const name of this.namespaces) this.createNamespace(name);
     for (const name of this.replicaSets.keys()) this.createReplicaSet(name);
-    for (const planned of this.objects) this.createObject(planned.resource, planned.object);
-    for (const planned of this.pods.values()) this.createPod(planned);
+    for (const planned of this.otherObjects) this.createObject(planned.resource, planned.object);
+    for (const planned of this.pods.values()) if (!planned.restored) this.createPod(planned);
     this.cluster.flush();
     for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
   }
@@ -327,6 +414,23 @@ export class ClusterPlan {
     // Before the flush: the kubelet hears of the pod only then, and looks its behaviours up by uid.
     this.bind(planned, r.object.metadata.uid!);
     this.cluster.flush();
+  }
+
+  /**
+   * A resumed machine with the behaviours planned for its pods, and cut off from the start if a
+   * step says it is unreachable: its kubelet may act on its pods as it starts.
+   */
+  private resumedMachine(node: string, machine: MachineState): MachineState {
+    const containerBehaviours = new Map<string, ContainerBehaviour>();
+    const volumeBehaviours = new Map<string, VolumeBehaviour>();
+    const uids = new Set(machine.pods.map((p) => p.uid));
+    for (const planned of this.pods.values()) {
+      if (!planned.uid || !uids.has(planned.uid)) continue;
+      for (const [c, b] of planned.behaviours) containerBehaviours.set(`${planned.uid} ${c}`, b);
+      for (const [v, b] of planned.volumes) volumeBehaviours.set(`${planned.uid} ${v}`, b);
+    }
+    const unreachableSince = machine.unreachableSince ?? (this.unreachable.includes(node) ? this.cluster.clock.now() : undefined);
+    return { ...machine, containerBehaviours, volumeBehaviours, ...(unreachableSince !== undefined ? { unreachableSince } : {}) };
   }
 
   /** The plan entry now stands for the pod with this uid: its behaviours go to that pod's node. */
@@ -353,8 +457,8 @@ export class ClusterPlan {
   /** An object of another kind, in namespace default, created with the plan (or at once once it started). */
   object<R extends Resource>(resource: R, object: ResourceType[R]): void {
     const name = object.metadata.name;
-    if (this.objects.some((o) => o.resource === resource && o.object.metadata.name === name)) throw new PlanError(`${resource} "${name}" is declared twice`);
-    this.objects.push({ resource, object });
+    if (this.otherObjects.some((o) => o.resource === resource && o.object.metadata.name === name)) throw new PlanError(`${resource} "${name}" is declared twice`);
+    this.otherObjects.push({ resource, object });
     if (this.started) this.createObject(resource, object);
   }
 

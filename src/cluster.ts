@@ -5,6 +5,7 @@ import { SharedInformerFactory } from './controllers/informer';
 import { DEFAULT_POD_GC_CONFIG, type PodGarbageCollector, type PodGCConfig } from './controllers/pod-gc';
 import { CONTROLLERS, DEFAULT_CONTROLLERS } from './controllers/registry';
 import { DEFAULT_NODE_CONFIG, SimNode, type NodeConfig } from './node';
+import type { MachineState } from './kubelet/machine-state';
 import { DEFAULT_RELEASE, type Release } from './release';
 import { Timeline, type Recording } from './timeline/timeline';
 
@@ -29,7 +30,7 @@ export interface ClusterOptions {
  * watches.
  */
 export class Cluster {
-  readonly clock = new Clock();
+  readonly clock: Clock;
   readonly timeline: Timeline;
   readonly apiserver: ApiServer;
   readonly nodes = new Map<string, SimNode>();
@@ -41,7 +42,12 @@ export class Cluster {
   readonly release: Release;
   private readonly options: ClusterOptions;
 
-  constructor(options: Partial<ClusterOptions> & { record?: Recording } = {}) {
+  /**
+   * `epochMs`: where virtual time starts (default the fixed EPOCH_MS, 2025-01-01); `serve` passes
+   * its start time, and a resumed dump the time its objects were read (src/restore/).
+   */
+  constructor(options: Partial<ClusterOptions> & { record?: Recording; epochMs?: number } = {}) {
+    this.clock = new Clock(options.epochMs);
     // record: 'summary' keeps counts instead of events (and no request records): for big runs.
     this.timeline = new Timeline(this.clock, options.record);
     const release = options.release ?? DEFAULT_RELEASE;
@@ -80,12 +86,16 @@ export class Cluster {
 
   /**
    * Adds a node; `kubelet` changes that node's kubelet configuration (e.g. its shutdown grace
-   * periods, or `{ release }` for a kubelet older than the control plane).
+   * periods, or `{ release }` for a kubelet older than the control plane); `machine` is what a
+   * resumed node already runs when its kubelet starts (src/kubelet/machine-state.ts).
    */
-  addNode(name: string, kubelet: Partial<NodeConfig['kubelet']> = {}): SimNode {
+  addNode(name: string, kubelet: Partial<NodeConfig['kubelet']> = {}, machine?: MachineState): SimNode {
     if (this.nodes.has(name)) throw new Error(`node "${name}" already exists`);
-    const config = Object.keys(kubelet).length === 0 ? this.options.node : { ...this.options.node, kubelet: { ...this.options.node.kubelet, ...kubelet } };
-    const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config);
+    // Each machine its own address, in the order the nodes join: 10.0.0.1, 10.0.0.2, …
+    const n = this.nodes.size + 1;
+    const nodeIP = `10.0.${Math.floor(n / 256)}.${n % 256}`;
+    const config = { ...this.options.node, kubelet: { ...this.options.node.kubelet, nodeIP, ...kubelet } };
+    const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config, machine);
     this.nodes.set(name, node);
     return node;
   }

@@ -1,6 +1,7 @@
 import type { ApiServer } from './apiserver/apiserver';
 import type { Clock } from './clock';
 import { DEFAULT_KUBELET_CONFIG, Kubelet, type KubeletConfig } from './kubelet/kubelet';
+import type { MachineState } from './kubelet/machine-state';
 import { NodeStatusReporter } from './kubelet/node-status';
 import { EvictionManager } from './kubelet/eviction/eviction-manager';
 import type { KubeletKillHost } from './kubelet/kill-host';
@@ -56,10 +57,27 @@ export class SimNode {
     private readonly api: ApiServer,
     readonly name: string,
     readonly config: NodeConfig = DEFAULT_NODE_CONFIG,
+    /** What the machine already runs (a resumed cluster, src/restore/): the first kubelet finds it. */
+    machine?: MachineState,
   ) {
     this.runtime = new ContainerRuntime(clock, timeline, name, (uid, c) => this.containerBehaviours.get(`${uid} ${c}`) ?? DEFAULT_BEHAVIOUR);
     this.volumes = new VolumeManager(clock, timeline, name, config.volumes, (uid, v) => this.volumeBehaviours.get(`${uid} ${v}`));
-    this.kubelet = this.newKubelet();
+    for (const [k, b] of machine?.containerBehaviours ?? []) this.containerBehaviours.set(k, b);
+    for (const [k, b] of machine?.volumeBehaviours ?? []) this.volumeBehaviours.set(k, b);
+    const kills = new Map<string, number>();
+    for (const p of machine?.pods ?? []) {
+      // A pod whose status shows no container yet is still being set up: the kubelet's SyncPod creates its sandbox.
+      if (p.containers.length === 0) continue;
+      this.runtime.restorePod(p.uid, p.podRef, p.containers);
+      if (p.volumes.length > 0) this.volumes.mountPod(p.uid, p.podRef, p.volumes);
+      if (p.killDeadlineMs !== undefined) kills.set(p.uid, p.killDeadlineMs);
+    }
+    if (machine?.unreachableSince !== undefined) {
+      // Cut off before its kubelet starts: nothing it would say (a Ready status, a lease) reaches the apiserver.
+      this.reachable = false;
+      this.unreachableSince = machine.unreachableSince;
+    }
+    this.kubelet = this.newKubelet(kills);
     this.shutdownManager = this.newShutdownManager(config.kubelet);
     this.nodeStatus = this.startKubelet();
   }
@@ -167,7 +185,7 @@ export class SimNode {
   /** The kubelet process starts: its node status reporter, its eviction manager (whose state starts empty), then its sync loop. */
   private startKubelet(): NodeStatusReporter {
     const kubelet = this.kubelet;
-    const reporter = new NodeStatusReporter(kubelet.scheduler, kubelet.client, this.name, {
+    const reporter = new NodeStatusReporter(kubelet.scheduler, kubelet.client, this.name, { nodeIP: this.config.kubelet.nodeIP, release: this.config.kubelet.release }, {
       nodeStatusUpdateFrequencyMs: kubelet.settings.nodeStatusUpdateFrequencyMs,
       isUnderMemoryPressure: () => this.evictionManager.isUnderMemoryPressure(),
       recordNodeEvent: (type, reason, message, source) => kubelet.recordNodeEvent(type, reason, message, source),
@@ -219,7 +237,8 @@ export class SimNode {
     );
   }
 
-  private newKubelet(): Kubelet {
-    return new Kubelet(this.clock, this.timeline, this.name, this.api, () => this.reachable, this.runtime, this.volumes, this.config.kubelet);
+  /** `resumedKills`: only the first kubelet of a resumed node has been killing pods (a restarted one starts over, K45). */
+  private newKubelet(resumedKills?: ReadonlyMap<string, number>): Kubelet {
+    return new Kubelet(this.clock, this.timeline, this.name, this.api, () => this.reachable, this.runtime, this.volumes, this.config.kubelet, resumedKills);
   }
 }

@@ -31,6 +31,7 @@ const BETA_ON: GateState = { stage: 'BETA', default: true, locked: false };
 const GA: GateState = { stage: 'GA', default: true, locked: true };
 const DEPRECATED_OFF: GateState = { stage: 'DEPRECATED', default: false, locked: false };
 const DEPRECATED_LOCKED_OFF: GateState = { stage: 'DEPRECATED', default: false, locked: true };
+const DEPRECATED_ON: GateState = { stage: 'DEPRECATED', default: true, locked: false };
 
 /**
  * The gates that touch pod deletion, each as `[first minor, state]` steps from 1.26 on
@@ -70,6 +71,11 @@ const GATES = {
   AllowOverwriteTerminationGracePeriodSeconds: [[26, ABSENT_ON], [32, DEPRECATED_OFF], [35, DEPRECATED_LOCKED_OFF]],
   // KEP-4781 (#134746): a kubelet restart no longer resets started/ready; the gate restores the old reset.
   ChangeContainerStatusOnKubeletRestart: [[26, ABSENT_ON], [35, DEPRECATED_OFF]],
+  // KEP-2681 status.hostIPs: α 1.28, β on 1.29, GA 1.30 (#122870), removed 1.32.
+  PodHostIPs: [[26, ABSENT_OFF], [28, ALPHA], [29, BETA_ON], [30, GA], [32, ABSENT_ON]],
+  // KEP-4004: the kubelet stops writing nodeInfo.kubeProxyVersion; α 1.29 (#120954), deprecated
+  // off from 1.31 (1.31.0 shipped it β on; the later patches and 1.32 turned it off), on from 1.33.
+  DisableNodeKubeProxyVersion: [[26, ABSENT_OFF], [29, ALPHA], [31, DEPRECATED_OFF], [33, DEPRECATED_ON]],
 } satisfies Record<string, readonly (readonly [number, GateState])[]>;
 
 export type FeatureGate = keyof typeof GATES;

@@ -28,6 +28,9 @@ async function kubectl(world: TerminatingWorld, line: string, stdin?: string): P
  * `--wait`, `--timeout`, `--ignore-not-found`, `-o name`, `-i/--interactive` (with no input, so it
  * cancels; give the answer with `and answer`); and `kubectl drain|cordon|uncordon NODE` (K80–K82),
  * which waits for the node's pods as kubectl does; any other real kubectl flag is refused by name.
+ * `--timeout` is virtual time here (the wait runs on the virtual clock); under `-p real-kubectl`
+ * the real kubectl counts it in wall time while virtual time jumps, so a scenario that needs a
+ * timeout to expire is `@built-in-kubectl-only`. The clock stops when the command returns.
  */
 When('I run {command}', async function (this: TerminatingWorld, line: string) {
   await runToSuccess(this, line);
@@ -143,13 +146,14 @@ When('the user creates pod {string} on node {string} with:', function (this: Ter
 function updateFinalizers(world: TerminatingWorld, podName: string, change: (finalizers: string[]) => string[]): void {
   world.ensureStarted();
   const api = world.cluster.apiserver;
-  const got = api.get('pods', world.podNamespace(podName), podName);
+  const namespace = world.podNamespace(podName);
+  const got = api.get('pods', namespace, podName);
   if (!got.ok) {
     throw new ScenarioError(`the controller cannot find pod "${podName}": ${got.status.message} (pods in this scenario: ${world.podNames().map((n) => `"${n}"`).join(', ') || 'none'})`);
   }
   const pod: Pod = structuredClone(got.object);
   pod.metadata.finalizers = change(pod.metadata.finalizers ?? []);
-  remember(world, api.update(CONTROLLER, 'pods', pod.metadata.namespace ?? 'default', pod));
+  remember(world, api.update(CONTROLLER, 'pods', namespace, pod));
   world.cluster.flush();
 }
 

@@ -47,7 +47,7 @@ Given('pod {string} is owned by replicaset {string} without blocking its deletio
  * of pod GC off): pod GC deletes the terminated pods beyond it (K50).
  */
 Given('the terminated-pod GC threshold is {int}', function (this: TerminatingWorld, threshold: number) {
-  this.cluster.podGC.config.terminatedPodThreshold = threshold;
+  this.plan.terminatedPodGCThreshold(threshold);
 });
 
 /**

@@ -6,7 +6,7 @@ import { checkCondition } from './assertions.steps';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /**
- * Namespaces and their deletion (R90–R92, C10–C12). A scenario that declares a namespace has its
+ * Namespaces and their deletion (R110–R112, C10–C12). A scenario that declares a namespace has its
  * namespaces as objects (with the system ones); pods are found by name whatever their namespace.
  */
 
@@ -58,7 +58,7 @@ Then('namespace {string} has condition {string} with status {string}', function 
   checkCondition(`namespace "${name}"`, ns, type, { status });
 });
 
-/** One CREATE of the default pod bound to the node, in that namespace (e.g. into a terminating one: 403, R92). */
+/** One CREATE of the default pod bound to the node, in that namespace (e.g. into a terminating one: 403, R112). */
 When('the user creates pod {string} on node {string} in namespace {string}', function (this: TerminatingWorld, pod: string, node: string, namespace: string) {
   this.ensureStarted();
   this.cluster.node(node);

@@ -19,6 +19,8 @@ import { expect } from 'chai';
 import { path as TS_HOOK } from '../scripts/ts-hook';
 import { eventsOf, TIMELINE_FILE, type ScenarioTimeline } from '../src/report/scenario-timeline';
 import { formatTimeline } from '../src/timeline/text';
+// scripts/feature-files.js is plain CommonJS, shared with cucumber.js.
+const { isLocal } = require('../scripts/feature-files') as { isLocal: (path: string) => boolean };
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -34,7 +36,9 @@ const environment = { cwd: ROOT, stdout: new Writable({ write: (_c, _e, done) =>
 /** The profile's configuration, with its support code loaded once (modules load once per process). */
 async function loadProfile() {
   const api = await import('@cucumber/cucumber/api');
-  const { runConfiguration } = await api.loadConfiguration({ profiles: ['real-kubectl'], provided: { requireModule: [TS_HOOK] } }, environment);
+  const { runConfiguration: configured } = await api.loadConfiguration({ profiles: ['real-kubectl'], provided: { requireModule: [TS_HOOK] } }, environment);
+  // One's own scenarios (features/local/) are the profile's too, but not the project's tests.
+  const runConfiguration = { ...configured, sources: { ...configured.sources, paths: configured.sources.paths.filter((p) => !isLocal(p)) } };
   return { api, runConfiguration, support: await api.loadSupport(runConfiguration, environment) };
 }
 

@@ -17,14 +17,16 @@ import { Store, STORE_SOURCE } from './store';
 import { qualifiedKind, qualifiedResource, type Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { DeleteOptions, Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Status } from './types';
+import type { ConfigMap, DeleteOptions, Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, ServiceAccount, Status } from './types';
+import { configMapStrategy } from './configmap-strategy';
+import { secretStrategy } from './secret-strategy';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget };
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts';
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
 export interface ListPage<T> {
@@ -78,8 +80,12 @@ export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
 /** The Success Status an eviction answers with. */
 const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
-/** Event objects are stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines readable. */
-const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces']);
+/**
+ * Objects stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines
+ * readable: none takes part in deleting a pod (Secrets and ConfigMaps are where clients such as
+ * Helm keep their own state).
+ */
+const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces', 'secrets', 'configmaps', 'serviceaccounts']);
 const REGISTRY = '/registry/';
 
 /**
@@ -129,10 +135,14 @@ export class ApiServer {
       events: new Store<Event>(this.etcd, clock, genericStrategy<Event>({ kind: 'Event', apiVersion: 'v1', resource: 'events', namespaced: true })),
       // Node heartbeats (pkg/kubelet/nodelease): one Lease per node in kube-node-lease.
       leases: new Store<Lease>(this.etcd, clock, genericStrategy<Lease>({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', resource: 'leases', namespaced: true })),
-      // pkg/registry/core/namespace: cluster-scoped, with the status and finalize subresources (R90–R92).
+      // pkg/registry/core/namespace: cluster-scoped, with the status and finalize subresources (R110–R112).
       namespaces: new Store<Namespace>(this.etcd, clock, namespaces.main),
       // pkg/registry/policy/poddisruptionbudget: policy/v1, with a status subresource.
       poddisruptionbudgets: new Store<PodDisruptionBudget>(this.etcd, clock, budgets.main),
+      secrets: new Store<Secret>(this.etcd, clock, secretStrategy()),
+      configmaps: new Store<ConfigMap>(this.etcd, clock, configMapStrategy()),
+      // pkg/registry/core/serviceaccount: metadata only here (no token controller, no secrets).
+      serviceaccounts: new Store<ServiceAccount>(this.etcd, clock, genericStrategy<ServiceAccount>({ kind: 'ServiceAccount', apiVersion: 'v1', resource: 'serviceaccounts', namespaced: true, generation: false })),
     };
     this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status } as Partial<Record<Resource, Strategy<never>>>;
     this.etcd.subscribe((e) => this.dispatch(e));
@@ -266,7 +276,7 @@ export class ApiServer {
       // plugin/pkg/admission/namespace/lifecycle: once the namespaces exist as objects, a namespaced
       // object can only be created in one of them.
       if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
-      // …and none in a namespace that is being terminated (R92).
+      // …and none in a namespace that is being terminated (R112).
       if (store.strategy.namespaced) this.admitNamespaceLifecycle(resource, namespace, name);
       const errs = validateName(resource, name);
       if (errs.length > 0) throw invalid(qualifiedKind(store.strategy), name, errs);
@@ -350,7 +360,7 @@ export class ApiServer {
   evict(client: ClientIdentity, namespace: string, name: string, eviction: Eviction, opts: { dryRun?: boolean } = {}): ApiResponse<Status> {
     const text = `CREATE pods/${name}/eviction${describeDeleteOptions(eviction.deleteOptions ?? {})}`;
     return this.mutate(client, 'CREATE', 'pods', namespace, name, text, `${EVICTION_SOURCE} EvictionREST.Create`, () => {
-      // An eviction is a create (of the pods/eviction subresource): refused in a terminating namespace (R92).
+      // An eviction is a create (of the pods/eviction subresource): refused in a terminating namespace (R112).
       this.admitNamespaceLifecycle('pods', namespace, name);
       const options = evictionDeleteOptions(name, eviction, !!opts.dryRun);
       const dryRun = (options.dryRun ?? []).length > 0;
@@ -487,7 +497,7 @@ export class ApiServer {
   }
 
   /**
-   * R92 — the NamespaceLifecycle admission plugin for a create: a namespace that is terminating
+   * R112 — the NamespaceLifecycle admission plugin for a create: a namespace that is terminating
    * takes no new content (403 Forbidden with the NamespaceTerminating cause).
    */
   private admitNamespaceLifecycle(resource: Resource, namespace: string | undefined, name: string): void {
@@ -497,7 +507,7 @@ export class ApiServer {
   }
 
   /**
-   * R91 — namespace storage.go REST.Delete: the first DELETE stamps the namespace Terminating (the
+   * R111 — namespace storage.go REST.Delete: the first DELETE stamps the namespace Terminating (the
    * uid of the namespace read as a precondition, with the client's own); later ones answer with the
    * namespace while spec.finalizers holds it, and once it is empty delete it as any object.
    */

@@ -64,7 +64,8 @@ export interface FieldError {
 
 function describeFieldError(e: FieldError): string {
   const value = e.value === undefined ? '' : `: ${JSON.stringify(e.value)}`;
-  if (e.type === 'Forbidden' || e.type === 'Required value') return `${e.field}: ${e.type}: ${e.detail}`;
+  // field.Error.Error: a Required or Forbidden error with no detail ends at its type.
+  if (e.type === 'Forbidden' || e.type === 'Required value') return e.detail ? `${e.field}: ${e.type}: ${e.detail}` : `${e.field}: ${e.type}`;
   // field.ErrorTypeInvalid prints as "Invalid value" (field/errors.go ErrorType.String).
   return `${e.field}: ${e.type === 'Invalid' ? 'Invalid value' : e.type}${value}: ${e.detail}`;
 }

@@ -6,7 +6,7 @@ import type { Pod, PodDisruptionBudget } from './types';
 import { apiCreatePod, at, failure, meta, newSim, NS, ok, podKey, stored, USER, type Sim } from './testing';
 
 /**
- * D5–D7 — the PodDisruptionBudget check of pods/eviction (pkg/registry/core/pod/storage/eviction.go
+ * D5, D6, D7 — the PodDisruptionBudget check of pods/eviction (pkg/registry/core/pod/storage/eviction.go
  * EvictionREST.Create, checkAndDecrement, getPodDisruptionBudgets).
  */
 const READY = { type: 'Ready', status: 'True' };

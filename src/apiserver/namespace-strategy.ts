@@ -1,6 +1,6 @@
 import { conflict, forbidden, type StatusError } from './errors';
 import { genericStrategy } from './generic-strategy';
-import { jsonEqual, toTime, type KubeObject } from './object';
+import { toTime, type KubeObject } from './object';
 import type { Strategy } from './strategy';
 import type { DeleteOptions, Namespace } from './types';
 import { validateFinalizers } from './validation';
@@ -9,18 +9,18 @@ export const NAMESPACE_SOURCE = 'pkg/registry/core/namespace';
 
 /** api.FinalizerKubernetes: the spec finalizer the namespace controller removes once the namespace is empty. */
 export const FINALIZER_KUBERNETES = 'kubernetes';
-/** NamespaceDefaultLabelName: every namespace carries its own name as this label (GA since v1.22). */
-export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+/** The label every namespace carries with its own name (v1.LabelMetadataName; NamespaceDefaultLabelName, GA in v1.22). */
+export const METADATA_NAME_LABEL = 'kubernetes.io/metadata.name';
 /** v1.NamespaceTerminatingCause: the StatusCause type of a create refused in a terminating namespace. */
 export const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
 
-/** strategy.go PrepareForCreate/PrepareForUpdate: the name label is set and kept. */
+/** pkg/apis/core/v1/defaults.go SetDefaults_Namespace (R93): the label is set to the name on every write, whatever the body says. */
 function withNameLabel(ns: Namespace): void {
-  ns.metadata.labels = { ...ns.metadata.labels, [NAMESPACE_NAME_LABEL]: ns.metadata.name! };
+  if (ns.metadata.name) ns.metadata.labels = { ...ns.metadata.labels, [METADATA_NAME_LABEL]: ns.metadata.name };
 }
 
 /**
- * The namespace strategies (pkg/registry/core/namespace/strategy.go, R90): on create the phase is
+ * The namespace strategies (pkg/registry/core/namespace/strategy.go, R110): on create the phase is
  * Active and spec.finalizers holds `kubernetes`; an update of the namespace keeps its
  * spec.finalizers and status (only namespaces/finalize and namespaces/status change them); a status
  * update keeps the spec, and its phase must agree with the deletionTimestamp; a finalize keeps the
@@ -28,7 +28,8 @@ function withNameLabel(ns: Namespace): void {
  * (REST.ShouldDeleteDuringUpdate). A DELETE answers with the namespace (ReturnDeletedObject).
  */
 export function namespaceStrategies(): { main: Strategy<Namespace>; status: Strategy<Namespace>; finalize: Strategy<Namespace> } {
-  const base = genericStrategy<Namespace>({ kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false });
+  // Namespaces have no generation (R93).
+  const base = genericStrategy<Namespace>({ kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false, generation: false });
   const main: Strategy<Namespace> = {
     ...base,
     returnDeletedObject: true,
@@ -43,6 +44,7 @@ export function namespaceStrategies(): { main: Strategy<Namespace>; status: Stra
       next.spec = { ...next.spec, finalizers: old.spec?.finalizers };
       if (next.spec.finalizers === undefined) delete next.spec.finalizers;
       next.status = old.status;
+      if (next.status === undefined) delete next.status;
       withNameLabel(next);
       base.prepareForUpdate(next, old);
     },
@@ -70,7 +72,6 @@ export function namespaceStrategies(): { main: Strategy<Namespace>; status: Stra
     prepareForUpdate(next, old) {
       next.status = old.status;
       withNameLabel(next);
-      if (!jsonEqual(next.spec, old.spec)) next.metadata.generation = old.metadata.generation;
     },
     validateUpdate(next, old) {
       // ValidateNamespaceFinalizeUpdate: each spec finalizer is a standard or qualified name.
@@ -81,7 +82,7 @@ export function namespaceStrategies(): { main: Strategy<Namespace>; status: Stra
 }
 
 /**
- * storage.go REST.Delete's first request (R91): with the namespace's uid (and the client's
+ * storage.go REST.Delete's first request (R111): with the namespace's uid (and the client's
  * resourceVersion) as preconditions, it stamps deletionTimestamp and phase Terminating in one
  * write, and sets the orphan / foreground finalizers as the options ask (shouldHaveOrphanFinalizer,
  * shouldHaveDeleteDependentsFinalizer; the list sorted). The namespace stays until the namespace
@@ -114,7 +115,7 @@ export function namespaceDeletePreconditionError(ns: Namespace, options: DeleteO
 }
 
 /**
- * plugin/pkg/admission/namespace/lifecycle Admit (R92): a create in a namespace that is
+ * plugin/pkg/admission/namespace/lifecycle Admit (R112): a create in a namespace that is
  * terminating is refused, 403 Forbidden with the NamespaceTerminating cause.
  */
 export function namespaceTerminatingError(qualifiedResource: string, name: string, namespace: string): StatusError {

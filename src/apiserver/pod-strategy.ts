@@ -4,6 +4,7 @@ import { DEFAULT_RELEASE, type Release } from '../release';
 import type { Strategy } from './strategy';
 import type { FieldError } from './errors';
 import { validateFinalizers, validateObjectMetaUpdate } from './validation';
+import { append } from '../widest';
 
 /** The image a container gets when a scenario's manifest names none. */
 export const DEFAULT_IMAGE = 'registry.k8s.io/e2e-test-images/agnhost:2.53';
@@ -157,7 +158,7 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
       (pod.spec?.initContainers ?? []).forEach((c, i) => {
         if (c.lifecycle && c.restartPolicy !== 'Always') errs.push({ field: `spec.initContainers[${i}].lifecycle`, type: 'Forbidden', detail: 'may not be set for init containers without restartPolicy=Always' });
       });
-      errs.push(...validateSleepActions(pod.spec, release));
+      append(errs, validateSleepActions(pod.spec, release));
       // ValidatePodSpec: a deadline is a positive int32 (K70).
       const deadline = pod.spec?.activeDeadlineSeconds;
       if (deadline !== undefined && deadline !== null && (deadline < 1 || deadline > MAX_INT32)) errs.push({ field: 'spec.activeDeadlineSeconds', type: 'Invalid', value: deadline, detail: `must be between 1 and ${MAX_INT32}, inclusive` });

@@ -161,7 +161,7 @@ export class Store<T extends KubeObject> {
 
   /**
    * Storage.GuaranteedUpdate straight on the stored object, without the update strategy: what a
-   * registry's own REST code writes (the namespace REST.Delete stamping Terminating, R91).
+   * registry's own REST code writes (the namespace REST.Delete stamping Terminating, R111).
    */
   guaranteedUpdateRaw(namespace: string | undefined, name: string, preconditions: Preconditions, dryRun: boolean, tryUpdate: (existing: T) => T): T {
     return this.guaranteedUpdate(this.key(namespace, name), name, preconditions, dryRun, tryUpdate);

@@ -32,7 +32,7 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   /** RESTGracefulDeleteStrategy.CheckGracefulDelete; absent = the resource is deleted without grace. */
   checkGracefulDelete?(obj: T, options: DeleteOptions): boolean;
   defaultGarbageCollectionPolicy?(): GarbageCollectionPolicy;
-  /** A further condition for an update of a deleting object to remove it (namespaces: spec.finalizers empty too, R90). */
+  /** A further condition for an update of a deleting object to remove it (namespaces: spec.finalizers empty too, R110). */
   shouldDeleteDuringUpdate?(next: T, existing: T): boolean;
 }
 

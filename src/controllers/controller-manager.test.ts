@@ -19,7 +19,7 @@ describe('kube-controller-manager --controllers (app/options IsControllerEnabled
     expect([...new Cluster().controllers.keys()]).to.deep.equal(CONTROLLERS.map((c) => c.name));
     const without = new Cluster({ controllers: ['*', '-pod-garbage-collector-controller'] });
     expect(without.controllers.has('pod-garbage-collector-controller')).to.equal(false);
-    expect(() => without.podGC).to.throw('controller "pod-garbage-collector-controller" is not running; running: garbage-collector-controller, node-lifecycle-controller, taint-eviction-controller');
+    expect(() => without.podGC).to.throw('controller "pod-garbage-collector-controller" is not running; running: garbage-collector-controller, node-ipam-controller, node-lifecycle-controller, taint-eviction-controller');
   });
 
   it('names an unknown controller with the known ones', () => {

@@ -2,6 +2,7 @@ import type { ControllerDescriptor } from './controller-manager';
 import { DisruptionController } from './disruption/disruption';
 import { NamespaceController } from './namespace/namespace-controller';
 import { GarbageCollector } from './garbage-collector';
+import { NodeIpamController } from './node-ipam';
 import { NodeLifecycleController, nodeLifecycleConfig } from './node-lifecycle';
 import { PodGarbageCollector } from './pod-gc';
 import { podInformer } from './pod-informer';
@@ -30,6 +31,15 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
       const gc = new PodGarbageCollector(ctx.clock, ctx.timeline, ctx.api, ctx.config.podGC);
       gc.start();
       return gc;
+    },
+  },
+  {
+    name: 'node-ipam-controller',
+    aliases: ['nodeipam'],
+    start: (ctx) => {
+      const c = new NodeIpamController(ctx.api);
+      c.start();
+      return c;
     },
   },
   {

@@ -1,5 +1,6 @@
 import type { DeleteOptions } from 'kubernetes-types/meta/v1';
 import { DEFAULT_RELEASE, type Release } from '../release';
+import { append } from '../widest';
 
 /**
  * Turns one `kubectl delete …` command line into what kubectl v1.33 would do, without a
@@ -307,7 +308,7 @@ export function parseFlags(args: string[], registered: (spec: FlagSpec) => boole
     }
     try {
       if (s === '--') {
-        out.positionals.push(...args.slice(i));
+        append(out.positionals, args.slice(i));
         break;
       }
       if (s.startsWith('--')) {

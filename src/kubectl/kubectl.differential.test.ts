@@ -76,7 +76,7 @@ const LINES: string[] = [
   'kubectl -n default delete pod web --wait=false',
   'kubectl delete pod',
   'kubectl delete',
-  // namespaces (R91, C10): stamped Terminating, emptied by the namespace controller, then gone
+  // namespaces (R111, C10): stamped Terminating, emptied by the namespace controller, then gone
   'kubectl delete namespace team',
   'kubectl delete ns team --wait=false',
   'kubectl delete namespace nope',
@@ -115,7 +115,7 @@ function fixture(): Cluster {
   for (const [name, app] of [['web', 'web'], ['api', 'api'], ['batch', 'web']] as const) {
     cluster.apiserver.create(USER, 'pods', 'default', podManifest(name, { app }));
   }
-  // R91, C10: a namespace with a pod of its own, for `kubectl delete namespace`.
+  // R111, C10: a namespace with a pod of its own, for `kubectl delete namespace`.
   cluster.apiserver.create(USER, 'namespaces', undefined, { metadata: { name: 'team' } });
   cluster.apiserver.create(USER, 'pods', 'team', podManifest('worker'));
   cluster.advance(60_000);

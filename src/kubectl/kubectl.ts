@@ -7,6 +7,7 @@ import type { Release } from '../release';
 import { runDrain } from './drain';
 import { isDrainLine, parseKubectlDrain } from './drain-command';
 import { CLUSTER_SCOPED, confirmationPrompt, confirms, KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
+import { append } from '../widest';
 
 /** One HTTP request as kubectl sends it: what a server listening on the wire would see. */
 export interface KubectlRequest {
@@ -204,7 +205,7 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
       errors.push(serverError(res.status));
     }
   }
-  if (errors.length > 0) return stderr.push(...errors), end(1);
+  if (errors.length > 0) return append(stderr, errors), end(1);
   if (!cmd.wait) return end(0);
 
   // cmd/wait RunWait: one deadline for all objects (watchtools.ContextWithOptionalTimeout logs a

@@ -55,6 +55,8 @@ export interface KubeletConfig {
   nodeStatusUpdateFrequencyMs: number;
   /** The kubelet's release and feature gates (a node may run another release than the control plane). */
   release: Release;
+  /** --node-ip: the node's InternalIP, which the kubelet registers and reports as each pod's hostIP. */
+  nodeIP: string;
 }
 
 export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
@@ -72,6 +74,7 @@ export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
   eviction: DEFAULT_EVICTION_CONFIG,
   nodeStatusUpdateFrequencyMs: 10_000,
   release: DEFAULT_RELEASE,
+  nodeIP: '10.0.0.1',
 };
 
 /**
@@ -107,7 +110,7 @@ export class Kubelet {
   /** The deadline each pod with activeDeadlineSeconds has a sync-tick check waiting for, by uid. */
   private readonly deadlineChecks = new Map<string, number>();
   /** What this kubelet's release changes in generateAPIPodStatus, asked once (a release never changes). */
-  private readonly statusGates: { trackGeneration: boolean; volumeMounts: boolean; podIsTerminalArgument: boolean };
+  private readonly statusGates: { trackGeneration: boolean; volumeMounts: boolean; podIsTerminalArgument: boolean; podHostIPs: boolean };
 
   constructor(
     clock: Clock,
@@ -118,10 +121,15 @@ export class Kubelet {
     private readonly runtime: ContainerRuntime,
     private readonly volumes: VolumeManager,
     readonly settings: KubeletConfig,
+    /**
+     * A resumed node's kills in progress (src/kubelet/machine-state.ts): pod uid → the SIGKILL
+     * deadline (its deletionTimestamp). This kubelet stands for one that has run since the DELETE.
+     */
+    private readonly resumedKills: ReadonlyMap<string, number> = new Map(),
   ) {
     this.scheduler = new ProcessScheduler(clock);
     const { release } = settings;
-    this.statusGates = { trackGeneration: release.enabled('PodObservedGenerationTracking'), volumeMounts: release.enabled('RecursiveReadOnlyMounts'), podIsTerminalArgument: release.atLeast(27) };
+    this.statusGates = { trackGeneration: release.enabled('PodObservedGenerationTracking'), volumeMounts: release.enabled('RecursiveReadOnlyMounts'), podIsTerminalArgument: release.atLeast(27), podHostIPs: release.enabled('PodHostIPs') };
     const identity: ClientIdentity = { name: `kubelet/${nodeName}`, component: 'kubelet' };
     this.client = new ApiClient(api, identity, connected);
     this.recorder = new EventRecorder({ component: 'kubelet', host: nodeName }, nodeName, () => this.scheduler.now(), (event) => {
@@ -225,11 +233,17 @@ export class Kubelet {
     for (const { op, pod } of updates) {
       const uid = pod.metadata.uid!;
       switch (op) {
-        case 'ADD':
+        case 'ADD': {
           // HandlePodAdditions: pod manager, admission (always admitted here), then the worker.
           this.podManager.set(uid, pod);
-          this.workers.updatePod({ updateType: 'create', pod });
+          const deadline = this.resumedKills.get(uid);
+          if (deadline === undefined || !pod.metadata.deletionTimestamp) {
+            this.workers.updatePod({ updateType: 'create', pod });
+            break;
+          }
+          this.workers.updatePod({ updateType: 'create', pod, killPodOptions: { gracePeriodOverride: this.resumeKill(pod, deadline) } });
           break;
+        }
         case 'UPDATE':
         case 'DELETE':
           // HandlePodUpdates: a graceful delete is just an update (K11, K12).
@@ -252,6 +266,25 @@ export class Kubelet {
     }
   }
 
+  /**
+   * X4 — a resumed pod that is mid-kill (deletionTimestamp set, containers running). A kubelet
+   * that has run since the DELETE (pod_workers.go UpdatePod: terminatingAt at the DELETE, the
+   * grace period from deletionGracePeriodSeconds) sends SIGKILL at the deletionTimestamp, so the
+   * worker resumes with what is left of the grace (at least 1 s, calculateEffectiveGracePeriod's
+   * floor). A restarted kubelet would instead start the whole grace period over (HandlePodAdditions
+   * → UpdatePod with the pod's deletionGracePeriodSeconds, K45): `When the kubelet on node … restarts`.
+   */
+  private resumeKill(pod: Pod, deadlineMs: number): number {
+    const remaining = Math.max(1, Math.ceil((deadlineMs - this.scheduler.now()) / 1000));
+    this.timeline.record(
+      'kubelet',
+      `assumed: pods/${pod.metadata.name} is mid-kill since its DELETE: SIGKILL at its deletionTimestamp ${pod.metadata.deletionTimestamp}, remaining grace ${remaining}s`,
+      'pkg/kubelet/pod_workers.go UpdatePod (a worker terminating since the DELETE; resumed from the objects)',
+      { actor: this.nodeName },
+    );
+    return remaining;
+  }
+
   // ---- the pod worker's sync functions ----
 
   /**
@@ -272,6 +305,7 @@ export class Kubelet {
       this.volumes.mountPod(uid, ref, (pod.spec?.volumes ?? []).map((v) => v.name));
       // computePodActions for a new sandbox: the first init container, or without any every regular container (K56).
       const first = inits.length > 0 ? [inits[0].name] : (pod.spec?.containers ?? []).map((c) => c.name);
+      this.updatePodCIDR();
       toPull = this.runtime.startPod(uid, ref, first, runsToCompletion);
       // PLEG's ContainerStarted at the next relist syncs the pod again, which starts the next init container.
       if (inits.length > 0) this.plegEvent(uid);
@@ -429,11 +463,29 @@ export class Kubelet {
     // stopped status below keeps its phase, reason, message and DisruptionTarget through the cache.
     podStatusFn?.(status);
     this.statusManager.setPodStatus(pod, status);
-    this.kuberuntime.killPod(pod, gracePeriod, () => {
+    this.kuberuntime.killPod(pod, gracePeriod, (err) => {
+      if (err) {
+        // X8 — SyncTerminatingPod: a failed kill is a Warning FailedKillPod and an error; the pod worker retries after its back-off.
+        this.recordEvent(pod, undefined, 'Warning', 'FailedKillPod', `error killing pod: ${err}`, 'pkg/kubelet/kubelet.go SyncTerminatingPod (killPod failed)');
+        return done(`error killing pod: ${err}`);
+      }
       if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
       this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, true));
       done();
     });
+  }
+
+  /**
+   * kubelet.go updatePodCIDR: the node's `spec.podCIDR` (set by the node IPAM controller after the
+   * node registered) goes to the runtime's network plugin, which takes pod IPs from it. Read from
+   * the node before a sandbox is created; a node without one yet (or out of reach) leaves the
+   * network as it was, and a sandbox created then gets no IP.
+   */
+  private updatePodCIDR(): void {
+    if (this.runtime.network.podCIDR !== undefined || !this.client.connected()) return;
+    const node = this.client.api.get('nodes', undefined, this.nodeName);
+    const cidr = node.ok ? node.object.spec?.podCIDR : undefined;
+    if (cidr) this.runtime.network.configure(cidr);
   }
 
   /**
@@ -443,9 +495,9 @@ export class Kubelet {
    * RecursiveReadOnlyMounts (v1.31+) the container statuses list their volumeMounts.
    */
   private generateAPIPodStatus(pod: Pod, podIsTerminal: boolean): PodStatus {
-    const { trackGeneration, volumeMounts, podIsTerminalArgument } = this.statusGates;
+    const { trackGeneration, volumeMounts, podIsTerminalArgument, podHostIPs } = this.statusGates;
     const uid = pod.metadata.uid!;
-    const gates = { observedGeneration: trackGeneration ? pod.metadata.generation : undefined, volumeMounts };
+    const gates = { observedGeneration: trackGeneration ? pod.metadata.generation : undefined, volumeMounts, hostIP: this.settings.nodeIP, podHostIPs };
     const evict = this.activeDeadline.shouldEvict(pod);
     return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && podIsTerminalArgument, this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid), evict);
   }
@@ -489,7 +541,8 @@ export class Kubelet {
   /** SyncTerminatingRuntimePod (K30): containers without config are killed with a 1 s grace; no status is written. */
   private syncTerminatingRuntimePod(pod: Pod, done: (err?: string) => void): void {
     const uid = pod.metadata.uid!;
-    this.kuberuntime.killPod(pod, this.settings.orphanKillGracePeriodSeconds, () => {
+    this.kuberuntime.killPod(pod, this.settings.orphanKillGracePeriodSeconds, (err) => {
+      if (err) return done(`error killing pod: ${err}`);
       if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
       this.containerGC.wake();
       done();

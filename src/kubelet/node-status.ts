@@ -3,6 +3,7 @@ import { Unreachable } from '../apiserver/client';
 import { toTime } from '../apiserver/object';
 import type { Lease, Node } from '../apiserver/types';
 import type { Scheduler, TimerHandle } from '../clock';
+import { DEFAULT_RELEASE, type Release } from '../release';
 import { Loop } from './loop';
 
 const SETTERS = 'pkg/kubelet/nodestatus/setters.go MemoryPressureCondition';
@@ -13,6 +14,29 @@ export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 /** pkg/kubelet/nodelease: the kubelet renews its Lease every 10 s (renewInterval = 0.25 × 40 s lease duration). */
 export const LEASE_RENEW_INTERVAL_MS = 10_000;
 export const LEASE_DURATION_SECONDS = 40;
+
+/**
+ * nodestatus.go VersionInfo and MachineInfo: the kubelet's own version (the modelled release, at its
+ * first patch, as /version reports it), kube-proxy's (the same, written until
+ * DisableNodeKubeProxyVersion turns it off: v1.33 on, KEP-4004), and the machine: a kind-like
+ * node (Debian, containerd) whose ids are derived from its name, so runs stay deterministic.
+ */
+export function nodeInfo(nodeName: string, release: Release): NonNullable<NonNullable<Node['status']>['nodeInfo']> {
+  const version = `v1.${release.minor}.0`;
+  const id = [...nodeName].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7).toString(16).padStart(8, '0');
+  return {
+    architecture: 'amd64',
+    bootID: `${id}-0000-4000-8000-000000000001`,
+    containerRuntimeVersion: 'containerd://2.0.3',
+    kernelVersion: '6.1.0-terminating',
+    kubeProxyVersion: release.enabled('DisableNodeKubeProxyVersion') ? '' : version,
+    kubeletVersion: version,
+    machineID: id.repeat(4),
+    operatingSystem: 'linux',
+    osImage: 'Debian GNU/Linux 12 (bookworm)',
+    systemUUID: `${id}-0000-4000-8000-000000000000`,
+  };
+}
 
 /**
  * The kubelet's node reporting: registerWithAPIServer (kubelet_node_status.go) creates the Node
@@ -31,6 +55,8 @@ export class NodeStatusReporter {
     private readonly clock: Scheduler,
     private readonly client: ApiClient,
     private readonly nodeName: string,
+    /** What the Node reports about its machine and kubelet (nodestatus setters NodeAddress and VersionInfo). */
+    private readonly machine: { nodeIP: string; release: Release } = { nodeIP: '10.0.0.1', release: DEFAULT_RELEASE },
     /** The eviction manager's IsUnderMemoryPressure and the node Event recorder, for the MemoryPressure condition (K74). */
     private readonly pressure?: {
       nodeStatusUpdateFrequencyMs: number;
@@ -127,7 +153,11 @@ export class NodeStatusReporter {
       spec: {},
       status: {
         conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now }],
-        addresses: [{ type: 'Hostname', address: this.nodeName }],
+        addresses: [
+          { type: 'InternalIP', address: this.machine.nodeIP },
+          { type: 'Hostname', address: this.nodeName },
+        ],
+        nodeInfo: nodeInfo(this.nodeName, this.machine.release),
       },
     };
     // A kubelet that restarts finds its Node already there (AlreadyExists) and keeps it.

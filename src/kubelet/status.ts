@@ -206,9 +206,16 @@ export interface StatusGates {
   observedGeneration?: number;
   /** RecursiveReadOnlyMounts (on by default from v1.31): container statuses list their volumeMounts. */
   volumeMounts: boolean;
+  /** The node's IP (the kubelet's --node-ip), the pod's hostIP. */
+  hostIP?: string;
+  /** PodHostIPs (β on from v1.29, GA v1.30): `status.hostIPs` beside `hostIP`. */
+  podHostIPs?: boolean;
 }
 
-export const DEFAULT_STATUS_GATES: StatusGates = { volumeMounts: true };
+const DEFAULT_HOST_IP = '10.0.0.1';
+const NO_IPS: readonly string[] = [];
+
+export const DEFAULT_STATUS_GATES: StatusGates = { volumeMounts: true, hostIP: DEFAULT_HOST_IP, podHostIPs: true };
 
 /**
  * kubelet_pods.go generateAPIPodStatus: the status the kubelet wants the API to hold, from the
@@ -283,17 +290,26 @@ export function generateAPIPodStatus(
     condition('ContainersReady', ready, time, observedGeneration, unready, message),
     condition('PodScheduled', true, time, observedGeneration),
   );
-  const status: PodStatus = {
-    ...old,
-    phase,
-    conditions,
-    hostIP: old.hostIP ?? '10.0.0.1',
-    podIP: old.podIP ?? '10.244.0.1',
-    startTime: old.startTime ?? toTime(now),
-    ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
-    containerStatuses: statuses,
-    ...(observedGeneration !== undefined ? { observedGeneration } : {}),
-  };
+  // The host's IPs (getHostIPsAnyWay), and the pod's from its sandbox (convertStatusToAPIStatus,
+  // the runtime's podStatus.IPs). A sandbox that is not ready reports none; the previous IPs are
+  // then kept (#47806, and #125404 for the terminal status of SyncTerminatingPod), so a pod keeps
+  // its IP to the end.
+  // The previous lists are reused when they say the same (no new objects per sync of every pod).
+  const hostIP = gates.hostIP ?? DEFAULT_HOST_IP;
+  const sandboxIPs = sandbox?.state === 'ready' ? sandbox.ips : NO_IPS;
+  const podIPs = sandboxIPs.length === 0 || sameIPs(old.podIPs, sandboxIPs) ? old.podIPs : sandboxIPs.map((ip) => ({ ip }));
+  // Field by field (not spreads of optional parts): this runs at every sync of every pod. The
+  // order of a new status's fields is the API's; a field the previous status has keeps its place.
+  const status: PodStatus = { ...old, phase, conditions, hostIP };
+  if (gates.podHostIPs) status.hostIPs = old.hostIPs?.length === 1 && old.hostIPs[0]!.ip === hostIP ? old.hostIPs : [{ ip: hostIP }];
+  if (podIPs && podIPs.length > 0) {
+    status.podIP = podIPs[0]!.ip;
+    status.podIPs = podIPs;
+  }
+  status.startTime = old.startTime ?? toTime(now);
+  if (initStatuses.length) status.initContainerStatuses = initStatuses;
+  status.containerStatuses = statuses;
+  if (observedGeneration !== undefined) status.observedGeneration = observedGeneration;
   // The reason and message belong to the phase: kept only while the phase stays the same.
   if (phase !== old.phase) {
     delete status.reason;
@@ -342,6 +358,12 @@ export function updatePodCondition(status: PodStatus, condition: PodCondition, n
   if (i < 0) conditions.push(updated);
   else conditions[i] = updated;
   status.conditions = conditions;
+}
+
+function sameIPs(list: readonly { ip?: string }[] | undefined, ips: readonly string[]): boolean {
+  if (list === undefined || list.length !== ips.length) return false;
+  for (let i = 0; i < ips.length; i++) if (list[i]!.ip !== ips[i]) return false;
+  return true;
 }
 
 function isTerminalPhase(phase: string | undefined): boolean {

@@ -22,16 +22,25 @@ import { serve, type ServedCluster } from './serve';
 const running: ServedCluster[] = [];
 after(() => Promise.all(running.map((s) => s.close())));
 
-async function drain(args: string[], clock = 'fast=60'): Promise<{ served: ServedCluster; code: number; stdout: string; stderr: string }> {
-  const served = await serve({ port: 0, clock: parseClockMode(clock), reportDir: mkdtempSync(join(tmpdir(), 'drain-test-')) });
-  running.push(served);
-  const kubectl = await realKubectlPath();
-  const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'drain-home-')), KUBECONFIG: served.kubeconfig };
+async function served(clock = 'fast=60'): Promise<ServedCluster> {
+  const s = await serve({ port: 0, clock: parseClockMode(clock), reportDir: mkdtempSync(join(tmpdir(), 'drain-test-')) });
+  running.push(s);
+  return s;
+}
+
+async function kubectl(s: ServedCluster, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const binary = await realKubectlPath();
+  const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'drain-home-')), KUBECONFIG: s.kubeconfig };
   return new Promise((resolve) => {
-    execFile(kubectl, ['drain', ...args], { env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ served, code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    execFile(binary, args, { env, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
+}
+
+async function drain(args: string[], clock?: string): Promise<{ served: ServedCluster; code: number; stdout: string; stderr: string }> {
+  const s = await served(clock);
+  return { served: s, ...(await kubectl(s, ['drain', ...args])) };
 }
 
 const podsOn = (s: ServedCluster, node: string): string[] => {
@@ -77,6 +86,22 @@ describe('kubectl drain (the real kubectl v1.33) against the served cluster (R77
       expect(timeline).to.match(new RegExp(`DELETE pods/${pod} gracePeriodSeconds=5\\b`));
       expect(evictedByApi(served, pod), pod).to.equal(false);
     }
+  });
+
+  it('a PodDisruptionBudget that allows nothing: kubectl get pdb shows it, and drain retries the 429 every 5 s until its --timeout (D5, D6)', async () => {
+    const s = await served();
+    const created = s.cluster.apiserver.create({ name: 'kubectl', component: 'kubectl' }, 'poddisruptionbudgets', 'default', { metadata: { name: 'frontend' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'frontend' } } } });
+    expect(created.ok).to.equal(true);
+    s.cluster.flush();
+    const get = await kubectl(s, ['get', 'pdb']);
+    expect(get.stdout.split('\n')[0]).to.match(/^NAME\s+MIN AVAILABLE\s+MAX UNAVAILABLE\s+ALLOWED DISRUPTIONS\s+AGE$/);
+    expect(get.stdout.split('\n')[1]).to.match(/^frontend\s+2\s+N\/A\s+0\s+\S+$/);
+    const { code, stderr } = await kubectl(s, ['drain', 'node-1', '--force', '--grace-period=5', '--timeout=3s']);
+    expect(code).to.equal(1);
+    expect(stderr).to.include(`error when evicting pods/"frontend-1" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`);
+    expect(podsOn(s, 'node-1')).to.include('frontend-1');
+    const refused = s.cluster.timeline.since(s.t0).filter((e) => e.text.startsWith('CREATE pods/frontend-1/eviction') && e.outcome === '429 TooManyRequests');
+    expect(refused.length).to.be.greaterThan(0);
   });
 
   it('K81 in jump mode (no --clock fast): the drain completes, its pods killed at the virtual times their grace gives', async () => {

@@ -54,14 +54,16 @@ describe('HTTP API: version, health, discovery', () => {
     expect(patch.parameters.map((p: { name: string }) => p.name)).to.include('fieldValidation');
   });
 
-  it('unknown paths and resources are 404 Status; protobuf-only clients get 406', async () => {
+  it('unknown paths and resources are 404 Status; protobuf-only clients of discovery get 406, of resources protobuf (R77)', async () => {
     const r = await request(s.base, 'GET', '/api/v1/namespaces/default/widgets');
     expect(r.status).to.equal(404);
     expect(r.json).to.deep.include({ kind: 'Status', status: 'Failure', reason: 'NotFound', message: 'the server could not find the requested resource', code: 404 });
     expect((await request(s.base, 'GET', '/nope')).status).to.equal(404);
-    const proto = await request(s.base, 'GET', '/api/v1/namespaces/default/pods', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
+    const proto = await request(s.base, 'GET', '/api', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
     expect(proto.status).to.equal(406);
     expect(proto.json.reason).to.equal('NotAcceptable');
+    const list = await request(s.base, 'GET', '/api/v1/namespaces/default/pods', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
+    expect([list.status, list.headers['content-type'], list.text.slice(0, 4)]).to.deep.equal([200, 'application/vnd.kubernetes.protobuf', 'k8s\0']);
   });
 });
 
@@ -98,7 +100,7 @@ describe('HTTP API: pods (printing R73)', () => {
     expect(r.json.columnDefinitions.map((c: { name: string; priority: number }) => `${c.name}:${c.priority}`)).to.deep.equal([
       'Name:0', 'Ready:0', 'Status:0', 'Restarts:0', 'Age:0', 'IP:1', 'Node:1', 'Nominated Node:1', 'Readiness Gates:1',
     ]);
-    expect(r.json.rows[1].cells).to.deep.equal(['web', '1/1', 'Running', '0', '60s', '<none>', 'node-1', '<none>', '<none>']);
+    expect(r.json.rows[1].cells).to.deep.equal(['web', '1/1', 'Running', '0', '60s', '10.244.0.2', 'node-1', '<none>', '<none>']);
     expect(r.json.rows[1].object).to.deep.include({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1' });
   });
 
@@ -204,7 +206,7 @@ describe('HTTP API: bad input leaves the cluster unchanged (R75)', () => {
     ['a label selector that does not parse', 'GET', '/api/v1/namespaces/default/pods?labelSelector=app%20web', {}, 400, 'BadRequest', "unable to parse requirement: found 'web', expected: in, notin, =, ==, !=, gt, lt"],
     ['an unknown field selector', 'GET', '/api/v1/namespaces/default/pods?fieldSelector=spec.color=red', {}, 400, 'BadRequest', 'field label not supported: spec.color'],
     ['a name that is not a path segment', 'DELETE', '/api/v1/namespaces/default/pods/..', {}, 400, 'BadRequest', 'invalid resource name "..": [may not be \'..\']'],
-    // R90: namespaces serve delete, not deletecollection.
+    // R110: namespaces serve delete, not deletecollection.
     ['an unsupported verb', 'DELETE', '/api/v1/namespaces', {}, 405, 'MethodNotAllowed', 'deletecollection is not supported on resources of kind "namespaces"'],
     ['a body of another kind', 'POST', '/api/v1/namespaces/default/pods', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' } } }, 400, 'BadRequest', /^the object provided is unrecognized \(must be of type Pod\)/],
     ['a namespace that is not the URL\'s', 'POST', '/api/v1/namespaces/default/pods', { body: { metadata: { name: 'x', namespace: 'other' }, spec: { containers: [{ name: 'a' }] } } }, 400, 'BadRequest', 'the namespace of the provided object does not match the namespace sent on the request'],

@@ -40,11 +40,14 @@ const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch
  * categories are those kube-apiserver v1.33 advertises for them (pkg/registry/.../storage).
  */
 export const SERVED_RESOURCES: readonly ServedResource[] = [
+  { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', singularName: 'configmap', namespaced: true, verbs: ALL_VERBS, shortNames: ['cm'], subresources: {}, storage: 'configmaps' },
   { group: '', version: 'v1', resource: 'events', kind: 'Event', singularName: 'event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, storage: 'events' },
-  // Namespaces: no deletecollection (kube-apiserver has none); DELETE stamps them Terminating, their controller empties them (R91).
+  // Namespaces: no deletecollection (kube-apiserver has none); DELETE stamps them Terminating, their controller empties them (R111).
   { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', singularName: 'namespace', namespaced: false, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ns'], subresources: { finalize: { verbs: ['update'] }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'namespaces' },
   { group: '', version: 'v1', resource: 'nodes', kind: 'Node', singularName: 'node', namespaced: false, verbs: ALL_VERBS, shortNames: ['no'], subresources: {}, storage: 'nodes' },
   { group: '', version: 'v1', resource: 'pods', kind: 'Pod', singularName: 'pod', namespaced: true, verbs: ALL_VERBS, shortNames: ['po'], categories: ['all'], subresources: { eviction: { verbs: ['create'], kind: { group: 'policy', version: 'v1', kind: 'Eviction' } }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'pods' },
+  { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', singularName: 'secret', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'secrets' },
+  { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', singularName: 'serviceaccount', namespaced: true, verbs: ALL_VERBS, shortNames: ['sa'], subresources: {}, storage: 'serviceaccounts' },
   { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', singularName: 'replicaset', namespaced: true, verbs: ALL_VERBS, shortNames: ['rs'], categories: ['all'], subresources: {}, storage: 'replicasets' },
   { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', singularName: 'poddisruptionbudget', namespaced: true, verbs: ALL_VERBS, shortNames: ['pdb'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'poddisruptionbudgets' },
   { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', singularName: 'lease', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'leases' },

@@ -17,6 +17,15 @@ const failed = { phase: 'Failed', containerStatuses: [{ name: 'app', image: 'x',
 
 /** printers.go printPod, printNode, printEvent and duration.HumanDuration, case by case. */
 describe('R73 server-side printing', () => {
+  it('R90 R91 R92 secrets (type, keys), configmaps (keys of both bags), serviceaccounts (secrets listed), with integer columns', () => {
+    const meta = { name: 'x', creationTimestamp: '2025-01-01T00:00:00Z' };
+    expect(cells('secrets', { metadata: meta, type: 'Opaque', data: { a: 'YQ==', b: 'Yg==' } })).to.deep.equal(['x', 'Opaque', 2, '60m']);
+    expect(cells('configmaps', { metadata: meta, data: { a: '1' }, binaryData: { b: 'Yg==' } })).to.deep.equal(['x', 2, '60m']);
+    expect(cells('serviceaccounts', { metadata: meta })).to.deep.equal(['x', 0, '60m']);
+    const columns = (toTable('secrets', [], { now: NOW }) as { columnDefinitions: { name: string; type: string }[] }).columnDefinitions;
+    expect(columns.map((c) => `${c.name}:${c.type}`)).to.deep.equal(['Name:string', 'Type:string', 'Data:integer', 'Age:string']);
+  });
+
   it('a running pod: ready count, phase, restarts, age, wide columns', () => {
     expect(cells('pods', pod(running))).to.deep.equal(['web', '1/1', 'Running', '0', '60m', '<none>', 'node-1', '<none>', '<none>']);
   });

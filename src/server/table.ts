@@ -1,12 +1,12 @@
 import { fromTime, type KubeObject } from '../apiserver/object';
-import type { Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet } from '../apiserver/types';
+import type { ConfigMap, Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, ServiceAccount } from '../apiserver/types';
 import { DEFAULT_RELEASE, type Release } from '../release';
 
 /**
  * R73 — server-side printing: the metav1.Table kube-apiserver answers for
  * `Accept: application/json;as=Table;g=meta.k8s.io;v=v1`, with the columns and cells of
  * pkg/printers/internalversion/printers.go (printPod, printNode, printEvent, printReplicaSet,
- * printLease, printNamespace, printPodDisruptionBudget). The server always generates the wide columns (priority 1);
+ * printLease, printNamespace, printPodDisruptionBudget, printSecret, printConfigMap, printServiceAccount). The server always generates the wide columns (priority 1);
  * kubectl shows them with `-o wide`. Ages are measured on the virtual clock.
  */
 
@@ -31,6 +31,8 @@ function column(name: string, description: string, priority = 0, format = ''): T
 
 const NAME = column('Name', NAME_DESCRIPTION, 0, 'name');
 const AGE = column('Age', AGE_DESCRIPTION);
+const count = (name: string, description: string): TableColumn => ({ ...column(name, description), type: 'integer' });
+const keys = (bag: object | undefined) => Object.keys(bag ?? {}).length;
 
 interface Printer {
   columns: TableColumn[];
@@ -116,6 +118,18 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
   namespaces: {
     columns: [NAME, column('Status', 'Active or Terminating.'), AGE],
     cells: (obj, now) => [obj.metadata.name ?? '', (obj as Namespace).status?.phase ?? '', age(obj.metadata.creationTimestamp, now)],
+  },
+  secrets: {
+    columns: [NAME, column('Type', 'What the secret holds (e.g. Opaque, kubernetes.io/tls).'), count('Data', 'How many keys its data holds.'), AGE],
+    cells: (obj, now) => [obj.metadata.name ?? '', (obj as Secret).type ?? '', keys((obj as Secret).data), age(obj.metadata.creationTimestamp, now)],
+  },
+  configmaps: {
+    columns: [NAME, count('Data', 'How many keys its data and binaryData hold.'), AGE],
+    cells: (obj, now) => [obj.metadata.name ?? '', keys((obj as ConfigMap).data) + keys((obj as ConfigMap).binaryData), age(obj.metadata.creationTimestamp, now)],
+  },
+  serviceaccounts: {
+    columns: [NAME, count('Secrets', 'How many secrets it lists.'), AGE],
+    cells: (obj, now) => [obj.metadata.name ?? '', ((obj as ServiceAccount).secrets ?? []).length, age(obj.metadata.creationTimestamp, now)],
   },
 };
 

@@ -2,6 +2,8 @@ import type { Operation } from 'fast-json-patch';
 
 /** The simulated components; each is one lane of the sequence diagram. */
 export type Component =
+  /** A resumed cluster (src/restore/): what was read from the objects, and what was assumed from them. */
+  | 'restore'
   | 'kubectl'
   | 'user'
   | 'apiserver'
@@ -36,6 +38,7 @@ export const COMPONENTS: readonly Component[] = [
   'nodelifecycle',
   'disruption',
   'namespace',
+  'restore',
 ];
 
 /** One thing that happened in the simulated cluster, at a virtual instant. */

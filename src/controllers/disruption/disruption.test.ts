@@ -1,5 +1,5 @@
 /**
- * D1–D4 — the disruption controller (pkg/controller/disruption/disruption.go) in a whole cluster:
+ * D1, D2, D3, D4 — the disruption controller (pkg/controller/disruption/disruption.go) in a whole cluster:
  * pods started by the kubelet turn Ready, the controller counts them through the shared
  * informers and writes the budget's status; evictions spend what it allows.
  */

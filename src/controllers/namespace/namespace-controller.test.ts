@@ -25,7 +25,7 @@ const pod = (name: string, extra: { finalizers?: string[]; grace?: number } = {}
 const timeline = (c: Cluster, t0: number) => formatTimeline(c.timeline.since(t0), t0);
 
 describe('namespaces in the apiserver (pkg/registry/core/namespace)', () => {
-  it('R90 a new namespace is Active, with the kubernetes finalizer and its name label; an update keeps spec.finalizers and status', () => {
+  it('R110 a new namespace is Active, with the kubernetes finalizer and its name label; an update keeps spec.finalizers and status', () => {
     const c = cluster();
     expect(ns(c)).to.deep.include({ spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
     expect(ns(c)!.metadata.labels).to.deep.equal({ 'kubernetes.io/metadata.name': 'team' });
@@ -35,7 +35,7 @@ describe('namespaces in the apiserver (pkg/registry/core/namespace)', () => {
     expect(!bad.ok && bad.status.message).to.equal('Namespace "team" is invalid: status.Phase: Invalid value: "Terminating": A namespace may only be in active status if it does not have a deletion timestamp.');
   });
 
-  it('R91 the first DELETE stamps deletionTimestamp and Terminating and answers with the namespace; a second one answers with it unchanged; a wrong uid precondition is a Conflict', () => {
+  it('R111 the first DELETE stamps deletionTimestamp and Terminating and answers with the namespace; a second one answers with it unchanged; a wrong uid precondition is a Conflict', () => {
     const c = cluster();
     const uid = ns(c)!.metadata.uid;
     const wrong = c.apiserver.delete(USER, 'namespaces', undefined, 'team', { preconditions: { uid: 'other' } });
@@ -50,7 +50,7 @@ describe('namespaces in the apiserver (pkg/registry/core/namespace)', () => {
     expect(second.ok && (second.object as Namespace).metadata.resourceVersion).to.equal(stamped?.metadata.resourceVersion);
   });
 
-  it('R92 a create (and an eviction) in a terminating namespace is 403 Forbidden with the NamespaceTerminating cause', () => {
+  it('R112 a create (and an eviction) in a terminating namespace is 403 Forbidden with the NamespaceTerminating cause', () => {
     const c = cluster();
     c.apiserver.create(USER, 'pods', 'team', pod('held', { finalizers: ['example.com/hold'] }));
     c.apiserver.delete(USER, 'namespaces', undefined, 'team', {});

@@ -64,14 +64,14 @@ export function served(scope: RequestScope, obj: KubeObject): KubeObject {
 export function writeObject(res: ServerResponse, code: number, media: MediaType, obj: unknown): void {
   const { body, contentType } = encode(media, obj);
   // Encoded to bytes once: Content-Length and the write then need no second pass over the text.
-  const bytes = Buffer.from(body);
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': bytes.length });
   res.end(bytes);
 }
 
-/** Writes a mutating verb's answer: the served object as JSON or YAML (no conversions for writes). */
+/** Writes a mutating verb's answer: the served object as JSON, YAML or protobuf (no conversions for writes). */
 export function writeResult(scope: RequestScope, code: number, obj: unknown): void {
-  writeObject(scope.res, code, negotiate(scope.req.headers.accept, []), obj);
+  writeObject(scope.res, code, negotiate(scope.req.headers.accept, [], true), obj);
 }
 
 /** ?dryRun=All (metav1.CreateOptions/UpdateOptions/PatchOptions dryRun, validated as ValidateDryRun). */
