@@ -84,27 +84,24 @@ describe('K71 node-pressure eviction (pkg/kubelet/eviction/eviction_manager.go s
     ]);
   });
 
-  it('K71 up to v1.31 evictionMaxPodGracePeriod overwrites the pod grace, also when it is longer (AllowOverwriteTerminationGracePeriodSeconds, V40)', () => {
-    const { c, node, t0 } = pods({ web: { spec: { terminationGracePeriodSeconds: 10 }, containers: { app: { memoryBytes: 400 * MI, sigterm: { kind: 'ignores' } } } } }, SOFT, Release.of(31));
-    node.comeUnderMemoryPressure(300 * MI);
-    c.advance(90_000);
-    expectTimeline(c, t0, [
-      [40, 'kubelet', 'eviction manager: evicting pods/web gracePeriodOverride=20'],
-      [40, 'runtime', 'SIGTERM app'],
-      [60, 'runtime', 'SIGKILL app'],
-    ]);
-  });
-
-  it('K71 V40 up to v1.30 a hard eviction passes grace 0, which that pod worker took for unset: the spec grace (V22)', () => {
-    const { c, node, t0 } = pods({ web: { containers: { app: { sigterm: { kind: 'ignores' } } } } }, DEFAULT_EVICTION_CONFIG, Release.of(30));
-    node.comeUnderMemoryPressure(0);
-    c.advance(60_000);
-    expectTimeline(c, t0, [
-      [10, 'kubelet', 'eviction manager: evicting pods/web gracePeriodOverride=0'],
-      [10, 'runtime', 'SIGTERM app'],
-      [40, 'runtime', 'SIGKILL app'],
-    ]);
-  });
+  // V40 by release: [title, pod grace, config, release, memory left, the override, SIGTERM and SIGKILL times].
+  const releases: [string, number | undefined, EvictionConfig, number, number, number, number, number][] = [
+    ['up to v1.31 evictionMaxPodGracePeriod overwrites the pod grace, also when it is longer (AllowOverwriteTerminationGracePeriodSeconds)', 10, SOFT, 31, 300, 20, 40, 60],
+    ['up to v1.30 a hard eviction passes grace 0, which that pod worker took for unset: the spec grace (V22)', undefined, DEFAULT_EVICTION_CONFIG, 30, 0, 0, 10, 40],
+  ];
+  for (const [title, grace, config, minor, availableMi, override, sigterm, sigkill] of releases) {
+    it(`K71 V40 ${title}`, () => {
+      const spec = grace === undefined ? {} : { terminationGracePeriodSeconds: grace };
+      const { c, node, t0 } = pods({ web: { spec, containers: { app: { memoryBytes: 400 * MI, sigterm: { kind: 'ignores' } } } } }, config, Release.of(minor));
+      node.comeUnderMemoryPressure(availableMi * MI);
+      c.advance(90_000);
+      expectTimeline(c, t0, [
+        [sigterm, 'kubelet', `eviction manager: evicting pods/web gracePeriodOverride=${override}`],
+        [sigterm, 'runtime', 'SIGTERM app'],
+        [sigkill, 'runtime', 'SIGKILL app'],
+      ]);
+    });
+  }
 
   it('K74 the MemoryPressure condition reaches the API at the next node status update, the node lifecycle controller taints the node, and both go after the transition period', () => {
     const { c, node, t0 } = pods({ web: {} }, { ...DEFAULT_EVICTION_CONFIG, evictionPressureTransitionPeriodMs: 60_000 });
