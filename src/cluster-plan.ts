@@ -42,6 +42,8 @@ export type Manifest = string | Record<string, unknown> | undefined;
  */
 export class ClusterPlan {
   private readonly nodes: string[] = [];
+  /** Namespaces to create (with the system ones) before anything else. */
+  private readonly namespaces: string[] = [];
   private readonly pods = new Map<string, PlannedPod>();
   private readonly unreachable: string[] = [];
   /** Kubelet configuration changed by the plan, by node (e.g. the shutdown grace periods). */
@@ -219,11 +221,34 @@ export class ClusterPlan {
     if (this.started) this.cluster.addNode(name);
   }
 
-  pod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
+  pod(name: string, nodeName: string | undefined, manifest?: Manifest, namespace = 'default'): void {
     if (nodeName !== undefined && !this.nodes.includes(nodeName)) {
       throw new PlanError(`unknown node "${nodeName}" for pod "${name}": declare it first with  Given a node "${nodeName}"  (nodes so far: ${this.list(this.nodes)})`);
     }
-    this.addPod(name, nodeName, manifest);
+    if (namespace !== 'default' && !this.namespaces.includes(namespace)) {
+      throw new PlanError(`unknown namespace "${namespace}" for pod "${name}": declare it first with  Given a namespace "${namespace}"  (namespaces so far: ${this.list(this.namespaces)})`);
+    }
+    this.addPod(name, nodeName, manifest, namespace);
+  }
+
+  /**
+   * A namespace (Active, with the `kubernetes` finalizer), as an object; `default` stays implicit
+   * (the system namespaces exist as objects only where the served API creates them).
+   */
+  namespace(name: string): void {
+    if (this.namespaces.includes(name) || name === 'default') throw new PlanError(`namespace "${name}" is declared twice (default always exists)`);
+    this.namespaces.push(name);
+    if (this.started) this.createNamespace(name);
+  }
+
+  private createNamespace(name: string): void {
+    const r = this.cluster.apiserver.create(USER, 'namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    if (!r.ok) throw new PlanError(`namespace "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+  }
+
+  /** The namespace of a planned or resumed pod (undefined: neither). */
+  podNamespace(name: string): string | undefined {
+    return this.restored?.pods.find((p) => p.name === name)?.namespace ?? this.pods.get(name)?.pod.metadata.namespace;
   }
 
   /**
@@ -235,9 +260,9 @@ export class ClusterPlan {
     this.addPod(name, nodeName, manifest);
   }
 
-  private addPod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
-    if (this.pods.has(name)) throw new PlanError(`pod "${name}" is declared twice`);
-    const planned = { pod: podFromManifest(name, nodeName, manifest), behaviours: new Map(), volumes: new Map() };
+  private addPod(name: string, nodeName: string | undefined, manifest?: Manifest, namespace = 'default'): void {
+    if (this.pods.has(name)) throw new PlanError(`pod "${name}" is declared twice${this.pods.get(name)!.pod.metadata.namespace !== namespace ? ' (pod names are unique across the namespaces of a scenario: the steps find a pod by its name)' : ''}`);
+    const planned = { pod: podFromManifest(name, nodeName, manifest, namespace), behaviours: new Map(), volumes: new Map() };
     this.pods.set(name, planned);
     if (this.started) this.createPod(planned);
   }
@@ -396,7 +421,7 @@ export class ClusterPlan {
 
   /** The namespace of a pod the steps name: a resumed pod keeps its own, every other pod is in default. */
   namespaceOf(pod: string): string {
-    return this.restored?.pods.find((p) => p.name === pod)?.namespace ?? 'default';
+    return this.podNamespace(pod) ?? 'default';
   }
 
   /** The first declared node, for steps that do not name one. */
@@ -426,6 +451,7 @@ export class ClusterPlan {
       this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) }, machine && this.resumedMachine(n, machine));
     }
     for (const planned of this.pods.values()) if (planned.restored) this.bind(planned, planned.uid!);
+    for (const name of this.namespaces) this.createNamespace(name);
     for (const name of this.replicaSets.keys()) this.createReplicaSet(name);
     if (this.services.size > 0) {
       const network = this.cluster.network(this.proxyDelays);
@@ -450,7 +476,7 @@ export class ClusterPlan {
       pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref];
       pod.metadata.labels = { ...pod.metadata.labels, ...owner.rs.spec?.selector.matchLabels };
     }
-    const r = this.cluster.apiserver.create(USER, 'pods', 'default', pod);
+    const r = this.cluster.apiserver.create(USER, 'pods', pod.metadata.namespace ?? 'default', pod);
     if (!r.ok) throw new PlanError(`pod "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
     // Before the flush: the kubelet hears of the pod only then, and looks its behaviours up by uid.
     this.bind(planned, r.object.metadata.uid!);

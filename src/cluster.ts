@@ -185,6 +185,12 @@ export class Cluster {
         out.push(`container "${c.container}" of pods/${c.pod} on node "${node.name}" exits on its own and is restarted for ever (CrashLoopBackOff: ${c.message})`);
       }
     }
+    // A namespace held Terminating: what its conditions say remains (C10).
+    const namespaces = this.apiserver.list('namespaces', undefined, (ns) => ns.metadata.deletionTimestamp !== undefined);
+    for (const ns of namespaces.ok ? namespaces.object.items : []) {
+      const remaining = (ns.status?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.message);
+      out.push(`namespace "${ns.metadata.name}" is Terminating, held by spec.finalizers ${JSON.stringify(ns.spec?.finalizers ?? [])}${remaining.length ? `: ${remaining.join('; ')}` : ''}`);
+    }
     const pods = this.apiserver.list('pods', undefined);
     for (const pod of pods.ok ? pods.object.items : []) {
       const meta = pod.metadata;

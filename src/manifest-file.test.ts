@@ -71,6 +71,19 @@ spec:
     expect(fromFile.replace(/\s+#\d+\s+/g, ' ')).to.equal(fromSteps.replace(/\s+#\d+\s+/g, ' '));
   });
 
+  it('K71 terminating.sim/memory.CONTAINER sets the working set the eviction manager sees; a bad quantity names the annotation', () => {
+    const c = load(`${NODE}---
+kind: Pod
+metadata:
+  name: web
+  annotations: { terminating.sim/memory.app: 300Mi }
+spec: { nodeName: node-1, containers: [{ name: app }] }
+`)();
+    const p = pod(c, 'web')!;
+    expect(c.node('node-1').podStats(p)).to.deep.equal({ containers: [{ name: 'app', workingSetBytes: 300 * 2 ** 20 }] });
+    expect(() => load(`${NODE}---\nkind: Pod\nmetadata:\n  name: x\n  annotations: { terminating.sim/memory.app: lots }\n`)()).to.throw('annotation terminating.sim/memory.app is "lots"; expected a memory quantity');
+  });
+
   it('ignore, never and an unreachable node', () => {
     const c = load(`apiVersion: v1
 kind: Node
@@ -125,7 +138,7 @@ spec: { nodeName: node-2, containers: [{ name: app }], volumes: [{ name: data, e
       ['another namespace', 'kind: Pod\nmetadata: { name: x, namespace: prod }\n', 'cluster.yaml: document 1, line 2: Pod "x" is in namespace "prod": the simulated cluster has only namespace "default"'],
       ['a node the file lacks', 'kind: Pod\nmetadata: { name: x }\nspec:\n  nodeName: node-9\n', 'cluster.yaml: document 1, line 4: Pod "x" runs on node "node-9", which the file does not define'],
       ['a replicaset owner the file lacks', 'kind: Pod\nmetadata:\n  name: x\n  ownerReferences:\n  - { kind: ReplicaSet, name: rs-1, uid: u }\n', 'cluster.yaml: document 1, line 5: Pod "x" is owned by ReplicaSet "rs-1", which the file does not define'],
-      ['an unknown annotation', `${NODE}---\nkind: Pod\nmetadata:\n  name: x\n  annotations:\n    terminating.sim/sigkill.app: ignore\n`, 'cluster.yaml: document 2, line 10: Pod "x": unknown annotation "terminating.sim/sigkill.app" (a Pod takes terminating.sim/sigterm.CONTAINER, terminating.sim/prestop.CONTAINER, terminating.sim/unmount.VOLUME)'],
+      ['an unknown annotation', `${NODE}---\nkind: Pod\nmetadata:\n  name: x\n  annotations:\n    terminating.sim/sigkill.app: ignore\n`, 'cluster.yaml: document 2, line 10: Pod "x": unknown annotation "terminating.sim/sigkill.app" (a Pod takes terminating.sim/sigterm.CONTAINER, terminating.sim/prestop.CONTAINER, terminating.sim/unmount.VOLUME, terminating.sim/memory.CONTAINER)'],
       ['a bad sigterm value', 'kind: Pod\nmetadata:\n  name: x\n  annotations:\n    terminating.sim/sigterm.app: exit later\n', 'cluster.yaml: document 1, line 5: Pod "x": annotation terminating.sim/sigterm.app is "exit later"; expected `ignore`, `exit after DURATION` or `exit after DURATION with code N`'],
       ['a bad duration', 'kind: Pod\nmetadata:\n  name: x\n  annotations:\n    terminating.sim/prestop.app: 10\n', 'cluster.yaml: document 1, line 5: Pod "x": annotation terminating.sim/prestop.app is 10; expected a DURATION (e.g. 10s) or `never`'],
       ['a container the pod lacks', 'kind: Pod\nmetadata:\n  name: x\n  annotations:\n    terminating.sim/sigterm.db: ignore\n', 'cluster.yaml: document 1, line 5: Pod "x": pod "x" has no container "db" (its containers: "app")'],

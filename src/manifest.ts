@@ -53,6 +53,7 @@ const FIELD_TYPES: [string, Check, string][] = [
   ['metadata.ownerReferences', Array.isArray, 'a list'],
   ['spec.nodeName', isString, 'a string'],
   ['spec.terminationGracePeriodSeconds', isInt, 'an integer'],
+  ['spec.activeDeadlineSeconds', isInt, 'an integer'],
   ['spec.restartPolicy', (v) => v === 'Always' || v === 'OnFailure' || v === 'Never', 'Always, OnFailure or Never'],
   ['spec.containers', (v) => isNamedList(v) && (v as unknown[]).length > 0, 'a non-empty list of containers, each with a name'],
   ['spec.initContainers', isNamedList, 'a list of containers, each with a name'],
@@ -69,8 +70,8 @@ function get(obj: unknown, path: string): unknown {
  * partial manifest (a doc string, or an object already parsed) merged over them. Unknown top-level fields and wrong field
  * types are errors that name the field and what was expected.
  */
-export function podFromManifest(name: string, nodeName: string | undefined, manifest: string | Record<string, unknown> | undefined): Pod {
-  const base: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'app' }] } };
+export function podFromManifest(name: string, nodeName: string | undefined, manifest: string | Record<string, unknown> | undefined, namespace = 'default'): Pod {
+  const base: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, spec: { containers: [{ name: 'app' }] } };
   let overlay: unknown = {};
   if (typeof manifest === 'object' || (manifest !== undefined && manifest.trim() !== '')) {
     overlay = typeof manifest === 'object' ? manifest : parseYaml(manifest, `the manifest of pod "${name}"`);
@@ -88,6 +89,8 @@ export function podFromManifest(name: string, nodeName: string | undefined, mani
     }
     const given = get(overlay, 'metadata.name');
     if (given !== undefined && given !== name) throw new ManifestError(`the manifest names the pod "${given}" but the step names it "${name}"`);
+    const givenNs = get(overlay, 'metadata.namespace');
+    if (givenNs !== undefined && givenNs !== namespace) throw new ManifestError(`the manifest puts pod "${name}" in namespace "${givenNs}" but the step in "${namespace}"`);
   }
   const pod = mergeManifest(base, overlay) as Pod;
   if (nodeName !== undefined) pod.spec = { ...pod.spec!, nodeName };

@@ -1,6 +1,7 @@
 import { DurationError, parseDuration } from './duration';
 import type { ContainerBehaviour } from './kubelet/runtime';
 import type { VolumeBehaviour } from './kubelet/volume-manager';
+import { parseQuantity, QuantityError } from './kubelet/eviction/quantity';
 
 /** The prefix of the annotations that say how a simulated pod's containers and volumes behave. */
 export const ANNOTATION_PREFIX = 'terminating.sim/';
@@ -10,11 +11,12 @@ export const POD_ANNOTATIONS = {
   sigterm: '`ignore`, `exit after DURATION` or `exit after DURATION with code N` (e.g. exit after 5s with code 1)',
   prestop: 'a DURATION (e.g. 10s) or `never`',
   unmount: 'a DURATION (e.g. 30s) or `never`',
+  memory: 'a memory quantity, the working set of the running container (e.g. 300Mi)',
 } as const;
 
 export type PodAnnotation = keyof typeof POD_ANNOTATIONS;
 
-/** What one behaviour annotation sets: a container's behaviour (sigterm, prestop) or a volume's (unmount). */
+/** What one behaviour annotation sets: a container's behaviour (sigterm, prestop, memory) or a volume's (unmount). */
 export type ParsedBehaviour = { container: Partial<ContainerBehaviour> } | { volume: VolumeBehaviour };
 
 /** A value an annotation does not take; the message says what it takes. */
@@ -41,6 +43,14 @@ export function parseBehaviour(what: PodAnnotation, value: string): ParsedBehavi
     return { container: { sigterm: m[1] ? { kind: 'ignores' } : { kind: 'exits', afterMs: duration(m[2]), ...(m[3] !== undefined ? { exitCode: Number(m[3]) } : {}) } } };
   }
   if (what === 'prestop') return { container: { preStopMs: value === 'never' ? Number.POSITIVE_INFINITY : duration(value) } };
+  if (what === 'memory') {
+    try {
+      return { container: { memoryBytes: parseQuantity(value).bytes } };
+    } catch (e) {
+      if (e instanceof QuantityError) throw new BehaviourValueError(POD_ANNOTATIONS.memory);
+      throw e;
+    }
+  }
   return { volume: value === 'never' ? { unmountMs: 0, neverUnmounts: true } : { unmountMs: duration(value), neverUnmounts: false } };
 }
 

@@ -10,7 +10,7 @@ import { ScenarioError, type TerminatingWorld } from './world';
 function getPod(world: TerminatingWorld, name: string): Pod | undefined {
   // A Then step may be the first step after the Givens: the planned cluster must exist first.
   world.ensureStarted();
-  const r = world.cluster.apiserver.get('pods', world.plan.namespaceOf(name), name);
+  const r = world.cluster.apiserver.get('pods', world.podNamespace(name), name);
   return r.ok ? r.object : undefined;
 }
 
@@ -147,7 +147,7 @@ function checkRequestChanges(world: TerminatingWorld, requestId: number, name: s
   const api = world.cluster.apiserver;
   const record = api.request(requestId);
   if (!record) throw new ScenarioError('that action sent no request to the apiserver');
-  const key = api.keyFor(resource, 'default', name);
+  const key = api.keyFor(resource, resource === 'pods' ? world.podNamespace(name) : 'default', name);
   const before = api.objectAt(key, record.revisionBefore);
   const writes = api.etcd.keyHistory(key).filter((e) => e.requestId === record.id);
   const after = writes.length > 0 ? writes[writes.length - 1].value : before;
@@ -201,7 +201,7 @@ Then('the request {string} changed pod {string} like this:', function (this: Ter
 Then('pod {string} was removed with fields:', function (this: TerminatingWorld, name: string, table: DataTable) {
   const rows = fieldRows(table);
   const api = this.cluster.apiserver;
-  const history = api.etcd.keyHistory(api.keyFor('pods', this.plan.namespaceOf(name), name));
+  const history = api.etcd.keyHistory(api.keyFor('pods', this.podNamespace(name), name));
   const removal = [...history].reverse().find((e) => e.type === 'DELETE');
   if (!removal) throw new Error(`pod "${name}" was never removed from storage.${notYet(this)}\n${recentTimeline(this)}`);
   checkFields(this, `the last stored state of pod "${name}" (its DELETED payload)`, removal.value, rows);
@@ -219,14 +219,19 @@ Then('pod {string} has condition {string} with status {string} and reason {strin
  * What a condition must be: its status, and its reason (a text; `null` for "no reason"; left out
  * for "any reason").
  */
-interface ExpectedCondition {
+export interface ExpectedCondition {
   status: string;
   reason?: string | null;
 }
 
-/** Finds the pod's condition by type and compares it; the failure shows all its conditions. */
-function checkCondition(what: string, pod: Pod, type: string, expected: ExpectedCondition): void {
-  const conditions = pod.status?.conditions ?? [];
+/** An object with status conditions (a pod, a node, a namespace). */
+export interface WithConditions {
+  status?: { conditions?: { type: string; status: string; reason?: string }[] };
+}
+
+/** Finds the object's condition by type and compares it; the failure shows all its conditions. */
+export function checkCondition(what: string, obj: WithConditions, type: string, expected: ExpectedCondition): void {
+  const conditions = obj.status?.conditions ?? [];
   const c = conditions.find((x) => x.type === type);
   const reasonOk = expected.reason === undefined || (expected.reason === null ? c?.reason === undefined || c.reason === '' : c?.reason === expected.reason);
   if (c && c.status === expected.status && reasonOk) return;
@@ -239,7 +244,7 @@ function checkCondition(what: string, pod: Pod, type: string, expected: Expected
 function removedPod(world: TerminatingWorld, name: string): Pod {
   world.ensureStarted();
   const api = world.cluster.apiserver;
-  const removal = [...api.etcd.keyHistory(api.keyFor('pods', world.plan.namespaceOf(name), name))].reverse().find((e) => e.type === 'DELETE');
+  const removal = [...api.etcd.keyHistory(api.keyFor('pods', world.podNamespace(name), name))].reverse().find((e) => e.type === 'DELETE');
   if (!removal) throw new Error(`pod "${name}" was never removed from storage.\n${recentTimeline(world)}`);
   return removal.value as Pod;
 }
@@ -366,7 +371,7 @@ function showEvents(events: readonly { type?: string; reason?: string; message?:
  */
 function requireEvents(world: TerminatingWorld, name: string, expected: ExpectedEvent, ok: (n: number) => boolean, want: string): void {
   world.ensureStarted();
-  const listed = world.cluster.apiserver.list('events', 'default', (e) => e.involvedObject?.kind === 'Pod' && e.involvedObject?.name === name);
+  const listed = world.cluster.apiserver.list('events', world.podNamespace(name), (e) => e.involvedObject?.kind === 'Pod' && e.involvedObject?.name === name);
   const events = listed.ok ? listed.object.items : [];
   const matching = events.filter((e) => e.reason === expected.reason && (expected.type === undefined || e.type === expected.type) && (expected.saying === undefined || (e.message ?? '').includes(expected.saying)));
   const n = matching.reduce((sum, e) => sum + (e.count ?? 1), 0);

@@ -343,7 +343,7 @@ const CASES: Case[] = [
       name: `unsupported kubectl flag ${flag}`,
       steps: `${NODE_AND_POD}\nWhen I run \`${line}\``,
       failingStep: `I run \`${line}\``,
-      says: [says, 'supported: `kubectl delete pod|replicaset NAME'],
+      says: [says, 'supported: `kubectl delete pod|replicaset|namespace NAME'],
     }),
   ),
   {
@@ -353,10 +353,10 @@ const CASES: Case[] = [
     says: ['kubectl get is not modelled by this simulator', 'supported: `kubectl delete'],
   },
   {
-    name: 'kubectl drain, with the step and the served cluster to use instead',
-    steps: `${NODE_AND_POD}\nWhen I run \`kubectl drain node-1 --force\``,
-    failingStep: 'I run `kubectl drain node-1 --force`',
-    says: ['kubectl drain is not modelled by this simulator', 'use the step `When the user evicts pod "NAME"`', '--clock fast=60'],
+    name: 'kubectl drain of a pod without a controller, without --force: kubectl\'s filter error (K80)',
+    steps: `${NODE_AND_POD}\nWhen I run \`kubectl drain node-1\``,
+    failingStep: 'I run `kubectl drain node-1`',
+    says: ['`kubectl drain node-1` exited 1', 'cannot delete cannot delete Pods that declare no controller (use --force to override): default/web', 'There are pending nodes to be drained:'],
   },
   {
     name: 'unknown kubectl flag',

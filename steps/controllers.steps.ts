@@ -109,7 +109,7 @@ Then('replicaset {string} exists', function (this: TerminatingWorld, rs: string)
  */
 Then('pod {string} has no owner references', function (this: TerminatingWorld, pod: string) {
   this.ensureStarted();
-  const got = this.cluster.apiserver.get('pods', 'default', pod);
+  const got = this.cluster.apiserver.get('pods', this.podNamespace(pod), pod);
   if (!got.ok) throw new Error(`pod "${pod}" does not exist`);
   if ((got.object.metadata.ownerReferences ?? []).length > 0) throw new Error(`pod "${pod}" still has owner references: ${JSON.stringify(got.object.metadata.ownerReferences)}`);
 });

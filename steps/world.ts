@@ -81,9 +81,27 @@ export class TerminatingWorld extends World {
     this.plan.node(name);
   }
 
-  planPod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
+  planPod(name: string, nodeName: string | undefined, manifest?: Manifest, namespace?: string): void {
     this.declare(`pod "${name}"`);
-    this.plan.pod(name, nodeName, manifest);
+    this.plan.pod(name, nodeName, manifest, namespace);
+  }
+
+  planNamespace(name: string): void {
+    this.plan.namespace(name);
+  }
+
+  /**
+   * The namespace of the pod a step names: every pod step finds a pod by name in any namespace
+   * when the name is unique — the planned (or resumed) pod's, else the one namespace holding a pod
+   * of that name now, else `default` (a pod the step is about to create, or that is gone).
+   */
+  podNamespace(name: string): string {
+    const planned = this.plan.podNamespace(name);
+    if (planned) return planned;
+    const live = this.cluster.apiserver.list('pods', undefined, (p) => p.metadata.name === name);
+    const namespaces = live.ok ? [...new Set(live.object.items.map((p) => p.metadata.namespace ?? 'default'))] : [];
+    if (namespaces.length > 1) throw new ScenarioError(`pod "${name}" exists in several namespaces (${namespaces.join(', ')}): the pod steps need pod names unique across namespaces`);
+    return namespaces[0] ?? 'default';
   }
 
   /** Remembers where a node or pod is declared; a second declaration fails naming the first one's line. */

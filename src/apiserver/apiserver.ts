@@ -6,6 +6,7 @@ import { badRequest, conflict, invalid, notFound, StatusError, type FieldError }
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
 import { budgetStillProcessing, canIgnorePDB, checkEvictionPreconditions, checkPodDisruptionBudgets, EVICTION_CONDITION, EVICTION_SOURCE, evictionDeleteOptions, shouldEnforceResourceVersion, type Eviction } from './eviction';
 import { podDisruptionBudgetStrategies } from './pdb-strategy';
+import { isTerminating, namespaceDeletePreconditionError, namespaceStrategies, namespaceTerminatingError, stampNamespaceTerminating } from './namespace-strategy';
 import { genericStrategy } from './generic-strategy';
 import { clone, toTime, type KubeObject } from './object';
 import { applyPatchBody, type PatchType } from './patch';
@@ -16,14 +17,14 @@ import { schemaDefinitions } from './schemas';
 import { podStatusStrategy, podStrategyFor, setPodDefaults } from './pod-strategy';
 import { updatePodCondition } from './pod-util';
 import { Store, STORE_SOURCE } from './store';
-import { qualifiedKind, type Strategy } from './strategy';
+import { qualifiedKind, qualifiedResource, type Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
 import type { ConfigMap, DeleteOptions, EndpointSlice, Endpoints, Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, Status } from './types';
 import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from './service-strategy';
 import { configMapStrategy } from './configmap-strategy';
 import { secretStrategy } from './secret-strategy';
-import { defaultNameLabel, namespaceStrategy } from './namespace-strategy';
+import { defaultNameLabel } from './namespace-strategy';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
@@ -146,6 +147,8 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', '
 export class ApiServer {
   readonly etcd: Etcd;
   private readonly stores: { [R in Resource]: Store<ResourceType[R]> };
+  /** namespaces/finalize (FinalizeREST): only spec.finalizers changes. */
+  private readonly finalizeStrategy: Strategy<Namespace>;
   /** The status strategies of the kinds with a status subresource besides pods. */
   private readonly statusStrategies: Partial<Record<Resource, Strategy<never>>>;
   private readonly watches: WatchIndex;
@@ -165,6 +168,8 @@ export class ApiServer {
     this.watches = new WatchIndex(clock, options.watchLatencyMs);
     this.etcd = new Etcd(timeline, () => clock.now(), (key) => !QUIET_RESOURCES.has(resourceOf(key) as Resource));
     const budgets = podDisruptionBudgetStrategies(options.release);
+    const namespaces = namespaceStrategies();
+    this.finalizeStrategy = namespaces.finalize;
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
       // pkg/registry/apps/replicaset/strategy.go: apps/v1 ReplicaSets delete dependents (in the background) by default.
@@ -174,8 +179,8 @@ export class ApiServer {
       events: new Store<Event>(this.etcd, clock, genericStrategy<Event>({ kind: 'Event', apiVersion: 'v1', resource: 'events', namespaced: true })),
       // Node heartbeats (pkg/kubelet/nodelease): one Lease per node in kube-node-lease.
       leases: new Store<Lease>(this.etcd, clock, genericStrategy<Lease>({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', resource: 'leases', namespaced: true })),
-      // pkg/registry/core/namespace: cluster-scoped; deleting one (and its contents) is not modelled.
-      namespaces: new Store<Namespace>(this.etcd, clock, namespaceStrategy()),
+      // pkg/registry/core/namespace: cluster-scoped, with the status and finalize subresources (R120–R122).
+      namespaces: new Store<Namespace>(this.etcd, clock, namespaces.main),
       // pkg/registry/policy/poddisruptionbudget: policy/v1, with a status subresource.
       poddisruptionbudgets: new Store<PodDisruptionBudget>(this.etcd, clock, budgets.main),
       secrets: new Store<Secret>(this.etcd, clock, secretStrategy()),
@@ -188,7 +193,7 @@ export class ApiServer {
       endpoints: new Store<Endpoints>(this.etcd, clock, genericStrategy<Endpoints>({ kind: 'Endpoints', apiVersion: 'v1', resource: 'endpoints', etcdPrefix: 'services/endpoints', namespaced: true })),
       endpointslices: new Store<EndpointSlice>(this.etcd, clock, genericStrategy<EndpointSlice>({ kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', resource: 'endpointslices', namespaced: true })),
     };
-    this.statusStrategies = { poddisruptionbudgets: budgets.status } as Partial<Record<Resource, Strategy<never>>>;
+    this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status } as Partial<Record<Resource, Strategy<never>>>;
     this.etcd.subscribe((e) => this.dispatch(e));
   }
 
@@ -338,6 +343,8 @@ export class ApiServer {
     // plugin/pkg/admission/namespace/lifecycle: once the namespaces exist as objects, a namespaced
     // object can only be created in one of them.
     if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
+    // …and none in a namespace that is being terminated (R122).
+    if (store.strategy.namespaced) this.admitNamespaceLifecycle(resource, namespace, name);
     const errs = validateName(resource, name);
     if (errs.length > 0) throw invalid(qualifiedKind(store.strategy), name, errs);
     withNs.metadata.name = name;
@@ -355,7 +362,7 @@ export class ApiServer {
   }
 
   /** handlers/update.go UpdateResource → Store.Update (PUT of a whole object, optionally the status subresource). */
-  update<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { subresource?: 'status' } & WriteOptions = {}): ApiResponse<ResourceType[R]> {
+  update<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { subresource?: 'status' | 'finalize' } & WriteOptions = {}): ApiResponse<ResourceType[R]> {
     const name = obj.metadata.name ?? '';
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'UPDATE', resource, namespace, name, `UPDATE ${path}`, `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} Store.Update`, () => {
@@ -443,7 +450,7 @@ export class ApiServer {
   }
 
   /** The update function of a PUT or PATCH, recording its manager when managed fields are kept. */
-  private tracker<T>(client: ClientIdentity, resource: Resource, subresource: 'status' | undefined, fieldManager: string | undefined): (existing: T, next: T) => T {
+  private tracker<T>(client: ClientIdentity, resource: Resource, subresource: 'status' | 'finalize' | undefined, fieldManager: string | undefined): (existing: T, next: T) => T {
     if (!this.options.managedFields) return (_existing, next) => next;
     const info = this.managerOf(client, resource, subresource, 'Update', fieldManager);
     const reset = resetFields(resource, subresource);
@@ -473,6 +480,7 @@ export class ApiServer {
     return this.mutate(client, 'DELETE', resource, namespace, name, text, `${HANDLERS}/delete.go DeleteResource → ${STORE_SOURCE} Store.Delete`, () => {
       const errs = validateDeleteOptions(options);
       if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
+      if (resource === 'namespaces') return { code: 200, object: this.deleteNamespace(name, options) as DeleteResponseBody<R> };
       const { object, wasDeleted } = this.stores[resource].delete(namespace, name, options);
       return { code: !wasDeleted && options.orphanDependents === false ? 202 : 200, object: object as DeleteResponseBody<R> };
     });
@@ -497,6 +505,8 @@ export class ApiServer {
   evict(client: ClientIdentity, namespace: string, name: string, eviction: Eviction, opts: { dryRun?: boolean } = {}): ApiResponse<Status> {
     const text = `CREATE pods/${name}/eviction${describeDeleteOptions(eviction.deleteOptions ?? {})}`;
     return this.mutate(client, 'CREATE', 'pods', namespace, name, text, `${EVICTION_SOURCE} EvictionREST.Create`, () => {
+      // An eviction is a create (of the pods/eviction subresource): refused in a terminating namespace (R122).
+      this.admitNamespaceLifecycle('pods', namespace, name);
       const options = evictionDeleteOptions(name, eviction, !!opts.dryRun);
       const dryRun = (options.dryRun ?? []).length > 0;
       const pod = this.stores.pods.get(namespace, name);
@@ -631,7 +641,45 @@ export class ApiServer {
     return reappeared ? entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : entries;
   }
 
-  private strategyFor(resource: Resource, subresource: 'status' | undefined): Strategy<never> | undefined {
+  /**
+   * R122 — the NamespaceLifecycle admission plugin for a create: a namespace that is terminating
+   * takes no new content (403 Forbidden with the NamespaceTerminating cause).
+   */
+  private admitNamespaceLifecycle(resource: Resource, namespace: string | undefined, name: string): void {
+    if (namespace === undefined || !this.stores.namespaces.exists(undefined, namespace)) return;
+    const ns = this.stores.namespaces.get(undefined, namespace);
+    if (isTerminating(ns)) throw namespaceTerminatingError(qualifiedResource(this.stores[resource].strategy), name, namespace);
+  }
+
+  /**
+   * R121 — namespace storage.go REST.Delete: the first DELETE stamps the namespace Terminating (the
+   * uid of the namespace read as a precondition, with the client's own); later ones answer with the
+   * namespace while spec.finalizers holds it, and once it is empty delete it as any object.
+   */
+  private deleteNamespace(name: string, options: DeleteOptions): Namespace | Status {
+    const store = this.stores.namespaces;
+    const ns = store.get(undefined, name);
+    const refused = namespaceDeletePreconditionError(ns, options);
+    if (refused) throw refused;
+    const dryRun = (options.dryRun ?? []).length > 0;
+    if (ns.metadata.deletionTimestamp === undefined) {
+      const preconditions = { uid: ns.metadata.uid, ...(options.preconditions?.resourceVersion ? { resourceVersion: options.preconditions.resourceVersion } : {}) };
+      return store.guaranteedUpdateRaw(undefined, name, preconditions, dryRun, (existing) => stampNamespaceTerminating(existing, options, this.clock.now()));
+    }
+    if ((ns.spec?.finalizers ?? []).length > 0) return ns;
+    return store.delete(undefined, name, { ...options, preconditions: { ...options.preconditions, uid: ns.metadata.uid } }).object;
+  }
+
+  /** The namespaced resources this apiserver stores, with their API version (the namespace controller's discovery). */
+  namespacedResources(): { resource: Resource; apiVersion: string }[] {
+    return (Object.keys(this.stores) as Resource[]).filter((r) => this.stores[r].strategy.namespaced).map((resource) => ({ resource, apiVersion: this.stores[resource].strategy.apiVersion }));
+  }
+
+  private strategyFor(resource: Resource, subresource: 'status' | 'finalize' | undefined): Strategy<never> | undefined {
+    if (subresource === 'finalize') {
+      if (resource !== 'namespaces') throw notFound(resource, 'finalize');
+      return this.finalizeStrategy as unknown as Strategy<never>;
+    }
     if (subresource !== 'status') return undefined;
     return (resource === 'pods' ? podStatusStrategy : this.statusStrategies[resource]) as Strategy<never> | undefined;
   }
@@ -643,7 +691,10 @@ export class ApiServer {
     const record: RequestRecord = { id: ++this.requestCount, verb, resource, namespace, name, revisionBefore: this.etcd.currentRevision, response: undefined };
     if (!this.timeline.keepsEvents) this.requests.length = 0;
     this.requests.push(record);
-    const event = QUIET_RESOURCES.has(resource) ? undefined : this.timeline.record('apiserver', text, source, { actor: client.name });
+    // A namespace's deletion and its controller's writes are shown (their etcd writes stay quiet); the
+    // system namespaces kube-apiserver creates are not.
+    const quiet = QUIET_RESOURCES.has(resource) && !(resource === 'namespaces' && verb !== 'CREATE');
+    const event = quiet ? undefined : this.timeline.record('apiserver', text, source, { actor: client.name });
     if (event) event.requestId = record.id;
     this.etcd.currentRequestId = record.id;
     try {

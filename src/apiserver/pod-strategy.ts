@@ -39,6 +39,23 @@ export function isTerminal(pod: Pod): boolean {
   return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 }
 
+const MAX_INT32 = 2147483647;
+
+/**
+ * validation.go ValidatePodUpdate (K70): activeDeadlineSeconds may be set, or lowered, on a running
+ * pod — never raised nor removed; the first error ends the update's validation.
+ */
+export function activeDeadlineUpdateError(next: number | undefined, old: number | undefined): FieldError | undefined {
+  const field = 'spec.activeDeadlineSeconds';
+  if (next !== undefined) {
+    if (next < 0 || next > MAX_INT32) return { field, type: 'Invalid', value: next, detail: `must be between 0 and ${MAX_INT32}, inclusive` };
+    if (old !== undefined && old < next) return { field, type: 'Invalid', value: next, detail: 'must be less than or equal to previous value' };
+    return undefined;
+  }
+  if (old !== undefined) return { field, type: 'Invalid', value: null, detail: 'must not update from a positive integer to nil value' };
+  return undefined;
+}
+
 /** Spec fields a pod update may change (pkg/apis/core/validation ValidatePodUpdate, simplified to the common ones). */
 function mutableSpecView(spec: PodSpec | undefined): unknown {
   if (!spec) return spec;
@@ -142,6 +159,9 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
         if (c.lifecycle && c.restartPolicy !== 'Always') errs.push({ field: `spec.initContainers[${i}].lifecycle`, type: 'Forbidden', detail: 'may not be set for init containers without restartPolicy=Always' });
       });
       append(errs, validateSleepActions(pod.spec, release));
+      // ValidatePodSpec: a deadline is a positive int32 (K70).
+      const deadline = pod.spec?.activeDeadlineSeconds;
+      if (deadline !== undefined && deadline !== null && (deadline < 1 || deadline > MAX_INT32)) errs.push({ field: 'spec.activeDeadlineSeconds', type: 'Invalid', value: deadline, detail: `must be between 1 and ${MAX_INT32}, inclusive` });
       return errs;
     },
 
@@ -154,6 +174,11 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
 
     validateUpdate(next, old) {
       const errs = validateObjectMetaUpdate(next.metadata, old.metadata);
+      const deadline = activeDeadlineUpdateError(next.spec?.activeDeadlineSeconds ?? undefined, old.spec?.activeDeadlineSeconds ?? undefined);
+      if (deadline) {
+        errs.push(deadline);
+        return errs;
+      }
       if (!jsonEqual(mutableSpecView(next.spec), mutableSpecView(old.spec))) {
         errs.push({ field: 'spec', type: 'Forbidden', detail: 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations)' });
       }

@@ -145,7 +145,7 @@ export class Store<T extends KubeObject> {
           throw invalid(qualifiedKind(strategy), name, [{ field: 'metadata.resourceVersion', type: 'Invalid', value: '', detail: 'must be specified for an update' }]);
         }
         this.beforeUpdate(strategy, next, existing);
-        if (shouldDeleteDuringUpdate(next, existing)) {
+        if (shouldDeleteDuringUpdate(next, existing) && (this.strategy.shouldDeleteDuringUpdate?.(next, existing) ?? true)) {
           submitted = next;
           throw new EmptiedFinalizers();
         }
@@ -157,6 +157,14 @@ export class Store<T extends KubeObject> {
       this.deleteWithoutFinalizers(key, name, preconditions, !!options.dryRun);
       return { object: submitted, deletedDuringUpdate: true };
     }
+  }
+
+  /**
+   * Storage.GuaranteedUpdate straight on the stored object, without the update strategy: what a
+   * registry's own REST code writes (the namespace REST.Delete stamping Terminating, R121).
+   */
+  guaranteedUpdateRaw(namespace: string | undefined, name: string, preconditions: Preconditions, dryRun: boolean, tryUpdate: (existing: T) => T): T {
+    return this.guaranteedUpdate(this.key(namespace, name), name, preconditions, dryRun, tryUpdate);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { ControllerDescriptor } from './controller-manager';
 import { EndpointsController } from './endpoint/endpoints-controller';
 import { EndpointSliceController } from './endpointslice/endpointslice-controller';
 import { DisruptionController } from './disruption/disruption';
+import { NamespaceController } from './namespace/namespace-controller';
 import { GarbageCollector } from './garbage-collector';
 import { NodeIpamController } from './node-ipam';
 import { NodeLifecycleController, nodeLifecycleConfig } from './node-lifecycle';
@@ -74,6 +75,11 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'disruption-controller',
     aliases: ['disruption'],
     start: (ctx) => new DisruptionController(ctx).start(),
+  },
+  {
+    name: 'namespace-controller',
+    aliases: ['namespace'],
+    start: (ctx) => new NamespaceController(ctx).start(),
   },
 ];
 

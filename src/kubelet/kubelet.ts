@@ -7,6 +7,8 @@ import type { Event, Pod, PodStatus } from '../apiserver/types';
 type ObjectReference = Event['involvedObject'];
 import { ProcessScheduler, type Clock } from '../clock';
 import type { Timeline } from '../timeline/timeline';
+import { DEFAULT_EVICTION_CONFIG, type EvictionConfig } from './eviction/helpers';
+import { ACTIVE_DEADLINE_SOURCE, ActiveDeadlineHandler, activeDeadline } from './active-deadline';
 import { PodConfig, type PodUpdate } from './config-source';
 import { KubeRuntimeManager } from './kuberuntime';
 import { Loop } from './loop';
@@ -49,6 +51,10 @@ export interface KubeletConfig {
    * lock (systemd stopping the remaining units): a simulation assumption, not a kubelet setting.
    */
   shutdownPowerOffDelayMs: number;
+  /** The eviction manager's thresholds and periods (KubeletConfiguration eviction*, K71). */
+  eviction: EvictionConfig;
+  /** nodeStatusUpdateFrequency: the node status (its conditions) is reported every 10 s (K74). */
+  nodeStatusUpdateFrequencyMs: number;
   /** The kubelet's release and feature gates (a node may run another release than the control plane). */
   release: Release;
   /** --node-ip: the node's InternalIP, which the kubelet registers and reports as each pod's hostIP. */
@@ -67,6 +73,8 @@ export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
   shutdownGracePeriodSeconds: 0,
   shutdownGracePeriodCriticalPodsSeconds: 0,
   shutdownPowerOffDelayMs: 2000,
+  eviction: DEFAULT_EVICTION_CONFIG,
+  nodeStatusUpdateFrequencyMs: 10_000,
   release: DEFAULT_RELEASE,
   nodeIP: '10.0.0.1',
 };
@@ -100,6 +108,10 @@ export class Kubelet {
   private readonly reasonCache = new Map<string, Map<string, WaitingReason>>();
   /** The pod manager: the pods config currently says this node runs, by uid. */
   private readonly podManager = new Map<string, Pod>();
+  /** The active deadline handler, the kubelet's pod sync (loop) handler (K70). */
+  private readonly activeDeadline: ActiveDeadlineHandler;
+  /** The deadline each pod with activeDeadlineSeconds has a sync-tick check waiting for, by uid. */
+  private readonly deadlineChecks = new Map<string, number>();
   /** What this kubelet's release changes in generateAPIPodStatus, asked once (a release never changes). */
   private readonly statusGates: { trackGeneration: boolean; volumeMounts: boolean; podIsTerminalArgument: boolean; podHostIPs: boolean };
 
@@ -162,9 +174,16 @@ export class Kubelet {
       changed: (uid, container, type, result) => this.onProbeResult(uid, container, type, result),
     });
     this.workers.onTerminated = (s) => this.onWorkerTerminated(s);
+    this.activeDeadline = new ActiveDeadlineHandler(
+      (uid) => this.statusManager.getPodStatus(uid),
+      () => this.scheduler.now(),
+      (pod, reason, message) => this.recordEvent(pod, undefined, 'Normal', reason, message, `${ACTIVE_DEADLINE_SOURCE} ShouldEvict`),
+    );
     this.workers.onRemoved = (s) => {
       this.podCgroupsRemoved.delete(s.uid);
       this.reasonCache.delete(s.uid);
+      this.activeDeadline.forget(s.uid);
+      this.deadlineChecks.delete(s.uid);
     };
     // The work queue: a failed sync is retried when the sync ticker finds it due, only for pods
     // still in the pod manager (getPodsToSync → HandlePodSyncs); orphans are re-driven by housekeeping.
@@ -305,6 +324,7 @@ export class Kubelet {
     const status = this.generateAPIPodStatus(pod, false);
     this.statusManager.setPodStatus(pod, status);
     const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
+    if (!terminal) this.watchActiveDeadline(pod);
     const reasons = this.reasonCache.get(uid) ?? new Map<string, WaitingReason>();
     this.reasonCache.set(uid, reasons);
     let crashLooping = false;
@@ -493,7 +513,8 @@ export class Kubelet {
     const { trackGeneration, volumeMounts, podIsTerminalArgument, podHostIPs } = this.statusGates;
     const uid = pod.metadata.uid!;
     const gates = { observedGeneration: trackGeneration ? pod.metadata.generation : undefined, volumeMounts, hostIP: this.settings.nodeIP, podHostIPs };
-    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && podIsTerminalArgument, this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid), this.probeManager.readiness(uid));
+    const evict = this.activeDeadline.shouldEvict(pod);
+    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && podIsTerminalArgument, this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid), this.probeManager.readiness(uid), evict);
   }
 
   /**
@@ -528,6 +549,30 @@ export class Kubelet {
       return;
     }
     if (result === 'Failure' && state.workType === 'sync') this.workers.updatePod({ updateType: 'sync', pod });
+  }
+
+  /**
+   * kubelet.go getPodsToSync asks every PodSyncLoopHandler at each sync tick (1 s) whether a pod
+   * must be synced; the active deadline handler says yes once the pod is past its deadline (K70).
+   * Asking for every pod at every tick would cost each pod something each second, so the check is
+   * made only for pods with activeDeadlineSeconds, at the first sync tick at or after their
+   * deadline — the tick where upstream's ShouldSync first holds. A lowered deadline (an update)
+   * schedules an earlier check and drops the later one.
+   */
+  private watchActiveDeadline(pod: Pod): void {
+    if (pod.spec?.activeDeadlineSeconds === undefined) return;
+    const uid = pod.metadata.uid!;
+    const deadline = activeDeadline(pod, this.statusManager.getPodStatus(uid));
+    if (deadline === undefined || this.deadlineChecks.get(uid) === deadline) return;
+    this.deadlineChecks.set(uid, deadline);
+    this.syncTicker.atTickFrom(deadline, () => {
+      if (this.deadlineChecks.get(uid) !== deadline) return;
+      this.deadlineChecks.delete(uid);
+      const latest = this.podManager.get(uid);
+      if (!latest || this.workers.status(uid)?.workType !== 'sync' || !this.activeDeadline.shouldSync(latest)) return;
+      this.timeline.record('kubelet', `pods/${latest.metadata.name} is past its active deadline (activeDeadlineSeconds=${latest.spec?.activeDeadlineSeconds}): sync`, `${ACTIVE_DEADLINE_SOURCE} ShouldSync → kubelet.go getPodsToSync`, { actor: this.nodeName });
+      this.workers.updatePod({ updateType: 'sync', pod: latest });
+    });
   }
 
   /**
@@ -685,6 +730,16 @@ export class Kubelet {
     this.workers.updatePod({ updateType: 'kill', pod, killPodOptions: { gracePeriodOverride, evict: isEvicted, statusFunc, completed: this.scheduler.guard(completed) } });
   }
 
+  /** PodIsFinished (the eviction manager's PodCleanedUpFunc): the pod worker has completed SyncTerminatedPod. */
+  podIsFinished(uid: string): boolean {
+    return this.workers.shouldPodBeFinished(uid);
+  }
+
+  /** An Event about a pod, with annotations (the eviction manager's AnnotatedEventf). */
+  recordPodEvent(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string, source: string, annotations?: Record<string, string>): void {
+    this.recordEvent(pod, undefined, type, reason, message, source, annotations);
+  }
+
   /** The pod still has volumes mounted (VolumeManager.WaitForAllPodsUnmount polls this). */
   podVolumesExist(uid: string): boolean {
     return this.volumes.podVolumesExist(uid);
@@ -699,10 +754,10 @@ export class Kubelet {
   }
 
   /** An Event about a pod, or about one of its containers when `container` is given. */
-  private recordEvent(pod: Pod, container: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string, source = 'pkg/kubelet/kuberuntime/kuberuntime_container.go recordContainerEvent'): void {
+  private recordEvent(pod: Pod, container: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string, source = 'pkg/kubelet/kuberuntime/kuberuntime_container.go recordContainerEvent', annotations?: Record<string, string>): void {
     const name = pod.metadata.name ?? '';
     this.timeline.record('events', `${reason} pods/${name}: ${message}`, source, { actor: this.nodeName });
     const ref: ObjectReference = { kind: 'Pod', apiVersion: 'v1', name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, ...(container !== undefined ? { fieldPath: `spec.containers{${container}}` } : {}) };
-    this.recorder.event(ref, type, reason, message);
+    this.recorder.event(ref, type, reason, message, annotations);
   }
 }

@@ -27,6 +27,8 @@ export interface ContainerBehaviour {
   pullMs?: number;
   /** …and then fails (ErrImagePull): the container is not created. */
   pullFails?: boolean;
+  /** The container's memory working set while it runs, in bytes (what the summary API reports; 0 unset). */
+  memoryBytes?: number;
   /**
    * How long the process keeps accepting (and finishing) connections after SIGTERM; unset: it
    * stops at SIGTERM (a process that dies of SIGTERM, or one that closes its listener first).

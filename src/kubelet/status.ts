@@ -234,6 +234,7 @@ export function generateAPIPodStatus(
   reasons?: ReadonlyMap<string, WaitingReason>,
   /** prober_manager.go UpdatePodStatus: the readiness results of the containers that have a readiness probe. */
   readiness?: ReadonlyMap<string, boolean>,
+  evict?: { reason: string; message: string },
 ): PodStatus {
   const { observedGeneration } = gates;
   const spec = pod.spec!;
@@ -258,6 +259,9 @@ export function generateAPIPodStatus(
     if (isTerminalPhase(old.phase)) phase = old.phase!;
     else if (isTerminalPhase(api.phase)) phase = api.phase!;
   }
+  // A pod sync handler that asks for the pod's eviction (the active deadline, K70) makes it Failed
+  // with its reason and message, over whatever the containers say.
+  if (evict) phase = 'Failed';
   // Pods are not allowed to transition out of a terminal phase the API shows.
   if (isTerminalPhase(api.phase)) phase = api.phase!;
   // GenerateContainersReadyCondition: sidecars, then regular containers in spec order; regular init containers do not count.
@@ -313,6 +317,10 @@ export function generateAPIPodStatus(
     delete status.reason;
     delete status.message;
   }
+  if (evict) {
+    status.reason = evict.reason;
+    status.message = evict.message;
+  }
   return status;
 }
 
@@ -338,6 +346,20 @@ function initializedCondition(spec: NonNullable<Pod['spec']>, initStatuses: read
   }
   if (incomplete.length === 0 || regularStarted) return condition('Initialized', true, time, observedGeneration);
   return condition('Initialized', false, time, observedGeneration, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.join(' ')}]`);
+}
+
+/**
+ * podutil.UpdatePodCondition: put `condition` into the status, replacing one of its type; its
+ * lastTransitionTime is `now` unless a condition of that type already had the same status.
+ */
+export function updatePodCondition(status: PodStatus, condition: PodCondition, now: string): void {
+  const conditions = status.conditions ?? [];
+  const i = conditions.findIndex((c) => c.type === condition.type);
+  const lastTransitionTime = i >= 0 && conditions[i].status === condition.status ? conditions[i].lastTransitionTime : now;
+  const updated = { type: condition.type, status: condition.status, lastTransitionTime, reason: condition.reason, message: condition.message };
+  if (i < 0) conditions.push(updated);
+  else conditions[i] = updated;
+  status.conditions = conditions;
 }
 
 function sameIPs(list: readonly { ip?: string }[] | undefined, ips: readonly string[]): boolean {

@@ -15,14 +15,15 @@ import { serve, type ServedCluster } from './serve';
  * finds pods/eviction in discovery and POSTs an Eviction (JSON) for each pod (R78); with
  * `--disable-eviction` it DELETEs them instead, through client-go's typed client, whose body is
  * DeleteOptions in protobuf (R77). Either way it then polls each pod with a GET every second until
- * it is gone. It never waits on a watch, so it runs with `--clock fast=N` (in jump mode virtual
- * time stands still until a client waits on a watch).
+ * it is gone. It never waits on a watch: in jump mode (the default) virtual time moves for it once
+ * it has polled a pod a few times (JumpClock, POLL_REPEATS), one instant per quiet period; the
+ * other tests run with `--clock fast=N`.
  */
 const running: ServedCluster[] = [];
 after(() => Promise.all(running.map((s) => s.close())));
 
-async function served(): Promise<ServedCluster> {
-  const s = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: mkdtempSync(join(tmpdir(), 'drain-test-')) });
+async function served(clock = 'fast=60'): Promise<ServedCluster> {
+  const s = await serve({ port: 0, clock: parseClockMode(clock), reportDir: mkdtempSync(join(tmpdir(), 'drain-test-')) });
   running.push(s);
   return s;
 }
@@ -37,8 +38,8 @@ async function kubectl(s: ServedCluster, args: string[]): Promise<{ code: number
   });
 }
 
-async function drain(args: string[]): Promise<{ served: ServedCluster; code: number; stdout: string; stderr: string }> {
-  const s = await served();
+async function drain(args: string[], clock?: string): Promise<{ served: ServedCluster; code: number; stdout: string; stderr: string }> {
+  const s = await served(clock);
   return { served: s, ...(await kubectl(s, ['drain', ...args])) };
 }
 
@@ -101,5 +102,15 @@ describe('kubectl drain (the real kubectl v1.33) against the served cluster (R77
     expect(podsOn(s, 'node-1')).to.include('frontend-1');
     const refused = s.cluster.timeline.since(s.t0).filter((e) => e.text.startsWith('CREATE pods/frontend-1/eviction') && e.outcome === '429 TooManyRequests');
     expect(refused.length).to.be.greaterThan(0);
+  });
+
+  it('K81 in jump mode (no --clock fast): the drain completes, its pods killed at the virtual times their grace gives', async () => {
+    const { served, code, stdout, stderr } = await drain(['node-1', '--force', '--grace-period=20'], 'jump');
+    expect(code, stderr).to.equal(0);
+    expect(stdout.trim().split('\n').at(-1)).to.equal('node/node-1 drained');
+    expect(podsOn(served, 'node-1')).to.deep.equal([]);
+    const timeline = formatTimeline(served.cluster.timeline.since(served.t0), served.t0);
+    // web ignores SIGTERM: its SIGKILL comes at the end of the 20 s, whatever wall time the drain took.
+    expect(timeline).to.match(/T\+20s\s+runtime\s+SIGKILL app pods\/web/);
   });
 });

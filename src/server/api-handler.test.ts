@@ -210,7 +210,8 @@ describe('HTTP API: bad input leaves the cluster unchanged (R75)', () => {
     ['a label selector that does not parse', 'GET', '/api/v1/namespaces/default/pods?labelSelector=app%20web', {}, 400, 'BadRequest', "unable to parse requirement: found 'web', expected: in, notin, =, ==, !=, gt, lt"],
     ['an unknown field selector', 'GET', '/api/v1/namespaces/default/pods?fieldSelector=spec.color=red', {}, 400, 'BadRequest', 'field label not supported: spec.color'],
     ['a name that is not a path segment', 'DELETE', '/api/v1/namespaces/default/pods/..', {}, 400, 'BadRequest', 'invalid resource name "..": [may not be \'..\']'],
-    ['an unsupported verb', 'DELETE', '/api/v1/namespaces/default', {}, 405, 'MethodNotAllowed', 'delete is not supported on resources of kind "namespaces"'],
+    // R120: namespaces serve delete, not deletecollection.
+    ['an unsupported verb', 'DELETE', '/api/v1/namespaces', {}, 405, 'MethodNotAllowed', 'deletecollection is not supported on resources of kind "namespaces"'],
     ['a body of another kind', 'POST', '/api/v1/namespaces/default/pods', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' } } }, 400, 'BadRequest', /^the object provided is unrecognized \(must be of type Pod\)/],
     ['a namespace that is not the URL\'s', 'POST', '/api/v1/namespaces/default/pods', { body: { metadata: { name: 'x', namespace: 'other' }, spec: { containers: [{ name: 'a' }] } } }, 400, 'BadRequest', 'the namespace of the provided object does not match the namespace sent on the request'],
     ['a PUT whose name is not the URL\'s', 'PUT', '/api/v1/namespaces/default/pods/web', { body: { metadata: { name: 'other' }, spec: { containers: [{ name: 'a' }] } } }, 400, 'BadRequest', 'the name of the object (other) does not match the name on the URL (web)'],

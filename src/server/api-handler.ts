@@ -69,6 +69,21 @@ const VERB_HANDLERS: Readonly<Record<string, VerbHandler>> = {
  * activity.on('idle', () => …); // no request in flight: a jumping clock may move on
  * ```
  */
+/**
+ * For a GET of one namespaced object by name (what a polling client repeats): which client process
+ * sent it and the path, so that separate kubectl commands never add up. The process is kubectl's
+ * Kubectl-Session header (random per invocation), else the connection (other clients keep theirs).
+ * Undefined for any other request.
+ */
+function objectGetPath(req: IncomingMessage): string | undefined {
+  if (req.method !== 'GET' || !req.url) return undefined;
+  const [path, query = ''] = req.url.split('?');
+  if (/(^|&)watch=(true|1)(&|$)/.test(query)) return undefined;
+  if (!/^\/apis?(\/[^/]+){1,2}\/namespaces\/[^/]+\/[^/]+\/[^/]+$/.test(path ?? '')) return undefined;
+  const session = req.headers['kubectl-session'];
+  return `${typeof session === 'string' ? session : `${req.socket.remoteAddress}:${req.socket.remotePort}`} ${path}`;
+}
+
 export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOptions> = {}): ApiHandler {
   const opts: ApiHandlerOptions = { maxRequestBodyBytes: DEFAULT_MAX_REQUEST_BODY_BYTES, identify: identifyByUserAgent, ...options };
   const activity = new ApiActivity();
@@ -78,7 +93,7 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
   cluster.apiserver.trackManagedFields();
 
   const listener: RequestListener = (req, res) => {
-    activity.requestStarted();
+    activity.requestStarted(objectGetPath(req));
     let ended = false;
     const end = () => {
       if (ended) return;

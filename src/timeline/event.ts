@@ -23,6 +23,7 @@ export type Component =
   | 'loadbalancer'
   | 'traffic'
   | 'disruption'
+  | 'namespace'
   | 'controller';
 
 export const COMPONENTS: readonly Component[] = [
@@ -46,6 +47,7 @@ export const COMPONENTS: readonly Component[] = [
   'loadbalancer',
   'traffic',
   'disruption',
+  'namespace',
   'restore',
 ];
 

@@ -85,6 +85,7 @@ export const COLORS: Readonly<Partial<Record<Component, string>>> = {
   loadbalancer: '#ca8a04',
   traffic: '#dc2626',
   disruption: '#9f1239',
+  namespace: '#0369a1',
 };
 
 /** A lane's colour: the component's, or one derived from its name for a component this file does not know yet. */

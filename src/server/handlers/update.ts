@@ -15,7 +15,7 @@ export async function updateResource(scope: RequestScope): Promise<void> {
   if (name !== scope.info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${scope.info.name})`);
   if (scope.resource.storage === 'pods' && scope.info.subresource === '') checkBehaviourAnnotations(obj as Pod);
   const dryRun = dryRunOf(scope);
-  const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
+  const subresource = scope.info.subresource === 'status' || scope.info.subresource === 'finalize' ? scope.info.subresource : undefined;
   const { code, object } = unwrap(scope.api.update(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { subresource, dryRun, fieldManager: fieldManagerOf(scope) }));
   writeResult(scope, code, served(scope, object as KubeObject));
 }
