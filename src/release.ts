@@ -54,6 +54,12 @@ const GATES = {
   PodObservedGenerationTracking: [[26, ABSENT_OFF], [33, ALPHA], [34, BETA_ON], [35, GA]],
   // KEP-3939 (#118772): pod GC marks Failed before deleting; α 1.28, β on 1.29, GA 1.34.
   JobPodReplacementPolicy: [[26, ABSENT_OFF], [28, ALPHA], [29, BETA_ON], [34, GA]],
+  // KEP-4368 Job managedBy: α 1.30 (#123273), β on 1.32, GA 1.35; with it (or JobPodReplacementPolicy) from 1.31 the job controller delays Complete/Failed until no pod terminates (#125510).
+  JobManagedBy: [[26, ABSENT_OFF], [30, ALPHA], [32, BETA_ON], [35, GA]],
+  // KEP-1847 StatefulSet PVC retention policy: α 1.23, β on 1.27 (#116269), GA 1.32.
+  StatefulSetAutoDeletePVC: [[26, ALPHA], [27, BETA_ON], [32, GA]],
+  // KEP-4017 the apps.kubernetes.io/pod-index label on StatefulSet (and indexed Job) pods: β on 1.28 (#119232), GA 1.32.
+  PodIndexLabel: [[26, ABSENT_OFF], [28, BETA_ON], [32, GA]],
   // KEP-3902 taint eviction split out of node lifecycle: β on 1.29 (#119208), GA 1.34.
   SeparateTaintEvictionController: [[26, ABSENT_OFF], [29, BETA_ON], [34, GA]],
   // KEP-5080: backported off by default into 1.30–1.32, β on 1.33, GA 1.34.

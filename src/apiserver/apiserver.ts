@@ -15,14 +15,18 @@ import { Store, STORE_SOURCE } from './store';
 import type { Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { DeleteOptions, Event, Lease, Namespace, Node, Pod, ReplicaSet, Status } from './types';
+import type { ControllerRevision, DaemonSet, DeleteOptions, Event, Job, Lease, Namespace, Node, Pod, ReplicaSet, StatefulSet, Status } from './types';
+import { controllerRevisionStrategy, daemonSetStrategies, jobStrategies, statefulSetStrategies } from './workload-strategy';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace };
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | WorkloadResource;
+/** The workload kinds of the job, statefulset and daemon controllers (and the revisions the latter two keep). */
+export type WorkloadResource = 'jobs' | 'statefulsets' | 'daemonsets' | 'controllerrevisions';
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace } & WorkloadResourceType;
+export type WorkloadResourceType = { jobs: Job; statefulsets: StatefulSet; daemonsets: DaemonSet; controllerrevisions: ControllerRevision };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
 export interface ListPage<T> {
@@ -93,6 +97,8 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', '
 export class ApiServer {
   readonly etcd: Etcd;
   private readonly stores: { [R in Resource]: Store<ResourceType[R]> };
+  /** The status strategies of the kinds with a status subresource besides pods (jobs/status, statefulsets/status, daemonsets/status). */
+  private readonly statusStrategies: Partial<Record<Resource, Strategy<never>>>;
   private readonly watches: WatchIndex;
   /** Every request (or, when the timeline keeps no events, only the last one). */
   private readonly requests: RequestRecord[] = [];
@@ -109,6 +115,9 @@ export class ApiServer {
     this.startedAt = clock.now();
     this.watches = new WatchIndex(clock, options.watchLatencyMs);
     this.etcd = new Etcd(timeline, () => clock.now(), (key) => !QUIET_RESOURCES.has(resourceOf(key) as Resource));
+    const jobs = jobStrategies(options.release);
+    const statefulSets = statefulSetStrategies(options.release);
+    const daemonSets = daemonSetStrategies();
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
       // pkg/registry/apps/replicaset/strategy.go: apps/v1 ReplicaSets delete dependents (in the background) by default.
@@ -120,7 +129,12 @@ export class ApiServer {
       leases: new Store<Lease>(this.etcd, clock, genericStrategy<Lease>({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', resource: 'leases', namespaced: true })),
       // pkg/registry/core/namespace: cluster-scoped; deleting one (and its contents) is not modelled.
       namespaces: new Store<Namespace>(this.etcd, clock, genericStrategy<Namespace>({ kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false })),
+      jobs: new Store<Job>(this.etcd, clock, jobs.main),
+      statefulsets: new Store<StatefulSet>(this.etcd, clock, statefulSets.main),
+      daemonsets: new Store<DaemonSet>(this.etcd, clock, daemonSets.main),
+      controllerrevisions: new Store<ControllerRevision>(this.etcd, clock, controllerRevisionStrategy()),
     };
+    this.statusStrategies = { jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status } as Partial<Record<Resource, Strategy<never>>>;
     this.etcd.subscribe((e) => this.dispatch(e));
   }
 
@@ -439,7 +453,8 @@ export class ApiServer {
   }
 
   private strategyFor(resource: Resource, subresource: 'status' | undefined): Strategy<never> | undefined {
-    return (resource === 'pods' && subresource === 'status' ? podStatusStrategy : undefined) as Strategy<never> | undefined;
+    if (subresource !== 'status') return undefined;
+    return (resource === 'pods' ? podStatusStrategy : this.statusStrategies[resource]) as Strategy<never> | undefined;
   }
 
   /** Runs one mutating request: records its arrival, runs it, and turns StatusErrors into failure responses. */

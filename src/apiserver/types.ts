@@ -2,6 +2,7 @@ import type * as core from 'kubernetes-types/core/v1';
 import type * as apps from 'kubernetes-types/apps/v1';
 import type * as meta from 'kubernetes-types/meta/v1';
 import type * as coordination from 'kubernetes-types/coordination/v1';
+import type * as batch from 'kubernetes-types/batch/v1';
 
 /**
  * kubernetes-types declares every field readonly; the registry mutates its private copies the way
@@ -33,3 +34,14 @@ export type Lease = Mutable<coordination.Lease> & { metadata: ObjectMeta };
 export type Taint = Mutable<core.Taint>;
 export type NodeCondition = Mutable<core.NodeCondition>;
 export type Toleration = Mutable<core.Toleration>;
+export type Job = Mutable<batch.Job> & { metadata: ObjectMeta };
+export type JobSpec = Mutable<batch.JobSpec>;
+export type JobStatus = Mutable<batch.JobStatus>;
+export type JobCondition = Mutable<batch.JobCondition>;
+export type PodFailurePolicy = Mutable<batch.PodFailurePolicy>;
+export type PodFailurePolicyRule = Mutable<batch.PodFailurePolicyRule>;
+export type StatefulSet = Mutable<apps.StatefulSet> & { metadata: ObjectMeta };
+export type DaemonSet = Mutable<apps.DaemonSet> & { metadata: ObjectMeta };
+export type ControllerRevision = Mutable<apps.ControllerRevision> & { metadata: ObjectMeta };
+export type PodTemplateSpec = Mutable<core.PodTemplateSpec>;
+export type LabelSelector = Mutable<meta.LabelSelector>;

@@ -11,12 +11,16 @@ const SOURCE = 'pkg/controller/garbagecollector/garbagecollector.go';
 const OPERATIONS = 'pkg/controller/garbagecollector/operations.go';
 const IDENTITY: ClientIdentity = { name: 'garbage-collector', component: 'gc' };
 
-/** The kinds whose ownership the simulated collector follows: ReplicaSets own Pods. */
-const WATCHED: readonly Resource[] = ['replicasets', 'pods'];
+/** The kinds whose ownership the simulated collector follows: ReplicaSets, Jobs, StatefulSets and DaemonSets own Pods (and the latter two ControllerRevisions). */
+const WATCHED: readonly Resource[] = ['replicasets', 'jobs', 'statefulsets', 'daemonsets', 'controllerrevisions', 'pods'];
 
 /** The REST mapping of the owner kinds the simulation knows (apiResource); other kinds cannot be resolved. */
 const RESOURCES: Readonly<Record<string, { resource: Resource; namespaced: boolean }>> = {
   ReplicaSet: { resource: 'replicasets', namespaced: true },
+  Job: { resource: 'jobs', namespaced: true },
+  StatefulSet: { resource: 'statefulsets', namespaced: true },
+  DaemonSet: { resource: 'daemonsets', namespaced: true },
+  ControllerRevision: { resource: 'controllerrevisions', namespaced: true },
   Pod: { resource: 'pods', namespaced: true },
   Node: { resource: 'nodes', namespaced: false },
 };

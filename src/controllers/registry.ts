@@ -1,5 +1,6 @@
 import type { ControllerDescriptor } from './controller-manager';
 import { GarbageCollector } from './garbage-collector';
+import { JobController } from './job/job-controller';
 import { NodeLifecycleController, nodeLifecycleConfig } from './node-lifecycle';
 import { PodGarbageCollector } from './pod-gc';
 import { podInformer } from './pod-informer';
@@ -43,6 +44,15 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'taint-eviction-controller',
     start: (ctx) => {
       const c = new TaintEvictionController(ctx.clock, ctx.timeline, ctx.api, podInformer(ctx.informers), { release: ctx.release });
+      c.start();
+      return c;
+    },
+  },
+  {
+    name: 'job-controller',
+    aliases: ['job'],
+    start: (ctx) => {
+      const c = new JobController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.release);
       c.start();
       return c;
     },

@@ -15,7 +15,10 @@ export type Component =
   | 'gc'
   | 'podgc'
   | 'nodelifecycle'
-  | 'controller';
+  | 'controller'
+  | 'job'
+  | 'statefulset'
+  | 'daemonset';
 
 export const COMPONENTS: readonly Component[] = [
   'kubectl',
@@ -32,6 +35,9 @@ export const COMPONENTS: readonly Component[] = [
   'gc',
   'podgc',
   'nodelifecycle',
+  'job',
+  'statefulset',
+  'daemonset',
 ];
 
 /** One thing that happened in the simulated cluster, at a virtual instant. */

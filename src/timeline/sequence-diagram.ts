@@ -61,6 +61,9 @@ export const COLORS: Readonly<Record<Component, string>> = {
   gc: '#4d7c0f',
   podgc: '#b45309',
   nodelifecycle: '#475569',
+  job: '#0369a1',
+  statefulset: '#9f1239',
+  daemonset: '#3f6212',
 };
 
 export function renderSequenceDiagram(events: readonly TimelineEvent[], options: SequenceDiagramOptions): string {
