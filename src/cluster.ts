@@ -4,6 +4,7 @@ import { startControllers } from './controllers/controller-manager';
 import { SharedInformerFactory } from './controllers/informer';
 import { DEFAULT_POD_GC_CONFIG, type PodGarbageCollector, type PodGCConfig } from './controllers/pod-gc';
 import { CONTROLLERS, DEFAULT_CONTROLLERS } from './controllers/registry';
+import { DoubleRunWatch } from './double-run';
 import { DEFAULT_NODE_CONFIG, SimNode, type NodeConfig } from './node';
 import { DEFAULT_RELEASE, type Release } from './release';
 import { Timeline, type Recording } from './timeline/timeline';
@@ -40,6 +41,8 @@ export class Cluster {
   /** The release of the control plane and kubectl (and of every kubelet not given its own). */
   readonly release: Release;
   private readonly options: ClusterOptions;
+  /** One pod name running on two nodes (a force deletion's double-run hazard), said on the timeline. */
+  private readonly doubleRun: DoubleRunWatch;
 
   constructor(options: Partial<ClusterOptions> & { record?: Recording } = {}) {
     // record: 'summary' keeps counts instead of events (and no request records): for big runs.
@@ -55,6 +58,7 @@ export class Cluster {
       controllers: options.controllers ?? DEFAULT_CONTROLLERS,
     };
     this.apiserver = new ApiServer(this.clock, this.timeline, this.options.apiserver);
+    this.doubleRun = new DoubleRunWatch(this.timeline);
     this.informers = new SharedInformerFactory(this.apiserver);
     this.controllers = startControllers(CONTROLLERS, this.options.controllers, {
       clock: this.clock,
@@ -86,6 +90,8 @@ export class Cluster {
     if (this.nodes.has(name)) throw new Error(`node "${name}" already exists`);
     const config = Object.keys(kubelet).length === 0 ? this.options.node : { ...this.options.node, kubelet: { ...this.options.node.kubelet, ...kubelet } };
     const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config);
+    node.runtime.onSandboxStarted = (s) => this.doubleRun.started(name, s);
+    node.runtime.onSandboxStopped = (s) => this.doubleRun.stopped(s);
     this.nodes.set(name, node);
     return node;
   }

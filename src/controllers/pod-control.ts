@@ -1,9 +1,10 @@
 import type { ApiResponse, ApiServer, ClientIdentity } from '../apiserver/apiserver';
 import { EventRecorder } from '../apiserver/event-recorder';
-import type { KubeObject } from '../apiserver/object';
+import { fromTime, type KubeObject } from '../apiserver/object';
 import { LabelSelector as ParsedSelector } from '../apiserver/selectors';
 import type { LabelSelector, OwnerReference, Pod, PodTemplateSpec } from '../apiserver/types';
 import type { Clock } from '../clock';
+import type { SharedInformer, SharedInformerFactory } from './informer';
 
 /**
  * metav1.LabelSelectorAsSelector: matchLabels and matchExpressions (In, NotIn, Exists,
@@ -31,6 +32,17 @@ export function getControllerOf(obj: KubeObject): OwnerReference | undefined {
 /** metav1.NewControllerRef: controller and blockOwnerDeletion true. */
 export function newControllerRef(owner: KubeObject, apiVersion: string, kind: string): OwnerReference {
   return { apiVersion, kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
+}
+
+/**
+ * podutil.IsPodAvailable: ready for at least minReadySeconds (the Ready condition's
+ * lastTransitionTime that long ago), or ready at all when minReadySeconds is 0.
+ */
+export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
+  const ready = (pod.status?.conditions ?? []).find((c) => c.type === 'Ready' && c.status === 'True');
+  if (!ready) return false;
+  if (minReadySeconds <= 0) return true;
+  return !!ready.lastTransitionTime && fromTime(ready.lastTransitionTime) + minReadySeconds * 1000 <= now;
 }
 
 /** podutil.IsPodReady: the Ready condition is True. */
@@ -84,6 +96,8 @@ export class PodControl {
     private readonly identity: ClientIdentity,
     /** The Event source component, e.g. `job-controller`. */
     component: string,
+    /** The Events' messages: RealPodControl's by default; StatefulPodControl (recordPodEvent) words them its own way. */
+    private readonly messages: { created(pod: string, owner: KubeObject): string; deleted(pod: string, owner: KubeObject): string } = { created: (pod) => `Created pod: ${pod}`, deleted: (pod) => `Deleted pod: ${pod}` },
   ) {
     this.recorder = new EventRecorder({ component }, identity.component, () => clock.now(), (e) => this.api.create(identity, 'events', e.metadata.namespace, e));
   }
@@ -111,7 +125,7 @@ export class PodControl {
     mutate?.(pod);
     const r = this.api.create(this.identity, 'pods', owner.metadata.namespace, pod);
     const ref = involved(owner, ownerKind);
-    if (r.ok) this.recorder.event(ref, 'Normal', 'SuccessfulCreate', `Created pod: ${r.object.metadata.name}`);
+    if (r.ok) this.recorder.event(ref, 'Normal', 'SuccessfulCreate', this.messages.created(r.object.metadata.name!, owner));
     else this.recorder.event(ref, 'Warning', 'FailedCreate', `Error creating: ${r.status.message}`);
     return r;
   }
@@ -120,7 +134,7 @@ export class PodControl {
   deletePod(owner: KubeObject, ownerKind: string, name: string): ApiResponse<unknown> {
     const r = this.api.delete(this.identity, 'pods', owner.metadata.namespace, name, {});
     const ref = involved(owner, ownerKind);
-    if (r.ok) this.recorder.event(ref, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
+    if (r.ok) this.recorder.event(ref, 'Normal', 'SuccessfulDelete', this.messages.deleted(name, owner));
     else if (r.code !== 404) this.recorder.event(ref, 'Warning', 'FailedDelete', `Error deleting: ${r.status.message}`);
     return r;
   }
@@ -170,4 +184,29 @@ export class ControllerExpectations {
   delete(key: string): void {
     this.expected.delete(key);
   }
+}
+
+/** controller.PodControllerUIDIndex: the pods of a controller by its uid. */
+export const POD_CONTROLLER_UID_INDEX = 'podControllerUID';
+
+/**
+ * The shared pod informer with the controller-uid index (controller.AddPodControllerUIDIndexer),
+ * which the job, statefulset and daemonset controllers read their pods from: a workload's pods
+ * cost what it has, not what the cluster holds.
+ */
+export function podsByControllerUID(factory: SharedInformerFactory): SharedInformer<Pod> {
+  const informer = factory.informerFor('pods');
+  if (!informer.hasIndexer(POD_CONTROLLER_UID_INDEX)) {
+    informer.addIndexer(POD_CONTROLLER_UID_INDEX, (pod) => {
+      const owner = getControllerOf(pod);
+      return owner ? [owner.uid] : [];
+    });
+  }
+  return informer;
+}
+
+/** The pods `owner` controls (the controller-uid index) that its selector still selects (no adoption of orphans is modelled). */
+export function podsOwnedBy(pods: SharedInformer<Pod>, owner: KubeObject, selector: LabelSelector | undefined): Pod[] {
+  const parsed = labelSelectorAsSelector(selector);
+  return pods.byIndex(POD_CONTROLLER_UID_INDEX, owner.metadata.uid!).filter((p) => parsed?.matches(p.metadata.labels) ?? false);
 }

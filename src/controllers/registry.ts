@@ -1,6 +1,7 @@
 import type { ControllerDescriptor } from './controller-manager';
 import { GarbageCollector } from './garbage-collector';
 import { JobController } from './job/job-controller';
+import { StatefulSetController } from './statefulset/stateful-set';
 import { NodeLifecycleController, nodeLifecycleConfig } from './node-lifecycle';
 import { PodGarbageCollector } from './pod-gc';
 import { podInformer } from './pod-informer';
@@ -53,6 +54,15 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     aliases: ['job'],
     start: (ctx) => {
       const c = new JobController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.release);
+      c.start();
+      return c;
+    },
+  },
+  {
+    name: 'statefulset-controller',
+    aliases: ['statefulset'],
+    start: (ctx) => {
+      const c = new StatefulSetController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.release);
       c.start();
       return c;
     },

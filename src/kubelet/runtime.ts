@@ -89,6 +89,7 @@ export class ContainerRuntime {
   startPod(uid: string, podRef: string, containers: readonly string[], runsToCompletion: (name: string) => boolean = () => false): string[] {
     const sandbox: Sandbox = { uid, podRef, state: 'ready', containers: new Map() };
     this.sandboxes.set(uid, sandbox);
+    this.onSandboxStarted(sandbox);
     const toPull = containers.filter((name) => this.needsPull(uid, name));
     const started = containers.filter((name) => !toPull.includes(name)).map((name) => this.create(sandbox, name));
     for (const c of started) this.afterStart(sandbox, c, runsToCompletion(c.name));
@@ -149,6 +150,10 @@ export class ContainerRuntime {
     if (runsForMs) c.exitTimer = this.clock.after(runsForMs, () => this.exit(sandbox, c, code));
     else this.exit(sandbox, c, code);
   }
+
+  /** A pod sandbox came up / went down on this node (the cluster watches for one name running on two nodes). */
+  onSandboxStarted: (s: Sandbox) => void = () => undefined;
+  onSandboxStopped: (s: Sandbox) => void = () => undefined;
 
   /** A container of a pod has exited (the PLEG sees it at its next relist). */
   onContainerExit: (uid: string) => void = () => undefined;
@@ -228,6 +233,7 @@ export class ContainerRuntime {
     const s = this.sandboxes.get(uid);
     if (!s || s.state !== 'ready') return;
     s.state = 'notready';
+    this.onSandboxStopped(s);
     this.timeline.record('runtime', `sandbox stopped ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult → StopPodSandbox', { actor: this.nodeName });
   }
 
@@ -247,6 +253,7 @@ export class ContainerRuntime {
   removePodSandbox(uid: string): void {
     const s = this.sandboxes.get(uid);
     if (!s) return;
+    if (s.state === 'ready') this.onSandboxStopped(s);
     s.state = 'removed';
     this.sandboxes.delete(uid);
     this.timeline.record('runtime', `sandbox removed ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_gc.go evictSandboxes → RemovePodSandbox', { actor: this.nodeName });

@@ -7,7 +7,7 @@ import type { Release } from '../../release';
 import type { Timeline } from '../../timeline/timeline';
 import type { SharedInformer, SharedInformerFactory } from '../informer';
 import { keyOf, splitKey } from '../informer';
-import { compareActivePods, ControllerExpectations, getControllerOf, isPodActive, isPodReady, isPodTerminating, labelSelectorAsSelector, newControllerRef, PodControl } from '../pod-control';
+import { compareActivePods, ControllerExpectations, getControllerOf, isPodActive, isPodReady, isPodTerminating, labelSelectorAsSelector, newControllerRef, POD_CONTROLLER_UID_INDEX, PodControl, podsByControllerUID } from '../pod-control';
 import { DefaultControllerRateLimiter, WorkQueue } from '../workqueue';
 import { getRemainingTime, newBackoffRecord, type BackoffRecord } from './backoff';
 import { matchPodFailurePolicy } from './pod-failure-policy';
@@ -20,8 +20,6 @@ const SYNC_JOB_BATCH_PERIOD_MS = 1000;
 const MAX_UNCOUNTED_PODS = 500;
 /** MaxPodCreateDeletePerSync. */
 const MAX_POD_CREATE_DELETE_PER_SYNC = 500;
-/** controller.PodControllerUIDIndex: the pods of a controller by its uid. */
-export const POD_CONTROLLER_UID_INDEX = 'podControllerUID';
 /** The managedBy value of the built-in controller (batch/v1 JobControllerName). */
 const JOB_CONTROLLER_NAME = 'kubernetes.io/job-controller';
 
@@ -31,18 +29,6 @@ const ref = (pod: Pod): string => `pods/${pod.metadata.name}`;
 /** util.IsJobFinished: a Complete or Failed condition that is True. */
 export function isJobFinished(job: Job): boolean {
   return (job.status?.conditions ?? []).some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
-}
-
-/** The pod informer with the controller-uid index (AddPodControllerUIDIndexer). */
-export function podsByControllerUID(factory: SharedInformerFactory): SharedInformer<Pod> {
-  const informer = factory.informerFor('pods');
-  if (!informer.hasIndexer(POD_CONTROLLER_UID_INDEX)) {
-    informer.addIndexer(POD_CONTROLLER_UID_INDEX, (pod) => {
-      const owner = getControllerOf(pod);
-      return owner ? [owner.uid] : [];
-    });
-  }
-  return informer;
 }
 
 /** What one syncJob works with (syncJobCtx). */
