@@ -1,4 +1,5 @@
 import type { ControllerDescriptor } from './controller-manager';
+import { DaemonSetsController } from './daemon/daemon-controller';
 import { GarbageCollector } from './garbage-collector';
 import { JobController } from './job/job-controller';
 import { StatefulSetController } from './statefulset/stateful-set';
@@ -63,6 +64,15 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     aliases: ['statefulset'],
     start: (ctx) => {
       const c = new StatefulSetController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.release);
+      c.start();
+      return c;
+    },
+  },
+  {
+    name: 'daemonset-controller',
+    aliases: ['daemonset'],
+    start: (ctx) => {
+      const c = new DaemonSetsController(ctx.clock, ctx.timeline, ctx.api, ctx.informers);
       c.start();
       return c;
     },
