@@ -15,6 +15,9 @@ export type Component =
   | 'gc'
   | 'podgc'
   | 'nodelifecycle'
+  | 'scheduler'
+  | 'replicaset'
+  | 'deployment'
   | 'controller';
 
 export const COMPONENTS: readonly Component[] = [
@@ -32,6 +35,9 @@ export const COMPONENTS: readonly Component[] = [
   'gc',
   'podgc',
   'nodelifecycle',
+  'scheduler',
+  'replicaset',
+  'deployment',
 ];
 
 /** One thing that happened in the simulated cluster, at a virtual instant. */

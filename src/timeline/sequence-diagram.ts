@@ -61,6 +61,9 @@ export const COLORS: Readonly<Record<Component, string>> = {
   gc: '#4d7c0f',
   podgc: '#b45309',
   nodelifecycle: '#475569',
+  scheduler: '#0369a1',
+  replicaset: '#9f1239',
+  deployment: '#3f6212',
 };
 
 export function renderSequenceDiagram(events: readonly TimelineEvent[], options: SequenceDiagramOptions): string {
