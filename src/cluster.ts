@@ -7,6 +7,7 @@ import { CONTROLLERS, DEFAULT_CONTROLLERS } from './controllers/registry';
 import { DoubleRunWatch } from './double-run';
 import { DEFAULT_NODE_CONFIG, SimNode, type NodeConfig } from './node';
 import { DEFAULT_RELEASE, type Release } from './release';
+import { KubeScheduler } from './scheduler/scheduler';
 import { Timeline, type Recording } from './timeline/timeline';
 
 /** The client identities of the people and tools that drive a scenario. */
@@ -22,6 +23,8 @@ export interface ClusterOptions {
   podGC: PodGCConfig;
   /** kube-controller-manager --controllers: `*` for all, `-NAME` to leave one out (names in src/controllers/registry.ts). */
   controllers: readonly string[];
+  /** Whether kube-scheduler runs (default: yes); without it, pods no step binds stay Pending. */
+  scheduler: boolean;
 }
 
 /**
@@ -38,6 +41,8 @@ export class Cluster {
   readonly informers: SharedInformerFactory;
   /** The running controllers of kube-controller-manager, by canonical name. */
   readonly controllers: ReadonlyMap<string, object>;
+  /** kube-scheduler, its own component beside kube-controller-manager (absent when turned off). */
+  readonly scheduler?: KubeScheduler;
   /** The release of the control plane and kubectl (and of every kubelet not given its own). */
   readonly release: Release;
   private readonly options: ClusterOptions;
@@ -56,10 +61,15 @@ export class Cluster {
       node: { ...node, kubelet: { ...node.kubelet, release } },
       podGC: { ...(options.podGC ?? DEFAULT_POD_GC_CONFIG), release },
       controllers: options.controllers ?? DEFAULT_CONTROLLERS,
+      scheduler: options.scheduler ?? true,
     };
     this.apiserver = new ApiServer(this.clock, this.timeline, this.options.apiserver);
     this.doubleRun = new DoubleRunWatch(this.timeline);
     this.informers = new SharedInformerFactory(this.apiserver);
+    if (this.options.scheduler) {
+      this.scheduler = new KubeScheduler(this.clock, this.timeline, this.apiserver, this.informers, release);
+      this.scheduler.start();
+    }
     this.controllers = startControllers(CONTROLLERS, this.options.controllers, {
       clock: this.clock,
       timeline: this.timeline,

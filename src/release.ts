@@ -70,6 +70,12 @@ const GATES = {
   RecursiveReadOnlyMounts: [[26, ABSENT_OFF], [30, ALPHA], [31, BETA_ON], [33, GA]],
   // KEP-4960 container stop signals: α 1.33.
   ContainerStopSignals: [[26, ABSENT_OFF], [33, ALPHA]],
+  // KEP-3521 pod scheduling gates (spec.schedulingGates): α 1.26, β on 1.27 (#116829), GA 1.30 (#123575).
+  PodSchedulingReadiness: [[26, ALPHA], [27, BETA_ON], [30, GA]],
+  // KEP-4247 queueing hints: β on 1.27, turned off in 1.28 (#120129), on again 1.32 (#128472), GA 1.34.
+  SchedulerQueueingHints: [[26, ABSENT_OFF], [27, BETA_ON], [28, BETA_OFF], [32, BETA_ON], [34, GA]],
+  // KEP-5142 (#130772): an empty active queue pops the backoff queue at once; β on 1.33.
+  SchedulerPopFromBackoffQ: [[26, ABSENT_OFF], [33, BETA_ON]],
   // #122890: soft eviction keeps min(evictionMaxPodGracePeriod, spec grace); the gate restores the old overwrite.
   AllowOverwriteTerminationGracePeriodSeconds: [[26, ABSENT_ON], [32, DEPRECATED_OFF], [35, DEPRECATED_LOCKED_OFF]],
   // KEP-4781 (#134746): a kubelet restart no longer resets started/ready; the gate restores the old reset.

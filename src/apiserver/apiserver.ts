@@ -376,7 +376,9 @@ export class ApiServer {
 
   /**
    * pods/binding (pkg/registry/core/pod/storage/storage.go BindingREST.setPodHostAndAnnotations):
-   * a pod that is being deleted, or already bound, cannot be bound (R60).
+   * a pod that is being deleted, or already bound, cannot be bound (R60); nor, with
+   * PodSchedulingReadiness, one that still has scheduling gates. Binding sets spec.nodeName and
+   * the PodScheduled=True condition in one write.
    */
   bind(client: ClientIdentity, namespace: string, name: string, nodeName: string): ApiResponse<Pod> {
     return this.mutate(client, 'CREATE', 'pods', namespace, name, `CREATE pods/${name}/binding node=${nodeName}`, 'pkg/registry/core/pod/storage/storage.go BindingREST.setPodHostAndAnnotations', () => {
@@ -384,7 +386,11 @@ export class ApiServer {
         // BindingREST.assignPod: errors of the update function become a Conflict on "pods/binding".
         if (pod.metadata.deletionTimestamp) throw conflict('pods/binding', name, `pod ${name} is being deleted, cannot be assigned to a host`);
         if (pod.spec?.nodeName) throw conflict('pods/binding', name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
+        if (this.options.release.enabled('PodSchedulingReadiness') && (pod.spec?.schedulingGates ?? []).length > 0) throw conflict('pods/binding', name, `pod ${name} has non-empty .spec.schedulingGates`);
         pod.spec = { ...pod.spec!, nodeName };
+        const status = { ...pod.status };
+        updatePodCondition(status, { type: 'PodScheduled', status: 'True' }, this.clock.now());
+        pod.status = status;
         return pod;
       }, { strategy: { ...podStatusStrategy, prepareForUpdate: () => undefined, validateUpdate: () => [] } });
       return { code: 201, object: r.object };

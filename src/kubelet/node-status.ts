@@ -11,6 +11,9 @@ export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 export const LEASE_RENEW_INTERVAL_MS = 10_000;
 export const LEASE_DURATION_SECONDS = 40;
 
+/** KubeletConfiguration maxPods default. */
+export const MAX_PODS = 110;
+
 /**
  * The kubelet's node reporting: registerWithAPIServer (kubelet_node_status.go) creates the Node
  * object, and the node lease controller (component-helpers/apimachinery/lease controller.go)
@@ -77,6 +80,9 @@ export class NodeStatusReporter {
       status: {
         conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now }],
         addresses: [{ type: 'Hostname', address: this.nodeName }],
+        // setters.go MachineInfo: maxPods (KubeletConfiguration default 110) as capacity and allocatable pods.
+        capacity: { pods: String(MAX_PODS) },
+        allocatable: { pods: String(MAX_PODS) },
       },
     };
     // A kubelet that restarts finds its Node already there (AlreadyExists) and keeps it.

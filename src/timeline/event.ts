@@ -15,10 +15,13 @@ export type Component =
   | 'gc'
   | 'podgc'
   | 'nodelifecycle'
-  | 'controller'
+  | 'scheduler'
+  | 'replicaset'
+  | 'deployment'
   | 'job'
   | 'statefulset'
-  | 'daemonset';
+  | 'daemonset'
+  | 'controller';
 
 export const COMPONENTS: readonly Component[] = [
   'kubectl',
@@ -35,6 +38,9 @@ export const COMPONENTS: readonly Component[] = [
   'gc',
   'podgc',
   'nodelifecycle',
+  'scheduler',
+  'replicaset',
+  'deployment',
   'job',
   'statefulset',
   'daemonset',

@@ -61,9 +61,12 @@ export const COLORS: Readonly<Record<Component, string>> = {
   gc: '#4d7c0f',
   podgc: '#b45309',
   nodelifecycle: '#475569',
-  job: '#0369a1',
-  statefulset: '#9f1239',
-  daemonset: '#3f6212',
+  scheduler: '#0369a1',
+  replicaset: '#9f1239',
+  deployment: '#3f6212',
+  job: '#0e7490',
+  statefulset: '#be123c',
+  daemonset: '#65a30d',
 };
 
 export function renderSequenceDiagram(events: readonly TimelineEvent[], options: SequenceDiagramOptions): string {
