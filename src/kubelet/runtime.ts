@@ -249,6 +249,18 @@ export class ContainerRuntime {
     this.timeline.record('runtime', `removed ${name} ${s.podRef}`, source, { actor: this.nodeName });
   }
 
+  /** The machine lost power: every process is gone at once (no signal, no exit the kubelet could see). */
+  powerLoss(): void {
+    for (const s of this.sandboxes.values()) {
+      for (const c of s.containers.values()) {
+        if (c.exitTimer) this.clock.cancel(c.exitTimer);
+        c.state = 'exited';
+      }
+      if (s.state === 'ready') this.onSandboxStopped(s);
+      s.state = 'notready';
+    }
+  }
+
   /** RemovePodSandbox (container GC): the sandbox, and any container still in it, is deleted. */
   removePodSandbox(uid: string): void {
     const s = this.sandboxes.get(uid);

@@ -1,5 +1,6 @@
 import { TAINT_NOT_READY, TAINT_UNREACHABLE } from '../../apiserver/admission';
 import type { DaemonSet, Node, Pod, PodSpec, Taint, Toleration } from '../../apiserver/types';
+import { requiredNodeAffinityMatches } from '../../scheduler/filters';
 import { toleratesTaint } from '../taint-eviction';
 
 export const SOURCE = 'pkg/controller/daemon/util/daemonset_util.go';
@@ -56,36 +57,6 @@ export function getTargetNodeName(pod: Pod): string | undefined {
   return undefined;
 }
 
-/** nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): the nodeSelector and any one of the required terms. */
-export function fitsNodeAffinity(spec: PodSpec, node: Node): boolean {
-  const labels = node.metadata.labels ?? {};
-  for (const [k, v] of Object.entries(spec.nodeSelector ?? {})) if (labels[k] !== v) return false;
-  const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (!terms || terms.length === 0) return true;
-  const fields: Record<string, string> = { 'metadata.name': node.metadata.name ?? '' };
-  const holds = (r: { key: string; operator: string; values?: string[] }, of: Record<string, string>): boolean => {
-    const has = Object.prototype.hasOwnProperty.call(of, r.key);
-    const v = of[r.key];
-    switch (r.operator) {
-      case 'In':
-        return has && (r.values ?? []).includes(v);
-      case 'NotIn':
-        return !has || !(r.values ?? []).includes(v);
-      case 'Exists':
-        return has;
-      case 'DoesNotExist':
-        return !has;
-      case 'Gt':
-      case 'Lt':
-        return has && /^-?\d+$/.test(v) && (r.operator === 'Gt' ? Number(v) > Number(r.values?.[0]) : Number(v) < Number(r.values?.[0]));
-      default:
-        return false;
-    }
-  };
-  // A term with no requirements matches nothing; terms are ORed, requirements within one ANDed.
-  return terms.some((t) => (t.matchExpressions?.length ?? 0) + (t.matchFields?.length ?? 0) > 0 && (t.matchExpressions ?? []).every((r) => holds(r, labels)) && (t.matchFields ?? []).every((r) => holds(r, fields)));
-}
-
 /** v1helper.FindMatchingUntoleratedTaint among the taints `filter` keeps. */
 export function findUntoleratedTaint(taints: readonly Taint[], tolerations: readonly Toleration[], filter: (t: Taint) => boolean): Taint | undefined {
   return taints.filter(filter).find((taint) => !tolerations.some((t) => toleratesTaint(t, taint)));
@@ -102,7 +73,8 @@ export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): { shouldRun: 
   addOrUpdateDaemonPodTolerations(spec);
   const name = node.metadata.name!;
   if (spec.nodeName && spec.nodeName !== name) return { shouldRun: false, shouldContinueRunning: false, why: `the template names node ${spec.nodeName}` };
-  if (!fitsNodeAffinity(spec, node)) return { shouldRun: false, shouldContinueRunning: false, why: 'its nodeSelector or node affinity does not match' };
+  // predicates: the scheduler's own node affinity check (nodeaffinity.GetRequiredNodeAffinity).
+  if (!requiredNodeAffinityMatches({ metadata: {}, spec }, node)) return { shouldRun: false, shouldContinueRunning: false, why: 'its nodeSelector or node affinity does not match' };
   const taints = node.spec?.taints ?? [];
   const untolerated = findUntoleratedTaint(taints, spec.tolerations ?? [], (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
   if (untolerated) {
