@@ -57,8 +57,8 @@ Given('the {word} controller is not running', function (this: TerminatingWorld, 
 });
 
 const kindOf = (word: string): WorkloadKind => {
-  if (word === 'statefulset' || word === 'job' || word === 'daemonset') return word;
-  throw new ScenarioError(`"${word}" is not a workload kind here: write statefulset, job or daemonset`);
+  if (word === 'statefulset' || word === 'job' || word === 'daemonset' || word === 'deployment' || word === 'replicaset') return word;
+  throw new ScenarioError(`"${word}" is not a workload kind here: write statefulset, job, daemonset, deployment or replicaset`);
 };
 
 /** Every pod that workload's controller creates: its container exits with that code after running that long (a Job's work done, or failed). */
@@ -96,6 +96,7 @@ Then('job {string} has condition {string}', function (this: TerminatingWorld, na
   checkJobCondition(this, name, type);
 });
 
+/** The same, and the condition's reason is that one. */
 Then('job {string} has condition {string} with reason {string}', function (this: TerminatingWorld, name: string, type: string, reason: string) {
   checkJobCondition(this, name, type, reason);
 });

@@ -15,17 +15,18 @@ import { Store, STORE_SOURCE } from './store';
 import type { Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { ControllerRevision, DaemonSet, DeleteOptions, Event, Job, Lease, Namespace, Node, Pod, ReplicaSet, StatefulSet, Status } from './types';
+import type { ControllerRevision, DaemonSet, DeleteOptions, Deployment, Event, Job, Lease, Namespace, Node, Pod, ReplicaSet, StatefulSet, Status } from './types';
+import { deploymentStrategies, replicaSetStrategies } from './apps-strategy';
 import { controllerRevisionStrategy, daemonSetStrategies, jobStrategies, statefulSetStrategies } from './workload-strategy';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | WorkloadResource;
+export type Resource = 'pods' | 'replicasets' | 'deployments' | 'nodes' | 'events' | 'leases' | 'namespaces' | WorkloadResource;
 /** The workload kinds of the job, statefulset and daemon controllers (and the revisions the latter two keep). */
 export type WorkloadResource = 'jobs' | 'statefulsets' | 'daemonsets' | 'controllerrevisions';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace } & WorkloadResourceType;
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; deployments: Deployment; nodes: Node; events: Event; leases: Lease; namespaces: Namespace } & WorkloadResourceType;
 export type WorkloadResourceType = { jobs: Job; statefulsets: StatefulSet; daemonsets: DaemonSet; controllerrevisions: ControllerRevision };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
@@ -118,10 +119,12 @@ export class ApiServer {
     const jobs = jobStrategies(options.release);
     const statefulSets = statefulSetStrategies(options.release);
     const daemonSets = daemonSetStrategies();
+    const replicaSets = replicaSetStrategies();
+    const deployments = deploymentStrategies();
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
-      // pkg/registry/apps/replicaset/strategy.go: apps/v1 ReplicaSets delete dependents (in the background) by default.
-      replicasets: new Store<ReplicaSet>(this.etcd, clock, genericStrategy<ReplicaSet>({ kind: 'ReplicaSet', apiVersion: 'apps/v1', resource: 'replicasets', namespaced: true, gcPolicy: 'DeleteDependents' })),
+      replicasets: new Store<ReplicaSet>(this.etcd, clock, replicaSets.main),
+      deployments: new Store<Deployment>(this.etcd, clock, deployments.main),
       // pkg/registry/core/node/storage: nodes live under /registry/minions.
       nodes: new Store<Node>(this.etcd, clock, genericStrategy<Node>({ kind: 'Node', apiVersion: 'v1', resource: 'nodes', etcdPrefix: 'minions', namespaced: false })),
       events: new Store<Event>(this.etcd, clock, genericStrategy<Event>({ kind: 'Event', apiVersion: 'v1', resource: 'events', namespaced: true })),
@@ -134,7 +137,7 @@ export class ApiServer {
       daemonsets: new Store<DaemonSet>(this.etcd, clock, daemonSets.main),
       controllerrevisions: new Store<ControllerRevision>(this.etcd, clock, controllerRevisionStrategy()),
     };
-    this.statusStrategies = { jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status } as Partial<Record<Resource, Strategy<never>>>;
+    this.statusStrategies = { replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status } as Partial<Record<Resource, Strategy<never>>>;
     this.etcd.subscribe((e) => this.dispatch(e));
   }
 
