@@ -9,6 +9,7 @@ import { genericStrategy } from './generic-strategy';
 import { clone, type KubeObject } from './object';
 import { applyPatchBody, type PatchType } from './patch';
 import { serverSideApply } from './field-manager';
+import { applyScale, scaleOf, type Scale, type ScalableResource } from './scale';
 import { podStatusStrategy, podStrategyFor } from './pod-strategy';
 import { updatePodCondition } from './pod-util';
 import { Store, STORE_SOURCE } from './store';
@@ -299,6 +300,28 @@ export class ApiServer {
     return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`, () => {
       const r = this.stores[resource].update(namespace, name, (existing) => applyPatchBody(existing, type, body), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource) });
       return { code: 200, object: r.object };
+    });
+  }
+
+  /** GET …/scale (ScaleREST.Get): the object's autoscaling/v1 Scale. */
+  getScale(resource: ScalableResource, namespace: string | undefined, name: string): ApiResponse<Scale> {
+    return this.serve(undefined, () => ({ code: 200, object: scaleOf(this.stores[resource].get(namespace, name)) }));
+  }
+
+  /**
+   * PATCH or PUT …/scale (ScaleREST.Update): the patch is applied to the object's Scale (or the
+   * Scale sent replaces it), and its spec.replicas is written to the object in one update through
+   * the main strategy; the answer is the new Scale.
+   */
+  scale(client: ClientIdentity, resource: ScalableResource, namespace: string | undefined, name: string, change: { patch: PatchType; body: unknown } | { scale: Scale }, opts: { dryRun?: boolean } = {}): ApiResponse<Scale> {
+    const verb = 'patch' in change ? 'PATCH' : 'UPDATE';
+    return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, `pkg/registry/apps/${resource === 'deployments' ? 'deployment' : 'replicaset'}/storage/storage.go ScaleREST.Update`, () => {
+      const store = this.stores[resource] as Store<Deployment | ReplicaSet>;
+      const r = store.update(namespace, name, (existing) => {
+        const next = 'patch' in change ? (applyPatchBody(scaleOf(existing), change.patch, change.body) as Scale) : change.scale;
+        return applyScale(existing, next, resource);
+      }, { dryRun: opts.dryRun });
+      return { code: 200, object: scaleOf(r.object) };
     });
   }
 

@@ -21,6 +21,9 @@ function defaultedOnUpdate<T extends ReplicaSet | Deployment>(strategies: { main
 /** The defaulters of a pod template (SetDefaults_PodSpec and SetDefaults_Container run on every nested PodTemplateSpec). */
 function setTemplateDefaults(template: PodTemplateSpec | undefined): void {
   if (!template) return;
+  // metav1.Time decodes null as the zero time, which is not written back: `creationTimestamp: null`
+  // in a template (as kubectl sends Go structs) is no field at all.
+  if (template.metadata && template.metadata.creationTimestamp === null) template.metadata = { ...template.metadata, creationTimestamp: undefined };
   const pod = { metadata: {}, spec: template.spec } as Pod;
   setPodDefaults(pod);
   // Only a missing spec is a new object; a stored (shared) template is defaulted in place, where a

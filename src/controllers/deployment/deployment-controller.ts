@@ -213,6 +213,7 @@ export class DeploymentController {
     const existing = findNewReplicaSet(d, sets);
     if (existing) {
       const revision = revisionOf(existing) > maxOldRevision ? revisionOf(existing) : maxOldRevision + 1;
+      this.setDeploymentRevision(d, revision);
       if (String(revision) === existing.metadata.annotations?.[REVISION_ANNOTATION]) return existing;
       const r = this.api.update(IDENTITY, 'replicasets', existing.metadata.namespace, { ...existing, metadata: { ...existing.metadata, annotations: { ...existing.metadata.annotations, [REVISION_ANNOTATION]: String(revision) } } });
       return r.ok ? r.object : new Error(r.status.message);
@@ -238,8 +239,16 @@ export class DeploymentController {
     this.timeline.record('deployment', `creates replicaset ${name} with ${replicas} replicas (revision ${maxOldRevision + 1})`, `${SOURCE}/sync.go getNewReplicaSet`, { actor: IDENTITY.name });
     const r = this.api.create(IDENTITY, 'replicasets', d.metadata.namespace, rs);
     if (!r.ok) return new Error(r.status.message);
+    this.setDeploymentRevision(d, maxOldRevision + 1);
     if (replicas > 0) this.recorder.event(this.ref(d), 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${name} from 0 to ${replicas}`);
     return r.object;
+  }
+
+  /** SetDeploymentRevision: the Deployment carries its new set's revision annotation (kubectl rollout undo reads it). */
+  private setDeploymentRevision(d: Deployment, revision: number): void {
+    const fresh = this.deployments.get(keyOf(d)) ?? d;
+    if (fresh.metadata.annotations?.[REVISION_ANNOTATION] === String(revision)) return;
+    this.api.update(IDENTITY, 'deployments', fresh.metadata.namespace, { ...fresh, metadata: { ...fresh.metadata, annotations: { ...fresh.metadata.annotations, [REVISION_ANNOTATION]: String(revision) } } });
   }
 
   /** scaleReplicaSet: spec.replicas and the desired/max-replicas annotations in one update, with a ScalingReplicaSet event. */
