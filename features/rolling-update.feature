@@ -50,3 +50,27 @@ Feature: A rolling update: the surge counts the pods asked for, not the pods tha
     Then deployment "web" has fields:
       | path                        | value |
       | /status/terminatingReplicas | 0     |
+
+  Scenario: kubectl scale and kubectl rollout restart
+    Given a node "node-1"
+    And a deployment "web" with 2 replicas
+    When I run `kubectl scale deployment/web --replicas=3`
+    Then kubectl prints "deployment.apps/web scaled"
+    And these events happen in order:
+      | component  | event                                        |
+      | apiserver  | PATCH deployments/web/scale                  |
+      | deployment | scales replicaset web-746bcfcdff from 2 to 3 |
+      | replicaset | creates pod web-746bcfcdff-                  |
+    When I run `kubectl rollout restart deployment/web`
+    Then kubectl prints "deployment.apps/web restarted"
+    When I run `kubectl rollout status deployment/web`
+    Then kubectl prints 'deployment "web" successfully rolled out'
+    And deployment "web" has fields:
+      | path                     | value |
+      | /status/updatedReplicas  | 3     |
+      | /metadata/annotations/deployment.kubernetes.io~1revision | "2" |
+    When I run `kubectl rollout undo deployment/web`
+    Then kubectl prints "deployment.apps/web rolled back"
+    And replicaset "web-746bcfcdff" has fields:
+      | path           | value |
+      | /spec/replicas | 3     |
