@@ -48,3 +48,26 @@ Feature: Which pod a ReplicaSet scale-down deletes
       | path                  | value |
       | /status/replicas      | 6     |
       | /status/readyReplicas | 6     |
+
+  Scenario: a pod that matches the selector and has no owner is adopted, and counts
+    Given a replicaset "api" with 2 replicas on node "node-1" with:
+      """
+      metadata:
+        labels:
+          tier: backend
+      """
+    And a pod "stray" running on node "node-1" with:
+      """
+      metadata:
+        labels:
+          app: api
+      """
+    When 1s passes
+    Then pod "stray" has fields:
+      | path                                  | value        |
+      | /metadata/ownerReferences/0/kind      | "ReplicaSet" |
+      | /metadata/ownerReferences/0/name      | "api"        |
+      | /metadata/ownerReferences/0/controller | true        |
+    And replicaset "api" has fields:
+      | path             | value |
+      | /status/replicas | 2     |

@@ -83,3 +83,28 @@ Feature: A rolling update: the surge counts the pods asked for, not the pods tha
     And replicaset "web-746bcfcdff" has fields:
       | path           | value |
       | /spec/replicas | 3     |
+
+  Scenario: Recreate: the new ReplicaSet starts only once every old pod is gone
+    # recreate.go rolloutRecreate: the old sets go to 0 first; oldPodsRunning holds the new one back.
+    Given a node "node-1"
+    And a deployment "web" with 2 replicas with:
+      """
+      spec:
+        strategy:
+          type: Recreate
+      """
+    And container "app" of the pods of deployment "web" exits 10s after SIGTERM
+    When deployment "web" rolls out a new template
+    Then these events happen in order:
+      | at   | component  | event                                        |
+      | T+0s | deployment | scales replicaset web-                       |
+      | T+0s | deployment | waits for 2 old pods to be gone (Recreate)   |
+    And no deployment event "creates replicaset" happens
+    When the cluster settles
+    Then these events happen in order:
+      | at    | component  | event                                  |
+      | T+11s | deployment | creates replicaset web-                |
+    And deployment "web" has fields:
+      | path                      | value |
+      | /status/updatedReplicas   | 2     |
+      | /status/availableReplicas | 2     |
