@@ -83,7 +83,7 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'deployment-controller',
     aliases: ['deployment'],
     start: (ctx) => {
-      const c = new DeploymentController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.release);
+      const c = new DeploymentController(ctx);
       c.start();
       return c;
     },
@@ -92,7 +92,7 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'replicaset-controller',
     aliases: ['replicaset'],
     start: (ctx) => {
-      const c = new ReplicaSetController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.release);
+      const c = new ReplicaSetController(ctx);
       c.start();
       return c;
     },

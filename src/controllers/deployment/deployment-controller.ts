@@ -1,11 +1,10 @@
-import type { ApiServer, ClientIdentity } from '../../apiserver/apiserver';
+import type { ClientIdentity } from '../../apiserver/apiserver';
 import { EventRecorder } from '../../apiserver/event-recorder';
 import { jsonEqual, toTime } from '../../apiserver/object';
 import type { Deployment, DeploymentCondition, DeploymentStatus, Pod, ReplicaSet } from '../../apiserver/types';
-import type { Clock } from '../../clock';
-import type { Release } from '../../release';
-import type { Timeline } from '../../timeline/timeline';
-import { keyOf, type SharedInformer, type SharedInformerFactory } from '../informer';
+import { ControllerBase } from '../controller-base';
+import type { ControllerContext } from '../controller-manager';
+import { keyOf, type SharedInformer } from '../informer';
 import { getControllerOf, labelSelectorAsSelector, newControllerRef, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../pod-control';
 import { WorkQueue } from '../workqueue';
 import {
@@ -38,20 +37,17 @@ const IDENTITY: ClientIdentity = { name: 'deployment-controller', component: 'de
  * sets to 0 and creates the new one only once no old pod runs. Pausing, proportional scaling
  * during a rollout (a scale goes to the newest set) and progress deadlines are not modelled.
  */
-export class DeploymentController {
+export class DeploymentController extends ControllerBase {
   readonly queue: WorkQueue;
   private readonly deployments: SharedInformer<Deployment>;
   private readonly sets: SharedInformer<ReplicaSet>;
   private readonly pods: SharedInformer<Pod>;
   private readonly recorder: EventRecorder;
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly timeline: Timeline,
-    private readonly api: ApiServer,
-    informers: SharedInformerFactory,
-    private readonly release: Release,
-  ) {
+  /** Built by kube-controller-manager with what every controller gets (ControllerContext). */
+  constructor(ctx: ControllerContext) {
+    super(ctx);
+    const { clock, informers } = ctx;
     this.queue = new WorkQueue(clock, (key) => this.syncDeployment(key));
     this.deployments = informers.informerFor('deployments');
     this.sets = informers.informerFor('replicasets');

@@ -1,11 +1,10 @@
-import type { ApiServer, ClientIdentity } from '../../apiserver/apiserver';
+import type { ClientIdentity } from '../../apiserver/apiserver';
 import { jsonEqual, toTime } from '../../apiserver/object';
 import type { LabelSelector as ParsedSelector } from '../../apiserver/selectors';
 import type { OwnerReference, Pod, ReplicaSet } from '../../apiserver/types';
-import type { Clock } from '../../clock';
-import type { Release } from '../../release';
-import type { Timeline } from '../../timeline/timeline';
-import { keyOf, type SharedInformer, type SharedInformerFactory } from '../informer';
+import { ControllerBase } from '../controller-base';
+import type { ControllerContext } from '../controller-manager';
+import { keyOf, type SharedInformer } from '../informer';
 import { getControllerOf, isPodActive, isPodReady, isPodTerminating, labelSelectorAsSelector, newControllerRef, ORPHAN_POD_INDEX_KEY, PodControl, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../pod-control';
 import { WorkQueue } from '../workqueue';
 import { BURST_REPLICAS, getPodsToDelete, isPodAvailable, rankReason, slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE, UIDTrackingExpectations } from './controller-utils';
@@ -29,20 +28,17 @@ type Status = NonNullable<ReplicaSet['status']>;
  * slow-start batches of 1, 2, 4, …, deletions ranked by ActivePodsWithRanks — and writes the
  * counts to status. Expectations keep it from acting twice on writes its informer has not seen yet.
  */
-export class ReplicaSetController {
+export class ReplicaSetController extends ControllerBase {
   readonly queue: WorkQueue;
   private readonly sets: SharedInformer<ReplicaSet>;
   private readonly pods: SharedInformer<Pod>;
   private readonly podControl: PodControl;
   readonly expectations: UIDTrackingExpectations;
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly timeline: Timeline,
-    private readonly api: ApiServer,
-    informers: SharedInformerFactory,
-    private readonly release: Release,
-  ) {
+  /** Built by kube-controller-manager with what every controller gets (ControllerContext). */
+  constructor(ctx: ControllerContext) {
+    super(ctx);
+    const { clock, api, informers } = ctx;
     this.queue = new WorkQueue(clock, (key) => this.syncReplicaSet(key));
     this.sets = informers.informerFor('replicasets');
     this.pods = podsByControllerUID(informers);
