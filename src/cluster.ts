@@ -4,9 +4,11 @@ import { startControllers } from './controllers/controller-manager';
 import { SharedInformerFactory } from './controllers/informer';
 import { DEFAULT_POD_GC_CONFIG, type PodGarbageCollector, type PodGCConfig } from './controllers/pod-gc';
 import { CONTROLLERS, DEFAULT_CONTROLLERS } from './controllers/registry';
+import { DoubleRunWatch } from './double-run';
 import { DEFAULT_NODE_CONFIG, SimNode, type NodeConfig } from './node';
 import type { MachineState } from './kubelet/machine-state';
 import { DEFAULT_RELEASE, type Release } from './release';
+import { KubeScheduler } from './scheduler/scheduler';
 import { Timeline, type Recording } from './timeline/timeline';
 import { ServiceNetwork } from './traffic/network';
 
@@ -23,6 +25,8 @@ export interface ClusterOptions {
   podGC: PodGCConfig;
   /** kube-controller-manager --controllers: `*` for all, `-NAME` to leave one out (names in src/controllers/registry.ts). */
   controllers: readonly string[];
+  /** Whether kube-scheduler runs (default: yes); without it, pods no step binds stay Pending. */
+  scheduler: boolean;
 }
 
 /**
@@ -39,10 +43,14 @@ export class Cluster {
   readonly informers: SharedInformerFactory;
   /** The running controllers of kube-controller-manager, by canonical name. */
   readonly controllers: ReadonlyMap<string, object>;
+  /** kube-scheduler, its own component beside kube-controller-manager (absent when turned off). */
+  readonly scheduler?: KubeScheduler;
   /** The release of the control plane and kubectl (and of every kubelet not given its own). */
   readonly release: Release;
   private readonly options: ClusterOptions;
   private serviceNetwork?: ServiceNetwork;
+  /** One pod name running on two nodes (a force deletion's double-run hazard), said on the timeline. */
+  private readonly doubleRun: DoubleRunWatch;
 
   /**
    * `epochMs`: where virtual time starts (default the fixed EPOCH_MS, 2025-01-01); `serve` passes
@@ -61,9 +69,15 @@ export class Cluster {
       node: { ...node, kubelet: { ...node.kubelet, release } },
       podGC: { ...(options.podGC ?? DEFAULT_POD_GC_CONFIG), release },
       controllers: options.controllers ?? DEFAULT_CONTROLLERS,
+      scheduler: options.scheduler ?? true,
     };
     this.apiserver = new ApiServer(this.clock, this.timeline, this.options.apiserver);
+    this.doubleRun = new DoubleRunWatch(this.timeline);
     this.informers = new SharedInformerFactory(this.apiserver);
+    if (this.options.scheduler) {
+      this.scheduler = new KubeScheduler(this.clock, this.timeline, this.apiserver, this.informers, release);
+      this.scheduler.start();
+    }
     this.controllers = startControllers(CONTROLLERS, this.options.controllers, {
       clock: this.clock,
       timeline: this.timeline,
@@ -114,6 +128,8 @@ export class Cluster {
     const nodeIP = `10.0.${Math.floor(n / 256)}.${n % 256}`;
     const config = { ...this.options.node, kubelet: { ...this.options.node.kubelet, nodeIP, ...kubelet } };
     const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config, machine);
+    node.runtime.onSandboxStarted = (s) => this.doubleRun.started(name, s);
+    node.runtime.onSandboxStopped = (s) => this.doubleRun.stopped(s);
     this.nodes.set(name, node);
     this.serviceNetwork?.addNode(name);
     return node;

@@ -24,6 +24,12 @@ export type Component =
   | 'traffic'
   | 'disruption'
   | 'namespace'
+  | 'scheduler'
+  | 'replicaset'
+  | 'deployment'
+  | 'job'
+  | 'statefulset'
+  | 'daemonset'
   | 'controller';
 
 export const COMPONENTS: readonly Component[] = [
@@ -49,6 +55,12 @@ export const COMPONENTS: readonly Component[] = [
   'disruption',
   'namespace',
   'restore',
+  'scheduler',
+  'replicaset',
+  'deployment',
+  'job',
+  'statefulset',
+  'daemonset',
 ];
 
 /** One thing that happened in the simulated cluster, at a virtual instant. */
