@@ -51,9 +51,19 @@ export class DaemonSetsController {
     this.podControl = new PodControl(clock, api, IDENTITY, 'daemonset-controller');
   }
 
+  /** Whether the controller was stopped (Cluster.stopController): its handlers and syncs then do nothing. */
+  private stopped = false;
+
+  stop(): void {
+    this.stopped = true;
+  }
+
   start(): void {
-    this.sets.addEventHandler((key) => this.queue.add(key));
+    this.sets.addEventHandler((key) => {
+      if (!this.stopped) this.queue.add(key);
+    });
     this.pods.addEventHandler((_key, old, pod) => {
+      if (this.stopped) return;
       const p = (pod ?? old)!;
       const owner = getControllerOf(p);
       if (owner?.kind !== 'DaemonSet') return;
@@ -65,6 +75,7 @@ export class DaemonSetsController {
       this.queue.add(key);
     });
     this.nodes.addEventHandler((_key, old, node) => {
+      if (this.stopped) return;
       // shouldIgnoreNodeUpdate: only what decides where daemon pods run (labels, taints, cordon).
       if (old && node && jsonEqual(old.metadata.labels, node.metadata.labels) && jsonEqual(old.spec, node.spec)) return;
       for (const ds of this.sets.list()) this.queue.add(keyOf(ds));
@@ -73,6 +84,7 @@ export class DaemonSetsController {
 
   /** syncDaemonSet: manage the pods per node, then updateDaemonSetStatus. */
   private syncDaemonSet(key: string): void | Error {
+    if (this.stopped) return;
     const cached = this.sets.get(key);
     if (!cached) {
       this.expectations.delete(key);

@@ -85,8 +85,16 @@ export class JobController {
     this.pods = podsByControllerUID(informers);
   }
 
+  /** Whether the controller was stopped (Cluster.stopController): its handlers and syncs then do nothing. */
+  private stopped = false;
+
+  stop(): void {
+    this.stopped = true;
+  }
+
   start(): void {
     this.jobs.addEventHandler((key, old, job) => {
+      if (this.stopped) return;
       if (job) this.queue.add(key); // addJob / updateJob: enqueueSyncJobImmediately
       else if (old) {
         this.queue.add(key);
@@ -94,6 +102,7 @@ export class JobController {
       }
     });
     this.pods.addEventHandler((_key, old, pod) => {
+      if (this.stopped) return;
       if (pod && !old) this.addPod(pod);
       else if (pod && old) this.updatePod(old, pod);
       else if (old) this.deletePod(old, true);
@@ -157,6 +166,7 @@ export class JobController {
    * controls any more) loses the finalizer, so nothing keeps it once it is deleted.
    */
   private handleOrphanPod(key: string): void | Error {
+    if (this.stopped) return;
     const pod = this.pods.get(key);
     if (!pod || !hasTrackingFinalizer(pod)) return;
     const owner = getControllerOf(pod);
@@ -226,6 +236,7 @@ export class JobController {
 
   /** syncJob: one reconciliation of a Job against its pods. */
   syncJob(key: string): void | Error {
+    if (this.stopped) return;
     const job0 = this.jobs.get(key);
     if (!job0) {
       this.expectations.delete(key);
@@ -532,8 +543,16 @@ export class JobController {
       this.finalizerExpectations.set(key, expected);
       for (const pod of toUnfinalize) {
         expected.add(pod.metadata.uid!);
-        const counted = job.status!.uncountedTerminatedPods!.succeeded!.includes(pod.metadata.uid!) ? 'succeeded' : job.status!.uncountedTerminatedPods!.failed!.includes(pod.metadata.uid!) ? 'failed' : 'not counted';
-        this.timeline.record('job', `${ref(pod)} is ${counted} in jobs/${job.metadata.name}.status.uncountedTerminatedPods: remove its finalizer ${JOB_TRACKING_FINALIZER}`, `${SOURCE} flushUncountedAndRemoveFinalizers → removeTrackingFinalizerFromPods`, { actor: IDENTITY.name });
+        const uncounted = job.status!.uncountedTerminatedPods!;
+        const counted = uncounted.succeeded!.includes(pod.metadata.uid!) ? 'succeeded' : uncounted.failed!.includes(pod.metadata.uid!) ? 'failed' : undefined;
+        const why = counted
+          ? `counted as ${counted} in jobs/${job.metadata.name}.status.uncountedTerminatedPods`
+          : job.metadata.deletionTimestamp
+            ? `jobs/${job.metadata.name} is being deleted`
+            : ctx.finishedCondition
+              ? `jobs/${job.metadata.name} is finishing`
+              : 'its failure does not count (podFailurePolicy)';
+        this.timeline.record('job', `remove finalizer ${JOB_TRACKING_FINALIZER} from ${ref(pod)}: ${why}`, `${SOURCE} flushUncountedAndRemoveFinalizers → removeTrackingFinalizerFromPods`, { actor: IDENTITY.name });
         if (this.removeTrackingFinalizer(pod)) withFinalizer.delete(pod.metadata.uid!);
         else {
           expected.delete(pod.metadata.uid!);

@@ -66,9 +66,19 @@ export class StatefulSetController {
     });
   }
 
+  /** Whether the controller was stopped (Cluster.stopController): its handlers and syncs then do nothing. */
+  private stopped = false;
+
+  stop(): void {
+    this.stopped = true;
+  }
+
   start(): void {
-    this.sets.addEventHandler((key) => this.queue.add(key));
+    this.sets.addEventHandler((key) => {
+      if (!this.stopped) this.queue.add(key);
+    });
     this.pods.addEventHandler((_key, old, pod) => {
+      if (this.stopped) return;
       const p = (pod ?? old)!;
       const owner = getControllerOf(p);
       if (owner?.kind !== 'StatefulSet') return;
@@ -79,6 +89,7 @@ export class StatefulSetController {
 
   /** sync (stateful_set.go): the set's pods and revisions, then UpdateStatefulSet and its status. */
   private sync(key: string): void | Error {
+    if (this.stopped) return;
     const cached = this.sets.get(key);
     if (!cached) {
       this.lastWait.delete(key);
