@@ -188,3 +188,12 @@ Then('the pods of job {string} are gone', function (this: TerminatingWorld, name
   const pods = podsOfJob(this, name);
   if (pods.length > 0) throw new Error(`job "${name}" still has pods: ${pods.map((p) => `${p.metadata.name} (finalizers ${JSON.stringify(p.metadata.finalizers ?? [])})`).join(', ')}`);
 });
+
+/** The DaemonSet's pod bound to that node exists and is not being deleted. */
+Then('the pod of daemonset {string} on node {string} is not terminating', function (this: TerminatingWorld, name: string, node: string) {
+  this.ensureStarted();
+  const r = this.cluster.apiserver.list('pods', 'default', (p) => p.spec?.nodeName === node && (p.metadata.ownerReferences ?? []).some((o) => o.controller && o.kind === 'DaemonSet' && o.name === name));
+  const pods = r.ok ? r.object.items : [];
+  if (pods.length !== 1) throw new Error(`daemonset "${name}" has ${pods.length} pods on node "${node}"${pods.length ? `: ${pods.map((p) => p.metadata.name).join(', ')}` : ''}`);
+  if (pods[0].metadata.deletionTimestamp) throw new Error(`pods/${pods[0].metadata.name} of daemonset "${name}" on node "${node}" is terminating (since ${pods[0].metadata.deletionTimestamp})`);
+});
