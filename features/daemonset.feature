@@ -2,7 +2,7 @@ Feature: DaemonSet pods stay through taint eviction
   The DaemonSet controller gives its pods tolerations of the not-ready and unreachable NoExecute
   taints without tolerationSeconds (pkg/controller/daemon/util AddOrUpdateDaemonPodTolerations),
   so the DefaultTolerationSeconds admission plugin adds no 300 s toleration to them: when their
-  node is lost, taint eviction deletes every other pod after five minutes and leaves them.
+  node is lost, taint eviction deletes every other pod after five minutes and leaves them. (W62)
 
   Scenario: A node is lost: the plain pod is evicted after 300 s, the DaemonSet's pod is not
     Given a node "node-1"

@@ -2,7 +2,7 @@ Feature: Jobs: the job-tracking finalizer, sidecars, failures
   The job controller creates a Job's pods with the finalizer batch.kubernetes.io/job-tracking and
   removes it only once it has counted the finished pod in the Job's status (first in
   status.uncountedTerminatedPods, then in succeeded or failed). Until then a deleted pod stays
-  Terminating — with the controller down, for as long as it is down.
+  Terminating — with the controller down, for as long as it is down. (W41, W46, W47; the sidecar: K90)
 
   Scenario: A Job whose pod has a native sidecar completes once its main container is done
     Given a node "node-1"

@@ -265,7 +265,7 @@ export class Kubelet {
     let crashLooping = false;
     if (!cancelled && !terminal && sandbox?.state === 'ready' && this.onlySidecarsLeft(pod, sandbox)) {
       // computePodActions: nothing to keep and nothing to start — KillPod, and (SidecarContainers)
-      // the sidecars are not restarted: the pod is done, its worker stops them (K59).
+      // the sidecars are not restarted: the pod is done, its worker stops them (K90).
       this.timeline.record('kubelet', `${ref}: every regular container has exited for good; KillPod stops its sidecars`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions (keepCount == 0: KillPod)', { actor: this.nodeName });
       return done(undefined, true, false);
     }

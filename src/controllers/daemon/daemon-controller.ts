@@ -20,7 +20,7 @@ const TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
 const isTerminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 
 /**
- * The DaemonSet controller (pkg/controller/daemon; rules D1–D4 of docs/rules/workloads.md): one
+ * The DaemonSet controller (pkg/controller/daemon; rules W60–W63 of docs/rules/statefulsets-jobs-daemonsets.md): one
  * pod per node that should run it (nodeShouldRunDaemonPod), created without a node but with a
  * required node affinity for its node's name, so the scheduler binds it there; daemon
  * tolerations that keep it through not-ready/unreachable taint eviction and on cordoned nodes;

@@ -47,7 +47,7 @@ interface SyncJobCtx {
 }
 
 /**
- * The Job controller (pkg/controller/job, rules J1–J9 of docs/rules/workloads.md): it creates a
+ * The Job controller (pkg/controller/job, rules W40–W48 of docs/rules/statefulsets-jobs-daemonsets.md): it creates a
  * Job's pods with the `batch.kubernetes.io/job-tracking` finalizer, counts each finished pod
  * first in `status.uncountedTerminatedPods` and then in succeeded/failed once its finalizer is
  * off, replaces failed pods after the pod failure back-off, applies the podFailurePolicy and
@@ -474,7 +474,7 @@ export class JobController {
   }
 
   /**
-   * trackJobStatusAndRemoveFinalizers (tracking_utils.go, J2): finished pods go into
+   * trackJobStatusAndRemoveFinalizers (tracking_utils.go, W41): finished pods go into
    * status.uncountedTerminatedPods (written first), then lose their finalizer, then move from the
    * uncounted lists to succeeded/failed; the finishing condition is set once nothing is uncounted
    * (and, from v1.31, nothing terminates).

@@ -29,7 +29,7 @@ const IDENTITY: ClientIdentity = { name: 'statefulset-controller', component: 's
 type Status = NonNullable<StatefulSet['status']>;
 
 /**
- * The StatefulSet controller (pkg/controller/statefulset; rules S1–S6 of docs/rules/workloads.md):
+ * The StatefulSet controller (pkg/controller/statefulset; rules W50–W55 of docs/rules/statefulsets-jobs-daemonsets.md):
  * pods NAME-0 … NAME-(N−1) with stable names, created in order and each only once its
  * predecessors are Running and Ready (and available for minReadySeconds) under OrderedReady, all
  * at once under Parallel; a scale-down deletes from the highest ordinal, one at a time, waiting
