@@ -92,11 +92,12 @@ When('the user deletes job {string} with propagation {word}', function (this: Te
   this.cluster.flush();
 });
 
-/** The Job has that condition with status True (Complete, Failed, SuccessCriteriaMet, FailureTarget, Suspended); with a reason, that reason too. */
+/** The Job has that condition with status True (Complete, Failed, SuccessCriteriaMet, FailureTarget, Suspended). */
 Then('job {string} has condition {string}', function (this: TerminatingWorld, name: string, type: string) {
   checkJobCondition(this, name, type);
 });
 
+/** The same, with that reason (BackoffLimitExceeded, DeadlineExceeded, PodFailurePolicy …). */
 Then('job {string} has condition {string} with reason {string}', function (this: TerminatingWorld, name: string, type: string, reason: string) {
   checkJobCondition(this, name, type, reason);
 });
