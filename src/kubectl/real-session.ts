@@ -123,12 +123,12 @@ export class RealKubectlSession {
     };
     res.once('finish', finish);
     res.once('close', finish);
-    if (!exchange.watch && req.method === 'GET') {
+    if (!exchange.watch && (req.method === 'GET' || req.method === 'DELETE')) {
       const body: Buffer[] = [];
       const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
       res.end = ((...args: unknown[]) => {
         if (args[0] !== undefined && typeof args[0] !== 'function') body.push(Buffer.from(args[0] as string));
-        this.answered(url, res.statusCode, Buffer.concat(body).toString('utf8'));
+        this.answered(req.method!, url, res.statusCode, Buffer.concat(body).toString('utf8'));
         return end(...args);
       }) as typeof res.end;
     }
@@ -161,12 +161,25 @@ export class RealKubectlSession {
    * The answer to a GET of kubectl's wait (wait/delete.go IsDeleted): the object's GET answering
    * 404, or the informer's LIST by name coming back empty, means kubectl sees it gone.
    */
-  private answered(url: URL, code: number, body: string): void {
+  /** The uids DELETEs of this session answered with, by object path. */
+  private readonly deletedUids = new Map<string, string>();
+
+  private answered(method: string, url: URL, code: number, body: string): void {
     const parts = url.pathname.split('/');
     const byName = /^metadata\.name=(.*)$/.exec(url.searchParams.get('fieldSelector') ?? '')?.[1];
     const gone = (resource: string | undefined, name: string | undefined) =>
       this.cluster.timeline.record('kubectl', `${resource}/${name} is gone`, WAIT_SOURCE, { actor: 'kubectl' });
+    const uidOf = () => (JSON.parse(body) as { metadata?: { uid?: string } }).metadata?.uid;
+    // The uid the DELETE answered with: a later GET finding another uid under that name (a
+    // StatefulSet's replacement) sees the deleted object gone, as IsDeleted compares uids.
+    if (method === 'DELETE') {
+      const uid = code === 200 && parts.at(-4) === 'namespaces' ? uidOf() : undefined;
+      if (uid) this.deletedUids.set(url.pathname, uid);
+      return;
+    }
     if (code === 404 && parts.at(-4) === 'namespaces') return void gone(parts.at(-2), parts.at(-1));
+    const deleted = this.deletedUids.get(url.pathname);
+    if (code === 200 && deleted !== undefined && parts.at(-4) === 'namespaces' && uidOf() !== deleted) return void gone(parts.at(-2), parts.at(-1));
     if (code === 200 && byName !== undefined && (JSON.parse(body) as { items?: unknown[] }).items?.length === 0) gone(parts.at(-1), byName);
   }
 
