@@ -7,7 +7,8 @@ import type { Release } from '../../release';
 import type { Timeline } from '../../timeline/timeline';
 import type { SharedInformer, SharedInformerFactory } from '../informer';
 import { keyOf, splitKey } from '../informer';
-import { compareActivePods, ControllerExpectations, getControllerOf, isPodActive, isPodReady, isPodTerminating, labelSelectorAsSelector, newControllerRef, POD_CONTROLLER_UID_INDEX, PodControl, podsByControllerUID } from '../pod-control';
+import { compareActivePods, ControllerExpectations, getControllerOf, isPodActive, isPodReady, isPodTerminating, labelSelectorAsSelector, newControllerRef, POD_CONTROLLER_UID_INDEX, PodControl, podsByControllerUID, resolveControllerRef } from '../pod-control';
+import { StoppableController } from '../stoppable';
 import { DefaultControllerRateLimiter, WorkQueue } from '../workqueue';
 import { getRemainingTime, newBackoffRecord, type BackoffRecord } from './backoff';
 import { matchPodFailurePolicy } from './pod-failure-policy';
@@ -56,7 +57,7 @@ interface SyncJobCtx {
  * (the interim SuccessCriteriaMet/FailureTarget conditions first). Indexed completion, per-index
  * back-off, successPolicy, suspend's resume bookkeeping and pod adoption are not modelled.
  */
-export class JobController {
+export class JobController extends StoppableController {
   readonly queue: WorkQueue;
   readonly orphanQueue: WorkQueue;
   private readonly jobs: SharedInformer<Job>;
@@ -75,6 +76,7 @@ export class JobController {
     informers: SharedInformerFactory,
     private readonly release: Release,
   ) {
+    super();
     // DefaultJobApiBackOff 1 s doubling to MaxJobApiBackOff 1 min, per item only.
     const limiter = () => new DefaultControllerRateLimiter(clock, { baseDelayMs: 1000, maxDelayMs: 60_000, qps: Number.MAX_SAFE_INTEGER, burst: Number.MAX_SAFE_INTEGER });
     this.queue = new WorkQueue(clock, (key) => this.syncJob(key), limiter());
@@ -85,35 +87,23 @@ export class JobController {
     this.pods = podsByControllerUID(informers);
   }
 
-  /** Whether the controller was stopped (Cluster.stopController): its handlers and syncs then do nothing. */
-  private stopped = false;
-
-  stop(): void {
-    this.stopped = true;
-  }
-
   start(): void {
-    this.jobs.addEventHandler((key, old, job) => {
-      if (this.stopped) return;
+    this.jobs.addEventHandler(this.whileRunning((key, old, job) => {
       if (job) this.queue.add(key); // addJob / updateJob: enqueueSyncJobImmediately
       else if (old) {
         this.queue.add(key);
         this.cleanupPodFinalizers(old); // deleteJob
       }
-    });
-    this.pods.addEventHandler((_key, old, pod) => {
-      if (this.stopped) return;
+    }));
+    this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
       if (pod && !old) this.addPod(pod);
       else if (pod && old) this.updatePod(old, pod);
       else if (old) this.deletePod(old, true);
-    });
+    }));
   }
 
   private resolveControllerRef(pod: Pod): Job | undefined {
-    const owner = getControllerOf(pod);
-    if (!owner || owner.kind !== 'Job') return undefined;
-    const job = this.jobs.get(`${pod.metadata.namespace}/${owner.name}`);
-    return job && job.metadata.uid === owner.uid ? job : undefined;
+    return resolveControllerRef(pod, 'Job', this.jobs);
   }
 
   private enqueueBatched(job: Job): void {

@@ -4,7 +4,8 @@ import type { Clock } from '../../clock';
 import type { Release } from '../../release';
 import type { Timeline } from '../../timeline/timeline';
 import { keyOf, type SharedInformer, type SharedInformerFactory } from '../informer';
-import { getControllerOf, PodControl, podsByControllerUID, podsOwnedBy } from '../pod-control';
+import { getControllerOf, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../pod-control';
+import { StoppableController } from '../stoppable';
 import { WorkQueue } from '../workqueue';
 import {
   allowsBurst,
@@ -39,7 +40,7 @@ type Status = NonNullable<StatefulSet['status']>;
  * ControllerRevision. Rolling updates of a changed template, PVCs (volumeClaimTemplates and the
  * retention policy's ownerReferences) and adoption of orphans are not modelled.
  */
-export class StatefulSetController {
+export class StatefulSetController extends StoppableController {
   readonly queue: WorkQueue;
   private readonly sets: SharedInformer<StatefulSet>;
   private readonly pods: SharedInformer<Pod>;
@@ -55,6 +56,7 @@ export class StatefulSetController {
     informers: SharedInformerFactory,
     private readonly release: Release,
   ) {
+    super();
     this.queue = new WorkQueue(clock, (key) => this.sync(key));
     this.sets = informers.informerFor('statefulsets');
     this.pods = podsByControllerUID(informers);
@@ -66,25 +68,12 @@ export class StatefulSetController {
     });
   }
 
-  /** Whether the controller was stopped (Cluster.stopController): its handlers and syncs then do nothing. */
-  private stopped = false;
-
-  stop(): void {
-    this.stopped = true;
-  }
-
   start(): void {
-    this.sets.addEventHandler((key) => {
-      if (!this.stopped) this.queue.add(key);
-    });
-    this.pods.addEventHandler((_key, old, pod) => {
-      if (this.stopped) return;
-      const p = (pod ?? old)!;
-      const owner = getControllerOf(p);
-      if (owner?.kind !== 'StatefulSet') return;
-      const set = this.sets.get(`${p.metadata.namespace}/${owner.name}`);
-      if (set && set.metadata.uid === owner.uid) this.queue.add(keyOf(set));
-    });
+    this.sets.addEventHandler(this.whileRunning((key) => this.queue.add(key)));
+    this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
+      const set = resolveControllerRef((pod ?? old)!, 'StatefulSet', this.sets);
+      if (set) this.queue.add(keyOf(set));
+    }));
   }
 
   /** sync (stateful_set.go): the set's pods and revisions, then UpdateStatefulSet and its status. */
