@@ -181,6 +181,20 @@ describe('job controller (pkg/controller/job)', () => {
     }
   });
 
+  it('W47 Foreground: the Job waits with foregroundDeletion while the collector deletes its pods and the job controller unfinalizes them', () => {
+    const c = cluster({ behaviour: () => ({ sigterm: { kind: 'exits', afterMs: 10_000 } }) });
+    createJob(c, 'pi');
+    c.advance(2000);
+    c.apiserver.delete(USER, 'jobs', 'default', 'pi', { propagationPolicy: 'Foreground' });
+    c.advance(5000);
+    expect(job(c, 'pi').metadata.finalizers).to.deep.equal(['foregroundDeletion']);
+    expect(podsNow(c)[0].metadata.deletionTimestamp).to.be.a('string');
+    expect(podsNow(c)[0].metadata.finalizers ?? []).to.deep.equal([]);
+    c.advance(30_000);
+    expect(podsNow(c)).to.deep.equal([]);
+    expect(c.apiserver.get('jobs', 'default', 'pi').ok).to.equal(false);
+  });
+
   it('W48 R90 the apiserver refuses a Job whose template restarts Always (ValidateJob)', () => {
     const c = new Cluster();
     const r = c.apiserver.create(USER, 'jobs', 'default', { metadata: { name: 'bad' }, spec: { template: { spec: { containers: [{ name: 'app' }] } } } });
