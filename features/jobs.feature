@@ -4,8 +4,9 @@ Feature: Jobs: the job-tracking finalizer, sidecars, failures
   status.uncountedTerminatedPods, then in succeeded or failed). Until then a deleted pod stays
   Terminating — with the controller down, for as long as it is down. (W41, W46, W47; the sidecar: K90)
 
-  Scenario: A Job whose pod has a native sidecar completes once its main container is done
-    Given a node "node-1"
+  Scenario: A Job whose pod has a native sidecar completes once its main container is done (SidecarContainers, GA in v1.33)
+    Given Kubernetes v1.33
+    And a node "node-1"
     And a job "backup" with:
       """
       spec:
