@@ -417,8 +417,8 @@ export function renderCatalogue(catalogue: Catalogue): string {
   out.push('## Before you start');
   out.push('');
   out.push('- **A fresh cluster per scenario**, in namespace `default`, on a virtual clock: an apiserver with etcd, one kubelet per ' +
-    'node, and the garbage collector, pod GC, node lifecycle and taint eviction controllers. Nothing else runs: no scheduler ' +
-    '(pods are bound by their step), no ReplicaSet controller (nothing recreates a deleted pod).');
+    'node, kube-scheduler (for pods no step binds), and kube-controller-manager\'s controllers: garbage collector, pod GC, node ' +
+    'lifecycle, taint eviction, and the workload controllers (ReplicaSet, Deployment, StatefulSet, Job, DaemonSet).');
   out.push('- **Time.** `Given` steps only plan. The first `When` or `Then` step builds the planned cluster and lets it run for one ' +
     'virtual minute, so the pods are running and the nodes Ready; that moment is `T+0`. Times in tables count from it, in whole ' +
     'seconds as Kubernetes writes them.');

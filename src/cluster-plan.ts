@@ -292,15 +292,17 @@ export class ClusterPlan {
       const minor = this.kubeletMinors.get(n);
       this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) });
     }
-    for (const name of this.replicaSets.keys()) this.createReplicaSet(name);
+    // No flush between the owners and their pods: the ReplicaSet controller's first sync then
+    // finds the pods the plan gives it, as it would for objects that existed before it started.
+    for (const name of this.replicaSets.keys()) this.createReplicaSet(name, false);
     this.pending.start();
     for (const key of this.workloads.keys()) this.createWorkload(key);
-    for (const planned of this.pods.values()) this.createPod(planned);
+    for (const planned of this.pods.values()) this.createPod(planned, false);
     this.cluster.flush();
     for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
   }
 
-  private createPod(planned: PlannedPod): void {
+  private createPod(planned: PlannedPod, flush = true): void {
     const name = planned.pod.metadata.name!;
     const owners = [...this.replicaSets.values()].filter((r) => r.pods.some((p) => p.name === name));
     const pod = structuredClone(planned.pod);
@@ -315,7 +317,7 @@ export class ClusterPlan {
     if (!r.ok) throw new PlanError(`pod "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
     // Before the flush: the kubelet hears of the pod only then, and looks its behaviours up by uid.
     this.bind(planned, r.object.metadata.uid!);
-    this.cluster.flush();
+    if (flush) this.cluster.flush();
   }
 
   /** The plan entry now stands for the pod with this uid: its behaviours go to that pod's node. */
@@ -339,12 +341,12 @@ export class ClusterPlan {
     this.bind(planned, created.metadata.uid!);
   }
 
-  private createReplicaSet(name: string): void {
+  private createReplicaSet(name: string, flush = true): void {
     const planned = this.replicaSets.get(name)!;
     const r = this.cluster.apiserver.create(USER, 'replicasets', 'default', planned.rs);
     if (!r.ok) throw new PlanError(`replicaset "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
     planned.rs = r.object;
-    this.cluster.flush();
+    if (flush) this.cluster.flush();
   }
 
   /**
@@ -412,6 +414,11 @@ export class ClusterPlan {
       throw new PlanError(`unknown pod "${podName}" (pods in this scenario: ${this.list(this.podNames())}${made.length ? `; pods its workloads will create: ${made.join(', ')}` : ''})`);
     }
     return p;
+  }
+
+  /** Fails with the usual message unless the node is declared. */
+  requireNode(node: string): void {
+    this.knownNode(node);
   }
 
   private knownNode(node: string): void {

@@ -43,6 +43,8 @@ export class PendingPods {
       const rest = name.slice(prefix.length);
       // A StatefulSet's ordinal below its replicas; a generated name's five characters otherwise.
       if (kind === 'statefulset') return /^(0|[1-9]\d*)$/.test(rest);
+      // A Deployment's pods are its ReplicaSets': NAME-<pod-template-hash>-xxxxx.
+      if (kind === 'deployment') return /^[bcdfghjklmnpqrstvwxz2456789]{1,10}-[bcdfghjklmnpqrstvwxz2456789]{5}$/.test(rest);
       return /^[bcdfghjklmnpqrstvwxz2456789]{5}$/.test(rest);
     });
     if (!owner) return undefined;
@@ -79,6 +81,8 @@ export class PendingPods {
     const owner = getControllerOf(pod);
     if (!nodeName || !owner) return;
     const entries = [this.byOwner.get(`${owner.kind.toLowerCase()}/${owner.name}`), this.byName.get(pod.metadata.name!)];
+    // A Deployment's pods belong to its ReplicaSets, named NAME-<pod-template-hash>.
+    if (owner.kind === 'ReplicaSet') entries.push(this.byOwner.get(`deployment/${owner.name.slice(0, owner.name.lastIndexOf('-'))}`));
     const node = this.cluster().nodes.get(nodeName);
     if (!node) return;
     const uid = pod.metadata.uid!;

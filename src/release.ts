@@ -76,6 +76,8 @@ const GATES = {
   SchedulerQueueingHints: [[26, ABSENT_OFF], [27, BETA_ON], [28, BETA_OFF], [32, BETA_ON], [34, GA]],
   // KEP-5142 (#130772): an empty active queue pops the backoff queue at once; β on 1.33.
   SchedulerPopFromBackoffQ: [[26, ABSENT_OFF], [33, BETA_ON]],
+  // KEP-3973 status.terminatingReplicas of ReplicaSets and Deployments: α 1.33 (#128546), β on 1.35.
+  DeploymentReplicaSetTerminatingReplicas: [[26, ABSENT_OFF], [33, ALPHA], [35, BETA_ON]],
   // #122890: soft eviction keeps min(evictionMaxPodGracePeriod, spec grace); the gate restores the old overwrite.
   AllowOverwriteTerminationGracePeriodSeconds: [[26, ABSENT_ON], [32, DEPRECATED_OFF], [35, DEPRECATED_LOCKED_OFF]],
   // KEP-4781 (#134746): a kubelet restart no longer resets started/ready; the gate restores the old reset.

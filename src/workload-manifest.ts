@@ -1,12 +1,14 @@
-import type { WorkloadResource } from './apiserver/apiserver';
-import type { DaemonSet, Job, Pod, PodTemplateSpec, StatefulSet } from './apiserver/types';
+import type { Resource } from './apiserver/apiserver';
+import type { DaemonSet, Deployment, Job, Pod, PodTemplateSpec, ReplicaSet, StatefulSet } from './apiserver/types';
 import { ManifestError, mergeManifest, parseYaml } from './manifest';
 
 /** The workload kinds a scenario declares (`Given a statefulset …`, `a job …`, `a daemonset …`). */
-export type WorkloadKind = 'statefulset' | 'job' | 'daemonset';
+export type WorkloadKind = 'statefulset' | 'job' | 'daemonset' | 'replicaset' | 'deployment';
 
-export const WORKLOAD_RESOURCES: Readonly<Record<WorkloadKind, WorkloadResource>> = { statefulset: 'statefulsets', job: 'jobs', daemonset: 'daemonsets' };
+export const WORKLOAD_RESOURCES: Readonly<Record<WorkloadKind, Resource>> = { statefulset: 'statefulsets', job: 'jobs', daemonset: 'daemonsets', replicaset: 'replicasets', deployment: 'deployments' };
 const KINDS: Readonly<Record<WorkloadKind, { kind: string; apiVersion: string }>> = {
+  replicaset: { kind: 'ReplicaSet', apiVersion: 'apps/v1' },
+  deployment: { kind: 'Deployment', apiVersion: 'apps/v1' },
   statefulset: { kind: 'StatefulSet', apiVersion: 'apps/v1' },
   job: { kind: 'Job', apiVersion: 'batch/v1' },
   daemonset: { kind: 'DaemonSet', apiVersion: 'apps/v1' },
@@ -14,7 +16,7 @@ const KINDS: Readonly<Record<WorkloadKind, { kind: string; apiVersion: string }>
 
 const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata', 'spec']);
 
-export type Workload = StatefulSet | Job | DaemonSet;
+export type Workload = StatefulSet | Job | DaemonSet | ReplicaSet | Deployment;
 
 /**
  * The workload a scenario means: apps/v1 StatefulSet (selecting `app: NAME`, serviceName NAME,
@@ -28,6 +30,7 @@ export function workloadFromManifest(kind: WorkloadKind, name: string, manifest:
   const template: PodTemplateSpec = { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app' }] } };
   let spec: Record<string, unknown>;
   if (kind === 'statefulset') spec = { replicas: replicas ?? 1, serviceName: name, selector: { matchLabels: { app: name } }, template };
+  else if (kind === 'replicaset' || kind === 'deployment') spec = { replicas: replicas ?? 1, selector: { matchLabels: { app: name } }, template };
   else if (kind === 'daemonset') spec = { selector: { matchLabels: { app: name } }, template };
   else spec = { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'app' }] } } };
   const base = { ...KINDS[kind], metadata: { name, namespace: 'default' }, spec };
@@ -44,7 +47,7 @@ export function workloadFromManifest(kind: WorkloadKind, name: string, manifest:
   const o = overlay as { kind?: unknown; metadata?: { name?: unknown }; spec?: { replicas?: unknown } };
   if (o.kind !== undefined && o.kind !== KINDS[kind].kind) throw new ManifestError(`${what} has kind ${JSON.stringify(o.kind)}; a ${kind} step takes ${KINDS[kind].kind} manifests`);
   if (o.metadata?.name !== undefined && o.metadata.name !== name) throw new ManifestError(`${what} names it "${String(o.metadata.name)}" but the step names it "${name}"`);
-  if (kind === 'statefulset' && o.spec?.replicas !== undefined && o.spec.replicas !== replicas) {
+  if ((kind === 'statefulset' || kind === 'replicaset' || kind === 'deployment') && o.spec?.replicas !== undefined && o.spec.replicas !== replicas) {
     throw new ManifestError(`${what} sets spec.replicas ${JSON.stringify(o.spec.replicas)} but the step says ${replicas} replicas`, 'spec.replicas');
   }
   return mergeManifest(base, overlay) as Workload;

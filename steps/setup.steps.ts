@@ -34,7 +34,7 @@ Given('nodes {string} and {string}', function (this: TerminatingWorld, a: string
 /**
  * The default pod: namespace `default`, one container `app` with no preStop hook that dies of
  * SIGTERM at once (exit 143), `terminationGracePeriodSeconds` 30 (the API default),
- * `restartPolicy` Always, bound to the node (there is no scheduler). It has been running for a
+ * `restartPolicy` Always, bound to the node (the scheduler never sees it). It has been running for a
  * minute at T+0.
  */
 Given('a pod {string} running on node {string}', function (this: TerminatingWorld, pod: string, node: string) {

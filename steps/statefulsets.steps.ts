@@ -58,8 +58,8 @@ Given('the {word} controller is not running', function (this: TerminatingWorld, 
 });
 
 const kindOf = (word: string): WorkloadKind => {
-  if (word === 'statefulset' || word === 'job' || word === 'daemonset') return word;
-  throw new ScenarioError(`"${word}" is not a workload kind here: write statefulset, job or daemonset`);
+  if (word === 'statefulset' || word === 'job' || word === 'daemonset' || word === 'deployment' || word === 'replicaset') return word;
+  throw new ScenarioError(`"${word}" is not a workload kind here: write statefulset, job, daemonset, deployment or replicaset`);
 };
 
 /** Every pod that workload's controller creates: its container exits with that code after running that long (a Job's work done, or failed). */

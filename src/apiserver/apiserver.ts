@@ -9,23 +9,25 @@ import { genericStrategy } from './generic-strategy';
 import { clone, type KubeObject } from './object';
 import { applyPatchBody, type PatchType } from './patch';
 import { serverSideApply } from './field-manager';
+import { applyScale, scaleOf, type Scale, type ScalableResource } from './scale';
 import { podStatusStrategy, podStrategyFor } from './pod-strategy';
 import { updatePodCondition } from './pod-util';
 import { Store, STORE_SOURCE } from './store';
 import type { Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { ControllerRevision, DaemonSet, DeleteOptions, Event, Job, Lease, Namespace, Node, Pod, ReplicaSet, StatefulSet, Status } from './types';
+import type { ControllerRevision, DaemonSet, DeleteOptions, Deployment, Event, Job, Lease, Namespace, Node, Pod, ReplicaSet, StatefulSet, Status } from './types';
+import { deploymentStrategies, replicaSetStrategies } from './apps-strategy';
 import { controllerRevisionStrategy, daemonSetStrategies, jobStrategies, statefulSetStrategies } from './workload-strategy';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | WorkloadResource;
+export type Resource = 'pods' | 'replicasets' | 'deployments' | 'nodes' | 'events' | 'leases' | 'namespaces' | WorkloadResource;
 /** The workload kinds of the job, statefulset and daemon controllers (and the revisions the latter two keep). */
 export type WorkloadResource = 'jobs' | 'statefulsets' | 'daemonsets' | 'controllerrevisions';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace } & WorkloadResourceType;
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; deployments: Deployment; nodes: Node; events: Event; leases: Lease; namespaces: Namespace } & WorkloadResourceType;
 export type WorkloadResourceType = { jobs: Job; statefulsets: StatefulSet; daemonsets: DaemonSet; controllerrevisions: ControllerRevision };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
@@ -118,10 +120,12 @@ export class ApiServer {
     const jobs = jobStrategies(options.release);
     const statefulSets = statefulSetStrategies(options.release);
     const daemonSets = daemonSetStrategies();
+    const replicaSets = replicaSetStrategies();
+    const deployments = deploymentStrategies();
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
-      // pkg/registry/apps/replicaset/strategy.go: apps/v1 ReplicaSets delete dependents (in the background) by default.
-      replicasets: new Store<ReplicaSet>(this.etcd, clock, genericStrategy<ReplicaSet>({ kind: 'ReplicaSet', apiVersion: 'apps/v1', resource: 'replicasets', namespaced: true, gcPolicy: 'DeleteDependents' })),
+      replicasets: new Store<ReplicaSet>(this.etcd, clock, replicaSets.main),
+      deployments: new Store<Deployment>(this.etcd, clock, deployments.main),
       // pkg/registry/core/node/storage: nodes live under /registry/minions.
       nodes: new Store<Node>(this.etcd, clock, genericStrategy<Node>({ kind: 'Node', apiVersion: 'v1', resource: 'nodes', etcdPrefix: 'minions', namespaced: false })),
       events: new Store<Event>(this.etcd, clock, genericStrategy<Event>({ kind: 'Event', apiVersion: 'v1', resource: 'events', namespaced: true })),
@@ -134,7 +138,7 @@ export class ApiServer {
       daemonsets: new Store<DaemonSet>(this.etcd, clock, daemonSets.main),
       controllerrevisions: new Store<ControllerRevision>(this.etcd, clock, controllerRevisionStrategy()),
     };
-    this.statusStrategies = { jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status } as Partial<Record<Resource, Strategy<never>>>;
+    this.statusStrategies = { replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status } as Partial<Record<Resource, Strategy<never>>>;
     this.etcd.subscribe((e) => this.dispatch(e));
   }
 
@@ -296,6 +300,28 @@ export class ApiServer {
     return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`, () => {
       const r = this.stores[resource].update(namespace, name, (existing) => applyPatchBody(existing, type, body), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource) });
       return { code: 200, object: r.object };
+    });
+  }
+
+  /** GET …/scale (ScaleREST.Get): the object's autoscaling/v1 Scale. */
+  getScale(resource: ScalableResource, namespace: string | undefined, name: string): ApiResponse<Scale> {
+    return this.serve(undefined, () => ({ code: 200, object: scaleOf(this.stores[resource].get(namespace, name)) }));
+  }
+
+  /**
+   * PATCH or PUT …/scale (ScaleREST.Update): the patch is applied to the object's Scale (or the
+   * Scale sent replaces it), and its spec.replicas is written to the object in one update through
+   * the main strategy; the answer is the new Scale.
+   */
+  scale(client: ClientIdentity, resource: ScalableResource, namespace: string | undefined, name: string, change: { patch: PatchType; body: unknown } | { scale: Scale }, opts: { dryRun?: boolean } = {}): ApiResponse<Scale> {
+    const verb = 'patch' in change ? 'PATCH' : 'UPDATE';
+    return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, `pkg/registry/apps/${resource === 'deployments' ? 'deployment' : 'replicaset'}/storage/storage.go ScaleREST.Update`, () => {
+      const store = this.stores[resource] as Store<Deployment | ReplicaSet>;
+      const r = store.update(namespace, name, (existing) => {
+        const next = 'patch' in change ? (applyPatchBody(scaleOf(existing), change.patch, change.body) as Scale) : change.scale;
+        return applyScale(existing, next, resource);
+      }, { dryRun: opts.dryRun });
+      return { code: 200, object: scaleOf(r.object) };
     });
   }
 

@@ -45,3 +45,6 @@ export type DaemonSet = Mutable<apps.DaemonSet> & { metadata: ObjectMeta };
 export type ControllerRevision = Mutable<apps.ControllerRevision> & { metadata: ObjectMeta };
 export type PodTemplateSpec = Mutable<core.PodTemplateSpec>;
 export type LabelSelector = Mutable<meta.LabelSelector>;
+export type Deployment = Mutable<apps.Deployment> & { metadata: ObjectMeta };
+export type DeploymentStatus = Mutable<apps.DeploymentStatus> & { terminatingReplicas?: number };
+export type DeploymentCondition = Mutable<apps.DeploymentCondition>;

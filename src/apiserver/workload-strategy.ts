@@ -21,7 +21,7 @@ type WithStatus = KubeObject & { spec?: unknown; status?: unknown };
  * (e.g. pkg/registry/apps/statefulset/strategy.go PrepareForUpdate and statefulSetStatusStrategy).
  * The generation moves only with the spec.
  */
-function workloadStrategy<T extends WithStatus>(
+export function workloadStrategy<T extends WithStatus>(
   config: { kind: string; apiVersion: string; resource: string; gcPolicy: GarbageCollectionPolicy },
   defaults: (obj: T) => void,
   validate: (obj: T) => FieldError[] = () => [],

@@ -199,6 +199,8 @@ export class ControllerExpectations {
 
 /** controller.PodControllerUIDIndex: the pods of a controller by its uid. */
 export const POD_CONTROLLER_UID_INDEX = 'podControllerUID';
+/** controller.OrphanPodIndexKey: the index value of the pods without a controller (the ReplicaSet controller adopts from them). */
+export const ORPHAN_POD_INDEX_KEY = '_ORPHAN_POD';
 
 /**
  * The shared pod informer with the controller-uid index (controller.AddPodControllerUIDIndexer),
@@ -210,7 +212,7 @@ export function podsByControllerUID(factory: SharedInformerFactory): SharedInfor
   if (!informer.hasIndexer(POD_CONTROLLER_UID_INDEX)) {
     informer.addIndexer(POD_CONTROLLER_UID_INDEX, (pod) => {
       const owner = getControllerOf(pod);
-      return owner ? [owner.uid] : [];
+      return owner ? [owner.uid] : [ORPHAN_POD_INDEX_KEY];
     });
   }
   return informer;

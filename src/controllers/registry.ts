@@ -2,6 +2,8 @@ import type { ControllerDescriptor } from './controller-manager';
 import { DaemonSetsController } from './daemon/daemon-controller';
 import { GarbageCollector } from './garbage-collector';
 import { JobController } from './job/job-controller';
+import { DeploymentController } from './deployment/deployment-controller';
+import { ReplicaSetController } from './replicaset/replica-set';
 import { StatefulSetController } from './statefulset/stateful-set';
 import { NodeLifecycleController, nodeLifecycleConfig } from './node-lifecycle';
 import { PodGarbageCollector } from './pod-gc';
@@ -73,6 +75,24 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     aliases: ['daemonset'],
     start: (ctx) => {
       const c = new DaemonSetsController(ctx.clock, ctx.timeline, ctx.api, ctx.informers);
+      c.start();
+      return c;
+    },
+  },
+  {
+    name: 'deployment-controller',
+    aliases: ['deployment'],
+    start: (ctx) => {
+      const c = new DeploymentController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.release);
+      c.start();
+      return c;
+    },
+  },
+  {
+    name: 'replicaset-controller',
+    aliases: ['replicaset'],
+    start: (ctx) => {
+      const c = new ReplicaSetController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.release);
       c.start();
       return c;
     },

@@ -4,6 +4,7 @@ import type { KubeObject } from '../apiserver/object';
 import type { Cluster } from '../cluster';
 import { KUBECTL } from '../cluster';
 import type { Release } from '../release';
+import { isWorkloadCommand, runWorkloadCommand } from './workload-commands';
 import { confirmationPrompt, confirms, KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
 
 /** One HTTP request as kubectl sends it: what a server listening on the wire would see. */
@@ -123,6 +124,7 @@ function serverError(status: ErrorStatus): string {
  * after the other. Throws UnsupportedKubectlError for lines the simulation does not model.
  */
 export function runKubectl(cluster: Cluster, line: string, options: KubectlOptions = { release: cluster.release }): KubectlResult {
+  if (isWorkloadCommand(line)) return runWorkloadCommand(cluster, line);
   cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), `${SOURCE} RunDelete`, { actor: 'kubectl' });
   let cmd: KubectlDeleteCommand;
   try {

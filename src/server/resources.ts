@@ -39,13 +39,17 @@ const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch
  * Every resource the server serves, in the order discovery lists them. Verbs, short names and
  * categories are those kube-apiserver v1.33 advertises for them (pkg/registry/.../storage).
  */
+/** The scale subresource of replicasets and deployments: an autoscaling/v1 Scale. */
+const SCALE = { verbs: ['get', 'patch', 'update'], kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } };
+
 export const SERVED_RESOURCES: readonly ServedResource[] = [
   { group: '', version: 'v1', resource: 'events', kind: 'Event', singularName: 'event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, storage: 'events' },
   // Namespaces cannot be deleted here: the namespace controller that empties them is not modelled.
   { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', singularName: 'namespace', namespaced: false, verbs: ['create', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ns'], subresources: {}, storage: 'namespaces' },
   { group: '', version: 'v1', resource: 'nodes', kind: 'Node', singularName: 'node', namespaced: false, verbs: ALL_VERBS, shortNames: ['no'], subresources: {}, storage: 'nodes' },
   { group: '', version: 'v1', resource: 'pods', kind: 'Pod', singularName: 'pod', namespaced: true, verbs: ALL_VERBS, shortNames: ['po'], categories: ['all'], subresources: { eviction: { verbs: ['create'], kind: { group: 'policy', version: 'v1', kind: 'Eviction' } }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'pods' },
-  { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', singularName: 'replicaset', namespaced: true, verbs: ALL_VERBS, shortNames: ['rs'], categories: ['all'], subresources: {}, storage: 'replicasets' },
+  { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', singularName: 'replicaset', namespaced: true, verbs: ALL_VERBS, shortNames: ['rs'], categories: ['all'], subresources: { scale: SCALE, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'replicasets' },
+  { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', singularName: 'deployment', namespaced: true, verbs: ALL_VERBS, shortNames: ['deploy'], categories: ['all'], subresources: { scale: SCALE, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'deployments' },
   { group: 'apps', version: 'v1', resource: 'controllerrevisions', kind: 'ControllerRevision', singularName: 'controllerrevision', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'controllerrevisions' },
   { group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', singularName: 'daemonset', namespaced: true, verbs: ALL_VERBS, shortNames: ['ds'], categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'daemonsets' },
   { group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', singularName: 'statefulset', namespaced: true, verbs: ALL_VERBS, shortNames: ['sts'], categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'statefulsets' },

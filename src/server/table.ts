@@ -1,5 +1,5 @@
 import { fromTime, type KubeObject } from '../apiserver/object';
-import type { ControllerRevision, DaemonSet, Event, Job, Lease, Namespace, Node, Pod, ReplicaSet, StatefulSet } from '../apiserver/types';
+import type { ControllerRevision, DaemonSet, Deployment, Event, Job, Lease, Namespace, Node, Pod, ReplicaSet, StatefulSet } from '../apiserver/types';
 import { DEFAULT_RELEASE, type Release } from '../release';
 
 /**
@@ -99,6 +99,21 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
       column('Selector', 'The label selector of its pods.', 1),
     ],
     cells: (obj, now) => replicaSetCells(obj as ReplicaSet, now),
+  },
+  // pkg/printers/internalversion printDeployment: NAME READY UP-TO-DATE AVAILABLE AGE, then (wide) CONTAINERS IMAGES SELECTOR.
+  deployments: {
+    columns: [
+      NAME,
+      column('Ready', 'Number of the pod with ready state'),
+      column('Up-to-date', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
+      column('Available', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+      AGE,
+      ...TEMPLATE_COLUMNS,
+    ],
+    cells: (obj, now) => {
+      const d = obj as Deployment;
+      return [d.metadata.name ?? '', `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1}`, d.status?.updatedReplicas ?? 0, d.status?.availableReplicas ?? 0, age(d.metadata.creationTimestamp, now), ...templateCells(d.spec?.template?.spec?.containers), formatLabelSelector(d.spec?.selector)];
+    },
   },
   jobs: {
     columns: jobColumns(true),

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../apiserver/object';
+import type { ScalableResource } from '../../apiserver/scale';
 import type { PatchType } from '../../apiserver/patch';
 import { StatusError } from '../../apiserver/errors';
 import { decodeJson, mediaTypeOf } from '../body';
@@ -35,6 +36,10 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   if (!type) throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', APPLY_PATCH]);
   const body = decodeJson(await scope.body());
   const dryRun = dryRunOf(scope);
+  if (scope.info.subresource === 'scale') {
+    const { code, object } = unwrap(scope.api.scale(scope.client, scope.resource.storage as ScalableResource, scope.info.namespace, scope.info.name, { patch: type, body }, { dryRun }));
+    return writeResult(scope, code, object);
+  }
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const { code, object } = unwrap(scope.api.patch(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, type, body, { subresource, dryRun }));
   writeResult(scope, code, served(scope, object as KubeObject));
