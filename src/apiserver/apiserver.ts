@@ -106,6 +106,7 @@ export class ApiServer {
   private readonly requests: RequestRecord[] = [];
   private requestCount = 0;
   private createCounter = 0;
+  private namespaceCreations = 0;
   private namespacesBootstrapped = false;
   private readonly startedAt: number;
 
@@ -264,7 +265,9 @@ export class ApiServer {
   /** handlers/create.go CreateResource → Store.Create. */
   create<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { dryRun?: boolean } = {}): ApiResponse<ResourceType[R]> {
     // R76 — rest.BeforeCreate: a missing name is generated from generateName (names.SimpleNameGenerator).
-    const name = obj.metadata.name || (obj.metadata.generateName ? generateName(obj.metadata.generateName, this.createCounter + 1) : '');
+    // The suffix counts the creations other than of namespaces: the system namespaces a served
+    // cluster creates when it starts serving do not shift the names a scenario's pods get.
+    const name = obj.metadata.name || (obj.metadata.generateName ? generateName(obj.metadata.generateName, this.createCounter - this.namespaceCreations + 1) : '');
     return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, `${HANDLERS}/create.go createHandler → ${STORE_SOURCE} Store.Create`, () => {
       const store = this.stores[resource];
       // plugin/pkg/admission/namespace/lifecycle: once the namespaces exist as objects, a namespaced
@@ -278,6 +281,7 @@ export class ApiServer {
       if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
       if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
       this.createCounter += 1;
+      if (resource === 'namespaces') this.namespaceCreations += 1;
       const uid = deterministicUid(resource, namespace, name, this.createCounter);
       return { code: 201, object: this.stores[resource].create(withNs, { dryRun: opts.dryRun, uid }) };
     });
@@ -315,8 +319,8 @@ export class ApiServer {
    */
   scale(client: ClientIdentity, resource: ScalableResource, namespace: string | undefined, name: string, change: { patch: PatchType; body: unknown } | { scale: Scale }, opts: { dryRun?: boolean } = {}): ApiResponse<Scale> {
     const verb = 'patch' in change ? 'PATCH' : 'UPDATE';
-    return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, `pkg/registry/apps/${resource === 'deployments' ? 'deployment' : 'replicaset'}/storage/storage.go ScaleREST.Update`, () => {
-      const store = this.stores[resource] as Store<Deployment | ReplicaSet>;
+    return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, `pkg/registry/apps/${resource.slice(0, -1)}/storage/storage.go ScaleREST.Update`, () => {
+      const store = this.stores[resource] as Store<Deployment | ReplicaSet | StatefulSet>;
       const r = store.update(namespace, name, (existing) => {
         const next = 'patch' in change ? (applyPatchBody(scaleOf(existing), change.patch, change.body) as Scale) : change.scale;
         return applyScale(existing, next, resource);

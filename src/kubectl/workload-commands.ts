@@ -14,14 +14,23 @@ const SCALE_SOURCE = 'staging/src/k8s.io/kubectl/pkg/cmd/scale/scale.go RunScale
 const ROLLOUT = 'staging/src/k8s.io/kubectl/pkg/cmd/rollout';
 
 /** The kinds `scale` and `rollout` take here, by every name kubectl accepts for them. */
-const KINDS: Readonly<Record<string, { resource: 'deployments' | 'replicasets'; printed: string }>> = {
+const KINDS: Readonly<Record<string, { resource: 'deployments' | 'replicasets' | 'statefulsets'; printed: string }>> = {
   deployment: { resource: 'deployments', printed: 'deployment.apps' },
   deployments: { resource: 'deployments', printed: 'deployment.apps' },
   deploy: { resource: 'deployments', printed: 'deployment.apps' },
   replicaset: { resource: 'replicasets', printed: 'replicaset.apps' },
   replicasets: { resource: 'replicasets', printed: 'replicaset.apps' },
   rs: { resource: 'replicasets', printed: 'replicaset.apps' },
+  statefulset: { resource: 'statefulsets', printed: 'statefulset.apps' },
+  statefulsets: { resource: 'statefulsets', printed: 'statefulset.apps' },
+  sts: { resource: 'statefulsets', printed: 'statefulset.apps' },
 };
+
+/** The upstream function a scale or rollout command line's timeline event names (the real kubectl's run records it too). */
+export function workloadCommandSource(line: string): string {
+  const words = splitCommandLine(line);
+  return words[1] === 'scale' ? SCALE_SOURCE : `${ROLLOUT}/rollout_${words[2]}.go`;
+}
 
 /** Whether the command line is one of these (kubectl scale / kubectl rollout). */
 export function isWorkloadCommand(line: string): boolean {
@@ -40,7 +49,7 @@ function target(words: string[]): { kind: (typeof KINDS)[string]; name: string; 
   }
   const [type, name] = args.length === 1 && args[0].includes('/') ? args[0].split('/', 2) : [args[0], args[1]];
   const kind = KINDS[type ?? ''];
-  if (!kind || !name) throw new UnsupportedKubectlError(`this kubectl scales and rolls out deployments and replicasets only: write TYPE/NAME or TYPE NAME (got ${JSON.stringify(args.join(' '))})`);
+  if (!kind || !name) throw new UnsupportedKubectlError(`this kubectl scales deployments, replicasets and statefulsets and rolls out deployments only: write TYPE/NAME or TYPE NAME (got ${JSON.stringify(args.join(' '))})`);
   return { kind, name, flags };
 }
 
