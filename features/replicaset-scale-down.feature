@@ -12,18 +12,18 @@ Feature: Which pod a ReplicaSet scale-down deletes
     And a replicaset "web" with 3 replicas on node "node-1"
 
   Scenario: the pod with the lowest pod-deletion-cost goes first, then the next lowest
-    When the user sets annotation "controller.kubernetes.io/pod-deletion-cost" of pod "web-p8fxk" to "-100"
-    And the user sets annotation "controller.kubernetes.io/pod-deletion-cost" of pod "web-8458b" to "100"
+    When the user sets annotation "controller.kubernetes.io/pod-deletion-cost" of pod "web-rbkgt" to "-100"
+    And the user sets annotation "controller.kubernetes.io/pod-deletion-cost" of pod "web-g2jmh" to "100"
     And replicaset "web" is scaled to 2
-    Then the replicaset controller deletes pod "web-p8fxk"
+    Then the replicaset controller deletes pod "web-rbkgt"
     And these events happen in order:
       | at   | component  | event                                                  |
-      | T+0s | replicaset | deletes pod web-p8fxk (rank: pod-deletion-cost -100)   |
-      | T+0s | apiserver  | DELETE pods/web-p8fxk                                  |
-      | T+0s | kubelet    | DELETE pods/web-p8fxk                                  |
+      | T+0s | replicaset | deletes pod web-rbkgt (rank: pod-deletion-cost -100)   |
+      | T+0s | apiserver  | DELETE pods/web-rbkgt                                  |
+      | T+0s | kubelet    | DELETE pods/web-rbkgt                                  |
     When replicaset "web" is scaled to 1
-    Then the replicaset controller deletes pod "web-88ct2"
-    And no replicaset event "deletes pod web-8458b" happens
+    Then the replicaset controller deletes pod "web-j4bbm"
+    And no replicaset event "deletes pod web-g2jmh" happens
     When the cluster settles
     Then replicaset "web" has fields:
       | path                        | value |
@@ -34,11 +34,11 @@ Feature: Which pod a ReplicaSet scale-down deletes
       | /status/observedGeneration  | 3     |
 
   Scenario: a pod that is not ready goes before ready ones, whatever its cost
-    Given container "app" of pod "web-88ct2" exits 5s after SIGTERM
-    When the user sets annotation "controller.kubernetes.io/pod-deletion-cost" of pod "web-p8fxk" to "-100"
-    And a controller sets condition "Ready" of pod "web-8458b" to "False"
+    Given container "app" of pod "web-j4bbm" exits 5s after SIGTERM
+    When the user sets annotation "controller.kubernetes.io/pod-deletion-cost" of pod "web-rbkgt" to "-100"
+    And a controller sets condition "Ready" of pod "web-g2jmh" to "False"
     And replicaset "web" is scaled to 2
-    Then the replicaset controller deletes pod "web-8458b"
+    Then the replicaset controller deletes pod "web-g2jmh"
 
   Scenario: scaling up creates pods in slow-start batches, and they are scheduled
     When replicaset "web" is scaled to 6
@@ -48,3 +48,26 @@ Feature: Which pod a ReplicaSet scale-down deletes
       | path                  | value |
       | /status/replicas      | 6     |
       | /status/readyReplicas | 6     |
+
+  Scenario: a pod that matches the selector and has no owner is adopted, and counts
+    Given a replicaset "api" with 2 replicas on node "node-1" with:
+      """
+      metadata:
+        labels:
+          tier: backend
+      """
+    And a pod "stray" running on node "node-1" with:
+      """
+      metadata:
+        labels:
+          app: api
+      """
+    When 1s passes
+    Then pod "stray" has fields:
+      | path                                  | value        |
+      | /metadata/ownerReferences/0/kind      | "ReplicaSet" |
+      | /metadata/ownerReferences/0/name      | "api"        |
+      | /metadata/ownerReferences/0/controller | true        |
+    And replicaset "api" has fields:
+      | path             | value |
+      | /status/replicas | 2     |

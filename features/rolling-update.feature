@@ -18,12 +18,12 @@ Feature: A rolling update: the surge counts the pods asked for, not the pods tha
       | T+0s | deployment | creates replicaset web-bbc788499 with 1 replicas (revision 2)      |
       | T+0s | deployment | scales replicaset web-746bcfcdff from 4 to 3                       |
       | T+0s | deployment | scales replicaset web-bbc788499 from 1 to 2                        |
-      | T+0s | replicaset | deletes pod web-746bcfcdff-8phlb                                   |
+      | T+0s | replicaset | deletes pod web-746bcfcdff-ckrt7                                   |
       | T+0s | deployment | scales replicaset web-bbc788499 from 3 to 4                        |
     When 10s pass
-    Then pod "web-746bcfcdff-8phlb" is terminating
-    And pod "web-746bcfcdff-l6nj2" is terminating
-    And pod "web-bbc788499-8dcqx" has phase "Running"
+    Then pod "web-746bcfcdff-ckrt7" is terminating
+    And pod "web-746bcfcdff-smmhj" is terminating
+    And pod "web-bbc788499-xrmn4" has phase "Running"
     And deployment "web" has fields:
       | path                       | value    |
       | /spec/replicas             | 4        |
@@ -32,7 +32,7 @@ Feature: A rolling update: the surge counts the pods asked for, not the pods tha
       | /status/availableReplicas  | 4        |
       | /status/terminatingReplicas | <absent> |
     When the cluster settles
-    Then pod "web-746bcfcdff-8phlb" is gone
+    Then pod "web-746bcfcdff-ckrt7" is gone
 
   Scenario: from v1.35 the terminating pods are reported, and still not counted against the surge
     Given Kubernetes v1.35
@@ -51,7 +51,7 @@ Feature: A rolling update: the surge counts the pods asked for, not the pods tha
       | path                        | value |
       | /status/terminatingReplicas | 0     |
 
-  Scenario: kubectl scale and kubectl rollout restart
+  Scenario: kubectl scale goes through the scale subresource
     Given a node "node-1"
     And a deployment "web" with 2 replicas
     When I run `kubectl scale deployment/web --replicas=3`
@@ -61,7 +61,16 @@ Feature: A rolling update: the surge counts the pods asked for, not the pods tha
       | apiserver  | PATCH deployments/web/scale                  |
       | deployment | scales replicaset web-746bcfcdff from 2 to 3 |
       | replicaset | creates pod web-746bcfcdff-                  |
-    When I run `kubectl rollout restart deployment/web`
+
+  # The real kubectl stamps restartedAt with the wall clock, so its new ReplicaSet's name differs on
+  # every run: this one runs with the built-in kubectl only (the real one's rollout commands are
+  # tested against serve in src/serve/kubectl-workloads.test.ts).
+  @built-in-kubectl-only
+  Scenario: kubectl rollout restart, status and undo
+    Given a node "node-1"
+    And a deployment "web" with 2 replicas
+    When I run `kubectl scale deployment/web --replicas=3`
+    And I run `kubectl rollout restart deployment/web`
     Then kubectl prints "deployment.apps/web restarted"
     When I run `kubectl rollout status deployment/web`
     Then kubectl prints 'deployment "web" successfully rolled out'
@@ -74,3 +83,28 @@ Feature: A rolling update: the surge counts the pods asked for, not the pods tha
     And replicaset "web-746bcfcdff" has fields:
       | path           | value |
       | /spec/replicas | 3     |
+
+  Scenario: Recreate: the new ReplicaSet starts only once every old pod is gone
+    # recreate.go rolloutRecreate: the old sets go to 0 first; oldPodsRunning holds the new one back.
+    Given a node "node-1"
+    And a deployment "web" with 2 replicas with:
+      """
+      spec:
+        strategy:
+          type: Recreate
+      """
+    And container "app" of the pods of deployment "web" exits 10s after SIGTERM
+    When deployment "web" rolls out a new template
+    Then these events happen in order:
+      | at   | component  | event                                        |
+      | T+0s | deployment | scales replicaset web-                       |
+      | T+0s | deployment | waits for 2 old pods to be gone (Recreate)   |
+    And no deployment event "creates replicaset" happens
+    When the cluster settles
+    Then these events happen in order:
+      | at    | component  | event                                  |
+      | T+11s | deployment | creates replicaset web-                |
+    And deployment "web" has fields:
+      | path                      | value |
+      | /status/updatedReplicas   | 2     |
+      | /status/availableReplicas | 2     |

@@ -78,6 +78,17 @@ export const CONTRACT: readonly ContractPhrase[] = [
   then('these events happen in order:', 'table'),
   then('these events happen in exactly this order:', 'table'),
   then('no {word} event {string} happens'),
+  // Workloads (issue 20): the scheduler, ReplicaSets and Deployments.
+  given('a replicaset {string} with {int} replicas on node {string}'),
+  given('a replicaset {string} with {int} replicas on node {string} with:', 'doc string'),
+  given('a deployment {string} with {int} replicas'),
+  given('a deployment {string} with {int} replicas with:', 'doc string'),
+  when('replicaset {string} is scaled to {int}'),
+  when('deployment {string} is scaled to {int}'),
+  when('deployment {string} rolls out a new template'),
+  then('the replicaset controller deletes pod {string}'),
+  then('the replicaset controller creates a pod'),
+  then('{kind} {string} has fields:', 'table'),
 ];
 
 /** What a parameter looks like in a scenario: used to write each contract phrase as a scenario would. */
@@ -88,6 +99,7 @@ export const SAMPLES: Readonly<Record<string, string>> = {
   word: 'kubelet',
   duration: '30s',
   command: '`kubectl delete pod web`',
+  kind: 'deployment',
   '': 'anything',
 };
 

@@ -1,8 +1,8 @@
+import { kubectlSource } from '../src/kubectl/workload-commands';
 import { After, AfterAll } from '@cucumber/cucumber';
 import { DEFAULT_WAIT_LIMIT_MS, type KubectlResult } from '../src/kubectl/kubectl';
 import { parseKubectlDelete, splitCommandLine, splitEnvironment } from '../src/kubectl/delete-command';
 import type { RealKubectlSession } from '../src/kubectl/real-session';
-import { isWorkloadCommand, workloadCommandSource } from '../src/kubectl/workload-commands';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /**
@@ -42,8 +42,7 @@ export async function runRealKubectl(world: TerminatingWorld, line: string, stdi
     // A line the built-in kubectl refuses or does not model: the real one decides.
   }
   const from = cluster.timeline.all().length;
-  const source = isWorkloadCommand(line) ? workloadCommandSource(line) : 'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go RunDelete';
-  cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), source, { actor: 'kubectl' });
+  cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), kubectlSource(line), { actor: 'kubectl' });
   const run = await session.run(words.slice(1), { virtualMs: Math.max(virtualMs, 0), wallMs: WALL_LIMIT_MS }, { stdin, env: Object.fromEntries(env) });
   if (run.stopped) {
     throw new Error(`the real kubectl could not finish through the simulation: ${run.stopped}\n${run.stdout}${run.stderr}`);

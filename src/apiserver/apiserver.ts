@@ -106,7 +106,8 @@ export class ApiServer {
   private readonly requests: RequestRecord[] = [];
   private requestCount = 0;
   private createCounter = 0;
-  private namespaceCreations = 0;
+  /** How many names each generateName base has been given (R76). */
+  private readonly generatedNames = new Map<string, number>();
   private namespacesBootstrapped = false;
   private readonly startedAt: number;
 
@@ -265,9 +266,7 @@ export class ApiServer {
   /** handlers/create.go CreateResource → Store.Create. */
   create<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { dryRun?: boolean } = {}): ApiResponse<ResourceType[R]> {
     // R76 — rest.BeforeCreate: a missing name is generated from generateName (names.SimpleNameGenerator).
-    // The suffix counts the creations other than of namespaces: the system namespaces a served
-    // cluster creates when it starts serving do not shift the names a scenario's pods get.
-    const name = obj.metadata.name || (obj.metadata.generateName ? generateName(obj.metadata.generateName, this.createCounter - this.namespaceCreations + 1) : '');
+    const name = obj.metadata.name || (obj.metadata.generateName ? this.generateName(obj.metadata.generateName) : '');
     return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, `${HANDLERS}/create.go createHandler → ${STORE_SOURCE} Store.Create`, () => {
       const store = this.stores[resource];
       // plugin/pkg/admission/namespace/lifecycle: once the namespaces exist as objects, a namespaced
@@ -281,7 +280,6 @@ export class ApiServer {
       if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
       if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
       this.createCounter += 1;
-      if (resource === 'namespaces') this.namespaceCreations += 1;
       const uid = deterministicUid(resource, namespace, name, this.createCounter);
       return { code: 201, object: this.stores[resource].create(withNs, { dryRun: opts.dryRun, uid }) };
     });
@@ -427,6 +425,17 @@ export class ApiServer {
     });
   }
 
+  /**
+   * R76 — the next name for `base`: its Nth generated name is derived from N, a count per base,
+   * so a workload's pod names depend on that workload alone (not on what else was created before),
+   * and are the same on every run and through every client.
+   */
+  private generateName(base: string): string {
+    const n = (this.generatedNames.get(base) ?? 0) + 1;
+    this.generatedNames.set(base, n);
+    return generateName(base, n);
+  }
+
   // ---- bookkeeping for assertions ----
 
   request(id: number): RequestRecord | undefined {
@@ -544,7 +553,7 @@ export class ApiServer {
   };
 }
 
-/** names.SimpleNameGenerator: generateName (cut to 58 characters) plus 5 characters, here derived from the creation counter so runs repeat. */
+/** names.SimpleNameGenerator: generateName (cut to 58 characters) plus 5 characters, here derived from the base's count so runs repeat. */
 function generateName(base: string, counter: number): string {
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   const digest = createHash('sha1').update(`${base}#${counter}`).digest();

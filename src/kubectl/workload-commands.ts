@@ -26,10 +26,15 @@ const KINDS: Readonly<Record<string, { resource: 'deployments' | 'replicasets' |
   sts: { resource: 'statefulsets', printed: 'statefulset.apps' },
 };
 
-/** The upstream function a scale or rollout command line's timeline event names (the real kubectl's run records it too). */
-export function workloadCommandSource(line: string): string {
-  const words = splitCommandLine(line);
-  return words[1] === 'scale' ? SCALE_SOURCE : `${ROLLOUT}/rollout_${words[2]}.go`;
+/**
+ * The upstream function a kubectl command line runs, for its event on the kubectl lane (the same
+ * for the built-in kubectl and the real one).
+ */
+export function kubectlSource(line: string): string {
+  const verb = /^\s*kubectl\s+(\S+)(?:\s+(\S+))?/.exec(line);
+  if (verb?.[1] === 'scale') return SCALE_SOURCE;
+  if (verb?.[1] === 'rollout') return `${ROLLOUT}/rollout_${verb[2] ?? ''}.go`;
+  return 'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go RunDelete';
 }
 
 /** Whether the command line is one of these (kubectl scale / kubectl rollout). */
@@ -72,7 +77,7 @@ export function runWorkloadCommand(cluster: Cluster, line: string): KubectlResul
   const api = cluster.apiserver;
   if (words[1] === 'scale') {
     const { kind, name, flags } = target(words.slice(2));
-    cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), SCALE_SOURCE, { actor: 'kubectl' });
+    cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), kubectlSource(line), { actor: 'kubectl' });
     const replicas = Number(flags.get('replicas'));
     if (!flags.has('replicas') || !Number.isInteger(replicas) || replicas < 0) return end(1, 'error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
     const r = api.scale(KUBECTL, kind.resource, 'default', name, { patch: 'merge', body: { spec: { replicas } } });
@@ -84,7 +89,7 @@ export function runWorkloadCommand(cluster: Cluster, line: string): KubectlResul
   const sub = words[2];
   const { kind, name, flags } = target(words.slice(3));
   if (kind.resource !== 'deployments') throw new UnsupportedKubectlError('this kubectl rolls out deployments only');
-  cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), `${ROLLOUT}/rollout_${sub}.go`, { actor: 'kubectl' });
+  cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), kubectlSource(line), { actor: 'kubectl' });
   const got = api.get('deployments', 'default', name);
   if (!got.ok) return end(1, `Error from server (NotFound): deployments.apps "${name}" not found`);
   if (sub === 'restart') {
