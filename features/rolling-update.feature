@@ -108,3 +108,15 @@ Feature: A rolling update: the surge counts the pods asked for, not the pods tha
       | path                      | value |
       | /status/updatedReplicas   | 2     |
       | /status/availableReplicas | 2     |
+
+  Scenario: scaling a Deployment scales its ReplicaSet, and its annotations follow
+    Given a node "node-1"
+    And a deployment "web" with 2 replicas
+    When deployment "web" is scaled to 4
+    And the cluster settles
+    Then replicaset "web-746bcfcdff" has fields:
+      | path                                                             | value |
+      | /spec/replicas                                                   | 4     |
+      | /metadata/annotations/deployment.kubernetes.io~1desired-replicas | "4"   |
+      | /metadata/annotations/deployment.kubernetes.io~1max-replicas     | "5"   |
+      | /status/readyReplicas                                            | 4     |

@@ -58,6 +58,8 @@ interface Exchange {
  */
 export class RealKubectlSession {
   private readonly exchanges: Exchange[] = [];
+  /** The uid each DELETE of kubectl's removed or stamped, by path (for its wait, IsDeleted). */
+  private readonly deletedUids = new Map<string, string>();
   private wake: () => void = () => {};
   private child?: ChildProcess;
 
@@ -123,12 +125,23 @@ export class RealKubectlSession {
     };
     res.once('finish', finish);
     res.once('close', finish);
-    if (!exchange.watch && (req.method === 'GET' || req.method === 'DELETE')) {
+    if (req.method === 'DELETE') {
+      // The uid of what kubectl deleted: its wait counts an object of that name with another uid as gone.
       const body: Buffer[] = [];
       const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
       res.end = ((...args: unknown[]) => {
         if (args[0] !== undefined && typeof args[0] !== 'function') body.push(Buffer.from(args[0] as string));
-        this.answered(req.method!, url, res.statusCode, Buffer.concat(body).toString('utf8'));
+        const uid = uidOf(Buffer.concat(body).toString('utf8'));
+        if (res.statusCode < 300 && uid) this.deletedUids.set(url.pathname, uid);
+        return end(...args);
+      }) as typeof res.end;
+    }
+    if (!exchange.watch && req.method === 'GET') {
+      const body: Buffer[] = [];
+      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+      res.end = ((...args: unknown[]) => {
+        if (args[0] !== undefined && typeof args[0] !== 'function') body.push(Buffer.from(args[0] as string));
+        this.answered(url, res.statusCode, Buffer.concat(body).toString('utf8'));
         return end(...args);
       }) as typeof res.end;
     }
@@ -161,25 +174,15 @@ export class RealKubectlSession {
    * The answer to a GET of kubectl's wait (wait/delete.go IsDeleted): the object's GET answering
    * 404, or the informer's LIST by name coming back empty, means kubectl sees it gone.
    */
-  /** The uids DELETEs of this session answered with, by object path. */
-  private readonly deletedUids = new Map<string, string>();
-
-  private answered(method: string, url: URL, code: number, body: string): void {
+  private answered(url: URL, code: number, body: string): void {
     const parts = url.pathname.split('/');
     const byName = /^metadata\.name=(.*)$/.exec(url.searchParams.get('fieldSelector') ?? '')?.[1];
     const gone = (resource: string | undefined, name: string | undefined) =>
       this.cluster.timeline.record('kubectl', `${resource}/${name} is gone`, WAIT_SOURCE, { actor: 'kubectl' });
-    const uidOf = () => (JSON.parse(body) as { metadata?: { uid?: string } }).metadata?.uid;
-    // The uid the DELETE answered with: a later GET finding another uid under that name (a
-    // StatefulSet's replacement) sees the deleted object gone, as IsDeleted compares uids.
-    if (method === 'DELETE') {
-      const uid = code === 200 && parts.at(-4) === 'namespaces' ? uidOf() : undefined;
-      if (uid) this.deletedUids.set(url.pathname, uid);
-      return;
-    }
     if (code === 404 && parts.at(-4) === 'namespaces') return void gone(parts.at(-2), parts.at(-1));
+    // IsDeleted: the GET finds an object of that name with another uid (a controller made it again).
     const deleted = this.deletedUids.get(url.pathname);
-    if (code === 200 && deleted !== undefined && parts.at(-4) === 'namespaces' && uidOf() !== deleted) return void gone(parts.at(-2), parts.at(-1));
+    if (code === 200 && parts.at(-4) === 'namespaces' && deleted !== undefined && uidOf(body) !== deleted) return void gone(parts.at(-2), parts.at(-1));
     if (code === 200 && byName !== undefined && (JSON.parse(body) as { items?: unknown[] }).items?.length === 0) gone(parts.at(-1), byName);
   }
 
@@ -270,5 +273,14 @@ export class RealKubectlSession {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** metadata.uid of a JSON object body, if it has one. */
+function uidOf(body: string): string | undefined {
+  try {
+    return (JSON.parse(body) as { metadata?: { uid?: string } }).metadata?.uid;
+  } catch {
+    return undefined;
   }
 }
