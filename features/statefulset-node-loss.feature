@@ -4,7 +4,7 @@ Feature: A StatefulSet's pod on a node that is lost
   toleration, but no kubelet sends the final DELETE: it stays Terminating, and the StatefulSet
   waits. Two things end the wait — a force deletion, which removes the object whatever still runs
   on the node, or the out-of-service taint, with which an administrator says the node is off and
-  pod GC deletes the pod itself (pkg/controller/podgc gcTerminating).
+  pod GC deletes the pod itself (pkg/controller/podgc gcTerminating). (W53)
 
   Background:
     Given nodes "node-1" and "node-2"

@@ -110,6 +110,13 @@ export const CONTRACT: readonly ContractPhrase[] = [
   then('the replicaset controller deletes pod {string}'),
   then('the replicaset controller creates a pod'),
   then('{kind} {string} has fields:', 'table'),
+  // Workloads (issue 20): StatefulSets, Jobs, DaemonSets.
+  given('a statefulset {string} with {int} replicas'),
+  given('a statefulset {string} with {int} replicas with:', 'doc string'),
+  given('a job {string}'),
+  given('a job {string} with:', 'doc string'),
+  given('a daemonset {string}'),
+  when('statefulset {string} is scaled to {int}'),
 ];
 
 /** What a parameter looks like in a scenario: used to write each contract phrase as a scenario would. */

@@ -623,7 +623,11 @@ export class ClusterPlan {
 
   private planned(podName: string): PlannedPod {
     const p = this.pods.get(podName);
-    if (!p) throw new PlanError(`unknown pod "${podName}" (pods in this scenario: ${this.list(this.podNames())})`);
+    if (!p) {
+      // The names the workloads' controllers will give their pods: NAME-ORDINAL, or NAME- and five generated characters.
+      const made = [...this.workloads.values()].map(({ kind, obj }) => (kind === 'statefulset' ? `"${obj.metadata.name}-0"…` : `"${obj.metadata.name}-xxxxx"`));
+      throw new PlanError(`unknown pod "${podName}" (pods in this scenario: ${this.list(this.podNames())}${made.length ? `; pods its workloads will create: ${made.join(', ')}` : ''})`);
+    }
     return p;
   }
 

@@ -1,6 +1,6 @@
 import { ApiServer, DEFAULT_APISERVER_OPTIONS, type ApiServerOptions, type ClientIdentity } from './apiserver/apiserver';
 import { Clock } from './clock';
-import { startControllers } from './controllers/controller-manager';
+import { startControllers, type ControllerContext } from './controllers/controller-manager';
 import { SharedInformerFactory } from './controllers/informer';
 import { DEFAULT_POD_GC_CONFIG, type PodGarbageCollector, type PodGCConfig } from './controllers/pod-gc';
 import { CONTROLLERS, DEFAULT_CONTROLLERS } from './controllers/registry';
@@ -43,6 +43,8 @@ export class Cluster {
   readonly informers: SharedInformerFactory;
   /** The running controllers of kube-controller-manager, by canonical name. */
   readonly controllers: ReadonlyMap<string, object>;
+  /** What each controller was started with, to start one again (a restarted kube-controller-manager). */
+  private readonly controllerContext: ControllerContext;
   /** kube-scheduler, its own component beside kube-controller-manager (absent when turned off). */
   readonly scheduler?: KubeScheduler;
   /** The release of the control plane and kubectl (and of every kubelet not given its own). */
@@ -78,14 +80,37 @@ export class Cluster {
       this.scheduler = new KubeScheduler(this.clock, this.timeline, this.apiserver, this.informers, release);
       this.scheduler.start();
     }
-    this.controllers = startControllers(CONTROLLERS, this.options.controllers, {
+    this.controllerContext = {
       clock: this.clock,
       timeline: this.timeline,
       api: this.apiserver,
       informers: this.informers,
       release,
       config: { podGC: this.options.podGC },
-    });
+    };
+    this.controllers = startControllers(CONTROLLERS, this.options.controllers, this.controllerContext);
+  }
+
+  /**
+   * A running controller stops (its process dies, or loses its leader lease): it no longer reacts
+   * or writes. Only controllers that can stop (a `stop()` method: the workload controllers) can.
+   */
+  stopController(name: string): void {
+    const c = this.controller<{ stop?: () => void }>(name);
+    if (typeof c.stop !== 'function') throw new Error(`controller "${name}" cannot be stopped in the simulation`);
+    c.stop();
+    (this.controllers as Map<string, object>).delete(name);
+  }
+
+  /**
+   * A controller starts (again): a new instance, whose informer handlers see every cached object
+   * as an addition — as a restarted kube-controller-manager relists and resyncs everything.
+   */
+  startController(name: string): void {
+    if (this.controllers.has(name)) throw new Error(`controller "${name}" is running already`);
+    const d = CONTROLLERS.find((x) => x.name === name);
+    if (!d) throw new Error(`"${name}" is not a known controller; known: ${CONTROLLERS.map((x) => x.name).join(', ')}`);
+    (this.controllers as Map<string, object>).set(name, d.start(this.controllerContext));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { Job } from '../src/apiserver/types';
+import type { Job, Pod } from '../src/apiserver/types';
+import { CONTROLLERS } from '../src/controllers/registry';
 import { USER } from '../src/cluster';
 import { formatTimeline } from '../src/timeline/text';
 import type { WorkloadKind } from '../src/workload-manifest';
@@ -91,12 +92,12 @@ When('the user deletes job {string} with propagation {word}', function (this: Te
   this.cluster.flush();
 });
 
-/** The Job has that condition with status True (Complete, Failed, SuccessCriteriaMet, FailureTarget, Suspended); with a reason, that reason too. */
+/** The Job has that condition with status True (Complete, Failed, SuccessCriteriaMet, FailureTarget, Suspended). */
 Then('job {string} has condition {string}', function (this: TerminatingWorld, name: string, type: string) {
   checkJobCondition(this, name, type);
 });
 
-/** The same, and the condition's reason is that one. */
+/** The same, with that reason (BackoffLimitExceeded, DeadlineExceeded, PodFailurePolicy …). */
 Then('job {string} has condition {string} with reason {string}', function (this: TerminatingWorld, name: string, type: string, reason: string) {
   checkJobCondition(this, name, type, reason);
 });
@@ -133,4 +134,67 @@ When('node {string} loses power', function (this: TerminatingWorld, node: string
   this.ensureStarted();
   this.cluster.node(node).losePower();
   this.cluster.flush();
+});
+
+/** A controller's canonical name from what a step calls it (`job`, `statefulset`, `job-controller`, an alias). */
+function controllerName(word: string): string {
+  const d = CONTROLLERS.find((c) => c.name === word || c.name === `${word}-controller` || (c.aliases ?? []).includes(word));
+  if (!d) throw new ScenarioError(`"${word}" is not a controller of kube-controller-manager here; known: ${CONTROLLERS.map((c) => c.name.replace(/-controller$/, '')).join(', ')}`);
+  return d.name;
+}
+
+/**
+ * The controller stops during the scenario (kube-controller-manager down, or its leader lease
+ * lost): nothing it would do happens until it starts again. The workload controllers can stop.
+ */
+When('the {word} controller stops', function (this: TerminatingWorld, word: string) {
+  this.ensureStarted();
+  this.cluster.stopController(controllerName(word));
+  this.cluster.flush();
+});
+
+/** The controller starts again: a fresh instance that relists everything and syncs every object it owns. */
+When('the {word} controller starts again', function (this: TerminatingWorld, word: string) {
+  this.ensureStarted();
+  this.cluster.startController(controllerName(word));
+  this.cluster.flush();
+});
+
+/** The pods that carry the Job's `batch.kubernetes.io/job-name` label, in name order (a deleted Job's orphans too). */
+function podsOfJob(world: TerminatingWorld, name: string): Pod[] {
+  world.ensureStarted();
+  const r = world.cluster.apiserver.list('pods', 'default', (p) => p.metadata.labels?.['batch.kubernetes.io/job-name'] === name);
+  return r.ok ? r.object.items : [];
+}
+
+/** One DELETE with no options for each pod of the Job (as `kubectl delete pods -l batch.kubernetes.io/job-name=NAME --wait=false`). */
+When('the user deletes the pods of job {string}', function (this: TerminatingWorld, name: string) {
+  const pods = podsOfJob(this, name);
+  if (pods.length === 0) throw new ScenarioError(`job "${name}" has no pods to delete`);
+  for (const pod of pods) this.lastResponse = this.cluster.apiserver.delete(USER, 'pods', 'default', pod.metadata.name!, {});
+  this.lastKubectl = undefined;
+  this.cluster.flush();
+});
+
+/** Every pod of the Job is being deleted and still stored (a finalizer, or a kubelet that has not finished). */
+Then('the pods of job {string} are terminating', function (this: TerminatingWorld, name: string) {
+  const pods = podsOfJob(this, name);
+  if (pods.length === 0 || pods.some((p) => !p.metadata.deletionTimestamp)) {
+    throw new Error(`not every pod of job "${name}" is terminating: ${pods.map((p) => `${p.metadata.name} (${p.metadata.deletionTimestamp ? 'terminating' : p.status?.phase}, finalizers ${JSON.stringify(p.metadata.finalizers ?? [])})`).join(', ') || 'none'}`);
+  }
+});
+
+/** No pod of the Job is stored any more. */
+Then('the pods of job {string} are gone', function (this: TerminatingWorld, name: string) {
+  const pods = podsOfJob(this, name);
+  if (pods.length > 0) throw new Error(`job "${name}" still has pods: ${pods.map((p) => `${p.metadata.name} (finalizers ${JSON.stringify(p.metadata.finalizers ?? [])})`).join(', ')}`);
+});
+
+/** The DaemonSet's pod bound to that node exists and is not being deleted. */
+Then('the pod of daemonset {string} on node {string} is not terminating', function (this: TerminatingWorld, name: string, node: string) {
+  this.ensureStarted();
+  const r = this.cluster.apiserver.list('pods', 'default', (p) => p.spec?.nodeName === node && (p.metadata.ownerReferences ?? []).some((o) => o.controller && o.kind === 'DaemonSet' && o.name === name));
+  const pods = r.ok ? r.object.items : [];
+  if (pods.length !== 1) throw new Error(`daemonset "${name}" has ${pods.length} pods on node "${node}"${pods.length ? `: ${pods.map((p) => p.metadata.name).join(', ')}` : ''}`);
+  if (pods[0].metadata.deletionTimestamp) throw new Error(`pods/${pods[0].metadata.name} of daemonset "${name}" on node "${node}" is terminating (since ${pods[0].metadata.deletionTimestamp})`);
 });

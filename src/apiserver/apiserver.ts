@@ -450,8 +450,8 @@ export class ApiServer {
    */
   scale(client: ClientIdentity, resource: ScalableResource, namespace: string | undefined, name: string, change: { patch: PatchType; body: unknown } | { scale: Scale }, opts: { dryRun?: boolean } = {}): ApiResponse<Scale> {
     const verb = 'patch' in change ? 'PATCH' : 'UPDATE';
-    return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, `pkg/registry/apps/${resource === 'deployments' ? 'deployment' : 'replicaset'}/storage/storage.go ScaleREST.Update`, () => {
-      const store = this.stores[resource] as Store<Deployment | ReplicaSet>;
+    return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, `pkg/registry/apps/${resource.slice(0, -1)}/storage/storage.go ScaleREST.Update`, () => {
+      const store = this.stores[resource] as Store<Deployment | ReplicaSet | StatefulSet>;
       const r = store.update(namespace, name, (existing) => {
         const next = 'patch' in change ? (applyPatchBody(scaleOf(existing), change.patch, change.body) as Scale) : change.scale;
         return applyScale(existing, next, resource);

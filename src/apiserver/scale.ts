@@ -1,9 +1,11 @@
 import { badRequest, conflict } from './errors';
 import type { KubeObject } from './object';
-import type { Deployment, ReplicaSet } from './types';
+import type { Deployment, ReplicaSet, StatefulSet } from './types';
 
-/** The kinds with a `scale` subresource here (pkg/registry/apps/deployment and replicaset storage ScaleREST). */
-export type ScalableResource = 'deployments' | 'replicasets';
+/** The kinds with a `scale` subresource here (pkg/registry/apps/deployment, replicaset and statefulset storage ScaleREST). */
+export type ScalableResource = 'deployments' | 'replicasets' | 'statefulsets';
+
+type Scalable = Deployment | ReplicaSet | StatefulSet;
 
 /** autoscaling/v1 Scale: what GET …/scale answers and what a PATCH or PUT of it carries. */
 export interface Scale extends KubeObject {
@@ -12,7 +14,7 @@ export interface Scale extends KubeObject {
 }
 
 /** metav1.FormatLabelSelector of matchLabels and matchExpressions, as Scale.status.selector carries it. */
-function selectorString(obj: Deployment | ReplicaSet): string {
+function selectorString(obj: Scalable): string {
   const s = obj.spec?.selector;
   const parts = Object.keys(s?.matchLabels ?? {})
     .sort()
@@ -28,11 +30,11 @@ function selectorString(obj: Deployment | ReplicaSet): string {
 }
 
 /**
- * scaleFromDeployment / scaleFromReplicaSet (pkg/registry/apps/*\/storage): the Scale of the
+ * scaleFromDeployment / scaleFromReplicaSet / scaleFromStatefulSet (pkg/registry/apps/*\/storage): the Scale of the
  * object — its name, namespace, uid, resourceVersion and creationTimestamp; spec.replicas;
  * status.replicas and the selector as a string.
  */
-export function scaleOf(obj: Deployment | ReplicaSet): Scale {
+export function scaleOf(obj: Scalable): Scale {
   const m = obj.metadata;
   return {
     kind: 'Scale',
@@ -48,10 +50,10 @@ export function scaleOf(obj: Deployment | ReplicaSet): Scale {
  * resourceVersion in the Scale must be the object's (else 409); a negative count is refused
  * (ValidateScale, 422 in upstream; a 400 here).
  */
-export function applyScale<T extends Deployment | ReplicaSet>(obj: T, scale: Scale, resource: ScalableResource): T {
+export function applyScale<T extends Scalable>(obj: T, scale: Scale, resource: ScalableResource): T {
   const rv = scale.metadata?.resourceVersion;
   if (rv && rv !== obj.metadata.resourceVersion) {
-    throw conflict(`${resource === 'deployments' ? 'deployments.apps' : 'replicasets.apps'}`, obj.metadata.name ?? '', 'the object has been modified; please apply your changes to the latest version and try again');
+    throw conflict(`${resource}.apps`, obj.metadata.name ?? '', 'the object has been modified; please apply your changes to the latest version and try again');
   }
   const replicas = scale.spec?.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) throw badRequest(`spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`);

@@ -29,6 +29,17 @@ export function getControllerOf(obj: KubeObject): OwnerReference | undefined {
   return (obj.metadata.ownerReferences ?? []).find((r) => r.controller);
 }
 
+/**
+ * resolveControllerRef (each workload controller has one): the owner of `kind` the pod's
+ * controller reference names, from the owner informer's cache, if its uid is the one referenced.
+ */
+export function resolveControllerRef<T extends KubeObject>(pod: Pod, kind: string, owners: SharedInformer<T>): T | undefined {
+  const ref = getControllerOf(pod);
+  if (!ref || ref.kind !== kind) return undefined;
+  const owner = owners.get(`${pod.metadata.namespace}/${ref.name}`);
+  return owner && owner.metadata.uid === ref.uid ? owner : undefined;
+}
+
 /** metav1.NewControllerRef: controller and blockOwnerDeletion true. */
 export function newControllerRef(owner: KubeObject, apiVersion: string, kind: string): OwnerReference {
   return { apiVersion, kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };

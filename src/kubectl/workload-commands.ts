@@ -14,13 +14,16 @@ const SCALE_SOURCE = 'staging/src/k8s.io/kubectl/pkg/cmd/scale/scale.go RunScale
 const ROLLOUT = 'staging/src/k8s.io/kubectl/pkg/cmd/rollout';
 
 /** The kinds `scale` and `rollout` take here, by every name kubectl accepts for them. */
-const KINDS: Readonly<Record<string, { resource: 'deployments' | 'replicasets'; printed: string }>> = {
+const KINDS: Readonly<Record<string, { resource: 'deployments' | 'replicasets' | 'statefulsets'; printed: string }>> = {
   deployment: { resource: 'deployments', printed: 'deployment.apps' },
   deployments: { resource: 'deployments', printed: 'deployment.apps' },
   deploy: { resource: 'deployments', printed: 'deployment.apps' },
   replicaset: { resource: 'replicasets', printed: 'replicaset.apps' },
   replicasets: { resource: 'replicasets', printed: 'replicaset.apps' },
   rs: { resource: 'replicasets', printed: 'replicaset.apps' },
+  statefulset: { resource: 'statefulsets', printed: 'statefulset.apps' },
+  statefulsets: { resource: 'statefulsets', printed: 'statefulset.apps' },
+  sts: { resource: 'statefulsets', printed: 'statefulset.apps' },
 };
 
 /**
@@ -51,7 +54,7 @@ function target(words: string[]): { kind: (typeof KINDS)[string]; name: string; 
   }
   const [type, name] = args.length === 1 && args[0].includes('/') ? args[0].split('/', 2) : [args[0], args[1]];
   const kind = KINDS[type ?? ''];
-  if (!kind || !name) throw new UnsupportedKubectlError(`this kubectl scales and rolls out deployments and replicasets only: write TYPE/NAME or TYPE NAME (got ${JSON.stringify(args.join(' '))})`);
+  if (!kind || !name) throw new UnsupportedKubectlError(`this kubectl scales deployments, replicasets and statefulsets and rolls out deployments only: write TYPE/NAME or TYPE NAME (got ${JSON.stringify(args.join(' '))})`);
   return { kind, name, flags };
 }
 

@@ -39,7 +39,7 @@ const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch
  * Every resource the server serves, in the order discovery lists them. Verbs, short names and
  * categories are those kube-apiserver v1.33 advertises for them (pkg/registry/.../storage).
  */
-/** The scale subresource of replicasets and deployments: an autoscaling/v1 Scale. */
+/** The scale subresource of replicasets, deployments and statefulsets: an autoscaling/v1 Scale. */
 const SCALE = { verbs: ['get', 'patch', 'update'], kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } };
 
 export const SERVED_RESOURCES: readonly ServedResource[] = [
@@ -58,7 +58,7 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', singularName: 'deployment', namespaced: true, verbs: ALL_VERBS, shortNames: ['deploy'], categories: ['all'], subresources: { scale: SCALE, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'deployments' },
   { group: 'apps', version: 'v1', resource: 'controllerrevisions', kind: 'ControllerRevision', singularName: 'controllerrevision', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'controllerrevisions' },
   { group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', singularName: 'daemonset', namespaced: true, verbs: ALL_VERBS, shortNames: ['ds'], categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'daemonsets' },
-  { group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', singularName: 'statefulset', namespaced: true, verbs: ALL_VERBS, shortNames: ['sts'], categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'statefulsets' },
+  { group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', singularName: 'statefulset', namespaced: true, verbs: ALL_VERBS, shortNames: ['sts'], categories: ['all'], subresources: { scale: SCALE, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'statefulsets' },
   { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', singularName: 'job', namespaced: true, verbs: ALL_VERBS, categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'jobs' },
   { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', singularName: 'poddisruptionbudget', namespaced: true, verbs: ALL_VERBS, shortNames: ['pdb'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'poddisruptionbudgets' },
   { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', singularName: 'endpointslice', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'endpointslices' },

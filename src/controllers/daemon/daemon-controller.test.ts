@@ -32,7 +32,7 @@ function patchNode(c: Cluster, name: string, patch: object): void {
 const placement = (c: Cluster): string[] => podsNow(c).filter((p) => !p.metadata.deletionTimestamp).map((p) => `${p.spec?.nodeName}`).sort();
 
 describe('daemonset controller (pkg/controller/daemon)', () => {
-  it('D1 one pod per eligible node, created with a required node affinity for that node (matchFields metadata.name) and no nodeName; a cordoned node gets one too', () => {
+  it('W60 one pod per eligible node, created with a required node affinity for that node (matchFields metadata.name) and no nodeName; a cordoned node gets one too', () => {
     const c = cluster(['node-1', 'node-2', 'node-3']);
     patchNode(c, 'node-2', { spec: { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }] } });
     patchNode(c, 'node-3', { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } });
@@ -47,7 +47,7 @@ describe('daemonset controller (pkg/controller/daemon)', () => {
     expect(ds.ok && ds.object.status).to.include({ desiredNumberScheduled: 2, currentNumberScheduled: 2, numberReady: 2, numberMisscheduled: 0 });
   });
 
-  it('D2 the daemon tolerations: not-ready and unreachable NoExecute without tolerationSeconds (so DefaultTolerationSeconds adds none), pressure and unschedulable NoSchedule, network-unavailable with hostNetwork', () => {
+  it('W61 the daemon tolerations: not-ready and unreachable NoExecute without tolerationSeconds (so DefaultTolerationSeconds adds none), pressure and unschedulable NoSchedule, network-unavailable with hostNetwork', () => {
     const c = cluster(['node-1']);
     createDaemonSet(c, 'agent', { hostNetwork: true });
     c.advance(1000);
@@ -62,7 +62,7 @@ describe('daemonset controller (pkg/controller/daemon)', () => {
     ]);
   });
 
-  it('D3 a node that becomes unreachable: taint eviction deletes a plain pod after 300 s and leaves the daemon pod', () => {
+  it('W62 a node that becomes unreachable: taint eviction deletes a plain pod after 300 s and leaves the daemon pod', () => {
     const c = cluster(['node-1']);
     createDaemonSet(c, 'agent');
     c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'web' }, spec: { nodeName: 'node-1', containers: [{ name: 'app' }] } });
@@ -76,7 +76,7 @@ describe('daemonset controller (pkg/controller/daemon)', () => {
     expect(eventsOf(c, 'nodelifecycle').some((t) => t.startsWith(`eviction of pods/${daemon.metadata.name}`))).to.equal(false);
   });
 
-  it('D4 a node that stops matching the nodeSelector loses its daemon pod; one that starts to match gets one', () => {
+  it('W63 a node that stops matching the nodeSelector loses its daemon pod; one that starts to match gets one', () => {
     const c = cluster(['node-1', 'node-2']);
     patchNode(c, 'node-1', { metadata: { labels: { role: 'edge' } } });
     createDaemonSet(c, 'agent', { nodeSelector: { role: 'edge' } });
@@ -89,7 +89,7 @@ describe('daemonset controller (pkg/controller/daemon)', () => {
     expect(eventsOf(c, 'daemonset')).to.include('daemonsets/agent removes its pod from node node-1: its nodeSelector or node affinity does not match');
   });
 
-  it('D1 nodeShouldRunDaemonPod: an untolerated NoSchedule taint stops new pods but lets a running one stay; an untolerated NoExecute one drives it off', () => {
+  it('W60 nodeShouldRunDaemonPod: an untolerated NoSchedule taint stops new pods but lets a running one stay; an untolerated NoExecute one drives it off', () => {
     const ds: DaemonSet = { metadata: { name: 'agent' }, spec: { selector: {}, template: { spec: { containers: [{ name: 'agent' }] } } } };
     const node = (effect: string): Node => ({ metadata: { name: 'n' }, spec: { taints: [{ key: 'dedicated', effect }] } });
     expect(nodeShouldRunDaemonPod(node('NoSchedule'), ds)).to.include({ shouldRun: false, shouldContinueRunning: true });

@@ -4,8 +4,9 @@ import type { DaemonSet, Node, Pod } from '../../apiserver/types';
 import type { Clock } from '../../clock';
 import type { Timeline } from '../../timeline/timeline';
 import { keyOf, type SharedInformer, type SharedInformerFactory } from '../informer';
-import { ControllerExpectations, getControllerOf, isPodAvailable, isPodReady, newControllerRef, PodControl, podsByControllerUID, podsOwnedBy } from '../pod-control';
+import { ControllerExpectations, isPodAvailable, isPodReady, newControllerRef, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../pod-control';
 import { computeHash } from '../statefulset/stateful-set-utils';
+import { StoppableController } from '../stoppable';
 import { WorkQueue } from '../workqueue';
 import { addOrUpdateDaemonPodTolerations, getTargetNodeName, nodeNameAffinity, nodeShouldRunDaemonPod } from './daemonset-util';
 
@@ -20,7 +21,7 @@ const TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
 const isTerminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 
 /**
- * The DaemonSet controller (pkg/controller/daemon; rules D1–D4 of docs/rules/workloads.md): one
+ * The DaemonSet controller (pkg/controller/daemon; rules W60–W63 of docs/rules/statefulsets-jobs-daemonsets.md): one
  * pod per node that should run it (nodeShouldRunDaemonPod), created without a node but with a
  * required node affinity for its node's name, so the scheduler binds it there; daemon
  * tolerations that keep it through not-ready/unreachable taint eviction and on cordoned nodes;
@@ -28,7 +29,7 @@ const isTerminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.sta
  * the status counts. Rolling updates of a changed template and its ControllerRevisions are not
  * modelled (the pods' controller-revision-hash is a hash of the template).
  */
-export class DaemonSetsController {
+export class DaemonSetsController extends StoppableController {
   readonly queue: WorkQueue;
   private readonly sets: SharedInformer<DaemonSet>;
   private readonly pods: SharedInformer<Pod>;
@@ -43,6 +44,7 @@ export class DaemonSetsController {
     private readonly api: ApiServer,
     informers: SharedInformerFactory,
   ) {
+    super();
     this.queue = new WorkQueue(clock, (key) => this.syncDaemonSet(key));
     this.sets = informers.informerFor('daemonsets');
     this.pods = podsByControllerUID(informers);
@@ -52,27 +54,25 @@ export class DaemonSetsController {
   }
 
   start(): void {
-    this.sets.addEventHandler((key) => this.queue.add(key));
-    this.pods.addEventHandler((_key, old, pod) => {
-      const p = (pod ?? old)!;
-      const owner = getControllerOf(p);
-      if (owner?.kind !== 'DaemonSet') return;
-      const ds = this.sets.get(`${p.metadata.namespace}/${owner.name}`);
-      if (!ds || ds.metadata.uid !== owner.uid) return;
+    this.sets.addEventHandler(this.whileRunning((key) => this.queue.add(key)));
+    this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
+      const ds = resolveControllerRef((pod ?? old)!, 'DaemonSet', this.sets);
+      if (!ds) return;
       const key = keyOf(ds);
       if (pod && !old) this.expectations.creationObserved(key);
       if (!pod) this.expectations.deletionObserved(key);
       this.queue.add(key);
-    });
-    this.nodes.addEventHandler((_key, old, node) => {
+    }));
+    this.nodes.addEventHandler(this.whileRunning((_key, old, node) => {
       // shouldIgnoreNodeUpdate: only what decides where daemon pods run (labels, taints, cordon).
       if (old && node && jsonEqual(old.metadata.labels, node.metadata.labels) && jsonEqual(old.spec, node.spec)) return;
       for (const ds of this.sets.list()) this.queue.add(keyOf(ds));
-    });
+    }));
   }
 
   /** syncDaemonSet: manage the pods per node, then updateDaemonSetStatus. */
   private syncDaemonSet(key: string): void | Error {
+    if (this.stopped) return;
     const cached = this.sets.get(key);
     if (!cached) {
       this.expectations.delete(key);

@@ -43,7 +43,7 @@ function job(c: Cluster, name: string): Job {
 const conditions = (j: Job): string[] => (j.status?.conditions ?? []).filter((x) => x.status === 'True').map((x) => (x.reason ? `${x.type}:${x.reason}` : x.type));
 
 describe('job controller (pkg/controller/job)', () => {
-  it('J1 manageJob creates the pod with generateName, a controller reference and the job-tracking finalizer; the apiserver defaults the Job and its selector labels (strategy.go)', () => {
+  it('W40 manageJob creates the pod with generateName, a controller reference and the job-tracking finalizer; the apiserver defaults the Job and its selector labels (strategy.go)', () => {
     const c = cluster();
     const created = createJob(c, 'pi');
     expect(created.spec).to.include({ completions: 1, parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', podReplacementPolicy: 'TerminatingOrFailed' });
@@ -57,7 +57,7 @@ describe('job controller (pkg/controller/job)', () => {
     expect(job(c, 'pi').status).to.include({ active: 1 });
   });
 
-  it('J2 a succeeded pod is counted in uncountedTerminatedPods, loses its finalizer, then counts as succeeded; SuccessCriteriaMet then Complete (v1.31+)', () => {
+  it('W41 a succeeded pod is counted in uncountedTerminatedPods, loses its finalizer, then counts as succeeded; SuccessCriteriaMet then Complete (v1.31+)', () => {
     const c = cluster({ behaviour: () => ({ exitsOnItsOwn: 0, runsForMs: 5000 }) });
     createJob(c, 'pi');
     c.advance(30_000);
@@ -75,14 +75,14 @@ describe('job controller (pkg/controller/job)', () => {
     expect(unfinalize).to.be.greaterThan(uncounted);
   });
 
-  it('J2 before v1.31 Complete is set directly, without SuccessCriteriaMet (delayTerminalCondition, kubernetes#125510)', () => {
+  it('W41 before v1.31 Complete is set directly, without SuccessCriteriaMet (delayTerminalCondition, kubernetes#125510)', () => {
     const c = cluster({ release: Release.of(30), behaviour: () => ({ exitsOnItsOwn: 0, runsForMs: 5000 }) });
     createJob(c, 'pi');
     c.advance(30_000);
     expect(conditions(job(c, 'pi'))).to.deep.equal(['Complete']);
   });
 
-  it('J3 a failed pod is replaced after the pod failure back-off (10 s, then 20 s); past backoffLimit the Job fails with BackoffLimitExceeded', () => {
+  it('W42 a failed pod is replaced after the pod failure back-off (10 s, then 20 s); past backoffLimit the Job fails with BackoffLimitExceeded', () => {
     const c = cluster({ behaviour: () => ({ exitsOnItsOwn: 1, runsForMs: 1000 }) });
     createJob(c, 'pi', { backoffLimit: 1 });
     c.advance(120_000);
@@ -93,7 +93,7 @@ describe('job controller (pkg/controller/job)', () => {
     expect(eventsOf(c, 'job').filter((t) => /^jobs\/pi waits \d+s of pod failure back-off/.test(t))).to.not.deep.equal([]);
   });
 
-  it('J3 getRemainingTime doubles from 10 s and stops at the 10-minute cap; a success resets the count (backoff_utils.go)', () => {
+  it('W42 getRemainingTime doubles from 10 s and stops at the 10-minute cap; a success resets the count (backoff_utils.go)', () => {
     expect(getRemainingTime({ failuresAfterLastSuccess: 1, lastFailureTime: 0 }, 4000)).to.equal(6000);
     expect(getRemainingTime({ failuresAfterLastSuccess: 3, lastFailureTime: 0 }, 0)).to.equal(40_000);
     expect(getRemainingTime({ failuresAfterLastSuccess: 12, lastFailureTime: 0 }, 0)).to.equal(600_000);
@@ -101,7 +101,7 @@ describe('job controller (pkg/controller/job)', () => {
     expect(newBackoffRecord({ failuresAfterLastSuccess: 4, lastFailureTime: 0 }, [pod('Succeeded', '1970-01-01T00:01:00Z')], [], 0)).to.deep.equal({ failuresAfterLastSuccess: 0 });
   });
 
-  it('J4 activeDeadlineSeconds: the active pods are deleted (finalizers kept, counted as failed), then Failed DeadlineExceeded once none terminates', () => {
+  it('W43 activeDeadlineSeconds: the active pods are deleted (finalizers kept, counted as failed), then Failed DeadlineExceeded once none terminates', () => {
     const c = cluster({ behaviour: () => ({ sigterm: { kind: 'exits', afterMs: 5000, exitCode: 0 } }) });
     createJob(c, 'sleepy', { activeDeadlineSeconds: 30 });
     c.advance(29_000);
@@ -116,7 +116,7 @@ describe('job controller (pkg/controller/job)', () => {
     expect(podsNow(c)).to.deep.equal([]);
   });
 
-  it('J5 podFailurePolicy: Ignore on DisruptionTarget does not count an evicted pod; FailJob on an exit code fails the Job at once (matchPodFailurePolicy)', () => {
+  it('W44 podFailurePolicy: Ignore on DisruptionTarget does not count an evicted pod; FailJob on an exit code fails the Job at once (matchPodFailurePolicy)', () => {
     const policy = { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }, { action: 'FailJob', onExitCodes: { containerName: 'app', operator: 'In', values: [42] } }] };
     const evicted: Pod = { metadata: { name: 'a', namespace: 'default' }, status: { phase: 'Failed', conditions: [{ type: 'DisruptionTarget', status: 'True' }] } };
     expect(matchPodFailurePolicy(policy, evicted)).to.deep.equal({ countFailed: false, action: 'Ignore' });
@@ -134,7 +134,7 @@ describe('job controller (pkg/controller/job)', () => {
     expect(conditions(j)).to.deep.equal(['FailureTarget:PodFailurePolicy', 'Failed:PodFailurePolicy']);
   });
 
-  it('J6 podReplacementPolicy: TerminatingOrFailed replaces a deleted pod at once, Failed only once it has failed (status.terminating)', () => {
+  it('W45 podReplacementPolicy: TerminatingOrFailed replaces a deleted pod at once, Failed only once it has failed (status.terminating)', () => {
     for (const [policy, replacedBeforeGone] of [['TerminatingOrFailed', true], ['Failed', false]] as const) {
       const c = cluster({ behaviour: () => ({ sigterm: { kind: 'exits', afterMs: 20_000, exitCode: 1 } }) });
       createJob(c, 'web', { podReplacementPolicy: policy });
@@ -150,7 +150,7 @@ describe('job controller (pkg/controller/job)', () => {
     }
   });
 
-  it('J7 with the job controller off, a finished pod keeps its job-tracking finalizer: deleted, it stays Terminating', () => {
+  it('W46 with the job controller off, a finished pod keeps its job-tracking finalizer: deleted, it stays Terminating', () => {
     const c = cluster({ controllers: ['*', '-job-controller'] });
     const j = createJob(c, 'pi');
     const pod = c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'pi-manual', finalizers: [JOB_TRACKING_FINALIZER], labels: { 'batch.kubernetes.io/controller-uid': j.metadata.uid! }, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'pi', uid: j.metadata.uid!, controller: true }] }, spec: { restartPolicy: 'Never', containers: [{ name: 'app' }] } });
@@ -163,7 +163,7 @@ describe('job controller (pkg/controller/job)', () => {
     expect(left.status?.phase).to.equal('Failed');
   });
 
-  it('J8 deleting a Job: batch/v1 orphans by default (the pods keep running and lose their finalizer); Background deletes them', () => {
+  it('W47 deleting a Job: batch/v1 orphans by default (the pods keep running and lose their finalizer); Background deletes them', () => {
     for (const policy of [undefined, 'Background'] as const) {
       const c = cluster();
       createJob(c, 'pi');
@@ -181,7 +181,21 @@ describe('job controller (pkg/controller/job)', () => {
     }
   });
 
-  it('J9 the apiserver refuses a Job whose template restarts Always (ValidateJob)', () => {
+  it('W47 Foreground: the Job waits with foregroundDeletion while the collector deletes its pods and the job controller unfinalizes them', () => {
+    const c = cluster({ behaviour: () => ({ sigterm: { kind: 'exits', afterMs: 10_000 } }) });
+    createJob(c, 'pi');
+    c.advance(2000);
+    c.apiserver.delete(USER, 'jobs', 'default', 'pi', { propagationPolicy: 'Foreground' });
+    c.advance(5000);
+    expect(job(c, 'pi').metadata.finalizers).to.deep.equal(['foregroundDeletion']);
+    expect(podsNow(c)[0].metadata.deletionTimestamp).to.be.a('string');
+    expect(podsNow(c)[0].metadata.finalizers ?? []).to.deep.equal([]);
+    c.advance(30_000);
+    expect(podsNow(c)).to.deep.equal([]);
+    expect(c.apiserver.get('jobs', 'default', 'pi').ok).to.equal(false);
+  });
+
+  it('W48 R130 the apiserver refuses a Job whose template restarts Always (ValidateJob)', () => {
     const c = new Cluster();
     const r = c.apiserver.create(USER, 'jobs', 'default', { metadata: { name: 'bad' }, spec: { template: { spec: { containers: [{ name: 'app' }] } } } });
     expect(r.ok).to.equal(false);

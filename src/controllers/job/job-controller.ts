@@ -7,7 +7,8 @@ import type { Release } from '../../release';
 import type { Timeline } from '../../timeline/timeline';
 import type { SharedInformer, SharedInformerFactory } from '../informer';
 import { keyOf, splitKey } from '../informer';
-import { compareActivePods, ControllerExpectations, getControllerOf, isPodActive, isPodReady, isPodTerminating, labelSelectorAsSelector, newControllerRef, POD_CONTROLLER_UID_INDEX, PodControl, podsByControllerUID } from '../pod-control';
+import { compareActivePods, ControllerExpectations, getControllerOf, isPodActive, isPodReady, isPodTerminating, labelSelectorAsSelector, newControllerRef, POD_CONTROLLER_UID_INDEX, PodControl, podsByControllerUID, resolveControllerRef } from '../pod-control';
+import { StoppableController } from '../stoppable';
 import { DefaultControllerRateLimiter, WorkQueue } from '../workqueue';
 import { getRemainingTime, newBackoffRecord, type BackoffRecord } from './backoff';
 import { matchPodFailurePolicy } from './pod-failure-policy';
@@ -47,7 +48,7 @@ interface SyncJobCtx {
 }
 
 /**
- * The Job controller (pkg/controller/job, rules J1–J9 of docs/rules/workloads.md): it creates a
+ * The Job controller (pkg/controller/job, rules W40–W48 of docs/rules/statefulsets-jobs-daemonsets.md): it creates a
  * Job's pods with the `batch.kubernetes.io/job-tracking` finalizer, counts each finished pod
  * first in `status.uncountedTerminatedPods` and then in succeeded/failed once its finalizer is
  * off, replaces failed pods after the pod failure back-off, applies the podFailurePolicy and
@@ -56,7 +57,7 @@ interface SyncJobCtx {
  * (the interim SuccessCriteriaMet/FailureTarget conditions first). Indexed completion, per-index
  * back-off, successPolicy, suspend's resume bookkeeping and pod adoption are not modelled.
  */
-export class JobController {
+export class JobController extends StoppableController {
   readonly queue: WorkQueue;
   readonly orphanQueue: WorkQueue;
   private readonly jobs: SharedInformer<Job>;
@@ -75,6 +76,7 @@ export class JobController {
     informers: SharedInformerFactory,
     private readonly release: Release,
   ) {
+    super();
     // DefaultJobApiBackOff 1 s doubling to MaxJobApiBackOff 1 min, per item only.
     const limiter = () => new DefaultControllerRateLimiter(clock, { baseDelayMs: 1000, maxDelayMs: 60_000, qps: Number.MAX_SAFE_INTEGER, burst: Number.MAX_SAFE_INTEGER });
     this.queue = new WorkQueue(clock, (key) => this.syncJob(key), limiter());
@@ -86,25 +88,22 @@ export class JobController {
   }
 
   start(): void {
-    this.jobs.addEventHandler((key, old, job) => {
+    this.jobs.addEventHandler(this.whileRunning((key, old, job) => {
       if (job) this.queue.add(key); // addJob / updateJob: enqueueSyncJobImmediately
       else if (old) {
         this.queue.add(key);
         this.cleanupPodFinalizers(old); // deleteJob
       }
-    });
-    this.pods.addEventHandler((_key, old, pod) => {
+    }));
+    this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
       if (pod && !old) this.addPod(pod);
       else if (pod && old) this.updatePod(old, pod);
       else if (old) this.deletePod(old, true);
-    });
+    }));
   }
 
   private resolveControllerRef(pod: Pod): Job | undefined {
-    const owner = getControllerOf(pod);
-    if (!owner || owner.kind !== 'Job') return undefined;
-    const job = this.jobs.get(`${pod.metadata.namespace}/${owner.name}`);
-    return job && job.metadata.uid === owner.uid ? job : undefined;
+    return resolveControllerRef(pod, 'Job', this.jobs);
   }
 
   private enqueueBatched(job: Job): void {
@@ -157,6 +156,7 @@ export class JobController {
    * controls any more) loses the finalizer, so nothing keeps it once it is deleted.
    */
   private handleOrphanPod(key: string): void | Error {
+    if (this.stopped) return;
     const pod = this.pods.get(key);
     if (!pod || !hasTrackingFinalizer(pod)) return;
     const owner = getControllerOf(pod);
@@ -226,6 +226,7 @@ export class JobController {
 
   /** syncJob: one reconciliation of a Job against its pods. */
   syncJob(key: string): void | Error {
+    if (this.stopped) return;
     const job0 = this.jobs.get(key);
     if (!job0) {
       this.expectations.delete(key);
@@ -463,7 +464,7 @@ export class JobController {
   }
 
   /**
-   * trackJobStatusAndRemoveFinalizers (tracking_utils.go, J2): finished pods go into
+   * trackJobStatusAndRemoveFinalizers (tracking_utils.go, W41): finished pods go into
    * status.uncountedTerminatedPods (written first), then lose their finalizer, then move from the
    * uncounted lists to succeeded/failed; the finishing condition is set once nothing is uncounted
    * (and, from v1.31, nothing terminates).
@@ -532,8 +533,16 @@ export class JobController {
       this.finalizerExpectations.set(key, expected);
       for (const pod of toUnfinalize) {
         expected.add(pod.metadata.uid!);
-        const counted = job.status!.uncountedTerminatedPods!.succeeded!.includes(pod.metadata.uid!) ? 'succeeded' : job.status!.uncountedTerminatedPods!.failed!.includes(pod.metadata.uid!) ? 'failed' : 'not counted';
-        this.timeline.record('job', `${ref(pod)} is ${counted} in jobs/${job.metadata.name}.status.uncountedTerminatedPods: remove its finalizer ${JOB_TRACKING_FINALIZER}`, `${SOURCE} flushUncountedAndRemoveFinalizers → removeTrackingFinalizerFromPods`, { actor: IDENTITY.name });
+        const uncounted = job.status!.uncountedTerminatedPods!;
+        const counted = uncounted.succeeded!.includes(pod.metadata.uid!) ? 'succeeded' : uncounted.failed!.includes(pod.metadata.uid!) ? 'failed' : undefined;
+        const why = counted
+          ? `counted as ${counted} in jobs/${job.metadata.name}.status.uncountedTerminatedPods`
+          : job.metadata.deletionTimestamp
+            ? `jobs/${job.metadata.name} is being deleted`
+            : ctx.finishedCondition
+              ? `jobs/${job.metadata.name} is finishing`
+              : 'its failure does not count (podFailurePolicy)';
+        this.timeline.record('job', `remove finalizer ${JOB_TRACKING_FINALIZER} from ${ref(pod)}: ${why}`, `${SOURCE} flushUncountedAndRemoveFinalizers → removeTrackingFinalizerFromPods`, { actor: IDENTITY.name });
         if (this.removeTrackingFinalizer(pod)) withFinalizer.delete(pod.metadata.uid!);
         else {
           expected.delete(pod.metadata.uid!);

@@ -41,7 +41,7 @@ const names = (pods: readonly Pod[]): string[] => pods.map((p) => `${p.metadata.
 const creations = (c: Cluster): string[] => eventsOf(c, 'apiserver').filter((t) => /^CREATE pods\/db-\d+$/.test(t));
 
 describe('statefulset controller (pkg/controller/statefulset)', () => {
-  it('S1 OrderedReady creates db-0, db-1, db-2 one after the other, each once its predecessor is Running and Ready; pods carry the identity labels and the revision hash', () => {
+  it('W50 OrderedReady creates db-0, db-1, db-2 one after the other, each once its predecessor is Running and Ready; pods carry the identity labels and the revision hash', () => {
     const c = cluster();
     createSet(c, 'db', 3);
     c.advance(5000);
@@ -61,7 +61,7 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     expect(set.ok && set.object.status).to.include({ replicas: 3, readyReplicas: 3, availableReplicas: 3, updatedReplicas: 3 });
   });
 
-  it('S1 before v1.28 (PodIndexLabel) pods have no apps.kubernetes.io/pod-index label; the PVC retention policy is defaulted from v1.27 (StatefulSetAutoDeletePVC β)', () => {
+  it('W50 before v1.28 (PodIndexLabel) pods have no apps.kubernetes.io/pod-index label; the PVC retention policy is defaulted from v1.27 (StatefulSetAutoDeletePVC β)', () => {
     const old = cluster({ release: Release.of(27) });
     const set27 = createSet(old, 'db', 1);
     old.advance(1000);
@@ -70,14 +70,14 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     expect(createSet(cluster({ release: Release.of(26) }), 'db', 1).spec).to.not.have.property('persistentVolumeClaimRetentionPolicy');
   });
 
-  it('S2 Parallel creates every pod at once', () => {
+  it('W51 Parallel creates every pod at once', () => {
     const c = cluster();
     createSet(c, 'db', 3, { podManagementPolicy: 'Parallel' });
     c.flush();
     expect(names(podsNow(c))).to.deep.equal(['db-0', 'db-1', 'db-2']);
   });
 
-  it('S3 a scale-down deletes from the highest ordinal and waits for each pod to be gone before the next', () => {
+  it('W52 a scale-down deletes from the highest ordinal and waits for each pod to be gone before the next', () => {
     const c = cluster({ behaviour: { sigterm: { kind: 'exits', afterMs: 10_000 } } });
     createSet(c, 'db', 3);
     c.advance(5000);
@@ -93,7 +93,7 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     expect(texts.filter((t) => t.includes('scales down'))).to.deep.equal(['statefulsets/db scales down: delete pods/db-2 (the highest ordinal)', 'statefulsets/db scales down: delete pods/db-1 (the highest ordinal)']);
   });
 
-  it('S4 a pod being deleted is not replaced until it has left the API; once it is gone (force delete) the same name is created again — and runs beside the old process still on the lost node', () => {
+  it('W53 a pod being deleted is not replaced until it has left the API; once it is gone (force delete) the same name is created again — and runs beside the old process still on the lost node', () => {
     const c = new Cluster();
     c.addNode(NODE);
     c.addNode('node-2');
@@ -117,7 +117,7 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     expect(eventsOf(c, 'runtime').filter((t) => t.startsWith('double run'))).to.deep.equal([`double run pods/db-0: started while another pods/db-0 (uid ${oldUid}) still runs on node node-1, which no API object stands for any more`]);
   });
 
-  it('S5 minReadySeconds: db-1 is created only once db-0 has been ready that long (availableReplicas follows)', () => {
+  it('W54 minReadySeconds: db-1 is created only once db-0 has been ready that long (availableReplicas follows)', () => {
     const c = cluster();
     createSet(c, 'db', 2, { minReadySeconds: 10 });
     c.advance(5000);
@@ -128,7 +128,7 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     expect(names(podsNow(c))).to.deep.equal(['db-0', 'db-1']);
   });
 
-  it('S6 a Failed pod is deleted and created again (processReplica, RecreatingFailedPod)', () => {
+  it('W55 a Failed pod is deleted and created again (processReplica, RecreatingFailedPod)', () => {
     const c = cluster({ behaviour: { exitsOnItsOwn: 1, runsForMs: 3000 } });
     const r = c.apiserver.create(USER, 'statefulsets', 'default', { metadata: { name: 'db' }, spec: { replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'app' }] } } } });
     expect(r.ok).to.equal(true);

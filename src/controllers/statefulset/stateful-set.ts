@@ -4,7 +4,8 @@ import type { Clock } from '../../clock';
 import type { Release } from '../../release';
 import type { Timeline } from '../../timeline/timeline';
 import { keyOf, type SharedInformer, type SharedInformerFactory } from '../informer';
-import { getControllerOf, PodControl, podsByControllerUID, podsOwnedBy } from '../pod-control';
+import { getControllerOf, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../pod-control';
+import { StoppableController } from '../stoppable';
 import { WorkQueue } from '../workqueue';
 import {
   allowsBurst,
@@ -29,7 +30,7 @@ const IDENTITY: ClientIdentity = { name: 'statefulset-controller', component: 's
 type Status = NonNullable<StatefulSet['status']>;
 
 /**
- * The StatefulSet controller (pkg/controller/statefulset; rules S1–S6 of docs/rules/workloads.md):
+ * The StatefulSet controller (pkg/controller/statefulset; rules W50–W55 of docs/rules/statefulsets-jobs-daemonsets.md):
  * pods NAME-0 … NAME-(N−1) with stable names, created in order and each only once its
  * predecessors are Running and Ready (and available for minReadySeconds) under OrderedReady, all
  * at once under Parallel; a scale-down deletes from the highest ordinal, one at a time, waiting
@@ -39,7 +40,7 @@ type Status = NonNullable<StatefulSet['status']>;
  * ControllerRevision. Rolling updates of a changed template, PVCs (volumeClaimTemplates and the
  * retention policy's ownerReferences) and adoption of orphans are not modelled.
  */
-export class StatefulSetController {
+export class StatefulSetController extends StoppableController {
   readonly queue: WorkQueue;
   private readonly sets: SharedInformer<StatefulSet>;
   private readonly pods: SharedInformer<Pod>;
@@ -55,6 +56,7 @@ export class StatefulSetController {
     informers: SharedInformerFactory,
     private readonly release: Release,
   ) {
+    super();
     this.queue = new WorkQueue(clock, (key) => this.sync(key));
     this.sets = informers.informerFor('statefulsets');
     this.pods = podsByControllerUID(informers);
@@ -67,18 +69,16 @@ export class StatefulSetController {
   }
 
   start(): void {
-    this.sets.addEventHandler((key) => this.queue.add(key));
-    this.pods.addEventHandler((_key, old, pod) => {
-      const p = (pod ?? old)!;
-      const owner = getControllerOf(p);
-      if (owner?.kind !== 'StatefulSet') return;
-      const set = this.sets.get(`${p.metadata.namespace}/${owner.name}`);
-      if (set && set.metadata.uid === owner.uid) this.queue.add(keyOf(set));
-    });
+    this.sets.addEventHandler(this.whileRunning((key) => this.queue.add(key)));
+    this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
+      const set = resolveControllerRef((pod ?? old)!, 'StatefulSet', this.sets);
+      if (set) this.queue.add(keyOf(set));
+    }));
   }
 
   /** sync (stateful_set.go): the set's pods and revisions, then UpdateStatefulSet and its status. */
   private sync(key: string): void | Error {
+    if (this.stopped) return;
     const cached = this.sets.get(key);
     if (!cached) {
       this.lastWait.delete(key);
