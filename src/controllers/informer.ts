@@ -68,6 +68,11 @@ export class SharedInformer<T extends KubeObject> {
     });
   }
 
+  /** How many objects the cache holds. */
+  get size(): number {
+    return this.cache.size;
+  }
+
   /** Lister Get: the cached copy by namespace/name. */
   get(key: string): T | undefined {
     return this.cache.get(key);

@@ -70,6 +70,20 @@ describe('the disruption controller (disruption.go)', () => {
     expect(events.ok && events.object.items.map((e) => e.reason)).to.include('UnmanagedPods');
   });
 
+  it('the scale of a Deployment (through its ReplicaSet) and of a StatefulSet (getPodDeployment, getPodStatefulSet)', () => {
+    const c = new Cluster();
+    c.addNode(NODE);
+    const template = { metadata: { labels: LABELS }, spec: { containers: [{ name: 'app' }] } };
+    c.apiserver.create(USER, 'deployments', 'default', { metadata: { name: 'web' }, spec: { replicas: 3, selector: { matchLabels: LABELS }, template } });
+    c.apiserver.create(USER, 'statefulsets', 'default', { metadata: { name: 'db' }, spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { ...template, metadata: { labels: { app: 'db' } } } } });
+    c.apiserver.create(USER, 'poddisruptionbudgets', 'default', { metadata: { name: 'web-pdb' }, spec: { maxUnavailable: 1, selector: { matchLabels: LABELS } } });
+    c.apiserver.create(USER, 'poddisruptionbudgets', 'default', { metadata: { name: 'db-pdb' }, spec: { minAvailable: '50%', selector: { matchLabels: { app: 'db' } } } });
+    c.advance(WARMUP_MS);
+    expect(status(c), 'the Deployment wants 3: 2 must be healthy').to.deep.include({ expectedPods: 3, desiredHealthy: 2, currentHealthy: 3, disruptionsAllowed: 1 });
+    const db = c.apiserver.get('poddisruptionbudgets', 'default', 'db-pdb');
+    expect(db.ok && db.object.status, 'the StatefulSet wants 2: 50% is 1').to.deep.include({ expectedPods: 2, desiredHealthy: 1, currentHealthy: 2, disruptionsAllowed: 1 });
+  });
+
   it('a controller of a kind it cannot map makes the budget allow nothing (failSafe: DisruptionAllowed False, SyncFailed, with the error)', () => {
     const owner = { apiVersion: 'example.com/v1', kind: 'Database', name: 'db', uid: 'db-uid', controller: true };
     const c = cluster(['web-1'], { minAvailable: '50%', selector: { matchLabels: LABELS } }, { ownerReferences: [owner] });

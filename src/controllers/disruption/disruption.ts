@@ -5,7 +5,7 @@ import { fromTime, jsonEqual, type KubeObject } from '../../apiserver/object';
 import { conditionsAreUpToDate, DISRUPTION_ALLOWED, setStatusCondition, SYNC_FAILED, updateDisruptionAllowedCondition } from '../../apiserver/pdb-helper';
 import { isPodReady, updatePodCondition } from '../../apiserver/pod-util';
 import { labelSelectorAsSelector } from '../../apiserver/selectors';
-import type { OwnerReference, Pod, PodDisruptionBudget, ReplicaSet } from '../../apiserver/types';
+import type { Deployment, OwnerReference, Pod, PodDisruptionBudget, ReplicaSet, StatefulSet } from '../../apiserver/types';
 import type { Clock } from '../../clock';
 import type { Timeline } from '../../timeline/timeline';
 import type { ControllerContext } from '../controller-manager';
@@ -66,6 +66,8 @@ export class DisruptionController {
   private readonly pdbs: SharedInformer<PodDisruptionBudget>;
   private readonly pods: SharedInformer<Pod>;
   private readonly replicaSets: SharedInformer<ReplicaSet>;
+  private readonly deployments: SharedInformer<Deployment>;
+  private readonly statefulSets: SharedInformer<StatefulSet>;
   private readonly recorder: EventRecorder;
   private readonly clock: Clock;
   private readonly timeline: Timeline;
@@ -83,6 +85,8 @@ export class DisruptionController {
     this.pdbs = ctx.informers.informerFor('poddisruptionbudgets');
     this.pods = ctx.informers.informerFor('pods');
     this.replicaSets = ctx.informers.informerFor('replicasets');
+    this.deployments = ctx.informers.informerFor('deployments');
+    this.statefulSets = ctx.informers.informerFor('statefulsets');
   }
 
   /** Registers the handlers: a budget's every change, and every pod change, queue the budget (addPod/updatePod/deletePod). */
@@ -90,6 +94,8 @@ export class DisruptionController {
     this.pdbs.addEventHandler((key) => this.queue.add(key));
     this.pods.addEventHandler((_key, old, pod) => {
       const current = pod ?? old!;
+      // Most pods have no budget and no DisruptionTarget condition: nothing to look up for them.
+      if (this.pdbs.size === 0 && !current.status?.conditions?.some((c) => c.type === 'DisruptionTarget')) return;
       const pdb = this.getPdbForPod(current);
       if (pdb) this.queue.add(keyOf(pdb));
       if (pod) this.enqueueStaleCondition(pod);
@@ -97,17 +103,42 @@ export class DisruptionController {
     return this;
   }
 
-  /** finders: the workload kinds whose scale the controller reads from listers, then the scale subresource of any other kind. */
+  /**
+   * finders: the workload kinds whose scale the controller reads from listers (a ReplicaSet a
+   * Deployment owns counts as its Deployment), then the scale subresource of any other kind.
+   */
   private finders(): Finder[] {
-    return [(ref, namespace) => this.getPodReplicaSet(ref, namespace), (ref) => getScaleController(ref)];
+    return [(ref, ns) => this.getPodDeployment(ref, ns), (ref, ns) => this.getPodReplicaSet(ref, ns), (ref, ns) => this.getPodStatefulSet(ref, ns), (ref) => getScaleController(ref)];
   }
 
-  /** getPodReplicaSet: a ReplicaSet by the pod's controllerRef (uid checked) and its spec.replicas. */
-  private getPodReplicaSet(ref: OwnerReference, namespace: string): ControllerAndScale | undefined {
+  /** The ReplicaSet a controllerRef names (group apps or extensions, uid checked). */
+  private replicaSetOf(ref: OwnerReference, namespace: string): ReplicaSet | undefined {
     if (ref.kind !== 'ReplicaSet' || !['apps', 'extensions'].includes(groupOf(ref.apiVersion))) return undefined;
     const rs = this.replicaSets.get(`${namespace}/${ref.name}`);
-    if (!rs || rs.metadata.uid !== ref.uid) return undefined;
+    return rs?.metadata.uid === ref.uid ? rs : undefined;
+  }
+
+  /** getPodReplicaSet: a ReplicaSet no Deployment controls, and its spec.replicas. */
+  private getPodReplicaSet(ref: OwnerReference, namespace: string): ControllerAndScale | undefined {
+    const rs = this.replicaSetOf(ref, namespace);
+    if (!rs || controllerOf(rs)?.kind === 'Deployment') return undefined;
     return { uid: rs.metadata.uid!, scale: rs.spec?.replicas ?? 1 };
+  }
+
+  /** getPodDeployment: the Deployment controlling the pod's ReplicaSet, and its spec.replicas. */
+  private getPodDeployment(ref: OwnerReference, namespace: string): ControllerAndScale | undefined {
+    const rs = this.replicaSetOf(ref, namespace);
+    const owner = rs && controllerOf(rs);
+    if (!owner || owner.kind !== 'Deployment' || !['apps', 'extensions'].includes(groupOf(owner.apiVersion))) return undefined;
+    const d = this.deployments.get(`${namespace}/${owner.name}`);
+    return d?.metadata.uid === owner.uid ? { uid: d.metadata.uid!, scale: d.spec?.replicas ?? 1 } : undefined;
+  }
+
+  /** getPodStatefulSet: the StatefulSet a controllerRef names (uid checked), and its spec.replicas. */
+  private getPodStatefulSet(ref: OwnerReference, namespace: string): ControllerAndScale | undefined {
+    if (ref.kind !== 'StatefulSet' || groupOf(ref.apiVersion) !== 'apps') return undefined;
+    const ss = this.statefulSets.get(`${namespace}/${ref.name}`);
+    return ss?.metadata.uid === ref.uid ? { uid: ss.metadata.uid!, scale: ss.spec?.replicas ?? 1 } : undefined;
   }
 
   /** getPdbForPod: the first budget selecting the pod; several give a Warning Event on the pod. */
@@ -313,10 +344,18 @@ function getScaleController(ref: OwnerReference): ControllerAndScale | undefined
 }
 
 /** Kinds with a scale subresource (their finders read listers first). */
-const SCALED_KINDS: readonly string[] = ['ReplicaSet.apps', 'ReplicaSet.extensions'];
+const SCALED_KINDS: readonly string[] = ['ReplicaSet.apps', 'ReplicaSet.extensions', 'Deployment.apps', 'StatefulSet.apps'];
 
 /** Kinds the apiserver serves without a scale subresource, by Kind.group, and their group-resource. */
-const UNSCALED_KINDS: Readonly<Record<string, string>> = { 'Pod.': 'pods', 'Node.': 'nodes', 'Namespace.': 'namespaces', 'Event.': 'events', 'Lease.coordination.k8s.io': 'leases.coordination.k8s.io' };
+const UNSCALED_KINDS: Readonly<Record<string, string>> = {
+  'Pod.': 'pods',
+  'Node.': 'nodes',
+  'Namespace.': 'namespaces',
+  'Service.': 'services',
+  'Job.batch': 'jobs.batch',
+  'DaemonSet.apps': 'daemonsets.apps',
+  'Lease.coordination.k8s.io': 'leases.coordination.k8s.io',
+};
 
 /** countHealthyPods: ready pods that are neither deleting nor approved for eviction within the last two minutes. */
 export function countHealthyPods(pods: readonly Pod[], disruptedPods: Readonly<Record<string, string>>, now: number): number {
