@@ -142,6 +142,8 @@ const MASS_CASES: Record<string, MassCase> = {
   '100000': { pods: 100000, nodes: 1000, record: 'summary', fewerRuns: true, label: 'mass deletion, 100 000 pods / 1 000 nodes, scale mode' },
   // A Deployment's rolling update: every pod through the scheduler and the ReplicaSet and Deployment controllers.
   '1000-rollout': { pods: 1000, nodes: 20, record: 'full', script: 'bench/rollout.ts', phase: 'rollout', label: 'rollout of a Deployment, 1 000 replicas / 20 nodes' },
+  // kubectl drain of 10 nodes, one after the other, with every eviction asking a PodDisruptionBudget.
+  '1000-drain': { pods: 1000, nodes: 10, record: 'full', script: 'bench/drain.ts', phase: 'drain', label: 'drain of 10 nodes under PodDisruptionBudgets, 1 000 pods' },
 };
 
 /** The environment's settings, checked before anything runs; a bad one ends the bench at once (exit code 2). */

@@ -85,6 +85,15 @@ export class SharedInformer<T extends KubeObject> {
     return out.sort(byKey).map(([, obj]) => obj);
   }
 
+  /**
+   * The cached objects of one namespace (or all) in the order the cache first saw them, unsorted:
+   * for callers that only count or filter (a lister List whose order upstream leaves undefined),
+   * without list()'s sort.
+   */
+  *scan(namespace?: string): Iterable<T> {
+    for (const obj of this.cache.values()) if (namespace === undefined || obj.metadata.namespace === namespace) yield obj;
+  }
+
   /** Indexer ByIndex, in key order. */
   byIndex(indexName: string, value: string): T[] {
     const indexer = this.indexers.get(indexName);

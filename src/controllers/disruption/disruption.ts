@@ -143,7 +143,7 @@ export class DisruptionController {
 
   /** getPdbForPod: the first budget selecting the pod; several give a Warning Event on the pod. */
   private getPdbForPod(pod: Pod): PodDisruptionBudget | undefined {
-    const budgets = podDisruptionBudgetsFor(pod, this.pdbs.list(pod.metadata.namespace));
+    const budgets = podDisruptionBudgetsFor(pod, [...this.pdbs.scan(pod.metadata.namespace)]);
     if (budgets.length > 1) {
       const message = `Pod "${pod.metadata.namespace}"/"${pod.metadata.name}" matches multiple PodDisruptionBudgets.  Chose "${budgets[0].metadata.name}" arbitrarily.`;
       this.recorder.event(podRef(pod), 'Warning', 'MultiplePodDisruptionBudgets', message);
@@ -193,7 +193,9 @@ export class DisruptionController {
   private getPodsForPdb(pdb: PodDisruptionBudget): Pod[] {
     if (!pdb.spec?.selector) return [];
     const selector = labelSelectorAsSelector(pdb.spec.selector);
-    return this.pods.list(pdb.metadata.namespace).filter((p) => selector.matches(p.metadata.labels));
+    const pods: Pod[] = [];
+    for (const p of this.pods.scan(pdb.metadata.namespace)) if (selector.matches(p.metadata.labels)) pods.push(p);
+    return pods;
   }
 
   /** getExpectedPodCount. */
