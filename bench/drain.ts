@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { Cluster, USER } from '../src/cluster';
 import { runKubectl } from '../src/kubectl/kubectl';
 import type { Recording } from '../src/timeline/timeline';
-import { parseMassDeletionArgs, USAGE, type MassDeletionResult } from './mass-deletion';
+import type { MassDeletionResult } from './mass-deletion';
+import { finishRun, workloadMain } from './workload-run';
 
 /** Deployments the pods belong to: each of `pods / DEPLOYMENTS` replicas, under a budget of maxUnavailable 5 %. */
 const DEPLOYMENTS = 10;
@@ -44,26 +44,9 @@ export function drainUnderBudgets(pods: number, nodes = 10, record: Recording = 
     if (r.exitCode !== 0) throw new Error(`kubectl drain node-${n} failed: ${r.stderr}`);
     refused += r.stderr.split('\n').filter((l) => l.includes('Cannot evict pod')).length;
   }
-  const seconds = Number(process.hrtime.bigint() - setupStart) / 1e9;
-  const { user, system } = process.cpuUsage();
-  const peakRssMB = process.resourceUsage().maxRSS / 1024;
-  progress(`${nodes} nodes drained after ${(c.clock.now() - t0) / 1000} virtual s, ${refused} evictions refused with 429 (${seconds.toFixed(1)} s in all)`);
-  const state = createHash('sha256');
-  for (const res of ['deployments', 'poddisruptionbudgets', 'pods'] as const) state.update(JSON.stringify(c.apiserver.list(res, undefined)));
-  return { events: c.timeline.recorded, virtualMs: c.clock.now() - t0, setupSeconds, seconds, cpuSeconds: (user + system) / 1e6, peakRssMB, finalState: state.digest('hex').slice(0, 16), cluster: c };
+  const result = finishRun(c, t0, setupStart, setupSeconds, ['deployments', 'poddisruptionbudgets', 'pods']);
+  progress(`${nodes} nodes drained after ${(c.clock.now() - t0) / 1000} virtual s, ${refused} evictions refused with 429 (${result.seconds.toFixed(1)} s in all)`);
+  return result;
 }
 
-if (require.main === module) {
-  let args;
-  try {
-    args = parseMassDeletionArgs(process.argv.slice(2));
-  } catch (e) {
-    console.error(`drain: ${(e as Error).message}\nusage: ${USAGE.replace('mass-deletion', 'drain')}`);
-    process.exit(2);
-  }
-  const { pods, nodes, record } = args;
-  const r = drainUnderBudgets(pods, nodes, record, (line) => process.stderr.write(`drain: ${line}\n`));
-  process.on('exit', () => r.cluster);
-  // The same fields as bench/mass-deletion.ts; deleteSeconds is the drain phase.
-  console.log(JSON.stringify({ pods, nodes, record, seconds: r.seconds, deleteSeconds: r.seconds - r.setupSeconds, events: r.events, virtualSeconds: r.virtualMs / 1000, finalState: r.finalState, peakRssMB: r.peakRssMB, cpuSeconds: r.cpuSeconds }));
-}
+if (require.main === module) workloadMain('drain', drainUnderBudgets);

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { Cluster, USER } from '../src/cluster';
 import type { Recording } from '../src/timeline/timeline';
-import { parseMassDeletionArgs, USAGE, type MassDeletionResult } from './mass-deletion';
+import type { MassDeletionResult } from './mass-deletion';
+import { finishRun, workloadMain } from './workload-run';
 
 /**
  * A rolling update of a Deployment of N replicas over `nodes` nodes (25 % surge and
@@ -46,26 +46,9 @@ export function rollout(replicas: number, nodes = 20, record: Recording = 'full'
   let updated = false;
   const done = () => (updated ||= (status()?.observedGeneration ?? 0) >= 2) && complete();
   if (!c.runUntil(done, t0 + 30 * 60_000)) throw new Error(`the rollout did not finish within 30 virtual minutes: ${JSON.stringify(status())}`);
-  const seconds = Number(process.hrtime.bigint() - setupStart) / 1e9;
-  const { user, system } = process.cpuUsage();
-  const peakRssMB = process.resourceUsage().maxRSS / 1024;
-  progress(`rollout done after ${(c.clock.now() - t0) / 1000} virtual s (${seconds.toFixed(1)} s in all)`);
-  const state = createHash('sha256');
-  for (const res of ['deployments', 'replicasets', 'pods'] as const) state.update(JSON.stringify(c.apiserver.list(res, undefined)));
-  return { events: c.timeline.recorded, virtualMs: c.clock.now() - t0, setupSeconds, seconds, cpuSeconds: (user + system) / 1e6, peakRssMB, finalState: state.digest('hex').slice(0, 16), cluster: c };
+  const result = finishRun(c, t0, setupStart, setupSeconds, ['deployments', 'replicasets', 'pods']);
+  progress(`rollout done after ${(c.clock.now() - t0) / 1000} virtual s (${result.seconds.toFixed(1)} s in all)`);
+  return result;
 }
 
-if (require.main === module) {
-  let args;
-  try {
-    args = parseMassDeletionArgs(process.argv.slice(2));
-  } catch (e) {
-    console.error(`rollout: ${(e as Error).message}\nusage: ${USAGE.replace('mass-deletion', 'rollout')}`);
-    process.exit(2);
-  }
-  const { pods, nodes, record } = args;
-  const r = rollout(pods, nodes, record, (line) => process.stderr.write(`rollout: ${line}\n`));
-  process.on('exit', () => r.cluster);
-  // The same fields as bench/mass-deletion.ts; deleteSeconds is the rollout phase.
-  console.log(JSON.stringify({ pods, nodes, record, seconds: r.seconds, deleteSeconds: r.seconds - r.setupSeconds, events: r.events, virtualSeconds: r.virtualMs / 1000, finalState: r.finalState, peakRssMB: r.peakRssMB, cpuSeconds: r.cpuSeconds }));
-}
+if (require.main === module) workloadMain('rollout', rollout);

@@ -21,7 +21,9 @@ export function updatePodCondition(status: PodStatus, condition: PodCondition, n
   return !equal;
 }
 
-/** pkg/api/v1/pod IsPodReady: the Ready condition is True. */
+/** pkg/api/v1/pod IsPodReady: the (first) Ready condition is True, as GetPodCondition finds it; a loop, as it runs for every pod event. */
 export function isPodReady(pod: Pod): boolean {
-  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+  const conditions = pod.status?.conditions ?? [];
+  for (let i = 0; i < conditions.length; i++) if (conditions[i].type === 'Ready') return conditions[i].status === 'True';
+  return false;
 }

@@ -1,10 +1,11 @@
 import type { ApiResponse, ApiServer, ClientIdentity } from '../apiserver/apiserver';
 import { EventRecorder } from '../apiserver/event-recorder';
 import { fromTime, type KubeObject } from '../apiserver/object';
-import { LabelSelector as ParsedSelector } from '../apiserver/selectors';
+import { labelSelectorAsSelector as parseSelectorSpec, SelectorError, type LabelSelector as ParsedSelector } from '../apiserver/selectors';
 import type { LabelSelector, OwnerReference, Pod, PodTemplateSpec } from '../apiserver/types';
 import type { Clock } from '../clock';
 import type { SharedInformer, SharedInformerFactory } from './informer';
+import { isPodReady } from '../apiserver/pod-util';
 
 /**
  * metav1.LabelSelectorAsSelector: matchLabels and matchExpressions (In, NotIn, Exists,
@@ -13,15 +14,13 @@ import type { SharedInformer, SharedInformerFactory } from './informer';
  */
 export function labelSelectorAsSelector(selector: LabelSelector | undefined): ParsedSelector | undefined {
   if (!selector) return undefined;
-  const requirements = [
-    ...Object.entries(selector.matchLabels ?? {}).map(([key, v]) => ({ key, operator: 'in' as const, values: [v] })),
-    ...(selector.matchExpressions ?? []).map((e) => ({
-      key: e.key,
-      operator: ({ In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' } as const)[e.operator as 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'],
-      values: e.values ?? [],
-    })),
-  ];
-  return new ParsedSelector(requirements);
+  try {
+    return parseSelectorSpec(selector);
+  } catch (e) {
+    // A selector that does not convert selects nothing, as the controllers skip it on the error.
+    if (e instanceof SelectorError) return undefined;
+    throw e;
+  }
 }
 
 /** metav1.GetControllerOf: the ownerReference with controller: true. */
@@ -56,10 +55,7 @@ export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): 
   return !!ready.lastTransitionTime && fromTime(ready.lastTransitionTime) + minReadySeconds * 1000 <= now;
 }
 
-/** podutil.IsPodReady: the Ready condition is True. */
-export function isPodReady(pod: Pod): boolean {
-  return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-}
+export { isPodReady };
 
 /** controller.IsPodActive: not Succeeded, not Failed, not being deleted. */
 export function isPodActive(pod: Pod): boolean {

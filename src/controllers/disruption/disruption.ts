@@ -1,7 +1,7 @@
 import type { ApiServer, ClientIdentity } from '../../apiserver/apiserver';
 import { EventRecorder } from '../../apiserver/event-recorder';
 import { podDisruptionBudgetsFor } from '../../apiserver/eviction';
-import { fromTime, jsonEqual, type KubeObject } from '../../apiserver/object';
+import { fromTime, jsonEqual } from '../../apiserver/object';
 import { conditionsAreUpToDate, DISRUPTION_ALLOWED, setStatusCondition, SYNC_FAILED, updateDisruptionAllowedCondition } from '../../apiserver/pdb-helper';
 import { isPodReady, updatePodCondition } from '../../apiserver/pod-util';
 import { labelSelectorAsSelector } from '../../apiserver/selectors';
@@ -10,6 +10,7 @@ import type { Clock } from '../../clock';
 import type { Timeline } from '../../timeline/timeline';
 import type { ControllerContext } from '../controller-manager';
 import { keyOf, splitKey, type SharedInformer } from '../informer';
+import { getControllerOf } from '../pod-control';
 import { WorkQueue } from '../workqueue';
 
 const SOURCE = 'pkg/controller/disruption/disruption.go';
@@ -28,11 +29,6 @@ interface ControllerAndScale {
 
 /** podControllerFinder: the scale of the controller a controllerRef names, or undefined when this finder does not know it. */
 type Finder = (ref: OwnerReference, namespace: string) => ControllerAndScale | undefined;
-
-/** metav1.GetControllerOf. */
-function controllerOf(obj: KubeObject): OwnerReference | undefined {
-  return obj.metadata.ownerReferences?.find((r) => r.controller);
-}
 
 const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
 
@@ -121,14 +117,14 @@ export class DisruptionController {
   /** getPodReplicaSet: a ReplicaSet no Deployment controls, and its spec.replicas. */
   private getPodReplicaSet(ref: OwnerReference, namespace: string): ControllerAndScale | undefined {
     const rs = this.replicaSetOf(ref, namespace);
-    if (!rs || controllerOf(rs)?.kind === 'Deployment') return undefined;
+    if (!rs || getControllerOf(rs)?.kind === 'Deployment') return undefined;
     return { uid: rs.metadata.uid!, scale: rs.spec?.replicas ?? 1 };
   }
 
   /** getPodDeployment: the Deployment controlling the pod's ReplicaSet, and its spec.replicas. */
   private getPodDeployment(ref: OwnerReference, namespace: string): ControllerAndScale | undefined {
     const rs = this.replicaSetOf(ref, namespace);
-    const owner = rs && controllerOf(rs);
+    const owner = rs && getControllerOf(rs);
     if (!owner || owner.kind !== 'Deployment' || !['apps', 'extensions'].includes(groupOf(owner.apiVersion))) return undefined;
     const d = this.deployments.get(`${namespace}/${owner.name}`);
     return d?.metadata.uid === owner.uid ? { uid: d.metadata.uid!, scale: d.spec?.replicas ?? 1 } : undefined;
@@ -218,7 +214,7 @@ export class DisruptionController {
     const scales = new Map<string, number>();
     const unmanagedPods: string[] = [];
     for (const pod of pods) {
-      const ref = controllerOf(pod);
+      const ref = getControllerOf(pod);
       if (!ref) {
         unmanagedPods.push(pod.metadata.name!);
         continue;

@@ -1,4 +1,5 @@
 import type { Endpoint, EndpointSlice, Pod, Service, ServicePort } from '../../apiserver/types';
+import { isPodReady } from '../../apiserver/pod-util';
 
 /** discovery/v1 well-known labels (staging/src/k8s.io/api/discovery/v1/well_known_labels.go). */
 export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
@@ -10,12 +11,7 @@ export const MAX_ENDPOINTS_PER_SLICE = 100;
 
 export const UTILS_SOURCE = 'staging/src/k8s.io/endpointslice/utils.go';
 
-/** podutil.IsPodReady: the pod's Ready condition is True. */
-export function isPodReady(pod: Pod): boolean {
-  const conditions = pod.status?.conditions ?? [];
-  for (let i = 0; i < conditions.length; i++) if (conditions[i].type === 'Ready') return conditions[i].status === 'True';
-  return false;
-}
+export { isPodReady };
 
 /**
  * N4 — util/controller_utils.go ShouldPodBeInEndpoints: a pod in a terminal phase, or one
