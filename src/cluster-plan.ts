@@ -47,6 +47,8 @@ export class ClusterPlan {
   /** Kubelets that run another release than the control plane, by node (version skew). */
   private readonly kubeletMinors = new Map<string, number>();
   private made?: Cluster;
+  /** Steps to run once the plan is built (afterStart). */
+  private readonly lastSteps: (() => void)[] = [];
 
   /**
    * With a Release (default v1.33) the plan builds its cluster with the planned release when it is
@@ -279,6 +281,16 @@ export class ClusterPlan {
     for (const planned of this.pods.values()) this.createPod(planned);
     this.cluster.flush();
     for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
+    for (const step of this.lastSteps) step();
+  }
+
+  /**
+   * Something to do once everything planned exists (e.g. configure an admission webhook, which
+   * must not judge the creation of the planned objects); at once when the plan is built already.
+   */
+  afterStart(step: () => void): void {
+    if (this.built) step();
+    else this.lastSteps.push(step);
   }
 
   private createPod(planned: PlannedPod): void {

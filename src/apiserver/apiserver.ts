@@ -15,14 +15,28 @@ import { Store, STORE_SOURCE } from './store';
 import type { Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { DeleteOptions, Event, Lease, Namespace, Node, Pod, ReplicaSet, Status } from './types';
+import type { DeleteOptions, Event, Lease, MutatingWebhookConfiguration, Namespace, Node, Pod, ReplicaSet, Status, ValidatingWebhookConfiguration } from './types';
+import { NO_WEBHOOK_CALLER, WebhookCallPending, type WebhookCaller } from './webhook/caller';
+import { webhookConfigurationStrategy, type Webhook } from './webhook/configuration';
+import { WebhookAdmission, type ConfiguredWebhook } from './webhook/dispatcher';
+import type { AdmissionAttributes } from './webhook/matching';
+import type { StoreAdmission } from './store';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace };
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations';
+export type ResourceType = {
+  pods: Pod;
+  replicasets: ReplicaSet;
+  nodes: Node;
+  events: Event;
+  leases: Lease;
+  namespaces: Namespace;
+  validatingwebhookconfigurations: ValidatingWebhookConfiguration;
+  mutatingwebhookconfigurations: MutatingWebhookConfiguration;
+};
 
 /** One page of a LIST (metav1.ListMeta with its items). */
 export interface ListPage<T> {
@@ -100,6 +114,12 @@ export class ApiServer {
   private createCounter = 0;
   private namespacesBootstrapped = false;
   private readonly startedAt: number;
+  /** The admission webhooks of the configurations stored (ValidatingAdmissionWebhook, MutatingAdmissionWebhook). */
+  readonly webhooks: WebhookAdmission;
+  /** How webhooks are reached: modelled in scenarios, over HTTPS in `serve` (webhook/caller.ts). */
+  webhookCaller: WebhookCaller = NO_WEBHOOK_CALLER;
+  /** The configured webhooks, read again after a configuration changes (the configuration managers' informers). */
+  private configuredWebhooks: { validating?: ConfiguredWebhook[]; mutating?: ConfiguredWebhook[] } = {};
 
   constructor(
     private readonly clock: Clock,
@@ -120,7 +140,11 @@ export class ApiServer {
       leases: new Store<Lease>(this.etcd, clock, genericStrategy<Lease>({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', resource: 'leases', namespaced: true })),
       // pkg/registry/core/namespace: cluster-scoped; deleting one (and its contents) is not modelled.
       namespaces: new Store<Namespace>(this.etcd, clock, genericStrategy<Namespace>({ kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false })),
+      // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration: cluster-scoped.
+      validatingwebhookconfigurations: new Store<ValidatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('ValidatingWebhookConfiguration', 'validatingwebhookconfigurations')),
+      mutatingwebhookconfigurations: new Store<MutatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('MutatingWebhookConfiguration', 'mutatingwebhookconfigurations')),
     };
+    this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller);
     this.etcd.subscribe((e) => this.dispatch(e));
   }
 
@@ -261,7 +285,8 @@ export class ApiServer {
       if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
       this.createCounter += 1;
       const uid = deterministicUid(resource, namespace, name, this.createCounter);
-      return { code: 201, object: this.stores[resource].create(withNs, { dryRun: opts.dryRun, uid }) };
+      const admission = this.admissionFor<R>(client, { operation: 'CREATE', resource, namespace, name, subresource: '', dryRun: !!opts.dryRun }, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', ...(opts.dryRun ? { dryRun: ['All'] } : {}) });
+      return { code: 201, object: this.stores[resource].create(withNs, { dryRun: opts.dryRun, uid, admission }) };
     });
   }
 
@@ -271,7 +296,8 @@ export class ApiServer {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'UPDATE', resource, namespace, name, `UPDATE ${path}`, `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} Store.Update`, () => {
       const preconditions = obj.metadata.uid ? { uid: obj.metadata.uid } : undefined;
-      const r = this.stores[resource].update(namespace, name, () => clone(obj), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions });
+      const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
+      const r = this.stores[resource].update(namespace, name, () => clone(obj), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions, admission });
       return { code: 200, object: r.object };
     });
   }
@@ -280,7 +306,9 @@ export class ApiServer {
   patch<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, type: PatchType, body: unknown, opts: { subresource?: 'status'; dryRun?: boolean } = {}): ApiResponse<ResourceType[R]> {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`, () => {
-      const r = this.stores[resource].update(namespace, name, (existing) => applyPatchBody(existing, type, body), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource) });
+      // patch.go: a PATCH is admitted as an UPDATE, with its options as UpdateOptions (patchToUpdateOptions).
+      const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
+      const r = this.stores[resource].update(namespace, name, (existing) => applyPatchBody(existing, type, body), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission });
       return { code: 200, object: r.object };
     });
   }
@@ -309,7 +337,8 @@ export class ApiServer {
     return this.mutate(client, 'DELETE', resource, namespace, name, text, `${HANDLERS}/delete.go DeleteResource → ${STORE_SOURCE} Store.Delete`, () => {
       const errs = validateDeleteOptions(options);
       if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
-      const { object, wasDeleted } = this.stores[resource].delete(namespace, name, options);
+      const admission = this.deleteAdmission<R>(client, resource, namespace, name, options);
+      const { object, wasDeleted } = this.stores[resource].delete(namespace, name, options, admission);
       return { code: !wasDeleted && options.orphanDependents === false ? 202 : 200, object: object as DeleteResponseBody<R> };
     });
   }
@@ -318,7 +347,7 @@ export class ApiServer {
   deleteCollection<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, options: DeleteOptions, matches: (o: ResourceType[R]) => boolean = () => true): ApiResponse<ResourceType[R][]> {
     return this.mutate(client, 'DELETECOLLECTION', resource, namespace, '', `DELETECOLLECTION ${resource}${describeDeleteOptions(options)}`, `${HANDLERS}/delete.go DeleteCollection → ${STORE_SOURCE} Store.DeleteCollection`, () => ({
       code: 200,
-      object: this.stores[resource].deleteCollection(namespace, options, matches),
+      object: this.stores[resource].deleteCollection(namespace, options, matches, (name) => this.deleteAdmission<R>(client, resource, namespace, name, options)),
     }));
   }
 
@@ -452,12 +481,27 @@ export class ApiServer {
     const event = QUIET_RESOURCES.has(resource) ? undefined : this.timeline.record('apiserver', text, source, { actor: client.name });
     if (event) event.requestId = record.id;
     this.etcd.currentRequestId = record.id;
+    // With webhooks configured, a caller may not have its answer yet (WebhookCallPending): the
+    // request then leaves no trace, to run again once the HTTP layer has called the webhook.
+    const mark = this.webhooks.has(true) || this.webhooks.has(false) ? this.timeline.checkpoint() : -1;
+    const created = this.createCounter;
     try {
       const response = this.serve(record.id, run);
       record.response = response;
       if (event) this.timeline.annotate(event, response.ok ? String(response.code) : `${response.code} ${response.status.reason}`);
       return response;
+    } catch (e) {
+      // Nothing was stored before admission asked (admission runs before storage), unless a
+      // collection deletion had removed some items already: those stay, and so does the record.
+      if (e instanceof WebhookCallPending && mark >= 0 && this.etcd.currentRevision === record.revisionBefore) {
+        this.timeline.rollback(mark);
+        this.requests.pop();
+        this.requestCount -= 1;
+        this.createCounter = created;
+      }
+      throw e;
     } finally {
+      if (mark >= 0) this.timeline.release();
       this.etcd.currentRequestId = 0;
     }
   }
@@ -472,9 +516,61 @@ export class ApiServer {
     }
   }
 
+  /**
+   * The admission chain of one request (StoreAdmission), or undefined without webhooks (the
+   * plugins then handle nothing). Kind, group and version are the resource's; options are the
+   * request's CreateOptions, UpdateOptions or DeleteOptions as the webhook receives them.
+   */
+  private admissionFor<R extends Resource>(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>): StoreAdmission<ResourceType[R]> | undefined {
+    const mutating = this.webhooks.has(true);
+    const validating = this.webhooks.has(false);
+    if (!mutating && !validating) return undefined;
+    const info = this.admissionInfo(client, request, options);
+    return {
+      mutate: (obj, old) => (mutating ? (this.webhooks.mutate(info, obj, old) as ResourceType[R]) : obj),
+      validate: (obj, old) => {
+        if (validating) this.webhooks.validate(info, obj, old);
+      },
+    };
+  }
+
+  /** delete.go: mutating admission first, with no object, then validating admission on the object (Store.Delete's deleteValidation). */
+  private deleteAdmission<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, options: DeleteOptions): StoreAdmission<ResourceType[R]> | undefined {
+    const request = { operation: 'DELETE' as const, resource, namespace, name, subresource: '', dryRun: (options.dryRun ?? []).length > 0 };
+    const deleteOptions = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', ...options };
+    if (this.webhooks.has(true)) this.webhooks.mutate(this.admissionInfo(client, request, deleteOptions), undefined, undefined);
+    return this.admissionFor<R>(client, request, deleteOptions);
+  }
+
+  private admissionInfo(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>) {
+    const s = this.stores[request.resource as Resource].strategy;
+    const [group, version] = s.apiVersion.includes('/') ? s.apiVersion.split('/') : ['', s.apiVersion];
+    const attributes: AdmissionAttributes = { ...request, group, version, kind: s.kind, namespaced: s.namespaced, namespace: s.namespaced ? request.namespace : undefined };
+    return { attributes, username: client.name, options, requestId: this.requestCount };
+  }
+
+  /** The webhooks of every configuration of one kind, configurations in name order (the configuration managers sort them so). */
+  private webhooksOf(mutating: boolean): ConfiguredWebhook[] {
+    const slot = mutating ? 'mutating' : 'validating';
+    let hooks = this.configuredWebhooks[slot];
+    if (hooks === undefined) {
+      const store = mutating ? this.stores.mutatingwebhookconfigurations : this.stores.validatingwebhookconfigurations;
+      hooks = store.list(undefined).items.flatMap((c) => ((c.webhooks ?? []) as Webhook[]).map((hook) => ({ configuration: c.metadata.name ?? '', hook })));
+      this.configuredWebhooks[slot] = hooks;
+    }
+    return hooks;
+  }
+
+  private namespaceLabels(namespace: string): Readonly<Record<string, string>> | undefined {
+    return this.stores.namespaces.exists(undefined, namespace) ? this.stores.namespaces.get(undefined, namespace).metadata.labels : undefined;
+  }
+
   /** Fans one etcd change out to every open watch, and records it once on the watch lane. */
   private dispatch(e: EtcdEvent): void {
-    if (!QUIET_RESOURCES.has(resourceOf(e.key) as Resource)) {
+    const resource = resourceOf(e.key);
+    if (resource === 'validatingwebhookconfigurations') this.configuredWebhooks.validating = undefined;
+    else if (resource === 'mutatingwebhookconfigurations') this.configuredWebhooks.mutating = undefined;
+    if (!QUIET_RESOURCES.has(resource as Resource)) {
       this.timeline.recordRevision('watch', e.revision, this.watchLane, 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform');
     }
     this.watches.offer(e);
@@ -491,6 +587,11 @@ export class ApiServer {
     },
     patch: () => undefined,
   };
+}
+
+/** metav1.UpdateOptions as a webhook receives them (a PATCH's PatchOptions become these too). */
+function updateOptions(dryRun: boolean | undefined): Record<string, unknown> {
+  return { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) };
 }
 
 /** names.SimpleNameGenerator: generateName (cut to 58 characters) plus 5 characters, here derived from the creation counter so runs repeat. */

@@ -5,6 +5,7 @@ export type Component =
   | 'kubectl'
   | 'user'
   | 'apiserver'
+  | 'admission'
   | 'etcd'
   | 'watch'
   | 'kubelet'
@@ -22,6 +23,7 @@ export const COMPONENTS: readonly Component[] = [
   'user',
   'controller',
   'apiserver',
+  'admission',
   'etcd',
   'watch',
   'kubelet',

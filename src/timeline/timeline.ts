@@ -80,6 +80,12 @@ class EventStore {
     return i;
   }
 
+  /** Drops the events from index `length` on (their interned strings stay: they are few). */
+  truncate(length: number): void {
+    this.length = length;
+    this.bodies.length = length;
+  }
+
   stringId(s: string): number {
     let id = this.stringIds.get(s);
     if (id === undefined) {
@@ -194,6 +200,8 @@ export class Timeline {
   private readonly store = new EventStore();
   private readonly counts = new Map<Component, number>();
   private seq = 0;
+  /** The components recorded since the open checkpoint, to take back on rollback. */
+  private journal: Component[] | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -227,8 +235,32 @@ export class Timeline {
     return this.add(component, revision, source, reader, undefined);
   }
 
+  /**
+   * Opens a checkpoint: the events recorded from now on can be taken back (rollback) or kept
+   * (release). For a request that stops before it changed anything and will run again (a webhook
+   * call the HTTP layer still has to make, webhook/caller.ts WebhookCallPending).
+   */
+  checkpoint(): number {
+    this.journal = [];
+    return this.seq;
+  }
+
+  /** Keeps what was recorded since the checkpoint. */
+  release(): void {
+    this.journal = undefined;
+  }
+
+  /** Forgets every event recorded since `checkpoint` returned `mark`. */
+  rollback(mark: number): void {
+    for (const c of this.journal ?? []) this.counts.set(c, this.counts.get(c)! - 1);
+    this.journal = undefined;
+    this.seq = mark;
+    if (this.keepsEvents) this.store.truncate(mark);
+  }
+
   private add(component: Component, body: string | number, source: string, reader: RevisionReader | undefined, actor: string | undefined): TimelineEvent {
     this.seq += 1;
+    this.journal?.push(component);
     this.counts.set(component, (this.counts.get(component) ?? 0) + 1);
     if (!this.keepsEvents) return new UnkeptEvent(this.seq, this.clock.now(), component, body, source, reader, actor);
     // Every event is kept, so an event's seq is its index + 1.

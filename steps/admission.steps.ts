@@ -1,0 +1,105 @@
+import { Given, When } from '@cucumber/cucumber';
+import type { Cluster } from '../src/cluster';
+import { USER } from '../src/cluster';
+import type { ValidatingWebhookConfiguration } from '../src/apiserver/types';
+import { ModelledWebhookCaller, type ModelledWebhook } from '../src/apiserver/webhook/modelled-caller';
+import { ScenarioError, type TerminatingWorld } from './world';
+
+/** Each scenario's modelled webhook servers (the apiserver's WebhookCaller in scenarios). */
+const callers = new WeakMap<Cluster, ModelledWebhookCaller>();
+
+function callerOf(cluster: Cluster): ModelledWebhookCaller {
+  let caller = callers.get(cluster);
+  if (!caller) {
+    caller = new ModelledWebhookCaller();
+    callers.set(cluster, caller);
+    cluster.apiserver.webhookCaller = caller;
+  }
+  return caller;
+}
+
+/**
+ * A ValidatingWebhookConfiguration `pod-policy` (then `pod-policy-2`, …) with one webhook
+ * `pod-policy.example.com` on pods, called through the Service `default/pod-policy` (port 443,
+ * path /validate), failurePolicy as given (Fail, the v1 default), timeoutSeconds 10, sideEffects
+ * None. It is created once the planned nodes and pods exist, so it judges only what the
+ * scenario does from then on.
+ */
+function planValidatingWebhook(world: TerminatingWorld, operations: string[], server: ModelledWebhook, failurePolicy = 'Fail'): void {
+  const caller = callerOf(world.cluster);
+  world.plan.afterStart(() => {
+    const existing = world.cluster.apiserver.list('validatingwebhookconfigurations', undefined);
+    const n = existing.ok ? existing.object.items.length + 1 : 1;
+    const name = n === 1 ? 'pod-policy' : `pod-policy-${n}`;
+    const config: ValidatingWebhookConfiguration = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name },
+      webhooks: [
+        {
+          name: `${name}.example.com`,
+          admissionReviewVersions: ['v1'],
+          sideEffects: 'None',
+          failurePolicy,
+          clientConfig: { service: { namespace: 'default', name, path: '/validate' } },
+          rules: [{ operations, apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+        },
+      ],
+    };
+    caller.serve(`${name}.example.com`, server);
+    const r = world.cluster.apiserver.create(USER, 'validatingwebhookconfigurations', undefined, config);
+    if (!r.ok) throw new ScenarioError(`the validating webhook could not be configured: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    world.cluster.flush();
+  });
+}
+
+const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', '*'];
+
+function operation(word: string): string {
+  if (!OPERATIONS.includes(word)) throw new ScenarioError(`a webhook rule's operation is one of ${OPERATIONS.join(', ')}, not "${word}" (a PATCH is admitted as an UPDATE)`);
+  return word;
+}
+
+/**
+ * A webhook server that denies every {word} (CREATE, UPDATE, DELETE or *) of a pod (not its
+ * subresources: the kubelet's pods/status writes pass) with the message given, as
+ * controller-runtime's admission.Denied answers (403 Forbidden). The request fails with
+ * `admission webhook "pod-policy.example.com" denied the request: MESSAGE`.
+ */
+Given('a validating webhook that rejects {word} of pods with {string}', function (this: TerminatingWorld, op: string, message: string) {
+  planValidatingWebhook(this, [operation(op)], { rejects: message });
+});
+
+/**
+ * A webhook on CREATE and UPDATE of pods (what policy engines such as Gatekeeper register) whose
+ * server answers "allowed" after the duration given. From timeoutSeconds (10 s) on, the call
+ * fails with `context deadline exceeded`, and failurePolicy Fail rejects the request with 500
+ * InternalError. A quicker answer allows the request in the same virtual instant.
+ */
+Given('a validating webhook that takes {duration}', function (this: TerminatingWorld, ms: number) {
+  planValidatingWebhook(this, ['CREATE', 'UPDATE'], { takesMs: ms });
+});
+
+/**
+ * The same webhook with no server behind its Service: every CREATE or UPDATE of a pod fails with
+ * 500 InternalError, `failed calling webhook "pod-policy.example.com": failed to call webhook:
+ * Post "https://pod-policy.default.svc:443/validate?timeout=10s": no endpoints available for
+ * service "pod-policy"` (failurePolicy Fail).
+ */
+Given('a validating webhook that is down', function (this: TerminatingWorld) {
+  planValidatingWebhook(this, ['CREATE', 'UPDATE'], { down: true });
+});
+
+/** The same with failurePolicy Ignore (the call's failure lets the request on) or Fail. */
+Given('a validating webhook that is down with failurePolicy {word}', function (this: TerminatingWorld, policy: string) {
+  if (policy !== 'Fail' && policy !== 'Ignore') throw new ScenarioError(`failurePolicy is Fail or Ignore, not "${policy}"`);
+  planValidatingWebhook(this, ['CREATE', 'UPDATE'], { down: true }, policy);
+});
+
+/** DELETE validatingwebhookconfigurations/NAME: its webhooks judge no request from then on. */
+When('the user deletes validating webhook configuration {string}', function (this: TerminatingWorld, name: string) {
+  this.ensureStarted();
+  this.lastResponse = this.cluster.apiserver.delete(USER, 'validatingwebhookconfigurations', undefined, name, {});
+  this.lastKubectl = undefined;
+  this.cluster.flush();
+});
