@@ -19,6 +19,7 @@ import { requestInfo, type RequestInfo } from './request-info';
 import { findResource } from './resources';
 import { internalError, methodNotSupported, pathNotFound } from './status';
 import { versionInfo } from './version';
+import { HttpsWebhookCaller } from './webhook-client';
 
 export interface ApiHandlerOptions {
   /** The largest request body accepted (kube-apiserver's --max-request-bytes default: 3 MiB). */
@@ -70,6 +71,9 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
   const opts: ApiHandlerOptions = { maxRequestBodyBytes: DEFAULT_MAX_REQUEST_BODY_BYTES, identify: identifyByUserAgent, ...options };
   const activity = new ApiActivity();
   cluster.apiserver.ensureSystemNamespaces();
+  // Admission webhooks are real HTTPS servers here (webhook-client.ts).
+  const webhooks = new HttpsWebhookCaller();
+  cluster.apiserver.webhookCaller = webhooks;
 
   const listener: RequestListener = (req, res) => {
     activity.requestStarted();
@@ -80,7 +84,7 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
       activity.requestEnded();
     };
     res.on('close', end);
-    serve(cluster, opts, activity, req, res)
+    serve(cluster, opts, activity, webhooks, req, res)
       .catch((e: unknown) => writeError(res, e))
       .finally(() => {
         // Zero-delay work the request caused (watch deliveries, reactions) runs before it counts as ended.
@@ -91,7 +95,7 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
   return { listener, activity };
 }
 
-async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiActivity, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiActivity, webhooks: HttpsWebhookCaller, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const info = requestInfo(req.method ?? 'GET', (req.url ?? '/').split('?')[0], url.searchParams);
   if (!info.isResourceRequest) return serveNonResource(cluster, req, res, url, info);
@@ -122,6 +126,7 @@ async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiAct
     resource,
     client: opts.identify(req),
     body: () => (body ??= readBody(req, opts.maxRequestBodyBytes)),
+    webhooks,
     watchOpened: () => activity.watchOpened(),
   };
   await VERB_HANDLERS[info.verb](scope);

@@ -6,7 +6,7 @@ import { DEFAULT_RELEASE, type Release } from '../release';
  * R73 — server-side printing: the metav1.Table kube-apiserver answers for
  * `Accept: application/json;as=Table;g=meta.k8s.io;v=v1`, with the columns and cells of
  * pkg/printers/internalversion/printers.go (printPod, printNode, printEvent, printReplicaSet,
- * printLease, printNamespace). The server always generates the wide columns (priority 1);
+ * printLease, printNamespace, printValidatingWebhook, printMutatingWebhook). The server always generates the wide columns (priority 1);
  * kubectl shows them with `-o wide`. Ages are measured on the virtual clock.
  */
 
@@ -31,6 +31,7 @@ function column(name: string, description: string, priority = 0, format = ''): T
 
 const NAME = column('Name', NAME_DESCRIPTION, 0, 'name');
 const AGE = column('Age', AGE_DESCRIPTION);
+const WEBHOOKS: TableColumn = { ...column('Webhooks', 'How many webhooks the configuration holds.'), type: 'integer' };
 
 interface Printer {
   columns: TableColumn[];
@@ -99,11 +100,18 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
     columns: [NAME, column('Holder', 'Who holds the lease (spec.holderIdentity).'), AGE],
     cells: (obj, now) => [obj.metadata.name ?? '', (obj as Lease).spec?.holderIdentity ?? '', age(obj.metadata.creationTimestamp, now)],
   },
+  // printValidatingWebhook / printMutatingWebhook: the number of webhooks.
+  validatingwebhookconfigurations: { columns: [NAME, WEBHOOKS, AGE], cells: webhookConfigurationCells },
+  mutatingwebhookconfigurations: { columns: [NAME, WEBHOOKS, AGE], cells: webhookConfigurationCells },
   namespaces: {
     columns: [NAME, column('Status', 'Active or Terminating.'), AGE],
     cells: (obj, now) => [obj.metadata.name ?? '', (obj as Namespace).status?.phase ?? '', age(obj.metadata.creationTimestamp, now)],
   },
 };
+
+function webhookConfigurationCells(obj: KubeObject, now: number): Cell[] {
+  return [obj.metadata.name ?? '', ((obj as { webhooks?: unknown[] }).webhooks ?? []).length, age(obj.metadata.creationTimestamp, now)];
+}
 
 /**
  * A metav1.Table of `objects` (stored form) for `resource`. `noHeaders` leaves the column

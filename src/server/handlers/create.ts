@@ -29,6 +29,6 @@ export async function createResource(scope: RequestScope): Promise<void> {
   if (scope.info.subresource === 'eviction') return createEviction(scope);
   const obj = await decodeResourceBody(scope);
   const dryRun = dryRunOf(scope);
-  const { code, object } = unwrap(scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun }));
+  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun })));
   writeResult(scope, code, served(scope, object as KubeObject));
 }

@@ -36,6 +36,6 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   const body = decodeJson(await scope.body());
   const dryRun = dryRunOf(scope);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
-  const { code, object } = unwrap(scope.api.patch(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, type, body, { subresource, dryRun }));
+  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.patch(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, type, body, { subresource, dryRun })));
   writeResult(scope, code, served(scope, object as KubeObject));
 }

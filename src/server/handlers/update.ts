@@ -13,6 +13,6 @@ export async function updateResource(scope: RequestScope): Promise<void> {
   if (name !== scope.info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${scope.info.name})`);
   const dryRun = dryRunOf(scope);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
-  const { code, object } = unwrap(scope.api.update(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { subresource, dryRun }));
+  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.update(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { subresource, dryRun })));
   writeResult(scope, code, served(scope, object as KubeObject));
 }
