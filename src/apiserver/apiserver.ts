@@ -475,15 +475,15 @@ export class ApiServer {
   private mutate<T>(client: ClientIdentity, verb: string, resource: Resource, namespace: string | undefined, name: string, text: string, source: string, run: () => { code: number; object: T }): ApiResponse<T> {
     // `response` has its slot from the start: the record is kept for the whole run, and a member
     // added later would need a second allocation for it.
+    // With webhooks configured, a caller may not have its answer yet (WebhookCallPending): the
+    // request then leaves no trace, to run again once the HTTP layer has called the webhook.
+    const mark = this.webhooks.has(true) || this.webhooks.has(false) ? this.timeline.checkpoint() : -1;
     const record: RequestRecord = { id: ++this.requestCount, verb, resource, namespace, name, revisionBefore: this.etcd.currentRevision, response: undefined };
     if (!this.timeline.keepsEvents) this.requests.length = 0;
     this.requests.push(record);
     const event = QUIET_RESOURCES.has(resource) ? undefined : this.timeline.record('apiserver', text, source, { actor: client.name });
     if (event) event.requestId = record.id;
     this.etcd.currentRequestId = record.id;
-    // With webhooks configured, a caller may not have its answer yet (WebhookCallPending): the
-    // request then leaves no trace, to run again once the HTTP layer has called the webhook.
-    const mark = this.webhooks.has(true) || this.webhooks.has(false) ? this.timeline.checkpoint() : -1;
     const created = this.createCounter;
     try {
       const response = this.serve(record.id, run);

@@ -22,7 +22,7 @@ export interface AdmissionAttributes {
 /**
  * webhook/predicates/rules/rules.go Matcher.Matches: a rule matches when the scope, one of its
  * operations (`*` = all), groups, versions and resources match. A resource entry is `pods` (the
- * resource only), `pods/status` (that subresource), `pods/*`, `*` (every resource, no
+ * resource only), `pods/status` (that subresource), `pods/*` (the resource and every subresource), `*` (every resource, no
  * subresources), `*\/status` or `*\/*`.
  */
 export function ruleMatches(rule: RuleWithOperations, a: AdmissionAttributes): boolean {
