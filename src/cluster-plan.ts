@@ -1,3 +1,4 @@
+import { DEFAULT_APISERVER_OPTIONS, type ApiServerOptions } from './apiserver/apiserver';
 import type { Pod, ReplicaSet } from './apiserver/types';
 import { Cluster, USER } from './cluster';
 import type { KubeletConfig } from './kubelet/kubelet';
@@ -54,7 +55,11 @@ export class ClusterPlan {
    * With a Release (default v1.33) the plan builds its cluster with the planned release when it is
    * first used; with a Cluster it plans into that one, whose release is already fixed.
    */
-  constructor(source: Cluster | Release = DEFAULT_RELEASE) {
+  constructor(
+    source: Cluster | Release = DEFAULT_RELEASE,
+    /** kube-apiserver options of the cluster built (a `serve` session drops compacted history). */
+    private readonly apiserver: Partial<ApiServerOptions> = {},
+  ) {
     if (source instanceof Cluster) {
       this.made = source;
       this.plannedRelease = source.release;
@@ -63,7 +68,7 @@ export class ClusterPlan {
 
   /** The cluster, built with the planned release when something first needs it. */
   get cluster(): Cluster {
-    return (this.made ??= new Cluster({ release: this.plannedRelease }));
+    return (this.made ??= new Cluster({ release: this.plannedRelease, apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.plannedRelease } }));
   }
 
   get started(): boolean {

@@ -83,6 +83,12 @@ export interface ApiServerOptions {
   compactionIntervalMs: number;
   /** The kube-apiserver release modelled (and its feature gates). */
   release: Release;
+  /**
+   * Compaction drops what it compacts (a `serve` session): etcd's history before the compacted
+   * revision, the timeline's events and the request records from before it. Off (scenarios),
+   * compaction is logical only and everything is kept for the report.
+   */
+  dropCompactedHistory?: boolean;
 }
 
 export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, compactionIntervalMs: 5 * 60_000, release: DEFAULT_RELEASE };
@@ -111,6 +117,8 @@ export class ApiServer {
   /** Every request (or, when the timeline keeps no events, only the last one). */
   private readonly requests: RequestRecord[] = [];
   private requestCount = 0;
+  /** Request records dropped with compacted history (dropCompactedHistory). */
+  private requestsDropped = 0;
   private createCounter = 0;
   private namespacesBootstrapped = false;
   private readonly startedAt: number;
@@ -146,6 +154,31 @@ export class ApiServer {
     };
     this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller);
     this.etcd.subscribe((e) => this.dispatch(e));
+    if (options.dropCompactedHistory) this.scheduleCompaction();
+  }
+
+  /**
+   * storage/etcd3/compact.go compactor: every --etcd-compaction-interval it compacts etcd to the
+   * revision it saw one interval earlier (compactedRevision), and here the history before it is
+   * dropped, with the timeline events and request records of that time.
+   */
+  private scheduleCompaction(): void {
+    const interval = this.options.compactionIntervalMs;
+    const tick = () => {
+      const revision = this.compactedRevision();
+      const ticks = Math.floor((this.clock.now() - this.startedAt) / interval);
+      this.etcd.compact(revision);
+      this.timeline.forgetUntil(this.startedAt + (ticks - 1) * interval);
+      let drop = 0;
+      while (drop < this.requests.length && this.requests[drop].revisionBefore < revision) drop++;
+      if (this.timeline.keepsEvents && drop > 0) {
+        this.requests.splice(0, drop);
+        this.requestsDropped += drop;
+      }
+      for (const store of Object.values(this.stores)) store.forgetAbsentKeys();
+      this.clock.after(interval, tick, { background: true });
+    };
+    this.clock.after(interval, tick, { background: true });
   }
 
   // ---- reads (not recorded on the timeline: they change nothing) ----
@@ -409,7 +442,7 @@ export class ApiServer {
   // ---- bookkeeping for assertions ----
 
   request(id: number): RequestRecord | undefined {
-    const r = this.requests[this.timeline.keepsEvents ? id - 1 : 0];
+    const r = this.requests[this.timeline.keepsEvents ? id - 1 - this.requestsDropped : 0];
     return r?.id === id ? r : undefined;
   }
 
@@ -433,6 +466,7 @@ export class ApiServer {
 
   /** etcd compaction model: every interval the apiserver compacts to the revision it saw one interval earlier. */
   compactedRevision(): number {
+    // With dropped history, revisionAt answers the compacted revision for the times before it.
     const interval = this.options.compactionIntervalMs;
     const ticks = Math.floor((this.clock.now() - this.startedAt) / interval);
     if (ticks < 1) return 0;

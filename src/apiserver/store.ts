@@ -85,6 +85,14 @@ export class Store<T extends KubeObject> {
     return key;
   }
 
+  /** Forgets the keys built for objects that no longer exist (after a compaction in a long session). */
+  forgetAbsentKeys(): void {
+    for (const [namespace, byName] of this.keys) {
+      for (const [name, key] of byName) if (this.etcd.get(key) === undefined) byName.delete(name);
+      if (byName.size === 0) this.keys.delete(namespace);
+    }
+  }
+
   exists(namespace: string | undefined, name: string): boolean {
     return this.etcd.get(this.key(namespace, name)) !== undefined;
   }

@@ -35,6 +35,8 @@ export interface ServeOptions {
   reportDir: string;
   /** Where the kubeconfig is written; default: `kubeconfig` in the report directory. */
   kubeconfig?: string;
+  /** kube-apiserver's --etcd-compaction-interval (default 5m). */
+  etcdCompactionIntervalMs?: number;
 }
 
 /** A running `serve`: the cluster behind its HTTP server. */
@@ -57,7 +59,9 @@ export interface ServedCluster {
  * for the warm-up, and serves the Kubernetes API for it on 127.0.0.1 with the chosen clock.
  */
 export async function serve(options: ServeOptions): Promise<ServedCluster> {
-  const plan = new ClusterPlan(options.release);
+  // A session compacts etcd as kube-apiserver does and drops what it compacted, so its memory
+  // follows what exists; the session report covers what is kept (since the last compaction).
+  const plan = new ClusterPlan(options.release, { dropCompactedHistory: true, ...(options.etcdCompactionIntervalMs ? { compactionIntervalMs: options.etcdCompactionIntervalMs } : {}) });
   loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
   plan.start();
   const cluster = plan.cluster;

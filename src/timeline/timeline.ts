@@ -34,6 +34,11 @@ class Column<A extends NumberArray> {
     return this.data[i];
   }
 
+  /** Moves entries [n, length) to the front (the first n are dropped). */
+  dropFront(n: number, length: number): void {
+    this.data.copyWithin(0, n, length);
+  }
+
   set(i: number, value: number): void {
     if (i >= this.data.length) {
       const bigger = this.make(this.data.length * 2);
@@ -51,6 +56,8 @@ class Column<A extends NumberArray> {
  */
 class EventStore {
   length = 0;
+  /** Events dropped from the front (forgetUntil): the event at index i has seq dropped + i + 1. */
+  dropped = 0;
   readonly offsets = new Column((n) => new Float64Array(n));
   readonly components = new Column((n) => new Uint8Array(n));
   readonly sources = new Column((n) => new Uint32Array(n));
@@ -86,6 +93,14 @@ class EventStore {
     this.bodies.length = length;
   }
 
+  /** Drops the first `n` events. */
+  dropFront(n: number): void {
+    for (const c of [this.offsets, this.components, this.sources, this.actors, this.outcomes, this.requestIds, this.readerIds]) c.dropFront(n, this.length);
+    this.bodies.splice(0, n);
+    this.length -= n;
+    this.dropped += n;
+  }
+
   stringId(s: string): number {
     let id = this.stringIds.get(s);
     if (id === undefined) {
@@ -114,7 +129,7 @@ class RecordedEvent implements TimelineEvent {
   ) {}
 
   get seq(): number {
-    return this.index + 1;
+    return this.store.dropped + this.index + 1;
   }
 
   get at(): number {
@@ -255,7 +270,30 @@ export class Timeline {
     for (const c of this.journal ?? []) this.counts.set(c, this.counts.get(c)! - 1);
     this.journal = undefined;
     this.seq = mark;
-    if (this.keepsEvents) this.store.truncate(mark);
+    if (this.keepsEvents) this.store.truncate(mark - this.store.dropped);
+  }
+
+  /** How many of the first events were dropped (forgetUntil). */
+  get forgotten(): number {
+    return this.store.dropped;
+  }
+
+  /**
+   * Drops the kept events recorded at or before `atMs`: a long `serve` session keeps what
+   * happened since etcd's last compaction (the history its revision events read their text
+   * from), so its memory does not grow with every event ever recorded. Counts stay whole.
+   */
+  forgetUntil(atMs: number): void {
+    if (!this.keepsEvents) return;
+    const offset = atMs - EPOCH_MS;
+    let lo = 0;
+    let hi = this.store.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.store.offsets.get(mid) <= offset) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) this.store.dropFront(lo);
   }
 
   private add(component: Component, body: string | number, source: string, reader: RevisionReader | undefined, actor: string | undefined): TimelineEvent {
@@ -263,7 +301,7 @@ export class Timeline {
     this.journal?.push(component);
     this.counts.set(component, (this.counts.get(component) ?? 0) + 1);
     if (!this.keepsEvents) return new UnkeptEvent(this.seq, this.clock.now(), component, body, source, reader, actor);
-    // Every event is kept, so an event's seq is its index + 1.
+    // Every event is kept, so an event's seq is the dropped ones plus its index + 1.
     return new RecordedEvent(this.store, this.store.add(this.clock.now() - EPOCH_MS, component, body, source, reader, actor));
   }
 
