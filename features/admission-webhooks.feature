@@ -18,6 +18,7 @@ Feature: Admission webhooks can keep a pod Terminating
       """
 
   Scenario: a webhook denies the finalizer removal; deleting its configuration releases the pod
+    # R203: validating admission judges the update that empties the finalizers; R204: the denial's text.
     Given a validating webhook that rejects UPDATE of pods with "pods of this namespace are frozen"
     When the user deletes pod "web"
     And 1m passes

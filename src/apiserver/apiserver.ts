@@ -158,7 +158,7 @@ export class ApiServer {
   }
 
   /**
-   * storage/etcd3/compact.go compactor: every --etcd-compaction-interval it compacts etcd to the
+   * R207 — storage/etcd3/compact.go compactor: every --etcd-compaction-interval it compacts etcd to the
    * revision it saw one interval earlier (compactedRevision), and here the history before it is
    * dropped, with the timeline events and request records of that time.
    */

@@ -22,7 +22,7 @@ function churn(api: ApiServer, prefix: string, n: number): void {
   }
 }
 
-describe('etcd compaction that drops history (storage/etcd3/compact.go; a serve session)', () => {
+describe('etcd compaction that drops history (R207; storage/etcd3/compact.go; a serve session)', () => {
   it('every 5 minutes drops the history, timeline events and request records from before the revision of one interval earlier', () => {
     const { clock, timeline, api } = session(true);
     churn(api, 'a', 10);

@@ -10,7 +10,7 @@ import { soak } from './soak';
  * timeline and the heap stay flat. Without dropping compacted history they grew by every write
  * (≈ 10 KB per pod that ever lived).
  */
-describe('a long serve session stays bounded (etcd compaction drops history)', () => {
+describe('a long serve session stays bounded (R207: etcd compaction drops history)', () => {
   it('creates and deletes 2 000 objects over HTTP: history, timeline and heap flat after the first compactions', async () => {
     const { rounds } = await soak({ rounds: 5, perRound: 400 });
     const [, second, , , last] = rounds;

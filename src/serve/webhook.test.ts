@@ -82,7 +82,7 @@ function configuration(name: string, clientConfig: object): string {
 
 const removeFinalizer = ['patch', 'pod', 'held', '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers/0"}]'];
 
-describe('admission webhooks over HTTPS against the served cluster, with the real kubectl v1.33', () => {
+describe('admission webhooks over HTTPS against the served cluster, with the real kubectl v1.33 (R201, R204, R206)', () => {
   it('a webhook denies the finalizer removal: kubectl prints upstream\'s denial and the pod keeps its finalizer', async () => {
     const caBundle = Buffer.from(certs.caPem).toString('base64');
     const created = await run(['create', '-f', '-'], configuration('pod-guard', { service: { namespace: 'default', name: 'pod-guard', port: webhookPort, path: '/validate' }, caBundle }));

@@ -11,7 +11,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 const SENT_UID = '\u0000sent-uid';
 
 /**
- * The WebhookCaller of `serve`: real webhook servers over HTTPS on the loopback address. The
+ * R206 — the WebhookCaller of `serve`: real webhook servers over HTTPS on the loopback address. The
  * simulation's request path is synchronous, so the calls are made around it (admitted): the
  * request runs; when admission asks for an answer this caller does not have yet, it throws
  * WebhookCallPending, the request stops before anything is stored and leaves no trace; the

@@ -15,7 +15,7 @@ const hook = (o: Partial<Webhook> = {}): Webhook => ({
 const config = (...webhooks: Webhook[]): ValidatingWebhookConfiguration => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'guard' }, webhooks });
 const messages = (...webhooks: Webhook[]) => validateWebhooks(config(...webhooks), false).map((e) => `${e.field}: ${e.type}: ${e.detail}`);
 
-describe('webhook configurations: defaults and validation (admissionregistration v1 defaults.go, validation.go)', () => {
+describe('webhook configurations: defaults and validation (R201; admissionregistration v1 defaults.go, validation.go)', () => {
   it('defaults failurePolicy Fail, matchPolicy Equivalent, empty selectors, timeoutSeconds 10, scope *, port 443, reinvocationPolicy Never for mutating webhooks', () => {
     const c = config(hook({ clientConfig: { service: { namespace: 'default', name: 'guard' } } }));
     defaultWebhooks(c, true);

@@ -4,7 +4,7 @@ import type { Strategy } from '../strategy';
 import type { MutatingWebhook, MutatingWebhookConfiguration, RuleWithOperations, ValidatingWebhook, ValidatingWebhookConfiguration } from '../types';
 
 /**
- * admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration and MutatingWebhookConfiguration:
+ * R201 — admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration and MutatingWebhookConfiguration:
  * their defaults (pkg/apis/admissionregistration/v1/defaults.go) and validation
  * (pkg/apis/admissionregistration/validation/validation.go), as the registry strategies of
  * pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration run them.

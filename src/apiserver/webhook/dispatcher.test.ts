@@ -43,7 +43,7 @@ const allow = (r: AdmissionReview): WebhookOutcome => ({ response: { uid: r.requ
 const patch = (ops: object[]) => (r: AdmissionReview): WebhookOutcome => ({ response: { uid: r.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64') } });
 const respond = (response: Partial<AdmissionResponse>) => (r: AdmissionReview): WebhookOutcome => ({ response: { uid: r.request.uid, ...response } });
 
-describe('webhook admission in the request path (mutating/dispatcher.go, validating/dispatcher.go)', () => {
+describe('webhook admission in the request path (R203, R204, R205; mutating/dispatcher.go, validating/dispatcher.go)', () => {
   it('sends an AdmissionReview v1 with the old and new object, options and user; a denial is upstream\'s text with the webhook\'s code and reason', () => {
     const { sim, reviews } = withWebhooks({ 'deny.example.com': respond({ allowed: false, status: { code: 403, reason: 'Forbidden', message: 'no' } }) });
     apiCreatePod(sim, 'web', { metadata: { finalizers: ['example.com/x'] } });

@@ -35,7 +35,7 @@ export interface AdmissionRequestInfo {
 }
 
 /**
- * The MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins (webhook/mutating/
+ * R203–R205 — the MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins (webhook/mutating/
  * dispatcher.go, webhook/validating/dispatcher.go): for each webhook that should be called
  * (generic/webhook.go ShouldCallHook), an AdmissionReview through the WebhookCaller, its answer
  * verified and applied, and failures handled by the webhook's failurePolicy. Synchronous: the

@@ -2,7 +2,7 @@ import { StatusError } from '../errors';
 import type { Status } from '../types';
 
 /**
- * The errors webhook admission answers with (staging/src/k8s.io/apiserver/pkg/admission/plugin/
+ * R204 — the errors webhook admission answers with (staging/src/k8s.io/apiserver/pkg/admission/plugin/
  * webhook/errors/statuserror.go ToStatusErr, and webhook/errors.go ErrCallingWebhook as the
  * dispatchers turn it into apierrors.NewInternalError).
  */

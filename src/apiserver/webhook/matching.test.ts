@@ -6,7 +6,7 @@ import { ruleMatches, shouldCallHook, type AdmissionAttributes } from './matchin
 const attrs = (o: Partial<AdmissionAttributes> = {}): AdmissionAttributes => ({ operation: 'UPDATE', group: '', version: 'v1', kind: 'Pod', resource: 'pods', subresource: '', namespaced: true, namespace: 'default', name: 'web', dryRun: false, ...o });
 const rule = (resources: string[], operations = ['UPDATE'], scope?: string) => ({ operations, apiGroups: [''], apiVersions: ['v1'], resources, ...(scope ? { scope } : {}) });
 
-describe('webhook rules and selectors (rules/rules.go, namespace and object matchers)', () => {
+describe('webhook rules and selectors (R202; rules/rules.go, namespace and object matchers)', () => {
   it('matches resources and subresources as rules.go does', () => {
     expect(ruleMatches(rule(['pods']), attrs())).to.equal(true);
     expect(ruleMatches(rule(['pods']), attrs({ subresource: 'status' }))).to.equal(false);

@@ -53,7 +53,7 @@ export function labelSelectorOf(spec: LabelSelectorSpec | undefined): LabelSelec
 }
 
 /**
- * generic/webhook.go ShouldCallHook, without matchConditions (refused at validation): one of the
+ * R202 — generic/webhook.go ShouldCallHook, without matchConditions (refused at validation): one of the
  * rules matches, the namespaceSelector matches the namespace's labels (namespace/matcher.go: a
  * cluster-scoped object always matches, except a Namespace itself, matched on its own labels),
  * and the objectSelector matches the labels of the new or the old object (object/matcher.go).
