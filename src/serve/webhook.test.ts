@@ -34,6 +34,13 @@ before(async () => {
     req.on('end', () => {
       const review = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       const r = review.request;
+      if (req.url?.startsWith('/slow')) return; // never answers: the apiserver's deadline ends the call
+      if (req.url?.startsWith('/mutate')) {
+        const patch = Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels/guarded', value: 'yes' }])).toString('base64');
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: r.uid, allowed: true, patchType: 'JSONPatch', patch } }));
+        return;
+      }
       reviews.push({ operation: r.operation, name: r.name, uid: r.uid, dryRun: r.dryRun, options: r.options });
       const had = (r.oldObject?.metadata?.finalizers ?? []).includes(FINALIZER);
       const has = (r.object?.metadata?.finalizers ?? []).includes(FINALIZER);
@@ -62,23 +69,25 @@ function run(args: string[], stdin?: string): Promise<{ code: number; stdout: st
   });
 }
 
-function configuration(name: string, clientConfig: object): string {
+function configuration(name: string, clientConfig: object, o: { kind?: string; operations?: string[]; timeoutSeconds?: number } = {}): string {
   return JSON.stringify({
     apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingWebhookConfiguration',
+    kind: o.kind ?? 'ValidatingWebhookConfiguration',
     metadata: { name },
     webhooks: [
       {
         name: `${name}.example.com`,
         admissionReviewVersions: ['v1'],
         sideEffects: 'None',
-        timeoutSeconds: 5,
+        timeoutSeconds: o.timeoutSeconds ?? 5,
         clientConfig,
-        rules: [{ operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+        rules: [{ operations: o.operations ?? ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
       },
     ],
   });
 }
+
+const service = (path: string) => ({ service: { namespace: 'default', name: 'pod-guard', port: webhookPort, path }, caBundle: Buffer.from(certs.caPem).toString('base64') });
 
 const removeFinalizer = ['patch', 'pod', 'held', '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers/0"}]'];
 
@@ -123,5 +132,21 @@ describe('admission webhooks over HTTPS against the served cluster, with the rea
     expect((await run(['delete', 'validatingwebhookconfiguration', 'down'])).code).to.equal(0);
     const released = await run(removeFinalizer);
     expect(released.stdout.trim(), released.stderr).to.equal('pod/held patched');
+  });
+
+  it('a mutating webhook\'s JSONPatch labels the pod kubectl creates; a webhook slower than timeoutSeconds fails with context deadline exceeded', async () => {
+    expect((await run(['create', '-f', '-'], configuration('labeller', service('/mutate'), { kind: 'MutatingWebhookConfiguration', operations: ['CREATE'] }))).code).to.equal(0);
+    const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'mutated', labels: { app: 'mutated' } }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
+    const created = await run(['create', '-f', '-', '-o', 'jsonpath={.metadata.labels.guarded}'], pod);
+    expect(created.stdout, created.stderr).to.equal('yes');
+    expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include('webhook labeller.example.com patched CREATE pods/mutated: 1 operation');
+    expect((await run(['delete', 'mutatingwebhookconfiguration', 'labeller'])).code).to.equal(0);
+
+    expect((await run(['create', '-f', '-'], configuration('slow', service('/slow'), { timeoutSeconds: 1 }))).code).to.equal(0);
+    const patched = await run(['label', 'pod', 'mutated', 'slow=yes']);
+    expect(patched.stderr.trim()).to.equal(
+      `Error from server (InternalError): Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: Post "https://pod-guard.default.svc:${webhookPort}/slow?timeout=1s": context deadline exceeded`,
+    );
+    expect((await run(['delete', 'validatingwebhookconfiguration', 'slow'])).code).to.equal(0);
   });
 });
