@@ -397,6 +397,9 @@ export class ApiServer {
   evict(client: ClientIdentity, namespace: string, name: string, eviction: Eviction, opts: { dryRun?: boolean } = {}): ApiResponse<Status> {
     const text = `CREATE pods/${name}/eviction${describeDeleteOptions(eviction.deleteOptions ?? {})}`;
     return this.mutate(client, 'CREATE', 'pods', namespace, name, text, `${EVICTION_SOURCE} EvictionREST.Create`, () => {
+      // create.go: mutating admission on the Eviction; EvictionREST.Create: createValidation on it
+      // first. The pod's deletion that follows goes to the store without admission (ValidateAllObjectFunc).
+      if (this.webhooks.has(true) || this.webhooks.has(false)) eviction = this.admitEviction(client, namespace, name, eviction, !!opts.dryRun);
       let options = evictionDeleteOptions(name, eviction, !!opts.dryRun);
       const pod = this.stores.pods.get(namespace, name);
       if (canIgnorePDB(pod) && shouldEnforceResourceVersion(pod) && options.preconditions?.resourceVersion === undefined) {
@@ -581,6 +584,17 @@ export class ApiServer {
     const [group, version] = s.apiVersion.includes('/') ? s.apiVersion.split('/') : ['', s.apiVersion];
     const attributes: AdmissionAttributes = { ...request, group, version, kind: s.kind, namespaced: s.namespaced, namespace: s.namespaced ? request.namespace : undefined };
     return { attributes, username: client.name, options, requestId: this.requestCount };
+  }
+
+  /** CREATE pods/NAME/eviction through the webhooks, with the policy/v1 Eviction as the object (R203). */
+  private admitEviction(client: ClientIdentity, namespace: string, name: string, eviction: Eviction, dryRun: boolean): Eviction {
+    const request = { operation: 'CREATE' as const, resource: 'pods', namespace, name, subresource: 'eviction', dryRun };
+    const base = this.admissionInfo(client, request, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) });
+    const info = { ...base, attributes: { ...base.attributes, objectKind: { group: 'policy', version: 'v1', kind: 'Eviction' } } };
+    const object = { apiVersion: 'policy/v1', kind: 'Eviction', ...eviction, metadata: { ...eviction.metadata, name, namespace } } as KubeObject;
+    const admitted = this.webhooks.has(true) ? this.webhooks.mutate(info, object, undefined)! : object;
+    if (this.webhooks.has(false)) this.webhooks.validate(info, admitted, undefined);
+    return admitted as Eviction;
   }
 
   /** The webhooks of every configuration of one kind, configurations in name order (the configuration managers sort them so). */

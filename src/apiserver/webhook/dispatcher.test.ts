@@ -139,3 +139,20 @@ describe('webhook admission in the request path (R203, R204, R205; mutating/disp
     expect(sim.api.lastRequest?.id).to.equal(before.last! + 1);
   });
 });
+
+describe('webhook admission of evictions (R203)', () => {
+  it('CREATE pods/eviction: the webhook sees the policy/v1 Eviction on the pods resource and can refuse it before the pod is touched', () => {
+    const { sim, reviews } = withWebhooks({ 'pdb.example.com': respond({ allowed: false, status: { code: 429, reason: 'TooManyRequests', message: 'budget exhausted' } }) });
+    apiCreatePod(sim);
+    validating(sim, 'pdb', hook('pdb.example.com', { rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/eviction'] }] }));
+    const revision = sim.api.etcd.currentRevision;
+    const status = failure(sim.api.evict(USER, NS, 'web', { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'web' } }), 429, 'TooManyRequests');
+    expect(status.message).to.equal('admission webhook "pdb.example.com" denied the request: budget exhausted');
+    expect(sim.api.etcd.currentRevision).to.equal(revision);
+    const { request } = reviews[0].review;
+    expect(request.kind).to.deep.equal({ group: 'policy', version: 'v1', kind: 'Eviction' });
+    expect(request.resource).to.deep.equal({ group: '', version: 'v1', resource: 'pods' });
+    expect(request.subResource).to.equal('eviction');
+    expect(request.object?.kind).to.equal('Eviction');
+  });
+});

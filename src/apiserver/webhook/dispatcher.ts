@@ -192,7 +192,7 @@ export function admissionReview(hook: Webhook, info: AdmissionRequestInfo, objec
   const a = info.attributes;
   const h = hash('sha1', `admission#${info.requestId}#${hook.name}#${round}`, 'hex');
   const uid = `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
-  const kind = { group: a.group, version: a.version, kind: a.kind };
+  const kind = a.objectKind ?? { group: a.group, version: a.version, kind: a.kind };
   const resource = { group: a.group, version: a.version, resource: a.resource };
   const request: AdmissionRequest = {
     uid,

@@ -17,6 +17,8 @@ export interface AdmissionAttributes {
   readonly namespace?: string;
   readonly name: string;
   readonly dryRun: boolean;
+  /** The object's kind when it is not the resource's (pods/eviction takes a policy/v1 Eviction). */
+  readonly objectKind?: { readonly group: string; readonly version: string; readonly kind: string };
 }
 
 /**
