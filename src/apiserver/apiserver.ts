@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { badRequest, conflict, invalid, notFound, StatusError, type FieldError } from './errors';
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
 import { canIgnorePDB, checkEvictionPreconditions, EVICTION_CONDITION, EVICTION_SOURCE, evictionDeleteOptions, shouldEnforceResourceVersion, type Eviction } from './eviction';
+import { EventTtl } from './event-ttl';
 import { genericStrategy } from './generic-strategy';
 import { clone, type KubeObject } from './object';
 import { applyPatchBody, type PatchType } from './patch';
@@ -160,11 +161,15 @@ export class ApiServer {
   /**
    * R207 — storage/etcd3/compact.go compactor: every --etcd-compaction-interval it compacts etcd to the
    * revision it saw one interval earlier (compactedRevision), and here the history before it is
-   * dropped, with the timeline events and request records of that time.
+   * dropped, with the timeline events and request records of that time. Events whose --event-ttl
+   * ran out are removed first (EventTtl).
    */
   private scheduleCompaction(): void {
     const interval = this.options.compactionIntervalMs;
+    const eventTtl = new EventTtl(this.etcd);
+    this.etcd.subscribe((e) => eventTtl.note(e));
     const tick = () => {
+      eventTtl.expire(this.clock.now());
       const revision = this.compactedRevision();
       const ticks = Math.floor((this.clock.now() - this.startedAt) / interval);
       this.etcd.compact(revision);

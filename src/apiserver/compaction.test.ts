@@ -63,3 +63,18 @@ describe('etcd compaction that drops history (R207; storage/etcd3/compact.go; a 
     expect(api.compactedRevision()).to.equal(api.etcd.currentRevision);
   });
 });
+
+describe('Events expire after --event-ttl in a serve session (R207)', () => {
+  it('an Event leaves etcd at the first compaction an hour after its last write, and watchers see it DELETED', () => {
+    const { clock, api } = session(true);
+    const event = { metadata: { name: 'web.1' }, involvedObject: { kind: 'Pod', name: 'web', namespace: NS }, reason: 'Killing', message: 'Stopping container app', type: 'Normal' };
+    ok(api.create(USER, 'events', NS, event));
+    const seen: string[] = [];
+    ok(api.watch('events', NS, {}, (e) => seen.push(e.type)));
+    clock.tick(55 * MINUTE);
+    expect(api.get('events', NS, 'web.1').ok).to.equal(true);
+    clock.tick(5 * MINUTE);
+    expect(api.get('events', NS, 'web.1').ok).to.equal(false);
+    expect(seen).to.deep.equal(['DELETED']);
+  });
+});
