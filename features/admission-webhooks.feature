@@ -32,6 +32,12 @@ Feature: Admission webhooks can keep a pod Terminating
     And a controller removes finalizer "example.com/hold" from pod "web"
     Then pod "web" is gone
 
+  Scenario: a webhook that rejects DELETE: kubectl delete prints its denial and the pod keeps running
+    Given a validating webhook that rejects DELETE of pods with "pods here are deleted by the platform team"
+    When I try to run `kubectl delete pod web`
+    Then kubectl fails with "Error from server (Forbidden): admission webhook \"pod-policy.example.com\" denied the request: pods here are deleted by the platform team"
+    And pod "web" has phase "Running"
+
   Scenario: a webhook that is down blocks the update under failurePolicy Fail
     Given a validating webhook that is down
     When the user deletes pod "web"

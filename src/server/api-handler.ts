@@ -20,6 +20,7 @@ import { findResource } from './resources';
 import { internalError, methodNotSupported, pathNotFound } from './status';
 import { versionInfo } from './version';
 import { HttpsWebhookCaller } from './webhook-client';
+import { NO_WEBHOOK_CALLER } from '../apiserver/webhook/caller';
 
 export interface ApiHandlerOptions {
   /** The largest request body accepted (kube-apiserver's --max-request-bytes default: 3 MiB). */
@@ -71,9 +72,11 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
   const opts: ApiHandlerOptions = { maxRequestBodyBytes: DEFAULT_MAX_REQUEST_BODY_BYTES, identify: identifyByUserAgent, ...options };
   const activity = new ApiActivity();
   cluster.apiserver.ensureSystemNamespaces();
-  // Admission webhooks are real HTTPS servers here (webhook-client.ts).
+  // Admission webhooks are real HTTPS servers here (webhook-client.ts), unless the cluster's are
+  // modelled (a scenario run with the real kubectl): its caller answers at once, and the
+  // requests' calls around it then have nothing to wait for.
   const webhooks = new HttpsWebhookCaller();
-  cluster.apiserver.webhookCaller = webhooks;
+  if (cluster.apiserver.webhookCaller === NO_WEBHOOK_CALLER) cluster.apiserver.webhookCaller = webhooks;
 
   const listener: RequestListener = (req, res) => {
     activity.requestStarted();
