@@ -38,6 +38,22 @@ Feature: Admission webhooks can keep a pod Terminating
     Then kubectl fails with "Error from server (Forbidden): admission webhook \"pod-policy.example.com\" denied the request: pods here are deleted by the platform team"
     And pod "web" has phase "Running"
 
+  Scenario: a mutating webhook puts the finalizer back: the removal succeeds and changes nothing
+    # R205: the webhook's JSONPatch re-adds the finalizer the update removed; the object is then
+    # unchanged (R53: no write), the controller gets 200, and the pod stays Terminating.
+    Given a mutating webhook that adds finalizer "example.com/hold" to pods
+    When the user deletes pod "web"
+    And 1m passes
+    And a controller removes finalizer "example.com/hold" from pod "web"
+    Then the last request returns 200
+    And pod "web" is terminating
+    And these events happen in order:
+      | component | event                                                                    |
+      | admission | webhook finalizer-injector.example.com patched UPDATE pods/web: 1 operation |
+    When the user deletes mutating webhook configuration "finalizer-injector"
+    And a controller removes finalizer "example.com/hold" from pod "web"
+    Then pod "web" is gone
+
   Scenario: a webhook that is down blocks the update under failurePolicy Fail
     Given a validating webhook that is down
     When the user deletes pod "web"

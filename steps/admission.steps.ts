@@ -1,7 +1,7 @@
 import { Given, When } from '@cucumber/cucumber';
 import type { Cluster } from '../src/cluster';
 import { USER } from '../src/cluster';
-import type { ValidatingWebhookConfiguration } from '../src/apiserver/types';
+import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '../src/apiserver/types';
 import { ModelledWebhookCaller, type ModelledWebhook } from '../src/apiserver/webhook/modelled-caller';
 import { ScenarioError, type TerminatingWorld } from './world';
 
@@ -94,6 +94,45 @@ Given('a validating webhook that is down', function (this: TerminatingWorld) {
 Given('a validating webhook that is down with failurePolicy {word}', function (this: TerminatingWorld, policy: string) {
   if (policy !== 'Fail' && policy !== 'Ignore') throw new ScenarioError(`failurePolicy is Fail or Ignore, not "${policy}"`);
   planValidatingWebhook(this, ['CREATE', 'UPDATE'], { down: true }, policy);
+});
+
+/**
+ * A MutatingWebhookConfiguration `finalizer-injector` whose webhook `finalizer-injector.example.com`
+ * (Service `default/finalizer-injector`, path /mutate) adds the finalizer to every pod created or
+ * updated without it, as some policy engines and operators' webhooks do. The update that removes
+ * it is patched back: it changes nothing and succeeds, and the pod stays.
+ */
+Given('a mutating webhook that adds finalizer {string} to pods', function (this: TerminatingWorld, finalizer: string) {
+  const caller = callerOf(this.cluster);
+  this.plan.afterStart(() => {
+    const name = 'finalizer-injector';
+    const config: MutatingWebhookConfiguration = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name },
+      webhooks: [
+        {
+          name: `${name}.example.com`,
+          admissionReviewVersions: ['v1'],
+          sideEffects: 'None',
+          clientConfig: { service: { namespace: 'default', name, path: '/mutate' } },
+          rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+        },
+      ],
+    };
+    caller.serve(`${name}.example.com`, { addsFinalizer: finalizer });
+    const r = this.cluster.apiserver.create(USER, 'mutatingwebhookconfigurations', undefined, config);
+    if (!r.ok) throw new ScenarioError(`the mutating webhook could not be configured: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    this.cluster.flush();
+  });
+});
+
+/** DELETE mutatingwebhookconfigurations/NAME. */
+When('the user deletes mutating webhook configuration {string}', function (this: TerminatingWorld, name: string) {
+  this.ensureStarted();
+  this.lastResponse = this.cluster.apiserver.delete(USER, 'mutatingwebhookconfigurations', undefined, name, {});
+  this.lastKubectl = undefined;
+  this.cluster.flush();
 });
 
 /** DELETE validatingwebhookconfigurations/NAME: its webhooks judge no request from then on. */

@@ -4,9 +4,10 @@ import type { Webhook } from './configuration';
 /**
  * How a modelled webhook server behaves: it rejects (as controller-runtime's admission.Denied
  * answers: allowed false, code 403, reason Forbidden, the message given), allows after a while
- * (`takes`), or has nothing behind its Service (`down`).
+ * (`takes`), has nothing behind its Service (`down`), or (a mutating webhook) adds a finalizer
+ * to every object that lacks it, with a JSONPatch.
  */
-export type ModelledWebhook = { readonly rejects: string } | { readonly takesMs: number } | { readonly down: true };
+export type ModelledWebhook = { readonly rejects: string } | { readonly takesMs: number } | { readonly down: true } | { readonly addsFinalizer: string };
 
 /**
  * The WebhookCaller of scenarios: each webhook's server is a behaviour, answered at once on the
@@ -34,6 +35,12 @@ export class ModelledWebhookCaller implements WebhookCaller {
     if ('takesMs' in server) {
       if (server.takesMs >= (hook.timeoutSeconds ?? 10) * 1000) return { callError: `Post "${url}": context deadline exceeded` };
       return { response: { uid: review.request.uid, allowed: true } };
+    }
+    if ('addsFinalizer' in server) {
+      const finalizers = review.request.object?.metadata.finalizers;
+      if (finalizers?.includes(server.addsFinalizer)) return { response: { uid: review.request.uid, allowed: true } };
+      const ops = finalizers ? [{ op: 'add', path: '/metadata/finalizers/-', value: server.addsFinalizer }] : [{ op: 'add', path: '/metadata/finalizers', value: [server.addsFinalizer] }];
+      return { response: { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64') } };
     }
     return { response: { uid: review.request.uid, allowed: false, status: { code: 403, reason: 'Forbidden', message: server.rejects } } };
   }
