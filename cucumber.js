@@ -1,6 +1,5 @@
 // Cucumber profiles. `npm run bdd` uses the default profile; `npm test` runs the ci profile.
-const { readdirSync, readFileSync } = require('node:fs');
-const { join } = require('node:path');
+const { featureFiles, scenariosRunningKubectl } = require('./scripts/feature-files');
 const common = {
   // The console shows failures with their message (which carries the timeline); the report files hold the attachments.
   formatOptions: { printAttachments: false },
@@ -9,6 +8,8 @@ const common = {
   // Support code only: the *.test.ts files beside it are node:test suites, not step definitions.
   require: ['steps/**/!(*.test).ts'],
   tags: 'not @wip',
+  // A feature file with a Gherkin syntax error fails as a stand-in scenario; the rest still runs (scripts/gherkin-errors.ts).
+  plugin: ['./scripts/gherkin-errors-plugin.cjs'],
 };
 
 const reports = [
@@ -21,27 +22,11 @@ const reports = [
   'message:reports/cucumber-messages.ndjson',
 ];
 
-/**
- * `file:line` of every scenario with a step that runs kubectl (\`When I run \`kubectl …\`\`), for
- * the real-kubectl profile. A Background with such a step selects its whole feature.
- */
-function scenariosRunningKubectl(dir = 'features') {
-  const selected = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.feature')).sort()) {
-    const path = join(dir, file);
-    let scenario;
-    readFileSync(path, 'utf8').split('\n').forEach((line, i) => {
-      if (/^\s*(Background|Feature|Rule):/.test(line)) scenario = /Background/.test(line) ? path : undefined;
-      else if (/^\s*(Scenario|Scenario Outline|Scenario Template|Example):/.test(line)) scenario = `${path}:${i + 1}`;
-      else if (scenario && /^\s*(Given|When|Then|And|But|\*)\s+I (try to )?run `kubectl /.test(line) && !selected.includes(scenario)) selected.push(scenario);
-    });
-  }
-  return selected;
-}
-
 module.exports = {
+  // Every feature, features/local/ (one's own scenarios) included.
   default: { ...common, format: ['progress', ...reports] },
-  ci: { ...common, format: ['progress', ...reports] },
+  // What `npm test` runs: the project's features, without features/local/.
+  ci: { ...common, paths: featureFiles('features', { local: false }), format: ['progress', ...reports] },
   // No report files: for tests that run cucumber on a feature of their own.
   summary: { ...common, format: ['summary'] },
   // Scenarios parked because the simulation still disagrees with upstream: npx cucumber-js -p wip
@@ -55,6 +40,8 @@ module.exports = {
     worldParameters: { kubectl: 'real' },
     format: ['summary'],
   },
+  // `npm run scenario -- FILE[:LINE]`: one feature or scenario, its reports in reports/scenarios/NAME/ (scripts/scenario.ts adds them), the suite's left alone.
+  scenario: { ...common, format: ['progress'] },
   snippets: { ...common, dryRun: true, format: ['snippets'], formatOptions: { snippetInterface: 'synchronous' } },
   usage: { ...common, dryRun: true, format: ['usage'] },
 };

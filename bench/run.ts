@@ -33,6 +33,7 @@ import { path as TS_HOOK } from '../scripts/ts-hook';
 import { describeSummary, summariseCpuProfile, summariseHeapProfile, type ProfileSummary } from './profile-summary';
 import { seedScenario } from './seed-speed';
 import { benchSettingsOrExit } from './settings';
+import { widest } from '../src/widest';
 
 const ROOT = resolve(__dirname, '..');
 const CUCUMBER = join(ROOT, 'node_modules/@cucumber/cucumber/bin/cucumber.js');
@@ -123,6 +124,8 @@ interface MassCase {
   record: 'full' | 'summary';
   /** A third of the runs, at least one: one 100 000-pod run takes about as long as the other cases together. */
   fewerRuns?: boolean;
+  /** The pods behind this many services, each with clients sending a request every 100 ms. */
+  services?: number;
   label: string;
 }
 
@@ -132,6 +135,7 @@ const MASS_CASES: Record<string, MassCase> = {
   '10000': { pods: 10000, nodes: 100, record: 'full', label: 'mass deletion, 10 000 pods / 100 nodes' },
   '10000-2nodes': { pods: 10000, nodes: 2, record: 'full', label: 'mass deletion, 10 000 pods / 2 nodes' },
   '10000-summary': { pods: 10000, nodes: 100, record: 'summary', label: 'mass deletion, 10 000 pods, scale mode' },
+  '10000-services': { pods: 10000, nodes: 100, record: 'full', services: 100, label: 'mass deletion, 10 000 pods behind 100 services with traffic' },
   '100000': { pods: 100000, nodes: 1000, record: 'summary', fewerRuns: true, label: 'mass deletion, 100 000 pods / 1 000 nodes, scale mode' },
 };
 
@@ -150,14 +154,14 @@ interface MassRun {
 }
 
 function massRun(c: MassCase, nodeFlags: string[] = []): MassRun {
-  const args = [...nodeFlags, '--require', TS_HOOK, join(ROOT, 'bench/mass-deletion.ts'), String(c.pods), String(c.nodes), '--record', c.record];
+  const args = [...nodeFlags, '--require', TS_HOOK, join(ROOT, 'bench/mass-deletion.ts'), String(c.pods), String(c.nodes), '--record', c.record, ...(c.services ? ['--services', String(c.services)] : [])];
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
   if (r.status !== 0) throw new Error(`mass deletion ${c.pods}/${c.nodes}/${c.record} failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
 
 /** bench/serve.ts in its own process: the `serve` figures of issue 9. */
-function serveFigures(): { readyMs: number; listJsonMs: number; listTableMs: number; kubectlDeleteMs: number | string } {
+function serveFigures(): { readyMs: number; listJsonMs: number; listProtobufMs: number; listTableMs: number; kubectlDeleteMs: number | string } {
   const r = spawnSync(process.execPath, ['--require', TS_HOOK, join(ROOT, 'bench/serve.ts')], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`serve bench failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
@@ -275,11 +279,12 @@ function main(): void {
     ['seed scenario speed-up', `${result.seed.speedup}×`, 'virtual seconds per wall second'],
     ['serve: ready', `${served.readyMs.toFixed(0)} ms`, 'process start to ready, default cluster (target < 1 s)'],
     ['serve: LIST 10 000 pods, JSON', `${served.listJsonMs.toFixed(0)} ms`, 'over HTTP, whole body read (target < 200 ms)'],
+    ['serve: LIST 10 000 pods, protobuf', `${served.listProtobufMs.toFixed(0)} ms`, 'as client-go typed clients ask (target < 200 ms)'],
     ['serve: LIST 10 000 pods, Table', `${served.listTableMs.toFixed(0)} ms`, 'as kubectl get asks (target < 200 ms)'],
     ['serve: soak, heap after round 1 / 10', `${soaked.heapAfterFirstMB} / ${soaked.heapAfterLastMB} MB`, `${soaked.objects} pods and Leases created and deleted over HTTP, a compaction per round; etcd history ${soaked.historyAfterFirst} / ${soaked.historyAfterLast} changes; ${soaked.requestsPerSecond} requests/s`],
     ['serve: real kubectl delete pod web', typeof served.kubectlDeleteMs === 'number' ? `${served.kubectlDeleteMs.toFixed(0)} ms` : served.kubectlDeleteMs, '30 s grace, --clock jump, wall time of kubectl (target < 1 s)'],
   ];
-  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
+  const w = [0, 1, 2].map((i) => widest(rows, (r) => r[i].length, 0));
   console.log(`median of ${RUNS} runs each; written to reports/bench.json\n`);
   for (const r of rows) console.log(`${r[0].padEnd(w[0])}  ${r[1].padStart(w[1])}  ${r[2]}`);
   if (PROFILE_DIR) {

@@ -1,6 +1,7 @@
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
 
@@ -13,7 +14,7 @@ const ROOT = path.resolve(__dirname, '..');
  * see exactly the files cucumber loads (and so never the *.test.ts suites beside them).
  */
 // cucumber.js is a CommonJS module of plain data.
-const cucumber = require(path.join(ROOT, 'cucumber.js')) as Record<string, { require: string[]; format?: string[] }>;
+const cucumber = require(path.join(ROOT, 'cucumber.js')) as Record<string, { require: string[]; format?: string[]; paths?: string[] }>;
 
 describe('cucumber.js', () => {
   it('writes the message stream (NDJSON) beside the HTML, JSON and JUnit reports in the default and ci profiles', () => {
@@ -21,6 +22,35 @@ describe('cucumber.js', () => {
       const formats = cucumber[profile].format ?? [];
       expect(formats, profile).to.include.members(['html:reports/cucumber-report.html', 'json:reports/cucumber-report.json', 'junit:reports/junit.xml', 'message:reports/cucumber-messages.ndjson']);
     }
+  });
+});
+
+describe("one's own scenarios (features/local/)", () => {
+  // scripts/feature-files.js is plain CommonJS, shared with cucumber.js.
+  const files = require(path.join(ROOT, 'scripts', 'feature-files.js')) as {
+    featureFiles(dir: string, options?: { local?: boolean }): string[];
+    scenariosRunningKubectl(dir: string, options?: { local?: boolean }): string[];
+  };
+  const dir = mkdtempSync(path.join(tmpdir(), 'terminating-features-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const feature = (rel: string, steps: string) => {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), `Feature: f\n  Scenario: s\n${steps}\n`);
+  };
+  feature('top.feature', '    When I run `kubectl delete pod web`');
+  feature('sub/deep.feature', '    When I try to run `kubectl delete pod web`');
+  feature('local/mine.feature', '    When I run `kubectl delete pod web`');
+
+  it('are run by every profile but not by npm test (the ci profile)', () => {
+    const local = path.join('features', 'local');
+    expect(cucumber.ci.paths ?? [], 'ci lists the project features').to.not.be.empty;
+    expect((cucumber.ci.paths ?? []).filter((p) => p.startsWith(local))).to.deep.equal([]);
+    expect(cucumber.default.paths, 'the default profile reads all of features/, subfolders included').to.equal(undefined);
+    expect(files.featureFiles(dir).map((f) => path.relative(dir, f))).to.deep.equal(['local/mine.feature', 'sub/deep.feature', 'top.feature']);
+  });
+
+  it('the real-kubectl profile reads subfolders', () => {
+    expect(files.scenariosRunningKubectl(dir).map((f) => path.relative(dir, f))).to.deep.equal(['local/mine.feature:2', 'sub/deep.feature:2', 'top.feature:2']);
   });
 });
 

@@ -2,7 +2,7 @@
  * The rule catalogue in docs/rules/*.md and the rule ids the repository cites.
  *
  * A rule is a heading `### <ID> — <title>` (ids: R apiserver, K kubelet and controllers,
- * S timelines, C garbage collector, V release differences) followed by its text, an `Upstream:`
+ * S timelines, C garbage collector, V release differences, X resumed objects and their explanation, D disruption budgets, N services and traffic) followed by its text, an `Upstream:`
  * line and a `Tests:` line naming, in backquotes, the test files and features that cover it.
  *
  *   node --require ./scripts/ts-hook.js scripts/rules.ts   lists what is wrong, exit 1 if anything is
@@ -14,8 +14,8 @@ import * as path from 'node:path';
 export const ROOT = path.resolve(__dirname, '..');
 export const RULES_DIR = 'docs/rules';
 
-/** A rule id as code, tests and features cite it: R12, K10, S9, C2, V3. */
-export const RULE_ID = /\b[RKSCV][0-9]+\b/g;
+/** A rule id as code, tests and features cite it: R12, K10, S9, C2, V3, X4, D2, N4. */
+export const RULE_ID = /\b[RKSCVXDN][0-9]+\b/g;
 
 /** Where rule ids are cited (the rule files themselves define them). */
 const CITING_DIRS = ['src', 'steps', 'features', 'scripts', 'bench'];
@@ -42,7 +42,7 @@ export function parseRules(file: string, text: string): Rule[] {
   const lines = text.split(/\r?\n/);
   let current: Rule | undefined;
   lines.forEach((line, index) => {
-    const heading = /^### ([RKSCV][0-9]+) — (.+)$/.exec(line);
+    const heading = /^### ([RKSCVXDN][0-9]+) — (.+)$/.exec(line);
     if (heading) {
       current = { id: heading[1], title: heading[2], file, line: index + 1, tests: [] };
       rules.push(current);

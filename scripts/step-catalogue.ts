@@ -19,6 +19,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadConfiguration, loadSupport } from '@cucumber/cucumber/api';
 import { COMPONENTS } from '../src/timeline/event';
+import { allEventSites, renderEventSites, type EventSite } from './timeline-events';
+import { widest } from '../src/widest';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const CATALOGUE_PATH = path.join(ROOT, 'docs', 'steps.md');
@@ -78,6 +80,25 @@ export const CONTRACT: readonly ContractPhrase[] = [
   then('these events happen in order:', 'table'),
   then('these events happen in exactly this order:', 'table'),
   then('no {word} event {string} happens'),
+  // Services and traffic (issue 19)
+  given('a service {string} selecting pods with label {string}'),
+  given('a service {string} with:', 'doc string'),
+  given('container {string} of pod {string} has a readiness probe every {duration}'),
+  given('container {string} of pod {string} has a readiness probe every {duration} that fails from SIGTERM on'),
+  given('container {string} of pod {string} keeps serving for {duration} after SIGTERM'),
+  given('container {string} of pod {string} stops accepting connections at SIGTERM'),
+  given('kube-proxy on node {string} applies changes after {duration}'),
+  given('the load balancer of service {string} notices endpoint changes after {duration}'),
+  given('clients send a request to service {string} every {duration}'),
+  given('clients send a request to service {string} every {duration} that takes {duration}'),
+  given('clients outside the cluster send a request to service {string} every {duration}'),
+  given('clients outside the cluster send a request to service {string} every {duration} that takes {duration}'),
+  then('no request to service {string} fails'),
+  then('{int} requests to service {string} fail'),
+  then('requests to service {string} fail only between {word} and {word}'),
+  then('the endpointslice of service {string} lists pod {string} as {word}'),
+  then('the endpoints of service {string} list pod {string}'),
+  then('the endpoints of service {string} do not list pod {string}'),
 ];
 
 /** What a parameter looks like in a scenario: used to write each contract phrase as a scenario would. */
@@ -116,6 +137,9 @@ const CANONICAL_EVENTS = [
   '| runtime | `sandbox stopped pods/NAME`, `sandbox removed pods/NAME` | pod sandbox |',
   '| volumes | `unmount VOLUME`, `unmounted VOLUME`, `unmount failed VOLUME` | volume manager |',
   "| status | `resources reclaimed pods/NAME`, `DELETE pods/NAME` | status manager's canBeDeleted holds (deletionTimestamp set, API phase terminal, and `TerminatePod` has run at the end of `SyncTerminatedPod`, i.e. upstream's podIsFinished; rule K36 in [rules/kubelet.md](rules/kubelet.md)) and its final DELETE; neither happens for a pod already gone from the API |",
+  '| endpointslice | `updated SLICE` (then `: POD ready=… serving=… terminating=…` for each endpoint the write changed, or `POD removed`) | the EndpointSlice controller writes a slice (rule N7 in [rules/traffic.md](rules/traffic.md)) |',
+  '| proxy | `node NODE applied SERVICE` (then `: ` and the endpoints traffic may use) | a node\'s kube-proxy puts changed rules in place (N14) |',
+  '| traffic | `N failed requests to SERVICE` (then the reasons) | a second in which clients\' requests failed (N16) |',
 ].join('\n');
 
 // ---------------------------------------------------------------------------------------------
@@ -185,6 +209,8 @@ export interface ParameterEntry {
 export interface Catalogue {
   steps: StepEntry[];
   parameterTypes: ParameterEntry[];
+  /** Every event text the code can write to the timeline (scripts/timeline-events.ts). */
+  events?: readonly EventSite[];
 }
 
 export type Group = 'Setup' | 'Actions' | 'Assertions' | 'Other';
@@ -323,7 +349,7 @@ async function readRegistry(): Promise<Catalogue> {
     });
   }
   parameterTypes.sort((a, b) => Number(b.builtin) - Number(a.builtin) || a.name.localeCompare(b.name));
-  return { steps, parameterTypes };
+  return { steps, parameterTypes, events: allEventSites(ROOT) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -387,7 +413,7 @@ export function missingNotes(steps: readonly StepEntry[]): string[] {
 
 /** Inline code that survives backquotes inside and a surrounding Markdown table. */
 export function code(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const longest = widest(text.match(/`+/g) ?? [], (r) => r.length, 0);
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
@@ -490,6 +516,18 @@ export function renderCatalogue(catalogue: Catalogue): string {
   out.push('');
   out.push(CANONICAL_EVENTS);
   out.push('');
+  if (catalogue.events) {
+    out.push('### Every event, from the code');
+    out.push('');
+    out.push(
+      `Generated from src/ (scripts/timeline-events.ts): each of the ${catalogue.events.length} places that write an event to the timeline, ` +
+        'with its text as the code writes it — a value filled in at run time in capitals (`pods/NAME` is the pod, `CONTAINER` a container, ' +
+        '`…` a computed value) — and the upstream function the event names as its source. A table row matches an event whose text starts with the row\'s text.',
+    );
+    out.push('');
+    out.push(renderEventSites(catalogue.events));
+    out.push('');
+  }
   return out.join('\n');
 }
 

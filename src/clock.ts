@@ -1,4 +1,7 @@
-/** The virtual epoch: every cluster starts here, so timestamps are the same on every run. */
+/**
+ * The virtual epoch: every scenario's cluster starts here, so timestamps are the same on every run
+ * (`serve` starts its own at the wall-clock time it was started, read once by its command).
+ */
 export const EPOCH_MS = Date.UTC(2025, 0, 1, 0, 0, 0);
 
 /** More zero-delay hand-offs than any real cascade at one instant: a loop that never yields. */
@@ -68,7 +71,7 @@ function NOTHING(): void {}
  * channel) run right after the work that made them, before other work due at that instant.
  */
 export class Clock implements Scheduler {
-  private time = EPOCH_MS;
+  private time: number;
   private seq = 0;
   /** Zero-delay work, first in first out; `head` is the next to run. */
   private immediates: Timer[] = [];
@@ -77,6 +80,11 @@ export class Clock implements Scheduler {
   private readonly timers = new TimerHeap();
   /** The same, foreground timers only, for "when is the next foreground work?". */
   private readonly foreground = new TimerHeap();
+
+  /** `epoch`: virtual milliseconds since the Unix epoch at which this clock starts. */
+  constructor(readonly epoch: number = EPOCH_MS) {
+    this.time = epoch;
+  }
 
   /** Virtual milliseconds since the Unix epoch. */
   now(): number {

@@ -1,11 +1,15 @@
-import { DEFAULT_APISERVER_OPTIONS, type ApiServerOptions } from './apiserver/apiserver';
-import type { Pod, ReplicaSet } from './apiserver/types';
+import { DEFAULT_APISERVER_OPTIONS, type ApiServerOptions, type Resource, type ResourceType } from './apiserver/apiserver';
+import type { Pod, ReplicaSet, Service } from './apiserver/types';
 import { Cluster, USER } from './cluster';
 import type { KubeletConfig } from './kubelet/kubelet';
+import type { MachineState } from './kubelet/machine-state';
 import { DEFAULT_BEHAVIOUR, type ContainerBehaviour } from './kubelet/runtime';
 import type { VolumeBehaviour } from './kubelet/volume-manager';
-import { podFromManifest, replicaSetFromManifest } from './manifest';
+import { podFromManifest, replicaSetFromManifest, serviceFromManifest } from './manifest';
+import type { ClientSpec } from './traffic/traffic';
 import { DEFAULT_RELEASE, Release } from './release';
+import type { Dump } from './restore/dump';
+import { planRestore, writeObjects, type RestorePlan } from './restore/restore';
 
 /**
  * How long the cluster has been up when it is handed over: the plan is built at the cluster's
@@ -20,6 +24,8 @@ interface PlannedPod {
   uid?: string;
   behaviours: Map<string, ContainerBehaviour>;
   volumes: Map<string, VolumeBehaviour>;
+  /** Stored from resumed objects (with its own uid), not created. */
+  restored?: boolean;
 }
 
 /** A plan that names something it does not have, or is otherwise unusable. */
@@ -36,12 +42,24 @@ export type Manifest = string | Record<string, unknown> | undefined;
  */
 export class ClusterPlan {
   private readonly nodes: string[] = [];
+  /** Namespaces to create (with the system ones) before anything else. */
+  private readonly namespaces: string[] = [];
   private readonly pods = new Map<string, PlannedPod>();
   private readonly unreachable: string[] = [];
   /** Kubelet configuration changed by the plan, by node (e.g. the shutdown grace periods). */
   private readonly kubelet = new Map<string, Partial<KubeletConfig>>();
   /** ReplicaSets to create before the pods, and which planned pods each owns. */
   private readonly replicaSets = new Map<string, { rs: ReplicaSet; pods: { name: string; blocking: boolean }[] }>();
+  /** Services to create before the pods (with them, the service data path: kube-proxy on every node). */
+  private readonly services = new Map<string, Service>();
+  /** `kube-proxy on node … applies changes after …`, by node. */
+  private readonly proxyDelays = new Map<string, number>();
+  /** `the load balancer of service … notices endpoint changes after …`, by service. */
+  private readonly lbLags = new Map<string, number>();
+  /** Client streams, started at T+0 (the end of the warm-up). */
+  private readonly clients: ClientSpec[] = [];
+  /** Other objects to create at the start, after the ReplicaSets and before the pods (PodDisruptionBudgets …), in declaration order. */
+  private readonly otherObjects: { resource: Resource; object: ResourceType[Resource] }[] = [];
   private built = false;
   /** The release every component runs (until the cluster is built, the plan may change it). */
   private plannedRelease: Release;
@@ -50,6 +68,8 @@ export class ClusterPlan {
   private made?: Cluster;
   /** Steps to run once the plan is built (afterStart). */
   private readonly lastSteps: (() => void)[] = [];
+  /** A real cluster's objects to resume (`Given the objects in …`, `serve --manifests` of a dump). */
+  private restored?: RestorePlan;
 
   /**
    * With a Release (default v1.33) the plan builds its cluster with the planned release when it is
@@ -57,6 +77,8 @@ export class ClusterPlan {
    */
   constructor(
     source: Cluster | Release = DEFAULT_RELEASE,
+    /** Where the cluster's virtual time starts, when the plan builds it (default: the fixed epoch). */
+    private readonly epochMs?: number,
     /** kube-apiserver options of the cluster built (a `serve` session drops compacted history). */
     private readonly apiserver: Partial<ApiServerOptions> = {},
   ) {
@@ -68,8 +90,60 @@ export class ClusterPlan {
 
   /** The cluster, built with the planned release when something first needs it. */
   get cluster(): Cluster {
-    return (this.made ??= new Cluster({ release: this.plannedRelease, apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.plannedRelease } }));
+    if (this.made) return this.made;
+    this.made = new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs, apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.plannedRelease } });
+    if (this.podGCThreshold !== undefined) this.made.podGC.config.terminatedPodThreshold = this.podGCThreshold;
+    return this.made;
   }
+
+  /**
+   * How long the cluster runs before it is handed over: a minute for a planned one; nothing for
+   * resumed objects, whose state is already the state at the time they were read.
+   */
+  get warmupMs(): number {
+    return this.restored ? 0 : WARMUP_MS;
+  }
+
+  /** The resumed objects' plan (what was assumed, what is not modelled), if objects were given. */
+  get restoredObjects(): RestorePlan | undefined {
+    return this.restored;
+  }
+
+  /**
+   * Resumes a real cluster's objects (src/restore/): they are stored as they are, virtual time
+   * starts when they were read (`nowMs`, or the newest time they show), and every node's machine
+   * runs what its pods' status shows. Declared first; later declarations (behaviours, an
+   * unreachable node, more pods) change what was assumed.
+   */
+  objects(dump: Dump, nowMs?: number): void {
+    this.assertNotBuilt('the objects');
+    if (this.restored) throw new PlanError('the objects of a cluster are given once (several files go in one step of serve --manifests, or one List)');
+    if (this.nodes.length > 0 || this.pods.size > 0 || this.replicaSets.size > 0) throw new PlanError('the objects must come before the nodes and pods declared by other steps');
+    const restored = planRestore(dump, nowMs);
+    this.restored = restored;
+    for (const n of restored.nodes) this.nodes.push(n.name);
+    for (const p of restored.pods) {
+      const key = this.pods.has(p.name) ? `${p.namespace}/${p.name}` : p.name;
+      const planned: PlannedPod = { pod: structuredClone(p.pod), uid: p.uid, behaviours: new Map(), volumes: new Map(), restored: true };
+      this.pods.set(key, planned);
+    }
+    for (const b of restored.containerBehaviours) {
+      const planned = this.planned(b.pod);
+      planned.behaviours.set(b.container, { ...(planned.behaviours.get(b.container) ?? DEFAULT_BEHAVIOUR), ...b.behaviour });
+    }
+    for (const v of restored.volumeBehaviours) this.planned(v.pod).volumes.set(v.volume, v.behaviour);
+  }
+
+  /**
+   * kube-controller-manager's `--terminated-pod-gc-threshold`: a plan setting like the release, so
+   * declaring it does not build the cluster (a `Kubernetes v1.NN` after it still applies).
+   */
+  terminatedPodGCThreshold(threshold: number): void {
+    if (this.made) this.made.podGC.config.terminatedPodThreshold = threshold;
+    else this.podGCThreshold = threshold;
+  }
+
+  private podGCThreshold?: number;
 
   get started(): boolean {
     return this.built;
@@ -79,14 +153,23 @@ export class ClusterPlan {
     return this.plannedRelease;
   }
 
-  /** Every component runs `minor`: declared before the nodes and pods, which are created with it. */
+  /**
+   * Every component runs `minor`. Anywhere in the plan before the cluster is built (a Background's
+   * nodes and pods, then a scenario's release, is the natural order): nodes, pods and ReplicaSets
+   * are only planned until then and are all created with the release the plan has at that moment.
+   * Kubelets already planned with another release (version skew) are checked against it.
+   */
   kubernetes(minor: number): void {
     const what = `Kubernetes v1.${minor}`;
     this.assertNotBuilt(what);
-    if (this.nodes.length > 0 || this.pods.size > 0 || this.replicaSets.size > 0) {
-      throw new PlanError(`${what} must be declared before the nodes and pods (they are created with that release)`);
+    const previous = this.plannedRelease;
+    this.plannedRelease = this.wrap(() => previous.withMinor(minor));
+    try {
+      for (const [node, kubeletMinor] of this.kubeletMinors) this.kubeletRelease(node, kubeletMinor);
+    } catch (e) {
+      this.plannedRelease = previous;
+      throw e;
     }
-    this.plannedRelease = this.plannedRelease.withMinor(minor);
   }
 
   /** A feature gate of every component (kube-apiserver, kube-controller-manager, kubelets), as --feature-gates sets it. */
@@ -96,11 +179,14 @@ export class ClusterPlan {
     for (const [node, minor] of this.kubeletMinors) this.kubeletRelease(node, minor);
   }
 
-  /** The kubelet of `node` runs `minor` while the control plane runs the planned release (version skew). */
+  /**
+   * The kubelet of `node` runs `minor` while the control plane runs the planned release (version
+   * skew); like the release, anywhere before the cluster is built (the node's pods are only planned
+   * until then).
+   */
   kubeletKubernetes(node: string, minor: number): void {
     const what = `the kubelet on node "${node}" running Kubernetes v1.${minor}`;
     this.knownNode(node);
-    if ([...this.pods.values()].some((p) => p.pod.spec?.nodeName === node)) throw new PlanError(`${what} must be declared before the pods on that node`);
     this.assertNotBuilt(what);
     this.kubeletRelease(node, minor);
     this.kubeletMinors.set(node, minor);
@@ -121,7 +207,7 @@ export class ClusterPlan {
   }
 
   private assertNotBuilt(what: string): void {
-    if (this.made) throw new PlanError(`${what} must be declared before the scenario starts (the cluster is built with its release when it is first used)`);
+    if (this.made) throw new PlanError(`${what} must be declared before the scenario's time starts (T+0, at the first When or Then step: the cluster is built with its release then)`);
   }
 
   /** Release errors (unknown or locked gates) as plan errors. */
@@ -139,11 +225,34 @@ export class ClusterPlan {
     if (this.started) this.cluster.addNode(name);
   }
 
-  pod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
+  pod(name: string, nodeName: string | undefined, manifest?: Manifest, namespace = 'default'): void {
     if (nodeName !== undefined && !this.nodes.includes(nodeName)) {
       throw new PlanError(`unknown node "${nodeName}" for pod "${name}": declare it first with  Given a node "${nodeName}"  (nodes so far: ${this.list(this.nodes)})`);
     }
-    this.addPod(name, nodeName, manifest);
+    if (namespace !== 'default' && !this.namespaces.includes(namespace)) {
+      throw new PlanError(`unknown namespace "${namespace}" for pod "${name}": declare it first with  Given a namespace "${namespace}"  (namespaces so far: ${this.list(this.namespaces)})`);
+    }
+    this.addPod(name, nodeName, manifest, namespace);
+  }
+
+  /**
+   * A namespace (Active, with the `kubernetes` finalizer), as an object; `default` stays implicit
+   * (the system namespaces exist as objects only where the served API creates them).
+   */
+  namespace(name: string): void {
+    if (this.namespaces.includes(name) || name === 'default') throw new PlanError(`namespace "${name}" is declared twice (default always exists)`);
+    this.namespaces.push(name);
+    if (this.started) this.createNamespace(name);
+  }
+
+  private createNamespace(name: string): void {
+    const r = this.cluster.apiserver.create(USER, 'namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    if (!r.ok) throw new PlanError(`namespace "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+  }
+
+  /** The namespace of a planned or resumed pod (undefined: neither). */
+  podNamespace(name: string): string | undefined {
+    return this.restored?.pods.find((p) => p.name === name)?.namespace ?? this.pods.get(name)?.pod.metadata.namespace;
   }
 
   /**
@@ -155,9 +264,9 @@ export class ClusterPlan {
     this.addPod(name, nodeName, manifest);
   }
 
-  private addPod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
-    if (this.pods.has(name)) throw new PlanError(`pod "${name}" is declared twice`);
-    const planned = { pod: podFromManifest(name, nodeName, manifest), behaviours: new Map(), volumes: new Map() };
+  private addPod(name: string, nodeName: string | undefined, manifest?: Manifest, namespace = 'default'): void {
+    if (this.pods.has(name)) throw new PlanError(`pod "${name}" is declared twice${this.pods.get(name)!.pod.metadata.namespace !== namespace ? ' (pod names are unique across the namespaces of a scenario: the steps find a pod by its name)' : ''}`);
+    const planned = { pod: podFromManifest(name, nodeName, manifest, namespace), behaviours: new Map(), volumes: new Map() };
     this.pods.set(name, planned);
     if (this.started) this.createPod(planned);
   }
@@ -180,7 +289,12 @@ export class ClusterPlan {
     const behaviour = { ...(planned.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change };
     planned.behaviours.set(container, behaviour);
     const node = this.runningNode(planned);
-    if (node && planned.uid) this.cluster.node(node).containerBehaviours.set(`${planned.uid} ${container}`, behaviour);
+    if (node && planned.uid && this.started) this.cluster.node(node).containerBehaviours.set(`${planned.uid} ${container}`, behaviour);
+  }
+
+  /** How a container of a planned pod behaves so far (the default unless a step changed it). */
+  behaviourOf(container: string, podName: string): ContainerBehaviour {
+    return this.planned(podName).behaviours.get(container) ?? DEFAULT_BEHAVIOUR;
   }
 
   /**
@@ -222,7 +336,7 @@ export class ClusterPlan {
     }
     planned.volumes.set(volume, behaviour);
     const node = this.runningNode(planned);
-    if (node && planned.uid) this.cluster.node(node).volumeBehaviours.set(`${planned.uid} ${volume}`, behaviour);
+    if (node && planned.uid && this.started) this.cluster.node(node).volumeBehaviours.set(`${planned.uid} ${volume}`, behaviour);
   }
 
   nodeUnreachable(node: string): void {
@@ -262,6 +376,58 @@ export class ClusterPlan {
     rs.pods.push({ name: podName, blocking });
   }
 
+  /** A service (its defaults: port 80 to the pods' 8080), created before the pods. */
+  service(name: string, manifest?: Manifest): void {
+    if (this.services.has(name)) throw new PlanError(`service "${name}" is declared twice`);
+    const svc = serviceFromManifest(name, manifest);
+    this.services.set(name, svc);
+    if (this.started) this.createService(name);
+  }
+
+  /** The node's kube-proxy applies each change this long after it saw it. */
+  kubeProxyDelay(node: string, ms: number): void {
+    this.knownNode(node);
+    this.assertNotStarted(`the kube-proxy delay of node "${node}"`);
+    this.proxyDelays.set(node, ms);
+  }
+
+  /** The load balancer in front of a service notices endpoint changes this long after they are written. */
+  loadBalancerLag(service: string, ms: number): void {
+    this.knownService(service);
+    this.assertNotStarted(`the load balancer lag of service "${service}"`);
+    this.lbLags.set(service, ms);
+  }
+
+  /** A stream of requests to a service, from T+0 on. */
+  trafficClients(spec: Omit<ClientSpec, 'namespace'>): void {
+    this.knownService(spec.service);
+    if (spec.everyMs <= 0) throw new PlanError(`clients must wait a positive time between requests, not ${spec.everyMs}ms`);
+    const full = { ...spec, namespace: 'default' };
+    this.clients.push(full);
+    if (this.started) this.cluster.network().clients.add(full, this.cluster.clock.now());
+  }
+
+  private knownService(name: string): void {
+    if (!this.services.has(name)) throw new PlanError(`unknown service "${name}": declare it first with  Given a service "${name}" selecting pods with label "app=${name}"  (services so far: ${this.list([...this.services.keys()])})`);
+  }
+
+  private assertNotStarted(what: string): void {
+    if (this.started) throw new PlanError(`${what} must be declared before the scenario starts`);
+  }
+
+  private createService(name: string): void {
+    const r = this.cluster.apiserver.create(USER, 'services', 'default', this.services.get(name)!);
+    if (!r.ok) throw new PlanError(`service "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    this.services.set(name, r.object);
+    this.cluster.network();
+    this.cluster.flush();
+  }
+
+  /** The namespace of a pod the steps name: a resumed pod keeps its own, every other pod is in default. */
+  namespaceOf(pod: string): string {
+    return this.podNamespace(pod) ?? 'default';
+  }
+
   /** The first declared node, for steps that do not name one. */
   firstNode(): string {
     const n = this.nodes[0];
@@ -278,12 +444,27 @@ export class ClusterPlan {
   start(): void {
     if (this.built) return;
     this.built = true;
+    const restored = this.restored;
+    if (restored) {
+      for (const a of restored.assumptions) this.cluster.timeline.record(a.component, `assumed: ${a.text}`, a.source);
+      writeObjects(this.cluster, restored);
+    }
     for (const n of this.nodes) {
       const minor = this.kubeletMinors.get(n);
-      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) });
+      const machine = restored?.nodes.find((r) => r.name === n)?.machine;
+      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) }, machine && this.resumedMachine(n, machine));
     }
+    for (const planned of this.pods.values()) if (planned.restored) this.bind(planned, planned.uid!);
+    for (const name of this.namespaces) this.createNamespace(name);
     for (const name of this.replicaSets.keys()) this.createReplicaSet(name);
-    for (const planned of this.pods.values()) this.createPod(planned);
+    if (this.services.size > 0) {
+      const network = this.cluster.network(this.proxyDelays);
+      for (const [service, lag] of this.lbLags) network.setLoadBalancerLag(`default/${service}`, lag);
+      for (const name of this.services.keys()) this.createService(name);
+      for (const spec of this.clients) network.clients.add(spec, this.cluster.clock.now() + WARMUP_MS);
+    }
+    for (const planned of this.otherObjects) this.createObject(planned.resource, planned.object);
+    for (const planned of this.pods.values()) if (!planned.restored) this.createPod(planned);
     this.cluster.flush();
     for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
     for (const step of this.lastSteps) step();
@@ -309,11 +490,28 @@ export class ClusterPlan {
       pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref];
       pod.metadata.labels = { ...pod.metadata.labels, ...owner.rs.spec?.selector.matchLabels };
     }
-    const r = this.cluster.apiserver.create(USER, 'pods', 'default', pod);
+    const r = this.cluster.apiserver.create(USER, 'pods', pod.metadata.namespace ?? 'default', pod);
     if (!r.ok) throw new PlanError(`pod "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
     // Before the flush: the kubelet hears of the pod only then, and looks its behaviours up by uid.
     this.bind(planned, r.object.metadata.uid!);
     this.cluster.flush();
+  }
+
+  /**
+   * A resumed machine with the behaviours planned for its pods, and cut off from the start if a
+   * step says it is unreachable: its kubelet may act on its pods as it starts.
+   */
+  private resumedMachine(node: string, machine: MachineState): MachineState {
+    const containerBehaviours = new Map<string, ContainerBehaviour>();
+    const volumeBehaviours = new Map<string, VolumeBehaviour>();
+    const uids = new Set(machine.pods.map((p) => p.uid));
+    for (const planned of this.pods.values()) {
+      if (!planned.uid || !uids.has(planned.uid)) continue;
+      for (const [c, b] of planned.behaviours) containerBehaviours.set(`${planned.uid} ${c}`, b);
+      for (const [v, b] of planned.volumes) volumeBehaviours.set(`${planned.uid} ${v}`, b);
+    }
+    const unreachableSince = machine.unreachableSince ?? (this.unreachable.includes(node) ? this.cluster.clock.now() : undefined);
+    return { ...machine, containerBehaviours, volumeBehaviours, ...(unreachableSince !== undefined ? { unreachableSince } : {}) };
   }
 
   /** The plan entry now stands for the pod with this uid: its behaviours go to that pod's node. */
@@ -335,6 +533,20 @@ export class ClusterPlan {
     const planned: PlannedPod = { pod: created, behaviours: new Map(), volumes: new Map() };
     this.pods.set(created.metadata.name!, planned);
     this.bind(planned, created.metadata.uid!);
+  }
+
+  /** An object of another kind, in namespace default, created with the plan (or at once once it started). */
+  object<R extends Resource>(resource: R, object: ResourceType[R]): void {
+    const name = object.metadata.name;
+    if (this.otherObjects.some((o) => o.resource === resource && o.object.metadata.name === name)) throw new PlanError(`${resource} "${name}" is declared twice`);
+    this.otherObjects.push({ resource, object });
+    if (this.started) this.createObject(resource, object);
+  }
+
+  private createObject(resource: Resource, object: ResourceType[Resource]): void {
+    const r = this.cluster.apiserver.create(USER, resource, 'default', object);
+    if (!r.ok) throw new PlanError(`${resource} "${object.metadata.name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    this.cluster.flush();
   }
 
   private createReplicaSet(name: string): void {

@@ -5,8 +5,10 @@ import { SharedInformerFactory } from './controllers/informer';
 import { DEFAULT_POD_GC_CONFIG, type PodGarbageCollector, type PodGCConfig } from './controllers/pod-gc';
 import { CONTROLLERS, DEFAULT_CONTROLLERS } from './controllers/registry';
 import { DEFAULT_NODE_CONFIG, SimNode, type NodeConfig } from './node';
+import type { MachineState } from './kubelet/machine-state';
 import { DEFAULT_RELEASE, type Release } from './release';
 import { Timeline, type Recording } from './timeline/timeline';
+import { ServiceNetwork } from './traffic/network';
 
 /** The client identities of the people and tools that drive a scenario. */
 export const USER: ClientIdentity = { name: 'user', component: 'user' };
@@ -29,7 +31,7 @@ export interface ClusterOptions {
  * watches.
  */
 export class Cluster {
-  readonly clock = new Clock();
+  readonly clock: Clock;
   readonly timeline: Timeline;
   readonly apiserver: ApiServer;
   readonly nodes = new Map<string, SimNode>();
@@ -40,8 +42,14 @@ export class Cluster {
   /** The release of the control plane and kubectl (and of every kubelet not given its own). */
   readonly release: Release;
   private readonly options: ClusterOptions;
+  private serviceNetwork?: ServiceNetwork;
 
-  constructor(options: Partial<ClusterOptions> & { record?: Recording } = {}) {
+  /**
+   * `epochMs`: where virtual time starts (default the fixed EPOCH_MS, 2025-01-01); `serve` passes
+   * its start time, and a resumed dump the time its objects were read (src/restore/).
+   */
+  constructor(options: Partial<ClusterOptions> & { record?: Recording; epochMs?: number } = {}) {
+    this.clock = new Clock(options.epochMs);
     // record: 'summary' keeps counts instead of events (and no request records): for big runs.
     this.timeline = new Timeline(this.clock, options.record);
     const release = options.release ?? DEFAULT_RELEASE;
@@ -66,6 +74,22 @@ export class Cluster {
     });
   }
 
+  /**
+   * The service data path (a kube-proxy per node, load balancers, clients), started on first use
+   * — by a scenario with a service — with `proxyDelays` for the nodes whose kube-proxy is slow.
+   */
+  network(proxyDelays?: ReadonlyMap<string, number>): ServiceNetwork {
+    if (this.serviceNetwork) {
+      if (proxyDelays && proxyDelays.size > 0) throw new Error('the kube-proxy delays must be set before the service network starts');
+      return this.serviceNetwork;
+    }
+    return (this.serviceNetwork = new ServiceNetwork(this.clock, this.timeline, this.apiserver, () => [...this.nodes.values()], this.release, proxyDelays));
+  }
+
+  get hasNetwork(): boolean {
+    return this.serviceNetwork !== undefined;
+  }
+
   /** The pod garbage collector (for steps that change its threshold); fails when --controllers left it out. */
   get podGC(): PodGarbageCollector {
     return this.controller<PodGarbageCollector>('pod-garbage-collector-controller');
@@ -80,13 +104,18 @@ export class Cluster {
 
   /**
    * Adds a node; `kubelet` changes that node's kubelet configuration (e.g. its shutdown grace
-   * periods, or `{ release }` for a kubelet older than the control plane).
+   * periods, or `{ release }` for a kubelet older than the control plane); `machine` is what a
+   * resumed node already runs when its kubelet starts (src/kubelet/machine-state.ts).
    */
-  addNode(name: string, kubelet: Partial<NodeConfig['kubelet']> = {}): SimNode {
+  addNode(name: string, kubelet: Partial<NodeConfig['kubelet']> = {}, machine?: MachineState): SimNode {
     if (this.nodes.has(name)) throw new Error(`node "${name}" already exists`);
-    const config = Object.keys(kubelet).length === 0 ? this.options.node : { ...this.options.node, kubelet: { ...this.options.node.kubelet, ...kubelet } };
-    const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config);
+    // Each machine its own address, in the order the nodes join: 10.0.0.1, 10.0.0.2, …
+    const n = this.nodes.size + 1;
+    const nodeIP = `10.0.${Math.floor(n / 256)}.${n % 256}`;
+    const config = { ...this.options.node, kubelet: { ...this.options.node.kubelet, nodeIP, ...kubelet } };
+    const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config, machine);
     this.nodes.set(name, node);
+    this.serviceNetwork?.addNode(name);
     return node;
   }
 
@@ -155,6 +184,12 @@ export class Cluster {
       for (const c of node.kubelet.crashLoops()) {
         out.push(`container "${c.container}" of pods/${c.pod} on node "${node.name}" exits on its own and is restarted for ever (CrashLoopBackOff: ${c.message})`);
       }
+    }
+    // A namespace held Terminating: what its conditions say remains (C10).
+    const namespaces = this.apiserver.list('namespaces', undefined, (ns) => ns.metadata.deletionTimestamp !== undefined);
+    for (const ns of namespaces.ok ? namespaces.object.items : []) {
+      const remaining = (ns.status?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.message);
+      out.push(`namespace "${ns.metadata.name}" is Terminating, held by spec.finalizers ${JSON.stringify(ns.spec?.finalizers ?? [])}${remaining.length ? `: ${remaining.join('; ')}` : ''}`);
     }
     const pods = this.apiserver.list('pods', undefined);
     for (const pod of pods.ok ? pods.object.items : []) {

@@ -23,6 +23,7 @@ import { DEFAULT_BEHAVIOUR, type ContainerBehaviour, type SigtermBehaviour } fro
 import { parseYaml, podFromManifest } from './manifest';
 import type { TimelineEvent } from './timeline/event';
 import { formatOffset } from './timeline/time';
+import { append } from './widest';
 
 // ---- the operations ----
 
@@ -154,7 +155,7 @@ export function toGherkin(scenario: Pick<Scenario, 'nodes' | 'pods'>, steps: rea
   }
   given.forEach((g, i) => {
     out.push(`    ${i === 0 ? 'Given' : 'And'} ${g.text}`);
-    if (g.doc) out.push(...docString(g.doc, '      '));
+    if (g.doc) append(out, docString(g.doc, '      '));
   });
   let first = true;
   for (const s of steps) {
@@ -165,7 +166,7 @@ export function toGherkin(scenario: Pick<Scenario, 'nodes' | 'pods'>, steps: rea
       continue;
     }
     out.push(`    ${first ? 'When' : 'And'} ${text}`);
-    if (doc) out.push(...docString(doc, '      '));
+    if (doc) append(out, docString(doc, '      '));
     first = false;
   }
   return out.join('\n') + '\n';

@@ -71,6 +71,19 @@ spec:
     expect(fromFile.replace(/\s+#\d+\s+/g, ' ')).to.equal(fromSteps.replace(/\s+#\d+\s+/g, ' '));
   });
 
+  it('K71 terminating.sim/memory.CONTAINER sets the working set the eviction manager sees; a bad quantity names the annotation', () => {
+    const c = load(`${NODE}---
+kind: Pod
+metadata:
+  name: web
+  annotations: { terminating.sim/memory.app: 300Mi }
+spec: { nodeName: node-1, containers: [{ name: app }] }
+`)();
+    const p = pod(c, 'web')!;
+    expect(c.node('node-1').podStats(p)).to.deep.equal({ containers: [{ name: 'app', workingSetBytes: 300 * 2 ** 20 }] });
+    expect(() => load(`${NODE}---\nkind: Pod\nmetadata:\n  name: x\n  annotations: { terminating.sim/memory.app: lots }\n`)()).to.throw('annotation terminating.sim/memory.app is "lots"; expected a memory quantity');
+  });
+
   it('ignore, never and an unreachable node', () => {
     const c = load(`apiVersion: v1
 kind: Node
@@ -118,14 +131,14 @@ spec: { nodeName: node-2, containers: [{ name: app }], volumes: [{ name: data, e
   describe('bad input: one error naming file, document and line', () => {
     const cases: [string, string, string][] = [
       ['malformed YAML', `${NODE}---\nkind: Pod\nmetadata: [\n`, 'cluster.yaml: document 2, line 8: malformed YAML: Flow sequence in block collection must be sufficiently indented and end with a ]'],
-      ['an unknown kind', `${NODE}---\napiVersion: apps/v1\nkind: Deployment\nmetadata: { name: x }\n`, 'cluster.yaml: document 2, line 7: unknown kind "Deployment": a manifest file holds Nodes, Pods and ReplicaSets (or a List of them)'],
+      ['an unknown kind', `${NODE}---\napiVersion: apps/v1\nkind: Deployment\nmetadata: { name: x }\n`, 'cluster.yaml: document 2, line 7: unknown kind "Deployment": a manifest file holds Nodes, Pods, ReplicaSets and Services (or a List of them)'],
       ['a kind in the wrong version', 'apiVersion: apps/v1\nkind: Pod\nmetadata: { name: x }\n', 'cluster.yaml: document 1, line 1: no matches for kind "Pod" in version "apps/v1" (expected v1)'],
-      ['a List item of an unknown kind', 'kind: List\nitems:\n- kind: Node\n  metadata: { name: n }\n- kind: Service\n  metadata: { name: s }\n', 'cluster.yaml: document 1, line 5: unknown kind "Service"'],
+      ['a List item of an unknown kind', 'kind: List\nitems:\n- kind: Node\n  metadata: { name: n }\n- kind: ConfigMap\n  metadata: { name: s }\n', 'cluster.yaml: document 1, line 5: unknown kind "ConfigMap"'],
       ['no name', 'kind: Node\nmetadata: {}\n', 'cluster.yaml: document 1, line 2: the Node has no metadata.name'],
       ['another namespace', 'kind: Pod\nmetadata: { name: x, namespace: prod }\n', 'cluster.yaml: document 1, line 2: Pod "x" is in namespace "prod": the simulated cluster has only namespace "default"'],
       ['a node the file lacks', 'kind: Pod\nmetadata: { name: x }\nspec:\n  nodeName: node-9\n', 'cluster.yaml: document 1, line 4: Pod "x" runs on node "node-9", which the file does not define'],
       ['a replicaset owner the file lacks', 'kind: Pod\nmetadata:\n  name: x\n  ownerReferences:\n  - { kind: ReplicaSet, name: rs-1, uid: u }\n', 'cluster.yaml: document 1, line 5: Pod "x" is owned by ReplicaSet "rs-1", which the file does not define'],
-      ['an unknown annotation', `${NODE}---\nkind: Pod\nmetadata:\n  name: x\n  annotations:\n    terminating.sim/sigkill.app: ignore\n`, 'cluster.yaml: document 2, line 10: Pod "x": unknown annotation "terminating.sim/sigkill.app" (a Pod takes terminating.sim/sigterm.CONTAINER, terminating.sim/prestop.CONTAINER, terminating.sim/unmount.VOLUME)'],
+      ['an unknown annotation', `${NODE}---\nkind: Pod\nmetadata:\n  name: x\n  annotations:\n    terminating.sim/sigkill.app: ignore\n`, 'cluster.yaml: document 2, line 10: Pod "x": unknown annotation "terminating.sim/sigkill.app" (a Pod takes terminating.sim/sigterm.CONTAINER, terminating.sim/prestop.CONTAINER, terminating.sim/unmount.VOLUME, terminating.sim/memory.CONTAINER)'],
       ['a bad sigterm value', 'kind: Pod\nmetadata:\n  name: x\n  annotations:\n    terminating.sim/sigterm.app: exit later\n', 'cluster.yaml: document 1, line 5: Pod "x": annotation terminating.sim/sigterm.app is "exit later"; expected `ignore`, `exit after DURATION` or `exit after DURATION with code N`'],
       ['a bad duration', 'kind: Pod\nmetadata:\n  name: x\n  annotations:\n    terminating.sim/prestop.app: 10\n', 'cluster.yaml: document 1, line 5: Pod "x": annotation terminating.sim/prestop.app is 10; expected a DURATION (e.g. 10s) or `never`'],
       ['a container the pod lacks', 'kind: Pod\nmetadata:\n  name: x\n  annotations:\n    terminating.sim/sigterm.db: ignore\n', 'cluster.yaml: document 1, line 5: Pod "x": pod "x" has no container "db" (its containers: "app")'],

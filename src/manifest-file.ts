@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { ClusterPlan, PlanError } from './cluster-plan';
-import { DurationError, parseDuration } from './duration';
 import { ManifestError } from './manifest';
+import { ANNOTATION_PREFIX, BehaviourValueError, behaviourAnnotations as prefixed, parseBehaviour, POD_ANNOTATIONS, type PodAnnotation } from './pod-behaviours';
 import { Release } from './release';
 
 /**
@@ -18,7 +18,7 @@ import { Release } from './release';
  * the simulated kubelet registers and reports it. Everything lives in namespace `default`.
  */
 
-export const ANNOTATION_PREFIX = 'terminating.sim/';
+export { ANNOTATION_PREFIX };
 
 /** One clear error naming the file, the document and the line. */
 export class ManifestFileError extends Error {}
@@ -35,17 +35,12 @@ interface Entry {
   path: (string | number)[];
 }
 
-const API_VERSIONS: Record<string, string> = { Node: 'v1', Pod: 'v1', ReplicaSet: 'apps/v1' };
+const API_VERSIONS: Record<string, string> = { Node: 'v1', Pod: 'v1', ReplicaSet: 'apps/v1', Service: 'v1' };
 
 /** Fields a real cluster fills in that a new object cannot carry. */
 const SERVER_SET_METADATA = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'ownerReferences'];
 
-/** The behaviour annotations, by kind: the key after the prefix (`.NAME` names the container or volume) and the accepted values. */
-const POD_ANNOTATIONS = {
-  sigterm: '`ignore`, `exit after DURATION` or `exit after DURATION with code N` (e.g. exit after 5s with code 1)',
-  prestop: 'a DURATION (e.g. 10s) or `never`',
-  unmount: 'a DURATION (e.g. 30s) or `never`',
-} as const;
+/** The node annotations: the key after the prefix and the accepted values (the pod ones: src/pod-behaviours.ts). */
 const NODE_ANNOTATIONS = { unreachable: '`true` or `false`', kubernetes: 'the release of its kubelet, 1.NN (e.g. 1.32), within the version skew policy' } as const;
 
 function isObject(v: unknown): v is Obj {
@@ -109,9 +104,9 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
     if (!isObject(value)) return fail(docNumber, at(partial), `expected an object (apiVersion, kind, metadata, …), got ${JSON.stringify(value)}`);
     const e: Entry = { ...partial, obj: value };
     const { kind, apiVersion } = value;
-    if (typeof kind !== 'string') return fail(docNumber, at(e), 'the object has no kind (expected Node, Pod or ReplicaSet, or a List of them)');
+    if (typeof kind !== 'string') return fail(docNumber, at(e), 'the object has no kind (expected Node, Pod, ReplicaSet or Service, or a List of them)');
     const expected = API_VERSIONS[kind];
-    if (!expected) return fail(docNumber, at(e, ['kind']), `unknown kind "${kind}": a manifest file holds Nodes, Pods and ReplicaSets (or a List of them)`);
+    if (!expected) return fail(docNumber, at(e, ['kind']), `unknown kind "${kind}": a manifest file holds Nodes, Pods, ReplicaSets and Services (or a List of them)`);
     if (apiVersion !== undefined && apiVersion !== expected) return fail(docNumber, at(e, ['apiVersion']), `no matches for kind "${kind}" in version "${String(apiVersion)}" (expected ${expected})`);
     const metadata = isObject(value.metadata) ? value.metadata : {};
     if (typeof metadata.name !== 'string' || metadata.name === '') return fail(docNumber, at(e, ['metadata']), `the ${kind} has no metadata.name`);
@@ -145,6 +140,10 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
     behaviourAnnotations(e, {});
     wrap(e, [], () => plan.replicaSet(e.name, newObject(e.obj)));
   }
+  for (const e of ofKind('Service')) {
+    behaviourAnnotations(e, {});
+    wrap(e, [], () => plan.service(e.name, newObject(e.obj)));
+  }
   const replicaSets = new Set(ofKind('ReplicaSet').map((e) => e.name));
   for (const e of ofKind('Pod')) {
     const spec = isObject(e.obj.spec) ? e.obj.spec : {};
@@ -165,19 +164,17 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
     });
     for (const [key, value, target] of behaviours) {
       const path = ['metadata', 'annotations', key];
-      const what = key.slice(ANNOTATION_PREFIX.length).split('.')[0] as keyof typeof POD_ANNOTATIONS;
-      if (what === 'sigterm') {
-        const m = /^(?:(ignore)|exit after (\S+)(?: with code (\d+))?)$/.exec(value);
-        if (!m) badValue(e, key, POD_ANNOTATIONS.sigterm);
-        const sigterm = m[1] ? { kind: 'ignores' as const } : { kind: 'exits' as const, afterMs: duration(e, key, m[2]), ...(m[3] !== undefined ? { exitCode: Number(m[3]) } : {}) };
-        wrap(e, path, () => plan.containerBehaviour(target, e.name, { sigterm }));
-      } else if (what === 'prestop') {
-        const ms = value === 'never' ? Number.POSITIVE_INFINITY : duration(e, key, value);
-        wrap(e, path, () => plan.preStop(target, e.name, ms));
-      } else {
-        const behaviour = value === 'never' ? { unmountMs: 0, neverUnmounts: true } : { unmountMs: duration(e, key, value), neverUnmounts: false };
-        wrap(e, path, () => plan.volumeBehaviour(target, e.name, behaviour));
+      const what = key.slice(ANNOTATION_PREFIX.length).split('.')[0] as PodAnnotation;
+      let parsed;
+      try {
+        parsed = parseBehaviour(what, value);
+      } catch (err) {
+        if (err instanceof BehaviourValueError) badValue(e, key, err.message);
+        throw err;
       }
+      if ('volume' in parsed) wrap(e, path, () => plan.volumeBehaviour(target, e.name, parsed.volume));
+      else if (parsed.container.preStopMs !== undefined) wrap(e, path, () => plan.preStop(target, e.name, parsed.container.preStopMs!));
+      else wrap(e, path, () => plan.containerBehaviour(target, e.name, parsed.container));
     }
   }
 
@@ -194,11 +191,9 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
     const annotations = (e.obj.metadata as Obj).annotations;
     if (!isObject(annotations)) return [];
     const out: [string, string, string][] = [];
-    for (const [key, value] of Object.entries(annotations)) {
-      if (!key.startsWith(ANNOTATION_PREFIX)) continue;
-      const [what, target, ...more] = key.slice(ANNOTATION_PREFIX.length).split('.');
+    for (const { key, what, target, extra, value } of prefixed(annotations)) {
       const takesTarget = e.kind === 'Pod';
-      if (!(what in known) || more.length > 0 || (takesTarget ? !target : target !== undefined)) {
+      if (!(what in known) || extra || (takesTarget ? !target : target !== undefined)) {
         const forms = Object.keys(known).map((k) => `${ANNOTATION_PREFIX}${k}${takesTarget ? (k === 'unmount' ? '.VOLUME' : '.CONTAINER') : ''}`);
         fail(e.docNumber, at(e, ['metadata', 'annotations', key]), `${e.kind} "${e.name}": unknown annotation "${key}" (a ${e.kind} takes ${forms.join(', ') || `no ${ANNOTATION_PREFIX} annotations`})`);
       }
@@ -211,14 +206,5 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
   function badValue(e: Entry, key: string, expected: string): never {
     const value = ((e.obj.metadata as Obj).annotations as Obj)[key];
     return fail(e.docNumber, at(e, ['metadata', 'annotations', key]), `${e.kind} "${e.name}": annotation ${key} is ${JSON.stringify(value)}; expected ${expected}`);
-  }
-
-  function duration(e: Entry, key: string, text: string): number {
-    try {
-      return parseDuration(text);
-    } catch (err) {
-      if (err instanceof DurationError) return badValue(e, key, (POD_ANNOTATIONS as Record<string, string>)[key.slice(ANNOTATION_PREFIX.length).split('.')[0]]);
-      throw err;
-    }
   }
 }

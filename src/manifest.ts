@@ -1,5 +1,5 @@
 import { parseDocument } from 'yaml';
-import type { Pod, ReplicaSet } from './apiserver/types';
+import type { Pod, ReplicaSet, Service } from './apiserver/types';
 
 /** A manifest (YAML doc string) that cannot be used, with what was wrong and where (`field`: its dotted path, when one field is wrong). */
 export class ManifestError extends Error {
@@ -13,7 +13,7 @@ export class ManifestError extends Error {
 
 const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
 
-function isObject(v: unknown): v is Record<string, unknown> {
+export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
@@ -53,6 +53,7 @@ const FIELD_TYPES: [string, Check, string][] = [
   ['metadata.ownerReferences', Array.isArray, 'a list'],
   ['spec.nodeName', isString, 'a string'],
   ['spec.terminationGracePeriodSeconds', isInt, 'an integer'],
+  ['spec.activeDeadlineSeconds', isInt, 'an integer'],
   ['spec.restartPolicy', (v) => v === 'Always' || v === 'OnFailure' || v === 'Never', 'Always, OnFailure or Never'],
   ['spec.containers', (v) => isNamedList(v) && (v as unknown[]).length > 0, 'a non-empty list of containers, each with a name'],
   ['spec.initContainers', isNamedList, 'a list of containers, each with a name'],
@@ -69,8 +70,8 @@ function get(obj: unknown, path: string): unknown {
  * partial manifest (a doc string, or an object already parsed) merged over them. Unknown top-level fields and wrong field
  * types are errors that name the field and what was expected.
  */
-export function podFromManifest(name: string, nodeName: string | undefined, manifest: string | Record<string, unknown> | undefined): Pod {
-  const base: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'app' }] } };
+export function podFromManifest(name: string, nodeName: string | undefined, manifest: string | Record<string, unknown> | undefined, namespace = 'default'): Pod {
+  const base: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, spec: { containers: [{ name: 'app' }] } };
   let overlay: unknown = {};
   if (typeof manifest === 'object' || (manifest !== undefined && manifest.trim() !== '')) {
     overlay = typeof manifest === 'object' ? manifest : parseYaml(manifest, `the manifest of pod "${name}"`);
@@ -88,6 +89,8 @@ export function podFromManifest(name: string, nodeName: string | undefined, mani
     }
     const given = get(overlay, 'metadata.name');
     if (given !== undefined && given !== name) throw new ManifestError(`the manifest names the pod "${given}" but the step names it "${name}"`);
+    const givenNs = get(overlay, 'metadata.namespace');
+    if (givenNs !== undefined && givenNs !== namespace) throw new ManifestError(`the manifest puts pod "${name}" in namespace "${givenNs}" but the step in "${namespace}"`);
   }
   const pod = mergeManifest(base, overlay) as Pod;
   if (nodeName !== undefined) pod.spec = { ...pod.spec!, nodeName };
@@ -114,4 +117,39 @@ export function replicaSetFromManifest(name: string, manifest: string | Record<s
   const finalizers = get(overlay, 'metadata.finalizers');
   if (finalizers !== undefined && !isStringList(finalizers)) throw new ManifestError(`field metadata.finalizers of replicaset "${name}" must be a list of strings, got ${JSON.stringify(finalizers)}`, 'metadata.finalizers');
   return mergeManifest(base, overlay) as ReplicaSet;
+}
+
+/**
+ * A Service for a scenario: v1, namespace default, one TCP port 80 to the pods' 8080 unless the
+ * manifest gives its own, with the doc string's partial manifest merged over it (a list replaces
+ * the default one).
+ */
+export function serviceFromManifest(name: string, manifest: string | Record<string, unknown> | undefined): Service {
+  const base: Service = { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, spec: { ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] } };
+  if (manifest === undefined || (typeof manifest === 'string' && manifest.trim() === '')) return base;
+  const overlay = typeof manifest === 'object' ? manifest : parseYaml(manifest, `the manifest of service "${name}"`);
+  if (!isObject(overlay)) throw new ManifestError(`the manifest of service "${name}" must be a YAML mapping (metadata:, spec: …), got ${JSON.stringify(overlay)}`);
+  for (const key of Object.keys(overlay)) {
+    if (!TOP_LEVEL.has(key)) {
+      const hint = ['selector', 'ports', 'type', 'publishNotReadyAddresses', 'externalTrafficPolicy', 'internalTrafficPolicy'].includes(key) ? ` (did you mean spec.${key}?)` : '';
+      throw new ManifestError(`unknown field "${key}" at the top of the manifest of service "${name}"${hint}: expected apiVersion, kind, metadata, spec, status`, key);
+    }
+  }
+  if (overlay.kind !== undefined && overlay.kind !== 'Service') throw new ManifestError(`the manifest of service "${name}" has kind ${JSON.stringify(overlay.kind)}; only Service manifests are accepted here`);
+  const selector = get(overlay, 'spec.selector');
+  if (selector !== undefined && !isStringMap(selector)) throw new ManifestError(`field spec.selector of service "${name}" must be a map of strings (label: value), got ${JSON.stringify(selector)}`, 'spec.selector');
+  const given = get(overlay, 'metadata.name');
+  if (given !== undefined && given !== name) throw new ManifestError(`the manifest names the service "${given}" but the step names it "${name}"`);
+  return mergeManifest(base, overlay) as Service;
+}
+
+/** `app=web` (a label selector of equality terms, comma-separated) → { app: 'web' }. */
+export function labelsFromText(text: string, what: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const term of text.split(',')) {
+    const m = /^\s*([A-Za-z0-9][-A-Za-z0-9_./]*)\s*=\s*([-A-Za-z0-9_.]*)\s*$/.exec(term);
+    if (!m) throw new ManifestError(`${what}: "${text}" is not a label like "app=web" (key=value, comma-separated)`);
+    out[m[1]] = m[2];
+  }
+  return out;
 }

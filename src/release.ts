@@ -31,6 +31,7 @@ const BETA_ON: GateState = { stage: 'BETA', default: true, locked: false };
 const GA: GateState = { stage: 'GA', default: true, locked: true };
 const DEPRECATED_OFF: GateState = { stage: 'DEPRECATED', default: false, locked: false };
 const DEPRECATED_LOCKED_OFF: GateState = { stage: 'DEPRECATED', default: false, locked: true };
+const DEPRECATED_ON: GateState = { stage: 'DEPRECATED', default: true, locked: false };
 
 /**
  * The gates that touch pod deletion, each as `[first minor, state]` steps from 1.26 on
@@ -52,6 +53,8 @@ const GATES = {
   PodLifecycleSleepActionAllowZero: [[26, ABSENT_OFF], [32, ALPHA], [33, BETA_ON], [34, GA]],
   // KEP-5067 observedGeneration: α 1.33, β on 1.34 (#132912), GA 1.35.
   PodObservedGenerationTracking: [[26, ABSENT_OFF], [33, ALPHA], [34, BETA_ON], [35, GA]],
+  // KEP-3017 unhealthyPodEvictionPolicy of PodDisruptionBudgets: α 1.26 (#113375), β on 1.27, GA 1.31.
+  PDBUnhealthyPodEvictionPolicy: [[26, ALPHA], [27, BETA_ON], [31, GA]],
   // KEP-3939 (#118772): pod GC marks Failed before deleting; α 1.28, β on 1.29, GA 1.34.
   JobPodReplacementPolicy: [[26, ABSENT_OFF], [28, ALPHA], [29, BETA_ON], [34, GA]],
   // KEP-3902 taint eviction split out of node lifecycle: β on 1.29 (#119208), GA 1.34.
@@ -66,8 +69,15 @@ const GATES = {
   ContainerStopSignals: [[26, ABSENT_OFF], [33, ALPHA]],
   // #122890: soft eviction keeps min(evictionMaxPodGracePeriod, spec grace); the gate restores the old overwrite.
   AllowOverwriteTerminationGracePeriodSeconds: [[26, ABSENT_ON], [32, DEPRECATED_OFF], [35, DEPRECATED_LOCKED_OFF]],
+  // KEP-1669 kube-proxy falls back to serving terminating endpoints: β on 1.26, GA 1.28 (#117718), removed 1.30 (#122134).
+  ProxyTerminatingEndpoints: [[26, BETA_ON], [28, GA], [30, ABSENT_ON]],
   // KEP-4781 (#134746): a kubelet restart no longer resets started/ready; the gate restores the old reset.
   ChangeContainerStatusOnKubeletRestart: [[26, ABSENT_ON], [35, DEPRECATED_OFF]],
+  // KEP-2681 status.hostIPs: α 1.28, β on 1.29, GA 1.30 (#122870), removed 1.32.
+  PodHostIPs: [[26, ABSENT_OFF], [28, ALPHA], [29, BETA_ON], [30, GA], [32, ABSENT_ON]],
+  // KEP-4004: the kubelet stops writing nodeInfo.kubeProxyVersion; α 1.29 (#120954), deprecated
+  // off from 1.31 (1.31.0 shipped it β on; the later patches and 1.32 turned it off), on from 1.33.
+  DisableNodeKubeProxyVersion: [[26, ABSENT_OFF], [29, ALPHA], [31, DEPRECATED_OFF], [33, DEPRECATED_ON]],
 } satisfies Record<string, readonly (readonly [number, GateState])[]>;
 
 export type FeatureGate = keyof typeof GATES;

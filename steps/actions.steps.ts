@@ -23,10 +23,14 @@ async function kubectl(world: TerminatingWorld, line: string, stdin?: string): P
  * Runs a `kubectl delete …` command line: the request kubectl sends, its options, warnings and
  * output, and then its wait (like `--wait`, the default) until the object is gone, on the virtual
  * clock. The step fails when kubectl exits non-zero, printing kubectl's error and what still
- * blocks. Supported: `kubectl delete pod|replicaset NAME…` (or `TYPE/NAME…`, `-l SELECTOR`,
+ * blocks. Supported: `kubectl delete pod|replicaset|namespace NAME…` (or `TYPE/NAME…`, `-l SELECTOR`,
  * `--all`) with `-n/--namespace`, `--grace-period`, `--now`, `--force`, `--cascade`, `--dry-run`,
  * `--wait`, `--timeout`, `--ignore-not-found`, `-o name`, `-i/--interactive` (with no input, so it
- * cancels; give the answer with `and answer`); any other real kubectl flag is refused by name.
+ * cancels; give the answer with `and answer`); and `kubectl drain|cordon|uncordon NODE` (K80–K82),
+ * which waits for the node's pods as kubectl does; any other real kubectl flag is refused by name.
+ * `--timeout` is virtual time here (the wait runs on the virtual clock); under `-p real-kubectl`
+ * the real kubectl counts it in wall time while virtual time jumps, so a scenario that needs a
+ * timeout to expire is `@built-in-kubectl-only`. The clock stops when the command returns.
  */
 When('I run {command}', async function (this: TerminatingWorld, line: string) {
   await runToSuccess(this, line);
@@ -67,7 +71,7 @@ When('I try to run {command}', async function (this: TerminatingWorld, line: str
  */
 When('the user deletes pod {string}', function (this: TerminatingWorld, pod: string) {
   this.ensureStarted();
-  remember(this, this.cluster.apiserver.delete(USER, 'pods', 'default', pod, {}));
+  remember(this, this.cluster.apiserver.delete(USER, 'pods', this.podNamespace(pod), pod, {}));
   this.cluster.flush();
 });
 
@@ -82,7 +86,7 @@ When('the user deletes pod {string} with options:', function (this: TerminatingW
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new ScenarioError(`DeleteOptions must be a YAML/JSON mapping (e.g. gracePeriodSeconds: 0), got ${JSON.stringify(options)}`);
   }
-  remember(this, this.cluster.apiserver.delete(USER, 'pods', 'default', pod, options as DeleteOptions));
+  remember(this, this.cluster.apiserver.delete(USER, 'pods', this.podNamespace(pod), pod, options as DeleteOptions));
   this.cluster.flush();
 });
 
@@ -94,7 +98,7 @@ When('the user deletes pod {string} with options:', function (this: TerminatingW
  */
 When('the user evicts pod {string}', function (this: TerminatingWorld, pod: string) {
   this.ensureStarted();
-  remember(this, this.cluster.apiserver.evict(USER, 'default', pod, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: 'default' } }));
+  remember(this, this.cluster.apiserver.evict(USER, this.podNamespace(pod), pod, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: this.podNamespace(pod) } }));
   this.cluster.flush();
 });
 
@@ -104,7 +108,7 @@ When('the user evicts pod {string}', function (this: TerminatingWorld, pod: stri
  */
 function resolvePlaceholders(world: TerminatingWorld, doc: string): string {
   return doc.replace(/<(uid|resourceVersion) of pod ["']([^"']+)["']>/g, (_, field: 'uid' | 'resourceVersion', name: string) => {
-    const got = world.cluster.apiserver.get('pods', 'default', name);
+    const got = world.cluster.apiserver.get('pods', world.podNamespace(name), name);
     if (!got.ok) throw new ScenarioError(`cannot fill in <${field} of pod "${name}">: the pod does not exist`);
     return JSON.stringify(got.object.metadata[field]);
   });
@@ -142,13 +146,14 @@ When('the user creates pod {string} on node {string} with:', function (this: Ter
 function updateFinalizers(world: TerminatingWorld, podName: string, change: (finalizers: string[]) => string[]): void {
   world.ensureStarted();
   const api = world.cluster.apiserver;
-  const got = api.get('pods', 'default', podName);
+  const namespace = world.podNamespace(podName);
+  const got = api.get('pods', namespace, podName);
   if (!got.ok) {
     throw new ScenarioError(`the controller cannot find pod "${podName}": ${got.status.message} (pods in this scenario: ${world.podNames().map((n) => `"${n}"`).join(', ') || 'none'})`);
   }
   const pod: Pod = structuredClone(got.object);
   pod.metadata.finalizers = change(pod.metadata.finalizers ?? []);
-  remember(world, api.update(CONTROLLER, 'pods', 'default', pod));
+  remember(world, api.update(CONTROLLER, 'pods', namespace, pod));
   world.cluster.flush();
 }
 
@@ -179,10 +184,10 @@ When('a controller adds finalizer {string} to pod {string}', function (this: Ter
 When('a controller sets condition {string} of pod {string} to {string}', function (this: TerminatingWorld, type: string, podName: string, status: string) {
   this.ensureStarted();
   const api = this.cluster.apiserver;
-  const got = api.get('pods', 'default', podName);
+  const got = api.get('pods', this.podNamespace(podName), podName);
   if (!got.ok) throw new ScenarioError(`the controller cannot find pod "${podName}": ${got.status.message}`);
   const conditions = [...(got.object.status?.conditions ?? []).filter((c) => c.type !== type), { type, status }];
-  remember(this, api.patch(CONTROLLER, 'pods', 'default', podName, 'merge', { status: { conditions } }, { subresource: 'status' }));
+  remember(this, api.patch(CONTROLLER, 'pods', this.podNamespace(podName), podName, 'merge', { status: { conditions } }, { subresource: 'status' }));
   this.cluster.flush();
 });
 

@@ -3,14 +3,14 @@ import { toYaml } from '../src/yaml-output';
 import type { Pod } from '../src/apiserver/types';
 import { ANY, checkChanges, parseCell, parsePath, show, valueAt, type ChangeRow } from '../src/timeline/changes';
 import { jsonEqual } from '../src/apiserver/object';
-import { checkExactOrder, checkInOrder, parseAt, parseComponent, secondOf, TableError, type EventRow } from '../src/timeline/match';
+import { checkExactOrder, checkInOrder, parseAt, parseComponent, pastTheEnd, secondOf, TableError, type EventRow, type TimelineEnd } from '../src/timeline/match';
 import { formatTimeline } from '../src/timeline/text';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 function getPod(world: TerminatingWorld, name: string): Pod | undefined {
   // A Then step may be the first step after the Givens: the planned cluster must exist first.
   world.ensureStarted();
-  const r = world.cluster.apiserver.get('pods', 'default', name);
+  const r = world.cluster.apiserver.get('pods', world.podNamespace(name), name);
   return r.ok ? r.object : undefined;
 }
 
@@ -18,6 +18,16 @@ function requirePod(world: TerminatingWorld, name: string): Pod {
   const pod = getPod(world, name);
   if (!pod) throw new Error(`pod "${name}" does not exist (any more).\n${recentTimeline(world)}`);
   return pod;
+}
+
+/** Where the scenario's clock stands, for failures that may only mean "not yet". */
+function timelineEnd(world: TerminatingWorld): TimelineEnd {
+  return { now: world.cluster.clock.now(), nextDue: world.cluster.clock.nextForegroundAt() };
+}
+
+/** A failure's note that time stopped after the last step, with the step that lets it run on. */
+function notYet(world: TerminatingWorld): string {
+  return pastTheEnd(undefined, timelineEnd(world), world.start);
 }
 
 function recentTimeline(world: TerminatingWorld): string {
@@ -57,7 +67,7 @@ Then('pod {string} exists', function (this: TerminatingWorld, name: string) {
  */
 Then('pod {string} is gone', function (this: TerminatingWorld, name: string) {
   const pod = getPod(this, name);
-  if (pod) throw new Error(`pod "${name}" still exists (deletionTimestamp ${pod.metadata.deletionTimestamp ?? 'unset'}, finalizers ${JSON.stringify(pod.metadata.finalizers ?? [])}, phase ${pod.status?.phase}).\n${recentTimeline(this)}`);
+  if (pod) throw new Error(`pod "${name}" still exists (deletionTimestamp ${pod.metadata.deletionTimestamp ?? 'unset'}, finalizers ${JSON.stringify(pod.metadata.finalizers ?? [])}, phase ${pod.status?.phase}).${notYet(this)}\n${recentTimeline(this)}`);
 });
 
 /**
@@ -73,7 +83,7 @@ Then('pod {string} is terminating', function (this: TerminatingWorld, name: stri
  */
 Then('pod {string} has phase {string}', function (this: TerminatingWorld, name: string, phase: string) {
   const pod = requirePod(this, name);
-  if (pod.status?.phase !== phase) throw new Error(`pod "${name}" has phase ${pod.status?.phase}, not ${phase}.\n${recentTimeline(this)}`);
+  if (pod.status?.phase !== phase) throw new Error(`pod "${name}" has phase ${pod.status?.phase}, not ${phase}.${notYet(this)}\n${recentTimeline(this)}`);
 });
 
 /** The rows of a `| path | value |` table, read (and checked) before the object is looked up. */
@@ -137,7 +147,7 @@ function checkRequestChanges(world: TerminatingWorld, requestId: number, name: s
   const api = world.cluster.apiserver;
   const record = api.request(requestId);
   if (!record) throw new ScenarioError('that action sent no request to the apiserver');
-  const key = api.keyFor(resource, 'default', name);
+  const key = api.keyFor(resource, resource === 'pods' ? world.podNamespace(name) : 'default', name);
   const before = api.objectAt(key, record.revisionBefore);
   const writes = api.etcd.keyHistory(key).filter((e) => e.requestId === record.id);
   const after = writes.length > 0 ? writes[writes.length - 1].value : before;
@@ -191,9 +201,9 @@ Then('the request {string} changed pod {string} like this:', function (this: Ter
 Then('pod {string} was removed with fields:', function (this: TerminatingWorld, name: string, table: DataTable) {
   const rows = fieldRows(table);
   const api = this.cluster.apiserver;
-  const history = api.etcd.keyHistory(api.keyFor('pods', 'default', name));
+  const history = api.etcd.keyHistory(api.keyFor('pods', this.podNamespace(name), name));
   const removal = [...history].reverse().find((e) => e.type === 'DELETE');
-  if (!removal) throw new Error(`pod "${name}" was never removed from storage.\n${recentTimeline(this)}`);
+  if (!removal) throw new Error(`pod "${name}" was never removed from storage.${notYet(this)}\n${recentTimeline(this)}`);
   checkFields(this, `the last stored state of pod "${name}" (its DELETED payload)`, removal.value, rows);
 });
 
@@ -209,14 +219,19 @@ Then('pod {string} has condition {string} with status {string} and reason {strin
  * What a condition must be: its status, and its reason (a text; `null` for "no reason"; left out
  * for "any reason").
  */
-interface ExpectedCondition {
+export interface ExpectedCondition {
   status: string;
   reason?: string | null;
 }
 
-/** Finds the pod's condition by type and compares it; the failure shows all its conditions. */
-function checkCondition(what: string, pod: Pod, type: string, expected: ExpectedCondition): void {
-  const conditions = pod.status?.conditions ?? [];
+/** An object with status conditions (a pod, a node, a namespace). */
+export interface WithConditions {
+  status?: { conditions?: { type: string; status: string; reason?: string }[] };
+}
+
+/** Finds the object's condition by type and compares it; the failure shows all its conditions. */
+export function checkCondition(what: string, obj: WithConditions, type: string, expected: ExpectedCondition): void {
+  const conditions = obj.status?.conditions ?? [];
   const c = conditions.find((x) => x.type === type);
   const reasonOk = expected.reason === undefined || (expected.reason === null ? c?.reason === undefined || c.reason === '' : c?.reason === expected.reason);
   if (c && c.status === expected.status && reasonOk) return;
@@ -229,7 +244,7 @@ function checkCondition(what: string, pod: Pod, type: string, expected: Expected
 function removedPod(world: TerminatingWorld, name: string): Pod {
   world.ensureStarted();
   const api = world.cluster.apiserver;
-  const removal = [...api.etcd.keyHistory(api.keyFor('pods', 'default', name))].reverse().find((e) => e.type === 'DELETE');
+  const removal = [...api.etcd.keyHistory(api.keyFor('pods', world.podNamespace(name), name))].reverse().find((e) => e.type === 'DELETE');
   if (!removal) throw new Error(`pod "${name}" was never removed from storage.\n${recentTimeline(world)}`);
   return removal.value as Pod;
 }
@@ -266,7 +281,7 @@ Then('pod {string} was removed with condition {string} with status {string} and 
  * | component | event |`, `at` optional (see Table cells).
  */
 Then('these events happen in order:', function (this: TerminatingWorld, table: DataTable) {
-  const result = checkInOrder(this.cluster.timeline.since(this.start), eventRows(table), this.start);
+  const result = checkInOrder(this.cluster.timeline.since(this.start), eventRows(table), this.start, timelineEnd(this));
   this.mark(result.marks);
   if (result.failure) throw new Error(result.failure);
 });
@@ -276,7 +291,7 @@ Then('these events happen in order:', function (this: TerminatingWorld, table: D
  * consecutive events, with nothing else between them.
  */
 Then('these events happen in exactly this order:', function (this: TerminatingWorld, table: DataTable) {
-  const result = checkExactOrder(this.cluster.timeline.since(this.start), eventRows(table), this.start);
+  const result = checkExactOrder(this.cluster.timeline.since(this.start), eventRows(table), this.start, timelineEnd(this));
   this.mark(result.marks);
   if (result.failure) throw new Error(result.failure);
 });
@@ -284,13 +299,17 @@ Then('these events happen in exactly this order:', function (this: TerminatingWo
 /**
  * No timeline event of that component starts with the text while its time, in whole seconds after
  * T+0 as in the `at` cells, lies between the two (both included): `no podgc event "force delete"
- * happens between T+0s and T+39s`.
+ * happens between T+0s and T+39s`. The clock must have reached the window's end (a step such as
+ * `When 40s pass` first): a window past the end of the timeline is refused, not passed.
  */
 Then('no {word} event {string} happens between T+{duration} and T+{duration}', function (this: TerminatingWorld, component: string, text: string, fromMs: number, toMs: number) {
   const c = parseComponent(component);
   if (fromMs % 1000 !== 0 || toMs % 1000 !== 0) throw new ScenarioError(`the times of "between T+… and T+…" are whole seconds, as in the at cells (got ${fromMs / 1000}s and ${toMs / 1000}s)`);
   if (toMs < fromMs) throw new ScenarioError(`"between T+${fromMs / 1000}s and T+${toMs / 1000}s" ends before it starts`);
   const t0 = this.start;
+  // A window the clock has not reached yet would pass for nothing having happened in it yet.
+  const now = this.cluster.clock.now() - t0;
+  if (now < toMs) throw new ScenarioError(`"between T+${fromMs / 1000}s and T+${toMs / 1000}s" reaches past the end of the timeline: ${pastTheEnd({ component: c, text, at: { from: toMs / 1000, to: toMs / 1000 } }, timelineEnd(this), t0).trim()}`);
   const hits = this.cluster.timeline.since(t0).filter((e) => e.component === c && e.text.startsWith(text) && secondOf(e, t0) * 1000 >= fromMs && secondOf(e, t0) * 1000 <= toMs);
   if (hits.length > 0) throw new Error(`expected no ${c} event starting with "${text}" between T+${fromMs / 1000}s and T+${toMs / 1000}s, but found:\n${formatTimeline(hits, t0)}\n\n${recentTimeline(this)}`);
 });
@@ -352,7 +371,7 @@ function showEvents(events: readonly { type?: string; reason?: string; message?:
  */
 function requireEvents(world: TerminatingWorld, name: string, expected: ExpectedEvent, ok: (n: number) => boolean, want: string): void {
   world.ensureStarted();
-  const listed = world.cluster.apiserver.list('events', 'default', (e) => e.involvedObject?.kind === 'Pod' && e.involvedObject?.name === name);
+  const listed = world.cluster.apiserver.list('events', world.podNamespace(name), (e) => e.involvedObject?.kind === 'Pod' && e.involvedObject?.name === name);
   const events = listed.ok ? listed.object.items : [];
   const matching = events.filter((e) => e.reason === expected.reason && (expected.type === undefined || e.type === expected.type) && (expected.saying === undefined || (e.message ?? '').includes(expected.saying)));
   const n = matching.reduce((sum, e) => sum + (e.count ?? 1), 0);

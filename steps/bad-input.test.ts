@@ -211,6 +211,9 @@ interface PassingCase {
 
 type Case = FailingCase | PassingCase;
 
+/** A gallery dump, by absolute path (the bad-input features live in a temporary directory). */
+const FINALIZER_DUMP = path.join(ROOT, 'examples/stuck/finalizer.yaml');
+
 const NODE_AND_POD = `Given a node "node-1"
 And a pod "web" running on node "node-1"`;
 
@@ -227,7 +230,7 @@ function manifestCase(name: string, manifest: string, says: (string | RegExp)[])
 
 const CASES: Case[] = [
   // ---- manifests (doc strings) ----
-  manifestCase('malformed YAML doc string', 'spec:\n  containers: [ {name: app', ['malformed YAML in the manifest of pod "web"', /at line 2, column \d+/]),
+  manifestCase('malformed YAML doc string', 'spec:\n  containers: [ {name: app', ['malformed YAML in the manifest of pod "web"', /at \S+case-\d+\.feature:\d+, column \d+ \(line 2 of the doc string\)/]),
   manifestCase('a manifest that is a list', '- name: app\n- name: sidecar', ['the manifest of pod "web" must be a YAML mapping', '[{"name":"app"},{"name":"sidecar"}]']),
   manifestCase('a manifest that is a scalar', 'just some text', ['the manifest of pod "web" must be a YAML mapping', '"just some text"']),
   manifestCase('unknown top-level field containers:', 'containers:\n  - name: app', ['unknown field "containers"', 'did you mean spec.containers?', 'expected apiVersion, kind, metadata, spec, status']),
@@ -268,7 +271,7 @@ const CASES: Case[] = [
     name: 'node declared twice',
     steps: `Given a node "node-1"\nAnd a node "node-1"`,
     failingStep: 'a node "node-1"',
-    says: ['node "node-1" is declared twice'],
+    says: [/node "node-1" is declared twice: first at \S+case-\d+\.feature:11, again at \S+case-\d+\.feature:12/],
     check: (_failed, run) => {
       // The first declaration passed; the second one is the failing step.
       const bad = run.scenarios.find((s) => s.name === 'bad input')!;
@@ -340,7 +343,7 @@ const CASES: Case[] = [
       name: `unsupported kubectl flag ${flag}`,
       steps: `${NODE_AND_POD}\nWhen I run \`${line}\``,
       failingStep: `I run \`${line}\``,
-      says: [says, 'supported: `kubectl delete pod|replicaset NAME'],
+      says: [says, 'supported: `kubectl delete pod|replicaset|namespace NAME'],
     }),
   ),
   {
@@ -350,10 +353,10 @@ const CASES: Case[] = [
     says: ['kubectl get is not modelled by this simulator', 'supported: `kubectl delete'],
   },
   {
-    name: 'kubectl drain, with the step and the served cluster to use instead',
-    steps: `${NODE_AND_POD}\nWhen I run \`kubectl drain node-1 --force\``,
-    failingStep: 'I run `kubectl drain node-1 --force`',
-    says: ['kubectl drain is not modelled by this simulator', 'use the step `When the user evicts pod "NAME"`', '--clock fast=60'],
+    name: 'kubectl drain of a pod without a controller, without --force: kubectl\'s filter error (K80)',
+    steps: `${NODE_AND_POD}\nWhen I run \`kubectl drain node-1\``,
+    failingStep: 'I run `kubectl drain node-1`',
+    says: ['`kubectl drain node-1` exited 1', 'cannot delete cannot delete Pods that declare no controller (use --force to override): default/web', 'There are pending nodes to be drained:'],
   },
   {
     name: 'unknown kubectl flag',
@@ -419,7 +422,7 @@ const CASES: Case[] = [
     name: 'DeleteOptions doc string with malformed YAML',
     steps: `${NODE_AND_POD}\nWhen the user deletes pod "web" with options:\n${docString('{ gracePeriodSeconds: 0')}`,
     failingStep: 'the user deletes pod "web" with options:',
-    says: ['malformed YAML in the DeleteOptions of the step deleting pod "web"', /at line \d+, column \d+/],
+    says: ['malformed YAML in the DeleteOptions of the step deleting pod "web"', /at \S+case-\d+\.feature:\d+, column \d+ \(line \d+ of the doc string\)/],
   },
   {
     name: 'a uid placeholder naming a pod that does not exist',
@@ -506,13 +509,15 @@ const CASES: Case[] = [
   // ---- releases and feature gates (src/release.ts) ----
   { name: 'Kubernetes v1.25 (below the range)', steps: `Given Kubernetes v1.25\n${NODE_AND_POD}`, failingStep: 'Kubernetes v1.25', says: ['Kubernetes "v1.25" is not supported', 'v1.26 to v1.35'] },
   { name: 'Kubernetes 1.36 (above the range)', steps: `Given Kubernetes 1.36\n${NODE_AND_POD}`, failingStep: 'Kubernetes 1.36', says: ['Kubernetes "1.36" is not supported', 'v1.26 to v1.35'] },
-  { name: 'Kubernetes abc', steps: `Given Kubernetes abc\n${NODE_AND_POD}`, failingStep: 'Kubernetes abc', says: ['"abc" is not a Kubernetes release', 'v1.26 to v1.35'] },
-  { name: 'Kubernetes v1.30 after the nodes', steps: `${NODE_AND_POD}\nAnd Kubernetes v1.30`, failingStep: 'Kubernetes v1.30', says: ['Kubernetes v1.30 must be declared before the nodes and pods'] },
+  { name: 'Kubernetes v2.1', steps: `Given Kubernetes v2.1\n${NODE_AND_POD}`, failingStep: 'Kubernetes v2.1', says: ['"v2.1" is not a Kubernetes release', 'v1.26 to v1.35'] },
+  { name: 'Kubernetes v1.30 after the nodes (still before T+0)', steps: `${NODE_AND_POD}\nAnd Kubernetes v1.30`, passes: true },
+  { name: 'Kubernetes v1.30 after T+0', steps: `${NODE_AND_POD}\nWhen 1s passes\nGiven Kubernetes v1.30`, failingStep: 'Kubernetes v1.30', says: ["Kubernetes v1.30 must be declared before the scenario's time starts (T+0"] },
+  { name: 'a skewed kubelet after the pods on its node (still before T+0)', steps: `${NODE_AND_POD}\nAnd the kubelet on node "node-1" runs Kubernetes v1.31`, passes: true },
   {
-    name: 'a skewed kubelet after the pods on its node',
-    steps: `${NODE_AND_POD}\nAnd the kubelet on node "node-1" runs Kubernetes v1.31`,
-    failingStep: 'the kubelet on node "node-1" runs Kubernetes v1.31',
-    says: ['must be declared before the pods on that node'],
+    name: 'a release after a skewed kubelet that it leaves outside the skew policy',
+    steps: `Given a node "node-1"\nAnd the kubelet on node "node-1" runs Kubernetes v1.30\nAnd Kubernetes v1.34`,
+    failingStep: 'Kubernetes v1.34',
+    says: ['cannot run v1.30 with a v1.34 control plane', 'from v1.31 to v1.34'],
   },
   {
     name: 'a kubelet newer than the control plane',
@@ -557,6 +562,12 @@ const CASES: Case[] = [
     says: ['whole seconds', '1.5s'],
   },
   {
+    name: 'a time window past the end of the timeline',
+    steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen no kubelet event "REMOVE" happens between T+0s and T+30s`,
+    failingStep: 'no kubelet event "REMOVE" happens between T+0s and T+30s',
+    says: ['reaches past the end of the timeline', 'The timeline ends at T+0s', 'When 30s pass'],
+  },
+  {
     name: 'a time window that ends before it starts',
     steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen no kubelet event "REMOVE" happens between T+30s and T+3s`,
     failingStep: 'no kubelet event "REMOVE" happens between T+30s and T+3s',
@@ -585,6 +596,63 @@ const CASES: Case[] = [
     steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nAnd 5s pass\nThen pod "web" has 2 events "Killing"`,
     failingStep: 'pod "web" has 2 events "Killing"',
     says: ['pod "web" has 1 Event Killing; expected exactly 2', 'Its events:', 'Normal Killing: Stopping container app'],
+  },
+
+  // ---- resumed objects and their explanation (steps/objects.steps.ts) ----
+  {
+    name: 'objects from a file that does not exist',
+    steps: 'Given the objects in "no-such-dump.yaml"',
+    failingStep: 'the objects in "no-such-dump.yaml"',
+    says: ['cannot read', 'no-such-dump.yaml', 'ENOENT'],
+  },
+  {
+    name: 'objects after a node',
+    steps: `Given a node "node-1"\nAnd the objects in "${FINALIZER_DUMP}"`,
+    failingStep: `the objects in "${FINALIZER_DUMP}"`,
+    says: ['the objects must come before the nodes and pods declared by other steps'],
+  },
+  {
+    name: 'an unknown cause',
+    steps: `Given the objects in "${FINALIZER_DUMP}"\nThen what holds pod "report-7d9f" is:\n  | cause     | detail |\n  | finaliser | upload |`,
+    failingStep: 'what holds pod "report-7d9f" is:',
+    says: ['unknown cause "finaliser"', 'expected one of finalizer, webhook, dependents, node-unreachable, containers-running, volume-unmount, nothing'],
+  },
+  {
+    name: 'a cause that does not hold the pod',
+    steps: `Given the objects in "${FINALIZER_DUMP}"\nThen what holds pod "report-7d9f" is:\n  | cause            | detail |\n  | node-unreachable | worker |`,
+    failingStep: 'what holds pod "report-7d9f" is:',
+    says: ['no cause "node-unreachable" with a detail containing "worker" holds pod "report-7d9f"', 'finalizer: finalizer reports.example.com/upload'],
+  },
+  // ---- services and traffic ----
+  {
+    name: 'a label that is not key=value',
+    steps: `${NODE_AND_POD}\nAnd a service "web" selecting pods with label "app web"`,
+    failingStep: 'a service "web" selecting pods with label "app web"',
+    says: ['the selector of service "web"', '"app web" is not a label like "app=web"'],
+  },
+  {
+    name: 'clients of a service the scenario lacks',
+    steps: `${NODE_AND_POD}\nAnd clients send a request to service "api" every 100ms`,
+    failingStep: 'clients send a request to service "api" every 100ms',
+    says: ['unknown service "api"', 'Given a service "api" selecting pods with label "app=api"'],
+  },
+  {
+    name: 'a readiness probe period that is not whole seconds',
+    steps: `${NODE_AND_POD}\nAnd container "app" of pod "web" has a readiness probe every 1500ms`,
+    failingStep: 'container "app" of pod "web" has a readiness probe every 1500ms',
+    says: ['whole seconds (periodSeconds)', '1.5s'],
+  },
+  {
+    name: 'an endpoint condition the API does not have',
+    steps: `${NODE_AND_POD}\nAnd a service "web" selecting pods with label "app=web"\nThen the endpointslice of service "web" lists pod "web" as healthy`,
+    failingStep: 'the endpointslice of service "web" lists pod "web" as healthy',
+    says: ['unknown endpoint condition "healthy"', 'ready, not-ready, serving, not-serving, terminating'],
+  },
+  {
+    name: 'a service manifest with a top-level selector',
+    steps: `${NODE_AND_POD}\nAnd a service "web" with:\n${docString('selector:\n  app: web')}`,
+    failingStep: 'a service "web" with:',
+    says: ['unknown field "selector"', 'did you mean spec.selector?'],
   },
 ];
 
@@ -645,6 +713,7 @@ if (require.main === module) {
           else expect(message, 'the error message').to.match(fragment);
         }
         expect(message, 'the message embeds no stack trace').to.not.match(STACK_LINE);
+        expect(failed.printed ?? '', 'a user\'s mistake is printed without a stack trace into the core').to.not.match(STACK_LINE);
         expect(message, 'the message names no file of the core').to.not.include(path.join(ROOT, 'src'));
         expect(failed.errorType, `a scenario error, not a crash of the core: ${message}`).to.not.be.oneOf(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'AssertionError']);
         // What cucumber prints: the message first, the stack after it.

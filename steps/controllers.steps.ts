@@ -47,7 +47,7 @@ Given('pod {string} is owned by replicaset {string} without blocking its deletio
  * of pod GC off): pod GC deletes the terminated pods beyond it (K50).
  */
 Given('the terminated-pod GC threshold is {int}', function (this: TerminatingWorld, threshold: number) {
-  this.cluster.podGC.config.terminatedPodThreshold = threshold;
+  this.plan.terminatedPodGCThreshold(threshold);
 });
 
 /**
@@ -109,7 +109,7 @@ Then('replicaset {string} exists', function (this: TerminatingWorld, rs: string)
  */
 Then('pod {string} has no owner references', function (this: TerminatingWorld, pod: string) {
   this.ensureStarted();
-  const got = this.cluster.apiserver.get('pods', 'default', pod);
+  const got = this.cluster.apiserver.get('pods', this.podNamespace(pod), pod);
   if (!got.ok) throw new Error(`pod "${pod}" does not exist`);
   if ((got.object.metadata.ownerReferences ?? []).length > 0) throw new Error(`pod "${pod}" still has owner references: ${JSON.stringify(got.object.metadata.ownerReferences)}`);
 });

@@ -45,8 +45,9 @@ interface SuiteRun {
 export const ORDER = 'random:20261203';
 
 /** Runs the suite in a child process (its own process group, so a hang is ended with all it spawned). */
-function runSuite(configPath: string, featuresDir: string, out: string, extra: string[]): Promise<SuiteRun> {
-  const args = [CUCUMBER, '--config', path.relative(ROOT, configPath), '--profile', 'ci', ...extra, '--format', `json:${out}`, featuresDir];
+function runSuite(configPath: string, out: string, extra: string[]): Promise<SuiteRun> {
+  // The ci profile's own paths: the project's features, features/local/ left out.
+  const args = [CUCUMBER, '--config', path.relative(ROOT, configPath), '--profile', 'ci', ...extra, '--format', `json:${out}`];
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -181,7 +182,7 @@ if (require.main === module) {
       const config = path.join(dir, 'cucumber.cjs');
       writeFileSync(config, `const base = require(${JSON.stringify(path.join(ROOT, 'cucumber.js'))});\nmodule.exports = { ci: { ...base.ci, format: ['summary'] } };\n`);
       // The reordered run goes alongside the one in this process.
-      reordered = runSuite(config, 'features', path.join(dir, 'reordered.json'), ['--order', ORDER]);
+      reordered = runSuite(config, path.join(dir, 'reordered.json'), ['--order', ORDER]);
       reordered.catch(() => {}); // awaited by the test that reads it
       const api = await import('@cucumber/cucumber/api');
       const { runConfiguration } = await api.loadConfiguration({ profiles: ['ci'] }, environment);

@@ -73,4 +73,13 @@ describe('did you mean: in a real cucumber run', () => {
     // The misspelt scenario stops before it simulates anything.
     expect(out).to.include('- When I run `kubectl delete pod web`');
   });
+
+  it('offers a snippet without {release} for an undefined step (the release type matches versions only)', async () => {
+    const feature = path.join(dir, 'undefined.feature');
+    writeFileSync(feature, ['Feature: an undefined step', '  Scenario: new words', '    Given a sidecar "log" watches pod "web" closely', '    And Kubernetes v1.30'].join('\n'));
+    const r = await runCucumber({ profile: 'snippets', paths: [feature] });
+    expect(r.output).to.include("Given('a sidecar {string} watches pod {string} closely'");
+    expect(r.output).to.not.include('{release}');
+  });
 });
+

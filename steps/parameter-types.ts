@@ -1,6 +1,7 @@
 import { defineParameterType } from '@cucumber/cucumber';
 import { parseDuration } from '../src/duration';
 import { Release } from '../src/release';
+import { transformerForTheAuthor } from './user-mistakes';
 
 /**
  * `{duration}`: 30s, 1.5s, 2m, 1h, 500ms, 1m30s → milliseconds (src/duration.ts, which the `T+…` cells use too). The pattern is deliberately loose so
@@ -10,7 +11,7 @@ import { Release } from '../src/release';
 defineParameterType({
   name: 'duration',
   regexp: /-?[0-9][\w.]*(?: (?:ms|s|m|h|secs?|seconds?|mins?|minutes?|hours?)\b)?/,
-  transformer: (text: string) => parseDuration(text),
+  transformer: transformerForTheAuthor(parseDuration),
 });
 
 /** `{command}`: a command line in backquotes, e.g. `kubectl delete pod web --force`. */
@@ -21,11 +22,13 @@ defineParameterType({
 });
 
 /**
- * `{release}`: a Kubernetes release, v1.30 or 1.30 → Release. Loose on purpose: v1.25, 1.36 and
- * abc reach the transformer and fail naming the supported range.
+ * `{release}`: a Kubernetes release, v1.30 or 1.30 → Release. Loose enough that an unsupported
+ * one (v1.25, 1.36, v2.1) reaches the transformer and fails naming the supported range, but only
+ * a version: a pattern matching any word made cucumber suggest `{release}` in the snippet of
+ * every undefined step.
  */
 defineParameterType({
   name: 'release',
-  regexp: /[^\s"]+/,
-  transformer: (text: string) => Release.parse(text),
+  regexp: /v?\d+\.\d+/,
+  transformer: transformerForTheAuthor((text: string) => Release.parse(text)),
 });

@@ -19,4 +19,26 @@ describe("README's first scenario", () => {
     expect(r.success, r.output).to.equal(true);
     expect(r.output).to.match(/1 scenario \(1 passed\)/);
   });
+
+  it("tells a newcomer whose first scenario looks past the end of the timeline which step to add", async () => {
+    const feature = join(mkdtempSync(join(tmpdir(), 'readme-')), 'newcomer.feature');
+    writeFileSync(
+      feature,
+      [
+        'Feature: a newcomer',
+        '  Scenario: the SIGKILL after a forced delete',
+        '    Given a node "node-1"',
+        '    And a pod "web" running on node "node-1"',
+        '    And container "app" of pod "web" ignores SIGTERM',
+        '    When I run `kubectl delete pod web --force`',
+        '    Then these events happen in order:',
+        '      | at   | component | event       |',
+        '      | T+2s | runtime   | SIGKILL app |',
+      ].join('\n'),
+    );
+    const r = await runCucumber({ paths: [feature] });
+    expect(r.success, r.output).to.equal(false);
+    expect(r.output).to.include('The timeline ends at T+0s');
+    expect(r.output).to.include('add a step such as  When 2s pass  or  When the cluster settles  before this one');
+  });
 });

@@ -1,6 +1,7 @@
 import { After, AfterAll } from '@cucumber/cucumber';
 import { DEFAULT_WAIT_LIMIT_MS, type KubectlResult } from '../src/kubectl/kubectl';
 import { parseKubectlDelete, splitCommandLine, splitEnvironment } from '../src/kubectl/delete-command';
+import { isDrainLine } from '../src/kubectl/drain-command';
 import type { RealKubectlSession } from '../src/kubectl/real-session';
 import { ScenarioError, type TerminatingWorld } from './world';
 
@@ -19,6 +20,9 @@ export function usesRealKubectl(world: TerminatingWorld): boolean {
  * discovery cache (per server address) from one scenario to the next.
  */
 let shared: RealKubectlSession | undefined;
+
+/** A polling kubectl (drain) lets virtual time move after this much quiet (wall time). */
+const DRAIN_QUIET_MS = 100;
 
 /** How long the real kubectl may take in wall-clock time before the step fails. */
 const WALL_LIMIT_MS = 15_000;
@@ -41,8 +45,12 @@ export async function runRealKubectl(world: TerminatingWorld, line: string, stdi
     // A line the built-in kubectl refuses or does not model: the real one decides.
   }
   const from = cluster.timeline.all().length;
-  cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), 'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go RunDelete', { actor: 'kubectl' });
-  const run = await session.run(words.slice(1), { virtualMs: Math.max(virtualMs, 0), wallMs: WALL_LIMIT_MS }, { stdin, env: Object.fromEntries(env) });
+  // drain polls each pod with GETs instead of watching: time moves while it is quiet (K81).
+  const drain = isDrainLine(line);
+  const source = drain ? 'staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go RunDrain' : 'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go RunDelete';
+  cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), source, { actor: 'kubectl' });
+  const limits = { virtualMs: Math.max(virtualMs, 0), wallMs: WALL_LIMIT_MS, ...(drain && { pollingQuietMs: DRAIN_QUIET_MS }) };
+  const run = await session.run(words.slice(1), limits, { stdin, env: Object.fromEntries(env) });
   if (run.stopped) {
     throw new Error(`the real kubectl could not finish through the simulation: ${run.stopped}\n${run.stdout}${run.stderr}`);
   }

@@ -65,6 +65,7 @@ Given('pods {string} and {string} running on node {string}', function (this: Ter
  * 40 s quarantine (K48). The node must not be declared in the scenario.
  */
 Given('a pod {string} bound to node {string} that does not exist', function (this: TerminatingWorld, pod: string, node: string) {
+  this.declare(`pod "${pod}"`);
   this.plan.podOnMissingNode(pod, node);
 });
 

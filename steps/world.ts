@@ -1,14 +1,17 @@
 import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
-import type { ApiResponse } from '../src/apiserver/apiserver';
+import type { ApiResponse, Resource, ResourceType } from '../src/apiserver/apiserver';
 import type { Pod } from '../src/apiserver/types';
 import type { Cluster } from '../src/cluster';
-import { ClusterPlan, WARMUP_MS, type Manifest } from '../src/cluster-plan';
+import { ClusterPlan, type Manifest } from '../src/cluster-plan';
 import { DEFAULT_RELEASE, Release } from '../src/release';
 import type { KubectlResult } from '../src/kubectl/kubectl';
 import type { KubeletConfig } from '../src/kubelet/kubelet';
 import type { ContainerBehaviour } from '../src/kubelet/runtime';
 import type { VolumeBehaviour } from '../src/kubelet/volume-manager';
 import type { DiagramMarks, ExpectedRow, RowMark } from '../src/timeline/sequence-diagram';
+import type { StepSpan } from '../src/report/scenario-timeline';
+import type { StepLocation } from './step-location';
+import { append } from '../src/widest';
 
 /** A step's input that names something the scenario does not have, or is otherwise unusable. */
 export class ScenarioError extends Error {}
@@ -22,8 +25,16 @@ export class TerminatingWorld extends World {
   readonly plan: ClusterPlan;
   /** Virtual time of T+0; undefined until the scenario starts. */
   t0?: number;
+  /** The last event of the setup (before T+0). */
+  setupSeq = 0;
   lastResponse?: ApiResponse<unknown>;
   lastKubectl?: KubectlResult;
+  /** Where the running step is in its feature file (steps/user-mistakes.ts sets it before each step). */
+  stepLocation?: StepLocation;
+  /** The steps from T+0 on with the stretch of the timeline each one covered (steps/hooks.ts), for the report's diagram. */
+  readonly stepSpans: StepSpan[] = [];
+  /** Where each node and pod was declared (`node "node-1"` → `features/x.feature:4`), for "declared twice". */
+  private readonly declaredAt = new Map<string, string>();
   /** What the assertions matched or missed, marked in the report's diagram. */
   readonly marks: { rows: RowMark[]; expected: ExpectedRow[] } = { rows: [], expected: [] };
 
@@ -59,18 +70,50 @@ export class TerminatingWorld extends World {
   }
 
   mark(marks: DiagramMarks): void {
-    this.marks.rows.push(...marks.rows);
-    this.marks.expected.push(...marks.expected);
+    append(this.marks.rows, marks.rows);
+    append(this.marks.expected, marks.expected);
   }
 
   // ---- Given: the plan (see ClusterPlan for what each declaration does) ----
 
   planNode(name: string): void {
+    this.declare(`node "${name}"`);
     this.plan.node(name);
   }
 
-  planPod(name: string, nodeName: string | undefined, manifest?: Manifest): void {
-    this.plan.pod(name, nodeName, manifest);
+  planPod(name: string, nodeName: string | undefined, manifest?: Manifest, namespace?: string): void {
+    this.declare(`pod "${name}"`);
+    this.plan.pod(name, nodeName, manifest, namespace);
+  }
+
+  planNamespace(name: string): void {
+    this.plan.namespace(name);
+  }
+
+  /**
+   * The namespace of the pod a step names: every pod step finds a pod by name in any namespace
+   * when the name is unique — the planned (or resumed) pod's, else the one namespace holding a pod
+   * of that name now, else `default` (a pod the step is about to create, or that is gone).
+   */
+  podNamespace(name: string): string {
+    const planned = this.plan.podNamespace(name);
+    if (planned) return planned;
+    const live = this.cluster.apiserver.list('pods', undefined, (p) => p.metadata.name === name);
+    const namespaces = live.ok ? [...new Set(live.object.items.map((p) => p.metadata.namespace ?? 'default'))] : [];
+    if (namespaces.length > 1) throw new ScenarioError(`pod "${name}" exists in several namespaces (${namespaces.join(', ')}): the pod steps need pod names unique across namespaces`);
+    return namespaces[0] ?? 'default';
+  }
+
+  /** Remembers where a node or pod is declared; a second declaration fails naming the first one's line. */
+  declare(what: string): void {
+    const first = this.declaredAt.get(what);
+    if (first !== undefined) throw new ScenarioError(`${what} is declared twice: first at ${first}, again at ${this.where()}`);
+    this.declaredAt.set(what, this.where());
+  }
+
+  /** The running step's `file:line`, or "this step" outside a feature file. */
+  where(): string {
+    return this.stepLocation ? `${this.stepLocation.uri}:${this.stepLocation.line}` : 'this step';
   }
 
   containerBehaviour(container: string, podName: string, change: Partial<ContainerBehaviour>, specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void): void {
@@ -109,6 +152,11 @@ export class TerminatingWorld extends World {
     this.plan.replicaSet(name, manifest);
   }
 
+  /** An object of another kind (a PodDisruptionBudget …) created with the plan, before the pods. */
+  planObject<R extends Resource>(resource: R, object: ResourceType[R]): void {
+    this.plan.object(resource, object);
+  }
+
   planOwnership(podName: string, rsName: string, blocking = true): void {
     this.plan.ownership(podName, rsName, blocking);
   }
@@ -127,8 +175,9 @@ export class TerminatingWorld extends World {
   ensureStarted(): void {
     if (this.started) return;
     this.plan.start();
-    this.cluster.advance(WARMUP_MS);
+    this.cluster.advance(this.plan.warmupMs);
     this.t0 = this.cluster.clock.now();
+    this.setupSeq = this.cluster.timeline.recorded;
   }
 }
 

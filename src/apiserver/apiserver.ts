@@ -4,19 +4,28 @@ import type { RevisionReader, Timeline } from '../timeline/timeline';
 import { createHash } from 'node:crypto';
 import { badRequest, conflict, invalid, notFound, StatusError, type FieldError } from './errors';
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
-import { canIgnorePDB, checkEvictionPreconditions, EVICTION_CONDITION, EVICTION_SOURCE, evictionDeleteOptions, shouldEnforceResourceVersion, type Eviction } from './eviction';
+import { budgetStillProcessing, canIgnorePDB, checkEvictionPreconditions, checkPodDisruptionBudgets, EVICTION_CONDITION, EVICTION_SOURCE, evictionDeleteOptions, shouldEnforceResourceVersion, type Eviction } from './eviction';
 import { EventTtl } from './event-ttl';
+import { podDisruptionBudgetStrategies } from './pdb-strategy';
+import { isTerminating, namespaceDeletePreconditionError, namespaceStrategies, namespaceTerminatingError, stampNamespaceTerminating } from './namespace-strategy';
 import { genericStrategy } from './generic-strategy';
-import { clone, type KubeObject } from './object';
+import { clone, toTime, type KubeObject } from './object';
 import { applyPatchBody, type PatchType } from './patch';
-import { serverSideApply } from './field-manager';
-import { podStatusStrategy, podStrategyFor } from './pod-strategy';
+import { checkConvertible } from './field-manager';
+import { FieldManager, type ManagerInfo } from './managedfields/manager';
+import { FieldSet } from './managedfields/fieldpath';
+import { schemaDefinitions } from './schemas';
+import { podStatusStrategy, podStrategyFor, setPodDefaults } from './pod-strategy';
 import { updatePodCondition } from './pod-util';
 import { Store, STORE_SOURCE } from './store';
-import type { Strategy } from './strategy';
+import { qualifiedKind, qualifiedResource, type Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { DeleteOptions, Event, Lease, MutatingWebhookConfiguration, Namespace, Node, Pod, ReplicaSet, Status, ValidatingWebhookConfiguration } from './types';
+import type { ConfigMap, DeleteOptions, EndpointSlice, Endpoints, Event, Lease, MutatingWebhookConfiguration, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, Status, ValidatingWebhookConfiguration } from './types';
+import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from './service-strategy';
+import { configMapStrategy } from './configmap-strategy';
+import { secretStrategy } from './secret-strategy';
+import { defaultNameLabel } from './namespace-strategy';
 import { NO_WEBHOOK_CALLER, WebhookCallPending, type WebhookCaller } from './webhook/caller';
 import { webhookConfigurationStrategy, type Webhook } from './webhook/configuration';
 import { WebhookAdmission, type ConfiguredWebhook } from './webhook/dispatcher';
@@ -27,17 +36,8 @@ import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations';
-export type ResourceType = {
-  pods: Pod;
-  replicasets: ReplicaSet;
-  nodes: Node;
-  events: Event;
-  leases: Lease;
-  namespaces: Namespace;
-  validatingwebhookconfigurations: ValidatingWebhookConfiguration;
-  mutatingwebhookconfigurations: MutatingWebhookConfiguration;
-};
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations';
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
 export interface ListPage<T> {
@@ -90,13 +90,58 @@ export interface ApiServerOptions {
    * compaction is logical only and everything is kept for the report.
    */
   dropCompactedHistory?: boolean;
+  /**
+   * Whether writes keep managedFields (kube-apiserver always does). Off for scenarios, whose
+   * timelines leave managed fields out of every diff anyway, so that the per-write cost stays
+   * flat; `serve` and every served API turn it on (trackManagedFields). Server-side apply works
+   * either way (without them each apply finds no other managers, so it conflicts with nobody).
+   */
+  managedFields: boolean;
 }
 
-export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, compactionIntervalMs: 5 * 60_000, release: DEFAULT_RELEASE };
+export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, compactionIntervalMs: 5 * 60_000, release: DEFAULT_RELEASE, managedFields: false };
+
+/** Options of create, update and patch: metav1.CreateOptions/UpdateOptions/PatchOptions as far as modelled. */
+export interface WriteOptions {
+  dryRun?: boolean;
+  /** The fieldManager parameter (default: the client's name, as upstream takes the User-Agent's product). */
+  fieldManager?: string;
+}
 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
-/** Event objects are stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines readable. */
-const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces']);
+/**
+ * The scheme's defaulting of a decoded body (pkg/apis/core/v1/defaults.go SetDefaults_Pod…,
+ * SetDefaults_Namespace), which the strategies here run in PrepareForCreate: the field manager
+ * of a create sees the defaulted object, as upstream's does.
+ */
+function schemeDefaults(resource: Resource, obj: KubeObject): void {
+  if (resource === 'pods') setPodDefaults(obj as Pod);
+  else if (resource === 'namespaces') defaultNameLabel(obj as Namespace);
+}
+
+/** The components that run inside kube-controller-manager (its User-Agent names the manager). */
+const CONTROLLER_MANAGER_COMPONENTS: ReadonlySet<Component> = new Set<Component>(['gc', 'nodelifecycle', 'podgc', 'controller']);
+
+/**
+ * The strategies' GetResetFields: what an endpoint never gives its writer (a pod's status through
+ * the main resource; its spec, deletionTimestamp and ownerReferences through pods/status;
+ * likewise status and spec for the other kinds with a status).
+ */
+function resetFields(resource: Resource, subresource: string | undefined): FieldSet {
+  if (resource === 'events' || resource === 'leases' || resource === 'secrets' || resource === 'configmaps' || resource === 'serviceaccounts') return new FieldSet();
+  if (subresource !== 'status') return FieldSet.of([{ field: 'status' }]);
+  if (resource === 'pods') return FieldSet.of([{ field: 'spec' }], [{ field: 'metadata' }, { field: 'deletionTimestamp' }], [{ field: 'metadata' }, { field: 'ownerReferences' }]);
+  return FieldSet.of([{ field: 'spec' }]);
+}
+
+/** The Success Status an eviction answers with. */
+const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
+/**
+ * Objects stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines
+ * readable: none takes part in deleting a pod (Secrets and ConfigMaps are where clients such as
+ * Helm keep their own state).
+ */
+const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces', 'secrets', 'configmaps', 'serviceaccounts']);
 const REGISTRY = '/registry/';
 
 /**
@@ -114,6 +159,10 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', '
 export class ApiServer {
   readonly etcd: Etcd;
   private readonly stores: { [R in Resource]: Store<ResourceType[R]> };
+  /** namespaces/finalize (FinalizeREST): only spec.finalizers changes. */
+  private readonly finalizeStrategy: Strategy<Namespace>;
+  /** The status strategies of the kinds with a status subresource besides pods. */
+  private readonly statusStrategies: Partial<Record<Resource, Strategy<never>>>;
   private readonly watches: WatchIndex;
   /** Every request (or, when the timeline keeps no events, only the last one). */
   private readonly requests: RequestRecord[] = [];
@@ -133,11 +182,14 @@ export class ApiServer {
   constructor(
     private readonly clock: Clock,
     private readonly timeline: Timeline,
-    readonly options: ApiServerOptions = DEFAULT_APISERVER_OPTIONS,
+    public options: ApiServerOptions = DEFAULT_APISERVER_OPTIONS,
   ) {
     this.startedAt = clock.now();
     this.watches = new WatchIndex(clock, options.watchLatencyMs);
     this.etcd = new Etcd(timeline, () => clock.now(), (key) => !QUIET_RESOURCES.has(resourceOf(key) as Resource));
+    const budgets = podDisruptionBudgetStrategies(options.release);
+    const namespaces = namespaceStrategies();
+    this.finalizeStrategy = namespaces.finalize;
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
       // pkg/registry/apps/replicaset/strategy.go: apps/v1 ReplicaSets delete dependents (in the background) by default.
@@ -147,12 +199,24 @@ export class ApiServer {
       events: new Store<Event>(this.etcd, clock, genericStrategy<Event>({ kind: 'Event', apiVersion: 'v1', resource: 'events', namespaced: true })),
       // Node heartbeats (pkg/kubelet/nodelease): one Lease per node in kube-node-lease.
       leases: new Store<Lease>(this.etcd, clock, genericStrategy<Lease>({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', resource: 'leases', namespaced: true })),
-      // pkg/registry/core/namespace: cluster-scoped; deleting one (and its contents) is not modelled.
-      namespaces: new Store<Namespace>(this.etcd, clock, genericStrategy<Namespace>({ kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false })),
+      // pkg/registry/core/namespace: cluster-scoped, with the status and finalize subresources (R120–R122).
+      namespaces: new Store<Namespace>(this.etcd, clock, namespaces.main),
+      // pkg/registry/policy/poddisruptionbudget: policy/v1, with a status subresource.
+      poddisruptionbudgets: new Store<PodDisruptionBudget>(this.etcd, clock, budgets.main),
+      secrets: new Store<Secret>(this.etcd, clock, secretStrategy()),
+      configmaps: new Store<ConfigMap>(this.etcd, clock, configMapStrategy()),
+      // pkg/registry/core/serviceaccount: metadata only here (no token controller, no secrets).
+      serviceaccounts: new Store<ServiceAccount>(this.etcd, clock, genericStrategy<ServiceAccount>({ kind: 'ServiceAccount', apiVersion: 'v1', resource: 'serviceaccounts', namespaced: true, generation: false })),
+      // pkg/registry/core/service/storage: services live under /registry/services/specs.
+      services: new Store<Service>(this.etcd, clock, serviceStrategy()),
+      // pkg/registry/core/endpoint and pkg/registry/discovery/endpointslice: plain generic stores.
+      endpoints: new Store<Endpoints>(this.etcd, clock, genericStrategy<Endpoints>({ kind: 'Endpoints', apiVersion: 'v1', resource: 'endpoints', etcdPrefix: 'services/endpoints', namespaced: true })),
+      endpointslices: new Store<EndpointSlice>(this.etcd, clock, genericStrategy<EndpointSlice>({ kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', resource: 'endpointslices', namespaced: true })),
       // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration: cluster-scoped.
       validatingwebhookconfigurations: new Store<ValidatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('ValidatingWebhookConfiguration', 'validatingwebhookconfigurations')),
       mutatingwebhookconfigurations: new Store<MutatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('MutatingWebhookConfiguration', 'mutatingwebhookconfigurations')),
     };
+    this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status } as Partial<Record<Resource, Strategy<never>>>;
     this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller);
     this.etcd.subscribe((e) => this.dispatch(e));
     if (options.dropCompactedHistory) this.scheduleCompaction();
@@ -306,62 +370,163 @@ export class ApiServer {
   // ---- writes ----
 
   /** handlers/create.go CreateResource → Store.Create. */
-  create<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { dryRun?: boolean } = {}): ApiResponse<ResourceType[R]> {
+  create<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: WriteOptions = {}): ApiResponse<ResourceType[R]> {
     // R76 — rest.BeforeCreate: a missing name is generated from generateName (names.SimpleNameGenerator).
     const name = obj.metadata.name || (obj.metadata.generateName ? generateName(obj.metadata.generateName, this.createCounter + 1) : '');
     return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, `${HANDLERS}/create.go createHandler → ${STORE_SOURCE} Store.Create`, () => {
-      const store = this.stores[resource];
-      // plugin/pkg/admission/namespace/lifecycle: once the namespaces exist as objects, a namespaced
-      // object can only be created in one of them.
-      if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
-      const errs = validateName(resource, name);
-      if (errs.length > 0) throw invalid(store.strategy.kind, name, errs);
       // The decoded request body: the store prepares it in place, so the caller's object stays as sent.
       const withNs = clone(obj);
-      withNs.metadata.name = name;
-      if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
-      if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
-      this.createCounter += 1;
-      const uid = deterministicUid(resource, namespace, name, this.createCounter);
+      // create.go records the create's manager on the decoded object — defaulted by the scheme as it
+      // was decoded (SetDefaults_*), before admission and the strategy add their parts.
+      if (this.options.managedFields) {
+        const strategy = this.stores[resource].strategy;
+        const decoded = { apiVersion: strategy.apiVersion, kind: strategy.kind, ...clone(withNs) };
+        decoded.metadata.name = name;
+        schemeDefaults(resource, decoded);
+        this.fields().update(undefined, decoded, this.managerOf(client, resource, undefined, 'Update', opts.fieldManager), resetFields(resource, undefined), toTime(this.clock.now()));
+        withNs.metadata.managedFields = decoded.metadata.managedFields;
+      }
       const admission = this.admissionFor<R>(client, { operation: 'CREATE', resource, namespace, name, subresource: '', dryRun: !!opts.dryRun }, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', ...(opts.dryRun ? { dryRun: ['All'] } : {}) });
-      return { code: 201, object: this.stores[resource].create(withNs, { dryRun: opts.dryRun, uid, admission }) };
+      return { code: 201, object: this.createObject(resource, namespace, name, withNs, !!opts.dryRun, admission) };
     });
   }
 
+  /** Store.Create of a prepared body (create, and an apply that creates). */
+  private createObject<R extends Resource>(resource: R, namespace: string | undefined, name: string, withNs: ResourceType[R], dryRun: boolean, admission?: StoreAdmission<ResourceType[R]>): ResourceType[R] {
+    const store = this.stores[resource];
+    // plugin/pkg/admission/namespace/lifecycle: once the namespaces exist as objects, a namespaced
+    // object can only be created in one of them.
+    if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
+    // …and none in a namespace that is being terminated (R122).
+    if (store.strategy.namespaced) this.admitNamespaceLifecycle(resource, namespace, name);
+    const errs = validateName(resource, name);
+    if (errs.length > 0) throw invalid(qualifiedKind(store.strategy), name, errs);
+    withNs.metadata.name = name;
+    if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
+    if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
+    if (resource === 'services') {
+      // N2 — the REST storage allocates the service's IP (and node ports) before storing it.
+      setServiceDefaults(withNs as Service);
+      const serviceErrs = allocateServiceAddresses(withNs as Service, this.stores.services.list(undefined).items);
+      if (serviceErrs.length > 0) throw invalid('Service', name, serviceErrs);
+    }
+    this.createCounter += 1;
+    const uid = deterministicUid(resource, namespace, name, this.createCounter);
+    return this.stores[resource].create(withNs, { dryRun, uid, admission });
+  }
+
   /** handlers/update.go UpdateResource → Store.Update (PUT of a whole object, optionally the status subresource). */
-  update<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { subresource?: 'status'; dryRun?: boolean } = {}): ApiResponse<ResourceType[R]> {
+  update<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { subresource?: 'status' | 'finalize' } & WriteOptions = {}): ApiResponse<ResourceType[R]> {
     const name = obj.metadata.name ?? '';
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'UPDATE', resource, namespace, name, `UPDATE ${path}`, `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} Store.Update`, () => {
       const preconditions = obj.metadata.uid ? { uid: obj.metadata.uid } : undefined;
       const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
-      const r = this.stores[resource].update(namespace, name, () => clone(obj), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions, admission });
+      const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
+      const r = this.stores[resource].update(namespace, name, (existing) => track(existing, clone(obj)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions, admission });
       return { code: 200, object: r.object };
     });
   }
 
   /** handlers/patch.go PatchResource: the patch is applied to the freshest stored copy inside Store.Update. */
-  patch<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, type: PatchType, body: unknown, opts: { subresource?: 'status'; dryRun?: boolean } = {}): ApiResponse<ResourceType[R]> {
+  patch<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, type: PatchType, body: unknown, opts: { subresource?: 'status' } & WriteOptions = {}): ApiResponse<ResourceType[R]> {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`, () => {
       // patch.go: a PATCH is admitted as an UPDATE, with its options as UpdateOptions (patchToUpdateOptions).
       const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
-      const r = this.stores[resource].update(namespace, name, (existing) => applyPatchBody(existing, type, body), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission });
+      const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
+      const r = this.stores[resource].update(namespace, name, (existing) => track(existing, applyPatchBody(existing, type, body)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission });
+      return { code: 200, object: r.object };
+    });
+  }
+
+  /**
+   * Server-side apply (patch.go applyPatcher → managedfields): `body`, an object of the
+   * resource's kind, applied for `fieldManager`; conflicts with other managers are a 409 unless
+   * `force`. An object that does not exist is created from the configuration (201), except through
+   * a subresource.
+   */
+  apply<R extends Resource>(
+    client: ClientIdentity,
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    body: ResourceType[R],
+    opts: { fieldManager: string; force?: boolean; subresource?: 'status'; dryRun?: boolean; check?: (live: ResourceType[R]) => void },
+  ): ApiResponse<ResourceType[R]> {
+    const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
+    const text = `PATCH ${path} fieldManager=${opts.fieldManager}${opts.force ? ' force=true' : ''}`;
+    return this.mutate(client, 'PATCH', resource, namespace, name, text, `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`, () => {
+      const info = this.managerOf(client, resource, opts.subresource, 'Apply', opts.fieldManager);
+      const reset = resetFields(resource, opts.subresource);
+      const now = toTime(this.clock.now());
+      const store = this.stores[resource];
+      if (!opts.subresource && !store.exists(namespace, name)) {
+        const created = this.untracked(this.fields().apply(undefined, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
+        // An apply that creates is admitted as a CREATE (patch.go applyPatcher's create path).
+        const admission = this.admissionFor<R>(client, { operation: 'CREATE', resource, namespace, name, subresource: '', dryRun: !!opts.dryRun }, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', ...(opts.dryRun ? { dryRun: ['All'] } : {}) });
+        return { code: 201, object: this.createObject(resource, namespace, name, created, !!opts.dryRun, admission) };
+      }
+      const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
+      const r = store.update(
+        namespace,
+        name,
+        (existing) => {
+          opts.check?.(existing);
+          return this.untracked(this.fields().apply(existing, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
+        },
+        { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission },
+      );
       return { code: 200, object: r.object };
     });
   }
 
   /**
    * V12 — a server-side apply PATCH (application/apply-patch+yaml) of a pod's status with
-   * ?fieldManager=…&force=true, as client-go's ApplyStatus sends it (patch.go applyPatcher →
-   * field-manager.ts). Only forced applies are modelled.
+   * ?fieldManager=…&force=true, as client-go's ApplyStatus sends it (patch.go applyPatcher → apply),
+   * after the typed conversion of the live pod (checkConvertible).
    */
   applyStatus(client: ClientIdentity, namespace: string, name: string, body: unknown, opts: { fieldManager: string; force: true }): ApiResponse<Pod> {
-    const text = `PATCH pods/${name}/status fieldManager=${opts.fieldManager} force=true`;
-    return this.mutate(client, 'PATCH', 'pods', namespace, name, text, `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`, () => {
-      const r = this.stores.pods.update(namespace, name, (existing) => serverSideApply(existing, body), { strategy: this.strategyFor('pods', 'status') });
-      return { code: 200, object: r.object };
-    });
+    const config = { apiVersion: 'v1', kind: 'Pod', ...(body as object), metadata: { name, namespace, ...(body as Partial<Pod>).metadata } } as Pod;
+    return this.apply(client, 'pods', namespace, name, config, { ...opts, subresource: 'status', check: checkConvertible as (live: ResourceType['pods']) => void });
+  }
+
+  /** Turns on managedFields for every write from now on (kube-apiserver's behaviour; serve and the served API use it). */
+  trackManagedFields(): void {
+    this.options = { ...this.options, managedFields: true };
+  }
+
+  private fieldManager?: FieldManager;
+
+  /** An applied object as stored while managedFields are not kept: without them (each apply then starts afresh). */
+  private untracked<T extends KubeObject>(obj: T): T {
+    if (!this.options.managedFields) delete obj.metadata.managedFields;
+    return obj;
+  }
+
+  /** The field manager, over the served kinds' OpenAPI definitions (built on first use). */
+  private fields(): FieldManager {
+    return (this.fieldManager ??= new FieldManager(schemaDefinitions()));
+  }
+
+  /** The update function of a PUT or PATCH, recording its manager when managed fields are kept. */
+  private tracker<T>(client: ClientIdentity, resource: Resource, subresource: 'status' | 'finalize' | undefined, fieldManager: string | undefined): (existing: T, next: T) => T {
+    if (!this.options.managedFields) return (_existing, next) => next;
+    const info = this.managerOf(client, resource, subresource, 'Update', fieldManager);
+    const reset = resetFields(resource, subresource);
+    return (existing, next) => {
+      this.fields().update(existing as KubeObject, next as KubeObject, info, reset, toTime(this.clock.now()));
+      return next;
+    };
+  }
+
+  /**
+   * buildManagerInfo: the fieldManager parameter or, without one, the client's product (upstream
+   * takes the User-Agent up to its first '/': kubelet, kube-controller-manager).
+   */
+  private managerOf(client: ClientIdentity, resource: Resource, subresource: string | undefined, operation: 'Apply' | 'Update', fieldManager: string | undefined): ManagerInfo {
+    const manager = fieldManager ?? (CONTROLLER_MANAGER_COMPONENTS.has(client.component) ? 'kube-controller-manager' : client.name.split('/')[0]);
+    return { manager, operation, apiVersion: this.stores[resource].strategy.apiVersion, ...(subresource ? { subresource } : {}) };
   }
 
   /**
@@ -375,6 +540,7 @@ export class ApiServer {
     return this.mutate(client, 'DELETE', resource, namespace, name, text, `${HANDLERS}/delete.go DeleteResource → ${STORE_SOURCE} Store.Delete`, () => {
       const errs = validateDeleteOptions(options);
       if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
+      if (resource === 'namespaces') return { code: 200, object: this.deleteNamespace(name, options) as DeleteResponseBody<R> };
       const admission = this.deleteAdmission<R>(client, resource, namespace, name, options);
       const { object, wasDeleted } = this.stores[resource].delete(namespace, name, options, admission);
       return { code: !wasDeleted && options.orphanDependents === false ? 202 : 200, object: object as DeleteResponseBody<R> };
@@ -390,44 +556,75 @@ export class ApiServer {
   }
 
   /**
-   * R78 — pods/eviction (eviction.go EvictionREST.Create). The pod is read; one that canIgnorePDB
-   * (terminal, Pending or already deleting) is deleted at once, with a resourceVersion
-   * precondition while it is Pending (shouldEnforceResourceVersion); any other would be checked
-   * against the PodDisruptionBudget that selects it — none are modelled, so it is deleted too.
-   * addConditionAndDeletePod first writes DisruptionTarget=True (EvictionByEvictionAPI) to the
-   * status through the status strategy (PodDisruptionConditions; not on a dry run), moving a
-   * resourceVersion precondition on to that write, then runs the pod's Store.Delete with the
-   * eviction's DeleteOptions. The answer is 201 with a Success Status.
+   * R78, D5–D7 — pods/eviction (eviction.go EvictionREST.Create). The pod is read; one that
+   * canIgnorePDB (terminal, Pending or already deleting) is deleted at once, with a
+   * resourceVersion precondition while it is Pending (shouldEnforceResourceVersion); any other is
+   * checked against the PodDisruptionBudget that selects it (checkPodDisruptionBudgets): a spent
+   * disruption is written to the budget's status, in this request, before the pod is deleted; a
+   * refusal is the 429 (or 403, 500) the check throws. The answer is 201 with a Success Status.
    */
   evict(client: ClientIdentity, namespace: string, name: string, eviction: Eviction, opts: { dryRun?: boolean } = {}): ApiResponse<Status> {
     const text = `CREATE pods/${name}/eviction${describeDeleteOptions(eviction.deleteOptions ?? {})}`;
     return this.mutate(client, 'CREATE', 'pods', namespace, name, text, `${EVICTION_SOURCE} EvictionREST.Create`, () => {
+      // An eviction is a create (of the pods/eviction subresource): refused in a terminating namespace (R122).
+      this.admitNamespaceLifecycle('pods', namespace, name);
       // create.go: mutating admission on the Eviction; EvictionREST.Create: createValidation on it
       // first. The pod's deletion that follows goes to the store without admission (ValidateAllObjectFunc).
       if (this.webhooks.has(true) || this.webhooks.has(false)) eviction = this.admitEviction(client, namespace, name, eviction, !!opts.dryRun);
-      let options = evictionDeleteOptions(name, eviction, !!opts.dryRun);
+      const options = evictionDeleteOptions(name, eviction, !!opts.dryRun);
+      const dryRun = (options.dryRun ?? []).length > 0;
       const pod = this.stores.pods.get(namespace, name);
-      if (canIgnorePDB(pod) && shouldEnforceResourceVersion(pod) && options.preconditions?.resourceVersion === undefined) {
-        options = { ...options, preconditions: { ...options.preconditions, resourceVersion: pod.metadata.resourceVersion } };
+      const rvUnset = options.preconditions?.resourceVersion === undefined;
+      const withResourceVersion = (): DeleteOptions => ({ ...options, preconditions: { ...options.preconditions, resourceVersion: pod.metadata.resourceVersion } });
+      if (canIgnorePDB(pod)) {
+        this.addConditionAndDeletePod(namespace, name, shouldEnforceResourceVersion(pod) && rvUnset ? withResourceVersion() : options);
+        return { code: 201, object: SUCCESS };
       }
-      if ((options.dryRun ?? []).length === 0 && this.options.release.enabled('PodDisruptionConditions')) {
-        const { object } = this.stores.pods.update(
-          namespace,
-          name,
-          (latest) => {
-            checkEvictionPreconditions(options, latest);
-            const status = { ...latest.status };
-            updatePodCondition(status, EVICTION_CONDITION, this.clock.now());
-            latest.status = status;
-            return latest;
-          },
-          { strategy: podStatusStrategy },
-        );
-        if (options.preconditions?.resourceVersion !== undefined) options = { ...options, preconditions: { ...options.preconditions, resourceVersion: object.metadata.resourceVersion } };
+      // The budget is read and written within this request: upstream's loopback client (GET, then
+      // UpdateStatus with conflict retries) cannot interleave with other requests here.
+      const decision = checkPodDisruptionBudgets(pod, this.stores.poddisruptionbudgets.list(namespace).items, this.clock.now(), this.options.release);
+      if (decision.kind === 'decrement' && !dryRun) {
+        const updated = decision.updated;
+        this.stores.poddisruptionbudgets.update(namespace, updated.metadata.name!, () => clone(updated), { strategy: this.statusStrategies.poddisruptionbudgets as Strategy<PodDisruptionBudget> });
       }
-      this.stores.pods.delete(namespace, name, options);
-      return { code: 201, object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
+      if (decision.kind !== 'unhealthy') {
+        this.addConditionAndDeletePod(namespace, name, options);
+        return { code: 201, object: SUCCESS };
+      }
+      try {
+        this.addConditionAndDeletePod(namespace, name, withResourceVersion());
+      } catch (e) {
+        // The pod changed since it was judged unhealthy (it may be ready now): the client is told to retry.
+        if (e instanceof StatusError && e.code === 409 && rvUnset) throw budgetStillProcessing(decision.pdb.metadata.name!);
+        throw e;
+      }
+      return { code: 201, object: SUCCESS };
     });
+  }
+
+  /**
+   * addConditionAndDeletePod: DisruptionTarget=True (EvictionByEvictionAPI) written to the status
+   * through the status strategy first (PodDisruptionConditions; not on a dry run), a
+   * resourceVersion precondition moving on to that write, then the pod's Store.Delete.
+   */
+  private addConditionAndDeletePod(namespace: string, name: string, deleteOptions: DeleteOptions): void {
+    let options = deleteOptions;
+    if ((options.dryRun ?? []).length === 0 && this.options.release.enabled('PodDisruptionConditions')) {
+      const { object } = this.stores.pods.update(
+        namespace,
+        name,
+        (latest) => {
+          checkEvictionPreconditions(options, latest);
+          const status = { ...latest.status };
+          updatePodCondition(status, EVICTION_CONDITION, this.clock.now());
+          latest.status = status;
+          return latest;
+        },
+        { strategy: podStatusStrategy },
+      );
+      if (options.preconditions?.resourceVersion !== undefined) options = { ...options, preconditions: { ...options.preconditions, resourceVersion: object.metadata.resourceVersion } };
+    }
+    this.stores.pods.delete(namespace, name, options);
   }
 
   /**
@@ -509,8 +706,47 @@ export class ApiServer {
     return reappeared ? entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : entries;
   }
 
-  private strategyFor(resource: Resource, subresource: 'status' | undefined): Strategy<never> | undefined {
-    return (resource === 'pods' && subresource === 'status' ? podStatusStrategy : undefined) as Strategy<never> | undefined;
+  /**
+   * R122 — the NamespaceLifecycle admission plugin for a create: a namespace that is terminating
+   * takes no new content (403 Forbidden with the NamespaceTerminating cause).
+   */
+  private admitNamespaceLifecycle(resource: Resource, namespace: string | undefined, name: string): void {
+    if (namespace === undefined || !this.stores.namespaces.exists(undefined, namespace)) return;
+    const ns = this.stores.namespaces.get(undefined, namespace);
+    if (isTerminating(ns)) throw namespaceTerminatingError(qualifiedResource(this.stores[resource].strategy), name, namespace);
+  }
+
+  /**
+   * R121 — namespace storage.go REST.Delete: the first DELETE stamps the namespace Terminating (the
+   * uid of the namespace read as a precondition, with the client's own); later ones answer with the
+   * namespace while spec.finalizers holds it, and once it is empty delete it as any object.
+   */
+  private deleteNamespace(name: string, options: DeleteOptions): Namespace | Status {
+    const store = this.stores.namespaces;
+    const ns = store.get(undefined, name);
+    const refused = namespaceDeletePreconditionError(ns, options);
+    if (refused) throw refused;
+    const dryRun = (options.dryRun ?? []).length > 0;
+    if (ns.metadata.deletionTimestamp === undefined) {
+      const preconditions = { uid: ns.metadata.uid, ...(options.preconditions?.resourceVersion ? { resourceVersion: options.preconditions.resourceVersion } : {}) };
+      return store.guaranteedUpdateRaw(undefined, name, preconditions, dryRun, (existing) => stampNamespaceTerminating(existing, options, this.clock.now()));
+    }
+    if ((ns.spec?.finalizers ?? []).length > 0) return ns;
+    return store.delete(undefined, name, { ...options, preconditions: { ...options.preconditions, uid: ns.metadata.uid } }).object;
+  }
+
+  /** The namespaced resources this apiserver stores, with their API version (the namespace controller's discovery). */
+  namespacedResources(): { resource: Resource; apiVersion: string }[] {
+    return (Object.keys(this.stores) as Resource[]).filter((r) => this.stores[r].strategy.namespaced).map((resource) => ({ resource, apiVersion: this.stores[resource].strategy.apiVersion }));
+  }
+
+  private strategyFor(resource: Resource, subresource: 'status' | 'finalize' | undefined): Strategy<never> | undefined {
+    if (subresource === 'finalize') {
+      if (resource !== 'namespaces') throw notFound(resource, 'finalize');
+      return this.finalizeStrategy as unknown as Strategy<never>;
+    }
+    if (subresource !== 'status') return undefined;
+    return (resource === 'pods' ? podStatusStrategy : this.statusStrategies[resource]) as Strategy<never> | undefined;
   }
 
   /** Runs one mutating request: records its arrival, runs it, and turns StatusErrors into failure responses. */
@@ -523,7 +759,10 @@ export class ApiServer {
     const record: RequestRecord = { id: ++this.requestCount, verb, resource, namespace, name, revisionBefore: this.etcd.currentRevision, response: undefined };
     if (!this.timeline.keepsEvents) this.requests.length = 0;
     this.requests.push(record);
-    const event = QUIET_RESOURCES.has(resource) ? undefined : this.timeline.record('apiserver', text, source, { actor: client.name });
+    // A namespace's deletion and its controller's writes are shown (their etcd writes stay quiet); the
+    // system namespaces kube-apiserver creates are not.
+    const quiet = QUIET_RESOURCES.has(resource) && !(resource === 'namespaces' && verb !== 'CREATE');
+    const event = quiet ? undefined : this.timeline.record('apiserver', text, source, { actor: client.name });
     if (event) event.requestId = record.id;
     this.etcd.currentRequestId = record.id;
     const created = this.createCounter;
@@ -634,8 +873,7 @@ export class ApiServer {
     text: (revision) => {
       const e = this.etcd.change(revision)!;
       const type = e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED';
-      const resource = resourceOf(e.key);
-      const plural = resource === 'minions' ? 'nodes' : resource;
+      const plural = pluralOf(e.key);
       return `${type} ${plural}/${e.key.slice(e.key.lastIndexOf('/') + 1)} rv=${revision}`;
     },
     patch: () => undefined,
@@ -712,6 +950,19 @@ export function deleteOptionsFromRequest(body: DeleteOptions | undefined, query:
 }
 
 
+/** The resource segment a watch's prefix selects ('' for a prefix above the resources). */
+function bucketOf(prefix: string): string {
+  return prefix.startsWith(REGISTRY) && prefix.indexOf('/', REGISTRY.length) > 0 ? resourceOf(prefix) : '';
+}
+
+/** The resource a key belongs to: nodes are stored as minions, services and endpoints under services/specs and services/endpoints. */
+function pluralOf(key: string): string {
+  const resource = resourceOf(key);
+  if (resource === 'minions') return 'nodes';
+  if (resource === 'services') return key.startsWith('/registry/services/endpoints/') ? 'endpoints' : 'services';
+  return resource;
+}
+
 /** The resource segment of a key, /registry/<resource>/[<namespace>/]<name>, without splitting it. */
 function resourceOf(key: string): string {
   return key.slice(REGISTRY.length, key.indexOf('/', REGISTRY.length));
@@ -727,7 +978,8 @@ function nodeNameOf(o: unknown): string | undefined {
  * of the nodes its old and new versions name, plus every unindexed watch.
  */
 class WatchIndex {
-  private readonly unindexed = new Set<Watch>();
+  /** The watches not indexed by node, by the resource segment of their prefix ('' for a watch of everything). */
+  private readonly unindexed = new Map<string, Set<Watch>>();
   private readonly byNode = new Map<string, Set<Watch>>();
 
   constructor(
@@ -736,8 +988,12 @@ class WatchIndex {
   ) {}
 
   add(w: Watch, node: string | undefined): void {
-    if (node === undefined) this.unindexed.add(w);
-    else {
+    if (node === undefined) {
+      const bucket = bucketOf(w.filter.prefix);
+      let set = this.unindexed.get(bucket);
+      if (!set) this.unindexed.set(bucket, (set = new Set()));
+      set.add(w);
+    } else {
       let set = this.byNode.get(node);
       if (!set) this.byNode.set(node, (set = new Set()));
       set.add(w);
@@ -745,7 +1001,7 @@ class WatchIndex {
   }
 
   remove(w: Watch, node: string | undefined): void {
-    if (node === undefined) this.unindexed.delete(w);
+    if (node === undefined) this.unindexed.get(bucketOf(w.filter.prefix))?.delete(w);
     else this.byNode.get(node)?.delete(w);
   }
 
@@ -771,8 +1027,13 @@ class WatchIndex {
     });
   }
 
+  /**
+   * The watches of the event's resource (a pod's change is not offered to the watches of
+   * EndpointSlices: the watch cache keeps one cacher per resource), then the node-indexed ones.
+   */
   private forEachInterested(e: EtcdEvent, visit: (w: Watch) => void): void {
-    this.unindexed.forEach(visit);
+    this.unindexed.get('')?.forEach(visit);
+    this.unindexed.get(resourceOf(e.key))?.forEach(visit);
     const a = nodeNameOf(e.value);
     const b = nodeNameOf(e.prev);
     if (a !== undefined) this.byNode.get(a)?.forEach(visit);

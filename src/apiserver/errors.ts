@@ -64,7 +64,8 @@ export interface FieldError {
 
 function describeFieldError(e: FieldError): string {
   const value = e.value === undefined ? '' : `: ${JSON.stringify(e.value)}`;
-  if (e.type === 'Forbidden' || e.type === 'Required value') return `${e.field}: ${e.type}: ${e.detail}`;
+  // field.Error.Error: a Required or Forbidden error with no detail ends at its type.
+  if (e.type === 'Forbidden' || e.type === 'Required value') return e.detail ? `${e.field}: ${e.type}: ${e.detail}` : `${e.field}: ${e.type}`;
   // field.ErrorTypeInvalid prints as "Invalid value" (field/errors.go ErrorType.String).
   return `${e.field}: ${e.type === 'Invalid' ? 'Invalid value' : e.type}${value}: ${e.detail}`;
 }
@@ -100,4 +101,15 @@ export function unprocessable(message: string): StatusError {
 /** errors.NewBadRequest (400). */
 export function badRequest(message: string): StatusError {
   return failure(400, 'BadRequest', message, undefined);
+}
+
+/** errors.NewTooManyRequests: 429 TooManyRequests; details.retryAfterSeconds when given (the server sends it as Retry-After). */
+export function tooManyRequests(message: string, retryAfterSeconds: number, causes: StatusCause[] = []): StatusError {
+  return failure(429, 'TooManyRequests', message, { ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}), ...(causes.length > 0 ? { causes } : {}) });
+}
+
+/** errors.NewForbidden: `poddisruptionbudgets.policy "web-pdb" is forbidden: <cause>`. */
+export function forbidden(qualifiedResource: string, name: string, cause: string): StatusError {
+  const [resource, ...group] = qualifiedResource.split('.');
+  return failure(403, 'Forbidden', `${qualifiedResource} "${name}" is forbidden: ${cause}`, { name, group: group.join('.') || undefined, kind: resource });
 }

@@ -20,11 +20,14 @@ export class EventRecorder {
     private readonly send: (event: Event) => void,
   ) {}
 
-  event(involvedObject: ObjectReference, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  /** `annotations`: AnnotatedEventf's (the kubelet's eviction Event names the offending containers so). */
+  event(involvedObject: ObjectReference, type: 'Normal' | 'Warning', reason: string, message: string, annotations?: Record<string, string>): void {
     this.counter += 1;
     const time = toTime(this.now());
+    const metadata: Event['metadata'] = { name: `${involvedObject.name ?? ''}.${this.nameInfix}.${this.counter}`, namespace: involvedObject.namespace ?? 'default' };
+    if (annotations) metadata.annotations = annotations;
     this.send({
-      metadata: { name: `${involvedObject.name ?? ''}.${this.nameInfix}.${this.counter}`, namespace: involvedObject.namespace ?? 'default' },
+      metadata,
       involvedObject,
       reason,
       message,

@@ -1,5 +1,10 @@
-import { badRequest, conflict } from './errors';
-import type { DeleteOptions, Pod, PodCondition } from './types';
+import { badRequest, conflict, forbidden, StatusError, tooManyRequests } from './errors';
+import { toTime } from './object';
+import { updateDisruptionAllowedCondition } from './pdb-helper';
+import { isPodReady } from './pod-util';
+import { labelSelectorAsSelector, SelectorError } from './selectors';
+import type { DeleteOptions, Pod, PodCondition, PodDisruptionBudget, PodDisruptionBudgetStatus } from './types';
+import type { Release } from '../release';
 
 /**
  * R78 — the pods/eviction subresource (pkg/registry/core/pod/storage/eviction.go EvictionREST):
@@ -64,4 +69,89 @@ export function checkEvictionPreconditions(options: DeleteOptions, latest: Pod):
   if (rv && rv !== latest.metadata.resourceVersion) {
     throw conflict('Pod', latest.metadata.name ?? '', `the ResourceVersion in the precondition (${rv}) does not match the ResourceVersion in record (${latest.metadata.resourceVersion}). The object might have been modified`);
   }
+}
+
+/** MaxDisruptedPodSize: evictions approved but not yet seen by the disruption controller, at most. */
+export const MAX_DISRUPTED_POD_SIZE = 2000;
+
+/**
+ * getPodDisruptionBudgets (and the lister's GetPodPodDisruptionBudgets): the budgets of the pod's
+ * namespace whose selector matches its labels. A budget without a selector, or with one that does
+ * not parse, matches nothing; an empty selector matches every pod (policy/v1, since 1.21).
+ */
+export function podDisruptionBudgetsFor(pod: Pod, budgets: readonly PodDisruptionBudget[]): PodDisruptionBudget[] {
+  return budgets.filter((pdb) => pdb.metadata.namespace === pod.metadata.namespace && budgetSelects(pdb, pod.metadata.labels));
+}
+
+/** Whether the budget's selector (metav1.LabelSelectorAsSelector: absent selects nothing) matches these labels. */
+export function budgetSelects(pdb: PodDisruptionBudget, labels: Readonly<Record<string, string>> | undefined): boolean {
+  const selector = pdb.spec?.selector;
+  if (!selector) return false;
+  try {
+    return labelSelectorAsSelector(selector).matches(labels);
+  } catch (e) {
+    if (e instanceof SelectorError) return false;
+    throw e;
+  }
+}
+
+/** What the budget check decided for a pod that cannot skip it. */
+export type BudgetDecision =
+  /** No budget covers the pod: delete it as asked. */
+  | { kind: 'none' }
+  /** The pod is not ready and the budget lets it go without spending a disruption: delete it with a resourceVersion precondition (it must not have become ready meanwhile). */
+  | { kind: 'unhealthy'; pdb: PodDisruptionBudget }
+  /** A disruption was spent: the budget's new status, to be written before the pod is deleted (not on a dry run). */
+  | { kind: 'decrement'; pdb: PodDisruptionBudget; updated: PodDisruptionBudget };
+
+/**
+ * The PodDisruptionBudget part of EvictionREST.Create: more than one budget is a 500; a pod that
+ * is not ready goes without spending a disruption when the budget's unhealthyPodEvictionPolicy
+ * is AlwaysAllow, or (IfHealthyBudget, the default) while the budget has its desired healthy
+ * pods; otherwise checkAndDecrement spends one disruption or refuses with 429.
+ */
+export function checkPodDisruptionBudgets(pod: Pod, budgets: readonly PodDisruptionBudget[], now: number, release: Release): BudgetDecision {
+  const matching = podDisruptionBudgetsFor(pod, budgets);
+  if (matching.length > 1) {
+    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500, reason: '', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.' });
+  }
+  if (matching.length === 0) return { kind: 'none' };
+  const pdb = matching[0];
+  const status: Partial<PodDisruptionBudgetStatus> = pdb.status ?? {};
+  if (!isPodReady(pod)) {
+    // The field is dropped on write while PDBUnhealthyPodEvictionPolicy is off, so only a release with it sees AlwaysAllow.
+    if (release.enabled('PDBUnhealthyPodEvictionPolicy') && pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow') return { kind: 'unhealthy', pdb };
+    if ((status.currentHealthy ?? 0) >= (status.desiredHealthy ?? 0) && (status.desiredHealthy ?? 0) > 0) return { kind: 'unhealthy', pdb };
+  }
+  return { kind: 'decrement', pdb, updated: checkAndDecrement(pod.metadata.name!, pdb, now) };
+}
+
+/** createTooManyRequestsError: the budget's status is older than its spec, or a conflict after an unhealthy pod's check. */
+export function budgetStillProcessing(pdbName: string): StatusError {
+  return tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 10, [{ reason: 'DisruptionBudget', message: `The disruption budget ${pdbName} is still being processed by the server.` }]);
+}
+
+/**
+ * checkAndDecrement: refuses with 429 while the budget's status has not caught up with its
+ * generation or allows no disruption (naming the healthy pods it needs and has), with 403 when
+ * its count is negative or too many approved evictions wait for the controller; otherwise the
+ * budget with one disruption fewer, its condition updated when none is left, and the pod entered
+ * in disruptedPods so that the controller stops counting it.
+ */
+export function checkAndDecrement(podName: string, pdb: PodDisruptionBudget, now: number): PodDisruptionBudget {
+  const name = pdb.metadata.name!;
+  const status: PodDisruptionBudgetStatus = pdb.status ?? { currentHealthy: 0, desiredHealthy: 0, disruptionsAllowed: 0, expectedPods: 0 };
+  if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) throw budgetStillProcessing(name);
+  const allowed = status.disruptionsAllowed ?? 0;
+  if (allowed < 0) throw forbidden('poddisruptionbudget.policy', name, 'pdb disruptions allowed is negative');
+  if (Object.keys(status.disruptedPods ?? {}).length > MAX_DISRUPTED_POD_SIZE) throw forbidden('poddisruptionbudget.policy', name, 'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
+  if (allowed === 0) {
+    throw tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 0, [
+      { reason: 'DisruptionBudget', message: `The disruption budget ${name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently` },
+    ]);
+  }
+  const updated: PodDisruptionBudget = { ...pdb, status: { ...status, disruptionsAllowed: allowed - 1 } };
+  if (allowed - 1 === 0) updateDisruptionAllowedCondition(updated, now);
+  updated.status!.disruptedPods = { ...status.disruptedPods, [podName]: toTime(now) };
+  return updated;
 }

@@ -1,32 +1,24 @@
 import { StatusError } from './errors';
-import { strategicMergePatch } from './strategic-merge';
 import type { Container, Pod } from './types';
 
 /**
- * Server-side apply as far as the controllers of v1.26–v1.28 use it (V12): a forced apply of a
- * pod's status fields (phase, conditions) through the status subresource. Its managedFields are
- * not modelled, so neither are conflicts (the controllers always force) nor the removal of fields
- * a manager stops applying (they re-send what they own, ExtractPodStatus). What is modelled:
- *
- * - the typed conversion of the live object (apimachinery managedfields `structuredMergeManager`,
- *   behind `skipNonAppliedManager.Apply`): a pod holding two entries with the same key in a
- *   list-map — two env vars of one name, two ports of one number and protocol, which validation
- *   only warns about — cannot be converted. Such a pod was stored without managedFields (the
- *   create's field manager update failed the same way and `UpdateNoErrors` dropped them), so the
- *   apply first tries to record the existing fields for a "before-first-apply" manager and fails
- *   there: an error that is not a Status, which responsewriters.ErrorToAPIStatus answers with 500
- *   and no reason (kubernetes#118261);
- * - otherwise the applied fields are merged into the object, list-maps by their keys (conditions
- *   by type), which is what a forced apply of fields nobody else keeps re-applying amounts to.
+ * V12 — the typed conversion of the live object before a server-side apply (apimachinery
+ * managedfields `structuredMergeManager`, behind `skipNonAppliedManager.Apply`), as the status
+ * applies of the controllers of v1.26–v1.28 meet it: a pod holding two entries with the same key
+ * in a list-map — two env vars of one name, two ports of one number and protocol, which validation
+ * only warns about — cannot be converted. Such a pod was stored without managedFields (the
+ * create's field manager update failed the same way and `UpdateNoErrors` dropped them), so the
+ * apply first tries to record the existing fields for a "before-first-apply" manager and fails
+ * there: an error that is not a Status, which responsewriters.ErrorToAPIStatus answers with 500
+ * and no reason (kubernetes#118261). Otherwise the apply goes on (managedfields/manager.ts).
  */
-export function serverSideApply(live: Pod, applied: unknown): Pod {
+export function checkConvertible(live: Pod): void {
   const duplicate = duplicateListMapKey(live);
   if (duplicate) {
     const object = `${live.metadata.namespace}/${live.metadata.name}; /v1, Kind=Pod`;
     const message = `failed to create manager for existing fields: failed to convert new object (${object}) to smd typed: ${duplicate}`;
     throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: '', code: 500 });
   }
-  return strategicMergePatch(live, applied);
 }
 
 /**

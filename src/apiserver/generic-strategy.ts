@@ -14,7 +14,13 @@ export function genericStrategy<T extends KubeObject>(config: {
   etcdPrefix?: string;
   namespaced: boolean;
   gcPolicy?: GarbageCollectionPolicy;
+  /**
+   * Whether metadata.generation counts spec changes (default true). Kinds without a spec leave it
+   * unset: Secrets, ConfigMaps and ServiceAccounts (their strategies' PrepareForCreate set none).
+   */
+  generation?: boolean;
 }): Strategy<T> {
+  const generation = config.generation ?? true;
   return {
     kind: config.kind,
     apiVersion: config.apiVersion,
@@ -23,13 +29,14 @@ export function genericStrategy<T extends KubeObject>(config: {
     namespaced: config.namespaced,
     allowUnconditionalUpdate: true,
     prepareForCreate(obj, now) {
-      obj.metadata.generation = 1;
+      if (generation) obj.metadata.generation = 1;
       obj.metadata.creationTimestamp = toTime(now);
     },
     validate(obj) {
       return validateFinalizers(obj.metadata.finalizers ?? []);
     },
     prepareForUpdate(next, old) {
+      if (!generation) return;
       const { metadata: _n, status: _ns, ...nextSpec } = next as KubeObject & { status?: unknown };
       const { metadata: _o, status: _os, ...oldSpec } = old as KubeObject & { status?: unknown };
       if (!jsonEqual(nextSpec, oldSpec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;

@@ -77,13 +77,16 @@ export function selectableFields(resource: string, obj: KubeObject): Record<stri
       return { ...base, 'status.replicas': String(o.status?.replicas ?? 0) };
     case 'namespaces':
       return { 'metadata.name': meta.name ?? '', 'status.phase': o.status?.phase ?? '' };
+    // pkg/registry/core/secret/strategy.go SelectableFields.
+    case 'secrets':
+      return { ...base, type: o.type ?? '' };
     default:
       return base;
   }
 }
 
 /** Resources whose field labels are converted by pkg/apis/core/v1/conversion.go (the others use runtime's default conversion). */
-const CORE_CONVERSIONS = new Set(['pods', 'nodes', 'events', 'namespaces']);
+const CORE_CONVERSIONS = new Set(['pods', 'nodes', 'events', 'namespaces', 'secrets']);
 
 /**
  * R70/R71 — decodes and validates list options the way handlers/get.go ListResource does: selectors that do

@@ -241,3 +241,19 @@ describe('V11 — validateSleepAction: a sleep handler\'s seconds within the gra
     expect(problems(Release.of(29, { PodLifecycleSleepAction: true }), 60)).to.deep.equal([`spec.containers[0].lifecycle.preStop.sleep: 60: ${OLD}`]);
   });
 });
+
+describe('activeDeadlineSeconds validation (validation.go ValidatePodSpec, ValidatePodUpdate)', () => {
+  const messages = (errs: { field: string; type: string; value?: unknown; detail?: string }[]) => errs.map((e) => `${e.field}: ${e.type}: ${JSON.stringify(e.value)}: ${e.detail}`);
+
+  it('K70 on create it is between 1 and 2147483647', () => {
+    expect(messages(podStrategy.validate!(pod({ activeDeadlineSeconds: 0 })))).to.deep.equal(['spec.activeDeadlineSeconds: Invalid: 0: must be between 1 and 2147483647, inclusive']);
+    expect(podStrategy.validate!(pod({ activeDeadlineSeconds: 1 }))).to.deep.equal([]);
+  });
+
+  it('K70 an update may set or lower it, never raise or remove it', () => {
+    expect(podStrategy.validateUpdate!(pod({ activeDeadlineSeconds: 10 }), pod())).to.deep.equal([]);
+    expect(podStrategy.validateUpdate!(pod({ activeDeadlineSeconds: 5 }), pod({ activeDeadlineSeconds: 10 }))).to.deep.equal([]);
+    expect(messages(podStrategy.validateUpdate!(pod({ activeDeadlineSeconds: 20 }), pod({ activeDeadlineSeconds: 10 })))).to.deep.equal(['spec.activeDeadlineSeconds: Invalid: 20: must be less than or equal to previous value']);
+    expect(messages(podStrategy.validateUpdate!(pod(), pod({ activeDeadlineSeconds: 10 })))).to.deep.equal(['spec.activeDeadlineSeconds: Invalid: null: must not update from a positive integer to nil value']);
+  });
+});

@@ -4,6 +4,7 @@ import { DEFAULT_RELEASE, type Release } from '../release';
 import type { Strategy } from './strategy';
 import type { FieldError } from './errors';
 import { validateFinalizers, validateObjectMetaUpdate } from './validation';
+import { append } from '../widest';
 
 /** The image a container gets when a scenario's manifest names none. */
 export const DEFAULT_IMAGE = 'registry.k8s.io/e2e-test-images/agnhost:2.53';
@@ -36,6 +37,23 @@ function setContainerDefaults(c: Container): void {
 /** The pod's API phase is Succeeded or Failed. */
 export function isTerminal(pod: Pod): boolean {
   return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+const MAX_INT32 = 2147483647;
+
+/**
+ * validation.go ValidatePodUpdate (K70): activeDeadlineSeconds may be set, or lowered, on a running
+ * pod — never raised nor removed; the first error ends the update's validation.
+ */
+export function activeDeadlineUpdateError(next: number | undefined, old: number | undefined): FieldError | undefined {
+  const field = 'spec.activeDeadlineSeconds';
+  if (next !== undefined) {
+    if (next < 0 || next > MAX_INT32) return { field, type: 'Invalid', value: next, detail: `must be between 0 and ${MAX_INT32}, inclusive` };
+    if (old !== undefined && old < next) return { field, type: 'Invalid', value: next, detail: 'must be less than or equal to previous value' };
+    return undefined;
+  }
+  if (old !== undefined) return { field, type: 'Invalid', value: null, detail: 'must not update from a positive integer to nil value' };
+  return undefined;
 }
 
 /** Spec fields a pod update may change (pkg/apis/core/validation ValidatePodUpdate, simplified to the common ones). */
@@ -140,7 +158,10 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
       (pod.spec?.initContainers ?? []).forEach((c, i) => {
         if (c.lifecycle && c.restartPolicy !== 'Always') errs.push({ field: `spec.initContainers[${i}].lifecycle`, type: 'Forbidden', detail: 'may not be set for init containers without restartPolicy=Always' });
       });
-      errs.push(...validateSleepActions(pod.spec, release));
+      append(errs, validateSleepActions(pod.spec, release));
+      // ValidatePodSpec: a deadline is a positive int32 (K70).
+      const deadline = pod.spec?.activeDeadlineSeconds;
+      if (deadline !== undefined && deadline !== null && (deadline < 1 || deadline > MAX_INT32)) errs.push({ field: 'spec.activeDeadlineSeconds', type: 'Invalid', value: deadline, detail: `must be between 1 and ${MAX_INT32}, inclusive` });
       return errs;
     },
 
@@ -153,6 +174,11 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
 
     validateUpdate(next, old) {
       const errs = validateObjectMetaUpdate(next.metadata, old.metadata);
+      const deadline = activeDeadlineUpdateError(next.spec?.activeDeadlineSeconds ?? undefined, old.spec?.activeDeadlineSeconds ?? undefined);
+      if (deadline) {
+        errs.push(deadline);
+        return errs;
+      }
       if (!jsonEqual(mutableSpecView(next.spec), mutableSpecView(old.spec))) {
         errs.push({ field: 'spec', type: 'Forbidden', detail: 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations)' });
       }

@@ -1,5 +1,5 @@
 import { toTime } from './object';
-import type { PodCondition, PodStatus } from './types';
+import type { Pod, PodCondition, PodStatus } from './types';
 
 /**
  * pkg/api/v1/pod UpdatePodCondition: sets the condition in place (appended if new); its
@@ -19,4 +19,9 @@ export function updatePodCondition(status: PodStatus, condition: PodCondition, n
     next.status === old.status && next.reason === old.reason && next.message === old.message && next.lastProbeTime === old.lastProbeTime && next.lastTransitionTime === old.lastTransitionTime;
   status.conditions = conditions.map((c, j) => (j === i ? next : c));
   return !equal;
+}
+
+/** pkg/api/v1/pod IsPodReady: the Ready condition is True. */
+export function isPodReady(pod: Pod): boolean {
+  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 }

@@ -34,6 +34,29 @@ export class LabelSelector {
   }
 }
 
+/** A metav1.LabelSelector as objects carry it (matchLabels, matchExpressions). */
+export interface LabelSelectorSpec {
+  matchLabels?: Readonly<Record<string, string>>;
+  matchExpressions?: readonly { key: string; operator: string; values?: readonly string[] }[];
+}
+
+const EXPRESSION_OPERATORS: Readonly<Record<string, LabelOperator>> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
+
+/**
+ * metav1.LabelSelectorAsSelector: every matchLabels pair and matchExpression must hold; an empty
+ * selector selects everything. An operator it does not know throws SelectorError with
+ * apimachinery's message (callers that skip invalid selectors catch it, as upstream's do).
+ */
+export function labelSelectorAsSelector(spec: LabelSelectorSpec): LabelSelector {
+  const requirements: LabelRequirement[] = Object.keys(spec.matchLabels ?? {}).map((key) => ({ key, operator: '=' as const, values: [spec.matchLabels![key]] }));
+  for (const e of spec.matchExpressions ?? []) {
+    const operator = EXPRESSION_OPERATORS[e.operator];
+    if (!operator) throw new SelectorError(`"${e.operator}" is not a valid label selector operator`);
+    requirements.push({ key: e.key, operator, values: e.values ?? [] });
+  }
+  return new LabelSelector(requirements);
+}
+
 /** labels.Requirement.Matches. */
 function requirementMatches(r: LabelRequirement, labels: Readonly<Record<string, string>>): boolean {
   const has = Object.prototype.hasOwnProperty.call(labels, r.key);

@@ -6,7 +6,7 @@ import { alreadyExists, conflict, invalid, notFound, StatusError } from './error
 import { Etcd, EtcdConflict, type StoredObject } from './etcd';
 import { encodeForStorage } from './encode';
 import { clone, copyForUpdate, toTime, type KubeObject } from './object';
-import type { Strategy } from './strategy';
+import { qualifiedKind, type Strategy } from './strategy';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, validateDeleteOptions } from './validation';
 
 export const STORE_SOURCE = 'staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go';
@@ -126,7 +126,7 @@ export class Store<T extends KubeObject> {
     meta.uid = options.uid;
     this.strategy.prepareForCreate(obj, this.clock.now());
     const errs = this.strategy.validate(obj);
-    if (errs.length > 0) throw invalid(this.strategy.kind, meta.name ?? '', errs);
+    if (errs.length > 0) throw invalid(qualifiedKind(this.strategy), meta.name ?? '', errs);
     // Store.Create: createValidation (validating admission) after BeforeCreate, before storage.
     options.admission?.validate(obj, undefined);
     const key = this.key(meta.namespace, meta.name ?? '');
@@ -167,13 +167,13 @@ export class Store<T extends KubeObject> {
           throw conflict(this.strategy.resource, name, 'the object has been modified; please apply your changes to the latest version and try again');
         }
         if ((rv === undefined || rv === '') && !strategy.allowUnconditionalUpdate) {
-          throw invalid(strategy.kind, name, [{ field: 'metadata.resourceVersion', type: 'Invalid', value: '', detail: 'must be specified for an update' }]);
+          throw invalid(qualifiedKind(strategy), name, [{ field: 'metadata.resourceVersion', type: 'Invalid', value: '', detail: 'must be specified for an update' }]);
         }
         this.beforeUpdate(strategy, next, existing);
         // updateValidation: validating admission on the fully formed object, before the
         // delete-during-update check, so it also judges the update that removes the last finalizer.
         options.admission?.validate(next, existing);
-        if (shouldDeleteDuringUpdate(next, existing)) {
+        if (shouldDeleteDuringUpdate(next, existing) && (this.strategy.shouldDeleteDuringUpdate?.(next, existing) ?? true)) {
           submitted = next;
           throw new EmptiedFinalizers();
         }
@@ -185,6 +185,14 @@ export class Store<T extends KubeObject> {
       this.deleteWithoutFinalizers(key, name, preconditions, !!options.dryRun);
       return { object: submitted, deletedDuringUpdate: true };
     }
+  }
+
+  /**
+   * Storage.GuaranteedUpdate straight on the stored object, without the update strategy: what a
+   * registry's own REST code writes (the namespace REST.Delete stamping Terminating, R121).
+   */
+  guaranteedUpdateRaw(namespace: string | undefined, name: string, preconditions: Preconditions, dryRun: boolean, tryUpdate: (existing: T) => T): T {
+    return this.guaranteedUpdate(this.key(namespace, name), name, preconditions, dryRun, tryUpdate);
   }
 
   /**
@@ -402,7 +410,7 @@ export class Store<T extends KubeObject> {
       meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
     }
     const errs = strategy.validateUpdate(next, old);
-    if (errs.length > 0) throw invalid(strategy.kind, meta.name ?? '', errs);
+    if (errs.length > 0) throw invalid(qualifiedKind(strategy), meta.name ?? '', errs);
   }
 
   /** Objects leave the store as the frozen stored versions: clients read them, and copy before changing. */

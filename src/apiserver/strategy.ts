@@ -32,4 +32,18 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   /** RESTGracefulDeleteStrategy.CheckGracefulDelete; absent = the resource is deleted without grace. */
   checkGracefulDelete?(obj: T, options: DeleteOptions): boolean;
   defaultGarbageCollectionPolicy?(): GarbageCollectionPolicy;
+  /** A further condition for an update of a deleting object to remove it (namespaces: spec.finalizers empty too, R120). */
+  shouldDeleteDuringUpdate?(next: T, existing: T): boolean;
+}
+
+/** The kind errors.NewInvalid names: Kind.group for a kind outside the core group (`ReplicaSet.apps "web" is invalid`). */
+export function qualifiedKind(strategy: Pick<Strategy, 'kind' | 'apiVersion'>): string {
+  const slash = strategy.apiVersion.indexOf('/');
+  return slash < 0 ? strategy.kind : `${strategy.kind}.${strategy.apiVersion.slice(0, slash)}`;
+}
+
+/** The resource errors.NewForbidden names: resource.group outside the core group (`replicasets.apps`). */
+export function qualifiedResource(strategy: Pick<Strategy, 'resource' | 'apiVersion'>): string {
+  const slash = strategy.apiVersion.indexOf('/');
+  return slash < 0 ? strategy.resource : `${strategy.resource}.${strategy.apiVersion.slice(0, slash)}`;
 }

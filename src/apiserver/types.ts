@@ -2,6 +2,8 @@ import type * as core from 'kubernetes-types/core/v1';
 import type * as apps from 'kubernetes-types/apps/v1';
 import type * as meta from 'kubernetes-types/meta/v1';
 import type * as coordination from 'kubernetes-types/coordination/v1';
+import type * as discovery from 'kubernetes-types/discovery/v1';
+import type * as policy from 'kubernetes-types/policy/v1';
 
 /**
  * kubernetes-types declares every field readonly; the registry mutates its private copies the way
@@ -30,6 +32,12 @@ export type Event = Mutable<core.Event> & { metadata: ObjectMeta };
 export type ReplicaSet = Mutable<apps.ReplicaSet> & { metadata: ObjectMeta };
 export type Namespace = Mutable<core.Namespace> & { metadata: ObjectMeta };
 export type Lease = Mutable<coordination.Lease> & { metadata: ObjectMeta };
+export type PodDisruptionBudget = Mutable<policy.PodDisruptionBudget> & { metadata: ObjectMeta };
+export type PodDisruptionBudgetStatus = Mutable<policy.PodDisruptionBudgetStatus>;
+export type Condition = Mutable<meta.Condition>;
+export type Secret = Mutable<core.Secret> & { metadata: ObjectMeta };
+export type ConfigMap = Mutable<core.ConfigMap> & { metadata: ObjectMeta };
+export type ServiceAccount = Mutable<core.ServiceAccount> & { metadata: ObjectMeta };
 export type Taint = Mutable<core.Taint>;
 export type NodeCondition = Mutable<core.NodeCondition>;
 export type Toleration = Mutable<core.Toleration>;
@@ -42,3 +50,11 @@ export type MutatingWebhook = Omit<Mutable<admissionregistration.MutatingWebhook
 /** kubernetes-types' RuleWithOperations lacks the Rule fields it embeds (resources, scope). */
 export type RuleWithOperations = Mutable<admissionregistration.RuleWithOperations> & { resources?: string[]; scope?: string };
 export type LabelSelectorSpec = Mutable<meta.LabelSelector>;
+export type Service = Mutable<core.Service> & { metadata: ObjectMeta };
+export type ServicePort = Mutable<core.ServicePort>;
+export type Endpoints = Mutable<core.Endpoints> & { metadata: ObjectMeta };
+export type EndpointSubset = Mutable<core.EndpointSubset>;
+export type EndpointAddress = Mutable<core.EndpointAddress>;
+export type EndpointSlice = Mutable<discovery.EndpointSlice> & { metadata: ObjectMeta };
+export type Endpoint = Mutable<discovery.Endpoint>;
+export type Probe = Mutable<core.Probe>;

@@ -49,7 +49,7 @@ export class Watch {
   constructor(
     private readonly clock: Clock,
     private readonly latencyMs: number,
-    private readonly filter: WatchFilter,
+    readonly filter: WatchFilter,
     private readonly handler: (e: WatchEvent) => void,
     private readonly unsubscribe: () => void,
   ) {}

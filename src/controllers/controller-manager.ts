@@ -2,6 +2,8 @@ import type { ApiServer } from '../apiserver/apiserver';
 import type { Clock } from '../clock';
 import type { Release } from '../release';
 import type { PodGCConfig } from './pod-gc';
+import type { EndpointsConfig } from './endpoint/endpoints-controller';
+import type { EndpointSliceConfig } from './endpointslice/endpointslice-controller';
 import type { Timeline } from '../timeline/timeline';
 import type { SharedInformerFactory } from './informer';
 
@@ -21,6 +23,10 @@ export interface ControllerContext {
 /** kube-controller-manager's component config, one entry per controller that has settings. */
 export interface ControllerConfig {
   readonly podGC: PodGCConfig;
+  /** --endpointslice-updates-batch-period, --max-endpoints-per-slice (defaults when absent). */
+  readonly endpointSlice?: EndpointSliceConfig;
+  /** --endpoint-updates-batch-period (default when absent). */
+  readonly endpoints?: EndpointsConfig;
 }
 
 /**

@@ -11,14 +11,16 @@ const SOURCE = 'pkg/controller/garbagecollector/garbagecollector.go';
 const OPERATIONS = 'pkg/controller/garbagecollector/operations.go';
 const IDENTITY: ClientIdentity = { name: 'garbage-collector', component: 'gc' };
 
-/** The kinds whose ownership the simulated collector follows: ReplicaSets own Pods. */
-const WATCHED: readonly Resource[] = ['replicasets', 'pods'];
+/** The kinds whose ownership the simulated collector follows: ReplicaSets own Pods, Services own EndpointSlices. */
+const WATCHED: readonly Resource[] = ['replicasets', 'pods', 'services', 'endpointslices'];
 
 /** The REST mapping of the owner kinds the simulation knows (apiResource); other kinds cannot be resolved. */
 const RESOURCES: Readonly<Record<string, { resource: Resource; namespaced: boolean }>> = {
   ReplicaSet: { resource: 'replicasets', namespaced: true },
   Pod: { resource: 'pods', namespaced: true },
   Node: { resource: 'nodes', namespaced: false },
+  Service: { resource: 'services', namespaced: true },
+  EndpointSlice: { resource: 'endpointslices', namespaced: true },
 };
 
 interface Item {

@@ -46,7 +46,9 @@ const CONDITION_TAINTS: Record<string, Record<string, string>> = {
   NetworkUnavailable: { True: 'node.kubernetes.io/network-unavailable' },
   PIDPressure: { True: 'node.kubernetes.io/pid-pressure' },
 };
-const CONDITION_TAINT_KEYS = new Set(Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)));
+/** UnschedulableTaintTemplate: spec.unschedulable (a cordoned node) becomes this NoSchedule taint. */
+export const TAINT_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
+const CONDITION_TAINT_KEYS = new Set([...Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)), TAINT_UNSCHEDULABLE]);
 
 /** nodeHealthData: what the controller last saw of a node, and when it last saw it change. */
 interface NodeHealth {
@@ -203,7 +205,7 @@ export class NodeLifecycleController {
     }
   }
 
-  /** doNoScheduleTaintingPass: the condition taints (NoSchedule) follow the node's conditions. */
+  /** doNoScheduleTaintingPass: the condition taints (NoSchedule) follow the node's conditions, and the unschedulable one its spec. */
   private doNoScheduleTaintingPass(name: string): void {
     const got = this.api.get('nodes', undefined, name);
     if (!got.ok) return;
@@ -213,6 +215,8 @@ export class NodeLifecycleController {
       const key = CONDITION_TAINTS[c.type]?.[c.status];
       if (key) want.push({ key, effect: 'NoSchedule' });
     }
+    // Map node.Spec.Unschedulable to a taint (K82).
+    if (node.spec?.unschedulable) want.push({ key: TAINT_UNSCHEDULABLE, effect: 'NoSchedule' });
     const have = (node.spec?.taints ?? []).filter((t) => t.effect === 'NoSchedule' && CONDITION_TAINT_KEYS.has(t.key));
     const add = want.filter((w) => !have.some((h) => h.key === w.key));
     const remove = have.filter((h) => !want.some((w) => w.key === h.key));

@@ -1,5 +1,10 @@
 import type { ControllerDescriptor } from './controller-manager';
+import { EndpointsController } from './endpoint/endpoints-controller';
+import { EndpointSliceController } from './endpointslice/endpointslice-controller';
+import { DisruptionController } from './disruption/disruption';
+import { NamespaceController } from './namespace/namespace-controller';
 import { GarbageCollector } from './garbage-collector';
+import { NodeIpamController } from './node-ipam';
 import { NodeLifecycleController, nodeLifecycleConfig } from './node-lifecycle';
 import { PodGarbageCollector } from './pod-gc';
 import { podInformer } from './pod-informer';
@@ -12,6 +17,16 @@ import { TaintEvictionController } from './taint-eviction';
  * place a controller is registered; `--controllers` (ClusterOptions.controllers) picks among them.
  */
 export const CONTROLLERS: readonly ControllerDescriptor[] = [
+  {
+    name: 'endpoints-controller',
+    aliases: ['endpoint'],
+    start: (ctx) => new EndpointsController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.config.endpoints),
+  },
+  {
+    name: 'endpointslice-controller',
+    aliases: ['endpointslice'],
+    start: (ctx) => new EndpointSliceController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.config.endpointSlice),
+  },
   {
     name: 'garbage-collector-controller',
     aliases: ['garbagecollector'],
@@ -31,6 +46,15 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     },
   },
   {
+    name: 'node-ipam-controller',
+    aliases: ['nodeipam'],
+    start: (ctx) => {
+      const c = new NodeIpamController(ctx.api);
+      c.start();
+      return c;
+    },
+  },
+  {
     name: 'node-lifecycle-controller',
     aliases: ['nodelifecycle'],
     start: (ctx) => {
@@ -46,6 +70,16 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
       c.start();
       return c;
     },
+  },
+  {
+    name: 'disruption-controller',
+    aliases: ['disruption'],
+    start: (ctx) => new DisruptionController(ctx).start(),
+  },
+  {
+    name: 'namespace-controller',
+    aliases: ['namespace'],
+    start: (ctx) => new NamespaceController(ctx).start(),
   },
 ];
 

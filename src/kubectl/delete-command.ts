@@ -1,5 +1,6 @@
 import type { DeleteOptions } from 'kubernetes-types/meta/v1';
 import { DEFAULT_RELEASE, type Release } from '../release';
+import { append } from '../widest';
 
 /**
  * Turns one `kubectl delete …` command line into what kubectl v1.33 would do, without a
@@ -14,7 +15,10 @@ import { DEFAULT_RELEASE, type Release } from '../release';
  * the request itself (path-segment checks on namespace and name).
  */
 
-export type KubectlResource = 'pods' | 'replicasets';
+export type KubectlResource = 'pods' | 'replicasets' | 'namespaces';
+
+/** The cluster-scoped ones: no namespace in their path (client-go sets none). */
+export const CLUSTER_SCOPED: ReadonlySet<KubectlResource> = new Set(['namespaces']);
 
 export interface KubectlDeleteCommand {
   /** 'pod', 'pods', 'po', 'pod/NAME' → 'pods'; 'replicaset', 'replicasets', 'rs', 'rs/NAME' → 'replicasets'. */
@@ -66,10 +70,11 @@ export class UnsupportedKubectlError extends Error {
 }
 
 const SUPPORTED =
-  'supported: `kubectl delete pod|replicaset NAME… (or TYPE/NAME…, -l SELECTOR, --all) with -n/--namespace, --grace-period, --now, --force, ' +
-  '--cascade, --dry-run, --wait, --timeout, --ignore-not-found, -o name, -i/--interactive`';
+  'supported: `kubectl delete pod|replicaset|namespace NAME… (or TYPE/NAME…, -l SELECTOR, --all) with -n/--namespace, --grace-period, --now, --force, ' +
+  '--cascade, --dry-run, --wait, --timeout, --ignore-not-found, -o name, -i/--interactive`, and `kubectl drain|cordon|uncordon NODE` ' +
+  '(drain with --force, --ignore-daemonsets, --delete-emptydir-data, --grace-period, --timeout, --pod-selector, --disable-eviction, --dry-run)';
 
-function unsupported(what: string, hint = ''): UnsupportedKubectlError {
+export function unsupported(what: string, hint = ''): UnsupportedKubectlError {
   return new UnsupportedKubectlError(`${what} is not modelled by this simulator; ${SUPPORTED}${hint && `. ${hint}`}`);
 }
 
@@ -79,7 +84,7 @@ function unsupported(what: string, hint = ''): UnsupportedKubectlError {
 // that has one takes its value only as --flag=value; a bare --flag means noOpt.
 
 type FlagKind = 'bool' | 'string' | 'int' | 'duration';
-interface FlagSpec {
+export interface FlagSpec {
   name: string;
   short?: string;
   kind: FlagKind;
@@ -88,7 +93,18 @@ interface FlagSpec {
   /** Defined on the root command, so it may also appear before the verb. */
   global?: boolean;
 }
-type FlagValue = string | boolean | bigint;
+export type FlagValue = string | boolean | bigint;
+
+/** kubectl's global (persistent) flags other than -n (`kubectl options`), none of them modelled. */
+export const GLOBAL_FLAGS: FlagSpec[] = [
+  ...['as', 'as-group', 'as-uid', 'cache-dir', 'certificate-authority', 'client-certificate', 'client-key', 'cluster',
+    'context', 'kubeconfig', 'password', 'profile', 'profile-output', 'request-timeout', 'tls-server-name', 'token',
+    'user', 'username', 'vmodule', 'log-flush-frequency'].map((name): FlagSpec => ({ name, kind: 'string', global: true })),
+  ...['disable-compression', 'insecure-skip-tls-verify', 'match-server-version', 'warnings-as-errors'].map(
+    (name): FlagSpec => ({ name, kind: 'bool', global: true })),
+  { name: 'server', short: 's', kind: 'string', global: true },
+  { name: 'v', short: 'v', kind: 'string', global: true },
+];
 
 const FLAGS: FlagSpec[] = [
   // modelled
@@ -115,14 +131,7 @@ const FLAGS: FlagSpec[] = [
   { name: 'kustomize', short: 'k', kind: 'string' },
   { name: 'raw', kind: 'string' },
   { name: 'recursive', short: 'R', kind: 'bool' },
-  // kubectl's other global flags (`kubectl options`)
-  ...['as', 'as-group', 'as-uid', 'cache-dir', 'certificate-authority', 'client-certificate', 'client-key', 'cluster',
-    'context', 'kubeconfig', 'password', 'profile', 'profile-output', 'request-timeout', 'tls-server-name', 'token',
-    'user', 'username', 'vmodule', 'log-flush-frequency'].map((name): FlagSpec => ({ name, kind: 'string', global: true })),
-  ...['disable-compression', 'insecure-skip-tls-verify', 'match-server-version', 'warnings-as-errors'].map(
-    (name): FlagSpec => ({ name, kind: 'bool', global: true })),
-  { name: 'server', short: 's', kind: 'string', global: true },
-  { name: 'v', short: 'v', kind: 'string', global: true },
+  ...GLOBAL_FLAGS,
 ];
 
 /**
@@ -149,7 +158,7 @@ function own<T>(record: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
-function tryGoBool(s: string): boolean | undefined {
+export function tryGoBool(s: string): boolean | undefined {
   try {
     return parseGoBool(s);
   } catch {
@@ -256,7 +265,7 @@ export function splitCommandLine(line: string): string[] {
 // `kubectl delete`, with kubectl's WarnWordSepNormalizeFunc (component-base/cli/flag) turning
 // "_" in long names into "-". pflag stops at the first error; we keep going only to find the verb.
 
-interface ParsedLine {
+export interface ParsedLine {
   values: Map<string, FlagValue>;
   positionals: string[];
   warnings: string[];
@@ -280,8 +289,8 @@ function setFlag(spec: FlagSpec, raw: string, out: ParsedLine): void {
   out.values.set(spec.name, value);
 }
 
-function parseFlags(args: string[], registered: (spec: FlagSpec) => boolean): ParsedLine {
-  const flags = FLAGS.filter(registered);
+export function parseFlags(args: string[], registered: (spec: FlagSpec) => boolean, table: readonly FlagSpec[] = FLAGS): ParsedLine {
+  const flags = table.filter(registered);
   const byName = new Map(flags.map((f) => [f.name, f]));
   const byShort = new Map(flags.filter((f) => f.short).map((f) => [f.short as string, f]));
   const out: ParsedLine = { values: new Map(), positionals: [], warnings: [], unmodelled: [] };
@@ -299,7 +308,7 @@ function parseFlags(args: string[], registered: (spec: FlagSpec) => boolean): Pa
     }
     try {
       if (s === '--') {
-        out.positionals.push(...args.slice(i));
+        append(out.positionals, args.slice(i));
         break;
       }
       if (s.startsWith('--')) {
@@ -350,6 +359,7 @@ function parseFlags(args: string[], registered: (spec: FlagSpec) => boolean): Pa
 const RESOURCE_ALIASES: Record<string, KubectlResource> = {
   pods: 'pods', pod: 'pods', po: 'pods',
   replicasets: 'replicasets', replicaset: 'replicasets', rs: 'replicasets',
+  namespaces: 'namespaces', namespace: 'namespaces', ns: 'namespaces',
   'replicasets.apps': 'replicasets', 'replicaset.apps': 'replicasets',
   'replicasets.v1.apps': 'replicasets', 'replicaset.v1.apps': 'replicasets',
 };
@@ -358,7 +368,7 @@ const PROPAGATION: Record<string, 'Background' | 'Foreground' | 'Orphan'> = {
 };
 
 /** What PrintObj prints: the lower-case kind, with ".group" for non-core groups. */
-const KIND_STRING: Record<KubectlResource, string> = { pods: 'pod', replicasets: 'replicaset.apps' };
+const KIND_STRING: Record<KubectlResource, string> = { pods: 'pod', replicasets: 'replicaset.apps', namespaces: 'namespace' };
 
 function resolveType(arg: string): KubectlResource {
   if (arg.includes(',')) throw unsupported(`more than one resource type (${arg})`);
@@ -447,14 +457,30 @@ export function splitEnvironment(words: string[]): { env: Map<string, string>; w
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * helpers.go GetDryRunStrategy: none, client or server; a boolean or the bare flag (NoOptDefVal
+ * "unchanged") is a deprecated spelling, reported through klog.Warning.
+ */
+export function dryRunStrategy(dryRunFlag: string, warnings: string[], fail: (message: string) => never): 'none' | 'client' | 'server' {
+  const dryRunBool = tryGoBool(dryRunFlag);
+  if (dryRunBool !== undefined) {
+    const dryRun = dryRunBool ? 'client' : 'none';
+    warnings.push(`--dry-run=${dryRunFlag} is deprecated (boolean value) and can be replaced with --dry-run=${dryRun}.`);
+    return dryRun;
+  }
+  if (dryRunFlag === 'unchanged') {
+    warnings.push('--dry-run is deprecated and can be replaced with --dry-run=client.');
+    return 'client';
+  }
+  if (dryRunFlag !== 'none' && dryRunFlag !== 'client' && dryRunFlag !== 'server') fail(`error: Invalid dry-run value (${dryRunFlag}). Must be "none", "server", or "client".`);
+  return dryRunFlag as 'none' | 'client' | 'server';
+}
+
 export function parseKubectlDelete(commandLine: string, release: Release = DEFAULT_RELEASE): KubectlDeleteCommand {
   const { env, words } = splitEnvironment(splitCommandLine(commandLine));
   if (words[0] !== 'kubectl') throw unsupported(`a command line that does not start with "kubectl" (${q(commandLine)})`);
   const parsed = parseFlags(words.slice(1), (spec) => spec.name !== 'interactive' || interactiveFlagRegistered(release, env));
   const [verb, ...args] = parsed.positionals;
-  if (verb === 'drain') {
-    throw unsupported('kubectl drain', 'To evict a pod as drain does, use the step `When the user evicts pod "NAME"`; the real kubectl drain works against `npx terminating serve --clock fast=60`');
-  }
   if (verb !== 'delete') throw unsupported(verb === undefined ? 'kubectl without a command' : `kubectl ${verb}`);
 
   const warnings = parsed.warnings;
@@ -495,20 +521,7 @@ export function parseKubectlDelete(commandLine: string, release: Release = DEFAU
   if (gracePeriod === 0n && !force) gracePeriod = 1n;
   if (force && gracePeriod < 0n) gracePeriod = 0n;
 
-  // helpers.go GetDryRunStrategy: a boolean or the bare flag (NoOptDefVal "unchanged") is a
-  // deprecated spelling, reported through klog.Warning.
-  const dryRunFlag = flag<string>('dry-run', 'none');
-  const dryRunBool = tryGoBool(dryRunFlag);
-  let dryRun = dryRunFlag;
-  if (dryRunBool !== undefined) {
-    dryRun = dryRunBool ? 'client' : 'none';
-    warnings.push(`--dry-run=${dryRunFlag} is deprecated (boolean value) and can be replaced with --dry-run=${dryRun}.`);
-  } else if (dryRunFlag === 'unchanged') {
-    dryRun = 'client';
-    warnings.push('--dry-run is deprecated and can be replaced with --dry-run=client.');
-  } else if (!['none', 'client', 'server'].includes(dryRunFlag)) {
-    fail(`error: Invalid dry-run value (${dryRunFlag}). Must be "none", "server", or "client".`);
-  }
+  const dryRun = dryRunStrategy(flag<string>('dry-run', 'none'), warnings, fail);
 
   // Complete then builds the resource list from the arguments (builder.go): LabelSelectorParam
   // ignores an empty -l; SelectAllParam refuses --all beside a selector.
@@ -543,7 +556,7 @@ export function parseKubectlDelete(commandLine: string, release: Release = DEFAU
   // delete.go PrintObj: "force deleted" when the final grace period is 0, plus the dry-run suffix.
   let operation = gracePeriod === 0n ? 'force deleted' : 'deleted';
   // Since kubectl v1.34 (#126619 "show namespace on delete") a namespaced object's line names its namespace.
-  if (release.atLeast(34)) operation += ` from ${namespace} namespace`;
+  if (release.atLeast(34) && !CLUSTER_SCOPED.has(resource)) operation += ` from ${namespace} namespace`;
   if (dryRun === 'client') operation += ' (dry run)';
   if (dryRun === 'server') operation += ' (server dry run)';
 
@@ -597,7 +610,7 @@ export function printedLine(cmd: KubectlDeleteCommand, name: string): string {
 
 /** client-go rest.Request.Namespace / Name: the error for a path-unsafe segment, checked as each request is built. */
 export function pathSegmentError(cmd: KubectlDeleteCommand, name?: string): string | undefined {
-  const nsProblems = pathSegmentProblems(cmd.namespace);
+  const nsProblems = CLUSTER_SCOPED.has(cmd.resource) ? [] : pathSegmentProblems(cmd.namespace);
   if (nsProblems.length > 0) return `invalid namespace ${q(cmd.namespace)}: [${nsProblems.join(' ')}]`;
   if (name === undefined) return undefined;
   if (name === '') return 'resource name may not be empty';

@@ -76,6 +76,10 @@ const LINES: string[] = [
   'kubectl -n default delete pod web --wait=false',
   'kubectl delete pod',
   'kubectl delete',
+  // namespaces (R121, C10): stamped Terminating, emptied by the namespace controller, then gone
+  'kubectl delete namespace team',
+  'kubectl delete ns team --wait=false',
+  'kubectl delete namespace nope',
   // output and bad flags
   'kubectl delete pod web -o name',
   'kubectl delete pod web -o yaml',
@@ -111,6 +115,9 @@ function fixture(): Cluster {
   for (const [name, app] of [['web', 'web'], ['api', 'api'], ['batch', 'web']] as const) {
     cluster.apiserver.create(USER, 'pods', 'default', podManifest(name, { app }));
   }
+  // R121, C10: a namespace with a pod of its own, for `kubectl delete namespace`.
+  cluster.apiserver.create(USER, 'namespaces', undefined, { metadata: { name: 'team' } });
+  cluster.apiserver.create(USER, 'pods', 'team', podManifest('worker'));
   cluster.advance(60_000);
   return cluster;
 }

@@ -4,11 +4,14 @@ import type { KubeObject } from '../apiserver/object';
 import type { Cluster } from '../cluster';
 import { KUBECTL } from '../cluster';
 import type { Release } from '../release';
-import { confirmationPrompt, confirms, KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
+import { runDrain } from './drain';
+import { isDrainLine, parseKubectlDrain } from './drain-command';
+import { CLUSTER_SCOPED, confirmationPrompt, confirms, KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
+import { append } from '../widest';
 
 /** One HTTP request as kubectl sends it: what a server listening on the wire would see. */
 export interface KubectlRequest {
-  method: 'GET' | 'DELETE';
+  method: 'GET' | 'DELETE' | 'POST' | 'PATCH';
   path: string;
   /** The query string as client-go encodes it (url.Values.Encode: keys sorted, QueryEscape'd), without '?'. */
   query: string;
@@ -53,14 +56,14 @@ function queryEscape(s: string): string {
 }
 
 /** Go's url.Values.Encode: keys in sorted order. */
-function encodeQuery(params: Record<string, string>): string {
+export function encodeQuery(params: Record<string, string>): string {
   return Object.keys(params)
     .sort()
     .map((k) => `${queryEscape(k)}=${queryEscape(params[k] as string)}`)
     .join('&');
 }
 
-const API_PREFIX: Record<KubectlResource, string> = { pods: '/api/v1', replicasets: '/apis/apps/v1' };
+const API_PREFIX: Record<KubectlResource, string> = { pods: '/api/v1', replicasets: '/apis/apps/v1', namespaces: '/api/v1' };
 
 type ErrorStatus = { reason?: string; message?: string };
 
@@ -76,11 +79,13 @@ class RecordingClient {
   constructor(
     private readonly cluster: Cluster,
     private readonly resource: KubectlResource,
-    private readonly namespace: string,
+    /** Undefined for a cluster-scoped resource. */
+    private readonly namespace: string | undefined,
   ) {}
 
   private path(name?: string): string {
-    return `${API_PREFIX[this.resource]}/namespaces/${this.namespace}/${this.resource}${name === undefined ? '' : `/${name}`}`;
+    const scope = this.namespace === undefined ? '' : `/namespaces/${this.namespace}`;
+    return `${API_PREFIX[this.resource]}${scope}/${this.resource}${name === undefined ? '' : `/${name}`}`;
   }
 
   /** Sends one request; `seen` runs when kubectl has the answer, before the instant's reactions run. */
@@ -123,6 +128,7 @@ function serverError(status: ErrorStatus): string {
  * after the other. Throws UnsupportedKubectlError for lines the simulation does not model.
  */
 export function runKubectl(cluster: Cluster, line: string, options: KubectlOptions = { release: cluster.release }): KubectlResult {
+  if (isDrainLine(line)) return runDrainLine(cluster, line);
   cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), `${SOURCE} RunDelete`, { actor: 'kubectl' });
   let cmd: KubectlDeleteCommand;
   try {
@@ -131,7 +137,7 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
     if (e instanceof KubectlError) return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n'), requests: [] };
     throw e;
   }
-  const client = new RecordingClient(cluster, cmd.resource, cmd.namespace);
+  const client = new RecordingClient(cluster, cmd.resource, CLUSTER_SCOPED.has(cmd.resource) ? undefined : cmd.namespace);
   // stdout as kubectl writes it: lines, and the confirmation question without a newline.
   let stdout = '';
   const print = (line: string) => void (stdout += `${line}\n`);
@@ -199,7 +205,7 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
       errors.push(serverError(res.status));
     }
   }
-  if (errors.length > 0) return stderr.push(...errors), end(1);
+  if (errors.length > 0) return append(stderr, errors), end(1);
   if (!cmd.wait) return end(0);
 
   // cmd/wait RunWait: one deadline for all objects (watchtools.ContextWithOptionalTimeout logs a
@@ -214,6 +220,17 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
     return end(1, cluster.blockers());
   }
   return end(0);
+}
+
+/** `kubectl drain|cordon|uncordon …` (src/kubectl/drain.ts). */
+function runDrainLine(cluster: Cluster, line: string): KubectlResult {
+  cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), 'staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go RunDrain', { actor: 'kubectl' });
+  try {
+    return runDrain(cluster, parseKubectlDrain(line));
+  } catch (e) {
+    if (e instanceof KubectlError) return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n'), requests: [] };
+    throw e;
+  }
 }
 
 /**

@@ -24,6 +24,12 @@ export interface RealRunLimits {
   virtualMs: number;
   /** Wall-clock bound on one run; kubectl is killed after it. */
   wallMs: number;
+  /**
+   * For a kubectl that polls instead of watching (drain): time may also move once kubectl has had
+   * no request in flight for this long (wall time), one due instant at a time, as the jump clock
+   * does for polling clients; with nothing due it waits for kubectl's next request.
+   */
+  pollingQuietMs?: number;
 }
 
 /** What a run gets besides its arguments. */
@@ -59,6 +65,8 @@ interface Exchange {
 export class RealKubectlSession {
   private readonly exchanges: Exchange[] = [];
   private wake: () => void = () => {};
+  /** Wall time of the last request kubectl sent or finished (for polling runs). */
+  private lastActivity = 0;
   private child?: ChildProcess;
 
   private constructor(
@@ -106,7 +114,11 @@ export class RealKubectlSession {
       deletedSent: false,
       done: false,
     };
-    if (DISCOVERY.test(url.pathname)) return handler(req, res);
+    this.lastActivity = Date.now();
+    if (DISCOVERY.test(url.pathname)) {
+      res.once('finish', () => (this.lastActivity = Date.now()));
+      return handler(req, res);
+    }
     this.exchanges.push(exchange);
     // The body, as the handler reads it (every chunk passes through emit('data')).
     const chunks: Buffer[] = [];
@@ -119,6 +131,7 @@ export class RealKubectlSession {
     const finish = () => {
       if (exchange.done) return;
       exchange.done = true;
+      this.lastActivity = Date.now();
       this.wake();
     };
     res.once('finish', finish);
@@ -206,12 +219,32 @@ export class RealKubectlSession {
 
     let stopped: string | undefined;
     const deadline = this.cluster.clock.now() + limits.virtualMs;
+    const quiet = limits.pollingQuietMs;
     const wallTimer = setTimeout(() => {
       stopped = `kubectl did not finish within ${limits.wallMs} ms of wall-clock time`;
       child.kill('SIGKILL');
     }, limits.wallMs);
     try {
       while (exitCode === undefined) {
+        // Not before kubectl's first request: starting the process takes longer than the quiet period.
+        if (quiet !== undefined && this.exchanges.length > 0 && this.exchanges.every((e) => e.done) && Date.now() - this.lastActivity >= quiet) {
+          const next = this.cluster.clock.nextTimerAt();
+          if (next !== undefined && next <= deadline) {
+            // One instant: everything due at the next timer's time, as the jump clock's step.
+            const at = next;
+            while (this.cluster.clock.nextTimerAt() === at) this.cluster.clock.runNext();
+            this.lastActivity = Date.now();
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            continue;
+          }
+        }
+        if (quiet !== undefined) {
+          await new Promise<void>((resolve) => {
+            const t = setTimeout(resolve, quiet);
+            this.wake = () => (clearTimeout(t), resolve());
+          });
+          continue;
+        }
         if (this.mayAdvance()) {
           const next = this.cluster.clock.nextTimerAt();
           if (next === undefined || next > deadline) {

@@ -19,7 +19,7 @@ function sandbox(containers: Record<string, true | number>): Sandbox {
   for (const [name, s] of Object.entries(containers)) {
     map.set(name, s === true ? { name, id: name, state: 'running', startedAt: EPOCH_MS } : { name, id: name, state: 'exited', startedAt: EPOCH_MS, finishedAt: EPOCH_MS, exitCode: s });
   }
-  return { uid: 'u1', podRef: 'pods/web', state: 'ready', containers: map };
+  return { uid: 'u1', podRef: 'pods/web', state: 'ready', containers: map, ips: ['10.244.0.2'] };
 }
 
 const actions = (p: Pod, sb: Sandbox) => computeInitContainerActions(p, sb);

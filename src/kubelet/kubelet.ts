@@ -7,6 +7,8 @@ import type { Event, Pod, PodStatus } from '../apiserver/types';
 type ObjectReference = Event['involvedObject'];
 import { ProcessScheduler, type Clock } from '../clock';
 import type { Timeline } from '../timeline/timeline';
+import { DEFAULT_EVICTION_CONFIG, type EvictionConfig } from './eviction/helpers';
+import { ACTIVE_DEADLINE_SOURCE, ActiveDeadlineHandler, activeDeadline } from './active-deadline';
 import { PodConfig, type PodUpdate } from './config-source';
 import { KubeRuntimeManager } from './kuberuntime';
 import { Loop } from './loop';
@@ -17,6 +19,8 @@ import { Backoff, goDuration } from './backoff';
 import { computeInitContainerActions } from './init-containers';
 import { generateAPIPodStatus, isRegularInitContainer, type WaitingReason } from './status';
 import { StatusManager } from './status-manager';
+import { ProberManager } from './prober/prober-manager';
+import type { ProbeResult, ProbeType } from './prober/worker';
 import { Ticker } from './ticker';
 import type { VolumeManager } from './volume-manager';
 
@@ -47,8 +51,14 @@ export interface KubeletConfig {
    * lock (systemd stopping the remaining units): a simulation assumption, not a kubelet setting.
    */
   shutdownPowerOffDelayMs: number;
+  /** The eviction manager's thresholds and periods (KubeletConfiguration eviction*, K71). */
+  eviction: EvictionConfig;
+  /** nodeStatusUpdateFrequency: the node status (its conditions) is reported every 10 s (K74). */
+  nodeStatusUpdateFrequencyMs: number;
   /** The kubelet's release and feature gates (a node may run another release than the control plane). */
   release: Release;
+  /** --node-ip: the node's InternalIP, which the kubelet registers and reports as each pod's hostIP. */
+  nodeIP: string;
 }
 
 export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
@@ -63,7 +73,10 @@ export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
   shutdownGracePeriodSeconds: 0,
   shutdownGracePeriodCriticalPodsSeconds: 0,
   shutdownPowerOffDelayMs: 2000,
+  eviction: DEFAULT_EVICTION_CONFIG,
+  nodeStatusUpdateFrequencyMs: 10_000,
   release: DEFAULT_RELEASE,
+  nodeIP: '10.0.0.1',
 };
 
 /**
@@ -78,6 +91,7 @@ export class Kubelet {
   private readonly recorder: EventRecorder;
   readonly workers: PodWorkers;
   readonly statusManager: StatusManager;
+  readonly probeManager: ProberManager;
   private readonly config: PodConfig;
   private readonly kuberuntime: KubeRuntimeManager;
   private readonly pleg: Ticker;
@@ -94,8 +108,12 @@ export class Kubelet {
   private readonly reasonCache = new Map<string, Map<string, WaitingReason>>();
   /** The pod manager: the pods config currently says this node runs, by uid. */
   private readonly podManager = new Map<string, Pod>();
+  /** The active deadline handler, the kubelet's pod sync (loop) handler (K70). */
+  private readonly activeDeadline: ActiveDeadlineHandler;
+  /** The deadline each pod with activeDeadlineSeconds has a sync-tick check waiting for, by uid. */
+  private readonly deadlineChecks = new Map<string, number>();
   /** What this kubelet's release changes in generateAPIPodStatus, asked once (a release never changes). */
-  private readonly statusGates: { trackGeneration: boolean; volumeMounts: boolean; podIsTerminalArgument: boolean };
+  private readonly statusGates: { trackGeneration: boolean; volumeMounts: boolean; podIsTerminalArgument: boolean; podHostIPs: boolean };
 
   constructor(
     clock: Clock,
@@ -106,10 +124,15 @@ export class Kubelet {
     private readonly runtime: ContainerRuntime,
     private readonly volumes: VolumeManager,
     readonly settings: KubeletConfig,
+    /**
+     * A resumed node's kills in progress (src/kubelet/machine-state.ts): pod uid → the SIGKILL
+     * deadline (its deletionTimestamp). This kubelet stands for one that has run since the DELETE.
+     */
+    private readonly resumedKills: ReadonlyMap<string, number> = new Map(),
   ) {
     this.scheduler = new ProcessScheduler(clock);
     const { release } = settings;
-    this.statusGates = { trackGeneration: release.enabled('PodObservedGenerationTracking'), volumeMounts: release.enabled('RecursiveReadOnlyMounts'), podIsTerminalArgument: release.atLeast(27) };
+    this.statusGates = { trackGeneration: release.enabled('PodObservedGenerationTracking'), volumeMounts: release.enabled('RecursiveReadOnlyMounts'), podIsTerminalArgument: release.atLeast(27), podHostIPs: release.enabled('PodHostIPs') };
     const identity: ClientIdentity = { name: `kubelet/${nodeName}`, component: 'kubelet' };
     this.client = new ApiClient(api, identity, connected);
     this.recorder = new EventRecorder({ component: 'kubelet', host: nodeName }, nodeName, () => this.scheduler.now(), (event) => {
@@ -144,10 +167,23 @@ export class Kubelet {
       (t, fn) => this.syncTicker.atTickFrom(t, fn),
       (uid) => !this.runtime.isRunningPod(uid),
     );
+    this.probeManager = new ProberManager(this.scheduler, timeline, nodeName, {
+      pod: (uid) => this.podManager.get(uid),
+      status: (uid) => this.statusManager.getPodStatus(uid),
+      probe: (uid, container, type) => (this.runtime.probeSucceeds(uid, container, type) ? 'Success' : 'Failure'),
+      changed: (uid, container, type, result) => this.onProbeResult(uid, container, type, result),
+    });
     this.workers.onTerminated = (s) => this.onWorkerTerminated(s);
+    this.activeDeadline = new ActiveDeadlineHandler(
+      (uid) => this.statusManager.getPodStatus(uid),
+      () => this.scheduler.now(),
+      (pod, reason, message) => this.recordEvent(pod, undefined, 'Normal', reason, message, `${ACTIVE_DEADLINE_SOURCE} ShouldEvict`),
+    );
     this.workers.onRemoved = (s) => {
       this.podCgroupsRemoved.delete(s.uid);
       this.reasonCache.delete(s.uid);
+      this.activeDeadline.forget(s.uid);
+      this.deadlineChecks.delete(s.uid);
     };
     // The work queue: a failed sync is retried when the sync ticker finds it due, only for pods
     // still in the pod manager (getPodsToSync → HandlePodSyncs); orphans are re-driven by housekeeping.
@@ -206,11 +242,18 @@ export class Kubelet {
     for (const { op, pod } of updates) {
       const uid = pod.metadata.uid!;
       switch (op) {
-        case 'ADD':
+        case 'ADD': {
           // HandlePodAdditions: pod manager, admission (always admitted here), then the worker.
           this.podManager.set(uid, pod);
-          this.workers.updatePod({ updateType: 'create', pod });
+          this.probeManager.addPod(pod);
+          const deadline = this.resumedKills.get(uid);
+          if (deadline === undefined || !pod.metadata.deletionTimestamp) {
+            this.workers.updatePod({ updateType: 'create', pod });
+            break;
+          }
+          this.workers.updatePod({ updateType: 'create', pod, killPodOptions: { gracePeriodOverride: this.resumeKill(pod, deadline) } });
           break;
+        }
         case 'UPDATE':
         case 'DELETE':
           // HandlePodUpdates: a graceful delete is just an update (K11, K12).
@@ -220,6 +263,7 @@ export class Kubelet {
         case 'REMOVE':
           // HandlePodRemoves → deletePod: a kill without options; cleanup is left to housekeeping (K13).
           this.podManager.delete(uid);
+          this.probeManager.removePod(uid);
           this.workers.updatePod({ updateType: 'kill', pod });
           this.housekeeping.wake();
           break;
@@ -231,6 +275,25 @@ export class Kubelet {
           break;
       }
     }
+  }
+
+  /**
+   * X4 — a resumed pod that is mid-kill (deletionTimestamp set, containers running). A kubelet
+   * that has run since the DELETE (pod_workers.go UpdatePod: terminatingAt at the DELETE, the
+   * grace period from deletionGracePeriodSeconds) sends SIGKILL at the deletionTimestamp, so the
+   * worker resumes with what is left of the grace (at least 1 s, calculateEffectiveGracePeriod's
+   * floor). A restarted kubelet would instead start the whole grace period over (HandlePodAdditions
+   * → UpdatePod with the pod's deletionGracePeriodSeconds, K45): `When the kubelet on node … restarts`.
+   */
+  private resumeKill(pod: Pod, deadlineMs: number): number {
+    const remaining = Math.max(1, Math.ceil((deadlineMs - this.scheduler.now()) / 1000));
+    this.timeline.record(
+      'kubelet',
+      `assumed: pods/${pod.metadata.name} is mid-kill since its DELETE: SIGKILL at its deletionTimestamp ${pod.metadata.deletionTimestamp}, remaining grace ${remaining}s`,
+      'pkg/kubelet/pod_workers.go UpdatePod (a worker terminating since the DELETE; resumed from the objects)',
+      { actor: this.nodeName },
+    );
+    return remaining;
   }
 
   // ---- the pod worker's sync functions ----
@@ -253,6 +316,7 @@ export class Kubelet {
       this.volumes.mountPod(uid, ref, (pod.spec?.volumes ?? []).map((v) => v.name));
       // computePodActions for a new sandbox: the first init container, or without any every regular container (K56).
       const first = inits.length > 0 ? [inits[0].name] : (pod.spec?.containers ?? []).map((c) => c.name);
+      this.updatePodCIDR();
       toPull = this.runtime.startPod(uid, ref, first, runsToCompletion);
       // PLEG's ContainerStarted at the next relist syncs the pod again, which starts the next init container.
       if (inits.length > 0) this.plegEvent(uid);
@@ -260,10 +324,12 @@ export class Kubelet {
     const status = this.generateAPIPodStatus(pod, false);
     this.statusManager.setPodStatus(pod, status);
     const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
+    if (!terminal) this.watchActiveDeadline(pod);
     const reasons = this.reasonCache.get(uid) ?? new Map<string, WaitingReason>();
     this.reasonCache.set(uid, reasons);
     let crashLooping = false;
     if (!cancelled && !terminal && sandbox?.state === 'ready') {
+      this.killUnhealthyContainers(pod, sandbox);
       const start = this.startContainers(pod, this.containersToStart(pod, sandbox), reasons);
       crashLooping = start.backedOff;
       toPull = start.toPull;
@@ -409,11 +475,32 @@ export class Kubelet {
     // stopped status below keeps its phase, reason, message and DisruptionTarget through the cache.
     podStatusFn?.(status);
     this.statusManager.setPodStatus(pod, status);
-    this.kuberuntime.killPod(pod, gracePeriod, () => {
+    this.probeManager.stopLivenessAndStartup(uid);
+    this.kuberuntime.killPod(pod, gracePeriod, (err) => {
+      if (err) {
+        // X8 — SyncTerminatingPod: a failed kill is a Warning FailedKillPod and an error; the pod worker retries after its back-off.
+        this.recordEvent(pod, undefined, 'Warning', 'FailedKillPod', `error killing pod: ${err}`, 'pkg/kubelet/kubelet.go SyncTerminatingPod (killPod failed)');
+        return done(`error killing pod: ${err}`);
+      }
       if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
+      // Once the containers are stopped, no probe is needed any more (probeManager.RemovePod).
+      this.probeManager.removePod(uid);
       this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, true));
       done();
     });
+  }
+
+  /**
+   * kubelet.go updatePodCIDR: the node's `spec.podCIDR` (set by the node IPAM controller after the
+   * node registered) goes to the runtime's network plugin, which takes pod IPs from it. Read from
+   * the node before a sandbox is created; a node without one yet (or out of reach) leaves the
+   * network as it was, and a sandbox created then gets no IP.
+   */
+  private updatePodCIDR(): void {
+    if (this.runtime.network.podCIDR !== undefined || !this.client.connected()) return;
+    const node = this.client.api.get('nodes', undefined, this.nodeName);
+    const cidr = node.ok ? node.object.spec?.podCIDR : undefined;
+    if (cidr) this.runtime.network.configure(cidr);
   }
 
   /**
@@ -423,10 +510,69 @@ export class Kubelet {
    * RecursiveReadOnlyMounts (v1.31+) the container statuses list their volumeMounts.
    */
   private generateAPIPodStatus(pod: Pod, podIsTerminal: boolean): PodStatus {
-    const { trackGeneration, volumeMounts, podIsTerminalArgument } = this.statusGates;
+    const { trackGeneration, volumeMounts, podIsTerminalArgument, podHostIPs } = this.statusGates;
     const uid = pod.metadata.uid!;
-    const gates = { observedGeneration: trackGeneration ? pod.metadata.generation : undefined, volumeMounts };
-    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && podIsTerminalArgument, this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid));
+    const gates = { observedGeneration: trackGeneration ? pod.metadata.generation : undefined, volumeMounts, hostIP: this.settings.nodeIP, podHostIPs };
+    const evict = this.activeDeadline.shouldEvict(pod);
+    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && podIsTerminalArgument, this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid), this.probeManager.readiness(uid), evict);
+  }
+
+  /**
+   * N12 — kuberuntime_manager.go computePodActions: a running container whose liveness (or
+   * startup) probe failed is killed with the pod's grace period ("failed liveness probe, will be
+   * restarted"), and started again by the restart rules once it has exited.
+   */
+  private killUnhealthyContainers(pod: Pod, sandbox: Sandbox): void {
+    const uid = pod.metadata.uid!;
+    for (const spec of pod.spec?.containers ?? []) {
+      const c = sandbox.containers.get(spec.name);
+      if (!c || c.state !== 'running' || c.sigtermAt !== undefined) continue;
+      const failed = this.probeManager.result(uid, spec.name, 'liveness') === 'Failure' ? 'liveness' : this.probeManager.result(uid, spec.name, 'startup') === 'Failure' ? 'startup' : undefined;
+      if (!failed) continue;
+      this.recordEvent(pod, spec.name, 'Normal', 'Killing', `Container ${spec.name} failed ${failed} probe, will be restarted`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions → killContainer');
+      this.runtime.stopContainer(uid, spec.name, pod.spec?.terminationGracePeriodSeconds ?? 30, this.scheduler.guard(() => this.plegEvent(uid)));
+    }
+  }
+
+  /**
+   * A probe's result changed (the syncLoop's readinessManager / livenessManager updates): a
+   * readiness change goes into the status at once (statusManager.SetContainerReadiness), for a
+   * pod still running or terminating; a liveness failure syncs the pod, whose SyncPod restarts
+   * the container.
+   */
+  private onProbeResult(uid: string, _container: string, type: ProbeType, result: ProbeResult): void {
+    const pod = this.podManager.get(uid);
+    const state = this.workers.status(uid);
+    if (!pod || !state || state.finished) return;
+    if (type === 'readiness') {
+      this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, false));
+      return;
+    }
+    if (result === 'Failure' && state.workType === 'sync') this.workers.updatePod({ updateType: 'sync', pod });
+  }
+
+  /**
+   * kubelet.go getPodsToSync asks every PodSyncLoopHandler at each sync tick (1 s) whether a pod
+   * must be synced; the active deadline handler says yes once the pod is past its deadline (K70).
+   * Asking for every pod at every tick would cost each pod something each second, so the check is
+   * made only for pods with activeDeadlineSeconds, at the first sync tick at or after their
+   * deadline — the tick where upstream's ShouldSync first holds. A lowered deadline (an update)
+   * schedules an earlier check and drops the later one.
+   */
+  private watchActiveDeadline(pod: Pod): void {
+    if (pod.spec?.activeDeadlineSeconds === undefined) return;
+    const uid = pod.metadata.uid!;
+    const deadline = activeDeadline(pod, this.statusManager.getPodStatus(uid));
+    if (deadline === undefined || this.deadlineChecks.get(uid) === deadline) return;
+    this.deadlineChecks.set(uid, deadline);
+    this.syncTicker.atTickFrom(deadline, () => {
+      if (this.deadlineChecks.get(uid) !== deadline) return;
+      this.deadlineChecks.delete(uid);
+      const latest = this.podManager.get(uid);
+      if (!latest || this.workers.status(uid)?.workType !== 'sync' || !this.activeDeadline.shouldSync(latest)) return;
+      this.timeline.record('kubelet', `pods/${latest.metadata.name} is past its active deadline (activeDeadlineSeconds=${latest.spec?.activeDeadlineSeconds}): sync`, `${ACTIVE_DEADLINE_SOURCE} ShouldSync → kubelet.go getPodsToSync`, { actor: this.nodeName });
+      this.workers.updatePod({ updateType: 'sync', pod: latest });
+    });
   }
 
   /**
@@ -444,7 +590,8 @@ export class Kubelet {
   /** SyncTerminatingRuntimePod (K30): containers without config are killed with a 1 s grace; no status is written. */
   private syncTerminatingRuntimePod(pod: Pod, done: (err?: string) => void): void {
     const uid = pod.metadata.uid!;
-    this.kuberuntime.killPod(pod, this.settings.orphanKillGracePeriodSeconds, () => {
+    this.kuberuntime.killPod(pod, this.settings.orphanKillGracePeriodSeconds, (err) => {
+      if (err) return done(`error killing pod: ${err}`);
       if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
       this.containerGC.wake();
       done();
@@ -583,6 +730,16 @@ export class Kubelet {
     this.workers.updatePod({ updateType: 'kill', pod, killPodOptions: { gracePeriodOverride, evict: isEvicted, statusFunc, completed: this.scheduler.guard(completed) } });
   }
 
+  /** PodIsFinished (the eviction manager's PodCleanedUpFunc): the pod worker has completed SyncTerminatedPod. */
+  podIsFinished(uid: string): boolean {
+    return this.workers.shouldPodBeFinished(uid);
+  }
+
+  /** An Event about a pod, with annotations (the eviction manager's AnnotatedEventf). */
+  recordPodEvent(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string, source: string, annotations?: Record<string, string>): void {
+    this.recordEvent(pod, undefined, type, reason, message, source, annotations);
+  }
+
   /** The pod still has volumes mounted (VolumeManager.WaitForAllPodsUnmount polls this). */
   podVolumesExist(uid: string): boolean {
     return this.volumes.podVolumesExist(uid);
@@ -597,10 +754,10 @@ export class Kubelet {
   }
 
   /** An Event about a pod, or about one of its containers when `container` is given. */
-  private recordEvent(pod: Pod, container: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string, source = 'pkg/kubelet/kuberuntime/kuberuntime_container.go recordContainerEvent'): void {
+  private recordEvent(pod: Pod, container: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string, source = 'pkg/kubelet/kuberuntime/kuberuntime_container.go recordContainerEvent', annotations?: Record<string, string>): void {
     const name = pod.metadata.name ?? '';
     this.timeline.record('events', `${reason} pods/${name}: ${message}`, source, { actor: this.nodeName });
     const ref: ObjectReference = { kind: 'Pod', apiVersion: 'v1', name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, ...(container !== undefined ? { fieldPath: `spec.containers{${container}}` } : {}) };
-    this.recorder.event(ref, type, reason, message);
+    this.recorder.event(ref, type, reason, message, annotations);
   }
 }

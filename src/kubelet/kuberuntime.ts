@@ -75,7 +75,8 @@ export class KubeRuntimeManager {
     private readonly release: Release = DEFAULT_RELEASE,
   ) {}
 
-  killPod(pod: Pod, gracePeriodOverride: number | undefined, done: () => void): void {
+  /** `done(err)`: the containers whose StopContainer failed, as killPodWithSyncResult's result.Error() words them (X8). */
+  killPod(pod: Pod, gracePeriodOverride: number | undefined, done: (err?: string) => void): void {
     const uid = pod.metadata.uid!;
     const sandbox = this.runtime.sandbox(uid);
     const running = new Set([...(sandbox?.containers.values() ?? [])].filter((c) => c.state === 'running').map((c) => c.name));
@@ -83,13 +84,16 @@ export class KubeRuntimeManager {
     // (beta on from v1.29, GA v1.33; alpha off in v1.28: no ordering, #121579).
     const ordering = this.release.enabled('SidecarContainers') && TerminationOrdering.needed(pod) ? new TerminationOrdering(pod, running) : undefined;
     let left = running.size;
+    const errors: string[] = [];
     const finish = () => {
+      // The sandbox is stopped even when a container could not be (killPodWithSyncResult).
       this.runtime.stopPodSandbox(uid);
-      done();
+      done(errors.length > 0 ? `[${errors.join(', ')}]` : undefined);
     };
     if (left === 0) return finish();
     for (const name of running) {
-      this.killContainer(pod, name, gracePeriodOverride, ordering, () => {
+      this.killContainer(pod, name, gracePeriodOverride, ordering, (err) => {
+        if (err) errors.push(`failed to "KillContainer" for "${name}" with KillContainerError: "${err}"`);
         left -= 1;
         if (left === 0) finish();
       });
@@ -108,7 +112,7 @@ export class KubeRuntimeManager {
    * floor: the hook waited up to the pod's own grace and StopContainer still got the whole
    * override, with no 2 s floor (#115835, fixes #115817).
    */
-  private killContainer(pod: Pod, name: string, gracePeriodOverride: number | undefined, ordering: TerminationOrdering | undefined, done: () => void): void {
+  private killContainer(pod: Pod, name: string, gracePeriodOverride: number | undefined, ordering: TerminationOrdering | undefined, done: (err?: string) => void): void {
     const uid = pod.metadata.uid!;
     const spec = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === name);
     let grace = setTerminationGracePeriod(pod);
@@ -125,7 +129,11 @@ export class KubeRuntimeManager {
         ordering?.containerTerminated(name);
         done();
       };
-      cancel = this.runtime.stopContainer(uid, name, grace, finished);
+      const failed = (err: string) => {
+        this.inFlight.delete(cancel);
+        done(err);
+      };
+      cancel = this.runtime.stopContainer(uid, name, grace, finished, failed);
       this.inFlight.add(cancel);
     };
     const afterHook = () => {

@@ -3,6 +3,10 @@ import { Unreachable } from '../apiserver/client';
 import { toTime } from '../apiserver/object';
 import type { Lease, Node } from '../apiserver/types';
 import type { Scheduler, TimerHandle } from '../clock';
+import { DEFAULT_RELEASE, type Release } from '../release';
+import { Loop } from './loop';
+
+const SETTERS = 'pkg/kubelet/nodestatus/setters.go MemoryPressureCondition';
 
 /** The namespace of node heartbeats. */
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
@@ -10,6 +14,29 @@ export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 /** pkg/kubelet/nodelease: the kubelet renews its Lease every 10 s (renewInterval = 0.25 × 40 s lease duration). */
 export const LEASE_RENEW_INTERVAL_MS = 10_000;
 export const LEASE_DURATION_SECONDS = 40;
+
+/**
+ * nodestatus.go VersionInfo and MachineInfo: the kubelet's own version (the modelled release, at its
+ * first patch, as /version reports it), kube-proxy's (the same, written until
+ * DisableNodeKubeProxyVersion turns it off: v1.33 on, KEP-4004), and the machine: a kind-like
+ * node (Debian, containerd) whose ids are derived from its name, so runs stay deterministic.
+ */
+export function nodeInfo(nodeName: string, release: Release): NonNullable<NonNullable<Node['status']>['nodeInfo']> {
+  const version = `v1.${release.minor}.0`;
+  const id = [...nodeName].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7).toString(16).padStart(8, '0');
+  return {
+    architecture: 'amd64',
+    bootID: `${id}-0000-4000-8000-000000000001`,
+    containerRuntimeVersion: 'containerd://2.0.3',
+    kernelVersion: '6.1.0-terminating',
+    kubeProxyVersion: release.enabled('DisableNodeKubeProxyVersion') ? '' : version,
+    kubeletVersion: version,
+    machineID: id.repeat(4),
+    operatingSystem: 'linux',
+    osImage: 'Debian GNU/Linux 12 (bookworm)',
+    systemUUID: `${id}-0000-4000-8000-000000000000`,
+  };
+}
 
 /**
  * The kubelet's node reporting: registerWithAPIServer (kubelet_node_status.go) creates the Node
@@ -21,12 +48,61 @@ export class NodeStatusReporter {
   private timer?: TimerHandle;
   /** The Lease as this process last wrote it (controller.go latestLease; lost when the kubelet restarts). */
   private latestLease?: Lease;
+  /** syncNodeStatus every nodeStatusUpdateFrequency, run only when a condition may have changed. */
+  private readonly statusLoop?: Loop;
 
   constructor(
     private readonly clock: Scheduler,
     private readonly client: ApiClient,
     private readonly nodeName: string,
-  ) {}
+    /** What the Node reports about its machine and kubelet (nodestatus setters NodeAddress and VersionInfo). */
+    private readonly machine: { nodeIP: string; release: Release } = { nodeIP: '10.0.0.1', release: DEFAULT_RELEASE },
+    /** The eviction manager's IsUnderMemoryPressure and the node Event recorder, for the MemoryPressure condition (K74). */
+    private readonly pressure?: {
+      nodeStatusUpdateFrequencyMs: number;
+      isUnderMemoryPressure(): boolean;
+      recordNodeEvent(type: 'Normal' | 'Warning', reason: string, message: string, source: string): void;
+    },
+  ) {
+    if (pressure) this.statusLoop = new Loop(clock, pressure.nodeStatusUpdateFrequencyMs, () => this.syncNodeStatus());
+  }
+
+  /** The eviction manager's node conditions changed: the next node status update reports them. */
+  nodeConditionsChanged(): void {
+    this.statusLoop?.wake();
+  }
+
+  /**
+   * syncNodeStatus → setters.go MemoryPressureCondition (K74): the MemoryPressure condition follows
+   * the eviction manager — True with KubeletHasInsufficientMemory, False with KubeletHasSufficientMemory
+   * — with a Normal NodeHasInsufficientMemory / NodeHasSufficientMemory Event on each transition.
+   * (Registration here reports only Ready, so a node that never was under pressure has no
+   * MemoryPressure condition; upstream reports it False from the start. Heartbeat-only status
+   * updates are not modelled: the Lease is the heartbeat.)
+   */
+  private syncNodeStatus(): void {
+    if (!this.pressure) return;
+    try {
+      const api = this.client.server;
+      const got = api.get('nodes', undefined, this.nodeName);
+      if (!got.ok) return;
+      const under = this.pressure.isUnderMemoryPressure();
+      const current = got.object.status?.conditions?.find((c) => c.type === 'MemoryPressure');
+      const status = under ? 'True' : 'False';
+      if (current ? current.status === status : !under) return;
+      const now = toTime(this.clock.now());
+      const condition = under
+        ? { type: 'MemoryPressure', status, reason: 'KubeletHasInsufficientMemory', message: 'kubelet has insufficient memory available', lastHeartbeatTime: now, lastTransitionTime: now }
+        : { type: 'MemoryPressure', status, reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available', lastHeartbeatTime: now, lastTransitionTime: now };
+      // The setters run MemoryPressure before Ready: the condition comes first in the list.
+      const conditions = [condition, ...(got.object.status?.conditions ?? []).filter((c) => c.type !== 'MemoryPressure')];
+      api.patch(this.client.identity, 'nodes', undefined, this.nodeName, 'merge', { status: { conditions } }, { subresource: 'status' });
+      const event = under ? 'NodeHasInsufficientMemory' : 'NodeHasSufficientMemory';
+      this.pressure.recordNodeEvent('Normal', event, `Node ${this.nodeName} status is now: ${event}`, `${SETTERS} → kubelet_node_status.go recordNodeStatusEvent`);
+    } catch (e) {
+      if (!(e instanceof Unreachable)) throw e;
+    }
+  }
 
   /** registerWithAPIServer then the first lease renewal; retried while the apiserver is out of reach. */
   start(): void {
@@ -51,6 +127,7 @@ export class NodeStatusReporter {
 
   stop(): void {
     if (this.timer) this.clock.cancel(this.timer);
+    this.statusLoop?.stop();
   }
 
   private schedule(): void {
@@ -76,7 +153,11 @@ export class NodeStatusReporter {
       spec: {},
       status: {
         conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now }],
-        addresses: [{ type: 'Hostname', address: this.nodeName }],
+        addresses: [
+          { type: 'InternalIP', address: this.machine.nodeIP },
+          { type: 'Hostname', address: this.nodeName },
+        ],
+        nodeInfo: nodeInfo(this.nodeName, this.machine.release),
       },
     };
     // A kubelet that restarts finds its Node already there (AlreadyExists) and keeps it.

@@ -1,8 +1,8 @@
 import { toTime } from '../apiserver/object';
-import type { Pod, PodCondition, PodStatus } from '../apiserver/types';
-import type { Scheduler, TimerHandle } from '../clock';
-import type { Release } from '../release';
-import type { Timeline } from '../timeline/timeline';
+import type { Pod, PodStatus } from '../apiserver/types';
+import type { TimerHandle } from '../clock';
+import type { KubeletKillHost } from './kill-host';
+import { updatePodCondition } from './status';
 
 const LINUX = 'pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go';
 const MANAGER = 'pkg/kubelet/nodeshutdown/nodeshutdown_manager.go';
@@ -95,31 +95,16 @@ export function nodeShutdownStatus(now: number, disruptionConditions = true): (s
     status.message = NODE_SHUTDOWN_MESSAGE;
     status.reason = NODE_SHUTDOWN_REASON;
     if (!disruptionConditions) return;
-    const condition: PodCondition = { type: 'DisruptionTarget', status: 'True', lastTransitionTime: toTime(now), reason: TERMINATION_BY_KUBELET, message: NODE_SHUTDOWN_MESSAGE };
-    const conditions = status.conditions ?? [];
-    const i = conditions.findIndex((c) => c.type === condition.type);
-    if (i < 0) conditions.push(condition);
-    else conditions[i] = { ...condition, lastTransitionTime: conditions[i].status === condition.status ? conditions[i].lastTransitionTime : condition.lastTransitionTime };
-    status.conditions = conditions;
+    updatePodCondition(status, { type: 'DisruptionTarget', status: 'True', reason: TERMINATION_BY_KUBELET, message: NODE_SHUTDOWN_MESSAGE }, toTime(now));
   };
 }
 
 /** What the shutdown manager needs of its kubelet (nodeshutdown Config). */
-export interface ShutdownHost {
-  readonly scheduler: Scheduler;
-  /** The kubelet's release and feature gates. */
-  readonly release: Release;
-  readonly timeline: Timeline;
-  readonly nodeName: string;
-  /** GetPodsFunc: the kubelet's active pods. */
-  getActivePods(): Pod[];
-  /** KillPodFunc: killPodNow (K52). */
-  killPodNow(pod: Pod, isEvicted: boolean, gracePeriodOverride: number | undefined, statusFunc: (status: PodStatus) => void, done: (err?: string) => void): void;
+export interface ShutdownHost extends KubeletKillHost {
   /** The volume manager: does the pod still have volumes mounted (WaitForAllPodsUnmount)? */
   podVolumesExist(uid: string): boolean;
   /** SyncNodeStatusFunc: report the node's status now (Ready=False with the shutdown error). */
   syncNodeStatus(): void;
-  recordNodeEvent(type: 'Normal' | 'Warning', reason: string, message: string, source: string): void;
 }
 
 /** volume_manager.go WaitForAllPodsUnmount polls like WaitForUnmount. */

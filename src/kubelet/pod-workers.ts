@@ -124,6 +124,12 @@ export class PodWorkers {
     private readonly podCacheTerminal: (uid: string) => boolean = () => false,
   ) {}
 
+  /** ShouldPodBeFinished (the eviction manager's PodCleanedUpFunc): SyncTerminatedPod has completed; an unknown pod once pods are synced. */
+  shouldPodBeFinished(uid: string): boolean {
+    const s = this.statuses.get(uid);
+    return s ? s.finished : this.podsSynced;
+  }
+
   status(uid: string): PodSyncStatus | undefined {
     return this.statuses.get(uid);
   }

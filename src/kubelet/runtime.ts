@@ -1,5 +1,7 @@
 import type { Clock, TimerHandle } from '../clock';
 import type { Timeline } from '../timeline/timeline';
+import type { ResumedContainer } from './machine-state';
+import { PodNetwork } from './pod-network';
 
 /** What a container's main process does when it receives SIGTERM (K29: 143 when SIGTERM kills it, 137 after SIGKILL, 0 when it exits by itself). */
 export type SigtermBehaviour =
@@ -25,6 +27,23 @@ export interface ContainerBehaviour {
   pullMs?: number;
   /** …and then fails (ErrImagePull): the container is not created. */
   pullFails?: boolean;
+  /** The container's memory working set while it runs, in bytes (what the summary API reports; 0 unset). */
+  memoryBytes?: number;
+  /**
+   * How long the process keeps accepting (and finishing) connections after SIGTERM; unset: it
+   * stops at SIGTERM (a process that dies of SIGTERM, or one that closes its listener first).
+   */
+  servesAfterSigtermMs?: number;
+  /** Its readiness endpoint answers failure from SIGTERM on (while the process may still serve). */
+  readinessFailsAtSigterm?: boolean;
+  /** The process hangs this long after each start: it stops answering (probes fail, connections are not served). */
+  hangsAfterMs?: number;
+  /**
+   * Even SIGKILL does not end the process (one in uninterruptible sleep on a dead NFS mount, a
+   * runtime that lost its shim): StopContainer fails once the kubelet's deadline passes (X8). A
+   * resumed pod gets it from a FailedKillPod Event (src/restore/restore.ts).
+   */
+  survivesSigkill?: boolean;
 }
 
 export const DEFAULT_BEHAVIOUR: ContainerBehaviour = { sigterm: { kind: 'dies' }, preStopMs: 0 };
@@ -51,9 +70,14 @@ export interface Sandbox {
   readonly podRef: string;
   state: 'ready' | 'notready' | 'removed';
   readonly containers: Map<string, RuntimeContainer>;
+  /** The pod's addresses from the node's pod network (CNI ADD at RunPodSandbox); none without a pod CIDR. */
+  readonly ips: readonly string[];
 }
 
 const CRI = 'CRI runtime (containerd) via pkg/kubelet/kuberuntime';
+
+/** The kubelet's --runtime-request-timeout (2m): what a CRI call may take beyond its own timeout. */
+export const RUNTIME_REQUEST_TIMEOUT_MS = 120_000;
 
 /**
  * The container runtime of one node (containerd behind CRI), with containers modelled as
@@ -63,6 +87,8 @@ const CRI = 'CRI runtime (containerd) via pkg/kubelet/kuberuntime';
 export class ContainerRuntime {
   private readonly sandboxes = new Map<string, Sandbox>();
   private containerCounter = 0;
+  /** The node's pod network (CNI host-local IPAM): configured with the node's pod CIDR by the kubelet. */
+  readonly network = new PodNetwork();
 
   constructor(
     private readonly clock: Clock,
@@ -87,12 +113,35 @@ export class ContainerRuntime {
    * startContainer).
    */
   startPod(uid: string, podRef: string, containers: readonly string[], runsToCompletion: (name: string) => boolean = () => false): string[] {
-    const sandbox: Sandbox = { uid, podRef, state: 'ready', containers: new Map() };
+    const ip = this.network.allocate(uid);
+    const sandbox: Sandbox = { uid, podRef, state: 'ready', containers: new Map(), ips: ip === undefined ? [] : [ip] };
     this.sandboxes.set(uid, sandbox);
     const toPull = containers.filter((name) => this.needsPull(uid, name));
     const started = containers.filter((name) => !toPull.includes(name)).map((name) => this.create(sandbox, name));
     for (const c of started) this.afterStart(sandbox, c, runsToCompletion(c.name));
     return toPull;
+  }
+
+  /**
+   * The pod a resumed node already runs (src/kubelet/machine-state.ts): its sandbox, ready while
+   * any container runs, and its containers as they are, with their ids, start times and restart
+   * counts. Nothing is started and nothing is recorded: the processes were there before.
+   */
+  restorePod(uid: string, podRef: string, containers: readonly ResumedContainer[]): void {
+    // Its addresses are the ones its status shows (kept by the kubelet while the sandbox reports none, K59).
+    const sandbox: Sandbox = { uid, podRef, state: containers.some((c) => c.state === 'running') ? 'ready' : 'notready', containers: new Map(), ips: [] };
+    this.sandboxes.set(uid, sandbox);
+    for (const r of containers) {
+      this.containerCounter += 1;
+      const id = r.id ?? `containerd://${this.nodeName}-${String(this.containerCounter).padStart(6, '0')}`;
+      const c: RuntimeContainer = { name: r.name, id, state: r.state, startedAt: r.startedAt, restartCount: r.restartCount };
+      if (r.state === 'exited') {
+        c.finishedAt = r.finishedAt ?? r.startedAt;
+        c.exitCode = r.exitCode ?? 0;
+        c.reason = r.reason ?? (c.exitCode === 0 ? 'Completed' : 'Error');
+      }
+      sandbox.containers.set(r.name, c);
+    }
   }
 
   /** The container's image is not on the node yet: it must be pulled before the container can start. */
@@ -153,6 +202,9 @@ export class ContainerRuntime {
   /** A container of a pod has exited (the PLEG sees it at its next relist). */
   onContainerExit: (uid: string) => void = () => undefined;
 
+  /** Who else hears of a process ending at once (the simulated clients, whose connections it resets). */
+  readonly exitObservers = new Set<(uid: string, container: string) => void>();
+
   hasRunningContainers(uid: string): boolean {
     const s = this.sandboxes.get(uid);
     return !!s && [...s.containers.values()].some((c) => c.state === 'running');
@@ -188,6 +240,36 @@ export class ContainerRuntime {
     this.clock.after(ms, () => onDone());
   }
 
+  /**
+   * Whether the container's process accepts a connection now: it runs in a sandbox whose network
+   * is up, and has not had SIGTERM — or is still within the time it keeps serving after it.
+   */
+  acceptsConnections(uid: string, container: string): boolean {
+    const s = this.sandboxes.get(uid);
+    const c = s?.containers.get(container);
+    if (!s || s.state !== 'ready' || !c || c.state !== 'running') return false;
+    const hangs = this.behaviourOf(uid, container).hangsAfterMs;
+    if (hangs !== undefined && this.clock.now() >= c.startedAt + hangs) return false;
+    if (c.sigtermAt === undefined) return true;
+    return this.clock.now() < c.sigtermAt + (this.behaviourOf(uid, container).servesAfterSigtermMs ?? 0);
+  }
+
+  /** The id of the container's current process while it runs (a request in flight is reset when that process ends). */
+  runningContainerId(uid: string, container: string): string | undefined {
+    const c = this.sandboxes.get(uid)?.containers.get(container);
+    return c?.state === 'running' ? c.id : undefined;
+  }
+
+  /**
+   * What an HTTP probe of the container gets (prober.go runProbe): success while the process
+   * accepts connections — for a readiness probe, unless its readiness endpoint fails from SIGTERM on.
+   */
+  probeSucceeds(uid: string, container: string, type: 'readiness' | 'liveness' | 'startup'): boolean {
+    if (!this.acceptsConnections(uid, container)) return false;
+    const c = this.sandboxes.get(uid)!.containers.get(container)!;
+    return !(type === 'readiness' && c.sigtermAt !== undefined && this.behaviourOf(uid, container).readinessFailsAtSigterm);
+  }
+
   /** Whether the runtime still has something of the pod running: a running container or a ready sandbox (runtimeCache.GetPods). */
   isRunningPod(uid: string): boolean {
     const s = this.sandboxes.get(uid);
@@ -196,10 +278,11 @@ export class ContainerRuntime {
 
   /**
    * CRI StopContainer(timeout): send the stop signal (SIGTERM), wait up to `timeoutSeconds` for
-   * the process to exit, then SIGKILL. `onExit` fires once the container has exited. The returned
-   * function abandons the wait (the kubelet went away): no SIGKILL is sent then.
+   * the process to exit, then SIGKILL. `onExit` fires once the container has exited; `onError`
+   * when the call fails (a process that survives SIGKILL, X8). The returned function abandons the
+   * wait (the kubelet went away): no SIGKILL is sent then.
    */
-  stopContainer(uid: string, name: string, timeoutSeconds: number, onExit: () => void): () => void {
+  stopContainer(uid: string, name: string, timeoutSeconds: number, onExit: () => void, onError: (err: string) => void = () => undefined): () => void {
     const s = this.sandboxes.get(uid);
     const c = s?.containers.get(name);
     if (!s || !c || c.state === 'exited') {
@@ -207,19 +290,32 @@ export class ContainerRuntime {
       return () => undefined;
     }
     let waiting = true;
+    let deadline: TimerHandle | undefined;
     const killTimer = this.clock.after(timeoutSeconds * 1000, () => {
-      if (c.state === 'running') this.signal(s, c, 'SIGKILL');
+      if (c.state !== 'running') return;
+      this.signal(s, c, 'SIGKILL');
+      if (c.state !== 'running' || !waiting) return;
+      // The kubelet's CRI client gives the call the grace period plus --runtime-request-timeout
+      // (remote_runtime.go StopContainer: context.WithTimeout(timeout + r.timeout)); a process that
+      // survives SIGKILL outlasts it, and the call fails with DeadlineExceeded.
+      deadline = this.clock.after(RUNTIME_REQUEST_TIMEOUT_MS, () => {
+        if (!waiting) return;
+        waiting = false;
+        onError('rpc error: code = DeadlineExceeded desc = context deadline exceeded');
+      });
     });
     this.exitListeners(c).push(() => {
       if (!waiting) return;
       waiting = false;
       this.clock.cancel(killTimer);
+      if (deadline) this.clock.cancel(deadline);
       onExit();
     });
     this.signal(s, c, 'SIGTERM');
     return () => {
       waiting = false;
       this.clock.cancel(killTimer);
+      if (deadline) this.clock.cancel(deadline);
     };
   }
 
@@ -228,6 +324,8 @@ export class ContainerRuntime {
     const s = this.sandboxes.get(uid);
     if (!s || s.state !== 'ready') return;
     s.state = 'notready';
+    // The network plugin's teardown (CNI DEL) frees the pod's address.
+    this.network.release(uid);
     this.timeline.record('runtime', `sandbox stopped ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult → StopPodSandbox', { actor: this.nodeName });
   }
 
@@ -262,7 +360,11 @@ export class ContainerRuntime {
 
   private signal(s: Sandbox, c: RuntimeContainer, sig: 'SIGTERM' | 'SIGKILL'): void {
     this.timeline.record('runtime', `${sig} ${c.name} ${s.podRef}`, `${CRI} StopContainer`, { actor: this.nodeName });
-    if (sig === 'SIGKILL') return this.exit(s, c, 137);
+    if (sig === 'SIGKILL') {
+      if (!this.behaviourOf(s.uid, c.name).survivesSigkill) return this.exit(s, c, 137);
+      this.timeline.record('runtime', `${c.name} ${s.podRef} survives SIGKILL (a process the kernel cannot kill)`, `${CRI} StopContainer`, { actor: this.nodeName });
+      return;
+    }
     if (c.sigtermAt !== undefined) return; // already handling an earlier SIGTERM
     c.sigtermAt = this.clock.now();
     const behaviour = this.behaviourOf(s.uid, c.name).sigterm;
@@ -279,6 +381,7 @@ export class ContainerRuntime {
     c.finishedAt = this.clock.now();
     this.timeline.record('runtime', `exited ${c.name} code=${code} ${s.podRef}`, `${CRI} container exit (137 = SIGKILL, 143 = SIGTERM default action)`, { actor: this.nodeName });
     this.onContainerExit(s.uid);
+    for (const observe of this.exitObservers) observe(s.uid, c.name);
     const l = this.listeners.get(c) ?? [];
     this.listeners.delete(c);
     for (const f of l) f();

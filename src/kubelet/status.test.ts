@@ -23,7 +23,7 @@ function sandbox(containers: Record<string, true | number>, state: Sandbox['stat
   for (const [name, s] of Object.entries(containers)) {
     map.set(name, s === true ? { name, id: `id-${name}`, state: 'running', startedAt: EPOCH_MS } : { name, id: `id-${name}`, state: 'exited', startedAt: EPOCH_MS, finishedAt: NOW, exitCode: s, reason: s === 0 ? 'Completed' : 'Error' });
   }
-  return { uid: 'u1', podRef: 'pods/web', state, containers: map };
+  return { uid: 'u1', podRef: 'pods/web', state, containers: map, ips: ['10.244.0.2'] };
 }
 
 const phaseOf = (p: Pod, sb: Sandbox | undefined, terminal: boolean, cached?: PodStatus) => generateAPIPodStatus(p, sb, terminal, NOW, cached).phase;
@@ -201,3 +201,20 @@ describe('regular init containers in the status (K57)', () => {
     expect(s.phase).to.equal('Pending');
   });
 });
+
+describe('kubelet_pods.go convertStatusToAPIStatus / generateAPIPodStatus: the pod\'s and the host\'s IPs (K59)', () => {
+  const pod: Pod = { metadata: { name: 'web', namespace: 'default', uid: 'u1' }, spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'app' }] } };
+  it('K59 takes podIP and podIPs from a ready sandbox, hostIP and (with PodHostIPs) hostIPs from the node', () => {
+    const s = generateAPIPodStatus(pod, sandbox({ app: true }), false, NOW, undefined, { volumeMounts: true, hostIP: '10.0.0.2', podHostIPs: true });
+    expect(s).to.deep.include({ hostIP: '10.0.0.2', hostIPs: [{ ip: '10.0.0.2' }], podIP: '10.244.0.2', podIPs: [{ ip: '10.244.0.2' }] });
+    const before29 = generateAPIPodStatus(pod, sandbox({ app: true }), false, NOW, undefined, { volumeMounts: true, hostIP: '10.0.0.2', podHostIPs: false });
+    expect(before29.hostIPs).to.equal(undefined);
+  });
+  it('K59 keeps the previous IPs once the sandbox is not ready (it reports none)', () => {
+    const old: PodStatus = { podIP: '10.244.0.7', podIPs: [{ ip: '10.244.0.7' }] };
+    const s = generateAPIPodStatus(pod, sandbox({ app: 143 }, 'notready'), true, NOW, old);
+    expect(s).to.deep.include({ podIP: '10.244.0.7', podIPs: [{ ip: '10.244.0.7' }] });
+    expect(generateAPIPodStatus(pod, undefined, false, NOW).podIP, 'no sandbox yet: no IP').to.equal(undefined);
+  });
+});
+

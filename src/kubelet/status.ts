@@ -22,11 +22,11 @@ export interface WaitingReason {
  * it was last seen running it is Waiting with a lastState of 137 ContainerStatusUnknown (K29; the
  * restart count goes up unless the pod is being deleted).
  */
-function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined, listVolumeMounts: boolean, why?: WaitingReason): ContainerStatus {
+function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined, listVolumeMounts: boolean, why?: WaitingReason, probedReady?: boolean): ContainerStatus {
   const { name } = spec;
   const c = sandbox?.containers.get(name);
   // prober_manager.go UpdatePodStatus: a regular init container is ready once it exited 0 (K57);
-  // sidecars and regular containers (no readiness probes here) while they run.
+  // sidecars and regular containers while they run — or, with a readiness probe, while it succeeds.
   const runsToCompletion = isRegularInitContainer(pod, name);
   // The reasonCache is consulted only for a container that ShouldContainerBeRestarted: never once the pod is deleted.
   if (pod.metadata.deletionTimestamp) why = undefined;
@@ -52,7 +52,7 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
   }
   let status: ContainerStatus;
   if (c.state === 'running') {
-    status = withState(base, c.id, !runsToCompletion, true, { running: { startedAt: toTime(c.startedAt) } });
+    status = withState(base, c.id, probedReady ?? !runsToCompletion, true, { running: { startedAt: toTime(c.startedAt) } });
   } else {
     const ended = terminated({ id: c.id, exitCode: c.exitCode ?? 0, reason: c.reason, startedAt: c.startedAt, finishedAt: c.finishedAt ?? c.startedAt });
     // A container held back from its restart (CrashLoopBackOff) waits; the run that ended is its lastState.
@@ -206,9 +206,16 @@ export interface StatusGates {
   observedGeneration?: number;
   /** RecursiveReadOnlyMounts (on by default from v1.31): container statuses list their volumeMounts. */
   volumeMounts: boolean;
+  /** The node's IP (the kubelet's --node-ip), the pod's hostIP. */
+  hostIP?: string;
+  /** PodHostIPs (β on from v1.29, GA v1.30): `status.hostIPs` beside `hostIP`. */
+  podHostIPs?: boolean;
 }
 
-export const DEFAULT_STATUS_GATES: StatusGates = { volumeMounts: true };
+const DEFAULT_HOST_IP = '10.0.0.1';
+const NO_IPS: readonly string[] = [];
+
+export const DEFAULT_STATUS_GATES: StatusGates = { volumeMounts: true, hostIP: DEFAULT_HOST_IP, podHostIPs: true };
 
 /**
  * kubelet_pods.go generateAPIPodStatus: the status the kubelet wants the API to hold, from the
@@ -225,6 +232,9 @@ export function generateAPIPodStatus(
   cached?: PodStatus,
   gates: StatusGates = DEFAULT_STATUS_GATES,
   reasons?: ReadonlyMap<string, WaitingReason>,
+  /** prober_manager.go UpdatePodStatus: the readiness results of the containers that have a readiness probe. */
+  readiness?: ReadonlyMap<string, boolean>,
+  evict?: { reason: string; message: string },
 ): PodStatus {
   const { observedGeneration } = gates;
   const spec = pod.spec!;
@@ -235,11 +245,11 @@ export function generateAPIPodStatus(
   // runs once per sync of every pod.)
   const inits = spec.initContainers ?? [];
   const initStatuses: ContainerStatus[] = [];
-  for (let i = 0; i < inits.length; i++) initStatuses.push(containerStatus(pod, inits[i], sandbox, previousStatus(old, inits[i].name), gates.volumeMounts, reasons?.get(inits[i].name)));
+  for (let i = 0; i < inits.length; i++) initStatuses.push(containerStatus(pod, inits[i], sandbox, previousStatus(old, inits[i].name), gates.volumeMounts, reasons?.get(inits[i].name), readiness?.get(inits[i].name)));
   const statuses: ContainerStatus[] = [];
   for (let i = 0; i < spec.containers.length; i++) {
     const c = spec.containers[i];
-    statuses.push(containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts, reasons?.get(c.name)));
+    statuses.push(containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts, reasons?.get(c.name), readiness?.get(c.name)));
   }
   if (statuses.length > 1) statuses.sort(compareNames);
   const every = initStatuses.length > 0 ? [...initStatuses, ...statuses] : statuses;
@@ -249,6 +259,9 @@ export function generateAPIPodStatus(
     if (isTerminalPhase(old.phase)) phase = old.phase!;
     else if (isTerminalPhase(api.phase)) phase = api.phase!;
   }
+  // A pod sync handler that asks for the pod's eviction (the active deadline, K70) makes it Failed
+  // with its reason and message, over whatever the containers say.
+  if (evict) phase = 'Failed';
   // Pods are not allowed to transition out of a terminal phase the API shows.
   if (isTerminalPhase(api.phase)) phase = api.phase!;
   // GenerateContainersReadyCondition: sidecars, then regular containers in spec order; regular init containers do not count.
@@ -279,21 +292,34 @@ export function generateAPIPodStatus(
     condition('ContainersReady', ready, time, observedGeneration, unready, message),
     condition('PodScheduled', true, time, observedGeneration),
   );
-  const status: PodStatus = {
-    ...old,
-    phase,
-    conditions,
-    hostIP: old.hostIP ?? '10.0.0.1',
-    podIP: old.podIP ?? '10.244.0.1',
-    startTime: old.startTime ?? toTime(now),
-    ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
-    containerStatuses: statuses,
-    ...(observedGeneration !== undefined ? { observedGeneration } : {}),
-  };
+  // The host's IPs (getHostIPsAnyWay), and the pod's from its sandbox (convertStatusToAPIStatus,
+  // the runtime's podStatus.IPs). A sandbox that is not ready reports none; the previous IPs are
+  // then kept (#47806, and #125404 for the terminal status of SyncTerminatingPod), so a pod keeps
+  // its IP to the end.
+  // The previous lists are reused when they say the same (no new objects per sync of every pod).
+  const hostIP = gates.hostIP ?? DEFAULT_HOST_IP;
+  const sandboxIPs = sandbox?.state === 'ready' ? sandbox.ips : NO_IPS;
+  const podIPs = sandboxIPs.length === 0 || sameIPs(old.podIPs, sandboxIPs) ? old.podIPs : sandboxIPs.map((ip) => ({ ip }));
+  // Field by field (not spreads of optional parts): this runs at every sync of every pod. The
+  // order of a new status's fields is the API's; a field the previous status has keeps its place.
+  const status: PodStatus = { ...old, phase, conditions, hostIP };
+  if (gates.podHostIPs) status.hostIPs = old.hostIPs?.length === 1 && old.hostIPs[0]!.ip === hostIP ? old.hostIPs : [{ ip: hostIP }];
+  if (podIPs && podIPs.length > 0) {
+    status.podIP = podIPs[0]!.ip;
+    status.podIPs = podIPs;
+  }
+  status.startTime = old.startTime ?? toTime(now);
+  if (initStatuses.length) status.initContainerStatuses = initStatuses;
+  status.containerStatuses = statuses;
+  if (observedGeneration !== undefined) status.observedGeneration = observedGeneration;
   // The reason and message belong to the phase: kept only while the phase stays the same.
   if (phase !== old.phase) {
     delete status.reason;
     delete status.message;
+  }
+  if (evict) {
+    status.reason = evict.reason;
+    status.message = evict.message;
   }
   return status;
 }
@@ -320,6 +346,26 @@ function initializedCondition(spec: NonNullable<Pod['spec']>, initStatuses: read
   }
   if (incomplete.length === 0 || regularStarted) return condition('Initialized', true, time, observedGeneration);
   return condition('Initialized', false, time, observedGeneration, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.join(' ')}]`);
+}
+
+/**
+ * podutil.UpdatePodCondition: put `condition` into the status, replacing one of its type; its
+ * lastTransitionTime is `now` unless a condition of that type already had the same status.
+ */
+export function updatePodCondition(status: PodStatus, condition: PodCondition, now: string): void {
+  const conditions = status.conditions ?? [];
+  const i = conditions.findIndex((c) => c.type === condition.type);
+  const lastTransitionTime = i >= 0 && conditions[i].status === condition.status ? conditions[i].lastTransitionTime : now;
+  const updated = { type: condition.type, status: condition.status, lastTransitionTime, reason: condition.reason, message: condition.message };
+  if (i < 0) conditions.push(updated);
+  else conditions[i] = updated;
+  status.conditions = conditions;
+}
+
+function sameIPs(list: readonly { ip?: string }[] | undefined, ips: readonly string[]): boolean {
+  if (list === undefined || list.length !== ips.length) return false;
+  for (let i = 0; i < ips.length; i++) if (list[i]!.ip !== ips[i]) return false;
+  return true;
 }
 
 function isTerminalPhase(phase: string | undefined): boolean {

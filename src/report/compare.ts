@@ -4,6 +4,7 @@ import { escapeHtml } from '../timeline/sequence-diagram';
 import { formatOffset, timestampOffset } from '../timeline/time';
 import type { ScenarioReport } from './model';
 import { eventsOf } from './scenario-timeline';
+import { widest } from '../widest';
 
 /** One row of two timelines side by side: the same event in both, or an event only one has. */
 export interface AlignedRow {
@@ -127,7 +128,7 @@ export function formatComparison(a: ScenarioReport, b: ScenarioReport): string {
   const ta = a.timeline ? Date.parse(a.timeline.t0) : 0;
   const tb = b.timeline ? Date.parse(b.timeline.t0) : 0;
   const rows = sides(a, b);
-  const width = Math.max(9, ...rows.map((r) => (r.a ?? r.b)!.component.length));
+  const width = widest(rows, (r) => (r.a ?? r.b)!.component.length, 9);
   const lines = [`A: ${a.location} ${a.name}`, `B: ${b.location} ${b.name}`, ''];
   for (const r of rows) {
     const sign = r.a && !r.b ? '-' : r.b && !r.a ? '+' : r.timeDiffers || r.textDiffers || r.fieldDiffs.length > 0 ? '~' : '=';

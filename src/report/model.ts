@@ -11,6 +11,12 @@ export interface ScenarioReport {
   readonly name: string;
   /** For an Examples row: the Scenario Outline's line, shared by its rows. */
   readonly outlineLine?: number;
+  /** For an Examples row: its values by column (`release: v1.33`), which name what differs between rows. */
+  readonly examples?: Readonly<Record<string, string>>;
+  /** The scenario's tags (the feature's and the Examples' included), e.g. `@graceful`. */
+  readonly tags?: readonly string[];
+  /** The feature's description (the free text under `Feature:`). */
+  readonly featureDescription?: string;
   readonly status: Status;
   readonly steps: readonly StepReport[];
   readonly timeline?: ScenarioTimeline;
@@ -23,6 +29,10 @@ export interface StepReport {
   readonly text: string;
   readonly status: Status;
   readonly error?: string;
+  /** The step's doc string, as the step received it. */
+  readonly docString?: string;
+  /** The step's data table, header row first. */
+  readonly dataTable?: readonly (readonly string[])[];
 }
 
 /**
@@ -32,8 +42,8 @@ export interface StepReport {
  * scenario counts.
  */
 export function collectScenarios(envelopes: Iterable<Envelope>): ScenarioReport[] {
-  const lines = new Map<string, { line: number; keyword?: string; outlineLine?: number }>();
-  const features = new Map<string, string>();
+  const lines = new Map<string, { line: number; keyword?: string; outlineLine?: number; values?: Record<string, string> }>();
+  const features = new Map<string, { name: string; description?: string }>();
   const pickles = new Map<string, NonNullable<Envelope['pickle']>>();
   const testCases = new Map<string, NonNullable<Envelope['testCase']>>();
   const attempts = new Map<string, { testCaseStartedId: string; results: Map<string, { status: Status; error?: string }>; timeline?: ScenarioTimeline }>();
@@ -69,7 +79,14 @@ export function collectScenarios(envelopes: Iterable<Envelope>): ScenarioReport[
       const pickleStep = step.pickleStepId === undefined ? undefined : pickle.steps.find((s) => s.id === step.pickleStepId);
       if (pickleStep) {
         const keyword = lines.get(pickleStep.astNodeIds[0]!)?.keyword?.trim() ?? '';
-        steps.push({ keyword, text: pickleStep.text, ...result });
+        const arg = pickleStep.argument;
+        steps.push({
+          keyword,
+          text: pickleStep.text,
+          ...result,
+          ...(arg?.docString ? { docString: arg.docString.content } : {}),
+          ...(arg?.dataTable ? { dataTable: arg.dataTable.rows.map((r) => r.cells.map((c) => c.value)) } : {}),
+        });
       } else if (result.status === 'failed') {
         hookErrors.push({ keyword: 'Hook', text: '', ...result });
       }
@@ -79,9 +96,12 @@ export function collectScenarios(envelopes: Iterable<Envelope>): ScenarioReport[
       location: `${pickle.uri}:${line}`,
       uri: pickle.uri,
       line,
-      feature: features.get(pickle.uri) ?? pickle.uri,
+      feature: features.get(pickle.uri)?.name ?? pickle.uri,
+      ...(features.get(pickle.uri)?.description ? { featureDescription: features.get(pickle.uri)!.description } : {}),
       name: pickle.name,
       outlineLine: row ? scenario?.line : undefined,
+      ...(row?.values ? { examples: row.values } : {}),
+      tags: pickle.tags.map((t) => t.name),
       status: overall(all.map((s) => s.status)),
       steps: all,
       timeline: attempt?.timeline,
@@ -90,9 +110,10 @@ export function collectScenarios(envelopes: Iterable<Envelope>): ScenarioReport[
   return out.sort((a, b) => (a.uri === b.uri ? a.line - b.line : a.uri < b.uri ? -1 : 1));
 }
 
-function indexDocument(doc: GherkinDocument, lines: Map<string, { line: number; keyword?: string; outlineLine?: number }>, features: Map<string, string>): void {
+function indexDocument(doc: GherkinDocument, lines: Map<string, { line: number; keyword?: string; outlineLine?: number; values?: Record<string, string> }>, features: Map<string, { name: string; description?: string }>): void {
   if (!doc.feature || doc.uri === undefined) return;
-  features.set(doc.uri, doc.feature.name);
+  const description = dedent(doc.feature.description);
+  features.set(doc.uri, { name: doc.feature.name, ...(description ? { description } : {}) });
   const visit = (children: NonNullable<GherkinDocument['feature']>['children']): void => {
     for (const child of children) {
       if (child.rule) visit(child.rule.children);
@@ -100,10 +121,20 @@ function indexDocument(doc: GherkinDocument, lines: Map<string, { line: number; 
       if (!parent) continue;
       lines.set(parent.id, { line: parent.location.line });
       for (const step of parent.steps) lines.set(step.id, { line: step.location.line, keyword: step.keyword });
-      for (const examples of child.scenario?.examples ?? []) for (const row of examples.tableBody) lines.set(row.id, { line: row.location.line });
+      for (const examples of child.scenario?.examples ?? []) {
+        const header = examples.tableHeader?.cells.map((c) => c.value) ?? [];
+        for (const row of examples.tableBody) lines.set(row.id, { line: row.location.line, values: Object.fromEntries(header.map((h, i) => [h, row.cells[i]?.value ?? ''])) });
+      }
     }
   };
   visit(doc.feature.children);
+}
+
+/** A description's lines without the indentation they share. */
+function dedent(text: string): string {
+  const lines = text.split('\n');
+  const indent = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => l.length - l.trimStart().length));
+  return lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join('\n').trim();
 }
 
 function statusOf(status: TestStepResultStatus): Status {

@@ -1,6 +1,8 @@
 import type { Operation } from 'fast-json-patch';
 import type { Component, TimelineEvent } from '../timeline/event';
-import type { DiagramMarks } from '../timeline/sequence-diagram';
+import type { DiagramMarks, StepSpan } from '../timeline/sequence-diagram';
+
+export type { StepSpan };
 import { formatOffset } from '../timeline/time';
 
 /**
@@ -16,7 +18,10 @@ export interface ScenarioTimeline {
   readonly marks: DiagramMarks;
   /** The pods left in the API, as YAML. */
   readonly finalObjects: string;
+  /** The steps from T+0 on, each with the stretch of the timeline it covered. */
+  readonly steps?: readonly StepSpan[];
 }
+
 
 export interface TimelineRecord {
   readonly seq: number;
@@ -35,8 +40,9 @@ export interface TimelineRecord {
 
 export const TIMELINE_FILE = 'timeline.json';
 
-export function toScenarioTimeline(events: readonly TimelineEvent[], t0: number, marks: DiagramMarks, finalObjects: string): ScenarioTimeline {
+export function toScenarioTimeline(events: readonly TimelineEvent[], t0: number, marks: DiagramMarks, finalObjects: string, steps?: readonly StepSpan[]): ScenarioTimeline {
   return {
+    ...(steps && steps.length > 0 ? { steps } : {}),
     t0: new Date(t0).toISOString().replace('.000Z', 'Z'),
     events: events.map((e) => {
       const { seq, component, text, source, actor, requestId, outcome, patch } = e;

@@ -126,27 +126,44 @@ export const JUMP_SETTLED_MS = 10 * 60_000;
 const ACTIVITY_EVENTS = ['request-start', 'request-end', 'watch-open', 'watch-close', 'watch-done'];
 /** Timers run in one go before the event loop gets a turn (so the server stays responsive during a long jump). */
 const TIMERS_PER_TURN = 10_000;
+/** A client polls when it GETs the same object this many times, each at least a quiet period after the one before… */
+export const POLL_REPEATS = 3;
+/** …the last within this much wall time (kubectl drain polls every second). */
+export const POLL_WINDOW_MS = 3000;
 
 /**
- * `--clock jump`. Virtual time moves only while every client waits: no request in flight, at
- * least one watch open that still waits for news (a watch of one object by name stops waiting
- * once that object's DELETED went out: kubectl's wait ends there, and a kubectl slow to close
- * the stream must not let time run on), and no request has started or ended for JUMP_QUIET_MS
- * of wall time. Then
- * the clock runs its timers in order, as fast as it can, until a line goes out on a watch stream
- * (a client has something to react to) — then it stops and waits for quiet again — or until the
- * cluster has settled (no foreground work due within JUMP_SETTLED_MS).
+ * `--clock jump`. Virtual time moves only while every client waits, and no request has started or
+ * ended for JUMP_QUIET_MS of wall time. A client waits in one of two ways:
+ *
+ * - on a watch: no request in flight, at least one watch open that still waits for news (a watch
+ *   of one object by name stops waiting once that object's DELETED went out: kubectl's wait ends
+ *   there, and a kubectl slow to close the stream must not let time run on). Then the clock runs
+ *   its timers in order, as fast as it can, until a line goes out on a watch stream (a client has
+ *   something to react to) — then it stops and waits for quiet again — or until the cluster has
+ *   settled (no foreground work due within JUMP_SETTLED_MS).
+ * - by polling: no request in flight, and a client has GET one object POLL_REPEATS times, each a
+ *   quiet period or more after the one before, the last less than POLL_WINDOW_MS ago (`kubectl
+ *   drain` GETs each pod every second until it is gone). Then, after each quiet period, the clock
+ *   moves to the next instant that has foreground work due (within JUMP_SETTLED_MS) and runs it: one
+ *   instant per quiet period, so the client's next GET sees the cluster a few instants further on.
  *
  * Guarantee: if each client sends its next request within JUMP_QUIET_MS of the response or watch
  * event it reacts to (kubectl's DELETE → GET → LIST → WATCH takes a few milliseconds), the same
  * sequence of client requests gives the same timeline on every run: where virtual time stops
- * depends only on what the clients watch, never on wall-clock time.
+ * depends only on what the clients watch, never on wall-clock time. A polling client's GETs fall
+ * between instants as wall time has it; the cluster's own events keep their virtual times. One or
+ * two GETs of an object (`kubectl get pod web`) never count as polling: time stands still.
  */
 export class JumpClock implements ClockDriver {
   private quiet?: NodeJS.Timeout;
   private written = 0;
   private stopped = false;
-  private readonly wake = () => this.rearm();
+  /** Per object path, the GETs seen in a row and the wall time of the last one (for polling clients). */
+  private readonly gets = new Map<string, { count: number; at: number }>();
+  private readonly wake = (objectGet?: unknown) => {
+    if (typeof objectGet === 'string') this.sawGet(objectGet);
+    this.rearm();
+  };
 
   constructor(
     private readonly cluster: Cluster,
@@ -173,19 +190,36 @@ export class JumpClock implements ClockDriver {
     for (const e of ACTIVITY_EVENTS) this.activity.off(e, this.wake);
   }
 
+  /** A GET of one object: a repeat (a quiet period or more after the last one) counts towards polling. */
+  private sawGet(path: string): void {
+    const now = wallNow();
+    for (const [p, g] of this.gets) if (now - g.at > POLL_WINDOW_MS) this.gets.delete(p);
+    const last = this.gets.get(path);
+    if (!last) this.gets.set(path, { count: 1, at: now });
+    else if (now - last.at >= this.mode.quietMs) this.gets.set(path, { count: last.count + 1, at: now });
+  }
+
+  /** A client is polling: some object was GET POLL_REPEATS times, the last within the poll window. */
+  private polling(): boolean {
+    const now = wallNow();
+    for (const g of this.gets.values()) if (g.count >= POLL_REPEATS && now - g.at <= POLL_WINDOW_MS) return true;
+    return false;
+  }
+
   /** Any client activity restarts the quiet period. */
   private rearm(): void {
     clearTimeout(this.quiet);
     this.quiet = undefined;
-    if (this.stopped || !this.waiting()) return;
-    this.quiet = setTimeout(() => this.jump(), this.mode.quietMs);
+    if (this.stopped || this.activity.inFlight > 0) return;
+    if (this.waiting()) this.quiet = setTimeout(() => this.jump(), this.mode.quietMs);
+    else if (this.polling()) this.quiet = setTimeout(() => this.step(), this.mode.quietMs);
   }
 
   private waiting(): boolean {
     return this.activity.inFlight === 0 && this.activity.waitingWatches > 0;
   }
 
-  /** Whether virtual time will jump once the quiet period passes (every client waits on a watch). */
+  /** Whether virtual time will move once the quiet period passes (every client waits on a watch, or a client polls). */
   get armed(): boolean {
     return this.quiet !== undefined;
   }
@@ -203,6 +237,18 @@ export class JumpClock implements ClockDriver {
       if (this.written !== before) return this.rearm();
     }
     this.quiet = setTimeout(() => this.jump(), 0);
+  }
+
+  /** For a polling client: on to the next instant with foreground work (what is due before it runs too), then quiet again. */
+  private step(): void {
+    this.quiet = undefined;
+    if (this.stopped || this.activity.inFlight > 0) return;
+    if (this.waiting()) return this.jump();
+    const clock = this.cluster.clock;
+    const next = clock.nextForegroundAt();
+    if (next === undefined || next > clock.now() + JUMP_SETTLED_MS) return;
+    this.cluster.advance(next - clock.now());
+    this.rearm();
   }
 }
 

@@ -23,15 +23,18 @@ function run(args: string[]): Promise<[number | null, string]> {
 }
 
 describe('terminating serve (the command)', () => {
-  it('reads its flags', () => {
-    expect(parseServeArgs([])).to.deep.equal({ port: 0, manifests: undefined, clock: { kind: 'jump', quietMs: 50 }, release: undefined, reportDir: 'reports/serve', kubeconfig: undefined });
-    expect(parseServeArgs(['--port', '8080', '--clock', 'fast=10', '--manifests', 'c.yaml', '--kubernetes', '1.30', '--report-dir', 'r', '--kubeconfig', 'k'])).to.deep.equal({
+  it('R94 reads its flags', () => {
+    // Virtual time starts at the wall-clock time the command runs, in whole seconds (the clock read once, here).
+    const now = () => Date.UTC(2026, 5, 1, 12, 0, 0, 750);
+    expect(parseServeArgs([], now)).to.deep.equal({ port: 0, manifests: undefined, clock: { kind: 'jump', quietMs: 50 }, release: undefined, reportDir: 'reports/serve', kubeconfig: undefined, start: Date.UTC(2026, 5, 1, 12, 0, 0) });
+    expect(parseServeArgs(['--port', '8080', '--clock', 'fast=10', '--manifests', 'c.yaml', '--kubernetes', '1.30', '--report-dir', 'r', '--kubeconfig', 'k', '--start', '2025-06-01T10:00:00+02:00'], now)).to.deep.equal({
       port: 8080,
       manifests: 'c.yaml',
       clock: { kind: 'fast', factor: 10 },
       release: Release.of(30),
       reportDir: 'r',
       kubeconfig: 'k',
+      start: Date.UTC(2025, 5, 1, 8, 0, 0),
     });
     expect(parseServeArgs(['--help'])).to.equal('help');
   });
@@ -42,6 +45,7 @@ describe('terminating serve (the command)', () => {
     expect(() => parseServeArgs(['--colck', 'jump'])).to.throw("Unknown option '--colck' (see terminating serve --help)");
     expect(() => parseServeArgs(['--port'])).to.throw("Option '--port <value>' argument missing (see terminating serve --help)");
     expect(() => parseServeArgs(['--kubernetes', '1.25'])).to.throw('invalid --kubernetes: Kubernetes "1.25" is not supported: the simulation models releases');
+    expect(() => parseServeArgs(['--start', 'yesterday'])).to.throw('invalid --start "yesterday": expected an RFC 3339 time such as 2025-06-01T12:00:00Z');
     expect(() => parseServeArgs(['extra'])).to.throw("Unexpected argument 'extra' (see terminating serve --help)");
   });
 
@@ -50,8 +54,8 @@ describe('terminating serve (the command)', () => {
     writeFileSync(join(dir, 'bad.yaml'), 'kind: Deployment\nmetadata: { name: x }\n');
     const [bad, manifest, unknown] = await Promise.all([run(['serve', '--clock', 'slow']), run(['serve', '--manifests', join(dir, 'bad.yaml')]), run(['srve'])]);
     expect(bad).to.deep.equal([2, 'terminating serve: invalid --clock "slow": expected jump, jump=QUIET (e.g. jump=200ms), realtime, or fast=N (N times wall time, N > 0, e.g. fast=10)\n']);
-    expect(manifest).to.deep.equal([1, `terminating serve: ${join(dir, 'bad.yaml')}: document 1, line 1: unknown kind "Deployment": a manifest file holds Nodes, Pods and ReplicaSets (or a List of them)\n`]);
-    expect(unknown).to.deep.equal([2, 'terminating srve: unknown command "srve" (commands: serve, kubectl)\n']);
+    expect(manifest).to.deep.equal([1, `terminating serve: ${join(dir, 'bad.yaml')}: document 1, line 1: unknown kind "Deployment": a manifest file holds Nodes, Pods, ReplicaSets and Services (or a List of them)\n`]);
+    expect(unknown).to.deep.equal([2, 'terminating srve: unknown command "srve" (commands: serve, kubectl, explain)\n']);
   });
 
   it('bin/terminating.js serve: prints the kubeconfig to use, serves until SIGTERM, then closes its watches and writes the report', async () => {

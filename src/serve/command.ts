@@ -14,9 +14,13 @@ then writes the session report.
 
 Options:
   --port N             TCP port on 127.0.0.1 (default 0: any free port)
-  --manifests FILE     Nodes, Pods and ReplicaSets to start with (YAML as kubectl get -o yaml prints
+  --manifests FILE     Nodes, Pods, ReplicaSets, Services to start with (YAML as kubectl get -o yaml prints
                        them; behaviours in terminating.sim/ annotations). Default: the embedded
-                       cluster (nodes node-1, node-2; pods web, api, held, data, frontend-1/2)
+                       cluster (nodes node-1, node-2; pods web, api, held, data, frontend-1/2).
+                       A real cluster's objects (FILE[,FILE…] whose objects carry a uid) are
+                       resumed as they are: see terminating explain --help
+  --now TIME           with resumed objects: when they were read (RFC 3339; default: the newest
+                       time they show)
   --clock MODE         jump (default): virtual time jumps ahead while every client waits on a watch
                        realtime: virtual time follows wall time
                        fast=N: virtual time runs N times as fast as wall time
@@ -27,10 +31,12 @@ Options:
                        session report covers the time since the last compaction
   --report-dir DIR     where the session report and the kubeconfig go (default reports/serve)
   --kubeconfig FILE    where the kubeconfig goes (default DIR/kubeconfig)
+  --start TIME         the virtual time serving starts at, RFC 3339 (e.g. 2025-06-01T12:00:00Z);
+                       default: now, so ages that clients compute from timestamps read right
   -h, --help           this help
 `;
 
-export function parseServeArgs(args: string[]): ServeOptions | 'help' {
+export function parseServeArgs(args: string[], now: () => number = Date.now): ServeOptions | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -39,11 +45,13 @@ export function parseServeArgs(args: string[]): ServeOptions | 'help' {
       options: {
         port: { type: 'string' },
         manifests: { type: 'string' },
+        now: { type: 'string' },
         clock: { type: 'string' },
         kubernetes: { type: 'string' },
         'report-dir': { type: 'string' },
         kubeconfig: { type: 'string' },
         'etcd-compaction-interval': { type: 'string' },
+        start: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -73,7 +81,9 @@ export function parseServeArgs(args: string[]): ServeOptions | 'help' {
       throw new CommandError(`invalid --kubernetes: ${(e as Error).message}`, 2);
     }
   }
-  const options: ServeOptions = { port, manifests: v.manifests, clock, release, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig };
+  const nowMs = v.now === undefined ? undefined : Date.parse(v.now);
+  if (nowMs !== undefined && Number.isNaN(nowMs)) throw new CommandError(`invalid --now "${v.now}": expected an RFC 3339 time (e.g. 2025-06-01T10:00:00Z)`, 2);
+  const options: ServeOptions = { port, manifests: v.manifests, clock, release, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig, start: parseStart(v.start, now), ...(nowMs !== undefined ? { nowMs } : {}) };
   const interval = v['etcd-compaction-interval'];
   if (interval !== undefined) {
     let ms: number;
@@ -87,6 +97,19 @@ export function parseServeArgs(args: string[]): ServeOptions | 'help' {
     options.etcdCompactionIntervalMs = ms;
   }
   return options;
+}
+
+/**
+ * --start, or the wall-clock time now, in whole seconds (timestamps carry seconds): the one place
+ * the wall clock sets virtual time. Scenarios keep the fixed epoch.
+ */
+function parseStart(value: string | undefined, now: () => number): number {
+  if (value === undefined) return Math.floor(now() / 1000) * 1000;
+  const ms = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) || Number.isNaN(ms)) {
+    throw new CommandError(`invalid --start "${value}": expected an RFC 3339 time such as 2025-06-01T12:00:00Z`, 2);
+  }
+  return Math.floor(ms / 1000) * 1000;
 }
 
 /** `terminating serve …`: runs until SIGINT/SIGTERM; resolves with the exit code. */

@@ -15,22 +15,32 @@ import { serve, type ServedCluster } from './serve';
  * finds pods/eviction in discovery and POSTs an Eviction (JSON) for each pod (R78); with
  * `--disable-eviction` it DELETEs them instead, through client-go's typed client, whose body is
  * DeleteOptions in protobuf (R77). Either way it then polls each pod with a GET every second until
- * it is gone. It never waits on a watch, so it runs with `--clock fast=N` (in jump mode virtual
- * time stands still until a client waits on a watch).
+ * it is gone. It never waits on a watch: in jump mode (the default) virtual time moves for it once
+ * it has polled a pod a few times (JumpClock, POLL_REPEATS), one instant per quiet period; the
+ * other tests run with `--clock fast=N`.
  */
 const running: ServedCluster[] = [];
 after(() => Promise.all(running.map((s) => s.close())));
 
-async function drain(args: string[]): Promise<{ served: ServedCluster; code: number; stdout: string; stderr: string }> {
-  const served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: mkdtempSync(join(tmpdir(), 'drain-test-')) });
-  running.push(served);
-  const kubectl = await realKubectlPath();
-  const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'drain-home-')), KUBECONFIG: served.kubeconfig };
+async function served(clock = 'fast=60'): Promise<ServedCluster> {
+  const s = await serve({ port: 0, clock: parseClockMode(clock), reportDir: mkdtempSync(join(tmpdir(), 'drain-test-')) });
+  running.push(s);
+  return s;
+}
+
+async function kubectl(s: ServedCluster, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const binary = await realKubectlPath();
+  const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'drain-home-')), KUBECONFIG: s.kubeconfig };
   return new Promise((resolve) => {
-    execFile(kubectl, ['drain', ...args], { env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ served, code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    execFile(binary, args, { env, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
+}
+
+async function drain(args: string[], clock?: string): Promise<{ served: ServedCluster; code: number; stdout: string; stderr: string }> {
+  const s = await served(clock);
+  return { served: s, ...(await kubectl(s, ['drain', ...args])) };
 }
 
 const podsOn = (s: ServedCluster, node: string): string[] => {
@@ -76,5 +86,31 @@ describe('kubectl drain (the real kubectl v1.33) against the served cluster (R77
       expect(timeline).to.match(new RegExp(`DELETE pods/${pod} gracePeriodSeconds=5\\b`));
       expect(evictedByApi(served, pod), pod).to.equal(false);
     }
+  });
+
+  it('a PodDisruptionBudget that allows nothing: kubectl get pdb shows it, and drain retries the 429 every 5 s until its --timeout (D5, D6)', async () => {
+    const s = await served();
+    const created = s.cluster.apiserver.create({ name: 'kubectl', component: 'kubectl' }, 'poddisruptionbudgets', 'default', { metadata: { name: 'frontend' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'frontend' } } } });
+    expect(created.ok).to.equal(true);
+    s.cluster.flush();
+    const get = await kubectl(s, ['get', 'pdb']);
+    expect(get.stdout.split('\n')[0]).to.match(/^NAME\s+MIN AVAILABLE\s+MAX UNAVAILABLE\s+ALLOWED DISRUPTIONS\s+AGE$/);
+    expect(get.stdout.split('\n')[1]).to.match(/^frontend\s+2\s+N\/A\s+0\s+\S+$/);
+    const { code, stderr } = await kubectl(s, ['drain', 'node-1', '--force', '--grace-period=5', '--timeout=3s']);
+    expect(code).to.equal(1);
+    expect(stderr).to.include(`error when evicting pods/"frontend-1" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`);
+    expect(podsOn(s, 'node-1')).to.include('frontend-1');
+    const refused = s.cluster.timeline.since(s.t0).filter((e) => e.text.startsWith('CREATE pods/frontend-1/eviction') && e.outcome === '429 TooManyRequests');
+    expect(refused.length).to.be.greaterThan(0);
+  });
+
+  it('K81 in jump mode (no --clock fast): the drain completes, its pods killed at the virtual times their grace gives', async () => {
+    const { served, code, stdout, stderr } = await drain(['node-1', '--force', '--grace-period=20'], 'jump');
+    expect(code, stderr).to.equal(0);
+    expect(stdout.trim().split('\n').at(-1)).to.equal('node/node-1 drained');
+    expect(podsOn(served, 'node-1')).to.deep.equal([]);
+    const timeline = formatTimeline(served.cluster.timeline.since(served.t0), served.t0);
+    // web ignores SIGTERM: its SIGKILL comes at the end of the 20 s, whatever wall time the drain took.
+    expect(timeline).to.match(/T\+20s\s+runtime\s+SIGKILL app pods\/web/);
   });
 });

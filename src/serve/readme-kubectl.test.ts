@@ -8,6 +8,8 @@ import { expect } from 'chai';
 const ROOT = resolve(__dirname, '../..');
 /** A generous bound for starting node processes on a busy machine (not a sleep: the test goes on once ready). */
 const START_MS = 60_000;
+/** The virtual time the README's session starts at, as it says. */
+const README_START = '2025-01-01T00:01:00Z';
 
 /**
  * The README's "Use it with kubectl" section, run as written: its `sh` block starts the server,
@@ -50,7 +52,8 @@ describe('README "Use it with kubectl" (run as written)', () => {
   it('serve, then the real kubectl: web goes Terminating, vanishes once someone waits, and every output is as shown', async () => {
     const { start, session } = section();
     const dir = mkdtempSync(join(tmpdir(), 'readme-kubectl-'));
-    const server = bin([...words(start, 'npx terminating'), '--report-dir', dir]);
+    // --start pins virtual time to the README's (serve starts it at the wall-clock time otherwise).
+    const server = bin([...words(start, 'npx terminating'), '--report-dir', dir, '--start', README_START]);
     const exited = new Promise<number | null>((done) => server.once('close', (code) => done(code)));
     try {
       let out = '';

@@ -91,6 +91,38 @@ describe('terminating serve', () => {
     watch.close();
   });
 
+  it('K81 jump: a client that polls one object (the third GET, each a quiet period apart) moves time one instant per quiet period; two GETs do not', async () => {
+    const s = await start();
+    const jump = s.driver as JumpClock;
+    await request(s.url, 'DELETE', `${PODS}/web`);
+    const poll = (session: string) => request(s.url, 'GET', `${PODS}/web`, { headers: { 'Kubectl-Session': session } });
+    const pause = () => new Promise((done) => setTimeout(done, 2 * JUMP_QUIET_MS));
+    // Two GETs of one process, and a third from another kubectl: nobody polls, time stands still.
+    await poll('a');
+    await pause();
+    await poll('a');
+    await pause();
+    await poll('b');
+    await pause();
+    expect(jump.armed).to.equal(false);
+    expect(s.cluster.clock.now()).to.equal(s.t0);
+    // The third GET of process a: now it polls.
+    await poll('a');
+    expect(jump.armed).to.equal(true);
+    await eventually(() => s.cluster.clock.now() > s.t0, 'time moves for the polling client', 10_000);
+    const first = s.cluster.clock.now();
+    await pause();
+    expect(s.cluster.clock.now()).to.be.above(first);
+    // web ignores SIGTERM: it goes at the end of its 30 s, one instant at a time.
+    // kubectl drain's wait: GET every so often until the pod is gone.
+    for (let i = 0; (await poll('a')).status !== 404; i++) {
+      expect(i, 'web gone within 200 polls').to.be.below(200);
+      await pause();
+    }
+    const timeline = formatTimeline(s.cluster.timeline.since(s.t0), s.t0);
+    expect(timeline).to.match(/T\+30s\s+runtime\s+SIGKILL app pods\/web/);
+  });
+
   it('jump: stops when the cluster has settled (a finalizer holds the pod), a client still watching', async () => {
     const s = await start();
     await request(s.url, 'DELETE', `${PODS}/held`);
@@ -135,6 +167,10 @@ describe('terminating serve', () => {
     expect(JSON.parse(readFileSync(r.json.files.data, 'utf8')).events.some((e: { text: string }) => e.text === 'SIGKILL app pods/web')).to.equal(true);
     expect(readFileSync(r.json.files.html, 'utf8')).to.contain('<div class="sd"').and.contain('SIGKILL app pods/web');
     expect(readFileSync(r.json.files.objects, 'utf8')).to.not.match(/name: web\n/);
+    // The served pods keep managedFields (R112); the report prints them as kubectl does, without.
+    const api = s.cluster.apiserver.get('pods', 'default', 'api');
+    expect(api.ok && api.object.metadata.managedFields).to.not.equal(undefined);
+    expect(readFileSync(r.json.files.objects, 'utf8')).to.match(/name: api\n/).and.not.include('managedFields');
     expect((await request(s.url, 'GET', REPORT_PATH)).status).to.equal(405);
   });
 

@@ -5,7 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import type { Cluster } from '../cluster';
 import { ClusterPlan, WARMUP_MS } from '../cluster-plan';
 import { DurationError, parseDuration } from '../duration';
-import { loadManifestFile } from '../manifest-file';
+import { loadManifestFile, ManifestFileError } from '../manifest-file';
+import { DumpError, readDumpFiles, type Dump } from '../restore/dump';
 import type { Release } from '../release';
 import { createApiHandler } from '../server/api-handler';
 import { formatDuration, formatOffset } from '../timeline/time';
@@ -26,8 +27,13 @@ export const REPORT_PATH = '/terminating/v1/report';
 export interface ServeOptions {
   /** TCP port on 127.0.0.1; 0 picks a free one. */
   port: number;
-  /** Manifest file to load (Nodes, Pods, ReplicaSets); undefined: the embedded default cluster. */
+  /**
+   * Manifest file to load (Nodes, Pods, ReplicaSets); undefined: the embedded default cluster. A
+   * real cluster's objects (files, comma-separated, whose objects carry a uid) are resumed (src/restore/).
+   */
   manifests?: string;
+  /** Resumed objects: when they were read (default: the newest time they show, X2). */
+  nowMs?: number;
   clock: ClockMode;
   /** The Kubernetes release every component runs (default v1.33). */
   release?: Release;
@@ -37,6 +43,13 @@ export interface ServeOptions {
   kubeconfig?: string;
   /** kube-apiserver's --etcd-compaction-interval (default 5m). */
   etcdCompactionIntervalMs?: number;
+  /**
+   * The virtual time serving starts at (T+0, after the warm-up), in ms since the Unix epoch: the
+   * serve command passes the wall-clock time it started (or --start), so the ages clients compute
+   * from timestamps against their own clock are right. Default: the fixed epoch plus the warm-up,
+   * as scenarios have it.
+   */
+  start?: number;
 }
 
 /** A running `serve`: the cluster behind its HTTP server. */
@@ -59,13 +72,19 @@ export interface ServedCluster {
  * for the warm-up, and serves the Kubernetes API for it on 127.0.0.1 with the chosen clock.
  */
 export async function serve(options: ServeOptions): Promise<ServedCluster> {
+  const dump = options.manifests === undefined ? undefined : resumedObjects(options.manifests.split(','));
+  // A resumed dump starts at the time its objects were read (--now); any other cluster at --start (default: now), after its warm-up minute.
   // A session compacts etcd as kube-apiserver does and drops what it compacted, so its memory
   // follows what exists; the session report covers what is kept (since the last compaction).
-  const plan = new ClusterPlan(options.release, { dropCompactedHistory: true, ...(options.etcdCompactionIntervalMs ? { compactionIntervalMs: options.etcdCompactionIntervalMs } : {}) });
-  loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
+  const apiserver = { dropCompactedHistory: true, ...(options.etcdCompactionIntervalMs ? { compactionIntervalMs: options.etcdCompactionIntervalMs } : {}) };
+  const plan = new ClusterPlan(options.release, dump || options.start === undefined ? undefined : options.start - WARMUP_MS, apiserver);
+  if (dump) plan.objects(dump, options.nowMs);
+  else loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
+  // Served objects carry managedFields from their creation on, as a real cluster's do.
+  plan.cluster.apiserver.trackManagedFields();
   plan.start();
   const cluster = plan.cluster;
-  cluster.advance(WARMUP_MS);
+  cluster.advance(plan.warmupMs);
   const t0 = cluster.clock.now();
 
   const { listener, activity } = createApiHandler(cluster);
@@ -147,6 +166,22 @@ export async function serve(options: ServeOptions): Promise<ServedCluster> {
       await closed;
     },
   };
+}
+
+/**
+ * The files as a real cluster's objects to resume (src/restore/), when they are one: some object
+ * carries a uid, which only a server sets. Otherwise they are manifests of a new cluster.
+ */
+function resumedObjects(files: string[]): Dump | undefined {
+  let dump: Dump;
+  try {
+    dump = readDumpFiles(files);
+  } catch (e) {
+    if (!(e instanceof DumpError)) throw e;
+    if (files.length > 1) throw new ManifestFileError(e.message);
+    return undefined;
+  }
+  return dump.objects.some((o) => typeof (o.obj.metadata as Record<string, unknown>).uid === 'string') ? dump : undefined;
 }
 
 function json(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {

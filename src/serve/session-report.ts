@@ -29,7 +29,9 @@ export function writeSessionReport(cluster: Cluster, t0: number, dir: string, ti
   const events = cluster.timeline.all();
   const text = formatTimeline(events, t0);
   const pods = cluster.apiserver.list('pods', undefined);
-  const objects = yamlDocuments(pods.ok ? pods.object.items : [], 'no pods left in the API');
+  // Without managedFields, as `kubectl get -o yaml` prints objects (--show-managed-fields=false).
+  const items = pods.ok ? pods.object.items.map(({ metadata: { managedFields: _, ...metadata }, ...pod }) => ({ ...pod, metadata })) : [];
+  const objects = yamlDocuments(items, 'no pods left in the API');
   const data = toScenarioTimeline(events, t0, { rows: [], expected: [] }, objects);
   const files: SessionReportFiles = {
     html: join(out, 'index.html'),

@@ -5,8 +5,9 @@ import { EventEmitter } from 'node:events';
  * jumps (`--clock jump`) may move virtual time on only while no request is in flight; it listens
  * for 'idle' (the last request in flight has ended) to try again.
  *
- * Events: 'request-start' and 'request-end' (each request, watches included, the end of a watch
- * being its response head: the stream itself is not "in flight"), 'idle', 'watch-open',
+ * Events: 'request-start' (with the path of a GET of one object, when it is one) and 'request-end'
+ * (each request, watches included, the end of a watch being its response head: the stream itself
+ * is not "in flight"), 'idle', 'watch-open',
  * 'watch-close', 'watch-done' (see WatchStream.sawDeletion).
  */
 export class ApiActivity extends EventEmitter {
@@ -24,9 +25,13 @@ export class ApiActivity extends EventEmitter {
     return this.watches;
   }
 
-  requestStarted(): void {
+  /**
+   * A request arrived. `objectGet` is the path of a GET of one object by name (not a list, a
+   * watch or discovery), which a clock that jumps for polling clients counts (JumpClock).
+   */
+  requestStarted(objectGet?: string): void {
     this.requests += 1;
-    this.emit('request-start');
+    this.emit('request-start', objectGet);
   }
 
   requestEnded(): void {

@@ -25,7 +25,7 @@ describe('HTTP API: version, health, discovery', () => {
     expect(pods.verbs).to.have.members(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
     expect(core.json.resources.map((r: { name: string }) => r.name)).to.include('pods/status');
     const groups = await request(s.base, 'GET', '/apis');
-    expect(groups.json.groups.map((g: { name: string }) => g.name)).to.deep.equal(['apps', 'events.k8s.io', 'admissionregistration.k8s.io', 'coordination.k8s.io']);
+    expect(groups.json.groups.map((g: { name: string }) => g.name)).to.deep.equal(['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'policy', 'admissionregistration.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io']);
     expect((await request(s.base, 'GET', '/apis/apps/v1')).json.resources[0]).to.include({ name: 'replicasets', kind: 'ReplicaSet' });
     expect((await request(s.base, 'GET', '/api')).json.versions).to.deep.equal(['v1']);
   });
@@ -38,10 +38,12 @@ describe('HTTP API: version, health, discovery', () => {
     expect(pods).to.deep.include({ scope: 'Namespaced', singularResource: 'pod', responseKind: { group: '', version: 'v1', kind: 'Pod' } });
     expect(pods.subresources).to.deep.equal([
       { subresource: 'eviction', responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
+      { subresource: 'exec', responseKind: { group: '', version: 'v1', kind: 'PodExecOptions' }, verbs: ['create', 'get'] },
+      { subresource: 'log', responseKind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get'] },
       { subresource: 'status', responseKind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
     ]);
     const apis = await request(s.base, 'GET', '/apis', { headers: { Accept: AGGREGATED } });
-    expect(apis.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).to.deep.equal(['apps', 'events.k8s.io', 'admissionregistration.k8s.io', 'coordination.k8s.io']);
+    expect(apis.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).to.deep.equal(['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'policy', 'admissionregistration.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io']);
   });
 
   it('OpenAPI v3 tells kubectl that PATCH takes fieldValidation (server-side field validation)', async () => {
@@ -54,14 +56,16 @@ describe('HTTP API: version, health, discovery', () => {
     expect(patch.parameters.map((p: { name: string }) => p.name)).to.include('fieldValidation');
   });
 
-  it('unknown paths and resources are 404 Status; protobuf-only clients get 406', async () => {
+  it('unknown paths and resources are 404 Status; protobuf-only clients of discovery get 406, of resources protobuf (R77)', async () => {
     const r = await request(s.base, 'GET', '/api/v1/namespaces/default/widgets');
     expect(r.status).to.equal(404);
     expect(r.json).to.deep.include({ kind: 'Status', status: 'Failure', reason: 'NotFound', message: 'the server could not find the requested resource', code: 404 });
     expect((await request(s.base, 'GET', '/nope')).status).to.equal(404);
-    const proto = await request(s.base, 'GET', '/api/v1/namespaces/default/pods', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
+    const proto = await request(s.base, 'GET', '/api', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
     expect(proto.status).to.equal(406);
     expect(proto.json.reason).to.equal('NotAcceptable');
+    const list = await request(s.base, 'GET', '/api/v1/namespaces/default/pods', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
+    expect([list.status, list.headers['content-type'], list.text.slice(0, 4)]).to.deep.equal([200, 'application/vnd.kubernetes.protobuf', 'k8s\0']);
   });
 });
 
@@ -98,7 +102,7 @@ describe('HTTP API: pods (printing R73)', () => {
     expect(r.json.columnDefinitions.map((c: { name: string; priority: number }) => `${c.name}:${c.priority}`)).to.deep.equal([
       'Name:0', 'Ready:0', 'Status:0', 'Restarts:0', 'Age:0', 'IP:1', 'Node:1', 'Nominated Node:1', 'Readiness Gates:1',
     ]);
-    expect(r.json.rows[1].cells).to.deep.equal(['web', '1/1', 'Running', '0', '60s', '<none>', 'node-1', '<none>', '<none>']);
+    expect(r.json.rows[1].cells).to.deep.equal(['web', '1/1', 'Running', '0', '60s', '10.244.0.2', 'node-1', '<none>', '<none>']);
     expect(r.json.rows[1].object).to.deep.include({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1' });
   });
 
@@ -200,11 +204,14 @@ describe('HTTP API: bad input leaves the cluster unchanged (R75)', () => {
     ['malformed YAML', 'POST', '/api/v1/namespaces/default/pods', { body: 'metadata: [unclosed', headers: { 'Content-Type': 'application/yaml' } }, 400, 'BadRequest', /^error converting YAML to JSON: yaml: /],
     ['a body over the limit', 'POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify({ metadata: { name: 'x'.repeat(2000) } }) }, 413, 'RequestEntityTooLarge', 'Request entity too large: limit is 1024'],
     ['an unsupported patch type', 'PATCH', '/api/v1/namespaces/default/pods/web', { body: '{}', headers: { 'Content-Type': 'text/plain' } }, 415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml'],
-    ['server-side apply', 'PATCH', '/api/v1/namespaces/default/pods/web', { body: '{}', headers: { 'Content-Type': 'application/apply-patch+yaml' } }, 415, 'UnsupportedMediaType', /server-side apply \(application\/apply-patch\+yaml\) is not modelled/],
+    ['server-side apply without a fieldManager (R113)', 'PATCH', '/api/v1/namespaces/default/pods/web', { body: '{}', headers: { 'Content-Type': 'application/apply-patch+yaml' } }, 422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch'],
+    ['server-side apply of another kind', 'PATCH', '/api/v1/namespaces/default/pods/web?fieldManager=me', { body: 'apiVersion: v1\nkind: Node\n', headers: { 'Content-Type': 'application/apply-patch+yaml' } }, 400, 'BadRequest', 'invalid object type: /v1, Kind=Node'],
+    ['force on a merge patch', 'PATCH', '/api/v1/namespaces/default/pods/web?force=true', { body: '{}', headers: { 'Content-Type': 'application/merge-patch+json' } }, 422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch'],
     ['a label selector that does not parse', 'GET', '/api/v1/namespaces/default/pods?labelSelector=app%20web', {}, 400, 'BadRequest', "unable to parse requirement: found 'web', expected: in, notin, =, ==, !=, gt, lt"],
     ['an unknown field selector', 'GET', '/api/v1/namespaces/default/pods?fieldSelector=spec.color=red', {}, 400, 'BadRequest', 'field label not supported: spec.color'],
     ['a name that is not a path segment', 'DELETE', '/api/v1/namespaces/default/pods/..', {}, 400, 'BadRequest', 'invalid resource name "..": [may not be \'..\']'],
-    ['an unsupported verb', 'DELETE', '/api/v1/namespaces/default', {}, 405, 'MethodNotAllowed', 'delete is not supported on resources of kind "namespaces"'],
+    // R120: namespaces serve delete, not deletecollection.
+    ['an unsupported verb', 'DELETE', '/api/v1/namespaces', {}, 405, 'MethodNotAllowed', 'deletecollection is not supported on resources of kind "namespaces"'],
     ['a body of another kind', 'POST', '/api/v1/namespaces/default/pods', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' } } }, 400, 'BadRequest', /^the object provided is unrecognized \(must be of type Pod\)/],
     ['a namespace that is not the URL\'s', 'POST', '/api/v1/namespaces/default/pods', { body: { metadata: { name: 'x', namespace: 'other' }, spec: { containers: [{ name: 'a' }] } } }, 400, 'BadRequest', 'the namespace of the provided object does not match the namespace sent on the request'],
     ['a PUT whose name is not the URL\'s', 'PUT', '/api/v1/namespaces/default/pods/web', { body: { metadata: { name: 'other' }, spec: { containers: [{ name: 'a' }] } } }, 400, 'BadRequest', 'the name of the object (other) does not match the name on the URL (web)'],

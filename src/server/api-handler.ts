@@ -17,6 +17,9 @@ import { encode, negotiate } from './negotiation';
 import { openApiDocument } from './openapi';
 import { requestInfo, type RequestInfo } from './request-info';
 import { findResource } from './resources';
+import { createReview, findReview } from './handlers/reviews';
+import { followBehaviourAnnotations } from './behaviours';
+import { podStream } from './handlers/streams';
 import { internalError, methodNotSupported, pathNotFound } from './status';
 import { versionInfo } from './version';
 import { HttpsWebhookCaller } from './webhook-client';
@@ -68,6 +71,21 @@ const VERB_HANDLERS: Readonly<Record<string, VerbHandler>> = {
  * activity.on('idle', () => …); // no request in flight: a jumping clock may move on
  * ```
  */
+/**
+ * For a GET of one namespaced object by name (what a polling client repeats): which client process
+ * sent it and the path, so that separate kubectl commands never add up. The process is kubectl's
+ * Kubectl-Session header (random per invocation), else the connection (other clients keep theirs).
+ * Undefined for any other request.
+ */
+function objectGetPath(req: IncomingMessage): string | undefined {
+  if (req.method !== 'GET' || !req.url) return undefined;
+  const [path, query = ''] = req.url.split('?');
+  if (/(^|&)watch=(true|1)(&|$)/.test(query)) return undefined;
+  if (!/^\/apis?(\/[^/]+){1,2}\/namespaces\/[^/]+\/[^/]+\/[^/]+$/.test(path ?? '')) return undefined;
+  const session = req.headers['kubectl-session'];
+  return `${typeof session === 'string' ? session : `${req.socket.remoteAddress}:${req.socket.remotePort}`} ${path}`;
+}
+
 export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOptions> = {}): ApiHandler {
   const opts: ApiHandlerOptions = { maxRequestBodyBytes: DEFAULT_MAX_REQUEST_BODY_BYTES, identify: identifyByUserAgent, ...options };
   const activity = new ApiActivity();
@@ -77,9 +95,12 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
   // requests' calls around it then have nothing to wait for.
   const webhooks = new HttpsWebhookCaller();
   if (cluster.apiserver.webhookCaller === NO_WEBHOOK_CALLER) cluster.apiserver.webhookCaller = webhooks;
+  followBehaviourAnnotations(cluster);
+  // A served API keeps managedFields on every write, as kube-apiserver does.
+  cluster.apiserver.trackManagedFields();
 
   const listener: RequestListener = (req, res) => {
-    activity.requestStarted();
+    activity.requestStarted(objectGetPath(req));
     let ended = false;
     const end = () => {
       if (ended) return;
@@ -103,6 +124,12 @@ async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiAct
   const info = requestInfo(req.method ?? 'GET', (req.url ?? '/').split('?')[0], url.searchParams);
   if (!info.isResourceRequest) return serveNonResource(cluster, req, res, url, info);
 
+  const review = findReview(info.apiGroup, info.apiVersion, info.resource);
+  if (review) {
+    if (info.name !== '' || info.namespace !== undefined) throw pathNotFound();
+    if (info.verb !== 'create') throw methodNotSupported(review.group, review.resource, info.verb);
+    return createReview(review, req, res, await readBody(req, opts.maxRequestBodyBytes));
+  }
   const resource = findResource(info.apiGroup, info.apiVersion, info.resource);
   if (!resource) throw pathNotFound();
   if (resource.namespaced !== (info.namespace !== undefined) && !(resource.namespaced && (info.verb === 'list' || info.verb === 'watch' || info.verb === 'deletecollection'))) {
@@ -132,6 +159,7 @@ async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiAct
     webhooks,
     watchOpened: () => activity.watchOpened(),
   };
+  if (info.subresource === 'log' || info.subresource === 'exec') return podStream(scope);
   await VERB_HANDLERS[info.verb](scope);
 }
 
@@ -155,6 +183,8 @@ function serveNonResource(cluster: Cluster, req: IncomingMessage, res: ServerRes
     if (list) return json(list);
   }
   const doc = openApiDocument(path, cluster.apiserver.options.release);
+  // kube-openapi's handler: /openapi/v2 as JSON; a client asking only for the protobuf form gets 406.
+  if (doc && path === '/openapi/v2') return writeObject(res, 200, negotiate(req.headers.accept, []), doc);
   if (doc) return json(doc);
   throw pathNotFound();
 }

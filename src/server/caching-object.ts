@@ -1,5 +1,6 @@
 import type { KubeObject } from '../apiserver/object';
-import { toServed, type ServedResource } from './resources';
+import { encodeMessage, encodeProtobuf, messageFor } from './protobuf';
+import { groupVersionString, toServed, type ServedResource } from './resources';
 
 /**
  * Each stored object version serialized to JSON once per served form, then reused by every LIST,
@@ -15,6 +16,10 @@ interface Encodings {
   readonly object: WeakMap<KubeObject, Buffer>;
   /** A list item: the served object without apiVersion and kind. */
   readonly item: WeakMap<KubeObject, Buffer>;
+  /** The served object's own protobuf message (a list item's bytes). */
+  readonly message: WeakMap<KubeObject, Uint8Array>;
+  /** The served object's whole protobuf body (magic, envelope): a GET answer, a watch event's object. */
+  readonly protobuf: WeakMap<KubeObject, Uint8Array>;
 }
 
 /** Per served resource: events.k8s.io/v1 serves the same stored Events in another form than v1. */
@@ -22,21 +27,23 @@ const encodings = new WeakMap<ServedResource, Encodings>();
 
 function cacheOf(r: ServedResource): Encodings {
   let c = encodings.get(r);
-  if (!c) encodings.set(r, (c = { object: new WeakMap(), item: new WeakMap() }));
+  if (!c) encodings.set(r, (c = { object: new WeakMap(), item: new WeakMap(), message: new WeakMap(), protobuf: new WeakMap() }));
   return c;
 }
 
-function cached(cache: WeakMap<KubeObject, Buffer>, stored: KubeObject, encode: () => unknown): Buffer {
-  let json = cache.get(stored);
-  if (json) return json;
-  json = Buffer.from(JSON.stringify(encode()));
-  if (Object.isFrozen(stored)) cache.set(stored, json);
-  return json;
+function cached<B extends Uint8Array>(cache: WeakMap<KubeObject, B>, stored: KubeObject, encode: () => B): B {
+  let bytes = cache.get(stored);
+  if (bytes) return bytes;
+  bytes = encode();
+  if (Object.isFrozen(stored)) cache.set(stored, bytes);
+  return bytes;
 }
+
+const json = (obj: unknown) => Buffer.from(JSON.stringify(obj));
 
 /** The JSON of `stored` as `r` serves it, apiVersion and kind set (bytes of JSON.stringify(toServed(r, stored))). */
 export function encodedObject(r: ServedResource, stored: KubeObject): Buffer {
-  return cached(cacheOf(r).object, stored, () => toServed(r, stored));
+  return cached(cacheOf(r).object, stored, () => json(toServed(r, stored)));
 }
 
 /**
@@ -44,7 +51,17 @@ export function encodedObject(r: ServedResource, stored: KubeObject): Buffer {
  * the items of typed lists (bytes of JSON.stringify(listItem(r, stored))).
  */
 export function encodedItem(r: ServedResource, stored: KubeObject): Buffer {
-  return cached(cacheOf(r).item, stored, () => listItem(r, stored));
+  return cached(cacheOf(r).item, stored, () => json(listItem(r, stored)));
+}
+
+/** The protobuf message of `stored` as `r` serves it (an item of a protobuf list). */
+export function encodedMessage(r: ServedResource, stored: KubeObject): Uint8Array {
+  return cached(cacheOf(r).message, stored, () => encodeMessage(messageFor(groupVersionString(r.group, r.version), r.kind)!, toServed(r, stored)));
+}
+
+/** The protobuf body of `stored` as `r` serves it (a GET answer, a watch event's object). */
+export function encodedProtobuf(r: ServedResource, stored: KubeObject): Uint8Array {
+  return cached(cacheOf(r).protobuf, stored, () => encodeProtobuf(toServed(r, stored) as unknown as Record<string, unknown>)!);
 }
 
 /** The served form of `stored` as a list item: without apiVersion and kind. */

@@ -1,4 +1,12 @@
+import { REVIEW_RESOURCES } from './handlers/reviews';
 import { groupVersionString, resourcesOf, SERVED_GROUPS, type ServedResource } from './resources';
+
+/** What discovery says of a resource: the served ones and the review resources (handlers/reviews.ts). */
+type Discovered = Pick<ServedResource, 'group' | 'version' | 'resource' | 'kind' | 'singularName' | 'namespaced' | 'verbs' | 'shortNames' | 'categories' | 'subresources'>;
+
+function discoveredOf(group: string, version: string): Discovered[] {
+  return [...resourcesOf(group, version), ...REVIEW_RESOURCES.filter((r) => r.group === group && r.version === version)];
+}
 
 /**
  * API discovery as kube-apiserver answers it (staging/src/k8s.io/apiserver/pkg/endpoints/discovery):
@@ -35,7 +43,7 @@ export function apiGroupList(): object {
 
 /** metav1.APIResourceList of one group/version, subresources as `pods/status` entries. */
 export function apiResourceList(group: string, version: string): object | undefined {
-  const served = resourcesOf(group, version);
+  const served = discoveredOf(group, version);
   if (served.length === 0) return undefined;
   const resources: object[] = [];
   for (const r of served) {
@@ -58,7 +66,7 @@ export function apiResourceList(group: string, version: string): object | undefi
   return group === '' ? { kind: 'APIResourceList', groupVersion: version, resources } : { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersionString(group, version), resources };
 }
 
-function discoveryResource(r: ServedResource): object {
+function discoveryResource(r: Discovered): object {
   const responseKind = { group: r.group, version: r.version, kind: r.kind };
   const subresources = Object.entries(r.subresources).map(([subresource, { verbs, kind }]) => ({ subresource, responseKind: kind ?? responseKind, verbs }));
   return {
@@ -76,7 +84,7 @@ function discoveryResource(r: ServedResource): object {
 function groupDiscovery(group: string): object {
   return {
     metadata: group === '' ? { creationTimestamp: null } : { name: group, creationTimestamp: null },
-    versions: [{ version: 'v1', resources: resourcesOf(group, 'v1').map(discoveryResource), freshness: 'Current' }],
+    versions: [{ version: 'v1', resources: discoveredOf(group, 'v1').map(discoveryResource), freshness: 'Current' }],
   };
 }
 

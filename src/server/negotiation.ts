@@ -1,4 +1,5 @@
 import { toYaml } from '../yaml-output';
+import { encodeProtobuf, PROTOBUF } from './protobuf';
 import { notAcceptable } from './status';
 
 /**
@@ -8,14 +9,14 @@ import { notAcceptable } from './status';
  * `as=APIGroupDiscoveryList;g=apidiscovery.k8s.io;v=v2` for aggregated discovery).
  */
 export interface MediaType {
-  /** application/json or application/yaml. */
-  readonly type: 'application/json' | 'application/yaml';
+  /** application/json, application/yaml, or protobuf (resource endpoints only, without a conversion). */
+  readonly type: 'application/json' | 'application/yaml' | typeof PROTOBUF;
   /** The `as` conversion asked for, with its group and version. */
   readonly as?: { readonly kind: string; readonly group: string; readonly version: string };
 }
 
-/** What the server can encode (protobuf is not served). */
-export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml'];
+/** What the server can encode. */
+export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF];
 
 interface AcceptEntry {
   type: string;
@@ -44,10 +45,13 @@ function parseAccept(header: string | undefined): AcceptEntry[] {
  * The first Accept entry the server can produce among the conversions `allowed` for this
  * endpoint ("Table", "PartialObjectMetadata", "APIGroupDiscoveryList", …); an entry asking for
  * another conversion is skipped, as upstream's negotiation skips unsupported `as` targets.
+ * Protobuf is chosen only where `protobuf` says the endpoint's objects have messages (resource
+ * requests; discovery and OpenAPI are answered in JSON), and never with a conversion.
  */
-export function negotiate(accept: string | undefined, allowed: readonly { kind: string; group: string; versions: readonly string[] }[]): MediaType {
+export function negotiate(accept: string | undefined, allowed: readonly { kind: string; group: string; versions: readonly string[] }[], protobuf = false): MediaType {
   for (const e of parseAccept(accept)) {
     const type = e.type === '*/*' || e.type === 'application/*' ? 'application/json' : e.type;
+    if (type === PROTOBUF && protobuf && e.params.as === undefined) return { type };
     if (type !== 'application/json' && type !== 'application/yaml') continue;
     const as = e.params.as;
     if (as === undefined) return { type };
@@ -57,14 +61,23 @@ export function negotiate(accept: string | undefined, allowed: readonly { kind: 
   throw notAcceptable(SERVED_MEDIA_TYPES);
 }
 
-/** The body and Content-Type of a response object in the negotiated serialization. */
-export function encode(media: MediaType, obj: unknown): { body: string; contentType: string } {
+/**
+ * The body and Content-Type of a response object in the negotiated serialization. An object with
+ * no protobuf message (none here among those served) goes out as JSON, which clients asking for
+ * protobuf also accept.
+ */
+export function encode(media: MediaType, obj: unknown): { body: string | Buffer; contentType: string } {
+  if (media.type === PROTOBUF) {
+    const body = encodeProtobuf(obj as Record<string, unknown>);
+    if (body) return { body, contentType: PROTOBUF };
+    return { body: JSON.stringify(obj), contentType: 'application/json' };
+  }
   return { body: media.type === 'application/yaml' ? toYaml(obj) : JSON.stringify(obj), contentType: contentTypeOf(media) };
 }
 
 /** The Content-Type of an answer in the negotiated serialization. */
 export function contentTypeOf(media: MediaType): string {
-  if (media.type === 'application/yaml') return 'application/yaml';
+  if (media.type === 'application/yaml' || media.type === PROTOBUF) return media.type;
   // Aggregated discovery names its form in the Content-Type: clients check it to know what they got.
   return media.as?.group === 'apidiscovery.k8s.io' ? `application/json;g=apidiscovery.k8s.io;v=${media.as.version};as=${media.as.kind}` : 'application/json';
 }

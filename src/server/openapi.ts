@@ -1,24 +1,39 @@
 import { createHash } from 'node:crypto';
+import type { OpenApiSchema } from '../apiserver/managedfields/schema';
+import { schemaDefinitions } from '../apiserver/schemas';
 import type { Release } from '../release';
 import { SERVED_RESOURCES, type ServedResource } from './resources';
 
 /**
- * OpenAPI v3 as far as kubectl v1.33 needs it (staging/src/k8s.io/kube-openapi handler3; the
- * kubectl side is k8s.io/kubectl/pkg/cmd/util/... and client-go openapi3.Root):
+ * R110 — OpenAPI v3 and v2 of the served kinds (staging/src/k8s.io/kube-openapi handler3 and handler;
+ * the kubectl side is k8s.io/kubectl/pkg/explain/v2 and client-go openapi3.Root):
  *
  * - `/openapi/v3` lists one document per group/version (`serverRelativeURL` with a hash);
  * - `/openapi/v3/api/v1`, `/openapi/v3/apis/{group}/{version}` describe the served paths and
  *   their operations, each tagged with `x-kubernetes-group-version-kind` and listing its query
- *   parameters. `kubectl create/apply -f` reads them to learn that the server validates fields
- *   itself (the PATCH operation takes `fieldValidation`), so it sends `fieldValidation=Strict`
- *   instead of validating client-side.
- *
- * The documents carry no object schemas: `kubectl apply` then computes its strategic merge
- * patch from its built-in types (patcher.go falls back to them when the OpenAPI document has no
- * schema for the kind), and `kubectl explain` has nothing to show. `/openapi/v2` is not served.
+ *   parameters, and under `components.schemas` the schema of every kind served there and of what
+ *   it uses (src/apiserver/schemas.ts), references wrapped in `allOf` as upstream's v3 documents
+ *   do. `kubectl explain` reads the kind's schema from there; `kubectl create/apply -f` learns
+ *   that the server validates fields itself (the PATCH operation takes `fieldValidation`), so it
+ *   sends `fieldValidation=Strict` instead of validating client-side, and computes strategic
+ *   merge patches from the schemas' patch strategies;
+ * - `/openapi/v2` is the Swagger 2.0 document of every served path and definition, as JSON
+ *   (kubectl releases before 1.27 read it for explain and for client-side validation). Its
+ *   protobuf form (gnostic's openapi_v2.Document, which client-go's OpenAPISchema asks for) is not
+ *   served: such a client gets 406 and falls back.
  */
 export function openApiDocument(path: string, release: Release): object | undefined {
+  // The documents only change with the release: each is built once.
+  const key = `${release.minor} ${path}`;
+  if (!built.has(key)) built.set(key, buildDocument(path, release));
+  return built.get(key);
+}
+
+const built = new Map<string, object | undefined>();
+
+function buildDocument(path: string, release: Release): object | undefined {
   if (path === '/openapi/v3') return openApiRoot(release);
+  if (path === '/openapi/v2') return swaggerDocument(release);
   const gv = path.replace(/^\/openapi\/v3\//, '');
   if (gv === path) return undefined;
   const resources = SERVED_RESOURCES.filter((r) => gvPath(r) === gv);
@@ -77,5 +92,68 @@ function groupVersionDocument(resources: ServedResource[], release: Release): ob
       };
     }
   }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: `v1.${release.minor}.0` }, paths, components: {} };
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: `v1.${release.minor}.0` }, paths, components: { schemas: v3Schemas(resources) } };
+}
+
+/** The definition names a kind's schema uses, itself first (a walk of its references). */
+function reachable(roots: readonly string[]): string[] {
+  const defs = schemaDefinitions();
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name) || !defs[name]) return;
+    seen.add(name);
+    const walk = (s: OpenApiSchema | boolean | undefined): void => {
+      if (!s || typeof s !== 'object') return;
+      if (s.$ref) visit(s.$ref.slice(s.$ref.lastIndexOf('/') + 1));
+      for (const p of Object.values(s.properties ?? {})) walk(p);
+      walk(s.items);
+      walk(s.additionalProperties);
+    };
+    walk(defs[name]);
+  };
+  roots.forEach(visit);
+  return [...seen].sort();
+}
+
+/** The definition of a served kind, found by its group-version-kind extension. */
+function kindDefinition(r: ServedResource): string | undefined {
+  const defs = schemaDefinitions();
+  return Object.keys(defs).find((name) => (defs[name]['x-kubernetes-group-version-kind'] ?? []).some((g) => g.group === r.group && g.version === r.version && g.kind === r.kind));
+}
+
+/** v3: `#/components/schemas/…` references, each wrapped in allOf (with `default: {}` for a struct). */
+function v3Schemas(resources: readonly ServedResource[]): Record<string, OpenApiSchema> {
+  const defs = schemaDefinitions();
+  const out: Record<string, OpenApiSchema> = {};
+  const convert = (s: OpenApiSchema): OpenApiSchema => {
+    if (s.$ref) {
+      const { $ref, ...rest } = s;
+      return { ...rest, allOf: [{ $ref: $ref.replace('#/definitions/', '#/components/schemas/') }], default: {} };
+    }
+    const c: Record<string, unknown> = { ...s };
+    if (s.properties) c.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, convert(v)]));
+    if (s.items) c.items = convert(s.items);
+    if (s.additionalProperties && typeof s.additionalProperties === 'object') c.additionalProperties = convert(s.additionalProperties);
+    return c as OpenApiSchema;
+  };
+  const roots = resources.map(kindDefinition).filter((n): n is string => n !== undefined);
+  for (const name of reachable(roots)) out[name] = convert(defs[name]);
+  return out;
+}
+
+/** /openapi/v2: Swagger 2.0 with every served path and every definition. */
+function swaggerDocument(release: Release): object {
+  const paths: Record<string, object> = {};
+  for (const gv of new Set(SERVED_RESOURCES.map(gvPath))) {
+    const doc = groupVersionDocument(SERVED_RESOURCES.filter((r) => gvPath(r) === gv), release) as { paths: Record<string, Record<string, { parameters: { schema?: { type: string } }[] }>> };
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      paths[path] = Object.fromEntries(
+        Object.entries(ops).map(([verb, op]) => [verb, { ...op, parameters: op.parameters.map(({ schema, ...p }) => ({ ...p, type: schema?.type ?? 'string', uniqueItems: true })) }]),
+      );
+    }
+  }
+  const defs = schemaDefinitions();
+  const roots = SERVED_RESOURCES.map(kindDefinition).filter((n): n is string => n !== undefined);
+  const definitions = Object.fromEntries(reachable(roots).map((n) => [n, defs[n]]));
+  return { swagger: '2.0', info: { title: 'Kubernetes', version: `v1.${release.minor}.0` }, paths, definitions };
 }

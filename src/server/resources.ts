@@ -40,21 +40,29 @@ const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch
  * categories are those kube-apiserver v1.33 advertises for them (pkg/registry/.../storage).
  */
 export const SERVED_RESOURCES: readonly ServedResource[] = [
+  { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', singularName: 'configmap', namespaced: true, verbs: ALL_VERBS, shortNames: ['cm'], subresources: {}, storage: 'configmaps' },
+  { group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', singularName: 'endpoints', namespaced: true, verbs: ALL_VERBS, shortNames: ['ep'], subresources: {}, storage: 'endpoints' },
   { group: '', version: 'v1', resource: 'events', kind: 'Event', singularName: 'event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, storage: 'events' },
-  // Namespaces cannot be deleted here: the namespace controller that empties them is not modelled.
-  { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', singularName: 'namespace', namespaced: false, verbs: ['create', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ns'], subresources: {}, storage: 'namespaces' },
+  // Namespaces: no deletecollection (kube-apiserver has none); DELETE stamps them Terminating, their controller empties them (R121).
+  { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', singularName: 'namespace', namespaced: false, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ns'], subresources: { finalize: { verbs: ['update'] }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'namespaces' },
   { group: '', version: 'v1', resource: 'nodes', kind: 'Node', singularName: 'node', namespaced: false, verbs: ALL_VERBS, shortNames: ['no'], subresources: {}, storage: 'nodes' },
-  { group: '', version: 'v1', resource: 'pods', kind: 'Pod', singularName: 'pod', namespaced: true, verbs: ALL_VERBS, shortNames: ['po'], categories: ['all'], subresources: { eviction: { verbs: ['create'], kind: { group: 'policy', version: 'v1', kind: 'Eviction' } }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'pods' },
+  // pods/log and pods/exec are listed (as upstream lists them) and answer that the simulated containers have neither (R97).
+  { group: '', version: 'v1', resource: 'pods', kind: 'Pod', singularName: 'pod', namespaced: true, verbs: ALL_VERBS, shortNames: ['po'], categories: ['all'], subresources: { eviction: { verbs: ['create'], kind: { group: 'policy', version: 'v1', kind: 'Eviction' } }, exec: { verbs: ['create', 'get'], kind: { group: '', version: 'v1', kind: 'PodExecOptions' } }, log: { verbs: ['get'] }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'pods' },
+  { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', singularName: 'secret', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'secrets' },
+  { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', singularName: 'serviceaccount', namespaced: true, verbs: ALL_VERBS, shortNames: ['sa'], subresources: {}, storage: 'serviceaccounts' },
+  { group: '', version: 'v1', resource: 'services', kind: 'Service', singularName: 'service', namespaced: true, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['svc'], categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'services' },
   { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', singularName: 'replicaset', namespaced: true, verbs: ALL_VERBS, shortNames: ['rs'], categories: ['all'], subresources: {}, storage: 'replicasets' },
   // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration/storage: category api-extensions.
   { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', singularName: 'mutatingwebhookconfiguration', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'mutatingwebhookconfigurations' },
   { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', singularName: 'validatingwebhookconfiguration', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'validatingwebhookconfigurations' },
+  { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', singularName: 'poddisruptionbudget', namespaced: true, verbs: ALL_VERBS, shortNames: ['pdb'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'poddisruptionbudgets' },
+  { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', singularName: 'endpointslice', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'endpointslices' },
   { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', singularName: 'lease', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'leases' },
   { group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', singularName: 'event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, storage: 'events', toServed: eventToEventsV1, fromServed: eventFromEventsV1 },
 ];
 
-/** The groups in the order /apis lists them (kube-apiserver's group priority: apps, events.k8s.io, admissionregistration.k8s.io, coordination.k8s.io). */
-export const SERVED_GROUPS: readonly string[] = ['apps', 'events.k8s.io', 'admissionregistration.k8s.io', 'coordination.k8s.io'];
+/** The groups in the order /apis lists them (kube-apiserver's group priority: apps, events.k8s.io, authentication, authorization, policy, …, admissionregistration, …, coordination, discovery). */
+export const SERVED_GROUPS: readonly string[] = ['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'policy', 'admissionregistration.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io'];
 
 export function groupVersionString(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;

@@ -17,6 +17,15 @@ const failed = { phase: 'Failed', containerStatuses: [{ name: 'app', image: 'x',
 
 /** printers.go printPod, printNode, printEvent and duration.HumanDuration, case by case. */
 describe('R73 server-side printing', () => {
+  it('R90 R91 R92 secrets (type, keys), configmaps (keys of both bags), serviceaccounts (secrets listed), with integer columns', () => {
+    const meta = { name: 'x', creationTimestamp: '2025-01-01T00:00:00Z' };
+    expect(cells('secrets', { metadata: meta, type: 'Opaque', data: { a: 'YQ==', b: 'Yg==' } })).to.deep.equal(['x', 'Opaque', 2, '60m']);
+    expect(cells('configmaps', { metadata: meta, data: { a: '1' }, binaryData: { b: 'Yg==' } })).to.deep.equal(['x', 2, '60m']);
+    expect(cells('serviceaccounts', { metadata: meta })).to.deep.equal(['x', 0, '60m']);
+    const columns = (toTable('secrets', [], { now: NOW }) as { columnDefinitions: { name: string; type: string }[] }).columnDefinitions;
+    expect(columns.map((c) => `${c.name}:${c.type}`)).to.deep.equal(['Name:string', 'Type:string', 'Data:integer', 'Age:string']);
+  });
+
   it('a running pod: ready count, phase, restarts, age, wide columns', () => {
     expect(cells('pods', pod(running))).to.deep.equal(['web', '1/1', 'Running', '0', '60m', '<none>', 'node-1', '<none>', '<none>']);
   });
@@ -104,5 +113,24 @@ describe('R73 K57 the STATUS column of a pod with regular init containers', () =
   it('with restartPolicy Never the failed pod keeps printing Init:Error', () => {
     const rows = history({ restartPolicy: 'Never', initContainers: [{ name: 'setup' }] }, { setup: { exitsOnItsOwn: 1, runsForMs: 10_000 } }, 30_000);
     expect(rows.at(-1)).to.deep.equal(['0/1', 'Init:Error', '0']);
+  });
+});
+
+/** printers.go printService, printEndpoints (formatEndpoints) and printEndpointSlice (formatDiscoveryPorts/Endpoints, listWithMoreString). */
+describe('R73 N17 server-side printing of services and endpoints', () => {
+  const meta = { name: 'web', creationTimestamp: '2025-01-01T00:00:00Z' };
+  it('a Service: type, cluster IP, external IP (<none>, <pending> for a load balancer without ingress), port[:nodePort]/protocol, selector', () => {
+    expect(cells('services', { metadata: meta, spec: { type: 'ClusterIP', clusterIP: '10.96.1.1', ports: [{ port: 80, protocol: 'TCP' }], selector: { tier: 'a', app: 'web' } } })).to.deep.equal(['web', 'ClusterIP', '10.96.1.1', '<none>', '80/TCP', '60m', 'app=web,tier=a']);
+    expect(cells('services', { metadata: meta, spec: { type: 'LoadBalancer', clusterIP: '10.96.1.2', ports: [{ port: 80, nodePort: 30086, protocol: 'TCP' }] } })).to.deep.equal(['web', 'LoadBalancer', '10.96.1.2', '<pending>', '80:30086/TCP', '60m', '<none>']);
+  });
+  it('Endpoints: ready ip:port, three at most then "+ N more..."; <none> without subsets', () => {
+    const addresses = ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4'].map((ip) => ({ ip }));
+    expect(cells('endpoints', { metadata: meta, subsets: [{ addresses, notReadyAddresses: [{ ip: '10.0.0.9' }], ports: [{ port: 8080 }] }] })).to.deep.equal(['web', '10.0.0.1:8080,10.0.0.2:8080,10.0.0.3:8080 + 1 more...', '60m']);
+    expect(cells('endpoints', { metadata: meta })).to.deep.equal(['web', '<none>', '60m']);
+  });
+  it('an EndpointSlice: address type, ports, every endpoint address whatever its conditions; <unset> when empty', () => {
+    const endpoints = [{ addresses: ['10.0.0.1'], conditions: { ready: true } }, { addresses: ['10.0.0.2'], conditions: { ready: false, terminating: true } }];
+    expect(cells('endpointslices', { metadata: meta, addressType: 'IPv4', ports: [{ port: 8080 }], endpoints })).to.deep.equal(['web', 'IPv4', '8080', '10.0.0.1,10.0.0.2', '60m']);
+    expect(cells('endpointslices', { metadata: meta, addressType: 'IPv4', ports: [], endpoints: [] })).to.deep.equal(['web', 'IPv4', '<unset>', '<unset>', '60m']);
   });
 });

@@ -1,12 +1,12 @@
 import { fromTime, type KubeObject } from '../apiserver/object';
-import type { Event, Lease, Namespace, Node, Pod, ReplicaSet } from '../apiserver/types';
+import type { ConfigMap, EndpointSlice, Endpoints, Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount } from '../apiserver/types';
 import { DEFAULT_RELEASE, type Release } from '../release';
 
 /**
  * R73 — server-side printing: the metav1.Table kube-apiserver answers for
  * `Accept: application/json;as=Table;g=meta.k8s.io;v=v1`, with the columns and cells of
  * pkg/printers/internalversion/printers.go (printPod, printNode, printEvent, printReplicaSet,
- * printLease, printNamespace, printValidatingWebhook, printMutatingWebhook). The server always generates the wide columns (priority 1);
+ * printLease, printNamespace, printPodDisruptionBudget, printSecret, printConfigMap, printServiceAccount, printService, printEndpoints, printEndpointSlice, printValidatingWebhook, printMutatingWebhook). The server always generates the wide columns (priority 1);
  * kubectl shows them with `-o wide`. Ages are measured on the virtual clock.
  */
 
@@ -31,7 +31,9 @@ function column(name: string, description: string, priority = 0, format = ''): T
 
 const NAME = column('Name', NAME_DESCRIPTION, 0, 'name');
 const AGE = column('Age', AGE_DESCRIPTION);
-const WEBHOOKS: TableColumn = { ...column('Webhooks', 'How many webhooks the configuration holds.'), type: 'integer' };
+const count = (name: string, description: string): TableColumn => ({ ...column(name, description), type: 'integer' });
+const keys = (bag: object | undefined) => Object.keys(bag ?? {}).length;
+const WEBHOOKS = count('Webhooks', 'How many webhooks the configuration holds.');
 
 interface Printer {
   columns: TableColumn[];
@@ -103,9 +105,61 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
   // printValidatingWebhook / printMutatingWebhook: the number of webhooks.
   validatingwebhookconfigurations: { columns: [NAME, WEBHOOKS, AGE], cells: webhookConfigurationCells },
   mutatingwebhookconfigurations: { columns: [NAME, WEBHOOKS, AGE], cells: webhookConfigurationCells },
+  services: {
+    columns: [
+      NAME,
+      column('Type', 'ClusterIP, NodePort, LoadBalancer or ExternalName.'),
+      column('Cluster-IP', 'The virtual IP kube-proxy routes (spec.clusterIP).'),
+      column('External-IP', 'Addresses the service is reachable at from outside (load balancer ingress, externalIPs).'),
+      column('Port(s)', 'port[:nodePort]/protocol of each service port.'),
+      AGE,
+      column('Selector', 'The label selector of the pods behind the service.', 1),
+    ],
+    cells: (obj, now) => serviceCells(obj as Service, now),
+  },
+  endpoints: {
+    columns: [NAME, column('Endpoints', 'The ready addresses (ip:port), at most three shown.'), AGE],
+    cells: (obj, now) => [obj.metadata.name ?? '', formatEndpoints(obj as Endpoints), age(obj.metadata.creationTimestamp, now)],
+  },
+  endpointslices: {
+    columns: [
+      NAME,
+      column('AddressType', 'IPv4, IPv6 or FQDN.'),
+      column('Ports', 'The port numbers of the slice, at most three shown.'),
+      column('Endpoints', 'The addresses of the endpoints, whatever their conditions, at most three shown.'),
+      AGE,
+    ],
+    cells: (obj, now) => endpointSliceCells(obj as EndpointSlice, now),
+  },
+  // printPodDisruptionBudget: N/A for the bound that is not set.
+  poddisruptionbudgets: {
+    columns: [
+      NAME,
+      column('Min Available', 'Pods that must stay available (spec.minAvailable), or N/A.'),
+      column('Max Unavailable', 'Pods that may be unavailable (spec.maxUnavailable), or N/A.'),
+      column('Allowed Disruptions', 'Evictions the budget allows now (status.disruptionsAllowed).'),
+      AGE,
+    ],
+    cells: (obj, now) => {
+      const pdb = obj as PodDisruptionBudget;
+      return [obj.metadata.name ?? '', String(pdb.spec?.minAvailable ?? 'N/A'), String(pdb.spec?.maxUnavailable ?? 'N/A'), pdb.status?.disruptionsAllowed ?? 0, age(obj.metadata.creationTimestamp, now)];
+    },
+  },
   namespaces: {
     columns: [NAME, column('Status', 'Active or Terminating.'), AGE],
     cells: (obj, now) => [obj.metadata.name ?? '', (obj as Namespace).status?.phase ?? '', age(obj.metadata.creationTimestamp, now)],
+  },
+  secrets: {
+    columns: [NAME, column('Type', 'What the secret holds (e.g. Opaque, kubernetes.io/tls).'), count('Data', 'How many keys its data holds.'), AGE],
+    cells: (obj, now) => [obj.metadata.name ?? '', (obj as Secret).type ?? '', keys((obj as Secret).data), age(obj.metadata.creationTimestamp, now)],
+  },
+  configmaps: {
+    columns: [NAME, count('Data', 'How many keys its data and binaryData hold.'), AGE],
+    cells: (obj, now) => [obj.metadata.name ?? '', keys((obj as ConfigMap).data) + keys((obj as ConfigMap).binaryData), age(obj.metadata.creationTimestamp, now)],
+  },
+  serviceaccounts: {
+    columns: [NAME, count('Secrets', 'How many secrets it lists.'), AGE],
+    cells: (obj, now) => [obj.metadata.name ?? '', ((obj as ServiceAccount).secrets ?? []).length, age(obj.metadata.creationTimestamp, now)],
   },
 };
 
@@ -362,4 +416,51 @@ function formatLabelSelector(selector: { matchLabels?: Record<string, string>; m
   }
   const text = parts.join(',');
   return text === '' ? '<none>' : text;
+}
+
+/** printers.go printService with getServiceExternalIP, makePortString and labels.FormatLabels of the selector. */
+function serviceCells(svc: Service, now: number): Cell[] {
+  const spec = svc.spec ?? {};
+  const type = spec.type ?? 'ClusterIP';
+  const external = spec.externalIPs ?? [];
+  let externalIP: string;
+  if (type === 'ClusterIP' || type === 'NodePort') externalIP = external.length > 0 ? external.join(',') : '<none>';
+  else if (type === 'LoadBalancer') {
+    const ingress = (svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip || i.hostname || '').filter((a) => a !== '');
+    const all = [...ingress, ...external];
+    externalIP = all.length > 0 ? all.join(',') : '<pending>';
+  } else externalIP = spec.externalName ?? '<unknown>';
+  const ports = (spec.ports ?? []).map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`)).join(',');
+  const selector = Object.keys(spec.selector ?? {}).sort().map((k) => `${k}=${spec.selector![k]}`).join(',') || '<none>';
+  return [svc.metadata.name ?? '', type, spec.clusterIP || '<none>', externalIP, ports || '<none>', age(svc.metadata.creationTimestamp, now), selector];
+}
+
+/** printers.go formatEndpoints: the ready addresses as ip:port per port, three at most, then "+ N more...". */
+function formatEndpoints(ep: Endpoints): string {
+  const subsets = ep.subsets ?? [];
+  if (subsets.length === 0) return '<none>';
+  const max = 3;
+  const list: string[] = [];
+  let count = 0;
+  for (const ss of subsets) {
+    const addresses = ss.addresses ?? [];
+    const ports = ss.ports ?? [];
+    const targets = ports.length === 0 ? addresses.map((a) => a.ip) : ports.flatMap((p) => addresses.map((a) => `${a.ip}:${p.port}`));
+    count += targets.length;
+    for (const t of targets) if (list.length < max) list.push(t);
+  }
+  return count > max ? `${list.join(',')} + ${count - max} more...` : list.join(',');
+}
+
+/** printers.go printEndpointSlice with formatDiscoveryPorts, formatDiscoveryEndpoints and listWithMoreString. */
+function endpointSliceCells(slice: EndpointSlice, now: number): Cell[] {
+  const ports = (slice.ports ?? []).map((p) => (p.port !== undefined ? String(p.port) : p.name ?? '*'));
+  const addresses = (slice.endpoints ?? []).flatMap((e) => e.addresses);
+  return [slice.metadata.name ?? '', slice.addressType, listWithMore(ports), listWithMore(addresses), age(slice.metadata.creationTimestamp, now)];
+}
+
+function listWithMore(items: readonly string[], max = 3): string {
+  const text = items.slice(0, max).join(',');
+  if (items.length > max) return `${text} + ${items.length - max} more...`;
+  return text === '' ? '<unset>' : text;
 }

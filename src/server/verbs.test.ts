@@ -232,3 +232,18 @@ describe('HTTP API: pods/eviction (R78)', () => {
     expect(got.ok && got.object.status?.conditions?.find((c) => c.type === 'DisruptionTarget')?.reason).to.equal('EvictionByEvictionAPI');
   });
 });
+
+describe('HTTP API: a PUT whose body names no namespace (R90)', () => {
+  let s: TestServer;
+  before(async () => (s = await startServer([])));
+  after(() => s.close());
+
+  it('takes the namespace of the request, as Helm stores its releases in Secrets', async () => {
+    const path = '/api/v1/namespaces/default/secrets';
+    const created = await request(s.base, 'POST', path, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sh.helm.release.v1.demo.v1', labels: { owner: 'helm', status: 'pending-install' } }, data: { release: 'eA==' } } });
+    expect(created.status).to.equal(201);
+    const { namespace: _ns, ...metadata } = created.json.metadata;
+    const updated = await request(s.base, 'PUT', `${path}/sh.helm.release.v1.demo.v1`, { body: { ...created.json, metadata: { ...metadata, labels: { owner: 'helm', status: 'deployed' } } } });
+    expect([updated.status, updated.json.metadata.namespace, updated.json.metadata.labels.status]).to.deep.equal([200, 'default', 'deployed']);
+  });
+});

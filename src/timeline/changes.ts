@@ -1,6 +1,7 @@
 import { jsonEqual, toTime } from '../apiserver/object';
 import { formatOffset, showValue, timestampOffset } from './time';
 import { DurationError, parseWholeSecondsAfterT0 } from '../duration';
+import { widest } from '../widest';
 
 /** Marks a field that is not there (a cell `<absent>`). */
 export const ABSENT = Symbol('absent');
@@ -146,7 +147,7 @@ export function formatChangeTable(changes: readonly FieldChange[], t0: number): 
   const visible = changes.filter((c) => !BOOKKEEPING.includes(c.path));
   if (visible.length === 0) return '  (no field changed)';
   const rows = [['path', 'from', 'to'], ...visible.map((c) => [c.path, cell(c.from, t0), cell(c.to, t0)])];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const widths = rows[0]!.map((_, i) => widest(rows, (r) => r[i]!.length, 0));
   const table = rows.map((r) => `  | ${r.map((text, i) => text.padEnd(widths[i]!)).join(' | ')} |`).join('\n');
   return rows.some((r) => r.some((text) => text.startsWith('T+'))) ? `${table}\n  (T+0s is ${toTime(t0)})` : table;
 }

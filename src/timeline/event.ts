@@ -2,6 +2,8 @@ import type { Operation } from 'fast-json-patch';
 
 /** The simulated components; each is one lane of the sequence diagram. */
 export type Component =
+  /** A resumed cluster (src/restore/): what was read from the objects, and what was assumed from them. */
+  | 'restore'
   | 'kubectl'
   | 'user'
   | 'apiserver'
@@ -16,6 +18,13 @@ export type Component =
   | 'gc'
   | 'podgc'
   | 'nodelifecycle'
+  | 'endpointslice'
+  | 'endpoints'
+  | 'proxy'
+  | 'loadbalancer'
+  | 'traffic'
+  | 'disruption'
+  | 'namespace'
   | 'controller';
 
 export const COMPONENTS: readonly Component[] = [
@@ -34,6 +43,14 @@ export const COMPONENTS: readonly Component[] = [
   'gc',
   'podgc',
   'nodelifecycle',
+  'endpointslice',
+  'endpoints',
+  'proxy',
+  'loadbalancer',
+  'traffic',
+  'disruption',
+  'namespace',
+  'restore',
 ];
 
 /** One thing that happened in the simulated cluster, at a virtual instant. */

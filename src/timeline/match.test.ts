@@ -79,4 +79,20 @@ describe('checkExactOrder', () => {
     expect(msg).to.contain('✗  #5');
     expect(msg).to.contain('narrowed to runtime, status');
   });
+  it('names the row where a run near the end of the timeline broke, with both sides (not "row 1 matches no event")', () => {
+    const r = checkExactOrder(timeline, [row('runtime', 'SIGTERM'), row('runtime', 'SIGKILL'), row('status', 'DELETE'), row('status', 'resources reclaimed')], T0);
+    expect(r.failure).to.match(/^The longest contiguous run starts at #4 and matched rows 1\.\.3 \(marked ✓\); it broke at row 4:\n  expected: row 4 \| status \| resources reclaimed \|\n  found:    nothing: the narrowed timeline ends after #6/);
+    const wrong = checkExactOrder(timeline, [row('runtime', 'SIGTERM'), row('status', 'DELETE')], T0);
+    expect(wrong.failure).to.contain('  expected: row 2 | status | DELETE |\n  found:    #5 | T+30.9s | runtime | SIGKILL app pods/web |  (marked ✗)');
+  });
+  it('says where the timeline ends, and which step lets time run on, when a row lies past it', () => {
+    const end = { now: T0 + 500, nextDue: T0 + 2000 };
+    const r = checkExactOrder(timeline.slice(0, 4), [row('runtime', 'SIGTERM'), row('runtime', 'SIGKILL', { from: 2, to: 2 })], T0, end);
+    expect(r.failure).to.contain('The timeline ends at T+0.5s');
+    expect(r.failure).to.contain('the next scheduled work is due at T+2s');
+    expect(r.failure).to.contain('When 2s pass  or  When the cluster settles');
+    const inOrder = checkInOrder(timeline.slice(0, 4), [row('runtime', 'SIGKILL', { from: 2, to: 2 })], T0, end);
+    expect(inOrder.failure).to.contain('no event of the timeline matches it at all.\nThe timeline ends at T+0.5s');
+    expect(checkInOrder(timeline, [row('runtime', 'SIGKILL app', { from: 120, to: 120 })], T0, { now: T0 + 31_000 }).failure, 'a text seen at another time is not about time that did not pass').to.not.contain('The timeline ends');
+  });
 });

@@ -30,7 +30,7 @@ function glyphs(html: string): string[] {
     const arrow = /sd-arrow (sd-right|sd-left)" style="left:(\d+)px;width:(\d+)px" title="(\w+) → (\w+)"/.exec(g!);
     if (!arrow) return `#${seq} dot`;
     const [, dir, left, width, from, to] = arrow;
-    const dot = Number(/sd-dot" style="left:(\d+)px/.exec(g!)![1]);
+    const dot = Number(/sd-dot[^"]*" style="left:(\d+)px/.exec(g!)![1]);
     // The arrow ends 6 px before the receiver's dot, on the side it comes from.
     expect(dir === 'sd-right' ? Number(left) + Number(width) + 6 : Number(left) - 6, `#${seq} arrow end`).to.equal(dot);
     return `#${seq} ${from} → ${to}`;
@@ -88,7 +88,7 @@ describe('renderSequenceDiagram', () => {
     expect(html).not.to.include('<script');
     expect(html).to.include('&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;');
     expect(html).to.include('&lt;n&amp;1&gt;');
-    expect(html).to.include('title="#1 apiserver: a&quot;b"');
+    expect(html, 'the upstream source is in the text timeline, not on the row').not.to.include('a"b');
     expect(escapeHtml('a&b')).to.equal('a&amp;b');
     expectWellFormed(html);
   });
@@ -150,4 +150,41 @@ describe('renderSequenceDiagram', () => {
     expect(renderSequenceDiagram([], { t0: T0 })).to.include('no events');
     expect(renderSequenceDiagram(timeline([-1, 'apiserver', 'CREATE pods/web']), { t0: T0, dropBeforeT0: true })).to.include('no events');
   });
+
+  it('puts each step on the time axis before the events it caused, with the time it let pass', () => {
+    const steps = [
+      { keyword: 'When', text: 'I run `kubectl delete pod web`', fromMs: 0, toMs: 30_000, afterSeq: 1, toSeq: 11 },
+      { keyword: 'Then', text: 'pod "web" is gone', fromMs: 30_000, toMs: 30_000, afterSeq: 11, toSeq: 11 },
+    ];
+    const html = renderSequenceDiagram(graceful, { t0: T0, dropBeforeT0: true, steps });
+    const step = html.indexOf('<div class="sd-row sd-step">');
+    expect(step).to.be.greaterThan(0).and.lessThan(html.indexOf('data-seq="2"'));
+    expect(html).to.include('<b>When</b> I run `kubectl delete pod web` <span class="sd-took">T+0s → T+30s</span>');
+    expect(html.lastIndexOf('<b>Then</b> pod &quot;web&quot; is gone')).to.be.greaterThan(html.indexOf('data-seq="11"')).and.lessThan(html.indexOf('data-seq="12"'));
+    expectWellFormed(html);
+  });
+
+  it('draws the grace period as a bar from its request to the deadline, and marks a moment nothing else happens at', () => {
+    const html = renderSequenceDiagram(graceful, { t0: T0, dropBeforeT0: true });
+    expect(html).to.match(/data-seq="3"[^>]*>.*?<i class="sd-bar k-grace sd-bar-from"/);
+    expect(html).to.include('<span class="sd-ibar k-grace">grace period of pods/web: deletionTimestamp T+30s</span>');
+    const early = renderSequenceDiagram(graceful.filter((e) => e.at < T0 + 30_000), { t0: T0, dropBeforeT0: true });
+    expect(early).to.include('<div class="sd-row sd-tick"><span class="sd-t">T+30s</span>');
+    expect(early).to.include('ends: grace period of pods/web: deletionTimestamp T+30s</span> <span class="sd-due">(due after the end of the timeline)</span>');
+    const ran = renderSequenceDiagram(graceful.filter((e) => e.at < T0 + 30_000), { t0: T0, dropBeforeT0: true, steps: [{ keyword: 'When', text: '40s pass', fromMs: 0, toMs: 40_000, afterSeq: 1, toSeq: 8 }] });
+    expect(ran, 'reached by a step that let time run').to.not.include('sd-due');
+  });
+
+  it('gives each pod its own lanes where several take part', () => {
+    const two = timeline([0, 'runtime', 'SIGTERM app pods/web'], [0, 'runtime', 'SIGTERM app pods/api']);
+    expect([...renderSequenceDiagram(two, { t0: T0 }).matchAll(/<span class="sd-lane sd-pod"[^>]*>(\w+)<small>(\w+)<\/small>/g)].map((m) => `${m[1]} ${m[2]}`)).to.deep.equal(['runtime api', 'runtime web']);
+  });
+
+  it('folds a long run of rows that only repeat earlier events', () => {
+    const loop = timeline(...Array.from({ length: 12 }, (_, i): [number, Component, string] => [i * 60_000, 'kubelet', `sync error pods/web: attempt ${i}`]));
+    const html = renderSequenceDiagram(loop, { t0: T0 });
+    expect(html).to.match(/<details class="sd-idle"><summary>10 rows that repeat earlier events, T\+2m to T\+11m \(9m\)<\/summary>/);
+    expectWellFormed(html);
+  });
 });
+

@@ -1,6 +1,8 @@
 import type { Operation } from 'fast-json-patch';
 import { causes, requestsOf } from './causality';
-import { COMPONENTS, type Component, type TimelineEvent } from './event';
+import type { Component, TimelineEvent } from './event';
+import { findIntervals } from './intervals';
+import { diagramLanes } from './lanes';
 import { formatDuration, formatOffset, showValue } from './time';
 
 /**
@@ -18,6 +20,8 @@ export interface SequenceDiagramOptions {
   readonly dropBeforeT0?: boolean;
   /** What the scenario's assertions matched or missed. */
   readonly marks?: DiagramMarks;
+  /** The scenario's steps from T+0 on, placed on the time axis where each began. */
+  readonly steps?: readonly StepSpan[];
 }
 
 /** A row an assertion matched (✓), or the event found where an expected row was looked for (✗). */
@@ -39,6 +43,19 @@ export interface DiagramMarks {
   readonly expected: readonly ExpectedRow[];
 }
 
+/**
+ * One step on the time axis: the events after `afterSeq` up to `toSeq` happened during it, from
+ * `fromMs` to `toMs` after T+0 (a step that lets no time pass has both the same).
+ */
+export interface StepSpan {
+  readonly keyword: string;
+  readonly text: string;
+  readonly fromMs: number;
+  readonly toMs: number;
+  readonly afterSeq: number;
+  readonly toSeq: number;
+}
+
 /** Width of one lane, in px: the diagram's lanes are `lanes × LANE_W` wide, texts take the rest. */
 export const LANE_W = 78;
 /** Room between an arrow's head and the receiver's dot, in px. */
@@ -46,7 +63,8 @@ const ARROW_GAP = 6;
 /** Patch operations shown on a write's row; the rest are one click away. */
 const SHOWN_OPS = 3;
 
-export const COLORS: Readonly<Record<Component, string>> = {
+export const COLORS: Readonly<Partial<Record<Component, string>>> = {
+  restore: '#78716c',
   kubectl: '#4b5563',
   user: '#0f766e',
   controller: '#a16207',
@@ -62,7 +80,57 @@ export const COLORS: Readonly<Record<Component, string>> = {
   gc: '#4d7c0f',
   podgc: '#b45309',
   nodelifecycle: '#475569',
+  endpointslice: '#0369a1',
+  endpoints: '#0284c7',
+  proxy: '#65a30d',
+  loadbalancer: '#ca8a04',
+  traffic: '#dc2626',
+  disruption: '#9f1239',
+  namespace: '#0369a1',
 };
+
+/** A lane's colour: the component's, or one derived from its name for a component this file does not know yet. */
+export function colorOf(c: Component): string {
+  const known = (COLORS as Partial<Record<string, string>>)[c];
+  if (known) return known;
+  const hue = [...c].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) % 360, 0);
+  return `hsl(${hue} 55% 38%)`;
+}
+
+/** A dot's colour class (`c-runtime`), for the components COLORS knows; the page's CSS has one rule each (COLOR_CSS). */
+function dotColor(c: Component): string {
+  return COLORS[c] ? ` c-${c}` : '';
+}
+
+/** The dots' colour classes, for the page's style sheet. */
+export const COLOR_CSS = Object.entries(COLORS)
+  .map(([c, color]) => `.c-${c}{background:${color}}`)
+  .join('');
+
+/** The list a map keeps under a key, made empty when first asked for. */
+function listAt<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
+}
+
+/** Room between lanes' centres for the bars of intervals, in px right of the lane's centre line. */
+const BAR_OFFSET = 7;
+const BAR_STEP = 5;
+/** Runs of at least this many rows that only repeat earlier events are folded (long retry loops). */
+const IDLE_RUN = 6;
+
+/** One row of the diagram in display order. */
+type Item =
+  | { kind: 'event'; e: TimelineEvent }
+  | { kind: 'step'; step: StepSpan }
+  | { kind: 'tick'; at: number; labels: string[] }
+  | { kind: 'expected'; x: ExpectedRow };
+
+/** What makes two events "the same again" for folding: the component, the lane and the text without its numbers. */
+function shapeOf(e: TimelineEvent): string {
+  return `${e.component} ${e.text.replace(/\d+/g, '#')}`;
+}
 
 export function renderSequenceDiagram(events: readonly TimelineEvent[], options: SequenceDiagramOptions): string {
   const { t0 } = options;
@@ -71,53 +139,201 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
   const cause = causes(shown);
   const request = requestsOf(shown);
   const marks = options.marks ?? { rows: [], expected: [] };
-  const used = new Set<Component>(shown.map((e) => e.component));
-  for (const c of cause.values()) used.add(c.from);
-  for (const x of marks.expected) used.add(x.component);
-  const lanes = COMPONENTS.filter((c) => used.has(c));
-  const center = (c: Component): number => (lanes.indexOf(c) + 0.5) * LANE_W;
-  const lanesStyle = `width:${lanes.length * LANE_W}px`;
+  const bySeq = new Map(shown.map((e) => [e.seq, e]));
+  const { lanes, laneOf, laneOfComponent } = diagramLanes(shown, [...[...cause.values()].map((c) => c.from), ...marks.expected.map((x) => x.component)]);
+  const center = (lane: number): number => (lane + 0.5) * LANE_W;
 
   const echoes = new Map<number, TimelineEvent[]>();
   for (const e of shown) {
     const r = request.get(e.seq);
-    if (r !== undefined) echoes.set(r, [...(echoes.get(r) ?? []), e]);
+    if (r !== undefined) listAt(echoes, r).push(e);
   }
   const marksOf = new Map<number, RowMark[]>();
-  for (const m of marks.rows) marksOf.set(m.seq, [...(marksOf.get(m.seq) ?? []), m]);
+  for (const m of marks.rows) listAt(marksOf, m.seq).push(m);
 
-  const out: string[] = [`<div class="sd" style="--lane-w:${LANE_W}px">`];
-  out.push(`<div class="sd-row sd-head"><span class="sd-t"></span><div class="sd-lanes" style="${lanesStyle}">`);
-  for (const lane of lanes) out.push(`<span class="sd-lane" style="left:${center(lane) - LANE_W / 2}px;color:${COLORS[lane]}">${lane}</span>`);
+  // The rows in display order: events, the steps where they began, the moments intervals end at, expected rows.
+  const intervals = findIntervals(shown, t0);
+  // Where the timeline ends: its last event, or the end of the last step that let time pass.
+  let end = shown[shown.length - 1]!.at;
+  for (const st of options.steps ?? []) if (t0 + st.toMs > end) end = t0 + st.toMs;
+  const items: Item[] = [];
+  const steps = (options.steps ?? []).filter((s) => !options.dropBeforeT0 || s.fromMs >= 0);
+  let nextStep = 0;
+  const ticks = [...new Set(intervals.flatMap((i) => (i.endAt === undefined ? [] : [i.endAt])))].sort((a, b) => a - b);
+  let nextTick = 0;
+  const eventTimes = new Set(shown.map((e) => e.at));
+  const endingAt = new Map<number, string[]>();
+  for (const iv of intervals) if (iv.endAt !== undefined) listAt(endingAt, iv.endAt).push(iv.label);
+  const pushTicksBefore = (at: number, inclusive: boolean) => {
+    while (nextTick < ticks.length && (inclusive ? ticks[nextTick]! <= at : ticks[nextTick]! < at)) {
+      const tick = ticks[nextTick++]!;
+      // A moment an event happens at needs no row of its own: the event's row shows it.
+      if (!eventTimes.has(tick)) items.push({ kind: 'tick', at: tick, labels: endingAt.get(tick) ?? [] });
+    }
+  };
+  for (const e of shown) {
+    pushTicksBefore(e.at, false);
+    while (nextStep < steps.length && steps[nextStep]!.afterSeq < e.seq) items.push({ kind: 'step', step: steps[nextStep++]! });
+    for (const x of marks.expected) if (x.beforeSeq === e.seq) items.push({ kind: 'expected', x });
+    items.push({ kind: 'event', e });
+  }
+  // After the last event: the remaining steps and moments in time order (a step first at the same time).
+  while (nextStep < steps.length) {
+    pushTicksBefore(t0 + steps[nextStep]!.fromMs, true);
+    items.push({ kind: 'step', step: steps[nextStep++]! });
+  }
+  pushTicksBefore(Number.POSITIVE_INFINITY, true);
+  for (const x of marks.expected) if (x.beforeSeq === undefined || !bySeq.has(x.beforeSeq)) items.push({ kind: 'expected', x });
+
+  // Which intervals are open on each row: from their start event's row to their end event's (or tick's) row.
+  const indexOfSeq = new Map<number, number>();
+  items.forEach((it, i) => it.kind === 'event' && indexOfSeq.set(it.e.seq, i));
+  // The time of each row (an expected row takes its predecessor's): nondecreasing, so an interval's end moment is found by bisection.
+  const itemAt: number[] = [];
+  items.forEach((it, i) => itemAt.push(it.kind === 'event' ? it.e.at : it.kind === 'tick' ? it.at : it.kind === 'step' ? t0 + it.step.fromMs : (itemAt[i - 1] ?? t0)));
+  const firstAtOrAfter = (at: number, after: number): number => {
+    let lo = after + 1;
+    let hi = items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (itemAt[mid]! >= at) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  const spans = intervals.map((iv, n) => {
+    const from = indexOfSeq.get(iv.startSeq) ?? 0;
+    let to = items.length - 1;
+    if (iv.endSeq !== undefined) to = indexOfSeq.get(iv.endSeq) ?? to;
+    else if (iv.endAt !== undefined) to = Math.min(firstAtOrAfter(iv.endAt, from), items.length - 1);
+    const start = bySeq.get(iv.startSeq);
+    return { iv, from, to, lane: start ? laneOf(start) : 0, slot: n % 3 };
+  });
+  // A sweep over the rows: the open intervals, one bar per lane, slot and kind (many pods' grace
+  // periods on the apiserver's lane draw one bar, not hundreds).
+  const opening = new Map<number, typeof spans>();
+  const closing = new Map<number, typeof spans>();
+  for (const sp of spans) {
+    listAt(opening, sp.from).push(sp);
+    listAt(closing, sp.to).push(sp);
+  }
+  const open = new Map<string, { count: number; left: number; kind: string; label: string }>();
+  const barsAt = (i: number): string => {
+    const starting = opening.get(i) ?? [];
+    for (const sp of starting) {
+      const key = `${sp.lane} ${sp.slot} ${sp.iv.kind}`;
+      const bar = open.get(key) ?? { count: 0, left: center(sp.lane) + BAR_OFFSET + sp.slot * BAR_STEP, kind: sp.iv.kind, label: sp.iv.label };
+      bar.count++;
+      open.set(key, bar);
+    }
+    const ending = closing.get(i) ?? [];
+    const startKeys = new Set(starting.map((sp) => `${sp.lane} ${sp.slot} ${sp.iv.kind}`));
+    const endKeys = new Set(ending.map((sp) => `${sp.lane} ${sp.slot} ${sp.iv.kind}`));
+    let html = '';
+    for (const [key, bar] of open) {
+      const ends = endKeys.has(key) && bar.count === ending.filter((sp) => `${sp.lane} ${sp.slot} ${sp.iv.kind}` === key).length;
+      html += `<i class="sd-bar k-${bar.kind}${startKeys.has(key) ? ' sd-bar-from' : ''}${ends ? ' sd-bar-to' : ''}" style="left:${bar.left}px" title="${escapeHtml(bar.label)}"></i>`;
+    }
+    for (const sp of ending) {
+      const key = `${sp.lane} ${sp.slot} ${sp.iv.kind}`;
+      const bar = open.get(key);
+      if (bar && --bar.count === 0) open.delete(key);
+    }
+    return html;
+  };
+
+  const out: string[] = [`<div class="sd" style="--lanes-w:${lanes.length * LANE_W}px">`];
+  out.push(`<div class="sd-row sd-head"><span class="sd-t"></span><div class="sd-lanes">`);
+  lanes.forEach((lane, i) => out.push(`<span class="sd-lane${lane.pod ? ' sd-pod' : ''}" style="left:${center(i) - LANE_W / 2}px;color:${colorOf(lane.component)}">${lane.component}${lane.pod ? `<small>${escapeHtml(lane.pod)}</small>` : ''}</span>`));
   out.push('</div><div class="sd-x"></div></div>');
 
-  const expectedRow = (x: ExpectedRow): string =>
-    `<div class="sd-row sd-expected"><span class="sd-t"></span><div class="sd-lanes" style="${lanesStyle}"><i class="sd-dot sd-hollow" style="left:${center(x.component)}px;border-color:${COLORS[x.component]}"></i></div><div class="sd-x"><span class="sd-badge">✗</span> ${escapeHtml(x.note)}</div></div>`;
+  // Folding: a run of rows that only repeat events seen twice before (a retry loop) goes into one closed section.
+  const seen = new Map<string, number>();
+  const repeats = items.map((it) => {
+    if (it.kind !== 'event') return false;
+    const k = shapeOf(it.e);
+    const n = seen.get(k) ?? 0;
+    seen.set(k, n + 1);
+    return n >= 2 && !marksOf.has(it.e.seq);
+  });
 
-  let prev: TimelineEvent | undefined;
-  for (const e of shown) {
-    for (const x of marks.expected) if (x.beforeSeq === e.seq) out.push(expectedRow(x));
-    if (prev !== undefined && e.at - prev.at >= 1000) out.push(`<div class="sd-gap">… ${formatDuration(e.at - prev.at)} later</div>`);
+  // A moment an interval ends at, between two repeated rows, belongs to the loop too.
+  items.forEach((it, k) => {
+    if (it.kind === 'tick' && k > 0 && repeats[k - 1] && repeats[k + 1]) repeats[k] = true;
+  });
+
+  let prevAt: number | undefined;
+  let prevTime: string | undefined;
+  let i = 0;
+  while (i < items.length) {
+    let j = i;
+    while (j < items.length && repeats[j]) j++;
+    if (j - i >= IDLE_RUN) {
+      const atOf = (it: Item) => (it.kind === 'event' ? it.e.at : it.kind === 'tick' ? it.at : t0);
+      const first = atOf(items[i]!);
+      const last = atOf(items[j - 1]!);
+      out.push(`<details class="sd-idle"><summary>${j - i} rows that repeat earlier events, ${formatOffset(first - t0)} to ${formatOffset(last - t0)} (${formatDuration(last - first)})</summary>`);
+      for (let k = i; k < j; k++) renderItem(k);
+      out.push('</details>');
+      i = j;
+      continue;
+    }
+    renderItem(i);
+    i++;
+  }
+  out.push('</div>');
+  return out.join('');
+
+  function renderItem(index: number): void {
+    const it = items[index]!;
+    const at = it.kind === 'event' ? it.e.at : it.kind === 'tick' ? it.at : it.kind === 'step' ? t0 + it.step.fromMs : undefined;
+    if (at !== undefined && prevAt !== undefined && at - prevAt >= 1000) out.push(`<div class="sd-gap">… ${formatDuration(at - prevAt)} later</div>`);
+    if (at !== undefined) prevAt = at;
+    const bars = barsAt(index);
+    if (it.kind === 'step') {
+      const { step } = it;
+      const took = step.toMs > step.fromMs ? ` <span class="sd-took">${formatOffset(step.fromMs)} → ${formatOffset(step.toMs)}</span>` : '';
+      out.push(`<div class="sd-row sd-step"><span class="sd-t">${formatOffset(step.fromMs)}</span><div class="sd-lanes">${bars}</div><div class="sd-x"><b>${escapeHtml(step.keyword)}</b> ${escapeHtml(step.text)}${took}</div></div>`);
+      prevTime = undefined;
+      return;
+    }
+    if (it.kind === 'tick') {
+      // A moment the clock has not reached when the scenario ended: due, not past.
+      const due = it.at > end ? ' <span class="sd-due">(due after the end of the timeline)</span>' : '';
+      out.push(`<div class="sd-row sd-tick"><span class="sd-t">${formatOffset(it.at - t0)}</span><div class="sd-lanes">${bars}</div><div class="sd-x">${it.labels.map((l) => `<span class="sd-ends">ends: ${escapeHtml(l)}</span>`).join(' ')}${due}</div></div>`);
+      return;
+    }
+    if (it.kind === 'expected') {
+      const lane = laneOfComponent(it.x.component);
+      out.push(`<div class="sd-row sd-expected"><span class="sd-t"></span><div class="sd-lanes">${bars}<i class="sd-dot sd-hollow" style="left:${center(lane)}px;border-color:${colorOf(it.x.component)}"></i></div><div class="sd-x"><span class="sd-badge">✗</span> ${escapeHtml(it.x.note)}</div></div>`);
+      return;
+    }
+    const { e } = it;
     const time = formatOffset(e.at - t0);
     const classes = ['sd-row'];
     const rowMarks = marksOf.get(e.seq) ?? [];
     // An echo row an assertion marked stays in view in the compact view.
     if (request.has(e.seq) && rowMarks.length === 0) classes.push('sd-echo');
     if (e.at < t0) classes.push('sd-setup');
-    if (prev !== undefined && formatOffset(prev.at - t0) === time) classes.push('sd-same');
+    if (prevTime === time) classes.push('sd-same');
     if (rowMarks.some((m) => m.kind === 'mismatch')) classes.push('sd-mismatch');
     else if (rowMarks.length > 0) classes.push('sd-matched');
+    prevTime = time;
 
-    const x = center(e.component);
+    const lane = laneOf(e);
+    const x = center(lane);
     const c = cause.get(e.seq);
-    let glyphs = `<i class="sd-dot" style="left:${x}px;background:${COLORS[e.component]}"></i>`;
-    if (c !== undefined && c.from !== e.component) {
-      const from = center(c.from);
+    let glyphs = `<i class="sd-dot${dotColor(e.component)}" style="left:${x}px${COLORS[e.component] ? '' : `;background:${colorOf(e.component)}`}"></i>`;
+    const byEvent = c?.by === undefined ? undefined : bySeq.get(c.by);
+    const fromLane = c === undefined ? lane : byEvent && byEvent.component === c.from ? laneOf(byEvent) : laneOfComponent(c.from);
+    if (c !== undefined && fromLane !== lane) {
+      const from = center(fromLane);
       const dir = from < x ? 'sd-right' : 'sd-left';
       // The arrow stops short of the receiver's dot, so its head stays visible.
       const left = from < x ? from : x + ARROW_GAP;
       glyphs = `<i class="sd-arrow ${dir}" style="left:${left}px;width:${Math.abs(x - from) - ARROW_GAP}px" title="${escapeHtml(`${c.from} → ${e.component}`)}"></i>${glyphs}`;
     }
+    const starts = (opening.get(index) ?? []).map((s) => `<span class="sd-ibar k-${s.iv.kind}">${escapeHtml(s.iv.label)}</span> `).join('');
     const badges = rowMarks.map((m) => `<span class="sd-badge">${m.kind === 'matched' ? '✓' : '✗'} ${escapeHtml(m.note)}</span> `).join('');
     const actor = e.actor === undefined ? '' : ` <span class="sd-actor">· ${escapeHtml(e.actor)}</span>`;
     const outcome = e.outcome === undefined ? '' : ` <span class="sd-out">→ ${escapeHtml(e.outcome)}</span>`;
@@ -125,15 +341,11 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
     const folded = echoes.get(e.seq);
     const fold = folded === undefined ? '' : renderFold(folded, t0);
     out.push(
-      `<div class="${classes.join(' ')}" data-seq="${e.seq}" title="${escapeHtml(`#${e.seq} ${e.component}: ${e.source}`)}">`,
-      `<span class="sd-t">${time}</span><div class="sd-lanes" style="${lanesStyle}">${glyphs}</div>`,
-      `<div class="sd-x">${badges}<span class="sd-text">${escapeHtml(e.text)}</span>${actor}${outcome}${patch}${fold}</div></div>`,
+      `<div class="${classes.join(' ')}" data-seq="${e.seq}">`,
+      `<span class="sd-t">${time}</span><div class="sd-lanes">${bars}${glyphs}</div>`,
+      `<div class="sd-x">${badges}${starts}<span class="sd-text">${escapeHtml(e.text)}</span>${actor}${outcome}${patch}${fold}</div></div>`,
     );
-    prev = e;
   }
-  for (const x of marks.expected) if (x.beforeSeq === undefined || !shown.some((e) => e.seq === x.beforeSeq)) out.push(expectedRow(x));
-  out.push('</div>');
-  return out.join('');
 }
 
 /** A write's field changes, one operation a line; values are shown whole, timestamps with their T+ offset. */

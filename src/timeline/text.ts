@@ -1,5 +1,6 @@
 import type { TimelineEvent } from './event';
 import { formatOffset } from './time';
+import { widest } from '../widest';
 
 /**
  * The timeline as text, one event a line: time from T+0, component, text, outcome, and the
@@ -7,7 +8,7 @@ import { formatOffset } from './time';
  * `marks` puts a marker in front of chosen events (e.g. the last one an assertion matched).
  */
 export function formatTimeline(events: readonly TimelineEvent[], t0: number, marks: ReadonlyMap<number, string> = new Map()): string {
-  const width = Math.max(9, ...events.map((e) => e.component.length));
+  const width = widest(events, (e) => e.component.length, 9);
   return events
     .map((e) => {
       const mark = (marks.get(e.seq) ?? '').padEnd(2);

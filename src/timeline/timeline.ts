@@ -1,5 +1,5 @@
 import type { Operation } from 'fast-json-patch';
-import { EPOCH_MS, type Clock } from '../clock';
+import type { Clock } from '../clock';
 import { COMPONENTS, type Component, type TimelineEvent } from './event';
 
 /**
@@ -58,6 +58,9 @@ class EventStore {
   length = 0;
   /** Events dropped from the front (forgetUntil): the event at index i has seq dropped + i + 1. */
   dropped = 0;
+  /** Offsets are from the clock's epoch. */
+  constructor(readonly epoch: number) {}
+
   readonly offsets = new Column((n) => new Float64Array(n));
   readonly components = new Column((n) => new Uint8Array(n));
   readonly sources = new Column((n) => new Uint32Array(n));
@@ -133,7 +136,7 @@ class RecordedEvent implements TimelineEvent {
   }
 
   get at(): number {
-    return EPOCH_MS + this.store.offsets.get(this.index);
+    return this.store.epoch + this.store.offsets.get(this.index);
   }
 
   get component(): Component {
@@ -212,7 +215,7 @@ class UnkeptEvent implements TimelineEvent {
 
 /** Records what every component does, in order, on the cluster's virtual clock. */
 export class Timeline {
-  private readonly store = new EventStore();
+  private readonly store: EventStore;
   private readonly counts = new Map<Component, number>();
   private seq = 0;
   /** The components recorded since the open checkpoint, to take back on rollback. */
@@ -221,7 +224,9 @@ export class Timeline {
   constructor(
     private readonly clock: Clock,
     readonly recording: Recording = 'full',
-  ) {}
+  ) {
+    this.store = new EventStore(clock.epoch);
+  }
 
   /** Does this timeline keep its events (and so do the apiserver's request records)? */
   get keepsEvents(): boolean {
@@ -285,7 +290,7 @@ export class Timeline {
    */
   forgetUntil(atMs: number): void {
     if (!this.keepsEvents) return;
-    const offset = atMs - EPOCH_MS;
+    const offset = atMs - this.store.epoch;
     let lo = 0;
     let hi = this.store.length;
     while (lo < hi) {
@@ -302,7 +307,7 @@ export class Timeline {
     this.counts.set(component, (this.counts.get(component) ?? 0) + 1);
     if (!this.keepsEvents) return new UnkeptEvent(this.seq, this.clock.now(), component, body, source, reader, actor);
     // Every event is kept, so an event's seq is the dropped ones plus its index + 1.
-    return new RecordedEvent(this.store, this.store.add(this.clock.now() - EPOCH_MS, component, body, source, reader, actor));
+    return new RecordedEvent(this.store, this.store.add(this.clock.now() - this.store.epoch, component, body, source, reader, actor));
   }
 
   /** Adds the outcome of a request to the event that recorded its arrival. */
@@ -317,7 +322,7 @@ export class Timeline {
   /** Events at or after `atMs` (e.g. everything from T+0 on). */
   since(atMs: number): TimelineEvent[] {
     // Events are in time order (the clock never goes back): the first one at or after atMs, by bisection.
-    const offset = atMs - EPOCH_MS;
+    const offset = atMs - this.store.epoch;
     let lo = 0;
     let hi = this.store.length;
     while (lo < hi) {

@@ -57,6 +57,6 @@ describe('webhook configurations: defaults and validation (R201; admissionregist
     const created = ok(sim.api.create(USER, 'validatingwebhookconfigurations', undefined, config(hook())));
     expect(created.webhooks![0]).to.include({ failurePolicy: 'Fail', timeoutSeconds: 10 });
     const bad = failure(sim.api.create(USER, 'validatingwebhookconfigurations', undefined, { ...config(hook({ sideEffects: undefined })), metadata: { name: 'bad' } }), 422, 'Invalid');
-    expect(bad.message).to.equal('ValidatingWebhookConfiguration "bad" is invalid: webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun');
+    expect(bad.message).to.equal('ValidatingWebhookConfiguration.admissionregistration.k8s.io "bad" is invalid: webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun');
   });
 });

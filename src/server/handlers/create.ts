@@ -1,13 +1,16 @@
 import type { KubeObject } from '../../apiserver/object';
+import type { Pod } from '../../apiserver/types';
 import { decodeObjectBody, namespaceMismatch, unrecognizedKind } from '../body';
+import { checkBehaviourAnnotations } from '../behaviours';
 import { createEviction } from './eviction';
 import { groupVersionString } from '../resources';
-import { dryRunOf, served, unwrap, writeResult, type RequestScope } from './scope';
+import { fieldValidationOf, validateFields } from '../field-validation';
+import { dryRunOf, fieldManagerOf, query, served, unwrap, writeResult, type RequestScope } from './scope';
 
 /**
  * Decodes a create or update body into the stored form: a JSON or YAML object of this
  * resource's kind (an absent apiVersion/kind defaults to the endpoint's, as the decoder's
- * defaultGVK), whose namespace, if given, is the request's.
+ * defaultGVK), whose namespace, if given, is the request's (and, if not, becomes it).
  */
 export async function decodeResourceBody(scope: RequestScope): Promise<KubeObject> {
   const obj = decodeObjectBody(await scope.body(), scope.req.headers['content-type']) as Partial<KubeObject> & Record<string, unknown>;
@@ -19,8 +22,15 @@ export async function decodeResourceBody(scope: RequestScope): Promise<KubeObjec
   if (obj.metadata === undefined || obj.metadata === null || typeof obj.metadata !== 'object') obj.metadata = {};
   const metadata = obj.metadata as KubeObject['metadata'];
   if (r.namespaced && metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== scope.info.namespace) throw namespaceMismatch();
+  // rest.EnsureObjectNamespaceMatchesRequestNamespace: a body without a namespace takes the request's
+  // (client-go's typed clients, e.g. Helm's release storage, PUT objects without one).
+  if (r.namespaced && !metadata.namespace && scope.info.namespace !== undefined) metadata.namespace = scope.info.namespace;
   if (!r.namespaced && metadata.namespace) throw namespaceMismatch();
+  // rest.EnsureObjectNamespaceMatchesRequestNamespace: a body without a namespace takes the URL's
+  // (Helm's typed client PUTs its release Secrets so).
+  if (r.namespaced && !metadata.namespace) metadata.namespace = scope.info.namespace;
   const typed = { ...obj, apiVersion: gv, kind: r.kind } as KubeObject;
+  validateFields(r, typed, fieldValidationOf(query(scope, 'fieldValidation'), scope.info.verb === 'create' ? 'CreateOptions' : 'UpdateOptions'), scope.res);
   return r.fromServed ? r.fromServed(typed) : typed;
 }
 
@@ -28,7 +38,8 @@ export async function decodeResourceBody(scope: RequestScope): Promise<KubeObjec
 export async function createResource(scope: RequestScope): Promise<void> {
   if (scope.info.subresource === 'eviction') return createEviction(scope);
   const obj = await decodeResourceBody(scope);
+  if (scope.resource.storage === 'pods') checkBehaviourAnnotations(obj as Pod);
   const dryRun = dryRunOf(scope);
-  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun })));
+  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun, fieldManager: fieldManagerOf(scope) })));
   writeResult(scope, code, served(scope, object as KubeObject));
 }

@@ -8,7 +8,7 @@ import { query, GET_CONVERSIONS, served, unwrap, writeObject, type RequestScope 
  * Table, or PartialObjectMetadata). The `status` subresource of a pod reads the whole pod.
  */
 export function getResource(scope: RequestScope): void {
-  const media = negotiate(scope.req.headers.accept, GET_CONVERSIONS);
+  const media = negotiate(scope.req.headers.accept, GET_CONVERSIONS, true);
   const { object } = unwrap(scope.api.get(scope.resource.storage, scope.info.namespace, scope.info.name));
   const obj = object as KubeObject;
   let out: unknown = served(scope, obj);

@@ -1,8 +1,9 @@
 import type { ListOptions } from '../../apiserver/list-options';
 import type { KubeObject } from '../../apiserver/object';
-import { encodedItem, listItem } from '../caching-object';
+import { encodedItem, encodedMessage, listItem } from '../caching-object';
 import { writeJsonList } from '../list-encoding';
 import { contentTypeOf, negotiate } from '../negotiation';
+import { encodeProtobufList, hasProtobuf, PROTOBUF } from '../protobuf';
 import { groupVersionString } from '../resources';
 import { toTable } from '../table';
 import { query, LIST_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
@@ -23,10 +24,10 @@ export function listOptionsOf(scope: RequestScope): ListOptions {
  * handlers/get.go ListResource: a page of objects with the list's resourceVersion (and continue
  * token), as a `<Kind>List` whose items carry no apiVersion/kind (as upstream encodes typed
  * lists), as a Table, or as PartialObjectMetadataList. A JSON list is written from its items'
- * cached encodings and streamed (list-encoding.ts).
+ * cached encodings and streamed (list-encoding.ts); a protobuf list from its items' cached messages.
  */
 export function listResource(scope: RequestScope): void | Promise<void> {
-  const media = negotiate(scope.req.headers.accept, LIST_CONVERSIONS);
+  const media = negotiate(scope.req.headers.accept, LIST_CONVERSIONS, true);
   const { object: page } = unwrap(scope.api.listPage(scope.resource.storage, scope.info.namespace, listOptionsOf(scope)));
   const items = page.items as KubeObject[];
   const metadata: Record<string, unknown> = { resourceVersion: page.resourceVersion };
@@ -41,7 +42,14 @@ export function listResource(scope: RequestScope): void | Promise<void> {
     const r = scope.resource;
     const list = { kind: `${r.kind}List`, apiVersion: groupVersionString(r.group, r.version), metadata };
     if (media.type === 'application/json') return writeJsonList(scope.res, 200, contentTypeOf(media), list, items.map((o) => encodedItem(r, o)));
+    // A kind with no message (descriptors not regenerated for it) is answered in JSON, which protobuf clients also take.
+    if (media.type === PROTOBUF && hasProtobuf(list.apiVersion, list.kind)) return writeBytes(scope, encodeProtobufList(list, items.map((o) => encodedMessage(r, o))));
     out = { ...list, items: items.map((o) => listItem(r, o)) };
   }
   writeObject(scope.res, 200, media, out);
+}
+
+function writeBytes(scope: RequestScope, body: Buffer): void {
+  scope.res.writeHead(200, { 'Content-Type': PROTOBUF, 'Content-Length': body.length });
+  scope.res.end(body);
 }

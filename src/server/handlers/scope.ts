@@ -67,14 +67,14 @@ export function served(scope: RequestScope, obj: KubeObject): KubeObject {
 export function writeObject(res: ServerResponse, code: number, media: MediaType, obj: unknown): void {
   const { body, contentType } = encode(media, obj);
   // Encoded to bytes once: Content-Length and the write then need no second pass over the text.
-  const bytes = Buffer.from(body);
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': bytes.length });
   res.end(bytes);
 }
 
-/** Writes a mutating verb's answer: the served object as JSON or YAML (no conversions for writes). */
+/** Writes a mutating verb's answer: the served object as JSON, YAML or protobuf (no conversions for writes). */
 export function writeResult(scope: RequestScope, code: number, obj: unknown): void {
-  writeObject(scope.res, code, negotiate(scope.req.headers.accept, []), obj);
+  writeObject(scope.res, code, negotiate(scope.req.headers.accept, [], true), obj);
 }
 
 /** ?dryRun=All (metav1.CreateOptions/UpdateOptions/PatchOptions dryRun, validated as ValidateDryRun). */
@@ -85,6 +85,22 @@ export function dryRunOf(scope: RequestScope): boolean {
     throw unprocessable(`${optionsKind(scope)}.meta.k8s.io "" is invalid: dryRun: Unsupported value: ${JSON.stringify(values)}: supported values: "All"`);
   }
   return values.length > 0;
+}
+
+/**
+ * ?fieldManager (metav1 ValidateFieldManager): at most 128 printable characters; absent, the
+ * manager is named after the User-Agent's product (handlers/rest.go managerOrUserAgent:
+ * `kubectl/v1.33.9 (…)` → `kubectl`).
+ */
+export function fieldManagerOf(scope: RequestScope): string {
+  const given = query(scope, 'fieldManager');
+  if (given !== undefined) {
+    if (given.length > 128) throw unprocessable(`${optionsKind(scope)}.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes`);
+    if (/[^\x20-\x7e]/.test(given)) throw unprocessable(`${optionsKind(scope)}.meta.k8s.io "" is invalid: fieldManager: Invalid value: ${JSON.stringify(given)}: FieldManager must be made of printable characters`);
+    return given;
+  }
+  const agent = scope.req.headers['user-agent'] ?? '';
+  return agent.split('/')[0].slice(0, 128) || 'unknown';
 }
 
 function optionsKind(scope: RequestScope): string {

@@ -1,7 +1,9 @@
 import { badRequest } from '../../apiserver/errors';
 import type { KubeObject } from '../../apiserver/object';
+import type { Pod } from '../../apiserver/types';
+import { checkBehaviourAnnotations } from '../behaviours';
 import { decodeResourceBody } from './create';
-import { dryRunOf, served, unwrap, writeResult, type RequestScope } from './scope';
+import { dryRunOf, fieldManagerOf, served, unwrap, writeResult, type RequestScope } from './scope';
 
 /**
  * handlers/update.go UpdateResource → ApiServer.update: a PUT of the whole object (or of a pod's
@@ -11,8 +13,9 @@ export async function updateResource(scope: RequestScope): Promise<void> {
   const obj = await decodeResourceBody(scope);
   const name = obj.metadata.name ?? '';
   if (name !== scope.info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${scope.info.name})`);
+  if (scope.resource.storage === 'pods' && scope.info.subresource === '') checkBehaviourAnnotations(obj as Pod);
   const dryRun = dryRunOf(scope);
-  const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
-  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.update(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { subresource, dryRun })));
+  const subresource = scope.info.subresource === 'status' || scope.info.subresource === 'finalize' ? scope.info.subresource : undefined;
+  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.update(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { subresource, dryRun, fieldManager: fieldManagerOf(scope) })));
   writeResult(scope, code, served(scope, object as KubeObject));
 }

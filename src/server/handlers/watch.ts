@@ -3,7 +3,9 @@ import { parseListOptions, selectionMatches } from '../../apiserver/list-options
 import type { KubeObject } from '../../apiserver/object';
 import type { WatchEvent } from '../../apiserver/watch';
 import { contentTypeOf, negotiate } from '../negotiation';
-import { encodedObject } from '../caching-object';
+import { encodedObject, encodedProtobuf } from '../caching-object';
+import { encodeProtobuf, hasProtobuf, PROTOBUF, PROTOBUF_WATCH, protobufWatchFrame } from '../protobuf';
+import { groupVersionString } from '../resources';
 import type { WatchStream } from '../activity';
 import { toTable } from '../table';
 import { query, served, type RequestScope } from './scope';
@@ -15,7 +17,8 @@ const EVENT_END = Buffer.from('}\n');
 
 /**
  * R72 — handlers/watch.go serveWatch: a chunked stream of `{"type":…,"object":…}` JSON lines, one per
- * change, in revision order, as the virtual clock delivers them.
+ * change, in revision order, as the virtual clock delivers them (or, for a client asking for
+ * protobuf, length-prefixed WatchEvent messages, R77).
  *
  * - No resourceVersion (or "0"): first an ADDED event for each object that exists now.
  * - resourceVersion N: every change after N; N older than the last compaction gives one ERROR
@@ -31,7 +34,8 @@ const EVENT_END = Buffer.from('}\n');
  * - A client that disconnects releases its watch at once.
  */
 export function watchResource(scope: RequestScope): void {
-  const media = negotiate(scope.req.headers.accept, WATCH_CONVERSIONS);
+  const media = negotiate(scope.req.headers.accept, WATCH_CONVERSIONS, true);
+  const protobuf = media.type === PROTOBUF && hasProtobuf(groupVersionString(scope.resource.group, scope.resource.version), scope.resource.kind);
   const storage = scope.resource.storage;
   const opts = parseListOptions(storage, { metadata: {} }, {
     labelSelector: query(scope, 'labelSelector'),
@@ -50,16 +54,18 @@ export function watchResource(scope: RequestScope): void {
   let first = true;
   // Events reach the stream only from the clock (after this handler returned), so the headers go first.
   const start = () => {
-    res.writeHead(200, { 'Content-Type': contentTypeOf(media), 'Transfer-Encoding': 'chunked' });
+    res.writeHead(200, { 'Content-Type': protobuf ? PROTOBUF_WATCH : media.type === PROTOBUF ? 'application/json' : contentTypeOf(media), 'Transfer-Encoding': 'chunked' });
     res.flushHeaders();
   };
-  const send = (type: string, object: unknown) => res.write(`${JSON.stringify({ type, object })}\n`);
+  const send = (type: string, object: unknown) =>
+    protobuf ? res.write(protobufWatchFrame(type, encodeProtobuf(object as Record<string, unknown>)!)) : res.write(`${JSON.stringify({ type, object })}\n`);
   // A watch of one object by name waits for nothing more once that object's DELETED went out.
   const byName = opts.fields?.requiresExactMatch('metadata.name') !== undefined;
   let stream: WatchStream | undefined;
   const sendStored = (type: string, obj: KubeObject) => {
     if (type === 'DELETED' && byName) stream?.sawDeletion();
     if (media.as?.kind === 'Table') return send(type, eventTable(obj));
+    if (protobuf) return res.write(protobufWatchFrame(type, encodedProtobuf(scope.resource, obj)));
     // The same bytes as send(type, served(scope, obj)), the object's JSON encoded once for every watcher and LIST.
     res.write(Buffer.concat([Buffer.from(`{"type":${JSON.stringify(type)},"object":`), encodedObject(scope.resource, obj), EVENT_END]));
   };

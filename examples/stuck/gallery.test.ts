@@ -1,0 +1,44 @@
+import { describe, it } from 'node:test';
+import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { explainDump } from '../../src/explain/explain';
+import { galleryReadme } from './write-readme';
+import { readDumpFiles } from '../../src/restore/dump';
+
+/** Every dump of the gallery, with the causes `terminating explain` must name for each pod (README.md beside it shows the whole explanation). */
+const EXPECTED: Record<string, Record<string, [string, string][]>> = {
+  'finalizer.yaml': { 'report-7d9f': [['finalizer', 'reports.example.com/upload']] },
+  'finalizer-running.yaml': { 'cart-6d8f9b7c5-h4jzp': [['finalizer', 'shop.example.com/release-reservations']] },
+  'job-tracking.yaml': { 'nightly-export-29153280-7kqfd': [['finalizer', 'batch.kubernetes.io/job-tracking']] },
+  'webhook.yaml': { 'mailer-84c6d9f7b5-tn4vx': [['finalizer', 'mail.example.com/flush'], ['webhook', 'policy.example.com']] },
+  'dependents.yaml': { coordinator: [['dependents', 'pods/coordinator-worker']], 'coordinator-worker': [['finalizer', 'example.com/drain-queue']] },
+  'node-unreachable.yaml': { 'db-0': [['node-unreachable', 'worker-3']] },
+  'containers-running.yaml': { 'checkout-5c7d8b9f6-x2kq9': [['containers-running', 'checkout ran until T+18s (killed at the deadline: 18s of its grace were left)']] },
+  'failed-kill-pod.yaml': { 'indexer-0': [['containers-running', 'indexer still runs']] },
+  'volume-unmount.yaml': { 'ingest-6f4c9d7b8-q7w2m': [['volume-unmount', 'spool']] },
+  'nothing.yaml': { 'web-7b9d5c6f4-mw8zt': [['nothing', 'gone at T+0.3s']] },
+  'issue-65569-foreground.yaml': { 'webhook-test-79fbccfb66-dxk7f': [['dependents', 'foreground deletion']] },
+  'issue-93925-grace.yaml': { 'client21-cali-ns-0-bb6cb6fc6-w8f9w': [['containers-running', 'client ran until T+30s']] },
+};
+
+describe('X9 the stuck-pod gallery (examples/stuck/): explain names the cause of every dump (finalizers X10, unreachable nodes X11, Events X6)', () => {
+  it('has an expectation for every dump, and a dump for every expectation', () => {
+    expect(readdirSync(__dirname).filter((f) => f.endsWith('.yaml')).sort()).to.deep.equal(Object.keys(EXPECTED).sort());
+  });
+  for (const [file, pods] of Object.entries(EXPECTED)) {
+    it(file, () => {
+      const { explanation } = explainDump(readDumpFiles([join(__dirname, file)]));
+      const got = Object.fromEntries(explanation.pods.map((p) => [p.name, p.causes.map((c) => [c.cause, c.detail] as [string, string])]));
+      expect(Object.keys(got).sort()).to.deep.equal(Object.keys(pods).sort());
+      for (const [pod, causes] of Object.entries(pods)) {
+        expect(got[pod].map(([c]) => c), pod).to.deep.equal(causes.map(([c]) => c));
+        causes.forEach(([, detail], i) => expect(got[pod][i][1], `${pod}: ${got[pod][i][0]}`).to.include(detail));
+      }
+    });
+  }
+
+  it('README.md is what write-readme.ts writes: for every dump, what explain prints (without the assumptions and the remedies)', () => {
+    expect(readFileSync(join(__dirname, 'README.md'), 'utf8')).to.equal(galleryReadme());
+  });
+});

@@ -1,0 +1,207 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { OpenApiSchema } from './managedfields/schema';
+
+/**
+ * R110 — the OpenAPI definitions of the served kinds, read as data from `@kubernetes/client-node`
+ * (pinned): its generated models are upstream's OpenAPI document (spec v1.34.0) turned into
+ * classes, each with its description, its properties' names, types and formats
+ * (`attributeTypeMap`) and, in its declaration file, every property's description and whether it
+ * is required. No npm package ships upstream's `swagger.json` or `api/openapi-spec/v3` of a 1.3x
+ * release (kubernetes-models ships compiled validators, kubernetes-types declarations only), so
+ * the document is rebuilt from this package, nothing of it copied into the source.
+ *
+ * What the generator dropped — the extensions that say how lists and maps merge — is added back
+ * from the Go types' markers (`+listType`, `+listMapKey`, `+patchStrategy`, `+patchMergeKey`,
+ * `+structType=atomic`/`+mapType=atomic` in staging/src/k8s.io/api/core/v1/types.go and
+ * apimachinery meta/v1/types.go), as the v1.33 document carries them: LIST_EXTENSIONS below.
+ */
+
+type Definitions = Record<string, OpenApiSchema>;
+
+/** The served kinds, by their model class: the roots of the definitions built. */
+export const SCHEMA_ROOTS = ['V1Pod', 'V1Node', 'V1Namespace', 'CoreV1Event', 'V1ReplicaSet', 'V1Lease', 'EventsV1Event', 'V1Secret', 'V1ConfigMap', 'V1ServiceAccount', 'V1PodDisruptionBudget'] as const;
+
+/** Kinds of meta/v1, apps/v1, coordination/v1 and policy/v1 among the models (every other `V1…` model is core/v1). */
+const META = new Set(['Condition', 'ObjectMeta', 'OwnerReference', 'ManagedFieldsEntry', 'LabelSelector', 'LabelSelectorRequirement', 'ListMeta', 'Status', 'StatusDetails', 'StatusCause', 'DeleteOptions', 'Preconditions']);
+const APPS = new Set(['ReplicaSet', 'ReplicaSetSpec', 'ReplicaSetStatus', 'ReplicaSetCondition', 'ReplicaSetList']);
+const COORDINATION = new Set(['Lease', 'LeaseSpec', 'LeaseList']);
+const POLICY = new Set(['PodDisruptionBudget', 'PodDisruptionBudgetSpec', 'PodDisruptionBudgetStatus', 'PodDisruptionBudgetList', 'Eviction']);
+
+/** The OpenAPI definition name of a model class: `V1PodSpec` → `io.k8s.api.core.v1.PodSpec`. */
+export function definitionName(cls: string): string {
+  const m = /^(CoreV1|EventsV1|V1)(.+)$/.exec(cls);
+  if (!m) return cls;
+  const [, prefix, name] = m;
+  if (prefix === 'CoreV1') return `io.k8s.api.core.v1.${name}`;
+  if (prefix === 'EventsV1') return `io.k8s.api.events.v1.${name}`;
+  if (META.has(name)) return `io.k8s.apimachinery.pkg.apis.meta.v1.${name}`;
+  if (APPS.has(name)) return `io.k8s.api.apps.v1.${name}`;
+  if (COORDINATION.has(name)) return `io.k8s.api.coordination.v1.${name}`;
+  if (POLICY.has(name)) return `io.k8s.api.policy.v1.${name}`;
+  return `io.k8s.api.core.v1.${name}`;
+}
+
+type Ext = Partial<Pick<OpenApiSchema, 'x-kubernetes-list-type' | 'x-kubernetes-list-map-keys' | 'x-kubernetes-patch-strategy' | 'x-kubernetes-patch-merge-key' | 'x-kubernetes-map-type' | 'default'>>;
+const map = (...keys: string[]): Ext => ({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': keys });
+const merge = (key: string, strategy = 'merge'): Ext => ({ 'x-kubernetes-patch-strategy': strategy, 'x-kubernetes-patch-merge-key': key });
+const ATOMIC: Ext = { 'x-kubernetes-list-type': 'atomic' };
+const SET: Ext = { 'x-kubernetes-list-type': 'set' };
+
+/** The list and map markers of the Go types, by model class and property (v1.33). */
+const LIST_EXTENSIONS: Readonly<Record<string, Readonly<Record<string, Ext>>>> = {
+  V1ObjectMeta: { finalizers: { ...SET, 'x-kubernetes-patch-strategy': 'merge' }, ownerReferences: { ...map('uid'), ...merge('uid') }, managedFields: ATOMIC },
+  V1PodSpec: {
+    volumes: { ...map('name'), ...merge('name', 'merge,retainKeys') },
+    initContainers: { ...map('name'), ...merge('name') },
+    containers: { ...map('name'), ...merge('name') },
+    ephemeralContainers: { ...map('name'), ...merge('name') },
+    imagePullSecrets: { ...map('name'), ...merge('name') },
+    hostAliases: { ...map('ip'), ...merge('ip') },
+    tolerations: ATOMIC,
+    readinessGates: ATOMIC,
+    topologySpreadConstraints: { ...map('topologyKey', 'whenUnsatisfiable'), ...merge('topologyKey') },
+    schedulingGates: { ...map('name'), ...merge('name') },
+    resourceClaims: { ...map('name'), ...merge('name', 'merge,retainKeys') },
+    nodeSelector: { 'x-kubernetes-map-type': 'atomic' },
+  },
+  V1Container: containerLists(),
+  V1EphemeralContainer: containerLists(),
+  V1ContainerPort: { protocol: { default: 'TCP' } },
+  V1ResourceRequirements: { claims: map('name') },
+  V1PodStatus: {
+    conditions: { ...map('type'), ...merge('type') },
+    podIPs: { ...map('ip'), ...merge('ip') },
+    hostIPs: { ...map('ip'), ...merge('ip') },
+    initContainerStatuses: ATOMIC,
+    containerStatuses: ATOMIC,
+    ephemeralContainerStatuses: ATOMIC,
+    resourceClaimStatuses: { ...map('name'), ...merge('name', 'merge,retainKeys') },
+  },
+  V1NodeSpec: { podCIDRs: { ...SET, 'x-kubernetes-patch-strategy': 'merge' }, taints: ATOMIC },
+  V1NodeStatus: { conditions: { ...map('type'), ...merge('type') }, addresses: { ...map('type'), ...merge('type') }, images: ATOMIC, volumesInUse: ATOMIC, volumesAttached: ATOMIC },
+  V1NamespaceSpec: { finalizers: ATOMIC },
+  V1NamespaceStatus: { conditions: { ...map('type'), ...merge('type') } },
+  V1ReplicaSetStatus: { conditions: { ...map('type'), ...merge('type') } },
+  V1PodDisruptionBudgetStatus: { conditions: { ...map('type'), ...merge('type') } },
+  V1ServiceAccount: { secrets: { ...map('name'), ...merge('name') }, imagePullSecrets: ATOMIC },
+};
+
+function containerLists(): Record<string, Ext> {
+  return {
+    ports: { ...map('containerPort', 'protocol'), ...merge('containerPort') },
+    env: { ...map('name'), ...merge('name') },
+    volumeMounts: { ...map('mountPath'), ...merge('mountPath') },
+    volumeDevices: { ...map('devicePath'), ...merge('devicePath') },
+    envFrom: ATOMIC,
+    command: ATOMIC,
+    args: ATOMIC,
+    resizePolicy: ATOMIC,
+  };
+}
+
+/** Structs marked `+structType=atomic` (and LabelSelector, `+structType=atomic` since v1.24). */
+const ATOMIC_STRUCTS = new Set(['V1LocalObjectReference', 'V1ObjectReference', 'V1OwnerReference', 'V1LabelSelector', 'V1NodeSelector', 'V1TypedLocalObjectReference', 'V1SecretKeySelector', 'V1ConfigMapKeySelector', 'V1ObjectFieldSelector', 'V1ResourceFieldSelector']);
+
+interface Attribute {
+  readonly name: string;
+  readonly baseName: string;
+  readonly type: string;
+  readonly format: string;
+}
+
+let cached: Definitions | undefined;
+
+/** The definitions of every served kind and what they use (built once, on first use). */
+export function schemaDefinitions(): Definitions {
+  if (cached) return cached;
+  const models = join(dirname(require.resolve('@kubernetes/client-node/package.json')), 'dist', 'gen', 'models');
+  const out: Definitions = {};
+  const pending: string[] = [...SCHEMA_ROOTS];
+  const seen = new Set<string>(pending);
+  const need = (cls: string) => {
+    if (!seen.has(cls)) {
+      seen.add(cls);
+      pending.push(cls);
+    }
+  };
+  while (pending.length > 0) {
+    const cls = pending.shift()!;
+    out[definitionName(cls)] = modelSchema(models, cls, need);
+  }
+  return (cached = out);
+}
+
+function modelSchema(dir: string, cls: string, need: (cls: string) => void): OpenApiSchema {
+  const js = readFileSync(join(dir, `${cls}.js`), 'utf8');
+  const dts = readFileSync(join(dir, `${cls}.d.ts`), 'utf8');
+  const attrs = JSON.parse(new RegExp(`${cls}\\.attributeTypeMap = (\\[[\\s\\S]*?\\]);`).exec(js)?.[1] ?? '[]') as Attribute[];
+  const described = propertyDocs(dts);
+  const ext = LIST_EXTENSIONS[cls] ?? {};
+  const properties: Record<string, OpenApiSchema> = {};
+  const required: string[] = [];
+  for (const a of attrs) {
+    const doc = described.get(a.baseName);
+    properties[a.baseName] = { ...(doc?.description ? { description: doc.description } : {}), ...typeSchema(a.type, a.format, need), ...ext[a.baseName] };
+    if (doc?.required) required.push(a.baseName);
+  }
+  const description = /\/\*\*\s*\n\* ([\s\S]*?)\n\*\/\nexport class/.exec(js)?.[1];
+  const gvk = groupVersionKind(cls);
+  return {
+    ...(description ? { description: unescape(description) } : {}),
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+    ...(ATOMIC_STRUCTS.has(cls) ? { 'x-kubernetes-map-type': 'atomic' as const } : {}),
+    ...(gvk ? { 'x-kubernetes-group-version-kind': [gvk] } : {}),
+  };
+}
+
+/** The kinds among the roots carry their group, version and kind, as upstream's definitions do. */
+function groupVersionKind(cls: string): { group: string; version: string; kind: string } | undefined {
+  if (!(SCHEMA_ROOTS as readonly string[]).includes(cls)) return undefined;
+  const name = definitionName(cls);
+  const m = /^io\.k8s\.api\.([a-z]+)\.(v1)\.(\w+)$/.exec(name)!;
+  const group = m[1] === 'core' ? '' : m[1] === 'coordination' ? 'coordination.k8s.io' : m[1] === 'events' ? 'events.k8s.io' : m[1];
+  return { group, version: m[2], kind: m[3] };
+}
+
+/** Each property's description and whether it is required (`'name': T` rather than `'name'?: T`), from the declaration file. */
+function propertyDocs(dts: string): Map<string, { description?: string; required: boolean }> {
+  const out = new Map<string, { description?: string; required: boolean }>();
+  const re = /(?:\/\*\*\s*\n\s*\* ((?:(?!\*\/)[\s\S])*?)\n\s*\*\/\s*\n)?\s*'([^']+)'(\?)?:/g;
+  for (let m = re.exec(dts); m; m = re.exec(dts)) out.set(m[2], { description: m[1] ? unescape(m[1]) : undefined, required: m[3] === undefined });
+  return out;
+}
+
+function unescape(text: string): string {
+  return text.replace(/\n\s*\* ?/g, '\n').replace(/\\"/g, '"').replace(/\\'/g, "'").trim();
+}
+
+/** A property type of the generated models as an OpenAPI schema (and the models it references). */
+function typeSchema(type: string, format: string, need: (cls: string) => void): OpenApiSchema {
+  const array = /^Array<(.+)>$/.exec(type);
+  if (array) return { type: 'array', items: typeSchema(array[1], format, need) };
+  const dict = /^\{ \[key: string\]: (.+); \}$/.exec(type);
+  if (dict) return { type: 'object', additionalProperties: typeSchema(dict[1], format, need) };
+  switch (type) {
+    case 'string':
+      return { type: 'string', ...(format && format !== 'date-time' ? { format } : {}) };
+    case 'number':
+      return format === 'int32' || format === 'int64' ? { type: 'integer', format } : { type: 'number', format: format || 'double' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'Date':
+      return { type: 'string', format: 'date-time' };
+    case 'V1MicroTime':
+      // meta/v1 MicroTime: a string with microseconds (the generator gives it no model).
+      return { type: 'string', format: 'date-time' };
+    case 'IntOrString':
+      return { type: 'string', format: 'int-or-string', 'x-kubernetes-int-or-string': true };
+    case 'any':
+      return { type: 'object' };
+    default:
+      need(type);
+      return { $ref: `#/definitions/${definitionName(type)}` };
+  }
+}

@@ -1,0 +1,118 @@
+import { badRequest, type FieldError } from './errors';
+import { validateConfigKeys, validateImmutableContents } from './configmap-strategy';
+import { genericStrategy } from './generic-strategy';
+import type { Strategy } from './strategy';
+import type { Secret } from './types';
+
+const BASE64 = /[A-Za-z0-9+/]/;
+
+/**
+ * The offset Go's base64.StdEncoding (padding required, CR and LF ignored) reports for input it
+ * cannot decode, as `illegal base64 data at input byte N`; undefined when it decodes. A Secret's
+ * `data` values are []byte, which encoding/json reads with that decoder.
+ */
+export function base64ErrorOffset(s: string): number | undefined {
+  let i = 0;
+  const skipNewlines = () => {
+    while (i < s.length && (s[i] === '\n' || s[i] === '\r')) i++;
+  };
+  for (;;) {
+    // One quantum of up to four characters.
+    let j = 0;
+    while (j < 4) {
+      if (i === s.length) {
+        if (j === 0) return undefined;
+        return i - j;
+      }
+      const c = s[i++];
+      if (BASE64.test(c)) {
+        j++;
+        continue;
+      }
+      if (c === '\n' || c === '\r') continue;
+      if (c !== '=' || j < 2) return i - 1;
+      // Padding: "==" after two characters, "=" after three; nothing but newlines may follow.
+      if (j === 2) {
+        skipNewlines();
+        if (i === s.length) return s.length;
+        if (s[i] !== '=') return i - 1;
+        i++;
+      }
+      skipNewlines();
+      return i < s.length ? i : undefined;
+    }
+  }
+}
+
+/**
+ * The v1 → internal conversion of a Secret body (pkg/apis/core/v1 Convert_v1_Secret_To_core_Secret
+ * and the JSON decoding before it): every `data` value must be base64 (else the decoder's 400,
+ * `Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte N`),
+ * `stringData` is written over `data` (its values encoded) and dropped, and an empty type is
+ * Opaque (SetDefaults_Secret).
+ */
+export function convertSecret(secret: Secret): void {
+  const cannot = (why: string) => badRequest(`Secret in version "v1" cannot be handled as a Secret: ${why}`);
+  for (const value of Object.values(secret.data ?? {}) as unknown[]) {
+    if (value === null) continue;
+    if (typeof value !== 'string') throw cannot(`json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go struct field Secret.data of type []uint8`);
+    const offset = base64ErrorOffset(value);
+    if (offset !== undefined) throw cannot(`illegal base64 data at input byte ${offset}`);
+  }
+  if (secret.stringData) {
+    const data = { ...secret.data };
+    for (const [key, value] of Object.entries(secret.stringData)) data[key] = Buffer.from(String(value), 'utf8').toString('base64');
+    secret.data = data;
+    delete secret.stringData;
+  }
+  if (!secret.type) secret.type = 'Opaque';
+}
+
+/** The keys each built-in Secret type requires in `data` (ValidateSecret's switch on the type). */
+const REQUIRED_KEYS: Readonly<Record<string, readonly string[]>> = {
+  'kubernetes.io/dockercfg': ['.dockercfg'],
+  'kubernetes.io/dockerconfigjson': ['.dockerconfigjson'],
+  'kubernetes.io/ssh-auth': ['ssh-privatekey'],
+  'kubernetes.io/tls': ['tls.crt', 'tls.key'],
+};
+
+/** pkg/apis/core/validation ValidateSecret: config keys, and what the type requires. */
+function validateSecret(secret: Secret): FieldError[] {
+  const errs = validateConfigKeys(secret.data, 'data');
+  const data = secret.data ?? {};
+  for (const key of REQUIRED_KEYS[secret.type ?? ''] ?? []) {
+    if (!(key in data) || (secret.type === 'kubernetes.io/ssh-auth' && !data[key])) errs.push({ field: `data[${key}]`, type: 'Required value', detail: '' });
+  }
+  if (secret.type === 'kubernetes.io/basic-auth' && !('username' in data) && !('password' in data)) {
+    errs.push({ field: 'data[username]', type: 'Required value', detail: '' }, { field: 'data[password]', type: 'Required value', detail: '' });
+  }
+  if (secret.type === 'kubernetes.io/service-account-token' && !secret.metadata.annotations?.['kubernetes.io/service-account.name']) {
+    errs.push({ field: 'metadata.annotations[kubernetes.io/service-account.name]', type: 'Required value', detail: '' });
+  }
+  return errs;
+}
+
+/**
+ * pkg/registry/core/secret/strategy.go with ValidateSecret(Update): the type cannot change, and an
+ * immutable Secret's data cannot either. Secrets have no generation.
+ */
+export function secretStrategy(): Strategy<Secret> {
+  const base = genericStrategy<Secret>({ kind: 'Secret', apiVersion: 'v1', resource: 'secrets', namespaced: true, generation: false });
+  return {
+    ...base,
+    prepareForCreate(secret, now) {
+      convertSecret(secret);
+      base.prepareForCreate(secret, now);
+    },
+    validate: (secret) => [...base.validate(secret), ...validateSecret(secret)],
+    prepareForUpdate(next, old) {
+      convertSecret(next);
+      base.prepareForUpdate(next, old);
+    },
+    validateUpdate(next, old) {
+      const errs = base.validateUpdate(next, old);
+      if (next.type !== old.type) errs.push({ field: 'type', type: 'Invalid', value: next.type, detail: 'field is immutable' });
+      return [...errs, ...validateImmutableContents(next, old, ['data']), ...validateSecret(next)];
+    },
+  };
+}

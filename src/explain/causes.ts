@@ -1,0 +1,239 @@
+import type { Pod } from '../apiserver/types';
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../apiserver/validation';
+import type { Cluster } from '../cluster';
+import { TAINT_OUT_OF_SERVICE } from '../controllers/pod-gc';
+import type { DumpObject } from '../restore/dump';
+import { formatOffset } from '../timeline/time';
+import type { RuntimeContainer } from '../kubelet/runtime';
+
+/**
+ * What can hold a deleted pod . Each cause is found by one
+ * detector over the forward run; a new cause (an admission webhook that rejects the UPDATE removing
+ * a finalizer, once webhooks are modelled) is one more name here and one more detector in DETECTORS.
+ */
+export const CAUSES = ['finalizer', 'webhook', 'dependents', 'node-unreachable', 'containers-running', 'volume-unmount', 'nothing'] as const;
+export type CauseName = (typeof CAUSES)[number];
+
+/** One way to release the pod: what to do, the exact command, and what it costs. */
+export interface Remedy {
+  action: string;
+  command: string;
+  risk: string;
+}
+
+export interface Cause {
+  cause: CauseName;
+  /** What holds it, naming the thing (the finalizer, the node, the container, the volume). */
+  detail: string;
+  /** What happens next, and when (T+… from the time the objects were read). */
+  next: string;
+  remedies: Remedy[];
+}
+
+/** What a detector sees: the pod when the objects were read and at the end of the forward run. */
+export interface PodRun {
+  cluster: Cluster;
+  /** Virtual time the objects were read (T+0). */
+  t0: number;
+  /** The pod at T+0. */
+  before: Pod;
+  /** The pod at the end of the run; undefined once it is gone. */
+  after?: Pod;
+  /** When it left the API (T+… counted from t0), if it did. */
+  goneAtMs?: number;
+  /** Objects of the dump the simulation does not store (StatefulSets, webhook configurations, …). */
+  unmodelled: readonly DumpObject[];
+  /** Its containers that were running when it was first seen deleting (the runtime's records, updated in place). */
+  running: readonly RuntimeContainer[];
+}
+
+export type Detector = (run: PodRun) => Cause[];
+
+const at = (run: PodRun, ms: number): string => formatOffset(ms - run.t0);
+const ns = (pod: Pod): string => pod.metadata.namespace ?? 'default';
+const kubectlPod = (pod: Pod): string => `pod ${pod.metadata.name} -n ${ns(pod)}`;
+
+/** The controller expected to remove a finalizer, by name: Kubernetes' own, or the domain that owns it. */
+export function finalizerOwner(finalizer: string): string {
+  const known: Record<string, string> = {
+    'batch.kubernetes.io/job-tracking': 'the Job controller (kube-controller-manager), once it has counted the pod in its Job\'s status (pkg/controller/job/job_controller.go)',
+    [FINALIZER_FOREGROUND]: 'the garbage collector, once no dependent with blockOwnerDeletion is left',
+    [FINALIZER_ORPHAN]: 'the garbage collector, once it has removed this object from its dependents\' ownerReferences',
+  };
+  if (known[finalizer]) return known[finalizer];
+  const domain = finalizer.includes('/') ? finalizer.split('/')[0] : undefined;
+  return domain ? `a controller of ${domain} (not part of Kubernetes: nothing in this cluster removes it)` : 'a controller outside Kubernetes (nothing in this cluster removes it)';
+}
+
+/** X12 — kubectl's risk when a force delete frees the name: the StatefulSet case named when the pod has one. */
+function forceDelete(pod: Pod, why: string): Remedy {
+  const sts = (pod.metadata.ownerReferences ?? []).find((r) => r.kind === 'StatefulSet');
+  const statefulSet = sts ? ` StatefulSet ${sts.name} then creates a new ${pod.metadata.name} at once: two pods of one identity may run side by side (the same volume, the same network name).` : '';
+  return {
+    action: 'force delete it',
+    command: `kubectl delete ${kubectlPod(pod)} --grace-period=0 --force`,
+    risk: `frees the name at once while ${why}: the processes may still run and write.${statefulSet}`,
+  };
+}
+
+/** Finalizers of Kubernetes controllers the simulation does not run: what a healthy cluster would do. */
+const NOT_SIMULATED: Readonly<Record<string, string>> = {
+  'batch.kubernetes.io/job-tracking':
+    'the Job controller is not simulated: in a healthy cluster it removes the finalizer within seconds of the pod ending, also for a pod whose Job is gone (orphan pods), so a pod held for long means the controller is not running or cannot patch the pod (the log of kube-controller-manager says why); here the pod stays',
+};
+
+/** X10 — finalizers left on the pod at the end of the run (foregroundDeletion is the dependents detector's). */
+const finalizers: Detector = (run) => {
+  const pod = run.after;
+  if (!pod) return [];
+  return (pod.metadata.finalizers ?? [])
+    .filter((f) => f !== FINALIZER_FOREGROUND)
+    .map((f, _, all) => {
+      const index = (pod.metadata.finalizers ?? []).indexOf(f);
+      return {
+        cause: 'finalizer' as const,
+        detail: `finalizer ${f}, to be removed by ${finalizerOwner(f)}`,
+        next: `${NOT_SIMULATED[f] ?? 'nothing removes it within the run: the pod stays'}${all.length > 1 ? ' until every finalizer is gone' : ''} (the apiserver deletes it the moment the last finalizer goes, its deletionGracePeriodSeconds being ${pod.metadata.deletionGracePeriodSeconds})`,
+        remedies: [
+          {
+            action: `remove the finalizer ${f}`,
+            command: `kubectl patch ${kubectlPod(pod)} --type=json -p '[{"op":"test","path":"/metadata/finalizers/${index}","value":"${f}"},{"op":"remove","path":"/metadata/finalizers/${index}"}]'`,
+            risk: `skips whatever ${finalizerOwner(f).split(' (')[0].split(',')[0]} does before letting the pod go (its cleanup never runs for this pod)`,
+          },
+        ],
+      };
+    });
+};
+
+/** A webhook configuration with a rule for UPDATE of pods (admissionregistration.k8s.io/v1 RuleWithOperations; `*` matches all). */
+function interceptsPodUpdates(config: DumpObject): boolean {
+  const hooks = Array.isArray(config.obj.webhooks) ? (config.obj.webhooks as { rules?: { operations?: string[]; resources?: string[] }[] }[]) : [];
+  return hooks.some((h) => (h.rules ?? []).some((r) => (r.operations ?? []).some((op) => op === 'UPDATE' || op === '*') && (r.resources ?? []).some((res) => res === 'pods' || res === '*' || res === '*/*')));
+}
+
+/**
+ * X9 — webhooks: the simulation does not model admission webhooks yet; a webhook configuration
+ * in the objects is named, so that the reader knows what was not judged.
+ */
+const webhooks: Detector = (run) => {
+  if (!run.after || (run.after.metadata.finalizers ?? []).length === 0) return [];
+  return run.unmodelled
+    .filter((o) => (o.kind === 'ValidatingWebhookConfiguration' || o.kind === 'MutatingWebhookConfiguration') && interceptsPodUpdates(o))
+    .map((o) => ({
+      cause: 'webhook' as const,
+      detail: `${o.kind} ${o.name} may reject the UPDATE that removes a finalizer: not modelled yet (the run assumes every UPDATE is admitted)`,
+      next: 'if it rejects the finalizer removal, the remedies below fail with its message too',
+      remedies: [{ action: `check what ${o.name} admits`, command: `kubectl get ${o.kind.toLowerCase()} ${o.name} -o yaml`, risk: 'none (a read)' }],
+    }));
+};
+
+/** X9 — foregroundDeletion: the garbage collector waits for dependents with blockOwnerDeletion. */
+const dependents: Detector = (run) => {
+  const pod = run.after ?? run.before;
+  if (!(run.before.metadata.finalizers ?? []).includes(FINALIZER_FOREGROUND)) return [];
+  const uid = pod.metadata.uid;
+  const list = run.cluster.apiserver.list('pods', undefined, (p) => (p.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.blockOwnerDeletion));
+  const waiting = list.ok ? list.object.items.map((p) => `pods/${p.metadata.name}`) : [];
+  if (!run.after) {
+    return [{ cause: 'dependents', detail: `foreground deletion: it waited for its dependents with blockOwnerDeletion`, next: `the garbage collector removed foregroundDeletion once they were gone; the pod went at ${at(run, run.goneAtMs!)}`, remedies: [] }];
+  }
+  return [
+    {
+      cause: 'dependents',
+      detail: `foreground deletion waits for ${waiting.join(', ') || 'its dependents'} (blockOwnerDeletion)`,
+      next: `the garbage collector removes foregroundDeletion only once ${waiting.length > 1 ? 'they are' : 'it is'} gone from the API; see ${waiting.length > 1 ? 'their' : 'its'} own explanation`,
+      remedies: [
+        {
+          action: 'remove foregroundDeletion',
+          command: `kubectl patch ${kubectlPod(pod)} --type=json -p '[{"op":"test","path":"/metadata/finalizers/${(pod.metadata.finalizers ?? []).indexOf(FINALIZER_FOREGROUND)}","value":"${FINALIZER_FOREGROUND}"},{"op":"remove","path":"/metadata/finalizers/${(pod.metadata.finalizers ?? []).indexOf(FINALIZER_FOREGROUND)}"}]'`,
+          risk: 'the dependents stay, with an ownerReference to a pod that is gone: the garbage collector then deletes them in the background',
+        },
+      ],
+    },
+  ];
+};
+
+/** X11 — its node cannot reach the apiserver: no kubelet sends the final DELETE. */
+const unreachableNode: Detector = (run) => {
+  const pod = run.after;
+  const nodeName = pod?.spec?.nodeName;
+  const node = nodeName ? run.cluster.nodes.get(nodeName) : undefined;
+  if (!pod || !node || node.reachable) return [];
+  const since = node.unreachableSince !== undefined ? ` since ${new Date(node.unreachableSince).toISOString()}` : '';
+  const obj = run.cluster.apiserver.get('nodes', undefined, node.name);
+  const tainted = obj.ok && (obj.object.spec?.taints ?? []).some((t) => t.key === TAINT_OUT_OF_SERVICE);
+  return [
+    {
+      cause: 'node-unreachable',
+      detail: `node ${node.name} is unreachable${since}: its kubelet cannot stop the containers nor send the final DELETE`,
+      next: `no kubelet DELETE until the node comes back; pod GC force-deletes a terminating pod only once its Node is deleted (gcOrphaned) or tainted ${TAINT_OUT_OF_SERVICE} (gcTerminating)${tainted ? ' — the taint is there, but the node is not NotReady yet' : ''}`,
+      remedies: [
+        {
+          action: `mark the node out of service (only once ${node.name} is really shut down)`,
+          command: `kubectl taint node ${node.name} ${TAINT_OUT_OF_SERVICE}=nodeshutdown:NoExecute`,
+          risk: 'pod GC force-deletes every terminating pod of the node and its volumes are detached at once: if the machine still runs, its containers keep writing to volumes now attached elsewhere',
+        },
+        { action: `delete the Node ${node.name}`, command: `kubectl delete node ${node.name}`, risk: 'pod GC then force-deletes all its pods (40 s later): the same as a force delete of each; a kubelet that comes back registers the node again' },
+        forceDelete(pod, `the node is unreachable (nothing confirms its containers stopped)`),
+      ],
+    },
+  ];
+};
+
+/** containers still running: their remaining grace, or a runtime that cannot kill them. */
+const runningContainers: Detector = (run) => {
+  const nodeName = run.before.spec?.nodeName;
+  const node = nodeName ? run.cluster.nodes.get(nodeName) : undefined;
+  if (!node || !node.reachable) return [];
+  const out: Cause[] = [];
+  for (const c of run.running) {
+    if (c.state === 'running' && run.after) {
+      out.push({
+        cause: 'containers-running',
+        detail: `container ${c.name} still runs: it survives SIGKILL, so every kill fails (FailedKillPod: DeadlineExceeded)`,
+        next: `the kubelet retries the kill after each failure (its back-off, 10s) for ever: no terminal status, no final DELETE`,
+        remedies: [forceDelete(run.after, `container ${c.name} still runs on node ${node.name}`), { action: `restart the container runtime on ${node.name}, or reboot it`, command: `ssh ${node.name} sudo systemctl restart containerd`, risk: 'every container of the node restarts' }],
+      });
+    } else if (c.state === 'exited' && c.finishedAt !== undefined && c.finishedAt > run.t0 && run.goneAtMs !== undefined) {
+      // What held it until it went; for a pod still held at the end, the other causes say what holds it now.
+      const how = c.exitCode === 137 ? `killed at the deadline: ${Math.round((c.finishedAt - run.t0) / 1000)}s of its grace were left` : `exited with code ${c.exitCode} after its SIGTERM`;
+      out.push({
+        cause: 'containers-running',
+        detail: `container ${c.name} ran until ${at(run, c.finishedAt)} (${how})`,
+        next: `the kubelet then finished the pod: gone at ${at(run, run.goneAtMs)}`,
+        remedies: [{ action: 'wait', command: `kubectl wait --for=delete ${kubectlPod(run.before).replace('pod ', 'pod/')} --timeout=${Math.ceil((run.goneAtMs - run.t0) / 1000) + 10}s`, risk: 'none' }, forceDelete(run.before, `container ${c.name} is still in its grace period`)],
+      });
+    }
+  }
+  return out;
+};
+
+/** a volume that does not unmount keeps SyncTerminatedPod, and so the final DELETE, waiting. */
+const stuckVolumes: Detector = (run) => {
+  const nodeName = run.before.spec?.nodeName;
+  const node = nodeName ? run.cluster.nodes.get(nodeName) : undefined;
+  if (!node || !run.after) return [];
+  const ref = `pods/${run.before.metadata.name}`;
+  const failing = node.volumes.stuckVolumes().filter((v) => v.podRef === ref).map((v) => ({ volume: v.volume, why: `${v.failures} failed attempts; last error: ${v.lastError}` }));
+  const hanging = node.volumes.hangingVolumes().filter((v) => v.podRef === ref).map((v) => ({ volume: v.volume, why: 'TearDown never returned' }));
+  return [...failing, ...hanging].map((v) => ({
+    cause: 'volume-unmount' as const,
+    detail: `volume ${v.volume} on node ${node.name} does not unmount (${v.why})`,
+    next: 'the volume manager retries with back-off (up to 2m2s apart) for ever; the kubelet sends the final DELETE only after the last volume is unmounted',
+    remedies: [
+      { action: `unmount it by hand on ${node.name} (find what keeps it busy: lsof, fuser)`, command: `ssh ${node.name} sudo umount /var/lib/kubelet/pods/${run.before.metadata.uid}/volumes/*/${v.volume}`, risk: 'a process still using it loses its files' },
+      forceDelete(run.after!, `volume ${v.volume} is still mounted on node ${node.name}`),
+    ],
+  }));
+};
+
+/** The detectors in the order their causes are listed. */
+export const DETECTORS: readonly Detector[] = [finalizers, webhooks, dependents, unreachableNode, runningContainers, stuckVolumes];
+
+/** nothing holds it: it goes away within the run by itself. */
+export function nothingHolds(run: PodRun): Cause {
+  if (run.goneAtMs !== undefined) {
+    return { cause: 'nothing', detail: `nothing holds it: the kubelet finishes the pod and it is gone at ${at(run, run.goneAtMs)}`, next: `gone at ${at(run, run.goneAtMs)}`, remedies: [] };
+  }
+  return { cause: 'nothing', detail: 'nothing the simulation models holds it, yet it was still there at the end of the run', next: 'look at the report of the run (--report DIR)', remedies: [] };
+}

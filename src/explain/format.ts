@@ -1,0 +1,20 @@
+import type { Explanation, PodExplanation } from './explain';
+
+/** The text `terminating explain` prints: per pod what holds it, what happens next, what releases it and at what risk. */
+export function formatExplanation(e: Explanation): string {
+  const out = [`objects read at ${e.now} (T+0); Kubernetes ${e.release}; run forward up to ${e.horizon} on the virtual clock`];
+  if (e.assumptions.length > 0) out.push('assumed:', ...e.assumptions.map((a) => `  - ${a}`));
+  if (e.pods.length === 0) out.push('', 'no pod is Terminating, and none was deleted during the run');
+  for (const p of e.pods) out.push('', ...formatPod(p));
+  return `${out.join('\n')}\n`;
+}
+
+function formatPod(p: PodExplanation): string[] {
+  const state = p.stuck ? `still there at the end of the run (kubectl get pod: ${p.kubectlStatus})` : `gone at ${p.goneAt}`;
+  const out = [`pod ${p.namespace}/${p.name} (node ${p.node ?? 'none'}, phase ${p.phase ?? 'unknown'}, deletionTimestamp ${p.deletionTimestamp}, grace ${p.deletionGracePeriodSeconds}s): ${state}`];
+  for (const c of p.causes) {
+    out.push(`  ${c.cause}: ${c.detail}`, `    next: ${c.next}`);
+    for (const r of c.remedies) out.push(`    to release it, ${r.action}:`, `      ${r.command}`, `      risk: ${r.risk}`);
+  }
+  return out;
+}

@@ -1,0 +1,75 @@
+// It spawns the real kubectl against a served cluster: this file runs in a process of its own (scripts/unit-tests.ts).
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { expect } from 'chai';
+import { realKubectlPath } from '../kubectl/real-kubectl';
+import { parseClockMode } from './clock-driver';
+import { serve, type ServedCluster } from './serve';
+
+/**
+ * Secrets, ConfigMaps and ServiceAccounts with the real kubectl v1.33 against `terminating serve`:
+ * `kubectl create secret generic` and `create configmap` go through client-go's typed client, whose
+ * bodies are protobuf (R77); `get` prints the server's Table (printSecret, printConfigMap,
+ * printServiceAccount); `describe` reads them back through the typed client, in protobuf;
+ * `delete` removes them at once.
+ */
+let served: ServedCluster;
+let env: NodeJS.ProcessEnv;
+let kubectl: string;
+
+before(async () => {
+  served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: mkdtempSync(join(tmpdir(), 'config-objects-')) });
+  kubectl = await realKubectlPath();
+  env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'config-objects-home-')), KUBECONFIG: served.kubeconfig };
+});
+after(() => served.close());
+
+function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+describe('R90 R91 R92 Secrets, ConfigMaps and ServiceAccounts with the real kubectl v1.33', () => {
+  it('create (protobuf bodies), get (Table columns), describe, delete', async () => {
+    const created = await run('create', 'secret', 'generic', 'db', '--from-literal=user=admin', '--from-literal=password=s3cr3t');
+    expect(created, created.stderr).to.include({ code: 0, stdout: 'secret/db created\n' });
+    expect((await run('create', 'configmap', 'settings', '--from-literal=mode=fast')).stdout).to.equal('configmap/settings created\n');
+    expect((await run('create', 'serviceaccount', 'robot')).stdout).to.equal('serviceaccount/robot created\n');
+
+    const secret = served.cluster.apiserver.get('secrets', 'default', 'db');
+    expect(secret.ok && secret.object).to.deep.include({ type: 'Opaque', data: { password: 'czNjcjN0', user: 'YWRtaW4=' } });
+    expect(secret.ok && secret.object.metadata.generation).to.equal(undefined);
+
+    const got = await run('get', 'secrets,configmaps,serviceaccounts', '--no-headers');
+    const rows = got.stdout.trim().split('\n').map((line) => line.split(/\s+/).slice(0, -1));
+    expect(rows).to.deep.equal([['secret/db', 'Opaque', '2'], ['configmap/settings', '1'], ['serviceaccount/robot', '0']]);
+
+    const described = await run('describe', 'secret', 'db');
+    expect(described.stdout).to.match(/^Type:\s+Opaque$/m);
+    expect(described.stdout).to.match(/^password:\s+6 bytes$/m);
+    expect((await run('describe', 'configmap', 'settings')).stdout).to.match(/^mode:\n----\nfast\n/m);
+
+    const deleted = await run('delete', 'secret/db', 'configmap/settings', 'serviceaccount/robot');
+    expect(deleted.stdout).to.equal('secret "db" deleted\nconfigmap "settings" deleted\nserviceaccount "robot" deleted\n');
+    expect(served.cluster.apiserver.get('secrets', 'default', 'db')).to.include({ ok: false, code: 404 });
+  });
+
+  it('R77 R93 create namespace (a protobuf body), then describe it (a protobuf answer): Active, with its name label', async () => {
+    expect((await run('create', 'namespace', 'team-a')).stdout).to.equal('namespace/team-a created\n');
+    const described = await run('describe', 'namespace', 'team-a');
+    expect(described.stdout).to.match(/^Labels:\s+kubernetes.io\/metadata.name=team-a$/m);
+    expect(described.stdout).to.match(/^Status:\s+Active$/m);
+  });
+
+  it('R96 R97 auth can-i (a protobuf SelfSubjectAccessReview) says yes, auth whoami names the user, logs says why there are none', async () => {
+    expect(await run('auth', 'can-i', 'delete', 'pods')).to.include({ code: 0, stdout: 'yes\n' });
+    expect((await run('auth', 'whoami')).stdout).to.match(/^Username\s+terminating$/m);
+    const logs = await run('logs', 'web');
+    expect(logs.code).to.equal(1);
+    expect(logs.stderr).to.equal('Error from server (BadRequest): container "app" in pod "web" has no logs: the simulated containers run no processes (terminating models their lifecycle only)\n');
+  });
+});

@@ -1,0 +1,51 @@
+// It spawns the real kubectl against a served cluster: this file runs in a process of its own (scripts/unit-tests.ts).
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { expect } from 'chai';
+import { realKubectlPath } from '../kubectl/real-kubectl';
+import { parseClockMode } from './clock-driver';
+import { serve, type ServedCluster } from './serve';
+
+/**
+ * Addresses and versions as the real kubectl v1.33 prints them from the served default cluster:
+ * each pod's IP comes from its node's pod CIDR (the node IPAM controller's /24, host-local IPAM
+ * from .2), each node shows the kubelet's version and its InternalIP.
+ */
+let served: ServedCluster;
+before(async () => {
+  served = await serve({ port: 0, clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'wide-test-')) });
+});
+after(() => served?.close());
+
+async function kubectl(...args: string[]): Promise<string> {
+  const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'wide-home-')), KUBECONFIG: served.kubeconfig };
+  const path = await realKubectlPath();
+  return new Promise((resolve, reject) => execFile(path, args, { env, timeout: 30_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout))));
+}
+
+/** A table's rows as objects by column name (kubectl's columns are separated by two or more spaces). */
+function table(text: string): Record<string, string>[] {
+  const [header, ...rows] = text.trim().split('\n').map((l) => l.split(/\s{2,}/));
+  return rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i] ?? ''])));
+}
+
+describe('kubectl get -o wide (the real kubectl v1.33) against the served cluster (K59, K60)', () => {
+  it('shows each pod an IP of its node\'s pod CIDR', async () => {
+    const rows = table(await kubectl('get', 'pods', '-o', 'wide'));
+    const byName = Object.fromEntries(rows.map((r) => [r.NAME, r]));
+    expect(byName.web).to.include({ IP: '10.244.0.2', NODE: 'node-1' });
+    for (const r of rows) expect(r.IP, r.NAME).to.match(r.NODE === 'node-1' ? /^10\.244\.0\.\d+$/ : /^10\.244\.1\.\d+$/);
+    expect(new Set(rows.map((r) => r.IP)).size, 'no address twice').to.equal(rows.length);
+  });
+
+  it("shows each node's kubelet version and InternalIP", async () => {
+    const rows = table(await kubectl('get', 'nodes', '-o', 'wide'));
+    expect(rows.map((r) => [r.NAME, r.VERSION, r['INTERNAL-IP'], r['CONTAINER-RUNTIME']])).to.deep.equal([
+      ['node-1', 'v1.33.0', '10.0.0.1', 'containerd://2.0.3'],
+      ['node-2', 'v1.33.0', '10.0.0.2', 'containerd://2.0.3'],
+    ]);
+  });
+});
