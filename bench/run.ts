@@ -127,6 +127,10 @@ interface MassCase {
   /** The pods behind this many services, each with clients sending a request every 100 ms. */
   services?: number;
   label: string;
+  /** The script that runs the case (default bench/mass-deletion.ts); it takes PODS NODES --record and prints the same JSON line. */
+  script?: string;
+  /** What its second phase is (default: the deletion). */
+  phase?: string;
 }
 
 /** The mass-deletion cases by their key in bench.json (new cases: add a line). */
@@ -137,6 +141,8 @@ const MASS_CASES: Record<string, MassCase> = {
   '10000-summary': { pods: 10000, nodes: 100, record: 'summary', label: 'mass deletion, 10 000 pods, scale mode' },
   '10000-services': { pods: 10000, nodes: 100, record: 'full', services: 100, label: 'mass deletion, 10 000 pods behind 100 services with traffic' },
   '100000': { pods: 100000, nodes: 1000, record: 'summary', fewerRuns: true, label: 'mass deletion, 100 000 pods / 1 000 nodes, scale mode' },
+  // A Deployment's rolling update: every pod through the scheduler and the ReplicaSet and Deployment controllers.
+  '1000-rollout': { pods: 1000, nodes: 20, record: 'full', script: 'bench/rollout.ts', phase: 'rollout', label: 'rollout of a Deployment, 1 000 replicas / 20 nodes' },
 };
 
 /** The environment's settings, checked before anything runs; a bad one ends the bench at once (exit code 2). */
@@ -154,9 +160,9 @@ interface MassRun {
 }
 
 function massRun(c: MassCase, nodeFlags: string[] = []): MassRun {
-  const args = [...nodeFlags, '--require', TS_HOOK, join(ROOT, 'bench/mass-deletion.ts'), String(c.pods), String(c.nodes), '--record', c.record, ...(c.services ? ['--services', String(c.services)] : [])];
+  const args = [...nodeFlags, '--require', TS_HOOK, join(ROOT, c.script ?? 'bench/mass-deletion.ts'), String(c.pods), String(c.nodes), '--record', c.record, ...(c.services ? ['--services', String(c.services)] : [])];
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
-  if (r.status !== 0) throw new Error(`mass deletion ${c.pods}/${c.nodes}/${c.record} failed:\n${r.stderr}`);
+  if (r.status !== 0) throw new Error(`${c.label} (${c.pods}/${c.nodes}/${c.record}) failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
 
@@ -271,7 +277,7 @@ function main(): void {
     ...Object.entries(mass).map(([key, m]): [string, string, string] => [
       MASS_CASES[key].label,
       `${m.seconds.toFixed(2)} s`,
-      `${m.peakRssMB.toFixed(0)} MB, ${m.eventsPerSecond} events/s; deletion phase ${m.deleteSeconds.toFixed(2)} s; ${m.cpuSeconds.toFixed(2)} s CPU${m.runs !== RUNS ? `; median of ${m.runs}` : ''}`,
+      `${m.peakRssMB.toFixed(0)} MB, ${m.eventsPerSecond} events/s; ${MASS_CASES[key].phase ?? 'deletion'} phase ${m.deleteSeconds.toFixed(2)} s; ${m.cpuSeconds.toFixed(2)} s CPU${m.runs !== RUNS ? `; median of ${m.runs}` : ''}`,
     ]),
     ['growth 1 000 → 10 000', times(result.mass.growth), 'target ≤ 10.5×'],
     ['growth 10 000 → 100 000 (scale mode)', times(result.mass.growthTo100000), 'target ≤ 10.5×'],

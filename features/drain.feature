@@ -59,7 +59,12 @@ Feature: Draining a node with kubectl drain
           - name: scratch
             emptyDir: {}
       """
-    And pod "cache" is owned by replicaset "frontend"
+    And a replicaset "cache" with:
+      """
+      spec:
+        replicas: 1
+      """
+    And pod "cache" is owned by replicaset "cache"
     When I try to run `kubectl drain node-1`
     Then kubectl fails with "cannot delete Pods with local storage (use --delete-emptydir-data to override): default/cache"
     And pod "frontend-1" exists

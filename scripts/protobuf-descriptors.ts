@@ -21,6 +21,7 @@ export const OUTPUT = path.join(__dirname, '..', 'src', 'server', 'protobuf-desc
 const PACKAGES: Record<string, ['api' | 'apimachinery', string, string[]]> = {
   'k8s.io.api.core.v1': ['api', 'core/v1', ['types.go']],
   'k8s.io.api.apps.v1': ['api', 'apps/v1', ['types.go']],
+  'k8s.io.api.batch.v1': ['api', 'batch/v1', ['types.go']],
   'k8s.io.api.coordination.v1': ['api', 'coordination/v1', ['types.go']],
   'k8s.io.api.events.v1': ['api', 'events/v1', ['types.go']],
   'k8s.io.api.policy.v1': ['api', 'policy/v1', ['types.go']],
@@ -40,8 +41,9 @@ const PACKAGES: Record<string, ['api' | 'apimachinery', string, string[]]> = {
 const ROOTS = [
   ...['Pod', 'Node', 'Event', 'Namespace', 'Secret', 'ConfigMap', 'ServiceAccount', 'Service', 'Endpoints'].flatMap((k) => [`k8s.io.api.core.v1.${k}`, `k8s.io.api.core.v1.${k}List`]),
   'k8s.io.api.core.v1.Binding',
-  'k8s.io.api.apps.v1.ReplicaSet',
-  'k8s.io.api.apps.v1.ReplicaSetList',
+  ...['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'ControllerRevision'].flatMap((k) => [`k8s.io.api.apps.v1.${k}`, `k8s.io.api.apps.v1.${k}List`]),
+  'k8s.io.api.batch.v1.Job',
+  'k8s.io.api.batch.v1.JobList',
   'k8s.io.api.discovery.v1.EndpointSlice',
   'k8s.io.api.discovery.v1.EndpointSliceList',
   'k8s.io.api.coordination.v1.Lease',

@@ -99,6 +99,24 @@ export const CONTRACT: readonly ContractPhrase[] = [
   then('the endpointslice of service {string} lists pod {string} as {word}'),
   then('the endpoints of service {string} list pod {string}'),
   then('the endpoints of service {string} do not list pod {string}'),
+  // Workloads (issue 20): the scheduler, ReplicaSets and Deployments.
+  given('a replicaset {string} with {int} replicas on node {string}'),
+  given('a replicaset {string} with {int} replicas on node {string} with:', 'doc string'),
+  given('a deployment {string} with {int} replicas'),
+  given('a deployment {string} with {int} replicas with:', 'doc string'),
+  when('replicaset {string} is scaled to {int}'),
+  when('deployment {string} is scaled to {int}'),
+  when('deployment {string} rolls out a new template'),
+  then('the replicaset controller deletes pod {string}'),
+  then('the replicaset controller creates a pod'),
+  then('{kind} {string} has fields:', 'table'),
+  // Workloads (issue 20): StatefulSets, Jobs, DaemonSets.
+  given('a statefulset {string} with {int} replicas'),
+  given('a statefulset {string} with {int} replicas with:', 'doc string'),
+  given('a job {string}'),
+  given('a job {string} with:', 'doc string'),
+  given('a daemonset {string}'),
+  when('statefulset {string} is scaled to {int}'),
 ];
 
 /** What a parameter looks like in a scenario: used to write each contract phrase as a scenario would. */
@@ -109,6 +127,7 @@ export const SAMPLES: Readonly<Record<string, string>> = {
   word: 'kubelet',
   duration: '30s',
   command: '`kubectl delete pod web`',
+  kind: 'deployment',
   '': 'anything',
 };
 
@@ -443,8 +462,8 @@ export function renderCatalogue(catalogue: Catalogue): string {
   out.push('## Before you start');
   out.push('');
   out.push('- **A fresh cluster per scenario**, in namespace `default`, on a virtual clock: an apiserver with etcd, one kubelet per ' +
-    'node, and the garbage collector, pod GC, node lifecycle and taint eviction controllers. Nothing else runs: no scheduler ' +
-    '(pods are bound by their step), no ReplicaSet controller (nothing recreates a deleted pod).');
+    'node, kube-scheduler (for pods no step binds), and kube-controller-manager\'s controllers: garbage collector, pod GC, node ' +
+    'lifecycle, taint eviction, and the workload controllers (ReplicaSet, Deployment, StatefulSet, Job, DaemonSet).');
   out.push('- **Time.** `Given` steps only plan. The first `When` or `Then` step builds the planned cluster and lets it run for one ' +
     'virtual minute, so the pods are running and the nodes Ready; that moment is `T+0`. Times in tables count from it, in whole ' +
     'seconds as Kubernetes writes them.');

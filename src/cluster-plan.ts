@@ -10,6 +10,9 @@ import type { ClientSpec } from './traffic/traffic';
 import { DEFAULT_RELEASE, Release } from './release';
 import type { Dump } from './restore/dump';
 import { planRestore, writeObjects, type RestorePlan } from './restore/restore';
+import { CONTROLLERS } from './controllers/registry';
+import { PendingPods, type PendingEntry } from './pending-pods';
+import { WORKLOAD_RESOURCES, workloadFromManifest, type Workload, type WorkloadKind } from './workload-manifest';
 
 /**
  * How long the cluster has been up when it is handed over: the plan is built at the cluster's
@@ -70,6 +73,12 @@ export class ClusterPlan {
   private readonly lastSteps: (() => void)[] = [];
   /** A real cluster's objects to resume (`Given the objects in …`, `serve --manifests` of a dump). */
   private restored?: RestorePlan;
+  /** StatefulSets, Jobs and DaemonSets to create (before the pods), by `kind/name`. */
+  private readonly workloads = new Map<string, { kind: WorkloadKind; obj: Workload }>();
+  /** Behaviours of pods the workloads' controllers will create. */
+  private readonly pending = new PendingPods(() => this.cluster);
+  /** kube-controller-manager controllers the plan turns off (`--controllers=*,-NAME`). */
+  private readonly controllersOff: string[] = [];
 
   /**
    * With a Release (default v1.33) the plan builds its cluster with the planned release when it is
@@ -91,7 +100,7 @@ export class ClusterPlan {
   /** The cluster, built with the planned release when something first needs it. */
   get cluster(): Cluster {
     if (this.made) return this.made;
-    this.made = new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs, apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.plannedRelease } });
+    this.made = new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs, apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.plannedRelease }, ...(this.controllersOff.length ? { controllers: ['*', ...this.controllersOff.map((n) => `-${n}`)] } : {}) });
     if (this.podGCThreshold !== undefined) this.made.podGC.config.terminatedPodThreshold = this.podGCThreshold;
     return this.made;
   }
@@ -279,6 +288,8 @@ export class ClusterPlan {
 
   /** Sets how a container of a planned pod behaves when stopped (looked up when the signal comes). */
   containerBehaviour(container: string, podName: string, change: Partial<ContainerBehaviour>, specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void): void {
+    const pending = this.pods.has(podName) ? undefined : this.pendingPod(podName);
+    if (pending) return this.pendingBehaviour(pending, podName, container, change, specChange);
     const planned = this.planned(podName);
     const spec = [...(planned.pod.spec?.initContainers ?? []), ...(planned.pod.spec?.containers ?? [])].find((c) => c.name === container);
     if (!spec) throw new PlanError(`pod "${podName}" has no container "${container}" (its containers: ${this.containerNames(planned.pod)})`);
@@ -302,7 +313,7 @@ export class ClusterPlan {
    * run: the name must be one, since only those run to completion (K56).
    */
   initContainerBehaviour(container: string, podName: string, change: Partial<ContainerBehaviour>): void {
-    const planned = this.planned(podName);
+    const planned = this.pods.get(podName) ?? this.pendingPod(podName) ?? this.planned(podName);
     const inits = (planned.pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy !== 'Always').map((c) => c.name);
     if (!inits.includes(container)) {
       throw new PlanError(`pod "${podName}" has no regular init container "${container}" (its regular init containers: ${this.list(inits, 'none — add spec.initContainers to its manifest')})`);
@@ -315,7 +326,7 @@ export class ClusterPlan {
    * preStop handler gets one (`exec: sleep N`), so the kubelet runs it; one that has a handler keeps it.
    */
   preStop(container: string, podName: string, ms: number): void {
-    const inits = this.planned(podName).pod.spec?.initContainers ?? [];
+    const inits = (this.pods.get(podName) ?? this.pendingPod(podName) ?? this.planned(podName)).pod.spec?.initContainers ?? [];
     const i = inits.findIndex((c) => c.name === container && c.restartPolicy !== 'Always');
     if (i >= 0) {
       // The apiserver would refuse the pod (validateInitContainers, K58): say so at this step.
@@ -329,14 +340,20 @@ export class ClusterPlan {
   }
 
   volumeBehaviour(volume: string, podName: string, behaviour: VolumeBehaviour): void {
-    const planned = this.planned(podName);
+    const pending = this.pods.has(podName) ? undefined : this.pendingPod(podName);
+    const planned = pending ?? this.planned(podName);
     const names = (planned.pod.spec?.volumes ?? []).map((v) => v.name);
     if (!names.includes(volume)) {
       throw new PlanError(`pod "${podName}" has no volume "${volume}" (its volumes: ${this.list(names, 'none — add spec.volumes to its manifest')})`);
     }
     planned.volumes.set(volume, behaviour);
-    const node = this.runningNode(planned);
-    if (node && planned.uid && this.started) this.cluster.node(node).volumeBehaviours.set(`${planned.uid} ${volume}`, behaviour);
+    if (pending) {
+      if (this.started) this.pending.refresh(pending);
+      return;
+    }
+    const p = planned as PlannedPod;
+    const node = this.runningNode(p);
+    if (node && p.uid && this.started) this.cluster.node(node).volumeBehaviours.set(`${p.uid} ${volume}`, behaviour);
   }
 
   nodeUnreachable(node: string): void {
@@ -456,7 +473,11 @@ export class ClusterPlan {
     }
     for (const planned of this.pods.values()) if (planned.restored) this.bind(planned, planned.uid!);
     for (const name of this.namespaces) this.createNamespace(name);
-    for (const name of this.replicaSets.keys()) this.createReplicaSet(name);
+    // No flush between the owners and their pods: the ReplicaSet controller's first sync then
+    // finds the pods the plan gives it, as it would for objects that existed before it started.
+    for (const name of this.replicaSets.keys()) this.createReplicaSet(name, false);
+    this.pending.start();
+    for (const key of this.workloads.keys()) this.createWorkload(key);
     if (this.services.size > 0) {
       const network = this.cluster.network(this.proxyDelays);
       for (const [service, lag] of this.lbLags) network.setLoadBalancerLag(`default/${service}`, lag);
@@ -464,7 +485,7 @@ export class ClusterPlan {
       for (const spec of this.clients) network.clients.add(spec, this.cluster.clock.now() + WARMUP_MS);
     }
     for (const planned of this.otherObjects) this.createObject(planned.resource, planned.object);
-    for (const planned of this.pods.values()) if (!planned.restored) this.createPod(planned);
+    for (const planned of this.pods.values()) if (!planned.restored) this.createPod(planned, false);
     this.cluster.flush();
     for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
     for (const step of this.lastSteps) step();
@@ -479,7 +500,7 @@ export class ClusterPlan {
     else this.lastSteps.push(step);
   }
 
-  private createPod(planned: PlannedPod): void {
+  private createPod(planned: PlannedPod, flush = true): void {
     const name = planned.pod.metadata.name!;
     const owners = [...this.replicaSets.values()].filter((r) => r.pods.some((p) => p.name === name));
     const pod = structuredClone(planned.pod);
@@ -494,7 +515,7 @@ export class ClusterPlan {
     if (!r.ok) throw new PlanError(`pod "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
     // Before the flush: the kubelet hears of the pod only then, and looks its behaviours up by uid.
     this.bind(planned, r.object.metadata.uid!);
-    this.cluster.flush();
+    if (flush) this.cluster.flush();
   }
 
   /**
@@ -549,18 +570,84 @@ export class ClusterPlan {
     this.cluster.flush();
   }
 
-  private createReplicaSet(name: string): void {
+  private createReplicaSet(name: string, flush = true): void {
     const planned = this.replicaSets.get(name)!;
     const r = this.cluster.apiserver.create(USER, 'replicasets', 'default', planned.rs);
     if (!r.ok) throw new PlanError(`replicaset "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
     planned.rs = r.object;
-    this.cluster.flush();
+    if (flush) this.cluster.flush();
+  }
+
+  /**
+   * A StatefulSet, Job or DaemonSet for the scenario (workload-manifest.ts), created with the
+   * plan before its pods, or at once when the cluster runs already; its controller makes its pods.
+   */
+  workload(kind: WorkloadKind, name: string, manifest?: Manifest, replicas?: number): void {
+    const key = `${kind}/${name}`;
+    if (this.workloads.has(key)) throw new PlanError(`${kind} "${name}" is declared twice`);
+    this.workloads.set(key, { kind, obj: workloadFromManifest(kind, name, manifest, replicas) });
+    if (this.started) this.createWorkload(key);
+  }
+
+  /** Whether the plan has this workload (for steps that act on it). */
+  hasWorkload(kind: WorkloadKind, name: string): boolean {
+    return this.workloads.has(`${kind}/${name}`);
+  }
+
+  /** A controller of kube-controller-manager that does not run in this scenario (by canonical name or alias). */
+  controllerNotRunning(name: string): void {
+    this.assertNotBuilt(`the ${name} controller not running`);
+    const d = CONTROLLERS.find((c) => c.name === name || c.name === `${name}-controller` || (c.aliases ?? []).includes(name));
+    if (!d) throw new PlanError(`"${name}" is not a controller of kube-controller-manager here; known: ${CONTROLLERS.map((c) => c.name.replace(/-controller$/, '')).join(', ')}`);
+    if (!this.controllersOff.includes(d.name)) this.controllersOff.push(d.name);
+  }
+
+  /**
+   * Behaviours for every pod one workload's controller creates (`container "app" of the pods of
+   * job "pi" …`), for names the scenario cannot know in advance.
+   */
+  workloadPodsBehaviour(kind: WorkloadKind, name: string, container: string, change: Partial<ContainerBehaviour>): void {
+    const w = this.workloads.get(`${kind}/${name}`);
+    if (!w) throw new PlanError(`unknown ${kind} "${name}" (workloads in this scenario: ${this.list([...this.workloads.keys()])})`);
+    const entry = this.pending.forOwner(`${kind}/${name}`, w.obj);
+    this.pendingBehaviour(entry, `the pods of ${kind} "${name}"`, container, change);
+  }
+
+  /** The pending entry for a pod a planned workload will create under that name, if any. */
+  private pendingPod(podName: string): PendingEntry | undefined {
+    return this.pending.forName(podName, [...this.workloads.values()]);
+  }
+
+  private pendingBehaviour(entry: PendingEntry, what: string, container: string, change: Partial<ContainerBehaviour>, specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void): void {
+    const spec = [...(entry.pod.spec?.initContainers ?? []), ...(entry.pod.spec?.containers ?? [])].find((c) => c.name === container);
+    if (!spec) throw new PlanError(`${what.startsWith('the pods') ? what : `pod "${what}"`} ha${what.startsWith('the pods') ? 've' : 's'} no container "${container}" (its template's containers: ${this.containerNames(entry.pod)})`);
+    if (specChange && !spec.lifecycle?.preStop) {
+      throw new PlanError(`${what.startsWith('the pods') ? what : `pod "${what}"`} is created by its controller from the template: give container "${container}" its preStop hook in the workload's manifest (spec.template.spec.containers[].lifecycle.preStop)`);
+    }
+    entry.behaviours.set(container, { ...(entry.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change });
+    if (this.started) this.pending.refresh(entry);
+  }
+
+  private createWorkload(key: string): void {
+    const w = this.workloads.get(key)!;
+    const r = this.cluster.apiserver.create(USER, WORKLOAD_RESOURCES[w.kind], 'default', w.obj);
+    if (!r.ok) throw new PlanError(`${w.kind} "${w.obj.metadata.name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    w.obj = r.object as Workload;
   }
 
   private planned(podName: string): PlannedPod {
     const p = this.pods.get(podName);
-    if (!p) throw new PlanError(`unknown pod "${podName}" (pods in this scenario: ${this.list(this.podNames())})`);
+    if (!p) {
+      // The names the workloads' controllers will give their pods: NAME-ORDINAL, or NAME- and five generated characters.
+      const made = [...this.workloads.values()].map(({ kind, obj }) => (kind === 'statefulset' ? `"${obj.metadata.name}-0"…` : `"${obj.metadata.name}-xxxxx"`));
+      throw new PlanError(`unknown pod "${podName}" (pods in this scenario: ${this.list(this.podNames())}${made.length ? `; pods its workloads will create: ${made.join(', ')}` : ''})`);
+    }
     return p;
+  }
+
+  /** Fails with the usual message unless the node is declared. */
+  requireNode(node: string): void {
+    this.knownNode(node);
   }
 
   private knownNode(node: string): void {

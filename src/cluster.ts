@@ -1,12 +1,14 @@
 import { ApiServer, DEFAULT_APISERVER_OPTIONS, type ApiServerOptions, type ClientIdentity } from './apiserver/apiserver';
 import { Clock } from './clock';
-import { startControllers } from './controllers/controller-manager';
+import { startControllers, type ControllerContext } from './controllers/controller-manager';
 import { SharedInformerFactory } from './controllers/informer';
 import { DEFAULT_POD_GC_CONFIG, type PodGarbageCollector, type PodGCConfig } from './controllers/pod-gc';
 import { CONTROLLERS, DEFAULT_CONTROLLERS } from './controllers/registry';
+import { DoubleRunWatch } from './double-run';
 import { DEFAULT_NODE_CONFIG, SimNode, type NodeConfig } from './node';
 import type { MachineState } from './kubelet/machine-state';
 import { DEFAULT_RELEASE, type Release } from './release';
+import { KubeScheduler } from './scheduler/scheduler';
 import { Timeline, type Recording } from './timeline/timeline';
 import { ServiceNetwork } from './traffic/network';
 
@@ -23,6 +25,8 @@ export interface ClusterOptions {
   podGC: PodGCConfig;
   /** kube-controller-manager --controllers: `*` for all, `-NAME` to leave one out (names in src/controllers/registry.ts). */
   controllers: readonly string[];
+  /** Whether kube-scheduler runs (default: yes); without it, pods no step binds stay Pending. */
+  scheduler: boolean;
 }
 
 /**
@@ -39,10 +43,16 @@ export class Cluster {
   readonly informers: SharedInformerFactory;
   /** The running controllers of kube-controller-manager, by canonical name. */
   readonly controllers: ReadonlyMap<string, object>;
+  /** What each controller was started with, to start one again (a restarted kube-controller-manager). */
+  private readonly controllerContext: ControllerContext;
+  /** kube-scheduler, its own component beside kube-controller-manager (absent when turned off). */
+  readonly scheduler?: KubeScheduler;
   /** The release of the control plane and kubectl (and of every kubelet not given its own). */
   readonly release: Release;
   private readonly options: ClusterOptions;
   private serviceNetwork?: ServiceNetwork;
+  /** One pod name running on two nodes (a force deletion's double-run hazard), said on the timeline. */
+  private readonly doubleRun: DoubleRunWatch;
 
   /**
    * `epochMs`: where virtual time starts (default the fixed EPOCH_MS, 2025-01-01); `serve` passes
@@ -61,17 +71,46 @@ export class Cluster {
       node: { ...node, kubelet: { ...node.kubelet, release } },
       podGC: { ...(options.podGC ?? DEFAULT_POD_GC_CONFIG), release },
       controllers: options.controllers ?? DEFAULT_CONTROLLERS,
+      scheduler: options.scheduler ?? true,
     };
     this.apiserver = new ApiServer(this.clock, this.timeline, this.options.apiserver);
+    this.doubleRun = new DoubleRunWatch(this.timeline);
     this.informers = new SharedInformerFactory(this.apiserver);
-    this.controllers = startControllers(CONTROLLERS, this.options.controllers, {
+    if (this.options.scheduler) {
+      this.scheduler = new KubeScheduler(this.clock, this.timeline, this.apiserver, this.informers, release);
+      this.scheduler.start();
+    }
+    this.controllerContext = {
       clock: this.clock,
       timeline: this.timeline,
       api: this.apiserver,
       informers: this.informers,
       release,
       config: { podGC: this.options.podGC },
-    });
+    };
+    this.controllers = startControllers(CONTROLLERS, this.options.controllers, this.controllerContext);
+  }
+
+  /**
+   * A running controller stops (its process dies, or loses its leader lease): it no longer reacts
+   * or writes. Only controllers that can stop (a `stop()` method: the workload controllers) can.
+   */
+  stopController(name: string): void {
+    const c = this.controller<{ stop?: () => void }>(name);
+    if (typeof c.stop !== 'function') throw new Error(`controller "${name}" cannot be stopped in the simulation`);
+    c.stop();
+    (this.controllers as Map<string, object>).delete(name);
+  }
+
+  /**
+   * A controller starts (again): a new instance, whose informer handlers see every cached object
+   * as an addition — as a restarted kube-controller-manager relists and resyncs everything.
+   */
+  startController(name: string): void {
+    if (this.controllers.has(name)) throw new Error(`controller "${name}" is running already`);
+    const d = CONTROLLERS.find((x) => x.name === name);
+    if (!d) throw new Error(`"${name}" is not a known controller; known: ${CONTROLLERS.map((x) => x.name).join(', ')}`);
+    (this.controllers as Map<string, object>).set(name, d.start(this.controllerContext));
   }
 
   /**
@@ -114,6 +153,8 @@ export class Cluster {
     const nodeIP = `10.0.${Math.floor(n / 256)}.${n % 256}`;
     const config = { ...this.options.node, kubelet: { ...this.options.node.kubelet, nodeIP, ...kubelet } };
     const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config, machine);
+    node.runtime.onSandboxStarted = (s) => this.doubleRun.started(name, s);
+    node.runtime.onSandboxStopped = (s) => this.doubleRun.stopped(s);
     this.nodes.set(name, node);
     this.serviceNetwork?.addNode(name);
     return node;

@@ -99,7 +99,7 @@ export function podFromManifest(name: string, nodeName: string | undefined, mani
 
 /**
  * A ReplicaSet for a scenario: apps/v1, selecting `app: NAME`, with the doc string's partial
- * manifest merged over it. (The ReplicaSet controller is not simulated: nothing recreates pods.)
+ * manifest merged over it. (Its controller keeps spec.replicas pods: declare as many owned pods as it asks for, or it makes or deletes the difference.)
  */
 export function replicaSetFromManifest(name: string, manifest: string | Record<string, unknown> | undefined): ReplicaSet {
   const base: ReplicaSet = {

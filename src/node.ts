@@ -151,6 +151,21 @@ export class SimNode {
     this.poweredOff = true;
   }
 
+  /**
+   * The machine loses power (no shutdown: nothing is signalled, nothing is written): every process
+   * on it stops at once — containers, the kubelet, its heartbeats — and its network is gone. The
+   * node lifecycle controller sees it only as missing heartbeats; its pods stay in the API.
+   */
+  losePower(): void {
+    this.assertPoweredOn('lose power');
+    this.timeline.record('kubelet', `node ${this.name} lost power: every process on it is gone, nothing was signalled`, 'power loss (simulated)', { actor: this.name });
+    this.kubelet.stop();
+    this.nodeStatus.stop();
+    this.setReachable(false);
+    this.runtime.powerLoss();
+    this.poweredOff = true;
+  }
+
   private assertPoweredOn(what: string): void {
     if (this.poweredOff) throw new Error(`node "${this.name}" has powered off after a shutdown: it cannot ${what}`);
   }

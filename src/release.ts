@@ -57,6 +57,12 @@ const GATES = {
   PDBUnhealthyPodEvictionPolicy: [[26, ALPHA], [27, BETA_ON], [31, GA]],
   // KEP-3939 (#118772): pod GC marks Failed before deleting; α 1.28, β on 1.29, GA 1.34.
   JobPodReplacementPolicy: [[26, ABSENT_OFF], [28, ALPHA], [29, BETA_ON], [34, GA]],
+  // KEP-4368 Job managedBy: α 1.30 (#123273), β on 1.32, GA 1.35; with it (or JobPodReplacementPolicy) from 1.31 the job controller delays Complete/Failed until no pod terminates (#125510).
+  JobManagedBy: [[26, ABSENT_OFF], [30, ALPHA], [32, BETA_ON], [35, GA]],
+  // KEP-1847 StatefulSet PVC retention policy: α 1.23, β on 1.27 (#116269), GA 1.32.
+  StatefulSetAutoDeletePVC: [[26, ALPHA], [27, BETA_ON], [32, GA]],
+  // KEP-4017 the apps.kubernetes.io/pod-index label on StatefulSet (and indexed Job) pods: β on 1.28 (#119232), GA 1.32.
+  PodIndexLabel: [[26, ABSENT_OFF], [28, BETA_ON], [32, GA]],
   // KEP-3902 taint eviction split out of node lifecycle: β on 1.29 (#119208), GA 1.34.
   SeparateTaintEvictionController: [[26, ABSENT_OFF], [29, BETA_ON], [34, GA]],
   // KEP-5080: backported off by default into 1.30–1.32, β on 1.33, GA 1.34.
@@ -67,6 +73,14 @@ const GATES = {
   RecursiveReadOnlyMounts: [[26, ABSENT_OFF], [30, ALPHA], [31, BETA_ON], [33, GA]],
   // KEP-4960 container stop signals: α 1.33.
   ContainerStopSignals: [[26, ABSENT_OFF], [33, ALPHA]],
+  // KEP-3521 pod scheduling gates (spec.schedulingGates): α 1.26, β on 1.27 (#116829), GA 1.30 (#123575).
+  PodSchedulingReadiness: [[26, ALPHA], [27, BETA_ON], [30, GA]],
+  // KEP-4247 queueing hints: β on 1.27, turned off in 1.28 (#120129), on again 1.32 (#128472), GA 1.34.
+  SchedulerQueueingHints: [[26, ABSENT_OFF], [27, BETA_ON], [28, BETA_OFF], [32, BETA_ON], [34, GA]],
+  // KEP-5142 (#130772): an empty active queue pops the backoff queue at once; β on 1.33.
+  SchedulerPopFromBackoffQ: [[26, ABSENT_OFF], [33, BETA_ON]],
+  // KEP-3973 status.terminatingReplicas of ReplicaSets and Deployments: α 1.33 (#128546), β on 1.35.
+  DeploymentReplicaSetTerminatingReplicas: [[26, ABSENT_OFF], [33, ALPHA], [35, BETA_ON]],
   // #122890: soft eviction keeps min(evictionMaxPodGracePeriod, spec grace); the gate restores the old overwrite.
   AllowOverwriteTerminationGracePeriodSeconds: [[26, ABSENT_ON], [32, DEPRECATED_OFF], [35, DEPRECATED_LOCKED_OFF]],
   // KEP-1669 kube-proxy falls back to serving terminating endpoints: β on 1.26, GA 1.28 (#117718), removed 1.30 (#122134).

@@ -1,6 +1,7 @@
 import { Then, type DataTable } from '@cucumber/cucumber';
 import { toYaml } from '../src/yaml-output';
 import type { Pod } from '../src/apiserver/types';
+import type { Resource } from '../src/apiserver/apiserver';
 import { ANY, checkChanges, parseCell, parsePath, show, valueAt, type ChangeRow } from '../src/timeline/changes';
 import { jsonEqual } from '../src/apiserver/object';
 import { checkExactOrder, checkInOrder, parseAt, parseComponent, pastTheEnd, secondOf, TableError, type EventRow, type TimelineEnd } from '../src/timeline/match';
@@ -110,6 +111,32 @@ Then('pod {string} has fields:', function (this: TerminatingWorld, name: string,
   const rows = fieldRows(table);
   checkFields(this, `pod "${name}"`, requirePod(this, name), rows);
 });
+
+/**
+ * The same for an object of another kind the apiserver stores (`replicaset`, `deployment`,
+ * `statefulset`, `daemonset`, `job`, `controllerrevision`, `node`, `event`), in namespace default
+ * (nodes have none).
+ */
+Then('{kind} {string} has fields:', function (this: TerminatingWorld, kind: string, name: string, table: DataTable) {
+  const rows = fieldRows(table);
+  const resource = STORED_KINDS[kind];
+  this.ensureStarted();
+  const got = this.cluster.apiserver.get(resource, resource === 'nodes' ? undefined : 'default', name);
+  if (!got.ok) throw new Error(`${kind} "${name}" does not exist`);
+  checkFields(this, `${kind} "${name}"`, got.object, rows);
+});
+
+/** The kinds `{kind} {string} has fields:` reads, by the word a scenario uses. */
+const STORED_KINDS: Readonly<Record<string, Resource>> = {
+  replicaset: 'replicasets',
+  deployment: 'deployments',
+  statefulset: 'statefulsets',
+  daemonset: 'daemonsets',
+  job: 'jobs',
+  controllerrevision: 'controllerrevisions',
+  node: 'nodes',
+  event: 'events',
+};
 
 /**
  * The HTTP code of the last request an action step sent (the user's, a controller's, or the one

@@ -6,8 +6,8 @@ import type { TerminatingWorld } from './world';
 
 /**
  * A ReplicaSet and two default pods on the first node declared, each owned by it (controller,
- * blockOwnerDeletion true). Nothing recreates deleted pods: the simulation has no ReplicaSet
- * controller.
+ * blockOwnerDeletion true), with spec.replicas 2, so its controller leaves them as they are
+ * (and replaces one that is deleted while the ReplicaSet stays).
  */
 Given('a replicaset {string} owning pods {string} and {string}', function (this: TerminatingWorld, rs: string, a: string, b: string) {
   const node = this.firstNode();

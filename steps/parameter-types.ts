@@ -32,3 +32,14 @@ defineParameterType({
   regexp: /v?\d+\.\d+/,
   transformer: transformerForTheAuthor((text: string) => Release.parse(text)),
 });
+
+/**
+ * `{kind}`: a stored kind other than pod, as a scenario names it (singular, lower case):
+ * replicaset, deployment, statefulset, daemonset, job, controllerrevision, node, event. Pods have
+ * their own steps, so `pod "web" has fields:` stays the contract's pod step.
+ */
+defineParameterType({
+  name: 'kind',
+  regexp: /replicaset|deployment|statefulset|daemonset|job|controllerrevision|node|event/,
+  transformer: (text: string) => text,
+});

@@ -1,3 +1,4 @@
+import { kubectlSource } from '../src/kubectl/workload-commands';
 import { After, AfterAll } from '@cucumber/cucumber';
 import { DEFAULT_WAIT_LIMIT_MS, type KubectlResult } from '../src/kubectl/kubectl';
 import { parseKubectlDelete, splitCommandLine, splitEnvironment } from '../src/kubectl/delete-command';
@@ -47,7 +48,7 @@ export async function runRealKubectl(world: TerminatingWorld, line: string, stdi
   const from = cluster.timeline.all().length;
   // drain polls each pod with GETs instead of watching: time moves while it is quiet (K81).
   const drain = isDrainLine(line);
-  const source = drain ? 'staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go RunDrain' : 'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go RunDelete';
+  const source = drain ? 'staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go RunDrain' : kubectlSource(line);
   cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), source, { actor: 'kubectl' });
   const limits = { virtualMs: Math.max(virtualMs, 0), wallMs: WALL_LIMIT_MS, ...(drain && { pollingQuietMs: DRAIN_QUIET_MS }) };
   const run = await session.run(words.slice(1), limits, { stdin, env: Object.fromEntries(env) });

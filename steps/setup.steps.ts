@@ -1,6 +1,7 @@
 import { Given, When } from '@cucumber/cucumber';
 import type { Release } from '../src/release';
 import { ScenarioError, type TerminatingWorld } from './world';
+import { UNSERVED_SCHEDULER } from '../src/scheduler/scheduler';
 
 /**
  * The shutdown grace periods `When node … shuts down gracefully` assumes for a node whose kubelet
@@ -33,7 +34,7 @@ Given('nodes {string} and {string}', function (this: TerminatingWorld, a: string
 /**
  * The default pod: namespace `default`, one container `app` with no preStop hook that dies of
  * SIGTERM at once (exit 143), `terminationGracePeriodSeconds` 30 (the API default),
- * `restartPolicy` Always, bound to the node (there is no scheduler). It has been running for a
+ * `restartPolicy` Always, bound to the node (the scheduler never sees it). It has been running for a
  * minute at T+0.
  */
 Given('a pod {string} running on node {string}', function (this: TerminatingWorld, pod: string, node: string) {
@@ -70,11 +71,13 @@ Given('a pod {string} bound to node {string} that does not exist', function (thi
 });
 
 /**
- * The default pod without `spec.nodeName`: it stays Pending, no kubelet knows it, and a DELETE
- * removes it at once (R7).
+ * The default pod without `spec.nodeName`, for a scheduler that does not run
+ * (`spec.schedulerName: no-scheduler`, so kube-scheduler leaves it alone, as it leaves every pod
+ * another profile handles): it stays Pending, no kubelet knows it, and a DELETE removes it at
+ * once (R7).
  */
 Given('a pod {string} that is not scheduled to any node', function (this: TerminatingWorld, pod: string) {
-  this.planPod(pod, undefined);
+  this.planPod(pod, undefined, { spec: { schedulerName: UNSERVED_SCHEDULER } });
 });
 
 /**

@@ -10,7 +10,7 @@ import { readDumpFiles } from '../../src/restore/dump';
 const EXPECTED: Record<string, Record<string, [string, string][]>> = {
   'finalizer.yaml': { 'report-7d9f': [['finalizer', 'reports.example.com/upload']] },
   'finalizer-running.yaml': { 'cart-6d8f9b7c5-h4jzp': [['finalizer', 'shop.example.com/release-reservations']] },
-  'job-tracking.yaml': { 'nightly-export-29153280-7kqfd': [['finalizer', 'batch.kubernetes.io/job-tracking']] },
+  'job-tracking.yaml': { 'nightly-export-29153280-7kqfd': [['nothing', 'job-controller removed finalizer batch.kubernetes.io/job-tracking at T+0s']] },
   'webhook.yaml': { 'mailer-84c6d9f7b5-tn4vx': [['finalizer', 'mail.example.com/flush'], ['webhook', 'policy.example.com']] },
   'dependents.yaml': { coordinator: [['dependents', 'pods/coordinator-worker']], 'coordinator-worker': [['finalizer', 'example.com/drain-queue']] },
   'node-unreachable.yaml': { 'db-0': [['node-unreachable', 'worker-3']] },

@@ -16,12 +16,13 @@ import { FieldManager, type ManagerInfo } from './managedfields/manager';
 import { FieldSet } from './managedfields/fieldpath';
 import { schemaDefinitions } from './schemas';
 import { podStatusStrategy, podStrategyFor, setPodDefaults } from './pod-strategy';
+import { applyScale, scaleOf, type Scale, type ScalableResource } from './scale';
 import { updatePodCondition } from './pod-util';
 import { Store, STORE_SOURCE } from './store';
 import { qualifiedKind, qualifiedResource, type Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { ConfigMap, DeleteOptions, EndpointSlice, Endpoints, Event, Lease, MutatingWebhookConfiguration, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, Status, ValidatingWebhookConfiguration } from './types';
+import type { ConfigMap, ControllerRevision, DaemonSet, DeleteOptions, Deployment, EndpointSlice, Endpoints, Event, Job, Lease, MutatingWebhookConfiguration, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, StatefulSet, Status, ValidatingWebhookConfiguration } from './types';
 import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from './service-strategy';
 import { configMapStrategy } from './configmap-strategy';
 import { secretStrategy } from './secret-strategy';
@@ -31,13 +32,18 @@ import { webhookConfigurationStrategy, type Webhook } from './webhook/configurat
 import { WebhookAdmission, type ConfiguredWebhook } from './webhook/dispatcher';
 import type { AdmissionAttributes } from './webhook/matching';
 import type { StoreAdmission } from './store';
+import { deploymentStrategies, replicaSetStrategies } from './apps-strategy';
+import { controllerRevisionStrategy, daemonSetStrategies, jobStrategies, statefulSetStrategies } from './workload-strategy';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration };
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations' | WorkloadResource;
+/** The workload kinds of the job, statefulset and daemon controllers (and the revisions the latter two keep). */
+export type WorkloadResource = 'jobs' | 'statefulsets' | 'daemonsets' | 'controllerrevisions';
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration } & WorkloadResourceType;
+export type WorkloadResourceType = { jobs: Job; statefulsets: StatefulSet; daemonsets: DaemonSet; controllerrevisions: ControllerRevision };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
 export interface ListPage<T> {
@@ -170,6 +176,8 @@ export class ApiServer {
   /** Request records dropped with compacted history (dropCompactedHistory). */
   private requestsDropped = 0;
   private createCounter = 0;
+  /** How many names each generateName base has been given (R76). */
+  private readonly generatedNames = new Map<string, number>();
   private namespacesBootstrapped = false;
   private readonly startedAt: number;
   /** The admission webhooks of the configurations stored (ValidatingAdmissionWebhook, MutatingAdmissionWebhook). */
@@ -190,10 +198,15 @@ export class ApiServer {
     const budgets = podDisruptionBudgetStrategies(options.release);
     const namespaces = namespaceStrategies();
     this.finalizeStrategy = namespaces.finalize;
+    const jobs = jobStrategies(options.release);
+    const statefulSets = statefulSetStrategies(options.release);
+    const daemonSets = daemonSetStrategies();
+    const replicaSets = replicaSetStrategies();
+    const deployments = deploymentStrategies();
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
-      // pkg/registry/apps/replicaset/strategy.go: apps/v1 ReplicaSets delete dependents (in the background) by default.
-      replicasets: new Store<ReplicaSet>(this.etcd, clock, genericStrategy<ReplicaSet>({ kind: 'ReplicaSet', apiVersion: 'apps/v1', resource: 'replicasets', namespaced: true, gcPolicy: 'DeleteDependents' })),
+      replicasets: new Store<ReplicaSet>(this.etcd, clock, replicaSets.main),
+      deployments: new Store<Deployment>(this.etcd, clock, deployments.main),
       // pkg/registry/core/node/storage: nodes live under /registry/minions.
       nodes: new Store<Node>(this.etcd, clock, genericStrategy<Node>({ kind: 'Node', apiVersion: 'v1', resource: 'nodes', etcdPrefix: 'minions', namespaced: false })),
       events: new Store<Event>(this.etcd, clock, genericStrategy<Event>({ kind: 'Event', apiVersion: 'v1', resource: 'events', namespaced: true })),
@@ -212,11 +225,15 @@ export class ApiServer {
       // pkg/registry/core/endpoint and pkg/registry/discovery/endpointslice: plain generic stores.
       endpoints: new Store<Endpoints>(this.etcd, clock, genericStrategy<Endpoints>({ kind: 'Endpoints', apiVersion: 'v1', resource: 'endpoints', etcdPrefix: 'services/endpoints', namespaced: true })),
       endpointslices: new Store<EndpointSlice>(this.etcd, clock, genericStrategy<EndpointSlice>({ kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', resource: 'endpointslices', namespaced: true })),
+      jobs: new Store<Job>(this.etcd, clock, jobs.main),
+      statefulsets: new Store<StatefulSet>(this.etcd, clock, statefulSets.main),
+      daemonsets: new Store<DaemonSet>(this.etcd, clock, daemonSets.main),
+      controllerrevisions: new Store<ControllerRevision>(this.etcd, clock, controllerRevisionStrategy()),
       // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration: cluster-scoped.
       validatingwebhookconfigurations: new Store<ValidatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('ValidatingWebhookConfiguration', 'validatingwebhookconfigurations')),
       mutatingwebhookconfigurations: new Store<MutatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('MutatingWebhookConfiguration', 'mutatingwebhookconfigurations')),
     };
-    this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status } as Partial<Record<Resource, Strategy<never>>>;
+    this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status } as Partial<Record<Resource, Strategy<never>>>;
     this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller);
     this.etcd.subscribe((e) => this.dispatch(e));
     if (options.dropCompactedHistory) this.scheduleCompaction();
@@ -372,7 +389,7 @@ export class ApiServer {
   /** handlers/create.go CreateResource → Store.Create. */
   create<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: WriteOptions = {}): ApiResponse<ResourceType[R]> {
     // R76 — rest.BeforeCreate: a missing name is generated from generateName (names.SimpleNameGenerator).
-    const name = obj.metadata.name || (obj.metadata.generateName ? generateName(obj.metadata.generateName, this.createCounter + 1) : '');
+    const name = obj.metadata.name || (obj.metadata.generateName ? this.generateName(obj.metadata.generateName) : '');
     return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, `${HANDLERS}/create.go createHandler → ${STORE_SOURCE} Store.Create`, () => {
       // The decoded request body: the store prepares it in place, so the caller's object stays as sent.
       const withNs = clone(obj);
@@ -478,6 +495,28 @@ export class ApiServer {
         { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission },
       );
       return { code: 200, object: r.object };
+    });
+  }
+
+  /** GET …/scale (ScaleREST.Get): the object's autoscaling/v1 Scale. */
+  getScale(resource: ScalableResource, namespace: string | undefined, name: string): ApiResponse<Scale> {
+    return this.serve(undefined, () => ({ code: 200, object: scaleOf(this.stores[resource].get(namespace, name)) }));
+  }
+
+  /**
+   * PATCH or PUT …/scale (ScaleREST.Update): the patch is applied to the object's Scale (or the
+   * Scale sent replaces it), and its spec.replicas is written to the object in one update through
+   * the main strategy; the answer is the new Scale.
+   */
+  scale(client: ClientIdentity, resource: ScalableResource, namespace: string | undefined, name: string, change: { patch: PatchType; body: unknown } | { scale: Scale }, opts: { dryRun?: boolean } = {}): ApiResponse<Scale> {
+    const verb = 'patch' in change ? 'PATCH' : 'UPDATE';
+    return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, `pkg/registry/apps/${resource.slice(0, -1)}/storage/storage.go ScaleREST.Update`, () => {
+      const store = this.stores[resource] as Store<Deployment | ReplicaSet | StatefulSet>;
+      const r = store.update(namespace, name, (existing) => {
+        const next = 'patch' in change ? (applyPatchBody(scaleOf(existing), change.patch, change.body) as Scale) : change.scale;
+        return applyScale(existing, next, resource);
+      }, { dryRun: opts.dryRun });
+      return { code: 200, object: scaleOf(r.object) };
     });
   }
 
@@ -629,7 +668,9 @@ export class ApiServer {
 
   /**
    * pods/binding (pkg/registry/core/pod/storage/storage.go BindingREST.setPodHostAndAnnotations):
-   * a pod that is being deleted, or already bound, cannot be bound (R60).
+   * a pod that is being deleted, or already bound, cannot be bound (R60); nor, with
+   * PodSchedulingReadiness, one that still has scheduling gates. Binding sets spec.nodeName and
+   * the PodScheduled=True condition in one write.
    */
   bind(client: ClientIdentity, namespace: string, name: string, nodeName: string): ApiResponse<Pod> {
     return this.mutate(client, 'CREATE', 'pods', namespace, name, `CREATE pods/${name}/binding node=${nodeName}`, 'pkg/registry/core/pod/storage/storage.go BindingREST.setPodHostAndAnnotations', () => {
@@ -637,11 +678,26 @@ export class ApiServer {
         // BindingREST.assignPod: errors of the update function become a Conflict on "pods/binding".
         if (pod.metadata.deletionTimestamp) throw conflict('pods/binding', name, `pod ${name} is being deleted, cannot be assigned to a host`);
         if (pod.spec?.nodeName) throw conflict('pods/binding', name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
+        if (this.options.release.enabled('PodSchedulingReadiness') && (pod.spec?.schedulingGates ?? []).length > 0) throw conflict('pods/binding', name, `pod ${name} has non-empty .spec.schedulingGates`);
         pod.spec = { ...pod.spec!, nodeName };
+        const status = { ...pod.status };
+        updatePodCondition(status, { type: 'PodScheduled', status: 'True' }, this.clock.now());
+        pod.status = status;
         return pod;
       }, { strategy: { ...podStatusStrategy, prepareForUpdate: () => undefined, validateUpdate: () => [] } });
       return { code: 201, object: r.object };
     });
+  }
+
+  /**
+   * R76 — the next name for `base`: its Nth generated name is derived from N, a count per base,
+   * so a workload's pod names depend on that workload alone (not on what else was created before),
+   * and are the same on every run and through every client.
+   */
+  private generateName(base: string): string {
+    const n = (this.generatedNames.get(base) ?? 0) + 1;
+    this.generatedNames.set(base, n);
+    return generateName(base, n);
   }
 
   // ---- bookkeeping for assertions ----
@@ -885,7 +941,7 @@ function updateOptions(dryRun: boolean | undefined): Record<string, unknown> {
   return { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) };
 }
 
-/** names.SimpleNameGenerator: generateName (cut to 58 characters) plus 5 characters, here derived from the creation counter so runs repeat. */
+/** names.SimpleNameGenerator: generateName (cut to 58 characters) plus 5 characters, here derived from the base's count so runs repeat. */
 function generateName(base: string, counter: number): string {
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   const digest = createHash('sha1').update(`${base}#${counter}`).digest();

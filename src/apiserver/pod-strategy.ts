@@ -60,7 +60,25 @@ export function activeDeadlineUpdateError(next: number | undefined, old: number 
 function mutableSpecView(spec: PodSpec | undefined): unknown {
   if (!spec) return spec;
   const strip = (cs: Container[] | undefined) => cs?.map((c) => ({ ...c, image: undefined }));
-  return { ...spec, containers: strip(spec.containers), initContainers: strip(spec.initContainers), activeDeadlineSeconds: undefined, tolerations: undefined };
+  return { ...spec, containers: strip(spec.containers), initContainers: strip(spec.initContainers), activeDeadlineSeconds: undefined, tolerations: undefined, schedulingGates: undefined };
+}
+
+/**
+ * V13 — scheduling gates (KEP-3521, `PodSchedulingReadiness`: α 1.26, β on 1.27, GA 1.30).
+ * pkg/api/pod/util.go dropDisabledFields: with the gate off, gates are dropped on create (and on
+ * an update unless the stored pod has some). strategy.go applySchedulingGatedCondition: a pod
+ * created with gates gets PodScheduled=False, reason SchedulingGated. validation.go
+ * validateSchedulingGates on update: gates may only be removed.
+ */
+function dropSchedulingGates(spec: PodSpec | undefined, old: PodSpec | undefined, release: Release): void {
+  if (!spec || release.enabled('PodSchedulingReadiness') || (old?.schedulingGates ?? []).length > 0) return;
+  delete spec.schedulingGates;
+}
+
+function validateSchedulingGatesUpdate(spec: PodSpec | undefined, old: PodSpec | undefined): FieldError[] {
+  const had = new Set((old?.schedulingGates ?? []).map((g) => g.name));
+  const added = (spec?.schedulingGates ?? []).find((g) => !had.has(g.name));
+  return added ? [{ field: 'spec.schedulingGates', type: 'Forbidden', detail: `only deletion is allowed, but found new scheduling gate '${added.name}'` }] : [];
 }
 
 /** Every container of the spec (init, regular, ephemeral), as podutil.VisitContainers walks them. */
@@ -140,7 +158,11 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
     prepareForCreate(pod, now) {
       setPodDefaults(pod);
       dropPodLifecycleSleepAction(pod.spec, undefined, release);
+      dropSchedulingGates(pod.spec, undefined, release);
       pod.status = { phase: 'Pending', qosClass: 'BestEffort' };
+      if ((pod.spec?.schedulingGates ?? []).length > 0) {
+        pod.status.conditions = [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates', lastTransitionTime: toTime(now) }];
+      }
       if (generation) pod.metadata.generation = 1;
       pod.metadata.creationTimestamp = toTime(now);
     },
@@ -169,6 +191,7 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
     prepareForUpdate(next, old) {
       next.status = old.status;
       dropPodLifecycleSleepAction(next.spec, old.spec, release);
+      dropSchedulingGates(next.spec, old.spec, release);
       if (generation && !jsonEqual(next.spec, old.spec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     },
 
@@ -182,6 +205,7 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
       if (!jsonEqual(mutableSpecView(next.spec), mutableSpecView(old.spec))) {
         errs.push({ field: 'spec', type: 'Forbidden', detail: 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations)' });
       }
+      errs.push(...validateSchedulingGatesUpdate(next.spec, old.spec));
       return errs;
     },
 

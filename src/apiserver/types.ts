@@ -4,6 +4,7 @@ import type * as meta from 'kubernetes-types/meta/v1';
 import type * as coordination from 'kubernetes-types/coordination/v1';
 import type * as discovery from 'kubernetes-types/discovery/v1';
 import type * as policy from 'kubernetes-types/policy/v1';
+import type * as batch from 'kubernetes-types/batch/v1';
 
 /**
  * kubernetes-types declares every field readonly; the registry mutates its private copies the way
@@ -58,3 +59,17 @@ export type EndpointAddress = Mutable<core.EndpointAddress>;
 export type EndpointSlice = Mutable<discovery.EndpointSlice> & { metadata: ObjectMeta };
 export type Endpoint = Mutable<discovery.Endpoint>;
 export type Probe = Mutable<core.Probe>;
+export type Job = Mutable<batch.Job> & { metadata: ObjectMeta };
+export type JobSpec = Mutable<batch.JobSpec>;
+export type JobStatus = Mutable<batch.JobStatus>;
+export type JobCondition = Mutable<batch.JobCondition>;
+export type PodFailurePolicy = Mutable<batch.PodFailurePolicy>;
+export type PodFailurePolicyRule = Mutable<batch.PodFailurePolicyRule>;
+export type StatefulSet = Mutable<apps.StatefulSet> & { metadata: ObjectMeta };
+export type DaemonSet = Mutable<apps.DaemonSet> & { metadata: ObjectMeta };
+export type ControllerRevision = Mutable<apps.ControllerRevision> & { metadata: ObjectMeta };
+export type PodTemplateSpec = Mutable<core.PodTemplateSpec>;
+export type LabelSelector = Mutable<meta.LabelSelector>;
+export type Deployment = Mutable<apps.Deployment> & { metadata: ObjectMeta };
+export type DeploymentStatus = Mutable<apps.DeploymentStatus> & { terminatingReplicas?: number };
+export type DeploymentCondition = Mutable<apps.DeploymentCondition>;

@@ -13,6 +13,8 @@ import { Cluster, USER } from '../cluster';
 import { createPod, expectNo, expectTimeline, NODE, stored, WARMUP_MS } from '../kubelet/testing';
 
 const GC = 'garbage-collector';
+/** The collector's own behaviour, without the ReplicaSet controller making up the pods these sets own too few or too many of. */
+const WITHOUT_RS_CONTROLLER = ['*', '-replicaset-controller'];
 
 /** The requests a client sent from T+0 on, as the apiserver recorded them. */
 function requestsBy(c: Cluster, t0: number, actor: string): string[] {
@@ -46,7 +48,7 @@ function storedRs(c: Cluster, name: string): ReplicaSet | undefined {
  * exiting as given after SIGTERM), all running for a minute; T+0 is now.
  */
 function owned(o: { block?: [boolean, boolean]; exitAfterMs?: [number, number]; rsFinalizers?: string[]; release?: Release } = {}): { c: Cluster; t0: number; rs: ReplicaSet; pods: Pod[] } {
-  const c = new Cluster({ release: o.release });
+  const c = new Cluster({ release: o.release, controllers: WITHOUT_RS_CONTROLLER });
   c.addNode(NODE);
   const rs = replicaSet(c, 'web', o.rsFinalizers);
   const pods = ['web-1', 'web-2'].map((name, i) =>
@@ -102,7 +104,7 @@ describe('GarbageCollector: Background propagation (C1)', () => {
   });
 
   it('attemptToDeleteItem: a pod whose only owner never existed is collected (virtual owner node)', () => {
-    const c = new Cluster();
+    const c = new Cluster({ controllers: WITHOUT_RS_CONTROLLER });
     c.addNode(NODE);
     c.advance(WARMUP_MS);
     const t0 = c.clock.now();
@@ -112,7 +114,7 @@ describe('GarbageCollector: Background propagation (C1)', () => {
   });
 
   it('attemptToDeleteItem: a dependent that still has a live owner only loses its reference to the vanished one', () => {
-    const c = new Cluster();
+    const c = new Cluster({ controllers: WITHOUT_RS_CONTROLLER });
     c.addNode(NODE);
     const a = replicaSet(c, 'a');
     const b = replicaSet(c, 'b');
@@ -183,7 +185,7 @@ describe('GarbageCollector: Foreground propagation (C2)', () => {
 
 describe('GarbageCollector: Foreground propagation with a second owner (C2)', () => {
   it('attemptToDeleteItem + addUnblockedOwnersToDeleteQueue: a dependent with another live owner drops its reference to the owner waiting in the foreground, which frees that owner', () => {
-    const c = new Cluster();
+    const c = new Cluster({ controllers: WITHOUT_RS_CONTROLLER });
     c.addNode(NODE);
     const a = replicaSet(c, 'a');
     const b = replicaSet(c, 'b');

@@ -1,4 +1,5 @@
 import type { ApiServer, ClientIdentity, Resource } from '../apiserver/apiserver';
+import { SERVED_RESOURCES } from '../server/resources';
 import { jsonEqual, type KubeObject } from '../apiserver/object';
 import type { DeleteOptions, OwnerReference } from '../apiserver/types';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../apiserver/validation';
@@ -11,17 +12,19 @@ const SOURCE = 'pkg/controller/garbagecollector/garbagecollector.go';
 const OPERATIONS = 'pkg/controller/garbagecollector/operations.go';
 const IDENTITY: ClientIdentity = { name: 'garbage-collector', component: 'gc' };
 
-/** The kinds whose ownership the simulated collector follows: ReplicaSets own Pods, Services own EndpointSlices. */
-const WATCHED: readonly Resource[] = ['replicasets', 'pods', 'services', 'endpointslices'];
+/**
+ * The kinds the collector follows: every served kind but Events (garbagecollector.go
+ * DefaultIgnoredResources), so a dependent of any kind is collected and an owner of any served
+ * kind is resolved (graph_builder.go monitors every deletable resource).
+ */
+const WATCHED: readonly Resource[] = [...new Set(SERVED_RESOURCES.filter((r) => r.storage !== 'events').map((r) => r.storage))];
 
-/** The REST mapping of the owner kinds the simulation knows (apiResource); other kinds cannot be resolved. */
-const RESOURCES: Readonly<Record<string, { resource: Resource; namespaced: boolean }>> = {
-  ReplicaSet: { resource: 'replicasets', namespaced: true },
-  Pod: { resource: 'pods', namespaced: true },
-  Node: { resource: 'nodes', namespaced: false },
-  Service: { resource: 'services', namespaced: true },
-  EndpointSlice: { resource: 'endpointslices', namespaced: true },
-};
+/**
+ * The REST mapping of the served kinds (apiResource, from the discovery the apiserver serves); an
+ * ownerReference to any other kind cannot be resolved, and the collector leaves its dependent
+ * alone, as attemptToDeleteItem does when the owner's kind is not found by the RESTMapper.
+ */
+const RESOURCES: Readonly<Record<string, { resource: Resource; namespaced: boolean }>> = Object.fromEntries(SERVED_RESOURCES.map((r) => [r.kind, { resource: r.storage, namespaced: r.namespaced }]));
 
 interface Item {
   resource: Resource;

@@ -88,6 +88,13 @@ export class SharedInformer<T extends KubeObject> {
     return filed ? [...filed].sort(byKey).map(([, obj]) => obj) : [];
   }
 
+  /** How many objects are filed under `value` (len(ByIndex) without building the list). */
+  countByIndex(indexName: string, value: string): number {
+    const indexer = this.indexers.get(indexName);
+    if (!indexer) throw new Error(`the ${this.resource} informer has no index "${indexName}"`);
+    return indexer.index.get(value)?.size ?? 0;
+  }
+
   private apply(key: string, obj: T | undefined): void {
     const old = this.cache.get(key);
     if (obj) this.cache.set(key, obj);

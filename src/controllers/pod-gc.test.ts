@@ -11,6 +11,7 @@ import { Cluster, USER } from '../cluster';
 import { at, createPod, expectNo, expectTimeline, NODE, stored, versions, WARMUP_MS } from '../kubelet/testing';
 import { DEFAULT_POD_GC_CONFIG, TAINT_OUT_OF_SERVICE } from './pod-gc';
 import { Release } from '../release';
+import { UNSERVED_SCHEDULER } from '../scheduler/scheduler';
 
 const PODGC = 'pod-garbage-collector';
 
@@ -229,7 +230,7 @@ describe('PodGC gcUnscheduledTerminating', () => {
   it('K50 gcUnscheduledTerminating: a terminating pod that never got a node is failed and force-deleted at the next tick (a finalizer still holds it)', () => {
     const c = new Cluster();
     c.addNode(NODE);
-    const r = c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'unbound', finalizers: ['example.com/hold'] }, spec: { containers: [{ name: 'app' }] } });
+    const r = c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'unbound', finalizers: ['example.com/hold'] }, spec: { containers: [{ name: 'app' }], schedulerName: UNSERVED_SCHEDULER } });
     if (!r.ok) expect.fail(r.status.message);
     c.advance(WARMUP_MS + 5000);
     const t0 = c.clock.now();

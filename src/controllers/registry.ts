@@ -5,6 +5,11 @@ import { DisruptionController } from './disruption/disruption';
 import { NamespaceController } from './namespace/namespace-controller';
 import { GarbageCollector } from './garbage-collector';
 import { NodeIpamController } from './node-ipam';
+import { DaemonSetsController } from './daemon/daemon-controller';
+import { JobController } from './job/job-controller';
+import { DeploymentController } from './deployment/deployment-controller';
+import { ReplicaSetController } from './replicaset/replica-set';
+import { StatefulSetController } from './statefulset/stateful-set';
 import { NodeLifecycleController, nodeLifecycleConfig } from './node-lifecycle';
 import { PodGarbageCollector } from './pod-gc';
 import { podInformer } from './pod-informer';
@@ -80,6 +85,51 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'namespace-controller',
     aliases: ['namespace'],
     start: (ctx) => new NamespaceController(ctx).start(),
+  },
+  {
+    name: 'job-controller',
+    aliases: ['job'],
+    start: (ctx) => {
+      const c = new JobController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.release);
+      c.start();
+      return c;
+    },
+  },
+  {
+    name: 'statefulset-controller',
+    aliases: ['statefulset'],
+    start: (ctx) => {
+      const c = new StatefulSetController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.release);
+      c.start();
+      return c;
+    },
+  },
+  {
+    name: 'daemonset-controller',
+    aliases: ['daemonset'],
+    start: (ctx) => {
+      const c = new DaemonSetsController(ctx.clock, ctx.timeline, ctx.api, ctx.informers);
+      c.start();
+      return c;
+    },
+  },
+  {
+    name: 'deployment-controller',
+    aliases: ['deployment'],
+    start: (ctx) => {
+      const c = new DeploymentController(ctx);
+      c.start();
+      return c;
+    },
+  },
+  {
+    name: 'replicaset-controller',
+    aliases: ['replicaset'],
+    start: (ctx) => {
+      const c = new ReplicaSetController(ctx);
+      c.start();
+      return c;
+    },
   },
 ];
 

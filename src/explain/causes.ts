@@ -76,12 +76,6 @@ function forceDelete(pod: Pod, why: string): Remedy {
   };
 }
 
-/** Finalizers of Kubernetes controllers the simulation does not run: what a healthy cluster would do. */
-const NOT_SIMULATED: Readonly<Record<string, string>> = {
-  'batch.kubernetes.io/job-tracking':
-    'the Job controller is not simulated: in a healthy cluster it removes the finalizer within seconds of the pod ending, also for a pod whose Job is gone (orphan pods), so a pod held for long means the controller is not running or cannot patch the pod (the log of kube-controller-manager says why); here the pod stays',
-};
-
 /** X10 — finalizers left on the pod at the end of the run (foregroundDeletion is the dependents detector's). */
 const finalizers: Detector = (run) => {
   const pod = run.after;
@@ -93,7 +87,7 @@ const finalizers: Detector = (run) => {
       return {
         cause: 'finalizer' as const,
         detail: `finalizer ${f}, to be removed by ${finalizerOwner(f)}`,
-        next: `${NOT_SIMULATED[f] ?? 'nothing removes it within the run: the pod stays'}${all.length > 1 ? ' until every finalizer is gone' : ''} (the apiserver deletes it the moment the last finalizer goes, its deletionGracePeriodSeconds being ${pod.metadata.deletionGracePeriodSeconds})`,
+        next: `${'nothing removes it within the run: the pod stays'}${all.length > 1 ? ' until every finalizer is gone' : ''} (the apiserver deletes it the moment the last finalizer goes, its deletionGracePeriodSeconds being ${pod.metadata.deletionGracePeriodSeconds})`,
         remedies: [
           {
             action: `remove the finalizer ${f}`,
@@ -230,10 +224,31 @@ const stuckVolumes: Detector = (run) => {
 /** The detectors in the order their causes are listed. */
 export const DETECTORS: readonly Detector[] = [finalizers, webhooks, dependents, unreachableNode, runningContainers, stuckVolumes];
 
-/** nothing holds it: it goes away within the run by itself. */
+/**
+ * nothing holds it: it goes away within the run by itself — the kubelet finishes it, or the
+ * controller whose finalizers it carried at T+0 removes them (the request that took the last one
+ * off is named, with its client).
+ */
 export function nothingHolds(run: PodRun): Cause {
   if (run.goneAtMs !== undefined) {
-    return { cause: 'nothing', detail: `nothing holds it: the kubelet finishes the pod and it is gone at ${at(run, run.goneAtMs)}`, next: `gone at ${at(run, run.goneAtMs)}`, remedies: [] };
+    const released = finalizersRemovedBy(run);
+    const detail = released ? `nothing holds it: ${released}, and it is gone at ${at(run, run.goneAtMs)}` : `nothing holds it: the kubelet finishes the pod and it is gone at ${at(run, run.goneAtMs)}`;
+    return { cause: 'nothing', detail, next: `gone at ${at(run, run.goneAtMs)}`, remedies: [] };
   }
   return { cause: 'nothing', detail: 'nothing the simulation models holds it, yet it was still there at the end of the run', next: 'look at the report of the run (--report DIR)', remedies: [] };
+}
+
+/** Who removed the finalizers the pod carried at T+0, from the pod's history and the timeline's request events. */
+function finalizersRemovedBy(run: PodRun): string | undefined {
+  const held = (run.before.metadata.finalizers ?? []).filter((f) => f !== FINALIZER_FOREGROUND);
+  if (held.length === 0) return undefined;
+  const api = run.cluster.apiserver;
+  const key = api.keyFor('pods', run.before.metadata.namespace, run.before.metadata.name!);
+  const requestOf = (id: number) => run.cluster.timeline.all().find((e) => e.component === 'apiserver' && e.requestId === id);
+  // The write that dropped them: a version without them, or (grace 0) the update that removed the object with its last finalizer.
+  const lacksThem = (value: { metadata?: unknown }) => held.every((f) => !((value.metadata as { finalizers?: string[] }).finalizers ?? []).includes(f));
+  const change = api.etcd.keyHistory(key).find((e) => e.at >= run.t0 && (e.type === 'PUT' ? lacksThem(e.value) : !requestOf(e.requestId)?.text.startsWith('DELETE')));
+  const request = change && requestOf(change.requestId);
+  if (!change || !request) return undefined;
+  return `${request.actor ?? 'a client'} removed finalizer ${held.join(', ')} at ${at(run, change.at)} (${request.text})`;
 }

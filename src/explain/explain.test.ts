@@ -30,12 +30,18 @@ describe('terminating explain (src/explain/)', () => {
   });
 
   it('X10 a finalizer: the controller expected to remove it, and a JSON patch that removes exactly it', () => {
-    const [cause] = explain('job-tracking.yaml').pods[0].causes;
-    expect(cause.detail).to.include('the Job controller (kube-controller-manager)');
+    const [cause] = explain('finalizer.yaml').pods[0].causes;
+    expect(cause.detail).to.equal('finalizer reports.example.com/upload, to be removed by a controller of reports.example.com (not part of Kubernetes: nothing in this cluster removes it)');
     expect(cause.remedies[0].command).to.equal(
-      `kubectl patch pod nightly-export-29153280-7kqfd -n batch --type=json -p '[{"op":"test","path":"/metadata/finalizers/0","value":"batch.kubernetes.io/job-tracking"},{"op":"remove","path":"/metadata/finalizers/0"}]'`,
+      `kubectl patch pod report-7d9f -n batch --type=json -p '[{"op":"test","path":"/metadata/finalizers/0","value":"reports.example.com/upload"},{"op":"remove","path":"/metadata/finalizers/0"}]'`,
     );
     expect(cause.remedies[0].risk).to.include('skips');
+  });
+
+  it('X10 the job-tracking finalizer of a pod whose Job is gone: the Job controller removes it, and the explanation names that request', () => {
+    const pod = explain('job-tracking.yaml').pods[0];
+    expect([pod.stuck, pod.causes.map((c) => c.cause)]).to.deep.equal([false, ['nothing']]);
+    expect(pod.causes[0].detail).to.equal('nothing holds it: job-controller removed finalizer batch.kubernetes.io/job-tracking at T+0s (PATCH pods/nightly-export-29153280-7kqfd), and it is gone at T+0s');
   });
 
   it('X11 X5 an unreachable node: no kubelet DELETE; the out-of-service taint, the Node deletion and a force delete release it', () => {

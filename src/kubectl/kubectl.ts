@@ -8,6 +8,7 @@ import { runDrain } from './drain';
 import { isDrainLine, parseKubectlDrain } from './drain-command';
 import { CLUSTER_SCOPED, confirmationPrompt, confirms, KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
 import { append } from '../widest';
+import { isWorkloadCommand, runWorkloadCommand } from './workload-commands';
 
 /** One HTTP request as kubectl sends it: what a server listening on the wire would see. */
 export interface KubectlRequest {
@@ -129,6 +130,7 @@ function serverError(status: ErrorStatus): string {
  */
 export function runKubectl(cluster: Cluster, line: string, options: KubectlOptions = { release: cluster.release }): KubectlResult {
   if (isDrainLine(line)) return runDrainLine(cluster, line);
+  if (isWorkloadCommand(line)) return runWorkloadCommand(cluster, line);
   cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), `${SOURCE} RunDelete`, { actor: 'kubectl' });
   let cmd: KubectlDeleteCommand;
   try {

@@ -64,6 +64,8 @@ interface Exchange {
  */
 export class RealKubectlSession {
   private readonly exchanges: Exchange[] = [];
+  /** The uid each DELETE of kubectl's removed or stamped, by path (for its wait, IsDeleted). */
+  private readonly deletedUids = new Map<string, string>();
   private wake: () => void = () => {};
   /** Wall time of the last request kubectl sent or finished (for polling runs). */
   private lastActivity = 0;
@@ -136,6 +138,17 @@ export class RealKubectlSession {
     };
     res.once('finish', finish);
     res.once('close', finish);
+    if (req.method === 'DELETE') {
+      // The uid of what kubectl deleted: its wait counts an object of that name with another uid as gone.
+      const body: Buffer[] = [];
+      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+      res.end = ((...args: unknown[]) => {
+        if (args[0] !== undefined && typeof args[0] !== 'function') body.push(Buffer.from(args[0] as string));
+        const uid = uidOf(Buffer.concat(body).toString('utf8'));
+        if (res.statusCode < 300 && uid) this.deletedUids.set(url.pathname, uid);
+        return end(...args);
+      }) as typeof res.end;
+    }
     if (!exchange.watch && req.method === 'GET') {
       const body: Buffer[] = [];
       const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
@@ -180,6 +193,9 @@ export class RealKubectlSession {
     const gone = (resource: string | undefined, name: string | undefined) =>
       this.cluster.timeline.record('kubectl', `${resource}/${name} is gone`, WAIT_SOURCE, { actor: 'kubectl' });
     if (code === 404 && parts.at(-4) === 'namespaces') return void gone(parts.at(-2), parts.at(-1));
+    // IsDeleted: the GET finds an object of that name with another uid (a controller made it again).
+    const deleted = this.deletedUids.get(url.pathname);
+    if (code === 200 && parts.at(-4) === 'namespaces' && deleted !== undefined && uidOf(body) !== deleted) return void gone(parts.at(-2), parts.at(-1));
     if (code === 200 && byName !== undefined && (JSON.parse(body) as { items?: unknown[] }).items?.length === 0) gone(parts.at(-1), byName);
   }
 
@@ -290,5 +306,14 @@ export class RealKubectlSession {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** metadata.uid of a JSON object body, if it has one. */
+function uidOf(body: string): string | undefined {
+  try {
+    return (JSON.parse(body) as { metadata?: { uid?: string } }).metadata?.uid;
+  } catch {
+    return undefined;
   }
 }

@@ -328,6 +328,12 @@ export class Kubelet {
     const reasons = this.reasonCache.get(uid) ?? new Map<string, WaitingReason>();
     this.reasonCache.set(uid, reasons);
     let crashLooping = false;
+    if (!cancelled && !terminal && sandbox?.state === 'ready' && this.onlySidecarsLeft(pod, sandbox)) {
+      // computePodActions: nothing to keep and nothing to start — KillPod, and (SidecarContainers)
+      // the sidecars are not restarted: the pod is done, its worker stops them (K90).
+      this.timeline.record('kubelet', `${ref}: every regular container has exited for good; KillPod stops its sidecars`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions (keepCount == 0: KillPod)', { actor: this.nodeName });
+      return done(undefined, true, false);
+    }
     if (!cancelled && !terminal && sandbox?.state === 'ready') {
       this.killUnhealthyContainers(pod, sandbox);
       const start = this.startContainers(pod, this.containersToStart(pod, sandbox), reasons);
@@ -390,6 +396,21 @@ export class Kubelet {
       return policy === 'Always' || (policy === 'OnFailure' && c.exitCode !== 0);
     });
     return [...init.toStart, ...regular.map((c) => c.name)];
+  }
+
+  /**
+   * computePodActions' keepCount == 0 with nothing to start, for a pod with sidecars (restartable
+   * init containers) and SidecarContainers on: initialized, every regular container has exited and
+   * none may restart (restartPolicy Never; OnFailure after exit 0) — only sidecars would keep the
+   * pod running. A pod without sidecars needs no such rule: its phase is already terminal.
+   */
+  private onlySidecarsLeft(pod: Pod, sandbox: Sandbox): boolean {
+    if (!this.settings.release.enabled('SidecarContainers')) return false;
+    if (!(pod.spec?.initContainers ?? []).some((c) => c.restartPolicy === 'Always')) return false;
+    if (!computeInitContainerActions(pod, sandbox).initialized) return false;
+    const regular = pod.spec?.containers ?? [];
+    if (!regular.every((c) => sandbox.containers.get(c.name)?.state === 'exited')) return false;
+    return !this.containersToStart(pod, sandbox).some((name) => regular.some((c) => c.name === name));
   }
 
   /**

@@ -15,6 +15,9 @@ export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 export const LEASE_RENEW_INTERVAL_MS = 10_000;
 export const LEASE_DURATION_SECONDS = 40;
 
+/** KubeletConfiguration maxPods default. */
+export const MAX_PODS = 110;
+
 /**
  * nodestatus.go VersionInfo and MachineInfo: the kubelet's own version (the modelled release, at its
  * first patch, as /version reports it), kube-proxy's (the same, written until
@@ -158,6 +161,9 @@ export class NodeStatusReporter {
           { type: 'Hostname', address: this.nodeName },
         ],
         nodeInfo: nodeInfo(this.nodeName, this.machine.release),
+        // setters.go MachineInfo: maxPods (KubeletConfiguration default 110) as capacity and allocatable pods.
+        capacity: { pods: String(MAX_PODS) },
+        allocatable: { pods: String(MAX_PODS) },
       },
     };
     // A kubelet that restarts finds its Node already there (AlreadyExists) and keeps it.

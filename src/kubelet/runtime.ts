@@ -116,6 +116,7 @@ export class ContainerRuntime {
     const ip = this.network.allocate(uid);
     const sandbox: Sandbox = { uid, podRef, state: 'ready', containers: new Map(), ips: ip === undefined ? [] : [ip] };
     this.sandboxes.set(uid, sandbox);
+    this.onSandboxStarted(sandbox);
     const toPull = containers.filter((name) => this.needsPull(uid, name));
     const started = containers.filter((name) => !toPull.includes(name)).map((name) => this.create(sandbox, name));
     for (const c of started) this.afterStart(sandbox, c, runsToCompletion(c.name));
@@ -198,6 +199,10 @@ export class ContainerRuntime {
     if (runsForMs) c.exitTimer = this.clock.after(runsForMs, () => this.exit(sandbox, c, code));
     else this.exit(sandbox, c, code);
   }
+
+  /** A pod sandbox came up / went down on this node (the cluster watches for one name running on two nodes). */
+  onSandboxStarted: (s: Sandbox) => void = () => undefined;
+  onSandboxStopped: (s: Sandbox) => void = () => undefined;
 
   /** A container of a pod has exited (the PLEG sees it at its next relist). */
   onContainerExit: (uid: string) => void = () => undefined;
@@ -326,6 +331,7 @@ export class ContainerRuntime {
     s.state = 'notready';
     // The network plugin's teardown (CNI DEL) frees the pod's address.
     this.network.release(uid);
+    this.onSandboxStopped(s);
     this.timeline.record('runtime', `sandbox stopped ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult → StopPodSandbox', { actor: this.nodeName });
   }
 
@@ -341,10 +347,23 @@ export class ContainerRuntime {
     this.timeline.record('runtime', `removed ${name} ${s.podRef}`, source, { actor: this.nodeName });
   }
 
+  /** The machine lost power: every process is gone at once (no signal, no exit the kubelet could see). */
+  powerLoss(): void {
+    for (const s of this.sandboxes.values()) {
+      for (const c of s.containers.values()) {
+        if (c.exitTimer) this.clock.cancel(c.exitTimer);
+        c.state = 'exited';
+      }
+      if (s.state === 'ready') this.onSandboxStopped(s);
+      s.state = 'notready';
+    }
+  }
+
   /** RemovePodSandbox (container GC): the sandbox, and any container still in it, is deleted. */
   removePodSandbox(uid: string): void {
     const s = this.sandboxes.get(uid);
     if (!s) return;
+    if (s.state === 'ready') this.onSandboxStopped(s);
     s.state = 'removed';
     this.sandboxes.delete(uid);
     this.timeline.record('runtime', `sandbox removed ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_gc.go evictSandboxes → RemovePodSandbox', { actor: this.nodeName });

@@ -12,6 +12,7 @@ import type { Pod } from '../apiserver/types';
 import { CONTROLLER, USER } from '../cluster';
 import { runKubectl } from '../kubectl/kubectl';
 import { at, condition, count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, versions } from './testing';
+import { UNSERVED_SCHEDULER } from '../scheduler/scheduler';
 
 const app = (p: Pod | undefined) => p?.status?.containerStatuses?.find((s) => s.name === 'app');
 
@@ -484,7 +485,7 @@ describe('apiserver side of DELETE, through the cluster (K1–K8)', () => {
     createPod(c, 'spec45', { spec: { terminationGracePeriodSeconds: 45 } });
     createPod(c, 'asked10');
     createPod(c, 'negative');
-    c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'unscheduled' }, spec: { containers: [{ name: 'app' }] } });
+    c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'unscheduled' }, spec: { containers: [{ name: 'app' }], schedulerName: UNSERVED_SCHEDULER } });
     createPod(c, 'done', { spec: { restartPolicy: 'Never' }, containers: { app: { exitsOnItsOwn: 0 } } });
     c.advance(10_000);
     expect(stored(c, 'done')?.status?.phase).to.equal('Succeeded');

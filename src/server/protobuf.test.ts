@@ -58,10 +58,10 @@ describe('protobuf request bodies (R77)', () => {
   it('answers a body without the magic, or one that does not parse, with 400; a kind it does not decode with 415 saying what it takes', () => {
     expect(statusOf(() => decodeProtobufBody(Buffer.from('{"kind":"DeleteOptions"}')))).to.include({ code: 400, reason: 'BadRequest' });
     expect(statusOf(() => decodeProtobufBody(Buffer.from('k8s\0\n\x40\n', 'latin1'))).message).to.match(/^unable to decode Unknown from protobuf: /);
-    const service = statusOf(() => decodeProtobufBody(envelope('v1', 'PersistentVolumeClaim', Buffer.alloc(0))));
+    const service = statusOf(() => decodeProtobufBody(envelope('v1', 'LimitRange', Buffer.alloc(0))));
     expect(service).to.include({ code: 415, reason: 'UnsupportedMediaType' });
     expect(service.message).to.equal(
-      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (for the built-in kinds served here; v1/PersistentVolumeClaim was sent)',
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (for the built-in kinds served here; v1/LimitRange was sent)',
     );
   });
 

@@ -39,6 +39,9 @@ const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch
  * Every resource the server serves, in the order discovery lists them. Verbs, short names and
  * categories are those kube-apiserver v1.33 advertises for them (pkg/registry/.../storage).
  */
+/** The scale subresource of replicasets, deployments and statefulsets: an autoscaling/v1 Scale. */
+const SCALE = { verbs: ['get', 'patch', 'update'], kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } };
+
 export const SERVED_RESOURCES: readonly ServedResource[] = [
   { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', singularName: 'configmap', namespaced: true, verbs: ALL_VERBS, shortNames: ['cm'], subresources: {}, storage: 'configmaps' },
   { group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', singularName: 'endpoints', namespaced: true, verbs: ALL_VERBS, shortNames: ['ep'], subresources: {}, storage: 'endpoints' },
@@ -51,7 +54,12 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', singularName: 'secret', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'secrets' },
   { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', singularName: 'serviceaccount', namespaced: true, verbs: ALL_VERBS, shortNames: ['sa'], subresources: {}, storage: 'serviceaccounts' },
   { group: '', version: 'v1', resource: 'services', kind: 'Service', singularName: 'service', namespaced: true, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['svc'], categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'services' },
-  { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', singularName: 'replicaset', namespaced: true, verbs: ALL_VERBS, shortNames: ['rs'], categories: ['all'], subresources: {}, storage: 'replicasets' },
+  { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', singularName: 'replicaset', namespaced: true, verbs: ALL_VERBS, shortNames: ['rs'], categories: ['all'], subresources: { scale: SCALE, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'replicasets' },
+  { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', singularName: 'deployment', namespaced: true, verbs: ALL_VERBS, shortNames: ['deploy'], categories: ['all'], subresources: { scale: SCALE, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'deployments' },
+  { group: 'apps', version: 'v1', resource: 'controllerrevisions', kind: 'ControllerRevision', singularName: 'controllerrevision', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'controllerrevisions' },
+  { group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', singularName: 'daemonset', namespaced: true, verbs: ALL_VERBS, shortNames: ['ds'], categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'daemonsets' },
+  { group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', singularName: 'statefulset', namespaced: true, verbs: ALL_VERBS, shortNames: ['sts'], categories: ['all'], subresources: { scale: SCALE, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'statefulsets' },
+  { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', singularName: 'job', namespaced: true, verbs: ALL_VERBS, categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'jobs' },
   // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration/storage: category api-extensions.
   { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', singularName: 'mutatingwebhookconfiguration', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'mutatingwebhookconfigurations' },
   { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', singularName: 'validatingwebhookconfiguration', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'validatingwebhookconfigurations' },
@@ -61,8 +69,8 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   { group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', singularName: 'event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, storage: 'events', toServed: eventToEventsV1, fromServed: eventFromEventsV1 },
 ];
 
-/** The groups in the order /apis lists them (kube-apiserver's group priority: apps, events.k8s.io, authentication, authorization, policy, …, admissionregistration, …, coordination, discovery). */
-export const SERVED_GROUPS: readonly string[] = ['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'policy', 'admissionregistration.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io'];
+/** The groups in the order /apis lists them (kube-apiserver's group priority: apps, events.k8s.io, authentication, authorization, batch, policy, …, admissionregistration, …, coordination, discovery). */
+export const SERVED_GROUPS: readonly string[] = ['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'policy', 'admissionregistration.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io'];
 
 export function groupVersionString(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;

@@ -1,5 +1,5 @@
 import { fromTime, type KubeObject } from '../apiserver/object';
-import type { ConfigMap, EndpointSlice, Endpoints, Event, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount } from '../apiserver/types';
+import type { ConfigMap, ControllerRevision, DaemonSet, Deployment, EndpointSlice, Endpoints, Event, Job, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, StatefulSet } from '../apiserver/types';
 import { DEFAULT_RELEASE, type Release } from '../release';
 
 /**
@@ -35,8 +35,13 @@ const count = (name: string, description: string): TableColumn => ({ ...column(n
 const keys = (bag: object | undefined) => Object.keys(bag ?? {}).length;
 const WEBHOOKS = count('Webhooks', 'How many webhooks the configuration holds.');
 
+/** The wide columns of a workload's pod template (layoutContainerCells) and its selector. */
+const TEMPLATE_COLUMNS: TableColumn[] = [column('Containers', 'Container names of the pod template.', 1), column('Images', 'Images of the pod template.', 1), column('Selector', 'The label selector of its pods.', 1)];
+
 interface Printer {
   columns: TableColumn[];
+  /** Columns that differ by release (printJob's Status, v1.30+). */
+  columnsFor?(release: Release): TableColumn[];
   cells(obj: KubeObject, now: number, release: Release): Cell[];
 }
 
@@ -97,6 +102,62 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
       column('Selector', 'The label selector of its pods.', 1),
     ],
     cells: (obj, now) => replicaSetCells(obj as ReplicaSet, now),
+  },
+  // pkg/printers/internalversion printDeployment: NAME READY UP-TO-DATE AVAILABLE AGE, then (wide) CONTAINERS IMAGES SELECTOR.
+  deployments: {
+    columns: [
+      NAME,
+      column('Ready', 'Number of the pod with ready state'),
+      column('Up-to-date', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
+      column('Available', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+      AGE,
+      ...TEMPLATE_COLUMNS,
+    ],
+    cells: (obj, now) => {
+      const d = obj as Deployment;
+      return [d.metadata.name ?? '', `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1}`, d.status?.updatedReplicas ?? 0, d.status?.availableReplicas ?? 0, age(d.metadata.creationTimestamp, now), ...templateCells(d.spec?.template?.spec?.containers), formatLabelSelector(d.spec?.selector)];
+    },
+  },
+  jobs: {
+    columns: jobColumns(true),
+    columnsFor: (release) => jobColumns(release.atLeast(30)),
+    cells: (obj, now, release) => jobCells(obj as Job, now, release),
+  },
+  statefulsets: {
+    columns: [NAME, column('Ready', 'Ready pods out of spec.replicas.'), AGE, ...TEMPLATE_COLUMNS.slice(0, 2)],
+    cells: (obj, now) => {
+      const set = obj as StatefulSet;
+      return [set.metadata.name ?? '', `${set.status?.readyReplicas ?? 0}/${set.spec?.replicas ?? 1}`, age(set.metadata.creationTimestamp, now), ...templateCells(set.spec?.template?.spec?.containers).slice(0, 2)];
+    },
+  },
+  daemonsets: {
+    columns: [
+      NAME,
+      column('Desired', 'Nodes that should run the daemon pod (status.desiredNumberScheduled).'),
+      column('Current', 'Nodes that run at least one daemon pod (status.currentNumberScheduled).'),
+      column('Ready', 'Nodes whose daemon pod is ready (status.numberReady).'),
+      column('Up-to-date', 'Nodes that run the current template (status.updatedNumberScheduled).'),
+      column('Available', 'Nodes whose daemon pod is available (status.numberAvailable).'),
+      column('Node Selector', "The template's spec.nodeSelector."),
+      AGE,
+      ...TEMPLATE_COLUMNS,
+    ],
+    cells: (obj, now) => {
+      const ds = obj as DaemonSet;
+      const st = ds.status;
+      const selector = ds.spec?.template?.spec?.nodeSelector ?? {};
+      const nodeSelector = Object.keys(selector).sort().map((k) => `${k}=${selector[k]}`).join(',') || '<none>';
+      return [ds.metadata.name ?? '', st?.desiredNumberScheduled ?? 0, st?.currentNumberScheduled ?? 0, st?.numberReady ?? 0, st?.updatedNumberScheduled ?? 0, st?.numberAvailable ?? 0, nodeSelector, age(ds.metadata.creationTimestamp, now), ...templateCells(ds.spec?.template?.spec?.containers), formatLabelSelector(ds.spec?.selector)];
+    },
+  },
+  controllerrevisions: {
+    columns: [NAME, column('Controller', 'The kind/name of the object that owns the revision.'), column('Revision', 'The revision number.'), AGE],
+    cells: (obj, now) => {
+      const cr = obj as ControllerRevision;
+      const owner = (cr.metadata.ownerReferences ?? []).find((r) => r.controller);
+      const controller = owner ? `${owner.kind.toLowerCase()}.${owner.apiVersion.includes('/') ? owner.apiVersion.split('/')[0] : ''}/${owner.name}` : '<none>';
+      return [cr.metadata.name ?? '', controller, cr.revision, age(cr.metadata.creationTimestamp, now)];
+    },
   },
   leases: {
     columns: [NAME, column('Holder', 'Who holds the lease (spec.holderIdentity).'), AGE],
@@ -174,7 +235,7 @@ function webhookConfigurationCells(obj: KubeObject, now: number): Cell[] {
  */
 export function toTable(resource: string, objects: readonly KubeObject[], options: { now: number; release?: Release; resourceVersion?: string; continue?: string; remainingItemCount?: number; noHeaders?: boolean; includeObject?: string; served?: (o: KubeObject) => KubeObject }): object {
   const printer = PRINTERS[resource];
-  const columns = printer?.columns ?? [NAME, column('Created At', AGE_DESCRIPTION, 0, 'date')];
+  const columns = printer?.columnsFor?.(options.release ?? DEFAULT_RELEASE) ?? printer?.columns ?? [NAME, column('Created At', AGE_DESCRIPTION, 0, 'date')];
   const rows = objects.map((obj) => {
     const cells = printer ? printer.cells(obj, options.now, options.release ?? DEFAULT_RELEASE) : [obj.metadata.name ?? '', obj.metadata.creationTimestamp ?? ''];
     const row: Record<string, unknown> = { cells };
@@ -463,4 +524,38 @@ function listWithMore(items: readonly string[], max = 3): string {
   const text = items.slice(0, max).join(',');
   if (items.length > max) return `${text} + ${items.length - max} more...`;
   return text === '' ? '<unset>' : text;
+}
+
+function templateCells(containers: readonly { name: string; image?: string }[] | undefined): Cell[] {
+  return [(containers ?? []).map((c) => c.name).join(','), (containers ?? []).map((c) => c.image ?? '').join(',')];
+}
+
+/** printJob's columns: Status came with v1.30 (kubernetes#123226). */
+function jobColumns(withStatus: boolean): TableColumn[] {
+  return [
+    NAME,
+    ...(withStatus ? [column('Status', 'Complete, Failed, Terminating, Suspended, FailureTarget or Running, from the conditions.')] : []),
+    column('Completions', 'Succeeded pods out of spec.completions.'),
+    column('Duration', 'From status.startTime to status.completionTime (or now).'),
+    AGE,
+    ...TEMPLATE_COLUMNS,
+  ];
+}
+
+/** printers.go printJob: completions as `S/N`, `S/1 of P` without completions; the duration; the status from the conditions. */
+function jobCells(job: Job, now: number, release: Release): Cell[] {
+  const spec = job.spec;
+  const st = job.status ?? {};
+  const succeeded = st.succeeded ?? 0;
+  let completions: string;
+  if (spec?.completions !== undefined && spec.completions !== null) completions = `${succeeded}/${spec.completions}`;
+  else completions = (spec?.parallelism ?? 0) > 1 ? `${succeeded}/1 of ${spec!.parallelism}` : `${succeeded}/1`;
+  let duration = '';
+  if (st.startTime) duration = humanDuration((st.completionTime ? fromTime(st.completionTime) : now) - fromTime(st.startTime));
+  const has = (type: string) => (st.conditions ?? []).some((c) => c.type === type && c.status === 'True');
+  const status = has('Complete') ? 'Complete' : has('Failed') ? 'Failed' : job.metadata.deletionTimestamp ? 'Terminating' : has('Suspended') ? 'Suspended' : has('FailureTarget') ? 'FailureTarget' : 'Running';
+  const cells: Cell[] = [job.metadata.name ?? ''];
+  if (release.atLeast(30)) cells.push(status);
+  cells.push(completions, duration, age(job.metadata.creationTimestamp, now), ...templateCells(spec?.template?.spec?.containers), formatLabelSelector(spec?.selector));
+  return cells;
 }

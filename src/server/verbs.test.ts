@@ -143,8 +143,9 @@ describe('HTTP API: update, patch (R74), status, deletecollection, other kinds',
     expect(leases.json).to.deep.include({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' });
     const rs = await request(s.base, 'POST', '/apis/apps/v1/namespaces/default/replicasets', { body: { metadata: { name: 'front' }, spec: { selector: { matchLabels: { app: 'front' } }, template: { metadata: { labels: { app: 'front' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } } } });
     expect(rs.status).to.equal(201);
+    // The ReplicaSet controller has made its one pod (replicas defaults to 1), and it runs.
     const table = await request(s.base, 'GET', '/apis/apps/v1/namespaces/default/replicasets', { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
-    expect(table.json.rows[0].cells).to.deep.equal(['front', 1, 0, 0, '0s', 'app', 'nginx', 'app=front']);
+    expect(table.json.rows[0].cells).to.deep.equal(['front', 1, 1, 1, '0s', 'app', 'nginx', 'app=front']);
   });
 });
 

@@ -32,6 +32,12 @@ const CLIENT_LANES: Readonly<Record<string, Component>> = {
   'pod-garbage-collector': 'podgc',
   'node-lifecycle-controller': 'nodelifecycle',
   'taint-eviction-controller': 'nodelifecycle',
+  'default-scheduler': 'scheduler',
+  'replicaset-controller': 'replicaset',
+  'deployment-controller': 'deployment',
+  'job-controller': 'job',
+  'statefulset-controller': 'statefulset',
+  'daemonset-controller': 'daemonset',
 };
 
 /** Runtime events that are a kubelet's CRI call (kuberuntime), not something the runtime did on its own. */

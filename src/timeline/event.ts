@@ -25,6 +25,12 @@ export type Component =
   | 'traffic'
   | 'disruption'
   | 'namespace'
+  | 'scheduler'
+  | 'replicaset'
+  | 'deployment'
+  | 'job'
+  | 'statefulset'
+  | 'daemonset'
   | 'controller';
 
 export const COMPONENTS: readonly Component[] = [
@@ -51,6 +57,12 @@ export const COMPONENTS: readonly Component[] = [
   'disruption',
   'namespace',
   'restore',
+  'scheduler',
+  'replicaset',
+  'deployment',
+  'job',
+  'statefulset',
+  'daemonset',
 ];
 
 /** One thing that happened in the simulated cluster, at a virtual instant. */

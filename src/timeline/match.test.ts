@@ -34,7 +34,7 @@ describe('parseAt', () => {
 
 describe('parseComponent', () => {
   it('lists the components when one is unknown', () => {
-    expect(() => parseComponent('scheduler')).to.throw(TableError, /unknown component "scheduler".*apiserver/);
+    expect(() => parseComponent('kube-proxy')).to.throw(TableError, /unknown component "kube-proxy".*apiserver/);
   });
 });
 

@@ -87,6 +87,12 @@ export const COLORS: Readonly<Partial<Record<Component, string>>> = {
   traffic: '#dc2626',
   disruption: '#9f1239',
   namespace: '#0369a1',
+  scheduler: '#0369a1',
+  replicaset: '#9f1239',
+  deployment: '#3f6212',
+  job: '#0e7490',
+  statefulset: '#be123c',
+  daemonset: '#65a30d',
 };
 
 /** A lane's colour: the component's, or one derived from its name for a component this file does not know yet. */

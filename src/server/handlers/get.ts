@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../apiserver/object';
+import type { ScalableResource } from '../../apiserver/scale';
 import { negotiate } from '../negotiation';
 import { toTable } from '../table';
 import { query, GET_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
@@ -9,6 +10,9 @@ import { query, GET_CONVERSIONS, served, unwrap, writeObject, type RequestScope 
  */
 export function getResource(scope: RequestScope): void {
   const media = negotiate(scope.req.headers.accept, GET_CONVERSIONS, true);
+  if (scope.info.subresource === 'scale') {
+    return writeObject(scope.res, 200, media, unwrap(scope.api.getScale(scope.resource.storage as ScalableResource, scope.info.namespace, scope.info.name)).object);
+  }
   const { object } = unwrap(scope.api.get(scope.resource.storage, scope.info.namespace, scope.info.name));
   const obj = object as KubeObject;
   let out: unknown = served(scope, obj);

@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../apiserver/object';
+import type { ScalableResource } from '../../apiserver/scale';
 import type { PatchType } from '../../apiserver/patch';
 import { badRequest, invalid, unprocessable, type StatusError } from '../../apiserver/errors';
 import { decodeJson, mediaTypeOf } from '../body';
@@ -34,6 +35,10 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   const directive = fieldValidationOf(query(scope, 'fieldValidation'), 'PatchOptions');
   if (type !== 'json') validateFields(scope.resource, body, directive, scope.res, (detail) => patchInvalid(type === 'strategic' ? goValue(body) : JSON.stringify(body), detail));
   const dryRun = dryRunOf(scope);
+  if (scope.info.subresource === 'scale') {
+    const { code, object } = unwrap(scope.api.scale(scope.client, scope.resource.storage as ScalableResource, scope.info.namespace, scope.info.name, { patch: type, body }, { dryRun }));
+    return writeResult(scope, code, object);
+  }
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.patch(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, type, body, { subresource, dryRun, fieldManager: fieldManagerOf(scope) })));
   writeResult(scope, code, served(scope, object as KubeObject));

@@ -2,6 +2,8 @@ import { badRequest } from '../../apiserver/errors';
 import type { KubeObject } from '../../apiserver/object';
 import type { Pod } from '../../apiserver/types';
 import { checkBehaviourAnnotations } from '../behaviours';
+import type { Scale, ScalableResource } from '../../apiserver/scale';
+import { decodeJson } from '../body';
 import { decodeResourceBody } from './create';
 import { dryRunOf, fieldManagerOf, served, unwrap, writeResult, type RequestScope } from './scope';
 
@@ -10,6 +12,12 @@ import { dryRunOf, fieldManagerOf, served, unwrap, writeResult, type RequestScop
  * status subresource). The body's name must be the URL's.
  */
 export async function updateResource(scope: RequestScope): Promise<void> {
+  if (scope.info.subresource === 'scale') {
+    const scale = decodeJson(await scope.body()) as Scale;
+    if (scale.metadata?.name !== scope.info.name) throw badRequest(`the name of the object (${scale.metadata?.name ?? ''}) does not match the name on the URL (${scope.info.name})`);
+    const { code, object } = unwrap(scope.api.scale(scope.client, scope.resource.storage as ScalableResource, scope.info.namespace, scope.info.name, { scale }, { dryRun: dryRunOf(scope) }));
+    return writeResult(scope, code, object);
+  }
   const obj = await decodeResourceBody(scope);
   const name = obj.metadata.name ?? '';
   if (name !== scope.info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${scope.info.name})`);
