@@ -10,10 +10,17 @@ import { CLOCK_PATH, serve } from './serve';
 /**
  * A long `serve` session in miniature, for the soak test and `npm run bench`: rounds of creating
  * and deleting pods (unscheduled, so they go at once) and Leases through the HTTP API on the
- * loopback address, the virtual clock moved on by one etcd compaction interval after each round.
+ * loopback address, the virtual clock moved on past the Events' hour after each round (ROUND).
  * After each round it measures the heap (after a full GC) and what the session keeps: etcd's
  * history, the timeline's events, the request records.
  */
+/**
+ * The virtual time between rounds: past the hour an Event lives (--event-ttl) and several etcd
+ * compaction intervals, so that what a round leaves behind (its pods' Events, the kubelets'
+ * records of their containers) is gone by the next measurement unless something retains it.
+ */
+const ROUND = '65m';
+
 export interface SoakRound {
   readonly objects: number;
   readonly heapBytes: number;
@@ -62,7 +69,7 @@ export async function soak(options: { rounds: number; perRound: number; concurre
       await inBatches(pods, (i) => call('DELETE', `/api/v1/namespaces/default/pods/soak-${r}-${i}`));
       await inBatches(leases, (i) => call('DELETE', `/apis/coordination.k8s.io/v1/namespaces/default/leases/soak-${r}-${i}`));
       requests += 2 * options.perRound;
-      await call('POST', `${CLOCK_PATH}?advance=5m`);
+      await call('POST', `${CLOCK_PATH}?advance=${ROUND}`);
       collectGarbage();
       rounds.push({
         objects: (r + 1) * options.perRound,
