@@ -26,29 +26,31 @@ function callerOf(cluster: Cluster): ModelledWebhookCaller {
  * scenario does from then on.
  */
 function planValidatingWebhook(world: TerminatingWorld, operations: string[], server: ModelledWebhook, failurePolicy = 'Fail'): void {
+  planWebhook(world, 'validating', (n) => (n === 1 ? 'pod-policy' : `pod-policy-${n}`), { operations, failurePolicy, path: '/validate' }, server);
+}
+
+/**
+ * Creates a webhook configuration of one webhook `NAME.example.com` on pods (Service
+ * `default/NAME`), once the plan is built, with its modelled server.
+ */
+function planWebhook(world: TerminatingWorld, kind: 'validating' | 'mutating', nameFor: (n: number) => string, hook: { operations: string[]; failurePolicy?: string; path: string }, server: ModelledWebhook): void {
   const caller = callerOf(world.cluster);
+  const resource = kind === 'validating' ? 'validatingwebhookconfigurations' : 'mutatingwebhookconfigurations';
   world.plan.afterStart(() => {
-    const existing = world.cluster.apiserver.list('validatingwebhookconfigurations', undefined);
-    const n = existing.ok ? existing.object.items.length + 1 : 1;
-    const name = n === 1 ? 'pod-policy' : `pod-policy-${n}`;
-    const config: ValidatingWebhookConfiguration = {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingWebhookConfiguration',
-      metadata: { name },
-      webhooks: [
-        {
-          name: `${name}.example.com`,
-          admissionReviewVersions: ['v1'],
-          sideEffects: 'None',
-          failurePolicy,
-          clientConfig: { service: { namespace: 'default', name, path: '/validate' } },
-          rules: [{ operations, apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
-        },
-      ],
+    const existing = world.cluster.apiserver.list(resource, undefined);
+    const name = nameFor(existing.ok ? existing.object.items.length + 1 : 1);
+    const webhook = {
+      name: `${name}.example.com`,
+      admissionReviewVersions: ['v1'],
+      sideEffects: 'None',
+      ...(hook.failurePolicy ? { failurePolicy: hook.failurePolicy } : {}),
+      clientConfig: { service: { namespace: 'default', name, path: hook.path } },
+      rules: [{ operations: hook.operations, apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
     };
-    caller.serve(`${name}.example.com`, server);
-    const r = world.cluster.apiserver.create(USER, 'validatingwebhookconfigurations', undefined, config);
-    if (!r.ok) throw new ScenarioError(`the validating webhook could not be configured: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    const config: ValidatingWebhookConfiguration | MutatingWebhookConfiguration = { apiVersion: 'admissionregistration.k8s.io/v1', kind: kind === 'validating' ? 'ValidatingWebhookConfiguration' : 'MutatingWebhookConfiguration', metadata: { name }, webhooks: [webhook] };
+    caller.serve(webhook.name, server);
+    const r = world.cluster.apiserver.create(USER, resource, undefined, config as never);
+    if (!r.ok) throw new ScenarioError(`the ${kind} webhook could not be configured: ${r.code} ${r.status.reason}: ${r.status.message}`);
     world.cluster.flush();
   });
 }
@@ -103,28 +105,7 @@ Given('a validating webhook that is down with failurePolicy {word}', function (t
  * it is patched back: it changes nothing and succeeds, and the pod stays.
  */
 Given('a mutating webhook that adds finalizer {string} to pods', function (this: TerminatingWorld, finalizer: string) {
-  const caller = callerOf(this.cluster);
-  this.plan.afterStart(() => {
-    const name = 'finalizer-injector';
-    const config: MutatingWebhookConfiguration = {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'MutatingWebhookConfiguration',
-      metadata: { name },
-      webhooks: [
-        {
-          name: `${name}.example.com`,
-          admissionReviewVersions: ['v1'],
-          sideEffects: 'None',
-          clientConfig: { service: { namespace: 'default', name, path: '/mutate' } },
-          rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
-        },
-      ],
-    };
-    caller.serve(`${name}.example.com`, { addsFinalizer: finalizer });
-    const r = this.cluster.apiserver.create(USER, 'mutatingwebhookconfigurations', undefined, config);
-    if (!r.ok) throw new ScenarioError(`the mutating webhook could not be configured: ${r.code} ${r.status.reason}: ${r.status.message}`);
-    this.cluster.flush();
-  });
+  planWebhook(this, 'mutating', () => 'finalizer-injector', { operations: ['CREATE', 'UPDATE'], path: '/mutate' }, { addsFinalizer: finalizer });
 });
 
 /** DELETE mutatingwebhookconfigurations/NAME. */
