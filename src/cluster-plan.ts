@@ -1,4 +1,4 @@
-import type { Resource, ResourceType } from './apiserver/apiserver';
+import { DEFAULT_APISERVER_OPTIONS, type ApiServerOptions, type Resource, type ResourceType } from './apiserver/apiserver';
 import type { Pod, ReplicaSet, Service } from './apiserver/types';
 import { Cluster, USER } from './cluster';
 import type { KubeletConfig } from './kubelet/kubelet';
@@ -69,6 +69,8 @@ export class ClusterPlan {
   /** Kubelets that run another release than the control plane, by node (version skew). */
   private readonly kubeletMinors = new Map<string, number>();
   private made?: Cluster;
+  /** Steps to run once the plan is built (afterStart). */
+  private readonly lastSteps: (() => void)[] = [];
   /** A real cluster's objects to resume (`Given the objects in …`, `serve --manifests` of a dump). */
   private restored?: RestorePlan;
   /** StatefulSets, Jobs and DaemonSets to create (before the pods), by `kind/name`. */
@@ -86,6 +88,8 @@ export class ClusterPlan {
     source: Cluster | Release = DEFAULT_RELEASE,
     /** Where the cluster's virtual time starts, when the plan builds it (default: the fixed epoch). */
     private readonly epochMs?: number,
+    /** kube-apiserver options of the cluster built (a `serve` session drops compacted history). */
+    private readonly apiserver: Partial<ApiServerOptions> = {},
   ) {
     if (source instanceof Cluster) {
       this.made = source;
@@ -96,7 +100,7 @@ export class ClusterPlan {
   /** The cluster, built with the planned release when something first needs it. */
   get cluster(): Cluster {
     if (this.made) return this.made;
-    this.made = new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs, ...(this.controllersOff.length ? { controllers: ['*', ...this.controllersOff.map((n) => `-${n}`)] } : {}) });
+    this.made = new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs, apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.plannedRelease }, ...(this.controllersOff.length ? { controllers: ['*', ...this.controllersOff.map((n) => `-${n}`)] } : {}) });
     if (this.podGCThreshold !== undefined) this.made.podGC.config.terminatedPodThreshold = this.podGCThreshold;
     return this.made;
   }
@@ -484,6 +488,16 @@ export class ClusterPlan {
     for (const planned of this.pods.values()) if (!planned.restored) this.createPod(planned, false);
     this.cluster.flush();
     for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
+    for (const step of this.lastSteps) step();
+  }
+
+  /**
+   * Something to do once everything planned exists (e.g. configure an admission webhook, which
+   * must not judge the creation of the planned objects); at once when the plan is built already.
+   */
+  afterStart(step: () => void): void {
+    if (this.built) step();
+    else this.lastSteps.push(step);
   }
 
   private createPod(planned: PlannedPod, flush = true): void {

@@ -442,7 +442,7 @@ const CASES: Case[] = [
     name: 'events table with an unknown component',
     steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen these events happen in order:\n  | component | event           |\n  | kubelett  | DELETE pods/web |`,
     failingStep: 'these events happen in order:',
-    says: ['unknown component "kubelett"', 'expected one of kubectl, user, controller, apiserver, etcd, watch, kubelet'],
+    says: ['unknown component "kubelett"', 'expected one of kubectl, user, controller, apiserver, admission, etcd, watch, kubelet'],
   },
   {
     name: 'events table missing the event column',

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { badRequest, conflict, invalid, notFound, StatusError, type FieldError } from './errors';
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
 import { budgetStillProcessing, canIgnorePDB, checkEvictionPreconditions, checkPodDisruptionBudgets, EVICTION_CONDITION, EVICTION_SOURCE, evictionDeleteOptions, shouldEnforceResourceVersion, type Eviction } from './eviction';
+import { EventTtl } from './event-ttl';
 import { podDisruptionBudgetStrategies } from './pdb-strategy';
 import { isTerminating, namespaceDeletePreconditionError, namespaceStrategies, namespaceTerminatingError, stampNamespaceTerminating } from './namespace-strategy';
 import { genericStrategy } from './generic-strategy';
@@ -21,11 +22,16 @@ import { Store, STORE_SOURCE } from './store';
 import { qualifiedKind, qualifiedResource, type Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { ConfigMap, ControllerRevision, DaemonSet, DeleteOptions, Deployment, EndpointSlice, Endpoints, Event, Job, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, StatefulSet, Status } from './types';
+import type { ConfigMap, ControllerRevision, DaemonSet, DeleteOptions, Deployment, EndpointSlice, Endpoints, Event, Job, Lease, MutatingWebhookConfiguration, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, StatefulSet, Status, ValidatingWebhookConfiguration } from './types';
 import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from './service-strategy';
 import { configMapStrategy } from './configmap-strategy';
 import { secretStrategy } from './secret-strategy';
 import { defaultNameLabel } from './namespace-strategy';
+import { NO_WEBHOOK_CALLER, WebhookCallPending, type WebhookCaller } from './webhook/caller';
+import { webhookConfigurationStrategy, type Webhook } from './webhook/configuration';
+import { WebhookAdmission, type ConfiguredWebhook } from './webhook/dispatcher';
+import type { AdmissionAttributes } from './webhook/matching';
+import type { StoreAdmission } from './store';
 import { deploymentStrategies, replicaSetStrategies } from './apps-strategy';
 import { controllerRevisionStrategy, daemonSetStrategies, jobStrategies, statefulSetStrategies } from './workload-strategy';
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
@@ -33,10 +39,10 @@ import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | WorkloadResource;
+export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations' | WorkloadResource;
 /** The workload kinds of the job, statefulset and daemon controllers (and the revisions the latter two keep). */
 export type WorkloadResource = 'jobs' | 'statefulsets' | 'daemonsets' | 'controllerrevisions';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment } & WorkloadResourceType;
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration } & WorkloadResourceType;
 export type WorkloadResourceType = { jobs: Job; statefulsets: StatefulSet; daemonsets: DaemonSet; controllerrevisions: ControllerRevision };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
@@ -84,6 +90,12 @@ export interface ApiServerOptions {
   compactionIntervalMs: number;
   /** The kube-apiserver release modelled (and its feature gates). */
   release: Release;
+  /**
+   * Compaction drops what it compacts (a `serve` session): etcd's history before the compacted
+   * revision, the timeline's events and the request records from before it. Off (scenarios),
+   * compaction is logical only and everything is kept for the report.
+   */
+  dropCompactedHistory?: boolean;
   /**
    * Whether writes keep managedFields (kube-apiserver always does). Off for scenarios, whose
    * timelines leave managed fields out of every diff anyway, so that the per-write cost stays
@@ -161,11 +173,19 @@ export class ApiServer {
   /** Every request (or, when the timeline keeps no events, only the last one). */
   private readonly requests: RequestRecord[] = [];
   private requestCount = 0;
+  /** Request records dropped with compacted history (dropCompactedHistory). */
+  private requestsDropped = 0;
   private createCounter = 0;
   /** How many names each generateName base has been given (R76). */
   private readonly generatedNames = new Map<string, number>();
   private namespacesBootstrapped = false;
   private readonly startedAt: number;
+  /** The admission webhooks of the configurations stored (ValidatingAdmissionWebhook, MutatingAdmissionWebhook). */
+  readonly webhooks: WebhookAdmission;
+  /** How webhooks are reached: modelled in scenarios, over HTTPS in `serve` (webhook/caller.ts). */
+  webhookCaller: WebhookCaller = NO_WEBHOOK_CALLER;
+  /** The configured webhooks, read again after a configuration changes (the configuration managers' informers). */
+  private configuredWebhooks: { validating?: ConfiguredWebhook[]; mutating?: ConfiguredWebhook[] } = {};
 
   constructor(
     private readonly clock: Clock,
@@ -209,9 +229,42 @@ export class ApiServer {
       statefulsets: new Store<StatefulSet>(this.etcd, clock, statefulSets.main),
       daemonsets: new Store<DaemonSet>(this.etcd, clock, daemonSets.main),
       controllerrevisions: new Store<ControllerRevision>(this.etcd, clock, controllerRevisionStrategy()),
+      // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration: cluster-scoped.
+      validatingwebhookconfigurations: new Store<ValidatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('ValidatingWebhookConfiguration', 'validatingwebhookconfigurations')),
+      mutatingwebhookconfigurations: new Store<MutatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('MutatingWebhookConfiguration', 'mutatingwebhookconfigurations')),
     };
     this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status } as Partial<Record<Resource, Strategy<never>>>;
+    this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller);
     this.etcd.subscribe((e) => this.dispatch(e));
+    if (options.dropCompactedHistory) this.scheduleCompaction();
+  }
+
+  /**
+   * R207 — storage/etcd3/compact.go compactor: every --etcd-compaction-interval it compacts etcd to the
+   * revision it saw one interval earlier (compactedRevision), and here the history before it is
+   * dropped, with the timeline events and request records of that time. Events whose --event-ttl
+   * ran out are removed first (EventTtl).
+   */
+  private scheduleCompaction(): void {
+    const interval = this.options.compactionIntervalMs;
+    const eventTtl = new EventTtl(this.etcd);
+    this.etcd.subscribe((e) => eventTtl.note(e));
+    const tick = () => {
+      eventTtl.expire(this.clock.now());
+      const revision = this.compactedRevision();
+      const ticks = Math.floor((this.clock.now() - this.startedAt) / interval);
+      this.etcd.compact(revision);
+      this.timeline.forgetUntil(this.startedAt + (ticks - 1) * interval);
+      let drop = 0;
+      while (drop < this.requests.length && this.requests[drop].revisionBefore < revision) drop++;
+      if (this.timeline.keepsEvents && drop > 0) {
+        this.requests.splice(0, drop);
+        this.requestsDropped += drop;
+      }
+      for (const store of Object.values(this.stores)) store.forgetAbsentKeys();
+      this.clock.after(interval, tick, { background: true });
+    };
+    this.clock.after(interval, tick, { background: true });
   }
 
   // ---- reads (not recorded on the timeline: they change nothing) ----
@@ -350,12 +403,13 @@ export class ApiServer {
         this.fields().update(undefined, decoded, this.managerOf(client, resource, undefined, 'Update', opts.fieldManager), resetFields(resource, undefined), toTime(this.clock.now()));
         withNs.metadata.managedFields = decoded.metadata.managedFields;
       }
-      return { code: 201, object: this.createObject(resource, namespace, name, withNs, !!opts.dryRun) };
+      const admission = this.admissionFor<R>(client, { operation: 'CREATE', resource, namespace, name, subresource: '', dryRun: !!opts.dryRun }, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', ...(opts.dryRun ? { dryRun: ['All'] } : {}) });
+      return { code: 201, object: this.createObject(resource, namespace, name, withNs, !!opts.dryRun, admission) };
     });
   }
 
   /** Store.Create of a prepared body (create, and an apply that creates). */
-  private createObject<R extends Resource>(resource: R, namespace: string | undefined, name: string, withNs: ResourceType[R], dryRun: boolean): ResourceType[R] {
+  private createObject<R extends Resource>(resource: R, namespace: string | undefined, name: string, withNs: ResourceType[R], dryRun: boolean, admission?: StoreAdmission<ResourceType[R]>): ResourceType[R] {
     const store = this.stores[resource];
     // plugin/pkg/admission/namespace/lifecycle: once the namespaces exist as objects, a namespaced
     // object can only be created in one of them.
@@ -375,7 +429,7 @@ export class ApiServer {
     }
     this.createCounter += 1;
     const uid = deterministicUid(resource, namespace, name, this.createCounter);
-    return this.stores[resource].create(withNs, { dryRun, uid });
+    return this.stores[resource].create(withNs, { dryRun, uid, admission });
   }
 
   /** handlers/update.go UpdateResource → Store.Update (PUT of a whole object, optionally the status subresource). */
@@ -384,8 +438,9 @@ export class ApiServer {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'UPDATE', resource, namespace, name, `UPDATE ${path}`, `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} Store.Update`, () => {
       const preconditions = obj.metadata.uid ? { uid: obj.metadata.uid } : undefined;
+      const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
       const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
-      const r = this.stores[resource].update(namespace, name, (existing) => track(existing, clone(obj)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions });
+      const r = this.stores[resource].update(namespace, name, (existing) => track(existing, clone(obj)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions, admission });
       return { code: 200, object: r.object };
     });
   }
@@ -394,8 +449,10 @@ export class ApiServer {
   patch<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, type: PatchType, body: unknown, opts: { subresource?: 'status' } & WriteOptions = {}): ApiResponse<ResourceType[R]> {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`, () => {
+      // patch.go: a PATCH is admitted as an UPDATE, with its options as UpdateOptions (patchToUpdateOptions).
+      const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
       const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
-      const r = this.stores[resource].update(namespace, name, (existing) => track(existing, applyPatchBody(existing, type, body)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource) });
+      const r = this.stores[resource].update(namespace, name, (existing) => track(existing, applyPatchBody(existing, type, body)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission });
       return { code: 200, object: r.object };
     });
   }
@@ -423,8 +480,11 @@ export class ApiServer {
       const store = this.stores[resource];
       if (!opts.subresource && !store.exists(namespace, name)) {
         const created = this.untracked(this.fields().apply(undefined, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
-        return { code: 201, object: this.createObject(resource, namespace, name, created, !!opts.dryRun) };
+        // An apply that creates is admitted as a CREATE (patch.go applyPatcher's create path).
+        const admission = this.admissionFor<R>(client, { operation: 'CREATE', resource, namespace, name, subresource: '', dryRun: !!opts.dryRun }, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', ...(opts.dryRun ? { dryRun: ['All'] } : {}) });
+        return { code: 201, object: this.createObject(resource, namespace, name, created, !!opts.dryRun, admission) };
       }
+      const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
       const r = store.update(
         namespace,
         name,
@@ -432,7 +492,7 @@ export class ApiServer {
           opts.check?.(existing);
           return this.untracked(this.fields().apply(existing, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
         },
-        { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource) },
+        { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission },
       );
       return { code: 200, object: r.object };
     });
@@ -520,7 +580,8 @@ export class ApiServer {
       const errs = validateDeleteOptions(options);
       if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
       if (resource === 'namespaces') return { code: 200, object: this.deleteNamespace(name, options) as DeleteResponseBody<R> };
-      const { object, wasDeleted } = this.stores[resource].delete(namespace, name, options);
+      const admission = this.deleteAdmission<R>(client, resource, namespace, name, options);
+      const { object, wasDeleted } = this.stores[resource].delete(namespace, name, options, admission);
       return { code: !wasDeleted && options.orphanDependents === false ? 202 : 200, object: object as DeleteResponseBody<R> };
     });
   }
@@ -529,7 +590,7 @@ export class ApiServer {
   deleteCollection<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, options: DeleteOptions, matches: (o: ResourceType[R]) => boolean = () => true): ApiResponse<ResourceType[R][]> {
     return this.mutate(client, 'DELETECOLLECTION', resource, namespace, '', `DELETECOLLECTION ${resource}${describeDeleteOptions(options)}`, `${HANDLERS}/delete.go DeleteCollection → ${STORE_SOURCE} Store.DeleteCollection`, () => ({
       code: 200,
-      object: this.stores[resource].deleteCollection(namespace, options, matches),
+      object: this.stores[resource].deleteCollection(namespace, options, matches, (name) => this.deleteAdmission<R>(client, resource, namespace, name, options)),
     }));
   }
 
@@ -546,6 +607,9 @@ export class ApiServer {
     return this.mutate(client, 'CREATE', 'pods', namespace, name, text, `${EVICTION_SOURCE} EvictionREST.Create`, () => {
       // An eviction is a create (of the pods/eviction subresource): refused in a terminating namespace (R122).
       this.admitNamespaceLifecycle('pods', namespace, name);
+      // create.go: mutating admission on the Eviction; EvictionREST.Create: createValidation on it
+      // first. The pod's deletion that follows goes to the store without admission (ValidateAllObjectFunc).
+      if (this.webhooks.has(true) || this.webhooks.has(false)) eviction = this.admitEviction(client, namespace, name, eviction, !!opts.dryRun);
       const options = evictionDeleteOptions(name, eviction, !!opts.dryRun);
       const dryRun = (options.dryRun ?? []).length > 0;
       const pod = this.stores.pods.get(namespace, name);
@@ -639,7 +703,7 @@ export class ApiServer {
   // ---- bookkeeping for assertions ----
 
   request(id: number): RequestRecord | undefined {
-    const r = this.requests[this.timeline.keepsEvents ? id - 1 : 0];
+    const r = this.requests[this.timeline.keepsEvents ? id - 1 - this.requestsDropped : 0];
     return r?.id === id ? r : undefined;
   }
 
@@ -663,6 +727,7 @@ export class ApiServer {
 
   /** etcd compaction model: every interval the apiserver compacts to the revision it saw one interval earlier. */
   compactedRevision(): number {
+    // With dropped history, revisionAt answers the compacted revision for the times before it.
     const interval = this.options.compactionIntervalMs;
     const ticks = Math.floor((this.clock.now() - this.startedAt) / interval);
     if (ticks < 1) return 0;
@@ -744,6 +809,9 @@ export class ApiServer {
   private mutate<T>(client: ClientIdentity, verb: string, resource: Resource, namespace: string | undefined, name: string, text: string, source: string, run: () => { code: number; object: T }): ApiResponse<T> {
     // `response` has its slot from the start: the record is kept for the whole run, and a member
     // added later would need a second allocation for it.
+    // With webhooks configured, a caller may not have its answer yet (WebhookCallPending): the
+    // request then leaves no trace, to run again once the HTTP layer has called the webhook.
+    const mark = this.webhooks.has(true) || this.webhooks.has(false) ? this.timeline.checkpoint() : -1;
     const record: RequestRecord = { id: ++this.requestCount, verb, resource, namespace, name, revisionBefore: this.etcd.currentRevision, response: undefined };
     if (!this.timeline.keepsEvents) this.requests.length = 0;
     this.requests.push(record);
@@ -753,12 +821,24 @@ export class ApiServer {
     const event = quiet ? undefined : this.timeline.record('apiserver', text, source, { actor: client.name });
     if (event) event.requestId = record.id;
     this.etcd.currentRequestId = record.id;
+    const created = this.createCounter;
     try {
       const response = this.serve(record.id, run);
       record.response = response;
       if (event) this.timeline.annotate(event, response.ok ? String(response.code) : `${response.code} ${response.status.reason}`);
       return response;
+    } catch (e) {
+      // Nothing was stored before admission asked (admission runs before storage), unless a
+      // collection deletion had removed some items already: those stay, and so does the record.
+      if (e instanceof WebhookCallPending && mark >= 0 && this.etcd.currentRevision === record.revisionBefore) {
+        this.timeline.rollback(mark);
+        this.requests.pop();
+        this.requestCount -= 1;
+        this.createCounter = created;
+      }
+      throw e;
     } finally {
+      if (mark >= 0) this.timeline.release();
       this.etcd.currentRequestId = 0;
     }
   }
@@ -773,9 +853,72 @@ export class ApiServer {
     }
   }
 
+  /**
+   * The admission chain of one request (StoreAdmission), or undefined without webhooks (the
+   * plugins then handle nothing). Kind, group and version are the resource's; options are the
+   * request's CreateOptions, UpdateOptions or DeleteOptions as the webhook receives them.
+   */
+  private admissionFor<R extends Resource>(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>): StoreAdmission<ResourceType[R]> | undefined {
+    const mutating = this.webhooks.has(true);
+    const validating = this.webhooks.has(false);
+    if (!mutating && !validating) return undefined;
+    const info = this.admissionInfo(client, request, options);
+    return {
+      mutate: (obj, old) => (mutating ? (this.webhooks.mutate(info, obj, old) as ResourceType[R]) : obj),
+      validate: (obj, old) => {
+        if (validating) this.webhooks.validate(info, obj, old);
+      },
+    };
+  }
+
+  /** delete.go: mutating admission first, with no object, then validating admission on the object (Store.Delete's deleteValidation). */
+  private deleteAdmission<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, options: DeleteOptions): StoreAdmission<ResourceType[R]> | undefined {
+    const request = { operation: 'DELETE' as const, resource, namespace, name, subresource: '', dryRun: (options.dryRun ?? []).length > 0 };
+    const deleteOptions = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', ...options };
+    if (this.webhooks.has(true)) this.webhooks.mutate(this.admissionInfo(client, request, deleteOptions), undefined, undefined);
+    return this.admissionFor<R>(client, request, deleteOptions);
+  }
+
+  private admissionInfo(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>) {
+    const s = this.stores[request.resource as Resource].strategy;
+    const [group, version] = s.apiVersion.includes('/') ? s.apiVersion.split('/') : ['', s.apiVersion];
+    const attributes: AdmissionAttributes = { ...request, group, version, kind: s.kind, namespaced: s.namespaced, namespace: s.namespaced ? request.namespace : undefined };
+    return { attributes, username: client.name, options, requestId: this.requestCount };
+  }
+
+  /** CREATE pods/NAME/eviction through the webhooks, with the policy/v1 Eviction as the object (R203). */
+  private admitEviction(client: ClientIdentity, namespace: string, name: string, eviction: Eviction, dryRun: boolean): Eviction {
+    const request = { operation: 'CREATE' as const, resource: 'pods', namespace, name, subresource: 'eviction', dryRun };
+    const base = this.admissionInfo(client, request, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) });
+    const info = { ...base, attributes: { ...base.attributes, objectKind: { group: 'policy', version: 'v1', kind: 'Eviction' } } };
+    const object = { apiVersion: 'policy/v1', kind: 'Eviction', ...eviction, metadata: { ...eviction.metadata, name, namespace } } as KubeObject;
+    const admitted = this.webhooks.has(true) ? this.webhooks.mutate(info, object, undefined)! : object;
+    if (this.webhooks.has(false)) this.webhooks.validate(info, admitted, undefined);
+    return admitted as Eviction;
+  }
+
+  /** The webhooks of every configuration of one kind, configurations in name order (the configuration managers sort them so). */
+  private webhooksOf(mutating: boolean): ConfiguredWebhook[] {
+    const slot = mutating ? 'mutating' : 'validating';
+    let hooks = this.configuredWebhooks[slot];
+    if (hooks === undefined) {
+      const store = mutating ? this.stores.mutatingwebhookconfigurations : this.stores.validatingwebhookconfigurations;
+      hooks = store.list(undefined).items.flatMap((c) => ((c.webhooks ?? []) as Webhook[]).map((hook) => ({ configuration: c.metadata.name ?? '', hook })));
+      this.configuredWebhooks[slot] = hooks;
+    }
+    return hooks;
+  }
+
+  private namespaceLabels(namespace: string): Readonly<Record<string, string>> | undefined {
+    return this.stores.namespaces.exists(undefined, namespace) ? this.stores.namespaces.get(undefined, namespace).metadata.labels : undefined;
+  }
+
   /** Fans one etcd change out to every open watch, and records it once on the watch lane. */
   private dispatch(e: EtcdEvent): void {
-    if (!QUIET_RESOURCES.has(resourceOf(e.key) as Resource)) {
+    const resource = resourceOf(e.key);
+    if (resource === 'validatingwebhookconfigurations') this.configuredWebhooks.validating = undefined;
+    else if (resource === 'mutatingwebhookconfigurations') this.configuredWebhooks.mutating = undefined;
+    if (!QUIET_RESOURCES.has(resource as Resource)) {
       this.timeline.recordRevision('watch', e.revision, this.watchLane, 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform');
     }
     this.watches.offer(e);
@@ -791,6 +934,11 @@ export class ApiServer {
     },
     patch: () => undefined,
   };
+}
+
+/** metav1.UpdateOptions as a webhook receives them (a PATCH's PatchOptions become these too). */
+function updateOptions(dryRun: boolean | undefined): Record<string, unknown> {
+  return { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) };
 }
 
 /** names.SimpleNameGenerator: generateName (cut to 58 characters) plus 5 characters, here derived from the base's count so runs repeat. */

@@ -30,14 +30,19 @@ const ETCD_SOURCE = 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go';
 /**
  * A revisioned key-value store modelled on etcd as kube-apiserver uses it: one global revision
  * counter, every write (create, update, delete) takes the next revision (R52), an object's
- * resourceVersion is the revision of its last write, and the full history is kept so watches
- * can start from any revision.
+ * resourceVersion is the revision of its last write. The history is kept in full (scenarios read
+ * it for their report), or, once `compact` is called (a `serve` session), from the compacted
+ * revision on, as etcd's compaction drops the superseded versions.
  */
 export class Etcd {
   private revision = 1;
   private readonly data = new Map<string, KeyValue>();
   private readonly keys = new KeyIndex();
-  private readonly history: EtcdEvent[] = [];
+  private history: EtcdEvent[] = [];
+  /** The revision of history[0]: 2 until a compaction dropped the oldest changes. */
+  private base = 2;
+  /** The revision of the last physical compaction (0: none). */
+  private compactedTo = 0;
   private readonly byKey = new Map<string, EtcdEvent[]>();
   private readonly listeners = new Set<(e: EtcdEvent) => void>();
   /** Set by the apiserver around each request so writes can be attributed to it. */
@@ -111,14 +116,43 @@ export class Etcd {
 
   /** History from (and excluding) `afterRevision`, for a watch that resumes. */
   historySince(afterRevision: number): EtcdEvent[] {
-    // Revisions are dense and the history starts at revision 2, so this is an index, not a scan.
-    const start = Math.max(0, afterRevision - 1);
+    // Revisions are dense from `base` on, so this is an index, not a scan.
+    const start = Math.max(0, afterRevision + 1 - this.base);
     return this.history.slice(start);
   }
 
-  /** The change written at `revision` (undefined for the initial revision 1 or one not yet written), O(1). */
+  /** The change written at `revision` (undefined for the initial revision 1, a compacted one, or one not yet written), O(1). */
   change(revision: number): EtcdEvent | undefined {
-    return this.history[revision - 2];
+    return revision < this.base ? undefined : this.history[revision - this.base];
+  }
+
+  /** The revision the history was last compacted to (0 when it is kept in full). */
+  get compacted(): number {
+    return this.compactedTo;
+  }
+
+  /**
+   * etcd Compact(revision) (mvcc/kvstore.go compact, as kube-apiserver's compactor calls it):
+   * every change up to `revision` leaves the history; what each key holds now stays. The keys
+   * whose last change is compacted away (deleted ones) leave the per-key index too, so memory
+   * follows what exists, not what ever existed.
+   */
+  compact(revision: number): void {
+    const upTo = Math.min(revision, this.revision);
+    if (upTo <= this.compactedTo) return;
+    const drop = Math.max(0, upTo - this.base + 1);
+    const dropped = this.history.slice(0, drop);
+    // A fresh array: splice would keep the old backing store's capacity.
+    this.history = this.history.slice(drop);
+    this.base += drop;
+    this.compactedTo = upTo;
+    const perKey = new Map<string, number>();
+    for (const e of dropped) perKey.set(e.key, (perKey.get(e.key) ?? 0) + 1);
+    for (const [key, n] of perKey) {
+      const list = this.byKey.get(key)!;
+      if (list.length <= n) this.byKey.delete(key);
+      else this.byKey.set(key, list.slice(n));
+    }
   }
 
   fullHistory(): readonly EtcdEvent[] {
@@ -130,7 +164,10 @@ export class Etcd {
     return this.byKey.get(key) ?? [];
   }
 
-  /** The revision current at virtual time `atMs` (binary search over the time-ordered history). */
+  /**
+   * The revision current at virtual time `atMs` (binary search over the time-ordered history);
+   * at least the compacted revision, whose time the compacted history no longer holds.
+   */
   revisionAt(atMs: number): number {
     let lo = 0;
     let hi = this.history.length;
@@ -139,7 +176,7 @@ export class Etcd {
       if (this.history[mid].at <= atMs) lo = mid + 1;
       else hi = mid;
     }
-    return lo === 0 ? 1 : this.history[lo - 1].revision;
+    return lo === 0 ? Math.max(1, this.compactedTo) : this.history[lo - 1].revision;
   }
 
   subscribe(listener: (e: EtcdEvent) => void): () => void {

@@ -31,6 +31,17 @@ export interface Preconditions {
   resourceVersion?: string;
 }
 
+/**
+ * The admission chain a request brings to the store (upstream: the admit functions the handlers
+ * pass to the registry, rest.ValidateObjectFunc and the admitting UpdatedObjectInfo): mutating
+ * admission on the object as the request made it, before the strategy; validating admission on
+ * the object as it would be stored, after the strategy's validation, before storage.
+ */
+export interface StoreAdmission<T> {
+  mutate(obj: T, old: T | undefined): T;
+  validate(obj: T | undefined, old: T | undefined): void;
+}
+
 /** Internal signals of updateForGracefulDeletionAndFinalizers' update function (errDeleteNow, errAlreadyDeleting). */
 class DeleteNow extends Error {}
 class AlreadyDeleting extends Error {}
@@ -74,6 +85,14 @@ export class Store<T extends KubeObject> {
     return key;
   }
 
+  /** Forgets the keys built for objects that no longer exist (after a compaction in a long session). */
+  forgetAbsentKeys(): void {
+    for (const [namespace, byName] of this.keys) {
+      for (const [name, key] of byName) if (this.etcd.get(key) === undefined) byName.delete(name);
+      if (byName.size === 0) this.keys.delete(namespace);
+    }
+  }
+
   exists(namespace: string | undefined, name: string): boolean {
     return this.etcd.get(this.key(namespace, name)) !== undefined;
   }
@@ -95,8 +114,10 @@ export class Store<T extends KubeObject> {
    * AlreadyExists. `input` becomes the store's (it is the object the handler decoded from the
    * request body): it is prepared in place, so callers pass a copy they will not use again.
    */
-  create(input: T, options: { dryRun?: boolean; uid: string }): T {
-    const obj = { apiVersion: this.strategy.apiVersion, kind: this.strategy.kind, ...input };
+  create(input: T, options: { dryRun?: boolean; uid: string; admission?: StoreAdmission<T> }): T {
+    let obj: T = { apiVersion: this.strategy.apiVersion, kind: this.strategy.kind, ...input };
+    // create.go: mutating admission runs on the decoded object, before BeforeCreate.
+    if (options.admission) obj = options.admission.mutate(obj, undefined);
     const meta = obj.metadata;
     // rest.BeforeCreate: system fields are the server's, whatever the client sent.
     delete meta.deletionTimestamp;
@@ -106,6 +127,8 @@ export class Store<T extends KubeObject> {
     this.strategy.prepareForCreate(obj, this.clock.now());
     const errs = this.strategy.validate(obj);
     if (errs.length > 0) throw invalid(qualifiedKind(this.strategy), meta.name ?? '', errs);
+    // Store.Create: createValidation (validating admission) after BeforeCreate, before storage.
+    options.admission?.validate(obj, undefined);
     const key = this.key(meta.namespace, meta.name ?? '');
     const existing = this.etcd.get(key);
     if (existing) {
@@ -126,7 +149,7 @@ export class Store<T extends KubeObject> {
     namespace: string | undefined,
     name: string,
     apply: (existing: T) => T,
-    options: { dryRun?: boolean; strategy?: Strategy<T>; preconditions?: Preconditions } = {},
+    options: { dryRun?: boolean; strategy?: Strategy<T>; preconditions?: Preconditions; admission?: StoreAdmission<T> } = {},
   ): UpdateResult<T> {
     const strategy = options.strategy ?? this.strategy;
     const key = this.key(namespace, name);
@@ -136,7 +159,9 @@ export class Store<T extends KubeObject> {
     let submitted: T | undefined;
     try {
       const object = this.guaranteedUpdate(key, name, preconditions, !!options.dryRun, (existing) => {
-        const next = apply(copyForUpdate(existing));
+        let next = apply(copyForUpdate(existing));
+        // The admitting UpdatedObjectInfo: mutating admission on the updated object, before the checks.
+        if (options.admission) next = options.admission.mutate(next, existing);
         const rv = next.metadata.resourceVersion;
         if (rv !== undefined && rv !== '' && rv !== existing.metadata.resourceVersion) {
           throw conflict(this.strategy.resource, name, 'the object has been modified; please apply your changes to the latest version and try again');
@@ -145,6 +170,9 @@ export class Store<T extends KubeObject> {
           throw invalid(qualifiedKind(strategy), name, [{ field: 'metadata.resourceVersion', type: 'Invalid', value: '', detail: 'must be specified for an update' }]);
         }
         this.beforeUpdate(strategy, next, existing);
+        // updateValidation: validating admission on the fully formed object, before the
+        // delete-during-update check, so it also judges the update that removes the last finalizer.
+        options.admission?.validate(next, existing);
         if (shouldDeleteDuringUpdate(next, existing) && (this.strategy.shouldDeleteDuringUpdate?.(next, existing) ?? true)) {
           submitted = next;
           throw new EmptiedFinalizers();
@@ -172,7 +200,7 @@ export class Store<T extends KubeObject> {
    * read, BeforeDelete, then stamp and/or finalizer bookkeeping in one optimistic update, then
    * remove from storage when nothing (grace, finalizers) holds the object any longer.
    */
-  delete(namespace: string | undefined, name: string, input: DeleteOptions | undefined): DeleteResult<T> {
+  delete(namespace: string | undefined, name: string, input: DeleteOptions | undefined, admission?: StoreAdmission<T>): DeleteResult<T> {
     const key = this.key(namespace, name);
     // R4: existence first.
     const obj = copyForUpdate(this.get(namespace, name));
@@ -182,6 +210,9 @@ export class Store<T extends KubeObject> {
     const { graceful, pending } = beforeDelete(this.strategy, obj, options, this.clock.now(), this.release);
     // R21/R22: already deleting with a grace no longer than asked: nothing changes.
     if (pending) return { object: this.finalizeDelete(obj), wasDeleted: false };
+    // deleteValidation (validating admission on the object being deleted), once: upstream runs it
+    // in the graceful update and again in storage's conditional delete, on the same object.
+    admission?.validate(undefined, obj);
 
     const preconditions: Preconditions = { ...options.preconditions };
     const pendingFinalizers = (obj.metadata.finalizers ?? []).length > 0;
@@ -226,13 +257,13 @@ export class Store<T extends KubeObject> {
   }
 
   /** Store.DeleteCollection (R61): each item with its own copy of the options; NotFound is skipped. */
-  deleteCollection(namespace: string | undefined, options: DeleteOptions, match: (obj: T) => boolean): T[] {
+  deleteCollection(namespace: string | undefined, options: DeleteOptions, match: (obj: T) => boolean, admission?: (name: string) => StoreAdmission<T> | undefined): T[] {
     const errs = validateDeleteOptions(options);
     if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
     const items = this.list(namespace).items.filter(match);
     for (const item of items) {
       try {
-        this.delete(namespace, item.metadata.name ?? '', clone(options));
+        this.delete(namespace, item.metadata.name ?? '', clone(options), admission?.(item.metadata.name ?? ''));
       } catch (e) {
         if (!(e instanceof StatusError && e.code === 404)) throw e;
       }

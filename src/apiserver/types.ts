@@ -42,6 +42,15 @@ export type ServiceAccount = Mutable<core.ServiceAccount> & { metadata: ObjectMe
 export type Taint = Mutable<core.Taint>;
 export type NodeCondition = Mutable<core.NodeCondition>;
 export type Toleration = Mutable<core.Toleration>;
+
+import type * as admissionregistration from 'kubernetes-types/admissionregistration/v1';
+export type ValidatingWebhookConfiguration = Omit<Mutable<admissionregistration.ValidatingWebhookConfiguration>, 'webhooks'> & { metadata: ObjectMeta; webhooks?: ValidatingWebhook[] };
+export type MutatingWebhookConfiguration = Omit<Mutable<admissionregistration.MutatingWebhookConfiguration>, 'webhooks'> & { metadata: ObjectMeta; webhooks?: MutatingWebhook[] };
+export type ValidatingWebhook = Omit<Mutable<admissionregistration.ValidatingWebhook>, 'rules'> & { rules?: RuleWithOperations[] };
+export type MutatingWebhook = Omit<Mutable<admissionregistration.MutatingWebhook>, 'rules'> & { rules?: RuleWithOperations[] };
+/** kubernetes-types' RuleWithOperations lacks the Rule fields it embeds (resources, scope). */
+export type RuleWithOperations = Mutable<admissionregistration.RuleWithOperations> & { resources?: string[]; scope?: string };
+export type LabelSelectorSpec = Mutable<meta.LabelSelector>;
 export type Service = Mutable<core.Service> & { metadata: ObjectMeta };
 export type ServicePort = Mutable<core.ServicePort>;
 export type Endpoints = Mutable<core.Endpoints> & { metadata: ObjectMeta };

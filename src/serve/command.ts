@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { CommandError } from '../command-error';
 import { ManifestFileError } from '../manifest-file';
+import { DurationError, parseDuration } from '../duration';
 import { Release } from '../release';
 import { ClockModeError, formatClockMode, parseClockMode } from './clock-driver';
 import { CLOCK_PATH, REPORT_PATH, serve, type ServeOptions } from './serve';
@@ -24,6 +25,10 @@ Options:
                        realtime: virtual time follows wall time
                        fast=N: virtual time runs N times as fast as wall time
   --kubernetes 1.NN    the Kubernetes release every component runs, 1.26 to 1.35 (default 1.33)
+  --etcd-compaction-interval DURATION
+                       how often etcd is compacted (default 5m); the history, timeline events and
+                       request records from before the compacted revision are dropped, so the
+                       session report covers the time since the last compaction
   --report-dir DIR     where the session report and the kubeconfig go (default reports/serve)
   --kubeconfig FILE    where the kubeconfig goes (default DIR/kubeconfig)
   --start TIME         the virtual time serving starts at, RFC 3339 (e.g. 2025-06-01T12:00:00Z);
@@ -45,6 +50,7 @@ export function parseServeArgs(args: string[], now: () => number = Date.now): Se
         kubernetes: { type: 'string' },
         'report-dir': { type: 'string' },
         kubeconfig: { type: 'string' },
+        'etcd-compaction-interval': { type: 'string' },
         start: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -77,7 +83,20 @@ export function parseServeArgs(args: string[], now: () => number = Date.now): Se
   }
   const nowMs = v.now === undefined ? undefined : Date.parse(v.now);
   if (nowMs !== undefined && Number.isNaN(nowMs)) throw new CommandError(`invalid --now "${v.now}": expected an RFC 3339 time (e.g. 2025-06-01T10:00:00Z)`, 2);
-  return { port, manifests: v.manifests, clock, release, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig, start: parseStart(v.start, now), ...(nowMs !== undefined ? { nowMs } : {}) };
+  const options: ServeOptions = { port, manifests: v.manifests, clock, release, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig, start: parseStart(v.start, now), ...(nowMs !== undefined ? { nowMs } : {}) };
+  const interval = v['etcd-compaction-interval'];
+  if (interval !== undefined) {
+    let ms: number;
+    try {
+      ms = parseDuration(interval);
+    } catch (e) {
+      if (!(e instanceof DurationError)) throw e;
+      throw new CommandError(`invalid --etcd-compaction-interval "${interval}": ${e.message}`, 2);
+    }
+    if (ms <= 0) throw new CommandError(`invalid --etcd-compaction-interval "${interval}": must be more than 0 (kube-apiserver's 0 turns compaction off, which is not modelled)`, 2);
+    options.etcdCompactionIntervalMs = ms;
+  }
+  return options;
 }
 
 /**

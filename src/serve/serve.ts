@@ -41,6 +41,8 @@ export interface ServeOptions {
   reportDir: string;
   /** Where the kubeconfig is written; default: `kubeconfig` in the report directory. */
   kubeconfig?: string;
+  /** kube-apiserver's --etcd-compaction-interval (default 5m). */
+  etcdCompactionIntervalMs?: number;
   /**
    * The virtual time serving starts at (T+0, after the warm-up), in ms since the Unix epoch: the
    * serve command passes the wall-clock time it started (or --start), so the ages clients compute
@@ -72,7 +74,10 @@ export interface ServedCluster {
 export async function serve(options: ServeOptions): Promise<ServedCluster> {
   const dump = options.manifests === undefined ? undefined : resumedObjects(options.manifests.split(','));
   // A resumed dump starts at the time its objects were read (--now); any other cluster at --start (default: now), after its warm-up minute.
-  const plan = new ClusterPlan(options.release, dump || options.start === undefined ? undefined : options.start - WARMUP_MS);
+  // A session compacts etcd as kube-apiserver does and drops what it compacted, so its memory
+  // follows what exists; the session report covers what is kept (since the last compaction).
+  const apiserver = { dropCompactedHistory: true, ...(options.etcdCompactionIntervalMs ? { compactionIntervalMs: options.etcdCompactionIntervalMs } : {}) };
+  const plan = new ClusterPlan(options.release, dump || options.start === undefined ? undefined : options.start - WARMUP_MS, apiserver);
   if (dump) plan.objects(dump, options.nowMs);
   else loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
   // Served objects carry managedFields from their creation on, as a real cluster's do.

@@ -42,7 +42,10 @@ export function writeSessionReport(cluster: Cluster, t0: number, dir: string, ti
   writeFileSync(files.data, JSON.stringify(data));
   writeFileSync(files.text, text);
   writeFileSync(files.objects, objects);
-  const intro = `Virtual time now: ${escapeHtml(formatOffset(cluster.clock.now() - t0))} (${new Date(cluster.clock.now()).toISOString()}). Files beside this page: <a href="${TIMELINE_FILE}">${TIMELINE_FILE}</a>, <a href="timeline.txt">timeline.txt</a>, <a href="final-objects.yaml">final-objects.yaml</a>.`;
+  // etcd compaction dropped what came before its revision (ApiServerOptions.dropCompactedHistory): say from when the report covers.
+  const forgotten = cluster.timeline.forgotten;
+  const kept = forgotten > 0 && events.length > 0 ? ` It covers what etcd's compaction kept: the ${forgotten} earlier events were dropped with the history before revision ${cluster.apiserver.etcd.compacted}; it starts at ${escapeHtml(formatOffset(events[0].at - t0))}.` : '';
+  const intro = `Virtual time now: ${escapeHtml(formatOffset(cluster.clock.now() - t0))} (${new Date(cluster.clock.now()).toISOString()}).${kept} Files beside this page: <a href="${TIMELINE_FILE}">${TIMELINE_FILE}</a>, <a href="timeline.txt">timeline.txt</a>, <a href="final-objects.yaml">final-objects.yaml</a>.`;
   writeFileSync(files.html, renderTimelinePage(title, intro, data));
   return files;
 }

@@ -22,6 +22,8 @@ import { followBehaviourAnnotations } from './behaviours';
 import { podStream } from './handlers/streams';
 import { internalError, methodNotSupported, pathNotFound } from './status';
 import { versionInfo } from './version';
+import { HttpsWebhookCaller } from './webhook-client';
+import { NO_WEBHOOK_CALLER } from '../apiserver/webhook/caller';
 
 export interface ApiHandlerOptions {
   /** The largest request body accepted (kube-apiserver's --max-request-bytes default: 3 MiB). */
@@ -88,6 +90,11 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
   const opts: ApiHandlerOptions = { maxRequestBodyBytes: DEFAULT_MAX_REQUEST_BODY_BYTES, identify: identifyByUserAgent, ...options };
   const activity = new ApiActivity();
   cluster.apiserver.ensureSystemNamespaces();
+  // Admission webhooks are real HTTPS servers here (webhook-client.ts), unless the cluster's are
+  // modelled (a scenario run with the real kubectl): its caller answers at once, and the
+  // requests' calls around it then have nothing to wait for.
+  const webhooks = new HttpsWebhookCaller();
+  if (cluster.apiserver.webhookCaller === NO_WEBHOOK_CALLER) cluster.apiserver.webhookCaller = webhooks;
   followBehaviourAnnotations(cluster);
   // A served API keeps managedFields on every write, as kube-apiserver does.
   cluster.apiserver.trackManagedFields();
@@ -101,7 +108,7 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
       activity.requestEnded();
     };
     res.on('close', end);
-    serve(cluster, opts, activity, req, res)
+    serve(cluster, opts, activity, webhooks, req, res)
       .catch((e: unknown) => writeError(res, e))
       .finally(() => {
         // Zero-delay work the request caused (watch deliveries, reactions) runs before it counts as ended.
@@ -112,7 +119,7 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
   return { listener, activity };
 }
 
-async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiActivity, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiActivity, webhooks: HttpsWebhookCaller, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const info = requestInfo(req.method ?? 'GET', (req.url ?? '/').split('?')[0], url.searchParams);
   if (!info.isResourceRequest) return serveNonResource(cluster, req, res, url, info);
@@ -149,6 +156,7 @@ async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiAct
     resource,
     client: opts.identify(req),
     body: () => (body ??= readBody(req, opts.maxRequestBodyBytes)),
+    webhooks,
     watchOpened: () => activity.watchOpened(),
   };
   if (info.subresource === 'log' || info.subresource === 'exec') return podStream(scope);

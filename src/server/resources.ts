@@ -60,14 +60,17 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   { group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', singularName: 'daemonset', namespaced: true, verbs: ALL_VERBS, shortNames: ['ds'], categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'daemonsets' },
   { group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', singularName: 'statefulset', namespaced: true, verbs: ALL_VERBS, shortNames: ['sts'], categories: ['all'], subresources: { scale: SCALE, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'statefulsets' },
   { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', singularName: 'job', namespaced: true, verbs: ALL_VERBS, categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'jobs' },
+  // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration/storage: category api-extensions.
+  { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', singularName: 'mutatingwebhookconfiguration', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'mutatingwebhookconfigurations' },
+  { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', singularName: 'validatingwebhookconfiguration', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'validatingwebhookconfigurations' },
   { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', singularName: 'poddisruptionbudget', namespaced: true, verbs: ALL_VERBS, shortNames: ['pdb'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'poddisruptionbudgets' },
   { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', singularName: 'endpointslice', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'endpointslices' },
   { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', singularName: 'lease', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'leases' },
   { group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', singularName: 'event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, storage: 'events', toServed: eventToEventsV1, fromServed: eventFromEventsV1 },
 ];
 
-/** The groups in the order /apis lists them (kube-apiserver's group priority: apps, events.k8s.io, authentication, authorization, batch, policy, …, coordination, discovery). */
-export const SERVED_GROUPS: readonly string[] = ['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'policy', 'coordination.k8s.io', 'discovery.k8s.io'];
+/** The groups in the order /apis lists them (kube-apiserver's group priority: apps, events.k8s.io, authentication, authorization, batch, policy, …, admissionregistration, …, coordination, discovery). */
+export const SERVED_GROUPS: readonly string[] = ['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'policy', 'admissionregistration.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io'];
 
 export function groupVersionString(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;

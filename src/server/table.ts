@@ -6,7 +6,7 @@ import { DEFAULT_RELEASE, type Release } from '../release';
  * R73 — server-side printing: the metav1.Table kube-apiserver answers for
  * `Accept: application/json;as=Table;g=meta.k8s.io;v=v1`, with the columns and cells of
  * pkg/printers/internalversion/printers.go (printPod, printNode, printEvent, printReplicaSet,
- * printLease, printNamespace, printPodDisruptionBudget, printSecret, printConfigMap, printServiceAccount, printService, printEndpoints, printEndpointSlice). The server always generates the wide columns (priority 1);
+ * printLease, printNamespace, printPodDisruptionBudget, printSecret, printConfigMap, printServiceAccount, printService, printEndpoints, printEndpointSlice, printValidatingWebhook, printMutatingWebhook). The server always generates the wide columns (priority 1);
  * kubectl shows them with `-o wide`. Ages are measured on the virtual clock.
  */
 
@@ -33,6 +33,7 @@ const NAME = column('Name', NAME_DESCRIPTION, 0, 'name');
 const AGE = column('Age', AGE_DESCRIPTION);
 const count = (name: string, description: string): TableColumn => ({ ...column(name, description), type: 'integer' });
 const keys = (bag: object | undefined) => Object.keys(bag ?? {}).length;
+const WEBHOOKS = count('Webhooks', 'How many webhooks the configuration holds.');
 
 /** The wide columns of a workload's pod template (layoutContainerCells) and its selector. */
 const TEMPLATE_COLUMNS: TableColumn[] = [column('Containers', 'Container names of the pod template.', 1), column('Images', 'Images of the pod template.', 1), column('Selector', 'The label selector of its pods.', 1)];
@@ -162,6 +163,9 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
     columns: [NAME, column('Holder', 'Who holds the lease (spec.holderIdentity).'), AGE],
     cells: (obj, now) => [obj.metadata.name ?? '', (obj as Lease).spec?.holderIdentity ?? '', age(obj.metadata.creationTimestamp, now)],
   },
+  // printValidatingWebhook / printMutatingWebhook: the number of webhooks.
+  validatingwebhookconfigurations: { columns: [NAME, WEBHOOKS, AGE], cells: webhookConfigurationCells },
+  mutatingwebhookconfigurations: { columns: [NAME, WEBHOOKS, AGE], cells: webhookConfigurationCells },
   services: {
     columns: [
       NAME,
@@ -219,6 +223,10 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
     cells: (obj, now) => [obj.metadata.name ?? '', ((obj as ServiceAccount).secrets ?? []).length, age(obj.metadata.creationTimestamp, now)],
   },
 };
+
+function webhookConfigurationCells(obj: KubeObject, now: number): Cell[] {
+  return [obj.metadata.name ?? '', ((obj as { webhooks?: unknown[] }).webhooks ?? []).length, age(obj.metadata.creationTimestamp, now)];
+}
 
 /**
  * A metav1.Table of `objects` (stored form) for `resource`. `noHeaders` leaves the column

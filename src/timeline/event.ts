@@ -7,6 +7,7 @@ export type Component =
   | 'kubectl'
   | 'user'
   | 'apiserver'
+  | 'admission'
   | 'etcd'
   | 'watch'
   | 'kubelet'
@@ -37,6 +38,7 @@ export const COMPONENTS: readonly Component[] = [
   'user',
   'controller',
   'apiserver',
+  'admission',
   'etcd',
   'watch',
   'kubelet',

@@ -69,6 +69,7 @@ export const COLORS: Readonly<Partial<Record<Component, string>>> = {
   user: '#0f766e',
   controller: '#a16207',
   apiserver: '#1d4ed8',
+  admission: '#b91c1c',
   etcd: '#7c3aed',
   watch: '#0e7490',
   kubelet: '#15803d',

@@ -34,6 +34,11 @@ class Column<A extends NumberArray> {
     return this.data[i];
   }
 
+  /** Moves entries [n, length) to the front (the first n are dropped). */
+  dropFront(n: number, length: number): void {
+    this.data.copyWithin(0, n, length);
+  }
+
   set(i: number, value: number): void {
     if (i >= this.data.length) {
       const bigger = this.make(this.data.length * 2);
@@ -51,6 +56,8 @@ class Column<A extends NumberArray> {
  */
 class EventStore {
   length = 0;
+  /** Events dropped from the front (forgetUntil): the event at index i has seq dropped + i + 1. */
+  dropped = 0;
   /** Offsets are from the clock's epoch. */
   constructor(readonly epoch: number) {}
 
@@ -83,6 +90,20 @@ class EventStore {
     return i;
   }
 
+  /** Drops the events from index `length` on (their interned strings stay: they are few). */
+  truncate(length: number): void {
+    this.length = length;
+    this.bodies.length = length;
+  }
+
+  /** Drops the first `n` events. */
+  dropFront(n: number): void {
+    for (const c of [this.offsets, this.components, this.sources, this.actors, this.outcomes, this.requestIds, this.readerIds]) c.dropFront(n, this.length);
+    this.bodies.splice(0, n);
+    this.length -= n;
+    this.dropped += n;
+  }
+
   stringId(s: string): number {
     let id = this.stringIds.get(s);
     if (id === undefined) {
@@ -111,7 +132,7 @@ class RecordedEvent implements TimelineEvent {
   ) {}
 
   get seq(): number {
-    return this.index + 1;
+    return this.store.dropped + this.index + 1;
   }
 
   get at(): number {
@@ -197,6 +218,8 @@ export class Timeline {
   private readonly store: EventStore;
   private readonly counts = new Map<Component, number>();
   private seq = 0;
+  /** The components recorded since the open checkpoint, to take back on rollback. */
+  private journal: Component[] | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -232,11 +255,58 @@ export class Timeline {
     return this.add(component, revision, source, reader, undefined);
   }
 
+  /**
+   * Opens a checkpoint: the events recorded from now on can be taken back (rollback) or kept
+   * (release). For a request that stops before it changed anything and will run again (a webhook
+   * call the HTTP layer still has to make, webhook/caller.ts WebhookCallPending).
+   */
+  checkpoint(): number {
+    this.journal = [];
+    return this.seq;
+  }
+
+  /** Keeps what was recorded since the checkpoint. */
+  release(): void {
+    this.journal = undefined;
+  }
+
+  /** Forgets every event recorded since `checkpoint` returned `mark`. */
+  rollback(mark: number): void {
+    for (const c of this.journal ?? []) this.counts.set(c, this.counts.get(c)! - 1);
+    this.journal = undefined;
+    this.seq = mark;
+    if (this.keepsEvents) this.store.truncate(mark - this.store.dropped);
+  }
+
+  /** How many of the first events were dropped (forgetUntil). */
+  get forgotten(): number {
+    return this.store.dropped;
+  }
+
+  /**
+   * Drops the kept events recorded at or before `atMs`: a long `serve` session keeps what
+   * happened since etcd's last compaction (the history its revision events read their text
+   * from), so its memory does not grow with every event ever recorded. Counts stay whole.
+   */
+  forgetUntil(atMs: number): void {
+    if (!this.keepsEvents) return;
+    const offset = atMs - this.store.epoch;
+    let lo = 0;
+    let hi = this.store.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.store.offsets.get(mid) <= offset) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) this.store.dropFront(lo);
+  }
+
   private add(component: Component, body: string | number, source: string, reader: RevisionReader | undefined, actor: string | undefined): TimelineEvent {
     this.seq += 1;
+    this.journal?.push(component);
     this.counts.set(component, (this.counts.get(component) ?? 0) + 1);
     if (!this.keepsEvents) return new UnkeptEvent(this.seq, this.clock.now(), component, body, source, reader, actor);
-    // Every event is kept, so an event's seq is its index + 1.
+    // Every event is kept, so an event's seq is the dropped ones plus its index + 1.
     return new RecordedEvent(this.store, this.store.add(this.clock.now() - this.store.epoch, component, body, source, reader, actor));
   }
 

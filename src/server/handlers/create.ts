@@ -40,6 +40,6 @@ export async function createResource(scope: RequestScope): Promise<void> {
   const obj = await decodeResourceBody(scope);
   if (scope.resource.storage === 'pods') checkBehaviourAnnotations(obj as Pod);
   const dryRun = dryRunOf(scope);
-  const { code, object } = unwrap(scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun, fieldManager: fieldManagerOf(scope) }));
+  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun, fieldManager: fieldManagerOf(scope) })));
   writeResult(scope, code, served(scope, object as KubeObject));
 }

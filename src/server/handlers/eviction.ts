@@ -14,6 +14,7 @@ export async function createEviction(scope: RequestScope): Promise<void> {
   if (kind !== 'Eviction' || !EVICTION_GROUP_VERSIONS.includes(apiVersion)) throw unrecognizedKind('Eviction', kind, apiVersion);
   const namespace = scope.info.namespace!;
   if (body.metadata?.namespace && body.metadata.namespace !== namespace) throw namespaceMismatch();
-  const { code, object } = unwrap(scope.api.evict(scope.client, namespace, scope.info.name, body, { dryRun: dryRunOf(scope) }));
+  const dryRun = dryRunOf(scope);
+  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.evict(scope.client, namespace, scope.info.name, body, { dryRun })));
   writeResult(scope, code, object);
 }

@@ -40,7 +40,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     return writeResult(scope, code, object);
   }
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
-  const { code, object } = unwrap(scope.api.patch(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, type, body, { subresource, dryRun, fieldManager: fieldManagerOf(scope) }));
+  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.patch(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, type, body, { subresource, dryRun, fieldManager: fieldManagerOf(scope) })));
   writeResult(scope, code, served(scope, object as KubeObject));
 }
 

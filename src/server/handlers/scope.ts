@@ -7,6 +7,7 @@ import { encode, negotiate, type MediaType } from '../negotiation';
 import type { WatchStream } from '../activity';
 import type { RequestInfo } from '../request-info';
 import { toServed, type ServedResource } from '../resources';
+import type { HttpsWebhookCaller } from '../webhook-client';
 
 /**
  * Everything a verb handler needs about one resource request (upstream: handlers.RequestScope
@@ -23,6 +24,8 @@ export interface RequestScope {
   readonly client: ClientIdentity;
   /** Reads the request body (bounded by the body limit). */
   readonly body: () => Promise<Buffer>;
+  /** The admission webhooks' caller: a mutating request runs through `webhooks.admitted`. */
+  readonly webhooks: HttpsWebhookCaller;
   /** Called when a watch opens and when it closes, for the activity tracker. */
   readonly watchOpened: () => WatchStream;
 }

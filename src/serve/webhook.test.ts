@@ -1,0 +1,152 @@
+// It spawns the real kubectl against a served cluster and runs an HTTPS webhook server: this file runs in a process of its own (scripts/unit-tests.ts).
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { expect } from 'chai';
+import { realKubectlPath } from '../kubectl/real-kubectl';
+import { testCertificates } from '../server/test-certificates';
+import { formatTimeline } from '../timeline/text';
+import { parseClockMode } from './clock-driver';
+import { serve, type ServedCluster } from './serve';
+
+/**
+ * Admission webhooks in `serve`, judged by the real kubectl v1.33: a webhook server written here
+ * (node:https, a CA made with node:crypto) that protects the finalizer of pod `held`, reached
+ * through a Service reference (resolved to the loopback address, its certificate checked against
+ * the caBundle for `pod-guard.default.svc`); and a webhook whose server is down.
+ */
+const FINALIZER = 'example.com/hold';
+let served: ServedCluster;
+let webhook: Server;
+let webhookPort: number;
+let kubectl: string;
+const reviews: { operation: string; name: string; uid: string; dryRun: boolean; options: { kind?: string } | null }[] = [];
+const certs = testCertificates(['pod-guard.default.svc']);
+
+before(async () => {
+  webhook = createServer({ cert: certs.certPem, key: certs.keyPem }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const review = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const r = review.request;
+      if (req.url?.startsWith('/slow')) return; // never answers: the apiserver's deadline ends the call
+      if (req.url?.startsWith('/mutate')) {
+        const patch = Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels/guarded', value: 'yes' }])).toString('base64');
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: r.uid, allowed: true, patchType: 'JSONPatch', patch } }));
+        return;
+      }
+      reviews.push({ operation: r.operation, name: r.name, uid: r.uid, dryRun: r.dryRun, options: r.options });
+      const had = (r.oldObject?.metadata?.finalizers ?? []).includes(FINALIZER);
+      const has = (r.object?.metadata?.finalizers ?? []).includes(FINALIZER);
+      const response = had && !has ? { uid: r.uid, allowed: false, status: { code: 403, reason: 'Forbidden', message: `finalizer ${FINALIZER} is protected` } } : { uid: r.uid, allowed: true };
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
+    });
+  });
+  await new Promise<void>((done) => webhook.listen(0, '127.0.0.1', done));
+  webhookPort = (webhook.address() as AddressInfo).port;
+  served = await serve({ port: 0, clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'webhook-test-')) });
+  kubectl = await realKubectlPath();
+});
+after(async () => {
+  await served?.close();
+  webhook?.close();
+});
+
+function run(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'webhook-home-')), KUBECONFIG: served.kubeconfig };
+  return new Promise((resolve) => {
+    const child = execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+    if (stdin !== undefined) child.stdin!.end(stdin);
+  });
+}
+
+function configuration(name: string, clientConfig: object, o: { kind?: string; operations?: string[]; timeoutSeconds?: number } = {}): string {
+  return JSON.stringify({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: o.kind ?? 'ValidatingWebhookConfiguration',
+    metadata: { name },
+    webhooks: [
+      {
+        name: `${name}.example.com`,
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        timeoutSeconds: o.timeoutSeconds ?? 5,
+        clientConfig,
+        rules: [{ operations: o.operations ?? ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+      },
+    ],
+  });
+}
+
+const service = (path: string) => ({ service: { namespace: 'default', name: 'pod-guard', port: webhookPort, path }, caBundle: Buffer.from(certs.caPem).toString('base64') });
+
+const removeFinalizer = ['patch', 'pod', 'held', '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers/0"}]'];
+
+describe('admission webhooks over HTTPS against the served cluster, with the real kubectl v1.33 (R201, R204, R206)', () => {
+  it('a webhook denies the finalizer removal: kubectl prints upstream\'s denial and the pod keeps its finalizer', async () => {
+    const caBundle = Buffer.from(certs.caPem).toString('base64');
+    const created = await run(['create', '-f', '-'], configuration('pod-guard', { service: { namespace: 'default', name: 'pod-guard', port: webhookPort, path: '/validate' }, caBundle }));
+    expect(created.stdout.trim(), created.stderr).to.equal('validatingwebhookconfiguration.admissionregistration.k8s.io/pod-guard created');
+    const listed = await run(['get', 'validatingwebhookconfigurations']);
+    expect(listed.stdout).to.match(/^NAME\s+WEBHOOKS\s+AGE\npod-guard\s+1\s+\S+\n$/);
+
+    const patched = await run(removeFinalizer);
+    expect(patched.code).to.equal(1);
+    expect(patched.stderr.trim()).to.equal(`Error from server (Forbidden): admission webhook "pod-guard.example.com" denied the request: finalizer ${FINALIZER} is protected`);
+    const pod = served.cluster.apiserver.get('pods', 'default', 'held');
+    expect(pod.ok && pod.object.metadata.finalizers).to.deep.equal([FINALIZER]);
+    const review = reviews.at(-1)!;
+    expect(review).to.include({ operation: 'UPDATE', name: 'held', dryRun: false });
+    expect(review.options?.kind).to.equal('UpdateOptions');
+    expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include(`webhook pod-guard.example.com denied UPDATE pods/held: finalizer ${FINALIZER} is protected`);
+
+    // Another update of the pod passes the same webhook.
+    const labelled = await run(['label', 'pod', 'held', 'team=a']);
+    expect(labelled.stdout.trim(), labelled.stderr).to.equal('pod/held labeled');
+  });
+
+  it('a failurePolicy Fail webhook that is down blocks the update with upstream\'s message; deleting its configuration releases it', async () => {
+    expect((await run(['delete', 'validatingwebhookconfiguration', 'pod-guard'])).code).to.equal(0);
+    // A port nothing listens on: the webhook server is down.
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const downPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((done) => closed.close(() => done()));
+    const created = await run(['create', '-f', '-'], configuration('down', { url: `https://127.0.0.1:${downPort}/validate` }));
+    expect(created.code, created.stderr).to.equal(0);
+
+    const patched = await run(removeFinalizer);
+    expect(patched.code).to.equal(1);
+    expect(patched.stderr.trim()).to.equal(
+      `Error from server (InternalError): Internal error occurred: failed calling webhook "down.example.com": failed to call webhook: Post "https://127.0.0.1:${downPort}/validate?timeout=5s": dial tcp 127.0.0.1:${downPort}: connect: connection refused`,
+    );
+    expect((await run(['delete', 'validatingwebhookconfiguration', 'down'])).code).to.equal(0);
+    const released = await run(removeFinalizer);
+    expect(released.stdout.trim(), released.stderr).to.equal('pod/held patched');
+  });
+
+  it('a mutating webhook\'s JSONPatch labels the pod kubectl creates; a webhook slower than timeoutSeconds fails with context deadline exceeded', async () => {
+    expect((await run(['create', '-f', '-'], configuration('labeller', service('/mutate'), { kind: 'MutatingWebhookConfiguration', operations: ['CREATE'] }))).code).to.equal(0);
+    const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'mutated', labels: { app: 'mutated' } }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
+    const created = await run(['create', '-f', '-', '-o', 'jsonpath={.metadata.labels.guarded}'], pod);
+    expect(created.stdout, created.stderr).to.equal('yes');
+    expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include('webhook labeller.example.com patched CREATE pods/mutated: 1 operation');
+    expect((await run(['delete', 'mutatingwebhookconfiguration', 'labeller'])).code).to.equal(0);
+
+    expect((await run(['create', '-f', '-'], configuration('slow', service('/slow'), { timeoutSeconds: 1 }))).code).to.equal(0);
+    const patched = await run(['label', 'pod', 'mutated', 'slow=yes']);
+    expect(patched.stderr.trim()).to.equal(
+      `Error from server (InternalError): Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: Post "https://pod-guard.default.svc:${webhookPort}/slow?timeout=1s": context deadline exceeded`,
+    );
+    expect((await run(['delete', 'validatingwebhookconfiguration', 'slow'])).code).to.equal(0);
+  });
+});
