@@ -106,19 +106,33 @@ function interceptsPodUpdates(config: DumpObject): boolean {
 }
 
 /**
- * X9 — webhooks: the simulation does not model admission webhooks yet; a webhook configuration
- * in the objects is named, so that the reader knows what was not judged.
+ * X9 — webhooks: a webhook configuration in the objects that intercepts pod UPDATEs is named. Its
+ * server is the user's (an HTTPS endpoint of the real cluster), which the forward run cannot ask,
+ * so the run admits every UPDATE; a server-side dry run of the finalizer patch against the real
+ * cluster asks the webhook without changing anything (the admission chain calls validating
+ * webhooks on dry runs of requests whose sideEffects allow it).
  */
 const webhooks: Detector = (run) => {
   if (!run.after || (run.after.metadata.finalizers ?? []).length === 0) return [];
   return run.unmodelled
     .filter((o) => (o.kind === 'ValidatingWebhookConfiguration' || o.kind === 'MutatingWebhookConfiguration') && interceptsPodUpdates(o))
-    .map((o) => ({
-      cause: 'webhook' as const,
-      detail: `${o.kind} ${o.name} may reject the UPDATE that removes a finalizer: not modelled yet (the run assumes every UPDATE is admitted)`,
-      next: 'if it rejects the finalizer removal, the remedies below fail with its message too',
-      remedies: [{ action: `check what ${o.name} admits`, command: `kubectl get ${o.kind.toLowerCase()} ${o.name} -o yaml`, risk: 'none (a read)' }],
-    }));
+    .map((o) => {
+      const pod = run.after!;
+      const f = (pod.metadata.finalizers ?? [])[0];
+      return {
+        cause: 'webhook' as const,
+        detail: `${o.kind} ${o.name} intercepts UPDATE of pods and may reject the one that removes a finalizer (its server is not reachable from this run, which admits every UPDATE)`,
+        next: `if it denies the finalizer removal (or is down with failurePolicy Fail), the remedies below fail with "admission webhook … denied the request" too`,
+        remedies: [
+          {
+            action: `ask ${o.name} without changing anything`,
+            command: `kubectl patch ${kubectlPod(pod)} --dry-run=server --type=json -p '[{"op":"test","path":"/metadata/finalizers/0","value":"${f}"},{"op":"remove","path":"/metadata/finalizers/0"}]'`,
+            risk: 'none (a server-side dry run; a webhook with sideEffects Some or Unknown is not called and the dry run is refused)',
+          },
+          { action: `see what ${o.name} matches`, command: `kubectl get ${o.kind.toLowerCase()} ${o.name} -o yaml`, risk: 'none (a read)' },
+        ],
+      };
+    });
 };
 
 /** X9 — foregroundDeletion: the garbage collector waits for dependents with blockOwnerDeletion. */
