@@ -74,4 +74,18 @@ describe('the real kubectl v1.33 with ReplicaSets and Deployments against the se
     expect(sets).to.have.length(2);
     expect(sets.map((l) => l.split(/\s+/).slice(1, 4).join(' ')).sort()).to.deep.equal(['0 0 0', '3 3 3']);
   });
+
+  it('C2 kubectl delete deployment --cascade=foreground: the Deployment waits, held by foregroundDeletion, until the garbage collector has deleted its ReplicaSets and their pods', async () => {
+    const r = await run('delete', 'deployment', 'api', '--cascade=foreground');
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout.trim()).to.equal('deployment.apps "api" deleted');
+    expect(requests(/^DELETE deployments\/api/)[0]).to.contain('propagationPolicy=Foreground');
+    // kubectl waited for the Deployment to be gone: its ReplicaSets and their pods went first.
+    const left = (res: 'deployments' | 'replicasets' | 'pods') => {
+      const l = served.cluster.apiserver.list(res, 'default');
+      return l.ok ? l.object.items.filter((o) => o.metadata.name === 'api' || o.metadata.name?.startsWith('api-')).map((o) => o.metadata.name) : ['?'];
+    };
+    // (the default cluster's own pod "api" is no Deployment's)
+    expect([left('deployments'), left('replicasets'), left('pods')]).to.deep.equal([[], [], ['api']]);
+  });
 });
