@@ -30,7 +30,7 @@ const byKey = <T>([a]: [string, T], [b]: [string, T]): number => (a < b ? -1 : a
  */
 export class SharedInformer<T extends KubeObject> {
   private readonly cache = new Map<string, T>();
-  private readonly indexers = new Map<string, { fn: IndexFunc<T>; index: Map<string, Map<string, T>> }>();
+  private readonly indexers = new Map<string, Indexer<T>>();
   private readonly handlers: ChangeHandler<T>[] = [];
   private started = false;
 
@@ -113,16 +113,35 @@ export class SharedInformer<T extends KubeObject> {
     const old = this.cache.get(key);
     if (obj) this.cache.set(key, obj);
     else this.cache.delete(key);
-    for (const { fn, index } of this.indexers.values()) reindex(index, key, old && fn(old), obj && fn(obj), obj);
+    for (const indexer of this.indexers.values()) reindex(indexer, key, old, obj);
     for (const handler of this.handlers) handler(key, old, obj);
   }
 }
 
-/** Moves `key` from the values it was filed under to the ones it is filed under now. */
-function reindex<T>(index: Map<string, Map<string, T>>, key: string, before: readonly string[] | undefined, after: readonly string[] | undefined, obj: T | undefined): void {
-  for (const v of before ?? []) if (!after?.includes(v)) index.get(v)?.delete(key);
+/** One index: its function and the objects by value. */
+interface Indexer<T> {
+  fn: IndexFunc<T>;
+  index: Map<string, Map<string, T>>;
+}
+
+/** Moves `key` from the values `old` was filed under to the ones `obj` (undefined: deleted) is filed under now. */
+function reindex<T>({ fn, index }: Indexer<T>, key: string, old: T | undefined, obj: T | undefined): void {
+  const before = old && fn(old);
+  const after = obj && fn(obj);
+  // Most updates (a status change) keep the one value the object had: refile the new copy under it.
+  if (obj && before?.length === 1 && after!.length === 1 && before[0] === after![0]) {
+    index.get(before[0])!.set(key, obj);
+    return;
+  }
+  for (const v of before ?? []) {
+    if (after?.includes(v)) continue;
+    // An emptied value is dropped, so that the values of objects long gone (an owner's uid) do not stay.
+    const filed = index.get(v)!;
+    filed.delete(key);
+    if (filed.size === 0) index.delete(v);
+  }
   if (!obj) return;
-  for (const v of after ?? []) {
+  for (const v of after!) {
     let filed = index.get(v);
     if (!filed) index.set(v, (filed = new Map()));
     filed.set(key, obj);

@@ -25,7 +25,8 @@ export function labelSelectorAsSelector(selector: LabelSelector | undefined): Pa
 
 /** metav1.GetControllerOf: the ownerReference with controller: true. */
 export function getControllerOf(obj: KubeObject): OwnerReference | undefined {
-  return (obj.metadata.ownerReferences ?? []).find((r) => r.controller);
+  // No `?? []`: this runs for every pod event of several controllers, and most pods have no owner.
+  return obj.metadata.ownerReferences?.find((r) => r.controller);
 }
 
 /**
@@ -198,6 +199,9 @@ export const POD_CONTROLLER_UID_INDEX = 'podControllerUID';
 /** controller.OrphanPodIndexKey: the index value of the pods without a controller (the ReplicaSet controller adopts from them). */
 export const ORPHAN_POD_INDEX_KEY = '_ORPHAN_POD';
 
+/** The value of every orphan, shared: most pods have no controller, and each event computes its value. */
+const ORPHAN_POD_VALUES: readonly string[] = [ORPHAN_POD_INDEX_KEY];
+
 /**
  * The shared pod informer with the controller-uid index (controller.AddPodControllerUIDIndexer),
  * which the job, statefulset and daemonset controllers read their pods from: a workload's pods
@@ -208,7 +212,7 @@ export function podsByControllerUID(factory: SharedInformerFactory): SharedInfor
   if (!informer.hasIndexer(POD_CONTROLLER_UID_INDEX)) {
     informer.addIndexer(POD_CONTROLLER_UID_INDEX, (pod) => {
       const owner = getControllerOf(pod);
-      return owner ? [owner.uid] : [ORPHAN_POD_INDEX_KEY];
+      return owner ? [owner.uid] : ORPHAN_POD_VALUES;
     });
   }
   return informer;

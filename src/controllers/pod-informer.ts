@@ -12,9 +12,12 @@ export const POD_NODE_NAME_INDEX = 'spec.nodeName';
  * lifecycle and taint eviction controllers read (getPodsAssignedToNode, podLister.Get): a node's
  * pods cost what the node holds, not the cluster.
  */
+/** What an unscheduled pod is filed under, shared so that its events allocate nothing for the index. */
+const NO_VALUES: readonly string[] = [];
+
 export function podInformer(factory: SharedInformerFactory): PodInformer {
   const informer = factory.informerFor('pods');
-  if (!informer.hasIndexer(POD_NODE_NAME_INDEX)) informer.addIndexer(POD_NODE_NAME_INDEX, (pod) => (pod.spec?.nodeName ? [pod.spec.nodeName] : []));
+  if (!informer.hasIndexer(POD_NODE_NAME_INDEX)) informer.addIndexer(POD_NODE_NAME_INDEX, (pod) => (pod.spec?.nodeName ? [pod.spec.nodeName] : NO_VALUES));
   return informer;
 }
 

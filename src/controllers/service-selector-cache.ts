@@ -10,6 +10,9 @@ export function selectorMatches(selector: ServiceSelector, labels: Readonly<Reco
   return true;
 }
 
+/** What podChanged returns for a pod no service selects (most pods): one shared empty list. */
+const NO_SERVICES: readonly string[] = [];
+
 /**
  * Which pods each service selects, kept up to date from the pod and service informers' events
  * (staging/src/k8s.io/endpointslice/util/controller_utils.go ServiceSelectorCache and
@@ -41,10 +44,11 @@ export class ServiceSelectorCache {
   }
 
   /** A pod changed: the keys of the services that selected it before or select it now (their membership updated). */
-  podChanged(key: string, old: Pod | undefined, pod: Pod | undefined): string[] {
+  podChanged(key: string, old: Pod | undefined, pod: Pod | undefined): readonly string[] {
     const services = this.selectors.get((pod ?? old)!.metadata.namespace ?? '');
-    if (!services || services.size === 0) return [];
-    const out: string[] = [];
+    if (!services || services.size === 0) return NO_SERVICES;
+    // Allocated only for a pod some service selects: two controllers ask at every pod event.
+    let out: string[] | undefined;
     for (const [svcKey, selector] of services) {
       const was = old !== undefined && selectorMatches(selector, old.metadata.labels);
       const is = pod !== undefined && selectorMatches(selector, pod.metadata.labels);
@@ -52,9 +56,9 @@ export class ServiceSelectorCache {
       const members = this.members.get(svcKey)!;
       if (is) members.set(key, pod!);
       else members.delete(key);
-      out.push(svcKey);
+      (out ??= []).push(svcKey);
     }
-    return out;
+    return out ?? NO_SERVICES;
   }
 
   /** The pods a service selects, in namespace/name order (as the pod lister lists them). */

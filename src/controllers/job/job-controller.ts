@@ -24,7 +24,8 @@ const MAX_POD_CREATE_DELETE_PER_SYNC = 500;
 /** The managedBy value of the built-in controller (batch/v1 JobControllerName). */
 const JOB_CONTROLLER_NAME = 'kubernetes.io/job-controller';
 
-const hasTrackingFinalizer = (pod: Pod): boolean => (pod.metadata.finalizers ?? []).includes(JOB_TRACKING_FINALIZER);
+// `=== true` rather than `?? []`: it runs for every pod event, and allocating for the pods without finalizers is waste.
+const hasTrackingFinalizer = (pod: Pod): boolean => pod.metadata.finalizers?.includes(JOB_TRACKING_FINALIZER) === true;
 const ref = (pod: Pod): string => `pods/${pod.metadata.name}`;
 
 /** util.IsJobFinished: a Complete or Failed condition that is True. */

@@ -16,6 +16,8 @@ const KIND = 'ReplicaSet';
 const API_VERSION = 'apps/v1';
 /** replica_set.go statusUpdateRetries. */
 const STATUS_UPDATE_RETRIES = 1;
+/** What an unlabelled pod compares as, shared: updatePod runs at every pod event, most pods have no labels. */
+const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
 
 type Status = NonNullable<ReplicaSet['status']>;
 
@@ -75,7 +77,7 @@ export class ReplicaSetController extends ControllerBase {
 
   private updatePod(old: Pod, pod: Pod): void {
     if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
-    const labelChanged = !jsonEqual(old.metadata.labels ?? {}, pod.metadata.labels ?? {});
+    const labelChanged = !jsonEqual(old.metadata.labels ?? NO_LABELS, pod.metadata.labels ?? NO_LABELS);
     if (pod.metadata.deletionTimestamp) {
       // A pod being deleted is as good as gone: its deletion is what expectations wait for.
       if (!old.metadata.deletionTimestamp) this.deletePod(pod);

@@ -1,9 +1,18 @@
-import type { Pod } from '../../apiserver/types';
+import type { Container, Pod } from '../../apiserver/types';
 import type { Scheduler } from '../../clock';
 import type { Timeline } from '../../timeline/timeline';
 import { probeSpec, ProbeWorker, type ProbeResult, type ProbeType, type WorkerHost } from './worker';
 
 export const MANAGER_SOURCE = 'pkg/kubelet/prober/prober_manager.go';
+
+/** A container's probes in the order newWorker is called for them, and the field each is in. */
+const PROBE_FIELDS = [
+  ['startup', 'startupProbe'],
+  ['readiness', 'readinessProbe'],
+  ['liveness', 'livenessProbe'],
+] as const;
+/** What a pod without (init) containers walks: shared, so that nothing is allocated for it. */
+const NO_CONTAINERS: readonly Container[] = [];
 
 /**
  * N11 — the kubelet's probe manager (prober_manager.go): AddPod starts one worker per probe of
@@ -27,19 +36,25 @@ export class ProberManager {
   addPod(pod: Pod): void {
     const uid = pod.metadata.uid!;
     if (this.workers.has(uid)) return;
-    const containers = [...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...(pod.spec?.containers ?? [])];
     const list: ProbeWorker[] = [];
-    for (const c of containers) {
-      for (const [type, probe] of [['startup', c.startupProbe], ['readiness', c.readinessProbe], ['liveness', c.livenessProbe]] as const) {
-        if (!probe) continue;
-        // The results' initial values (newWorker): readiness Failure, liveness and startup Success.
-        this.resultsOf(uid).set(`${type} ${c.name}`, type === 'readiness' ? 'Failure' : 'Success');
-        list.push(new ProbeWorker(this.scheduler, this.timeline, { ...this.host, setResult: (u, name, t, r) => this.set(u, name, t, r) }, uid, `pods/${pod.metadata.name}`, c.name, type, probeSpec(probe), this.nodeName));
-      }
-    }
+    // Walked in place, without building lists: this runs at every update of every pod, and most have no probe.
+    for (const c of pod.spec?.initContainers ?? NO_CONTAINERS) if (c.restartPolicy === 'Always') this.addWorkers(list, pod, c);
+    for (const c of pod.spec?.containers ?? NO_CONTAINERS) this.addWorkers(list, pod, c);
     if (list.length === 0) return;
     this.workers.set(uid, list);
     for (const w of list) w.start();
+  }
+
+  /** The container's workers (startup, readiness, liveness: the order newWorker is called in) into `list`. */
+  private addWorkers(list: ProbeWorker[], pod: Pod, c: Container): void {
+    const uid = pod.metadata.uid!;
+    for (const [type, field] of PROBE_FIELDS) {
+      const probe = c[field];
+      if (!probe) continue;
+      // The results' initial values (newWorker): readiness Failure, liveness and startup Success.
+      this.resultsOf(uid).set(`${type} ${c.name}`, type === 'readiness' ? 'Failure' : 'Success');
+      list.push(new ProbeWorker(this.scheduler, this.timeline, { ...this.host, setResult: (u, name, t, r) => this.set(u, name, t, r) }, uid, `pods/${pod.metadata.name}`, c.name, type, probeSpec(probe), this.nodeName));
+    }
   }
 
   /** StopLivenessAndStartup: at the start of SyncTerminatingPod, so no probe restarts what is being killed (readiness goes on). */
