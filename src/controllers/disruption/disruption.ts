@@ -91,7 +91,7 @@ export class DisruptionController {
     this.pods.addEventHandler((_key, old, pod) => {
       const current = pod ?? old!;
       // Most pods have no budget and no DisruptionTarget condition: nothing to look up for them.
-      if (this.pdbs.size === 0 && !current.status?.conditions?.some((c) => c.type === 'DisruptionTarget')) return;
+      if (this.pdbs.size === 0 && !hasDisruptionTarget(current)) return;
       const pdb = this.getPdbForPod(current);
       if (pdb) this.queue.add(keyOf(pdb));
       if (pod) this.enqueueStaleCondition(pod);
@@ -354,6 +354,14 @@ const UNSCALED_KINDS: Readonly<Record<string, string>> = {
   'DaemonSet.apps': 'daemonsets.apps',
   'Lease.coordination.k8s.io': 'leases.coordination.k8s.io',
 };
+
+/** Whether the pod carries a DisruptionTarget condition (an indexed loop: it runs for every pod event). */
+function hasDisruptionTarget(pod: Pod): boolean {
+  const conditions = pod.status?.conditions;
+  if (!conditions) return false;
+  for (let i = 0; i < conditions.length; i++) if (conditions[i].type === 'DisruptionTarget') return true;
+  return false;
+}
 
 /** countHealthyPods: ready pods that are neither deleting nor approved for eviction within the last two minutes. */
 export function countHealthyPods(pods: readonly Pod[], disruptedPods: Readonly<Record<string, string>>, now: number): number {
