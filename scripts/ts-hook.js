@@ -3,9 +3,11 @@
  * check: that is `npm run typecheck`). Use it as `node --require ./scripts/ts-hook.js file.ts`, in
  * cucumber's `requireModule`, or `require()` it; its path is `require('./scripts/ts-hook').path`.
  *
- * Each file is compiled with an inline source map, and Node's own source-map support is switched
- * on so stack traces (and cucumber's step-definition locations, which the step catalogue reads)
- * point at the TypeScript lines. The output is kept in node_modules/.cache/terminating-ts, named
+ * Each file is compiled with a source map kept beside its output (a `.map` file the code names,
+ * not an inline one: the code V8 keeps for every module is then not twice its size — 4 MB less
+ * for the 10 000-pod bench), and Node's own source-map support is switched on so stack traces
+ * (and cucumber's step-definition locations, which the step catalogue reads) point at the
+ * TypeScript lines. The output is kept in node_modules/.cache/terminating-ts, named
  * by a hash of the swc version, the options, the file's path and its text, so a file is compiled
  * again only when one of them changes (every cucumber run and test process loads ~100 files).
  */
@@ -18,7 +20,7 @@ const path = require('node:path');
 const OPTIONS = {
   jsc: { parser: { syntax: 'typescript' }, target: 'es2022', keepClassNames: true },
   module: { type: 'commonjs' },
-  sourceMaps: 'inline',
+  sourceMaps: true,
   swcrc: false,
   configFile: false,
 };
@@ -39,13 +41,18 @@ function compile(source, filename) {
   try {
     return fs.readFileSync(cached, 'utf8');
   } catch {
-    const { code } = require('@swc/core').transformSync(source, { ...OPTIONS, filename });
+    const { code: compiled, map } = require('@swc/core').transformSync(source, { ...OPTIONS, filename });
+    // Relative to the .ts file, which Node resolves it against (it ignores an absolute file: URL here).
+    const mapURL = path.relative(path.dirname(filename), `${cached}.map`).split(path.sep).map(encodeURIComponent).join('/');
+    const code = `${compiled}\n//# sourceMappingURL=${mapURL}`;
     try {
-      // Written under a unique name, then renamed: processes running side by side never read half a file.
+      // Written under unique names, then renamed (the map first): processes running side by side never read half a file.
       fs.mkdirSync(CACHE, { recursive: true });
-      const partial = `${cached}.${process.pid}`;
-      fs.writeFileSync(partial, code);
-      fs.renameSync(partial, cached);
+      for (const [file, text] of [[`${cached}.map`, map], [cached, code]]) {
+        const partial = `${file}.${process.pid}`;
+        fs.writeFileSync(partial, text);
+        fs.renameSync(partial, file);
+      }
     } catch {
       // A read-only checkout still runs, compiling each time.
     }
