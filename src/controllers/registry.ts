@@ -89,47 +89,27 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
   {
     name: 'job-controller',
     aliases: ['job'],
-    start: (ctx) => {
-      const c = new JobController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.release);
-      c.start();
-      return c;
-    },
+    start: (ctx) => new JobController(ctx).start(),
   },
   {
     name: 'statefulset-controller',
     aliases: ['statefulset'],
-    start: (ctx) => {
-      const c = new StatefulSetController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.release);
-      c.start();
-      return c;
-    },
+    start: (ctx) => new StatefulSetController(ctx).start(),
   },
   {
     name: 'daemonset-controller',
     aliases: ['daemonset'],
-    start: (ctx) => {
-      const c = new DaemonSetsController(ctx.clock, ctx.timeline, ctx.api, ctx.informers);
-      c.start();
-      return c;
-    },
+    start: (ctx) => new DaemonSetsController(ctx).start(),
   },
   {
     name: 'deployment-controller',
     aliases: ['deployment'],
-    start: (ctx) => {
-      const c = new DeploymentController(ctx);
-      c.start();
-      return c;
-    },
+    start: (ctx) => new DeploymentController(ctx).start(),
   },
   {
     name: 'replicaset-controller',
     aliases: ['replicaset'],
-    start: (ctx) => {
-      const c = new ReplicaSetController(ctx);
-      c.start();
-      return c;
-    },
+    start: (ctx) => new ReplicaSetController(ctx).start(),
   },
 ];
 

@@ -1,3 +1,4 @@
+import { ControllerBase } from './controller-base';
 import type { ChangeHandler } from './informer';
 
 /**
@@ -6,7 +7,7 @@ import type { ChangeHandler } from './informer';
  * informer handlers and syncs do nothing. The shared informers cannot drop a handler, so the
  * stopped instance's handlers stay registered and return at once.
  */
-export abstract class StoppableController {
+export abstract class StoppableController extends ControllerBase {
   protected stopped = false;
 
   stop(): void {

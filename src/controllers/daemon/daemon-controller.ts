@@ -1,11 +1,10 @@
-import type { ApiServer, ClientIdentity } from '../../apiserver/apiserver';
+import type { ClientIdentity } from '../../apiserver/apiserver';
 import { fromTime, jsonEqual } from '../../apiserver/object';
 import type { DaemonSet, Node, Pod } from '../../apiserver/types';
-import type { Clock } from '../../clock';
-import type { Timeline } from '../../timeline/timeline';
-import { keyOf, type SharedInformer, type SharedInformerFactory } from '../informer';
+import { keyOf, type SharedInformer } from '../informer';
 import { ControllerExpectations, isPodAvailable, isPodReady, newControllerRef, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../pod-control';
 import { computeHash } from '../statefulset/stateful-set-utils';
+import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';
 import { WorkQueue } from '../workqueue';
 import { addOrUpdateDaemonPodTolerations, getTargetNodeName, nodeNameAffinity, nodeShouldRunDaemonPod } from './daemonset-util';
@@ -38,13 +37,9 @@ export class DaemonSetsController extends StoppableController {
   private readonly podControl: PodControl;
   private readonly failedBackoff = new Map<string, { delayMs: number; at: number }>();
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly timeline: Timeline,
-    private readonly api: ApiServer,
-    informers: SharedInformerFactory,
-  ) {
-    super();
+  constructor(ctx: ControllerContext) {
+    super(ctx);
+    const { clock, api, informers } = ctx;
     this.queue = new WorkQueue(clock, (key) => this.syncDaemonSet(key));
     this.sets = informers.informerFor('daemonsets');
     this.pods = podsByControllerUID(informers);
@@ -53,7 +48,7 @@ export class DaemonSetsController extends StoppableController {
     this.podControl = new PodControl(clock, api, IDENTITY, 'daemonset-controller');
   }
 
-  start(): void {
+  start(): this {
     this.sets.addEventHandler(this.whileRunning((key) => this.queue.add(key)));
     this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
       const ds = resolveControllerRef((pod ?? old)!, 'DaemonSet', this.sets);
@@ -68,6 +63,7 @@ export class DaemonSetsController extends StoppableController {
       if (old && node && jsonEqual(old.metadata.labels, node.metadata.labels) && jsonEqual(old.spec, node.spec)) return;
       for (const ds of this.sets.list()) this.queue.add(keyOf(ds));
     }));
+    return this;
   }
 
   /** syncDaemonSet: manage the pods per node, then updateDaemonSetStatus. */

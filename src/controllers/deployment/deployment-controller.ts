@@ -55,7 +55,7 @@ export class DeploymentController extends ControllerBase {
     this.recorder = new EventRecorder({ component: 'deployment-controller' }, 'deployment', () => clock.now(), (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e));
   }
 
-  start(): void {
+  start(): this {
     this.deployments.addEventHandler((key) => this.queue.add(key));
     this.sets.addEventHandler((_key, old, rs) => this.enqueueOwner((rs ?? old)!));
     // deletePod: a Recreate rollout waits for its old pods to be gone.
@@ -66,6 +66,7 @@ export class DeploymentController extends ControllerBase {
       const rs = this.sets.get(`${old.metadata.namespace}/${ref.name}`);
       if (rs && rs.metadata.uid === ref.uid) this.enqueueOwner(rs);
     });
+    return this;
   }
 
   private enqueueOwner(rs: ReplicaSet): void {

@@ -1,4 +1,4 @@
-import type { ApiServer, ClientIdentity } from '../../apiserver/apiserver';
+import type { ClientIdentity } from '../../apiserver/apiserver';
 import { EventRecorder } from '../../apiserver/event-recorder';
 import { podDisruptionBudgetsFor } from '../../apiserver/eviction';
 import { fromTime, jsonEqual } from '../../apiserver/object';
@@ -6,8 +6,7 @@ import { conditionsAreUpToDate, DISRUPTION_ALLOWED, setStatusCondition, SYNC_FAI
 import { isPodReady, updatePodCondition } from '../../apiserver/pod-util';
 import { labelSelectorAsSelector } from '../../apiserver/selectors';
 import type { Deployment, OwnerReference, Pod, PodDisruptionBudget, ReplicaSet, StatefulSet } from '../../apiserver/types';
-import type { Clock } from '../../clock';
-import type { Timeline } from '../../timeline/timeline';
+import { ControllerBase } from '../controller-base';
 import type { ControllerContext } from '../controller-manager';
 import { keyOf, splitKey, type SharedInformer } from '../informer';
 import { getControllerOf } from '../pod-control';
@@ -55,7 +54,7 @@ export function scaledValue(value: number | string, total: number): number {
  * again when an approved eviction's two minutes run out (the recheck queue), and a pod left with
  * a DisruptionTarget condition but never deleted has it reset to False after two minutes.
  */
-export class DisruptionController {
+export class DisruptionController extends ControllerBase {
   private readonly queue: WorkQueue;
   private readonly recheckQueue: WorkQueue;
   private readonly stalePodDisruptionQueue: WorkQueue;
@@ -65,14 +64,9 @@ export class DisruptionController {
   private readonly deployments: SharedInformer<Deployment>;
   private readonly statefulSets: SharedInformer<StatefulSet>;
   private readonly recorder: EventRecorder;
-  private readonly clock: Clock;
-  private readonly timeline: Timeline;
-  private readonly api: ApiServer;
 
   constructor(ctx: ControllerContext) {
-    this.clock = ctx.clock;
-    this.timeline = ctx.timeline;
-    this.api = ctx.api;
+    super(ctx);
     this.recorder = new EventRecorder({ component: 'controllermanager' }, 'disruption', () => this.clock.now(), (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e));
     this.queue = new WorkQueue(ctx.clock, (key) => this.sync(key));
     // processNextRecheckWorkItem: a key due for a recheck goes to the main queue through its rate limiter.

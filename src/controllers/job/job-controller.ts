@@ -1,13 +1,11 @@
-import type { ApiServer, ClientIdentity } from '../../apiserver/apiserver';
+import type { ClientIdentity } from '../../apiserver/apiserver';
 import { fromTime, toTime } from '../../apiserver/object';
 import type { Job, JobCondition, Pod } from '../../apiserver/types';
 import { JOB_TRACKING_FINALIZER } from '../../apiserver/workload-strategy';
-import type { Clock } from '../../clock';
-import type { Release } from '../../release';
-import type { Timeline } from '../../timeline/timeline';
-import type { SharedInformer, SharedInformerFactory } from '../informer';
+import type { SharedInformer } from '../informer';
 import { keyOf, splitKey } from '../informer';
 import { compareActivePods, ControllerExpectations, getControllerOf, isPodActive, isPodReady, isPodTerminating, labelSelectorAsSelector, newControllerRef, POD_CONTROLLER_UID_INDEX, PodControl, podsByControllerUID, resolveControllerRef } from '../pod-control';
+import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';
 import { DefaultControllerRateLimiter, WorkQueue } from '../workqueue';
 import { getRemainingTime, newBackoffRecord, type BackoffRecord } from './backoff';
@@ -70,14 +68,9 @@ export class JobController extends StoppableController {
   private readonly backoffStore = new Map<string, BackoffRecord>();
   private readonly podControl: PodControl;
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly timeline: Timeline,
-    private readonly api: ApiServer,
-    informers: SharedInformerFactory,
-    private readonly release: Release,
-  ) {
-    super();
+  constructor(ctx: ControllerContext) {
+    super(ctx);
+    const { clock, api, informers } = ctx;
     // DefaultJobApiBackOff 1 s doubling to MaxJobApiBackOff 1 min, per item only.
     const limiter = () => new DefaultControllerRateLimiter(clock, { baseDelayMs: 1000, maxDelayMs: 60_000, qps: Number.MAX_SAFE_INTEGER, burst: Number.MAX_SAFE_INTEGER });
     this.queue = new WorkQueue(clock, (key) => this.syncJob(key), limiter());
@@ -88,7 +81,7 @@ export class JobController extends StoppableController {
     this.pods = podsByControllerUID(informers);
   }
 
-  start(): void {
+  start(): this {
     this.jobs.addEventHandler(this.whileRunning((key, old, job) => {
       if (job) this.queue.add(key); // addJob / updateJob: enqueueSyncJobImmediately
       else if (old) {
@@ -101,6 +94,7 @@ export class JobController extends StoppableController {
       else if (pod && old) this.updatePod(old, pod);
       else if (old) this.deletePod(old, true);
     }));
+    return this;
   }
 
   private resolveControllerRef(pod: Pod): Job | undefined {

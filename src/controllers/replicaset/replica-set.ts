@@ -48,7 +48,7 @@ export class ReplicaSetController extends ControllerBase {
     this.expectations = new UIDTrackingExpectations(() => clock.now());
   }
 
-  start(): void {
+  start(): this {
     this.sets.addEventHandler((key, old, rs) => {
       if (!rs) this.expectations.delete(key);
       if (!old || !rs || old.metadata.resourceVersion !== rs.metadata.resourceVersion) this.queue.add(key);
@@ -58,6 +58,7 @@ export class ReplicaSetController extends ControllerBase {
       else if (old && pod) this.updatePod(old, pod);
       else if (old) this.deletePod(old);
     });
+    return this;
   }
 
   // ---- event handlers (addPod, updatePod, deletePod): they only queue keys and note what was observed ----

@@ -1,10 +1,8 @@
-import type { ApiServer, ClientIdentity } from '../../apiserver/apiserver';
+import type { ClientIdentity } from '../../apiserver/apiserver';
 import type { ControllerRevision, Pod, StatefulSet } from '../../apiserver/types';
-import type { Clock } from '../../clock';
-import type { Release } from '../../release';
-import type { Timeline } from '../../timeline/timeline';
-import { keyOf, type SharedInformer, type SharedInformerFactory } from '../informer';
+import { keyOf, type SharedInformer } from '../informer';
 import { getControllerOf, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../pod-control';
+import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';
 import { WorkQueue } from '../workqueue';
 import {
@@ -49,14 +47,9 @@ export class StatefulSetController extends StoppableController {
   /** The last "waits for" decision per set, so the timeline says it once, not at every sync. */
   private readonly lastWait = new Map<string, string>();
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly timeline: Timeline,
-    private readonly api: ApiServer,
-    informers: SharedInformerFactory,
-    private readonly release: Release,
-  ) {
-    super();
+  constructor(ctx: ControllerContext) {
+    super(ctx);
+    const { clock, api, informers } = ctx;
     this.queue = new WorkQueue(clock, (key) => this.sync(key));
     this.sets = informers.informerFor('statefulsets');
     this.pods = podsByControllerUID(informers);
@@ -68,12 +61,13 @@ export class StatefulSetController extends StoppableController {
     });
   }
 
-  start(): void {
+  start(): this {
     this.sets.addEventHandler(this.whileRunning((key) => this.queue.add(key)));
     this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
       const set = resolveControllerRef((pod ?? old)!, 'StatefulSet', this.sets);
       if (set) this.queue.add(keyOf(set));
     }));
+    return this;
   }
 
   /** sync (stateful_set.go): the set's pods and revisions, then UpdateStatefulSet and its status. */
