@@ -56,7 +56,6 @@ export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): 
   return !!ready.lastTransitionTime && fromTime(ready.lastTransitionTime) + minReadySeconds * 1000 <= now;
 }
 
-export { isPodReady };
 
 /** controller.IsPodActive: not Succeeded, not Failed, not being deleted. */
 export function isPodActive(pod: Pod): boolean {

@@ -11,7 +11,6 @@ export const MAX_ENDPOINTS_PER_SLICE = 100;
 
 export const UTILS_SOURCE = 'staging/src/k8s.io/endpointslice/utils.go';
 
-export { isPodReady };
 
 /**
  * N4 — util/controller_utils.go ShouldPodBeInEndpoints: a pod in a terminal phase, or one

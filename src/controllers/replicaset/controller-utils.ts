@@ -1,6 +1,7 @@
 import { fromTime } from '../../apiserver/object';
 import type { Pod } from '../../apiserver/types';
-import { isPodActive, isPodReady } from '../pod-control';
+import { isPodActive } from '../pod-control';
+import { isPodReady } from '../../apiserver/pod-util';
 
 /**
  * The parts of pkg/controller/controller_utils.go the ReplicaSet (and through it the Deployment)

@@ -5,7 +5,8 @@ import type { OwnerReference, Pod, ReplicaSet } from '../../apiserver/types';
 import { ControllerBase } from '../controller-base';
 import type { ControllerContext } from '../controller-manager';
 import { keyOf, type SharedInformer } from '../informer';
-import { getControllerOf, isPodActive, isPodReady, isPodTerminating, labelSelectorAsSelector, newControllerRef, ORPHAN_POD_INDEX_KEY, PodControl, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../pod-control';
+import { getControllerOf, isPodActive, isPodTerminating, labelSelectorAsSelector, newControllerRef, ORPHAN_POD_INDEX_KEY, PodControl, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../pod-control';
+import { isPodReady } from '../../apiserver/pod-util';
 import { WorkQueue } from '../workqueue';
 import { BURST_REPLICAS, getPodsToDelete, isPodAvailable, rankReason, slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE, UIDTrackingExpectations } from './controller-utils';
 

@@ -1,6 +1,7 @@
 import type { ControllerRevision, Pod, StatefulSet } from '../../apiserver/types';
 import type { Release } from '../../release';
-import { isPodAvailable, isPodReady, newControllerRef } from '../pod-control';
+import { isPodAvailable, newControllerRef } from '../pod-control';
+import { isPodReady } from '../../apiserver/pod-util';
 
 export const SOURCE = 'pkg/controller/statefulset/stateful_set_utils.go';
 
