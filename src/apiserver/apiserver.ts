@@ -38,11 +38,16 @@ import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeRe
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
+import { customResourceDefinitionStrategies, setCustomResourceDefinitionDefaults } from './apiextensions/crd-strategy';
+import { CustomResourceServing, type CustomResource } from './apiextensions/served-resources';
+import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, setCondition, type CustomResourceDefinition } from './apiextensions/types';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations' | WorkloadResource;
+export type Resource = BuiltinResource | CustomResource;
+/** The resources compiled in; custom resources (`<plural>.<group>`, apiextensions/served-resources.ts) come and go with their CRDs. */
+export type BuiltinResource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations' | 'customresourcedefinitions' | WorkloadResource;
 /** The workload kinds of the job, statefulset and daemon controllers (and the revisions the latter two keep). */
 export type WorkloadResource = 'jobs' | 'statefulsets' | 'daemonsets' | 'controllerrevisions';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration } & WorkloadResourceType;
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration; customresourcedefinitions: CustomResourceDefinition } & WorkloadResourceType & { [K in CustomResource]: KubeObject };
 export type WorkloadResourceType = { jobs: Job; statefulsets: StatefulSet; daemonsets: DaemonSet; controllerrevisions: ControllerRevision };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
@@ -123,6 +128,7 @@ const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
 function schemeDefaults(resource: Resource, obj: KubeObject): void {
   if (resource === 'pods') setPodDefaults(obj as Pod);
   else if (resource === 'namespaces') defaultNameLabel(obj as Namespace);
+  else if (resource === 'customresourcedefinitions') setCustomResourceDefinitionDefaults(obj as CustomResourceDefinition);
 }
 
 /** The components that run inside kube-controller-manager (its User-Agent names the manager). */
@@ -149,6 +155,13 @@ const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status
  */
 const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces', 'secrets', 'configmaps', 'serviceaccounts']);
 const REGISTRY = '/registry/';
+const APIEXTENSIONS_GROUP = 'apiextensions.k8s.io';
+const CRD_PREFIX = '/registry/apiextensions.k8s.io/customresourcedefinitions/';
+
+/** Whether a resource name is a custom resource's (`<plural>.<group>`: built-in names have no dot). */
+export function isCustomResource(resource: string): resource is CustomResource {
+  return resource.includes('.');
+}
 
 /**
  * The namespaces kube-apiserver creates at start (pkg/controlplane/controller/systemnamespaces:
@@ -164,7 +177,9 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', '
  */
 export class ApiServer {
   readonly etcd: Etcd;
-  private readonly stores: { [R in Resource]: Store<ResourceType[R]> };
+  private readonly stores: { [R in BuiltinResource]: Store<ResourceType[R]> };
+  /** The custom resources served, one Store per CRD (apiextensions/served-resources.ts). */
+  readonly customResources: CustomResourceServing;
   /** namespaces/finalize (FinalizeREST): only spec.finalizers changes. */
   private readonly finalizeStrategy: Strategy<Namespace>;
   /** The status strategies of the kinds with a status subresource besides pods. */
@@ -203,6 +218,7 @@ export class ApiServer {
     const daemonSets = daemonSetStrategies();
     const replicaSets = replicaSetStrategies();
     const deployments = deploymentStrategies();
+    const crds = customResourceDefinitionStrategies();
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
       replicasets: new Store<ReplicaSet>(this.etcd, clock, replicaSets.main),
@@ -232,8 +248,11 @@ export class ApiServer {
       // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration: cluster-scoped.
       validatingwebhookconfigurations: new Store<ValidatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('ValidatingWebhookConfiguration', 'validatingwebhookconfigurations')),
       mutatingwebhookconfigurations: new Store<MutatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('MutatingWebhookConfiguration', 'mutatingwebhookconfigurations')),
+      // apiextensions-apiserver pkg/registry/customresourcedefinition: cluster-scoped, with status.
+      customresourcedefinitions: new Store<CustomResourceDefinition>(this.etcd, clock, crds.main),
     };
-    this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status } as Partial<Record<Resource, Strategy<never>>>;
+    this.customResources = new CustomResourceServing(this.etcd, clock, options.release);
+    this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status, customresourcedefinitions: crds.status } as Partial<Record<Resource, Strategy<never>>>;
     this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller);
     this.etcd.subscribe((e) => this.dispatch(e));
     if (options.dropCompactedHistory) this.scheduleCompaction();
@@ -262,6 +281,7 @@ export class ApiServer {
         this.requestsDropped += drop;
       }
       for (const store of Object.values(this.stores)) store.forgetAbsentKeys();
+      for (const store of this.customResources.stores()) store.forgetAbsentKeys();
       this.clock.after(interval, tick, { background: true });
     };
     this.clock.after(interval, tick, { background: true });
@@ -270,12 +290,12 @@ export class ApiServer {
   // ---- reads (not recorded on the timeline: they change nothing) ----
 
   get<R extends Resource>(resource: R, namespace: string | undefined, name: string): ApiResponse<ResourceType[R]> {
-    return this.serve(undefined, () => ({ code: 200, object: this.stores[resource].get(namespace, name) }));
+    return this.serve(undefined, () => ({ code: 200, object: this.store(resource).get(namespace, name) }));
   }
 
   list<R extends Resource>(resource: R, namespace: string | undefined, matches: (o: ResourceType[R]) => boolean = () => true): ApiResponse<{ items: ResourceType[R][]; resourceVersion: string }> {
     return this.serve(undefined, () => {
-      const list = this.stores[resource].list(namespace);
+      const list = this.store(resource).list(namespace);
       return { code: 200, object: { items: list.items.filter(matches), resourceVersion: list.resourceVersion } };
     });
   }
@@ -396,7 +416,7 @@ export class ApiServer {
       // create.go records the create's manager on the decoded object — defaulted by the scheme as it
       // was decoded (SetDefaults_*), before admission and the strategy add their parts.
       if (this.options.managedFields) {
-        const strategy = this.stores[resource].strategy;
+        const strategy = this.store(resource).strategy;
         const decoded = { apiVersion: strategy.apiVersion, kind: strategy.kind, ...clone(withNs) };
         decoded.metadata.name = name;
         schemeDefaults(resource, decoded);
@@ -410,7 +430,9 @@ export class ApiServer {
 
   /** Store.Create of a prepared body (create, and an apply that creates). */
   private createObject<R extends Resource>(resource: R, namespace: string | undefined, name: string, withNs: ResourceType[R], dryRun: boolean, admission?: StoreAdmission<ResourceType[R]>): ResourceType[R] {
-    const store = this.stores[resource];
+    const store = this.store(resource);
+    // customresource_handler.go serveResource: no new custom resources while their CRD is terminating.
+    if (isCustomResource(resource) && this.customResources.get(resource)?.info.terminating) throw createWhileTerminating(resource);
     // plugin/pkg/admission/namespace/lifecycle: once the namespaces exist as objects, a namespaced
     // object can only be created in one of them.
     if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
@@ -429,7 +451,7 @@ export class ApiServer {
     }
     this.createCounter += 1;
     const uid = deterministicUid(resource, namespace, name, this.createCounter);
-    return this.stores[resource].create(withNs, { dryRun, uid, admission });
+    return this.store(resource).create(withNs, { dryRun, uid, admission });
   }
 
   /** handlers/update.go UpdateResource → Store.Update (PUT of a whole object, optionally the status subresource). */
@@ -440,7 +462,7 @@ export class ApiServer {
       const preconditions = obj.metadata.uid ? { uid: obj.metadata.uid } : undefined;
       const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
       const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
-      const r = this.stores[resource].update(namespace, name, (existing) => track(existing, clone(obj)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions, admission });
+      const r = this.store(resource).update(namespace, name, (existing) => track(existing, clone(obj)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions, admission });
       return { code: 200, object: r.object };
     });
   }
@@ -452,7 +474,7 @@ export class ApiServer {
       // patch.go: a PATCH is admitted as an UPDATE, with its options as UpdateOptions (patchToUpdateOptions).
       const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
       const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
-      const r = this.stores[resource].update(namespace, name, (existing) => track(existing, applyPatchBody(existing, type, body)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission });
+      const r = this.store(resource).update(namespace, name, (existing) => track(existing, applyPatchBody(existing, type, body)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission });
       return { code: 200, object: r.object };
     });
   }
@@ -477,7 +499,7 @@ export class ApiServer {
       const info = this.managerOf(client, resource, opts.subresource, 'Apply', opts.fieldManager);
       const reset = resetFields(resource, opts.subresource);
       const now = toTime(this.clock.now());
-      const store = this.stores[resource];
+      const store = this.store(resource);
       if (!opts.subresource && !store.exists(namespace, name)) {
         const created = this.untracked(this.fields().apply(undefined, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
         // An apply that creates is admitted as a CREATE (patch.go applyPatcher's create path).
@@ -500,7 +522,7 @@ export class ApiServer {
 
   /** GET …/scale (ScaleREST.Get): the object's autoscaling/v1 Scale. */
   getScale(resource: ScalableResource, namespace: string | undefined, name: string): ApiResponse<Scale> {
-    return this.serve(undefined, () => ({ code: 200, object: scaleOf(this.stores[resource].get(namespace, name)) }));
+    return this.serve(undefined, () => ({ code: 200, object: scaleOf(this.store(resource).get(namespace, name)) }));
   }
 
   /**
@@ -511,7 +533,7 @@ export class ApiServer {
   scale(client: ClientIdentity, resource: ScalableResource, namespace: string | undefined, name: string, change: { patch: PatchType; body: unknown } | { scale: Scale }, opts: { dryRun?: boolean } = {}): ApiResponse<Scale> {
     const verb = 'patch' in change ? 'PATCH' : 'UPDATE';
     return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, `pkg/registry/apps/${resource.slice(0, -1)}/storage/storage.go ScaleREST.Update`, () => {
-      const store = this.stores[resource] as Store<Deployment | ReplicaSet | StatefulSet>;
+      const store = this.store(resource) as Store<Deployment | ReplicaSet | StatefulSet>;
       const r = store.update(namespace, name, (existing) => {
         const next = 'patch' in change ? (applyPatchBody(scaleOf(existing), change.patch, change.body) as Scale) : change.scale;
         return applyScale(existing, next, resource);
@@ -565,7 +587,7 @@ export class ApiServer {
    */
   private managerOf(client: ClientIdentity, resource: Resource, subresource: string | undefined, operation: 'Apply' | 'Update', fieldManager: string | undefined): ManagerInfo {
     const manager = fieldManager ?? (CONTROLLER_MANAGER_COMPONENTS.has(client.component) ? 'kube-controller-manager' : client.name.split('/')[0]);
-    return { manager, operation, apiVersion: this.stores[resource].strategy.apiVersion, ...(subresource ? { subresource } : {}) };
+    return { manager, operation, apiVersion: this.store(resource).strategy.apiVersion, ...(subresource ? { subresource } : {}) };
   }
 
   /**
@@ -580,17 +602,20 @@ export class ApiServer {
       const errs = validateDeleteOptions(options);
       if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
       if (resource === 'namespaces') return { code: 200, object: this.deleteNamespace(name, options) as DeleteResponseBody<R> };
+      if (resource === 'customresourcedefinitions') return { code: 200, object: this.deleteCustomResourceDefinition(client, name, options) as DeleteResponseBody<R> };
       const admission = this.deleteAdmission<R>(client, resource, namespace, name, options);
-      const { object, wasDeleted } = this.stores[resource].delete(namespace, name, options, admission);
+      const { object, wasDeleted } = this.store(resource).delete(namespace, name, options, admission);
       return { code: !wasDeleted && options.orphanDependents === false ? 202 : 200, object: object as DeleteResponseBody<R> };
     });
   }
 
   /** handlers/delete.go DeleteCollection → Store.DeleteCollection (R61); answers with the items as listed. */
-  deleteCollection<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, options: DeleteOptions, matches: (o: ResourceType[R]) => boolean = () => true): ApiResponse<ResourceType[R][]> {
+  deleteCollection<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, options: DeleteOptions, matches: (o: ResourceType[R]) => boolean = () => true, opts: { admission?: boolean } = {}): ApiResponse<ResourceType[R][]> {
+    // `admission: false`: the apiserver's own callers on its storage (the CRDFinalizer's rest.ValidateAllObjectFunc).
+    const admission = opts.admission === false ? () => undefined : (name: string) => this.deleteAdmission<R>(client, resource, namespace, name, options);
     return this.mutate(client, 'DELETECOLLECTION', resource, namespace, '', `DELETECOLLECTION ${resource}${describeDeleteOptions(options)}`, `${HANDLERS}/delete.go DeleteCollection → ${STORE_SOURCE} Store.DeleteCollection`, () => ({
       code: 200,
-      object: this.stores[resource].deleteCollection(namespace, options, matches, (name) => this.deleteAdmission<R>(client, resource, namespace, name, options)),
+      object: this.store(resource).deleteCollection(namespace, options, matches, admission),
     }));
   }
 
@@ -722,7 +747,7 @@ export class ApiServer {
   }
 
   keyFor(resource: Resource, namespace: string | undefined, name: string): string {
-    return this.stores[resource].key(namespace, name);
+    return this.store(resource).key(namespace, name);
   }
 
   /** etcd compaction model: every interval the apiserver compacts to the revision it saw one interval earlier. */
@@ -735,7 +760,7 @@ export class ApiServer {
   }
 
   private prefixOf(resource: Resource, namespace: string | undefined): string {
-    const s = this.stores[resource].strategy;
+    const s = this.store(resource).strategy;
     return s.namespaced && namespace ? `/registry/${s.etcdPrefix}/${namespace}/` : `/registry/${s.etcdPrefix}/`;
   }
 
@@ -769,7 +794,7 @@ export class ApiServer {
   private admitNamespaceLifecycle(resource: Resource, namespace: string | undefined, name: string): void {
     if (namespace === undefined || !this.stores.namespaces.exists(undefined, namespace)) return;
     const ns = this.stores.namespaces.get(undefined, namespace);
-    if (isTerminating(ns)) throw namespaceTerminatingError(qualifiedResource(this.stores[resource].strategy), name, namespace);
+    if (isTerminating(ns)) throw namespaceTerminatingError(qualifiedResource(this.store(resource).strategy), name, namespace);
   }
 
   /**
@@ -791,9 +816,50 @@ export class ApiServer {
     return store.delete(undefined, name, { ...options, preconditions: { ...options.preconditions, uid: ns.metadata.uid } }).object;
   }
 
+  /**
+   * customresourcedefinition/etcd.go REST.Delete: the CRD read, its uid a precondition (a
+   * different one given is a Conflict); the first DELETE, after validating admission, stamps the
+   * deletionTimestamp, adds the customresourcecleanup finalizer and the Terminating condition
+   * (InstanceDeletionPending) in one update, and answers with the CRD; later ones go to
+   * Store.Delete, where the finalizer holds it until the CRDFinalizer is done.
+   */
+  private deleteCustomResourceDefinition(client: ClientIdentity, name: string, options: DeleteOptions): CustomResourceDefinition | Status {
+    const store = this.stores.customresourcedefinitions;
+    const crd = store.get(undefined, name);
+    const uid = options.preconditions?.uid;
+    if (uid !== undefined && uid !== crd.metadata.uid) throw conflict('customresourcedefinitions.apiextensions.k8s.io', name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${crd.metadata.uid}`);
+    const rv = options.preconditions?.resourceVersion;
+    if (rv !== undefined && rv !== crd.metadata.resourceVersion) throw conflict('customresourcedefinitions.apiextensions.k8s.io', name, `Precondition failed: ResourceVersion in precondition: ${rv}, ResourceVersion in object meta: ${crd.metadata.resourceVersion}`);
+    const admission = this.deleteAdmission<'customresourcedefinitions'>(client, 'customresourcedefinitions', undefined, name, options);
+    if (crd.metadata.deletionTimestamp !== undefined) return store.delete(undefined, name, { ...options, preconditions: { ...options.preconditions, uid: crd.metadata.uid } }, admission).object;
+    const dryRun = (options.dryRun ?? []).length > 0;
+    return store.guaranteedUpdateRaw(undefined, name, { uid: crd.metadata.uid, ...(rv !== undefined ? { resourceVersion: rv } : {}) }, dryRun, (existing) => {
+      admission?.validate(undefined, existing);
+      const now = this.clock.now();
+      existing.metadata.deletionTimestamp ??= toTime(now);
+      const finalizers = existing.metadata.finalizers ?? [];
+      if (!finalizers.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) existing.metadata.finalizers = [...finalizers, CUSTOM_RESOURCE_CLEANUP_FINALIZER];
+      setCondition(existing, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' }, toTime(now));
+      return existing;
+    });
+  }
+
   /** The namespaced resources this apiserver stores, with their API version (the namespace controller's discovery). */
   namespacedResources(): { resource: Resource; apiVersion: string }[] {
-    return (Object.keys(this.stores) as Resource[]).filter((r) => this.stores[r].strategy.namespaced).map((resource) => ({ resource, apiVersion: this.stores[resource].strategy.apiVersion }));
+    const custom = this.customResources.list().map((c) => c.resource);
+    return [...(Object.keys(this.stores) as Resource[]), ...custom].filter((r) => this.store(r).strategy.namespaced).map((resource) => ({ resource, apiVersion: this.store(resource).strategy.apiVersion }));
+  }
+
+  /**
+   * The Store of a resource: a built-in one, or that of a custom resource whose CRD is served
+   * (a custom resource not or no longer served is the 404 of a path nothing serves).
+   */
+  private store<R extends Resource>(resource: R): Store<ResourceType[R]> {
+    const builtin = (this.stores as Record<string, Store<KubeObject>>)[resource];
+    if (builtin !== undefined) return builtin as Store<ResourceType[R]>;
+    const custom = this.customResources.get(resource);
+    if (custom === undefined) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotFound', code: 404, message: 'the server could not find the requested resource', details: {} });
+    return custom.store as unknown as Store<ResourceType[R]>;
   }
 
   private strategyFor(resource: Resource, subresource: 'status' | 'finalize' | undefined): Strategy<never> | undefined {
@@ -802,6 +868,11 @@ export class ApiServer {
       return this.finalizeStrategy as unknown as Strategy<never>;
     }
     if (subresource !== 'status') return undefined;
+    if (isCustomResource(resource)) {
+      const status = this.customResources.get(resource)?.status;
+      if (!status) throw notFound(resource, 'status');
+      return status as unknown as Strategy<never>;
+    }
     return (resource === 'pods' ? podStatusStrategy : this.statusStrategies[resource]) as Strategy<never> | undefined;
   }
 
@@ -880,7 +951,7 @@ export class ApiServer {
   }
 
   private admissionInfo(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>) {
-    const s = this.stores[request.resource as Resource].strategy;
+    const s = this.store(request.resource as Resource).strategy;
     const [group, version] = s.apiVersion.includes('/') ? s.apiVersion.split('/') : ['', s.apiVersion];
     const attributes: AdmissionAttributes = { ...request, group, version, kind: s.kind, namespaced: s.namespaced, namespace: s.namespaced ? request.namespace : undefined };
     return { attributes, username: client.name, options, requestId: this.requestCount };
@@ -918,6 +989,8 @@ export class ApiServer {
     const resource = resourceOf(e.key);
     if (resource === 'validatingwebhookconfigurations') this.configuredWebhooks.validating = undefined;
     else if (resource === 'mutatingwebhookconfigurations') this.configuredWebhooks.mutating = undefined;
+    // The crdHandler's storage follows every CRD write before any watcher hears of it.
+    else if (resource === APIEXTENSIONS_GROUP && e.key.startsWith(CRD_PREFIX)) this.customResources.changed(e.key.slice(CRD_PREFIX.length), e.type === 'DELETE' ? undefined : (e.value as unknown as CustomResourceDefinition));
     if (!QUIET_RESOURCES.has(resource as Resource)) {
       this.timeline.recordRevision('watch', e.revision, this.watchLane, 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform');
     }
@@ -934,6 +1007,12 @@ export class ApiServer {
     },
     patch: () => undefined,
   };
+}
+
+/** The 405 MethodNotSupported of a create while the CRD is terminating, with the crdHandler's message. */
+function createWhileTerminating(resource: CustomResource): StatusError {
+  const dot = resource.indexOf('.');
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'MethodNotAllowed', code: 405, message: 'create not allowed while custom resource definition is terminating', details: { group: resource.slice(dot + 1), kind: resource.slice(0, dot) } });
 }
 
 /** metav1.UpdateOptions as a webhook receives them (a PATCH's PatchOptions become these too). */
@@ -1011,9 +1090,18 @@ function bucketOf(prefix: string): string {
   return prefix.startsWith(REGISTRY) && prefix.indexOf('/', REGISTRY.length) > 0 ? resourceOf(prefix) : '';
 }
 
-/** The resource a key belongs to: nodes are stored as minions, services and endpoints under services/specs and services/endpoints. */
+/**
+ * The resource a key belongs to: nodes are stored as minions, services and endpoints under
+ * services/specs and services/endpoints; a segment with a dot is a group, followed by the plural
+ * (CRDs under apiextensions.k8s.io/customresourcedefinitions, custom resources under <group>/<plural>).
+ */
 function pluralOf(key: string): string {
   const resource = resourceOf(key);
+  if (resource.includes('.')) {
+    const start = REGISTRY.length + resource.length + 1;
+    const plural = key.slice(start, key.indexOf('/', start));
+    return resource === APIEXTENSIONS_GROUP ? plural : `${plural}.${resource}`;
+  }
   if (resource === 'minions') return 'nodes';
   if (resource === 'services') return key.startsWith('/registry/services/endpoints/') ? 'endpoints' : 'services';
   return resource;
