@@ -77,13 +77,13 @@ export class CRDFinalizer {
     const deadline = this.polling.get(key)!;
     if (left === 0) {
       this.polling.delete(key);
-      this.finish(this.crds.get(key) ?? crd, { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' });
+      this.finish(newer(this.crds.get(key), crd), { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' });
       return;
     }
     if (this.clock.now() + INSTANCE_POLL_INTERVAL_MS > deadline) {
       this.polling.delete(key);
       this.timeline.record('apiserver', `CRDFinalizer ${key}: ${left} instance${left === 1 ? '' : 's'} remaining after ${INSTANCE_POLL_TIMEOUT_MS / 1000}s; retried with back-off`, `${FINALIZER_SOURCE} deleteInstances`, { actor: this.identity.name });
-      this.updateStatus(this.crds.get(key) ?? crd, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionCheck', message: 'could not confirm zero CustomResources remaining: context deadline exceeded' });
+      this.updateStatus(newer(this.crds.get(key), crd), { type: 'Terminating', status: 'True', reason: 'InstanceDeletionCheck', message: 'could not confirm zero CustomResources remaining: context deadline exceeded' });
       this.queue.addRateLimited(key);
       return;
     }
@@ -108,6 +108,11 @@ export class CRDFinalizer {
     const r = this.api.update(this.identity, 'customresourcedefinitions', undefined, next, { subresource: 'status' });
     return r.ok ? { ok: true, crd: r.object } : { ok: false, code: r.code, message: r.status.message };
   }
+}
+
+/** The fresher of the lister's copy and the one the last UpdateStatus answered (the watch may not have brought it yet). */
+function newer(listed: CustomResourceDefinition | undefined, written: CustomResourceDefinition): CustomResourceDefinition {
+  return listed && Number(listed.metadata.resourceVersion) > Number(written.metadata.resourceVersion) ? listed : written;
 }
 
 function withoutTerminating(crd: CustomResourceDefinition): unknown {
