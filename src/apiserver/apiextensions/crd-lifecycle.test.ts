@@ -18,7 +18,7 @@ const conditions = (c: Cluster) => Object.fromEntries((crd(c)?.status?.condition
 const db = (name: string, extra: Partial<KubeObject['metadata']> = {}): KubeObject => ({ apiVersion: 'example.com/v1', kind: 'Database', metadata: { name, ...extra }, spec: { engine: 'postgres' } } as KubeObject);
 
 describe('CustomResourceDefinitions (apiextensions-apiserver)', () => {
-  it('a new CRD gets its names accepted and is Established; its custom resources are then served', () => {
+  it('A2 A3 A4 a new CRD gets its names accepted and is Established; its custom resources are then served', () => {
     const c = cluster();
     expect(c.apiserver.create(USER, 'databases.example.com', 'default', db('a')).code).to.equal(404);
     const r = c.apiserver.create(USER, 'customresourcedefinitions', undefined, databaseCRD());
@@ -34,7 +34,7 @@ describe('CustomResourceDefinitions (apiextensions-apiserver)', () => {
     expect(c.apiserver.keyFor('databases.example.com', 'default', 'a')).to.equal('/registry/example.com/databases/default/a');
   });
 
-  it('a CRD whose name is not <plural>.<group>, or with two storage versions, is invalid', () => {
+  it('A1 a CRD whose name is not <plural>.<group>, or with two storage versions, is invalid', () => {
     const c = cluster();
     const bad = databaseCRD();
     bad.metadata.name = 'dbs.example.com';
@@ -48,7 +48,7 @@ describe('CustomResourceDefinitions (apiextensions-apiserver)', () => {
     );
   });
 
-  it('a second CRD of the group asking for a kind in use is not accepted (KindConflict) and not served', () => {
+  it('A2 a second CRD of the group asking for names in use is not accepted (the last conflict found is the reason) and not served', () => {
     const c = cluster();
     c.apiserver.create(USER, 'customresourcedefinitions', undefined, databaseCRD());
     c.flush();
@@ -61,7 +61,7 @@ describe('CustomResourceDefinitions (apiextensions-apiserver)', () => {
     expect(c.apiserver.create(USER, 'dbs.example.com', 'default', db('x')).code).to.equal(404);
   });
 
-  it('deleting a CRD deletes its custom resources (InstanceDeletionInProgress), is held by their finalizers, then goes', () => {
+  it('A5 deleting a CRD deletes its custom resources (InstanceDeletionInProgress), is held by their finalizers, then goes', () => {
     const c = cluster();
     c.apiserver.create(USER, 'customresourcedefinitions', undefined, databaseCRD());
     c.flush();
