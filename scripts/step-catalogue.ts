@@ -117,6 +117,10 @@ export const CONTRACT: readonly ContractPhrase[] = [
   given('a job {string} with:', 'doc string'),
   given('a daemonset {string}'),
   when('statefulset {string} is scaled to {int}'),
+  // Custom resources (issue 22).
+  given('the custom resource definition in {string}'),
+  given('the custom resource definition with:', 'doc string'),
+  given('a {word} {string} with:', 'doc string'),
 ];
 
 /** What a parameter looks like in a scenario: used to write each contract phrase as a scenario would. */
