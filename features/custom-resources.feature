@@ -64,3 +64,40 @@ Feature: Custom resources: finalizers, the pods they own, and deleting their def
     And 10s pass
     Then the database "orders" is gone
     And the custom resource definition "databases.example.com" is gone
+
+  Scenario: A cluster-scoped custom resource deleted in the background: the garbage collector deletes the pod it owns
+    Given the custom resource definition with:
+      """
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata:
+        name: backups.example.com
+      spec:
+        group: example.com
+        scope: Cluster
+        names:
+          plural: backups
+          kind: Backup
+        versions:
+          - name: v1alpha1
+            served: true
+            storage: true
+            schema:
+              openAPIV3Schema:
+                type: object
+                x-kubernetes-preserve-unknown-fields: true
+      """
+    And a backup "nightly" with:
+      """
+      spec:
+        schedule: "0 3 * * *"
+      """
+    And a pod "nightly-job" running on node "node-1"
+    And the backup "nightly" owns pod "nightly-job"
+    When the user deletes the backup "nightly" with propagation Background
+    Then these events happen in order:
+      | at   | component | event                                                               |
+      | T+0s | apiserver | DELETE backups.example.com/nightly propagationPolicy=Background     |
+      | T+0s | gc        | delete pods/nightly-job: its owner backups/nightly is gone          |
+      | T+0s | runtime   | SIGTERM app                                                         |
+    And the backup "nightly" is gone

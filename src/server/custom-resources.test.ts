@@ -1,0 +1,65 @@
+import { after, before, describe, it } from 'node:test';
+import { expect } from 'chai';
+import { databaseCRD } from '../apiserver/apiextensions/testing';
+import { request, startServer, type TestServer } from './testing';
+
+/**
+ * Custom resources over HTTP (A3, A6), in process: discovery of an Established CRD, its
+ * resources JSON-only, the Table with its printer columns, and its OpenAPI v3 document.
+ */
+let s: TestServer;
+const DB = '/apis/example.com/v1/namespaces/default/databases';
+before(async () => {
+  s = await startServer([]);
+  const crd = await request(s.base, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: databaseCRD() });
+  expect(crd.status, crd.text).to.equal(201);
+  const created = await request(s.base, 'POST', DB, { body: { apiVersion: 'example.com/v1', kind: 'Database', metadata: { name: 'orders' }, spec: { engine: 'postgres', replicas: 2 } } });
+  expect(created.status, created.text).to.equal(201);
+});
+after(() => s.close());
+
+describe('A6 custom resources over HTTP', () => {
+  it('A3 discovery lists an Established CRD: its group after the built-in ones, the resource with its verbs, short names and status subresource', async () => {
+    const groups = await request(s.base, 'GET', '/apis');
+    expect(groups.json.groups.at(-1)).to.deep.equal({ name: 'example.com', versions: [{ groupVersion: 'example.com/v1', version: 'v1' }], preferredVersion: { groupVersion: 'example.com/v1', version: 'v1' } });
+    const list = await request(s.base, 'GET', '/apis/example.com/v1');
+    expect(list.json.resources).to.deep.equal([
+      { name: 'databases', singularName: 'database', namespaced: true, kind: 'Database', verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'], shortNames: ['db'] },
+      { name: 'databases/status', singularName: '', namespaced: true, kind: 'Database', verbs: ['get', 'patch', 'update'] },
+    ]);
+    const aggregated = await request(s.base, 'GET', '/apis', { headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
+    const group = aggregated.json.items.find((g: { metadata: { name: string } }) => g.metadata.name === 'example.com');
+    expect(group.versions[0].resources[0]).to.deep.include({ resource: 'databases', scope: 'Namespaced', responseKind: { group: 'example.com', version: 'v1', kind: 'Database' } });
+  });
+
+  it('answers JSON to a client that also accepts protobuf, 406 to one that accepts only protobuf', async () => {
+    const both = await request(s.base, 'GET', `${DB}/orders`, { headers: { Accept: 'application/vnd.kubernetes.protobuf, application/json' } });
+    expect(both.headers['content-type']).to.equal('application/json');
+    const only = await request(s.base, 'GET', `${DB}/orders`, { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
+    expect([only.status, only.json.message]).to.deep.equal([406, 'only the following media types are accepted: application/json, application/yaml']);
+  });
+
+  it('prints the Table with the printer columns, cells read at their JSONPath', async () => {
+    const table = await request(s.base, 'GET', DB, { headers: { Accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' } });
+    expect(table.json.columnDefinitions.map((c: { name: string; type: string }) => `${c.name}:${c.type}`)).to.deep.equal(['Name:string', 'Engine:string']);
+    expect(table.json.rows.map((r: { cells: unknown[] }) => r.cells)).to.deep.equal([['orders', 'postgres']]);
+  });
+
+  it('describes the kind in OpenAPI v3 with the CRD schema, listed in the root document', async () => {
+    const root = await request(s.base, 'GET', '/openapi/v3');
+    expect(root.json.paths['apis/example.com/v1'].serverRelativeURL).to.match(/^\/openapi\/v3\/apis\/example.com\/v1\?hash=/);
+    const doc = await request(s.base, 'GET', '/openapi/v3/apis/example.com/v1');
+    const schema = doc.json.components.schemas['com.example.v1.Database'];
+    expect(schema['x-kubernetes-group-version-kind']).to.deep.equal([{ group: 'example.com', version: 'v1', kind: 'Database' }]);
+    expect(schema.properties.spec.properties.engine).to.deep.equal({ type: 'string' });
+    expect(Object.keys(doc.json.paths)).to.include('/apis/example.com/v1/namespaces/{namespace}/databases/{name}');
+  });
+
+  it('A5 a deleted CRD leaves discovery and its resources are no longer served', async () => {
+    const deleted = await request(s.base, 'DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/databases.example.com');
+    expect(deleted.status, deleted.text).to.equal(200);
+    s.cluster.advance(1000);
+    expect((await request(s.base, 'GET', `${DB}/orders`)).status).to.equal(404);
+    expect((await request(s.base, 'GET', '/apis/example.com/v1')).status).to.equal(404);
+  });
+});
