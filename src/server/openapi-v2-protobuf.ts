@@ -6,11 +6,13 @@ import { parseAccept } from './negotiation';
 
 /**
  * R100 — `/openapi/v2` in protobuf: the Swagger 2.0 document (openapi.ts) as gnostic's
- * `openapi.v2.Document` message, which client-go before v0.27 asks for
- * (`Accept: application/com.github.proto-openapi.spec.v2@v1.0+protobuf`, discovery_client.go
- * OpenAPISchema) and decodes; kubectl 1.26 reads it for `explain`, client-side validation, apply's
- * strategic merge patches and the QueryParamVerifier that decides whether to send
- * `fieldValidation`. kube-openapi's handler turns its JSON document into that message with
+ * `openapi.v2.Document` message, which client-go's OpenAPISchema asks for in every release
+ * (`Accept: application/com.github.proto-openapi.spec.v2@v1.0+protobuf`, discovery_client.go) and
+ * decodes, falling back on a 406 to the pre-1.10 `/swagger-2.0.0.pb-v1`, which no server serves
+ * now. kubectl before 1.27 cannot create or apply without it: it reads it for `explain`,
+ * client-side validation, apply's strategic merge patches and the QueryParamVerifier that decides
+ * whether to send `fieldValidation` (cli-runtime resource/query_param_verifier.go; from 1.27 that
+ * reads `/openapi/v3`). kube-openapi's handler turns its JSON document into that message with
  * gnostic's compiler (openapiv2/document.go ParseDocument → OpenAPIv2.go NewDocument), and this
  * does what that compiler does, message by message, from the descriptors
  * scripts/openapi-v2-descriptors.ts generates from gnostic-models' OpenAPIv2.proto:
