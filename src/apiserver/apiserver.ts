@@ -2,7 +2,7 @@ import type { Clock } from '../clock';
 import type { Component } from '../timeline/event';
 import type { RevisionReader, Timeline } from '../timeline/timeline';
 import { createHash } from 'node:crypto';
-import { badRequest, conflict, invalid, notFound, StatusError, type FieldError } from './errors';
+import { badRequest, conflict, forbidden, invalid, notFound, StatusError, type FieldError } from './errors';
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
 import { budgetStillProcessing, canIgnorePDB, checkEvictionPreconditions, checkPodDisruptionBudgets, EVICTION_CONDITION, EVICTION_SOURCE, evictionDeleteOptions, shouldEnforceResourceVersion, type Eviction } from './eviction';
 import { EventTtl } from './event-ttl';
@@ -423,6 +423,7 @@ export class ApiServer {
         this.fields().update(undefined, decoded, this.managerOf(client, resource, undefined, 'Update', opts.fieldManager), resetFields(resource, undefined), toTime(this.clock.now()));
         withNs.metadata.managedFields = decoded.metadata.managedFields;
       }
+      this.refuseCreateWhileTerminating(resource, name, false);
       const admission = this.admissionFor<R>(client, { operation: 'CREATE', resource, namespace, name, subresource: '', dryRun: !!opts.dryRun }, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', ...(opts.dryRun ? { dryRun: ['All'] } : {}) });
       return { code: 201, object: this.createObject(resource, namespace, name, withNs, !!opts.dryRun, admission) };
     });
@@ -431,8 +432,6 @@ export class ApiServer {
   /** Store.Create of a prepared body (create, and an apply that creates). */
   private createObject<R extends Resource>(resource: R, namespace: string | undefined, name: string, withNs: ResourceType[R], dryRun: boolean, admission?: StoreAdmission<ResourceType[R]>): ResourceType[R] {
     const store = this.store(resource);
-    // customresource_handler.go serveResource: no new custom resources while their CRD is terminating.
-    if (isCustomResource(resource) && this.customResources.get(resource)?.info.terminating) throw createWhileTerminating(resource);
     // plugin/pkg/admission/namespace/lifecycle: once the namespaces exist as objects, a namespaced
     // object can only be created in one of them.
     if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
@@ -501,6 +500,7 @@ export class ApiServer {
       const now = toTime(this.clock.now());
       const store = this.store(resource);
       if (!opts.subresource && !store.exists(namespace, name)) {
+        this.refuseCreateWhileTerminating(resource, name, true);
         const created = this.untracked(this.fields().apply(undefined, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
         // An apply that creates is admitted as a CREATE (patch.go applyPatcher's create path).
         const admission = this.admissionFor<R>(client, { operation: 'CREATE', resource, namespace, name, subresource: '', dryRun: !!opts.dryRun }, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', ...(opts.dryRun ? { dryRun: ['All'] } : {}) });
@@ -814,6 +814,19 @@ export class ApiServer {
     }
     if ((ns.spec?.finalizers ?? []).length > 0) return ns;
     return store.delete(undefined, name, { ...options, preconditions: { ...options.preconditions, uid: ns.metadata.uid } }).object;
+  }
+
+  /**
+   * A5 — no new custom resources while their CRD is terminating. Up to v1.33 the crdHandler
+   * refuses a POST with 405 ("create not allowed while custom resource definition is
+   * terminating") and lets a server-side apply create one; from v1.34 (kubernetes#132467) a
+   * create admission wrapper (forbidCreateAdmission) refuses both with 403 Forbidden.
+   */
+  private refuseCreateWhileTerminating(resource: Resource, name: string, byApply: boolean): void {
+    if (!isCustomResource(resource) || !this.customResources.get(resource)?.info.terminating) return;
+    const cause = 'create not allowed while custom resource definition is terminating';
+    if (this.options.release.atLeast(34)) throw forbidden(resource, name, cause);
+    if (!byApply) throw createWhileTerminating(resource);
   }
 
   /**

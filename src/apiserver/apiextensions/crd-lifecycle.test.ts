@@ -4,9 +4,10 @@ import { Cluster, USER } from '../../cluster';
 import type { KubeObject } from '../object';
 import { databaseCRD } from './testing';
 import type { CustomResourceDefinition } from './types';
+import { Release } from '../../release';
 
-function cluster() {
-  const c = new Cluster();
+function cluster(release?: Release) {
+  const c = new Cluster(release ? { release } : {});
   c.apiserver.ensureSystemNamespaces();
   return c;
 }
@@ -87,5 +88,20 @@ describe('CustomResourceDefinitions (apiextensions-apiserver)', () => {
     c.advance(10_000);
     expect(crd(c)).to.equal(undefined);
     expect(c.apiserver.get('databases.example.com', 'default', 'a').code).to.equal(404);
+  });
+
+  it('A5 while the CRD terminates: up to v1.33 a POST is a 405 but a server-side apply creates; from v1.34 both are 403 (kubernetes#132467)', () => {
+    for (const [minor, post, apply] of [[33, '405 create not allowed while custom resource definition is terminating', '201'], [34, '403 databases.example.com "c" is forbidden: create not allowed while custom resource definition is terminating', '403']] as const) {
+      const c = cluster(Release.parse(`1.${minor}`));
+      c.apiserver.create(USER, 'customresourcedefinitions', undefined, databaseCRD());
+      c.flush();
+      c.apiserver.create(USER, 'databases.example.com', 'default', db('held', { finalizers: ['example.com/cleanup'] }));
+      c.apiserver.delete(USER, 'customresourcedefinitions', undefined, 'databases.example.com');
+      c.flush();
+      const r = c.apiserver.create(USER, 'databases.example.com', 'default', db('c'));
+      expect(r.ok ? '201' : `${r.code} ${r.status.message}`, `v1.${minor} POST`).to.equal(post);
+      const applied = c.apiserver.apply(USER, 'databases.example.com', 'default', 'd', db('d'), { fieldManager: 'kubectl' });
+      expect(String(applied.code), `v1.${minor} apply`).to.equal(apply);
+    }
   });
 });
