@@ -420,7 +420,7 @@ export class ApiServer {
         const decoded = { apiVersion: strategy.apiVersion, kind: strategy.kind, ...clone(withNs) };
         decoded.metadata.name = name;
         schemeDefaults(resource, decoded);
-        this.fields().update(undefined, decoded, this.managerOf(client, resource, undefined, 'Update', opts.fieldManager), resetFields(resource, undefined), toTime(this.clock.now()));
+        this.fields().update(undefined, decoded, this.managerOf(client, resource, undefined, 'Update', opts.fieldManager), this.resetFieldsOf(resource, undefined), toTime(this.clock.now()));
         withNs.metadata.managedFields = decoded.metadata.managedFields;
       }
       this.refuseCreateWhileTerminating(resource, name, false);
@@ -496,7 +496,7 @@ export class ApiServer {
     const text = `PATCH ${path} fieldManager=${opts.fieldManager}${opts.force ? ' force=true' : ''}`;
     return this.mutate(client, 'PATCH', resource, namespace, name, text, `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`, () => {
       const info = this.managerOf(client, resource, opts.subresource, 'Apply', opts.fieldManager);
-      const reset = resetFields(resource, opts.subresource);
+      const reset = this.resetFieldsOf(resource, opts.subresource);
       const now = toTime(this.clock.now());
       const store = this.store(resource);
       if (!opts.subresource && !store.exists(namespace, name)) {
@@ -574,7 +574,7 @@ export class ApiServer {
   private tracker<T>(client: ClientIdentity, resource: Resource, subresource: 'status' | 'finalize' | undefined, fieldManager: string | undefined): (existing: T, next: T) => T {
     if (!this.options.managedFields) return (_existing, next) => next;
     const info = this.managerOf(client, resource, subresource, 'Update', fieldManager);
-    const reset = resetFields(resource, subresource);
+    const reset = this.resetFieldsOf(resource, subresource);
     return (existing, next) => {
       this.fields().update(existing as KubeObject, next as KubeObject, info, reset, toTime(this.clock.now()));
       return next;
@@ -814,6 +814,17 @@ export class ApiServer {
     }
     if ((ns.spec?.finalizers ?? []).length > 0) return ns;
     return store.delete(undefined, name, { ...options, preconditions: { ...options.preconditions, uid: ns.metadata.uid } }).object;
+  }
+
+  /**
+   * GetResetFields of the resource's strategy: a custom resource resets `status` through its main
+   * resource, and `spec` through its status, only when its CRD version has a status subresource
+   * (customresource/strategy.go, status_strategy.go); the built-in kinds as resetFields says.
+   */
+  private resetFieldsOf(resource: Resource, subresource: string | undefined): FieldSet {
+    if (!isCustomResource(resource)) return resetFields(resource, subresource);
+    if (!this.customResources.get(resource)?.status) return new FieldSet();
+    return subresource === 'status' ? FieldSet.of([{ field: 'spec' }]) : FieldSet.of([{ field: 'status' }]);
   }
 
   /**
