@@ -218,7 +218,7 @@ export class ApiServer {
     const daemonSets = daemonSetStrategies();
     const replicaSets = replicaSetStrategies();
     const deployments = deploymentStrategies();
-    const crds = customResourceDefinitionStrategies();
+    const crds = customResourceDefinitionStrategies(options.release);
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
       replicasets: new Store<ReplicaSet>(this.etcd, clock, replicaSets.main),

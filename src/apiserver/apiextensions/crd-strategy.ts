@@ -2,7 +2,8 @@ import type { FieldError } from '../errors';
 import { jsonEqual, toTime } from '../object';
 import type { Strategy } from '../strategy';
 import { validateObjectMetaUpdate, validateQualifiedFinalizers } from '../validation';
-import { validateStructural, type JSONSchemaProps } from './custom-resource-schema';
+import type { Release } from '../../release';
+import { validateCRDSchema, type JSONSchemaProps } from './custom-resource-schema';
 import type { CustomResourceDefinition, CustomResourceDefinitionNames } from './types';
 
 const SOURCE = 'staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go';
@@ -66,7 +67,7 @@ function validateNames(names: CustomResourceDefinitionNames, path: string): Fiel
  * names unique, exactly one storage version; the names required and well formed; printer columns
  * with a name, a type and a JSONPath. Conversion webhooks and CEL rules are not served.
  */
-export function validateCustomResourceDefinition(crd: CustomResourceDefinition): FieldError[] {
+export function validateCustomResourceDefinition(crd: CustomResourceDefinition, release: Release): FieldError[] {
   const errs: FieldError[] = [];
   const spec = crd.spec ?? ({} as CustomResourceDefinition['spec']);
   const names = spec.names ?? ({} as CustomResourceDefinitionNames);
@@ -95,7 +96,7 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition):
     if (e) errs.push({ field: `${path}.name`, type: 'Invalid', value: v.name, detail: e });
     const schema = v.schema?.openAPIV3Schema;
     if (!schema) errs.push({ field: `${path}.schema.openAPIV3Schema`, type: 'Required value', detail: 'schemas are required' });
-    else errs.push(...validateStructural(schema as JSONSchemaProps, `${path}.schema.openAPIV3Schema`));
+    else errs.push(...validateCRDSchema(schema as JSONSchemaProps, `${path}.schema.openAPIV3Schema`, { statusSubresource: v.subresources?.status !== undefined, release }));
     (v.additionalPrinterColumns ?? []).forEach((c, j) => errs.push(...validateColumn(c, `${path}.additionalPrinterColumns[${j}]`)));
   });
   if (!unique) errs.push({ field: 'spec.versions', type: 'Invalid', value: versions, detail: 'must contain unique version names' });
@@ -141,7 +142,7 @@ function recordStoredVersion(crd: CustomResourceDefinition): void {
  * spec, and — ResetObjectMetaForStatus being called with the new metadata twice — takes the
  * metadata as sent: this is how the CRD finalizer's UpdateStatus removes its finalizer.
  */
-export function customResourceDefinitionStrategies(): { main: Strategy<CustomResourceDefinition>; status: Strategy<CustomResourceDefinition> } {
+export function customResourceDefinitionStrategies(release: Release): { main: Strategy<CustomResourceDefinition>; status: Strategy<CustomResourceDefinition> } {
   const base = {
     kind: 'CustomResourceDefinition',
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -149,7 +150,7 @@ export function customResourceDefinitionStrategies(): { main: Strategy<CustomRes
     etcdPrefix: 'apiextensions.k8s.io/customresourcedefinitions',
     namespaced: false,
     allowUnconditionalUpdate: false,
-    validate: validateCustomResourceDefinition,
+    validate: (crd: CustomResourceDefinition) => validateCustomResourceDefinition(crd, release),
   };
   const main: Strategy<CustomResourceDefinition> = {
     ...base,
@@ -168,7 +169,7 @@ export function customResourceDefinitionStrategies(): { main: Strategy<CustomRes
       if (!jsonEqual(next.spec, old.spec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
       recordStoredVersion(next);
     },
-    validateUpdate: (next, old) => [...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers), ...validateCustomResourceDefinition(next)],
+    validateUpdate: (next, old) => [...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers), ...validateCustomResourceDefinition(next, release)],
   };
   const status: Strategy<CustomResourceDefinition> = {
     ...base,

@@ -1,28 +1,35 @@
+import type { Release } from '../../release';
 import type { FieldError } from '../errors';
-import type { KubeObject } from '../object';
 
 /**
  * The one door to the structural-schema algorithms (./schema: the structural check of a CRD's
- * schema, validation of a custom resource against it, defaulting, pruning). Until that library
- * is in, a custom resource is only checked to be a JSON object and its schema is taken as given.
+ * schema, validation of a custom resource against it, pruning and defaulting), in the shape the
+ * CRD and custom resource strategies and the served API call them. Until that library is in, a
+ * custom resource is only checked to be a JSON object, and schemas are taken as given.
  */
 export type JSONSchemaProps = Record<string, unknown>;
 
-/** pkg/apiserver/schema.ValidateStructural (via the CRD's validation): the schema's errors at `path`. */
-export function validateStructural(_schema: JSONSchemaProps, _path: string): FieldError[] {
+/** The CRD validation's structural check of one version's schema at `path` (ValidateStructural and the schema checks). */
+export function validateCRDSchema(_schema: JSONSchemaProps, _path: string, _options: { statusSubresource: boolean; release: Release }): FieldError[] {
   return [];
 }
 
-/** The custom resource's errors against its version's schema (validation.ValidateCustomResource). */
-export function validateCustomResource(obj: KubeObject, _schema: JSONSchemaProps | undefined): FieldError[] {
+/** A custom resource's errors against its version's schema (the customResourceStrategy's Validate). */
+export function validateCustomResource(obj: unknown, _schema: JSONSchemaProps | undefined, _release: Release): FieldError[] {
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return [{ field: '', type: 'Invalid', value: obj, detail: 'must be an object' }];
   return [];
 }
 
-/** structuraldefaulting.Default: fills in the schema's defaults, in place. */
-export function applyDefaults(_obj: unknown, _schema: JSONSchemaProps | undefined): void {}
+/** The same for an update (ValidateUpdate, with ratcheting where the release has it). */
+export function validateCustomResourceUpdate(obj: unknown, _old: unknown, schema: JSONSchemaProps | undefined, release: Release): FieldError[] {
+  return validateCustomResource(obj, schema, release);
+}
 
-/** structuralpruning.Prune: drops the fields the schema does not declare, in place; the paths dropped. */
-export function prune(_obj: unknown, _schema: JSONSchemaProps | undefined, _isResourceRoot: boolean): string[] {
+/**
+ * What decoding does to a custom resource (the crdHandler's schema coercer and defaulter): prunes
+ * the fields its schema does not declare (unless the CRD preserves unknown fields) and applies
+ * its defaults, in place; answers the unknown fields' paths (`spec.foo`) for fieldValidation.
+ */
+export function decodeCustomResource(_obj: Record<string, unknown>, _schema: JSONSchemaProps | undefined, _preserveUnknownFields: boolean): string[] {
   return [];
 }

@@ -1,7 +1,8 @@
 import { jsonEqual, toTime, type KubeObject } from '../object';
 import type { Strategy } from '../strategy';
 import { validateObjectMetaUpdate, validateQualifiedFinalizers } from '../validation';
-import { validateCustomResource, type JSONSchemaProps } from './custom-resource-schema';
+import type { Release } from '../../release';
+import { decodeCustomResource, validateCustomResource, validateCustomResourceUpdate, type JSONSchemaProps } from './custom-resource-schema';
 
 /** What a custom resource's strategy is built from: its CRD's names, scope and storage version. */
 export interface CustomResourceShape {
@@ -12,6 +13,9 @@ export interface CustomResourceShape {
   readonly namespaced: boolean;
   readonly hasStatus: boolean;
   readonly schema?: JSONSchemaProps;
+  /** spec.preserveUnknownFields: nothing is pruned (only CRDs created as v1beta1 have it). */
+  readonly preserveUnknownFields: boolean;
+  readonly release: Release;
 }
 
 /** Everything of the object but its metadata (customresource/strategy.go copyNonMetadata). */
@@ -38,16 +42,19 @@ export function customResourceStrategies(shape: CustomResourceShape): { main: St
     namespaced: shape.namespaced,
     // customResourceStrategy.AllowUnconditionalUpdate: false — a PUT must carry a resourceVersion.
     allowUnconditionalUpdate: false,
-    validate: (obj: KubeObject) => [...validateQualifiedFinalizers(obj.metadata.finalizers ?? []), ...validateCustomResource(obj, shape.schema)],
+    validate: (obj: KubeObject) => [...validateQualifiedFinalizers(obj.metadata.finalizers ?? []), ...validateCustomResource(obj, shape.schema, shape.release)],
   };
   const main: Strategy<KubeObject> = {
     ...base,
     prepareForCreate(obj, now) {
+      // The decoder's pruning and defaulting (its unknown fields were reported by the served API).
+      decodeCustomResource(obj as unknown as Record<string, unknown>, shape.schema, shape.preserveUnknownFields);
       if (shape.hasStatus) delete (obj as KubeObject & { status?: unknown }).status;
       obj.metadata.generation = 1;
       obj.metadata.creationTimestamp = toTime(now);
     },
     prepareForUpdate(next, old) {
+      decodeCustomResource(next as unknown as Record<string, unknown>, shape.schema, shape.preserveUnknownFields);
       const n = next as KubeObject & { status?: unknown };
       const o = old as KubeObject & { status?: unknown };
       if (shape.hasStatus) {
@@ -56,7 +63,7 @@ export function customResourceStrategies(shape: CustomResourceShape): { main: St
       }
       if (!jsonEqual(nonMetadata(next), nonMetadata(old))) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     },
-    validateUpdate: (next, old) => [...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers), ...validateCustomResource(next, shape.schema)],
+    validateUpdate: (next, old) => [...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers), ...validateCustomResourceUpdate(next, old, shape.schema, shape.release)],
   };
   if (!shape.hasStatus) return { main };
   // customresource/status_strategy.go PrepareForUpdate: the object becomes the stored one (its
@@ -65,6 +72,7 @@ export function customResourceStrategies(shape: CustomResourceShape): { main: St
     ...base,
     prepareForCreate: () => undefined,
     prepareForUpdate(next, old) {
+      decodeCustomResource(next as unknown as Record<string, unknown>, shape.schema, shape.preserveUnknownFields);
       const n = next as KubeObject & Record<string, unknown>;
       const sent = n.status;
       const managedFields = next.metadata.managedFields;
@@ -75,7 +83,7 @@ export function customResourceStrategies(shape: CustomResourceShape): { main: St
       if (sent !== undefined) n.status = sent;
       else delete n.status;
     },
-    validateUpdate: (next, old) => [...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers), ...validateCustomResource(next, shape.schema)],
+    validateUpdate: (next, old) => [...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers), ...validateCustomResourceUpdate(next, old, shape.schema, shape.release)],
   };
   return { main, status };
 }

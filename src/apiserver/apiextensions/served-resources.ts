@@ -42,6 +42,8 @@ export interface ServedCustomResource {
   readonly established: boolean;
   /** Terminating=True: no creates, and discovery lists only delete, deletecollection, get, list and watch. */
   readonly terminating: boolean;
+  /** spec.preserveUnknownFields: no pruning. */
+  readonly preserveUnknownFields: boolean;
 }
 
 interface Entry {
@@ -94,6 +96,8 @@ export class CustomResourceServing {
       namespaced: info.namespaced,
       hasStatus: storage?.subresources.status !== undefined,
       schema: storage?.schema,
+      preserveUnknownFields: info.preserveUnknownFields,
+      release: this.release,
     });
     this.entries.set(resource, { info, store: new Store<KubeObject>(this.etcd, this.clock, main, true, this.release), status, built });
     this.version++;
@@ -149,5 +153,6 @@ function servedInfo(crd: CustomResourceDefinition): ServedCustomResource | undef
     storageVersion: storage.name,
     established: isConditionTrue(crd, 'Established'),
     terminating: isConditionTrue(crd, 'Terminating'),
+    preserveUnknownFields: crd.spec.preserveUnknownFields === true,
   };
 }
