@@ -13,7 +13,8 @@ import { serve, type ServedCluster } from './serve';
  * A CustomResourceDefinition's lifecycle with the real kubectl v1.33 against `terminating serve`:
  * `apply -f` of the CRD (its resources are in discovery once it is Established), create, get (the
  * Table with its printer columns), a merge patch and `delete` of a custom resource held by a
- * finalizer until a patch removes it, and `explain` reading the CRD's schema from OpenAPI v3.
+ * finalizer until a patch removes it, a server-side apply and a delete that waits on a watch, and
+ * `explain` reading the CRD's schema from OpenAPI v3.
  */
 let served: ServedCluster;
 let env: NodeJS.ProcessEnv;
@@ -64,6 +65,16 @@ describe('A6 CustomResourceDefinitions with the real kubectl v1.33', () => {
     const released = await run('patch', 'database', 'orders', '--type=merge', '-p', '{"metadata":{"finalizers":null}}');
     expect(released, released.stderr).to.include({ code: 0 });
     expect(served.cluster.apiserver.get('databases.example.com', 'default', 'orders').code).to.equal(404);
+
+    // Server-side apply creates one (its manager recorded), and a delete without a finalizer waits on a watch until it is gone.
+    const reports = join(dir, 'reports.yaml');
+    writeFileSync(reports, 'apiVersion: example.com/v1\nkind: Database\nmetadata:\n  name: reports\nspec:\n  engine: mysql\n');
+    const ssa = await run('apply', '--server-side', '-f', reports);
+    expect(ssa, ssa.stderr).to.include({ code: 0, stdout: 'database.example.com/reports serverside-applied\n' });
+    const stored = served.cluster.apiserver.get('databases.example.com', 'default', 'reports');
+    expect(stored.ok && stored.object.metadata.managedFields?.map((m) => `${m.manager} ${m.operation}`)).to.deep.equal(['kubectl Apply']);
+    const waited = await run('delete', 'db', 'reports');
+    expect(waited, waited.stderr).to.include({ code: 0, stdout: 'database.example.com "reports" deleted\n' });
 
     const explained = await run('explain', 'database.spec');
     expect(explained, explained.stderr).to.include({ code: 0 });
