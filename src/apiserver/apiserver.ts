@@ -40,6 +40,7 @@ import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 import { customResourceDefinitionStrategies, setCustomResourceDefinitionDefaults } from './apiextensions/crd-strategy';
 import { CustomResourceServing, type CustomResource } from './apiextensions/served-resources';
+import { applyCustomScale, customScaleOf, type ScaleSubresource } from './apiextensions/custom-resource-scale';
 import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, setCondition, type CustomResourceDefinition } from './apiextensions/types';
 
 export type Resource = BuiltinResource | CustomResource;
@@ -521,8 +522,19 @@ export class ApiServer {
   }
 
   /** GET …/scale (ScaleREST.Get): the object's autoscaling/v1 Scale. */
-  getScale(resource: ScalableResource, namespace: string | undefined, name: string): ApiResponse<Scale> {
-    return this.serve(undefined, () => ({ code: 200, object: scaleOf(this.store(resource).get(namespace, name)) }));
+  getScale(resource: ScalableResource | CustomResource, namespace: string | undefined, name: string): ApiResponse<Scale> {
+    return this.serve(undefined, () => {
+      if (isCustomResource(resource)) return { code: 200, object: customScaleOf(this.store(resource).get(namespace, name), this.scaleSubresourceOf(resource)) };
+      return { code: 200, object: scaleOf(this.store(resource).get(namespace, name)) };
+    });
+  }
+
+  /** A custom resource's scale subresource (its storage version's), or the 404 of one it does not have. */
+  private scaleSubresourceOf(resource: CustomResource): ScaleSubresource {
+    const info = this.customResources.get(resource)?.info;
+    const scale = info?.versions.find((v) => v.name === info.storageVersion)?.subresources.scale;
+    if (!scale) throw notFound(resource, 'scale');
+    return scale;
   }
 
   /**
@@ -530,8 +542,18 @@ export class ApiServer {
    * Scale sent replaces it), and its spec.replicas is written to the object in one update through
    * the main strategy; the answer is the new Scale.
    */
-  scale(client: ClientIdentity, resource: ScalableResource, namespace: string | undefined, name: string, change: { patch: PatchType; body: unknown } | { scale: Scale }, opts: { dryRun?: boolean } = {}): ApiResponse<Scale> {
+  scale(client: ClientIdentity, resource: ScalableResource | CustomResource, namespace: string | undefined, name: string, change: { patch: PatchType; body: unknown } | { scale: Scale }, opts: { dryRun?: boolean } = {}): ApiResponse<Scale> {
     const verb = 'patch' in change ? 'PATCH' : 'UPDATE';
+    if (isCustomResource(resource)) {
+      return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, 'staging/src/k8s.io/apiextensions-apiserver/pkg/registry/customresource/etcd.go ScaleREST.Update', () => {
+        const subresource = this.scaleSubresourceOf(resource);
+        const r = this.store(resource).update(namespace, name, (existing) => {
+          const next = 'patch' in change ? (applyPatchBody(customScaleOf(existing, subresource), change.patch, change.body) as Scale) : change.scale;
+          return applyCustomScale(existing, next, subresource);
+        }, { dryRun: opts.dryRun });
+        return { code: 200, object: customScaleOf(r.object, subresource) };
+      });
+    }
     return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, `pkg/registry/apps/${resource.slice(0, -1)}/storage/storage.go ScaleREST.Update`, () => {
       const store = this.store(resource) as Store<Deployment | ReplicaSet | StatefulSet>;
       const r = store.update(namespace, name, (existing) => {

@@ -11,7 +11,7 @@ let s: TestServer;
 const DB = '/apis/example.com/v1/namespaces/default/databases';
 before(async () => {
   s = await startServer([]);
-  const crd = await request(s.base, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: databaseCRD() });
+  const crd = await request(s.base, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: databaseCRD({ scale: true }) });
   expect(crd.status, crd.text).to.equal(201);
   const created = await request(s.base, 'POST', DB, { body: { apiVersion: 'example.com/v1', kind: 'Database', metadata: { name: 'orders' }, spec: { engine: 'postgres', replicas: 2 } } });
   expect(created.status, created.text).to.equal(201);
@@ -26,6 +26,7 @@ describe('A6 custom resources over HTTP', () => {
     expect(list.json.resources).to.deep.equal([
       { name: 'databases', singularName: 'database', namespaced: true, kind: 'Database', verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'], shortNames: ['db'] },
       { name: 'databases/status', singularName: '', namespaced: true, kind: 'Database', verbs: ['get', 'patch', 'update'] },
+      { name: 'databases/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
     ]);
     const aggregated = await request(s.base, 'GET', '/apis', { headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
     const group = aggregated.json.items.find((g: { metadata: { name: string } }) => g.metadata.name === 'example.com');
@@ -53,6 +54,17 @@ describe('A6 custom resources over HTTP', () => {
     expect(schema['x-kubernetes-group-version-kind']).to.deep.equal([{ group: 'example.com', version: 'v1', kind: 'Database' }]);
     expect(schema.properties.spec.properties.engine).to.deep.equal({ type: 'string' });
     expect(Object.keys(doc.json.paths)).to.include('/apis/example.com/v1/namespaces/{namespace}/databases/{name}');
+  });
+
+  it('A4 the scale subresource reads and writes the replicas at the CRD\'s paths', async () => {
+    const scale = await request(s.base, 'GET', `${DB}/orders/scale`);
+    expect(scale.json).to.deep.include({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 2 }, status: { replicas: 0 } });
+    const patched = await request(s.base, 'PATCH', `${DB}/orders/scale`, { body: { spec: { replicas: 5 } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect([patched.status, patched.json.spec]).to.deep.equal([200, { replicas: 5 }]);
+    const db = s.cluster.apiserver.get('databases.example.com', 'default', 'orders');
+    expect(db.ok && (db.object as { spec?: { replicas?: number } }).spec?.replicas).to.equal(5);
+    const negative = await request(s.base, 'PATCH', `${DB}/orders/scale`, { body: { spec: { replicas: -1 } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect([negative.status, negative.json.message]).to.deep.equal([422, 'Scale.autoscaling "orders" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0']);
   });
 
   it('A5 a deleted CRD leaves discovery and its resources are no longer served', async () => {

@@ -159,6 +159,7 @@ function customServedResource(crd: ServedCustomResource, version: ServedVersion)
   const stored = `${crd.group}/${crd.storageVersion}`;
   const subresources: Record<string, ServedSubresource> = {};
   if (version.subresources.status) subresources.status = { verbs: ['get', 'patch', 'update'] };
+  if (version.subresources.scale) subresources.scale = SCALE;
   return {
     group: crd.group,
     version: version.name,
