@@ -89,7 +89,7 @@ describe('validateCustomResource: required, enum, bounds (R302)', () => {
   it('R302 string lengths: too long is reported without the value, worded per release', () => {
     const schema = withSpec({ name: { type: 'string', minLength: 2, maxLength: 5 } });
     expect(messages(cr({ name: 'abcdef' }), schema)).to.deep.equal(['spec.name: Too long: may not be more than 5 bytes']);
-    expect(messages(cr({ name: 'abcdef' }), schema, new Release(31))).to.deep.equal(['spec.name: Too long: may not be longer than 5']);
+    expect(messages(cr({ name: 'abcdef' }), schema, Release.of(31))).to.deep.equal(['spec.name: Too long: may not be longer than 5']);
     expect(messages(cr({ name: 'a' }), schema)).to.deep.equal(['spec.name: Invalid value: "a": spec.name in body should be at least 2 chars long']);
     // Characters, not UTF-16 units, are counted.
     expect(messages(cr({ name: '🙂🙂🙂' }), schema)).to.deep.equal([]);
