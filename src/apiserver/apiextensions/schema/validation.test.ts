@@ -74,7 +74,7 @@ describe('validateCustomResource: required, enum, bounds (R302)', () => {
     ]);
   });
 
-  it('R302 a fractional bound is printed as Go prints a float64', () => {
+  it('R301 R302 a fractional bound is printed as Go prints a float64', () => {
     expect(messages(cr({ r: 0.25 }), withSpec({ r: { type: 'number', minimum: 0.5 } }))).to.deep.equal(['spec.r: Invalid value: 0.25: spec.r in body should be greater than or equal to 0.5']);
     expect(messages(cr({ r: 2000000.5 }), withSpec({ r: { type: 'number', maximum: 1000000.5 } }))).to.deep.equal([
       'spec.r: Invalid value: 2.0000005e+06: spec.r in body should be less than or equal to 1.0000005e+06',
@@ -172,7 +172,7 @@ describe('validateCustomResource: list types (R303)', () => {
     expect(messages(cr({ tags: ['a', 'b', 'a', 'a', 'b'] }), schema)).to.deep.equal(['spec.tags[2]: Duplicate value: "a"', 'spec.tags[4]: Duplicate value: "b"']);
   });
 
-  it('R303 a map list is unique by its keys, printed as a Go map', () => {
+  it('R301 R303 a map list is unique by its keys, printed as a Go map', () => {
     const schema = withSpec({
       ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } } },
     });
