@@ -3,9 +3,9 @@
  * kube-apiserver applies it when it decodes a request body and when it reads an object from etcd,
  * after pruning, so a default added to a schema shows on objects stored before it.
  */
+import { clone } from '../../object';
 import { type JSONSchemaProps, additionalPropertiesSchema, isJSONObject, itemsSchema } from './types';
 
-const clone = (v: unknown): unknown => structuredClone(v);
 
 /** A null that the schema does not allow, where a default can stand in (algorithm.go isNonNullableNull). */
 function nonNullableNull(x: unknown, s: JSONSchemaProps | undefined): boolean {

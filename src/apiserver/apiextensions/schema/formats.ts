@@ -145,27 +145,32 @@ function isCreditCard(s: string): boolean {
   return sum % 10 === 0;
 }
 
+/** The formats a regular expression decides. */
+const PATTERNS: Record<string, RegExp> = {
+  bsonobjectid: BSON_OBJECT_ID,
+  hostname: HOSTNAME,
+  uuid: UUID,
+  uuid3: UUID3,
+  uuid4: UUID4,
+  uuid5: UUID5,
+  ssn: SSN,
+  hexcolor: HEX_COLOR,
+  rgbcolor: RGB_COLOR,
+  byte: BASE64,
+};
+
 const CHECKS: Record<string, (s: string) => boolean> = {
-  bsonobjectid: (s) => BSON_OBJECT_ID.test(s),
+  ...Object.fromEntries(Object.entries(PATTERNS).map(([name, re]) => [name, (s: string) => re.test(s)])),
   uri: isRequestURI,
   email: isEmail,
-  hostname: (s) => HOSTNAME.test(s),
   ipv4: isIPv4,
   ipv6: isIPv6,
   cidr: isCIDR,
   mac: isMAC,
-  uuid: (s) => UUID.test(s),
-  uuid3: (s) => UUID3.test(s),
-  uuid4: (s) => UUID4.test(s),
-  uuid5: (s) => UUID5.test(s),
   isbn: (s) => isISBN10(s) || isISBN13(s),
   isbn10: isISBN10,
   isbn13: isISBN13,
   creditcard: isCreditCard,
-  ssn: (s) => SSN.test(s),
-  hexcolor: (s) => HEX_COLOR.test(s),
-  rgbcolor: (s) => RGB_COLOR.test(s),
-  byte: (s) => BASE64.test(s),
   password: () => true,
   date: isDate,
   duration: isDuration,

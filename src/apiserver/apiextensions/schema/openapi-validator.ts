@@ -11,6 +11,7 @@
  * picks which failed anyOf/oneOf branch is reported. Go iterates maps in random order; properties are
  * taken here in sorted order, so the errors of one object come out in a stable order.
  */
+import { jsonEqual } from '../../object';
 import { formatCheck } from './formats';
 import { compileGoRegexp } from './go-regexp';
 import { goFloat, goNumber, goQuote, isGoInt } from './go-print';
@@ -180,18 +181,6 @@ function validateNumber(s: JSONSchemaProps, data: number, path: string): Result 
   r.add(...errs);
   r.matchCount++;
   return r;
-}
-
-/** reflect.DeepEqual of decoded JSON values (numbers compare by value, as the enum check converts them). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
-  if (isJSONObject(a)) {
-    if (!isJSONObject(b)) return false;
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]));
-  }
-  return false;
 }
 
 function validateSlice(s: JSONSchemaProps, data: unknown[], path: string): Result {

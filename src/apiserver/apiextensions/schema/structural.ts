@@ -14,11 +14,11 @@
  * inside an embedded resource's metadata would produce.
  */
 import { type FieldError, describeFieldError } from '../../errors';
+import { clone, jsonEqual } from '../../object';
 import { compileGoRegexp } from './go-regexp';
 import { goBadValue, goQuote } from './go-print';
 import { prune } from './pruning';
 import { type JSONSchemaProps, additionalPropertiesSchema, itemsSchema } from './types';
-import { jsonEqual } from './openapi-validator';
 import { type ValidationOptions, validateValue } from './validation';
 
 type Level = 'root' | 'item' | 'field';
@@ -194,7 +194,7 @@ function defaultErrors(s: JSONSchemaProps, p: string, options: ValidationOptions
   const errs: FieldError[] = [];
   const embedded = root || s['x-kubernetes-embedded-resource'] === true;
   if (s.default !== undefined) {
-    const pruned = structuredClone(s.default);
+    const pruned = clone(s.default);
     prune(pruned, s, embedded);
     if (!jsonEqual(pruned, s.default)) errs.push(invalid(`${p}.default`, s.default, 'must not have unknown fields'));
     errs.push(...validateValue(`${p}.default`, s.default, s, options));
