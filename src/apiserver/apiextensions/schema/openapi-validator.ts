@@ -183,10 +183,75 @@ function validateNumber(s: JSONSchemaProps, data: number, path: string): Result 
   return r;
 }
 
-function validateSlice(s: JSONSchemaProps, data: unknown[], path: string): Result {
+/**
+ * An old value correlated with a new one at the same place, for ratcheting (apiserver
+ * pkg/cel/common/equality.go CorrelatedObject): a field correlates when both objects hold it and the
+ * schema knows it (a property or an additionalProperties schema); a list item only in a
+ * `x-kubernetes-list-type: map` list, with the old item of the same keys.
+ */
+export class Correlation {
+  private equal: boolean | undefined;
+  private readonly children = new Map<string | number, Correlation | undefined>();
+
+  constructor(
+    readonly value: unknown,
+    readonly old: unknown,
+    readonly schema: JSONSchemaProps | undefined,
+  ) {}
+
+  key(field: string): Correlation | undefined {
+    if (this.children.has(field)) return this.children.get(field);
+    let child: Correlation | undefined;
+    if (this.schema && isJSONObject(this.value) && isJSONObject(this.old) && has(this.value, field) && has(this.old, field)) {
+      const schema = this.schema.properties && has(this.schema.properties, field) ? this.schema.properties[field] : additionalPropertiesSchema(this.schema);
+      if (schema) child = new Correlation(this.value[field], this.old[field], schema);
+    }
+    this.children.set(field, child);
+    return child;
+  }
+
+  index(i: number): Correlation | undefined {
+    if (this.children.has(i)) return this.children.get(i);
+    let child: Correlation | undefined;
+    const items = itemsSchema(this.schema);
+    if (items && Array.isArray(this.value) && Array.isArray(this.old) && i < this.value.length && this.schema?.['x-kubernetes-list-type'] === 'map') {
+      const item = this.value[i];
+      const keys = this.schema['x-kubernetes-list-map-keys'] ?? [];
+      const sameKeys = (o: unknown): boolean => isJSONObject(o) && isJSONObject(item) && keys.every((k) => jsonEqual(o[k], item[k]));
+      const old = this.old.find(sameKeys);
+      if (old !== undefined) child = new Correlation(item, old, items);
+    }
+    this.children.set(i, child);
+    return child;
+  }
+
+  /** CachedDeepEqual: unchanged, judged through the correlated children where there are some. */
+  unchanged(): boolean {
+    if (this.equal !== undefined) return this.equal;
+    let equal: boolean;
+    const { value, old } = this;
+    if (value === null || old === null || value === undefined || old === undefined) equal = (value ?? null) === (old ?? null);
+    else if (Array.isArray(value) !== Array.isArray(old) || isJSONObject(value) !== isJSONObject(old)) equal = false;
+    else if (Array.isArray(value)) {
+      const list = old as unknown[];
+      if (value.length !== list.length) equal = false;
+      else if (this.schema?.['x-kubernetes-list-type'] !== 'map') equal = jsonEqual(value, list);
+      else equal = value.every((_, i) => this.index(i)?.unchanged() ?? false);
+    } else if (isJSONObject(value)) {
+      const keys = Object.keys(value);
+      equal = keys.length === Object.keys(old as object).length && keys.every((k) => this.key(k)?.unchanged() ?? false);
+    } else equal = jsonEqual(value, old);
+    this.equal = equal;
+    return equal;
+  }
+}
+
+const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+function validateSlice(s: JSONSchemaProps, data: unknown[], path: string, corr: Correlation | undefined): Result {
   const r = new Result();
   const items = itemsSchema(s);
-  if (items) data.forEach((v, i) => r.merge(validateSchema(items, v, `${path}[${i}]`)));
+  if (items) data.forEach((v, i) => r.merge(validateSchema(items, v, `${path}[${i}]`, corr?.index(i))));
   if (s.minItems !== undefined && data.length < s.minItems) r.add(other(path, `${path} in ${IN} should have at least ${s.minItems} items`, data.length));
   if (s.maxItems !== undefined && data.length > s.maxItems) {
     r.add({ code: 'MaxItems', name: path, value: data.length, valid: s.maxItems, validation: true, message: `${path} in ${IN} should have at most ${s.maxItems} items` });
@@ -209,23 +274,28 @@ function validateEnum(s: JSONSchemaProps, data: unknown, path: string): Result |
   return failure({ code: 'Enum', name: path, value: data, values: s.enum, validation: true, message: `${path} in ${IN} should be one of ${enumList(s.enum)}` });
 }
 
-function validateObject(s: JSONSchemaProps, data: Record<string, unknown>, path: string): Result {
+/** The correlation of a field: none for the root's kind and apiVersion, which cannot be seen to change. */
+function fieldCorrelation(corr: Correlation | undefined, path: string, field: string): Correlation | undefined {
+  return path === '' && (field === 'kind' || field === 'apiVersion') ? undefined : corr?.key(field);
+}
+
+function validateObject(s: JSONSchemaProps, data: Record<string, unknown>, path: string, corr: Correlation | undefined): Result {
   const r = new Result();
   const keys = Object.keys(data).sort();
   const properties = s.properties ?? {};
-  const has = (k: string): boolean => Object.prototype.hasOwnProperty.call(properties, k);
+  const known = (k: string): boolean => Object.prototype.hasOwnProperty.call(properties, k);
   if (s.minProperties !== undefined && keys.length < s.minProperties) r.add(other(path, `${path} in ${IN} should have at least ${s.minProperties} properties`, keys.length));
   if (s.maxProperties !== undefined && keys.length > s.maxProperties) {
     r.add({ code: 'TooManyProperties', name: path, value: keys.length, valid: s.maxProperties, validation: true, message: `${path} in ${IN} should have at most ${s.maxProperties} properties` });
   }
   if (s.additionalProperties === false) {
-    for (const k of keys) if (!has(k)) r.add(other(path, `${path}.${k} in ${IN} is a forbidden property`, k));
+    for (const k of keys) if (!known(k)) r.add(other(path, `${path}.${k} in ${IN} is a forbidden property`, k));
   } else {
     const additional = additionalPropertiesSchema(s);
-    if (additional) for (const k of keys) if (!has(k)) r.merge(validateSchema(additional, data[k], `${path}.${k}`));
+    if (additional) for (const k of keys) if (!known(k)) r.merge(validateSchema(additional, data[k], `${path}.${k}`, fieldCorrelation(corr, path, k)));
   }
   for (const name of Object.keys(properties).sort()) {
-    if (Object.prototype.hasOwnProperty.call(data, name)) r.merge(validateSchema(properties[name], data[name], path ? `${path}.${name}` : name));
+    if (Object.prototype.hasOwnProperty.call(data, name)) r.merge(validateSchema(properties[name], data[name], path ? `${path}.${name}` : name, fieldCorrelation(corr, path, name)));
   }
   for (const k of s.required ?? []) {
     if (!Object.prototype.hasOwnProperty.call(data, k)) r.add({ code: 'Required', name: `${path}.${k}`, validation: true, message: `${path}.${k} in ${IN} is required` });
@@ -233,13 +303,13 @@ function validateObject(s: JSONSchemaProps, data: Record<string, unknown>, path:
   return r;
 }
 
-function validateSchemaProps(s: JSONSchemaProps, data: unknown, path: string): Result {
+function validateSchemaProps(s: JSONSchemaProps, data: unknown, path: string, corr: Correlation | undefined): Result {
   const main = new Result();
   if (s.anyOf && s.anyOf.length > 0) {
     let best: Result | undefined;
     let firstSuccess: Result | undefined;
     for (const sub of s.anyOf) {
-      const r = validateSchema(sub, data, path);
+      const r = validateSchema(sub, data, path, corr, false);
       if (r.valid) {
         best = undefined;
         firstSuccess = r;
@@ -255,7 +325,7 @@ function validateSchemaProps(s: JSONSchemaProps, data: unknown, path: string): R
     let firstSuccess: Result | undefined;
     let validated = 0;
     for (const sub of s.oneOf) {
-      const r = validateSchema(sub, data, path);
+      const r = validateSchema(sub, data, path, corr, false);
       if (r.valid) {
         validated++;
         best = undefined;
@@ -273,19 +343,34 @@ function validateSchemaProps(s: JSONSchemaProps, data: unknown, path: string): R
   if (s.allOf && s.allOf.length > 0) {
     let validated = 0;
     for (const sub of s.allOf) {
-      const r = validateSchema(sub, data, path);
+      const r = validateSchema(sub, data, path, corr, false);
       if (r.valid) validated++;
       main.merge(r);
     }
     if (validated !== s.allOf.length) main.add(composite(`${goQuote(path)} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`));
   }
-  if (s.not && validateSchema(s.not, data, path).valid) main.add(composite(`${goQuote(path)} must not validate the schema (not)`));
+  if (s.not && validateSchema(s.not, data, path, corr, false).valid) main.add(composite(`${goQuote(path)} must not validate the schema (not)`));
   main.matchCount++;
   return main;
 }
 
-/** SchemaValidator.Validate of one value against one schema node, at its dotted path. */
-export function validateSchema(s: JSONSchemaProps, data: unknown, path: string): Result {
+/**
+ * SchemaValidator.Validate of one value against one schema node, at its dotted path. With a
+ * correlation (an update, CRDValidationRatcheting), a node that fails but equals its old value is let
+ * through (ratcheting.go ratchetingValueValidator.Validate): the composition branches share their
+ * node's correlation without ratcheting on their own.
+ */
+export function validateSchema(s: JSONSchemaProps, data: unknown, path: string, corr?: Correlation, ratchets = true): Result {
+  const result = validateNode(s, data, path, corr);
+  if (!result.valid && ratchets && corr?.unchanged()) {
+    const ratcheted = new Result();
+    ratcheted.matchCount = result.matchCount;
+    return ratcheted;
+  }
+  return result;
+}
+
+function validateNode(s: JSONSchemaProps, data: unknown, path: string, corr: Correlation | undefined): Result {
   const result = new Result();
   if (data === null || data === undefined) {
     // Only the type and the enum look at a null.
@@ -297,20 +382,23 @@ export function validateSchema(s: JSONSchemaProps, data: unknown, path: string):
     result.matchCount++;
   };
   if (typesOf(s).length > 0 || formatOf(s) !== '') run(validateType(s, data, path));
-  run(validateSchemaProps(s, data, path));
+  run(validateSchemaProps(s, data, path, corr));
   if (typeof data === 'string') {
     run(validateString(s, data, path));
     if (formatCheck(s.format)) run(validateFormat(s, data, path));
   }
   if (typeof data === 'number') run(validateNumber(s, data, path));
-  if (Array.isArray(data)) run(validateSlice(s, data, path));
+  if (Array.isArray(data)) run(validateSlice(s, data, path, corr));
   run(validateEnum(s, data, path));
-  if (isJSONObject(data)) run(validateObject(s, data, path));
+  if (isJSONObject(data)) run(validateObject(s, data, path, corr));
   result.matchCount++;
   return result;
 }
 
-/** The errors of validating a decoded JSON value against a CRD schema, rooted at the empty name. */
-export function openAPIErrors(data: unknown, schema: JSONSchemaProps): OpenAPIError[] {
-  return validateSchema(schema, data, '').errors;
+/**
+ * The errors of validating a decoded JSON value against a CRD schema, rooted at the empty name; with
+ * `old`, as an update that ratchets (errors of parts left unchanged are dropped).
+ */
+export function openAPIErrors(data: unknown, schema: JSONSchemaProps, old?: { value: unknown }): OpenAPIError[] {
+  return validateSchema(schema, data, '', old ? new Correlation(data, old.value, schema) : undefined).errors;
 }

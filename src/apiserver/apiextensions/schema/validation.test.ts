@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { describeFieldError } from '../../errors';
 import { Release } from '../../../release';
 import type { JSONSchemaProps } from './types';
-import { validateCustomResource, validateValue } from './validation';
+import { validateCustomResource, validateCustomResourceUpdate, validateValue } from './validation';
 
 /** The messages kube-apiserver would list in the Status of an invalid custom resource. */
 function messages(obj: unknown, schema: JSONSchemaProps, release?: Release): string[] {
@@ -191,5 +191,33 @@ describe('validateCustomResource: embedded resources (R304)', () => {
   it('R304 its kind must read as a DNS-1035 label, in any case', () => {
     const [msg] = messages(cr({ template: { apiVersion: 'v1', kind: 'My_Kind' } }), schema);
     expect(msg).to.match(/^spec\.template\.kind: Invalid value: "My_Kind": may have mixed case, but should otherwise match: a DNS-1035 label must consist/);
+  });
+});
+
+describe('validateCustomResourceUpdate: ratcheting (R310)', () => {
+  const schema = withSpec({ name: { type: 'string', maxLength: 3 }, size: { type: 'integer', maximum: 5 }, tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } });
+  const update = (next: unknown, old: unknown, release?: Release): string[] => validateCustomResourceUpdate(next, old, schema, { release }).map(describeFieldError);
+
+  it('R310 a value that fails but is unchanged does not block the update of another field', () => {
+    expect(update(cr({ name: 'toolong', size: 2 }), cr({ name: 'toolong', size: 1 }))).to.deep.equal([]);
+  });
+
+  it('R310 a changed value is validated, and so is every value before 1.30', () => {
+    expect(update(cr({ name: 'toolong', size: 9 }), cr({ name: 'toolong', size: 1 }))).to.deep.equal(['spec.size: Invalid value: 9: spec.size in body should be less than or equal to 5']);
+    expect(update(cr({ name: 'toolong', size: 2 }), cr({ name: 'toolong', size: 1 }), Release.of(29))).to.deep.equal(['spec.name: Too long: may not be longer than 3']);
+  });
+
+  it('R310 map-list items correlate by key; other list items do not', () => {
+    const keyed = withSpec({
+      ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer', maximum: 100 } } } },
+      plain: { type: 'array', items: { type: 'integer', maximum: 100 } },
+    });
+    const errs = validateCustomResourceUpdate(cr({ ports: [{ name: 'b', port: 1 }, { name: 'a', port: 500 }], plain: [500, 1] }), cr({ ports: [{ name: 'a', port: 500 }], plain: [500] }), keyed).map(describeFieldError);
+    expect(errs).to.deep.equal(['spec.plain[0]: Invalid value: 500: spec.plain[0] in body should be less than or equal to 100']);
+  });
+
+  it('R310 list-type uniqueness is checked only when the old object met it', () => {
+    expect(update(cr({ tags: ['a', 'a', 'b'] }), cr({ tags: ['a', 'a'] }))).to.deep.equal([]);
+    expect(update(cr({ tags: ['a', 'a'] }), cr({ tags: ['a'] }))).to.deep.equal(['spec.tags[1]: Duplicate value: "a"']);
   });
 });

@@ -6,6 +6,7 @@
  *      pkg/apiserver/validation/validation.go kubeOpenAPIResultToFieldErrors does (R302);
  *   2. the apiVersion and kind of each x-kubernetes-embedded-resource object (schema/objectmeta/validation.go) (R304);
  *   3. the uniqueness of x-kubernetes-list-type set and map items (schema/listtype/validation.go) (R303).
+ * validateCustomResourceUpdate is the same for an update (strategy.go ValidateUpdate), which ratchets (R310).
  * x-kubernetes-validations (CEL) are evaluated elsewhere; nothing here looks at them.
  */
 import type { FieldError } from '../../errors';
@@ -72,8 +73,8 @@ function toFieldError(fldPath: string | undefined, err: OpenAPIError, options: V
  * apiservervalidation.ValidateCustomResource(fldPath, value, validator): the OpenAPI errors of a value
  * as field errors below fldPath (undefined for a whole custom resource, as the strategy passes nil).
  */
-export function validateValue(fldPath: string | undefined, value: unknown, schema: JSONSchemaProps, options?: ValidationOptions): FieldError[] {
-  return openAPIErrors(value, schema).map((e) => toFieldError(fldPath, e, options));
+export function validateValue(fldPath: string | undefined, value: unknown, schema: JSONSchemaProps, options?: ValidationOptions, old?: { value: unknown }): FieldError[] {
+  return openAPIErrors(value, schema, old).map((e) => toFieldError(fldPath, e, options));
 }
 
 /** The identity of a value for set uniqueness: scalars by type and value, objects and lists by their JSON. */
@@ -185,6 +186,21 @@ function embeddedResourceErrors(path: string | undefined, x: unknown, s: JSONSch
     const items = itemsSchema(s);
     x.forEach((v, i) => errs.push(...embeddedResourceErrors(`${path ?? ''}[${i}]`, v, items)));
   }
+  return errs;
+}
+
+/**
+ * The schema's errors of an update from `old` to `obj`. With CRDValidationRatcheting (β on from 1.30,
+ * GA 1.33) a part that fails validation but is unchanged from the old object (ratcheting.go:
+ * correlated by field, and by key in map lists) is let through, so a schema made stricter does not
+ * block updates of other fields; embedded resources are checked as on create; list-type uniqueness is
+ * checked only when the old object satisfied it.
+ */
+export function validateCustomResourceUpdate(obj: unknown, old: unknown, schema: JSONSchemaProps, options?: ValidationOptions): FieldError[] {
+  const ratcheting = options?.release ? options.release.enabled('CRDValidationRatcheting') : true;
+  const errs = validateValue(undefined, obj, schema, options, ratcheting ? { value: old } : undefined);
+  errs.push(...embeddedResourceErrors(undefined, obj, schema));
+  if (isJSONObject(obj) && (!isJSONObject(old) || listSetsAndMaps(undefined, schema, old).length === 0)) errs.push(...listSetsAndMaps(undefined, schema, obj));
   return errs;
 }
 
