@@ -138,3 +138,15 @@ describe('validateStructural: node checks (R309)', () => {
     ]);
   });
 });
+
+describe('validateStructural: the root with the status subresource (R311)', () => {
+  const withStatus = (schema: JSONSchemaProps): string[] => validateStructural(schema, AT, { statusSubresource: true }).map(describeFieldError);
+
+  it('R311 only what survives taking status out may stand at the root', () => {
+    expect(withStatus(root({ spec: { type: 'object' }, status: { type: 'object' } }, { required: ['spec'], description: 'd' }))).to.deep.equal([]);
+    expect(withStatus(root({ spec: { type: 'object' }, status: { type: 'object' } }, { anyOf: [{ required: ['spec'] }] }))).to.deep.equal([
+      `${AT}: Invalid value: apiextensions.JSONSchemaProps{…}: only [Description Type Format Title Maximum ExclusiveMaximum Minimum ExclusiveMinimum MaxLength MinLength Pattern MaxItems MinItems UniqueItems MultipleOf Required Items Properties ExternalDocs Example XPreserveUnknownFields XValidations] fields are allowed at the root of the schema if the status subresource is enabled`,
+    ]);
+    expect(validateStructural(root({ spec: { type: 'object' } }, { anyOf: [{ required: ['spec'] }] }), AT)).to.deep.equal([]);
+  });
+});

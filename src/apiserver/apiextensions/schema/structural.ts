@@ -9,7 +9,8 @@
  *   - only then, its defaults validate and are pruned (R308: schema/defaulting/validation.go ValidateDefaults);
  *   - ValidateCustomResourceDefinitionOpenAPISchema's checks of each node (R309): forbidden fields,
  *     additionalProperties with properties, the list and map types, the shape of x-kubernetes-validations.
- * Not modelled: the root restrictions when the status subresource is enabled, the CEL compilation of
+ * With the status subresource, the root may hold only what survives taking `properties.status` out (R311).
+ * Not modelled: the CEL compilation of
  * x-kubernetes-validations rules and their costs, fieldPath resolution, and the metadata a default
  * inside an embedded resource's metadata would produce.
  */
@@ -20,6 +21,11 @@ import { goBadValue, goQuote } from './go-print';
 import { prune } from './pruning';
 import { type JSONSchemaProps, additionalPropertiesSchema, itemsSchema } from './types';
 import { type ValidationOptions, validateValue } from './validation';
+
+export interface StructuralOptions extends ValidationOptions {
+  /** The CRD version has the status subresource (its root is then restricted). */
+  statusSubresource?: boolean;
+}
 
 type Level = 'root' | 'item' | 'field';
 
@@ -353,12 +359,51 @@ function validationRuleErrors(rule: NonNullable<JSONSchemaProps['x-kubernetes-va
   return errs;
 }
 
+/** The JSON names of the internal JSONSchemaProps fields, in their Go declaration order, with whether the status subresource allows them at the root. */
+const ROOT_FIELDS: [keyof JSONSchemaProps, boolean][] = [
+  ['id', false], ['$schema', false], ['$ref', false], ['description', true], ['type', true], ['nullable', false], ['format', true], ['title', true],
+  ['default', false], ['maximum', true], ['exclusiveMaximum', true], ['minimum', true], ['exclusiveMinimum', true], ['maxLength', true], ['minLength', true],
+  ['pattern', true], ['maxItems', true], ['minItems', true], ['uniqueItems', true], ['multipleOf', true], ['enum', false], ['maxProperties', false],
+  ['minProperties', false], ['required', true], ['items', true], ['allOf', false], ['oneOf', false], ['anyOf', false], ['not', false], ['properties', true],
+  ['additionalProperties', false], ['patternProperties', false], ['dependencies', false], ['additionalItems', false], ['definitions', false],
+  ['externalDocs', true], ['example', true], ['x-kubernetes-preserve-unknown-fields', true], ['x-kubernetes-embedded-resource', false],
+  ['x-kubernetes-int-or-string', false], ['x-kubernetes-list-map-keys', false], ['x-kubernetes-list-type', false], ['x-kubernetes-map-type', false],
+  ['x-kubernetes-validations', true],
+];
+const ALLOWED_AT_ROOT = '[Description Type Format Title Maximum ExclusiveMaximum Minimum ExclusiveMinimum MaxLength MinLength Pattern MaxItems MinItems UniqueItems MultipleOf Required Items Properties ExternalDocs Example XPreserveUnknownFields XValidations]';
+
+/** Fields held by pointer in Go, set even when false. */
+const POINTER_FIELDS = new Set<keyof JSONSchemaProps>(['x-kubernetes-preserve-unknown-fields', 'additionalProperties', 'additionalItems']);
+
+/** A Go zero value of a JSONSchemaProps field: absent, or a false or "" that is not behind a pointer. */
+function isZero(name: keyof JSONSchemaProps, v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  return !POINTER_FIELDS.has(name) && (v === false || v === '');
+}
+
+/**
+ * validateCustomResourceDefinitionValidation with the status subresource: walking the root's fields in
+ * declaration order, the first one not allowed (or a type other than object) is reported, and only it.
+ * Upstream prints the whole schema as a Go struct there (with pointer addresses); it is elided here.
+ */
+function statusRootErrors(schema: JSONSchemaProps, path: string): FieldError[] {
+  for (const [name, allowed] of ROOT_FIELDS) {
+    if (isZero(name, schema[name])) continue;
+    if (name === 'type') {
+      if (schema.type !== 'object') return [invalid(`${path}.type`, schema.type, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled')];
+      continue;
+    }
+    if (!allowed) return [invalid(path, schema, `only ${ALLOWED_AT_ROOT} fields are allowed at the root of the schema if the status subresource is enabled`, 'apiextensions.JSONSchemaProps{…}')];
+  }
+  return [];
+}
+
 /**
  * The errors of a v1 CRD version's openAPIV3Schema, found at `path`
  * (`spec.versions[0].schema.openAPIV3Schema`), in upstream's order and words.
  */
-export function validateStructural(schema: JSONSchemaProps, path: string, options?: ValidationOptions): FieldError[] {
-  const errs: FieldError[] = [];
+export function validateStructural(schema: JSONSchemaProps, path: string, options?: StructuralOptions): FieldError[] {
+  const errs: FieldError[] = options?.statusSubresource ? statusRootErrors(schema, path) : [];
   if (schema.nullable) errs.push(forbidden(`${path}.nullable`, 'nullable cannot be true at the root'));
   const initError = unconvertible(schema);
   if (initError === undefined) {
