@@ -12,6 +12,7 @@
 import type { FieldError } from '../../errors';
 import { DEFAULT_MINOR, type Release } from '../../../release';
 import { goBadValue } from './go-print';
+import { embeddedObjectMetaErrors } from './objectmeta';
 import { type OpenAPIError, openAPIErrors } from './openapi-validator';
 import { type JSONSchemaProps, additionalPropertiesSchema, isJSONObject, itemsSchema } from './types';
 
@@ -143,7 +144,7 @@ const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1035_MESSAGE =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 
-/** objectmeta.validateEmbeddedResource, for apiVersion and kind (the embedded metadata is not checked here). */
+/** objectmeta.validateEmbeddedResource: apiVersion and kind, and the metadata (./objectmeta.ts). */
 function validateEmbeddedResource(path: string | undefined, x: Record<string, unknown>): FieldError[] {
   const errs: FieldError[] = [];
   const at = (name: string): string => child(path, name);
@@ -167,6 +168,7 @@ function validateEmbeddedResource(path: string | undefined, x: Record<string, un
       if (problems.length > 0) errs.push(invalid('kind', v, `may have mixed case, but should otherwise match: ${problems.join(',')}`));
     }
   }
+  if ('metadata' in x) errs.push(...embeddedObjectMetaErrors(at('metadata'), x.metadata));
   return errs;
 }
 
