@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { describeFieldError } from '../../errors';
-import { embeddedObjectMetaErrors } from './objectmeta';
+import { coerceObjectMeta, embeddedObjectMetaErrors } from './objectmeta';
 
 const messages = (meta: unknown): string[] => embeddedObjectMetaErrors('spec.template.metadata', meta).map(describeFieldError);
 
@@ -32,5 +32,33 @@ describe('embeddedObjectMetaErrors (R304)', () => {
     expect(messages({ finalizers: ['orphan', 'foregroundDeletion'] })).to.deep.equal([
       'spec.template.metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set',
     ]);
+  });
+});
+
+describe('coerceObjectMeta (R312)', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      spec: { type: 'object', properties: { template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } },
+    },
+  };
+
+  it('R312 drops what ObjectMeta lacks from embedded metadata, and reports it', () => {
+    const obj = { metadata: { name: 'w', bogus: 1 }, spec: { template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', extra: true, labels: {}, ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u', color: 'red' }] } } } };
+    expect(coerceObjectMeta(obj, schema, false)).to.deep.equal(['spec.template.metadata.extra', 'spec.template.metadata.ownerReferences[0].color']);
+    expect(obj.spec.template.metadata).to.deep.equal({ name: 'p', ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u' }] });
+    expect(obj.metadata).to.deep.equal({ name: 'w', bogus: 1 });
+  });
+
+  it('R312 at a resource root the root metadata is coerced too', () => {
+    const obj = { metadata: { name: 'w', bogus: 1 } };
+    expect(coerceObjectMeta(obj, schema, true)).to.deep.equal(['metadata.bogus']);
+    expect(obj.metadata).to.deep.equal({ name: 'w' });
+  });
+
+  it('R312 metadata that does not decode is left for validation to report', () => {
+    const obj = { spec: { template: { metadata: { name: 5, extra: 1 } } } };
+    expect(coerceObjectMeta(obj, schema, false)).to.deep.equal([]);
+    expect(obj.spec.template.metadata).to.deep.equal({ name: 5, extra: 1 });
   });
 });

@@ -5,11 +5,15 @@
  * apimachinery/pkg/api/validation/objectmeta.go ValidateObjectMeta does, with path-segment names and
  * a namespace only when one is given; an empty name passes (upstream fills in a placeholder) (R304).
  * Not checked here: ownerReferences and managedFields beyond their JSON types.
+ *
+ * coerceObjectMeta is the other half (objectmeta/coerce.go CoerceWithOptions and GetObjectMetaWithOptions):
+ * the metadata of the root and of each embedded resource is written back as the ObjectMeta it decodes
+ * to, which drops the fields ObjectMeta does not have, and those are reported for fieldValidation (R312).
  */
 import type { FieldError } from '../../errors';
 import { labelValueErrors, qualifiedNameErrors } from '../../selectors';
 import { goBadValue } from './go-print';
-import { isJSONObject } from './types';
+import { type JSONSchemaProps, additionalPropertiesSchema, isJSONObject, itemsSchema } from './types';
 
 /** The Go types of ObjectMeta's fields, as encoding/json names them in its errors. */
 const FIELD_TYPES: Record<string, 'string' | 'int64' | 'map[string]string' | '[]string' | 'list' | 'v1.Time'> = {
@@ -119,4 +123,71 @@ export function embeddedObjectMetaErrors(path: string, meta: unknown): FieldErro
     errs.push({ field: `${path}.finalizers`, type: 'Invalid', value: finalizers, printedValue: `[]string{${finalizers.map((f) => JSON.stringify(f)).join(', ')}}`, detail: 'finalizer orphan and foregroundDeletion cannot be both set' });
   }
   return errs;
+}
+
+const OWNER_REFERENCE_FIELDS = new Set(['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion']);
+const MANAGED_FIELDS_ENTRY_FIELDS = new Set(['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource']);
+
+/** Whether an ObjectMeta member is empty, so that re-encoding it (every member is omitempty) leaves it out. */
+function omitted(v: unknown): boolean {
+  if (v === null || v === '' || v === 0 || v === undefined) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return isJSONObject(v) && Object.keys(v).length === 0;
+}
+
+/** Drops the members of a list's objects that their Go struct lacks, recording `<path>[i].<member>`. */
+function coerceList(list: unknown, known: Set<string>, path: string, unknown: string[]): void {
+  if (!Array.isArray(list)) return;
+  list.forEach((item, i) => {
+    if (!isJSONObject(item)) return;
+    for (const k of Object.keys(item)) {
+      if (known.has(k)) continue;
+      unknown.push(`${path}[${i}].${k}`);
+      delete item[k];
+    }
+  });
+}
+
+/**
+ * One metadata object re-encoded as ObjectMeta: unknown members dropped (their paths recorded, as
+ * sigs.k8s.io/json's strict decoding names them), empty members left out. Metadata that does not
+ * decode is left as it is (validation reports it).
+ */
+function coerceMeta(meta: Record<string, unknown>, path: string, unknown: string[]): void {
+  if (unmarshalError(meta)) return;
+  for (const k of Object.keys(meta)) {
+    if (!Object.prototype.hasOwnProperty.call(FIELD_TYPES, k)) {
+      unknown.push(`${path}.${k}`);
+      delete meta[k];
+    } else if (omitted(meta[k])) delete meta[k];
+  }
+  coerceList(meta.ownerReferences, OWNER_REFERENCE_FIELDS, `${path}.ownerReferences`, unknown);
+  coerceList(meta.managedFields, MANAGED_FIELDS_ENTRY_FIELDS, `${path}.managedFields`, unknown);
+}
+
+function walk(x: unknown, s: JSONSchemaProps | undefined, path: string | undefined, embedded: boolean, unknown: string[]): void {
+  if (!s) return;
+  const child = (k: string): string => (path === undefined ? k : `${path}.${k}`);
+  if (isJSONObject(x)) {
+    if (embedded && isJSONObject(x.metadata)) coerceMeta(x.metadata, child('metadata'), unknown);
+    for (const k of Object.keys(x)) {
+      const prop = s.properties && Object.prototype.hasOwnProperty.call(s.properties, k) ? s.properties[k] : undefined;
+      const ap = additionalPropertiesSchema(s);
+      if (prop) walk(x[k], prop, child(k), prop['x-kubernetes-embedded-resource'] === true, unknown);
+      else if (s.additionalProperties !== undefined) walk(x[k], ap, `${path ?? ''}[${k}]`, ap?.['x-kubernetes-embedded-resource'] === true, unknown);
+    }
+  } else if (Array.isArray(x)) {
+    const items = itemsSchema(s);
+    x.forEach((v, i) => walk(v, items, `${path ?? ''}[${i}]`, items?.['x-kubernetes-embedded-resource'] === true, unknown));
+  }
+}
+
+/**
+ * Re-encodes the metadata of every embedded resource (and of the root with isResourceRoot) as ObjectMeta,
+ * in place, and returns the paths of the members dropped (`spec.template.metadata.foo`), sorted.
+ */
+export function coerceObjectMeta(obj: unknown, schema: JSONSchemaProps | undefined, isResourceRoot: boolean): string[] {
+  const unknown: string[] = [];
+  walk(obj, schema ?? {}, undefined, isResourceRoot || schema?.['x-kubernetes-embedded-resource'] === true, unknown);
+  return unknown.sort();
 }
