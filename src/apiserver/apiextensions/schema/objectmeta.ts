@@ -153,7 +153,7 @@ function coerceList(list: unknown, known: Set<string>, path: string, unknown: st
  * sigs.k8s.io/json's strict decoding names them), empty members left out. Metadata that does not
  * decode is left as it is (validation reports it).
  */
-function coerceMeta(meta: Record<string, unknown>, path: string, unknown: string[]): void {
+export function coerceMeta(meta: Record<string, unknown>, path: string, unknown: string[]): void {
   if (unmarshalError(meta)) return;
   for (const k of Object.keys(meta)) {
     if (!Object.prototype.hasOwnProperty.call(FIELD_TYPES, k)) {
