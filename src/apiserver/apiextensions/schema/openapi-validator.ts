@@ -34,6 +34,11 @@ export interface OpenAPIError {
   values?: unknown[];
 }
 
+export interface Options {
+  /** kube-openapi before #412 (Kubernetes 1.26 and 1.27): minProperties/maxProperties end the object's checks. */
+  propertyCountShortCircuits?: boolean;
+}
+
 class Result {
   errors: OpenAPIError[] = [];
   matchCount = 0;
@@ -248,10 +253,10 @@ export class Correlation {
 
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
-function validateSlice(s: JSONSchemaProps, data: unknown[], path: string, corr: Correlation | undefined): Result {
+function validateSlice(opts: Options, s: JSONSchemaProps, data: unknown[], path: string, corr: Correlation | undefined): Result {
   const r = new Result();
   const items = itemsSchema(s);
-  if (items) data.forEach((v, i) => r.merge(validateSchema(items, v, `${path}[${i}]`, corr?.index(i))));
+  if (items) data.forEach((v, i) => r.merge(validateSchema(opts, items, v, `${path}[${i}]`, corr?.index(i))));
   if (s.minItems !== undefined && data.length < s.minItems) r.add(other(path, `${path} in ${IN} should have at least ${s.minItems} items`, data.length));
   if (s.maxItems !== undefined && data.length > s.maxItems) {
     r.add({ code: 'MaxItems', name: path, value: data.length, valid: s.maxItems, validation: true, message: `${path} in ${IN} should have at most ${s.maxItems} items` });
@@ -279,7 +284,7 @@ function fieldCorrelation(corr: Correlation | undefined, path: string, field: st
   return path === '' && (field === 'kind' || field === 'apiVersion') ? undefined : corr?.key(field);
 }
 
-function validateObject(s: JSONSchemaProps, data: Record<string, unknown>, path: string, corr: Correlation | undefined): Result {
+function validateObject(opts: Options, s: JSONSchemaProps, data: Record<string, unknown>, path: string, corr: Correlation | undefined): Result {
   const r = new Result();
   const keys = Object.keys(data).sort();
   const properties = s.properties ?? {};
@@ -288,14 +293,16 @@ function validateObject(s: JSONSchemaProps, data: Record<string, unknown>, path:
   if (s.maxProperties !== undefined && keys.length > s.maxProperties) {
     r.add({ code: 'TooManyProperties', name: path, value: keys.length, valid: s.maxProperties, validation: true, message: `${path} in ${IN} should have at most ${s.maxProperties} properties` });
   }
+  // Until kube-openapi#412 (1.28) a property-count error was the object's only error.
+  if (opts.propertyCountShortCircuits && !r.valid) return failure(r.errors[0]);
   if (s.additionalProperties === false) {
     for (const k of keys) if (!known(k)) r.add(other(path, `${path}.${k} in ${IN} is a forbidden property`, k));
   } else {
     const additional = additionalPropertiesSchema(s);
-    if (additional) for (const k of keys) if (!known(k)) r.merge(validateSchema(additional, data[k], `${path}.${k}`, fieldCorrelation(corr, path, k)));
+    if (additional) for (const k of keys) if (!known(k)) r.merge(validateSchema(opts, additional, data[k], `${path}.${k}`, fieldCorrelation(corr, path, k)));
   }
   for (const name of Object.keys(properties).sort()) {
-    if (Object.prototype.hasOwnProperty.call(data, name)) r.merge(validateSchema(properties[name], data[name], path ? `${path}.${name}` : name, fieldCorrelation(corr, path, name)));
+    if (Object.prototype.hasOwnProperty.call(data, name)) r.merge(validateSchema(opts, properties[name], data[name], path ? `${path}.${name}` : name, fieldCorrelation(corr, path, name)));
   }
   for (const k of s.required ?? []) {
     if (!Object.prototype.hasOwnProperty.call(data, k)) r.add({ code: 'Required', name: `${path}.${k}`, validation: true, message: `${path}.${k} in ${IN} is required` });
@@ -303,13 +310,13 @@ function validateObject(s: JSONSchemaProps, data: Record<string, unknown>, path:
   return r;
 }
 
-function validateSchemaProps(s: JSONSchemaProps, data: unknown, path: string, corr: Correlation | undefined): Result {
+function validateSchemaProps(opts: Options, s: JSONSchemaProps, data: unknown, path: string, corr: Correlation | undefined): Result {
   const main = new Result();
   if (s.anyOf && s.anyOf.length > 0) {
     let best: Result | undefined;
     let firstSuccess: Result | undefined;
     for (const sub of s.anyOf) {
-      const r = validateSchema(sub, data, path, corr, false);
+      const r = validateSchema(opts, sub, data, path, corr, false);
       if (r.valid) {
         best = undefined;
         firstSuccess = r;
@@ -325,7 +332,7 @@ function validateSchemaProps(s: JSONSchemaProps, data: unknown, path: string, co
     let firstSuccess: Result | undefined;
     let validated = 0;
     for (const sub of s.oneOf) {
-      const r = validateSchema(sub, data, path, corr, false);
+      const r = validateSchema(opts, sub, data, path, corr, false);
       if (r.valid) {
         validated++;
         best = undefined;
@@ -343,13 +350,13 @@ function validateSchemaProps(s: JSONSchemaProps, data: unknown, path: string, co
   if (s.allOf && s.allOf.length > 0) {
     let validated = 0;
     for (const sub of s.allOf) {
-      const r = validateSchema(sub, data, path, corr, false);
+      const r = validateSchema(opts, sub, data, path, corr, false);
       if (r.valid) validated++;
       main.merge(r);
     }
     if (validated !== s.allOf.length) main.add(composite(`${goQuote(path)} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`));
   }
-  if (s.not && validateSchema(s.not, data, path, corr, false).valid) main.add(composite(`${goQuote(path)} must not validate the schema (not)`));
+  if (s.not && validateSchema(opts, s.not, data, path, corr, false).valid) main.add(composite(`${goQuote(path)} must not validate the schema (not)`));
   main.matchCount++;
   return main;
 }
@@ -360,8 +367,8 @@ function validateSchemaProps(s: JSONSchemaProps, data: unknown, path: string, co
  * through (ratcheting.go ratchetingValueValidator.Validate): the composition branches share their
  * node's correlation without ratcheting on their own.
  */
-export function validateSchema(s: JSONSchemaProps, data: unknown, path: string, corr?: Correlation, ratchets = true): Result {
-  const result = validateNode(s, data, path, corr);
+export function validateSchema(opts: Options, s: JSONSchemaProps, data: unknown, path: string, corr?: Correlation, ratchets = true): Result {
+  const result = validateNode(opts, s, data, path, corr);
   if (!result.valid && ratchets && corr?.unchanged()) {
     const ratcheted = new Result();
     ratcheted.matchCount = result.matchCount;
@@ -370,7 +377,7 @@ export function validateSchema(s: JSONSchemaProps, data: unknown, path: string, 
   return result;
 }
 
-function validateNode(s: JSONSchemaProps, data: unknown, path: string, corr: Correlation | undefined): Result {
+function validateNode(opts: Options, s: JSONSchemaProps, data: unknown, path: string, corr: Correlation | undefined): Result {
   const result = new Result();
   if (data === null || data === undefined) {
     // Only the type and the enum look at a null.
@@ -382,15 +389,15 @@ function validateNode(s: JSONSchemaProps, data: unknown, path: string, corr: Cor
     result.matchCount++;
   };
   if (typesOf(s).length > 0 || formatOf(s) !== '') run(validateType(s, data, path));
-  run(validateSchemaProps(s, data, path, corr));
+  run(validateSchemaProps(opts, s, data, path, corr));
   if (typeof data === 'string') {
     run(validateString(s, data, path));
     if (formatCheck(s.format)) run(validateFormat(s, data, path));
   }
   if (typeof data === 'number') run(validateNumber(s, data, path));
-  if (Array.isArray(data)) run(validateSlice(s, data, path, corr));
+  if (Array.isArray(data)) run(validateSlice(opts, s, data, path, corr));
   run(validateEnum(s, data, path));
-  if (isJSONObject(data)) run(validateObject(s, data, path, corr));
+  if (isJSONObject(data)) run(validateObject(opts, s, data, path, corr));
   result.matchCount++;
   return result;
 }
@@ -399,6 +406,6 @@ function validateNode(s: JSONSchemaProps, data: unknown, path: string, corr: Cor
  * The errors of validating a decoded JSON value against a CRD schema, rooted at the empty name; with
  * `old`, as an update that ratchets (errors of parts left unchanged are dropped).
  */
-export function openAPIErrors(data: unknown, schema: JSONSchemaProps, old?: { value: unknown }): OpenAPIError[] {
-  return validateSchema(schema, data, '', old ? new Correlation(data, old.value, schema) : undefined).errors;
+export function openAPIErrors(data: unknown, schema: JSONSchemaProps, old?: { value: unknown }, opts: Options = {}): OpenAPIError[] {
+  return validateSchema(opts, schema, data, '', old ? new Correlation(data, old.value, schema) : undefined).errors;
 }

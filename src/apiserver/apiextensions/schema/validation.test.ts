@@ -221,3 +221,12 @@ describe('validateCustomResourceUpdate: ratcheting (R310)', () => {
     expect(update(cr({ tags: ['a', 'a'] }), cr({ tags: ['a'] }))).to.deep.equal(['spec.tags[1]: Duplicate value: "a"']);
   });
 });
+
+describe('validateCustomResource: releases (R302)', () => {
+  it('R302 before 1.28 a property-count error is the only error of its object', () => {
+    const schema = withSpec({ labels: { type: 'object', maxProperties: 1, additionalProperties: { type: 'string' } } });
+    const obj = cr({ labels: { a: 'x', b: 2 } });
+    expect(messages(obj, schema)).to.deep.equal(['spec.labels: Too many: 2: must have at most 1 items', 'spec.labels.b: Invalid value: "integer": spec.labels.b in body must be of type string: "integer"']);
+    expect(messages(obj, schema, Release.of(27))).to.deep.equal(['spec.labels: Too many: 2: must have at most 1 items']);
+  });
+});

@@ -75,7 +75,8 @@ function toFieldError(fldPath: string | undefined, err: OpenAPIError, options: V
  * as field errors below fldPath (undefined for a whole custom resource, as the strategy passes nil).
  */
 export function validateValue(fldPath: string | undefined, value: unknown, schema: JSONSchemaProps, options?: ValidationOptions, old?: { value: unknown }): FieldError[] {
-  return openAPIErrors(value, schema, old).map((e) => toFieldError(fldPath, e, options));
+  // kube-openapi#412 came with 1.28.
+  return openAPIErrors(value, schema, old, { propertyCountShortCircuits: !atLeast(options, 28) }).map((e) => toFieldError(fldPath, e, options));
 }
 
 /** The identity of a value for set uniqueness: scalars by type and value, objects and lists by their JSON. */
