@@ -4,7 +4,9 @@
  * format is dropped from the schema before validation, so it checks nothing; the checks are
  * kube-openapi pkg/validation/strfmt's default registry). A format is looked up with its dashes
  * removed (strfmt.DefaultNameNormalizer), so `date-time` is `datetime`.
- * Not modelled: 1.34's k8s-short-name and k8s-long-name (formats.go, introducedVersion 1.34).
+ * k8s-short-name and k8s-long-name (strfmt/kubernetes-extensions.go) were introduced for 1.34, but a
+ * format is checked only from the release after it (the validator is built for
+ * environment.DefaultCompatibilityVersion, one minor below the server's), so from 1.35.
  */
 
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
@@ -177,8 +179,21 @@ const CHECKS: Record<string, (s: string) => boolean> = {
   datetime: isDateTime,
 };
 
-/** The check of a format the schema may use, or undefined when it is not supported (and so ignored). */
-export function formatCheck(format: string | undefined): ((s: string) => boolean) | undefined {
+const K8S_SHORT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const K8S_LONG_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+const K8S_CHECKS: Record<string, (s: string) => boolean> = {
+  k8sshortname: (s) => s.length <= 63 && K8S_SHORT_NAME.test(s),
+  k8slongname: (s) => s.length <= 253 && K8S_LONG_NAME.test(s),
+};
+
+/**
+ * The check of a format the schema may use, or undefined when it is not supported (and so ignored);
+ * k8sNames: the release checks k8s-short-name and k8s-long-name.
+ */
+export function formatCheck(format: string | undefined, k8sNames = false): ((s: string) => boolean) | undefined {
   if (!format) return undefined;
-  return Object.prototype.hasOwnProperty.call(CHECKS, format.replace(/-/g, '')) ? CHECKS[format.replace(/-/g, '')] : undefined;
+  const name = format.replace(/-/g, '');
+  if (Object.prototype.hasOwnProperty.call(CHECKS, name)) return CHECKS[name];
+  return k8sNames && Object.prototype.hasOwnProperty.call(K8S_CHECKS, name) ? K8S_CHECKS[name] : undefined;
 }

@@ -37,6 +37,8 @@ export interface OpenAPIError {
 export interface Options {
   /** kube-openapi before #412 (Kubernetes 1.26 and 1.27): minProperties/maxProperties end the object's checks. */
   propertyCountShortCircuits?: boolean;
+  /** k8s-short-name and k8s-long-name are checked (from 1.35). */
+  k8sNameFormats?: boolean;
 }
 
 class Result {
@@ -90,8 +92,8 @@ function typesOf(s: JSONSchemaProps): string[] {
 }
 
 /** The format that survives StripUnsupportedFormatsPostProcessorForVersion (an unsupported one is dropped). */
-function formatOf(s: JSONSchemaProps): string {
-  return formatCheck(s.format) ? s.format! : '';
+function formatOf(opts: Options, s: JSONSchemaProps): string {
+  return formatCheck(s.format, opts.k8sNameFormats) ? s.format! : '';
 }
 
 /** The JSON type and strfmt format go-openapi infers from a decoded value (typeValidator.schemaInfoForType). */
@@ -113,9 +115,9 @@ function isJSONInteger(f: number): boolean {
   return diff / (Math.abs(f) + Math.abs(g)) < 1e-9;
 }
 
-function validateType(s: JSONSchemaProps, data: unknown, path: string): Result | undefined {
+function validateType(opts: Options, s: JSONSchemaProps, data: unknown, path: string): Result | undefined {
   const types = typesOf(s);
-  const format = formatOf(s);
+  const format = formatOf(opts, s);
   const r = new Result();
   r.matchCount++;
   if (data === null) {
@@ -148,8 +150,8 @@ function validateString(s: JSONSchemaProps, data: string, path: string): Result 
   return undefined;
 }
 
-function validateFormat(s: JSONSchemaProps, data: string, path: string): Result | undefined {
-  const check = formatCheck(s.format);
+function validateFormat(opts: Options, s: JSONSchemaProps, data: string, path: string): Result | undefined {
+  const check = formatCheck(s.format, opts.k8sNameFormats);
   if (!check || check(data)) return undefined;
   return failure(invalidType(path, s.format!, data));
 }
@@ -381,18 +383,18 @@ function validateNode(opts: Options, s: JSONSchemaProps, data: unknown, path: st
   const result = new Result();
   if (data === null || data === undefined) {
     // Only the type and the enum look at a null.
-    result.merge(validateType(s, null, path), validateEnum(s, null, path));
+    result.merge(validateType(opts, s, null, path), validateEnum(s, null, path));
     return result;
   }
   const run = (r: Result | undefined): void => {
     result.merge(r);
     result.matchCount++;
   };
-  if (typesOf(s).length > 0 || formatOf(s) !== '') run(validateType(s, data, path));
+  if (typesOf(s).length > 0 || formatOf(opts, s) !== '') run(validateType(opts, s, data, path));
   run(validateSchemaProps(opts, s, data, path, corr));
   if (typeof data === 'string') {
     run(validateString(s, data, path));
-    if (formatCheck(s.format)) run(validateFormat(s, data, path));
+    if (formatCheck(s.format, opts.k8sNameFormats)) run(validateFormat(opts, s, data, path));
   }
   if (typeof data === 'number') run(validateNumber(s, data, path));
   if (Array.isArray(data)) run(validateSlice(opts, s, data, path, corr));

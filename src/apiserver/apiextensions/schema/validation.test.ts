@@ -223,6 +223,13 @@ describe('validateCustomResourceUpdate: ratcheting (R310)', () => {
 });
 
 describe('validateCustomResource: releases (R302)', () => {
+  it('R302 k8s-short-name and k8s-long-name are checked from 1.35', () => {
+    const schema = withSpec({ a: { type: 'string', format: 'k8s-short-name' }, b: { type: 'string', format: 'k8s-long-name' } });
+    const obj = cr({ a: 'Not_A_Name', b: 'ok.example' });
+    expect(messages(obj, schema)).to.deep.equal([]);
+    expect(messages(obj, schema, Release.of(35))).to.deep.equal(['spec.a: Invalid value: "Not_A_Name": spec.a in body must be of type k8s-short-name: "Not_A_Name"']);
+  });
+
   it('R302 before 1.28 a property-count error is the only error of its object', () => {
     const schema = withSpec({ labels: { type: 'object', maxProperties: 1, additionalProperties: { type: 'string' } } });
     const obj = cr({ labels: { a: 'x', b: 2 } });

@@ -75,8 +75,9 @@ function toFieldError(fldPath: string | undefined, err: OpenAPIError, options: V
  * as field errors below fldPath (undefined for a whole custom resource, as the strategy passes nil).
  */
 export function validateValue(fldPath: string | undefined, value: unknown, schema: JSONSchemaProps, options?: ValidationOptions, old?: { value: unknown }): FieldError[] {
-  // kube-openapi#412 came with 1.28.
-  return openAPIErrors(value, schema, old, { propertyCountShortCircuits: !atLeast(options, 28) }).map((e) => toFieldError(fldPath, e, options));
+  // kube-openapi#412 came with 1.28; the k8s name formats are checked from 1.35 (./formats.ts).
+  const opts = { propertyCountShortCircuits: !atLeast(options, 28), k8sNameFormats: atLeast(options, 35) };
+  return openAPIErrors(value, schema, old, opts).map((e) => toFieldError(fldPath, e, options));
 }
 
 /** The identity of a value for set uniqueness: scalars by type and value, objects and lists by their JSON. */
