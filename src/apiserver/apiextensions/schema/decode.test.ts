@@ -1,21 +1,14 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { decodeCustomResource } from './decode';
+import { withSpec } from './testing';
 import type { JSONSchemaProps } from './types';
 
-const schema: JSONSchemaProps = {
-  type: 'object',
-  properties: {
-    spec: {
-      type: 'object',
-      properties: {
-        replicas: { type: 'integer', default: 1 },
-        note: { type: 'string' },
-        template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
-      },
-    },
-  },
-};
+const schema: JSONSchemaProps = withSpec({
+  replicas: { type: 'integer', default: 1 },
+  note: { type: 'string' },
+  template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+});
 
 describe('decodeCustomResource (R313)', () => {
   it('R313 root metadata, pruning, nulls, embedded metadata, then defaults; unknown fields in that order', () => {

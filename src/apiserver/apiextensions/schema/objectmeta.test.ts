@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { describeFieldError } from '../../errors';
 import { coerceObjectMeta, embeddedObjectMetaErrors } from './objectmeta';
+import { withSpec } from './testing';
 
 const messages = (meta: unknown): string[] => embeddedObjectMetaErrors('spec.template.metadata', meta).map(describeFieldError);
 
@@ -36,12 +37,7 @@ describe('embeddedObjectMetaErrors (R304)', () => {
 });
 
 describe('coerceObjectMeta (R312)', () => {
-  const schema = {
-    type: 'object',
-    properties: {
-      spec: { type: 'object', properties: { template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } },
-    },
-  };
+  const schema = withSpec({ template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } });
 
   it('R312 drops what ObjectMeta lacks from embedded metadata, and reports it', () => {
     const obj = { metadata: { name: 'w', bogus: 1 }, spec: { template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', extra: true, labels: {}, ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u', color: 'red' }] } } } };

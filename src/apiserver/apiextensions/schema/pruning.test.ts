@@ -1,23 +1,16 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { prune, unknownFieldMessage } from './pruning';
+import { withSpec } from './testing';
 import type { JSONSchemaProps } from './types';
 
-const schema: JSONSchemaProps = {
-  type: 'object',
-  properties: {
-    spec: {
-      type: 'object',
-      properties: {
-        replicas: { type: 'integer' },
-        ports: { type: 'array', items: { type: 'object', properties: { port: { type: 'integer' } } } },
-        labels: { type: 'object', additionalProperties: { type: 'string' } },
-        free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { strict: { type: 'object', properties: { a: { type: 'string' } } } } },
-        template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object', properties: { x: { type: 'string' } } } } },
-      },
-    },
-  },
-};
+const schema: JSONSchemaProps = withSpec({
+  replicas: { type: 'integer' },
+  ports: { type: 'array', items: { type: 'object', properties: { port: { type: 'integer' } } } },
+  labels: { type: 'object', additionalProperties: { type: 'string' } },
+  free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { strict: { type: 'object', properties: { a: { type: 'string' } } } } },
+  template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object', properties: { x: { type: 'string' } } } } },
+});
 
 describe('prune (R305)', () => {
   it('R305 drops the fields the schema does not specify and returns their paths, sorted', () => {

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { describeFieldError } from '../../errors';
 import { Release } from '../../../release';
+import { cr, withSpec } from './testing';
 import type { JSONSchemaProps } from './types';
 import { validateCustomResource, validateCustomResourceUpdate, validateValue } from './validation';
 
@@ -10,12 +11,6 @@ function messages(obj: unknown, schema: JSONSchemaProps, release?: Release): str
   return validateCustomResource(obj, schema, { release }).map(describeFieldError);
 }
 
-/** A CR schema whose spec has the given properties. */
-function withSpec(properties: Record<string, JSONSchemaProps>, spec: Partial<JSONSchemaProps> = {}): JSONSchemaProps {
-  return { type: 'object', properties: { spec: { type: 'object', properties, ...spec } } };
-}
-
-const cr = (spec: unknown): Record<string, unknown> => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec });
 
 describe('validateCustomResource: types (R302)', () => {
   it('R302 a string where an integer is declared names the JSON type it found', () => {
