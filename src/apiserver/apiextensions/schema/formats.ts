@@ -3,7 +3,7 @@
  * (apiextensions-apiserver pkg/apiserver/validation/formats.go supportedVersionedFormats: every other
  * format is dropped from the schema before validation, so it checks nothing; the checks are
  * kube-openapi pkg/validation/strfmt's default registry). A format is looked up with its dashes
- * removed (strfmt.DefaultNameNormalizer), so `date-time` is `datetime`.
+ * removed (strfmt.DefaultNameNormalizer), so `date-time` is `datetime` (R302).
  * k8s-short-name and k8s-long-name (strfmt/kubernetes-extensions.go) were introduced for 1.34, but a
  * format is checked only from the release after it (the validator is built for
  * environment.DefaultCompatibilityVersion, one minor below the server's), so from 1.35.

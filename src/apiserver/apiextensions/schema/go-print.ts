@@ -3,7 +3,7 @@
  * builds with them: %q of a string, %v of a number, and field.Error's value printing
  * (apimachinery/pkg/util/validation/field/errors.go ErrorBody: strings quoted, int64/float64/bool as
  * %v, nil as "null", maps and lists as %#v). Numbers follow the JSON decoder of
- * apimachinery/pkg/util/json: an integral number is an int64, any other a float64.
+ * apimachinery/pkg/util/json: an integral number is an int64, any other a float64 (R301).
  */
 
 /** %q of a string: a double-quoted Go string literal. */

@@ -3,7 +3,7 @@
  * regexp.Compile, unanchored). JavaScript's RegExp reads most of that syntax alike; the differences a
  * schema meets are translated here: leading flag groups `(?i)`, `(?s)`, `(?m)`, the anchors `\A` and `\z`,
  * one-letter Unicode classes `\pL`, and POSIX classes `[[:alpha:]]`. What RE2 refuses (backreferences,
- * lookaround) JavaScript would accept, so those are refused here too, with RE2's wording.
+ * lookaround) JavaScript would accept, so those are refused here too, with RE2's wording (R302).
  */
 
 const POSIX: Record<string, string> = {

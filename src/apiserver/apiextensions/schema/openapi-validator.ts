@@ -9,7 +9,8 @@
  * (type, allOf/oneOf/anyOf/not, string, format, number, array, enum, object), the first-failure-only
  * string checks, the per-result de-duplication by message (Result.AddErrors) and the MatchCount that
  * picks which failed anyOf/oneOf branch is reported. Go iterates maps in random order; properties are
- * taken here in sorted order, so the errors of one object come out in a stable order.
+ * taken here in sorted order, so the errors of one object come out in a stable order (R302; the
+ * ratcheting of updates, R310).
  */
 import { jsonEqual } from '../../object';
 import { formatCheck } from './formats';
