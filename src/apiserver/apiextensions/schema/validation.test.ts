@@ -4,7 +4,7 @@ import { describeFieldError } from '../../errors';
 import { Release } from '../../../release';
 import { cr, withSpec } from './testing';
 import type { JSONSchemaProps } from './types';
-import { validateCustomResource, validateCustomResourceUpdate, validateValue } from './validation';
+import { validateCustomResource, validateCustomResourceStatusUpdate, validateCustomResourceUpdate, validateValue } from './validation';
 
 /** The messages kube-apiserver would list in the Status of an invalid custom resource. */
 function messages(obj: unknown, schema: JSONSchemaProps, release?: Release): string[] {
@@ -230,5 +230,23 @@ describe('validateCustomResource: releases (R302)', () => {
     const obj = cr({ labels: { a: 'x', b: 2 } });
     expect(messages(obj, schema)).to.deep.equal(['spec.labels: Too many: 2: must have at most 1 items', 'spec.labels.b: Invalid value: "integer": spec.labels.b in body must be of type string: "integer"']);
     expect(messages(obj, schema, Release.of(27))).to.deep.equal(['spec.labels: Too many: 2: must have at most 1 items']);
+  });
+});
+
+describe('validateCustomResourceStatusUpdate (R310)', () => {
+  const schema: JSONSchemaProps = { type: 'object', properties: { spec: { type: 'object', properties: { n: { type: 'integer' } } }, status: { type: 'object', required: ['phase'], properties: { phase: { type: 'string', enum: ['Ready'] }, count: { type: 'integer', maximum: 3 } } } } };
+  const status = (s: unknown): Record<string, unknown> => ({ ...cr({ n: 'not checked here' }), status: s });
+
+  it('R310 only the status is checked, below the status path', () => {
+    expect(validateCustomResourceStatusUpdate(status({ phase: 'Gone', count: 4 }), status({ phase: 'Ready' }), schema).map(describeFieldError)).to.deep.equal([
+      'status.count: Invalid value: 4: count in body should be less than or equal to 3',
+      'status.phase: Unsupported value: "Gone": supported values: "Ready"',
+    ]);
+    expect(validateCustomResourceStatusUpdate(status({}), status({ phase: 'Ready' }), schema).map(describeFieldError)).to.deep.equal(['status.phase: Required value']);
+    expect(validateCustomResourceStatusUpdate(cr({}), cr({}), schema)).to.deep.equal([]);
+  });
+
+  it('R310 the status ratchets like the rest of an update', () => {
+    expect(validateCustomResourceStatusUpdate(status({ phase: 'Ready', count: 9 }), status({ phase: 'Old', count: 9 }), schema)).to.deep.equal([]);
   });
 });

@@ -6,7 +6,8 @@
  *      pkg/apiserver/validation/validation.go kubeOpenAPIResultToFieldErrors does (R302);
  *   2. the apiVersion and kind of each x-kubernetes-embedded-resource object (schema/objectmeta/validation.go) (R304);
  *   3. the uniqueness of x-kubernetes-list-type set and map items (schema/listtype/validation.go) (R303).
- * validateCustomResourceUpdate is the same for an update (strategy.go ValidateUpdate), which ratchets (R310).
+ * validateCustomResourceUpdate is the same for an update (strategy.go ValidateUpdate), which ratchets (R310);
+ * validateCustomResourceStatusUpdate what an update of the status subresource checks (ValidateStatusUpdate).
  * x-kubernetes-validations (CEL) are evaluated elsewhere; nothing here looks at them.
  */
 import type { FieldError } from '../../errors';
@@ -206,6 +207,18 @@ export function validateCustomResourceUpdate(obj: unknown, old: unknown, schema:
   errs.push(...embeddedResourceErrors(undefined, obj, schema));
   if (isJSONObject(obj) && (!isJSONObject(old) || listSetsAndMaps(undefined, schema, old).length === 0)) errs.push(...listSetsAndMaps(undefined, schema, obj));
   return errs;
+}
+
+/**
+ * validator.go ValidateStatusUpdate, the schema's part: only `status`, against the schema's
+ * `properties.status`, with errors below `status` (composite ones on `status` itself), ratcheting as
+ * an update does. An object without status, or a schema without one, has nothing to check.
+ */
+export function validateCustomResourceStatusUpdate(obj: unknown, old: unknown, schema: JSONSchemaProps, options?: ValidationOptions): FieldError[] {
+  const statusSchema = schema.properties?.status;
+  if (!isJSONObject(obj) || !Object.prototype.hasOwnProperty.call(obj, 'status') || !statusSchema) return [];
+  const ratcheting = options?.release ? options.release.enabled('CRDValidationRatcheting') : true;
+  return validateValue('status', obj.status, statusSchema, options, ratcheting ? { value: isJSONObject(old) ? old.status : undefined } : undefined);
 }
 
 /** The schema's errors of a custom resource (a decoded JSON object), in the order the strategy collects them. */
