@@ -67,6 +67,27 @@ describe('A6 custom resources over HTTP', () => {
     expect([negative.status, negative.json.message]).to.deep.equal([422, 'Scale.autoscaling "orders" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0']);
   });
 
+  it('A6 the schema judges custom resources: a wrong type is a 422, unknown fields are refused by Strict and pruned by Warn, defaults are applied', async () => {
+    const bad = await request(s.base, 'POST', DB, { body: { apiVersion: 'example.com/v1', kind: 'Database', metadata: { name: 'bad' }, spec: { replicas: 'two' } } });
+    expect([bad.status, bad.json.message]).to.deep.equal([422, 'Database.example.com "bad" is invalid: spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"']);
+    const body = { apiVersion: 'example.com/v1', kind: 'Database', metadata: { name: 'extra' }, spec: { engine: 'mysql', colour: 'blue' } };
+    const strict = await request(s.base, 'POST', `${DB}?fieldValidation=Strict`, { body });
+    expect([strict.status, strict.json.message]).to.deep.equal([400, 'strict decoding error: unknown field "spec.colour"']);
+    const warned = await request(s.base, 'POST', DB, { body });
+    expect(warned.status, warned.text).to.equal(201);
+    expect(warned.headers.warning).to.equal('299 - "unknown field \\"spec.colour\\""');
+    expect(warned.json.spec).to.deep.equal({ engine: 'mysql' });
+  });
+
+  it('A1 a CRD whose schema is not structural is invalid', async () => {
+    const crd = databaseCRD();
+    crd.metadata.name = 'caches.example.com';
+    crd.spec.names = { plural: 'caches', kind: 'Cache' };
+    crd.spec.versions[0].schema = { openAPIV3Schema: { type: 'object', properties: { spec: { properties: { size: { type: 'integer' } } } } } };
+    const r = await request(s.base, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd });
+    expect([r.status, r.json.message]).to.deep.equal([422, 'CustomResourceDefinition.apiextensions.k8s.io "caches.example.com" is invalid: spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields']);
+  });
+
   it('A5 a deleted CRD leaves discovery and its resources are no longer served', async () => {
     const deleted = await request(s.base, 'DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/databases.example.com');
     expect(deleted.status, deleted.text).to.equal(200);

@@ -2,7 +2,7 @@ import { jsonEqual, toTime, type KubeObject } from '../object';
 import type { Strategy } from '../strategy';
 import { validateObjectMetaUpdate, validateQualifiedFinalizers } from '../validation';
 import type { Release } from '../../release';
-import { decodeCustomResource, validateCustomResource, validateCustomResourceUpdate, type JSONSchemaProps } from './custom-resource-schema';
+import { decodeCustomResource, validateCustomResource, validateCustomResourceStatusUpdate, validateCustomResourceUpdate, type JSONSchemaProps } from './custom-resource-schema';
 
 /** What a custom resource's strategy is built from: its CRD's names, scope and storage version. */
 export interface CustomResourceShape {
@@ -83,7 +83,7 @@ export function customResourceStrategies(shape: CustomResourceShape): { main: St
       if (sent !== undefined) n.status = sent;
       else delete n.status;
     },
-    validateUpdate: (next, old) => [...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers), ...validateCustomResourceUpdate(next, old, shape.schema, shape.release)],
+    validateUpdate: (next, old) => [...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers), ...validateCustomResourceStatusUpdate(next, old, shape.schema, shape.release)],
   };
   return { main, status };
 }
