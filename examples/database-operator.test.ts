@@ -13,12 +13,14 @@ import { serve, type ServedCluster } from '../src/serve/serve';
 
 /** Wall-clock bound on any one wait of this test. */
 const WAIT_MS = 30_000;
+/** Between two looks: longer than the jump clock's quiet period (50 ms), which every request restarts. */
+const POLL_MS = 200;
 
 async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
   const deadline = Date.now() + WAIT_MS;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`gave up after ${WAIT_MS} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
 
