@@ -1,9 +1,9 @@
 import type { Release } from '../../release';
 import type { FieldError } from '../errors';
-import { decodeCustomResource as decode } from './schema/decode';
-import { validateStructural } from './schema/structural';
+import type * as Decode from './schema/decode';
+import type * as Structural from './schema/structural';
 import type { JSONSchemaProps } from './schema/types';
-import { validateCustomResource as validateObject, validateCustomResourceStatusUpdate as validateStatus, validateCustomResourceUpdate as validateUpdate } from './schema/validation';
+import type * as Validation from './schema/validation';
 
 export type { JSONSchemaProps };
 
@@ -13,9 +13,24 @@ export type { JSONSchemaProps };
  * CRD and custom resource strategies and the served API call them.
  */
 
+let loaded: { decode: typeof Decode; structural: typeof Structural; validation: typeof Validation } | undefined;
+
+/**
+ * The library, loaded when a CRD or custom resource first needs it: its code (regular
+ * expressions, formats, Go printing) is several MB once compiled, which a cluster without CRDs —
+ * the 10 000-pod bench — never pays for.
+ */
+function library(): NonNullable<typeof loaded> {
+  return (loaded ??= {
+    decode: require('./schema/decode') as typeof Decode,
+    structural: require('./schema/structural') as typeof Structural,
+    validation: require('./schema/validation') as typeof Validation,
+  });
+}
+
 /** The CRD validation's check of one version's schema at `path` (…schema.openAPIV3Schema): structural, defaults, the OpenAPI checks. */
 export function validateCRDSchema(schema: JSONSchemaProps, path: string, options: { statusSubresource: boolean; release: Release }): FieldError[] {
-  return validateStructural(schema, path, options);
+  return library().structural.validateStructural(schema, path, options);
 }
 
 /** A custom resource is a JSON object before anything else (an unstructured.Unstructured). */
@@ -27,21 +42,21 @@ function notAnObject(obj: unknown): FieldError[] {
 export function validateCustomResource(obj: unknown, schema: JSONSchemaProps | undefined, release: Release): FieldError[] {
   const bad = notAnObject(obj);
   if (bad.length > 0 || !schema) return bad;
-  return validateObject(obj, schema, { release });
+  return library().validation.validateCustomResource(obj, schema, { release });
 }
 
 /** The same for an update (ValidateUpdate, with ratcheting where the release has it). */
 export function validateCustomResourceUpdate(obj: unknown, old: unknown, schema: JSONSchemaProps | undefined, release: Release): FieldError[] {
   const bad = notAnObject(obj);
   if (bad.length > 0 || !schema) return bad;
-  return validateUpdate(obj, old, schema, { release });
+  return library().validation.validateCustomResourceUpdate(obj, old, schema, { release });
 }
 
 /** An update through the status subresource: its status alone against the schema (ValidateStatusUpdate). */
 export function validateCustomResourceStatusUpdate(obj: unknown, old: unknown, schema: JSONSchemaProps | undefined, release: Release): FieldError[] {
   const bad = notAnObject(obj);
   if (bad.length > 0 || !schema) return bad;
-  return validateStatus(obj, old, schema, { release });
+  return library().validation.validateCustomResourceStatusUpdate(obj, old, schema, { release });
 }
 
 /**
@@ -51,5 +66,5 @@ export function validateCustomResourceStatusUpdate(obj: unknown, old: unknown, s
  */
 export function decodeCustomResource(obj: Record<string, unknown>, schema: JSONSchemaProps | undefined, preserveUnknownFields: boolean): string[] {
   if (!schema) return [];
-  return decode(obj, schema, { preserveUnknownFields });
+  return library().decode.decodeCustomResource(obj, schema, { preserveUnknownFields });
 }
