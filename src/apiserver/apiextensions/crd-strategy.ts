@@ -99,8 +99,8 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition, 
     else errs.push(...validateCRDSchema(schema as JSONSchemaProps, `${path}.schema.openAPIV3Schema`, { statusSubresource: v.subresources?.status !== undefined, release }));
     (v.additionalPrinterColumns ?? []).forEach((c, j) => errs.push(...validateColumn(c, `${path}.additionalPrinterColumns[${j}]`)));
   });
-  if (!unique) errs.push({ field: 'spec.versions', type: 'Invalid', value: versions, detail: 'must contain unique version names' });
-  if (storage !== 1) errs.push({ field: 'spec.versions', type: 'Invalid', value: versions, detail: 'must have exactly one version marked as storage version' });
+  if (!unique) errs.push({ field: 'spec.versions', type: 'Invalid', value: versions, printedValue: goVersions(versions), detail: 'must contain unique version names' });
+  if (storage !== 1) errs.push({ field: 'spec.versions', type: 'Invalid', value: versions, printedValue: goVersions(versions), detail: 'must have exactly one version marked as storage version' });
   if (!names.plural) errs.push({ field: 'spec.names.plural', type: 'Required value', detail: '' });
   if (!names.singular) errs.push({ field: 'spec.names.singular', type: 'Required value', detail: '' });
   if (!names.kind) errs.push({ field: 'spec.names.kind', type: 'Required value', detail: '' });
@@ -110,6 +110,16 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition, 
     errs.push({ field: 'spec.conversion.strategy', type: 'Unsupported value', value: spec.conversion.strategy, detail: 'supported values: "None", "Webhook"' });
   }
   return errs;
+}
+
+/**
+ * How field.Invalid prints spec.versions: Go's %#v of the internal []CustomResourceDefinitionVersion,
+ * here with the fields that say which version is which and the pointer fields (printed upstream as
+ * addresses, which differ on every run) left out as `…`.
+ */
+function goVersions(versions: readonly CustomResourceDefinition['spec']['versions'][number][]): string {
+  const one = (v: CustomResourceDefinition['spec']['versions'][number]) => `apiextensions.CustomResourceDefinitionVersion{Name:${JSON.stringify(v.name ?? '')}, Served:${v.served === true}, Storage:${v.storage === true}, …}`;
+  return `[]apiextensions.CustomResourceDefinitionVersion{${versions.map(one).join(', ')}}`;
 }
 
 const COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
