@@ -104,4 +104,16 @@ describe('CustomResourceDefinitions (apiextensions-apiserver)', () => {
       expect(String(applied.code), `v1.${minor} apply`).to.equal(apply);
     }
   });
+
+  it('A4 a namespace being deleted is emptied of its custom resources too (the namespace controller reads them from discovery)', () => {
+    const c = cluster();
+    c.apiserver.create(USER, 'customresourcedefinitions', undefined, databaseCRD());
+    c.apiserver.create(USER, 'namespaces', undefined, { metadata: { name: 'team' } });
+    c.flush();
+    c.apiserver.create(USER, 'databases.example.com', 'team', db('a'));
+    c.apiserver.delete(USER, 'namespaces', undefined, 'team');
+    c.advance(30_000);
+    expect(c.apiserver.get('databases.example.com', 'team', 'a').code).to.equal(404);
+    expect(c.apiserver.get('namespaces', undefined, 'team').code).to.equal(404);
+  });
 });
