@@ -36,7 +36,7 @@ function run(...args: string[]): Promise<{ code: number; stdout: string; stderr:
 
 describe('A6 CustomResourceDefinitions with the real kubectl v1.33', () => {
   it('A6 apply the CRD; create, get, patch and delete a custom resource held by a finalizer; explain its schema', async () => {
-    const applied = await run('apply', '-f', join(__dirname, 'testdata', 'database-crd.yaml'));
+    const applied = await run('apply', '-f', join(__dirname, '..', '..', 'features', 'custom-resources', 'database-crd.yaml'));
     expect(applied, applied.stderr).to.include({ code: 0, stdout: 'customresourcedefinition.apiextensions.k8s.io/databases.example.com created\n' });
     const established = await run('get', 'crd', 'databases.example.com', '-o', "jsonpath={.status.conditions[?(@.type=='Established')].status}");
     expect(established.stdout).to.equal('True');
