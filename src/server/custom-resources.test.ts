@@ -88,6 +88,23 @@ describe('A6 custom resources over HTTP', () => {
     expect([r.status, r.json.message]).to.deep.equal([422, 'CustomResourceDefinition.apiextensions.k8s.io "caches.example.com" is invalid: spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields']);
   });
 
+  it('A4 several served versions: discovery prefers the GA one, and an object is served in each version it is read through, stored as the storage version', async () => {
+    const crd = databaseCRD();
+    crd.metadata.name = 'widgets.example.org';
+    crd.spec.group = 'example.org';
+    crd.spec.names = { plural: 'widgets', kind: 'Widget' };
+    const v1 = crd.spec.versions[0];
+    crd.spec.versions = [{ ...v1, name: 'v1beta1', storage: false }, { ...v1, name: 'v1' }];
+    expect((await request(s.base, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd })).status).to.equal(201);
+    const group = await request(s.base, 'GET', '/apis/example.org');
+    expect(group.json.versions.map((v: { version: string }) => v.version)).to.deep.equal(['v1', 'v1beta1']);
+    const created = await request(s.base, 'POST', '/apis/example.org/v1beta1/namespaces/default/widgets', { body: { apiVersion: 'example.org/v1beta1', kind: 'Widget', metadata: { name: 'w' } } });
+    expect([created.status, created.json.apiVersion]).to.deep.equal([201, 'example.org/v1beta1']);
+    const stored = s.cluster.apiserver.get('widgets.example.org', 'default', 'w');
+    expect(stored.ok && stored.object.apiVersion).to.equal('example.org/v1');
+    expect((await request(s.base, 'GET', '/apis/example.org/v1/namespaces/default/widgets/w')).json.apiVersion).to.equal('example.org/v1');
+  });
+
   it('A5 a deleted CRD leaves discovery and its resources are no longer served', async () => {
     const deleted = await request(s.base, 'DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/databases.example.com');
     expect(deleted.status, deleted.text).to.equal(200);
