@@ -1062,37 +1062,82 @@ class WatchIndex {
   }
 
   /**
-   * Offers one change to the watches interested in it. With a latency each watch hands it over on
-   * its own timer. Without one, a single zero-delay hand-off delivers it to all of them in the same
-   * order: their own hand-offs would have been queued back to back (nothing runs between them), and
-   * whatever a handler hands off in turn still runs after the last of them.
+   * The zero-latency hand-offs not yet run: the watches and their events in offer order, and how
+   * many of them each hand-off delivers. Hand-offs run in the order they were queued, so each
+   * takes the next batch from the front: an offer allocates no arrays and no closure of its own.
    */
-  offer(e: EtcdEvent): void {
-    if (this.latencyMs > 0) return this.forEachInterested(e, (w) => w.offer(e));
-    const targets: Watch[] = [];
-    const events: WatchEvent[] = [];
-    this.forEachInterested(e, (w) => {
-      const event = w.eventFor(e);
-      if (!event) return;
-      targets.push(w);
-      events.push(event);
-    });
-    if (targets.length === 0) return;
-    this.clock.after(0, () => {
-      for (let i = 0; i < targets.length; i++) targets[i].deliver(events[i]);
-    });
-  }
+  private readonly pendingWatches: Watch[] = [];
+  private readonly pendingEvents: WatchEvent[] = [];
+  private readonly batchSizes: number[] = [];
+  private pendingHead = 0;
+  private batchHead = 0;
+  private readonly deliverBatch = (): void => this.deliverNextBatch();
 
   /**
-   * The watches of the event's resource (a pod's change is not offered to the watches of
-   * EndpointSlices: the watch cache keeps one cacher per resource), then the node-indexed ones.
+   * Offers one change to the watches interested in it (the watches of the event's resource — a
+   * pod's change is not offered to the watches of EndpointSlices: the watch cache keeps one
+   * cacher per resource —, then the node-indexed ones). With a latency each watch hands it over
+   * on its own timer. Without one, a single zero-delay hand-off delivers it to all of them in the
+   * same order: their own hand-offs would have been queued back to back (nothing runs between
+   * them), and whatever a handler hands off in turn still runs after the last of them.
    */
-  private forEachInterested(e: EtcdEvent, visit: (w: Watch) => void): void {
-    this.unindexed.get('')?.forEach(visit);
-    this.unindexed.get(resourceOf(e.key))?.forEach(visit);
+  offer(e: EtcdEvent): void {
     const a = nodeNameOf(e.value);
     const b = nodeNameOf(e.prev);
-    if (a !== undefined) this.byNode.get(a)?.forEach(visit);
-    if (b !== undefined && b !== a) this.byNode.get(b)?.forEach(visit);
+    const queued = this.pendingWatches.length;
+    this.offerTo(this.unindexed.get(''), e);
+    this.offerTo(this.unindexed.get(resourceOf(e.key)), e);
+    if (a !== undefined) this.offerTo(this.byNode.get(a), e);
+    if (b !== undefined && b !== a) this.offerTo(this.byNode.get(b), e);
+    const n = this.pendingWatches.length - queued;
+    if (n === 0) return;
+    this.batchSizes.push(n);
+    this.clock.after(0, this.deliverBatch);
+  }
+
+  private offerTo(watches: Set<Watch> | undefined, e: EtcdEvent): void {
+    if (watches === undefined) return;
+    for (const w of watches) {
+      if (this.latencyMs > 0) {
+        w.offer(e);
+        continue;
+      }
+      const event = w.eventFor(e);
+      if (event === undefined) continue;
+      this.pendingWatches.push(w);
+      this.pendingEvents.push(event);
+    }
+  }
+
+  private deliverNextBatch(): void {
+    const end = this.pendingHead + this.batchSizes[this.batchHead++];
+    const watches = this.pendingWatches;
+    const events = this.pendingEvents;
+    for (let i = this.pendingHead; i < end; i++) {
+      const w = watches[i];
+      const event = events[i];
+      // Delivered: the queue no longer holds what it handed over.
+      watches[i] = undefined!;
+      events[i] = undefined!;
+      w.deliver(event);
+    }
+    this.pendingHead = end;
+    if (this.batchHead === this.batchSizes.length) {
+      // Everything handed over (the usual case at the end of each hand-off run): start afresh.
+      if (this.pendingHead === watches.length) {
+        watches.length = 0;
+        events.length = 0;
+        this.pendingHead = 0;
+      }
+      this.batchSizes.length = 0;
+      this.batchHead = 0;
+    } else if (this.pendingHead > 4096 && this.pendingHead * 2 > watches.length) {
+      // Hand-offs that keep queueing more (a long cascade): drop the delivered front now and then.
+      watches.splice(0, this.pendingHead);
+      events.splice(0, this.pendingHead);
+      this.batchSizes.splice(0, this.batchHead);
+      this.pendingHead = 0;
+      this.batchHead = 0;
+    }
   }
 }
