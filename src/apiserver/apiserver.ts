@@ -403,7 +403,7 @@ export class ApiServer {
         this.fields().update(undefined, decoded, this.managerOf(client, resource, undefined, 'Update', opts.fieldManager), resetFields(resource, undefined), toTime(this.clock.now()));
         withNs.metadata.managedFields = decoded.metadata.managedFields;
       }
-      const admission = this.admissionFor<R>(client, { operation: 'CREATE', resource, namespace, name, subresource: '', dryRun: !!opts.dryRun }, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', ...(opts.dryRun ? { dryRun: ['All'] } : {}) });
+      const admission = this.admissionFor<R>(client, 'CREATE', resource, namespace, name, '', !!opts.dryRun);
       return { code: 201, object: this.createObject(resource, namespace, name, withNs, !!opts.dryRun, admission) };
     });
   }
@@ -438,7 +438,7 @@ export class ApiServer {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'UPDATE', resource, namespace, name, `UPDATE ${path}`, `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} Store.Update`, () => {
       const preconditions = obj.metadata.uid ? { uid: obj.metadata.uid } : undefined;
-      const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
+      const admission = this.admissionFor<R>(client, 'UPDATE', resource, namespace, name, opts.subresource ?? '', !!opts.dryRun);
       const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
       const r = this.stores[resource].update(namespace, name, (existing) => track(existing, clone(obj)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions, admission });
       return { code: 200, object: r.object };
@@ -450,7 +450,7 @@ export class ApiServer {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`, () => {
       // patch.go: a PATCH is admitted as an UPDATE, with its options as UpdateOptions (patchToUpdateOptions).
-      const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
+      const admission = this.admissionFor<R>(client, 'UPDATE', resource, namespace, name, opts.subresource ?? '', !!opts.dryRun);
       const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
       const r = this.stores[resource].update(namespace, name, (existing) => track(existing, applyPatchBody(existing, type, body)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission });
       return { code: 200, object: r.object };
@@ -481,10 +481,10 @@ export class ApiServer {
       if (!opts.subresource && !store.exists(namespace, name)) {
         const created = this.untracked(this.fields().apply(undefined, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
         // An apply that creates is admitted as a CREATE (patch.go applyPatcher's create path).
-        const admission = this.admissionFor<R>(client, { operation: 'CREATE', resource, namespace, name, subresource: '', dryRun: !!opts.dryRun }, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', ...(opts.dryRun ? { dryRun: ['All'] } : {}) });
+        const admission = this.admissionFor<R>(client, 'CREATE', resource, namespace, name, '', !!opts.dryRun);
         return { code: 201, object: this.createObject(resource, namespace, name, created, !!opts.dryRun, admission) };
       }
-      const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
+      const admission = this.admissionFor<R>(client, 'UPDATE', resource, namespace, name, opts.subresource ?? '', !!opts.dryRun);
       const r = store.update(
         namespace,
         name,
@@ -550,7 +550,7 @@ export class ApiServer {
 
   /** The update function of a PUT or PATCH, recording its manager when managed fields are kept. */
   private tracker<T>(client: ClientIdentity, resource: Resource, subresource: 'status' | 'finalize' | undefined, fieldManager: string | undefined): (existing: T, next: T) => T {
-    if (!this.options.managedFields) return (_existing, next) => next;
+    if (!this.options.managedFields) return keepNext;
     const info = this.managerOf(client, resource, subresource, 'Update', fieldManager);
     const reset = resetFields(resource, subresource);
     return (existing, next) => {
@@ -854,11 +854,19 @@ export class ApiServer {
   }
 
   /**
-   * The admission chain of one request (StoreAdmission), or undefined without webhooks (the
-   * plugins then handle nothing). Kind, group and version are the resource's; options are the
-   * request's CreateOptions, UpdateOptions or DeleteOptions as the webhook receives them.
+   * The admission chain of one CREATE or UPDATE (a PATCH is admitted as an UPDATE, with its
+   * options as UpdateOptions: patch.go patchToUpdateOptions), or undefined without webhooks (the
+   * plugins then handle nothing, and nothing is built for them). Kind, group and version are the
+   * resource's; the options are the request's CreateOptions or UpdateOptions as the webhook
+   * receives them.
    */
-  private admissionFor<R extends Resource>(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>): StoreAdmission<ResourceType[R]> | undefined {
+  private admissionFor<R extends Resource>(client: ClientIdentity, operation: 'CREATE' | 'UPDATE', resource: R, namespace: string | undefined, name: string, subresource: string, dryRun: boolean): StoreAdmission<ResourceType[R]> | undefined {
+    if (!this.webhooks.has(true) && !this.webhooks.has(false)) return undefined;
+    const options = { kind: operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions', apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) };
+    return this.admissionChain<R>(client, { operation, resource, namespace, name, subresource, dryRun }, options);
+  }
+
+  private admissionChain<R extends Resource>(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>): StoreAdmission<ResourceType[R]> | undefined {
     const mutating = this.webhooks.has(true);
     const validating = this.webhooks.has(false);
     if (!mutating && !validating) return undefined;
@@ -873,10 +881,11 @@ export class ApiServer {
 
   /** delete.go: mutating admission first, with no object, then validating admission on the object (Store.Delete's deleteValidation). */
   private deleteAdmission<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, options: DeleteOptions): StoreAdmission<ResourceType[R]> | undefined {
+    if (!this.webhooks.has(true) && !this.webhooks.has(false)) return undefined;
     const request = { operation: 'DELETE' as const, resource, namespace, name, subresource: '', dryRun: (options.dryRun ?? []).length > 0 };
     const deleteOptions = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', ...options };
     if (this.webhooks.has(true)) this.webhooks.mutate(this.admissionInfo(client, request, deleteOptions), undefined, undefined);
-    return this.admissionFor<R>(client, request, deleteOptions);
+    return this.admissionChain<R>(client, request, deleteOptions);
   }
 
   private admissionInfo(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>) {
@@ -936,9 +945,9 @@ export class ApiServer {
   };
 }
 
-/** metav1.UpdateOptions as a webhook receives them (a PATCH's PatchOptions become these too). */
-function updateOptions(dryRun: boolean | undefined): Record<string, unknown> {
-  return { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) };
+/** The update function without managed fields: the updated object as it is (one function for every write). */
+function keepNext<T>(_existing: T, next: T): T {
+  return next;
 }
 
 /** names.SimpleNameGenerator: generateName (cut to 58 characters) plus 5 characters, here derived from the base's count so runs repeat. */
