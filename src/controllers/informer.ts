@@ -31,6 +31,8 @@ const byKey = <T>([a]: [string, T], [b]: [string, T]): number => (a < b ? -1 : a
 export class SharedInformer<T extends KubeObject> {
   private readonly cache = new Map<string, T>();
   private readonly indexers = new Map<string, Indexer<T>>();
+  /** The same indexers, in the order they were added, for the walk of every event. */
+  private readonly indexerList: Indexer<T>[] = [];
   private readonly handlers: ChangeHandler<T>[] = [];
   private started = false;
 
@@ -42,7 +44,9 @@ export class SharedInformer<T extends KubeObject> {
   /** AddIndexers: must be called before start, as client-go requires. */
   addIndexer(name: string, fn: IndexFunc<T>): void {
     if (this.started) throw new Error(`indexer "${name}" added to the ${this.resource} informer after it started`);
-    this.indexers.set(name, { fn, index: new Map() });
+    const indexer = { fn, index: new Map<string, Set<string>>() };
+    this.indexers.set(name, indexer);
+    this.indexerList.push(indexer);
   }
 
   hasIndexer(name: string): boolean {
@@ -117,8 +121,11 @@ export class SharedInformer<T extends KubeObject> {
     const old = this.cache.get(key);
     if (obj) this.cache.set(key, obj);
     else this.cache.delete(key);
-    for (const indexer of this.indexers.values()) reindex(indexer, key, old, obj);
-    for (const handler of this.handlers) handler(key, old, obj);
+    // Index loops: every event of the kind passes here (a pod's, about a dozen handlers).
+    const indexers = this.indexerList;
+    for (let i = 0; i < indexers.length; i++) reindex(indexers[i], key, old, obj);
+    const handlers = this.handlers;
+    for (let i = 0; i < handlers.length; i++) handlers[i](key, old, obj);
   }
 }
 

@@ -125,9 +125,12 @@ export class StatusManager {
     // updateLastTransitionTime: a condition keeps its transition time while its status is unchanged.
     const conditions = (input.conditions ?? []).map((c) => {
       const prev = conditionOfType(old.conditions, c.type);
-      return prev && prev.status === c.status ? { ...c, lastTransitionTime: prev.lastTransitionTime } : c;
+      if (!prev || prev.status !== c.status || prev.lastTransitionTime === c.lastTransitionTime) return c;
+      return { ...c, lastTransitionTime: prev.lastTransitionTime };
     });
-    const status: PodStatus = { ...input, conditions, ...(old.startTime ? { startTime: old.startTime } : {}) };
+    const status: PodStatus = { ...input, conditions };
+    // Last, as a spread of it would put it (in place when the input has one).
+    if (old.startTime) status.startTime = old.startTime;
     const unchanged = cached !== undefined && jsonEqual(cached.status, status) && cached.podIsFinished === podIsFinished;
     if (unchanged && !forceUpdate) return;
     this.statuses.set(uid, {
