@@ -208,14 +208,26 @@ export function diff(from: StoredObject, to: StoredObject): Operation[] {
   return compare(from as object, to as object).filter((op) => op.path !== '/metadata/resourceVersion');
 }
 
+/**
+ * The version to store: `obj` with the revision as its resourceVersion. What etcd is given is its
+ * own from then on (the storage encoder's fresh output, or a copy the caller made): the object and
+ * its metadata are stamped in place while they are open — the encoder leaves those two levels to
+ * etcd — and copied when frozen (a stored version being deleted, metadata shared with the one
+ * before). An assignment puts a new member last, where the spread of a copy puts it.
+ */
 function withResourceVersion(obj: Record<string, unknown> | StoredObject, revision: number): Record<string, unknown> {
-  const metadata = { ...(obj.metadata as Record<string, unknown>), resourceVersion: String(revision) };
-  return { ...obj, metadata };
+  const resourceVersion = String(revision);
+  let metadata = obj.metadata as Record<string, unknown>;
+  if (Object.isFrozen(metadata)) metadata = { ...metadata, resourceVersion };
+  else metadata.resourceVersion = resourceVersion;
+  if (Object.isFrozen(obj)) return { ...obj, metadata };
+  (obj as Record<string, unknown>).metadata = metadata;
+  return obj as Record<string, unknown>;
 }
 
 /**
  * Freezes what is not frozen yet. Versions built by the storage encoder arrive with every part
- * frozen but the two levels withResourceVersion copied, so this stops at their children.
+ * frozen but the object and its metadata, so this stops at their children.
  */
 function deepFreeze<T>(obj: T): T {
   if (obj && typeof obj === 'object' && !Object.isFrozen(obj)) {
