@@ -1119,18 +1119,37 @@ class WatchIndex {
   }
 
   private deliverNextBatch(): void {
-    const end = this.pendingHead + this.batchSizes[this.batchHead++];
+    const start = this.pendingHead;
+    const end = start + this.batchSizes[this.batchHead++];
     const watches = this.pendingWatches;
     const events = this.pendingEvents;
-    for (let i = this.pendingHead; i < end; i++) {
-      const w = watches[i];
-      const event = events[i];
-      // Delivered: the queue no longer holds what it handed over.
-      watches[i] = undefined!;
-      events[i] = undefined!;
-      w.deliver(event);
-    }
+    // Taken off the queue first: a handler that throws ends its batch (as it ended the hand-off
+    // before), and the next hand-off still starts at its own batch.
     this.pendingHead = end;
+    let i = start;
+    try {
+      for (; i < end; i++) {
+        const w = watches[i];
+        const event = events[i];
+        // Delivered: the queue no longer holds what it handed over.
+        watches[i] = undefined!;
+        events[i] = undefined!;
+        w.deliver(event);
+      }
+    } finally {
+      // After a throw at i: what the batch had left goes with it.
+      for (let j = i + 1; j < end; j++) {
+        watches[j] = undefined!;
+        events[j] = undefined!;
+      }
+      this.settleQueue();
+    }
+  }
+
+  /** Empties the delivered front of the queue: all of it once everything is handed over, else now and then. */
+  private settleQueue(): void {
+    const watches = this.pendingWatches;
+    const events = this.pendingEvents;
     if (this.batchHead === this.batchSizes.length) {
       // Everything handed over (the usual case at the end of each hand-off run): start afresh.
       if (this.pendingHead === watches.length) {
