@@ -115,6 +115,13 @@ export interface WriteOptions {
 }
 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
+// The sources of the requests' events, each one string built once: the timeline interns sources
+// by value, and a string concatenated anew per request would be flattened and hashed every time.
+const CREATE_SOURCE = `${HANDLERS}/create.go createHandler → ${STORE_SOURCE} Store.Create`;
+const UPDATE_SOURCE = `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} Store.Update`;
+const PATCH_SOURCE = `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`;
+const APPLY_SOURCE = `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`;
+const DELETE_SOURCE = `${HANDLERS}/delete.go DeleteResource → ${STORE_SOURCE} Store.Delete`;
 /**
  * The scheme's defaulting of a decoded body (pkg/apis/core/v1/defaults.go SetDefaults_Pod…,
  * SetDefaults_Namespace), which the strategies here run in PrepareForCreate: the field manager
@@ -390,7 +397,7 @@ export class ApiServer {
   create<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: WriteOptions = {}): ApiResponse<ResourceType[R]> {
     // R76 — rest.BeforeCreate: a missing name is generated from generateName (names.SimpleNameGenerator).
     const name = obj.metadata.name || (obj.metadata.generateName ? this.generateName(obj.metadata.generateName) : '');
-    return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, `${HANDLERS}/create.go createHandler → ${STORE_SOURCE} Store.Create`, () => {
+    return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, CREATE_SOURCE, () => {
       // The decoded request body: the store prepares it in place, so the caller's object stays as sent.
       const withNs = clone(obj);
       // create.go records the create's manager on the decoded object — defaulted by the scheme as it
@@ -436,7 +443,7 @@ export class ApiServer {
   update<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { subresource?: 'status' | 'finalize' } & WriteOptions = {}): ApiResponse<ResourceType[R]> {
     const name = obj.metadata.name ?? '';
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
-    return this.mutate(client, 'UPDATE', resource, namespace, name, `UPDATE ${path}`, `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} Store.Update`, () => {
+    return this.mutate(client, 'UPDATE', resource, namespace, name, `UPDATE ${path}`, UPDATE_SOURCE, () => {
       const preconditions = obj.metadata.uid ? { uid: obj.metadata.uid } : undefined;
       const admission = this.admissionFor<R>(client, 'UPDATE', resource, namespace, name, opts.subresource ?? '', !!opts.dryRun);
       const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
@@ -448,7 +455,7 @@ export class ApiServer {
   /** handlers/patch.go PatchResource: the patch is applied to the freshest stored copy inside Store.Update. */
   patch<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, type: PatchType, body: unknown, opts: { subresource?: 'status' } & WriteOptions = {}): ApiResponse<ResourceType[R]> {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
-    return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`, () => {
+    return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, PATCH_SOURCE, () => {
       // patch.go: a PATCH is admitted as an UPDATE, with its options as UpdateOptions (patchToUpdateOptions).
       const admission = this.admissionFor<R>(client, 'UPDATE', resource, namespace, name, opts.subresource ?? '', !!opts.dryRun);
       const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
@@ -473,7 +480,7 @@ export class ApiServer {
   ): ApiResponse<ResourceType[R]> {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     const text = `PATCH ${path} fieldManager=${opts.fieldManager}${opts.force ? ' force=true' : ''}`;
-    return this.mutate(client, 'PATCH', resource, namespace, name, text, `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`, () => {
+    return this.mutate(client, 'PATCH', resource, namespace, name, text, APPLY_SOURCE, () => {
       const info = this.managerOf(client, resource, opts.subresource, 'Apply', opts.fieldManager);
       const reset = resetFields(resource, opts.subresource);
       const now = toTime(this.clock.now());
@@ -576,7 +583,7 @@ export class ApiServer {
    */
   delete<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, options: DeleteOptions = {}): ApiResponse<DeleteResponseBody<R>> {
     const text = `DELETE ${resource}/${name}${describeDeleteOptions(options)}`;
-    return this.mutate(client, 'DELETE', resource, namespace, name, text, `${HANDLERS}/delete.go DeleteResource → ${STORE_SOURCE} Store.Delete`, () => {
+    return this.mutate(client, 'DELETE', resource, namespace, name, text, DELETE_SOURCE, () => {
       const errs = validateDeleteOptions(options);
       if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
       if (resource === 'namespaces') return { code: 200, object: this.deleteNamespace(name, options) as DeleteResponseBody<R> };
