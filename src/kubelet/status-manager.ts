@@ -12,23 +12,6 @@ import { conditionOfType, KUBELET_CONDITIONS } from './status';
 const SOURCE = 'pkg/kubelet/status/status_manager.go';
 const DELETE_SOURCE = `${SOURCE} syncPod → Delete`;
 
-/**
- * The source of the "resources reclaimed" event: canBeDeleted's condition for the release, with
- * the phase. Each built once (the timeline interns sources by value: a string concatenated per
- * pod would be flattened and hashed every time); phases are few.
- */
-function canBeDeletedSource(podIsFinished: boolean, phase: string | undefined): string {
-  const sources = podIsFinished ? FINISHED_SOURCES : RECLAIMED_SOURCES;
-  let source = sources.get(phase);
-  if (source === undefined) {
-    const why = podIsFinished ? `deletionTimestamp set, phase ${phase}, podIsFinished` : `deletionTimestamp set, PodResourcesAreReclaimed, phase ${phase}`;
-    sources.set(phase, (source = `${SOURCE} canBeDeleted (${why})`));
-  }
-  return source;
-}
-const FINISHED_SOURCES = new Map<string | undefined, string>();
-const RECLAIMED_SOURCES = new Map<string | undefined, string>();
-
 interface VersionedStatus {
   status: PodStatus;
   version: number;
@@ -244,7 +227,8 @@ export class StatusManager {
     s.sentVersion = s.version;
     if (this.statuses.get(uid) === s) this.unsent.delete(uid);
     if (!this.canBeDeleted(pod, s)) return;
-    this.timeline.record('status', `resources reclaimed pods/${s.name}`, canBeDeletedSource(this.deletionSafety.release.atLeast(27), pod.status?.phase), { actor: this.nodeName });
+    const why = this.deletionSafety.release.atLeast(27) ? `deletionTimestamp set, phase ${pod.status?.phase}, podIsFinished` : `deletionTimestamp set, PodResourcesAreReclaimed, phase ${pod.status?.phase}`;
+    this.timeline.record('status', `resources reclaimed pods/${s.name}`, `${SOURCE} canBeDeleted (${why})`, { actor: this.nodeName });
     this.timeline.record('status', `DELETE pods/${s.name} gracePeriodSeconds=0 preconditions.uid=${uid}`, DELETE_SOURCE, { actor: this.nodeName });
     const deleted = api.delete(this.client.identity, 'pods', s.namespace, s.name, { gracePeriodSeconds: 0, preconditions: { uid } });
     // On success the cached status is dropped; on failure the next full sync retries.
