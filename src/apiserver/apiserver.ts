@@ -596,7 +596,7 @@ export class ApiServer {
 
   /** The field manager, over the served kinds' OpenAPI definitions (built on first use). */
   private fields(): FieldManager {
-    return (this.fieldManager ??= new FieldManager(schemaDefinitions()));
+    return (this.fieldManager ??= new FieldManager(schemaDefinitions(), (apiVersion, kind) => this.customResources.fieldRoot(apiVersion, kind)));
   }
 
   /** The update function of a PUT or PATCH, recording its manager when managed fields are kept. */

@@ -5,7 +5,7 @@ import { soak } from './soak';
 
 /**
  * Issue 22, item 3: a `serve` session's memory follows what exists, not what ever existed. 1 500
- * objects (pods and Leases) are created and deleted through the HTTP API in five rounds, each
+ * objects (pods and custom resources of a CRD) are created and deleted through the HTTP API in five rounds, each
  * followed by one etcd compaction interval: after the first compactions the history, the
  * timeline and the heap stay flat. Without dropping compacted history they grew by every write
  * (≈ 10 KB per pod that ever lived). The pods run on the kubelets: a StopContainer call the

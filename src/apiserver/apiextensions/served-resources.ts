@@ -4,6 +4,7 @@ import type { Etcd } from '../etcd';
 import type { KubeObject } from '../object';
 import { Store } from '../store';
 import type { Strategy } from '../strategy';
+import type { OpenApiSchema } from '../managedfields/schema';
 import type { JSONSchemaProps } from './custom-resource-schema';
 import { customResourceStrategies } from './custom-resource-strategy';
 import { isConditionTrue, type CustomResourceColumnDefinition, type CustomResourceDefinition, type CustomResourceSubresources } from './types';
@@ -52,6 +53,22 @@ interface Entry {
   readonly status?: Strategy<KubeObject>;
   /** What the entry was built from: a CRD update that changes neither keeps the store. */
   readonly built: string;
+  /** Server-side apply's schema of the kind per served version (see fieldRoot). */
+  readonly fieldRoots: ReadonlyMap<string, OpenApiSchema>;
+}
+
+const OBJECT_META = '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+
+/**
+ * The schema server-side apply walks a custom resource with (the crdHandler's type converter,
+ * managedfields.NewTypeConverter over controller/openapi/builder's models): the version's
+ * schema with apiVersion, kind and metadata as ObjectMeta; none (the deduced type: maps granular,
+ * lists atomic) without a schema or with spec.preserveUnknownFields.
+ */
+function fieldRoot(schema: JSONSchemaProps | undefined): OpenApiSchema | undefined {
+  if (!schema) return undefined;
+  const given = schema as OpenApiSchema;
+  return { ...given, type: 'object', properties: { ...given.properties, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { $ref: OBJECT_META } } };
 }
 
 /**
@@ -99,7 +116,12 @@ export class CustomResourceServing {
       preserveUnknownFields: info.preserveUnknownFields,
       release: this.release,
     });
-    this.entries.set(resource, { info, store: new Store<KubeObject>(this.etcd, this.clock, main, true, this.release), status, built });
+    const fieldRoots = new Map<string, OpenApiSchema>();
+    for (const v of info.preserveUnknownFields ? [] : info.versions) {
+      const root = fieldRoot(v.schema);
+      if (root) fieldRoots.set(v.name, root);
+    }
+    this.entries.set(resource, { info, store: new Store<KubeObject>(this.etcd, this.clock, main, true, this.release), status, built, fieldRoots });
     this.version++;
   }
 
@@ -110,6 +132,17 @@ export class CustomResourceServing {
   /** Every served custom resource, in CRD name order. */
   list(): ServedCustomResource[] {
     return [...this.entries.values()].map((e) => e.info).sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+  }
+
+  /** The schema server-side apply walks a custom resource of `kind` at `apiVersion` with, when a CRD serves one. */
+  fieldRoot(apiVersion: string, kind: string): OpenApiSchema | undefined {
+    const slash = apiVersion.indexOf('/');
+    if (slash < 0) return undefined;
+    const group = apiVersion.slice(0, slash);
+    for (const e of this.entries.values()) {
+      if (e.info.group === group && e.info.kind === kind) return e.fieldRoots.get(apiVersion.slice(slash + 1));
+    }
+    return undefined;
   }
 
   stores(): Store<KubeObject>[] {

@@ -77,11 +77,21 @@ function describeManager(info: ManagerInfo): string {
   return info.operation === 'Update' ? `${s} using ${info.apiVersion}` : s;
 }
 
+/** The root of a kind without a schema: walked as the deduced type (one node, so its conversion is cached once). */
+const UNTYPED_ROOT: OpenApiSchema = { 'x-kubernetes-preserve-unknown-fields': true };
+
 export class FieldManager {
   readonly schema: SmdSchema;
   private readonly roots = new Map<string, OpenApiSchema>();
 
-  constructor(definitions: Readonly<Record<string, OpenApiSchema>>) {
+  /**
+   * `definitions`: the built-in kinds' OpenAPI definitions; `customRoot`: the schema of a custom
+   * resource's kind at an apiVersion, when a CRD serves it (the crdHandler's type converter).
+   */
+  constructor(
+    definitions: Readonly<Record<string, OpenApiSchema>>,
+    private readonly customRoot: (apiVersion: string, kind: string) => OpenApiSchema | undefined = () => undefined,
+  ) {
     this.schema = new SmdSchema(definitions);
     for (const def of Object.values(definitions)) {
       for (const gvk of def['x-kubernetes-group-version-kind'] ?? []) this.roots.set(`${gvk.group ? `${gvk.group}/` : ''}${gvk.version}/${gvk.kind}`, def);
@@ -90,7 +100,7 @@ export class FieldManager {
 
   /** The schema of a kind (an object of a kind without one is walked untyped). */
   rootOf(apiVersion: string, kind: string): OpenApiSchema {
-    return this.roots.get(`${apiVersion}/${kind}`) ?? { 'x-kubernetes-preserve-unknown-fields': true };
+    return this.roots.get(`${apiVersion}/${kind}`) ?? this.customRoot(apiVersion, kind) ?? UNTYPED_ROOT;
   }
 
   /**

@@ -45,7 +45,8 @@ const SCALAR: SmdType = { kind: 'scalar' };
 
 /** Resolves schema nodes against a document's definitions (`#/definitions/…` or `#/components/schemas/…`). */
 export class SmdSchema {
-  private readonly resolved = new Map<OpenApiSchema, SmdType>();
+  /** Weak: a custom resource's schema nodes go with the CRD version they came from. */
+  private readonly resolved = new WeakMap<OpenApiSchema, SmdType>();
 
   constructor(private readonly definitions: Readonly<Record<string, OpenApiSchema>>) {}
 
