@@ -230,11 +230,11 @@ export class ApiServer {
       daemonsets: new Store<DaemonSet>(this.etcd, clock, daemonSets.main),
       controllerrevisions: new Store<ControllerRevision>(this.etcd, clock, controllerRevisionStrategy()),
       // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration: cluster-scoped.
-      validatingwebhookconfigurations: new Store<ValidatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('ValidatingWebhookConfiguration', 'validatingwebhookconfigurations')),
-      mutatingwebhookconfigurations: new Store<MutatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('MutatingWebhookConfiguration', 'mutatingwebhookconfigurations')),
+      validatingwebhookconfigurations: new Store<ValidatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', options.release)),
+      mutatingwebhookconfigurations: new Store<MutatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', options.release)),
     };
     this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status } as Partial<Record<Resource, Strategy<never>>>;
-    this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller);
+    this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller, options.release);
     this.etcd.subscribe((e) => this.dispatch(e));
     if (options.dropCompactedHistory) this.scheduleCompaction();
   }

@@ -57,7 +57,7 @@ export function conflict(resource: string, name: string, cause: string): StatusE
 /** One field error of a validation failure (field.Error). */
 export interface FieldError {
   field: string;
-  type: 'Invalid' | 'Forbidden' | 'Unsupported value' | 'Required value';
+  type: 'Invalid' | 'Forbidden' | 'Unsupported value' | 'Required value' | 'Duplicate value' | 'Too many' | 'Internal error';
   detail: string;
   value?: unknown;
 }
@@ -65,7 +65,9 @@ export interface FieldError {
 function describeFieldError(e: FieldError): string {
   const value = e.value === undefined ? '' : `: ${JSON.stringify(e.value)}`;
   // field.Error.Error: a Required or Forbidden error with no detail ends at its type.
-  if (e.type === 'Forbidden' || e.type === 'Required value') return e.detail ? `${e.field}: ${e.type}: ${e.detail}` : `${e.field}: ${e.type}`;
+  if (e.type === 'Forbidden' || e.type === 'Required value' || e.type === 'Internal error') return e.detail ? `${e.field}: ${e.type}: ${e.detail}` : `${e.field}: ${e.type}`;
+  // field.Duplicate has no detail (ErrorBody then ends at the value).
+  if (e.type === 'Duplicate value') return `${e.field}: ${e.type}${value}`;
   // field.ErrorTypeInvalid prints as "Invalid value" (field/errors.go ErrorType.String).
   return `${e.field}: ${e.type === 'Invalid' ? 'Invalid value' : e.type}${value}: ${e.detail}`;
 }
@@ -76,6 +78,9 @@ const CAUSE_REASON: Record<FieldError['type'], string> = {
   Forbidden: 'FieldValueForbidden',
   'Unsupported value': 'FieldValueNotSupported',
   'Required value': 'FieldValueRequired',
+  'Duplicate value': 'FieldValueDuplicate',
+  'Too many': 'FieldValueTooMany',
+  'Internal error': 'InternalError',
 };
 
 /** errors.NewInvalid: `Pod "web" is invalid: metadata.finalizers: Forbidden: …` (422). */
@@ -111,5 +116,6 @@ export function tooManyRequests(message: string, retryAfterSeconds: number, caus
 /** errors.NewForbidden: `poddisruptionbudgets.policy "web-pdb" is forbidden: <cause>`. */
 export function forbidden(qualifiedResource: string, name: string, cause: string): StatusError {
   const [resource, ...group] = qualifiedResource.split('.');
-  return failure(403, 'Forbidden', `${qualifiedResource} "${name}" is forbidden: ${cause}`, { name, group: group.join('.') || undefined, kind: resource });
+  // An empty name is left out of the message (`pods is forbidden: …`).
+  return failure(403, 'Forbidden', `${qualifiedResource}${name ? ` "${name}"` : ''} is forbidden: ${cause}`, { name, group: group.join('.') || undefined, kind: resource });
 }
