@@ -36,7 +36,7 @@ const compileError = (expression: string, minor = 33, returnTypes = ['bool']) =>
   return 'error' in compiled ? compiled.error.detail : undefined;
 };
 
-describe("Kubernetes' CEL environment (pkg/cel/environment/base.go, pkg/cel/library)", () => {
+describe("Kubernetes' CEL environment (R208; pkg/cel/environment/base.go, pkg/cel/library)", () => {
   it('reads the object, the old object and the request; whole JSON numbers are ints', () => {
     expect(run("object.metadata.labels.app == 'web' && oldObject.metadata.name == 'web'")).to.equal(true);
     expect(run("request.userInfo.username == 'alice' && 'system:authenticated' in request.userInfo.groups && request.operation == 'UPDATE' && request.subResource == ''")).to.equal(true);
