@@ -15,6 +15,30 @@ export interface CelLibrary {
   register(env: Environment): void;
 }
 
+/** `isURL(s)`, `isQuantity(s)`: does the parser take the text? */
+export function parses(parse: (text: string) => unknown): (text: string) => boolean {
+  return (text) => {
+    try {
+      parse(text);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+}
+
+/**
+ * A namespace of functions (`strings.quote`, `sets.contains`): the evaluator has no namespaced
+ * functions, so the namespace is a constant of a type of its own, whose methods they are.
+ */
+export function registerNamespace(env: Environment, name: string): void {
+  class Namespace {}
+  // Named after the namespace: values are told apart by their constructor.
+  Object.defineProperty(Namespace, 'name', { value: name });
+  env.registerType(name, Namespace);
+  env.registerConstant(name, name, new Namespace());
+}
+
 /** A CEL evaluation error raised by a library function (cel-go's types.NewErr): its text is the message. */
 export class CelFunctionError extends Error {}
 

@@ -1,4 +1,4 @@
-import { CelFunctionError, type CelLibrary } from './library';
+import { CelFunctionError, parses, type CelLibrary } from './library';
 
 /**
  * A resource.Quantity as an exact fraction num/den (den > 0), enough for the comparisons and
@@ -54,14 +54,7 @@ export const QUANTITY: CelLibrary = {
   register(env) {
     env.registerType('kubernetes.Quantity', CelQuantity);
     env.registerFunction('quantity(string): kubernetes.Quantity', parseQuantity);
-    env.registerFunction('isQuantity(string): bool', (s: string) => {
-      try {
-        parseQuantity(s);
-        return true;
-      } catch {
-        return false;
-      }
-    });
+    env.registerFunction('isQuantity(string): bool', parses(parseQuantity));
     env.registerOperator('kubernetes.Quantity == kubernetes.Quantity', (a: CelQuantity, b: CelQuantity) => a.compare(b) === 0);
     env.registerFunction('kubernetes.Quantity.isInteger(): bool', (q: CelQuantity) => q.num % q.den === 0n && q.num / q.den <= MAX_INT64 && q.num / q.den >= -MAX_INT64 - 1n);
     env.registerFunction('kubernetes.Quantity.asInteger(): int', (q: CelQuantity) => {

@@ -1,4 +1,4 @@
-import { CelFunctionError, type CelLibrary } from './library';
+import { CelFunctionError, registerNamespace, type CelLibrary } from './library';
 
 /**
  * cel-go's ext.Strings as the base environment declares it (ext.StringsVersion(0) before 1.29,
@@ -8,8 +8,6 @@ import { CelFunctionError, type CelLibrary } from './library';
  */
 const codePoints = (s: string) => [...s];
 
-/** The `strings` namespace: a constant of its own type, the evaluator having no namespaced functions. */
-export class StringsNamespace {}
 
 function quote(s: string): string {
   const escaped = codePoints(s)
@@ -55,9 +53,8 @@ export const STRINGS_V2: CelLibrary = {
   name: 'strings v2',
   introduced: 29,
   register(env) {
-    env.registerType('strings', StringsNamespace);
-    env.registerConstant('strings', 'strings', new StringsNamespace());
-    env.registerFunction('strings.quote(string): string', (_ns: StringsNamespace, s: string) => quote(s));
+    registerNamespace(env, 'strings');
+    env.registerFunction('strings.quote(string): string', (_ns: unknown, s: string) => quote(s));
   },
 };
 
@@ -65,17 +62,15 @@ export const STRINGS_V2: CelLibrary = {
  * cel-go's ext.Sets (`sets.contains(a, b)`, `sets.equivalent(a, b)`, `sets.intersects(a, b)`), in
  * the base environment from 1.29.
  */
-export class SetsNamespace {}
 const has = (list: readonly unknown[], x: unknown) => list.some((y) => y === x);
 
 export const SETS: CelLibrary = {
   name: 'sets',
   introduced: 29,
   register(env) {
-    env.registerType('sets', SetsNamespace);
-    env.registerConstant('sets', 'sets', new SetsNamespace());
-    env.registerFunction('sets.contains(list<dyn>, list<dyn>): bool', (_ns: SetsNamespace, a: unknown[], b: unknown[]) => b.every((x) => has(a, x)));
-    env.registerFunction('sets.equivalent(list<dyn>, list<dyn>): bool', (_ns: SetsNamespace, a: unknown[], b: unknown[]) => b.every((x) => has(a, x)) && a.every((x) => has(b, x)));
-    env.registerFunction('sets.intersects(list<dyn>, list<dyn>): bool', (_ns: SetsNamespace, a: unknown[], b: unknown[]) => b.some((x) => has(a, x)));
+    registerNamespace(env, 'sets');
+    env.registerFunction('sets.contains(list<dyn>, list<dyn>): bool', (_ns: unknown, a: unknown[], b: unknown[]) => b.every((x) => has(a, x)));
+    env.registerFunction('sets.equivalent(list<dyn>, list<dyn>): bool', (_ns: unknown, a: unknown[], b: unknown[]) => b.every((x) => has(a, x)) && a.every((x) => has(b, x)));
+    env.registerFunction('sets.intersects(list<dyn>, list<dyn>): bool', (_ns: unknown, a: unknown[], b: unknown[]) => b.some((x) => has(a, x)));
   },
 };

@@ -1,4 +1,4 @@
-import { CelFunctionError, type CelLibrary } from './library';
+import { CelFunctionError, parses, type CelLibrary } from './library';
 
 /** A parsed URL (pkg/cel/url.go URL, the CEL type `kubernetes.URL`). */
 export class CelURL {
@@ -45,14 +45,7 @@ export const URLS: CelLibrary = {
   register(env) {
     env.registerType('kubernetes.URL', CelURL);
     env.registerFunction('url(string): kubernetes.URL', parseRequestURI);
-    env.registerFunction('isURL(string): bool', (s: string) => {
-      try {
-        parseRequestURI(s);
-        return true;
-      } catch {
-        return false;
-      }
-    });
+    env.registerFunction('isURL(string): bool', parses(parseRequestURI));
     env.registerFunction('string(kubernetes.URL): string', (u: CelURL) => `${u.parsed.scheme ? `${u.parsed.scheme}://${u.parsed.host}` : ''}${u.parsed.escapedPath}`);
     env.registerFunction('kubernetes.URL.getScheme(): string', (u: CelURL) => u.parsed.scheme);
     env.registerFunction('kubernetes.URL.getHost(): string', (u: CelURL) => u.parsed.host);
