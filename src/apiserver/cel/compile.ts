@@ -14,7 +14,8 @@ export interface CelError {
   readonly detail: string;
 }
 
-export type Evaluation = { readonly value: unknown } | { readonly error: string };
+/** A value, or the error: `error` as activation.go words it, `cause` the evaluator's own text. */
+export type Evaluation = { readonly value: unknown } | { readonly error: string; readonly cause: string };
 
 export interface CompiledExpression {
   readonly expression: string;
@@ -101,7 +102,8 @@ export function compileExpression(env: Environment, expression: string, returnTy
         try {
           return { value: parsed(activation as Record<string, unknown>) };
         } catch (e) {
-          return { error: `expression '${expression}' resulted in error: ${evaluationMessage(e)}` };
+          const cause = evaluationMessage(e);
+          return { error: `expression '${expression}' resulted in error: ${cause}`, cause };
         }
       },
     },

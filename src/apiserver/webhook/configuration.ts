@@ -95,7 +95,7 @@ function validateClientConfig(hook: Webhook, at: string): FieldError[] {
   return errs;
 }
 
-function validateRule(rule: RuleWithOperations, at: string): FieldError[] {
+export function validateRule(rule: RuleWithOperations, at: string): FieldError[] {
   const errs: FieldError[] = [];
   const ops = rule.operations ?? [];
   if (ops.length === 0) errs.push({ field: `${at}.operations`, type: 'Required value', detail: '' });

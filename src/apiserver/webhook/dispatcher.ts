@@ -222,9 +222,14 @@ function verify(response: AdmissionResponse | undefined, uid: string): string | 
  * derives from the request, the webhook and the reinvocation round, so runs repeat.
  */
 export function admissionReview(hook: Webhook, info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined, round: number): AdmissionReview {
-  const a = info.attributes;
   const h = hash('sha1', `admission#${info.requestId}#${hook.name}#${round}`, 'hex');
   const uid = `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: admissionRequest(info, object, oldObject, uid) };
+}
+
+/** The AdmissionRequest of one request (also what CEL's `request` is made from, without the uid). */
+export function admissionRequest(info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined, uid = ''): AdmissionRequest {
+  const a = info.attributes;
   const kind = a.objectKind ?? { group: a.group, version: a.version, kind: a.kind };
   const resource = { group: a.group, version: a.version, resource: a.resource };
   const request: AdmissionRequest = {
@@ -244,5 +249,5 @@ export function admissionReview(hook: Webhook, info: AdmissionRequestInfo, objec
     dryRun: a.dryRun,
     options: info.options,
   };
-  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request };
+  return request;
 }

@@ -81,8 +81,9 @@ export type MatchResult = { readonly matches: true } | { readonly matches: false
 export class ConditionMatcher {
   private readonly compiled: readonly (CompiledExpression | string)[];
 
+  /** `hook`: a webhook, or a ValidatingAdmissionPolicy's spec (its conditions and failurePolicy). */
   constructor(
-    private readonly hook: Webhook,
+    private readonly hook: { readonly matchConditions?: readonly MatchCondition[]; readonly failurePolicy?: string },
     release: Release,
   ) {
     const env = celEnvironment(release.minor, VARIABLES);
@@ -99,8 +100,8 @@ export class ConditionMatcher {
    * by the failurePolicy: Fail fails the request with them (one, or `[a, b]`), Ignore skips the
    * webhook.
    */
-  match(request: AdmissionRequest, object: KubeObject | undefined, oldObject: KubeObject | undefined): MatchResult {
-    const activation = admissionActivation({ object, oldObject, request, namespaceObject: null });
+  match(request: AdmissionRequest, object: KubeObject | undefined, oldObject: KubeObject | undefined, namespaceObject: unknown = null): MatchResult {
+    const activation = admissionActivation({ object, oldObject, request, namespaceObject });
     const errors: string[] = [];
     for (const [i, c] of this.compiled.entries()) {
       if (typeof c === 'string') {
