@@ -162,4 +162,32 @@ describe('admission webhooks over HTTPS against the served cluster, with the rea
     expect(released.stdout.trim(), released.stderr).to.equal('pod/held patched');
     expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include('webhook cel-guard.example.com skipped UPDATE pods/held: matchCondition "not-skip-guard" is false');
   });
+
+  it('a ValidatingAdmissionPolicy denies a label with upstream\'s text, another binding\'s Warn reaches kubectl as a warning; kubectl lists both kinds', async () => {
+    const rules = { resourceRules: [{ operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] };
+    const policy = (name: string, expression: string, message: string) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { matchConstraints: rules, validations: [{ expression, message }] } });
+    const binding = (name: string, validationActions: string[]) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions } });
+    const documents = [
+      policy('no-frozen', "!('frozen' in object.metadata.?labels.orValue({}))", 'frozen pods may not be changed'),
+      binding('no-frozen', ['Deny']),
+      policy('deprecated-label', "!('deprecated' in object.metadata.?labels.orValue({}))", 'the deprecated label is going away'),
+      binding('deprecated-label', ['Warn']),
+    ];
+    const created = await run(['create', '-f', '-'], documents.map((d) => JSON.stringify(d)).join('\n---\n'));
+    expect(created.stdout.trim().split('\n'), created.stderr).to.deep.equal([
+      'validatingadmissionpolicy.admissionregistration.k8s.io/no-frozen created',
+      'validatingadmissionpolicybinding.admissionregistration.k8s.io/no-frozen created',
+      'validatingadmissionpolicy.admissionregistration.k8s.io/deprecated-label created',
+      'validatingadmissionpolicybinding.admissionregistration.k8s.io/deprecated-label created',
+    ]);
+    const denied = await run(['label', 'pod', 'held', 'frozen=yes']);
+    expect(denied.code).to.equal(1);
+    expect(denied.stderr.trim()).to.equal(`The pods "held" is invalid: : ValidatingAdmissionPolicy 'no-frozen' with binding 'no-frozen' denied request: frozen pods may not be changed`);
+    const warned = await run(['label', 'pod', 'held', 'deprecated=yes']);
+    expect(warned.stdout.trim()).to.equal('pod/held labeled');
+    expect(warned.stderr.trim()).to.equal("Warning: Validation failed for ValidatingAdmissionPolicy 'deprecated-label' with binding 'deprecated-label': the deprecated label is going away");
+    const listed = await run(['get', 'validatingadmissionpolicies,validatingadmissionpolicybindings']);
+    expect(listed.stdout).to.match(/^NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE\nvalidatingadmissionpolicy.admissionregistration.k8s.io\/deprecated-label\s+1\s+<unset>\s+\S+\n/);
+    expect(listed.stdout).to.match(/NAME\s+POLICYNAME\s+PARAMREF\s+AGE\nvalidatingadmissionpolicybinding.admissionregistration.k8s.io\/deprecated-label\s+deprecated-label\s+<unset>\s+\S+\n/);
+  });
 });
