@@ -40,8 +40,20 @@ function celGoType(t: string): string {
 
 const OPERATORS: Readonly<Record<string, string>> = { '+': '_+_', '-': '_-_', '*': '_*_', '/': '_/_', '%': '_%_', '==': '_==_', '!=': '_!=_', '<': '_<_', '<=': '_<=_', '>': '_>_', '>=': '_>=_', in: '@in' };
 
+const declaredNames = new WeakMap<Environment, ReadonlySet<string>>();
+
+/** The function names an environment declares (built-in and registered), to tell an undeclared function from a wrong call. */
+function declared(env: Environment): ReadonlySet<string> {
+  let names = declaredNames.get(env);
+  if (names === undefined) {
+    names = new Set(env.getDefinitions().functions.map((f) => f.name));
+    declaredNames.set(env, names);
+  }
+  return names;
+}
+
 /** The checker's message in cel-go's words where they differ (undefined field, undeclared reference, operator overloads). */
-function checkerMessage(e: LibError): string {
+function checkerMessage(env: Environment, e: LibError): string {
   const summary = e.summary ?? e.message ?? String(e);
   if (e.name === 'ParseError') return `Syntax error: ${summary}`;
   let m = /^No such key: (.*)$/.exec(summary);
@@ -54,18 +66,19 @@ function checkerMessage(e: LibError): string {
   if (m && UNIMPLEMENTED[m[1]] !== undefined) {
     return `undeclared reference to '${m[1]}' (in container ''): ${m[1]} is ${UNIMPLEMENTED[m[1]]} of Kubernetes' CEL environment, which this simulation does not implement`;
   }
+  if (m && !declared(env).has(m[1])) return `undeclared reference to '${m[1]}' (in container '')`;
   return summary;
 }
 
 /** cel-go's issues.String(): `ERROR: <input>:LINE:COL: MESSAGE`, the line, and a caret under the column. */
-function issue(expression: string, e: LibError): string {
+function issue(env: Environment, expression: string, e: LibError): string {
   const at = Math.max(0, Math.min(e.range?.start ?? 0, expression.length));
   const before = expression.slice(0, at);
   const line = before.split('\n').length;
   const lineStart = before.lastIndexOf('\n') + 1;
   const col = at - lineStart;
   const text = expression.split('\n')[line - 1] ?? '';
-  return `ERROR: <input>:${line}:${col + 1}: ${checkerMessage(e)}\n | ${text}\n | ${'.'.repeat(col)}^`;
+  return `ERROR: <input>:${line}:${col + 1}: ${checkerMessage(env, e)}\n | ${text}\n | ${'.'.repeat(col)}^`;
 }
 
 /** An evaluation error in cel-go's words (`no such key: x`, `division by zero`, a library function's error). */
@@ -85,10 +98,10 @@ export function compileExpression(env: Environment, expression: string, returnTy
   try {
     parsed = env.parse(expression);
   } catch (e) {
-    return { error: { type: 'Invalid', detail: `compilation failed: ${issue(expression, e as LibError)}` } };
+    return { error: { type: 'Invalid', detail: `compilation failed: ${issue(env, expression, e as LibError)}` } };
   }
   const checked = parsed.check();
-  if (!checked.valid) return { error: { type: 'Invalid', detail: `compilation failed: ${issue(expression, checked.error as LibError)}` } };
+  if (!checked.valid) return { error: { type: 'Invalid', detail: `compilation failed: ${issue(env, expression, checked.error as LibError)}` } };
   const outputType = celGoType(checked.type ?? 'dyn');
   if (!returnTypes.some((t) => t === outputType || t === 'dyn')) {
     const reason = returnTypes.length === 1 ? `must evaluate to ${returnTypes[0]} but got ${outputType}` : `must evaluate to one of [${returnTypes.join(' ')}] but got ${outputType}`;

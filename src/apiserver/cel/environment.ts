@@ -1,5 +1,6 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { AUTHZ } from './library/authz';
+import { IP } from './library/ip';
 import type { CelLibrary } from './library/library';
 import { LISTS } from './library/lists';
 import { QUANTITY } from './library/quantity';
@@ -15,14 +16,10 @@ import { URLS } from './library/urls';
  * libraries listed in UNIMPLEMENTED, which an expression cannot call (it fails to compile,
  * naming the function).
  */
-export const LIBRARIES: readonly CelLibrary[] = [LISTS, REGEX, URLS, STRINGS, AUTHZ, QUANTITY, STRINGS_V2, SETS];
+export const LIBRARIES: readonly CelLibrary[] = [LISTS, REGEX, URLS, STRINGS, AUTHZ, QUANTITY, STRINGS_V2, SETS, IP];
 
 /** Functions of Kubernetes' CEL environment that this one lacks, with the release that added them. */
 export const UNIMPLEMENTED: Readonly<Record<string, string>> = {
-  ip: 'the IP library (1.30)',
-  isIP: 'the IP library (1.30)',
-  cidr: 'the CIDR library (1.30)',
-  isCIDR: 'the CIDR library (1.30)',
   format: 'the format library (1.31) or strings.format',
   semver: 'the semver library (1.33)',
   isSemver: 'the semver library (1.33)',
