@@ -1,7 +1,7 @@
 import { Given, When } from '@cucumber/cucumber';
 import { USER } from '../src/cluster';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../src/apiserver/types';
-import { operation } from './admission.steps';
+import { deleteClusterScoped, operation } from './admission.steps';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /**
@@ -36,8 +36,5 @@ Given('a validating admission policy on {word} of pods that requires {string}', 
 
 /** DELETE validatingadmissionpolicybindings/NAME: its policy judges no request through it from then on. */
 When('the user deletes validating admission policy binding {string}', function (this: TerminatingWorld, name: string) {
-  this.ensureStarted();
-  this.lastResponse = this.cluster.apiserver.delete(USER, 'validatingadmissionpolicybindings', undefined, name, {});
-  this.lastKubectl = undefined;
-  this.cluster.flush();
+  deleteClusterScoped(this, 'validatingadmissionpolicybindings', name);
 });

@@ -1,4 +1,5 @@
 import { Given, When } from '@cucumber/cucumber';
+import type { Resource } from '../src/apiserver/apiserver';
 import type { Cluster } from '../src/cluster';
 import { USER } from '../src/cluster';
 import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '../src/apiserver/types';
@@ -109,18 +110,20 @@ Given('a mutating webhook that adds finalizer {string} to pods', function (this:
   planWebhook(this, 'mutating', () => 'finalizer-injector', { operations: ['CREATE', 'UPDATE'], path: '/mutate' }, { addsFinalizer: finalizer });
 });
 
+/** The user DELETEs one cluster-scoped admission object (its response is the last request's). */
+export function deleteClusterScoped(world: TerminatingWorld, resource: Resource, name: string): void {
+  world.ensureStarted();
+  world.lastResponse = world.cluster.apiserver.delete(USER, resource, undefined, name, {});
+  world.lastKubectl = undefined;
+  world.cluster.flush();
+}
+
 /** DELETE mutatingwebhookconfigurations/NAME. */
 When('the user deletes mutating webhook configuration {string}', function (this: TerminatingWorld, name: string) {
-  this.ensureStarted();
-  this.lastResponse = this.cluster.apiserver.delete(USER, 'mutatingwebhookconfigurations', undefined, name, {});
-  this.lastKubectl = undefined;
-  this.cluster.flush();
+  deleteClusterScoped(this, 'mutatingwebhookconfigurations', name);
 });
 
 /** DELETE validatingwebhookconfigurations/NAME: its webhooks judge no request from then on. */
 When('the user deletes validating webhook configuration {string}', function (this: TerminatingWorld, name: string) {
-  this.ensureStarted();
-  this.lastResponse = this.cluster.apiserver.delete(USER, 'validatingwebhookconfigurations', undefined, name, {});
-  this.lastKubectl = undefined;
-  this.cluster.flush();
+  deleteClusterScoped(this, 'validatingwebhookconfigurations', name);
 });
