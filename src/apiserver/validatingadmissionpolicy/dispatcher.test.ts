@@ -73,6 +73,15 @@ describe('ValidatingAdmissionPolicy (R209, R210; policy/validating/dispatcher.go
     ok(label(sim, { a: 'c' }));
   });
 
+  it("namespaceObject is the request's namespace", () => {
+    const sim = newSim();
+    ok(sim.api.create(USER, 'namespaces', undefined, { metadata: { name: NS, labels: { frozen: 'yes' } } }));
+    apiCreatePod(sim, 'web');
+    policy(sim, { validations: [{ expression: "namespaceObject.metadata.name == 'default' && !('frozen' in namespaceObject.metadata.labels)", message: 'the namespace is frozen' }] });
+    binding(sim, ['Deny']);
+    expect(failure(label(sim, { a: 'b' }), 422, 'Invalid').message).to.contain('denied request: the namespace is frozen');
+  });
+
   it('validates policies and bindings in upstream\'s words; before 1.30 neither is served', () => {
     const sim = newSim();
     const bad = failure(sim.api.create(USER, 'validatingadmissionpolicies', undefined, { metadata: { name: 'bad' }, spec: { validations: [{ expression: 'object.metadata.name', reason: 'Nope' }], matchConstraints: { resourceRules: [] } } }), 422, 'Invalid');

@@ -103,4 +103,23 @@ describe('webhook matchConditions (R208; validation.go validateMatchConditions, 
     expect(calls).to.have.length(1);
     expect(Release.of(27, { AdmissionWebhookMatchConditions: true }).enabled('AdmissionWebhookMatchConditions')).to.equal(true);
   });
+
+  it("a mutating webhook's conditions see the object as the webhooks before it left it", () => {
+    const sim = newSim();
+    const called: string[] = [];
+    sim.api.webhookCaller = {
+      call: (h, review): WebhookOutcome => {
+        called.push(h.name);
+        if (h.name !== 'labeller.example.com') return { response: { uid: review.request.uid, allowed: true } };
+        const patch = Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels', value: { injected: 'yes' } }])).toString('base64');
+        return { response: { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch } };
+      },
+    };
+    const rules = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }];
+    const mutatingHook = (name: string, matchConditions: MatchCondition[]) => ({ ...hook(matchConditions, { name, rules }), reinvocationPolicy: 'Never' });
+    ok(sim.api.create(USER, 'mutatingwebhookconfigurations', undefined, { metadata: { name: 'a-labeller' }, webhooks: [mutatingHook('labeller.example.com', [])] }));
+    ok(sim.api.create(USER, 'mutatingwebhookconfigurations', undefined, { metadata: { name: 'b-follower' }, webhooks: [mutatingHook('follower.example.com', [{ name: 'injected', expression: "'injected' in object.metadata.?labels.orValue({})" }])] }));
+    apiCreatePod(sim, 'web');
+    expect(called).to.deep.equal(['labeller.example.com', 'follower.example.com']);
+  });
 });
