@@ -31,6 +31,8 @@ const REQUEST_TYPE = {
 };
 
 export interface AdmissionVariableOptions {
+  /** Whether the release declares `namespaceObject` (1.28 on, KEP-3488's namespace variable). */
+  readonly namespaceObject: boolean;
   readonly params?: boolean;
   readonly authorizer?: boolean;
   /** ValidatingAdmissionPolicy's `variables` (composition.go): its declared names. */
@@ -42,7 +44,7 @@ export function admissionVariables(opts: AdmissionVariableOptions): CelVariableD
   const decls: CelVariableDecl[] = [
     { name: 'object', type: 'dyn' },
     { name: 'oldObject', type: 'dyn' },
-    { name: 'namespaceObject', type: 'dyn' },
+    ...(opts.namespaceObject ? [{ name: 'namespaceObject', type: 'dyn' }] : []),
     { name: 'request', type: REQUEST_TYPE },
   ];
   if (opts.params) decls.push({ name: 'params', type: 'dyn' });

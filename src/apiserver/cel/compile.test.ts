@@ -5,7 +5,7 @@ import { compileExpression } from './compile';
 import { celEnvironment } from './environment';
 import type { AdmissionRequest } from '../webhook/caller';
 
-const VARS = admissionVariables({ authorizer: true });
+const VARS = admissionVariables({ authorizer: true, namespaceObject: true });
 const request: AdmissionRequest = {
   uid: 'u',
   kind: { group: '', version: 'v1', kind: 'Pod' },

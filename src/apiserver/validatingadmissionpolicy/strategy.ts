@@ -62,7 +62,8 @@ function celFieldError(field: string, expression: string, error: { type: 'Invali
 
 /** The variable declarations of a policy's expressions: the authorizer (not for messageExpression) and its variables' names. */
 export function policyVariables(policy: ValidatingAdmissionPolicy, authorizer: boolean) {
-  return admissionVariables({ authorizer, variables: (policy.spec?.variables ?? []).map((v) => v.name) });
+  // Policies are served from 1.30, which has namespaceObject.
+  return admissionVariables({ authorizer, namespaceObject: true, variables: (policy.spec?.variables ?? []).map((v) => v.name) });
 }
 
 /** The expressions the old policy already had (validationOptions.preexistingExpressions): they compile in the release's own environment. */

@@ -101,7 +101,12 @@ describe('webhook matchConditions (R208; validation.go validateMatchConditions, 
     expect(ok(sim.api.get('validatingwebhookconfigurations', undefined, 'guard')).webhooks![0].matchConditions).to.deep.equal([]);
     failure(label(sim, { name: 'system:node:node-1', component: 'kubelet' }), 403, 'Forbidden');
     expect(calls).to.have.length(1);
-    expect(Release.of(27, { AdmissionWebhookMatchConditions: true }).enabled('AdmissionWebhookMatchConditions')).to.equal(true);
+    // With the gate on, 1.27 takes conditions; namespaceObject is a variable only from 1.28.
+    const alpha = Release.of(27, { AdmissionWebhookMatchConditions: true });
+    expect(messages([{ name: 'ns', expression: 'namespaceObject == null' }], alpha)).to.deep.equal([
+      "webhooks[0].matchConditions[0].expression: Invalid: compilation failed: ERROR: <input>:1:1: undeclared reference to 'namespaceObject' (in container '')\n | namespaceObject == null\n | ^",
+    ]);
+    expect(messages([{ name: 'ns', expression: 'namespaceObject == null' }], Release.of(28))).to.deep.equal([]);
   });
 
   it("a mutating webhook's conditions see the object as the webhooks before it left it", () => {

@@ -24,8 +24,8 @@ export interface MatchCondition {
 const MAX_CONDITIONS = 64;
 /** MatchCondition.ReturnTypes: a condition is a bool. */
 const RETURN_TYPES = ['bool'];
-/** The declarations of a webhook's conditions: no params, the authorizer (validateMatchConditionsExpression, generic/webhook.go). */
-const VARIABLES = admissionVariables({ authorizer: true });
+/** The declarations of a webhook's conditions: no params, the authorizer (validateMatchConditionsExpression, generic/webhook.go); namespaceObject from 1.28. */
+const variablesOf = (release: Release) => admissionVariables({ authorizer: true, namespaceObject: release.atLeast(28) });
 
 /**
  * DropDisabledValidatingWebhookConfigurationFields / …Mutating…: with the gate off (before 1.28,
@@ -54,7 +54,7 @@ export function validateMatchConditions(conditions: readonly MatchCondition[], a
     if (expression === '') errs.push({ field: `${here}.expression`, type: 'Required value', detail: '' });
     else {
       const minor = stored.has(expression) ? release.minor : release.minor - 1;
-      const compiled = compileExpression(celEnvironment(minor, VARIABLES), expression, RETURN_TYPES);
+      const compiled = compileExpression(celEnvironment(minor, variablesOf(release)), expression, RETURN_TYPES);
       if ('error' in compiled) {
         errs.push(compiled.error.type === 'Invalid' ? { field: `${here}.expression`, type: 'Invalid', value: expression, detail: compiled.error.detail } : { field: `${here}.expression`, type: 'Internal error', detail: compiled.error.detail });
       }
@@ -86,7 +86,7 @@ export class ConditionMatcher {
     private readonly hook: { readonly matchConditions?: readonly MatchCondition[]; readonly failurePolicy?: string },
     release: Release,
   ) {
-    const env = celEnvironment(release.minor, VARIABLES);
+    const env = celEnvironment(release.minor, variablesOf(release));
     this.compiled = (hook.matchConditions ?? []).map((c) => {
       const r = compileExpression(env, c.expression, RETURN_TYPES);
       // activation.go Evaluate: a condition that did not compile is an evaluation error.
