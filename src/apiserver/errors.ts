@@ -57,19 +57,22 @@ export function conflict(resource: string, name: string, cause: string): StatusE
 /** One field error of a validation failure (field.Error). */
 export interface FieldError {
   field: string;
-  type: 'Invalid' | 'Forbidden' | 'Unsupported value' | 'Required value' | 'Duplicate value' | 'Too many' | 'Internal error';
+  type: 'Invalid' | 'Forbidden' | 'Unsupported value' | 'Required value' | 'Too long' | 'Too many' | 'Duplicate value' | 'Internal error';
   detail: string;
   value?: unknown;
+  /** The value as upstream prints it, where JSON would print it otherwise (Go's %#v of a map or a list). */
+  printedValue?: string;
+  /** field.TypeInvalid: prints as Invalid, but its cause reason is FieldValueTypeInvalid. */
+  typeInvalid?: boolean;
 }
 
-function describeFieldError(e: FieldError): string {
-  const value = e.value === undefined ? '' : `: ${JSON.stringify(e.value)}`;
-  // field.Error.Error: a Required or Forbidden error with no detail ends at its type.
-  if (e.type === 'Forbidden' || e.type === 'Required value' || e.type === 'Internal error') return e.detail ? `${e.field}: ${e.type}: ${e.detail}` : `${e.field}: ${e.type}`;
-  // field.Duplicate has no detail (ErrorBody then ends at the value).
-  if (e.type === 'Duplicate value') return `${e.field}: ${e.type}${value}`;
+export function describeFieldError(e: FieldError): string {
+  const value = e.printedValue !== undefined ? `: ${e.printedValue}` : e.value === undefined ? '' : `: ${JSON.stringify(e.value)}`;
+  // field.Error.ErrorBody: Required, Forbidden, Too long and Internal error print no value; with no detail they end at their type.
+  if (e.type === 'Forbidden' || e.type === 'Required value' || e.type === 'Too long' || e.type === 'Internal error') return e.detail ? `${e.field}: ${e.type}: ${e.detail}` : `${e.field}: ${e.type}`;
   // field.ErrorTypeInvalid prints as "Invalid value" (field/errors.go ErrorType.String).
-  return `${e.field}: ${e.type === 'Invalid' ? 'Invalid value' : e.type}${value}: ${e.detail}`;
+  const body = `${e.field}: ${e.type === 'Invalid' ? 'Invalid value' : e.type}${value}`;
+  return e.detail === '' ? body : `${body}: ${e.detail}`;
 }
 
 /** field.ErrorType -> metav1.CauseType, as errors.NewInvalid reports them. */
@@ -78,8 +81,9 @@ const CAUSE_REASON: Record<FieldError['type'], string> = {
   Forbidden: 'FieldValueForbidden',
   'Unsupported value': 'FieldValueNotSupported',
   'Required value': 'FieldValueRequired',
-  'Duplicate value': 'FieldValueDuplicate',
+  'Too long': 'FieldValueTooLong',
   'Too many': 'FieldValueTooMany',
+  'Duplicate value': 'FieldValueDuplicate',
   'Internal error': 'InternalError',
 };
 
@@ -88,7 +92,7 @@ export function invalid(qualifiedKind: string, name: string, errs: readonly Fiel
   const list = errs.map(describeFieldError);
   const body = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
   const causes: StatusCause[] = errs.map((e) => ({
-    reason: CAUSE_REASON[e.type],
+    reason: e.typeInvalid ? 'FieldValueTypeInvalid' : CAUSE_REASON[e.type],
     message: describeFieldError(e).slice(e.field.length + 2),
     field: e.field,
   }));

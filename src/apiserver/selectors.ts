@@ -295,7 +295,7 @@ export function qualifiedNameErrors(value: string): string[] {
 }
 
 /** validation.IsValidLabelValue: empty, or at most 63 characters of [-A-Za-z0-9_.] starting and ending alphanumeric. */
-function labelValueErrors(value: string): string[] {
+export function labelValueErrors(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push('must be no more than 63 characters');
   if (value !== '' && !QUALIFIED_NAME.test(value)) {

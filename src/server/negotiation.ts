@@ -24,7 +24,8 @@ interface AcceptEntry {
   q: number;
 }
 
-function parseAccept(header: string | undefined): AcceptEntry[] {
+/** The Accept header's entries, highest q first (equal q in the client's order), q=0 left out. */
+export function parseAccept(header: string | undefined): AcceptEntry[] {
   if (!header || header.trim() === '') return [{ type: '*/*', params: {}, q: 1 }];
   const entries = header.split(',').map((part, index) => {
     const [type, ...rest] = part.split(';').map((s) => s.trim());

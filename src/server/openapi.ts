@@ -18,9 +18,9 @@ import { SERVED_RESOURCES, type ServedResource } from './resources';
  *   sends `fieldValidation=Strict` instead of validating client-side, and computes strategic
  *   merge patches from the schemas' patch strategies;
  * - `/openapi/v2` is the Swagger 2.0 document of every served path and definition, as JSON
- *   (kubectl releases before 1.27 read it for explain and for client-side validation). Its
- *   protobuf form (gnostic's openapi_v2.Document, which client-go's OpenAPISchema asks for) is not
- *   served: such a client gets 406 and falls back.
+ *   (kubectl releases before 1.27 read it for explain and for client-side validation); its
+ *   protobuf form, gnostic's openapi_v2.Document that client-go's OpenAPISchema asks for, is
+ *   encoded from it in openapi-v2-protobuf.ts (R100).
  */
 export function openApiDocument(path: string, release: Release): object | undefined {
   // The documents only change with the release: each is built once.

@@ -51,6 +51,8 @@ export interface Reply {
   headers: http.IncomingHttpHeaders;
   text: string;
   json: any;
+  /** The body as received (a protobuf answer is not UTF-8 text). */
+  bytes: Buffer;
 }
 
 /**
@@ -66,14 +68,15 @@ export function request(base: string, method: string, path: string, options: { b
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const bytes = Buffer.concat(chunks);
+        const text = bytes.toString('utf8');
         let json: unknown;
         try {
           json = JSON.parse(text);
         } catch {
           json = undefined;
         }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json, bytes });
       });
     });
     req.on('error', reject);

@@ -127,7 +127,9 @@ function validateValidationActions(actions: readonly string[], at: string): Fiel
     if (seen.has(a)) errs.push({ field: `${at}[${i}]`, type: 'Duplicate value', value: a, detail: '' });
     seen.add(a);
   });
-  if (seen.has('Deny') && seen.has('Warn')) errs.push({ field: at, type: 'Invalid', value: actions, detail: 'must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)' });
+  // The value as Go's %#v prints the internal type's slice.
+  const printedValue = `[]admissionregistration.ValidationAction{${actions.map((a) => JSON.stringify(a)).join(', ')}}`;
+  if (seen.has('Deny') && seen.has('Warn')) errs.push({ field: at, type: 'Invalid', value: actions, printedValue, detail: 'must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)' });
   if (seen.size === 0) errs.push({ field: at, type: 'Required value', detail: 'at least one validation action is required' });
   return errs;
 }
