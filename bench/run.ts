@@ -14,7 +14,7 @@
  *    MASS_CASES=1000,10000 runs only those keys.
  * 3. seed: virtual seconds per wall second for the seed graceful scenario.
  * 4. serve (bench/serve.ts, issue 9): ready time, LIST of 10 000 pods, the real kubectl delete in jump mode.
- * 5. soak (bench/soak.ts, issue 22): 20 000 objects created and deleted over HTTP; heap and etcd history after the first and last compaction.
+ * 5. soak (bench/soak.ts, issue 22): 20 000 objects (pods that run, Leases) created and deleted over HTTP; heap and etcd history after the first and last compaction.
  *
  * A whole run takes minutes (one 100 000-pod run alone ≈ 30 s): each measurement says what it was
  * on standard error as it ends (`progress`), the table and bench.json come at the end.
@@ -176,7 +176,7 @@ function serveFigures(): { readyMs: number; listJsonMs: number; listProtobufMs: 
 }
 
 /** bench/soak.ts in its own process: a long serve session's memory (issue 22). */
-function soakFigures(): { objects: number; heapAfterFirstMB: number; heapAfterLastMB: number; historyAfterFirst: number; historyAfterLast: number; requestsPerSecond: number } {
+function soakFigures(): { objects: number; podsRan: number; heapAfterFirstMB: number; heapAfterLastMB: number; historyAfterFirst: number; historyAfterLast: number; requestsPerSecond: number } {
   const r = spawnSync(process.execPath, ['--require', TS_HOOK, join(ROOT, 'bench/soak.ts')], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`soak bench failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
@@ -289,7 +289,7 @@ function main(): void {
     ['serve: LIST 10 000 pods, JSON', `${served.listJsonMs.toFixed(0)} ms`, 'over HTTP, whole body read (target < 200 ms)'],
     ['serve: LIST 10 000 pods, protobuf', `${served.listProtobufMs.toFixed(0)} ms`, 'as client-go typed clients ask (target < 200 ms)'],
     ['serve: LIST 10 000 pods, Table', `${served.listTableMs.toFixed(0)} ms`, 'as kubectl get asks (target < 200 ms)'],
-    ['serve: soak, heap after round 1 / 10', `${soaked.heapAfterFirstMB} / ${soaked.heapAfterLastMB} MB`, `${soaked.objects} pods and Leases created and deleted over HTTP, a compaction per round; etcd history ${soaked.historyAfterFirst} / ${soaked.historyAfterLast} changes; ${soaked.requestsPerSecond} requests/s`],
+    ['serve: soak, heap after round 1 / 10', `${soaked.heapAfterFirstMB} / ${soaked.heapAfterLastMB} MB`, `${soaked.objects} pods (${soaked.podsRan} run by kubelets) and Leases created and deleted over HTTP, a compaction per round; etcd history ${soaked.historyAfterFirst} / ${soaked.historyAfterLast} changes; ${soaked.requestsPerSecond} requests/s`],
     ['serve: real kubectl delete pod web', typeof served.kubectlDeleteMs === 'number' ? `${served.kubectlDeleteMs.toFixed(0)} ms` : served.kubectlDeleteMs, '30 s grace, --clock jump, wall time of kubectl (target < 1 s)'],
   ];
   const w = [0, 1, 2].map((i) => widest(rows, (r) => r[i].length, 0));

@@ -310,6 +310,24 @@ describe('watch fan-out', () => {
     sim.clock.tick(0);
     expect(seen).to.deep.equal(['a ADDED x', 'b ADDED x', 'c ADDED x', 'after a']);
   });
+
+  it('hand-offs queued back to back each deliver their own change, also after a handler threw (its change goes no further)', () => {
+    const sim = newSim();
+    const seen: string[] = [];
+    for (const name of ['a', 'b']) {
+      sim.api.watch('pods', NS, {}, (e) => {
+        if (name === 'a' && e.object.metadata.name === 'x') throw new Error('handler a fails on x');
+        seen.push(`${name} ${e.object.metadata.name}`);
+        // A write from a handler queues its hand-off behind the ones already waiting.
+        if (name === 'b' && e.object.metadata.name === 'y') apiCreatePod(sim, 'z');
+      });
+    }
+    apiCreatePod(sim, 'x');
+    apiCreatePod(sim, 'y');
+    expect(() => sim.clock.tick(0)).to.throw('handler a fails on x');
+    sim.clock.tick(0);
+    expect(seen).to.deep.equal(['a y', 'b y', 'a z', 'b z']);
+  });
 });
 
 describe('R59 canonical watch sequences', () => {

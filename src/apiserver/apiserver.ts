@@ -121,6 +121,13 @@ export interface WriteOptions {
 }
 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
+// The sources of the requests' events, each one string built once: the timeline interns sources
+// by value, and a string concatenated anew per request would be flattened and hashed every time.
+const CREATE_SOURCE = `${HANDLERS}/create.go createHandler → ${STORE_SOURCE} Store.Create`;
+const UPDATE_SOURCE = `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} Store.Update`;
+const PATCH_SOURCE = `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`;
+const APPLY_SOURCE = `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`;
+const DELETE_SOURCE = `${HANDLERS}/delete.go DeleteResource → ${STORE_SOURCE} Store.Delete`;
 /**
  * The scheme's defaulting of a decoded body (pkg/apis/core/v1/defaults.go SetDefaults_Pod…,
  * SetDefaults_Namespace), which the strategies here run in PrepareForCreate: the field manager
@@ -406,7 +413,7 @@ export class ApiServer {
   create<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: WriteOptions = {}): ApiResponse<ResourceType[R]> {
     // R76 — rest.BeforeCreate: a missing name is generated from generateName (names.SimpleNameGenerator).
     const name = obj.metadata.name || (obj.metadata.generateName ? this.generateName(obj.metadata.generateName) : '');
-    return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, `${HANDLERS}/create.go createHandler → ${STORE_SOURCE} Store.Create`, () => {
+    return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, CREATE_SOURCE, () => {
       // The decoded request body: the store prepares it in place, so the caller's object stays as sent.
       const withNs = clone(obj);
       // create.go records the create's manager on the decoded object — defaulted by the scheme as it
@@ -419,7 +426,7 @@ export class ApiServer {
         this.fields().update(undefined, decoded, this.managerOf(client, resource, undefined, 'Update', opts.fieldManager), resetFields(resource, undefined), toTime(this.clock.now()));
         withNs.metadata.managedFields = decoded.metadata.managedFields;
       }
-      const admission = this.admissionFor<R>(client, { operation: 'CREATE', resource, namespace, name, subresource: '', dryRun: !!opts.dryRun }, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', ...(opts.dryRun ? { dryRun: ['All'] } : {}) });
+      const admission = this.admissionFor<R>(client, 'CREATE', resource, namespace, name, '', !!opts.dryRun);
       return { code: 201, object: this.createObject(resource, namespace, name, withNs, !!opts.dryRun, admission) };
     });
   }
@@ -452,9 +459,9 @@ export class ApiServer {
   update<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { subresource?: 'status' | 'finalize' } & WriteOptions = {}): ApiResponse<ResourceType[R]> {
     const name = obj.metadata.name ?? '';
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
-    return this.mutate(client, 'UPDATE', resource, namespace, name, `UPDATE ${path}`, `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} Store.Update`, () => {
+    return this.mutate(client, 'UPDATE', resource, namespace, name, `UPDATE ${path}`, UPDATE_SOURCE, () => {
       const preconditions = obj.metadata.uid ? { uid: obj.metadata.uid } : undefined;
-      const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
+      const admission = this.admissionFor<R>(client, 'UPDATE', resource, namespace, name, opts.subresource ?? '', !!opts.dryRun);
       const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
       const r = this.stores[resource].update(namespace, name, (existing) => track(existing, clone(obj)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions, admission });
       return { code: 200, object: r.object };
@@ -464,9 +471,9 @@ export class ApiServer {
   /** handlers/patch.go PatchResource: the patch is applied to the freshest stored copy inside Store.Update. */
   patch<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, type: PatchType, body: unknown, opts: { subresource?: 'status' } & WriteOptions = {}): ApiResponse<ResourceType[R]> {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
-    return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`, () => {
+    return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, PATCH_SOURCE, () => {
       // patch.go: a PATCH is admitted as an UPDATE, with its options as UpdateOptions (patchToUpdateOptions).
-      const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
+      const admission = this.admissionFor<R>(client, 'UPDATE', resource, namespace, name, opts.subresource ?? '', !!opts.dryRun);
       const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
       const r = this.stores[resource].update(namespace, name, (existing) => track(existing, applyPatchBody(existing, type, body)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission });
       return { code: 200, object: r.object };
@@ -489,7 +496,7 @@ export class ApiServer {
   ): ApiResponse<ResourceType[R]> {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     const text = `PATCH ${path} fieldManager=${opts.fieldManager}${opts.force ? ' force=true' : ''}`;
-    return this.mutate(client, 'PATCH', resource, namespace, name, text, `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`, () => {
+    return this.mutate(client, 'PATCH', resource, namespace, name, text, APPLY_SOURCE, () => {
       const info = this.managerOf(client, resource, opts.subresource, 'Apply', opts.fieldManager);
       const reset = resetFields(resource, opts.subresource);
       const now = toTime(this.clock.now());
@@ -497,10 +504,10 @@ export class ApiServer {
       if (!opts.subresource && !store.exists(namespace, name)) {
         const created = this.untracked(this.fields().apply(undefined, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
         // An apply that creates is admitted as a CREATE (patch.go applyPatcher's create path).
-        const admission = this.admissionFor<R>(client, { operation: 'CREATE', resource, namespace, name, subresource: '', dryRun: !!opts.dryRun }, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', ...(opts.dryRun ? { dryRun: ['All'] } : {}) });
+        const admission = this.admissionFor<R>(client, 'CREATE', resource, namespace, name, '', !!opts.dryRun);
         return { code: 201, object: this.createObject(resource, namespace, name, created, !!opts.dryRun, admission) };
       }
-      const admission = this.admissionFor<R>(client, { operation: 'UPDATE', resource, namespace, name, subresource: opts.subresource ?? '', dryRun: !!opts.dryRun }, updateOptions(opts.dryRun));
+      const admission = this.admissionFor<R>(client, 'UPDATE', resource, namespace, name, opts.subresource ?? '', !!opts.dryRun);
       const r = store.update(
         namespace,
         name,
@@ -566,7 +573,7 @@ export class ApiServer {
 
   /** The update function of a PUT or PATCH, recording its manager when managed fields are kept. */
   private tracker<T>(client: ClientIdentity, resource: Resource, subresource: 'status' | 'finalize' | undefined, fieldManager: string | undefined): (existing: T, next: T) => T {
-    if (!this.options.managedFields) return (_existing, next) => next;
+    if (!this.options.managedFields) return keepNext;
     const info = this.managerOf(client, resource, subresource, 'Update', fieldManager);
     const reset = resetFields(resource, subresource);
     return (existing, next) => {
@@ -592,7 +599,7 @@ export class ApiServer {
    */
   delete<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, options: DeleteOptions = {}): ApiResponse<DeleteResponseBody<R>> {
     const text = `DELETE ${resource}/${name}${describeDeleteOptions(options)}`;
-    return this.mutate(client, 'DELETE', resource, namespace, name, text, `${HANDLERS}/delete.go DeleteResource → ${STORE_SOURCE} Store.Delete`, () => {
+    return this.mutate(client, 'DELETE', resource, namespace, name, text, DELETE_SOURCE, () => {
       const errs = validateDeleteOptions(options);
       if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
       if (resource === 'namespaces') return { code: 200, object: this.deleteNamespace(name, options) as DeleteResponseBody<R> };
@@ -872,11 +879,19 @@ export class ApiServer {
   }
 
   /**
-   * The admission chain of one request (StoreAdmission), or undefined without webhooks (the
-   * plugins then handle nothing). Kind, group and version are the resource's; options are the
-   * request's CreateOptions, UpdateOptions or DeleteOptions as the webhook receives them.
+   * The admission chain of one CREATE or UPDATE (a PATCH is admitted as an UPDATE, with its
+   * options as UpdateOptions: patch.go patchToUpdateOptions), or undefined without webhooks (the
+   * plugins then handle nothing, and nothing is built for them). Kind, group and version are the
+   * resource's; the options are the request's CreateOptions or UpdateOptions as the webhook
+   * receives them.
    */
-  private admissionFor<R extends Resource>(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>): StoreAdmission<ResourceType[R]> | undefined {
+  private admissionFor<R extends Resource>(client: ClientIdentity, operation: 'CREATE' | 'UPDATE', resource: R, namespace: string | undefined, name: string, subresource: string, dryRun: boolean): StoreAdmission<ResourceType[R]> | undefined {
+    if (!this.webhooks.has(true) && !this.webhooks.has(false)) return undefined;
+    const options = { kind: operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions', apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) };
+    return this.admissionChain<R>(client, { operation, resource, namespace, name, subresource, dryRun }, options);
+  }
+
+  private admissionChain<R extends Resource>(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>): StoreAdmission<ResourceType[R]> | undefined {
     const mutating = this.webhooks.has(true);
     const validating = this.webhooks.has(false);
     const policies = this.policies.has();
@@ -894,10 +909,11 @@ export class ApiServer {
 
   /** delete.go: mutating admission first, with no object, then validating admission on the object (Store.Delete's deleteValidation). */
   private deleteAdmission<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, options: DeleteOptions): StoreAdmission<ResourceType[R]> | undefined {
+    if (!this.webhooks.has(true) && !this.webhooks.has(false)) return undefined;
     const request = { operation: 'DELETE' as const, resource, namespace, name, subresource: '', dryRun: (options.dryRun ?? []).length > 0 };
     const deleteOptions = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', ...options };
     if (this.webhooks.has(true)) this.webhooks.mutate(this.admissionInfo(client, request, deleteOptions), undefined, undefined);
-    return this.admissionFor<R>(client, request, deleteOptions);
+    return this.admissionChain<R>(client, request, deleteOptions);
   }
 
   private admissionInfo(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>) {
@@ -971,9 +987,9 @@ export class ApiServer {
   };
 }
 
-/** metav1.UpdateOptions as a webhook receives them (a PATCH's PatchOptions become these too). */
-function updateOptions(dryRun: boolean | undefined): Record<string, unknown> {
-  return { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) };
+/** The update function without managed fields: the updated object as it is (one function for every write). */
+function keepNext<T>(_existing: T, next: T): T {
+  return next;
 }
 
 /** names.SimpleNameGenerator: generateName (cut to 58 characters) plus 5 characters, here derived from the base's count so runs repeat. */
@@ -1097,37 +1113,101 @@ class WatchIndex {
   }
 
   /**
-   * Offers one change to the watches interested in it. With a latency each watch hands it over on
-   * its own timer. Without one, a single zero-delay hand-off delivers it to all of them in the same
-   * order: their own hand-offs would have been queued back to back (nothing runs between them), and
-   * whatever a handler hands off in turn still runs after the last of them.
+   * The zero-latency hand-offs not yet run: the watches and their events in offer order, and how
+   * many of them each hand-off delivers. Hand-offs run in the order they were queued, so each
+   * takes the next batch from the front: an offer allocates no arrays and no closure of its own.
    */
-  offer(e: EtcdEvent): void {
-    if (this.latencyMs > 0) return this.forEachInterested(e, (w) => w.offer(e));
-    const targets: Watch[] = [];
-    const events: WatchEvent[] = [];
-    this.forEachInterested(e, (w) => {
-      const event = w.eventFor(e);
-      if (!event) return;
-      targets.push(w);
-      events.push(event);
-    });
-    if (targets.length === 0) return;
-    this.clock.after(0, () => {
-      for (let i = 0; i < targets.length; i++) targets[i].deliver(events[i]);
-    });
-  }
+  private readonly pendingWatches: Watch[] = [];
+  private readonly pendingEvents: WatchEvent[] = [];
+  private readonly batchSizes: number[] = [];
+  private pendingHead = 0;
+  private batchHead = 0;
+  private readonly deliverBatch = (): void => this.deliverNextBatch();
 
   /**
-   * The watches of the event's resource (a pod's change is not offered to the watches of
-   * EndpointSlices: the watch cache keeps one cacher per resource), then the node-indexed ones.
+   * Offers one change to the watches interested in it (the watches of the event's resource — a
+   * pod's change is not offered to the watches of EndpointSlices: the watch cache keeps one
+   * cacher per resource —, then the node-indexed ones). With a latency each watch hands it over
+   * on its own timer. Without one, a single zero-delay hand-off delivers it to all of them in the
+   * same order: their own hand-offs would have been queued back to back (nothing runs between
+   * them), and whatever a handler hands off in turn still runs after the last of them.
    */
-  private forEachInterested(e: EtcdEvent, visit: (w: Watch) => void): void {
-    this.unindexed.get('')?.forEach(visit);
-    this.unindexed.get(resourceOf(e.key))?.forEach(visit);
+  offer(e: EtcdEvent): void {
     const a = nodeNameOf(e.value);
     const b = nodeNameOf(e.prev);
-    if (a !== undefined) this.byNode.get(a)?.forEach(visit);
-    if (b !== undefined && b !== a) this.byNode.get(b)?.forEach(visit);
+    const queued = this.pendingWatches.length;
+    this.offerTo(this.unindexed.get(''), e);
+    this.offerTo(this.unindexed.get(resourceOf(e.key)), e);
+    if (a !== undefined) this.offerTo(this.byNode.get(a), e);
+    if (b !== undefined && b !== a) this.offerTo(this.byNode.get(b), e);
+    const n = this.pendingWatches.length - queued;
+    if (n === 0) return;
+    this.batchSizes.push(n);
+    this.clock.after(0, this.deliverBatch);
+  }
+
+  private offerTo(watches: Set<Watch> | undefined, e: EtcdEvent): void {
+    if (watches === undefined) return;
+    for (const w of watches) {
+      if (this.latencyMs > 0) {
+        w.offer(e);
+        continue;
+      }
+      const event = w.eventFor(e);
+      if (event === undefined) continue;
+      this.pendingWatches.push(w);
+      this.pendingEvents.push(event);
+    }
+  }
+
+  private deliverNextBatch(): void {
+    const start = this.pendingHead;
+    const end = start + this.batchSizes[this.batchHead++];
+    const watches = this.pendingWatches;
+    const events = this.pendingEvents;
+    // Taken off the queue first: a handler that throws ends its batch (as it ended the hand-off
+    // before), and the next hand-off still starts at its own batch.
+    this.pendingHead = end;
+    let i = start;
+    try {
+      for (; i < end; i++) {
+        const w = watches[i];
+        const event = events[i];
+        // Delivered: the queue no longer holds what it handed over.
+        watches[i] = undefined!;
+        events[i] = undefined!;
+        w.deliver(event);
+      }
+    } finally {
+      // After a throw at i: what the batch had left goes with it.
+      for (let j = i + 1; j < end; j++) {
+        watches[j] = undefined!;
+        events[j] = undefined!;
+      }
+      this.settleQueue();
+    }
+  }
+
+  /** Empties the delivered front of the queue: all of it once everything is handed over, else now and then. */
+  private settleQueue(): void {
+    const watches = this.pendingWatches;
+    const events = this.pendingEvents;
+    if (this.batchHead === this.batchSizes.length) {
+      // Everything handed over (the usual case at the end of each hand-off run): start afresh.
+      if (this.pendingHead === watches.length) {
+        watches.length = 0;
+        events.length = 0;
+        this.pendingHead = 0;
+      }
+      this.batchSizes.length = 0;
+      this.batchHead = 0;
+    } else if (this.pendingHead > 4096 && this.pendingHead * 2 > watches.length) {
+      // Hand-offs that keep queueing more (a long cascade): drop the delivered front now and then.
+      watches.splice(0, this.pendingHead);
+      events.splice(0, this.pendingHead);
+      this.batchSizes.splice(0, this.batchHead);
+      this.pendingHead = 0;
+      this.batchHead = 0;
+    }
   }
 }

@@ -14,8 +14,9 @@ type Place = 'root' | 'metadata' | 'inner';
  * replaced by `prev`'s, so an unchanged object comes back as `prev` itself — that identity is the
  * "re-encoded bytes equal the stored bytes" no-op test of R53 — and versions share their unchanged
  * parts (spec, most of status) in the revision history instead of copying them. Every part built
- * here is frozen as it is built (its children already are), so storing a version never walks it
- * again to freeze it.
+ * here below the object and its metadata is frozen as it is built (its children already are), so
+ * storing a version never walks it again to freeze it; those two levels are left open for etcd,
+ * which stamps the resourceVersion into them and then freezes them (instead of copying both).
  */
 export function encodeForStorage(next: unknown, prev: unknown): unknown {
   return encode(next, prev, 'root');
@@ -66,7 +67,8 @@ function encodeObject(next: Record<string, unknown>, prev: Record<string, unknow
     if (out !== undefined) out[key] = enc;
   }
   if (out === undefined && count === memberCount(prev!)) return prev;
-  return Object.freeze(out ?? copyKept(next, undefined, prev!, place));
+  const built = out ?? copyKept(next, undefined, prev!, place);
+  return place === 'inner' ? Object.freeze(built) : built;
 }
 
 /** Members not stored: undefined ones, and empty omitempty collections of the metadata. */

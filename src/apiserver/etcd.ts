@@ -26,6 +26,11 @@ interface KeyValue {
 export class EtcdConflict extends Error {}
 
 const ETCD_SOURCE = 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go';
+// The etcd lane's sources, each one string built once: the timeline interns sources by value, and
+// a string concatenated anew per write would be flattened and hashed again at every event.
+const CREATE_SOURCE = `${ETCD_SOURCE} Create`;
+const UPDATE_SOURCE = `${ETCD_SOURCE} GuaranteedUpdate`;
+const DELETE_SOURCE = `${ETCD_SOURCE} conditionalDelete`;
 
 /**
  * A revisioned key-value store modelled on etcd as kube-apiserver uses it: one global revision
@@ -90,14 +95,14 @@ export class Etcd {
   /** Create-if-absent (etcd3 store.Create: a txn on modRevision == 0). */
   create(key: string, value: Record<string, unknown>): StoredObject {
     if (this.data.has(key)) throw new EtcdConflict(`key exists: ${key}`);
-    return this.put(key, value, undefined, 'Create');
+    return this.put(key, value, undefined, CREATE_SOURCE);
   }
 
   /** Compare-and-swap on the key's modRevision (etcd3 GuaranteedUpdate's txn). */
   update(key: string, value: Record<string, unknown>, expectedModRevision: number): StoredObject {
     const current = this.data.get(key);
     if (!current || current.modRevision !== expectedModRevision) throw new EtcdConflict(`revision moved: ${key}`);
-    return this.put(key, value, current.value, 'GuaranteedUpdate');
+    return this.put(key, value, current.value, UPDATE_SOURCE);
   }
 
   /** Conditional delete at a known revision (etcd3 conditionalDelete). Returns the final state with the deletion revision. */
@@ -109,7 +114,7 @@ export class Etcd {
     this.keys.remove(key);
     // R57/R15: the deleted object is the last stored state with its resourceVersion set to the deletion revision.
     const value = withResourceVersion(current.value, this.revision);
-    if (this.recorded(key)) this.timeline.recordRevision('etcd', this.revision, this.lane, `${ETCD_SOURCE} conditionalDelete`);
+    if (this.recorded(key)) this.timeline.recordRevision('etcd', this.revision, this.lane, DELETE_SOURCE);
     this.emit({ revision: this.revision, type: 'DELETE', key, value: deepFreeze(value), prev: current.value, requestId: this.currentRequestId, at: this.now() });
     return value;
   }
@@ -184,12 +189,12 @@ export class Etcd {
     return () => this.listeners.delete(listener);
   }
 
-  private put(key: string, input: Record<string, unknown>, prev: StoredObject | undefined, fn: string): StoredObject {
+  private put(key: string, input: Record<string, unknown>, prev: StoredObject | undefined, source: string): StoredObject {
     this.revision += 1;
     const value = deepFreeze(withResourceVersion(input, this.revision));
     if (!prev) this.keys.add(key);
     this.data.set(key, { value, modRevision: this.revision });
-    if (this.recorded(key)) this.timeline.recordRevision('etcd', this.revision, this.lane, `${ETCD_SOURCE} ${fn}`);
+    if (this.recorded(key)) this.timeline.recordRevision('etcd', this.revision, this.lane, source);
     this.emit({ revision: this.revision, type: 'PUT', key, value, prev, requestId: this.currentRequestId, at: this.now() });
     return value;
   }
@@ -208,14 +213,26 @@ export function diff(from: StoredObject, to: StoredObject): Operation[] {
   return compare(from as object, to as object).filter((op) => op.path !== '/metadata/resourceVersion');
 }
 
+/**
+ * The version to store: `obj` with the revision as its resourceVersion. What etcd is given is its
+ * own from then on (the storage encoder's fresh output, or a copy the caller made): the object and
+ * its metadata are stamped in place while they are open — the encoder leaves those two levels to
+ * etcd — and copied when frozen (a stored version being deleted, metadata shared with the one
+ * before). An assignment puts a new member last, where the spread of a copy puts it.
+ */
 function withResourceVersion(obj: Record<string, unknown> | StoredObject, revision: number): Record<string, unknown> {
-  const metadata = { ...(obj.metadata as Record<string, unknown>), resourceVersion: String(revision) };
-  return { ...obj, metadata };
+  const resourceVersion = String(revision);
+  let metadata = obj.metadata as Record<string, unknown>;
+  if (Object.isFrozen(metadata)) metadata = { ...metadata, resourceVersion };
+  else metadata.resourceVersion = resourceVersion;
+  if (Object.isFrozen(obj)) return { ...obj, metadata };
+  (obj as Record<string, unknown>).metadata = metadata;
+  return obj as Record<string, unknown>;
 }
 
 /**
  * Freezes what is not frozen yet. Versions built by the storage encoder arrive with every part
- * frozen but the two levels withResourceVersion copied, so this stops at their children.
+ * frozen but the object and its metadata, so this stops at their children.
  */
 function deepFreeze<T>(obj: T): T {
   if (obj && typeof obj === 'object' && !Object.isFrozen(obj)) {

@@ -322,6 +322,8 @@ export class Store<T extends KubeObject> {
     // An 'Unsupported' policy makes both decisions false, so existing GC finalizers are stripped (as upstream).
     const orphan = shouldOrphanDependents(old, options, policy);
     const foreground = shouldDeleteDependents(old, options, policy);
+    // Most deletions neither ask for nor carry a GC finalizer: nothing to add or strip.
+    if (!orphan && !foreground && !old.includes(FINALIZER_ORPHAN) && !old.includes(FINALIZER_FOREGROUND)) return [false, old];
     const next = old.filter((f) => f !== FINALIZER_ORPHAN && f !== FINALIZER_FOREGROUND);
     if (orphan) next.push(FINALIZER_ORPHAN);
     if (foreground) next.push(FINALIZER_FOREGROUND);

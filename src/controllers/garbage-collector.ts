@@ -33,6 +33,11 @@ interface Item {
 
 type Policy = 'Orphan' | 'Foreground' | 'Background';
 
+/** Nothing the graph follows changed: the same owner references and finalizers (stored versions share unchanged parts), the same deletion. */
+function sameForGraph(old: KubeObject, obj: KubeObject): boolean {
+  return old.metadata.ownerReferences === obj.metadata.ownerReferences && old.metadata.finalizers === obj.metadata.finalizers && old.metadata.deletionTimestamp === obj.metadata.deletionTimestamp;
+}
+
 const isDeletingDependents = (o: KubeObject): boolean => !!o.metadata.deletionTimestamp && (o.metadata.finalizers ?? []).includes(FINALIZER_FOREGROUND);
 const ref = (item: Item): string => `${item.resource}/${item.object.metadata.name}`;
 
@@ -71,8 +76,14 @@ export class GarbageCollector {
       const list = this.api.list(resource, undefined);
       if (list.ok) for (const o of list.object.items) this.upsert({ resource, object: o }, undefined);
       this.api.watch(resource, undefined, { resourceVersion: list.ok ? list.object.resourceVersion : undefined }, (e) => {
-        if (e.type === 'DELETED') this.remove(e.object.metadata.uid!);
-        else this.upsert({ resource, object: e.object }, this.items.get(e.object.metadata.uid!)?.object);
+        const uid = e.object.metadata.uid!;
+        if (e.type === 'DELETED') return this.remove(uid);
+        const known = this.items.get(uid);
+        // Most updates (a status change) leave the owner references, the finalizers and the
+        // deletion alone: processGraphChanges then finds no reference diff and no transition, and
+        // the node only takes the new copy.
+        if (known !== undefined && sameForGraph(known.object, e.object)) known.object = e.object;
+        else this.upsert({ resource, object: e.object }, known?.object);
       });
     }
   }

@@ -31,6 +31,8 @@ const byKey = <T>([a]: [string, T], [b]: [string, T]): number => (a < b ? -1 : a
 export class SharedInformer<T extends KubeObject> {
   private readonly cache = new Map<string, T>();
   private readonly indexers = new Map<string, Indexer<T>>();
+  /** The same indexers, in the order they were added, for the walk of every event. */
+  private readonly indexerList: Indexer<T>[] = [];
   private readonly handlers: ChangeHandler<T>[] = [];
   private started = false;
 
@@ -42,7 +44,9 @@ export class SharedInformer<T extends KubeObject> {
   /** AddIndexers: must be called before start, as client-go requires. */
   addIndexer(name: string, fn: IndexFunc<T>): void {
     if (this.started) throw new Error(`indexer "${name}" added to the ${this.resource} informer after it started`);
-    this.indexers.set(name, { fn, index: new Map() });
+    const indexer = { fn, index: new Map<string, Set<string>>() };
+    this.indexers.set(name, indexer);
+    this.indexerList.push(indexer);
   }
 
   hasIndexer(name: string): boolean {
@@ -99,7 +103,11 @@ export class SharedInformer<T extends KubeObject> {
     const indexer = this.indexers.get(indexName);
     if (!indexer) throw new Error(`the ${this.resource} informer has no index "${indexName}"`);
     const filed = indexer.index.get(value);
-    return filed ? [...filed].sort(byKey).map(([, obj]) => obj) : [];
+    if (!filed) return [];
+    const keys = [...filed].sort();
+    const out: T[] = new Array(keys.length);
+    for (let i = 0; i < keys.length; i++) out[i] = this.cache.get(keys[i])!;
+    return out;
   }
 
   /** How many objects are filed under `value` (len(ByIndex) without building the list). */
@@ -113,38 +121,48 @@ export class SharedInformer<T extends KubeObject> {
     const old = this.cache.get(key);
     if (obj) this.cache.set(key, obj);
     else this.cache.delete(key);
-    for (const indexer of this.indexers.values()) reindex(indexer, key, old, obj);
-    for (const handler of this.handlers) handler(key, old, obj);
+    // Index loops: every event of the kind passes here (a pod's, about a dozen handlers).
+    const indexers = this.indexerList;
+    for (let i = 0; i < indexers.length; i++) reindex(indexers[i], key, old, obj);
+    const handlers = this.handlers;
+    for (let i = 0; i < handlers.length; i++) handlers[i](key, old, obj);
   }
 }
 
-/** One index: its function and the objects by value. */
+/**
+ * One index: its function and the keys filed under each value (cache.Index, value → set of keys;
+ * ByIndex reads the objects from the cache), so an update that keeps an object's values changes
+ * nothing here.
+ */
 interface Indexer<T> {
   fn: IndexFunc<T>;
-  index: Map<string, Map<string, T>>;
+  index: Map<string, Set<string>>;
 }
 
-/** Moves `key` from the values `old` was filed under to the ones `obj` (undefined: deleted) is filed under now. */
+/**
+ * Moves `key` from the values `old` was filed under to the ones `obj` (undefined: deleted) is
+ * filed under now (thread_safe_store.go updateSingleIndex).
+ */
 function reindex<T>({ fn, index }: Indexer<T>, key: string, old: T | undefined, obj: T | undefined): void {
   const before = old && fn(old);
   const after = obj && fn(obj);
-  // Most updates (a status change) keep the one value the object had: refile the new copy under it.
-  if (obj && before?.length === 1 && after!.length === 1 && before[0] === after![0]) {
-    index.get(before[0])!.set(key, obj);
-    return;
+  // Most updates (a status change) keep the one value the object had: nothing to refile, as
+  // updateSingleIndex's shortcut for an unchanged single value.
+  if (before !== undefined && after !== undefined && before.length === 1 && after.length === 1 && before[0] === after[0]) return;
+  if (before !== undefined) {
+    for (const v of before) {
+      if (after?.includes(v)) continue;
+      // An emptied value is dropped, so that the values of objects long gone (an owner's uid) do not stay.
+      const filed = index.get(v)!;
+      filed.delete(key);
+      if (filed.size === 0) index.delete(v);
+    }
   }
-  for (const v of before ?? []) {
-    if (after?.includes(v)) continue;
-    // An emptied value is dropped, so that the values of objects long gone (an owner's uid) do not stay.
-    const filed = index.get(v)!;
-    filed.delete(key);
-    if (filed.size === 0) index.delete(v);
-  }
-  if (!obj) return;
-  for (const v of after!) {
+  if (after === undefined) return;
+  for (const v of after) {
     let filed = index.get(v);
-    if (!filed) index.set(v, (filed = new Map()));
-    filed.set(key, obj);
+    if (!filed) index.set(v, (filed = new Set()));
+    filed.add(key);
   }
 }
 

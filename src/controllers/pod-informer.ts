@@ -17,7 +17,17 @@ const NO_VALUES: readonly string[] = [];
 
 export function podInformer(factory: SharedInformerFactory): PodInformer {
   const informer = factory.informerFor('pods');
-  if (!informer.hasIndexer(POD_NODE_NAME_INDEX)) informer.addIndexer(POD_NODE_NAME_INDEX, (pod) => (pod.spec?.nodeName ? [pod.spec.nodeName] : NO_VALUES));
+  if (!informer.hasIndexer(POD_NODE_NAME_INDEX)) {
+    // Every pod event computes the values of its old and new copy: one array per node, not per call.
+    const values = new Map<string, readonly string[]>();
+    informer.addIndexer(POD_NODE_NAME_INDEX, (pod) => {
+      const node = pod.spec?.nodeName;
+      if (!node) return NO_VALUES;
+      let filed = values.get(node);
+      if (filed === undefined) values.set(node, (filed = [node]));
+      return filed;
+    });
+  }
   return informer;
 }
 

@@ -98,8 +98,25 @@ export class PodConfig {
     // touched gives the same ops as merging everything, without rescanning every pod of the node.
     const uid = e.object.metadata.uid!;
     const replacedUid = replaced?.metadata.uid;
+    if (e.type !== 'DELETED' && (replacedUid === undefined || replacedUid === uid)) {
+      // The usual event, a new copy of a pod under the same uid: one op at most (the pod merged is
+      // in the snapshot, so it is not removed), built without the lists of the general merge.
+      const update = this.mergePod(e.object);
+      if (update !== undefined) this.send([update]);
+      return;
+    }
     const uids = replacedUid !== undefined && replacedUid !== uid ? [replacedUid, uid] : [uid];
     this.merge(e.type === 'DELETED' ? [] : [e.object], uids);
+  }
+
+  /** One snapshot entry against what the kubelet was told of its uid: the op it makes, if any. */
+  private mergePod(pod: Pod): PodUpdate | undefined {
+    const uid = pod.metadata.uid!;
+    const old = this.seen.get(uid);
+    this.seen.set(uid, pod);
+    if (!old) return { op: 'ADD', pod };
+    const op = checkAndUpdatePod(old, pod);
+    return op ? { op, pod } : undefined;
   }
 
   /**
@@ -109,15 +126,8 @@ export class PodConfig {
   private merge(pods: Iterable<Pod> = this.snapshot.values(), removable: Iterable<string> = [...this.seen.keys()]): void {
     const updates: PodUpdate[] = [];
     for (const pod of pods) {
-      const uid = pod.metadata.uid!;
-      const old = this.seen.get(uid);
-      this.seen.set(uid, pod);
-      if (!old) {
-        updates.push({ op: 'ADD', pod });
-        continue;
-      }
-      const op = checkAndUpdatePod(old, pod);
-      if (op) updates.push({ op, pod });
+      const update = this.mergePod(pod);
+      if (update !== undefined) updates.push(update);
     }
     // A uid is still there if the snapshot holds it under its name (every pod merged above does).
     for (const uid of removable) {
@@ -127,10 +137,15 @@ export class PodConfig {
       updates.push({ op: 'REMOVE', pod });
     }
     if (updates.length > 1) updates.sort((a, b) => OP_ORDER.indexOf(a.op) - OP_ORDER.indexOf(b.op));
+    if (updates.length > 0) this.send(updates);
+  }
+
+  /** The merge's ops, recorded, to the syncLoop. */
+  private send(updates: PodUpdate[]): void {
     for (const u of updates) {
       this.timeline.record('kubelet', `${u.op} pods/${u.pod.metadata.name}`, 'pkg/kubelet/config/config.go podStorage.merge', { actor: this.nodeName });
     }
-    if (updates.length > 0) this.deliver(updates);
+    this.deliver(updates);
   }
 }
 

@@ -27,6 +27,7 @@ function harness(spec: { containers: Container[]; initContainers?: Container[]; 
   return {
     clock,
     runtime,
+    manager,
     events,
     pod,
     /** killPod now with this override; then run the clock for `ms`. */
@@ -60,6 +61,15 @@ describe('killPodWithSyncResult (K23)', () => {
       [4, 'sandbox stopped'],
     ]);
     expect(h.doneAt).to.equal(4);
+  });
+
+  it('K23, R207 a StopContainer call is in flight only until its container exits, also when it dies at SIGTERM (before the call returns)', () => {
+    const h = harness({ containers: [{ name: 'a' }, { name: 'b' }] }, { a: { sigterm: { kind: 'dies' } }, b: { sigterm: { kind: 'exits', afterMs: 4000 } } });
+    h.manager.killPod(h.pod, 30, () => undefined);
+    expect(h.manager.callsInFlight, 'b still runs; a died at its SIGTERM').to.equal(1);
+    h.clock.tick(5000);
+    // A call kept after its container exited would hold the pod (its closures and timers) for as long as the kubelet runs.
+    expect(h.manager.callsInFlight).to.equal(0);
   });
 
   it('K23 containers that are not running are skipped (NotFound counts as success); with none running only the sandbox is stopped', () => {

@@ -100,6 +100,11 @@ export class KubeRuntimeManager {
     }
   }
 
+  /** How many StopContainer calls still wait on the runtime (what abandon() would cancel). */
+  get callsInFlight(): number {
+    return this.inFlight.size;
+  }
+
   /** The kubelet process is gone: stop waiting on the runtime. */
   abandon(): void {
     for (const cancel of this.inFlight) cancel();
@@ -124,17 +129,22 @@ export class KubeRuntimeManager {
       grace = Math.max(grace, MINIMUM_GRACE_PERIOD_SECONDS);
       if (gracePeriodOverride !== undefined && !overrideFirst) grace = gracePeriodOverride;
       let cancel: () => void = () => undefined;
+      // A container that exits at SIGTERM ends the call before stopContainer returns: it is then
+      // never in flight (the cancel handed back afterwards would stay in the set, with all it holds).
+      let settled = false;
       const finished = () => {
+        settled = true;
         this.inFlight.delete(cancel);
         ordering?.containerTerminated(name);
         done();
       };
       const failed = (err: string) => {
+        settled = true;
         this.inFlight.delete(cancel);
         done(err);
       };
       cancel = this.runtime.stopContainer(uid, name, grace, finished, failed);
-      this.inFlight.add(cancel);
+      if (!settled) this.inFlight.add(cancel);
     };
     const afterHook = () => {
       if (ordering && grace > 0) {

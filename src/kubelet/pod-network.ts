@@ -56,6 +56,6 @@ export class PodNetwork {
 
   private format(offset: number): string {
     const n = this.base! + offset;
-    return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
+    return `${Math.floor(n / 2 ** 24) % 256}.${Math.floor(n / 2 ** 16) % 256}.${Math.floor(n / 2 ** 8) % 256}.${n % 256}`;
   }
 }

@@ -99,6 +99,9 @@ export interface PodWorkerSync {
 }
 
 const SOURCE = 'pkg/kubelet/pod_workers.go';
+// Built once each (the timeline interns sources by value: a string concatenated per event is flattened and hashed every time).
+const UPDATE_POD_SOURCE = `${SOURCE} UpdatePod`;
+const COMPLETE_TERMINATED_SOURCE = `${SOURCE} completeTerminated`;
 
 /**
  * pod_workers.go podWorkers: one state machine per pod uid, sync → terminating → terminated →
@@ -244,7 +247,7 @@ export class PodWorkers {
       if (reason) {
         status.workType = 'terminating';
         status.terminatingAt = now;
-        this.timeline.record('kubelet', `terminating pods/${name} (${reason})`, `${SOURCE} UpdatePod`, { actor: this.nodeName });
+        this.timeline.record('kubelet', `terminating pods/${name} (${reason})`, UPDATE_POD_SOURCE, { actor: this.nodeName });
       }
     }
 
@@ -263,7 +266,7 @@ export class PodWorkers {
       if (evict !== undefined) kill.evict = evict;
       const { gracePeriod, shortened } = calculateEffectiveGracePeriod(status, pod, kill, this.config.release);
       if (shortened) {
-        this.timeline.record('kubelet', `grace shortened pods/${name} to ${gracePeriod}s (a kill already running keeps its grace, #83916)`, `${SOURCE} UpdatePod`, { actor: this.nodeName });
+        this.timeline.record('kubelet', `grace shortened pods/${name} to ${gracePeriod}s (a kill already running keeps its grace, #83916)`, UPDATE_POD_SOURCE, { actor: this.nodeName });
       }
       status.gracePeriod = gracePeriod;
       // Always hand SyncTerminatingPod the grace period (K17): every update is now a kill.
@@ -383,7 +386,7 @@ export class PodWorkers {
       // completeTerminated: the worker is done for this uid.
       status.finished = true;
       status.pendingUpdate = undefined;
-      this.timeline.record('kubelet', `pod worker finished pods/${name}`, `${SOURCE} completeTerminated`, { actor: this.nodeName });
+      this.timeline.record('kubelet', `pod worker finished pods/${name}`, COMPLETE_TERMINATED_SOURCE, { actor: this.nodeName });
       return;
     } else if (workType === 'terminating' && update.runningPod) {
       // completeTerminatingRuntimePod: a runtime pod has no API representation; forget it.

@@ -75,6 +75,10 @@ export interface Sandbox {
 }
 
 const CRI = 'CRI runtime (containerd) via pkg/kubelet/kuberuntime';
+// Built once each (the timeline interns sources by value: a string concatenated per event is flattened and hashed every time).
+const STOP_SOURCE = `${CRI} StopContainer`;
+const EXIT_SOURCE = `${CRI} container exit (137 = SIGKILL, 143 = SIGTERM default action)`;
+const START_SOURCE = `${CRI} StartContainer`;
 
 /** The kubelet's --runtime-request-timeout (2m): what a CRI call may take beyond its own timeout. */
 export const RUNTIME_REQUEST_TIMEOUT_MS = 120_000;
@@ -174,7 +178,7 @@ export class ContainerRuntime {
     const s = this.sandboxes.get(uid);
     if (!s || s.state !== 'ready' || s.containers.get(name)?.state === 'running') return;
     const c = this.create(s, name);
-    this.timeline.record('runtime', `started ${name} ${s.podRef}`, `${CRI} StartContainer`, { actor: this.nodeName });
+    this.timeline.record('runtime', `started ${name} ${s.podRef}`, START_SOURCE, { actor: this.nodeName });
     this.afterStart(s, c, runsToCompletion);
   }
 
@@ -378,10 +382,10 @@ export class ContainerRuntime {
   }
 
   private signal(s: Sandbox, c: RuntimeContainer, sig: 'SIGTERM' | 'SIGKILL'): void {
-    this.timeline.record('runtime', `${sig} ${c.name} ${s.podRef}`, `${CRI} StopContainer`, { actor: this.nodeName });
+    this.timeline.record('runtime', `${sig} ${c.name} ${s.podRef}`, STOP_SOURCE, { actor: this.nodeName });
     if (sig === 'SIGKILL') {
       if (!this.behaviourOf(s.uid, c.name).survivesSigkill) return this.exit(s, c, 137);
-      this.timeline.record('runtime', `${c.name} ${s.podRef} survives SIGKILL (a process the kernel cannot kill)`, `${CRI} StopContainer`, { actor: this.nodeName });
+      this.timeline.record('runtime', `${c.name} ${s.podRef} survives SIGKILL (a process the kernel cannot kill)`, STOP_SOURCE, { actor: this.nodeName });
       return;
     }
     if (c.sigtermAt !== undefined) return; // already handling an earlier SIGTERM
@@ -398,7 +402,7 @@ export class ContainerRuntime {
     c.exitCode = code;
     c.reason = code === 0 ? 'Completed' : 'Error';
     c.finishedAt = this.clock.now();
-    this.timeline.record('runtime', `exited ${c.name} code=${code} ${s.podRef}`, `${CRI} container exit (137 = SIGKILL, 143 = SIGTERM default action)`, { actor: this.nodeName });
+    this.timeline.record('runtime', `exited ${c.name} code=${code} ${s.podRef}`, EXIT_SOURCE, { actor: this.nodeName });
     this.onContainerExit(s.uid);
     for (const observe of this.exitObservers) observe(s.uid, c.name);
     const l = this.listeners.get(c) ?? [];

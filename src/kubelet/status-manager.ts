@@ -10,6 +10,7 @@ import { Loop } from './loop';
 import { conditionOfType, KUBELET_CONDITIONS } from './status';
 
 const SOURCE = 'pkg/kubelet/status/status_manager.go';
+const DELETE_SOURCE = `${SOURCE} syncPod → Delete`;
 
 interface VersionedStatus {
   status: PodStatus;
@@ -125,9 +126,12 @@ export class StatusManager {
     // updateLastTransitionTime: a condition keeps its transition time while its status is unchanged.
     const conditions = (input.conditions ?? []).map((c) => {
       const prev = conditionOfType(old.conditions, c.type);
-      return prev && prev.status === c.status ? { ...c, lastTransitionTime: prev.lastTransitionTime } : c;
+      if (!prev || prev.status !== c.status || prev.lastTransitionTime === c.lastTransitionTime) return c;
+      return { ...c, lastTransitionTime: prev.lastTransitionTime };
     });
-    const status: PodStatus = { ...input, conditions, ...(old.startTime ? { startTime: old.startTime } : {}) };
+    const status: PodStatus = { ...input, conditions };
+    // Last, as a spread of it would put it (in place when the input has one).
+    if (old.startTime) status.startTime = old.startTime;
     const unchanged = cached !== undefined && jsonEqual(cached.status, status) && cached.podIsFinished === podIsFinished;
     if (unchanged && !forceUpdate) return;
     this.statuses.set(uid, {
@@ -225,7 +229,7 @@ export class StatusManager {
     if (!this.canBeDeleted(pod, s)) return;
     const why = this.deletionSafety.release.atLeast(27) ? `deletionTimestamp set, phase ${pod.status?.phase}, podIsFinished` : `deletionTimestamp set, PodResourcesAreReclaimed, phase ${pod.status?.phase}`;
     this.timeline.record('status', `resources reclaimed pods/${s.name}`, `${SOURCE} canBeDeleted (${why})`, { actor: this.nodeName });
-    this.timeline.record('status', `DELETE pods/${s.name} gracePeriodSeconds=0 preconditions.uid=${uid}`, `${SOURCE} syncPod → Delete`, { actor: this.nodeName });
+    this.timeline.record('status', `DELETE pods/${s.name} gracePeriodSeconds=0 preconditions.uid=${uid}`, DELETE_SOURCE, { actor: this.nodeName });
     const deleted = api.delete(this.client.identity, 'pods', s.namespace, s.name, { gracePeriodSeconds: 0, preconditions: { uid } });
     // On success the cached status is dropped; on failure the next full sync retries.
     if (deleted.ok) this.forget(uid);

@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { parseClockMode } from './clock-driver';
+import type { Pod } from '../apiserver/types';
 import { CLOCK_PATH, serve } from './serve';
 
 /**
  * A long `serve` session in miniature, for the soak test and `npm run bench`: rounds of creating
- * and deleting pods (whose nodeSelector no node matches: never scheduled, so they go at once; what
- * this measures is the apiserver's, etcd's and the timeline's share, not the kubelets') and Leases through the HTTP API on the
- * loopback address, the virtual clock moved on past the Events' hour after each round (ROUND).
+ * and deleting pods (scheduled, started and stopped by the kubelets, so every component that
+ * keeps something per pod takes part) and Leases through the HTTP API on the loopback address,
+ * the virtual clock moved on past the Events' hour after each round (ROUND).
  * After each round it measures the heap (after a full GC) and what the session keeps: etcd's
  * history, the timeline's events, the request records.
  */
@@ -24,6 +25,8 @@ const ROUND = '65m';
 
 export interface SoakRound {
   readonly objects: number;
+  /** The pods that reached phase Running on a kubelet so far (each pod of the soak should). */
+  readonly podsRan: number;
   readonly heapBytes: number;
   readonly history: number;
   readonly timelineEvents: number;
@@ -60,12 +63,17 @@ export async function soak(options: { rounds: number; perRound: number; concurre
   };
   const rounds: SoakRound[] = [];
   let requests = 0;
+  let podsRan = 0;
+  served.cluster.apiserver.etcd.subscribe((e) => {
+    const phase = (o: unknown) => (o as Pod | undefined)?.status?.phase;
+    if (e.type === 'PUT' && e.key.startsWith('/registry/pods/') && phase(e.value) === 'Running' && phase(e.prev) !== 'Running') podsRan += 1;
+  });
   const start = process.hrtime.bigint();
   try {
     for (let r = 0; r < options.rounds; r++) {
       const pods = Math.ceil(options.perRound / 2);
       const leases = options.perRound - pods;
-      await inBatches(pods, (i) => call('POST', '/api/v1/namespaces/default/pods', { metadata: { name: `soak-${r}-${i}`, labels: { app: 'soak' } }, spec: { nodeSelector: { 'terminating.sim/soak': 'no-node' }, containers: [{ name: 'app', image: 'busybox' }] } }));
+      await inBatches(pods, (i) => call('POST', '/api/v1/namespaces/default/pods', { metadata: { name: `soak-${r}-${i}`, labels: { app: 'soak' } }, spec: { containers: [{ name: 'app', image: 'busybox' }] } }));
       await inBatches(leases, (i) => call('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', { metadata: { name: `soak-${r}-${i}` }, spec: { holderIdentity: 'soak' } }));
       await inBatches(pods, (i) => call('DELETE', `/api/v1/namespaces/default/pods/soak-${r}-${i}`));
       await inBatches(leases, (i) => call('DELETE', `/apis/coordination.k8s.io/v1/namespaces/default/leases/soak-${r}-${i}`));
@@ -74,6 +82,7 @@ export async function soak(options: { rounds: number; perRound: number; concurre
       collectGarbage();
       rounds.push({
         objects: (r + 1) * options.perRound,
+        podsRan,
         heapBytes: process.memoryUsage().heapUsed,
         history: served.cluster.apiserver.etcd.fullHistory().length,
         timelineEvents: served.cluster.timeline.all().length,

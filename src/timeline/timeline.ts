@@ -22,6 +22,9 @@ export interface RevisionReader {
 
 type NumberArray = Float64Array | Uint32Array | Uint8Array;
 
+/** Each component's number in the store (its place in COMPONENTS), looked up once per event. */
+const COMPONENT_INDEX = new Map<Component, number>(COMPONENTS.map((c, i) => [c, i]));
+
 /** One field of every event, in a typed array that doubles when full. */
 class Column<A extends NumberArray> {
   private data: A;
@@ -80,7 +83,7 @@ class EventStore {
   add(offset: number, component: Component, body: string | number, source: string, reader: RevisionReader | undefined, actor: string | undefined): number {
     const i = this.length++;
     this.offsets.set(i, offset);
-    this.components.set(i, COMPONENTS.indexOf(component));
+    this.components.set(i, COMPONENT_INDEX.get(component)!);
     this.bodies.push(body);
     this.sources.set(i, this.stringId(source));
     this.actors.set(i, actor === undefined ? 0 : 1 + this.stringId(actor));

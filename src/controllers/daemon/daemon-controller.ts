@@ -52,6 +52,8 @@ export class DaemonSetsController extends StoppableController {
   start(): this {
     this.sets.addEventHandler(this.whileRunning((key) => this.queue.add(key)));
     this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
+      // No DaemonSet in the lister: no pod resolves to one.
+      if (this.sets.size === 0) return;
       const ds = resolveControllerRef((pod ?? old)!, 'DaemonSet', this.sets);
       if (!ds) return;
       const key = keyOf(ds);

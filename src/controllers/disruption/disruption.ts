@@ -84,8 +84,12 @@ export class DisruptionController extends ControllerBase {
     this.pdbs.addEventHandler((key) => this.queue.add(key));
     this.pods.addEventHandler((_key, old, pod) => {
       const current = pod ?? old!;
-      // Most pods have no budget and no DisruptionTarget condition: nothing to look up for them.
-      if (this.pdbs.size === 0 && !hasDisruptionTarget(current)) return;
+      // Without budgets no pod has one: what is left is the stale DisruptionTarget of a pod not
+      // being deleted (nonTerminatingPodHasStaleDisruptionCondition looks at the deletion first).
+      if (this.pdbs.size === 0) {
+        if (pod && !pod.metadata.deletionTimestamp && hasDisruptionTarget(pod)) this.enqueueStaleCondition(pod);
+        return;
+      }
       const pdb = this.getPdbForPod(current);
       if (pdb) this.queue.add(keyOf(pdb));
       if (pod) this.enqueueStaleCondition(pod);

@@ -91,6 +91,8 @@ export class JobController extends StoppableController {
       }
     }));
     this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
+      // Without Jobs the only work left is an orphan's tracking finalizer (each path below checks the pod it looks at).
+      if (this.jobs.size === 0 && !hasTrackingFinalizer((pod ?? old)!)) return;
       if (pod && !old) this.addPod(pod);
       else if (pod && old) this.updatePod(old, pod);
       else if (old) this.deletePod(old, true);

@@ -55,6 +55,9 @@ export class ReplicaSetController extends ControllerBase {
       if (!old || !rs || old.metadata.resourceVersion !== rs.metadata.resourceVersion) this.queue.add(key);
     });
     this.pods.addEventHandler((_key, old, pod) => {
+      // Every path below ends at a ReplicaSet of the lister (the pod's controller, or one to adopt
+      // it): without any, a pod event has nothing to look up.
+      if (this.sets.size === 0) return;
       if (!old && pod) this.addPod(pod);
       else if (old && pod) this.updatePod(old, pod);
       else if (old) this.deletePod(old);

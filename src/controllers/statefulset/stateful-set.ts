@@ -64,6 +64,8 @@ export class StatefulSetController extends StoppableController {
   start(): this {
     this.sets.addEventHandler(this.whileRunning((key) => this.queue.add(key)));
     this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
+      // No StatefulSet in the lister: no pod resolves to one.
+      if (this.sets.size === 0) return;
       const set = resolveControllerRef((pod ?? old)!, 'StatefulSet', this.sets);
       if (set) this.queue.add(keyOf(set));
     }));

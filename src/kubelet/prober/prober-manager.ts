@@ -11,6 +11,8 @@ const PROBE_FIELDS = [
   ['readiness', 'readinessProbe'],
   ['liveness', 'livenessProbe'],
 ] as const;
+const hasProbe = (c: Container): boolean => !!(c.startupProbe || c.readinessProbe || c.livenessProbe);
+
 /** What a pod without (init) containers walks: shared, so that nothing is allocated for it. */
 const NO_CONTAINERS: readonly Container[] = [];
 
@@ -36,11 +38,11 @@ export class ProberManager {
   addPod(pod: Pod): void {
     const uid = pod.metadata.uid!;
     if (this.workers.has(uid)) return;
-    const list: ProbeWorker[] = [];
-    // Walked in place, without building lists: this runs at every update of every pod, and most have no probe.
-    for (const c of pod.spec?.initContainers ?? NO_CONTAINERS) if (c.restartPolicy === 'Always') this.addWorkers(list, pod, c);
-    for (const c of pod.spec?.containers ?? NO_CONTAINERS) this.addWorkers(list, pod, c);
-    if (list.length === 0) return;
+    // Walked in place, without building lists: this runs for every pod, and most have no probe.
+    let list: ProbeWorker[] | undefined;
+    for (const c of pod.spec?.initContainers ?? NO_CONTAINERS) if (c.restartPolicy === 'Always' && hasProbe(c)) this.addWorkers((list ??= []), pod, c);
+    for (const c of pod.spec?.containers ?? NO_CONTAINERS) if (hasProbe(c)) this.addWorkers((list ??= []), pod, c);
+    if (list === undefined || list.length === 0) return;
     this.workers.set(uid, list);
     for (const w of list) w.start();
   }
