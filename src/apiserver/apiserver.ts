@@ -886,7 +886,7 @@ export class ApiServer {
    * receives them.
    */
   private admissionFor<R extends Resource>(client: ClientIdentity, operation: 'CREATE' | 'UPDATE', resource: R, namespace: string | undefined, name: string, subresource: string, dryRun: boolean): StoreAdmission<ResourceType[R]> | undefined {
-    if (!this.webhooks.has(true) && !this.webhooks.has(false)) return undefined;
+    if (!this.webhooks.has(true) && !this.webhooks.has(false) && !this.policies.has()) return undefined;
     const options = { kind: operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions', apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) };
     return this.admissionChain<R>(client, { operation, resource, namespace, name, subresource, dryRun }, options);
   }
@@ -909,7 +909,7 @@ export class ApiServer {
 
   /** delete.go: mutating admission first, with no object, then validating admission on the object (Store.Delete's deleteValidation). */
   private deleteAdmission<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, options: DeleteOptions): StoreAdmission<ResourceType[R]> | undefined {
-    if (!this.webhooks.has(true) && !this.webhooks.has(false)) return undefined;
+    if (!this.webhooks.has(true) && !this.webhooks.has(false) && !this.policies.has()) return undefined;
     const request = { operation: 'DELETE' as const, resource, namespace, name, subresource: '', dryRun: (options.dryRun ?? []).length > 0 };
     const deleteOptions = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', ...options };
     if (this.webhooks.has(true)) this.webhooks.mutate(this.admissionInfo(client, request, deleteOptions), undefined, undefined);
