@@ -117,6 +117,10 @@ export const CONTRACT: readonly ContractPhrase[] = [
   given('a job {string} with:', 'doc string'),
   given('a daemonset {string}'),
   when('statefulset {string} is scaled to {int}'),
+  // Custom resources (issue 22).
+  given('the custom resource definition in {string}'),
+  given('the custom resource definition with:', 'doc string'),
+  given('a {word} {string} with:', 'doc string'),
 ];
 
 /** What a parameter looks like in a scenario: used to write each contract phrase as a scenario would. */
@@ -159,6 +163,8 @@ const CANONICAL_EVENTS = [
   '| endpointslice | `updated SLICE` (then `: POD ready=… serving=… terminating=…` for each endpoint the write changed, or `POD removed`) | the EndpointSlice controller writes a slice (rule N7 in [rules/traffic.md](rules/traffic.md)) |',
   '| proxy | `node NODE applied SERVICE` (then `: ` and the endpoints traffic may use) | a node\'s kube-proxy puts changed rules in place (N14) |',
   '| traffic | `N failed requests to SERVICE` (then the reasons) | a second in which clients\' requests failed (N16) |',
+  '| apiserver | `CREATE databases.example.com/NAME`, `DELETE databases.example.com/NAME …`, `DELETECOLLECTION databases.example.com …`, `UPDATE customresourcedefinitions/NAME/status` | the generic texts for custom resources, named `<plural>.<group>` (their watch events too: `MODIFIED databases.example.com/NAME`), and for CRDs (rules A4, A5 in [rules/custom-resources.md](rules/custom-resources.md)) |',
+  '| gc | `resync monitors: RESOURCES` | the garbage collector\'s Sync found custom resources come or go and now follows them (A7) |',
 ].join('\n');
 
 // ---------------------------------------------------------------------------------------------

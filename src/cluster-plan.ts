@@ -63,6 +63,8 @@ export class ClusterPlan {
   private readonly clients: ClientSpec[] = [];
   /** Other objects to create at the start, after the ReplicaSets and before the pods (PodDisruptionBudgets …), in declaration order. */
   private readonly otherObjects: { resource: Resource; object: ResourceType[Resource] }[] = [];
+  /** Pods owned by one of those objects (ownedBy). */
+  private readonly objectOwners: { pod: string; resource: Resource; apiVersion: string; kind: string; name: string }[] = [];
   private built = false;
   /** The release every component runs (until the cluster is built, the plan may change it). */
   private plannedRelease: Release;
@@ -393,6 +395,17 @@ export class ClusterPlan {
     rs.pods.push({ name: podName, blocking });
   }
 
+  /**
+   * The pod gets a controller ownerReference (blockOwnerDeletion true) to an object the plan
+   * creates before the pods — a custom resource — filled in with its uid at creation.
+   */
+  ownedBy(podName: string, owner: { resource: Resource; apiVersion: string; kind: string; name: string }): void {
+    if (this.started) throw new PlanError('ownership must be declared before the scenario starts');
+    if (!this.otherObjects.some((o) => o.resource === owner.resource && o.object.metadata.name === owner.name)) throw new PlanError(`${owner.kind} "${owner.name}" is not declared (declare it before the pods it owns)`);
+    this.planned(podName);
+    this.objectOwners.push({ pod: podName, ...owner });
+  }
+
   /** A service (its defaults: port 80 to the pods' 8080), created before the pods. */
   service(name: string, manifest?: Manifest): void {
     if (this.services.has(name)) throw new PlanError(`service "${name}" is declared twice`);
@@ -511,6 +524,12 @@ export class ClusterPlan {
       pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref];
       pod.metadata.labels = { ...pod.metadata.labels, ...owner.rs.spec?.selector.matchLabels };
     }
+    for (const owner of this.objectOwners.filter((o) => o.pod === name)) {
+      const got = this.cluster.apiserver.get(owner.resource, 'default', owner.name);
+      if (!got.ok) throw new PlanError(`${owner.kind} "${owner.name}", owner of pod "${name}", does not exist: ${got.status.message}`);
+      const ref = { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, uid: got.object.metadata.uid!, controller: true, blockOwnerDeletion: true };
+      pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref];
+    }
     const r = this.cluster.apiserver.create(USER, 'pods', pod.metadata.namespace ?? 'default', pod);
     if (!r.ok) throw new PlanError(`pod "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
     // Before the flush: the kubelet hears of the pod only then, and looks its behaviours up by uid.
@@ -562,6 +581,11 @@ export class ClusterPlan {
     if (this.otherObjects.some((o) => o.resource === resource && o.object.metadata.name === name)) throw new PlanError(`${resource} "${name}" is declared twice`);
     this.otherObjects.push({ resource, object });
     if (this.started) this.createObject(resource, object);
+  }
+
+  /** The objects of one resource the plan creates besides pods, workloads and services (for steps that resolve names). */
+  declared<R extends Resource>(resource: R): ResourceType[R][] {
+    return this.otherObjects.filter((o) => o.resource === resource).map((o) => o.object as ResourceType[R]);
   }
 
   private createObject(resource: Resource, object: ResourceType[Resource]): void {

@@ -1,5 +1,6 @@
 import { ApiServer, DEFAULT_APISERVER_OPTIONS, type ApiServerOptions, type ClientIdentity } from './apiserver/apiserver';
 import { Clock } from './clock';
+import { startApiextensionsControllers, type ApiextensionsControllers } from './apiserver/apiextensions/apiextensions-server';
 import { startControllers, type ControllerContext } from './controllers/controller-manager';
 import { SharedInformerFactory } from './controllers/informer';
 import { DEFAULT_POD_GC_CONFIG, type PodGarbageCollector, type PodGCConfig } from './controllers/pod-gc';
@@ -38,6 +39,7 @@ export class Cluster {
   readonly clock: Clock;
   readonly timeline: Timeline;
   readonly apiserver: ApiServer;
+  readonly apiextensions: ApiextensionsControllers;
   readonly nodes = new Map<string, SimNode>();
   /** kube-controller-manager's shared informers: one watch per kind for every controller. */
   readonly informers: SharedInformerFactory;
@@ -74,6 +76,8 @@ export class Cluster {
       scheduler: options.scheduler ?? true,
     };
     this.apiserver = new ApiServer(this.clock, this.timeline, this.options.apiserver);
+    // The apiextensions-apiserver's controllers (NamesAccepted, Established, the CRD finalizer) run inside kube-apiserver.
+    this.apiextensions = startApiextensionsControllers(this.clock, this.timeline, this.apiserver);
     this.doubleRun = new DoubleRunWatch(this.timeline);
     this.informers = new SharedInformerFactory(this.apiserver);
     if (this.options.scheduler) {

@@ -19,14 +19,6 @@ Given('a replicaset {string} owning pods {string} and {string}', function (this:
 });
 
 /**
- * The doc string is a partial ReplicaSet manifest (YAML or JSON) merged over the default one, e.g.
- * `metadata.finalizers`; own pods with the step below.
- */
-Given('a replicaset {string} with:', function (this: TerminatingWorld, rs: string, manifest: string) {
-  this.planReplicaSet(rs, manifest);
-});
-
-/**
  * Gives a declared pod an ownerReference to the ReplicaSet (controller, blockOwnerDeletion true,
  * as the ReplicaSet controller sets it). Before T+0 only.
  */

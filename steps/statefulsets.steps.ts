@@ -34,19 +34,9 @@ Given('a job {string}', function (this: TerminatingWorld, name: string) {
   this.plan.workload('job', name);
 });
 
-/** The same with a partial Job manifest merged over it (backoffLimit, activeDeadlineSeconds, podFailurePolicy, the template …). */
-Given('a job {string} with:', function (this: TerminatingWorld, name: string, manifest: string) {
-  this.plan.workload('job', name, manifest);
-});
-
 /** A DaemonSet (apps/v1) selecting `app: NAME`, one container `app`: a pod on every node that should run it. */
 Given('a daemonset {string}', function (this: TerminatingWorld, name: string) {
   this.plan.workload('daemonset', name);
-});
-
-/** The same with a partial DaemonSet manifest merged over it (nodeSelector, tolerations, hostNetwork …). */
-Given('a daemonset {string} with:', function (this: TerminatingWorld, name: string, manifest: string) {
-  this.plan.workload('daemonset', name, manifest);
 });
 
 /**

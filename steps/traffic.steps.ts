@@ -18,15 +18,6 @@ Given('a service {string} selecting pods with label {string}', function (this: T
   this.plan.service(name, { spec: { selector: labelsFromText(label, `the selector of service "${name}"`) } });
 });
 
-/**
- * A Service from a partial manifest (YAML) merged over the default one (port 80 → 8080):
- * `spec.selector`, `spec.ports`, `spec.publishNotReadyAddresses`, `spec.type` (NodePort,
- * LoadBalancer), `spec.externalTrafficPolicy`, `spec.internalTrafficPolicy` …
- */
-Given('a service {string} with:', function (this: TerminatingWorld, name: string, manifest: string) {
-  this.plan.service(name, manifest);
-});
-
 /** A default pod carrying a label (`"app=web"`), for a service to select. */
 Given('a pod {string} running on node {string} with label {string}', function (this: TerminatingWorld, pod: string, node: string, label: string) {
   this.planPod(pod, node, { metadata: { labels: labelsFromText(label, `the label of pod "${pod}"`) } });

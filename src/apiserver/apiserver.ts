@@ -2,7 +2,7 @@ import type { Clock } from '../clock';
 import type { Component } from '../timeline/event';
 import type { RevisionReader, Timeline } from '../timeline/timeline';
 import { createHash } from 'node:crypto';
-import { badRequest, conflict, invalid, notFound, StatusError, type FieldError } from './errors';
+import { badRequest, conflict, forbidden, invalid, notFound, StatusError, type FieldError } from './errors';
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
 import { budgetStillProcessing, canIgnorePDB, checkEvictionPreconditions, checkPodDisruptionBudgets, EVICTION_CONDITION, EVICTION_SOURCE, evictionDeleteOptions, shouldEnforceResourceVersion, type Eviction } from './eviction';
 import { EventTtl } from './event-ttl';
@@ -40,11 +40,17 @@ import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeRe
 import { deterministicUid } from './uid';
 import { validateDeleteOptions } from './validation';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
+import { customResourceDefinitionStrategies, setCustomResourceDefinitionDefaults } from './apiextensions/crd-strategy';
+import { CustomResourceServing, type CustomResource } from './apiextensions/served-resources';
+import { applyCustomScale, customScaleOf, type ScaleSubresource } from './apiextensions/custom-resource-scale';
+import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, setCondition, type CustomResourceDefinition } from './apiextensions/types';
 
-export type Resource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations' | 'validatingadmissionpolicies' | 'validatingadmissionpolicybindings' | WorkloadResource;
+export type Resource = BuiltinResource | CustomResource;
+/** The resources compiled in; custom resources (`<plural>.<group>`, apiextensions/served-resources.ts) come and go with their CRDs. */
+export type BuiltinResource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations' | 'customresourcedefinitions' | 'validatingadmissionpolicies' | 'validatingadmissionpolicybindings' | WorkloadResource;
 /** The workload kinds of the job, statefulset and daemon controllers (and the revisions the latter two keep). */
 export type WorkloadResource = 'jobs' | 'statefulsets' | 'daemonsets' | 'controllerrevisions';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration; validatingadmissionpolicies: ValidatingAdmissionPolicy; validatingadmissionpolicybindings: ValidatingAdmissionPolicyBinding } & WorkloadResourceType;
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration; customresourcedefinitions: CustomResourceDefinition; validatingadmissionpolicies: ValidatingAdmissionPolicy; validatingadmissionpolicybindings: ValidatingAdmissionPolicyBinding } & WorkloadResourceType & { [K in CustomResource]: KubeObject };
 export type WorkloadResourceType = { jobs: Job; statefulsets: StatefulSet; daemonsets: DaemonSet; controllerrevisions: ControllerRevision };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
@@ -136,6 +142,7 @@ const DELETE_SOURCE = `${HANDLERS}/delete.go DeleteResource → ${STORE_SOURCE} 
 function schemeDefaults(resource: Resource, obj: KubeObject): void {
   if (resource === 'pods') setPodDefaults(obj as Pod);
   else if (resource === 'namespaces') defaultNameLabel(obj as Namespace);
+  else if (resource === 'customresourcedefinitions') setCustomResourceDefinitionDefaults(obj as CustomResourceDefinition);
 }
 
 /** The components that run inside kube-controller-manager (its User-Agent names the manager). */
@@ -162,6 +169,13 @@ const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status
  */
 const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces', 'secrets', 'configmaps', 'serviceaccounts']);
 const REGISTRY = '/registry/';
+const APIEXTENSIONS_GROUP = 'apiextensions.k8s.io';
+const CRD_PREFIX = '/registry/apiextensions.k8s.io/customresourcedefinitions/';
+
+/** Whether a resource name is a custom resource's (`<plural>.<group>`: built-in names have no dot). */
+export function isCustomResource(resource: string): resource is CustomResource {
+  return resource.includes('.');
+}
 
 /**
  * The namespaces kube-apiserver creates at start (pkg/controlplane/controller/systemnamespaces:
@@ -177,7 +191,9 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', '
  */
 export class ApiServer {
   readonly etcd: Etcd;
-  private readonly stores: { [R in Resource]: Store<ResourceType[R]> };
+  private readonly stores: { [R in BuiltinResource]: Store<ResourceType[R]> };
+  /** The custom resources served, one Store per CRD (apiextensions/served-resources.ts). */
+  readonly customResources: CustomResourceServing;
   /** namespaces/finalize (FinalizeREST): only spec.finalizers changes. */
   private readonly finalizeStrategy: Strategy<Namespace>;
   /** The status strategies of the kinds with a status subresource besides pods. */
@@ -222,6 +238,7 @@ export class ApiServer {
     const daemonSets = daemonSetStrategies();
     const replicaSets = replicaSetStrategies();
     const deployments = deploymentStrategies();
+    const crds = customResourceDefinitionStrategies(options.release);
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
       replicasets: new Store<ReplicaSet>(this.etcd, clock, replicaSets.main),
@@ -251,11 +268,14 @@ export class ApiServer {
       // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration: cluster-scoped.
       validatingwebhookconfigurations: new Store<ValidatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', options.release)),
       mutatingwebhookconfigurations: new Store<MutatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', options.release)),
+      // apiextensions-apiserver pkg/registry/customresourcedefinition: cluster-scoped, with status.
+      customresourcedefinitions: new Store<CustomResourceDefinition>(this.etcd, clock, crds.main),
       // pkg/registry/admissionregistration/validatingadmissionpolicy{,binding}: cluster-scoped (R209).
       validatingadmissionpolicies: new Store<ValidatingAdmissionPolicy>(this.etcd, clock, validatingAdmissionPolicyStrategy(options.release)),
       validatingadmissionpolicybindings: new Store<ValidatingAdmissionPolicyBinding>(this.etcd, clock, validatingAdmissionPolicyBindingStrategy(options.release, (n) => validateName('validatingadmissionpolicies', n))),
     };
-    this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status } as Partial<Record<Resource, Strategy<never>>>;
+    this.customResources = new CustomResourceServing(this.etcd, clock, options.release);
+    this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status, customresourcedefinitions: crds.status } as Partial<Record<Resource, Strategy<never>>>;
     this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller, options.release);
     this.policies = new PolicyAdmission(timeline, { hooks: () => this.policyHooksOf(), namespace: (ns) => (this.stores.namespaces.exists(undefined, ns) ? this.stores.namespaces.get(undefined, ns) : undefined), namespaceLabels: (ns) => this.namespaceLabels(ns) }, options.release);
     this.etcd.subscribe((e) => this.dispatch(e));
@@ -285,6 +305,7 @@ export class ApiServer {
         this.requestsDropped += drop;
       }
       for (const store of Object.values(this.stores)) store.forgetAbsentKeys();
+      for (const store of this.customResources.stores()) store.forgetAbsentKeys();
       this.clock.after(interval, tick, { background: true });
     };
     this.clock.after(interval, tick, { background: true });
@@ -293,12 +314,12 @@ export class ApiServer {
   // ---- reads (not recorded on the timeline: they change nothing) ----
 
   get<R extends Resource>(resource: R, namespace: string | undefined, name: string): ApiResponse<ResourceType[R]> {
-    return this.serve(undefined, () => ({ code: 200, object: this.stores[resource].get(namespace, name) }));
+    return this.serve(undefined, () => ({ code: 200, object: this.store(resource).get(namespace, name) }));
   }
 
   list<R extends Resource>(resource: R, namespace: string | undefined, matches: (o: ResourceType[R]) => boolean = () => true): ApiResponse<{ items: ResourceType[R][]; resourceVersion: string }> {
     return this.serve(undefined, () => {
-      const list = this.stores[resource].list(namespace);
+      const list = this.store(resource).list(namespace);
       return { code: 200, object: { items: list.items.filter(matches), resourceVersion: list.resourceVersion } };
     });
   }
@@ -419,13 +440,14 @@ export class ApiServer {
       // create.go records the create's manager on the decoded object — defaulted by the scheme as it
       // was decoded (SetDefaults_*), before admission and the strategy add their parts.
       if (this.options.managedFields) {
-        const strategy = this.stores[resource].strategy;
+        const strategy = this.store(resource).strategy;
         const decoded = { apiVersion: strategy.apiVersion, kind: strategy.kind, ...clone(withNs) };
         decoded.metadata.name = name;
         schemeDefaults(resource, decoded);
-        this.fields().update(undefined, decoded, this.managerOf(client, resource, undefined, 'Update', opts.fieldManager), resetFields(resource, undefined), toTime(this.clock.now()));
+        this.fields().update(undefined, decoded, this.managerOf(client, resource, undefined, 'Update', opts.fieldManager), this.resetFieldsOf(resource, undefined), toTime(this.clock.now()));
         withNs.metadata.managedFields = decoded.metadata.managedFields;
       }
+      this.refuseCreateWhileTerminating(resource, name, false);
       const admission = this.admissionFor<R>(client, 'CREATE', resource, namespace, name, '', !!opts.dryRun);
       return { code: 201, object: this.createObject(resource, namespace, name, withNs, !!opts.dryRun, admission) };
     });
@@ -433,7 +455,7 @@ export class ApiServer {
 
   /** Store.Create of a prepared body (create, and an apply that creates). */
   private createObject<R extends Resource>(resource: R, namespace: string | undefined, name: string, withNs: ResourceType[R], dryRun: boolean, admission?: StoreAdmission<ResourceType[R]>): ResourceType[R] {
-    const store = this.stores[resource];
+    const store = this.store(resource);
     // plugin/pkg/admission/namespace/lifecycle: once the namespaces exist as objects, a namespaced
     // object can only be created in one of them.
     if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
@@ -452,7 +474,7 @@ export class ApiServer {
     }
     this.createCounter += 1;
     const uid = deterministicUid(resource, namespace, name, this.createCounter);
-    return this.stores[resource].create(withNs, { dryRun, uid, admission });
+    return this.store(resource).create(withNs, { dryRun, uid, admission });
   }
 
   /** handlers/update.go UpdateResource → Store.Update (PUT of a whole object, optionally the status subresource). */
@@ -463,7 +485,7 @@ export class ApiServer {
       const preconditions = obj.metadata.uid ? { uid: obj.metadata.uid } : undefined;
       const admission = this.admissionFor<R>(client, 'UPDATE', resource, namespace, name, opts.subresource ?? '', !!opts.dryRun);
       const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
-      const r = this.stores[resource].update(namespace, name, (existing) => track(existing, clone(obj)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions, admission });
+      const r = this.store(resource).update(namespace, name, (existing) => track(existing, clone(obj)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions, admission });
       return { code: 200, object: r.object };
     });
   }
@@ -475,7 +497,7 @@ export class ApiServer {
       // patch.go: a PATCH is admitted as an UPDATE, with its options as UpdateOptions (patchToUpdateOptions).
       const admission = this.admissionFor<R>(client, 'UPDATE', resource, namespace, name, opts.subresource ?? '', !!opts.dryRun);
       const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
-      const r = this.stores[resource].update(namespace, name, (existing) => track(existing, applyPatchBody(existing, type, body)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission });
+      const r = this.store(resource).update(namespace, name, (existing) => track(existing, applyPatchBody(existing, type, body)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission });
       return { code: 200, object: r.object };
     });
   }
@@ -498,10 +520,11 @@ export class ApiServer {
     const text = `PATCH ${path} fieldManager=${opts.fieldManager}${opts.force ? ' force=true' : ''}`;
     return this.mutate(client, 'PATCH', resource, namespace, name, text, APPLY_SOURCE, () => {
       const info = this.managerOf(client, resource, opts.subresource, 'Apply', opts.fieldManager);
-      const reset = resetFields(resource, opts.subresource);
+      const reset = this.resetFieldsOf(resource, opts.subresource);
       const now = toTime(this.clock.now());
-      const store = this.stores[resource];
+      const store = this.store(resource);
       if (!opts.subresource && !store.exists(namespace, name)) {
+        this.refuseCreateWhileTerminating(resource, name, true);
         const created = this.untracked(this.fields().apply(undefined, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
         // An apply that creates is admitted as a CREATE (patch.go applyPatcher's create path).
         const admission = this.admissionFor<R>(client, 'CREATE', resource, namespace, name, '', !!opts.dryRun);
@@ -522,8 +545,19 @@ export class ApiServer {
   }
 
   /** GET …/scale (ScaleREST.Get): the object's autoscaling/v1 Scale. */
-  getScale(resource: ScalableResource, namespace: string | undefined, name: string): ApiResponse<Scale> {
-    return this.serve(undefined, () => ({ code: 200, object: scaleOf(this.stores[resource].get(namespace, name)) }));
+  getScale(resource: ScalableResource | CustomResource, namespace: string | undefined, name: string): ApiResponse<Scale> {
+    return this.serve(undefined, () => {
+      if (isCustomResource(resource)) return { code: 200, object: customScaleOf(this.store(resource).get(namespace, name), this.scaleSubresourceOf(resource)) };
+      return { code: 200, object: scaleOf(this.store(resource).get(namespace, name)) };
+    });
+  }
+
+  /** A custom resource's scale subresource (its storage version's), or the 404 of one it does not have. */
+  private scaleSubresourceOf(resource: CustomResource): ScaleSubresource {
+    const info = this.customResources.get(resource)?.info;
+    const scale = info?.versions.find((v) => v.name === info.storageVersion)?.subresources.scale;
+    if (!scale) throw notFound(resource, 'scale');
+    return scale;
   }
 
   /**
@@ -531,10 +565,20 @@ export class ApiServer {
    * Scale sent replaces it), and its spec.replicas is written to the object in one update through
    * the main strategy; the answer is the new Scale.
    */
-  scale(client: ClientIdentity, resource: ScalableResource, namespace: string | undefined, name: string, change: { patch: PatchType; body: unknown } | { scale: Scale }, opts: { dryRun?: boolean } = {}): ApiResponse<Scale> {
+  scale(client: ClientIdentity, resource: ScalableResource | CustomResource, namespace: string | undefined, name: string, change: { patch: PatchType; body: unknown } | { scale: Scale }, opts: { dryRun?: boolean } = {}): ApiResponse<Scale> {
     const verb = 'patch' in change ? 'PATCH' : 'UPDATE';
+    if (isCustomResource(resource)) {
+      return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, 'staging/src/k8s.io/apiextensions-apiserver/pkg/registry/customresource/etcd.go ScaleREST.Update', () => {
+        const subresource = this.scaleSubresourceOf(resource);
+        const r = this.store(resource).update(namespace, name, (existing) => {
+          const next = 'patch' in change ? (applyPatchBody(customScaleOf(existing, subresource), change.patch, change.body) as Scale) : change.scale;
+          return applyCustomScale(existing, next, subresource);
+        }, { dryRun: opts.dryRun });
+        return { code: 200, object: customScaleOf(r.object, subresource) };
+      });
+    }
     return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, `pkg/registry/apps/${resource.slice(0, -1)}/storage/storage.go ScaleREST.Update`, () => {
-      const store = this.stores[resource] as Store<Deployment | ReplicaSet | StatefulSet>;
+      const store = this.store(resource) as Store<Deployment | ReplicaSet | StatefulSet>;
       const r = store.update(namespace, name, (existing) => {
         const next = 'patch' in change ? (applyPatchBody(scaleOf(existing), change.patch, change.body) as Scale) : change.scale;
         return applyScale(existing, next, resource);
@@ -575,7 +619,7 @@ export class ApiServer {
   private tracker<T>(client: ClientIdentity, resource: Resource, subresource: 'status' | 'finalize' | undefined, fieldManager: string | undefined): (existing: T, next: T) => T {
     if (!this.options.managedFields) return keepNext;
     const info = this.managerOf(client, resource, subresource, 'Update', fieldManager);
-    const reset = resetFields(resource, subresource);
+    const reset = this.resetFieldsOf(resource, subresource);
     return (existing, next) => {
       this.fields().update(existing as KubeObject, next as KubeObject, info, reset, toTime(this.clock.now()));
       return next;
@@ -588,7 +632,7 @@ export class ApiServer {
    */
   private managerOf(client: ClientIdentity, resource: Resource, subresource: string | undefined, operation: 'Apply' | 'Update', fieldManager: string | undefined): ManagerInfo {
     const manager = fieldManager ?? (CONTROLLER_MANAGER_COMPONENTS.has(client.component) ? 'kube-controller-manager' : client.name.split('/')[0]);
-    return { manager, operation, apiVersion: this.stores[resource].strategy.apiVersion, ...(subresource ? { subresource } : {}) };
+    return { manager, operation, apiVersion: this.store(resource).strategy.apiVersion, ...(subresource ? { subresource } : {}) };
   }
 
   /**
@@ -603,17 +647,20 @@ export class ApiServer {
       const errs = validateDeleteOptions(options);
       if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
       if (resource === 'namespaces') return { code: 200, object: this.deleteNamespace(name, options) as DeleteResponseBody<R> };
+      if (resource === 'customresourcedefinitions') return { code: 200, object: this.deleteCustomResourceDefinition(client, name, options) as DeleteResponseBody<R> };
       const admission = this.deleteAdmission<R>(client, resource, namespace, name, options);
-      const { object, wasDeleted } = this.stores[resource].delete(namespace, name, options, admission);
+      const { object, wasDeleted } = this.store(resource).delete(namespace, name, options, admission);
       return { code: !wasDeleted && options.orphanDependents === false ? 202 : 200, object: object as DeleteResponseBody<R> };
     });
   }
 
   /** handlers/delete.go DeleteCollection → Store.DeleteCollection (R61); answers with the items as listed. */
-  deleteCollection<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, options: DeleteOptions, matches: (o: ResourceType[R]) => boolean = () => true): ApiResponse<ResourceType[R][]> {
+  deleteCollection<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, options: DeleteOptions, matches: (o: ResourceType[R]) => boolean = () => true, opts: { admission?: boolean } = {}): ApiResponse<ResourceType[R][]> {
+    // `admission: false`: the apiserver's own callers on its storage (the CRDFinalizer's rest.ValidateAllObjectFunc).
+    const admission = opts.admission === false ? () => undefined : (name: string) => this.deleteAdmission<R>(client, resource, namespace, name, options);
     return this.mutate(client, 'DELETECOLLECTION', resource, namespace, '', `DELETECOLLECTION ${resource}${describeDeleteOptions(options)}`, `${HANDLERS}/delete.go DeleteCollection → ${STORE_SOURCE} Store.DeleteCollection`, () => ({
       code: 200,
-      object: this.stores[resource].deleteCollection(namespace, options, matches, (name) => this.deleteAdmission<R>(client, resource, namespace, name, options)),
+      object: this.store(resource).deleteCollection(namespace, options, matches, admission),
     }));
   }
 
@@ -745,7 +792,7 @@ export class ApiServer {
   }
 
   keyFor(resource: Resource, namespace: string | undefined, name: string): string {
-    return this.stores[resource].key(namespace, name);
+    return this.store(resource).key(namespace, name);
   }
 
   /** etcd compaction model: every interval the apiserver compacts to the revision it saw one interval earlier. */
@@ -758,7 +805,7 @@ export class ApiServer {
   }
 
   private prefixOf(resource: Resource, namespace: string | undefined): string {
-    const s = this.stores[resource].strategy;
+    const s = this.store(resource).strategy;
     return s.namespaced && namespace ? `/registry/${s.etcdPrefix}/${namespace}/` : `/registry/${s.etcdPrefix}/`;
   }
 
@@ -792,7 +839,7 @@ export class ApiServer {
   private admitNamespaceLifecycle(resource: Resource, namespace: string | undefined, name: string): void {
     if (namespace === undefined || !this.stores.namespaces.exists(undefined, namespace)) return;
     const ns = this.stores.namespaces.get(undefined, namespace);
-    if (isTerminating(ns)) throw namespaceTerminatingError(qualifiedResource(this.stores[resource].strategy), name, namespace);
+    if (isTerminating(ns)) throw namespaceTerminatingError(qualifiedResource(this.store(resource).strategy), name, namespace);
   }
 
   /**
@@ -814,9 +861,74 @@ export class ApiServer {
     return store.delete(undefined, name, { ...options, preconditions: { ...options.preconditions, uid: ns.metadata.uid } }).object;
   }
 
+  /**
+   * GetResetFields of the resource's strategy: a custom resource resets `status` through its main
+   * resource, and `spec` through its status, only when its CRD version has a status subresource
+   * (customresource/strategy.go, status_strategy.go); the built-in kinds as resetFields says.
+   */
+  private resetFieldsOf(resource: Resource, subresource: string | undefined): FieldSet {
+    if (!isCustomResource(resource)) return resetFields(resource, subresource);
+    if (!this.customResources.get(resource)?.status) return new FieldSet();
+    return subresource === 'status' ? FieldSet.of([{ field: 'spec' }]) : FieldSet.of([{ field: 'status' }]);
+  }
+
+  /**
+   * A5 — no new custom resources while their CRD is terminating. Up to v1.33 the crdHandler
+   * refuses a POST with 405 ("create not allowed while custom resource definition is
+   * terminating") and lets a server-side apply create one; from v1.34 (kubernetes#132467) a
+   * create admission wrapper (forbidCreateAdmission) refuses both with 403 Forbidden.
+   */
+  private refuseCreateWhileTerminating(resource: Resource, name: string, byApply: boolean): void {
+    if (!isCustomResource(resource) || !this.customResources.get(resource)?.info.terminating) return;
+    const cause = 'create not allowed while custom resource definition is terminating';
+    if (this.options.release.atLeast(34)) throw forbidden(resource, name, cause);
+    if (!byApply) throw createWhileTerminating(resource);
+  }
+
+  /**
+   * customresourcedefinition/etcd.go REST.Delete: the CRD read, its uid a precondition (a
+   * different one given is a Conflict); the first DELETE, after validating admission, stamps the
+   * deletionTimestamp, adds the customresourcecleanup finalizer and the Terminating condition
+   * (InstanceDeletionPending) in one update, and answers with the CRD; later ones go to
+   * Store.Delete, where the finalizer holds it until the CRDFinalizer is done.
+   */
+  private deleteCustomResourceDefinition(client: ClientIdentity, name: string, options: DeleteOptions): CustomResourceDefinition | Status {
+    const store = this.stores.customresourcedefinitions;
+    const crd = store.get(undefined, name);
+    const uid = options.preconditions?.uid;
+    if (uid !== undefined && uid !== crd.metadata.uid) throw conflict('customresourcedefinitions.apiextensions.k8s.io', name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${crd.metadata.uid}`);
+    const rv = options.preconditions?.resourceVersion;
+    if (rv !== undefined && rv !== crd.metadata.resourceVersion) throw conflict('customresourcedefinitions.apiextensions.k8s.io', name, `Precondition failed: ResourceVersion in precondition: ${rv}, ResourceVersion in object meta: ${crd.metadata.resourceVersion}`);
+    const admission = this.deleteAdmission<'customresourcedefinitions'>(client, 'customresourcedefinitions', undefined, name, options);
+    if (crd.metadata.deletionTimestamp !== undefined) return store.delete(undefined, name, { ...options, preconditions: { ...options.preconditions, uid: crd.metadata.uid } }, admission).object;
+    const dryRun = (options.dryRun ?? []).length > 0;
+    return store.guaranteedUpdateRaw(undefined, name, { uid: crd.metadata.uid, ...(rv !== undefined ? { resourceVersion: rv } : {}) }, dryRun, (existing) => {
+      admission?.validate(undefined, existing);
+      const now = this.clock.now();
+      existing.metadata.deletionTimestamp ??= toTime(now);
+      const finalizers = existing.metadata.finalizers ?? [];
+      if (!finalizers.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) existing.metadata.finalizers = [...finalizers, CUSTOM_RESOURCE_CLEANUP_FINALIZER];
+      setCondition(existing, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' }, toTime(now));
+      return existing;
+    });
+  }
+
   /** The namespaced resources this apiserver stores, with their API version (the namespace controller's discovery). */
   namespacedResources(): { resource: Resource; apiVersion: string }[] {
-    return (Object.keys(this.stores) as Resource[]).filter((r) => this.stores[r].strategy.namespaced).map((resource) => ({ resource, apiVersion: this.stores[resource].strategy.apiVersion }));
+    const custom = this.customResources.list().map((c) => c.resource);
+    return [...(Object.keys(this.stores) as Resource[]), ...custom].filter((r) => this.store(r).strategy.namespaced).map((resource) => ({ resource, apiVersion: this.store(resource).strategy.apiVersion }));
+  }
+
+  /**
+   * The Store of a resource: a built-in one, or that of a custom resource whose CRD is served
+   * (a custom resource not or no longer served is the 404 of a path nothing serves).
+   */
+  private store<R extends Resource>(resource: R): Store<ResourceType[R]> {
+    const builtin = (this.stores as Record<string, Store<KubeObject>>)[resource];
+    if (builtin !== undefined) return builtin as Store<ResourceType[R]>;
+    const custom = this.customResources.get(resource);
+    if (custom === undefined) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotFound', code: 404, message: 'the server could not find the requested resource', details: {} });
+    return custom.store as unknown as Store<ResourceType[R]>;
   }
 
   private strategyFor(resource: Resource, subresource: 'status' | 'finalize' | undefined): Strategy<never> | undefined {
@@ -825,6 +937,11 @@ export class ApiServer {
       return this.finalizeStrategy as unknown as Strategy<never>;
     }
     if (subresource !== 'status') return undefined;
+    if (isCustomResource(resource)) {
+      const status = this.customResources.get(resource)?.status;
+      if (!status) throw notFound(resource, 'status');
+      return status as unknown as Strategy<never>;
+    }
     return (resource === 'pods' ? podStatusStrategy : this.statusStrategies[resource]) as Strategy<never> | undefined;
   }
 
@@ -917,7 +1034,7 @@ export class ApiServer {
   }
 
   private admissionInfo(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>) {
-    const s = this.stores[request.resource as Resource].strategy;
+    const s = this.store(request.resource as Resource).strategy;
     const [group, version] = s.apiVersion.includes('/') ? s.apiVersion.split('/') : ['', s.apiVersion];
     const attributes: AdmissionAttributes = { ...request, group, version, kind: s.kind, namespaced: s.namespaced, namespace: s.namespaced ? request.namespace : undefined };
     return { attributes, username: client.name, options, requestId: this.requestCount };
@@ -969,6 +1086,8 @@ export class ApiServer {
     if (resource === 'validatingwebhookconfigurations') this.configuredWebhooks.validating = undefined;
     else if (resource === 'mutatingwebhookconfigurations') this.configuredWebhooks.mutating = undefined;
     else if (resource === 'validatingadmissionpolicies' || resource === 'validatingadmissionpolicybindings') this.policyHooks = undefined;
+    // The crdHandler's storage follows every CRD write before any watcher hears of it.
+    else if (resource === APIEXTENSIONS_GROUP && e.key.startsWith(CRD_PREFIX)) this.customResources.changed(e.key.slice(CRD_PREFIX.length), e.type === 'DELETE' ? undefined : (e.value as unknown as CustomResourceDefinition));
     if (!QUIET_RESOURCES.has(resource as Resource)) {
       this.timeline.recordRevision('watch', e.revision, this.watchLane, 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform');
     }
@@ -985,6 +1104,12 @@ export class ApiServer {
     },
     patch: () => undefined,
   };
+}
+
+/** The 405 MethodNotSupported of a create while the CRD is terminating, with the crdHandler's message. */
+function createWhileTerminating(resource: CustomResource): StatusError {
+  const dot = resource.indexOf('.');
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'MethodNotAllowed', code: 405, message: 'create not allowed while custom resource definition is terminating', details: { group: resource.slice(dot + 1), kind: resource.slice(0, dot) } });
 }
 
 /** The update function without managed fields: the updated object as it is (one function for every write). */
@@ -1062,9 +1187,18 @@ function bucketOf(prefix: string): string {
   return prefix.startsWith(REGISTRY) && prefix.indexOf('/', REGISTRY.length) > 0 ? resourceOf(prefix) : '';
 }
 
-/** The resource a key belongs to: nodes are stored as minions, services and endpoints under services/specs and services/endpoints. */
+/**
+ * The resource a key belongs to: nodes are stored as minions, services and endpoints under
+ * services/specs and services/endpoints; a segment with a dot is a group, followed by the plural
+ * (CRDs under apiextensions.k8s.io/customresourcedefinitions, custom resources under <group>/<plural>).
+ */
 function pluralOf(key: string): string {
   const resource = resourceOf(key);
+  if (resource.includes('.')) {
+    const start = REGISTRY.length + resource.length + 1;
+    const plural = key.slice(start, key.indexOf('/', start));
+    return resource === APIEXTENSIONS_GROUP ? plural : `${plural}.${resource}`;
+  }
   if (resource === 'minions') return 'nodes';
   if (resource === 'services') return key.startsWith('/registry/services/endpoints/') ? 'endpoints' : 'services';
   return resource;

@@ -45,12 +45,38 @@ export function validateFinalizers(finalizers: readonly string[]): FieldError[] 
 }
 
 /**
+ * apimachinery/pkg/api/validation/objectmeta.go ValidateFinalizers as the apiextensions-apiserver
+ * runs it for CRDs and custom resources: each name only a qualified name (an optional DNS
+ * prefix and `/`, then up to 63 characters), without the core kinds' "standard or fully
+ * qualified" rule (which custom resources only warn about).
+ */
+export function validateQualifiedFinalizers(finalizers: readonly string[]): FieldError[] {
+  const errs: FieldError[] = [];
+  finalizers.forEach((f, i) => {
+    const slash = f.lastIndexOf('/');
+    const prefix = slash >= 0 ? f.slice(0, slash) : undefined;
+    const name = slash >= 0 ? f.slice(slash + 1) : f;
+    const badPrefix = prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(prefix));
+    if (badPrefix) errs.push({ field: `metadata.finalizers[${i}]`, type: 'Invalid', value: f, detail: "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')" });
+    if (name.length === 0) errs.push({ field: `metadata.finalizers[${i}]`, type: 'Invalid', value: f, detail: 'name part must be non-empty' });
+    else if (name.length > 63) errs.push({ field: `metadata.finalizers[${i}]`, type: 'Invalid', value: f, detail: 'name part must be no more than 63 characters' });
+    else if (!/^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/.test(name)) {
+      errs.push({ field: `metadata.finalizers[${i}]`, type: 'Invalid', value: f, detail: "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')" });
+    }
+  });
+  if (finalizers.includes(FINALIZER_ORPHAN) && finalizers.includes(FINALIZER_FOREGROUND)) {
+    errs.push({ field: 'metadata.finalizers', type: 'Invalid', value: finalizers, detail: `finalizer ${FINALIZER_ORPHAN} and ${FINALIZER_FOREGROUND} cannot be both set` });
+  }
+  return errs;
+}
+
+/**
  * R31/R32 — objectmeta.go ValidateObjectMetaAccessorUpdate and ValidateNoNewFinalizers: while the
  * stored object is being deleted no finalizer may be added, and identity and deletion fields are
  * immutable through an update (only DELETE changes them).
  */
-export function validateObjectMetaUpdate(next: ObjectMeta, old: ObjectMeta): FieldError[] {
-  const errs = validateFinalizers(next.finalizers ?? []);
+export function validateObjectMetaUpdate(next: ObjectMeta, old: ObjectMeta, finalizerNames: (finalizers: readonly string[]) => FieldError[] = validateFinalizers): FieldError[] {
+  const errs = finalizerNames(next.finalizers ?? []);
   if (old.deletionTimestamp !== undefined) {
     const known = new Set(old.finalizers ?? []);
     const added = (next.finalizers ?? []).filter((f) => !known.has(f));

@@ -1,5 +1,6 @@
 import type { ApiServer, ClientIdentity, Resource } from '../apiserver/apiserver';
-import { SERVED_RESOURCES } from '../server/resources';
+import { customResources, SERVED_RESOURCES } from '../server/resources';
+import type { Watch } from '../apiserver/watch';
 import { jsonEqual, type KubeObject } from '../apiserver/object';
 import type { DeleteOptions, OwnerReference } from '../apiserver/types';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../apiserver/validation';
@@ -13,18 +14,29 @@ const OPERATIONS = 'pkg/controller/garbagecollector/operations.go';
 const IDENTITY: ClientIdentity = { name: 'garbage-collector', component: 'gc' };
 
 /**
- * The kinds the collector follows: every served kind but Events (garbagecollector.go
+ * The built-in kinds the collector follows: every served kind but Events (garbagecollector.go
  * DefaultIgnoredResources), so a dependent of any kind is collected and an owner of any served
- * kind is resolved (graph_builder.go monitors every deletable resource).
+ * kind is resolved (graph_builder.go monitors every deletable resource). Custom resources join
+ * at the next Sync after their CRD is Established.
  */
 const WATCHED: readonly Resource[] = [...new Set(SERVED_RESOURCES.filter((r) => r.storage !== 'events').map((r) => r.storage))];
 
+/** kube-controller-manager's startGarbageCollectorController: `go garbageCollector.Sync(ctx, discoveryClient, 30*time.Second)`. */
+export const GC_SYNC_PERIOD_MS = 30_000;
+
+/** A REST mapping: the resource of a kind and whether it is namespaced. */
+interface Mapping {
+  resource: Resource;
+  namespaced: boolean;
+}
+
 /**
- * The REST mapping of the served kinds (apiResource, from the discovery the apiserver serves); an
- * ownerReference to any other kind cannot be resolved, and the collector leaves its dependent
- * alone, as attemptToDeleteItem does when the owner's kind is not found by the RESTMapper.
+ * The REST mapping of the built-in kinds (by kind alone: their kinds are unique here); an
+ * ownerReference to a kind that neither these nor the custom resources known at the last Sync
+ * map cannot be resolved, and the collector leaves its dependent alone, as attemptToDeleteItem
+ * does when the RESTMapper does not find the owner's kind.
  */
-const RESOURCES: Readonly<Record<string, { resource: Resource; namespaced: boolean }>> = Object.fromEntries(SERVED_RESOURCES.map((r) => [r.kind, { resource: r.storage, namespaced: r.namespaced }]));
+const BUILTIN_MAPPINGS: Readonly<Record<string, Mapping>> = Object.fromEntries(SERVED_RESOURCES.map((r) => [r.kind, { resource: r.storage, namespaced: r.namespaced }]));
 
 interface Item {
   resource: Resource;
@@ -71,21 +83,66 @@ export class GarbageCollector {
     readonly options: ControllerOptions = { release: DEFAULT_RELEASE },
   ) {}
 
+  /** The monitors (graph_builder.go monitors): one list and watch per resource followed. */
+  private readonly monitors = new Map<Resource, Watch | undefined>();
+  /** The custom kinds of the RESTMapper, by `group/Kind`, as read at the last Sync. */
+  private customMappings = new Map<string, Mapping>();
+  /** Dependents whose owner's kind the RESTMapper did not know: looked at again after the next Sync. */
+  private readonly unresolved = new Set<string>();
+
   start(): void {
-    for (const resource of WATCHED) {
-      const list = this.api.list(resource, undefined);
-      if (list.ok) for (const o of list.object.items) this.upsert({ resource, object: o }, undefined);
-      this.api.watch(resource, undefined, { resourceVersion: list.ok ? list.object.resourceVersion : undefined }, (e) => {
-        const uid = e.object.metadata.uid!;
-        if (e.type === 'DELETED') return this.remove(uid);
-        const known = this.items.get(uid);
-        // Most updates (a status change) leave the owner references, the finalizers and the
-        // deletion alone: processGraphChanges then finds no reference diff and no transition, and
-        // the node only takes the new copy.
-        if (known !== undefined && sameForGraph(known.object, e.object)) known.object = e.object;
-        else this.upsert({ resource, object: e.object }, known?.object);
-      });
+    for (const resource of WATCHED) this.monitor(resource);
+    this.clock.after(GC_SYNC_PERIOD_MS, () => this.sync(), { background: true });
+  }
+
+  /** One monitor: list, then watch from the list's resourceVersion; its events feed the graph. */
+  private monitor(resource: Resource): void {
+    const list = this.api.list(resource, undefined);
+    if (list.ok) for (const o of list.object.items) this.upsert({ resource, object: o }, undefined);
+    const w = this.api.watch(resource, undefined, { resourceVersion: list.ok ? list.object.resourceVersion : undefined }, (e) => {
+      const uid = e.object.metadata.uid!;
+      if (e.type === 'DELETED') return this.remove(uid);
+      const known = this.items.get(uid);
+      // Most updates (a status change) leave the owner references, the finalizers and the
+      // deletion alone: processGraphChanges then finds no reference diff and no transition, and
+      // the node only takes the new copy.
+      if (known !== undefined && sameForGraph(known.object, e.object)) known.object = e.object;
+      else this.upsert({ resource, object: e.object }, known?.object);
+    });
+    this.monitors.set(resource, w.ok ? w.object : undefined);
+  }
+
+  /**
+   * A7 — GarbageCollector.Sync, every 30 s (GC_SYNC_PERIOD_MS): discovery is read again
+   * (GetDeletableResources: the built-in kinds and the custom resources of Established CRDs); when
+   * it changed, the RESTMapper is reset and the monitors are resynced — the new resources listed
+   * and watched, those gone stopped. Until then a custom resource is neither followed nor mapped:
+   * an ownerReference to its kind waits for this Sync.
+   */
+  private sync(): void {
+    const custom = customResources(this.api).filter((r) => r.verbs.includes('delete') && r.verbs.includes('list') && r.verbs.includes('watch'));
+    const wanted = new Set<Resource>([...WATCHED, ...custom.map((r) => r.storage)]);
+    const changed = wanted.size !== this.monitors.size || [...wanted].some((r) => !this.monitors.has(r));
+    if (changed) {
+      this.timeline.record('gc', `resync monitors: ${custom.length === 0 ? 'no custom resources' : [...new Set(custom.map((r) => r.storage))].join(', ')}`, `${SOURCE} Sync`);
+      this.customMappings = new Map(custom.map((r) => [`${r.group}/${r.kind}`, { resource: r.storage, namespaced: r.namespaced }]));
+      for (const [resource, w] of this.monitors) {
+        if (wanted.has(resource)) continue;
+        w?.stop();
+        this.monitors.delete(resource);
+      }
+      for (const resource of wanted) if (!this.monitors.has(resource)) this.monitor(resource);
+      for (const uid of this.unresolved) this.enqueue(this.attemptToDelete, uid);
+      this.unresolved.clear();
     }
+    this.clock.after(GC_SYNC_PERIOD_MS, () => this.sync(), { background: true });
+  }
+
+  /** The RESTMapper: a built-in kind, or a custom kind known at the last Sync. */
+  private mappingOf(r: OwnerReference): Mapping | undefined {
+    const slash = r.apiVersion.indexOf('/');
+    const group = slash < 0 ? '' : r.apiVersion.slice(0, slash);
+    return this.customMappings.get(`${group}/${r.kind}`) ?? BUILTIN_MAPPINGS[r.kind];
   }
 
   /** processGraphChanges for an add/update: refresh the edges, then processTransitions. */
@@ -180,8 +237,12 @@ export class GarbageCollector {
   private classifyReferences(item: Item, refs: readonly OwnerReference[]): { solid: OwnerReference[]; dangling: OwnerReference[]; waiting: OwnerReference[] } | undefined {
     const out = { solid: [] as OwnerReference[], dangling: [] as OwnerReference[], waiting: [] as OwnerReference[] };
     for (const r of refs) {
-      const mapping = RESOURCES[r.kind];
-      if (!mapping) return undefined; // apiResource: a REST mapping error; the item is retried later
+      const mapping = this.mappingOf(r);
+      if (!mapping) {
+        // apiResource: a REST mapping error; the item is retried (with back-off upstream) and succeeds once a Sync maps the kind.
+        this.unresolved.add(item.object.metadata.uid!);
+        return undefined;
+      }
       const got = this.api.get(mapping.resource, mapping.namespaced ? item.object.metadata.namespace : undefined, r.name);
       if (!got.ok || got.object.metadata.uid !== r.uid) out.dangling.push(r);
       else if (isDeletingDependents(got.object as KubeObject)) out.waiting.push(r);

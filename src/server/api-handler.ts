@@ -131,7 +131,7 @@ async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiAct
     if (info.verb !== 'create') throw methodNotSupported(review.group, review.resource, info.verb);
     return createReview(review, req, res, await readBody(req, opts.maxRequestBodyBytes));
   }
-  const resource = findResource(info.apiGroup, info.apiVersion, info.resource);
+  const resource = findResource(info.apiGroup, info.apiVersion, info.resource, cluster.apiserver);
   if (!resource) throw pathNotFound();
   if (resource.namespaced !== (info.namespace !== undefined) && !(resource.namespaced && (info.verb === 'list' || info.verb === 'watch' || info.verb === 'deletecollection'))) {
     throw pathNotFound();
@@ -172,18 +172,18 @@ function serveNonResource(cluster: Cluster, req: IncomingMessage, res: ServerRes
   if (path === '/healthz' || path === '/livez' || path === '/readyz') return writeHealth(res, path, url);
   if (path === '/api' || path === '/apis') {
     const media = negotiate(req.headers.accept, AGGREGATED_DISCOVERY);
-    if (media.as) return writeObject(res, 200, media, aggregatedDiscovery(media.as.version, path === '/api'));
-    return writeObject(res, 200, media, path === '/api' ? apiVersions(req.headers.host ?? '127.0.0.1') : apiGroupList());
+    if (media.as) return writeObject(res, 200, media, aggregatedDiscovery(media.as.version, path === '/api', cluster.apiserver));
+    return writeObject(res, 200, media, path === '/api' ? apiVersions(req.headers.host ?? '127.0.0.1') : apiGroupList(cluster.apiserver));
   }
   if (info.apiPrefix === 'apis' && info.apiVersion === '' && info.apiGroup !== '') {
-    const group = apiGroup(info.apiGroup);
+    const group = apiGroup(info.apiGroup, cluster.apiserver);
     if (group) return json(group);
   }
   if (info.apiVersion !== '') {
-    const list = apiResourceList(info.apiGroup, info.apiVersion);
+    const list = apiResourceList(info.apiGroup, info.apiVersion, cluster.apiserver);
     if (list) return json(list);
   }
-  const doc = openApiDocument(path, cluster.apiserver.options.release);
+  const doc = openApiDocument(path, cluster.apiserver.options.release, cluster.apiserver);
   // kube-openapi's handler: /openapi/v2 in gnostic's protobuf form (R100) or as JSON.
   if (doc && path === '/openapi/v2') {
     if (!acceptsOpenApiV2Protobuf(req.headers.accept)) return writeObject(res, 200, negotiate(req.headers.accept, []), doc);

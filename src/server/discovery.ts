@@ -1,11 +1,12 @@
+import type { ApiServer } from '../apiserver/apiserver';
 import { REVIEW_RESOURCES } from './handlers/reviews';
-import { groupVersionString, resourcesOf, SERVED_GROUPS, type ServedResource } from './resources';
+import { customGroups, discoveryVerbs, groupVersionString, resourcesOf, SERVED_GROUPS, type ServedResource } from './resources';
 
 /** What discovery says of a resource: the served ones and the review resources (handlers/reviews.ts). */
-type Discovered = Pick<ServedResource, 'group' | 'version' | 'resource' | 'kind' | 'singularName' | 'namespaced' | 'verbs' | 'shortNames' | 'categories' | 'subresources'>;
+type Discovered = Pick<ServedResource, 'group' | 'version' | 'resource' | 'kind' | 'singularName' | 'namespaced' | 'verbs' | 'shortNames' | 'categories' | 'subresources' | 'custom'>;
 
-function discoveredOf(group: string, version: string): Discovered[] {
-  return [...resourcesOf(group, version), ...REVIEW_RESOURCES.filter((r) => r.group === group && r.version === version)];
+function discoveredOf(group: string, version: string, api?: ApiServer): Discovered[] {
+  return [...resourcesOf(group, version, api), ...REVIEW_RESOURCES.filter((r) => r.group === group && r.version === version)];
 }
 
 /**
@@ -23,27 +24,38 @@ export function apiVersions(serverAddress: string): object {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
 }
 
-function groupVersions(group: string): { groupVersion: string; version: string }[] {
-  return [{ groupVersion: groupVersionString(group, 'v1'), version: 'v1' }];
+/**
+ * The versions of a group, preferred first: v1 for the built-in groups; for the group of
+ * Established CRDs every version one of them serves (the DiscoveryController's APIGroup).
+ */
+function groupVersions(group: string, api?: ApiServer): { groupVersion: string; version: string }[] {
+  const custom = api && !SERVED_GROUPS.includes(group) ? customGroups(api).find((g) => g.group === group) : undefined;
+  const versions = custom ? custom.versions : ['v1'];
+  return versions.map((version) => ({ groupVersion: groupVersionString(group, version), version }));
 }
 
-export function apiGroup(group: string): object | undefined {
-  if (!SERVED_GROUPS.includes(group)) return undefined;
-  const versions = groupVersions(group);
+/** Every group /apis lists: the built-in ones, then those of Established CRDs. */
+function allGroups(api?: ApiServer): string[] {
+  return api && api.customResources.size > 0 ? [...SERVED_GROUPS, ...customGroups(api).map((g) => g.group).filter((g) => !SERVED_GROUPS.includes(g))] : [...SERVED_GROUPS];
+}
+
+export function apiGroup(group: string, api?: ApiServer): object | undefined {
+  if (!allGroups(api).includes(group)) return undefined;
+  const versions = groupVersions(group, api);
   return { kind: 'APIGroup', apiVersion: 'v1', name: group, versions, preferredVersion: versions[0] };
 }
 
-export function apiGroupList(): object {
-  const groups = SERVED_GROUPS.map((name) => {
-    const versions = groupVersions(name);
+export function apiGroupList(api?: ApiServer): object {
+  const groups = allGroups(api).map((name) => {
+    const versions = groupVersions(name, api);
     return { name, versions, preferredVersion: versions[0] };
   });
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
 /** metav1.APIResourceList of one group/version, subresources as `pods/status` entries. */
-export function apiResourceList(group: string, version: string): object | undefined {
-  const served = discoveredOf(group, version);
+export function apiResourceList(group: string, version: string, api?: ApiServer): object | undefined {
+  const served = discoveredOf(group, version, api);
   if (served.length === 0) return undefined;
   const resources: object[] = [];
   for (const r of served) {
@@ -52,7 +64,7 @@ export function apiResourceList(group: string, version: string): object | undefi
       singularName: r.singularName,
       namespaced: r.namespaced,
       kind: r.kind,
-      verbs: r.verbs,
+      verbs: discoveryVerbs(r as ServedResource),
       ...(r.shortNames ? { shortNames: r.shortNames } : {}),
       ...(r.categories ? { categories: r.categories } : {}),
     });
@@ -74,22 +86,23 @@ function discoveryResource(r: Discovered): object {
     responseKind,
     scope: r.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: r.singularName,
-    verbs: r.verbs,
+    verbs: discoveryVerbs(r as ServedResource),
     ...(r.shortNames ? { shortNames: r.shortNames } : {}),
     ...(r.categories ? { categories: r.categories } : {}),
     ...(subresources.length ? { subresources } : {}),
   };
 }
 
-function groupDiscovery(group: string): object {
+function groupDiscovery(group: string, api?: ApiServer): object {
+  const versions = group === '' ? ['v1'] : groupVersions(group, api).map((v) => v.version);
   return {
     metadata: group === '' ? { creationTimestamp: null } : { name: group, creationTimestamp: null },
-    versions: [{ version: 'v1', resources: discoveredOf(group, 'v1').map(discoveryResource), freshness: 'Current' }],
+    versions: versions.map((version) => ({ version, resources: discoveredOf(group, version, api).map(discoveryResource), freshness: 'Current' })),
   };
 }
 
 /** apidiscovery.k8s.io APIGroupDiscoveryList for /api (`legacy`) or /apis. */
-export function aggregatedDiscovery(version: string, legacy: boolean): object {
-  const groups = legacy ? [''] : SERVED_GROUPS;
-  return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items: groups.map(groupDiscovery) };
+export function aggregatedDiscovery(version: string, legacy: boolean, api?: ApiServer): object {
+  const groups = legacy ? [''] : allGroups(api);
+  return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items: groups.map((g) => groupDiscovery(g, api)) };
 }

@@ -3,6 +3,8 @@ import { badRequest, unprocessable, type StatusError } from '../apiserver/errors
 import { SmdSchema, type OpenApiSchema } from '../apiserver/managedfields/schema';
 import { schemaDefinitions } from '../apiserver/schemas';
 import type { ServedResource } from './resources';
+import { decodeCustomResource } from '../apiserver/apiextensions/custom-resource-schema';
+import { clone } from '../apiserver/object';
 
 /**
  * R111 — server-side field validation (KEP-2885, GA in v1.27; on by default in every modelled release):
@@ -44,6 +46,12 @@ function rootOf(r: ServedResource): OpenApiSchema | undefined {
  * Strategic merge patch directives (`$patch`, `$setElementOrder/…`, …) are not fields.
  */
 export function unknownFields(r: ServedResource, value: unknown, drop = false): string[] {
+  // A custom resource: what its schema's pruning would drop (A6), found on a copy — the
+  // apiserver's strategy prunes the object it stores, and a patch must not gain the defaults.
+  if (r.custom) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+    return decodeCustomResource(clone(value) as Record<string, unknown>, r.custom.version.schema, r.custom.crd.preserveUnknownFields);
+  }
   const root = rootOf(r);
   if (!root || !schema) return [];
   const s = schema;

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { OpenApiSchema } from '../apiserver/managedfields/schema';
 import { schemaDefinitions } from '../apiserver/schemas';
 import type { Release } from '../release';
-import { SERVED_RESOURCES, type ServedResource } from './resources';
+import type { ApiServer } from '../apiserver/apiserver';
+import { customResources, SERVED_RESOURCES, type ServedResource } from './resources';
 
 /**
  * R110 — OpenAPI v3 and v2 of the served kinds (staging/src/k8s.io/kube-openapi handler3 and handler;
@@ -22,33 +23,67 @@ import { SERVED_RESOURCES, type ServedResource } from './resources';
  *   protobuf form, gnostic's openapi_v2.Document that client-go's OpenAPISchema asks for, is
  *   encoded from it in openapi-v2-protobuf.ts (R100).
  */
-export function openApiDocument(path: string, release: Release): object | undefined {
-  // The documents only change with the release: each is built once.
-  const key = `${release.minor} ${path}`;
-  if (!built.has(key)) built.set(key, buildDocument(path, release));
+export function openApiDocument(path: string, release: Release, api?: ApiServer): object | undefined {
+  const custom = api && api.customResources.size > 0 ? customResources(api) : [];
+  // The built-in documents only change with the release, those with custom resources with their
+  // CRDs too: each is built once per state (the aggregator's OpenAPI controller rebuilds on a CRD change).
+  const key = `${release.minor} ${custom.length ? `${api!.customResources.version} ` : ''}${path}`;
+  if (!built.has(key)) {
+    if (built.size > 256) built.clear();
+    built.set(key, buildDocument(path, release, custom));
+  }
   return built.get(key);
 }
 
 const built = new Map<string, object | undefined>();
 
-function buildDocument(path: string, release: Release): object | undefined {
-  if (path === '/openapi/v3') return openApiRoot(release);
+function buildDocument(path: string, release: Release, custom: readonly ServedResource[]): object | undefined {
+  if (path === '/openapi/v3') return openApiRoot(release, custom);
   if (path === '/openapi/v2') return swaggerDocument(release);
   const gv = path.replace(/^\/openapi\/v3\//, '');
   if (gv === path) return undefined;
   const resources = SERVED_RESOURCES.filter((r) => gvPath(r) === gv);
-  if (resources.length === 0) return undefined;
-  return groupVersionDocument(resources, release);
+  if (resources.length > 0) return groupVersionDocument(resources, release);
+  const crs = custom.filter((r) => gvPath(r) === gv);
+  return crs.length > 0 ? customGroupVersionDocument(crs, release) : undefined;
+}
+
+/**
+ * OpenAPI v3 of a custom resource group/version (apiextensions-apiserver
+ * pkg/controller/openapi/builder): the paths as for a built-in kind, and the kind's schema named
+ * after its reversed group (`com.example.v1.Database`), the CRD version's openAPIV3Schema with
+ * apiVersion, kind and metadata (a reference to ObjectMeta) added, tagged with its
+ * x-kubernetes-group-version-kind, for `kubectl explain` to find.
+ */
+function customGroupVersionDocument(resources: readonly ServedResource[], release: Release): object {
+  const doc = groupVersionDocument(resources, release) as { components: { schemas: Record<string, OpenApiSchema> } };
+  const schemas: Record<string, OpenApiSchema> = { ...v3Schemas([], ['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']) };
+  for (const r of resources) {
+    const given = (r.custom?.version.schema ?? { type: 'object' }) as OpenApiSchema;
+    const name = `${r.group.split('.').reverse().join('.')}.${r.version}.${r.kind}`;
+    schemas[name] = {
+      ...given,
+      type: 'object',
+      properties: {
+        apiVersion: { type: 'string', description: 'The versioned schema of this object (group/version), as the API server names it.' },
+        kind: { type: 'string', description: 'The REST resource this object represents, in CamelCase.' },
+        metadata: { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], default: {}, description: "Standard object's metadata." } as OpenApiSchema,
+        ...(given.properties ?? {}),
+      },
+      'x-kubernetes-group-version-kind': [{ group: r.group, version: r.version, kind: r.kind }],
+    } as OpenApiSchema;
+  }
+  return { ...doc, components: { schemas } };
 }
 
 function gvPath(r: ServedResource): string {
   return r.group === '' ? `api/${r.version}` : `apis/${r.group}/${r.version}`;
 }
 
-function openApiRoot(release: Release): object {
+function openApiRoot(release: Release, custom: readonly ServedResource[]): object {
   const paths: Record<string, { serverRelativeURL: string }> = {};
-  for (const gv of new Set(SERVED_RESOURCES.map(gvPath))) {
-    const hash = createHash('sha512').update(JSON.stringify(openApiDocument(`/openapi/v3/${gv}`, release))).digest('hex').toUpperCase().slice(0, 128);
+  for (const gv of new Set([...SERVED_RESOURCES, ...custom].map(gvPath))) {
+    const hash = createHash('sha512').update(JSON.stringify(buildDocument(`/openapi/v3/${gv}`, release, custom))).digest('hex').toUpperCase().slice(0, 128);
     paths[gv] = { serverRelativeURL: `/openapi/v3/${gv}?hash=${hash}` };
   }
   return { paths };
@@ -64,7 +99,7 @@ const LIST_PARAMS = ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelS
   param(n, `See metav1.ListOptions ${n}.`, n === 'limit' || n === 'timeoutSeconds' ? 'integer' : n === 'watch' || n === 'allowWatchBookmarks' || n === 'sendInitialEvents' ? 'boolean' : 'string'),
 );
 
-function groupVersionDocument(resources: ServedResource[], release: Release): object {
+function groupVersionDocument(resources: readonly ServedResource[], release: Release): object {
   const paths: Record<string, object> = {};
   for (const r of resources) {
     const gvk = { group: r.group, version: r.version, kind: r.kind };
@@ -122,7 +157,7 @@ function kindDefinition(r: ServedResource): string | undefined {
 }
 
 /** v3: `#/components/schemas/…` references, each wrapped in allOf (with `default: {}` for a struct). */
-function v3Schemas(resources: readonly ServedResource[]): Record<string, OpenApiSchema> {
+function v3Schemas(resources: readonly ServedResource[], extraRoots: readonly string[] = []): Record<string, OpenApiSchema> {
   const defs = schemaDefinitions();
   const out: Record<string, OpenApiSchema> = {};
   const convert = (s: OpenApiSchema): OpenApiSchema => {
@@ -136,7 +171,7 @@ function v3Schemas(resources: readonly ServedResource[]): Record<string, OpenApi
     if (s.additionalProperties && typeof s.additionalProperties === 'object') c.additionalProperties = convert(s.additionalProperties);
     return c as OpenApiSchema;
   };
-  const roots = resources.map(kindDefinition).filter((n): n is string => n !== undefined);
+  const roots = [...resources.map(kindDefinition).filter((n): n is string => n !== undefined), ...extraRoots];
   for (const name of reachable(roots)) out[name] = convert(defs[name]);
   return out;
 }

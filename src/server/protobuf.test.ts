@@ -121,7 +121,10 @@ describe('protobuf request bodies (R77)', () => {
 
 describe('protobuf answers over HTTP (R77)', () => {
   it('every served kind and its list has a message (else: add it to scripts/protobuf-descriptors.ts ROOTS and regenerate)', () => {
-    const missing = SERVED_RESOURCES.flatMap((r) => [r.kind, `${r.kind}List`].filter((k) => !messageFor(groupVersionString(r.group, r.version), k)).map((k) => `${groupVersionString(r.group, r.version)} ${k}`));
+    // CustomResourceDefinitions are answered in JSON: their JSONSchemaProps carry hand-written
+    // marshalling (JSON, JSONSchemaPropsOrArray, JSONSchemaPropsOrBool) the descriptor-driven codec
+    // does not model, and the clients that write them (kubectl apply, client-node) send JSON.
+    const missing = SERVED_RESOURCES.filter((r) => r.resource !== 'customresourcedefinitions').flatMap((r) => [r.kind, `${r.kind}List`].filter((k) => !messageFor(groupVersionString(r.group, r.version), k)).map((k) => `${groupVersionString(r.group, r.version)} ${k}`));
     expect(missing).to.deep.equal([]);
   });
 

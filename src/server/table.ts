@@ -38,7 +38,7 @@ const WEBHOOKS = count('Webhooks', 'How many webhooks the configuration holds.')
 /** The wide columns of a workload's pod template (layoutContainerCells) and its selector. */
 const TEMPLATE_COLUMNS: TableColumn[] = [column('Containers', 'Container names of the pod template.', 1), column('Images', 'Images of the pod template.', 1), column('Selector', 'The label selector of its pods.', 1)];
 
-interface Printer {
+export interface Printer {
   columns: TableColumn[];
   /** Columns that differ by release (printJob's Status, v1.30+). */
   columnsFor?(release: Release): TableColumn[];
@@ -249,8 +249,8 @@ function webhookConfigurationCells(obj: KubeObject, now: number): Cell[] {
  * definitions out (every watch event after the first, handlers/watch.go); `includeObject`
  * is the query's includeObject (None, Metadata — the default — or Object).
  */
-export function toTable(resource: string, objects: readonly KubeObject[], options: { now: number; release?: Release; resourceVersion?: string; continue?: string; remainingItemCount?: number; noHeaders?: boolean; includeObject?: string; served?: (o: KubeObject) => KubeObject }): object {
-  const printer = PRINTERS[resource];
+export function toTable(resource: string, objects: readonly KubeObject[], options: { now: number; release?: Release; resourceVersion?: string; continue?: string; remainingItemCount?: number; noHeaders?: boolean; includeObject?: string; served?: (o: KubeObject) => KubeObject; printer?: Printer }): object {
+  const printer = options.printer ?? PRINTERS[resource];
   const columns = printer?.columnsFor?.(options.release ?? DEFAULT_RELEASE) ?? printer?.columns ?? [NAME, column('Created At', AGE_DESCRIPTION, 0, 'date')];
   const rows = objects.map((obj) => {
     const cells = printer ? printer.cells(obj, options.now, options.release ?? DEFAULT_RELEASE) : [obj.metadata.name ?? '', obj.metadata.creationTimestamp ?? ''];

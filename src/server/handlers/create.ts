@@ -5,7 +5,7 @@ import { checkBehaviourAnnotations } from '../behaviours';
 import { createEviction } from './eviction';
 import { groupVersionString } from '../resources';
 import { fieldValidationOf, validateFields } from '../field-validation';
-import { admit, dryRunOf, fieldManagerOf, query, served, writeResult, type RequestScope } from './scope';
+import { admit, dryRunOf, fieldManagerOf, query, refuseProtobufBody, served, writeResult, type RequestScope } from './scope';
 
 /**
  * Decodes a create or update body into the stored form: a JSON or YAML object of this
@@ -13,6 +13,7 @@ import { admit, dryRunOf, fieldManagerOf, query, served, writeResult, type Reque
  * defaultGVK), whose namespace, if given, is the request's (and, if not, becomes it).
  */
 export async function decodeResourceBody(scope: RequestScope): Promise<KubeObject> {
+  refuseProtobufBody(scope);
   const obj = decodeObjectBody(await scope.body(), scope.req.headers['content-type']) as Partial<KubeObject> & Record<string, unknown>;
   const r = scope.resource;
   const gv = groupVersionString(r.group, r.version);

@@ -2,11 +2,11 @@ import type { ListOptions } from '../../apiserver/list-options';
 import type { KubeObject } from '../../apiserver/object';
 import { encodedItem, encodedMessage, listItem } from '../caching-object';
 import { writeJsonList } from '../list-encoding';
-import { contentTypeOf, negotiate } from '../negotiation';
+import { contentTypeOf } from '../negotiation';
 import { encodeProtobufList, hasProtobuf, PROTOBUF } from '../protobuf';
 import { groupVersionString } from '../resources';
 import { toTable } from '../table';
-import { query, LIST_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
+import { customPrinter, negotiateFor, query, LIST_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
 
 /** The list options of the query string (metav1.ListOptions). */
 export function listOptionsOf(scope: RequestScope): ListOptions {
@@ -27,7 +27,7 @@ export function listOptionsOf(scope: RequestScope): ListOptions {
  * cached encodings and streamed (list-encoding.ts); a protobuf list from its items' cached messages.
  */
 export function listResource(scope: RequestScope): void | Promise<void> {
-  const media = negotiate(scope.req.headers.accept, LIST_CONVERSIONS, true);
+  const media = negotiateFor(scope, LIST_CONVERSIONS);
   const { object: page } = unwrap(scope.api.listPage(scope.resource.storage, scope.info.namespace, listOptionsOf(scope)));
   const items = page.items as KubeObject[];
   const metadata: Record<string, unknown> = { resourceVersion: page.resourceVersion };
@@ -35,7 +35,7 @@ export function listResource(scope: RequestScope): void | Promise<void> {
   if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
   let out: unknown;
   if (media.as?.kind === 'Table') {
-    out = toTable(scope.resource.storage, items, { now: scope.cluster.clock.now(), release: scope.api.options.release, ...metadata, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
+    out = toTable(scope.resource.storage, items, { now: scope.cluster.clock.now(), release: scope.api.options.release, ...metadata, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o), ...customPrinter(scope) });
   } else if (media.as?.kind === 'PartialObjectMetadataList') {
     out = { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items: items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata })) };
   } else {

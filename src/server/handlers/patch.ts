@@ -27,6 +27,8 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   const force = query(scope, 'force');
   if (contentType === APPLY_PATCH) return applyResource(scope, force);
   const type = PATCH_TYPES[contentType];
+  // Custom resources have no Go types to carry patch strategies: no strategic merge patch (customresource_handler.go supportedTypes).
+  if (scope.resource.custom && type === 'strategic') throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', APPLY_PATCH]);
   if (!type) throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', APPLY_PATCH]);
   // metav1 validation ValidatePatchOptions: force belongs to apply alone.
   if (force !== undefined) throw unprocessable('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');

@@ -4,11 +4,16 @@ import { StatusError, unprocessable } from '../../apiserver/errors';
 import type { KubeObject } from '../../apiserver/object';
 import type { Cluster } from '../../cluster';
 import { encode, negotiate, type MediaType } from '../negotiation';
+import { mediaTypeOf } from '../body';
+import { PROTOBUF } from '../protobuf';
+import { notAcceptable, unsupportedMediaType } from '../status';
 import type { WatchStream } from '../activity';
 import type { RequestInfo } from '../request-info';
 import { toServed, type ServedResource } from '../resources';
 import type { HttpsWebhookCaller } from '../webhook-client';
 import { addWarnings } from '../field-validation';
+import { customResourcePrinter } from '../custom-resource-table';
+import type { Printer } from '../table';
 
 /**
  * Everything a verb handler needs about one resource request (upstream: handlers.RequestScope
@@ -67,6 +72,12 @@ export function unwrap<T>(r: ApiResponse<T>): { code: number; object: T } {
   return { code: r.code, object: r.object };
 }
 
+/** A custom resource's Table printer (its CRD version's printer columns), as a toTable option. */
+export function customPrinter(scope: RequestScope): { printer?: Printer } {
+  const custom = scope.resource.custom;
+  return custom ? { printer: customResourcePrinter(custom.version.printerColumns) } : {};
+}
+
 export function served(scope: RequestScope, obj: KubeObject): KubeObject {
   return toServed(scope.resource, obj);
 }
@@ -82,7 +93,29 @@ export function writeObject(res: ServerResponse, code: number, media: MediaType,
 
 /** Writes a mutating verb's answer: the served object as JSON, YAML or protobuf (no conversions for writes). */
 export function writeResult(scope: RequestScope, code: number, obj: unknown): void {
-  writeObject(scope.res, code, negotiate(scope.req.headers.accept, [], true), obj);
+  writeObject(scope.res, code, negotiateFor(scope, []), obj);
+}
+
+/** The media types custom resources are served in (the crdHandler's serializers: no protobuf). */
+const CUSTOM_RESOURCE_MEDIA_TYPES = ['application/json', 'application/yaml'];
+
+/**
+ * The negotiated answer's media type: protobuf for the built-in kinds, never for custom resources
+ * (a client that accepts nothing else gets the 406 naming JSON and YAML).
+ */
+export function negotiateFor(scope: RequestScope, conversions: Parameters<typeof negotiate>[1]): MediaType {
+  if (!scope.resource.custom) return negotiate(scope.req.headers.accept, conversions, true);
+  try {
+    return negotiate(scope.req.headers.accept, conversions, false);
+  } catch (e) {
+    if (e instanceof StatusError && e.code === 406) throw notAcceptable(CUSTOM_RESOURCE_MEDIA_TYPES);
+    throw e;
+  }
+}
+
+/** A custom resource's request body in protobuf: 415, naming the types it is decoded from. */
+export function refuseProtobufBody(scope: RequestScope): void {
+  if (scope.resource.custom && mediaTypeOf(scope.req.headers['content-type']) === PROTOBUF) throw unsupportedMediaType(CUSTOM_RESOURCE_MEDIA_TYPES);
 }
 
 /** ?dryRun=All (metav1.CreateOptions/UpdateOptions/PatchOptions dryRun, validated as ValidateDryRun). */

@@ -2,13 +2,13 @@ import { badRequest, invalid, StatusError } from '../../apiserver/errors';
 import { parseListOptions, selectionMatches } from '../../apiserver/list-options';
 import type { KubeObject } from '../../apiserver/object';
 import type { WatchEvent } from '../../apiserver/watch';
-import { contentTypeOf, negotiate } from '../negotiation';
+import { contentTypeOf } from '../negotiation';
 import { encodedObject, encodedProtobuf } from '../caching-object';
 import { encodeProtobuf, hasProtobuf, PROTOBUF, PROTOBUF_WATCH, protobufWatchFrame } from '../protobuf';
 import { groupVersionString } from '../resources';
 import type { WatchStream } from '../activity';
 import { toTable } from '../table';
-import { query, served, type RequestScope } from './scope';
+import { negotiateFor, query, served, type RequestScope } from './scope';
 
 /** The conversions a watch may ask for: server-side printing of each event's object. */
 const WATCH_CONVERSIONS = [{ kind: 'Table', group: 'meta.k8s.io', versions: ['v1'] }] as const;
@@ -34,7 +34,7 @@ const EVENT_END = Buffer.from('}\n');
  * - A client that disconnects releases its watch at once.
  */
 export function watchResource(scope: RequestScope): void {
-  const media = negotiate(scope.req.headers.accept, WATCH_CONVERSIONS, true);
+  const media = negotiateFor(scope, WATCH_CONVERSIONS);
   const protobuf = media.type === PROTOBUF && hasProtobuf(groupVersionString(scope.resource.group, scope.resource.version), scope.resource.kind);
   const storage = scope.resource.storage;
   const opts = parseListOptions(storage, { metadata: {} }, {

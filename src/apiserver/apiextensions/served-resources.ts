@@ -1,0 +1,158 @@
+import type { Clock } from '../../clock';
+import type { Release } from '../../release';
+import type { Etcd } from '../etcd';
+import type { KubeObject } from '../object';
+import { Store } from '../store';
+import type { Strategy } from '../strategy';
+import type { JSONSchemaProps } from './custom-resource-schema';
+import { customResourceStrategies } from './custom-resource-strategy';
+import { isConditionTrue, type CustomResourceColumnDefinition, type CustomResourceDefinition, type CustomResourceSubresources } from './types';
+
+/**
+ * A custom resource's name as the apiserver knows it: `<plural>.<group>`, its CRD's name. No
+ * built-in resource name has a dot, so the two never meet.
+ */
+export type CustomResource = `${string}.${string}`;
+
+/** One served version of a custom resource (a CRD's spec.versions entry with served: true). */
+export interface ServedVersion {
+  readonly name: string;
+  readonly schema?: JSONSchemaProps;
+  readonly subresources: CustomResourceSubresources;
+  readonly printerColumns: readonly CustomResourceColumnDefinition[];
+  readonly deprecated: boolean;
+  readonly deprecationWarning?: string;
+}
+
+/** What the apiserver serves for one CRD: its accepted names, scope, served versions and storage. */
+export interface ServedCustomResource {
+  readonly resource: CustomResource;
+  readonly uid: string;
+  readonly group: string;
+  readonly plural: string;
+  readonly singular: string;
+  readonly kind: string;
+  readonly listKind: string;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+  readonly namespaced: boolean;
+  readonly versions: readonly ServedVersion[];
+  readonly storageVersion: string;
+  /** Established=True: discovery lists it (DiscoveryController). */
+  readonly established: boolean;
+  /** Terminating=True: no creates, and discovery lists only delete, deletecollection, get, list and watch. */
+  readonly terminating: boolean;
+  /** spec.preserveUnknownFields: no pruning. */
+  readonly preserveUnknownFields: boolean;
+}
+
+interface Entry {
+  readonly info: ServedCustomResource;
+  readonly store: Store<KubeObject>;
+  readonly status?: Strategy<KubeObject>;
+  /** What the entry was built from: a CRD update that changes neither keeps the store. */
+  readonly built: string;
+}
+
+/**
+ * The crdHandler's serving state (pkg/apiserver/customresource_handler.go, crdInfo per CRD uid):
+ * for each CRD whose NamesAccepted or Established condition is true, one generic registry Store
+ * with the strategy built from the CRD (customresource/strategy.go), on the same etcd as every
+ * other resource. It follows every CRD write synchronously (upstream's crdHandler follows its
+ * informer; the storage map is rebuilt when spec or accepted names change), and forgets a CRD
+ * that is deleted or no longer served. `version` counts the changes, for the caches of discovery
+ * and OpenAPI.
+ */
+export class CustomResourceServing {
+  private readonly entries = new Map<CustomResource, Entry>();
+  version = 0;
+
+  constructor(
+    private readonly etcd: Etcd,
+    private readonly clock: Clock,
+    private readonly release: Release,
+  ) {}
+
+  /** A CRD was written (or deleted: `crd` undefined). */
+  changed(name: string, crd: CustomResourceDefinition | undefined): void {
+    const resource = name as CustomResource;
+    const existing = this.entries.get(resource);
+    const info = crd && servedInfo(crd);
+    if (!info) {
+      if (existing) {
+        this.entries.delete(resource);
+        this.version++;
+      }
+      return;
+    }
+    const built = JSON.stringify(info);
+    if (existing?.built === built) return;
+    const storage = info.versions.find((v) => v.name === info.storageVersion) ?? info.versions[0];
+    const { main, status } = customResourceStrategies({
+      group: info.group,
+      version: info.storageVersion,
+      plural: info.plural,
+      kind: info.kind,
+      namespaced: info.namespaced,
+      hasStatus: storage?.subresources.status !== undefined,
+      schema: storage?.schema,
+      preserveUnknownFields: info.preserveUnknownFields,
+      release: this.release,
+    });
+    this.entries.set(resource, { info, store: new Store<KubeObject>(this.etcd, this.clock, main, true, this.release), status, built });
+    this.version++;
+  }
+
+  get(resource: string): { info: ServedCustomResource; store: Store<KubeObject>; status?: Strategy<KubeObject> } | undefined {
+    return this.entries.get(resource as CustomResource);
+  }
+
+  /** Every served custom resource, in CRD name order. */
+  list(): ServedCustomResource[] {
+    return [...this.entries.values()].map((e) => e.info).sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+  }
+
+  stores(): Store<KubeObject>[] {
+    return [...this.entries.values()].map((e) => e.store);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/**
+ * What is served of a CRD, or undefined when nothing is: upstream's crdHandler serves a CRD once
+ * NamesAccepted or Established is true, under its accepted names (status.acceptedNames).
+ */
+function servedInfo(crd: CustomResourceDefinition): ServedCustomResource | undefined {
+  if (!isConditionTrue(crd, 'NamesAccepted') && !isConditionTrue(crd, 'Established')) return undefined;
+  const accepted = crd.status?.acceptedNames;
+  const storage = crd.spec.versions.find((v) => v.storage);
+  if (!accepted?.plural || !accepted.kind || !storage) return undefined;
+  const versions = crd.spec.versions.filter((v) => v.served).map((v) => ({
+    name: v.name,
+    ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
+    subresources: v.subresources ?? {},
+    printerColumns: v.additionalPrinterColumns ?? [],
+    deprecated: v.deprecated === true,
+    ...(v.deprecationWarning ? { deprecationWarning: v.deprecationWarning } : {}),
+  }));
+  return {
+    resource: crd.metadata.name as CustomResource,
+    uid: crd.metadata.uid ?? '',
+    group: crd.spec.group,
+    plural: accepted.plural,
+    singular: accepted.singular ?? accepted.kind.toLowerCase(),
+    kind: accepted.kind,
+    listKind: accepted.listKind ?? `${accepted.kind}List`,
+    shortNames: accepted.shortNames ?? [],
+    categories: accepted.categories ?? [],
+    namespaced: crd.spec.scope === 'Namespaced',
+    versions,
+    storageVersion: storage.name,
+    established: isConditionTrue(crd, 'Established'),
+    terminating: isConditionTrue(crd, 'Terminating'),
+    preserveUnknownFields: crd.spec.preserveUnknownFields === true,
+  };
+}

@@ -1,0 +1,86 @@
+// It spawns the real kubectl against a served cluster: this file runs in a process of its own (scripts/unit-tests.ts).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { expect } from 'chai';
+import { realKubectlPath } from '../kubectl/real-kubectl';
+import { parseClockMode } from './clock-driver';
+import { serve, type ServedCluster } from './serve';
+
+/**
+ * A CustomResourceDefinition's lifecycle with the real kubectl v1.33 against `terminating serve`:
+ * `apply -f` of the CRD (its resources are in discovery once it is Established), create, get (the
+ * Table with its printer columns), a merge patch and `delete` of a custom resource held by a
+ * finalizer until a patch removes it, a server-side apply and a delete that waits on a watch, and
+ * `explain` reading the CRD's schema from OpenAPI v3.
+ */
+let served: ServedCluster;
+let env: NodeJS.ProcessEnv;
+let kubectl: string;
+let dir: string;
+before(async () => {
+  served = await serve({ port: 0, clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'crd-test-')) });
+  kubectl = await realKubectlPath();
+  dir = mkdtempSync(join(tmpdir(), 'crd-home-'));
+  env = { PATH: process.env.PATH ?? '', HOME: dir, KUBECONFIG: served.kubeconfig };
+});
+after(() => served.close());
+
+function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+describe('A6 CustomResourceDefinitions with the real kubectl v1.33', () => {
+  it('A6 apply the CRD; create, get, patch and delete a custom resource held by a finalizer; explain its schema', async () => {
+    const applied = await run('apply', '-f', join(__dirname, '..', '..', 'features', 'custom-resources', 'database-crd.yaml'));
+    expect(applied, applied.stderr).to.include({ code: 0, stdout: 'customresourcedefinition.apiextensions.k8s.io/databases.example.com created\n' });
+    const established = await run('get', 'crd', 'databases.example.com', '-o', "jsonpath={.status.conditions[?(@.type=='Established')].status}");
+    expect(established.stdout).to.equal('True');
+
+    const manifest = join(dir, 'orders.yaml');
+    writeFileSync(manifest, 'apiVersion: example.com/v1\nkind: Database\nmetadata:\n  name: orders\n  finalizers: [example.com/backup]\nspec:\n  engine: postgres\n  replicas: 2\n');
+    const created = await run('create', '-f', manifest);
+    expect(created, created.stderr).to.include({ code: 0, stdout: 'database.example.com/orders created\n' });
+
+    const got = await run('get', 'databases');
+    expect(got, got.stderr).to.include({ code: 0 });
+    expect(got.stdout.split('\n')[0].split(/\s+/)).to.deep.equal(['NAME', 'ENGINE', 'REPLICAS']);
+    expect(got.stdout.split('\n')[1].split(/\s+/)).to.deep.equal(['orders', 'postgres', '2']);
+
+    const patched = await run('patch', 'db', 'orders', '--type=merge', '-p', '{"spec":{"replicas":3}}');
+    expect(patched, patched.stderr).to.include({ code: 0, stdout: 'database.example.com/orders patched\n' });
+    const strategic = await run('patch', 'db', 'orders', '-p', '{"spec":{"replicas":4}}');
+    expect(strategic.code).to.equal(1);
+    expect(strategic.stderr).to.include('application/strategic-merge-patch+json is not supported by example.com/v1, Kind=Database: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+
+    const deleting = await run('delete', 'database', 'orders', '--wait=false');
+    expect(deleting.stdout).to.equal('database.example.com "orders" deleted\n');
+    const held = served.cluster.apiserver.get('databases.example.com', 'default', 'orders');
+    expect(held.ok && held.object.metadata.deletionTimestamp).to.be.a('string');
+    expect(held.ok && (held.object as { spec?: { replicas?: number } }).spec?.replicas).to.equal(3);
+    const released = await run('patch', 'database', 'orders', '--type=merge', '-p', '{"metadata":{"finalizers":null}}');
+    expect(released, released.stderr).to.include({ code: 0 });
+    expect(served.cluster.apiserver.get('databases.example.com', 'default', 'orders').code).to.equal(404);
+
+    // Server-side apply creates one (its manager recorded), and a delete without a finalizer waits on a watch until it is gone.
+    const reports = join(dir, 'reports.yaml');
+    writeFileSync(reports, 'apiVersion: example.com/v1\nkind: Database\nmetadata:\n  name: reports\nspec:\n  engine: mysql\n');
+    const ssa = await run('apply', '--server-side', '-f', reports);
+    expect(ssa, ssa.stderr).to.include({ code: 0, stdout: 'database.example.com/reports serverside-applied\n' });
+    const stored = served.cluster.apiserver.get('databases.example.com', 'default', 'reports');
+    expect(stored.ok && stored.object.metadata.managedFields?.map((m) => `${m.manager} ${m.operation}`)).to.deep.equal(['kubectl Apply']);
+    const waited = await run('delete', 'db', 'reports');
+    expect(waited, waited.stderr).to.include({ code: 0, stdout: 'database.example.com "reports" deleted\n' });
+
+    const explained = await run('explain', 'database.spec');
+    expect(explained, explained.stderr).to.include({ code: 0 });
+    expect(explained.stdout).to.match(/^KIND:\s+Database$/m);
+    expect(explained.stdout).to.match(/^GROUP:\s+example.com$/m);
+    expect(explained.stdout).to.include('What the database should be.');
+    expect(explained.stdout).to.match(/engine\s+<string>\n\s+The database engine, postgres or mysql./);
+  });
+});
