@@ -78,3 +78,24 @@ Feature: Admission webhooks can keep a pod Terminating
     Given a validating webhook that takes 2s
     When a controller removes finalizer "example.com/hold" from pod "web"
     Then the last request returns 200
+
+  Scenario: a matchCondition lets the finalizer's controller past the webhook
+    # R208: the webhook's matchCondition is false for the controller's requests, so it is not
+    # called for them: the finalizer removal succeeds while other users' updates stay denied.
+    Given a validating webhook that rejects UPDATE of pods with "pods are frozen" except from "controller"
+    When the user deletes pod "web"
+    And 1m passes
+    And a controller removes finalizer "example.com/hold" from pod "web"
+    Then the last request returns 200
+    And pod "web" is gone
+    And these events happen in order:
+      | component | event                                                                                            |
+      | admission | webhook pod-policy.example.com skipped UPDATE pods/web: matchCondition "not-controller" is false |
+
+  Scenario: a matchCondition for another user: the controller's finalizer removal is denied
+    Given a validating webhook that rejects UPDATE of pods with "pods are frozen" except from "platform-bot"
+    When the user deletes pod "web"
+    And 1m passes
+    And a controller removes finalizer "example.com/hold" from pod "web"
+    Then the last request fails with 403 Forbidden saying "admission webhook \"pod-policy.example.com\" denied the request: pods are frozen"
+    And pod "web" is terminating

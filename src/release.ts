@@ -92,6 +92,8 @@ const GATES = {
   // KEP-4004: the kubelet stops writing nodeInfo.kubeProxyVersion; α 1.29 (#120954), deprecated
   // off from 1.31 (1.31.0 shipped it β on; the later patches and 1.32 turned it off), on from 1.33.
   DisableNodeKubeProxyVersion: [[26, ABSENT_OFF], [29, ALPHA], [31, DEPRECATED_OFF], [33, DEPRECATED_ON]],
+  // KEP-3716 webhook matchConditions (CEL): α 1.27 (#116261), β on 1.28, GA 1.30, the gate removed in 1.33 (kubernetes f167454).
+  AdmissionWebhookMatchConditions: [[26, ABSENT_OFF], [27, ALPHA], [28, BETA_ON], [30, GA], [33, ABSENT_ON]],
   // KEP-4008 CRD validation ratcheting (apiextensions-apiserver pkg/features): α 1.28, β on 1.30, GA 1.33.
   CRDValidationRatcheting: [[26, ABSENT_OFF], [28, ALPHA], [30, BETA_ON], [33, GA]],
 } satisfies Record<string, readonly (readonly [number, GateState])[]>;

@@ -1,4 +1,5 @@
 import { Given, When } from '@cucumber/cucumber';
+import type { Resource } from '../src/apiserver/apiserver';
 import type { Cluster } from '../src/cluster';
 import { USER } from '../src/cluster';
 import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '../src/apiserver/types';
@@ -25,15 +26,15 @@ function callerOf(cluster: Cluster): ModelledWebhookCaller {
  * None. It is created once the planned nodes and pods exist, so it judges only what the
  * scenario does from then on.
  */
-function planValidatingWebhook(world: TerminatingWorld, operations: string[], server: ModelledWebhook, failurePolicy = 'Fail'): void {
-  planWebhook(world, 'validating', (n) => (n === 1 ? 'pod-policy' : `pod-policy-${n}`), { operations, failurePolicy, path: '/validate' }, server);
+export function planValidatingWebhook(world: TerminatingWorld, operations: string[], server: ModelledWebhook, failurePolicy = 'Fail', matchConditions?: { name: string; expression: string }[]): void {
+  planWebhook(world, 'validating', (n) => (n === 1 ? 'pod-policy' : `pod-policy-${n}`), { operations, failurePolicy, path: '/validate', matchConditions }, server);
 }
 
 /**
  * Creates a webhook configuration of one webhook `NAME.example.com` on pods (Service
  * `default/NAME`), once the plan is built, with its modelled server.
  */
-function planWebhook(world: TerminatingWorld, kind: 'validating' | 'mutating', nameFor: (n: number) => string, hook: { operations: string[]; failurePolicy?: string; path: string }, server: ModelledWebhook): void {
+function planWebhook(world: TerminatingWorld, kind: 'validating' | 'mutating', nameFor: (n: number) => string, hook: { operations: string[]; failurePolicy?: string; path: string; matchConditions?: { name: string; expression: string }[] }, server: ModelledWebhook): void {
   const caller = callerOf(world.cluster);
   const resource = kind === 'validating' ? 'validatingwebhookconfigurations' : 'mutatingwebhookconfigurations';
   world.plan.afterStart(() => {
@@ -46,6 +47,7 @@ function planWebhook(world: TerminatingWorld, kind: 'validating' | 'mutating', n
       ...(hook.failurePolicy ? { failurePolicy: hook.failurePolicy } : {}),
       clientConfig: { service: { namespace: 'default', name, path: hook.path } },
       rules: [{ operations: hook.operations, apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+      ...(hook.matchConditions ? { matchConditions: hook.matchConditions } : {}),
     };
     const config: ValidatingWebhookConfiguration | MutatingWebhookConfiguration = { apiVersion: 'admissionregistration.k8s.io/v1', kind: kind === 'validating' ? 'ValidatingWebhookConfiguration' : 'MutatingWebhookConfiguration', metadata: { name }, webhooks: [webhook] };
     caller.serve(webhook.name, server);
@@ -57,7 +59,7 @@ function planWebhook(world: TerminatingWorld, kind: 'validating' | 'mutating', n
 
 const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', '*'];
 
-function operation(word: string): string {
+export function operation(word: string): string {
   if (!OPERATIONS.includes(word)) throw new ScenarioError(`a webhook rule's operation is one of ${OPERATIONS.join(', ')}, not "${word}" (a PATCH is admitted as an UPDATE)`);
   return word;
 }
@@ -108,18 +110,20 @@ Given('a mutating webhook that adds finalizer {string} to pods', function (this:
   planWebhook(this, 'mutating', () => 'finalizer-injector', { operations: ['CREATE', 'UPDATE'], path: '/mutate' }, { addsFinalizer: finalizer });
 });
 
+/** The user DELETEs one cluster-scoped admission object (its response is the last request's). */
+export function deleteClusterScoped(world: TerminatingWorld, resource: Resource, name: string): void {
+  world.ensureStarted();
+  world.lastResponse = world.cluster.apiserver.delete(USER, resource, undefined, name, {});
+  world.lastKubectl = undefined;
+  world.cluster.flush();
+}
+
 /** DELETE mutatingwebhookconfigurations/NAME. */
 When('the user deletes mutating webhook configuration {string}', function (this: TerminatingWorld, name: string) {
-  this.ensureStarted();
-  this.lastResponse = this.cluster.apiserver.delete(USER, 'mutatingwebhookconfigurations', undefined, name, {});
-  this.lastKubectl = undefined;
-  this.cluster.flush();
+  deleteClusterScoped(this, 'mutatingwebhookconfigurations', name);
 });
 
 /** DELETE validatingwebhookconfigurations/NAME: its webhooks judge no request from then on. */
 When('the user deletes validating webhook configuration {string}', function (this: TerminatingWorld, name: string) {
-  this.ensureStarted();
-  this.lastResponse = this.cluster.apiserver.delete(USER, 'validatingwebhookconfigurations', undefined, name, {});
-  this.lastKubectl = undefined;
-  this.cluster.flush();
+  deleteClusterScoped(this, 'validatingwebhookconfigurations', name);
 });

@@ -22,13 +22,15 @@ import { Store, STORE_SOURCE } from './store';
 import { qualifiedKind, qualifiedResource, type Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../release';
-import type { ConfigMap, ControllerRevision, DaemonSet, DeleteOptions, Deployment, EndpointSlice, Endpoints, Event, Job, Lease, MutatingWebhookConfiguration, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, StatefulSet, Status, ValidatingWebhookConfiguration } from './types';
+import type { ConfigMap, ControllerRevision, DaemonSet, DeleteOptions, Deployment, EndpointSlice, Endpoints, Event, Job, Lease, MutatingWebhookConfiguration, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, StatefulSet, Status, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingWebhookConfiguration } from './types';
 import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from './service-strategy';
 import { configMapStrategy } from './configmap-strategy';
 import { secretStrategy } from './secret-strategy';
 import { defaultNameLabel } from './namespace-strategy';
 import { NO_WEBHOOK_CALLER, WebhookCallPending, type WebhookCaller } from './webhook/caller';
 import { webhookConfigurationStrategy, type Webhook } from './webhook/configuration';
+import { PolicyAdmission, type PolicyHook } from './validatingadmissionpolicy/dispatcher';
+import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './validatingadmissionpolicy/strategy';
 import { WebhookAdmission, type ConfiguredWebhook } from './webhook/dispatcher';
 import type { AdmissionAttributes } from './webhook/matching';
 import type { StoreAdmission } from './store';
@@ -45,10 +47,10 @@ import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, setCondition, type CustomResourceDef
 
 export type Resource = BuiltinResource | CustomResource;
 /** The resources compiled in; custom resources (`<plural>.<group>`, apiextensions/served-resources.ts) come and go with their CRDs. */
-export type BuiltinResource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations' | 'customresourcedefinitions' | WorkloadResource;
+export type BuiltinResource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations' | 'customresourcedefinitions' | 'validatingadmissionpolicies' | 'validatingadmissionpolicybindings' | WorkloadResource;
 /** The workload kinds of the job, statefulset and daemon controllers (and the revisions the latter two keep). */
 export type WorkloadResource = 'jobs' | 'statefulsets' | 'daemonsets' | 'controllerrevisions';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration; customresourcedefinitions: CustomResourceDefinition } & WorkloadResourceType & { [K in CustomResource]: KubeObject };
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration; customresourcedefinitions: CustomResourceDefinition; validatingadmissionpolicies: ValidatingAdmissionPolicy; validatingadmissionpolicybindings: ValidatingAdmissionPolicyBinding } & WorkloadResourceType & { [K in CustomResource]: KubeObject };
 export type WorkloadResourceType = { jobs: Job; statefulsets: StatefulSet; daemonsets: DaemonSet; controllerrevisions: ControllerRevision };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
@@ -73,9 +75,13 @@ export interface ClientIdentity {
   readonly component: Component;
 }
 
-export type ApiResponse<T> =
+export type ApiResponse<T> = (
   | { ok: true; code: number; object: T; requestId: number }
-  | { ok: false; code: number; status: Status & { reason: string; message: string }; requestId: number };
+  | { ok: false; code: number; status: Status & { reason: string; message: string }; requestId: number }
+) & {
+  /** Admission's warnings (a ValidatingAdmissionPolicy binding's Warn action), for the response's Warning headers. */
+  warnings?: readonly string[];
+};
 
 /** A mutating request as the apiserver saw it, for "what did the last request change". */
 export interface RequestRecord {
@@ -207,6 +213,12 @@ export class ApiServer {
   readonly webhooks: WebhookAdmission;
   /** How webhooks are reached: modelled in scenarios, over HTTPS in `serve` (webhook/caller.ts). */
   webhookCaller: WebhookCaller = NO_WEBHOOK_CALLER;
+  /** The ValidatingAdmissionPolicy plugin (R210). */
+  readonly policies: PolicyAdmission;
+  /** The policies with their bindings, read again after one changes (the policy source's informers). */
+  private policyHooks: PolicyHook[] | undefined;
+  /** The warnings admission gave the request running now (warning.AddWarning on its context). */
+  private admissionWarnings: string[] = [];
   /** The configured webhooks, read again after a configuration changes (the configuration managers' informers). */
   private configuredWebhooks: { validating?: ConfiguredWebhook[]; mutating?: ConfiguredWebhook[] } = {};
 
@@ -254,14 +266,18 @@ export class ApiServer {
       daemonsets: new Store<DaemonSet>(this.etcd, clock, daemonSets.main),
       controllerrevisions: new Store<ControllerRevision>(this.etcd, clock, controllerRevisionStrategy()),
       // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration: cluster-scoped.
-      validatingwebhookconfigurations: new Store<ValidatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('ValidatingWebhookConfiguration', 'validatingwebhookconfigurations')),
-      mutatingwebhookconfigurations: new Store<MutatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('MutatingWebhookConfiguration', 'mutatingwebhookconfigurations')),
+      validatingwebhookconfigurations: new Store<ValidatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', options.release)),
+      mutatingwebhookconfigurations: new Store<MutatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', options.release)),
       // apiextensions-apiserver pkg/registry/customresourcedefinition: cluster-scoped, with status.
       customresourcedefinitions: new Store<CustomResourceDefinition>(this.etcd, clock, crds.main),
+      // pkg/registry/admissionregistration/validatingadmissionpolicy{,binding}: cluster-scoped (R209).
+      validatingadmissionpolicies: new Store<ValidatingAdmissionPolicy>(this.etcd, clock, validatingAdmissionPolicyStrategy(options.release)),
+      validatingadmissionpolicybindings: new Store<ValidatingAdmissionPolicyBinding>(this.etcd, clock, validatingAdmissionPolicyBindingStrategy(options.release, (n) => validateName('validatingadmissionpolicies', n))),
     };
     this.customResources = new CustomResourceServing(this.etcd, clock, options.release);
     this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status, customresourcedefinitions: crds.status } as Partial<Record<Resource, Strategy<never>>>;
-    this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller);
+    this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller, options.release);
+    this.policies = new PolicyAdmission(timeline, { hooks: () => this.policyHooksOf(), namespace: (ns) => (this.stores.namespaces.exists(undefined, ns) ? this.stores.namespaces.get(undefined, ns) : undefined), namespaceLabels: (ns) => this.namespaceLabels(ns) }, options.release);
     this.etcd.subscribe((e) => this.dispatch(e));
     if (options.dropCompactedHistory) this.scheduleCompaction();
   }
@@ -663,7 +679,7 @@ export class ApiServer {
       this.admitNamespaceLifecycle('pods', namespace, name);
       // create.go: mutating admission on the Eviction; EvictionREST.Create: createValidation on it
       // first. The pod's deletion that follows goes to the store without admission (ValidateAllObjectFunc).
-      if (this.webhooks.has(true) || this.webhooks.has(false)) eviction = this.admitEviction(client, namespace, name, eviction, !!opts.dryRun);
+      if (this.webhooks.has(true) || this.webhooks.has(false) || this.policies.has()) eviction = this.admitEviction(client, namespace, name, eviction, !!opts.dryRun);
       const options = evictionDeleteOptions(name, eviction, !!opts.dryRun);
       const dryRun = (options.dryRun ?? []).length > 0;
       const pod = this.stores.pods.get(namespace, name);
@@ -935,7 +951,7 @@ export class ApiServer {
     // added later would need a second allocation for it.
     // With webhooks configured, a caller may not have its answer yet (WebhookCallPending): the
     // request then leaves no trace, to run again once the HTTP layer has called the webhook.
-    const mark = this.webhooks.has(true) || this.webhooks.has(false) ? this.timeline.checkpoint() : -1;
+    const mark = this.webhooks.has(true) || this.webhooks.has(false) || this.policies.has() ? this.timeline.checkpoint() : -1;
     const record: RequestRecord = { id: ++this.requestCount, verb, resource, namespace, name, revisionBefore: this.etcd.currentRevision, response: undefined };
     if (!this.timeline.keepsEvents) this.requests.length = 0;
     this.requests.push(record);
@@ -946,8 +962,10 @@ export class ApiServer {
     if (event) event.requestId = record.id;
     this.etcd.currentRequestId = record.id;
     const created = this.createCounter;
+    if (this.admissionWarnings.length > 0) this.admissionWarnings = [];
     try {
       const response = this.serve(record.id, run);
+      if (this.admissionWarnings.length > 0) response.warnings = this.admissionWarnings;
       record.response = response;
       if (event) this.timeline.annotate(event, response.ok ? String(response.code) : `${response.code} ${response.status.reason}`);
       return response;
@@ -985,7 +1003,7 @@ export class ApiServer {
    * receives them.
    */
   private admissionFor<R extends Resource>(client: ClientIdentity, operation: 'CREATE' | 'UPDATE', resource: R, namespace: string | undefined, name: string, subresource: string, dryRun: boolean): StoreAdmission<ResourceType[R]> | undefined {
-    if (!this.webhooks.has(true) && !this.webhooks.has(false)) return undefined;
+    if (!this.webhooks.has(true) && !this.webhooks.has(false) && !this.policies.has()) return undefined;
     const options = { kind: operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions', apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) };
     return this.admissionChain<R>(client, { operation, resource, namespace, name, subresource, dryRun }, options);
   }
@@ -993,11 +1011,14 @@ export class ApiServer {
   private admissionChain<R extends Resource>(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>): StoreAdmission<ResourceType[R]> | undefined {
     const mutating = this.webhooks.has(true);
     const validating = this.webhooks.has(false);
-    if (!mutating && !validating) return undefined;
+    const policies = this.policies.has();
+    if (!mutating && !validating && !policies) return undefined;
     const info = this.admissionInfo(client, request, options);
     return {
       mutate: (obj, old) => (mutating ? (this.webhooks.mutate(info, obj, old) as ResourceType[R]) : obj),
+      // The ValidatingAdmissionPolicy plugin runs before ValidatingAdmissionWebhook (the plugin order of kube-apiserver).
       validate: (obj, old) => {
+        if (policies) this.admissionWarnings.push(...this.policies.validate(info, obj, old));
         if (validating) this.webhooks.validate(info, obj, old);
       },
     };
@@ -1005,7 +1026,7 @@ export class ApiServer {
 
   /** delete.go: mutating admission first, with no object, then validating admission on the object (Store.Delete's deleteValidation). */
   private deleteAdmission<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, options: DeleteOptions): StoreAdmission<ResourceType[R]> | undefined {
-    if (!this.webhooks.has(true) && !this.webhooks.has(false)) return undefined;
+    if (!this.webhooks.has(true) && !this.webhooks.has(false) && !this.policies.has()) return undefined;
     const request = { operation: 'DELETE' as const, resource, namespace, name, subresource: '', dryRun: (options.dryRun ?? []).length > 0 };
     const deleteOptions = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', ...options };
     if (this.webhooks.has(true)) this.webhooks.mutate(this.admissionInfo(client, request, deleteOptions), undefined, undefined);
@@ -1026,6 +1047,7 @@ export class ApiServer {
     const info = { ...base, attributes: { ...base.attributes, objectKind: { group: 'policy', version: 'v1', kind: 'Eviction' } } };
     const object = { apiVersion: 'policy/v1', kind: 'Eviction', ...eviction, metadata: { ...eviction.metadata, name, namespace } } as KubeObject;
     const admitted = this.webhooks.has(true) ? this.webhooks.mutate(info, object, undefined)! : object;
+    if (this.policies.has()) this.admissionWarnings.push(...this.policies.validate(info, admitted, undefined));
     if (this.webhooks.has(false)) this.webhooks.validate(info, admitted, undefined);
     return admitted as Eviction;
   }
@@ -1042,6 +1064,18 @@ export class ApiServer {
     return hooks;
   }
 
+  /** Every policy with the bindings naming it, policies and bindings in name order (bindings of no policy left out). */
+  private policyHooksOf(): PolicyHook[] {
+    if (this.policyHooks === undefined) {
+      const bindings = this.stores.validatingadmissionpolicybindings.list(undefined).items;
+      this.policyHooks = this.stores.validatingadmissionpolicies
+        .list(undefined)
+        .items.map((policy) => ({ policy, bindings: bindings.filter((b) => b.spec?.policyName === policy.metadata.name) }))
+        .filter((h) => h.bindings.length > 0);
+    }
+    return this.policyHooks;
+  }
+
   private namespaceLabels(namespace: string): Readonly<Record<string, string>> | undefined {
     return this.stores.namespaces.exists(undefined, namespace) ? this.stores.namespaces.get(undefined, namespace).metadata.labels : undefined;
   }
@@ -1051,6 +1085,7 @@ export class ApiServer {
     const resource = resourceOf(e.key);
     if (resource === 'validatingwebhookconfigurations') this.configuredWebhooks.validating = undefined;
     else if (resource === 'mutatingwebhookconfigurations') this.configuredWebhooks.mutating = undefined;
+    else if (resource === 'validatingadmissionpolicies' || resource === 'validatingadmissionpolicybindings') this.policyHooks = undefined;
     // The crdHandler's storage follows every CRD write before any watcher hears of it.
     else if (resource === APIEXTENSIONS_GROUP && e.key.startsWith(CRD_PREFIX)) this.customResources.changed(e.key.slice(CRD_PREFIX.length), e.type === 'DELETE' ? undefined : (e.value as unknown as CustomResourceDefinition));
     if (!QUIET_RESOURCES.has(resource as Resource)) {
@@ -1099,7 +1134,7 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * required; namespaces are DNS-1123 labels (ValidateNamespaceName), the other kinds here DNS-1123
  * subdomains (ValidatePodName, ValidateNodeName, …).
  */
-function validateName(resource: Resource, name: string): FieldError[] {
+export function validateName(resource: Resource, name: string): FieldError[] {
   if (name === '') return [{ field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required' }];
   if (resource === 'namespaces') {
     if (name.length > 63) return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: 'must be no more than 63 characters' }];

@@ -57,7 +57,7 @@ export function conflict(resource: string, name: string, cause: string): StatusE
 /** One field error of a validation failure (field.Error). */
 export interface FieldError {
   field: string;
-  type: 'Invalid' | 'Forbidden' | 'Unsupported value' | 'Required value' | 'Too long' | 'Too many' | 'Duplicate value';
+  type: 'Invalid' | 'Forbidden' | 'Unsupported value' | 'Required value' | 'Too long' | 'Too many' | 'Duplicate value' | 'Internal error';
   detail: string;
   value?: unknown;
   /** The value as upstream prints it, where JSON would print it otherwise (Go's %#v of a map or a list). */
@@ -68,8 +68,8 @@ export interface FieldError {
 
 export function describeFieldError(e: FieldError): string {
   const value = e.printedValue !== undefined ? `: ${e.printedValue}` : e.value === undefined ? '' : `: ${JSON.stringify(e.value)}`;
-  // field.Error.ErrorBody: Required, Forbidden and Too long print no value; with no detail they end at their type.
-  if (e.type === 'Forbidden' || e.type === 'Required value' || e.type === 'Too long') return e.detail ? `${e.field}: ${e.type}: ${e.detail}` : `${e.field}: ${e.type}`;
+  // field.Error.ErrorBody: Required, Forbidden, Too long and Internal error print no value; with no detail they end at their type.
+  if (e.type === 'Forbidden' || e.type === 'Required value' || e.type === 'Too long' || e.type === 'Internal error') return e.detail ? `${e.field}: ${e.type}: ${e.detail}` : `${e.field}: ${e.type}`;
   // field.ErrorTypeInvalid prints as "Invalid value" (field/errors.go ErrorType.String).
   const body = `${e.field}: ${e.type === 'Invalid' ? 'Invalid value' : e.type}${value}`;
   return e.detail === '' ? body : `${body}: ${e.detail}`;
@@ -84,6 +84,7 @@ const CAUSE_REASON: Record<FieldError['type'], string> = {
   'Too long': 'FieldValueTooLong',
   'Too many': 'FieldValueTooMany',
   'Duplicate value': 'FieldValueDuplicate',
+  'Internal error': 'InternalError',
 };
 
 /** errors.NewInvalid: `Pod "web" is invalid: metadata.finalizers: Forbidden: …` (422). */
@@ -119,5 +120,6 @@ export function tooManyRequests(message: string, retryAfterSeconds: number, caus
 /** errors.NewForbidden: `poddisruptionbudgets.policy "web-pdb" is forbidden: <cause>`. */
 export function forbidden(qualifiedResource: string, name: string, cause: string): StatusError {
   const [resource, ...group] = qualifiedResource.split('.');
-  return failure(403, 'Forbidden', `${qualifiedResource} "${name}" is forbidden: ${cause}`, { name, group: group.join('.') || undefined, kind: resource });
+  // An empty name is left out of the message (`pods is forbidden: …`).
+  return failure(403, 'Forbidden', `${qualifiedResource}${name ? ` "${name}"` : ''} is forbidden: ${cause}`, { name, group: group.join('.') || undefined, kind: resource });
 }

@@ -51,6 +51,12 @@ export type MutatingWebhook = Omit<Mutable<admissionregistration.MutatingWebhook
 /** kubernetes-types' RuleWithOperations lacks the Rule fields it embeds (resources, scope). */
 export type RuleWithOperations = Mutable<admissionregistration.RuleWithOperations> & { resources?: string[]; scope?: string };
 export type LabelSelectorSpec = Mutable<meta.LabelSelector>;
+/** A policy's rule: a RuleWithOperations limited to some object names. */
+export type NamedRuleWithOperations = RuleWithOperations & { resourceNames?: string[] };
+export type MatchResources = Omit<Mutable<admissionregistration.MatchResources>, 'resourceRules' | 'excludeResourceRules'> & { resourceRules?: NamedRuleWithOperations[]; excludeResourceRules?: NamedRuleWithOperations[] };
+export type ValidatingAdmissionPolicySpec = Omit<Mutable<admissionregistration.ValidatingAdmissionPolicySpec>, 'matchConstraints'> & { matchConstraints?: MatchResources };
+export type ValidatingAdmissionPolicy = Omit<Mutable<admissionregistration.ValidatingAdmissionPolicy>, 'spec' | 'status'> & { metadata: ObjectMeta; spec?: ValidatingAdmissionPolicySpec; status?: Mutable<admissionregistration.ValidatingAdmissionPolicyStatus> };
+export type ValidatingAdmissionPolicyBinding = Omit<Mutable<admissionregistration.ValidatingAdmissionPolicyBinding>, 'spec'> & { metadata: ObjectMeta; spec?: Omit<Mutable<admissionregistration.ValidatingAdmissionPolicyBindingSpec>, 'matchResources'> & { matchResources?: MatchResources } };
 export type Service = Mutable<core.Service> & { metadata: ObjectMeta };
 export type ServicePort = Mutable<core.ServicePort>;
 export type Endpoints = Mutable<core.Endpoints> & { metadata: ObjectMeta };

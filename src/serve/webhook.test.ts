@@ -14,7 +14,7 @@ import { parseClockMode } from './clock-driver';
 import { serve, type ServedCluster } from './serve';
 
 /**
- * Admission webhooks in `serve`, judged by the real kubectl v1.33: a webhook server written here
+ * Admission webhooks (and ValidatingAdmissionPolicies) in `serve`, judged by the real kubectl v1.33: a webhook server written here
  * (node:https, a CA made with node:crypto) that protects the finalizer of pod `held`, reached
  * through a Service reference (resolved to the loopback address, its certificate checked against
  * the caBundle for `pod-guard.default.svc`); and a webhook whose server is down.
@@ -69,7 +69,7 @@ function run(args: string[], stdin?: string): Promise<{ code: number; stdout: st
   });
 }
 
-function configuration(name: string, clientConfig: object, o: { kind?: string; operations?: string[]; timeoutSeconds?: number } = {}): string {
+function configuration(name: string, clientConfig: object, o: { kind?: string; operations?: string[]; timeoutSeconds?: number; matchConditions?: object[] } = {}): string {
   return JSON.stringify({
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: o.kind ?? 'ValidatingWebhookConfiguration',
@@ -82,6 +82,7 @@ function configuration(name: string, clientConfig: object, o: { kind?: string; o
         timeoutSeconds: o.timeoutSeconds ?? 5,
         clientConfig,
         rules: [{ operations: o.operations ?? ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+        ...(o.matchConditions ? { matchConditions: o.matchConditions } : {}),
       },
     ],
   });
@@ -91,7 +92,7 @@ const service = (path: string) => ({ service: { namespace: 'default', name: 'pod
 
 const removeFinalizer = ['patch', 'pod', 'held', '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers/0"}]'];
 
-describe('admission webhooks over HTTPS against the served cluster, with the real kubectl v1.33 (R201, R204, R206)', () => {
+describe('admission webhooks over HTTPS against the served cluster, with the real kubectl v1.33 (R201, R204, R206, R208, R209, R210)', () => {
   it('a webhook denies the finalizer removal: kubectl prints upstream\'s denial and the pod keeps its finalizer', async () => {
     const caBundle = Buffer.from(certs.caPem).toString('base64');
     const created = await run(['create', '-f', '-'], configuration('pod-guard', { service: { namespace: 'default', name: 'pod-guard', port: webhookPort, path: '/validate' }, caBundle }));
@@ -148,5 +149,45 @@ describe('admission webhooks over HTTPS against the served cluster, with the rea
       `Error from server (InternalError): Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: Post "https://pod-guard.default.svc:${webhookPort}/slow?timeout=1s": context deadline exceeded`,
     );
     expect((await run(['delete', 'validatingwebhookconfiguration', 'slow'])).code).to.equal(0);
+  });
+
+  it('matchConditions: kubectl prints the CEL validation error; a false condition skips the webhook and the finalizer removal passes', async () => {
+    const bad = await run(['create', '-f', '-'], configuration('bad-cel', service('/validate'), { matchConditions: [{ name: 'labelled', expression: 'object.metadata.labels' }] }));
+    expect(bad.stderr.trim()).to.equal('The ValidatingWebhookConfiguration "bad-cel" is invalid: webhooks[0].matchConditions[0].expression: Invalid value: "object.metadata.labels": must evaluate to bool but got dyn');
+    const skipGuard = { name: 'not-skip-guard', expression: "!('skip-guard' in object.metadata.?labels.orValue({}))" };
+    expect((await run(['create', '-f', '-'], configuration('cel-guard', service('/validate'), { matchConditions: [skipGuard] }))).code).to.equal(0);
+    const held = await run(['patch', 'pod', 'held', '--type=json', '-p', JSON.stringify([{ op: 'add', path: '/metadata/finalizers', value: [FINALIZER] }, { op: 'add', path: '/metadata/labels/skip-guard', value: 'yes' }])]);
+    expect(held.stdout.trim(), held.stderr).to.equal('pod/held patched');
+    const released = await run(removeFinalizer);
+    expect(released.stdout.trim(), released.stderr).to.equal('pod/held patched');
+    expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include('webhook cel-guard.example.com skipped UPDATE pods/held: matchCondition "not-skip-guard" is false');
+  });
+
+  it('a ValidatingAdmissionPolicy denies a label with upstream\'s text, another binding\'s Warn reaches kubectl as a warning; kubectl lists both kinds', async () => {
+    const rules = { resourceRules: [{ operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] };
+    const policy = (name: string, expression: string, message: string) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { matchConstraints: rules, validations: [{ expression, message }] } });
+    const binding = (name: string, validationActions: string[]) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions } });
+    const documents = [
+      policy('no-frozen', "!('frozen' in object.metadata.?labels.orValue({}))", 'frozen pods may not be changed'),
+      binding('no-frozen', ['Deny']),
+      policy('deprecated-label', "!('deprecated' in object.metadata.?labels.orValue({}))", 'the deprecated label is going away'),
+      binding('deprecated-label', ['Warn']),
+    ];
+    const created = await run(['create', '-f', '-'], documents.map((d) => JSON.stringify(d)).join('\n---\n'));
+    expect(created.stdout.trim().split('\n'), created.stderr).to.deep.equal([
+      'validatingadmissionpolicy.admissionregistration.k8s.io/no-frozen created',
+      'validatingadmissionpolicybinding.admissionregistration.k8s.io/no-frozen created',
+      'validatingadmissionpolicy.admissionregistration.k8s.io/deprecated-label created',
+      'validatingadmissionpolicybinding.admissionregistration.k8s.io/deprecated-label created',
+    ]);
+    const denied = await run(['label', 'pod', 'held', 'frozen=yes']);
+    expect(denied.code).to.equal(1);
+    expect(denied.stderr.trim()).to.equal(`The pods "held" is invalid: : ValidatingAdmissionPolicy 'no-frozen' with binding 'no-frozen' denied request: frozen pods may not be changed`);
+    const warned = await run(['label', 'pod', 'held', 'deprecated=yes']);
+    expect(warned.stdout.trim()).to.equal('pod/held labeled');
+    expect(warned.stderr.trim()).to.equal("Warning: Validation failed for ValidatingAdmissionPolicy 'deprecated-label' with binding 'deprecated-label': the deprecated label is going away");
+    const listed = await run(['get', 'validatingadmissionpolicies,validatingadmissionpolicybindings']);
+    expect(listed.stdout).to.match(/^NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE\nvalidatingadmissionpolicy.admissionregistration.k8s.io\/deprecated-label\s+1\s+<unset>\s+\S+\n/);
+    expect(listed.stdout).to.match(/NAME\s+POLICYNAME\s+PARAMREF\s+AGE\nvalidatingadmissionpolicybinding.admissionregistration.k8s.io\/deprecated-label\s+deprecated-label\s+<unset>\s+\S+\n/);
   });
 });

@@ -90,7 +90,11 @@ export function validateFields(r: ServedResource, value: unknown, directive: Fie
   if (directive === 'Ignore') return;
   if (unknown.length === 0) return;
   if (directive === 'Strict') throw refuse(`strict decoding error: ${unknown.map((f) => `unknown field ${JSON.stringify(f)}`).join(', ')}`);
+  addWarnings(res, unknown.map((f) => `unknown field ${JSON.stringify(f)}`));
+}
+
+/** warning.AddWarning as the response writes it: one `Warning: 299 - "TEXT"` header each, after those already set. */
+export function addWarnings(res: ServerResponse, texts: readonly string[]): void {
   const existing = res.getHeader('Warning');
-  const warnings = [...(Array.isArray(existing) ? existing : existing === undefined ? [] : [String(existing)]), ...unknown.map((f) => `299 - ${JSON.stringify(`unknown field ${JSON.stringify(f)}`)}`)];
-  res.setHeader('Warning', warnings);
+  res.setHeader('Warning', [...(Array.isArray(existing) ? existing : existing === undefined ? [] : [String(existing)]), ...texts.map((t) => `299 - ${JSON.stringify(t)}`)]);
 }

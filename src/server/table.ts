@@ -1,5 +1,5 @@
 import { fromTime, type KubeObject } from '../apiserver/object';
-import type { ConfigMap, ControllerRevision, DaemonSet, Deployment, EndpointSlice, Endpoints, Event, Job, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, StatefulSet } from '../apiserver/types';
+import type { ConfigMap, ControllerRevision, DaemonSet, Deployment, EndpointSlice, Endpoints, Event, Job, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, StatefulSet, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../apiserver/types';
 import { DEFAULT_RELEASE, type Release } from '../release';
 
 /**
@@ -166,6 +166,22 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
   // printValidatingWebhook / printMutatingWebhook: the number of webhooks.
   validatingwebhookconfigurations: { columns: [NAME, WEBHOOKS, AGE], cells: webhookConfigurationCells },
   mutatingwebhookconfigurations: { columns: [NAME, WEBHOOKS, AGE], cells: webhookConfigurationCells },
+  // printValidatingAdmissionPolicy / printValidatingAdmissionPolicyBinding (no parameter resources here: `<unset>`).
+  validatingadmissionpolicies: {
+    columns: [NAME, count('Validations', 'How many validation expressions the policy has.'), column('ParamKind', 'The kind of the resources that parameterize the policy (apiVersion/kind).'), AGE],
+    cells: (obj, now) => {
+      const p = obj as ValidatingAdmissionPolicy;
+      const paramKind = p.spec?.paramKind ? `${p.spec.paramKind.apiVersion ?? ''}/${p.spec.paramKind.kind ?? ''}` : '<unset>';
+      return [p.metadata.name ?? '', (p.spec?.validations ?? []).length, paramKind, age(p.metadata.creationTimestamp, now)];
+    },
+  },
+  validatingadmissionpolicybindings: {
+    columns: [NAME, column('PolicyName', 'The policy the binding applies.'), column('ParamRef', 'The parameter resource the binding gives the policy.'), AGE],
+    cells: (obj, now) => {
+      const b = obj as ValidatingAdmissionPolicyBinding;
+      return [b.metadata.name ?? '', b.spec?.policyName ?? '', b.spec?.paramRef?.name ?? '<unset>', age(b.metadata.creationTimestamp, now)];
+    },
+  },
   services: {
     columns: [
       NAME,

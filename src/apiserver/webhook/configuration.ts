@@ -1,7 +1,9 @@
+import type { Release } from '../../release';
 import type { FieldError } from '../errors';
 import { genericStrategy } from '../generic-strategy';
 import type { Strategy } from '../strategy';
 import type { MutatingWebhook, MutatingWebhookConfiguration, RuleWithOperations, ValidatingWebhook, ValidatingWebhookConfiguration } from '../types';
+import { dropDisabledMatchConditions, storedConditionExpressions, validateMatchConditions } from './match-conditions';
 
 /**
  * R201 — admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration and MutatingWebhookConfiguration:
@@ -40,12 +42,12 @@ const SCOPES = ['*', 'Cluster', 'Namespaced'];
 const quoted = (values: readonly string[]) => values.map((v) => JSON.stringify(v)).join(', ');
 
 /**
- * validateValidatingWebhook / validateMutatingWebhook, for the fields this simulation reads.
- * `matchConditions` are refused: they are CEL expressions, and no CEL evaluator with Kubernetes'
- * libraries (the `authorizer`, the k8s extension functions, cost limits) is part of this
- * simulation, so a webhook with conditions could not be matched faithfully.
+ * validateValidatingWebhook / validateMutatingWebhook, for the fields this simulation reads;
+ * matchConditions as match-conditions.ts validates them (R208), in the release's CEL
+ * environment, an expression the old configuration had compiling as a stored one.
  */
-export function validateWebhooks(config: WebhookConfiguration, mutating: boolean): FieldError[] {
+export function validateWebhooks(config: WebhookConfiguration, mutating: boolean, release: Release, old?: WebhookConfiguration): FieldError[] {
+  const stored = storedConditionExpressions(old);
   const errs: FieldError[] = [];
   const names = new Set<string>();
   ((config.webhooks ?? []) as Webhook[]).forEach((hook, i) => {
@@ -65,9 +67,7 @@ export function validateWebhooks(config: WebhookConfiguration, mutating: boolean
     if (mutating && hook.reinvocationPolicy !== undefined && !['Never', 'IfNeeded'].includes(hook.reinvocationPolicy)) errs.push({ field: `${at}.reinvocationPolicy`, type: 'Unsupported value', value: hook.reinvocationPolicy, detail: `supported values: ${quoted(['IfNeeded', 'Never'])}` });
     errs.push(...validateClientConfig(hook, `${at}.clientConfig`));
     (hook.rules ?? []).forEach((rule, j) => errs.push(...validateRule(rule, `${at}.rules[${j}]`)));
-    if ((hook.matchConditions ?? []).length > 0) {
-      errs.push({ field: `${at}.matchConditions`, type: 'Forbidden', detail: 'matchConditions (CEL expressions) are not modelled by this simulated kube-apiserver; match with rules, namespaceSelector and objectSelector instead' });
-    }
+    errs.push(...validateMatchConditions(hook.matchConditions ?? [], `${at}.matchConditions`, release, stored));
   });
   return errs;
 }
@@ -95,7 +95,7 @@ function validateClientConfig(hook: Webhook, at: string): FieldError[] {
   return errs;
 }
 
-function validateRule(rule: RuleWithOperations, at: string): FieldError[] {
+export function validateRule(rule: RuleWithOperations, at: string): FieldError[] {
   const errs: FieldError[] = [];
   const ops = rule.operations ?? [];
   if (ops.length === 0) errs.push({ field: `${at}.operations`, type: 'Required value', detail: '' });
@@ -109,8 +109,8 @@ function validateRule(rule: RuleWithOperations, at: string): FieldError[] {
   return errs;
 }
 
-/** The registry strategy of either kind: cluster-scoped, defaulted on every write, validated as above. */
-export function webhookConfigurationStrategy<T extends WebhookConfiguration>(kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration', resource: string): Strategy<T> {
+/** The registry strategy of either kind: cluster-scoped, defaulted on every write, disabled fields dropped, validated as above. */
+export function webhookConfigurationStrategy<T extends WebhookConfiguration>(kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration', resource: string, release: Release): Strategy<T> {
   const mutating = kind === 'MutatingWebhookConfiguration';
   const base = genericStrategy<T>({ kind, apiVersion: ADMISSION_REGISTRATION, resource, namespaced: false });
   return {
@@ -118,12 +118,14 @@ export function webhookConfigurationStrategy<T extends WebhookConfiguration>(kin
     prepareForCreate(obj, now) {
       base.prepareForCreate(obj, now);
       defaultWebhooks(obj, mutating);
+      dropDisabledMatchConditions(obj, undefined, release);
     },
-    validate: (obj) => [...base.validate(obj), ...validateWebhooks(obj, mutating)],
+    validate: (obj) => [...base.validate(obj), ...validateWebhooks(obj, mutating, release)],
     prepareForUpdate(next, old) {
       defaultWebhooks(next, mutating);
+      dropDisabledMatchConditions(next, old, release);
       base.prepareForUpdate(next, old);
     },
-    validateUpdate: (next, old) => [...base.validateUpdate(next, old), ...validateWebhooks(next, mutating)],
+    validateUpdate: (next, old) => [...base.validateUpdate(next, old), ...validateWebhooks(next, mutating, release, old)],
   };
 }

@@ -1,12 +1,14 @@
 import { applyPatch, type Operation } from 'fast-json-patch';
 import { hash } from 'node:crypto';
+import type { Release } from '../../release';
 import type { Timeline } from '../../timeline/timeline';
-import { StatusError } from '../errors';
+import { forbidden, StatusError } from '../errors';
 import { clone, jsonEqual, type KubeObject } from '../object';
 import type { Labels } from '../selectors';
 import type { AdmissionRequest, AdmissionReview, AdmissionResponse, WebhookCaller, WebhookOutcome } from './caller';
 import type { Webhook } from './configuration';
 import { callingWebhookMessage, internalError, webhookDenied } from './errors';
+import { ConditionMatcher } from './match-conditions';
 import { shouldCallHook, type AdmissionAttributes } from './matching';
 
 const PLUGIN = 'staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook';
@@ -42,10 +44,14 @@ export interface AdmissionRequestInfo {
  * caller answers at once (see WebhookCaller). Each call is one event on the `admission` lane.
  */
 export class WebhookAdmission {
+  /** Each webhook's compiled matchConditions (GetCompiledMatcher), for as long as its configuration is unchanged. */
+  private readonly matchers = new WeakMap<Webhook, ConditionMatcher>();
+
   constructor(
     private readonly timeline: Timeline,
     private readonly source: WebhookSource,
     private readonly caller: () => WebhookCaller,
+    private readonly release: Release,
   ) {}
 
   /** Are there webhooks of this kind at all (the plugins' Handles: nothing to do without them)? */
@@ -66,6 +72,8 @@ export class WebhookAdmission {
     const changedAfter = new Map<string, boolean>();
     const round = (list: readonly ConfiguredWebhook[], n: number) => {
       for (const w of list) {
+        // The conditions see the object as the webhooks before this one left it.
+        if (!this.conditionsMatch(w.hook, info, current, oldObject, n)) continue;
         const before = current;
         current = this.callMutating(w.hook, info, current, oldObject, n);
         if (before !== current) for (const name of changedAfter.keys()) if (name !== w.hook.name) changedAfter.set(name, true);
@@ -84,7 +92,8 @@ export class WebhookAdmission {
    * answer, where upstream's is the first to arrive).
    */
   validate(info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined): void {
-    const hooks = this.source.webhooks(false).filter((w) => shouldCallHook(w.hook, info.attributes, object, oldObject, (ns) => this.source.namespaceLabels(ns)));
+    // Every webhook's conditions are decided before any is called (a condition's error ends the request first).
+    const hooks = this.source.webhooks(false).filter((w) => shouldCallHook(w.hook, info.attributes, object, oldObject, (ns) => this.source.namespaceLabels(ns)) && this.conditionsMatch(w.hook, info, object, oldObject, 0));
     let first: StatusError | undefined;
     for (const w of hooks) {
       try {
@@ -99,6 +108,30 @@ export class WebhookAdmission {
       }
     }
     if (first) throw first;
+  }
+
+  /**
+   * R208 — generic/webhook.go ShouldCallHook's last step: a webhook with matchConditions is called
+   * only when they all hold (matchconditions/matcher.go Match). A condition that errs under
+   * failurePolicy Fail ends the request with a 403 Forbidden naming the error; a skipped webhook
+   * is an event (`webhook NAME skipped …: matchCondition "C" is false`).
+   */
+  private conditionsMatch(hook: Webhook, info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined, round: number): boolean {
+    if ((hook.matchConditions ?? []).length === 0) return true;
+    let matcher = this.matchers.get(hook);
+    if (matcher === undefined) {
+      matcher = new ConditionMatcher(hook, this.release);
+      this.matchers.set(hook, matcher);
+    }
+    const result = matcher.match(admissionReview(hook, info, object, oldObject, round).request, object, oldObject);
+    if ('error' in result) {
+      const a = info.attributes;
+      const err = forbidden(a.group ? `${a.resource}.${a.group}` : a.resource, a.name, result.error);
+      this.event(hook, info, 'failed', err.status.message);
+      throw err;
+    }
+    if (!result.matches) this.event(hook, info, 'skipped', result.failedCondition ? `matchCondition ${JSON.stringify(result.failedCondition)} is false` : `${result.ignoredError} (failurePolicy Ignore)`);
+    return result.matches;
   }
 
   private callMutating(hook: Webhook, info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined, round: number): KubeObject | undefined {
@@ -167,7 +200,7 @@ export class WebhookAdmission {
   }
 
   /** `webhook NAME denied UPDATE pods/web: MSG` (allowed, patched, failed likewise). */
-  private event(hook: Webhook, info: AdmissionRequestInfo, what: 'allowed' | 'denied' | 'patched' | 'failed', detail: string | undefined): void {
+  private event(hook: Webhook, info: AdmissionRequestInfo, what: 'allowed' | 'denied' | 'patched' | 'failed' | 'skipped', detail: string | undefined): void {
     const a = info.attributes;
     const path = `${a.resource}/${a.name}${a.subresource ? `/${a.subresource}` : ''}`;
     const dispatcher = hook.reinvocationPolicy === undefined ? 'validating' : 'mutating';
@@ -189,9 +222,14 @@ function verify(response: AdmissionResponse | undefined, uid: string): string | 
  * derives from the request, the webhook and the reinvocation round, so runs repeat.
  */
 export function admissionReview(hook: Webhook, info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined, round: number): AdmissionReview {
-  const a = info.attributes;
   const h = hash('sha1', `admission#${info.requestId}#${hook.name}#${round}`, 'hex');
   const uid = `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: admissionRequest(info, object, oldObject, uid) };
+}
+
+/** The AdmissionRequest of one request (also what CEL's `request` is made from, without the uid). */
+export function admissionRequest(info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined, uid = ''): AdmissionRequest {
+  const a = info.attributes;
   const kind = a.objectKind ?? { group: a.group, version: a.version, kind: a.kind };
   const resource = { group: a.group, version: a.version, resource: a.resource };
   const request: AdmissionRequest = {
@@ -211,5 +249,5 @@ export function admissionReview(hook: Webhook, info: AdmissionRequestInfo, objec
     dryRun: a.dryRun,
     options: info.options,
   };
-  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request };
+  return request;
 }

@@ -62,13 +62,21 @@ export function labelSelectorOf(spec: LabelSelectorSpec | undefined): LabelSelec
  */
 export function shouldCallHook(hook: Webhook, a: AdmissionAttributes, object: KubeObject | undefined, oldObject: KubeObject | undefined, namespaceLabels: (name: string) => Labels): boolean {
   if (!(hook.rules ?? []).some((r) => ruleMatches(r, a))) return false;
-  const nsSelector = labelSelectorOf(hook.namespaceSelector);
+  return selectorsMatch(hook.namespaceSelector, hook.objectSelector, a, object, oldObject, namespaceLabels);
+}
+
+/**
+ * namespace/matcher.go MatchNamespaceSelector and object/matcher.go MatchObjectSelector, shared by
+ * webhooks and admission policies (policy/matching/matching.go).
+ */
+export function selectorsMatch(namespaceSelector: LabelSelectorSpec | undefined, objectSelector: LabelSelectorSpec | undefined, a: AdmissionAttributes, object: KubeObject | undefined, oldObject: KubeObject | undefined, namespaceLabels: (name: string) => Labels): boolean {
+  const nsSelector = labelSelectorOf(namespaceSelector);
   if (!nsSelector.empty) {
     if (a.resource === 'namespaces' && a.group === '' && a.subresource === '') {
       if (!nsSelector.matches((object ?? oldObject)?.metadata.labels)) return false;
     } else if (a.namespaced && !nsSelector.matches(namespaceLabels(a.namespace ?? ''))) return false;
   }
-  const objSelector = labelSelectorOf(hook.objectSelector);
+  const objSelector = labelSelectorOf(objectSelector);
   // matchObject: an absent object (the new one of a DELETE) matches nothing.
   const matchObject = (o: KubeObject | undefined) => o !== undefined && objSelector.matches(o.metadata.labels);
   if (!objSelector.empty && !matchObject(object) && !matchObject(oldObject)) return false;

@@ -5,7 +5,7 @@ import { checkBehaviourAnnotations } from '../behaviours';
 import { createEviction } from './eviction';
 import { groupVersionString } from '../resources';
 import { fieldValidationOf, validateFields } from '../field-validation';
-import { dryRunOf, fieldManagerOf, query, refuseProtobufBody, served, unwrap, writeResult, type RequestScope } from './scope';
+import { admit, dryRunOf, fieldManagerOf, query, refuseProtobufBody, served, writeResult, type RequestScope } from './scope';
 
 /**
  * Decodes a create or update body into the stored form: a JSON or YAML object of this
@@ -41,6 +41,6 @@ export async function createResource(scope: RequestScope): Promise<void> {
   const obj = await decodeResourceBody(scope);
   if (scope.resource.storage === 'pods') checkBehaviourAnnotations(obj as Pod);
   const dryRun = dryRunOf(scope);
-  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun, fieldManager: fieldManagerOf(scope) })));
+  const { code, object } = await admit(scope, () => scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun, fieldManager: fieldManagerOf(scope) }));
   writeResult(scope, code, served(scope, object as KubeObject));
 }

@@ -5,7 +5,7 @@ import type { DeleteOptions } from '../../apiserver/types';
 import { decodeObjectBody } from '../body';
 import { checkDeleteOptionsTypes } from '../delete-options';
 import { groupVersionString } from '../resources';
-import { query, queryRecord, served, unwrap, writeResult, type RequestScope } from './scope';
+import { admit, query, queryRecord, served, writeResult, type RequestScope } from './scope';
 
 /**
  * DeleteOptions from a non-empty body (JSON or YAML), else from the query string
@@ -25,7 +25,7 @@ async function deleteOptionsOf(scope: RequestScope): Promise<DeleteOptions> {
  */
 export async function deleteResource(scope: RequestScope): Promise<void> {
   const options = await deleteOptionsOf(scope);
-  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.delete(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, options)));
+  const { code, object } = await admit(scope, () => scope.api.delete(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, options));
   const obj = object as KubeObject;
   writeResult(scope, code, obj.kind === 'Status' ? obj : served(scope, obj));
 }
@@ -38,7 +38,7 @@ export async function deleteCollection(scope: RequestScope): Promise<void> {
   const storage = scope.resource.storage;
   const selection = parseListOptions(storage, { metadata: {} }, { labelSelector: query(scope, 'labelSelector'), fieldSelector: query(scope, 'fieldSelector') });
   const options = await deleteOptionsOf(scope);
-  const { object } = unwrap(await scope.webhooks.admitted(() => scope.api.deleteCollection(scope.client, storage, scope.info.namespace, options, (o) => selectionMatches(storage, selection, o as KubeObject))));
+  const { object } = await admit(scope, () => scope.api.deleteCollection(scope.client, storage, scope.info.namespace, options, (o) => selectionMatches(storage, selection, o as KubeObject)));
   const r = scope.resource;
   const items = (object as KubeObject[]).map((o) => {
     const { apiVersion: _a, kind: _k, ...rest } = served(scope, o);

@@ -1,6 +1,6 @@
 import { EVICTION_GROUP_VERSIONS, type Eviction } from '../../apiserver/eviction';
 import { decodeObjectBody, namespaceMismatch, unrecognizedKind } from '../body';
-import { dryRunOf, unwrap, writeResult, type RequestScope } from './scope';
+import { admit, dryRunOf, writeResult, type RequestScope } from './scope';
 
 /**
  * R78 — POST pods/NAME/eviction (handlers/create.go createHandler with EvictionREST as a
@@ -15,6 +15,6 @@ export async function createEviction(scope: RequestScope): Promise<void> {
   const namespace = scope.info.namespace!;
   if (body.metadata?.namespace && body.metadata.namespace !== namespace) throw namespaceMismatch();
   const dryRun = dryRunOf(scope);
-  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.evict(scope.client, namespace, scope.info.name, body, { dryRun })));
+  const { code, object } = await admit(scope, () => scope.api.evict(scope.client, namespace, scope.info.name, body, { dryRun }));
   writeResult(scope, code, object);
 }

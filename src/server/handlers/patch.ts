@@ -7,7 +7,7 @@ import { decodeJson, mediaTypeOf } from '../body';
 import { groupVersionString } from '../resources';
 import { fieldValidationOf, validateFields } from '../field-validation';
 import { unsupportedMediaType } from '../status';
-import { dryRunOf, fieldManagerOf, query, served, unwrap, writeResult, type RequestScope } from './scope';
+import { admit, dryRunOf, fieldManagerOf, query, served, unwrap, writeResult, type RequestScope } from './scope';
 
 /** The patch types of handlers/patch.go, by Content-Type. */
 const PATCH_TYPES: Readonly<Record<string, PatchType>> = {
@@ -42,7 +42,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     return writeResult(scope, code, object);
   }
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
-  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.patch(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, type, body, { subresource, dryRun, fieldManager: fieldManagerOf(scope) })));
+  const { code, object } = await admit(scope, () => scope.api.patch(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, type, body, { subresource, dryRun, fieldManager: fieldManagerOf(scope) }));
   writeResult(scope, code, served(scope, object as KubeObject));
 }
 

@@ -11,6 +11,7 @@ import type { WatchStream } from '../activity';
 import type { RequestInfo } from '../request-info';
 import { toServed, type ServedResource } from '../resources';
 import type { HttpsWebhookCaller } from '../webhook-client';
+import { addWarnings } from '../field-validation';
 import { customResourcePrinter } from '../custom-resource-table';
 import type { Printer } from '../table';
 
@@ -59,6 +60,13 @@ export function queryRecord(scope: RequestScope): Record<string, string> {
 }
 
 /** The value of an ApiResponse, or its Status thrown as the error the handler answers with. */
+/** A mutating request through the webhooks' caller (webhooks.admitted), its admission warnings as Warning headers, unwrapped. */
+export async function admit<T>(scope: RequestScope, run: () => ApiResponse<T>): Promise<{ code: number; object: T }> {
+  const r = await scope.webhooks.admitted(run);
+  if (r.warnings) addWarnings(scope.res, r.warnings);
+  return unwrap(r);
+}
+
 export function unwrap<T>(r: ApiResponse<T>): { code: number; object: T } {
   if (!r.ok) throw new StatusError({ ...r.status, code: r.code });
   return { code: r.code, object: r.object };

@@ -5,7 +5,7 @@ import { checkBehaviourAnnotations } from '../behaviours';
 import type { Scale, ScalableResource } from '../../apiserver/scale';
 import { decodeJson } from '../body';
 import { decodeResourceBody } from './create';
-import { dryRunOf, fieldManagerOf, served, unwrap, writeResult, type RequestScope } from './scope';
+import { admit, dryRunOf, fieldManagerOf, served, unwrap, writeResult, type RequestScope } from './scope';
 
 /**
  * handlers/update.go UpdateResource → ApiServer.update: a PUT of the whole object (or of a pod's
@@ -24,6 +24,6 @@ export async function updateResource(scope: RequestScope): Promise<void> {
   if (scope.resource.storage === 'pods' && scope.info.subresource === '') checkBehaviourAnnotations(obj as Pod);
   const dryRun = dryRunOf(scope);
   const subresource = scope.info.subresource === 'status' || scope.info.subresource === 'finalize' ? scope.info.subresource : undefined;
-  const { code, object } = unwrap(await scope.webhooks.admitted(() => scope.api.update(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { subresource, dryRun, fieldManager: fieldManagerOf(scope) })));
+  const { code, object } = await admit(scope, () => scope.api.update(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { subresource, dryRun, fieldManager: fieldManagerOf(scope) }));
   writeResult(scope, code, served(scope, object as KubeObject));
 }

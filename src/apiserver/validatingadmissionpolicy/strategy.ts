@@ -1,0 +1,197 @@
+import type { Release } from '../../release';
+import { admissionVariables } from '../cel/admission';
+import { compileExpression } from '../cel/compile';
+import { celEnvironment } from '../cel/environment';
+import type { FieldError } from '../errors';
+import { genericStrategy } from '../generic-strategy';
+import type { Strategy } from '../strategy';
+import type { MatchResources, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../types';
+import { ADMISSION_REGISTRATION, validateRule } from '../webhook/configuration';
+import { validateMatchConditions } from '../webhook/match-conditions';
+
+/**
+ * R209 — admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding
+ * (v1 from 1.30, #123405): their defaults (pkg/apis/admissionregistration/v1/defaults.go) and
+ * validation (pkg/apis/admissionregistration/validation/validation.go ValidateValidatingAdmissionPolicy,
+ * ValidateValidatingAdmissionPolicyBinding) as pkg/registry/admissionregistration/
+ * {validatingadmissionpolicy,validatingadmissionpolicybinding} run them. Not modelled, and refused
+ * with a Forbidden field error: `paramKind` / `paramRef` (parameter resources) and
+ * `auditAnnotations` (this simulation keeps no audit log).
+ */
+
+const quoted = (values: readonly string[]) => values.map((v) => JSON.stringify(v)).join(', ');
+const REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge', 'Unauthorized'];
+const ACTIONS = ['Audit', 'Deny', 'Warn'];
+const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
+/** CEL's reserved words, which a variable may not be named (validation.go isCELIdentifier). */
+const CEL_RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
+
+/** SetDefaults_MatchResources (and SetDefaults_Rule for its rules): matchPolicy Equivalent, empty selectors, scope `*`. */
+function defaultMatchResources(m: MatchResources | undefined): void {
+  if (m === undefined) return;
+  m.matchPolicy ??= 'Equivalent';
+  m.namespaceSelector ??= {};
+  m.objectSelector ??= {};
+  for (const rule of [...(m.resourceRules ?? []), ...(m.excludeResourceRules ?? [])]) rule.scope ??= '*';
+}
+
+/** validateMatchResources: the policy's matchConstraints (resourceRules required) or a binding's matchResources. */
+function validateMatchResources(m: MatchResources, at: string, requireRules: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  if (m.matchPolicy === undefined) errs.push({ field: `${at}.matchPolicy`, type: 'Required value', detail: '' });
+  else if (!['Equivalent', 'Exact'].includes(m.matchPolicy)) errs.push({ field: `${at}.matchPolicy`, type: 'Unsupported value', value: m.matchPolicy, detail: `supported values: ${quoted(['Equivalent', 'Exact'])}` });
+  if (requireRules && (m.resourceRules ?? []).length === 0) errs.push({ field: `${at}.resourceRules`, type: 'Required value', detail: '' });
+  for (const key of ['resourceRules', 'excludeResourceRules'] as const) {
+    (m[key] ?? []).forEach((rule, i) => {
+      const here = `${at}.${key}[${i}]`;
+      const names = new Set<string>();
+      (rule.resourceNames ?? []).forEach((n, j) => {
+        if (names.has(n)) errs.push({ field: `${here}.resourceNames[${j}]`, type: 'Duplicate value', value: n, detail: '' });
+        names.add(n);
+      });
+      errs.push(...validateRule(rule, here));
+    });
+  }
+  return errs;
+}
+
+/** A compile error as the field error convertCELErrorToValidationError makes of it. */
+function celFieldError(field: string, expression: string, error: { type: 'Invalid' | 'Internal'; detail: string }): FieldError {
+  return error.type === 'Invalid' ? { field, type: 'Invalid', value: expression, detail: error.detail } : { field, type: 'Internal error', detail: error.detail };
+}
+
+/** The variable declarations of a policy's expressions: the authorizer (not for messageExpression) and its variables' names. */
+export function policyVariables(policy: ValidatingAdmissionPolicy, authorizer: boolean) {
+  // Policies are served from 1.30, which has namespaceObject.
+  return admissionVariables({ authorizer, namespaceObject: true, variables: (policy.spec?.variables ?? []).map((v) => v.name) });
+}
+
+/** The expressions the old policy already had (validationOptions.preexistingExpressions): they compile in the release's own environment. */
+function storedExpressions(old: ValidatingAdmissionPolicy | undefined): Set<string> {
+  const spec = old?.spec;
+  return new Set([...(spec?.validations ?? []).flatMap((v) => [v.expression, v.messageExpression ?? '']), ...(spec?.variables ?? []).map((v) => v.expression), ...(spec?.matchConditions ?? []).map((c) => c.expression.trim())]);
+}
+
+export function validatePolicy(policy: ValidatingAdmissionPolicy, release: Release, old?: ValidatingAdmissionPolicy): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = policy.spec ?? {};
+  const stored = storedExpressions(old);
+  const envFor = (expression: string, authorizer: boolean) => celEnvironment(stored.has(expression) ? release.minor : release.minor - 1, policyVariables(policy, authorizer));
+  if (spec.failurePolicy !== undefined && !['Fail', 'Ignore'].includes(spec.failurePolicy)) errs.push({ field: 'spec.failurePolicy', type: 'Unsupported value', value: spec.failurePolicy, detail: `supported values: ${quoted(['Fail', 'Ignore'])}` });
+  if (spec.paramKind !== undefined) errs.push({ field: 'spec.paramKind', type: 'Forbidden', detail: 'parameter resources (paramKind) are not modelled by this simulated kube-apiserver' });
+  if (spec.matchConstraints === undefined) errs.push({ field: 'spec.matchConstraints', type: 'Required value', detail: '' });
+  else errs.push(...validateMatchResources(spec.matchConstraints, 'spec.matchConstraints', true));
+  if ((spec.auditAnnotations ?? []).length > 0) errs.push({ field: 'spec.auditAnnotations', type: 'Forbidden', detail: 'auditAnnotations are not modelled by this simulated kube-apiserver (it keeps no audit log)' });
+  if ((spec.validations ?? []).length === 0 && (spec.auditAnnotations ?? []).length === 0) errs.push({ field: 'spec.validations', type: 'Required value', detail: 'validations or auditAnnotations must contain at least one item' });
+  errs.push(...validateMatchConditions(spec.matchConditions ?? [], 'spec.matchConditions', release, stored));
+  const names = new Set<string>();
+  (spec.variables ?? []).forEach((v, i) => {
+    const at = `spec.variables[${i}]`;
+    if (!v.name?.trim()) errs.push({ field: `${at}.name`, type: 'Required value', detail: 'name is not specified' });
+    else if (!CEL_IDENTIFIER.test(v.name) || CEL_RESERVED.has(v.name)) errs.push({ field: `${at}.name`, type: 'Invalid', value: v.name, detail: 'name is not a valid CEL identifier' });
+    else if (names.has(v.name)) errs.push({ field: `${at}.name`, type: 'Duplicate value', value: v.name, detail: '' });
+    names.add(v.name);
+    if (!v.expression?.trim()) errs.push({ field: `${at}.expression`, type: 'Required value', detail: 'expression is not specified' });
+    else {
+      const compiled = compileExpression(envFor(v.expression, true), v.expression, ['dyn']);
+      if ('error' in compiled) errs.push(celFieldError(`${at}.expression`, v.expression, compiled.error));
+    }
+  });
+  (spec.validations ?? []).forEach((v, i) => {
+    const at = `spec.validations[${i}]`;
+    if (!v.expression?.trim()) errs.push({ field: `${at}.expression`, type: 'Required value', detail: 'expression is not specified' });
+    else {
+      const compiled = compileExpression(envFor(v.expression, true), v.expression, ['bool']);
+      if ('error' in compiled) errs.push(celFieldError(`${at}.expression`, v.expression, compiled.error));
+    }
+    const messageExpression = v.messageExpression ?? '';
+    if (messageExpression.length > 0 && messageExpression.trim() === '') errs.push({ field: `${at}.messageExpression`, type: 'Invalid', value: messageExpression, detail: 'must be non-empty if specified' });
+    else if (messageExpression.trim() !== '') {
+      const compiled = compileExpression(envFor(messageExpression, false), messageExpression, ['string']);
+      if ('error' in compiled) errs.push(celFieldError(`${at}.messageExpression`, messageExpression, compiled.error));
+    }
+    const message = v.message ?? '';
+    if (message.length > 0 && message.trim() === '') errs.push({ field: `${at}.message`, type: 'Invalid', value: message, detail: 'message must be non-empty if specified' });
+    else if (/[\n\r]/.test(message.trim())) errs.push({ field: `${at}.message`, type: 'Invalid', value: message, detail: 'message must not contain line breaks' });
+    if (v.reason !== undefined && !REASONS.includes(v.reason)) errs.push({ field: `${at}.reason`, type: 'Unsupported value', value: v.reason, detail: `supported values: ${quoted(REASONS)}` });
+  });
+  return errs;
+}
+
+/** validateValidationActions: known, no duplicates, not both Deny and Warn, at least one. */
+function validateValidationActions(actions: readonly string[], at: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  actions.forEach((a, i) => {
+    if (!ACTIONS.includes(a)) errs.push({ field: `${at}[${i}]`, type: 'Unsupported value', value: a, detail: `supported values: ${quoted(ACTIONS)}` });
+    if (seen.has(a)) errs.push({ field: `${at}[${i}]`, type: 'Duplicate value', value: a, detail: '' });
+    seen.add(a);
+  });
+  // The value as Go's %#v prints the internal type's slice.
+  const printedValue = `[]admissionregistration.ValidationAction{${actions.map((a) => JSON.stringify(a)).join(', ')}}`;
+  if (seen.has('Deny') && seen.has('Warn')) errs.push({ field: at, type: 'Invalid', value: actions, printedValue, detail: 'must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)' });
+  if (seen.size === 0) errs.push({ field: at, type: 'Required value', detail: 'at least one validation action is required' });
+  return errs;
+}
+
+export function validateBinding(binding: ValidatingAdmissionPolicyBinding, validateName: (name: string) => FieldError[]): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = binding.spec ?? {};
+  if (!spec.policyName) errs.push({ field: 'spec.policyName', type: 'Required value', detail: '' });
+  else errs.push(...validateName(spec.policyName).map((e) => ({ ...e, field: 'spec.policyName' })));
+  if (spec.paramRef !== undefined) errs.push({ field: 'spec.paramRef', type: 'Forbidden', detail: 'parameter resources (paramRef) are not modelled by this simulated kube-apiserver' });
+  if (spec.matchResources !== undefined) errs.push(...validateMatchResources(spec.matchResources, 'spec.matchResources', false));
+  errs.push(...validateValidationActions(spec.validationActions ?? [], 'spec.validationActions'));
+  return errs;
+}
+
+/**
+ * admissionregistration.k8s.io/v1 serves both kinds from 1.30 (#123405); before, they are
+ * v1alpha1 (1.26–1.27) and v1beta1 (1.28–1.29), off by default behind --runtime-config and the
+ * ValidatingAdmissionPolicy gate, which this simulation does not model: a write is refused.
+ */
+function servedIn(release: Release, kind: string): FieldError[] {
+  if (release.atLeast(30)) return [];
+  return [{ field: 'apiVersion', type: 'Forbidden', detail: `${kind} is served at admissionregistration.k8s.io/v1 from Kubernetes v1.30; the modelled release ${release.toString()} serves it only as v1alpha1/v1beta1 behind --runtime-config, which this simulation does not model` }];
+}
+
+/** The policy's registry strategy: cluster-scoped, failurePolicy Fail and matchConstraints defaulted, validated as above. */
+export function validatingAdmissionPolicyStrategy(release: Release): Strategy<ValidatingAdmissionPolicy> {
+  const base = genericStrategy<ValidatingAdmissionPolicy>({ kind: 'ValidatingAdmissionPolicy', apiVersion: ADMISSION_REGISTRATION, resource: 'validatingadmissionpolicies', namespaced: false });
+  const defaults = (p: ValidatingAdmissionPolicy) => {
+    p.spec ??= {};
+    p.spec.failurePolicy ??= 'Fail';
+    defaultMatchResources(p.spec.matchConstraints);
+  };
+  return {
+    ...base,
+    prepareForCreate(obj, now) {
+      base.prepareForCreate(obj, now);
+      defaults(obj);
+    },
+    validate: (obj) => [...base.validate(obj), ...servedIn(release, 'ValidatingAdmissionPolicy'), ...validatePolicy(obj, release)],
+    prepareForUpdate(next, old) {
+      defaults(next);
+      base.prepareForUpdate(next, old);
+    },
+    validateUpdate: (next, old) => [...base.validateUpdate(next, old), ...servedIn(release, 'ValidatingAdmissionPolicy'), ...validatePolicy(next, release, old)],
+  };
+}
+
+/** The binding's registry strategy: cluster-scoped, its matchResources defaulted when given. */
+export function validatingAdmissionPolicyBindingStrategy(release: Release, validateName: (name: string) => FieldError[]): Strategy<ValidatingAdmissionPolicyBinding> {
+  const base = genericStrategy<ValidatingAdmissionPolicyBinding>({ kind: 'ValidatingAdmissionPolicyBinding', apiVersion: ADMISSION_REGISTRATION, resource: 'validatingadmissionpolicybindings', namespaced: false });
+  return {
+    ...base,
+    prepareForCreate(obj, now) {
+      base.prepareForCreate(obj, now);
+      defaultMatchResources(obj.spec?.matchResources);
+    },
+    validate: (obj) => [...base.validate(obj), ...servedIn(release, 'ValidatingAdmissionPolicyBinding'), ...validateBinding(obj, validateName)],
+    prepareForUpdate(next, old) {
+      defaultMatchResources(next.spec?.matchResources);
+      base.prepareForUpdate(next, old);
+    },
+    validateUpdate: (next, old) => [...base.validateUpdate(next, old), ...servedIn(release, 'ValidatingAdmissionPolicyBinding'), ...validateBinding(next, validateName)],
+  };
+}
