@@ -10,12 +10,13 @@
  *   - ValidateCustomResourceDefinitionOpenAPISchema's checks of each node (R309): forbidden fields,
  *     additionalProperties with properties, the list and map types, the shape of x-kubernetes-validations.
  * With the status subresource, the root may hold only what survives taking `properties.status` out (R311).
- * Not modelled: the CEL compilation of
- * x-kubernetes-validations rules and their costs, fieldPath resolution, and the metadata a default
- * inside an embedded resource's metadata would produce.
+ * When all of that passes, the CEL rules compile (./cel-validation.ts celSchemaErrors, R314).
+ * Not modelled: the costs of x-kubernetes-validations rules, and the metadata a default inside an
+ * embedded resource's metadata would produce.
  */
 import { type FieldError, describeFieldError } from '../../errors';
 import { clone, jsonEqual } from '../../object';
+import { celSchemaErrors } from './cel-validation';
 import { compileGoRegexp } from './go-regexp';
 import { goBadValue, goQuote } from './go-print';
 import { prune } from './pruning';
@@ -413,5 +414,7 @@ export function validateStructural(schema: JSONSchemaProps, path: string, option
   errs.push(...openAPISchemaErrors(schema, path, { insideResourceMeta: false }, true));
   // NewStructural's refusals overlap the node checks: upstream shows them only when nothing else is wrong.
   if (errs.length === 0 && initError !== undefined) errs.push(invalid(path, '', initError));
+  // Upstream compiles the rules of a node only when nothing is wrong with it or below it; here, when nothing is wrong at all.
+  if (errs.length === 0 && options?.release) errs.push(...celSchemaErrors(schema, path, options.release));
   return errs;
 }

@@ -1,0 +1,134 @@
+/**
+ * How a structural schema node looks to CEL: its type for the checker and its values for the
+ * evaluator, after staging/src/k8s.io/apiserver/pkg/cel/common/schemas.go SchemaDeclType and
+ * values.go UnstructuredToVal, over @marcbachmann/cel-js.
+ *   - x-kubernetes-int-or-string is `dyn` (checked at run time);
+ *   - an object with additionalProperties is `map(string, T)`, an array `list(T)`;
+ *   - an object with properties is an object type with a field per property whose name escapes
+ *     (escaping.go Escape: reserved words as `__if__`, `-` `.` `/` `__` spelled out); a property whose
+ *     name cannot be escaped, or whose schema has no type (preserve-unknown-fields alone), is not a
+ *     field (selecting it fails to compile), and unknown fields are never fields;
+ *   - the root of a resource (and of an embedded resource) always has apiVersion, kind and
+ *     metadata.name/generateName (WithTypeAndObjectMeta);
+ *   - strings, booleans, integers (int), numbers (double).
+ * Object types are named as MaybeAssignTypeName names them (`selfType0.spec`); inside lists and maps,
+ * where upstream leaves them `object`, they get `….@items` / `….@values` here (names must be unique
+ * in cel-js). Not modelled: the date, date-time, duration and byte formats, which upstream types as
+ * timestamp, duration and bytes (here they stay strings).
+ */
+import type { Environment } from '@marcbachmann/cel-js';
+import { toCel } from '../../cel/value';
+import { type JSONSchemaProps, additionalPropertiesSchema, isJSONObject, itemsSchema } from './types';
+
+/** The CEL view of one schema node. */
+export type CelNode =
+  | { readonly kind: 'dyn' | 'scalar'; readonly type: string }
+  | { readonly kind: 'list'; readonly type: string; readonly elem: CelNode }
+  | { readonly kind: 'map'; readonly type: string; readonly elem: CelNode }
+  | { readonly kind: 'object'; readonly type: string; readonly fields: ReadonlyMap<string, { readonly property: string; readonly node: CelNode }>; readonly ctor: new (raw: unknown) => CelObject };
+
+/** An object value: its declared fields as own properties, and the JSON it came from (equality compares the whole of it, unknown fields included). */
+const RAW = Symbol('raw');
+export class CelObject {
+  readonly [RAW]: unknown;
+  constructor(raw: unknown) {
+    this[RAW] = raw;
+  }
+}
+
+const RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
+
+/** escaping.go Escape: the CEL name of a property, or undefined when it has none. */
+export function escapeProperty(name: string): string | undefined {
+  if (name === '' || /^[0-9]/.test(name)) return undefined;
+  if (RESERVED.has(name)) return `__${name}__`;
+  if (!/^[a-zA-Z0-9_./-]*$/.test(name)) return undefined;
+  return name.replace(/__|[-./]/g, (s) => ({ __: '__underscores__', '.': '__dot__', '-': '__dash__', '/': '__slash__' })[s] as string);
+}
+
+const SCALARS: Readonly<Record<string, string>> = { string: 'string', boolean: 'bool', integer: 'int', number: 'double' };
+
+/** WithTypeAndObjectMeta: a resource root always shows apiVersion, kind, metadata.name and metadata.generateName. */
+function withTypeAndObjectMeta(s: JSONSchemaProps): JSONSchemaProps {
+  const p = s.properties ?? {};
+  const str = (x: JSONSchemaProps | undefined) => x?.type === 'string';
+  if (str(p.kind) && str(p.apiVersion) && p.metadata?.type === 'object' && str(p.metadata.properties?.name) && str(p.metadata.properties?.generateName)) return s;
+  const meta: JSONSchemaProps = { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' } } };
+  return { ...s, properties: { ...p, kind: { type: 'string' }, apiVersion: { type: 'string' }, metadata: meta } };
+}
+
+/** SchemaDeclType with MaybeAssignTypeName(name): the node's CEL view, or undefined when CEL cannot see it. */
+export function celNode(s: JSONSchemaProps, isResourceRoot: boolean, name: string): CelNode | undefined {
+  if (s['x-kubernetes-int-or-string']) return { kind: 'dyn', type: 'dyn' };
+  if (isResourceRoot) s = withTypeAndObjectMeta(s);
+  switch (s.type) {
+    case 'array': {
+      const items = itemsSchema(s);
+      const elem = items && celNode(items, !!items['x-kubernetes-embedded-resource'], `${name}.@items`);
+      return elem && { kind: 'list', type: `list<${elem.type}>`, elem };
+    }
+    case 'object': {
+      const additional = additionalPropertiesSchema(s);
+      if (additional) {
+        const elem = celNode(additional, !!additional['x-kubernetes-embedded-resource'], `${name}.@values`);
+        return elem && { kind: 'map', type: `map<string, ${elem.type}>`, elem };
+      }
+      const fields = new Map<string, { property: string; node: CelNode }>();
+      for (const [property, prop] of Object.entries(s.properties ?? {})) {
+        const escaped = escapeProperty(property);
+        const node = escaped === undefined ? undefined : celNode(prop, !!prop['x-kubernetes-embedded-resource'], `${name}.${escaped}`);
+        if (escaped !== undefined && node) fields.set(escaped, { property, node });
+      }
+      const ctor = { [name]: class extends CelObject {} }[name];
+      return { kind: 'object', type: name, fields, ctor };
+    }
+    default:
+      return s.type !== undefined && SCALARS[s.type] ? { kind: 'scalar', type: SCALARS[s.type] } : undefined;
+  }
+}
+
+/** Deep equality of JSON values (numbers by value, objects by their keys), as CEL compares objects and lists. */
+export function jsonDeepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonDeepEqual(x, b[i]));
+  if (isJSONObject(a) && isJSONObject(b)) {
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonDeepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** Registers the object types of a node (fields, and `==` comparing their whole JSON) in env. */
+export function registerCelTypes(env: Environment, node: CelNode): void {
+  if (node.kind === 'list' || node.kind === 'map') registerCelTypes(env, node.elem);
+  if (node.kind !== 'object') return;
+  for (const f of node.fields.values()) registerCelTypes(env, f.node);
+  env.registerType(node.type, { ctor: node.ctor, fields: Object.fromEntries([...node.fields].map(([k, f]) => [k, f.node.type])) } as never);
+  env.registerOperator(`${node.type} == ${node.type}`, (a: CelObject, b: CelObject) => jsonDeepEqual(a[RAW], b[RAW]));
+}
+
+/**
+ * UnstructuredToVal: a JSON value as CEL sees it through the node. A null field is absent (has() is
+ * false, selecting it fails with `no such key`); a value of the wrong shape is given as it is.
+ */
+export function celValue(value: unknown, node: CelNode): unknown {
+  switch (node.kind) {
+    case 'list':
+      return Array.isArray(value) ? value.map((v) => celValue(v, node.elem)) : toCel(value);
+    case 'map':
+      if (!isJSONObject(value)) return toCel(value);
+      return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, celValue(v, node.elem)]));
+    case 'object': {
+      if (!isJSONObject(value)) return toCel(value);
+      const obj = new node.ctor(value) as CelObject & Record<string, unknown>;
+      for (const [escaped, f] of node.fields) {
+        const v = value[f.property];
+        if (v !== null && v !== undefined) obj[escaped] = celValue(v, f.node);
+      }
+      return obj;
+    }
+    default:
+      return toCel(value);
+  }
+}

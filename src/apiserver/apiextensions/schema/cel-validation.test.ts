@@ -1,0 +1,145 @@
+import { describe, it } from 'node:test';
+import { expect } from 'chai';
+import { describeFieldError } from '../../errors';
+import { Release } from '../../../release';
+import { validFieldPath } from './cel-validation';
+import { validateStructural } from './structural';
+import { cr, withSpec } from './testing';
+import type { JSONSchemaProps, ValidationRule } from './types';
+import { validateCustomResource, validateCustomResourceStatusUpdate, validateCustomResourceUpdate } from './validation';
+
+const R33 = Release.of(33);
+const AT = 'spec.versions[0].schema.openAPIV3Schema';
+const crdErrors = (schema: JSONSchemaProps, release = R33): string[] => validateStructural(schema, AT, { release }).map(describeFieldError);
+const create = (schema: JSONSchemaProps, spec: unknown, release = R33): string[] => validateCustomResource(cr(spec), schema, { release }).map(describeFieldError);
+const update = (schema: JSONSchemaProps, spec: unknown, oldSpec: unknown, release = R33): string[] =>
+  validateCustomResourceUpdate(cr(spec), cr(oldSpec), schema, { release }).map(describeFieldError);
+
+/** A spec of replicas and maxReplicas with these rules on spec. */
+const replicas = (...rules: ValidationRule[]): JSONSchemaProps =>
+  withSpec({ replicas: { type: 'integer' }, maxReplicas: { type: 'integer' }, name: { type: 'string' } }, { 'x-kubernetes-validations': rules });
+
+describe('x-kubernetes-validations at CRD time (R314; validation.go ValidateCustomResourceDefinitionOpenAPISchema, cel/compilation.go)', () => {
+  it('a rule that compiles passes; a typo in a field is a compilation error at the rule, with the rule printed as Go prints it', () => {
+    expect(crdErrors(replicas({ rule: 'self.replicas <= self.maxReplicas' }))).to.deep.equal([]);
+    expect(crdErrors(replicas({ rule: 'self.replica <= self.maxReplicas' }))).to.deep.equal([
+      `${AT}.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.replica <= self.maxReplicas", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:6: undefined field 'replica'\n | self.replica <= self.maxReplicas\n | .....^`,
+    ]);
+  });
+
+  it('a rule must be a bool, a messageExpression a string; types come from the schema', () => {
+    expect(crdErrors(replicas({ rule: 'self.replicas' }))[0]).to.match(/\.rule: Invalid value: .*: cel expression must evaluate to a bool$/);
+    expect(crdErrors(replicas({ rule: "self.name == 'a'", messageExpression: 'self.replicas' }))[0]).to.match(/\.messageExpression: Invalid value: .*: messageExpression must evaluate to a string$/);
+    expect(crdErrors(replicas({ rule: "self.replicas == 'a'" }))[0]).to.contain("found no matching overload for '_==_' applied to '(int, string)'");
+    expect(crdErrors(replicas({ rule: 'self.x.y' }))).to.have.length(1);
+  });
+
+  it('oldSelf only where old values correlate; optionalOldSelf only with oldSelf; fieldPath must name a field', () => {
+    const list = withSpec({ items: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } });
+    expect(crdErrors(list)).to.deep.equal([
+      `${AT}.properties[spec].properties[items].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${AT}.properties[spec].properties[items]`,
+    ]);
+    const mapList = withSpec({
+      ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } },
+    });
+    expect(crdErrors(mapList)).to.deep.equal([]);
+    expect(crdErrors(replicas({ rule: 'self.replicas > 0', optionalOldSelf: true }))).to.deep.equal([`${AT}.properties[spec].x-kubernetes-validations[0].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule`]);
+    expect(crdErrors(replicas({ rule: 'self.replicas > 0', fieldPath: '.nope' }))).to.deep.equal([`${AT}.properties[spec].x-kubernetes-validations[0].fieldPath: Invalid value: ".nope": fieldPath must be a valid path`]);
+    expect(crdErrors(replicas({ rule: 'self.replicas > 0', fieldPath: ".replicas" }))).to.deep.equal([]);
+  });
+
+  it("follows the release: a 1.27 rule has no optional types; reason and fieldPath are unknown to 1.27", () => {
+    expect(crdErrors(replicas({ rule: 'self.?replicas.orValue(1) > 0' }), Release.of(27))[0]).to.contain('compilation failed');
+    expect(crdErrors(replicas({ rule: 'self.?replicas.orValue(1) > 0' }), Release.of(28))).to.deep.equal([]);
+    expect(crdErrors(replicas({ rule: 'self.replica > 0' }), Release.of(27))[0]).to.contain('apiextensions.ValidationRule{Rule:"self.replica > 0", Message:"", MessageExpression:""}');
+  });
+
+  it('ValidFieldPath normalises dots and quoted keys, and refuses what is not a path', () => {
+    const s: JSONSchemaProps = { type: 'object', properties: { a: { type: 'object', properties: { 'b.c': { type: 'string' } } }, m: { type: 'object', additionalProperties: { type: 'string' } } } };
+    expect(validFieldPath(".a['b.c']", s)).to.equal('a.b.c');
+    expect(validFieldPath('.m.key', s)).to.equal('m[key]');
+    expect(validFieldPath('a', s)).to.deep.equal({ error: 'expected [ or . but got: a' });
+    expect(validFieldPath('.a.x', s)).to.deep.equal({ error: 'does not refer to a valid field' });
+  });
+});
+
+describe('x-kubernetes-validations on custom resources (R315; cel/validation.go Validate)', () => {
+  it('a false rule is an Invalid error on its node with `failed rule: …`, its message, or its messageExpression', () => {
+    expect(create(replicas({ rule: 'self.replicas <= self.maxReplicas' }), { replicas: 3, maxReplicas: 5 })).to.deep.equal([]);
+    expect(create(replicas({ rule: 'self.replicas <= self.maxReplicas' }), { replicas: 7, maxReplicas: 5 })).to.deep.equal(['spec: Invalid value: "object": failed rule: self.replicas <= self.maxReplicas']);
+    expect(create(replicas({ rule: 'self.replicas <= self.maxReplicas', message: ' replicas must not exceed maxReplicas ' }), { replicas: 7, maxReplicas: 5 })).to.deep.equal(['spec: Invalid value: "object": replicas must not exceed maxReplicas']);
+    expect(create(replicas({ rule: 'self.replicas <= self.maxReplicas', messageExpression: "'replicas ' + string(self.replicas) + ' is over ' + string(self.maxReplicas)" }), { replicas: 7, maxReplicas: 5 })).to.deep.equal([
+      'spec: Invalid value: "object": replicas 7 is over 5',
+    ]);
+  });
+
+  it('reason gives the error type, fieldPath its field; a rule on a scalar reports its own type', () => {
+    expect(create(replicas({ rule: 'self.replicas <= self.maxReplicas', reason: 'FieldValueForbidden', fieldPath: '.replicas', message: 'too many' }), { replicas: 7, maxReplicas: 5 })).to.deep.equal(['spec.replicas: Forbidden: too many']);
+    expect(create(replicas({ rule: 'has(self.name)', reason: 'FieldValueRequired', message: 'name is required' }), { replicas: 1 })).to.deep.equal(['spec: Required value: name is required']);
+    const scalar = withSpec({ size: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self % 2 == 0' }] } });
+    expect(create(scalar, { size: 3 })).to.deep.equal(['spec.size: Invalid value: "integer": failed rule: self % 2 == 0']);
+  });
+
+  it('rules run on every node present: list items, map values, the root (a nil path), nulls skipped', () => {
+    const s: JSONSchemaProps = {
+      type: 'object',
+      'x-kubernetes-validations': [{ rule: "self.metadata.name.startsWith('w')", message: 'name must start with w' }],
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            ports: { type: 'array', items: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0' }] } },
+            labels: { type: 'object', additionalProperties: { type: 'string', nullable: true, 'x-kubernetes-validations': [{ rule: 'self.size() < 4' }] } },
+          },
+        },
+      },
+    };
+    // Keys in sorted order (upstream walks Go maps, in no fixed order).
+    expect(create(s, { ports: [1, 0, -1], labels: { a: 'ok', b: 'long!', c: null } })).to.deep.equal([
+      'spec.labels[b]: Invalid value: "string": failed rule: self.size() < 4',
+      'spec.ports[1]: Invalid value: "integer": failed rule: self > 0',
+      'spec.ports[2]: Invalid value: "integer": failed rule: self > 0',
+    ]);
+    expect(validateCustomResource({ ...cr({}), metadata: { name: 'x' } }, s, { release: R33 }).map(describeFieldError)).to.deep.equal(['<nil>: Invalid value: "object": name must start with w']);
+  });
+
+  it('an absent field read at run time, and int-or-string compared across types', () => {
+    expect(create(replicas({ rule: 'self.replicas <= self.maxReplicas' }), { replicas: 1 })).to.deep.equal(['spec: Invalid value: "object": no such key: maxReplicas evaluating rule: self.replicas <= self.maxReplicas']);
+    const ios = withSpec({ port: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': [{ rule: "type(self) == int ? self > 0 : self.endsWith('%')" }] } });
+    expect(create(ios, { port: 80 })).to.deep.equal([]);
+    expect(create(ios, { port: '50%' })).to.deep.equal([]);
+    expect(create(ios, { port: 'http' })).to.deep.equal([`spec.port: Invalid value: "": failed rule: type(self) == int ? self > 0 : self.endsWith('%')`]);
+  });
+
+  it('transition rules run only on update, with oldSelf; objects compare whole (unknown fields included)', () => {
+    const immutable = replicas({ rule: 'self.name == oldSelf.name', message: 'name is immutable' });
+    expect(create(immutable, { name: 'a' })).to.deep.equal([]);
+    expect(update(immutable, { name: 'b' }, { name: 'a' })).to.deep.equal(['spec: Invalid value: "object": name is immutable']);
+    const whole = withSpec({ config: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { a: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } });
+    expect(update(whole, { config: { a: 'x', extra: 1 } }, { config: { a: 'x', extra: 1 } })).to.deep.equal([]);
+    expect(update(whole, { config: { a: 'x', extra: 2 } }, { config: { a: 'x', extra: 1 } })).to.deep.equal(['spec.config: Invalid value: "object": failed rule: self == oldSelf']);
+  });
+
+  it('optionalOldSelf: the rule runs on create too, with oldSelf none (CRDValidationRatcheting)', () => {
+    const s = replicas({ rule: 'oldSelf.hasValue() || self.replicas == 1', optionalOldSelf: true, message: 'start with one replica' });
+    expect(create(s, { replicas: 2 })).to.deep.equal(['spec: Invalid value: "object": start with one replica']);
+    expect(update(s, { replicas: 2 }, { replicas: 1 })).to.deep.equal([]);
+  });
+
+  it('ratcheting: a failing rule on an unchanged node lets the update through (1.30 on); 1.29 refuses it', () => {
+    const s = withSpec({ a: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self < 10' }] }, b: { type: 'string' } });
+    expect(update(s, { a: 20, b: 'new' }, { a: 20, b: 'old' })).to.deep.equal([]);
+    expect(update(s, { a: 21, b: 'new' }, { a: 20, b: 'old' })).to.deep.equal(['spec.a: Invalid value: "integer": failed rule: self < 10']);
+    expect(update(s, { a: 20, b: 'new' }, { a: 20, b: 'old' }, Release.of(29))).to.deep.equal(['spec.a: Invalid value: "integer": failed rule: self < 10']);
+  });
+
+  it('a blocking schema error keeps the rules from running; the status subresource runs the rules of the whole object', () => {
+    expect(create(replicas({ rule: 'self.replicas <= self.maxReplicas' }), { replicas: 'x' })).to.deep.equal([
+      'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+      '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    ]);
+    const s: JSONSchemaProps = { type: 'object', properties: { status: { type: 'object', properties: { ready: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.ready >= 0' }] } } };
+    const errs = validateCustomResourceStatusUpdate({ ...cr({}), status: { ready: -1 } }, { ...cr({}), status: { ready: 0 } }, s, { release: R33 }).map(describeFieldError);
+    expect(errs).to.deep.equal(['status: Invalid value: "object": failed rule: self.ready >= 0']);
+  });
+});
