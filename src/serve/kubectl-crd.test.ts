@@ -85,7 +85,7 @@ describe('A6 CustomResourceDefinitions with the real kubectl v1.33', () => {
   });
 });
 
-describe('A8 CEL validation rules of a CRD with the real kubectl v1.33', () => {
+describe('A8 CEL validation rules of a CRD with the real kubectl v1.33 (R314 at CRD time, R315 on the custom resource)', () => {
   it('A8 a rule that does not compile refuses the CRD; `kubectl apply` of a custom resource breaking a rule gets its message', async () => {
     const crd = (rule: string) => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

@@ -111,7 +111,7 @@ describe('x-kubernetes-validations on custom resources (R315; cel/validation.go 
     expect(create(ios, { port: 'http' })).to.deep.equal([`spec.port: Invalid value: "": failed rule: type(self) == int ? self > 0 : self.endsWith('%')`]);
   });
 
-  it('transition rules run only on update, with oldSelf; objects compare whole (unknown fields included)', () => {
+  it('R316 transition rules run only on update, with oldSelf; objects compare whole (unknown fields included)', () => {
     const immutable = replicas({ rule: 'self.name == oldSelf.name', message: 'name is immutable' });
     expect(create(immutable, { name: 'a' })).to.deep.equal([]);
     expect(update(immutable, { name: 'b' }, { name: 'a' })).to.deep.equal(['spec: Invalid value: "object": name is immutable']);
@@ -120,13 +120,13 @@ describe('x-kubernetes-validations on custom resources (R315; cel/validation.go 
     expect(update(whole, { config: { a: 'x', extra: 2 } }, { config: { a: 'x', extra: 1 } })).to.deep.equal(['spec.config: Invalid value: "object": failed rule: self == oldSelf']);
   });
 
-  it('optionalOldSelf: the rule runs on create too, with oldSelf none (CRDValidationRatcheting)', () => {
+  it('R316 optionalOldSelf: the rule runs on create too, with oldSelf none (CRDValidationRatcheting)', () => {
     const s = replicas({ rule: 'oldSelf.hasValue() || self.replicas == 1', optionalOldSelf: true, message: 'start with one replica' });
     expect(create(s, { replicas: 2 })).to.deep.equal(['spec: Invalid value: "object": start with one replica']);
     expect(update(s, { replicas: 2 }, { replicas: 1 })).to.deep.equal([]);
   });
 
-  it('ratcheting: a failing rule on an unchanged node lets the update through (1.30 on); 1.29 refuses it', () => {
+  it('R316 ratcheting: a failing rule on an unchanged node lets the update through (1.30 on); 1.29 refuses it', () => {
     const s = withSpec({ a: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self < 10' }] }, b: { type: 'string' } });
     expect(update(s, { a: 20, b: 'new' }, { a: 20, b: 'old' })).to.deep.equal([]);
     expect(update(s, { a: 21, b: 'new' }, { a: 20, b: 'old' })).to.deep.equal(['spec.a: Invalid value: "integer": failed rule: self < 10']);

@@ -303,9 +303,10 @@ function ruleErrorString(rule: ValidationRule): string {
   return rule.message ? rule.message.trim() : rule.rule.trim();
 }
 
-/** ruleMessageOrDefault: the message, or `failed rule: <rule>`. */
-function ruleMessage(rule: ValidationRule): string {
-  return rule.message ? rule.message.trim() : `failed rule: ${ruleErrorString(rule)}`;
+/** ruleMessageOrDefault: the message (trimmed from 1.27, with messageExpression), or `failed rule: <rule>`. */
+function ruleMessage(rule: ValidationRule, release: Release): string {
+  if (!rule.message) return `failed rule: ${ruleErrorString(rule)}`;
+  return release.atLeast(27) ? rule.message.trim() : rule.message;
 }
 
 /** fieldErrorForReason: the rule's reason is the error's type (Invalid unless it says otherwise). */
@@ -337,6 +338,8 @@ function validateExpressions(v: Validator, path: string | undefined, obj: unknow
   const self = celValue(obj, v.node!);
   const oldSelf = old === undefined ? undefined : celValue(old, v.node!);
   const ratcheting = ctx.release.enabled('CRDValidationRatcheting');
+  // CEL rules ratchet from 1.29 (the gate's α of 1.28 covered only the OpenAPI validation).
+  const celRatcheting = ratcheting && ctx.release.atLeast(29);
   const optional = celOptional();
   for (const cr of v.rules) {
     const rule = cr.rule;
@@ -358,9 +361,9 @@ function validateExpressions(v: Validator, path: string | undefined, obj: unknow
     }
     if (result.value === true) continue;
     // A rule that does not read oldSelf and fails on an unchanged value is ratcheted (upstream warns instead).
-    if (ratcheting && !cr.usesOldSelf && shouldRatchet(r, obj)) continue;
+    if (celRatcheting && !cr.usesOldSelf && shouldRatchet(r, obj)) continue;
     const at = cr.fieldPath ? child(path, cr.fieldPath) : fldPath;
-    const message = (cr.message && evalMessage(cr.message, activation)) || ruleMessage(rule);
+    const message = (cr.message && evalMessage(cr.message, activation)) || ruleMessage(rule, ctx.release);
     ctx.errs.push(reasonError(at, type, message, rule.reason));
   }
 }
