@@ -10,19 +10,23 @@
  *     field (selecting it fails to compile), and unknown fields are never fields;
  *   - the root of a resource (and of an embedded resource) always has apiVersion, kind and
  *     metadata.name/generateName (WithTypeAndObjectMeta);
- *   - strings, booleans, integers (int), numbers (double).
+ *   - strings, booleans, integers (int), numbers (double); a string of format byte is `bytes` (its
+ *     base64 decoded), duration a `google.protobuf.Duration`, date and date-time a
+ *     `google.protobuf.Timestamp` (values that do not parse stay strings here; upstream makes them errors).
  * Object types are named as MaybeAssignTypeName names them (`selfType0.spec`); inside lists and maps,
  * where upstream leaves them `object`, they get `….@items` / `….@values` here (names must be unique
- * in cel-js). Not modelled: the date, date-time, duration and byte formats, which upstream types as
- * timestamp, duration and bytes (here they stay strings).
+ * in cel-js).
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { toCel } from '../../cel/value';
 import { type JSONSchemaProps, additionalPropertiesSchema, isJSONObject, itemsSchema } from './types';
 
+/** The string formats CEL gives a type of their own. */
+type CelFormat = 'byte' | 'duration' | 'date' | 'date-time';
+
 /** The CEL view of one schema node. */
 export type CelNode =
-  | { readonly kind: 'dyn' | 'scalar'; readonly type: string }
+  | { readonly kind: 'dyn' | 'scalar'; readonly type: string; readonly format?: CelFormat }
   | { readonly kind: 'list'; readonly type: string; readonly elem: CelNode }
   | { readonly kind: 'map'; readonly type: string; readonly elem: CelNode }
   | { readonly kind: 'object'; readonly type: string; readonly fields: ReadonlyMap<string, { readonly property: string; readonly node: CelNode }>; readonly ctor: new (raw: unknown) => CelObject };
@@ -82,8 +86,47 @@ export function celNode(s: JSONSchemaProps, isResourceRoot: boolean, name: strin
       const ctor = { [name]: class extends CelObject {} }[name];
       return { kind: 'object', type: name, fields, ctor };
     }
+    case 'string':
+      switch (s.format) {
+        case 'byte':
+          return { kind: 'scalar', type: 'bytes', format: s.format };
+        case 'duration':
+          return { kind: 'scalar', type: 'google.protobuf.Duration', format: s.format };
+        case 'date':
+        case 'date-time':
+          return { kind: 'scalar', type: 'google.protobuf.Timestamp', format: s.format };
+      }
+      return { kind: 'scalar', type: 'string' };
     default:
       return s.type !== undefined && SCALARS[s.type] ? { kind: 'scalar', type: SCALARS[s.type] } : undefined;
+  }
+}
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+let durationOf: ((text: string) => unknown) | undefined;
+
+/** A string of a format CEL types (strfmt's parsers: RFC 3339 date-times, full dates, Go durations, base64), or the string when it does not parse. */
+function formatted(value: string, format: CelFormat): unknown {
+  switch (format) {
+    case 'byte':
+      return /^[A-Za-z0-9+/]*={0,2}$/.test(value) && value.length % 4 === 0 ? new Uint8Array(Buffer.from(value, 'base64')) : value;
+    case 'date':
+      return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? new Date(`${value}T00:00:00Z`) : value;
+    case 'date-time':
+      return DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)) ? new Date(value) : value;
+    case 'duration': {
+      // CEL's duration() parses Go's duration syntax, as strfmt.ParseDuration does first.
+      if (durationOf === undefined) {
+        const { Environment } = require('@marcbachmann/cel-js') as typeof import('@marcbachmann/cel-js');
+        const parse = new Environment().registerVariable('s', 'string').parse('duration(s)');
+        durationOf = (text) => parse({ s: text });
+      }
+      try {
+        return durationOf(value);
+      } catch {
+        return value;
+      }
+    }
   }
 }
 
@@ -129,6 +172,6 @@ export function celValue(value: unknown, node: CelNode): unknown {
       return obj;
     }
     default:
-      return toCel(value);
+      return node.kind === 'scalar' && node.format && typeof value === 'string' ? formatted(value, node.format) : toCel(value);
   }
 }

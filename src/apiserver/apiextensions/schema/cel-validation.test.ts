@@ -133,6 +133,34 @@ describe('x-kubernetes-validations on custom resources (R315; cel/validation.go 
     expect(update(s, { a: 20, b: 'new' }, { a: 20, b: 'old' }, Release.of(29))).to.deep.equal(['spec.a: Invalid value: "integer": failed rule: self < 10']);
   });
 
+  it('formats are typed: date-time and date as timestamps, duration as a duration, byte as bytes; names escape; embedded resources show their metadata', () => {
+    const s = withSpec({
+      'start-at': { type: 'string', format: 'date-time' },
+      day: { type: 'string', format: 'date' },
+      timeout: { type: 'string', format: 'duration' },
+      key: { type: 'string', format: 'byte' },
+      if: { type: 'string' },
+      template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+    }, {
+      'x-kubernetes-validations': [
+        { rule: "self.start__dash__at > timestamp('2024-01-01T00:00:00Z') && self.day < timestamp('2030-01-01T00:00:00Z')", message: 'dates' },
+        { rule: "self.timeout <= duration('1h')", message: 'timeout' },
+        { rule: 'self.key.size() == 3', message: 'key' },
+        { rule: "self.__if__ == 'x' && self.template.kind == 'Pod' && self.template.metadata.name == 'p'", message: 'names' },
+      ],
+    });
+    const ok = { 'start-at': '2025-06-01T10:00:00Z', day: '2026-01-02', timeout: '30m', key: 'YWJj', if: 'x', template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } } };
+    expect(crdErrors(s)).to.deep.equal([]);
+    expect(create(s, ok)).to.deep.equal([]);
+    expect(create(s, { ...ok, 'start-at': '2023-06-01T10:00:00Z', timeout: '2h', key: 'YWJjZA==', if: 'y' })).to.deep.equal([
+      'spec: Invalid value: "object": dates',
+      'spec: Invalid value: "object": timeout',
+      'spec: Invalid value: "object": key',
+      'spec: Invalid value: "object": names',
+    ]);
+    expect(crdErrors(withSpec({ template: s.properties!.spec.properties!.template }, { 'x-kubernetes-validations': [{ rule: 'has(self.template.spec)' }] }))[0]).to.contain("undefined field 'spec'");
+  });
+
   it('a blocking schema error keeps the rules from running; the status subresource runs the rules of the whole object', () => {
     expect(create(replicas({ rule: 'self.replicas <= self.maxReplicas' }), { replicas: 'x' })).to.deep.equal([
       'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',

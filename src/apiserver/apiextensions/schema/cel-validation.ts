@@ -12,7 +12,7 @@
  */
 import type { FieldError } from '../../errors';
 import type { Release } from '../../../release';
-import { type CompiledExpression, compileExpression } from '../../cel/compile';
+import { type CompiledExpression, compileExpression, issue } from '../../cel/compile';
 import { celEnvironment } from '../../cel/environment';
 import { type CelNode, celNode, celValue, jsonDeepEqual, registerCelTypes } from './cel-types';
 import { goBadValue, goQuote } from './go-print';
@@ -49,6 +49,51 @@ function refersTo(ast: unknown, name: string): boolean {
   return refersTo(node.args, name);
 }
 
+/** The fields of each object type of a node, by type name. */
+function objectFields(node: CelNode, out = new Map<string, ReadonlySet<string>>()): Map<string, ReadonlySet<string>> {
+  if (node.kind === 'list' || node.kind === 'map') objectFields(node.elem, out);
+  if (node.kind === 'object') {
+    out.set(node.type, new Set(node.fields.keys()));
+    for (const f of node.fields.values()) objectFields(f.node, out);
+  }
+  return out;
+}
+
+interface AstNode {
+  readonly op: string;
+  readonly args: unknown;
+  readonly pos: number;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * cel-go's checker refuses `has(x.f)` when x is an object type without field f (`undefined field
+ * 'f'`); the evaluator here answers false. The operand is checked on its own (one reading a
+ * comprehension's variable cannot be, and is let through).
+ */
+function undeclaredHas(env: ReturnType<typeof celEnvironment>, expression: string, ast: unknown, fields: ReadonlyMap<string, ReadonlySet<string>>): string | undefined {
+  if (Array.isArray(ast)) {
+    for (const a of ast) {
+      const found = undeclaredHas(env, expression, a, fields);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (ast === null || typeof ast !== 'object') return undefined;
+  const node = ast as AstNode;
+  if (node.op === 'call' && Array.isArray(node.args) && node.args[0] === 'has') {
+    const select = (node.args[1] as AstNode[] | undefined)?.[0];
+    if (select?.op === '.' && Array.isArray(select.args)) {
+      const [operand, field] = select.args as [AstNode, string];
+      const checked = env.check(expression.slice(operand.start, operand.end));
+      const declared = checked.valid && checked.type ? fields.get(checked.type) : undefined;
+      if (declared && !declared.has(field)) return `compilation failed: ${issue(env, expression, { summary: `No such key: ${field}`, code: 'no_such_key', range: { start: select.pos } })}`;
+    }
+  }
+  return undeclaredHas(env, expression, node.args, fields);
+}
+
 /** compilation.go Compile of one node's rules: `self` of the node's type, `oldSelf` the same (optional with optionalOldSelf). */
 function compileRules(schema: JSONSchemaProps, isResourceRoot: boolean, release: Release): { rules: CompiledRule[]; node?: CelNode } {
   const rules = (schema['x-kubernetes-validations'] ?? []).map((r) => ruleOf(r, release));
@@ -66,13 +111,17 @@ function compileRules(schema: JSONSchemaProps, isResourceRoot: boolean, release:
     }
     return env;
   };
+  const fields = objectFields(node);
   const compiled = rules.map((rule): CompiledRule => {
     if (rule.rule.trim() === '') return { rule, usesOldSelf: false };
     const env = envFor(rule.optionalOldSelf === true);
     const compiled = compileExpression(env, rule.rule, ['dyn']);
     if ('error' in compiled) return { rule, error: compiled.error.detail, usesOldSelf: false };
+    const { ast } = env.parse(rule.rule);
+    const undeclared = undeclaredHas(env, rule.rule, ast, fields);
+    if (undeclared) return { rule, error: undeclared, usesOldSelf: false };
     if (compiled.program.outputType !== 'bool') return { rule, error: 'cel expression must evaluate to a bool', usesOldSelf: false };
-    const usesOldSelf = refersTo(env.parse(rule.rule).ast, 'oldSelf');
+    const usesOldSelf = refersTo(ast, 'oldSelf');
     const fieldPath = rule.fieldPath ? validFieldPath(rule.fieldPath, schema) : undefined;
     const result = { rule, program: compiled.program, usesOldSelf, ...(typeof fieldPath === 'string' ? { fieldPath } : {}) };
     if (!rule.messageExpression) return result;
