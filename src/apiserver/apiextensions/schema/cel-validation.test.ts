@@ -73,7 +73,15 @@ describe('x-kubernetes-validations on custom resources (R315; cel/validation.go 
     ]);
   });
 
+  it('a messageExpression that fails, or gives an empty or multi-line string, leaves the message; 1.26 knows no messageExpression', () => {
+    const rule = (messageExpression: string): ValidationRule => ({ rule: 'self.replicas <= self.maxReplicas', message: 'too many', messageExpression });
+    for (const m of ["''", "'a\\nb'", 'string(self.nope)']) expect(create(replicas(rule(m)), { replicas: 7, maxReplicas: 5 }), m).to.deep.equal(['spec: Invalid value: "object": too many']);
+    expect(create(replicas(rule("'custom'")), { replicas: 7, maxReplicas: 5 }, Release.of(26))).to.deep.equal(['spec: Invalid value: "object": too many']);
+    expect(create(replicas(rule("'custom'")), { replicas: 7, maxReplicas: 5 }, Release.of(27))).to.deep.equal(['spec: Invalid value: "object": custom']);
+  });
+
   it('reason gives the error type, fieldPath its field; a rule on a scalar reports its own type', () => {
+    expect(create(replicas({ rule: 'self.replicas <= self.maxReplicas', reason: 'FieldValueDuplicate' }), { replicas: 7, maxReplicas: 5 })).to.deep.equal(['spec: Duplicate value: "object"']);
     expect(create(replicas({ rule: 'self.replicas <= self.maxReplicas', reason: 'FieldValueForbidden', fieldPath: '.replicas', message: 'too many' }), { replicas: 7, maxReplicas: 5 })).to.deep.equal(['spec.replicas: Forbidden: too many']);
     expect(create(replicas({ rule: 'has(self.name)', reason: 'FieldValueRequired', message: 'name is required' }), { replicas: 1 })).to.deep.equal(['spec: Required value: name is required']);
     const scalar = withSpec({ size: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self % 2 == 0' }] } });
@@ -103,6 +111,15 @@ describe('x-kubernetes-validations on custom resources (R315; cel/validation.go 
     expect(validateCustomResource({ ...cr({}), metadata: { name: 'x' } }, s, { release: R33 }).map(describeFieldError)).to.deep.equal(['<nil>: Invalid value: "object": name must start with w']);
   });
 
+  it("evaluation errors in cel-go's words: an index past the end, a modulus by zero", () => {
+    const s = withSpec({ ports: { type: 'array', items: { type: 'integer' } }, n: { type: 'integer' } }, { 'x-kubernetes-validations': [{ rule: 'self.ports[2] > 0' }, { rule: '10 % self.n == 0' }, { rule: '10 / self.n == 1' }] });
+    expect(create(s, { ports: [1], n: 0 })).to.deep.equal([
+      'spec: Invalid value: "object": index out of bounds: 2 evaluating rule: self.ports[2] > 0',
+      'spec: Invalid value: "object": modulus by zero evaluating rule: 10 % self.n == 0',
+      'spec: Invalid value: "object": division by zero evaluating rule: 10 / self.n == 1',
+    ]);
+  });
+
   it('an absent field read at run time, and int-or-string compared across types', () => {
     expect(create(replicas({ rule: 'self.replicas <= self.maxReplicas' }), { replicas: 1 })).to.deep.equal(['spec: Invalid value: "object": no such key: maxReplicas evaluating rule: self.replicas <= self.maxReplicas']);
     const ios = withSpec({ port: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': [{ rule: "type(self) == int ? self > 0 : self.endsWith('%')" }] } });
@@ -118,6 +135,20 @@ describe('x-kubernetes-validations on custom resources (R315; cel/validation.go 
     const whole = withSpec({ config: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { a: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } });
     expect(update(whole, { config: { a: 'x', extra: 1 } }, { config: { a: 'x', extra: 1 } })).to.deep.equal([]);
     expect(update(whole, { config: { a: 'x', extra: 2 } }, { config: { a: 'x', extra: 1 } })).to.deep.equal(['spec.config: Invalid value: "object": failed rule: self == oldSelf']);
+  });
+
+  it('R316 in a map list, oldSelf is the item with the same keys; a new item has none', () => {
+    const s = withSpec({
+      ports: {
+        type: 'array',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['name'],
+        items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.port >= oldSelf.port', message: 'ports only grow' }] },
+      },
+    });
+    const old = { ports: [{ name: 'a', port: 80 }, { name: 'b', port: 90 }] };
+    expect(update(s, { ports: [{ name: 'b', port: 91 }, { name: 'a', port: 80 }, { name: 'c', port: 1 }] }, old)).to.deep.equal([]);
+    expect(update(s, { ports: [{ name: 'b', port: 89 }, { name: 'a', port: 80 }] }, old)).to.deep.equal(['spec.ports[0]: Invalid value: "object": ports only grow']);
   });
 
   it('R316 optionalOldSelf: the rule runs on create too, with oldSelf none (CRDValidationRatcheting)', () => {

@@ -380,6 +380,16 @@ function evalMessage(program: CompiledExpression, activation: Record<string, unk
   return text === '' || text.includes('\n') || text.length > 5 * 1024 ? undefined : text;
 }
 
+/**
+ * An evaluation error in cel-go's words where the evaluator's differ: an index past a list's end
+ * (values.go unstructuredList.Get: `index out of bounds: 3`), a modulus by zero.
+ */
+function goCause(cause: string): string {
+  const m = /^no such key: index out of bounds, index (-?\d+) >= size \d+$/.exec(cause);
+  if (m) return `index out of bounds: ${m[1]}`;
+  return cause === 'modulo by zero' ? 'modulus by zero' : cause;
+}
+
 /** validateExpressions: each rule of one node against its value (and old value, for transition rules). */
 function validateExpressions(v: Validator, path: string | undefined, obj: unknown, old: unknown, r: Ratchet, ctx: Context): void {
   const fldPath = path ?? '<nil>';
@@ -404,8 +414,9 @@ function validateExpressions(v: Validator, path: string | undefined, obj: unknow
     const result = cr.program.evaluate(activation);
     const invalid = (detail: string): FieldError => ({ field: fldPath, type: 'Invalid', value: type, printedValue: goQuote(type), detail });
     if ('error' in result) {
-      if (result.cause.startsWith('no such overload')) ctx.errs.push(invalid(`'${result.cause}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule)}`));
-      else ctx.errs.push(invalid(`${result.cause} evaluating rule: ${ruleErrorString(rule)}`));
+      const cause = goCause(result.cause);
+      if (cause.startsWith('no such overload')) ctx.errs.push(invalid(`'${cause}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule)}`));
+      else ctx.errs.push(invalid(`${cause} evaluating rule: ${ruleErrorString(rule)}`));
       continue;
     }
     if (result.value === true) continue;
