@@ -48,6 +48,18 @@ describe('x-kubernetes-validations at CRD time (R314; validation.go ValidateCust
     expect(crdErrors(replicas({ rule: 'self.replicas > 0', fieldPath: ".replicas" }))).to.deep.equal([]);
   });
 
+  it('a node with a schema error at it or below it is not compiled; other nodes are, children before their parent', () => {
+    const s = withSpec(
+      { a: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self.x' }] }, b: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self > 0' }, { rule: ' ', message: 'm' }] } },
+      { 'x-kubernetes-validations': [{ rule: 'self.c' }] },
+    );
+    const errs = crdErrors(s);
+    expect(errs[0]).to.equal(`${AT}.properties[spec].properties[b].x-kubernetes-validations[1].rule: Required value: rule is not specified`);
+    expect(errs.slice(1).map((e) => e.split(': Invalid value')[0])).to.deep.equal([`${AT}.properties[spec].properties[a].x-kubernetes-validations[0].rule`]);
+    const clean = withSpec({ a: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self.x' }] } }, { 'x-kubernetes-validations': [{ rule: 'self.c' }] });
+    expect(crdErrors(clean).map((e) => e.split(': Invalid value')[0])).to.deep.equal([`${AT}.properties[spec].properties[a].x-kubernetes-validations[0].rule`, `${AT}.properties[spec].x-kubernetes-validations[0].rule`]);
+  });
+
   it("follows the release: a 1.27 rule has no optional types; reason and fieldPath are unknown to 1.27", () => {
     expect(crdErrors(replicas({ rule: 'self.?replicas.orValue(1) > 0' }), Release.of(27))[0]).to.contain('compilation failed');
     expect(crdErrors(replicas({ rule: 'self.?replicas.orValue(1) > 0' }), Release.of(28))).to.deep.equal([]);

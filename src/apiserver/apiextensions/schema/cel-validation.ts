@@ -127,6 +127,8 @@ function compileRules(schema: JSONSchemaProps, isResourceRoot: boolean, release:
     if (!rule.messageExpression) return result;
     const message = compileExpression(env, rule.messageExpression, ['dyn']);
     if ('error' in message) return { ...result, messageError: `messageExpression ${message.error.detail}` };
+    const undeclaredInMessage = undeclaredHas(env, rule.messageExpression, env.parse(rule.messageExpression).ast, fields);
+    if (undeclaredInMessage) return { ...result, messageError: `messageExpression ${undeclaredInMessage}` };
     if (message.program.outputType !== 'string') return { ...result, messageError: 'messageExpression must evaluate to a string' };
     return { ...result, message: message.program };
   });
@@ -194,31 +196,24 @@ function goRule(rule: ValidationRule, release: Release): string {
  * values correlate (below a map list, never below another list or an unknown map type),
  * optionalOldSelf only with oldSelf; a fieldPath must be a valid path. Children before the node, as upstream recurses.
  */
-export function celSchemaErrors(schema: JSONSchemaProps, path: string, release: Release): FieldError[] {
-  return nodeErrors(schema, path, release, true, undefined);
+export function celSchemaErrors(schema: JSONSchemaProps, path: string, release: Release, schemaErrorFields: readonly string[]): FieldError[] {
+  const blocked = (p: string) => schemaErrorFields.some((f) => f === p || f.startsWith(`${p}.`));
+  return nodeErrors(schema, path, release, true, undefined, blocked);
 }
 
-function nodeErrors(s: JSONSchemaProps, p: string, release: Release, isResourceRoot: boolean, uncorrelatable: string | undefined): FieldError[] {
+function nodeErrors(s: JSONSchemaProps, p: string, release: Release, isResourceRoot: boolean, uncorrelatable: string | undefined, blocked: (p: string) => boolean): FieldError[] {
   const errs: FieldError[] = [];
   const additional = additionalPropertiesSchema(s);
-  if (additional) errs.push(...nodeErrors(additional, `${p}.additionalProperties`, release, !!additional['x-kubernetes-embedded-resource'], uncorrelatable));
+  if (additional) errs.push(...nodeErrors(additional, `${p}.additionalProperties`, release, !!additional['x-kubernetes-embedded-resource'], uncorrelatable, blocked));
   const mapCorrelatable = s['x-kubernetes-map-type'] === undefined || ['granular', 'atomic'].includes(s['x-kubernetes-map-type']);
   for (const k of Object.keys(s.properties ?? {}).sort()) {
     const prop = s.properties![k];
-    errs.push(...nodeErrors(prop, `${p}.properties[${k}]`, release, !!prop['x-kubernetes-embedded-resource'], uncorrelatable ?? (mapCorrelatable ? undefined : p)));
+    errs.push(...nodeErrors(prop, `${p}.properties[${k}]`, release, !!prop['x-kubernetes-embedded-resource'], uncorrelatable ?? (mapCorrelatable ? undefined : p), blocked));
   }
   const items = itemsSchema(s);
-  if (items) errs.push(...nodeErrors(items, `${p}.items`, release, !!items['x-kubernetes-embedded-resource'], uncorrelatable ?? (s['x-kubernetes-list-type'] === 'map' ? undefined : p)));
-  const rules = s['x-kubernetes-validations'] ?? [];
-  if (rules.length === 0) return errs;
-  rules.forEach((rule, i) => {
-    const fp = ruleOf(rule, release).fieldPath;
-    if (fp) {
-      const valid = validFieldPath(fp, s);
-      if (typeof valid !== 'string') errs.push(invalidAt(`${p}.x-kubernetes-validations[${i}].fieldPath`, fp, 'fieldPath must be a valid path'));
-    }
-  });
-  if (errs.length > 0) return errs;
+  if (items) errs.push(...nodeErrors(items, `${p}.items`, release, !!items['x-kubernetes-embedded-resource'], uncorrelatable ?? (s['x-kubernetes-list-type'] === 'map' ? undefined : p), blocked));
+  // A node with a schema error at it or below it is not compiled: its types may not convert.
+  if ((s['x-kubernetes-validations'] ?? []).length === 0 || blocked(p)) return errs;
   compileRules(s, isResourceRoot, release).rules.forEach((cr, i) => {
     const at = `${p}.x-kubernetes-validations[${i}]`;
     const printed = goRule(cr.rule, release);
