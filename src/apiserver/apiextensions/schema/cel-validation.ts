@@ -278,9 +278,13 @@ function validatorFor(schema: JSONSchemaProps, release: Release): Validator | un
   return byRelease.get(release);
 }
 
-/** Whether a schema has any x-kubernetes-validations (then the strategy asks for them). */
+const withRules = new WeakMap<JSONSchemaProps, boolean>();
+
+/** Whether a schema has any x-kubernetes-validations (then the strategy asks for them); remembered per schema. */
 export function hasCelRules(schema: JSONSchemaProps): boolean {
-  return hasRules(schema);
+  let has = withRules.get(schema);
+  if (has === undefined) withRules.set(schema, (has = hasRules(schema)));
+  return has;
 }
 
 /**
