@@ -14,7 +14,7 @@
  *     base64 decoded), duration a `google.protobuf.Duration`, date and date-time a
  *     `google.protobuf.Timestamp` (values that do not parse stay strings here; upstream makes them errors).
  * Object types are named as MaybeAssignTypeName names them (`selfType0.spec`); inside lists and maps,
- * where upstream leaves them `object`, they get `….@items` / `….@values` here (names must be unique
+ * where upstream leaves them `object`, they get `….__items__` / `….__values__` here (names must be unique
  * in cel-js).
  */
 import type { Environment } from '@marcbachmann/cel-js';
@@ -29,7 +29,14 @@ export type CelNode =
   | { readonly kind: 'dyn' | 'scalar'; readonly type: string; readonly format?: CelFormat }
   | { readonly kind: 'list'; readonly type: string; readonly elem: CelNode }
   | { readonly kind: 'map'; readonly type: string; readonly elem: CelNode }
-  | { readonly kind: 'object'; readonly type: string; readonly fields: ReadonlyMap<string, { readonly property: string; readonly node: CelNode }>; readonly ctor: new (raw: unknown) => CelObject };
+  | {
+      readonly kind: 'object';
+      readonly type: string;
+      readonly fields: ReadonlyMap<string, { readonly property: string; readonly node: CelNode }>;
+      readonly ctor: new (raw: unknown) => CelObject;
+      /** At or below a list or a map, where upstream's types are all named `object` (so any two of them compare). */
+      readonly anonymous: boolean;
+    };
 
 /** An object value: its declared fields as own properties, and the JSON it came from (equality compares the whole of it, unknown fields included). */
 const RAW = Symbol('raw');
@@ -62,29 +69,29 @@ function withTypeAndObjectMeta(s: JSONSchemaProps): JSONSchemaProps {
 }
 
 /** SchemaDeclType with MaybeAssignTypeName(name): the node's CEL view, or undefined when CEL cannot see it. */
-export function celNode(s: JSONSchemaProps, isResourceRoot: boolean, name: string): CelNode | undefined {
+export function celNode(s: JSONSchemaProps, isResourceRoot: boolean, name: string, anonymous = false): CelNode | undefined {
   if (s['x-kubernetes-int-or-string']) return { kind: 'dyn', type: 'dyn' };
   if (isResourceRoot) s = withTypeAndObjectMeta(s);
   switch (s.type) {
     case 'array': {
       const items = itemsSchema(s);
-      const elem = items && celNode(items, !!items['x-kubernetes-embedded-resource'], `${name}.@items`);
+      const elem = items && celNode(items, !!items['x-kubernetes-embedded-resource'], `${name}.__items__`, true);
       return elem && { kind: 'list', type: `list<${elem.type}>`, elem };
     }
     case 'object': {
       const additional = additionalPropertiesSchema(s);
       if (additional) {
-        const elem = celNode(additional, !!additional['x-kubernetes-embedded-resource'], `${name}.@values`);
+        const elem = celNode(additional, !!additional['x-kubernetes-embedded-resource'], `${name}.__values__`, true);
         return elem && { kind: 'map', type: `map<string, ${elem.type}>`, elem };
       }
       const fields = new Map<string, { property: string; node: CelNode }>();
       for (const [property, prop] of Object.entries(s.properties ?? {})) {
         const escaped = escapeProperty(property);
-        const node = escaped === undefined ? undefined : celNode(prop, !!prop['x-kubernetes-embedded-resource'], `${name}.${escaped}`);
+        const node = escaped === undefined ? undefined : celNode(prop, !!prop['x-kubernetes-embedded-resource'], `${name}.${escaped}`, anonymous);
         if (escaped !== undefined && node) fields.set(escaped, { property, node });
       }
       const ctor = { [name]: class extends CelObject {} }[name];
-      return { kind: 'object', type: name, fields, ctor };
+      return { kind: 'object', type: name, fields, ctor, anonymous };
     }
     case 'string':
       switch (s.format) {
@@ -144,11 +151,22 @@ export function jsonDeepEqual(a: unknown, b: unknown): boolean {
 
 /** Registers the object types of a node (fields, and `==` comparing their whole JSON) in env. */
 export function registerCelTypes(env: Environment, node: CelNode): void {
-  if (node.kind === 'list' || node.kind === 'map') registerCelTypes(env, node.elem);
-  if (node.kind !== 'object') return;
-  for (const f of node.fields.values()) registerCelTypes(env, f.node);
-  env.registerType(node.type, { ctor: node.ctor, fields: Object.fromEntries([...node.fields].map(([k, f]) => [k, f.node.type])) } as never);
-  env.registerOperator(`${node.type} == ${node.type}`, (a: CelObject, b: CelObject) => jsonDeepEqual(a[RAW], b[RAW]));
+  const objects: Extract<CelNode, { kind: 'object' }>[] = [];
+  const collect = (n: CelNode): void => {
+    if (n.kind === 'list' || n.kind === 'map') collect(n.elem);
+    if (n.kind !== 'object') return;
+    for (const f of n.fields.values()) collect(f.node);
+    objects.push(n);
+  };
+  collect(node);
+  const equal = (a: CelObject, b: CelObject) => jsonDeepEqual(a[RAW], b[RAW]);
+  for (const o of objects) {
+    env.registerType(o.type, { ctor: o.ctor, fields: Object.fromEntries([...o.fields].map(([k, f]) => [k, f.node.type])) } as never);
+    env.registerOperator(`${o.type} == ${o.type}`, equal);
+  }
+  const anonymous = objects.filter((o) => o.anonymous);
+  // The evaluator registers the mirrored overload itself.
+  anonymous.forEach((a, i) => anonymous.slice(i + 1).forEach((b) => env.registerOperator(`${a.type} == ${b.type}`, equal)));
 }
 
 /**

@@ -123,6 +123,18 @@ describe('x-kubernetes-validations on custom resources (R315; cel/validation.go 
     expect(validateCustomResource({ ...cr({}), metadata: { name: 'x' } }, s, { release: R33 }).map(describeFieldError)).to.deep.equal(['<nil>: Invalid value: "object": name must start with w']);
   });
 
+  it('objects inside lists and maps are typed, and compare with ==', () => {
+    const s = withSpec(
+      { items: { type: 'array', items: { type: 'object', properties: { n: { type: 'string' } } } }, byName: { type: 'object', additionalProperties: { type: 'object', properties: { n: { type: 'string' } } } } },
+      { 'x-kubernetes-validations': [{ rule: "self.items.exists_one(i, i.n == 'a') && self.items[0] == self.byName['x']", message: 'one a, first as x' }] },
+    );
+    expect(crdErrors(s)).to.deep.equal([]);
+    expect(crdErrors(withSpec(s.properties!.spec.properties!, { 'x-kubernetes-validations': [{ rule: 'self.items.all(i, i.m == 1)' }] }))[0]).to.contain("undefined field 'm'");
+    expect(create(s, { items: [{ n: 'a' }, { n: 'b' }], byName: { x: { n: 'a' } } })).to.deep.equal([]);
+    expect(create(s, { items: [{ n: 'a' }, { n: 'a' }], byName: { x: { n: 'a' } } })).to.deep.equal(['spec: Invalid value: "object": one a, first as x']);
+    expect(create(s, { items: [{ n: 'a' }], byName: { x: { n: 'b' } } })).to.deep.equal(['spec: Invalid value: "object": one a, first as x']);
+  });
+
   it("evaluation errors in cel-go's words: an index past the end, a modulus by zero", () => {
     const s = withSpec({ ports: { type: 'array', items: { type: 'integer' } }, n: { type: 'integer' } }, { 'x-kubernetes-validations': [{ rule: 'self.ports[2] > 0' }, { rule: '10 % self.n == 0' }, { rule: '10 / self.n == 1' }] });
     expect(create(s, { ports: [1], n: 0 })).to.deep.equal([
