@@ -179,6 +179,9 @@ describe('x-kubernetes-validations on custom resources (R315; cel/validation.go 
     const s = replicas({ rule: 'oldSelf.hasValue() || self.replicas == 1', optionalOldSelf: true, message: 'start with one replica' });
     expect(create(s, { replicas: 2 })).to.deep.equal(['spec: Invalid value: "object": start with one replica']);
     expect(update(s, { replicas: 2 }, { replicas: 1 })).to.deep.equal([]);
+    // 1.29: the gate is α (off), the field is dropped: oldSelf is no optional, and the rule does not compile.
+    expect(crdErrors(s, Release.of(29))[0]).to.contain('compilation failed');
+    expect(crdErrors(s, Release.of(29, { CRDValidationRatcheting: true }))).to.deep.equal([]);
   });
 
   it('R316 ratcheting: a failing rule on an unchanged node lets the update through (1.30 on); 1.29 refuses it', () => {

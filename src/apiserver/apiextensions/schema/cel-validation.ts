@@ -30,13 +30,14 @@ interface CompiledRule {
   readonly fieldPath?: string;
 }
 
-/** The rule as the release knows it: messageExpression from 1.27, reason and fieldPath from 1.28 (older apiservers drop them). */
+/** The rule as the release knows it: messageExpression from 1.27, reason and fieldPath from 1.28 (older apiservers drop them), optionalOldSelf with CRDValidationRatcheting. */
 function ruleOf(rule: ValidationRule, release: Release): ValidationRule {
   const r: ValidationRule = { rule: rule.rule, ...(rule.message !== undefined ? { message: rule.message } : {}) };
   if (release.atLeast(27) && rule.messageExpression !== undefined) r.messageExpression = rule.messageExpression;
   if (release.atLeast(28) && rule.reason !== undefined) r.reason = rule.reason;
   if (release.atLeast(28) && rule.fieldPath !== undefined) r.fieldPath = rule.fieldPath;
-  if (release.atLeast(29) && rule.optionalOldSelf !== undefined) r.optionalOldSelf = rule.optionalOldSelf;
+  // optionalOldSelf (1.29 on) is dropped while CRDValidationRatcheting is off (customresourcedefinition/strategy.go dropDisabledFields).
+  if (release.atLeast(29) && release.enabled('CRDValidationRatcheting') && rule.optionalOldSelf !== undefined) r.optionalOldSelf = rule.optionalOldSelf;
   return r;
 }
 
@@ -115,15 +116,15 @@ function compileRules(schema: JSONSchemaProps, isResourceRoot: boolean, release:
   const compiled = rules.map((rule): CompiledRule => {
     if (rule.rule.trim() === '') return { rule, usesOldSelf: false };
     const env = envFor(rule.optionalOldSelf === true);
-    const compiled = compileExpression(env, rule.rule, ['dyn']);
-    if ('error' in compiled) return { rule, error: compiled.error.detail, usesOldSelf: false };
+    const checked = compileExpression(env, rule.rule, ['dyn']);
+    if ('error' in checked) return { rule, error: checked.error.detail, usesOldSelf: false };
     const { ast } = env.parse(rule.rule);
     const undeclared = undeclaredHas(env, rule.rule, ast, fields);
     if (undeclared) return { rule, error: undeclared, usesOldSelf: false };
-    if (compiled.program.outputType !== 'bool') return { rule, error: 'cel expression must evaluate to a bool', usesOldSelf: false };
+    if (checked.program.outputType !== 'bool') return { rule, error: 'cel expression must evaluate to a bool', usesOldSelf: false };
     const usesOldSelf = refersTo(ast, 'oldSelf');
     const fieldPath = rule.fieldPath ? validFieldPath(rule.fieldPath, schema) : undefined;
-    const result = { rule, program: compiled.program, usesOldSelf, ...(typeof fieldPath === 'string' ? { fieldPath } : {}) };
+    const result = { rule, program: checked.program, usesOldSelf, ...(typeof fieldPath === 'string' ? { fieldPath } : {}) };
     if (!rule.messageExpression) return result;
     const message = compileExpression(env, rule.messageExpression, ['dyn']);
     if ('error' in message) return { ...result, messageError: `messageExpression ${message.error.detail}` };
@@ -406,9 +407,9 @@ function validateExpressions(v: Validator, path: string | undefined, obj: unknow
       continue;
     }
     if (!cr.program) continue;
-    const optionalOldSelf = rule.optionalOldSelf === true && ratcheting;
+    const optionalOldSelf = rule.optionalOldSelf === true;
     // Transition rules run only when there is an old value, unless oldSelf is optional.
-    if (cr.usesOldSelf && old === undefined && !optionalOldSelf) continue;
+    if (cr.usesOldSelf && old === undefined && !(optionalOldSelf && ratcheting)) continue;
     const activation = { self, oldSelf: optionalOldSelf ? (oldSelf === undefined ? optional.none() : optional.of(oldSelf)) : oldSelf };
     const result = cr.program.evaluate(activation);
     const invalid = (detail: string): FieldError => ({ field: fldPath, type: 'Invalid', value: type, printedValue: goQuote(type), detail });
