@@ -85,9 +85,9 @@ describe('A6 CustomResourceDefinitions with the real kubectl v1.33', () => {
   });
 });
 
-describe('A8 CEL validation rules of a CRD with the real kubectl v1.33 (R314 at CRD time, R315 on the custom resource)', () => {
+describe('A8 CEL validation rules of a CRD with the real kubectl v1.33 (R314 at CRD time, R315 on the custom resource, R316 ratcheting)', () => {
   it('A8 a rule that does not compile refuses the CRD; `kubectl apply` of a custom resource breaking a rule gets its message', async () => {
-    const crd = (rule: string) => `apiVersion: apiextensions.k8s.io/v1
+    const crd = (rule: string, replicasRules = '') => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
   name: pools.example.com
@@ -109,7 +109,7 @@ spec:
             - rule: "${rule}"
               message: replicas must not exceed maxReplicas
             properties:
-              replicas: {type: integer}
+              replicas: {type: integer${replicasRules}}
               maxReplicas: {type: integer}
 `;
     const file = join(dir, 'pools-crd.yaml');
@@ -132,5 +132,12 @@ spec:
     writeFileSync(pool, 'apiVersion: example.com/v1\nkind: Pool\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  maxReplicas: 3\n');
     const created = await run('apply', '-f', pool);
     expect(created, created.stderr).to.include({ code: 0, stdout: 'pool.example.com/web created\n' });
+
+    // A stricter rule on replicas: an update that leaves replicas as it was ratchets it, with a warning (R316).
+    writeFileSync(file, crd('self.replicas <= self.maxReplicas', ', x-kubernetes-validations: [{rule: "self <= 1", message: at most one replica}]'));
+    const tightened = await run('apply', '-f', file);
+    expect(tightened, tightened.stderr).to.include({ code: 0 });
+    const labelled = await run('label', 'pool', 'web', 'team=a');
+    expect(labelled, labelled.stderr).to.include({ code: 0, stdout: 'pool.example.com/web labeled\n', stderr: 'Warning: spec.replicas: Invalid value: "integer": at most one replica\n' });
   });
 });

@@ -8,9 +8,9 @@
  * Not modelled: cost estimates and runtime cost budgets (a rule runs to its end; upstream refuses a
  * CRD whose estimated cost is too high and stops a validation that runs out of budget), the
  * environment of stored expressions (an unchanged rule compiles as a new one), rules inside allOf,
- * the warnings a ratcheted rule gives, and set/map-list equality ignoring order.
+ * and set/map-list equality ignoring order.
  */
-import type { FieldError } from '../../errors';
+import { type FieldError, describeFieldError } from '../../errors';
 import type { Release } from '../../../release';
 import { type CompiledExpression, compileExpression, issue } from '../../cel/compile';
 import { celEnvironment } from '../../cel/environment';
@@ -322,6 +322,7 @@ const child = (path: string | undefined, name: string) => (path === undefined ? 
 interface Context {
   readonly release: Release;
   readonly errs: FieldError[];
+  readonly warn?: (warning: string) => void;
 }
 
 /** validation.go validate: the node's rules, then its children (nulls are not validated). */
@@ -420,11 +421,12 @@ function validateExpressions(v: Validator, path: string | undefined, obj: unknow
       continue;
     }
     if (result.value === true) continue;
-    // A rule that does not read oldSelf and fails on an unchanged value is ratcheted (upstream warns instead).
-    if (celRatcheting && !cr.usesOldSelf && shouldRatchet(r, obj)) continue;
     const at = cr.fieldPath ? child(path, cr.fieldPath) : fldPath;
     const message = (cr.message && evalMessage(cr.message, activation)) || ruleMessage(rule, ctx.release);
-    ctx.errs.push(reasonError(at, type, message, rule.reason));
+    const error = reasonError(at, type, message, rule.reason);
+    // A rule that does not read oldSelf and fails on an unchanged value is ratcheted: its error becomes a warning.
+    if (celRatcheting && !cr.usesOldSelf && shouldRatchet(r, obj)) ctx.warn?.(describeFieldError(error));
+    else ctx.errs.push(error);
   }
 }
 
@@ -435,12 +437,13 @@ function celOptional(): { none(): unknown; of(v: unknown): unknown } {
 
 /**
  * Validator.Validate of a custom resource: the errors of every rule of every node present, with
- * `old` on update (transition rules, ratcheting where the release has CRDValidationRatcheting).
+ * `old` on update (transition rules, ratcheting where the release has CRDValidationRatcheting: the
+ * ratcheted errors go to `warn`, as warning.AddWarning sends them to the client).
  */
-export function validateCel(schema: JSONSchemaProps, obj: unknown, old: unknown, release: Release): FieldError[] {
+export function validateCel(schema: JSONSchemaProps, obj: unknown, old: unknown, release: Release, warn?: (warning: string) => void): FieldError[] {
   const v = validatorFor(schema, release);
   if (!v) return [];
-  const ctx: Context = { release, errs: [] };
+  const ctx: Context = { release, errs: [], warn };
   const ratchet: Ratchet = old !== undefined && release.enabled('CRDValidationRatcheting') ? { old: { value: old }, parentUnchanged: false } : NO_RATCHET;
   validateNode(v, undefined, obj, old, ratchet, ctx);
   return ctx.errs;

@@ -22,6 +22,8 @@ import { type JSONSchemaProps, additionalPropertiesSchema, isJSONObject, itemsSc
 export interface ValidationOptions {
   /** The modelled release (field.TooLong's wording changed in 1.32 and 1.34); 1.33 when absent. */
   release?: Release;
+  /** Where an update's warnings go: the errors of CEL rules it ratchets (R316). */
+  warn?: (warning: string) => void;
 }
 
 const atLeast = (options: ValidationOptions | undefined, minor: number): boolean => (options?.release ? options.release.atLeast(minor) : DEFAULT_MINOR >= minor);
@@ -207,7 +209,7 @@ function withCelRules(errs: FieldError[], obj: unknown, old: unknown, schema: JS
     errs.push({ field: '<nil>', type: 'Invalid', value: null, printedValue: 'null', detail: 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation' });
     return errs;
   }
-  errs.push(...validateCel(schema, obj, old, options.release));
+  errs.push(...validateCel(schema, obj, old, options.release, options.warn));
   return errs;
 }
 
