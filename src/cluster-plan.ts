@@ -130,7 +130,7 @@ export class ClusterPlan {
     this.assertNotBuilt('the objects');
     if (this.restored) throw new PlanError('the objects of a cluster are given once (several files go in one step of serve --manifests, or one List)');
     if (this.nodes.length > 0 || this.pods.size > 0 || this.replicaSets.size > 0) throw new PlanError('the objects must come before the nodes and pods declared by other steps');
-    const restored = planRestore(dump, nowMs);
+    const restored = planRestore(dump, nowMs, this.release);
     this.restored = restored;
     for (const n of restored.nodes) this.nodes.push(n.name);
     for (const p of restored.pods) {

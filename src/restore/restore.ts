@@ -6,6 +6,7 @@ import { LEASE_DURATION_SECONDS, NODE_LEASE_NAMESPACE } from '../kubelet/node-st
 import type { ContainerBehaviour } from '../kubelet/runtime';
 import type { VolumeBehaviour } from '../kubelet/volume-manager';
 import type { Component } from '../timeline/event';
+import { DEFAULT_RELEASE, type Release } from '../release';
 import { DumpError, type Dump, type DumpObject, type Obj } from './dump';
 
 /**
@@ -40,6 +41,8 @@ export interface RestoredPod {
 export interface RestorePlan {
   dump: Dump;
   startMs: number;
+  /** The release the objects are resumed in (which kinds it stores). */
+  release: Release;
   nodes: RestoredNode[];
   pods: RestoredPod[];
   /** Assumed behaviours (the Given steps may change them): by pod uid, container or volume name. */
@@ -53,18 +56,32 @@ export interface RestorePlan {
 }
 
 const RESOURCES: Readonly<Record<string, Resource>> = { Pod: 'pods', Node: 'nodes', Namespace: 'namespaces', Event: 'events', Lease: 'leases', ReplicaSet: 'replicasets' };
+/**
+ * X13 — the admission policies of the dump are stored too, so the forward run (and explain's dry
+ * run of a finalizer removal) is admitted by them: admissionregistration.k8s.io/v1 only, which a
+ * release serves from 1.30 (R209); before, or in another version, they are left out as unmodelled.
+ */
+const POLICY_RESOURCES: Readonly<Record<string, Resource>> = { ValidatingAdmissionPolicy: 'validatingadmissionpolicies', ValidatingAdmissionPolicyBinding: 'validatingadmissionpolicybindings' };
+const POLICY_API_VERSION = 'admissionregistration.k8s.io/v1';
+
+/** The resource a dump object is stored as in `release`, or undefined when the simulation does not store it. */
+function storedAs(o: DumpObject, release: Release): Resource | undefined {
+  if (RESOURCES[o.kind] !== undefined) return RESOURCES[o.kind];
+  if (POLICY_RESOURCES[o.kind] !== undefined && o.obj.apiVersion === POLICY_API_VERSION && release.atLeast(30)) return POLICY_RESOURCES[o.kind];
+  return undefined;
+}
 const SOURCE = 'src/restore/restore.ts (objects read from a dump)';
 
 const ms = (t: unknown): number | undefined => (typeof t === 'string' ? Date.parse(t) : undefined);
 
 /** Everything decided from the dump: the start time, each node's machine, the assumptions. */
-export function planRestore(dump: Dump, nowMs?: number): RestorePlan {
+export function planRestore(dump: Dump, nowMs?: number, release: Release = DEFAULT_RELEASE): RestorePlan {
   const startMs = nowMs ?? dump.newestMs;
   if (startMs === undefined) throw new DumpError(`${dump.files.join(', ')}: no object carries a time (creationTimestamp, a condition, a lease renewal…): give the time the objects were read (--now)`);
-  const plan: RestorePlan = { dump, startMs, nodes: [], pods: [], containerBehaviours: [], volumeBehaviours: [], assumptions: [], unmodelled: [], placeholderOwners: [] };
+  const plan: RestorePlan = { dump, startMs, release, nodes: [], pods: [], containerBehaviours: [], volumeBehaviours: [], assumptions: [], unmodelled: [], placeholderOwners: [] };
   const assume = (component: Component, text: string, source = SOURCE) => plan.assumptions.push({ component, text, source });
   const of = (kind: string) => dump.objects.filter((o) => o.kind === kind);
-  plan.unmodelled = dump.objects.filter((o) => RESOURCES[o.kind] === undefined);
+  plan.unmodelled = dump.objects.filter((o) => storedAs(o, release) === undefined);
   for (const o of plan.unmodelled) assume('restore', `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} is not modelled: left out (${o.where})`);
 
   const leases = new Map(of('Lease').filter((l) => l.namespace === NODE_LEASE_NAMESPACE).map((l) => [l.name, l.obj as Lease]));
@@ -190,17 +207,17 @@ export function writeObjects(cluster: Cluster, plan: RestorePlan): void {
     const { resourceVersion: _rv, ...metadata } = obj.metadata as Obj;
     api.etcd.create(api.keyFor(resource, namespace, name), { ...obj, metadata });
   };
-  const stored = dump.objects.filter((o) => RESOURCES[o.kind] !== undefined);
+  const stored = dump.objects.filter((o) => storedAs(o, plan.release) !== undefined);
   const namespaces = new Set(stored.filter((o) => o.kind === 'Namespace').map((o) => o.name));
   for (const ns of new Set(stored.map((o) => o.namespace).filter((n): n is string => n !== undefined))) {
     if (namespaces.has(ns)) continue;
     namespaces.add(ns);
     put('namespaces', undefined, ns, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
   }
-  // Namespaces, nodes and leases first, then owners, then pods, then Events, as a cluster would have written them.
-  const order = ['Namespace', 'Node', 'Lease', 'ReplicaSet', 'Pod', 'Event'];
+  // Admission policies, namespaces, nodes and leases first, then owners, then pods, then Events, as a cluster would have written them.
+  const order = ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'Namespace', 'Node', 'Lease', 'ReplicaSet', 'Pod', 'Event'];
   for (const kind of order) {
-    for (const o of stored) if (o.kind === kind) put(RESOURCES[kind], o.namespace, o.name, kind === 'Event' ? coreEvent(o.obj) : o.obj);
+    for (const o of stored) if (o.kind === kind) put(storedAs(o, plan.release)!, o.namespace, o.name, kind === 'Event' ? coreEvent(o.obj) : o.obj);
     if (kind === 'ReplicaSet') for (const rs of plan.placeholderOwners) put('replicasets', (rs.metadata as Obj).namespace as string, (rs.metadata as Obj).name as string, rs);
   }
 }
