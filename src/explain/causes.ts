@@ -139,7 +139,7 @@ const policies: Detector = (run) => {
     return {
       cause: 'policy' as const,
       detail: `ValidatingAdmissionPolicy ${d.policy} (binding ${d.binding}, validationActions ${actions.join(', ')}) denies the UPDATE that removes finalizer ${fs.join(', ')}: ${d.status}`,
-      next: `${[...holders].join(', ')} get${holders.size === 1 && [...holders][0] !== 'kubectl' ? 's' : ''} ${d.code} for it${times > 0 ? ` (denied ${times} time${times > 1 ? 's' : ''} during the run)` : ''}, and so does removing the finalizer by hand, until the policy admits it or the binding no longer denies`,
+      next: `the removal is refused with ${d.code} (tried as ${[...holders].join(', ')}, a dry run)${times > 0 ? `; during the run it was denied ${times} time${times > 1 ? 's' : ''}` : ''}; the finalizer's remedy is refused likewise until the policy admits it or the binding no longer denies`,
       remedies: [
         {
           action: `fix the policy ${d.policy}: ${validation} must admit an UPDATE that only removes a finalizer (or add a matchCondition that leaves pods being deleted alone, e.g. !has(object.metadata.deletionTimestamp))`,
