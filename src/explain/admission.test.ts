@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { KUBECTL } from '../cluster';
+import { ClusterPlan } from '../cluster-plan';
 import { Release } from '../release';
 import { readDumpFiles, type Dump } from '../restore/dump';
 import { explainDump } from './explain';
@@ -56,6 +57,15 @@ describe('X13 explain: admission that denies the UPDATE releasing a pod (src/exp
     const e = explainDump(dumpOf('admission-policy.yaml'), { release: Release.of(29) }).explanation;
     expect(e.assumptions.some((a) => a.startsWith('ValidatingAdmissionPolicy require-cost-center is not modelled'))).to.equal(true);
     expect(e.pods[0].causes.map((c) => c.cause)).to.deep.equal(['nothing']);
+  });
+
+  it('the release decides when the cluster is built: a release given after the objects leaves the policies out too', () => {
+    const plan = new ClusterPlan(Release.of(33));
+    plan.objects(dumpOf('admission-policy.yaml'));
+    plan.kubernetes(29);
+    plan.start();
+    expect(plan.restoredObjects!.unmodelled.map((o) => o.kind)).to.deep.equal(['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
+    expect(plan.cluster.apiserver.policies.has()).to.equal(false);
   });
 
   it("a webhook's matchConditions, evaluated on the finalizer removal as its holder sends it: the false condition is named, and then the webhook holds nothing", () => {

@@ -41,7 +41,7 @@ export interface RestoredPod {
 export interface RestorePlan {
   dump: Dump;
   startMs: number;
-  /** The release the objects are resumed in (which kinds it stores). */
+  /** The release the objects are resumed in (which kinds it stores): the cluster's, set by resumeIn. */
   release: Release;
   nodes: RestoredNode[];
   pods: RestoredPod[];
@@ -59,30 +59,43 @@ const RESOURCES: Readonly<Record<string, Resource>> = { Pod: 'pods', Node: 'node
 /**
  * X13 — the admission policies of the dump are stored too, so the forward run (and explain's dry
  * run of a finalizer removal) is admitted by them: admissionregistration.k8s.io/v1 only, which a
- * release serves from 1.30 (R209); before, or in another version, they are left out as unmodelled.
+ * release serves from 1.30 (R209); before, they are left out as unmodelled. Which release is known
+ * once the cluster is built (a step after the objects may still change it): resumeIn decides.
  */
 const POLICY_RESOURCES: Readonly<Record<string, Resource>> = { ValidatingAdmissionPolicy: 'validatingadmissionpolicies', ValidatingAdmissionPolicyBinding: 'validatingadmissionpolicybindings' };
 const POLICY_API_VERSION = 'admissionregistration.k8s.io/v1';
+const isPolicy = (o: DumpObject) => POLICY_RESOURCES[o.kind] !== undefined && o.obj.apiVersion === POLICY_API_VERSION;
 
 /** The resource a dump object is stored as in `release`, or undefined when the simulation does not store it. */
 function storedAs(o: DumpObject, release: Release): Resource | undefined {
   if (RESOURCES[o.kind] !== undefined) return RESOURCES[o.kind];
-  if (POLICY_RESOURCES[o.kind] !== undefined && o.obj.apiVersion === POLICY_API_VERSION && release.atLeast(30)) return POLICY_RESOURCES[o.kind];
-  return undefined;
+  return isPolicy(o) && release.atLeast(30) ? POLICY_RESOURCES[o.kind] : undefined;
+}
+
+const notModelled = (o: DumpObject) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} is not modelled: left out (${o.where})`;
+
+/** Fixes the release the objects are resumed in, before they are written: the policies it does not serve join the unmodelled objects. */
+export function resumeIn(plan: RestorePlan, release: Release): void {
+  plan.release = release;
+  if (release.atLeast(30)) return;
+  for (const o of plan.dump.objects.filter(isPolicy)) {
+    plan.unmodelled.push(o);
+    plan.assumptions.push({ component: 'restore', text: notModelled(o), source: SOURCE });
+  }
 }
 const SOURCE = 'src/restore/restore.ts (objects read from a dump)';
 
 const ms = (t: unknown): number | undefined => (typeof t === 'string' ? Date.parse(t) : undefined);
 
 /** Everything decided from the dump: the start time, each node's machine, the assumptions. */
-export function planRestore(dump: Dump, nowMs?: number, release: Release = DEFAULT_RELEASE): RestorePlan {
+export function planRestore(dump: Dump, nowMs?: number): RestorePlan {
   const startMs = nowMs ?? dump.newestMs;
   if (startMs === undefined) throw new DumpError(`${dump.files.join(', ')}: no object carries a time (creationTimestamp, a condition, a lease renewal…): give the time the objects were read (--now)`);
-  const plan: RestorePlan = { dump, startMs, release, nodes: [], pods: [], containerBehaviours: [], volumeBehaviours: [], assumptions: [], unmodelled: [], placeholderOwners: [] };
+  const plan: RestorePlan = { dump, startMs, release: DEFAULT_RELEASE, nodes: [], pods: [], containerBehaviours: [], volumeBehaviours: [], assumptions: [], unmodelled: [], placeholderOwners: [] };
   const assume = (component: Component, text: string, source = SOURCE) => plan.assumptions.push({ component, text, source });
   const of = (kind: string) => dump.objects.filter((o) => o.kind === kind);
-  plan.unmodelled = dump.objects.filter((o) => storedAs(o, release) === undefined);
-  for (const o of plan.unmodelled) assume('restore', `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} is not modelled: left out (${o.where})`);
+  plan.unmodelled = dump.objects.filter((o) => RESOURCES[o.kind] === undefined && !isPolicy(o));
+  for (const o of plan.unmodelled) assume('restore', notModelled(o));
 
   const leases = new Map(of('Lease').filter((l) => l.namespace === NODE_LEASE_NAMESPACE).map((l) => [l.name, l.obj as Lease]));
   const machines = new Map<string, RestoredNode>();
