@@ -7,6 +7,16 @@ Feature: Why is my pod stuck? A real cluster's objects, resumed (X1) and explain
       | cause     | detail                     |
       | finalizer | reports.example.com/upload |
 
+  Scenario: X13 an admission policy denies the Job controller the UPDATE that removes its finalizer
+    Given the objects in "../examples/stuck/admission-policy.yaml"
+    Then what holds pod "nightly-export-29153280-8mzrq" is:
+      | cause     | detail                                                                                                  |
+      | finalizer | batch.kubernetes.io/job-tracking                                                                        |
+      | policy    | ValidatingAdmissionPolicy 'require-cost-center' with binding 'require-cost-center-all' denied request |
+    And these events happen in order:
+      | at   | component | event                                                                                                                                  |
+      | T+0s | admission | policy require-cost-center binding require-cost-center-all denied UPDATE pods/nightly-export-29153280-8mzrq: every pod needs a cost-center label |
+
   Scenario: a pod on an unreachable node waits for a kubelet that cannot answer
     Given the objects in "../examples/stuck/node-unreachable.yaml"
     Then what holds pod "db-0" is:

@@ -9,7 +9,7 @@ import { podFromManifest, replicaSetFromManifest, serviceFromManifest } from './
 import type { ClientSpec } from './traffic/traffic';
 import { DEFAULT_RELEASE, Release } from './release';
 import type { Dump } from './restore/dump';
-import { planRestore, writeObjects, type RestorePlan } from './restore/restore';
+import { planRestore, resumeIn, writeObjects, type RestorePlan } from './restore/restore';
 import { CONTROLLERS } from './controllers/registry';
 import { PendingPods, type PendingEntry } from './pending-pods';
 import { WORKLOAD_RESOURCES, workloadFromManifest, type Workload, type WorkloadKind } from './workload-manifest';
@@ -476,6 +476,7 @@ export class ClusterPlan {
     this.built = true;
     const restored = this.restored;
     if (restored) {
+      resumeIn(restored, this.cluster.release);
       for (const a of restored.assumptions) this.cluster.timeline.record(a.component, `assumed: ${a.text}`, a.source);
       writeObjects(this.cluster, restored);
     }

@@ -11,6 +11,7 @@ const EXPECTED: Record<string, Record<string, [string, string][]>> = {
   'finalizer.yaml': { 'report-7d9f': [['finalizer', 'reports.example.com/upload']] },
   'finalizer-running.yaml': { 'cart-6d8f9b7c5-h4jzp': [['finalizer', 'shop.example.com/release-reservations']] },
   'job-tracking.yaml': { 'nightly-export-29153280-7kqfd': [['nothing', 'job-controller removed finalizer batch.kubernetes.io/job-tracking at T+0s']] },
+  'admission-policy.yaml': { 'nightly-export-29153280-8mzrq': [['finalizer', 'batch.kubernetes.io/job-tracking'], ['policy', "ValidatingAdmissionPolicy 'require-cost-center' with binding 'require-cost-center-all' denied request: every pod needs a cost-center label"]] },
   'webhook.yaml': { 'mailer-84c6d9f7b5-tn4vx': [['finalizer', 'mail.example.com/flush'], ['webhook', 'policy.example.com']] },
   'dependents.yaml': { coordinator: [['dependents', 'pods/coordinator-worker']], 'coordinator-worker': [['finalizer', 'example.com/drain-queue']] },
   'node-unreachable.yaml': { 'db-0': [['node-unreachable', 'worker-3']] },
@@ -22,7 +23,7 @@ const EXPECTED: Record<string, Record<string, [string, string][]>> = {
   'issue-93925-grace.yaml': { 'client21-cali-ns-0-bb6cb6fc6-w8f9w': [['containers-running', 'client ran until T+30s']] },
 };
 
-describe('X9 the stuck-pod gallery (examples/stuck/): explain names the cause of every dump (finalizers X10, unreachable nodes X11, Events X6)', () => {
+describe('X9 the stuck-pod gallery (examples/stuck/): explain names the cause of every dump (finalizers X10, unreachable nodes X11, Events X6, admission policies X13)', () => {
   it('has an expectation for every dump, and a dump for every expectation', () => {
     expect(readdirSync(__dirname).filter((f) => f.endsWith('.yaml')).sort()).to.deep.equal(Object.keys(EXPECTED).sort());
   });

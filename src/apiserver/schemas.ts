@@ -20,21 +20,35 @@ import type { OpenApiSchema } from './managedfields/schema';
 type Definitions = Record<string, OpenApiSchema>;
 
 /** The served kinds, by their model class: the roots of the definitions built. */
-export const SCHEMA_ROOTS = ['V1Pod', 'V1Node', 'V1Namespace', 'CoreV1Event', 'V1ReplicaSet', 'V1Lease', 'EventsV1Event', 'V1Secret', 'V1ConfigMap', 'V1ServiceAccount', 'V1PodDisruptionBudget'] as const;
+export const SCHEMA_ROOTS = [
+  'V1Pod', 'V1Node', 'V1Namespace', 'CoreV1Event', 'V1ReplicaSet', 'V1Lease', 'EventsV1Event', 'V1Secret', 'V1ConfigMap', 'V1ServiceAccount', 'V1PodDisruptionBudget',
+  'V1ValidatingWebhookConfiguration', 'V1MutatingWebhookConfiguration', 'V1ValidatingAdmissionPolicy', 'V1ValidatingAdmissionPolicyBinding', 'V1CustomResourceDefinition',
+] as const;
 
 /** Kinds of meta/v1, apps/v1, coordination/v1 and policy/v1 among the models (every other `V1…` model is core/v1). */
 const META = new Set(['Condition', 'ObjectMeta', 'OwnerReference', 'ManagedFieldsEntry', 'LabelSelector', 'LabelSelectorRequirement', 'ListMeta', 'Status', 'StatusDetails', 'StatusCause', 'DeleteOptions', 'Preconditions']);
 const APPS = new Set(['ReplicaSet', 'ReplicaSetSpec', 'ReplicaSetStatus', 'ReplicaSetCondition', 'ReplicaSetList']);
 const COORDINATION = new Set(['Lease', 'LeaseSpec', 'LeaseList']);
 const POLICY = new Set(['PodDisruptionBudget', 'PodDisruptionBudgetSpec', 'PodDisruptionBudgetStatus', 'PodDisruptionBudgetList', 'Eviction']);
+/** admissionregistration/v1 (k8s.io/api/admissionregistration/v1/types.go); its ServiceReference and WebhookClientConfig are `AdmissionregistrationV1…` models. */
+const ADMISSIONREGISTRATION = new Set([
+  'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingWebhook', 'MutatingWebhook', 'RuleWithOperations', 'MatchCondition',
+  'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicySpec', 'ValidatingAdmissionPolicyStatus', 'ValidatingAdmissionPolicyBinding', 'ValidatingAdmissionPolicyBindingSpec',
+  'TypeChecking', 'ExpressionWarning', 'Validation', 'Variable', 'AuditAnnotation', 'ParamKind', 'ParamRef', 'MatchResources', 'NamedRuleWithOperations',
+]);
+/** apiextensions/v1 (k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1): `CustomResource…` and these; its ServiceReference and WebhookClientConfig are `ApiextensionsV1…` models. */
+const APIEXTENSIONS = new Set(['JSONSchemaProps', 'ExternalDocumentation', 'SelectableField', 'ValidationRule', 'WebhookConversion']);
+const APIEXTENSIONS_PREFIX = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1';
 
 /** The OpenAPI definition name of a model class: `V1PodSpec` → `io.k8s.api.core.v1.PodSpec`. */
 export function definitionName(cls: string): string {
-  const m = /^(CoreV1|EventsV1|V1)(.+)$/.exec(cls);
+  const m = /^(CoreV1|EventsV1|AdmissionregistrationV1|ApiextensionsV1|V1)(.+)$/.exec(cls);
   if (!m) return cls;
   const [, prefix, name] = m;
   if (prefix === 'CoreV1') return `io.k8s.api.core.v1.${name}`;
   if (prefix === 'EventsV1') return `io.k8s.api.events.v1.${name}`;
+  if (prefix === 'AdmissionregistrationV1' || ADMISSIONREGISTRATION.has(name)) return `io.k8s.api.admissionregistration.v1.${name}`;
+  if (prefix === 'ApiextensionsV1' || APIEXTENSIONS.has(name) || name.startsWith('CustomResource')) return `${APIEXTENSIONS_PREFIX}.${name}`;
   if (META.has(name)) return `io.k8s.apimachinery.pkg.apis.meta.v1.${name}`;
   if (APPS.has(name)) return `io.k8s.api.apps.v1.${name}`;
   if (COORDINATION.has(name)) return `io.k8s.api.coordination.v1.${name}`;
@@ -85,6 +99,25 @@ const LIST_EXTENSIONS: Readonly<Record<string, Readonly<Record<string, Ext>>>> =
   V1ReplicaSetStatus: { conditions: { ...map('type'), ...merge('type') } },
   V1PodDisruptionBudgetStatus: { conditions: { ...map('type'), ...merge('type') } },
   V1ServiceAccount: { secrets: { ...map('name'), ...merge('name') }, imagePullSecrets: ATOMIC },
+  // k8s.io/api/admissionregistration/v1/types.go
+  V1ValidatingWebhookConfiguration: { webhooks: { ...map('name'), ...merge('name') } },
+  V1MutatingWebhookConfiguration: { webhooks: { ...map('name'), ...merge('name') } },
+  V1ValidatingWebhook: { rules: ATOMIC, admissionReviewVersions: ATOMIC, matchConditions: { ...map('name'), ...merge('name') } },
+  V1MutatingWebhook: { rules: ATOMIC, admissionReviewVersions: ATOMIC, matchConditions: { ...map('name'), ...merge('name') } },
+  V1RuleWithOperations: { operations: ATOMIC, apiGroups: ATOMIC, apiVersions: ATOMIC, resources: ATOMIC },
+  V1NamedRuleWithOperations: { resourceNames: ATOMIC, operations: ATOMIC, apiGroups: ATOMIC, apiVersions: ATOMIC, resources: ATOMIC },
+  V1ValidatingAdmissionPolicySpec: { validations: ATOMIC, auditAnnotations: ATOMIC, matchConditions: { ...map('name'), ...merge('name') }, variables: { ...map('name'), ...merge('name') } },
+  V1ValidatingAdmissionPolicyStatus: { conditions: map('type') },
+  V1TypeChecking: { expressionWarnings: ATOMIC },
+  V1ValidatingAdmissionPolicyBindingSpec: { validationActions: SET },
+  V1MatchResources: { resourceRules: ATOMIC, excludeResourceRules: ATOMIC },
+  // k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/types.go, types_jsonschema.go
+  V1CustomResourceDefinitionSpec: { versions: ATOMIC },
+  V1WebhookConversion: { conversionReviewVersions: ATOMIC },
+  V1CustomResourceDefinitionVersion: { additionalPrinterColumns: ATOMIC, selectableFields: ATOMIC },
+  V1CustomResourceDefinitionNames: { shortNames: ATOMIC, categories: ATOMIC },
+  V1CustomResourceDefinitionStatus: { conditions: map('type'), storedVersions: ATOMIC },
+  V1JSONSchemaProps: { enum: ATOMIC, required: ATOMIC, allOf: ATOMIC, oneOf: ATOMIC, anyOf: ATOMIC, 'x-kubernetes-list-map-keys': ATOMIC, 'x-kubernetes-validations': { ...map('rule'), ...merge('rule') } },
 };
 
 function containerLists(): Record<string, Ext> {
@@ -101,7 +134,17 @@ function containerLists(): Record<string, Ext> {
 }
 
 /** Structs marked `+structType=atomic` (and LabelSelector, `+structType=atomic` since v1.24). */
-const ATOMIC_STRUCTS = new Set(['V1LocalObjectReference', 'V1ObjectReference', 'V1OwnerReference', 'V1LabelSelector', 'V1NodeSelector', 'V1TypedLocalObjectReference', 'V1SecretKeySelector', 'V1ConfigMapKeySelector', 'V1ObjectFieldSelector', 'V1ResourceFieldSelector']);
+const ATOMIC_STRUCTS = new Set([
+  'V1LocalObjectReference', 'V1ObjectReference', 'V1OwnerReference', 'V1LabelSelector', 'V1NodeSelector', 'V1TypedLocalObjectReference', 'V1SecretKeySelector', 'V1ConfigMapKeySelector', 'V1ObjectFieldSelector', 'V1ResourceFieldSelector',
+  'V1ParamKind', 'V1Variable', 'V1ParamRef', 'V1MatchResources', 'V1NamedRuleWithOperations',
+]);
+
+/**
+ * Models whose `any` properties are any JSON value (apiextensions' JSON, JSONSchemaPropsOrBool,
+ * JSONSchemaPropsOrArray, JSONSchemaPropsOrStringArray: definitions without a type); elsewhere
+ * `any` is an empty struct (CustomResourceSubresourceStatus) or FieldsV1, an object.
+ */
+const JSON_VALUED = new Set(['V1JSONSchemaProps']);
 
 interface Attribute {
   readonly name: string;
@@ -141,8 +184,9 @@ function modelSchema(dir: string, cls: string, need: (cls: string) => void): Ope
   const properties: Record<string, OpenApiSchema> = {};
   const required: string[] = [];
   for (const a of attrs) {
-    const doc = described.get(a.baseName);
-    properties[a.baseName] = { ...(doc?.description ? { description: doc.description } : {}), ...typeSchema(a.type, a.format, need), ...ext[a.baseName] };
+    // The declaration names a property by its model name (`_default` for `default`).
+    const doc = described.get(a.name) ?? described.get(a.baseName);
+    properties[a.baseName] = { ...(doc?.description ? { description: doc.description } : {}), ...typeSchema(a.type, a.format, need, JSON_VALUED.has(cls)), ...ext[a.baseName] };
     if (doc?.required) required.push(a.baseName);
   }
   const description = /\/\*\*\s*\n\* ([\s\S]*?)\n\*\/\nexport class/.exec(js)?.[1];
@@ -157,13 +201,14 @@ function modelSchema(dir: string, cls: string, need: (cls: string) => void): Ope
   };
 }
 
+/** The API group of each definition package. */
+const GROUPS: Readonly<Record<string, string>> = { 'io.k8s.api.core': '', 'io.k8s.api.apps': 'apps', 'io.k8s.api.policy': 'policy', 'io.k8s.api.coordination': 'coordination.k8s.io', 'io.k8s.api.events': 'events.k8s.io', 'io.k8s.api.admissionregistration': 'admissionregistration.k8s.io', 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions': 'apiextensions.k8s.io' };
+
 /** The kinds among the roots carry their group, version and kind, as upstream's definitions do. */
 function groupVersionKind(cls: string): { group: string; version: string; kind: string } | undefined {
   if (!(SCHEMA_ROOTS as readonly string[]).includes(cls)) return undefined;
-  const name = definitionName(cls);
-  const m = /^io\.k8s\.api\.([a-z]+)\.(v1)\.(\w+)$/.exec(name)!;
-  const group = m[1] === 'core' ? '' : m[1] === 'coordination' ? 'coordination.k8s.io' : m[1] === 'events' ? 'events.k8s.io' : m[1];
-  return { group, version: m[2], kind: m[3] };
+  const m = /^(.+)\.(v1)\.(\w+)$/.exec(definitionName(cls))!;
+  return { group: GROUPS[m[1]], version: m[2], kind: m[3] };
 }
 
 /** Each property's description and whether it is required (`'name': T` rather than `'name'?: T`), from the declaration file. */
@@ -179,11 +224,11 @@ function unescape(text: string): string {
 }
 
 /** A property type of the generated models as an OpenAPI schema (and the models it references). */
-function typeSchema(type: string, format: string, need: (cls: string) => void): OpenApiSchema {
+function typeSchema(type: string, format: string, need: (cls: string) => void, anyJson = false): OpenApiSchema {
   const array = /^Array<(.+)>$/.exec(type);
-  if (array) return { type: 'array', items: typeSchema(array[1], format, need) };
+  if (array) return { type: 'array', items: typeSchema(array[1], format, need, anyJson) };
   const dict = /^\{ \[key: string\]: (.+); \}$/.exec(type);
-  if (dict) return { type: 'object', additionalProperties: typeSchema(dict[1], format, need) };
+  if (dict) return { type: 'object', additionalProperties: typeSchema(dict[1], format, need, anyJson) };
   switch (type) {
     case 'string':
       return { type: 'string', ...(format && format !== 'date-time' ? { format } : {}) };
@@ -199,7 +244,7 @@ function typeSchema(type: string, format: string, need: (cls: string) => void): 
     case 'IntOrString':
       return { type: 'string', format: 'int-or-string', 'x-kubernetes-int-or-string': true };
     case 'any':
-      return { type: 'object' };
+      return anyJson ? {} : { type: 'object' };
     default:
       need(type);
       return { $ref: `#/definitions/${definitionName(type)}` };

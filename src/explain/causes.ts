@@ -5,13 +5,15 @@ import { TAINT_OUT_OF_SERVICE } from '../controllers/pod-gc';
 import type { DumpObject } from '../restore/dump';
 import { formatOffset } from '../timeline/time';
 import type { RuntimeContainer } from '../kubelet/runtime';
+import type { Webhook } from '../apiserver/webhook/configuration';
+import { failedValidation, finalizerHolder, finalizerRemoval, policyDenial, webhookConditions, type ConditionsOutcome, type PolicyDenial } from './admission';
 
 /**
  * What can hold a deleted pod . Each cause is found by one
  * detector over the forward run; a new cause (an admission webhook that rejects the UPDATE removing
  * a finalizer, once webhooks are modelled) is one more name here and one more detector in DETECTORS.
  */
-export const CAUSES = ['finalizer', 'webhook', 'dependents', 'node-unreachable', 'containers-running', 'volume-unmount', 'nothing'] as const;
+export const CAUSES = ['finalizer', 'policy', 'webhook', 'dependents', 'node-unreachable', 'containers-running', 'volume-unmount', 'nothing'] as const;
 export type CauseName = (typeof CAUSES)[number];
 
 /** One way to release the pod: what to do, the exact command, and what it costs. */
@@ -91,7 +93,7 @@ const finalizers: Detector = (run) => {
         remedies: [
           {
             action: `remove the finalizer ${f}`,
-            command: `kubectl patch ${kubectlPod(pod)} --type=json -p '[{"op":"test","path":"/metadata/finalizers/${index}","value":"${f}"},{"op":"remove","path":"/metadata/finalizers/${index}"}]'`,
+            command: `kubectl patch ${kubectlPod(pod)} --type=json -p '${JSON.stringify(finalizerRemoval(index, f))}'`,
             risk: `skips whatever ${finalizerOwner(f).split(' (')[0].split(',')[0]} does before letting the pod go (its cleanup never runs for this pod)`,
           },
         ],
@@ -99,10 +101,81 @@ const finalizers: Detector = (run) => {
     });
 };
 
-/** A webhook configuration with a rule for UPDATE of pods (admissionregistration.k8s.io/v1 RuleWithOperations; `*` matches all). */
-function interceptsPodUpdates(config: DumpObject): boolean {
-  const hooks = Array.isArray(config.obj.webhooks) ? (config.obj.webhooks as { rules?: { operations?: string[]; resources?: string[] }[] }[]) : [];
-  return hooks.some((h) => (h.rules ?? []).some((r) => (r.operations ?? []).some((op) => op === 'UPDATE' || op === '*') && (r.resources ?? []).some((res) => res === 'pods' || res === '*' || res === '*/*')));
+/**
+ * X13 — ValidatingAdmissionPolicies (R210): the UPDATE that removes each finalizer left, as its
+ * holder would send it (finalizerHolder), is tried on the resumed cluster as a server-side dry run
+ * (admission runs, nothing is stored); a policy binding with the Deny action that fails it is named
+ * with the Status message the holder gets, the validation that fails, and how often the run's own
+ * writes were denied by it. The remedies change the policy or its binding; the finalizer's own
+ * remedy fails with the same message until one of them is done.
+ */
+const policies: Detector = (run) => {
+  const pod = run.after;
+  const api = run.cluster.apiserver;
+  if (!pod || !api.policies.has()) return [];
+  const held = pod.metadata.finalizers ?? [];
+  const denials = new Map<string, { denial: PolicyDenial; finalizers: string[]; holders: Set<string> }>();
+  const mark = run.cluster.timeline.all().length;
+  held.forEach((f, index) => {
+    const holder = finalizerHolder(f);
+    const r = api.patch(holder, 'pods', ns(pod), pod.metadata.name!, 'json', finalizerRemoval(index, f), { dryRun: true });
+    const denial = r.ok ? undefined : policyDenial(r.status.message, r.code);
+    if (!denial) return;
+    const key = `${denial.policy}\u0000${denial.binding}`;
+    const seen = denials.get(key) ?? { denial, finalizers: [], holders: new Set<string>() };
+    seen.finalizers.push(f);
+    seen.holders.add(holder.name);
+    denials.set(key, seen);
+  });
+  // The run's writes to this pod the same binding denied (its events on the admission lane, before the dry runs).
+  const deniedInRun = (d: PolicyDenial) => run.cluster.timeline.all().slice(0, mark).filter((e) => e.component === 'admission' && e.text.startsWith(`policy ${d.policy} binding ${d.binding} denied UPDATE pods/${pod.metadata.name}:`)).length;
+  return [...denials.values()].map(({ denial: d, finalizers: fs, holders }) => {
+    const policy = api.get('validatingadmissionpolicies', undefined, d.policy);
+    const binding = api.get('validatingadmissionpolicybindings', undefined, d.binding);
+    const failed = policy.ok ? failedValidation(policy.object, d.message) : undefined;
+    const actions = binding.ok ? (binding.object.spec?.validationActions ?? []) : [];
+    const times = deniedInRun(d);
+    const validation = failed ? `its validation ${failed.expression}` : 'its validations';
+    return {
+      cause: 'policy' as const,
+      detail: `ValidatingAdmissionPolicy ${d.policy} (binding ${d.binding}, validationActions ${actions.join(', ')}) denies the UPDATE that removes finalizer ${fs.join(', ')}: ${d.status}`,
+      next: `the removal is refused with ${d.code} (tried as ${[...holders].join(', ')}, a dry run)${times > 0 ? `; during the run it was denied ${times} time${times > 1 ? 's' : ''}` : ''}; the finalizer's remedy is refused likewise until the policy admits it or the binding no longer denies`,
+      remedies: [
+        {
+          action: `fix the policy ${d.policy}: ${validation} must admit an UPDATE that only removes a finalizer (or add a matchCondition that leaves pods being deleted alone, e.g. !has(object.metadata.deletionTimestamp))`,
+          command: `kubectl edit validatingadmissionpolicy ${d.policy}`,
+          risk: 'the policy then admits whatever the new expression admits, in every namespace its bindings match',
+        },
+        {
+          action: `let the binding ${d.binding} only warn (validationActions Warn: the request is admitted with a warning)`,
+          command: `kubectl patch validatingadmissionpolicybinding ${d.binding} --type=merge -p '{"spec":{"validationActions":["Warn"]}}'`,
+          risk: `nothing ${d.policy} matches through ${d.binding} is denied any more, only warned about`,
+        },
+        {
+          action: `delete the binding ${d.binding}`,
+          command: `kubectl delete validatingadmissionpolicybinding ${d.binding}`,
+          risk: `${d.policy} no longer applies through ${d.binding} (its other bindings still do); recreate it once the pod is gone`,
+        },
+      ],
+    };
+  });
+};
+
+/** A webhook with a rule for UPDATE of pods (admissionregistration.k8s.io/v1 RuleWithOperations; `*` matches all). */
+function interceptsPodUpdates(hook: Webhook): boolean {
+  return (hook.rules ?? []).some((r) => (r.operations ?? []).some((op) => op === 'UPDATE' || op === '*') && (r.resources ?? []).some((res) => res === 'pods' || res === '*' || res === '*/*'));
+}
+
+/** The webhooks of a configuration in the objects. */
+const hooksOf = (config: DumpObject): Webhook[] => (Array.isArray(config.obj.webhooks) ? (config.obj.webhooks as Webhook[]) : []);
+
+/** X13 — what a webhook's matchConditions decide for the finalizer removal, in words. */
+function conditionsText(hook: Webhook, outcome: ConditionsOutcome): string {
+  const expression = (name?: string) => (hook.matchConditions ?? []).find((c) => c.name === name)?.expression.trim();
+  if ('error' in outcome) return `webhook ${hook.name}: its matchConditions fail to evaluate (${outcome.error}) and, with failurePolicy ${hook.failurePolicy ?? 'Fail'}, the UPDATE fails without calling it`;
+  if (outcome.called) return `webhook ${hook.name} is called: its matchConditions ${outcome.conditions.join(', ')} all hold for it`;
+  if (outcome.condition) return `webhook ${hook.name} is not called: its matchCondition ${outcome.condition} (${expression(outcome.condition)}) is false for it`;
+  return `webhook ${hook.name} is not called: its matchConditions fail to evaluate (${outcome.ignoredError}), and its failurePolicy is Ignore`;
 }
 
 /**
@@ -110,28 +183,44 @@ function interceptsPodUpdates(config: DumpObject): boolean {
  * server is the user's (an HTTPS endpoint of the real cluster), which the forward run cannot ask,
  * so the run admits every UPDATE; a server-side dry run of the finalizer patch against the real
  * cluster asks the webhook without changing anything (the admission chain calls validating
- * webhooks on dry runs of requests whose sideEffects allow it).
+ * webhooks on dry runs of requests whose sideEffects allow it). X13: a webhook with matchConditions
+ * has them evaluated on the UPDATE that removes the first finalizer, as its holder sends it; the
+ * condition that is false (the webhook is not called, so it does not hold the pod) is named.
  */
 const webhooks: Detector = (run) => {
   if (!run.after || (run.after.metadata.finalizers ?? []).length === 0) return [];
+  const pod = run.after;
+  const f = (pod.metadata.finalizers ?? [])[0];
+  const without: Pod = { ...pod, metadata: { ...pod.metadata, finalizers: (pod.metadata.finalizers ?? []).slice(1) } };
+  const holder = finalizerHolder(f);
+  const namespace = run.cluster.apiserver.get('namespaces', undefined, ns(pod));
   return run.unmodelled
-    .filter((o) => (o.kind === 'ValidatingWebhookConfiguration' || o.kind === 'MutatingWebhookConfiguration') && interceptsPodUpdates(o))
-    .map((o) => {
-      const pod = run.after!;
-      const f = (pod.metadata.finalizers ?? [])[0];
-      return {
-        cause: 'webhook' as const,
-        detail: `${o.kind} ${o.name} intercepts UPDATE of pods and may reject the one that removes a finalizer (its server is not reachable from this run, which admits every UPDATE)`,
-        next: `if it denies the finalizer removal (or is down with failurePolicy Fail), the remedies below fail with "admission webhook … denied the request" too`,
-        remedies: [
-          {
-            action: `ask ${o.name} without changing anything`,
-            command: `kubectl patch ${kubectlPod(pod)} --dry-run=server --type=json -p '[{"op":"test","path":"/metadata/finalizers/0","value":"${f}"},{"op":"remove","path":"/metadata/finalizers/0"}]'`,
-            risk: 'none (a server-side dry run; a webhook with sideEffects Some or Unknown is not called and the dry run is refused)',
-          },
-          { action: `see what ${o.name} matches`, command: `kubectl get ${o.kind.toLowerCase()} ${o.name} -o yaml`, risk: 'none (a read)' },
-        ],
-      };
+    .filter((o) => o.kind === 'ValidatingWebhookConfiguration' || o.kind === 'MutatingWebhookConfiguration')
+    .flatMap((o) => {
+      const hooks = hooksOf(o).filter(interceptsPodUpdates);
+      if (hooks.length === 0) return [];
+      const outcomes = hooks.map((h) => ({ hook: h, outcome: webhookConditions(h, pod, without, holder, run.cluster.release, namespace.ok ? namespace.object : undefined) }));
+      const decided = outcomes.filter((x) => x.outcome !== undefined).map((x) => conditionsText(x.hook, x.outcome!));
+      const skipped = outcomes.every((x) => x.outcome !== undefined && 'called' in x.outcome && !x.outcome.called);
+      const conditions = decided.length > 0 ? `; for the UPDATE ${holder.name} sends to remove finalizer ${f}: ${decided.join('; ')}` : '';
+      if (skipped) {
+        return [{ cause: 'webhook' as const, detail: `${o.kind} ${o.name} intercepts UPDATE of pods, but not this one${conditions}`, next: 'it does not stand in the way of the finalizer removal', remedies: [] }];
+      }
+      return [
+        {
+          cause: 'webhook' as const,
+          detail: `${o.kind} ${o.name} intercepts UPDATE of pods and may reject the one that removes a finalizer (its server is not reachable from this run, which admits every UPDATE)${conditions}`,
+          next: `if it denies the finalizer removal (or is down with failurePolicy Fail), the remedies below fail with "admission webhook … denied the request" too`,
+          remedies: [
+            {
+              action: `ask ${o.name} without changing anything`,
+              command: `kubectl patch ${kubectlPod(pod)} --dry-run=server --type=json -p '${JSON.stringify(finalizerRemoval(0, f))}'`,
+              risk: 'none (a server-side dry run; a webhook with sideEffects Some or Unknown is not called and the dry run is refused)',
+            },
+            { action: `see what ${o.name} matches`, command: `kubectl get ${o.kind.toLowerCase()} ${o.name} -o yaml`, risk: 'none (a read)' },
+          ],
+        },
+      ];
     });
 };
 
@@ -236,7 +325,7 @@ const stuckVolumes: Detector = (run) => {
 };
 
 /** The detectors in the order their causes are listed. */
-export const DETECTORS: readonly Detector[] = [finalizers, webhooks, dependents, unreachableNode, runningContainers, stuckVolumes];
+export const DETECTORS: readonly Detector[] = [finalizers, policies, webhooks, dependents, unreachableNode, runningContainers, stuckVolumes];
 
 /**
  * nothing holds it: it goes away within the run by itself — the kubelet finishes it, or the

@@ -6,6 +6,7 @@ import { LEASE_DURATION_SECONDS, NODE_LEASE_NAMESPACE } from '../kubelet/node-st
 import type { ContainerBehaviour } from '../kubelet/runtime';
 import type { VolumeBehaviour } from '../kubelet/volume-manager';
 import type { Component } from '../timeline/event';
+import { DEFAULT_RELEASE, type Release } from '../release';
 import { DumpError, type Dump, type DumpObject, type Obj } from './dump';
 
 /**
@@ -40,6 +41,8 @@ export interface RestoredPod {
 export interface RestorePlan {
   dump: Dump;
   startMs: number;
+  /** The release the objects are resumed in (which kinds it stores): the cluster's, set by resumeIn. */
+  release: Release;
   nodes: RestoredNode[];
   pods: RestoredPod[];
   /** Assumed behaviours (the Given steps may change them): by pod uid, container or volume name. */
@@ -53,6 +56,33 @@ export interface RestorePlan {
 }
 
 const RESOURCES: Readonly<Record<string, Resource>> = { Pod: 'pods', Node: 'nodes', Namespace: 'namespaces', Event: 'events', Lease: 'leases', ReplicaSet: 'replicasets' };
+/**
+ * X13 — the admission policies of the dump are stored too, so the forward run (and explain's dry
+ * run of a finalizer removal) is admitted by them: admissionregistration.k8s.io/v1 only, which a
+ * release serves from 1.30 (R209); before, they are left out as unmodelled. Which release is known
+ * once the cluster is built (a step after the objects may still change it): resumeIn decides.
+ */
+const POLICY_RESOURCES: Readonly<Record<string, Resource>> = { ValidatingAdmissionPolicy: 'validatingadmissionpolicies', ValidatingAdmissionPolicyBinding: 'validatingadmissionpolicybindings' };
+const POLICY_API_VERSION = 'admissionregistration.k8s.io/v1';
+const isPolicy = (o: DumpObject) => POLICY_RESOURCES[o.kind] !== undefined && o.obj.apiVersion === POLICY_API_VERSION;
+
+/** The resource a dump object is stored as in `release`, or undefined when the simulation does not store it. */
+function storedAs(o: DumpObject, release: Release): Resource | undefined {
+  if (RESOURCES[o.kind] !== undefined) return RESOURCES[o.kind];
+  return isPolicy(o) && release.atLeast(30) ? POLICY_RESOURCES[o.kind] : undefined;
+}
+
+const notModelled = (o: DumpObject) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} is not modelled: left out (${o.where})`;
+
+/** Fixes the release the objects are resumed in, before they are written: the policies it does not serve join the unmodelled objects. */
+export function resumeIn(plan: RestorePlan, release: Release): void {
+  plan.release = release;
+  if (release.atLeast(30)) return;
+  for (const o of plan.dump.objects.filter(isPolicy)) {
+    plan.unmodelled.push(o);
+    plan.assumptions.push({ component: 'restore', text: notModelled(o), source: SOURCE });
+  }
+}
 const SOURCE = 'src/restore/restore.ts (objects read from a dump)';
 
 const ms = (t: unknown): number | undefined => (typeof t === 'string' ? Date.parse(t) : undefined);
@@ -61,11 +91,11 @@ const ms = (t: unknown): number | undefined => (typeof t === 'string' ? Date.par
 export function planRestore(dump: Dump, nowMs?: number): RestorePlan {
   const startMs = nowMs ?? dump.newestMs;
   if (startMs === undefined) throw new DumpError(`${dump.files.join(', ')}: no object carries a time (creationTimestamp, a condition, a lease renewal…): give the time the objects were read (--now)`);
-  const plan: RestorePlan = { dump, startMs, nodes: [], pods: [], containerBehaviours: [], volumeBehaviours: [], assumptions: [], unmodelled: [], placeholderOwners: [] };
+  const plan: RestorePlan = { dump, startMs, release: DEFAULT_RELEASE, nodes: [], pods: [], containerBehaviours: [], volumeBehaviours: [], assumptions: [], unmodelled: [], placeholderOwners: [] };
   const assume = (component: Component, text: string, source = SOURCE) => plan.assumptions.push({ component, text, source });
   const of = (kind: string) => dump.objects.filter((o) => o.kind === kind);
-  plan.unmodelled = dump.objects.filter((o) => RESOURCES[o.kind] === undefined);
-  for (const o of plan.unmodelled) assume('restore', `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} is not modelled: left out (${o.where})`);
+  plan.unmodelled = dump.objects.filter((o) => RESOURCES[o.kind] === undefined && !isPolicy(o));
+  for (const o of plan.unmodelled) assume('restore', notModelled(o));
 
   const leases = new Map(of('Lease').filter((l) => l.namespace === NODE_LEASE_NAMESPACE).map((l) => [l.name, l.obj as Lease]));
   const machines = new Map<string, RestoredNode>();
@@ -190,17 +220,17 @@ export function writeObjects(cluster: Cluster, plan: RestorePlan): void {
     const { resourceVersion: _rv, ...metadata } = obj.metadata as Obj;
     api.etcd.create(api.keyFor(resource, namespace, name), { ...obj, metadata });
   };
-  const stored = dump.objects.filter((o) => RESOURCES[o.kind] !== undefined);
+  const stored = dump.objects.filter((o) => storedAs(o, plan.release) !== undefined);
   const namespaces = new Set(stored.filter((o) => o.kind === 'Namespace').map((o) => o.name));
   for (const ns of new Set(stored.map((o) => o.namespace).filter((n): n is string => n !== undefined))) {
     if (namespaces.has(ns)) continue;
     namespaces.add(ns);
     put('namespaces', undefined, ns, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
   }
-  // Namespaces, nodes and leases first, then owners, then pods, then Events, as a cluster would have written them.
-  const order = ['Namespace', 'Node', 'Lease', 'ReplicaSet', 'Pod', 'Event'];
+  // Admission policies, namespaces, nodes and leases first, then owners, then pods, then Events, as a cluster would have written them.
+  const order = ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'Namespace', 'Node', 'Lease', 'ReplicaSet', 'Pod', 'Event'];
   for (const kind of order) {
-    for (const o of stored) if (o.kind === kind) put(RESOURCES[kind], o.namespace, o.name, kind === 'Event' ? coreEvent(o.obj) : o.obj);
+    for (const o of stored) if (o.kind === kind) put(storedAs(o, plan.release)!, o.namespace, o.name, kind === 'Event' ? coreEvent(o.obj) : o.obj);
     if (kind === 'ReplicaSet') for (const rs of plan.placeholderOwners) put('replicasets', (rs.metadata as Obj).namespace as string, (rs.metadata as Obj).name as string, rs);
   }
 }

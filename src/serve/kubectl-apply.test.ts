@@ -51,6 +51,16 @@ describe('R110–R113 — kubectl explain, apply --server-side and field validat
     expect(r.stdout).to.include('Defaults to 30 seconds.');
   });
 
+  it('R110, R111 — the admission kinds have their schemas: explain validatingadmissionpolicy.spec.validations, and create refuses an unknown field of a binding', async () => {
+    const r = await kubectl(['explain', 'validatingadmissionpolicy.spec.validations']);
+    expect(r.stderr).to.equal('');
+    expect(r.stdout).to.match(/^GROUP:\s+admissionregistration.k8s.io\nKIND:\s+ValidatingAdmissionPolicy\nVERSION:\s+v1\n\nFIELD: validations <\[\]Validation>\n/);
+    expect(r.stdout).to.match(/\n {2}expression\t<string> -required-\n/).and.match(/\n {2}messageExpression\t<string>\n/);
+    const binding = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\nspec:\n  policyName: p\n  validationAction: [Deny]\n';
+    const refused = await kubectl(['create', '-f', '-'], binding);
+    expect(refused.stderr).to.equal('Error from server (BadRequest): error when creating "STDIN": strict decoding error: unknown field "spec.validationAction"\n');
+  });
+
   it('R112, R113 — apply --server-side creates, re-applies without a write, conflicts for another manager, and --force-conflicts takes the field', async () => {
     expect((await kubectl(['apply', '--server-side', '-f', '-'], manifest('ssa', 'nginx:1'))).stdout).to.equal('pod/ssa serverside-applied\n');
     const created = stored('ssa');

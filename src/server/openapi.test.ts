@@ -25,6 +25,24 @@ describe('R110 — OpenAPI documents with the served kinds\' schemas (openapi.ts
     expect(doc.definitions['io.k8s.api.core.v1.PodSpec'].properties.containers).to.deep.include({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' });
     expect(Object.keys(doc.definitions)).to.include.members(['io.k8s.api.apps.v1.ReplicaSet', 'io.k8s.api.coordination.v1.Lease', 'io.k8s.api.events.v1.Event']);
   });
+
+  it('the admission kinds and the CRD kind have their schemas, with their Go types\' list markers; a CRD schema\'s JSON-valued fields take any value', () => {
+    const admission = openApiDocument('/openapi/v3/apis/admissionregistration.k8s.io/v1', DEFAULT_RELEASE) as Doc;
+    const policy = admission.components.schemas['io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy'];
+    expect(policy['x-kubernetes-group-version-kind']).to.deep.equal([{ group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingAdmissionPolicy' }]);
+    const v2 = openApiDocument('/openapi/v2', DEFAULT_RELEASE) as { definitions: Record<string, { properties: Record<string, Record<string, unknown>>; 'x-kubernetes-map-type'?: string }> };
+    const def = (name: string) => v2.definitions[`io.k8s.api.admissionregistration.v1.${name}`];
+    expect(def('ValidatingWebhookConfiguration').properties.webhooks).to.deep.include({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
+    expect(def('ValidatingAdmissionPolicyBindingSpec').properties.validationActions).to.deep.include({ 'x-kubernetes-list-type': 'set' });
+    expect(def('MatchResources')['x-kubernetes-map-type']).to.equal('atomic');
+    expect(v2.definitions['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec'].properties.versions).to.deep.include({ 'x-kubernetes-list-type': 'atomic' });
+
+    const crds = findResource('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
+    const schema = { type: 'object', default: { any: ['thing'] }, enum: [{ a: 1 }, 'b'], properties: { size: { type: 'integer', maximum: 3, bogus: true } } };
+    expect(unknownFields(crds, { spec: { versions: [{ name: 'v1', schema: { openAPIV3Schema: schema } }], nope: 1 } })).to.deep.equal(['spec.versions[0].schema.openAPIV3Schema.properties.size.bogus', 'spec.nope']);
+    const bindings = findResource('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicybindings')!;
+    expect(unknownFields(bindings, { spec: { policyName: 'p', validationAction: ['Deny'] } })).to.deep.equal(['spec.validationAction']);
+  });
 });
 
 describe('R111 — server-side field validation (field-validation.ts)', () => {
