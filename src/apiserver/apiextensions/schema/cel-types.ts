@@ -45,6 +45,8 @@ export class CelObject {
   constructor(raw: unknown) {
     this[RAW] = raw;
   }
+  /** The schema of the object's type (each type is a subclass that sets it). */
+  static schema: JSONSchemaProps = {};
 }
 
 const RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
@@ -90,7 +92,13 @@ export function celNode(s: JSONSchemaProps, isResourceRoot: boolean, name: strin
         const node = escaped === undefined ? undefined : celNode(prop, !!prop['x-kubernetes-embedded-resource'], `${name}.${escaped}`, anonymous);
         if (escaped !== undefined && node) fields.set(escaped, { property, node });
       }
-      const ctor = { [name]: class extends CelObject {} }[name];
+      // One class per type, named after it (the evaluator knows a value's type by its constructor).
+      const schema = s;
+      const ctor = {
+        [name]: class extends CelObject {
+          static override schema = schema;
+        },
+      }[name];
       return { kind: 'object', type: name, fields, ctor, anonymous };
     }
     case 'string':
@@ -149,6 +157,37 @@ export function jsonDeepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/**
+ * CEL's equality of two values of a schema (values.go Equal): objects key by key (unknown fields
+ * included), x-kubernetes-list-type map lists by their keys and set lists as sets, whatever the
+ * order of their items (unstructuredMapList, unstructuredSetList), other lists in order.
+ */
+export function celEqual(a: unknown, b: unknown, s: JSONSchemaProps | undefined): boolean {
+  if (!s) return jsonDeepEqual(a, b);
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false;
+    const items = itemsSchema(s);
+    const listType = s['x-kubernetes-list-type'];
+    if (listType === 'set') return a.every((x) => b.some((y) => jsonDeepEqual(x, y))) && b.every((y) => a.some((x) => jsonDeepEqual(x, y)));
+    if (listType === 'map') {
+      const keys = s['x-kubernetes-list-map-keys'] ?? [];
+      const sameKeys = (x: unknown, y: unknown) => isJSONObject(x) && isJSONObject(y) && keys.every((k) => jsonDeepEqual(x[k], y[k]));
+      return a.every((x) => {
+        const y = b.find((c) => sameKeys(x, c));
+        return y !== undefined && celEqual(x, y, items);
+      });
+    }
+    return a.every((x, i) => celEqual(x, b[i], items));
+  }
+  if (isJSONObject(a) && isJSONObject(b)) {
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    const additional = additionalPropertiesSchema(s);
+    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && celEqual(a[k], b[k], s.properties?.[k] ?? additional));
+  }
+  return jsonDeepEqual(a, b);
+}
+
 /** Registers the object types of a node (fields, and `==` comparing their whole JSON) in env. */
 export function registerCelTypes(env: Environment, node: CelNode): void {
   const objects: Extract<CelNode, { kind: 'object' }>[] = [];
@@ -159,7 +198,7 @@ export function registerCelTypes(env: Environment, node: CelNode): void {
     objects.push(n);
   };
   collect(node);
-  const equal = (a: CelObject, b: CelObject) => jsonDeepEqual(a[RAW], b[RAW]);
+  const equal = (a: CelObject, b: CelObject) => celEqual(a[RAW], b[RAW], (a.constructor as typeof CelObject).schema);
   for (const o of objects) {
     env.registerType(o.type, { ctor: o.ctor, fields: Object.fromEntries([...o.fields].map(([k, f]) => [k, f.node.type])) } as never);
     env.registerOperator(`${o.type} == ${o.type}`, equal);

@@ -159,6 +159,19 @@ describe('x-kubernetes-validations on custom resources (R315; cel/validation.go 
     const whole = withSpec({ config: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { a: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } });
     expect(update(whole, { config: { a: 'x', extra: 1 } }, { config: { a: 'x', extra: 1 } })).to.deep.equal([]);
     expect(update(whole, { config: { a: 'x', extra: 2 } }, { config: { a: 'x', extra: 1 } })).to.deep.equal(['spec.config: Invalid value: "object": failed rule: self == oldSelf']);
+    // Inside an object, map lists compare by their keys and set lists as sets, in any order.
+    const lists = withSpec(
+      {
+        ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } } },
+        tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+        order: { type: 'array', items: { type: 'string' } },
+      },
+      { 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'immutable' }] },
+    );
+    const before = { ports: [{ name: 'a', port: 1 }, { name: 'b', port: 2 }], tags: ['x', 'y'], order: ['1', '2'] };
+    expect(update(lists, { ports: [{ name: 'b', port: 2 }, { name: 'a', port: 1 }], tags: ['y', 'x'], order: ['1', '2'] }, before)).to.deep.equal([]);
+    expect(update(lists, { ...before, order: ['2', '1'] }, before)).to.deep.equal(['spec: Invalid value: "object": immutable']);
+    expect(update(lists, { ...before, ports: [{ name: 'b', port: 3 }, { name: 'a', port: 1 }] }, before)).to.deep.equal(['spec: Invalid value: "object": immutable']);
   });
 
   it('R316 in a map list, oldSelf is the item with the same keys; a new item has none', () => {

@@ -8,7 +8,7 @@
  * Not modelled: cost estimates and runtime cost budgets (a rule runs to its end; upstream refuses a
  * CRD whose estimated cost is too high and stops a validation that runs out of budget), the
  * environment of stored expressions (an unchanged rule compiles as a new one), rules inside allOf,
- * and set/map-list equality ignoring order.
+ * and the list semantics of map and set lists compared on their own (in order here) or joined with `+`.
  */
 import { type FieldError, describeFieldError } from '../../errors';
 import type { Release } from '../../../release';
