@@ -217,7 +217,7 @@ export class ApiServer {
   readonly policies: PolicyAdmission;
   /** The policies with their bindings, read again after one changes (the policy source's informers). */
   private policyHooks: PolicyHook[] | undefined;
-  /** The warnings admission gave the request running now (warning.AddWarning on its context). */
+  /** The warnings admission (and a custom resource's ratcheted CEL rules) gave the request running now (warning.AddWarning on its context). */
   private admissionWarnings: string[] = [];
   /** The configured webhooks, read again after a configuration changes (the configuration managers' informers). */
   private configuredWebhooks: { validating?: ConfiguredWebhook[]; mutating?: ConfiguredWebhook[] } = {};
@@ -274,7 +274,7 @@ export class ApiServer {
       validatingadmissionpolicies: new Store<ValidatingAdmissionPolicy>(this.etcd, clock, validatingAdmissionPolicyStrategy(options.release)),
       validatingadmissionpolicybindings: new Store<ValidatingAdmissionPolicyBinding>(this.etcd, clock, validatingAdmissionPolicyBindingStrategy(options.release, (n) => validateName('validatingadmissionpolicies', n))),
     };
-    this.customResources = new CustomResourceServing(this.etcd, clock, options.release);
+    this.customResources = new CustomResourceServing(this.etcd, clock, options.release, (warning) => this.admissionWarnings.push(warning));
     this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status, customresourcedefinitions: crds.status } as Partial<Record<Resource, Strategy<never>>>;
     this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller, options.release);
     this.policies = new PolicyAdmission(timeline, { hooks: () => this.policyHooksOf(), namespace: (ns) => (this.stores.namespaces.exists(undefined, ns) ? this.stores.namespaces.get(undefined, ns) : undefined), namespaceLabels: (ns) => this.namespaceLabels(ns) }, options.release);

@@ -84,3 +84,60 @@ describe('A6 CustomResourceDefinitions with the real kubectl v1.33', () => {
     expect(explained.stdout).to.match(/engine\s+<string>\n\s+The database engine, postgres or mysql./);
   });
 });
+
+describe('A8 CEL validation rules of a CRD with the real kubectl v1.33 (R314 at CRD time, R315 on the custom resource, R316 ratcheting)', () => {
+  it('A8 a rule that does not compile refuses the CRD; `kubectl apply` of a custom resource breaking a rule gets its message', async () => {
+    const crd = (rule: string, replicasRules = '') => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: pools.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: pools, singular: pool, kind: Pool}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: "${rule}"
+              message: replicas must not exceed maxReplicas
+            properties:
+              replicas: {type: integer${replicasRules}}
+              maxReplicas: {type: integer}
+`;
+    const file = join(dir, 'pools-crd.yaml');
+    writeFileSync(file, crd('self.replicas <= self.maxReplica'));
+    const refused = await run('apply', '-f', file);
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.include(
+      'The CustomResourceDefinition "pools.example.com" is invalid: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.replicas <= self.maxReplica", Message:"replicas must not exceed maxReplicas"',
+    );
+    expect(refused.stderr).to.include("compilation failed: ERROR: <input>:1:23: undefined field 'maxReplica'");
+    writeFileSync(file, crd('self.replicas <= self.maxReplicas'));
+    const applied = await run('apply', '-f', file);
+    expect(applied, applied.stderr).to.include({ code: 0 });
+
+    const pool = join(dir, 'pool.yaml');
+    writeFileSync(pool, 'apiVersion: example.com/v1\nkind: Pool\nmetadata:\n  name: web\nspec:\n  replicas: 5\n  maxReplicas: 3\n');
+    const violating = await run('apply', '-f', pool);
+    expect(violating.code).to.equal(1);
+    expect(violating.stderr).to.equal('The Pool "web" is invalid: spec: Invalid value: "object": replicas must not exceed maxReplicas\n');
+    writeFileSync(pool, 'apiVersion: example.com/v1\nkind: Pool\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  maxReplicas: 3\n');
+    const created = await run('apply', '-f', pool);
+    expect(created, created.stderr).to.include({ code: 0, stdout: 'pool.example.com/web created\n' });
+
+    // A stricter rule on replicas: an update that leaves replicas as it was ratchets it, with a warning (R316).
+    writeFileSync(file, crd('self.replicas <= self.maxReplicas', ', x-kubernetes-validations: [{rule: "self <= 1", message: at most one replica}]'));
+    const tightened = await run('apply', '-f', file);
+    expect(tightened, tightened.stderr).to.include({ code: 0 });
+    const labelled = await run('label', 'pool', 'web', 'team=a');
+    expect(labelled, labelled.stderr).to.include({ code: 0, stdout: 'pool.example.com/web labeled\n', stderr: 'Warning: spec.replicas: Invalid value: "integer": at most one replica\n' });
+  });
+});

@@ -46,17 +46,17 @@ export function validateCustomResource(obj: unknown, schema: JSONSchemaProps | u
 }
 
 /** The same for an update (ValidateUpdate, with ratcheting where the release has it). */
-export function validateCustomResourceUpdate(obj: unknown, old: unknown, schema: JSONSchemaProps | undefined, release: Release): FieldError[] {
+export function validateCustomResourceUpdate(obj: unknown, old: unknown, schema: JSONSchemaProps | undefined, release: Release, warn?: (warning: string) => void): FieldError[] {
   const bad = notAnObject(obj);
   if (bad.length > 0 || !schema) return bad;
-  return library().validation.validateCustomResourceUpdate(obj, old, schema, { release });
+  return library().validation.validateCustomResourceUpdate(obj, old, schema, { release, warn });
 }
 
 /** An update through the status subresource: its status alone against the schema (ValidateStatusUpdate). */
-export function validateCustomResourceStatusUpdate(obj: unknown, old: unknown, schema: JSONSchemaProps | undefined, release: Release): FieldError[] {
+export function validateCustomResourceStatusUpdate(obj: unknown, old: unknown, schema: JSONSchemaProps | undefined, release: Release, warn?: (warning: string) => void): FieldError[] {
   const bad = notAnObject(obj);
   if (bad.length > 0 || !schema) return bad;
-  return library().validation.validateCustomResourceStatusUpdate(obj, old, schema, { release });
+  return library().validation.validateCustomResourceStatusUpdate(obj, old, schema, { release, warn });
 }
 
 /**

@@ -16,6 +16,8 @@ export interface CustomResourceShape {
   /** spec.preserveUnknownFields: nothing is pruned (only CRDs created as v1beta1 have it). */
   readonly preserveUnknownFields: boolean;
   readonly release: Release;
+  /** Where the warnings of an update go (the ratcheted errors of CEL rules, R316). */
+  readonly warn?: (warning: string) => void;
 }
 
 /** Everything of the object but its metadata (customresource/strategy.go copyNonMetadata). */
@@ -63,7 +65,7 @@ export function customResourceStrategies(shape: CustomResourceShape): { main: St
       }
       if (!jsonEqual(nonMetadata(next), nonMetadata(old))) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     },
-    validateUpdate: (next, old) => [...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers), ...validateCustomResourceUpdate(next, old, shape.schema, shape.release)],
+    validateUpdate: (next, old) => [...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers), ...validateCustomResourceUpdate(next, old, shape.schema, shape.release, shape.warn)],
   };
   if (!shape.hasStatus) return { main };
   // customresource/status_strategy.go PrepareForUpdate: the object becomes the stored one (its
@@ -83,7 +85,7 @@ export function customResourceStrategies(shape: CustomResourceShape): { main: St
       if (sent !== undefined) n.status = sent;
       else delete n.status;
     },
-    validateUpdate: (next, old) => [...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers), ...validateCustomResourceStatusUpdate(next, old, shape.schema, shape.release)],
+    validateUpdate: (next, old) => [...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers), ...validateCustomResourceStatusUpdate(next, old, shape.schema, shape.release, shape.warn)],
   };
   return { main, status };
 }

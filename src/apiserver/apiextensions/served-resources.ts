@@ -88,6 +88,8 @@ export class CustomResourceServing {
     private readonly etcd: Etcd,
     private readonly clock: Clock,
     private readonly release: Release,
+    /** warning.AddWarning for the request running now (a ratcheted CEL rule's error). */
+    private readonly warn: (warning: string) => void = () => undefined,
   ) {}
 
   /** A CRD was written (or deleted: `crd` undefined). */
@@ -115,6 +117,7 @@ export class CustomResourceServing {
       schema: storage?.schema,
       preserveUnknownFields: info.preserveUnknownFields,
       release: this.release,
+      warn: this.warn,
     });
     const fieldRoots = new Map<string, OpenApiSchema>();
     for (const v of info.preserveUnknownFields ? [] : info.versions) {

@@ -25,7 +25,8 @@ export interface CompiledExpression {
   evaluate(activation: Readonly<Record<string, unknown>>): Evaluation;
 }
 
-interface LibError {
+/** An error of the evaluator: its kind, text and position. */
+export interface LibError {
   readonly name?: string;
   readonly code?: string;
   readonly summary?: string;
@@ -71,7 +72,7 @@ function checkerMessage(env: Environment, e: LibError): string {
 }
 
 /** cel-go's issues.String(): `ERROR: <input>:LINE:COL: MESSAGE`, the line, and a caret under the column. */
-function issue(env: Environment, expression: string, e: LibError): string {
+export function issue(env: Environment, expression: string, e: LibError): string {
   const at = Math.max(0, Math.min(e.range?.start ?? 0, expression.length));
   const before = expression.slice(0, at);
   const line = before.split('\n').length;

@@ -10,12 +10,13 @@
  *   - ValidateCustomResourceDefinitionOpenAPISchema's checks of each node (R309): forbidden fields,
  *     additionalProperties with properties, the list and map types, the shape of x-kubernetes-validations.
  * With the status subresource, the root may hold only what survives taking `properties.status` out (R311).
- * Not modelled: the CEL compilation of
- * x-kubernetes-validations rules and their costs, fieldPath resolution, and the metadata a default
- * inside an embedded resource's metadata would produce.
+ * When all of that passes, the CEL rules compile (./cel-validation.ts celSchemaErrors, R314).
+ * Not modelled: the costs of x-kubernetes-validations rules, and the metadata a default inside an
+ * embedded resource's metadata would produce.
  */
 import { type FieldError, describeFieldError } from '../../errors';
 import { clone, jsonEqual } from '../../object';
+import { celSchemaErrors, validFieldPath } from './cel-validation';
 import { compileGoRegexp } from './go-regexp';
 import { goBadValue, goQuote } from './go-print';
 import { prune } from './pruning';
@@ -336,12 +337,12 @@ function extensionErrors(s: JSONSchemaProps, p: string): FieldError[] {
       }
     }
   }
-  (s['x-kubernetes-validations'] ?? []).forEach((rule, i) => errs.push(...validationRuleErrors(rule, `${p}.x-kubernetes-validations[${i}]`)));
+  (s['x-kubernetes-validations'] ?? []).forEach((rule, i) => errs.push(...validationRuleErrors(s, rule, `${p}.x-kubernetes-validations[${i}]`)));
   return errs;
 }
 
-/** The shape of one x-kubernetes-validations entry (its CEL is compiled and evaluated elsewhere). */
-function validationRuleErrors(rule: NonNullable<JSONSchemaProps['x-kubernetes-validations']>[number], p: string): FieldError[] {
+/** The shape of one x-kubernetes-validations entry, and its fieldPath (its CEL is compiled in ./cel-validation.ts). */
+function validationRuleErrors(s: JSONSchemaProps, rule: NonNullable<JSONSchemaProps['x-kubernetes-validations']>[number], p: string): FieldError[] {
   const errs: FieldError[] = [];
   const trimmedRule = (rule.rule ?? '').trim();
   const message = rule.message ?? '';
@@ -356,6 +357,8 @@ function validationRuleErrors(rule: NonNullable<JSONSchemaProps['x-kubernetes-va
   const fieldPath = rule.fieldPath ?? '';
   if (fieldPath.length > 0 && fieldPath.trim() === '') errs.push(invalid(`${p}.fieldPath`, fieldPath, 'fieldPath must be non-empty if specified'));
   if (newline(fieldPath)) errs.push(invalid(`${p}.fieldPath`, fieldPath, 'fieldPath must not contain line breaks'));
+  // pathValid: the fieldPath names a field of this node (cel.ValidFieldPath), when the node converts to a structural schema.
+  if (fieldPath.length > 0 && unconvertible(s) === undefined && typeof validFieldPath(fieldPath, s) !== 'string') errs.push(invalid(`${p}.fieldPath`, fieldPath, 'fieldPath must be a valid path'));
   return errs;
 }
 
@@ -406,12 +409,19 @@ export function validateStructural(schema: JSONSchemaProps, path: string, option
   const errs: FieldError[] = options?.statusSubresource ? statusRootErrors(schema, path) : [];
   if (schema.nullable) errs.push(forbidden(`${path}.nullable`, 'nullable cannot be true at the root'));
   const initError = unconvertible(schema);
+  // The CEL rules compile only in a structural schema whose defaults are valid (RootCELContext).
+  let celContext = false;
   if (initError === undefined) {
     const structural = structuralErrors(schema, path);
-    errs.push(...(structural.length > 0 ? structural : defaultErrors(schema, path, options)));
+    const defaults = structural.length > 0 ? structural : defaultErrors(schema, path, options);
+    errs.push(...defaults);
+    celContext = defaults.length === 0;
   }
-  errs.push(...openAPISchemaErrors(schema, path, { insideResourceMeta: false }, true));
+  const nodeErrors = openAPISchemaErrors(schema, path, { insideResourceMeta: false }, true);
+  errs.push(...nodeErrors);
   // NewStructural's refusals overlap the node checks: upstream shows them only when nothing else is wrong.
   if (errs.length === 0 && initError !== undefined) errs.push(invalid(path, '', initError));
+  // Then the CEL errors, of each node with nothing wrong with it or below it (OpenAPISchemaErrorList.CELErrors).
+  if (celContext && options?.release) errs.push(...celSchemaErrors(schema, path, options.release, nodeErrors.map((e) => e.field)));
   return errs;
 }

@@ -8,10 +8,12 @@
  *   3. the uniqueness of x-kubernetes-list-type set and map items (schema/listtype/validation.go) (R303).
  * validateCustomResourceUpdate is the same for an update (strategy.go ValidateUpdate), which ratchets (R310);
  * validateCustomResourceStatusUpdate what an update of the status subresource checks (ValidateStatusUpdate).
- * x-kubernetes-validations (CEL) are evaluated elsewhere; nothing here looks at them.
+ * Then, when the schema has x-kubernetes-validations and nothing above blocks them, its CEL rules
+ * (./cel-validation.ts, R315).
  */
 import type { FieldError } from '../../errors';
 import { DEFAULT_MINOR, type Release } from '../../../release';
+import { validateCel, hasCelRules } from './cel-validation';
 import { goBadValue } from './go-print';
 import { embeddedObjectMetaErrors } from './objectmeta';
 import { type OpenAPIError, openAPIErrors } from './openapi-validator';
@@ -20,6 +22,8 @@ import { type JSONSchemaProps, additionalPropertiesSchema, isJSONObject, itemsSc
 export interface ValidationOptions {
   /** The modelled release (field.TooLong's wording changed in 1.32 and 1.34); 1.33 when absent. */
   release?: Release;
+  /** Where an update's warnings go: the errors of CEL rules it ratchets (R316). */
+  warn?: (warning: string) => void;
 }
 
 const atLeast = (options: ValidationOptions | undefined, minor: number): boolean => (options?.release ? options.release.atLeast(minor) : DEFAULT_MINOR >= minor);
@@ -195,6 +199,21 @@ function embeddedResourceErrors(path: string | undefined, x: unknown, s: JSONSch
 }
 
 /**
+ * strategy.go hasBlockingErr: a value missing, of the wrong type, too long or too large, or outside
+ * its enum keeps the CEL rules from running (they would fail on it), with one error saying so.
+ */
+const BLOCKING = new Set<FieldError['type']>(['Unsupported value', 'Required value', 'Too long', 'Too many']);
+function withCelRules(errs: FieldError[], obj: unknown, old: unknown, schema: JSONSchemaProps, options: ValidationOptions | undefined): FieldError[] {
+  if (!options?.release || !hasCelRules(schema)) return errs;
+  if (errs.some((e) => BLOCKING.has(e.type) || e.typeInvalid)) {
+    errs.push({ field: '<nil>', type: 'Invalid', value: null, printedValue: 'null', detail: 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation' });
+    return errs;
+  }
+  errs.push(...validateCel(schema, obj, old, options.release, options.warn));
+  return errs;
+}
+
+/**
  * The schema's errors of an update from `old` to `obj`. With CRDValidationRatcheting (β on from 1.30,
  * GA 1.33) a part that fails validation but is unchanged from the old object (ratcheting.go:
  * correlated by field, and by key in map lists) is let through, so a schema made stricter does not
@@ -206,7 +225,7 @@ export function validateCustomResourceUpdate(obj: unknown, old: unknown, schema:
   const errs = validateValue(undefined, obj, schema, options, ratcheting ? { value: old } : undefined);
   errs.push(...embeddedResourceErrors(undefined, obj, schema));
   if (isJSONObject(obj) && (!isJSONObject(old) || listSetsAndMaps(undefined, schema, old).length === 0)) errs.push(...listSetsAndMaps(undefined, schema, obj));
-  return errs;
+  return withCelRules(errs, obj, old, schema, options);
 }
 
 /**
@@ -216,9 +235,10 @@ export function validateCustomResourceUpdate(obj: unknown, old: unknown, schema:
  */
 export function validateCustomResourceStatusUpdate(obj: unknown, old: unknown, schema: JSONSchemaProps, options?: ValidationOptions): FieldError[] {
   const statusSchema = schema.properties?.status;
-  if (!isJSONObject(obj) || !Object.prototype.hasOwnProperty.call(obj, 'status') || !statusSchema) return [];
   const ratcheting = options?.release ? options.release.enabled('CRDValidationRatcheting') : true;
-  return validateValue('status', obj.status, statusSchema, options, ratcheting ? { value: isJSONObject(old) ? old.status : undefined } : undefined);
+  const errs = !isJSONObject(obj) || !Object.prototype.hasOwnProperty.call(obj, 'status') || !statusSchema ? [] : validateValue('status', obj.status, statusSchema, options, ratcheting ? { value: isJSONObject(old) ? old.status : undefined } : undefined);
+  // status_strategy.go ValidateUpdate: the CEL rules of the whole object, as an update of the main resource.
+  return withCelRules(errs, obj, old, schema, options);
 }
 
 /** The schema's errors of a custom resource (a decoded JSON object), in the order the strategy collects them. */
@@ -226,5 +246,5 @@ export function validateCustomResource(obj: unknown, schema: JSONSchemaProps, op
   const errs = validateValue(undefined, obj, schema, options);
   errs.push(...embeddedResourceErrors(undefined, obj, schema));
   if (isJSONObject(obj)) errs.push(...listSetsAndMaps(undefined, schema, obj));
-  return errs;
+  return withCelRules(errs, obj, undefined, schema, options);
 }
