@@ -58,7 +58,7 @@ describe('R110–R113 — kubectl explain, apply --server-side and field validat
     expect(r.stdout).to.match(/\n {2}expression\t<string> -required-\n/).and.match(/\n {2}messageExpression\t<string>\n/);
     const binding = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\nspec:\n  policyName: p\n  validationAction: [Deny]\n';
     const refused = await kubectl(['create', '-f', '-'], binding);
-    expect(refused.stderr).to.equal('Error from server (BadRequest): error when creating "STDIN": strict decoding error: unknown field "spec.validationAction"\n');
+    expect(refused.stderr).to.equal('Error from server (BadRequest): error when creating "STDIN": ValidatingAdmissionPolicyBinding in version "v1" cannot be handled as a ValidatingAdmissionPolicyBinding: strict decoding error: unknown field "spec.validationAction"\n');
   });
 
   it('R112, R113 — apply --server-side creates, re-applies without a write, conflicts for another manager, and --force-conflicts takes the field', async () => {
@@ -98,7 +98,7 @@ describe('R110–R113 — kubectl explain, apply --server-side and field validat
   it('R111 — create sends fieldValidation=Strict: an unknown field is refused; --validate=warn creates and prints the warnings', async () => {
     const bad = manifest('unk', 'nginx', '    bogus: 1\n');
     const strict = await kubectl(['create', '-f', '-'], bad);
-    expect(strict.stderr).to.equal('Error from server (BadRequest): error when creating "STDIN": strict decoding error: unknown field "spec.containers[0].bogus"\n');
+    expect(strict.stderr).to.equal('Error from server (BadRequest): error when creating "STDIN": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].bogus"\n');
     const warn = await kubectl(['create', '--validate=warn', '-f', '-'], bad);
     expect([warn.stdout, warn.stderr]).to.deep.equal(['pod/unk created\n', 'Warning: unknown field "spec.containers[0].bogus"\n']);
     expect(stored('unk').spec!.containers[0]).not.to.have.property('bogus');

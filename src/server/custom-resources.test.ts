@@ -72,7 +72,7 @@ describe('A6 custom resources over HTTP', () => {
     expect([bad.status, bad.json.message]).to.deep.equal([422, 'Database.example.com "bad" is invalid: spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"']);
     const body = { apiVersion: 'example.com/v1', kind: 'Database', metadata: { name: 'extra' }, spec: { engine: 'mysql', colour: 'blue' } };
     const strict = await request(s.base, 'POST', `${DB}?fieldValidation=Strict`, { body });
-    expect([strict.status, strict.json.message]).to.deep.equal([400, 'strict decoding error: unknown field "spec.colour"']);
+    expect([strict.status, strict.json.message]).to.deep.equal([400, 'Database in version "v1" cannot be handled as a Database: strict decoding error: unknown field "spec.colour"']);
     const warned = await request(s.base, 'POST', DB, { body });
     expect(warned.status, warned.text).to.equal(201);
     expect(warned.headers.warning).to.equal('299 - "unknown field \\"spec.colour\\""');

@@ -77,7 +77,7 @@ describe('R111 — field validation over HTTP (create, strategic patch)', () => 
   it('a create under Strict is a 400; under Warn it goes on with a Warning header and without the field', async () => {
     const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' }, spec: { bogus: true, containers: [{ name: 'app' }] } };
     const strict = await request(s.base, 'POST', `${PODS}?fieldValidation=Strict`, { body });
-    expect([strict.status, strict.json.reason, strict.json.message]).to.deep.equal([400, 'BadRequest', 'strict decoding error: unknown field "spec.bogus"']);
+    expect([strict.status, strict.json.reason, strict.json.message]).to.deep.equal([400, 'BadRequest', 'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.bogus"']);
     const warn = await request(s.base, 'POST', PODS, { body });
     expect(warn.status).to.equal(201);
     expect(warn.headers.warning).to.equal('299 - "unknown field \\"spec.bogus\\""');

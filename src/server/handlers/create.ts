@@ -1,3 +1,4 @@
+import { badRequest } from '../../apiserver/errors';
 import type { KubeObject } from '../../apiserver/object';
 import type { Pod } from '../../apiserver/types';
 import { decodeObjectBody, namespaceMismatch, unrecognizedKind } from '../body';
@@ -27,11 +28,10 @@ export async function decodeResourceBody(scope: RequestScope): Promise<KubeObjec
   // (client-go's typed clients, e.g. Helm's release storage, PUT objects without one).
   if (r.namespaced && !metadata.namespace && scope.info.namespace !== undefined) metadata.namespace = scope.info.namespace;
   if (!r.namespaced && metadata.namespace) throw namespaceMismatch();
-  // rest.EnsureObjectNamespaceMatchesRequestNamespace: a body without a namespace takes the URL's
-  // (Helm's typed client PUTs its release Secrets so).
-  if (r.namespaced && !metadata.namespace) metadata.namespace = scope.info.namespace;
   const typed = { ...obj, apiVersion: gv, kind: r.kind } as KubeObject;
-  validateFields(r, typed, fieldValidationOf(query(scope, 'fieldValidation'), scope.info.verb === 'create' ? 'CreateOptions' : 'UpdateOptions'), scope.res);
+  // A strict decoding error is a decode error: transformDecodeError prefixes what could not be decoded into what.
+  const cannotBeHandled = (detail: string) => badRequest(`${r.kind} in version ${JSON.stringify(r.version)} cannot be handled as a ${r.kind}: ${detail}`);
+  validateFields(r, typed, fieldValidationOf(query(scope, 'fieldValidation'), scope.info.verb === 'create' ? 'CreateOptions' : 'UpdateOptions'), scope.res, cannotBeHandled);
   return r.fromServed ? r.fromServed(typed) : typed;
 }
 
