@@ -217,8 +217,8 @@ export class PolicyAdmission {
   private event(d: Decision, info: AdmissionRequestInfo, what: 'denied' | 'warned' | 'audited'): void {
     const a = info.attributes;
     const path = `${a.resource}/${a.name}${a.subresource ? `/${a.subresource}` : ''}`;
-    const who = d.binding === undefined ? `policy ${d.policy}` : `policy ${d.policy} binding ${d.binding}`;
-    this.timeline.record('admission', `${who} ${what} ${a.operation} ${path}: ${d.message}`, `${PLUGIN}/dispatcher.go`);
+    if (d.binding === undefined) this.timeline.record('admission', `policy ${d.policy} ${what} ${a.operation} ${path}: ${d.message}`, `${PLUGIN}/dispatcher.go`);
+    else this.timeline.record('admission', `policy ${d.policy} binding ${d.binding} ${what} ${a.operation} ${path}: ${d.message}`, `${PLUGIN}/dispatcher.go`);
   }
 }
 

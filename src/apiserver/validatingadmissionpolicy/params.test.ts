@@ -69,6 +69,7 @@ describe('ValidatingAdmissionPolicy parameters and auditAnnotations (R209, R210;
     ok(policy(sim, { paramKind: { apiVersion: 'example.com/v1', kind: 'Limit' }, validations: [{ expression: 'true' }] }));
     ok(binding(sim, { name: 'x', parameterNotFoundAction: 'Allow' }));
     expect(failure(label(sim, { a: 'b' }), 422, 'Invalid').message).to.equal("pods \"web\" is forbidden: ValidatingAdmissionPolicy 'p' denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Limit'");
+    expect(sim.timeline.all().map((e) => e.text)).to.include("policy p denied UPDATE pods/web: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Limit'");
     ok(sim.api.delete(USER, 'validatingadmissionpolicies', undefined, 'p', {}));
     ok(sim.api.create(USER, 'namespaces', undefined, { metadata: { name: 'fresh' } }));
     const NAMESPACES = { resourceRules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'] }] };
