@@ -1,5 +1,8 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
+import { Cluster } from '../../cluster';
+import { databaseCRD } from '../apiextensions/testing';
+import type { KubeObject } from '../object';
 import { apiCreatePod, failure, newSim, NS, ok, USER, type Sim } from '../testing';
 import type { ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicySpec } from '../types';
 
@@ -79,6 +82,23 @@ describe('ValidatingAdmissionPolicy parameters and auditAnnotations (R209, R210;
     // POST /api/v1/namespaces has no namespace (requestinfo.go); a request on one namespace has its name as namespace.
     expect(failure(sim.api.create(USER, 'namespaces', undefined, { metadata: { name: 'other' } }), 422, 'Invalid').message).to.equal(`namespaces "other" is forbidden: ${denied}cannot use namespaced paramRef in policy binding that matches cluster-scoped resources`);
     expect(failure(sim.api.patch(USER, 'namespaces', undefined, 'fresh', 'merge', { metadata: { labels: { a: 'b' } } }), 422, 'Invalid').message).to.equal(`namespaces "fresh" is forbidden: ${denied}no params found for policy binding with \`Deny\` parameterNotFoundAction`);
+  });
+
+  it('a custom resource as param kind: cluster-scoped, so paramRef.namespace is refused; without it the object is params', () => {
+    // A Cluster: its CRD controllers establish the kind, so the apiserver serves it.
+    const cluster = new Cluster();
+    cluster.apiserver.ensureSystemNamespaces();
+    const sim: Sim = { clock: cluster.clock, timeline: cluster.timeline, api: cluster.apiserver };
+    apiCreatePod(sim, 'web');
+    ok(sim.api.create(USER, 'customresourcedefinitions', undefined, databaseCRD({ scope: 'Cluster' })));
+    cluster.flush();
+    ok(sim.api.create(USER, 'databases.example.com', undefined, { apiVersion: 'example.com/v1', kind: 'Database', metadata: { name: 'limits' }, spec: { engine: 'frozen' } } as KubeObject));
+    ok(policy(sim, { paramKind: { apiVersion: 'example.com/v1', kind: 'Database' }, validations: [{ expression: "params.kind == 'Database' && !(params.spec.engine in object.metadata.labels)", messageExpression: "'label ' + params.spec.engine + ' is forbidden'" }] }));
+    ok(binding(sim, { name: 'limits', namespace: NS, parameterNotFoundAction: 'Deny' }));
+    expect(failure(label(sim, { a: 'b' }), 422, 'Invalid').message).to.equal(`${DENIED}failed to configure binding: paramRef.namespace must not be provided for a cluster-scoped \`paramKind\``);
+    ok(sim.api.patch(USER, 'validatingadmissionpolicybindings', undefined, 'b', 'merge', { spec: { paramRef: { namespace: null } } }));
+    ok(label(sim, { a: 'c' }));
+    expect(failure(label(sim, { frozen: 'yes' }), 422, 'Invalid').message).to.equal(`${DENIED}label frozen is forbidden`);
   });
 
   it('auditAnnotations: a string is recorded on the admission lane as POLICY/KEY, null and "" are not, an error fails under Fail', () => {
