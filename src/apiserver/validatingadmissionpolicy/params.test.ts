@@ -127,6 +127,8 @@ describe('ValidatingAdmissionPolicy parameters and auditAnnotations (R209, R210;
       + 'spec.auditAnnotations[0].valueExpression: Invalid value: "true": must evaluate to one of [string null_type] but got bool, '
       + 'spec.auditAnnotations[1].key: Invalid value: "p/x y": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\'), '
       + 'spec.auditAnnotations[1].key: Duplicate value: "x y"]');
+    const many = Array.from({ length: 21 }, (_, i) => ({ key: `k${i}`, valueExpression: "'v'" }));
+    expect(failure(policy(sim, { auditAnnotations: many }), 422, 'Invalid').message).to.equal(`ValidatingAdmissionPolicy.admissionregistration.k8s.io "p" is invalid: spec.auditAnnotations: Invalid value: []admissionregistration.AuditAnnotation{${many.map((a) => `admissionregistration.AuditAnnotation{Key:"${a.key}", ValueExpression:"'v'"}`).join(', ')}}: must not have more than 20 auditAnnotations`);
     expect(failure(policy(sim, { validations: [{ expression: 'params == null' }] }), 422, 'Invalid').message).to.contain("undeclared reference to 'params'");
     const empty = failure(policy(sim, {}), 422, 'Invalid');
     expect(empty.message).to.equal('ValidatingAdmissionPolicy.admissionregistration.k8s.io "p" is invalid: [spec.validations: Required value: validations or auditAnnotations must contain at least one item, spec.auditAnnotations: Required value: validations or auditAnnotations must contain at least one item]');

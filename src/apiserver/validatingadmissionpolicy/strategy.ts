@@ -107,7 +107,8 @@ function validateParamKind(paramKind: NonNullable<ValidatingAdmissionPolicySpec[
 function validateAuditAnnotations(policy: ValidatingAdmissionPolicy, envFor: (expression: string) => ReturnType<typeof celEnvironment>): FieldError[] {
   const errs: FieldError[] = [];
   const annotations = policy.spec?.auditAnnotations ?? [];
-  if (annotations.length > MAX_AUDIT_ANNOTATIONS) errs.push({ field: 'spec.auditAnnotations', type: 'Invalid', value: annotations, printedValue: `${annotations.length} items`, detail: `must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations` });
+  // The value as Go's %#v prints the internal type's slice.
+  if (annotations.length > MAX_AUDIT_ANNOTATIONS) errs.push({ field: 'spec.auditAnnotations', type: 'Invalid', value: annotations, printedValue: `[]admissionregistration.AuditAnnotation{${annotations.map((x) => `admissionregistration.AuditAnnotation{Key:${JSON.stringify(x.key)}, ValueExpression:${JSON.stringify(x.valueExpression)}}`).join(', ')}}`, detail: `must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations` });
   const keys = new Set<string>();
   annotations.forEach((a, i) => {
     const at = `spec.auditAnnotations[${i}]`;
