@@ -98,6 +98,51 @@ describe('R99 the client matrix: the deletion workflow with kubectl v1.26 and v1
     expect(requests.some((t) => /^PATCH pods\/p\b/.test(t)), 'apply sent a PATCH').to.equal(true);
   });
 
+  it('R101 kubectl v1.26 applies a CRD and its custom resource, and explains it from /openapi/v2 (the CRD version merged in, A6)', async () => {
+    const kubectl = await realKubectlPath(process.platform, process.arch, 26);
+    const s = await served();
+    const env = envFor(s);
+    const crd = join(env.HOME, 'crd.yaml');
+    writeFileSync(
+      crd,
+      [
+        'apiVersion: apiextensions.k8s.io/v1',
+        'kind: CustomResourceDefinition',
+        'metadata: {name: widgets.example.com}',
+        'spec:',
+        '  group: example.com',
+        '  scope: Namespaced',
+        '  names: {plural: widgets, singular: widget, kind: Widget}',
+        '  versions:',
+        '  - name: v1',
+        '    served: true',
+        '    storage: true',
+        '    schema:',
+        '      openAPIV3Schema:',
+        '        type: object',
+        '        properties:',
+        '          spec:',
+        '            type: object',
+        '            required: [size]',
+        '            properties:',
+        '              size: {type: integer, minimum: 0, description: How many widgets to keep.}',
+        '              colour: {type: string, default: blue, enum: [blue, red]}',
+        '              note: {type: string, nullable: true}',
+        '              extra: {type: object, x-kubernetes-preserve-unknown-fields: true}',
+        '',
+      ].join('\n'),
+    );
+    const applied = await run(kubectl, ['apply', '-f', crd], env);
+    expect(applied, applied.stderr).to.include({ code: 0, stdout: 'customresourcedefinition.apiextensions.k8s.io/widgets.example.com created\n' });
+    const widget = join(env.HOME, 'widget.yaml');
+    writeFileSync(widget, 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3}\n');
+    const created = await run(kubectl, ['apply', '-f', widget], env);
+    expect(created, created.stderr).to.include({ code: 0, stdout: 'widget.example.com/w created\n' });
+    const explained = await run(kubectl, ['explain', 'widget.spec.size'], env);
+    expect(explained, explained.stderr).to.include({ code: 0 });
+    expect(explained.stdout).to.match(/FIELD: +size <integer>/).and.include('How many widgets to keep.');
+  });
+
   it('the Python client (python3-kubernetes): delete, then a watch from the delete\'s resourceVersion sees the watch lane\'s events, ending in DELETED', async (t) => {
     const python = ['/usr/bin/python3', 'python3'].find((p) => {
       try {

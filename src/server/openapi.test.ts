@@ -6,6 +6,8 @@ import { fieldValidationOf, unknownFields } from './field-validation';
 import { openApiDocument } from './openapi';
 import { findResource } from './resources';
 import { request, startServer, type TestServer } from './testing';
+import { Cluster, USER } from '../cluster';
+import { databaseCRD } from '../apiserver/apiextensions/testing';
 
 type Doc = { components: { schemas: Record<string, { 'x-kubernetes-group-version-kind'?: unknown[]; properties?: Record<string, { allOf?: { $ref: string }[] }> }> } };
 
@@ -24,6 +26,30 @@ describe('R110 — OpenAPI documents with the served kinds\' schemas (openapi.ts
     expect(doc.swagger).to.equal('2.0');
     expect(doc.definitions['io.k8s.api.core.v1.PodSpec'].properties.containers).to.deep.include({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' });
     expect(Object.keys(doc.definitions)).to.include.members(['io.k8s.api.apps.v1.ReplicaSet', 'io.k8s.api.coordination.v1.Lease', 'io.k8s.api.events.v1.Event']);
+  });
+
+  it("v2 carries a served CRD version's schema in v2's form: no junctors or defaults, nullable and unknown-preserving nodes untyped, a nullable field no longer required", () => {
+    const c = new Cluster({});
+    c.apiserver.ensureSystemNamespaces();
+    const crd = databaseCRD();
+    const schema = crd.spec.versions[0].schema!.openAPIV3Schema as { properties: { spec: Record<string, unknown> } };
+    schema.properties.spec = {
+      type: 'object',
+      required: ['engine', 'owner'],
+      properties: {
+        engine: { type: 'string', default: 'postgres', anyOf: [{ pattern: '^p' }, { pattern: '^m' }] },
+        owner: { type: 'string', nullable: true },
+        extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { a: { type: 'string' } } },
+      },
+    };
+    c.apiserver.create(USER, 'customresourcedefinitions', undefined, crd);
+    c.flush();
+    const doc = openApiDocument('/openapi/v2', DEFAULT_RELEASE, c.apiserver) as { paths: Record<string, unknown>; definitions: Record<string, { properties: Record<string, unknown>; 'x-kubernetes-group-version-kind': unknown }> };
+    const db = doc.definitions['com.example.v1.Database'];
+    expect(db['x-kubernetes-group-version-kind']).to.deep.equal([{ group: 'example.com', version: 'v1', kind: 'Database' }]);
+    expect(db.properties.metadata).to.deep.include({ $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' });
+    expect(db.properties.spec).to.deep.equal({ type: 'object', required: ['engine'], properties: { engine: { type: 'string' }, owner: {}, extra: { 'x-kubernetes-preserve-unknown-fields': true } } });
+    expect(doc.paths).to.have.property('/apis/example.com/v1/namespaces/{namespace}/databases/{name}');
   });
 
   it('the admission kinds and the CRD kind have their schemas, with their Go types\' list markers; a CRD schema\'s JSON-valued fields take any value', () => {

@@ -39,7 +39,7 @@ const built = new Map<string, object | undefined>();
 
 function buildDocument(path: string, release: Release, custom: readonly ServedResource[]): object | undefined {
   if (path === '/openapi/v3') return openApiRoot(release, custom);
-  if (path === '/openapi/v2') return swaggerDocument(release);
+  if (path === '/openapi/v2') return swaggerDocument(release, custom);
   const gv = path.replace(/^\/openapi\/v3\//, '');
   if (gv === path) return undefined;
   const resources = SERVED_RESOURCES.filter((r) => gvPath(r) === gv);
@@ -176,11 +176,15 @@ function v3Schemas(resources: readonly ServedResource[], extraRoots: readonly st
   return out;
 }
 
-/** /openapi/v2: Swagger 2.0 with every served path and every definition. */
-function swaggerDocument(release: Release): object {
+/**
+ * /openapi/v2: Swagger 2.0 with every served path and every definition, custom resources included
+ * (the apiextensions OpenAPI controller merges each served CRD version into it, so kubectl before
+ * 1.27, which reads v2, can explain them).
+ */
+function swaggerDocument(release: Release, custom: readonly ServedResource[]): object {
   const paths: Record<string, object> = {};
-  for (const gv of new Set(SERVED_RESOURCES.map(gvPath))) {
-    const doc = groupVersionDocument(SERVED_RESOURCES.filter((r) => gvPath(r) === gv), release) as { paths: Record<string, Record<string, { parameters: { schema?: { type: string } }[] }>> };
+  for (const gv of new Set([...SERVED_RESOURCES, ...custom].map(gvPath))) {
+    const doc = groupVersionDocument([...SERVED_RESOURCES, ...custom].filter((r) => gvPath(r) === gv), release) as { paths: Record<string, Record<string, { parameters: { schema?: { type: string } }[] }>> };
     for (const [path, ops] of Object.entries(doc.paths)) {
       paths[path] = Object.fromEntries(
         Object.entries(ops).map(([verb, op]) => [verb, { ...op, parameters: op.parameters.map(({ schema, ...p }) => ({ ...p, type: schema?.type ?? 'string', uniqueItems: true })) }]),
@@ -189,6 +193,65 @@ function swaggerDocument(release: Release): object {
   }
   const defs = schemaDefinitions();
   const roots = SERVED_RESOURCES.map(kindDefinition).filter((n): n is string => n !== undefined);
-  const definitions = Object.fromEntries(reachable(roots).map((n) => [n, defs[n]]));
+  const definitions: Record<string, OpenApiSchema> = Object.fromEntries(reachable(roots).map((n) => [n, defs[n]]));
+  for (const r of custom) {
+    const name = `${r.group.split('.').reverse().join('.')}.${r.version}.${r.kind}`;
+    const given = toOpenApiV2((r.custom?.version.schema ?? { type: 'object' }) as OpenApiSchema) as OpenApiSchema & { properties?: Record<string, OpenApiSchema> };
+    definitions[name] = {
+      ...given,
+      type: 'object',
+      properties: {
+        apiVersion: { type: 'string', description: 'The versioned schema of this object (group/version), as the API server names it.' },
+        kind: { type: 'string', description: 'The REST resource this object represents, in CamelCase.' },
+        metadata: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', description: "Standard object's metadata." } as OpenApiSchema,
+        ...(given.properties ?? {}),
+      },
+      'x-kubernetes-group-version-kind': [{ group: r.group, version: r.version, kind: r.kind }],
+    } as OpenApiSchema;
+  }
   return { swagger: '2.0', info: { title: 'Kubernetes', version: `v1.${release.minor}.0` }, paths, definitions };
+}
+
+/**
+ * A CRD schema as the v2 document carries it (apiextensions controller/openapi/v2
+ * ToStructuralOpenAPIV2, then handler.PruneDefaults): no allOf/oneOf/anyOf/not; a nullable node
+ * loses its type, items and properties (and its parent's `required` of it); a node preserving
+ * unknown fields loses items and properties, and its type when an object; an array without items
+ * loses its type; no defaults.
+ */
+function toOpenApiV2(schema: OpenApiSchema): OpenApiSchema {
+  const visit = (node: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = { ...node };
+    for (const k of ['allOf', 'oneOf', 'anyOf', 'not', 'default']) delete out[k];
+    const properties = out.properties as Record<string, Record<string, unknown>> | undefined;
+    if (properties) {
+      out.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, visit(v)]));
+      const nullable = Object.keys(properties).filter((k) => properties[k].nullable === true);
+      if (Array.isArray(out.required) && nullable.length > 0) {
+        const required = (out.required as string[]).filter((k) => !nullable.includes(k));
+        if (required.length > 0) out.required = required;
+        else delete out.required;
+      }
+    }
+    if (out.items && typeof out.items === 'object') out.items = visit(out.items as Record<string, unknown>);
+    const additional = out.additionalProperties;
+    if (additional && typeof additional === 'object') {
+      out.additionalProperties = visit(additional as Record<string, unknown>);
+      if ((additional as Record<string, unknown>).nullable === true) delete out.required;
+    }
+    if (out.nullable === true) {
+      delete out.type;
+      delete out.items;
+      delete out.properties;
+    }
+    delete out.nullable;
+    if (out['x-kubernetes-preserve-unknown-fields'] === true) {
+      delete out.items;
+      delete out.properties;
+      if (out.type === 'object') delete out.type;
+    }
+    if (out.type === 'array' && out.items === undefined) delete out.type;
+    return out;
+  };
+  return visit(schema as Record<string, unknown>) as OpenApiSchema;
 }
