@@ -29,7 +29,7 @@ import { secretStrategy } from './secret-strategy';
 import { defaultNameLabel } from './namespace-strategy';
 import { NO_WEBHOOK_CALLER, WebhookCallPending, type WebhookCaller } from './webhook/caller';
 import { webhookConfigurationStrategy, type Webhook } from './webhook/configuration';
-import { PolicyAdmission, type PolicyHook } from './validatingadmissionpolicy/dispatcher';
+import { PolicyAdmission, type ParamResource, type PolicyHook } from './validatingadmissionpolicy/dispatcher';
 import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './validatingadmissionpolicy/strategy';
 import { WebhookAdmission, type ConfiguredWebhook } from './webhook/dispatcher';
 import type { AdmissionAttributes } from './webhook/matching';
@@ -277,7 +277,7 @@ export class ApiServer {
     this.customResources = new CustomResourceServing(this.etcd, clock, options.release, (warning) => this.admissionWarnings.push(warning));
     this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status, customresourcedefinitions: crds.status } as Partial<Record<Resource, Strategy<never>>>;
     this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller, options.release);
-    this.policies = new PolicyAdmission(timeline, { hooks: () => this.policyHooksOf(), namespace: (ns) => (this.stores.namespaces.exists(undefined, ns) ? this.stores.namespaces.get(undefined, ns) : undefined), namespaceLabels: (ns) => this.namespaceLabels(ns) }, options.release);
+    this.policies = new PolicyAdmission(timeline, { hooks: () => this.policyHooksOf(), namespace: (ns) => (this.stores.namespaces.exists(undefined, ns) ? this.stores.namespaces.get(undefined, ns) : undefined), namespaceLabels: (ns) => this.namespaceLabels(ns), paramResource: (apiVersion, kind) => this.paramResource(apiVersion, kind) }, options.release);
     this.etcd.subscribe((e) => this.dispatch(e));
     if (options.dropCompactedHistory) this.scheduleCompaction();
   }
@@ -1074,6 +1074,15 @@ export class ApiServer {
         .filter((h) => h.bindings.length > 0);
     }
     return this.policyHooks;
+  }
+
+  /** The REST mapping of a ValidatingAdmissionPolicy's paramKind: the built-in or served custom resource of that apiVersion and kind (R210). */
+  private paramResource(apiVersion: string, kind: string): ParamResource | undefined {
+    const custom = this.customResources.list().map((c) => c.resource);
+    const resource = [...(Object.keys(this.stores) as Resource[]), ...custom].find((r) => this.store(r).strategy.apiVersion === apiVersion && this.store(r).strategy.kind === kind);
+    if (resource === undefined) return undefined;
+    const store = this.store(resource);
+    return { namespaced: store.strategy.namespaced, list: (namespace) => store.list(namespace).items };
   }
 
   private namespaceLabels(namespace: string): Readonly<Record<string, string>> | undefined {

@@ -190,4 +190,38 @@ describe('admission webhooks over HTTPS against the served cluster, with the rea
     expect(listed.stdout).to.match(/^NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE\nvalidatingadmissionpolicy.admissionregistration.k8s.io\/deprecated-label\s+1\s+<unset>\s+\S+\n/);
     expect(listed.stdout).to.match(/NAME\s+POLICYNAME\s+PARAMREF\s+AGE\nvalidatingadmissionpolicybinding.admissionregistration.k8s.io\/deprecated-label\s+deprecated-label\s+<unset>\s+\S+\n/);
   });
+  it('a ValidatingAdmissionPolicy whose limit comes from a ConfigMap (paramKind, paramRef): kubectl is denied above it, and once the ConfigMap is gone', async () => {
+    const documents = [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'replica-limit', namespace: 'default' }, data: { maxReplicas: '3' } },
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'replica-limit' },
+        spec: {
+          paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+          matchConstraints: { resourceRules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }] },
+          validations: [{ expression: 'object.spec.replicas <= int(params.data.maxReplicas)', messageExpression: "'at most ' + params.data.maxReplicas + ' replicas'" }],
+          auditAnnotations: [{ key: 'replicas', valueExpression: 'string(object.spec.replicas)' }],
+        },
+      },
+      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'replica-limit' }, spec: { policyName: 'replica-limit', validationActions: ['Deny'], paramRef: { name: 'replica-limit', parameterNotFoundAction: 'Deny' } } },
+      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'capped', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { app: 'capped' } }, template: { metadata: { labels: { app: 'capped' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } } },
+    ];
+    const created = await run(['create', '-f', '-'], documents.map((d) => JSON.stringify(d)).join('\n---\n'));
+    expect(created.stdout.trim().split('\n'), created.stderr).to.deep.equal([
+      'configmap/replica-limit created',
+      'validatingadmissionpolicy.admissionregistration.k8s.io/replica-limit created',
+      'validatingadmissionpolicybinding.admissionregistration.k8s.io/replica-limit created',
+      'deployment.apps/capped created',
+    ]);
+    const denied = await run(['patch', 'deployment', 'capped', '-p', '{"spec":{"replicas":5}}']);
+    expect(denied.stderr.trim()).to.equal(`The deployments "capped" is invalid: : ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit' denied request: at most 3 replicas`);
+    const listed = await run(['get', 'validatingadmissionpolicy/replica-limit', 'validatingadmissionpolicybinding/replica-limit']);
+    expect(listed.stdout).to.match(/replica-limit\s+1\s+v1\/ConfigMap\s+\S+\n/);
+    expect(listed.stdout).to.match(/replica-limit\s+replica-limit\s+\*\/replica-limit\s+\S+\n/);
+    await run(['delete', 'configmap', 'replica-limit']);
+    const missing = await run(['patch', 'deployment', 'capped', '-p', '{"spec":{"replicas":1}}']);
+    expect(missing.stderr.trim()).to.equal("The deployments \"capped\" is invalid: : ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction");
+    expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include('policy replica-limit audit annotation CREATE deployments/capped: replica-limit/replicas=2');
+  });
 });

@@ -166,7 +166,7 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
   // printValidatingWebhook / printMutatingWebhook: the number of webhooks.
   validatingwebhookconfigurations: { columns: [NAME, WEBHOOKS, AGE], cells: webhookConfigurationCells },
   mutatingwebhookconfigurations: { columns: [NAME, WEBHOOKS, AGE], cells: webhookConfigurationCells },
-  // printValidatingAdmissionPolicy / printValidatingAdmissionPolicyBinding (no parameter resources here: `<unset>`).
+  // printValidatingAdmissionPolicy / printValidatingAdmissionPolicyBinding: the paramKind as apiVersion/kind, the paramRef as paramRefCell says.
   validatingadmissionpolicies: {
     columns: [NAME, count('Validations', 'How many validation expressions the policy has.'), column('ParamKind', 'The kind of the resources that parameterize the policy (apiVersion/kind).'), AGE],
     cells: (obj, now) => {
@@ -179,7 +179,7 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
     columns: [NAME, column('PolicyName', 'The policy the binding applies.'), column('ParamRef', 'The parameter resource the binding gives the policy.'), AGE],
     cells: (obj, now) => {
       const b = obj as ValidatingAdmissionPolicyBinding;
-      return [b.metadata.name ?? '', b.spec?.policyName ?? '', b.spec?.paramRef?.name ?? '<unset>', age(b.metadata.creationTimestamp, now)];
+      return [b.metadata.name ?? '', b.spec?.policyName ?? '', paramRefCell(b.spec?.paramRef), age(b.metadata.creationTimestamp, now)];
     },
   },
   services: {
@@ -574,4 +574,19 @@ function jobCells(job: Job, now: number, release: Release): Cell[] {
   if (release.atLeast(30)) cells.push(status);
   cells.push(completions, duration, age(job.metadata.creationTimestamp, now), ...templateCells(spec?.template?.spec?.containers), formatLabelSelector(spec?.selector));
   return cells;
+}
+
+/**
+ * printValidatingAdmissionPolicyBinding's ParamRef: NAMESPACE/NAME, the name under a `*` namespace without one
+ * (the printer cannot tell a cluster-scoped param), a selector as its generated protobuf String()
+ * prints it, else `<unset>`.
+ */
+function paramRefCell(ref: NonNullable<ValidatingAdmissionPolicyBinding['spec']>['paramRef']): string {
+  if (ref === undefined) return '<unset>';
+  if (ref.name) return `${ref.namespace || '*'}/${ref.name}`;
+  if (ref.selector === undefined) return '<unset>';
+  const labels = ref.selector.matchLabels ?? {};
+  const matchLabels = Object.keys(labels).sort().map((k) => `${k}: ${labels[k]},`).join('');
+  const expressions = (ref.selector.matchExpressions ?? []).map((e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`).join('');
+  return `&LabelSelector{MatchLabels:map[string]string{${matchLabels}},MatchExpressions:[]LabelSelectorRequirement{${expressions}},}`;
 }

@@ -15,14 +15,14 @@ const DNS1035_MESSAGE = "a DNS-1035 label must consist of lower case alphanumeri
 const DNS1123_SUBDOMAIN_MESSAGE = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
 /** utilvalidation.IsDNS1035Label's messages, joined as upstream joins them (","). */
-function dns1035(value: string): string | undefined {
+export function dns1035(value: string): string | undefined {
   const errs: string[] = [];
   if (value.length > 63) errs.push('must be no more than 63 characters');
   if (!DNS1035.test(value)) errs.push(DNS1035_MESSAGE);
   return errs.length ? errs.join(',') : undefined;
 }
 
-function dns1123Subdomain(value: string): string | undefined {
+export function dns1123Subdomain(value: string): string | undefined {
   const errs: string[] = [];
   if (value.length > 253) errs.push('must be no more than 253 characters');
   if (!DNS1123_SUBDOMAIN.test(value)) errs.push(DNS1123_SUBDOMAIN_MESSAGE);

@@ -36,6 +36,8 @@ export interface LibError {
 
 /** cel-go's spelling of a type name: `list(int)`, `map(string, dyn)`. */
 function celGoType(t: string): string {
+  // cel-go names the type of `null` null_type (auditAnnotations' valueExpression may return it).
+  if (t === 'null') return 'null_type';
   return t.replace(/</g, '(').replace(/>/g, ')');
 }
 

@@ -2,10 +2,12 @@ import type { Release } from '../../release';
 import { admissionVariables } from '../cel/admission';
 import { compileExpression } from '../cel/compile';
 import { celEnvironment } from '../cel/environment';
+import { dns1035, dns1123Subdomain } from '../apiextensions/crd-strategy';
 import type { FieldError } from '../errors';
+import { qualifiedNameErrors } from '../selectors';
 import { genericStrategy } from '../generic-strategy';
 import type { Strategy } from '../strategy';
-import type { MatchResources, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../types';
+import type { MatchResources, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicySpec } from '../types';
 import { ADMISSION_REGISTRATION, validateRule } from '../webhook/configuration';
 import { validateMatchConditions } from '../webhook/match-conditions';
 
@@ -14,9 +16,8 @@ import { validateMatchConditions } from '../webhook/match-conditions';
  * (v1 from 1.30, #123405): their defaults (pkg/apis/admissionregistration/v1/defaults.go) and
  * validation (pkg/apis/admissionregistration/validation/validation.go ValidateValidatingAdmissionPolicy,
  * ValidateValidatingAdmissionPolicyBinding) as pkg/registry/admissionregistration/
- * {validatingadmissionpolicy,validatingadmissionpolicybinding} run them. Not modelled, and refused
- * with a Forbidden field error: `paramKind` / `paramRef` (parameter resources) and
- * `auditAnnotations` (this simulation keeps no audit log).
+ * {validatingadmissionpolicy,validatingadmissionpolicybinding} run them, with parameter resources
+ * (validateParamKind, validateParamRef) and auditAnnotations (validateAuditAnnotation).
  */
 
 const quoted = (values: readonly string[]) => values.map((v) => JSON.stringify(v)).join(', ');
@@ -60,16 +61,77 @@ function celFieldError(field: string, expression: string, error: { type: 'Invali
   return error.type === 'Invalid' ? { field, type: 'Invalid', value: expression, detail: error.detail } : { field, type: 'Internal error', detail: error.detail };
 }
 
-/** The variable declarations of a policy's expressions: the authorizer (not for messageExpression) and its variables' names. */
+/** The variable declarations of a policy's expressions: the authorizer (not for messageExpression), `params` when it has a paramKind, and its variables' names. */
 export function policyVariables(policy: ValidatingAdmissionPolicy, authorizer: boolean) {
   // Policies are served from 1.30, which has namespaceObject.
-  return admissionVariables({ authorizer, namespaceObject: true, variables: (policy.spec?.variables ?? []).map((v) => v.name) });
+  return admissionVariables({ authorizer, namespaceObject: true, params: policy.spec?.paramKind !== undefined, variables: (policy.spec?.variables ?? []).map((v) => v.name) });
+}
+
+/** maxAuditAnnotations, maxAuditAnnotationValueExpressionLength (validation.go). */
+const MAX_AUDIT_ANNOTATIONS = 20;
+const MAX_VALUE_EXPRESSION_LENGTH = 5 * 1024;
+
+/** parseGroupVersion (validation.go): `group/version`, a bare version, or an error for more slashes. */
+export function parseGroupVersion(apiVersion: string): { group: string; version: string } | string {
+  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
+  const parts = apiVersion.split('/');
+  if (parts.length === 1) return { group: '', version: apiVersion };
+  if (parts.length === 2) return { group: parts[0], version: parts[1] };
+  return `unexpected GroupVersion string: ${apiVersion}`;
+}
+
+/** validateParamKind: an apiVersion whose group is a DNS subdomain and whose version a DNS-1035 label, and a kind. */
+function validateParamKind(paramKind: NonNullable<ValidatingAdmissionPolicySpec['paramKind']>, at: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const apiVersion = paramKind.apiVersion ?? '';
+  const gv = parseGroupVersion(apiVersion);
+  if (apiVersion === '') errs.push({ field: `${at}.apiVersion`, type: 'Required value', detail: '' });
+  else if (typeof gv === 'string') errs.push({ field: `${at}.apiVersion`, type: 'Invalid', value: apiVersion, detail: gv });
+  else {
+    const groupError = gv.group ? dns1123Subdomain(gv.group) : undefined;
+    if (groupError) errs.push({ field: `${at}.apiVersion`, type: 'Invalid', value: gv.group, detail: groupError });
+    const versionError = gv.version ? dns1035(gv.version) : undefined;
+    if (!gv.version) errs.push({ field: `${at}.apiVersion`, type: 'Invalid', value: apiVersion, detail: 'version must be specified' });
+    else if (versionError) errs.push({ field: `${at}.apiVersion`, type: 'Invalid', value: gv.version, detail: versionError });
+  }
+  const kindError = paramKind.kind ? dns1035(paramKind.kind.toLowerCase()) : undefined;
+  if (!paramKind.kind) errs.push({ field: `${at}.kind`, type: 'Required value', detail: '' });
+  else if (kindError) errs.push({ field: `${at}.kind`, type: 'Invalid', value: paramKind.kind, detail: `may have mixed case, but should otherwise match: ${kindError}` });
+  return errs;
+}
+
+/**
+ * validateAuditAnnotation: `POLICY/KEY` a qualified name, a valueExpression (at most 5 KiB) that
+ * compiles to a string or null; keys unique (the caller), at most 20.
+ */
+function validateAuditAnnotations(policy: ValidatingAdmissionPolicy, envFor: (expression: string) => ReturnType<typeof celEnvironment>): FieldError[] {
+  const errs: FieldError[] = [];
+  const annotations = policy.spec?.auditAnnotations ?? [];
+  // The value as Go's %#v prints the internal type's slice.
+  if (annotations.length > MAX_AUDIT_ANNOTATIONS) errs.push({ field: 'spec.auditAnnotations', type: 'Invalid', value: annotations, printedValue: `[]admissionregistration.AuditAnnotation{${annotations.map((x) => `admissionregistration.AuditAnnotation{Key:${JSON.stringify(x.key)}, ValueExpression:${JSON.stringify(x.valueExpression)}}`).join(', ')}}`, detail: `must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations` });
+  const keys = new Set<string>();
+  annotations.forEach((a, i) => {
+    const at = `spec.auditAnnotations[${i}]`;
+    const name = policy.metadata.name ?? '';
+    if (name === '') errs.push({ field: `${at}.key`, type: 'Invalid', value: a.key, detail: 'requires metadata.name be non-empty' });
+    else for (const msg of qualifiedNameErrors(`${name}/${a.key ?? ''}`)) errs.push({ field: `${at}.key`, type: 'Invalid', value: `${name}/${a.key ?? ''}`, detail: msg });
+    const value = (a.valueExpression ?? '').trim();
+    if (value === '') errs.push({ field: `${at}.valueExpression`, type: 'Required value', detail: 'valueExpression is not specified' });
+    else if (value.length > MAX_VALUE_EXPRESSION_LENGTH) errs.push({ field: `${at}.valueExpression`, type: 'Required value', detail: `must not exceed ${MAX_VALUE_EXPRESSION_LENGTH} bytes in length` });
+    else {
+      const compiled = compileExpression(envFor(a.valueExpression), value, ['string', 'null_type']);
+      if ('error' in compiled) errs.push(celFieldError(`${at}.valueExpression`, a.valueExpression, compiled.error));
+    }
+    if (keys.has(a.key)) errs.push({ field: `${at}.key`, type: 'Duplicate value', value: a.key, detail: '' });
+    keys.add(a.key);
+  });
+  return errs;
 }
 
 /** The expressions the old policy already had (validationOptions.preexistingExpressions): they compile in the release's own environment. */
 function storedExpressions(old: ValidatingAdmissionPolicy | undefined): Set<string> {
   const spec = old?.spec;
-  return new Set([...(spec?.validations ?? []).flatMap((v) => [v.expression, v.messageExpression ?? '']), ...(spec?.variables ?? []).map((v) => v.expression), ...(spec?.matchConditions ?? []).map((c) => c.expression.trim())]);
+  return new Set([...(spec?.validations ?? []).flatMap((v) => [v.expression, v.messageExpression ?? '']), ...(spec?.variables ?? []).map((v) => v.expression), ...(spec?.matchConditions ?? []).map((c) => c.expression.trim()), ...(spec?.auditAnnotations ?? []).map((a) => a.valueExpression)]);
 }
 
 export function validatePolicy(policy: ValidatingAdmissionPolicy, release: Release, old?: ValidatingAdmissionPolicy): FieldError[] {
@@ -78,12 +140,11 @@ export function validatePolicy(policy: ValidatingAdmissionPolicy, release: Relea
   const stored = storedExpressions(old);
   const envFor = (expression: string, authorizer: boolean) => celEnvironment(stored.has(expression) ? release.minor : release.minor - 1, policyVariables(policy, authorizer));
   if (spec.failurePolicy !== undefined && !['Fail', 'Ignore'].includes(spec.failurePolicy)) errs.push({ field: 'spec.failurePolicy', type: 'Unsupported value', value: spec.failurePolicy, detail: `supported values: ${quoted(['Fail', 'Ignore'])}` });
-  if (spec.paramKind !== undefined) errs.push({ field: 'spec.paramKind', type: 'Forbidden', detail: 'parameter resources (paramKind) are not modelled by this simulated kube-apiserver' });
+  if (spec.paramKind !== undefined) errs.push(...validateParamKind(spec.paramKind, 'spec.paramKind'));
   if (spec.matchConstraints === undefined) errs.push({ field: 'spec.matchConstraints', type: 'Required value', detail: '' });
   else errs.push(...validateMatchResources(spec.matchConstraints, 'spec.matchConstraints', true));
-  if ((spec.auditAnnotations ?? []).length > 0) errs.push({ field: 'spec.auditAnnotations', type: 'Forbidden', detail: 'auditAnnotations are not modelled by this simulated kube-apiserver (it keeps no audit log)' });
-  if ((spec.validations ?? []).length === 0 && (spec.auditAnnotations ?? []).length === 0) errs.push({ field: 'spec.validations', type: 'Required value', detail: 'validations or auditAnnotations must contain at least one item' });
-  errs.push(...validateMatchConditions(spec.matchConditions ?? [], 'spec.matchConditions', release, stored));
+  // allowParamsInMatchConditions: a policy with a paramKind may read params in its conditions.
+  errs.push(...validateMatchConditions(spec.matchConditions ?? [], 'spec.matchConditions', release, stored, spec.paramKind !== undefined));
   const names = new Set<string>();
   (spec.variables ?? []).forEach((v, i) => {
     const at = `spec.variables[${i}]`;
@@ -115,6 +176,9 @@ export function validatePolicy(policy: ValidatingAdmissionPolicy, release: Relea
     else if (/[\n\r]/.test(message.trim())) errs.push({ field: `${at}.message`, type: 'Invalid', value: message, detail: 'message must not contain line breaks' });
     if (v.reason !== undefined && !REASONS.includes(v.reason)) errs.push({ field: `${at}.reason`, type: 'Unsupported value', value: v.reason, detail: `supported values: ${quoted(REASONS)}` });
   });
+  if ((spec.validations ?? []).length === 0 && (spec.auditAnnotations ?? []).length === 0) {
+    for (const field of ['spec.validations', 'spec.auditAnnotations']) errs.push({ field, type: 'Required value', detail: 'validations or auditAnnotations must contain at least one item' });
+  } else errs.push(...validateAuditAnnotations(policy, (expression) => envFor(expression, true)));
   return errs;
 }
 
@@ -134,12 +198,34 @@ function validateValidationActions(actions: readonly string[], at: string): Fiel
   return errs;
 }
 
+/** validatePathSegmentName (apimachinery path): what a name in a URL path may not be. */
+function pathSegmentErrors(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  return [...(name.includes('/') ? ["may not contain '/'"] : []), ...(name.includes('%') ? ["may not contain '%'"] : [])];
+}
+
+/** validateParamRef: a name (a path segment) or a selector, not both; parameterNotFoundAction Deny or Allow, required. */
+function validateParamRef(ref: NonNullable<NonNullable<ValidatingAdmissionPolicyBinding['spec']>['paramRef']>, at: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const exclusive = 'name and selector are mutually exclusive';
+  if (ref.name) {
+    for (const msg of pathSegmentErrors(ref.name)) errs.push({ field: `${at}.name`, type: 'Invalid', value: ref.name, detail: msg });
+    if (ref.selector !== undefined) errs.push({ field: `${at}.name`, type: 'Forbidden', detail: exclusive });
+  }
+  if (ref.selector !== undefined && ref.name) errs.push({ field: `${at}.selector`, type: 'Forbidden', detail: exclusive });
+  if (!ref.name && ref.selector === undefined) errs.push({ field: at, type: 'Required value', detail: 'one of name or selector must be specified' });
+  const action = ref.parameterNotFoundAction ?? '';
+  if (action === '') errs.push({ field: `${at}.parameterNotFoundAction`, type: 'Required value', detail: '' });
+  else if (action !== 'Deny' && action !== 'Allow') errs.push({ field: `${at}.parameterNotFoundAction`, type: 'Unsupported value', value: action, detail: `supported values: ${quoted(['Deny', 'Allow'])}` });
+  return errs;
+}
+
 export function validateBinding(binding: ValidatingAdmissionPolicyBinding, validateName: (name: string) => FieldError[]): FieldError[] {
   const errs: FieldError[] = [];
   const spec = binding.spec ?? {};
   if (!spec.policyName) errs.push({ field: 'spec.policyName', type: 'Required value', detail: '' });
   else errs.push(...validateName(spec.policyName).map((e) => ({ ...e, field: 'spec.policyName' })));
-  if (spec.paramRef !== undefined) errs.push({ field: 'spec.paramRef', type: 'Forbidden', detail: 'parameter resources (paramRef) are not modelled by this simulated kube-apiserver' });
+  if (spec.paramRef !== undefined) errs.push(...validateParamRef(spec.paramRef, 'spec.paramRef'));
   if (spec.matchResources !== undefined) errs.push(...validateMatchResources(spec.matchResources, 'spec.matchResources', false));
   errs.push(...validateValidationActions(spec.validationActions ?? [], 'spec.validationActions'));
   return errs;

@@ -25,7 +25,7 @@ const MAX_CONDITIONS = 64;
 /** MatchCondition.ReturnTypes: a condition is a bool. */
 const RETURN_TYPES = ['bool'];
 /** The declarations of a webhook's conditions: no params, the authorizer (validateMatchConditionsExpression, generic/webhook.go); namespaceObject from 1.28. */
-const variablesOf = (release: Release) => admissionVariables({ authorizer: true, namespaceObject: release.atLeast(28) });
+const variablesOf = (release: Release, params = false) => admissionVariables({ authorizer: true, namespaceObject: release.atLeast(28), params });
 
 /**
  * DropDisabledValidatingWebhookConfigurationFields / …Mutating…: with the gate off (before 1.28,
@@ -44,7 +44,7 @@ export function dropDisabledMatchConditions(next: WebhookConfiguration, old: Web
  * compatibility version (the release before, environment.NewExpressions); one the old object
  * already had, in the release's own (StoredExpressions), so an update never fails on it.
  */
-export function validateMatchConditions(conditions: readonly MatchCondition[], at: string, release: Release, stored: ReadonlySet<string>): FieldError[] {
+export function validateMatchConditions(conditions: readonly MatchCondition[], at: string, release: Release, stored: ReadonlySet<string>, params = false): FieldError[] {
   const errs: FieldError[] = [];
   if (conditions.length > MAX_CONDITIONS) errs.push({ field: at, type: 'Too many', value: conditions.length, detail: `must have at most ${MAX_CONDITIONS} items` });
   const names = new Set<string>();
@@ -54,7 +54,7 @@ export function validateMatchConditions(conditions: readonly MatchCondition[], a
     if (expression === '') errs.push({ field: `${here}.expression`, type: 'Required value', detail: '' });
     else {
       const minor = stored.has(expression) ? release.minor : release.minor - 1;
-      const compiled = compileExpression(celEnvironment(minor, variablesOf(release)), expression, RETURN_TYPES);
+      const compiled = compileExpression(celEnvironment(minor, variablesOf(release, params)), expression, RETURN_TYPES);
       if ('error' in compiled) {
         errs.push(compiled.error.type === 'Invalid' ? { field: `${here}.expression`, type: 'Invalid', value: expression, detail: compiled.error.detail } : { field: `${here}.expression`, type: 'Internal error', detail: compiled.error.detail });
       }
@@ -81,12 +81,13 @@ export type MatchResult = { readonly matches: true } | { readonly matches: false
 export class ConditionMatcher {
   private readonly compiled: readonly (CompiledExpression | string)[];
 
-  /** `hook`: a webhook, or a ValidatingAdmissionPolicy's spec (its conditions and failurePolicy). */
+  /** `hook`: a webhook, or a ValidatingAdmissionPolicy's spec (its conditions and failurePolicy; `params` declared when it has a paramKind). */
   constructor(
     private readonly hook: { readonly matchConditions?: readonly MatchCondition[]; readonly failurePolicy?: string },
     release: Release,
+    params = false,
   ) {
-    const env = celEnvironment(release.minor, variablesOf(release));
+    const env = celEnvironment(release.minor, variablesOf(release, params));
     this.compiled = (hook.matchConditions ?? []).map((c) => {
       const r = compileExpression(env, c.expression, RETURN_TYPES);
       // activation.go Evaluate: a condition that did not compile is an evaluation error.
@@ -100,8 +101,8 @@ export class ConditionMatcher {
    * by the failurePolicy: Fail fails the request with them (one, or `[a, b]`), Ignore skips the
    * webhook.
    */
-  match(request: AdmissionRequest, object: KubeObject | undefined, oldObject: KubeObject | undefined, namespaceObject: unknown = null): MatchResult {
-    const activation = admissionActivation({ object, oldObject, request, namespaceObject });
+  match(request: AdmissionRequest, object: KubeObject | undefined, oldObject: KubeObject | undefined, namespaceObject: unknown = null, params: unknown = null): MatchResult {
+    const activation = admissionActivation({ object, oldObject, request, namespaceObject, params });
     const errors: string[] = [];
     for (const [i, c] of this.compiled.entries()) {
       if (typeof c === 'string') {
