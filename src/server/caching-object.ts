@@ -1,6 +1,7 @@
 import type { KubeObject } from '../apiserver/object';
 import { encodeMessage, encodeProtobuf, messageFor } from './protobuf';
 import { groupVersionString, toServed, type ServedResource } from './resources';
+import { partialObjectMetadata } from './table';
 
 /**
  * Each stored object version serialized to JSON once per served form, then reused by every LIST,
@@ -52,6 +53,14 @@ export function encodedObject(r: ServedResource, stored: KubeObject): Buffer {
  */
 export function encodedItem(r: ServedResource, stored: KubeObject): Buffer {
   return cached(cacheOf(r).item, stored, () => json(listItem(r, stored)));
+}
+
+/** The stored versions' PartialObjectMetadata JSON (the same for every served form: metadata is not converted). */
+const partialMetadata = new WeakMap<KubeObject, Buffer>();
+
+/** The JSON of `stored` as PartialObjectMetadata: a Table row's default object. */
+export function encodedPartialMetadata(stored: KubeObject): Buffer {
+  return cached(partialMetadata, stored, () => json(partialObjectMetadata(stored)));
 }
 
 /** The protobuf message of `stored` as `r` serves it (an item of a protobuf list). */

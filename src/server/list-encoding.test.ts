@@ -5,6 +5,7 @@ import type { KubeObject } from '../apiserver/object';
 import { USER } from '../cluster';
 import { encodedItem, encodedObject } from './caching-object';
 import { CHUNK_BYTES } from './list-encoding';
+import { toTable } from './table';
 import { findResource, groupVersionString, SERVED_RESOURCES, type ServedResource } from './resources';
 import { KUBECTL_UA, podManifest, request, startServer, type TestServer } from './testing';
 
@@ -103,6 +104,22 @@ describe('LIST bodies from cached per-object encodings, byte for byte JSON.strin
     const events = await get('/apis/events.k8s.io/v1/namespaces/default/events');
     expect(events.json.items.length).to.be.greaterThan(0);
     expect(events.text).to.equal(stringifiedList(s, EVENTS_V1));
+  });
+
+  it('a Table (as kubectl get asks for it): rows with their objects\' metadata written from cached encodings, byte for byte toTable, a Completed row included', async () => {
+    s.cluster.apiserver.patch(USER, 'pods', 'default', 'many-000', 'merge', { status: { phase: 'Succeeded' } }, { subresource: 'status' });
+    const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+    for (const query of ['', '?limit=3', '?includeObject=Metadata']) {
+      const r = await request(s.base, 'GET', `/api/v1/namespaces/default/pods${query}`, { headers: { Accept: TABLE } });
+      const page = s.cluster.apiserver.listPage('pods', 'default', query === '?limit=3' ? { limit: '3' } : {});
+      if (!page.ok) throw new Error(page.status.message);
+      const { items, resourceVersion, continue: next, remainingItemCount } = page.object;
+      const expected = toTable('pods', items as KubeObject[], { now: s.cluster.clock.now(), release: s.cluster.apiserver.options.release, resourceVersion, ...(next ? { continue: next, remainingItemCount } : {}) });
+      expect(r.text, query).to.equal(JSON.stringify(expected));
+      expect(Number(r.headers['content-length'])).to.equal(Buffer.byteLength(r.text));
+    }
+    const completed = (await request(s.base, 'GET', '/api/v1/namespaces/default/pods', { headers: { Accept: TABLE } })).json.rows.find((row: { object: KubeObject }) => row.object.metadata.name === 'many-000');
+    expect(completed.conditions).to.deep.equal([{ type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' }]);
   });
 
   it('a watch event carries the same bytes as JSON.stringify of the event', async () => {

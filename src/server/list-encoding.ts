@@ -12,10 +12,11 @@ export const CHUNK_BYTES = 64 * 1024;
  * StreamingCollectionEncodingToJSON). The length is known up front, so the answer keeps its
  * Content-Length. Resolves once the body is written or the client went away.
  *
- * `list` holds the list's fields before `items` (kind, apiVersion, metadata), in their order.
+ * `list` holds the list's fields before `items` (kind, apiVersion, metadata), in their order; a
+ * Table's rows are written so too (`field` "rows", after its columnDefinitions).
  */
-export function writeJsonList(res: ServerResponse, code: number, contentType: string, list: object, items: readonly Buffer[]): Promise<void> {
-  const empty = JSON.stringify({ ...list, items: [] });
+export function writeJsonList(res: ServerResponse, code: number, contentType: string, list: object, items: readonly Buffer[], field: 'items' | 'rows' = 'items'): Promise<void> {
+  const empty = JSON.stringify({ ...list, [field]: [] });
   // `{…,"items":[` and `]}` around the items, joined by commas.
   const head = Buffer.from(empty.slice(0, -2));
   const tail = Buffer.from(empty.slice(-2));

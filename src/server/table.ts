@@ -253,10 +253,7 @@ export function toTable(resource: string, objects: readonly KubeObject[], option
   const printer = options.printer ?? PRINTERS[resource];
   const columns = printer?.columnsFor?.(options.release ?? DEFAULT_RELEASE) ?? printer?.columns ?? [NAME, column('Created At', AGE_DESCRIPTION, 0, 'date')];
   const rows = objects.map((obj) => {
-    const cells = printer ? printer.cells(obj, options.now, options.release ?? DEFAULT_RELEASE) : [obj.metadata.name ?? '', obj.metadata.creationTimestamp ?? ''];
-    const row: Record<string, unknown> = { cells };
-    const conditions = rowConditions(resource, obj);
-    if (conditions) row.conditions = conditions;
+    const row = rowWithoutObject(resource, obj, options, printer);
     const object = rowObject(obj, options.includeObject, options.served);
     if (object) row.object = object;
     return row;
@@ -268,10 +265,35 @@ export function toTable(resource: string, objects: readonly KubeObject[], option
   return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, ...(options.noHeaders ? {} : { columnDefinitions: columns }), rows };
 }
 
+/** A TableRow's cells and conditions (its object is added by the caller). */
+function rowWithoutObject(resource: string, obj: KubeObject, options: { now: number; release?: Release }, printer: Printer | undefined = PRINTERS[resource]): Record<string, unknown> {
+  const cells = printer ? printer.cells(obj, options.now, options.release ?? DEFAULT_RELEASE) : [obj.metadata.name ?? '', obj.metadata.creationTimestamp ?? ''];
+  const row: Record<string, unknown> = { cells };
+  const conditions = rowConditions(resource, obj);
+  if (conditions) row.conditions = conditions;
+  return row;
+}
+
+/**
+ * The JSON of a TableRow whose object is PartialObjectMetadata (includeObject unset or Metadata),
+ * given that object's JSON already encoded: the bytes of JSON.stringify of toTable's row, for a
+ * Table LIST written item by item (list-encoding.ts).
+ */
+export function encodedTableRow(resource: string, obj: KubeObject, partialMetadata: Buffer, options: { now: number; release?: Release; printer?: Printer }): Buffer {
+  const row = JSON.stringify(rowWithoutObject(resource, obj, options, options.printer ?? PRINTERS[resource]));
+  return Buffer.concat([Buffer.from(`${row.slice(0, -1)},"object":`), partialMetadata, CLOSE_BRACE]);
+}
+const CLOSE_BRACE = Buffer.from('}');
+
 /** TableRow.object per includeObject: PartialObjectMetadata by default (rest/table.go, handlers/response.go). */
 function rowObject(obj: KubeObject, includeObject: string | undefined, served?: (o: KubeObject) => KubeObject): unknown {
   if (includeObject === 'None') return undefined;
   if (includeObject === 'Object') return served ? served(obj) : obj;
+  return partialObjectMetadata(obj);
+}
+
+/** The PartialObjectMetadata of an object (a Table row's default object, a PartialObjectMetadataList item). */
+export function partialObjectMetadata(obj: KubeObject): object {
   return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
 }
 

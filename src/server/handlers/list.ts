@@ -1,11 +1,11 @@
 import type { ListOptions } from '../../apiserver/list-options';
 import type { KubeObject } from '../../apiserver/object';
-import { encodedItem, encodedMessage, listItem } from '../caching-object';
+import { encodedItem, encodedMessage, encodedPartialMetadata, listItem } from '../caching-object';
 import { writeJsonList } from '../list-encoding';
 import { contentTypeOf } from '../negotiation';
 import { encodeProtobufList, hasProtobuf, PROTOBUF } from '../protobuf';
 import { groupVersionString } from '../resources';
-import { toTable } from '../table';
+import { encodedTableRow, toTable } from '../table';
 import { customPrinter, negotiateFor, query, LIST_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
 
 /** The list options of the query string (metav1.ListOptions). */
@@ -35,7 +35,14 @@ export function listResource(scope: RequestScope): void | Promise<void> {
   if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
   let out: unknown;
   if (media.as?.kind === 'Table') {
-    out = toTable(scope.resource.storage, items, { now: scope.cluster.clock.now(), release: scope.api.options.release, ...metadata, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o), ...customPrinter(scope) });
+    const includeObject = query(scope, 'includeObject');
+    const options = { now: scope.cluster.clock.now(), release: scope.api.options.release, ...metadata, includeObject, served: (o: KubeObject) => served(scope, o), ...customPrinter(scope) };
+    // What kubectl get asks for: rows with each object's metadata, written from its cached encoding.
+    if (media.type === 'application/json' && (includeObject === undefined || includeObject === 'Metadata')) {
+      const storage = scope.resource.storage;
+      return writeJsonList(scope.res, 200, contentTypeOf(media), toTable(storage, [], options), items.map((o) => encodedTableRow(storage, o, encodedPartialMetadata(o), options)), 'rows');
+    }
+    out = toTable(scope.resource.storage, items, options);
   } else if (media.as?.kind === 'PartialObjectMetadataList') {
     out = { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items: items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata })) };
   } else {
