@@ -60,20 +60,29 @@ function customGroupVersionDocument(resources: readonly ServedResource[], releas
   const schemas: Record<string, OpenApiSchema> = { ...v3Schemas([], ['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']) };
   for (const r of resources) {
     const given = (r.custom?.version.schema ?? { type: 'object' }) as OpenApiSchema;
-    const name = `${r.group.split('.').reverse().join('.')}.${r.version}.${r.kind}`;
-    schemas[name] = {
-      ...given,
-      type: 'object',
-      properties: {
-        apiVersion: { type: 'string', description: 'The versioned schema of this object (group/version), as the API server names it.' },
-        kind: { type: 'string', description: 'The REST resource this object represents, in CamelCase.' },
-        metadata: { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], default: {}, description: "Standard object's metadata." } as OpenApiSchema,
-        ...(given.properties ?? {}),
-      },
-      'x-kubernetes-group-version-kind': [{ group: r.group, version: r.version, kind: r.kind }],
-    } as OpenApiSchema;
+    schemas[customKindName(r)] = customKindSchema(r, given, { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], default: {}, description: "Standard object's metadata." } as OpenApiSchema);
   }
   return { ...doc, components: { schemas } };
+}
+
+/** A custom resource kind's schema name: after its reversed group (`com.example.v1.Database`). */
+function customKindName(r: ServedResource): string {
+  return `${r.group.split('.').reverse().join('.')}.${r.version}.${r.kind}`;
+}
+
+/** The kind's schema as the builder publishes it: the CRD version's, with apiVersion, kind and metadata added, tagged with its group-version-kind. */
+function customKindSchema(r: ServedResource, given: OpenApiSchema, metadata: OpenApiSchema): OpenApiSchema {
+  return {
+    ...given,
+    type: 'object',
+    properties: {
+      apiVersion: { type: 'string', description: 'The versioned schema of this object (group/version), as the API server names it.' },
+      kind: { type: 'string', description: 'The REST resource this object represents, in CamelCase.' },
+      metadata,
+      ...(given.properties ?? {}),
+    },
+    'x-kubernetes-group-version-kind': [{ group: r.group, version: r.version, kind: r.kind }],
+  } as OpenApiSchema;
 }
 
 function gvPath(r: ServedResource): string {
@@ -195,19 +204,8 @@ function swaggerDocument(release: Release, custom: readonly ServedResource[]): o
   const roots = SERVED_RESOURCES.map(kindDefinition).filter((n): n is string => n !== undefined);
   const definitions: Record<string, OpenApiSchema> = Object.fromEntries(reachable(roots).map((n) => [n, defs[n]]));
   for (const r of custom) {
-    const name = `${r.group.split('.').reverse().join('.')}.${r.version}.${r.kind}`;
-    const given = toOpenApiV2((r.custom?.version.schema ?? { type: 'object' }) as OpenApiSchema) as OpenApiSchema & { properties?: Record<string, OpenApiSchema> };
-    definitions[name] = {
-      ...given,
-      type: 'object',
-      properties: {
-        apiVersion: { type: 'string', description: 'The versioned schema of this object (group/version), as the API server names it.' },
-        kind: { type: 'string', description: 'The REST resource this object represents, in CamelCase.' },
-        metadata: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', description: "Standard object's metadata." } as OpenApiSchema,
-        ...(given.properties ?? {}),
-      },
-      'x-kubernetes-group-version-kind': [{ group: r.group, version: r.version, kind: r.kind }],
-    } as OpenApiSchema;
+    const given = toOpenApiV2((r.custom?.version.schema ?? { type: 'object' }) as OpenApiSchema);
+    definitions[customKindName(r)] = customKindSchema(r, given, { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', description: "Standard object's metadata." } as OpenApiSchema);
   }
   return { swagger: '2.0', info: { title: 'Kubernetes', version: `v1.${release.minor}.0` }, paths, definitions };
 }
