@@ -270,9 +270,28 @@ function newRequirement(key: string, operator: LabelOperator, values: string[]):
 
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1123_SUBDOMAIN_MESSAGE = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035_MESSAGE = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 const QUALIFIED_NAME_MESSAGE = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 /** validation.IsQualifiedName: an optional DNS-subdomain prefix and `/`, then a name of at most 63 characters. */
+/** validation.IsDNS1035Label's messages, joined as upstream's callers join them (","). */
+export function dns1035(value: string): string | undefined {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push('must be no more than 63 characters');
+  if (!DNS1035_LABEL.test(value)) errs.push(DNS1035_MESSAGE);
+  return errs.length ? errs.join(',') : undefined;
+}
+
+/** validation.IsDNS1123Subdomain's messages, joined as dns1035's. */
+export function dns1123Subdomain(value: string): string | undefined {
+  const errs: string[] = [];
+  if (value.length > 253) errs.push('must be no more than 253 characters');
+  if (!DNS1123_SUBDOMAIN.test(value)) errs.push(DNS1123_SUBDOMAIN_MESSAGE);
+  return errs.length ? errs.join(',') : undefined;
+}
+
 export function qualifiedNameErrors(value: string): string[] {
   const parts = value.split('/');
   let name = value;
@@ -283,7 +302,7 @@ export function qualifiedNameErrors(value: string): string[] {
     if (prefix.length === 0) errs.push('prefix part must be non-empty');
     else if (prefix.length > 253) errs.push('prefix part must be no more than 253 characters');
     else if (!DNS1123_SUBDOMAIN.test(prefix)) {
-      errs.push("prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+      errs.push(`prefix part ${DNS1123_SUBDOMAIN_MESSAGE}`);
     }
   } else if (parts.length > 2) {
     return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];

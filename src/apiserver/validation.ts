@@ -1,5 +1,6 @@
 import type { DeleteOptions, ObjectMeta } from './types';
 import type { FieldError } from './errors';
+import { qualifiedNameErrors } from './selectors';
 
 /** The two finalizers the garbage collector owns (metav1.FinalizerOrphanDependents / FinalizerDeleteDependents). */
 export const FINALIZER_ORPHAN = 'orphan';
@@ -53,16 +54,7 @@ export function validateFinalizers(finalizers: readonly string[]): FieldError[] 
 export function validateQualifiedFinalizers(finalizers: readonly string[]): FieldError[] {
   const errs: FieldError[] = [];
   finalizers.forEach((f, i) => {
-    const slash = f.lastIndexOf('/');
-    const prefix = slash >= 0 ? f.slice(0, slash) : undefined;
-    const name = slash >= 0 ? f.slice(slash + 1) : f;
-    const badPrefix = prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(prefix));
-    if (badPrefix) errs.push({ field: `metadata.finalizers[${i}]`, type: 'Invalid', value: f, detail: "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')" });
-    if (name.length === 0) errs.push({ field: `metadata.finalizers[${i}]`, type: 'Invalid', value: f, detail: 'name part must be non-empty' });
-    else if (name.length > 63) errs.push({ field: `metadata.finalizers[${i}]`, type: 'Invalid', value: f, detail: 'name part must be no more than 63 characters' });
-    else if (!/^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/.test(name)) {
-      errs.push({ field: `metadata.finalizers[${i}]`, type: 'Invalid', value: f, detail: "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')" });
-    }
+    for (const detail of qualifiedNameErrors(f)) errs.push({ field: `metadata.finalizers[${i}]`, type: 'Invalid', value: f, detail });
   });
   if (finalizers.includes(FINALIZER_ORPHAN) && finalizers.includes(FINALIZER_FOREGROUND)) {
     errs.push({ field: 'metadata.finalizers', type: 'Invalid', value: finalizers, detail: `finalizer ${FINALIZER_ORPHAN} and ${FINALIZER_FOREGROUND} cannot be both set` });

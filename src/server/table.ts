@@ -280,7 +280,7 @@ function rowWithoutObject(resource: string, obj: KubeObject, options: { now: num
  * Table LIST written item by item (list-encoding.ts).
  */
 export function encodedTableRow(resource: string, obj: KubeObject, partialMetadata: Buffer, options: { now: number; release?: Release; printer?: Printer }): Buffer {
-  const row = JSON.stringify(rowWithoutObject(resource, obj, options, options.printer ?? PRINTERS[resource]));
+  const row = JSON.stringify(rowWithoutObject(resource, obj, options, options.printer));
   return Buffer.concat([Buffer.from(`${row.slice(0, -1)},"object":`), partialMetadata, CLOSE_BRACE]);
 }
 const CLOSE_BRACE = Buffer.from('}');

@@ -2,32 +2,13 @@ import type { FieldError } from '../errors';
 import { jsonEqual, toTime } from '../object';
 import type { Strategy } from '../strategy';
 import { validateObjectMetaUpdate, validateQualifiedFinalizers } from '../validation';
+import { dns1035, dns1123Subdomain } from '../selectors';
 import type { Release } from '../../release';
 import { validateCRDSchema, type JSONSchemaProps } from './custom-resource-schema';
 import type { CustomResourceDefinition, CustomResourceDefinitionNames } from './types';
 
 const SOURCE = 'staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go';
 export const CRD_STRATEGY_SOURCE = 'staging/src/k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition/strategy.go';
-
-const DNS1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS1035_MESSAGE = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-const DNS1123_SUBDOMAIN_MESSAGE = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-
-/** utilvalidation.IsDNS1035Label's messages, joined as upstream joins them (","). */
-export function dns1035(value: string): string | undefined {
-  const errs: string[] = [];
-  if (value.length > 63) errs.push('must be no more than 63 characters');
-  if (!DNS1035.test(value)) errs.push(DNS1035_MESSAGE);
-  return errs.length ? errs.join(',') : undefined;
-}
-
-export function dns1123Subdomain(value: string): string | undefined {
-  const errs: string[] = [];
-  if (value.length > 253) errs.push('must be no more than 253 characters');
-  if (!DNS1123_SUBDOMAIN.test(value)) errs.push(DNS1123_SUBDOMAIN_MESSAGE);
-  return errs.length ? errs.join(',') : undefined;
-}
 
 /**
  * apiextensions/v1 defaults.go SetDefaults_CustomResourceDefinitionSpec, as the decoder applies

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../apiserver/object';
 import type { ScalableResource } from '../../apiserver/scale';
-import { toTable } from '../table';
+import { partialObjectMetadata, toTable } from '../table';
 import { customPrinter, negotiateFor, query, GET_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
 
 /**
@@ -18,7 +18,7 @@ export function getResource(scope: RequestScope): void {
   if (media.as?.kind === 'Table') {
     out = toTable(scope.resource.storage, [obj], { now: scope.cluster.clock.now(), release: scope.api.options.release, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o), ...customPrinter(scope) });
   } else if (media.as?.kind === 'PartialObjectMetadata') {
-    out = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
+    out = partialObjectMetadata(obj);
   }
   writeObject(scope.res, 200, media, out);
 }

@@ -5,7 +5,7 @@ import { writeJsonList } from '../list-encoding';
 import { contentTypeOf } from '../negotiation';
 import { encodeProtobufList, hasProtobuf, PROTOBUF } from '../protobuf';
 import { groupVersionString } from '../resources';
-import { encodedTableRow, toTable } from '../table';
+import { encodedTableRow, partialObjectMetadata, toTable } from '../table';
 import { customPrinter, negotiateFor, query, LIST_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
 
 /** The list options of the query string (metav1.ListOptions). */
@@ -44,7 +44,7 @@ export function listResource(scope: RequestScope): void | Promise<void> {
     }
     out = toTable(scope.resource.storage, items, options);
   } else if (media.as?.kind === 'PartialObjectMetadataList') {
-    out = { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items: items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata })) };
+    out = { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items: items.map(partialObjectMetadata) };
   } else {
     const r = scope.resource;
     const list = { kind: `${r.kind}List`, apiVersion: groupVersionString(r.group, r.version), metadata };

@@ -15,6 +15,7 @@ import type { FieldError } from '../../errors';
 import { DEFAULT_MINOR, type Release } from '../../../release';
 import { validateCel, hasCelRules } from './cel-validation';
 import { goBadValue } from './go-print';
+import { dns1035 } from '../../selectors';
 import { embeddedObjectMetaErrors } from './objectmeta';
 import { type OpenAPIError, openAPIErrors } from './openapi-validator';
 import { type JSONSchemaProps, additionalPropertiesSchema, isJSONObject, itemsSchema } from './types';
@@ -147,10 +148,6 @@ function listSetsAndMaps(path: string | undefined, s: JSONSchemaProps, obj: Reco
   return errs;
 }
 
-const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1035_MESSAGE =
-  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-
 /** objectmeta.validateEmbeddedResource: apiVersion and kind, and the metadata (./objectmeta.ts). */
 function validateEmbeddedResource(path: string | undefined, x: Record<string, unknown>): FieldError[] {
   const errs: FieldError[] = [];
@@ -169,10 +166,8 @@ function validateEmbeddedResource(path: string | undefined, x: Record<string, un
     if (typeof v !== 'string') errs.push(invalid('kind', v, 'must be a string'));
     else if (v === '') errs.push(invalid('kind', v, 'must not be empty'));
     else {
-      const problems: string[] = [];
-      if (v.length > 63) problems.push('must be no more than 63 characters');
-      if (!DNS1035_LABEL.test(v.toLowerCase())) problems.push(DNS1035_MESSAGE);
-      if (problems.length > 0) errs.push(invalid('kind', v, `may have mixed case, but should otherwise match: ${problems.join(',')}`));
+      const problems = dns1035(v.toLowerCase());
+      if (problems) errs.push(invalid('kind', v, `may have mixed case, but should otherwise match: ${problems}`));
     }
   }
   if ('metadata' in x) errs.push(...embeddedObjectMetaErrors(at('metadata'), x.metadata));
