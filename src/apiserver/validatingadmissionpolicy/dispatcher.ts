@@ -3,7 +3,7 @@ import type { Timeline } from '../../timeline/timeline';
 import { admissionActivation, celNamespaceObject } from '../cel/admission';
 import { compileExpression, type CompiledExpression } from '../cel/compile';
 import { celEnvironment } from '../cel/environment';
-import { CelFunctionError } from '../cel/library/library';
+import { CelFunctionError, typeName } from '../cel/library/library';
 import { StatusError } from '../errors';
 import type { KubeObject } from '../object';
 import { labelSelectorAsSelector, type Labels } from '../selectors';
@@ -244,18 +244,9 @@ function auditAnnotations(compiled: CompiledPolicy, activation: Record<string, u
     if ('error' in r) failed(r.error);
     else if (typeof r.value === 'string') {
       if (r.value !== '') results.push({ key, value: r.value.slice(0, 10 * 1024) });
-    } else if (r.value !== null) failed(`valueExpression '${program.expression}' resulted in unsupported return type: ${celTypeName(r.value)}. Return type must be either string or null.`);
+    } else if (r.value !== null) failed(`valueExpression '${program.expression}' resulted in unsupported return type: ${typeName(r.value)}. Return type must be either string or null.`);
   }
   return results;
-}
-
-/** The CEL type name of a value the dynamic evaluation returned (for the unsupported-type error). */
-function celTypeName(v: unknown): string {
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'bigint') return 'int';
-  if (typeof v === 'number') return 'double';
-  if (Array.isArray(v)) return 'list';
-  return 'map';
 }
 
 /**

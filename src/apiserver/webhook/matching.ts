@@ -1,4 +1,4 @@
-import { LabelSelector, type Labels } from '../selectors';
+import { labelSelectorAsSelector, type Labels } from '../selectors';
 import type { LabelSelectorSpec, RuleWithOperations } from '../types';
 import type { KubeObject } from '../object';
 import type { Webhook } from './configuration';
@@ -42,20 +42,8 @@ export function ruleMatches(rule: RuleWithOperations, a: AdmissionAttributes): b
   });
 }
 
-/** metav1.LabelSelectorAsSelector: matchLabels and matchExpressions as one label selector (empty: everything). */
-export function labelSelectorOf(spec: LabelSelectorSpec | undefined): LabelSelector {
-  const reqs: { key: string; operator: string; values: string[] }[] = [];
-  for (const [key, value] of Object.entries(spec?.matchLabels ?? {})) reqs.push({ key, operator: '=', values: [value] });
-  for (const e of spec?.matchExpressions ?? []) {
-    const operator = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' }[e.operator];
-    if (operator === undefined) throw new Error(`"${e.operator}" is not a valid label selector operator`);
-    reqs.push({ key: e.key, operator, values: e.values ?? [] });
-  }
-  return new LabelSelector(reqs as never);
-}
-
 /**
- * R202 — generic/webhook.go ShouldCallHook, without matchConditions (refused at validation): one of the
+ * R202 — generic/webhook.go ShouldCallHook before its matchConditions (evaluated after it, match-conditions.ts): one of the
  * rules matches, the namespaceSelector matches the namespace's labels (namespace/matcher.go: a
  * cluster-scoped object always matches, except a Namespace itself, matched on its own labels),
  * and the objectSelector matches the labels of the new or the old object (object/matcher.go).
@@ -70,13 +58,13 @@ export function shouldCallHook(hook: Webhook, a: AdmissionAttributes, object: Ku
  * webhooks and admission policies (policy/matching/matching.go).
  */
 export function selectorsMatch(namespaceSelector: LabelSelectorSpec | undefined, objectSelector: LabelSelectorSpec | undefined, a: AdmissionAttributes, object: KubeObject | undefined, oldObject: KubeObject | undefined, namespaceLabels: (name: string) => Labels): boolean {
-  const nsSelector = labelSelectorOf(namespaceSelector);
+  const nsSelector = labelSelectorAsSelector(namespaceSelector ?? {});
   if (!nsSelector.empty) {
     if (a.resource === 'namespaces' && a.group === '' && a.subresource === '') {
       if (!nsSelector.matches((object ?? oldObject)?.metadata.labels)) return false;
     } else if (a.namespaced && !nsSelector.matches(namespaceLabels(a.namespace ?? ''))) return false;
   }
-  const objSelector = labelSelectorOf(objectSelector);
+  const objSelector = labelSelectorAsSelector(objectSelector ?? {});
   // matchObject: an absent object (the new one of a DELETE) matches nothing.
   const matchObject = (o: KubeObject | undefined) => o !== undefined && objSelector.matches(o.metadata.labels);
   if (!objSelector.empty && !matchObject(object) && !matchObject(oldObject)) return false;
