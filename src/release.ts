@@ -10,7 +10,7 @@
  */
 
 export const SUPPORTED_MINORS: readonly number[] = [26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36];
-export const DEFAULT_MINOR = 33;
+export const DEFAULT_MINOR = 36;
 
 const RANGE = `v1.${SUPPORTED_MINORS[0]} to v1.${SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1]}`;
 

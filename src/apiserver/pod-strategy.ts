@@ -225,7 +225,7 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
   };
 }
 
-/** The pod strategy of the default release (v1.33). */
+/** The pod strategy of the default release (v1.36). */
 export const podStrategy: Strategy<Pod> = podStrategyFor(DEFAULT_RELEASE);
 
 /**
