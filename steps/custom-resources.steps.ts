@@ -6,7 +6,7 @@ import type { Resource } from '../src/apiserver/apiserver';
 import type { KubeObject } from '../src/apimachinery/object';
 import { CONTROLLER, USER } from '../src/cluster/cluster';
 import { isObject, mergeManifest, parseYaml } from '../src/planning/manifest';
-import { SERVED_RESOURCES } from '../src/frontends/server/resources';
+import { SERVED_RESOURCES } from '../src/apiserver/resources';
 import { formatTimeline } from '../src/foundation/timeline/text';
 import { ScenarioError, type TerminatingWorld } from './world';
 

@@ -1,6 +1,6 @@
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { Node } from '../src/apimachinery/types';
-import { evictionConfigFromYaml } from '../src/components/kubelet/eviction/config';
+import { evictionConfigFromYaml } from '../src/planning/kubelet-config';
 import { EvictionConfigError } from '../src/components/kubelet/eviction/helpers';
 import { MI } from '../src/components/kubelet/eviction/quantity';
 import { checkCondition } from './assertions.steps';

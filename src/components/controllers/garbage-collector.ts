@@ -1,5 +1,5 @@
 import type { ApiServer, ClientIdentity, Resource } from '../../apiserver/apiserver';
-import { customResources, SERVED_RESOURCES } from '../../frontends/server/resources';
+import { customResources, SERVED_RESOURCES } from '../../apiserver/resources';
 import type { Watch } from '../../apiserver/watch';
 import { jsonEqual, type KubeObject } from '../../apimachinery/object';
 import type { DeleteOptions, OwnerReference } from '../../apimachinery/types';

@@ -2,7 +2,7 @@ import type { ApiResponse } from '../../apiserver/apiserver';
 import type { DeleteOptions, Node, Pod } from '../../apimachinery/types';
 import type { Cluster } from '../../cluster/cluster';
 import { KUBECTL } from '../../cluster/cluster';
-import { SERVED_RESOURCES } from '../server/resources';
+import { SERVED_RESOURCES } from '../../apiserver/resources';
 import type { KubectlDrainCommand } from './drain-command';
 import { goDuration } from '../../components/kubelet/backoff';
 import { DEFAULT_WAIT_LIMIT_MS, encodeQuery, type KubectlRequest, type KubectlResult } from './kubectl';

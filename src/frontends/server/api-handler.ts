@@ -17,7 +17,7 @@ import { encode, negotiate } from './negotiation';
 import { openApiDocument } from './openapi';
 import { acceptsOpenApiV2Protobuf, OPENAPI_V2_PROTOBUF, openApiV2Protobuf } from './openapi-v2-protobuf';
 import { requestInfo, type RequestInfo } from './request-info';
-import { findResource } from './resources';
+import { findResource } from '../../apiserver/resources';
 import { createReview, findReview } from './handlers/reviews';
 import { followBehaviourAnnotations } from './behaviours';
 import { podStream } from './handlers/streams';

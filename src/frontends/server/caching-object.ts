@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../apimachinery/object';
 import { encodeMessage, encodeProtobuf, messageFor } from './protobuf';
-import { groupVersionString, toServed, type ServedResource } from './resources';
+import { groupVersionString, toServed, type ServedResource } from '../../apiserver/resources';
 import { partialObjectMetadata } from './table';
 
 /**

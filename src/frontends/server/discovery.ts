@@ -1,6 +1,6 @@
 import type { ApiServer } from '../../apiserver/apiserver';
 import { REVIEW_RESOURCES } from './handlers/reviews';
-import { customGroups, discoveryVerbs, groupVersionString, resourcesOf, SERVED_GROUPS, type ServedResource } from './resources';
+import { customGroups, discoveryVerbs, groupVersionString, resourcesOf, SERVED_GROUPS, type ServedResource } from '../../apiserver/resources';
 
 /** What discovery says of a resource: the served ones and the review resources (handlers/reviews.ts). */
 type Discovered = Pick<ServedResource, 'group' | 'version' | 'resource' | 'kind' | 'singularName' | 'namespaced' | 'verbs' | 'shortNames' | 'categories' | 'subresources' | 'custom'>;

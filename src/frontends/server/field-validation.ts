@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { badRequest, unprocessable, type StatusError } from '../../apimachinery/errors';
 import { SmdSchema, type OpenApiSchema } from '../../apiserver/managedfields/schema';
 import { schemaDefinitions } from '../../apiserver/schemas';
-import type { ServedResource } from './resources';
+import type { ServedResource } from '../../apiserver/resources';
 import { decodeCustomResource } from '../../apiserver/apiextensions/custom-resource-schema';
 import { clone } from '../../apimachinery/object';
 

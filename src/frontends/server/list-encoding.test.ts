@@ -6,7 +6,7 @@ import { USER } from '../../cluster/cluster';
 import { encodedItem, encodedObject } from './caching-object';
 import { CHUNK_BYTES } from './list-encoding';
 import { toTable } from './table';
-import { findResource, groupVersionString, SERVED_RESOURCES, type ServedResource } from './resources';
+import { findResource, groupVersionString, SERVED_RESOURCES, type ServedResource } from '../../apiserver/resources';
 import { KUBECTL_UA, podManifest, request, startServer, type TestServer } from './testing';
 
 const PODS = findResource('', 'v1', 'pods')!;

@@ -4,7 +4,7 @@ import { StatusError } from '../../apimachinery/errors';
 import { DEFAULT_RELEASE } from '../../foundation/release';
 import { fieldValidationOf, unknownFields } from './field-validation';
 import { openApiDocument } from './openapi';
-import { findResource } from './resources';
+import { findResource } from '../../apiserver/resources';
 import { request, startServer, type TestServer } from './testing';
 import { Cluster, USER } from '../../cluster/cluster';
 import { databaseCRD } from '../../apiserver/apiextensions/testing';

@@ -3,7 +3,7 @@ import type { OpenApiSchema } from '../../apiserver/managedfields/schema';
 import { schemaDefinitions } from '../../apiserver/schemas';
 import type { Release } from '../../foundation/release';
 import type { ApiServer } from '../../apiserver/apiserver';
-import { customResources, SERVED_RESOURCES, type ServedResource } from './resources';
+import { customResources, SERVED_RESOURCES, type ServedResource } from '../../apiserver/resources';
 
 /**
  * R110 — OpenAPI v3 and v2 of the served kinds (staging/src/k8s.io/kube-openapi handler3 and handler;

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { StatusError } from '../../apimachinery/errors';
 import { decodeProtobufBody, encodeProtobuf, encodeProtobufList, hasProtobuf, messageFor, protobufWatchFrame } from './protobuf';
 import { startServer } from './testing';
-import { groupVersionString, SERVED_RESOURCES } from './resources';
+import { groupVersionString, SERVED_RESOURCES } from '../../apiserver/resources';
 import { USER } from '../../cluster/cluster';
 
 /** Bytes as the real kubectl v1.33.9 sent them (`kubectl drain node-1 --force --disable-eviction`, with `--grace-period=5`, with `--dry-run=server`), captured at the server. */

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { ControllerRevision, DaemonSet, Job, StatefulSet } from '../../apimachinery/types';
 import { Cluster, USER } from '../../cluster/cluster';
 import { Release } from '../../foundation/release';
-import { findResource } from './resources';
+import { findResource } from '../../apiserver/resources';
 import { toTable } from './table';
 
 const NOW = Date.UTC(2025, 0, 1, 1, 0, 0);

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import type { Pod } from '../../../apimachinery/types';
 import { EvictionConfigError, evictionMessage, parseThresholdConfig, podMemoryRequest, rankMemoryPressure, thresholdsFirstObservedAt, thresholdsMet, thresholdsMetGracePeriod, nodeConditionsObservedSince, type PodStats } from './helpers';
-import { evictionConfigFromYaml } from './config';
+import { evictionConfigFromYaml } from '../../../planning/kubelet-config';
 import { MI } from './quantity';
 
 const pod = (name: string, o: { priority?: number; request?: string; init?: string } = {}): Pod => ({

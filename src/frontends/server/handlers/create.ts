@@ -4,7 +4,7 @@ import type { Pod } from '../../../apimachinery/types';
 import { decodeObjectBody, namespaceMismatch, unrecognizedKind } from '../body';
 import { checkBehaviourAnnotations } from '../behaviours';
 import { createEviction } from './eviction';
-import { groupVersionString } from '../resources';
+import { groupVersionString } from '../../../apiserver/resources';
 import { fieldValidationOf, validateFields } from '../field-validation';
 import { admit, dryRunOf, fieldManagerOf, query, refuseProtobufBody, served, writeResult, type RequestScope } from './scope';
 

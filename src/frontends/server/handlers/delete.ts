@@ -4,7 +4,7 @@ import type { KubeObject } from '../../../apimachinery/object';
 import type { DeleteOptions } from '../../../apimachinery/types';
 import { decodeObjectBody } from '../body';
 import { checkDeleteOptionsTypes } from '../delete-options';
-import { groupVersionString } from '../resources';
+import { groupVersionString } from '../../../apiserver/resources';
 import { admit, query, queryRecord, served, writeResult, type RequestScope } from './scope';
 
 /**

@@ -4,7 +4,7 @@ import { encodedItem, encodedMessage, encodedPartialMetadata, listItem } from '.
 import { writeJsonList } from '../list-encoding';
 import { contentTypeOf } from '../negotiation';
 import { encodeProtobufList, hasProtobuf, PROTOBUF } from '../protobuf';
-import { groupVersionString } from '../resources';
+import { groupVersionString } from '../../../apiserver/resources';
 import { encodedTableRow, partialObjectMetadata, toTable } from '../table';
 import { customPrinter, negotiateFor, query, LIST_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
 

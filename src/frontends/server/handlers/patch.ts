@@ -4,7 +4,7 @@ import type { ScalableResource } from '../../../apiserver/scale';
 import type { PatchType } from '../../../apiserver/patch';
 import { badRequest, invalid, unprocessable, type StatusError } from '../../../apimachinery/errors';
 import { decodeJson, mediaTypeOf } from '../body';
-import { groupVersionString } from '../resources';
+import { groupVersionString } from '../../../apiserver/resources';
 import { fieldValidationOf, validateFields } from '../field-validation';
 import { unsupportedMediaType } from '../status';
 import { admit, dryRunOf, fieldManagerOf, query, served, unwrap, writeResult, type RequestScope } from './scope';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../../apimachinery/object';
 import { decodeObjectBody, unrecognizedKind } from '../body';
 import { negotiate } from '../negotiation';
-import { groupVersionString } from '../resources';
+import { groupVersionString } from '../../../apiserver/resources';
 import { writeObject } from './scope';
 
 /**

@@ -9,7 +9,7 @@ import { PROTOBUF } from '../protobuf';
 import { notAcceptable, unsupportedMediaType } from '../status';
 import type { WatchStream } from '../activity';
 import type { RequestInfo } from '../request-info';
-import { toServed, type ServedResource } from '../resources';
+import { toServed, type ServedResource } from '../../../apiserver/resources';
 import type { HttpsWebhookCaller } from '../webhook-client';
 import { addWarnings } from '../field-validation';
 import { customResourcePrinter } from '../custom-resource-table';

@@ -5,7 +5,7 @@ import type { WatchEvent } from '../../../apiserver/watch';
 import { contentTypeOf } from '../negotiation';
 import { encodedObject, encodedProtobuf } from '../caching-object';
 import { encodeProtobuf, hasProtobuf, PROTOBUF, PROTOBUF_WATCH, protobufWatchFrame } from '../protobuf';
-import { groupVersionString } from '../resources';
+import { groupVersionString } from '../../../apiserver/resources';
 import type { WatchStream } from '../activity';
 import { toTable } from '../table';
 import { negotiateFor, query, served, type RequestScope } from './scope';

@@ -1,6 +1,6 @@
-import type { ApiServer, Resource } from '../../apiserver/apiserver';
-import type { ServedCustomResource, ServedVersion } from '../../apiserver/apiextensions/served-resources';
-import type { KubeObject } from '../../apimachinery/object';
+import type { ApiServer, Resource } from './apiserver';
+import type { ServedCustomResource, ServedVersion } from './apiextensions/served-resources';
+import type { KubeObject } from '../apimachinery/object';
 import { eventFromEventsV1, eventToEventsV1 } from './events-v1';
 
 /**

@@ -1,6 +1,6 @@
-import { DurationError, parseDuration } from '../../../foundation/duration';
-import { parseYaml } from '../../../planning/manifest';
-import { DEFAULT_EVICTION_CONFIG, EvictionConfigError, parseThresholdConfig, type EvictionConfig } from './helpers';
+import { DurationError, parseDuration } from '../foundation/duration';
+import { parseYaml } from './manifest';
+import { DEFAULT_EVICTION_CONFIG, EvictionConfigError, parseThresholdConfig, type EvictionConfig } from '../components/kubelet/eviction/helpers';
 
 /** The KubeletConfiguration fields a scenario may set, as the kubelet's config file spells them. */
 const FIELDS = ['evictionHard', 'evictionSoft', 'evictionSoftGracePeriod', 'evictionMaxPodGracePeriod', 'evictionPressureTransitionPeriod'] as const;

@@ -1,7 +1,7 @@
-import { jsonEqual, toTime } from '../../apimachinery/object';
-import { formatOffset, showValue, timestampOffset } from './time';
-import { DurationError, parseWholeSecondsAfterT0 } from '../duration';
-import { widest } from '../widest';
+import { jsonEqual, toTime } from '../apimachinery/object';
+import { formatOffset, showValue, timestampOffset } from '../foundation/timeline/time';
+import { DurationError, parseWholeSecondsAfterT0 } from '../foundation/duration';
+import { widest } from '../foundation/widest';
 
 /** Marks a field that is not there (a cell `<absent>`). */
 export const ABSENT = Symbol('absent');

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../apimachinery/object';
+import type { KubeObject } from '../apimachinery/object';
 
 type Fields = KubeObject & Record<string, unknown>;
 
