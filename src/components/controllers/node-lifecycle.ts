@@ -4,7 +4,7 @@ import { toTime } from '../../apimachinery/object';
 import { EventRecorder } from '../../client/event-recorder';
 import type { Node, NodeCondition, Pod, Taint } from '../../apimachinery/types';
 import type { Clock } from '../../foundation/clock';
-import { NODE_LEASE_NAMESPACE } from '../kubelet/node-status';
+import { NODE_LEASE_NAMESPACE } from '../../helpers/well-known';
 import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
 import type { Timeline } from '../../foundation/timeline/timeline';
 import { updatePodCondition } from '../../helpers/pod-util';

@@ -14,7 +14,8 @@ import { at, createPod, expectNo, expectTimeline, NODE, stored, versions, WARMUP
 import type { SimNode } from '../../cluster/node';
 import { Release } from '../../foundation/release';
 import { TAINT_OUT_OF_SERVICE } from './pod-gc';
-import { getMatchingTolerations, getMinTolerationTime, minTolerationSeconds, toleratesTaint } from './taint-eviction';
+import { toleratesTaint } from '../../helpers/taints';
+import { getMatchingTolerations, getMinTolerationTime, minTolerationSeconds } from './taint-eviction';
 
 const TEC = 'taint-eviction-controller';
 const UNREACHABLE: Taint = { key: TAINT_UNREACHABLE, effect: 'NoExecute' };

@@ -8,20 +8,13 @@ import type { ControllerOptions } from './options';
 import { podsAssignedToNode, type PodInformer } from '../../client/pod-informer';
 import type { Timeline } from '../../foundation/timeline/timeline';
 import { updatePodCondition } from '../../helpers/pod-util';
+import { toleratesTaint } from '../../helpers/taints';
 
 const SOURCE = 'pkg/controller/tainteviction/taint_eviction.go';
 const IDENTITY: ClientIdentity = { name: 'taint-eviction-controller', component: 'nodelifecycle' };
 /** taint_eviction.go `retries` and the sleep between them in deletePodHandler. */
 const RETRIES = 5;
 const RETRY_MS = 10;
-
-/** pkg/apis/core/v1 Toleration.ToleratesTaint (Equal and Exists; an empty key with Exists matches every key). */
-export function toleratesTaint(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  if (t.operator === undefined || t.operator === '' || t.operator === 'Equal') return (t.value ?? '') === (taint.value ?? '');
-  return t.operator === 'Exists';
-}
 
 /**
  * v1helper.GetMatchingTolerations: for every taint, the first toleration that tolerates it;

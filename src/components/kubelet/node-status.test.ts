@@ -6,7 +6,8 @@ import type { Lease } from '../../apimachinery/types';
 import { Clock } from '../../foundation/clock';
 import { USER } from '../../cluster/cluster';
 import { Timeline } from '../../foundation/timeline/timeline';
-import { LEASE_RENEW_INTERVAL_MS, NODE_LEASE_NAMESPACE, NodeStatusReporter } from './node-status';
+import { NODE_LEASE_NAMESPACE } from '../../helpers/well-known';
+import { LEASE_RENEW_INTERVAL_MS, NodeStatusReporter } from './node-status';
 
 /** A node's reporter on its own apiserver, with every GET of its Lease counted. */
 function reporter(): { clock: Clock; api: ApiServer; leaseGets: () => number; lease: () => Lease } {

@@ -4,12 +4,10 @@ import { toTime } from '../../apimachinery/object';
 import type { Lease, Node } from '../../apimachinery/types';
 import type { Scheduler, TimerHandle } from '../../foundation/clock';
 import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
+import { NODE_LEASE_NAMESPACE } from '../../helpers/well-known';
 import { Loop } from './loop';
 
 const SETTERS = 'pkg/kubelet/nodestatus/setters.go MemoryPressureCondition';
-
-/** The namespace of node heartbeats. */
-export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
 /** pkg/kubelet/nodelease: the kubelet renews its Lease every 10 s (renewInterval = 0.25 × 40 s lease duration). */
 export const LEASE_RENEW_INTERVAL_MS = 10_000;

@@ -1,6 +1,6 @@
 import type { ApiServer } from '../../apiserver/apiserver';
 import type { EndpointSlice } from '../../apimachinery/types';
-import { LABEL_SERVICE_NAME } from '../controllers/endpointslice/utils';
+import { LABEL_SERVICE_NAME } from '../../helpers/well-known';
 
 /**
  * pkg/proxy/endpointslicecache.go: a proxy's EndpointSlices by service, from its own list and

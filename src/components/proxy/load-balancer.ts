@@ -2,7 +2,7 @@ import type { ApiServer } from '../../apiserver/apiserver';
 import type { EndpointSlice, Service } from '../../apimachinery/types';
 import type { Clock } from '../../foundation/clock';
 import { SharedInformer } from '../../client/informer';
-import { LABEL_SERVICE_NAME } from '../controllers/endpointslice/utils';
+import { LABEL_SERVICE_NAME } from '../../helpers/well-known';
 import type { Timeline } from '../../foundation/timeline/timeline';
 import { endpointsFromSlices, type ProxyEndpoint } from './topology';
 

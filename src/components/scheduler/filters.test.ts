@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import type { Node, Pod } from '../../apimachinery/types';
-import { fitErrorMessage, requiredNodeAffinityMatches, runFilterPlugins } from './filters';
+import { requiredNodeAffinityMatches } from '../../helpers/node-affinity';
+import { fitErrorMessage, runFilterPlugins } from './filters';
 
 const node = (labels: Record<string, string> = {}, spec: Node['spec'] = {}, pods = '110'): Node => ({ metadata: { name: 'n1', labels }, spec, status: { allocatable: { pods } } });
 const pod = (spec: Partial<NonNullable<Pod['spec']>> = {}): Pod => ({ metadata: { name: 'p' }, spec: { containers: [{ name: 'app' }], ...spec } });

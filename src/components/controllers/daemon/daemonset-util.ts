@@ -1,7 +1,7 @@
 import { TAINT_NOT_READY, TAINT_UNREACHABLE } from '../../../apiserver/admission';
 import type { DaemonSet, Node, Pod, PodSpec, Taint, Toleration } from '../../../apimachinery/types';
-import { requiredNodeAffinityMatches } from '../../scheduler/filters';
-import { toleratesTaint } from '../taint-eviction';
+import { requiredNodeAffinityMatches } from '../../../helpers/node-affinity';
+import { toleratesTaint } from '../../../helpers/taints';
 
 export const SOURCE = 'pkg/controller/daemon/util/daemonset_util.go';
 

@@ -12,7 +12,8 @@ import { Cluster, USER } from '../../../cluster/cluster';
 import { createPod, NODE, WARMUP_MS } from '../../kubelet/testing';
 import { endpointSubsets, repackSubsets } from '../endpoint/endpoints-controller';
 import { reconcile } from './reconciler';
-import { findPort, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, podToEndpoint, shouldPodBeInEndpoints } from './utils';
+import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../helpers/well-known';
+import { findPort, podToEndpoint, shouldPodBeInEndpoints } from './utils';
 
 const SERVICE: Service = { metadata: { name: 'web', namespace: 'default', uid: 'svc-uid' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] } };
 

@@ -7,7 +7,8 @@ import { podInformer } from '../../../client/pod-informer';
 import { ServiceSelectorCache } from '../service-selector-cache';
 import { WorkQueue } from '../../../client/workqueue';
 import { reconcile, RECONCILER_SOURCE, type EndpointChange } from './reconciler';
-import { CONTROLLER_NAME, describeConditions, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, MAX_ENDPOINTS_PER_SLICE, podEndpointChanged } from './utils';
+import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../helpers/well-known';
+import { CONTROLLER_NAME, describeConditions, MAX_ENDPOINTS_PER_SLICE, podEndpointChanged } from './utils';
 
 const SOURCE = 'pkg/controller/endpointslice/endpointslice_controller.go';
 const IDENTITY: ClientIdentity = { name: 'endpointslice-controller', component: 'endpointslice' };

@@ -1,5 +1,6 @@
 import type { Endpoint, EndpointSlice, Pod, Service } from '../../../apimachinery/types';
-import { CONTROLLER_NAME, getEndpointPorts, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, MAX_ENDPOINTS_PER_SLICE, podToEndpoint, shouldPodBeInEndpoints } from './utils';
+import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../helpers/well-known';
+import { CONTROLLER_NAME, getEndpointPorts, MAX_ENDPOINTS_PER_SLICE, podToEndpoint, shouldPodBeInEndpoints } from './utils';
 
 export const RECONCILER_SOURCE = 'staging/src/k8s.io/endpointslice/reconciler.go';
 

@@ -1,9 +1,6 @@
 import type { Endpoint, EndpointSlice, Pod, Service, ServicePort } from '../../../apimachinery/types';
 import { isPodReady } from '../../../helpers/pod-util';
 
-/** discovery/v1 well-known labels (staging/src/k8s.io/api/discovery/v1/well_known_labels.go). */
-export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
-export const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
 /** pkg/controller/endpointslice ControllerName. */
 export const CONTROLLER_NAME = 'endpointslice-controller.k8s.io';
 /** --max-endpoints-per-slice default (kube-controller-manager EndpointSliceControllerConfiguration). */
