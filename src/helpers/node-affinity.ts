@@ -43,6 +43,9 @@ export function requiredNodeAffinityMatches(pod: Pod, node: Node): boolean {
     const exprs = term.matchExpressions ?? [];
     const fields = term.matchFields ?? [];
     if (exprs.length === 0 && fields.length === 0) return false;
-    return exprs.every((r) => requirementMatches(r, labels[r.key])) && fields.every((r) => r.key === 'metadata.name' && requirementMatches(r, node.metadata.name));
+    return (
+      exprs.every((r) => requirementMatches(r, labels[r.key])) &&
+      fields.every((r) => r.key === 'metadata.name' && requirementMatches(r, node.metadata.name))
+    );
   });
 }

@@ -4,6 +4,7 @@ import type { Taint, Toleration } from '../apimachinery/types';
 export function toleratesTaint(t: Toleration, taint: Taint): boolean {
   if (t.effect && t.effect !== taint.effect) return false;
   if (t.key && t.key !== taint.key) return false;
-  if (t.operator === undefined || t.operator === '' || t.operator === 'Equal') return (t.value ?? '') === (taint.value ?? '');
+  if (t.operator === undefined || t.operator === '' || t.operator === 'Equal')
+    return (t.value ?? '') === (taint.value ?? '');
   return t.operator === 'Exists';
 }
