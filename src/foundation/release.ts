@@ -103,6 +103,8 @@ const GATES = {
   StaleControllerConsistencyJob: [[26, ABSENT_OFF], [36, BETA_ON]],
   StaleControllerConsistencyReplicaSet: [[26, ABSENT_OFF], [36, BETA_ON]],
   StaleControllerConsistencyStatefulSet: [[26, ABSENT_OFF], [36, BETA_ON]],
+  // Service names as DNS-1123 labels (a leading digit allowed; ValidateServiceName): α 1.34, β on 1.36.
+  RelaxedServiceNameValidation: [[26, ABSENT_OFF], [34, ALPHA], [36, BETA_ON]],
 } satisfies Record<string, readonly (readonly [number, GateState])[]>;
 
 export type FeatureGate = keyof typeof GATES;
