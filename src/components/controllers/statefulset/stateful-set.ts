@@ -170,7 +170,19 @@ export class StatefulSetController extends StoppableController {
   private processReplica(set: StatefulSet, monotonic: boolean, replicas: Pod[], i: number, revision: string): { exit: boolean; error?: Error } {
     let pod = replicas[i];
     const name = pod.metadata.name!;
+    if (isCreated(pod) && (isFailed(pod) || isSucceeded(pod)) && this.release.atLeast(30)) {
+      // From v1.30 (kubernetes#123809, issue #122709): no RecreatingFailedPod/RecreatingTerminatedPod
+      // event; the finished pod is deleted (unless it is already going) and this sync ends — the
+      // next one, once the pod has left etcd, creates its successor.
+      if (!isTerminating(pod)) {
+        this.timeline.record('statefulset', `statefulsets/${set.metadata.name} deletes ${pod.status?.phase} pods/${name}; its successor comes once it is gone`, `${CONTROL} processReplica (kubernetes#123809)`, { actor: IDENTITY.name });
+        const r = this.podControl.deletePod(set, 'StatefulSet', name);
+        if (!r.ok && r.code !== 404) return { exit: true, error: new Error(r.status.message) };
+      }
+      return { exit: true };
+    }
     if (isCreated(pod) && (isFailed(pod) || isSucceeded(pod)) && !isTerminating(pod)) {
+      // Up to v1.29: an event, the DELETE, and a successor created in the same pass.
       // A Succeeded pod is recreated too: its phase comes from exit codes, not from an intent to stop.
       this.podControl.event(set, 'StatefulSet', isFailed(pod) ? 'Warning' : 'Normal', isFailed(pod) ? 'RecreatingFailedPod' : 'RecreatingTerminatedPod', `StatefulSet ${set.metadata.namespace}/${set.metadata.name} is recreating ${isFailed(pod) ? 'failed' : 'terminated'} Pod ${name}`);
       this.timeline.record('statefulset', `statefulsets/${set.metadata.name} recreates ${pod.status?.phase} pods/${name}`, `${CONTROL} processReplica`, { actor: IDENTITY.name });
