@@ -1,8 +1,8 @@
 import type { Operation } from 'fast-json-patch';
 import type { Component, TimelineEvent } from '../timeline/event';
-import type { DiagramMarks, StepSpan } from '../timeline/sequence-diagram';
+import type { CommandRun, DiagramMarks, StepSpan } from '../timeline/sequence-diagram';
 
-export type { StepSpan };
+export type { CommandRun, StepSpan };
 import { formatOffset } from '../timeline/time';
 
 /**
