@@ -291,7 +291,7 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
   out.push(`<div class="sd-row sd-head"><span class="sd-t"></span><div class="sd-lanes">`);
   lanes.forEach((lane, i) => {
     const w = staggered ? laneW * 2 : laneW;
-    out.push(`<span class="sd-lane${lane.pod ? ' sd-pod' : ''}${staggered && i % 2 === 1 ? ' sd-lower' : ''}" style="left:${center(i) - w / 2}px;width:${w}px;color:${colorOf(lane.component)}" title="${escapeHtml(lane.pod ? `${lane.component} of pods/${lane.pod}` : lane.component)}">${lane.component}${lane.pod ? `<small>${escapeHtml(lane.pod)}</small>` : ''}</span>`);
+    out.push(`<span class="sd-lane${lane.pod ? ' sd-pod' : ''}${staggered && i % 2 === 1 ? ' sd-lower' : ''}" style="left:${center(i) - w / 2}px;width:${w}px;color:${colorOf(lane.component)}" title="${escapeHtml(lane.pod ? `${lane.component} of pods/${lane.pod}` : lane.component)}">${escapeHtml(lane.component)}${lane.pod ? `<small>${escapeHtml(lane.pod)}</small>` : ''}</span>`);
   });
   out.push('</div><div class="sd-x"></div></div>');
 
@@ -407,8 +407,10 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
 }
 
 /** A write's field changes, one operation a line; values are shown whole, timestamps with their T+ offset. */
-function renderPatch(ops: readonly Operation[], t0: number): string {
-  if (ops.length === 0) return '<div class="sd-patch">no field changes</div>';
+function renderPatch(all: readonly Operation[], t0: number): string {
+  // managedFields (server-side apply's bookkeeping, rewritten by every write of a client that sends a field manager) is never shown as a change, as kubectl hides it.
+  const ops = all.filter((op) => !op.path.startsWith('/metadata/managedFields') && !('from' in op && op.from.startsWith('/metadata/managedFields')));
+  if (ops.length === 0) return `<div class="sd-patch">no field changes${all.length > 0 ? ' (besides managedFields)' : ''}</div>`;
   const lines = ops.map((op) => `<div>${escapeHtml(describeOperation(op, t0))}</div>`);
   if (lines.length <= SHOWN_OPS + 1) return `<div class="sd-patch">${lines.join('')}</div>`;
   return `<div class="sd-patch">${lines.slice(0, SHOWN_OPS).join('')}<details><summary>${lines.length - SHOWN_OPS} more changes</summary>${lines.slice(SHOWN_OPS).join('')}</details></div>`;
