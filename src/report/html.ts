@@ -308,7 +308,6 @@ pre.docstring{margin:2px 0 4px 1.6em;background:#f8fafc;border-left:3px solid #c
 .sd-row:nth-child(even){background:#f9fafb}
 .sd-head{position:sticky;top:0;background:#fff;z-index:1;font-family:system-ui,sans-serif;font-weight:600;border:none}
 .sd-t{flex:0 0 7em;text-align:right;padding:3px 8px 3px 0;color:#374151;position:sticky;left:0;z-index:1;background:inherit}
-.sd-row>.sd-t{background-color:#fff}.sd-row:nth-child(even)>.sd-t{background-color:#f9fafb}
 .sd-same .sd-t{color:#c0c4cc}
 .sd-lanes{flex:none;width:var(--lanes-w);position:relative;min-height:22px;background-image:linear-gradient(90deg,transparent calc(50% - .5px),#d1d5db calc(50% - .5px),#d1d5db calc(50% + .5px),transparent calc(50% + .5px));background-size:var(--lane-w,${LANE_W}px) 100%}
 .sd-head .sd-lanes{background:none;height:24px}

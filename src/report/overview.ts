@@ -350,7 +350,7 @@ export function renderOverview(events: readonly TimelineEvent[], t0: number, sou
 
 /** The overview's style rules, for the page's style sheet. */
 export const OVERVIEW_CSS = `
-.overview{font:12px/1.3 system-ui,sans-serif;margin:6px 0 10px;border:1px solid #e5e7eb;border-radius:4px;padding:4px 6px;background:#fff}
+.overview{overflow:hidden;font:12px/1.3 system-ui,sans-serif;margin:6px 0 10px;border:1px solid #e5e7eb;border-radius:4px;padding:4px 6px;background:#fff}
 .ov-row{display:flex;align-items:center;height:18px;margin:1px 0}
 .ov-name{flex:0 0 18em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;padding-right:6px;font-family:ui-monospace,monospace;font-size:11px;color:#374151}
 .ov-consumer .ov-name{color:#6b7280}
