@@ -154,12 +154,14 @@ const LEGEND = [
   '<details class="legend" id="legend"><summary>Legend</summary><dl>',
   '<dt><i class="lg-dot"></i></dt><dd>an event a component did on its own (a container exits, a controller decides)</dd>',
   '<dt><i class="lg-arrow"></i></dt><dd>causality: a request from its client to the apiserver, a write to etcd, a watch event to its receiver, a CRI call to the runtime</dd>',
-  '<dt><span class="sd-lane sd-pod lg-lane">runtime<small>web</small></span></dt><dd>one lane per pod for the components that act on one pod at a time, when several pods take part</dd>',
+  '<dt><span class="sd-lane sd-pod lg-lane">runtime<small>web</small></span></dt><dd>on demand (the checkbox above a diagram of several pods): one lane per pod for the components that act on one pod at a time</dd>',
   '<dt><span class="sd-badge lg-ok">✓ row 2</span></dt><dd>the event the assertion\'s row 2 matched (the rows are numbered in the step\'s table)</dd>',
   '<dt><span class="sd-badge lg-bad">✗</span></dt><dd>where an assertion\'s row was looked for and not found, or the event found in its place; <b>≈</b> in a failure: the event with the row\'s text at another time</dd>',
   '<dt><span class="lg-expected">✗ expected row</span></dt><dd>(dashed) the row an assertion expected, drawn where it was looked for</dd>',
   '<dt><span class="lg-step"><b>When</b> a step</span></dt><dd>a step of the scenario, where it began on the time axis (and how long it let time run)</dd>',
   '<dt><i class="lg-bar k-grace"></i><i class="lg-bar k-prestop"></i><i class="lg-bar k-backoff"></i><i class="lg-bar k-unreachable"></i></dt><dd>an interval, from its start to its end: the grace period up to the deletionTimestamp, a preStop hook, a back-off until its retry, a node cut off from the apiserver; <span class="sd-ends">ends: …</span> marks a moment an interval ends at</dd>',
+  '<dt><span class="sd-gaveup lg-gaveup"><span class="sd-badge">kubectl gave up</span></span></dt><dd>the moment a command returned non-zero (what it printed is under its step, with its exit code)</dd>',
+  '<dt><i class="ov-seg s-running s-ready lg-ov"></i><i class="ov-seg s-terminating lg-ov"></i><i class="ov-seg c-stale lg-ov"></i></dt><dd>the overview above a diagram of several pods, a workload or a Service: each pod\'s state, what each consumer of a Service sent to, failed requests; a click goes to the diagram (docs/report.md)</dd>',
   '<dt><span class="lg-gap">… 30s later</span></dt><dd>time that passed with nothing happening; a folded section holds a long run of rows that only repeat earlier events (a retry loop)</dd>',
   '</dl></details>',
 ].join('');
@@ -301,7 +303,7 @@ pre.docstring{margin:2px 0 4px 1.6em;background:#f8fafc;border-left:3px solid #c
 .lg-arrow{display:inline-block;position:relative;width:40px;border-top:1.5px solid #475569}.lg-arrow::after{content:'';position:absolute;right:-2px;top:-5.5px;border:5px solid transparent;border-left:8px solid #475569;border-right:none}
 .lg-lane{position:static;display:inline-block;color:#c2410c}.sd-badge.lg-ok{background:#dcfce7;color:#166534}.sd-badge.lg-bad{background:#fee2e2;color:#991b1b}
 .lg-expected{font-size:12px;color:#9a3412;border:1px dashed #fb923c;background:#fff7ed;padding:0 4px}.lg-step{font-size:12px;background:#eef2ff;padding:0 4px}.lg-gap{font-style:italic;color:#6b7280}
-.lg-bar{display:inline-block;width:4px;height:16px;border-radius:2px}
+.lg-bar{display:inline-block;width:4px;height:16px;border-radius:2px}.lg-ov{position:static;display:inline-block;width:16px;height:10px}.lg-gaveup{padding:1px 4px}
 .diagram{margin:8px 0 12px}
 .sd{font:12px/1.35 ${MONO}}
 .sd-row{display:flex;align-items:stretch;border-top:1px solid #f3f4f6}
