@@ -30,23 +30,40 @@ const ROOT = path.resolve(__dirname, '..');
 const BOUND_MS = 1000;
 
 const gherkin = createRequire(require.resolve('@cucumber/cucumber'))('@cucumber/gherkin') as {
-  generateMessages(data: string, uri: string, mediaType: string, options: { includeSource: boolean; includeGherkinDocument: boolean; includePickles: boolean; newId: () => string }): Envelope[];
+  generateMessages(
+    data: string,
+    uri: string,
+    mediaType: string,
+    options: { includeSource: boolean; includeGherkinDocument: boolean; includePickles: boolean; newId: () => string },
+  ): Envelope[];
 };
 /** Cucumber's module that formats a failed step's error; the step runner calls it through this module object, so wrapping its export measures every call. */
-const formatErrorModule = require('@cucumber/cucumber/lib/runtime/format_error') as { formatError: (error: unknown, filter: boolean) => { message?: string } };
+const formatErrorModule = require('@cucumber/cucumber/lib/runtime/format_error') as {
+  formatError: (error: unknown, filter: boolean) => { message?: string };
+};
 
 /** The `Then` steps (Outcome steps) of the project's features, each once, with its table or doc string. */
 function assertionSteps(): string[] {
-  const { featureFiles } = require('../scripts/feature-files') as { featureFiles: (dir: string, o: { local: boolean }) => string[] };
+  const { featureFiles } = require('../scripts/feature-files') as {
+    featureFiles: (dir: string, o: { local: boolean }) => string[];
+  };
   const seen = new Set<string>();
   for (const file of featureFiles(path.join(ROOT, 'features'), { local: false })) {
-    for (const e of gherkin.generateMessages(readFileSync(file, 'utf8'), file, 'text/x.cucumber.gherkin+plain', { includeSource: false, includeGherkinDocument: false, includePickles: true, newId: IdGenerator.incrementing() })) {
+    for (const e of gherkin.generateMessages(readFileSync(file, 'utf8'), file, 'text/x.cucumber.gherkin+plain', {
+      includeSource: false,
+      includeGherkinDocument: false,
+      includePickles: true,
+      newId: IdGenerator.incrementing(),
+    })) {
       for (const step of e.pickle?.steps ?? []) {
         if (step.type !== 'Outcome') continue;
         const arg = step.argument;
         let text = `    Then ${step.text}\n`;
         if (arg?.docString) text += `      """\n${arg.docString.content.replace(/^/gm, '      ')}\n      """\n`;
-        if (arg?.dataTable) text += arg.dataTable.rows.map((r) => `      | ${r.cells.map((c) => c.value.replace(/\|/g, '\\|')).join(' | ')} |\n`).join('');
+        if (arg?.dataTable)
+          text += arg.dataTable.rows
+            .map((r) => `      | ${r.cells.map((c) => c.value.replace(/\|/g, '\\|')).join(' | ')} |\n`)
+            .join('');
         seen.add(text);
       }
     }
@@ -65,7 +82,9 @@ describe("a failed step's error through cucumber's formatter", { timeout: 600_00
     dir = mkdtempSync(path.join(tmpdir(), 'terminating-failure-format-'));
     steps = assertionSteps();
     const crd = path.join(ROOT, 'features', 'custom-resources', 'database-crd.yaml');
-    const scenarios = steps.map((s, i) => `  Scenario: assertion ${i + 1}\n    When the cluster settles\n${s}`).join('\n');
+    const scenarios = steps
+      .map((s, i) => `  Scenario: assertion ${i + 1}\n    When the cluster settles\n${s}`)
+      .join('\n');
     const feature = `Feature: every assertion, failing\n\n  Background:\n    Given a node "node-1"\n    And a pod "web" running on node "node-1"\n    And the custom resource definition in "${crd}"\n\n  Scenario: the CRD condition assertion whose one-line message used to hang the formatter\n    Given a database "orders" with:\n      \"\"\"\n      metadata:\n        finalizers: [example.com/backup]\n      \"\"\"\n    When the user deletes the custom resource definition "databases.example.com"\n    Then the custom resource definition "databases.example.com" has condition Terminating True with reason SomethingElse\n\n${scenarios}`;
     const file = path.join(dir, 'failing.feature');
     writeFileSync(file, feature);
@@ -90,10 +109,17 @@ describe("a failed step's error through cucumber's formatter", { timeout: 600_00
 
   it('formats every failure in well under a second of CPU', () => {
     const worst = Math.max(...calls.map((c) => c.cpuMs));
-    console.log(`${calls.length} failures of ${steps.length + 1} assertion steps formatted; the slowest took ${worst.toFixed(1)} ms of CPU`);
-    expect(calls.length, `most assertions fail in a cluster of one pod:\n${output.slice(-2000)}`).to.be.above(steps.length / 2);
+    console.log(
+      `${calls.length} failures of ${steps.length + 1} assertion steps formatted; the slowest took ${worst.toFixed(1)} ms of CPU`,
+    );
+    expect(calls.length, `most assertions fail in a cluster of one pod:\n${output.slice(-2000)}`).to.be.above(
+      steps.length / 2,
+    );
     const slow = calls.filter((c) => c.cpuMs >= BOUND_MS);
-    expect(slow.map((c) => `${c.cpuMs.toFixed(0)} ms CPU: ${c.message.slice(0, 300)}`), 'failures that took a second or more of CPU to format').to.deep.equal([]);
+    expect(
+      slow.map((c) => `${c.cpuMs.toFixed(0)} ms CPU: ${c.message.slice(0, 300)}`),
+      'failures that took a second or more of CPU to format',
+    ).to.deep.equal([]);
   });
 
   it('formats the CRD condition failure as lines, without a stack', () => {
