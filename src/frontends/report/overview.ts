@@ -337,6 +337,8 @@ export function wantsOverview(events: readonly TimelineEvent[]): boolean {
   return false;
 }
 
+/** At most this many rows: beyond, a chart is no longer read at a glance. */
+export const MAX_ROWS = 150;
 /** At most this many columns; a longer timeline's changes share columns. */
 const MAX_COLUMNS = 400;
 
@@ -348,8 +350,10 @@ export function renderOverview(
 ): string {
   const sorted = [...events].sort((a, b) => a.seq - b.seq);
   if (!wantsOverview(sorted)) return '';
-  const rows = sources.flatMap((s) => s.rows(sorted, t0));
-  if (rows.length === 0) return '';
+  const all = sources.flatMap((s) => s.rows(sorted, t0));
+  if (all.length === 0) return '';
+  // A served mass deletion has thousands of pods: the chart shows the first MAX_ROWS and says how many more there are.
+  const rows = all.slice(0, MAX_ROWS);
   const start = firstSeqFrom(sorted, t0);
   const atOf = new Map(sorted.map((e) => [e.seq, e.at]));
   // The columns: every seq from T+0 on where a row changes or has a mark.
@@ -424,6 +428,10 @@ export function renderOverview(
       `<div class="ov-row${r.consumer ? ' ov-consumer' : ''}" data-object="${escapeHtml(r.object)}"${r.consumer ? ` data-consumer="${escapeHtml(r.consumer)}"` : ''}><span class="ov-name" title="${escapeHtml(r.label)}">${escapeHtml(r.label)}</span><div class="ov-track">${segs}${marks}</div></div>`,
     );
   }
+  if (all.length > rows.length)
+    out.push(
+      `<div class="ov-more">and ${all.length - rows.length} more objects (the diagram and the timeline as text have them all)</div>`,
+    );
   out.push(
     '<div class="ov-legend"><i class="ov-seg s-pending"></i> Pending <i class="ov-seg s-running s-ready"></i> Running, Ready <i class="ov-seg s-running"></i> Running, not Ready <i class="ov-seg s-terminating"></i> Terminating <i class="ov-seg s-gone"></i> gone · endpoints: <i class="ov-seg c-ready"></i> all ready <i class="ov-seg c-terminating"></i> some terminating <i class="ov-seg c-stale"></i> some no longer in the EndpointSlice <i class="ov-mark m-failed"></i> failed requests · click to see the diagram there</div>',
   );
@@ -443,7 +451,7 @@ export const OVERVIEW_CSS = `
 .ov-break{position:absolute;top:0;bottom:-400px;border-left:1px dashed #9ca3af;pointer-events:none}
 .ov-seg{position:absolute;top:2px;bottom:2px;border-radius:2px;overflow:hidden;white-space:nowrap;font-style:normal;font-size:10px;line-height:14px;padding-left:2px;color:#fff;cursor:pointer;box-sizing:border-box}
 .ov-legend .ov-seg{position:static;display:inline-block;width:14px;height:10px;vertical-align:middle}
-.ov-legend{font-size:11px;color:#4b5563;margin-top:4px}
+.ov-legend{font-size:11px;color:#4b5563;margin-top:4px}.ov-more{font-size:11px;color:#6b7280;font-style:italic;padding-left:18em}
 .s-pending{background:#cbd5e1;color:#1f2937}.s-running{background:#86efac;color:#14532d}.s-running.s-ready{background:#16a34a;color:#fff}
 .s-terminating{background:#f59e0b;color:#451a03}.s-terminating.s-ready{background:#d97706}.s-succeeded{background:#94a3b8}.s-failed{background:#b91c1c}
 .s-gone{background:repeating-linear-gradient(135deg,#e5e7eb 0 3px,#f9fafb 3px 6px);color:#6b7280}
