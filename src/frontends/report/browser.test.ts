@@ -248,7 +248,12 @@ describe('the report in Chromium', { skip, timeout: 180_000 }, () => {
   it('takes the screenshot the README shows', async () => {
     const scenario = opened();
     mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+    // A window as tall as the scenario, so the sticky lane header stays at the top of the picture.
+    const height = Math.ceil((await scenario.boundingBox())!.height) + 40;
+    await page.setViewportSize({ width: 1280, height });
+    await scenario.evaluate((d) => d.scrollIntoView());
     await scenario.screenshot({ path: SCREENSHOT });
+    await page.setViewportSize({ width: 1280, height: 900 });
     if (process.env.UPDATE_SCREENSHOT === '1') copyFileSync(SCREENSHOT, README_SCREENSHOT);
     expect(existsSync(README_SCREENSHOT), 'docs/report-screenshot.png (UPDATE_SCREENSHOT=1 writes it)').to.equal(true);
   });
@@ -270,7 +275,7 @@ describe('the report of a rollout of ten replicas, at 1 400 px', { skip, timeout
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'terminating-rollout-report-'));
     const report = path.join(dir, 'report.html');
-    const run = await runCucumber({ paths: ['features/rollout-at-scale.feature'], format: [`./src/report/formatter.cjs:${report}`] });
+    const run = await runCucumber({ paths: ['features/rollout-at-scale.feature'], format: [`./src/frontends/report/formatter.cjs:${report}`] });
     expect(run.success, run.output).to.equal(true);
     context = await chromium.launchPersistentContext(path.join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, viewport: { width: 1400, height: 900 }, args: CHROMIUM_ARGS });
     context.setDefaultTimeout(15_000);
