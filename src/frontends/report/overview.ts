@@ -77,9 +77,17 @@ function podState(doc: PodDoc): { state: PodState; ready: boolean } {
   return { state: 'Pending', ready };
 }
 
-/** A write's field changes applied to what the earlier writes built; an operation whose parent the create left unknown is skipped. */
+/** The fields the chart reads: the phase, the conditions, the deletionTimestamp (or the whole status or metadata). */
+const READ = /^\/(?:status(?:$|\/phase$|\/conditions(?:$|\/))|metadata(?:$|\/deletionTimestamp$))/;
+
+/**
+ * A write's changes of the fields the chart reads, applied to what the earlier writes built. Only
+ * those: a change under a field the create set (its body is not in the timeline) cannot be placed,
+ * and a refused operation throws, which costs (a served session's thousands of pods).
+ */
 function applyOps(doc: PodDoc, ops: readonly Operation[]): void {
   for (const op of ops) {
+    if (!READ.test(op.path)) continue;
     try {
       applyOperation(doc, op, false, true, false);
     } catch {
