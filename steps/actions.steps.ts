@@ -6,6 +6,7 @@ import { runKubectl, type KubectlResult } from '../src/kubectl/kubectl';
 import { parseYaml, podFromManifest } from '../src/manifest';
 import { formatTimeline } from '../src/timeline/text';
 import { runRealKubectl, usesRealKubectl } from './real-kubectl';
+import { refuseUndeclaredPod } from './undeclared';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 function remember(world: TerminatingWorld, response: ApiResponse<unknown>): void {
@@ -73,6 +74,7 @@ When('the user deletes pod {string}', function (this: TerminatingWorld, pod: str
   this.ensureStarted();
   remember(this, this.cluster.apiserver.delete(USER, 'pods', this.podNamespace(pod), pod, {}));
   this.cluster.flush();
+  refuseUndeclaredPod(this, pod, this.lastResponse!);
 });
 
 /**
@@ -88,6 +90,7 @@ When('the user deletes pod {string} with options:', function (this: TerminatingW
   }
   remember(this, this.cluster.apiserver.delete(USER, 'pods', this.podNamespace(pod), pod, options as DeleteOptions));
   this.cluster.flush();
+  refuseUndeclaredPod(this, pod, this.lastResponse!);
 });
 
 /**
@@ -100,6 +103,7 @@ When('the user evicts pod {string}', function (this: TerminatingWorld, pod: stri
   this.ensureStarted();
   remember(this, this.cluster.apiserver.evict(USER, this.podNamespace(pod), pod, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: this.podNamespace(pod) } }));
   this.cluster.flush();
+  refuseUndeclaredPod(this, pod, this.lastResponse!);
 });
 
 /**
