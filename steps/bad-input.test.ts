@@ -235,7 +235,7 @@ function declarationCase(name: string, declaration: string, manifest: string, sa
 
 const REFUSED = 'is refused as kube-apiserver refuses it';
 
-/** The twelve mistakes of issue 30, each refused at the step that declares it, with kube-apiserver's message. */
+/** R240 R242 — the twelve mistakes of issue 30, each refused at the step that declares it, with kube-apiserver's message. */
 const STRICT_INPUT: Case[] = [
   manifestCase('strict: a misspelt pod field (terminationGracePeriodSecond)', 'spec:\n  terminationGracePeriodSecond: 10', [`pod "web" ${REFUSED}`, 'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.terminationGracePeriodSecond"']),
   manifestCase('strict: a misspelt handler of a preStop hook (slep)', 'spec:\n  containers:\n    - name: app\n      lifecycle:\n        preStop:\n          slep: {seconds: 5}', ['strict decoding error: unknown field "spec.containers[0].lifecycle.preStop.slep"']),
