@@ -30,7 +30,13 @@ function nextStepReadsTheAnswer(world: TerminatingWorld): boolean {
 
 /** Fails the step when `response` is a 404 for a pod the scenario never declared and nothing created, and no next step reads it. */
 export function refuseUndeclaredPod(world: TerminatingWorld, pod: string, response: ApiResponse<unknown>): void {
-  if (response.ok || response.code !== 404 || world.plan.podNamespace(pod) !== undefined || nextStepReadsTheAnswer(world)) return;
+  if (
+    response.ok ||
+    response.code !== 404 ||
+    world.plan.podNamespace(pod) !== undefined ||
+    nextStepReadsTheAnswer(world)
+  )
+    return;
   const declared = world.podNames();
   throw new ScenarioError(
     `pod "${pod}" was never declared; pods so far: ${declared.length > 0 ? declared.join(', ') : 'none'} (the request was answered 404 NotFound: to act on a pod that does not exist on purpose, check the answer in the next step with  Then the last request fails with 404 NotFound)`,

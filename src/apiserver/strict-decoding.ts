@@ -56,7 +56,11 @@ export function definitionsForRelease(minor: number): Record<string, OpenApiSche
       continue;
     }
     const properties = Object.fromEntries(Object.entries(def.properties).filter(([k]) => servedIn(fields[k], minor)));
-    defs[name] = { ...def, properties, ...(def.required ? { required: def.required.filter((k) => k in properties) } : {}) };
+    defs[name] = {
+      ...def,
+      properties,
+      ...(def.required ? { required: def.required.filter((k) => k in properties) } : {}),
+    };
   }
   byMinor.set(minor, defs);
   return defs;
@@ -76,7 +80,8 @@ function schemaFor(minor: number): { schema: SmdSchema; roots: Map<string, OpenA
     const defs = definitionsForRelease(minor);
     const roots = new Map<string, OpenApiSchema>();
     for (const [name, def] of Object.entries(defs)) {
-      for (const g of def['x-kubernetes-group-version-kind'] ?? []) roots.set(gvkKey(g), { $ref: `#/definitions/${name}` });
+      for (const g of def['x-kubernetes-group-version-kind'] ?? [])
+        roots.set(gvkKey(g), { $ref: `#/definitions/${name}` });
     }
     schemas.set(minor, (s = { schema: new SmdSchema(defs), roots }));
   }
@@ -90,7 +95,10 @@ export function hasSchema(gvk: GroupVersionKind, minor: number): boolean {
   return schemaFor(minor).roots.has(gvkKey(gvk));
 }
 
-const INT_RANGE: Readonly<Record<string, readonly [number, number]>> = { int32: [-(2 ** 31), 2 ** 31 - 1], int64: [-(2 ** 63), 2 ** 63 - 1] };
+const INT_RANGE: Readonly<Record<string, readonly [number, number]>> = {
+  int32: [-(2 ** 31), 2 ** 31 - 1],
+  int64: [-(2 ** 63), 2 ** 63 - 1],
+};
 
 /** The JSON kind encoding/json names in "cannot unmarshal X into …". */
 function jsonKind(v: unknown): string {
@@ -105,7 +113,12 @@ function jsonKind(v: unknown): string {
  * types does with Warn and Ignore). `duplicates`: the paths of keys written twice in the body
  * (duplicateFields), reported where met.
  */
-export function decodeProblems(gvk: GroupVersionKind, value: unknown, minor: number, options: { drop?: boolean; duplicates?: ReadonlySet<string> } = {}): DecodeProblems {
+export function decodeProblems(
+  gvk: GroupVersionKind,
+  value: unknown,
+  minor: number,
+  options: { drop?: boolean; duplicates?: ReadonlySet<string> } = {},
+): DecodeProblems {
   const { schema, roots } = schemaFor(minor);
   const root = roots.get(gvkKey(gvk));
   const strict: string[] = [];
@@ -125,7 +138,9 @@ export function decodeProblems(gvk: GroupVersionKind, value: unknown, minor: num
       case 'array':
         return `[]${node.items ? goType(node.items) : 'interface {}'}`;
       case 'object':
-        return node.additionalProperties && typeof node.additionalProperties === 'object' ? `map[string]${goType(node.additionalProperties)}` : 'map[string]interface {}';
+        return node.additionalProperties && typeof node.additionalProperties === 'object'
+          ? `map[string]${goType(node.additionalProperties)}`
+          : 'map[string]interface {}';
       case 'integer':
         return node.format === 'int32' ? 'int32' : 'int64';
       case 'number':
@@ -179,7 +194,8 @@ export function decodeProblems(gvk: GroupVersionKind, value: unknown, minor: num
     if (def.type !== 'object' && !def.properties) return;
     if (typeof v !== 'object' || Array.isArray(v)) return wrong(jsonKind(v));
     const o = v as Record<string, unknown>;
-    const additional = def.additionalProperties && typeof def.additionalProperties === 'object' ? def.additionalProperties : undefined;
+    const additional =
+      def.additionalProperties && typeof def.additionalProperties === 'object' ? def.additionalProperties : undefined;
     const structName = (node.$ref ?? node.allOf?.[0]?.$ref ?? '').split('.').pop() ?? struct;
     for (const k of Object.keys(o)) {
       // Strategic merge patch directives (`$patch`, `$setElementOrder/…`, `$retainKeys`, …) are not fields.

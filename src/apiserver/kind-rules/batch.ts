@@ -1,5 +1,5 @@
-import type { FieldError } from '../errors';
-import type { Job } from '../types';
+import type { FieldError } from '../../apimachinery/errors';
+import type { Job } from '../../apimachinery/types';
 import type { KindRules } from './index';
 import { setContainerPortDefaults, validatePodSpecRules } from './pod-spec';
 
@@ -14,12 +14,16 @@ function validateJob(job: Job): FieldError[] {
   const errs: FieldError[] = [];
   for (const key of ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit'] as const) {
     const v = spec[key];
-    if (typeof v === 'number' && v < 0) errs.push({ field: `spec.${key}`, type: 'Invalid', value: v, detail: 'must be greater than or equal to 0' });
+    if (typeof v === 'number' && v < 0)
+      errs.push({ field: `spec.${key}`, type: 'Invalid', value: v, detail: 'must be greater than or equal to 0' });
   }
   errs.push(...validatePodSpecRules(spec.template?.spec, 'spec.template.spec'));
   return errs;
 }
 
 export const BATCH_RULES: Readonly<Record<string, KindRules<never>>> = {
-  Job: { defaults: (job: Job) => setContainerPortDefaults(job.spec?.template?.spec), validate: validateJob } as KindRules<Job> as KindRules<never>,
+  Job: {
+    defaults: (job: Job) => setContainerPortDefaults(job.spec?.template?.spec),
+    validate: validateJob,
+  } as KindRules<Job> as KindRules<never>,
 };

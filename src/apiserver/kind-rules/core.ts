@@ -1,5 +1,5 @@
-import type { FieldError } from '../errors';
-import type { EndpointSlice, Pod } from '../types';
+import type { FieldError } from '../../apimachinery/errors';
+import type { EndpointSlice, Pod } from '../../apimachinery/types';
 import type { KindRules } from './index';
 import { setContainerPortDefaults, validatePodSpecRules } from './pod-spec';
 
@@ -7,7 +7,15 @@ import { setContainerPortDefaults, validatePodSpecRules } from './pod-spec';
 function validateEndpointSlice(slice: EndpointSlice): FieldError[] {
   const type = (slice as { addressType?: string }).addressType;
   if (type === undefined || type === '') return [{ field: 'addressType', type: 'Required value', detail: '' }];
-  if (!['IPv4', 'IPv6', 'FQDN'].includes(type)) return [{ field: 'addressType', type: 'Unsupported value', value: type, detail: 'supported values: "FQDN", "IPv4", "IPv6"' }];
+  if (!['IPv4', 'IPv6', 'FQDN'].includes(type))
+    return [
+      {
+        field: 'addressType',
+        type: 'Unsupported value',
+        value: type,
+        detail: 'supported values: "FQDN", "IPv4", "IPv6"',
+      },
+    ];
   return [];
 }
 

@@ -8,7 +8,10 @@
 export function goStringMap(m: Readonly<Record<string, string>> | undefined): string {
   if (m === undefined || m === null) return 'map[string]string(nil)';
   // %#v of a map sorts its keys.
-  return `map[string]string{${Object.keys(m).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(m[k])}`).join(', ')}}`;
+  return `map[string]string{${Object.keys(m)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(m[k])}`)
+    .join(', ')}}`;
 }
 
 /**
@@ -16,6 +19,12 @@ export function goStringMap(m: Readonly<Record<string, string>> | undefined): st
  * a struct of a string type and one pointer, the pointer printed as nil or as an address (an
  * address changes with every run upstream; here a fixed stand-in).
  */
-export function goStrategy(struct: string, type: string | undefined, pointerField: string, pointerType: string, set: boolean): string {
+export function goStrategy(
+  struct: string,
+  type: string | undefined,
+  pointerField: string,
+  pointerType: string,
+  set: boolean,
+): string {
   return `${struct}{Type:${JSON.stringify(type ?? '')}, ${pointerField}:(*${pointerType})(${set ? '0xc000000000' : 'nil'})}`;
 }

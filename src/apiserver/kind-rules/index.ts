@@ -1,6 +1,6 @@
-import type { FieldError } from '../errors';
-import type { KubeObject } from '../object';
-import type { Release } from '../../release';
+import type { FieldError } from '../../apimachinery/errors';
+import type { KubeObject } from '../../apimachinery/object';
+import type { Release } from '../../foundation/release';
 import { APPS_RULES } from './apps';
 import { BATCH_RULES } from './batch';
 import { CORE_RULES } from './core';

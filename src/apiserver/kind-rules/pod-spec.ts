@@ -1,5 +1,5 @@
-import type { FieldError } from '../errors';
-import type { Container, PodSpec } from '../types';
+import type { FieldError } from '../../apimachinery/errors';
+import type { Container, PodSpec } from '../../apimachinery/types';
 
 /** validation.InclusiveRangeError(1, 65535): IsValidPortNum's message. */
 const PORT_RANGE = 'must be between 1 and 65535, inclusive';
@@ -25,14 +25,31 @@ export function validatePodSpecRules(spec: PodSpec | undefined, path: string): F
   if (!spec) return errs;
   const restart = spec.restartPolicy;
   if (restart !== undefined && restart !== 'Always' && restart !== 'OnFailure' && restart !== 'Never') {
-    errs.push({ field: `${path}.restartPolicy`, type: 'Unsupported value', value: restart, detail: 'supported values: "Always", "OnFailure", "Never"' });
+    errs.push({
+      field: `${path}.restartPolicy`,
+      type: 'Unsupported value',
+      value: restart,
+      detail: 'supported values: "Always", "OnFailure", "Never"',
+    });
   }
   const containers = (list: readonly Container[] | undefined, name: string) =>
     (list ?? []).forEach((c, i) => {
       const at = `${path}.${name}[${i}]`;
       (c.ports ?? []).forEach((p, j) => {
-        if (!isPort(p.containerPort)) errs.push({ field: `${at}.ports[${j}].containerPort`, type: 'Invalid', value: p.containerPort, detail: PORT_RANGE });
-        if (p.protocol !== undefined && p.protocol !== 'TCP' && p.protocol !== 'UDP' && p.protocol !== 'SCTP') errs.push({ field: `${at}.ports[${j}].protocol`, type: 'Unsupported value', value: p.protocol, detail: `supported values: ${PROTOCOLS}` });
+        if (!isPort(p.containerPort))
+          errs.push({
+            field: `${at}.ports[${j}].containerPort`,
+            type: 'Invalid',
+            value: p.containerPort,
+            detail: PORT_RANGE,
+          });
+        if (p.protocol !== undefined && p.protocol !== 'TCP' && p.protocol !== 'UDP' && p.protocol !== 'SCTP')
+          errs.push({
+            field: `${at}.ports[${j}].protocol`,
+            type: 'Unsupported value',
+            value: p.protocol,
+            detail: `supported values: ${PROTOCOLS}`,
+          });
       });
       for (const hook of ['postStart', 'preStop'] as const) {
         const handler = c.lifecycle?.[hook];
@@ -57,7 +74,8 @@ function validateHandler(handler: Record<string, unknown>, path: string): FieldE
     }
     count++;
     // validateExecAction: a command is required.
-    if (type === 'exec' && ((h as { command?: unknown[] }).command ?? []).length === 0) errs.push({ field: `${path}.exec.command`, type: 'Required value', detail: '' });
+    if (type === 'exec' && ((h as { command?: unknown[] }).command ?? []).length === 0)
+      errs.push({ field: `${path}.exec.command`, type: 'Required value', detail: '' });
   }
   if (count === 0) errs.push({ field: path, type: 'Required value', detail: 'must specify a handler type' });
   return errs;
@@ -66,5 +84,6 @@ function validateHandler(handler: Record<string, unknown>, path: string): FieldE
 /** pkg/apis/core/v1/defaults.go SetDefaults_ContainerPort: a port without a protocol is TCP. */
 export function setContainerPortDefaults(spec: PodSpec | undefined): void {
   if (!spec) return;
-  for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) for (const p of c.ports ?? []) p.protocol ??= 'TCP';
+  for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])])
+    for (const p of c.ports ?? []) p.protocol ??= 'TCP';
 }
