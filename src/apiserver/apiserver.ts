@@ -39,6 +39,7 @@ import { controllerRevisionStrategy, daemonSetStrategies, jobStrategies, statefu
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from '../apimachinery/uid';
 import { validateDeleteOptions } from '../apimachinery/validation';
+import { kindRulesFor } from './kind-rules';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 import { customResourceDefinitionStrategies, setCustomResourceDefinitionDefaults } from './apiextensions/crd-strategy';
 import { CustomResourceServing, type CustomResource } from './apiextensions/served-resources';
@@ -275,6 +276,8 @@ export class ApiServer {
       validatingadmissionpolicybindings: new Store<ValidatingAdmissionPolicyBinding>(this.etcd, clock, validatingAdmissionPolicyBindingStrategy(options.release, (n) => validateName('validatingadmissionpolicies', n))),
     };
     this.customResources = new CustomResourceServing(this.etcd, clock, options.release, (warning) => this.admissionWarnings.push(warning));
+    // Each kind's validation and defaulting, plugged in in one place (kind-rules/index.ts).
+    for (const store of Object.values(this.stores) as Store<KubeObject>[]) store.useKindRules(kindRulesFor(store.strategy.kind), options.release);
     this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status, customresourcedefinitions: crds.status } as Partial<Record<Resource, Strategy<never>>>;
     this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller, options.release);
     this.policies = new PolicyAdmission(timeline, { hooks: () => this.policyHooksOf(), namespace: (ns) => (this.stores.namespaces.exists(undefined, ns) ? this.stores.namespaces.get(undefined, ns) : undefined), namespaceLabels: (ns) => this.namespaceLabels(ns), paramResource: (apiVersion, kind) => this.paramResource(apiVersion, kind) }, options.release);

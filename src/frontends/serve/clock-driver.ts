@@ -105,10 +105,23 @@ export class ScaledClock implements ClockDriver {
     clearTimeout(this.timer);
   }
 
+  /**
+   * Moves virtual time towards where wall time says it is, running at most TIMERS_PER_TURN pieces
+   * of work: a cluster with more to do than that (however much work an object makes) catches up
+   * over several turns of the event loop, so requests and SIGINT/SIGTERM are handled in between
+   * (virtual time then lags wall time until it has caught up).
+   */
   private catchUp(): void {
     const target = this.virtualStart + Math.floor((wallNow() - this.wallStart) * this.factor);
-    const now = this.cluster.clock.now();
-    if (target > now) this.cluster.advance(target - now);
+    const clock = this.cluster.clock;
+    if (target <= clock.now()) return;
+    if (clock.tickFor(target, TIMERS_PER_TURN) || this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.catchUp();
+      this.schedule();
+    }, 0);
+    this.timer.unref();
   }
 
   private schedule(): void {
@@ -146,7 +159,7 @@ export const SERVE_HEADROOM_MS = 10 * 60_000;
 /** What the jump clock listens to: any of these restarts the quiet period (or stops waiting). */
 const ACTIVITY_EVENTS = ['request-start', 'request-end', 'watch-open', 'watch-close', 'watch-done'];
 /** Timers run in one go before the event loop gets a turn (so the server stays responsive during a long jump). */
-const TIMERS_PER_TURN = 10_000;
+export const TIMERS_PER_TURN = 10_000;
 /** A client polls when it GETs the same object this many times, each at least a quiet period after the one before… */
 export const POLL_REPEATS = 3;
 /** …the last within this much wall time (kubectl drain polls every second). */
@@ -323,8 +336,14 @@ export class JumpClock implements ClockDriver {
     if (next === undefined || next > clock.now() + JUMP_SETTLED_MS) return;
     const limit = this.limit();
     if (next > limit.at) return this.waitFor(next, limit, () => this.step());
-    this.spend(next - clock.now());
-    this.cluster.advance(next - clock.now());
+    // Bounded, as the jump: the rest of the way on a later turn of the event loop.
+    const from = clock.now();
+    const reached = clock.tickFor(next, TIMERS_PER_TURN);
+    this.spend(clock.now() - from);
+    if (!reached) {
+      this.quiet = setTimeout(() => this.step(), 0);
+      return;
+    }
     this.rearm();
   }
 }
