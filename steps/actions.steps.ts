@@ -17,7 +17,10 @@ function remember(world: TerminatingWorld, response: ApiResponse<unknown>): void
 /** The built-in kubectl, or under the real-kubectl profile the pinned real one over HTTP. */
 async function kubectl(world: TerminatingWorld, line: string, stdin?: string): Promise<KubectlResult> {
   world.ensureStarted();
-  return usesRealKubectl(world) ? runRealKubectl(world, line, stdin) : runKubectl(world.cluster, line, { release: world.cluster.release, stdin });
+  const result = usesRealKubectl(world) ? await runRealKubectl(world, line, stdin) : runKubectl(world.cluster, line, { release: world.cluster.release, stdin });
+  // For the report: what kubectl printed and its exit code at its step, and the moment it returned (or gave up).
+  world.stepCommands.push({ line, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, atMs: world.cluster.clock.now() - world.start, seq: world.cluster.timeline.recorded });
+  return result;
 }
 
 /**

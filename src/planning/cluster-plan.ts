@@ -84,7 +84,7 @@ export class ClusterPlan {
   private readonly controllersOff: string[] = [];
 
   /**
-   * With a Release (default v1.33) the plan builds its cluster with the planned release when it is
+   * With a Release (default v1.36) the plan builds its cluster with the planned release when it is
    * first used; with a Cluster it plans into that one, whose release is already fixed.
    */
   constructor(

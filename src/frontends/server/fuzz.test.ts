@@ -160,7 +160,13 @@ describe('R245 random and mutated objects of every served kind never stall the c
       }
       body =
         a.op === 'json'
-          ? [{ op: 'replace', path: '/metadata/labels', value: (obj.metadata as Record<string, unknown> | null)?.labels ?? {} }]
+          ? [
+              {
+                op: 'replace',
+                path: '/metadata/labels',
+                value: (obj.metadata as Record<string, unknown> | null)?.labels ?? {},
+              },
+            ]
           : obj;
     }
     const query = a.strict ? '?fieldValidation=Strict' : '';
