@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { realKubectlPath } from '../kubectl/real-kubectl';
 import { parseClockMode } from './clock-driver';
 import { serve, type ServedCluster } from './serve';
+import { Release } from '../../foundation/release';
 
 /**
  * R111/R240/R242 with the real kubectl v1.33 against `terminating serve`: `kubectl apply` of a manifest
@@ -23,7 +24,8 @@ let dir: string;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'strict-'));
-  served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: dir });
+  // A v1.33 server for the v1.33 kubectl: the OpenAPI documents carry only that release's fields.
+  served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: dir, release: Release.parse('v1.33') });
   kubectl = await realKubectlPath();
   env = {
     PATH: process.env.PATH ?? '',
