@@ -110,6 +110,7 @@ export const CONTRACT: readonly ContractPhrase[] = [
   then('the replicaset controller deletes pod {string}'),
   then('the replicaset controller creates a pod'),
   then('{kind} {string} has fields:', 'table'),
+  then('{kind} {string} in namespace {string} has fields:', 'table'),
   // Workloads (issue 20): StatefulSets, Jobs, DaemonSets.
   given('a statefulset {string} with {int} replicas'),
   given('a statefulset {string} with {int} replicas with:', 'doc string'),

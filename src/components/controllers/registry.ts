@@ -3,6 +3,7 @@ import { EndpointsController } from './endpoint/endpoints-controller';
 import { EndpointSliceController } from './endpointslice/endpointslice-controller';
 import { DisruptionController } from './disruption/disruption';
 import { NamespaceController } from './namespace/namespace-controller';
+import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller';
 import { GarbageCollector } from './garbage-collector';
 import { NodeIpamController } from './node-ipam';
 import { DaemonSetsController } from './daemon/daemon-controller';
@@ -85,6 +86,11 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'namespace-controller',
     aliases: ['namespace'],
     start: (ctx) => new NamespaceController(ctx).start(),
+  },
+  {
+    name: 'serviceaccount-controller',
+    aliases: ['serviceaccount'],
+    start: (ctx) => new ServiceAccountsController(ctx).start(),
   },
   {
     name: 'job-controller',
