@@ -6,6 +6,7 @@ import { runKubectl, type KubectlResult } from '../src/frontends/kubectl/kubectl
 import { parseYaml, podFromManifest } from '../src/planning/manifest';
 import { formatTimeline } from '../src/foundation/timeline/text';
 import { runRealKubectl, usesRealKubectl } from './real-kubectl';
+import { refuseUndeclaredPod } from './undeclared';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 function remember(world: TerminatingWorld, response: ApiResponse<unknown>): void {
@@ -76,6 +77,7 @@ When('the user deletes pod {string}', function (this: TerminatingWorld, pod: str
   this.ensureStarted();
   remember(this, this.cluster.apiserver.delete(USER, 'pods', this.podNamespace(pod), pod, {}));
   this.cluster.flush();
+  refuseUndeclaredPod(this, pod, this.lastResponse!);
 });
 
 /**
@@ -91,6 +93,7 @@ When('the user deletes pod {string} with options:', function (this: TerminatingW
   }
   remember(this, this.cluster.apiserver.delete(USER, 'pods', this.podNamespace(pod), pod, options as DeleteOptions));
   this.cluster.flush();
+  refuseUndeclaredPod(this, pod, this.lastResponse!);
 });
 
 /**
@@ -103,6 +106,7 @@ When('the user evicts pod {string}', function (this: TerminatingWorld, pod: stri
   this.ensureStarted();
   remember(this, this.cluster.apiserver.evict(USER, this.podNamespace(pod), pod, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: this.podNamespace(pod) } }));
   this.cluster.flush();
+  refuseUndeclaredPod(this, pod, this.lastResponse!);
 });
 
 /**

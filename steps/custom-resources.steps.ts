@@ -30,7 +30,7 @@ interface Target {
  * lower case, or `plural.group`; among the built-in kinds and the CRDs the scenario declares or
  * the cluster holds (their spec.names).
  */
-function resolveKind(world: TerminatingWorld, word: string): Target {
+export function resolveKind(world: TerminatingWorld, word: string): Target {
   const w = word.toLowerCase();
   for (const r of SERVED_RESOURCES) {
     if (r.toServed) continue;
