@@ -13,7 +13,7 @@ import { failedValidation, finalizerHolder, finalizerRemoval, policyDenial, webh
  * detector over the forward run; a new cause (an admission webhook that rejects the UPDATE removing
  * a finalizer, once webhooks are modelled) is one more name here and one more detector in DETECTORS.
  */
-export const CAUSES = ['finalizer', 'policy', 'webhook', 'dependents', 'node-unreachable', 'containers-running', 'volume-unmount', 'nothing'] as const;
+export const CAUSES = ['finalizer', 'policy', 'webhook', 'dependents', 'node-unreachable', 'containers-running', 'volume-unmount', 'sandbox', 'nothing'] as const;
 export type CauseName = (typeof CAUSES)[number];
 
 /** One way to release the pod: what to do, the exact command, and what it costs. */
@@ -256,6 +256,9 @@ const unreachableNode: Detector = (run) => {
   const nodeName = pod?.spec?.nodeName;
   const node = nodeName ? run.cluster.nodes.get(nodeName) : undefined;
   if (!pod || !node || node.reachable) return [];
+  // A pod deleted with grace 0 (a force delete) goes the moment its last finalizer does: the
+  // apiserver waits for no kubelet (store.go Delete: graceful deletion done, only finalizers left).
+  if (pod.metadata.deletionGracePeriodSeconds === 0) return [];
   const since = node.unreachableSince !== undefined ? ` since ${new Date(node.unreachableSince).toISOString()}` : '';
   const obj = run.cluster.apiserver.get('nodes', undefined, node.name);
   const tainted = obj.ok && (obj.object.spec?.taints ?? []).some((t) => t.key === TAINT_OUT_OF_SERVICE);
@@ -324,8 +327,32 @@ const stuckVolumes: Detector = (run) => {
   }));
 };
 
+/**
+ * X14 — the sandbox's network teardown fails: killPodWithSyncResult's StopPodSandbox errs, the
+ * kill fails (FailedKillPod … KillPodSandbox), the pod worker retries after its back-off, and the
+ * pod never reaches its final DELETE although its containers are stopped.
+ */
+const failingSandbox: Detector = (run) => {
+  const nodeName = run.before.spec?.nodeName;
+  const node = nodeName ? run.cluster.nodes.get(nodeName) : undefined;
+  const uid = run.before.metadata.uid!;
+  const error = node?.runtime.sandboxTeardownErrors.get(uid);
+  if (!node || !node.reachable || !run.after || error === undefined || node.runtime.sandbox(uid)?.state !== 'ready') return [];
+  return [
+    {
+      cause: 'sandbox',
+      detail: `the sandbox of the pod on node ${node.name} cannot be torn down (FailedKillPod: KillPodSandbox): ${error}`,
+      next: 'the kubelet retries the kill after each failure (its back-off, 10s) for ever: the containers are stopped, but the pod never gets its final DELETE',
+      remedies: [
+        { action: `repair the network plugin on ${node.name} (its daemon, e.g. the CNI's node agent, must answer CNI DEL again); the next retry then tears the sandbox down`, command: `kubectl get pods -n kube-system -o wide --field-selector spec.nodeName=${node.name}`, risk: 'none (a read: find the network plugin\'s pod of the node)' },
+        forceDelete(run.after, `its sandbox (network namespace, IP address) is still on node ${node.name}`),
+      ],
+    },
+  ];
+};
+
 /** The detectors in the order their causes are listed. */
-export const DETECTORS: readonly Detector[] = [finalizers, policies, webhooks, dependents, unreachableNode, runningContainers, stuckVolumes];
+export const DETECTORS: readonly Detector[] = [finalizers, policies, webhooks, dependents, unreachableNode, runningContainers, stuckVolumes, failingSandbox];
 
 /**
  * nothing holds it: it goes away within the run by itself — the kubelet finishes it, or the

@@ -86,8 +86,10 @@ export class KubeRuntimeManager {
     let left = running.size;
     const errors: string[] = [];
     const finish = () => {
-      // The sandbox is stopped even when a container could not be (killPodWithSyncResult).
-      this.runtime.stopPodSandbox(uid);
+      // The sandbox is stopped even when a container could not be (killPodWithSyncResult); its
+      // failure is one more error of the result (kubecontainer.ErrKillPodSandbox, X14).
+      const sandboxError = this.runtime.stopPodSandbox(uid);
+      if (sandboxError !== undefined) errors.push(`failed to "KillPodSandbox" for "${uid}" with KillPodSandboxError: "${sandboxError}"`);
       done(errors.length > 0 ? `[${errors.join(', ')}]` : undefined);
     };
     if (left === 0) return finish();

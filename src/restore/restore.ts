@@ -8,6 +8,8 @@ import type { VolumeBehaviour } from '../kubelet/volume-manager';
 import type { Component } from '../timeline/event';
 import { DEFAULT_RELEASE, type Release } from '../release';
 import { DumpError, type Dump, type DumpObject, type Obj } from './dump';
+import { RESUMED_KINDS, resumedResource } from './resumed-kinds';
+import { whatItCouldDo } from './unmodelled';
 
 /**
  * How a dump (src/restore/dump.ts) becomes a running cluster, decided from the objects alone
@@ -55,7 +57,6 @@ export interface RestorePlan {
   placeholderOwners: Obj[];
 }
 
-const RESOURCES: Readonly<Record<string, Resource>> = { Pod: 'pods', Node: 'nodes', Namespace: 'namespaces', Event: 'events', Lease: 'leases', ReplicaSet: 'replicasets' };
 /**
  * X13 — the admission policies of the dump are stored too, so the forward run (and explain's dry
  * run of a finalizer removal) is admitted by them: admissionregistration.k8s.io/v1 only, which a
@@ -68,11 +69,13 @@ const isPolicy = (o: DumpObject) => POLICY_RESOURCES[o.kind] !== undefined && o.
 
 /** The resource a dump object is stored as in `release`, or undefined when the simulation does not store it. */
 function storedAs(o: DumpObject, release: Release): Resource | undefined {
-  if (RESOURCES[o.kind] !== undefined) return RESOURCES[o.kind];
+  const resumed = resumedResource(o.kind, o.apiVersion);
+  if (resumed !== undefined) return resumed;
   return isPolicy(o) && release.atLeast(30) ? POLICY_RESOURCES[o.kind] : undefined;
 }
 
-const notModelled = (o: DumpObject) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} is not modelled: left out (${o.where})`;
+/** X7, X15 — an object left out, with what it could do to a pod. */
+const notModelled = (o: DumpObject) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} is not modelled: left out (${o.where}); ${whatItCouldDo(o)}`;
 
 /** Fixes the release the objects are resumed in, before they are written: the policies it does not serve join the unmodelled objects. */
 export function resumeIn(plan: RestorePlan, release: Release): void {
@@ -94,7 +97,7 @@ export function planRestore(dump: Dump, nowMs?: number): RestorePlan {
   const plan: RestorePlan = { dump, startMs, release: DEFAULT_RELEASE, nodes: [], pods: [], containerBehaviours: [], volumeBehaviours: [], assumptions: [], unmodelled: [], placeholderOwners: [] };
   const assume = (component: Component, text: string, source = SOURCE) => plan.assumptions.push({ component, text, source });
   const of = (kind: string) => dump.objects.filter((o) => o.kind === kind);
-  plan.unmodelled = dump.objects.filter((o) => RESOURCES[o.kind] === undefined && !isPolicy(o));
+  plan.unmodelled = dump.objects.filter((o) => resumedResource(o.kind, o.apiVersion) === undefined && !isPolicy(o));
   for (const o of plan.unmodelled) assume('restore', notModelled(o));
 
   const leases = new Map(of('Lease').filter((l) => l.namespace === NODE_LEASE_NAMESPACE).map((l) => [l.name, l.obj as Lease]));
@@ -151,7 +154,11 @@ export function planRestore(dump: Dump, nowMs?: number): RestorePlan {
           plan.volumeBehaviours.push({ uid, pod: p.name, volume, behaviour: { unmountMs: 0, neverUnmounts: true } });
           assume('volumes', `volume ${volume} of pods/${p.name} cannot be unmounted: an Event ${e.reason} says "${truncate(message)}" (Given volume "${volume}" of pod "${p.name}" takes 20s to unmount says otherwise)`, 'pkg/kubelet/volumemanager/reconciler (FailedUnMount Events of operationExecutor.UnmountVolume)');
         }
-      } else if (reason === 'failedkillpod') {
+      } else if (reason === 'failedkillpod' && /KillPodSandbox/.test(message) && resumed.sandboxTeardownError === undefined) {
+        // X14 — the runtime's StopPodSandbox fails (the network plugin cannot tear the pod's network down).
+        resumed.sandboxTeardownError = sandboxError(message);
+        assume('runtime', `the sandbox of pods/${p.name} cannot be torn down: an Event ${e.reason} says "${truncate(message)}"; every StopPodSandbox is assumed to fail with "${truncate(resumed.sandboxTeardownError)}"`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult (KillPodSandboxError)');
+      } else if (reason === 'failedkillpod' && !/KillPodSandbox/.test(message)) {
         for (const container of running) {
           plan.containerBehaviours.push({ uid, pod: p.name, container, behaviour: { sigterm: { kind: 'ignores' }, survivesSigkill: true } });
           assume('runtime', `container ${container} of pods/${p.name} cannot be killed: an Event ${e.reason} says "${truncate(message)}"; assumed to survive SIGKILL, so that every StopContainer fails`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult (FailedKillPod)');
@@ -161,6 +168,12 @@ export function planRestore(dump: Dump, nowMs?: number): RestorePlan {
   }
   plan.nodes = [...machines.values()];
   return plan;
+}
+
+/** The runtime's error inside a FailedKillPod message naming KillPodSandbox (`… with KillPodSandboxError: "ERR"`), unescaped once. */
+function sandboxError(message: string): string {
+  const m = /KillPodSandboxError: "((?:[^"\\]|\\.)*)"/.exec(message);
+  return m ? m[1].replace(/\\(.)/g, '$1') : message;
 }
 
 function truncate(s: string): string {
@@ -228,7 +241,7 @@ export function writeObjects(cluster: Cluster, plan: RestorePlan): void {
     put('namespaces', undefined, ns, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
   }
   // Admission policies, namespaces, nodes and leases first, then owners, then pods, then Events, as a cluster would have written them.
-  const order = ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'Namespace', 'Node', 'Lease', 'ReplicaSet', 'Pod', 'Event'];
+  const order = ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'Namespace', 'Node', 'Lease', ...Object.keys(RESUMED_KINDS).filter((k) => !['Namespace', 'Node', 'Lease', 'Pod', 'Event', 'ReplicaSet'].includes(k)), 'ReplicaSet', 'Pod', 'Event'];
   for (const kind of order) {
     for (const o of stored) if (o.kind === kind) put(storedAs(o, plan.release)!, o.namespace, o.name, kind === 'Event' ? coreEvent(o.obj) : o.obj);
     if (kind === 'ReplicaSet') for (const rs of plan.placeholderOwners) put('replicasets', (rs.metadata as Obj).namespace as string, (rs.metadata as Obj).name as string, rs);
