@@ -46,7 +46,7 @@ Then('what holds pod {string} is:', function (this: TerminatingWorld, name: stri
     if (!(CAUSES as readonly string[]).includes(cause.trim())) throw new ScenarioError(`unknown cause "${cause}": expected one of ${CAUSES.join(', ')}`);
   }
   const t0 = this.start;
-  const pods = explainForward(this.cluster, { t0, horizonMs: EXPLAIN_HORIZON_MS, unmodelled: this.plan.restoredObjects?.unmodelled });
+  const pods = explainForward(this.cluster, { t0, horizonMs: EXPLAIN_HORIZON_MS, unmodelled: this.plan.restoredObjects?.unmodelled, objects: this.plan.restoredObjects?.dump.objects });
   const matching = pods.filter((p) => p.name === name);
   if (matching.length === 0) throw new ScenarioError(`pod "${name}" is not Terminating and was not deleted within an hour of now (explained: ${pods.map((p) => `"${p.name}"`).join(', ') || 'none'})`);
   if (matching.length > 1) throw new ScenarioError(`${matching.length} pods named "${name}" (namespaces ${matching.map((p) => p.namespace).join(', ')})`);

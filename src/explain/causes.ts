@@ -21,6 +21,8 @@ export interface Remedy {
   action: string;
   command: string;
   risk: string;
+  /** What trying it in a fork of the run showed (remedy-check.ts): it releases the pod, or what else must be done first. */
+  checked?: string;
 }
 
 export interface Cause {
@@ -30,6 +32,8 @@ export interface Cause {
   /** What happens next, and when (T+… from the time the objects were read). */
   next: string;
   remedies: Remedy[];
+  /** A suspect's evidence (X16): what in the objects points to it, one line each. */
+  evidence?: string[];
 }
 
 /** What a detector sees: the pod when the objects were read and at the end of the forward run. */
@@ -43,8 +47,10 @@ export interface PodRun {
   after?: Pod;
   /** When it left the API (T+… counted from t0), if it did. */
   goneAtMs?: number;
-  /** Objects of the dump the simulation does not store (StatefulSets, webhook configurations, …). */
+  /** Objects of the dump the simulation does not store (webhook configurations, PersistentVolumes, …). */
   unmodelled: readonly DumpObject[];
+  /** Every object of the dump (evidence: PersistentVolumes, claims, CSINodes, namespaces); empty for a planned cluster. */
+  objects: readonly DumpObject[];
   /** Its containers that were running when it was first seen deleting (the runtime's records, updated in place). */
   running: readonly RuntimeContainer[];
 }

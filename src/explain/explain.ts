@@ -4,7 +4,8 @@ import { DEFAULT_RELEASE, type Release } from '../release';
 import type { Dump, DumpObject } from '../restore/dump';
 import type { Cluster } from '../cluster';
 import type { RuntimeContainer } from '../kubelet/runtime';
-import { formatOffset } from '../timeline/time';
+import { formatDuration, formatOffset } from '../timeline/time';
+import { contradiction, suspects, unexplained } from './evidence';
 import { toTable } from '../server/table';
 import { DETECTORS, nothingHolds, type Cause, type PodRun } from './causes';
 
@@ -21,6 +22,10 @@ export interface PodExplanation {
   phase?: string;
   deletionTimestamp?: string;
   deletionGracePeriodSeconds?: number;
+  /** What the objects show, at T+0: its phase and how long it had been past its deletionTimestamp (negative: its grace period still runs). */
+  shown: { phase?: string; overdue: string; overdueMs: number };
+  /** X16 — the run released it far sooner than the cluster did: what the run contradicts, and the suspects are its causes. */
+  contradiction?: string;
   /** Still in the API at the end of the run. */
   stuck: boolean;
   /** What `kubectl get pod` shows in STATUS at the end of the run, while it is there (Terminating; since v1.31 the terminal phase, e.g. Error, once it has one). */
@@ -57,7 +62,7 @@ export function explainDump(dump: Dump, options: { release?: Release; nowMs?: nu
   plan.start();
   const t0 = plan.cluster.clock.now();
   const horizon = options.horizonMs ?? EXPLAIN_HORIZON_MS;
-  const pods = explainForward(plan.cluster, { t0, horizonMs: horizon, unmodelled: plan.restoredObjects?.unmodelled ?? [], fromRevision: 0 });
+  const pods = explainForward(plan.cluster, { t0, horizonMs: horizon, unmodelled: plan.restoredObjects?.unmodelled ?? [], objects: dump.objects, fromRevision: 0 });
   const explanation: Explanation = {
     now: new Date(t0).toISOString(),
     release: String(plan.release),
@@ -72,7 +77,7 @@ export function explainDump(dump: Dump, options: { release?: Release; nowMs?: nu
  * Runs the cluster forward from now until every pod that is (or becomes) Terminating is gone, or
  * for `horizonMs`, and explains each of them. Times are T+… from `t0`.
  */
-export function explainForward(cluster: Cluster, options: { t0: number; horizonMs: number; unmodelled?: readonly DumpObject[]; fromRevision?: number }): PodExplanation[] {
+export function explainForward(cluster: Cluster, options: { t0: number; horizonMs: number; unmodelled?: readonly DumpObject[]; objects?: readonly DumpObject[]; fromRevision?: number }): PodExplanation[] {
   const { t0 } = options;
   const etcd = cluster.apiserver.etcd;
   // The pods deleting now (or, from `fromRevision`, every version written since: resumed objects
@@ -115,9 +120,16 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
   for (const [uid, pod] of before) {
     const now = cluster.apiserver.get('pods', pod.metadata.namespace, pod.metadata.name!);
     const after = now.ok && now.object.metadata.uid === uid ? now.object : undefined;
-    const run: PodRun = { cluster, t0, before: pod, after, goneAtMs: gone.get(uid), unmodelled: options.unmodelled ?? [], running: running.get(uid) ?? [] };
+    const run: PodRun = { cluster, t0, before: pod, after, goneAtMs: gone.get(uid), unmodelled: options.unmodelled ?? [], objects: options.objects ?? [], running: running.get(uid) ?? [] };
     const causes = DETECTORS.flatMap((d) => d(run));
+    // X16 — released far sooner than the cluster did: the suspects the objects support, never "nothing holds it".
+    const contradicted = contradiction(run);
+    if (contradicted) {
+      const found = suspects(run);
+      causes.splice(0, causes.length, ...(found.length > 0 ? found : [unexplained(run, contradicted)]));
+    }
     if (causes.length === 0) causes.push(nothingHolds(run));
+    const overdueMs = pod.metadata.deletionTimestamp !== undefined ? t0 - Date.parse(pod.metadata.deletionTimestamp) : 0;
     const goneAt = run.goneAtMs;
     pods.push({
       namespace: pod.metadata.namespace ?? 'default',
@@ -127,6 +139,8 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
       phase: (after ?? pod).status?.phase,
       deletionTimestamp: pod.metadata.deletionTimestamp,
       deletionGracePeriodSeconds: pod.metadata.deletionGracePeriodSeconds,
+      shown: { phase: pod.status?.phase, overdueMs, overdue: overdueMs >= 0 ? `Terminating for ${formatDuration(overdueMs)} past its deletionTimestamp` : `${formatDuration(-overdueMs)} of its grace period left` },
+      ...(contradicted ? { contradiction: contradicted.text } : {}),
       stuck: after !== undefined,
       ...(after ? { kubectlStatus: statusColumn(after, cluster) } : {}),
       ...(goneAt !== undefined ? { goneAt: formatOffset(goneAt - t0) } : {}),
