@@ -21,6 +21,12 @@ const EXPECTED: Record<string, Record<string, [string, string][]>> = {
   'nothing.yaml': { 'web-7b9d5c6f4-mw8zt': [['nothing', 'gone at T+0.3s']] },
   'issue-65569-foreground.yaml': { 'webhook-test-79fbccfb66-dxk7f': [['dependents', 'foreground deletion']] },
   'issue-93925-grace.yaml': { 'client21-cali-ns-0-bb6cb6fc6-w8f9w': [['containers-running', 'client ran until T+30s']] },
+  // Rebuilt from threads that established the cause (X16): each must be explained with that cause, ranked first.
+  'issue-121605-job-tracking-webhook.yaml': { 'cron-job-dashmail-28306992-9dcql': [['webhook', 'suspect 1 of 2: MutatingWebhookConfiguration vault-agent-injector-cfg: webhook vault.hashicorp.com intercepts the UPDATE of pods that removes finalizer batch.kubernetes.io/job-tracking'], ['finalizer', 'suspect 2 of 2: finalizer batch.kubernetes.io/job-tracking']] },
+  'issue-kyverno-2750-webhook-down.yaml': { 'kyverno-66447b5c94-9wc84': [['webhook', 'suspect 1 of 1: ValidatingWebhookConfiguration kyverno-resource-validating-webhook-cfg: webhook validate.kyverno.svc-fail']] },
+  'issue-123960-nfs-unmount.yaml': { 'homes-0': [['volume-unmount', 'suspect 1 of 1: volume data (nfs nfs1.storage.server.com:/home/brad)']] },
+  'issue-calico-7272-kill-pod-sandbox.yaml': { 'coredns-67b75cb4db-rvnxb': [['sandbox', 'dial tcp 127.0.0.1:51111: connect: connection refused']] },
+  'issue-containerd-8847-deadline-exceeded.yaml': { 'worker-7c9f6d8b5d-m2xkq': [['containers-running', 'worker still runs: it survives SIGKILL']] },
 };
 
 describe('X9 the stuck-pod gallery (examples/stuck/): explain names the cause of every dump (finalizers X10, unreachable nodes X11, Events X6, admission policies X13)', () => {

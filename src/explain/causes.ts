@@ -43,6 +43,8 @@ export interface PodRun {
   t0: number;
   /** The pod at T+0. */
   before: Pod;
+  /** The pod as the objects show it (the dump's own version; undefined for a pod the run created), for its history (X16). */
+  shown?: Pod;
   /** The pod at the end of the run; undefined once it is gone. */
   after?: Pod;
   /** When it left the API (T+… counted from t0), if it did. */

@@ -19,10 +19,23 @@ Options:
   --now TIME           when the objects were read (RFC 3339; default: the newest time they show)
   -o, --output FORMAT  text (default) or json
   --report DIR         write the HTML report of the forward run to DIR
+  --scenario FILE      also write a minimal scenario (.feature) that reproduces each hold: the
+                       objects it needs and the suspect made explicit as steps, with the cause
+                       it must show (npx cucumber-js FILE runs it)
   -h, --help           this help
+
+Output: for each pod, what the objects show (its phase and how long it has been past its
+deletionTimestamp) apart from what the run finds (gone at T+…, or still there), then its causes.
+When the run releases a pod far sooner than the cluster did, the run contradicts the cluster:
+the causes are then the suspects the objects support, ranked, each with its evidence.
+
+Exit codes:
+  0  no pod is held: every Terminating pod goes within the run, as the cluster's history agrees
+  1  a pod is still held: still there at the end of the run, or the run contradicts the cluster
+  2  bad input: an unknown option, a file that cannot be read, an object that cannot be used
 `;
 
-/** `terminating explain FILE…`: resolves with the exit code (0; 1 when a pod is still held at the end of the run). */
+/** `terminating explain FILE…`: resolves with the exit code (0; 1 when a pod is still held; 2 for bad input). */
 export async function explainCommand(args: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
   let parsed;
   try {
@@ -50,7 +63,7 @@ export async function explainCommand(args: string[], out: NodeJS.WritableStream 
   try {
     run = explainDump(readDumpFiles(parsed.positionals), { release, nowMs });
   } catch (e) {
-    if (e instanceof DumpError) throw new CommandError(e.message);
+    if (e instanceof DumpError) throw new CommandError(e.message, 2);
     throw e;
   }
   out.write(format === 'json' ? `${JSON.stringify(run.explanation, null, 2)}\n` : formatExplanation(run.explanation));
@@ -58,5 +71,6 @@ export async function explainCommand(args: string[], out: NodeJS.WritableStream 
     const files = writeSessionReport(run.plan.cluster, run.t0, resolve(v.report), `terminating explain ${parsed.positionals.join(' ')} (Kubernetes ${run.plan.release})`);
     if (format === 'text') out.write(`report: ${files.html}\n`);
   }
-  return run.explanation.pods.some((p) => p.stuck) ? 1 : 0;
+  // 1 when a pod is still held: at the end of the run, or in the cluster when the run contradicts it (X16).
+  return run.explanation.pods.some((p) => p.stuck || p.contradiction !== undefined) ? 1 : 0;
 }

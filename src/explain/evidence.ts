@@ -19,6 +19,15 @@ import type { Cause, PodRun, Remedy } from './causes';
  * names the suspects the objects support, ranked, each with its evidence, instead of "nothing".
  */
 
+/** A duration as kubectl prints an age past a day (`2d17h`), else Go's form (`1h15m25s`). */
+export function formatAge(ms: number): string {
+  const day = 86_400_000;
+  if (Math.abs(ms) < day) return formatDuration(ms);
+  const d = Math.floor(ms / day);
+  const h = Math.floor((ms % day) / 3_600_000);
+  return `${d}d${h > 0 ? `${h}h` : ''}`;
+}
+
 /** How much longer than the run the cluster kept the pod, when that is more than the modelled path allows. */
 export interface Contradiction {
   /** Since its deletionTimestamp (its grace period over) until the objects were read. */
@@ -43,11 +52,12 @@ export function longestModelledWaitMs(run: PodRun): number {
 
 /** X16 — the run released the pod, but the cluster had kept it Terminating for longer than the modelled path needs. */
 export function contradiction(run: PodRun): Contradiction | undefined {
-  if (run.goneAtMs === undefined || run.before.metadata.deletionTimestamp === undefined) return undefined;
-  const overdueMs = run.t0 - Date.parse(run.before.metadata.deletionTimestamp);
+  const history = run.shown ?? run.before;
+  if (run.goneAtMs === undefined || history.metadata.deletionTimestamp === undefined) return undefined;
+  const overdueMs = run.t0 - Date.parse(history.metadata.deletionTimestamp);
   const boundMs = run.goneAtMs - run.t0 + longestModelledWaitMs(run);
   if (!(overdueMs > boundMs)) return undefined;
-  const text = `the run contradicts the cluster: the run releases it at ${formatOffset(run.goneAtMs - run.t0)}, but the cluster kept it Terminating for ${formatDuration(overdueMs)} after its deletionTimestamp, longer than the modelled path needs from the state the objects show (at most ${formatDuration(boundMs)}: the run's own ${formatDuration(run.goneAtMs - run.t0)} plus the longest wait of a modelled loop, ${formatDuration(longestModelledWaitMs(run))}); something the simulation does not model holds it`;
+  const text = `the run contradicts the cluster: the run releases it at ${formatOffset(run.goneAtMs - run.t0)}, but the cluster kept it Terminating for ${formatAge(overdueMs)} after its deletionTimestamp, longer than the modelled path needs from the state the objects show (at most ${formatDuration(boundMs)}: the run's own ${formatDuration(run.goneAtMs - run.t0)} plus the longest wait of a modelled loop, ${formatDuration(longestModelledWaitMs(run))}); something the simulation does not model holds it`;
   return { overdueMs, boundMs, text };
 }
 
@@ -120,7 +130,7 @@ function webhookSuspects(run: PodRun): Suspect[] {
       const evidence = [
         `its rules match ${called.map((r) => r.what).join(' and ')}`,
         `its namespaceSelector and objectSelector match pod ${pod.metadata.name} in namespace ${ns}${(hook.matchConditions ?? []).length > 0 ? ', and its matchConditions hold for that request' : ''}`,
-        `failurePolicy ${failurePolicy}${failurePolicy === 'Fail' ? ': if its server is down or slow, the request fails too' : ''}`,
+        `failurePolicy ${failurePolicy}${failurePolicy === 'Fail' ? ': if its server is down or slow, the request fails too' : mutating ? ' (it only covers a call that fails: a patch the webhook returns is applied, and validated, all the same)' : ''}`,
         ...(mutating ? [`a mutating webhook: a patch it returns that changes an immutable field of the pod (containers, initContainers, volumes${injector ? ' — what it adds at CREATE, added again on UPDATE' : ''}) makes the apiserver refuse the whole UPDATE ("pod updates may not change fields other than …", "pod updates may not add or remove containers")`] : []),
       ];
       const first = called[0];
@@ -197,7 +207,7 @@ function controllerSuspects(run: PodRun): Suspect[] {
           { action: `see whether ${holder.name} runs and what it logs`, command: 'kubectl get pods -n kube-system -l component=kube-controller-manager', risk: 'none (a read)' },
           { action: `remove the finalizer ${f}`, command: `kubectl patch pod ${run.before.metadata.name} -n ${run.before.metadata.namespace ?? 'default'} --type=json -p '${JSON.stringify(finalizerRemoval((run.before.metadata.finalizers ?? []).indexOf(f), f))}'`, risk: `skips what ${holder.name} does first; refused too if a webhook above breaks UPDATEs` },
         ],
-        evidence: [`the pod still carries ${f} ${formatDuration(run.t0 - Date.parse(run.before.metadata.deletionTimestamp ?? ''))} after its deletionTimestamp`],
+        evidence: [`the pod still carries ${f} ${formatAge(run.t0 - Date.parse((run.shown ?? run.before).metadata.deletionTimestamp ?? ''))} after its deletionTimestamp`],
       },
     };
   });

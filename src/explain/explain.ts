@@ -5,7 +5,7 @@ import type { Dump, DumpObject } from '../restore/dump';
 import type { Cluster } from '../cluster';
 import type { RuntimeContainer } from '../kubelet/runtime';
 import { formatDuration, formatOffset } from '../timeline/time';
-import { contradiction, suspects, unexplained } from './evidence';
+import { contradiction, formatAge, suspects, unexplained } from './evidence';
 import { toTable } from '../server/table';
 import { DETECTORS, nothingHolds, type Cause, type PodRun } from './causes';
 
@@ -120,7 +120,8 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
   for (const [uid, pod] of before) {
     const now = cluster.apiserver.get('pods', pod.metadata.namespace, pod.metadata.name!);
     const after = now.ok && now.object.metadata.uid === uid ? now.object : undefined;
-    const run: PodRun = { cluster, t0, before: pod, after, goneAtMs: gone.get(uid), unmodelled: options.unmodelled ?? [], objects: options.objects ?? [], running: running.get(uid) ?? [] };
+    const shown = options.objects?.find((o) => o.kind === 'Pod' && (o.obj.metadata as { uid?: string } | undefined)?.uid === uid)?.obj as Pod | undefined;
+    const run: PodRun = { cluster, t0, before: pod, shown, after, goneAtMs: gone.get(uid), unmodelled: options.unmodelled ?? [], objects: options.objects ?? [], running: running.get(uid) ?? [] };
     const causes = DETECTORS.flatMap((d) => d(run));
     // X16 — released far sooner than the cluster did: the suspects the objects support, never "nothing holds it".
     const contradicted = contradiction(run);
@@ -129,7 +130,8 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
       causes.splice(0, causes.length, ...(found.length > 0 ? found : [unexplained(run, contradicted)]));
     }
     if (causes.length === 0) causes.push(nothingHolds(run));
-    const overdueMs = pod.metadata.deletionTimestamp !== undefined ? t0 - Date.parse(pod.metadata.deletionTimestamp) : 0;
+    const history = shown ?? pod;
+    const overdueMs = history.metadata.deletionTimestamp !== undefined ? t0 - Date.parse(history.metadata.deletionTimestamp) : 0;
     const goneAt = run.goneAtMs;
     pods.push({
       namespace: pod.metadata.namespace ?? 'default',
@@ -137,9 +139,9 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
       uid,
       node: pod.spec?.nodeName,
       phase: (after ?? pod).status?.phase,
-      deletionTimestamp: pod.metadata.deletionTimestamp,
-      deletionGracePeriodSeconds: pod.metadata.deletionGracePeriodSeconds,
-      shown: { phase: pod.status?.phase, overdueMs, overdue: overdueMs >= 0 ? `Terminating for ${formatDuration(overdueMs)} past its deletionTimestamp` : `${formatDuration(-overdueMs)} of its grace period left` },
+      deletionTimestamp: history.metadata.deletionTimestamp,
+      deletionGracePeriodSeconds: history.metadata.deletionGracePeriodSeconds,
+      shown: { phase: history.status?.phase, overdueMs, overdue: overdueMs >= 0 ? `Terminating for ${formatAge(overdueMs)} past its deletionTimestamp` : `${formatDuration(-overdueMs)} of its grace period left` },
       ...(contradicted ? { contradiction: contradicted.text } : {}),
       stuck: after !== undefined,
       ...(after ? { kubectlStatus: statusColumn(after, cluster) } : {}),
