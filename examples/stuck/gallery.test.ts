@@ -15,6 +15,9 @@ const EXPECTED: Record<string, Record<string, [string, string][]>> = {
   'webhook.yaml': { 'mailer-84c6d9f7b5-tn4vx': [['finalizer', 'mail.example.com/flush'], ['webhook', 'policy.example.com']] },
   'dependents.yaml': { coordinator: [['dependents', 'pods/coordinator-worker']], 'coordinator-worker': [['finalizer', 'example.com/drain-queue']] },
   'node-unreachable.yaml': { 'db-0': [['node-unreachable', 'worker-3']] },
+  'finalizer-node-unreachable.yaml': { 'db-0': [['finalizer', 'backup.example.com/snapshot'], ['node-unreachable', 'worker-3']] },
+  // Force-deleted to grace 0: the node no longer matters, only the finalizer is listed (X11).
+  'force-deleted-lost-node.yaml': { 'db-0': [['finalizer', 'backup.example.com/snapshot']] },
   'containers-running.yaml': { 'checkout-5c7d8b9f6-x2kq9': [['containers-running', 'checkout ran until T+18s (killed at the deadline: 18s of its grace were left)']] },
   'failed-kill-pod.yaml': { 'indexer-0': [['containers-running', 'indexer still runs']] },
   'volume-unmount.yaml': { 'ingest-6f4c9d7b8-q7w2m': [['volume-unmount', 'spool']] },

@@ -97,7 +97,7 @@ const finalizers: Detector = (run) => {
       return {
         cause: 'finalizer' as const,
         detail: `finalizer ${f}, to be removed by ${finalizerOwner(f)}`,
-        next: `${'nothing removes it within the run: the pod stays'}${all.length > 1 ? ' until every finalizer is gone' : ''} (the apiserver deletes it the moment the last finalizer goes, its deletionGracePeriodSeconds being ${pod.metadata.deletionGracePeriodSeconds})`,
+        next: `${'nothing removes it within the run: the pod stays'}${all.length > 1 ? ' until every finalizer is gone' : ''} (${pod.metadata.deletionGracePeriodSeconds === 0 ? 'the apiserver deletes it the moment the last finalizer goes, its deletionGracePeriodSeconds being 0' : `once the last finalizer goes it still waits for the kubelet's final DELETE, its deletionGracePeriodSeconds being ${pod.metadata.deletionGracePeriodSeconds}`})`,
         remedies: [
           {
             action: `remove the finalizer ${f}`,

@@ -61,7 +61,7 @@ export async function explainCommand(args: string[], out: NodeJS.WritableStream 
   if (nowMs !== undefined && Number.isNaN(nowMs)) throw new CommandError(`invalid --now "${v.now}": expected an RFC 3339 time (e.g. 2025-06-01T10:00:00Z)`, 2);
   let run;
   try {
-    run = explainDump(readDumpFiles(parsed.positionals), { release, nowMs });
+    run = explainDump(readDumpFiles(parsed.positionals), { release, nowMs, checkRemedies: true });
   } catch (e) {
     if (e instanceof DumpError) throw new CommandError(e.message, 2);
     throw e;

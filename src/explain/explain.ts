@@ -6,6 +6,7 @@ import type { Cluster } from '../cluster';
 import type { RuntimeContainer } from '../kubelet/runtime';
 import { formatDuration, formatOffset } from '../timeline/time';
 import { contradiction, formatAge, suspects, unexplained } from './evidence';
+import { checkRemedies } from './remedy-check';
 import { toTable } from '../server/table';
 import { DETECTORS, nothingHolds, type Cause, type PodRun } from './causes';
 
@@ -56,13 +57,19 @@ export interface ExplainRun {
  * at most EXPLAIN_HORIZON_MS, and say of each pod that was Terminating when the objects were read
  * (or was deleted during the run) what held it, what happened next and what would release it.
  */
-export function explainDump(dump: Dump, options: { release?: Release; nowMs?: number; horizonMs?: number } = {}): ExplainRun {
-  const plan = new ClusterPlan(options.release ?? DEFAULT_RELEASE);
-  plan.objects(dump, options.nowMs);
-  plan.start();
+export function explainDump(dump: Dump, options: { release?: Release; nowMs?: number; horizonMs?: number; checkRemedies?: boolean } = {}): ExplainRun {
+  const resume = () => {
+    const plan = new ClusterPlan(options.release ?? DEFAULT_RELEASE);
+    plan.objects(dump, options.nowMs);
+    plan.start();
+    return plan;
+  };
+  const plan = resume();
   const t0 = plan.cluster.clock.now();
   const horizon = options.horizonMs ?? EXPLAIN_HORIZON_MS;
   const pods = explainForward(plan.cluster, { t0, horizonMs: horizon, unmodelled: plan.restoredObjects?.unmodelled ?? [], objects: dump.objects, fromRevision: 0 });
+  // X17 — each remedy of a pod still held is tried in a fork: the same objects resumed again.
+  if (options.checkRemedies) for (const p of pods) checkRemedies(p, { fork: () => resume().cluster, horizonMs: horizon });
   const explanation: Explanation = {
     now: new Date(t0).toISOString(),
     release: String(plan.release),
