@@ -2,7 +2,9 @@ import { Before, Given, Then, type DataTable } from '@cucumber/cucumber';
 import { dirname, resolve } from 'node:path';
 import { CAUSES, type CauseName } from '../src/explain/causes';
 import { explainForward, EXPLAIN_HORIZON_MS } from '../src/explain/explain';
-import { DumpError, readDumpFiles } from '../src/restore/dump';
+import { DumpError, readDump, readDumpFiles } from '../src/restore/dump';
+import type { ModelledWebhook } from '../src/apiserver/webhook/modelled-caller';
+import { callerOf } from './admission.steps';
 import { formatExplanation } from '../src/explain/format';
 import { ScenarioError, type TerminatingWorld } from './world';
 
@@ -33,9 +35,55 @@ Given('the objects in {string}', function (this: TerminatingWorld, path: string)
 });
 
 /**
+ * The same, with the objects in the step's doc string (YAML or JSON, as kubectl get printed them):
+ * a scenario that carries its own objects, as `terminating explain --scenario` writes one.
+ */
+Given('the objects:', function (this: TerminatingWorld, text: string) {
+  try {
+    this.plan.objects(readDump([{ file: 'the objects of the step', text }]));
+  } catch (e) {
+    if (e instanceof DumpError) throw new ScenarioError(e.message);
+    throw e;
+  }
+});
+
+/** X18 — resumes the objects' webhook configuration holding this webhook, with the server a step describes. */
+function resumeWebhook(world: TerminatingWorld, webhook: string, server: ModelledWebhook): void {
+  try {
+    world.plan.resumeWebhook(webhook);
+  } catch (e) {
+    if (e instanceof DumpError) throw new ScenarioError(e.message);
+    throw e;
+  }
+  callerOf(world.cluster).serve(webhook, server);
+}
+
+/**
+ * A webhook configuration of the objects (left out otherwise: its server is the real cluster's)
+ * is resumed, and its webhook's server denies every request its rules send it, with the message
+ * given (`admission webhook "NAME" denied the request: MESSAGE`).
+ */
+Given('webhook {string} of the objects refuses the requests it intercepts with {string}', function (this: TerminatingWorld, webhook: string, message: string) {
+  resumeWebhook(this, webhook, { rejects: message });
+});
+
+/** The same, with no server behind it: each call fails, and failurePolicy Fail refuses the request. */
+Given('webhook {string} of the objects is down', function (this: TerminatingWorld, webhook: string) {
+  resumeWebhook(this, webhook, { down: true });
+});
+
+/**
+ * The same, an injector: its server adds an init container of this name to every pod that lacks
+ * it, on UPDATE too; the pod's update validation then refuses the whole UPDATE.
+ */
+Given('webhook {string} of the objects adds init container {string} to pods', function (this: TerminatingWorld, webhook: string, container: string) {
+  resumeWebhook(this, webhook, { addsInitContainer: container });
+});
+
+/**
  * Runs the cluster forward (at most one virtual hour, like `terminating explain`) and checks what
- * held the pod: each row's `cause` (finalizer, webhook, dependents, node-unreachable,
- * containers-running, volume-unmount, nothing) must be one of the explanation's causes, and its
+ * held the pod: each row's `cause` (finalizer, policy, webhook, dependents, node-unreachable,
+ * containers-running, volume-unmount, sandbox, nothing) must be one of the explanation's causes, and its
  * `detail` a substring of that cause's detail (the finalizer's, node's, container's or volume's
  * name …). Every cause of the explanation must be listed. A mismatch prints the whole explanation.
  */

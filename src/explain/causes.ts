@@ -232,6 +232,78 @@ const webhooks: Detector = (run) => {
     });
 };
 
+/** A webhook of the cluster's own configurations (a scenario's, or one created during a run), with its configuration. */
+function storedWebhook(run: PodRun, name: string): { kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration'; config: string; hook: Webhook } | undefined {
+  for (const [resource, kind] of [['validatingwebhookconfigurations', 'ValidatingWebhookConfiguration'], ['mutatingwebhookconfigurations', 'MutatingWebhookConfiguration']] as const) {
+    const list = run.cluster.apiserver.list(resource, undefined);
+    for (const c of list.ok ? list.object.items : []) {
+      const hook = ((c.webhooks ?? []) as Webhook[]).find((h) => h.name === name);
+      if (hook) return { kind, config: c.metadata.name!, hook };
+    }
+  }
+  return undefined;
+}
+
+/** The webhook a Status message names: dispatcher.go's denial, or ErrCallingWebhook (the call failed, failurePolicy Fail). */
+const WEBHOOK_REFUSAL = /(?:admission webhook "([^"]+)" denied the request|failed calling webhook "([^"]+)")/;
+
+/**
+ * X18 — the cluster's own webhooks (a scenario's configurations, which the run calls through
+ * their modelled servers): the UPDATE that removes each finalizer left, as its holder sends it,
+ * is tried as a server-side dry run (validating and mutating webhooks with sideEffects None are
+ * called on dry runs). A webhook that refuses it, or whose call fails under failurePolicy Fail,
+ * is named with the Status message; a mutating webhook that puts the finalizer back is named too.
+ * As for a dump's webhooks (X9), the finalizer's own remedy fails until the webhook is fixed.
+ */
+const clusterWebhooks: Detector = (run) => {
+  const pod = run.after;
+  if (!pod) return [];
+  const api = run.cluster.apiserver;
+  const out: Cause[] = [];
+  const seen = new Set<string>();
+  const name = (found: ReturnType<typeof storedWebhook>, hook: string, why: string, holder: string) => {
+    if (!found || seen.has(found.config)) return;
+    seen.add(found.config);
+    const resource = found.kind.toLowerCase();
+    out.push({
+      cause: 'webhook',
+      detail: `${found.kind} ${found.config}: webhook ${hook} ${why}`,
+      next: `${holder} (and the remedies that send the same request) get the same answer until the webhook lets it through`,
+      remedies: [
+        { action: `leave pods being deleted alone: add a matchCondition to webhook ${hook} (e.g. !has(object.metadata.deletionTimestamp)) or fix its server`, command: `kubectl edit ${resource} ${found.config}`, risk: `${hook} no longer sees what the change excludes` },
+        { action: `delete the webhook configuration ${found.config}`, command: `kubectl delete ${resource} ${found.config}`, risk: `nothing ${found.config} checks is checked any more; recreate it once the pod is gone` },
+      ],
+    });
+  };
+  // With no finalizer left, what releases the pod is the kubelet's final DELETE (grace 0, its uid as precondition).
+  if ((pod.metadata.finalizers ?? []).length === 0 && pod.spec?.nodeName) {
+    const kubelet = { name: `kubelet/${pod.spec.nodeName}`, component: 'kubelet' as const };
+    const r = api.delete(kubelet, 'pods', ns(pod), pod.metadata.name!, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid }, dryRun: ['All'] });
+    const m = r.ok ? null : WEBHOOK_REFUSAL.exec(r.status.message);
+    if (m && !r.ok) name(storedWebhook(run, m[1] ?? m[2]), m[1] ?? m[2], `refuses the kubelet's final DELETE (tried as ${kubelet.name}, a dry run): ${r.code} ${r.status.message}`, kubelet.name);
+  }
+  (pod.metadata.finalizers ?? []).forEach((f, index) => {
+    if (f === FINALIZER_FOREGROUND) return;
+    const holder = finalizerHolder(f);
+    const mark = run.cluster.timeline.all().length;
+    const r = api.patch(holder, 'pods', ns(pod), pod.metadata.name!, 'json', finalizerRemoval(index, f), { dryRun: true });
+    if (!r.ok) {
+      const m = WEBHOOK_REFUSAL.exec(r.status.message);
+      if (m) return name(storedWebhook(run, m[1] ?? m[2]), m[1] ?? m[2], `refuses the UPDATE that removes finalizer ${f} (tried as ${holder.name}, a dry run): ${r.code} ${r.status.message}`, holder.name);
+      // A mutating webhook's patch that the pod's validation then refuses (an immutable field changed).
+      const patched = run.cluster.timeline.all().slice(mark).map((e) => /^webhook (\S+) patched UPDATE pods\//.exec(e.text)).find((x) => x !== null);
+      if (patched) name(storedWebhook(run, patched[1]), patched[1], `patches the UPDATE that removes finalizer ${f} (tried as ${holder.name}, a dry run), and the patched pod is refused: ${r.code} ${r.status.message}`, holder.name);
+      return;
+    }
+    if (!(r.object.metadata.finalizers ?? []).includes(f)) return;
+    // The removal succeeds but the finalizer is back: a mutating webhook patched it in again.
+    const mutating = api.list('mutatingwebhookconfigurations', undefined);
+    const hook = (mutating.ok ? mutating.object.items : []).flatMap((c) => (c.webhooks ?? []) as Webhook[]).find(interceptsPodUpdates);
+    if (hook) name(storedWebhook(run, hook.name), hook.name, `puts finalizer ${f} back on the UPDATE that removes it (tried as ${holder.name}, a dry run: the UPDATE succeeds and changes nothing)`, holder.name);
+  });
+  return out;
+};
+
 /** X9 — foregroundDeletion: the garbage collector waits for dependents with blockOwnerDeletion. */
 const dependents: Detector = (run) => {
   const pod = run.after ?? run.before;
@@ -360,7 +432,7 @@ const failingSandbox: Detector = (run) => {
 };
 
 /** The detectors in the order their causes are listed. */
-export const DETECTORS: readonly Detector[] = [finalizers, policies, webhooks, dependents, unreachableNode, runningContainers, stuckVolumes, failingSandbox];
+export const DETECTORS: readonly Detector[] = [finalizers, policies, clusterWebhooks, webhooks, dependents, unreachableNode, runningContainers, stuckVolumes, failingSandbox];
 
 /**
  * nothing holds it: it goes away within the run by itself — the kubelet finishes it, or the

@@ -37,9 +37,10 @@ export function actionOf(command: string): Action {
     const [, name, ns] = m;
     return { run: (c) => c.apiserver.delete(KUBECTL, 'pods', ns, name, { gracePeriodSeconds: 0 }) };
   }
-  if ((m = /^kubectl delete (node|validatingadmissionpolicybinding) (\S+)$/.exec(command))) {
+  if ((m = /^kubectl delete (node|validatingadmissionpolicybinding|validatingwebhookconfiguration|mutatingwebhookconfiguration) (\S+)$/.exec(command))) {
     const [, kind, name] = m;
-    return { run: (c) => c.apiserver.delete(KUBECTL, kind === 'node' ? 'nodes' : 'validatingadmissionpolicybindings', undefined, name, {}) };
+    const resource = ({ node: 'nodes', validatingadmissionpolicybinding: 'validatingadmissionpolicybindings', validatingwebhookconfiguration: 'validatingwebhookconfigurations', mutatingwebhookconfiguration: 'mutatingwebhookconfigurations' } as const)[kind as 'node'];
+    return { run: (c) => c.apiserver.delete(KUBECTL, resource, undefined, name, {}) };
   }
   if ((m = /^kubectl taint node (\S+) ([^=\s]+)=([^:\s]*):(NoSchedule|PreferNoSchedule|NoExecute)$/.exec(command))) {
     const [, name, key, value, effect] = m;

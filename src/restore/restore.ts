@@ -9,7 +9,7 @@ import type { Component } from '../timeline/event';
 import { DEFAULT_RELEASE, type Release } from '../release';
 import { DumpError, type Dump, type DumpObject, type Obj } from './dump';
 import { RESUMED_KINDS, resumedResource } from './resumed-kinds';
-import { whatItCouldDo } from './unmodelled';
+import { isWebhookConfiguration, webhooksOf, whatItCouldDo } from './unmodelled';
 
 /**
  * How a dump (src/restore/dump.ts) becomes a running cluster, decided from the objects alone
@@ -55,6 +55,8 @@ export interface RestorePlan {
   unmodelled: DumpObject[];
   /** ReplicaSets that pods name as owner but the dump lacks: created so that the garbage collector finds their owner. */
   placeholderOwners: Obj[];
+  /** Webhook configurations of the dump a step resumes with a modelled server (X18): stored instead of left out. */
+  resumedWebhooks: DumpObject[];
 }
 
 /**
@@ -77,6 +79,24 @@ function storedAs(o: DumpObject, release: Release): Resource | undefined {
 /** X7, X15 — an object left out, with what it could do to a pod. */
 const notModelled = (o: DumpObject) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} is not modelled: left out (${o.where}); ${whatItCouldDo(o)}`;
 
+/**
+ * X18 — a step makes a webhook configuration of the objects part of the run: the one holding the
+ * webhook named is stored (its server is then the step's modelled one) instead of left out.
+ */
+export function resumeWebhookConfiguration(plan: RestorePlan, webhook: string): DumpObject {
+  const config = plan.unmodelled.find((o) => isWebhookConfiguration(o) && webhooksOf(o).some((h) => h.name === webhook));
+  if (!config) {
+    const known = plan.unmodelled.filter(isWebhookConfiguration).flatMap((o) => webhooksOf(o).map((h) => `"${h.name}"`));
+    throw new DumpError(`no webhook configuration of the objects has a webhook "${webhook}" (${known.length > 0 ? `they have ${known.join(', ')}` : 'the objects have none'})`);
+  }
+  plan.unmodelled.splice(plan.unmodelled.indexOf(config), 1);
+  const note = notModelled(config);
+  plan.assumptions = plan.assumptions.filter((a) => a.text !== note);
+  plan.assumptions.push({ component: 'restore', text: `${config.kind} ${config.name} is resumed: its webhook ${webhook} is answered by the server a step describes`, source: SOURCE });
+  plan.resumedWebhooks.push(config);
+  return config;
+}
+
 /** Fixes the release the objects are resumed in, before they are written: the policies it does not serve join the unmodelled objects. */
 export function resumeIn(plan: RestorePlan, release: Release): void {
   plan.release = release;
@@ -94,7 +114,7 @@ const ms = (t: unknown): number | undefined => (typeof t === 'string' ? Date.par
 export function planRestore(dump: Dump, nowMs?: number): RestorePlan {
   const startMs = nowMs ?? dump.newestMs;
   if (startMs === undefined) throw new DumpError(`${dump.files.join(', ')}: no object carries a time (creationTimestamp, a condition, a lease renewal…): give the time the objects were read (--now)`);
-  const plan: RestorePlan = { dump, startMs, release: DEFAULT_RELEASE, nodes: [], pods: [], containerBehaviours: [], volumeBehaviours: [], assumptions: [], unmodelled: [], placeholderOwners: [] };
+  const plan: RestorePlan = { dump, startMs, release: DEFAULT_RELEASE, nodes: [], pods: [], containerBehaviours: [], volumeBehaviours: [], assumptions: [], unmodelled: [], placeholderOwners: [], resumedWebhooks: [] };
   const assume = (component: Component, text: string, source = SOURCE) => plan.assumptions.push({ component, text, source });
   const of = (kind: string) => dump.objects.filter((o) => o.kind === kind);
   plan.unmodelled = dump.objects.filter((o) => resumedResource(o.kind, o.apiVersion) === undefined && !isPolicy(o));
@@ -244,6 +264,7 @@ export function writeObjects(cluster: Cluster, plan: RestorePlan): void {
   const order = ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'Namespace', 'Node', 'Lease', ...Object.keys(RESUMED_KINDS).filter((k) => !['Namespace', 'Node', 'Lease', 'Pod', 'Event', 'ReplicaSet'].includes(k)), 'ReplicaSet', 'Pod', 'Event'];
   for (const kind of order) {
     for (const o of stored) if (o.kind === kind) put(storedAs(o, plan.release)!, o.namespace, o.name, kind === 'Event' ? coreEvent(o.obj) : o.obj);
+    if (kind === 'Namespace') for (const o of plan.resumedWebhooks) put(o.kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations', undefined, o.name, o.obj);
     if (kind === 'ReplicaSet') for (const rs of plan.placeholderOwners) put('replicasets', (rs.metadata as Obj).namespace as string, (rs.metadata as Obj).name as string, rs);
   }
 }
