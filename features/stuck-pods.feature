@@ -132,3 +132,10 @@ Feature: Why is my pod stuck? A real cluster's objects, resumed (X1) and explain
     Then what holds pod "homes-0" is:
       | cause          | detail |
       | volume-unmount | data   |
+
+  Scenario: X16 the run contradicts the cluster: kubernetes/kubernetes#121605's pod, Terminating for days, gets ranked suspects, never "nothing holds it"
+    Given the objects in "../examples/stuck/issue-121605-job-tracking-webhook.yaml"
+    Then what holds pod "cron-job-dashmail-28306992-9dcql" is:
+      | cause     | detail                                                                 |
+      | webhook   | suspect 1 of 2: MutatingWebhookConfiguration vault-agent-injector-cfg |
+      | finalizer | suspect 2 of 2: finalizer batch.kubernetes.io/job-tracking             |

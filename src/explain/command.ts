@@ -6,6 +6,8 @@ import { DumpError, readDumpFiles } from '../restore/dump';
 import { writeSessionReport } from '../serve/session-report';
 import { explainDump } from './explain';
 import { formatExplanation } from './format';
+import { writeScenario } from './scenario';
+import { writeFileSync } from 'node:fs';
 
 export const EXPLAIN_USAGE = `Usage: terminating explain [options] FILE…
 
@@ -39,7 +41,7 @@ Exit codes:
 export async function explainCommand(args: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { kubernetes: { type: 'string' }, now: { type: 'string' }, output: { type: 'string', short: 'o' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args, allowPositionals: true, options: { kubernetes: { type: 'string' }, now: { type: 'string' }, output: { type: 'string', short: 'o' }, report: { type: 'string' }, scenario: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   } catch (e) {
     throw new CommandError(`${(e as Error).message.split('. ')[0]} (see terminating explain --help)`, 2);
   }
@@ -59,14 +61,27 @@ export async function explainCommand(args: string[], out: NodeJS.WritableStream 
   }
   const nowMs = v.now === undefined ? undefined : Date.parse(v.now);
   if (nowMs !== undefined && Number.isNaN(nowMs)) throw new CommandError(`invalid --now "${v.now}": expected an RFC 3339 time (e.g. 2025-06-01T10:00:00Z)`, 2);
+  if (v.scenario !== undefined && !v.scenario.endsWith('.feature')) throw new CommandError(`invalid --scenario "${v.scenario}": expected a file name ending in .feature`, 2);
   let run;
+  let dump;
   try {
-    run = explainDump(readDumpFiles(parsed.positionals), { release, nowMs, checkRemedies: true });
+    dump = readDumpFiles(parsed.positionals);
+    run = explainDump(dump, { release, nowMs, checkRemedies: true });
   } catch (e) {
     if (e instanceof DumpError) throw new CommandError(e.message, 2);
     throw e;
   }
+  if (v.scenario !== undefined) {
+    // X19 — a minimal scenario reproducing each hold, the suspect made explicit as a step.
+    const written = writeScenario(dump, run.explanation, { release: run.plan.release, nowMs });
+    try {
+      writeFileSync(resolve(v.scenario), written.feature);
+    } catch (e) {
+      throw new CommandError(`cannot write ${v.scenario}: ${(e as Error).message}`, 2);
+    }
+  }
   out.write(format === 'json' ? `${JSON.stringify(run.explanation, null, 2)}\n` : formatExplanation(run.explanation));
+  if (v.scenario !== undefined && format === 'text') out.write(`scenario: ${resolve(v.scenario)}\n`);
   if (v.report !== undefined) {
     const files = writeSessionReport(run.plan.cluster, run.t0, resolve(v.report), `terminating explain ${parsed.positionals.join(' ')} (Kubernetes ${run.plan.release})`);
     if (format === 'text') out.write(`report: ${files.html}\n`);
