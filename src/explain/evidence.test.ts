@@ -78,7 +78,7 @@ describe('X16 the dump\'s own history is evidence (src/explain/evidence.ts)', ()
     const run = explainDump(dumpOf('issue-calico-7272-kill-pod-sandbox.yaml'));
     const events = run.plan.cluster.timeline.all().filter((e) => /FailedKillPod|StopPodSandbox/.test(e.text) && !e.text.startsWith('assumed')).map((e) => e.text);
     expect(events[0]).to.match(/^StopPodSandbox pods\/coredns-67b75cb4db-rvnxb failed: rpc error: code = Unknown desc = networkPlugin cni failed to teardown pod/);
-    expect(events.some((t) => t.includes('error killing pod: [failed to "KillPodSandbox" for "11d141ef-59c9-49c8-99a7-0a42c6328d91" with KillPodSandboxError:'))).to.equal(true);
+    expect(events.some((t) => t.includes('error killing pod: failed to "KillPodSandbox" for "11d141ef-59c9-49c8-99a7-0a42c6328d91" with KillPodSandboxError:'))).to.equal(true);
     expect(run.explanation.pods[0].causes.map((c) => c.cause)).to.deep.equal(['sandbox']);
   });
 });
