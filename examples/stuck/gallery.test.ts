@@ -32,7 +32,7 @@ const EXPECTED: Record<string, Record<string, [string, string][]>> = {
   'issue-containerd-8847-deadline-exceeded.yaml': { 'worker-7c9f6d8b5d-m2xkq': [['containers-running', 'worker still runs: it survives SIGKILL']] },
 };
 
-describe('X9 the stuck-pod gallery (examples/stuck/): explain names the cause of every dump (finalizers X10, unreachable nodes X11, Events X6, admission policies X13)', () => {
+describe('X9 the stuck-pod gallery (examples/stuck/): explain names the cause of every dump (finalizers X10, unreachable nodes X11, Events X6, admission policies X13, sandboxes X14, the history X16)', () => {
   it('has an expectation for every dump, and a dump for every expectation', () => {
     expect(readdirSync(__dirname).filter((f) => f.endsWith('.yaml')).sort()).to.deep.equal(Object.keys(EXPECTED).sort());
   });
