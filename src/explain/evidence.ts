@@ -144,6 +144,7 @@ function webhookSuspects(run: PodRun): Suspect[] {
           command: `kubectl edit ${config.kind.toLowerCase()} ${config.name}`,
           risk: `${hook.name} no longer sees what the change excludes`,
         },
+        { action: `delete the webhook configuration ${config.name}`, command: `kubectl delete ${config.kind.toLowerCase()} ${config.name}`, risk: `nothing ${config.name} does is done any more (${mutating ? 'pods created meanwhile miss what it injects' : 'requests it would refuse are admitted'}); recreate it once the pod is gone` },
       ];
       out.push({
         weight: mutating ? (injector ? 5 : 4) : failurePolicy === 'Fail' ? 3 : 2,

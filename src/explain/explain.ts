@@ -7,6 +7,8 @@ import type { RuntimeContainer } from '../kubelet/runtime';
 import { formatDuration, formatOffset } from '../timeline/time';
 import { contradiction, formatAge, suspects, unexplained } from './evidence';
 import { checkRemedies } from './remedy-check';
+import { suspectStep, type SuspectStep } from './suspect-step';
+import { ModelledWebhookCaller } from '../apiserver/webhook/modelled-caller';
 import { toTable } from '../server/table';
 import { DETECTORS, nothingHolds, type Cause, type PodRun } from './causes';
 
@@ -58,9 +60,14 @@ export interface ExplainRun {
  * (or was deleted during the run) what held it, what happened next and what would release it.
  */
 export function explainDump(dump: Dump, options: { release?: Release; nowMs?: number; horizonMs?: number; checkRemedies?: boolean } = {}): ExplainRun {
-  const resume = () => {
+  const resume = (step?: SuspectStep) => {
     const plan = new ClusterPlan(options.release ?? DEFAULT_RELEASE);
     plan.objects(dump, options.nowMs);
+    let caller: ModelledWebhookCaller | undefined;
+    step?.apply(plan, () => {
+      if (!caller) plan.cluster.apiserver.webhookCaller = caller = new ModelledWebhookCaller();
+      return caller;
+    });
     plan.start();
     return plan;
   };
@@ -69,7 +76,13 @@ export function explainDump(dump: Dump, options: { release?: Release; nowMs?: nu
   const horizon = options.horizonMs ?? EXPLAIN_HORIZON_MS;
   const pods = explainForward(plan.cluster, { t0, horizonMs: horizon, unmodelled: plan.restoredObjects?.unmodelled ?? [], objects: dump.objects, fromRevision: 0 });
   // X17 — each remedy of a pod still held is tried in a fork: the same objects resumed again.
-  if (options.checkRemedies) for (const p of pods) checkRemedies(p, { fork: () => resume().cluster, horizonMs: horizon });
+  // For a pod the run contradicts, in forks where its top suspect that a step can model is made explicit.
+  if (options.checkRemedies) {
+    for (const p of pods) {
+      const top = p.contradiction !== undefined ? p.causes.map((c) => suspectStep(c, p, dump)).find((x) => x !== undefined) : undefined;
+      checkRemedies(p, { fork: () => resume(top).cluster, horizonMs: horizon, ...(top ? { suspect: top.text } : {}) });
+    }
+  }
   const explanation: Explanation = {
     now: new Date(t0).toISOString(),
     release: String(plan.release),
@@ -148,7 +161,7 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
       phase: (after ?? pod).status?.phase,
       deletionTimestamp: history.metadata.deletionTimestamp,
       deletionGracePeriodSeconds: history.metadata.deletionGracePeriodSeconds,
-      shown: { phase: history.status?.phase, overdueMs, overdue: overdueMs >= 0 ? `Terminating for ${formatAge(overdueMs)} past its deletionTimestamp` : `${formatDuration(-overdueMs)} of its grace period left` },
+      shown: { phase: history.status?.phase, overdueMs, overdue: `${overdueMs >= 0 ? `Terminating for ${formatAge(overdueMs)} past its deletionTimestamp` : `${formatDuration(-overdueMs)} of its grace period left`}${deletedAt(history) === t0 ? ' (nothing in the objects is later than its DELETE: how long it has been Terminating since is unknown; --now says when they were read)' : ''}` },
       ...(contradicted ? { contradiction: contradicted.text } : {}),
       stuck: after !== undefined,
       ...(after ? { kubectlStatus: statusColumn(after, cluster) } : {}),
@@ -157,6 +170,12 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
     });
   }
   return pods.sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`));
+}
+
+/** When the pod was deleted: its deletionTimestamp less its grace period (a graceful DELETE stores now + grace). */
+function deletedAt(pod: Pod): number | undefined {
+  const dt = pod.metadata.deletionTimestamp;
+  return dt === undefined ? undefined : Date.parse(dt) - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
 }
 
 /** The STATUS column kube-apiserver's pod printer gives the pod now (server-side printing, as kubectl get shows it). */

@@ -38,3 +38,20 @@ describe('X17 remedies are checked by running them in a fork of the run (src/exp
     expect(actionOf('kubectl delete node worker-3')).to.have.property('run');
   });
 });
+
+describe('X17 for a pod the run contradicts (X16), remedies are tried with its top suspect made explicit', () => {
+  it('kubernetes/kubernetes#121605: the finalizer patch is refused as the thread saw it; deleting the webhook configuration releases the pod', () => {
+    const causes = explain('issue-121605-job-tracking-webhook.yaml').pods[0].causes;
+    const under = 'with the top suspect made explicit (webhook "vault.hashicorp.com" of the objects adds init container "vault-injected" to pods), tried in the run: ';
+    const remove = causes.find((c) => c.cause === 'webhook')!.remedies.find((r) => r.command.startsWith('kubectl delete'))!;
+    expect(remove.checked).to.equal(`${under}it releases the pod`);
+    const patch = causes.find((c) => c.cause === 'finalizer')!.remedies.find((r) => r.command.startsWith('kubectl patch'))!;
+    expect(patch.checked).to.match(/it does not release the pod \(refused: kubectl patch pod cron-job-dashmail-28306992-9dcql -n qa-lk-3900 --type=json: Pod "cron-job-dashmail-28306992-9dcql" is invalid: spec: Forbidden: pod updates may not change fields other than/);
+    expect(patch.checked).to.match(/; what does: delete the webhook configuration vault-agent-injector-cfg$/);
+  });
+
+  it('kubernetes/kubernetes#123960: with the NFS volume hanging, a force delete releases the pod', () => {
+    const force = explain('issue-123960-nfs-unmount.yaml').pods[0].causes[0].remedies.find((r) => r.command.includes('--force'))!;
+    expect(force.checked).to.equal('with the top suspect made explicit (volume "data" of pod "homes-0" hangs when unmounted), tried in the run: it releases the pod');
+  });
+});

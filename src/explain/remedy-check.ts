@@ -60,6 +60,8 @@ export interface ForkOptions {
   /** A new cluster resumed from the same objects, at T+0 (not yet run). */
   fork: () => Cluster;
   horizonMs: number;
+  /** For a pod the run contradicts (X16): the step that makes its top suspect explicit in each fork. */
+  suspect?: string;
 }
 
 /** Sends the remedies' commands in order at T+0 of a fork; whether the pod (that uid) is gone within the horizon, and the first refusal. */
@@ -83,7 +85,13 @@ function tryInFork(pod: PodExplanation, steps: readonly Remedy[], options: ForkO
 
 /** X17 — fills in `checked` on every remedy of a pod still held at the end of the run. */
 export function checkRemedies(pod: PodExplanation, options: ForkOptions): void {
-  if (!pod.stuck) return;
+  if (pod.contradiction !== undefined && options.suspect === undefined) {
+    for (const r of pod.causes.flatMap((c) => c.remedies)) r.checked = 'not tried in the run: no step can make a suspect of this pod explicit';
+    return;
+  }
+  if (!pod.stuck && pod.contradiction === undefined) return;
+  // In a fork where the suspect holds the pod, what releases it (the forks' results are relative to that suspect).
+  const under = options.suspect !== undefined ? `with the top suspect made explicit (${options.suspect}), ` : '';
   const runnable = pod.causes.flatMap((c, ci) => c.remedies.filter((r) => !('skip' in actionOf(r.command))).map((r) => ({ r, ci })));
   const alone = new Map(runnable.map(({ r }) => [r, tryInFork(pod, [r], options)]));
   // Another cause's remedy is what else must be done only if it does not release the pod by itself.
@@ -97,7 +105,7 @@ export function checkRemedies(pod: PodExplanation, options: ForkOptions): void {
       }
       const result = alone.get(remedy)!;
       if (result.released) {
-        remedy.checked = 'tried in the run: it releases the pod';
+        remedy.checked = `${under}tried in the run: it releases the pod`;
         continue;
       }
       const why = result.refused ? ` (refused: ${result.refused})` : '';
@@ -105,14 +113,14 @@ export function checkRemedies(pod: PodExplanation, options: ForkOptions): void {
       const others = partial.filter((o) => o.ci !== ci);
       const after = others.find((o) => tryInFork(pod, [remedy, o.r], options).released);
       if (after) {
-        remedy.checked = `tried in the run: alone it does not release the pod${why}; then also ${after.r.action} (${pod.causes[after.ci].cause}): both, in this order, release it`;
+        remedy.checked = `${under}tried in the run: alone it does not release the pod${why}; then also ${after.r.action} (${pod.causes[after.ci].cause}): both, in this order, release it`;
         continue;
       }
       const before = others.find((o) => tryInFork(pod, [o.r, remedy], options).released);
       const released = runnable.filter((o) => alone.get(o.r)!.released).map((o) => o.r.action);
       remedy.checked = before
-        ? `tried in the run: alone it does not release the pod${why}; first ${before.r.action} (${pod.causes[before.ci].cause}), then this: both, in this order, release it`
-        : `tried in the run: it does not release the pod${why}${released.length > 0 ? `; what does: ${released.join('; ')}` : ', alone or with one remedy of another cause'}`;
+        ? `${under}tried in the run: alone it does not release the pod${why}; first ${before.r.action} (${pod.causes[before.ci].cause}), then this: both, in this order, release it`
+        : `${under}tried in the run: it does not release the pod${why}${released.length > 0 ? `; what does: ${released.join('; ')}` : ', alone or with one remedy of another cause'}`;
     }
   }
 }

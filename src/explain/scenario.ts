@@ -1,9 +1,10 @@
 import { stringify } from 'yaml';
 import { ModelledWebhookCaller } from '../apiserver/webhook/modelled-caller';
+import { suspectStep } from './suspect-step';
 import { ClusterPlan } from '../cluster-plan';
 import type { Release } from '../release';
 import { newestTimestamp, type Dump, type DumpObject, type Obj } from '../restore/dump';
-import { isWebhookConfiguration, webhooksOf } from '../restore/unmodelled';
+import { isWebhookConfiguration } from '../restore/unmodelled';
 import { podVolumeSources } from '../restore/volume-sources';
 import type { Cause } from './causes';
 import { EXPLAIN_HORIZON_MS, explainForward, type Explanation, type PodExplanation } from './explain';
@@ -17,38 +18,6 @@ import { EXPLAIN_HORIZON_MS, explainForward, type Explanation, type PodExplanati
  * `Then what holds pod …` table is what the same objects and steps give when run here, so the
  * feature, run with cucumber, shows the same cause.
  */
-
-/** A step that makes a suspect explicit, and what it does to a plan (the same as its step definition in steps/objects.steps.ts, steps/setup.steps.ts). */
-export interface SuspectStep {
-  text: string;
-  apply(plan: ClusterPlan, caller: () => ModelledWebhookCaller): void;
-}
-
-const q = (s: string) => JSON.stringify(s);
-
-/** The step that makes a suspect explicit, when there is one: a webhook of the objects, a network or CSI volume. */
-export function suspectStep(cause: Cause, pod: PodExplanation, dump: Dump): SuspectStep | undefined {
-  if (cause.cause === 'webhook') {
-    for (const config of dump.objects.filter(isWebhookConfiguration)) {
-      for (const hook of webhooksOf(config)) {
-        if (!cause.detail.includes(`${config.kind} ${config.name}: webhook ${hook.name} `)) continue;
-        const mutating = config.kind === 'MutatingWebhookConfiguration';
-        if (mutating) {
-          const container = `${hook.name.split('.')[0]}-injected`;
-          return { text: `webhook ${q(hook.name)} of the objects adds init container ${q(container)} to pods`, apply: (plan, caller) => (plan.resumeWebhook(hook.name), caller().serve(hook.name, { addsInitContainer: container })) };
-        }
-        if ((hook.failurePolicy ?? 'Fail') === 'Fail') return { text: `webhook ${q(hook.name)} of the objects is down`, apply: (plan, caller) => (plan.resumeWebhook(hook.name), caller().serve(hook.name, { down: true })) };
-        const message = 'denied by the suspect';
-        return { text: `webhook ${q(hook.name)} of the objects refuses the requests it intercepts with ${q(message)}`, apply: (plan, caller) => (plan.resumeWebhook(hook.name), caller().serve(hook.name, { rejects: message })) };
-      }
-    }
-  }
-  if (cause.cause === 'volume-unmount') {
-    const m = /volume (\S+) \(/.exec(cause.detail.replace(/^suspect \d+ of \d+: /, ''));
-    if (m) return { text: `volume ${q(m[1])} of pod ${q(pod.name)} hangs when unmounted`, apply: (plan) => plan.volumeBehaviour(m[1], pod.name, { unmountMs: 0, neverUnmounts: false, hangs: true }) };
-  }
-  return undefined;
-}
 
 const uidOf = (o: DumpObject) => (o.obj.metadata as { uid?: string } | undefined)?.uid;
 
@@ -87,6 +56,8 @@ export function minimalObjects(dump: Dump, pod: PodExplanation, causes: readonly
     return { ...o, obj: { ...o.obj, metadata } };
   });
 }
+
+const q = (s: string) => JSON.stringify(s);
 
 /** A Gherkin table cell: `|` and `\` escaped. */
 const cell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, ' ');
