@@ -1,11 +1,11 @@
 import { Before, Given, Then, type DataTable } from '@cucumber/cucumber';
 import { dirname, resolve } from 'node:path';
-import { CAUSES, type CauseName } from '../src/explain/causes';
-import { explainForward, EXPLAIN_HORIZON_MS } from '../src/explain/explain';
-import { DumpError, readDump, readDumpFiles } from '../src/restore/dump';
+import { CAUSES, type CauseName } from '../src/frontends/explain/causes';
+import { explainForward, EXPLAIN_HORIZON_MS } from '../src/frontends/explain/explain';
+import { DumpError, readDump, readDumpFiles } from '../src/planning/restore/dump';
+import { formatExplanation } from '../src/frontends/explain/format';
 import type { ModelledWebhook } from '../src/apiserver/webhook/modelled-caller';
 import { callerOf } from './admission.steps';
-import { formatExplanation } from '../src/explain/format';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /** The feature file of each running scenario: `the objects in …` names files relative to it. */
