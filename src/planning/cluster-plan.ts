@@ -9,7 +9,7 @@ import { podFromManifest, replicaSetFromManifest, serviceFromManifest } from './
 import type { ClientSpec } from '../cluster/traffic/traffic';
 import { DEFAULT_RELEASE, Release } from '../foundation/release';
 import type { Dump } from './restore/dump';
-import { planRestore, resumeIn, writeObjects, type RestorePlan } from './restore/restore';
+import { planRestore, resumeIn, resumeWebhookConfiguration, writeObjects, type RestorePlan } from './restore/restore';
 import { CONTROLLERS } from '../components/controllers/registry';
 import { PendingPods, type PendingEntry } from './pending-pods';
 import { refuseAsApiserver } from './manifest-decoding';
@@ -144,6 +144,16 @@ export class ClusterPlan {
       planned.behaviours.set(b.container, { ...(planned.behaviours.get(b.container) ?? DEFAULT_BEHAVIOUR), ...b.behaviour });
     }
     for (const v of restored.volumeBehaviours) this.planned(v.pod).volumes.set(v.volume, v.behaviour);
+  }
+
+  /**
+   * X18 — the webhook configuration of the objects that holds `webhook` is resumed (stored) rather
+   * than left out; its server is the one the caller of the step describes.
+   */
+  resumeWebhook(webhook: string): void {
+    this.assertNotBuilt('a webhook of the objects');
+    if (!this.restored) throw new PlanError(`webhook "${webhook}" of the objects: no objects were given (Given the objects in … comes first)`);
+    resumeWebhookConfiguration(this.restored, webhook);
   }
 
   /**
