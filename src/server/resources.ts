@@ -53,6 +53,8 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', singularName: 'namespace', namespaced: false, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ns'], subresources: { finalize: { verbs: ['update'] }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'namespaces' },
   { group: '', version: 'v1', resource: 'nodes', kind: 'Node', singularName: 'node', namespaced: false, verbs: ALL_VERBS, shortNames: ['no'], subresources: {}, storage: 'nodes' },
   // pods/log and pods/exec are listed (as upstream lists them) and answer that the simulated containers have neither (R97).
+  { group: '', version: 'v1', resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', singularName: 'persistentvolumeclaim', namespaced: true, verbs: ALL_VERBS, shortNames: ['pvc'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'persistentvolumeclaims' },
+  { group: '', version: 'v1', resource: 'persistentvolumes', kind: 'PersistentVolume', singularName: 'persistentvolume', namespaced: false, verbs: ALL_VERBS, shortNames: ['pv'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'persistentvolumes' },
   { group: '', version: 'v1', resource: 'pods', kind: 'Pod', singularName: 'pod', namespaced: true, verbs: ALL_VERBS, shortNames: ['po'], categories: ['all'], subresources: { eviction: { verbs: ['create'], kind: { group: 'policy', version: 'v1', kind: 'Eviction' } }, exec: { verbs: ['create', 'get'], kind: { group: '', version: 'v1', kind: 'PodExecOptions' } }, log: { verbs: ['get'] }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'pods' },
   { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', singularName: 'secret', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'secrets' },
   { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', singularName: 'serviceaccount', namespaced: true, verbs: ALL_VERBS, shortNames: ['sa'], subresources: {}, storage: 'serviceaccounts' },
@@ -72,13 +74,18 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', singularName: 'validatingadmissionpolicy', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'validatingadmissionpolicies' },
   { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', singularName: 'validatingadmissionpolicybinding', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'validatingadmissionpolicybindings' },
   { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', singularName: 'poddisruptionbudget', namespaced: true, verbs: ALL_VERBS, shortNames: ['pdb'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'poddisruptionbudgets' },
+  // pkg/registry/storage/*/storage: storage.k8s.io/v1 (StorageClass short name sc; VolumeAttachments with status).
+  { group: 'storage.k8s.io', version: 'v1', resource: 'csidrivers', kind: 'CSIDriver', singularName: 'csidriver', namespaced: false, verbs: ALL_VERBS, subresources: {}, storage: 'csidrivers' },
+  { group: 'storage.k8s.io', version: 'v1', resource: 'csinodes', kind: 'CSINode', singularName: 'csinode', namespaced: false, verbs: ALL_VERBS, subresources: {}, storage: 'csinodes' },
+  { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses', kind: 'StorageClass', singularName: 'storageclass', namespaced: false, verbs: ALL_VERBS, shortNames: ['sc'], subresources: {}, storage: 'storageclasses' },
+  { group: 'storage.k8s.io', version: 'v1', resource: 'volumeattachments', kind: 'VolumeAttachment', singularName: 'volumeattachment', namespaced: false, verbs: ALL_VERBS, subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'volumeattachments' },
   { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', singularName: 'endpointslice', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'endpointslices' },
   { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', singularName: 'lease', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'leases' },
   { group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', singularName: 'event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, storage: 'events', toServed: eventToEventsV1, fromServed: eventFromEventsV1 },
 ];
 
-/** The groups in the order /apis lists them (kube-apiserver's group priority: apps, events.k8s.io, authentication, authorization, batch, policy, …, admissionregistration, …, coordination, discovery). */
-export const SERVED_GROUPS: readonly string[] = ['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'policy', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io'];
+/** The groups in the order /apis lists them (kube-apiserver's group priority: apps, events.k8s.io, authentication, authorization, batch, policy, …, storage.k8s.io, admissionregistration, …, coordination, discovery). */
+export const SERVED_GROUPS: readonly string[] = ['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'policy', 'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io'];
 
 export function groupVersionString(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;
