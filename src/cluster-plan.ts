@@ -11,6 +11,7 @@ import { DEFAULT_RELEASE, Release } from './release';
 import type { Dump } from './restore/dump';
 import { planRestore, resumeIn, writeObjects, type RestorePlan } from './restore/restore';
 import { CONTROLLERS } from './controllers/registry';
+import type { CsiDriverBehaviour } from './csi/csi-driver';
 import { PendingPods, type PendingEntry } from './pending-pods';
 import { WORKLOAD_RESOURCES, workloadFromManifest, type Workload, type WorkloadKind } from './workload-manifest';
 
@@ -65,6 +66,8 @@ export class ClusterPlan {
   private readonly otherObjects: { resource: Resource; object: ResourceType[Resource] }[] = [];
   /** Pods owned by one of those objects (ownedBy). */
   private readonly objectOwners: { pod: string; resource: Resource; apiVersion: string; kind: string; name: string }[] = [];
+  /** CSI drivers to install at the start (after the nodes), with their latencies. */
+  private readonly csiDrivers = new Map<string, Partial<CsiDriverBehaviour>>();
   private built = false;
   /** The release every component runs (until the cluster is built, the plan may change it). */
   private plannedRelease: Release;
@@ -485,6 +488,7 @@ export class ClusterPlan {
       const machine = restored?.nodes.find((r) => r.name === n)?.machine;
       this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) }, machine && this.resumedMachine(n, machine));
     }
+    for (const [name, behaviour] of this.csiDrivers) this.cluster.installCsiDriver(name, behaviour);
     for (const planned of this.pods.values()) if (planned.restored) this.bind(planned, planned.uid!);
     for (const name of this.namespaces) this.createNamespace(name);
     // No flush between the owners and their pods: the ReplicaSet controller's first sync then
@@ -503,6 +507,19 @@ export class ClusterPlan {
     this.cluster.flush();
     for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
     for (const step of this.lastSteps) step();
+  }
+
+  /**
+   * A CSI driver installed in the cluster (src/csi/csi-driver.ts), with the latencies given so far
+   * merged; declared again, its latencies change. Before the cluster is built only.
+   */
+  csiDriver(name: string, behaviour: Partial<CsiDriverBehaviour> = {}): void {
+    if (this.built) {
+      if (this.made?.csiDrivers.has(name)) throw new PlanError(`CSI driver "${name}" is running already: give its latencies before the first When step`);
+      this.cluster.installCsiDriver(name, behaviour);
+      return;
+    }
+    this.csiDrivers.set(name, { ...this.csiDrivers.get(name), ...behaviour });
   }
 
   /**
