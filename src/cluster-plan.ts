@@ -32,6 +32,9 @@ interface PlannedPod {
   restored?: boolean;
 }
 
+/** The kinds created before the workloads (whose claims need them). */
+const STORAGE_FIRST: ReadonlySet<Resource> = new Set<Resource>(['storageclasses', 'persistentvolumes']);
+
 /** A plan that names something it does not have, or is otherwise unusable. */
 export class PlanError extends Error {}
 
@@ -495,6 +498,9 @@ export class ClusterPlan {
     // finds the pods the plan gives it, as it would for objects that existed before it started.
     for (const name of this.replicaSets.keys()) this.createReplicaSet(name, false);
     this.pending.start();
+    // Storage classes and volumes first: a workload's claims are made (and bound) as soon as it exists.
+    const storage = this.otherObjects.filter((o) => STORAGE_FIRST.has(o.resource));
+    for (const planned of storage) this.createObject(planned.resource, planned.object);
     for (const key of this.workloads.keys()) this.createWorkload(key);
     if (this.services.size > 0) {
       const network = this.cluster.network(this.proxyDelays);
@@ -502,11 +508,17 @@ export class ClusterPlan {
       for (const name of this.services.keys()) this.createService(name);
       for (const spec of this.clients) network.clients.add(spec, this.cluster.clock.now() + WARMUP_MS);
     }
-    for (const planned of this.otherObjects) this.createObject(planned.resource, planned.object);
+    for (const planned of this.otherObjects) if (!STORAGE_FIRST.has(planned.resource)) this.createObject(planned.resource, planned.object);
     for (const planned of this.pods.values()) if (!planned.restored) this.createPod(planned, false);
     this.cluster.flush();
     for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
     for (const step of this.lastSteps) step();
+  }
+
+  /** An object planned with `object()` (the last of that resource and name), if any. */
+  plannedObject<R extends Resource>(resource: R, name: string): ResourceType[R] | undefined {
+    const found = this.otherObjects.filter((o) => o.resource === resource && o.object.metadata.name === name);
+    return found[found.length - 1]?.object as ResourceType[R] | undefined;
   }
 
   /**

@@ -8,6 +8,7 @@ import { CONTROLLER, USER } from '../src/cluster';
 import { isObject, mergeManifest, parseYaml } from '../src/manifest';
 import { SERVED_RESOURCES } from '../src/server/resources';
 import { formatTimeline } from '../src/timeline/text';
+import { planStorageClassManifest } from './volumes.steps';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /** The feature file of each running scenario: `the custom resource definition in …` names a file relative to it. */
@@ -95,6 +96,8 @@ Given('a {word} {string} with:', function (this: TerminatingWorld, word: string,
   if (word === 'job' || word === 'daemonset') return this.plan.workload(word, name, manifest);
   if (word === 'service') return this.plan.service(name, manifest);
   const target = resolveKind(this, word);
+  // A StorageClass brings its CSI driver up (steps/volumes.steps.ts).
+  if (target.resource === 'storageclasses') return planStorageClassManifest(this, name, manifest);
   const what = `the manifest of ${word} "${name}"`;
   const overlay = parseYaml(manifest, what);
   if (!isObject(overlay)) throw new ScenarioError(`${what} must be a YAML mapping, got ${JSON.stringify(overlay)}`);

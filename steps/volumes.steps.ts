@@ -1,7 +1,7 @@
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { PersistentVolumeClaim, StorageClass, VolumeAttachment } from '../src/apiserver/types';
+import type { PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeAttachment } from '../src/apiserver/types';
 import { USER } from '../src/cluster';
-import { isObject, mergeManifest, parseYaml } from '../src/manifest';
+import { isObject, mergeManifest, parseYaml, podFromManifest } from '../src/manifest';
 import { formatTimeline } from '../src/timeline/text';
 import { ScenarioError, type TerminatingWorld } from './world';
 
@@ -27,18 +27,20 @@ Given('a storage class {string} provisioned by CSI driver {string}', function (t
 });
 
 /**
- * The doc string is a partial StorageClass (YAML) merged over an Immediate, Delete one of that
- * name; `provisioner` is required, and that CSI driver is installed (e.g. `volumeBindingMode:
- * WaitForFirstConsumer`, `reclaimPolicy: Retain`, the default-class annotation).
+ * `Given a storageclass {string} with:` — served by the wider `a {word} {string} with:`
+ * (custom-resources.steps.ts), which calls this: the doc string is a partial StorageClass (YAML)
+ * merged over an Immediate, Delete one of that name; `provisioner` is required, and that CSI
+ * driver is installed (e.g. `volumeBindingMode: WaitForFirstConsumer`, `reclaimPolicy: Retain`,
+ * the default-class annotation).
  */
-Given('a storageclass {string} with:', function (this: TerminatingWorld, name: string, manifest: string) {
+export function planStorageClassManifest(world: TerminatingWorld, name: string, manifest: string): void {
   const what = `the manifest of storageclass "${name}"`;
   const overlay = parseYaml(manifest, what);
   if (!isObject(overlay)) throw new ScenarioError(`${what} must be a YAML mapping (e.g. provisioner: ebs.csi.aws.com), got ${JSON.stringify(overlay)}`);
   if (typeof overlay.provisioner !== 'string' || overlay.provisioner === '') throw new ScenarioError(`${what} needs a provisioner: the CSI driver that provisions its volumes (e.g. provisioner: ebs.csi.aws.com)`);
-  this.planObject('storageclasses', mergeManifest(storageClass(name, overlay.provisioner), overlay) as StorageClass);
-  this.plan.csiDriver(overlay.provisioner);
-});
+  world.planObject('storageclasses', mergeManifest(storageClass(name, overlay.provisioner), overlay) as StorageClass);
+  world.plan.csiDriver(overlay.provisioner);
+}
 
 /** The driver's external-attacher takes that long to attach a volume (ControllerPublishVolume); more than 2 min makes the attach/detach controller's attach time out and retry. */
 Given('CSI driver {string} attaches volumes after {duration}', function (this: TerminatingWorld, driver: string, ms: number) {
@@ -57,6 +59,37 @@ Given('CSI driver {string} detaches volumes after {duration}', function (this: T
 Given('a claim {string} of storage class {string}', function (this: TerminatingWorld, name: string, sc: string) {
   const claim: PersistentVolumeClaim = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace: 'default' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: sc, resources: { requests: { storage: '1Gi' } } } };
   this.planObject('persistentvolumeclaims', claim);
+});
+
+/**
+ * A PersistentVolume made by hand (static provisioning) of that storage class's CSI driver:
+ * ReadWriteOnce, 1Gi, volume handle NAME, reserved for the claim of that name in namespace
+ * default (spec.claimRef without a uid: the binder binds that claim to it once it exists), so the
+ * timeline names the volume NAME instead of a generated `pvc-<uid>`.
+ */
+Given('a volume {string} of storage class {string} reserved for claim {string}', function (this: TerminatingWorld, name: string, sc: string, claim: string) {
+  const provisioner = this.plan.plannedObject('storageclasses', sc)?.provisioner;
+  if (!provisioner) throw new ScenarioError(`storage class "${sc}" is not declared: declare it first with  Given a storage class "${sc}" provisioned by CSI driver "DRIVER"`);
+  const pv: PersistentVolume = {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: { name },
+    spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, storageClassName: sc, persistentVolumeReclaimPolicy: 'Retain', claimRef: { kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace: 'default', name: claim }, csi: { driver: provisioner, volumeHandle: name } },
+  };
+  this.planObject('persistentvolumes', pv);
+});
+
+/**
+ * Creates a pod with no node: kube-scheduler places it (for claims: after its VolumeBinding
+ * checks, ST17). The doc string is a partial pod manifest merged over the default pod.
+ */
+When('the user creates pod {string} with:', function (this: TerminatingWorld, pod: string, manifest: string) {
+  this.ensureStarted();
+  const created = this.cluster.apiserver.create(USER, 'pods', 'default', podFromManifest(pod, undefined, manifest));
+  this.lastResponse = created;
+  this.lastKubectl = undefined;
+  if (created.ok) this.plan.userCreated(created.object);
+  this.cluster.flush();
 });
 
 /** One DELETE of the claim with no options; returns at once (pvc-protection may keep it, Terminating). */

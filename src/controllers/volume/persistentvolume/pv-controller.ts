@@ -58,7 +58,11 @@ export class PersistentVolumeController extends StoppableController {
   }
 
   start(): this {
-    this.claims.addEventHandler(this.whileRunning((key) => this.claimQueue.add(key)));
+    this.claims.addEventHandler(this.whileRunning((key, old, pvc) => {
+      this.claimQueue.add(key);
+      // deleteClaim: the volume the claim was bound to is synced (and released).
+      if (!pvc && old?.spec?.volumeName) this.volumeQueue.add(old.spec.volumeName);
+    }));
     this.volumes.addEventHandler(
       this.whileRunning((key, old, pv) => {
         this.volumeQueue.add(key);
