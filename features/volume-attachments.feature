@@ -5,7 +5,8 @@ Feature: Volumes attached to nodes: a lost node, a drain, a claim in use
   never reports that: the volume stays attached, and the StatefulSet's replacement pod waits with
   a Multi-Attach error until the controller detaches by force — 6 minutes after the old pod left
   its desired state, and only from a node that is not Ready — or at once when the node is tainted
-  out-of-service (ST11–ST14).
+  out-of-service (P11, P12, P13, P14; the kubelet side P16, the driver P15, the claims of the
+  StatefulSet P18, bound by the binder P10).
 
   Background:
     Given nodes "node-1" and "node-2"

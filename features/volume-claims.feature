@@ -1,9 +1,9 @@
 Feature: Claims: bound by the binder, provisioned by a CSI driver, kept while a pod uses them
   A PersistentVolumeClaim is bound by the PersistentVolume controller to a volume its class's CSI
-  driver provisions (ST10, ST15): at once for an Immediate class, only once the scheduler has
-  picked a node for a pod that uses it under WaitForFirstConsumer (ST17). A claim being deleted
+  driver provisions (P10, P15): at once for an Immediate class, only once the scheduler has
+  picked a node for a pod that uses it under WaitForFirstConsumer (P17). A claim being deleted
   keeps its `kubernetes.io/pvc-protection` finalizer while a scheduled pod names it, whatever that
-  pod's state: it goes only with the pod (ST6, ST8).
+  pod's state: it goes only with the pod (P6, P8).
 
   Background:
     Given nodes "node-1" and "node-2"
@@ -39,7 +39,7 @@ Feature: Claims: bound by the binder, provisioned by a CSI driver, kept while a 
       | apiserver        | UPDATE persistentvolumeclaims/data                                 |
       | attachdetach     | detach                                                             |
 
-  Scenario: A dynamically provisioned volume goes with its claim (reclaim policy Delete): Released, deleted, pv-protection lets it go
+  Scenario: A dynamically provisioned volume goes with its claim (reclaim policy Delete): Released, deleted, pv-protection lets it go (P9)
     Given a claim "data" of storage class "ssd"
     When the user deletes claim "data"
     And 10s pass
@@ -78,7 +78,7 @@ Feature: Claims: bound by the binder, provisioned by a CSI driver, kept while a 
       | attachdetach | attach                                                                                 |
       | volumes   | mount scratch pods/job                                                                    |
 
-  Scenario: An attach slower than the CSI timeout (2 min) fails with FailedAttachVolume and is retried until it succeeds
+  Scenario: An attach slower than the CSI timeout (2 min) fails with FailedAttachVolume and is retried until it succeeds (P14, P16)
     Given CSI driver "ebs.csi.aws.com" attaches volumes after 3m
     And a claim "data" of storage class "ssd"
     When the user creates pod "web" with:

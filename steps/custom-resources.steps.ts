@@ -89,7 +89,8 @@ Given('the custom resource definition with:', function (this: TerminatingWorld, 
  * definition was declared before). `replicaset`, `job`, `daemonset` and `service` keep what their
  * own steps did: a ReplicaSet, Job, DaemonSet or Service merged over the defaults those steps
  * give (a ReplicaSet for its pods to be owned by; a Job with one container `app` and
- * `restartPolicy: Never`; a DaemonSet selecting `app: NAME`; a Service with port 80 to 8080).
+ * `restartPolicy: Never`; a DaemonSet selecting `app: NAME`; a Service with port 80 to 8080);
+ * `storageclass` also installs the CSI driver its provisioner names (P15, steps/volumes.steps.ts).
  */
 Given('a {word} {string} with:', function (this: TerminatingWorld, word: string, name: string, manifest: string) {
   if (word === 'replicaset') return this.planReplicaSet(name, manifest);

@@ -81,7 +81,7 @@ Given('a volume {string} of storage class {string} reserved for claim {string}',
 
 /**
  * Creates a pod with no node: kube-scheduler places it (for claims: after its VolumeBinding
- * checks, ST17). The doc string is a partial pod manifest merged over the default pod.
+ * checks, P17). The doc string is a partial pod manifest merged over the default pod.
  */
 When('the user creates pod {string} with:', function (this: TerminatingWorld, pod: string, manifest: string) {
   this.ensureStarted();
@@ -152,6 +152,7 @@ Then('the volume of claim {string} is attached to node {string}', function (this
   assertAttached(this, volumeOfClaim(this, claim), node, `the volume of claim "${claim}"`);
 });
 
+/** No VolumeAttachment of the PersistentVolume bound to the claim says status.attached: true. */
 Then('the volume of claim {string} is not attached to any node', function (this: TerminatingWorld, claim: string) {
   this.ensureStarted();
   assertNotAttached(this, volumeOfClaim(this, claim), `the volume of claim "${claim}"`);

@@ -52,9 +52,11 @@ export type Resource = BuiltinResource | CustomResource;
 export type BuiltinResource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations' | 'customresourcedefinitions' | 'validatingadmissionpolicies' | 'validatingadmissionpolicybindings' | StorageResource | WorkloadResource;
 /** The workload kinds of the job, statefulset and daemon controllers (and the revisions the latter two keep). */
 /** The storage kinds (storage-strategies.ts). */
-export type StorageResource = 'persistentvolumes' | 'persistentvolumeclaims' | 'storageclasses' | 'csidrivers' | 'csinodes' | 'volumeattachments';
+export type StorageResource = 'persistentvolumes' | 'persistentvolumeclaims' | 'storageclasses' | 'csidrivers' | 'csinodes' | 'volumeattachments' | StoredOnlyResource;
+/** Kinds stored and served whose controllers are not modelled (kubectl's default prune kinds). */
+export type StoredOnlyResource = 'replicationcontrollers' | 'cronjobs' | 'ingresses';
 export type WorkloadResource = 'jobs' | 'statefulsets' | 'daemonsets' | 'controllerrevisions';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration; customresourcedefinitions: CustomResourceDefinition; validatingadmissionpolicies: ValidatingAdmissionPolicy; validatingadmissionpolicybindings: ValidatingAdmissionPolicyBinding; persistentvolumes: PersistentVolume; persistentvolumeclaims: PersistentVolumeClaim; storageclasses: StorageClass; csidrivers: CSIDriver; csinodes: CSINode; volumeattachments: VolumeAttachment } & WorkloadResourceType & { [K in CustomResource]: KubeObject };
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration; customresourcedefinitions: CustomResourceDefinition; validatingadmissionpolicies: ValidatingAdmissionPolicy; validatingadmissionpolicybindings: ValidatingAdmissionPolicyBinding; persistentvolumes: PersistentVolume; persistentvolumeclaims: PersistentVolumeClaim; storageclasses: StorageClass; csidrivers: CSIDriver; csinodes: CSINode; volumeattachments: VolumeAttachment; replicationcontrollers: KubeObject; cronjobs: KubeObject; ingresses: KubeObject } & WorkloadResourceType & { [K in CustomResource]: KubeObject };
 export type WorkloadResourceType = { jobs: Job; statefulsets: StatefulSet; daemonsets: DaemonSet; controllerrevisions: ControllerRevision };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
@@ -171,7 +173,7 @@ const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status
  * readable: none takes part in deleting a pod (Secrets and ConfigMaps are where clients such as
  * Helm keep their own state).
  */
-const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces', 'secrets', 'configmaps', 'serviceaccounts', 'storageclasses', 'csidrivers', 'csinodes']);
+const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces', 'secrets', 'configmaps', 'serviceaccounts', 'storageclasses', 'csidrivers', 'csinodes', 'replicationcontrollers', 'cronjobs', 'ingresses']);
 const REGISTRY = '/registry/';
 const APIEXTENSIONS_GROUP = 'apiextensions.k8s.io';
 const CRD_PREFIX = '/registry/apiextensions.k8s.io/customresourcedefinitions/';
@@ -280,13 +282,18 @@ export class ApiServer {
       // pkg/registry/admissionregistration/validatingadmissionpolicy{,binding}: cluster-scoped (R209).
       validatingadmissionpolicies: new Store<ValidatingAdmissionPolicy>(this.etcd, clock, validatingAdmissionPolicyStrategy(options.release)),
       validatingadmissionpolicybindings: new Store<ValidatingAdmissionPolicyBinding>(this.etcd, clock, validatingAdmissionPolicyBindingStrategy(options.release, (n) => validateName('validatingadmissionpolicies', n))),
-      // The storage kinds (storage-strategies.ts, ST1–ST5): PVs, PVCs and VolumeAttachments with a status subresource.
+      // The storage kinds (storage-strategies.ts, P1–P5): PVs, PVCs and VolumeAttachments with a status subresource.
       persistentvolumes: new Store<PersistentVolume>(this.etcd, clock, volumes.main),
       persistentvolumeclaims: new Store<PersistentVolumeClaim>(this.etcd, clock, claims.main),
       storageclasses: new Store<StorageClass>(this.etcd, clock, storageClassStrategy()),
       csidrivers: new Store<CSIDriver>(this.etcd, clock, csiDriverStrategy()),
       csinodes: new Store<CSINode>(this.etcd, clock, csiNodeStrategy()),
       volumeattachments: new Store<VolumeAttachment>(this.etcd, clock, attachments.main),
+      // P19 — stored and served only, so that `kubectl apply --prune` finds its default kinds: no
+      // controller acts on them (a ReplicationController creates no pods, a CronJob no Jobs).
+      replicationcontrollers: new Store<KubeObject>(this.etcd, clock, genericStrategy<KubeObject>({ kind: 'ReplicationController', apiVersion: 'v1', resource: 'replicationcontrollers', etcdPrefix: 'controllers', namespaced: true })),
+      cronjobs: new Store<KubeObject>(this.etcd, clock, genericStrategy<KubeObject>({ kind: 'CronJob', apiVersion: 'batch/v1', resource: 'cronjobs', namespaced: true })),
+      ingresses: new Store<KubeObject>(this.etcd, clock, genericStrategy<KubeObject>({ kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', resource: 'ingresses', namespaced: true })),
     };
     this.customResources = new CustomResourceServing(this.etcd, clock, options.release, (warning) => this.admissionWarnings.push(warning));
     this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status, customresourcedefinitions: crds.status, persistentvolumes: volumes.status, persistentvolumeclaims: claims.status, volumeattachments: attachments.status } as Partial<Record<Resource, Strategy<never>>>;

@@ -1,7 +1,7 @@
 import type { KubeObject } from './object';
 import type { PersistentVolumeClaim, StorageClass } from './types';
 
-/** The finalizers the StorageObjectInUseProtection admission plugin adds (ST6). */
+/** The finalizers the StorageObjectInUseProtection admission plugin adds (P6). */
 export const PVC_PROTECTION_FINALIZER = 'kubernetes.io/pvc-protection';
 export const PV_PROTECTION_FINALIZER = 'kubernetes.io/pv-protection';
 /** storageutil.IsDefaultStorageClassAnnotation (the beta annotation is read too). */
@@ -12,7 +12,7 @@ export function isDefaultStorageClass(sc: StorageClass): boolean {
 }
 
 /**
- * ST6 — plugin/pkg/admission/storage/storageobjectinuseprotection Admit: every created
+ * P6 — plugin/pkg/admission/storage/storageobjectinuseprotection Admit: every created
  * PersistentVolume gets `kubernetes.io/pv-protection` and every created PersistentVolumeClaim
  * `kubernetes.io/pvc-protection`, so that their deletion waits for the protection controllers.
  */
@@ -23,7 +23,7 @@ export function admitStorageObjectInUseProtection(resource: 'persistentvolumes' 
 }
 
 /**
- * ST6 — plugin/pkg/admission/storage/storageclass/setdefault Admit: a claim created without
+ * P6 — plugin/pkg/admission/storage/storageclass/setdefault Admit: a claim created without
  * spec.storageClassName (absent, not "") gets the default StorageClass's name; with several
  * defaults the newest wins (GetDefaultClass, since v1.26 #110559), ties by name.
  */

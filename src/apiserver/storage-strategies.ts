@@ -7,7 +7,7 @@ import { parseQuantity, QuantityError } from '../kubelet/eviction/quantity';
 import type { Release } from '../release';
 
 /**
- * The storage kinds (rules ST1–ST6 of docs/rules/storage.md): core/v1 PersistentVolumes and
+ * The storage kinds (rules P1–P6 of docs/rules/storage.md): core/v1 PersistentVolumes and
  * PersistentVolumeClaims, storage.k8s.io/v1 StorageClasses, CSIDrivers, CSINodes and
  * VolumeAttachments, each a Strategy of the generic Store with the defaulting of
  * pkg/apis/{core,storage}/v1/defaults.go and the checks of pkg/apis/{core,storage}/validation that
@@ -82,7 +82,7 @@ function defaultPersistentVolume(pv: PersistentVolume): void {
 }
 
 /**
- * ST1 — pkg/registry/core/persistentvolume/strategy.go and ValidatePersistentVolume: a created
+ * P1 — pkg/registry/core/persistentvolume/strategy.go and ValidatePersistentVolume: a created
  * volume starts Pending (with lastPhaseTransitionTime from v1.29, PersistentVolumeLastPhaseTransitionTime
  * β; the status strategy stamps it again on each phase change); capacity holds storage only,
  * access modes are given, exactly one volume source.
@@ -144,7 +144,7 @@ function defaultPersistentVolumeClaim(pvc: PersistentVolumeClaim): void {
 }
 
 /**
- * ST2 — pkg/registry/core/persistentvolumeclaim/strategy.go, ValidatePersistentVolumeClaim(Update):
+ * P2 — pkg/registry/core/persistentvolumeclaim/strategy.go, ValidatePersistentVolumeClaim(Update):
  * a claim starts Pending; access modes and a storage request are required; the spec is
  * immutable except for its storage request (of a bound claim), its volumeAttributesClassName
  * (from v1.34, VolumeAttributesClass GA) and the volumeName the binder sets once. Upstream
@@ -181,7 +181,7 @@ export function persistentVolumeClaimStrategies(release: Release): { main: Strat
 const immutable = (field: string, detail = 'field is immutable'): FieldError => ({ field, type: 'Forbidden', detail });
 
 /**
- * ST3 — pkg/registry/storage/storageclass, SetDefaults_StorageClass and ValidateStorageClass(Update):
+ * P3 — pkg/registry/storage/storageclass, SetDefaults_StorageClass and ValidateStorageClass(Update):
  * reclaim policy Delete and binding mode Immediate by default; a provisioner is required; the
  * provisioner, parameters, reclaim policy and binding mode never change.
  */
@@ -221,7 +221,7 @@ export function storageClassStrategy(): Strategy<StorageClass> {
 }
 
 /**
- * ST4 — pkg/registry/storage/csidriver, SetDefaults_CSIDriver and ValidateCSIDriver(Update):
+ * P4 — pkg/registry/storage/csidriver, SetDefaults_CSIDriver and ValidateCSIDriver(Update):
  * attachRequired true, podInfoOnMount false, storageCapacity false, fsGroupPolicy
  * ReadWriteOnceWithFSType, requiresRepublish false, volumeLifecycleModes [Persistent];
  * attachRequired never changes.
@@ -252,7 +252,7 @@ export function csiDriverStrategy(): Strategy<CSIDriver> {
   };
 }
 
-/** ST4 — pkg/registry/storage/csinode: the drivers a node's kubelet registered (each with a name and a nodeID). */
+/** P4 — pkg/registry/storage/csinode: the drivers a node's kubelet registered (each with a name and a nodeID). */
 export function csiNodeStrategy(): Strategy<CSINode> {
   const base = genericStrategy<CSINode>({ kind: 'CSINode', apiVersion: 'storage.k8s.io/v1', resource: 'csinodes', namespaced: false });
   const validate = (n: CSINode): FieldError[] => {
@@ -267,7 +267,7 @@ export function csiNodeStrategy(): Strategy<CSINode> {
 }
 
 /**
- * ST5 — pkg/registry/storage/volumeattachment and ValidateVolumeAttachment(Update): an attacher,
+ * P5 — pkg/registry/storage/volumeattachment and ValidateVolumeAttachment(Update): an attacher,
  * a node and exactly one source are required; the spec never changes; status (attached, the
  * errors) is written through volumeattachments/status by the attacher alone.
  */

@@ -114,7 +114,7 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     aliases: ['replicaset'],
     start: (ctx) => new ReplicaSetController(ctx).start(),
   },
-  // The volume controllers (ST8–ST14), after the others so that timelines without volumes keep their order.
+  // The volume controllers (P8–P14), after the others so that timelines without volumes keep their order.
   {
     name: 'persistentvolume-binder-controller',
     aliases: ['persistentvolume-binder'],

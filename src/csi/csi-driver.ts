@@ -21,7 +21,7 @@ const ATTACHER = 'github.com/kubernetes-csi/external-attacher pkg/controller/csi
 const PROVISIONER = 'github.com/kubernetes-csi/external-provisioner pkg/controller/controller.go';
 
 /**
- * ST15 — a CSI driver as a cluster runs it: its CSIDriver object (attachRequired: true), its node
+ * P15 — a CSI driver as a cluster runs it: its CSIDriver object (attachRequired: true), its node
  * plugin registered on every node (a CSINode entry, as the kubelet's plugin watcher writes it), and
  * the two controller sidecars that take part in a pod's volumes:
  * - external-provisioner: a claim handed to this driver (the storage-provisioner annotation;

@@ -40,7 +40,7 @@ export function podHasClaims(pod: Pod): boolean {
 }
 
 /**
- * ST16 — the kubelet volume manager's part for PersistentVolumeClaims (pkg/kubelet/volumemanager):
+ * P16 — the kubelet volume manager's part for PersistentVolumeClaims (pkg/kubelet/volumemanager):
  * the desired-state populator resolves each claim to its bound PersistentVolume; the volumes of
  * the pods the kubelet wants mounted are reported in the Node's status.volumesInUse with the next
  * node status update (every 10 s; MarkVolumesAsReportedInUse); the reconciler mounts a volume the

@@ -115,7 +115,7 @@ export class Kubelet {
   private readonly deadlineChecks = new Map<string, number>();
   /** What this kubelet's release changes in generateAPIPodStatus, asked once (a release never changes). */
   private readonly statusGates: { trackGeneration: boolean; volumeMounts: boolean; podIsTerminalArgument: boolean; podHostIPs: boolean };
-  /** The volume manager's PersistentVolumeClaim part: attach before mount, volumesInUse (ST16). */
+  /** The volume manager's PersistentVolumeClaim part: attach before mount, volumesInUse (P16). */
   readonly attached: AttachedVolumes;
 
   constructor(
@@ -318,7 +318,7 @@ export class Kubelet {
     let toPull: string[] = [];
     const sandbox = this.runtime.sandbox(uid);
     if (!cancelled && !sandbox && podHasClaims(pod) && !this.attached.allMounted(uid)) {
-      // SyncPod: the status is written, then WaitForAttachAndMount blocks the worker until the claims are mounted (ST16).
+      // SyncPod: the status is written, then WaitForAttachAndMount blocks the worker until the claims are mounted (P16).
       this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, false));
       this.attached.waitForAttachAndMount(pod, () => this.workers.isPodTerminationRequested(uid), this.scheduler.guard((err?: string) => (err ? done(err) : this.syncPod(pod, done))));
       return;

@@ -68,7 +68,7 @@ export class KubeScheduler {
   private readonly assumedPerNode = new Map<string, number>();
   private running = false;
   private readonly recorder: EventRecorder;
-  /** The VolumeBinding plugin (ST17), asked only about pods that name a claim. */
+  /** The VolumeBinding plugin (P17), asked only about pods that name a claim. */
   private readonly volumeBinding: VolumeBinding;
 
   constructor(

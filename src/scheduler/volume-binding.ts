@@ -17,7 +17,7 @@ export interface VolumeBindingConfig {
 export const DEFAULT_VOLUME_BINDING_CONFIG: VolumeBindingConfig = { pollMs: 1000, bindTimeoutMs: 600_000 };
 
 /**
- * ST17 — kube-scheduler's VolumeBinding plugin (volume_binding.go, binder.go), for claims that a
+ * P17 — kube-scheduler's VolumeBinding plugin (volume_binding.go, binder.go), for claims that a
  * provisioner fills: PreFilter refuses a pod whose claim is missing, being deleted, or unbound in
  * an Immediate class ("pod has unbound immediate PersistentVolumeClaims"); for an unbound claim of
  * a WaitForFirstConsumer class, PreBind writes the chosen node into the claim's

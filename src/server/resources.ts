@@ -56,6 +56,8 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   { group: '', version: 'v1', resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', singularName: 'persistentvolumeclaim', namespaced: true, verbs: ALL_VERBS, shortNames: ['pvc'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'persistentvolumeclaims' },
   { group: '', version: 'v1', resource: 'persistentvolumes', kind: 'PersistentVolume', singularName: 'persistentvolume', namespaced: false, verbs: ALL_VERBS, shortNames: ['pv'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'persistentvolumes' },
   { group: '', version: 'v1', resource: 'pods', kind: 'Pod', singularName: 'pod', namespaced: true, verbs: ALL_VERBS, shortNames: ['po'], categories: ['all'], subresources: { eviction: { verbs: ['create'], kind: { group: 'policy', version: 'v1', kind: 'Eviction' } }, exec: { verbs: ['create', 'get'], kind: { group: '', version: 'v1', kind: 'PodExecOptions' } }, log: { verbs: ['get'] }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'pods' },
+  // P19 — stored only (no controller): kubectl's default prune kinds.
+  { group: '', version: 'v1', resource: 'replicationcontrollers', kind: 'ReplicationController', singularName: 'replicationcontroller', namespaced: true, verbs: ALL_VERBS, shortNames: ['rc'], categories: ['all'], subresources: { scale: SCALE, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'replicationcontrollers' },
   { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', singularName: 'secret', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'secrets' },
   { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', singularName: 'serviceaccount', namespaced: true, verbs: ALL_VERBS, shortNames: ['sa'], subresources: {}, storage: 'serviceaccounts' },
   { group: '', version: 'v1', resource: 'services', kind: 'Service', singularName: 'service', namespaced: true, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['svc'], categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'services' },
@@ -64,6 +66,7 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   { group: 'apps', version: 'v1', resource: 'controllerrevisions', kind: 'ControllerRevision', singularName: 'controllerrevision', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'controllerrevisions' },
   { group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', singularName: 'daemonset', namespaced: true, verbs: ALL_VERBS, shortNames: ['ds'], categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'daemonsets' },
   { group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', singularName: 'statefulset', namespaced: true, verbs: ALL_VERBS, shortNames: ['sts'], categories: ['all'], subresources: { scale: SCALE, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'statefulsets' },
+  { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', singularName: 'cronjob', namespaced: true, verbs: ALL_VERBS, shortNames: ['cj'], categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'cronjobs' },
   { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', singularName: 'job', namespaced: true, verbs: ALL_VERBS, categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'jobs' },
   // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration/storage: category api-extensions.
   { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', singularName: 'mutatingwebhookconfiguration', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'mutatingwebhookconfigurations' },
@@ -73,6 +76,7 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
   // pkg/registry/admissionregistration/validatingadmissionpolicy{,binding}/storage: category api-extensions (the policy's status subresource is not served).
   { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', singularName: 'validatingadmissionpolicy', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'validatingadmissionpolicies' },
   { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', singularName: 'validatingadmissionpolicybinding', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'validatingadmissionpolicybindings' },
+  { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', kind: 'Ingress', singularName: 'ingress', namespaced: true, verbs: ALL_VERBS, shortNames: ['ing'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'ingresses' },
   { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', singularName: 'poddisruptionbudget', namespaced: true, verbs: ALL_VERBS, shortNames: ['pdb'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'poddisruptionbudgets' },
   // pkg/registry/storage/*/storage: storage.k8s.io/v1 (StorageClass short name sc; VolumeAttachments with status).
   { group: 'storage.k8s.io', version: 'v1', resource: 'csidrivers', kind: 'CSIDriver', singularName: 'csidriver', namespaced: false, verbs: ALL_VERBS, subresources: {}, storage: 'csidrivers' },
@@ -85,7 +89,7 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
 ];
 
 /** The groups in the order /apis lists them (kube-apiserver's group priority: apps, events.k8s.io, authentication, authorization, batch, policy, …, storage.k8s.io, admissionregistration, …, coordination, discovery). */
-export const SERVED_GROUPS: readonly string[] = ['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'policy', 'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io'];
+export const SERVED_GROUPS: readonly string[] = ['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'networking.k8s.io', 'policy', 'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io'];
 
 export function groupVersionString(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;

@@ -242,7 +242,7 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
     columns: [NAME, count('Data', 'How many keys its data and binaryData hold.'), AGE],
     cells: (obj, now) => [obj.metadata.name ?? '', keys((obj as ConfigMap).data) + keys((obj as ConfigMap).binaryData), age(obj.metadata.creationTimestamp, now)],
   },
-  // printPersistentVolume, printPersistentVolumeClaim, printStorageClass, printCSIDriver, printCSINode, printVolumeAttachment (ST7).
+  // printPersistentVolume, printPersistentVolumeClaim, printStorageClass, printCSIDriver, printCSINode, printVolumeAttachment (P7).
   persistentvolumes: {
     columns: [
       NAME,

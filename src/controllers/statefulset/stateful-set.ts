@@ -36,7 +36,7 @@ type Status = NonNullable<StatefulSet['status']>;
  * for each to be gone; a pod being deleted blocks an OrderedReady set until it has left the API —
  * on a lost node that is until someone force-deletes it or the out-of-service taint lets pod GC do
  * it. Failed (and Succeeded) pods are deleted and recreated. The template is kept as a
- * ControllerRevision. Each pod's volumeClaimTemplates claims are created before it (ST18). Rolling
+ * ControllerRevision. Each pod's volumeClaimTemplates claims are created before it (P18). Rolling
  * updates of a changed template, the whenScaled retention policy and adoption of orphans are not modelled.
  */
 export class StatefulSetController extends StoppableController {
@@ -184,7 +184,7 @@ export class StatefulSetController extends StoppableController {
   }
 
   /**
-   * ST18 — stateful_pod_control.go createMissingPersistentVolumeClaims: before a pod, each of its
+   * P18 — stateful_pod_control.go createMissingPersistentVolumeClaims: before a pod, each of its
    * volumeClaimTemplates' claims `<template>-<set>-<ordinal>` that does not exist yet, labelled with
    * the set's selector; one being deleted stops the pod's creation ("pvc … is being deleted", retried).
    * With StatefulSetAutoDeletePVC (β on 1.27, GA 1.32) and whenDeleted: Delete the claim is owned

@@ -14,7 +14,7 @@ const PVC_IDENTITY: ClientIdentity = { name: 'pvc-protection-controller', compon
 const PV_IDENTITY: ClientIdentity = { name: 'pv-protection-controller', component: 'persistentvolume' };
 
 /**
- * ST8 — the PVC protection controller (pvc_protection_controller.go processPVC, isBeingUsed,
+ * P8 — the PVC protection controller (pvc_protection_controller.go processPVC, isBeingUsed,
  * podUsesPVC): a claim being deleted keeps `kubernetes.io/pvc-protection` while any pod that is
  * scheduled (spec.nodeName set) names it in its volumes — whatever the pod's phase or deletion:
  * the claim goes only once that pod object is gone. (The podIsShutDown shortcut applies to
@@ -70,7 +70,7 @@ export class PvcProtectionController extends StoppableController {
 }
 
 /**
- * ST9 — the PV protection controller (pv_protection_controller.go processPV, isBeingUsed): a
+ * P9 — the PV protection controller (pv_protection_controller.go processPV, isBeingUsed): a
  * volume being deleted keeps `kubernetes.io/pv-protection` while it is Bound to a claim.
  */
 export class PvProtectionController extends StoppableController {

@@ -56,7 +56,7 @@ interface AttachedVolume {
 }
 
 /**
- * ST11–ST14 — the attach/detach controller (pkg/controller/volume/attachdetach): a desired state of
+ * P11–P14 — the attach/detach controller (pkg/controller/volume/attachdetach): a desired state of
  * the world from the pods (their claims' CSI volumes on their nodes, while the pod is not
  * terminated), an actual state from its own operations, and a reconciler every 100 ms that
  * detaches what is no longer desired — once the node's volumesInUse no longer lists it, or by
@@ -298,13 +298,15 @@ export class AttachDetachController extends StoppableController {
     for (const other of otherNodes) for (const p of this.desired.get(other)?.get(entry.volume.unique)?.pods.values() ?? []) users.push(p);
     this.timeline.record('attachdetach', `${entry.volume.pv} cannot attach to ${node}: attached to ${otherNodes.join(', ')}`, `${RECONCILER} attachDesiredVolumes (GetNodesForAttachedVolume)`, { actor: IDENTITY.name });
     for (const pod of entry.pods.values()) {
-      let detail = "Volume is already exclusively attached to one node and can't be attached to another";
+      let multiAttachDetail = "Volume is already exclusively attached to one node and can't be attached to another";
       if (users.length > 0) {
         const local = users.filter((u) => u.metadata.namespace === pod.metadata.namespace).map((u) => u.metadata.name);
         const elsewhere = users.length - local.length;
-        detail = local.length > 0 ? `Volume is already used by pod(s) ${local.join(', ')}${elsewhere > 0 ? ` and ${elsewhere} pod(s) in different namespaces` : ''}` : `Volume is already used by ${elsewhere} pod(s) in different namespaces`;
+        multiAttachDetail = local.length > 0 ? `Volume is already used by pod(s) ${local.join(', ')}${elsewhere > 0 ? ` and ${elsewhere} pod(s) in different namespaces` : ''}` : `Volume is already used by ${elsewhere} pod(s) in different namespaces`;
       }
-      this.podEvent(pod, 'Warning', 'FailedAttachVolume', `Multi-Attach error for volume "${entry.volume.pv}" ${detail}`, `${RECONCILER} reportMultiAttachError`);
+      const message = `Multi-Attach error for volume "${entry.volume.pv}" ${multiAttachDetail}`;
+      this.timeline.record('events', `FailedAttachVolume pods/${pod.metadata.name}: Multi-Attach error for volume "${entry.volume.pv}" ${multiAttachDetail}`, `${RECONCILER} reportMultiAttachError`, { actor: IDENTITY.name });
+      this.recorder.event({ kind: 'Pod', apiVersion: 'v1', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid }, 'Warning', 'FailedAttachVolume', message);
     }
   }
 

@@ -22,7 +22,7 @@ export function storageBytes(q: unknown): number {
 }
 
 /**
- * ST10 — the PersistentVolume controller's binder (pkg/controller/volume/persistentvolume,
+ * P10 — the PersistentVolume controller's binder (pkg/controller/volume/persistentvolume,
  * pv_controller.go syncClaim / syncUnboundClaim / syncVolume), enough to bind:
  * - an unbound claim takes the smallest Available volume of its class whose access modes and
  *   capacity cover it (findBestMatchForClaim), or the one its spec.volumeName names;
