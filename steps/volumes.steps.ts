@@ -1,8 +1,13 @@
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeAttachment } from '../src/apiserver/types';
-import { USER } from '../src/cluster';
-import { isObject, mergeManifest, parseYaml, podFromManifest } from '../src/manifest';
-import { formatTimeline } from '../src/timeline/text';
+import type {
+  PersistentVolume,
+  PersistentVolumeClaim,
+  StorageClass,
+  VolumeAttachment,
+} from '../src/apimachinery/types';
+import { USER } from '../src/cluster/cluster';
+import { isObject, mergeManifest, parseYaml, podFromManifest } from '../src/planning/manifest';
+import { formatTimeline } from '../src/foundation/timeline/text';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /**
@@ -12,7 +17,14 @@ import { ScenarioError, type TerminatingWorld } from './world';
  */
 
 function storageClass(name: string, provisioner: string): StorageClass {
-  return { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name }, provisioner, reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate' };
+  return {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: { name },
+    provisioner,
+    reclaimPolicy: 'Delete',
+    volumeBindingMode: 'Immediate',
+  };
 }
 
 /**
@@ -21,10 +33,13 @@ function storageClass(name: string, provisioner: string): StorageClass {
  * every node, its external-provisioner and external-attacher (attach and detach take 3 s unless
  * said otherwise).
  */
-Given('a storage class {string} provisioned by CSI driver {string}', function (this: TerminatingWorld, name: string, driver: string) {
-  this.planObject('storageclasses', storageClass(name, driver));
-  this.plan.csiDriver(driver);
-});
+Given(
+  'a storage class {string} provisioned by CSI driver {string}',
+  function (this: TerminatingWorld, name: string, driver: string) {
+    this.planObject('storageclasses', storageClass(name, driver));
+    this.plan.csiDriver(driver);
+  },
+);
 
 /**
  * `Given a storageclass {string} with:` — served by the wider `a {word} {string} with:`
@@ -36,28 +51,45 @@ Given('a storage class {string} provisioned by CSI driver {string}', function (t
 export function planStorageClassManifest(world: TerminatingWorld, name: string, manifest: string): void {
   const what = `the manifest of storageclass "${name}"`;
   const overlay = parseYaml(manifest, what);
-  if (!isObject(overlay)) throw new ScenarioError(`${what} must be a YAML mapping (e.g. provisioner: ebs.csi.aws.com), got ${JSON.stringify(overlay)}`);
-  if (typeof overlay.provisioner !== 'string' || overlay.provisioner === '') throw new ScenarioError(`${what} needs a provisioner: the CSI driver that provisions its volumes (e.g. provisioner: ebs.csi.aws.com)`);
+  if (!isObject(overlay))
+    throw new ScenarioError(
+      `${what} must be a YAML mapping (e.g. provisioner: ebs.csi.aws.com), got ${JSON.stringify(overlay)}`,
+    );
+  if (typeof overlay.provisioner !== 'string' || overlay.provisioner === '')
+    throw new ScenarioError(
+      `${what} needs a provisioner: the CSI driver that provisions its volumes (e.g. provisioner: ebs.csi.aws.com)`,
+    );
   world.planObject('storageclasses', mergeManifest(storageClass(name, overlay.provisioner), overlay) as StorageClass);
   world.plan.csiDriver(overlay.provisioner);
 }
 
 /** The driver's external-attacher takes that long to attach a volume (ControllerPublishVolume); more than 2 min makes the attach/detach controller's attach time out and retry. */
-Given('CSI driver {string} attaches volumes after {duration}', function (this: TerminatingWorld, driver: string, ms: number) {
-  this.plan.csiDriver(driver, { attachMs: ms });
-});
+Given(
+  'CSI driver {string} attaches volumes after {duration}',
+  function (this: TerminatingWorld, driver: string, ms: number) {
+    this.plan.csiDriver(driver, { attachMs: ms });
+  },
+);
 
 /** The driver's external-attacher takes that long to detach a volume (ControllerUnpublishVolume). */
-Given('CSI driver {string} detaches volumes after {duration}', function (this: TerminatingWorld, driver: string, ms: number) {
-  this.plan.csiDriver(driver, { detachMs: ms });
-});
+Given(
+  'CSI driver {string} detaches volumes after {duration}',
+  function (this: TerminatingWorld, driver: string, ms: number) {
+    this.plan.csiDriver(driver, { detachMs: ms });
+  },
+);
 
 /**
  * A PersistentVolumeClaim in namespace default: ReadWriteOnce, 1Gi, of that storage class,
  * created before T+0 (its volume is provisioned and bound during the warm-up).
  */
 Given('a claim {string} of storage class {string}', function (this: TerminatingWorld, name: string, sc: string) {
-  const claim: PersistentVolumeClaim = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace: 'default' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: sc, resources: { requests: { storage: '1Gi' } } } };
+  const claim: PersistentVolumeClaim = {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name, namespace: 'default' },
+    spec: { accessModes: ['ReadWriteOnce'], storageClassName: sc, resources: { requests: { storage: '1Gi' } } },
+  };
   this.planObject('persistentvolumeclaims', claim);
 });
 
@@ -67,17 +99,30 @@ Given('a claim {string} of storage class {string}', function (this: TerminatingW
  * default (spec.claimRef without a uid: the binder binds that claim to it once it exists), so the
  * timeline names the volume NAME instead of a generated `pvc-<uid>`.
  */
-Given('a volume {string} of storage class {string} reserved for claim {string}', function (this: TerminatingWorld, name: string, sc: string, claim: string) {
-  const provisioner = this.plan.plannedObject('storageclasses', sc)?.provisioner;
-  if (!provisioner) throw new ScenarioError(`storage class "${sc}" is not declared: declare it first with  Given a storage class "${sc}" provisioned by CSI driver "DRIVER"`);
-  const pv: PersistentVolume = {
-    apiVersion: 'v1',
-    kind: 'PersistentVolume',
-    metadata: { name },
-    spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, storageClassName: sc, persistentVolumeReclaimPolicy: 'Retain', claimRef: { kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace: 'default', name: claim }, csi: { driver: provisioner, volumeHandle: name } },
-  };
-  this.planObject('persistentvolumes', pv);
-});
+Given(
+  'a volume {string} of storage class {string} reserved for claim {string}',
+  function (this: TerminatingWorld, name: string, sc: string, claim: string) {
+    const provisioner = this.plan.plannedObject('storageclasses', sc)?.provisioner;
+    if (!provisioner)
+      throw new ScenarioError(
+        `storage class "${sc}" is not declared: declare it first with  Given a storage class "${sc}" provisioned by CSI driver "DRIVER"`,
+      );
+    const pv: PersistentVolume = {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name },
+      spec: {
+        accessModes: ['ReadWriteOnce'],
+        capacity: { storage: '1Gi' },
+        storageClassName: sc,
+        persistentVolumeReclaimPolicy: 'Retain',
+        claimRef: { kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace: 'default', name: claim },
+        csi: { driver: provisioner, volumeHandle: name },
+      },
+    };
+    this.planObject('persistentvolumes', pv);
+  },
+);
 
 /**
  * Creates a pod with no node: kube-scheduler places it (for claims: after its VolumeBinding
@@ -113,13 +158,18 @@ function timeline(world: TerminatingWorld): string {
 function volumeOfClaim(world: TerminatingWorld, claim: string): string {
   const pvc = claimOf(world, claim);
   if (!pvc) throw new ScenarioError(`claim "${claim}" does not exist`);
-  if (!pvc.spec?.volumeName) throw new Error(`claim "${claim}" is not bound to a volume (phase ${pvc.status?.phase}).\n${timeline(world)}`);
+  if (!pvc.spec?.volumeName)
+    throw new Error(`claim "${claim}" is not bound to a volume (phase ${pvc.status?.phase}).\n${timeline(world)}`);
   return pvc.spec.volumeName;
 }
 
 /** The VolumeAttachments of a PersistentVolume whose status.attached is true (it stays true while a detach is under way). */
 function attachedNodes(world: TerminatingWorld, pv: string): string[] {
-  const list = world.cluster.apiserver.list('volumeattachments', undefined, (va: VolumeAttachment) => va.spec?.source?.persistentVolumeName === pv && va.status?.attached === true);
+  const list = world.cluster.apiserver.list(
+    'volumeattachments',
+    undefined,
+    (va: VolumeAttachment) => va.spec?.source?.persistentVolumeName === pv && va.status?.attached === true,
+  );
   return list.ok ? list.object.items.map((va) => va.spec!.nodeName).sort() : [];
 }
 
@@ -127,13 +177,17 @@ function assertAttached(world: TerminatingWorld, pv: string, node: string, what:
   world.ensureStarted();
   world.cluster.node(node);
   const nodes = attachedNodes(world, pv);
-  if (!nodes.includes(node)) throw new Error(`${what} is not attached to node "${node}" (attached to: ${nodes.join(', ') || 'none'}).\n${timeline(world)}`);
+  if (!nodes.includes(node))
+    throw new Error(
+      `${what} is not attached to node "${node}" (attached to: ${nodes.join(', ') || 'none'}).\n${timeline(world)}`,
+    );
 }
 
 function assertNotAttached(world: TerminatingWorld, pv: string, what: string): void {
   world.ensureStarted();
   const nodes = attachedNodes(world, pv);
-  if (nodes.length > 0) throw new Error(`${what} is still attached to ${nodes.map((n) => `node "${n}"`).join(', ')}.\n${timeline(world)}`);
+  if (nodes.length > 0)
+    throw new Error(`${what} is still attached to ${nodes.map((n) => `node "${n}"`).join(', ')}.\n${timeline(world)}`);
 }
 
 /** A VolumeAttachment of that PersistentVolume to that node says status.attached: true. */
@@ -147,10 +201,13 @@ Then('volume {string} is not attached to any node', function (this: TerminatingW
 });
 
 /** The same for the PersistentVolume bound to the claim. */
-Then('the volume of claim {string} is attached to node {string}', function (this: TerminatingWorld, claim: string, node: string) {
-  this.ensureStarted();
-  assertAttached(this, volumeOfClaim(this, claim), node, `the volume of claim "${claim}"`);
-});
+Then(
+  'the volume of claim {string} is attached to node {string}',
+  function (this: TerminatingWorld, claim: string, node: string) {
+    this.ensureStarted();
+    assertAttached(this, volumeOfClaim(this, claim), node, `the volume of claim "${claim}"`);
+  },
+);
 
 /** No VolumeAttachment of the PersistentVolume bound to the claim says status.attached: true. */
 Then('the volume of claim {string} is not attached to any node', function (this: TerminatingWorld, claim: string) {
@@ -163,7 +220,8 @@ Then('claim {string} is bound', function (this: TerminatingWorld, name: string) 
   this.ensureStarted();
   const pvc = claimOf(this, name);
   if (!pvc) throw new Error(`claim "${name}" does not exist.\n${timeline(this)}`);
-  if (pvc.status?.phase !== 'Bound') throw new Error(`claim "${name}" is ${pvc.status?.phase ?? 'without a phase'}, not Bound.\n${timeline(this)}`);
+  if (pvc.status?.phase !== 'Bound')
+    throw new Error(`claim "${name}" is ${pvc.status?.phase ?? 'without a phase'}, not Bound.\n${timeline(this)}`);
 });
 
 /** The claim's status.phase is Pending. */
@@ -171,19 +229,24 @@ Then('claim {string} is pending', function (this: TerminatingWorld, name: string
   this.ensureStarted();
   const pvc = claimOf(this, name);
   if (!pvc) throw new Error(`claim "${name}" does not exist.\n${timeline(this)}`);
-  if (pvc.status?.phase !== 'Pending') throw new Error(`claim "${name}" is ${pvc.status?.phase ?? 'without a phase'}, not Pending.\n${timeline(this)}`);
+  if (pvc.status?.phase !== 'Pending')
+    throw new Error(`claim "${name}" is ${pvc.status?.phase ?? 'without a phase'}, not Pending.\n${timeline(this)}`);
 });
 
 /** The claim is stored with a deletionTimestamp (a finalizer such as kubernetes.io/pvc-protection holds it). */
 Then('claim {string} is terminating', function (this: TerminatingWorld, name: string) {
   this.ensureStarted();
   const pvc = claimOf(this, name);
-  if (!pvc?.metadata.deletionTimestamp) throw new Error(`claim "${name}" is ${pvc ? 'not being deleted' : 'gone'}.\n${timeline(this)}`);
+  if (!pvc?.metadata.deletionTimestamp)
+    throw new Error(`claim "${name}" is ${pvc ? 'not being deleted' : 'gone'}.\n${timeline(this)}`);
 });
 
 /** The claim is no longer stored. */
 Then('claim {string} is gone', function (this: TerminatingWorld, name: string) {
   this.ensureStarted();
   const pvc = claimOf(this, name);
-  if (pvc) throw new Error(`claim "${name}" still exists (finalizers ${JSON.stringify(pvc.metadata.finalizers ?? [])}).\n${timeline(this)}`);
+  if (pvc)
+    throw new Error(
+      `claim "${name}" still exists (finalizers ${JSON.stringify(pvc.metadata.finalizers ?? [])}).\n${timeline(this)}`,
+    );
 });

@@ -1,10 +1,17 @@
-import type { FieldError } from './errors';
+import type { FieldError } from '../apimachinery/errors';
 import { genericStrategy } from './generic-strategy';
-import { jsonEqual, toTime, type KubeObject } from './object';
+import { jsonEqual, toTime, type KubeObject } from '../apimachinery/object';
 import type { Strategy } from './strategy';
-import type { CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeAttachment } from './types';
-import { parseQuantity, QuantityError } from '../kubelet/eviction/quantity';
-import type { Release } from '../release';
+import type {
+  CSIDriver,
+  CSINode,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  StorageClass,
+  VolumeAttachment,
+} from '../apimachinery/types';
+import { parseQuantity } from './cel/library/quantity';
+import type { Release } from '../foundation/release';
 
 /**
  * The storage kinds (rules P1–P6 of docs/rules/storage.md): core/v1 PersistentVolumes and
@@ -22,11 +29,37 @@ const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWri
 
 /** The volume sources of a PersistentVolumeSpec: exactly one must be given. */
 const PV_SOURCES = [
-  'gcePersistentDisk', 'awsElasticBlockStore', 'hostPath', 'glusterfs', 'nfs', 'rbd', 'iscsi', 'cinder', 'cephfs', 'fc', 'flocker', 'flexVolume',
-  'azureFile', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'portworxVolume', 'scaleIO', 'local', 'storageos', 'csi',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'hostPath',
+  'glusterfs',
+  'nfs',
+  'rbd',
+  'iscsi',
+  'cinder',
+  'cephfs',
+  'fc',
+  'flocker',
+  'flexVolume',
+  'azureFile',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'scaleIO',
+  'local',
+  'storageos',
+  'csi',
 ] as const;
 
-function statusStrategies<T extends WithStatus>(base: Strategy<T>, onCreate: (obj: T, now: number) => void, defaults: (obj: T) => void, validate: (obj: T) => FieldError[], validateUpdate: (next: T, old: T) => FieldError[]): { main: Strategy<T>; status: Strategy<T> } {
+function statusStrategies<T extends WithStatus>(
+  base: Strategy<T>,
+  onCreate: (obj: T, now: number) => void,
+  defaults: (obj: T) => void,
+  validate: (obj: T) => FieldError[],
+  validateUpdate: (next: T, old: T) => FieldError[],
+): { main: Strategy<T>; status: Strategy<T> } {
   const main: Strategy<T> = {
     ...base,
     prepareForCreate(obj, now) {
@@ -56,21 +89,30 @@ function statusStrategies<T extends WithStatus>(base: Strategy<T>, onCreate: (ob
 function validateAccessModes(modes: readonly string[] | undefined, path: string, requiredDetail: string): FieldError[] {
   if (!modes || modes.length === 0) return [{ field: path, type: 'Required value', detail: requiredDetail }];
   const errs: FieldError[] = [];
-  for (const m of modes) if (!ACCESS_MODES.includes(m)) errs.push({ field: path, type: 'Unsupported value', value: m, detail: `supported values: ${ACCESS_MODES.map((a) => `"${a}"`).join(', ')}` });
+  for (const m of modes)
+    if (!ACCESS_MODES.includes(m))
+      errs.push({
+        field: path,
+        type: 'Unsupported value',
+        value: m,
+        detail: `supported values: ${ACCESS_MODES.map((a) => `"${a}"`).join(', ')}`,
+      });
   // ReadWriteOncePod may not be combined with another mode.
-  if (modes.includes('ReadWriteOncePod') && modes.length > 1) errs.push({ field: path, type: 'Forbidden', detail: 'may not use ReadWriteOncePod with other access modes' });
+  if (modes.includes('ReadWriteOncePod') && modes.length > 1)
+    errs.push({ field: path, type: 'Forbidden', detail: 'may not use ReadWriteOncePod with other access modes' });
   return errs;
 }
 
 function validateStorageQuantity(value: unknown, path: string): FieldError[] {
-  if (typeof value !== 'string' && typeof value !== 'number') return [{ field: path, type: 'Required value', detail: '' }];
+  if (typeof value !== 'string' && typeof value !== 'number')
+    return [{ field: path, type: 'Required value', detail: '' }];
+  let q;
   try {
-    const q = parseQuantity(String(value));
-    if (q.bytes <= 0) return [{ field: path, type: 'Invalid', value: String(value), detail: 'must be greater than zero' }];
+    q = parseQuantity(String(value));
   } catch (e) {
-    if (!(e instanceof QuantityError)) throw e;
-    return [{ field: path, type: 'Invalid', value: String(value), detail: 'quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'' }];
+    return [{ field: path, type: 'Invalid', value: String(value), detail: (e as Error).message }];
   }
+  if (q.num <= 0n) return [{ field: path, type: 'Invalid', value: String(value), detail: 'must be greater than zero' }];
   return [];
 }
 
@@ -87,33 +129,62 @@ function defaultPersistentVolume(pv: PersistentVolume): void {
  * β; the status strategy stamps it again on each phase change); capacity holds storage only,
  * access modes are given, exactly one volume source.
  */
-export function persistentVolumeStrategies(release: Release, now: () => number): { main: Strategy<PersistentVolume>; status: Strategy<PersistentVolume> } {
+export function persistentVolumeStrategies(
+  release: Release,
+  now: () => number,
+): { main: Strategy<PersistentVolume>; status: Strategy<PersistentVolume> } {
   const stampsTransition = release.atLeast(29);
   const validate = (pv: PersistentVolume): FieldError[] => {
     const spec = pv.spec ?? {};
     const errs = validateAccessModes(spec.accessModes, 'spec.accessModes', '');
     const capacity = spec.capacity ?? {};
     if (Object.keys(capacity).length === 0) errs.push({ field: 'spec.capacity', type: 'Required value', detail: '' });
-    else if (!('storage' in capacity) || Object.keys(capacity).length > 1) errs.push({ field: 'spec.capacity', type: 'Unsupported value', printedValue: JSON.stringify(capacity), detail: 'supported values: "storage"' });
+    else if (!('storage' in capacity) || Object.keys(capacity).length > 1)
+      errs.push({
+        field: 'spec.capacity',
+        type: 'Unsupported value',
+        printedValue: JSON.stringify(capacity),
+        detail: 'supported values: "storage"',
+      });
     else errs.push(...validateStorageQuantity(capacity.storage, 'spec.capacity[storage]'));
     const sources = PV_SOURCES.filter((s) => (spec as Record<string, unknown>)[s] !== undefined);
-    if (sources.length === 0) errs.push({ field: 'spec', type: 'Required value', detail: 'must specify a volume type' });
-    else if (sources.length > 1) errs.push({ field: `spec.${sources[1]}`, type: 'Forbidden', detail: 'may not specify more than 1 volume type' });
+    if (sources.length === 0)
+      errs.push({ field: 'spec', type: 'Required value', detail: 'must specify a volume type' });
+    else if (sources.length > 1)
+      errs.push({ field: `spec.${sources[1]}`, type: 'Forbidden', detail: 'may not specify more than 1 volume type' });
     if (spec.csi && !spec.csi.driver) errs.push({ field: 'spec.csi.driver', type: 'Required value', detail: '' });
-    if (spec.csi && !spec.csi.volumeHandle) errs.push({ field: 'spec.csi.volumeHandle', type: 'Required value', detail: '' });
+    if (spec.csi && !spec.csi.volumeHandle)
+      errs.push({ field: 'spec.csi.volumeHandle', type: 'Required value', detail: '' });
     const policy = spec.persistentVolumeReclaimPolicy;
-    if (policy && !['Delete', 'Recycle', 'Retain'].includes(policy)) errs.push({ field: 'spec.persistentVolumeReclaimPolicy', type: 'Unsupported value', value: policy, detail: 'supported values: "Delete", "Recycle", "Retain"' });
+    if (policy && !['Delete', 'Recycle', 'Retain'].includes(policy))
+      errs.push({
+        field: 'spec.persistentVolumeReclaimPolicy',
+        type: 'Unsupported value',
+        value: policy,
+        detail: 'supported values: "Delete", "Recycle", "Retain"',
+      });
     return errs;
   };
   const validateUpdate = (next: PersistentVolume, old: PersistentVolume): FieldError[] => {
     // ValidatePersistentVolumeUpdate: the volume source is immutable once created.
     const errs: FieldError[] = [];
     for (const s of PV_SOURCES) {
-      if (!jsonEqual(next.spec?.[s] ?? null, old.spec?.[s] ?? null)) errs.push({ field: 'spec.persistentvolumesource', type: 'Forbidden', detail: 'spec.persistentvolumesource is forbidden.' });
+      if (!jsonEqual(next.spec?.[s] ?? null, old.spec?.[s] ?? null))
+        errs.push({
+          field: 'spec.persistentvolumesource',
+          type: 'Forbidden',
+          detail: 'spec.persistentvolumesource is forbidden.',
+        });
     }
     return errs.slice(0, 1);
   };
-  const base = genericStrategy<PersistentVolume>({ kind: 'PersistentVolume', apiVersion: 'v1', resource: 'persistentvolumes', namespaced: false, generation: false });
+  const base = genericStrategy<PersistentVolume>({
+    kind: 'PersistentVolume',
+    apiVersion: 'v1',
+    resource: 'persistentvolumes',
+    namespaced: false,
+    generation: false,
+  });
   const strategies = statusStrategies(
     base,
     (pv, now) => {
@@ -131,7 +202,8 @@ export function persistentVolumeStrategies(release: Release, now: () => number):
       prepareForUpdate(next, old) {
         status.prepareForUpdate(next, old);
         // persistentVolumeStatusStrategy.PrepareForUpdate: a changed phase is stamped.
-        if (stampsTransition && next.status?.phase !== old.status?.phase && next.status) next.status.lastPhaseTransitionTime = toTime(now());
+        if (stampsTransition && next.status?.phase !== old.status?.phase && next.status)
+          next.status.lastPhaseTransitionTime = toTime(now());
       },
     },
   };
@@ -150,7 +222,10 @@ function defaultPersistentVolumeClaim(pvc: PersistentVolumeClaim): void {
  * (from v1.34, VolumeAttributesClass GA) and the volumeName the binder sets once. Upstream
  * appends a Go diff of the two specs to the message; that diff is not reproduced.
  */
-export function persistentVolumeClaimStrategies(release: Release): { main: Strategy<PersistentVolumeClaim>; status: Strategy<PersistentVolumeClaim> } {
+export function persistentVolumeClaimStrategies(release: Release): {
+  main: Strategy<PersistentVolumeClaim>;
+  status: Strategy<PersistentVolumeClaim>;
+} {
   const message = release.atLeast(34)
     ? 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims'
     : 'spec is immutable after creation except resources.requests for bound claims';
@@ -168,14 +243,27 @@ export function persistentVolumeClaimStrategies(release: Release): { main: Strat
     // The binder fills volumeName once; a bound claim may change its storage request.
     if (!b.volumeName) a.volumeName = b.volumeName;
     if (old.status?.phase === 'Bound') {
-      if (a.resources?.requests && b.resources) b.resources.requests = { ...b.resources.requests, storage: a.resources.requests.storage };
+      if (a.resources?.requests && b.resources)
+        b.resources.requests = { ...b.resources.requests, storage: a.resources.requests.storage };
       if (release.atLeast(34)) a.volumeAttributesClassName = b.volumeAttributesClassName;
     }
     if (!jsonEqual(a, b)) return [{ field: 'spec', type: 'Forbidden', detail: message }];
     return [];
   };
-  const base = genericStrategy<PersistentVolumeClaim>({ kind: 'PersistentVolumeClaim', apiVersion: 'v1', resource: 'persistentvolumeclaims', namespaced: true, generation: false });
-  return statusStrategies(base, (pvc) => (pvc.status = { phase: 'Pending' }), defaultPersistentVolumeClaim, validate, validateUpdate);
+  const base = genericStrategy<PersistentVolumeClaim>({
+    kind: 'PersistentVolumeClaim',
+    apiVersion: 'v1',
+    resource: 'persistentvolumeclaims',
+    namespaced: true,
+    generation: false,
+  });
+  return statusStrategies(
+    base,
+    (pvc) => (pvc.status = { phase: 'Pending' }),
+    defaultPersistentVolumeClaim,
+    validate,
+    validateUpdate,
+  );
 }
 
 const immutable = (field: string, detail = 'field is immutable'): FieldError => ({ field, type: 'Forbidden', detail });
@@ -186,7 +274,13 @@ const immutable = (field: string, detail = 'field is immutable'): FieldError => 
  * provisioner, parameters, reclaim policy and binding mode never change.
  */
 export function storageClassStrategy(): Strategy<StorageClass> {
-  const base = genericStrategy<StorageClass>({ kind: 'StorageClass', apiVersion: 'storage.k8s.io/v1', resource: 'storageclasses', namespaced: false, generation: false });
+  const base = genericStrategy<StorageClass>({
+    kind: 'StorageClass',
+    apiVersion: 'storage.k8s.io/v1',
+    resource: 'storageclasses',
+    namespaced: false,
+    generation: false,
+  });
   const defaults = (sc: StorageClass) => {
     sc.reclaimPolicy ??= 'Delete';
     sc.volumeBindingMode ??= 'Immediate';
@@ -194,8 +288,20 @@ export function storageClassStrategy(): Strategy<StorageClass> {
   const validate = (sc: StorageClass): FieldError[] => {
     const errs: FieldError[] = [];
     if (!sc.provisioner) errs.push({ field: 'provisioner', type: 'Required value', detail: '' });
-    if (sc.reclaimPolicy && !['Delete', 'Retain'].includes(sc.reclaimPolicy)) errs.push({ field: 'reclaimPolicy', type: 'Unsupported value', value: sc.reclaimPolicy, detail: 'supported values: "Delete", "Retain"' });
-    if (sc.volumeBindingMode && !['Immediate', 'WaitForFirstConsumer'].includes(sc.volumeBindingMode)) errs.push({ field: 'volumeBindingMode', type: 'Unsupported value', value: sc.volumeBindingMode, detail: 'supported values: "Immediate", "WaitForFirstConsumer"' });
+    if (sc.reclaimPolicy && !['Delete', 'Retain'].includes(sc.reclaimPolicy))
+      errs.push({
+        field: 'reclaimPolicy',
+        type: 'Unsupported value',
+        value: sc.reclaimPolicy,
+        detail: 'supported values: "Delete", "Retain"',
+      });
+    if (sc.volumeBindingMode && !['Immediate', 'WaitForFirstConsumer'].includes(sc.volumeBindingMode))
+      errs.push({
+        field: 'volumeBindingMode',
+        type: 'Unsupported value',
+        value: sc.volumeBindingMode,
+        detail: 'supported values: "Immediate", "WaitForFirstConsumer"',
+      });
     return errs;
   };
   return {
@@ -211,10 +317,19 @@ export function storageClassStrategy(): Strategy<StorageClass> {
     validate: (sc) => [...base.validate(sc), ...validate(sc)],
     validateUpdate: (next, old) => {
       const errs = [...base.validateUpdate(next, old), ...validate(next)];
-      if (!jsonEqual(next.parameters ?? {}, old.parameters ?? {})) errs.push(immutable('parameters', 'updates to parameters are forbidden.'));
-      if (next.provisioner !== old.provisioner) errs.push(immutable('provisioner', 'updates to provisioner are forbidden.'));
-      if (next.reclaimPolicy !== old.reclaimPolicy) errs.push(immutable('reclaimPolicy', 'updates to reclaimPolicy are forbidden.'));
-      if (next.volumeBindingMode !== old.volumeBindingMode) errs.push({ field: 'volumeBindingMode', type: 'Invalid', value: next.volumeBindingMode, detail: 'field is immutable' });
+      if (!jsonEqual(next.parameters ?? {}, old.parameters ?? {}))
+        errs.push(immutable('parameters', 'updates to parameters are forbidden.'));
+      if (next.provisioner !== old.provisioner)
+        errs.push(immutable('provisioner', 'updates to provisioner are forbidden.'));
+      if (next.reclaimPolicy !== old.reclaimPolicy)
+        errs.push(immutable('reclaimPolicy', 'updates to reclaimPolicy are forbidden.'));
+      if (next.volumeBindingMode !== old.volumeBindingMode)
+        errs.push({
+          field: 'volumeBindingMode',
+          type: 'Invalid',
+          value: next.volumeBindingMode,
+          detail: 'field is immutable',
+        });
       return errs;
     },
   };
@@ -227,7 +342,12 @@ export function storageClassStrategy(): Strategy<StorageClass> {
  * attachRequired never changes.
  */
 export function csiDriverStrategy(): Strategy<CSIDriver> {
-  const base = genericStrategy<CSIDriver>({ kind: 'CSIDriver', apiVersion: 'storage.k8s.io/v1', resource: 'csidrivers', namespaced: false });
+  const base = genericStrategy<CSIDriver>({
+    kind: 'CSIDriver',
+    apiVersion: 'storage.k8s.io/v1',
+    resource: 'csidrivers',
+    namespaced: false,
+  });
   const defaults = (d: CSIDriver) => {
     d.spec ??= {};
     d.spec.attachRequired ??= true;
@@ -235,7 +355,8 @@ export function csiDriverStrategy(): Strategy<CSIDriver> {
     d.spec.storageCapacity ??= false;
     d.spec.fsGroupPolicy ??= 'ReadWriteOnceWithFSType';
     d.spec.requiresRepublish ??= false;
-    if (!d.spec.volumeLifecycleModes || d.spec.volumeLifecycleModes.length === 0) d.spec.volumeLifecycleModes = ['Persistent'];
+    if (!d.spec.volumeLifecycleModes || d.spec.volumeLifecycleModes.length === 0)
+      d.spec.volumeLifecycleModes = ['Persistent'];
   };
   return {
     ...base,
@@ -247,14 +368,34 @@ export function csiDriverStrategy(): Strategy<CSIDriver> {
       defaults(next);
       base.prepareForUpdate(next, old);
     },
-    validate: (d) => [...base.validate(d), ...(d.spec ? [] : [{ field: 'spec', type: 'Required value' as const, detail: '' }])],
-    validateUpdate: (next, old) => [...base.validateUpdate(next, old), ...(next.spec?.attachRequired !== old.spec?.attachRequired ? [{ field: 'spec.attachRequired', type: 'Invalid' as const, value: next.spec?.attachRequired, detail: 'field is immutable' }] : [])],
+    validate: (d) => [
+      ...base.validate(d),
+      ...(d.spec ? [] : [{ field: 'spec', type: 'Required value' as const, detail: '' }]),
+    ],
+    validateUpdate: (next, old) => [
+      ...base.validateUpdate(next, old),
+      ...(next.spec?.attachRequired !== old.spec?.attachRequired
+        ? [
+            {
+              field: 'spec.attachRequired',
+              type: 'Invalid' as const,
+              value: next.spec?.attachRequired,
+              detail: 'field is immutable',
+            },
+          ]
+        : []),
+    ],
   };
 }
 
 /** P4 — pkg/registry/storage/csinode: the drivers a node's kubelet registered (each with a name and a nodeID). */
 export function csiNodeStrategy(): Strategy<CSINode> {
-  const base = genericStrategy<CSINode>({ kind: 'CSINode', apiVersion: 'storage.k8s.io/v1', resource: 'csinodes', namespaced: false });
+  const base = genericStrategy<CSINode>({
+    kind: 'CSINode',
+    apiVersion: 'storage.k8s.io/v1',
+    resource: 'csinodes',
+    namespaced: false,
+  });
   const validate = (n: CSINode): FieldError[] => {
     const errs: FieldError[] = [];
     (n.spec?.drivers ?? []).forEach((d, i) => {
@@ -263,7 +404,11 @@ export function csiNodeStrategy(): Strategy<CSINode> {
     });
     return errs;
   };
-  return { ...base, validate: (n) => [...base.validate(n), ...validate(n)], validateUpdate: (next, old) => [...base.validateUpdate(next, old), ...validate(next)] };
+  return {
+    ...base,
+    validate: (n) => [...base.validate(n), ...validate(n)],
+    validateUpdate: (next, old) => [...base.validateUpdate(next, old), ...validate(next)],
+  };
 }
 
 /**
@@ -278,10 +423,29 @@ export function volumeAttachmentStrategies(): { main: Strategy<VolumeAttachment>
     if (!va.spec?.nodeName) errs.push({ field: 'spec.nodeName', type: 'Required value', detail: '' });
     const source = va.spec?.source ?? {};
     const given = [source.persistentVolumeName, source.inlineVolumeSpec].filter((s) => s !== undefined).length;
-    if (given !== 1) errs.push({ field: 'spec.source', type: 'Required value', detail: 'must specify exactly one of inlineVolumeSpec and persistentVolumeName' });
+    if (given !== 1)
+      errs.push({
+        field: 'spec.source',
+        type: 'Required value',
+        detail: 'must specify exactly one of inlineVolumeSpec and persistentVolumeName',
+      });
     return errs;
   };
-  const validateUpdate = (next: VolumeAttachment, old: VolumeAttachment): FieldError[] => (jsonEqual(next.spec, old.spec) ? [] : [{ field: 'spec', type: 'Invalid', printedValue: JSON.stringify(next.spec), detail: 'field is immutable' }]);
-  const base = genericStrategy<VolumeAttachment>({ kind: 'VolumeAttachment', apiVersion: 'storage.k8s.io/v1', resource: 'volumeattachments', namespaced: false });
-  return statusStrategies(base, (va) => delete va.status, () => undefined, validate, validateUpdate);
+  const validateUpdate = (next: VolumeAttachment, old: VolumeAttachment): FieldError[] =>
+    jsonEqual(next.spec, old.spec)
+      ? []
+      : [{ field: 'spec', type: 'Invalid', printedValue: JSON.stringify(next.spec), detail: 'field is immutable' }];
+  const base = genericStrategy<VolumeAttachment>({
+    kind: 'VolumeAttachment',
+    apiVersion: 'storage.k8s.io/v1',
+    resource: 'volumeattachments',
+    namespaced: false,
+  });
+  return statusStrategies(
+    base,
+    (va) => delete va.status,
+    () => undefined,
+    validate,
+    validateUpdate,
+  );
 }
