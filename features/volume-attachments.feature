@@ -108,3 +108,21 @@ Feature: Volumes attached to nodes: a lost node, a drain, a claim in use
       | attachdetach | attach disk-db to node-2       |
       | volumes      | mount data pods/db-0           |
     And no attachdetach event "detach disk-db from node-1 (forced" happens
+
+  Scenario: Scaled to 0: db-0 goes, its volume is detached once the kubelet reports it unmounted, and the claim stays bound
+    Given CSI driver "ebs.csi.aws.com" detaches volumes after 10s
+    When statefulset "db" is scaled to 0
+    And 1m passes
+    Then pod "db-0" is gone
+    And volume "disk-db" is not attached to any node
+    And the volume of claim "data-db-0" is not attached to any node
+    And claim "data-db-0" is bound
+    And these events happen in order:
+      | component    | event                                 |
+      | volumes      | unmount data pods/db-0                |
+      | apiserver    | DELETE pods/db-0 gracePeriodSeconds=0 |
+      | attachdetach | detach disk-db from node-1            |
+      | csi          | ControllerUnpublishVolume disk-db     |
+      | csi          | disk-db detached from node-1          |
+      | attachdetach | disk-db is detached from node-1       |
+    And no attachdetach event "detach disk-db from node-1 (forced" happens
