@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { failure, newSim, NS, ok, USER } from './testing';
+import { Release } from '../foundation/release';
 import type {
   CSIDriver,
   CSINode,
@@ -71,11 +72,29 @@ describe('P2, P6 PersistentVolumeClaims', () => {
       'Invalid',
     );
     expect(changed.message).to.equal(
-      'PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests for bound claims',
+      'PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
     );
     const missing = failure(sim.api.create(USER, 'persistentvolumeclaims', NS, claim('x', {})), 422, 'Invalid');
     expect(missing.message).to.equal(
       'PersistentVolumeClaim "x" is invalid: [spec.accessModes: Required value: at least 1 access mode is required, spec.resources[storage]: Required value]',
+    );
+  });
+});
+
+describe('P2 the immutable-spec message by release', () => {
+  it('before v1.34 (VolumeAttributesClass not GA) the message names resources.requests only', () => {
+    const sim = newSim(Release.of(33));
+    const pvc = ok(sim.api.create(USER, 'persistentvolumeclaims', NS, claim('data')));
+    const changed = failure(
+      sim.api.update(USER, 'persistentvolumeclaims', NS, {
+        ...pvc,
+        spec: { ...pvc.spec, accessModes: ['ReadWriteMany'] },
+      }),
+      422,
+      'Invalid',
+    );
+    expect(changed.message).to.equal(
+      'PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests for bound claims',
     );
   });
 });
