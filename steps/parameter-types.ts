@@ -1,6 +1,7 @@
 import { defineParameterType } from '@cucumber/cucumber';
 import { parseDuration } from '../src/duration';
 import { Release } from '../src/release';
+import { parseTarget, WATCHED_KINDS } from '../src/perturbation/perturbation';
 import { transformerForTheAuthor } from './user-mistakes';
 
 /**
@@ -42,4 +43,24 @@ defineParameterType({
   name: 'kind',
   regexp: /replicaset|deployment|statefulset|daemonset|job|controllerrevision|node|event/,
   transformer: (text: string) => text,
+});
+
+/**
+ * `{component}`: a component whose view of the cluster a perturbation changes (src/perturbation/):
+ * a controller (`endpointslice controller`, `disruption controller`), `kubelet on node "node-1"`,
+ * `kube-proxy on node "node-1"`, `load balancer of service "web"`, or a served client by its
+ * User-Agent, `client "database-operator"`. Loose enough that an unknown controller reaches the
+ * transformer and fails listing the known ones.
+ */
+defineParameterType({
+  name: 'component',
+  regexp: /kubelet on node "[^"]*"|kube-proxy on node "[^"]*"|load balancer of service "[^"]*"|client "[^"]*"|[a-z][a-z-]* controller|[a-z][a-z-]*-controller/,
+  transformer: transformerForTheAuthor(parseTarget),
+});
+
+/** `{watched}`: the kind whose changes a perturbation delays, singular (`pod`, `endpointslice`, `poddisruptionbudget` …) → its resource. */
+defineParameterType({
+  name: 'watched',
+  regexp: new RegExp(Object.keys(WATCHED_KINDS).join('|')),
+  transformer: (text: string) => WATCHED_KINDS[text],
 });
