@@ -8,6 +8,7 @@ import { computeHash } from '../statefulset/stateful-set-utils';
 import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';
 import { WorkQueue } from '../workqueue';
+import { ConsistencyStore, skipSyncWhileCacheIsStale } from '../consistency-store';
 import { addOrUpdateDaemonPodTolerations, getTargetNodeName, nodeNameAffinity, nodeShouldRunDaemonPod } from './daemonset-util';
 
 const SOURCE = 'pkg/controller/daemon/daemon_controller.go';
@@ -47,10 +48,18 @@ export class DaemonSetsController extends StoppableController {
     this.nodes = informers.informerFor('nodes');
     this.expectations = new ControllerExpectations(() => clock.now());
     this.podControl = new PodControl(clock, api, IDENTITY, 'daemonset-controller');
+    this.consistency = new ConsistencyStore({ pods: this.pods, daemonsets: this.sets });
+    if (this.release.enabled('StaleControllerConsistencyDaemonSet')) this.podControl.consistency = this.consistency;
   }
 
+  /** The writes each DaemonSet's next sync waits to see (StaleControllerConsistencyDaemonSet, v1.36). */
+  private readonly consistency: ConsistencyStore;
+
   start(): this {
-    this.sets.addEventHandler(this.whileRunning((key) => this.queue.add(key)));
+    this.sets.addEventHandler(this.whileRunning((key, old, ds) => {
+      if (!ds) this.consistency.clear(key, old?.metadata.uid);
+      this.queue.add(key);
+    }));
     this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
       // No DaemonSet in the lister: no pod resolves to one.
       if (this.sets.size === 0) return;
@@ -72,9 +81,21 @@ export class DaemonSetsController extends StoppableController {
   /** syncDaemonSet: manage the pods per node, then updateDaemonSetStatus. */
   private syncDaemonSet(key: string): void | Error {
     if (this.stopped) return;
+    const stale = skipSyncWhileCacheIsStale({
+      enabled: this.release.enabled('StaleControllerConsistencyDaemonSet'),
+      store: this.consistency,
+      key,
+      owner: `ds/${key.slice(key.indexOf('/') + 1)}`,
+      component: 'daemonset',
+      actor: IDENTITY.name,
+      source: 'pkg/controller/daemon/daemon_controller.go syncDaemonSet (kubernetes#134937)',
+      timeline: this.timeline,
+    });
+    if (stale) return stale;
     const cached = this.sets.get(key);
     if (!cached) {
       this.expectations.delete(key);
+      this.consistency.clear(key);
       return;
     }
     const ds: DaemonSet = structuredClone(cached);
@@ -207,6 +228,7 @@ export class DaemonSetsController extends StoppableController {
     if (old && jsonEqual({ ...old, collisionCount: undefined }, { ...status, collisionCount: undefined })) return;
     const r = this.api.update(IDENTITY, 'daemonsets', ds.metadata.namespace, { ...ds, status: { ...status, ...(old?.collisionCount ? { collisionCount: old.collisionCount } : {}) } }, { subresource: 'status' });
     if (!r.ok) return new Error(`updating the status of daemonsets/${ds.metadata.name}: ${r.status.message}`);
+    this.podControl.consistency?.wroteAt(ds, 'daemonsets', r.object.metadata.resourceVersion);
     if (minReady > 0 && ready !== available) this.queue.addAfter(keyOf(ds), minReady * 1000);
   }
 }
