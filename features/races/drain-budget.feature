@@ -26,8 +26,8 @@ Feature: A drain under a PodDisruptionBudget while the disruption controller lag
   Scenario: The budget refuses to evict the last ready pod, and the drain gives up
     When 2500ms pass
     And I try to run `kubectl drain node-1 --force --timeout=10s`
-    Then kubectl fails with "global timeout reached: 10s"
-    And at no instant are fewer than 1 pods with label "app=web" ready
+    Then at no instant are fewer than 1 pods with label "app=web" ready
+    And kubectl fails with "global timeout reached: 10s"
 
   Scenario: The race itself: the disruption controller sees pods 1s late, and the drain takes the last ready pod
     Given the disruption controller sees pod changes 1s late

@@ -14,7 +14,7 @@ export interface ScenarioLocation {
 
 const SCENARIO = /^\s*(Scenario|Example|Scenario Outline|Scenario Template):\s*(.*)$/;
 const STEP = /^\s*(Given|When|Then|And|But|\*)\s/;
-const HEADER_END = /^\s*(@|Scenario|Example|Rule:)/;
+const HEADER_END = /^\s*(@|Scenario:|Scenario Outline:|Scenario Template:|Example:|Examples:|Rule:)/;
 
 export class FeatureError extends Error {}
 
