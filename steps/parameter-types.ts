@@ -1,7 +1,7 @@
 import { defineParameterType } from '@cucumber/cucumber';
 import { parseDuration } from '../src/duration';
 import { Release } from '../src/release';
-import { parseTarget, WATCHED_KINDS } from '../src/perturbation/perturbation';
+import { parseTarget } from '../src/perturbation/perturbation';
 import { transformerForTheAuthor } from './user-mistakes';
 
 /**
@@ -58,9 +58,3 @@ defineParameterType({
   transformer: transformerForTheAuthor(parseTarget),
 });
 
-/** `{watched}`: the kind whose changes a perturbation delays, singular (`pod`, `endpointslice`, `poddisruptionbudget` …) → its resource. */
-defineParameterType({
-  name: 'watched',
-  regexp: new RegExp(Object.keys(WATCHED_KINDS).join('|')),
-  transformer: (text: string) => WATCHED_KINDS[text],
-});

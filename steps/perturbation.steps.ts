@@ -3,10 +3,17 @@ import { observe, recordObservation } from '../src/explore/observation';
 import type { Resource } from '../src/apiserver/apiserver';
 import { labelsFromText } from '../src/manifest';
 import { describeBreach, firstDoubleRun, firstTooFewReady, firstTooMany, type Breach } from '../src/perturbation/instants';
-import type { Perturbation, Target } from '../src/perturbation/perturbation';
-import type { TerminatingWorld } from './world';
+import { WATCHED_KINDS, type Perturbation, type Target } from '../src/perturbation/perturbation';
+import { ScenarioError, type TerminatingWorld } from './world';
 
 // ---- Given: perturbations (issue 33, src/perturbation/) ----
+
+/** A kind as the perturbation steps write it (singular: `pod`, `endpointslice` …) → its resource; anything else names the known ones. */
+function watchedKind(kind: string): Resource {
+  const r = WATCHED_KINDS[kind];
+  if (!r) throw new ScenarioError(`"${kind}" is not a kind a component watches here; write one of: ${Object.keys(WATCHED_KINDS).join(', ')}`);
+  return r;
+}
 
 /**
  * Every change of that kind reaches the component that much later than it would have (its watch
@@ -14,8 +21,8 @@ import type { TerminatingWorld } from './world';
  * any watch of its own), one node's kubelet or kube-proxy, the load balancer of a service (its
  * endpoint lag, as `notices endpoint changes after`), or a served client by its User-Agent.
  */
-Given('the {component} sees {watched} changes {duration} late', function (this: TerminatingWorld, target: Target, resource: Resource, ms: number) {
-  this.plan.perturb({ type: 'late', target, resource, delayMs: ms });
+Given('the {component} sees {word} changes {duration} late', function (this: TerminatingWorld, target: Target, kind: string, ms: number) {
+  this.plan.perturb({ type: 'late', target, resource: watchedKind(kind), delayMs: ms });
 });
 
 /**
@@ -31,8 +38,8 @@ Given('the {component} restarts at T+{duration}', function (this: TerminatingWor
  * The component reads that kind from a cache this far behind the apiserver: its GETs and LISTs
  * answer the state of that long ago, and its watch (what fills an informer's cache) is as late.
  */
-Given('the {component} reads {watched} from a cache {duration} stale', function (this: TerminatingWorld, target: Target, resource: Resource, ms: number) {
-  this.plan.perturb({ type: 'stale', target, resource, staleMs: ms });
+Given('the {component} reads {word} from a cache {duration} stale', function (this: TerminatingWorld, target: Target, kind: string, ms: number) {
+  this.plan.perturb({ type: 'stale', target, resource: watchedKind(kind), staleMs: ms });
 });
 
 // ---- Then: invariants at every instant, from T+0 on ----
