@@ -485,6 +485,7 @@ export class ClusterPlan {
     const t = p.target;
     if (p.type === 'restart' && t.kind !== 'controller') throw new PlanError(`restarting the ${describeTarget(t)} is not modelled: only the controllers of kube-controller-manager restart (their work queues, expectations and caches lost, then a relist)`);
     if (t.kind === 'load-balancer' && !(p.type === 'late' && p.resource === 'endpointslices')) throw new PlanError(`the load balancer of service "${t.service}" only watches EndpointSlices: write  Given the load balancer of service "${t.service}" sees endpointslice changes ${p.type === 'late' ? formatDuration(p.delayMs) : '2s'} late`);
+    if (p.type === 'miss' && p.relistMs <= p.fromMs) throw new PlanError(`${perturbationStep(p)}: the relist must come after the changes it missed`);
     if (t.kind === 'controller' && this.controllersOff.includes(t.name)) throw new PlanError(`the ${describeTarget(t)} does not run in this scenario: it cannot be perturbed`);
     this.perturbations.push(p);
   }
@@ -508,6 +509,7 @@ export class ClusterPlan {
   }
 
   private startPerturbations(): void {
+    if (this.perturbations.length > 0) this.cluster.perturbations.startAt(this.cluster.clock.now() + this.warmupMs);
     for (const p of this.perturbations) {
       const t = p.target;
       if ((t.kind === 'kubelet' || t.kind === 'kube-proxy') && !this.nodes.includes(t.node)) throw new PlanError(`${perturbationStep(p)}: unknown node "${t.node}" (nodes in this scenario: ${this.list(this.nodes)})`);

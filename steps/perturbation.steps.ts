@@ -42,6 +42,15 @@ Given('the {component} reads {word} from a cache {duration} stale', function (th
   this.plan.perturb({ type: 'stale', target, resource: watchedKind(kind), staleMs: ms });
 });
 
+/**
+ * The component's watch of that kind loses every event from the first time on (a watch that broke
+ * unnoticed), until it lists again at the second: the relist hands it what changed meanwhile
+ * (client-go's Reflector ListAndWatch, its store's Replace). Not for the load balancer.
+ */
+Given('the {component} misses {word} changes from T+{duration} until a relist at T+{duration}', function (this: TerminatingWorld, target: Target, kind: string, fromMs: number, relistMs: number) {
+  this.plan.perturb({ type: 'miss', target, resource: watchedKind(kind), fromMs, relistMs });
+});
+
 // ---- Then: invariants at every instant, from T+0 on ----
 
 function check(world: TerminatingWorld, invariant: string, breach: Breach | undefined): void {

@@ -19,7 +19,7 @@ const OBSERVED: Observation = {
 };
 
 describe('explore plans, derived from the unperturbed run (issue 33)', () => {
-  it('late plans for each watched kind that changed, each delay; restarts of a controller just before and after each change', () => {
+  it('late plans for each watched kind that changed, each delay; misses of its first instants until a relist; restarts of a controller just before and after each change', () => {
     const steps = singlePlans(OBSERVED, { delaysMs: [1000, 2000], depth: 1 }).map((p) => p.map(perturbationStep).join(' + '));
     expect(steps).to.deep.equal([
       'Given the endpointslice controller sees endpointslice changes 1s late',
@@ -28,6 +28,16 @@ describe('explore plans, derived from the unperturbed run (issue 33)', () => {
       'Given the endpointslice controller sees pod changes 2s late',
       'Given the kubelet on node "node-1" sees pod changes 1s late',
       'Given the kubelet on node "node-1" sees pod changes 2s late',
+      'Given the endpointslice controller misses endpointslice changes from T+0s until a relist at T+1s',
+      'Given the endpointslice controller misses endpointslice changes from T+0s until a relist at T+2s',
+      'Given the endpointslice controller misses pod changes from T+0s until a relist at T+1s',
+      'Given the endpointslice controller misses pod changes from T+0s until a relist at T+2s',
+      'Given the endpointslice controller misses pod changes from T+1s until a relist at T+2s',
+      'Given the endpointslice controller misses pod changes from T+1s until a relist at T+3s',
+      'Given the kubelet on node "node-1" misses pod changes from T+0s until a relist at T+1s',
+      'Given the kubelet on node "node-1" misses pod changes from T+0s until a relist at T+2s',
+      'Given the kubelet on node "node-1" misses pod changes from T+1s until a relist at T+2s',
+      'Given the kubelet on node "node-1" misses pod changes from T+1s until a relist at T+3s',
       'Given the endpointslice controller restarts at T+0.001s',
       'Given the endpointslice controller restarts at T+0.999s',
       'Given the endpointslice controller restarts at T+1.001s',

@@ -22,16 +22,26 @@ export function delaysUpTo(maxDelayMs: number | undefined): number[] {
 
 /**
  * The single perturbations, derived from the unperturbed run as Sieve does: for each component
- * and each kind it watched that changed from T+0 on, see those changes late (each delay); and for
- * each controller, a restart just before and just after each instant a kind it watches changed.
- * Late plans come first (they are the cheaper to read), in the order the components were seen.
+ * and each kind it watched that changed from T+0 on, see those changes late (each delay); miss
+ * the changes of one of its first instants until a relist that delay later; and, for each
+ * controller, a restart just before and just after each instant a kind it watches changed. Late
+ * plans come first, then misses, then restarts, in the order the components were seen.
  */
 export function singlePlans(o: Observation, options: PlanOptions): Plan[] {
   const late: Plan[] = [];
   const restarts: Plan[] = [];
+  const misses: Plan[] = [];
   for (const { target, resources } of o.components) {
     const changed = resources.filter((r) => (o.changes.get(r)?.length ?? 0) > 0);
     for (const resource of changed) for (const delayMs of options.delaysMs) late.push([{ type: 'late', target, resource, delayMs }]);
+    // Miss a change until a relist: the first few instants of each kind, relisting after each delay.
+    if (target.kind !== 'load-balancer') {
+      for (const resource of changed) {
+        for (const at of o.changes.get(resource)!.slice(0, MISSED_INSTANTS)) {
+          for (const delayMs of options.delaysMs) misses.push([{ type: 'miss', target, resource, fromMs: at, relistMs: at + delayMs }]);
+        }
+      }
+    }
     if (target.kind !== 'controller' || changed.length === 0) continue;
     const instants = new Set<number>();
     for (const r of changed) for (const at of o.changes.get(r)!) {
@@ -40,8 +50,11 @@ export function singlePlans(o: Observation, options: PlanOptions): Plan[] {
     }
     for (const atMs of [...instants].sort((a, b) => a - b)) restarts.push([{ type: 'restart', target, atMs }]);
   }
-  return [...late, ...restarts];
+  return [...late, ...misses, ...restarts];
 }
+
+/** How many change instants of one kind a component is made to miss (the first ones from T+0). */
+const MISSED_INSTANTS = 3;
 
 /** Pairs of single plans on two different components (a component's two delays of one kind are not a pair). */
 export function pairPlans(singles: readonly Plan[]): Plan[] {
@@ -65,6 +78,10 @@ export function reductions(plan: Plan): Plan[] {
   const out: Plan[] = [];
   if (plan.length > 1) for (const p of plan) out.push([p]);
   plan.forEach((p, i) => {
+    if (p.type === 'miss') {
+      for (let d = Math.floor((p.relistMs - p.fromMs) / 2); d >= 100; d = Math.floor(d / 2)) out.push(plan.map((q, j) => (j === i ? { ...p, relistMs: p.fromMs + roundDelay(d) } : q)));
+      return;
+    }
     if (p.type !== 'late') return;
     for (let d = Math.floor(p.delayMs / 2); d >= 100; d = Math.floor(d / 2)) {
       out.push(plan.map((q, j) => (j === i ? { ...p, delayMs: roundDelay(d) } : q)));

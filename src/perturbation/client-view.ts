@@ -9,6 +9,10 @@ export interface ViewPerturbations {
   readonly late: ReadonlyMap<Resource, number>;
   /** Reads (GET, LIST) of these resources answer the state this long ago (ms): a stale cache. */
   readonly stale: ReadonlyMap<Resource, number>;
+  /** Watch events of these resources are lost from T+fromMs until a relist at T+relistMs. */
+  readonly missed?: ReadonlyMap<Resource, { fromMs: number; relistMs: number }>;
+  /** The virtual time of T+0 (what `missed` counts from); undefined until the scenario starts. */
+  readonly t0?: () => number | undefined;
 }
 
 /**
@@ -88,12 +92,74 @@ export class ClientView {
             });
           }
         : handler;
-    const r = this.realApi.watch(resource, namespace, opts as never, deliver);
+    const missed = this.perturbations.missed?.get(resource);
+    const r = this.realApi.watch(resource, namespace, opts as never, missed ? this.missing(resource, namespace, opts, missed, deliver, () => opened) : deliver);
     if (r.ok) {
       opened = r.object;
       this.watches.add(opened);
     }
     return r;
+  }
+
+  /**
+   * A watch that loses its events from T+fromMs on, until a relist at T+relistMs (client-go's
+   * Reflector lists again after its watch broke: ListAndWatch → store Replace). The relist hands
+   * the handler what changed meanwhile, as the informer's Replace does: ADDED for what is new,
+   * MODIFIED for what changed, DELETED (with the last state seen) for what is gone, in key order.
+   */
+  private missing<R extends Resource>(
+    resource: R,
+    namespace: string | undefined,
+    opts: Parameters<ApiServer['watch']>[2],
+    window: { fromMs: number; relistMs: number },
+    deliver: (e: WatchEvent<ResourceType[R]>) => void,
+    opened: () => Watch | undefined,
+  ): (e: WatchEvent<ResourceType[R]>) => void {
+    type T = ResourceType[R];
+    const node = opts.nodeName;
+    const matches = (o: T) => (node === undefined || (o as { spec?: { nodeName?: string } }).spec?.nodeName === node) && (!opts.matches || opts.matches(o));
+    const keyOf = (o: T) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+    // What the client holds: the state its watch starts from, then every event it was handed.
+    const seen = new Map<string, T>();
+    const start = opts.resourceVersion ? this.realApi.listPage(resource, namespace, { resourceVersion: opts.resourceVersion, resourceVersionMatch: 'Exact' }) : this.realApi.list(resource, namespace);
+    if (start.ok) for (const o of start.object.items) if (matches(o)) seen.set(keyOf(o), o);
+    const hand = (e: WatchEvent<T>) => {
+      if (e.type === 'DELETED') seen.delete(keyOf(e.object));
+      else seen.set(keyOf(e.object), e.object);
+      deliver(e);
+    };
+    let relisted = false;
+    const inWindow = () => {
+      const t0 = this.perturbations.t0?.();
+      if (t0 === undefined || relisted) return false;
+      const now = this.realClock.now();
+      if (now < t0 + window.fromMs) return false;
+      if (now >= t0 + window.relistMs) return false;
+      return true;
+    };
+    const relist = () => {
+      relisted = true;
+      if (opened()?.isStopped) return;
+      const now = this.realApi.list(resource, namespace);
+      if (!now.ok) return;
+      const current = new Map(now.object.items.filter(matches).map((o) => [keyOf(o), o] as const));
+      const keys = [...new Set([...seen.keys(), ...current.keys()])].sort();
+      for (const k of keys) {
+        const before = seen.get(k);
+        const after = current.get(k);
+        if (after && !before) hand({ type: 'ADDED', object: after });
+        else if (after && before && after.metadata.resourceVersion !== before.metadata.resourceVersion) hand({ type: 'MODIFIED', object: after });
+        else if (!after && before) hand({ type: 'DELETED', object: before });
+      }
+    };
+    let scheduled = false;
+    return (e) => {
+      if (!inWindow()) return hand(e);
+      if (!scheduled) {
+        scheduled = true;
+        this.timer(this.perturbations.t0!()! + window.relistMs - this.realClock.now(), relist);
+      }
+    };
   }
 
   /** The revision a stale cache of `resource` holds now, or undefined when its reads are fresh. */

@@ -28,7 +28,9 @@ export type Perturbation =
   /** The component's process dies at T+atMs and starts again at once: in-memory state lost, then a relist. */
   | { type: 'restart'; target: Target; atMs: number }
   /** The component reads `resource` from a cache `staleMs` behind the apiserver. */
-  | { type: 'stale'; target: Target; resource: Resource; staleMs: number };
+  | { type: 'stale'; target: Target; resource: Resource; staleMs: number }
+  /** The component's watch of `resource` loses every event from T+fromMs until it lists again at T+relistMs. */
+  | { type: 'miss'; target: Target; resource: Resource; fromMs: number; relistMs: number };
 
 /** The kinds a perturbation names, singular as a scenario writes them, with their resource. */
 export const WATCHED_KINDS: Readonly<Record<string, Resource>> = {
@@ -114,5 +116,7 @@ export function perturbationStep(p: Perturbation): string {
       return `Given the ${who} restarts at T+${formatDuration(p.atMs)}`;
     case 'stale':
       return `Given the ${who} reads ${kindOf(p.resource)} from a cache ${formatDuration(p.staleMs)} stale`;
+    case 'miss':
+      return `Given the ${who} misses ${kindOf(p.resource)} changes from T+${formatDuration(p.fromMs)} until a relist at T+${formatDuration(p.relistMs)}`;
   }
 }

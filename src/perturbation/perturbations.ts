@@ -10,6 +10,8 @@ import { targetKey, type Perturbation, type Target } from './perturbation';
  */
 export class Perturbations {
   private readonly byTarget = new Map<string, Perturbation[]>();
+  /** The virtual time of T+0, once the plan knows it (what `miss` windows count from). */
+  private t0?: number;
   /** With `observe`: every component that asked for a view, and the resources it watched (for `explore`'s plans). */
   readonly watched = new Map<string, { target: Target; resources: Set<Resource> }>();
 
@@ -26,6 +28,11 @@ export class Perturbations {
       if (list) list.push(p);
       else this.byTarget.set(key, [p]);
     }
+  }
+
+  /** T+0 is at `atMs` (set when the plan is built: after the warm-up). */
+  startAt(atMs: number): void {
+    this.t0 = atMs;
   }
 
   /** Whether anything perturbs `target`. */
@@ -46,12 +53,14 @@ export class Perturbations {
     }
     const late = new Map<Resource, number>();
     const stale = new Map<Resource, number>();
+    const missed = new Map<Resource, { fromMs: number; relistMs: number }>();
     for (const p of list) {
+      if (p.type === 'miss') missed.set(p.resource, { fromMs: p.fromMs, relistMs: p.relistMs });
       // An informer's cache is what its watch delivered: a cache D stale sees each change D late too.
       if (p.type === 'late' || p.type === 'stale') late.set(p.resource, Math.max(late.get(p.resource) ?? 0, p.type === 'late' ? p.delayMs : p.staleMs));
       if (p.type === 'stale') stale.set(p.resource, p.staleMs);
     }
-    return new ClientView(this.api, this.clock, { late, stale }, seen);
+    return new ClientView(this.api, this.clock, { late, stale, missed, t0: () => this.t0 }, seen);
   }
 
   /** The apiserver as `target` reaches it. */
