@@ -1,10 +1,10 @@
 import { When } from '@cucumber/cucumber';
 import type { ApiResponse } from '../src/apiserver/apiserver';
-import type { DeleteOptions, Pod } from '../src/apiserver/types';
-import { CONTROLLER, USER } from '../src/cluster';
-import { runKubectl, type KubectlResult } from '../src/kubectl/kubectl';
-import { parseYaml, podFromManifest } from '../src/manifest';
-import { formatTimeline } from '../src/timeline/text';
+import type { DeleteOptions, Pod } from '../src/apimachinery/types';
+import { CONTROLLER, USER } from '../src/cluster/cluster';
+import { runKubectl, type KubectlResult } from '../src/frontends/kubectl/kubectl';
+import { parseYaml, podFromManifest } from '../src/planning/manifest';
+import { formatTimeline } from '../src/foundation/timeline/text';
 import { runRealKubectl, usesRealKubectl } from './real-kubectl';
 import { ScenarioError, type TerminatingWorld } from './world';
 

@@ -1,11 +1,11 @@
 import { defineParameterType } from '@cucumber/cucumber';
-import { parseDuration } from '../src/duration';
-import { Release } from '../src/release';
-import { parseTarget } from '../src/perturbation/perturbation';
+import { parseDuration } from '../src/foundation/duration';
+import { Release } from '../src/foundation/release';
+import { parseTarget } from '../src/cluster/perturbation/perturbation';
 import { transformerForTheAuthor } from './user-mistakes';
 
 /**
- * `{duration}`: 30s, 1.5s, 2m, 1h, 500ms, 1m30s → milliseconds (src/duration.ts, which the `T+…` cells use too). The pattern is deliberately loose so
+ * `{duration}`: 30s, 1.5s, 2m, 1h, 500ms, 1m30s → milliseconds (src/foundation/duration.ts, which the `T+…` cells use too). The pattern is deliberately loose so
  * that a bad value (`30`, `-5s`, `1x`, and a unit written apart: `5 s`, `2 minutes`) reaches the
  * transformer and fails with a clear message instead of leaving the step undefined.
  */
@@ -46,7 +46,7 @@ defineParameterType({
 });
 
 /**
- * `{component}`: a component whose view of the cluster a perturbation changes (src/perturbation/):
+ * `{component}`: a component whose view of the cluster a perturbation changes (src/cluster/perturbation/):
  * a controller (`endpointslice controller`, `disruption controller`), `kubelet on node "node-1"`,
  * `kube-proxy on node "node-1"`, `load balancer of service "web"`, or a served client by its
  * User-Agent, `client "database-operator"`. Loose enough that an unknown controller reaches the
@@ -54,7 +54,7 @@ defineParameterType({
  */
 defineParameterType({
   name: 'component',
-  regexp: /kubelet on node "[^"]*"|kube-proxy on node "[^"]*"|load balancer of service "[^"]*"|client "[^"]*"|[a-z][a-z-]* controller|[a-z][a-z-]*-controller/,
+  regexp:
+    /kubelet on node "[^"]*"|kube-proxy on node "[^"]*"|load balancer of service "[^"]*"|client "[^"]*"|[a-z][a-z-]* controller|[a-z][a-z-]*-controller/,
   transformer: transformerForTheAuthor(parseTarget),
 });
-

@@ -1,17 +1,26 @@
 import { After, Before, Given, Then } from '@cucumber/cucumber';
-import { observe, recordObservation } from '../src/explore/observation';
+import { observe, recordObservation } from '../src/frontends/explore/observation';
 import type { Resource } from '../src/apiserver/apiserver';
-import { labelsFromText } from '../src/manifest';
-import { describeBreach, firstDoubleRun, firstTooFewReady, firstTooMany, type Breach } from '../src/perturbation/instants';
-import { WATCHED_KINDS, type Perturbation, type Target } from '../src/perturbation/perturbation';
+import { labelsFromText } from '../src/planning/manifest';
+import {
+  describeBreach,
+  firstDoubleRun,
+  firstTooFewReady,
+  firstTooMany,
+  type Breach,
+} from '../src/cluster/perturbation/instants';
+import { WATCHED_KINDS, type Perturbation, type Target } from '../src/cluster/perturbation/perturbation';
 import { ScenarioError, type TerminatingWorld } from './world';
 
-// ---- Given: perturbations (issue 33, src/perturbation/) ----
+// ---- Given: perturbations (issue 33, src/cluster/perturbation/) ----
 
 /** A kind as the perturbation steps write it (singular: `pod`, `endpointslice` …) → its resource; anything else names the known ones. */
 function watchedKind(kind: string): Resource {
   const r = WATCHED_KINDS[kind];
-  if (!r) throw new ScenarioError(`"${kind}" is not a kind a component watches here; write one of: ${Object.keys(WATCHED_KINDS).join(', ')}`);
+  if (!r)
+    throw new ScenarioError(
+      `"${kind}" is not a kind a component watches here; write one of: ${Object.keys(WATCHED_KINDS).join(', ')}`,
+    );
   return r;
 }
 
@@ -21,9 +30,12 @@ function watchedKind(kind: string): Resource {
  * any watch of its own), one node's kubelet or kube-proxy, the load balancer of a service (its
  * endpoint lag, as `notices endpoint changes after`), or a served client by its User-Agent.
  */
-Given('the {component} sees {word} changes {duration} late', function (this: TerminatingWorld, target: Target, kind: string, ms: number) {
-  this.plan.perturb({ type: 'late', target, resource: watchedKind(kind), delayMs: ms });
-});
+Given(
+  'the {component} sees {word} changes {duration} late',
+  function (this: TerminatingWorld, target: Target, kind: string, ms: number) {
+    this.plan.perturb({ type: 'late', target, resource: watchedKind(kind), delayMs: ms });
+  },
+);
 
 /**
  * The controller's process dies at that time and starts again at once: its work queues,
@@ -38,18 +50,24 @@ Given('the {component} restarts at T+{duration}', function (this: TerminatingWor
  * The component reads that kind from a cache this far behind the apiserver: its GETs and LISTs
  * answer the state of that long ago, and its watch (what fills an informer's cache) is as late.
  */
-Given('the {component} reads {word} from a cache {duration} stale', function (this: TerminatingWorld, target: Target, kind: string, ms: number) {
-  this.plan.perturb({ type: 'stale', target, resource: watchedKind(kind), staleMs: ms });
-});
+Given(
+  'the {component} reads {word} from a cache {duration} stale',
+  function (this: TerminatingWorld, target: Target, kind: string, ms: number) {
+    this.plan.perturb({ type: 'stale', target, resource: watchedKind(kind), staleMs: ms });
+  },
+);
 
 /**
  * The component's watch of that kind loses every event from the first time on (a watch that broke
  * unnoticed), until it lists again at the second: the relist hands it what changed meanwhile
  * (client-go's Reflector ListAndWatch, its store's Replace). Not for the load balancer.
  */
-Given('the {component} misses {word} changes from T+{duration} until a relist at T+{duration}', function (this: TerminatingWorld, target: Target, kind: string, fromMs: number, relistMs: number) {
-  this.plan.perturb({ type: 'miss', target, resource: watchedKind(kind), fromMs, relistMs });
-});
+Given(
+  'the {component} misses {word} changes from T+{duration} until a relist at T+{duration}',
+  function (this: TerminatingWorld, target: Target, kind: string, fromMs: number, relistMs: number) {
+    this.plan.perturb({ type: 'miss', target, resource: watchedKind(kind), fromMs, relistMs });
+  },
+);
 
 // ---- Then: invariants at every instant, from T+0 on ----
 
@@ -58,24 +76,42 @@ function check(world: TerminatingWorld, invariant: string, breach: Breach | unde
 }
 
 /** From T+0 to now, after every instant's writes, at most that many pods carrying the label exist (terminating ones count). */
-Then('at no instant do more than {int} pods with label {string} exist', function (this: TerminatingWorld, max: number, label: string) {
-  const labels = labelsFromText(label, 'the label');
-  check(this, `at no instant do more than ${max} pods with label "${label}" exist`, firstTooMany(this.cluster.apiserver, this.start, this.cluster.clock.now(), max, labels));
-});
+Then(
+  'at no instant do more than {int} pods with label {string} exist',
+  function (this: TerminatingWorld, max: number, label: string) {
+    const labels = labelsFromText(label, 'the label');
+    check(
+      this,
+      `at no instant do more than ${max} pods with label "${label}" exist`,
+      firstTooMany(this.cluster.apiserver, this.start, this.cluster.clock.now(), max, labels),
+    );
+  },
+);
 
 /** From T+0 to now, after every instant's writes, at least that many pods carrying the label have their Ready condition True. */
-Then('at no instant are fewer than {int} pods with label {string} ready', function (this: TerminatingWorld, min: number, label: string) {
-  const labels = labelsFromText(label, 'the label');
-  check(this, `at no instant are fewer than ${min} pods with label "${label}" ready`, firstTooFewReady(this.cluster.apiserver, this.start, this.cluster.clock.now(), min, labels));
-});
+Then(
+  'at no instant are fewer than {int} pods with label {string} ready',
+  function (this: TerminatingWorld, min: number, label: string) {
+    const labels = labelsFromText(label, 'the label');
+    check(
+      this,
+      `at no instant are fewer than ${min} pods with label "${label}" ready`,
+      firstTooFewReady(this.cluster.apiserver, this.start, this.cluster.clock.now(), min, labels),
+    );
+  },
+);
 
 /** From T+0 to now, no second copy of the pod started on a node while another still ran (a StatefulSet's at-most-one). */
 Then('at no instant do two pods named {string} run', function (this: TerminatingWorld, pod: string) {
   const ref = `${this.podNamespace(pod)}/${pod}`;
-  check(this, `at no instant do two pods named "${pod}" run`, firstDoubleRun(this.cluster.timeline.since(this.start), ref));
+  check(
+    this,
+    `at no instant do two pods named "${pod}" run`,
+    firstDoubleRun(this.cluster.timeline.since(this.start), ref),
+  );
 });
 
-// ---- terminating explore (src/explore/): its plans arrive as world parameters ----
+// ---- terminating explore (src/frontends/explore/): its plans arrive as world parameters ----
 
 /**
  * `--world-parameters '{"perturbations": [...]}'` (what `explore` passes for each plan): the same
@@ -90,5 +126,6 @@ Before(function (this: TerminatingWorld) {
 
 After(function (this: TerminatingWorld) {
   const params = this.parameters as { explore?: string } | undefined;
-  if (params?.explore === 'observe' && this.started) recordObservation(observe(this.cluster, this.start, this.plan.loadBalancedServices()));
+  if (params?.explore === 'observe' && this.started)
+    recordObservation(observe(this.cluster, this.start, this.plan.loadBalancedServices()));
 });
