@@ -3,9 +3,9 @@ import { expect } from 'chai';
 import { DEFAULT_RELEASE, FEATURE_GATES, Release, SUPPORTED_MINORS } from './release';
 
 describe('Release: the supported range', () => {
-  it('supports every minor from 1.26 to 1.36; the default is v1.33', () => {
+  it('supports every minor from 1.26 to 1.36; the default is v1.36', () => {
     expect(SUPPORTED_MINORS).to.deep.equal([26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36]);
-    expect(DEFAULT_RELEASE.toString()).to.equal('v1.33');
+    expect(DEFAULT_RELEASE.toString()).to.equal('v1.36');
   });
 
   it('parses 1.NN, v1.NN and v1.NN.P', () => {

@@ -10,7 +10,7 @@
  */
 
 export const SUPPORTED_MINORS: readonly number[] = [26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36];
-export const DEFAULT_MINOR = 33;
+export const DEFAULT_MINOR = 36;
 
 const RANGE = `v1.${SUPPORTED_MINORS[0]} to v1.${SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1]}`;
 
@@ -103,6 +103,8 @@ const GATES = {
   StaleControllerConsistencyJob: [[26, ABSENT_OFF], [36, BETA_ON]],
   StaleControllerConsistencyReplicaSet: [[26, ABSENT_OFF], [36, BETA_ON]],
   StaleControllerConsistencyStatefulSet: [[26, ABSENT_OFF], [36, BETA_ON]],
+  // Service names as DNS-1123 labels (a leading digit allowed; ValidateServiceName): α 1.34, β on 1.36.
+  RelaxedServiceNameValidation: [[26, ABSENT_OFF], [34, ALPHA], [36, BETA_ON]],
 } satisfies Record<string, readonly (readonly [number, GateState])[]>;
 
 export type FeatureGate = keyof typeof GATES;

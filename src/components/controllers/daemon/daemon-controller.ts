@@ -4,6 +4,7 @@ import type { DaemonSet, Node, Pod } from '../../../apimachinery/types';
 import { keyOf, type SharedInformer } from '../../../client/informer';
 import { ControllerExpectations, isPodAvailable, newControllerRef, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../pod-control';
 import { isPodReady } from '../../../helpers/pod-util';
+import { labelSelectorAsSelector, SelectorError } from '../../../apimachinery/selectors';
 import { computeHash } from '../statefulset/stateful-set-utils';
 import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';
@@ -18,6 +19,16 @@ const FAILED_POD_BACKOFF_MS = 1000;
 const FAILED_POD_BACKOFF_MAX_MS = 15 * 60_000;
 const REVISION_HASH_LABEL = 'controller-revision-hash';
 const TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
+
+/** The selector selects the template's labels (an invalid selector selects nothing). */
+function selectsOwnTemplate(ds: DaemonSet): boolean {
+  try {
+    return ds.spec?.selector !== undefined && labelSelectorAsSelector(ds.spec.selector).matches(ds.spec.template?.metadata?.labels ?? {});
+  } catch (e) {
+    if (e instanceof SelectorError) return false;
+    throw e;
+  }
+}
 
 const isTerminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 
@@ -99,6 +110,18 @@ export class DaemonSetsController extends StoppableController {
       return;
     }
     const ds: DaemonSet = structuredClone(cached);
+    // R243 — a DaemonSet whose selector does not select its own template (ValidateDaemonSetSpec
+    // refuses one, R242, so only a stored object written around the API has one) would create a
+    // pod it never counts as its own, again and again at the same instant. The sync fails instead:
+    // the key goes back through the queue's rate limiter (5 ms doubling up to 1000 s,
+    // processNextWorkItem's AddRateLimited), so the cluster keeps answering.
+    if (!selectsOwnTemplate(ds)) {
+      // Not an upstream Event (upstream has no such check): a timeline note, once per back-off run.
+      if (this.queue.rateLimiter.numRequeues(key) === 0) {
+        this.timeline.record('daemonset', `daemonsets/${ds.metadata.name} creates no pods: its selector does not select its template's labels (backs off)`, `${SOURCE} syncDaemonSet + client-go workqueue AddRateLimited`, { actor: IDENTITY.name });
+      }
+      return new Error(`daemonsets/${ds.metadata.name}: \`selector\` does not match template \`labels\``);
+    }
     const hash = computeHash(ds.spec?.template, ds.status?.collisionCount ?? 0);
     const nodes = this.nodes.list();
     const byNode = this.getNodesToDaemonPods(ds);
