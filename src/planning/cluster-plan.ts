@@ -15,6 +15,8 @@ import type { CsiDriverBehaviour } from '../components/csi/csi-driver';
 import { PendingPods, type PendingEntry } from './pending-pods';
 import { refuseAsApiserver } from './manifest-decoding';
 import { WORKLOAD_RESOURCES, workloadFromManifest, type Workload, type WorkloadKind } from './workload-manifest';
+import { describeTarget, perturbationStep, type Perturbation } from '../cluster/perturbation/perturbation';
+import { formatDuration } from '../foundation/timeline/time';
 
 /**
  * How long the cluster has been up when it is handed over: the plan is built at the cluster's
@@ -88,6 +90,8 @@ export class ClusterPlan {
   private readonly pending = new PendingPods(() => this.cluster);
   /** kube-controller-manager controllers the plan turns off (`--controllers=*,-NAME`). */
   private readonly controllersOff: string[] = [];
+  /** What some components see late, stale, or lose to a restart (src/cluster/perturbation/). */
+  private readonly perturbations: Perturbation[] = [];
 
   /**
    * With a Release (default v1.36) the plan builds its cluster with the planned release when it is
@@ -109,7 +113,7 @@ export class ClusterPlan {
   /** The cluster, built with the planned release when something first needs it. */
   get cluster(): Cluster {
     if (this.made) return this.made;
-    this.made = new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs, apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.plannedRelease }, ...(this.controllersOff.length ? { controllers: ['*', ...this.controllersOff.map((n) => `-${n}`)] } : {}) });
+    this.made = new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs, apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.plannedRelease }, ...(this.controllersOff.length ? { controllers: ['*', ...this.controllersOff.map((n) => `-${n}`)] } : {}), perturbations: this.perturbations, observeWatches: this.observing });
     if (this.podGCThreshold !== undefined) this.made.podGC.config.terminatedPodThreshold = this.podGCThreshold;
     return this.made;
   }
@@ -492,10 +496,59 @@ export class ClusterPlan {
     return [...this.pods.keys()];
   }
 
+  /**
+   * A perturbation (issue 33): what one component sees late, stale, or loses to a restart. The
+   * load balancer's lag is its own (`the load balancer of service … notices endpoint changes
+   * after …`); a restart is due at T+atMs. Checked against the nodes and services once the plan
+   * is built, so it may come before them.
+   */
+  perturb(p: Perturbation): void {
+    this.assertNotBuilt(`"${perturbationStep(p)}"`);
+    const t = p.target;
+    if (p.type === 'restart' && t.kind !== 'controller') throw new PlanError(`restarting the ${describeTarget(t)} is not modelled: only the controllers of kube-controller-manager restart (their work queues, expectations and caches lost, then a relist)`);
+    if (t.kind === 'load-balancer' && !(p.type === 'late' && p.resource === 'endpointslices')) throw new PlanError(`the load balancer of service "${t.service}" only watches EndpointSlices: write  Given the load balancer of service "${t.service}" sees endpointslice changes ${p.type === 'late' ? formatDuration(p.delayMs) : '2s'} late`);
+    if (p.type === 'miss' && p.relistMs <= p.fromMs) throw new PlanError(`${perturbationStep(p)}: the relist must come after the changes it missed`);
+    if (t.kind === 'controller' && this.controllersOff.includes(t.name)) throw new PlanError(`the ${describeTarget(t)} does not run in this scenario: it cannot be perturbed`);
+    this.perturbations.push(p);
+  }
+
+  /** `explore`'s unperturbed run: note what every component watches (Perturbations.watched). */
+  private observing = false;
+
+  observeWatches(): void {
+    this.assertNotBuilt('observing the watches');
+    this.observing = true;
+  }
+
+  /** The services outside clients reach through their load balancer (what a load balancer watches: their EndpointSlices). */
+  loadBalancedServices(): string[] {
+    return [...new Set([...this.clients.filter((c) => c.external).map((c) => c.service), ...this.lbLags.keys()])];
+  }
+
+  /** The perturbations declared (for the report and `explore`). */
+  get declaredPerturbations(): readonly Perturbation[] {
+    return this.perturbations;
+  }
+
+  private startPerturbations(): void {
+    if (this.perturbations.length > 0) this.cluster.perturbations.startAt(this.cluster.clock.now() + this.warmupMs);
+    for (const p of this.perturbations) {
+      const t = p.target;
+      if ((t.kind === 'kubelet' || t.kind === 'kube-proxy') && !this.nodes.includes(t.node)) throw new PlanError(`${perturbationStep(p)}: unknown node "${t.node}" (nodes in this scenario: ${this.list(this.nodes)})`);
+      if (t.kind === 'kube-proxy' && this.services.size === 0) throw new PlanError(`${perturbationStep(p)}: no service in this scenario, so no kube-proxy runs`);
+      if (t.kind === 'load-balancer') {
+        this.knownService(t.service);
+        if (p.type === 'late') this.lbLags.set(t.service, Math.max(this.lbLags.get(t.service) ?? 0, p.delayMs));
+      }
+      if (p.type === 'restart') this.cluster.clock.after(this.warmupMs + p.atMs, () => this.cluster.restart(t));
+    }
+  }
+
   /** Builds the plan into the cluster (once): nodes, replicasets, pods, then cuts off the unreachable nodes. */
   start(): void {
     if (this.built) return;
     this.built = true;
+    this.startPerturbations();
     const restored = this.restored;
     if (restored) {
       resumeIn(restored, this.cluster.release);
