@@ -6,6 +6,7 @@ virtual time stands still until the test POSTs /terminating/v1/clock?advance=DUR
 import json
 import os
 import shlex
+import signal
 import subprocess
 import tempfile
 import urllib.request
@@ -38,6 +39,7 @@ def cluster():
             [*command, "serve", "--clock", "manual", "--report-dir", reports],
             stdout=subprocess.PIPE,
             text=True,
+            start_new_session=True,  # its own process group: npx's child stops with it
         )
         try:
             kubeconfig = url = None
@@ -52,5 +54,5 @@ def cluster():
             config.load_kube_config(config_file=kubeconfig)
             yield Cluster(url, kubeconfig)
         finally:
-            server.terminate()
+            os.killpg(server.pid, signal.SIGTERM)  # as Ctrl-C would: npx and terminating serve
             server.wait(timeout=30)
