@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { realKubectlPath } from '../src/kubectl/real-kubectl';
 import { runCucumber } from './cucumber-in-process';
-import { documents, markingError, ROOT, snippets, type Snippet } from './doc-snippets';
+import { brokenLinks, documents, markingError, ROOT, snippets, type Snippet } from './doc-snippets';
 
 const all: Snippet[] = documents().flatMap(snippets);
 const scratch = mkdtempSync(join(tmpdir(), 'doc-snippets-'));
@@ -53,6 +53,10 @@ describe('the snippets of README.md and docs/ (scripts/doc-snippets.ts)', () => 
   it('every command block says who runs it, and every Gherkin block is tagged', () => {
     assert.ok(all.length > 10, `found only ${all.length} blocks`);
     assert.deepEqual(all.map(markingError).filter(Boolean), []);
+  });
+
+  it('every relative link leads to a file, and every #anchor to one of its headings', () => {
+    assert.deepEqual(documents().concat(['docs/steps.md']).flatMap(brokenLinks), []);
   });
 
   it('keeps "not run" rare: each is justified, and they are fewer than a quarter of the command blocks', () => {

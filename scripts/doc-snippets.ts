@@ -90,3 +90,35 @@ export function markingError(s: Snippet): string | undefined {
   if (examples.length === 0 && !text.includes(doc)) return `${where}: ${tested[1]} does not name ${doc}: is it the test that runs this block?`;
   return undefined;
 }
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+export function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\- _]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The relative links of a document that lead nowhere: a missing file, or a heading the target does not have. */
+export function brokenLinks(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8').replace(/```[\s\S]*?```/g, '');
+  const broken: string[] = [];
+  for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^[a-z]+:/.test(target)) continue;
+    const [path, anchor] = target.split('#');
+    const resolved = path === '' ? join(ROOT, file) : join(ROOT, file, '..', path);
+    let body: string;
+    try {
+      body = readFileSync(resolved, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EISDIR') continue;
+      broken.push(`${file}: ${target} (no such file)`);
+      continue;
+    }
+    if (anchor === undefined || !resolved.endsWith('.md')) continue;
+    const anchors = [...body.replace(/```[\s\S]*?```/g, '').matchAll(/^#+ (.*)$/gm)].map((m) => anchorOf(m[1]));
+    if (!anchors.includes(anchor)) broken.push(`${file}: ${target} (no heading #${anchor} there)`);
+  }
+  return broken;
+}

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join } from 'node:path';
 import { CommandError } from '../command-error';
 
 export const INIT_USAGE = `Usage: terminating init [--force]
@@ -50,6 +50,16 @@ export async function initCommand(args: string[], cwd: string = process.cwd(), o
   const unknown = args.filter((a) => a !== '--force');
   if (unknown.length) throw new CommandError(`unknown argument "${unknown[0]}" (see terminating init --help)`, 2);
   const force = args.includes('--force');
+  // package.json first: one that cannot be read stops init before anything is written.
+  const manifest = join(cwd, 'package.json');
+  let pkg: { scripts?: Record<string, string> } & Record<string, unknown> = { name: basename(cwd) || 'scenarios', private: true };
+  if (existsSync(manifest)) {
+    try {
+      pkg = JSON.parse(readFileSync(manifest, 'utf8'));
+    } catch (e) {
+      throw new CommandError(`package.json: ${(e as Error).message}; nothing else changed: fix it and run terminating init again`);
+    }
+  }
   const done: string[] = [];
   const write = (file: string, text: string) => {
     const path = join(cwd, file);
@@ -69,15 +79,6 @@ export async function initCommand(args: string[], cwd: string = process.cwd(), o
     done.push('.gitignore: reports/ added');
   }
 
-  const manifest = join(cwd, 'package.json');
-  let pkg: { scripts?: Record<string, string> } & Record<string, unknown> = { name: relative(join(cwd, '..'), cwd) || 'scenarios', private: true };
-  if (existsSync(manifest)) {
-    try {
-      pkg = JSON.parse(readFileSync(manifest, 'utf8'));
-    } catch (e) {
-      throw new CommandError(`package.json: ${(e as Error).message}; nothing else changed: fix it and run terminating init again`);
-    }
-  }
   if (pkg.scripts?.['test:scenarios']) done.push('package.json: script "test:scenarios" kept');
   else {
     pkg.scripts = { ...pkg.scripts, 'test:scenarios': 'terminating test' };
