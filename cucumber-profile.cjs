@@ -23,8 +23,8 @@ function reports(dir = 'reports') {
  * One cucumber profile: the package's step library and support (steps/, with the TypeScript loader),
  * then the project's own support code (`support`, default every .js/.cjs/.ts file under features/,
  * loaded after the package's so its World can extend TerminatingWorld), progress on the console and
- * the reports in reports/. The features are cucumber's default paths (features/**/*.feature) or the
- * paths given to `terminating test`. Anything given overrides.
+ * the reports in reports/. The features are cucumber's default paths (every .feature file under
+ * features/) or the paths given to `terminating test`. Anything given overrides.
  */
 function profile(overrides = {}) {
   const { support = ['features/**/*.{js,cjs,ts}'], ...rest } = overrides;
