@@ -11,7 +11,7 @@ const inPackage = (...parts) => path.join(ROOT, ...parts).split(path.sep).join('
 /** Where the report files go, relative to the project: the project's report page and cucumber's own reports. */
 function reports(dir = 'reports') {
   return [
-    `${inPackage('src', 'report', 'formatter.cjs')}:${dir}/report.html`,
+    `${inPackage('src', 'frontends', 'report', 'formatter.cjs')}:${dir}/report.html`,
     `html:${dir}/cucumber-report.html`,
     `json:${dir}/cucumber-report.json`,
     `junit:${dir}/junit.xml`,

@@ -14,7 +14,7 @@ const common = {
 
 const reports = [
   // The project's report: each scenario's steps, error and sequence diagram (docs/report.md).
-  './src/report/formatter.cjs:reports/report.html',
+  './src/frontends/report/formatter.cjs:reports/report.html',
   'html:reports/cucumber-report.html',
   'json:reports/cucumber-report.json',
   'junit:reports/junit.xml',

@@ -1,4 +1,4 @@
-// The types of `terminating`'s harness (src/harness.ts; src/harness.types.ts checks that they agree).
+// The types of `terminating`'s harness (src/frontends/harness.ts; src/frontends/harness.types.ts checks that they agree).
 
 export interface StartClusterOptions {
   /** The Kubernetes release every component models: '1.NN' or 'v1.NN' (default: the project's default release). Any other release is refused. */

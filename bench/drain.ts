@@ -1,6 +1,6 @@
-import { Cluster, USER } from '../src/cluster';
-import { runKubectl } from '../src/kubectl/kubectl';
-import type { Recording } from '../src/timeline/timeline';
+import { Cluster, USER } from '../src/cluster/cluster';
+import { runKubectl } from '../src/frontends/kubectl/kubectl';
+import type { Recording } from '../src/foundation/timeline/timeline';
 import type { MassDeletionResult } from './mass-deletion';
 import { finishRun, workloadMain } from './workload-run';
 

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Cluster, USER } from '../src/cluster';
+import { Cluster, USER } from '../src/cluster/cluster';
 
 const ROOT = resolve(__dirname, '..');
 

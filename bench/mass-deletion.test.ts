@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { Cluster, USER } from '../src/cluster';
+import { Cluster, USER } from '../src/cluster/cluster';
 import { massDeletion, parseMassDeletionArgs } from './mass-deletion';
 
 describe('scale mode (record: summary)', () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { Cluster, USER } from '../src/cluster';
-import type { Recording } from '../src/timeline/timeline';
+import { Cluster, USER } from '../src/cluster/cluster';
+import type { Recording } from '../src/foundation/timeline/timeline';
 
 export interface MassDeletionResult {
   /** Timeline events recorded (kept, or only counted in summary mode). */

@@ -7,7 +7,7 @@ const ROOT = '/work/project';
 describe('profile summaries (BENCH_PROFILE=1 npm run bench)', () => {
   it('names a call frame by its project file, its package, node itself or V8', () => {
     expect(fileOf('/work/project/src/apiserver/etcd.ts', 'put', ROOT)).to.equal('src/apiserver/etcd.ts');
-    expect(fileOf('file:///work/project/src/clock.ts', 'tick', ROOT)).to.equal('src/clock.ts');
+    expect(fileOf('file:///work/project/src/foundation/clock.ts', 'tick', ROOT)).to.equal('src/foundation/clock.ts');
     expect(fileOf('/work/project/node_modules/yaml/dist/stringify/stringify.js', 'stringify', ROOT)).to.equal('node_modules/yaml');
     expect(fileOf('/work/project/node_modules/@cucumber/cucumber/lib/runtime/index.js', 'run', ROOT)).to.equal('node_modules/@cucumber/cucumber');
     expect(fileOf('node:internal/modules/cjs/loader', 'Module._load', ROOT)).to.equal('node:internal');

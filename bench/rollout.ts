@@ -1,5 +1,5 @@
-import { Cluster, USER } from '../src/cluster';
-import type { Recording } from '../src/timeline/timeline';
+import { Cluster, USER } from '../src/cluster/cluster';
+import type { Recording } from '../src/foundation/timeline/timeline';
 import type { MassDeletionResult } from './mass-deletion';
 import { finishRun, workloadMain } from './workload-run';
 

@@ -33,7 +33,7 @@ import { path as TS_HOOK } from '../scripts/ts-hook';
 import { describeSummary, summariseCpuProfile, summariseHeapProfile, type ProfileSummary } from './profile-summary';
 import { seedScenario } from './seed-speed';
 import { benchSettingsOrExit } from './settings';
-import { widest } from '../src/widest';
+import { widest } from '../src/foundation/widest';
 
 const ROOT = resolve(__dirname, '..');
 const CUCUMBER = join(ROOT, 'node_modules/@cucumber/cucumber/bin/cucumber.js');

@@ -1,5 +1,5 @@
-import { Cluster, USER } from '../src/cluster';
-import { runKubectl } from '../src/kubectl/kubectl';
+import { Cluster, USER } from '../src/cluster/cluster';
+import { runKubectl } from '../src/frontends/kubectl/kubectl';
 
 /**
  * The seed scenario's cluster time against wall time: a pod whose container ignores SIGTERM is

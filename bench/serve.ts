@@ -15,9 +15,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { realKubectlPath, UnsupportedPlatformError } from '../src/kubectl/real-kubectl';
-import { parseClockMode } from '../src/serve/clock-driver';
-import { serve } from '../src/serve/serve';
+import { realKubectlPath, UnsupportedPlatformError } from '../src/frontends/kubectl/real-kubectl';
+import { parseClockMode } from '../src/frontends/serve/clock-driver';
+import { serve } from '../src/frontends/serve/serve';
 import { benchSettingsOrExit } from './settings';
 
 const ROOT = resolve(__dirname, '..');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Resource } from '../src/apiserver/apiserver';
-import type { Cluster } from '../src/cluster';
-import type { Recording } from '../src/timeline/timeline';
+import type { Cluster } from '../src/cluster/cluster';
+import type { Recording } from '../src/foundation/timeline/timeline';
 import { parseMassDeletionArgs, USAGE, type MassDeletionResult } from './mass-deletion';
 
 /**

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
-import { serve, type ServedCluster } from '../src/serve/serve';
+import { serve, type ServedCluster } from '../src/frontends/serve/serve';
 
 /** Wall-clock bound on any one wait of this test. */
 const WAIT_MS = 30_000;

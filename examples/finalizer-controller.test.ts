@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
-import { serve, type ServedCluster } from '../src/serve/serve';
+import { serve, type ServedCluster } from '../src/frontends/serve/serve';
 
 const ROOT = path.resolve(__dirname, '..');
 /** Wall-clock bound on any one wait of this test. */

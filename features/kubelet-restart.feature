@@ -35,7 +35,7 @@ Feature: The kubelet restarts while a pod terminates
   Scenario: a kubelet restarted while cut off from the apiserver leaves its running pods alone
     # syncLoopIteration skips housekeeping until every config source has delivered its pods
     # (sourcesReady): a kubelet that has not heard from the apiserver must not take its running
-    # pods for orphaned runtime pods (K30). Found by the property tests (src/invariants.test.ts).
+    # pods for orphaned runtime pods (K30). Found by the property tests (src/planning/invariants.test.ts).
     When node "node-1" becomes unreachable
     And the kubelet on node "node-1" restarts
     And 2s pass

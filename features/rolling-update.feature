@@ -64,7 +64,7 @@ Feature: A rolling update: the surge counts the pods asked for, not the pods tha
 
   # The real kubectl stamps restartedAt with the wall clock, so its new ReplicaSet's name differs on
   # every run: this one runs with the built-in kubectl only (the real one's rollout commands are
-  # tested against serve in src/serve/kubectl-workloads.test.ts).
+  # tested against serve in src/frontends/serve/kubectl-workloads.test.ts).
   @built-in-kubectl-only
   Scenario: kubectl rollout restart, status and undo
     Given a node "node-1"

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import type { ScenarioReport } from '../src/report/model';
+import type { ScenarioReport } from '../src/frontends/report/model';
 import { checkLocation, parseLocation, pick } from './compare';
 
 function scenario(line: number, outlineLine?: number): ScenarioReport {

@@ -9,9 +9,9 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Envelope } from '@cucumber/messages';
-import { formatComparison } from '../src/report/compare';
-import { renderComparisonPage } from '../src/report/html';
-import { collectScenarios, type ScenarioReport } from '../src/report/model';
+import { formatComparison } from '../src/frontends/report/compare';
+import { renderComparisonPage } from '../src/frontends/report/html';
+import { collectScenarios, type ScenarioReport } from '../src/frontends/report/model';
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'reports', 'compare.html');

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { realKubectlPath } from '../src/kubectl/real-kubectl';
+import { realKubectlPath } from '../src/frontends/kubectl/real-kubectl';
 import { runCucumber } from './cucumber-in-process';
 import { brokenLinks, documents, markingError, ROOT, snippets, type Snippet } from './doc-snippets';
 
@@ -25,7 +25,11 @@ npx() { if [ "$1" = terminating ]; then shift; node ${JSON.stringify(join(ROOT, 
 
 function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', script], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -36,7 +40,10 @@ function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ co
 
 /** Starts `terminating serve` with the block's own options; resolves with the server and its kubeconfig. */
 async function serve(args: string[], dir: string): Promise<{ server: ChildProcess; kubeconfig: string }> {
-  const server = spawn(process.execPath, [join(ROOT, 'bin', 'terminating.js'), 'serve', ...args, '--report-dir', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [join(ROOT, 'bin', 'terminating.js'), 'serve', ...args, '--report-dir', dir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     server.stdout!.on('data', (d: Buffer) => {
@@ -44,7 +51,9 @@ async function serve(args: string[], dir: string): Promise<{ server: ChildProces
       if (out.includes('Ctrl-C stops.')) resolve();
     });
     server.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    server.once('close', (code) => reject(new Error(`terminating serve ${args.join(' ')} exited with ${code}:\n${out}`)));
+    server.once('close', (code) =>
+      reject(new Error(`terminating serve ${args.join(' ')} exited with ${code}:\n${out}`)),
+    );
   });
   return { server, kubeconfig: join(dir, 'kubeconfig') };
 }
@@ -65,7 +74,7 @@ describe('the snippets of README.md and docs/ (scripts/doc-snippets.ts)', () => 
     assert.ok(notRun.length * 4 < commands.length, `not run: ${notRun.map((s) => `${s.file}:${s.line}`).join(', ')}`);
   });
 
-  it('every Gherkin block runs green as a feature with the project\'s steps', async () => {
+  it("every Gherkin block runs green as a feature with the project's steps", async () => {
     const gherkin = all.filter((s) => s.lang === 'gherkin');
     assert.ok(gherkin.length >= 5);
     // A folder beside features/ (and outside what the profiles run), so a path in a step
@@ -79,7 +88,10 @@ describe('the snippets of README.md and docs/ (scripts/doc-snippets.ts)', () => 
       });
       for (const [i, s] of gherkin.entries()) {
         const r = await runCucumber({ paths: [paths[i]] });
-        assert.ok(r.success && !/undefined|skipped/.test(r.output.split('\n').slice(-4).join('\n')), `${s.file}:${s.line} does not run green:\n${r.output}`);
+        assert.ok(
+          r.success && !/undefined|skipped/.test(r.output.split('\n').slice(-4).join('\n')),
+          `${s.file}:${s.line} does not run green:\n${r.output}`,
+        );
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -68,11 +68,17 @@ export const COMMAND_LANGS = ['sh', 'bash', 'shell', 'console', 'js', 'mjs', 'ts
 /** What is wrong with a block's marking, or undefined. */
 export function markingError(s: Snippet): string | undefined {
   const where = `${s.file}:${s.line}`;
-  if (s.lang === '' && /^\s*(Feature:|Scenario:|Given |When |Then )/.test(s.text)) return `${where}: a Gherkin block without a language: tag it \`\`\`gherkin so it is run`;
-  if (s.lang === 'gherkin' && s.marker !== undefined) return `${where}: a \`\`\`gherkin block is always run: remove its marker`;
+  if (s.lang === '' && /^\s*(Feature:|Scenario:|Given |When |Then )/.test(s.text))
+    return `${where}: a Gherkin block without a language: tag it \`\`\`gherkin so it is run`;
+  if (s.lang === 'gherkin' && s.marker !== undefined)
+    return `${where}: a \`\`\`gherkin block is always run: remove its marker`;
   if (!COMMAND_LANGS.includes(s.lang)) return undefined;
-  if (s.marker === undefined) return `${where}: a \`\`\`${s.lang} block needs a marker line before it: <!-- snippet: run -->, <!-- snippet: run against serve -->, <!-- snippet: tested by FILE -->, or <!-- snippet: not run (REASON) -->`;
-  if (/^run( against serve)?$/.test(s.marker)) return ['sh', 'bash', 'shell'].includes(s.lang) ? undefined : `${where}: only sh blocks can be run; a \`\`\`${s.lang} block is "tested by FILE"`;
+  if (s.marker === undefined)
+    return `${where}: a \`\`\`${s.lang} block needs a marker line before it: <!-- snippet: run -->, <!-- snippet: run against serve -->, <!-- snippet: tested by FILE -->, or <!-- snippet: not run (REASON) -->`;
+  if (/^run( against serve)?$/.test(s.marker))
+    return ['sh', 'bash', 'shell'].includes(s.lang)
+      ? undefined
+      : `${where}: only sh blocks can be run; a \`\`\`${s.lang} block is "tested by FILE"`;
   if (/^not run \(.{10,}\)$/.test(s.marker)) return undefined;
   const tested = /^tested by (\S+)/.exec(s.marker);
   if (!tested) return `${where}: unknown snippet marker "${s.marker}"`;
@@ -84,10 +90,18 @@ export function markingError(s: Snippet): string | undefined {
   }
   // The test names the document it runs blocks of, or the example files the marker names exist (the test runs those).
   const examples = /\(([^)]+)\)/.exec(s.marker)?.[1].split(/,\s*/) ?? [];
-  const missing = examples.find((f) => { try { readFileSync(join(ROOT, f)); return false; } catch { return true; } });
+  const missing = examples.find((f) => {
+    try {
+      readFileSync(join(ROOT, f));
+      return false;
+    } catch {
+      return true;
+    }
+  });
   if (missing) return `${where}: ${missing}, named in the marker, does not exist`;
   const doc = relative(ROOT, join(ROOT, s.file));
-  if (examples.length === 0 && !text.includes(doc)) return `${where}: ${tested[1]} does not name ${doc}: is it the test that runs this block?`;
+  if (examples.length === 0 && !text.includes(doc))
+    return `${where}: ${tested[1]} does not name ${doc}: is it the test that runs this block?`;
   return undefined;
 }
 

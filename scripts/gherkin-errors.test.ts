@@ -36,7 +36,7 @@ describe('a Gherkin syntax error', () => {
       const out = (f: string) => path.join(dir, f);
       const run = await runCucumber({
         paths: [broken, good],
-        format: [`./src/report/formatter.cjs:${out('report.html')}`, `html:${out('cucumber-report.html')}`, `json:${out('cucumber-report.json')}`, `junit:${out('junit.xml')}`, `message:${out('messages.ndjson')}`],
+        format: [`./src/frontends/report/formatter.cjs:${out('report.html')}`, `html:${out('cucumber-report.html')}`, `json:${out('cucumber-report.json')}`, `junit:${out('junit.xml')}`, `message:${out('messages.ndjson')}`],
       });
       expect(run.success).to.equal(false);
       expect(run.output).to.include('2 scenarios (1 failed, 1 passed)');

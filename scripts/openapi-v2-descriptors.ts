@@ -1,5 +1,5 @@
 /**
- * Generates src/server/openapi-v2-descriptors.json, the protobuf messages of gnostic's OpenAPI v2
+ * Generates src/frontends/server/openapi-v2-descriptors.json, the protobuf messages of gnostic's OpenAPI v2
  * model (package `openapi.v2`: Document, Schema, NamedSchema, Any, …), from upstream's own .proto:
  * `openapiv2/OpenAPIv2.proto` of google/gnostic-models, read from a git checkout at one release
  * tag and parsed with protobufjs (proto3, with its oneofs), field names kept as written. The one
@@ -16,7 +16,7 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { common, parse, Root } from 'protobufjs';
 
-export const OUTPUT = path.join(__dirname, '..', 'src', 'server', 'openapi-v2-descriptors.json');
+export const OUTPUT = path.join(__dirname, '..', 'src', 'frontends', 'server', 'openapi-v2-descriptors.json');
 
 /** protobufjs's JSON form of an OpenAPIv2.proto text, with google.protobuf.Any beside it. */
 export function descriptors(proto: string): { nested: Record<string, unknown> } {

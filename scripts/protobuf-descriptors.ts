@@ -1,5 +1,5 @@
 /**
- * Generates src/server/protobuf-descriptors.json, the protobuf messages of the kinds the server
+ * Generates src/frontends/server/protobuf-descriptors.json, the protobuf messages of the kinds the server
  * serves, from upstream's own data: the generated.proto of k8s.io/api and k8s.io/apimachinery
  * (field numbers and types) and the struct tags of their types.go (the JSON name, `omitempty`,
  * pointer fields and `,inline` embedding, which the .proto does not carry). No npm package ships
@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-export const OUTPUT = path.join(__dirname, '..', 'src', 'server', 'protobuf-descriptors.json');
+export const OUTPUT = path.join(__dirname, '..', 'src', 'frontends', 'server', 'protobuf-descriptors.json');
 
 /** Proto package → [repository, directory] of its generated.proto and Go types. */
 const PACKAGES: Record<string, ['api' | 'apimachinery', string, string[]]> = {

@@ -10,7 +10,7 @@ describe('npm run scenario', () => {
     const one = scenarioRun(['features/graceful-deletion.feature:7']);
     expect(one.dir).to.equal(path.join('reports', 'scenarios', 'graceful-deletion-7'));
     expect(one.cucumberArgs.slice(0, 2)).to.deep.equal(['-p', 'scenario']);
-    expect(one.cucumberArgs).to.include(`./src/report/formatter.cjs:${path.join(one.dir, 'report.html')}`);
+    expect(one.cucumberArgs).to.include(`./src/frontends/report/formatter.cjs:${path.join(one.dir, 'report.html')}`);
     expect(one.cucumberArgs.filter((a) => a.includes('reports/') && !a.includes('reports/scenarios/'))).to.deep.equal([]);
     expect(one.cucumberArgs[one.cucumberArgs.length - 1]).to.equal('features/graceful-deletion.feature:7');
   });

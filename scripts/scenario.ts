@@ -19,7 +19,7 @@ export function scenarioRun(args: readonly string[], root = ROOT): { dir: string
   const name = `${path.basename(file!, '.feature')}${line ? `-${line}` : ''}`;
   const dir = path.join('reports', 'scenarios', name);
   const out = (f: string) => path.join(dir, f);
-  const formats = [`./src/report/formatter.cjs:${out('report.html')}`, `html:${out('cucumber-report.html')}`, `json:${out('cucumber-report.json')}`, `junit:${out('junit.xml')}`, `message:${out('cucumber-messages.ndjson')}`];
+  const formats = [`./src/frontends/report/formatter.cjs:${out('report.html')}`, `html:${out('cucumber-report.html')}`, `json:${out('cucumber-report.json')}`, `junit:${out('junit.xml')}`, `message:${out('cucumber-messages.ndjson')}`];
   return { dir, cucumberArgs: ['-p', 'scenario', ...formats.flatMap((f) => ['--format', f]), ...args] };
 }
 

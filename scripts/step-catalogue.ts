@@ -18,9 +18,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadConfiguration, loadSupport } from '@cucumber/cucumber/api';
-import { COMPONENTS } from '../src/timeline/event';
+import { COMPONENTS } from '../src/foundation/timeline/event';
 import { allEventSites, renderEventSites, type EventSite } from './timeline-events';
-import { widest } from '../src/widest';
+import { widest } from '../src/foundation/widest';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const CATALOGUE_PATH = path.join(ROOT, 'docs', 'steps.md');

@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { COMPONENTS } from '../src/timeline/event';
+import { COMPONENTS } from '../src/foundation/timeline/event';
 
 export interface EventSite {
   readonly component: string;
@@ -16,7 +16,7 @@ export interface EventSite {
   readonly text: string;
   /** The upstream file and function, as the event's source names them (placeholders for run-time parts). */
   readonly source: string;
-  /** The file, `src/kubelet/runtime.ts` (no line: the catalogue would go stale at every edit above it). */
+  /** The file, `src/components/kubelet/runtime.ts` (no line: the catalogue would go stale at every edit above it). */
   readonly where: string;
 }
 

@@ -1,6 +1,6 @@
 /**
  * `npm run unit`: every *.test.ts beside the code it tests, with node's test runner; `npm test` is
- * the same with `--typecheck`, which runs `tsc --noEmit` beside the tests.
+ * the same with `--typecheck`, which runs `tsc --noEmit` and `npm run lint` (scripts/lint.ts) beside the tests.
  *
  * Most test files are pure (no child process, no global state) and run together in ONE process
  * (this file, run by `node --test`, requires them all): one start-up and one module load instead
@@ -28,7 +28,7 @@ export const OWN_PROCESS = 'runs in a process of its own';
  * The files that take longest, started first: with two at a time, a long one started last would
  * leave a core idle while it finishes.
  */
-const LONGEST = ['scripts/package.test.ts', 'steps/real-kubectl.test.ts', 'steps/determinism.test.ts', 'src/kubectl/kubectl.differential.test.ts'];
+const LONGEST = ['scripts/package.test.ts', 'steps/real-kubectl.test.ts', 'steps/determinism.test.ts', 'src/frontends/kubectl/kubectl.differential.test.ts'];
 
 export function testFiles(): { shared: string[]; withCucumber: string[]; isolated: string[] } {
   const files = DIRS.flatMap((d) =>
@@ -63,6 +63,8 @@ async function main(typecheck: boolean): Promise<number> {
   const started = Date.now();
   // The type check (one core, about as long as the tests' longest file) goes alongside.
   const types = typecheck ? run(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', '.'], 'keep') : undefined;
+  // The lint (import boundaries, Biome) too: a few seconds.
+  const lint = typecheck ? run(process.execPath, ['--require', TS_HOOK, 'scripts/lint.ts'], 'keep') : undefined;
   const tests = await run(
     process.execPath,
     ['--require', TS_HOOK, '--test', '--test-reporter=spec', '--test-concurrency=2', ...isolated.slice(0, 2), path.relative(ROOT, __filename), 'scripts/unit-tests-cucumber.ts', ...isolated.slice(2)],
@@ -71,6 +73,11 @@ async function main(typecheck: boolean): Promise<number> {
   if (types) {
     const { code, output } = await types;
     process.stdout.write(`\ntsc --noEmit -p . ${code === 0 ? 'passed' : `failed (exit code ${code})`}\n${output}`);
+    if (code !== 0) return code;
+  }
+  if (lint) {
+    const { code, output } = await lint;
+    process.stdout.write(`\nnpm run lint ${code === 0 ? 'passed' : `failed (exit code ${code})`}\n${output}`);
     if (code !== 0) return code;
   }
   process.stdout.write(`${typecheck ? 'npm test' : 'npm run unit'}: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

@@ -1,10 +1,10 @@
 import { When } from '@cucumber/cucumber';
 import type { ApiResponse } from '../src/apiserver/apiserver';
-import type { DeleteOptions, Pod } from '../src/apiserver/types';
-import { CONTROLLER, USER } from '../src/cluster';
-import { runKubectl, type KubectlResult } from '../src/kubectl/kubectl';
-import { parseYaml, podFromManifest } from '../src/manifest';
-import { formatTimeline } from '../src/timeline/text';
+import type { DeleteOptions, Pod } from '../src/apimachinery/types';
+import { CONTROLLER, USER } from '../src/cluster/cluster';
+import { runKubectl, type KubectlResult } from '../src/frontends/kubectl/kubectl';
+import { parseYaml, podFromManifest } from '../src/planning/manifest';
+import { formatTimeline } from '../src/foundation/timeline/text';
 import { runRealKubectl, usesRealKubectl } from './real-kubectl';
 import { ScenarioError, type TerminatingWorld } from './world';
 
@@ -29,7 +29,7 @@ async function kubectl(world: TerminatingWorld, line: string, stdin?: string): P
  * cancels; give the answer with `and answer`); `kubectl drain|cordon|uncordon NODE` (K80–K82),
  * which waits for the node's pods as kubectl does; `kubectl scale deployment|replicaset|statefulset
  * NAME --replicas=N` and `kubectl rollout restart|status|undo deployment NAME`
- * (src/kubectl/workload-commands.ts); any other real kubectl flag is refused by name.
+ * (src/frontends/kubectl/workload-commands.ts); any other real kubectl flag is refused by name.
  * `--timeout` is virtual time here (the wait runs on the virtual clock); under `-p real-kubectl`
  * the real kubectl counts it in wall time while virtual time jumps, so a scenario that needs a
  * timeout to expire is `@built-in-kubectl-only`. The clock stops when the command returns.

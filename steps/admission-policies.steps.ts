@@ -1,6 +1,6 @@
 import { Given, When } from '@cucumber/cucumber';
-import { USER } from '../src/cluster';
-import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../src/apiserver/types';
+import { USER } from '../src/cluster/cluster';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../src/apimachinery/types';
 import { deleteClusterScoped, operation } from './admission.steps';
 import { ScenarioError, type TerminatingWorld } from './world';
 

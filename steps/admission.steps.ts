@@ -1,8 +1,8 @@
 import { Given, When } from '@cucumber/cucumber';
 import type { Resource } from '../src/apiserver/apiserver';
-import type { Cluster } from '../src/cluster';
-import { USER } from '../src/cluster';
-import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '../src/apiserver/types';
+import type { Cluster } from '../src/cluster/cluster';
+import { USER } from '../src/cluster/cluster';
+import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '../src/apimachinery/types';
 import { ModelledWebhookCaller, type ModelledWebhook } from '../src/apiserver/webhook/modelled-caller';
 import { ScenarioError, type TerminatingWorld } from './world';
 

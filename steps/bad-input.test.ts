@@ -506,7 +506,7 @@ const CASES: Case[] = [
       expect(failed.errorMessage).to.match(/T\+5\dm/);
     },
   },
-  // ---- releases and feature gates (src/release.ts) ----
+  // ---- releases and feature gates (src/foundation/release.ts) ----
   { name: 'Kubernetes v1.25 (below the range)', steps: `Given Kubernetes v1.25\n${NODE_AND_POD}`, failingStep: 'Kubernetes v1.25', says: ['Kubernetes "v1.25" is not supported', 'v1.26 to v1.35'] },
   { name: 'Kubernetes 1.36 (above the range)', steps: `Given Kubernetes 1.36\n${NODE_AND_POD}`, failingStep: 'Kubernetes 1.36', says: ['Kubernetes "1.36" is not supported', 'v1.26 to v1.35'] },
   { name: 'Kubernetes v2.1', steps: `Given Kubernetes v2.1\n${NODE_AND_POD}`, failingStep: 'Kubernetes v2.1', says: ['"v2.1" is not a Kubernetes release', 'v1.26 to v1.35'] },

@@ -1,7 +1,7 @@
 import { Given, Then, When } from '@cucumber/cucumber';
-import { USER } from '../src/cluster';
-import { TAINT_OUT_OF_SERVICE } from '../src/controllers/pod-gc';
-import { formatTimeline } from '../src/timeline/text';
+import { USER } from '../src/cluster/cluster';
+import { TAINT_OUT_OF_SERVICE } from '../src/components/controllers/pod-gc';
+import { formatTimeline } from '../src/foundation/timeline/text';
 import type { TerminatingWorld } from './world';
 
 /**

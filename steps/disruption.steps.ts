@@ -1,7 +1,7 @@
 import { Given, Then } from '@cucumber/cucumber';
-import type { PodDisruptionBudget } from '../src/apiserver/types';
-import { isObject, mergeManifest, parseYaml } from '../src/manifest';
-import { formatTimeline } from '../src/timeline/text';
+import type { PodDisruptionBudget } from '../src/apimachinery/types';
+import { isObject, mergeManifest, parseYaml } from '../src/planning/manifest';
+import { formatTimeline } from '../src/foundation/timeline/text';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /**

@@ -1,5 +1,5 @@
 import { When } from '@cucumber/cucumber';
-import { USER } from '../src/cluster';
+import { USER } from '../src/cluster/cluster';
 import type { TerminatingWorld } from './world';
 
 /**

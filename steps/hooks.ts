@@ -1,7 +1,7 @@
 import { After, AfterStep, Before, BeforeStep, setDefaultTimeout } from '@cucumber/cucumber';
 import { locate } from './step-location';
-import { TIMELINE_FILE, toScenarioTimeline } from '../src/report/scenario-timeline';
-import { yamlDocuments } from '../src/yaml-output';
+import { TIMELINE_FILE, toScenarioTimeline } from '../src/frontends/report/scenario-timeline';
+import { yamlDocuments } from '../src/frontends/yaml-output';
 import type { TerminatingWorld } from './world';
 
 // The simulation runs on a virtual clock; a step that takes real seconds is a bug worth seeing.
@@ -39,7 +39,7 @@ AfterStep(function (this: TerminatingWorld) {
 /**
  * Every scenario's report data: its timeline (each event naming the upstream function it models,
  * each write its field changes), what its assertions matched, and the pods left in the API. The
- * report formatter (src/report/formatter.ts) renders the page from it when the run ends.
+ * report formatter (src/frontends/report/formatter.ts) renders the page from it when the run ends.
  */
 After(function (this: TerminatingWorld) {
   if (!this.started) return;

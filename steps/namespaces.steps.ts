@@ -1,7 +1,7 @@
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { Namespace } from '../src/apiserver/types';
-import { USER } from '../src/cluster';
-import { podFromManifest } from '../src/manifest';
+import type { Namespace } from '../src/apimachinery/types';
+import { USER } from '../src/cluster/cluster';
+import { podFromManifest } from '../src/planning/manifest';
 import { checkCondition } from './assertions.steps';
 import { ScenarioError, type TerminatingWorld } from './world';
 

@@ -1,10 +1,10 @@
 import { defineParameterType } from '@cucumber/cucumber';
-import { parseDuration } from '../src/duration';
-import { Release } from '../src/release';
+import { parseDuration } from '../src/foundation/duration';
+import { Release } from '../src/foundation/release';
 import { transformerForTheAuthor } from './user-mistakes';
 
 /**
- * `{duration}`: 30s, 1.5s, 2m, 1h, 500ms, 1m30s → milliseconds (src/duration.ts, which the `T+…` cells use too). The pattern is deliberately loose so
+ * `{duration}`: 30s, 1.5s, 2m, 1h, 500ms, 1m30s → milliseconds (src/foundation/duration.ts, which the `T+…` cells use too). The pattern is deliberately loose so
  * that a bad value (`30`, `-5s`, `1x`, and a unit written apart: `5 s`, `2 minutes`) reaches the
  * transformer and fails with a clear message instead of leaving the step undefined.
  */

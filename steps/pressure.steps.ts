@@ -1,8 +1,8 @@
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { Node } from '../src/apiserver/types';
-import { evictionConfigFromYaml } from '../src/kubelet/eviction/config';
-import { EvictionConfigError } from '../src/kubelet/eviction/helpers';
-import { MI } from '../src/kubelet/eviction/quantity';
+import type { Node } from '../src/apimachinery/types';
+import { evictionConfigFromYaml } from '../src/planning/kubelet-config';
+import { EvictionConfigError } from '../src/components/kubelet/eviction/helpers';
+import { MI } from '../src/components/kubelet/eviction/quantity';
 import { checkCondition } from './assertions.steps';
 import { ScenarioError, type TerminatingWorld } from './world';
 

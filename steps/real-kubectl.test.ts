@@ -17,8 +17,8 @@ import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { path as TS_HOOK } from '../scripts/ts-hook';
-import { eventsOf, TIMELINE_FILE, type ScenarioTimeline } from '../src/report/scenario-timeline';
-import { formatTimeline } from '../src/timeline/text';
+import { eventsOf, TIMELINE_FILE, type ScenarioTimeline } from '../src/frontends/report/scenario-timeline';
+import { formatTimeline } from '../src/foundation/timeline/text';
 // scripts/feature-files.js is plain CommonJS, shared with cucumber.js.
 const { isLocal } = require('../scripts/feature-files') as { isLocal: (path: string) => boolean };
 

@@ -1,9 +1,9 @@
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { Job, Pod } from '../src/apiserver/types';
-import { CONTROLLERS } from '../src/controllers/registry';
-import { USER } from '../src/cluster';
-import { formatTimeline } from '../src/timeline/text';
-import type { WorkloadKind } from '../src/workload-manifest';
+import type { Job, Pod } from '../src/apimachinery/types';
+import { CONTROLLERS } from '../src/components/controllers/registry';
+import { USER } from '../src/cluster/cluster';
+import { formatTimeline } from '../src/foundation/timeline/text';
+import type { WorkloadKind } from '../src/planning/workload-manifest';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /**

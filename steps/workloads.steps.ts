@@ -1,9 +1,9 @@
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { Resource } from '../src/apiserver/apiserver';
-import { USER } from '../src/cluster';
-import { mergeManifest, parseYaml } from '../src/manifest';
-import { formatTimeline } from '../src/timeline/text';
-import type { WorkloadKind } from '../src/workload-manifest';
+import { USER } from '../src/cluster/cluster';
+import { mergeManifest, parseYaml } from '../src/planning/manifest';
+import { formatTimeline } from '../src/foundation/timeline/text';
+import type { WorkloadKind } from '../src/planning/workload-manifest';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /**

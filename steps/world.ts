@@ -1,23 +1,23 @@
 import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
 import type { ApiResponse, Resource, ResourceType } from '../src/apiserver/apiserver';
-import type { Pod } from '../src/apiserver/types';
-import type { Cluster } from '../src/cluster';
-import { ClusterPlan, type Manifest } from '../src/cluster-plan';
-import { DEFAULT_RELEASE, Release } from '../src/release';
-import type { KubectlResult } from '../src/kubectl/kubectl';
-import type { KubeletConfig } from '../src/kubelet/kubelet';
-import type { ContainerBehaviour } from '../src/kubelet/runtime';
-import type { VolumeBehaviour } from '../src/kubelet/volume-manager';
-import type { DiagramMarks, ExpectedRow, RowMark } from '../src/timeline/sequence-diagram';
-import type { StepSpan } from '../src/report/scenario-timeline';
+import type { Pod } from '../src/apimachinery/types';
+import type { Cluster } from '../src/cluster/cluster';
+import { ClusterPlan, type Manifest } from '../src/planning/cluster-plan';
+import { DEFAULT_RELEASE, Release } from '../src/foundation/release';
+import type { KubectlResult } from '../src/frontends/kubectl/kubectl';
+import type { KubeletConfig } from '../src/components/kubelet/kubelet';
+import type { ContainerBehaviour } from '../src/components/kubelet/runtime';
+import type { VolumeBehaviour } from '../src/components/kubelet/volume-manager';
+import type { DiagramMarks, ExpectedRow, RowMark } from '../src/foundation/timeline/sequence-diagram';
+import type { StepSpan } from '../src/frontends/report/scenario-timeline';
 import type { StepLocation } from './step-location';
-import { append } from '../src/widest';
+import { append } from '../src/foundation/widest';
 
 /** A step's input that names something the scenario does not have, or is otherwise unusable. */
 export class ScenarioError extends Error {}
 
 /**
- * The World of one scenario: the cluster its Given steps plan (src/cluster-plan.ts, the loader
+ * The World of one scenario: the cluster its Given steps plan (src/planning/cluster-plan.ts, the loader
  * `serve --manifests` uses too), built at T+0, and what the last action did (its API response,
  * or kubectl's output).
  */

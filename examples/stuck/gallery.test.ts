@@ -2,9 +2,9 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { explainDump } from '../../src/explain/explain';
+import { explainDump } from '../../src/frontends/explain/explain';
 import { galleryReadme } from './write-readme';
-import { readDumpFiles } from '../../src/restore/dump';
+import { readDumpFiles } from '../../src/planning/restore/dump';
 
 /** Every dump of the gallery, with the causes `terminating explain` must name for each pod (README.md beside it shows the whole explanation). */
 const EXPECTED: Record<string, Record<string, [string, string][]>> = {

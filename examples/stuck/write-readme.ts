@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { explainDump } from '../../src/explain/explain';
-import { formatExplanation } from '../../src/explain/format';
-import { readDumpFiles } from '../../src/restore/dump';
+import { explainDump } from '../../src/frontends/explain/explain';
+import { formatExplanation } from '../../src/frontends/explain/format';
+import { readDumpFiles } from '../../src/planning/restore/dump';
 
 /**
  * The gallery's README.md: for each dump, its comment and what `terminating explain` prints for it,

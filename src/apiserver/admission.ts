@@ -1,4 +1,4 @@
-import type { Pod } from './types';
+import type { Pod } from '../apimachinery/types';
 
 /** The taints a node gets when its kubelet stops reporting or reports NotReady (node lifecycle). */
 export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';

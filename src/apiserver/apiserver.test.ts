@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { deleteOptionsFromRequest, describeDeleteOptions } from './apiserver';
-import { StatusError } from './errors';
+import { StatusError } from '../apimachinery/errors';
 import {
   apiCreatePod,
   at,
@@ -18,9 +18,9 @@ import {
   type PodOverrides,
   type Sim,
 } from './testing';
-import type { DeleteOptions, Pod, Status } from './types';
+import type { DeleteOptions, Pod, Status } from '../apimachinery/types';
 import type { WatchEvent } from './watch';
-import { Release } from '../release';
+import { Release } from '../foundation/release';
 
 const X = 'example.com/x';
 

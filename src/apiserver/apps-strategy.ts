@@ -1,6 +1,6 @@
 import { setPodDefaults } from './pod-strategy';
 import type { Strategy } from './strategy';
-import type { Deployment, Pod, PodTemplateSpec, ReplicaSet } from './types';
+import type { Deployment, Pod, PodTemplateSpec, ReplicaSet } from '../apimachinery/types';
 import { workloadStrategy } from './workload-strategy';
 
 /** Defaults run on every decode, so on updates too (a patched template is defaulted before it is stored). */

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { Clock } from '../clock';
-import { Timeline } from '../timeline/timeline';
+import { Clock } from '../foundation/clock';
+import { Timeline } from '../foundation/timeline/timeline';
 import { ApiServer, DEFAULT_APISERVER_OPTIONS } from './apiserver';
 import { NS, ok, podManifest, USER } from './testing';
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { failure, newSim, NS, ok, USER } from './testing';
-import type { ConfigMap } from './types';
+import type { ConfigMap } from '../apimachinery/types';
 
 const configMap = (name: string, fields: Partial<ConfigMap> = {}): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, ...fields });
 

@@ -1,8 +1,8 @@
-import type { FieldError } from './errors';
+import type { FieldError } from '../apimachinery/errors';
 import { genericStrategy } from './generic-strategy';
-import { jsonEqual } from './object';
+import { jsonEqual } from '../apimachinery/object';
 import type { Strategy } from './strategy';
-import type { ConfigMap } from './types';
+import type { ConfigMap } from '../apimachinery/types';
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 

@@ -1,13 +1,13 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { EPOCH_MS } from '../clock';
+import { EPOCH_MS } from '../foundation/clock';
 import { beforeDelete, type BeforeDeleteResult } from './delete';
-import { StatusError } from './errors';
+import { StatusError } from '../apimachinery/errors';
 import { genericStrategy } from './generic-strategy';
 import { podStrategy } from './pod-strategy';
-import { DEFAULT_RELEASE, Release } from '../release';
+import { DEFAULT_RELEASE, Release } from '../foundation/release';
 import { at } from './testing';
-import type { DeleteOptions, Pod, ReplicaSet } from './types';
+import type { DeleteOptions, Pod, ReplicaSet } from '../apimachinery/types';
 
 /** A scheduled, running pod with spec grace 30, generation 1, as stored. */
 function pod(meta: Partial<Pod['metadata']> = {}, spec: Partial<NonNullable<Pod['spec']>> = {}, phase = 'Running'): Pod {

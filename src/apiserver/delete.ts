@@ -1,9 +1,9 @@
-import type { DeleteOptions } from './types';
-import { conflict, invalid } from './errors';
-import { fromTime, toTime, type KubeObject } from './object';
+import type { DeleteOptions } from '../apimachinery/types';
+import { conflict, invalid } from '../apimachinery/errors';
+import { fromTime, toTime, type KubeObject } from '../apimachinery/object';
 import type { Strategy } from './strategy';
-import type { Release } from '../release';
-import { validateDeleteOptions } from './validation';
+import type { Release } from '../foundation/release';
+import { validateDeleteOptions } from '../apimachinery/validation';
 
 
 export interface BeforeDeleteResult {

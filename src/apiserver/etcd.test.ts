@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { Clock } from '../clock';
-import { Timeline } from '../timeline/timeline';
+import { Clock } from '../foundation/clock';
+import { Timeline } from '../foundation/timeline/timeline';
 import { Etcd, EtcdConflict, KeyIndex, type EtcdEvent } from './etcd';
 
 function fresh(recorded?: (key: string) => boolean): { etcd: Etcd; timeline: Timeline; clock: Clock } {

@@ -1,5 +1,5 @@
 import { compare, type Operation } from 'fast-json-patch';
-import type { RevisionReader, Timeline } from '../timeline/timeline';
+import type { RevisionReader, Timeline } from '../foundation/timeline/timeline';
 
 /** A stored object: plain JSON, frozen so no component can change history behind the store's back. */
 export type StoredObject = Readonly<Record<string, unknown>>;

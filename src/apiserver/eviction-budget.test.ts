@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { Release } from '../release';
+import { Release } from '../foundation/release';
 import { checkAndDecrement, checkPodDisruptionBudgets, podDisruptionBudgetsFor } from './eviction';
-import type { Pod, PodDisruptionBudget } from './types';
+import type { Pod, PodDisruptionBudget } from '../apimachinery/types';
 import { apiCreatePod, at, failure, meta, newSim, NS, ok, podKey, stored, USER, type Sim } from './testing';
 
 /**

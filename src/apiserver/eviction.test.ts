@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { Release } from '../release';
-import type { Pod } from './types';
+import { Release } from '../foundation/release';
+import type { Pod } from '../apimachinery/types';
 import { apiCreatePod, at, failure, meta, newSim, NS, ok, podKey, stored, track, types, USER, type Sim } from './testing';
 
 /** R78 — pods/eviction (eviction.go EvictionREST.Create, addConditionAndDeletePod), without PodDisruptionBudgets. */

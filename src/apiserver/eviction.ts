@@ -1,10 +1,10 @@
-import { badRequest, conflict, forbidden, StatusError, tooManyRequests } from './errors';
-import { toTime } from './object';
-import { updateDisruptionAllowedCondition } from './pdb-helper';
-import { isPodReady } from './pod-util';
-import { labelSelectorAsSelector, SelectorError } from './selectors';
-import type { DeleteOptions, Pod, PodCondition, PodDisruptionBudget, PodDisruptionBudgetStatus } from './types';
-import type { Release } from '../release';
+import { badRequest, conflict, forbidden, StatusError, tooManyRequests } from '../apimachinery/errors';
+import { toTime } from '../apimachinery/object';
+import { updateDisruptionAllowedCondition } from '../helpers/pdb-helper';
+import { isPodReady } from '../helpers/pod-util';
+import { labelSelectorAsSelector, SelectorError } from '../apimachinery/selectors';
+import type { DeleteOptions, Pod, PodCondition, PodDisruptionBudget, PodDisruptionBudgetStatus } from '../apimachinery/types';
+import type { Release } from '../foundation/release';
 
 /**
  * R78 — the pods/eviction subresource (pkg/registry/core/pod/storage/eviction.go EvictionREST):

@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { StatusError } from './errors';
+import { StatusError } from '../apimachinery/errors';
 import { checkConvertible, duplicateListMapKey } from './field-manager';
 import { newSim, NS, ok, USER } from './testing';
-import type { Pod } from './types';
+import type { Pod } from '../apimachinery/types';
 
 const pod = (spec: Pod['spec'], status: Pod['status'] = {}): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' }, spec, status });
 

@@ -1,5 +1,5 @@
-import { StatusError } from './errors';
-import type { Container, Pod } from './types';
+import { StatusError } from '../apimachinery/errors';
+import type { Container, Pod } from '../apimachinery/types';
 
 /**
  * V12 — the typed conversion of the live object before a server-side apply (apimachinery

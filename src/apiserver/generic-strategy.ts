@@ -1,6 +1,6 @@
-import { jsonEqual, toTime, type KubeObject } from './object';
+import { jsonEqual, toTime, type KubeObject } from '../apimachinery/object';
 import type { GarbageCollectionPolicy, Strategy } from './strategy';
-import { validateFinalizers, validateObjectMetaUpdate } from './validation';
+import { validateFinalizers, validateObjectMetaUpdate } from '../apimachinery/validation';
 
 /**
  * A strategy for the other kinds the simulation stores (ReplicaSets, Nodes, Events): none of them

@@ -1,6 +1,6 @@
-import { badRequest, invalid, StatusError, type FieldError } from './errors';
-import type { KubeObject } from './object';
-import { parseFieldSelector, parseLabelSelector, SelectorError, type FieldSelector, type LabelSelector } from './selectors';
+import { badRequest, invalid, StatusError, type FieldError } from '../apimachinery/errors';
+import type { KubeObject } from '../apimachinery/object';
+import { parseFieldSelector, parseLabelSelector, SelectorError, type FieldSelector, type LabelSelector } from '../apimachinery/selectors';
 
 /** metav1.ListOptions as the query string carries them (strings, unparsed). */
 export interface ListOptions {

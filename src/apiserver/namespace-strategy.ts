@@ -1,9 +1,9 @@
-import { conflict, forbidden, type StatusError } from './errors';
+import { conflict, forbidden, type StatusError } from '../apimachinery/errors';
 import { genericStrategy } from './generic-strategy';
-import { toTime, type KubeObject } from './object';
+import { toTime, type KubeObject } from '../apimachinery/object';
 import type { Strategy } from './strategy';
-import type { DeleteOptions, Namespace } from './types';
-import { validateFinalizers } from './validation';
+import type { DeleteOptions, Namespace } from '../apimachinery/types';
+import { validateFinalizers } from '../apimachinery/validation';
 
 export const NAMESPACE_SOURCE = 'pkg/registry/core/namespace';
 

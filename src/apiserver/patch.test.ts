@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { StatusError } from './errors';
+import { StatusError } from '../apimachinery/errors';
 import { applyPatchBody } from './patch';
 
 const POD = {

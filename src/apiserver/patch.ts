@@ -1,6 +1,6 @@
 import { applyPatch, type Operation } from 'fast-json-patch';
-import { unprocessable } from './errors';
-import { clone } from './object';
+import { unprocessable } from '../apimachinery/errors';
+import { clone } from '../apimachinery/object';
 import { strategicMergePatch, StrategicMergeError } from './strategic-merge';
 
 /** The patch types the simulated apiserver accepts (Content-Type of a PATCH). */

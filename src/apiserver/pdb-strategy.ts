@@ -1,9 +1,9 @@
-import type { FieldError } from './errors';
+import type { FieldError } from '../apimachinery/errors';
 import { genericStrategy } from './generic-strategy';
-import { jsonEqual } from './object';
+import { jsonEqual } from '../apimachinery/object';
 import type { Strategy } from './strategy';
-import type { PodDisruptionBudget } from './types';
-import type { Release } from '../release';
+import type { PodDisruptionBudget } from '../apimachinery/types';
+import type { Release } from '../foundation/release';
 
 /** policy/v1 PodDisruptionBudgetSpec.unhealthyPodEvictionPolicy values (validation.go supportedUnhealthyPodEvictionPolicies). */
 const EVICTION_POLICIES = ['AlwaysAllow', 'IfHealthyBudget'];

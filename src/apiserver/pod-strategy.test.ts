@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { Release } from '../release';
+import { Release } from '../foundation/release';
 import { podStatusStrategy, podStrategy, podStrategyFor, setPodDefaults } from './pod-strategy';
-import type { DeleteOptions, Pod, PodSpec } from './types';
+import type { DeleteOptions, Pod, PodSpec } from '../apimachinery/types';
 
 /** A stored pod (no defaults applied unless the spec names them): scheduled to n1, Running. */
 function pod(spec: Partial<PodSpec> = {}, phase = 'Running'): Pod {

@@ -1,10 +1,10 @@
-import type { Container, DeleteOptions, Pod, PodSpec } from './types';
-import { jsonEqual, toTime } from './object';
-import { DEFAULT_RELEASE, type Release } from '../release';
+import type { Container, DeleteOptions, Pod, PodSpec } from '../apimachinery/types';
+import { jsonEqual, toTime } from '../apimachinery/object';
+import { DEFAULT_RELEASE, type Release } from '../foundation/release';
 import type { Strategy } from './strategy';
-import type { FieldError } from './errors';
-import { validateFinalizers, validateObjectMetaUpdate } from './validation';
-import { append } from '../widest';
+import type { FieldError } from '../apimachinery/errors';
+import { validateFinalizers, validateObjectMetaUpdate } from '../apimachinery/validation';
+import { append } from '../foundation/widest';
 
 /** The image a container gets when a scenario's manifest names none. */
 export const DEFAULT_IMAGE = 'registry.k8s.io/e2e-test-images/agnhost:2.53';

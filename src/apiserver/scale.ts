@@ -1,6 +1,6 @@
-import { badRequest, conflict } from './errors';
-import type { KubeObject } from './object';
-import type { Deployment, ReplicaSet, StatefulSet } from './types';
+import { badRequest, conflict } from '../apimachinery/errors';
+import type { KubeObject } from '../apimachinery/object';
+import type { Deployment, ReplicaSet, StatefulSet } from '../apimachinery/types';
 
 /** The kinds with a `scale` subresource here (pkg/registry/apps/deployment, replicaset and statefulset storage ScaleREST). */
 export type ScalableResource = 'deployments' | 'replicasets' | 'statefulsets';

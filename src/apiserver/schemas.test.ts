@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { definitionName } from './schemas';
 import { newSim, ok, USER } from './testing';
-import type { ValidatingWebhookConfiguration } from './types';
+import type { ValidatingWebhookConfiguration } from '../apimachinery/types';
 
 const webhook = (name: string) => ({
   name,

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { base64ErrorOffset } from './secret-strategy';
 import { failure, newSim, NS, ok, USER } from './testing';
-import type { Secret } from './types';
+import type { Secret } from '../apimachinery/types';
 
 const secret = (name: string, fields: Partial<Secret> = {}): Secret => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name }, ...fields });
 

@@ -1,8 +1,8 @@
-import { badRequest, type FieldError } from './errors';
+import { badRequest, type FieldError } from '../apimachinery/errors';
 import { validateConfigKeys, validateImmutableContents } from './configmap-strategy';
 import { genericStrategy } from './generic-strategy';
 import type { Strategy } from './strategy';
-import type { Secret } from './types';
+import type { Secret } from '../apimachinery/types';
 
 const BASE64 = /[A-Za-z0-9+/]/;
 

@@ -4,11 +4,11 @@
  */
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { Clock } from '../clock';
-import { Timeline } from '../timeline/timeline';
+import { Clock } from '../foundation/clock';
+import { Timeline } from '../foundation/timeline/timeline';
 import { ApiServer } from './apiserver';
 import { allocateServiceAddresses, setServiceDefaults, validateService } from './service-strategy';
-import type { Service } from './types';
+import type { Service } from '../apimachinery/types';
 
 const USER = { name: 'user', component: 'user' as const };
 const svc = (name: string, spec: Service['spec'] = {}): Service => ({ metadata: { name }, spec: { ports: [{ port: 80 }], ...spec } });

@@ -1,7 +1,7 @@
-import type { FieldError } from './errors';
+import type { FieldError } from '../apimachinery/errors';
 import { genericStrategy } from './generic-strategy';
 import type { Strategy } from './strategy';
-import type { Service } from './types';
+import type { Service } from '../apimachinery/types';
 
 /** kube-apiserver --service-cluster-ip-range (kubeadm's and kind's default): 10.96.0.0/12. */
 export const SERVICE_CIDR = { base: [10, 96, 0, 0] as const, size: 1 << 20 };

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import type { StoredObject } from './etcd';
 import { genericStrategy } from './generic-strategy';
-import type { KubeObject } from './object';
+import type { KubeObject } from '../apimachinery/object';
 import { podStatusStrategy } from './pod-strategy';
 import { Store } from './store';
 import {
@@ -24,7 +24,7 @@ import {
   type PodOverrides,
   type Storage,
 } from './testing';
-import type { DeleteOptions, Pod, ReplicaSet } from './types';
+import type { DeleteOptions, Pod, ReplicaSet } from '../apimachinery/types';
 
 const X = 'example.com/x';
 const Y = 'example.com/y';

@@ -1,13 +1,13 @@
-import type { DeleteOptions, ObjectMeta, Status } from './types';
-import type { Clock } from '../clock';
-import { DEFAULT_RELEASE, type Release } from '../release';
+import type { DeleteOptions, ObjectMeta, Status } from '../apimachinery/types';
+import type { Clock } from '../foundation/clock';
+import { DEFAULT_RELEASE, type Release } from '../foundation/release';
 import { beforeDelete } from './delete';
-import { alreadyExists, conflict, invalid, notFound, StatusError } from './errors';
+import { alreadyExists, conflict, invalid, notFound, StatusError } from '../apimachinery/errors';
 import { Etcd, EtcdConflict, type StoredObject } from './etcd';
 import { encodeForStorage } from './encode';
-import { clone, copyForUpdate, toTime, type KubeObject } from './object';
+import { clone, copyForUpdate, toTime, type KubeObject } from '../apimachinery/object';
 import { qualifiedKind, type Strategy } from './strategy';
-import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, validateDeleteOptions } from './validation';
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, validateDeleteOptions } from '../apimachinery/validation';
 
 export const STORE_SOURCE = 'staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go';
 

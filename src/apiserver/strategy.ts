@@ -1,6 +1,6 @@
-import type { DeleteOptions } from './types';
-import type { FieldError } from './errors';
-import type { KubeObject } from './object';
+import type { DeleteOptions } from '../apimachinery/types';
+import type { FieldError } from '../apimachinery/errors';
+import type { KubeObject } from '../apimachinery/object';
 
 /** rest.GarbageCollectionPolicy: what a resource does with dependents when no policy is given. */
 export type GarbageCollectionPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';

@@ -4,17 +4,17 @@
  * states the API cannot produce, and a way to inject a concurrent writer into one request.
  */
 import { expect } from 'chai';
-import { Clock, EPOCH_MS } from '../clock';
-import { Timeline } from '../timeline/timeline';
-import { DEFAULT_RELEASE, type Release } from '../release';
+import { Clock, EPOCH_MS } from '../foundation/clock';
+import { Timeline } from '../foundation/timeline/timeline';
+import { DEFAULT_RELEASE, type Release } from '../foundation/release';
 import { ApiServer, DEFAULT_APISERVER_OPTIONS, type ApiResponse, type ClientIdentity } from './apiserver';
-import { StatusError } from './errors';
+import { StatusError } from '../apimachinery/errors';
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
 import { genericStrategy } from './generic-strategy';
-import { clone, toTime, type KubeObject } from './object';
+import { clone, toTime, type KubeObject } from '../apimachinery/object';
 import { podStrategy } from './pod-strategy';
 import { Store } from './store';
-import type { ObjectMeta, Pod, PodSpec, PodStatus, ReplicaSet, Status } from './types';
+import type { ObjectMeta, Pod, PodSpec, PodStatus, ReplicaSet, Status } from '../apimachinery/types';
 import type { WatchEvent } from './watch';
 
 export const NS = 'default';

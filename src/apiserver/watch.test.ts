@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { Clock } from '../clock';
+import { Clock } from '../foundation/clock';
 import type { EtcdEvent, StoredObject } from './etcd';
-import type { KubeObject } from './object';
+import type { KubeObject } from '../apimachinery/object';
 import { toWatchEvent, Watch, type WatchEvent, type WatchFilter } from './watch';
 
 const KEY = '/registry/pods/default/web';

@@ -1,6 +1,6 @@
-import type { Clock } from '../clock';
+import type { Clock } from '../foundation/clock';
 import type { EtcdEvent } from './etcd';
-import type { KubeObject } from './object';
+import type { KubeObject } from '../apimachinery/object';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

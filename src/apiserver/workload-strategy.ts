@@ -1,9 +1,9 @@
-import type { FieldError } from './errors';
+import type { FieldError } from '../apimachinery/errors';
 import { genericStrategy } from './generic-strategy';
-import type { KubeObject } from './object';
+import type { KubeObject } from '../apimachinery/object';
 import type { GarbageCollectionPolicy, Strategy } from './strategy';
-import type { ControllerRevision, DaemonSet, Job, JobSpec, StatefulSet } from './types';
-import type { Release } from '../release';
+import type { ControllerRevision, DaemonSet, Job, JobSpec, StatefulSet } from '../apimachinery/types';
+import type { Release } from '../foundation/release';
 
 /** batch/v1 JobTrackingFinalizer: a Job's pods carry it until the job controller has counted them. */
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';

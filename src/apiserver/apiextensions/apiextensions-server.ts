@@ -1,7 +1,7 @@
 import type { ApiServer, ClientIdentity } from '../apiserver';
-import type { Clock } from '../../clock';
-import { SharedInformer } from '../../controllers/informer';
-import type { Timeline } from '../../timeline/timeline';
+import type { Clock } from '../../foundation/clock';
+import { SharedInformer } from '../../client/informer';
+import type { Timeline } from '../../foundation/timeline/timeline';
 import { CRDFinalizer } from './crd-finalizer';
 import { EstablishingController } from './establishing-controller';
 import { NamingConditionController } from './naming-controller';

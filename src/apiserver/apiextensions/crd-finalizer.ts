@@ -1,9 +1,9 @@
 import type { ApiServer, ClientIdentity } from '../apiserver';
-import { jsonEqual, toTime } from '../object';
-import type { Clock } from '../../clock';
-import type { SharedInformer } from '../../controllers/informer';
-import { WorkQueue } from '../../controllers/workqueue';
-import type { Timeline } from '../../timeline/timeline';
+import { jsonEqual, toTime } from '../../apimachinery/object';
+import type { Clock } from '../../foundation/clock';
+import type { SharedInformer } from '../../client/informer';
+import { WorkQueue } from '../../client/workqueue';
+import type { Timeline } from '../../foundation/timeline/timeline';
 import type { CustomResource } from './served-resources';
 import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, isConditionTrue, setCondition, type CustomResourceDefinition, type CustomResourceDefinitionCondition } from './types';
 

@@ -1,10 +1,10 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { Cluster, USER } from '../../cluster';
-import type { KubeObject } from '../object';
+import { Cluster, USER } from '../../cluster/cluster';
+import type { KubeObject } from '../../apimachinery/object';
 import { databaseCRD } from './testing';
 import type { CustomResourceDefinition } from './types';
-import { Release } from '../../release';
+import { Release } from '../../foundation/release';
 
 function cluster(release?: Release) {
   const c = new Cluster(release ? { release } : {});

@@ -1,9 +1,9 @@
-import type { FieldError } from '../errors';
-import { jsonEqual, toTime } from '../object';
+import type { FieldError } from '../../apimachinery/errors';
+import { jsonEqual, toTime } from '../../apimachinery/object';
 import type { Strategy } from '../strategy';
-import { validateObjectMetaUpdate, validateQualifiedFinalizers } from '../validation';
-import { dns1035, dns1123Subdomain } from '../selectors';
-import type { Release } from '../../release';
+import { validateObjectMetaUpdate, validateQualifiedFinalizers } from '../../apimachinery/validation';
+import { dns1035, dns1123Subdomain } from '../../apimachinery/selectors';
+import type { Release } from '../../foundation/release';
 import { validateCRDSchema, type JSONSchemaProps } from './custom-resource-schema';
 import type { CustomResourceDefinition, CustomResourceDefinitionNames } from './types';
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { Cluster, USER } from '../../cluster';
-import type { KubeObject } from '../object';
+import { Cluster, USER } from '../../cluster/cluster';
+import type { KubeObject } from '../../apimachinery/object';
 import { databaseCRD } from './testing';
 
 /** The Database CRD with `spec.users` a list of the given list type (map: keyed by name). */

@@ -1,5 +1,5 @@
-import { invalid } from '../errors';
-import type { KubeObject } from '../object';
+import { invalid } from '../../apimachinery/errors';
+import type { KubeObject } from '../../apimachinery/object';
 import type { Scale } from '../scale';
 import type { CustomResourceSubresources } from './types';
 

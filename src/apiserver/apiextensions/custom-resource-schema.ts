@@ -1,5 +1,5 @@
-import type { Release } from '../../release';
-import type { FieldError } from '../errors';
+import type { Release } from '../../foundation/release';
+import type { FieldError } from '../../apimachinery/errors';
 import type * as Decode from './schema/decode';
 import type * as Structural from './schema/structural';
 import type { JSONSchemaProps } from './schema/types';

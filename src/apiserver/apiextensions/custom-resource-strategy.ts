@@ -1,7 +1,7 @@
-import { jsonEqual, toTime, type KubeObject } from '../object';
+import { jsonEqual, toTime, type KubeObject } from '../../apimachinery/object';
 import type { Strategy } from '../strategy';
-import { validateObjectMetaUpdate, validateQualifiedFinalizers } from '../validation';
-import type { Release } from '../../release';
+import { validateObjectMetaUpdate, validateQualifiedFinalizers } from '../../apimachinery/validation';
+import type { Release } from '../../foundation/release';
 import { decodeCustomResource, validateCustomResource, validateCustomResourceStatusUpdate, validateCustomResourceUpdate, type JSONSchemaProps } from './custom-resource-schema';
 
 /** What a custom resource's strategy is built from: its CRD's names, scope and storage version. */

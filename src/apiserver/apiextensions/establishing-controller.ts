@@ -1,8 +1,8 @@
 import type { ApiServer, ClientIdentity } from '../apiserver';
-import { toTime } from '../object';
-import type { Clock } from '../../clock';
-import type { SharedInformer } from '../../controllers/informer';
-import { WorkQueue } from '../../controllers/workqueue';
+import { toTime } from '../../apimachinery/object';
+import type { Clock } from '../../foundation/clock';
+import type { SharedInformer } from '../../client/informer';
+import { WorkQueue } from '../../client/workqueue';
 import { isConditionTrue, setCondition, type CustomResourceDefinition } from './types';
 
 export const ESTABLISHING_SOURCE = 'staging/src/k8s.io/apiextensions-apiserver/pkg/controller/establish/establishing_controller.go';

@@ -1,8 +1,8 @@
 import type { ApiServer, ClientIdentity } from '../apiserver';
-import { jsonEqual, toTime } from '../object';
-import type { Clock } from '../../clock';
-import type { SharedInformer } from '../../controllers/informer';
-import { WorkQueue } from '../../controllers/workqueue';
+import { jsonEqual, toTime } from '../../apimachinery/object';
+import type { Clock } from '../../foundation/clock';
+import type { SharedInformer } from '../../client/informer';
+import { WorkQueue } from '../../client/workqueue';
 import { findCondition, setCondition, type CustomResourceDefinition, type CustomResourceDefinitionCondition, type CustomResourceDefinitionNames } from './types';
 
 export const NAMING_SOURCE = 'staging/src/k8s.io/apiextensions-apiserver/pkg/controller/status/naming_controller.go';

@@ -1,7 +1,7 @@
-import type { Clock } from '../../clock';
-import type { Release } from '../../release';
+import type { Clock } from '../../foundation/clock';
+import type { Release } from '../../foundation/release';
 import type { Etcd } from '../etcd';
-import type { KubeObject } from '../object';
+import type { KubeObject } from '../../apimachinery/object';
 import { Store } from '../store';
 import type { Strategy } from '../strategy';
 import type { OpenApiSchema } from '../managedfields/schema';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../object';
+import type { KubeObject } from '../../apimachinery/object';
 
 /**
  * apiextensions.k8s.io/v1 CustomResourceDefinition as far as it is modelled

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { StatusError } from '../errors';
-import type { KubeObject } from '../object';
+import { StatusError } from '../../apimachinery/errors';
+import type { KubeObject } from '../../apimachinery/object';
 import { schemaDefinitions } from '../schemas';
 import { FieldSet, pathString } from './fieldpath';
 import { FieldManager, type ManagerInfo } from './manager';

@@ -1,6 +1,6 @@
 import type { ManagedFieldsEntry, StatusCause } from 'kubernetes-types/meta/v1';
-import { StatusError } from '../errors';
-import type { KubeObject } from '../object';
+import { StatusError } from '../../apimachinery/errors';
+import type { KubeObject } from '../../apimachinery/object';
 import { FieldSet, goJson, pathString, type Json, type Path } from './fieldpath';
 import { SmdSchema, type OpenApiSchema } from './schema';
 import { compare, jsonEquals, merge, prune, SmdError, toFieldSet, type Comparison } from './typed';

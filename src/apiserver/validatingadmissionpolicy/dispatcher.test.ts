@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { Release } from '../../release';
+import { Release } from '../../foundation/release';
 import { apiCreatePod, failure, newSim, NS, ok, USER, type Sim } from '../testing';
-import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicySpec } from '../types';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicySpec } from '../../apimachinery/types';
 
 const PODS = { resourceRules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] };
 

@@ -1,10 +1,10 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { Cluster } from '../../cluster';
+import { Cluster } from '../../cluster/cluster';
 import { databaseCRD } from '../apiextensions/testing';
-import type { KubeObject } from '../object';
+import type { KubeObject } from '../../apimachinery/object';
 import { apiCreatePod, failure, newSim, NS, ok, USER, type Sim } from '../testing';
-import type { ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicySpec } from '../types';
+import type { ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicySpec } from '../../apimachinery/types';
 
 const PODS = { resourceRules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] };
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' };

@@ -1,12 +1,12 @@
-import type { Release } from '../../release';
+import type { Release } from '../../foundation/release';
 import { admissionVariables } from '../cel/admission';
 import { compileExpression } from '../cel/compile';
 import { celEnvironment } from '../cel/environment';
-import type { FieldError } from '../errors';
-import { dns1035, dns1123Subdomain, qualifiedNameErrors } from '../selectors';
+import type { FieldError } from '../../apimachinery/errors';
+import { dns1035, dns1123Subdomain, qualifiedNameErrors } from '../../apimachinery/selectors';
 import { genericStrategy } from '../generic-strategy';
 import type { Strategy } from '../strategy';
-import type { MatchResources, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicySpec } from '../types';
+import type { MatchResources, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicySpec } from '../../apimachinery/types';
 import { ADMISSION_REGISTRATION, validateRule } from '../webhook/configuration';
 import { validateMatchConditions } from '../webhook/match-conditions';
 

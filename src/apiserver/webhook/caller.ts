@@ -1,4 +1,4 @@
-import type { KubeObject } from '../object';
+import type { KubeObject } from '../../apimachinery/object';
 import type { Webhook } from './configuration';
 
 /**
@@ -51,7 +51,7 @@ export type WebhookOutcome = { response: AdmissionResponse } | { callError: stri
  * How the apiserver reaches webhooks. The admission chain is synchronous (the core is): a caller
  * answers at once. In scenarios the answer is modelled (ModelledWebhookCaller); in `serve` the
  * HTTP layer calls the real webhook before the request runs and hands the answers in
- * (src/server/webhook-client.ts), throwing WebhookCallPending for a call it has not made yet.
+ * (src/frontends/server/webhook-client.ts), throwing WebhookCallPending for a call it has not made yet.
  */
 export interface WebhookCaller {
   call(hook: Webhook, review: AdmissionReview): WebhookOutcome;

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { DEFAULT_RELEASE } from '../../release';
+import { DEFAULT_RELEASE } from '../../foundation/release';
 import { failure, newSim, ok, USER } from '../testing';
-import type { ValidatingWebhookConfiguration } from '../types';
+import type { ValidatingWebhookConfiguration } from '../../apimachinery/types';
 import { defaultWebhooks, validateWebhooks, type Webhook } from './configuration';
 
 const hook = (o: Partial<Webhook> = {}): Webhook => ({

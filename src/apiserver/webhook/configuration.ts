@@ -1,8 +1,8 @@
-import type { Release } from '../../release';
-import type { FieldError } from '../errors';
+import type { Release } from '../../foundation/release';
+import type { FieldError } from '../../apimachinery/errors';
 import { genericStrategy } from '../generic-strategy';
 import type { Strategy } from '../strategy';
-import type { MutatingWebhook, MutatingWebhookConfiguration, RuleWithOperations, ValidatingWebhook, ValidatingWebhookConfiguration } from '../types';
+import type { MutatingWebhook, MutatingWebhookConfiguration, RuleWithOperations, ValidatingWebhook, ValidatingWebhookConfiguration } from '../../apimachinery/types';
 import { dropDisabledMatchConditions, storedConditionExpressions, validateMatchConditions } from './match-conditions';
 
 /**

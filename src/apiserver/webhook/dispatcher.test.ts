@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { apiCreatePod, failure, newSim, NS, ok, USER, type Sim } from '../testing';
-import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '../types';
+import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '../../apimachinery/types';
 import { WebhookCallPending, type AdmissionReview, type AdmissionResponse, type WebhookOutcome } from './caller';
 import type { Webhook } from './configuration';
 

@@ -1,10 +1,10 @@
 import { applyPatch, type Operation } from 'fast-json-patch';
 import { hash } from 'node:crypto';
-import type { Release } from '../../release';
-import type { Timeline } from '../../timeline/timeline';
-import { forbidden, StatusError } from '../errors';
-import { clone, jsonEqual, type KubeObject } from '../object';
-import type { Labels } from '../selectors';
+import type { Release } from '../../foundation/release';
+import type { Timeline } from '../../foundation/timeline/timeline';
+import { forbidden, StatusError } from '../../apimachinery/errors';
+import { clone, jsonEqual, type KubeObject } from '../../apimachinery/object';
+import type { Labels } from '../../apimachinery/selectors';
 import type { AdmissionRequest, AdmissionReview, AdmissionResponse, WebhookCaller, WebhookOutcome } from './caller';
 import type { Webhook } from './configuration';
 import { callingWebhookMessage, internalError, webhookDenied } from './errors';

@@ -1,5 +1,5 @@
-import { StatusError } from '../errors';
-import type { Status } from '../types';
+import { StatusError } from '../../apimachinery/errors';
+import type { Status } from '../../apimachinery/types';
 
 /**
  * R204 — the errors webhook admission answers with (staging/src/k8s.io/apiserver/pkg/admission/plugin/

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { DEFAULT_RELEASE, Release } from '../../release';
+import { DEFAULT_RELEASE, Release } from '../../foundation/release';
 import { apiCreatePod, failure, newSim, NS, ok, USER, type Sim } from '../testing';
-import type { ValidatingWebhookConfiguration } from '../types';
+import type { ValidatingWebhookConfiguration } from '../../apimachinery/types';
 import type { AdmissionReview, WebhookOutcome } from './caller';
 import { validateWebhooks, type Webhook } from './configuration';
 import type { MatchCondition } from './match-conditions';

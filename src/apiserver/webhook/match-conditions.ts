@@ -1,10 +1,10 @@
 import { admissionActivation, admissionVariables } from '../cel/admission';
 import { compileExpression, type CompiledExpression } from '../cel/compile';
 import { celEnvironment } from '../cel/environment';
-import type { FieldError } from '../errors';
-import type { KubeObject } from '../object';
-import { qualifiedNameErrors } from '../selectors';
-import type { Release } from '../../release';
+import type { FieldError } from '../../apimachinery/errors';
+import type { KubeObject } from '../../apimachinery/object';
+import { qualifiedNameErrors } from '../../apimachinery/selectors';
+import type { Release } from '../../foundation/release';
 import type { AdmissionRequest } from './caller';
 import type { Webhook, WebhookConfiguration } from './configuration';
 

@@ -1,6 +1,6 @@
-import { labelSelectorAsSelector, type Labels } from '../selectors';
-import type { LabelSelectorSpec, RuleWithOperations } from '../types';
-import type { KubeObject } from '../object';
+import { labelSelectorAsSelector, type Labels } from '../../apimachinery/selectors';
+import type { LabelSelectorSpec, RuleWithOperations } from '../../apimachinery/types';
+import type { KubeObject } from '../../apimachinery/object';
 import type { Webhook } from './configuration';
 
 /** What admission knows about one request (admission.Attributes). */

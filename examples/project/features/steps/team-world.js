@@ -14,7 +14,11 @@ class TeamWorld extends TerminatingWorld {
 setWorldConstructor(TeamWorld);
 
 Then('the runbook lists only pods {string}', function (names) {
-  const expected = names.split(',').map((n) => n.trim()).sort();
+  const expected = names
+    .split(',')
+    .map((n) => n.trim())
+    .sort();
   const actual = this.podNames();
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`expected pods ${expected.join(', ')}, the API has ${actual.join(', ') || 'none'}`);
+  if (JSON.stringify(actual) !== JSON.stringify(expected))
+    throw new Error(`expected pods ${expected.join(', ')}, the API has ${actual.join(', ') || 'none'}`);
 });

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { describeFieldError } from '../../errors';
-import { Release } from '../../../release';
+import { describeFieldError } from '../../../apimachinery/errors';
+import { Release } from '../../../foundation/release';
 import { validFieldPath } from './cel-validation';
 import { validateStructural } from './structural';
 import { cr, withSpec } from './testing';

@@ -10,8 +10,8 @@
  * environment of stored expressions (an unchanged rule compiles as a new one), rules inside allOf,
  * and the list semantics of map and set lists compared on their own (in order here) or joined with `+`.
  */
-import { type FieldError, describeFieldError } from '../../errors';
-import type { Release } from '../../../release';
+import { type FieldError, describeFieldError } from '../../../apimachinery/errors';
+import type { Release } from '../../../foundation/release';
 import { type CompiledExpression, compileExpression, issue } from '../../cel/compile';
 import { celEnvironment } from '../../cel/environment';
 import { type CelNode, celNode, celValue, jsonDeepEqual, registerCelTypes } from './cel-types';

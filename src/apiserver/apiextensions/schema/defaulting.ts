@@ -3,7 +3,7 @@
  * kube-apiserver applies it when it decodes a request body and when it reads an object from etcd,
  * after pruning, so a default added to a schema shows on objects stored before it.
  */
-import { clone } from '../../object';
+import { clone } from '../../../apimachinery/object';
 import { type JSONSchemaProps, additionalPropertiesSchema, isJSONObject, itemsSchema } from './types';
 
 

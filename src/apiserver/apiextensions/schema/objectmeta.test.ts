@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { describeFieldError } from '../../errors';
+import { describeFieldError } from '../../../apimachinery/errors';
 import { coerceObjectMeta, embeddedObjectMetaErrors } from './objectmeta';
 import { withSpec } from './testing';
 

@@ -10,8 +10,8 @@
  * the metadata of the root and of each embedded resource is written back as the ObjectMeta it decodes
  * to, which drops the fields ObjectMeta does not have, and those are reported for fieldValidation (R312).
  */
-import type { FieldError } from '../../errors';
-import { labelValueErrors, qualifiedNameErrors } from '../../selectors';
+import type { FieldError } from '../../../apimachinery/errors';
+import { labelValueErrors, qualifiedNameErrors } from '../../../apimachinery/selectors';
 import { goBadValue } from './go-print';
 import { type JSONSchemaProps, additionalPropertiesSchema, isJSONObject, itemsSchema } from './types';
 

@@ -12,7 +12,7 @@
  * taken here in sorted order, so the errors of one object come out in a stable order (R302; the
  * ratcheting of updates, R310).
  */
-import { jsonEqual } from '../../object';
+import { jsonEqual } from '../../../apimachinery/object';
 import { formatCheck } from './formats';
 import { compileGoRegexp } from './go-regexp';
 import { goFloat, goNumber, goQuote, isGoInt } from './go-print';

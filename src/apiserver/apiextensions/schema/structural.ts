@@ -14,8 +14,8 @@
  * Not modelled: the costs of x-kubernetes-validations rules, and the metadata a default inside an
  * embedded resource's metadata would produce.
  */
-import { type FieldError, describeFieldError } from '../../errors';
-import { clone, jsonEqual } from '../../object';
+import { type FieldError, describeFieldError } from '../../../apimachinery/errors';
+import { clone, jsonEqual } from '../../../apimachinery/object';
 import { celSchemaErrors, validFieldPath } from './cel-validation';
 import { compileGoRegexp } from './go-regexp';
 import { goBadValue, goQuote } from './go-print';

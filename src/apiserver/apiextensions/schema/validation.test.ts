@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { describeFieldError } from '../../errors';
-import { Release } from '../../../release';
+import { describeFieldError } from '../../../apimachinery/errors';
+import { Release } from '../../../foundation/release';
 import { cr, withSpec } from './testing';
 import type { JSONSchemaProps } from './types';
 import { validateCustomResource, validateCustomResourceStatusUpdate, validateCustomResourceUpdate, validateValue } from './validation';

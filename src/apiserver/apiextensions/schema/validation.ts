@@ -11,11 +11,11 @@
  * Then, when the schema has x-kubernetes-validations and nothing above blocks them, its CEL rules
  * (./cel-validation.ts, R315).
  */
-import type { FieldError } from '../../errors';
-import { DEFAULT_MINOR, type Release } from '../../../release';
+import type { FieldError } from '../../../apimachinery/errors';
+import { DEFAULT_MINOR, type Release } from '../../../foundation/release';
 import { validateCel, hasCelRules } from './cel-validation';
 import { goBadValue } from './go-print';
-import { dns1035 } from '../../selectors';
+import { dns1035 } from '../../../apimachinery/selectors';
 import { embeddedObjectMetaErrors } from './objectmeta';
 import { type OpenAPIError, openAPIErrors } from './openapi-validator';
 import { type JSONSchemaProps, additionalPropertiesSchema, isJSONObject, itemsSchema } from './types';

@@ -1,0 +1,65 @@
+/**
+ * `npm run lint` (and `npm test`, beside the tests): the import boundaries of src/ (scripts/layers.ts),
+ * Biome's linter on every source file, and Biome's formatter on every source file not listed in
+ * scripts/format-pending.txt (the files written before Biome came; `npm run format:all` reformats
+ * them at once, after which that list goes). A new file is always checked.
+ *
+ *   node --require ./scripts/ts-hook.js scripts/lint.ts
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { importGraph, violations } from './layers';
+
+const ROOT = path.resolve(__dirname, '..');
+const PENDING = path.join(__dirname, 'format-pending.txt');
+const SOURCE = /\.(ts|js|cjs|mjs)$/;
+const BIOME = require.resolve('@biomejs/biome/bin/biome');
+
+/** The files Biome formats (biome.json `files.includes`), as git knows them, untracked new ones included. */
+function sourceFiles(): string[] {
+  const git = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  const dirs = ['src/', 'steps/', 'scripts/', 'bench/', 'examples/', 'bin/'];
+  return git.stdout
+    .split('\n')
+    .filter((f) => SOURCE.test(f) && (dirs.some((d) => f.startsWith(d)) || !f.includes('/')))
+    .filter((f) => !f.startsWith('scripts/regexp-match-indices/') && existsSync(path.join(ROOT, f)));
+}
+
+export function pendingFiles(text: string): Set<string> {
+  return new Set(
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#')),
+  );
+}
+
+function biome(args: string[]): number {
+  const r = spawnSync(process.execPath, [BIOME, ...args], { cwd: ROOT, stdio: 'inherit' });
+  return r.status ?? 1;
+}
+
+function main(): number {
+  let failed = 0;
+  const { files, edges } = importGraph(ROOT);
+  const problems = violations(files, edges);
+  for (const p of problems) process.stderr.write(`${p}\n`);
+  process.stdout.write(`layers: ${files.length} modules, ${edges.length} imports, ${problems.length} violation(s)\n`);
+  if (problems.length > 0) failed = 1;
+
+  if (biome(['lint', '--diagnostic-level=error', '.']) !== 0) failed = 1;
+
+  const pending = existsSync(PENDING) ? pendingFiles(readFileSync(PENDING, 'utf8')) : new Set<string>();
+  const checked = sourceFiles().filter((f) => !pending.has(f));
+  if (checked.length > 0 && biome(['format', ...checked]) !== 0) {
+    process.stderr.write('Format them with: npm run format -- FILE… (Biome, biome.json)\n');
+    failed = 1;
+  }
+  return failed;
+}
+
+if (require.main === module) process.exit(main());

@@ -1,0 +1,193 @@
+import type { ApiServer, Resource } from './apiserver';
+import type { ServedCustomResource, ServedVersion } from './apiextensions/served-resources';
+import type { KubeObject } from '../apimachinery/object';
+import { eventFromEventsV1, eventToEventsV1 } from './events-v1';
+
+/**
+ * One resource the server serves at one group/version, as discovery describes it
+ * (metav1.APIResource) plus where it is stored: the apiserver resource behind it and, for a
+ * second version of the same objects (events.k8s.io/v1 Events over core/v1 Events), the
+ * conversion between the stored and the served form.
+ */
+export interface ServedResource {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly singularName: string;
+  readonly namespaced: boolean;
+  readonly verbs: readonly string[];
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  /** Subresources served (pods/status, pods/eviction). */
+  readonly subresources: Readonly<Record<string, ServedSubresource>>;
+  readonly storage: Resource;
+  /** Stored object → served object (absent: served as stored). */
+  readonly toServed?: (obj: KubeObject) => KubeObject;
+  /** Served object → stored object. */
+  readonly fromServed?: (obj: KubeObject) => KubeObject;
+  /** A custom resource: its CRD as served and the version of it this entry serves. */
+  readonly custom?: { readonly crd: ServedCustomResource; readonly version: ServedVersion };
+}
+
+/** A subresource: its verbs and, when it is not of the resource's own kind, the kind it takes (pods/eviction: policy/v1 Eviction). */
+export interface ServedSubresource {
+  readonly verbs: readonly string[];
+  readonly kind?: { readonly group: string; readonly version: string; readonly kind: string };
+}
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
+
+/**
+ * Every resource the server serves, in the order discovery lists them. Verbs, short names and
+ * categories are those kube-apiserver v1.33 advertises for them (pkg/registry/.../storage).
+ */
+/** The scale subresource of replicasets, deployments and statefulsets: an autoscaling/v1 Scale. */
+const SCALE = { verbs: ['get', 'patch', 'update'], kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } };
+
+export const SERVED_RESOURCES: readonly ServedResource[] = [
+  { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', singularName: 'configmap', namespaced: true, verbs: ALL_VERBS, shortNames: ['cm'], subresources: {}, storage: 'configmaps' },
+  { group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', singularName: 'endpoints', namespaced: true, verbs: ALL_VERBS, shortNames: ['ep'], subresources: {}, storage: 'endpoints' },
+  { group: '', version: 'v1', resource: 'events', kind: 'Event', singularName: 'event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, storage: 'events' },
+  // Namespaces: no deletecollection (kube-apiserver has none); DELETE stamps them Terminating, their controller empties them (R121).
+  { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', singularName: 'namespace', namespaced: false, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ns'], subresources: { finalize: { verbs: ['update'] }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'namespaces' },
+  { group: '', version: 'v1', resource: 'nodes', kind: 'Node', singularName: 'node', namespaced: false, verbs: ALL_VERBS, shortNames: ['no'], subresources: {}, storage: 'nodes' },
+  // pods/log and pods/exec are listed (as upstream lists them) and answer that the simulated containers have neither (R97).
+  { group: '', version: 'v1', resource: 'pods', kind: 'Pod', singularName: 'pod', namespaced: true, verbs: ALL_VERBS, shortNames: ['po'], categories: ['all'], subresources: { eviction: { verbs: ['create'], kind: { group: 'policy', version: 'v1', kind: 'Eviction' } }, exec: { verbs: ['create', 'get'], kind: { group: '', version: 'v1', kind: 'PodExecOptions' } }, log: { verbs: ['get'] }, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'pods' },
+  { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', singularName: 'secret', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'secrets' },
+  { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', singularName: 'serviceaccount', namespaced: true, verbs: ALL_VERBS, shortNames: ['sa'], subresources: {}, storage: 'serviceaccounts' },
+  { group: '', version: 'v1', resource: 'services', kind: 'Service', singularName: 'service', namespaced: true, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['svc'], categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'services' },
+  { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', singularName: 'replicaset', namespaced: true, verbs: ALL_VERBS, shortNames: ['rs'], categories: ['all'], subresources: { scale: SCALE, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'replicasets' },
+  { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', singularName: 'deployment', namespaced: true, verbs: ALL_VERBS, shortNames: ['deploy'], categories: ['all'], subresources: { scale: SCALE, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'deployments' },
+  { group: 'apps', version: 'v1', resource: 'controllerrevisions', kind: 'ControllerRevision', singularName: 'controllerrevision', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'controllerrevisions' },
+  { group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', singularName: 'daemonset', namespaced: true, verbs: ALL_VERBS, shortNames: ['ds'], categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'daemonsets' },
+  { group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', singularName: 'statefulset', namespaced: true, verbs: ALL_VERBS, shortNames: ['sts'], categories: ['all'], subresources: { scale: SCALE, status: { verbs: ['get', 'patch', 'update'] } }, storage: 'statefulsets' },
+  { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', singularName: 'job', namespaced: true, verbs: ALL_VERBS, categories: ['all'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'jobs' },
+  // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration/storage: category api-extensions.
+  { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', singularName: 'mutatingwebhookconfiguration', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'mutatingwebhookconfigurations' },
+  { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', singularName: 'validatingwebhookconfiguration', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'validatingwebhookconfigurations' },
+  // apiextensions-apiserver pkg/registry/customresourcedefinition: short names crd, crds; category api-extensions.
+  { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', singularName: 'customresourcedefinition', namespaced: false, verbs: ALL_VERBS, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'customresourcedefinitions' },
+  // pkg/registry/admissionregistration/validatingadmissionpolicy{,binding}/storage: category api-extensions (the policy's status subresource is not served).
+  { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', singularName: 'validatingadmissionpolicy', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'validatingadmissionpolicies' },
+  { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', singularName: 'validatingadmissionpolicybinding', namespaced: false, verbs: ALL_VERBS, categories: ['api-extensions'], subresources: {}, storage: 'validatingadmissionpolicybindings' },
+  { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', singularName: 'poddisruptionbudget', namespaced: true, verbs: ALL_VERBS, shortNames: ['pdb'], subresources: { status: { verbs: ['get', 'patch', 'update'] } }, storage: 'poddisruptionbudgets' },
+  { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', singularName: 'endpointslice', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'endpointslices' },
+  { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', singularName: 'lease', namespaced: true, verbs: ALL_VERBS, subresources: {}, storage: 'leases' },
+  { group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', singularName: 'event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, storage: 'events', toServed: eventToEventsV1, fromServed: eventFromEventsV1 },
+];
+
+/** The groups in the order /apis lists them (kube-apiserver's group priority: apps, events.k8s.io, authentication, authorization, batch, policy, …, admissionregistration, …, coordination, discovery). */
+export const SERVED_GROUPS: readonly string[] = ['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'policy', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io'];
+
+export function groupVersionString(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
+}
+
+/**
+ * The resource served at group/version/resource: a built-in one, or with `api` a custom resource
+ * whose CRD is served (NamesAccepted or Established, in a served version; the crdHandler).
+ */
+export function findResource(group: string, version: string, resource: string, api?: ApiServer): ServedResource | undefined {
+  const builtin = SERVED_RESOURCES.find((r) => r.group === group && r.version === version && r.resource === resource);
+  if (builtin || !api || api.customResources.size === 0) return builtin;
+  const crd = api.customResources.get(`${resource}.${group}`)?.info;
+  const v = crd?.versions.find((x) => x.name === version);
+  return crd && v ? customServedResource(crd, v) : undefined;
+}
+
+/**
+ * What discovery lists at group/version: the built-in resources, and with `api` the custom
+ * resources of Established CRDs (the DiscoveryController lists no other).
+ */
+export function resourcesOf(group: string, version: string, api?: ApiServer): ServedResource[] {
+  const builtin = SERVED_RESOURCES.filter((r) => r.group === group && r.version === version);
+  if (!api || api.customResources.size === 0) return builtin;
+  return [...builtin, ...customResources(api).filter((r) => r.group === group && r.version === version)];
+}
+
+/** Every served version of every Established CRD, as served resources. */
+export function customResources(api: ApiServer): ServedResource[] {
+  if (api.customResources.size === 0) return [];
+  return api.customResources.list().filter((c) => c.established).flatMap((c) => c.versions.map((v) => customServedResource(c, v)));
+}
+
+/** Built-in and custom resources (the GC's and namespace controller's discovery). */
+export function allServedResources(api: ApiServer): readonly ServedResource[] {
+  return api.customResources.size === 0 ? SERVED_RESOURCES : [...SERVED_RESOURCES, ...customResources(api)];
+}
+
+/**
+ * The groups of Established CRDs with their served versions, in the order /apis lists them
+ * (after the built-in groups: the aggregator gives CRD groups priority 1000, ties by name), each
+ * group's versions in kube-aware order (sortGroupDiscoveryByKubeAwareVersion: GA before beta
+ * before alpha, higher first).
+ */
+export function customGroups(api: ApiServer): { group: string; versions: string[] }[] {
+  const groups = new Map<string, Set<string>>();
+  for (const c of api.customResources.list()) {
+    if (!c.established) continue;
+    let versions = groups.get(c.group);
+    if (!versions) groups.set(c.group, (versions = new Set()));
+    for (const v of c.versions) versions.add(v.name);
+  }
+  return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([group, versions]) => ({ group, versions: [...versions].sort(compareKubeAwareVersions) }));
+}
+
+/** version.CompareKubeAwareVersionStrings, as a sort order: v2 > v1 > v1beta2 > v1beta1 > v1alpha1 > anything else (by name). */
+export function compareKubeAwareVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return undefined;
+    return { major: Number(m[1]), stage: m[2] === 'alpha' ? 0 : m[2] === 'beta' ? 1 : 2, minor: Number(m[3] ?? 0) };
+  };
+  const x = parse(a);
+  const y = parse(b);
+  if (x && y) return y.stage - x.stage || y.major - x.major || y.minor - x.minor;
+  if (x) return -1;
+  if (y) return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The discovery verbs of a custom resource (customresource_discovery_controller.go), fewer while its CRD terminates. */
+const CUSTOM_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'] as const;
+const CUSTOM_TERMINATING_VERBS = ['delete', 'deletecollection', 'get', 'list', 'watch'] as const;
+
+/**
+ * One served version of a CRD as a served resource. Conversion is None: the objects are stored
+ * as the storage version, and served as any served version by changing only their apiVersion.
+ */
+function customServedResource(crd: ServedCustomResource, version: ServedVersion): ServedResource {
+  const served = `${crd.group}/${version.name}`;
+  const stored = `${crd.group}/${crd.storageVersion}`;
+  const subresources: Record<string, ServedSubresource> = {};
+  if (version.subresources.status) subresources.status = { verbs: ['get', 'patch', 'update'] };
+  if (version.subresources.scale) subresources.scale = SCALE;
+  return {
+    group: crd.group,
+    version: version.name,
+    resource: crd.plural,
+    kind: crd.kind,
+    singularName: crd.singular,
+    namespaced: crd.namespaced,
+    // The handler serves every verb (a create while terminating is refused by the apiserver); discovery says fewer then.
+    verbs: crd.terminating ? [...CUSTOM_TERMINATING_VERBS, 'create', 'patch', 'update'] : CUSTOM_VERBS,
+    ...(crd.shortNames.length ? { shortNames: crd.shortNames } : {}),
+    ...(crd.categories.length ? { categories: crd.categories } : {}),
+    subresources,
+    storage: crd.resource,
+    ...(served === stored ? {} : { toServed: (o: KubeObject) => ({ ...o, apiVersion: served }), fromServed: (o: KubeObject) => ({ ...o, apiVersion: stored }) }),
+    custom: { crd, version },
+  };
+}
+
+/** The verbs discovery lists for a resource (a terminating CRD's resources: no create, patch or update). */
+export function discoveryVerbs(r: ServedResource): readonly string[] {
+  return r.custom?.crd.terminating ? CUSTOM_TERMINATING_VERBS : r.verbs;
+}
+
+/** The served form of a stored object, with apiVersion and kind set. */
+export function toServed(r: ServedResource, obj: KubeObject): KubeObject {
+  const served = r.toServed ? r.toServed(obj) : obj;
+  return { ...served, apiVersion: groupVersionString(r.group, r.version), kind: r.kind };
+}

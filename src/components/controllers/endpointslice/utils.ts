@@ -1,0 +1,86 @@
+import type { Endpoint, EndpointSlice, Pod, Service, ServicePort } from '../../../apimachinery/types';
+import { isPodReady } from '../../../helpers/pod-util';
+
+/** pkg/controller/endpointslice ControllerName. */
+export const CONTROLLER_NAME = 'endpointslice-controller.k8s.io';
+/** --max-endpoints-per-slice default (kube-controller-manager EndpointSliceControllerConfiguration). */
+export const MAX_ENDPOINTS_PER_SLICE = 100;
+
+export const UTILS_SOURCE = 'staging/src/k8s.io/endpointslice/utils.go';
+
+
+/**
+ * N4 — util/controller_utils.go ShouldPodBeInEndpoints: a pod in a terminal phase, or one
+ * without an IP yet, is left out; a terminating one (deletionTimestamp set) only when
+ * `includeTerminating` is false. The EndpointSlice controller includes terminating pods (since
+ * EndpointSliceTerminatingCondition, GA in 1.26); the Endpoints controller only with
+ * publishNotReadyAddresses.
+ */
+export function shouldPodBeInEndpoints(pod: Pod, includeTerminating: boolean): boolean {
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') return false;
+  if (!pod.status?.podIP && !(pod.status?.podIPs ?? []).length) return false;
+  if (!includeTerminating && pod.metadata.deletionTimestamp) return false;
+  return true;
+}
+
+/**
+ * N5 — utils.go podToEndpoint: serving is the pod's Ready condition; terminating is a set
+ * deletionTimestamp; ready is serving and not terminating — or, with publishNotReadyAddresses,
+ * always true. The endpoint names its node and points at the pod.
+ */
+export function podToEndpoint(pod: Pod, service: Service): Endpoint {
+  const serving = isPodReady(pod);
+  const terminating = pod.metadata.deletionTimestamp !== undefined;
+  const ready = !!service.spec?.publishNotReadyAddresses || (serving && !terminating);
+  const ep: Endpoint = {
+    addresses: (pod.status?.podIPs ?? [{ ip: pod.status!.podIP! }]).map((p) => p.ip!),
+    conditions: { ready, serving, terminating },
+    targetRef: { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid },
+  };
+  if (pod.spec?.nodeName) ep.nodeName = pod.spec.nodeName;
+  return ep;
+}
+
+/**
+ * N6 — utils.go FindPort: a numeric targetPort is the port; a named one is looked up in the
+ * containers' ports (and sidecars'), with the same protocol; undefined when it is not found.
+ */
+export function findPort(pod: Pod, port: ServicePort): number | undefined {
+  const target = port.targetPort ?? port.port;
+  if (typeof target === 'number') return target;
+  if (/^\d+$/.test(target)) return Number(target);
+  const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always')];
+  for (const c of containers) for (const p of c.ports ?? []) if (p.name === target && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP')) return p.containerPort;
+  return undefined;
+}
+
+/** utils.go getEndpointPorts: one EndpointPort per service port the pod has (name, number, protocol). */
+export function getEndpointPorts(service: Service, pod: Pod): NonNullable<EndpointSlice['ports']> {
+  const out: NonNullable<EndpointSlice['ports']> = [];
+  for (const p of service.spec?.ports ?? []) {
+    const port = findPort(pod, p);
+    if (port === undefined) continue;
+    out.push({ name: p.name ?? '', port, protocol: p.protocol ?? 'TCP' });
+  }
+  return out;
+}
+
+/** The endpoint's conditions as the timeline names them: `ready=false serving=true terminating=true`. */
+export function describeConditions(ep: Endpoint): string {
+  const c = ep.conditions ?? {};
+  return `ready=${!!c.ready} serving=${!!c.serving} terminating=${!!c.terminating}`;
+}
+
+/**
+ * podEndpointChanged (endpointslice/util): what of a pod update matters to its endpoints — the
+ * deletionTimestamp, readiness, IPs, node and labels (its service memberships).
+ */
+export function podEndpointChanged(old: Pod, pod: Pod): boolean {
+  if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return false;
+  if (!!old.metadata.deletionTimestamp !== !!pod.metadata.deletionTimestamp) return true;
+  if (isPodReady(old) !== isPodReady(pod)) return true;
+  if (old.status?.podIP !== pod.status?.podIP || old.spec?.nodeName !== pod.spec?.nodeName) return true;
+  if (old.status?.phase !== pod.status?.phase) return true;
+  return JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {});
+}

@@ -1,0 +1,247 @@
+import type { ClientIdentity } from '../../../apiserver/apiserver';
+import type { ControllerRevision, Pod, StatefulSet } from '../../../apimachinery/types';
+import { keyOf, type SharedInformer } from '../../../client/informer';
+import { getControllerOf, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../pod-control';
+import type { ControllerContext } from '../controller-manager';
+import { StoppableController } from '../stoppable';
+import { WorkQueue } from '../../../client/workqueue';
+import {
+  allowsBurst,
+  CONTROLLER_REVISION_HASH_LABEL,
+  computeHash,
+  getOrdinal,
+  getStartOrdinal,
+  isCreated,
+  isFailed,
+  isHealthy,
+  isRunningAndAvailable,
+  isRunningAndReady,
+  isSucceeded,
+  isTerminating,
+  newRevision,
+  newStatefulSetPod,
+} from './stateful-set-utils';
+
+const CONTROL = 'pkg/controller/statefulset/stateful_set_control.go';
+const IDENTITY: ClientIdentity = { name: 'statefulset-controller', component: 'statefulset' };
+
+type Status = NonNullable<StatefulSet['status']>;
+
+/**
+ * The StatefulSet controller (pkg/controller/statefulset; rules W50–W55 of docs/rules/statefulsets-jobs-daemonsets.md):
+ * pods NAME-0 … NAME-(N−1) with stable names, created in order and each only once its
+ * predecessors are Running and Ready (and available for minReadySeconds) under OrderedReady, all
+ * at once under Parallel; a scale-down deletes from the highest ordinal, one at a time, waiting
+ * for each to be gone; a pod being deleted blocks an OrderedReady set until it has left the API —
+ * on a lost node that is until someone force-deletes it or the out-of-service taint lets pod GC do
+ * it. Failed (and Succeeded) pods are deleted and recreated. The template is kept as a
+ * ControllerRevision. Rolling updates of a changed template, PVCs (volumeClaimTemplates and the
+ * retention policy's ownerReferences) and adoption of orphans are not modelled.
+ */
+export class StatefulSetController extends StoppableController {
+  readonly queue: WorkQueue;
+  private readonly sets: SharedInformer<StatefulSet>;
+  private readonly pods: SharedInformer<Pod>;
+  private readonly revisions: SharedInformer<ControllerRevision>;
+  private readonly podControl: PodControl;
+  /** The last "waits for" decision per set, so the timeline says it once, not at every sync. */
+  private readonly lastWait = new Map<string, string>();
+
+  constructor(ctx: ControllerContext) {
+    super(ctx);
+    const { clock, api, informers } = ctx;
+    this.queue = new WorkQueue(clock, (key) => this.sync(key));
+    this.sets = informers.informerFor('statefulsets');
+    this.pods = podsByControllerUID(informers);
+    this.revisions = informers.informerFor('controllerrevisions');
+    // StatefulPodControl.recordPodEvent's wording.
+    this.podControl = new PodControl(clock, api, IDENTITY, 'statefulset-controller', {
+      created: (pod, set) => `create Pod ${pod} in StatefulSet ${set.metadata.name} successful`,
+      deleted: (pod, set) => `delete Pod ${pod} in StatefulSet ${set.metadata.name} successful`,
+    });
+  }
+
+  start(): this {
+    this.sets.addEventHandler(this.whileRunning((key) => this.queue.add(key)));
+    this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
+      // No StatefulSet in the lister: no pod resolves to one.
+      if (this.sets.size === 0) return;
+      const set = resolveControllerRef((pod ?? old)!, 'StatefulSet', this.sets);
+      if (set) this.queue.add(keyOf(set));
+    }));
+    return this;
+  }
+
+  /** sync (stateful_set.go): the set's pods and revisions, then UpdateStatefulSet and its status. */
+  private sync(key: string): void | Error {
+    if (this.stopped) return;
+    const cached = this.sets.get(key);
+    if (!cached) {
+      this.lastWait.delete(key);
+      return;
+    }
+    const set: StatefulSet = structuredClone(cached);
+    const pods = podsOwnedBy(this.pods, set, set.spec?.selector);
+    const revision = this.updateRevision(set);
+    if (revision instanceof Error) return revision;
+    const status = this.updateStatefulSet(set, pods, revision);
+    const err = this.updateStatefulSetStatus(set, status);
+    if (err) return err;
+    // minReadySeconds: look again once the ready pods may have become available.
+    const minReady = set.spec?.minReadySeconds ?? 0;
+    if (minReady > 0 && status.readyReplicas !== status.availableReplicas) this.queue.addAfter(key, minReady * 1000);
+  }
+
+  /** getStatefulSetRevisions: the revision holding the current template, created (revision max+1) when none does. */
+  private updateRevision(set: StatefulSet): string | Error {
+    const owned = this.revisions.list(set.metadata.namespace).filter((r) => getControllerOf(r)?.uid === set.metadata.uid);
+    const name = `${set.metadata.name}-${computeHash(set.spec?.template, set.status?.collisionCount ?? 0)}`;
+    if (owned.some((r) => r.metadata.name === name)) return name;
+    const next = Math.max(0, ...owned.map((r) => r.revision)) + 1;
+    const r = this.api.create(IDENTITY, 'controllerrevisions', set.metadata.namespace, newRevision(set, next));
+    if (!r.ok && r.code !== 409) return new Error(`creating the revision of statefulsets/${set.metadata.name}: ${r.status.message}`);
+    return name;
+  }
+
+  /** The timeline says what the set waits for when that changes. */
+  private wait(set: StatefulSet, text: string, fn: string): void {
+    const key = keyOf(set);
+    if (this.lastWait.get(key) === text) return;
+    this.lastWait.set(key, text);
+    this.timeline.record('statefulset', `statefulsets/${set.metadata.name} ${text}`, `${CONTROL} ${fn}`, { actor: IDENTITY.name });
+  }
+
+  /**
+   * updateStatefulSet: pods in [start, start+replicas) are replicas, the rest with an ordinal are
+   * condemned (highest first). processReplica for each replica, then processCondemned for each
+   * condemned pod; in OrderedReady ("monotonic") mode the first one that must wait stops the pass.
+   */
+  private updateStatefulSet(set: StatefulSet, pods: readonly Pod[], revision: string): Status {
+    const replicaCount = set.spec?.replicas ?? 1;
+    const start = getStartOrdinal(set);
+    const replicas: (Pod | undefined)[] = new Array(replicaCount).fill(undefined);
+    const condemned: Pod[] = [];
+    for (const pod of pods) {
+      const ord = getOrdinal(set, pod);
+      if (ord >= start && ord < start + replicaCount) replicas[ord - start] = pod;
+      else if (ord >= 0) condemned.push(pod);
+    }
+    const wanted: Pod[] = replicas.map((p, i) => p ?? newStatefulSetPod(set, start + i, revision, this.release));
+    condemned.sort((a, b) => getOrdinal(set, b) - getOrdinal(set, a));
+    let firstUnhealthy: Pod | undefined = wanted.find((p) => !isHealthy(p));
+    if (!firstUnhealthy) for (let i = condemned.length - 1; i >= 0; i--) if (!isHealthy(condemned[i])) firstUnhealthy ??= condemned[i];
+    const status = (): Status => this.computeStatus(set, revision, [...wanted, ...condemned]);
+    // A set being deleted only has its status updated.
+    if (set.metadata.deletionTimestamp) return status();
+    const monotonic = !allowsBurst(set);
+    for (let i = 0; i < wanted.length; i++) {
+      const r = this.processReplica(set, monotonic, wanted, i, revision);
+      if (r.error || (monotonic && r.exit)) return status();
+    }
+    for (const pod of condemned) {
+      const exit = this.processCondemned(set, firstUnhealthy, monotonic, pod);
+      if (monotonic && exit) return status();
+    }
+    if (monotonic) this.lastWait.delete(keyOf(set));
+    return status();
+  }
+
+  /** processReplica: recreate a finished pod, create a missing one, and in OrderedReady mode wait for it to be Running, Ready and available. */
+  private processReplica(set: StatefulSet, monotonic: boolean, replicas: Pod[], i: number, revision: string): { exit: boolean; error?: Error } {
+    let pod = replicas[i];
+    const name = pod.metadata.name!;
+    if (isCreated(pod) && (isFailed(pod) || isSucceeded(pod)) && !isTerminating(pod)) {
+      // A Succeeded pod is recreated too: its phase comes from exit codes, not from an intent to stop.
+      this.podControl.event(set, 'StatefulSet', isFailed(pod) ? 'Warning' : 'Normal', isFailed(pod) ? 'RecreatingFailedPod' : 'RecreatingTerminatedPod', `StatefulSet ${set.metadata.namespace}/${set.metadata.name} is recreating ${isFailed(pod) ? 'failed' : 'terminated'} Pod ${name}`);
+      this.timeline.record('statefulset', `statefulsets/${set.metadata.name} recreates ${pod.status?.phase} pods/${name}`, `${CONTROL} processReplica`, { actor: IDENTITY.name });
+      const r = this.podControl.deletePod(set, 'StatefulSet', name);
+      if (!r.ok && r.code !== 404) return { exit: true, error: new Error(r.status.message) };
+      pod = replicas[i] = newStatefulSetPod(set, getOrdinal(set, pod), revision, this.release);
+    }
+    if (!isCreated(pod)) {
+      const r = this.podControl.createPod(set, 'StatefulSet', { metadata: pod.metadata, spec: pod.spec }, pod.metadata.ownerReferences![0], { name });
+      if (!r.ok) return { exit: true, error: new Error(r.status.message) };
+      replicas[i] = r.object;
+      return { exit: monotonic };
+    }
+    if (!monotonic) return { exit: false };
+    if (isTerminating(pod)) {
+      this.wait(set, `waits for pods/${name} to terminate before going on (OrderedReady)`, 'processReplica');
+      return { exit: true };
+    }
+    if (!isRunningAndReady(pod)) {
+      this.wait(set, `waits for pods/${name} to be Running and Ready`, 'processReplica');
+      return { exit: true };
+    }
+    if (!isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now())) {
+      this.wait(set, `waits for pods/${name} to be available (minReadySeconds ${set.spec?.minReadySeconds})`, 'processReplica');
+      return { exit: true };
+    }
+    return { exit: false };
+  }
+
+  /**
+   * processCondemned: a pod beyond the replicas is deleted — in OrderedReady mode only once the
+   * one before it is gone, and only if it is healthy or the first unhealthy pod.
+   */
+  private processCondemned(set: StatefulSet, firstUnhealthy: Pod | undefined, monotonic: boolean, pod: Pod): boolean {
+    const name = pod.metadata.name!;
+    if (isTerminating(pod)) {
+      if (monotonic) this.wait(set, `waits for pods/${name} to terminate prior to scale down`, 'processCondemned');
+      return monotonic;
+    }
+    if (monotonic && pod !== firstUnhealthy && !isRunningAndReady(pod)) {
+      this.wait(set, `waits for pods/${name} to be Running and Ready prior to scale down`, 'processCondemned');
+      return true;
+    }
+    if (monotonic && pod !== firstUnhealthy && !isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now())) {
+      this.wait(set, `waits for pods/${name} to be available prior to scale down`, 'processCondemned');
+      return true;
+    }
+    this.timeline.record('statefulset', `statefulsets/${set.metadata.name} scales down: delete pods/${name} (the highest ordinal)`, `${CONTROL} processCondemned`, { actor: IDENTITY.name });
+    this.podControl.deletePod(set, 'StatefulSet', name);
+    return true;
+  }
+
+  /** computeReplicaStatus: created, ready, available, current and updated pods. */
+  private computeStatus(set: StatefulSet, revision: string, pods: readonly Pod[]): Status {
+    const now = this.clock.now();
+    const minReady = set.spec?.minReadySeconds ?? 0;
+    let replicas = 0;
+    let ready = 0;
+    let available = 0;
+    let updated = 0;
+    for (const pod of pods) {
+      if (isCreated(pod)) replicas += 1;
+      if (isRunningAndReady(pod)) {
+        ready += 1;
+        if (isRunningAndAvailable(pod, minReady, now)) available += 1;
+      }
+      if (isCreated(pod) && !isTerminating(pod) && pod.metadata.labels?.[CONTROLLER_REVISION_HASH_LABEL] === revision) updated += 1;
+    }
+    // With template updates not modelled, the update revision is the current one.
+    return {
+      observedGeneration: set.metadata.generation,
+      replicas,
+      readyReplicas: ready,
+      availableReplicas: available,
+      currentReplicas: updated,
+      updatedReplicas: updated,
+      currentRevision: revision,
+      updateRevision: revision,
+      collisionCount: set.status?.collisionCount ?? 0,
+    };
+  }
+
+  /** updateStatefulSetStatus: UpdateStatus only when something changed. */
+  private updateStatefulSetStatus(set: StatefulSet, status: Status): Error | undefined {
+    const old: Status = set.status ?? { replicas: 0 };
+    const keys = Object.keys(status) as (keyof Status)[];
+    if (keys.every((k) => (old[k] ?? 0) === (status[k] ?? 0))) return undefined;
+    const body: StatefulSet = { ...set, status };
+    const r = this.api.update(IDENTITY, 'statefulsets', set.metadata.namespace, body, { subresource: 'status' });
+    if (!r.ok) return new Error(`updating the status of statefulsets/${set.metadata.name}: ${r.status.message}`);
+    return undefined;
+  }
+}
+

@@ -1,0 +1,784 @@
+import type { ClientIdentity } from '../../apiserver/apiserver';
+import { ApiClient, Unreachable } from '../../client/client';
+import { EventRecorder } from '../../client/event-recorder';
+import { isTerminal } from '../../apiserver/pod-strategy';
+import type { Event, Pod, PodStatus } from '../../apimachinery/types';
+
+type ObjectReference = Event['involvedObject'];
+import { ProcessScheduler, type Clock } from '../../foundation/clock';
+import type { Timeline } from '../../foundation/timeline/timeline';
+import { DEFAULT_EVICTION_CONFIG, type EvictionConfig } from './eviction/helpers';
+import { ACTIVE_DEADLINE_SOURCE, ActiveDeadlineHandler, activeDeadline } from './active-deadline';
+import { PodConfig, type PodUpdate } from './config-source';
+import { KubeRuntimeManager } from './kuberuntime';
+import { Loop } from './loop';
+import { PodWorkers, type PodSyncStatus } from './pod-workers';
+import type { ContainerRuntime, Sandbox } from './runtime';
+import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
+import { Backoff, goDuration } from './backoff';
+import { computeInitContainerActions } from './init-containers';
+import { generateAPIPodStatus, isRegularInitContainer, type WaitingReason } from './status';
+import { StatusManager } from './status-manager';
+import { ProberManager } from './prober/prober-manager';
+import type { ProbeResult, ProbeType } from './prober/worker';
+import { Ticker } from './ticker';
+import type { VolumeManager } from './volume-manager';
+
+/** The kubelet's timing constants (each named after its upstream constant or flag); a scenario may change them. */
+export interface KubeletConfig {
+  /** genericPlegRelistPeriod: the pod cache is refreshed every second (K18). */
+  plegRelistPeriodMs: number;
+  /** syncLoop's syncTicker (K19). */
+  syncPeriodMs: number;
+  /** housekeepingPeriod (K43). */
+  housekeepingPeriodMs: number;
+  /** status manager syncPeriod (K35). */
+  statusSyncPeriodMs: number;
+  /** pod worker backOffPeriod after a failed sync (K19). */
+  backOffPeriodMs: number;
+  /** --sync-frequency: a pod whose sync succeeded is synced again after this (K19). */
+  syncFrequencyMs: number;
+  /** ContainerGCPeriod: exited containers and sandboxes of deleted pods are removed (K41). */
+  containerGCPeriodMs: number;
+  /** SyncTerminatingRuntimePod: grace for runtime pods the kubelet has no config for (K30). */
+  orphanKillGracePeriodSeconds: number;
+  /** shutdownGracePeriod (graceful node shutdown, K51): 0 turns the feature off (upstream default). */
+  shutdownGracePeriodSeconds: number;
+  /** shutdownGracePeriodCriticalPods: the part of shutdownGracePeriod kept for critical pods. */
+  shutdownGracePeriodCriticalPodsSeconds: number;
+  /**
+   * How long the machine takes to power off after the shutdown manager releases its inhibitor
+   * lock (systemd stopping the remaining units): a simulation assumption, not a kubelet setting.
+   */
+  shutdownPowerOffDelayMs: number;
+  /** The eviction manager's thresholds and periods (KubeletConfiguration eviction*, K71). */
+  eviction: EvictionConfig;
+  /** nodeStatusUpdateFrequency: the node status (its conditions) is reported every 10 s (K74). */
+  nodeStatusUpdateFrequencyMs: number;
+  /** The kubelet's release and feature gates (a node may run another release than the control plane). */
+  release: Release;
+  /** --node-ip: the node's InternalIP, which the kubelet registers and reports as each pod's hostIP. */
+  nodeIP: string;
+}
+
+export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
+  plegRelistPeriodMs: 1000,
+  syncPeriodMs: 1000,
+  housekeepingPeriodMs: 2000,
+  statusSyncPeriodMs: 10_000,
+  backOffPeriodMs: 10_000,
+  syncFrequencyMs: 60_000,
+  containerGCPeriodMs: 60_000,
+  orphanKillGracePeriodSeconds: 1,
+  shutdownGracePeriodSeconds: 0,
+  shutdownGracePeriodCriticalPodsSeconds: 0,
+  shutdownPowerOffDelayMs: 2000,
+  eviction: DEFAULT_EVICTION_CONFIG,
+  nodeStatusUpdateFrequencyMs: 10_000,
+  release: DEFAULT_RELEASE,
+  nodeIP: '10.0.0.1',
+};
+
+/**
+ * One kubelet process (pkg/kubelet/kubelet.go): the syncLoop's handlers for config ops, the pod
+ * workers' three sync functions, housekeeping and container GC. It talks to the apiserver only
+ * through its client; the container runtime and the volume mounts belong to the node and outlive
+ * the process.
+ */
+export class Kubelet {
+  readonly scheduler: ProcessScheduler;
+  readonly client: ApiClient;
+  private readonly recorder: EventRecorder;
+  readonly workers: PodWorkers;
+  readonly statusManager: StatusManager;
+  readonly probeManager: ProberManager;
+  private readonly config: PodConfig;
+  private readonly kuberuntime: KubeRuntimeManager;
+  private readonly pleg: Ticker;
+  private readonly syncTicker: Ticker;
+  private readonly housekeeping: Loop;
+  private readonly containerGC: Loop;
+  /** Pods whose cgroup SyncTerminatedPod has removed (PodResourcesAreReclaimed asks, before v1.27). */
+  private readonly podCgroupsRemoved = new Set<string>();
+  /** image_manager.go backOff: failed pulls per pod and image (10 s doubling to 5 min); lost on restart like upstream's in-memory one. */
+  private readonly imageBackOff = new Backoff();
+  /** kubelet.go backOff (crash loops): per container of a pod, 10 s doubling to 5 min (K55). */
+  private readonly crashLoopBackOff = new Backoff();
+  /** kubelet.go reasonCache: why each container of a pod could not start at its last SyncPod (shown as its waiting reason). */
+  private readonly reasonCache = new Map<string, Map<string, WaitingReason>>();
+  /** The pod manager: the pods config currently says this node runs, by uid. */
+  private readonly podManager = new Map<string, Pod>();
+  /** The active deadline handler, the kubelet's pod sync (loop) handler (K70). */
+  private readonly activeDeadline: ActiveDeadlineHandler;
+  /** The deadline each pod with activeDeadlineSeconds has a sync-tick check waiting for, by uid. */
+  private readonly deadlineChecks = new Map<string, number>();
+  /** What this kubelet's release changes in generateAPIPodStatus, asked once (a release never changes). */
+  private readonly statusGates: { trackGeneration: boolean; volumeMounts: boolean; podIsTerminalArgument: boolean; podHostIPs: boolean };
+
+  constructor(
+    clock: Clock,
+    private readonly timeline: Timeline,
+    readonly nodeName: string,
+    api: ApiClient['api'],
+    connected: () => boolean,
+    private readonly runtime: ContainerRuntime,
+    private readonly volumes: VolumeManager,
+    readonly settings: KubeletConfig,
+    /**
+     * A resumed node's kills in progress (src/components/kubelet/machine-state.ts): pod uid → the SIGKILL
+     * deadline (its deletionTimestamp). This kubelet stands for one that has run since the DELETE.
+     */
+    private readonly resumedKills: ReadonlyMap<string, number> = new Map(),
+  ) {
+    this.scheduler = new ProcessScheduler(clock);
+    const { release } = settings;
+    this.statusGates = { trackGeneration: release.enabled('PodObservedGenerationTracking'), volumeMounts: release.enabled('RecursiveReadOnlyMounts'), podIsTerminalArgument: release.atLeast(27), podHostIPs: release.enabled('PodHostIPs') };
+    const identity: ClientIdentity = { name: `kubelet/${nodeName}`, component: 'kubelet' };
+    this.client = new ApiClient(api, identity, connected);
+    this.recorder = new EventRecorder({ component: 'kubelet', host: nodeName }, nodeName, () => this.scheduler.now(), (event) => {
+      try {
+        this.client.server.create(this.client.identity, 'events', event.metadata.namespace, event);
+      } catch (e) {
+        // The recorder drops events it cannot deliver.
+        if (!(e instanceof Unreachable)) throw e;
+      }
+    });
+    this.pleg = new Ticker(this.scheduler, settings.plegRelistPeriodMs);
+    this.syncTicker = new Ticker(this.scheduler, settings.syncPeriodMs);
+    this.housekeeping = new Loop(this.scheduler, settings.housekeepingPeriodMs, () => this.handlePodCleanups());
+    this.containerGC = new Loop(this.scheduler, settings.containerGCPeriodMs, () => this.garbageCollectContainers());
+    this.kuberuntime = new KubeRuntimeManager(this.scheduler, runtime, { event: (pod, c, type, reason, message) => this.recordEvent(pod, c, type, reason, message) }, settings.release);
+    this.statusManager = new StatusManager(this.scheduler, timeline, this.client, nodeName, (uid) => this.workers.couldHaveRunningContainers(uid), settings.statusSyncPeriodMs, (uid) => this.podManager.get(uid), {
+      release: settings.release,
+      podResourcesAreReclaimed: (uid, status) => this.podResourcesAreReclaimed(uid, status),
+    });
+    this.workers = new PodWorkers(
+      this.scheduler,
+      timeline,
+      nodeName,
+      { backOffPeriodMs: settings.backOffPeriodMs, resyncIntervalMs: settings.syncFrequencyMs, release: settings.release },
+      {
+        syncPod: (pod, done) => this.syncPod(pod, done),
+        syncTerminatingPod: (pod, grace, done, podStatusFn) => this.syncTerminatingPod(pod, grace, done, podStatusFn),
+        syncTerminatingRuntimePod: (pod, done) => this.syncTerminatingRuntimePod(pod, done),
+        syncTerminatedPod: (pod, done) => this.syncTerminatedPod(pod, done),
+      },
+      (t, ready) => this.pleg.afterTickNewerThan(t, ready),
+      (t, fn) => this.syncTicker.atTickFrom(t, fn),
+      (uid) => !this.runtime.isRunningPod(uid),
+    );
+    this.probeManager = new ProberManager(this.scheduler, timeline, nodeName, {
+      pod: (uid) => this.podManager.get(uid),
+      status: (uid) => this.statusManager.getPodStatus(uid),
+      probe: (uid, container, type) => (this.runtime.probeSucceeds(uid, container, type) ? 'Success' : 'Failure'),
+      changed: (uid, container, type, result) => this.onProbeResult(uid, container, type, result),
+    });
+    this.workers.onTerminated = (s) => this.onWorkerTerminated(s);
+    this.activeDeadline = new ActiveDeadlineHandler(
+      (uid) => this.statusManager.getPodStatus(uid),
+      () => this.scheduler.now(),
+      (pod, reason, message) => this.recordEvent(pod, undefined, 'Normal', reason, message, `${ACTIVE_DEADLINE_SOURCE} ShouldEvict`),
+    );
+    this.workers.onRemoved = (s) => {
+      this.podCgroupsRemoved.delete(s.uid);
+      this.reasonCache.delete(s.uid);
+      this.activeDeadline.forget(s.uid);
+      this.deadlineChecks.delete(s.uid);
+    };
+    // The work queue: a failed sync is retried when the sync ticker finds it due, only for pods
+    // still in the pod manager (getPodsToSync → HandlePodSyncs); orphans are re-driven by housekeeping.
+    this.workers.onWorkDue = (uid) => {
+      const pod = this.podManager.get(uid);
+      if (pod) this.workers.updatePod({ updateType: 'sync', pod });
+    };
+    runtime.onContainerExit = this.scheduler.guard((uid: string) => this.plegEvent(uid));
+    this.config = new PodConfig(this.client, timeline, nodeName, (updates) => this.syncLoopIteration(updates));
+  }
+
+  /** Run: connect the config source (LIST + WATCH) and look for leftovers from an earlier process. */
+  start(): void {
+    this.timeline.record('kubelet', `kubelet started on node ${this.nodeName}`, 'pkg/kubelet/kubelet.go Run', { actor: this.nodeName });
+    this.config.start();
+    if (this.runtime.allSandboxes().some((s) => !this.podManager.has(s.uid))) this.housekeeping.wake();
+  }
+
+  /** The process exits: its goroutines and timers vanish, the runtime and mounts stay. */
+  stop(): void {
+    this.config.stop();
+    this.kuberuntime.abandon();
+    this.scheduler.kill();
+  }
+
+  /** The node lost its connection to the apiserver. */
+  disconnected(): void {
+    this.config.disconnect();
+  }
+
+  /** The node can reach the apiserver again: the reflector reconnects, pending statuses are retried. */
+  reconnected(): void {
+    this.config.reconnect();
+    this.statusManager.resync();
+  }
+
+  /** Pods the kubelet knows about, for "what still blocks" messages. */
+  /** Containers left waiting in CrashLoopBackOff by their pod's last SyncPod, for "what still retries" messages. */
+  crashLoops(): { pod: string; container: string; message: string }[] {
+    const out = [];
+    for (const [uid, reasons] of this.reasonCache) {
+      const pod = this.podManager.get(uid);
+      if (!pod) continue;
+      for (const [container, r] of reasons) if (r.reason === 'CrashLoopBackOff') out.push({ pod: pod.metadata.name!, container, message: r.message ?? r.reason });
+    }
+    return out;
+  }
+
+  podWorkerStates(): { name: string; state: string }[] {
+    return this.workers.all().map((s) => ({ name: s.pod.metadata.name!, state: s.finished ? 'finished' : s.workType }));
+  }
+
+  // ---- syncLoopIteration: config ops → Handle* (K11) ----
+
+  private syncLoopIteration(updates: PodUpdate[]): void {
+    for (const { op, pod } of updates) {
+      const uid = pod.metadata.uid!;
+      switch (op) {
+        case 'ADD': {
+          // HandlePodAdditions: pod manager, admission (always admitted here), then the worker.
+          this.podManager.set(uid, pod);
+          this.probeManager.addPod(pod);
+          const deadline = this.resumedKills.get(uid);
+          if (deadline === undefined || !pod.metadata.deletionTimestamp) {
+            this.workers.updatePod({ updateType: 'create', pod });
+            break;
+          }
+          this.workers.updatePod({ updateType: 'create', pod, killPodOptions: { gracePeriodOverride: this.resumeKill(pod, deadline) } });
+          break;
+        }
+        case 'UPDATE':
+        case 'DELETE':
+          // HandlePodUpdates: a graceful delete is just an update (K11, K12).
+          this.podManager.set(uid, pod);
+          this.workers.updatePod({ updateType: 'update', pod });
+          break;
+        case 'REMOVE':
+          // HandlePodRemoves → deletePod: a kill without options; cleanup is left to housekeeping (K13).
+          this.podManager.delete(uid);
+          this.probeManager.removePod(uid);
+          this.workers.updatePod({ updateType: 'kill', pod });
+          this.housekeeping.wake();
+          break;
+        case 'RECONCILE':
+          // HandlePodReconcile: only the pod manager's copy changes for a deletion; the status
+          // manager's full sync compares its status with this copy (needsReconcile).
+          this.podManager.set(uid, pod);
+          this.statusManager.podStatusChangedInApi(pod);
+          break;
+      }
+    }
+  }
+
+  /**
+   * X4 — a resumed pod that is mid-kill (deletionTimestamp set, containers running). A kubelet
+   * that has run since the DELETE (pod_workers.go UpdatePod: terminatingAt at the DELETE, the
+   * grace period from deletionGracePeriodSeconds) sends SIGKILL at the deletionTimestamp, so the
+   * worker resumes with what is left of the grace (at least 1 s, calculateEffectiveGracePeriod's
+   * floor). A restarted kubelet would instead start the whole grace period over (HandlePodAdditions
+   * → UpdatePod with the pod's deletionGracePeriodSeconds, K45): `When the kubelet on node … restarts`.
+   */
+  private resumeKill(pod: Pod, deadlineMs: number): number {
+    const remaining = Math.max(1, Math.ceil((deadlineMs - this.scheduler.now()) / 1000));
+    this.timeline.record(
+      'kubelet',
+      `assumed: pods/${pod.metadata.name} is mid-kill since its DELETE: SIGKILL at its deletionTimestamp ${pod.metadata.deletionTimestamp}, remaining grace ${remaining}s`,
+      'pkg/kubelet/pod_workers.go UpdatePod (a worker terminating since the DELETE; resumed from the objects)',
+      { actor: this.nodeName },
+    );
+    return remaining;
+  }
+
+  // ---- the pod worker's sync functions ----
+
+  /**
+   * SyncPod for a pod to run: sandbox and containers started, volumes mounted, status Running. An
+   * image pull blocks SyncPod; the runtime calls run without the worker's cancellation (TODO
+   * #113606), so a container whose pull completes starts even if the pod is being deleted (S12).
+   */
+  private syncPod(pod: Pod, done: (err?: string, isTerminal?: boolean, backedOff?: boolean) => void): void {
+    const uid = pod.metadata.uid!;
+    const ref = `pods/${pod.metadata.name}`;
+    const inits = pod.spec?.initContainers ?? [];
+    const runsToCompletion = (name: string) => isRegularInitContainer(pod, name);
+    // With termination requested, the cancelled context ends SyncPod before the runtime is asked for anything.
+    const cancelled = this.workers.isPodTerminationRequested(uid);
+    let toPull: string[] = [];
+    const sandbox = this.runtime.sandbox(uid);
+    if (!cancelled && !sandbox) {
+      this.volumes.mountPod(uid, ref, (pod.spec?.volumes ?? []).map((v) => v.name));
+      // computePodActions for a new sandbox: the first init container, or without any every regular container (K56).
+      const first = inits.length > 0 ? [inits[0].name] : (pod.spec?.containers ?? []).map((c) => c.name);
+      this.updatePodCIDR();
+      toPull = this.runtime.startPod(uid, ref, first, runsToCompletion);
+      // PLEG's ContainerStarted at the next relist syncs the pod again, which starts the next init container.
+      if (inits.length > 0) this.plegEvent(uid);
+    }
+    const status = this.generateAPIPodStatus(pod, false);
+    this.statusManager.setPodStatus(pod, status);
+    const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
+    if (!terminal) this.watchActiveDeadline(pod);
+    const reasons = this.reasonCache.get(uid) ?? new Map<string, WaitingReason>();
+    this.reasonCache.set(uid, reasons);
+    let crashLooping = false;
+    if (!cancelled && !terminal && sandbox?.state === 'ready' && this.onlySidecarsLeft(pod, sandbox)) {
+      // computePodActions: nothing to keep and nothing to start — KillPod, and (SidecarContainers)
+      // the sidecars are not restarted: the pod is done, its worker stops them (K90).
+      this.timeline.record('kubelet', `${ref}: every regular container has exited for good; KillPod stops its sidecars`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions (keepCount == 0: KillPod)', { actor: this.nodeName });
+      return done(undefined, true, false);
+    }
+    if (!cancelled && !terminal && sandbox?.state === 'ready') {
+      this.killUnhealthyContainers(pod, sandbox);
+      const start = this.startContainers(pod, this.containersToStart(pod, sandbox), reasons);
+      crashLooping = start.backedOff;
+      toPull = start.toPull;
+    }
+    if (terminal || toPull.length === 0) return done(undefined, terminal, crashLooping);
+    // image_manager.go EnsureImageExists: an image whose last pull failed less than its back-off
+    // ago is not pulled again: the container waits with ImagePullBackOff, which SyncPod does not
+    // count as an error (the pod is synced again at the resync interval).
+    const imageOf = (name: string) => [...inits, ...(pod.spec?.containers ?? [])].find((c) => c.name === name)?.image ?? '';
+    const backOffKey = (name: string) => `${uid}_${imageOf(name)}`;
+    const now = this.scheduler.now();
+    const pulling = toPull.filter((name) => {
+      if (!this.imageBackOff.isInBackOffSinceUpdate(backOffKey(name), now)) return true;
+      reasons.set(name, { reason: 'ImagePullBackOff', message: `Back-off pulling image "${imageOf(name)}"` });
+      this.recordEvent(pod, name, 'Normal', 'BackOff', `Back-off pulling image "${imageOf(name)}"`, 'pkg/kubelet/images/image_manager.go EnsureImageExists (IsInBackOffSinceUpdate)');
+      return false;
+    });
+    if (pulling.length === 0) return done(undefined, false, true);
+    let left = pulling.length;
+    let failed: string | undefined;
+    for (const name of pulling) {
+      this.runtime.pullImage(
+        uid,
+        name,
+        this.scheduler.guard((err?: string) => {
+          if (err) {
+            failed = err;
+            this.imageBackOff.next(backOffKey(name), this.scheduler.now());
+            // The message is the runtime's pull error (containerd's NotFound here).
+            reasons.set(name, { reason: 'ErrImagePull', message: `rpc error: code = NotFound desc = failed to pull and unpack image "${imageOf(name)}": not found` });
+          } else {
+            reasons.delete(name);
+            this.runtime.startContainer(uid, name, runsToCompletion(name));
+            this.plegEvent(uid);
+          }
+          left -= 1;
+          if (left === 0) done(failed);
+        }),
+      );
+    }
+  }
+
+  /**
+   * kuberuntime_manager.go computePodActions for a pod whose sandbox is up: while initialization
+   * is under way only the init containers computeInitContainerActions picks (K56); then those (a
+   * sidecar to restart) and every regular container that ShouldContainerBeRestarted: never started,
+   * or exited and allowed by the restartPolicy (Always; OnFailure after a non-zero exit) — never
+   * once the pod has a deletionTimestamp (K55).
+   */
+  private containersToStart(pod: Pod, sandbox: Sandbox): string[] {
+    const init = computeInitContainerActions(pod, sandbox);
+    if (!init.initialized) return init.toStart;
+    const regular = (pod.spec?.containers ?? []).filter((spec) => {
+      const c = sandbox.containers.get(spec.name);
+      if (!c) return true;
+      if (c.state !== 'exited' || pod.metadata.deletionTimestamp) return false;
+      const policy = pod.spec?.restartPolicy ?? 'Always';
+      return policy === 'Always' || (policy === 'OnFailure' && c.exitCode !== 0);
+    });
+    return [...init.toStart, ...regular.map((c) => c.name)];
+  }
+
+  /**
+   * computePodActions' keepCount == 0 with nothing to start, for a pod with sidecars (restartable
+   * init containers) and SidecarContainers on: initialized, every regular container has exited and
+   * none may restart (restartPolicy Never; OnFailure after exit 0) — only sidecars would keep the
+   * pod running. A pod without sidecars needs no such rule: its phase is already terminal.
+   */
+  private onlySidecarsLeft(pod: Pod, sandbox: Sandbox): boolean {
+    if (!this.settings.release.enabled('SidecarContainers')) return false;
+    if (!(pod.spec?.initContainers ?? []).some((c) => c.restartPolicy === 'Always')) return false;
+    if (!computeInitContainerActions(pod, sandbox).initialized) return false;
+    const regular = pod.spec?.containers ?? [];
+    if (!regular.every((c) => sandbox.containers.get(c.name)?.state === 'exited')) return false;
+    return !this.containersToStart(pod, sandbox).some((name) => regular.some((c) => c.name === name));
+  }
+
+  /**
+   * SyncPod's start (kuberuntime_manager.go SyncPod → start, doBackOff) for the containers
+   * computePodActions picked, in order. One that ran before is held back while its crash-loop
+   * back-off lasts, counted from the end of its last run: it waits with CrashLoopBackOff (not a sync
+   * error); otherwise the back-off grows (Next, from that end) and it starts again (K55). One that
+   * never ran starts now, or after its image is pulled (returned in `toPull`). A regular init container
+   * that is held back ends the starts of this sync.
+   */
+  private startContainers(pod: Pod, names: readonly string[], reasons: Map<string, WaitingReason>): { backedOff: boolean; toPull: string[] } {
+    const uid = pod.metadata.uid!;
+    const sandbox = this.runtime.sandbox(uid)!;
+    const now = this.scheduler.now();
+    const podName = `${pod.metadata.name}_${pod.metadata.namespace}(${uid})`;
+    const toPull: string[] = [];
+    let backedOff = false;
+    for (const name of names) {
+      const c = sandbox.containers.get(name);
+      const runsToCompletion = isRegularInitContainer(pod, name);
+      if (!c) {
+        if (this.runtime.needsPull(uid, name)) toPull.push(name);
+        else {
+          this.runtime.startContainer(uid, name, runsToCompletion);
+          this.plegEvent(uid);
+        }
+        continue;
+      }
+      if (c.state !== 'exited') continue;
+      // getStableKey: pod name, namespace, uid, container name (and its spec hash).
+      const key = `${podName}_${name}`;
+      const finishedAt = c.finishedAt ?? now;
+      if (this.crashLoopBackOff.isInBackOffSince(key, finishedAt, now)) {
+        reasons.set(name, { reason: 'CrashLoopBackOff', message: `back-off ${goDuration(this.crashLoopBackOff.get(key))} restarting failed container=${name} pod=${podName}` });
+        this.recordEvent(pod, name, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${podName}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff');
+        backedOff = true;
+        if (runsToCompletion) break;
+        continue;
+      }
+      this.crashLoopBackOff.next(key, finishedAt);
+      reasons.delete(name);
+      this.runtime.startContainer(uid, name, runsToCompletion);
+      this.plegEvent(uid);
+    }
+    return { backedOff, toPull };
+  }
+
+  /**
+   * PLEG: a container started or died. At the next relist a syncing pod is synced again
+   * (syncLoopIteration → HandlePodSyncs), and for a ContainerDied event cleanUpContainersInPod runs.
+   */
+  private plegEvent(uid: string): void {
+    this.pleg.afterTickNewerThan(this.scheduler.now(), () => {
+      const latest = this.podManager.get(uid);
+      if (latest && this.workers.status(uid)?.workType === 'sync') this.workers.updatePod({ updateType: 'sync', pod: latest });
+      this.cleanUpContainersInPod(uid);
+    });
+  }
+
+  /**
+   * kubelet.go cleanUpContainersInPod (K41): once a deleted or evicted pod has terminated
+   * (ShouldPodContentBeRemoved), the pod container deletor removes all its exited containers right
+   * away; otherwise it keeps the newest dead container of each name (--maximum-dead-containers-per-container
+   * 1), which the runtime here holds by name anyway. The sandbox is left to container GC.
+   */
+  private cleanUpContainersInPod(uid: string): void {
+    const sandbox = this.runtime.sandbox(uid);
+    if (!sandbox || !this.workers.shouldPodContentBeRemoved(uid)) return;
+    for (const c of [...sandbox.containers.values()]) {
+      if (c.state === 'exited') this.runtime.removeContainer(uid, c.name, 'pkg/kubelet/pod_container_deletor.go deleteContainersInPod (removeAll) → kuberuntime_container.go removeContainer');
+    }
+  }
+
+  /**
+   * SyncTerminatingPod (K31): report the current status (edited by the kill's status function, K51), kill every container with the effective
+   * grace period, check nothing runs any more, report the stopped status (its terminal phase is
+   * held back by the status manager until the worker is terminated, K33).
+   */
+  private syncTerminatingPod(pod: Pod, gracePeriod: number | undefined, done: (err?: string) => void, podStatusFn?: (status: PodStatus) => void): void {
+    const uid = pod.metadata.uid!;
+    const status = this.generateAPIPodStatus(pod, false);
+    // A kill request's status function (node shutdown, eviction) edits this first status only; the
+    // stopped status below keeps its phase, reason, message and DisruptionTarget through the cache.
+    podStatusFn?.(status);
+    this.statusManager.setPodStatus(pod, status);
+    this.probeManager.stopLivenessAndStartup(uid);
+    this.kuberuntime.killPod(pod, gracePeriod, (err) => {
+      if (err) {
+        // X8 — SyncTerminatingPod: a failed kill is a Warning FailedKillPod and an error; the pod worker retries after its back-off.
+        this.recordEvent(pod, undefined, 'Warning', 'FailedKillPod', `error killing pod: ${err}`, 'pkg/kubelet/kubelet.go SyncTerminatingPod (killPod failed)');
+        return done(`error killing pod: ${err}`);
+      }
+      if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
+      // Once the containers are stopped, no probe is needed any more (probeManager.RemovePod).
+      this.probeManager.removePod(uid);
+      this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, true));
+      done();
+    });
+  }
+
+  /**
+   * kubelet.go updatePodCIDR: the node's `spec.podCIDR` (set by the node IPAM controller after the
+   * node registered) goes to the runtime's network plugin, which takes pod IPs from it. Read from
+   * the node before a sandbox is created; a node without one yet (or out of reach) leaves the
+   * network as it was, and a sandbox created then gets no IP.
+   */
+  private updatePodCIDR(): void {
+    if (this.runtime.network.podCIDR !== undefined || !this.client.connected()) return;
+    const node = this.client.api.get('nodes', undefined, this.nodeName);
+    const cidr = node.ok ? node.object.spec?.podCIDR : undefined;
+    if (cidr) this.runtime.network.configure(cidr);
+  }
+
+  /**
+   * kubelet_pods.go generateAPIPodStatus for this kubelet's release: `podIsTerminal` exists from
+   * v1.27 (#115331; before, the phase followed the restart policy even at the end of termination),
+   * with PodObservedGenerationTracking (v1.34+) the status carries the pod's generation, and with
+   * RecursiveReadOnlyMounts (v1.31+) the container statuses list their volumeMounts.
+   */
+  private generateAPIPodStatus(pod: Pod, podIsTerminal: boolean): PodStatus {
+    const { trackGeneration, volumeMounts, podIsTerminalArgument, podHostIPs } = this.statusGates;
+    const uid = pod.metadata.uid!;
+    const gates = { observedGeneration: trackGeneration ? pod.metadata.generation : undefined, volumeMounts, hostIP: this.settings.nodeIP, podHostIPs };
+    const evict = this.activeDeadline.shouldEvict(pod);
+    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && podIsTerminalArgument, this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid), this.probeManager.readiness(uid), evict);
+  }
+
+  /**
+   * N12 — kuberuntime_manager.go computePodActions: a running container whose liveness (or
+   * startup) probe failed is killed with the pod's grace period ("failed liveness probe, will be
+   * restarted"), and started again by the restart rules once it has exited.
+   */
+  private killUnhealthyContainers(pod: Pod, sandbox: Sandbox): void {
+    const uid = pod.metadata.uid!;
+    for (const spec of pod.spec?.containers ?? []) {
+      const c = sandbox.containers.get(spec.name);
+      if (!c || c.state !== 'running' || c.sigtermAt !== undefined) continue;
+      const failed = this.probeManager.result(uid, spec.name, 'liveness') === 'Failure' ? 'liveness' : this.probeManager.result(uid, spec.name, 'startup') === 'Failure' ? 'startup' : undefined;
+      if (!failed) continue;
+      this.recordEvent(pod, spec.name, 'Normal', 'Killing', `Container ${spec.name} failed ${failed} probe, will be restarted`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions → killContainer');
+      this.runtime.stopContainer(uid, spec.name, pod.spec?.terminationGracePeriodSeconds ?? 30, this.scheduler.guard(() => this.plegEvent(uid)));
+    }
+  }
+
+  /**
+   * A probe's result changed (the syncLoop's readinessManager / livenessManager updates): a
+   * readiness change goes into the status at once (statusManager.SetContainerReadiness), for a
+   * pod still running or terminating; a liveness failure syncs the pod, whose SyncPod restarts
+   * the container.
+   */
+  private onProbeResult(uid: string, _container: string, type: ProbeType, result: ProbeResult): void {
+    const pod = this.podManager.get(uid);
+    const state = this.workers.status(uid);
+    if (!pod || !state || state.finished) return;
+    if (type === 'readiness') {
+      this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, false));
+      return;
+    }
+    if (result === 'Failure' && state.workType === 'sync') this.workers.updatePod({ updateType: 'sync', pod });
+  }
+
+  /**
+   * kubelet.go getPodsToSync asks every PodSyncLoopHandler at each sync tick (1 s) whether a pod
+   * must be synced; the active deadline handler says yes once the pod is past its deadline (K70).
+   * Asking for every pod at every tick would cost each pod something each second, so the check is
+   * made only for pods with activeDeadlineSeconds, at the first sync tick at or after their
+   * deadline — the tick where upstream's ShouldSync first holds. A lowered deadline (an update)
+   * schedules an earlier check and drops the later one.
+   */
+  private watchActiveDeadline(pod: Pod): void {
+    if (pod.spec?.activeDeadlineSeconds === undefined) return;
+    const uid = pod.metadata.uid!;
+    const deadline = activeDeadline(pod, this.statusManager.getPodStatus(uid));
+    if (deadline === undefined || this.deadlineChecks.get(uid) === deadline) return;
+    this.deadlineChecks.set(uid, deadline);
+    this.syncTicker.atTickFrom(deadline, () => {
+      if (this.deadlineChecks.get(uid) !== deadline) return;
+      this.deadlineChecks.delete(uid);
+      const latest = this.podManager.get(uid);
+      if (!latest || this.workers.status(uid)?.workType !== 'sync' || !this.activeDeadline.shouldSync(latest)) return;
+      this.timeline.record('kubelet', `pods/${latest.metadata.name} is past its active deadline (activeDeadlineSeconds=${latest.spec?.activeDeadlineSeconds}): sync`, `${ACTIVE_DEADLINE_SOURCE} ShouldSync → kubelet.go getPodsToSync`, { actor: this.nodeName });
+      this.workers.updatePod({ updateType: 'sync', pod: latest });
+    });
+  }
+
+  /**
+   * kubelet_pods.go PodResourcesAreReclaimed (the status manager's deletion gate before v1.27): no
+   * container can run any more, none shows running in the status, no volume is left, and the pod
+   * cgroup has been removed (at the end of SyncTerminatedPod).
+   */
+  private podResourcesAreReclaimed(uid: string, status: PodStatus): boolean {
+    if (this.workers.couldHaveRunningContainers(uid)) return false;
+    if ([...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].some((c) => c.state?.running)) return false;
+    if (this.volumes.podVolumesExist(uid)) return false;
+    return this.podCgroupsRemoved.has(uid);
+  }
+
+  /** SyncTerminatingRuntimePod (K30): containers without config are killed with a 1 s grace; no status is written. */
+  private syncTerminatingRuntimePod(pod: Pod, done: (err?: string) => void): void {
+    const uid = pod.metadata.uid!;
+    this.kuberuntime.killPod(pod, this.settings.orphanKillGracePeriodSeconds, (err) => {
+      if (err) return done(`error killing pod: ${err}`);
+      if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
+      this.containerGC.wake();
+      done();
+    });
+  }
+
+  /**
+   * SyncTerminatedPod (K40): push the final status (its terminal phase lands now), wait for the
+   * volumes to unmount, then (cgroup gone) TerminatePod — which lets the status manager send the
+   * final DELETE (K36).
+   */
+  private syncTerminatedPod(pod: Pod, done: (err?: string) => void): void {
+    const uid = pod.metadata.uid!;
+    this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, true));
+    this.volumes.waitForUnmount(uid, (err) => {
+      if (err) return done(err);
+      // The pod cgroup is destroyed (pcm.Destroy), then the final status is marked.
+      this.podCgroupsRemoved.add(uid);
+      this.statusManager.terminatePod(pod);
+      done();
+    });
+  }
+
+  private onWorkerTerminated(s: PodSyncStatus): void {
+    this.volumes.podTerminated(s.uid);
+    this.containerGC.wake();
+    if (!this.podManager.has(s.uid)) this.housekeeping.wake();
+  }
+
+  // ---- housekeeping (K43) and container GC (K41) ----
+
+  /**
+   * HandlePodCleanups: SyncKnownPods drives orphaned workers to completion and forgets finished
+   * ones; statuses and directories of pods gone from config are dropped (a directory only once its
+   * volumes are unmounted, K42); pods in config the workers do not know are restarted (same-uid
+   * re-create, K22), or — terminal and deleted — sent a Kill so the final DELETE happens
+   * (filterTerminalPodsToDelete); runtime pods nobody knows are killed with a 1 s grace (K30).
+   * The loop keeps waking itself while orphans are still being driven.
+   */
+  private handlePodCleanups(): void {
+    // syncLoopIteration skips housekeeping until every config source has delivered its pods: a
+    // kubelet that has not heard from the apiserver would take every running pod for an orphan.
+    if (!this.config.synced) return this.housekeeping.wake();
+    const desired = new Set(this.podManager.keys());
+    const working = this.workers.syncKnownPods(desired);
+    this.statusManager.removeOrphanedStatuses(desired);
+    let again = false;
+    for (const uid of this.volumes.podUIDs()) {
+      if (desired.has(uid) || this.runtime.isRunningPod(uid)) continue;
+      if (!this.volumes.forget(uid)) again = true;
+    }
+    for (const pod of this.podManager.values()) {
+      const uid = pod.metadata.uid!;
+      if (working.has(uid) || this.workers.isPodKnownTerminated(uid) || this.isAdmittedPodTerminal(pod)) continue;
+      this.timeline.record('kubelet', `housekeeping restarts pods/${pod.metadata.name} (in config, unknown to the pod workers)`, 'pkg/kubelet/kubelet_pods.go HandlePodCleanups', { actor: this.nodeName });
+      this.workers.updatePod({ updateType: 'create', pod });
+      working.set(uid, { state: 'sync', orphan: false });
+    }
+    for (const pod of this.podManager.values()) {
+      const uid = pod.metadata.uid!;
+      if (pod.metadata.deletionTimestamp === undefined || !isTerminal(pod) || working.has(uid) || this.runtime.isRunningPod(uid)) continue;
+      this.timeline.record('kubelet', `housekeeping kills pods/${pod.metadata.name} (terminal, deleted, unknown to the pod workers)`, 'pkg/kubelet/kubelet_pods.go HandlePodCleanups → filterTerminalPodsToDelete', { actor: this.nodeName });
+      this.workers.updatePod({ updateType: 'kill', pod });
+    }
+    for (const sandbox of this.runtime.allSandboxes()) {
+      if (working.has(sandbox.uid) || !this.runtime.isRunningPod(sandbox.uid)) continue;
+      const orphan: Pod = {
+        metadata: { uid: sandbox.uid, name: sandbox.podRef.replace('pods/', ''), namespace: 'default' },
+        spec: { containers: [...sandbox.containers.keys()].map((name) => ({ name })) },
+      };
+      this.workers.updatePod({ updateType: 'kill', pod: orphan, runningPod: true, killPodOptions: { gracePeriodOverride: this.settings.orphanKillGracePeriodSeconds } });
+      working.set(sandbox.uid, { state: 'terminating', orphan: true });
+    }
+    if (this.runtime.allSandboxes().some((sb) => !this.runtime.isRunningPod(sb.uid) && this.workers.shouldPodContentBeRemoved(sb.uid))) this.containerGC.wake();
+    if (again || [...working.values()].some((w) => w.orphan)) this.housekeeping.wake();
+  }
+
+  /** isAdmittedPodTerminal: the API or the status manager already holds a terminal phase. */
+  private isAdmittedPodTerminal(pod: Pod): boolean {
+    const cached = this.statusManager.getPodStatus(pod.metadata.uid!)?.phase;
+    return isTerminal(pod) || cached === 'Succeeded' || cached === 'Failed';
+  }
+
+  /**
+   * containerGC (kuberuntime_gc.go GarbageCollect): for pods whose content may go
+   * (ShouldPodContentBeRemoved), evictContainers removes the exited containers still there (e.g.
+   * the kubelet was down when they died), then evictSandboxes the stopped sandbox.
+   */
+  private garbageCollectContainers(): void {
+    for (const sandbox of this.runtime.allSandboxes()) {
+      if (this.runtime.isRunningPod(sandbox.uid) || !this.workers.shouldPodContentBeRemoved(sandbox.uid)) continue;
+      for (const c of [...sandbox.containers.values()]) this.runtime.removeContainer(sandbox.uid, c.name, 'pkg/kubelet/kuberuntime/kuberuntime_gc.go evictContainers → removeContainer');
+      this.runtime.removePodSandbox(sandbox.uid);
+    }
+  }
+
+  // ---- kubelet-initiated kills (K52) ----
+
+  /**
+   * The active pods (filterOutInactivePods over the pod manager): not yet terminated by their
+   * worker, and not terminal unless their termination is still under way.
+   */
+  getActivePods(): Pod[] {
+    return [...this.podManager.values()].filter((pod) => {
+      const uid = pod.metadata.uid!;
+      if (this.workers.isPodKnownTerminated(uid)) return false;
+      return !this.isAdmittedPodTerminal(pod) || this.workers.isPodTerminationRequested(uid);
+    });
+  }
+
+  /**
+   * pod_workers.go killPodNow (K52), the KillPodFunc handed to eviction and node shutdown: a kill
+   * update with the override, evict flag and status function, then a wait for the worker to finish
+   * terminating (CompletedCh) of at most max(10 s, grace + grace/2 in whole seconds); on timeout a
+   * Warning ExceededGracePeriod and an error. The kill itself goes on after a timeout.
+   */
+  killPodNow(pod: Pod, isEvicted: boolean, gracePeriodOverride: number | undefined, statusFunc: ((status: PodStatus) => void) | undefined, done: (err?: string) => void): void {
+    const gracePeriod = gracePeriodOverride ?? pod.spec?.terminationGracePeriodSeconds ?? 0;
+    const timeoutSeconds = Math.max(10, gracePeriod + Math.floor(gracePeriod / 2));
+    const name = pod.metadata.name;
+    let over = false;
+    this.timeline.record('kubelet', `killPodNow pods/${name} gracePeriod=${gracePeriod} (waits at most ${timeoutSeconds}s)`, 'pkg/kubelet/pod_workers.go killPodNow', { actor: this.nodeName });
+    const timer = this.scheduler.after(timeoutSeconds * 1000, () => {
+      if (over) return;
+      over = true;
+      this.recordEvent(pod, undefined, 'Warning', 'ExceededGracePeriod', 'Container runtime did not kill the pod within specified grace period.', 'pkg/kubelet/pod_workers.go killPodNow');
+      this.timeline.record('kubelet', `killPodNow pods/${name}: timeout waiting to kill pod after ${timeoutSeconds}s`, 'pkg/kubelet/pod_workers.go killPodNow', { actor: this.nodeName });
+      done('timeout waiting to kill pod');
+    });
+    const completed = () => {
+      if (over) return;
+      over = true;
+      this.scheduler.cancel(timer);
+      done();
+    };
+    this.workers.updatePod({ updateType: 'kill', pod, killPodOptions: { gracePeriodOverride, evict: isEvicted, statusFunc, completed: this.scheduler.guard(completed) } });
+  }
+
+  /** PodIsFinished (the eviction manager's PodCleanedUpFunc): the pod worker has completed SyncTerminatedPod. */
+  podIsFinished(uid: string): boolean {
+    return this.workers.shouldPodBeFinished(uid);
+  }
+
+  /** An Event about a pod, with annotations (the eviction manager's AnnotatedEventf). */
+  recordPodEvent(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string, source: string, annotations?: Record<string, string>): void {
+    this.recordEvent(pod, undefined, type, reason, message, source, annotations);
+  }
+
+  /** The pod still has volumes mounted (VolumeManager.WaitForAllPodsUnmount polls this). */
+  podVolumesExist(uid: string): boolean {
+    return this.volumes.podVolumesExist(uid);
+  }
+
+  // ---- Kubernetes Events (record.EventRecorder) ----
+
+  /** An Event about the node itself (e.g. NodeShutdown), with the node as involvedObject. */
+  recordNodeEvent(type: 'Normal' | 'Warning', reason: string, message: string, source: string): void {
+    this.timeline.record('events', `${reason} nodes/${this.nodeName}: ${message}`, source, { actor: this.nodeName });
+    this.recorder.event({ kind: 'Node', apiVersion: 'v1', name: this.nodeName, uid: this.nodeName }, type, reason, message);
+  }
+
+  /** An Event about a pod, or about one of its containers when `container` is given. */
+  private recordEvent(pod: Pod, container: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string, source = 'pkg/kubelet/kuberuntime/kuberuntime_container.go recordContainerEvent', annotations?: Record<string, string>): void {
+    const name = pod.metadata.name ?? '';
+    this.timeline.record('events', `${reason} pods/${name}: ${message}`, source, { actor: this.nodeName });
+    const ref: ObjectReference = { kind: 'Pod', apiVersion: 'v1', name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, ...(container !== undefined ? { fieldPath: `spec.containers{${container}}` } : {}) };
+    this.recorder.event(ref, type, reason, message, annotations);
+  }
+}

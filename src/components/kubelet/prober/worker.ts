@@ -1,0 +1,158 @@
+import { fromTime } from '../../../apimachinery/object';
+import type { ContainerStatus, Pod, PodStatus, Probe } from '../../../apimachinery/types';
+import type { Scheduler, TimerHandle } from '../../../foundation/clock';
+import type { Timeline } from '../../../foundation/timeline/timeline';
+
+export const WORKER_SOURCE = 'pkg/kubelet/prober/worker.go';
+
+export type ProbeType = 'readiness' | 'liveness' | 'startup';
+
+/** results.Result: a readiness probe starts as Failure (not ready until it succeeds), liveness and startup as Success. */
+export type ProbeResult = 'Success' | 'Failure';
+
+/** The probe's settings with the API defaults (pkg/apis/core/v1/defaults.go SetDefaults_Probe). */
+export interface ProbeSpec {
+  initialDelaySeconds: number;
+  periodSeconds: number;
+  timeoutSeconds: number;
+  successThreshold: number;
+  failureThreshold: number;
+}
+
+/** SetDefaults_Probe: period 10 s, timeout 1 s, success threshold 1, failure threshold 3. */
+export function probeSpec(p: Probe): ProbeSpec {
+  return {
+    initialDelaySeconds: p.initialDelaySeconds ?? 0,
+    periodSeconds: p.periodSeconds ?? 10,
+    timeoutSeconds: p.timeoutSeconds ?? 1,
+    successThreshold: p.successThreshold ?? 1,
+    failureThreshold: p.failureThreshold ?? 3,
+  };
+}
+
+/** What a worker reads of the kubelet each time it probes. */
+export interface WorkerHost {
+  /** The pod as the pod manager has it now (undefined once removed). */
+  pod(uid: string): Pod | undefined;
+  /** The status manager's status of the pod. */
+  status(uid: string): PodStatus | undefined;
+  /** Runs the probe against the running container (the prober's runProbe: httpGet, tcpSocket, exec). */
+  probe(uid: string, container: string, type: ProbeType): ProbeResult;
+  /** The results manager's Set: a new result for the container (the kubelet acts on it). */
+  setResult(uid: string, container: string, type: ProbeType, result: ProbeResult): void;
+}
+
+/**
+ * N10 — one probe worker (worker.go run / doProbe) for one probe of one container, on the
+ * kubelet's scheduler: it probes every periodSeconds; a result counts once it has been the same
+ * successThreshold times in a row (Success) or failureThreshold times (Failure). doProbe, per tick:
+ * a pod gone or in a terminal phase ends the worker; a container not running is a Failure; once
+ * the pod has a deletionTimestamp, liveness and startup probes report Success and stop (the
+ * kubelet does not restart what it is terminating) while readiness probes go on until the
+ * container stops (worker.go since kubernetes#98571, v1.21, and the fix of #110309: unchanged
+ * 1.26–1.35); a terminal phase in the status ends the worker even then (#124648); no probe runs
+ * before initialDelaySeconds have passed since the container started, readiness and liveness
+ * not before the container is started (startup probe done); a liveness or startup Failure puts
+ * the worker on hold until the container is replaced.
+ *
+ * Upstream's first tick waits a random part of the period when the kubelet has just started
+ * (to spread probes after a restart); here the first probe is at once, so runs repeat.
+ */
+export class ProbeWorker {
+  private lastResult: ProbeResult | undefined;
+  private resultRun = 0;
+  private onHold = false;
+  private containerID: string | undefined;
+  private timer?: TimerHandle;
+  private stopped = false;
+
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly timeline: Timeline,
+    private readonly host: WorkerHost,
+    readonly uid: string,
+    readonly podRef: string,
+    readonly container: string,
+    readonly type: ProbeType,
+    readonly spec: ProbeSpec,
+    private readonly nodeName: string,
+  ) {}
+
+  start(): void {
+    this.tick(0);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) this.scheduler.cancel(this.timer);
+  }
+
+  private tick(delay: number): void {
+    // Idle probing does not keep "the cluster settles" waiting (a periodic loop, as the sync loop's ticks).
+    this.timer = this.scheduler.after(delay, () => {
+      if (this.stopped) return;
+      if (this.doProbe()) this.tick(this.spec.periodSeconds * 1000);
+      else this.stopped = true;
+    }, { background: true });
+  }
+
+  /** doProbe: false ends the worker. */
+  doProbe(): boolean {
+    const pod = this.host.pod(this.uid);
+    const status = this.host.status(this.uid);
+    if (!pod) return false;
+    if (!status) return true;
+    if (status.phase === 'Failed' || status.phase === 'Succeeded') return false;
+    const c = findStatus(status, this.container);
+    if (!c || !c.containerID) return true;
+    if (this.containerID !== c.containerID) {
+      // A new container: the worker starts over (and leaves the hold).
+      this.containerID = c.containerID;
+      this.lastResult = undefined;
+      this.resultRun = 0;
+      this.onHold = false;
+    }
+    if (this.onHold) return true;
+    if (!c.state?.running) {
+      this.set(this.type === 'readiness' ? 'Failure' : 'Success', true);
+      return !c.state?.terminated || pod.spec?.restartPolicy !== 'Never';
+    }
+    if (pod.metadata.deletionTimestamp && this.type !== 'readiness') {
+      this.set('Success', true);
+      return false;
+    }
+    const startedAt = fromTime(c.state.running.startedAt!);
+    if (this.scheduler.now() - startedAt < this.spec.initialDelaySeconds * 1000) return true;
+    if (c.started) {
+      if (this.type === 'startup') return true;
+    } else if (this.type !== 'startup') return true;
+    const result = this.host.probe(this.uid, this.container, this.type);
+    if (this.lastResult === result) this.resultRun++;
+    else {
+      this.lastResult = result;
+      this.resultRun = 1;
+    }
+    if ((result === 'Failure' && this.resultRun < this.spec.failureThreshold) || (result === 'Success' && this.resultRun < this.spec.successThreshold)) return true;
+    this.set(result, false);
+    if ((this.type === 'liveness' || this.type === 'startup') && result === 'Failure') {
+      this.onHold = true;
+      this.resultRun = 0;
+    }
+    return true;
+  }
+
+  private current: ProbeResult | undefined;
+
+  private set(result: ProbeResult, quiet: boolean): void {
+    if (this.current === result) return;
+    this.current = result;
+    if (!quiet) this.timeline.record('kubelet', `${this.type} probe ${result === 'Success' ? 'succeeded' : 'failed'} ${this.container} ${this.podRef}`, `${WORKER_SOURCE} doProbe → results_manager.go Set`, { actor: this.nodeName });
+    this.host.setResult(this.uid, this.container, this.type, result);
+  }
+}
+
+function findStatus(status: PodStatus, name: string): ContainerStatus | undefined {
+  for (const c of status.containerStatuses ?? []) if (c.name === name) return c;
+  for (const c of status.initContainerStatuses ?? []) if (c.name === name) return c;
+  return undefined;
+}

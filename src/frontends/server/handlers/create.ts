@@ -1,0 +1,46 @@
+import { badRequest } from '../../../apimachinery/errors';
+import type { KubeObject } from '../../../apimachinery/object';
+import type { Pod } from '../../../apimachinery/types';
+import { decodeObjectBody, namespaceMismatch, unrecognizedKind } from '../body';
+import { checkBehaviourAnnotations } from '../behaviours';
+import { createEviction } from './eviction';
+import { groupVersionString } from '../../../apiserver/resources';
+import { fieldValidationOf, validateFields } from '../field-validation';
+import { admit, dryRunOf, fieldManagerOf, query, refuseProtobufBody, served, writeResult, type RequestScope } from './scope';
+
+/**
+ * Decodes a create or update body into the stored form: a JSON or YAML object of this
+ * resource's kind (an absent apiVersion/kind defaults to the endpoint's, as the decoder's
+ * defaultGVK), whose namespace, if given, is the request's (and, if not, becomes it).
+ */
+export async function decodeResourceBody(scope: RequestScope): Promise<KubeObject> {
+  refuseProtobufBody(scope);
+  const obj = decodeObjectBody(await scope.body(), scope.req.headers['content-type']) as Partial<KubeObject> & Record<string, unknown>;
+  const r = scope.resource;
+  const gv = groupVersionString(r.group, r.version);
+  if ((obj.kind !== undefined && obj.kind !== r.kind) || (obj.apiVersion !== undefined && obj.apiVersion !== gv)) {
+    throw unrecognizedKind(r.kind, obj.kind, obj.apiVersion);
+  }
+  if (obj.metadata === undefined || obj.metadata === null || typeof obj.metadata !== 'object') obj.metadata = {};
+  const metadata = obj.metadata as KubeObject['metadata'];
+  if (r.namespaced && metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== scope.info.namespace) throw namespaceMismatch();
+  // rest.EnsureObjectNamespaceMatchesRequestNamespace: a body without a namespace takes the request's
+  // (client-go's typed clients, e.g. Helm's release storage, PUT objects without one).
+  if (r.namespaced && !metadata.namespace && scope.info.namespace !== undefined) metadata.namespace = scope.info.namespace;
+  if (!r.namespaced && metadata.namespace) throw namespaceMismatch();
+  const typed = { ...obj, apiVersion: gv, kind: r.kind } as KubeObject;
+  // A strict decoding error is a decode error: transformDecodeError prefixes what could not be decoded into what.
+  const cannotBeHandled = (detail: string) => badRequest(`${r.kind} in version ${JSON.stringify(r.version)} cannot be handled as a ${r.kind}: ${detail}`);
+  validateFields(r, typed, fieldValidationOf(query(scope, 'fieldValidation'), scope.info.verb === 'create' ? 'CreateOptions' : 'UpdateOptions'), scope.res, cannotBeHandled);
+  return r.fromServed ? r.fromServed(typed) : typed;
+}
+
+/** handlers/create.go createHandler → ApiServer.create: 201 with the created object (pods/eviction: see createEviction). */
+export async function createResource(scope: RequestScope): Promise<void> {
+  if (scope.info.subresource === 'eviction') return createEviction(scope);
+  const obj = await decodeResourceBody(scope);
+  if (scope.resource.storage === 'pods') checkBehaviourAnnotations(obj as Pod);
+  const dryRun = dryRunOf(scope);
+  const { code, object } = await admit(scope, () => scope.api.create(scope.client, scope.resource.storage, scope.info.namespace, obj as never, { dryRun, fieldManager: fieldManagerOf(scope) }));
+  writeResult(scope, code, served(scope, object as KubeObject));
+}

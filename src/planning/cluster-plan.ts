@@ -1,0 +1,689 @@
+import { DEFAULT_APISERVER_OPTIONS, type ApiServerOptions, type Resource, type ResourceType } from '../apiserver/apiserver';
+import type { Pod, ReplicaSet, Service } from '../apimachinery/types';
+import { Cluster, USER } from '../cluster/cluster';
+import type { KubeletConfig } from '../components/kubelet/kubelet';
+import type { MachineState } from '../components/kubelet/machine-state';
+import { DEFAULT_BEHAVIOUR, type ContainerBehaviour } from '../components/kubelet/runtime';
+import type { VolumeBehaviour } from '../components/kubelet/volume-manager';
+import { podFromManifest, replicaSetFromManifest, serviceFromManifest } from './manifest';
+import type { ClientSpec } from '../cluster/traffic/traffic';
+import { DEFAULT_RELEASE, Release } from '../foundation/release';
+import type { Dump } from './restore/dump';
+import { planRestore, resumeIn, writeObjects, type RestorePlan } from './restore/restore';
+import { CONTROLLERS } from '../components/controllers/registry';
+import { PendingPods, type PendingEntry } from './pending-pods';
+import { WORKLOAD_RESOURCES, workloadFromManifest, type Workload, type WorkloadKind } from './workload-manifest';
+
+/**
+ * How long the cluster has been up when it is handed over: the plan is built at the cluster's
+ * start, then the pods run for this long before the first action (a scenario's T+0, or the first
+ * request to `serve`) — "as if it had been up for a while".
+ */
+export const WARMUP_MS = 60_000;
+
+interface PlannedPod {
+  pod: Pod;
+  /** The uid of the pod created for this plan entry, once it exists: behaviours are set for it alone. */
+  uid?: string;
+  behaviours: Map<string, ContainerBehaviour>;
+  volumes: Map<string, VolumeBehaviour>;
+  /** Stored from resumed objects (with its own uid), not created. */
+  restored?: boolean;
+}
+
+/** A plan that names something it does not have, or is otherwise unusable. */
+export class PlanError extends Error {}
+
+/** A manifest: a YAML doc string (a scenario's partial manifest) or an already parsed object. */
+export type Manifest = string | Record<string, unknown> | undefined;
+
+/**
+ * The cluster a scenario's Given steps or `serve --manifests` describe: nodes (their kubelet
+ * configuration, whether they reach the apiserver), pods and how their containers and volumes
+ * behave when stopped, replicasets and which pods they own. `start()` builds it into the cluster;
+ * after that, each further declaration applies to the running cluster at once (where it can).
+ */
+export class ClusterPlan {
+  private readonly nodes: string[] = [];
+  /** Namespaces to create (with the system ones) before anything else. */
+  private readonly namespaces: string[] = [];
+  private readonly pods = new Map<string, PlannedPod>();
+  private readonly unreachable: string[] = [];
+  /** Kubelet configuration changed by the plan, by node (e.g. the shutdown grace periods). */
+  private readonly kubelet = new Map<string, Partial<KubeletConfig>>();
+  /** ReplicaSets to create before the pods, and which planned pods each owns. */
+  private readonly replicaSets = new Map<string, { rs: ReplicaSet; pods: { name: string; blocking: boolean }[] }>();
+  /** Services to create before the pods (with them, the service data path: kube-proxy on every node). */
+  private readonly services = new Map<string, Service>();
+  /** `kube-proxy on node … applies changes after …`, by node. */
+  private readonly proxyDelays = new Map<string, number>();
+  /** `the load balancer of service … notices endpoint changes after …`, by service. */
+  private readonly lbLags = new Map<string, number>();
+  /** Client streams, started at T+0 (the end of the warm-up). */
+  private readonly clients: ClientSpec[] = [];
+  /** Other objects to create at the start, after the ReplicaSets and before the pods (PodDisruptionBudgets …), in declaration order. */
+  private readonly otherObjects: { resource: Resource; object: ResourceType[Resource] }[] = [];
+  /** Pods owned by one of those objects (ownedBy). */
+  private readonly objectOwners: { pod: string; resource: Resource; apiVersion: string; kind: string; name: string }[] = [];
+  private built = false;
+  /** The release every component runs (until the cluster is built, the plan may change it). */
+  private plannedRelease: Release;
+  /** Kubelets that run another release than the control plane, by node (version skew). */
+  private readonly kubeletMinors = new Map<string, number>();
+  private made?: Cluster;
+  /** Steps to run once the plan is built (afterStart). */
+  private readonly lastSteps: (() => void)[] = [];
+  /** A real cluster's objects to resume (`Given the objects in …`, `serve --manifests` of a dump). */
+  private restored?: RestorePlan;
+  /** StatefulSets, Jobs and DaemonSets to create (before the pods), by `kind/name`. */
+  private readonly workloads = new Map<string, { kind: WorkloadKind; obj: Workload }>();
+  /** Behaviours of pods the workloads' controllers will create. */
+  private readonly pending = new PendingPods(() => this.cluster);
+  /** kube-controller-manager controllers the plan turns off (`--controllers=*,-NAME`). */
+  private readonly controllersOff: string[] = [];
+
+  /**
+   * With a Release (default v1.33) the plan builds its cluster with the planned release when it is
+   * first used; with a Cluster it plans into that one, whose release is already fixed.
+   */
+  constructor(
+    source: Cluster | Release = DEFAULT_RELEASE,
+    /** Where the cluster's virtual time starts, when the plan builds it (default: the fixed epoch). */
+    private readonly epochMs?: number,
+    /** kube-apiserver options of the cluster built (a `serve` session drops compacted history). */
+    private readonly apiserver: Partial<ApiServerOptions> = {},
+  ) {
+    if (source instanceof Cluster) {
+      this.made = source;
+      this.plannedRelease = source.release;
+    } else this.plannedRelease = source;
+  }
+
+  /** The cluster, built with the planned release when something first needs it. */
+  get cluster(): Cluster {
+    if (this.made) return this.made;
+    this.made = new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs, apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.plannedRelease }, ...(this.controllersOff.length ? { controllers: ['*', ...this.controllersOff.map((n) => `-${n}`)] } : {}) });
+    if (this.podGCThreshold !== undefined) this.made.podGC.config.terminatedPodThreshold = this.podGCThreshold;
+    return this.made;
+  }
+
+  /**
+   * How long the cluster runs before it is handed over: a minute for a planned one; nothing for
+   * resumed objects, whose state is already the state at the time they were read.
+   */
+  get warmupMs(): number {
+    return this.restored ? 0 : WARMUP_MS;
+  }
+
+  /** The resumed objects' plan (what was assumed, what is not modelled), if objects were given. */
+  get restoredObjects(): RestorePlan | undefined {
+    return this.restored;
+  }
+
+  /**
+   * Resumes a real cluster's objects (src/planning/restore/): they are stored as they are, virtual time
+   * starts when they were read (`nowMs`, or the newest time they show), and every node's machine
+   * runs what its pods' status shows. Declared first; later declarations (behaviours, an
+   * unreachable node, more pods) change what was assumed.
+   */
+  objects(dump: Dump, nowMs?: number): void {
+    this.assertNotBuilt('the objects');
+    if (this.restored) throw new PlanError('the objects of a cluster are given once (several files go in one step of serve --manifests, or one List)');
+    if (this.nodes.length > 0 || this.pods.size > 0 || this.replicaSets.size > 0) throw new PlanError('the objects must come before the nodes and pods declared by other steps');
+    const restored = planRestore(dump, nowMs);
+    this.restored = restored;
+    for (const n of restored.nodes) this.nodes.push(n.name);
+    for (const p of restored.pods) {
+      const key = this.pods.has(p.name) ? `${p.namespace}/${p.name}` : p.name;
+      const planned: PlannedPod = { pod: structuredClone(p.pod), uid: p.uid, behaviours: new Map(), volumes: new Map(), restored: true };
+      this.pods.set(key, planned);
+    }
+    for (const b of restored.containerBehaviours) {
+      const planned = this.planned(b.pod);
+      planned.behaviours.set(b.container, { ...(planned.behaviours.get(b.container) ?? DEFAULT_BEHAVIOUR), ...b.behaviour });
+    }
+    for (const v of restored.volumeBehaviours) this.planned(v.pod).volumes.set(v.volume, v.behaviour);
+  }
+
+  /**
+   * kube-controller-manager's `--terminated-pod-gc-threshold`: a plan setting like the release, so
+   * declaring it does not build the cluster (a `Kubernetes v1.NN` after it still applies).
+   */
+  terminatedPodGCThreshold(threshold: number): void {
+    if (this.made) this.made.podGC.config.terminatedPodThreshold = threshold;
+    else this.podGCThreshold = threshold;
+  }
+
+  private podGCThreshold?: number;
+
+  get started(): boolean {
+    return this.built;
+  }
+
+  get release(): Release {
+    return this.plannedRelease;
+  }
+
+  /**
+   * Every component runs `minor`. Anywhere in the plan before the cluster is built (a Background's
+   * nodes and pods, then a scenario's release, is the natural order): nodes, pods and ReplicaSets
+   * are only planned until then and are all created with the release the plan has at that moment.
+   * Kubelets already planned with another release (version skew) are checked against it.
+   */
+  kubernetes(minor: number): void {
+    const what = `Kubernetes v1.${minor}`;
+    this.assertNotBuilt(what);
+    const previous = this.plannedRelease;
+    this.plannedRelease = this.wrap(() => previous.withMinor(minor));
+    try {
+      for (const [node, kubeletMinor] of this.kubeletMinors) this.kubeletRelease(node, kubeletMinor);
+    } catch (e) {
+      this.plannedRelease = previous;
+      throw e;
+    }
+  }
+
+  /** A feature gate of every component (kube-apiserver, kube-controller-manager, kubelets), as --feature-gates sets it. */
+  featureGate(gate: string, enabled: boolean): void {
+    this.assertNotBuilt(`the feature gate ${gate}`);
+    this.plannedRelease = this.wrap(() => this.plannedRelease.withGate(gate, enabled));
+    for (const [node, minor] of this.kubeletMinors) this.kubeletRelease(node, minor);
+  }
+
+  /**
+   * The kubelet of `node` runs `minor` while the control plane runs the planned release (version
+   * skew); like the release, anywhere before the cluster is built (the node's pods are only planned
+   * until then).
+   */
+  kubeletKubernetes(node: string, minor: number): void {
+    const what = `the kubelet on node "${node}" running Kubernetes v1.${minor}`;
+    this.knownNode(node);
+    this.assertNotBuilt(what);
+    this.kubeletRelease(node, minor);
+    this.kubeletMinors.set(node, minor);
+  }
+
+  /**
+   * A skewed kubelet's release, with the plan's gates; refused outside the version skew policy
+   * (kubelets may be up to three minors older than kube-apiserver, two before v1.28, never newer).
+   */
+  private kubeletRelease(node: string, minor: number): Release {
+    const release = this.wrap(() => this.plannedRelease.withMinor(minor));
+    const control = this.plannedRelease;
+    const maxSkew = control.atLeast(28) ? 3 : 2;
+    if (minor > control.minor || control.minor - minor > maxSkew) {
+      throw new PlanError(`the kubelet on node "${node}" cannot run ${release} with a ${control} control plane: the version skew policy allows kubelets from v1.${control.minor - maxSkew} to ${control} (at most ${maxSkew} minor releases older, never newer)`);
+    }
+    return release;
+  }
+
+  private assertNotBuilt(what: string): void {
+    if (this.made) throw new PlanError(`${what} must be declared before the scenario's time starts (T+0, at the first When or Then step: the cluster is built with its release then)`);
+  }
+
+  /** Release errors (unknown or locked gates) as plan errors. */
+  private wrap<T>(f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      throw new PlanError((e as Error).message);
+    }
+  }
+
+  node(name: string): void {
+    if (this.nodes.includes(name)) throw new PlanError(`node "${name}" is declared twice`);
+    this.nodes.push(name);
+    if (this.started) this.cluster.addNode(name);
+  }
+
+  pod(name: string, nodeName: string | undefined, manifest?: Manifest, namespace = 'default'): void {
+    if (nodeName !== undefined && !this.nodes.includes(nodeName)) {
+      throw new PlanError(`unknown node "${nodeName}" for pod "${name}": declare it first with  Given a node "${nodeName}"  (nodes so far: ${this.list(this.nodes)})`);
+    }
+    if (namespace !== 'default' && !this.namespaces.includes(namespace)) {
+      throw new PlanError(`unknown namespace "${namespace}" for pod "${name}": declare it first with  Given a namespace "${namespace}"  (namespaces so far: ${this.list(this.namespaces)})`);
+    }
+    this.addPod(name, nodeName, manifest, namespace);
+  }
+
+  /**
+   * A namespace (Active, with the `kubernetes` finalizer), as an object; `default` stays implicit
+   * (the system namespaces exist as objects only where the served API creates them).
+   */
+  namespace(name: string): void {
+    if (this.namespaces.includes(name) || name === 'default') throw new PlanError(`namespace "${name}" is declared twice (default always exists)`);
+    this.namespaces.push(name);
+    if (this.started) this.createNamespace(name);
+  }
+
+  private createNamespace(name: string): void {
+    const r = this.cluster.apiserver.create(USER, 'namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    if (!r.ok) throw new PlanError(`namespace "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+  }
+
+  /** The namespace of a planned or resumed pod (undefined: neither). */
+  podNamespace(name: string): string | undefined {
+    return this.restored?.pods.find((p) => p.name === name)?.namespace ?? this.pods.get(name)?.pod.metadata.namespace;
+  }
+
+  /**
+   * A pod bound to a node that has no Node object and no kubelet (a node deleted before the
+   * scenario, or a typo in a manifest): nothing runs it, and pod GC collects it (gcOrphaned).
+   */
+  podOnMissingNode(name: string, nodeName: string, manifest?: Manifest): void {
+    if (this.nodes.includes(nodeName)) throw new PlanError(`node "${nodeName}" of pod "${name}" is declared in this scenario, so it exists: use  Given a pod "${name}" running on node "${nodeName}"`);
+    this.addPod(name, nodeName, manifest);
+  }
+
+  private addPod(name: string, nodeName: string | undefined, manifest?: Manifest, namespace = 'default'): void {
+    if (this.pods.has(name)) throw new PlanError(`pod "${name}" is declared twice${this.pods.get(name)!.pod.metadata.namespace !== namespace ? ' (pod names are unique across the namespaces of a scenario: the steps find a pod by its name)' : ''}`);
+    const planned = { pod: podFromManifest(name, nodeName, manifest, namespace), behaviours: new Map(), volumes: new Map() };
+    this.pods.set(name, planned);
+    if (this.started) this.createPod(planned);
+  }
+
+  /** The node that runs a planned pod: undefined when it is unscheduled or its node does not exist. */
+  private runningNode(planned: PlannedPod): string | undefined {
+    const nodeName = planned.pod.spec?.nodeName;
+    return nodeName !== undefined && this.nodes.includes(nodeName) ? nodeName : undefined;
+  }
+
+  /** Sets how a container of a planned pod behaves when stopped (looked up when the signal comes). */
+  containerBehaviour(container: string, podName: string, change: Partial<ContainerBehaviour>, specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void): void {
+    const pending = this.pods.has(podName) ? undefined : this.pendingPod(podName);
+    if (pending) return this.pendingBehaviour(pending, podName, container, change, specChange);
+    const planned = this.planned(podName);
+    const spec = [...(planned.pod.spec?.initContainers ?? []), ...(planned.pod.spec?.containers ?? [])].find((c) => c.name === container);
+    if (!spec) throw new PlanError(`pod "${podName}" has no container "${container}" (its containers: ${this.containerNames(planned.pod)})`);
+    if (specChange) {
+      if (this.started) throw new PlanError(`the preStop hook of container "${container}" must be declared before the scenario starts (a pod's spec cannot change after creation)`);
+      specChange(spec);
+    }
+    const behaviour = { ...(planned.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change };
+    planned.behaviours.set(container, behaviour);
+    const node = this.runningNode(planned);
+    if (node && planned.uid && this.started) this.cluster.node(node).containerBehaviours.set(`${planned.uid} ${container}`, behaviour);
+  }
+
+  /** How a container of a planned pod behaves so far (the default unless a step changed it). */
+  behaviourOf(container: string, podName: string): ContainerBehaviour {
+    return this.planned(podName).behaviours.get(container) ?? DEFAULT_BEHAVIOUR;
+  }
+
+  /**
+   * How a regular init container (one without `restartPolicy: Always`) of a planned pod ends its
+   * run: the name must be one, since only those run to completion (K56).
+   */
+  initContainerBehaviour(container: string, podName: string, change: Partial<ContainerBehaviour>): void {
+    const planned = this.pods.get(podName) ?? this.pendingPod(podName) ?? this.planned(podName);
+    const inits = (planned.pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy !== 'Always').map((c) => c.name);
+    if (!inits.includes(container)) {
+      throw new PlanError(`pod "${podName}" has no regular init container "${container}" (its regular init containers: ${this.list(inits, 'none — add spec.initContainers to its manifest')})`);
+    }
+    this.containerBehaviour(container, podName, change);
+  }
+
+  /**
+   * The container's preStop hook takes `ms` (Infinity: it never returns). A container without a
+   * preStop handler gets one (`exec: sleep N`), so the kubelet runs it; one that has a handler keeps it.
+   */
+  preStop(container: string, podName: string, ms: number): void {
+    const inits = (this.pods.get(podName) ?? this.pendingPod(podName) ?? this.planned(podName)).pod.spec?.initContainers ?? [];
+    const i = inits.findIndex((c) => c.name === container && c.restartPolicy !== 'Always');
+    if (i >= 0) {
+      // The apiserver would refuse the pod (validateInitContainers, K58): say so at this step.
+      throw new PlanError(`container "${container}" of pod "${podName}" is a regular init container, which cannot have a preStop hook: spec.initContainers[${i}].lifecycle: Forbidden: may not be set for init containers without restartPolicy=Always`);
+    }
+    this.containerBehaviour(container, podName, { preStopMs: ms }, (c) => {
+      if (c.lifecycle?.preStop) return;
+      const sleep = Number.isFinite(ms) ? String(ms / 1000) : 'infinity';
+      c.lifecycle = { ...c.lifecycle, preStop: { exec: { command: ['sleep', sleep] } } };
+    });
+  }
+
+  volumeBehaviour(volume: string, podName: string, behaviour: VolumeBehaviour): void {
+    const pending = this.pods.has(podName) ? undefined : this.pendingPod(podName);
+    const planned = pending ?? this.planned(podName);
+    const names = (planned.pod.spec?.volumes ?? []).map((v) => v.name);
+    if (!names.includes(volume)) {
+      throw new PlanError(`pod "${podName}" has no volume "${volume}" (its volumes: ${this.list(names, 'none — add spec.volumes to its manifest')})`);
+    }
+    planned.volumes.set(volume, behaviour);
+    if (pending) {
+      if (this.started) this.pending.refresh(pending);
+      return;
+    }
+    const p = planned as PlannedPod;
+    const node = this.runningNode(p);
+    if (node && p.uid && this.started) this.cluster.node(node).volumeBehaviours.set(`${p.uid} ${volume}`, behaviour);
+  }
+
+  nodeUnreachable(node: string): void {
+    this.knownNode(node);
+    if (this.started) this.cluster.node(node).setReachable(false);
+    else this.unreachable.push(node);
+  }
+
+  /** Changes the kubelet configuration of a declared node; only before the start (the kubelet reads it when it starts). */
+  kubeletConfig(node: string, change: Partial<KubeletConfig>, what: string): void {
+    this.knownNode(node);
+    if (this.started) throw new PlanError(`${what} of node "${node}" must be declared before the scenario starts (the kubelet reads its configuration when it starts)`);
+    this.kubelet.set(node, { ...this.kubelet.get(node), ...change });
+  }
+
+  /** Whether the plan configured this node's kubelet with `key`. */
+  hasKubeletConfig(node: string, key: keyof KubeletConfig): boolean {
+    return this.kubelet.get(node)?.[key] !== undefined;
+  }
+
+  replicaSet(name: string, manifest?: Manifest): void {
+    if (this.replicaSets.has(name)) throw new PlanError(`replicaset "${name}" is declared twice`);
+    const rs = replicaSetFromManifest(name, manifest);
+    this.replicaSets.set(name, { rs, pods: [] });
+    if (this.started) this.createReplicaSet(name);
+  }
+
+  /**
+   * The pod gets an ownerReference to the replicaset (controller: true; blockOwnerDeletion as asked,
+   * true by default, as the ReplicaSet controller sets it), filled in with its uid at creation.
+   */
+  ownership(podName: string, rsName: string, blocking = true): void {
+    const rs = this.replicaSets.get(rsName);
+    if (!rs) throw new PlanError(`unknown replicaset "${rsName}" (replicasets: ${this.list([...this.replicaSets.keys()])})`);
+    if (this.started) throw new PlanError('ownership must be declared before the scenario starts');
+    this.planned(podName);
+    rs.pods.push({ name: podName, blocking });
+  }
+
+  /**
+   * The pod gets a controller ownerReference (blockOwnerDeletion true) to an object the plan
+   * creates before the pods — a custom resource — filled in with its uid at creation.
+   */
+  ownedBy(podName: string, owner: { resource: Resource; apiVersion: string; kind: string; name: string }): void {
+    if (this.started) throw new PlanError('ownership must be declared before the scenario starts');
+    if (!this.otherObjects.some((o) => o.resource === owner.resource && o.object.metadata.name === owner.name)) throw new PlanError(`${owner.kind} "${owner.name}" is not declared (declare it before the pods it owns)`);
+    this.planned(podName);
+    this.objectOwners.push({ pod: podName, ...owner });
+  }
+
+  /** A service (its defaults: port 80 to the pods' 8080), created before the pods. */
+  service(name: string, manifest?: Manifest): void {
+    if (this.services.has(name)) throw new PlanError(`service "${name}" is declared twice`);
+    const svc = serviceFromManifest(name, manifest);
+    this.services.set(name, svc);
+    if (this.started) this.createService(name);
+  }
+
+  /** The node's kube-proxy applies each change this long after it saw it. */
+  kubeProxyDelay(node: string, ms: number): void {
+    this.knownNode(node);
+    this.assertNotStarted(`the kube-proxy delay of node "${node}"`);
+    this.proxyDelays.set(node, ms);
+  }
+
+  /** The load balancer in front of a service notices endpoint changes this long after they are written. */
+  loadBalancerLag(service: string, ms: number): void {
+    this.knownService(service);
+    this.assertNotStarted(`the load balancer lag of service "${service}"`);
+    this.lbLags.set(service, ms);
+  }
+
+  /** A stream of requests to a service, from T+0 on. */
+  trafficClients(spec: Omit<ClientSpec, 'namespace'>): void {
+    this.knownService(spec.service);
+    if (spec.everyMs <= 0) throw new PlanError(`clients must wait a positive time between requests, not ${spec.everyMs}ms`);
+    const full = { ...spec, namespace: 'default' };
+    this.clients.push(full);
+    if (this.started) this.cluster.network().clients.add(full, this.cluster.clock.now());
+  }
+
+  private knownService(name: string): void {
+    if (!this.services.has(name)) throw new PlanError(`unknown service "${name}": declare it first with  Given a service "${name}" selecting pods with label "app=${name}"  (services so far: ${this.list([...this.services.keys()])})`);
+  }
+
+  private assertNotStarted(what: string): void {
+    if (this.started) throw new PlanError(`${what} must be declared before the scenario starts`);
+  }
+
+  private createService(name: string): void {
+    const r = this.cluster.apiserver.create(USER, 'services', 'default', this.services.get(name)!);
+    if (!r.ok) throw new PlanError(`service "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    this.services.set(name, r.object);
+    this.cluster.network();
+    this.cluster.flush();
+  }
+
+  /** The namespace of a pod the steps name: a resumed pod keeps its own, every other pod is in default. */
+  namespaceOf(pod: string): string {
+    return this.podNamespace(pod) ?? 'default';
+  }
+
+  /** The first declared node, for steps that do not name one. */
+  firstNode(): string {
+    const n = this.nodes[0];
+    if (!n) throw new PlanError('this step needs a node to place pods on: declare one first with  Given a node "node-1"');
+    return n;
+  }
+
+  /** The planned pod names, for error messages. */
+  podNames(): string[] {
+    return [...this.pods.keys()];
+  }
+
+  /** Builds the plan into the cluster (once): nodes, replicasets, pods, then cuts off the unreachable nodes. */
+  start(): void {
+    if (this.built) return;
+    this.built = true;
+    const restored = this.restored;
+    if (restored) {
+      resumeIn(restored, this.cluster.release);
+      for (const a of restored.assumptions) this.cluster.timeline.record(a.component, `assumed: ${a.text}`, a.source);
+      writeObjects(this.cluster, restored);
+    }
+    for (const n of this.nodes) {
+      const minor = this.kubeletMinors.get(n);
+      const machine = restored?.nodes.find((r) => r.name === n)?.machine;
+      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) }, machine && this.resumedMachine(n, machine));
+    }
+    for (const planned of this.pods.values()) if (planned.restored) this.bind(planned, planned.uid!);
+    for (const name of this.namespaces) this.createNamespace(name);
+    // No flush between the owners and their pods: the ReplicaSet controller's first sync then
+    // finds the pods the plan gives it, as it would for objects that existed before it started.
+    for (const name of this.replicaSets.keys()) this.createReplicaSet(name, false);
+    this.pending.start();
+    for (const key of this.workloads.keys()) this.createWorkload(key);
+    if (this.services.size > 0) {
+      const network = this.cluster.network(this.proxyDelays);
+      for (const [service, lag] of this.lbLags) network.setLoadBalancerLag(`default/${service}`, lag);
+      for (const name of this.services.keys()) this.createService(name);
+      for (const spec of this.clients) network.clients.add(spec, this.cluster.clock.now() + WARMUP_MS);
+    }
+    for (const planned of this.otherObjects) this.createObject(planned.resource, planned.object);
+    for (const planned of this.pods.values()) if (!planned.restored) this.createPod(planned, false);
+    this.cluster.flush();
+    for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
+    for (const step of this.lastSteps) step();
+  }
+
+  /**
+   * Something to do once everything planned exists (e.g. configure an admission webhook, which
+   * must not judge the creation of the planned objects); at once when the plan is built already.
+   */
+  afterStart(step: () => void): void {
+    if (this.built) step();
+    else this.lastSteps.push(step);
+  }
+
+  private createPod(planned: PlannedPod, flush = true): void {
+    const name = planned.pod.metadata.name!;
+    const owners = [...this.replicaSets.values()].filter((r) => r.pods.some((p) => p.name === name));
+    const pod = structuredClone(planned.pod);
+    for (const owner of owners) {
+      const uid = owner.rs.metadata.uid;
+      const blockOwnerDeletion = owner.pods.find((p) => p.name === name)!.blocking;
+      const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner.rs.metadata.name!, uid: uid!, controller: true, blockOwnerDeletion };
+      pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref];
+      pod.metadata.labels = { ...pod.metadata.labels, ...owner.rs.spec?.selector.matchLabels };
+    }
+    for (const owner of this.objectOwners.filter((o) => o.pod === name)) {
+      const got = this.cluster.apiserver.get(owner.resource, 'default', owner.name);
+      if (!got.ok) throw new PlanError(`${owner.kind} "${owner.name}", owner of pod "${name}", does not exist: ${got.status.message}`);
+      const ref = { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, uid: got.object.metadata.uid!, controller: true, blockOwnerDeletion: true };
+      pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref];
+    }
+    const r = this.cluster.apiserver.create(USER, 'pods', pod.metadata.namespace ?? 'default', pod);
+    if (!r.ok) throw new PlanError(`pod "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    // Before the flush: the kubelet hears of the pod only then, and looks its behaviours up by uid.
+    this.bind(planned, r.object.metadata.uid!);
+    if (flush) this.cluster.flush();
+  }
+
+  /**
+   * A resumed machine with the behaviours planned for its pods, and cut off from the start if a
+   * step says it is unreachable: its kubelet may act on its pods as it starts.
+   */
+  private resumedMachine(node: string, machine: MachineState): MachineState {
+    const containerBehaviours = new Map<string, ContainerBehaviour>();
+    const volumeBehaviours = new Map<string, VolumeBehaviour>();
+    const uids = new Set(machine.pods.map((p) => p.uid));
+    for (const planned of this.pods.values()) {
+      if (!planned.uid || !uids.has(planned.uid)) continue;
+      for (const [c, b] of planned.behaviours) containerBehaviours.set(`${planned.uid} ${c}`, b);
+      for (const [v, b] of planned.volumes) volumeBehaviours.set(`${planned.uid} ${v}`, b);
+    }
+    const unreachableSince = machine.unreachableSince ?? (this.unreachable.includes(node) ? this.cluster.clock.now() : undefined);
+    return { ...machine, containerBehaviours, volumeBehaviours, ...(unreachableSince !== undefined ? { unreachableSince } : {}) };
+  }
+
+  /** The plan entry now stands for the pod with this uid: its behaviours go to that pod's node. */
+  private bind(planned: PlannedPod, uid: string): void {
+    planned.uid = uid;
+    const nodeName = this.runningNode(planned);
+    if (!nodeName) return;
+    const node = this.cluster.node(nodeName);
+    for (const [c, b] of planned.behaviours) node.containerBehaviours.set(`${uid} ${c}`, b);
+    for (const [v, b] of planned.volumes) node.volumeBehaviours.set(`${uid} ${v}`, b);
+  }
+
+  /**
+   * A pod the user created during the scenario (`created` is what the apiserver stored): from now
+   * on its name means this pod, a plain one with nothing planned for it, whatever an earlier pod of
+   * that name did; that earlier pod, if it still runs somewhere, keeps its own behaviours.
+   */
+  userCreated(created: Pod): void {
+    const planned: PlannedPod = { pod: created, behaviours: new Map(), volumes: new Map() };
+    this.pods.set(created.metadata.name!, planned);
+    this.bind(planned, created.metadata.uid!);
+  }
+
+  /** An object of another kind, in namespace default, created with the plan (or at once once it started). */
+  object<R extends Resource>(resource: R, object: ResourceType[R]): void {
+    const name = object.metadata.name;
+    if (this.otherObjects.some((o) => o.resource === resource && o.object.metadata.name === name)) throw new PlanError(`${resource} "${name}" is declared twice`);
+    this.otherObjects.push({ resource, object });
+    if (this.started) this.createObject(resource, object);
+  }
+
+  /** The objects of one resource the plan creates besides pods, workloads and services (for steps that resolve names). */
+  declared<R extends Resource>(resource: R): ResourceType[R][] {
+    return this.otherObjects.filter((o) => o.resource === resource).map((o) => o.object as ResourceType[R]);
+  }
+
+  private createObject(resource: Resource, object: ResourceType[Resource]): void {
+    const r = this.cluster.apiserver.create(USER, resource, 'default', object);
+    if (!r.ok) throw new PlanError(`${resource} "${object.metadata.name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    this.cluster.flush();
+  }
+
+  private createReplicaSet(name: string, flush = true): void {
+    const planned = this.replicaSets.get(name)!;
+    const r = this.cluster.apiserver.create(USER, 'replicasets', 'default', planned.rs);
+    if (!r.ok) throw new PlanError(`replicaset "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    planned.rs = r.object;
+    if (flush) this.cluster.flush();
+  }
+
+  /**
+   * A StatefulSet, Job or DaemonSet for the scenario (workload-manifest.ts), created with the
+   * plan before its pods, or at once when the cluster runs already; its controller makes its pods.
+   */
+  workload(kind: WorkloadKind, name: string, manifest?: Manifest, replicas?: number): void {
+    const key = `${kind}/${name}`;
+    if (this.workloads.has(key)) throw new PlanError(`${kind} "${name}" is declared twice`);
+    this.workloads.set(key, { kind, obj: workloadFromManifest(kind, name, manifest, replicas) });
+    if (this.started) this.createWorkload(key);
+  }
+
+  /** Whether the plan has this workload (for steps that act on it). */
+  hasWorkload(kind: WorkloadKind, name: string): boolean {
+    return this.workloads.has(`${kind}/${name}`);
+  }
+
+  /** A controller of kube-controller-manager that does not run in this scenario (by canonical name or alias). */
+  controllerNotRunning(name: string): void {
+    this.assertNotBuilt(`the ${name} controller not running`);
+    const d = CONTROLLERS.find((c) => c.name === name || c.name === `${name}-controller` || (c.aliases ?? []).includes(name));
+    if (!d) throw new PlanError(`"${name}" is not a controller of kube-controller-manager here; known: ${CONTROLLERS.map((c) => c.name.replace(/-controller$/, '')).join(', ')}`);
+    if (!this.controllersOff.includes(d.name)) this.controllersOff.push(d.name);
+  }
+
+  /**
+   * Behaviours for every pod one workload's controller creates (`container "app" of the pods of
+   * job "pi" …`), for names the scenario cannot know in advance.
+   */
+  workloadPodsBehaviour(kind: WorkloadKind, name: string, container: string, change: Partial<ContainerBehaviour>): void {
+    const w = this.workloads.get(`${kind}/${name}`);
+    if (!w) throw new PlanError(`unknown ${kind} "${name}" (workloads in this scenario: ${this.list([...this.workloads.keys()])})`);
+    const entry = this.pending.forOwner(`${kind}/${name}`, w.obj);
+    this.pendingBehaviour(entry, `the pods of ${kind} "${name}"`, container, change);
+  }
+
+  /** The pending entry for a pod a planned workload will create under that name, if any. */
+  private pendingPod(podName: string): PendingEntry | undefined {
+    return this.pending.forName(podName, [...this.workloads.values()]);
+  }
+
+  private pendingBehaviour(entry: PendingEntry, what: string, container: string, change: Partial<ContainerBehaviour>, specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void): void {
+    const spec = [...(entry.pod.spec?.initContainers ?? []), ...(entry.pod.spec?.containers ?? [])].find((c) => c.name === container);
+    if (!spec) throw new PlanError(`${what.startsWith('the pods') ? what : `pod "${what}"`} ha${what.startsWith('the pods') ? 've' : 's'} no container "${container}" (its template's containers: ${this.containerNames(entry.pod)})`);
+    if (specChange && !spec.lifecycle?.preStop) {
+      throw new PlanError(`${what.startsWith('the pods') ? what : `pod "${what}"`} is created by its controller from the template: give container "${container}" its preStop hook in the workload's manifest (spec.template.spec.containers[].lifecycle.preStop)`);
+    }
+    entry.behaviours.set(container, { ...(entry.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change });
+    if (this.started) this.pending.refresh(entry);
+  }
+
+  private createWorkload(key: string): void {
+    const w = this.workloads.get(key)!;
+    const r = this.cluster.apiserver.create(USER, WORKLOAD_RESOURCES[w.kind], 'default', w.obj);
+    if (!r.ok) throw new PlanError(`${w.kind} "${w.obj.metadata.name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    w.obj = r.object as Workload;
+  }
+
+  private planned(podName: string): PlannedPod {
+    const p = this.pods.get(podName);
+    if (!p) {
+      // The names the workloads' controllers will give their pods: NAME-ORDINAL, or NAME- and five generated characters.
+      const made = [...this.workloads.values()].map(({ kind, obj }) => (kind === 'statefulset' ? `"${obj.metadata.name}-0"…` : `"${obj.metadata.name}-xxxxx"`));
+      throw new PlanError(`unknown pod "${podName}" (pods in this scenario: ${this.list(this.podNames())}${made.length ? `; pods its workloads will create: ${made.join(', ')}` : ''})`);
+    }
+    return p;
+  }
+
+  /** Fails with the usual message unless the node is declared. */
+  requireNode(node: string): void {
+    this.knownNode(node);
+  }
+
+  private knownNode(node: string): void {
+    if (!this.nodes.includes(node)) throw new PlanError(`unknown node "${node}" (nodes: ${this.list(this.nodes)})`);
+  }
+
+  private list(names: string[], none = 'none'): string {
+    return names.map((n) => `"${n}"`).join(', ') || none;
+  }
+
+  private containerNames(pod: Pod): string {
+    return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => `"${c.name}"`).join(', ');
+  }
+}
