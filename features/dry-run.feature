@@ -6,7 +6,10 @@ Feature: Server-side dry run of a DELETE
   running, untouched. `--dry-run=client` does not even send a request.
 
   Background:
-    Given a node "node-1"
+    # Pinned to v1.33: the real-kubectl profile runs these lines with the real kubectl v1.33, whose
+    # output (`pod "web" deleted (server dry run)`) is that release's (from v1.34 it names the namespace, V4).
+    Given Kubernetes v1.33
+    And a node "node-1"
     And a pod "web" running on node "node-1"
 
   Scenario: kubectl --dry-run=server prints what would happen and changes nothing

@@ -4,7 +4,8 @@ Feature: Pods on a lost node: node lifecycle, taint eviction and pod GC
   would send the final DELETE, and it is cut off. Three controllers of kube-controller-manager act:
   - node lifecycle (monitorNodeHealth, every 5s): no Lease renewal seen for the grace period (50s
     since v1.32) makes the node Ready=Unknown, taints it node.kubernetes.io/unreachable (NoSchedule
-    with that update, NoExecute at the next pass) and marks its pods not ready;
+    with that update, NoExecute in the same pass since v1.34 — up to v1.33 at the next pass, V5)
+    and marks its pods not ready;
   - taint eviction: a pod admitted with the default 300s toleration (DefaultTolerationSeconds) is
     deleted 300s after the NoExecute taint: a DisruptionTarget condition, then a DELETE with no
     options. The pod only becomes Terminating: its kubelet never hears of it (K47);
@@ -20,8 +21,8 @@ Feature: Pods on a lost node: node lifecycle, taint eviction and pod GC
 
   Scenario: taint eviction deletes the pods of an unreachable node, and they stay Terminating
     # tryUpdateNodeHealth: the last renewal was seen at T+0; the first 5s pass more than 50s later
-    # writes Unknown; MarkPodsNotReady sets the pod's Ready to False; the next pass, seeing
-    # Unknown, adds the NoExecute taint (processTaintBaseEviction). processPodOnNode schedules the
+    # writes Unknown; MarkPodsNotReady sets the pod's Ready to False; the same pass, seeing
+    # Unknown (v1.34+, V5), adds the NoExecute taint (processTaintBaseEviction). processPodOnNode schedules the
     # eviction for the pod's shortest matching toleration: 300s. addConditionAndDeletePod sends
     # an empty DELETE, so the spec's 30s grace is stamped, and nobody finishes it.
     When node "node-1" becomes unreachable
@@ -29,7 +30,7 @@ Feature: Pods on a lost node: node lifecycle, taint eviction and pod GC
     Then pod "web" is terminating
     And pod "web" has fields:
       | path                                    | value                                            |
-      | /metadata/deletionTimestamp             | T+6m30s                                          |
+      | /metadata/deletionTimestamp             | T+6m25s                                          |
       | /metadata/deletionGracePeriodSeconds    | 30                                               |
       | /status/phase                           | "Running"                                        |
       | /status/conditions/2/type               | "Ready"                                          |
@@ -37,23 +38,23 @@ Feature: Pods on a lost node: node lifecycle, taint eviction and pod GC
       | /status/conditions/5/type               | "DisruptionTarget"                               |
       | /status/conditions/5/reason             | "DeletionByTaintManager"                         |
       | /status/conditions/5/message            | "Taint manager: deleting due to NoExecute taint" |
-      | /status/conditions/5/lastTransitionTime | T+6m                                             |
+      | /status/conditions/5/lastTransitionTime | T+5m55s                                          |
     And pod "web" has an event "TaintManagerEviction"
     And these events happen in order:
       | at           | component     | event                                                               |
       | T+0s         | kubelet       | node node-1 cannot reach the apiserver                              |
       | T+50s..T+55s | nodelifecycle | node node-1 Ready=Unknown                                           |
       | T+50s..T+55s | apiserver     | UPDATE nodes/node-1/status                                          |
+      | T+50s..T+55s | nodelifecycle | node node-1 tainted node.kubernetes.io/unreachable:NoExecute        |
       | T+50s..T+55s | apiserver     | UPDATE pods/web/status                                              |
       | T+50s..T+55s | nodelifecycle | node node-1 taints +node.kubernetes.io/unreachable:NoSchedule       |
-      | T+55s..T+1m  | nodelifecycle | node node-1 tainted node.kubernetes.io/unreachable:NoExecute        |
-      | T+55s..T+1m  | nodelifecycle | eviction of pods/web scheduled in 300s                              |
-      | T+6m         | events        | TaintManagerEviction pods/web: Marking for deletion Pod default/web |
+      | T+50s..T+55s | nodelifecycle | eviction of pods/web scheduled in 300s                              |
+      | T+5m55s      | events        | TaintManagerEviction pods/web: Marking for deletion Pod default/web |
     And these events happen in exactly this order:
-      | at   | component     | event                                                    |
-      | T+6m | nodelifecycle | taint eviction pods/web: deleting due to NoExecute taint |
-      | T+6m | apiserver     | PATCH pods/web/status                                    |
-      | T+6m | apiserver     | DELETE pods/web                                          |
+      | at      | component     | event                                                    |
+      | T+5m55s | nodelifecycle | taint eviction pods/web: deleting due to NoExecute taint |
+      | T+5m55s | apiserver     | PATCH pods/web/status                                    |
+      | T+5m55s | apiserver     | DELETE pods/web                                          |
     When 30m pass
     Then pod "web" is terminating
     And no status event "DELETE pods/web" happens
@@ -72,7 +73,7 @@ Feature: Pods on a lost node: node lifecycle, taint eviction and pod GC
     Then pod "web" is gone
     And these events happen in order:
       | at           | component     | event                                                   |
-      | T+6m         | apiserver     | DELETE pods/web                                         |
+      | T+5m55s      | apiserver     | DELETE pods/web                                         |
       | T+6m         | kubelet       | node node-1 reaches the apiserver again                 |
       | T+6m         | kubelet       | SyncTerminatingPod pods/web gracePeriod=30              |
       | T+6m         | runtime       | SIGTERM app                                             |
@@ -188,11 +189,11 @@ Feature: Pods on a lost node: node lifecycle, taint eviction and pod GC
       | /metadata/deletionGracePeriodSeconds | 30                       |
       | /status/conditions/5/reason          | "DeletionByTaintManager" |
     And these events happen in order:
-      | at   | component     | event                   |
-      | T+0s | apiserver     | DELETE pods/web         |
-      | T+6m | nodelifecycle | taint eviction pods/web |
-      | T+6m | apiserver     | PATCH pods/web/status   |
-      | T+6m | apiserver     | DELETE pods/web         |
+      | at      | component     | event                   |
+      | T+0s    | apiserver     | DELETE pods/web         |
+      | T+5m55s | nodelifecycle | taint eviction pods/web |
+      | T+5m55s | apiserver     | PATCH pods/web/status   |
+      | T+5m55s | apiserver     | DELETE pods/web         |
     And no status event "DELETE pods/web" happens
 
   Scenario: the node object is deleted while its kubelet still runs: pod GC removes the pod, the kubelet kills it with grace 1

@@ -9,7 +9,9 @@ Feature: A rolling update: the surge counts the pods asked for, not the pods tha
   pods are ready the moment they start, so the whole rollout happens at T+0.)
 
   Scenario: 4 replicas, maxSurge 1: eight pods run at once while the old ones take 25 s to stop
-    Given a node "node-1"
+    # Pinned to v1.33: before DeploymentReplicaSetTerminatingReplicas is on (v1.35) nothing reports them.
+    Given Kubernetes v1.33
+    And a node "node-1"
     And a deployment "web" with 4 replicas
     And container "app" of the pods of deployment "web" exits 25s after SIGTERM
     When deployment "web" rolls out a new template

@@ -6,6 +6,7 @@ import { runKubectl, type KubectlResult } from '../src/frontends/kubectl/kubectl
 import { parseYaml, podFromManifest } from '../src/planning/manifest';
 import { formatTimeline } from '../src/foundation/timeline/text';
 import { runRealKubectl, usesRealKubectl } from './real-kubectl';
+import { refuseUndeclaredPod } from './undeclared';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 function remember(world: TerminatingWorld, response: ApiResponse<unknown>): void {
@@ -16,7 +17,10 @@ function remember(world: TerminatingWorld, response: ApiResponse<unknown>): void
 /** The built-in kubectl, or under the real-kubectl profile the pinned real one over HTTP. */
 async function kubectl(world: TerminatingWorld, line: string, stdin?: string): Promise<KubectlResult> {
   world.ensureStarted();
-  return usesRealKubectl(world) ? runRealKubectl(world, line, stdin) : runKubectl(world.cluster, line, { release: world.cluster.release, stdin });
+  const result = usesRealKubectl(world) ? await runRealKubectl(world, line, stdin) : runKubectl(world.cluster, line, { release: world.cluster.release, stdin });
+  // For the report: what kubectl printed and its exit code at its step, and the moment it returned (or gave up).
+  world.stepCommands.push({ line, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, atMs: world.cluster.clock.now() - world.start, seq: world.cluster.timeline.recorded });
+  return result;
 }
 
 /**
@@ -75,6 +79,7 @@ When('the user deletes pod {string}', function (this: TerminatingWorld, pod: str
   this.ensureStarted();
   remember(this, this.cluster.apiserver.delete(USER, 'pods', this.podNamespace(pod), pod, {}));
   this.cluster.flush();
+  refuseUndeclaredPod(this, pod, this.lastResponse!);
 });
 
 /**
@@ -90,6 +95,7 @@ When('the user deletes pod {string} with options:', function (this: TerminatingW
   }
   remember(this, this.cluster.apiserver.delete(USER, 'pods', this.podNamespace(pod), pod, options as DeleteOptions));
   this.cluster.flush();
+  refuseUndeclaredPod(this, pod, this.lastResponse!);
 });
 
 /**
@@ -102,6 +108,7 @@ When('the user evicts pod {string}', function (this: TerminatingWorld, pod: stri
   this.ensureStarted();
   remember(this, this.cluster.apiserver.evict(USER, this.podNamespace(pod), pod, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: this.podNamespace(pod) } }));
   this.cluster.flush();
+  refuseUndeclaredPod(this, pod, this.lastResponse!);
 });
 
 /**

@@ -3,9 +3,10 @@ import { toYaml } from '../src/frontends/yaml-output';
 import type { Pod } from '../src/apimachinery/types';
 import type { Resource } from '../src/apiserver/apiserver';
 import { ANY, checkChanges, parseCell, parsePath, show, valueAt, type ChangeRow } from '../src/planning/changes';
-import { jsonEqual } from '../src/apimachinery/object';
+import { jsonEqual, type KubeObject } from '../src/apimachinery/object';
 import { checkExactOrder, checkInOrder, parseAt, parseComponent, pastTheEnd, secondOf, TableError, type EventRow, type TimelineEnd } from '../src/foundation/timeline/match';
 import { formatTimeline } from '../src/foundation/timeline/text';
+import { resolveKind } from './custom-resources.steps';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 function getPod(world: TerminatingWorld, name: string): Pod | undefined {
@@ -118,13 +119,26 @@ Then('pod {string} has fields:', function (this: TerminatingWorld, name: string,
  * (nodes have none).
  */
 Then('{kind} {string} has fields:', function (this: TerminatingWorld, kind: string, name: string, table: DataTable) {
-  const rows = fieldRows(table);
-  const resource = STORED_KINDS[kind];
-  this.ensureStarted();
-  const got = this.cluster.apiserver.get(resource, resource === 'nodes' ? undefined : 'default', name);
-  if (!got.ok) throw new Error(`${kind} "${name}" does not exist`);
-  checkFields(this, `${kind} "${name}"`, got.object, rows);
+  objectHasFields(this, kind, name, undefined, table);
 });
+
+/** The same for an object in another namespace (a manifest's `metadata.namespace` is kept, R240). */
+Then('{kind} {string} in namespace {string} has fields:', function (this: TerminatingWorld, kind: string, name: string, namespace: string, table: DataTable) {
+  objectHasFields(this, kind, name, namespace, table);
+});
+
+function objectHasFields(world: TerminatingWorld, kind: string, name: string, namespace: string | undefined, table: DataTable): void {
+  const rows = fieldRows(table);
+  const known = STORED_KINDS[kind];
+  const target = known ? { resource: known, namespaced: known !== 'nodes' } : resolveKind(world, kind);
+  if (namespace !== undefined && !target.namespaced) throw new ScenarioError(`${kind} is not namespaced: write  Then ${kind} "${name}" has fields:`);
+  world.ensureStarted();
+  const ns = target.namespaced ? (namespace ?? 'default') : undefined;
+  const got = world.cluster.apiserver.get(target.resource as Resource, ns, name);
+  const what = `${kind} "${name}"${namespace !== undefined ? ` in namespace "${namespace}"` : ''}`;
+  if (!got.ok) throw new Error(`${what} does not exist`);
+  checkFields(world, what, got.object as KubeObject, rows);
+}
 
 /** The kinds `{kind} {string} has fields:` reads, by the word a scenario uses. */
 const STORED_KINDS: Readonly<Record<string, Resource>> = {

@@ -8,6 +8,7 @@ import { CONTROLLER, USER } from '../src/cluster/cluster';
 import { isObject, mergeManifest, parseYaml } from '../src/planning/manifest';
 import { SERVED_RESOURCES } from '../src/apiserver/resources';
 import { formatTimeline } from '../src/foundation/timeline/text';
+import { toYaml } from '../src/frontends/yaml-output';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /** The feature file of each running scenario: `the custom resource definition in …` names a file relative to it. */
@@ -29,7 +30,7 @@ interface Target {
  * lower case, or `plural.group`; among the built-in kinds and the CRDs the scenario declares or
  * the cluster holds (their spec.names).
  */
-function resolveKind(world: TerminatingWorld, word: string): Target {
+export function resolveKind(world: TerminatingWorld, word: string): Target {
   const w = word.toLowerCase();
   for (const r of SERVED_RESOURCES) {
     if (r.toServed) continue;
@@ -169,7 +170,7 @@ Then('the custom resource definition {string} exists', function (this: Terminati
 /** The CustomResourceDefinition has left storage (its CRD finalizer removed its finalizer). */
 Then('the custom resource definition {string} is gone', function (this: TerminatingWorld, name: string) {
   const o = stored(this, 'customresourcedefinitions', name);
-  if (o) throw new Error(`custom resource definition "${name}" still exists (finalizers ${JSON.stringify(o.metadata.finalizers ?? [])}, conditions ${JSON.stringify((o as CustomResourceDefinition).status?.conditions ?? [])}).\nTimeline from T+0:\n${formatTimeline(this.cluster.timeline.since(this.start), this.start)}`);
+  if (o) throw new Error(`custom resource definition "${name}" still exists (finalizers ${JSON.stringify(o.metadata.finalizers ?? [])}).\nIts conditions:\n${toYaml((o as CustomResourceDefinition).status?.conditions ?? [])}\nTimeline from T+0:\n${formatTimeline(this.cluster.timeline.since(this.start), this.start)}`);
 });
 
 /** A condition of the CRD (NamesAccepted, Established, Terminating) with that status and reason. */
@@ -179,6 +180,6 @@ Then('the custom resource definition {string} has condition {word} {word} with r
   if (!got.ok) throw new Error(`custom resource definition "${name}" does not exist`);
   const c = (got.object.status?.conditions ?? []).find((x) => x.type === type);
   if (!c || c.status !== status || c.reason !== reason) {
-    throw new Error(`custom resource definition "${name}" has ${c ? `${type} ${c.status} with reason ${c.reason} ("${c.message}")` : `no ${type} condition`}, not ${type} ${status} with reason ${reason}; its conditions: ${JSON.stringify(got.object.status?.conditions ?? [])}`);
+    throw new Error(`custom resource definition "${name}" has ${c ? `${type} ${c.status} with reason ${c.reason} ("${c.message}")` : `no ${type} condition`}, not ${type} ${status} with reason ${reason}.\nIts conditions:\n${toYaml(got.object.status?.conditions ?? [])}`);
   }
 });

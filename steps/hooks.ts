@@ -33,7 +33,9 @@ AfterStep(function (this: TerminatingWorld) {
   if (!begun || !this.started) return;
   const t0 = this.start;
   const afterSeq = begun.afterSeq ?? this.setupSeq;
-  this.stepSpans.push({ keyword: begun.keyword, text: begun.text, fromMs: begun.fromMs ?? 0, toMs: this.cluster.clock.now() - t0, afterSeq, toSeq: this.cluster.timeline.recorded });
+  const commands = this.stepCommands;
+  this.stepCommands = [];
+  this.stepSpans.push({ keyword: begun.keyword, text: begun.text, fromMs: begun.fromMs ?? 0, toMs: this.cluster.clock.now() - t0, afterSeq, toSeq: this.cluster.timeline.recorded, ...(commands.length > 0 ? { commands } : {}) });
 });
 
 /**

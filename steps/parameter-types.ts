@@ -34,12 +34,15 @@ defineParameterType({
 });
 
 /**
- * `{kind}`: a stored kind other than pod, as a scenario names it (singular, lower case):
- * replicaset, deployment, statefulset, daemonset, job, controllerrevision, node, event. Pods have
- * their own steps, so `pod "web" has fields:` stays the contract's pod step.
+ * `{kind}`: a served kind other than pod, as a scenario names it (singular, lower case, or any
+ * name kubectl takes: plural, short name, `plural.group`): replicaset, deployment, statefulset,
+ * daemonset, job, controllerrevision, node, event, configmap, secret, service,
+ * poddisruptionbudget, namespace, endpointslice, … and the kinds of custom resource definitions
+ * the scenario declares. The step resolves the word (an unknown one fails naming what is served).
+ * Pods have their own steps, so `pod "web" has fields:` stays the contract's pod step.
  */
 defineParameterType({
   name: 'kind',
-  regexp: /replicaset|deployment|statefulset|daemonset|job|controllerrevision|node|event/,
+  regexp: /(?!pod\b)[a-z][a-z0-9]*(?:\.[a-z0-9-]+)*/,
   transformer: (text: string) => text,
 });

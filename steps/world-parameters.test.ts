@@ -32,9 +32,9 @@ describe('the cucumber world parameter "kubernetes" runs a whole suite as one re
     expect(as133.out).to.include('pod "web" deleted');
   });
 
-  it('a release outside 1.26–1.35 fails the scenario with one error naming the range', async () => {
+  it('a release outside 1.26–1.36 fails the scenario with one error naming the range', async () => {
     const r = await runAs('1.25');
     expect(r.success).to.equal(false);
-    expect(r.out).to.include('--world-parameters: "kubernetes": Kubernetes "1.25" is not supported: the simulation models releases v1.26 to v1.35');
+    expect(r.out).to.include('--world-parameters: "kubernetes": Kubernetes "1.25" is not supported: the simulation models releases v1.26 to v1.36');
   });
 });

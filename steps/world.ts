@@ -9,7 +9,7 @@ import type { KubeletConfig } from '../src/components/kubelet/kubelet';
 import type { ContainerBehaviour } from '../src/components/kubelet/runtime';
 import type { VolumeBehaviour } from '../src/components/kubelet/volume-manager';
 import type { DiagramMarks, ExpectedRow, RowMark } from '../src/foundation/timeline/sequence-diagram';
-import type { StepSpan } from '../src/frontends/report/scenario-timeline';
+import type { CommandRun, StepSpan } from '../src/frontends/report/scenario-timeline';
 import type { StepLocation } from './step-location';
 import { append } from '../src/foundation/widest';
 
@@ -33,6 +33,8 @@ export class TerminatingWorld extends World {
   stepLocation?: StepLocation;
   /** The steps from T+0 on with the stretch of the timeline each one covered (steps/hooks.ts), for the report's diagram. */
   readonly stepSpans: StepSpan[] = [];
+  /** The commands the running step ran (steps/actions.steps.ts), put on its span when it ends. */
+  stepCommands: CommandRun[] = [];
   /** Where each node and pod was declared (`node "node-1"` → `features/x.feature:4`), for "declared twice". */
   private readonly declaredAt = new Map<string, string>();
   /** What the assertions matched or missed, marked in the report's diagram. */

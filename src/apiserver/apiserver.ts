@@ -39,6 +39,7 @@ import { controllerRevisionStrategy, daemonSetStrategies, jobStrategies, statefu
 import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
 import { deterministicUid } from '../apimachinery/uid';
 import { validateDeleteOptions } from '../apimachinery/validation';
+import { kindRulesFor } from './kind-rules';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 import { customResourceDefinitionStrategies, setCustomResourceDefinitionDefaults } from './apiextensions/crd-strategy';
 import { CustomResourceServing, type CustomResource } from './apiextensions/served-resources';
@@ -275,6 +276,8 @@ export class ApiServer {
       validatingadmissionpolicybindings: new Store<ValidatingAdmissionPolicyBinding>(this.etcd, clock, validatingAdmissionPolicyBindingStrategy(options.release, (n) => validateName('validatingadmissionpolicies', n))),
     };
     this.customResources = new CustomResourceServing(this.etcd, clock, options.release, (warning) => this.admissionWarnings.push(warning));
+    // Each kind's validation and defaulting, plugged in in one place (kind-rules/index.ts).
+    for (const store of Object.values(this.stores) as Store<KubeObject>[]) store.useKindRules(kindRulesFor(store.strategy.kind), options.release);
     this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status, customresourcedefinitions: crds.status } as Partial<Record<Resource, Strategy<never>>>;
     this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller, options.release);
     this.policies = new PolicyAdmission(timeline, { hooks: () => this.policyHooksOf(), namespace: (ns) => (this.stores.namespaces.exists(undefined, ns) ? this.stores.namespaces.get(undefined, ns) : undefined), namespaceLabels: (ns) => this.namespaceLabels(ns), paramResource: (apiVersion, kind) => this.paramResource(apiVersion, kind) }, options.release);
@@ -461,7 +464,7 @@ export class ApiServer {
     if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
     // …and none in a namespace that is being terminated (R122).
     if (store.strategy.namespaced) this.admitNamespaceLifecycle(resource, namespace, name);
-    const errs = validateName(resource, name);
+    const errs = validateName(resource, name, this.options.release);
     if (errs.length > 0) throw invalid(qualifiedKind(store.strategy), name, errs);
     withNs.metadata.name = name;
     if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
@@ -1143,8 +1146,9 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * required; namespaces are DNS-1123 labels (ValidateNamespaceName), the other kinds here DNS-1123
  * subdomains (ValidatePodName, ValidateNodeName, …).
  */
-export function validateName(resource: Resource, name: string): FieldError[] {
+export function validateName(resource: Resource, name: string, release: Release = DEFAULT_RELEASE): FieldError[] {
   if (name === '') return [{ field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required' }];
+  if (resource === 'services') return serviceNameErrors(name, release);
   if (resource === 'namespaces') {
     if (name.length > 63) return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: 'must be no more than 63 characters' }];
     if (!DNS1123_LABEL.test(name)) return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')" }];
@@ -1153,6 +1157,23 @@ export function validateName(resource: Resource, name: string): FieldError[] {
   if (name.length > 253) return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: 'must be no more than 253 characters' }];
   if (!DNS1123_SUBDOMAIN.test(name)) return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')" }];
   return [];
+}
+
+/**
+ * V46 — pkg/apis/core/validation ValidateServiceName (from ValidateService's ValidateObjectMeta):
+ * a DNS-1035 label (a lowercase letter first, at most 63 characters) up to v1.35; with
+ * `RelaxedServiceNameValidation` (α 1.34, β on 1.36) a DNS-1123 label, so a name may
+ * start with a digit. Each message is an error of its own, as ValidateObjectMeta reports them.
+ */
+function serviceNameErrors(name: string, release: Release): FieldError[] {
+  const messages: string[] = [];
+  if (name.length > 63) messages.push('must be no more than 63 characters');
+  if (release.enabled('RelaxedServiceNameValidation')) {
+    if (!DNS1123_LABEL.test(name)) messages.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+  } else if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
+    messages.push("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
+  }
+  return messages.map((detail) => ({ field: 'metadata.name', type: 'Invalid', value: name, detail }));
 }
 
 /** DELETE's options in the canonical order (docs/steps.md): `gracePeriodSeconds=0 propagationPolicy=Background …`. */

@@ -5,6 +5,7 @@ import type { Strategy } from './strategy';
 import type { FieldError } from '../apimachinery/errors';
 import { validateFinalizers, validateObjectMetaUpdate } from '../apimachinery/validation';
 import { append } from '../foundation/widest';
+import { dropContainerStopSignals, dropRestartableInitContainers, validatePodDeletionCost } from './pod-release-fields';
 
 /** The image a container gets when a scenario's manifest names none. */
 export const DEFAULT_IMAGE = 'registry.k8s.io/e2e-test-images/agnhost:2.53';
@@ -159,6 +160,8 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
       setPodDefaults(pod);
       dropPodLifecycleSleepAction(pod.spec, undefined, release);
       dropSchedulingGates(pod.spec, undefined, release);
+      dropContainerStopSignals(pod.spec, undefined, release);
+      dropRestartableInitContainers(pod.spec, undefined, release);
       pod.status = { phase: 'Pending', qosClass: 'BestEffort' };
       if ((pod.spec?.schedulingGates ?? []).length > 0) {
         pod.status.conditions = [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates', lastTransitionTime: toTime(now) }];
@@ -169,6 +172,7 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
 
     validate(pod) {
       const errs = validateFinalizers(pod.metadata.finalizers ?? []);
+      append(errs, validatePodDeletionCost(pod.metadata));
       const names = new Set<string>();
       for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
         if (names.has(c.name)) errs.push({ field: 'spec.containers', type: 'Invalid', value: c.name, detail: 'Duplicate value' });
@@ -192,11 +196,14 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
       next.status = old.status;
       dropPodLifecycleSleepAction(next.spec, old.spec, release);
       dropSchedulingGates(next.spec, old.spec, release);
+      dropContainerStopSignals(next.spec, old.spec, release);
+      dropRestartableInitContainers(next.spec, old.spec, release);
       if (generation && !jsonEqual(next.spec, old.spec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     },
 
     validateUpdate(next, old) {
       const errs = validateObjectMetaUpdate(next.metadata, old.metadata);
+      append(errs, validatePodDeletionCost(next.metadata, old.metadata));
       const deadline = activeDeadlineUpdateError(next.spec?.activeDeadlineSeconds ?? undefined, old.spec?.activeDeadlineSeconds ?? undefined);
       if (deadline) {
         errs.push(deadline);
@@ -225,7 +232,7 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
   };
 }
 
-/** The pod strategy of the default release (v1.33). */
+/** The pod strategy of the default release (v1.36). */
 export const podStrategy: Strategy<Pod> = podStrategyFor(DEFAULT_RELEASE);
 
 /**

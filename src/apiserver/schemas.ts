@@ -23,11 +23,18 @@ type Definitions = Record<string, OpenApiSchema>;
 export const SCHEMA_ROOTS = [
   'V1Pod', 'V1Node', 'V1Namespace', 'CoreV1Event', 'V1ReplicaSet', 'V1Lease', 'EventsV1Event', 'V1Secret', 'V1ConfigMap', 'V1ServiceAccount', 'V1PodDisruptionBudget',
   'V1ValidatingWebhookConfiguration', 'V1MutatingWebhookConfiguration', 'V1ValidatingAdmissionPolicy', 'V1ValidatingAdmissionPolicyBinding', 'V1CustomResourceDefinition',
+  'V1Deployment', 'V1StatefulSet', 'V1DaemonSet', 'V1ControllerRevision', 'V1Job', 'V1Service', 'V1Endpoints', 'V1EndpointSlice',
 ] as const;
 
 /** Kinds of meta/v1, apps/v1, coordination/v1 and policy/v1 among the models (every other `V1…` model is core/v1). */
 const META = new Set(['Condition', 'ObjectMeta', 'OwnerReference', 'ManagedFieldsEntry', 'LabelSelector', 'LabelSelectorRequirement', 'ListMeta', 'Status', 'StatusDetails', 'StatusCause', 'DeleteOptions', 'Preconditions']);
-const APPS = new Set(['ReplicaSet', 'ReplicaSetSpec', 'ReplicaSetStatus', 'ReplicaSetCondition', 'ReplicaSetList']);
+const APPS = new Set(['ReplicaSet', 'ReplicaSetSpec', 'ReplicaSetStatus', 'ReplicaSetCondition', 'ReplicaSetList', 'ControllerRevision', 'RollingUpdateDeployment', 'RollingUpdateDaemonSet', 'RollingUpdateStatefulSetStrategy']);
+/** apps/v1 kinds whose every `V1{Kind}…` model is theirs (DeploymentSpec, StatefulSetOrdinals, DaemonSetUpdateStrategy, …). */
+const APPS_PREFIXES = ['Deployment', 'StatefulSet', 'DaemonSet'];
+/** batch/v1 (k8s.io/api/batch/v1/types.go). */
+const BATCH = new Set(['Job', 'JobSpec', 'JobStatus', 'JobCondition', 'JobList', 'JobTemplateSpec', 'PodFailurePolicy', 'PodFailurePolicyRule', 'PodFailurePolicyOnExitCodesRequirement', 'PodFailurePolicyOnPodConditionsPattern', 'SuccessPolicy', 'SuccessPolicyRule', 'UncountedTerminatedPods']);
+/** discovery/v1 (k8s.io/api/discovery/v1/types.go); its EndpointPort is the `DiscoveryV1EndpointPort` model. */
+const DISCOVERY = new Set(['EndpointSlice', 'EndpointSliceList', 'Endpoint', 'EndpointConditions', 'EndpointHints', 'ForZone', 'ForNode']);
 const COORDINATION = new Set(['Lease', 'LeaseSpec', 'LeaseList']);
 const POLICY = new Set(['PodDisruptionBudget', 'PodDisruptionBudgetSpec', 'PodDisruptionBudgetStatus', 'PodDisruptionBudgetList', 'Eviction']);
 /** admissionregistration/v1 (k8s.io/api/admissionregistration/v1/types.go); its ServiceReference and WebhookClientConfig are `AdmissionregistrationV1…` models. */
@@ -42,11 +49,14 @@ const APIEXTENSIONS_PREFIX = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensi
 
 /** The OpenAPI definition name of a model class: `V1PodSpec` → `io.k8s.api.core.v1.PodSpec`. */
 export function definitionName(cls: string): string {
-  const m = /^(CoreV1|EventsV1|AdmissionregistrationV1|ApiextensionsV1|V1)(.+)$/.exec(cls);
+  const m = /^(CoreV1|EventsV1|DiscoveryV1|AdmissionregistrationV1|ApiextensionsV1|V1)(.+)$/.exec(cls);
   if (!m) return cls;
   const [, prefix, name] = m;
   if (prefix === 'CoreV1') return `io.k8s.api.core.v1.${name}`;
   if (prefix === 'EventsV1') return `io.k8s.api.events.v1.${name}`;
+  if (prefix === 'DiscoveryV1' || DISCOVERY.has(name)) return `io.k8s.api.discovery.v1.${name}`;
+  if (BATCH.has(name)) return `io.k8s.api.batch.v1.${name}`;
+  if (APPS_PREFIXES.some((p) => name.startsWith(p))) return `io.k8s.api.apps.v1.${name}`;
   if (prefix === 'AdmissionregistrationV1' || ADMISSIONREGISTRATION.has(name)) return `io.k8s.api.admissionregistration.v1.${name}`;
   if (prefix === 'ApiextensionsV1' || APIEXTENSIONS.has(name) || name.startsWith('CustomResource')) return `${APIEXTENSIONS_PREFIX}.${name}`;
   if (META.has(name)) return `io.k8s.apimachinery.pkg.apis.meta.v1.${name}`;
@@ -99,6 +109,27 @@ const LIST_EXTENSIONS: Readonly<Record<string, Readonly<Record<string, Ext>>>> =
   V1ReplicaSetStatus: { conditions: { ...map('type'), ...merge('type') } },
   V1PodDisruptionBudgetStatus: { conditions: { ...map('type'), ...merge('type') } },
   V1ServiceAccount: { secrets: { ...map('name'), ...merge('name') }, imagePullSecrets: ATOMIC },
+  // k8s.io/api/apps/v1, batch/v1, discovery/v1 and core/v1 (Service, Endpoints) types.go
+  V1DeploymentSpec: { strategy: { 'x-kubernetes-patch-strategy': 'retainKeys' } },
+  V1DeploymentStatus: { conditions: { ...map('type'), ...merge('type') } },
+  V1StatefulSetSpec: { volumeClaimTemplates: ATOMIC },
+  V1StatefulSetStatus: { conditions: { ...map('type'), ...merge('type') } },
+  V1DaemonSetStatus: { conditions: { ...map('type'), ...merge('type') } },
+  V1JobStatus: { conditions: { ...ATOMIC, ...merge('type') } },
+  V1PodFailurePolicy: { rules: ATOMIC },
+  V1PodFailurePolicyRule: { onPodConditions: ATOMIC },
+  V1PodFailurePolicyOnExitCodesRequirement: { values: SET },
+  V1SuccessPolicy: { rules: ATOMIC },
+  V1UncountedTerminatedPods: { succeeded: SET, failed: SET },
+  V1ServiceSpec: { ports: { ...map('port', 'protocol'), ...merge('port') }, selector: { 'x-kubernetes-map-type': 'atomic' }, clusterIPs: ATOMIC, externalIPs: ATOMIC, loadBalancerSourceRanges: ATOMIC, ipFamilies: ATOMIC },
+  V1ServiceStatus: { conditions: { ...map('type'), ...merge('type') } },
+  V1LoadBalancerStatus: { ingress: ATOMIC },
+  V1LoadBalancerIngress: { ports: ATOMIC },
+  V1Endpoints: { subsets: ATOMIC },
+  V1EndpointSubset: { addresses: ATOMIC, notReadyAddresses: ATOMIC, ports: ATOMIC },
+  V1EndpointSlice: { endpoints: ATOMIC, ports: ATOMIC },
+  V1Endpoint: { addresses: SET },
+  V1EndpointHints: { forZones: ATOMIC, forNodes: ATOMIC },
   // k8s.io/api/admissionregistration/v1/types.go
   V1ValidatingWebhookConfiguration: { webhooks: { ...map('name'), ...merge('name') } },
   V1MutatingWebhookConfiguration: { webhooks: { ...map('name'), ...merge('name') } },
@@ -137,6 +168,7 @@ function containerLists(): Record<string, Ext> {
 const ATOMIC_STRUCTS = new Set([
   'V1LocalObjectReference', 'V1ObjectReference', 'V1OwnerReference', 'V1LabelSelector', 'V1NodeSelector', 'V1TypedLocalObjectReference', 'V1SecretKeySelector', 'V1ConfigMapKeySelector', 'V1ObjectFieldSelector', 'V1ResourceFieldSelector',
   'V1ParamKind', 'V1Variable', 'V1ParamRef', 'V1MatchResources', 'V1NamedRuleWithOperations',
+  'CoreV1EndpointPort', 'DiscoveryV1EndpointPort', 'V1EndpointAddress',
 ]);
 
 /**
@@ -145,6 +177,17 @@ const ATOMIC_STRUCTS = new Set([
  * `any` is an empty struct (CustomResourceSubresourceStatus) or FieldsV1, an object.
  */
 const JSON_VALUED = new Set(['V1JSONSchemaProps']);
+
+/**
+ * The properties that are resource.Quantity (or maps of them) in the Go types, which the models
+ * type as strings: a quantity decodes from a JSON number too (`cpu: 1`), so the schema marks them
+ * `format: quantity` for strict decoding (src/apiserver/strict-decoding.ts).
+ */
+const QUANTITIES = new Set([
+  'V1ResourceRequirements.limits', 'V1ResourceRequirements.requests', 'V1VolumeResourceRequirements.limits', 'V1VolumeResourceRequirements.requests',
+  'V1NodeStatus.capacity', 'V1NodeStatus.allocatable', 'V1PodSpec.overhead', 'V1EmptyDirVolumeSource.sizeLimit', 'V1ResourceFieldSelector.divisor',
+  'V1ContainerStatus.allocatedResources', 'V1PersistentVolumeSpec.capacity', 'V1PersistentVolumeClaimStatus.capacity', 'V1PersistentVolumeClaimStatus.allocatedResources',
+]);
 
 interface Attribute {
   readonly name: string;
@@ -186,7 +229,8 @@ function modelSchema(dir: string, cls: string, need: (cls: string) => void): Ope
   for (const a of attrs) {
     // The declaration names a property by its model name (`_default` for `default`).
     const doc = described.get(a.name) ?? described.get(a.baseName);
-    properties[a.baseName] = { ...(doc?.description ? { description: doc.description } : {}), ...typeSchema(a.type, a.format, need, JSON_VALUED.has(cls)), ...ext[a.baseName] };
+    const format = QUANTITIES.has(`${cls}.${a.baseName}`) ? 'quantity' : a.format;
+    properties[a.baseName] = { ...(doc?.description ? { description: doc.description } : {}), ...typeSchema(a.type, format, need, JSON_VALUED.has(cls)), ...ext[a.baseName] };
     if (doc?.required) required.push(a.baseName);
   }
   const description = /\/\*\*\s*\n\* ([\s\S]*?)\n\*\/\nexport class/.exec(js)?.[1];
@@ -202,7 +246,7 @@ function modelSchema(dir: string, cls: string, need: (cls: string) => void): Ope
 }
 
 /** The API group of each definition package. */
-const GROUPS: Readonly<Record<string, string>> = { 'io.k8s.api.core': '', 'io.k8s.api.apps': 'apps', 'io.k8s.api.policy': 'policy', 'io.k8s.api.coordination': 'coordination.k8s.io', 'io.k8s.api.events': 'events.k8s.io', 'io.k8s.api.admissionregistration': 'admissionregistration.k8s.io', 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions': 'apiextensions.k8s.io' };
+const GROUPS: Readonly<Record<string, string>> = { 'io.k8s.api.core': '', 'io.k8s.api.apps': 'apps', 'io.k8s.api.batch': 'batch', 'io.k8s.api.discovery': 'discovery.k8s.io', 'io.k8s.api.policy': 'policy', 'io.k8s.api.coordination': 'coordination.k8s.io', 'io.k8s.api.events': 'events.k8s.io', 'io.k8s.api.admissionregistration': 'admissionregistration.k8s.io', 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions': 'apiextensions.k8s.io' };
 
 /** The kinds among the roots carry their group, version and kind, as upstream's definitions do. */
 function groupVersionKind(cls: string): { group: string; version: string; kind: string } | undefined {

@@ -86,13 +86,16 @@ function ipAt(index: number): string {
 export function validateService(svc: Service): FieldError[] {
   const spec = svc.spec ?? {};
   const errs: FieldError[] = [];
-  const types = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
+  // supportedServiceType, listed sorted (sets.List) by NotSupported.
+  const types = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
   if (!types.includes(spec.type ?? 'ClusterIP')) errs.push({ field: 'spec.type', type: 'Unsupported value', value: spec.type, detail: `supported values: ${types.map((t) => `"${t}"`).join(', ')}` });
   const ports = spec.ports ?? [];
   if (ports.length === 0 && spec.clusterIP !== 'None' && spec.type !== 'ExternalName') errs.push({ field: 'spec.ports', type: 'Required value', detail: '' });
   ports.forEach((p, i) => {
     if (!Number.isInteger(p.port) || p.port < 1 || p.port > 65535) errs.push({ field: `spec.ports[${i}].port`, type: 'Invalid', value: p.port, detail: 'must be between 1 and 65535, inclusive' });
     if (ports.length > 1 && !p.name) errs.push({ field: `spec.ports[${i}].name`, type: 'Required value', detail: '' });
+    // validateServicePort: supportedPortProtocols (R242).
+    if (p.protocol !== undefined && !['SCTP', 'TCP', 'UDP'].includes(p.protocol)) errs.push({ field: `spec.ports[${i}].protocol`, type: 'Unsupported value', value: p.protocol, detail: 'supported values: "SCTP", "TCP", "UDP"' });
   });
   for (const [field, value] of [['spec.internalTrafficPolicy', spec.internalTrafficPolicy], ['spec.externalTrafficPolicy', spec.externalTrafficPolicy]] as const) {
     if (value !== undefined && value !== 'Cluster' && value !== 'Local') errs.push({ field, type: 'Unsupported value', value, detail: 'supported values: "Cluster", "Local"' });

@@ -8,6 +8,7 @@ import { encodeForStorage } from './encode';
 import { clone, copyForUpdate, toTime, type KubeObject } from '../apimachinery/object';
 import { qualifiedKind, type Strategy } from './strategy';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, validateDeleteOptions } from '../apimachinery/validation';
+import type { KindRules } from './kind-rules';
 
 export const STORE_SOURCE = 'staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go';
 
@@ -67,6 +68,15 @@ export class Store<T extends KubeObject> {
     private readonly release: Release = DEFAULT_RELEASE,
   ) {}
 
+  /** The kind's validation and defaulting (kind-rules/index.ts), set by the apiserver for every store. */
+  private rules: KindRules<T> | undefined;
+  private rulesRelease: Release = DEFAULT_RELEASE;
+
+  useKindRules(rules: KindRules | undefined, release: Release): void {
+    this.rules = rules as KindRules<T> | undefined;
+    this.rulesRelease = release;
+  }
+
   /**
    * The object's etcd key. Each key is built once and then handed out again: etcd's maps find a
    * key they already hold by identity, with its hash computed once, where a key concatenated anew
@@ -124,8 +134,10 @@ export class Store<T extends KubeObject> {
     delete meta.deletionGracePeriodSeconds;
     delete meta.resourceVersion;
     meta.uid = options.uid;
+    this.rules?.defaults?.(obj, this.rulesRelease);
     this.strategy.prepareForCreate(obj, this.clock.now());
-    const errs = this.strategy.validate(obj);
+    let errs = this.strategy.validate(obj);
+    if (this.rules?.validate) errs = [...errs, ...this.rules.validate(obj, this.rulesRelease)];
     if (errs.length > 0) throw invalid(qualifiedKind(this.strategy), meta.name ?? '', errs);
     // Store.Create: createValidation (validating admission) after BeforeCreate, before storage.
     options.admission?.validate(obj, undefined);
@@ -403,6 +415,7 @@ export class Store<T extends KubeObject> {
     next.apiVersion = old.apiVersion;
     next.kind = old.kind;
     meta.generation = oldMeta.generation;
+    this.rules?.defaults?.(next, this.rulesRelease);
     strategy.prepareForUpdate(next, old);
     meta.uid ||= oldMeta.uid;
     meta.resourceVersion = oldMeta.resourceVersion;
@@ -411,7 +424,9 @@ export class Store<T extends KubeObject> {
     if (oldMeta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) {
       meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
     }
-    const errs = strategy.validateUpdate(next, old);
+    let errs = strategy.validateUpdate(next, old);
+    // The kind's own rules re-validate an update of the main resource (ValidateXUpdate calls ValidateX's spec checks); a status update is not re-validated.
+    if (strategy === this.strategy && this.rules?.validate) errs = [...errs, ...this.rules.validate(next, this.rulesRelease)];
     if (errs.length > 0) throw invalid(qualifiedKind(strategy), meta.name ?? '', errs);
   }
 

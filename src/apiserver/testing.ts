@@ -43,7 +43,8 @@ export function podManifest(name: string, o: PodOverrides = {}): Pod {
 }
 
 export function replicaSetManifest(name: string, metadata: Partial<ObjectMeta> = {}): ReplicaSet {
-  return { metadata: { name, ...metadata }, spec: { selector: { matchLabels: { app: name } } } };
+  // A valid ReplicaSet (ValidateReplicaSetSpec): its selector selects its template's labels.
+  return { metadata: { name, ...metadata }, spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app' }] } } } };
 }
 
 export function podKey(name: string): string {

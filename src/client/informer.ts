@@ -35,6 +35,12 @@ export class SharedInformer<T extends KubeObject> {
   private readonly indexerList: Indexer<T>[] = [];
   private readonly handlers: ChangeHandler<T>[] = [];
   private started = false;
+  /**
+   * The newest resourceVersion the store has taken in (from its LIST, then from each watch event):
+   * client-go's LastStoreSyncResourceVersion (tools/cache/thread_safe_store.go, v1.36), which the
+   * controllers' consistency store compares their own writes with.
+   */
+  lastSyncResourceVersion = 0;
 
   constructor(
     private readonly api: ApiServer,
@@ -65,9 +71,12 @@ export class SharedInformer<T extends KubeObject> {
     this.started = true;
     const list = this.api.list(this.resource, undefined);
     if (!list.ok) throw new Error(`the ${this.resource} informer cannot list: ${list.status.message}`);
+    this.lastSyncResourceVersion = Number(list.object.resourceVersion) || 0;
     for (const obj of list.object.items as unknown as T[]) this.apply(keyOf(obj), obj);
     this.api.watch(this.resource, undefined, { resourceVersion: list.object.resourceVersion }, (e) => {
       const obj = e.object as unknown as T;
+      const rv = Number(obj.metadata.resourceVersion);
+      if (rv > this.lastSyncResourceVersion) this.lastSyncResourceVersion = rv;
       this.apply(keyOf(obj), e.type === 'DELETED' ? undefined : obj);
     });
   }

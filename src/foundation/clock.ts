@@ -149,6 +149,28 @@ export class Clock implements Scheduler {
     if (this.time < target) this.time = target;
   }
 
+  /**
+   * tick towards virtual time `targetMs`, but run at most `budget` pieces of work (a timer, or one
+   * drain of the zero-delay work due now); true when the target was reached. A driver that must
+   * stay responsive (serve: its requests and its SIGINT/SIGTERM handlers run between calls) moves
+   * time in such bounded steps instead of one `tick` that a cluster full of work could hold for long.
+   */
+  tickFor(targetMs: number, budget: number): boolean {
+    for (let n = 0; n < budget; n++) {
+      if (this.head < this.immediates.length) {
+        this.drainImmediates();
+        continue;
+      }
+      const next = this.timers.peek();
+      if (next === undefined || next.at > targetMs) {
+        if (this.time < targetMs) this.time = targetMs;
+        return true;
+      }
+      this.fire(next);
+    }
+    return false;
+  }
+
   /** Virtual time of the next pending work, or undefined when nothing is scheduled. */
   nextTimerAt(): number | undefined {
     if (this.hasImmediates()) return this.time;

@@ -3,9 +3,9 @@ import { expect } from 'chai';
 import { DEFAULT_RELEASE, FEATURE_GATES, Release, SUPPORTED_MINORS } from './release';
 
 describe('Release: the supported range', () => {
-  it('supports every minor from 1.26 to 1.35; the default is v1.33', () => {
-    expect(SUPPORTED_MINORS).to.deep.equal([26, 27, 28, 29, 30, 31, 32, 33, 34, 35]);
-    expect(DEFAULT_RELEASE.toString()).to.equal('v1.33');
+  it('supports every minor from 1.26 to 1.36; the default is v1.36', () => {
+    expect(SUPPORTED_MINORS).to.deep.equal([26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36]);
+    expect(DEFAULT_RELEASE.toString()).to.equal('v1.36');
   });
 
   it('parses 1.NN, v1.NN and v1.NN.P', () => {
@@ -15,11 +15,11 @@ describe('Release: the supported range', () => {
   });
 
   it('refuses releases outside the range, and text that is no release, naming the range', () => {
-    expect(() => Release.parse('1.25')).to.throw('Kubernetes "1.25" is not supported: the simulation models releases v1.26 to v1.35');
-    expect(() => Release.parse('v1.36')).to.throw('Kubernetes "v1.36" is not supported: the simulation models releases v1.26 to v1.35');
-    expect(() => Release.parse('abc')).to.throw('"abc" is not a Kubernetes release: write it as 1.NN or v1.NN, from v1.26 to v1.35');
+    expect(() => Release.parse('1.25')).to.throw('Kubernetes "1.25" is not supported: the simulation models releases v1.26 to v1.36');
+    expect(() => Release.parse('v1.37')).to.throw('Kubernetes "v1.37" is not supported: the simulation models releases v1.26 to v1.36');
+    expect(() => Release.parse('abc')).to.throw('"abc" is not a Kubernetes release: write it as 1.NN or v1.NN, from v1.26 to v1.36');
     expect(() => Release.parse('2.30')).to.throw('not a Kubernetes release');
-    expect(() => Release.of(25)).to.throw('Kubernetes v1.25 is not supported: the simulation models releases v1.26 to v1.35');
+    expect(() => Release.of(25)).to.throw('Kubernetes v1.25 is not supported: the simulation models releases v1.26 to v1.36');
   });
 
   it('atLeast compares minors', () => {
@@ -30,17 +30,20 @@ describe('Release: the supported range', () => {
 
 describe('Release: feature gate defaults follow versioned_kube_features.go', () => {
   const table = (gate: (typeof FEATURE_GATES)[number]) => SUPPORTED_MINORS.map((m) => (Release.of(m).enabled(gate) ? 1 : 0)).join('');
-  it('defaults per release (1.26 … 1.35)', () => {
-    expect(table('PodDisruptionConditions')).to.equal('1111111111');
-    expect(table('SidecarContainers'), 'β on 1.29').to.equal('0001111111');
-    expect(table('PodLifecycleSleepAction'), 'β on 1.30').to.equal('0000111111');
-    expect(table('PodLifecycleSleepActionAllowZero'), 'β on 1.33').to.equal('0000000111');
-    expect(table('PodObservedGenerationTracking'), 'β on 1.34').to.equal('0000000011');
-    expect(table('SeparateTaintEvictionController'), 'β on 1.29').to.equal('0001111111');
-    expect(table('JobPodReplacementPolicy'), 'V9: α 1.28, β on 1.29').to.equal('0001111111');
-    expect(table('OrderedNamespaceDeletion'), 'β on 1.33 (off in the 1.30–1.32 backports)').to.equal('0000000111');
-    expect(table('NodeOutOfServiceVolumeDetach')).to.equal('1111111111');
-    expect(table('AllowOverwriteTerminationGracePeriodSeconds'), 'old behaviour until 1.32').to.equal('1111110000');
+  it('defaults per release (1.26 … 1.36)', () => {
+    expect(table('PodDisruptionConditions')).to.equal('11111111111');
+    expect(table('SidecarContainers'), 'β on 1.29').to.equal('00011111111');
+    expect(table('PodLifecycleSleepAction'), 'β on 1.30').to.equal('00001111111');
+    expect(table('PodLifecycleSleepActionAllowZero'), 'β on 1.33').to.equal('00000001111');
+    expect(table('PodObservedGenerationTracking'), 'β on 1.34').to.equal('00000000111');
+    expect(table('SeparateTaintEvictionController'), 'β on 1.29').to.equal('00011111111');
+    expect(table('JobPodReplacementPolicy'), 'V9: α 1.28, β on 1.29').to.equal('00011111111');
+    expect(table('OrderedNamespaceDeletion'), 'β on 1.33 (off in the 1.30–1.32 backports)').to.equal('00000001111');
+    expect(table('NodeOutOfServiceVolumeDetach')).to.equal('11111111111');
+    expect(table('AllowOverwriteTerminationGracePeriodSeconds'), 'old behaviour until 1.32').to.equal('11111100000');
+    for (const gate of ['StaleControllerConsistencyReplicaSet', 'StaleControllerConsistencyStatefulSet', 'StaleControllerConsistencyDaemonSet', 'StaleControllerConsistencyJob'] as const) {
+      expect(table(gate), `V42 ${gate}: β on 1.36`).to.equal('00000000001');
+    }
   });
 });
 

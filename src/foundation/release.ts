@@ -9,8 +9,8 @@
  * gate locked to its default).
  */
 
-export const SUPPORTED_MINORS: readonly number[] = [26, 27, 28, 29, 30, 31, 32, 33, 34, 35];
-export const DEFAULT_MINOR = 33;
+export const SUPPORTED_MINORS: readonly number[] = [26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36];
+export const DEFAULT_MINOR = 36;
 
 const RANGE = `v1.${SUPPORTED_MINORS[0]} to v1.${SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1]}`;
 
@@ -96,6 +96,15 @@ const GATES = {
   AdmissionWebhookMatchConditions: [[26, ABSENT_OFF], [27, ALPHA], [28, BETA_ON], [30, GA], [33, ABSENT_ON]],
   // KEP-4008 CRD validation ratcheting (apiextensions-apiserver pkg/features): α 1.28, β on 1.30, GA 1.33.
   CRDValidationRatcheting: [[26, ABSENT_OFF], [28, ALPHA], [30, BETA_ON], [33, GA]],
+  // KEP-5647 staleness mitigation: each controller skips a sync while an informer has not yet seen
+  // its own last write for that object; β on from 1.36 (DaemonSet #134937, Job #137210,
+  // ReplicaSet #137212, StatefulSet #137254).
+  StaleControllerConsistencyDaemonSet: [[26, ABSENT_OFF], [36, BETA_ON]],
+  StaleControllerConsistencyJob: [[26, ABSENT_OFF], [36, BETA_ON]],
+  StaleControllerConsistencyReplicaSet: [[26, ABSENT_OFF], [36, BETA_ON]],
+  StaleControllerConsistencyStatefulSet: [[26, ABSENT_OFF], [36, BETA_ON]],
+  // Service names as DNS-1123 labels (a leading digit allowed; ValidateServiceName): α 1.34, β on 1.36.
+  RelaxedServiceNameValidation: [[26, ABSENT_OFF], [34, ALPHA], [36, BETA_ON]],
 } satisfies Record<string, readonly (readonly [number, GateState])[]>;
 
 export type FeatureGate = keyof typeof GATES;
@@ -127,7 +136,7 @@ export class Release {
     private readonly overrides: Readonly<Partial<Record<FeatureGate, boolean>>>,
   ) {}
 
-  /** Throws a clear error for a release outside 1.26–1.35 or a gate that release cannot set. */
+  /** Throws a clear error for a release outside 1.26–1.36 or a gate that release cannot set. */
   static of(minor: number, gates: Partial<Record<string, boolean>> = {}): Release {
     if (!Number.isInteger(minor)) throw new Error(`Kubernetes minor release must be a whole number, not ${minor} (supported: ${RANGE})`);
     checkMinor(minor, `v1.${minor}`);

@@ -12,6 +12,7 @@ import type { Dump } from './restore/dump';
 import { planRestore, resumeIn, writeObjects, type RestorePlan } from './restore/restore';
 import { CONTROLLERS } from '../components/controllers/registry';
 import { PendingPods, type PendingEntry } from './pending-pods';
+import { refuseAsApiserver } from './manifest-decoding';
 import { WORKLOAD_RESOURCES, workloadFromManifest, type Workload, type WorkloadKind } from './workload-manifest';
 
 /**
@@ -83,7 +84,7 @@ export class ClusterPlan {
   private readonly controllersOff: string[] = [];
 
   /**
-   * With a Release (default v1.33) the plan builds its cluster with the planned release when it is
+   * With a Release (default v1.36) the plan builds its cluster with the planned release when it is
    * first used; with a Cluster it plans into that one, whose release is already fixed.
    */
   constructor(
@@ -278,6 +279,7 @@ export class ClusterPlan {
   private addPod(name: string, nodeName: string | undefined, manifest?: Manifest, namespace = 'default'): void {
     if (this.pods.has(name)) throw new PlanError(`pod "${name}" is declared twice${this.pods.get(name)!.pod.metadata.namespace !== namespace ? ' (pod names are unique across the namespaces of a scenario: the steps find a pod by its name)' : ''}`);
     const planned = { pod: podFromManifest(name, nodeName, manifest, namespace), behaviours: new Map(), volumes: new Map() };
+    refuseAsApiserver(`pod "${name}"`, 'pods', planned.pod, this.release);
     this.pods.set(name, planned);
     if (this.started) this.createPod(planned);
   }
@@ -379,6 +381,8 @@ export class ClusterPlan {
   replicaSet(name: string, manifest?: Manifest): void {
     if (this.replicaSets.has(name)) throw new PlanError(`replicaset "${name}" is declared twice`);
     const rs = replicaSetFromManifest(name, manifest);
+    this.knownNamespaceOf(`replicaset "${name}"`, rs);
+    refuseAsApiserver(`replicaset "${name}"`, 'replicasets', rs, this.release);
     this.replicaSets.set(name, { rs, pods: [] });
     if (this.started) this.createReplicaSet(name);
   }
@@ -410,6 +414,8 @@ export class ClusterPlan {
   service(name: string, manifest?: Manifest): void {
     if (this.services.has(name)) throw new PlanError(`service "${name}" is declared twice`);
     const svc = serviceFromManifest(name, manifest);
+    this.knownNamespaceOf(`service "${name}"`, svc);
+    refuseAsApiserver(`service "${name}"`, 'services', svc, this.release);
     this.services.set(name, svc);
     if (this.started) this.createService(name);
   }
@@ -446,7 +452,7 @@ export class ClusterPlan {
   }
 
   private createService(name: string): void {
-    const r = this.cluster.apiserver.create(USER, 'services', 'default', this.services.get(name)!);
+    const r = this.cluster.apiserver.create(USER, 'services', this.services.get(name)!.metadata.namespace ?? 'default', this.services.get(name)!);
     if (!r.ok) throw new PlanError(`service "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
     this.services.set(name, r.object);
     this.cluster.network();
@@ -580,8 +586,20 @@ export class ClusterPlan {
   object<R extends Resource>(resource: R, object: ResourceType[R]): void {
     const name = object.metadata.name;
     if (this.otherObjects.some((o) => o.resource === resource && o.object.metadata.name === name)) throw new PlanError(`${resource} "${name}" is declared twice`);
+    this.knownNamespaceOf(`${(object.kind ?? resource).toLowerCase()} "${name}"`, object);
+    refuseAsApiserver(`${(object.kind ?? resource).toLowerCase()} "${name}"`, resource, object, this.release);
     this.otherObjects.push({ resource, object });
     if (this.started) this.createObject(resource, object);
+  }
+
+  /**
+   * The namespace a manifest names is kept (R240): it must be `default` or one the scenario
+   * declares, else the step that declares the object fails naming it.
+   */
+  private knownNamespaceOf(what: string, obj: { metadata: { namespace?: string } }): void {
+    const namespace = obj.metadata.namespace;
+    if (namespace === undefined || namespace === 'default' || this.namespaces.includes(namespace)) return;
+    throw new PlanError(`unknown namespace "${namespace}" for ${what}: declare it first with  Given a namespace "${namespace}"  (namespaces so far: ${this.list(this.namespaces)})`);
   }
 
   /** The objects of one resource the plan creates besides pods, workloads and services (for steps that resolve names). */
@@ -590,14 +608,14 @@ export class ClusterPlan {
   }
 
   private createObject(resource: Resource, object: ResourceType[Resource]): void {
-    const r = this.cluster.apiserver.create(USER, resource, 'default', object);
+    const r = this.cluster.apiserver.create(USER, resource, object.metadata.namespace ?? 'default', object);
     if (!r.ok) throw new PlanError(`${resource} "${object.metadata.name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
     this.cluster.flush();
   }
 
   private createReplicaSet(name: string, flush = true): void {
     const planned = this.replicaSets.get(name)!;
-    const r = this.cluster.apiserver.create(USER, 'replicasets', 'default', planned.rs);
+    const r = this.cluster.apiserver.create(USER, 'replicasets', planned.rs.metadata.namespace ?? 'default', planned.rs);
     if (!r.ok) throw new PlanError(`replicaset "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
     planned.rs = r.object;
     if (flush) this.cluster.flush();
@@ -610,7 +628,10 @@ export class ClusterPlan {
   workload(kind: WorkloadKind, name: string, manifest?: Manifest, replicas?: number): void {
     const key = `${kind}/${name}`;
     if (this.workloads.has(key)) throw new PlanError(`${kind} "${name}" is declared twice`);
-    this.workloads.set(key, { kind, obj: workloadFromManifest(kind, name, manifest, replicas) });
+    const obj = workloadFromManifest(kind, name, manifest, replicas);
+    this.knownNamespaceOf(`${kind} "${name}"`, obj);
+    refuseAsApiserver(`${kind} "${name}"`, WORKLOAD_RESOURCES[kind], obj, this.release);
+    this.workloads.set(key, { kind, obj });
     if (this.started) this.createWorkload(key);
   }
 
@@ -655,7 +676,7 @@ export class ClusterPlan {
 
   private createWorkload(key: string): void {
     const w = this.workloads.get(key)!;
-    const r = this.cluster.apiserver.create(USER, WORKLOAD_RESOURCES[w.kind], 'default', w.obj);
+    const r = this.cluster.apiserver.create(USER, WORKLOAD_RESOURCES[w.kind], w.obj.metadata.namespace ?? 'default', w.obj);
     if (!r.ok) throw new PlanError(`${w.kind} "${w.obj.metadata.name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
     w.obj = r.object as Workload;
   }

@@ -123,9 +123,9 @@ spec: { nodeName: node-2, containers: [{ name: app }], volumes: [{ name: data, e
   });
 
   it('a node whose kubelet runs an older release (version skew)', () => {
-    const c = load(`kind: Node\nmetadata:\n  name: node-1\n  annotations: { terminating.sim/kubernetes: "1.31" }\n`)();
-    expect(c.node('node-1').config.kubelet.release.toString()).to.equal('v1.31');
-    expect(c.release.toString()).to.equal('v1.33');
+    const c = load(`kind: Node\nmetadata:\n  name: node-1\n  annotations: { terminating.sim/kubernetes: "1.33" }\n`)();
+    expect(c.node('node-1').config.kubelet.release.toString()).to.equal('v1.33');
+    expect(c.release.toString()).to.equal('v1.36');
   });
 
   describe('bad input: one error naming file, document and line', () => {

@@ -79,7 +79,7 @@ describe('GarbageCollector: Background propagation (C1)', () => {
   });
 
   it('V6 attemptToDeleteItem: the owner goes at once; each dependent is then deleted (Background) with a precondition on its uid only (v1.33)', () => {
-    const { c, t0 } = owned();
+    const { c, t0 } = owned({ release: Release.of(33) });
     const [p1, p2] = [stored(c, 'web-1')!, stored(c, 'web-2')!];
     deleteRs(c, 'web', 'Background');
     expect(storedRs(c, 'web'), 'a Background DELETE removes the ReplicaSet in the request itself').to.equal(undefined);

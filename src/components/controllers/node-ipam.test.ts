@@ -56,7 +56,7 @@ describe('the node IPAM controller and the Node a kubelet registers (K59, K60)',
     const got = old.apiserver.get('pods', 'default', 'web');
     expect(got.ok && got.object.status?.hostIPs).to.equal(undefined);
     expect(got.ok && got.object.status?.hostIP).to.equal('10.0.0.1');
-    const now = new Cluster();
+    const now = new Cluster({ release: Release.of(33) });
     now.addNode('node-1');
     now.flush();
     expect(node(now, 'node-1').status?.nodeInfo).to.include({ kubeletVersion: 'v1.33.0', kubeProxyVersion: '' });

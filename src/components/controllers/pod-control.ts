@@ -6,6 +6,7 @@ import type { LabelSelector, OwnerReference, Pod, PodTemplateSpec } from '../../
 import type { Clock } from '../../foundation/clock';
 import type { SharedInformer, SharedInformerFactory } from '../../client/informer';
 import { isPodReady } from '../../helpers/pod-util';
+import type { ConsistencyStore } from './consistency-store';
 
 /**
  * metav1.LabelSelectorAsSelector: matchLabels and matchExpressions (In, NotIn, Exists,
@@ -96,6 +97,12 @@ export function compareActivePods(a: Pod, b: Pod): number {
  */
 export class PodControl {
   private readonly recorder: EventRecorder;
+  /**
+   * With its StaleControllerConsistency… gate on (v1.36), the controller's consistency store: each
+   * pod created or deleted is a write for its owner, which the owner's next sync waits to see in
+   * the pod informer (consistency-store.ts).
+   */
+  consistency: ConsistencyStore | undefined;
 
   constructor(
     clock: Clock,
@@ -132,7 +139,10 @@ export class PodControl {
     mutate?.(pod);
     const r = this.api.create(this.identity, 'pods', owner.metadata.namespace, pod);
     const ref = involved(owner, ownerKind);
-    if (r.ok) this.recorder.event(ref, 'Normal', 'SuccessfulCreate', this.messages.created(r.object.metadata.name!, owner));
+    if (r.ok) {
+      this.consistency?.wroteAt(owner, 'pods', r.object.metadata.resourceVersion);
+      this.recorder.event(ref, 'Normal', 'SuccessfulCreate', this.messages.created(r.object.metadata.name!, owner));
+    }
     else this.recorder.event(ref, 'Warning', 'FailedCreate', `Error creating: ${r.status.message}`);
     return r;
   }
@@ -141,7 +151,10 @@ export class PodControl {
   deletePod(owner: KubeObject, ownerKind: string, name: string): ApiResponse<unknown> {
     const r = this.api.delete(this.identity, 'pods', owner.metadata.namespace, name, {});
     const ref = involved(owner, ownerKind);
-    if (r.ok) this.recorder.event(ref, 'Normal', 'SuccessfulDelete', this.messages.deleted(name, owner));
+    if (r.ok) {
+      this.consistency?.wroteAt(owner, 'pods', (r.object as KubeObject | undefined)?.metadata?.resourceVersion);
+      this.recorder.event(ref, 'Normal', 'SuccessfulDelete', this.messages.deleted(name, owner));
+    }
     else if (r.code !== 404) this.recorder.event(ref, 'Warning', 'FailedDelete', `Error deleting: ${r.status.message}`);
     return r;
   }

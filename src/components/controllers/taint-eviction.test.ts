@@ -31,8 +31,9 @@ function requestsBy(c: Cluster, t0: number, actor: string): string[] {
 }
 
 /** Pods (name → tolerations; undefined = the admission defaults) running a minute on a node that loses the apiserver at T+0. */
-function partitioned(pods: Record<string, Toleration[] | undefined> = { web: undefined }, release?: Release, spec: Record<string, unknown> = {}): { c: Cluster; node: SimNode; t0: number } {
-  const c = new Cluster(release ? { release } : {});
+// The offsets below are v1.33's (the NoExecute taint one monitor pass after Unknown); from v1.34 it comes 5 s earlier (V5).
+function partitioned(pods: Record<string, Toleration[] | undefined> = { web: undefined }, release: Release = Release.of(33), spec: Record<string, unknown> = {}): { c: Cluster; node: SimNode; t0: number } {
+  const c = new Cluster({ release });
   const node = c.addNode(NODE);
   for (const [name, tolerations] of Object.entries(pods)) createPod(c, name, { spec: { ...spec, ...(tolerations ? { tolerations } : {}) } });
   c.advance(WARMUP_MS);

@@ -8,7 +8,7 @@ import type { ApiResponse } from '../../apiserver/apiserver';
 import type { DeleteOptions, ObjectMeta, Pod, PodSpec } from '../../apimachinery/types';
 import { Cluster, USER } from '../../cluster/cluster';
 import type { SimNode } from '../../cluster/node';
-import type { Release } from '../../foundation/release';
+import { Release } from '../../foundation/release';
 import type { Component } from '../../foundation/timeline/event';
 import { formatTimeline } from '../../foundation/timeline/text';
 import { formatOffset } from '../../foundation/timeline/time';
@@ -34,8 +34,14 @@ export interface PodOptions {
 }
 
 /** A fresh cluster with one node, every component at `release` (v1.33 unless given). */
-export function newCluster(release?: Release): { c: Cluster; node: SimNode } {
-  const c = new Cluster(release ? { release } : {});
+/**
+ * The release the kubelet's tests describe unless they name one: v1.33 (they were written for it;
+ * from v1.34 a DELETE also makes the kubelet PATCH observedGeneration at once, V25).
+ */
+export const KUBELET_TESTS_RELEASE = Release.of(33);
+
+export function newCluster(release: Release = KUBELET_TESTS_RELEASE): { c: Cluster; node: SimNode } {
+  const c = new Cluster({ release });
   return { c, node: c.addNode(NODE) };
 }
 

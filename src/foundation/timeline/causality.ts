@@ -38,7 +38,16 @@ const CLIENT_LANES: Readonly<Record<string, Component>> = {
   'job-controller': 'job',
   'statefulset-controller': 'statefulset',
   'daemonset-controller': 'daemonset',
+  'disruption-controller': 'disruption',
+  'endpoint-controller': 'endpoints',
+  'endpointslice-controller': 'endpointslice',
+  'namespace-controller': 'namespace',
+  'node-ipam-controller': 'controller',
+  'test-scheduler': 'user',
 };
+
+/** The simulation's own clients that no lane stands for (the apiserver's own requests). */
+const NO_LANE = new Set(['kube-apiserver']);
 
 /** Runtime events that are a kubelet's CRI call (kuberuntime), not something the runtime did on its own. */
 const CRI_CALL = /^(SIGTERM|SIGKILL|preStop|started|pulling image|removed|sandbox stopped|sandbox removed) /;
@@ -89,7 +98,9 @@ export function causes(events: readonly TimelineEvent[]): Map<number, Cause> {
 const STATUS_MANAGER_REQUEST = /^(?:(?:PATCH|UPDATE) pods\/[^/\s]+\/status|DELETE pods\/)/;
 
 function clientLane(actor: string, text: string): Component | undefined {
-  if (!actor.startsWith('kubelet/')) return CLIENT_LANES[actor];
+  // A client from outside (a served session's: an operator whose User-Agent is `node-fetch`, a
+  // Python client) gets a lane of its own, named after it, so its requests start somewhere.
+  if (!actor.startsWith('kubelet/')) return CLIENT_LANES[actor] ?? (NO_LANE.has(actor) ? undefined : (actor as Component));
   return STATUS_MANAGER_REQUEST.test(text) ? 'status' : 'kubelet';
 }
 

@@ -22,10 +22,11 @@ export function podOf(text: string): string | undefined {
  * not listed there after them), and where several pods take part, one lane per pod for each
  * component whose events act on one pod each — every component but those that carry requests
  * (their events have a request id) and their storage and watch echoes (folded into a request):
- * those serve every pod at once — as long as at most MAX_POD_LANES pods take part. A split component keeps a lane of its own for its events that
+ * those serve every pod at once — as long as at most MAX_POD_LANES pods take part (`podLanes`:
+ * false, one lane per component; 'all', a lane per pod however many). A split component keeps a lane of its own for its events that
  * name no pod (e.g. `kubelet started on node node-1`) only if it has such events.
  */
-export function diagramLanes(events: readonly TimelineEvent[], extra: Iterable<Component> = []): { lanes: Lane[]; laneOf: (e: TimelineEvent) => number; laneOfComponent: (c: Component) => number } {
+export function diagramLanes(events: readonly TimelineEvent[], extra: Iterable<Component> = [], podLanes: boolean | 'all' = true): { lanes: Lane[]; laneOf: (e: TimelineEvent) => number; laneOfComponent: (c: Component) => number } {
   const echoes = requestsOf(events);
   const shared = new Set<Component>();
   const pods = new Map<Component, string[]>();
@@ -47,7 +48,7 @@ export function diagramLanes(events: readonly TimelineEvent[], extra: Iterable<C
   const index = new Map<string, number>();
   for (const c of components) {
     const named = pods.get(c) ?? [];
-    const split = !shared.has(c) && named.length > 1 && named.length <= MAX_POD_LANES;
+    const split = podLanes !== false && !shared.has(c) && named.length > 1 && (podLanes === 'all' || named.length <= MAX_POD_LANES);
     if (!split || unnamed.has(c) || named.length === 0) {
       index.set(c, lanes.length);
       lanes.push({ component: c });

@@ -22,6 +22,12 @@ export interface SequenceDiagramOptions {
   readonly marks?: DiagramMarks;
   /** The scenario's steps from T+0 on, placed on the time axis where each began. */
   readonly steps?: readonly StepSpan[];
+  /**
+   * One lane per pod for the components that act on one pod at a time (lanes.ts), or (false) one
+   * lane per component, each mark naming its pod: the report's default, which keeps a rollout of
+   * many pods as wide as one pod's deletion.
+   */
+  readonly podLanes?: boolean | 'all';
 }
 
 /** A row an assertion matched (✓), or the event found where an expected row was looked for (✗). */
@@ -54,10 +60,33 @@ export interface StepSpan {
   readonly toMs: number;
   readonly afterSeq: number;
   readonly toSeq: number;
+  /** The commands the step ran (kubectl), each with what it printed and where it returned. */
+  readonly commands?: readonly CommandRun[];
+}
+
+/**
+ * A command a step ran (kubectl): what it printed, its exit code, and the moment it returned —
+ * after the event `seq`, `atMs` after T+0. A non-zero exit is the instant it gave up (`timed out
+ * waiting for the condition`), which the diagram marks.
+ */
+export interface CommandRun {
+  readonly line: string;
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly atMs: number;
+  readonly seq: number;
 }
 
 /** Width of one lane, in px: the diagram's lanes are `lanes × LANE_W` wide, texts take the rest. */
 export const LANE_W = 78;
+/**
+ * The most the lanes take together, in px, before each lane narrows (to MIN_LANE_W at least): at a
+ * 1 400 px wide window the time column, the lanes and a text column of 30 em all fit, so every
+ * event text is read without scrolling sideways.
+ */
+export const LANES_FIT_W = 820;
+const MIN_LANE_W = 40;
 /** Room between an arrow's head and the receiver's dot, in px. */
 const ARROW_GAP = 6;
 /** Patch operations shown on a write's row; the rest are one click away. */
@@ -131,7 +160,8 @@ type Item =
   | { kind: 'event'; e: TimelineEvent }
   | { kind: 'step'; step: StepSpan }
   | { kind: 'tick'; at: number; labels: string[] }
-  | { kind: 'expected'; x: ExpectedRow };
+  | { kind: 'expected'; x: ExpectedRow }
+  | { kind: 'command'; c: CommandRun };
 
 /** What makes two events "the same again" for folding: the component, the lane and the text without its numbers. */
 function shapeOf(e: TimelineEvent): string {
@@ -146,8 +176,10 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
   const request = requestsOf(shown);
   const marks = options.marks ?? { rows: [], expected: [] };
   const bySeq = new Map(shown.map((e) => [e.seq, e]));
-  const { lanes, laneOf, laneOfComponent } = diagramLanes(shown, [...[...cause.values()].map((c) => c.from), ...marks.expected.map((x) => x.component)]);
-  const center = (lane: number): number => (lane + 0.5) * LANE_W;
+  const commands = (options.steps ?? []).flatMap((s) => s.commands ?? []);
+  const { lanes, laneOf, laneOfComponent } = diagramLanes(shown, [...[...cause.values()].map((c) => c.from), ...marks.expected.map((x) => x.component), ...(commands.length > 0 ? ['kubectl' as const] : [])], options.podLanes ?? true);
+  const laneW = Math.max(MIN_LANE_W, Math.min(LANE_W, Math.floor(LANES_FIT_W / lanes.length)));
+  const center = (lane: number): number => Math.round((lane + 0.5) * laneW);
 
   const echoes = new Map<number, TimelineEvent[]>();
   for (const e of shown) {
@@ -177,12 +209,17 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
       if (!eventTimes.has(tick)) items.push({ kind: 'tick', at: tick, labels: endingAt.get(tick) ?? [] });
     }
   };
+  // A command returned after the event it names (the last one recorded when it returned).
+  let nextCommand = 0;
+  const pendingCommands = [...commands].sort((a, b) => a.seq - b.seq);
   for (const e of shown) {
     pushTicksBefore(e.at, false);
+    while (nextCommand < pendingCommands.length && pendingCommands[nextCommand]!.seq < e.seq) items.push({ kind: 'command', c: pendingCommands[nextCommand++]! });
     while (nextStep < steps.length && steps[nextStep]!.afterSeq < e.seq) items.push({ kind: 'step', step: steps[nextStep++]! });
     for (const x of marks.expected) if (x.beforeSeq === e.seq) items.push({ kind: 'expected', x });
     items.push({ kind: 'event', e });
   }
+  while (nextCommand < pendingCommands.length) items.push({ kind: 'command', c: pendingCommands[nextCommand++]! });
   // After the last event: the remaining steps and moments in time order (a step first at the same time).
   while (nextStep < steps.length) {
     pushTicksBefore(t0 + steps[nextStep]!.fromMs, true);
@@ -196,7 +233,7 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
   items.forEach((it, i) => it.kind === 'event' && indexOfSeq.set(it.e.seq, i));
   // The time of each row (an expected row takes its predecessor's): nondecreasing, so an interval's end moment is found by bisection.
   const itemAt: number[] = [];
-  items.forEach((it, i) => itemAt.push(it.kind === 'event' ? it.e.at : it.kind === 'tick' ? it.at : it.kind === 'step' ? t0 + it.step.fromMs : (itemAt[i - 1] ?? t0)));
+  items.forEach((it, i) => itemAt.push(Math.max(itemAt[i - 1] ?? -Infinity, it.kind === 'event' ? it.e.at : it.kind === 'tick' ? it.at : it.kind === 'step' ? t0 + it.step.fromMs : it.kind === 'command' ? t0 + it.c.atMs : (itemAt[i - 1] ?? t0))));
   const firstAtOrAfter = (at: number, after: number): number => {
     let lo = after + 1;
     let hi = items.length;
@@ -248,9 +285,14 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
     return html;
   };
 
-  const out: string[] = [`<div class="sd" style="--lanes-w:${lanes.length * LANE_W}px">`];
+  // Narrow lanes take their labels on two staggered lines, each label as wide as two lanes: no label runs into the next.
+  const staggered = laneW < LANE_W;
+  const out: string[] = [`<div class="sd${staggered ? ' sd-staggered' : ''}" style="--lanes-w:${lanes.length * laneW}px;--lane-w:${laneW}px">`];
   out.push(`<div class="sd-row sd-head"><span class="sd-t"></span><div class="sd-lanes">`);
-  lanes.forEach((lane, i) => out.push(`<span class="sd-lane${lane.pod ? ' sd-pod' : ''}" style="left:${center(i) - LANE_W / 2}px;color:${colorOf(lane.component)}">${lane.component}${lane.pod ? `<small>${escapeHtml(lane.pod)}</small>` : ''}</span>`));
+  lanes.forEach((lane, i) => {
+    const w = staggered ? laneW * 2 : laneW;
+    out.push(`<span class="sd-lane${lane.pod ? ' sd-pod' : ''}${staggered && i % 2 === 1 ? ' sd-lower' : ''}" style="left:${center(i) - w / 2}px;width:${w}px;color:${colorOf(lane.component)}" title="${escapeHtml(lane.pod ? `${lane.component} of pods/${lane.pod}` : lane.component)}">${escapeHtml(lane.component)}${lane.pod ? `<small>${escapeHtml(lane.pod)}</small>` : ''}</span>`);
+  });
   out.push('</div><div class="sd-x"></div></div>');
 
   // Folding: a run of rows that only repeat events seen twice before (a retry loop) goes into one closed section.
@@ -292,7 +334,7 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
 
   function renderItem(index: number): void {
     const it = items[index]!;
-    const at = it.kind === 'event' ? it.e.at : it.kind === 'tick' ? it.at : it.kind === 'step' ? t0 + it.step.fromMs : undefined;
+    const at = it.kind === 'event' ? it.e.at : it.kind === 'tick' ? it.at : it.kind === 'step' ? t0 + it.step.fromMs : it.kind === 'command' ? t0 + it.c.atMs : undefined;
     if (at !== undefined && prevAt !== undefined && at - prevAt >= 1000) out.push(`<div class="sd-gap">… ${formatDuration(at - prevAt)} later</div>`);
     if (at !== undefined) prevAt = at;
     const bars = barsAt(index);
@@ -307,6 +349,16 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
       // A moment the clock has not reached when the scenario ended: due, not past.
       const due = it.at > end ? ' <span class="sd-due">(due after the end of the timeline)</span>' : '';
       out.push(`<div class="sd-row sd-tick"><span class="sd-t">${formatOffset(it.at - t0)}</span><div class="sd-lanes">${bars}</div><div class="sd-x">${it.labels.map((l) => `<span class="sd-ends">ends: ${escapeHtml(l)}</span>`).join(' ')}${due}</div></div>`);
+      return;
+    }
+    if (it.kind === 'command') {
+      const { c } = it;
+      const gaveUp = c.exitCode !== 0;
+      const lane = laneOfComponent('kubectl');
+      const printed = [c.stdout.trimEnd(), c.stderr.trimEnd()].filter((t) => t !== '').join('\n');
+      const what = gaveUp ? `<span class="sd-badge">kubectl gave up</span> exit code ${c.exitCode}` : `kubectl returned, exit code ${c.exitCode}`;
+      out.push(`<div class="sd-row sd-command${gaveUp ? ' sd-gaveup' : ''}"><span class="sd-t">${formatOffset(c.atMs)}</span><div class="sd-lanes">${bars}<i class="sd-dot sd-end" style="left:${center(lane)}px"></i></div><div class="sd-x">${what} <span class="sd-actor">· ${escapeHtml(c.line)}</span>${printed ? `<pre class="sd-printed">${escapeHtml(printed)}</pre>` : ''}</div></div>`);
+      prevTime = undefined;
       return;
     }
     if (it.kind === 'expected') {
@@ -355,8 +407,10 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
 }
 
 /** A write's field changes, one operation a line; values are shown whole, timestamps with their T+ offset. */
-function renderPatch(ops: readonly Operation[], t0: number): string {
-  if (ops.length === 0) return '<div class="sd-patch">no field changes</div>';
+function renderPatch(all: readonly Operation[], t0: number): string {
+  // managedFields (server-side apply's bookkeeping, rewritten by every write of a client that sends a field manager) is never shown as a change, as kubectl hides it.
+  const ops = all.filter((op) => !op.path.startsWith('/metadata/managedFields') && !('from' in op && op.from.startsWith('/metadata/managedFields')));
+  if (ops.length === 0) return `<div class="sd-patch">no field changes${all.length > 0 ? ' (besides managedFields)' : ''}</div>`;
   const lines = ops.map((op) => `<div>${escapeHtml(describeOperation(op, t0))}</div>`);
   if (lines.length <= SHOWN_OPS + 1) return `<div class="sd-patch">${lines.join('')}</div>`;
   return `<div class="sd-patch">${lines.slice(0, SHOWN_OPS).join('')}<details><summary>${lines.length - SHOWN_OPS} more changes</summary>${lines.slice(SHOWN_OPS).join('')}</details></div>`;

@@ -15,7 +15,7 @@ Terminating what holds it, what happens next and when, and what would release it
 command, with its risk).
 
 Options:
-  --kubernetes 1.NN    the release every component runs, 1.26 to 1.35 (default 1.33)
+  --kubernetes 1.NN    the release every component runs, 1.26 to 1.36 (default 1.36)
   --now TIME           when the objects were read (RFC 3339; default: the newest time they show)
   -o, --output FORMAT  text (default) or json
   --report DIR         write the HTML report of the forward run to DIR

@@ -1,6 +1,9 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { Release } from '../../foundation/release';
+
+/** The kubectl these tables describe (the differential test runs the real v1.33 binary). */
+const V1_33 = Release.of(33);
 import {
   confirmationPrompt,
   confirms,
@@ -19,14 +22,14 @@ const FORCE_WARNING =
 const USAGE_HINT = "\nSee 'kubectl delete --help' for usage.";
 
 /** The body exactly as kubectl would serialise it (key order included). */
-const bodyOf = (line: string): string => JSON.stringify(parseKubectlDelete(line).body);
+const bodyOf = (line: string): string => JSON.stringify(parseKubectlDelete(line, V1_33).body);
 
 /** What kubectl prints on stdout for the first object it deletes. */
 const said = (cmd: KubectlDeleteCommand): string => printedLine(cmd, cmd.names[0] as string);
 
 function kubectlError(line: string): KubectlError {
   try {
-    parseKubectlDelete(line);
+    parseKubectlDelete(line, V1_33);
   } catch (e) {
     expect(e, line).to.be.instanceOf(KubectlError);
     return e as KubectlError;
@@ -37,7 +40,7 @@ const refusal = (line: string): string => kubectlError(line).message;
 
 function unsupportedMessage(line: string): string {
   try {
-    parseKubectlDelete(line);
+    parseKubectlDelete(line, V1_33);
   } catch (e) {
     expect(e, line).to.be.instanceOf(UnsupportedKubectlError);
     return (e as Error).message;
@@ -47,7 +50,7 @@ function unsupportedMessage(line: string): string {
 
 describe('kubectl delete: the table (kubectl v1.33; the differential test runs the real binary)', () => {
   it('no flags: Background propagation only, waits, prints "deleted"', () => {
-    const cmd = parseKubectlDelete('kubectl delete pod web');
+    const cmd = parseKubectlDelete('kubectl delete pod web', V1_33);
     expect(JSON.stringify(cmd.body)).to.equal('{"propagationPolicy":"Background"}');
     expect(cmd).to.deep.include({ resource: 'pods', names: ['web'], namespace: 'default', wait: true, clientDryRun: false, ignoreNotFound: false });
     expect(cmd.timeoutMs).to.equal(undefined);
@@ -62,7 +65,7 @@ describe('kubectl delete: the table (kubectl v1.33; the differential test runs t
   });
 
   it('--grace-period=0 without --force becomes 1 (no warning, plain "deleted")', () => {
-    const cmd = parseKubectlDelete('kubectl delete pod web --grace-period=0');
+    const cmd = parseKubectlDelete('kubectl delete pod web --grace-period=0', V1_33);
     expect(JSON.stringify(cmd.body)).to.equal('{"gracePeriodSeconds":1,"propagationPolicy":"Background"}');
     expect(cmd.warnings).to.deep.equal([]);
     expect(said(cmd)).to.equal('pod "web" deleted');
@@ -81,7 +84,7 @@ describe('kubectl delete: the table (kubectl v1.33; the differential test runs t
       'kubectl delete pod web --force --grace-period 0',
       'kubectl delete pod web --force=true --grace-period=-1',
     ]) {
-      const cmd = parseKubectlDelete(line);
+      const cmd = parseKubectlDelete(line, V1_33);
       expect(JSON.stringify(cmd.body), line).to.equal('{"gracePeriodSeconds":0,"propagationPolicy":"Background"}');
       expect(cmd.warnings, line).to.deep.equal([FORCE_WARNING]);
       expect(said(cmd), line).to.equal('pod "web" force deleted');
@@ -108,13 +111,13 @@ describe('kubectl delete: the table (kubectl v1.33; the differential test runs t
   });
 
   it('deprecated boolean --cascade values, with kubectl\'s warning', () => {
-    const t = parseKubectlDelete('kubectl delete pod web --cascade=true');
+    const t = parseKubectlDelete('kubectl delete pod web --cascade=true', V1_33);
     expect(t.body.propagationPolicy).to.equal('Background');
     expect(t.warnings).to.deep.equal(['warning: --cascade=true is deprecated (boolean value) and can be replaced with --cascade=background.']);
-    const f = parseKubectlDelete('kubectl delete pod web --cascade=false');
+    const f = parseKubectlDelete('kubectl delete pod web --cascade=false', V1_33);
     expect(f.body.propagationPolicy).to.equal('Orphan');
     expect(f.warnings).to.deep.equal(['warning: --cascade=false is deprecated (boolean value) and can be replaced with --cascade=orphan.']);
-    expect(parseKubectlDelete('kubectl delete pod web --cascade=0').body.propagationPolicy).to.equal('Orphan');
+    expect(parseKubectlDelete('kubectl delete pod web --cascade=0', V1_33).body.propagationPolicy).to.equal('Orphan');
   });
 
   it('an invalid --cascade value is refused (values are case-sensitive)', () => {
@@ -125,32 +128,32 @@ describe('kubectl delete: the table (kubectl v1.33; the differential test runs t
   });
 
   it('--dry-run=server: dryRun ["All"], no wait, "(server dry run)"', () => {
-    const cmd = parseKubectlDelete('kubectl delete pod web --dry-run=server');
+    const cmd = parseKubectlDelete('kubectl delete pod web --dry-run=server', V1_33);
     expect(JSON.stringify(cmd.body)).to.equal('{"propagationPolicy":"Background","dryRun":["All"]}');
     expect(cmd).to.deep.include({ wait: false, clientDryRun: false });
     expect(said(cmd)).to.equal('pod "web" deleted (server dry run)');
-    const forced = parseKubectlDelete('kubectl delete pod web --dry-run=server --force --grace-period=0');
+    const forced = parseKubectlDelete('kubectl delete pod web --dry-run=server --force --grace-period=0', V1_33);
     expect(JSON.stringify(forced.body)).to.equal('{"gracePeriodSeconds":0,"propagationPolicy":"Background","dryRun":["All"]}');
     expect(said(forced)).to.equal('pod "web" force deleted (server dry run)');
   });
 
   it('--dry-run=client: no request, no wait, "(dry run)"', () => {
-    const cmd = parseKubectlDelete('kubectl delete pod web --dry-run=client --wait');
+    const cmd = parseKubectlDelete('kubectl delete pod web --dry-run=client --wait', V1_33);
     expect(cmd).to.deep.include({ clientDryRun: true, wait: false });
     expect(said(cmd)).to.equal('pod "web" deleted (dry run)');
     expect(cmd.body).to.not.have.property('dryRun');
-    expect(said(parseKubectlDelete('kubectl delete pod web --dry-run=client --force'))).to.equal('pod "web" force deleted (dry run)');
+    expect(said(parseKubectlDelete('kubectl delete pod web --dry-run=client --force', V1_33))).to.equal('pod "web" force deleted (dry run)');
   });
 
   it('--dry-run=none is no dry run; bare and boolean --dry-run are deprecated spellings', () => {
-    expect(parseKubectlDelete('kubectl delete pod web --dry-run=none')).to.deep.include({ clientDryRun: false, wait: true, warnings: [] });
-    const bare = parseKubectlDelete('kubectl delete pod web --dry-run');
+    expect(parseKubectlDelete('kubectl delete pod web --dry-run=none', V1_33)).to.deep.include({ clientDryRun: false, wait: true, warnings: [] });
+    const bare = parseKubectlDelete('kubectl delete pod web --dry-run', V1_33);
     expect(bare.clientDryRun).to.equal(true);
     expect(bare.warnings).to.deep.equal(['--dry-run is deprecated and can be replaced with --dry-run=client.']);
-    const t = parseKubectlDelete('kubectl delete pod web --dry-run=true');
+    const t = parseKubectlDelete('kubectl delete pod web --dry-run=true', V1_33);
     expect(t.clientDryRun).to.equal(true);
     expect(t.warnings).to.deep.equal(['--dry-run=true is deprecated (boolean value) and can be replaced with --dry-run=client.']);
-    const f = parseKubectlDelete('kubectl delete pod web --dry-run=false');
+    const f = parseKubectlDelete('kubectl delete pod web --dry-run=false', V1_33);
     expect(f).to.deep.include({ clientDryRun: false, wait: true });
     expect(f.warnings).to.deep.equal(['--dry-run=false is deprecated (boolean value) and can be replaced with --dry-run=none.']);
   });
@@ -164,14 +167,14 @@ describe('kubectl delete: the table (kubectl v1.33; the differential test runs t
   it('--grace-period=-1 (or any negative) is the same as no flag', () => {
     expect(bodyOf('kubectl delete pod web --grace-period=-1')).to.equal('{"propagationPolicy":"Background"}');
     expect(bodyOf('kubectl delete pod web --grace-period -7')).to.equal('{"propagationPolicy":"Background"}');
-    expect(said(parseKubectlDelete('kubectl delete pod web --grace-period=-1'))).to.equal('pod "web" deleted');
+    expect(said(parseKubectlDelete('kubectl delete pod web --grace-period=-1', V1_33))).to.equal('pod "web" deleted');
   });
 
   it('--grace-period uses Go integer syntax (base prefixes, underscores)', () => {
-    expect(parseKubectlDelete('kubectl delete pod web --grace-period=0x10').body.gracePeriodSeconds).to.equal(16);
-    expect(parseKubectlDelete('kubectl delete pod web --grace-period=010').body.gracePeriodSeconds).to.equal(8);
-    expect(parseKubectlDelete('kubectl delete pod web --grace-period=1_000').body.gracePeriodSeconds).to.equal(1000);
-    expect(parseKubectlDelete('kubectl delete pod web --grace-period=+30').body.gracePeriodSeconds).to.equal(30);
+    expect(parseKubectlDelete('kubectl delete pod web --grace-period=0x10', V1_33).body.gracePeriodSeconds).to.equal(16);
+    expect(parseKubectlDelete('kubectl delete pod web --grace-period=010', V1_33).body.gracePeriodSeconds).to.equal(8);
+    expect(parseKubectlDelete('kubectl delete pod web --grace-period=1_000', V1_33).body.gracePeriodSeconds).to.equal(1000);
+    expect(parseKubectlDelete('kubectl delete pod web --grace-period=+30', V1_33).body.gracePeriodSeconds).to.equal(30);
   });
 });
 
@@ -186,11 +189,11 @@ describe('kubectl delete: --now and --grace-period together', () => {
 
 describe('kubectl delete: --wait and --timeout', () => {
   it('--wait defaults to true; --wait, --wait=true, --wait=false', () => {
-    expect(parseKubectlDelete('kubectl delete pod web').wait).to.equal(true);
-    expect(parseKubectlDelete('kubectl delete pod web --wait').wait).to.equal(true);
-    expect(parseKubectlDelete('kubectl delete pod web --wait=true').wait).to.equal(true);
-    expect(parseKubectlDelete('kubectl delete pod web --wait=false').wait).to.equal(false);
-    expect(parseKubectlDelete('kubectl delete pod web --wait=0').wait).to.equal(false);
+    expect(parseKubectlDelete('kubectl delete pod web', V1_33).wait).to.equal(true);
+    expect(parseKubectlDelete('kubectl delete pod web --wait', V1_33).wait).to.equal(true);
+    expect(parseKubectlDelete('kubectl delete pod web --wait=true', V1_33).wait).to.equal(true);
+    expect(parseKubectlDelete('kubectl delete pod web --wait=false', V1_33).wait).to.equal(false);
+    expect(parseKubectlDelete('kubectl delete pod web --wait=0', V1_33).wait).to.equal(false);
   });
 
   it('a bad boolean is cobra\'s invalid-argument error', () => {
@@ -200,7 +203,7 @@ describe('kubectl delete: --wait and --timeout', () => {
   });
 
   it('a boolean flag does not take the next word as its value: it is one more name', () => {
-    expect(parseKubectlDelete('kubectl delete pod web --wait false').names).to.deep.equal(['web', 'false']);
+    expect(parseKubectlDelete('kubectl delete pod web --wait false', V1_33).names).to.deep.equal(['web', 'false']);
   });
 
   it('--timeout takes Go durations, in both flag forms', () => {
@@ -214,12 +217,12 @@ describe('kubectl delete: --wait and --timeout', () => {
       ['--timeout=1.5s', 1_500],
       ['--timeout=-5s', -5_000],
     ];
-    for (const [flags, ms] of cases) expect(parseKubectlDelete(`kubectl delete pod web ${flags}`).timeoutMs, flags).to.equal(ms);
+    for (const [flags, ms] of cases) expect(parseKubectlDelete(`kubectl delete pod web ${flags}`, V1_33).timeoutMs, flags).to.equal(ms);
   });
 
   it('--timeout=0 (in any spelling) means no timeout', () => {
     for (const flags of ['--timeout=0', '--timeout=0s', '--timeout 0m']) {
-      expect(parseKubectlDelete(`kubectl delete pod web ${flags}`)).to.not.have.property('timeoutMs');
+      expect(parseKubectlDelete(`kubectl delete pod web ${flags}`, V1_33)).to.not.have.property('timeoutMs');
     }
   });
 
@@ -260,9 +263,9 @@ describe('kubectl delete: namespace and --ignore-not-found', () => {
       'kubectl --namespace=team-a delete pod web',
       "kubectl delete pod web --namespace 'team-a'",
     ]) {
-      expect(parseKubectlDelete(line).namespace, line).to.equal('team-a');
+      expect(parseKubectlDelete(line, V1_33).namespace, line).to.equal('team-a');
     }
-    expect(parseKubectlDelete('kubectl delete pod web -n ""').namespace).to.equal('default');
+    expect(parseKubectlDelete('kubectl delete pod web -n ""', V1_33).namespace).to.equal('default');
   });
 
   it('refuses -n / --namespace without a value', () => {
@@ -271,23 +274,23 @@ describe('kubectl delete: namespace and --ignore-not-found', () => {
   });
 
   it('--ignore-not-found', () => {
-    expect(parseKubectlDelete('kubectl delete pod web --ignore-not-found').ignoreNotFound).to.equal(true);
-    expect(parseKubectlDelete('kubectl delete pod web --ignore-not-found=false').ignoreNotFound).to.equal(false);
+    expect(parseKubectlDelete('kubectl delete pod web --ignore-not-found', V1_33).ignoreNotFound).to.equal(true);
+    expect(parseKubectlDelete('kubectl delete pod web --ignore-not-found=false', V1_33).ignoreNotFound).to.equal(false);
   });
 });
 
 describe('kubectl delete: resource arguments', () => {
   it('pod, pods, po, Pod, TYPE/NAME all mean pods', () => {
     for (const line of ['kubectl delete pod web', 'kubectl delete pods web', 'kubectl delete po web', 'kubectl delete Pod web', 'kubectl delete pod/web', 'kubectl delete po/web']) {
-      expect(parseKubectlDelete(line), line).to.deep.include({ resource: 'pods', names: ['web'] });
-      expect(said(parseKubectlDelete(line)), line).to.equal('pod "web" deleted');
+      expect(parseKubectlDelete(line, V1_33), line).to.deep.include({ resource: 'pods', names: ['web'] });
+      expect(said(parseKubectlDelete(line, V1_33)), line).to.equal('pod "web" deleted');
     }
   });
 
   it('replicaset, replicasets, rs, rs/NAME, replicasets.apps mean replicasets ("replicaset.apps")', () => {
     for (const line of ['kubectl delete replicaset web', 'kubectl delete replicasets web', 'kubectl delete rs web', 'kubectl delete rs/web', 'kubectl delete replicasets.apps web']) {
-      expect(parseKubectlDelete(line), line).to.deep.include({ resource: 'replicasets', names: ['web'] });
-      expect(said(parseKubectlDelete(line)), line).to.equal('replicaset.apps "web" deleted');
+      expect(parseKubectlDelete(line, V1_33), line).to.deep.include({ resource: 'replicasets', names: ['web'] });
+      expect(said(parseKubectlDelete(line, V1_33)), line).to.equal('replicaset.apps "web" deleted');
     }
     expect(bodyOf('kubectl delete rs web --cascade=orphan')).to.equal('{"propagationPolicy":"Orphan"}');
   });
@@ -307,22 +310,22 @@ describe('kubectl delete: resource arguments', () => {
   });
 
   it('names and namespaces that are not safe path segments fail as each request is built', () => {
-    const cmd = parseKubectlDelete('kubectl delete pod web');
+    const cmd = parseKubectlDelete('kubectl delete pod web', V1_33);
     expect(pathSegmentError(cmd, '..')).to.equal(`invalid resource name "..": [may not be '..']`);
     expect(pathSegmentError(cmd, 'a%b')).to.equal(`invalid resource name "a%b": [may not contain '%']`);
     expect(pathSegmentError(cmd, '')).to.equal('resource name may not be empty');
     expect(pathSegmentError(cmd, 'web')).to.equal(undefined);
-    expect(pathSegmentError(parseKubectlDelete('kubectl delete pod web -n a/b'), 'web')).to.equal(`invalid namespace "a/b": [may not contain '/']`);
-    expect(said(parseKubectlDelete('kubectl delete pod .. --dry-run=client'))).to.equal('pod ".." deleted (dry run)');
+    expect(pathSegmentError(parseKubectlDelete('kubectl delete pod web -n a/b', V1_33), 'web')).to.equal(`invalid namespace "a/b": [may not contain '/']`);
+    expect(said(parseKubectlDelete('kubectl delete pod .. --dry-run=client', V1_33))).to.equal('pod ".." deleted (dry run)');
   });
 
   it('several names, TYPE/NAME several times, -l and --all', () => {
-    expect(parseKubectlDelete('kubectl delete pod web api')).to.deep.include({ resource: 'pods', names: ['web', 'api'] });
-    expect(parseKubectlDelete('kubectl delete pod/web po/api')).to.deep.include({ resource: 'pods', names: ['web', 'api'] });
-    expect(parseKubectlDelete('kubectl delete pods -l app=web')).to.deep.include({ names: [], selector: 'app=web', ignoreNotFound: true });
-    expect(parseKubectlDelete('kubectl delete pods --selector app=web --ignore-not-found=false')).to.deep.include({ selector: 'app=web', ignoreNotFound: false });
-    expect(parseKubectlDelete('kubectl delete pods --all')).to.deep.include({ names: [], selector: '' });
-    expect(parseKubectlDelete('kubectl delete pods -l app=web --all=false').selector).to.equal('app=web');
+    expect(parseKubectlDelete('kubectl delete pod web api', V1_33)).to.deep.include({ resource: 'pods', names: ['web', 'api'] });
+    expect(parseKubectlDelete('kubectl delete pod/web po/api', V1_33)).to.deep.include({ resource: 'pods', names: ['web', 'api'] });
+    expect(parseKubectlDelete('kubectl delete pods -l app=web', V1_33)).to.deep.include({ names: [], selector: 'app=web', ignoreNotFound: true });
+    expect(parseKubectlDelete('kubectl delete pods --selector app=web --ignore-not-found=false', V1_33)).to.deep.include({ selector: 'app=web', ignoreNotFound: false });
+    expect(parseKubectlDelete('kubectl delete pods --all', V1_33)).to.deep.include({ names: [], selector: '' });
+    expect(parseKubectlDelete('kubectl delete pods -l app=web --all=false', V1_33).selector).to.equal('app=web');
   });
 
   it('refuses names beside a selector, --all beside -l, a selector without a type, with the builder\'s messages', () => {
@@ -340,9 +343,9 @@ describe('kubectl delete: resource arguments', () => {
   });
 
   it('tokenises quotes like a shell', () => {
-    expect(parseKubectlDelete(`kubectl delete pod "web" --namespace='team a'`)).to.deep.include({ names: ['web'], namespace: 'team a' });
-    expect(parseKubectlDelete(`kubectl   delete\tpod we\\b`).names).to.deep.equal(['web']);
-    expect(parseKubectlDelete('kubectl delete pod -- --web').names).to.deep.equal(['--web']);
+    expect(parseKubectlDelete(`kubectl delete pod "web" --namespace='team a'`, V1_33)).to.deep.include({ names: ['web'], namespace: 'team a' });
+    expect(parseKubectlDelete(`kubectl   delete\tpod we\\b`, V1_33).names).to.deep.equal(['web']);
+    expect(parseKubectlDelete('kubectl delete pod -- --web', V1_33).names).to.deep.equal(['--web']);
   });
 });
 
@@ -372,7 +375,7 @@ describe('kubectl delete: flags kubectl does not have', () => {
   });
 
   it('underscores in long names are converted, silently', () => {
-    const cmd = parseKubectlDelete('kubectl delete pod web --grace_period=5');
+    const cmd = parseKubectlDelete('kubectl delete pod web --grace_period=5', V1_33);
     expect(cmd.body.gracePeriodSeconds).to.equal(5);
     expect(cmd.warnings).to.deep.equal([]);
   });
@@ -420,7 +423,7 @@ describe('kubectl delete: commands this simulator does not model', () => {
     expect(unsupportedMessage('delete pod web')).to.contain('does not start with "kubectl"');
     expect(unsupportedMessage('kubectl delete pod web | cat')).to.contain('shell syntax (|)');
     expect(unsupportedMessage('kubectl delete pod $POD')).to.contain('shell syntax ($)');
-    expect(() => parseKubectlDelete("kubectl delete pod 'web")).to.throw(UnsupportedKubectlError, 'unterminated single quote');
+    expect(() => parseKubectlDelete("kubectl delete pod 'web", V1_33)).to.throw(UnsupportedKubectlError, 'unterminated single quote');
     expect(unsupportedMessage('kubectl delete pod web --help')).to.contain('flag --help');
     expect(unsupportedMessage('FOO=1 kubectl delete pod web')).to.contain('the environment variable FOO is not modelled');
   });
@@ -428,15 +431,15 @@ describe('kubectl delete: commands this simulator does not model', () => {
 
 describe('kubectl delete: messages printed after the request', () => {
   it('--wait timing out', () => {
-    expect(waitTimeoutMessage(parseKubectlDelete('kubectl delete pod web --timeout=5s'), 'web')).to.equal(
+    expect(waitTimeoutMessage(parseKubectlDelete('kubectl delete pod web --timeout=5s', V1_33), 'web')).to.equal(
       'error: timed out waiting for the condition on pods/web',
     );
-    expect(waitTimeoutMessage(parseKubectlDelete('kubectl delete rs web'), 'web')).to.equal('error: timed out waiting for the condition on replicasets/web');
+    expect(waitTimeoutMessage(parseKubectlDelete('kubectl delete rs web', V1_33), 'web')).to.equal('error: timed out waiting for the condition on replicasets/web');
   });
 
   it('-o name prints TYPE/NAME', () => {
-    expect(printedLine(parseKubectlDelete('kubectl delete pod web -o name'), 'web')).to.equal('pod/web');
-    expect(printedLine(parseKubectlDelete('kubectl delete rs web --output=name'), 'web')).to.equal('replicaset.apps/web');
+    expect(printedLine(parseKubectlDelete('kubectl delete pod web -o name', V1_33), 'web')).to.equal('pod/web');
+    expect(printedLine(parseKubectlDelete('kubectl delete rs web --output=name', V1_33), 'web')).to.equal('replicaset.apps/web');
   });
 });
 
@@ -469,9 +472,9 @@ describe('V13 — kubectl delete -i/--interactive (delete.go confirmation, delet
   });
 
   it('the prompt lists kind/name and asks (y/n) up to v1.33, (y/N) from v1.34 (#132251)', () => {
-    const pods = parseKubectlDelete('kubectl delete pod web api -i');
+    const pods = parseKubectlDelete('kubectl delete pod web api -i', V1_33);
     expect(confirmationPrompt(pods, ['web', 'api'], Release.of(33))).to.equal('You are about to delete the following 2 resource(s):\npod/web\npod/api\nDo you want to continue? (y/n): ');
-    const rs = parseKubectlDelete('kubectl delete rs db -i');
+    const rs = parseKubectlDelete('kubectl delete rs db -i', V1_33);
     expect(confirmationPrompt(rs, ['db'], Release.of(34))).to.equal('You are about to delete the following 1 resource(s):\nreplicaset.apps/db\nDo you want to continue? (y/N): ');
   });
 

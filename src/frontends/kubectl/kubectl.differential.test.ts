@@ -8,6 +8,8 @@ import { formatTimeline } from '../../foundation/timeline/text';
 import { DEFAULT_WAIT_LIMIT_MS, runKubectl, type KubectlRequest } from './kubectl';
 import { splitCommandLine } from './delete-command';
 import { RealKubectlSession } from './real-session';
+import { REAL_KUBECTL_MINOR } from './real-kubectl';
+import { Release } from '../../foundation/release';
 
 /**
  * Differential tests: the built-in kubectl (src/frontends/kubectl) against the real kubectl v1.33 from the
@@ -108,7 +110,8 @@ const INTERACTIVE: [string, string | undefined][] = [
 ];
 
 function fixture(): Cluster {
-  const cluster = new Cluster();
+  // The release of the real binary it is compared with (kubectl v1.33): its output is that release's.
+  const cluster = new Cluster({ release: Release.of(REAL_KUBECTL_MINOR) });
   // What the served API creates at start (kube-apiserver's system namespaces), in both copies.
   cluster.apiserver.ensureSystemNamespaces();
   cluster.addNode('node-1');

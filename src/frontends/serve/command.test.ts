@@ -24,9 +24,10 @@ function run(args: string[]): Promise<[number | null, string]> {
 
 describe('terminating serve (the command)', () => {
   it('R94 reads its flags', () => {
-    // Virtual time starts at the wall-clock time the command runs, in whole seconds (the clock read once, here).
+    // Virtual time starts from the wall-clock time the command runs, in whole seconds (the clock read once, here).
     const now = () => Date.UTC(2026, 5, 1, 12, 0, 0, 750);
-    expect(parseServeArgs([], now)).to.deep.equal({ port: 0, manifests: undefined, clock: { kind: 'jump', quietMs: 50 }, release: undefined, reportDir: 'reports/serve', kubeconfig: undefined, start: Date.UTC(2026, 5, 1, 12, 0, 0) });
+    // 10 minutes before it (SERVE_HEADROOM_MS): a jumping clock has that much room before it meets the wall clock.
+    expect(parseServeArgs([], now)).to.deep.equal({ port: 0, manifests: undefined, clock: { kind: 'jump', quietMs: 50 }, release: undefined, reportDir: 'reports/serve', kubeconfig: undefined, start: Date.UTC(2026, 5, 1, 11, 50, 0) });
     expect(parseServeArgs(['--port', '8080', '--clock', 'fast=10', '--manifests', 'c.yaml', '--kubernetes', '1.30', '--report-dir', 'r', '--kubeconfig', 'k', '--start', '2025-06-01T10:00:00+02:00'], now)).to.deep.equal({
       port: 8080,
       manifests: 'c.yaml',

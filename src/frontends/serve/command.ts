@@ -4,7 +4,7 @@ import { CommandError } from '../command-error';
 import { ManifestFileError } from '../../planning/manifest-file';
 import { DurationError, parseDuration } from '../../foundation/duration';
 import { Release } from '../../foundation/release';
-import { ClockModeError, formatClockMode, parseClockMode } from './clock-driver';
+import { ClockModeError, formatClockMode, parseClockMode, SERVE_HEADROOM_MS } from './clock-driver';
 import { CLOCK_PATH, REPORT_PATH, serve, type ServeOptions } from './serve';
 
 export const SERVE_USAGE = `Usage: terminating serve [options]
@@ -26,7 +26,7 @@ Options:
                        fast=N: virtual time runs N times as fast as wall time
                        manual: virtual time moves only on POST /terminating/v1/clock?advance=30s
                        (for tests that drive the clock themselves)
-  --kubernetes 1.NN    the Kubernetes release every component runs, 1.26 to 1.35 (default 1.33)
+  --kubernetes 1.NN    the Kubernetes release every component runs, 1.26 to 1.36 (default 1.36)
   --etcd-compaction-interval DURATION
                        how often etcd is compacted (default 5m); the history, timeline events and
                        request records from before the compacted revision are dropped, so the
@@ -34,7 +34,9 @@ Options:
   --report-dir DIR     where the session report and the kubeconfig go (default reports/serve)
   --kubeconfig FILE    where the kubeconfig goes (default DIR/kubeconfig)
   --start TIME         the virtual time serving starts at, RFC 3339 (e.g. 2025-06-01T12:00:00Z);
-                       default: now, so ages that clients compute from timestamps read right
+                       default: 10 minutes before now; with --clock jump virtual time never passes
+                       the wall clock, so ages that clients compute from timestamps are never
+                       negative
   -h, --help           this help
 `;
 
@@ -102,11 +104,12 @@ export function parseServeArgs(args: string[], now: () => number = Date.now): Se
 }
 
 /**
- * --start, or the wall-clock time now, in whole seconds (timestamps carry seconds): the one place
- * the wall clock sets virtual time. Scenarios keep the fixed epoch.
+ * --start, or the wall-clock time now less SERVE_HEADROOM_MS (the room a jumping clock has ahead
+ * of it before it meets the wall clock), in whole seconds (timestamps carry seconds): the one
+ * place the wall clock sets virtual time. Scenarios keep the fixed epoch.
  */
 function parseStart(value: string | undefined, now: () => number): number {
-  if (value === undefined) return Math.floor(now() / 1000) * 1000;
+  if (value === undefined) return Math.floor((now() - SERVE_HEADROOM_MS) / 1000) * 1000;
   const ms = Date.parse(value);
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) || Number.isNaN(ms)) {
     throw new CommandError(`invalid --start "${value}": expected an RFC 3339 time such as 2025-06-01T12:00:00Z`, 2);

@@ -44,8 +44,8 @@ describe('kubectl get -o wide (the real kubectl v1.33) against the served cluste
   it("shows each node's kubelet version and InternalIP", async () => {
     const rows = table(await kubectl('get', 'nodes', '-o', 'wide'));
     expect(rows.map((r) => [r.NAME, r.VERSION, r['INTERNAL-IP'], r['CONTAINER-RUNTIME']])).to.deep.equal([
-      ['node-1', 'v1.33.0', '10.0.0.1', 'containerd://2.0.3'],
-      ['node-2', 'v1.33.0', '10.0.0.2', 'containerd://2.0.3'],
+      ['node-1', 'v1.36.0', '10.0.0.1', 'containerd://2.0.3'],
+      ['node-2', 'v1.36.0', '10.0.0.2', 'containerd://2.0.3'],
     ]);
   });
 });

@@ -37,7 +37,7 @@ export interface ServeOptions {
   /** Resumed objects: when they were read (default: the newest time they show, X2). */
   nowMs?: number;
   clock: ClockMode;
-  /** The Kubernetes release every component runs (default v1.33). */
+  /** The Kubernetes release every component runs (default v1.36). */
   release?: Release;
   /** Where the session report goes (on exit, on SIGUSR2, on POST /terminating/v1/report). */
   reportDir: string;
@@ -91,7 +91,8 @@ export async function serve(options: ServeOptions): Promise<ServedCluster> {
   const t0 = cluster.clock.now();
 
   const { listener, activity } = createApiHandler(cluster);
-  const driver = clockDriver(options.clock, cluster, activity);
+  // A start taken from the wall clock (the serve command's): a jump never takes virtual time past it, so no timestamp lies in a client's future.
+  const driver = clockDriver(options.clock, cluster, activity, options.start === undefined ? undefined : () => Date.now());
   const reportDir = resolve(options.reportDir);
   const title = `terminating serve (${options.manifests ?? (options.nodes ? `nodes ${options.nodes.join(', ')}` : 'default cluster')}, Kubernetes ${cluster.release}, --clock ${formatClockMode(options.clock)})`;
   const report = () => writeSessionReport(cluster, t0, reportDir, title);

@@ -12,8 +12,8 @@ describe('HTTP API: version, health, discovery', () => {
 
   it('/version reports the modelled release and /healthz, /readyz, /livez answer ok', async () => {
     const v = await request(s.base, 'GET', '/version');
-    expect(v.json).to.include({ major: '1', minor: '33' });
-    expect(v.json.gitVersion).to.match(/^v1\.33\.\d+$/);
+    expect(v.json).to.include({ major: '1', minor: '36' });
+    expect(v.json.gitVersion).to.match(/^v1\.36\.\d+$/);
     for (const path of ['/healthz', '/readyz', '/livez']) expect((await request(s.base, 'GET', path)).text).to.equal('ok');
   });
 

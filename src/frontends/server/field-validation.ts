@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { badRequest, unprocessable, type StatusError } from '../../apimachinery/errors';
-import { SmdSchema, type OpenApiSchema } from '../../apiserver/managedfields/schema';
-import { schemaDefinitions } from '../../apiserver/schemas';
+import { decodeProblems } from '../../apiserver/strict-decoding';
+import { DEFAULT_RELEASE } from '../../foundation/release';
 import type { ServedResource } from '../../apiserver/resources';
 import { decodeCustomResource } from '../../apiserver/apiextensions/custom-resource-schema';
 import { clone } from '../../apimachinery/object';
@@ -31,66 +31,47 @@ export function fieldValidationOf(value: string | undefined, optionsKind: string
   throw unprocessable(`${optionsKind}.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: ${JSON.stringify(value)}: supported values: "", "Ignore", "Strict", "Warn"`);
 }
 
-let schema: SmdSchema | undefined;
-
-/** The schema of a served kind (by its x-kubernetes-group-version-kind), if the definitions have one. */
-function rootOf(r: ServedResource): OpenApiSchema | undefined {
-  const defs = schemaDefinitions();
-  schema ??= new SmdSchema(defs);
-  return Object.values(defs).find((d) => (d['x-kubernetes-group-version-kind'] ?? []).some((g) => g.group === r.group && g.version === r.version && g.kind === r.kind));
-}
-
 /**
  * The fields of `value` its schema does not declare, as the strict decoder names them
  * (`spec.containers[0].foo`). Maps of `additionalProperties` and untyped parts accept any key.
  * Strategic merge patch directives (`$patch`, `$setElementOrder/…`, …) are not fields.
  */
-export function unknownFields(r: ServedResource, value: unknown, drop = false): string[] {
+export function unknownFields(r: ServedResource, value: unknown, drop = false, minor = DEFAULT_RELEASE.minor): string[] {
   // A custom resource: what its schema's pruning would drop (A6), found on a copy — the
   // apiserver's strategy prunes the object it stores, and a patch must not gain the defaults.
   if (r.custom) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
     return decodeCustomResource(clone(value) as Record<string, unknown>, r.custom.version.schema, r.custom.crd.preserveUnknownFields);
   }
-  const root = rootOf(r);
-  if (!root || !schema) return [];
-  const s = schema;
-  const out: string[] = [];
-  const walk = (v: unknown, node: OpenApiSchema | undefined, path: string): void => {
-    if (!node || v === null || typeof v !== 'object') return;
-    const def = s.deref(node);
-    if (Array.isArray(v)) {
-      if (def.items) v.forEach((item, i) => walk(item, def.items, `${path}[${i}]`));
-      return;
-    }
-    if (def['x-kubernetes-preserve-unknown-fields']) return;
-    for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
-      if (k.startsWith('$')) continue;
-      const field = path ? `${path}.${k}` : k;
-      const declared = def.properties?.[k];
-      if (declared) walk(child, declared, field);
-      else if (def.additionalProperties && typeof def.additionalProperties === 'object') walk(child, def.additionalProperties, field);
-      else if (def.properties) {
-        out.push(field);
-        if (drop) delete (v as Record<string, unknown>)[k];
-      }
-    }
-  };
-  walk(value, root, '');
-  return out;
+  return decodeProblems(r, value, minor, { drop }).strict.map((p) => JSON.parse(p.slice(p.indexOf('"'))) as string);
 }
 
 /**
- * Applies the directive to a decoded body (changed in place): throws for Strict, writes the
+ * Applies the directive to a decoded body (changed in place): a type error is refused whatever
+ * the directive (the decode itself failed); unknown and duplicate fields throw for Strict, are
  * warnings for Warn; with Warn and Ignore the unknown fields are dropped, as decoding into the Go
- * types drops them.
+ * types drops them. `duplicates`: the key paths the JSON body wrote twice (duplicateFields).
  */
-export function validateFields(r: ServedResource, value: unknown, directive: FieldValidation, res: ServerResponse, refuse: (message: string) => StatusError = badRequest): void {
-  const unknown = unknownFields(r, value, directive !== 'Strict');
+export function validateFields(
+  r: ServedResource,
+  value: unknown,
+  directive: FieldValidation,
+  res: ServerResponse,
+  refuse: (message: string) => StatusError = badRequest,
+  options: { minor?: number; duplicates?: ReadonlySet<string> } = {},
+): void {
+  let problems: readonly string[];
+  if (r.custom) {
+    problems = unknownFields(r, value, directive !== 'Strict').map((f) => `unknown field ${JSON.stringify(f)}`);
+  } else {
+    const decoded = decodeProblems(r, value, options.minor ?? DEFAULT_RELEASE.minor, { drop: directive !== 'Strict', duplicates: directive === 'Ignore' ? undefined : options.duplicates });
+    if (decoded.typeError) throw refuse(decoded.typeError);
+    problems = decoded.strict;
+  }
   if (directive === 'Ignore') return;
-  if (unknown.length === 0) return;
-  if (directive === 'Strict') throw refuse(`strict decoding error: ${unknown.map((f) => `unknown field ${JSON.stringify(f)}`).join(', ')}`);
-  addWarnings(res, unknown.map((f) => `unknown field ${JSON.stringify(f)}`));
+  if (problems.length === 0) return;
+  if (directive === 'Strict') throw refuse(`strict decoding error: ${problems.join(', ')}`);
+  addWarnings(res, problems);
 }
 
 /** warning.AddWarning as the response writes it: one `Warning: 299 - "TEXT"` header each, after those already set. */

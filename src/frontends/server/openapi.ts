@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { OpenApiSchema } from '../../apiserver/managedfields/schema';
-import { schemaDefinitions } from '../../apiserver/schemas';
+import { definitionsForRelease } from '../../apiserver/strict-decoding';
 import type { Release } from '../../foundation/release';
 import type { ApiServer } from '../../apiserver/apiserver';
 import { customResources, SERVED_RESOURCES, type ServedResource } from '../../apiserver/resources';
@@ -57,7 +57,7 @@ function buildDocument(path: string, release: Release, custom: readonly ServedRe
  */
 function customGroupVersionDocument(resources: readonly ServedResource[], release: Release): object {
   const doc = groupVersionDocument(resources, release) as { components: { schemas: Record<string, OpenApiSchema> } };
-  const schemas: Record<string, OpenApiSchema> = { ...v3Schemas([], ['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']) };
+  const schemas: Record<string, OpenApiSchema> = { ...v3Schemas([], release.minor, ['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']) };
   for (const r of resources) {
     const given = (r.custom?.version.schema ?? { type: 'object' }) as OpenApiSchema;
     schemas[customKindName(r)] = customKindSchema(r, given, { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], default: {}, description: "Standard object's metadata." } as OpenApiSchema);
@@ -136,12 +136,12 @@ function groupVersionDocument(resources: readonly ServedResource[], release: Rel
       };
     }
   }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: `v1.${release.minor}.0` }, paths, components: { schemas: v3Schemas(resources) } };
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: `v1.${release.minor}.0` }, paths, components: { schemas: v3Schemas(resources, release.minor) } };
 }
 
 /** The definition names a kind's schema uses, itself first (a walk of its references). */
-function reachable(roots: readonly string[]): string[] {
-  const defs = schemaDefinitions();
+function reachable(roots: readonly string[], minor: number): string[] {
+  const defs = definitionsForRelease(minor);
   const seen = new Set<string>();
   const visit = (name: string) => {
     if (seen.has(name) || !defs[name]) return;
@@ -160,14 +160,14 @@ function reachable(roots: readonly string[]): string[] {
 }
 
 /** The definition of a served kind, found by its group-version-kind extension. */
-function kindDefinition(r: ServedResource): string | undefined {
-  const defs = schemaDefinitions();
+function kindDefinition(r: ServedResource, minor: number): string | undefined {
+  const defs = definitionsForRelease(minor);
   return Object.keys(defs).find((name) => (defs[name]['x-kubernetes-group-version-kind'] ?? []).some((g) => g.group === r.group && g.version === r.version && g.kind === r.kind));
 }
 
 /** v3: `#/components/schemas/…` references, each wrapped in allOf (with `default: {}` for a struct). */
-function v3Schemas(resources: readonly ServedResource[], extraRoots: readonly string[] = []): Record<string, OpenApiSchema> {
-  const defs = schemaDefinitions();
+function v3Schemas(resources: readonly ServedResource[], minor: number, extraRoots: readonly string[] = []): Record<string, OpenApiSchema> {
+  const defs = definitionsForRelease(minor);
   const out: Record<string, OpenApiSchema> = {};
   const convert = (s: OpenApiSchema): OpenApiSchema => {
     if (s.$ref) {
@@ -180,8 +180,8 @@ function v3Schemas(resources: readonly ServedResource[], extraRoots: readonly st
     if (s.additionalProperties && typeof s.additionalProperties === 'object') c.additionalProperties = convert(s.additionalProperties);
     return c as OpenApiSchema;
   };
-  const roots = [...resources.map(kindDefinition).filter((n): n is string => n !== undefined), ...extraRoots];
-  for (const name of reachable(roots)) out[name] = convert(defs[name]);
+  const roots = [...resources.map((r) => kindDefinition(r, minor)).filter((n): n is string => n !== undefined), ...extraRoots];
+  for (const name of reachable(roots, minor)) out[name] = convert(defs[name]);
   return out;
 }
 
@@ -200,9 +200,9 @@ function swaggerDocument(release: Release, custom: readonly ServedResource[]): o
       );
     }
   }
-  const defs = schemaDefinitions();
-  const roots = SERVED_RESOURCES.map(kindDefinition).filter((n): n is string => n !== undefined);
-  const definitions: Record<string, OpenApiSchema> = Object.fromEntries(reachable(roots).map((n) => [n, defs[n]]));
+  const defs = definitionsForRelease(release.minor);
+  const roots = SERVED_RESOURCES.map((r) => kindDefinition(r, release.minor)).filter((n): n is string => n !== undefined);
+  const definitions: Record<string, OpenApiSchema> = Object.fromEntries(reachable(roots, release.minor).map((n) => [n, defs[n]]));
   for (const r of custom) {
     const given = toOpenApiV2((r.custom?.version.schema ?? { type: 'object' }) as OpenApiSchema);
     definitions[customKindName(r)] = customKindSchema(r, given, { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', description: "Standard object's metadata." } as OpenApiSchema);

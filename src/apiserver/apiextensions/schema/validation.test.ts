@@ -221,7 +221,7 @@ describe('validateCustomResource: releases (R302)', () => {
   it('R302 k8s-short-name and k8s-long-name are checked from 1.35', () => {
     const schema = withSpec({ a: { type: 'string', format: 'k8s-short-name' }, b: { type: 'string', format: 'k8s-long-name' } });
     const obj = cr({ a: 'Not_A_Name', b: 'ok.example' });
-    expect(messages(obj, schema)).to.deep.equal([]);
+    expect(messages(obj, schema, Release.of(34))).to.deep.equal([]);
     expect(messages(obj, schema, Release.of(35))).to.deep.equal(['spec.a: Invalid value: "Not_A_Name": spec.a in body must be of type k8s-short-name: "Not_A_Name"']);
   });
 

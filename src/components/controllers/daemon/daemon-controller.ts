@@ -4,10 +4,12 @@ import type { DaemonSet, Node, Pod } from '../../../apimachinery/types';
 import { keyOf, type SharedInformer } from '../../../client/informer';
 import { ControllerExpectations, isPodAvailable, newControllerRef, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../pod-control';
 import { isPodReady } from '../../../helpers/pod-util';
+import { labelSelectorAsSelector, SelectorError } from '../../../apimachinery/selectors';
 import { computeHash } from '../statefulset/stateful-set-utils';
 import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';
 import { WorkQueue } from '../../../client/workqueue';
+import { ConsistencyStore, skipSyncWhileCacheIsStale } from '../consistency-store';
 import { addOrUpdateDaemonPodTolerations, getTargetNodeName, nodeNameAffinity, nodeShouldRunDaemonPod } from './daemonset-util';
 
 const SOURCE = 'pkg/controller/daemon/daemon_controller.go';
@@ -17,6 +19,16 @@ const FAILED_POD_BACKOFF_MS = 1000;
 const FAILED_POD_BACKOFF_MAX_MS = 15 * 60_000;
 const REVISION_HASH_LABEL = 'controller-revision-hash';
 const TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
+
+/** The selector selects the template's labels (an invalid selector selects nothing). */
+function selectsOwnTemplate(ds: DaemonSet): boolean {
+  try {
+    return ds.spec?.selector !== undefined && labelSelectorAsSelector(ds.spec.selector).matches(ds.spec.template?.metadata?.labels ?? {});
+  } catch (e) {
+    if (e instanceof SelectorError) return false;
+    throw e;
+  }
+}
 
 const isTerminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 
@@ -47,10 +59,18 @@ export class DaemonSetsController extends StoppableController {
     this.nodes = informers.informerFor('nodes');
     this.expectations = new ControllerExpectations(() => clock.now());
     this.podControl = new PodControl(clock, api, IDENTITY, 'daemonset-controller');
+    this.consistency = new ConsistencyStore({ pods: this.pods, daemonsets: this.sets });
+    if (this.release.enabled('StaleControllerConsistencyDaemonSet')) this.podControl.consistency = this.consistency;
   }
 
+  /** The writes each DaemonSet's next sync waits to see (StaleControllerConsistencyDaemonSet, v1.36). */
+  private readonly consistency: ConsistencyStore;
+
   start(): this {
-    this.sets.addEventHandler(this.whileRunning((key) => this.queue.add(key)));
+    this.sets.addEventHandler(this.whileRunning((key, old, ds) => {
+      if (!ds) this.consistency.clear(key, old?.metadata.uid);
+      this.queue.add(key);
+    }));
     this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
       // No DaemonSet in the lister: no pod resolves to one.
       if (this.sets.size === 0) return;
@@ -72,12 +92,36 @@ export class DaemonSetsController extends StoppableController {
   /** syncDaemonSet: manage the pods per node, then updateDaemonSetStatus. */
   private syncDaemonSet(key: string): void | Error {
     if (this.stopped) return;
+    const stale = skipSyncWhileCacheIsStale({
+      enabled: this.release.enabled('StaleControllerConsistencyDaemonSet'),
+      store: this.consistency,
+      key,
+      owner: `ds/${key.slice(key.indexOf('/') + 1)}`,
+      component: 'daemonset',
+      actor: IDENTITY.name,
+      source: 'pkg/controller/daemon/daemon_controller.go syncDaemonSet (kubernetes#134937)',
+      timeline: this.timeline,
+    });
+    if (stale) return stale;
     const cached = this.sets.get(key);
     if (!cached) {
       this.expectations.delete(key);
+      this.consistency.clear(key);
       return;
     }
     const ds: DaemonSet = structuredClone(cached);
+    // R243 — a DaemonSet whose selector does not select its own template (ValidateDaemonSetSpec
+    // refuses one, R242, so only a stored object written around the API has one) would create a
+    // pod it never counts as its own, again and again at the same instant. The sync fails instead:
+    // the key goes back through the queue's rate limiter (5 ms doubling up to 1000 s,
+    // processNextWorkItem's AddRateLimited), so the cluster keeps answering.
+    if (!selectsOwnTemplate(ds)) {
+      // Not an upstream Event (upstream has no such check): a timeline note, once per back-off run.
+      if (this.queue.rateLimiter.numRequeues(key) === 0) {
+        this.timeline.record('daemonset', `daemonsets/${ds.metadata.name} creates no pods: its selector does not select its template's labels (backs off)`, `${SOURCE} syncDaemonSet + client-go workqueue AddRateLimited`, { actor: IDENTITY.name });
+      }
+      return new Error(`daemonsets/${ds.metadata.name}: \`selector\` does not match template \`labels\``);
+    }
     const hash = computeHash(ds.spec?.template, ds.status?.collisionCount ?? 0);
     const nodes = this.nodes.list();
     const byNode = this.getNodesToDaemonPods(ds);
@@ -207,6 +251,7 @@ export class DaemonSetsController extends StoppableController {
     if (old && jsonEqual({ ...old, collisionCount: undefined }, { ...status, collisionCount: undefined })) return;
     const r = this.api.update(IDENTITY, 'daemonsets', ds.metadata.namespace, { ...ds, status: { ...status, ...(old?.collisionCount ? { collisionCount: old.collisionCount } : {}) } }, { subresource: 'status' });
     if (!r.ok) return new Error(`updating the status of daemonsets/${ds.metadata.name}: ${r.status.message}`);
+    this.podControl.consistency?.wroteAt(ds, 'daemonsets', r.object.metadata.resourceVersion);
     if (minReady > 0 && ready !== available) this.queue.addAfter(keyOf(ds), minReady * 1000);
   }
 }

@@ -9,6 +9,7 @@ import { isPodReady } from '../../../helpers/pod-util';
 import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';
 import { DefaultControllerRateLimiter, WorkQueue } from '../../../client/workqueue';
+import { ConsistencyStore, skipSyncWhileCacheIsStale } from '../consistency-store';
 import { getRemainingTime, newBackoffRecord, type BackoffRecord } from './backoff';
 import { matchPodFailurePolicy } from './pod-failure-policy';
 
@@ -68,6 +69,8 @@ export class JobController extends StoppableController {
   /** podBackoffStore. */
   private readonly backoffStore = new Map<string, BackoffRecord>();
   private readonly podControl: PodControl;
+  /** The writes each Job's next sync waits to see (StaleControllerConsistencyJob, v1.36). */
+  private readonly consistency: ConsistencyStore;
 
   constructor(ctx: ControllerContext) {
     super(ctx);
@@ -80,12 +83,15 @@ export class JobController extends StoppableController {
     this.podControl = new PodControl(clock, api, IDENTITY, 'job-controller');
     this.jobs = informers.informerFor('jobs');
     this.pods = podsByControllerUID(informers);
+    this.consistency = new ConsistencyStore({ pods: this.pods, jobs: this.jobs });
+    if (this.release.enabled('StaleControllerConsistencyJob')) this.podControl.consistency = this.consistency;
   }
 
   start(): this {
     this.jobs.addEventHandler(this.whileRunning((key, old, job) => {
       if (job) this.queue.add(key); // addJob / updateJob: enqueueSyncJobImmediately
       else if (old) {
+        this.consistency.clear(key, old.metadata.uid);
         this.queue.add(key);
         this.cleanupPodFinalizers(old); // deleteJob
       }
@@ -168,8 +174,10 @@ export class JobController extends StoppableController {
   }
 
   /** removeTrackingFinalizerPatch: a strategic merge patch deleting the one finalizer (a vanished pod counts as done). */
-  private removeTrackingFinalizer(pod: Pod): boolean {
+  private removeTrackingFinalizer(pod: Pod, job?: Job): boolean {
     const r = this.api.patch(IDENTITY, 'pods', pod.metadata.namespace, pod.metadata.name!, 'strategic', { metadata: { '$deleteFromPrimitiveList/finalizers': [JOB_TRACKING_FINALIZER] } });
+    // A pod write of the Job's sync (not of the orphan queue) is one its next sync waits to see.
+    if (r.ok && job) this.podControl.consistency?.wroteAt(job, 'pods', r.object.metadata.resourceVersion);
     return r.ok || r.code === 404;
   }
 
@@ -225,8 +233,20 @@ export class JobController extends StoppableController {
   /** syncJob: one reconciliation of a Job against its pods. */
   syncJob(key: string): void | Error {
     if (this.stopped) return;
+    const stale = skipSyncWhileCacheIsStale({
+      enabled: this.release.enabled('StaleControllerConsistencyJob'),
+      store: this.consistency,
+      key,
+      owner: `job/${key.slice(key.indexOf('/') + 1)}`,
+      component: 'job',
+      actor: IDENTITY.name,
+      source: `${SOURCE} syncJob (kubernetes#137210)`,
+      timeline: this.timeline,
+    });
+    if (stale) return stale;
     const job0 = this.jobs.get(key);
     if (!job0) {
+      this.consistency.clear(key);
       this.expectations.delete(key);
       this.finalizerExpectations.delete(key);
       this.backoffStore.delete(key);
@@ -444,7 +464,7 @@ export class JobController extends StoppableController {
     let error: Error | undefined;
     const key = keyOf(job);
     for (const pod of pods) {
-      if (removeFinalizer && hasTrackingFinalizer(pod) && !this.removeTrackingFinalizer(pod)) {
+      if (removeFinalizer && hasTrackingFinalizer(pod) && !this.removeTrackingFinalizer(pod, job)) {
         this.expectations.deletionObserved(key);
         error = new Error(`removing the tracking finalizer of ${ref(pod)} failed`);
         continue;
@@ -541,7 +561,7 @@ export class JobController extends StoppableController {
               ? `jobs/${job.metadata.name} is finishing`
               : 'its failure does not count (podFailurePolicy)';
         this.timeline.record('job', `remove finalizer ${JOB_TRACKING_FINALIZER} from ${ref(pod)}: ${why}`, `${SOURCE} flushUncountedAndRemoveFinalizers → removeTrackingFinalizerFromPods`, { actor: IDENTITY.name });
-        if (this.removeTrackingFinalizer(pod)) withFinalizer.delete(pod.metadata.uid!);
+        if (this.removeTrackingFinalizer(pod, job)) withFinalizer.delete(pod.metadata.uid!);
         else {
           expected.delete(pod.metadata.uid!);
           rmError = new Error(`removing the tracking finalizer of ${ref(pod)} failed`);
@@ -596,6 +616,7 @@ export class JobController extends StoppableController {
     const r = this.api.update(IDENTITY, 'jobs', namespace, body, { subresource: 'status' });
     if (!r.ok) return new Error(`updating the status of jobs/${job.metadata.name}: ${r.status.message}`);
     job.metadata.resourceVersion = r.object.metadata.resourceVersion;
+    this.podControl.consistency?.wroteAt(job, 'jobs', r.object.metadata.resourceVersion);
     return undefined;
   }
 }

@@ -8,6 +8,7 @@ import { keyOf, type SharedInformer } from '../../../client/informer';
 import { getControllerOf, isPodActive, isPodTerminating, labelSelectorAsSelector, newControllerRef, ORPHAN_POD_INDEX_KEY, PodControl, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../pod-control';
 import { isPodReady } from '../../../helpers/pod-util';
 import { WorkQueue } from '../../../client/workqueue';
+import { ConsistencyStore, skipSyncWhileCacheIsStale } from '../consistency-store';
 import { BURST_REPLICAS, getPodsToDelete, isPodAvailable, rankReason, slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE, UIDTrackingExpectations } from './controller-utils';
 
 const SOURCE = 'pkg/controller/replicaset/replica_set.go';
@@ -37,6 +38,8 @@ export class ReplicaSetController extends ControllerBase {
   private readonly pods: SharedInformer<Pod>;
   private readonly podControl: PodControl;
   readonly expectations: UIDTrackingExpectations;
+  /** The writes each ReplicaSet's next sync waits to see (StaleControllerConsistencyReplicaSet, v1.36). */
+  private readonly consistency: ConsistencyStore;
 
   /** Built by kube-controller-manager with what every controller gets (ControllerContext). */
   constructor(ctx: ControllerContext) {
@@ -47,11 +50,17 @@ export class ReplicaSetController extends ControllerBase {
     this.pods = podsByControllerUID(informers);
     this.podControl = new PodControl(clock, api, IDENTITY, 'replicaset-controller');
     this.expectations = new UIDTrackingExpectations(() => clock.now());
+    this.consistency = new ConsistencyStore({ pods: this.pods, replicasets: this.sets });
+    if (this.release.enabled('StaleControllerConsistencyReplicaSet')) this.podControl.consistency = this.consistency;
   }
 
   start(): this {
     this.sets.addEventHandler((key, old, rs) => {
-      if (!rs) this.expectations.delete(key);
+      // deleteRS: its writes are forgotten with its expectations (consistencyStore.Clear by uid).
+      if (!rs) {
+        this.expectations.delete(key);
+        this.consistency.clear(key, old?.metadata.uid);
+      }
       if (!old || !rs || old.metadata.resourceVersion !== rs.metadata.resourceVersion) this.queue.add(key);
     });
     this.pods.addEventHandler((_key, old, pod) => {
@@ -137,9 +146,21 @@ export class ReplicaSetController extends ControllerBase {
 
   /** syncReplicaSet: claim the pods, manage the replicas when expectations allow, write the status. */
   syncReplicaSet(key: string): void | Error {
+    const stale = skipSyncWhileCacheIsStale({
+      enabled: this.release.enabled('StaleControllerConsistencyReplicaSet'),
+      store: this.consistency,
+      key,
+      owner: `rs/${key.slice(key.indexOf('/') + 1)}`,
+      component: 'replicaset',
+      actor: IDENTITY.name,
+      source: `${SOURCE} syncReplicaSet (kubernetes#137212)`,
+      timeline: this.timeline,
+    });
+    if (stale) return stale;
     const rs = this.sets.get(key);
     if (!rs) {
       this.expectations.delete(key);
+      this.consistency.clear(key);
       return;
     }
     const needsSync = this.expectations.satisfied(key);
@@ -157,6 +178,8 @@ export class ReplicaSetController extends ControllerBase {
     const status = calculateStatus(rs, filtered, terminating, manageErr, this.clock.now());
     const updated = this.updateReplicaSetStatus(rs, status);
     if (updated instanceof Error) return updated;
+    // WroteAt after the status write (a status left as it was writes nothing, and its version is one already read).
+    if (this.podControl.consistency) this.consistency.wroteAt(rs, 'replicasets', updated.metadata.resourceVersion);
     const minReady = rs.spec?.minReadySeconds ?? 0;
     if (!manageErr && minReady > 0 && status.readyReplicas === rs.spec?.replicas && status.availableReplicas !== rs.spec?.replicas) {
       this.queue.addAfter(key, minReady * 1000);

@@ -10,6 +10,7 @@ import { Cluster, USER } from '../../../cluster/cluster';
 import type { ContainerBehaviour } from '../../kubelet/runtime';
 import { Release } from '../../../foundation/release';
 import { bindNewPods, eventsOf, podsNow } from '../workload-testing';
+import { editRaw } from '../../../apiserver/testing';
 
 const NODE = 'node-1';
 
@@ -130,8 +131,13 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
 
   it('W55 a Failed pod is deleted and created again (processReplica, RecreatingFailedPod)', () => {
     const c = cluster({ behaviour: { exitsOnItsOwn: 1, runsForMs: 3000 } });
-    const r = c.apiserver.create(USER, 'statefulsets', 'default', { metadata: { name: 'db' }, spec: { replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'app' }] } } } });
+    const r = c.apiserver.create(USER, 'statefulsets', 'default', { metadata: { name: 'db' }, spec: { replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'app' }] } } } });
     expect(r.ok).to.equal(true);
+    // ValidateStatefulSetSpec refuses a template restarting Never (R242): the pod that fails for
+    // good is made by editing the stored object, as a StatefulSet written before that check would be.
+    editRaw<StatefulSet>(c.apiserver.etcd, '/registry/statefulsets/default/db', (s) => {
+      s.spec!.template.spec!.restartPolicy = 'Never';
+    });
     c.advance(10_000);
     expect(eventsOf(c, 'statefulset')).to.include('statefulsets/db recreates Failed pods/db-0');
     expect(creations(c).length).to.be.greaterThan(1);

@@ -5,6 +5,7 @@ import { getControllerOf, PodControl, podsByControllerUID, podsOwnedBy, resolveC
 import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';
 import { WorkQueue } from '../../../client/workqueue';
+import { ConsistencyStore, skipSyncWhileCacheIsStale } from '../consistency-store';
 import {
   allowsBurst,
   CONTROLLER_REVISION_HASH_LABEL,
@@ -46,6 +47,8 @@ export class StatefulSetController extends StoppableController {
   private readonly podControl: PodControl;
   /** The last "waits for" decision per set, so the timeline says it once, not at every sync. */
   private readonly lastWait = new Map<string, string>();
+  /** The writes each set's next sync waits to see (StaleControllerConsistencyStatefulSet, v1.36). */
+  private readonly consistency: ConsistencyStore;
 
   constructor(ctx: ControllerContext) {
     super(ctx);
@@ -59,10 +62,15 @@ export class StatefulSetController extends StoppableController {
       created: (pod, set) => `create Pod ${pod} in StatefulSet ${set.metadata.name} successful`,
       deleted: (pod, set) => `delete Pod ${pod} in StatefulSet ${set.metadata.name} successful`,
     });
+    this.consistency = new ConsistencyStore({ pods: this.pods, statefulsets: this.sets });
+    if (this.release.enabled('StaleControllerConsistencyStatefulSet')) this.podControl.consistency = this.consistency;
   }
 
   start(): this {
-    this.sets.addEventHandler(this.whileRunning((key) => this.queue.add(key)));
+    this.sets.addEventHandler(this.whileRunning((key, old, set) => {
+      if (!set) this.consistency.clear(key, old?.metadata.uid);
+      this.queue.add(key);
+    }));
     this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
       // No StatefulSet in the lister: no pod resolves to one.
       if (this.sets.size === 0) return;
@@ -75,9 +83,21 @@ export class StatefulSetController extends StoppableController {
   /** sync (stateful_set.go): the set's pods and revisions, then UpdateStatefulSet and its status. */
   private sync(key: string): void | Error {
     if (this.stopped) return;
+    const stale = skipSyncWhileCacheIsStale({
+      enabled: this.release.enabled('StaleControllerConsistencyStatefulSet'),
+      store: this.consistency,
+      key,
+      owner: `sts/${key.slice(key.indexOf('/') + 1)}`,
+      component: 'statefulset',
+      actor: IDENTITY.name,
+      source: 'pkg/controller/statefulset/stateful_set.go sync (kubernetes#137254)',
+      timeline: this.timeline,
+    });
+    if (stale) return stale;
     const cached = this.sets.get(key);
     if (!cached) {
       this.lastWait.delete(key);
+      this.consistency.clear(key);
       return;
     }
     const set: StatefulSet = structuredClone(cached);
@@ -241,6 +261,8 @@ export class StatefulSetController extends StoppableController {
     const body: StatefulSet = { ...set, status };
     const r = this.api.update(IDENTITY, 'statefulsets', set.metadata.namespace, body, { subresource: 'status' });
     if (!r.ok) return new Error(`updating the status of statefulsets/${set.metadata.name}: ${r.status.message}`);
+    // realStatefulSetStatusUpdater: the status write is one the next sync waits to see.
+    this.podControl.consistency?.wroteAt(set, 'statefulsets', r.object.metadata.resourceVersion);
     return undefined;
   }
 }

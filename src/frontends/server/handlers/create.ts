@@ -1,7 +1,8 @@
 import { badRequest } from '../../../apimachinery/errors';
 import type { KubeObject } from '../../../apimachinery/object';
 import type { Pod } from '../../../apimachinery/types';
-import { decodeObjectBody, namespaceMismatch, unrecognizedKind } from '../body';
+import { decodeObjectBody, mediaTypeOf, namespaceMismatch, unrecognizedKind } from '../body';
+import { duplicateFields } from '../../../apiserver/strict-decoding';
 import { checkBehaviourAnnotations } from '../behaviours';
 import { createEviction } from './eviction';
 import { groupVersionString } from '../../../apiserver/resources';
@@ -15,7 +16,8 @@ import { admit, dryRunOf, fieldManagerOf, query, refuseProtobufBody, served, wri
  */
 export async function decodeResourceBody(scope: RequestScope): Promise<KubeObject> {
   refuseProtobufBody(scope);
-  const obj = decodeObjectBody(await scope.body(), scope.req.headers['content-type']) as Partial<KubeObject> & Record<string, unknown>;
+  const raw = await scope.body();
+  const obj = decodeObjectBody(raw, scope.req.headers['content-type']) as Partial<KubeObject> & Record<string, unknown>;
   const r = scope.resource;
   const gv = groupVersionString(r.group, r.version);
   if ((obj.kind !== undefined && obj.kind !== r.kind) || (obj.apiVersion !== undefined && obj.apiVersion !== gv)) {
@@ -31,7 +33,11 @@ export async function decodeResourceBody(scope: RequestScope): Promise<KubeObjec
   const typed = { ...obj, apiVersion: gv, kind: r.kind } as KubeObject;
   // A strict decoding error is a decode error: transformDecodeError prefixes what could not be decoded into what.
   const cannotBeHandled = (detail: string) => badRequest(`${r.kind} in version ${JSON.stringify(r.version)} cannot be handled as a ${r.kind}: ${detail}`);
-  validateFields(r, typed, fieldValidationOf(query(scope, 'fieldValidation'), scope.info.verb === 'create' ? 'CreateOptions' : 'UpdateOptions'), scope.res, cannotBeHandled);
+  const directive = fieldValidationOf(query(scope, 'fieldValidation'), scope.info.verb === 'create' ? 'CreateOptions' : 'UpdateOptions');
+  // Keys written twice: only a JSON body's (a YAML body with one is a YAML error already).
+  const json = (mediaTypeOf(scope.req.headers['content-type']) || 'application/json') === 'application/json';
+  const duplicates = json && directive !== 'Ignore' ? duplicateFields(raw.toString('utf8')) : undefined;
+  validateFields(r, typed, directive, scope.res, cannotBeHandled, { minor: scope.api.options.release.minor, duplicates });
   return r.fromServed ? r.fromServed(typed) : typed;
 }
 

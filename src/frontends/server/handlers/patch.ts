@@ -5,6 +5,7 @@ import type { PatchType } from '../../../apiserver/patch';
 import { badRequest, invalid, unprocessable, type StatusError } from '../../../apimachinery/errors';
 import { decodeJson, mediaTypeOf } from '../body';
 import { groupVersionString } from '../../../apiserver/resources';
+import { duplicateFields } from '../../../apiserver/strict-decoding';
 import { fieldValidationOf, validateFields } from '../field-validation';
 import { unsupportedMediaType } from '../status';
 import { admit, dryRunOf, fieldManagerOf, query, served, unwrap, writeResult, type RequestScope } from './scope';
@@ -32,10 +33,15 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   if (!type) throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', APPLY_PATCH]);
   // metav1 validation ValidatePatchOptions: force belongs to apply alone.
   if (force !== undefined) throw unprocessable('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
-  const body = decodeJson(await scope.body());
-  // A merge or strategic patch names fields as the object does (a JSON Patch's operations are not walked).
+  const raw = await scope.body();
+  const body = decodeJson(raw);
   const directive = fieldValidationOf(query(scope, 'fieldValidation'), 'PatchOptions');
-  if (type !== 'json') validateFields(scope.resource, body, directive, scope.res, (detail) => patchInvalid(type === 'strategic' ? goValue(body) : JSON.stringify(body), detail));
+  refuseMalformedPatch(type, body, directive);
+  // A merge or strategic patch names fields as the object does (a JSON Patch's operations are not walked).
+  const duplicates = directive === 'Ignore' ? undefined : duplicateFields(raw.toString('utf8'));
+  if (type !== 'json') {
+    validateFields(scope.resource, body, directive, scope.res, (detail) => patchInvalid(type === 'strategic' ? goValue(body) : JSON.stringify(body), detail), { minor: scope.api.options.release.minor, duplicates });
+  }
   const dryRun = dryRunOf(scope);
   if (scope.info.subresource === 'scale') {
     const { code, object } = unwrap(scope.api.scale(scope.client, scope.resource.storage as ScalableResource, scope.info.namespace, scope.info.name, { patch: type, body }, { dryRun }));
@@ -75,6 +81,44 @@ async function applyResource(scope: RequestScope, force: string | undefined): Pr
     scope.api.apply(scope.client, r.storage, scope.info.namespace, scope.info.name, stored as never, { fieldManager, force: force === 'true', subresource, dryRun: dryRunOf(scope) }),
   );
   writeResult(scope, code, served(scope, object as KubeObject));
+}
+
+/**
+ * R241 — a patch body of the wrong shape is a 400 before anything is patched (handlers/patch.go
+ * applyJSPatch and strategicPatchObject):
+ * - a JSON Patch that is not a list: with Strict or Warn the strict decode into `[]jsonPatchOp`
+ *   fails (`error decoding patch: json: cannot unmarshal object into Go value of type
+ *   []handlers.jsonPatchOp`), with Ignore jsonpatch.DecodePatch does (`… of type jsonpatch.Patch`);
+ * - a merge patch that is not an object: with Strict or Warn the strict decode into a map fails
+ *   for a string, number or list (`error decoding patch: json: cannot unmarshal string into Go
+ *   value of type map[string]interface {}`); `null` (and, with Ignore, any non-object but a
+ *   list) is evanphx/json-patch MergePatch's ErrBadJSONPatch, `Invalid JSON Patch`. (With Ignore
+ *   a list replaces the whole object, which then fails to decode: a 422, left to the decoder.)
+ * - a strategic merge patch that is not an object: kjson's decode into a map fails
+ *   (`json: cannot unmarshal array into Go value of type map[string]interface {}`); `null`
+ *   decodes as an empty patch.
+ */
+function refuseMalformedPatch(type: PatchType, body: unknown, directive: string): void {
+  const kind = jsonKind(body);
+  if (type === 'json') {
+    if (kind === 'array') return;
+    throw badRequest(directive === 'Ignore' ? `json: cannot unmarshal ${kind} into Go value of type jsonpatch.Patch` : `error decoding patch: json: cannot unmarshal ${kind} into Go value of type []handlers.jsonPatchOp`);
+  }
+  if (kind === 'object') return;
+  if (type === 'merge') {
+    if (body === null || (directive === 'Ignore' && kind !== 'array')) throw badRequest('Invalid JSON Patch');
+    if (directive !== 'Ignore') throw badRequest(`error decoding patch: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`);
+    return;
+  }
+  if (body !== null) throw badRequest(`json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`);
+}
+
+/** The JSON kind encoding/json names in "cannot unmarshal X into …". */
+function jsonKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v;
 }
 
 /**

@@ -1,0 +1,229 @@
+// It spawns the real kubectl against a served cluster: this file runs in a process of its own (scripts/unit-tests.ts).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { expect } from 'chai';
+import { realKubectlPath } from '../kubectl/real-kubectl';
+import { parseClockMode } from './clock-driver';
+import { serve, type ServedCluster } from './serve';
+
+/**
+ * R111/R240 with the real kubectl v1.33 against `terminating serve`: `kubectl apply` of a manifest
+ * with a misspelt field is refused for every served kind with the server's strict decoding error
+ * (kubectl sends fieldValidation=Strict), nothing is stored, and `kubectl explain` finds every
+ * served kind in the OpenAPI v3 documents, with its fields' descriptions and only the fields of
+ * the served release.
+ */
+let served: ServedCluster;
+let env: NodeJS.ProcessEnv;
+let kubectl: string;
+let dir: string;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'strict-'));
+  served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: dir });
+  kubectl = await realKubectlPath();
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: mkdtempSync(join(tmpdir(), 'strict-home-')),
+    KUBECONFIG: served.kubeconfig,
+  };
+});
+after(() => served.close());
+
+function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const TEMPLATE = { metadata: { labels: { app: 'typo' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } };
+const SELECTOR = { matchLabels: { app: 'typo' } };
+
+/** One manifest per served kind, each with one misspelt field, and the path the server names. */
+const TYPOS: readonly {
+  kind: string;
+  apiVersion: string;
+  body: Record<string, unknown>;
+  field: string;
+  namespaced?: boolean;
+}[] = [
+  {
+    kind: 'Pod',
+    apiVersion: 'v1',
+    body: { spec: { terminationGracePeriodSecond: 10, containers: [{ name: 'app', image: 'nginx' }] } },
+    field: 'spec.terminationGracePeriodSecond',
+  },
+  {
+    kind: 'Deployment',
+    apiVersion: 'apps/v1',
+    body: { spec: { replica: 2, selector: SELECTOR, template: TEMPLATE } },
+    field: 'spec.replica',
+  },
+  {
+    kind: 'ReplicaSet',
+    apiVersion: 'apps/v1',
+    body: {
+      spec: {
+        replicas: 1,
+        selector: SELECTOR,
+        template: { ...TEMPLATE, spec: { containers: [{ name: 'app', image: 'nginx', imagePullPolicyy: 'Always' }] } },
+      },
+    },
+    field: 'spec.template.spec.containers[0].imagePullPolicyy',
+  },
+  {
+    kind: 'StatefulSet',
+    apiVersion: 'apps/v1',
+    body: { spec: { serviceName: 'typo', selector: SELECTOR, template: TEMPLATE, podManagmentPolicy: 'Parallel' } },
+    field: 'spec.podManagmentPolicy',
+  },
+  {
+    kind: 'DaemonSet',
+    apiVersion: 'apps/v1',
+    body: { spec: { selector: SELECTOR, template: TEMPLATE, updateStrategy: { typ: 'OnDelete' } } },
+    field: 'spec.updateStrategy.typ',
+  },
+  {
+    kind: 'Job',
+    apiVersion: 'batch/v1',
+    body: {
+      spec: {
+        backofLimit: 2,
+        template: { spec: { restartPolicy: 'Never', containers: [{ name: 'app', image: 'nginx' }] } },
+      },
+    },
+    field: 'spec.backofLimit',
+  },
+  {
+    kind: 'Service',
+    apiVersion: 'v1',
+    body: { spec: { selectr: { app: 'typo' }, ports: [{ port: 80 }] } },
+    field: 'spec.selectr',
+  },
+  {
+    kind: 'PodDisruptionBudget',
+    apiVersion: 'policy/v1',
+    body: { spec: { minAvailabel: 1, selector: SELECTOR } },
+    field: 'spec.minAvailabel',
+  },
+  { kind: 'ConfigMap', apiVersion: 'v1', body: { dta: { a: 'b' } }, field: 'dta' },
+  { kind: 'Secret', apiVersion: 'v1', body: { strngData: { a: 'b' } }, field: 'strngData' },
+  {
+    kind: 'ServiceAccount',
+    apiVersion: 'v1',
+    body: { automountServiceAccountTokn: false },
+    field: 'automountServiceAccountTokn',
+  },
+  {
+    kind: 'Namespace',
+    apiVersion: 'v1',
+    body: { spec: { finalizer: ['kubernetes'] } },
+    field: 'spec.finalizer',
+    namespaced: false,
+  },
+  {
+    kind: 'Node',
+    apiVersion: 'v1',
+    body: { spec: { unschedulabel: true } },
+    field: 'spec.unschedulabel',
+    namespaced: false,
+  },
+  {
+    kind: 'EndpointSlice',
+    apiVersion: 'discovery.k8s.io/v1',
+    body: { addressType: 'IPv4', endpoint: [] },
+    field: 'endpoint',
+  },
+  {
+    kind: 'Lease',
+    apiVersion: 'coordination.k8s.io/v1',
+    body: { spec: { holderIdentty: 'me' } },
+    field: 'spec.holderIdentty',
+  },
+];
+
+describe('R240 a typo in any served kind is refused by the real kubectl v1.33 against serve', () => {
+  for (const t of TYPOS) {
+    it(`${t.kind}: unknown field "${t.field}"`, async () => {
+      const file = join(dir, `${t.kind}.yaml`);
+      writeFileSync(
+        file,
+        JSON.stringify({ apiVersion: t.apiVersion, kind: t.kind, metadata: { name: 'typo' }, ...t.body }),
+      );
+      const applied = await run('apply', '-f', file);
+      expect(applied.code, applied.stdout).to.not.equal(0);
+      const version = t.apiVersion.split('/').pop();
+      expect(applied.stderr).to.include(
+        `${t.kind} in version "${version}" cannot be handled as a ${t.kind}: strict decoding error: unknown field "${t.field}"`,
+      );
+      const got = await run('get', t.kind.toLowerCase(), 'typo', '--ignore-not-found', '-o', 'name');
+      expect(got.stdout, `${t.kind} "typo" must not be stored`).to.equal('');
+    });
+  }
+
+  it('an int64 field given 12.5 or 1e20, and a field of the wrong type, are refused as the decoder refuses them', async () => {
+    const file = join(dir, 'grace.json');
+    writeFileSync(
+      file,
+      '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"grace"},"spec":{"terminationGracePeriodSeconds":12.5,"containers":[{"name":"app","image":"nginx"}]}}',
+    );
+    const fraction = await run('apply', '-f', file);
+    expect(fraction.stderr).to.include(
+      'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number 12.5 into Go struct field PodSpec.spec.terminationGracePeriodSeconds of type int64',
+    );
+    writeFileSync(
+      file,
+      '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"grace"},"spec":{"replicas":"two","selector":{"matchLabels":{"app":"g"}},"template":{"metadata":{"labels":{"app":"g"}},"spec":{"containers":[{"name":"app","image":"nginx"}]}}}}',
+    );
+    const wrongType = await run('apply', '-f', file);
+    expect(wrongType.stderr).to.include(
+      'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
+    );
+  });
+});
+
+describe('R110 kubectl explain finds every served kind, with descriptions, in the served release', () => {
+  const KINDS = [
+    'pods',
+    'deployments',
+    'replicasets',
+    'statefulsets',
+    'daemonsets',
+    'jobs',
+    'services',
+    'endpoints',
+    'endpointslices',
+    'poddisruptionbudgets',
+    'configmaps',
+    'secrets',
+    'serviceaccounts',
+    'namespaces',
+    'nodes',
+    'leases',
+    'controllerrevisions',
+    'events',
+  ];
+  for (const kind of KINDS) {
+    it(`explain ${kind}`, async () => {
+      const explained = await run('explain', kind);
+      expect(explained, explained.stderr).to.include({ code: 0 });
+      expect(explained.stdout).to.match(/^DESCRIPTION:\n\s+\S/m);
+      expect(explained.stdout).to.match(/^ {2}metadata\t<ObjectMeta>( -required-)?\n\s+\S/m);
+    });
+  }
+
+  it('explain deployment.spec.replicas describes the field; a v1.34 field is not on the v1.33 server', async () => {
+    const replicas = await run('explain', 'deployment.spec.replicas');
+    expect(replicas.stdout).to.include('FIELD: replicas <integer>');
+    expect(replicas.stdout).to.match(/DESCRIPTION:\n\s+Number of desired pods/);
+    // PodSpec.hostnameOverride is new in k8s.io/api v0.34: the v1.33 server does not serve it.
+    const fields = await run('explain', 'pod.spec');
+    expect(fields.stdout).to.include('terminationGracePeriodSeconds\t<integer>');
+    expect(fields.stdout).to.not.include('hostnameOverride');
+  });
+});

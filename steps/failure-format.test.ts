@@ -1,0 +1,144 @@
+// This test file runs in the process that loads cucumber (scripts/unit-tests.ts): it runs a feature through cucumber's API.
+/**
+ * Failures are reported in a second. Cucumber formats every failed step's error (formatError:
+ * error-stack-parser, then assertion-error-formatter) before it reports the step, and a message
+ * that makes error-stack-parser's regular expressions backtrack held a failure back for minutes
+ * (a CRD's conditions as one line of JSON: 3 min 37 s with `executing steps: 0m00.3s`).
+ *
+ * The test makes every assertion step the project's features use fail — each `Then` step of
+ * features/ (as its pickle writes it, with its table or doc string) run against a small cluster
+ * where most of what they expect is not so — and the CRD condition assertion that used to hang,
+ * and measures cucumber's own formatError on each failure, in this process, as cucumber calls it.
+ *
+ * The bound holds on a loaded machine: what is measured is the CPU time of this process during the
+ * formatting call (process.cpuUsage), not wall time, so other processes on the two cores do not
+ * count; and the bound (1 s) is about a thousand times what a failure costs (well under 1 ms of
+ * CPU each) and far below what the pathological case cost (minutes of CPU).
+ */
+import { after, before, describe, it } from 'node:test';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { Envelope } from '@cucumber/messages';
+import { IdGenerator } from '@cucumber/messages';
+import { expect } from 'chai';
+import { runCucumber } from '../scripts/cucumber-in-process';
+
+const ROOT = path.resolve(__dirname, '..');
+/** CPU time one failure's formatting may take. */
+const BOUND_MS = 1000;
+
+const gherkin = createRequire(require.resolve('@cucumber/cucumber'))('@cucumber/gherkin') as {
+  generateMessages(
+    data: string,
+    uri: string,
+    mediaType: string,
+    options: { includeSource: boolean; includeGherkinDocument: boolean; includePickles: boolean; newId: () => string },
+  ): Envelope[];
+};
+/** Cucumber's module that formats a failed step's error; the step runner calls it through this module object, so wrapping its export measures every call. */
+const formatErrorModule = require('@cucumber/cucumber/lib/runtime/format_error') as {
+  formatError: (error: unknown, filter: boolean) => { message?: string };
+};
+
+/** The `Then` steps (Outcome steps) of the project's features, each once, with its table or doc string. */
+function assertionSteps(): string[] {
+  const { featureFiles } = require('../scripts/feature-files') as {
+    featureFiles: (dir: string, o: { local: boolean }) => string[];
+  };
+  const seen = new Set<string>();
+  for (const file of featureFiles(path.join(ROOT, 'features'), { local: false })) {
+    for (const e of gherkin.generateMessages(readFileSync(file, 'utf8'), file, 'text/x.cucumber.gherkin+plain', {
+      includeSource: false,
+      includeGherkinDocument: false,
+      includePickles: true,
+      newId: IdGenerator.incrementing(),
+    })) {
+      for (const step of e.pickle?.steps ?? []) {
+        if (step.type !== 'Outcome') continue;
+        const arg = step.argument;
+        let text = `    Then ${step.text}\n`;
+        if (arg?.docString) text += `      """\n${arg.docString.content.replace(/^/gm, '      ')}\n      """\n`;
+        if (arg?.dataTable)
+          text += arg.dataTable.rows
+            .map((r) => `      | ${r.cells.map((c) => c.value.replace(/\|/g, '\\|')).join(' | ')} |\n`)
+            .join('');
+        seen.add(text);
+      }
+    }
+  }
+  return [...seen];
+}
+
+describe("a failed step's error through cucumber's formatter", { timeout: 600_000 }, () => {
+  let dir: string;
+  const calls: { cpuMs: number; message: string }[] = [];
+  const original = formatErrorModule.formatError;
+  let steps: string[];
+  let output = '';
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'terminating-failure-format-'));
+    steps = assertionSteps();
+    const crd = path.join(ROOT, 'features', 'custom-resources', 'database-crd.yaml');
+    const scenarios = steps
+      .map((s, i) => `  Scenario: assertion ${i + 1}\n    When the cluster settles\n${s}`)
+      .join('\n');
+    const feature = `Feature: every assertion, failing\n\n  Background:\n    Given a node "node-1"\n    And a pod "web" running on node "node-1"\n    And the custom resource definition in "${crd}"\n\n  Scenario: the CRD condition assertion whose one-line message used to hang the formatter\n    Given a database "orders" with:\n      \"\"\"\n      metadata:\n        finalizers: [example.com/backup]\n      \"\"\"\n    When the user deletes the custom resource definition "databases.example.com"\n    Then the custom resource definition "databases.example.com" has condition Terminating True with reason SomethingElse\n\n${scenarios}`;
+    const file = path.join(dir, 'failing.feature');
+    writeFileSync(file, feature);
+    formatErrorModule.formatError = (error, filter) => {
+      const from = process.cpuUsage();
+      const formatted = original(error, filter);
+      const used = process.cpuUsage(from);
+      calls.push({ cpuMs: (used.user + used.system) / 1000, message: formatted.message ?? '' });
+      return formatted;
+    };
+    try {
+      ({ output } = await runCucumber({ paths: [file] }));
+    } finally {
+      formatErrorModule.formatError = original;
+    }
+  });
+
+  after(() => {
+    formatErrorModule.formatError = original;
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('formats every failure in well under a second of CPU', () => {
+    const worst = Math.max(...calls.map((c) => c.cpuMs));
+    console.log(
+      `${calls.length} failures of ${steps.length + 1} assertion steps formatted; the slowest took ${worst.toFixed(1)} ms of CPU`,
+    );
+    expect(calls.length, `most assertions fail in a cluster of one pod:\n${output.slice(-2000)}`).to.be.above(
+      steps.length / 2,
+    );
+    const slow = calls.filter((c) => c.cpuMs >= BOUND_MS);
+    expect(
+      slow.map((c) => `${c.cpuMs.toFixed(0)} ms CPU: ${c.message.slice(0, 300)}`),
+      'failures that took a second or more of CPU to format',
+    ).to.deep.equal([]);
+  });
+
+  it('formats the CRD condition failure as lines, without a stack', () => {
+    const crd = calls.find((c) => c.message.includes('not Terminating True with reason SomethingElse'));
+    expect(crd, 'the CRD condition assertion failed').to.not.equal(undefined);
+    expect(crd!.message).to.match(/^custom resource definition "databases.example.com" has Terminating True/);
+    expect(crd!.message).to.include('Its conditions:\n- type: NamesAccepted');
+    expect(crd!.message, 'the conditions as YAML, not one line of JSON').to.not.include('[{');
+  });
+
+  it('formats a message the old stack made pathological at once: one long line of quotes', () => {
+    // What error-stack-parser's Firefox/Safari path backtracks on: a line with a colon, many quotes and no `@`.
+    const line = `its conditions: ${JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ type: `T${i}`, status: 'True', reason: 'R', message: 'm "quoted"' })))}`;
+    const { forTheAuthor } = require('./user-mistakes') as typeof import('./user-mistakes');
+    const error = forTheAuthor(new Error(line), undefined);
+    const from = process.cpuUsage();
+    const formatted = original(error, true);
+    const used = process.cpuUsage(from);
+    expect(formatted.message).to.equal(line);
+    expect((used.user + used.system) / 1000, 'CPU ms').to.be.below(BOUND_MS);
+  });
+});
