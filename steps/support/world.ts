@@ -1,17 +1,17 @@
 import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
-import type { ApiResponse, Resource, ResourceType } from '../src/apiserver/apiserver';
-import type { Pod } from '../src/apimachinery/types';
-import type { Cluster } from '../src/cluster/cluster';
-import { ClusterPlan, type Manifest } from '../src/planning/cluster-plan';
-import { DEFAULT_RELEASE, Release } from '../src/foundation/release';
-import type { KubectlResult } from '../src/frontends/kubectl/kubectl';
-import type { KubeletConfig } from '../src/components/kubelet/kubelet';
-import type { ContainerBehaviour } from '../src/components/kubelet/runtime';
-import type { VolumeBehaviour } from '../src/components/kubelet/volume-manager';
-import type { DiagramMarks, ExpectedRow, RowMark } from '../src/foundation/timeline/sequence-diagram';
-import type { StepSpan } from '../src/frontends/report/scenario-timeline';
+import type { ApiResponse, Resource, ResourceType } from '../../src/apiserver/apiserver';
+import type { Pod } from '../../src/apimachinery/types';
+import type { Cluster } from '../../src/cluster/cluster';
+import { ClusterPlan, type Manifest } from '../../src/planning/cluster-plan';
+import { DEFAULT_RELEASE, Release } from '../../src/foundation/release';
+import type { KubectlResult } from '../../src/frontends/kubectl/kubectl';
+import type { KubeletConfig } from '../../src/components/kubelet/kubelet';
+import type { ContainerBehaviour } from '../../src/components/kubelet/runtime';
+import type { VolumeBehaviour } from '../../src/components/kubelet/volume-manager';
+import type { DiagramMarks, ExpectedRow, RowMark } from '../../src/foundation/timeline/sequence-diagram';
+import type { StepSpan } from '../../src/frontends/report/scenario-timeline';
 import type { StepLocation } from './step-location';
-import { append } from '../src/foundation/widest';
+import { append } from '../../src/foundation/widest';
 
 /** A step's input that names something the scenario does not have, or is otherwise unusable. */
 export class ScenarioError extends Error {}
@@ -29,9 +29,9 @@ export class TerminatingWorld extends World {
   setupSeq = 0;
   lastResponse?: ApiResponse<unknown>;
   lastKubectl?: KubectlResult;
-  /** Where the running step is in its feature file (steps/user-mistakes.ts sets it before each step). */
+  /** Where the running step is in its feature file (steps/support/user-mistakes.ts sets it before each step). */
   stepLocation?: StepLocation;
-  /** The steps from T+0 on with the stretch of the timeline each one covered (steps/hooks.ts), for the report's diagram. */
+  /** The steps from T+0 on with the stretch of the timeline each one covered (steps/support/hooks.ts), for the report's diagram. */
   readonly stepSpans: StepSpan[] = [];
   /** Where each node and pod was declared (`node "node-1"` → `features/x.feature:4`), for "declared twice". */
   private readonly declaredAt = new Map<string, string>();

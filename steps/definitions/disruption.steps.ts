@@ -1,8 +1,8 @@
 import { Given, Then } from '@cucumber/cucumber';
-import type { PodDisruptionBudget } from '../src/apimachinery/types';
-import { isObject, mergeManifest, parseYaml } from '../src/planning/manifest';
-import { formatTimeline } from '../src/foundation/timeline/text';
-import { ScenarioError, type TerminatingWorld } from './world';
+import type { PodDisruptionBudget } from '../../src/apimachinery/types';
+import { isObject, mergeManifest, parseYaml } from '../../src/planning/manifest';
+import { formatTimeline } from '../../src/foundation/timeline/text';
+import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 /**
  * `app=web` or `app=web,tier=front` as the matchLabels of a budget's selector; anything else is

@@ -1,10 +1,10 @@
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { Resource } from '../src/apiserver/apiserver';
-import { USER } from '../src/cluster/cluster';
-import { mergeManifest, parseYaml } from '../src/planning/manifest';
-import { formatTimeline } from '../src/foundation/timeline/text';
-import type { WorkloadKind } from '../src/planning/workload-manifest';
-import { ScenarioError, type TerminatingWorld } from './world';
+import type { Resource } from '../../src/apiserver/apiserver';
+import { USER } from '../../src/cluster/cluster';
+import { mergeManifest, parseYaml } from '../../src/planning/manifest';
+import { formatTimeline } from '../../src/foundation/timeline/text';
+import type { WorkloadKind } from '../../src/planning/workload-manifest';
+import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 /**
  * A ReplicaSet (apps/v1) selecting `app: NAME`, one container `app`, its pods kept on that node

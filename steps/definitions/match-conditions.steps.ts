@@ -1,6 +1,6 @@
 import { Given } from '@cucumber/cucumber';
 import { planValidatingWebhook, operation } from './admission.steps';
-import { ScenarioError, type TerminatingWorld } from './world';
+import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 /**
  * The webhook of `a validating webhook that rejects {word} of pods with {string}`, with one

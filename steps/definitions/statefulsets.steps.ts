@@ -1,10 +1,10 @@
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { Job, Pod } from '../src/apimachinery/types';
-import { CONTROLLERS } from '../src/components/controllers/registry';
-import { USER } from '../src/cluster/cluster';
-import { formatTimeline } from '../src/foundation/timeline/text';
-import type { WorkloadKind } from '../src/planning/workload-manifest';
-import { ScenarioError, type TerminatingWorld } from './world';
+import type { Job, Pod } from '../../src/apimachinery/types';
+import { CONTROLLERS } from '../../src/components/controllers/registry';
+import { USER } from '../../src/cluster/cluster';
+import { formatTimeline } from '../../src/foundation/timeline/text';
+import type { WorkloadKind } from '../../src/planning/workload-manifest';
+import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 /**
  * A StatefulSet (apps/v1) selecting `app: NAME`, serviceName NAME, one container `app`,

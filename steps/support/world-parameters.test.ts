@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { runCucumber } from '../scripts/cucumber-in-process';
+import { runCucumber } from '../../scripts/cucumber-in-process';
 
 /** A scenario that passes only when kubectl runs as v1.34 or later (delete.go PrintObj, #126619). */
 const FEATURE = `Feature: a suite run as one release

@@ -1,10 +1,10 @@
 import { Given, When } from '@cucumber/cucumber';
-import type { Resource } from '../src/apiserver/apiserver';
-import type { Cluster } from '../src/cluster/cluster';
-import { USER } from '../src/cluster/cluster';
-import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '../src/apimachinery/types';
-import { ModelledWebhookCaller, type ModelledWebhook } from '../src/apiserver/webhook/modelled-caller';
-import { ScenarioError, type TerminatingWorld } from './world';
+import type { Resource } from '../../src/apiserver/apiserver';
+import type { Cluster } from '../../src/cluster/cluster';
+import { USER } from '../../src/cluster/cluster';
+import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '../../src/apimachinery/types';
+import { ModelledWebhookCaller, type ModelledWebhook } from '../../src/apiserver/webhook/modelled-caller';
+import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 /** Each scenario's modelled webhook servers (the apiserver's WebhookCaller in scenarios). */
 const callers = new WeakMap<Cluster, ModelledWebhookCaller>();

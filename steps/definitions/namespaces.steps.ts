@@ -1,9 +1,9 @@
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { Namespace } from '../src/apimachinery/types';
-import { USER } from '../src/cluster/cluster';
-import { podFromManifest } from '../src/planning/manifest';
+import type { Namespace } from '../../src/apimachinery/types';
+import { USER } from '../../src/cluster/cluster';
+import { podFromManifest } from '../../src/planning/manifest';
 import { checkCondition } from './assertions.steps';
-import { ScenarioError, type TerminatingWorld } from './world';
+import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 /**
  * Namespaces and their deletion (R120–R122, C10–C12). A scenario that declares a namespace has its

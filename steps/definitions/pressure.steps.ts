@@ -1,10 +1,10 @@
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { Node } from '../src/apimachinery/types';
-import { evictionConfigFromYaml } from '../src/planning/kubelet-config';
-import { EvictionConfigError } from '../src/components/kubelet/eviction/helpers';
-import { MI } from '../src/components/kubelet/eviction/quantity';
+import type { Node } from '../../src/apimachinery/types';
+import { evictionConfigFromYaml } from '../../src/planning/kubelet-config';
+import { EvictionConfigError } from '../../src/components/kubelet/eviction/helpers';
+import { MI } from '../../src/components/kubelet/eviction/quantity';
 import { checkCondition } from './assertions.steps';
-import { ScenarioError, type TerminatingWorld } from './world';
+import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 /**
  * Node-pressure eviction (K71–K74). A node's memory.available is "plenty" until a When step below

@@ -1,12 +1,12 @@
 import { Then, type DataTable } from '@cucumber/cucumber';
-import { toYaml } from '../src/frontends/yaml-output';
-import type { Pod } from '../src/apimachinery/types';
-import type { Resource } from '../src/apiserver/apiserver';
-import { ANY, checkChanges, parseCell, parsePath, show, valueAt, type ChangeRow } from '../src/planning/changes';
-import { jsonEqual } from '../src/apimachinery/object';
-import { checkExactOrder, checkInOrder, parseAt, parseComponent, pastTheEnd, secondOf, TableError, type EventRow, type TimelineEnd } from '../src/foundation/timeline/match';
-import { formatTimeline } from '../src/foundation/timeline/text';
-import { ScenarioError, type TerminatingWorld } from './world';
+import { toYaml } from '../../src/frontends/yaml-output';
+import type { Pod } from '../../src/apimachinery/types';
+import type { Resource } from '../../src/apiserver/apiserver';
+import { ANY, checkChanges, parseCell, parsePath, show, valueAt, type ChangeRow } from '../../src/planning/changes';
+import { jsonEqual } from '../../src/apimachinery/object';
+import { checkExactOrder, checkInOrder, parseAt, parseComponent, pastTheEnd, secondOf, TableError, type EventRow, type TimelineEnd } from '../../src/foundation/timeline/match';
+import { formatTimeline } from '../../src/foundation/timeline/text';
+import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 function getPod(world: TerminatingWorld, name: string): Pod | undefined {
   // A Then step may be the first step after the Givens: the planned cluster must exist first.

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
-import { runCucumber } from '../scripts/cucumber-in-process';
+import { runCucumber } from '../../scripts/cucumber-in-process';
 import { nearestSteps, stepShape, undefinedStepsMessage, type KnownStep } from './nearest-steps';
 
 const step = (keyword: string, pattern: string): KnownStep => ({ keyword, pattern, matches: () => false });

@@ -1,9 +1,9 @@
-import { kubectlSource } from '../src/frontends/kubectl/workload-commands';
+import { kubectlSource } from '../../src/frontends/kubectl/workload-commands';
 import { After, AfterAll } from '@cucumber/cucumber';
-import { DEFAULT_WAIT_LIMIT_MS, type KubectlResult } from '../src/frontends/kubectl/kubectl';
-import { parseKubectlDelete, splitCommandLine, splitEnvironment } from '../src/frontends/kubectl/delete-command';
-import { isDrainLine } from '../src/frontends/kubectl/drain-command';
-import type { RealKubectlSession } from '../src/frontends/kubectl/real-session';
+import { DEFAULT_WAIT_LIMIT_MS, type KubectlResult } from '../../src/frontends/kubectl/kubectl';
+import { parseKubectlDelete, splitCommandLine, splitEnvironment } from '../../src/frontends/kubectl/delete-command';
+import { isDrainLine } from '../../src/frontends/kubectl/drain-command';
+import type { RealKubectlSession } from '../../src/frontends/kubectl/real-session';
 import { ScenarioError, type TerminatingWorld } from './world';
 
 /**
@@ -33,7 +33,7 @@ export async function runRealKubectl(world: TerminatingWorld, line: string, stdi
   const { env, words } = splitEnvironment(splitCommandLine(line));
   if (words[0] !== 'kubectl') throw new ScenarioError(`not a kubectl command line: ${line}`);
   // Loaded on first use: runs without the real kubectl need neither the HTTP layer nor protobufjs (tens of ms to load).
-  const [{ createApiHandler }, { RealKubectlSession }] = await Promise.all([import('../src/frontends/server/api-handler'), import('../src/frontends/kubectl/real-session')]);
+  const [{ createApiHandler }, { RealKubectlSession }] = await Promise.all([import('../../src/frontends/server/api-handler'), import('../../src/frontends/kubectl/real-session')]);
   const { listener } = createApiHandler(cluster);
   if (shared) shared.use(cluster, listener);
   else shared = await RealKubectlSession.start(cluster, listener);

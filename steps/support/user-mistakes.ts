@@ -1,5 +1,5 @@
 import { BeforeStep, setDefinitionFunctionWrapper } from '@cucumber/cucumber';
-import { ManifestError } from '../src/planning/manifest';
+import { ManifestError } from '../../src/planning/manifest';
 import { locate, type StepLocation } from './step-location';
 import type { TerminatingWorld } from './world';
 

@@ -1,6 +1,6 @@
 import { defineParameterType } from '@cucumber/cucumber';
-import { parseDuration } from '../src/foundation/duration';
-import { Release } from '../src/foundation/release';
+import { parseDuration } from '../../src/foundation/duration';
+import { Release } from '../../src/foundation/release';
 import { transformerForTheAuthor } from './user-mistakes';
 
 /**

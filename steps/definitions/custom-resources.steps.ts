@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Before, Given, Then, When } from '@cucumber/cucumber';
-import type { CustomResourceDefinition } from '../src/apiserver/apiextensions/types';
-import type { Resource } from '../src/apiserver/apiserver';
-import type { KubeObject } from '../src/apimachinery/object';
-import { CONTROLLER, USER } from '../src/cluster/cluster';
-import { isObject, mergeManifest, parseYaml } from '../src/planning/manifest';
-import { SERVED_RESOURCES } from '../src/apiserver/resources';
-import { formatTimeline } from '../src/foundation/timeline/text';
-import { ScenarioError, type TerminatingWorld } from './world';
+import type { CustomResourceDefinition } from '../../src/apiserver/apiextensions/types';
+import type { Resource } from '../../src/apiserver/apiserver';
+import type { KubeObject } from '../../src/apimachinery/object';
+import { CONTROLLER, USER } from '../../src/cluster/cluster';
+import { isObject, mergeManifest, parseYaml } from '../../src/planning/manifest';
+import { SERVED_RESOURCES } from '../../src/apiserver/resources';
+import { formatTimeline } from '../../src/foundation/timeline/text';
+import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 /** The feature file of each running scenario: `the custom resource definition in …` names a file relative to it. */
 const featureFiles = new WeakMap<TerminatingWorld, string>();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Then } from '@cucumber/cucumber';
-import { describeError, gherkinErrors } from '../scripts/gherkin-errors';
-import { ScenarioError } from './world';
+import { describeError, gherkinErrors } from '../../scripts/gherkin-errors';
+import { ScenarioError } from '../support/world';
 
 /**
  * The step of the stand-in feature that replaces a feature file cucumber cannot parse

@@ -1,6 +1,6 @@
 import { When } from '@cucumber/cucumber';
-import { USER } from '../src/cluster/cluster';
-import type { TerminatingWorld } from './world';
+import { USER } from '../../src/cluster/cluster';
+import type { TerminatingWorld } from '../support/world';
 
 /**
  * Cordoning (K82): the user marks the node unschedulable with the strategic merge patch kubectl

@@ -1,8 +1,8 @@
 import { Given, When } from '@cucumber/cucumber';
-import { USER } from '../src/cluster/cluster';
-import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../src/apimachinery/types';
+import { USER } from '../../src/cluster/cluster';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../src/apimachinery/types';
 import { deleteClusterScoped, operation } from './admission.steps';
-import { ScenarioError, type TerminatingWorld } from './world';
+import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 /**
  * A ValidatingAdmissionPolicy `pod-policy` (then `pod-policy-2`, …) on {word} (CREATE, UPDATE,

@@ -1,12 +1,12 @@
 import { When } from '@cucumber/cucumber';
-import type { ApiResponse } from '../src/apiserver/apiserver';
-import type { DeleteOptions, Pod } from '../src/apimachinery/types';
-import { CONTROLLER, USER } from '../src/cluster/cluster';
-import { runKubectl, type KubectlResult } from '../src/frontends/kubectl/kubectl';
-import { parseYaml, podFromManifest } from '../src/planning/manifest';
-import { formatTimeline } from '../src/foundation/timeline/text';
-import { runRealKubectl, usesRealKubectl } from './real-kubectl';
-import { ScenarioError, type TerminatingWorld } from './world';
+import type { ApiResponse } from '../../src/apiserver/apiserver';
+import type { DeleteOptions, Pod } from '../../src/apimachinery/types';
+import { CONTROLLER, USER } from '../../src/cluster/cluster';
+import { runKubectl, type KubectlResult } from '../../src/frontends/kubectl/kubectl';
+import { parseYaml, podFromManifest } from '../../src/planning/manifest';
+import { formatTimeline } from '../../src/foundation/timeline/text';
+import { runRealKubectl, usesRealKubectl } from '../support/real-kubectl';
+import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 function remember(world: TerminatingWorld, response: ApiResponse<unknown>): void {
   world.lastResponse = response;

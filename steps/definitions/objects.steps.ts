@@ -1,10 +1,10 @@
 import { Before, Given, Then, type DataTable } from '@cucumber/cucumber';
 import { dirname, resolve } from 'node:path';
-import { CAUSES, type CauseName } from '../src/frontends/explain/causes';
-import { explainForward, EXPLAIN_HORIZON_MS } from '../src/frontends/explain/explain';
-import { DumpError, readDumpFiles } from '../src/planning/restore/dump';
-import { formatExplanation } from '../src/frontends/explain/format';
-import { ScenarioError, type TerminatingWorld } from './world';
+import { CAUSES, type CauseName } from '../../src/frontends/explain/causes';
+import { explainForward, EXPLAIN_HORIZON_MS } from '../../src/frontends/explain/explain';
+import { DumpError, readDumpFiles } from '../../src/planning/restore/dump';
+import { formatExplanation } from '../../src/frontends/explain/format';
+import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 /** The feature file of each running scenario: `the objects in …` names files relative to it. */
 const featureFiles = new WeakMap<TerminatingWorld, string>();

@@ -1,7 +1,7 @@
 import { Given, When } from '@cucumber/cucumber';
-import type { Release } from '../src/foundation/release';
-import { ScenarioError, type TerminatingWorld } from './world';
-import { UNSERVED_SCHEDULER } from '../src/components/scheduler/scheduler';
+import type { Release } from '../../src/foundation/release';
+import { ScenarioError, type TerminatingWorld } from '../support/world';
+import { UNSERVED_SCHEDULER } from '../../src/components/scheduler/scheduler';
 
 /**
  * The shutdown grace periods `When node … shuts down gracefully` assumes for a node whose kubelet

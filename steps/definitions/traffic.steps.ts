@@ -1,11 +1,11 @@
 import { Given, Then } from '@cucumber/cucumber';
-import type { Endpoint, EndpointSlice } from '../src/apimachinery/types';
-import { labelsFromText } from '../src/planning/manifest';
-import { parseAt } from '../src/foundation/timeline/match';
-import { formatOffset } from '../src/foundation/timeline/time';
-import { formatTimeline } from '../src/foundation/timeline/text';
-import type { RequestFailure } from '../src/cluster/traffic/traffic';
-import { ScenarioError, type TerminatingWorld } from './world';
+import type { Endpoint, EndpointSlice } from '../../src/apimachinery/types';
+import { labelsFromText } from '../../src/planning/manifest';
+import { parseAt } from '../../src/foundation/timeline/match';
+import { formatOffset } from '../../src/foundation/timeline/time';
+import { formatTimeline } from '../../src/foundation/timeline/text';
+import type { RequestFailure } from '../../src/cluster/traffic/traffic';
+import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 // ---- Given: services, how containers serve, the data path's lags, clients ----
 

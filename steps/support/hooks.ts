@@ -1,7 +1,7 @@
 import { After, AfterStep, Before, BeforeStep, setDefaultTimeout } from '@cucumber/cucumber';
 import { locate } from './step-location';
-import { TIMELINE_FILE, toScenarioTimeline } from '../src/frontends/report/scenario-timeline';
-import { yamlDocuments } from '../src/frontends/yaml-output';
+import { TIMELINE_FILE, toScenarioTimeline } from '../../src/frontends/report/scenario-timeline';
+import { yamlDocuments } from '../../src/frontends/yaml-output';
 import type { TerminatingWorld } from './world';
 
 // The simulation runs on a virtual clock; a step that takes real seconds is a bug worth seeing.

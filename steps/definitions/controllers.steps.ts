@@ -1,8 +1,8 @@
 import { Given, Then, When } from '@cucumber/cucumber';
-import { USER } from '../src/cluster/cluster';
-import { TAINT_OUT_OF_SERVICE } from '../src/components/controllers/pod-gc';
-import { formatTimeline } from '../src/foundation/timeline/text';
-import type { TerminatingWorld } from './world';
+import { USER } from '../../src/cluster/cluster';
+import { TAINT_OUT_OF_SERVICE } from '../../src/components/controllers/pod-gc';
+import { formatTimeline } from '../../src/foundation/timeline/text';
+import type { TerminatingWorld } from '../support/world';
 
 /**
  * A ReplicaSet and two default pods on the first node declared, each owned by it (controller,
