@@ -1,6 +1,6 @@
 import type { ApiResponse, ApiServer, ClientIdentity } from '../../apiserver/apiserver';
 import { EventRecorder } from '../../client/event-recorder';
-import { fromTime, type KubeObject } from '../../apimachinery/object';
+import type { KubeObject } from '../../apimachinery/object';
 import { labelSelectorAsSelector as parseSelectorSpec, SelectorError, type LabelSelector as ParsedSelector } from '../../apimachinery/selectors';
 import type { LabelSelector, OwnerReference, Pod, PodTemplateSpec } from '../../apimachinery/types';
 import type { Clock } from '../../foundation/clock';
@@ -44,18 +44,6 @@ export function resolveControllerRef<T extends KubeObject>(pod: Pod, kind: strin
 export function newControllerRef(owner: KubeObject, apiVersion: string, kind: string): OwnerReference {
   return { apiVersion, kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
 }
-
-/**
- * podutil.IsPodAvailable: ready for at least minReadySeconds (the Ready condition's
- * lastTransitionTime that long ago), or ready at all when minReadySeconds is 0.
- */
-export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
-  const ready = (pod.status?.conditions ?? []).find((c) => c.type === 'Ready' && c.status === 'True');
-  if (!ready) return false;
-  if (minReadySeconds <= 0) return true;
-  return !!ready.lastTransitionTime && fromTime(ready.lastTransitionTime) + minReadySeconds * 1000 <= now;
-}
-
 
 /** controller.IsPodActive: not Succeeded, not Failed, not being deleted. */
 export function isPodActive(pod: Pod): boolean {

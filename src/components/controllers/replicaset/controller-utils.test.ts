@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { toTime } from '../../../apimachinery/object';
 import type { Pod } from '../../../apimachinery/types';
-import { deletionCost, getPodsToDelete, isPodAvailable, rankReason, slowStartBatch, UIDTrackingExpectations } from './controller-utils';
+import { deletionCost, getPodsToDelete, rankReason, slowStartBatch, UIDTrackingExpectations } from './controller-utils';
 
 const NOW = Date.UTC(2025, 0, 1, 1, 0, 0);
 
@@ -79,12 +79,5 @@ describe('ReplicaSet controller helpers (W6)', () => {
     expect(e.satisfied('ns/rs')).to.equal(false);
     now = 5 * 60_000 + 1;
     expect(e.satisfied('ns/rs')).to.equal(true);
-  });
-
-  it('W6 a pod is available once ready for longer than minReadySeconds', () => {
-    expect(isPodAvailable(pod('p', { readySince: 10_000 }), 0, NOW)).to.equal(true);
-    expect(isPodAvailable(pod('p', { readySince: 10_000 }), 10, NOW)).to.equal(false);
-    expect(isPodAvailable(pod('p', { readySince: 10_001 }), 10, NOW)).to.equal(true);
-    expect(isPodAvailable(pod('p'), 0, NOW)).to.equal(false);
   });
 });

@@ -1,7 +1,7 @@
 import { fromTime } from '../../../apimachinery/object';
 import type { Pod } from '../../../apimachinery/types';
 import { isPodActive } from '../pod-control';
-import { isPodReady } from '../../../helpers/pod-util';
+import { isPodReady, podReadyTime } from '../../../helpers/pod-util';
 
 /**
  * The parts of pkg/controller/controller_utils.go the ReplicaSet (and through it the Deployment)
@@ -29,12 +29,6 @@ export function deletionCost(pod: Pod): number {
 
 const PHASE_ORDINAL: Readonly<Record<string, number>> = { Pending: 0, Unknown: 1, Running: 2 };
 const phaseOrdinal = (pod: Pod): number => PHASE_ORDINAL[pod.status?.phase ?? ''] ?? 0;
-
-/** podReadyTime: when the Ready condition last turned True (undefined: unknown). */
-function readyTime(pod: Pod): number | undefined {
-  const t = pod.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True')?.lastTransitionTime;
-  return t ? fromTime(t) : undefined;
-}
 
 function creationTime(pod: Pod): number | undefined {
   return pod.metadata.creationTimestamp ? fromTime(pod.metadata.creationTimestamp) : undefined;
@@ -88,8 +82,8 @@ const CRITERIA: readonly Criterion[] = [
   { name: 'colocated', compare: (a, b) => b.rank - a.rank, describe: (p) => `${p.rank} related pods on its node` },
   {
     name: 'ready time',
-    compare: (a, b, now) => (isPodReady(a.pod) && isPodReady(b.pod) ? byTime(readyTime(a.pod), readyTime(b.pod), now, a.pod.metadata.uid ?? '', b.pod.metadata.uid ?? '') : 0),
-    describe: (p, now) => `ready for ${age(readyTime(p.pod), now)}`,
+    compare: (a, b, now) => (isPodReady(a.pod) && isPodReady(b.pod) ? byTime(podReadyTime(a.pod), podReadyTime(b.pod), now, a.pod.metadata.uid ?? '', b.pod.metadata.uid ?? '') : 0),
+    describe: (p, now) => `ready for ${age(podReadyTime(p.pod), now)}`,
   },
   { name: 'restarts', compare: (a, b) => maxContainerRestarts(b.pod) - maxContainerRestarts(a.pod), describe: (p) => `${maxContainerRestarts(p.pod)} restarts` },
   {
@@ -156,14 +150,6 @@ export function slowStartBatch<E>(count: number, initialBatchSize: number, fn: (
     remaining -= batch;
   }
   return { successes };
-}
-
-/** podutil.IsPodAvailable: ready, and ready for longer than minReadySeconds (0: at once). */
-export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
-  if (!isPodReady(pod)) return false;
-  if (minReadySeconds === 0) return true;
-  const t = readyTime(pod);
-  return t !== undefined && t + minReadySeconds * 1000 < now;
 }
 
 /**

@@ -173,7 +173,7 @@ export class StatefulSetController extends StoppableController {
       this.wait(set, `waits for pods/${name} to be Running and Ready`, 'processReplica');
       return { exit: true };
     }
-    if (!isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now())) {
+    if (!isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now(), this.release)) {
       this.wait(set, `waits for pods/${name} to be available (minReadySeconds ${set.spec?.minReadySeconds})`, 'processReplica');
       return { exit: true };
     }
@@ -194,7 +194,7 @@ export class StatefulSetController extends StoppableController {
       this.wait(set, `waits for pods/${name} to be Running and Ready prior to scale down`, 'processCondemned');
       return true;
     }
-    if (monotonic && pod !== firstUnhealthy && !isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now())) {
+    if (monotonic && pod !== firstUnhealthy && !isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now(), this.release)) {
       this.wait(set, `waits for pods/${name} to be available prior to scale down`, 'processCondemned');
       return true;
     }
@@ -215,7 +215,7 @@ export class StatefulSetController extends StoppableController {
       if (isCreated(pod)) replicas += 1;
       if (isRunningAndReady(pod)) {
         ready += 1;
-        if (isRunningAndAvailable(pod, minReady, now)) available += 1;
+        if (isRunningAndAvailable(pod, minReady, now, this.release)) available += 1;
       }
       if (isCreated(pod) && !isTerminating(pod) && pod.metadata.labels?.[CONTROLLER_REVISION_HASH_LABEL] === revision) updated += 1;
     }
