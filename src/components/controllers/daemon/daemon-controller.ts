@@ -3,7 +3,7 @@ import { fromTime, jsonEqual } from '../../../apimachinery/object';
 import type { DaemonSet, Node, Pod } from '../../../apimachinery/types';
 import { keyOf, type SharedInformer } from '../../../client/informer';
 import { isPodAvailable } from '../../../helpers/pod-util';
-import { ControllerExpectations, newControllerRef, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../pod-control';
+import { ControllerExpectations, newControllerRef, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../controller-utils';
 import { isPodReady } from '../../../helpers/pod-util';
 import { computeHash } from '../statefulset/stateful-set-utils';
 import type { ControllerContext } from '../controller-manager';

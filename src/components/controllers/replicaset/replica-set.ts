@@ -6,11 +6,11 @@ import type { OwnerReference, Pod, ReplicaSet } from '../../../apimachinery/type
 import { ControllerBase } from '../controller-base';
 import type { ControllerContext } from '../controller-manager';
 import { keyOf, type SharedInformer } from '../../../client/informer';
-import { getControllerOf, isPodActive, isPodTerminating, labelSelectorAsSelector, newControllerRef, ORPHAN_POD_INDEX_KEY, PodControl, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../pod-control';
+import { getControllerOf, isPodActive, isPodTerminating, labelSelectorAsSelector, newControllerRef, ORPHAN_POD_INDEX_KEY, PodControl, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../controller-utils';
 import { isPodReady } from '../../../helpers/pod-util';
 import { WorkQueue } from '../../../client/workqueue';
 import { isPodAvailable } from '../../../helpers/pod-util';
-import { BURST_REPLICAS, getPodsToDelete, rankReason, slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE, UIDTrackingExpectations } from './controller-utils';
+import { BURST_REPLICAS, getPodsToDelete, rankReason, slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE, UIDTrackingExpectations } from './replica-set-utils';
 
 const SOURCE = 'pkg/controller/replicaset/replica_set.go';
 const IDENTITY: ClientIdentity = { name: 'replicaset-controller', component: 'replicaset' };

@@ -1,7 +1,7 @@
 import type { ControllerRevision, Pod, StatefulSet } from '../../../apimachinery/types';
 import type { Release } from '../../../foundation/release';
 import { isPodAvailable } from '../../../helpers/pod-util';
-import { newControllerRef } from '../pod-control';
+import { newControllerRef } from '../controller-utils';
 import { isPodReady } from '../../../helpers/pod-util';
 
 export const SOURCE = 'pkg/controller/statefulset/stateful_set_utils.go';

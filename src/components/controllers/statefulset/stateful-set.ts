@@ -1,7 +1,7 @@
 import type { ClientIdentity } from '../../../apiserver/apiserver';
 import type { ControllerRevision, Pod, StatefulSet } from '../../../apimachinery/types';
 import { keyOf, type SharedInformer } from '../../../client/informer';
-import { getControllerOf, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../pod-control';
+import { getControllerOf, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../controller-utils';
 import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';
 import { WorkQueue } from '../../../client/workqueue';

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { toTime } from '../../../apimachinery/object';
 import type { Pod } from '../../../apimachinery/types';
-import { deletionCost, getPodsToDelete, rankReason, slowStartBatch, UIDTrackingExpectations } from './controller-utils';
+import { deletionCost, getPodsToDelete, rankReason, slowStartBatch, UIDTrackingExpectations } from './replica-set-utils';
 
 const NOW = Date.UTC(2025, 0, 1, 1, 0, 0);
 

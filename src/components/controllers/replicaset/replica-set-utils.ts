@@ -1,6 +1,6 @@
 import { fromTime } from '../../../apimachinery/object';
 import type { Pod } from '../../../apimachinery/types';
-import { isPodActive } from '../pod-control';
+import { isPodActive } from '../controller-utils';
 import { isPodReady, podReadyTime } from '../../../helpers/pod-util';
 
 /**
