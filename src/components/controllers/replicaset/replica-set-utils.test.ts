@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { toTime } from '../../../apimachinery/object';
 import type { Pod } from '../../../apimachinery/types';
-import { deletionCost, getPodsToDelete, rankReason, slowStartBatch, UIDTrackingExpectations } from './replica-set-utils';
+import { deletionCost, rankReason, UIDTrackingExpectations } from '../controller-utils';
+import { getPodsToDelete, slowStartBatch } from './replica-set-utils';
 
 const NOW = Date.UTC(2025, 0, 1, 1, 0, 0);
 

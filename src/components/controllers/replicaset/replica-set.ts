@@ -10,7 +10,8 @@ import { getControllerOf, isPodActive, isPodTerminating, labelSelectorAsSelector
 import { isPodReady } from '../../../helpers/pod-util';
 import { WorkQueue } from '../../../client/workqueue';
 import { isPodAvailable } from '../../../helpers/pod-util';
-import { BURST_REPLICAS, getPodsToDelete, rankReason, slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE, UIDTrackingExpectations } from './replica-set-utils';
+import { rankReason, SLOW_START_INITIAL_BATCH_SIZE, UIDTrackingExpectations } from '../controller-utils';
+import { BURST_REPLICAS, getPodsToDelete, slowStartBatch } from './replica-set-utils';
 
 const SOURCE = 'pkg/controller/replicaset/replica_set.go';
 const IDENTITY: ClientIdentity = { name: 'replicaset-controller', component: 'replicaset' };
