@@ -132,6 +132,19 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     const set = c.apiserver.get('statefulsets', 'default', 'db');
     expect(set.ok && set.object.status).to.include({ readyReplicas: 1, availableReplicas: 0 });
     c.advance(7000);
+    // 1.33 (IsPodAvailable: ready time + minReadySeconds strictly before now): the look again
+    // exactly minReadySeconds after db-0 turned ready finds it not yet available; the next one does.
+    expect(names(podsNow(c))).to.deep.equal(['db-0']);
+    c.advance(9000);
+    expect(names(podsNow(c))).to.deep.equal(['db-0', 'db-1']);
+  });
+
+  it('W54 from 1.34 a pod ready for exactly minReadySeconds is available (#132122): db-1 comes one look earlier', () => {
+    const c = cluster({ release: Release.of(34) });
+    createSet(c, 'db', 2, { minReadySeconds: 10 });
+    c.advance(5000);
+    expect(names(podsNow(c))).to.deep.equal(['db-0']);
+    c.advance(7000);
     expect(names(podsNow(c))).to.deep.equal(['db-0', 'db-1']);
   });
 
