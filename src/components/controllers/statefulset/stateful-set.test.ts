@@ -124,8 +124,8 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     expect(eventsOf(c, 'runtime').filter((t) => t.startsWith('double run'))).to.deep.equal([`double run pods/db-0: started while another pods/db-0 (uid ${oldUid}) still runs on node node-1, which no API object stands for any more`]);
   });
 
-  it('W54 minReadySeconds: db-1 is created only once db-0 has been ready that long (availableReplicas follows)', () => {
-    const c = cluster();
+  it('W54 up to v1.33 minReadySeconds: db-1 is created only once db-0 has been ready longer than that (availableReplicas follows)', () => {
+    const c = cluster({ release: Release.of(33) });
     createSet(c, 'db', 2, { minReadySeconds: 10 });
     c.advance(5000);
     expect(names(podsNow(c))).to.deep.equal(['db-0']);
