@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { expect } from 'chai';
+import { Release } from '../../foundation/release';
 import { realKubectlPath } from '../kubectl/real-kubectl';
 import { parseClockMode } from './clock-driver';
 import { serve, type ServedCluster } from './serve';
@@ -23,7 +24,8 @@ let dir: string;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'strict-'));
-  served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: dir });
+  // v1.33, the release the explain test's 'a v1.34 field is not served' is about (the default is newer).
+  served = await serve({ port: 0, clock: parseClockMode('fast=60'), release: Release.of(33), reportDir: dir });
   kubectl = await realKubectlPath();
   env = {
     PATH: process.env.PATH ?? '',
