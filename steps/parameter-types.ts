@@ -45,4 +45,6 @@ defineParameterType({
   name: 'kind',
   regexp: /(?!pod\b)[a-z][a-z0-9]*(?:\.[a-z0-9-]+)*/,
   transformer: (text: string) => text,
+  // It matches any lower-case word: a snippet for an undefined step would make every word a {kind}.
+  useForSnippets: false,
 });
