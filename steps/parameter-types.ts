@@ -1,6 +1,7 @@
 import { defineParameterType } from '@cucumber/cucumber';
 import { parseDuration } from '../src/foundation/duration';
 import { Release } from '../src/foundation/release';
+import { parseTarget } from '../src/cluster/perturbation/perturbation';
 import { transformerForTheAuthor } from './user-mistakes';
 
 /**
@@ -45,6 +46,20 @@ defineParameterType({
   name: 'kind',
   regexp: /(?!pod\b)[a-z][a-z0-9]*(?:\.[a-z0-9-]+)*/,
   transformer: (text: string) => text,
-  // It matches any lower-case word: a snippet for an undefined step would make every word a {kind}.
+  // It matches any word: cucumber must not offer it in the snippet of an undefined step.
   useForSnippets: false,
+});
+
+/**
+ * `{component}`: a component whose view of the cluster a perturbation changes (src/cluster/perturbation/):
+ * a controller (`endpointslice controller`, `disruption controller`), `kubelet on node "node-1"`,
+ * `kube-proxy on node "node-1"`, `load balancer of service "web"`, or a served client by its
+ * User-Agent, `client "database-operator"`. Loose enough that an unknown controller reaches the
+ * transformer and fails listing the known ones.
+ */
+defineParameterType({
+  name: 'component',
+  regexp:
+    /kubelet on node "[^"]*"|kube-proxy on node "[^"]*"|load balancer of service "[^"]*"|client "[^"]*"|[a-z][a-z-]* controller|[a-z][a-z-]*-controller/,
+  transformer: transformerForTheAuthor(parseTarget),
 });
