@@ -628,7 +628,7 @@ const CASES: Case[] = [
     says: ['pod "web" has 1 Event Killing; expected exactly 2', 'Its events:', 'Normal Killing: Stopping container app'],
   },
 
-  // ---- resumed objects and their explanation (steps/objects.steps.ts) ----
+  // ---- resumed objects and their explanation (steps/definitions/objects.steps.ts) ----
   {
     name: 'objects from a file that does not exist',
     steps: 'Given the objects in "no-such-dump.yaml"',

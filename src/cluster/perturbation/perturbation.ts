@@ -4,7 +4,7 @@ import { formatDuration } from '../../foundation/timeline/time';
 
 /**
  * Perturbations (issue 33, after Sieve, OSDI '22): what one component sees of the cluster is
- * late, stale, or lost to a restart. Each is a scenario step (steps/perturbation.steps.ts) and a
+ * late, stale, or lost to a restart. Each is a scenario step (steps/definitions/perturbation.steps.ts) and a
  * plan of `terminating explore` (src/frontends/explore/). They act at one place, the component's connection
  * to the apiserver (src/cluster/perturbation/client-view.ts): its watches, its reads, its process.
  */

@@ -15,7 +15,7 @@ import type { PodExplanation } from './explain';
 
 const q = (s: string) => JSON.stringify(s);
 
-/** A step that makes a suspect explicit, and what it does to a plan (the same as its step definition in steps/objects.steps.ts, steps/setup.steps.ts). */
+/** A step that makes a suspect explicit, and what it does to a plan (the same as its step definition in steps/definitions/objects.steps.ts, steps/definitions/setup.steps.ts). */
 export interface SuspectStep {
   text: string;
   apply(plan: ClusterPlan, caller: () => ModelledWebhookCaller): void;

@@ -1,6 +1,7 @@
 import type { ControllerRevision, Pod, StatefulSet } from '../../../apimachinery/types';
 import type { Release } from '../../../foundation/release';
-import { isPodAvailable, newControllerRef } from '../pod-control';
+import { isPodAvailable } from '../../../helpers/pod-util';
+import { newControllerRef } from '../controller-utils';
 import { isPodReady } from '../../../helpers/pod-util';
 
 export const SOURCE = 'pkg/controller/statefulset/stateful_set_utils.go';
@@ -38,7 +39,8 @@ export const isTerminating = (pod: Pod): boolean => !!pod.metadata.deletionTimes
 /** isRunningAndReady: phase Running and the Ready condition True. */
 export const isRunningAndReady = (pod: Pod): boolean => pod.status?.phase === 'Running' && isPodReady(pod);
 /** isRunningAndAvailable: Running and ready for minReadySeconds. */
-export const isRunningAndAvailable = (pod: Pod, minReadySeconds: number, now: number): boolean => pod.status?.phase === 'Running' && isPodAvailable(pod, minReadySeconds, now);
+export const isRunningAndAvailable = (pod: Pod, minReadySeconds: number, now: number, release: Release): boolean =>
+  pod.status?.phase === 'Running' && isPodAvailable(pod, minReadySeconds, now, release);
 /** isHealthy: running, ready and not being deleted. */
 export const isHealthy = (pod: Pod): boolean => isRunningAndReady(pod) && !isTerminating(pod);
 

@@ -2,7 +2,7 @@ import type { ClientIdentity } from '../../../apiserver/apiserver';
 import type { ControllerRevision, Pod, StatefulSet } from '../../../apimachinery/types';
 import { keyOf, type SharedInformer } from '../../../client/informer';
 import type { PersistentVolumeClaim } from '../../../apimachinery/types';
-import { getControllerOf, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../pod-control';
+import { getControllerOf, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../controller-utils';
 import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';
 import { WorkQueue } from '../../../client/workqueue';
@@ -209,7 +209,7 @@ export class StatefulSetController extends StoppableController {
       this.wait(set, `waits for pods/${name} to be Running and Ready`, 'processReplica');
       return { exit: true };
     }
-    if (!isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now())) {
+    if (!isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now(), this.release)) {
       this.wait(set, `waits for pods/${name} to be available (minReadySeconds ${set.spec?.minReadySeconds})`, 'processReplica');
       return { exit: true };
     }
@@ -263,7 +263,7 @@ export class StatefulSetController extends StoppableController {
       this.wait(set, `waits for pods/${name} to be Running and Ready prior to scale down`, 'processCondemned');
       return true;
     }
-    if (monotonic && pod !== firstUnhealthy && !isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now())) {
+    if (monotonic && pod !== firstUnhealthy && !isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now(), this.release)) {
       this.wait(set, `waits for pods/${name} to be available prior to scale down`, 'processCondemned');
       return true;
     }
@@ -284,7 +284,7 @@ export class StatefulSetController extends StoppableController {
       if (isCreated(pod)) replicas += 1;
       if (isRunningAndReady(pod)) {
         ready += 1;
-        if (isRunningAndAvailable(pod, minReady, now)) available += 1;
+        if (isRunningAndAvailable(pod, minReady, now, this.release)) available += 1;
       }
       if (isCreated(pod) && !isTerminating(pod) && pod.metadata.labels?.[CONTROLLER_REVISION_HASH_LABEL] === revision) updated += 1;
     }
