@@ -71,7 +71,9 @@ export function markingError(s: Snippet): string | undefined {
   if (s.lang === '' && /^\s*(Feature:|Scenario:|Given |When |Then )/.test(s.text))
     return `${where}: a Gherkin block without a language: tag it \`\`\`gherkin so it is run`;
   if (s.lang === 'gherkin' && s.marker !== undefined)
-    return `${where}: a \`\`\`gherkin block is always run: remove its marker`;
+    return /^not run \(.{10,}\)$/.test(s.marker)
+      ? undefined
+      : `${where}: a \`\`\`gherkin block runs unless marked <!-- snippet: not run (REASON) -->`;
   if (!COMMAND_LANGS.includes(s.lang)) return undefined;
   if (s.marker === undefined)
     return `${where}: a \`\`\`${s.lang} block needs a marker line before it: <!-- snippet: run -->, <!-- snippet: run against serve -->, <!-- snippet: tested by FILE -->, or <!-- snippet: not run (REASON) -->`;
