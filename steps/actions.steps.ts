@@ -30,8 +30,10 @@ async function kubectl(world: TerminatingWorld, line: string, stdin?: string): P
  * blocks. Supported: `kubectl delete pod|replicaset|namespace NAME…` (or `TYPE/NAME…`, `-l SELECTOR`,
  * `--all`) with `-n/--namespace`, `--grace-period`, `--now`, `--force`, `--cascade`, `--dry-run`,
  * `--wait`, `--timeout`, `--ignore-not-found`, `-o name`, `-i/--interactive` (with no input, so it
- * cancels; give the answer with `and answer`); and `kubectl drain|cordon|uncordon NODE` (K80–K82),
- * which waits for the node's pods as kubectl does; any other real kubectl flag is refused by name.
+ * cancels; give the answer with `and answer`); `kubectl drain|cordon|uncordon NODE` (K80–K82),
+ * which waits for the node's pods as kubectl does; `kubectl scale deployment|replicaset|statefulset
+ * NAME --replicas=N` and `kubectl rollout restart|status|undo deployment NAME`
+ * (src/frontends/kubectl/workload-commands.ts); any other real kubectl flag is refused by name.
  * `--timeout` is virtual time here (the wait runs on the virtual clock); under `-p real-kubectl`
  * the real kubectl counts it in wall time while virtual time jumps, so a scenario that needs a
  * timeout to expire is `@built-in-kubectl-only`. The clock stops when the command returns.

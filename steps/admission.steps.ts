@@ -9,7 +9,7 @@ import { ScenarioError, type TerminatingWorld } from './world';
 /** Each scenario's modelled webhook servers (the apiserver's WebhookCaller in scenarios). */
 const callers = new WeakMap<Cluster, ModelledWebhookCaller>();
 
-function callerOf(cluster: Cluster): ModelledWebhookCaller {
+export function callerOf(cluster: Cluster): ModelledWebhookCaller {
   let caller = callers.get(cluster);
   if (!caller) {
     caller = new ModelledWebhookCaller();

@@ -114,9 +114,9 @@ Then('pod {string} has fields:', function (this: TerminatingWorld, name: string,
 });
 
 /**
- * The same for an object of another kind the apiserver stores (`replicaset`, `deployment`,
- * `statefulset`, `daemonset`, `job`, `controllerrevision`, `node`, `event`), in namespace default
- * (nodes have none).
+ * The same for an object of any other served kind (`deployment`, `configmap`, `service`,
+ * `poddisruptionbudget`, `namespace`, `node`, a custom resource's kind …; any name kubectl takes),
+ * in namespace default when the kind is namespaced.
  */
 Then('{kind} {string} has fields:', function (this: TerminatingWorld, kind: string, name: string, table: DataTable) {
   objectHasFields(this, kind, name, undefined, table);

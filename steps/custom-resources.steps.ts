@@ -8,6 +8,7 @@ import { CONTROLLER, USER } from '../src/cluster/cluster';
 import { isObject, mergeManifest, parseYaml } from '../src/planning/manifest';
 import { SERVED_RESOURCES } from '../src/apiserver/resources';
 import { formatTimeline } from '../src/foundation/timeline/text';
+import { planStorageClassManifest } from './volumes.steps';
 import { toYaml } from '../src/frontends/yaml-output';
 import { ScenarioError, type TerminatingWorld } from './world';
 
@@ -89,13 +90,16 @@ Given('the custom resource definition with:', function (this: TerminatingWorld, 
  * definition was declared before). `replicaset`, `job`, `daemonset` and `service` keep what their
  * own steps did: a ReplicaSet, Job, DaemonSet or Service merged over the defaults those steps
  * give (a ReplicaSet for its pods to be owned by; a Job with one container `app` and
- * `restartPolicy: Never`; a DaemonSet selecting `app: NAME`; a Service with port 80 to 8080).
+ * `restartPolicy: Never`; a DaemonSet selecting `app: NAME`; a Service with port 80 to 8080);
+ * `storageclass` also installs the CSI driver its provisioner names (P15, steps/volumes.steps.ts).
  */
 Given('a {word} {string} with:', function (this: TerminatingWorld, word: string, name: string, manifest: string) {
   if (word === 'replicaset') return this.planReplicaSet(name, manifest);
   if (word === 'job' || word === 'daemonset') return this.plan.workload(word, name, manifest);
   if (word === 'service') return this.plan.service(name, manifest);
   const target = resolveKind(this, word);
+  // A StorageClass brings its CSI driver up (steps/volumes.steps.ts).
+  if (target.resource === 'storageclasses') return planStorageClassManifest(this, name, manifest);
   const what = `the manifest of ${word} "${name}"`;
   const overlay = parseYaml(manifest, what);
   if (!isObject(overlay)) throw new ScenarioError(`${what} must be a YAML mapping, got ${JSON.stringify(overlay)}`);

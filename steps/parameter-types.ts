@@ -46,6 +46,8 @@ defineParameterType({
   name: 'kind',
   regexp: /(?!pod\b)[a-z][a-z0-9]*(?:\.[a-z0-9-]+)*/,
   transformer: (text: string) => text,
+  // It matches any word: cucumber must not offer it in the snippet of an undefined step.
+  useForSnippets: false,
 });
 
 /**

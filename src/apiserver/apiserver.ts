@@ -23,8 +23,11 @@ import { qualifiedKind, qualifiedResource, type Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../foundation/release';
 import type { ConfigMap, ControllerRevision, DaemonSet, DeleteOptions, Deployment, EndpointSlice, Endpoints, Event, Job, Lease, MutatingWebhookConfiguration, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, StatefulSet, Status, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingWebhookConfiguration } from '../apimachinery/types';
+import { admitDefaultStorageClass, admitStorageObjectInUseProtection } from './storage-admission';
+import type { PersistentVolume, PersistentVolumeClaim, StorageClass, CSIDriver, CSINode, VolumeAttachment } from '../apimachinery/types';
 import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from './service-strategy';
 import { configMapStrategy } from './configmap-strategy';
+import { csiDriverStrategy, csiNodeStrategy, persistentVolumeClaimStrategies, persistentVolumeStrategies, storageClassStrategy, volumeAttachmentStrategies } from './storage-strategies';
 import { secretStrategy } from './secret-strategy';
 import { defaultNameLabel } from './namespace-strategy';
 import { NO_WEBHOOK_CALLER, WebhookCallPending, type WebhookCaller } from './webhook/caller';
@@ -48,10 +51,14 @@ import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, setCondition, type CustomResourceDef
 
 export type Resource = BuiltinResource | CustomResource;
 /** The resources compiled in; custom resources (`<plural>.<group>`, apiextensions/served-resources.ts) come and go with their CRDs. */
-export type BuiltinResource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations' | 'customresourcedefinitions' | 'validatingadmissionpolicies' | 'validatingadmissionpolicybindings' | WorkloadResource;
+export type BuiltinResource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations' | 'customresourcedefinitions' | 'validatingadmissionpolicies' | 'validatingadmissionpolicybindings' | StorageResource | WorkloadResource;
 /** The workload kinds of the job, statefulset and daemon controllers (and the revisions the latter two keep). */
+/** The storage kinds (storage-strategies.ts). */
+export type StorageResource = 'persistentvolumes' | 'persistentvolumeclaims' | 'storageclasses' | 'csidrivers' | 'csinodes' | 'volumeattachments' | StoredOnlyResource;
+/** Kinds stored and served whose controllers are not modelled (kubectl's default prune kinds). */
+export type StoredOnlyResource = 'replicationcontrollers' | 'cronjobs' | 'ingresses';
 export type WorkloadResource = 'jobs' | 'statefulsets' | 'daemonsets' | 'controllerrevisions';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration; customresourcedefinitions: CustomResourceDefinition; validatingadmissionpolicies: ValidatingAdmissionPolicy; validatingadmissionpolicybindings: ValidatingAdmissionPolicyBinding } & WorkloadResourceType & { [K in CustomResource]: KubeObject };
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration; customresourcedefinitions: CustomResourceDefinition; validatingadmissionpolicies: ValidatingAdmissionPolicy; validatingadmissionpolicybindings: ValidatingAdmissionPolicyBinding; persistentvolumes: PersistentVolume; persistentvolumeclaims: PersistentVolumeClaim; storageclasses: StorageClass; csidrivers: CSIDriver; csinodes: CSINode; volumeattachments: VolumeAttachment; replicationcontrollers: KubeObject; cronjobs: KubeObject; ingresses: KubeObject } & WorkloadResourceType & { [K in CustomResource]: KubeObject };
 export type WorkloadResourceType = { jobs: Job; statefulsets: StatefulSet; daemonsets: DaemonSet; controllerrevisions: ControllerRevision };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
@@ -168,7 +175,7 @@ const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status
  * readable: none takes part in deleting a pod (Secrets and ConfigMaps are where clients such as
  * Helm keep their own state).
  */
-const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces', 'secrets', 'configmaps', 'serviceaccounts']);
+const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces', 'secrets', 'configmaps', 'serviceaccounts', 'storageclasses', 'csidrivers', 'csinodes', 'replicationcontrollers', 'cronjobs', 'ingresses']);
 const REGISTRY = '/registry/';
 const APIEXTENSIONS_GROUP = 'apiextensions.k8s.io';
 const CRD_PREFIX = '/registry/apiextensions.k8s.io/customresourcedefinitions/';
@@ -240,6 +247,9 @@ export class ApiServer {
     const replicaSets = replicaSetStrategies();
     const deployments = deploymentStrategies();
     const crds = customResourceDefinitionStrategies(options.release);
+    const volumes = persistentVolumeStrategies(options.release, () => clock.now());
+    const claims = persistentVolumeClaimStrategies(options.release);
+    const attachments = volumeAttachmentStrategies();
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
       replicasets: new Store<ReplicaSet>(this.etcd, clock, replicaSets.main),
@@ -274,11 +284,23 @@ export class ApiServer {
       // pkg/registry/admissionregistration/validatingadmissionpolicy{,binding}: cluster-scoped (R209).
       validatingadmissionpolicies: new Store<ValidatingAdmissionPolicy>(this.etcd, clock, validatingAdmissionPolicyStrategy(options.release)),
       validatingadmissionpolicybindings: new Store<ValidatingAdmissionPolicyBinding>(this.etcd, clock, validatingAdmissionPolicyBindingStrategy(options.release, (n) => validateName('validatingadmissionpolicies', n))),
+      // The storage kinds (storage-strategies.ts, P1–P5): PVs, PVCs and VolumeAttachments with a status subresource.
+      persistentvolumes: new Store<PersistentVolume>(this.etcd, clock, volumes.main),
+      persistentvolumeclaims: new Store<PersistentVolumeClaim>(this.etcd, clock, claims.main),
+      storageclasses: new Store<StorageClass>(this.etcd, clock, storageClassStrategy()),
+      csidrivers: new Store<CSIDriver>(this.etcd, clock, csiDriverStrategy()),
+      csinodes: new Store<CSINode>(this.etcd, clock, csiNodeStrategy()),
+      volumeattachments: new Store<VolumeAttachment>(this.etcd, clock, attachments.main),
+      // P19 — stored and served only, so that `kubectl apply --prune` finds its default kinds: no
+      // controller acts on them (a ReplicationController creates no pods, a CronJob no Jobs).
+      replicationcontrollers: new Store<KubeObject>(this.etcd, clock, genericStrategy<KubeObject>({ kind: 'ReplicationController', apiVersion: 'v1', resource: 'replicationcontrollers', etcdPrefix: 'controllers', namespaced: true })),
+      cronjobs: new Store<KubeObject>(this.etcd, clock, genericStrategy<KubeObject>({ kind: 'CronJob', apiVersion: 'batch/v1', resource: 'cronjobs', namespaced: true })),
+      ingresses: new Store<KubeObject>(this.etcd, clock, genericStrategy<KubeObject>({ kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', resource: 'ingresses', namespaced: true })),
     };
     this.customResources = new CustomResourceServing(this.etcd, clock, options.release, (warning) => this.admissionWarnings.push(warning));
     // Each kind's validation and defaulting, plugged in in one place (kind-rules/index.ts).
     for (const store of Object.values(this.stores) as Store<KubeObject>[]) store.useKindRules(kindRulesFor(store.strategy.kind), options.release);
-    this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status, customresourcedefinitions: crds.status } as Partial<Record<Resource, Strategy<never>>>;
+    this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status, customresourcedefinitions: crds.status, persistentvolumes: volumes.status, persistentvolumeclaims: claims.status, volumeattachments: attachments.status } as Partial<Record<Resource, Strategy<never>>>;
     this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller, options.release);
     this.policies = new PolicyAdmission(timeline, { hooks: () => this.policyHooksOf(), namespace: (ns) => (this.stores.namespaces.exists(undefined, ns) ? this.stores.namespaces.get(undefined, ns) : undefined), namespaceLabels: (ns) => this.namespaceLabels(ns), paramResource: (apiVersion, kind) => this.paramResource(apiVersion, kind) }, options.release);
     this.etcd.subscribe((e) => this.dispatch(e));
@@ -469,6 +491,8 @@ export class ApiServer {
     withNs.metadata.name = name;
     if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
     if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
+    if (resource === 'persistentvolumeclaims') admitDefaultStorageClass(withNs as PersistentVolumeClaim, this.stores.storageclasses.list(undefined).items);
+    if (resource === 'persistentvolumes' || resource === 'persistentvolumeclaims') admitStorageObjectInUseProtection(resource, withNs);
     if (resource === 'services') {
       // N2 — the REST storage allocates the service's IP (and node ports) before storing it.
       setServiceDefaults(withNs as Service);

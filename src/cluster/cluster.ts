@@ -12,6 +12,7 @@ import { DEFAULT_RELEASE, type Release } from '../foundation/release';
 import { KubeScheduler } from '../components/scheduler/scheduler';
 import { Timeline, type Recording } from '../foundation/timeline/timeline';
 import { ServiceNetwork } from './traffic/network';
+import { CsiDriverSidecars, DEFAULT_CSI_BEHAVIOUR, type CsiDriverBehaviour } from '../components/csi/csi-driver';
 import type { ClientView } from './perturbation/client-view';
 import { describeTarget, type Perturbation, type Target } from './perturbation/perturbation';
 import { Perturbations } from './perturbation/perturbations';
@@ -61,6 +62,8 @@ export class Cluster {
   private serviceNetwork?: ServiceNetwork;
   /** One pod name running on two nodes (a force deletion's double-run hazard), said on the timeline. */
   private readonly doubleRun: DoubleRunWatch;
+  /** The CSI drivers installed (their controller sidecars and node plugins), by driver name. */
+  readonly csiDrivers = new Map<string, CsiDriverSidecars>();
   /** What some components see late, stale, or lose to a restart (issue 33). */
   readonly perturbations: Perturbations;
   /** The perturbed controllers' processes: their view of the cluster, to kill at a restart. */
@@ -207,7 +210,19 @@ export class Cluster {
     node.runtime.onSandboxStopped = (s) => this.doubleRun.stopped(s);
     this.nodes.set(name, node);
     this.serviceNetwork?.addNode(name);
+    for (const driver of this.csiDrivers.values()) driver.registerOnNode(name);
     return node;
+  }
+
+  /**
+   * Installs a CSI driver (src/components/csi/csi-driver.ts): its CSIDriver object, its node plugin on every
+   * node, its external-provisioner and external-attacher. Once per driver.
+   */
+  installCsiDriver(name: string, behaviour: Partial<CsiDriverBehaviour> = {}): CsiDriverSidecars {
+    if (this.csiDrivers.has(name)) throw new Error(`CSI driver "${name}" is installed already`);
+    const driver = new CsiDriverSidecars(this.clock, this.timeline, this.apiserver, name, { ...DEFAULT_CSI_BEHAVIOUR, ...behaviour }).start([...this.nodes.keys()]);
+    this.csiDrivers.set(name, driver);
+    return driver;
   }
 
   node(name: string): SimNode {

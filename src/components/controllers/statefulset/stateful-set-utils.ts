@@ -59,6 +59,7 @@ export function newStatefulSetPod(set: StatefulSet, ordinal: number, revision: s
   const labels: Record<string, string> = { ...template.metadata?.labels, [STATEFULSET_POD_NAME_LABEL]: name, [CONTROLLER_REVISION_HASH_LABEL]: revision };
   if (release.enabled('PodIndexLabel')) labels[POD_INDEX_LABEL] = String(ordinal);
   const spec = structuredClone(template.spec ?? { containers: [] });
+  updateStorage(set, ordinal, spec);
   spec.hostname = name;
   if (set.spec?.serviceName) spec.subdomain = set.spec.serviceName;
   return {
@@ -110,4 +111,23 @@ export function newRevision(set: StatefulSet, revision: number): ControllerRevis
     data: { spec: { template: { ...structuredClone(set.spec?.template), $patch: 'replace' } } },
     revision,
   };
+}
+
+/** getPersistentVolumeClaimName: `<template>-<set>-<ordinal>`. */
+export function getPersistentVolumeClaimName(set: StatefulSet, template: string, ordinal: number): string {
+  return `${template}-${set.metadata.name}-${ordinal}`;
+}
+
+/**
+ * updateStorage: every volumeClaimTemplate becomes a volume of the pod, named after the template,
+ * whose claim is that ordinal's claim (replacing a template volume of the same name).
+ */
+function updateStorage(set: StatefulSet, ordinal: number, spec: NonNullable<Pod['spec']>): void {
+  const templates = set.spec?.volumeClaimTemplates ?? [];
+  if (templates.length === 0) return;
+  const claimed = new Set(templates.map((t) => t.metadata?.name));
+  spec.volumes = [
+    ...templates.map((t) => ({ name: t.metadata!.name!, persistentVolumeClaim: { claimName: getPersistentVolumeClaimName(set, t.metadata!.name!, ordinal) } })),
+    ...(spec.volumes ?? []).filter((v) => !claimed.has(v.name)),
+  ];
 }

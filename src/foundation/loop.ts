@@ -1,4 +1,4 @@
-import type { Scheduler, TimerHandle } from '../../foundation/clock';
+import type { Scheduler, TimerHandle } from './clock';
 
 /**
  * A periodic kubelet loop (wait.Until / a time.Ticker) that only costs something when it has
