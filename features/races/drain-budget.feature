@@ -1,3 +1,6 @@
+# The real kubectl's --timeout is wall time and it retries on its own clock, while this race needs the
+# drain's eviction at one virtual instant: only the built-in kubectl can show it.
+@built-in-kubectl-only
 Feature: A drain under a PodDisruptionBudget while the disruption controller lags
   The eviction API grants an eviction on the budget's status.disruptionsAllowed, which the
   disruption controller computes from its informers' view of the pods (D2, D5): kube-apiserver
