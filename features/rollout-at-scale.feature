@@ -26,7 +26,10 @@ Feature: A rollout of ten replicas behind a Service, as the report shows it
       | T+2s | loadbalancer | load balancer of web sends to: web- |
 
   Scenario: kubectl gives up waiting for a pod whose finalizer nobody removes
-    Given a pod "web" running on node "node-1" with:
+    # Pinned to v1.33: the real-kubectl profile runs this line with the real kubectl v1.33, and the
+    # report's test reads that release's output (`pod "web" deleted`; from v1.34 it names the namespace, V4).
+    Given Kubernetes v1.33
+    And a pod "web" running on node "node-1" with:
       """
       metadata:
         finalizers: [example.com/hold]

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { realKubectlPath } from '../kubectl/real-kubectl';
 import { parseClockMode } from './clock-driver';
 import { serve, type ServedCluster } from './serve';
+import { Release } from '../../foundation/release';
 
 /**
  * R111/R240 with the real kubectl v1.33 against `terminating serve`: `kubectl apply` of a manifest
@@ -23,7 +24,8 @@ let dir: string;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'strict-'));
-  served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: dir });
+  // The server of the release of the real kubectl it runs (v1.33): the explain test below reads that release's schema.
+  served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: dir, release: Release.of(33) });
   kubectl = await realKubectlPath();
   env = {
     PATH: process.env.PATH ?? '',
