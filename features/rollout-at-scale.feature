@@ -25,6 +25,9 @@ Feature: A rollout of ten replicas behind a Service, as the report shows it
       | T+0s | runtime    | SIGTERM app                  |
       | T+2s | loadbalancer | load balancer of web sends to: web- |
 
+  # Not under -p real-kubectl: the real kubectl's --timeout counts wall-clock time, and the
+  # simulation's 20 virtual seconds pass in milliseconds, so it would wait 20 real seconds.
+  @built-in-kubectl-only
   Scenario: kubectl gives up waiting for a pod whose finalizer nobody removes
     # Pinned to v1.33: the real-kubectl profile runs this line with the real kubectl v1.33, and the
     # report's test reads that release's output (`pod "web" deleted`; from v1.34 it names the namespace, V4).

@@ -147,6 +147,8 @@ spec: { nodeName: node-2, containers: [{ name: app }], volumes: [{ name: data, e
       ['a kubelet release that is not one', 'kind: Node\nmetadata:\n  name: n\n  annotations:\n    terminating.sim/kubernetes: "2.0"\n', 'cluster.yaml: document 1, line 5: Node "n": annotation terminating.sim/kubernetes: "2.0" is not a Kubernetes release'],
       ['a pod declared twice', 'kind: Pod\nmetadata: { name: x }\n---\nkind: Pod\nmetadata:\n  name: x\n', 'cluster.yaml: document 2, line 4: Pod "x": pod "x" is declared twice'],
       ['a wrongly typed field', 'kind: Pod\nmetadata: { name: x }\nspec:\n  terminationGracePeriodSeconds: soon\n', 'cluster.yaml: document 1, line 4: Pod "x": field spec.terminationGracePeriodSeconds of pod "x" must be an integer, got "soon"'],
+      // R240: a --manifests file decodes strictly, as kubectl apply would have it decoded.
+      ['a misspelt field', 'kind: Pod\nmetadata: { name: x }\nspec:\n  terminationGracePeriodSecond: 10\n', 'cluster.yaml: document 1, line 4: Pod "x": pod "x" is refused as kube-apiserver refuses it: Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.terminationGracePeriodSecond"'],
     ];
     for (const [what, text, message] of cases) {
       it(what, () => {

@@ -5,7 +5,22 @@ import type { Lease, Node } from '../../apimachinery/types';
 import type { Scheduler, TimerHandle } from '../../foundation/clock';
 import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
 import { NODE_LEASE_NAMESPACE } from '../../helpers/well-known';
-import { Loop } from './loop';
+import { Loop } from '../../foundation/loop';
+
+
+/** The machine every simulated node is: linux/amd64 (the architecture label a kubelet sets from GOARCH). */
+const NODE_ARCH = 'amd64';
+/**
+ * R247 — the machine's capacity as cAdvisor reports it (setters.go MachineInfo): 4 CPUs, 16 GiB of
+ * memory, a 100 GiB root filesystem, no huge pages.
+ */
+const MACHINE_CAPACITY = { cpu: '4', 'ephemeral-storage': '104857600Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16777216Ki' };
+/**
+ * Allocatable (cm.GetNodeAllocatableReservation): capacity less the default hard eviction
+ * thresholds — memory.available 100Mi (16777216Ki − 102400Ki) and nodefs.available 10 % of the
+ * filesystem (a quantity that is no longer whole Ki, printed in bytes).
+ */
+const MACHINE_ALLOCATABLE = { cpu: '4', 'ephemeral-storage': '96636764160', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16674816Ki' };
 
 const SETTERS = 'pkg/kubelet/nodestatus/setters.go MemoryPressureCondition';
 
@@ -150,7 +165,12 @@ export class NodeStatusReporter {
     const api = this.client.server;
     const now = toTime(this.clock.now());
     const node: Node = {
-      metadata: { name: this.nodeName, labels: { 'kubernetes.io/hostname': this.nodeName, 'kubernetes.io/os': 'linux' } },
+      // R247 — kubelet_node_status.go initialNode: the hostname, OS and architecture labels, the
+      // stable ones and their beta twins (kubeletapis.LabelOS/LabelArch), as a linux/amd64 kubelet sets them.
+      metadata: {
+        name: this.nodeName,
+        labels: { 'beta.kubernetes.io/arch': NODE_ARCH, 'beta.kubernetes.io/os': 'linux', 'kubernetes.io/arch': NODE_ARCH, 'kubernetes.io/hostname': this.nodeName, 'kubernetes.io/os': 'linux' },
+      },
       spec: {},
       status: {
         conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now }],
@@ -159,9 +179,11 @@ export class NodeStatusReporter {
           { type: 'Hostname', address: this.nodeName },
         ],
         nodeInfo: nodeInfo(this.nodeName, this.machine.release),
-        // setters.go MachineInfo: maxPods (KubeletConfiguration default 110) as capacity and allocatable pods.
-        capacity: { pods: String(MAX_PODS) },
-        allocatable: { pods: String(MAX_PODS) },
+        // setters.go MachineInfo: the machine's capacity (R247: MACHINE below) and maxPods
+        // (KubeletConfiguration default 110); allocatable is capacity less the hard eviction
+        // thresholds (no kube-/system-reserved by default).
+        capacity: { ...MACHINE_CAPACITY, pods: String(MAX_PODS) },
+        allocatable: { ...MACHINE_ALLOCATABLE, pods: String(MAX_PODS) },
       },
     };
     // A kubelet that restarts finds its Node already there (AlreadyExists) and keeps it.

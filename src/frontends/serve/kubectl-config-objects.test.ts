@@ -46,7 +46,8 @@ describe('R90 R91 R92 Secrets, ConfigMaps and ServiceAccounts with the real kube
 
     const got = await run('get', 'secrets,configmaps,serviceaccounts', '--no-headers');
     const rows = got.stdout.trim().split('\n').map((line) => line.split(/\s+/).slice(0, -1));
-    expect(rows).to.deep.equal([['secret/db', 'Opaque', '2'], ['configmap/settings', '1'], ['serviceaccount/robot', '0']]);
+    // The namespace's own ServiceAccount "default" (the serviceaccounts controller, R246) is listed too.
+    expect(rows).to.deep.equal([['secret/db', 'Opaque', '2'], ['configmap/settings', '1'], ['serviceaccount/default', '0'], ['serviceaccount/robot', '0']]);
 
     const described = await run('describe', 'secret', 'db');
     expect(described.stdout).to.match(/^Type:\s+Opaque$/m);

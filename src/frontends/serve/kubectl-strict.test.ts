@@ -11,7 +11,7 @@ import { serve, type ServedCluster } from './serve';
 import { Release } from '../../foundation/release';
 
 /**
- * R111/R240 with the real kubectl v1.33 against `terminating serve`: `kubectl apply` of a manifest
+ * R111/R240/R242 with the real kubectl v1.33 against `terminating serve`: `kubectl apply` of a manifest
  * with a misspelt field is refused for every served kind with the server's strict decoding error
  * (kubectl sends fieldValidation=Strict), nothing is stored, and `kubectl explain` finds every
  * served kind in the OpenAPI v3 documents, with its fields' descriptions and only the fields of
@@ -24,8 +24,8 @@ let dir: string;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'strict-'));
-  // The server of the release of the real kubectl it runs (v1.33): the explain test below reads that release's schema.
-  served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: dir, release: Release.of(33) });
+  // A v1.33 server for the v1.33 kubectl: the OpenAPI documents carry only that release's fields.
+  served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: dir, release: Release.parse('v1.33') });
   kubectl = await realKubectlPath();
   env = {
     PATH: process.env.PATH ?? '',
@@ -186,6 +186,39 @@ describe('R240 a typo in any served kind is refused by the real kubectl v1.33 ag
     expect(wrongType.stderr).to.include(
       'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
     );
+  });
+});
+
+describe('R242 what kube-apiserver validation refuses, the real kubectl shows refused', () => {
+  it('a DaemonSet whose selector does not match its template, and a Deployment with replicas -1', async () => {
+    const ds = join(dir, 'ds.json');
+    writeFileSync(
+      ds,
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'DaemonSet',
+        metadata: { name: 'agent' },
+        spec: { selector: { matchLabels: { app: 'other' } }, template: TEMPLATE },
+      }),
+    );
+    const refused = await run('apply', '-f', ds);
+    expect(refused.stderr).to.include(
+      'The DaemonSet "agent" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"typo"}: `selector` does not match template `labels`',
+    );
+    const deploy = join(dir, 'deploy.json');
+    writeFileSync(
+      deploy,
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'minus' },
+        spec: { replicas: -1, selector: SELECTOR, template: TEMPLATE },
+      }),
+    );
+    expect((await run('apply', '-f', deploy)).stderr).to.include(
+      'The Deployment "minus" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+    );
+    expect((await run('get', 'daemonsets,deployments', '-o', 'name')).stdout).to.not.match(/agent|minus/);
   });
 });
 

@@ -27,6 +27,9 @@ export async function startServer(pods: string[] = ['web'], options: Partial<Api
   }
   cluster.advance(60_000);
   const handler = createApiHandler(cluster, options);
+  // The system namespaces the handler bootstraps get their default ServiceAccounts (R246) now,
+  // not during the first request of a test.
+  cluster.flush();
   const server = http.createServer(handler.listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

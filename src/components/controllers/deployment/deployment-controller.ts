@@ -5,7 +5,7 @@ import type { Deployment, DeploymentCondition, DeploymentStatus, Pod, ReplicaSet
 import { ControllerBase } from '../controller-base';
 import type { ControllerContext } from '../controller-manager';
 import { keyOf, type SharedInformer } from '../../../client/informer';
-import { getControllerOf, labelSelectorAsSelector, newControllerRef, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../pod-control';
+import { getControllerOf, labelSelectorAsSelector, newControllerRef, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../controller-utils';
 import { WorkQueue } from '../../../client/workqueue';
 import {
   availableCount,

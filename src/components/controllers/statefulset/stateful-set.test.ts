@@ -124,13 +124,26 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     expect(eventsOf(c, 'runtime').filter((t) => t.startsWith('double run'))).to.deep.equal([`double run pods/db-0: started while another pods/db-0 (uid ${oldUid}) still runs on node node-1, which no API object stands for any more`]);
   });
 
-  it('W54 minReadySeconds: db-1 is created only once db-0 has been ready that long (availableReplicas follows)', () => {
-    const c = cluster();
+  it('W54 up to v1.33 minReadySeconds: db-1 is created only once db-0 has been ready longer than that (availableReplicas follows)', () => {
+    const c = cluster({ release: Release.of(33) });
     createSet(c, 'db', 2, { minReadySeconds: 10 });
     c.advance(5000);
     expect(names(podsNow(c))).to.deep.equal(['db-0']);
     const set = c.apiserver.get('statefulsets', 'default', 'db');
     expect(set.ok && set.object.status).to.include({ readyReplicas: 1, availableReplicas: 0 });
+    c.advance(7000);
+    // 1.33 (IsPodAvailable: ready time + minReadySeconds strictly before now): the look again
+    // exactly minReadySeconds after db-0 turned ready finds it not yet available; the next one does.
+    expect(names(podsNow(c))).to.deep.equal(['db-0']);
+    c.advance(9000);
+    expect(names(podsNow(c))).to.deep.equal(['db-0', 'db-1']);
+  });
+
+  it('W54 from 1.34 a pod ready for exactly minReadySeconds is available (#132122): db-1 comes one look earlier', () => {
+    const c = cluster({ release: Release.of(34) });
+    createSet(c, 'db', 2, { minReadySeconds: 10 });
+    c.advance(5000);
+    expect(names(podsNow(c))).to.deep.equal(['db-0']);
     c.advance(7000);
     expect(names(podsNow(c))).to.deep.equal(['db-0', 'db-1']);
   });

@@ -1,0 +1,54 @@
+Feature: Strict input: what a scenario writes is kept, what kube-apiserver refuses is refused
+  A manifest in a doc string is decoded as kube-apiserver decodes a request with
+  fieldValidation=Strict (R240) and validated and defaulted as the apiserver does (R242): the
+  namespace it names is kept, a container port without a protocol is TCP, a namespace gets its
+  default ServiceAccount (R246) and a node the labels its kubelet registers it with (R247).
+  (What is refused is checked, step by step, in steps/bad-input.test.ts.)
+
+  Scenario: a configmap keeps the namespace its manifest names, which gets its default ServiceAccount
+    Given a namespace "shop"
+    And a configmap "settings" with:
+      """
+      metadata:
+        namespace: shop
+      data:
+        mode: fast
+      """
+    When the cluster settles
+    Then configmap "settings" in namespace "shop" has fields:
+      | path                | value  |
+      | /metadata/namespace | "shop" |
+      | /data/mode          | "fast" |
+    And serviceaccount "default" in namespace "shop" has fields:
+      | path           | value     |
+      | /metadata/name | "default" |
+
+  Scenario: the kinds a scenario declares are read back with their defaults
+    Given a node "node-1"
+    And a pod "web" running on node "node-1" with:
+      """
+      spec:
+        containers:
+          - name: app
+            ports:
+              - containerPort: 8080
+      """
+    And a service "web" selecting pods with label "app=web"
+    And a pod disruption budget "budget" with minAvailable 1 selecting "app=web"
+    When the cluster settles
+    Then pod "web" has fields:
+      | path                                   | value |
+      | /spec/containers/0/ports/0/protocol    | "TCP" |
+    And service "web" has fields:
+      | path                   | value       |
+      | /spec/ports/0/protocol | "TCP"       |
+      | /spec/type             | "ClusterIP" |
+    And poddisruptionbudget "budget" has fields:
+      | path               | value |
+      | /spec/minAvailable | 1     |
+    And node "node-1" has fields:
+      | path                                  | value     |
+      | /metadata/labels/kubernetes.io~1arch  | "amd64"   |
+      | /metadata/labels/kubernetes.io~1os    | "linux"   |
+      | /status/allocatable/pods              | "110"     |
+      | /status/capacity/cpu                  | "4"       |
