@@ -29,7 +29,10 @@ Feature: A rollout of ten replicas behind a Service, as the report shows it
   # simulation's 20 virtual seconds pass in milliseconds, so it would wait 20 real seconds.
   @built-in-kubectl-only
   Scenario: kubectl gives up waiting for a pod whose finalizer nobody removes
-    Given a pod "web" running on node "node-1" with:
+    # Pinned to v1.33: the real-kubectl profile runs this line with the real kubectl v1.33, and the
+    # report's test reads that release's output (`pod "web" deleted`; from v1.34 it names the namespace, V4).
+    Given Kubernetes v1.33
+    And a pod "web" running on node "node-1" with:
       """
       metadata:
         finalizers: [example.com/hold]
