@@ -13,7 +13,7 @@ const common = {
 };
 
 const reports = [
-  // The project's report: each scenario's steps, error and sequence diagram (README "Reading the report").
+  // The project's report: each scenario's steps, error and sequence diagram (docs/report.md).
   './src/frontends/report/formatter.cjs:reports/report.html',
   'html:reports/cucumber-report.html',
   'json:reports/cucumber-report.json',

@@ -2,7 +2,7 @@
 /**
  * Your controller against real termination: @kubernetes/client-node 1.4 (the library, unchanged)
  * lists, watches and deletes pods of a cluster served in jump mode, and the example controller
- * (examples/finalizer-controller.mjs, run as the README says) sees exactly the watch events the
+ * (examples/finalizer-controller.mjs, run as docs/serve.md says) sees exactly the watch events the
  * session's timeline records for the pod it holds, from its resourceVersion to the DELETED.
  */
 import { after, before, describe, it } from 'node:test';

@@ -25,6 +25,9 @@ Feature: A rollout of ten replicas behind a Service, as the report shows it
       | T+0s | runtime    | SIGTERM app                  |
       | T+2s | loadbalancer | load balancer of web sends to: web- |
 
+  # Not under -p real-kubectl: the real kubectl's --timeout counts wall-clock time, and the
+  # simulation's 20 virtual seconds pass in milliseconds, so it would wait 20 real seconds.
+  @built-in-kubectl-only
   Scenario: kubectl gives up waiting for a pod whose finalizer nobody removes
     Given a pod "web" running on node "node-1" with:
       """

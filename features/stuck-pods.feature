@@ -57,10 +57,27 @@ Feature: Why is my pod stuck? A real cluster's objects, resumed (X1) and explain
   Scenario: a step changes what was assumed: the node of a pod held by a finalizer is unreachable too
     Given the objects in "../examples/stuck/finalizer-running.yaml"
     And node "worker-1" is unreachable
+    # The dump lacks worker-1's Node and its kubelet, cut off, never registers it: pod GC force-deletes
+    # the pod (gcOrphaned, grace 0) at T+1m, and from then on the node no longer matters (X11).
     Then what holds pod "cart-6d8f9b7c5-h4jzp" is:
-      | cause            | detail                                |
-      | finalizer        | shop.example.com/release-reservations |
-      | node-unreachable | worker-1                              |
+      | cause     | detail                                |
+      | finalizer | shop.example.com/release-reservations |
+    And these events happen in order:
+      | at    | component | event                                                                         |
+      | T+60s | podgc     | force delete pods/cart-6d8f9b7c5-h4jzp: node worker-1 no longer exists |
+
+  Scenario: X11 a finalizer and a node that lost its network: both hold the pod
+    Given the objects in "../examples/stuck/finalizer-node-unreachable.yaml"
+    Then what holds pod "db-0" is:
+      | cause            | detail                      |
+      | finalizer        | backup.example.com/snapshot |
+      | node-unreachable | worker-3                    |
+
+  Scenario: X11 force-deleted on a lost node: only the finalizer holds it
+    Given the objects in "../examples/stuck/force-deleted-lost-node.yaml"
+    Then what holds pod "db-0" is:
+      | cause     | detail                      |
+      | finalizer | backup.example.com/snapshot |
 
   Scenario: the controller that owns the finalizer removes it: the pod, in its own namespace, goes at once
     Given the objects in "../examples/stuck/finalizer.yaml"
@@ -70,3 +87,55 @@ Feature: Why is my pod stuck? A real cluster's objects, resumed (X1) and explain
       | at   | component | event                                   |
       | T+0s | apiserver | UPDATE pods/report-7d9f                 |
       | T+0s | etcd      | DELETE /registry/pods/batch/report-7d9f |
+
+  Scenario: X18 a webhook of the scenario's own cluster refuses the UPDATE that removes the finalizer: explain names it, as for a dump
+    Given the objects in "../examples/stuck/finalizer.yaml"
+    And a validating webhook that rejects UPDATE of pods with "pods are frozen"
+    Then what holds pod "report-7d9f" is:
+      | cause     | detail                                                                                                       |
+      | finalizer | reports.example.com/upload                                                                                   |
+      | webhook   | ValidatingWebhookConfiguration pod-policy: webhook pod-policy.example.com refuses the UPDATE that removes finalizer reports.example.com/upload |
+
+  Scenario: X18 a mutating webhook of the cluster puts the finalizer back
+    Given the objects in "../examples/stuck/finalizer.yaml"
+    And a mutating webhook that adds finalizer "reports.example.com/upload" to pods
+    Then what holds pod "report-7d9f" is:
+      | cause     | detail                                                                                        |
+      | finalizer | reports.example.com/upload                                                                    |
+      | webhook   | MutatingWebhookConfiguration finalizer-injector: webhook finalizer-injector.example.com puts finalizer reports.example.com/upload back |
+
+  Scenario: X18 a webhook of the cluster refuses the kubelet's final DELETE
+    Given the objects in "../examples/stuck/nothing.yaml"
+    And a validating webhook that rejects DELETE of pods with "deletes are frozen"
+    Then what holds pod "web-7b9d5c6f4-mw8zt" is:
+      | cause   | detail                                                                                                            |
+      | webhook | webhook pod-policy.example.com refuses the kubelet's final DELETE (tried as kubelet/worker-2, a dry run): 403 admission webhook "pod-policy.example.com" denied the request: deletes are frozen |
+
+  Scenario: X18 kubernetes/kubernetes#121605 with its suspect made explicit: the injector's init container makes the Job controller's UPDATE invalid
+    Given the objects in "../examples/stuck/issue-121605-job-tracking-webhook.yaml"
+    And webhook "vault.hashicorp.com" of the objects adds init container "vault-agent-init" to pods
+    Then what holds pod "cron-job-dashmail-28306992-9dcql" is:
+      | cause     | detail                                                                                                                                           |
+      | finalizer | batch.kubernetes.io/job-tracking                                                                                                                 |
+      | webhook   | MutatingWebhookConfiguration vault-agent-injector-cfg: webhook vault.hashicorp.com patches the UPDATE that removes finalizer batch.kubernetes.io/job-tracking |
+
+  Scenario: X18 kyverno/kyverno#2750 with its suspect made explicit: the webhook is down and fails the kubelet's final DELETE
+    Given the objects in "../examples/stuck/issue-kyverno-2750-webhook-down.yaml"
+    And webhook "validate.kyverno.svc-fail" of the objects is down
+    Then what holds pod "kyverno-66447b5c94-9wc84" is:
+      | cause   | detail                                                                                   |
+      | webhook | webhook validate.kyverno.svc-fail refuses the kubelet's final DELETE                     |
+
+  Scenario: X18 kubernetes/kubernetes#123960 with its suspect made explicit: the NFS volume hangs when unmounted
+    Given the objects in "../examples/stuck/issue-123960-nfs-unmount.yaml"
+    And volume "data" of pod "homes-0" hangs when unmounted
+    Then what holds pod "homes-0" is:
+      | cause          | detail |
+      | volume-unmount | data   |
+
+  Scenario: X16 the run contradicts the cluster: kubernetes/kubernetes#121605's pod, Terminating for days, gets ranked suspects, never "nothing holds it"
+    Given the objects in "../examples/stuck/issue-121605-job-tracking-webhook.yaml"
+    Then what holds pod "cron-job-dashmail-28306992-9dcql" is:
+      | cause     | detail                                                                 |
+      | webhook   | suspect 1 of 2: MutatingWebhookConfiguration vault-agent-injector-cfg |
+      | finalizer | suspect 2 of 2: finalizer batch.kubernetes.io/job-tracking             |

@@ -63,7 +63,7 @@ describe('.vscode/settings.json', () => {
     const loaded = files.filter((f) => matches(f, cucumber.default.require));
     const glue = files.filter((f) => matches(f, settings['cucumber.glue']));
     expect(glue, 'add the missing support files to cucumber.glue, or remove the extra ones').to.deep.equal(loaded);
-    expect(loaded).to.include('steps/world.ts');
+    expect(loaded).to.include('steps/support/world.ts');
   });
 
   it('leaves out the node:test suites beside the steps', () => {

@@ -4,7 +4,7 @@ const { readdirSync, readFileSync } = require('node:fs');
 const { join, sep } = require('node:path');
 
 /**
- * Where one's own scenarios live (README "Your first scenario"): every profile picks them up
+ * Where one's own scenarios live (README "The first scenario", docs/scenarios.md): every profile picks them up
  * (`npm run bdd`, `-p real-kubectl`, `npm run scenario`), `npm test` does not, so a failing
  * experiment never fails the project's tests. git ignores them (.gitignore).
  */

@@ -4,7 +4,7 @@
  * report file empty. The plugin (scripts/gherkin-errors-plugin.cjs, in every profile of cucumber.js)
  * parses each feature file first with cucumber's own parser and puts a stand-in feature in the run
  * instead of a broken one: one scenario whose one step, `the feature file "…" is valid Gherkin`
- * (steps/feature-files.steps.ts), parses the file again and fails naming each error's file, line
+ * (steps/definitions/feature-files.steps.ts), parses the file again and fails naming each error's file, line
  * and what was expected. Every other scenario runs and every report is written.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -54,9 +54,17 @@ function main(): number {
   if (biome(['lint', '--diagnostic-level=error', '.']) !== 0) failed = 1;
 
   const pending = existsSync(PENDING) ? pendingFiles(readFileSync(PENDING, 'utf8')) : new Set<string>();
-  const checked = sourceFiles().filter((f) => !pending.has(f));
+  const sources = sourceFiles();
+  const stale = [...pending].filter((f) => !sources.includes(f));
+  if (stale.length > 0)
+    process.stdout.write(
+      `scripts/format-pending.txt lists ${stale.length} file(s) that no longer exist (moved? put the new path there): ${stale.join(', ')}\n`,
+    );
+  const checked = sources.filter((f) => !pending.has(f));
   if (checked.length > 0 && biome(['format', ...checked]) !== 0) {
-    process.stderr.write('Format them with: npm run format -- FILE… (Biome, biome.json)\n');
+    process.stderr.write(
+      'Format them with: npm run format -- FILE… (Biome, biome.json). A file of scripts/format-pending.txt that was moved: put its new path there.\n',
+    );
     failed = 1;
   }
   return failed;

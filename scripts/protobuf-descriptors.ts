@@ -30,6 +30,8 @@ const PACKAGES: Record<string, ['api' | 'apimachinery', string, string[]]> = {
   'k8s.io.api.authentication.v1': ['api', 'authentication/v1', ['types.go']],
   'k8s.io.api.autoscaling.v1': ['api', 'autoscaling/v1', ['types.go']],
   'k8s.io.api.admissionregistration.v1': ['api', 'admissionregistration/v1', ['types.go']],
+  'k8s.io.api.storage.v1': ['api', 'storage/v1', ['types.go']],
+  'k8s.io.api.networking.v1': ['api', 'networking/v1', ['types.go']],
   'k8s.io.apimachinery.pkg.apis.meta.v1': ['apimachinery', 'pkg/apis/meta/v1', ['types.go', 'watch.go']],
   'k8s.io.apimachinery.pkg.runtime': ['apimachinery', 'pkg/runtime', ['types.go']],
   'k8s.io.apimachinery.pkg.runtime.schema': ['apimachinery', 'pkg/runtime/schema', []],
@@ -39,11 +41,15 @@ const PACKAGES: Record<string, ['api' | 'apimachinery', string, string[]]> = {
 
 /** The messages the server reads or writes as whole bodies; everything they reach comes along. */
 const ROOTS = [
-  ...['Pod', 'Node', 'Event', 'Namespace', 'Secret', 'ConfigMap', 'ServiceAccount', 'Service', 'Endpoints'].flatMap((k) => [`k8s.io.api.core.v1.${k}`, `k8s.io.api.core.v1.${k}List`]),
+  ...['Pod', 'Node', 'Event', 'Namespace', 'Secret', 'ConfigMap', 'ServiceAccount', 'Service', 'Endpoints', 'PersistentVolume', 'PersistentVolumeClaim', 'ReplicationController'].flatMap((k) => [`k8s.io.api.core.v1.${k}`, `k8s.io.api.core.v1.${k}List`]),
   'k8s.io.api.core.v1.Binding',
   ...['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'ControllerRevision'].flatMap((k) => [`k8s.io.api.apps.v1.${k}`, `k8s.io.api.apps.v1.${k}List`]),
   'k8s.io.api.batch.v1.Job',
   'k8s.io.api.batch.v1.JobList',
+  'k8s.io.api.batch.v1.CronJob',
+  'k8s.io.api.batch.v1.CronJobList',
+  'k8s.io.api.networking.v1.Ingress',
+  'k8s.io.api.networking.v1.IngressList',
   'k8s.io.api.discovery.v1.EndpointSlice',
   'k8s.io.api.discovery.v1.EndpointSliceList',
   'k8s.io.api.coordination.v1.Lease',
@@ -57,6 +63,7 @@ const ROOTS = [
   'k8s.io.api.authorization.v1.SelfSubjectRulesReview',
   'k8s.io.api.authentication.v1.SelfSubjectReview',
   'k8s.io.api.autoscaling.v1.Scale',
+  ...['StorageClass', 'CSIDriver', 'CSINode', 'VolumeAttachment'].flatMap((k) => [`k8s.io.api.storage.v1.${k}`, `k8s.io.api.storage.v1.${k}List`]),
   ...['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'].flatMap((k) => [`k8s.io.api.admissionregistration.v1.${k}`, `k8s.io.api.admissionregistration.v1.${k}List`]),
   'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions',
   'k8s.io.apimachinery.pkg.apis.meta.v1.Status',

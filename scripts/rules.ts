@@ -15,7 +15,7 @@ export const ROOT = path.resolve(__dirname, '..');
 export const RULES_DIR = 'docs/rules';
 
 /** A rule id as code, tests and features cite it: R12, K10, S9, C2, V3, X4, D2, N4, W5, A1. */
-export const RULE_ID = /\b[ARKSCVXDNW][0-9]+\b/g;
+export const RULE_ID = /\b[ARKSCVXDNWP][0-9]+\b/g;
 
 /** Where rule ids are cited (the rule files themselves define them). */
 const CITING_DIRS = ['src', 'steps', 'features', 'scripts', 'bench'];
@@ -42,7 +42,7 @@ export function parseRules(file: string, text: string): Rule[] {
   const lines = text.split(/\r?\n/);
   let current: Rule | undefined;
   lines.forEach((line, index) => {
-    const heading = /^### ([ARKSCVXDNW][0-9]+) — (.+)$/.exec(line);
+    const heading = /^### ([ARKSCVXDNWP][0-9]+) — (.+)$/.exec(line);
     if (heading) {
       current = { id: heading[1], title: heading[2], file, line: index + 1, tests: [] };
       rules.push(current);

@@ -122,6 +122,17 @@ export const CONTRACT: readonly ContractPhrase[] = [
   given('the custom resource definition in {string}'),
   given('the custom resource definition with:', 'doc string'),
   given('a {word} {string} with:', 'doc string'),
+  // Volumes (issue 36): storage classes, CSI drivers, claims and attachments.
+  given('a storage class {string} provisioned by CSI driver {string}'),
+  given('a storageclass {string} with:', 'doc string'),
+  given('CSI driver {string} attaches volumes after {duration}'),
+  given('CSI driver {string} detaches volumes after {duration}'),
+  then('volume {string} is attached to node {string}'),
+  then('volume {string} is not attached to any node'),
+  then('the volume of claim {string} is attached to node {string}'),
+  then('the volume of claim {string} is not attached to any node'),
+  then('claim {string} is bound'),
+  then('claim {string} is pending'),
 ];
 
 /** What a parameter looks like in a scenario: used to write each contract phrase as a scenario would. */

@@ -109,6 +109,12 @@ const NAMED: Readonly<Record<string, string>> = {
   'u.op': 'ADD, UPDATE, DELETE or REMOVE',
   shown: 'GRACE_PERIOD',
   source: '(named by the caller)',
+  // The attach/detach controller's volume (a PersistentVolume's name) and its forced-detach suffix.
+  'a.volume.pv': 'VOLUME',
+  'volume.pv': 'VOLUME',
+  'entry.volume.pv': 'VOLUME',
+  multiAttachDetail: "Volume is already exclusively attached to one node and can't be attached to another, or Volume is already used by pod(s) …",
+  forced: '[ (forced: not unmounted after 6m) or (forced: node out of service)]',
 };
 
 /** A run-time value as a placeholder: `s.podRef` → `pods/NAME`, `gracePeriod` → `GRACE_PERIOD`, anything computed → `…`. */

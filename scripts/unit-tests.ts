@@ -28,7 +28,7 @@ export const OWN_PROCESS = 'runs in a process of its own';
  * The files that take longest, started first: with two at a time, a long one started last would
  * leave a core idle while it finishes.
  */
-const LONGEST = ['steps/real-kubectl.test.ts', 'steps/determinism.test.ts', 'src/frontends/kubectl/kubectl.differential.test.ts'];
+const LONGEST = ['scripts/package.test.ts', 'steps/real-kubectl.test.ts', 'steps/determinism.test.ts', 'src/frontends/kubectl/kubectl.differential.test.ts'];
 
 export function testFiles(): { shared: string[]; withCucumber: string[]; isolated: string[] } {
   const files = DIRS.flatMap((d) =>

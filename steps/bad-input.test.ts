@@ -628,7 +628,7 @@ const CASES: Case[] = [
     says: ['pod "web" has 1 Event Killing; expected exactly 2', 'Its events:', 'Normal Killing: Stopping container app'],
   },
 
-  // ---- resumed objects and their explanation (steps/objects.steps.ts) ----
+  // ---- resumed objects and their explanation (steps/definitions/objects.steps.ts) ----
   {
     name: 'objects from a file that does not exist',
     steps: 'Given the objects in "no-such-dump.yaml"',
@@ -645,7 +645,7 @@ const CASES: Case[] = [
     name: 'an unknown cause',
     steps: `Given the objects in "${FINALIZER_DUMP}"\nThen what holds pod "report-7d9f" is:\n  | cause     | detail |\n  | finaliser | upload |`,
     failingStep: 'what holds pod "report-7d9f" is:',
-    says: ['unknown cause "finaliser"', 'expected one of finalizer, policy, webhook, dependents, node-unreachable, containers-running, volume-unmount, nothing'],
+    says: ['unknown cause "finaliser"', 'expected one of finalizer, policy, webhook, dependents, node-unreachable, containers-running, volume-unmount, sandbox, nothing'],
   },
   {
     name: 'a cause that does not hold the pod',

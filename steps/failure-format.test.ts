@@ -133,7 +133,7 @@ describe("a failed step's error through cucumber's formatter", { timeout: 600_00
   it('formats a message the old stack made pathological at once: one long line of quotes', () => {
     // What error-stack-parser's Firefox/Safari path backtracks on: a line with a colon, many quotes and no `@`.
     const line = `its conditions: ${JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ type: `T${i}`, status: 'True', reason: 'R', message: 'm "quoted"' })))}`;
-    const { forTheAuthor } = require('./user-mistakes') as typeof import('./user-mistakes');
+    const { forTheAuthor } = require('./support/user-mistakes') as typeof import('./support/user-mistakes');
     const error = forTheAuthor(new Error(line), undefined);
     const from = process.cpuUsage();
     const formatted = original(error, true);

@@ -15,15 +15,24 @@ const EXPECTED: Record<string, Record<string, [string, string][]>> = {
   'webhook.yaml': { 'mailer-84c6d9f7b5-tn4vx': [['finalizer', 'mail.example.com/flush'], ['webhook', 'policy.example.com']] },
   'dependents.yaml': { coordinator: [['dependents', 'pods/coordinator-worker']], 'coordinator-worker': [['finalizer', 'example.com/drain-queue']] },
   'node-unreachable.yaml': { 'db-0': [['node-unreachable', 'worker-3']] },
+  'finalizer-node-unreachable.yaml': { 'db-0': [['finalizer', 'backup.example.com/snapshot'], ['node-unreachable', 'worker-3']] },
+  // Force-deleted to grace 0: the node no longer matters, only the finalizer is listed (X11).
+  'force-deleted-lost-node.yaml': { 'db-0': [['finalizer', 'backup.example.com/snapshot']] },
   'containers-running.yaml': { 'checkout-5c7d8b9f6-x2kq9': [['containers-running', 'checkout ran until T+18s (killed at the deadline: 18s of its grace were left)']] },
   'failed-kill-pod.yaml': { 'indexer-0': [['containers-running', 'indexer still runs']] },
   'volume-unmount.yaml': { 'ingest-6f4c9d7b8-q7w2m': [['volume-unmount', 'spool']] },
   'nothing.yaml': { 'web-7b9d5c6f4-mw8zt': [['nothing', 'gone at T+0.3s']] },
   'issue-65569-foreground.yaml': { 'webhook-test-79fbccfb66-dxk7f': [['dependents', 'foreground deletion']] },
   'issue-93925-grace.yaml': { 'client21-cali-ns-0-bb6cb6fc6-w8f9w': [['containers-running', 'client ran until T+30s']] },
+  // Rebuilt from threads that established the cause (X16): each must be explained with that cause, ranked first.
+  'issue-121605-job-tracking-webhook.yaml': { 'cron-job-dashmail-28306992-9dcql': [['webhook', 'suspect 1 of 2: MutatingWebhookConfiguration vault-agent-injector-cfg: webhook vault.hashicorp.com intercepts the UPDATE of pods that removes finalizer batch.kubernetes.io/job-tracking'], ['finalizer', 'suspect 2 of 2: finalizer batch.kubernetes.io/job-tracking']] },
+  'issue-kyverno-2750-webhook-down.yaml': { 'kyverno-66447b5c94-9wc84': [['webhook', 'suspect 1 of 1: ValidatingWebhookConfiguration kyverno-resource-validating-webhook-cfg: webhook validate.kyverno.svc-fail']] },
+  'issue-123960-nfs-unmount.yaml': { 'homes-0': [['volume-unmount', 'suspect 1 of 1: volume data (nfs nfs1.storage.server.com:/home/brad)']] },
+  'issue-calico-7272-kill-pod-sandbox.yaml': { 'coredns-67b75cb4db-rvnxb': [['sandbox', 'dial tcp 127.0.0.1:51111: connect: connection refused']] },
+  'issue-containerd-8847-deadline-exceeded.yaml': { 'worker-7c9f6d8b5d-m2xkq': [['containers-running', 'worker still runs: it survives SIGKILL']] },
 };
 
-describe('X9 the stuck-pod gallery (examples/stuck/): explain names the cause of every dump (finalizers X10, unreachable nodes X11, Events X6, admission policies X13)', () => {
+describe('X9 the stuck-pod gallery (examples/stuck/): explain names the cause of every dump (finalizers X10, unreachable nodes X11, Events X6, admission policies X13, sandboxes X14, the history X16)', () => {
   it('has an expectation for every dump, and a dump for every expectation', () => {
     expect(readdirSync(__dirname).filter((f) => f.endsWith('.yaml')).sort()).to.deep.equal(Object.keys(EXPECTED).sort());
   });

@@ -11,12 +11,17 @@ import { readDumpFiles } from '../../src/planning/restore/dump';
  *
  *   node --require ./scripts/ts-hook.js examples/stuck/write-readme.ts
  */
-const INTRO = `Each file is what \`kubectl get … -o yaml\` prints for a pod stuck (or only slow) in \`Terminating\`, one per cause \`terminating explain\` names; \`npx terminating explain FILE\` gives the explanation below (the assumptions and the remedies' commands left out here; \`gallery.test.ts\` checks every cause). The two \`issue-*\` dumps are written from pods quoted in public issues: [kubernetes/kubernetes#65569](https://github.com/kubernetes/kubernetes/issues/65569) (a pod deleted in the foreground keeps \`foregroundDeletion\`: the simulated garbage collector removes it at once, since the pod has no dependents — so in the cluster of the issue the collector was not doing its job) and [kubernetes/kubernetes#93925](https://github.com/kubernetes/kubernetes/issues/93925) (a pod with a 30 s grace and a running container: from the object alone it is only not gone yet: whatever held it in the cluster of the issue shows in no field of the pod, which is what a forward run makes plain).`;
+const INTRO = `Each file is what \`kubectl get … -o yaml\` prints for a pod stuck (or only slow) in \`Terminating\`; \`npx terminating explain FILE\` gives the explanation below (the assumptions and the remedies' commands left out here; \`gallery.test.ts\` checks every cause). One dump per cause, and real cases rebuilt from public threads (the \`issue-*\` files): the pod as the thread quotes it, the objects the thread establishes (a webhook configuration, an Event, a volume), the rest filled in as the objects would show it — each file's comment, repeated below, says what was quoted, what was filled in, and which thread (repository and issue number) established the cause. For the rebuilt cases whose holder the simulation does not model (a webhook's server, an NFS mount), the objects' own history is the evidence: the run releases the pod far sooner than the cluster did, so the run contradicts the cluster and names the suspects the objects support, ranked (X16).
+
+`;
 
 export function galleryReadme(dir: string = __dirname): string {
   const out = ['# A stuck-pod gallery', '', INTRO, ''];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
-    const what = readFileSync(join(dir, file), 'utf8').split('\n')[1].replace(/^# /, '');
+    // The file's leading comment, without the kubectl command that printed it: what it is, and for a rebuilt case how and from which thread.
+    const comment = readFileSync(join(dir, file), 'utf8').split('\n');
+    const lines = comment.slice(0, comment.findIndex((l) => !l.startsWith('#'))).filter((l) => !l.startsWith('# kubectl'));
+    const what = lines.map((l) => l.replace(/^# ?/, '')).join(' ');
     const text = formatExplanation(explainDump(readDumpFiles([join(dir, file)])).explanation)
       .split('\n')
       .filter((l) => !/^ {6}|^ {4}to release|^ {2}- |^assumed:/.test(l))

@@ -79,3 +79,11 @@ export type LabelSelector = Mutable<meta.LabelSelector>;
 export type Deployment = Mutable<apps.Deployment> & { metadata: ObjectMeta };
 export type DeploymentStatus = Mutable<apps.DeploymentStatus> & { terminatingReplicas?: number };
 export type DeploymentCondition = Mutable<apps.DeploymentCondition>;
+
+import type * as storage from 'kubernetes-types/storage/v1';
+export type PersistentVolume = Mutable<core.PersistentVolume> & { metadata: ObjectMeta };
+export type PersistentVolumeClaim = Mutable<core.PersistentVolumeClaim> & { metadata: ObjectMeta };
+export type StorageClass = Mutable<storage.StorageClass> & { metadata: ObjectMeta };
+export type CSIDriver = Mutable<storage.CSIDriver> & { metadata: ObjectMeta };
+export type CSINode = Mutable<storage.CSINode> & { metadata: ObjectMeta };
+export type VolumeAttachment = Mutable<storage.VolumeAttachment> & { metadata: ObjectMeta };

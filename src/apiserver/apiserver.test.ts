@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { deleteOptionsFromRequest, describeDeleteOptions } from './apiserver';
+import { deleteOptionsFromRequest, describeDeleteOptions } from './delete-options';
 import { StatusError } from '../apimachinery/errors';
 import {
   apiCreatePod,

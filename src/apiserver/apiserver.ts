@@ -2,10 +2,11 @@ import type { Clock } from '../foundation/clock';
 import type { Component } from '../foundation/timeline/event';
 import type { RevisionReader, Timeline } from '../foundation/timeline/timeline';
 import { createHash } from 'node:crypto';
-import { badRequest, conflict, forbidden, invalid, notFound, StatusError, type FieldError } from '../apimachinery/errors';
+import { conflict, forbidden, invalid, notFound, StatusError, type FieldError } from '../apimachinery/errors';
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
-import { budgetStillProcessing, canIgnorePDB, checkEvictionPreconditions, checkPodDisruptionBudgets, EVICTION_CONDITION, EVICTION_SOURCE, evictionDeleteOptions, shouldEnforceResourceVersion, type Eviction } from './eviction';
-import { EventTtl } from './event-ttl';
+import { createEviction, EVICTION_SOURCE, type Eviction } from './eviction';
+import { BINDING_SOURCE, setPodHostAndAnnotations } from './binding';
+import { scheduleCompaction } from './compaction';
 import { podDisruptionBudgetStrategies } from './pdb-strategy';
 import { isTerminating, namespaceDeletePreconditionError, namespaceStrategies, namespaceTerminatingError, stampNamespaceTerminating } from './namespace-strategy';
 import { genericStrategy } from './generic-strategy';
@@ -17,14 +18,16 @@ import { FieldSet } from './managedfields/fieldpath';
 import { schemaDefinitions } from './schemas';
 import { podStatusStrategy, podStrategyFor, setPodDefaults } from './pod-strategy';
 import { applyScale, scaleOf, type Scale, type ScalableResource } from './scale';
-import { updatePodCondition } from '../helpers/pod-util';
 import { Store, STORE_SOURCE } from './store';
 import { qualifiedKind, qualifiedResource, type Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../foundation/release';
 import type { ConfigMap, ControllerRevision, DaemonSet, DeleteOptions, Deployment, EndpointSlice, Endpoints, Event, Job, Lease, MutatingWebhookConfiguration, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, StatefulSet, Status, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingWebhookConfiguration } from '../apimachinery/types';
+import { admitDefaultStorageClass, admitStorageObjectInUseProtection } from './storage-admission';
+import type { PersistentVolume, PersistentVolumeClaim, StorageClass, CSIDriver, CSINode, VolumeAttachment } from '../apimachinery/types';
 import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from './service-strategy';
 import { configMapStrategy } from './configmap-strategy';
+import { csiDriverStrategy, csiNodeStrategy, persistentVolumeClaimStrategies, persistentVolumeStrategies, storageClassStrategy, volumeAttachmentStrategies } from './storage-strategies';
 import { secretStrategy } from './secret-strategy';
 import { defaultNameLabel } from './namespace-strategy';
 import { NO_WEBHOOK_CALLER, WebhookCallPending, type WebhookCaller } from './webhook/caller';
@@ -40,7 +43,9 @@ import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeRe
 import { deterministicUid } from '../apimachinery/uid';
 import { validateDeleteOptions } from '../apimachinery/validation';
 import { kindRulesFor } from './kind-rules';
+import { describeDeleteOptions } from './delete-options';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
+import { APIEXTENSIONS_GROUP, nodeNameOf, pluralOf, resourceOf, WatchIndex } from './watch-cache';
 import { customResourceDefinitionStrategies, setCustomResourceDefinitionDefaults } from './apiextensions/crd-strategy';
 import { CustomResourceServing, type CustomResource } from './apiextensions/served-resources';
 import { applyCustomScale, customScaleOf, type ScaleSubresource } from './apiextensions/custom-resource-scale';
@@ -48,10 +53,14 @@ import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, setCondition, type CustomResourceDef
 
 export type Resource = BuiltinResource | CustomResource;
 /** The resources compiled in; custom resources (`<plural>.<group>`, apiextensions/served-resources.ts) come and go with their CRDs. */
-export type BuiltinResource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations' | 'customresourcedefinitions' | 'validatingadmissionpolicies' | 'validatingadmissionpolicybindings' | WorkloadResource;
+export type BuiltinResource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations' | 'customresourcedefinitions' | 'validatingadmissionpolicies' | 'validatingadmissionpolicybindings' | StorageResource | WorkloadResource;
 /** The workload kinds of the job, statefulset and daemon controllers (and the revisions the latter two keep). */
+/** The storage kinds (storage-strategies.ts). */
+export type StorageResource = 'persistentvolumes' | 'persistentvolumeclaims' | 'storageclasses' | 'csidrivers' | 'csinodes' | 'volumeattachments' | StoredOnlyResource;
+/** Kinds stored and served whose controllers are not modelled (kubectl's default prune kinds). */
+export type StoredOnlyResource = 'replicationcontrollers' | 'cronjobs' | 'ingresses';
 export type WorkloadResource = 'jobs' | 'statefulsets' | 'daemonsets' | 'controllerrevisions';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration; customresourcedefinitions: CustomResourceDefinition; validatingadmissionpolicies: ValidatingAdmissionPolicy; validatingadmissionpolicybindings: ValidatingAdmissionPolicyBinding } & WorkloadResourceType & { [K in CustomResource]: KubeObject };
+export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration; customresourcedefinitions: CustomResourceDefinition; validatingadmissionpolicies: ValidatingAdmissionPolicy; validatingadmissionpolicybindings: ValidatingAdmissionPolicyBinding; persistentvolumes: PersistentVolume; persistentvolumeclaims: PersistentVolumeClaim; storageclasses: StorageClass; csidrivers: CSIDriver; csinodes: CSINode; volumeattachments: VolumeAttachment; replicationcontrollers: KubeObject; cronjobs: KubeObject; ingresses: KubeObject } & WorkloadResourceType & { [K in CustomResource]: KubeObject };
 export type WorkloadResourceType = { jobs: Job; statefulsets: StatefulSet; daemonsets: DaemonSet; controllerrevisions: ControllerRevision };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
@@ -168,9 +177,7 @@ const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status
  * readable: none takes part in deleting a pod (Secrets and ConfigMaps are where clients such as
  * Helm keep their own state).
  */
-const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces', 'secrets', 'configmaps', 'serviceaccounts']);
-const REGISTRY = '/registry/';
-const APIEXTENSIONS_GROUP = 'apiextensions.k8s.io';
+const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces', 'secrets', 'configmaps', 'serviceaccounts', 'storageclasses', 'csidrivers', 'csinodes', 'replicationcontrollers', 'cronjobs', 'ingresses']);
 const CRD_PREFIX = '/registry/apiextensions.k8s.io/customresourcedefinitions/';
 
 /** Whether a resource name is a custom resource's (`<plural>.<group>`: built-in names have no dot). */
@@ -240,6 +247,9 @@ export class ApiServer {
     const replicaSets = replicaSetStrategies();
     const deployments = deploymentStrategies();
     const crds = customResourceDefinitionStrategies(options.release);
+    const volumes = persistentVolumeStrategies(options.release, () => clock.now());
+    const claims = persistentVolumeClaimStrategies(options.release);
+    const attachments = volumeAttachmentStrategies();
     this.stores = {
       pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
       replicasets: new Store<ReplicaSet>(this.etcd, clock, replicaSets.main),
@@ -274,44 +284,51 @@ export class ApiServer {
       // pkg/registry/admissionregistration/validatingadmissionpolicy{,binding}: cluster-scoped (R209).
       validatingadmissionpolicies: new Store<ValidatingAdmissionPolicy>(this.etcd, clock, validatingAdmissionPolicyStrategy(options.release)),
       validatingadmissionpolicybindings: new Store<ValidatingAdmissionPolicyBinding>(this.etcd, clock, validatingAdmissionPolicyBindingStrategy(options.release, (n) => validateName('validatingadmissionpolicies', n))),
+      // The storage kinds (storage-strategies.ts, P1–P5): PVs, PVCs and VolumeAttachments with a status subresource.
+      persistentvolumes: new Store<PersistentVolume>(this.etcd, clock, volumes.main),
+      persistentvolumeclaims: new Store<PersistentVolumeClaim>(this.etcd, clock, claims.main),
+      storageclasses: new Store<StorageClass>(this.etcd, clock, storageClassStrategy()),
+      csidrivers: new Store<CSIDriver>(this.etcd, clock, csiDriverStrategy()),
+      csinodes: new Store<CSINode>(this.etcd, clock, csiNodeStrategy()),
+      volumeattachments: new Store<VolumeAttachment>(this.etcd, clock, attachments.main),
+      // P19 — stored and served only, so that `kubectl apply --prune` finds its default kinds: no
+      // controller acts on them (a ReplicationController creates no pods, a CronJob no Jobs).
+      replicationcontrollers: new Store<KubeObject>(this.etcd, clock, genericStrategy<KubeObject>({ kind: 'ReplicationController', apiVersion: 'v1', resource: 'replicationcontrollers', etcdPrefix: 'controllers', namespaced: true })),
+      cronjobs: new Store<KubeObject>(this.etcd, clock, genericStrategy<KubeObject>({ kind: 'CronJob', apiVersion: 'batch/v1', resource: 'cronjobs', namespaced: true })),
+      ingresses: new Store<KubeObject>(this.etcd, clock, genericStrategy<KubeObject>({ kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', resource: 'ingresses', namespaced: true })),
     };
     this.customResources = new CustomResourceServing(this.etcd, clock, options.release, (warning) => this.admissionWarnings.push(warning));
     // Each kind's validation and defaulting, plugged in in one place (kind-rules/index.ts).
     for (const store of Object.values(this.stores) as Store<KubeObject>[]) store.useKindRules(kindRulesFor(store.strategy.kind), options.release);
-    this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status, customresourcedefinitions: crds.status } as Partial<Record<Resource, Strategy<never>>>;
+    this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status, customresourcedefinitions: crds.status, persistentvolumes: volumes.status, persistentvolumeclaims: claims.status, volumeattachments: attachments.status } as Partial<Record<Resource, Strategy<never>>>;
     this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller, options.release);
     this.policies = new PolicyAdmission(timeline, { hooks: () => this.policyHooksOf(), namespace: (ns) => (this.stores.namespaces.exists(undefined, ns) ? this.stores.namespaces.get(undefined, ns) : undefined), namespaceLabels: (ns) => this.namespaceLabels(ns), paramResource: (apiVersion, kind) => this.paramResource(apiVersion, kind) }, options.release);
     this.etcd.subscribe((e) => this.dispatch(e));
-    if (options.dropCompactedHistory) this.scheduleCompaction();
+    if (options.dropCompactedHistory) {
+      scheduleCompaction({
+        clock,
+        etcd: this.etcd,
+        timeline,
+        intervalMs: options.compactionIntervalMs,
+        startedAt: this.startedAt,
+        compactedRevision: () => this.compactedRevision(),
+        dropRequestsBefore: (revision) => this.dropRequestsBefore(revision),
+        forgetAbsentKeys: () => {
+          for (const store of Object.values(this.stores)) store.forgetAbsentKeys();
+          for (const store of this.customResources.stores()) store.forgetAbsentKeys();
+        },
+      });
+    }
   }
 
-  /**
-   * R207 — storage/etcd3/compact.go compactor: every --etcd-compaction-interval it compacts etcd to the
-   * revision it saw one interval earlier (compactedRevision), and here the history before it is
-   * dropped, with the timeline events and request records of that time. Events whose --event-ttl
-   * ran out are removed first (EventTtl).
-   */
-  private scheduleCompaction(): void {
-    const interval = this.options.compactionIntervalMs;
-    const eventTtl = new EventTtl(this.etcd);
-    this.etcd.subscribe((e) => eventTtl.note(e));
-    const tick = () => {
-      eventTtl.expire(this.clock.now());
-      const revision = this.compactedRevision();
-      const ticks = Math.floor((this.clock.now() - this.startedAt) / interval);
-      this.etcd.compact(revision);
-      this.timeline.forgetUntil(this.startedAt + (ticks - 1) * interval);
-      let drop = 0;
-      while (drop < this.requests.length && this.requests[drop].revisionBefore < revision) drop++;
-      if (this.timeline.keepsEvents && drop > 0) {
-        this.requests.splice(0, drop);
-        this.requestsDropped += drop;
-      }
-      for (const store of Object.values(this.stores)) store.forgetAbsentKeys();
-      for (const store of this.customResources.stores()) store.forgetAbsentKeys();
-      this.clock.after(interval, tick, { background: true });
-    };
-    this.clock.after(interval, tick, { background: true });
+  /** R207: the compactor (compaction.ts) drops the request records of the history it compacts. */
+  private dropRequestsBefore(revision: number): void {
+    let drop = 0;
+    while (drop < this.requests.length && this.requests[drop].revisionBefore < revision) drop++;
+    if (this.timeline.keepsEvents && drop > 0) {
+      this.requests.splice(0, drop);
+      this.requestsDropped += drop;
+    }
   }
 
   // ---- reads (not recorded on the timeline: they change nothing) ----
@@ -473,6 +490,8 @@ export class ApiServer {
     withNs.metadata.name = name;
     if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
     if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
+    if (resource === 'persistentvolumeclaims') admitDefaultStorageClass(withNs as PersistentVolumeClaim, this.stores.storageclasses.list(undefined).items);
+    if (resource === 'persistentvolumes' || resource === 'persistentvolumeclaims') admitStorageObjectInUseProtection(resource, withNs);
     if (resource === 'services') {
       // N2 — the REST storage allocates the service's IP (and node ports) before storing it.
       setServiceDefaults(withNs as Service);
@@ -687,83 +706,18 @@ export class ApiServer {
       // create.go: mutating admission on the Eviction; EvictionREST.Create: createValidation on it
       // first. The pod's deletion that follows goes to the store without admission (ValidateAllObjectFunc).
       if (this.webhooks.has(true) || this.webhooks.has(false) || this.policies.has()) eviction = this.admitEviction(client, namespace, name, eviction, !!opts.dryRun);
-      const options = evictionDeleteOptions(name, eviction, !!opts.dryRun);
-      const dryRun = (options.dryRun ?? []).length > 0;
-      const pod = this.stores.pods.get(namespace, name);
-      const rvUnset = options.preconditions?.resourceVersion === undefined;
-      const withResourceVersion = (): DeleteOptions => ({ ...options, preconditions: { ...options.preconditions, resourceVersion: pod.metadata.resourceVersion } });
-      if (canIgnorePDB(pod)) {
-        this.addConditionAndDeletePod(namespace, name, shouldEnforceResourceVersion(pod) && rvUnset ? withResourceVersion() : options);
-        return { code: 201, object: SUCCESS };
-      }
-      // The budget is read and written within this request: upstream's loopback client (GET, then
-      // UpdateStatus with conflict retries) cannot interleave with other requests here.
-      const decision = checkPodDisruptionBudgets(pod, this.stores.poddisruptionbudgets.list(namespace).items, this.clock.now(), this.options.release);
-      if (decision.kind === 'decrement' && !dryRun) {
-        const updated = decision.updated;
-        this.stores.poddisruptionbudgets.update(namespace, updated.metadata.name!, () => clone(updated), { strategy: this.statusStrategies.poddisruptionbudgets as Strategy<PodDisruptionBudget> });
-      }
-      if (decision.kind !== 'unhealthy') {
-        this.addConditionAndDeletePod(namespace, name, options);
-        return { code: 201, object: SUCCESS };
-      }
-      try {
-        this.addConditionAndDeletePod(namespace, name, withResourceVersion());
-      } catch (e) {
-        // The pod changed since it was judged unhealthy (it may be ready now): the client is told to retry.
-        if (e instanceof StatusError && e.code === 409 && rvUnset) throw budgetStillProcessing(decision.pdb.metadata.name!);
-        throw e;
-      }
+      const storage = { pods: this.stores.pods, budgets: this.stores.poddisruptionbudgets, budgetStatus: this.statusStrategies.poddisruptionbudgets as Strategy<PodDisruptionBudget>, clock: this.clock, release: this.options.release };
+      createEviction(storage, namespace, name, eviction, !!opts.dryRun);
       return { code: 201, object: SUCCESS };
     });
   }
 
-  /**
-   * addConditionAndDeletePod: DisruptionTarget=True (EvictionByEvictionAPI) written to the status
-   * through the status strategy first (PodDisruptionConditions; not on a dry run), a
-   * resourceVersion precondition moving on to that write, then the pod's Store.Delete.
-   */
-  private addConditionAndDeletePod(namespace: string, name: string, deleteOptions: DeleteOptions): void {
-    let options = deleteOptions;
-    if ((options.dryRun ?? []).length === 0 && this.options.release.enabled('PodDisruptionConditions')) {
-      const { object } = this.stores.pods.update(
-        namespace,
-        name,
-        (latest) => {
-          checkEvictionPreconditions(options, latest);
-          const status = { ...latest.status };
-          updatePodCondition(status, EVICTION_CONDITION, this.clock.now());
-          latest.status = status;
-          return latest;
-        },
-        { strategy: podStatusStrategy },
-      );
-      if (options.preconditions?.resourceVersion !== undefined) options = { ...options, preconditions: { ...options.preconditions, resourceVersion: object.metadata.resourceVersion } };
-    }
-    this.stores.pods.delete(namespace, name, options);
-  }
-
-  /**
-   * pods/binding (pkg/registry/core/pod/storage/storage.go BindingREST.setPodHostAndAnnotations):
-   * a pod that is being deleted, or already bound, cannot be bound (R60); nor, with
-   * PodSchedulingReadiness, one that still has scheduling gates. Binding sets spec.nodeName and
-   * the PodScheduled=True condition in one write.
-   */
+  /** pods/binding: BindingREST (binding.ts). */
   bind(client: ClientIdentity, namespace: string, name: string, nodeName: string): ApiResponse<Pod> {
-    return this.mutate(client, 'CREATE', 'pods', namespace, name, `CREATE pods/${name}/binding node=${nodeName}`, 'pkg/registry/core/pod/storage/storage.go BindingREST.setPodHostAndAnnotations', () => {
-      const r = this.stores.pods.update(namespace, name, (pod) => {
-        // BindingREST.assignPod: errors of the update function become a Conflict on "pods/binding".
-        if (pod.metadata.deletionTimestamp) throw conflict('pods/binding', name, `pod ${name} is being deleted, cannot be assigned to a host`);
-        if (pod.spec?.nodeName) throw conflict('pods/binding', name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
-        if (this.options.release.enabled('PodSchedulingReadiness') && (pod.spec?.schedulingGates ?? []).length > 0) throw conflict('pods/binding', name, `pod ${name} has non-empty .spec.schedulingGates`);
-        pod.spec = { ...pod.spec!, nodeName };
-        const status = { ...pod.status };
-        updatePodCondition(status, { type: 'PodScheduled', status: 'True' }, this.clock.now());
-        pod.status = status;
-        return pod;
-      }, { strategy: { ...podStatusStrategy, prepareForUpdate: () => undefined, validateUpdate: () => [] } });
-      return { code: 201, object: r.object };
-    });
+    return this.mutate(client, 'CREATE', 'pods', namespace, name, `CREATE pods/${name}/binding node=${nodeName}`, BINDING_SOURCE, () => ({
+      code: 201,
+      object: setPodHostAndAnnotations(this.stores.pods, this.clock, this.options.release, namespace, name, nodeName),
+    }));
   }
 
   /**
@@ -1180,202 +1134,3 @@ function serviceNameErrors(name: string, release: Release): FieldError[] {
   return messages.map((detail) => ({ field: 'metadata.name', type: 'Invalid', value: name, detail }));
 }
 
-/** DELETE's options in the canonical order (docs/steps.md): `gracePeriodSeconds=0 propagationPolicy=Background …`. */
-export function describeDeleteOptions(o: DeleteOptions): string {
-  const parts: string[] = [];
-  if (o.gracePeriodSeconds !== undefined) parts.push(`gracePeriodSeconds=${o.gracePeriodSeconds}`);
-  if (o.propagationPolicy !== undefined) parts.push(`propagationPolicy=${o.propagationPolicy}`);
-  if (o.orphanDependents !== undefined) parts.push(`orphanDependents=${o.orphanDependents}`);
-  if (o.preconditions?.uid !== undefined) parts.push(`preconditions.uid=${o.preconditions.uid}`);
-  if (o.preconditions?.resourceVersion !== undefined) parts.push(`preconditions.resourceVersion=${o.preconditions.resourceVersion}`);
-  if (o.dryRun !== undefined && o.dryRun.length > 0) parts.push(`dryRun=${o.dryRun.join(',')}`);
-  return parts.length ? ` ${parts.join(' ')}` : '';
-}
-
-/**
- * R1 — handlers/delete.go DeleteResource: a non-empty body (`undefined` here means an empty one;
- * even `{}` is a body of two bytes) is the only source of DeleteOptions; with an empty body they
- * are decoded from the query string (meta/v1 conversion.go: gracePeriodSeconds through
- * strconv.ParseInt, where a bad value is a 400; orphanDependents false only for "0" or "false",
- * any case, true otherwise; dryRun taken as given).
- */
-export function deleteOptionsFromRequest(body: DeleteOptions | undefined, query: Record<string, string> = {}): DeleteOptions {
-  if (body !== undefined) return clone(body);
-  const options: DeleteOptions = {};
-  for (const [key, value] of Object.entries(query)) {
-    if (key === 'gracePeriodSeconds') {
-      if (!/^[+-]?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-        throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
-      }
-      options.gracePeriodSeconds = Number(value);
-    } else if (key === 'propagationPolicy') options.propagationPolicy = value;
-    else if (key === 'orphanDependents') options.orphanDependents = !(value === '0' || value.toLowerCase() === 'false');
-    else if (key === 'dryRun') options.dryRun = [value];
-  }
-  return options;
-}
-
-
-/** The resource segment a watch's prefix selects ('' for a prefix above the resources). */
-function bucketOf(prefix: string): string {
-  return prefix.startsWith(REGISTRY) && prefix.indexOf('/', REGISTRY.length) > 0 ? resourceOf(prefix) : '';
-}
-
-/**
- * The resource a key belongs to: nodes are stored as minions, services and endpoints under
- * services/specs and services/endpoints; a segment with a dot is a group, followed by the plural
- * (CRDs under apiextensions.k8s.io/customresourcedefinitions, custom resources under <group>/<plural>).
- */
-function pluralOf(key: string): string {
-  const resource = resourceOf(key);
-  if (resource.includes('.')) {
-    const start = REGISTRY.length + resource.length + 1;
-    const plural = key.slice(start, key.indexOf('/', start));
-    return resource === APIEXTENSIONS_GROUP ? plural : `${plural}.${resource}`;
-  }
-  if (resource === 'minions') return 'nodes';
-  if (resource === 'services') return key.startsWith('/registry/services/endpoints/') ? 'endpoints' : 'services';
-  return resource;
-}
-
-/** The resource segment of a key, /registry/<resource>/[<namespace>/]<name>, without splitting it. */
-function resourceOf(key: string): string {
-  return key.slice(REGISTRY.length, key.indexOf('/', REGISTRY.length));
-}
-
-function nodeNameOf(o: unknown): string | undefined {
-  return (o as Pod | undefined)?.spec?.nodeName;
-}
-
-/**
- * The open watches, with those that select pods by spec.nodeName indexed by that node (the watch
- * cache's indexed triggers, cacher NodeNameTriggerFunc): an event is offered only to the watches
- * of the nodes its old and new versions name, plus every unindexed watch.
- */
-class WatchIndex {
-  /** The watches not indexed by node, by the resource segment of their prefix ('' for a watch of everything). */
-  private readonly unindexed = new Map<string, Set<Watch>>();
-  private readonly byNode = new Map<string, Set<Watch>>();
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly latencyMs: number,
-  ) {}
-
-  add(w: Watch, node: string | undefined): void {
-    if (node === undefined) {
-      const bucket = bucketOf(w.filter.prefix);
-      let set = this.unindexed.get(bucket);
-      if (!set) this.unindexed.set(bucket, (set = new Set()));
-      set.add(w);
-    } else {
-      let set = this.byNode.get(node);
-      if (!set) this.byNode.set(node, (set = new Set()));
-      set.add(w);
-    }
-  }
-
-  remove(w: Watch, node: string | undefined): void {
-    if (node === undefined) this.unindexed.get(bucketOf(w.filter.prefix))?.delete(w);
-    else this.byNode.get(node)?.delete(w);
-  }
-
-  /**
-   * The zero-latency hand-offs not yet run: the watches and their events in offer order, and how
-   * many of them each hand-off delivers. Hand-offs run in the order they were queued, so each
-   * takes the next batch from the front: an offer allocates no arrays and no closure of its own.
-   */
-  private readonly pendingWatches: Watch[] = [];
-  private readonly pendingEvents: WatchEvent[] = [];
-  private readonly batchSizes: number[] = [];
-  private pendingHead = 0;
-  private batchHead = 0;
-  private readonly deliverBatch = (): void => this.deliverNextBatch();
-
-  /**
-   * Offers one change to the watches interested in it (the watches of the event's resource — a
-   * pod's change is not offered to the watches of EndpointSlices: the watch cache keeps one
-   * cacher per resource —, then the node-indexed ones). With a latency each watch hands it over
-   * on its own timer. Without one, a single zero-delay hand-off delivers it to all of them in the
-   * same order: their own hand-offs would have been queued back to back (nothing runs between
-   * them), and whatever a handler hands off in turn still runs after the last of them.
-   */
-  offer(e: EtcdEvent): void {
-    const a = nodeNameOf(e.value);
-    const b = nodeNameOf(e.prev);
-    const queued = this.pendingWatches.length;
-    this.offerTo(this.unindexed.get(''), e);
-    this.offerTo(this.unindexed.get(resourceOf(e.key)), e);
-    if (a !== undefined) this.offerTo(this.byNode.get(a), e);
-    if (b !== undefined && b !== a) this.offerTo(this.byNode.get(b), e);
-    const n = this.pendingWatches.length - queued;
-    if (n === 0) return;
-    this.batchSizes.push(n);
-    this.clock.after(0, this.deliverBatch);
-  }
-
-  private offerTo(watches: Set<Watch> | undefined, e: EtcdEvent): void {
-    if (watches === undefined) return;
-    for (const w of watches) {
-      if (this.latencyMs > 0) {
-        w.offer(e);
-        continue;
-      }
-      const event = w.eventFor(e);
-      if (event === undefined) continue;
-      this.pendingWatches.push(w);
-      this.pendingEvents.push(event);
-    }
-  }
-
-  private deliverNextBatch(): void {
-    const start = this.pendingHead;
-    const end = start + this.batchSizes[this.batchHead++];
-    const watches = this.pendingWatches;
-    const events = this.pendingEvents;
-    // Taken off the queue first: a handler that throws ends its batch (as it ended the hand-off
-    // before), and the next hand-off still starts at its own batch.
-    this.pendingHead = end;
-    let i = start;
-    try {
-      for (; i < end; i++) {
-        const w = watches[i];
-        const event = events[i];
-        // Delivered: the queue no longer holds what it handed over.
-        watches[i] = undefined!;
-        events[i] = undefined!;
-        w.deliver(event);
-      }
-    } finally {
-      // After a throw at i: what the batch had left goes with it.
-      for (let j = i + 1; j < end; j++) {
-        watches[j] = undefined!;
-        events[j] = undefined!;
-      }
-      this.settleQueue();
-    }
-  }
-
-  /** Empties the delivered front of the queue: all of it once everything is handed over, else now and then. */
-  private settleQueue(): void {
-    const watches = this.pendingWatches;
-    const events = this.pendingEvents;
-    if (this.batchHead === this.batchSizes.length) {
-      // Everything handed over (the usual case at the end of each hand-off run): start afresh.
-      if (this.pendingHead === watches.length) {
-        watches.length = 0;
-        events.length = 0;
-        this.pendingHead = 0;
-      }
-      this.batchSizes.length = 0;
-      this.batchHead = 0;
-    } else if (this.pendingHead > 4096 && this.pendingHead * 2 > watches.length) {
-      // Hand-offs that keep queueing more (a long cascade): drop the delivered front now and then.
-      watches.splice(0, this.pendingHead);
-      events.splice(0, this.pendingHead);
-      this.batchSizes.splice(0, this.batchHead);
-      this.pendingHead = 0;
-      this.batchHead = 0;
-    }
-  }
-}

@@ -1,10 +1,14 @@
 import { badRequest, conflict, forbidden, StatusError, tooManyRequests } from '../apimachinery/errors';
-import { toTime } from '../apimachinery/object';
+import { clone, toTime } from '../apimachinery/object';
 import { updateDisruptionAllowedCondition } from '../helpers/pdb-helper';
-import { isPodReady } from '../helpers/pod-util';
+import { isPodReady, updatePodCondition } from '../helpers/pod-util';
 import { labelSelectorAsSelector, SelectorError } from '../apimachinery/selectors';
 import type { DeleteOptions, Pod, PodCondition, PodDisruptionBudget, PodDisruptionBudgetStatus } from '../apimachinery/types';
+import type { Clock } from '../foundation/clock';
 import type { Release } from '../foundation/release';
+import { podStatusStrategy } from './pod-strategy';
+import type { Store } from './store';
+import type { Strategy } from './strategy';
 
 /**
  * R78 — the pods/eviction subresource (pkg/registry/core/pod/storage/eviction.go EvictionREST):
@@ -154,4 +158,75 @@ export function checkAndDecrement(podName: string, pdb: PodDisruptionBudget, now
   if (allowed - 1 === 0) updateDisruptionAllowedCondition(updated, now);
   updated.status!.disruptedPods = { ...status.disruptedPods, [podName]: toTime(now) };
   return updated;
+}
+
+/** What EvictionREST writes through: the pods' and the budgets' stores (and the budgets' status strategy). */
+export interface EvictionStorage {
+  readonly pods: Store<Pod>;
+  readonly budgets: Store<PodDisruptionBudget>;
+  readonly budgetStatus: Strategy<PodDisruptionBudget>;
+  readonly clock: Clock;
+  readonly release: Release;
+}
+
+/**
+ * EvictionREST.Create, after admission: a pod that may ignore budgets is deleted at once (with a
+ * resourceVersion precondition while it is Pending, shouldEnforceResourceVersion); any other is
+ * checked against the PodDisruptionBudget that selects it (checkPodDisruptionBudgets): a spent
+ * disruption is written to the budget's status, in this request, before the pod is deleted; a
+ * refusal is the 429 (or 403, 500) the check throws.
+ */
+export function createEviction(storage: EvictionStorage, namespace: string, name: string, eviction: Eviction, dryRunRequested: boolean): void {
+  const options = evictionDeleteOptions(name, eviction, dryRunRequested);
+  const dryRun = (options.dryRun ?? []).length > 0;
+  const pod = storage.pods.get(namespace, name);
+  const rvUnset = options.preconditions?.resourceVersion === undefined;
+  const withResourceVersion = (): DeleteOptions => ({ ...options, preconditions: { ...options.preconditions, resourceVersion: pod.metadata.resourceVersion } });
+  if (canIgnorePDB(pod)) {
+    addConditionAndDeletePod(storage, namespace, name, shouldEnforceResourceVersion(pod) && rvUnset ? withResourceVersion() : options);
+    return;
+  }
+  // The budget is read and written within this request: upstream's loopback client (GET, then
+  // UpdateStatus with conflict retries) cannot interleave with other requests here.
+  const decision = checkPodDisruptionBudgets(pod, storage.budgets.list(namespace).items, storage.clock.now(), storage.release);
+  if (decision.kind === 'decrement' && !dryRun) {
+    const updated = decision.updated;
+    storage.budgets.update(namespace, updated.metadata.name!, () => clone(updated), { strategy: storage.budgetStatus });
+  }
+  if (decision.kind !== 'unhealthy') {
+    addConditionAndDeletePod(storage, namespace, name, options);
+    return;
+  }
+  try {
+    addConditionAndDeletePod(storage, namespace, name, withResourceVersion());
+  } catch (e) {
+    // The pod changed since it was judged unhealthy (it may be ready now): the client is told to retry.
+    if (e instanceof StatusError && e.code === 409 && rvUnset) throw budgetStillProcessing(decision.pdb.metadata.name!);
+    throw e;
+  }
+}
+
+/**
+ * addConditionAndDeletePod: DisruptionTarget=True (EvictionByEvictionAPI) written to the status
+ * through the status strategy first (PodDisruptionConditions; not on a dry run), a
+ * resourceVersion precondition moving on to that write, then the pod's Store.Delete.
+ */
+function addConditionAndDeletePod(storage: EvictionStorage, namespace: string, name: string, deleteOptions: DeleteOptions): void {
+  let options = deleteOptions;
+  if ((options.dryRun ?? []).length === 0 && storage.release.enabled('PodDisruptionConditions')) {
+    const { object } = storage.pods.update(
+      namespace,
+      name,
+      (latest) => {
+        checkEvictionPreconditions(options, latest);
+        const status = { ...latest.status };
+        updatePodCondition(status, EVICTION_CONDITION, storage.clock.now());
+        latest.status = status;
+        return latest;
+      },
+      { strategy: podStatusStrategy },
+    );
+    if (options.preconditions?.resourceVersion !== undefined) options = { ...options, preconditions: { ...options.preconditions, resourceVersion: object.metadata.resourceVersion } };
+  }
+  storage.pods.delete(namespace, name, options);
 }

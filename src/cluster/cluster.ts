@@ -12,6 +12,11 @@ import { DEFAULT_RELEASE, type Release } from '../foundation/release';
 import { KubeScheduler } from '../components/scheduler/scheduler';
 import { Timeline, type Recording } from '../foundation/timeline/timeline';
 import { ServiceNetwork } from './traffic/network';
+import { CsiDriverSidecars, DEFAULT_CSI_BEHAVIOUR, type CsiDriverBehaviour } from '../components/csi/csi-driver';
+import type { ClientView } from './perturbation/client-view';
+import { describeTarget, type Perturbation, type Target } from './perturbation/perturbation';
+import { Perturbations } from './perturbation/perturbations';
+import { COMPONENTS, type Component } from '../foundation/timeline/event';
 
 /** The client identities of the people and tools that drive a scenario. */
 export const USER: ClientIdentity = { name: 'user', component: 'user' };
@@ -28,6 +33,8 @@ export interface ClusterOptions {
   controllers: readonly string[];
   /** Whether kube-scheduler runs (default: yes); without it, pods no step binds stay Pending. */
   scheduler: boolean;
+  /** What some components see late, stale, or lose to a restart (src/cluster/perturbation/; default none). */
+  perturbations: readonly Perturbation[];
 }
 
 /**
@@ -55,12 +62,18 @@ export class Cluster {
   private serviceNetwork?: ServiceNetwork;
   /** One pod name running on two nodes (a force deletion's double-run hazard), said on the timeline. */
   private readonly doubleRun: DoubleRunWatch;
+  /** The CSI drivers installed (their controller sidecars and node plugins), by driver name. */
+  readonly csiDrivers = new Map<string, CsiDriverSidecars>();
+  /** What some components see late, stale, or lose to a restart (issue 33). */
+  readonly perturbations: Perturbations;
+  /** The perturbed controllers' processes: their view of the cluster, to kill at a restart. */
+  private readonly controllerViews = new Map<string, ClientView>();
 
   /**
    * `epochMs`: where virtual time starts (default the fixed EPOCH_MS, 2025-01-01); `serve` passes
    * its start time, and a resumed dump the time its objects were read (src/planning/restore/).
    */
-  constructor(options: Partial<ClusterOptions> & { record?: Recording; epochMs?: number } = {}) {
+  constructor(options: Partial<ClusterOptions> & { record?: Recording; epochMs?: number; observeWatches?: boolean } = {}) {
     this.clock = new Clock(options.epochMs);
     // record: 'summary' keeps counts instead of events (and no request records): for big runs.
     this.timeline = new Timeline(this.clock, options.record);
@@ -74,8 +87,10 @@ export class Cluster {
       podGC: { ...(options.podGC ?? DEFAULT_POD_GC_CONFIG), release },
       controllers: options.controllers ?? DEFAULT_CONTROLLERS,
       scheduler: options.scheduler ?? true,
+      perturbations: options.perturbations ?? [],
     };
     this.apiserver = new ApiServer(this.clock, this.timeline, this.options.apiserver);
+    this.perturbations = new Perturbations(this.options.perturbations, this.apiserver, this.clock, options.observeWatches);
     // The apiextensions-apiserver's controllers (NamesAccepted, Established, the CRD finalizer) run inside kube-apiserver.
     this.apiextensions = startApiextensionsControllers(this.clock, this.timeline, this.apiserver);
     this.doubleRun = new DoubleRunWatch(this.timeline);
@@ -92,7 +107,39 @@ export class Cluster {
       release,
       config: { podGC: this.options.podGC },
     };
-    this.controllers = startControllers(CONTROLLERS, this.options.controllers, this.controllerContext);
+    this.controllers = startControllers(CONTROLLERS, this.options.controllers, this.controllerContext, (name) => this.contextOf(name));
+  }
+
+  /**
+   * The context a controller starts with: the shared one, or — for a controller a perturbation
+   * acts on — its own process's view of the apiserver and clock with informers of its own, as if
+   * it ran apart from the other controllers (src/cluster/perturbation/client-view.ts).
+   */
+  private contextOf(name: string): ControllerContext {
+    const view = this.perturbations.viewFor({ kind: 'controller', name });
+    if (!view) return this.controllerContext;
+    this.controllerViews.set(name, view);
+    return { ...this.controllerContext, api: view.api, clock: view.clock, informers: new SharedInformerFactory(view.api) };
+  }
+
+  /**
+   * A component's process dies and starts again at once (issue 33): its work queues,
+   * expectations and caches are lost, and the new process lists everything again. Only the
+   * controllers of kube-controller-manager restart in the simulation.
+   */
+  restart(target: Target): void {
+    if (target.kind !== 'controller') throw new Error(`restarting the ${describeTarget(target)} is not modelled: only the controllers of kube-controller-manager restart`);
+    const name = target.name;
+    const d = CONTROLLERS.find((x) => x.name === name);
+    if (!d) throw new Error(`"${name}" is not a known controller`);
+    const view = this.controllerViews.get(name);
+    if (!view) throw new Error(`controller "${name}" restarts only as a perturbation of its own (Perturbations)`);
+    view.kill();
+    const lane = controllerLane(name);
+    this.timeline.record(lane, `restarted ${name}: work queues, expectations and informer caches lost; listing again`, 'perturbation (issue 33): the process dies and starts again; client-go tools/cache/reflector.go ListAndWatch lists on start', { actor: name });
+    const ctx = this.contextOf(name);
+    (this.controllers as Map<string, object>).set(name, d.start(ctx));
+    ctx.informers.start();
   }
 
   /**
@@ -114,7 +161,9 @@ export class Cluster {
     if (this.controllers.has(name)) throw new Error(`controller "${name}" is running already`);
     const d = CONTROLLERS.find((x) => x.name === name);
     if (!d) throw new Error(`"${name}" is not a known controller; known: ${CONTROLLERS.map((x) => x.name).join(', ')}`);
-    (this.controllers as Map<string, object>).set(name, d.start(this.controllerContext));
+    const ctx = this.contextOf(name);
+    (this.controllers as Map<string, object>).set(name, d.start(ctx));
+    if (ctx !== this.controllerContext) ctx.informers.start();
   }
 
   /**
@@ -126,7 +175,7 @@ export class Cluster {
       if (proxyDelays && proxyDelays.size > 0) throw new Error('the kube-proxy delays must be set before the service network starts');
       return this.serviceNetwork;
     }
-    return (this.serviceNetwork = new ServiceNetwork(this.clock, this.timeline, this.apiserver, () => [...this.nodes.values()], this.release, proxyDelays));
+    return (this.serviceNetwork = new ServiceNetwork(this.clock, this.timeline, this.apiserver, () => [...this.nodes.values()], this.release, proxyDelays, (node) => this.perturbations.apiFor({ kind: 'kube-proxy', node })));
   }
 
   get hasNetwork(): boolean {
@@ -156,12 +205,24 @@ export class Cluster {
     const n = this.nodes.size + 1;
     const nodeIP = `10.0.${Math.floor(n / 256)}.${n % 256}`;
     const config = { ...this.options.node, kubelet: { ...this.options.node.kubelet, nodeIP, ...kubelet } };
-    const node = new SimNode(this.clock, this.timeline, this.apiserver, name, config, machine);
+    const node = new SimNode(this.clock, this.timeline, this.perturbations.apiFor({ kind: 'kubelet', node: name }), name, config, machine);
     node.runtime.onSandboxStarted = (s) => this.doubleRun.started(name, s);
     node.runtime.onSandboxStopped = (s) => this.doubleRun.stopped(s);
     this.nodes.set(name, node);
     this.serviceNetwork?.addNode(name);
+    for (const driver of this.csiDrivers.values()) driver.registerOnNode(name);
     return node;
+  }
+
+  /**
+   * Installs a CSI driver (src/components/csi/csi-driver.ts): its CSIDriver object, its node plugin on every
+   * node, its external-provisioner and external-attacher. Once per driver.
+   */
+  installCsiDriver(name: string, behaviour: Partial<CsiDriverBehaviour> = {}): CsiDriverSidecars {
+    if (this.csiDrivers.has(name)) throw new Error(`CSI driver "${name}" is installed already`);
+    const driver = new CsiDriverSidecars(this.clock, this.timeline, this.apiserver, name, { ...DEFAULT_CSI_BEHAVIOUR, ...behaviour }).start([...this.nodes.keys()]);
+    this.csiDrivers.set(name, driver);
+    return driver;
   }
 
   node(name: string): SimNode {
@@ -256,4 +317,11 @@ export class Cluster {
     }
     return out;
   }
+}
+
+/** The timeline lane of a controller of kube-controller-manager (`endpointslice-controller` → endpointslice). */
+function controllerLane(name: string): Component {
+  const lanes: Record<string, Component> = { 'garbage-collector-controller': 'gc', 'pod-garbage-collector-controller': 'podgc', 'node-lifecycle-controller': 'nodelifecycle', 'taint-eviction-controller': 'nodelifecycle' };
+  const short = name.replace(/-controller$/, '');
+  return lanes[name] ?? (COMPONENTS.includes(short as Component) ? (short as Component) : 'controller');
 }

@@ -68,6 +68,7 @@ export class SimNode {
     for (const p of machine?.pods ?? []) {
       // A pod whose status shows no container yet is still being set up: the kubelet's SyncPod creates its sandbox.
       if (p.containers.length === 0) continue;
+      if (p.sandboxTeardownError !== undefined) this.runtime.sandboxTeardownErrors.set(p.uid, p.sandboxTeardownError);
       this.runtime.restorePod(p.uid, p.podRef, p.containers);
       if (p.volumes.length > 0) this.volumes.mountPod(p.uid, p.podRef, p.volumes);
       if (p.killDeadlineMs !== undefined) kills.set(p.uid, p.killDeadlineMs);

@@ -75,8 +75,9 @@ const GATES = {
   ContainerStopSignals: [[26, ABSENT_OFF], [33, ALPHA]],
   // KEP-3521 pod scheduling gates (spec.schedulingGates): α 1.26, β on 1.27 (#116829), GA 1.30 (#123575).
   PodSchedulingReadiness: [[26, ALPHA], [27, BETA_ON], [30, GA]],
-  // KEP-4247 queueing hints: β on 1.27, turned off in 1.28 (#120129), on again 1.32 (#128472), GA 1.34.
-  SchedulerQueueingHints: [[26, ABSENT_OFF], [27, BETA_ON], [28, BETA_OFF], [32, BETA_ON], [34, GA]],
+  // KEP-4247 queueing hints: the gate came in 1.28.0, β off (#120129; versioned_kube_features.go of
+  // 1.33+, where an earlier copy's 1.27 entry is gone: 1.27 has no hints), on 1.32 (#128472), GA 1.34.
+  SchedulerQueueingHints: [[26, ABSENT_OFF], [28, BETA_OFF], [32, BETA_ON], [34, GA]],
   // KEP-5142 (#130772): an empty active queue pops the backoff queue at once; β on 1.33.
   SchedulerPopFromBackoffQ: [[26, ABSENT_OFF], [33, BETA_ON]],
   // KEP-3973 status.terminatingReplicas of ReplicaSets and Deployments: α 1.33 (#128546), β on 1.35.

@@ -9,11 +9,14 @@ import { podFromManifest, replicaSetFromManifest, serviceFromManifest } from './
 import type { ClientSpec } from '../cluster/traffic/traffic';
 import { DEFAULT_RELEASE, Release } from '../foundation/release';
 import type { Dump } from './restore/dump';
-import { planRestore, resumeIn, writeObjects, type RestorePlan } from './restore/restore';
+import { planRestore, resumeIn, resumeWebhookConfiguration, writeObjects, type RestorePlan } from './restore/restore';
 import { CONTROLLERS } from '../components/controllers/registry';
+import type { CsiDriverBehaviour } from '../components/csi/csi-driver';
 import { PendingPods, type PendingEntry } from './pending-pods';
 import { refuseAsApiserver } from './manifest-decoding';
 import { WORKLOAD_RESOURCES, workloadFromManifest, type Workload, type WorkloadKind } from './workload-manifest';
+import { describeTarget, perturbationStep, type Perturbation } from '../cluster/perturbation/perturbation';
+import { formatDuration } from '../foundation/timeline/time';
 
 /**
  * How long the cluster has been up when it is handed over: the plan is built at the cluster's
@@ -31,6 +34,9 @@ interface PlannedPod {
   /** Stored from resumed objects (with its own uid), not created. */
   restored?: boolean;
 }
+
+/** The kinds created before the workloads (whose claims need them). */
+const STORAGE_FIRST: ReadonlySet<Resource> = new Set<Resource>(['storageclasses', 'persistentvolumes']);
 
 /** A plan that names something it does not have, or is otherwise unusable. */
 export class PlanError extends Error {}
@@ -66,6 +72,8 @@ export class ClusterPlan {
   private readonly otherObjects: { resource: Resource; object: ResourceType[Resource] }[] = [];
   /** Pods owned by one of those objects (ownedBy). */
   private readonly objectOwners: { pod: string; resource: Resource; apiVersion: string; kind: string; name: string }[] = [];
+  /** CSI drivers to install at the start (after the nodes), with their latencies. */
+  private readonly csiDrivers = new Map<string, Partial<CsiDriverBehaviour>>();
   private built = false;
   /** The release every component runs (until the cluster is built, the plan may change it). */
   private plannedRelease: Release;
@@ -82,6 +90,8 @@ export class ClusterPlan {
   private readonly pending = new PendingPods(() => this.cluster);
   /** kube-controller-manager controllers the plan turns off (`--controllers=*,-NAME`). */
   private readonly controllersOff: string[] = [];
+  /** What some components see late, stale, or lose to a restart (src/cluster/perturbation/). */
+  private readonly perturbations: Perturbation[] = [];
 
   /**
    * With a Release (default v1.36) the plan builds its cluster with the planned release when it is
@@ -103,7 +113,7 @@ export class ClusterPlan {
   /** The cluster, built with the planned release when something first needs it. */
   get cluster(): Cluster {
     if (this.made) return this.made;
-    this.made = new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs, apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.plannedRelease }, ...(this.controllersOff.length ? { controllers: ['*', ...this.controllersOff.map((n) => `-${n}`)] } : {}) });
+    this.made = new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs, apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.plannedRelease }, ...(this.controllersOff.length ? { controllers: ['*', ...this.controllersOff.map((n) => `-${n}`)] } : {}), perturbations: this.perturbations, observeWatches: this.observing });
     if (this.podGCThreshold !== undefined) this.made.podGC.config.terminatedPodThreshold = this.podGCThreshold;
     return this.made;
   }
@@ -144,6 +154,16 @@ export class ClusterPlan {
       planned.behaviours.set(b.container, { ...(planned.behaviours.get(b.container) ?? DEFAULT_BEHAVIOUR), ...b.behaviour });
     }
     for (const v of restored.volumeBehaviours) this.planned(v.pod).volumes.set(v.volume, v.behaviour);
+  }
+
+  /**
+   * X18 — the webhook configuration of the objects that holds `webhook` is resumed (stored) rather
+   * than left out; its server is the one the caller of the step describes.
+   */
+  resumeWebhook(webhook: string): void {
+    this.assertNotBuilt('a webhook of the objects');
+    if (!this.restored) throw new PlanError(`webhook "${webhook}" of the objects: no objects were given (Given the objects in … comes first)`);
+    resumeWebhookConfiguration(this.restored, webhook);
   }
 
   /**
@@ -476,10 +496,59 @@ export class ClusterPlan {
     return [...this.pods.keys()];
   }
 
+  /**
+   * A perturbation (issue 33): what one component sees late, stale, or loses to a restart. The
+   * load balancer's lag is its own (`the load balancer of service … notices endpoint changes
+   * after …`); a restart is due at T+atMs. Checked against the nodes and services once the plan
+   * is built, so it may come before them.
+   */
+  perturb(p: Perturbation): void {
+    this.assertNotBuilt(`"${perturbationStep(p)}"`);
+    const t = p.target;
+    if (p.type === 'restart' && t.kind !== 'controller') throw new PlanError(`restarting the ${describeTarget(t)} is not modelled: only the controllers of kube-controller-manager restart (their work queues, expectations and caches lost, then a relist)`);
+    if (t.kind === 'load-balancer' && !(p.type === 'late' && p.resource === 'endpointslices')) throw new PlanError(`the load balancer of service "${t.service}" only watches EndpointSlices: write  Given the load balancer of service "${t.service}" sees endpointslice changes ${p.type === 'late' ? formatDuration(p.delayMs) : '2s'} late`);
+    if (p.type === 'miss' && p.relistMs <= p.fromMs) throw new PlanError(`${perturbationStep(p)}: the relist must come after the changes it missed`);
+    if (t.kind === 'controller' && this.controllersOff.includes(t.name)) throw new PlanError(`the ${describeTarget(t)} does not run in this scenario: it cannot be perturbed`);
+    this.perturbations.push(p);
+  }
+
+  /** `explore`'s unperturbed run: note what every component watches (Perturbations.watched). */
+  private observing = false;
+
+  observeWatches(): void {
+    this.assertNotBuilt('observing the watches');
+    this.observing = true;
+  }
+
+  /** The services outside clients reach through their load balancer (what a load balancer watches: their EndpointSlices). */
+  loadBalancedServices(): string[] {
+    return [...new Set([...this.clients.filter((c) => c.external).map((c) => c.service), ...this.lbLags.keys()])];
+  }
+
+  /** The perturbations declared (for the report and `explore`). */
+  get declaredPerturbations(): readonly Perturbation[] {
+    return this.perturbations;
+  }
+
+  private startPerturbations(): void {
+    if (this.perturbations.length > 0) this.cluster.perturbations.startAt(this.cluster.clock.now() + this.warmupMs);
+    for (const p of this.perturbations) {
+      const t = p.target;
+      if ((t.kind === 'kubelet' || t.kind === 'kube-proxy') && !this.nodes.includes(t.node)) throw new PlanError(`${perturbationStep(p)}: unknown node "${t.node}" (nodes in this scenario: ${this.list(this.nodes)})`);
+      if (t.kind === 'kube-proxy' && this.services.size === 0) throw new PlanError(`${perturbationStep(p)}: no service in this scenario, so no kube-proxy runs`);
+      if (t.kind === 'load-balancer') {
+        this.knownService(t.service);
+        if (p.type === 'late') this.lbLags.set(t.service, Math.max(this.lbLags.get(t.service) ?? 0, p.delayMs));
+      }
+      if (p.type === 'restart') this.cluster.clock.after(this.warmupMs + p.atMs, () => this.cluster.restart(t));
+    }
+  }
+
   /** Builds the plan into the cluster (once): nodes, replicasets, pods, then cuts off the unreachable nodes. */
   start(): void {
     if (this.built) return;
     this.built = true;
+    this.startPerturbations();
     const restored = this.restored;
     if (restored) {
       resumeIn(restored, this.cluster.release);
@@ -491,12 +560,16 @@ export class ClusterPlan {
       const machine = restored?.nodes.find((r) => r.name === n)?.machine;
       this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) }, machine && this.resumedMachine(n, machine));
     }
+    for (const [name, behaviour] of this.csiDrivers) this.cluster.installCsiDriver(name, behaviour);
     for (const planned of this.pods.values()) if (planned.restored) this.bind(planned, planned.uid!);
     for (const name of this.namespaces) this.createNamespace(name);
     // No flush between the owners and their pods: the ReplicaSet controller's first sync then
     // finds the pods the plan gives it, as it would for objects that existed before it started.
     for (const name of this.replicaSets.keys()) this.createReplicaSet(name, false);
     this.pending.start();
+    // Storage classes and volumes first: a workload's claims are made (and bound) as soon as it exists.
+    const storage = this.otherObjects.filter((o) => STORAGE_FIRST.has(o.resource));
+    for (const planned of storage) this.createObject(planned.resource, planned.object);
     for (const key of this.workloads.keys()) this.createWorkload(key);
     if (this.services.size > 0) {
       const network = this.cluster.network(this.proxyDelays);
@@ -504,11 +577,30 @@ export class ClusterPlan {
       for (const name of this.services.keys()) this.createService(name);
       for (const spec of this.clients) network.clients.add(spec, this.cluster.clock.now() + WARMUP_MS);
     }
-    for (const planned of this.otherObjects) this.createObject(planned.resource, planned.object);
+    for (const planned of this.otherObjects) if (!STORAGE_FIRST.has(planned.resource)) this.createObject(planned.resource, planned.object);
     for (const planned of this.pods.values()) if (!planned.restored) this.createPod(planned, false);
     this.cluster.flush();
     for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
     for (const step of this.lastSteps) step();
+  }
+
+  /** An object planned with `object()` (the last of that resource and name), if any. */
+  plannedObject<R extends Resource>(resource: R, name: string): ResourceType[R] | undefined {
+    const found = this.otherObjects.filter((o) => o.resource === resource && o.object.metadata.name === name);
+    return found[found.length - 1]?.object as ResourceType[R] | undefined;
+  }
+
+  /**
+   * A CSI driver installed in the cluster (src/components/csi/csi-driver.ts), with the latencies given so far
+   * merged; declared again, its latencies change. Before the cluster is built only.
+   */
+  csiDriver(name: string, behaviour: Partial<CsiDriverBehaviour> = {}): void {
+    if (this.built) {
+      if (this.made?.csiDrivers.has(name)) throw new PlanError(`CSI driver "${name}" is running already: give its latencies before the first When step`);
+      this.cluster.installCsiDriver(name, behaviour);
+      return;
+    }
+    this.csiDrivers.set(name, { ...this.csiDrivers.get(name), ...behaviour });
   }
 
   /**

@@ -6,8 +6,8 @@
  *   node --require ./scripts/ts-hook.js -e \
  *     "const i = require('./src/planning/invariants'); const r = i.runScenario(SCENARIO); console.log(i.checkRun(r))"
  *
- * The runner drives the cluster exactly as the step definitions do (steps/world.ts ensureStarted,
- * steps/actions.steps.ts, steps/setup.steps.ts): same setup order, same request bodies (a delete's
+ * The runner drives the cluster exactly as the step definitions do (steps/support/world.ts ensureStarted,
+ * steps/definitions/actions.steps.ts, steps/definitions/setup.steps.ts): same setup order, same request bodies (a delete's
  * options are the very YAML doc string the Gherkin shows, parsed and filled in the same way), same
  * flush after each action. So the Gherkin printed for a sequence replays it event for event.
  */
@@ -352,7 +352,7 @@ export function runScenario(scenario: Scenario): RunResult {
   const w = api.watch('pods', undefined, {}, received(watchFromStart));
   if (!w.ok) throw new Error(`cannot watch pods: ${w.status.message}`);
 
-  // Given: steps/world.ts ensureStarted.
+  // Given: steps/support/world.ts ensureStarted.
   // Behaviours are keyed by uid, as ClusterPlan sets them: a later pod of the same name is another pod.
   const planned = new Map<string, { node?: string; uid: string; behaviour?: ContainerBehaviour }>();
   for (const n of scenario.nodes) cluster.addNode(n);
@@ -412,7 +412,7 @@ export function runScenario(scenario: Scenario): RunResult {
       }
       case 'addFinalizer':
       case 'removeFinalizer': {
-        // steps/actions.steps.ts updateFinalizers: GET, change a copy, UPDATE.
+        // steps/definitions/actions.steps.ts updateFinalizers: GET, change a copy, UPDATE.
         const got = api.get('pods', 'default', op.pod);
         if (!got.ok) return skip('the pod does not exist');
         const pod: Pod = structuredClone(got.object);

@@ -2,7 +2,7 @@ import type { Pod } from '../apimachinery/types';
 import type { Cluster } from '../cluster/cluster';
 import type { ContainerBehaviour } from '../components/kubelet/runtime';
 import type { VolumeBehaviour } from '../components/kubelet/volume-manager';
-import { getControllerOf } from '../components/controllers/pod-control';
+import { getControllerOf } from '../components/controllers/controller-utils';
 import type { Workload } from './workload-manifest';
 
 /** Behaviours declared for pods a controller will create: by the pod's name, or for every pod of one workload. */

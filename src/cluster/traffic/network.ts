@@ -31,6 +31,8 @@ export class ServiceNetwork {
     private readonly release: Release,
     /** Per-node delays (`kube-proxy on node … applies changes after …`). */
     private readonly proxyDelays: ReadonlyMap<string, number> = new Map(),
+    /** The apiserver as each node's kube-proxy reaches it (a perturbed view, src/cluster/perturbation/, or the apiserver). */
+    private readonly proxyApi: (node: string) => ApiServer = () => api,
   ) {
     this.lbInformers = loadBalancerInformers(api);
     this.lbInformers.services.start();
@@ -48,7 +50,7 @@ export class ServiceNetwork {
   addNode(name: string): void {
     if (this.proxies.has(name)) return;
     const config: KubeProxyConfig = { minSyncPeriodMs: DEFAULT_MIN_SYNC_PERIOD_MS, syncDelayMs: this.proxyDelays.get(name) ?? 0, release: this.release };
-    const proxy = new KubeProxy(this.clock, this.timeline, this.api, name, config);
+    const proxy = new KubeProxy(this.clock, this.timeline, this.proxyApi(name), name, config);
     this.proxies.set(name, proxy);
     proxy.start();
   }

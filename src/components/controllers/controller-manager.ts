@@ -73,10 +73,17 @@ export function checkControllerNames(descriptors: readonly ControllerDescriptor[
  * kube-controller-manager's StartControllers: each enabled controller in registration order, then
  * the shared informers (informerFactory.Start), so that every handler sees every object.
  */
-export function startControllers(descriptors: readonly ControllerDescriptor[], controllers: readonly string[], ctx: ControllerContext): Map<string, object> {
+export function startControllers(descriptors: readonly ControllerDescriptor[], controllers: readonly string[], ctx: ControllerContext, contextOf: (name: string) => ControllerContext = () => ctx): Map<string, object> {
   checkControllerNames(descriptors, controllers);
   const started = new Map<string, object>();
-  for (const d of descriptors) if (isControllerEnabled(d, controllers)) started.set(d.name, d.start(ctx));
-  ctx.informers.start();
+  // A controller may have a context of its own (a perturbed one, src/cluster/perturbation/): its informers start with the others.
+  const factories = new Set([ctx.informers]);
+  for (const d of descriptors) {
+    if (!isControllerEnabled(d, controllers)) continue;
+    const own = contextOf(d.name);
+    factories.add(own.informers);
+    started.set(d.name, d.start(own));
+  }
+  for (const f of factories) f.start();
   return started;
 }

@@ -15,6 +15,9 @@ import { NodeLifecycleController, nodeLifecycleConfig } from './node-lifecycle';
 import { PodGarbageCollector } from './pod-gc';
 import { podInformer } from '../../client/pod-informer';
 import { TaintEvictionController } from './taint-eviction';
+import { PersistentVolumeController } from './volume/persistentvolume/pv-controller';
+import { AttachDetachController } from './volume/attachdetach/attach-detach-controller';
+import { PvcProtectionController, PvProtectionController } from './volume/protection';
 
 /**
  * Every controller of the simulated kube-controller-manager, in the order it starts them
@@ -116,6 +119,27 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'replicaset-controller',
     aliases: ['replicaset'],
     start: (ctx) => new ReplicaSetController(ctx).start(),
+  },
+  // The volume controllers (P8–P14), after the others so that timelines without volumes keep their order.
+  {
+    name: 'persistentvolume-binder-controller',
+    aliases: ['persistentvolume-binder'],
+    start: (ctx) => new PersistentVolumeController(ctx).start(),
+  },
+  {
+    name: 'attachdetach-controller',
+    aliases: ['attachdetach'],
+    start: (ctx) => new AttachDetachController(ctx).start(),
+  },
+  {
+    name: 'persistentvolumeclaim-protection-controller',
+    aliases: ['pvc-protection'],
+    start: (ctx) => new PvcProtectionController(ctx).start(),
+  },
+  {
+    name: 'persistentvolume-protection-controller',
+    aliases: ['pv-protection'],
+    start: (ctx) => new PvProtectionController(ctx).start(),
   },
 ];
 

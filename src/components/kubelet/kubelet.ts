@@ -11,7 +11,7 @@ import { DEFAULT_EVICTION_CONFIG, type EvictionConfig } from './eviction/helpers
 import { ACTIVE_DEADLINE_SOURCE, ActiveDeadlineHandler, activeDeadline } from './active-deadline';
 import { PodConfig, type PodUpdate } from './config-source';
 import { KubeRuntimeManager } from './kuberuntime';
-import { Loop } from './loop';
+import { Loop } from '../../foundation/loop';
 import { PodWorkers, type PodSyncStatus } from './pod-workers';
 import type { ContainerRuntime, Sandbox } from './runtime';
 import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
@@ -23,6 +23,7 @@ import { ProberManager } from './prober/prober-manager';
 import type { ProbeResult, ProbeType } from './prober/worker';
 import { Ticker } from './ticker';
 import type { VolumeManager } from './volume-manager';
+import { AttachedVolumes, podHasClaims } from './attached-volumes';
 
 /** The kubelet's timing constants (each named after its upstream constant or flag); a scenario may change them. */
 export interface KubeletConfig {
@@ -114,6 +115,8 @@ export class Kubelet {
   private readonly deadlineChecks = new Map<string, number>();
   /** What this kubelet's release changes in generateAPIPodStatus, asked once (a release never changes). */
   private readonly statusGates: { trackGeneration: boolean; volumeMounts: boolean; podIsTerminalArgument: boolean; podHostIPs: boolean };
+  /** The volume manager's PersistentVolumeClaim part: attach before mount, volumesInUse (P16). */
+  readonly attached: AttachedVolumes;
 
   constructor(
     clock: Clock,
@@ -143,6 +146,7 @@ export class Kubelet {
         if (!(e instanceof Unreachable)) throw e;
       }
     });
+    this.attached = new AttachedVolumes(this.scheduler, timeline, nodeName, this.client, settings.release, (pod, reason, message, source) => this.recordEvent(pod, undefined, 'Warning', reason, message, source));
     this.pleg = new Ticker(this.scheduler, settings.plegRelistPeriodMs);
     this.syncTicker = new Ticker(this.scheduler, settings.syncPeriodMs);
     this.housekeeping = new Loop(this.scheduler, settings.housekeepingPeriodMs, () => this.handlePodCleanups());
@@ -218,6 +222,7 @@ export class Kubelet {
   reconnected(): void {
     this.config.reconnect();
     this.statusManager.resync();
+    this.attached.resync();
   }
 
   /** Pods the kubelet knows about, for "what still blocks" messages. */
@@ -312,6 +317,12 @@ export class Kubelet {
     const cancelled = this.workers.isPodTerminationRequested(uid);
     let toPull: string[] = [];
     const sandbox = this.runtime.sandbox(uid);
+    if (!cancelled && !sandbox && podHasClaims(pod) && !this.attached.allMounted(uid)) {
+      // SyncPod: the status is written, then WaitForAttachAndMount blocks the worker until the claims are mounted (P16).
+      this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, false));
+      this.attached.waitForAttachAndMount(pod, () => this.workers.isPodTerminationRequested(uid), this.scheduler.guard((err?: string) => (err ? done(err) : this.syncPod(pod, done))));
+      return;
+    }
     if (!cancelled && !sandbox) {
       this.volumes.mountPod(uid, ref, (pod.spec?.volumes ?? []).map((v) => v.name));
       // computePodActions for a new sandbox: the first init container, or without any every regular container (K56).
@@ -631,6 +642,7 @@ export class Kubelet {
       if (err) return done(err);
       // The pod cgroup is destroyed (pcm.Destroy), then the final status is marked.
       this.podCgroupsRemoved.add(uid);
+      this.attached.podVolumesUnmounted(uid);
       this.statusManager.terminatePod(pod);
       done();
     });

@@ -86,14 +86,17 @@ export class KubeRuntimeManager {
     let left = running.size;
     const errors: string[] = [];
     const finish = () => {
-      // The sandbox is stopped even when a container could not be (killPodWithSyncResult).
-      this.runtime.stopPodSandbox(uid);
-      done(errors.length > 0 ? `[${errors.join(', ')}]` : undefined);
+      // The sandbox is stopped even when a container could not be (killPodWithSyncResult); its
+      // failure is one more error of the result (kubecontainer.ErrKillPodSandbox, X14).
+      const sandboxError = this.runtime.stopPodSandbox(uid);
+      if (sandboxError !== undefined) errors.push(`failed to "KillPodSandbox" for "${uid}" with KillPodSandboxError: ${JSON.stringify(sandboxError)}`);
+      // PodSyncResult.Error is an aggregate (apimachinery util/errors): one error prints as itself, several as "[a, b]".
+      done(errors.length === 0 ? undefined : errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
     };
     if (left === 0) return finish();
     for (const name of running) {
       this.killContainer(pod, name, gracePeriodOverride, ordering, (err) => {
-        if (err) errors.push(`failed to "KillContainer" for "${name}" with KillContainerError: "${err}"`);
+        if (err) errors.push(`failed to "KillContainer" for "${name}" with KillContainerError: ${JSON.stringify(err)}`);
         left -= 1;
         if (left === 0) finish();
       });

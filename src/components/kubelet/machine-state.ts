@@ -33,6 +33,8 @@ export interface ResumedPod {
    * since the DELETE and sends SIGKILL at this virtual time (the deletionTimestamp).
    */
   killDeadlineMs?: number;
+  /** Its sandbox's network teardown fails with this error (X14): the sandbox is still there, every StopPodSandbox fails. */
+  sandboxTeardownError?: string;
 }
 
 export interface MachineState {

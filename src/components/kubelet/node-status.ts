@@ -5,7 +5,7 @@ import type { Lease, Node } from '../../apimachinery/types';
 import type { Scheduler, TimerHandle } from '../../foundation/clock';
 import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
 import { NODE_LEASE_NAMESPACE } from '../../helpers/well-known';
-import { Loop } from './loop';
+import { Loop } from '../../foundation/loop';
 
 
 /** The machine every simulated node is: linux/amd64 (the architecture label a kubelet sets from GOARCH). */

@@ -134,7 +134,9 @@ export class ContainerRuntime {
    */
   restorePod(uid: string, podRef: string, containers: readonly ResumedContainer[]): void {
     // Its addresses are the ones its status shows (kept by the kubelet while the sandbox reports none, K59).
-    const sandbox: Sandbox = { uid, podRef, state: containers.some((c) => c.state === 'running') ? 'ready' : 'notready', containers: new Map(), ips: [] };
+    // A sandbox whose teardown fails was never stopped: it is still ready, its containers gone or not.
+    const ready = containers.some((c) => c.state === 'running') || this.sandboxTeardownErrors.has(uid);
+    const sandbox: Sandbox = { uid, podRef, state: ready ? 'ready' : 'notready', containers: new Map(), ips: [] };
     this.sandboxes.set(uid, sandbox);
     for (const r of containers) {
       this.containerCounter += 1;
@@ -328,15 +330,33 @@ export class ContainerRuntime {
     };
   }
 
-  /** StopPodSandbox: the pod's network namespace and pause container go away. */
-  stopPodSandbox(uid: string): void {
+  /**
+   * The network plugin's teardown (CNI DEL) of these sandboxes fails with this error, for ever (a
+   * CNI daemon that is gone, a plugin that cannot remove its rule): StopPodSandbox returns it and
+   * the sandbox stays ready. A resumed pod gets it from a FailedKillPod Event naming KillPodSandbox
+   * (src/restore/restore.ts, X14).
+   */
+  readonly sandboxTeardownErrors = new Map<string, string>();
+
+  /**
+   * StopPodSandbox: the pod's network namespace and pause container go away. Returns the CRI
+   * error when the network teardown fails (containerd's StopPodSandbox: teardownPodNetwork fails
+   * the call, the sandbox is not stopped).
+   */
+  stopPodSandbox(uid: string): string | undefined {
     const s = this.sandboxes.get(uid);
-    if (!s || s.state !== 'ready') return;
+    if (!s || s.state !== 'ready') return undefined;
+    const failure = this.sandboxTeardownErrors.get(uid);
+    if (failure !== undefined) {
+      this.timeline.record('runtime', `StopPodSandbox ${s.podRef} failed: ${failure}`, 'containerd internal/cri/server/sandbox_stop.go stopPodSandbox (teardownPodNetwork failed)', { actor: this.nodeName });
+      return failure;
+    }
     s.state = 'notready';
     // The network plugin's teardown (CNI DEL) frees the pod's address.
     this.network.release(uid);
     this.onSandboxStopped(s);
     this.timeline.record('runtime', `sandbox stopped ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult → StopPodSandbox', { actor: this.nodeName });
+    return undefined;
   }
 
   /**

@@ -6,7 +6,7 @@ import type { ContainerStatus, Pod, PodCondition, PodStatus } from '../../apimac
 import type { Scheduler } from '../../foundation/clock';
 import type { Release } from '../../foundation/release';
 import type { Timeline } from '../../foundation/timeline/timeline';
-import { Loop } from './loop';
+import { Loop } from '../../foundation/loop';
 import { conditionOfType, KUBELET_CONDITIONS } from './status';
 
 const SOURCE = 'pkg/kubelet/status/status_manager.go';

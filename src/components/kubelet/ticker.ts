@@ -1,5 +1,5 @@
 import type { Scheduler } from '../../foundation/clock';
-import { Loop } from './loop';
+import { Loop } from '../../foundation/loop';
 
 /**
  * A kubelet ticker that others wait on: the PLEG relist (its cache timestamp is the last relist)

@@ -1,6 +1,6 @@
 import type { Scheduler } from '../../foundation/clock';
 import type { Timeline } from '../../foundation/timeline/timeline';
-import { Loop } from './loop';
+import { Loop } from '../../foundation/loop';
 
 /** How unmounting one volume behaves; scenarios set these. */
 export interface VolumeBehaviour {

@@ -10,6 +10,8 @@ import type { Release } from '../../foundation/release';
 import type { Timeline } from '../../foundation/timeline/timeline';
 import { FILTER_BY_PLUGIN, fitErrorMessage, NO_NODES_AVAILABLE, runFilterPlugins, type Rejection } from './filters';
 import { SchedulingQueue, type ClusterEvent, type QueuedPod } from './scheduling-queue';
+import { VolumeBinding } from './volume-binding';
+import { podClaimNames } from '../../helpers/volume-util';
 
 const SOURCE = 'pkg/scheduler/schedule_one.go';
 const IDENTITY: ClientIdentity = { name: 'default-scheduler', component: 'scheduler' };
@@ -66,6 +68,8 @@ export class KubeScheduler {
   private readonly assumedPerNode = new Map<string, number>();
   private running = false;
   private readonly recorder: EventRecorder;
+  /** The VolumeBinding plugin (P17), asked only about pods that name a claim. */
+  private readonly volumeBinding: VolumeBinding;
 
   constructor(
     private readonly clock: Clock,
@@ -77,6 +81,7 @@ export class KubeScheduler {
     this.queue = new SchedulingQueue(clock, release, () => this.wake());
     this.pods = podInformer(informers);
     this.nodes = informers.informerFor('nodes');
+    this.volumeBinding = new VolumeBinding(clock, timeline, api, IDENTITY, informers);
     this.recorder = new EventRecorder({ component: DEFAULT_SCHEDULER_NAME }, 'scheduler', () => clock.now(), (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e));
   }
 
@@ -89,6 +94,7 @@ export class KubeScheduler {
       if (!old) this.queue.moveOnEvent('NodeAdd', hint);
       else for (const e of nodeEvents(old, node)) this.queue.moveOnEvent(e, hint);
     });
+    this.volumeBinding.claims.addEventHandler((_key, _old, pvc) => pvc && this.queue.moveOnEvent('PvcChange'));
   }
 
   /** The pods that wait (backing off, unschedulable or gated), for "what still blocks". */
@@ -161,6 +167,13 @@ export class KubeScheduler {
     if (!pod || pod.spec?.nodeName || pod.metadata.deletionTimestamp || !wantsScheduling(pod)) return;
     const nodes = this.nodes.list();
     if (nodes.length === 0) return this.fail(info, pod, cycle, NO_NODES_AVAILABLE, new Set(), 'no nodes');
+    const claimed = pod.spec?.volumes !== undefined && podClaimNames(pod).length > 0;
+    const unbound = claimed ? this.volumeBinding.preFilter(pod) : undefined;
+    if (unbound) {
+      // FitError.Error with a PreFilter message; every node is unresolvable for preemption.
+      const n = nodes.length;
+      return this.fail(info, pod, cycle, `0/${n} nodes are available: ${unbound}. preemption: 0/${n} nodes are available: ${n} Preemption is not helpful for scheduling.`, new Set(['VolumeBinding']), unbound);
+    }
     const rejections: Rejection[] = [];
     let best: { name: string; pods: number } | undefined;
     for (const node of nodes) {
@@ -179,10 +192,24 @@ export class KubeScheduler {
 
   /** bindingCycle → DefaultBinder.Bind: the pods/binding request, then the Scheduled event. */
   private bind(info: QueuedPod, pod: Pod, nodeName: string, cycle: number): void {
-    const { namespace, name } = splitKey(info.key);
+    const { name } = splitKey(info.key);
     this.assumed.set(info.key, nodeName);
     this.assumedPerNode.set(nodeName, (this.assumedPerNode.get(nodeName) ?? 0) + 1);
     this.timeline.record('scheduler', `schedules pods/${name} to ${nodeName}`, `${SOURCE} schedulingCycle → bindingCycle`, { actor: IDENTITY.name });
+    if (pod.spec?.volumes !== undefined && podClaimNames(pod).length > 0) {
+      // bindingCycle → RunPreBindPlugins: VolumeBinding holds the binding until the claims are bound.
+      this.volumeBinding.preBind(pod, nodeName, () => this.sendBinding(info, pod, nodeName, cycle), () => {
+        this.forget(info.key);
+        this.queue.addUnschedulable(info, new Set(['VolumeBinding']), cycle - 1);
+      });
+      return;
+    }
+    this.sendBinding(info, pod, nodeName, cycle);
+  }
+
+  /** DefaultBinder.Bind: the pods/binding request, then the Scheduled event. */
+  private sendBinding(info: QueuedPod, pod: Pod, nodeName: string, cycle: number): void {
+    const { namespace, name } = splitKey(info.key);
     const r = this.api.bind(IDENTITY, namespace ?? 'default', name, nodeName);
     if (!r.ok) {
       // handleBindingCycleError: forget the assumed pod and try it again after its back-off.

@@ -32,7 +32,7 @@ const BACKOFF_FLUSH_MS = 1000;
 const UNSCHEDULABLE_FLUSH_MS = 30_000;
 
 /** The cluster events the modelled plugins register for (framework.ClusterEvent, by resource and action). */
-export type ClusterEvent = 'NodeAdd' | 'NodeTaint' | 'NodeLabel' | 'NodeAllocatable' | 'NodeSpecUnschedulable' | 'AssignedPodDelete';
+export type ClusterEvent = 'NodeAdd' | 'NodeTaint' | 'NodeLabel' | 'NodeAllocatable' | 'NodeSpecUnschedulable' | 'AssignedPodDelete' | 'PvcChange' | 'PvChange';
 
 /** Each plugin's EventsToRegister (the ones that can make a pod it rejected schedulable). */
 const PLUGIN_EVENTS: Readonly<Record<string, readonly ClusterEvent[]>> = {
@@ -41,6 +41,8 @@ const PLUGIN_EVENTS: Readonly<Record<string, readonly ClusterEvent[]>> = {
   TaintToleration: ['NodeAdd', 'NodeTaint'],
   NodeAffinity: ['NodeAdd', 'NodeLabel'],
   NodeResourcesFit: ['NodeAdd', 'NodeAllocatable', 'AssignedPodDelete'],
+  // volume_binding.go EventsToRegister: claims and volumes added or updated (and nodes).
+  VolumeBinding: ['NodeAdd', 'PvcChange', 'PvChange'],
 };
 
 /** framework.QueuedPodInfo: what the queue keeps of a pod between attempts. */

@@ -31,6 +31,12 @@ export type Component =
   | 'job'
   | 'statefulset'
   | 'daemonset'
+  /** The persistent volume binder and the pvc/pv protection controllers (pkg/controller/volume). */
+  | 'persistentvolume'
+  /** The attach/detach controller (pkg/controller/volume/attachdetach). */
+  | 'attachdetach'
+  /** A CSI driver's controller sidecars (external-provisioner, external-attacher). */
+  | 'csi'
   | 'controller';
 
 export const COMPONENTS: readonly Component[] = [
@@ -63,6 +69,9 @@ export const COMPONENTS: readonly Component[] = [
   'job',
   'statefulset',
   'daemonset',
+  'persistentvolume',
+  'attachdetach',
+  'csi',
 ];
 
 /** One thing that happened in the simulated cluster, at a virtual instant. */

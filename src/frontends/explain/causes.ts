@@ -13,7 +13,7 @@ import { failedValidation, finalizerHolder, finalizerRemoval, policyDenial, webh
  * detector over the forward run; a new cause (an admission webhook that rejects the UPDATE removing
  * a finalizer, once webhooks are modelled) is one more name here and one more detector in DETECTORS.
  */
-export const CAUSES = ['finalizer', 'policy', 'webhook', 'dependents', 'node-unreachable', 'containers-running', 'volume-unmount', 'nothing'] as const;
+export const CAUSES = ['finalizer', 'policy', 'webhook', 'dependents', 'node-unreachable', 'containers-running', 'volume-unmount', 'sandbox', 'nothing'] as const;
 export type CauseName = (typeof CAUSES)[number];
 
 /** One way to release the pod: what to do, the exact command, and what it costs. */
@@ -21,6 +21,8 @@ export interface Remedy {
   action: string;
   command: string;
   risk: string;
+  /** What trying it in a fork of the run showed (remedy-check.ts): it releases the pod, or what else must be done first. */
+  checked?: string;
 }
 
 export interface Cause {
@@ -30,6 +32,8 @@ export interface Cause {
   /** What happens next, and when (T+… from the time the objects were read). */
   next: string;
   remedies: Remedy[];
+  /** A suspect's evidence (X16): what in the objects points to it, one line each. */
+  evidence?: string[];
 }
 
 /** What a detector sees: the pod when the objects were read and at the end of the forward run. */
@@ -39,12 +43,16 @@ export interface PodRun {
   t0: number;
   /** The pod at T+0. */
   before: Pod;
+  /** The pod as the objects show it (the dump's own version; undefined for a pod the run created), for its history (X16). */
+  shown?: Pod;
   /** The pod at the end of the run; undefined once it is gone. */
   after?: Pod;
   /** When it left the API (T+… counted from t0), if it did. */
   goneAtMs?: number;
-  /** Objects of the dump the simulation does not store (StatefulSets, webhook configurations, …). */
+  /** Objects of the dump the simulation does not store (webhook configurations, PersistentVolumes, …). */
   unmodelled: readonly DumpObject[];
+  /** Every object of the dump (evidence: PersistentVolumes, claims, CSINodes, namespaces); empty for a planned cluster. */
+  objects: readonly DumpObject[];
   /** Its containers that were running when it was first seen deleting (the runtime's records, updated in place). */
   running: readonly RuntimeContainer[];
 }
@@ -89,7 +97,7 @@ const finalizers: Detector = (run) => {
       return {
         cause: 'finalizer' as const,
         detail: `finalizer ${f}, to be removed by ${finalizerOwner(f)}`,
-        next: `${'nothing removes it within the run: the pod stays'}${all.length > 1 ? ' until every finalizer is gone' : ''} (the apiserver deletes it the moment the last finalizer goes, its deletionGracePeriodSeconds being ${pod.metadata.deletionGracePeriodSeconds})`,
+        next: `${'nothing removes it within the run: the pod stays'}${all.length > 1 ? ' until every finalizer is gone' : ''} (${pod.metadata.deletionGracePeriodSeconds === 0 ? 'the apiserver deletes it the moment the last finalizer goes, its deletionGracePeriodSeconds being 0' : `once the last finalizer goes it still waits for the kubelet's final DELETE, its deletionGracePeriodSeconds being ${pod.metadata.deletionGracePeriodSeconds}`})`,
         remedies: [
           {
             action: `remove the finalizer ${f}`,
@@ -224,6 +232,78 @@ const webhooks: Detector = (run) => {
     });
 };
 
+/** A webhook of the cluster's own configurations (a scenario's, or one created during a run), with its configuration. */
+function storedWebhook(run: PodRun, name: string): { kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration'; config: string; hook: Webhook } | undefined {
+  for (const [resource, kind] of [['validatingwebhookconfigurations', 'ValidatingWebhookConfiguration'], ['mutatingwebhookconfigurations', 'MutatingWebhookConfiguration']] as const) {
+    const list = run.cluster.apiserver.list(resource, undefined);
+    for (const c of list.ok ? list.object.items : []) {
+      const hook = ((c.webhooks ?? []) as Webhook[]).find((h) => h.name === name);
+      if (hook) return { kind, config: c.metadata.name!, hook };
+    }
+  }
+  return undefined;
+}
+
+/** The webhook a Status message names: dispatcher.go's denial, or ErrCallingWebhook (the call failed, failurePolicy Fail). */
+const WEBHOOK_REFUSAL = /(?:admission webhook "([^"]+)" denied the request|failed calling webhook "([^"]+)")/;
+
+/**
+ * X18 — the cluster's own webhooks (a scenario's configurations, which the run calls through
+ * their modelled servers): the UPDATE that removes each finalizer left, as its holder sends it,
+ * is tried as a server-side dry run (validating and mutating webhooks with sideEffects None are
+ * called on dry runs). A webhook that refuses it, or whose call fails under failurePolicy Fail,
+ * is named with the Status message; a mutating webhook that puts the finalizer back is named too.
+ * As for a dump's webhooks (X9), the finalizer's own remedy fails until the webhook is fixed.
+ */
+const clusterWebhooks: Detector = (run) => {
+  const pod = run.after;
+  if (!pod) return [];
+  const api = run.cluster.apiserver;
+  const out: Cause[] = [];
+  const seen = new Set<string>();
+  const name = (found: ReturnType<typeof storedWebhook>, hook: string, why: string, holder: string) => {
+    if (!found || seen.has(found.config)) return;
+    seen.add(found.config);
+    const resource = found.kind.toLowerCase();
+    out.push({
+      cause: 'webhook',
+      detail: `${found.kind} ${found.config}: webhook ${hook} ${why}`,
+      next: `${holder} (and the remedies that send the same request) get the same answer until the webhook lets it through`,
+      remedies: [
+        { action: `leave pods being deleted alone: add a matchCondition to webhook ${hook} (e.g. !has(object.metadata.deletionTimestamp)) or fix its server`, command: `kubectl edit ${resource} ${found.config}`, risk: `${hook} no longer sees what the change excludes` },
+        { action: `delete the webhook configuration ${found.config}`, command: `kubectl delete ${resource} ${found.config}`, risk: `nothing ${found.config} checks is checked any more; recreate it once the pod is gone` },
+      ],
+    });
+  };
+  // With no finalizer left, what releases the pod is the kubelet's final DELETE (grace 0, its uid as precondition).
+  if ((pod.metadata.finalizers ?? []).length === 0 && pod.spec?.nodeName) {
+    const kubelet = { name: `kubelet/${pod.spec.nodeName}`, component: 'kubelet' as const };
+    const r = api.delete(kubelet, 'pods', ns(pod), pod.metadata.name!, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid }, dryRun: ['All'] });
+    const m = r.ok ? null : WEBHOOK_REFUSAL.exec(r.status.message);
+    if (m && !r.ok) name(storedWebhook(run, m[1] ?? m[2]), m[1] ?? m[2], `refuses the kubelet's final DELETE (tried as ${kubelet.name}, a dry run): ${r.code} ${r.status.message}`, kubelet.name);
+  }
+  (pod.metadata.finalizers ?? []).forEach((f, index) => {
+    if (f === FINALIZER_FOREGROUND) return;
+    const holder = finalizerHolder(f);
+    const mark = run.cluster.timeline.all().length;
+    const r = api.patch(holder, 'pods', ns(pod), pod.metadata.name!, 'json', finalizerRemoval(index, f), { dryRun: true });
+    if (!r.ok) {
+      const m = WEBHOOK_REFUSAL.exec(r.status.message);
+      if (m) return name(storedWebhook(run, m[1] ?? m[2]), m[1] ?? m[2], `refuses the UPDATE that removes finalizer ${f} (tried as ${holder.name}, a dry run): ${r.code} ${r.status.message}`, holder.name);
+      // A mutating webhook's patch that the pod's validation then refuses (an immutable field changed).
+      const patched = run.cluster.timeline.all().slice(mark).map((e) => /^webhook (\S+) patched UPDATE pods\//.exec(e.text)).find((x) => x !== null);
+      if (patched) name(storedWebhook(run, patched[1]), patched[1], `patches the UPDATE that removes finalizer ${f} (tried as ${holder.name}, a dry run), and the patched pod is refused: ${r.code} ${r.status.message}`, holder.name);
+      return;
+    }
+    if (!(r.object.metadata.finalizers ?? []).includes(f)) return;
+    // The removal succeeds but the finalizer is back: a mutating webhook patched it in again.
+    const mutating = api.list('mutatingwebhookconfigurations', undefined);
+    const hook = (mutating.ok ? mutating.object.items : []).flatMap((c) => (c.webhooks ?? []) as Webhook[]).find(interceptsPodUpdates);
+    if (hook) name(storedWebhook(run, hook.name), hook.name, `puts finalizer ${f} back on the UPDATE that removes it (tried as ${holder.name}, a dry run: the UPDATE succeeds and changes nothing)`, holder.name);
+  });
+  return out;
+};
+
 /** X9 — foregroundDeletion: the garbage collector waits for dependents with blockOwnerDeletion. */
 const dependents: Detector = (run) => {
   const pod = run.after ?? run.before;
@@ -256,6 +336,9 @@ const unreachableNode: Detector = (run) => {
   const nodeName = pod?.spec?.nodeName;
   const node = nodeName ? run.cluster.nodes.get(nodeName) : undefined;
   if (!pod || !node || node.reachable) return [];
+  // A pod deleted with grace 0 (a force delete) goes the moment its last finalizer does: the
+  // apiserver waits for no kubelet (store.go Delete: graceful deletion done, only finalizers left).
+  if (pod.metadata.deletionGracePeriodSeconds === 0) return [];
   const since = node.unreachableSince !== undefined ? ` since ${new Date(node.unreachableSince).toISOString()}` : '';
   const obj = run.cluster.apiserver.get('nodes', undefined, node.name);
   const tainted = obj.ok && (obj.object.spec?.taints ?? []).some((t) => t.key === TAINT_OUT_OF_SERVICE);
@@ -324,8 +407,32 @@ const stuckVolumes: Detector = (run) => {
   }));
 };
 
+/**
+ * X14 — the sandbox's network teardown fails: killPodWithSyncResult's StopPodSandbox errs, the
+ * kill fails (FailedKillPod … KillPodSandbox), the pod worker retries after its back-off, and the
+ * pod never reaches its final DELETE although its containers are stopped.
+ */
+const failingSandbox: Detector = (run) => {
+  const nodeName = run.before.spec?.nodeName;
+  const node = nodeName ? run.cluster.nodes.get(nodeName) : undefined;
+  const uid = run.before.metadata.uid!;
+  const error = node?.runtime.sandboxTeardownErrors.get(uid);
+  if (!node || !node.reachable || !run.after || error === undefined || node.runtime.sandbox(uid)?.state !== 'ready') return [];
+  return [
+    {
+      cause: 'sandbox',
+      detail: `the sandbox of the pod on node ${node.name} cannot be torn down (FailedKillPod: KillPodSandbox): ${error}`,
+      next: 'the kubelet retries the kill after each failure (its back-off, 10s) for ever: the containers are stopped, but the pod never gets its final DELETE',
+      remedies: [
+        { action: `repair the network plugin on ${node.name} (its daemon, e.g. the CNI's node agent, must answer CNI DEL again); the next retry then tears the sandbox down`, command: `kubectl get pods -n kube-system -o wide --field-selector spec.nodeName=${node.name}`, risk: 'none (a read: find the network plugin\'s pod of the node)' },
+        forceDelete(run.after, `its sandbox (network namespace, IP address) is still on node ${node.name}`),
+      ],
+    },
+  ];
+};
+
 /** The detectors in the order their causes are listed. */
-export const DETECTORS: readonly Detector[] = [finalizers, policies, webhooks, dependents, unreachableNode, runningContainers, stuckVolumes];
+export const DETECTORS: readonly Detector[] = [finalizers, policies, clusterWebhooks, webhooks, dependents, unreachableNode, runningContainers, stuckVolumes, failingSandbox];
 
 /**
  * nothing holds it: it goes away within the run by itself — the kubelet finishes it, or the

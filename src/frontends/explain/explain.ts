@@ -4,7 +4,11 @@ import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
 import type { Dump, DumpObject } from '../../planning/restore/dump';
 import type { Cluster } from '../../cluster/cluster';
 import type { RuntimeContainer } from '../../components/kubelet/runtime';
-import { formatOffset } from '../../foundation/timeline/time';
+import { formatDuration, formatOffset } from '../../foundation/timeline/time';
+import { ModelledWebhookCaller } from '../../apiserver/webhook/modelled-caller';
+import { contradiction, formatAge, suspects, unexplained } from './evidence';
+import { checkRemedies } from './remedy-check';
+import { suspectStep, type SuspectStep } from './suspect-step';
 import { toTable } from '../server/table';
 import { DETECTORS, nothingHolds, type Cause, type PodRun } from './causes';
 
@@ -21,6 +25,10 @@ export interface PodExplanation {
   phase?: string;
   deletionTimestamp?: string;
   deletionGracePeriodSeconds?: number;
+  /** What the objects show, at T+0: its phase and how long it had been past its deletionTimestamp (negative: its grace period still runs). */
+  shown: { phase?: string; overdue: string; overdueMs: number };
+  /** X16 — the run released it far sooner than the cluster did: what the run contradicts, and the suspects are its causes. */
+  contradiction?: string;
   /** Still in the API at the end of the run. */
   stuck: boolean;
   /** What `kubectl get pod` shows in STATUS at the end of the run, while it is there (Terminating; since v1.31 the terminal phase, e.g. Error, once it has one). */
@@ -51,13 +59,30 @@ export interface ExplainRun {
  * at most EXPLAIN_HORIZON_MS, and say of each pod that was Terminating when the objects were read
  * (or was deleted during the run) what held it, what happened next and what would release it.
  */
-export function explainDump(dump: Dump, options: { release?: Release; nowMs?: number; horizonMs?: number } = {}): ExplainRun {
-  const plan = new ClusterPlan(options.release ?? DEFAULT_RELEASE);
-  plan.objects(dump, options.nowMs);
-  plan.start();
+export function explainDump(dump: Dump, options: { release?: Release; nowMs?: number; horizonMs?: number; checkRemedies?: boolean } = {}): ExplainRun {
+  const resume = (step?: SuspectStep) => {
+    const plan = new ClusterPlan(options.release ?? DEFAULT_RELEASE);
+    plan.objects(dump, options.nowMs);
+    let caller: ModelledWebhookCaller | undefined;
+    step?.apply(plan, () => {
+      if (!caller) plan.cluster.apiserver.webhookCaller = caller = new ModelledWebhookCaller();
+      return caller;
+    });
+    plan.start();
+    return plan;
+  };
+  const plan = resume();
   const t0 = plan.cluster.clock.now();
   const horizon = options.horizonMs ?? EXPLAIN_HORIZON_MS;
-  const pods = explainForward(plan.cluster, { t0, horizonMs: horizon, unmodelled: plan.restoredObjects?.unmodelled ?? [], fromRevision: 0 });
+  const pods = explainForward(plan.cluster, { t0, horizonMs: horizon, unmodelled: plan.restoredObjects?.unmodelled ?? [], objects: dump.objects, fromRevision: 0 });
+  // X17 — each remedy of a pod still held is tried in a fork: the same objects resumed again.
+  // For a pod the run contradicts, in forks where its top suspect that a step can model is made explicit.
+  if (options.checkRemedies) {
+    for (const p of pods) {
+      const top = p.contradiction !== undefined ? p.causes.map((c) => suspectStep(c, p, dump)).find((x) => x !== undefined) : undefined;
+      checkRemedies(p, { fork: () => resume(top).cluster, horizonMs: horizon, ...(top ? { suspect: top.text } : {}) });
+    }
+  }
   const explanation: Explanation = {
     now: new Date(t0).toISOString(),
     release: String(plan.release),
@@ -72,7 +97,7 @@ export function explainDump(dump: Dump, options: { release?: Release; nowMs?: nu
  * Runs the cluster forward from now until every pod that is (or becomes) Terminating is gone, or
  * for `horizonMs`, and explains each of them. Times are T+… from `t0`.
  */
-export function explainForward(cluster: Cluster, options: { t0: number; horizonMs: number; unmodelled?: readonly DumpObject[]; fromRevision?: number }): PodExplanation[] {
+export function explainForward(cluster: Cluster, options: { t0: number; horizonMs: number; unmodelled?: readonly DumpObject[]; objects?: readonly DumpObject[]; fromRevision?: number }): PodExplanation[] {
   const { t0 } = options;
   const etcd = cluster.apiserver.etcd;
   // The pods deleting now (or, from `fromRevision`, every version written since: resumed objects
@@ -115,9 +140,18 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
   for (const [uid, pod] of before) {
     const now = cluster.apiserver.get('pods', pod.metadata.namespace, pod.metadata.name!);
     const after = now.ok && now.object.metadata.uid === uid ? now.object : undefined;
-    const run: PodRun = { cluster, t0, before: pod, after, goneAtMs: gone.get(uid), unmodelled: options.unmodelled ?? [], running: running.get(uid) ?? [] };
+    const shown = options.objects?.find((o) => o.kind === 'Pod' && (o.obj.metadata as { uid?: string } | undefined)?.uid === uid)?.obj as Pod | undefined;
+    const run: PodRun = { cluster, t0, before: pod, shown, after, goneAtMs: gone.get(uid), unmodelled: options.unmodelled ?? [], objects: options.objects ?? [], running: running.get(uid) ?? [] };
     const causes = DETECTORS.flatMap((d) => d(run));
+    // X16 — released far sooner than the cluster did: the suspects the objects support, never "nothing holds it".
+    const contradicted = contradiction(run);
+    if (contradicted) {
+      const found = suspects(run);
+      causes.splice(0, causes.length, ...(found.length > 0 ? found : [unexplained(run, contradicted)]));
+    }
     if (causes.length === 0) causes.push(nothingHolds(run));
+    const history = shown ?? pod;
+    const overdueMs = history.metadata.deletionTimestamp !== undefined ? t0 - Date.parse(history.metadata.deletionTimestamp) : 0;
     const goneAt = run.goneAtMs;
     pods.push({
       namespace: pod.metadata.namespace ?? 'default',
@@ -125,8 +159,10 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
       uid,
       node: pod.spec?.nodeName,
       phase: (after ?? pod).status?.phase,
-      deletionTimestamp: pod.metadata.deletionTimestamp,
-      deletionGracePeriodSeconds: pod.metadata.deletionGracePeriodSeconds,
+      deletionTimestamp: history.metadata.deletionTimestamp,
+      deletionGracePeriodSeconds: history.metadata.deletionGracePeriodSeconds,
+      shown: { phase: history.status?.phase, overdueMs, overdue: `${overdueMs >= 0 ? `Terminating for ${formatAge(overdueMs)} past its deletionTimestamp` : `${formatDuration(-overdueMs)} of its grace period left`}${deletedAt(history) === t0 ? ' (nothing in the objects is later than its DELETE: how long it has been Terminating since is unknown; --now says when they were read)' : ''}` },
+      ...(contradicted ? { contradiction: contradicted.text } : {}),
       stuck: after !== undefined,
       ...(after ? { kubectlStatus: statusColumn(after, cluster) } : {}),
       ...(goneAt !== undefined ? { goneAt: formatOffset(goneAt - t0) } : {}),
@@ -134,6 +170,12 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
     });
   }
   return pods.sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`));
+}
+
+/** When the pod was deleted: its deletionTimestamp less its grace period (a graceful DELETE stores now + grace). */
+function deletedAt(pod: Pod): number | undefined {
+  const dt = pod.metadata.deletionTimestamp;
+  return dt === undefined ? undefined : Date.parse(dt) - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
 }
 
 /** The STATUS column kube-apiserver's pod printer gives the pod now (server-side printing, as kubectl get shows it). */

@@ -10,11 +10,18 @@ export function formatExplanation(e: Explanation): string {
 }
 
 function formatPod(p: PodExplanation): string[] {
-  const state = p.stuck ? `still there at the end of the run (kubectl get pod: ${p.kubectlStatus})` : `gone at ${p.goneAt}`;
-  const out = [`pod ${p.namespace}/${p.name} (node ${p.node ?? 'none'}, phase ${p.phase ?? 'unknown'}, deletionTimestamp ${p.deletionTimestamp}, grace ${p.deletionGracePeriodSeconds}s): ${state}`];
+  const found = p.stuck ? `still there at the end of the run (kubectl get pod: ${p.kubectlStatus})` : `gone at ${p.goneAt}`;
+  const out = [
+    `pod ${p.namespace}/${p.name} (node ${p.node ?? 'none'})`,
+    `  the objects show: phase ${p.shown.phase ?? 'unknown'}, deletionTimestamp ${p.deletionTimestamp}, grace ${p.deletionGracePeriodSeconds}s; ${p.shown.overdue}`,
+    `  the run finds: ${found}`,
+  ];
+  if (p.contradiction) out.push(`  ${p.contradiction}`);
   for (const c of p.causes) {
-    out.push(`  ${c.cause}: ${c.detail}`, `    next: ${c.next}`);
-    for (const r of c.remedies) out.push(`    to release it, ${r.action}:`, `      ${r.command}`, `      risk: ${r.risk}`);
+    out.push(`  ${c.cause}: ${c.detail}`);
+    for (const e of c.evidence ?? []) out.push(`    evidence: ${e}`);
+    out.push(`    next: ${c.next}`);
+    for (const r of c.remedies) out.push(`    to release it, ${r.action}:`, `      ${r.command}`, `      risk: ${r.risk}`, ...(r.checked ? [`      checked: ${r.checked}`] : []));
   }
   return out;
 }

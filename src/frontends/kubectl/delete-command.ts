@@ -72,7 +72,8 @@ export class UnsupportedKubectlError extends Error {
 const SUPPORTED =
   'supported: `kubectl delete pod|replicaset|namespace NAME… (or TYPE/NAME…, -l SELECTOR, --all) with -n/--namespace, --grace-period, --now, --force, ' +
   '--cascade, --dry-run, --wait, --timeout, --ignore-not-found, -o name, -i/--interactive`, and `kubectl drain|cordon|uncordon NODE` ' +
-  '(drain with --force, --ignore-daemonsets, --delete-emptydir-data, --grace-period, --timeout, --pod-selector, --disable-eviction, --dry-run)';
+  '(drain with --force, --ignore-daemonsets, --delete-emptydir-data, --grace-period, --timeout, --pod-selector, --disable-eviction, --dry-run), ' +
+  '`kubectl scale deployment|replicaset|statefulset NAME --replicas=N` and `kubectl rollout restart|status|undo deployment NAME` (src/frontends/kubectl/workload-commands.ts)';
 
 export function unsupported(what: string, hint = ''): UnsupportedKubectlError {
   return new UnsupportedKubectlError(`${what} is not modelled by this simulator; ${SUPPORTED}${hint && `. ${hint}`}`);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { realKubectlPath, UnsupportedPlatformError } from './real-kubectl';
+import { KubectlNotInstalledError, realKubectlPath, UnsupportedPlatformError } from './real-kubectl';
 
 /** Where `terminating serve` writes its kubeconfig unless told otherwise (its --report-dir default). */
 export const SERVED_KUBECONFIG = 'reports/serve/kubeconfig';
@@ -16,7 +16,7 @@ export async function kubectlCommand(args: string[], env: NodeJS.ProcessEnv = pr
   try {
     binary = await realKubectlPath();
   } catch (e) {
-    if (!(e instanceof UnsupportedPlatformError)) throw e;
+    if (!(e instanceof UnsupportedPlatformError || e instanceof KubectlNotInstalledError)) throw e;
     process.stderr.write(`terminating kubectl: ${e.message}\n`);
     return 1;
   }

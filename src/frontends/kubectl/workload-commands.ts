@@ -3,7 +3,7 @@ import { toTime } from '../../apimachinery/object';
 import type { Deployment, ReplicaSet } from '../../apimachinery/types';
 import { KUBECTL, type Cluster } from '../../cluster/cluster';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_ANNOTATION } from '../../components/controllers/deployment/deployment-util';
-import { getControllerOf } from '../../components/controllers/pod-control';
+import { getControllerOf } from '../../components/controllers/controller-utils';
 import { splitCommandLine, UnsupportedKubectlError } from './delete-command';
 import type { KubectlResult } from './kubectl';
 

@@ -479,6 +479,7 @@ export const OVERVIEW_SCRIPT = `document.addEventListener('click', (ev) => {
   const row = rows.find((r) => Number(r.dataset.seq) >= seq) || rows[rows.length - 1];
   if (!row) return;
   row.scrollIntoView({ block: 'center' });
+  // The row stays outlined until the next click on the overview: no timer.
+  for (const old of scope.querySelectorAll('.sd-flash')) old.classList.remove('sd-flash');
   row.classList.add('sd-flash');
-  setTimeout(() => row.classList.remove('sd-flash'), 1500);
 });`;

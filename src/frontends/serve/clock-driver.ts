@@ -10,13 +10,16 @@ import { DurationError, parseDuration } from '../../foundation/duration';
  * - `fast=N`: virtual time runs N times as fast as wall time.
  * - `jump` (or `jump=QUIET`, e.g. jump=200ms): virtual time stands still while any client is busy
  *   and jumps ahead while every client waits on a watch (see JumpClock).
+ * - `manual`: virtual time moves only when told to (POST /terminating/v1/clock?advance=, or the
+ *   harness's advance() and settle()): what a test that drives the clock itself wants (ManualClock).
  */
-export type ClockMode = { kind: 'realtime' } | { kind: 'fast'; factor: number } | { kind: 'jump'; quietMs: number };
+export type ClockMode = { kind: 'realtime' } | { kind: 'fast'; factor: number } | { kind: 'jump'; quietMs: number } | { kind: 'manual' };
 
 export class ClockModeError extends Error {}
 
 export function parseClockMode(text: string): ClockMode {
   if (text === 'realtime') return { kind: 'realtime' };
+  if (text === 'manual') return { kind: 'manual' };
   const fast = /^fast=(\d+(?:\.\d+)?)$/.exec(text);
   if (fast && Number(fast[1]) > 0) return { kind: 'fast', factor: Number(fast[1]) };
   const jump = /^jump(?:=(.*))?$/.exec(text);
@@ -29,7 +32,7 @@ export function parseClockMode(text: string): ClockMode {
       throw new ClockModeError(`invalid --clock "${text}": the quiet period of jump=QUIET is a duration (e.g. jump=200ms): ${e.message}`);
     }
   }
-  throw new ClockModeError(`invalid --clock "${text}": expected jump, jump=QUIET (e.g. jump=200ms), realtime, or fast=N (N times wall time, N > 0, e.g. fast=10)`);
+  throw new ClockModeError(`invalid --clock "${text}": expected jump, jump=QUIET (e.g. jump=200ms), realtime, manual, or fast=N (N times wall time, N > 0, e.g. fast=10)`);
 }
 
 export function formatClockMode(mode: ClockMode): string {
@@ -348,7 +351,24 @@ export class JumpClock implements ClockDriver {
   }
 }
 
+/**
+ * `--clock manual`: virtual time stands still; it moves only by advance() (the clock endpoint, or the
+ * harness). What is due at the current instant still runs at once (each write is served as a real
+ * cluster's controllers would react to it, at the same virtual time): wall time never touches it.
+ */
+export class ManualClock implements ClockDriver {
+  readonly mode = { kind: 'manual' } as const;
+  constructor(private readonly cluster: Cluster) {}
+  beforeRequest(): void {}
+  watchWritten(): void {}
+  advance(ms: number): void {
+    this.cluster.advance(ms);
+  }
+  stop(): void {}
+}
+
 /** `ceiling`: for `jump`, the latest virtual time a jump may reach (serve's wall-clock start: the wall clock itself). */
 export function clockDriver(mode: ClockMode, cluster: Cluster, activity: ClientActivity, ceiling?: () => number): ClockDriver {
+  if (mode.kind === 'manual') return new ManualClock(cluster);
   return mode.kind === 'jump' ? new JumpClock(cluster, activity, mode, { ceiling }) : new ScaledClock(cluster, mode);
 }

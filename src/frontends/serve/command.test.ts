@@ -54,9 +54,9 @@ describe('terminating serve (the command)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'serve-cmd-'));
     writeFileSync(join(dir, 'bad.yaml'), 'kind: Deployment\nmetadata: { name: x }\n');
     const [bad, manifest, unknown] = await Promise.all([run(['serve', '--clock', 'slow']), run(['serve', '--manifests', join(dir, 'bad.yaml')]), run(['srve'])]);
-    expect(bad).to.deep.equal([2, 'terminating serve: invalid --clock "slow": expected jump, jump=QUIET (e.g. jump=200ms), realtime, or fast=N (N times wall time, N > 0, e.g. fast=10)\n']);
+    expect(bad).to.deep.equal([2, 'terminating serve: invalid --clock "slow": expected jump, jump=QUIET (e.g. jump=200ms), realtime, manual, or fast=N (N times wall time, N > 0, e.g. fast=10)\n']);
     expect(manifest).to.deep.equal([1, `terminating serve: ${join(dir, 'bad.yaml')}: document 1, line 1: unknown kind "Deployment": a manifest file holds Nodes, Pods, ReplicaSets and Services (or a List of them)\n`]);
-    expect(unknown).to.deep.equal([2, 'terminating srve: unknown command "srve" (commands: serve, kubectl, explain)\n']);
+    expect(unknown).to.deep.equal([2, 'terminating srve: unknown command "srve" (commands: init, test, serve, kubectl, explain, explore)\n']);
   });
 
   it('bin/terminating.js serve: prints the kubeconfig to use, serves until SIGTERM, then closes its watches and writes the report', async () => {

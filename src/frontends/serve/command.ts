@@ -24,6 +24,8 @@ Options:
   --clock MODE         jump (default): virtual time jumps ahead while every client waits on a watch
                        realtime: virtual time follows wall time
                        fast=N: virtual time runs N times as fast as wall time
+                       manual: virtual time moves only on POST /terminating/v1/clock?advance=30s
+                       (for tests that drive the clock themselves)
   --kubernetes 1.NN    the Kubernetes release every component runs, 1.26 to 1.36 (default 1.36)
   --etcd-compaction-interval DURATION
                        how often etcd is compacted (default 5m); the history, timeline events and

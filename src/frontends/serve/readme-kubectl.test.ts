@@ -12,7 +12,7 @@ const START_MS = 60_000;
 const README_START = '2025-01-01T00:01:00Z';
 
 /**
- * The README's "Use it with kubectl" section, run as written: its `sh` block starts the server,
+ * The README's "The first served session" section, run as written: its `sh` block starts the server,
  * its `console` block is a list of `$ command` lines, each followed by the output it must print.
  * `npx terminating` is the package's bin, bin/terminating.js (checked against package.json), run
  * here with node directly; the server writes into a temporary directory instead of reports/serve
@@ -20,11 +20,11 @@ const README_START = '2025-01-01T00:01:00Z';
  */
 function section(): { start: string; session: { command: string; output: string[] }[] } {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const from = readme.indexOf('## Use it with kubectl');
+  const from = readme.indexOf('## The first served session');
   const text = readme.slice(from, readme.indexOf('\n## ', from + 1));
   const block = (lang: string) => {
     const m = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(text);
-    if (!m) throw new Error(`README "Use it with kubectl" has no \`\`\`${lang} block`);
+    if (!m) throw new Error(`README "The first served session" has no \`\`\`${lang} block`);
     return m[1].trimEnd().split('\n');
   };
   const session: { command: string; output: string[] }[] = [];
@@ -44,7 +44,7 @@ function words(command: string, prefix: string): string[] {
   return command.slice(prefix.length).trim().split(/\s+/);
 }
 
-describe('README "Use it with kubectl" (run as written)', () => {
+describe('README "The first served session" (run as written)', () => {
   it('npx terminating is bin/terminating.js', () => {
     expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin).to.deep.equal({ terminating: 'bin/terminating.js' });
   });

@@ -182,7 +182,7 @@ describe('terminating serve', () => {
   });
 
   it('bad --clock values get one clear error', () => {
-    expect(() => parseClockMode('slow')).to.throw('invalid --clock "slow": expected jump, jump=QUIET (e.g. jump=200ms), realtime, or fast=N');
+    expect(() => parseClockMode('slow')).to.throw('invalid --clock "slow": expected jump, jump=QUIET (e.g. jump=200ms), realtime, manual, or fast=N');
     expect(() => parseClockMode('fast=0')).to.throw('invalid --clock "fast=0"');
     expect(() => parseClockMode('jump=1x')).to.throw('invalid --clock "jump=1x": the quiet period of jump=QUIET is a duration');
   });

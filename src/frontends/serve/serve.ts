@@ -32,6 +32,8 @@ export interface ServeOptions {
    * real cluster's objects (files, comma-separated, whose objects carry a uid) are resumed (src/planning/restore/).
    */
   manifests?: string;
+  /** Instead of manifests: a cluster of just these nodes, no pods (the harness, src/frontends/harness.ts). */
+  nodes?: readonly string[];
   /** Resumed objects: when they were read (default: the newest time they show, X2). */
   nowMs?: number;
   clock: ClockMode;
@@ -79,6 +81,7 @@ export async function serve(options: ServeOptions): Promise<ServedCluster> {
   const apiserver = { dropCompactedHistory: true, ...(options.etcdCompactionIntervalMs ? { compactionIntervalMs: options.etcdCompactionIntervalMs } : {}) };
   const plan = new ClusterPlan(options.release, dump || options.start === undefined ? undefined : options.start - WARMUP_MS, apiserver);
   if (dump) plan.objects(dump, options.nowMs);
+  else if (options.nodes !== undefined && options.manifests === undefined) for (const node of options.nodes) plan.node(node);
   else loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
   // Served objects carry managedFields from their creation on, as a real cluster's do.
   plan.cluster.apiserver.trackManagedFields();
@@ -91,7 +94,7 @@ export async function serve(options: ServeOptions): Promise<ServedCluster> {
   // A start taken from the wall clock (the serve command's): a jump never takes virtual time past it, so no timestamp lies in a client's future.
   const driver = clockDriver(options.clock, cluster, activity, options.start === undefined ? undefined : () => Date.now());
   const reportDir = resolve(options.reportDir);
-  const title = `terminating serve (${options.manifests ?? 'default cluster'}, Kubernetes ${cluster.release}, --clock ${formatClockMode(options.clock)})`;
+  const title = `terminating serve (${options.manifests ?? (options.nodes ? `nodes ${options.nodes.join(', ')}` : 'default cluster')}, Kubernetes ${cluster.release}, --clock ${formatClockMode(options.clock)})`;
   const report = () => writeSessionReport(cluster, t0, reportDir, title);
 
   /** Responses not finished yet (watch streams, mostly): shutting down ends them cleanly. */

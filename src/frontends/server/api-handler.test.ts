@@ -25,7 +25,7 @@ describe('HTTP API: version, health, discovery', () => {
     expect(pods.verbs).to.have.members(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
     expect(core.json.resources.map((r: { name: string }) => r.name)).to.include('pods/status');
     const groups = await request(s.base, 'GET', '/apis');
-    expect(groups.json.groups.map((g: { name: string }) => g.name)).to.deep.equal(['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'policy', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io']);
+    expect(groups.json.groups.map((g: { name: string }) => g.name)).to.deep.equal(['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'networking.k8s.io', 'policy', 'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io']);
     expect((await request(s.base, 'GET', '/apis/apps/v1')).json.resources[0]).to.include({ name: 'replicasets', kind: 'ReplicaSet' });
     expect((await request(s.base, 'GET', '/api')).json.versions).to.deep.equal(['v1']);
   });
@@ -43,7 +43,7 @@ describe('HTTP API: version, health, discovery', () => {
       { subresource: 'status', responseKind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
     ]);
     const apis = await request(s.base, 'GET', '/apis', { headers: { Accept: AGGREGATED } });
-    expect(apis.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).to.deep.equal(['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'policy', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io']);
+    expect(apis.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).to.deep.equal(['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'networking.k8s.io', 'policy', 'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io']);
   });
 
   it('OpenAPI v3 tells kubectl that PATCH takes fieldValidation (server-side field validation)', async () => {

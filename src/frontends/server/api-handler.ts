@@ -149,7 +149,8 @@ async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiAct
   let body: Promise<Buffer> | undefined;
   const scope: RequestScope = {
     cluster,
-    api: cluster.apiserver,
+    // A served client's own view when a perturbation names its User-Agent (src/cluster/perturbation/).
+    api: cluster.perturbations.apiFor({ kind: 'client', userAgent: userAgentProduct(req) }),
     req,
     res,
     url,
@@ -229,9 +230,14 @@ function writeError(res: ServerResponse, e: unknown): void {
   res.end(body);
 }
 
+/** The product token of the User-Agent (`kubectl/v1.33.9 (linux/amd64) …` → `kubectl`). */
+export function userAgentProduct(req: IncomingMessage): string {
+  return (req.headers['user-agent'] ?? '').split(/[\s/]/)[0] || 'unknown';
+}
+
 /** The caller's identity from its User-Agent: `kubectl/v1.33.9 (linux/amd64) kubernetes/…` is kubectl; any other client is a user named after its product token. */
 export function identifyByUserAgent(req: IncomingMessage): ClientIdentity {
-  const product = (req.headers['user-agent'] ?? '').split(/[\s/]/)[0] || 'unknown';
+  const product = userAgentProduct(req);
   if (product === 'kubectl' || product.startsWith('kubectl-')) return { name: 'kubectl', component: 'kubectl' };
   return { name: product, component: 'user' };
 }

@@ -1,6 +1,7 @@
 import { after, beforeEach, describe, it } from 'node:test';
 import { expect } from 'chai';
 import { request, startServer, type TestServer } from './testing';
+import { SERVED_RUN_TO_COMPLETION_MS } from './behaviours';
 
 const POD = '/api/v1/namespaces/default/pods';
 
@@ -49,5 +50,29 @@ describe('R98 terminating.sim/ annotations on pods written through the API', () 
     expect(bad.json.message).to.equal(
       'Pod "bad" is invalid: [metadata.annotations[terminating.sim/sigterm.db]: Invalid value: "ignore": the pod has no container "db" (its containers: app), metadata.annotations[terminating.sim/prestop.app]: Invalid value: "soon": expected a DURATION (e.g. 10s) or `never`]',
     );
+  });
+});
+
+describe('R98 a pod that runs to completion (restartPolicy Never or OnFailure) and has no behaviour given exits 0 after SERVED_RUN_TO_COMPLETION_MS', () => {
+  let s: TestServer;
+  beforeEach(async () => {
+    await s?.close();
+    s = await startServer([]);
+  });
+  after(() => s.close());
+
+  it('a Job created over the API (as kubectl create job does) completes; a restartPolicy Always pod keeps running', async () => {
+    const job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'pi' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl' }] } } } };
+    expect((await request(s.base, 'POST', '/apis/batch/v1/namespaces/default/jobs', { body: job })).status).to.equal(201);
+    expect((await request(s.base, 'POST', POD, { body: pod('web') })).status).to.equal(201);
+    s.cluster.advance(SERVED_RUN_TO_COMPLETION_MS - 2000);
+    const early = s.cluster.apiserver.get('jobs', 'default', 'pi');
+    expect(early.ok && early.object.status?.succeeded).to.equal(undefined);
+    s.cluster.advance(10_000);
+    const done = s.cluster.apiserver.get('jobs', 'default', 'pi');
+    expect(done.ok && done.object.status?.succeeded).to.equal(1);
+    expect(done.ok && (done.object.status?.conditions ?? []).map((c) => c.type)).to.include('Complete');
+    const web = s.cluster.apiserver.get('pods', 'default', 'web');
+    expect(web.ok && web.object.status?.phase).to.equal('Running');
   });
 });

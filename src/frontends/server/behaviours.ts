@@ -19,11 +19,26 @@ export function followBehaviourAnnotations(cluster: Cluster): void {
   });
 }
 
+/**
+ * How long a regular container of a pod with `restartPolicy: Never` or `OnFailure` runs when no
+ * behaviour says otherwise: then it exits with code 0, so a Job created over the API (`kubectl
+ * create job`, a cdk8s Job) completes. Pods that restart always run until they are stopped.
+ */
+export const SERVED_RUN_TO_COMPLETION_MS = 10_000;
+
 function applyBehaviours(cluster: Cluster, pod: Pod): void {
   const annotations = behaviourAnnotations(pod.metadata.annotations);
   const node = pod.spec?.nodeName;
-  if (annotations.length === 0 || !node || !pod.metadata.uid || !cluster.nodes.has(node)) return;
+  if (!node || !pod.metadata.uid || !cluster.nodes.has(node)) return;
   const sim = cluster.node(node);
+  const policy = pod.spec?.restartPolicy;
+  if (policy === 'Never' || policy === 'OnFailure') {
+    for (const c of pod.spec?.containers ?? []) {
+      const key = `${pod.metadata.uid} ${c.name}`;
+      if (!sim.containerBehaviours.has(key)) sim.containerBehaviours.set(key, { ...DEFAULT_BEHAVIOUR, exitsOnItsOwn: 0, runsForMs: SERVED_RUN_TO_COMPLETION_MS });
+    }
+  }
+  if (annotations.length === 0) return;
   for (const a of annotations) {
     if (behaviourProblem(pod, a) !== undefined) continue;
     const parsed = parseBehaviour(a.what as PodAnnotation, a.value as string);

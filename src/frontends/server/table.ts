@@ -1,6 +1,14 @@
 import { fromTime, type KubeObject } from '../../apimachinery/object';
 import type { ConfigMap, ControllerRevision, DaemonSet, Deployment, EndpointSlice, Endpoints, Event, Job, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, StatefulSet, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../apimachinery/types';
 import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
+import type { CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeAttachment } from '../../apimachinery/types';
+import { isDefaultStorageClass } from '../../apiserver/storage-admission';
+
+/** helper.GetAccessModesAsString: the short names, in the order ReadWriteOnce, ReadOnlyMany, ReadWriteMany, ReadWriteOncePod. */
+function accessModes(modes: readonly string[] | undefined): string {
+  const short: [string, string][] = [['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP']];
+  return short.filter(([m]) => modes?.includes(m)).map(([, s]) => s).join(',');
+}
 
 /**
  * R73 — server-side printing: the metav1.Table kube-apiserver answers for
@@ -18,7 +26,7 @@ export interface TableColumn {
   priority: number;
 }
 
-type Cell = string | number;
+type Cell = string | number | boolean;
 
 // Column descriptions in our own words: kube-apiserver sends the API fields' documentation here,
 // which clients show nowhere in their default output (kubectl uses names and priorities only).
@@ -233,6 +241,75 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
   configmaps: {
     columns: [NAME, count('Data', 'How many keys its data and binaryData hold.'), AGE],
     cells: (obj, now) => [obj.metadata.name ?? '', keys((obj as ConfigMap).data) + keys((obj as ConfigMap).binaryData), age(obj.metadata.creationTimestamp, now)],
+  },
+  // printPersistentVolume, printPersistentVolumeClaim, printStorageClass, printCSIDriver, printCSINode, printVolumeAttachment (P7).
+  persistentvolumes: {
+    columns: [
+      NAME,
+      column('Capacity', 'The storage capacity of the volume.'),
+      column('Access Modes', 'RWO, ROX, RWX, RWOP.'),
+      column('Reclaim Policy', 'What happens to the volume once its claim is gone.'),
+      column('Status', 'Its phase, or Terminating.'),
+      column('Claim', 'namespace/name of the claim bound to it.'),
+      column('StorageClass', 'StorageClass of the pv'),
+      column('VolumeAttributesClass', 'VolumeAttributesClass of the pv'),
+      column('Reason', 'Why the volume is in its phase.'),
+      AGE,
+      column('VolumeMode', 'Filesystem or Block.', 1),
+    ],
+    cells: (obj, now) => {
+      const pv = obj as PersistentVolume;
+      const claim = pv.spec?.claimRef ? `${pv.spec.claimRef.namespace ?? ''}/${pv.spec.claimRef.name ?? ''}` : '';
+      const phase = pv.metadata.deletionTimestamp ? 'Terminating' : (pv.status?.phase ?? '');
+      return [pv.metadata.name ?? '', String(pv.spec?.capacity?.storage ?? ''), accessModes(pv.spec?.accessModes), pv.spec?.persistentVolumeReclaimPolicy ?? '', phase, claim, pv.spec?.storageClassName ?? '', pv.spec?.volumeAttributesClassName ?? '<unset>', pv.status?.reason ?? '', age(pv.metadata.creationTimestamp, now), pv.spec?.volumeMode ?? '<unset>'];
+    },
+  },
+  persistentvolumeclaims: {
+    columns: [
+      NAME,
+      column('Status', 'Its phase, or Terminating.'),
+      column('Volume', 'The PersistentVolume bound to it.'),
+      column('Capacity', "The bound volume's capacity."),
+      column('Access Modes', "The bound volume's access modes."),
+      column('StorageClass', 'StorageClass of the pvc'),
+      column('VolumeAttributesClass', 'VolumeAttributesClass of the pvc'),
+      AGE,
+      column('VolumeMode', 'Filesystem or Block.', 1),
+    ],
+    cells: (obj, now) => {
+      const pvc = obj as PersistentVolumeClaim;
+      const phase = pvc.metadata.deletionTimestamp ? 'Terminating' : (pvc.status?.phase ?? '');
+      const bound = !!pvc.spec?.volumeName;
+      return [pvc.metadata.name ?? '', phase, pvc.spec?.volumeName ?? '', bound ? String(pvc.status?.capacity?.storage ?? '') : '', bound ? accessModes(pvc.status?.accessModes) : '', pvc.spec?.storageClassName ?? '', pvc.spec?.volumeAttributesClassName ?? '<unset>', age(pvc.metadata.creationTimestamp, now), pvc.spec?.volumeMode ?? '<unset>'];
+    },
+  },
+  storageclasses: {
+    columns: [NAME, column('Provisioner', 'Who provisions its volumes.'), column('ReclaimPolicy', 'Delete or Retain.'), column('VolumeBindingMode', 'Immediate or WaitForFirstConsumer.'), { ...column('AllowVolumeExpansion', 'Whether its claims may grow.'), type: 'boolean' }, AGE],
+    cells: (obj, now) => {
+      const sc = obj as StorageClass;
+      const name = (sc.metadata.name ?? '') + (isDefaultStorageClass(sc) ? ' (default)' : '');
+      return [name, sc.provisioner ?? '', sc.reclaimPolicy ?? 'Delete', sc.volumeBindingMode ?? 'Immediate', sc.allowVolumeExpansion ?? false, age(sc.metadata.creationTimestamp, now)];
+    },
+  },
+  csidrivers: {
+    columns: [NAME, { ...column('AttachRequired', 'Whether volumes are attached before they are mounted.'), type: 'boolean' }, { ...column('PodInfoOnMount', 'Whether mounts are told the pod.'), type: 'boolean' }, { ...column('StorageCapacity', 'Whether the driver reports capacity.'), type: 'boolean' }, column('TokenRequests', 'Audiences of service account tokens passed to the driver.'), { ...column('RequiresRepublish', 'Whether NodePublishVolume is called periodically.'), type: 'boolean' }, column('Modes', 'Volume lifecycle modes.'), AGE],
+    cells: (obj, now) => {
+      const d = obj as CSIDriver;
+      const modes = (d.spec?.volumeLifecycleModes ?? []).join(',');
+      const audiences = (d.spec?.tokenRequests ?? []).map((t) => t.audience).join(',');
+      return [d.metadata.name ?? '', d.spec?.attachRequired ?? true, d.spec?.podInfoOnMount ?? false, d.spec?.storageCapacity ?? false, audiences || '<unset>', d.spec?.requiresRepublish ?? false, modes || '<none>', age(d.metadata.creationTimestamp, now)];
+    },
+  },
+  csinodes: {
+    columns: [NAME, count('Drivers', 'How many CSI drivers the node registered.'), AGE],
+    cells: (obj, now) => [obj.metadata.name ?? '', ((obj as CSINode).spec?.drivers ?? []).length, age(obj.metadata.creationTimestamp, now)],
+  },
+  volumeattachments: {
+    columns: [NAME, column('Attacher', 'The CSI driver that attaches the volume.'), column('PV', 'The PersistentVolume attached.'), column('Node', 'The node it is attached to.'), { ...column('Attached', 'Whether the attacher has attached it (status.attached).'), type: 'boolean' }, AGE],
+    cells: (obj, now) => {
+      const va = obj as VolumeAttachment;
+      return [va.metadata.name ?? '', va.spec?.attacher ?? '', va.spec?.source?.persistentVolumeName ?? '', va.spec?.nodeName ?? '', va.status?.attached ?? false, age(va.metadata.creationTimestamp, now)];
+    },
   },
   serviceaccounts: {
     columns: [NAME, count('Secrets', 'How many secrets it lists.'), AGE],

@@ -91,7 +91,7 @@ describe('resumed objects (src/planning/restore/)', () => {
     const plan = resume('failed-kill-pod.yaml');
     plan.cluster.advance(5 * 60_000);
     const events = texts(plan, 'events').filter((t) => t.includes('FailedKillPod'));
-    expect(events[0]).to.equal('122 FailedKillPod pods/indexer-0: error killing pod: [failed to "KillContainer" for "indexer" with KillContainerError: "rpc error: code = DeadlineExceeded desc = context deadline exceeded"]');
+    expect(events[0]).to.equal('122 FailedKillPod pods/indexer-0: error killing pod: failed to "KillContainer" for "indexer" with KillContainerError: "rpc error: code = DeadlineExceeded desc = context deadline exceeded"');
     expect(events[1]).to.match(/^254 FailedKillPod/);
     expect(podOf(plan, 'search', 'indexer-0')).to.not.equal(undefined);
   });

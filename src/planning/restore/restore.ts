@@ -9,6 +9,8 @@ import type { VolumeBehaviour } from '../../components/kubelet/volume-manager';
 import type { Component } from '../../foundation/timeline/event';
 import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
 import { DumpError, type Dump, type DumpObject, type Obj } from './dump';
+import { RESUMED_KINDS, resumedResource } from './resumed-kinds';
+import { isWebhookConfiguration, webhooksOf, whatItCouldDo } from './unmodelled';
 
 /**
  * How a dump (src/planning/restore/dump.ts) becomes a running cluster, decided from the objects alone
@@ -54,9 +56,10 @@ export interface RestorePlan {
   unmodelled: DumpObject[];
   /** ReplicaSets that pods name as owner but the dump lacks: created so that the garbage collector finds their owner. */
   placeholderOwners: Obj[];
+  /** Webhook configurations of the dump a step resumes with a modelled server (X18): stored instead of left out. */
+  resumedWebhooks: DumpObject[];
 }
 
-const RESOURCES: Readonly<Record<string, Resource>> = { Pod: 'pods', Node: 'nodes', Namespace: 'namespaces', Event: 'events', Lease: 'leases', ReplicaSet: 'replicasets' };
 /**
  * X13 — the admission policies of the dump are stored too, so the forward run (and explain's dry
  * run of a finalizer removal) is admitted by them: admissionregistration.k8s.io/v1 only, which a
@@ -69,11 +72,31 @@ const isPolicy = (o: DumpObject) => POLICY_RESOURCES[o.kind] !== undefined && o.
 
 /** The resource a dump object is stored as in `release`, or undefined when the simulation does not store it. */
 function storedAs(o: DumpObject, release: Release): Resource | undefined {
-  if (RESOURCES[o.kind] !== undefined) return RESOURCES[o.kind];
+  const resumed = resumedResource(o.kind, o.apiVersion);
+  if (resumed !== undefined) return resumed;
   return isPolicy(o) && release.atLeast(30) ? POLICY_RESOURCES[o.kind] : undefined;
 }
 
-const notModelled = (o: DumpObject) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} is not modelled: left out (${o.where})`;
+/** X7, X15 — an object left out, with what it could do to a pod. */
+const notModelled = (o: DumpObject) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} is not modelled: left out (${o.where}); ${whatItCouldDo(o)}`;
+
+/**
+ * X18 — a step makes a webhook configuration of the objects part of the run: the one holding the
+ * webhook named is stored (its server is then the step's modelled one) instead of left out.
+ */
+export function resumeWebhookConfiguration(plan: RestorePlan, webhook: string): DumpObject {
+  const config = plan.unmodelled.find((o) => isWebhookConfiguration(o) && webhooksOf(o).some((h) => h.name === webhook));
+  if (!config) {
+    const known = plan.unmodelled.filter(isWebhookConfiguration).flatMap((o) => webhooksOf(o).map((h) => `"${h.name}"`));
+    throw new DumpError(`no webhook configuration of the objects has a webhook "${webhook}" (${known.length > 0 ? `they have ${known.join(', ')}` : 'the objects have none'})`);
+  }
+  plan.unmodelled.splice(plan.unmodelled.indexOf(config), 1);
+  const note = notModelled(config);
+  plan.assumptions = plan.assumptions.filter((a) => a.text !== note);
+  plan.assumptions.push({ component: 'restore', text: `${config.kind} ${config.name} is resumed: its webhook ${webhook} is answered by the server a step describes`, source: SOURCE });
+  plan.resumedWebhooks.push(config);
+  return config;
+}
 
 /** Fixes the release the objects are resumed in, before they are written: the policies it does not serve join the unmodelled objects. */
 export function resumeIn(plan: RestorePlan, release: Release): void {
@@ -92,10 +115,10 @@ const ms = (t: unknown): number | undefined => (typeof t === 'string' ? Date.par
 export function planRestore(dump: Dump, nowMs?: number): RestorePlan {
   const startMs = nowMs ?? dump.newestMs;
   if (startMs === undefined) throw new DumpError(`${dump.files.join(', ')}: no object carries a time (creationTimestamp, a condition, a lease renewal…): give the time the objects were read (--now)`);
-  const plan: RestorePlan = { dump, startMs, release: DEFAULT_RELEASE, nodes: [], pods: [], containerBehaviours: [], volumeBehaviours: [], assumptions: [], unmodelled: [], placeholderOwners: [] };
+  const plan: RestorePlan = { dump, startMs, release: DEFAULT_RELEASE, nodes: [], pods: [], containerBehaviours: [], volumeBehaviours: [], assumptions: [], unmodelled: [], placeholderOwners: [], resumedWebhooks: [] };
   const assume = (component: Component, text: string, source = SOURCE) => plan.assumptions.push({ component, text, source });
   const of = (kind: string) => dump.objects.filter((o) => o.kind === kind);
-  plan.unmodelled = dump.objects.filter((o) => RESOURCES[o.kind] === undefined && !isPolicy(o));
+  plan.unmodelled = dump.objects.filter((o) => resumedResource(o.kind, o.apiVersion) === undefined && !isPolicy(o));
   for (const o of plan.unmodelled) assume('restore', notModelled(o));
 
   const leases = new Map(of('Lease').filter((l) => l.namespace === NODE_LEASE_NAMESPACE).map((l) => [l.name, l.obj as Lease]));
@@ -152,7 +175,11 @@ export function planRestore(dump: Dump, nowMs?: number): RestorePlan {
           plan.volumeBehaviours.push({ uid, pod: p.name, volume, behaviour: { unmountMs: 0, neverUnmounts: true } });
           assume('volumes', `volume ${volume} of pods/${p.name} cannot be unmounted: an Event ${e.reason} says "${truncate(message)}" (Given volume "${volume}" of pod "${p.name}" takes 20s to unmount says otherwise)`, 'pkg/kubelet/volumemanager/reconciler (FailedUnMount Events of operationExecutor.UnmountVolume)');
         }
-      } else if (reason === 'failedkillpod') {
+      } else if (reason === 'failedkillpod' && /KillPodSandbox/.test(message) && resumed.sandboxTeardownError === undefined) {
+        // X14 — the runtime's StopPodSandbox fails (the network plugin cannot tear the pod's network down).
+        resumed.sandboxTeardownError = sandboxError(message);
+        assume('runtime', `the sandbox of pods/${p.name} cannot be torn down: an Event ${e.reason} says "${truncate(message)}"; every StopPodSandbox is assumed to fail with "${truncate(resumed.sandboxTeardownError)}"`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult (KillPodSandboxError)');
+      } else if (reason === 'failedkillpod' && !/KillPodSandbox/.test(message)) {
         for (const container of running) {
           plan.containerBehaviours.push({ uid, pod: p.name, container, behaviour: { sigterm: { kind: 'ignores' }, survivesSigkill: true } });
           assume('runtime', `container ${container} of pods/${p.name} cannot be killed: an Event ${e.reason} says "${truncate(message)}"; assumed to survive SIGKILL, so that every StopContainer fails`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult (FailedKillPod)');
@@ -162,6 +189,12 @@ export function planRestore(dump: Dump, nowMs?: number): RestorePlan {
   }
   plan.nodes = [...machines.values()];
   return plan;
+}
+
+/** The runtime's error inside a FailedKillPod message naming KillPodSandbox (`… with KillPodSandboxError: "ERR"`), unescaped once. */
+function sandboxError(message: string): string {
+  const m = /KillPodSandboxError: "((?:[^"\\]|\\.)*)"/.exec(message);
+  return m ? m[1].replace(/\\(.)/g, '$1') : message;
 }
 
 function truncate(s: string): string {
@@ -229,9 +262,10 @@ export function writeObjects(cluster: Cluster, plan: RestorePlan): void {
     put('namespaces', undefined, ns, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
   }
   // Admission policies, namespaces, nodes and leases first, then owners, then pods, then Events, as a cluster would have written them.
-  const order = ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'Namespace', 'Node', 'Lease', 'ReplicaSet', 'Pod', 'Event'];
+  const order = ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'Namespace', 'Node', 'Lease', ...Object.keys(RESUMED_KINDS).filter((k) => !['Namespace', 'Node', 'Lease', 'Pod', 'Event', 'ReplicaSet'].includes(k)), 'ReplicaSet', 'Pod', 'Event'];
   for (const kind of order) {
     for (const o of stored) if (o.kind === kind) put(storedAs(o, plan.release)!, o.namespace, o.name, kind === 'Event' ? coreEvent(o.obj) : o.obj);
+    if (kind === 'Namespace') for (const o of plan.resumedWebhooks) put(o.kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations', undefined, o.name, o.obj);
     if (kind === 'ReplicaSet') for (const rs of plan.placeholderOwners) put('replicasets', (rs.metadata as Obj).namespace as string, (rs.metadata as Obj).name as string, rs);
   }
 }

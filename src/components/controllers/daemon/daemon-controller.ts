@@ -2,7 +2,8 @@ import type { ClientIdentity } from '../../../apiserver/apiserver';
 import { fromTime, jsonEqual } from '../../../apimachinery/object';
 import type { DaemonSet, Node, Pod } from '../../../apimachinery/types';
 import { keyOf, type SharedInformer } from '../../../client/informer';
-import { ControllerExpectations, isPodAvailable, newControllerRef, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../pod-control';
+import { isPodAvailable } from '../../../helpers/pod-util';
+import { ControllerExpectations, newControllerRef, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../controller-utils';
 import { isPodReady } from '../../../helpers/pod-util';
 import { labelSelectorAsSelector, SelectorError } from '../../../apimachinery/selectors';
 import { computeHash } from '../statefulset/stateful-set-utils';
@@ -232,7 +233,7 @@ export class DaemonSetsController extends StoppableController {
         const oldest = [...pods].sort((a, b) => fromTime(a.metadata.creationTimestamp!) - fromTime(b.metadata.creationTimestamp!))[0];
         if (isPodReady(oldest)) {
           ready += 1;
-          if (isPodAvailable(oldest, minReady, now)) available += 1;
+          if (isPodAvailable(oldest, minReady, now, this.release)) available += 1;
         }
         if (pods.some((p) => p.metadata.labels?.[REVISION_HASH_LABEL] === hash)) updated += 1;
       } else if (pods.length > 0) misscheduled += 1;

@@ -5,7 +5,7 @@ import type { Deployment, DeploymentCondition, DeploymentStatus, Pod, ReplicaSet
 import { ControllerBase } from '../controller-base';
 import type { ControllerContext } from '../controller-manager';
 import { keyOf, type SharedInformer } from '../../../client/informer';
-import { getControllerOf, labelSelectorAsSelector, newControllerRef, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../pod-control';
+import { getControllerOf, labelSelectorAsSelector, newControllerRef, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../controller-utils';
 import { WorkQueue } from '../../../client/workqueue';
 import {
   availableCount,
@@ -78,10 +78,14 @@ export class DeploymentController extends ControllerBase {
 
   /** syncDeployment: the sets it owns, then a scale, a Recreate or a RollingUpdate step, then the status. */
   syncDeployment(key: string): void | Error {
-    const d = this.deployments.get(key);
-    if (!d) return;
-    const sets = this.getReplicaSetsForDeployment(d);
-    if (d.metadata.deletionTimestamp) return this.syncStatus(d, sets);
+    const cached = this.deployments.get(key);
+    if (!cached) return;
+    const sets = this.getReplicaSetsForDeployment(cached);
+    if (cached.metadata.deletionTimestamp) return this.syncStatus(cached, sets);
+    const d = this.checkPausedConditions(cached);
+    if (d instanceof Error) return d;
+    // A paused Deployment is only scaled (dc.sync): no new ReplicaSet, no rollout step, Progressing left as it is.
+    if (d.spec?.paused) return this.scaleOnly(d, sets, false);
     if (this.isScalingEvent(d, sets)) return this.scaleOnly(d, sets);
     if (d.spec?.strategy?.type === 'Recreate') return this.rolloutRecreate(d, sets);
     return this.rolloutRolling(d, sets);
@@ -104,7 +108,7 @@ export class DeploymentController extends ControllerBase {
    * replicas; with several (a rollout under way) the difference goes to the newest (upstream shares
    * it out in proportion to their sizes; not modelled).
    */
-  private scaleOnly(d: Deployment, sets: ReplicaSet[]): void | Error {
+  private scaleOnly(d: Deployment, sets: ReplicaSet[], progress = true): void | Error {
     const replicas = d.spec?.replicas ?? 1;
     const active = byCreation(sets.filter((rs) => (rs.spec?.replicas ?? 0) > 0));
     const newRS = findNewReplicaSet(d, sets);
@@ -117,7 +121,31 @@ export class DeploymentController extends ControllerBase {
       for (const rs of active.slice(0, -1)) this.scaleReplicaSet(rs, rs.spec?.replicas ?? 0, d, 'sync.go scale');
       this.scaleReplicaSet(newest, Math.max(0, replicas - rest), d, 'sync.go scale');
     }
-    return this.syncStatus(d, this.getReplicaSetsForDeployment(d));
+    return this.syncStatus(d, this.getReplicaSetsForDeployment(d), progress);
+  }
+
+  /**
+   * checkPausedConditions (sync.go): with a progress deadline (progressDeadlineSeconds, 600 by
+   * default), pausing sets Progressing to Unknown with reason DeploymentPaused and resuming to
+   * Unknown with DeploymentResumed, in a status update of their own — unless the rollout has
+   * already timed out (ProgressDeadlineExceeded). Answers the Deployment as it is now.
+   */
+  private checkPausedConditions(d: Deployment): Deployment | Error {
+    if (d.spec?.progressDeadlineSeconds === undefined || d.spec.progressDeadlineSeconds === null) return d;
+    const progressing = (d.status?.conditions ?? []).find((c) => c.type === 'Progressing');
+    if (progressing?.reason === 'ProgressDeadlineExceeded') return d;
+    const pausedCondition = progressing?.reason === 'DeploymentPaused';
+    let reason: string;
+    let message: string;
+    if (d.spec.paused && !pausedCondition) [reason, message] = ['DeploymentPaused', 'Deployment is paused'];
+    else if (!d.spec.paused && pausedCondition) [reason, message] = ['DeploymentResumed', 'Deployment is resumed'];
+    else return d;
+    const now = toTime(this.clock.now());
+    const next: DeploymentCondition = { type: 'Progressing', status: 'Unknown', reason, message, lastUpdateTime: now, lastTransitionTime: progressing?.status === 'Unknown' ? progressing.lastTransitionTime : now };
+    const conditions = [...(d.status?.conditions ?? []).filter((c) => c.type !== 'Progressing'), next];
+    this.timeline.record('deployment', `deployments/${d.metadata.name} ${d.spec.paused ? 'is paused: it is only scaled, no rollout goes on' : 'is resumed'}`, `${SOURCE}/sync.go checkPausedConditions`, { actor: IDENTITY.name });
+    const r = this.api.update(IDENTITY, 'deployments', d.metadata.namespace, { ...d, status: { ...d.status, conditions } }, { subresource: 'status' });
+    return r.ok ? r.object : new Error(r.status.message);
   }
 
   /** rolloutRolling (rolling.go): reconcileNewReplicaSet, else reconcileOldReplicaSets, then the status. */
@@ -265,7 +293,7 @@ export class DeploymentController extends ControllerBase {
    * set's; terminatingReplicas with DeploymentReplicaSetTerminatingReplicas), and the Available
    * and Progressing conditions; one status update when something changed.
    */
-  private syncStatus(d: Deployment, sets: ReplicaSet[]): void | Error {
+  private syncStatus(d: Deployment, sets: ReplicaSet[], progress = true): void | Error {
     const newRS = findNewReplicaSet(d, sets);
     const replicas = d.spec?.replicas ?? 1;
     const sum = (f: (rs: ReplicaSet) => number | undefined) => sets.reduce((n, rs) => n + (f(rs) ?? 0), 0);
@@ -293,7 +321,8 @@ export class DeploymentController extends ControllerBase {
     };
     if (available >= replicas - maxUnavailable(d)) set({ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' });
     else set({ type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' });
-    if (newRS) {
+    // syncDeploymentStatus (a paused Deployment's sync) leaves Progressing to checkPausedConditions.
+    if (newRS && progress) {
       const complete = status.updatedReplicas === replicas && total === replicas && available === replicas;
       if (complete) set({ type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${newRS.metadata.name}" has successfully progressed.` });
       else set({ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${newRS.metadata.name}" is progressing.` });

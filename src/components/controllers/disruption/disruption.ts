@@ -9,7 +9,7 @@ import type { Deployment, OwnerReference, Pod, PodDisruptionBudget, ReplicaSet, 
 import { ControllerBase } from '../controller-base';
 import type { ControllerContext } from '../controller-manager';
 import { keyOf, splitKey, type SharedInformer } from '../../../client/informer';
-import { getControllerOf } from '../pod-control';
+import { getControllerOf } from '../controller-utils';
 import { WorkQueue } from '../../../client/workqueue';
 
 const SOURCE = 'pkg/controller/disruption/disruption.go';

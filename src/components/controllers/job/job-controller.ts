@@ -4,7 +4,7 @@ import type { Job, JobCondition, Pod } from '../../../apimachinery/types';
 import { JOB_TRACKING_FINALIZER } from '../../../apiserver/workload-strategy';
 import type { SharedInformer } from '../../../client/informer';
 import { keyOf, splitKey } from '../../../client/informer';
-import { compareActivePods, ControllerExpectations, getControllerOf, isPodActive, isPodTerminating, labelSelectorAsSelector, newControllerRef, POD_CONTROLLER_UID_INDEX, PodControl, podsByControllerUID, resolveControllerRef } from '../pod-control';
+import { compareActivePods, ControllerExpectations, getControllerOf, isPodActive, isPodTerminating, labelSelectorAsSelector, newControllerRef, POD_CONTROLLER_UID_INDEX, PodControl, podsByControllerUID, resolveControllerRef } from '../controller-utils';
 import { isPodReady } from '../../../helpers/pod-util';
 import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';

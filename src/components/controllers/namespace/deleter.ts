@@ -40,6 +40,8 @@ function gvrString(apiVersion: string, resource: string): string {
 
 /** resource.group as the ContentRemaining message names it: "pods.", "replicasets.apps". */
 function groupResource(apiVersion: string, resource: string): string {
+  // A custom resource is keyed plural.group already (databases.example.com): GroupResource.String() names it once.
+  if (resource.includes('.')) return resource;
   return `${resource}.${apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : ''}`;
 }
 

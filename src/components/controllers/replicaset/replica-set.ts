@@ -1,3 +1,4 @@
+import type { Release } from '../../../foundation/release';
 import type { ClientIdentity } from '../../../apiserver/apiserver';
 import { jsonEqual, toTime } from '../../../apimachinery/object';
 import type { LabelSelector as ParsedSelector } from '../../../apimachinery/selectors';
@@ -5,11 +6,13 @@ import type { OwnerReference, Pod, ReplicaSet } from '../../../apimachinery/type
 import { ControllerBase } from '../controller-base';
 import type { ControllerContext } from '../controller-manager';
 import { keyOf, type SharedInformer } from '../../../client/informer';
-import { getControllerOf, isPodActive, isPodTerminating, labelSelectorAsSelector, newControllerRef, ORPHAN_POD_INDEX_KEY, PodControl, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../pod-control';
+import { getControllerOf, isPodActive, isPodTerminating, labelSelectorAsSelector, newControllerRef, ORPHAN_POD_INDEX_KEY, PodControl, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../controller-utils';
 import { isPodReady } from '../../../helpers/pod-util';
 import { WorkQueue } from '../../../client/workqueue';
 import { ConsistencyStore, skipSyncWhileCacheIsStale } from '../consistency-store';
-import { BURST_REPLICAS, getPodsToDelete, isPodAvailable, rankReason, slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE, UIDTrackingExpectations } from './controller-utils';
+import { isPodAvailable } from '../../../helpers/pod-util';
+import { rankReason, SLOW_START_INITIAL_BATCH_SIZE, UIDTrackingExpectations } from '../controller-utils';
+import { BURST_REPLICAS, getPodsToDelete, slowStartBatch } from './replica-set-utils';
 
 const SOURCE = 'pkg/controller/replicaset/replica_set.go';
 const IDENTITY: ClientIdentity = { name: 'replicaset-controller', component: 'replicaset' };
@@ -175,7 +178,7 @@ export class ReplicaSetController extends ControllerBase {
       : undefined;
     let manageErr: Error | undefined;
     if (needsSync && !rs.metadata.deletionTimestamp) manageErr = this.manageReplicas(filtered, rs);
-    const status = calculateStatus(rs, filtered, terminating, manageErr, this.clock.now());
+    const status = calculateStatus(rs, filtered, terminating, manageErr, this.clock.now(), this.release);
     const updated = this.updateReplicaSetStatus(rs, status);
     if (updated instanceof Error) return updated;
     // WroteAt after the status write (a status left as it was writes nothing, and its version is one already read).
@@ -334,7 +337,7 @@ function selectsNothing(rs: ReplicaSet): boolean {
  * terminatingReplicas with DeploymentReplicaSetTerminatingReplicas (α 1.33, β on 1.35; KEP-3973),
  * and the ReplicaFailure condition while creating or deleting fails.
  */
-export function calculateStatus(rs: ReplicaSet, filtered: readonly Pod[], terminating: number | undefined, manageErr: Error | undefined, now: number): Status {
+export function calculateStatus(rs: ReplicaSet, filtered: readonly Pod[], terminating: number | undefined, manageErr: Error | undefined, now: number, release: Release): Status {
   const template = rs.spec?.template?.metadata?.labels ?? {};
   let fullyLabeled = 0;
   let ready = 0;
@@ -344,7 +347,7 @@ export function calculateStatus(rs: ReplicaSet, filtered: readonly Pod[], termin
     if (Object.entries(template).every(([k, v]) => labels[k] === v)) fullyLabeled++;
     if (isPodReady(pod)) {
       ready++;
-      if (isPodAvailable(pod, rs.spec?.minReadySeconds ?? 0, now)) available++;
+      if (isPodAvailable(pod, rs.spec?.minReadySeconds ?? 0, now, release)) available++;
     }
   }
   const status: Status = { ...rs.status, replicas: filtered.length, fullyLabeledReplicas: fullyLabeled, readyReplicas: ready, availableReplicas: available };

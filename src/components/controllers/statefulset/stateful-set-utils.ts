@@ -1,6 +1,7 @@
 import type { ControllerRevision, Pod, StatefulSet } from '../../../apimachinery/types';
 import type { Release } from '../../../foundation/release';
-import { isPodAvailable, newControllerRef } from '../pod-control';
+import { isPodAvailable } from '../../../helpers/pod-util';
+import { newControllerRef } from '../controller-utils';
 import { isPodReady } from '../../../helpers/pod-util';
 
 export const SOURCE = 'pkg/controller/statefulset/stateful_set_utils.go';
@@ -38,7 +39,8 @@ export const isTerminating = (pod: Pod): boolean => !!pod.metadata.deletionTimes
 /** isRunningAndReady: phase Running and the Ready condition True. */
 export const isRunningAndReady = (pod: Pod): boolean => pod.status?.phase === 'Running' && isPodReady(pod);
 /** isRunningAndAvailable: Running and ready for minReadySeconds. */
-export const isRunningAndAvailable = (pod: Pod, minReadySeconds: number, now: number): boolean => pod.status?.phase === 'Running' && isPodAvailable(pod, minReadySeconds, now);
+export const isRunningAndAvailable = (pod: Pod, minReadySeconds: number, now: number, release: Release): boolean =>
+  pod.status?.phase === 'Running' && isPodAvailable(pod, minReadySeconds, now, release);
 /** isHealthy: running, ready and not being deleted. */
 export const isHealthy = (pod: Pod): boolean => isRunningAndReady(pod) && !isTerminating(pod);
 
@@ -59,6 +61,7 @@ export function newStatefulSetPod(set: StatefulSet, ordinal: number, revision: s
   const labels: Record<string, string> = { ...template.metadata?.labels, [STATEFULSET_POD_NAME_LABEL]: name, [CONTROLLER_REVISION_HASH_LABEL]: revision };
   if (release.enabled('PodIndexLabel')) labels[POD_INDEX_LABEL] = String(ordinal);
   const spec = structuredClone(template.spec ?? { containers: [] });
+  updateStorage(set, ordinal, spec);
   spec.hostname = name;
   if (set.spec?.serviceName) spec.subdomain = set.spec.serviceName;
   return {
@@ -110,4 +113,23 @@ export function newRevision(set: StatefulSet, revision: number): ControllerRevis
     data: { spec: { template: { ...structuredClone(set.spec?.template), $patch: 'replace' } } },
     revision,
   };
+}
+
+/** getPersistentVolumeClaimName: `<template>-<set>-<ordinal>`. */
+export function getPersistentVolumeClaimName(set: StatefulSet, template: string, ordinal: number): string {
+  return `${template}-${set.metadata.name}-${ordinal}`;
+}
+
+/**
+ * updateStorage: every volumeClaimTemplate becomes a volume of the pod, named after the template,
+ * whose claim is that ordinal's claim (replacing a template volume of the same name).
+ */
+function updateStorage(set: StatefulSet, ordinal: number, spec: NonNullable<Pod['spec']>): void {
+  const templates = set.spec?.volumeClaimTemplates ?? [];
+  if (templates.length === 0) return;
+  const claimed = new Set(templates.map((t) => t.metadata?.name));
+  spec.volumes = [
+    ...templates.map((t) => ({ name: t.metadata!.name!, persistentVolumeClaim: { claimName: getPersistentVolumeClaimName(set, t.metadata!.name!, ordinal) } })),
+    ...(spec.volumes ?? []).filter((v) => !claimed.has(v.name)),
+  ];
 }

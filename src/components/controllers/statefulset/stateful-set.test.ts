@@ -38,6 +38,12 @@ function scale(c: Cluster, name: string, replicas: number): void {
 
 const names = (pods: readonly Pod[]): string[] => pods.map((p) => `${p.metadata.name}${p.metadata.deletionTimestamp ? ' (terminating)' : ''}`);
 
+/** The reasons of the Events recorded about anything. */
+const reasons = (c: Cluster): string[] => {
+  const r = c.apiserver.list('events', 'default');
+  return r.ok ? r.object.items.map((e) => (e as { reason?: string }).reason ?? '') : [];
+};
+
 /** Pod creations in order, from the apiserver lane. */
 const creations = (c: Cluster): string[] => eventsOf(c, 'apiserver').filter((t) => /^CREATE pods\/db-\d+$/.test(t));
 
@@ -118,19 +124,32 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     expect(eventsOf(c, 'runtime').filter((t) => t.startsWith('double run'))).to.deep.equal([`double run pods/db-0: started while another pods/db-0 (uid ${oldUid}) still runs on node node-1, which no API object stands for any more`]);
   });
 
-  it('W54 minReadySeconds: db-1 is created only once db-0 has been ready that long (availableReplicas follows)', () => {
-    const c = cluster();
+  it('W54 up to v1.33 minReadySeconds: db-1 is created only once db-0 has been ready longer than that (availableReplicas follows)', () => {
+    const c = cluster({ release: Release.of(33) });
     createSet(c, 'db', 2, { minReadySeconds: 10 });
     c.advance(5000);
     expect(names(podsNow(c))).to.deep.equal(['db-0']);
     const set = c.apiserver.get('statefulsets', 'default', 'db');
     expect(set.ok && set.object.status).to.include({ readyReplicas: 1, availableReplicas: 0 });
     c.advance(7000);
+    // 1.33 (IsPodAvailable: ready time + minReadySeconds strictly before now): the look again
+    // exactly minReadySeconds after db-0 turned ready finds it not yet available; the next one does.
+    expect(names(podsNow(c))).to.deep.equal(['db-0']);
+    c.advance(9000);
     expect(names(podsNow(c))).to.deep.equal(['db-0', 'db-1']);
   });
 
-  it('W55 a Failed pod is deleted and created again (processReplica, RecreatingFailedPod)', () => {
-    const c = cluster({ behaviour: { exitsOnItsOwn: 1, runsForMs: 3000 } });
+  it('W54 from 1.34 a pod ready for exactly minReadySeconds is available (#132122): db-1 comes one look earlier', () => {
+    const c = cluster({ release: Release.of(34) });
+    createSet(c, 'db', 2, { minReadySeconds: 10 });
+    c.advance(5000);
+    expect(names(podsNow(c))).to.deep.equal(['db-0']);
+    c.advance(7000);
+    expect(names(podsNow(c))).to.deep.equal(['db-0', 'db-1']);
+  });
+
+  it('W55 up to v1.29 a Failed pod is deleted and created again in one pass, with a RecreatingFailedPod event (processReplica)', () => {
+    const c = cluster({ release: Release.of(29), behaviour: { exitsOnItsOwn: 1, runsForMs: 3000 } });
     const r = c.apiserver.create(USER, 'statefulsets', 'default', { metadata: { name: 'db' }, spec: { replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'app' }] } } } });
     expect(r.ok).to.equal(true);
     // ValidateStatefulSetSpec refuses a template restarting Never (R242): the pod that fails for
@@ -140,6 +159,20 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     });
     c.advance(10_000);
     expect(eventsOf(c, 'statefulset')).to.include('statefulsets/db recreates Failed pods/db-0');
+    expect(reasons(c)).to.include('RecreatingFailedPod');
+    expect(creations(c).length).to.be.greaterThan(1);
+  });
+
+  it('W55 from v1.30 a Failed pod is deleted without an event, and its successor is created by a later sync once it is gone (kubernetes#123809)', () => {
+    const c = cluster({ release: Release.of(30), behaviour: { exitsOnItsOwn: 1, runsForMs: 3000 } });
+    c.apiserver.create(USER, 'statefulsets', 'default', { metadata: { name: 'db' }, spec: { replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'app' }] } } } });
+    // As above: a template restarting Never, written into storage.
+    editRaw<StatefulSet>(c.apiserver.etcd, '/registry/statefulsets/default/db', (s) => {
+      s.spec!.template.spec!.restartPolicy = 'Never';
+    });
+    c.advance(10_000);
+    expect(eventsOf(c, 'statefulset')).to.include('statefulsets/db deletes Failed pods/db-0; its successor comes once it is gone');
+    expect(reasons(c).filter((r) => r.startsWith('Recreating'))).to.deep.equal([]);
     expect(creations(c).length).to.be.greaterThan(1);
   });
 });

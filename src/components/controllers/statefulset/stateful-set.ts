@@ -1,7 +1,8 @@
 import type { ClientIdentity } from '../../../apiserver/apiserver';
 import type { ControllerRevision, Pod, StatefulSet } from '../../../apimachinery/types';
 import { keyOf, type SharedInformer } from '../../../client/informer';
-import { getControllerOf, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../pod-control';
+import type { PersistentVolumeClaim } from '../../../apimachinery/types';
+import { getControllerOf, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../controller-utils';
 import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';
 import { WorkQueue } from '../../../client/workqueue';
@@ -21,6 +22,7 @@ import {
   isTerminating,
   newRevision,
   newStatefulSetPod,
+  getPersistentVolumeClaimName,
 } from './stateful-set-utils';
 
 const CONTROL = 'pkg/controller/statefulset/stateful_set_control.go';
@@ -36,8 +38,8 @@ type Status = NonNullable<StatefulSet['status']>;
  * for each to be gone; a pod being deleted blocks an OrderedReady set until it has left the API —
  * on a lost node that is until someone force-deletes it or the out-of-service taint lets pod GC do
  * it. Failed (and Succeeded) pods are deleted and recreated. The template is kept as a
- * ControllerRevision. Rolling updates of a changed template, PVCs (volumeClaimTemplates and the
- * retention policy's ownerReferences) and adoption of orphans are not modelled.
+ * ControllerRevision. Each pod's volumeClaimTemplates claims are created before it (P18). Rolling
+ * updates of a changed template, the whenScaled retention policy and adoption of orphans are not modelled.
  */
 export class StatefulSetController extends StoppableController {
   readonly queue: WorkQueue;
@@ -170,7 +172,19 @@ export class StatefulSetController extends StoppableController {
   private processReplica(set: StatefulSet, monotonic: boolean, replicas: Pod[], i: number, revision: string): { exit: boolean; error?: Error } {
     let pod = replicas[i];
     const name = pod.metadata.name!;
+    if (isCreated(pod) && (isFailed(pod) || isSucceeded(pod)) && this.release.atLeast(30)) {
+      // From v1.30 (kubernetes#123809, issue #122709): no RecreatingFailedPod/RecreatingTerminatedPod
+      // event; the finished pod is deleted (unless it is already going) and this sync ends — the
+      // next one, once the pod has left etcd, creates its successor.
+      if (!isTerminating(pod)) {
+        this.timeline.record('statefulset', `statefulsets/${set.metadata.name} deletes ${pod.status?.phase} pods/${name}; its successor comes once it is gone`, `${CONTROL} processReplica (kubernetes#123809)`, { actor: IDENTITY.name });
+        const r = this.podControl.deletePod(set, 'StatefulSet', name);
+        if (!r.ok && r.code !== 404) return { exit: true, error: new Error(r.status.message) };
+      }
+      return { exit: true };
+    }
     if (isCreated(pod) && (isFailed(pod) || isSucceeded(pod)) && !isTerminating(pod)) {
+      // Up to v1.29: an event, the DELETE, and a successor created in the same pass.
       // A Succeeded pod is recreated too: its phase comes from exit codes, not from an intent to stop.
       this.podControl.event(set, 'StatefulSet', isFailed(pod) ? 'Warning' : 'Normal', isFailed(pod) ? 'RecreatingFailedPod' : 'RecreatingTerminatedPod', `StatefulSet ${set.metadata.namespace}/${set.metadata.name} is recreating ${isFailed(pod) ? 'failed' : 'terminated'} Pod ${name}`);
       this.timeline.record('statefulset', `statefulsets/${set.metadata.name} recreates ${pod.status?.phase} pods/${name}`, `${CONTROL} processReplica`, { actor: IDENTITY.name });
@@ -179,6 +193,8 @@ export class StatefulSetController extends StoppableController {
       pod = replicas[i] = newStatefulSetPod(set, getOrdinal(set, pod), revision, this.release);
     }
     if (!isCreated(pod)) {
+      const claims = this.createMissingPersistentVolumeClaims(set, getOrdinal(set, pod), name);
+      if (claims) return { exit: true, error: claims };
       const r = this.podControl.createPod(set, 'StatefulSet', { metadata: pod.metadata, spec: pod.spec }, pod.metadata.ownerReferences![0], { name });
       if (!r.ok) return { exit: true, error: new Error(r.status.message) };
       replicas[i] = r.object;
@@ -193,11 +209,44 @@ export class StatefulSetController extends StoppableController {
       this.wait(set, `waits for pods/${name} to be Running and Ready`, 'processReplica');
       return { exit: true };
     }
-    if (!isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now())) {
+    if (!isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now(), this.release)) {
       this.wait(set, `waits for pods/${name} to be available (minReadySeconds ${set.spec?.minReadySeconds})`, 'processReplica');
       return { exit: true };
     }
     return { exit: false };
+  }
+
+  /**
+   * P18 — stateful_pod_control.go createMissingPersistentVolumeClaims: before a pod, each of its
+   * volumeClaimTemplates' claims `<template>-<set>-<ordinal>` that does not exist yet, labelled with
+   * the set's selector; one being deleted stops the pod's creation ("pvc … is being deleted", retried).
+   * With StatefulSetAutoDeletePVC (β on 1.27, GA 1.32) and whenDeleted: Delete the claim is owned
+   * by the set (updateClaimOwnerRefForSetAndPod), so deleting the set deletes it; whenScaled is not
+   * modelled (claims of condemned ordinals are kept).
+   */
+  private createMissingPersistentVolumeClaims(set: StatefulSet, ordinal: number, podName: string): Error | undefined {
+    const templates = set.spec?.volumeClaimTemplates ?? [];
+    if (templates.length === 0) return undefined;
+    const namespace = set.metadata.namespace;
+    const policy = this.release.enabled('StatefulSetAutoDeletePVC') ? set.spec?.persistentVolumeClaimRetentionPolicy : undefined;
+    for (const t of templates) {
+      const claimName = getPersistentVolumeClaimName(set, t.metadata!.name!, ordinal);
+      const got = this.api.get('persistentvolumeclaims', namespace, claimName);
+      if (got.ok) {
+        if (got.object.metadata.deletionTimestamp) return new Error(`pvc ${claimName} is being deleted`);
+        continue;
+      }
+      const labels = { ...t.metadata?.labels, ...set.spec?.selector?.matchLabels };
+      const ownerReferences = policy?.whenDeleted === 'Delete' ? [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name!, uid: set.metadata.uid! }] : undefined;
+      const claim: PersistentVolumeClaim = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: claimName, namespace, labels, ...(t.metadata?.annotations ? { annotations: { ...t.metadata.annotations } } : {}), ...(ownerReferences ? { ownerReferences } : {}) }, spec: structuredClone(t.spec) };
+      const r = this.api.create(IDENTITY, 'persistentvolumeclaims', namespace, claim);
+      if (!r.ok && r.code !== 409) {
+        this.podControl.event(set, 'StatefulSet', 'Warning', 'FailedCreate', `create Claim ${claimName} for Pod ${podName} in StatefulSet ${set.metadata.name} failed error: ${r.status.message}`);
+        return new Error(r.status.message);
+      }
+      if (r.ok) this.podControl.event(set, 'StatefulSet', 'Normal', 'SuccessfulCreate', `create Claim ${claimName} Pod ${podName} in StatefulSet ${set.metadata.name} success`);
+    }
+    return undefined;
   }
 
   /**
@@ -214,7 +263,7 @@ export class StatefulSetController extends StoppableController {
       this.wait(set, `waits for pods/${name} to be Running and Ready prior to scale down`, 'processCondemned');
       return true;
     }
-    if (monotonic && pod !== firstUnhealthy && !isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now())) {
+    if (monotonic && pod !== firstUnhealthy && !isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now(), this.release)) {
       this.wait(set, `waits for pods/${name} to be available prior to scale down`, 'processCondemned');
       return true;
     }
@@ -235,7 +284,7 @@ export class StatefulSetController extends StoppableController {
       if (isCreated(pod)) replicas += 1;
       if (isRunningAndReady(pod)) {
         ready += 1;
-        if (isRunningAndAvailable(pod, minReady, now)) available += 1;
+        if (isRunningAndAvailable(pod, minReady, now, this.release)) available += 1;
       }
       if (isCreated(pod) && !isTerminating(pod) && pod.metadata.labels?.[CONTROLLER_REVISION_HASH_LABEL] === revision) updated += 1;
     }

@@ -1,4 +1,4 @@
-import { deleteOptionsFromRequest } from '../../../apiserver/apiserver';
+import { deleteOptionsFromRequest } from '../../../apiserver/delete-options';
 import { parseListOptions, selectionMatches } from '../../../apiserver/list-options';
 import type { KubeObject } from '../../../apimachinery/object';
 import type { DeleteOptions } from '../../../apimachinery/types';

@@ -1,0 +1,121 @@
+import * as path from 'node:path';
+import { runCucumber } from '../../../scripts/cucumber-in-process';
+import { perturbationStep } from '../../cluster/perturbation/perturbation';
+import { takeObservation, type Observation } from './observation';
+import { delaysUpTo, pairPlans, reductions, singlePlans, type Plan } from './plans';
+import type { ScenarioLocation } from './feature';
+
+export interface ExploreOptions {
+  readonly depth: 1 | 2;
+  readonly maxDelayMs?: number;
+  /** The release to run (`--kubernetes`), else the scenario's own. */
+  readonly kubernetes?: string;
+  /** One line of progress (standard error). */
+  readonly progress: (line: string) => void;
+}
+
+/** One rerun: did the scenario pass, and what did it print (its failure). */
+export interface PlanRun {
+  readonly plan: Plan;
+  readonly passed: boolean;
+  readonly output: string;
+  /** The perturbed run's observation (only for the failing plan, for the report). */
+  readonly observation?: Observation;
+}
+
+export type Exploration =
+  | { kind: 'baseline-fails'; output: string }
+  | { kind: 'holds'; tried: number; baseline: Observation; plans: readonly Plan[] }
+  | {
+      kind: 'breaks';
+      tried: number;
+      baseline: Observation;
+      failing: PlanRun;
+      failingIndex: number;
+      found: Plan;
+      reductionRuns: number;
+    };
+
+/**
+ * `terminating explore`: runs the scenario once unperturbed (learning its components, their
+ * watches and the changes), then once per plan — single perturbations first, then (depth 2)
+ * pairs — in this process, each rerun a fresh cluster from the same steps. The first plan that
+ * breaks the scenario is reduced (src/frontends/explore/plans.ts reductions) to the smallest that still does.
+ */
+export async function explore(loc: ScenarioLocation, options: ExploreOptions): Promise<Exploration> {
+  const where = `${loc.file}:${loc.line}`;
+  const params = options.kubernetes === undefined ? {} : { kubernetes: options.kubernetes };
+  const run = async (plan: Plan, observe = false): Promise<PlanRun> => {
+    const worldParameters = JSON.parse(
+      JSON.stringify({ ...params, perturbations: plan, ...(observe && { explore: 'observe' }) }),
+    ) as Record<string, string>;
+    const r = await runCucumber({ paths: [where], worldParameters });
+    return {
+      plan,
+      passed: r.success,
+      output: failureText(r.output),
+      ...(observe && { observation: takeObservation() }),
+    };
+  };
+  const baseline = await run([], true);
+  if (!baseline.passed || !baseline.observation) return { kind: 'baseline-fails', output: baseline.output };
+  const o = baseline.observation;
+  const singles = singlePlans(o, { delaysMs: delaysUpTo(options.maxDelayMs), depth: options.depth });
+  const rounds: Plan[][] = [singles];
+  if (options.depth === 2) rounds.push(pairPlans(singles));
+  options.progress(
+    `explore ${path.relative(process.cwd(), loc.file)}:${loc.line} (${loc.name}): ${o.components.length} components watched ${new Set(o.components.flatMap((c) => c.resources)).size} kinds; ${singles.length} single plans${options.depth === 2 ? `, ${rounds[1].length} pairs` : ''}`,
+  );
+  let tried = 0;
+  const total = rounds.reduce((n, r) => n + r.length, 0);
+  for (const round of rounds) {
+    for (const plan of round) {
+      tried++;
+      const r = await run(plan);
+      options.progress(
+        `[${tried}/${total}] ${plan.map(perturbationStep).join(' + ')}: ${r.passed ? 'holds' : 'BREAKS'}`,
+      );
+      if (r.passed) continue;
+      const { smallest, runs } = await reduce(r, run, options.progress);
+      const failing = await run(smallest.plan, true);
+      return { kind: 'breaks', tried, baseline: o, failing, failingIndex: tried, found: plan, reductionRuns: runs };
+    }
+  }
+  return { kind: 'holds', tried, baseline: o, plans: rounds.flat() };
+}
+
+/** Tries ever smaller plans while one still breaks the scenario; the smallest that does. */
+async function reduce(
+  failing: PlanRun,
+  run: (plan: Plan) => Promise<PlanRun>,
+  progress: (line: string) => void,
+): Promise<{ smallest: PlanRun; runs: number }> {
+  let current = failing;
+  let runs = 0;
+  for (let shrunk = true; shrunk; ) {
+    shrunk = false;
+    for (const candidate of reductions(current.plan)) {
+      runs++;
+      const r = await run(candidate);
+      progress(`  reduce: ${candidate.map(perturbationStep).join(' + ')}: ${r.passed ? 'holds' : 'still breaks'}`);
+      if (!r.passed) {
+        current = r;
+        shrunk = true;
+        break;
+      }
+    }
+  }
+  return { smallest: current, runs };
+}
+
+/** What cucumber's summary says of the failing step: its lines from the first ✖ on, without the hook lines. */
+function failureText(output: string): string {
+  const lines = output.split('\n');
+  const first = lines.findIndex((l) => l.includes('✖'));
+  if (first < 0) return output.trim();
+  return lines
+    .slice(first)
+    .filter((l) => !/^\s*(✔|-) (After|Before)/.test(l) && !/^\d+ (scenarios?|steps?) \(/.test(l) && !/^\d+m\d/.test(l))
+    .join('\n')
+    .trim();
+}
