@@ -78,16 +78,16 @@ function timelineText(body: string): string {
   return formatTimeline(events, t0);
 }
 
-/** The four namespaces the served API creates when it starts serving a cluster: four etcd revisions. */
-const SERVED_NAMESPACES = 4;
+/** The four namespaces the served API creates when it starts serving a cluster, and their default ServiceAccounts (R246): eight etcd revisions. */
+const SERVED_NAMESPACES = 8;
 /** A timeline line of the kubectl component (the command line a kubectl step runs). */
 const KUBECTL_LINE = /^\s*#\d+\s+\S+\s+kubectl\s/;
 
 /**
  * A built-in run's timeline with etcd's revisions as the served API numbers them. The server is
- * started for a scenario's cluster at its first kubectl step, and its four namespace writes (off
+ * started for a scenario's cluster at its first kubectl step, and its four namespace and four ServiceAccount writes (off
  * the timeline) come just before that step: every revision after the last one written before it
- * is four further on; the earlier ones, wherever they are quoted, are the same.
+ * is eight further on; the earlier ones, wherever they are quoted, are the same.
  */
 function asServed(timeline: string): string {
   const lines = timeline.split('\n');
@@ -117,7 +117,7 @@ function canonicalUids(timeline: string): string {
 }
 
 describe('the real-kubectl profile', () => {
-  it('passes each scenario with the real kubectl, with the timeline the built-in kubectl gives (etcd revisions four on from its first kubectl step)', { timeout: 240_000 }, async () => {
+  it('passes each scenario with the real kubectl, with the timeline the built-in kubectl gives (etcd revisions eight on from its first kubectl step)', { timeout: 240_000 }, async () => {
     const profile = await loadProfile();
     const real = await runProfile(profile, 'real');
     const builtIn = await runProfile(profile, 'built-in');

@@ -399,6 +399,10 @@ export class ApiServer {
       const existing = this.get('namespaces', undefined, name);
       if (existing.ok) continue;
       this.create({ name: 'kube-apiserver', component: 'apiserver' }, 'namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+      // R246: a cluster that is serving has had its serviceaccounts controller run long before:
+      // each system namespace already has its ServiceAccount "default" (the controller makes the
+      // ones of namespaces created later).
+      this.create({ name: 'service-account-controller', component: 'controller' }, 'serviceaccounts', name, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: name } });
     }
   }
 
