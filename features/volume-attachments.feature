@@ -94,6 +94,7 @@ Feature: Volumes attached to nodes: a lost node, a drain, a claim in use
       | attachdetach | detach disk-db from node-1 (forced: not unmounted after 6m) |
       | attachdetach | attach disk-db to node-2                                    |
 
+  @kubectl-polls
   Scenario: A drain moves db-0: the kubelet unmounts, the volume is detached from node-1 and attached to node-2
     When I run `kubectl drain node-1 --ignore-daemonsets`
     And 1m passes
