@@ -376,7 +376,7 @@ describe('the report of a rollout of ten replicas, at 1 400 px', { skip, timeout
   it("shows kubectl's output and exit code at its step, and marks the instant it gave up", async () => {
     const s = await open(GAVE_UP_NAME);
     const printed = s.locator('ol.steps pre.command');
-    expect(await printed.innerText()).to.equal('$ kubectl delete pod web --timeout=20s\npod "web" deleted from default namespace\nerror: timed out waiting for the condition on pods/web\nexit code 1 at T+20s');
+    expect(await printed.innerText()).to.equal('$ kubectl delete pod web --timeout=20s\npod "web" deleted\nerror: timed out waiting for the condition on pods/web\nexit code 1 at T+20s');
     expect(await printed.evaluate((p) => p.classList.contains('failed'))).to.equal(true);
     const gaveUp = s.locator('.sd-row.sd-gaveup');
     expect(await gaveUp.count()).to.equal(1);
