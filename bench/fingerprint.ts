@@ -35,13 +35,25 @@ interface JsonFeature {
 
 function scenarios(): Record<string, string> {
   const out = join(mkdtempSync(join(tmpdir(), 'terminating-fingerprint-')), 'report.json');
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/@cucumber/cucumber/bin/cucumber.js'), '--profile', 'summary', '--format', `json:${out}`], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/@cucumber/cucumber/bin/cucumber.js'), '--profile', 'summary', '--format', `json:${out}`],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   if (r.status !== 0 && r.status !== 1) throw new Error(`cucumber failed:\n${r.stderr}`);
   const features = JSON.parse(readFileSync(out, 'utf8')) as JsonFeature[];
   const result: Record<string, string> = {};
   for (const f of features) {
     for (const e of f.elements) {
-      const steps = e.steps.map((s) => [s.keyword, s.name, s.result.status, s.result.error_message ?? '', ...(s.embeddings ?? []).map((m) => `${m.mime_type} ${m.data}`)].join('\n'));
+      const steps = e.steps.map((s) =>
+        [
+          s.keyword,
+          s.name,
+          s.result.status,
+          s.result.error_message ?? '',
+          ...(s.embeddings ?? []).map((m) => `${m.mime_type} ${m.data}`),
+        ].join('\n'),
+      );
       result[`${f.uri}:${e.line} ${e.name}`] = hash(steps.join('\n'));
     }
   }
@@ -55,17 +67,35 @@ function massDeletion(): Record<string, string> {
   for (let n = 0; n < nodes; n++) c.addNode(`node-${n}`);
   for (let i = 0; i < pods; i++) {
     const node = `node-${(i * i) % nodes}`;
-    const r = c.apiserver.create(USER, 'pods', 'default', { metadata: { name: `pod-${i}` }, spec: { nodeName: node, containers: [{ name: 'app' }] } });
+    const r = c.apiserver.create(USER, 'pods', 'default', {
+      metadata: { name: `pod-${i}` },
+      spec: { nodeName: node, containers: [{ name: 'app' }] },
+    });
     if (!r.ok) throw new Error(r.status.message);
-    c.nodes.get(node)!.containerBehaviours.set(`${r.object.metadata.uid} app`, { sigterm: { kind: 'exits', afterMs: 500 + (i % 13) * 250 }, preStopMs: i % 3 === 0 ? 700 : 0 });
+    c.nodes.get(node)!.containerBehaviours.set(`${r.object.metadata.uid} app`, {
+      sigterm: { kind: 'exits', afterMs: 500 + (i % 13) * 250 },
+      preStopMs: i % 3 === 0 ? 700 : 0,
+    });
   }
   c.advance(30_000);
-  for (let i = 0; i < pods; i++) c.apiserver.delete(USER, 'pods', 'default', `pod-${i}`, i % 5 === 0 ? { gracePeriodSeconds: 2 } : {});
+  for (let i = 0; i < pods; i++)
+    c.apiserver.delete(USER, 'pods', 'default', `pod-${i}`, i % 5 === 0 ? { gracePeriodSeconds: 2 } : {});
   c.settle();
-  const timeline = c.timeline.all().map((e) => JSON.stringify([e.seq, e.at, e.component, e.text, e.source, e.actor, e.requestId, e.outcome, e.patch]));
-  const history = c.apiserver.etcd.fullHistory().map((e) => JSON.stringify([e.revision, e.type, e.key, e.value, e.prev, e.requestId, e.at]));
-  const final = ['pods', 'nodes', 'events', 'leases'].map((r) => JSON.stringify(c.apiserver.list(r as 'pods', undefined)));
-  return { 'mass timeline': hash(timeline.join('\n')), 'mass etcd history': hash(history.join('\n')), 'mass final state': hash(final.join('\n')), 'mass events': String(timeline.length) };
+  const timeline = c.timeline
+    .all()
+    .map((e) => JSON.stringify([e.seq, e.at, e.component, e.text, e.source, e.actor, e.requestId, e.outcome, e.patch]));
+  const history = c.apiserver.etcd
+    .fullHistory()
+    .map((e) => JSON.stringify([e.revision, e.type, e.key, e.value, e.prev, e.requestId, e.at]));
+  const final = ['pods', 'nodes', 'events', 'leases'].map((r) =>
+    JSON.stringify(c.apiserver.list(r as 'pods', undefined)),
+  );
+  return {
+    'mass timeline': hash(timeline.join('\n')),
+    'mass etcd history': hash(history.join('\n')),
+    'mass final state': hash(final.join('\n')),
+    'mass events': String(timeline.length),
+  };
 }
 
 if (require.main === module) {

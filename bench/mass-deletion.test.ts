@@ -16,14 +16,19 @@ describe('scale mode (record: summary)', () => {
     const lines: string[] = [];
     massDeletion(20, 2, 'summary', (line) => lines.push(line));
     expect(lines).to.have.length(2);
-    expect(lines[0]).to.match(/^20 pods created on 2 nodes and running for a virtual minute \(\d+\.\d s\); deleting them all$/);
+    expect(lines[0]).to.match(
+      /^20 pods created on 2 nodes and running for a virtual minute \(\d+\.\d s\); deleting them all$/,
+    );
     expect(lines[1]).to.match(/^every pod gone after 2 virtual s \(\d+\.\d s in all\); hashing the final state$/);
   });
 
   it('keeps counts instead of events, and only the last request record', () => {
     const c = new Cluster({ record: 'summary' });
     c.addNode('n1');
-    c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'web' }, spec: { nodeName: 'n1', containers: [{ name: 'app' }] } });
+    c.apiserver.create(USER, 'pods', 'default', {
+      metadata: { name: 'web' },
+      spec: { nodeName: 'n1', containers: [{ name: 'app' }] },
+    });
     c.advance(5_000);
     const del = c.apiserver.delete(USER, 'pods', 'default', 'web', { gracePeriodSeconds: 0 });
     expect(c.timeline.all()).to.deep.equal([]);
@@ -40,7 +45,11 @@ describe('what a run keeps per pod (full recording)', () => {
   function kept(pods: number): { history: number; requests: number } {
     const c = new Cluster();
     for (const n of ['n1', 'n2']) c.addNode(n);
-    for (let i = 0; i < pods; i++) c.apiserver.create(USER, 'pods', 'default', { metadata: { name: `p${i}` }, spec: { nodeName: `n${1 + (i % 2)}`, containers: [{ name: 'app' }] } });
+    for (let i = 0; i < pods; i++)
+      c.apiserver.create(USER, 'pods', 'default', {
+        metadata: { name: `p${i}` },
+        spec: { nodeName: `n${1 + (i % 2)}`, containers: [{ name: 'app' }] },
+      });
     c.advance(60_000);
     for (let i = 0; i < pods; i++) c.apiserver.delete(USER, 'pods', 'default', `p${i}`, {});
     c.advance(60_000);
@@ -60,15 +69,27 @@ describe('what a run keeps per pod (full recording)', () => {
   });
 });
 
-function perPodOf(a: { history: number; requests: number }, b: { history: number; requests: number }, pods: number): { history: number; requests: number } {
+function perPodOf(
+  a: { history: number; requests: number },
+  b: { history: number; requests: number },
+  pods: number,
+): { history: number; requests: number } {
   return { history: (a.history - b.history) / pods, requests: (a.requests - b.requests) / pods };
 }
 
 describe('bench/mass-deletion.ts arguments', () => {
   it('reads PODS [NODES] [--record full|summary], with 1 000 pods on 100 nodes and full recording by default', () => {
     expect(parseMassDeletionArgs([])).to.deep.equal({ pods: 1000, nodes: 100, record: 'full' });
-    expect(parseMassDeletionArgs(['100000', '1000', '--record', 'summary'])).to.deep.equal({ pods: 100000, nodes: 1000, record: 'summary' });
-    expect(parseMassDeletionArgs(['--record=summary', '50'])).to.deep.equal({ pods: 50, nodes: 100, record: 'summary' });
+    expect(parseMassDeletionArgs(['100000', '1000', '--record', 'summary'])).to.deep.equal({
+      pods: 100000,
+      nodes: 1000,
+      record: 'summary',
+    });
+    expect(parseMassDeletionArgs(['--record=summary', '50'])).to.deep.equal({
+      pods: 50,
+      nodes: 100,
+      record: 'summary',
+    });
   });
 
   it('names the argument that is wrong, in one line', () => {

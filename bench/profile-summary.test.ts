@@ -1,6 +1,13 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { describeSummary, fileOf, summariseCpuProfile, summariseHeapProfile, type CpuProfile, type HeapProfile } from './profile-summary';
+import {
+  describeSummary,
+  fileOf,
+  summariseCpuProfile,
+  summariseHeapProfile,
+  type CpuProfile,
+  type HeapProfile,
+} from './profile-summary';
 
 const ROOT = '/work/project';
 
@@ -8,8 +15,12 @@ describe('profile summaries (BENCH_PROFILE=1 npm run bench)', () => {
   it('names a call frame by its project file, its package, node itself or V8', () => {
     expect(fileOf('/work/project/src/apiserver/etcd.ts', 'put', ROOT)).to.equal('src/apiserver/etcd.ts');
     expect(fileOf('file:///work/project/src/foundation/clock.ts', 'tick', ROOT)).to.equal('src/foundation/clock.ts');
-    expect(fileOf('/work/project/node_modules/yaml/dist/stringify/stringify.js', 'stringify', ROOT)).to.equal('node_modules/yaml');
-    expect(fileOf('/work/project/node_modules/@cucumber/cucumber/lib/runtime/index.js', 'run', ROOT)).to.equal('node_modules/@cucumber/cucumber');
+    expect(fileOf('/work/project/node_modules/yaml/dist/stringify/stringify.js', 'stringify', ROOT)).to.equal(
+      'node_modules/yaml',
+    );
+    expect(fileOf('/work/project/node_modules/@cucumber/cucumber/lib/runtime/index.js', 'run', ROOT)).to.equal(
+      'node_modules/@cucumber/cucumber',
+    );
     expect(fileOf('node:internal/modules/cjs/loader', 'Module._load', ROOT)).to.equal('node:internal');
     expect(fileOf('', '(garbage collector)', ROOT)).to.equal('(garbage collector)');
     expect(fileOf('', 'writeUtf8String', ROOT)).to.equal('(writeUtf8String)');
@@ -41,10 +52,20 @@ describe('profile summaries (BENCH_PROFILE=1 npm run bench)', () => {
   });
 
   it('sums the bytes live at exit by the file that allocated them, over the whole call tree', () => {
-    const node = (url: string, selfSize: number, children: HeapProfile['head'][] = []): HeapProfile['head'] => ({ callFrame: { functionName: 'f', url }, selfSize, children });
+    const node = (url: string, selfSize: number, children: HeapProfile['head'][] = []): HeapProfile['head'] => ({
+      callFrame: { functionName: 'f', url },
+      selfSize,
+      children,
+    });
     const MB = 1024 * 1024;
     const profile: HeapProfile = {
-      head: node('', 0, [node('/work/project/src/apiserver/etcd.ts', 3 * MB, [node('/work/project/src/apiserver/encode.ts', 2 * MB), node('/work/project/src/apiserver/etcd.ts', MB)]), node('node:internal/x', MB)]),
+      head: node('', 0, [
+        node('/work/project/src/apiserver/etcd.ts', 3 * MB, [
+          node('/work/project/src/apiserver/encode.ts', 2 * MB),
+          node('/work/project/src/apiserver/etcd.ts', MB),
+        ]),
+        node('node:internal/x', MB),
+      ]),
     };
     const s = summariseHeapProfile(profile, ROOT, 2);
     expect(s.total).to.equal(7);

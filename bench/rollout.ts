@@ -11,7 +11,12 @@ import { finishRun, workloadMain } from './workload-run';
  * through the scheduler, the ReplicaSet and Deployment controllers and a kubelet: what a
  * workload costs per pod, beside bench/mass-deletion.ts's pods that a step binds itself.
  */
-export function rollout(replicas: number, nodes = 20, record: Recording = 'full', progress: (line: string) => void = () => {}): MassDeletionResult {
+export function rollout(
+  replicas: number,
+  nodes = 20,
+  record: Recording = 'full',
+  progress: (line: string) => void = () => {},
+): MassDeletionResult {
   const setupStart = process.hrtime.bigint();
   const c = new Cluster({ record });
   for (let n = 0; n < nodes; n++) c.addNode(`node-${n}`);
@@ -19,10 +24,17 @@ export function rollout(replicas: number, nodes = 20, record: Recording = 'full'
   // The behaviour is the runtime's for every container of this run: pods are created by controllers under generated names.
   c.apiserver.watch('pods', undefined, {}, (e) => {
     const pod = e.object;
-    if (e.type !== 'DELETED' && pod.spec?.nodeName) c.node(pod.spec.nodeName).containerBehaviours.set(`${pod.metadata.uid} app`, exitsAfterSigterm);
+    if (e.type !== 'DELETED' && pod.spec?.nodeName)
+      c.node(pod.spec.nodeName).containerBehaviours.set(`${pod.metadata.uid} app`, exitsAfterSigterm);
   });
-  const template = (version: string) => ({ metadata: { labels: { app: 'web' }, annotations: { version } }, spec: { containers: [{ name: 'app' }] } });
-  const r = c.apiserver.create(USER, 'deployments', 'default', { metadata: { name: 'web' }, spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: template('1') } });
+  const template = (version: string) => ({
+    metadata: { labels: { app: 'web' }, annotations: { version } },
+    spec: { containers: [{ name: 'app' }] },
+  });
+  const r = c.apiserver.create(USER, 'deployments', 'default', {
+    metadata: { name: 'web' },
+    spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: template('1') },
+  });
   if (!r.ok) throw new Error(r.status.message);
   const status = () => {
     const d = c.apiserver.get('deployments', 'default', 'web');
@@ -34,9 +46,15 @@ export function rollout(replicas: number, nodes = 20, record: Recording = 'full'
   };
   const complete = () => {
     const s = status();
-    return s?.updatedReplicas === replicas && s.availableReplicas === replicas && s.replicas === replicas && podCount() === replicas;
+    return (
+      s?.updatedReplicas === replicas &&
+      s.availableReplicas === replicas &&
+      s.replicas === replicas &&
+      podCount() === replicas
+    );
   };
-  if (!c.runUntil(complete, c.clock.now() + 10 * 60_000)) throw new Error(`the first rollout did not finish within 10 virtual minutes: ${JSON.stringify(status())}`);
+  if (!c.runUntil(complete, c.clock.now() + 10 * 60_000))
+    throw new Error(`the first rollout did not finish within 10 virtual minutes: ${JSON.stringify(status())}`);
   c.advance(60_000);
   const t0 = c.clock.now();
   const setupSeconds = Number(process.hrtime.bigint() - setupStart) / 1e9;
@@ -45,7 +63,8 @@ export function rollout(replicas: number, nodes = 20, record: Recording = 'full'
   if (!p.ok) throw new Error(p.status.message);
   let updated = false;
   const done = () => (updated ||= (status()?.observedGeneration ?? 0) >= 2) && complete();
-  if (!c.runUntil(done, t0 + 30 * 60_000)) throw new Error(`the rollout did not finish within 30 virtual minutes: ${JSON.stringify(status())}`);
+  if (!c.runUntil(done, t0 + 30 * 60_000))
+    throw new Error(`the rollout did not finish within 30 virtual minutes: ${JSON.stringify(status())}`);
   const result = finishRun(c, t0, setupStart, setupSeconds, ['deployments', 'replicasets', 'pods']);
   progress(`rollout done after ${(c.clock.now() - t0) / 1000} virtual s (${result.seconds.toFixed(1)} s in all)`);
   return result;

@@ -61,7 +61,15 @@ interface Profiled {
 
 /** The node flags that make a run write `NAME.cpuprofile` and `NAME.heapprofile` into `dir` (a heap sample every 64 KB allocated). */
 function profileFlags(dir: string, name: string): string[] {
-  return ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`, '--heap-prof', `--heap-prof-dir=${dir}`, `--heap-prof-name=${name}.heapprofile`, '--heap-prof-interval=65536'];
+  return [
+    '--cpu-prof',
+    `--cpu-prof-dir=${dir}`,
+    `--cpu-prof-name=${name}.cpuprofile`,
+    '--heap-prof',
+    `--heap-prof-dir=${dir}`,
+    `--heap-prof-name=${name}.heapprofile`,
+    '--heap-prof-interval=65536',
+  ];
 }
 
 /** Summarises the two profiles a run with `profileFlags(dir, name)` wrote, and says so on standard error. */
@@ -69,7 +77,10 @@ function readProfiles(dir: string, name: string, what: string): Profiled {
   const [cpuFile, heapFile] = ['cpuprofile', 'heapprofile'].map((ext) => join(dir, `${name}.${ext}`));
   const cpu = summariseCpuProfile(JSON.parse(readFileSync(cpuFile, 'utf8')), ROOT);
   const heap = summariseHeapProfile(JSON.parse(readFileSync(heapFile, 'utf8')), ROOT);
-  progress(`${what}, profiled`, `CPU ${cpu.total.toFixed(0)} ms: ${describeSummary(cpu, 4)}; live at exit ${heap.total.toFixed(0)} MB: ${describeSummary(heap, 3)}`);
+  progress(
+    `${what}, profiled`,
+    `CPU ${cpu.total.toFixed(0)} ms: ${describeSummary(cpu, 4)}; live at exit ${heap.total.toFixed(0)} MB: ${describeSummary(heap, 3)}`,
+  );
   return { cpu, heap, files: [cpuFile, heapFile].map((f) => relative(ROOT, f)) };
 }
 
@@ -80,7 +91,11 @@ const CPU_PRELOAD = join(__dirname, 'cpu-time.js');
 function timed(args: string[], cwd: string): { seconds: number; cpuSeconds: number } {
   const cpuFile = join(mkdtempSync(join(tmpdir(), 'terminating-cpu-')), 'cpu.json');
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--require', CPU_PRELOAD, ...args], { cwd, encoding: 'utf8', env: { ...process.env, BENCH_CPU_FILE: cpuFile } });
+  const r = spawnSync(process.execPath, ['--require', CPU_PRELOAD, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, BENCH_CPU_FILE: cpuFile },
+  });
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const { user, system } = JSON.parse(readFileSync(cpuFile, 'utf8')) as { user: number; system: number };
@@ -89,10 +104,14 @@ function timed(args: string[], cwd: string): { seconds: number; cpuSeconds: numb
 
 /** The scenarios and steps the suite runs, as cucumber counts them (a dry run of the summary profile). */
 function countScenarios(): { scenarios: number; steps: number } {
-  const r = spawnSync(process.execPath, [CUCUMBER, '--profile', 'summary', '--dry-run'], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [CUCUMBER, '--profile', 'summary', '--dry-run'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   const count = (what: string): number => Number(new RegExp(`(\\d+) ${what}`).exec(r.stdout)?.[1] ?? NaN);
   const counted = { scenarios: count('scenarios?'), steps: count('steps?') };
-  if (r.status !== 0 || !(counted.scenarios > 0 && counted.steps > 0)) throw new Error(`cucumber --dry-run did not count the suite:\n${r.stdout}\n${r.stderr}`);
+  if (r.status !== 0 || !(counted.scenarios > 0 && counted.steps > 0))
+    throw new Error(`cucumber --dry-run did not count the suite:\n${r.stdout}\n${r.stderr}`);
   return counted;
 }
 
@@ -102,7 +121,11 @@ function floorProject(n: number, steps: number, typescript: boolean): string {
   mkdirSync(join(dir, 'features'));
   mkdirSync(join(dir, 'steps'));
   // The steps spread evenly: the first `steps % n` scenarios take one more.
-  const stepsOf = (i: number): string[] => Array.from({ length: Math.floor(steps / n) + (i < steps % n ? 1 : 0) }, (_, j) => `    ${j === 0 ? 'Given' : 'And'} step s${j}\n`);
+  const stepsOf = (i: number): string[] =>
+    Array.from(
+      { length: Math.floor(steps / n) + (i < steps % n ? 1 : 0) },
+      (_, j) => `    ${j === 0 ? 'Given' : 'And'} step s${j}\n`,
+    );
   const scenarios = Array.from({ length: n }, (_, i) => `  Scenario: no-op ${i}\n${stepsOf(i).join('')}`);
   writeFileSync(join(dir, 'features', 'floor.feature'), `Feature: floor\n${scenarios.join('\n')}`);
   const ext = typescript ? 'ts' : 'js';
@@ -113,7 +136,12 @@ function floorProject(n: number, steps: number, typescript: boolean): string {
   const config = {
     ...(typescript ? { requireModule: [TS_HOOK] } : {}),
     require: [`steps/**/*.${ext}`],
-    format: ['progress', 'html:reports/cucumber-report.html', 'json:reports/cucumber-report.json', 'junit:reports/junit.xml'],
+    format: [
+      'progress',
+      'html:reports/cucumber-report.html',
+      'json:reports/cucumber-report.json',
+      'junit:reports/junit.xml',
+    ],
   };
   writeFileSync(join(dir, 'cucumber.js'), `module.exports = { default: ${JSON.stringify(config)} };\n`);
   writeFileSync(join(dir, 'tsconfig.json'), readFileSync(join(ROOT, 'tsconfig.json')));
@@ -143,14 +171,46 @@ const MASS_CASES: Record<string, MassCase> = {
   '10000': { pods: 10000, nodes: 100, record: 'full', label: 'mass deletion, 10 000 pods / 100 nodes' },
   '10000-2nodes': { pods: 10000, nodes: 2, record: 'full', label: 'mass deletion, 10 000 pods / 2 nodes' },
   '10000-summary': { pods: 10000, nodes: 100, record: 'summary', label: 'mass deletion, 10 000 pods, scale mode' },
-  '10000-services': { pods: 10000, nodes: 100, record: 'full', services: 100, label: 'mass deletion, 10 000 pods behind 100 services with traffic' },
-  '100000': { pods: 100000, nodes: 1000, record: 'summary', fewerRuns: true, label: 'mass deletion, 100 000 pods / 1 000 nodes, scale mode' },
+  '10000-services': {
+    pods: 10000,
+    nodes: 100,
+    record: 'full',
+    services: 100,
+    label: 'mass deletion, 10 000 pods behind 100 services with traffic',
+  },
+  '100000': {
+    pods: 100000,
+    nodes: 1000,
+    record: 'summary',
+    fewerRuns: true,
+    label: 'mass deletion, 100 000 pods / 1 000 nodes, scale mode',
+  },
   // The largest cluster Kubernetes supports (issue 37): about a minute and 3 GB a run.
-  [SUPPORTED_MAXIMUM]: { pods: 150000, nodes: 5000, record: 'summary', fewerRuns: true, label: 'mass deletion, 150 000 pods / 5 000 nodes, scale mode' },
+  [SUPPORTED_MAXIMUM]: {
+    pods: 150000,
+    nodes: 5000,
+    record: 'summary',
+    fewerRuns: true,
+    label: 'mass deletion, 150 000 pods / 5 000 nodes, scale mode',
+  },
   // A Deployment's rolling update: every pod through the scheduler and the ReplicaSet and Deployment controllers.
-  '1000-rollout': { pods: 1000, nodes: 20, record: 'full', script: 'bench/rollout.ts', phase: 'rollout', label: 'rollout of a Deployment, 1 000 replicas / 20 nodes' },
+  '1000-rollout': {
+    pods: 1000,
+    nodes: 20,
+    record: 'full',
+    script: 'bench/rollout.ts',
+    phase: 'rollout',
+    label: 'rollout of a Deployment, 1 000 replicas / 20 nodes',
+  },
   // kubectl drain of 10 nodes, one after the other, with every eviction asking a PodDisruptionBudget.
-  '1000-drain': { pods: 1000, nodes: 10, record: 'full', script: 'bench/drain.ts', phase: 'drain', label: 'drain of 10 nodes under PodDisruptionBudgets, 1 000 pods' },
+  '1000-drain': {
+    pods: 1000,
+    nodes: 10,
+    record: 'full',
+    script: 'bench/drain.ts',
+    phase: 'drain',
+    label: 'drain of 10 nodes under PodDisruptionBudgets, 1 000 pods',
+  },
 };
 
 /** The environment's settings, checked before anything runs; a bad one ends the bench at once (exit code 2). */
@@ -168,22 +228,52 @@ interface MassRun {
 }
 
 function massRun(c: MassCase, nodeFlags: string[] = []): MassRun {
-  const args = [...nodeFlags, '--require', TS_HOOK, join(ROOT, c.script ?? 'bench/mass-deletion.ts'), String(c.pods), String(c.nodes), '--record', c.record, ...(c.services ? ['--services', String(c.services)] : [])];
+  const args = [
+    ...nodeFlags,
+    '--require',
+    TS_HOOK,
+    join(ROOT, c.script ?? 'bench/mass-deletion.ts'),
+    String(c.pods),
+    String(c.nodes),
+    '--record',
+    c.record,
+    ...(c.services ? ['--services', String(c.services)] : []),
+  ];
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
   if (r.status !== 0) throw new Error(`${c.label} (${c.pods}/${c.nodes}/${c.record}) failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
 
 /** bench/serve.ts in its own process: the `serve` figures of issue 9. */
-function serveFigures(): { readyMs: number; listJsonMs: number; listProtobufMs: number; listTableMs: number; kubectlDeleteMs: number | string } {
-  const r = spawnSync(process.execPath, ['--require', TS_HOOK, join(ROOT, 'bench/serve.ts')], { cwd: ROOT, encoding: 'utf8' });
+function serveFigures(): {
+  readyMs: number;
+  listJsonMs: number;
+  listProtobufMs: number;
+  listTableMs: number;
+  kubectlDeleteMs: number | string;
+} {
+  const r = spawnSync(process.execPath, ['--require', TS_HOOK, join(ROOT, 'bench/serve.ts')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`serve bench failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
 
 /** bench/soak.ts in its own process: a long serve session's memory (issue 22). */
-function soakFigures(): { objects: number; podsRan: number; heapAfterFirstMB: number; heapAfterLastMB: number; historyAfterFirst: number; historyAfterLast: number; requestsPerSecond: number } {
-  const r = spawnSync(process.execPath, ['--require', TS_HOOK, join(ROOT, 'bench/soak.ts')], { cwd: ROOT, encoding: 'utf8' });
+function soakFigures(): {
+  objects: number;
+  podsRan: number;
+  heapAfterFirstMB: number;
+  heapAfterLastMB: number;
+  historyAfterFirst: number;
+  historyAfterLast: number;
+  requestsPerSecond: number;
+} {
+  const r = spawnSync(process.execPath, ['--require', TS_HOOK, join(ROOT, 'bench/soak.ts')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`soak bench failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
@@ -203,7 +293,10 @@ function main(): void {
     suite.push(timed([CUCUMBER], ROOT));
     floor.push(timed([CUCUMBER], tsFloorDir));
     jsFloor.push(timed([CUCUMBER], jsFloorDir));
-    progress(`npm run bdd (${scenarios} scenarios) / floor / plain .js floor, run ${i + 1} of ${RUNS}`, [suite, floor, jsFloor].map((r) => `${r[i].seconds.toFixed(2)} s`).join(' / '));
+    progress(
+      `npm run bdd (${scenarios} scenarios) / floor / plain .js floor, run ${i + 1} of ${RUNS}`,
+      [suite, floor, jsFloor].map((r) => `${r[i].seconds.toFixed(2)} s`).join(' / '),
+    );
   }
   const profiles: Record<string, Profiled> = {};
   if (PROFILE_DIR) {
@@ -214,7 +307,18 @@ function main(): void {
   const wall = (runs: typeof suite): number => median(runs.map((r) => r.seconds));
   const cpu = (runs: typeof suite): number => median(runs.map((r) => r.cpuSeconds));
 
-  type MassFigure = { pods: number; nodes: number; record: string; runs: number; seconds: number; deleteSeconds: number; cpuSeconds: number; peakRssMB: number; eventsPerSecond: number; finalState: string };
+  type MassFigure = {
+    pods: number;
+    nodes: number;
+    record: string;
+    runs: number;
+    seconds: number;
+    deleteSeconds: number;
+    cpuSeconds: number;
+    peakRssMB: number;
+    eventsPerSecond: number;
+    finalState: string;
+  };
   const mass: Record<string, MassFigure> = {};
   for (const [key, c] of Object.entries(MASS_CASES)) {
     if (SETTINGS.massCases && !SETTINGS.massCases.includes(key)) continue;
@@ -229,9 +333,21 @@ function main(): void {
       profiles[`mass-${key}`] = readProfiles(PROFILE_DIR, `mass-${key}`, c.label);
     }
     const seconds = median(runs.map((r) => r.seconds));
-    mass[key] = { pods: c.pods, nodes: c.nodes, record: c.record, runs: count, seconds, deleteSeconds: median(runs.map((r) => r.deleteSeconds)), cpuSeconds: median(runs.map((r) => r.cpuSeconds)), peakRssMB: median(runs.map((r) => r.peakRssMB)), eventsPerSecond: Math.round(runs[0].events / seconds), finalState: runs[0].finalState };
+    mass[key] = {
+      pods: c.pods,
+      nodes: c.nodes,
+      record: c.record,
+      runs: count,
+      seconds,
+      deleteSeconds: median(runs.map((r) => r.deleteSeconds)),
+      cpuSeconds: median(runs.map((r) => r.cpuSeconds)),
+      peakRssMB: median(runs.map((r) => r.peakRssMB)),
+      eventsPerSecond: Math.round(runs[0].events / seconds),
+      finalState: runs[0].finalState,
+    };
   }
-  const ratio = (a: string, b: string): number | undefined => (mass[a] && mass[b] ? mass[a].seconds / mass[b].seconds : undefined);
+  const ratio = (a: string, b: string): number | undefined =>
+    mass[a] && mass[b] ? mass[a].seconds / mass[b].seconds : undefined;
 
   const seedRuns = Array.from({ length: RUNS }, (_, i) => {
     const start = process.hrtime.bigint();
@@ -242,7 +358,10 @@ function main(): void {
   });
 
   const served = serveFigures();
-  progress(`serve (medians of ${RUNS} runs)`, `ready ${served.readyMs.toFixed(0)} ms, LIST ${served.listJsonMs.toFixed(0)} ms`);
+  progress(
+    `serve (medians of ${RUNS} runs)`,
+    `ready ${served.readyMs.toFixed(0)} ms, LIST ${served.listJsonMs.toFixed(0)} ms`,
+  );
 
   const soaked = soakFigures();
   progress('serve soak', `${soaked.objects} objects, heap ${soaked.heapAfterFirstMB} → ${soaked.heapAfterLastMB} MB`);
@@ -268,7 +387,10 @@ function main(): void {
       // 10 000 pods on 2 nodes against the same on 100 nodes (target ≤ 1.2).
       twoNodesRatio: ratio('10000-2nodes', '10000'),
       // Scale mode ends in the same etcd contents as full recording.
-      sameFinalState: mass['10000'] && mass['10000-summary'] ? mass['10000'].finalState === mass['10000-summary'].finalState : undefined,
+      sameFinalState:
+        mass['10000'] && mass['10000-summary']
+          ? mass['10000'].finalState === mass['10000-summary'].finalState
+          : undefined,
     },
     seed: { speedup: Math.round(median(seedRuns)) },
     serve: served,
@@ -281,8 +403,16 @@ function main(): void {
   writeFileSync(join(ROOT, 'reports/bench.json'), `${JSON.stringify({ ...result, targets }, null, 2)}\n`);
 
   const rows: [string, string, string][] = [
-    ['npm run bdd (all scenarios)', `${result.suite.seconds.toFixed(2)} s`, `${scenarios} scenarios, ${steps} steps; ${result.suite.cpuSeconds.toFixed(2)} s CPU`],
-    ['floor: same loader, no-op steps', `${result.suite.floorSeconds.toFixed(2)} s`, `ratio ${result.suite.ratio.toFixed(2)}× (target ≤ 1.5×); ${result.suite.floorCpuSeconds.toFixed(2)} s CPU, CPU ratio ${result.suite.cpuRatio.toFixed(2)}×`],
+    [
+      'npm run bdd (all scenarios)',
+      `${result.suite.seconds.toFixed(2)} s`,
+      `${scenarios} scenarios, ${steps} steps; ${result.suite.cpuSeconds.toFixed(2)} s CPU`,
+    ],
+    [
+      'floor: same loader, no-op steps',
+      `${result.suite.floorSeconds.toFixed(2)} s`,
+      `ratio ${result.suite.ratio.toFixed(2)}× (target ≤ 1.5×); ${result.suite.floorCpuSeconds.toFixed(2)} s CPU, CPU ratio ${result.suite.cpuRatio.toFixed(2)}×`,
+    ],
     ['floor: plain .js, no TS loader', `${result.suite.plainJsFloorSeconds.toFixed(2)} s`, 'for information'],
     ...Object.entries(mass).map(([key, m]): [string, string, string] => [
       MASS_CASES[key].label,
@@ -294,11 +424,27 @@ function main(): void {
     ['10 000 pods: 2 nodes / 100 nodes', times(result.mass.twoNodesRatio), 'target ≤ 1.2×'],
     ['seed scenario speed-up', `${result.seed.speedup}×`, 'virtual seconds per wall second'],
     ['serve: ready', `${served.readyMs.toFixed(0)} ms`, 'process start to ready, default cluster (target < 1 s)'],
-    ['serve: LIST 10 000 pods, JSON', `${served.listJsonMs.toFixed(0)} ms`, 'over HTTP, whole body read (target < 200 ms)'],
-    ['serve: LIST 10 000 pods, protobuf', `${served.listProtobufMs.toFixed(0)} ms`, 'as client-go typed clients ask (target < 200 ms)'],
+    [
+      'serve: LIST 10 000 pods, JSON',
+      `${served.listJsonMs.toFixed(0)} ms`,
+      'over HTTP, whole body read (target < 200 ms)',
+    ],
+    [
+      'serve: LIST 10 000 pods, protobuf',
+      `${served.listProtobufMs.toFixed(0)} ms`,
+      'as client-go typed clients ask (target < 200 ms)',
+    ],
     ['serve: LIST 10 000 pods, Table', `${served.listTableMs.toFixed(0)} ms`, 'as kubectl get asks (target < 200 ms)'],
-    ['serve: soak, heap after round 1 / 10', `${soaked.heapAfterFirstMB} / ${soaked.heapAfterLastMB} MB`, `${soaked.objects} pods (${soaked.podsRan} run by kubelets) and custom resources created and deleted over HTTP, a compaction per round; etcd history ${soaked.historyAfterFirst} / ${soaked.historyAfterLast} changes; ${soaked.requestsPerSecond} requests/s`],
-    ['serve: real kubectl delete pod web', typeof served.kubectlDeleteMs === 'number' ? `${served.kubectlDeleteMs.toFixed(0)} ms` : served.kubectlDeleteMs, '30 s grace, --clock jump, wall time of kubectl (target < 1 s)'],
+    [
+      'serve: soak, heap after round 1 / 10',
+      `${soaked.heapAfterFirstMB} / ${soaked.heapAfterLastMB} MB`,
+      `${soaked.objects} pods (${soaked.podsRan} run by kubelets) and custom resources created and deleted over HTTP, a compaction per round; etcd history ${soaked.historyAfterFirst} / ${soaked.historyAfterLast} changes; ${soaked.requestsPerSecond} requests/s`,
+    ],
+    [
+      'serve: real kubectl delete pod web',
+      typeof served.kubectlDeleteMs === 'number' ? `${served.kubectlDeleteMs.toFixed(0)} ms` : served.kubectlDeleteMs,
+      '30 s grace, --clock jump, wall time of kubectl (target < 1 s)',
+    ],
   ];
   const w = [0, 1, 2].map((i) => widest(rows, (r) => r[i].length, 0));
   console.log(`median of ${RUNS} runs each; written to reports/bench.json\n`);
@@ -306,10 +452,14 @@ function main(): void {
   console.log('\nthe targets of issue 37 (speed at full scale), measured here:\n');
   for (const line of formatTargets(targets)) console.log(line);
   if (PROFILE_DIR) {
-    console.log(`\nwhere the time went (main thread, self time) and what was live at exit, from the profiles in ${relative(ROOT, PROFILE_DIR)}/:`);
+    console.log(
+      `\nwhere the time went (main thread, self time) and what was live at exit, from the profiles in ${relative(ROOT, PROFILE_DIR)}/:`,
+    );
     for (const [key, p] of Object.entries(profiles)) {
       console.log(`\n${key}: CPU ${p.cpu.total.toFixed(0)} ms — ${describeSummary(p.cpu, 8)}`);
-      console.log(`${' '.repeat(key.length)}  live at exit ${p.heap.total.toFixed(0)} MB — ${describeSummary(p.heap, 5)}`);
+      console.log(
+        `${' '.repeat(key.length)}  live at exit ${p.heap.total.toFixed(0)} MB — ${describeSummary(p.heap, 5)}`,
+      );
     }
   }
 }

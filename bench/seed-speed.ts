@@ -8,7 +8,10 @@ import { runKubectl } from '../src/frontends/kubectl/kubectl';
 export function seedScenario(): { virtualMs: number } {
   const c = new Cluster();
   const node = c.addNode('node-1');
-  const created = c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'web' }, spec: { nodeName: 'node-1', containers: [{ name: 'app' }] } });
+  const created = c.apiserver.create(USER, 'pods', 'default', {
+    metadata: { name: 'web' },
+    spec: { nodeName: 'node-1', containers: [{ name: 'app' }] },
+  });
   if (!created.ok) throw new Error(created.status.message);
   node.containerBehaviours.set(`${created.object.metadata.uid} app`, { sigterm: { kind: 'ignores' }, preStopMs: 0 });
   c.flush();

@@ -23,7 +23,8 @@ import { benchSettingsOrExit } from './settings';
 const ROOT = resolve(__dirname, '..');
 const RUNS = benchSettingsOrExit({ BENCH_RUNS: process.env.BENCH_RUNS }, []).runs;
 const PROTOBUF = 'application/vnd.kubernetes.protobuf,application/json';
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+const TABLE =
+  'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -36,7 +37,11 @@ const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 function readyOnce(): Promise<number> {
   return new Promise((done, fail) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [join(ROOT, 'bin/terminating.js'), 'serve', '--report-dir', mkdtempSync(join(tmpdir(), 'bench-serve-'))], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin/terminating.js'), 'serve', '--report-dir', mkdtempSync(join(tmpdir(), 'bench-serve-'))],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
@@ -55,7 +60,9 @@ function timedGet(url: string, accept: string): Promise<number> {
     const start = process.hrtime.bigint();
     httpRequest(url, { headers: { Accept: accept } }, (res) => {
       res.on('data', () => {});
-      res.on('end', () => (res.statusCode === 200 ? done(ms(start)) : fail(new Error(`GET ${url}: ${res.statusCode}`))));
+      res.on('end', () =>
+        res.statusCode === 200 ? done(ms(start)) : fail(new Error(`GET ${url}: ${res.statusCode}`)),
+      );
     })
       .on('error', fail)
       .end();
@@ -66,14 +73,22 @@ function timedGet(url: string, accept: string): Promise<number> {
 function manyPods(pods: number, nodes: number): string {
   const docs: string[] = [];
   for (let n = 0; n < nodes; n++) docs.push(`kind: Node\nmetadata: { name: node-${n} }\n`);
-  for (let i = 0; i < pods; i++) docs.push(`kind: Pod\nmetadata: { name: pod-${i}, labels: { app: bench } }\nspec: { nodeName: node-${i % nodes}, containers: [{ name: app, image: nginx }] }\n`);
+  for (let i = 0; i < pods; i++)
+    docs.push(
+      `kind: Pod\nmetadata: { name: pod-${i}, labels: { app: bench } }\nspec: { nodeName: node-${i % nodes}, containers: [{ name: app, image: nginx }] }\n`,
+    );
   const file = join(mkdtempSync(join(tmpdir(), 'bench-serve-')), 'pods.yaml');
   writeFileSync(file, docs.join('---\n'));
   return file;
 }
 
 async function lists(): Promise<{ json: number; protobuf: number; table: number }> {
-  const served = await serve({ port: 0, manifests: manyPods(10_000, 100), clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'bench-serve-')) });
+  const served = await serve({
+    port: 0,
+    manifests: manyPods(10_000, 100),
+    clock: parseClockMode('jump'),
+    reportDir: mkdtempSync(join(tmpdir(), 'bench-serve-')),
+  });
   try {
     const url = `${served.url}/api/v1/namespaces/default/pods`;
     // Warm-up: first-use compilation, and the first encoding of each object (cached after, as for JSON).
@@ -95,17 +110,28 @@ async function lists(): Promise<{ json: number; protobuf: number; table: number 
 
 /** The real kubectl deleting pod web (grace 30 s, ignores SIGTERM) of the default cluster, in jump mode. */
 async function kubectlDelete(kubectl: string): Promise<number> {
-  const served = await serve({ port: 0, clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'bench-serve-')) });
-  const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'bench-home-')), KUBECONFIG: served.kubeconfig };
+  const served = await serve({
+    port: 0,
+    clock: parseClockMode('jump'),
+    reportDir: mkdtempSync(join(tmpdir(), 'bench-serve-')),
+  });
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: mkdtempSync(join(tmpdir(), 'bench-home-')),
+    KUBECONFIG: served.kubeconfig,
+  };
   const run = (args: string[]) =>
     new Promise<number>((done, fail) => {
       const start = process.hrtime.bigint();
-      execFile(kubectl, args, { env }, (err, _out, stderr) => (err ? fail(new Error(`kubectl ${args.join(' ')}: ${stderr}`)) : done(ms(start))));
+      execFile(kubectl, args, { env }, (err, _out, stderr) =>
+        err ? fail(new Error(`kubectl ${args.join(' ')}: ${stderr}`)) : done(ms(start)),
+      );
     });
   try {
     await run(['get', 'pods']); // discovery is cached, as it is for anyone who used kubectl before
     const took = await run(['delete', 'pod', 'web']);
-    if (served.cluster.clock.now() - served.t0 < 30_000) throw new Error('kubectl delete returned before the 30 s grace period had passed on the virtual clock');
+    if (served.cluster.clock.now() - served.t0 < 30_000)
+      throw new Error('kubectl delete returned before the 30 s grace period had passed on the virtual clock');
     return took;
   } finally {
     await served.close();
@@ -127,7 +153,15 @@ async function main(): Promise<void> {
     if (!(e instanceof UnsupportedPlatformError)) throw e;
     kubectlDeleteMs = `not measured: ${e.message}`;
   }
-  console.log(JSON.stringify({ readyMs: median(ready), listJsonMs: list.json, listProtobufMs: list.protobuf, listTableMs: list.table, kubectlDeleteMs }));
+  console.log(
+    JSON.stringify({
+      readyMs: median(ready),
+      listJsonMs: list.json,
+      listProtobufMs: list.protobuf,
+      listTableMs: list.table,
+      kubectlDeleteMs,
+    }),
+  );
 }
 
 main().catch((e: unknown) => {

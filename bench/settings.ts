@@ -14,14 +14,22 @@ export interface BenchSettings {
 
 export function benchSettings(env: NodeJS.ProcessEnv, knownCases: readonly string[]): BenchSettings {
   const runs = env.BENCH_RUNS ?? '5';
-  if (!/^[1-9]\d*$/.test(runs)) throw new Error(`BENCH_RUNS is the number of runs per figure, a whole number of at least 1, not "${runs}"`);
+  if (!/^[1-9]\d*$/.test(runs))
+    throw new Error(`BENCH_RUNS is the number of runs per figure, a whole number of at least 1, not "${runs}"`);
   let massCases: string[] | undefined;
   if (env.MASS_CASES !== undefined) {
     massCases = env.MASS_CASES.split(',').map((k) => k.trim());
     const unknown = massCases.filter((k) => !knownCases.includes(k));
-    if (unknown.length > 0) throw new Error(`MASS_CASES names ${unknown.map((k) => `"${k}"`).join(', ')}, not a mass-deletion case; the cases are ${knownCases.join(', ')}`);
+    if (unknown.length > 0)
+      throw new Error(
+        `MASS_CASES names ${unknown.map((k) => `"${k}"`).join(', ')}, not a mass-deletion case; the cases are ${knownCases.join(', ')}`,
+      );
   }
-  return { runs: Number(runs), massCases, profile: env.BENCH_PROFILE !== undefined && env.BENCH_PROFILE !== '' && env.BENCH_PROFILE !== '0' };
+  return {
+    runs: Number(runs),
+    massCases,
+    profile: env.BENCH_PROFILE !== undefined && env.BENCH_PROFILE !== '' && env.BENCH_PROFILE !== '0',
+  };
 }
 
 /** benchSettings for a script's start: a bad setting is one line on standard error and exit code 2. */

@@ -11,5 +11,15 @@ void soak({ rounds: 10, perRound: 2000 }).then(({ rounds, requestsPerSecond }) =
   const first = rounds[0];
   const last = rounds[rounds.length - 1];
   const mb = (b: number) => Math.round((b / 1024 / 1024) * 10) / 10;
-  console.log(JSON.stringify({ objects: last.objects, podsRan: last.podsRan, heapAfterFirstMB: mb(first.heapBytes), heapAfterLastMB: mb(last.heapBytes), historyAfterFirst: first.history, historyAfterLast: last.history, requestsPerSecond: Math.round(requestsPerSecond) }));
+  console.log(
+    JSON.stringify({
+      objects: last.objects,
+      podsRan: last.podsRan,
+      heapAfterFirstMB: mb(first.heapBytes),
+      heapAfterLastMB: mb(last.heapBytes),
+      historyAfterFirst: first.history,
+      historyAfterLast: last.history,
+      requestsPerSecond: Math.round(requestsPerSecond),
+    }),
+  );
 });

@@ -8,13 +8,28 @@ import { parseMassDeletionArgs, USAGE, type MassDeletionResult } from './mass-de
  * The end of a workload bench run (bench/rollout.ts, bench/drain.ts): its figures in
  * bench/mass-deletion.ts's shape, the final state hashed over `resources` (the same every run).
  */
-export function finishRun(c: Cluster, t0: number, setupStart: bigint, setupSeconds: number, resources: readonly Resource[]): MassDeletionResult {
+export function finishRun(
+  c: Cluster,
+  t0: number,
+  setupStart: bigint,
+  setupSeconds: number,
+  resources: readonly Resource[],
+): MassDeletionResult {
   const seconds = Number(process.hrtime.bigint() - setupStart) / 1e9;
   const { user, system } = process.cpuUsage();
   const peakRssMB = process.resourceUsage().maxRSS / 1024;
   const state = createHash('sha256');
   for (const res of resources) state.update(JSON.stringify(c.apiserver.list(res, undefined)));
-  return { events: c.timeline.recorded, virtualMs: c.clock.now() - t0, setupSeconds, seconds, cpuSeconds: (user + system) / 1e6, peakRssMB, finalState: state.digest('hex').slice(0, 16), cluster: c };
+  return {
+    events: c.timeline.recorded,
+    virtualMs: c.clock.now() - t0,
+    setupSeconds,
+    seconds,
+    cpuSeconds: (user + system) / 1e6,
+    peakRssMB,
+    finalState: state.digest('hex').slice(0, 16),
+    cluster: c,
+  };
 }
 
 /**
@@ -22,7 +37,10 @@ export function finishRun(c: Cluster, t0: number, setupStart: bigint, setupSecon
  * takes them (a wrong one: one line naming it, exit 2), progress on standard error, and the same
  * JSON line on standard output; deleteSeconds is the run's second phase (`phase`).
  */
-export function workloadMain(name: string, run: (pods: number, nodes: number, record: Recording, progress: (line: string) => void) => MassDeletionResult): void {
+export function workloadMain(
+  name: string,
+  run: (pods: number, nodes: number, record: Recording, progress: (line: string) => void) => MassDeletionResult,
+): void {
   let args;
   try {
     args = parseMassDeletionArgs(process.argv.slice(2));
@@ -34,5 +52,18 @@ export function workloadMain(name: string, run: (pods: number, nodes: number, re
   const r = run(pods, nodes, record, (line) => process.stderr.write(`${name}: ${line}\n`));
   // Held until the process exits: a heap profile (node --heap-prof, written at exit) then shows what the run keeps.
   process.on('exit', () => r.cluster);
-  console.log(JSON.stringify({ pods, nodes, record, seconds: r.seconds, deleteSeconds: r.seconds - r.setupSeconds, events: r.events, virtualSeconds: r.virtualMs / 1000, finalState: r.finalState, peakRssMB: r.peakRssMB, cpuSeconds: r.cpuSeconds }));
+  console.log(
+    JSON.stringify({
+      pods,
+      nodes,
+      record,
+      seconds: r.seconds,
+      deleteSeconds: r.seconds - r.setupSeconds,
+      events: r.events,
+      virtualSeconds: r.virtualMs / 1000,
+      finalState: r.finalState,
+      peakRssMB: r.peakRssMB,
+      cpuSeconds: r.cpuSeconds,
+    }),
+  );
 }

@@ -81,7 +81,16 @@ function podFor(db, i) {
       name: `${m.name}-${i}`,
       namespace: m.namespace,
       labels: { [LABEL]: m.name },
-      ownerReferences: [{ apiVersion: `${GROUP}/${VERSION}`, kind: 'Database', name: m.name, uid: m.uid, controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: `${GROUP}/${VERSION}`,
+          kind: 'Database',
+          name: m.name,
+          uid: m.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: { containers: [{ name: 'db', image: 'postgres' }] },
   };
@@ -129,7 +138,12 @@ async function reconcile(clients, db, log) {
     log(`created pods/${pod.metadata.name} for databases/${m.name}`);
   }
   if (db.status?.phase !== 'Running') {
-    await custom.patchNamespacedCustomObjectStatus({ ...where, body: [{ op: 'add', path: '/status', value: { phase: 'Running' } }] }).catch(ignoreGone);
+    await custom
+      .patchNamespacedCustomObjectStatus({
+        ...where,
+        body: [{ op: 'add', path: '/status', value: { phase: 'Running' } }],
+      })
+      .catch(ignoreGone);
   }
 }
 
@@ -140,31 +154,55 @@ async function reconcile(clients, db, log) {
  */
 export async function runOperator({ kubeConfig, namespace = 'default', log = () => {} }) {
   await installCRD(kubeConfig);
-  const clients = { core: kubeConfig.makeApiClient(k8s.CoreV1Api), custom: kubeConfig.makeApiClient(k8s.CustomObjectsApi) };
+  const clients = {
+    core: kubeConfig.makeApiClient(k8s.CoreV1Api),
+    custom: kubeConfig.makeApiClient(k8s.CustomObjectsApi),
+  };
   let queue = Promise.resolve();
   const enqueue = (name) => {
     queue = queue.then(async () => {
       try {
-        const db = await clients.custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL, name });
+        const db = await clients.custom.getNamespacedCustomObject({
+          group: GROUP,
+          version: VERSION,
+          namespace,
+          plural: PLURAL,
+          name,
+        });
         await reconcile(clients, db, log);
       } catch (e) {
         if (e.code !== 404) log(`reconcile databases/${name} failed: ${e.message ?? e}`);
       }
     });
   };
-  const list = await clients.custom.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL });
+  const list = await clients.custom.listNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    namespace,
+    plural: PLURAL,
+  });
   for (const db of list.items) enqueue(db.metadata.name);
   const watch = new k8s.Watch(kubeConfig);
   const done = (err) => {
     if (err && err.name !== 'AbortError') log(`watch ended: ${err.message ?? err}`);
   };
-  const dbs = await watch.watch(`/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${PLURAL}`, { resourceVersion: list.metadata.resourceVersion }, (type, db) => {
-    if (type !== 'DELETED') enqueue(db.metadata.name);
-  }, done);
-  const pods = await watch.watch(`/api/v1/namespaces/${namespace}/pods`, { labelSelector: LABEL }, (type, pod) => {
-    const owner = (pod.metadata.ownerReferences ?? []).find((r) => r.kind === 'Database' && r.controller);
-    if (owner) enqueue(owner.name);
-  }, done);
+  const dbs = await watch.watch(
+    `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${PLURAL}`,
+    { resourceVersion: list.metadata.resourceVersion },
+    (type, db) => {
+      if (type !== 'DELETED') enqueue(db.metadata.name);
+    },
+    done,
+  );
+  const pods = await watch.watch(
+    `/api/v1/namespaces/${namespace}/pods`,
+    { labelSelector: LABEL },
+    (type, pod) => {
+      const owner = (pod.metadata.ownerReferences ?? []).find((r) => r.kind === 'Database' && r.controller);
+      if (owner) enqueue(owner.name);
+    },
+    done,
+  );
   return {
     stop: () => {
       dbs.abort();

@@ -13,7 +13,7 @@ export const FINALIZER = 'example.com/cleanup';
 /** One watch event as this controller saw it. */
 function describe(type, pod) {
   const m = pod.metadata;
-  const state = m.deletionTimestamp ? 'terminating' : pod.status?.phase ?? 'Pending';
+  const state = m.deletionTimestamp ? 'terminating' : (pod.status?.phase ?? 'Pending');
   return `${type} pods/${m.name} rv=${m.resourceVersion} ${state} finalizers=${(m.finalizers ?? []).join(',')}`;
 }
 
@@ -67,7 +67,10 @@ export async function runController({ kubeConfig, namespace = 'default', seen = 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const kubeConfig = new k8s.KubeConfig();
   kubeConfig.loadFromDefault();
-  const { resourceVersion, stop } = await runController({ kubeConfig, seen: (type, pod) => console.log(describe(type, pod)) });
+  const { resourceVersion, stop } = await runController({
+    kubeConfig,
+    seen: (type, pod) => console.log(describe(type, pod)),
+  });
   console.log(`watching pods from resourceVersion ${resourceVersion}; finalizer ${FINALIZER}`);
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -68,7 +68,12 @@ describe('@kubernetes/client-node 1.4 and a controller written with it, against 
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'terminating-client-node-'));
     writeFileSync(path.join(dir, 'cluster.yaml'), MANIFESTS);
-    served = await serve({ port: 0, manifests: path.join(dir, 'cluster.yaml'), clock: { kind: 'jump', quietMs: 50 }, reportDir: dir });
+    served = await serve({
+      port: 0,
+      manifests: path.join(dir, 'cluster.yaml'),
+      clock: { kind: 'jump', quietMs: 50 },
+      reportDir: dir,
+    });
   });
   after(async () => {
     controller?.kill('SIGKILL');
@@ -99,24 +104,33 @@ describe('@kubernetes/client-node 1.4 and a controller written with it, against 
     );
     try {
       const deleted = await api.deleteNamespacedPod({ name: 'batch', namespace: 'default' });
-      expect((deleted as { metadata?: { deletionTimestamp?: unknown } }).metadata?.deletionTimestamp, 'the DELETE answers the pod, stamped').to.not.equal(undefined);
+      expect(
+        (deleted as { metadata?: { deletionTimestamp?: unknown } }).metadata?.deletionTimestamp,
+        'the DELETE answers the pod, stamped',
+      ).to.not.equal(undefined);
       await gone.done;
     } finally {
       watch.abort();
     }
     expect(seen[0], 'first the stamp').to.match(/^MODIFIED pods\/batch/);
-    expect(seen, 'every watch event of pods/batch the timeline records, in order').to.deep.equal(timelineWatchEvents(served, 'batch', from));
+    expect(seen, 'every watch event of pods/batch the timeline records, in order').to.deep.equal(
+      timelineWatchEvents(served, 'batch', from),
+    );
   });
 
-  it('the example controller holds the pod with its finalizer, lets it go once terminating, and sees the timeline\'s watch events', async () => {
+  it("the example controller holds the pod with its finalizer, lets it go once terminating, and sees the timeline's watch events", async () => {
     const lines: string[] = [];
     controller = spawn(process.execPath, [path.join(ROOT, 'examples', 'finalizer-controller.mjs')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, KUBECONFIG: served.kubeconfig },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const finalizerOn = waitFor('the controller to put its finalizer on pods/web', () => lines.some((l) => /^MODIFIED pods\/web .*finalizers=example\.com\/cleanup$/.test(l)));
-    const gone = waitFor('the controller to see pods/web DELETED', () => lines.some((l) => l.startsWith('DELETED pods/web ')));
+    const finalizerOn = waitFor('the controller to put its finalizer on pods/web', () =>
+      lines.some((l) => /^MODIFIED pods\/web .*finalizers=example\.com\/cleanup$/.test(l)),
+    );
+    const gone = waitFor('the controller to see pods/web DELETED', () =>
+      lines.some((l) => l.startsWith('DELETED pods/web ')),
+    );
     let partial = '';
     controller.stdout?.on('data', (d: Buffer) => {
       const parts = (partial + d.toString('utf8')).split('\n');
@@ -137,7 +151,10 @@ describe('@kubernetes/client-node 1.4 and a controller written with it, against 
     const from = Number(/^watching pods from resourceVersion (\d+);/.exec(lines[0] ?? '')?.[1]);
     expect(from, `the controller says where its watch starts: ${lines[0]}`).to.be.above(0);
     const web = lines.filter((l) => / pods\/web /.test(l));
-    expect(web.map((l) => l.split(' ').slice(0, 3).join(' ')), 'the same watch events, in the same order').to.deep.equal(timelineWatchEvents(served, 'web', from));
+    expect(
+      web.map((l) => l.split(' ').slice(0, 3).join(' ')),
+      'the same watch events, in the same order',
+    ).to.deep.equal(timelineWatchEvents(served, 'web', from));
     // What it saw: its own finalizer, then the stamp with the finalizer still on, and in the end the
     // DELETED — which only its removal of the finalizer allows. (When that removal is the write
     // that ends the pod, no MODIFIED without the finalizer is ever stored: the DELETED event then

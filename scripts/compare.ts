@@ -19,7 +19,10 @@ const OUT = path.join(ROOT, 'reports', 'compare.html');
 /** Reads `features/x.feature:12`; anything else is an error saying what was expected. */
 export function parseLocation(arg: string): { file: string; line: number } {
   const m = /^(.+\.feature):(\d+)$/.exec(arg);
-  if (!m) throw new Error(`bad scenario "${arg}": expected FILE:LINE, e.g. features/versions.feature:12 (the line of a Scenario, or of an Examples row)`);
+  if (!m)
+    throw new Error(
+      `bad scenario "${arg}": expected FILE:LINE, e.g. features/versions.feature:12 (the line of a Scenario, or of an Examples row)`,
+    );
   return { file: m[1]!, line: Number(m[2]) };
 }
 
@@ -37,21 +40,34 @@ export function pick(scenarios: readonly ScenarioReport[], arg: string): Scenari
   const found = scenarios.find((s) => s.uri === uri && s.line === line);
   if (found) return found;
   const there = scenarios.filter((s) => s.uri === uri && s.outlineLine === line);
-  const hint = there.length > 0 ? `line ${line} is a Scenario Outline; name one of its Examples rows: ${there.map((s) => s.location).join(', ')}` : `the scenarios run: ${scenarios.map((s) => s.location).join(', ') || 'none'}`;
+  const hint =
+    there.length > 0
+      ? `line ${line} is a Scenario Outline; name one of its Examples rows: ${there.map((s) => s.location).join(', ')}`
+      : `the scenarios run: ${scenarios.map((s) => s.location).join(', ') || 'none'}`;
   throw new Error(`no scenario at ${arg}: ${hint}`);
 }
 
 async function main(args: string[]): Promise<void> {
-  if (args.length !== 2) throw new Error('usage: npm run compare -- FILE:LINE FILE:LINE   (two scenarios, or two Examples rows of a Scenario Outline)');
+  if (args.length !== 2)
+    throw new Error(
+      'usage: npm run compare -- FILE:LINE FILE:LINE   (two scenarios, or two Examples rows of a Scenario Outline)',
+    );
   for (const a of args) checkLocation(a);
   const api = await import('@cucumber/cucumber/api');
   const environment = { cwd: ROOT, stdout: new Writable({ write: (_c, _e, done) => done() }) };
-  const { runConfiguration } = await api.loadConfiguration({ profiles: ['summary'], provided: { paths: args } }, environment);
+  const { runConfiguration } = await api.loadConfiguration(
+    { profiles: ['summary'], provided: { paths: args } },
+    environment,
+  );
   const envelopes: Envelope[] = [];
   await api.runCucumber(runConfiguration, environment, (e) => envelopes.push(e));
   const scenarios = collectScenarios(envelopes);
   const [a, b] = args.map((arg) => pick(scenarios, arg)) as [ScenarioReport, ScenarioReport];
-  for (const s of [a, b]) if (!s.timeline) throw new Error(`${s.location} (${s.name}) has no timeline: it ${s.status === 'passed' ? 'never started the cluster' : `is ${s.status}`}`);
+  for (const s of [a, b])
+    if (!s.timeline)
+      throw new Error(
+        `${s.location} (${s.name}) has no timeline: it ${s.status === 'passed' ? 'never started the cluster' : `is ${s.status}`}`,
+      );
   console.log(formatComparison(a, b));
   mkdirSync(path.dirname(OUT), { recursive: true });
   writeFileSync(OUT, renderComparisonPage(a, b));

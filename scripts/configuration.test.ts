@@ -14,13 +14,21 @@ const ROOT = path.resolve(__dirname, '..');
  * see exactly the files cucumber loads (and so never the *.test.ts suites beside them).
  */
 // cucumber.js is a CommonJS module of plain data.
-const cucumber = require(path.join(ROOT, 'cucumber.js')) as Record<string, { require: string[]; format?: string[]; paths?: string[] }>;
+const cucumber = require(path.join(ROOT, 'cucumber.js')) as Record<
+  string,
+  { require: string[]; format?: string[]; paths?: string[] }
+>;
 
 describe('cucumber.js', () => {
   it('writes the message stream (NDJSON) beside the HTML, JSON and JUnit reports in the default and ci profiles', () => {
     for (const profile of ['default', 'ci']) {
       const formats = cucumber[profile].format ?? [];
-      expect(formats, profile).to.include.members(['html:reports/cucumber-report.html', 'json:reports/cucumber-report.json', 'junit:reports/junit.xml', 'message:reports/cucumber-messages.ndjson']);
+      expect(formats, profile).to.include.members([
+        'html:reports/cucumber-report.html',
+        'json:reports/cucumber-report.json',
+        'junit:reports/junit.xml',
+        'message:reports/cucumber-messages.ndjson',
+      ]);
     }
   });
 });
@@ -45,18 +53,36 @@ describe("one's own scenarios (features/local/)", () => {
     const local = path.join('features', 'local');
     expect(cucumber.ci.paths ?? [], 'ci lists the project features').to.not.be.empty;
     expect((cucumber.ci.paths ?? []).filter((p) => p.startsWith(local))).to.deep.equal([]);
-    expect(cucumber.default.paths, 'the default profile reads all of features/, subfolders included').to.equal(undefined);
-    expect(files.featureFiles(dir).map((f) => path.relative(dir, f))).to.deep.equal(['local/mine.feature', 'sub/deep.feature', 'top.feature']);
+    expect(cucumber.default.paths, 'the default profile reads all of features/, subfolders included').to.equal(
+      undefined,
+    );
+    expect(files.featureFiles(dir).map((f) => path.relative(dir, f))).to.deep.equal([
+      'local/mine.feature',
+      'sub/deep.feature',
+      'top.feature',
+    ]);
   });
 
   it('the real-kubectl profile reads subfolders', () => {
-    expect(files.scenariosRunningKubectl(dir).map((f) => path.relative(dir, f))).to.deep.equal(['local/mine.feature:2', 'sub/deep.feature:2', 'top.feature:2']);
+    expect(files.scenariosRunningKubectl(dir).map((f) => path.relative(dir, f))).to.deep.equal([
+      'local/mine.feature:2',
+      'sub/deep.feature:2',
+      'top.feature:2',
+    ]);
   });
 });
 
 describe('.vscode/settings.json', () => {
-  const settings = JSON.parse(readFileSync(path.join(ROOT, '.vscode', 'settings.json'), 'utf8')) as Record<string, string[]>;
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'steps'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const settings = JSON.parse(readFileSync(path.join(ROOT, '.vscode', 'settings.json'), 'utf8')) as Record<
+    string,
+    string[]
+  >;
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'steps'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter(Boolean);
   const matches = (file: string, globs: readonly string[]): boolean => globs.some((g) => path.matchesGlob(file, g));
 
   it('gives the editor exactly the support files cucumber.js loads', () => {

@@ -14,7 +14,12 @@ const ROOT = path.resolve(__dirname, '..');
 /** The marker, in a test file's comments, that puts it in the process that loads the support code. */
 export const SUPPORT_PROCESS = 'runs in the process that loads cucumber';
 
-let loaded: Promise<{ api: typeof import('@cucumber/cucumber/api'); support: import('@cucumber/cucumber/api').ISupportCodeLibrary }> | undefined;
+let loaded:
+  | Promise<{
+      api: typeof import('@cucumber/cucumber/api');
+      support: import('@cucumber/cucumber/api').ISupportCodeLibrary;
+    }>
+  | undefined;
 
 /** cucumber's API and the support code of cucumber.js (steps/**\/!(*.test).ts), loaded on first use. */
 function load() {
@@ -36,7 +41,11 @@ export interface InProcessRun {
  * Runs cucumber with a profile of cucumber.js (`summary` unless said), and what the command line
  * would add to it: feature paths, --name, world parameters, --dry-run, --format.
  */
-export async function runCucumber(options: { profile?: string } & Partial<Pick<IConfiguration, 'paths' | 'name' | 'worldParameters' | 'dryRun' | 'format'>> = {}): Promise<InProcessRun> {
+export async function runCucumber(
+  options: { profile?: string } & Partial<
+    Pick<IConfiguration, 'paths' | 'name' | 'worldParameters' | 'dryRun' | 'format'>
+  > = {},
+): Promise<InProcessRun> {
   const { profile = 'summary', ...provided } = options;
   const { api, support } = await load();
   let output = '';

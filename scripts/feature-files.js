@@ -32,11 +32,18 @@ function scenariosRunningKubectl(dir = 'features', options = {}) {
   const selected = [];
   for (const path of featureFiles(dir, options)) {
     let scenario;
-    readFileSync(path, 'utf8').split('\n').forEach((line, i) => {
-      if (/^\s*(Background|Feature|Rule):/.test(line)) scenario = /Background/.test(line) ? path : undefined;
-      else if (/^\s*(Scenario|Scenario Outline|Scenario Template|Example):/.test(line)) scenario = `${path}:${i + 1}`;
-      else if (scenario && /^\s*(Given|When|Then|And|But|\*)\s+I (try to )?run `kubectl /.test(line) && !selected.includes(scenario)) selected.push(scenario);
-    });
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (/^\s*(Background|Feature|Rule):/.test(line)) scenario = /Background/.test(line) ? path : undefined;
+        else if (/^\s*(Scenario|Scenario Outline|Scenario Template|Example):/.test(line)) scenario = `${path}:${i + 1}`;
+        else if (
+          scenario &&
+          /^\s*(Given|When|Then|And|But|\*)\s+I (try to )?run `kubectl /.test(line) &&
+          !selected.includes(scenario)
+        )
+          selected.push(scenario);
+      });
   }
   return selected;
 }

@@ -8,7 +8,10 @@ module.exports = {
   type: 'plugin',
   coordinator({ on, environment, logger }) {
     on('paths:resolve', (paths) => {
-      for (const e of replaceUnparsable(paths.sourcePaths, environment.cwd)) logger.warn(`Gherkin syntax error: ${describeError(e)} (the file's scenarios do not run; it is reported as a failure)`);
+      for (const e of replaceUnparsable(paths.sourcePaths, environment.cwd))
+        logger.warn(
+          `Gherkin syntax error: ${describeError(e)} (the file's scenarios do not run; it is reported as a failure)`,
+        );
     });
   },
 };

@@ -8,20 +8,25 @@ import { runCucumber } from './cucumber-in-process';
 import { gherkinErrors, inWords, standInFeature } from './gherkin-errors';
 
 const BROKEN = 'Feature: broken\n  Scenario: x\n    Given a node "node-1"\n  Scenari: y\n';
-const GOOD = 'Feature: good\n  Scenario: a plain delete\n    Given a node "node-1"\n    And a pod "web" running on node "node-1"\n    When the user deletes pod "web"\n    And the cluster settles\n    Then pod "web" is gone\n';
+const GOOD =
+  'Feature: good\n  Scenario: a plain delete\n    Given a node "node-1"\n    And a pod "web" running on node "node-1"\n    When the user deletes pod "web"\n    And the cluster settles\n    Then pod "web" is gone\n';
 
 describe('a Gherkin syntax error', () => {
   it('is found with its line and column, and said in words', () => {
     const [e, ...rest] = gherkinErrors('features/x.feature', BROKEN);
     expect(rest).to.deep.equal([]);
     expect(e).to.include({ uri: 'features/x.feature', line: 4, column: 3 });
-    expect(e!.message).to.match(/^expected the end of the file, .*a step \(Given, When, Then, And, But\).* or an empty line; got 'Scenari: y'$/);
+    expect(e!.message).to.match(
+      /^expected the end of the file, .*a step \(Given, When, Then, And, But\).* or an empty line; got 'Scenari: y'$/,
+    );
     expect(gherkinErrors('features/y.feature', GOOD)).to.deep.equal([]);
     expect(inWords('(1:1): something else')).to.equal('something else');
   });
 
   it('gets a stand-in feature whose one step names the file', () => {
-    expect(standInFeature('features/x.feature', gherkinErrors('features/x.feature', BROKEN))).to.contain('    Then the feature file "features/x.feature" is valid Gherkin\n');
+    expect(standInFeature('features/x.feature', gherkinErrors('features/x.feature', BROKEN))).to.contain(
+      '    Then the feature file "features/x.feature" is valid Gherkin\n',
+    );
   });
 
   describe('in a run with good features', () => {
@@ -36,11 +41,18 @@ describe('a Gherkin syntax error', () => {
       const out = (f: string) => path.join(dir, f);
       const run = await runCucumber({
         paths: [broken, good],
-        format: [`./src/frontends/report/formatter.cjs:${out('report.html')}`, `html:${out('cucumber-report.html')}`, `json:${out('cucumber-report.json')}`, `junit:${out('junit.xml')}`, `message:${out('messages.ndjson')}`],
+        format: [
+          `./src/frontends/report/formatter.cjs:${out('report.html')}`,
+          `html:${out('cucumber-report.html')}`,
+          `json:${out('cucumber-report.json')}`,
+          `junit:${out('junit.xml')}`,
+          `message:${out('messages.ndjson')}`,
+        ],
       });
       expect(run.success).to.equal(false);
       expect(run.output).to.include('2 scenarios (1 failed, 1 passed)');
-      for (const f of ['report.html', 'cucumber-report.html', 'cucumber-report.json', 'junit.xml', 'messages.ndjson']) expect(statSync(out(f)).size, f).to.be.above(1000);
+      for (const f of ['report.html', 'cucumber-report.html', 'cucumber-report.json', 'junit.xml', 'messages.ndjson'])
+        expect(statSync(out(f)).size, f).to.be.above(1000);
       const uri = path.relative(path.resolve(__dirname, '..'), broken);
       const junit = readFileSync(out('junit.xml'), 'utf8');
       expect(junit).to.include(`${uri}:4:3: expected the end of the file`);

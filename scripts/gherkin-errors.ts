@@ -15,7 +15,12 @@ import { IdGenerator } from '@cucumber/messages';
 
 /** Cucumber's own Gherkin parser (the version it runs), so the verdict is the one cucumber would give. */
 const gherkin = createRequire(require.resolve('@cucumber/cucumber'))('@cucumber/gherkin') as {
-  generateMessages(data: string, uri: string, mediaType: string, options: { includeSource: boolean; includeGherkinDocument: boolean; includePickles: boolean; newId: () => string }): Envelope[];
+  generateMessages(
+    data: string,
+    uri: string,
+    mediaType: string,
+    options: { includeSource: boolean; includeGherkinDocument: boolean; includePickles: boolean; newId: () => string },
+  ): Envelope[];
 };
 
 export interface GherkinError {
@@ -51,14 +56,31 @@ export function inWords(parserMessage: string): string {
   const m = /^expected: (.*), got (.*)$/s.exec(text);
   if (!m) return text;
   const expected = m[1]!.split(/,\s*/).map((t) => TOKENS[t.replace(/^#/, '')] ?? t);
-  const alternatives = expected.length > 1 ? `${expected.slice(0, -1).join(', ')} or ${expected[expected.length - 1]}` : expected[0];
+  const alternatives =
+    expected.length > 1 ? `${expected.slice(0, -1).join(', ')} or ${expected[expected.length - 1]}` : expected[0];
   return `expected ${alternatives}; got ${m[2]}`;
 }
 
 /** The Gherkin syntax errors of one feature file's text (none for a good file). */
 export function gherkinErrors(uri: string, text: string): GherkinError[] {
-  const envelopes = gherkin.generateMessages(text, uri, 'text/x.cucumber.gherkin+plain', { includeSource: false, includeGherkinDocument: true, includePickles: false, newId: IdGenerator.incrementing() });
-  return envelopes.flatMap((e) => (e.parseError ? [{ uri, line: e.parseError.source.location?.line ?? 0, column: e.parseError.source.location?.column, message: inWords(e.parseError.message) }] : []));
+  const envelopes = gherkin.generateMessages(text, uri, 'text/x.cucumber.gherkin+plain', {
+    includeSource: false,
+    includeGherkinDocument: true,
+    includePickles: false,
+    newId: IdGenerator.incrementing(),
+  });
+  return envelopes.flatMap((e) =>
+    e.parseError
+      ? [
+          {
+            uri,
+            line: e.parseError.source.location?.line ?? 0,
+            column: e.parseError.source.location?.column,
+            message: inWords(e.parseError.message),
+          },
+        ]
+      : [],
+  );
 }
 
 /** One error as the failure prints it: `features/x.feature:5:3: expected …`. */
@@ -92,7 +114,15 @@ export function replaceUnparsable(sourcePaths: string[], cwd: string): GherkinEr
     const errors = gherkinErrors(uri, readFileSync(file, 'utf8'));
     if (errors.length === 0) return;
     found.push(...errors);
-    const standIn = path.join(cwd, 'reports', 'gherkin-errors', uri.split(path.sep).filter((p) => p !== '..').join(path.sep));
+    const standIn = path.join(
+      cwd,
+      'reports',
+      'gherkin-errors',
+      uri
+        .split(path.sep)
+        .filter((p) => p !== '..')
+        .join(path.sep),
+    );
     mkdirSync(path.dirname(standIn), { recursive: true });
     writeFileSync(standIn, standInFeature(uri, errors));
     sourcePaths[i] = standIn;

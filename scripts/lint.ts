@@ -1,18 +1,16 @@
 /**
  * `npm run lint` (and `npm test`, beside the tests): the import boundaries of src/ (scripts/layers.ts),
- * Biome's linter on every source file, and Biome's formatter on every source file not listed in
- * scripts/format-pending.txt (the files written before Biome came; `npm run format:all` reformats
- * them at once, after which that list goes). A new file is always checked.
+ * Biome's linter and Biome's formatter on every source file (`npm run format -- FILE…` formats one,
+ * `npm run format:all` the tree).
  *
  *   node --require ./scripts/ts-hook.js scripts/lint.ts
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { importGraph, violations } from './layers';
 
 const ROOT = path.resolve(__dirname, '..');
-const PENDING = path.join(__dirname, 'format-pending.txt');
 const SOURCE = /\.(ts|js|cjs|mjs)$/;
 const BIOME = require.resolve('@biomejs/biome/bin/biome');
 
@@ -27,15 +25,6 @@ function sourceFiles(): string[] {
     .split('\n')
     .filter((f) => SOURCE.test(f) && (dirs.some((d) => f.startsWith(d)) || !f.includes('/')))
     .filter((f) => !f.startsWith('scripts/regexp-match-indices/') && existsSync(path.join(ROOT, f)));
-}
-
-export function pendingFiles(text: string): Set<string> {
-  return new Set(
-    text
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l !== '' && !l.startsWith('#')),
-  );
 }
 
 function biome(args: string[]): number {
@@ -53,18 +42,9 @@ function main(): number {
 
   if (biome(['lint', '--diagnostic-level=error', '.']) !== 0) failed = 1;
 
-  const pending = existsSync(PENDING) ? pendingFiles(readFileSync(PENDING, 'utf8')) : new Set<string>();
   const sources = sourceFiles();
-  const stale = [...pending].filter((f) => !sources.includes(f));
-  if (stale.length > 0)
-    process.stdout.write(
-      `scripts/format-pending.txt lists ${stale.length} file(s) that no longer exist (moved? put the new path there): ${stale.join(', ')}\n`,
-    );
-  const checked = sources.filter((f) => !pending.has(f));
-  if (checked.length > 0 && biome(['format', ...checked]) !== 0) {
-    process.stderr.write(
-      'Format them with: npm run format -- FILE… (Biome, biome.json). A file of scripts/format-pending.txt that was moved: put its new path there.\n',
-    );
+  if (sources.length > 0 && biome(['format', ...sources]) !== 0) {
+    process.stderr.write('Format them with: npm run format -- FILE… (Biome, biome.json).\n');
     failed = 1;
   }
   return failed;

@@ -22,7 +22,8 @@ export const OUTPUT = path.join(__dirname, '..', 'src', 'frontends', 'server', '
 export function descriptors(proto: string): { nested: Record<string, unknown> } {
   const root = Root.fromJSON(common.get('google/protobuf/any.proto') as Parameters<typeof Root.fromJSON>[0]);
   const parsed = parse(proto, root, { keepCase: true, alternateCommentMode: false });
-  if (parsed.package !== 'openapi.v2') throw new Error(`expected package openapi.v2, the .proto declares ${parsed.package ?? 'none'}`);
+  if (parsed.package !== 'openapi.v2')
+    throw new Error(`expected package openapi.v2, the .proto declares ${parsed.package ?? 'none'}`);
   root.resolveAll();
   const json = root.toJSON({ keepComments: false }) as { nested: Record<string, unknown> };
   // The .proto's language options (java_package, go_package, …) say nothing the encoder needs.
@@ -33,7 +34,10 @@ export function descriptors(proto: string): { nested: Record<string, unknown> } 
 
 export function generate(repo: string, tag: string): object {
   const proto = execFileSync('git', ['-C', repo, 'show', `${tag}:openapiv2/OpenAPIv2.proto`], { encoding: 'utf8' });
-  return { source: `google/gnostic-models ${tag}: openapiv2/OpenAPIv2.proto (scripts/openapi-v2-descriptors.ts)`, ...descriptors(proto) };
+  return {
+    source: `google/gnostic-models ${tag}: openapiv2/OpenAPIv2.proto (scripts/openapi-v2-descriptors.ts)`,
+    ...descriptors(proto),
+  };
 }
 
 if (require.main === module) {

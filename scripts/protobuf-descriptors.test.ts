@@ -5,7 +5,14 @@ import { OUTPUT, parseGoTypes, parseProto } from './protobuf-descriptors';
 
 describe('scripts/protobuf-descriptors.ts (R77)', () => {
   it('reads messages, repeated and map fields from a generated.proto, comments left out', () => {
-    const proto = ['message Secret {', '  // Standard object metadata.', '  optional .k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1;', '  map<string, bytes> data = 2;', '  repeated string finalizers = 5;', '}'].join('\n');
+    const proto = [
+      'message Secret {',
+      '  // Standard object metadata.',
+      '  optional .k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1;',
+      '  map<string, bytes> data = 2;',
+      '  repeated string finalizers = 5;',
+      '}',
+    ].join('\n');
     expect(Object.fromEntries(parseProto(proto, 'k8s.io.api.core.v1'))).to.deep.equal({
       'k8s.io.api.core.v1.Secret': {
         fields: {
@@ -35,7 +42,10 @@ describe('scripts/protobuf-descriptors.ts (R77)', () => {
       volumeSource: { json: '', omitempty: false, inline: true, pointer: false },
     });
     expect(structs.get('Probe')!.get('periodSeconds')).to.deep.include({ omitempty: true, pointer: false });
-    expect(structs.get('Probe')!.get('terminationGracePeriodSeconds')).to.deep.include({ omitempty: true, pointer: true });
+    expect(structs.get('Probe')!.get('terminationGracePeriodSeconds')).to.deep.include({
+      omitempty: true,
+      pointer: true,
+    });
     expect([...lists]).to.deep.equal(['ExtraValue']);
   });
 
@@ -45,6 +55,15 @@ describe('scripts/protobuf-descriptors.ts (R77)', () => {
     expect(core.Volume.fields.volumeSource.options).to.deep.equal({ inline: true });
     expect(core.Container.fields.image.options).to.deep.equal({ omitempty: true });
     expect(core.ContainerStatus.fields.ready.options).to.equal(undefined);
-    expect(Object.keys(core)).to.include.members(['Pod', 'PodList', 'Secret', 'ConfigMap', 'ServiceAccount', 'Namespace', 'Node', 'Event']);
+    expect(Object.keys(core)).to.include.members([
+      'Pod',
+      'PodList',
+      'Secret',
+      'ConfigMap',
+      'ServiceAccount',
+      'Namespace',
+      'Node',
+      'Event',
+    ]);
   });
 });

@@ -41,9 +41,25 @@ const PACKAGES: Record<string, ['api' | 'apimachinery', string, string[]]> = {
 
 /** The messages the server reads or writes as whole bodies; everything they reach comes along. */
 const ROOTS = [
-  ...['Pod', 'Node', 'Event', 'Namespace', 'Secret', 'ConfigMap', 'ServiceAccount', 'Service', 'Endpoints', 'PersistentVolume', 'PersistentVolumeClaim', 'ReplicationController'].flatMap((k) => [`k8s.io.api.core.v1.${k}`, `k8s.io.api.core.v1.${k}List`]),
+  ...[
+    'Pod',
+    'Node',
+    'Event',
+    'Namespace',
+    'Secret',
+    'ConfigMap',
+    'ServiceAccount',
+    'Service',
+    'Endpoints',
+    'PersistentVolume',
+    'PersistentVolumeClaim',
+    'ReplicationController',
+  ].flatMap((k) => [`k8s.io.api.core.v1.${k}`, `k8s.io.api.core.v1.${k}List`]),
   'k8s.io.api.core.v1.Binding',
-  ...['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'ControllerRevision'].flatMap((k) => [`k8s.io.api.apps.v1.${k}`, `k8s.io.api.apps.v1.${k}List`]),
+  ...['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'ControllerRevision'].flatMap((k) => [
+    `k8s.io.api.apps.v1.${k}`,
+    `k8s.io.api.apps.v1.${k}List`,
+  ]),
   'k8s.io.api.batch.v1.Job',
   'k8s.io.api.batch.v1.JobList',
   'k8s.io.api.batch.v1.CronJob',
@@ -63,8 +79,16 @@ const ROOTS = [
   'k8s.io.api.authorization.v1.SelfSubjectRulesReview',
   'k8s.io.api.authentication.v1.SelfSubjectReview',
   'k8s.io.api.autoscaling.v1.Scale',
-  ...['StorageClass', 'CSIDriver', 'CSINode', 'VolumeAttachment'].flatMap((k) => [`k8s.io.api.storage.v1.${k}`, `k8s.io.api.storage.v1.${k}List`]),
-  ...['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'].flatMap((k) => [`k8s.io.api.admissionregistration.v1.${k}`, `k8s.io.api.admissionregistration.v1.${k}List`]),
+  ...['StorageClass', 'CSIDriver', 'CSINode', 'VolumeAttachment'].flatMap((k) => [
+    `k8s.io.api.storage.v1.${k}`,
+    `k8s.io.api.storage.v1.${k}List`,
+  ]),
+  ...[
+    'ValidatingWebhookConfiguration',
+    'MutatingWebhookConfiguration',
+    'ValidatingAdmissionPolicy',
+    'ValidatingAdmissionPolicyBinding',
+  ].flatMap((k) => [`k8s.io.api.admissionregistration.v1.${k}`, `k8s.io.api.admissionregistration.v1.${k}List`]),
   'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions',
   'k8s.io.apimachinery.pkg.apis.meta.v1.Status',
   'k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent',
@@ -102,7 +126,21 @@ interface GoField {
   pointer: boolean;
 }
 
-const SCALARS = new Set(['string', 'bool', 'int32', 'int64', 'uint32', 'uint64', 'double', 'float', 'bytes', 'sint32', 'sint64', 'fixed32', 'fixed64']);
+const SCALARS = new Set([
+  'string',
+  'bool',
+  'int32',
+  'int64',
+  'uint32',
+  'uint64',
+  'double',
+  'float',
+  'bytes',
+  'sint32',
+  'sint64',
+  'fixed32',
+  'fixed64',
+]);
 
 function show(repo: string, tag: string, file: string): string {
   return execFileSync('git', ['-C', repo, 'show', `${tag}:${file}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
@@ -131,7 +169,12 @@ export function parseProto(text: string, pkg: string): Map<string, MessageDescri
       continue;
     }
     const field = /^(optional|repeated) ([\w.]+) (\w+) = (\d+);$/.exec(line);
-    if (field) current.fields[field[3]] = { type: field[2], id: Number(field[4]), ...(field[1] === 'repeated' ? { rule: 'repeated' as const } : {}) };
+    if (field)
+      current.fields[field[3]] = {
+        type: field[2],
+        id: Number(field[4]),
+        ...(field[1] === 'repeated' ? { rule: 'repeated' as const } : {}),
+      };
   }
   return messages;
 }
@@ -163,7 +206,12 @@ export function parseGoTypes(text: string): { structs: Map<string, Map<string, G
     const json = /json:"([^"]*)"/.exec(tags);
     if (!proto || !json) continue;
     const [jsonName, ...flags] = json[1].split(',');
-    current.set(proto[1], { json: jsonName, omitempty: flags.includes('omitempty'), inline: flags.includes('inline'), pointer: goType.startsWith('*') });
+    current.set(proto[1], {
+      json: jsonName,
+      omitempty: flags.includes('omitempty'),
+      inline: flags.includes('inline'),
+      pointer: goType.startsWith('*'),
+    });
   }
   return { structs, lists };
 }
@@ -209,7 +257,11 @@ export function generate(apiRepo: string, apimachineryRepo: string, tag: string)
       if (g && SCALARS.has(type) && !f.rule && !f.keyType && !g.pointer && g.omitempty) options.omitempty = true;
       if (g?.inline) options.inline = true;
       if (g && !g.inline && g.json !== fieldName) options.json = g.json;
-      fields[fieldName] = { ...f, type: SCALARS.has(type) ? type : `.${type}`, ...(Object.keys(options).length ? { options } : {}) };
+      fields[fieldName] = {
+        ...f,
+        type: SCALARS.has(type) ? type : `.${type}`,
+        ...(Object.keys(options).length ? { options } : {}),
+      };
       if (!SCALARS.has(type)) queue.push(type);
     }
     out.set(name, { fields, ...(facts?.lists.has(short) ? { options: { list: true } } : {}) });
@@ -226,7 +278,10 @@ export function generate(apiRepo: string, apimachineryRepo: string, tag: string)
     }
     ns.nested[parts.at(-1)!] = out.get(name);
   }
-  return { source: `k8s.io/api and k8s.io/apimachinery ${tag}: generated.proto and types.go (scripts/protobuf-descriptors.ts)`, ...root };
+  return {
+    source: `k8s.io/api and k8s.io/apimachinery ${tag}: generated.proto and types.go (scripts/protobuf-descriptors.ts)`,
+    ...root,
+  };
 }
 
 if (require.main === module) {

@@ -51,7 +51,10 @@ describe('rule catalogue checks', () => {
   });
 
   it('names each problem: an undefined id with who cites it, a duplicate, no test, a listed file that is no test, missing, or silent about the rule', () => {
-    const rules = [...parseRules('docs/rules/x.md', doc), ...parseRules('docs/rules/y.md', '### R1 — Again\nUpstream: x\nTests: `src/a.test.ts`')];
+    const rules = [
+      ...parseRules('docs/rules/x.md', doc),
+      ...parseRules('docs/rules/y.md', '### R1 — Again\nUpstream: x\nTests: `src/a.test.ts`'),
+    ];
     const cited = new Map([
       ['R1', ['src/a.test.ts']],
       ['R9', ['src/c.ts', 'features/c.feature']],

@@ -57,7 +57,10 @@ export function parseRules(file: string, text: string): Rule[] {
 }
 
 function trackedFiles(dirs: readonly string[]): string[] {
-  const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...dirs], { cwd: ROOT, encoding: 'utf8' });
+  const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...dirs], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   return out.split('\0').filter((f) => f !== '');
 }
 
@@ -80,13 +83,18 @@ export function citedIds(): Map<string, string[]> {
   return cited;
 }
 
-const naturalOrder = (a: string, b: string): number => a[0].localeCompare(b[0]) || Number(a.slice(1)) - Number(b.slice(1));
+const naturalOrder = (a: string, b: string): number =>
+  a[0].localeCompare(b[0]) || Number(a.slice(1)) - Number(b.slice(1));
 
 /**
  * What is wrong with the rule catalogue: ids cited but not defined, ids defined twice, rules
  * without a test, and `Tests:` entries that are not test files, do not exist or do not name the rule.
  */
-export function problems(rules: readonly Rule[], cited: ReadonlyMap<string, readonly string[]>, fileText: (file: string) => string | undefined): string[] {
+export function problems(
+  rules: readonly Rule[],
+  cited: ReadonlyMap<string, readonly string[]>,
+  fileText: (file: string) => string | undefined,
+): string[] {
   const found: string[] = [];
   const defined = new Map<string, Rule>();
   for (const rule of rules) {
@@ -95,20 +103,24 @@ export function problems(rules: readonly Rule[], cited: ReadonlyMap<string, read
     defined.set(rule.id, rule);
   }
   for (const id of [...cited.keys()].sort(naturalOrder)) {
-    if (!defined.has(id)) found.push(`${id} is cited but defined in no file of ${RULES_DIR}/ (cited in ${cited.get(id)!.join(', ')})`);
+    if (!defined.has(id))
+      found.push(`${id} is cited but defined in no file of ${RULES_DIR}/ (cited in ${cited.get(id)!.join(', ')})`);
   }
   for (const rule of rules) {
     const where = `${rule.id} (${rule.file}:${rule.line})`;
     if (!rule.upstream) found.push(`${where} has no "Upstream:" line`);
     if (rule.tests.length === 0) {
       const candidates = (cited.get(rule.id) ?? []).filter(isTestFile);
-      found.push(`${where} names no test on its "Tests:" line${candidates.length > 0 ? ` (these name it: ${candidates.join(', ')})` : ' and no test or feature names it'}`);
+      found.push(
+        `${where} names no test on its "Tests:" line${candidates.length > 0 ? ` (these name it: ${candidates.join(', ')})` : ' and no test or feature names it'}`,
+      );
     }
     for (const test of rule.tests) {
       const text = fileText(test);
       if (!isTestFile(test)) found.push(`${where} lists ${test}, which is not a test file (*.test.ts) or a feature`);
       else if (text === undefined) found.push(`${where} lists ${test}, which does not exist`);
-      else if (!(text.match(RULE_ID) ?? ([] as string[])).includes(rule.id)) found.push(`${where} lists ${test}, which does not name ${rule.id}`);
+      else if (!(text.match(RULE_ID) ?? ([] as string[])).includes(rule.id))
+        found.push(`${where} lists ${test}, which does not name ${rule.id}`);
     }
   }
   return found;
@@ -127,6 +139,8 @@ export function checkRepository(): string[] {
 if (require.main === module) {
   const found = checkRepository();
   for (const p of found) process.stderr.write(`${p}\n`);
-  process.stdout.write(found.length === 0 ? `${loadRules().length} rules, all cited ids defined, every rule tested\n` : '');
+  process.stdout.write(
+    found.length === 0 ? `${loadRules().length} rules, all cited ids defined, every rule tested\n` : '',
+  );
   process.exitCode = found.length === 0 ? 0 : 1;
 }

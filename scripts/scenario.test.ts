@@ -11,11 +11,15 @@ describe('npm run scenario', () => {
     expect(one.dir).to.equal(path.join('reports', 'scenarios', 'graceful-deletion-7'));
     expect(one.cucumberArgs.slice(0, 2)).to.deep.equal(['-p', 'scenario']);
     expect(one.cucumberArgs).to.include(`./src/frontends/report/formatter.cjs:${path.join(one.dir, 'report.html')}`);
-    expect(one.cucumberArgs.filter((a) => a.includes('reports/') && !a.includes('reports/scenarios/'))).to.deep.equal([]);
+    expect(one.cucumberArgs.filter((a) => a.includes('reports/') && !a.includes('reports/scenarios/'))).to.deep.equal(
+      [],
+    );
     expect(one.cucumberArgs[one.cucumberArgs.length - 1]).to.equal('features/graceful-deletion.feature:7');
   });
   it('says what it needs when given nothing, or a file that does not exist', () => {
     expect(() => scenarioRun([])).to.throw(/usage: npm run scenario -- FILE\[:LINE\]/);
-    expect(() => scenarioRun(['features/local/nope.feature'])).to.throw(/no feature file features\/local\/nope\.feature/);
+    expect(() => scenarioRun(['features/local/nope.feature'])).to.throw(
+      /no feature file features\/local\/nope\.feature/,
+    );
   });
 });

@@ -13,13 +13,22 @@ const ROOT = path.resolve(__dirname, '..');
 
 /** The run's report folder and the cucumber-js arguments that write it; an error for an argument that names no feature file. */
 export function scenarioRun(args: readonly string[], root = ROOT): { dir: string; cucumberArgs: string[] } {
-  if (args.length === 0) throw new Error('usage: npm run scenario -- FILE[:LINE]…   (e.g. features/local/my-first.feature, or features/local/my-first.feature:3 for one scenario)');
+  if (args.length === 0)
+    throw new Error(
+      'usage: npm run scenario -- FILE[:LINE]…   (e.g. features/local/my-first.feature, or features/local/my-first.feature:3 for one scenario)',
+    );
   for (const a of args) checkLocation(/:\d+$/.test(a) ? a : `${a}:1`, root);
   const [file, line] = args[0]!.split(/:(?=\d+$)/);
   const name = `${path.basename(file!, '.feature')}${line ? `-${line}` : ''}`;
   const dir = path.join('reports', 'scenarios', name);
   const out = (f: string) => path.join(dir, f);
-  const formats = [`./src/frontends/report/formatter.cjs:${out('report.html')}`, `html:${out('cucumber-report.html')}`, `json:${out('cucumber-report.json')}`, `junit:${out('junit.xml')}`, `message:${out('cucumber-messages.ndjson')}`];
+  const formats = [
+    `./src/frontends/report/formatter.cjs:${out('report.html')}`,
+    `html:${out('cucumber-report.html')}`,
+    `json:${out('cucumber-report.json')}`,
+    `junit:${out('junit.xml')}`,
+    `message:${out('cucumber-messages.ndjson')}`,
+  ];
   return { dir, cucumberArgs: ['-p', 'scenario', ...formats.flatMap((f) => ['--format', f]), ...args] };
 }
 

@@ -36,9 +36,21 @@ export interface ContractPhrase {
   argument?: ArgumentKind;
 }
 
-const given = (expression: string, argument?: ArgumentKind): ContractPhrase => ({ keyword: 'Given', expression, argument });
-const when = (expression: string, argument?: ArgumentKind): ContractPhrase => ({ keyword: 'When', expression, argument });
-const then = (expression: string, argument?: ArgumentKind): ContractPhrase => ({ keyword: 'Then', expression, argument });
+const given = (expression: string, argument?: ArgumentKind): ContractPhrase => ({
+  keyword: 'Given',
+  expression,
+  argument,
+});
+const when = (expression: string, argument?: ArgumentKind): ContractPhrase => ({
+  keyword: 'When',
+  expression,
+  argument,
+});
+const then = (expression: string, argument?: ArgumentKind): ContractPhrase => ({
+  keyword: 'Then',
+  expression,
+  argument,
+});
 
 /** The contract phrases, exactly as scenarios have been written against them: add, never rename or loosen. */
 export const CONTRACT: readonly ContractPhrase[] = [
@@ -153,7 +165,8 @@ const PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
   int: 'a whole number: `200`, `409`',
   float: 'a decimal number: `1.5`',
   word: 'one word without spaces: `Conflict`, `kubelet`',
-  duration: 'a non-negative number and a unit (`ms`, `s`, `m`, `h`): `30s`, `1.5s`, `2m`, `1h`, `500ms`, or several from the largest unit down: `1m30s`, `1h15m`',
+  duration:
+    'a non-negative number and a unit (`ms`, `s`, `m`, `h`): `30s`, `1.5s`, `2m`, `1h`, `500ms`, or several from the largest unit down: `1m30s`, `1h15m`',
   command: 'a command line in backquotes: `` `kubectl delete pod web --grace-period=0 --force` ``',
 };
 
@@ -161,7 +174,7 @@ const PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
 const CANONICAL_EVENTS = [
   '| component | text | when |',
   '| --- | --- | --- |',
-  "| apiserver | `DELETE pods/NAME` | a DELETE request arrives; the options that were set follow as `key=value`, in this order: `gracePeriodSeconds`, `propagationPolicy`, `orphanDependents`, `preconditions.uid`, `preconditions.resourceVersion`, `dryRun` (e.g. `DELETE pods/web gracePeriodSeconds=0 preconditions.uid=…`) |",
+  '| apiserver | `DELETE pods/NAME` | a DELETE request arrives; the options that were set follow as `key=value`, in this order: `gracePeriodSeconds`, `propagationPolicy`, `orphanDependents`, `preconditions.uid`, `preconditions.resourceVersion`, `dryRun` (e.g. `DELETE pods/web gracePeriodSeconds=0 preconditions.uid=…`) |',
   '| apiserver | `UPDATE pods/NAME`, `PATCH pods/NAME`, `PATCH pods/NAME/status` | other writes |',
   '| etcd | `PUT /registry/pods/default/NAME` | a new version of the object is stored |',
   '| etcd | `DELETE /registry/pods/default/NAME` | the object leaves storage |',
@@ -173,10 +186,10 @@ const CANONICAL_EVENTS = [
   '| volumes | `unmount VOLUME`, `unmounted VOLUME`, `unmount failed VOLUME` | volume manager |',
   "| status | `resources reclaimed pods/NAME`, `DELETE pods/NAME` | status manager's canBeDeleted holds (deletionTimestamp set, API phase terminal, and `TerminatePod` has run at the end of `SyncTerminatedPod`, i.e. upstream's podIsFinished; rule K36 in [rules/kubelet.md](rules/kubelet.md)) and its final DELETE; neither happens for a pod already gone from the API |",
   '| endpointslice | `updated SLICE` (then `: POD ready=… serving=… terminating=…` for each endpoint the write changed, or `POD removed`) | the EndpointSlice controller writes a slice (rule N7 in [rules/traffic.md](rules/traffic.md)) |',
-  '| proxy | `node NODE applied SERVICE` (then `: ` and the endpoints traffic may use) | a node\'s kube-proxy puts changed rules in place (N14) |',
-  '| traffic | `N failed requests to SERVICE` (then the reasons) | a second in which clients\' requests failed (N16) |',
+  "| proxy | `node NODE applied SERVICE` (then `: ` and the endpoints traffic may use) | a node's kube-proxy puts changed rules in place (N14) |",
+  "| traffic | `N failed requests to SERVICE` (then the reasons) | a second in which clients' requests failed (N16) |",
   '| apiserver | `CREATE databases.example.com/NAME`, `DELETE databases.example.com/NAME …`, `DELETECOLLECTION databases.example.com …`, `UPDATE customresourcedefinitions/NAME/status` | the generic texts for custom resources, named `<plural>.<group>` (their watch events too: `MODIFIED databases.example.com/NAME`), and for CRDs (rules A4, A5 in [rules/custom-resources.md](rules/custom-resources.md)) |',
-  '| gc | `resync monitors: RESOURCES` | the garbage collector\'s Sync found custom resources come or go and now follows them (A7) |',
+  "| gc | `resync monitors: RESOURCES` | the garbage collector's Sync found custom resources come or go and now follows them (A7) |",
 ].join('\n');
 
 // ---------------------------------------------------------------------------------------------
@@ -252,7 +265,12 @@ export interface Catalogue {
 
 export type Group = 'Setup' | 'Actions' | 'Assertions' | 'Other';
 const GROUPS: readonly Group[] = ['Setup', 'Actions', 'Assertions', 'Other'];
-const GROUP_KEYWORD: Readonly<Record<Group, string>> = { Setup: 'Given', Actions: 'When', Assertions: 'Then', Other: '' };
+const GROUP_KEYWORD: Readonly<Record<Group, string>> = {
+  Setup: 'Given',
+  Actions: 'When',
+  Assertions: 'Then',
+  Other: '',
+};
 
 /** Setup = Given, Actions = When, Assertions = Then; a definition made with `defineStep` goes by its file's name. */
 export function groupOf(keyword: string, uri: string): Group {
@@ -308,7 +326,10 @@ export function commentAbove(lines: readonly string[], line: number): string | u
 }
 
 function oneLine(parts: readonly string[]): string | undefined {
-  const text = parts.filter((p) => p !== '').join(' ').trim();
+  const text = parts
+    .filter((p) => p !== '')
+    .join(' ')
+    .trim();
   return text === '' ? undefined : text;
 }
 
@@ -370,7 +391,9 @@ async function readRegistry(): Promise<Catalogue> {
       matches: (text) => d.expression.match(text) !== null,
     };
   });
-  steps.sort((a, b) => GROUPS.indexOf(a.group) - GROUPS.indexOf(b.group) || a.uri.localeCompare(b.uri) || a.line - b.line);
+  steps.sort(
+    (a, b) => GROUPS.indexOf(a.group) - GROUPS.indexOf(b.group) || a.uri.localeCompare(b.uri) || a.line - b.line,
+  );
 
   const used = new Set(steps.flatMap((s) => s.parameters));
   const parameterTypes: ParameterEntry[] = [];
@@ -396,7 +419,10 @@ async function readRegistry(): Promise<Catalogue> {
 export function sampleText(phrase: ContractPhrase): string {
   return phrase.expression.replace(/\{([^}]*)\}/g, (whole, name: string) => {
     const sample = SAMPLES[name];
-    if (sample === undefined) throw new Error(`no sample value for the parameter type ${whole} of contract phrase "${phrase.keyword} ${phrase.expression}": add one to SAMPLES`);
+    if (sample === undefined)
+      throw new Error(
+        `no sample value for the parameter type ${whole} of contract phrase "${phrase.keyword} ${phrase.expression}": add one to SAMPLES`,
+      );
     return sample;
   });
 }
@@ -410,22 +436,31 @@ export function contractLabel(phrase: ContractPhrase): string {
  * definition matches, that several match (cucumber would call it ambiguous), or whose definition
  * does not take the doc string or table that the contract gives it.
  */
-export function checkContract(steps: readonly StepEntry[], contract: readonly ContractPhrase[] = CONTRACT): { problems: string[]; covers: Map<StepEntry, ContractPhrase[]> } {
+export function checkContract(
+  steps: readonly StepEntry[],
+  contract: readonly ContractPhrase[] = CONTRACT,
+): { problems: string[]; covers: Map<StepEntry, ContractPhrase[]> } {
   const problems: string[] = [];
   const covers = new Map<StepEntry, ContractPhrase[]>();
   for (const phrase of contract) {
     const text = sampleText(phrase);
     const matching = steps.filter((s) => s.matches(text));
     if (matching.length === 0) {
-      problems.push(`contract phrase "${contractLabel(phrase)}" has no step definition (no definition matches "${phrase.keyword} ${text}")`);
+      problems.push(
+        `contract phrase "${contractLabel(phrase)}" has no step definition (no definition matches "${phrase.keyword} ${text}")`,
+      );
       continue;
     }
     if (matching.length > 1) {
-      problems.push(`contract phrase "${contractLabel(phrase)}" is ambiguous: "${text}" matches ${matching.map((s) => `"${s.expression}" (${s.uri}:${s.line})`).join(', ')}`);
+      problems.push(
+        `contract phrase "${contractLabel(phrase)}" is ambiguous: "${text}" matches ${matching.map((s) => `"${s.expression}" (${s.uri}:${s.line})`).join(', ')}`,
+      );
     }
     for (const s of matching) {
       if (s.argument !== phrase.argument) {
-        problems.push(`contract phrase "${contractLabel(phrase)}" matches "${s.expression}" (${s.uri}:${s.line}), which takes ${s.argument ?? 'no doc string or table'}`);
+        problems.push(
+          `contract phrase "${contractLabel(phrase)}" matches "${s.expression}" (${s.uri}:${s.line}), which takes ${s.argument ?? 'no doc string or table'}`,
+        );
       }
       covers.set(s, [...(covers.get(s) ?? []), phrase]);
     }
@@ -442,7 +477,10 @@ const NO_NOTE = 'has no note';
 export function missingNotes(steps: readonly StepEntry[]): string[] {
   return steps
     .filter((s) => !s.comment)
-    .map((s) => `the step "${s.keyword} ${s.expression}" (${s.uri}:${s.line}) ${NO_NOTE}: write a comment (/** … */) directly above its definition saying what it does, what it takes and what it checks`);
+    .map(
+      (s) =>
+        `the step "${s.keyword} ${s.expression}" (${s.uri}:${s.line}) ${NO_NOTE}: write a comment (/** … */) directly above its definition saying what it does, what it takes and what it checks`,
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -467,7 +505,9 @@ export function renderCatalogue(catalogue: Catalogue): string {
 
   out.push('# Step catalogue');
   out.push('');
-  out.push('<!-- Generated by scripts/step-catalogue.ts from the step definitions in steps/; do not edit by hand: run `npm run steps:doc`. -->');
+  out.push(
+    '<!-- Generated by scripts/step-catalogue.ts from the step definitions in steps/; do not edit by hand: run `npm run steps:doc`. -->',
+  );
   out.push('');
   out.push(
     `Every step that scenarios can use: the ${catalogue.steps.length} step definitions that cucumber loads (cucumber.js, ` +
@@ -479,23 +519,37 @@ export function renderCatalogue(catalogue: Catalogue): string {
   out.push('');
   out.push('## Before you start');
   out.push('');
-  out.push('- **A fresh cluster per scenario**, in namespace `default`, on a virtual clock: an apiserver with etcd, one kubelet per ' +
-    'node, kube-scheduler (for pods no step binds), and kube-controller-manager\'s controllers: garbage collector, pod GC, node ' +
-    'lifecycle, taint eviction, and the workload controllers (ReplicaSet, Deployment, StatefulSet, Job, DaemonSet).');
-  out.push('- **Time.** `Given` steps only plan. The first `When` or `Then` step builds the planned cluster and lets it run for one ' +
-    'virtual minute, so the pods are running and the nodes Ready; that moment is `T+0`. Times in tables count from it, in whole ' +
-    'seconds as Kubernetes writes them.');
-  out.push('- **The default pod** (`a pod "web" running on node "node-1"`): one container `app` without a preStop hook that dies of ' +
-    'SIGTERM at once (exit 143), `terminationGracePeriodSeconds` 30, `restartPolicy` Always. Steps about a container or a volume ' +
-    'change that pod before T+0; a `with:` manifest changes anything else.');
-  out.push('- **`with:` doc strings** are YAML or JSON: a partial manifest merged over the default object (a pod or a ReplicaSet), or ' +
-    'the DeleteOptions of a DELETE. A wrong field, type or value is one error naming it.');
-  out.push('- **`When I run` or `When I try to run`.** Both run a `kubectl delete …` line as kubectl does, waiting on the virtual ' +
-    'clock until the object is gone unless told otherwise. `I run` fails the step when kubectl fails; `I try to run` lets the ' +
-    'scenario check the failure with `kubectl fails with` or `the last request fails with`. The user and controller steps send ' +
-    'one request each, without kubectl and without waiting.');
-  out.push('- **A misspelt step** fails its scenario before the first step runs, naming the three nearest phrases below.');
-  out.push('- Rule ids in the notes (R23, K36, S7, C2) are explained, with their upstream sources, in [rules/](rules/).');
+  out.push(
+    '- **A fresh cluster per scenario**, in namespace `default`, on a virtual clock: an apiserver with etcd, one kubelet per ' +
+      "node, kube-scheduler (for pods no step binds), and kube-controller-manager's controllers: garbage collector, pod GC, node " +
+      'lifecycle, taint eviction, and the workload controllers (ReplicaSet, Deployment, StatefulSet, Job, DaemonSet).',
+  );
+  out.push(
+    '- **Time.** `Given` steps only plan. The first `When` or `Then` step builds the planned cluster and lets it run for one ' +
+      'virtual minute, so the pods are running and the nodes Ready; that moment is `T+0`. Times in tables count from it, in whole ' +
+      'seconds as Kubernetes writes them.',
+  );
+  out.push(
+    '- **The default pod** (`a pod "web" running on node "node-1"`): one container `app` without a preStop hook that dies of ' +
+      'SIGTERM at once (exit 143), `terminationGracePeriodSeconds` 30, `restartPolicy` Always. Steps about a container or a volume ' +
+      'change that pod before T+0; a `with:` manifest changes anything else.',
+  );
+  out.push(
+    '- **`with:` doc strings** are YAML or JSON: a partial manifest merged over the default object (a pod or a ReplicaSet), or ' +
+      'the DeleteOptions of a DELETE. A wrong field, type or value is one error naming it.',
+  );
+  out.push(
+    '- **`When I run` or `When I try to run`.** Both run a `kubectl delete …` line as kubectl does, waiting on the virtual ' +
+      'clock until the object is gone unless told otherwise. `I run` fails the step when kubectl fails; `I try to run` lets the ' +
+      'scenario check the failure with `kubectl fails with` or `the last request fails with`. The user and controller steps send ' +
+      'one request each, without kubectl and without waiting.',
+  );
+  out.push(
+    '- **A misspelt step** fails its scenario before the first step runs, naming the three nearest phrases below.',
+  );
+  out.push(
+    '- Rule ids in the notes (R23, K36, S7, C2) are explained, with their upstream sources, in [rules/](rules/).',
+  );
 
   for (const group of GROUPS) {
     const steps = catalogue.steps.filter((s) => s.group === group);
@@ -510,9 +564,16 @@ export function renderCatalogue(catalogue: Catalogue): string {
       const phrases = covers.get(s);
       // The contract phrases are named when they are written differently from the definition (`{duration} pass(es)`).
       const named = phrases?.filter((p) => `${p.keyword} ${p.expression}` !== `${keyword}${s.expression}`) ?? [];
-      const contract = phrases ? ['✓', ...(named.length > 0 ? [phrases.map((p) => code(`${p.keyword} ${p.expression}`)).join(', ')] : [])].join(' ') : '';
+      const contract = phrases
+        ? [
+            '✓',
+            ...(named.length > 0 ? [phrases.map((p) => code(`${p.keyword} ${p.expression}`)).join(', ')] : []),
+          ].join(' ')
+        : '';
       const file = `[${path.basename(s.uri)}](../${s.uri})`;
-      out.push(`| ${cell(code(`${keyword}${s.expression}`))} | ${s.argument ?? ''} | ${cell(contract)} | ${file} | ${cell(s.comment ?? '')} |`);
+      out.push(
+        `| ${cell(code(`${keyword}${s.expression}`))} | ${s.argument ?? ''} | ${cell(contract)} | ${file} | ${cell(s.comment ?? '')} |`,
+      );
     }
   }
 
@@ -524,7 +585,10 @@ export function renderCatalogue(catalogue: Catalogue): string {
   out.push('| Type | Written as | Defined in |');
   out.push('| --- | --- | --- |');
   for (const p of catalogue.parameterTypes) {
-    const written = PARAMETER_DESCRIPTIONS[p.name] ?? p.comment ?? `text matching ${p.regexps.map((r) => code(`/${r}/`)).join(' or ')}`;
+    const written =
+      PARAMETER_DESCRIPTIONS[p.name] ??
+      p.comment ??
+      `text matching ${p.regexps.map((r) => code(`/${r}/`)).join(' or ')}`;
     const where = p.builtin ? 'built in (Cucumber Expressions)' : p.uri ? `[${path.basename(p.uri)}](../${p.uri})` : '';
     out.push(`| ${code(`{${p.name}}`)} | ${cell(written)} | ${where} |`);
   }
@@ -532,24 +596,36 @@ export function renderCatalogue(catalogue: Catalogue): string {
   out.push('');
   out.push('## Table cells');
   out.push('');
-  out.push('- `pod {string} has fields:` takes `| path | value |`; `the last request changed pod {string} like this:` takes ' +
-    '`| path | from | to |`. Paths are JSON Pointers (`/metadata/deletionTimestamp`).');
-  out.push('- A value cell is JSON (`30`, `"Failed"`, `["example.com/block"]`, `null`), or `<absent>` (the field is not set), ' +
-    '`<any>` (any value, set or not), or `T+30s` (the RFC 3339 time, second precision, 30 virtual seconds after `T+0`). ' +
-    'A cell that is not valid JSON is read as a string.');
-  out.push('- The events tables take `| component | event |`, with an optional first column `at`. A row matches an event when the ' +
-    'component is the same and the event\'s text starts with the row\'s text.');
-  out.push('- An `at` cell is `T+30s` (the event\'s time, cut to whole seconds as Kubernetes writes it, is 30) or a range ' +
-    '`T+30s..T+33s` (that whole second lies between 30 and 33 inclusive); minutes and hours may be written too (`T+1m30s`).');
+  out.push(
+    '- `pod {string} has fields:` takes `| path | value |`; `the last request changed pod {string} like this:` takes ' +
+      '`| path | from | to |`. Paths are JSON Pointers (`/metadata/deletionTimestamp`).',
+  );
+  out.push(
+    '- A value cell is JSON (`30`, `"Failed"`, `["example.com/block"]`, `null`), or `<absent>` (the field is not set), ' +
+      '`<any>` (any value, set or not), or `T+30s` (the RFC 3339 time, second precision, 30 virtual seconds after `T+0`). ' +
+      'A cell that is not valid JSON is read as a string.',
+  );
+  out.push(
+    '- The events tables take `| component | event |`, with an optional first column `at`. A row matches an event when the ' +
+      "component is the same and the event's text starts with the row's text.",
+  );
+  out.push(
+    "- An `at` cell is `T+30s` (the event's time, cut to whole seconds as Kubernetes writes it, is 30) or a range " +
+      '`T+30s..T+33s` (that whole second lies between 30 and 33 inclusive); minutes and hours may be written too (`T+1m30s`).',
+  );
 
   out.push('');
   out.push('## Components');
   out.push('');
-  out.push(`The components of the timeline (the \`component\` column, and \`{word}\` in \`no {word} event {string} happens\`): ${COMPONENTS.map((c) => code(c)).join(', ')}.`);
+  out.push(
+    `The components of the timeline (the \`component\` column, and \`{word}\` in \`no {word} event {string} happens\`): ${COMPONENTS.map((c) => code(c)).join(', ')}.`,
+  );
   out.push('');
   out.push('## Canonical timeline events');
   out.push('');
-  out.push('Each component and the text its event starts with. Other events may exist; these always have these texts, and the rules they follow are in [rules/](rules/).');
+  out.push(
+    'Each component and the text its event starts with. Other events may exist; these always have these texts, and the rules they follow are in [rules/](rules/).',
+  );
   out.push('');
   out.push(CANONICAL_EVENTS);
   out.push('');
@@ -559,7 +635,7 @@ export function renderCatalogue(catalogue: Catalogue): string {
     out.push(
       `Generated from src/ (scripts/timeline-events.ts): each of the ${catalogue.events.length} places that write an event to the timeline, ` +
         'with its text as the code writes it — a value filled in at run time in capitals (`pods/NAME` is the pod, `CONTAINER` a container, ' +
-        '`…` a computed value) — and the upstream function the event names as its source. A table row matches an event whose text starts with the row\'s text.',
+        "`…` a computed value) — and the upstream function the event names as its source. A table row matches an event whose text starts with the row's text.",
     );
     out.push('');
     out.push(renderEventSites(catalogue.events));

@@ -113,7 +113,8 @@ const NAMED: Readonly<Record<string, string>> = {
   'a.volume.pv': 'VOLUME',
   'volume.pv': 'VOLUME',
   'entry.volume.pv': 'VOLUME',
-  multiAttachDetail: "Volume is already exclusively attached to one node and can't be attached to another, or Volume is already used by pod(s) …",
+  multiAttachDetail:
+    "Volume is already exclusively attached to one node and can't be attached to another, or Volume is already used by pod(s) …",
   forced: '[ (forced: not unmounted after 6m) or (forced: node out of service)]',
 };
 
@@ -148,7 +149,12 @@ function fileConstants(code: string, shared: ReadonlyMap<string, string> = new M
 }
 
 /** The value a `text` variable was given last before `at` (`const text = \`…\``), when it is a literal. */
-function variableBefore(code: string, name: string, at: number, constants: ReadonlyMap<string, string>): string | undefined {
+function variableBefore(
+  code: string,
+  name: string,
+  at: number,
+  constants: ReadonlyMap<string, string>,
+): string | undefined {
   const before = code.slice(0, at);
   const re = new RegExp(`(?:const|let) ${name}(?:: string)? = ([\`'])`, 'g');
   let last: RegExpExecArray | null = null;
@@ -166,9 +172,12 @@ export function eventSites(file: string, code: string, shared: ReadonlyMap<strin
   const constants = new Map([...shared, ...fileConstants(code, shared)]);
   const sites: EventSite[] = [];
   const add = (component: string, textArg: Arg | undefined, sourceArg: Arg | undefined, at: number) => {
-    const fromVariable = textArg !== undefined && /^\w+$/.test(textArg) ? variableBefore(code, textArg, at, constants) : undefined;
+    const fromVariable =
+      textArg !== undefined && /^\w+$/.test(textArg) ? variableBefore(code, textArg, at, constants) : undefined;
     const text = (textArg && literalText(textArg, constants)) ?? fromVariable ?? COMPUTED;
-    const source = (sourceArg && literalText(sourceArg, constants)) ?? (sourceArg && /^\w+$/.test(sourceArg) ? (constants.get(sourceArg) ?? placeholder(sourceArg)) : '…');
+    const source =
+      (sourceArg && literalText(sourceArg, constants)) ??
+      (sourceArg && /^\w+$/.test(sourceArg) ? (constants.get(sourceArg) ?? placeholder(sourceArg)) : '…');
     sites.push({ component, text, source, where: file });
   };
   for (const m of code.matchAll(/\.record\(\s*'(\w+)'/g)) {
@@ -203,12 +212,20 @@ export function allEventSites(root: string): EventSite[] {
     const key = `${s.component} ${s.text} ${s.source}`;
     return !seen.has(key) && seen.add(key);
   });
-  return unique.sort((a, b) => rank(a.component) - rank(b.component) || (a.component < b.component ? -1 : a.component > b.component ? 1 : 0) || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+  return unique.sort(
+    (a, b) =>
+      rank(a.component) - rank(b.component) ||
+      (a.component < b.component ? -1 : a.component > b.component ? 1 : 0) ||
+      (a.text < b.text ? -1 : a.text > b.text ? 1 : 0),
+  );
 }
 
 /** The sites as a Markdown table: component, event text, upstream function, where in src/. */
 export function renderEventSites(sites: readonly EventSite[]): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
-  const rows = sites.map((s) => `| ${s.component} | ${s.text === COMPUTED ? COMPUTED : `\`${cell(s.text)}\``} | ${cell(s.source)} | [${s.where}](../${s.where}) |`);
+  const rows = sites.map(
+    (s) =>
+      `| ${s.component} | ${s.text === COMPUTED ? COMPUTED : `\`${cell(s.text)}\``} | ${cell(s.source)} | [${s.where}](../${s.where}) |`,
+  );
   return ['| component | event | upstream | in |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }

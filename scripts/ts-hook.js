@@ -27,11 +27,15 @@ const OPTIONS = {
 
 const CACHE = path.join(__dirname, '..', 'node_modules', '.cache', 'terminating-ts');
 // Read from its package.json: loading swc itself (a native module) is needed only on a cache miss.
-const SWC_VERSION = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('@swc/core')), 'package.json'), 'utf8')).version;
+const SWC_VERSION = JSON.parse(
+  fs.readFileSync(path.join(path.dirname(require.resolve('@swc/core')), 'package.json'), 'utf8'),
+).version;
 
 /** Where the compiled form of this text of this file is kept. */
 function cachedPath(source, filename) {
-  const key = createHash('sha256').update(`${SWC_VERSION}\0${JSON.stringify(OPTIONS)}\0${filename}\0${source}`).digest('hex');
+  const key = createHash('sha256')
+    .update(`${SWC_VERSION}\0${JSON.stringify(OPTIONS)}\0${filename}\0${source}`)
+    .digest('hex');
   return path.join(CACHE, `${key}.js`);
 }
 
@@ -43,12 +47,19 @@ function compile(source, filename) {
   } catch {
     const { code: compiled, map } = require('@swc/core').transformSync(source, { ...OPTIONS, filename });
     // Relative to the .ts file, which Node resolves it against (it ignores an absolute file: URL here).
-    const mapURL = path.relative(path.dirname(filename), `${cached}.map`).split(path.sep).map(encodeURIComponent).join('/');
+    const mapURL = path
+      .relative(path.dirname(filename), `${cached}.map`)
+      .split(path.sep)
+      .map(encodeURIComponent)
+      .join('/');
     const code = `${compiled}\n//# sourceMappingURL=${mapURL}`;
     try {
       // Written under unique names, then renamed (the map first): processes running side by side never read half a file.
       fs.mkdirSync(CACHE, { recursive: true });
-      for (const [file, text] of [[`${cached}.map`, map], [cached, code]]) {
+      for (const [file, text] of [
+        [`${cached}.map`, map],
+        [cached, code],
+      ]) {
         const partial = `${file}.${process.pid}`;
         fs.writeFileSync(partial, text);
         fs.renameSync(partial, file);

@@ -29,7 +29,10 @@ describe('ts-hook', () => {
     for (const _ of [1, 2]) {
       delete require.cache[file];
       const { f } = require(file) as { f: () => void };
-      expect(() => f()).to.throw().with.property('stack').that.includes(`${file}:5:`);
+      expect(() => f())
+        .to.throw()
+        .with.property('stack')
+        .that.includes(`${file}:5:`);
     }
     expect(existsSync(cachedPath(source, file))).to.equal(true);
   });

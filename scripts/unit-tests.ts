@@ -28,7 +28,12 @@ export const OWN_PROCESS = 'runs in a process of its own';
  * The files that take longest, started first: with two at a time, a long one started last would
  * leave a core idle while it finishes.
  */
-const LONGEST = ['scripts/package.test.ts', 'steps/real-kubectl.test.ts', 'steps/determinism.test.ts', 'src/frontends/kubectl/kubectl.differential.test.ts'];
+const LONGEST = [
+  'scripts/package.test.ts',
+  'steps/real-kubectl.test.ts',
+  'steps/determinism.test.ts',
+  'src/frontends/kubectl/kubectl.differential.test.ts',
+];
 
 export function testFiles(): { shared: string[]; withCucumber: string[]; isolated: string[] } {
   const files = DIRS.flatMap((d) =>
@@ -50,7 +55,10 @@ export function testFiles(): { shared: string[]; withCucumber: string[]; isolate
 /** Runs a command to its end; its output is passed through (`inherit`) or kept for later. */
 function run(command: string, args: string[], output: 'inherit' | 'keep'): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child: ChildProcess = spawn(command, args, { cwd: ROOT, stdio: output === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(command, args, {
+      cwd: ROOT,
+      stdio: output === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    });
     let kept = '';
     child.stdout?.on('data', (d: Buffer) => (kept += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (kept += d.toString()));
@@ -62,12 +70,24 @@ async function main(typecheck: boolean): Promise<number> {
   const { isolated } = testFiles();
   const started = Date.now();
   // The type check (one core, about as long as the tests' longest file) goes alongside.
-  const types = typecheck ? run(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', '.'], 'keep') : undefined;
+  const types = typecheck
+    ? run(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', '.'], 'keep')
+    : undefined;
   // The lint (import boundaries, Biome) too: a few seconds.
   const lint = typecheck ? run(process.execPath, ['--require', TS_HOOK, 'scripts/lint.ts'], 'keep') : undefined;
   const tests = await run(
     process.execPath,
-    ['--require', TS_HOOK, '--test', '--test-reporter=spec', '--test-concurrency=2', ...isolated.slice(0, 2), path.relative(ROOT, __filename), 'scripts/unit-tests-cucumber.ts', ...isolated.slice(2)],
+    [
+      '--require',
+      TS_HOOK,
+      '--test',
+      '--test-reporter=spec',
+      '--test-concurrency=2',
+      ...isolated.slice(0, 2),
+      path.relative(ROOT, __filename),
+      'scripts/unit-tests-cucumber.ts',
+      ...isolated.slice(2),
+    ],
     'inherit',
   );
   if (types) {

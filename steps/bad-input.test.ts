@@ -135,7 +135,12 @@ class CucumberRunner {
   private readonly pending = new Map<number, { resolve: (o: RunOutcome) => void; reject: (e: Error) => void }>();
 
   private start(): Promise<void> {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { root: ROOT, hook: TS_HOOK }, stdout: true, stderr: true });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { root: ROOT, hook: TS_HOOK },
+      stdout: true,
+      stderr: true,
+    });
     this.worker = worker;
     this.ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (m: { ready?: true; fatal?: string; id?: number; outcome?: RunOutcome; error?: string }) => {
@@ -158,13 +163,16 @@ class CucumberRunner {
     else await this.ready;
     const id = this.nextId++;
     return new Promise<RunOutcome>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        // A synchronous loop cannot be interrupted from inside: end the thread, start afresh next time.
-        void this.worker?.terminate();
-        this.worker = undefined;
-        reject(new Error(`the cucumber run did not finish within ${timeoutMs} ms of wall time (a hang)`));
-      }, Math.max(1, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          this.pending.delete(id);
+          // A synchronous loop cannot be interrupted from inside: end the thread, start afresh next time.
+          void this.worker?.terminate();
+          this.worker = undefined;
+          reject(new Error(`the cucumber run did not finish within ${timeoutMs} ms of wall time (a hang)`));
+        },
+        Math.max(1, deadline - Date.now()),
+      );
       this.pending.set(id, {
         resolve: (o) => (clearTimeout(timer), resolve(o)),
         reject: (e) => (clearTimeout(timer), reject(e)),
@@ -230,25 +238,97 @@ function manifestCase(name: string, manifest: string, says: (string | RegExp)[])
 
 /** A declaration step with a doc string, the one that must fail (strict input, R240/R242). */
 function declarationCase(name: string, declaration: string, manifest: string, says: (string | RegExp)[]): FailingCase {
-  return { name, steps: `${NODE_AND_POD}\nAnd ${declaration}\n${docString(manifest)}\nWhen the user deletes pod "web"`, failingStep: declaration, says };
+  return {
+    name,
+    steps: `${NODE_AND_POD}\nAnd ${declaration}\n${docString(manifest)}\nWhen the user deletes pod "web"`,
+    failingStep: declaration,
+    says,
+  };
 }
 
 const REFUSED = 'is refused as kube-apiserver refuses it';
 
 /** R240 R242 — the twelve mistakes of issue 30, each refused at the step that declares it, with kube-apiserver's message. */
 const STRICT_INPUT: Case[] = [
-  manifestCase('strict: a misspelt pod field (terminationGracePeriodSecond)', 'spec:\n  terminationGracePeriodSecond: 10', [`pod "web" ${REFUSED}`, 'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.terminationGracePeriodSecond"']),
-  manifestCase('strict: a misspelt handler of a preStop hook (slep)', 'spec:\n  containers:\n    - name: app\n      lifecycle:\n        preStop:\n          slep: {seconds: 5}', ['strict decoding error: unknown field "spec.containers[0].lifecycle.preStop.slep"']),
-  manifestCase('strict: a preStop hook without a handler', 'spec:\n  containers:\n    - name: app\n      lifecycle:\n        preStop: {}', [`pod "web" ${REFUSED}: Pod "web" is invalid: spec.containers[0].lifecycle.preStop: Required value: must specify a handler type`]),
-  declarationCase('strict: an int64 field given 12.5', 'a job "once" with:', 'spec:\n  activeDeadlineSeconds: 12.5', ['Job in version "v1" cannot be handled as a Job: json: cannot unmarshal number 12.5 into Go struct field JobSpec.spec.activeDeadlineSeconds of type int64']),
-  declarationCase('strict: a Deployment strategy "Rolling"', 'a deployment "api" with 2 replicas with:', 'spec:\n  strategy:\n    type: Rolling', ['Deployment.apps "api" is invalid: spec.strategy: Unsupported value: apps.DeploymentStrategy{Type:"Rolling"', 'supported values: "Recreate", "RollingUpdate"']),
-  declarationCase('strict: a misspelt Deployment field (minReadySecond)', 'a deployment "api" with 2 replicas with:', 'spec:\n  minReadySecond: 5', ['Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.minReadySecond"']),
-  declarationCase('strict: a Service field at the wrong depth (spec.selectr)', 'a service "web" with:', 'spec:\n  selectr:\n    app: web', ['Service in version "v1" cannot be handled as a Service: strict decoding error: unknown field "spec.selectr"']),
-  declarationCase('strict: a misspelt Job field (backofLimit)', 'a job "once" with:', 'spec:\n  backofLimit: 2', ['Job in version "v1" cannot be handled as a Job: strict decoding error: unknown field "spec.backofLimit"']),
-  declarationCase('strict: a misspelt StatefulSet field (podManagmentPolicy)', 'a statefulset "db" with 1 replicas with:', 'spec:\n  podManagmentPolicy: Parallel', ['StatefulSet in version "v1" cannot be handled as a StatefulSet: strict decoding error: unknown field "spec.podManagmentPolicy"']),
-  declarationCase('strict: a DaemonSet whose selector does not match its template', 'a daemonset "agent" with:', 'spec:\n  selector:\n    matchLabels: {app: other}', ['DaemonSet.apps "agent" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"agent"}: `selector` does not match template `labels`']),
-  declarationCase('strict: a misspelt PodDisruptionBudget field (minAvailabel)', 'a pod disruption budget "budget" with:', 'spec:\n  minAvailabel: 1\n  selector: {matchLabels: {app: web}}', ['PodDisruptionBudget in version "v1" cannot be handled as a PodDisruptionBudget: strict decoding error: unknown field "spec.minAvailabel"']),
-  declarationCase('strict: a configmap in a namespace the scenario does not declare', 'a configmap "settings" with:', 'metadata:\n  namespace: shop\ndata: {mode: fast}', ['unknown namespace "shop" for configmap "settings"', 'Given a namespace "shop"']),
+  manifestCase(
+    'strict: a misspelt pod field (terminationGracePeriodSecond)',
+    'spec:\n  terminationGracePeriodSecond: 10',
+    [
+      `pod "web" ${REFUSED}`,
+      'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.terminationGracePeriodSecond"',
+    ],
+  ),
+  manifestCase(
+    'strict: a misspelt handler of a preStop hook (slep)',
+    'spec:\n  containers:\n    - name: app\n      lifecycle:\n        preStop:\n          slep: {seconds: 5}',
+    ['strict decoding error: unknown field "spec.containers[0].lifecycle.preStop.slep"'],
+  ),
+  manifestCase(
+    'strict: a preStop hook without a handler',
+    'spec:\n  containers:\n    - name: app\n      lifecycle:\n        preStop: {}',
+    [
+      `pod "web" ${REFUSED}: Pod "web" is invalid: spec.containers[0].lifecycle.preStop: Required value: must specify a handler type`,
+    ],
+  ),
+  declarationCase('strict: an int64 field given 12.5', 'a job "once" with:', 'spec:\n  activeDeadlineSeconds: 12.5', [
+    'Job in version "v1" cannot be handled as a Job: json: cannot unmarshal number 12.5 into Go struct field JobSpec.spec.activeDeadlineSeconds of type int64',
+  ]),
+  declarationCase(
+    'strict: a Deployment strategy "Rolling"',
+    'a deployment "api" with 2 replicas with:',
+    'spec:\n  strategy:\n    type: Rolling',
+    [
+      'Deployment.apps "api" is invalid: spec.strategy: Unsupported value: apps.DeploymentStrategy{Type:"Rolling"',
+      'supported values: "Recreate", "RollingUpdate"',
+    ],
+  ),
+  declarationCase(
+    'strict: a misspelt Deployment field (minReadySecond)',
+    'a deployment "api" with 2 replicas with:',
+    'spec:\n  minReadySecond: 5',
+    [
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.minReadySecond"',
+    ],
+  ),
+  declarationCase(
+    'strict: a Service field at the wrong depth (spec.selectr)',
+    'a service "web" with:',
+    'spec:\n  selectr:\n    app: web',
+    ['Service in version "v1" cannot be handled as a Service: strict decoding error: unknown field "spec.selectr"'],
+  ),
+  declarationCase('strict: a misspelt Job field (backofLimit)', 'a job "once" with:', 'spec:\n  backofLimit: 2', [
+    'Job in version "v1" cannot be handled as a Job: strict decoding error: unknown field "spec.backofLimit"',
+  ]),
+  declarationCase(
+    'strict: a misspelt StatefulSet field (podManagmentPolicy)',
+    'a statefulset "db" with 1 replicas with:',
+    'spec:\n  podManagmentPolicy: Parallel',
+    [
+      'StatefulSet in version "v1" cannot be handled as a StatefulSet: strict decoding error: unknown field "spec.podManagmentPolicy"',
+    ],
+  ),
+  declarationCase(
+    'strict: a DaemonSet whose selector does not match its template',
+    'a daemonset "agent" with:',
+    'spec:\n  selector:\n    matchLabels: {app: other}',
+    [
+      'DaemonSet.apps "agent" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"agent"}: `selector` does not match template `labels`',
+    ],
+  ),
+  declarationCase(
+    'strict: a misspelt PodDisruptionBudget field (minAvailabel)',
+    'a pod disruption budget "budget" with:',
+    'spec:\n  minAvailabel: 1\n  selector: {matchLabels: {app: web}}',
+    [
+      'PodDisruptionBudget in version "v1" cannot be handled as a PodDisruptionBudget: strict decoding error: unknown field "spec.minAvailabel"',
+    ],
+  ),
+  declarationCase(
+    'strict: a configmap in a namespace the scenario does not declare',
+    'a configmap "settings" with:',
+    'metadata:\n  namespace: shop\ndata: {mode: fast}',
+    ['unknown namespace "shop" for configmap "settings"', 'Given a namespace "shop"'],
+  ),
   {
     name: 'strict: deleting a pod the scenario never declared (a typo)',
     steps: `${NODE_AND_POD}\nWhen the user deletes pod "wbe"\nThen pod "web" exists`,
@@ -260,17 +340,53 @@ const STRICT_INPUT: Case[] = [
 const CASES: Case[] = [
   ...STRICT_INPUT,
   // ---- manifests (doc strings) ----
-  manifestCase('malformed YAML doc string', 'spec:\n  containers: [ {name: app', ['malformed YAML in the manifest of pod "web"', /at \S+case-\d+\.feature:\d+, column \d+ \(line 2 of the doc string\)/]),
-  manifestCase('a manifest that is a list', '- name: app\n- name: sidecar', ['the manifest of pod "web" must be a YAML mapping', '[{"name":"app"},{"name":"sidecar"}]']),
-  manifestCase('a manifest that is a scalar', 'just some text', ['the manifest of pod "web" must be a YAML mapping', '"just some text"']),
-  manifestCase('unknown top-level field containers:', 'containers:\n  - name: app', ['unknown field "containers"', 'did you mean spec.containers?', 'expected apiVersion, kind, metadata, spec, status']),
-  manifestCase('terminationGracePeriodSeconds: "thirty"', 'spec:\n  terminationGracePeriodSeconds: "thirty"', ['spec.terminationGracePeriodSeconds', 'must be an integer', '"thirty"']),
-  manifestCase('finalizers: "x"', 'metadata:\n  finalizers: "x"', ['metadata.finalizers', 'must be a list of strings', 'got "x"']),
-  manifestCase('containers: []', 'spec:\n  containers: []', ['spec.containers', 'must be a non-empty list of containers', 'got []']),
-  manifestCase('labels with a number value', 'metadata:\n  labels:\n    tier: 3', ['metadata.labels', 'must be a map of strings', '{"tier":3}']),
-  manifestCase('restartPolicy with a value the API does not know', 'spec:\n  restartPolicy: Sometimes', ['spec.restartPolicy', 'must be Always, OnFailure or Never', '"Sometimes"']),
+  manifestCase('malformed YAML doc string', 'spec:\n  containers: [ {name: app', [
+    'malformed YAML in the manifest of pod "web"',
+    /at \S+case-\d+\.feature:\d+, column \d+ \(line 2 of the doc string\)/,
+  ]),
+  manifestCase('a manifest that is a list', '- name: app\n- name: sidecar', [
+    'the manifest of pod "web" must be a YAML mapping',
+    '[{"name":"app"},{"name":"sidecar"}]',
+  ]),
+  manifestCase('a manifest that is a scalar', 'just some text', [
+    'the manifest of pod "web" must be a YAML mapping',
+    '"just some text"',
+  ]),
+  manifestCase('unknown top-level field containers:', 'containers:\n  - name: app', [
+    'unknown field "containers"',
+    'did you mean spec.containers?',
+    'expected apiVersion, kind, metadata, spec, status',
+  ]),
+  manifestCase('terminationGracePeriodSeconds: "thirty"', 'spec:\n  terminationGracePeriodSeconds: "thirty"', [
+    'spec.terminationGracePeriodSeconds',
+    'must be an integer',
+    '"thirty"',
+  ]),
+  manifestCase('finalizers: "x"', 'metadata:\n  finalizers: "x"', [
+    'metadata.finalizers',
+    'must be a list of strings',
+    'got "x"',
+  ]),
+  manifestCase('containers: []', 'spec:\n  containers: []', [
+    'spec.containers',
+    'must be a non-empty list of containers',
+    'got []',
+  ]),
+  manifestCase('labels with a number value', 'metadata:\n  labels:\n    tier: 3', [
+    'metadata.labels',
+    'must be a map of strings',
+    '{"tier":3}',
+  ]),
+  manifestCase('restartPolicy with a value the API does not know', 'spec:\n  restartPolicy: Sometimes', [
+    'spec.restartPolicy',
+    'must be Always, OnFailure or Never',
+    '"Sometimes"',
+  ]),
   manifestCase('a manifest of another kind', 'kind: Deployment', ['has kind "Deployment"', 'only Pod manifests']),
-  manifestCase('a manifest naming a different pod', 'metadata:\n  name: api', ['the manifest names the pod "api"', 'the step names it "web"']),
+  manifestCase('a manifest naming a different pod', 'metadata:\n  name: api', [
+    'the manifest names the pod "api"',
+    'the step names it "web"',
+  ]),
 
   // ---- names that the scenario does not have ----
   {
@@ -336,7 +452,10 @@ const CASES: Case[] = [
     name: 'a preStop hook on a regular init container',
     steps: `Given a node "node-1"\nAnd a pod "web" running on node "node-1" with:\n  """\n  spec:\n    initContainers: [{name: setup}]\n  """\nAnd container "setup" of pod "web" has a preStop hook that takes 5s`,
     failingStep: 'container "setup" of pod "web" has a preStop hook that takes 5s',
-    says: ['"setup" of pod "web" is a regular init container', 'spec.initContainers[0].lifecycle: Forbidden: may not be set for init containers without restartPolicy=Always'],
+    says: [
+      '"setup" of pod "web" is a regular init container',
+      'spec.initContainers[0].lifecycle: Forbidden: may not be set for init containers without restartPolicy=Always',
+    ],
   },
   {
     name: 'a preStop hook declared after the scenario started',
@@ -351,7 +470,11 @@ const CASES: Case[] = [
       name: `bad duration ${d}`,
       steps: `${NODE_AND_POD}\nAnd container "app" of pod "web" exits ${d} after SIGTERM`,
       failingStep: `container "app" of pod "web" exits ${d} after SIGTERM`,
-      says: [`bad duration "${d}"`, 'expected a non-negative number followed by ms, s, m or h', '30s, 1.5s, 2m, 1h, 500ms'],
+      says: [
+        `bad duration "${d}"`,
+        'expected a non-negative number followed by ms, s, m or h',
+        '30s, 1.5s, 2m, 1h, 500ms',
+      ],
     }),
   ),
   {
@@ -364,7 +487,11 @@ const CASES: Case[] = [
   // ---- kubectl ----
   ...(
     [
-      ['--field-selector=metadata.name=web', 'kubectl delete pods --field-selector=metadata.name=web', 'flag --field-selector is not modelled'],
+      [
+        '--field-selector=metadata.name=web',
+        'kubectl delete pods --field-selector=metadata.name=web',
+        'flag --field-selector is not modelled',
+      ],
       ['-f pod.yaml', 'kubectl delete -f pod.yaml', 'flag -f (--filename) is not modelled'],
       ['-A', 'kubectl delete pods --all -A', 'flag -A (--all-namespaces) is not modelled'],
     ] as const
@@ -383,16 +510,24 @@ const CASES: Case[] = [
     says: ['kubectl get is not modelled by this simulator', 'supported: `kubectl delete'],
   },
   {
-    name: 'kubectl drain of a pod without a controller, without --force: kubectl\'s filter error (K80)',
+    name: "kubectl drain of a pod without a controller, without --force: kubectl's filter error (K80)",
     steps: `${NODE_AND_POD}\nWhen I run \`kubectl drain node-1\``,
     failingStep: 'I run `kubectl drain node-1`',
-    says: ['`kubectl drain node-1` exited 1', 'cannot delete cannot delete Pods that declare no controller (use --force to override): default/web', 'There are pending nodes to be drained:'],
+    says: [
+      '`kubectl drain node-1` exited 1',
+      'cannot delete cannot delete Pods that declare no controller (use --force to override): default/web',
+      'There are pending nodes to be drained:',
+    ],
   },
   {
     name: 'unknown kubectl flag',
     steps: `${NODE_AND_POD}\nWhen I run \`kubectl delete pod web --bogus\``,
     failingStep: 'I run `kubectl delete pod web --bogus`',
-    says: ['`kubectl delete pod web --bogus` exited 1', 'error: unknown flag: --bogus', "See 'kubectl delete --help' for usage."],
+    says: [
+      '`kubectl delete pod web --bogus` exited 1',
+      'error: unknown flag: --bogus',
+      "See 'kubectl delete --help' for usage.",
+    ],
   },
   {
     name: '--grace-period=3 --force through When I run',
@@ -432,7 +567,11 @@ const CASES: Case[] = [
     name: 'kubectl waits on a pod a finalizer holds (--timeout=30s)',
     steps: `Given a node "node-1"\nAnd a pod "db" running on node "node-1" with:\n${docString('metadata:\n  finalizers: ["example.com/block"]')}\nWhen I run \`kubectl delete pod db --timeout=30s\``,
     failingStep: 'I run `kubectl delete pod db --timeout=30s`',
-    says: ['error: timed out waiting for the condition on pods/db', 'What still blocks:', 'finalizer example.com/block'],
+    says: [
+      'error: timed out waiting for the condition on pods/db',
+      'What still blocks:',
+      'finalizer example.com/block',
+    ],
   },
   {
     name: 'kubectl fails with … before any kubectl run',
@@ -452,7 +591,10 @@ const CASES: Case[] = [
     name: 'DeleteOptions doc string with malformed YAML',
     steps: `${NODE_AND_POD}\nWhen the user deletes pod "web" with options:\n${docString('{ gracePeriodSeconds: 0')}`,
     failingStep: 'the user deletes pod "web" with options:',
-    says: ['malformed YAML in the DeleteOptions of the step deleting pod "web"', /at \S+case-\d+\.feature:\d+, column \d+ \(line \d+ of the doc string\)/],
+    says: [
+      'malformed YAML in the DeleteOptions of the step deleting pod "web"',
+      /at \S+case-\d+\.feature:\d+, column \d+ \(line \d+ of the doc string\)/,
+    ],
   },
   {
     name: 'a uid placeholder naming a pod that does not exist',
@@ -472,20 +614,31 @@ const CASES: Case[] = [
     name: 'events table with an unknown component',
     steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen these events happen in order:\n  | component | event           |\n  | kubelett  | DELETE pods/web |`,
     failingStep: 'these events happen in order:',
-    says: ['unknown component "kubelett"', 'expected one of kubectl, user, controller, apiserver, admission, etcd, watch, kubelet'],
+    says: [
+      'unknown component "kubelett"',
+      'expected one of kubectl, user, controller, apiserver, admission, etcd, watch, kubelet',
+    ],
   },
   {
     name: 'events table missing the event column',
     steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen these events happen in exactly this order:\n  | component | text            |\n  | kubelet   | DELETE pods/web |`,
     failingStep: 'these events happen in exactly this order:',
-    says: ['the table needs the columns | [at] | component | event |', 'its header is | component | text |', 'missing: event', 'unknown: text'],
+    says: [
+      'the table needs the columns | [at] | component | event |',
+      'its header is | component | text |',
+      'missing: event',
+      'unknown: text',
+    ],
   },
   ...(['30s', 'T+x', 'T+33s..T+30s'] as const).map(
     (at): FailingCase => ({
       name: `bad at cell ${at}`,
       steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen these events happen in order:\n  | at | component | event |\n  | ${at} | kubelet | DELETE pods/web |`,
       failingStep: 'these events happen in order:',
-      says: [`bad "at" cell "${at}"`, at === 'T+33s..T+30s' ? 'the range ends before it starts' : 'expected T+Ns or a range T+Ns..T+Ms'],
+      says: [
+        `bad "at" cell "${at}"`,
+        at === 'T+33s..T+30s' ? 'the range ends before it starts' : 'expected T+Ns or a range T+Ns..T+Ms',
+      ],
     }),
   ),
   {
@@ -504,13 +657,22 @@ const CASES: Case[] = [
     name: 'change table with a dotted path',
     steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen the last request changed pod "web" like this:\n  | path                       | from     | to    |\n  | metadata.deletionTimestamp | <absent> | T+30s |`,
     failingStep: 'the last request changed pod "web" like this:',
-    says: ['bad path "metadata.deletionTimestamp"', 'expected a JSON Pointer', 'did you mean /metadata/deletionTimestamp?'],
+    says: [
+      'bad path "metadata.deletionTimestamp"',
+      'expected a JSON Pointer',
+      'did you mean /metadata/deletionTimestamp?',
+    ],
   },
   {
     name: 'has fields table with a wrong header',
     steps: `${NODE_AND_POD}\nThen pod "web" has fields:\n  | field         | value     |\n  | /status/phase | "Running" |`,
     failingStep: 'pod "web" has fields:',
-    says: ['the table needs the columns | path | value |', 'its header is | field | value |', 'missing: path', 'unknown: field'],
+    says: [
+      'the table needs the columns | path | value |',
+      'its header is | field | value |',
+      'missing: path',
+      'unknown: field',
+    ],
   },
   {
     name: 'has fields with a misspelt placeholder',
@@ -537,12 +699,40 @@ const CASES: Case[] = [
     },
   },
   // ---- releases and feature gates (src/foundation/release.ts) ----
-  { name: 'Kubernetes v1.25 (below the range)', steps: `Given Kubernetes v1.25\n${NODE_AND_POD}`, failingStep: 'Kubernetes v1.25', says: ['Kubernetes "v1.25" is not supported', 'v1.26 to v1.36'] },
-  { name: 'Kubernetes 1.37 (above the range)', steps: `Given Kubernetes 1.37\n${NODE_AND_POD}`, failingStep: 'Kubernetes 1.37', says: ['Kubernetes "1.37" is not supported', 'v1.26 to v1.36'] },
-  { name: 'Kubernetes v2.1', steps: `Given Kubernetes v2.1\n${NODE_AND_POD}`, failingStep: 'Kubernetes v2.1', says: ['"v2.1" is not a Kubernetes release', 'v1.26 to v1.36'] },
-  { name: 'Kubernetes v1.30 after the nodes (still before T+0)', steps: `${NODE_AND_POD}\nAnd Kubernetes v1.30`, passes: true },
-  { name: 'Kubernetes v1.30 after T+0', steps: `${NODE_AND_POD}\nWhen 1s passes\nGiven Kubernetes v1.30`, failingStep: 'Kubernetes v1.30', says: ["Kubernetes v1.30 must be declared before the scenario's time starts (T+0"] },
-  { name: 'a skewed kubelet after the pods on its node (still before T+0)', steps: `${NODE_AND_POD}\nAnd the kubelet on node "node-1" runs Kubernetes v1.33`, passes: true },
+  {
+    name: 'Kubernetes v1.25 (below the range)',
+    steps: `Given Kubernetes v1.25\n${NODE_AND_POD}`,
+    failingStep: 'Kubernetes v1.25',
+    says: ['Kubernetes "v1.25" is not supported', 'v1.26 to v1.36'],
+  },
+  {
+    name: 'Kubernetes 1.37 (above the range)',
+    steps: `Given Kubernetes 1.37\n${NODE_AND_POD}`,
+    failingStep: 'Kubernetes 1.37',
+    says: ['Kubernetes "1.37" is not supported', 'v1.26 to v1.36'],
+  },
+  {
+    name: 'Kubernetes v2.1',
+    steps: `Given Kubernetes v2.1\n${NODE_AND_POD}`,
+    failingStep: 'Kubernetes v2.1',
+    says: ['"v2.1" is not a Kubernetes release', 'v1.26 to v1.36'],
+  },
+  {
+    name: 'Kubernetes v1.30 after the nodes (still before T+0)',
+    steps: `${NODE_AND_POD}\nAnd Kubernetes v1.30`,
+    passes: true,
+  },
+  {
+    name: 'Kubernetes v1.30 after T+0',
+    steps: `${NODE_AND_POD}\nWhen 1s passes\nGiven Kubernetes v1.30`,
+    failingStep: 'Kubernetes v1.30',
+    says: ["Kubernetes v1.30 must be declared before the scenario's time starts (T+0"],
+  },
+  {
+    name: 'a skewed kubelet after the pods on its node (still before T+0)',
+    steps: `${NODE_AND_POD}\nAnd the kubelet on node "node-1" runs Kubernetes v1.33`,
+    passes: true,
+  },
   {
     name: 'a release after a skewed kubelet that it leaves outside the skew policy',
     steps: `Given Kubernetes v1.33\nAnd a node "node-1"\nAnd the kubelet on node "node-1" runs Kubernetes v1.30\nAnd Kubernetes v1.34`,
@@ -555,15 +745,36 @@ const CASES: Case[] = [
     failingStep: 'the kubelet on node "node-1" runs Kubernetes v1.31',
     says: ['cannot run v1.31 with a v1.30 control plane', 'from v1.27 to v1.30'],
   },
-  { name: 'an unknown feature gate', steps: `Given the feature gate "Sidecars" is enabled\n${NODE_AND_POD}`, failingStep: 'the feature gate "Sidecars" is enabled', says: ['unrecognized feature gate: Sidecars', 'SidecarContainers'] },
-  { name: 'a locked feature gate', steps: `Given the feature gate "SidecarContainers" is disabled\n${NODE_AND_POD}`, failingStep: 'the feature gate "SidecarContainers" is disabled', says: ['cannot set feature gate SidecarContainers to false, feature is locked to true'] },
-  { name: 'a feature gate that is neither enabled nor disabled', steps: `Given the feature gate "SidecarContainers" is on\n${NODE_AND_POD}`, failingStep: 'the feature gate "SidecarContainers" is on', says: ['"enabled" or "disabled", not "on"'] },
+  {
+    name: 'an unknown feature gate',
+    steps: `Given the feature gate "Sidecars" is enabled\n${NODE_AND_POD}`,
+    failingStep: 'the feature gate "Sidecars" is enabled',
+    says: ['unrecognized feature gate: Sidecars', 'SidecarContainers'],
+  },
+  {
+    name: 'a locked feature gate',
+    steps: `Given the feature gate "SidecarContainers" is disabled\n${NODE_AND_POD}`,
+    failingStep: 'the feature gate "SidecarContainers" is disabled',
+    says: ['cannot set feature gate SidecarContainers to false, feature is locked to true'],
+  },
+  {
+    name: 'a feature gate that is neither enabled nor disabled',
+    steps: `Given the feature gate "SidecarContainers" is on\n${NODE_AND_POD}`,
+    failingStep: 'the feature gate "SidecarContainers" is on',
+    says: ['"enabled" or "disabled", not "on"'],
+  },
   // ---- a deliberately wrong assertion of each style shows the actual timeline or diff ----
   {
     name: 'wrong order assertion prints the actual timeline with the matched rows marked',
     steps: `${NODE_AND_POD}\nWhen I run \`kubectl delete pod web\`\nThen these events happen in order:\n  | at   | component | event           |\n  | T+0s | kubelet   | REMOVE pods/web |`,
     failingStep: 'these events happen in order:',
-    says: ['row 1 | T+0s | kubelet | REMOVE pods/web |', 'the actual timeline from T+0', 'T+1s', 'REMOVE pods/web', 'SIGTERM app pods/web'],
+    says: [
+      'row 1 | T+0s | kubelet | REMOVE pods/web |',
+      'the actual timeline from T+0',
+      'T+1s',
+      'REMOVE pods/web',
+      'SIGTERM app pods/web',
+    ],
   },
   {
     name: 'wrong exact-order assertion prints the narrowed timeline, marking where the run broke',
@@ -575,7 +786,12 @@ const CASES: Case[] = [
     name: 'wrong diff assertion prints the actual change table',
     steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nThen the last request changed pod "web" like this:\n  | path                        | from     | to    |\n  | /metadata/deletionTimestamp | <absent> | T+31s |`,
     failingStep: 'the last request changed pod "web" like this:',
-    says: ['expected <absent>', 'The actual changes:', '| /metadata/deletionGracePeriodSeconds | <absent> | 30', '/metadata/generation'],
+    says: [
+      'expected <absent>',
+      'The actual changes:',
+      '| /metadata/deletionGracePeriodSeconds | <absent> | 30',
+      '/metadata/generation',
+    ],
   },
   {
     name: 'wrong fields assertion prints the actual object',
@@ -619,13 +835,20 @@ const CASES: Case[] = [
     name: 'a condition expected without a reason that has one',
     steps: `${NODE_AND_POD}\nWhen I run \`kubectl delete pod web --wait=false\`\nAnd 5s pass\nThen pod "web" was removed with condition "Ready" with status "False" and no reason`,
     failingStep: 'pod "web" was removed with condition "Ready" with status "False" and no reason',
-    says: ['the last stored state of pod "web" has condition Ready with status False and reason PodFailed; expected status False and no reason', 'Its conditions:'],
+    says: [
+      'the last stored state of pod "web" has condition Ready with status False and reason PodFailed; expected status False and no reason',
+      'Its conditions:',
+    ],
   },
   {
     name: 'a count of Kubernetes Events that is wrong',
     steps: `${NODE_AND_POD}\nWhen the user deletes pod "web"\nAnd 5s pass\nThen pod "web" has 2 events "Killing"`,
     failingStep: 'pod "web" has 2 events "Killing"',
-    says: ['pod "web" has 1 Event Killing; expected exactly 2', 'Its events:', 'Normal Killing: Stopping container app'],
+    says: [
+      'pod "web" has 1 Event Killing; expected exactly 2',
+      'Its events:',
+      'Normal Killing: Stopping container app',
+    ],
   },
 
   // ---- resumed objects and their explanation (steps/definitions/objects.steps.ts) ----
@@ -645,13 +868,19 @@ const CASES: Case[] = [
     name: 'an unknown cause',
     steps: `Given the objects in "${FINALIZER_DUMP}"\nThen what holds pod "report-7d9f" is:\n  | cause     | detail |\n  | finaliser | upload |`,
     failingStep: 'what holds pod "report-7d9f" is:',
-    says: ['unknown cause "finaliser"', 'expected one of finalizer, policy, webhook, dependents, node-unreachable, containers-running, volume-unmount, sandbox, nothing'],
+    says: [
+      'unknown cause "finaliser"',
+      'expected one of finalizer, policy, webhook, dependents, node-unreachable, containers-running, volume-unmount, sandbox, nothing',
+    ],
   },
   {
     name: 'a cause that does not hold the pod',
     steps: `Given the objects in "${FINALIZER_DUMP}"\nThen what holds pod "report-7d9f" is:\n  | cause            | detail |\n  | node-unreachable | worker |`,
     failingStep: 'what holds pod "report-7d9f" is:',
-    says: ['no cause "node-unreachable" with a detail containing "worker" holds pod "report-7d9f"', 'finalizer: finalizer reports.example.com/upload'],
+    says: [
+      'no cause "node-unreachable" with a detail containing "worker" holds pod "report-7d9f"',
+      'finalizer: finalizer reports.example.com/upload',
+    ],
   },
   // ---- services and traffic ----
   {
@@ -731,21 +960,37 @@ if (require.main === module) {
         }
         expect(run.success, `the run fails${dump}`).to.equal(false);
         expect(run.summary, dump).to.match(/2 scenarios \(1 failed, 1 passed\)/);
-        const notPassed = run.scenarios.flatMap((s) => s.steps).filter((s) => s.status !== 'PASSED' && s.status !== 'SKIPPED');
-        expect(notPassed.map((s) => `${s.status} ${s.text}`), `exactly one step fails (no undefined or ambiguous ones)${dump}`).to.deep.equal([`FAILED ${c.failingStep}`]);
+        const notPassed = run.scenarios
+          .flatMap((s) => s.steps)
+          .filter((s) => s.status !== 'PASSED' && s.status !== 'SKIPPED');
+        expect(
+          notPassed.map((s) => `${s.status} ${s.text}`),
+          `exactly one step fails (no undefined or ambiguous ones)${dump}`,
+        ).to.deep.equal([`FAILED ${c.failingStep}`]);
         const failed = notPassed[0];
         // Steps after the failing one are skipped; the After hook runs and passes.
         const after = bad!.steps.slice(bad!.steps.indexOf(failed) + 1);
-        expect(after.filter((s) => !s.hook).every((s) => s.status === 'SKIPPED'), dump).to.equal(true);
+        expect(
+          after.filter((s) => !s.hook).every((s) => s.status === 'SKIPPED'),
+          dump,
+        ).to.equal(true);
         const message = failed.errorMessage ?? '';
         for (const fragment of c.says) {
           if (typeof fragment === 'string') expect(message, 'the error message').to.include(fragment);
           else expect(message, 'the error message').to.match(fragment);
         }
         expect(message, 'the message embeds no stack trace').to.not.match(STACK_LINE);
-        expect(failed.printed ?? '', 'a user\'s mistake is printed without a stack trace into the core').to.not.match(STACK_LINE);
+        expect(failed.printed ?? '', "a user's mistake is printed without a stack trace into the core").to.not.match(
+          STACK_LINE,
+        );
         expect(message, 'the message names no file of the core').to.not.include(path.join(ROOT, 'src'));
-        expect(failed.errorType, `a scenario error, not a crash of the core: ${message}`).to.not.be.oneOf(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'AssertionError']);
+        expect(failed.errorType, `a scenario error, not a crash of the core: ${message}`).to.not.be.oneOf([
+          'TypeError',
+          'RangeError',
+          'ReferenceError',
+          'SyntaxError',
+          'AssertionError',
+        ]);
         // What cucumber prints: the message first, the stack after it.
         expect(failed.printed ?? '', 'cucumber prints the message').to.include(message.split('\n')[0]);
         c.check?.(failed, run);

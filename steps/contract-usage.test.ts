@@ -26,7 +26,9 @@ async function usage(): Promise<Usage[]> {
 /** A contract phrase as a regular expression over step texts (its parameters as cucumber reads them, loosely). */
 function phraseRegex(expression: string): RegExp {
   const escaped = expression.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-  const source = escaped.replace(/\{(\w*)\}/g, (_, name: string) => (name === 'string' ? `("[^"]*"|'[^']*')` : name === 'word' ? '\\S+' : name === 'int' ? '-?\\d+' : '.+'));
+  const source = escaped.replace(/\{(\w*)\}/g, (_, name: string) =>
+    name === 'string' ? `("[^"]*"|'[^']*')` : name === 'word' ? '\\S+' : name === 'int' ? '-?\\d+' : '.+',
+  );
   return new RegExp(`^${source}$`);
 }
 
@@ -43,7 +45,9 @@ describe('the scenario vocabulary contract (docs/steps.md)', () => {
       const pattern = phrase.expression.startsWith('{duration} pass') ? '{duration} pass(es)' : phrase.expression;
       const def = all.find((u) => u.pattern === pattern);
       // A phrase served by a wider definition (`a job {string} with:` by `a {word} {string} with:`): some step of a feature reads as the phrase.
-      const used = def ? def.matches.length > 0 : all.some((u) => u.matches.some((m) => phraseRegex(pattern).test(m.text)));
+      const used = def
+        ? def.matches.length > 0
+        : all.some((u) => u.matches.some((m) => phraseRegex(pattern).test(m.text)));
       if (!used) unused.push(`${phrase.keyword} ${phrase.expression}`);
     }
     expect(unused, `contract phrases no scenario runs:\n${unused.join('\n')}`).to.deep.equal([]);

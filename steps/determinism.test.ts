@@ -47,7 +47,16 @@ export const ORDER = 'random:20261203';
 /** Runs the suite in a child process (its own process group, so a hang is ended with all it spawned). */
 function runSuite(configPath: string, out: string, extra: string[]): Promise<SuiteRun> {
   // The ci profile's own paths: the project's features, features/local/ left out.
-  const args = [CUCUMBER, '--config', path.relative(ROOT, configPath), '--profile', 'ci', ...extra, '--format', `json:${out}`];
+  const args = [
+    CUCUMBER,
+    '--config',
+    path.relative(ROOT, configPath),
+    '--profile',
+    'ci',
+    ...extra,
+    '--format',
+    `json:${out}`,
+  ];
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -60,12 +69,19 @@ function runSuite(configPath: string, out: string, extra: string[]): Promise<Sui
       } catch {
         // already gone
       }
-      reject(new Error(`cucumber ${extra.join(' ')} did not finish within ${RUN_TIMEOUT_MS / 1000} s of wall time:\n${output.slice(-3000)}`));
+      reject(
+        new Error(
+          `cucumber ${extra.join(' ')} did not finish within ${RUN_TIMEOUT_MS / 1000} s of wall time:\n${output.slice(-3000)}`,
+        ),
+      );
     }, RUN_TIMEOUT_MS);
     child.on('error', (e) => (clearTimeout(timer), reject(e)));
     child.on('close', (exitCode) => {
       clearTimeout(timer);
-      if (!existsSync(out)) return reject(new Error(`cucumber ${extra.join(' ')} exited ${exitCode} without a JSON report:\n${output.slice(-3000)}`));
+      if (!existsSync(out))
+        return reject(
+          new Error(`cucumber ${extra.join(' ')} exited ${exitCode} without a JSON report:\n${output.slice(-3000)}`),
+        );
       resolve({ report: JSON.parse(readFileSync(out, 'utf8')), exitCode, ms: Date.now() - started });
     });
   });
@@ -122,7 +138,11 @@ function firstDifference(a: unknown, b: unknown, where = ''): string | undefined
       // Name the feature or scenario on the way down, so the message says where it is.
       const v = x[k] as { name?: unknown; uri?: unknown } | undefined;
       const name = v && typeof v === 'object' ? (v.name ?? v.uri) : undefined;
-      const d = firstDifference(x[k], y[k], `${where}${Array.isArray(a) ? `[${k}]` : `.${k}`}${typeof name === 'string' ? ` (${name})` : ''}`);
+      const d = firstDifference(
+        x[k],
+        y[k],
+        `${where}${Array.isArray(a) ? `[${k}]` : `.${k}`}${typeof name === 'string' ? ` (${name})` : ''}`,
+      );
       if (d) return d;
     }
   }
@@ -145,7 +165,10 @@ function scenarioCount(features: JsonFeature[]): number {
 type Attachments = Map<string, string[]>;
 
 /** Keeps what a run attaches, scenario by scenario, from cucumber's message stream. */
-function attachmentCollector(): { onMessage: (envelope: import('@cucumber/messages').Envelope) => void; attachments: Attachments } {
+function attachmentCollector(): {
+  onMessage: (envelope: import('@cucumber/messages').Envelope) => void;
+  attachments: Attachments;
+} {
   const attachments: Attachments = new Map();
   const pickles = new Map<string, string>();
   const testCases = new Map<string, string>();
@@ -158,7 +181,8 @@ function attachmentCollector(): { onMessage: (envelope: import('@cucumber/messag
       pickles.set(envelope.pickle.id, key);
     }
     if (envelope.testCase) testCases.set(envelope.testCase.id, pickles.get(envelope.testCase.pickleId) as string);
-    if (envelope.testCaseStarted) started.set(envelope.testCaseStarted.id, testCases.get(envelope.testCaseStarted.testCaseId) as string);
+    if (envelope.testCaseStarted)
+      started.set(envelope.testCaseStarted.id, testCases.get(envelope.testCaseStarted.testCaseId) as string);
     const a = envelope.attachment;
     if (a?.testCaseStartedId !== undefined) {
       const key = started.get(a.testCaseStartedId) as string;
@@ -172,15 +196,25 @@ if (require.main === module) {
   describe('the suite (ci profile), deterministic and isolated', () => {
     let dir: string;
     let reordered: Promise<SuiteRun>;
-    let inProcess: { api: typeof import('@cucumber/cucumber/api'); runConfiguration: import('@cucumber/cucumber/api').IRunConfiguration; support: import('@cucumber/cucumber/api').ISupportCodeLibrary };
+    let inProcess: {
+      api: typeof import('@cucumber/cucumber/api');
+      runConfiguration: import('@cucumber/cucumber/api').IRunConfiguration;
+      support: import('@cucumber/cucumber/api').ISupportCodeLibrary;
+    };
     let printed = '';
-    const environment = { cwd: ROOT, stdout: new Writable({ write: (c: Buffer, _e, done) => ((printed += c.toString()), done()) }) };
+    const environment = {
+      cwd: ROOT,
+      stdout: new Writable({ write: (c: Buffer, _e, done) => ((printed += c.toString()), done()) }),
+    };
     let firstRun: { success: boolean; attachments: Attachments } | undefined;
 
     before(async () => {
       dir = mkdtempSync(path.join(tmpdir(), 'terminating-determinism-'));
       const config = path.join(dir, 'cucumber.cjs');
-      writeFileSync(config, `const base = require(${JSON.stringify(path.join(ROOT, 'cucumber.js'))});\nmodule.exports = { ci: { ...base.ci, format: ['summary'] } };\n`);
+      writeFileSync(
+        config,
+        `const base = require(${JSON.stringify(path.join(ROOT, 'cucumber.js'))});\nmodule.exports = { ci: { ...base.ci, format: ['summary'] } };\n`,
+      );
       // The reordered run goes alongside the one in this process.
       reordered = runSuite(config, path.join(dir, 'reordered.json'), ['--order', ORDER]);
       reordered.catch(() => {}); // awaited by the test that reads it
@@ -193,7 +227,9 @@ if (require.main === module) {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('passes, every scenario, with the ci profile (its report files in reports/)', { timeout: RUN_TIMEOUT_MS }, async () => {
+    it('passes, every scenario, with the ci profile (its report files in reports/)', {
+      timeout: RUN_TIMEOUT_MS,
+    }, async () => {
       const { api, runConfiguration, support } = inProcess;
       const collector = attachmentCollector();
       const { success } = await api.runCucumber({ ...runConfiguration, support }, environment, collector.onMessage);
@@ -201,29 +237,46 @@ if (require.main === module) {
       expect(success, `cucumber-js -p ci failed:\n${printed}`).to.equal(true);
     });
 
-    it(`gives the same JSON report in another process, in another order (--order ${ORDER})`, { timeout: RUN_TIMEOUT_MS }, async () => {
+    it(`gives the same JSON report in another process, in another order (--order ${ORDER})`, {
+      timeout: RUN_TIMEOUT_MS,
+    }, async () => {
       expect(firstRun, 'the ci run').to.not.equal(undefined);
       const other = await reordered;
       const dirs = [ROOT];
-      const [a, c] = [JSON.parse(readFileSync(path.join(ROOT, 'reports', 'cucumber-report.json'), 'utf8')), other.report].map((r) => normalise(r, dirs));
+      const [a, c] = [
+        JSON.parse(readFileSync(path.join(ROOT, 'reports', 'cucumber-report.json'), 'utf8')),
+        other.report,
+      ].map((r) => normalise(r, dirs));
       expect(scenarioCount(a), 'the suite has scenarios').to.be.above(10);
-      expect(other.exitCode === 0, `the same outcome with --order ${ORDER} (exit code ${other.exitCode})`).to.equal(firstRun?.success);
+      expect(other.exitCode === 0, `the same outcome with --order ${ORDER} (exit code ${other.exitCode})`).to.equal(
+        firstRun?.success,
+      );
       const d = firstDifference(a, c);
       expect(d, `the run with --order ${ORDER} differs from the one in this process at ${d}`).to.equal(undefined);
     });
 
-    it('attaches byte-identical timelines when a feature runs again in the same process', { timeout: RUN_TIMEOUT_MS }, async () => {
+    it('attaches byte-identical timelines when a feature runs again in the same process', {
+      timeout: RUN_TIMEOUT_MS,
+    }, async () => {
       // The support code stays loaded: nothing the whole suite left behind in a module (a counter,
       // a cache) may change what the same scenarios do now.
       const { api, runConfiguration, support } = inProcess;
       const feature = 'features/graceful-deletion.feature';
       const again = attachmentCollector();
       await api.runCucumber(
-        { ...runConfiguration, sources: { ...runConfiguration.sources, paths: [feature] }, support, formats: { stdout: 'summary', files: {}, publish: false, options: {} } },
+        {
+          ...runConfiguration,
+          sources: { ...runConfiguration.sources, paths: [feature] },
+          support,
+          formats: { stdout: 'summary', files: {}, publish: false, options: {} },
+        },
         environment,
         again.onMessage,
       );
-      expect([...again.attachments.values()].flat().filter((a) => a.startsWith('timeline.json ')).length, 'each scenario attached its timeline').to.be.above(0);
+      expect(
+        [...again.attachments.values()].flat().filter((a) => a.startsWith('timeline.json ')).length,
+        'each scenario attached its timeline',
+      ).to.be.above(0);
       for (const [scenario, attachments] of again.attachments) {
         const first = firstRun?.attachments.get(scenario) ?? [];
         expect(attachments.length, `${scenario}: as many attachments as in the suite run`).to.equal(first.length);

@@ -20,7 +20,7 @@ describe("README's first scenario", () => {
     expect(r.output).to.match(/1 scenario \(1 passed\)/);
   });
 
-  it("tells a newcomer whose first scenario looks past the end of the timeline which step to add", async () => {
+  it('tells a newcomer whose first scenario looks past the end of the timeline which step to add', async () => {
     const feature = join(mkdtempSync(join(tmpdir(), 'readme-')), 'newcomer.feature');
     writeFileSync(
       feature,

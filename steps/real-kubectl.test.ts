@@ -36,14 +36,23 @@ const environment = { cwd: ROOT, stdout: new Writable({ write: (_c, _e, done) =>
 /** The profile's configuration, with its support code loaded once (modules load once per process). */
 async function loadProfile() {
   const api = await import('@cucumber/cucumber/api');
-  const { runConfiguration: configured } = await api.loadConfiguration({ profiles: ['real-kubectl'], provided: { requireModule: [TS_HOOK] } }, environment);
+  const { runConfiguration: configured } = await api.loadConfiguration(
+    { profiles: ['real-kubectl'], provided: { requireModule: [TS_HOOK] } },
+    environment,
+  );
   // One's own scenarios (features/local/) are the profile's too, but not the project's tests.
-  const runConfiguration = { ...configured, sources: { ...configured.sources, paths: configured.sources.paths.filter((p) => !isLocal(p)) } };
+  const runConfiguration = {
+    ...configured,
+    sources: { ...configured.sources, paths: configured.sources.paths.filter((p) => !isLocal(p)) },
+  };
   return { api, runConfiguration, support: await api.loadSupport(runConfiguration, environment) };
 }
 
 /** Runs the real-kubectl profile's scenarios (with the real kubectl, or with the built-in one) and returns what each gave. */
-async function runProfile(profile: Awaited<ReturnType<typeof loadProfile>>, kubectl: 'real' | 'built-in'): Promise<Map<string, ScenarioOutcome>> {
+async function runProfile(
+  profile: Awaited<ReturnType<typeof loadProfile>>,
+  kubectl: 'real' | 'built-in',
+): Promise<Map<string, ScenarioOutcome>> {
   const { api, runConfiguration, support } = profile;
   const worldParameters = kubectl === 'real' ? runConfiguration.runtime.worldParameters : {};
   const names = new Map<string, string>();
@@ -57,15 +66,25 @@ async function runProfile(profile: Awaited<ReturnType<typeof loadProfile>>, kube
   const pickles = new Map<string, string>();
   const polling = new Set<string>();
   await api.runCucumber(
-    { ...runConfiguration, support, runtime: { ...runConfiguration.runtime, worldParameters }, formats: { stdout: 'summary', files: {}, publish: false, options: {} } },
+    {
+      ...runConfiguration,
+      support,
+      runtime: { ...runConfiguration.runtime, worldParameters },
+      formats: { stdout: 'summary', files: {}, publish: false, options: {} },
+    },
     environment,
     (envelope) => {
       if (envelope.pickle) pickles.set(envelope.pickle.id, `${envelope.pickle.uri} ${envelope.pickle.name}`);
-      if (envelope.pickle?.tags.some((t) => t.name === '@kubectl-polls')) polling.add(`${envelope.pickle.uri} ${envelope.pickle.name}`);
+      if (envelope.pickle?.tags.some((t) => t.name === '@kubectl-polls'))
+        polling.add(`${envelope.pickle.uri} ${envelope.pickle.name}`);
       if (envelope.testCase) names.set(envelope.testCase.id, pickles.get(envelope.testCase.pickleId) as string);
       if (envelope.testCaseStarted) testCases.set(envelope.testCaseStarted.id, envelope.testCaseStarted.testCaseId);
-      if (envelope.testStepFinished) outcome(envelope.testStepFinished.testCaseStartedId).statuses.push(envelope.testStepFinished.testStepResult.status);
-      if (envelope.attachment?.fileName === TIMELINE_FILE) outcome(envelope.attachment.testCaseStartedId as string).timeline = timelineText(envelope.attachment.body);
+      if (envelope.testStepFinished)
+        outcome(envelope.testStepFinished.testCaseStartedId).statuses.push(
+          envelope.testStepFinished.testStepResult.status,
+        );
+      if (envelope.attachment?.fileName === TIMELINE_FILE)
+        outcome(envelope.attachment.testCaseStartedId as string).timeline = timelineText(envelope.attachment.body);
     },
   );
   for (const [name, o] of outcomes) if (polling.has(name)) o.polls = true;
@@ -93,13 +112,21 @@ function asServed(timeline: string): string {
   const lines = timeline.split('\n');
   const start = lines.findIndex((l) => KUBECTL_LINE.test(l));
   if (start < 0) return timeline;
-  const before = Math.max(0, ...lines.slice(0, start).flatMap((l) => [...l.matchAll(/\brev=(\d+)/g)].map((m) => Number(m[1]))));
-  const served = (n: string): number => (Number(n) > before ? Number(n) + SERVED_NAMESPACES : Number(n));
-  const after = lines.slice(start).map((l) =>
-    l
-      .replace(/\b(rev|rv)=(\d+)/g, (_, key: string, n: string) => `${key}=${served(n)}`)
-      .replace(/too old resource version: (\d+) \((\d+)\)/g, (_, a: string, b: string) => `too old resource version: ${served(a)} (${served(b)})`),
+  const before = Math.max(
+    0,
+    ...lines.slice(0, start).flatMap((l) => [...l.matchAll(/\brev=(\d+)/g)].map((m) => Number(m[1]))),
   );
+  const served = (n: string): number => (Number(n) > before ? Number(n) + SERVED_NAMESPACES : Number(n));
+  const after = lines
+    .slice(start)
+    .map((l) =>
+      l
+        .replace(/\b(rev|rv)=(\d+)/g, (_, key: string, n: string) => `${key}=${served(n)}`)
+        .replace(
+          /too old resource version: (\d+) \((\d+)\)/g,
+          (_, a: string, b: string) => `too old resource version: ${served(a)} (${served(b)})`,
+        ),
+    );
   return [...lines.slice(0, start), ...after].join('\n');
 }
 
@@ -117,19 +144,26 @@ function canonicalUids(timeline: string): string {
 }
 
 describe('the real-kubectl profile', () => {
-  it('passes each scenario with the real kubectl, with the timeline the built-in kubectl gives (etcd revisions eight on from its first kubectl step)', { timeout: 240_000 }, async () => {
+  it('passes each scenario with the real kubectl, with the timeline the built-in kubectl gives (etcd revisions eight on from its first kubectl step)', {
+    timeout: 240_000,
+  }, async () => {
     const profile = await loadProfile();
     const real = await runProfile(profile, 'real');
     const builtIn = await runProfile(profile, 'built-in');
     expect(real.size, 'the profile has the scenarios that run kubectl').to.be.at.least(20);
     for (const [name, one] of real) {
-      expect(one.statuses.every((s) => s === 'PASSED'), `${name} passes with the real kubectl: ${one.statuses}`).to.equal(true);
+      expect(
+        one.statuses.every((s) => s === 'PASSED'),
+        `${name} passes with the real kubectl: ${one.statuses}`,
+      ).to.equal(true);
       expect(one.timeline, `${name} attached its timeline`).to.not.equal('');
       const twin = builtIn.get(name);
       expect(one.statuses, `${name}: the same step results with the built-in kubectl`).to.deep.equal(twin?.statuses);
       // A polling kubectl's goroutines and GETs follow wall time (K81): same steps and results, not the same timeline.
       if (one.polls) continue;
-      expect(canonicalUids(one.timeline), `${name}: the built-in kubectl gives the same timeline`).to.equal(canonicalUids(asServed(twin?.timeline ?? '')));
+      expect(canonicalUids(one.timeline), `${name}: the built-in kubectl gives the same timeline`).to.equal(
+        canonicalUids(asServed(twin?.timeline ?? '')),
+      );
     }
   });
 });

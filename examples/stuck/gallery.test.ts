@@ -10,39 +10,100 @@ import { readDumpFiles } from '../../src/planning/restore/dump';
 const EXPECTED: Record<string, Record<string, [string, string][]>> = {
   'finalizer.yaml': { 'report-7d9f': [['finalizer', 'reports.example.com/upload']] },
   'finalizer-running.yaml': { 'cart-6d8f9b7c5-h4jzp': [['finalizer', 'shop.example.com/release-reservations']] },
-  'job-tracking.yaml': { 'nightly-export-29153280-7kqfd': [['nothing', 'job-controller removed finalizer batch.kubernetes.io/job-tracking at T+0s']] },
-  'admission-policy.yaml': { 'nightly-export-29153280-8mzrq': [['finalizer', 'batch.kubernetes.io/job-tracking'], ['policy', "ValidatingAdmissionPolicy 'require-cost-center' with binding 'require-cost-center-all' denied request: every pod needs a cost-center label"]] },
-  'webhook.yaml': { 'mailer-84c6d9f7b5-tn4vx': [['finalizer', 'mail.example.com/flush'], ['webhook', 'policy.example.com']] },
-  'dependents.yaml': { coordinator: [['dependents', 'pods/coordinator-worker']], 'coordinator-worker': [['finalizer', 'example.com/drain-queue']] },
+  'job-tracking.yaml': {
+    'nightly-export-29153280-7kqfd': [
+      ['nothing', 'job-controller removed finalizer batch.kubernetes.io/job-tracking at T+0s'],
+    ],
+  },
+  'admission-policy.yaml': {
+    'nightly-export-29153280-8mzrq': [
+      ['finalizer', 'batch.kubernetes.io/job-tracking'],
+      [
+        'policy',
+        "ValidatingAdmissionPolicy 'require-cost-center' with binding 'require-cost-center-all' denied request: every pod needs a cost-center label",
+      ],
+    ],
+  },
+  'webhook.yaml': {
+    'mailer-84c6d9f7b5-tn4vx': [
+      ['finalizer', 'mail.example.com/flush'],
+      ['webhook', 'policy.example.com'],
+    ],
+  },
+  'dependents.yaml': {
+    coordinator: [['dependents', 'pods/coordinator-worker']],
+    'coordinator-worker': [['finalizer', 'example.com/drain-queue']],
+  },
   'node-unreachable.yaml': { 'db-0': [['node-unreachable', 'worker-3']] },
-  'finalizer-node-unreachable.yaml': { 'db-0': [['finalizer', 'backup.example.com/snapshot'], ['node-unreachable', 'worker-3']] },
+  'finalizer-node-unreachable.yaml': {
+    'db-0': [
+      ['finalizer', 'backup.example.com/snapshot'],
+      ['node-unreachable', 'worker-3'],
+    ],
+  },
   // Force-deleted to grace 0: the node no longer matters, only the finalizer is listed (X11).
   'force-deleted-lost-node.yaml': { 'db-0': [['finalizer', 'backup.example.com/snapshot']] },
-  'containers-running.yaml': { 'checkout-5c7d8b9f6-x2kq9': [['containers-running', 'checkout ran until T+18s (killed at the deadline: 18s of its grace were left)']] },
+  'containers-running.yaml': {
+    'checkout-5c7d8b9f6-x2kq9': [
+      ['containers-running', 'checkout ran until T+18s (killed at the deadline: 18s of its grace were left)'],
+    ],
+  },
   'failed-kill-pod.yaml': { 'indexer-0': [['containers-running', 'indexer still runs']] },
   'volume-unmount.yaml': { 'ingest-6f4c9d7b8-q7w2m': [['volume-unmount', 'spool']] },
   'nothing.yaml': { 'web-7b9d5c6f4-mw8zt': [['nothing', 'gone at T+0.3s']] },
   'issue-65569-foreground.yaml': { 'webhook-test-79fbccfb66-dxk7f': [['dependents', 'foreground deletion']] },
-  'issue-93925-grace.yaml': { 'client21-cali-ns-0-bb6cb6fc6-w8f9w': [['containers-running', 'client ran until T+30s']] },
+  'issue-93925-grace.yaml': {
+    'client21-cali-ns-0-bb6cb6fc6-w8f9w': [['containers-running', 'client ran until T+30s']],
+  },
   // Rebuilt from threads that established the cause (X16): each must be explained with that cause, ranked first.
-  'issue-121605-job-tracking-webhook.yaml': { 'cron-job-dashmail-28306992-9dcql': [['webhook', 'suspect 1 of 2: MutatingWebhookConfiguration vault-agent-injector-cfg: webhook vault.hashicorp.com intercepts the UPDATE of pods that removes finalizer batch.kubernetes.io/job-tracking'], ['finalizer', 'suspect 2 of 2: finalizer batch.kubernetes.io/job-tracking']] },
-  'issue-kyverno-2750-webhook-down.yaml': { 'kyverno-66447b5c94-9wc84': [['webhook', 'suspect 1 of 1: ValidatingWebhookConfiguration kyverno-resource-validating-webhook-cfg: webhook validate.kyverno.svc-fail']] },
-  'issue-123960-nfs-unmount.yaml': { 'homes-0': [['volume-unmount', 'suspect 1 of 1: volume data (nfs nfs1.storage.server.com:/home/brad)']] },
-  'issue-calico-7272-kill-pod-sandbox.yaml': { 'coredns-67b75cb4db-rvnxb': [['sandbox', 'dial tcp 127.0.0.1:51111: connect: connection refused']] },
-  'issue-containerd-8847-deadline-exceeded.yaml': { 'worker-7c9f6d8b5d-m2xkq': [['containers-running', 'worker still runs: it survives SIGKILL']] },
+  'issue-121605-job-tracking-webhook.yaml': {
+    'cron-job-dashmail-28306992-9dcql': [
+      [
+        'webhook',
+        'suspect 1 of 2: MutatingWebhookConfiguration vault-agent-injector-cfg: webhook vault.hashicorp.com intercepts the UPDATE of pods that removes finalizer batch.kubernetes.io/job-tracking',
+      ],
+      ['finalizer', 'suspect 2 of 2: finalizer batch.kubernetes.io/job-tracking'],
+    ],
+  },
+  'issue-kyverno-2750-webhook-down.yaml': {
+    'kyverno-66447b5c94-9wc84': [
+      [
+        'webhook',
+        'suspect 1 of 1: ValidatingWebhookConfiguration kyverno-resource-validating-webhook-cfg: webhook validate.kyverno.svc-fail',
+      ],
+    ],
+  },
+  'issue-123960-nfs-unmount.yaml': {
+    'homes-0': [['volume-unmount', 'suspect 1 of 1: volume data (nfs nfs1.storage.server.com:/home/brad)']],
+  },
+  'issue-calico-7272-kill-pod-sandbox.yaml': {
+    'coredns-67b75cb4db-rvnxb': [['sandbox', 'dial tcp 127.0.0.1:51111: connect: connection refused']],
+  },
+  'issue-containerd-8847-deadline-exceeded.yaml': {
+    'worker-7c9f6d8b5d-m2xkq': [['containers-running', 'worker still runs: it survives SIGKILL']],
+  },
 };
 
 describe('X9 the stuck-pod gallery (examples/stuck/): explain names the cause of every dump (finalizers X10, unreachable nodes X11, Events X6, admission policies X13, sandboxes X14, the history X16)', () => {
   it('has an expectation for every dump, and a dump for every expectation', () => {
-    expect(readdirSync(__dirname).filter((f) => f.endsWith('.yaml')).sort()).to.deep.equal(Object.keys(EXPECTED).sort());
+    expect(
+      readdirSync(__dirname)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort(),
+    ).to.deep.equal(Object.keys(EXPECTED).sort());
   });
   for (const [file, pods] of Object.entries(EXPECTED)) {
     it(file, () => {
       const { explanation } = explainDump(readDumpFiles([join(__dirname, file)]));
-      const got = Object.fromEntries(explanation.pods.map((p) => [p.name, p.causes.map((c) => [c.cause, c.detail] as [string, string])]));
+      const got = Object.fromEntries(
+        explanation.pods.map((p) => [p.name, p.causes.map((c) => [c.cause, c.detail] as [string, string])]),
+      );
       expect(Object.keys(got).sort()).to.deep.equal(Object.keys(pods).sort());
       for (const [pod, causes] of Object.entries(pods)) {
-        expect(got[pod].map(([c]) => c), pod).to.deep.equal(causes.map(([c]) => c));
+        expect(
+          got[pod].map(([c]) => c),
+          pod,
+        ).to.deep.equal(causes.map(([c]) => c));
         causes.forEach(([, detail], i) => expect(got[pod][i][1], `${pod}: ${got[pod][i][0]}`).to.include(detail));
       }
     });

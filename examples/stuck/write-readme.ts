@@ -17,10 +17,17 @@ const INTRO = `Each file is what \`kubectl get … -o yaml\` prints for a pod st
 
 export function galleryReadme(dir: string = __dirname): string {
   const out = ['# A stuck-pod gallery', '', INTRO, ''];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     // The file's leading comment, without the kubectl command that printed it: what it is, and for a rebuilt case how and from which thread.
     const comment = readFileSync(join(dir, file), 'utf8').split('\n');
-    const lines = comment.slice(0, comment.findIndex((l) => !l.startsWith('#'))).filter((l) => !l.startsWith('# kubectl'));
+    const lines = comment
+      .slice(
+        0,
+        comment.findIndex((l) => !l.startsWith('#')),
+      )
+      .filter((l) => !l.startsWith('# kubectl'));
     const what = lines.map((l) => l.replace(/^# ?/, '')).join(' ');
     const text = formatExplanation(explainDump(readDumpFiles([join(dir, file)])).explanation)
       .split('\n')

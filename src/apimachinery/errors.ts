@@ -34,8 +34,17 @@ export class StatusError extends Error {
   }
 }
 
-function failure(code: number, reason: string, message: string, details: Status['details'], withStack = true): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details, code }, withStack);
+function failure(
+  code: number,
+  reason: string,
+  message: string,
+  details: Status['details'],
+  withStack = true,
+): StatusError {
+  return new StatusError(
+    { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details, code },
+    withStack,
+  );
 }
 
 /** errors.NewNotFound: `pods "web" not found`. */
@@ -51,13 +60,24 @@ export function alreadyExists(resource: string, name: string, beingDeleted = fal
 
 /** errors.NewConflict: `Operation cannot be fulfilled on pods "web": <cause>`. */
 export function conflict(resource: string, name: string, cause: string): StatusError {
-  return failure(409, 'Conflict', `Operation cannot be fulfilled on ${resource} "${name}": ${cause}`, { name, kind: resource });
+  return failure(409, 'Conflict', `Operation cannot be fulfilled on ${resource} "${name}": ${cause}`, {
+    name,
+    kind: resource,
+  });
 }
 
 /** One field error of a validation failure (field.Error). */
 export interface FieldError {
   field: string;
-  type: 'Invalid' | 'Forbidden' | 'Unsupported value' | 'Required value' | 'Too long' | 'Too many' | 'Duplicate value' | 'Internal error';
+  type:
+    | 'Invalid'
+    | 'Forbidden'
+    | 'Unsupported value'
+    | 'Required value'
+    | 'Too long'
+    | 'Too many'
+    | 'Duplicate value'
+    | 'Internal error';
   detail: string;
   value?: unknown;
   /** The value as upstream prints it, where JSON would print it otherwise (Go's %#v of a map or a list). */
@@ -67,9 +87,11 @@ export interface FieldError {
 }
 
 export function describeFieldError(e: FieldError): string {
-  const value = e.printedValue !== undefined ? `: ${e.printedValue}` : e.value === undefined ? '' : `: ${JSON.stringify(e.value)}`;
+  const value =
+    e.printedValue !== undefined ? `: ${e.printedValue}` : e.value === undefined ? '' : `: ${JSON.stringify(e.value)}`;
   // field.Error.ErrorBody: Required, Forbidden, Too long and Internal error print no value; with no detail they end at their type.
-  if (e.type === 'Forbidden' || e.type === 'Required value' || e.type === 'Too long' || e.type === 'Internal error') return e.detail ? `${e.field}: ${e.type}: ${e.detail}` : `${e.field}: ${e.type}`;
+  if (e.type === 'Forbidden' || e.type === 'Required value' || e.type === 'Too long' || e.type === 'Internal error')
+    return e.detail ? `${e.field}: ${e.type}: ${e.detail}` : `${e.field}: ${e.type}`;
   // field.ErrorTypeInvalid prints as "Invalid value" (field/errors.go ErrorType.String).
   const body = `${e.field}: ${e.type === 'Invalid' ? 'Invalid value' : e.type}${value}`;
   return e.detail === '' ? body : `${body}: ${e.detail}`;
@@ -96,7 +118,11 @@ export function invalid(qualifiedKind: string, name: string, errs: readonly Fiel
     message: describeFieldError(e).slice(e.field.length + 2),
     field: e.field,
   }));
-  return failure(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${body}`, { name, kind: qualifiedKind.split('.')[0], causes });
+  return failure(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${body}`, {
+    name,
+    kind: qualifiedKind.split('.')[0],
+    causes,
+  });
 }
 
 /**
@@ -104,7 +130,15 @@ export function invalid(qualifiedKind: string, name: string, errs: readonly Fiel
  * with StatusUnprocessableEntity, as patch.go answers a patch that cannot be applied.
  */
 export function unprocessable(message: string): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422, message });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    reason: 'Invalid',
+    code: 422,
+    message,
+  });
 }
 
 /** errors.NewBadRequest (400). */
@@ -114,12 +148,19 @@ export function badRequest(message: string): StatusError {
 
 /** errors.NewTooManyRequests: 429 TooManyRequests; details.retryAfterSeconds when given (the server sends it as Retry-After). */
 export function tooManyRequests(message: string, retryAfterSeconds: number, causes: StatusCause[] = []): StatusError {
-  return failure(429, 'TooManyRequests', message, { ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}), ...(causes.length > 0 ? { causes } : {}) });
+  return failure(429, 'TooManyRequests', message, {
+    ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}),
+    ...(causes.length > 0 ? { causes } : {}),
+  });
 }
 
 /** errors.NewForbidden: `poddisruptionbudgets.policy "web-pdb" is forbidden: <cause>`. */
 export function forbidden(qualifiedResource: string, name: string, cause: string): StatusError {
   const [resource, ...group] = qualifiedResource.split('.');
   // An empty name is left out of the message (`pods is forbidden: …`).
-  return failure(403, 'Forbidden', `${qualifiedResource}${name ? ` "${name}"` : ''} is forbidden: ${cause}`, { name, group: group.join('.') || undefined, kind: resource });
+  return failure(403, 'Forbidden', `${qualifiedResource}${name ? ` "${name}"` : ''} is forbidden: ${cause}`, {
+    name,
+    group: group.join('.') || undefined,
+    kind: resource,
+  });
 }

@@ -23,7 +23,12 @@ describe('toTime', () => {
   it('formats whole seconds (RFC 3339, no fraction), the same text however the calls alternate', () => {
     const t0 = Date.UTC(2025, 0, 1, 0, 0, 0);
     const seen = [t0, t0 + 30_500, t0 + 999, t0 + 30_000].map(toTime);
-    expect(seen).to.deep.equal(['2025-01-01T00:00:00Z', '2025-01-01T00:00:30Z', '2025-01-01T00:00:00Z', '2025-01-01T00:00:30Z']);
+    expect(seen).to.deep.equal([
+      '2025-01-01T00:00:00Z',
+      '2025-01-01T00:00:30Z',
+      '2025-01-01T00:00:00Z',
+      '2025-01-01T00:00:30Z',
+    ]);
     for (let i = 0; i < 200; i++) toTime(t0 + i * 1000);
     expect(toTime(t0 + 61_000)).to.equal('2025-01-01T00:01:01Z');
   });
@@ -31,7 +36,12 @@ describe('toTime', () => {
 
 describe('clone', () => {
   it('copies JSON values deeply, keeping key order and members set to undefined', () => {
-    const source = Object.freeze({ b: [1, { c: 'x' }], a: undefined, d: null, e: Object.freeze({ f: [] as unknown[] }) });
+    const source = Object.freeze({
+      b: [1, { c: 'x' }],
+      a: undefined,
+      d: null,
+      e: Object.freeze({ f: [] as unknown[] }),
+    });
     const copy = clone(source);
     expect(copy).to.deep.equal(source);
     expect(Object.keys(copy)).to.deep.equal(['b', 'a', 'd', 'e']);

@@ -33,10 +33,19 @@ describe('R70 label selectors (labels.Parse)', () => {
     ['app in (web', "unable to parse requirement: found '', expected: ',' or ')'"],
     ['=web', "found '=', expected: !, identifier, or 'end of string'"],
     ['app=web)', "found ')', expected: ',' or 'end of string'"],
-    ['n>x', "unable to parse requirement: values[0]: Invalid value: \"x\": for 'Gt', 'Lt' operators, the value must be an integer"],
+    [
+      'n>x',
+      "unable to parse requirement: values[0]: Invalid value: \"x\": for 'Gt', 'Lt' operators, the value must be an integer",
+    ],
     ['app=a b', "found 'b', expected: ',' or 'end of string'"],
-    ['app=-web', 'unable to parse requirement: [app]: Invalid value: "-web": a valid label must be an empty string or consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyValue\',  or \'my_value\',  or \'12345\', regex used for validation is \'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?\')'],
-    ['-app=web', 'unable to parse requirement: <nil>: Invalid value: "-app": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')'],
+    [
+      'app=-web',
+      "unable to parse requirement: [app]: Invalid value: \"-web\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+    ],
+    [
+      '-app=web',
+      "unable to parse requirement: <nil>: Invalid value: \"-app\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+    ],
   ];
   for (const [selector, message] of errors) {
     it(`"${selector}" is rejected: ${message.slice(0, 60)}…`, () => {
@@ -55,6 +64,9 @@ describe('field selectors (fields.ParseSelector)', () => {
   });
 
   it('a term without an operator is rejected with upstream message', () => {
-    expect(() => parseFieldSelector('spec.nodeName')).to.throw(SelectorError, "invalid selector: 'spec.nodeName'; can't understand 'spec.nodeName'");
+    expect(() => parseFieldSelector('spec.nodeName')).to.throw(
+      SelectorError,
+      "invalid selector: 'spec.nodeName'; can't understand 'spec.nodeName'",
+    );
   });
 });

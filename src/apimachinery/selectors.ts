@@ -40,7 +40,12 @@ export interface LabelSelectorSpec {
   matchExpressions?: readonly { key: string; operator: string; values?: readonly string[] }[];
 }
 
-const EXPRESSION_OPERATORS: Readonly<Record<string, LabelOperator>> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
+const EXPRESSION_OPERATORS: Readonly<Record<string, LabelOperator>> = {
+  In: 'in',
+  NotIn: 'notin',
+  Exists: 'exists',
+  DoesNotExist: '!',
+};
 
 /**
  * metav1.LabelSelectorAsSelector: every matchLabels pair and matchExpression must hold; an empty
@@ -48,7 +53,11 @@ const EXPRESSION_OPERATORS: Readonly<Record<string, LabelOperator>> = { In: 'in'
  * apimachinery's message (callers that skip invalid selectors catch it, as upstream's do).
  */
 export function labelSelectorAsSelector(spec: LabelSelectorSpec): LabelSelector {
-  const requirements: LabelRequirement[] = Object.keys(spec.matchLabels ?? {}).map((key) => ({ key, operator: '=' as const, values: [spec.matchLabels![key]] }));
+  const requirements: LabelRequirement[] = Object.keys(spec.matchLabels ?? {}).map((key) => ({
+    key,
+    operator: '=' as const,
+    values: [spec.matchLabels![key]],
+  }));
   for (const e of spec.matchExpressions ?? []) {
     const operator = EXPRESSION_OPERATORS[e.operator];
     if (!operator) throw new SelectorError(`"${e.operator}" is not a valid label selector operator`);
@@ -88,7 +97,17 @@ function requirementMatches(r: LabelRequirement, labels: Readonly<Record<string,
 type Token = 'id' | 'end' | 'error' | ')' | ',' | '!' | '==' | '=' | '>' | 'in' | '<' | '!=' | 'notin' | '(';
 
 const LITERAL_TOKENS: Readonly<Record<string, Token>> = {
-  ')': ')', ',': ',', '!': '!', '==': '==', '=': '=', '>': '>', in: 'in', '<': '<', '!=': '!=', notin: 'notin', '(': '(',
+  ')': ')',
+  ',': ',',
+  '!': '!',
+  '==': '==',
+  '=': '=',
+  '>': '>',
+  in: 'in',
+  '<': '<',
+  '!=': '!=',
+  notin: 'notin',
+  '(': '(',
 };
 
 const isWhitespace = (ch: string) => ch === ' ' || ch === '\t' || ch === '\r' || ch === '\n';
@@ -158,14 +177,29 @@ export function parseLabelSelector(selector: string): LabelSelector {
     const op = consume(false);
     let binary: LabelOperator;
     switch (op.tok) {
-      case 'in': binary = 'in'; break;
-      case '=': binary = '='; break;
-      case '==': binary = '=='; break;
-      case '>': binary = 'gt'; break;
-      case '<': binary = 'lt'; break;
-      case 'notin': binary = 'notin'; break;
-      case '!=': binary = '!='; break;
-      default: throw new Error(`found '${op.lit}', expected: ${BINARY_OPERATORS}`);
+      case 'in':
+        binary = 'in';
+        break;
+      case '=':
+        binary = '=';
+        break;
+      case '==':
+        binary = '==';
+        break;
+      case '>':
+        binary = 'gt';
+        break;
+      case '<':
+        binary = 'lt';
+        break;
+      case 'notin':
+        binary = 'notin';
+        break;
+      case '!=':
+        binary = '!=';
+        break;
+      default:
+        throw new Error(`found '${op.lit}', expected: ${BINARY_OPERATORS}`);
     }
     const values = binary === 'in' || binary === 'notin' ? parseValues() : parseExactValue();
     return newRequirement(key, binary, values);
@@ -179,7 +213,8 @@ export function parseLabelSelector(selector: string): LabelSelector {
       consume(true);
       return [''];
     }
-    if (first.tok !== 'id' && first.tok !== ',') throw new Error(`found '${first.lit}', expected: ',', ')' or identifier`);
+    if (first.tok !== 'id' && first.tok !== ',')
+      throw new Error(`found '${first.lit}', expected: ',', ')' or identifier`);
     const set = new Set<string>();
     for (;;) {
       const { tok, lit } = consume(true);
@@ -219,7 +254,8 @@ export function parseLabelSelector(selector: string): LabelSelector {
     for (;;) {
       const { tok, lit } = look(true);
       if (tok === 'end') break;
-      if (tok !== 'id' && tok !== '!') throw new SelectorError(`found '${lit}', expected: !, identifier, or 'end of string'`);
+      if (tok !== 'id' && tok !== '!')
+        throw new SelectorError(`found '${lit}', expected: !, identifier, or 'end of string'`);
       try {
         requirements.push(parseRequirement());
       } catch (e) {
@@ -229,7 +265,8 @@ export function parseLabelSelector(selector: string): LabelSelector {
       if (sep.tok === 'end') break;
       if (sep.tok !== ',') throw new SelectorError(`found '${sep.lit}', expected: ',' or 'end of string'`);
       const after = look(true).tok;
-      if (after !== 'id' && after !== '!') throw new SelectorError(`found '${look(true).lit}', expected: identifier after ','`);
+      if (after !== 'id' && after !== '!')
+        throw new SelectorError(`found '${look(true).lit}', expected: identifier after ','`);
     }
   } catch (e) {
     if (e instanceof SelectorError) throw e;
@@ -244,19 +281,26 @@ function newRequirement(key: string, operator: LabelOperator, values: string[]):
   switch (operator) {
     case 'in':
     case 'notin':
-      if (values.length === 0) throw new Error(`values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty`);
+      if (values.length === 0)
+        throw new Error(`values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty`);
       break;
     case '=':
     case '==':
     case '!=':
-      if (values.length !== 1) throw new Error(`values: Invalid value: ${JSON.stringify(values)}: exact-match compatible operators must have exactly one value`);
+      if (values.length !== 1)
+        throw new Error(
+          `values: Invalid value: ${JSON.stringify(values)}: exact-match compatible operators must have exactly one value`,
+        );
       break;
     case 'exists':
     case '!':
       break;
     case 'gt':
     case 'lt':
-      if (!/^-?\d+$/.test(values[0] ?? '')) throw new Error(`values[0]: Invalid value: ${JSON.stringify(values[0] ?? '')}: for 'Gt', 'Lt' operators, the value must be an integer`);
+      if (!/^-?\d+$/.test(values[0] ?? ''))
+        throw new Error(
+          `values[0]: Invalid value: ${JSON.stringify(values[0] ?? '')}: for 'Gt', 'Lt' operators, the value must be an integer`,
+        );
       return { key, operator, values };
   }
   for (const v of values) {
@@ -270,10 +314,13 @@ function newRequirement(key: string, operator: LabelOperator, values: string[]):
 
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS1123_SUBDOMAIN_MESSAGE = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const DNS1123_SUBDOMAIN_MESSAGE =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1035_MESSAGE = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-const QUALIFIED_NAME_MESSAGE = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const DNS1035_MESSAGE =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+const QUALIFIED_NAME_MESSAGE =
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 /** validation.IsQualifiedName: an optional DNS-subdomain prefix and `/`, then a name of at most 63 characters. */
 /** validation.IsDNS1035Label's messages, joined as upstream's callers join them (","). */
@@ -305,7 +352,9 @@ export function qualifiedNameErrors(value: string): string[] {
       errs.push(`prefix part ${DNS1123_SUBDOMAIN_MESSAGE}`);
     }
   } else if (parts.length > 2) {
-    return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
+    return [
+      "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+    ];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (name.length > 63) errs.push('name part must be no more than 63 characters');
@@ -318,7 +367,9 @@ export function labelValueErrors(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push('must be no more than 63 characters');
   if (value !== '' && !QUALIFIED_NAME.test(value)) {
-    errs.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
+    errs.push(
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+    );
   }
   return errs;
 }
@@ -345,7 +396,9 @@ export class FieldSelector {
   }
 
   matches(fields: Readonly<Record<string, string>>): boolean {
-    return this.requirements.every((r) => (r.operator === '=' ? fields[r.field] === r.value : fields[r.field] !== r.value));
+    return this.requirements.every((r) =>
+      r.operator === '=' ? fields[r.field] === r.value : fields[r.field] !== r.value,
+    );
   }
 }
 
@@ -409,13 +462,15 @@ function unescapeValue(s: string): string {
   let out = '';
   for (let i = 0; i < s.length; i++) {
     if (s[i] !== '\\') {
-      if (s[i] === ',' || s[i] === '=' || s[i] === '!') throw new Error(`invalid field selector: unescaped character in value: ${JSON.stringify(s)}`);
+      if (s[i] === ',' || s[i] === '=' || s[i] === '!')
+        throw new Error(`invalid field selector: unescaped character in value: ${JSON.stringify(s)}`);
       out += s[i];
       continue;
     }
     const next = s[++i];
     if (next === undefined) throw new Error(`invalid field selector: invalid escape sequence: ${JSON.stringify(s)}`);
-    if (!'\\,=!'.includes(next)) throw new Error(`invalid field selector: invalid escape sequence: ${JSON.stringify(s)}`);
+    if (!'\\,=!'.includes(next))
+      throw new Error(`invalid field selector: invalid escape sequence: ${JSON.stringify(s)}`);
     out += next;
   }
   return out;

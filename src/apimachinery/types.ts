@@ -44,19 +44,53 @@ export type NodeCondition = Mutable<core.NodeCondition>;
 export type Toleration = Mutable<core.Toleration>;
 
 import type * as admissionregistration from 'kubernetes-types/admissionregistration/v1';
-export type ValidatingWebhookConfiguration = Omit<Mutable<admissionregistration.ValidatingWebhookConfiguration>, 'webhooks'> & { metadata: ObjectMeta; webhooks?: ValidatingWebhook[] };
-export type MutatingWebhookConfiguration = Omit<Mutable<admissionregistration.MutatingWebhookConfiguration>, 'webhooks'> & { metadata: ObjectMeta; webhooks?: MutatingWebhook[] };
-export type ValidatingWebhook = Omit<Mutable<admissionregistration.ValidatingWebhook>, 'rules'> & { rules?: RuleWithOperations[] };
-export type MutatingWebhook = Omit<Mutable<admissionregistration.MutatingWebhook>, 'rules'> & { rules?: RuleWithOperations[] };
+export type ValidatingWebhookConfiguration = Omit<
+  Mutable<admissionregistration.ValidatingWebhookConfiguration>,
+  'webhooks'
+> & { metadata: ObjectMeta; webhooks?: ValidatingWebhook[] };
+export type MutatingWebhookConfiguration = Omit<
+  Mutable<admissionregistration.MutatingWebhookConfiguration>,
+  'webhooks'
+> & { metadata: ObjectMeta; webhooks?: MutatingWebhook[] };
+export type ValidatingWebhook = Omit<Mutable<admissionregistration.ValidatingWebhook>, 'rules'> & {
+  rules?: RuleWithOperations[];
+};
+export type MutatingWebhook = Omit<Mutable<admissionregistration.MutatingWebhook>, 'rules'> & {
+  rules?: RuleWithOperations[];
+};
 /** kubernetes-types' RuleWithOperations lacks the Rule fields it embeds (resources, scope). */
-export type RuleWithOperations = Mutable<admissionregistration.RuleWithOperations> & { resources?: string[]; scope?: string };
+export type RuleWithOperations = Mutable<admissionregistration.RuleWithOperations> & {
+  resources?: string[];
+  scope?: string;
+};
 export type LabelSelectorSpec = Mutable<meta.LabelSelector>;
 /** A policy's rule: a RuleWithOperations limited to some object names. */
 export type NamedRuleWithOperations = RuleWithOperations & { resourceNames?: string[] };
-export type MatchResources = Omit<Mutable<admissionregistration.MatchResources>, 'resourceRules' | 'excludeResourceRules'> & { resourceRules?: NamedRuleWithOperations[]; excludeResourceRules?: NamedRuleWithOperations[] };
-export type ValidatingAdmissionPolicySpec = Omit<Mutable<admissionregistration.ValidatingAdmissionPolicySpec>, 'matchConstraints'> & { matchConstraints?: MatchResources };
-export type ValidatingAdmissionPolicy = Omit<Mutable<admissionregistration.ValidatingAdmissionPolicy>, 'spec' | 'status'> & { metadata: ObjectMeta; spec?: ValidatingAdmissionPolicySpec; status?: Mutable<admissionregistration.ValidatingAdmissionPolicyStatus> };
-export type ValidatingAdmissionPolicyBinding = Omit<Mutable<admissionregistration.ValidatingAdmissionPolicyBinding>, 'spec'> & { metadata: ObjectMeta; spec?: Omit<Mutable<admissionregistration.ValidatingAdmissionPolicyBindingSpec>, 'matchResources'> & { matchResources?: MatchResources } };
+export type MatchResources = Omit<
+  Mutable<admissionregistration.MatchResources>,
+  'resourceRules' | 'excludeResourceRules'
+> & { resourceRules?: NamedRuleWithOperations[]; excludeResourceRules?: NamedRuleWithOperations[] };
+export type ValidatingAdmissionPolicySpec = Omit<
+  Mutable<admissionregistration.ValidatingAdmissionPolicySpec>,
+  'matchConstraints'
+> & { matchConstraints?: MatchResources };
+export type ValidatingAdmissionPolicy = Omit<
+  Mutable<admissionregistration.ValidatingAdmissionPolicy>,
+  'spec' | 'status'
+> & {
+  metadata: ObjectMeta;
+  spec?: ValidatingAdmissionPolicySpec;
+  status?: Mutable<admissionregistration.ValidatingAdmissionPolicyStatus>;
+};
+export type ValidatingAdmissionPolicyBinding = Omit<
+  Mutable<admissionregistration.ValidatingAdmissionPolicyBinding>,
+  'spec'
+> & {
+  metadata: ObjectMeta;
+  spec?: Omit<Mutable<admissionregistration.ValidatingAdmissionPolicyBindingSpec>, 'matchResources'> & {
+    matchResources?: MatchResources;
+  };
+};
 export type Service = Mutable<core.Service> & { metadata: ObjectMeta };
 export type ServicePort = Mutable<core.ServicePort>;
 export type Endpoints = Mutable<core.Endpoints> & { metadata: ObjectMeta };

@@ -4,7 +4,12 @@ import { hash } from 'node:crypto';
  * A UUID-shaped uid derived from the object's identity and a creation counter, so that every run
  * gives the same uids (upstream uses random UUIDs from k8s.io/apimachinery/pkg/util/uuid).
  */
-export function deterministicUid(resource: string, namespace: string | undefined, name: string, counter: number): string {
+export function deterministicUid(
+  resource: string,
+  namespace: string | undefined,
+  name: string,
+  counter: number,
+): string {
   // crypto.hash: the one-shot form, without a Hash object per uid (every create asks for one).
   const h = hash('sha1', `${resource}/${namespace ?? ''}/${name}#${counter}`, 'hex');
   // 8-4-4-4-12 hex digits, version 4 and variant 8 set. One replace builds the uid as one flat

@@ -21,12 +21,16 @@ const DELETING = { deletionTimestamp: '2025-01-01T00:00:30Z', deletionGracePerio
 
 describe('ValidateDeleteOptions', () => {
   it('R2 orphanDependents together with propagationPolicy is invalid', () => {
-    expect(deleteOptionErrors({ orphanDependents: false, propagationPolicy: 'Background' })).to.deep.equal(['propagationPolicy Invalid']);
+    expect(deleteOptionErrors({ orphanDependents: false, propagationPolicy: 'Background' })).to.deep.equal([
+      'propagationPolicy Invalid',
+    ]);
   });
 
   it('R2 propagationPolicy must be exactly Foreground, Background or Orphan', () => {
-    for (const p of ['Foreground', 'Background', 'Orphan']) expect(deleteOptionErrors({ propagationPolicy: p }), p).to.deep.equal([]);
-    for (const p of ['foreground', 'Cascade', '']) expect(deleteOptionErrors({ propagationPolicy: p }), p).to.deep.equal(['propagationPolicy Unsupported value']);
+    for (const p of ['Foreground', 'Background', 'Orphan'])
+      expect(deleteOptionErrors({ propagationPolicy: p }), p).to.deep.equal([]);
+    for (const p of ['foreground', 'Cascade', ''])
+      expect(deleteOptionErrors({ propagationPolicy: p }), p).to.deep.equal(['propagationPolicy Unsupported value']);
   });
 
   it('R2 every dryRun entry must be "All"', () => {
@@ -35,7 +39,8 @@ describe('ValidateDeleteOptions', () => {
   });
 
   it('R2 gracePeriodSeconds is never validated: negative, zero and huge values pass', () => {
-    for (const g of [-100, -1, 0, 1, 2 ** 40]) expect(deleteOptionErrors({ gracePeriodSeconds: g }), String(g)).to.deep.equal([]);
+    for (const g of [-100, -1, 0, 1, 2 ** 40])
+      expect(deleteOptionErrors({ gracePeriodSeconds: g }), String(g)).to.deep.equal([]);
   });
 
   it('R2 empty options are valid', () => {
@@ -45,15 +50,22 @@ describe('ValidateDeleteOptions', () => {
 
 describe('ValidateFinalizers / ValidateObjectMetaAccessorUpdate', () => {
   it('R31 no finalizer may be added while the stored object is being deleted (Forbidden)', () => {
-    const errs = validateObjectMetaUpdate(stored({ ...DELETING, finalizers: ['example.com/a'], name: 'web' }), stored({ ...DELETING, finalizers: [] }));
+    const errs = validateObjectMetaUpdate(
+      stored({ ...DELETING, finalizers: ['example.com/a'], name: 'web' }),
+      stored({ ...DELETING, finalizers: [] }),
+    );
     expect(fields(errs)).to.deep.equal(['metadata.finalizers Forbidden']);
-    expect(errs[0].detail).to.equal('no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/a"}');
+    expect(errs[0].detail).to.equal(
+      'no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/a"}',
+    );
   });
 
   it('R31 removing or keeping finalizers while deleting is allowed', () => {
     const old = stored({ ...DELETING, finalizers: ['example.com/a', 'example.com/b'] });
     expect(validateObjectMetaUpdate(stored({ ...DELETING, finalizers: ['example.com/b'] }), old)).to.deep.equal([]);
-    expect(validateObjectMetaUpdate(stored({ ...DELETING, finalizers: ['example.com/a', 'example.com/b'] }), old)).to.deep.equal([]);
+    expect(
+      validateObjectMetaUpdate(stored({ ...DELETING, finalizers: ['example.com/a', 'example.com/b'] }), old),
+    ).to.deep.equal([]);
   });
 
   it('R31 adding a finalizer to an object that is not being deleted is allowed', () => {
@@ -76,9 +88,9 @@ describe('ValidateFinalizers / ValidateObjectMetaAccessorUpdate', () => {
   });
 
   it('R32 a different deletionGracePeriodSeconds is rejected (immutable); the same one passes', () => {
-    expect(fields(validateObjectMetaUpdate(stored({ ...DELETING, deletionGracePeriodSeconds: 0 }), stored(DELETING)))).to.deep.equal([
-      'metadata.deletionGracePeriodSeconds Invalid',
-    ]);
+    expect(
+      fields(validateObjectMetaUpdate(stored({ ...DELETING, deletionGracePeriodSeconds: 0 }), stored(DELETING))),
+    ).to.deep.equal(['metadata.deletionGracePeriodSeconds Invalid']);
     expect(validateObjectMetaUpdate(stored(DELETING), stored(DELETING))).to.deep.equal([]);
   });
 

@@ -15,11 +15,21 @@ const STANDARD_FINALIZERS = new Set(['kubernetes', FINALIZER_ORPHAN, FINALIZER_F
 export function validateDeleteOptions(options: DeleteOptions): FieldError[] {
   const errs: FieldError[] = [];
   if (options.orphanDependents !== undefined && options.propagationPolicy !== undefined) {
-    errs.push({ field: 'propagationPolicy', type: 'Invalid', value: options.propagationPolicy, detail: 'orphanDependents and deletionPropagation cannot be both set' });
+    errs.push({
+      field: 'propagationPolicy',
+      type: 'Invalid',
+      value: options.propagationPolicy,
+      detail: 'orphanDependents and deletionPropagation cannot be both set',
+    });
   }
   const policy = options.propagationPolicy;
   if (policy !== undefined && policy !== 'Foreground' && policy !== 'Background' && policy !== 'Orphan') {
-    errs.push({ field: 'propagationPolicy', type: 'Unsupported value', value: policy, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' });
+    errs.push({
+      field: 'propagationPolicy',
+      type: 'Unsupported value',
+      value: policy,
+      detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
+    });
   }
   const bad = (options.dryRun ?? []).filter((v) => v !== 'All');
   if (bad.length > 0) {
@@ -35,12 +45,25 @@ export function validateDeleteOptions(options: DeleteOptions): FieldError[] {
 export function validateFinalizers(finalizers: readonly string[]): FieldError[] {
   const errs: FieldError[] = [];
   finalizers.forEach((f, i) => {
-    if (!STANDARD_FINALIZERS.has(f) && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(f)) {
-      errs.push({ field: `metadata.finalizers[${i}]`, type: 'Invalid', value: f, detail: 'name is neither a standard finalizer name nor is it fully qualified' });
+    if (
+      !STANDARD_FINALIZERS.has(f) &&
+      !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(f)
+    ) {
+      errs.push({
+        field: `metadata.finalizers[${i}]`,
+        type: 'Invalid',
+        value: f,
+        detail: 'name is neither a standard finalizer name nor is it fully qualified',
+      });
     }
   });
   if (finalizers.includes(FINALIZER_ORPHAN) && finalizers.includes(FINALIZER_FOREGROUND)) {
-    errs.push({ field: 'metadata.finalizers', type: 'Invalid', value: finalizers, detail: `finalizer ${FINALIZER_ORPHAN} and ${FINALIZER_FOREGROUND} cannot be both set` });
+    errs.push({
+      field: 'metadata.finalizers',
+      type: 'Invalid',
+      value: finalizers,
+      detail: `finalizer ${FINALIZER_ORPHAN} and ${FINALIZER_FOREGROUND} cannot be both set`,
+    });
   }
   return errs;
 }
@@ -54,10 +77,16 @@ export function validateFinalizers(finalizers: readonly string[]): FieldError[] 
 export function validateQualifiedFinalizers(finalizers: readonly string[]): FieldError[] {
   const errs: FieldError[] = [];
   finalizers.forEach((f, i) => {
-    for (const detail of qualifiedNameErrors(f)) errs.push({ field: `metadata.finalizers[${i}]`, type: 'Invalid', value: f, detail });
+    for (const detail of qualifiedNameErrors(f))
+      errs.push({ field: `metadata.finalizers[${i}]`, type: 'Invalid', value: f, detail });
   });
   if (finalizers.includes(FINALIZER_ORPHAN) && finalizers.includes(FINALIZER_FOREGROUND)) {
-    errs.push({ field: 'metadata.finalizers', type: 'Invalid', value: finalizers, detail: `finalizer ${FINALIZER_ORPHAN} and ${FINALIZER_FOREGROUND} cannot be both set` });
+    errs.push({
+      field: 'metadata.finalizers',
+      type: 'Invalid',
+      value: finalizers,
+      detail: `finalizer ${FINALIZER_ORPHAN} and ${FINALIZER_FOREGROUND} cannot be both set`,
+    });
   }
   return errs;
 }
@@ -67,7 +96,11 @@ export function validateQualifiedFinalizers(finalizers: readonly string[]): Fiel
  * stored object is being deleted no finalizer may be added, and identity and deletion fields are
  * immutable through an update (only DELETE changes them).
  */
-export function validateObjectMetaUpdate(next: ObjectMeta, old: ObjectMeta, finalizerNames: (finalizers: readonly string[]) => FieldError[] = validateFinalizers): FieldError[] {
+export function validateObjectMetaUpdate(
+  next: ObjectMeta,
+  old: ObjectMeta,
+  finalizerNames: (finalizers: readonly string[]) => FieldError[] = validateFinalizers,
+): FieldError[] {
   const errs = finalizerNames(next.finalizers ?? []);
   if (old.deletionTimestamp !== undefined) {
     const known = new Set(old.finalizers ?? []);
@@ -81,7 +114,8 @@ export function validateObjectMetaUpdate(next: ObjectMeta, old: ObjectMeta, fina
     }
   }
   for (const [key, field] of IMMUTABLE_META) {
-    if (next[key] !== old[key]) errs.push({ field, type: 'Invalid', value: next[key] ?? null, detail: 'field is immutable' });
+    if (next[key] !== old[key])
+      errs.push({ field, type: 'Invalid', value: next[key] ?? null, detail: 'field is immutable' });
   }
   return errs;
 }

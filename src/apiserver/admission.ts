@@ -14,7 +14,12 @@ export const DEFAULT_TOLERATION_SECONDS = 300;
  */
 export function admitDefaultTolerationSeconds(pod: Pod): void {
   const tolerations = pod.spec?.tolerations ?? [];
-  const tolerates = (key: string) => tolerations.some((t) => (t.key === key || (t.key === undefined && t.operator === 'Exists')) && (t.effect === undefined || t.effect === 'NoExecute'));
+  const tolerates = (key: string) =>
+    tolerations.some(
+      (t) =>
+        (t.key === key || (t.key === undefined && t.operator === 'Exists')) &&
+        (t.effect === undefined || t.effect === 'NoExecute'),
+    );
   const added = [TAINT_NOT_READY, TAINT_UNREACHABLE]
     .filter((key) => !tolerates(key))
     .map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS }));

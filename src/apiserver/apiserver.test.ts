@@ -34,7 +34,12 @@ function watched(o: PodOverrides = {}, release?: Release): { sim: Sim; events: W
 
 /** [type, deletionTimestamp, deletionGracePeriodSeconds, finalizers] of each delivered event ('-' = absent). */
 function summarize(events: readonly WatchEvent<Pod>[]): Array<[string, string, number | string, string]> {
-  return events.map((e) => [e.type, e.object.metadata.deletionTimestamp ?? '-', e.object.metadata.deletionGracePeriodSeconds ?? '-', (e.object.metadata.finalizers ?? []).join(',')]);
+  return events.map((e) => [
+    e.type,
+    e.object.metadata.deletionTimestamp ?? '-',
+    e.object.metadata.deletionGracePeriodSeconds ?? '-',
+    (e.object.metadata.finalizers ?? []).join(','),
+  ]);
 }
 
 function del(sim: Sim, options: DeleteOptions = {}, name = 'web', who = USER) {
@@ -60,7 +65,9 @@ function rv(obj: { metadata?: { resourceVersion?: string } }): number {
 
 describe('R1 deleteOptionsFromRequest (handlers/delete.go DeleteResource)', () => {
   it('R1 a non-empty body is the only source: the query string is ignored', () => {
-    expect(deleteOptionsFromRequest({ gracePeriodSeconds: 5 }, { gracePeriodSeconds: '0', propagationPolicy: 'Orphan' })).to.deep.equal({ gracePeriodSeconds: 5 });
+    expect(
+      deleteOptionsFromRequest({ gracePeriodSeconds: 5 }, { gracePeriodSeconds: '0', propagationPolicy: 'Orphan' }),
+    ).to.deep.equal({ gracePeriodSeconds: 5 });
   });
 
   it('R1 a body of "{}" is still a non-empty body: the query string is ignored', () => {
@@ -68,7 +75,14 @@ describe('R1 deleteOptionsFromRequest (handlers/delete.go DeleteResource)', () =
   });
 
   it('R1 with an empty body the options come from the query string', () => {
-    expect(deleteOptionsFromRequest(undefined, { gracePeriodSeconds: '-1', propagationPolicy: 'Foreground', dryRun: 'All', other: 'ignored' })).to.deep.equal({
+    expect(
+      deleteOptionsFromRequest(undefined, {
+        gracePeriodSeconds: '-1',
+        propagationPolicy: 'Foreground',
+        dryRun: 'All',
+        other: 'ignored',
+      }),
+    ).to.deep.equal({
       gracePeriodSeconds: -1,
       propagationPolicy: 'Foreground',
       dryRun: ['All'],
@@ -103,7 +117,11 @@ describe('R1 deleteOptionsFromRequest (handlers/delete.go DeleteResource)', () =
 describe('DELETE handler: validation, codes and bodies', () => {
   it('R2 invalid options are 422 even for a pod that does not exist (validated before storage)', () => {
     const sim = newSim();
-    const status = failure(del(sim, { orphanDependents: true, propagationPolicy: 'Orphan' }, 'missing'), 422, 'Invalid');
+    const status = failure(
+      del(sim, { orphanDependents: true, propagationPolicy: 'Orphan' }, 'missing'),
+      422,
+      'Invalid',
+    );
     expect(status.message).to.match(/^DeleteOptions\.meta\.k8s\.io "" is invalid: propagationPolicy: Invalid/);
     expect(status.details?.kind).to.equal('DeleteOptions');
   });
@@ -147,14 +165,22 @@ describe('DELETE handler: validation, codes and bodies', () => {
     const r = sim.api.delete(USER, 'replicasets', NS, 'rs', {});
     expect([r.code, ok(r)]).to.deep.equal([
       200,
-      { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'rs', group: 'apps', kind: 'replicasets', uid: rs.metadata.uid } },
+      {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Success',
+        details: { name: 'rs', group: 'apps', kind: 'replicasets', uid: rs.metadata.uid },
+      },
     ]);
   });
 
   it('R50 a ReplicaSet held by finalizers answers the object itself (as written)', () => {
     const sim = newSim();
     ok(sim.api.create(USER, 'replicasets', NS, replicaSetManifest('rs', { finalizers: [X] })));
-    const body = ok(sim.api.delete(USER, 'replicasets', NS, 'rs', { propagationPolicy: 'Foreground' })) as Status & { metadata: { finalizers?: string[] } };
+    const body = ok(sim.api.delete(USER, 'replicasets', NS, 'rs', { propagationPolicy: 'Foreground' })) as Status & {
+      metadata: { finalizers?: string[] };
+    };
     expect(body.kind).to.equal('ReplicaSet');
     expect(body.metadata.finalizers).to.deep.equal([X, 'foregroundDeletion']);
   });
@@ -164,16 +190,31 @@ describe('DELETE handler: validation, codes and bodies', () => {
     apiCreatePod(sim, 'web', { metadata: { finalizers: [X] } });
     failure(del(sim, {}, 'nope'), 404, 'NotFound');
     failure(del(sim, { preconditions: { uid: 'x' } }), 409, 'Conflict');
-    failure(sim.api.create(USER, 'pods', NS, { metadata: { name: 'web' }, spec: { containers: [{ name: 'app' }] } }), 409, 'AlreadyExists');
+    failure(
+      sim.api.create(USER, 'pods', NS, { metadata: { name: 'web' }, spec: { containers: [{ name: 'app' }] } }),
+      409,
+      'AlreadyExists',
+    );
     failure(del(sim, { propagationPolicy: 'All' }), 422, 'Invalid');
     ok(del(sim, {}));
-    failure(sim.api.patch(CONTROLLER, 'pods', NS, 'web', 'merge', { metadata: { finalizers: [X, 'example.com/new'] } }), 422, 'Invalid');
+    failure(
+      sim.api.patch(CONTROLLER, 'pods', NS, 'web', 'merge', { metadata: { finalizers: [X, 'example.com/new'] } }),
+      422,
+      'Invalid',
+    );
   });
 
   it('R30 R42 a PUT whose body carries another uid is a 409 Conflict (storage precondition), not a 422', () => {
     const sim = newSim();
     const pod = apiCreatePod(sim);
-    const status = failure(sim.api.update(CONTROLLER, 'pods', NS, { ...pod, metadata: { ...pod.metadata, uid: 'other', labels: { a: 'b' } } }), 409, 'Conflict');
+    const status = failure(
+      sim.api.update(CONTROLLER, 'pods', NS, {
+        ...pod,
+        metadata: { ...pod.metadata, uid: 'other', labels: { a: 'b' } },
+      }),
+      409,
+      'Conflict',
+    );
     expect(status.message).to.contain('Precondition failed: UID in precondition: other');
   });
 
@@ -181,7 +222,14 @@ describe('DELETE handler: validation, codes and bodies', () => {
     const sim = newSim();
     apiCreatePod(sim);
     ok(del(sim, {}));
-    const status = failure(sim.api.create(USER, 'pods', NS, { metadata: { name: 'web' }, spec: { nodeName: 'n1', containers: [{ name: 'app' }] } }), 409, 'AlreadyExists');
+    const status = failure(
+      sim.api.create(USER, 'pods', NS, {
+        metadata: { name: 'web' },
+        spec: { nodeName: 'n1', containers: [{ name: 'app' }] },
+      }),
+      409,
+      'AlreadyExists',
+    );
     expect(status.message).to.equal('object is being deleted: pods "web" already exists');
   });
 
@@ -209,7 +257,12 @@ describe('DELETE handler: validation, codes and bodies', () => {
     ok(del(sim, { gracePeriodSeconds: 0, dryRun: ['All'] }));
     sim.clock.tick(0);
     expect(events).to.deep.equal([]);
-    expect(sim.timeline.all().filter((e) => e.component !== 'apiserver').map((e) => e.text.split(' ')[0])).to.deep.equal(['PUT', 'ADDED']);
+    expect(
+      sim.timeline
+        .all()
+        .filter((e) => e.component !== 'apiserver')
+        .map((e) => e.text.split(' ')[0]),
+    ).to.deep.equal(['PUT', 'ADDED']);
   });
 });
 
@@ -221,7 +274,12 @@ describe('revisions and watch', () => {
     const rs = ok(sim.api.create(USER, 'replicasets', NS, replicaSetManifest('rs')));
     const stamped = ok(del(sim, {}, 'a'));
     ok(sim.api.delete(USER, 'replicasets', NS, 'rs', {}));
-    expect([rv(a), rv(rs), rv(stamped), sim.api.etcd.currentRevision]).to.deep.equal([start + 1, start + 2, start + 3, start + 4]);
+    expect([rv(a), rv(rs), rv(stamped), sim.api.etcd.currentRevision]).to.deep.equal([
+      start + 1,
+      start + 2,
+      start + 3,
+      start + 4,
+    ]);
   });
 
   it('R56 create → ADDED, update → MODIFIED, removal → DELETED; nothing for a no-op or a pending DELETE', () => {
@@ -266,7 +324,9 @@ describe('revisions and watch', () => {
     const notTerminating = watchPods(sim, (p) => !p.metadata.deletionTimestamp);
     const stamped = ok(del(sim, {}));
     sim.clock.tick(0);
-    expect(notTerminating.map((e) => [e.type, rv(e.object), e.object.metadata.deletionTimestamp ?? '-'])).to.deep.equal([['DELETED', rv(stamped), '-']]);
+    expect(notTerminating.map((e) => [e.type, rv(e.object), e.object.metadata.deletionTimestamp ?? '-'])).to.deep.equal(
+      [['DELETED', rv(stamped), '-']],
+    );
   });
 
   it('R58 a filtered watch: binding makes an unscheduled pod match a node watch, delivered as ADDED', () => {
@@ -357,7 +417,11 @@ describe('R59 canonical watch sequences', () => {
     sim.clock.tick(20_000);
     const r = kubeletFinalDelete(sim, pod);
     sim.clock.tick(0);
-    expect([r.code, ok(r).metadata.deletionTimestamp, ok(r).metadata.deletionGracePeriodSeconds]).to.deep.equal([200, at(23), 0]);
+    expect([r.code, ok(r).metadata.deletionTimestamp, ok(r).metadata.deletionGracePeriodSeconds]).to.deep.equal([
+      200,
+      at(23),
+      0,
+    ]);
     expect(summarize(events.slice(1))).to.deep.equal([
       ['MODIFIED', at(23), 0, ''],
       ['DELETED', at(23), 0, ''],
@@ -376,7 +440,10 @@ describe('R59 canonical watch sequences', () => {
       ['MODIFIED', at(3), 0, ''],
       ['DELETED', at(3), 0, ''],
     ]);
-    expect(events.map((e) => e.object.metadata.generation), 'pkg/registry/core/pod/strategy.go: generation only from v1.33').to.deep.equal([undefined, undefined, undefined]);
+    expect(
+      events.map((e) => e.object.metadata.generation),
+      'pkg/registry/core/pod/strategy.go: generation only from v1.33',
+    ).to.deep.equal([undefined, undefined, undefined]);
   });
 
   const immediate: Array<[string, PodOverrides, DeleteOptions, (sim: Sim) => void]> = [
@@ -461,7 +528,9 @@ describe('LIST at a past revision (resourceVersionMatch=Exact, continue)', () =>
     apiCreatePod(sim, 'a');
     ok(sim.api.delete(USER, 'pods', NS, 'd', { gracePeriodSeconds: 0 }));
     apiCreatePod(sim, 'd');
-    const page = ok(sim.api.listPage('pods', NS, { resourceVersion: then.resourceVersion, resourceVersionMatch: 'Exact' }));
+    const page = ok(
+      sim.api.listPage('pods', NS, { resourceVersion: then.resourceVersion, resourceVersionMatch: 'Exact' }),
+    );
     expect(names(page)).to.deep.equal(names(then));
     expect(page.items).to.deep.equal(then.items);
   });
@@ -480,7 +549,9 @@ describe('LIST at a past revision (resourceVersionMatch=Exact, continue)', () =>
     };
     sim.api.etcd.fullHistory = () => expect.fail('a past range read replayed the whole history');
     const second = ok(sim.api.listPage('pods', NS, { limit: '10', continue: first.continue }));
-    expect(names(second)).to.deep.equal(Array.from({ length: 10 }, (_, i) => `pod-${10 + i}@${rv(first.items[0]) + 10 + i}`));
+    expect(names(second)).to.deep.equal(
+      Array.from({ length: 10 }, (_, i) => `pod-${10 + i}@${rv(first.items[0]) + 10 + i}`),
+    );
     // Two writes since the first page (the stamp, then the removal of pod-00).
     expect(reads).to.equal(2);
   });
@@ -492,7 +563,9 @@ describe('R60 pods/binding', () => {
     apiCreatePod(sim, 'web', { spec: { nodeName: undefined }, metadata: { finalizers: [X] } });
     ok(del(sim, {}));
     const status = failure(sim.api.bind(USER, NS, 'web', 'n1'), 409, 'Conflict');
-    expect(status.message).to.equal('Operation cannot be fulfilled on pods/binding "web": pod web is being deleted, cannot be assigned to a host');
+    expect(status.message).to.equal(
+      'Operation cannot be fulfilled on pods/binding "web": pod web is being deleted, cannot be assigned to a host',
+    );
     expect(ok(sim.api.get('pods', NS, 'web')).spec?.nodeName).to.equal(undefined);
   });
 
@@ -538,9 +611,24 @@ describe('timeline and request records', () => {
   it('DELETE is recorded with its options in canonical order, the actor and the outcome', () => {
     const sim = newSim();
     const pod = apiCreatePod(sim);
-    del(sim, { dryRun: ['All'], preconditions: { resourceVersion: '9', uid: pod.metadata.uid }, propagationPolicy: 'Background', gracePeriodSeconds: 0 }, 'web', KUBELET);
-    const e = sim.timeline.all().filter((x) => x.component === 'apiserver').at(-1)!;
-    expect(e.text).to.equal(`DELETE pods/web gracePeriodSeconds=0 propagationPolicy=Background preconditions.uid=${pod.metadata.uid} preconditions.resourceVersion=9 dryRun=All`);
+    del(
+      sim,
+      {
+        dryRun: ['All'],
+        preconditions: { resourceVersion: '9', uid: pod.metadata.uid },
+        propagationPolicy: 'Background',
+        gracePeriodSeconds: 0,
+      },
+      'web',
+      KUBELET,
+    );
+    const e = sim.timeline
+      .all()
+      .filter((x) => x.component === 'apiserver')
+      .at(-1)!;
+    expect(e.text).to.equal(
+      `DELETE pods/web gracePeriodSeconds=0 propagationPolicy=Background preconditions.uid=${pod.metadata.uid} preconditions.resourceVersion=9 dryRun=All`,
+    );
     expect([e.actor, e.outcome]).to.deep.equal(['n1', '409 Conflict']);
     expect(describeDeleteOptions({})).to.equal('');
   });
@@ -550,7 +638,12 @@ describe('timeline and request records', () => {
     apiCreatePod(sim);
     const from = sim.timeline.all().length;
     ok(del(sim, { gracePeriodSeconds: 0 }));
-    expect(sim.timeline.all().slice(from).map((e) => `${e.component} ${e.text.replace(/ (rev|rv)=\d+$/, '')}`)).to.deep.equal([
+    expect(
+      sim.timeline
+        .all()
+        .slice(from)
+        .map((e) => `${e.component} ${e.text.replace(/ (rev|rv)=\d+$/, '')}`),
+    ).to.deep.equal([
       'apiserver DELETE pods/web gracePeriodSeconds=0',
       `etcd PUT ${podKey('web')}`,
       'watch MODIFIED pods/web',
@@ -575,7 +668,9 @@ describe('determinism', () => {
   /** One scenario's worth of requests, watches and clock ticks. */
   function script(sim: Sim): string {
     const seen: string[] = [];
-    sim.api.watch('pods', NS, {}, (e) => seen.push(`${e.type} ${e.object.metadata.name} ${e.object.metadata.resourceVersion}`));
+    sim.api.watch('pods', NS, {}, (e) =>
+      seen.push(`${e.type} ${e.object.metadata.name} ${e.object.metadata.resourceVersion}`),
+    );
     const web = apiCreatePod(sim, 'web', { metadata: { finalizers: [X] } });
     apiCreatePod(sim, 'db');
     apiCreatePod(sim, 'pending', { spec: { nodeName: undefined } });

@@ -8,7 +8,13 @@ import { createEviction, EVICTION_SOURCE, type Eviction } from './eviction';
 import { BINDING_SOURCE, setPodHostAndAnnotations } from './binding';
 import { scheduleCompaction } from './compaction';
 import { podDisruptionBudgetStrategies } from './pdb-strategy';
-import { isTerminating, namespaceDeletePreconditionError, namespaceStrategies, namespaceTerminatingError, stampNamespaceTerminating } from './namespace-strategy';
+import {
+  isTerminating,
+  namespaceDeletePreconditionError,
+  namespaceStrategies,
+  namespaceTerminatingError,
+  stampNamespaceTerminating,
+} from './namespace-strategy';
 import { genericStrategy } from './generic-strategy';
 import { clone, toTime, type KubeObject } from '../apimachinery/object';
 import { applyPatchBody, type PatchType } from './patch';
@@ -22,24 +28,78 @@ import { Store, STORE_SOURCE } from './store';
 import { qualifiedKind, qualifiedResource, type Strategy } from './strategy';
 import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../foundation/release';
-import type { ConfigMap, ControllerRevision, DaemonSet, DeleteOptions, Deployment, EndpointSlice, Endpoints, Event, Job, Lease, MutatingWebhookConfiguration, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, StatefulSet, Status, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingWebhookConfiguration } from '../apimachinery/types';
+import type {
+  ConfigMap,
+  ControllerRevision,
+  DaemonSet,
+  DeleteOptions,
+  Deployment,
+  EndpointSlice,
+  Endpoints,
+  Event,
+  Job,
+  Lease,
+  MutatingWebhookConfiguration,
+  Namespace,
+  Node,
+  Pod,
+  PodDisruptionBudget,
+  ReplicaSet,
+  Secret,
+  Service,
+  ServiceAccount,
+  StatefulSet,
+  Status,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
+  ValidatingWebhookConfiguration,
+} from '../apimachinery/types';
 import { admitDefaultStorageClass, admitStorageObjectInUseProtection } from './storage-admission';
-import type { PersistentVolume, PersistentVolumeClaim, StorageClass, CSIDriver, CSINode, VolumeAttachment } from '../apimachinery/types';
+import type {
+  PersistentVolume,
+  PersistentVolumeClaim,
+  StorageClass,
+  CSIDriver,
+  CSINode,
+  VolumeAttachment,
+} from '../apimachinery/types';
 import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from './service-strategy';
 import { configMapStrategy } from './configmap-strategy';
-import { csiDriverStrategy, csiNodeStrategy, persistentVolumeClaimStrategies, persistentVolumeStrategies, storageClassStrategy, volumeAttachmentStrategies } from './storage-strategies';
+import {
+  csiDriverStrategy,
+  csiNodeStrategy,
+  persistentVolumeClaimStrategies,
+  persistentVolumeStrategies,
+  storageClassStrategy,
+  volumeAttachmentStrategies,
+} from './storage-strategies';
 import { secretStrategy } from './secret-strategy';
 import { defaultNameLabel } from './namespace-strategy';
 import { NO_WEBHOOK_CALLER, WebhookCallPending, type WebhookCaller } from './webhook/caller';
 import { webhookConfigurationStrategy, type Webhook } from './webhook/configuration';
 import { PolicyAdmission, type ParamResource, type PolicyHook } from './validatingadmissionpolicy/dispatcher';
-import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './validatingadmissionpolicy/strategy';
+import {
+  validatingAdmissionPolicyBindingStrategy,
+  validatingAdmissionPolicyStrategy,
+} from './validatingadmissionpolicy/strategy';
 import { WebhookAdmission, type ConfiguredWebhook } from './webhook/dispatcher';
 import type { AdmissionAttributes } from './webhook/matching';
 import type { StoreAdmission } from './store';
 import { deploymentStrategies, replicaSetStrategies } from './apps-strategy';
-import { controllerRevisionStrategy, daemonSetStrategies, jobStrategies, statefulSetStrategies } from './workload-strategy';
-import { encodeContinue, expired, parseListOptions, selectionMatches, tooLargeResourceVersion, type ListOptions } from './list-options';
+import {
+  controllerRevisionStrategy,
+  daemonSetStrategies,
+  jobStrategies,
+  statefulSetStrategies,
+} from './workload-strategy';
+import {
+  encodeContinue,
+  expired,
+  parseListOptions,
+  selectionMatches,
+  tooLargeResourceVersion,
+  type ListOptions,
+} from './list-options';
 import { deterministicUid } from '../apimachinery/uid';
 import { validateDeleteOptions } from '../apimachinery/validation';
 import { kindRulesFor } from './kind-rules';
@@ -53,15 +113,77 @@ import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, setCondition, type CustomResourceDef
 
 export type Resource = BuiltinResource | CustomResource;
 /** The resources compiled in; custom resources (`<plural>.<group>`, apiextensions/served-resources.ts) come and go with their CRDs. */
-export type BuiltinResource = 'pods' | 'replicasets' | 'nodes' | 'events' | 'leases' | 'namespaces' | 'poddisruptionbudgets' | 'secrets' | 'configmaps' | 'serviceaccounts' | 'services' | 'endpoints' | 'endpointslices' | 'deployments' | 'validatingwebhookconfigurations' | 'mutatingwebhookconfigurations' | 'customresourcedefinitions' | 'validatingadmissionpolicies' | 'validatingadmissionpolicybindings' | StorageResource | WorkloadResource;
+export type BuiltinResource =
+  | 'pods'
+  | 'replicasets'
+  | 'nodes'
+  | 'events'
+  | 'leases'
+  | 'namespaces'
+  | 'poddisruptionbudgets'
+  | 'secrets'
+  | 'configmaps'
+  | 'serviceaccounts'
+  | 'services'
+  | 'endpoints'
+  | 'endpointslices'
+  | 'deployments'
+  | 'validatingwebhookconfigurations'
+  | 'mutatingwebhookconfigurations'
+  | 'customresourcedefinitions'
+  | 'validatingadmissionpolicies'
+  | 'validatingadmissionpolicybindings'
+  | StorageResource
+  | WorkloadResource;
 /** The workload kinds of the job, statefulset and daemon controllers (and the revisions the latter two keep). */
 /** The storage kinds (storage-strategies.ts). */
-export type StorageResource = 'persistentvolumes' | 'persistentvolumeclaims' | 'storageclasses' | 'csidrivers' | 'csinodes' | 'volumeattachments' | StoredOnlyResource;
+export type StorageResource =
+  | 'persistentvolumes'
+  | 'persistentvolumeclaims'
+  | 'storageclasses'
+  | 'csidrivers'
+  | 'csinodes'
+  | 'volumeattachments'
+  | StoredOnlyResource;
 /** Kinds stored and served whose controllers are not modelled (kubectl's default prune kinds). */
 export type StoredOnlyResource = 'replicationcontrollers' | 'cronjobs' | 'ingresses';
 export type WorkloadResource = 'jobs' | 'statefulsets' | 'daemonsets' | 'controllerrevisions';
-export type ResourceType = { pods: Pod; replicasets: ReplicaSet; nodes: Node; events: Event; leases: Lease; namespaces: Namespace; poddisruptionbudgets: PodDisruptionBudget; secrets: Secret; configmaps: ConfigMap; serviceaccounts: ServiceAccount; services: Service; endpoints: Endpoints; endpointslices: EndpointSlice; deployments: Deployment; validatingwebhookconfigurations: ValidatingWebhookConfiguration; mutatingwebhookconfigurations: MutatingWebhookConfiguration; customresourcedefinitions: CustomResourceDefinition; validatingadmissionpolicies: ValidatingAdmissionPolicy; validatingadmissionpolicybindings: ValidatingAdmissionPolicyBinding; persistentvolumes: PersistentVolume; persistentvolumeclaims: PersistentVolumeClaim; storageclasses: StorageClass; csidrivers: CSIDriver; csinodes: CSINode; volumeattachments: VolumeAttachment; replicationcontrollers: KubeObject; cronjobs: KubeObject; ingresses: KubeObject } & WorkloadResourceType & { [K in CustomResource]: KubeObject };
-export type WorkloadResourceType = { jobs: Job; statefulsets: StatefulSet; daemonsets: DaemonSet; controllerrevisions: ControllerRevision };
+export type ResourceType = {
+  pods: Pod;
+  replicasets: ReplicaSet;
+  nodes: Node;
+  events: Event;
+  leases: Lease;
+  namespaces: Namespace;
+  poddisruptionbudgets: PodDisruptionBudget;
+  secrets: Secret;
+  configmaps: ConfigMap;
+  serviceaccounts: ServiceAccount;
+  services: Service;
+  endpoints: Endpoints;
+  endpointslices: EndpointSlice;
+  deployments: Deployment;
+  validatingwebhookconfigurations: ValidatingWebhookConfiguration;
+  mutatingwebhookconfigurations: MutatingWebhookConfiguration;
+  customresourcedefinitions: CustomResourceDefinition;
+  validatingadmissionpolicies: ValidatingAdmissionPolicy;
+  validatingadmissionpolicybindings: ValidatingAdmissionPolicyBinding;
+  persistentvolumes: PersistentVolume;
+  persistentvolumeclaims: PersistentVolumeClaim;
+  storageclasses: StorageClass;
+  csidrivers: CSIDriver;
+  csinodes: CSINode;
+  volumeattachments: VolumeAttachment;
+  replicationcontrollers: KubeObject;
+  cronjobs: KubeObject;
+  ingresses: KubeObject;
+} & WorkloadResourceType & { [K in CustomResource]: KubeObject };
+export type WorkloadResourceType = {
+  jobs: Job;
+  statefulsets: StatefulSet;
+  daemonsets: DaemonSet;
+  controllerrevisions: ControllerRevision;
+};
 
 /** One page of a LIST (metav1.ListMeta with its items). */
 export interface ListPage<T> {
@@ -127,7 +249,12 @@ export interface ApiServerOptions {
   managedFields: boolean;
 }
 
-export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = { watchLatencyMs: 0, compactionIntervalMs: 5 * 60_000, release: DEFAULT_RELEASE, managedFields: false };
+export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = {
+  watchLatencyMs: 0,
+  compactionIntervalMs: 5 * 60_000,
+  release: DEFAULT_RELEASE,
+  managedFields: false,
+};
 
 /** Options of create, update and patch: metav1.CreateOptions/UpdateOptions/PatchOptions as far as modelled. */
 export interface WriteOptions {
@@ -152,11 +279,17 @@ const DELETE_SOURCE = `${HANDLERS}/delete.go DeleteResource → ${STORE_SOURCE} 
 function schemeDefaults(resource: Resource, obj: KubeObject): void {
   if (resource === 'pods') setPodDefaults(obj as Pod);
   else if (resource === 'namespaces') defaultNameLabel(obj as Namespace);
-  else if (resource === 'customresourcedefinitions') setCustomResourceDefinitionDefaults(obj as CustomResourceDefinition);
+  else if (resource === 'customresourcedefinitions')
+    setCustomResourceDefinitionDefaults(obj as CustomResourceDefinition);
 }
 
 /** The components that run inside kube-controller-manager (its User-Agent names the manager). */
-const CONTROLLER_MANAGER_COMPONENTS: ReadonlySet<Component> = new Set<Component>(['gc', 'nodelifecycle', 'podgc', 'controller']);
+const CONTROLLER_MANAGER_COMPONENTS: ReadonlySet<Component> = new Set<Component>([
+  'gc',
+  'nodelifecycle',
+  'podgc',
+  'controller',
+]);
 
 /**
  * The strategies' GetResetFields: what an endpoint never gives its writer (a pod's status through
@@ -164,9 +297,21 @@ const CONTROLLER_MANAGER_COMPONENTS: ReadonlySet<Component> = new Set<Component>
  * likewise status and spec for the other kinds with a status).
  */
 function resetFields(resource: Resource, subresource: string | undefined): FieldSet {
-  if (resource === 'events' || resource === 'leases' || resource === 'secrets' || resource === 'configmaps' || resource === 'serviceaccounts') return new FieldSet();
+  if (
+    resource === 'events' ||
+    resource === 'leases' ||
+    resource === 'secrets' ||
+    resource === 'configmaps' ||
+    resource === 'serviceaccounts'
+  )
+    return new FieldSet();
   if (subresource !== 'status') return FieldSet.of([{ field: 'status' }]);
-  if (resource === 'pods') return FieldSet.of([{ field: 'spec' }], [{ field: 'metadata' }, { field: 'deletionTimestamp' }], [{ field: 'metadata' }, { field: 'ownerReferences' }]);
+  if (resource === 'pods')
+    return FieldSet.of(
+      [{ field: 'spec' }],
+      [{ field: 'metadata' }, { field: 'deletionTimestamp' }],
+      [{ field: 'metadata' }, { field: 'ownerReferences' }],
+    );
   return FieldSet.of([{ field: 'spec' }]);
 }
 
@@ -177,7 +322,20 @@ const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status
  * readable: none takes part in deleting a pod (Secrets and ConfigMaps are where clients such as
  * Helm keep their own state).
  */
-const QUIET_RESOURCES: ReadonlySet<Resource> = new Set(['events', 'leases', 'namespaces', 'secrets', 'configmaps', 'serviceaccounts', 'storageclasses', 'csidrivers', 'csinodes', 'replicationcontrollers', 'cronjobs', 'ingresses']);
+const QUIET_RESOURCES: ReadonlySet<Resource> = new Set([
+  'events',
+  'leases',
+  'namespaces',
+  'secrets',
+  'configmaps',
+  'serviceaccounts',
+  'storageclasses',
+  'csidrivers',
+  'csinodes',
+  'replicationcontrollers',
+  'cronjobs',
+  'ingresses',
+]);
 const CRD_PREFIX = '/registry/apiextensions.k8s.io/customresourcedefinitions/';
 
 /** Whether a resource name is a custom resource's (`<plural>.<group>`: built-in names have no dot). */
@@ -237,7 +395,11 @@ export class ApiServer {
   ) {
     this.startedAt = clock.now();
     this.watches = new WatchIndex(clock, options.watchLatencyMs);
-    this.etcd = new Etcd(timeline, () => clock.now(), (key) => !QUIET_RESOURCES.has(resourceOf(key) as Resource));
+    this.etcd = new Etcd(
+      timeline,
+      () => clock.now(),
+      (key) => !QUIET_RESOURCES.has(resourceOf(key) as Resource),
+    );
     const budgets = podDisruptionBudgetStrategies(options.release);
     const namespaces = namespaceStrategies();
     this.finalizeStrategy = namespaces.finalize;
@@ -255,10 +417,33 @@ export class ApiServer {
       replicasets: new Store<ReplicaSet>(this.etcd, clock, replicaSets.main),
       deployments: new Store<Deployment>(this.etcd, clock, deployments.main),
       // pkg/registry/core/node/storage: nodes live under /registry/minions.
-      nodes: new Store<Node>(this.etcd, clock, genericStrategy<Node>({ kind: 'Node', apiVersion: 'v1', resource: 'nodes', etcdPrefix: 'minions', namespaced: false })),
-      events: new Store<Event>(this.etcd, clock, genericStrategy<Event>({ kind: 'Event', apiVersion: 'v1', resource: 'events', namespaced: true })),
+      nodes: new Store<Node>(
+        this.etcd,
+        clock,
+        genericStrategy<Node>({
+          kind: 'Node',
+          apiVersion: 'v1',
+          resource: 'nodes',
+          etcdPrefix: 'minions',
+          namespaced: false,
+        }),
+      ),
+      events: new Store<Event>(
+        this.etcd,
+        clock,
+        genericStrategy<Event>({ kind: 'Event', apiVersion: 'v1', resource: 'events', namespaced: true }),
+      ),
       // Node heartbeats (pkg/kubelet/nodelease): one Lease per node in kube-node-lease.
-      leases: new Store<Lease>(this.etcd, clock, genericStrategy<Lease>({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', resource: 'leases', namespaced: true })),
+      leases: new Store<Lease>(
+        this.etcd,
+        clock,
+        genericStrategy<Lease>({
+          kind: 'Lease',
+          apiVersion: 'coordination.k8s.io/v1',
+          resource: 'leases',
+          namespaced: true,
+        }),
+      ),
       // pkg/registry/core/namespace: cluster-scoped, with the status and finalize subresources (R120–R122).
       namespaces: new Store<Namespace>(this.etcd, clock, namespaces.main),
       // pkg/registry/policy/poddisruptionbudget: policy/v1, with a status subresource.
@@ -266,24 +451,75 @@ export class ApiServer {
       secrets: new Store<Secret>(this.etcd, clock, secretStrategy()),
       configmaps: new Store<ConfigMap>(this.etcd, clock, configMapStrategy()),
       // pkg/registry/core/serviceaccount: metadata only here (no token controller, no secrets).
-      serviceaccounts: new Store<ServiceAccount>(this.etcd, clock, genericStrategy<ServiceAccount>({ kind: 'ServiceAccount', apiVersion: 'v1', resource: 'serviceaccounts', namespaced: true, generation: false })),
+      serviceaccounts: new Store<ServiceAccount>(
+        this.etcd,
+        clock,
+        genericStrategy<ServiceAccount>({
+          kind: 'ServiceAccount',
+          apiVersion: 'v1',
+          resource: 'serviceaccounts',
+          namespaced: true,
+          generation: false,
+        }),
+      ),
       // pkg/registry/core/service/storage: services live under /registry/services/specs.
       services: new Store<Service>(this.etcd, clock, serviceStrategy()),
       // pkg/registry/core/endpoint and pkg/registry/discovery/endpointslice: plain generic stores.
-      endpoints: new Store<Endpoints>(this.etcd, clock, genericStrategy<Endpoints>({ kind: 'Endpoints', apiVersion: 'v1', resource: 'endpoints', etcdPrefix: 'services/endpoints', namespaced: true })),
-      endpointslices: new Store<EndpointSlice>(this.etcd, clock, genericStrategy<EndpointSlice>({ kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', resource: 'endpointslices', namespaced: true })),
+      endpoints: new Store<Endpoints>(
+        this.etcd,
+        clock,
+        genericStrategy<Endpoints>({
+          kind: 'Endpoints',
+          apiVersion: 'v1',
+          resource: 'endpoints',
+          etcdPrefix: 'services/endpoints',
+          namespaced: true,
+        }),
+      ),
+      endpointslices: new Store<EndpointSlice>(
+        this.etcd,
+        clock,
+        genericStrategy<EndpointSlice>({
+          kind: 'EndpointSlice',
+          apiVersion: 'discovery.k8s.io/v1',
+          resource: 'endpointslices',
+          namespaced: true,
+        }),
+      ),
       jobs: new Store<Job>(this.etcd, clock, jobs.main),
       statefulsets: new Store<StatefulSet>(this.etcd, clock, statefulSets.main),
       daemonsets: new Store<DaemonSet>(this.etcd, clock, daemonSets.main),
       controllerrevisions: new Store<ControllerRevision>(this.etcd, clock, controllerRevisionStrategy()),
       // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration: cluster-scoped.
-      validatingwebhookconfigurations: new Store<ValidatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', options.release)),
-      mutatingwebhookconfigurations: new Store<MutatingWebhookConfiguration>(this.etcd, clock, webhookConfigurationStrategy('MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', options.release)),
+      validatingwebhookconfigurations: new Store<ValidatingWebhookConfiguration>(
+        this.etcd,
+        clock,
+        webhookConfigurationStrategy(
+          'ValidatingWebhookConfiguration',
+          'validatingwebhookconfigurations',
+          options.release,
+        ),
+      ),
+      mutatingwebhookconfigurations: new Store<MutatingWebhookConfiguration>(
+        this.etcd,
+        clock,
+        webhookConfigurationStrategy('MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', options.release),
+      ),
       // apiextensions-apiserver pkg/registry/customresourcedefinition: cluster-scoped, with status.
       customresourcedefinitions: new Store<CustomResourceDefinition>(this.etcd, clock, crds.main),
       // pkg/registry/admissionregistration/validatingadmissionpolicy{,binding}: cluster-scoped (R209).
-      validatingadmissionpolicies: new Store<ValidatingAdmissionPolicy>(this.etcd, clock, validatingAdmissionPolicyStrategy(options.release)),
-      validatingadmissionpolicybindings: new Store<ValidatingAdmissionPolicyBinding>(this.etcd, clock, validatingAdmissionPolicyBindingStrategy(options.release, (n) => validateName('validatingadmissionpolicies', n))),
+      validatingadmissionpolicies: new Store<ValidatingAdmissionPolicy>(
+        this.etcd,
+        clock,
+        validatingAdmissionPolicyStrategy(options.release),
+      ),
+      validatingadmissionpolicybindings: new Store<ValidatingAdmissionPolicyBinding>(
+        this.etcd,
+        clock,
+        validatingAdmissionPolicyBindingStrategy(options.release, (n) =>
+          validateName('validatingadmissionpolicies', n),
+        ),
+      ),
       // The storage kinds (storage-strategies.ts, P1–P5): PVs, PVCs and VolumeAttachments with a status subresource.
       persistentvolumes: new Store<PersistentVolume>(this.etcd, clock, volumes.main),
       persistentvolumeclaims: new Store<PersistentVolumeClaim>(this.etcd, clock, claims.main),
@@ -293,16 +529,74 @@ export class ApiServer {
       volumeattachments: new Store<VolumeAttachment>(this.etcd, clock, attachments.main),
       // P19 — stored and served only, so that `kubectl apply --prune` finds its default kinds: no
       // controller acts on them (a ReplicationController creates no pods, a CronJob no Jobs).
-      replicationcontrollers: new Store<KubeObject>(this.etcd, clock, genericStrategy<KubeObject>({ kind: 'ReplicationController', apiVersion: 'v1', resource: 'replicationcontrollers', etcdPrefix: 'controllers', namespaced: true })),
-      cronjobs: new Store<KubeObject>(this.etcd, clock, genericStrategy<KubeObject>({ kind: 'CronJob', apiVersion: 'batch/v1', resource: 'cronjobs', namespaced: true })),
-      ingresses: new Store<KubeObject>(this.etcd, clock, genericStrategy<KubeObject>({ kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', resource: 'ingresses', namespaced: true })),
+      replicationcontrollers: new Store<KubeObject>(
+        this.etcd,
+        clock,
+        genericStrategy<KubeObject>({
+          kind: 'ReplicationController',
+          apiVersion: 'v1',
+          resource: 'replicationcontrollers',
+          etcdPrefix: 'controllers',
+          namespaced: true,
+        }),
+      ),
+      cronjobs: new Store<KubeObject>(
+        this.etcd,
+        clock,
+        genericStrategy<KubeObject>({
+          kind: 'CronJob',
+          apiVersion: 'batch/v1',
+          resource: 'cronjobs',
+          namespaced: true,
+        }),
+      ),
+      ingresses: new Store<KubeObject>(
+        this.etcd,
+        clock,
+        genericStrategy<KubeObject>({
+          kind: 'Ingress',
+          apiVersion: 'networking.k8s.io/v1',
+          resource: 'ingresses',
+          namespaced: true,
+        }),
+      ),
     };
-    this.customResources = new CustomResourceServing(this.etcd, clock, options.release, (warning) => this.admissionWarnings.push(warning));
+    this.customResources = new CustomResourceServing(this.etcd, clock, options.release, (warning) =>
+      this.admissionWarnings.push(warning),
+    );
     // Each kind's validation and defaulting, plugged in in one place (kind-rules/index.ts).
-    for (const store of Object.values(this.stores) as Store<KubeObject>[]) store.useKindRules(kindRulesFor(store.strategy.kind), options.release);
-    this.statusStrategies = { poddisruptionbudgets: budgets.status, namespaces: namespaces.status, replicasets: replicaSets.status, deployments: deployments.status, jobs: jobs.status, statefulsets: statefulSets.status, daemonsets: daemonSets.status, customresourcedefinitions: crds.status, persistentvolumes: volumes.status, persistentvolumeclaims: claims.status, volumeattachments: attachments.status } as Partial<Record<Resource, Strategy<never>>>;
-    this.webhooks = new WebhookAdmission(timeline, { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) }, () => this.webhookCaller, options.release);
-    this.policies = new PolicyAdmission(timeline, { hooks: () => this.policyHooksOf(), namespace: (ns) => (this.stores.namespaces.exists(undefined, ns) ? this.stores.namespaces.get(undefined, ns) : undefined), namespaceLabels: (ns) => this.namespaceLabels(ns), paramResource: (apiVersion, kind) => this.paramResource(apiVersion, kind) }, options.release);
+    for (const store of Object.values(this.stores) as Store<KubeObject>[])
+      store.useKindRules(kindRulesFor(store.strategy.kind), options.release);
+    this.statusStrategies = {
+      poddisruptionbudgets: budgets.status,
+      namespaces: namespaces.status,
+      replicasets: replicaSets.status,
+      deployments: deployments.status,
+      jobs: jobs.status,
+      statefulsets: statefulSets.status,
+      daemonsets: daemonSets.status,
+      customresourcedefinitions: crds.status,
+      persistentvolumes: volumes.status,
+      persistentvolumeclaims: claims.status,
+      volumeattachments: attachments.status,
+    } as Partial<Record<Resource, Strategy<never>>>;
+    this.webhooks = new WebhookAdmission(
+      timeline,
+      { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) },
+      () => this.webhookCaller,
+      options.release,
+    );
+    this.policies = new PolicyAdmission(
+      timeline,
+      {
+        hooks: () => this.policyHooksOf(),
+        namespace: (ns) =>
+          this.stores.namespaces.exists(undefined, ns) ? this.stores.namespaces.get(undefined, ns) : undefined,
+        namespaceLabels: (ns) => this.namespaceLabels(ns),
+        paramResource: (apiVersion, kind) => this.paramResource(apiVersion, kind),
+      },
+      options.release,
+    );
     this.etcd.subscribe((e) => this.dispatch(e));
     if (options.dropCompactedHistory) {
       scheduleCompaction({
@@ -337,7 +631,11 @@ export class ApiServer {
     return this.serve(undefined, () => ({ code: 200, object: this.store(resource).get(namespace, name) }));
   }
 
-  list<R extends Resource>(resource: R, namespace: string | undefined, matches: (o: ResourceType[R]) => boolean = () => true): ApiResponse<{ items: ResourceType[R][]; resourceVersion: string }> {
+  list<R extends Resource>(
+    resource: R,
+    namespace: string | undefined,
+    matches: (o: ResourceType[R]) => boolean = () => true,
+  ): ApiResponse<{ items: ResourceType[R][]; resourceVersion: string }> {
     return this.serve(undefined, () => {
       const list = this.store(resource).list(namespace);
       return { code: 200, object: { items: list.items.filter(matches), resourceVersion: list.resourceVersion } };
@@ -352,7 +650,11 @@ export class ApiServer {
    * (the watch cache: the whole list, `limit` ignored), Exact (and continue) reads the state at
    * that revision, 410 Expired once compacted.
    */
-  listPage<R extends Resource>(resource: R, namespace: string | undefined, query: ListOptions): ApiResponse<ListPage<ResourceType[R]>> {
+  listPage<R extends Resource>(
+    resource: R,
+    namespace: string | undefined,
+    query: ListOptions,
+  ): ApiResponse<ListPage<ResourceType[R]>> {
     return this.serve(undefined, () => {
       const opts = parseListOptions(resource, { metadata: {} }, query);
       const current = this.etcd.currentRevision;
@@ -363,7 +665,9 @@ export class ApiServer {
         revision = opts.continue.rv;
         startKey = prefix + opts.continue.start;
         if (revision < this.compactedRevision()) {
-          throw expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
+          throw expired(
+            'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+          );
         }
       } else if (opts.resourceVersion !== undefined && opts.resourceVersion !== '0') {
         const asked = Number(opts.resourceVersion);
@@ -375,9 +679,15 @@ export class ApiServer {
       }
       const limit = opts.resourceVersion === '0' && !opts.continue ? 0 : opts.limit;
       const entries = revision === current ? this.etcd.listEntries(prefix) : this.stateAt(prefix, revision);
-      const selected = entries.filter(([key, obj]) => (startKey === undefined || key >= startKey) && selectionMatches(resource, opts, obj as unknown as KubeObject));
+      const selected = entries.filter(
+        ([key, obj]) =>
+          (startKey === undefined || key >= startKey) && selectionMatches(resource, opts, obj as unknown as KubeObject),
+      );
       const page = limit > 0 ? selected.slice(0, limit) : selected;
-      const result: ListPage<ResourceType[R]> = { items: page.map(([, obj]) => obj as unknown as ResourceType[R]), resourceVersion: String(revision) };
+      const result: ListPage<ResourceType[R]> = {
+        items: page.map(([, obj]) => obj as unknown as ResourceType[R]),
+        resourceVersion: String(revision),
+      };
       if (limit > 0 && selected.length > limit) {
         const [nextKey] = selected[limit];
         result.continue = encodeContinue(nextKey.slice(prefix.length), revision);
@@ -398,11 +708,21 @@ export class ApiServer {
     for (const name of SYSTEM_NAMESPACES) {
       const existing = this.get('namespaces', undefined, name);
       if (existing.ok) continue;
-      this.create({ name: 'kube-apiserver', component: 'apiserver' }, 'namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+      this.create({ name: 'kube-apiserver', component: 'apiserver' }, 'namespaces', undefined, {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name },
+        spec: { finalizers: ['kubernetes'] },
+        status: { phase: 'Active' },
+      });
       // R246: a cluster that is serving has had its serviceaccounts controller run long before:
       // each system namespace already has its ServiceAccount "default" (the controller makes the
       // ones of namespaces created later).
-      this.create({ name: 'service-account-controller', component: 'controller' }, 'serviceaccounts', name, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: name } });
+      this.create({ name: 'service-account-controller', component: 'controller' }, 'serviceaccounts', name, {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: 'default', namespace: name },
+      });
     }
   }
 
@@ -439,13 +759,28 @@ export class ApiServer {
       const initial = opts.initialState && (opts.resourceVersion === undefined || opts.resourceVersion === '0');
       const from = opts.resourceVersion === undefined || initial ? undefined : Number(opts.resourceVersion);
       if (from !== undefined && from < this.compactedRevision()) {
-        throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Expired', code: 410, message: `too old resource version: ${from} (${this.compactedRevision()})` });
+        throw new StatusError({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          reason: 'Expired',
+          code: 410,
+          message: `too old resource version: ${from} (${this.compactedRevision()})`,
+        });
       }
-      const w: Watch = new Watch(this.clock, this.options.watchLatencyMs, filter, handler as (e: WatchEvent) => void, () => this.watches.remove(w, node));
+      const w: Watch = new Watch(
+        this.clock,
+        this.options.watchLatencyMs,
+        filter,
+        handler as (e: WatchEvent) => void,
+        () => this.watches.remove(w, node),
+      );
       if (from !== undefined) for (const e of this.etcd.historySince(from)) w.offer(e);
       if (initial) {
         const revision = this.etcd.currentRevision;
-        for (const [key, value] of this.etcd.listEntries(prefix)) w.offer({ revision, type: 'PUT', key, value, requestId: 0, at: this.clock.now() });
+        for (const [key, value] of this.etcd.listEntries(prefix))
+          w.offer({ revision, type: 'PUT', key, value, requestId: 0, at: this.clock.now() });
       }
       this.watches.add(w, node);
       return { code: 200, object: w };
@@ -455,7 +790,13 @@ export class ApiServer {
   // ---- writes ----
 
   /** handlers/create.go CreateResource → Store.Create. */
-  create<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: WriteOptions = {}): ApiResponse<ResourceType[R]> {
+  create<R extends Resource>(
+    client: ClientIdentity,
+    resource: R,
+    namespace: string | undefined,
+    obj: ResourceType[R],
+    opts: WriteOptions = {},
+  ): ApiResponse<ResourceType[R]> {
     // R76 — rest.BeforeCreate: a missing name is generated from generateName (names.SimpleNameGenerator).
     const name = obj.metadata.name || (obj.metadata.generateName ? this.generateName(obj.metadata.generateName) : '');
     return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, CREATE_SOURCE, () => {
@@ -468,7 +809,13 @@ export class ApiServer {
         const decoded = { apiVersion: strategy.apiVersion, kind: strategy.kind, ...clone(withNs) };
         decoded.metadata.name = name;
         schemeDefaults(resource, decoded);
-        this.fields().update(undefined, decoded, this.managerOf(client, resource, undefined, 'Update', opts.fieldManager), this.resetFieldsOf(resource, undefined), toTime(this.clock.now()));
+        this.fields().update(
+          undefined,
+          decoded,
+          this.managerOf(client, resource, undefined, 'Update', opts.fieldManager),
+          this.resetFieldsOf(resource, undefined),
+          toTime(this.clock.now()),
+        );
         withNs.metadata.managedFields = decoded.metadata.managedFields;
       }
       this.refuseCreateWhileTerminating(resource, name, false);
@@ -478,11 +825,23 @@ export class ApiServer {
   }
 
   /** Store.Create of a prepared body (create, and an apply that creates). */
-  private createObject<R extends Resource>(resource: R, namespace: string | undefined, name: string, withNs: ResourceType[R], dryRun: boolean, admission?: StoreAdmission<ResourceType[R]>): ResourceType[R] {
+  private createObject<R extends Resource>(
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    withNs: ResourceType[R],
+    dryRun: boolean,
+    admission?: StoreAdmission<ResourceType[R]>,
+  ): ResourceType[R] {
     const store = this.store(resource);
     // plugin/pkg/admission/namespace/lifecycle: once the namespaces exist as objects, a namespaced
     // object can only be created in one of them.
-    if (store.strategy.namespaced && this.namespacesBootstrapped && !this.stores.namespaces.exists(undefined, namespace ?? '')) throw notFound('namespaces', namespace ?? '');
+    if (
+      store.strategy.namespaced &&
+      this.namespacesBootstrapped &&
+      !this.stores.namespaces.exists(undefined, namespace ?? '')
+    )
+      throw notFound('namespaces', namespace ?? '');
     // …and none in a namespace that is being terminated (R122).
     if (store.strategy.namespaced) this.admitNamespaceLifecycle(resource, namespace, name);
     const errs = validateName(resource, name, this.options.release);
@@ -490,8 +849,10 @@ export class ApiServer {
     withNs.metadata.name = name;
     if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
     if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
-    if (resource === 'persistentvolumeclaims') admitDefaultStorageClass(withNs as PersistentVolumeClaim, this.stores.storageclasses.list(undefined).items);
-    if (resource === 'persistentvolumes' || resource === 'persistentvolumeclaims') admitStorageObjectInUseProtection(resource, withNs);
+    if (resource === 'persistentvolumeclaims')
+      admitDefaultStorageClass(withNs as PersistentVolumeClaim, this.stores.storageclasses.list(undefined).items);
+    if (resource === 'persistentvolumes' || resource === 'persistentvolumeclaims')
+      admitStorageObjectInUseProtection(resource, withNs);
     if (resource === 'services') {
       // N2 — the REST storage allocates the service's IP (and node ports) before storing it.
       setServiceDefaults(withNs as Service);
@@ -504,26 +865,66 @@ export class ApiServer {
   }
 
   /** handlers/update.go UpdateResource → Store.Update (PUT of a whole object, optionally the status subresource). */
-  update<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, obj: ResourceType[R], opts: { subresource?: 'status' | 'finalize' } & WriteOptions = {}): ApiResponse<ResourceType[R]> {
+  update<R extends Resource>(
+    client: ClientIdentity,
+    resource: R,
+    namespace: string | undefined,
+    obj: ResourceType[R],
+    opts: { subresource?: 'status' | 'finalize' } & WriteOptions = {},
+  ): ApiResponse<ResourceType[R]> {
     const name = obj.metadata.name ?? '';
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'UPDATE', resource, namespace, name, `UPDATE ${path}`, UPDATE_SOURCE, () => {
       const preconditions = obj.metadata.uid ? { uid: obj.metadata.uid } : undefined;
-      const admission = this.admissionFor<R>(client, 'UPDATE', resource, namespace, name, opts.subresource ?? '', !!opts.dryRun);
+      const admission = this.admissionFor<R>(
+        client,
+        'UPDATE',
+        resource,
+        namespace,
+        name,
+        opts.subresource ?? '',
+        !!opts.dryRun,
+      );
       const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
-      const r = this.store(resource).update(namespace, name, (existing) => track(existing, clone(obj)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), preconditions, admission });
+      const r = this.store(resource).update(namespace, name, (existing) => track(existing, clone(obj)), {
+        dryRun: opts.dryRun,
+        strategy: this.strategyFor(resource, opts.subresource),
+        preconditions,
+        admission,
+      });
       return { code: 200, object: r.object };
     });
   }
 
   /** handlers/patch.go PatchResource: the patch is applied to the freshest stored copy inside Store.Update. */
-  patch<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, type: PatchType, body: unknown, opts: { subresource?: 'status' } & WriteOptions = {}): ApiResponse<ResourceType[R]> {
+  patch<R extends Resource>(
+    client: ClientIdentity,
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    body: unknown,
+    opts: { subresource?: 'status' } & WriteOptions = {},
+  ): ApiResponse<ResourceType[R]> {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, PATCH_SOURCE, () => {
       // patch.go: a PATCH is admitted as an UPDATE, with its options as UpdateOptions (patchToUpdateOptions).
-      const admission = this.admissionFor<R>(client, 'UPDATE', resource, namespace, name, opts.subresource ?? '', !!opts.dryRun);
+      const admission = this.admissionFor<R>(
+        client,
+        'UPDATE',
+        resource,
+        namespace,
+        name,
+        opts.subresource ?? '',
+        !!opts.dryRun,
+      );
       const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
-      const r = this.store(resource).update(namespace, name, (existing) => track(existing, applyPatchBody(existing, type, body)), { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission });
+      const r = this.store(resource).update(
+        namespace,
+        name,
+        (existing) => track(existing, applyPatchBody(existing, type, body)),
+        { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission },
+      );
       return { code: 200, object: r.object };
     });
   }
@@ -540,7 +941,13 @@ export class ApiServer {
     namespace: string | undefined,
     name: string,
     body: ResourceType[R],
-    opts: { fieldManager: string; force?: boolean; subresource?: 'status'; dryRun?: boolean; check?: (live: ResourceType[R]) => void },
+    opts: {
+      fieldManager: string;
+      force?: boolean;
+      subresource?: 'status';
+      dryRun?: boolean;
+      check?: (live: ResourceType[R]) => void;
+    },
   ): ApiResponse<ResourceType[R]> {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     const text = `PATCH ${path} fieldManager=${opts.fieldManager}${opts.force ? ' force=true' : ''}`;
@@ -551,18 +958,30 @@ export class ApiServer {
       const store = this.store(resource);
       if (!opts.subresource && !store.exists(namespace, name)) {
         this.refuseCreateWhileTerminating(resource, name, true);
-        const created = this.untracked(this.fields().apply(undefined, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
+        const created = this.untracked(
+          this.fields().apply(undefined, clone(body), info, !!opts.force, reset, now) as ResourceType[R],
+        );
         // An apply that creates is admitted as a CREATE (patch.go applyPatcher's create path).
         const admission = this.admissionFor<R>(client, 'CREATE', resource, namespace, name, '', !!opts.dryRun);
         return { code: 201, object: this.createObject(resource, namespace, name, created, !!opts.dryRun, admission) };
       }
-      const admission = this.admissionFor<R>(client, 'UPDATE', resource, namespace, name, opts.subresource ?? '', !!opts.dryRun);
+      const admission = this.admissionFor<R>(
+        client,
+        'UPDATE',
+        resource,
+        namespace,
+        name,
+        opts.subresource ?? '',
+        !!opts.dryRun,
+      );
       const r = store.update(
         namespace,
         name,
         (existing) => {
           opts.check?.(existing);
-          return this.untracked(this.fields().apply(existing, clone(body), info, !!opts.force, reset, now) as ResourceType[R]);
+          return this.untracked(
+            this.fields().apply(existing, clone(body), info, !!opts.force, reset, now) as ResourceType[R],
+          );
         },
         { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission },
       );
@@ -571,9 +990,17 @@ export class ApiServer {
   }
 
   /** GET …/scale (ScaleREST.Get): the object's autoscaling/v1 Scale. */
-  getScale(resource: ScalableResource | CustomResource, namespace: string | undefined, name: string): ApiResponse<Scale> {
+  getScale(
+    resource: ScalableResource | CustomResource,
+    namespace: string | undefined,
+    name: string,
+  ): ApiResponse<Scale> {
     return this.serve(undefined, () => {
-      if (isCustomResource(resource)) return { code: 200, object: customScaleOf(this.store(resource).get(namespace, name), this.scaleSubresourceOf(resource)) };
+      if (isCustomResource(resource))
+        return {
+          code: 200,
+          object: customScaleOf(this.store(resource).get(namespace, name), this.scaleSubresourceOf(resource)),
+        };
       return { code: 200, object: scaleOf(this.store(resource).get(namespace, name)) };
     });
   }
@@ -591,26 +1018,67 @@ export class ApiServer {
    * Scale sent replaces it), and its spec.replicas is written to the object in one update through
    * the main strategy; the answer is the new Scale.
    */
-  scale(client: ClientIdentity, resource: ScalableResource | CustomResource, namespace: string | undefined, name: string, change: { patch: PatchType; body: unknown } | { scale: Scale }, opts: { dryRun?: boolean } = {}): ApiResponse<Scale> {
+  scale(
+    client: ClientIdentity,
+    resource: ScalableResource | CustomResource,
+    namespace: string | undefined,
+    name: string,
+    change: { patch: PatchType; body: unknown } | { scale: Scale },
+    opts: { dryRun?: boolean } = {},
+  ): ApiResponse<Scale> {
     const verb = 'patch' in change ? 'PATCH' : 'UPDATE';
     if (isCustomResource(resource)) {
-      return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, 'staging/src/k8s.io/apiextensions-apiserver/pkg/registry/customresource/etcd.go ScaleREST.Update', () => {
-        const subresource = this.scaleSubresourceOf(resource);
-        const r = this.store(resource).update(namespace, name, (existing) => {
-          const next = 'patch' in change ? (applyPatchBody(customScaleOf(existing, subresource), change.patch, change.body) as Scale) : change.scale;
-          return applyCustomScale(existing, next, subresource);
-        }, { dryRun: opts.dryRun });
-        return { code: 200, object: customScaleOf(r.object, subresource) };
-      });
+      return this.mutate(
+        client,
+        verb,
+        resource,
+        namespace,
+        name,
+        `${verb} ${resource}/${name}/scale`,
+        'staging/src/k8s.io/apiextensions-apiserver/pkg/registry/customresource/etcd.go ScaleREST.Update',
+        () => {
+          const subresource = this.scaleSubresourceOf(resource);
+          const r = this.store(resource).update(
+            namespace,
+            name,
+            (existing) => {
+              const next =
+                'patch' in change
+                  ? (applyPatchBody(customScaleOf(existing, subresource), change.patch, change.body) as Scale)
+                  : change.scale;
+              return applyCustomScale(existing, next, subresource);
+            },
+            { dryRun: opts.dryRun },
+          );
+          return { code: 200, object: customScaleOf(r.object, subresource) };
+        },
+      );
     }
-    return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, `pkg/registry/apps/${resource.slice(0, -1)}/storage/storage.go ScaleREST.Update`, () => {
-      const store = this.store(resource) as Store<Deployment | ReplicaSet | StatefulSet>;
-      const r = store.update(namespace, name, (existing) => {
-        const next = 'patch' in change ? (applyPatchBody(scaleOf(existing), change.patch, change.body) as Scale) : change.scale;
-        return applyScale(existing, next, resource);
-      }, { dryRun: opts.dryRun });
-      return { code: 200, object: scaleOf(r.object) };
-    });
+    return this.mutate(
+      client,
+      verb,
+      resource,
+      namespace,
+      name,
+      `${verb} ${resource}/${name}/scale`,
+      `pkg/registry/apps/${resource.slice(0, -1)}/storage/storage.go ScaleREST.Update`,
+      () => {
+        const store = this.store(resource) as Store<Deployment | ReplicaSet | StatefulSet>;
+        const r = store.update(
+          namespace,
+          name,
+          (existing) => {
+            const next =
+              'patch' in change
+                ? (applyPatchBody(scaleOf(existing), change.patch, change.body) as Scale)
+                : change.scale;
+            return applyScale(existing, next, resource);
+          },
+          { dryRun: opts.dryRun },
+        );
+        return { code: 200, object: scaleOf(r.object) };
+      },
+    );
   }
 
   /**
@@ -618,9 +1086,24 @@ export class ApiServer {
    * ?fieldManager=…&force=true, as client-go's ApplyStatus sends it (patch.go applyPatcher → apply),
    * after the typed conversion of the live pod (checkConvertible).
    */
-  applyStatus(client: ClientIdentity, namespace: string, name: string, body: unknown, opts: { fieldManager: string; force: true }): ApiResponse<Pod> {
-    const config = { apiVersion: 'v1', kind: 'Pod', ...(body as object), metadata: { name, namespace, ...(body as Partial<Pod>).metadata } } as Pod;
-    return this.apply(client, 'pods', namespace, name, config, { ...opts, subresource: 'status', check: checkConvertible as (live: ResourceType['pods']) => void });
+  applyStatus(
+    client: ClientIdentity,
+    namespace: string,
+    name: string,
+    body: unknown,
+    opts: { fieldManager: string; force: true },
+  ): ApiResponse<Pod> {
+    const config = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      ...(body as object),
+      metadata: { name, namespace, ...(body as Partial<Pod>).metadata },
+    } as Pod;
+    return this.apply(client, 'pods', namespace, name, config, {
+      ...opts,
+      subresource: 'status',
+      check: checkConvertible as (live: ResourceType['pods']) => void,
+    });
   }
 
   /** Turns on managedFields for every write from now on (kube-apiserver's behaviour; serve and the served API use it). */
@@ -638,11 +1121,18 @@ export class ApiServer {
 
   /** The field manager, over the served kinds' OpenAPI definitions (built on first use). */
   private fields(): FieldManager {
-    return (this.fieldManager ??= new FieldManager(schemaDefinitions(), (apiVersion, kind) => this.customResources.fieldRoot(apiVersion, kind)));
+    return (this.fieldManager ??= new FieldManager(schemaDefinitions(), (apiVersion, kind) =>
+      this.customResources.fieldRoot(apiVersion, kind),
+    ));
   }
 
   /** The update function of a PUT or PATCH, recording its manager when managed fields are kept. */
-  private tracker<T>(client: ClientIdentity, resource: Resource, subresource: 'status' | 'finalize' | undefined, fieldManager: string | undefined): (existing: T, next: T) => T {
+  private tracker<T>(
+    client: ClientIdentity,
+    resource: Resource,
+    subresource: 'status' | 'finalize' | undefined,
+    fieldManager: string | undefined,
+  ): (existing: T, next: T) => T {
     if (!this.options.managedFields) return keepNext;
     const info = this.managerOf(client, resource, subresource, 'Update', fieldManager);
     const reset = this.resetFieldsOf(resource, subresource);
@@ -656,9 +1146,22 @@ export class ApiServer {
    * buildManagerInfo: the fieldManager parameter or, without one, the client's product (upstream
    * takes the User-Agent up to its first '/': kubelet, kube-controller-manager).
    */
-  private managerOf(client: ClientIdentity, resource: Resource, subresource: string | undefined, operation: 'Apply' | 'Update', fieldManager: string | undefined): ManagerInfo {
-    const manager = fieldManager ?? (CONTROLLER_MANAGER_COMPONENTS.has(client.component) ? 'kube-controller-manager' : client.name.split('/')[0]);
-    return { manager, operation, apiVersion: this.store(resource).strategy.apiVersion, ...(subresource ? { subresource } : {}) };
+  private managerOf(
+    client: ClientIdentity,
+    resource: Resource,
+    subresource: string | undefined,
+    operation: 'Apply' | 'Update',
+    fieldManager: string | undefined,
+  ): ManagerInfo {
+    const manager =
+      fieldManager ??
+      (CONTROLLER_MANAGER_COMPONENTS.has(client.component) ? 'kube-controller-manager' : client.name.split('/')[0]);
+    return {
+      manager,
+      operation,
+      apiVersion: this.store(resource).strategy.apiVersion,
+      ...(subresource ? { subresource } : {}),
+    };
   }
 
   /**
@@ -667,27 +1170,60 @@ export class ApiServer {
    * for other resources once removed, a Status; 202 only for an explicit orphanDependents=false
    * that did not remove the object (R50).
    */
-  delete<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, options: DeleteOptions = {}): ApiResponse<DeleteResponseBody<R>> {
+  delete<R extends Resource>(
+    client: ClientIdentity,
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions = {},
+  ): ApiResponse<DeleteResponseBody<R>> {
     const text = `DELETE ${resource}/${name}${describeDeleteOptions(options)}`;
     return this.mutate(client, 'DELETE', resource, namespace, name, text, DELETE_SOURCE, () => {
       const errs = validateDeleteOptions(options);
       if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
-      if (resource === 'namespaces') return { code: 200, object: this.deleteNamespace(name, options) as DeleteResponseBody<R> };
-      if (resource === 'customresourcedefinitions') return { code: 200, object: this.deleteCustomResourceDefinition(client, name, options) as DeleteResponseBody<R> };
+      if (resource === 'namespaces')
+        return { code: 200, object: this.deleteNamespace(name, options) as DeleteResponseBody<R> };
+      if (resource === 'customresourcedefinitions')
+        return {
+          code: 200,
+          object: this.deleteCustomResourceDefinition(client, name, options) as DeleteResponseBody<R>,
+        };
       const admission = this.deleteAdmission<R>(client, resource, namespace, name, options);
       const { object, wasDeleted } = this.store(resource).delete(namespace, name, options, admission);
-      return { code: !wasDeleted && options.orphanDependents === false ? 202 : 200, object: object as DeleteResponseBody<R> };
+      return {
+        code: !wasDeleted && options.orphanDependents === false ? 202 : 200,
+        object: object as DeleteResponseBody<R>,
+      };
     });
   }
 
   /** handlers/delete.go DeleteCollection → Store.DeleteCollection (R61); answers with the items as listed. */
-  deleteCollection<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, options: DeleteOptions, matches: (o: ResourceType[R]) => boolean = () => true, opts: { admission?: boolean } = {}): ApiResponse<ResourceType[R][]> {
+  deleteCollection<R extends Resource>(
+    client: ClientIdentity,
+    resource: R,
+    namespace: string | undefined,
+    options: DeleteOptions,
+    matches: (o: ResourceType[R]) => boolean = () => true,
+    opts: { admission?: boolean } = {},
+  ): ApiResponse<ResourceType[R][]> {
     // `admission: false`: the apiserver's own callers on its storage (the CRDFinalizer's rest.ValidateAllObjectFunc).
-    const admission = opts.admission === false ? () => undefined : (name: string) => this.deleteAdmission<R>(client, resource, namespace, name, options);
-    return this.mutate(client, 'DELETECOLLECTION', resource, namespace, '', `DELETECOLLECTION ${resource}${describeDeleteOptions(options)}`, `${HANDLERS}/delete.go DeleteCollection → ${STORE_SOURCE} Store.DeleteCollection`, () => ({
-      code: 200,
-      object: this.store(resource).deleteCollection(namespace, options, matches, admission),
-    }));
+    const admission =
+      opts.admission === false
+        ? () => undefined
+        : (name: string) => this.deleteAdmission<R>(client, resource, namespace, name, options);
+    return this.mutate(
+      client,
+      'DELETECOLLECTION',
+      resource,
+      namespace,
+      '',
+      `DELETECOLLECTION ${resource}${describeDeleteOptions(options)}`,
+      `${HANDLERS}/delete.go DeleteCollection → ${STORE_SOURCE} Store.DeleteCollection`,
+      () => ({
+        code: 200,
+        object: this.store(resource).deleteCollection(namespace, options, matches, admission),
+      }),
+    );
   }
 
   /**
@@ -698,26 +1234,57 @@ export class ApiServer {
    * disruption is written to the budget's status, in this request, before the pod is deleted; a
    * refusal is the 429 (or 403, 500) the check throws. The answer is 201 with a Success Status.
    */
-  evict(client: ClientIdentity, namespace: string, name: string, eviction: Eviction, opts: { dryRun?: boolean } = {}): ApiResponse<Status> {
+  evict(
+    client: ClientIdentity,
+    namespace: string,
+    name: string,
+    eviction: Eviction,
+    opts: { dryRun?: boolean } = {},
+  ): ApiResponse<Status> {
     const text = `CREATE pods/${name}/eviction${describeDeleteOptions(eviction.deleteOptions ?? {})}`;
-    return this.mutate(client, 'CREATE', 'pods', namespace, name, text, `${EVICTION_SOURCE} EvictionREST.Create`, () => {
-      // An eviction is a create (of the pods/eviction subresource): refused in a terminating namespace (R122).
-      this.admitNamespaceLifecycle('pods', namespace, name);
-      // create.go: mutating admission on the Eviction; EvictionREST.Create: createValidation on it
-      // first. The pod's deletion that follows goes to the store without admission (ValidateAllObjectFunc).
-      if (this.webhooks.has(true) || this.webhooks.has(false) || this.policies.has()) eviction = this.admitEviction(client, namespace, name, eviction, !!opts.dryRun);
-      const storage = { pods: this.stores.pods, budgets: this.stores.poddisruptionbudgets, budgetStatus: this.statusStrategies.poddisruptionbudgets as Strategy<PodDisruptionBudget>, clock: this.clock, release: this.options.release };
-      createEviction(storage, namespace, name, eviction, !!opts.dryRun);
-      return { code: 201, object: SUCCESS };
-    });
+    return this.mutate(
+      client,
+      'CREATE',
+      'pods',
+      namespace,
+      name,
+      text,
+      `${EVICTION_SOURCE} EvictionREST.Create`,
+      () => {
+        // An eviction is a create (of the pods/eviction subresource): refused in a terminating namespace (R122).
+        this.admitNamespaceLifecycle('pods', namespace, name);
+        // create.go: mutating admission on the Eviction; EvictionREST.Create: createValidation on it
+        // first. The pod's deletion that follows goes to the store without admission (ValidateAllObjectFunc).
+        if (this.webhooks.has(true) || this.webhooks.has(false) || this.policies.has())
+          eviction = this.admitEviction(client, namespace, name, eviction, !!opts.dryRun);
+        const storage = {
+          pods: this.stores.pods,
+          budgets: this.stores.poddisruptionbudgets,
+          budgetStatus: this.statusStrategies.poddisruptionbudgets as Strategy<PodDisruptionBudget>,
+          clock: this.clock,
+          release: this.options.release,
+        };
+        createEviction(storage, namespace, name, eviction, !!opts.dryRun);
+        return { code: 201, object: SUCCESS };
+      },
+    );
   }
 
   /** pods/binding: BindingREST (binding.ts). */
   bind(client: ClientIdentity, namespace: string, name: string, nodeName: string): ApiResponse<Pod> {
-    return this.mutate(client, 'CREATE', 'pods', namespace, name, `CREATE pods/${name}/binding node=${nodeName}`, BINDING_SOURCE, () => ({
-      code: 201,
-      object: setPodHostAndAnnotations(this.stores.pods, this.clock, this.options.release, namespace, name, nodeName),
-    }));
+    return this.mutate(
+      client,
+      'CREATE',
+      'pods',
+      namespace,
+      name,
+      `CREATE pods/${name}/binding node=${nodeName}`,
+      BINDING_SOURCE,
+      () => ({
+        code: 201,
+        object: setPodHostAndAnnotations(this.stores.pods, this.clock, this.options.release, namespace, name, nodeName),
+      }),
+    );
   }
 
   /**
@@ -800,7 +1367,8 @@ export class ApiServer {
   private admitNamespaceLifecycle(resource: Resource, namespace: string | undefined, name: string): void {
     if (namespace === undefined || !this.stores.namespaces.exists(undefined, namespace)) return;
     const ns = this.stores.namespaces.get(undefined, namespace);
-    if (isTerminating(ns)) throw namespaceTerminatingError(qualifiedResource(this.store(resource).strategy), name, namespace);
+    if (isTerminating(ns))
+      throw namespaceTerminatingError(qualifiedResource(this.store(resource).strategy), name, namespace);
   }
 
   /**
@@ -815,11 +1383,19 @@ export class ApiServer {
     if (refused) throw refused;
     const dryRun = (options.dryRun ?? []).length > 0;
     if (ns.metadata.deletionTimestamp === undefined) {
-      const preconditions = { uid: ns.metadata.uid, ...(options.preconditions?.resourceVersion ? { resourceVersion: options.preconditions.resourceVersion } : {}) };
-      return store.guaranteedUpdateRaw(undefined, name, preconditions, dryRun, (existing) => stampNamespaceTerminating(existing, options, this.clock.now()));
+      const preconditions = {
+        uid: ns.metadata.uid,
+        ...(options.preconditions?.resourceVersion ? { resourceVersion: options.preconditions.resourceVersion } : {}),
+      };
+      return store.guaranteedUpdateRaw(undefined, name, preconditions, dryRun, (existing) =>
+        stampNamespaceTerminating(existing, options, this.clock.now()),
+      );
     }
     if ((ns.spec?.finalizers ?? []).length > 0) return ns;
-    return store.delete(undefined, name, { ...options, preconditions: { ...options.preconditions, uid: ns.metadata.uid } }).object;
+    return store.delete(undefined, name, {
+      ...options,
+      preconditions: { ...options.preconditions, uid: ns.metadata.uid },
+    }).object;
   }
 
   /**
@@ -853,31 +1429,75 @@ export class ApiServer {
    * (InstanceDeletionPending) in one update, and answers with the CRD; later ones go to
    * Store.Delete, where the finalizer holds it until the CRDFinalizer is done.
    */
-  private deleteCustomResourceDefinition(client: ClientIdentity, name: string, options: DeleteOptions): CustomResourceDefinition | Status {
+  private deleteCustomResourceDefinition(
+    client: ClientIdentity,
+    name: string,
+    options: DeleteOptions,
+  ): CustomResourceDefinition | Status {
     const store = this.stores.customresourcedefinitions;
     const crd = store.get(undefined, name);
     const uid = options.preconditions?.uid;
-    if (uid !== undefined && uid !== crd.metadata.uid) throw conflict('customresourcedefinitions.apiextensions.k8s.io', name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${crd.metadata.uid}`);
+    if (uid !== undefined && uid !== crd.metadata.uid)
+      throw conflict(
+        'customresourcedefinitions.apiextensions.k8s.io',
+        name,
+        `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${crd.metadata.uid}`,
+      );
     const rv = options.preconditions?.resourceVersion;
-    if (rv !== undefined && rv !== crd.metadata.resourceVersion) throw conflict('customresourcedefinitions.apiextensions.k8s.io', name, `Precondition failed: ResourceVersion in precondition: ${rv}, ResourceVersion in object meta: ${crd.metadata.resourceVersion}`);
-    const admission = this.deleteAdmission<'customresourcedefinitions'>(client, 'customresourcedefinitions', undefined, name, options);
-    if (crd.metadata.deletionTimestamp !== undefined) return store.delete(undefined, name, { ...options, preconditions: { ...options.preconditions, uid: crd.metadata.uid } }, admission).object;
+    if (rv !== undefined && rv !== crd.metadata.resourceVersion)
+      throw conflict(
+        'customresourcedefinitions.apiextensions.k8s.io',
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${rv}, ResourceVersion in object meta: ${crd.metadata.resourceVersion}`,
+      );
+    const admission = this.deleteAdmission<'customresourcedefinitions'>(
+      client,
+      'customresourcedefinitions',
+      undefined,
+      name,
+      options,
+    );
+    if (crd.metadata.deletionTimestamp !== undefined)
+      return store.delete(
+        undefined,
+        name,
+        { ...options, preconditions: { ...options.preconditions, uid: crd.metadata.uid } },
+        admission,
+      ).object;
     const dryRun = (options.dryRun ?? []).length > 0;
-    return store.guaranteedUpdateRaw(undefined, name, { uid: crd.metadata.uid, ...(rv !== undefined ? { resourceVersion: rv } : {}) }, dryRun, (existing) => {
-      admission?.validate(undefined, existing);
-      const now = this.clock.now();
-      existing.metadata.deletionTimestamp ??= toTime(now);
-      const finalizers = existing.metadata.finalizers ?? [];
-      if (!finalizers.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) existing.metadata.finalizers = [...finalizers, CUSTOM_RESOURCE_CLEANUP_FINALIZER];
-      setCondition(existing, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' }, toTime(now));
-      return existing;
-    });
+    return store.guaranteedUpdateRaw(
+      undefined,
+      name,
+      { uid: crd.metadata.uid, ...(rv !== undefined ? { resourceVersion: rv } : {}) },
+      dryRun,
+      (existing) => {
+        admission?.validate(undefined, existing);
+        const now = this.clock.now();
+        existing.metadata.deletionTimestamp ??= toTime(now);
+        const finalizers = existing.metadata.finalizers ?? [];
+        if (!finalizers.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER))
+          existing.metadata.finalizers = [...finalizers, CUSTOM_RESOURCE_CLEANUP_FINALIZER];
+        setCondition(
+          existing,
+          {
+            type: 'Terminating',
+            status: 'True',
+            reason: 'InstanceDeletionPending',
+            message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+          },
+          toTime(now),
+        );
+        return existing;
+      },
+    );
   }
 
   /** The namespaced resources this apiserver stores, with their API version (the namespace controller's discovery). */
   namespacedResources(): { resource: Resource; apiVersion: string }[] {
     const custom = this.customResources.list().map((c) => c.resource);
-    return [...(Object.keys(this.stores) as Resource[]), ...custom].filter((r) => this.store(r).strategy.namespaced).map((resource) => ({ resource, apiVersion: this.store(resource).strategy.apiVersion }));
+    return [...(Object.keys(this.stores) as Resource[]), ...custom]
+      .filter((r) => this.store(r).strategy.namespaced)
+      .map((resource) => ({ resource, apiVersion: this.store(resource).strategy.apiVersion }));
   }
 
   /**
@@ -888,7 +1508,17 @@ export class ApiServer {
     const builtin = (this.stores as Record<string, Store<KubeObject>>)[resource];
     if (builtin !== undefined) return builtin as Store<ResourceType[R]>;
     const custom = this.customResources.get(resource);
-    if (custom === undefined) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotFound', code: 404, message: 'the server could not find the requested resource', details: {} });
+    if (custom === undefined)
+      throw new StatusError({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        reason: 'NotFound',
+        code: 404,
+        message: 'the server could not find the requested resource',
+        details: {},
+      });
     return custom.store as unknown as Store<ResourceType[R]>;
   }
 
@@ -907,13 +1537,31 @@ export class ApiServer {
   }
 
   /** Runs one mutating request: records its arrival, runs it, and turns StatusErrors into failure responses. */
-  private mutate<T>(client: ClientIdentity, verb: string, resource: Resource, namespace: string | undefined, name: string, text: string, source: string, run: () => { code: number; object: T }): ApiResponse<T> {
+  private mutate<T>(
+    client: ClientIdentity,
+    verb: string,
+    resource: Resource,
+    namespace: string | undefined,
+    name: string,
+    text: string,
+    source: string,
+    run: () => { code: number; object: T },
+  ): ApiResponse<T> {
     // `response` has its slot from the start: the record is kept for the whole run, and a member
     // added later would need a second allocation for it.
     // With webhooks configured, a caller may not have its answer yet (WebhookCallPending): the
     // request then leaves no trace, to run again once the HTTP layer has called the webhook.
-    const mark = this.webhooks.has(true) || this.webhooks.has(false) || this.policies.has() ? this.timeline.checkpoint() : -1;
-    const record: RequestRecord = { id: ++this.requestCount, verb, resource, namespace, name, revisionBefore: this.etcd.currentRevision, response: undefined };
+    const mark =
+      this.webhooks.has(true) || this.webhooks.has(false) || this.policies.has() ? this.timeline.checkpoint() : -1;
+    const record: RequestRecord = {
+      id: ++this.requestCount,
+      verb,
+      resource,
+      namespace,
+      name,
+      revisionBefore: this.etcd.currentRevision,
+      response: undefined,
+    };
     if (!this.timeline.keepsEvents) this.requests.length = 0;
     this.requests.push(record);
     // A namespace's deletion and its controller's writes are shown (their etcd writes stay quiet); the
@@ -928,7 +1576,11 @@ export class ApiServer {
       const response = this.serve(record.id, run);
       if (this.admissionWarnings.length > 0) response.warnings = this.admissionWarnings;
       record.response = response;
-      if (event) this.timeline.annotate(event, response.ok ? String(response.code) : `${response.code} ${response.status.reason}`);
+      if (event)
+        this.timeline.annotate(
+          event,
+          response.ok ? String(response.code) : `${response.code} ${response.status.reason}`,
+        );
       return response;
     } catch (e) {
       // Nothing was stored before admission asked (admission runs before storage), unless a
@@ -963,13 +1615,29 @@ export class ApiServer {
    * resource's; the options are the request's CreateOptions or UpdateOptions as the webhook
    * receives them.
    */
-  private admissionFor<R extends Resource>(client: ClientIdentity, operation: 'CREATE' | 'UPDATE', resource: R, namespace: string | undefined, name: string, subresource: string, dryRun: boolean): StoreAdmission<ResourceType[R]> | undefined {
+  private admissionFor<R extends Resource>(
+    client: ClientIdentity,
+    operation: 'CREATE' | 'UPDATE',
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    subresource: string,
+    dryRun: boolean,
+  ): StoreAdmission<ResourceType[R]> | undefined {
     if (!this.webhooks.has(true) && !this.webhooks.has(false) && !this.policies.has()) return undefined;
-    const options = { kind: operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions', apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) };
+    const options = {
+      kind: operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions',
+      apiVersion: 'meta.k8s.io/v1',
+      ...(dryRun ? { dryRun: ['All'] } : {}),
+    };
     return this.admissionChain<R>(client, { operation, resource, namespace, name, subresource, dryRun }, options);
   }
 
-  private admissionChain<R extends Resource>(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>): StoreAdmission<ResourceType[R]> | undefined {
+  private admissionChain<R extends Resource>(
+    client: ClientIdentity,
+    request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>,
+    options: Record<string, unknown>,
+  ): StoreAdmission<ResourceType[R]> | undefined {
     const mutating = this.webhooks.has(true);
     const validating = this.webhooks.has(false);
     const policies = this.policies.has();
@@ -986,27 +1654,77 @@ export class ApiServer {
   }
 
   /** delete.go: mutating admission first, with no object, then validating admission on the object (Store.Delete's deleteValidation). */
-  private deleteAdmission<R extends Resource>(client: ClientIdentity, resource: R, namespace: string | undefined, name: string, options: DeleteOptions): StoreAdmission<ResourceType[R]> | undefined {
+  private deleteAdmission<R extends Resource>(
+    client: ClientIdentity,
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions,
+  ): StoreAdmission<ResourceType[R]> | undefined {
     if (!this.webhooks.has(true) && !this.webhooks.has(false) && !this.policies.has()) return undefined;
-    const request = { operation: 'DELETE' as const, resource, namespace, name, subresource: '', dryRun: (options.dryRun ?? []).length > 0 };
+    const request = {
+      operation: 'DELETE' as const,
+      resource,
+      namespace,
+      name,
+      subresource: '',
+      dryRun: (options.dryRun ?? []).length > 0,
+    };
     const deleteOptions = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', ...options };
-    if (this.webhooks.has(true)) this.webhooks.mutate(this.admissionInfo(client, request, deleteOptions), undefined, undefined);
+    if (this.webhooks.has(true))
+      this.webhooks.mutate(this.admissionInfo(client, request, deleteOptions), undefined, undefined);
     return this.admissionChain<R>(client, request, deleteOptions);
   }
 
-  private admissionInfo(client: ClientIdentity, request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>, options: Record<string, unknown>) {
+  private admissionInfo(
+    client: ClientIdentity,
+    request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>,
+    options: Record<string, unknown>,
+  ) {
     const s = this.store(request.resource as Resource).strategy;
     const [group, version] = s.apiVersion.includes('/') ? s.apiVersion.split('/') : ['', s.apiVersion];
-    const attributes: AdmissionAttributes = { ...request, group, version, kind: s.kind, namespaced: s.namespaced, namespace: s.namespaced ? request.namespace : undefined };
+    const attributes: AdmissionAttributes = {
+      ...request,
+      group,
+      version,
+      kind: s.kind,
+      namespaced: s.namespaced,
+      namespace: s.namespaced ? request.namespace : undefined,
+    };
     return { attributes, username: client.name, options, requestId: this.requestCount };
   }
 
   /** CREATE pods/NAME/eviction through the webhooks, with the policy/v1 Eviction as the object (R203). */
-  private admitEviction(client: ClientIdentity, namespace: string, name: string, eviction: Eviction, dryRun: boolean): Eviction {
-    const request = { operation: 'CREATE' as const, resource: 'pods', namespace, name, subresource: 'eviction', dryRun };
-    const base = this.admissionInfo(client, request, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) });
-    const info = { ...base, attributes: { ...base.attributes, objectKind: { group: 'policy', version: 'v1', kind: 'Eviction' } } };
-    const object = { apiVersion: 'policy/v1', kind: 'Eviction', ...eviction, metadata: { ...eviction.metadata, name, namespace } } as KubeObject;
+  private admitEviction(
+    client: ClientIdentity,
+    namespace: string,
+    name: string,
+    eviction: Eviction,
+    dryRun: boolean,
+  ): Eviction {
+    const request = {
+      operation: 'CREATE' as const,
+      resource: 'pods',
+      namespace,
+      name,
+      subresource: 'eviction',
+      dryRun,
+    };
+    const base = this.admissionInfo(client, request, {
+      kind: 'CreateOptions',
+      apiVersion: 'meta.k8s.io/v1',
+      ...(dryRun ? { dryRun: ['All'] } : {}),
+    });
+    const info = {
+      ...base,
+      attributes: { ...base.attributes, objectKind: { group: 'policy', version: 'v1', kind: 'Eviction' } },
+    };
+    const object = {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      ...eviction,
+      metadata: { ...eviction.metadata, name, namespace },
+    } as KubeObject;
     const admitted = this.webhooks.has(true) ? this.webhooks.mutate(info, object, undefined)! : object;
     if (this.policies.has()) this.admissionWarnings.push(...this.policies.validate(info, admitted, undefined));
     if (this.webhooks.has(false)) this.webhooks.validate(info, admitted, undefined);
@@ -1019,7 +1737,11 @@ export class ApiServer {
     let hooks = this.configuredWebhooks[slot];
     if (hooks === undefined) {
       const store = mutating ? this.stores.mutatingwebhookconfigurations : this.stores.validatingwebhookconfigurations;
-      hooks = store.list(undefined).items.flatMap((c) => ((c.webhooks ?? []) as Webhook[]).map((hook) => ({ configuration: c.metadata.name ?? '', hook })));
+      hooks = store
+        .list(undefined)
+        .items.flatMap((c) =>
+          ((c.webhooks ?? []) as Webhook[]).map((hook) => ({ configuration: c.metadata.name ?? '', hook })),
+        );
       this.configuredWebhooks[slot] = hooks;
     }
     return hooks;
@@ -1031,7 +1753,10 @@ export class ApiServer {
       const bindings = this.stores.validatingadmissionpolicybindings.list(undefined).items;
       this.policyHooks = this.stores.validatingadmissionpolicies
         .list(undefined)
-        .items.map((policy) => ({ policy, bindings: bindings.filter((b) => b.spec?.policyName === policy.metadata.name) }))
+        .items.map((policy) => ({
+          policy,
+          bindings: bindings.filter((b) => b.spec?.policyName === policy.metadata.name),
+        }))
         .filter((h) => h.bindings.length > 0);
     }
     return this.policyHooks;
@@ -1040,14 +1765,18 @@ export class ApiServer {
   /** The REST mapping of a ValidatingAdmissionPolicy's paramKind: the built-in or served custom resource of that apiVersion and kind (R210). */
   private paramResource(apiVersion: string, kind: string): ParamResource | undefined {
     const custom = this.customResources.list().map((c) => c.resource);
-    const resource = [...(Object.keys(this.stores) as Resource[]), ...custom].find((r) => this.store(r).strategy.apiVersion === apiVersion && this.store(r).strategy.kind === kind);
+    const resource = [...(Object.keys(this.stores) as Resource[]), ...custom].find(
+      (r) => this.store(r).strategy.apiVersion === apiVersion && this.store(r).strategy.kind === kind,
+    );
     if (resource === undefined) return undefined;
     const store = this.store(resource);
     return { namespaced: store.strategy.namespaced, list: (namespace) => store.list(namespace).items };
   }
 
   private namespaceLabels(namespace: string): Readonly<Record<string, string>> | undefined {
-    return this.stores.namespaces.exists(undefined, namespace) ? this.stores.namespaces.get(undefined, namespace).metadata.labels : undefined;
+    return this.stores.namespaces.exists(undefined, namespace)
+      ? this.stores.namespaces.get(undefined, namespace).metadata.labels
+      : undefined;
   }
 
   /** Fans one etcd change out to every open watch, and records it once on the watch lane. */
@@ -1055,11 +1784,21 @@ export class ApiServer {
     const resource = resourceOf(e.key);
     if (resource === 'validatingwebhookconfigurations') this.configuredWebhooks.validating = undefined;
     else if (resource === 'mutatingwebhookconfigurations') this.configuredWebhooks.mutating = undefined;
-    else if (resource === 'validatingadmissionpolicies' || resource === 'validatingadmissionpolicybindings') this.policyHooks = undefined;
+    else if (resource === 'validatingadmissionpolicies' || resource === 'validatingadmissionpolicybindings')
+      this.policyHooks = undefined;
     // The crdHandler's storage follows every CRD write before any watcher hears of it.
-    else if (resource === APIEXTENSIONS_GROUP && e.key.startsWith(CRD_PREFIX)) this.customResources.changed(e.key.slice(CRD_PREFIX.length), e.type === 'DELETE' ? undefined : (e.value as unknown as CustomResourceDefinition));
+    else if (resource === APIEXTENSIONS_GROUP && e.key.startsWith(CRD_PREFIX))
+      this.customResources.changed(
+        e.key.slice(CRD_PREFIX.length),
+        e.type === 'DELETE' ? undefined : (e.value as unknown as CustomResourceDefinition),
+      );
     if (!QUIET_RESOURCES.has(resource as Resource)) {
-      this.timeline.recordRevision('watch', e.revision, this.watchLane, 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform');
+      this.timeline.recordRevision(
+        'watch',
+        e.revision,
+        this.watchLane,
+        'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform',
+      );
     }
     this.watches.offer(e);
   }
@@ -1079,7 +1818,16 @@ export class ApiServer {
 /** The 405 MethodNotSupported of a create while the CRD is terminating, with the crdHandler's message. */
 function createWhileTerminating(resource: CustomResource): StatusError {
   const dot = resource.indexOf('.');
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'MethodNotAllowed', code: 405, message: 'create not allowed while custom resource definition is terminating', details: { group: resource.slice(dot + 1), kind: resource.slice(0, dot) } });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    reason: 'MethodNotAllowed',
+    code: 405,
+    message: 'create not allowed while custom resource definition is terminating',
+    details: { group: resource.slice(dot + 1), kind: resource.slice(0, dot) },
+  });
 }
 
 /** The update function without managed fields: the updated object as it is (one function for every write). */
@@ -1105,15 +1853,36 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * subdomains (ValidatePodName, ValidateNodeName, …).
  */
 export function validateName(resource: Resource, name: string, release: Release = DEFAULT_RELEASE): FieldError[] {
-  if (name === '') return [{ field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required' }];
+  if (name === '')
+    return [{ field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required' }];
   if (resource === 'services') return serviceNameErrors(name, release);
   if (resource === 'namespaces') {
-    if (name.length > 63) return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: 'must be no more than 63 characters' }];
-    if (!DNS1123_LABEL.test(name)) return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')" }];
+    if (name.length > 63)
+      return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: 'must be no more than 63 characters' }];
+    if (!DNS1123_LABEL.test(name))
+      return [
+        {
+          field: 'metadata.name',
+          type: 'Invalid',
+          value: name,
+          detail:
+            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+        },
+      ];
     return [];
   }
-  if (name.length > 253) return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: 'must be no more than 253 characters' }];
-  if (!DNS1123_SUBDOMAIN.test(name)) return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')" }];
+  if (name.length > 253)
+    return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: 'must be no more than 253 characters' }];
+  if (!DNS1123_SUBDOMAIN.test(name))
+    return [
+      {
+        field: 'metadata.name',
+        type: 'Invalid',
+        value: name,
+        detail:
+          "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+      },
+    ];
   return [];
 }
 
@@ -1127,10 +1896,14 @@ function serviceNameErrors(name: string, release: Release): FieldError[] {
   const messages: string[] = [];
   if (name.length > 63) messages.push('must be no more than 63 characters');
   if (release.enabled('RelaxedServiceNameValidation')) {
-    if (!DNS1123_LABEL.test(name)) messages.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+    if (!DNS1123_LABEL.test(name))
+      messages.push(
+        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+      );
   } else if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
-    messages.push("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
+    messages.push(
+      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+    );
   }
   return messages.map((detail) => ({ field: 'metadata.name', type: 'Invalid', value: name, detail }));
 }
-

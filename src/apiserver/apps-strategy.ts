@@ -4,7 +4,10 @@ import type { Deployment, Pod, PodTemplateSpec, ReplicaSet } from '../apimachine
 import { workloadStrategy } from './workload-strategy';
 
 /** Defaults run on every decode, so on updates too (a patched template is defaulted before it is stored). */
-function defaultedOnUpdate<T extends ReplicaSet | Deployment>(strategies: { main: Strategy<T>; status: Strategy<T> }, defaults: (obj: T) => void): { main: Strategy<T>; status: Strategy<T> } {
+function defaultedOnUpdate<T extends ReplicaSet | Deployment>(
+  strategies: { main: Strategy<T>; status: Strategy<T> },
+  defaults: (obj: T) => void,
+): { main: Strategy<T>; status: Strategy<T> } {
   const { main } = strategies;
   return {
     ...strategies,
@@ -23,7 +26,8 @@ function setTemplateDefaults(template: PodTemplateSpec | undefined): void {
   if (!template) return;
   // metav1.Time decodes null as the zero time, which is not written back: `creationTimestamp: null`
   // in a template (as kubectl sends Go structs) is no field at all.
-  if (template.metadata && template.metadata.creationTimestamp === null) template.metadata = { ...template.metadata, creationTimestamp: undefined };
+  if (template.metadata && template.metadata.creationTimestamp === null)
+    template.metadata = { ...template.metadata, creationTimestamp: undefined };
   const pod = { metadata: {}, spec: template.spec } as Pod;
   setPodDefaults(pod);
   // Only a missing spec is a new object; a stored (shared) template is defaulted in place, where a
@@ -38,7 +42,13 @@ function setTemplateDefaults(template: PodTemplateSpec | undefined): void {
  * resource the status.
  */
 export function replicaSetStrategies(): { main: Strategy<ReplicaSet>; status: Strategy<ReplicaSet> } {
-  return defaultedOnUpdate(workloadStrategy<ReplicaSet>({ kind: 'ReplicaSet', apiVersion: 'apps/v1', resource: 'replicasets', gcPolicy: 'DeleteDependents' }, setReplicaSetDefaults), setReplicaSetDefaults);
+  return defaultedOnUpdate(
+    workloadStrategy<ReplicaSet>(
+      { kind: 'ReplicaSet', apiVersion: 'apps/v1', resource: 'replicasets', gcPolicy: 'DeleteDependents' },
+      setReplicaSetDefaults,
+    ),
+    setReplicaSetDefaults,
+  );
 }
 
 function setReplicaSetDefaults(rs: ReplicaSet): void {
@@ -69,5 +79,11 @@ export function setDeploymentDefaults(d: Deployment): void {
 }
 
 export function deploymentStrategies(): { main: Strategy<Deployment>; status: Strategy<Deployment> } {
-  return defaultedOnUpdate(workloadStrategy<Deployment>({ kind: 'Deployment', apiVersion: 'apps/v1', resource: 'deployments', gcPolicy: 'DeleteDependents' }, setDeploymentDefaults), setDeploymentDefaults);
+  return defaultedOnUpdate(
+    workloadStrategy<Deployment>(
+      { kind: 'Deployment', apiVersion: 'apps/v1', resource: 'deployments', gcPolicy: 'DeleteDependents' },
+      setDeploymentDefaults,
+    ),
+    setDeploymentDefaults,
+  );
 }

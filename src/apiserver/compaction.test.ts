@@ -67,7 +67,13 @@ describe('etcd compaction that drops history (R207; storage/etcd3/compact.go; a 
 describe('Events expire after --event-ttl in a serve session (R207)', () => {
   it('an Event leaves etcd at the first compaction an hour after its last write, and watchers see it DELETED', () => {
     const { clock, api } = session(true);
-    const event = { metadata: { name: 'web.1' }, involvedObject: { kind: 'Pod', name: 'web', namespace: NS }, reason: 'Killing', message: 'Stopping container app', type: 'Normal' };
+    const event = {
+      metadata: { name: 'web.1' },
+      involvedObject: { kind: 'Pod', name: 'web', namespace: NS },
+      reason: 'Killing',
+      message: 'Stopping container app',
+      type: 'Normal',
+    };
     ok(api.create(USER, 'events', NS, event));
     const seen: string[] = [];
     ok(api.watch('events', NS, {}, (e) => seen.push(e.type)));

@@ -17,7 +17,10 @@ export function validateConfigKeys(bag: Record<string, unknown> | undefined, pat
   for (const key of Object.keys(bag ?? {}).sort()) {
     const invalid = (detail: string) => errs.push({ field: `${path}[${key}]`, type: 'Invalid', value: key, detail });
     if (Buffer.byteLength(key) > 253) invalid('must be no more than 253 characters');
-    if (!CONFIG_KEY.test(key)) invalid("a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')");
+    if (!CONFIG_KEY.test(key))
+      invalid(
+        "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+      );
     if (key === '.') invalid("must not be '.'");
     else if (key === '..') invalid("must not be '..'");
     else if (key.startsWith('..')) invalid("must not start with '..'");
@@ -29,12 +32,18 @@ export function validateConfigKeys(bag: Record<string, unknown> | undefined, pat
  * ValidateConfigMapUpdate and ValidateSecretUpdate: once stored with `immutable: true`, an object
  * cannot become mutable again and its contents (`fields`) cannot change (KEP-1412, GA in v1.21).
  */
-export function validateImmutableContents<T extends { immutable?: boolean }>(next: T, old: T, fields: readonly (keyof T & string)[]): FieldError[] {
+export function validateImmutableContents<T extends { immutable?: boolean }>(
+  next: T,
+  old: T,
+  fields: readonly (keyof T & string)[],
+): FieldError[] {
   if (old.immutable !== true) return [];
   const errs: FieldError[] = [];
-  if (next.immutable !== true) errs.push({ field: 'immutable', type: 'Forbidden', detail: 'field is immutable when `immutable` is set' });
+  if (next.immutable !== true)
+    errs.push({ field: 'immutable', type: 'Forbidden', detail: 'field is immutable when `immutable` is set' });
   for (const f of fields) {
-    if (!jsonEqual(next[f] ?? {}, old[f] ?? {})) errs.push({ field: f, type: 'Forbidden', detail: 'field is immutable when `immutable` is set' });
+    if (!jsonEqual(next[f] ?? {}, old[f] ?? {}))
+      errs.push({ field: f, type: 'Forbidden', detail: 'field is immutable when `immutable` is set' });
   }
   return errs;
 }
@@ -46,16 +55,32 @@ export function validateImmutableContents<T extends { immutable?: boolean }>(nex
 function validateConfigMap(cm: ConfigMap): FieldError[] {
   const errs = [...validateConfigKeys(cm.data, 'data'), ...validateConfigKeys(cm.binaryData, 'binaryData')];
   for (const key of Object.keys(cm.data ?? {}).sort()) {
-    if (cm.binaryData && key in cm.binaryData) errs.push({ field: `data[${key}]`, type: 'Invalid', value: key, detail: 'duplicate of key present in binaryData' });
+    if (cm.binaryData && key in cm.binaryData)
+      errs.push({
+        field: `data[${key}]`,
+        type: 'Invalid',
+        value: key,
+        detail: 'duplicate of key present in binaryData',
+      });
   }
   return errs;
 }
 
 export function configMapStrategy(): Strategy<ConfigMap> {
-  const base = genericStrategy<ConfigMap>({ kind: 'ConfigMap', apiVersion: 'v1', resource: 'configmaps', namespaced: true, generation: false });
+  const base = genericStrategy<ConfigMap>({
+    kind: 'ConfigMap',
+    apiVersion: 'v1',
+    resource: 'configmaps',
+    namespaced: true,
+    generation: false,
+  });
   return {
     ...base,
     validate: (cm) => [...base.validate(cm), ...validateConfigMap(cm)],
-    validateUpdate: (next, old) => [...base.validateUpdate(next, old), ...validateImmutableContents(next, old, ['data', 'binaryData']), ...validateConfigMap(next)],
+    validateUpdate: (next, old) => [
+      ...base.validateUpdate(next, old),
+      ...validateImmutableContents(next, old, ['data', 'binaryData']),
+      ...validateConfigMap(next),
+    ],
   };
 }

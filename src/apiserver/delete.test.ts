@@ -10,7 +10,11 @@ import { at } from './testing';
 import type { DeleteOptions, Pod, ReplicaSet } from '../apimachinery/types';
 
 /** A scheduled, running pod with spec grace 30, generation 1, as stored. */
-function pod(meta: Partial<Pod['metadata']> = {}, spec: Partial<NonNullable<Pod['spec']>> = {}, phase = 'Running'): Pod {
+function pod(
+  meta: Partial<Pod['metadata']> = {},
+  spec: Partial<NonNullable<Pod['spec']>> = {},
+  phase = 'Running',
+): Pod {
   return {
     metadata: { name: 'web', namespace: 'default', uid: 'u1', resourceVersion: '7', generation: 1, ...meta },
     spec: { nodeName: 'n1', terminationGracePeriodSeconds: 30, containers: [{ name: 'app' }], ...spec },
@@ -24,7 +28,12 @@ function terminating(dT: string, dGP: number | undefined, extra: Partial<Pod['me
 }
 
 /** Runs BeforeDelete at `nowSeconds` after the epoch; returns its answer and the (mutated) inputs. */
-function run(obj: Pod, options: DeleteOptions = {}, nowSeconds = 0, release = DEFAULT_RELEASE): BeforeDeleteResult & { obj: Pod; options: DeleteOptions } {
+function run(
+  obj: Pod,
+  options: DeleteOptions = {},
+  nowSeconds = 0,
+  release = DEFAULT_RELEASE,
+): BeforeDeleteResult & { obj: Pod; options: DeleteOptions } {
   const r = beforeDelete(podStrategy, obj, options, EPOCH_MS + nowSeconds * 1000, release);
   return { ...r, obj, options };
 }
@@ -78,7 +87,11 @@ describe('BeforeDelete: first DELETE (§B/§C)', () => {
   it('R12 stamps deletionTimestamp = now + period, deletionGracePeriodSeconds = period, generation + 1', () => {
     const r = run(pod(), {}, 4);
     expect(r).to.deep.include({ graceful: true, pending: false });
-    expect(r.obj.metadata).to.deep.include({ deletionTimestamp: at(34), deletionGracePeriodSeconds: 30, generation: 2 });
+    expect(r.obj.metadata).to.deep.include({
+      deletionTimestamp: at(34),
+      deletionGracePeriodSeconds: 30,
+      generation: 2,
+    });
   });
 
   it('R12 a pod at generation 0 (written by an older apiserver) is not bumped', () => {
@@ -110,8 +123,16 @@ describe('BeforeDelete: first DELETE (§B/§C)', () => {
 
   it('R40 a strategy without graceful deletion (ReplicaSet) is never stamped by BeforeDelete', () => {
     const rs: ReplicaSet = { metadata: { name: 'rs', uid: 'r1', generation: 3 } };
-    const strategy = genericStrategy<ReplicaSet>({ kind: 'ReplicaSet', apiVersion: 'apps/v1', resource: 'replicasets', namespaced: true });
-    expect(beforeDelete(strategy, rs, { gracePeriodSeconds: 30 }, EPOCH_MS, DEFAULT_RELEASE)).to.deep.equal({ graceful: false, pending: false });
+    const strategy = genericStrategy<ReplicaSet>({
+      kind: 'ReplicaSet',
+      apiVersion: 'apps/v1',
+      resource: 'replicasets',
+      namespaced: true,
+    });
+    expect(beforeDelete(strategy, rs, { gracePeriodSeconds: 30 }, EPOCH_MS, DEFAULT_RELEASE)).to.deep.equal({
+      graceful: false,
+      pending: false,
+    });
     expect(rs.metadata).to.deep.equal({ name: 'rs', uid: 'r1', generation: 3 });
   });
 });
@@ -120,7 +141,11 @@ describe('BeforeDelete: pod already terminating (§D)', () => {
   it('R19 stored deletionGracePeriodSeconds nil: not graceful, not pending, nothing changed', () => {
     const r = run(terminating(at(0), undefined), { gracePeriodSeconds: 10 }, 5);
     expect(r).to.deep.include({ graceful: false, pending: false });
-    expect(r.obj.metadata).to.deep.include({ deletionTimestamp: at(0), deletionGracePeriodSeconds: undefined, generation: 1 });
+    expect(r.obj.metadata).to.deep.include({
+      deletionTimestamp: at(0),
+      deletionGracePeriodSeconds: undefined,
+      generation: 1,
+    });
   });
 
   it('R19 stored deletionGracePeriodSeconds 0: not graceful, not pending, no generation bump', () => {
@@ -133,7 +158,11 @@ describe('BeforeDelete: pod already terminating (§D)', () => {
     for (const g of [30, 60]) {
       const r = run(terminating(at(30), 30), { gracePeriodSeconds: g }, 5);
       expect(r).to.deep.include({ graceful: false, pending: true });
-      expect(r.obj.metadata).to.deep.include({ deletionTimestamp: at(30), deletionGracePeriodSeconds: 30, generation: 1 });
+      expect(r.obj.metadata).to.deep.include({
+        deletionTimestamp: at(30),
+        deletionGracePeriodSeconds: 30,
+        generation: 1,
+      });
     }
   });
 
@@ -146,7 +175,11 @@ describe('BeforeDelete: pod already terminating (§D)', () => {
   it('R23 a shorter grace is anchored to the first request: dT - dGP + g; no generation bump', () => {
     const r = run(terminating(at(30), 30, { generation: 2 }), { gracePeriodSeconds: 10 }, 5);
     expect(r).to.deep.include({ graceful: true, pending: false });
-    expect(r.obj.metadata).to.deep.include({ deletionTimestamp: at(10), deletionGracePeriodSeconds: 10, generation: 2 });
+    expect(r.obj.metadata).to.deep.include({
+      deletionTimestamp: at(10),
+      deletionGracePeriodSeconds: 10,
+      generation: 2,
+    });
   });
 
   it('R23 V1 up to v1.32 the shortened deletionTimestamp may already lie in the past, with the grace asked', () => {
@@ -160,11 +193,14 @@ describe('BeforeDelete: pod already terminating (§D)', () => {
     expect(r.obj.metadata).to.deep.include({ deletionTimestamp: at(20), deletionGracePeriodSeconds: 1, generation: 1 });
   });
 
-  it('R23 R26 V1 v1.33: a grace-0 request whose time lies in the past stamps now with grace 0 (the kubelet\'s final DELETE)', () => {
+  it("R23 R26 V1 v1.33: a grace-0 request whose time lies in the past stamps now with grace 0 (the kubelet's final DELETE)", () => {
     const r = run(terminating(at(30), 30), { gracePeriodSeconds: 0 }, 34);
     expect(r.obj.metadata).to.deep.include({ deletionTimestamp: at(34), deletionGracePeriodSeconds: 0 });
     const old = run(terminating(at(30), 30), { gracePeriodSeconds: 0 }, 34, V1_32);
-    expect(old.obj.metadata, 'v1.32: back to the first request').to.deep.include({ deletionTimestamp: at(0), deletionGracePeriodSeconds: 0 });
+    expect(old.obj.metadata, 'v1.32: back to the first request').to.deep.include({
+      deletionTimestamp: at(0),
+      deletionGracePeriodSeconds: 0,
+    });
   });
 
   it('R23 V1 v1.33: a shortening still in the future is not clamped (the grace asked is kept)', () => {
@@ -177,7 +213,10 @@ describe('BeforeDelete: pod already terminating (§D)', () => {
     expect(r.graceful).to.equal(true);
     expect(r.obj.metadata).to.deep.include({ deletionTimestamp: at(1), deletionGracePeriodSeconds: 1 });
     const clamped = run(terminating(at(30), 30), { gracePeriodSeconds: -1 }, 5);
-    expect(clamped.obj.metadata, 'v1.33: at(1) lies before now').to.deep.include({ deletionTimestamp: at(5), deletionGracePeriodSeconds: 1 });
+    expect(clamped.obj.metadata, 'v1.33: at(1) lies before now').to.deep.include({
+      deletionTimestamp: at(5),
+      deletionGracePeriodSeconds: 1,
+    });
   });
 
   it('R20 a stored negative deletionGracePeriodSeconds counts as 1: g = 0 shortens (dT moves back 1 s)', () => {
@@ -194,8 +233,12 @@ describe('BeforeDelete: pod already terminating (§D)', () => {
   });
 
   it('R24 pod rules are not re-applied: a terminating pod that is unscheduled or Succeeded stays pending', () => {
-    expect(run(pod({ deletionTimestamp: at(30), deletionGracePeriodSeconds: 30 }, { nodeName: undefined })).pending).to.equal(true);
-    expect(run(pod({ deletionTimestamp: at(30), deletionGracePeriodSeconds: 30 }, {}, 'Succeeded')).pending).to.equal(true);
+    expect(
+      run(pod({ deletionTimestamp: at(30), deletionGracePeriodSeconds: 30 }, { nodeName: undefined })).pending,
+    ).to.equal(true);
+    expect(run(pod({ deletionTimestamp: at(30), deletionGracePeriodSeconds: 30 }, {}, 'Succeeded')).pending).to.equal(
+      true,
+    );
   });
 
   it('R54 shortening works on the stored whole second, not on the instant of the first request', () => {

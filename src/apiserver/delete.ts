@@ -5,7 +5,6 @@ import type { Strategy } from './strategy';
 import type { Release } from '../foundation/release';
 import { validateDeleteOptions } from '../apimachinery/validation';
 
-
 export interface BeforeDeleteResult {
   /** The object should be stamped (deletionTimestamp/deletionGracePeriodSeconds) rather than removed now. */
   graceful: boolean;
@@ -18,7 +17,13 @@ export interface BeforeDeleteResult {
  * (graceful), does nothing (pending) or falls through to removal. Mutates both `obj` (the copy)
  * and `options` (the computed grace is written back, R10), as upstream does.
  */
-export function beforeDelete<T extends KubeObject>(strategy: Strategy<T>, obj: T, options: DeleteOptions, now: number, release: Release): BeforeDeleteResult {
+export function beforeDelete<T extends KubeObject>(
+  strategy: Strategy<T>,
+  obj: T,
+  options: DeleteOptions,
+  now: number,
+  release: Release,
+): BeforeDeleteResult {
   const meta = obj.metadata;
   // R2: options are validated again here for callers that bypass the HTTP handler.
   const errs = validateDeleteOptions(options);
@@ -26,14 +31,23 @@ export function beforeDelete<T extends KubeObject>(strategy: Strategy<T>, obj: T
   // R41: preconditions are checked first, against this copy; the error names the kind, not the resource.
   const pre = options.preconditions;
   if (pre?.uid !== undefined && pre.uid !== meta.uid) {
-    throw conflict(strategy.kind, meta.name ?? '', `the UID in the precondition (${pre.uid}) does not match the UID in record (${meta.uid ?? ''}). The object might have been deleted and then recreated`);
+    throw conflict(
+      strategy.kind,
+      meta.name ?? '',
+      `the UID in the precondition (${pre.uid}) does not match the UID in record (${meta.uid ?? ''}). The object might have been deleted and then recreated`,
+    );
   }
   if (pre?.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion) {
-    throw conflict(strategy.kind, meta.name ?? '', `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${meta.resourceVersion ?? ''}). The object might have been modified`);
+    throw conflict(
+      strategy.kind,
+      meta.name ?? '',
+      `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${meta.resourceVersion ?? ''}). The object might have been modified`,
+    );
   }
   // R5/R20: negative grace, asked or stored, counts as 1 s on the delete path (since v1.22).
   if (options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0) options.gracePeriodSeconds = 1;
-  if (meta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds < 0) meta.deletionGracePeriodSeconds = 1;
+  if (meta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds < 0)
+    meta.deletionGracePeriodSeconds = 1;
 
   if (!strategy.checkGracefulDelete) return { graceful: false, pending: false };
 

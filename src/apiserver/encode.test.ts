@@ -3,24 +3,47 @@ import { expect } from 'chai';
 import { encodeForStorage } from './encode';
 
 describe('encodeForStorage', () => {
-  const stored = encodeForStorage({ metadata: { name: 'web', resourceVersion: '5', finalizers: ['a'] }, spec: { nodeName: 'n1' }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } }, undefined) as Record<string, any>;
+  const stored = encodeForStorage(
+    {
+      metadata: { name: 'web', resourceVersion: '5', finalizers: ['a'] },
+      spec: { nodeName: 'n1' },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+    },
+    undefined,
+  ) as Record<string, any>;
 
-  it('stores no undefined members and no empty metadata lists or maps, in the new object\'s key order, frozen below the object and its metadata (which etcd stamps and freezes)', () => {
-    const enc = encodeForStorage({ status: { phase: undefined, reason: 'x' }, metadata: { name: 'a', labels: {}, finalizers: [], uid: undefined, annotations: { k: 'v' } } }, undefined) as Record<string, any>;
+  it("stores no undefined members and no empty metadata lists or maps, in the new object's key order, frozen below the object and its metadata (which etcd stamps and freezes)", () => {
+    const enc = encodeForStorage(
+      {
+        status: { phase: undefined, reason: 'x' },
+        metadata: { name: 'a', labels: {}, finalizers: [], uid: undefined, annotations: { k: 'v' } },
+      },
+      undefined,
+    ) as Record<string, any>;
     expect(JSON.stringify(enc)).to.equal('{"status":{"reason":"x"},"metadata":{"name":"a","annotations":{"k":"v"}}}');
     expect(Object.isFrozen(enc.status) && Object.isFrozen(enc.metadata.annotations)).to.equal(true);
     expect(Object.isFrozen(enc) || Object.isFrozen(enc.metadata)).to.equal(false);
     // Empty collections are dropped only in the metadata.
-    expect(JSON.stringify(encodeForStorage({ spec: { tolerations: [], nodeSelector: {} } }, undefined))).to.equal('{"spec":{"tolerations":[],"nodeSelector":{}}}');
+    expect(JSON.stringify(encodeForStorage({ spec: { tolerations: [], nodeSelector: {} } }, undefined))).to.equal(
+      '{"spec":{"tolerations":[],"nodeSelector":{}}}',
+    );
   });
 
   it('an unchanged object (whatever its undefined members) comes back as the stored one itself (R53)', () => {
-    const same = { metadata: { name: 'web', resourceVersion: '5', finalizers: ['a'], labels: {} }, spec: { nodeName: 'n1' }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], reason: undefined } };
+    const same = {
+      metadata: { name: 'web', resourceVersion: '5', finalizers: ['a'], labels: {} },
+      spec: { nodeName: 'n1' },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], reason: undefined },
+    };
     expect(encodeForStorage(same, stored)).to.equal(stored);
   });
 
   it('a change copies only the path to it; the rest is shared with the stored version', () => {
-    const next = { metadata: { name: 'web', resourceVersion: '5', finalizers: ['a'] }, spec: { nodeName: 'n1' }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] } };
+    const next = {
+      metadata: { name: 'web', resourceVersion: '5', finalizers: ['a'] },
+      spec: { nodeName: 'n1' },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] },
+    };
     const enc = encodeForStorage(next, stored) as Record<string, any>;
     expect(enc).to.not.equal(stored);
     expect(enc.metadata).to.equal(stored.metadata);
@@ -32,7 +55,10 @@ describe('encodeForStorage', () => {
   it('a member removed, or one added after equal ones, makes a new object in the new key order', () => {
     const removed = encodeForStorage({ metadata: stored.metadata, spec: stored.spec }, stored);
     expect(JSON.stringify(removed)).to.equal(JSON.stringify({ metadata: stored.metadata, spec: stored.spec }));
-    const added = encodeForStorage({ metadata: stored.metadata, spec: { nodeName: 'n1', hostname: 'h' }, status: stored.status }, stored) as Record<string, any>;
+    const added = encodeForStorage(
+      { metadata: stored.metadata, spec: { nodeName: 'n1', hostname: 'h' }, status: stored.status },
+      stored,
+    ) as Record<string, any>;
     expect(Object.keys(added.spec)).to.deep.equal(['nodeName', 'hostname']);
     expect(added.metadata).to.equal(stored.metadata);
     expect(added.status).to.equal(stored.status);

@@ -74,7 +74,13 @@ function encodeObject(next: Record<string, unknown>, prev: Record<string, unknow
 /** Members not stored: undefined ones, and empty omitempty collections of the metadata. */
 function omitted(v: unknown, key: string, place: Place): boolean {
   if (v === undefined) return true;
-  return place === 'metadata' && OMIT_EMPTY_META.has(key) && typeof v === 'object' && v !== null && memberCount(v as Record<string, unknown>) === 0;
+  return (
+    place === 'metadata' &&
+    OMIT_EMPTY_META.has(key) &&
+    typeof v === 'object' &&
+    v !== null &&
+    memberCount(v as Record<string, unknown>) === 0
+  );
 }
 
 /** How many members an object (or items an array) has. */
@@ -85,7 +91,12 @@ function memberCount(obj: Record<string, unknown>): number {
 }
 
 /** The stored members of `next` before `end` (all of them without one), each already found equal to prev's (so prev's is taken). */
-function copyKept(next: Record<string, unknown>, end: string | undefined, prev: Record<string, unknown>, place: Place): Record<string, unknown> {
+function copyKept(
+  next: Record<string, unknown>,
+  end: string | undefined,
+  prev: Record<string, unknown>,
+  place: Place,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key in next) {
     if (key === end) break;

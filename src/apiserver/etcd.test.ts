@@ -52,7 +52,10 @@ describe('Etcd revisions', () => {
     const { etcd } = fresh();
     const created = etcd.create(A, obj('a', { spec: { x: 1 } }));
     const deleted = etcd.delete(A, Number(rv(created)));
-    expect(deleted).to.deep.equal({ metadata: { name: 'a', resourceVersion: String(Number(rv(created)) + 1) }, spec: { x: 1 } });
+    expect(deleted).to.deep.equal({
+      metadata: { name: 'a', resourceVersion: String(Number(rv(created)) + 1) },
+      spec: { x: 1 },
+    });
     expect(etcd.get(A)).to.equal(undefined);
   });
 
@@ -131,7 +134,10 @@ describe('Etcd history and listeners', () => {
     etcd.create('/registry/pods/default/b', obj('b'));
     etcd.create('/registry/pods/default/a', obj('a'));
     etcd.create('/registry/pods/other/c', obj('c'));
-    expect(etcd.list('/registry/pods/default/').map((v) => (v.metadata as { name: string }).name)).to.deep.equal(['a', 'b']);
+    expect(etcd.list('/registry/pods/default/').map((v) => (v.metadata as { name: string }).name)).to.deep.equal([
+      'a',
+      'b',
+    ]);
   });
 
   it('list keeps key order through deletions and re-creations between reads', () => {

@@ -115,7 +115,15 @@ export class Etcd {
     // R57/R15: the deleted object is the last stored state with its resourceVersion set to the deletion revision.
     const value = withResourceVersion(current.value, this.revision);
     if (this.recorded(key)) this.timeline.recordRevision('etcd', this.revision, this.lane, DELETE_SOURCE);
-    this.emit({ revision: this.revision, type: 'DELETE', key, value: deepFreeze(value), prev: current.value, requestId: this.currentRequestId, at: this.now() });
+    this.emit({
+      revision: this.revision,
+      type: 'DELETE',
+      key,
+      value: deepFreeze(value),
+      prev: current.value,
+      requestId: this.currentRequestId,
+      at: this.now(),
+    });
     return value;
   }
 
@@ -189,13 +197,26 @@ export class Etcd {
     return () => this.listeners.delete(listener);
   }
 
-  private put(key: string, input: Record<string, unknown>, prev: StoredObject | undefined, source: string): StoredObject {
+  private put(
+    key: string,
+    input: Record<string, unknown>,
+    prev: StoredObject | undefined,
+    source: string,
+  ): StoredObject {
     this.revision += 1;
     const value = deepFreeze(withResourceVersion(input, this.revision));
     if (!prev) this.keys.add(key);
     this.data.set(key, { value, modRevision: this.revision });
     if (this.recorded(key)) this.timeline.recordRevision('etcd', this.revision, this.lane, source);
-    this.emit({ revision: this.revision, type: 'PUT', key, value, prev, requestId: this.currentRequestId, at: this.now() });
+    this.emit({
+      revision: this.revision,
+      type: 'PUT',
+      key,
+      value,
+      prev,
+      requestId: this.currentRequestId,
+      at: this.now(),
+    });
     return value;
   }
 
@@ -275,10 +296,12 @@ export class KeyIndex {
   private ordered(): string[] {
     if (this.added.length === 0 && this.removed.size === 0) return this.sorted;
     const kept = this.removed.size === 0 ? this.sorted : this.sorted.filter((k) => !this.removed.has(k));
-    const added = this.added.filter((k) => !this.removed.has(k)).sort((a, b) => {
-      this.comparisons += 1;
-      return a < b ? -1 : a > b ? 1 : 0;
-    });
+    const added = this.added
+      .filter((k) => !this.removed.has(k))
+      .sort((a, b) => {
+        this.comparisons += 1;
+        return a < b ? -1 : a > b ? 1 : 0;
+      });
     this.sorted = added.length === 0 ? kept : merge(kept, added);
     this.added = [];
     this.removed.clear();

@@ -3,7 +3,13 @@ import { clone, toTime } from '../apimachinery/object';
 import { updateDisruptionAllowedCondition } from '../helpers/pdb-helper';
 import { isPodReady, updatePodCondition } from '../helpers/pod-util';
 import { labelSelectorAsSelector, SelectorError } from '../apimachinery/selectors';
-import type { DeleteOptions, Pod, PodCondition, PodDisruptionBudget, PodDisruptionBudgetStatus } from '../apimachinery/types';
+import type {
+  DeleteOptions,
+  Pod,
+  PodCondition,
+  PodDisruptionBudget,
+  PodDisruptionBudgetStatus,
+} from '../apimachinery/types';
 import type { Clock } from '../foundation/clock';
 import type { Release } from '../foundation/release';
 import { podStatusStrategy } from './pod-strategy';
@@ -29,7 +35,12 @@ export interface Eviction {
 export const EVICTION_GROUP_VERSIONS: readonly string[] = ['policy/v1', 'policy/v1beta1'];
 
 /** The condition addConditionAndDeletePod writes before the delete (PodDisruptionConditions). */
-export const EVICTION_CONDITION: PodCondition = { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
+export const EVICTION_CONDITION: PodCondition = {
+  type: 'DisruptionTarget',
+  status: 'True',
+  reason: 'EvictionByEvictionAPI',
+  message: 'Eviction API: evicting',
+};
 
 /**
  * The name check of EvictionREST.Create, then propagateDryRun: the request's ?dryRun goes into
@@ -46,7 +57,9 @@ export function evictionDeleteOptions(name: string, eviction: Eviction, dryRun: 
 /** canIgnorePDB: a terminal, pending or already deleting pod is deleted without looking for PodDisruptionBudgets. */
 export function canIgnorePDB(pod: Pod): boolean {
   const phase = pod.status?.phase;
-  return phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata.deletionTimestamp !== undefined;
+  return (
+    phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata.deletionTimestamp !== undefined
+  );
 }
 
 /**
@@ -67,11 +80,19 @@ export function shouldEnforceResourceVersion(pod: Pod): boolean {
 export function checkEvictionPreconditions(options: DeleteOptions, latest: Pod): void {
   const uid = options.preconditions?.uid;
   if (uid && uid !== latest.metadata.uid) {
-    throw conflict('Pod', latest.metadata.name ?? '', `the UID in the precondition (${uid}) does not match the UID in record (${latest.metadata.uid}). The object might have been deleted and then recreated`);
+    throw conflict(
+      'Pod',
+      latest.metadata.name ?? '',
+      `the UID in the precondition (${uid}) does not match the UID in record (${latest.metadata.uid}). The object might have been deleted and then recreated`,
+    );
   }
   const rv = options.preconditions?.resourceVersion;
   if (rv && rv !== latest.metadata.resourceVersion) {
-    throw conflict('Pod', latest.metadata.name ?? '', `the ResourceVersion in the precondition (${rv}) does not match the ResourceVersion in record (${latest.metadata.resourceVersion}). The object might have been modified`);
+    throw conflict(
+      'Pod',
+      latest.metadata.name ?? '',
+      `the ResourceVersion in the precondition (${rv}) does not match the ResourceVersion in record (${latest.metadata.resourceVersion}). The object might have been modified`,
+    );
   }
 }
 
@@ -84,7 +105,9 @@ export const MAX_DISRUPTED_POD_SIZE = 2000;
  * not parse, matches nothing; an empty selector matches every pod (policy/v1, since 1.21).
  */
 export function podDisruptionBudgetsFor(pod: Pod, budgets: readonly PodDisruptionBudget[]): PodDisruptionBudget[] {
-  return budgets.filter((pdb) => pdb.metadata.namespace === pod.metadata.namespace && budgetSelects(pdb, pod.metadata.labels));
+  return budgets.filter(
+    (pdb) => pdb.metadata.namespace === pod.metadata.namespace && budgetSelects(pdb, pod.metadata.labels),
+  );
 }
 
 /** Whether the budget's selector (metav1.LabelSelectorAsSelector: absent selects nothing) matches these labels. */
@@ -114,25 +137,42 @@ export type BudgetDecision =
  * is AlwaysAllow, or (IfHealthyBudget, the default) while the budget has its desired healthy
  * pods; otherwise checkAndDecrement spends one disruption or refuses with 429.
  */
-export function checkPodDisruptionBudgets(pod: Pod, budgets: readonly PodDisruptionBudget[], now: number, release: Release): BudgetDecision {
+export function checkPodDisruptionBudgets(
+  pod: Pod,
+  budgets: readonly PodDisruptionBudget[],
+  now: number,
+  release: Release,
+): BudgetDecision {
   const matching = podDisruptionBudgetsFor(pod, budgets);
   if (matching.length > 1) {
-    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500, reason: '', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.' });
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      code: 500,
+      reason: '',
+      message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+    });
   }
   if (matching.length === 0) return { kind: 'none' };
   const pdb = matching[0];
   const status: Partial<PodDisruptionBudgetStatus> = pdb.status ?? {};
   if (!isPodReady(pod)) {
     // The field is dropped on write while PDBUnhealthyPodEvictionPolicy is off, so only a release with it sees AlwaysAllow.
-    if (release.enabled('PDBUnhealthyPodEvictionPolicy') && pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow') return { kind: 'unhealthy', pdb };
-    if ((status.currentHealthy ?? 0) >= (status.desiredHealthy ?? 0) && (status.desiredHealthy ?? 0) > 0) return { kind: 'unhealthy', pdb };
+    if (release.enabled('PDBUnhealthyPodEvictionPolicy') && pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow')
+      return { kind: 'unhealthy', pdb };
+    if ((status.currentHealthy ?? 0) >= (status.desiredHealthy ?? 0) && (status.desiredHealthy ?? 0) > 0)
+      return { kind: 'unhealthy', pdb };
   }
   return { kind: 'decrement', pdb, updated: checkAndDecrement(pod.metadata.name!, pdb, now) };
 }
 
 /** createTooManyRequestsError: the budget's status is older than its spec, or a conflict after an unhealthy pod's check. */
 export function budgetStillProcessing(pdbName: string): StatusError {
-  return tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 10, [{ reason: 'DisruptionBudget', message: `The disruption budget ${pdbName} is still being processed by the server.` }]);
+  return tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 10, [
+    { reason: 'DisruptionBudget', message: `The disruption budget ${pdbName} is still being processed by the server.` },
+  ]);
 }
 
 /**
@@ -144,14 +184,27 @@ export function budgetStillProcessing(pdbName: string): StatusError {
  */
 export function checkAndDecrement(podName: string, pdb: PodDisruptionBudget, now: number): PodDisruptionBudget {
   const name = pdb.metadata.name!;
-  const status: PodDisruptionBudgetStatus = pdb.status ?? { currentHealthy: 0, desiredHealthy: 0, disruptionsAllowed: 0, expectedPods: 0 };
+  const status: PodDisruptionBudgetStatus = pdb.status ?? {
+    currentHealthy: 0,
+    desiredHealthy: 0,
+    disruptionsAllowed: 0,
+    expectedPods: 0,
+  };
   if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) throw budgetStillProcessing(name);
   const allowed = status.disruptionsAllowed ?? 0;
   if (allowed < 0) throw forbidden('poddisruptionbudget.policy', name, 'pdb disruptions allowed is negative');
-  if (Object.keys(status.disruptedPods ?? {}).length > MAX_DISRUPTED_POD_SIZE) throw forbidden('poddisruptionbudget.policy', name, 'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
+  if (Object.keys(status.disruptedPods ?? {}).length > MAX_DISRUPTED_POD_SIZE)
+    throw forbidden(
+      'poddisruptionbudget.policy',
+      name,
+      'DisruptedPods map too big - too many evictions not confirmed by PDB controller',
+    );
   if (allowed === 0) {
     throw tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 0, [
-      { reason: 'DisruptionBudget', message: `The disruption budget ${name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently` },
+      {
+        reason: 'DisruptionBudget',
+        message: `The disruption budget ${name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`,
+      },
     ]);
   }
   const updated: PodDisruptionBudget = { ...pdb, status: { ...status, disruptionsAllowed: allowed - 1 } };
@@ -176,19 +229,38 @@ export interface EvictionStorage {
  * disruption is written to the budget's status, in this request, before the pod is deleted; a
  * refusal is the 429 (or 403, 500) the check throws.
  */
-export function createEviction(storage: EvictionStorage, namespace: string, name: string, eviction: Eviction, dryRunRequested: boolean): void {
+export function createEviction(
+  storage: EvictionStorage,
+  namespace: string,
+  name: string,
+  eviction: Eviction,
+  dryRunRequested: boolean,
+): void {
   const options = evictionDeleteOptions(name, eviction, dryRunRequested);
   const dryRun = (options.dryRun ?? []).length > 0;
   const pod = storage.pods.get(namespace, name);
   const rvUnset = options.preconditions?.resourceVersion === undefined;
-  const withResourceVersion = (): DeleteOptions => ({ ...options, preconditions: { ...options.preconditions, resourceVersion: pod.metadata.resourceVersion } });
+  const withResourceVersion = (): DeleteOptions => ({
+    ...options,
+    preconditions: { ...options.preconditions, resourceVersion: pod.metadata.resourceVersion },
+  });
   if (canIgnorePDB(pod)) {
-    addConditionAndDeletePod(storage, namespace, name, shouldEnforceResourceVersion(pod) && rvUnset ? withResourceVersion() : options);
+    addConditionAndDeletePod(
+      storage,
+      namespace,
+      name,
+      shouldEnforceResourceVersion(pod) && rvUnset ? withResourceVersion() : options,
+    );
     return;
   }
   // The budget is read and written within this request: upstream's loopback client (GET, then
   // UpdateStatus with conflict retries) cannot interleave with other requests here.
-  const decision = checkPodDisruptionBudgets(pod, storage.budgets.list(namespace).items, storage.clock.now(), storage.release);
+  const decision = checkPodDisruptionBudgets(
+    pod,
+    storage.budgets.list(namespace).items,
+    storage.clock.now(),
+    storage.release,
+  );
   if (decision.kind === 'decrement' && !dryRun) {
     const updated = decision.updated;
     storage.budgets.update(namespace, updated.metadata.name!, () => clone(updated), { strategy: storage.budgetStatus });
@@ -211,7 +283,12 @@ export function createEviction(storage: EvictionStorage, namespace: string, name
  * through the status strategy first (PodDisruptionConditions; not on a dry run), a
  * resourceVersion precondition moving on to that write, then the pod's Store.Delete.
  */
-function addConditionAndDeletePod(storage: EvictionStorage, namespace: string, name: string, deleteOptions: DeleteOptions): void {
+function addConditionAndDeletePod(
+  storage: EvictionStorage,
+  namespace: string,
+  name: string,
+  deleteOptions: DeleteOptions,
+): void {
   let options = deleteOptions;
   if ((options.dryRun ?? []).length === 0 && storage.release.enabled('PodDisruptionConditions')) {
     const { object } = storage.pods.update(
@@ -226,7 +303,11 @@ function addConditionAndDeletePod(storage: EvictionStorage, namespace: string, n
       },
       { strategy: podStatusStrategy },
     );
-    if (options.preconditions?.resourceVersion !== undefined) options = { ...options, preconditions: { ...options.preconditions, resourceVersion: object.metadata.resourceVersion } };
+    if (options.preconditions?.resourceVersion !== undefined)
+      options = {
+        ...options,
+        preconditions: { ...options.preconditions, resourceVersion: object.metadata.resourceVersion },
+      };
   }
   storage.pods.delete(namespace, name, options);
 }

@@ -17,7 +17,15 @@ export function checkConvertible(live: Pod): void {
   if (duplicate) {
     const object = `${live.metadata.namespace}/${live.metadata.name}; /v1, Kind=Pod`;
     const message = `failed to create manager for existing fields: failed to convert new object (${object}) to smd typed: ${duplicate}`;
-    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: '', code: 500 });
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message,
+      reason: '',
+      code: 500,
+    });
   }
 }
 
@@ -38,7 +46,11 @@ export function duplicateListMapKey(pod: Pod): string | undefined {
       const at = `.spec.${field}[name=${JSON.stringify(c.name)}]`;
       const env = firstRepeated((c.env ?? []).map((e) => `[name=${JSON.stringify(e.name)}]`));
       if (env) return `${at}.env: duplicate entries for key ${env}`;
-      const ports = firstRepeated((c.ports ?? []).map((p) => `[containerPort=${p.containerPort},protocol=${JSON.stringify(p.protocol ?? 'TCP')}]`));
+      const ports = firstRepeated(
+        (c.ports ?? []).map(
+          (p) => `[containerPort=${p.containerPort},protocol=${JSON.stringify(p.protocol ?? 'TCP')}]`,
+        ),
+      );
       if (ports) return `${at}.ports: duplicate entries for key ${ports}`;
     }
   }

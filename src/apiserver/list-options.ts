@@ -1,6 +1,12 @@
 import { badRequest, invalid, StatusError, type FieldError } from '../apimachinery/errors';
 import type { KubeObject } from '../apimachinery/object';
-import { parseFieldSelector, parseLabelSelector, SelectorError, type FieldSelector, type LabelSelector } from '../apimachinery/selectors';
+import {
+  parseFieldSelector,
+  parseLabelSelector,
+  SelectorError,
+  type FieldSelector,
+  type LabelSelector,
+} from '../apimachinery/selectors';
 
 /** metav1.ListOptions as the query string carries them (strings, unparsed). */
 export interface ListOptions {
@@ -106,40 +112,70 @@ export function parseListOptions(resource: string, sample: KubeObject, query: Li
     const known = selectableFields(resource, sample);
     for (const r of out.fields.requirements) {
       if (r.field in known) continue;
-      throw badRequest(CORE_CONVERSIONS.has(resource) ? `field label not supported: ${r.field}` : `"${r.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`);
+      throw badRequest(
+        CORE_CONVERSIONS.has(resource)
+          ? `field label not supported: ${r.field}`
+          : `"${r.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`,
+      );
     }
   }
   if (query.limit !== undefined && query.limit !== '') {
     // metav1 conversion: limit is an int64 (strconv.ParseInt); a negative limit means "no limit".
-    if (!/^[+-]?\d+$/.test(query.limit)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(query.limit)}: invalid syntax`);
+    if (!/^[+-]?\d+$/.test(query.limit))
+      throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(query.limit)}: invalid syntax`);
     out.limit = Math.max(0, Number(query.limit));
   }
   const rv = query.resourceVersion || undefined;
   const match = query.resourceVersionMatch || undefined;
   const errs: FieldError[] = [];
   if (match !== undefined) {
-    if (rv === undefined) errs.push({ field: 'resourceVersionMatch', type: 'Forbidden', detail: 'resourceVersionMatch is forbidden unless resourceVersion is provided' });
-    if (query.continue) errs.push({ field: 'resourceVersionMatch', type: 'Forbidden', detail: 'resourceVersionMatch is forbidden when continue is provided' });
+    if (rv === undefined)
+      errs.push({
+        field: 'resourceVersionMatch',
+        type: 'Forbidden',
+        detail: 'resourceVersionMatch is forbidden unless resourceVersion is provided',
+      });
+    if (query.continue)
+      errs.push({
+        field: 'resourceVersionMatch',
+        type: 'Forbidden',
+        detail: 'resourceVersionMatch is forbidden when continue is provided',
+      });
     if (match !== 'Exact' && match !== 'NotOlderThan') {
-      errs.push({ field: 'resourceVersionMatch', type: 'Unsupported value', value: match, detail: 'supported values: "Exact", "NotOlderThan", ""' });
+      errs.push({
+        field: 'resourceVersionMatch',
+        type: 'Unsupported value',
+        value: match,
+        detail: 'supported values: "Exact", "NotOlderThan", ""',
+      });
     } else if (match === 'Exact' && rv === '0') {
-      errs.push({ field: 'resourceVersionMatch', type: 'Forbidden', detail: 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"' });
+      errs.push({
+        field: 'resourceVersionMatch',
+        type: 'Forbidden',
+        detail: 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+      });
     }
   }
   if (errs.length > 0) throw invalid('ListOptions.meta.k8s.io', '', errs);
-  if (rv !== undefined && !/^\d+$/.test(rv)) throw badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
+  if (rv !== undefined && !/^\d+$/.test(rv))
+    throw badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
   out.resourceVersion = rv;
   out.resourceVersionMatch = match as ParsedListOptions['resourceVersionMatch'];
   if (query.continue) {
     // etcd3 store GetList: a continue token carries its own revision.
-    if (rv !== undefined && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+    if (rv !== undefined && rv !== '0')
+      throw badRequest('specifying resource version is not allowed when using continue');
     out.continue = decodeContinue(query.continue);
   }
   return out;
 }
 
 /** Whether an object passes the label and field selectors (storage.SelectionPredicate.Matches). */
-export function selectionMatches(resource: string, options: Pick<ParsedListOptions, 'labels' | 'fields'>, obj: KubeObject): boolean {
+export function selectionMatches(
+  resource: string,
+  options: Pick<ParsedListOptions, 'labels' | 'fields'>,
+  obj: KubeObject,
+): boolean {
   if (options.labels && !options.labels.matches(obj.metadata.labels)) return false;
   if (options.fields && !options.fields.matches(selectableFields(resource, obj))) return false;
   return true;
@@ -161,16 +197,28 @@ function decodeContinue(token: string): ContinueToken {
   } catch {
     return fail('continue key is not valid: illegal base64 data or JSON');
   }
-  if (parsed.v !== 'meta.k8s.io/v1') return fail(`continue key is not valid: server does not recognize this encoded version "${String(parsed.v)}"`);
-  if (typeof parsed.rv !== 'number' || parsed.rv === 0) return fail('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
-  if (typeof parsed.start !== 'string' || parsed.start.length === 0) return fail('continue key is not valid: encoded start key empty (version meta.k8s.io/v1)');
-  if (parsed.start.includes('..') || parsed.start.startsWith('/')) return fail('continue key is not valid: encoded start key is not a relative path (version meta.k8s.io/v1)');
+  if (parsed.v !== 'meta.k8s.io/v1')
+    return fail(`continue key is not valid: server does not recognize this encoded version "${String(parsed.v)}"`);
+  if (typeof parsed.rv !== 'number' || parsed.rv === 0)
+    return fail('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  if (typeof parsed.start !== 'string' || parsed.start.length === 0)
+    return fail('continue key is not valid: encoded start key empty (version meta.k8s.io/v1)');
+  if (parsed.start.includes('..') || parsed.start.startsWith('/'))
+    return fail('continue key is not valid: encoded start key is not a relative path (version meta.k8s.io/v1)');
   return { rv: parsed.rv, start: parsed.start };
 }
 
 /** The 410 of a continue token or exact resourceVersion older than the last compaction (storage errors → apierrors.NewResourceExpired). */
 export function expired(message: string): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Expired', code: 410, message });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    reason: 'Expired',
+    code: 410,
+    message,
+  });
 }
 
 /** storage.NewTooLargeResourceVersionError as the cacher answers it (504, retry after 1 s). */
@@ -183,6 +231,9 @@ export function tooLargeResourceVersion(asked: number, current: number): StatusE
     reason: 'Timeout',
     code: 504,
     message: `Too large resource version: ${asked}, current: ${current}`,
-    details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+    details: {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      retryAfterSeconds: 1,
+    },
   });
 }

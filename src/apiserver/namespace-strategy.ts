@@ -31,9 +31,19 @@ export function defaultNameLabel(ns: Namespace): void {
  * status. An update of a deleting namespace removes it only once spec.finalizers is empty too
  * (REST.ShouldDeleteDuringUpdate). A DELETE answers with the namespace (ReturnDeletedObject).
  */
-export function namespaceStrategies(): { main: Strategy<Namespace>; status: Strategy<Namespace>; finalize: Strategy<Namespace> } {
+export function namespaceStrategies(): {
+  main: Strategy<Namespace>;
+  status: Strategy<Namespace>;
+  finalize: Strategy<Namespace>;
+} {
   // Namespaces have no generation (R93).
-  const base = genericStrategy<Namespace>({ kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false, generation: false });
+  const base = genericStrategy<Namespace>({
+    kind: 'Namespace',
+    apiVersion: 'v1',
+    resource: 'namespaces',
+    namespaced: false,
+    generation: false,
+  });
   const main: Strategy<Namespace> = {
     ...base,
     returnDeletedObject: true,
@@ -41,7 +51,10 @@ export function namespaceStrategies(): { main: Strategy<Namespace>; status: Stra
       base.prepareForCreate(ns, now);
       ns.status = { phase: 'Active' };
       const finalizers = ns.spec?.finalizers ?? [];
-      ns.spec = { ...ns.spec, finalizers: finalizers.includes(FINALIZER_KUBERNETES) ? finalizers : [...finalizers, FINALIZER_KUBERNETES] };
+      ns.spec = {
+        ...ns.spec,
+        finalizers: finalizers.includes(FINALIZER_KUBERNETES) ? finalizers : [...finalizers, FINALIZER_KUBERNETES],
+      };
       defaultNameLabel(ns);
     },
     prepareForUpdate(next, old) {
@@ -66,8 +79,20 @@ export function namespaceStrategies(): { main: Strategy<Namespace>; status: Stra
       const errs = base.validateUpdate(next, old);
       const phase = next.status?.phase;
       // ValidateNamespaceStatusUpdate.
-      if (next.metadata.deletionTimestamp === undefined && phase !== 'Active') errs.push({ field: 'status.Phase', type: 'Invalid', value: phase ?? '', detail: 'A namespace may only be in active status if it does not have a deletion timestamp.' });
-      if (next.metadata.deletionTimestamp !== undefined && phase !== 'Terminating') errs.push({ field: 'status.Phase', type: 'Invalid', value: phase ?? '', detail: 'A namespace may only be in terminating status if it has a deletion timestamp.' });
+      if (next.metadata.deletionTimestamp === undefined && phase !== 'Active')
+        errs.push({
+          field: 'status.Phase',
+          type: 'Invalid',
+          value: phase ?? '',
+          detail: 'A namespace may only be in active status if it does not have a deletion timestamp.',
+        });
+      if (next.metadata.deletionTimestamp !== undefined && phase !== 'Terminating')
+        errs.push({
+          field: 'status.Phase',
+          type: 'Invalid',
+          value: phase ?? '',
+          detail: 'A namespace may only be in terminating status if it has a deletion timestamp.',
+        });
       return errs;
     },
   };
@@ -79,7 +104,13 @@ export function namespaceStrategies(): { main: Strategy<Namespace>; status: Stra
     },
     validateUpdate(next, old) {
       // ValidateNamespaceFinalizeUpdate: each spec finalizer is a standard or qualified name.
-      return [...base.validateUpdate(next, old), ...validateFinalizers(next.spec?.finalizers ?? []).map((e) => ({ ...e, field: e.field.replace('metadata.finalizers', 'spec.finalizers') }))];
+      return [
+        ...base.validateUpdate(next, old),
+        ...validateFinalizers(next.spec?.finalizers ?? []).map((e) => ({
+          ...e,
+          field: e.field.replace('metadata.finalizers', 'spec.finalizers'),
+        })),
+      ];
     },
   };
   return { main, status, finalize };
@@ -96,10 +127,24 @@ export function stampNamespaceTerminating(ns: Namespace, options: DeleteOptions,
   const next: Namespace = { ...ns, metadata: { ...ns.metadata }, status: { ...ns.status, phase: 'Terminating' } };
   next.metadata.deletionTimestamp ??= toTime(now);
   const current = new Set(ns.metadata.finalizers ?? []);
-  const orphan = options.orphanDependents !== undefined && options.orphanDependents !== null ? options.orphanDependents : options.propagationPolicy ? options.propagationPolicy === 'Orphan' : current.has('orphan');
-  const foreground = options.orphanDependents !== undefined && options.orphanDependents !== null ? !options.orphanDependents : options.propagationPolicy ? options.propagationPolicy === 'Foreground' : current.has('foregroundDeletion');
+  const orphan =
+    options.orphanDependents !== undefined && options.orphanDependents !== null
+      ? options.orphanDependents
+      : options.propagationPolicy
+        ? options.propagationPolicy === 'Orphan'
+        : current.has('orphan');
+  const foreground =
+    options.orphanDependents !== undefined && options.orphanDependents !== null
+      ? !options.orphanDependents
+      : options.propagationPolicy
+        ? options.propagationPolicy === 'Foreground'
+        : current.has('foregroundDeletion');
   const want = new Set(current);
-  for (const [f, on] of [['orphan', orphan], ['foregroundDeletion', foreground]] as const) on ? want.add(f) : want.delete(f);
+  for (const [f, on] of [
+    ['orphan', orphan],
+    ['foregroundDeletion', foreground],
+  ] as const)
+    on ? want.add(f) : want.delete(f);
   if ([...want].sort().join() !== [...current].sort().join()) next.metadata.finalizers = [...want].sort();
   return next;
 }
@@ -112,9 +157,13 @@ export function namespaceDeletePreconditionError(ns: Namespace, options: DeleteO
   const uid = options.preconditions?.uid;
   const name = ns.metadata.name ?? '';
   const conflictWith = (cause: string) => conflict('namespaces', name, cause);
-  if (uid && uid !== ns.metadata.uid) return conflictWith(`Precondition failed: UID in precondition: ${uid}, UID in object meta: ${ns.metadata.uid}`);
+  if (uid && uid !== ns.metadata.uid)
+    return conflictWith(`Precondition failed: UID in precondition: ${uid}, UID in object meta: ${ns.metadata.uid}`);
   const rv = options.preconditions?.resourceVersion;
-  if (rv && rv !== ns.metadata.resourceVersion) return conflictWith(`Precondition failed: ResourceVersion in precondition: ${rv}, ResourceVersion in object meta: ${ns.metadata.resourceVersion}`);
+  if (rv && rv !== ns.metadata.resourceVersion)
+    return conflictWith(
+      `Precondition failed: ResourceVersion in precondition: ${rv}, ResourceVersion in object meta: ${ns.metadata.resourceVersion}`,
+    );
   return undefined;
 }
 
@@ -123,8 +172,21 @@ export function namespaceDeletePreconditionError(ns: Namespace, options: DeleteO
  * terminating is refused, 403 Forbidden with the NamespaceTerminating cause.
  */
 export function namespaceTerminatingError(qualifiedResource: string, name: string, namespace: string): StatusError {
-  const err = forbidden(qualifiedResource, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
-  err.status.details = { ...err.status.details, causes: [{ reason: NAMESPACE_TERMINATING_CAUSE, message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] };
+  const err = forbidden(
+    qualifiedResource,
+    name,
+    `unable to create new content in namespace ${namespace} because it is being terminated`,
+  );
+  err.status.details = {
+    ...err.status.details,
+    causes: [
+      {
+        reason: NAMESPACE_TERMINATING_CAUSE,
+        message: `namespace ${namespace} is being terminated`,
+        field: 'metadata.namespace',
+      },
+    ],
+  };
   return err;
 }
 

@@ -25,7 +25,9 @@ export function applyPatchBody<T>(current: T, type: PatchType, body: unknown): T
   try {
     return applyPatch(clone(current), body as Operation[], true, false).newDocument;
   } catch (e) {
-    throw unprocessable(`the server rejected our request due to an error in our request: ${(e as Error).message.split('\n')[0]}`);
+    throw unprocessable(
+      `the server rejected our request due to an error in our request: ${(e as Error).message.split('\n')[0]}`,
+    );
   }
 }
 
@@ -35,7 +37,9 @@ function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object') return patch;
   if (Array.isArray(patch)) return clone(patch);
   const result: Record<string, unknown> =
-    target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+    target !== null && typeof target === 'object' && !Array.isArray(target)
+      ? { ...(target as Record<string, unknown>) }
+      : {};
   // for-in, not Object.entries: no [key, value] pair per member of every PATCH body.
   for (const key in patch) {
     const value = (patch as Record<string, unknown>)[key];

@@ -16,11 +16,22 @@ export type IntOrPercent = number | string;
  * words: a number must not be negative, a string must be a percentage of at most 100.
  */
 function intOrPercentErrors(value: IntOrPercent, field: string): FieldError[] {
-  if (typeof value === 'number') return value < 0 ? [{ type: 'Invalid', field, value, detail: 'must be greater than or equal to 0' }] : [];
+  if (typeof value === 'number')
+    return value < 0 ? [{ type: 'Invalid', field, value, detail: 'must be greater than or equal to 0' }] : [];
   if (!/^[0-9]+%$/.test(value)) {
-    return [{ type: 'Invalid', field, value, detail: "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')" }];
+    return [
+      {
+        type: 'Invalid',
+        field,
+        value,
+        detail:
+          "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+      },
+    ];
   }
-  return Number(value.slice(0, -1)) > 100 ? [{ type: 'Invalid', field, value, detail: 'must not be greater than 100%' }] : [];
+  return Number(value.slice(0, -1)) > 100
+    ? [{ type: 'Invalid', field, value, detail: 'must not be greater than 100%' }]
+    : [];
 }
 
 /** pkg/apis/policy/validation ValidatePodDisruptionBudgetSpec (the parts the simulation reads). */
@@ -28,13 +39,23 @@ export function validatePodDisruptionBudgetSpec(pdb: PodDisruptionBudget): Field
   const spec = pdb.spec ?? {};
   const errs: FieldError[] = [];
   if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined) {
-    errs.push({ type: 'Invalid', field: 'spec', value: spec, detail: 'minAvailable and maxUnavailable cannot be both set' });
+    errs.push({
+      type: 'Invalid',
+      field: 'spec',
+      value: spec,
+      detail: 'minAvailable and maxUnavailable cannot be both set',
+    });
   }
   if (spec.minAvailable !== undefined) errs.push(...intOrPercentErrors(spec.minAvailable, 'spec.minAvailable'));
   if (spec.maxUnavailable !== undefined) errs.push(...intOrPercentErrors(spec.maxUnavailable, 'spec.maxUnavailable'));
   const policy = spec.unhealthyPodEvictionPolicy;
   if (policy !== undefined && !EVICTION_POLICIES.includes(policy)) {
-    errs.push({ type: 'Unsupported value', field: 'spec.unhealthyPodEvictionPolicy', value: policy, detail: `supported values: ${EVICTION_POLICIES.map((p) => `"${p}"`).join(', ')}` });
+    errs.push({
+      type: 'Unsupported value',
+      field: 'spec.unhealthyPodEvictionPolicy',
+      value: policy,
+      detail: `supported values: ${EVICTION_POLICIES.map((p) => `"${p}"`).join(', ')}`,
+    });
   }
   return errs;
 }
@@ -46,8 +67,16 @@ export function validatePodDisruptionBudgetSpec(pdb: PodDisruptionBudget): Field
  * unhealthyPodEvictionPolicy is dropped while PDBUnhealthyPodEvictionPolicy is off (1.26's
  * default), unless the stored budget already uses it.
  */
-export function podDisruptionBudgetStrategies(release: Release): { main: Strategy<PodDisruptionBudget>; status: Strategy<PodDisruptionBudget> } {
-  const base = genericStrategy<PodDisruptionBudget>({ kind: 'PodDisruptionBudget', apiVersion: 'policy/v1', resource: 'poddisruptionbudgets', namespaced: true });
+export function podDisruptionBudgetStrategies(release: Release): {
+  main: Strategy<PodDisruptionBudget>;
+  status: Strategy<PodDisruptionBudget>;
+} {
+  const base = genericStrategy<PodDisruptionBudget>({
+    kind: 'PodDisruptionBudget',
+    apiVersion: 'policy/v1',
+    resource: 'poddisruptionbudgets',
+    namespaced: true,
+  });
   const dropDisabled = (next: PodDisruptionBudget, old: PodDisruptionBudget | undefined) => {
     if (release.enabled('PDBUnhealthyPodEvictionPolicy') || old?.spec?.unhealthyPodEvictionPolicy !== undefined) return;
     if (next.spec) delete next.spec.unhealthyPodEvictionPolicy;

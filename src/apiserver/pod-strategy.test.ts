@@ -6,7 +6,11 @@ import type { DeleteOptions, Pod, PodSpec } from '../apimachinery/types';
 
 /** A stored pod (no defaults applied unless the spec names them): scheduled to n1, Running. */
 function pod(spec: Partial<PodSpec> = {}, phase = 'Running'): Pod {
-  return { metadata: { name: 'web', namespace: 'default', uid: 'u1', generation: 1 }, spec: { nodeName: 'n1', containers: [{ name: 'app' }], ...spec }, status: { phase } };
+  return {
+    metadata: { name: 'web', namespace: 'default', uid: 'u1', generation: 1 },
+    spec: { nodeName: 'n1', containers: [{ name: 'app' }], ...spec },
+    status: { phase },
+  };
 }
 
 /** podStrategy.CheckGracefulDelete: the period it writes back into the options, and its answer. */
@@ -43,7 +47,9 @@ describe('podStrategy.CheckGracefulDelete (§B: grace for a pod not yet terminat
   });
 
   it('R7 an unscheduled pod gets 0, overriding both the request and the spec', () => {
-    expect(grace(pod({ nodeName: undefined, terminationGracePeriodSeconds: 30 }), { gracePeriodSeconds: 10 }).period).to.equal(0);
+    expect(
+      grace(pod({ nodeName: undefined, terminationGracePeriodSeconds: 30 }), { gracePeriodSeconds: 10 }).period,
+    ).to.equal(0);
     expect(grace(pod({ nodeName: '', terminationGracePeriodSeconds: 30 })).period).to.equal(0);
   });
 
@@ -76,7 +82,9 @@ describe('podStrategy.CheckGracefulDelete (§B: grace for a pod not yet terminat
 
   it('R10 the computed period is written back into the options, and a pod is always graceful, even at 0', () => {
     const options: DeleteOptions = {};
-    expect(podStrategy.checkGracefulDelete!(pod({ nodeName: undefined, terminationGracePeriodSeconds: 30 }), options)).to.equal(true);
+    expect(
+      podStrategy.checkGracefulDelete!(pod({ nodeName: undefined, terminationGracePeriodSeconds: 30 }), options),
+    ).to.equal(true);
     expect(options).to.deep.equal({ gracePeriodSeconds: 0 });
   });
 
@@ -87,8 +95,26 @@ describe('podStrategy.CheckGracefulDelete (§B: grace for a pod not yet terminat
 
 describe('podStrategy create and update', () => {
   it('K58 a regular init container may not have lifecycle hooks (validateInitContainers); a sidecar may', () => {
-    const withHook = (restartPolicy?: string): Pod => ({ metadata: { name: 'web' }, spec: { initContainers: [{ name: 'setup', ...(restartPolicy ? { restartPolicy } : {}), lifecycle: { preStop: { exec: { command: ['true'] } } } }], containers: [{ name: 'app' }] } });
-    expect(podStrategy.validate(withHook())).to.deep.equal([{ field: 'spec.initContainers[0].lifecycle', type: 'Forbidden', detail: 'may not be set for init containers without restartPolicy=Always' }]);
+    const withHook = (restartPolicy?: string): Pod => ({
+      metadata: { name: 'web' },
+      spec: {
+        initContainers: [
+          {
+            name: 'setup',
+            ...(restartPolicy ? { restartPolicy } : {}),
+            lifecycle: { preStop: { exec: { command: ['true'] } } },
+          },
+        ],
+        containers: [{ name: 'app' }],
+      },
+    });
+    expect(podStrategy.validate(withHook())).to.deep.equal([
+      {
+        field: 'spec.initContainers[0].lifecycle',
+        type: 'Forbidden',
+        detail: 'may not be set for init containers without restartPolicy=Always',
+      },
+    ]);
     expect(podStrategy.validate(withHook('Always'))).to.deep.equal([]);
   });
 
@@ -157,7 +183,11 @@ describe('V8 — dropPodLifecycleSleepAction: a sleep handler is dropped while P
     spec: {
       containers: [
         { name: 'app', image: 'nginx', lifecycle: { preStop: { sleep: { seconds: 5 } } } },
-        { name: 'log', image: 'fluentd', lifecycle: { preStop: { sleep: { seconds: 5 }, exec: { command: ['drain'] } } } },
+        {
+          name: 'log',
+          image: 'fluentd',
+          lifecycle: { preStop: { sleep: { seconds: 5 }, exec: { command: ['drain'] } } },
+        },
       ],
     },
   });
@@ -165,7 +195,10 @@ describe('V8 — dropPodLifecycleSleepAction: a sleep handler is dropped while P
   it('v1.29: the sleep-only preStop is removed, a preStop with another handler keeps it; no error', () => {
     const pod = withHooks();
     podStrategyFor(Release.of(29)).prepareForCreate(pod, 0);
-    expect(pod.spec!.containers.map((c) => c.lifecycle)).to.deep.equal([{}, { preStop: { exec: { command: ['drain'] } } }]);
+    expect(pod.spec!.containers.map((c) => c.lifecycle)).to.deep.equal([
+      {},
+      { preStop: { exec: { command: ['drain'] } } },
+    ]);
     expect(podStrategyFor(Release.of(29)).validate(pod)).to.deep.equal([]);
   });
 
@@ -185,13 +218,21 @@ describe('V8 — dropPodLifecycleSleepAction: a sleep handler is dropped while P
   });
 });
 
-describe('V11 — validateSleepAction: a sleep handler\'s seconds within the grace period; 0 only with PodLifecycleSleepActionAllowZero', () => {
+describe("V11 — validateSleepAction: a sleep handler's seconds within the grace period; 0 only with PodLifecycleSleepActionAllowZero", () => {
   const created = (release: Release, seconds: number, extra: Partial<Pod['spec']> = {}): Pod => {
-    const p: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'app', lifecycle: { preStop: { sleep: { seconds } } } }], ...extra } };
+    const p: Pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web' },
+      spec: { containers: [{ name: 'app', lifecycle: { preStop: { sleep: { seconds } } } }], ...extra },
+    };
     podStrategyFor(release).prepareForCreate(p, 0);
     return p;
   };
-  const problems = (release: Release, seconds: number, extra: Partial<Pod['spec']> = {}) => podStrategyFor(release).validate(created(release, seconds, extra)).map((e) => `${e.field}: ${e.value}: ${e.detail}`);
+  const problems = (release: Release, seconds: number, extra: Partial<Pod['spec']> = {}) =>
+    podStrategyFor(release)
+      .validate(created(release, seconds, extra))
+      .map((e) => `${e.field}: ${e.value}: ${e.detail}`);
   const OLD = 'must be greater than 0 and less than terminationGracePeriodSeconds (30)';
   const NAMED = `${OLD}. Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.`;
   const ZERO_OK = 'must be non-negative and less than terminationGracePeriodSeconds (30)';
@@ -213,10 +254,12 @@ describe('V11 — validateSleepAction: a sleep handler\'s seconds within the gra
     expect(problems(Release.of(33), 0)).to.deep.equal([]);
     expect(problems(Release.of(34), 0)).to.deep.equal([]);
     expect(problems(Release.of(34), -1)).to.deep.equal([`spec.containers[0].lifecycle.preStop.sleep: -1: ${ZERO_OK}`]);
-    expect(problems(Release.of(33, { PodLifecycleSleepActionAllowZero: false }), 0)).to.deep.equal([`spec.containers[0].lifecycle.preStop.sleep: 0: ${NAMED}`]);
+    expect(problems(Release.of(33, { PodLifecycleSleepActionAllowZero: false }), 0)).to.deep.equal([
+      `spec.containers[0].lifecycle.preStop.sleep: 0: ${NAMED}`,
+    ]);
   });
 
-  it('the grace is the pod\'s own; postStart and restartable init containers are checked too', () => {
+  it("the grace is the pod's own; postStart and restartable init containers are checked too", () => {
     expect(problems(Release.of(33), 45, { terminationGracePeriodSeconds: 60 })).to.deep.equal([]);
     const p: Pod = {
       apiVersion: 'v1',
@@ -224,12 +267,20 @@ describe('V11 — validateSleepAction: a sleep handler\'s seconds within the gra
       metadata: { name: 'web' },
       spec: {
         terminationGracePeriodSeconds: 10,
-        initContainers: [{ name: 'proxy', restartPolicy: 'Always', lifecycle: { preStop: { sleep: { seconds: 11 } } } }],
-        containers: [{ name: 'app', lifecycle: { postStart: { sleep: { seconds: 12 } }, preStop: { sleep: { seconds: 13 } } } }],
+        initContainers: [
+          { name: 'proxy', restartPolicy: 'Always', lifecycle: { preStop: { sleep: { seconds: 11 } } } },
+        ],
+        containers: [
+          { name: 'app', lifecycle: { postStart: { sleep: { seconds: 12 } }, preStop: { sleep: { seconds: 13 } } } },
+        ],
       },
     };
     podStrategyFor(Release.of(33)).prepareForCreate(p, 0);
-    expect(podStrategyFor(Release.of(33)).validate(p).map((e) => e.field)).to.deep.equal([
+    expect(
+      podStrategyFor(Release.of(33))
+        .validate(p)
+        .map((e) => e.field),
+    ).to.deep.equal([
       'spec.containers[0].lifecycle.postStart.sleep',
       'spec.containers[0].lifecycle.preStop.sleep',
       'spec.initContainers[0].lifecycle.preStop.sleep',
@@ -238,22 +289,33 @@ describe('V11 — validateSleepAction: a sleep handler\'s seconds within the gra
 
   it('v1.29 with PodLifecycleSleepAction off: the handler is dropped before validation, so nothing is refused', () => {
     expect(problems(Release.of(29), 60)).to.deep.equal([]);
-    expect(problems(Release.of(29, { PodLifecycleSleepAction: true }), 60)).to.deep.equal([`spec.containers[0].lifecycle.preStop.sleep: 60: ${OLD}`]);
+    expect(problems(Release.of(29, { PodLifecycleSleepAction: true }), 60)).to.deep.equal([
+      `spec.containers[0].lifecycle.preStop.sleep: 60: ${OLD}`,
+    ]);
   });
 });
 
 describe('activeDeadlineSeconds validation (validation.go ValidatePodSpec, ValidatePodUpdate)', () => {
-  const messages = (errs: { field: string; type: string; value?: unknown; detail?: string }[]) => errs.map((e) => `${e.field}: ${e.type}: ${JSON.stringify(e.value)}: ${e.detail}`);
+  const messages = (errs: { field: string; type: string; value?: unknown; detail?: string }[]) =>
+    errs.map((e) => `${e.field}: ${e.type}: ${JSON.stringify(e.value)}: ${e.detail}`);
 
   it('K70 on create it is between 1 and 2147483647', () => {
-    expect(messages(podStrategy.validate!(pod({ activeDeadlineSeconds: 0 })))).to.deep.equal(['spec.activeDeadlineSeconds: Invalid: 0: must be between 1 and 2147483647, inclusive']);
+    expect(messages(podStrategy.validate!(pod({ activeDeadlineSeconds: 0 })))).to.deep.equal([
+      'spec.activeDeadlineSeconds: Invalid: 0: must be between 1 and 2147483647, inclusive',
+    ]);
     expect(podStrategy.validate!(pod({ activeDeadlineSeconds: 1 }))).to.deep.equal([]);
   });
 
   it('K70 an update may set or lower it, never raise or remove it', () => {
     expect(podStrategy.validateUpdate!(pod({ activeDeadlineSeconds: 10 }), pod())).to.deep.equal([]);
-    expect(podStrategy.validateUpdate!(pod({ activeDeadlineSeconds: 5 }), pod({ activeDeadlineSeconds: 10 }))).to.deep.equal([]);
-    expect(messages(podStrategy.validateUpdate!(pod({ activeDeadlineSeconds: 20 }), pod({ activeDeadlineSeconds: 10 })))).to.deep.equal(['spec.activeDeadlineSeconds: Invalid: 20: must be less than or equal to previous value']);
-    expect(messages(podStrategy.validateUpdate!(pod(), pod({ activeDeadlineSeconds: 10 })))).to.deep.equal(['spec.activeDeadlineSeconds: Invalid: null: must not update from a positive integer to nil value']);
+    expect(
+      podStrategy.validateUpdate!(pod({ activeDeadlineSeconds: 5 }), pod({ activeDeadlineSeconds: 10 })),
+    ).to.deep.equal([]);
+    expect(
+      messages(podStrategy.validateUpdate!(pod({ activeDeadlineSeconds: 20 }), pod({ activeDeadlineSeconds: 10 }))),
+    ).to.deep.equal(['spec.activeDeadlineSeconds: Invalid: 20: must be less than or equal to previous value']);
+    expect(messages(podStrategy.validateUpdate!(pod(), pod({ activeDeadlineSeconds: 10 })))).to.deep.equal([
+      'spec.activeDeadlineSeconds: Invalid: null: must not update from a positive integer to nil value',
+    ]);
   });
 });

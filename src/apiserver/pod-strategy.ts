@@ -49,11 +49,14 @@ const MAX_INT32 = 2147483647;
 export function activeDeadlineUpdateError(next: number | undefined, old: number | undefined): FieldError | undefined {
   const field = 'spec.activeDeadlineSeconds';
   if (next !== undefined) {
-    if (next < 0 || next > MAX_INT32) return { field, type: 'Invalid', value: next, detail: `must be between 0 and ${MAX_INT32}, inclusive` };
-    if (old !== undefined && old < next) return { field, type: 'Invalid', value: next, detail: 'must be less than or equal to previous value' };
+    if (next < 0 || next > MAX_INT32)
+      return { field, type: 'Invalid', value: next, detail: `must be between 0 and ${MAX_INT32}, inclusive` };
+    if (old !== undefined && old < next)
+      return { field, type: 'Invalid', value: next, detail: 'must be less than or equal to previous value' };
     return undefined;
   }
-  if (old !== undefined) return { field, type: 'Invalid', value: null, detail: 'must not update from a positive integer to nil value' };
+  if (old !== undefined)
+    return { field, type: 'Invalid', value: null, detail: 'must not update from a positive integer to nil value' };
   return undefined;
 }
 
@@ -61,7 +64,14 @@ export function activeDeadlineUpdateError(next: number | undefined, old: number 
 function mutableSpecView(spec: PodSpec | undefined): unknown {
   if (!spec) return spec;
   const strip = (cs: Container[] | undefined) => cs?.map((c) => ({ ...c, image: undefined }));
-  return { ...spec, containers: strip(spec.containers), initContainers: strip(spec.initContainers), activeDeadlineSeconds: undefined, tolerations: undefined, schedulingGates: undefined };
+  return {
+    ...spec,
+    containers: strip(spec.containers),
+    initContainers: strip(spec.initContainers),
+    activeDeadlineSeconds: undefined,
+    tolerations: undefined,
+    schedulingGates: undefined,
+  };
 }
 
 /**
@@ -79,12 +89,24 @@ function dropSchedulingGates(spec: PodSpec | undefined, old: PodSpec | undefined
 function validateSchedulingGatesUpdate(spec: PodSpec | undefined, old: PodSpec | undefined): FieldError[] {
   const had = new Set((old?.schedulingGates ?? []).map((g) => g.name));
   const added = (spec?.schedulingGates ?? []).find((g) => !had.has(g.name));
-  return added ? [{ field: 'spec.schedulingGates', type: 'Forbidden', detail: `only deletion is allowed, but found new scheduling gate '${added.name}'` }] : [];
+  return added
+    ? [
+        {
+          field: 'spec.schedulingGates',
+          type: 'Forbidden',
+          detail: `only deletion is allowed, but found new scheduling gate '${added.name}'`,
+        },
+      ]
+    : [];
 }
 
 /** Every container of the spec (init, regular, ephemeral), as podutil.VisitContainers walks them. */
 function allContainers(spec: PodSpec | undefined): Container[] {
-  return [...(spec?.initContainers ?? []), ...(spec?.containers ?? []), ...((spec?.ephemeralContainers ?? []) as Container[])];
+  return [
+    ...(spec?.initContainers ?? []),
+    ...(spec?.containers ?? []),
+    ...((spec?.ephemeralContainers ?? []) as Container[]),
+  ];
 }
 
 /**
@@ -94,7 +116,8 @@ function allContainers(spec: PodSpec | undefined): Container[] {
  * with no handler is removed too.
  */
 function dropPodLifecycleSleepAction(spec: PodSpec | undefined, old: PodSpec | undefined, release: Release): void {
-  const inUse = (s: PodSpec | undefined) => allContainers(s).some((c) => c.lifecycle?.preStop?.sleep || c.lifecycle?.postStart?.sleep);
+  const inUse = (s: PodSpec | undefined) =>
+    allContainers(s).some((c) => c.lifecycle?.preStop?.sleep || c.lifecycle?.postStart?.sleep);
   if (release.enabled('PodLifecycleSleepAction') || inUse(old)) return;
   for (const c of allContainers(spec)) {
     const lifecycle = c.lifecycle;
@@ -120,10 +143,17 @@ function validateSleepActions(spec: PodSpec | undefined, release: Release): Fiel
   const grace = spec?.terminationGracePeriodSeconds;
   if (grace === undefined || grace === null) return [];
   const allowZero = release.enabled('PodLifecycleSleepActionAllowZero');
-  let detail = allowZero ? `must be non-negative and less than terminationGracePeriodSeconds (${grace})` : `must be greater than 0 and less than terminationGracePeriodSeconds (${grace})`;
-  if (!allowZero && release.atLeast(32)) detail += '. Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.';
+  let detail = allowZero
+    ? `must be non-negative and less than terminationGracePeriodSeconds (${grace})`
+    : `must be greater than 0 and less than terminationGracePeriodSeconds (${grace})`;
+  if (!allowZero && release.atLeast(32))
+    detail += '. Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.';
   const errs: FieldError[] = [];
-  const visit = (containers: readonly Container[] | undefined, path: string, hooksAllowed: (c: Container) => boolean) => {
+  const visit = (
+    containers: readonly Container[] | undefined,
+    path: string,
+    hooksAllowed: (c: Container) => boolean,
+  ) => {
     (containers ?? []).forEach((c, i) => {
       if (!hooksAllowed(c)) return;
       for (const hook of ['postStart', 'preStop'] as const) {
@@ -164,7 +194,15 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
       dropRestartableInitContainers(pod.spec, undefined, release);
       pod.status = { phase: 'Pending', qosClass: 'BestEffort' };
       if ((pod.spec?.schedulingGates ?? []).length > 0) {
-        pod.status.conditions = [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates', lastTransitionTime: toTime(now) }];
+        pod.status.conditions = [
+          {
+            type: 'PodScheduled',
+            status: 'False',
+            reason: 'SchedulingGated',
+            message: 'Scheduling is blocked due to non-empty scheduling gates',
+            lastTransitionTime: toTime(now),
+          },
+        ];
       }
       if (generation) pod.metadata.generation = 1;
       pod.metadata.creationTimestamp = toTime(now);
@@ -175,19 +213,31 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
       append(errs, validatePodDeletionCost(pod.metadata));
       const names = new Set<string>();
       for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
-        if (names.has(c.name)) errs.push({ field: 'spec.containers', type: 'Invalid', value: c.name, detail: 'Duplicate value' });
+        if (names.has(c.name))
+          errs.push({ field: 'spec.containers', type: 'Invalid', value: c.name, detail: 'Duplicate value' });
         names.add(c.name);
       }
       // validation.go validateInitContainers (K58): only a sidecar may have lifecycle hooks, so the
       // kubelet never runs a preStop for a regular init container. (Before v1.28 the same rejection
       // read "Invalid value: core.Lifecycle{…}: must not be set for init containers"; not reproduced.)
       (pod.spec?.initContainers ?? []).forEach((c, i) => {
-        if (c.lifecycle && c.restartPolicy !== 'Always') errs.push({ field: `spec.initContainers[${i}].lifecycle`, type: 'Forbidden', detail: 'may not be set for init containers without restartPolicy=Always' });
+        if (c.lifecycle && c.restartPolicy !== 'Always')
+          errs.push({
+            field: `spec.initContainers[${i}].lifecycle`,
+            type: 'Forbidden',
+            detail: 'may not be set for init containers without restartPolicy=Always',
+          });
       });
       append(errs, validateSleepActions(pod.spec, release));
       // ValidatePodSpec: a deadline is a positive int32 (K70).
       const deadline = pod.spec?.activeDeadlineSeconds;
-      if (deadline !== undefined && deadline !== null && (deadline < 1 || deadline > MAX_INT32)) errs.push({ field: 'spec.activeDeadlineSeconds', type: 'Invalid', value: deadline, detail: `must be between 1 and ${MAX_INT32}, inclusive` });
+      if (deadline !== undefined && deadline !== null && (deadline < 1 || deadline > MAX_INT32))
+        errs.push({
+          field: 'spec.activeDeadlineSeconds',
+          type: 'Invalid',
+          value: deadline,
+          detail: `must be between 1 and ${MAX_INT32}, inclusive`,
+        });
       return errs;
     },
 
@@ -204,13 +254,21 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
     validateUpdate(next, old) {
       const errs = validateObjectMetaUpdate(next.metadata, old.metadata);
       append(errs, validatePodDeletionCost(next.metadata, old.metadata));
-      const deadline = activeDeadlineUpdateError(next.spec?.activeDeadlineSeconds ?? undefined, old.spec?.activeDeadlineSeconds ?? undefined);
+      const deadline = activeDeadlineUpdateError(
+        next.spec?.activeDeadlineSeconds ?? undefined,
+        old.spec?.activeDeadlineSeconds ?? undefined,
+      );
       if (deadline) {
         errs.push(deadline);
         return errs;
       }
       if (!jsonEqual(mutableSpecView(next.spec), mutableSpecView(old.spec))) {
-        errs.push({ field: 'spec', type: 'Forbidden', detail: 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations)' });
+        errs.push({
+          field: 'spec',
+          type: 'Forbidden',
+          detail:
+            'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations)',
+        });
       }
       errs.push(...validateSchedulingGatesUpdate(next.spec, old.spec));
       return errs;

@@ -39,7 +39,13 @@ export function scaleOf(obj: Scalable): Scale {
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
-    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp,
+    },
     spec: { replicas: obj.spec?.replicas ?? 0 },
     status: { replicas: obj.status?.replicas ?? 0, selector: selectorString(obj) },
   };
@@ -53,10 +59,15 @@ export function scaleOf(obj: Scalable): Scale {
 export function applyScale<T extends Scalable>(obj: T, scale: Scale, resource: ScalableResource): T {
   const rv = scale.metadata?.resourceVersion;
   if (rv && rv !== obj.metadata.resourceVersion) {
-    throw conflict(`${resource}.apps`, obj.metadata.name ?? '', 'the object has been modified; please apply your changes to the latest version and try again');
+    throw conflict(
+      `${resource}.apps`,
+      obj.metadata.name ?? '',
+      'the object has been modified; please apply your changes to the latest version and try again',
+    );
   }
   const replicas = scale.spec?.replicas;
-  if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) throw badRequest(`spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`);
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)
+    throw badRequest(`spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`);
   obj.spec = { ...obj.spec!, replicas };
   return obj;
 }

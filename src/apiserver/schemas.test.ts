@@ -11,11 +11,26 @@ const webhook = (name: string) => ({
   sideEffects: 'None',
   admissionReviewVersions: ['v1'],
 });
-const configuration = (...hooks: string[]) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'checks' }, webhooks: hooks.map(webhook) }) as unknown as ValidatingWebhookConfiguration;
+const configuration = (...hooks: string[]) =>
+  ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'checks' },
+    webhooks: hooks.map(webhook),
+  }) as unknown as ValidatingWebhookConfiguration;
 
 describe('R110 — the schemas of the admission kinds and of the CRD kind (schemas.ts)', () => {
   it('their models are named by their packages: admissionregistration/v1 and apiextensions-apiserver v1, each with its own ServiceReference', () => {
-    expect(['V1ValidatingAdmissionPolicy', 'AdmissionregistrationV1ServiceReference', 'V1MatchResources', 'V1CustomResourceDefinition', 'ApiextensionsV1ServiceReference', 'V1JSONSchemaProps'].map(definitionName)).to.deep.equal([
+    expect(
+      [
+        'V1ValidatingAdmissionPolicy',
+        'AdmissionregistrationV1ServiceReference',
+        'V1MatchResources',
+        'V1CustomResourceDefinition',
+        'ApiextensionsV1ServiceReference',
+        'V1JSONSchemaProps',
+      ].map(definitionName),
+    ).to.deep.equal([
       'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy',
       'io.k8s.api.admissionregistration.v1.ServiceReference',
       'io.k8s.api.admissionregistration.v1.MatchResources',
@@ -25,14 +40,33 @@ describe('R110 — the schemas of the admission kinds and of the CRD kind (schem
     ]);
   });
 
-  it('server-side apply merges a configuration\'s webhooks by name (+listType=map, +listMapKey=name): two managers each own one', () => {
+  it("server-side apply merges a configuration's webhooks by name (+listType=map, +listMapKey=name): two managers each own one", () => {
     const { api } = newSim();
     api.trackManagedFields();
-    ok(api.apply(USER, 'validatingwebhookconfigurations', undefined, 'checks', configuration('a.example.com'), { fieldManager: 'team-a' }));
-    const both = ok(api.apply(USER, 'validatingwebhookconfigurations', undefined, 'checks', configuration('b.example.com'), { fieldManager: 'team-b' }));
+    ok(
+      api.apply(USER, 'validatingwebhookconfigurations', undefined, 'checks', configuration('a.example.com'), {
+        fieldManager: 'team-a',
+      }),
+    );
+    const both = ok(
+      api.apply(USER, 'validatingwebhookconfigurations', undefined, 'checks', configuration('b.example.com'), {
+        fieldManager: 'team-b',
+      }),
+    );
     expect(both.webhooks!.map((h) => h.name)).to.deep.equal(['a.example.com', 'b.example.com']);
     const stored = ok(api.get('validatingwebhookconfigurations', undefined, 'checks'));
-    const owned = (manager: string) => Object.keys((stored.metadata.managedFields!.find((e) => e.manager === manager)!.fieldsV1 as Record<string, Record<string, unknown>>)['f:webhooks']);
-    expect([owned('team-a'), owned('team-b')]).to.deep.equal([['k:{"name":"a.example.com"}'], ['k:{"name":"b.example.com"}']]);
+    const owned = (manager: string) =>
+      Object.keys(
+        (
+          stored.metadata.managedFields!.find((e) => e.manager === manager)!.fieldsV1 as Record<
+            string,
+            Record<string, unknown>
+          >
+        )['f:webhooks'],
+      );
+    expect([owned('team-a'), owned('team-b')]).to.deep.equal([
+      ['k:{"name":"a.example.com"}'],
+      ['k:{"name":"b.example.com"}'],
+    ]);
   });
 });

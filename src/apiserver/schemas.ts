@@ -21,30 +21,125 @@ type Definitions = Record<string, OpenApiSchema>;
 
 /** The served kinds, by their model class: the roots of the definitions built. */
 export const SCHEMA_ROOTS = [
-  'V1Pod', 'V1Node', 'V1Namespace', 'CoreV1Event', 'V1ReplicaSet', 'V1Lease', 'EventsV1Event', 'V1Secret', 'V1ConfigMap', 'V1ServiceAccount', 'V1PodDisruptionBudget',
-  'V1ValidatingWebhookConfiguration', 'V1MutatingWebhookConfiguration', 'V1ValidatingAdmissionPolicy', 'V1ValidatingAdmissionPolicyBinding', 'V1CustomResourceDefinition',
-  'V1Deployment', 'V1StatefulSet', 'V1DaemonSet', 'V1ControllerRevision', 'V1Job', 'V1Service', 'V1Endpoints', 'V1EndpointSlice',
+  'V1Pod',
+  'V1Node',
+  'V1Namespace',
+  'CoreV1Event',
+  'V1ReplicaSet',
+  'V1Lease',
+  'EventsV1Event',
+  'V1Secret',
+  'V1ConfigMap',
+  'V1ServiceAccount',
+  'V1PodDisruptionBudget',
+  'V1ValidatingWebhookConfiguration',
+  'V1MutatingWebhookConfiguration',
+  'V1ValidatingAdmissionPolicy',
+  'V1ValidatingAdmissionPolicyBinding',
+  'V1CustomResourceDefinition',
+  'V1Deployment',
+  'V1StatefulSet',
+  'V1DaemonSet',
+  'V1ControllerRevision',
+  'V1Job',
+  'V1Service',
+  'V1Endpoints',
+  'V1EndpointSlice',
 ] as const;
 
 /** Kinds of meta/v1, apps/v1, coordination/v1 and policy/v1 among the models (every other `V1…` model is core/v1). */
-const META = new Set(['Condition', 'ObjectMeta', 'OwnerReference', 'ManagedFieldsEntry', 'LabelSelector', 'LabelSelectorRequirement', 'ListMeta', 'Status', 'StatusDetails', 'StatusCause', 'DeleteOptions', 'Preconditions']);
-const APPS = new Set(['ReplicaSet', 'ReplicaSetSpec', 'ReplicaSetStatus', 'ReplicaSetCondition', 'ReplicaSetList', 'ControllerRevision', 'RollingUpdateDeployment', 'RollingUpdateDaemonSet', 'RollingUpdateStatefulSetStrategy']);
+const META = new Set([
+  'Condition',
+  'ObjectMeta',
+  'OwnerReference',
+  'ManagedFieldsEntry',
+  'LabelSelector',
+  'LabelSelectorRequirement',
+  'ListMeta',
+  'Status',
+  'StatusDetails',
+  'StatusCause',
+  'DeleteOptions',
+  'Preconditions',
+]);
+const APPS = new Set([
+  'ReplicaSet',
+  'ReplicaSetSpec',
+  'ReplicaSetStatus',
+  'ReplicaSetCondition',
+  'ReplicaSetList',
+  'ControllerRevision',
+  'RollingUpdateDeployment',
+  'RollingUpdateDaemonSet',
+  'RollingUpdateStatefulSetStrategy',
+]);
 /** apps/v1 kinds whose every `V1{Kind}…` model is theirs (DeploymentSpec, StatefulSetOrdinals, DaemonSetUpdateStrategy, …). */
 const APPS_PREFIXES = ['Deployment', 'StatefulSet', 'DaemonSet'];
 /** batch/v1 (k8s.io/api/batch/v1/types.go). */
-const BATCH = new Set(['Job', 'JobSpec', 'JobStatus', 'JobCondition', 'JobList', 'JobTemplateSpec', 'PodFailurePolicy', 'PodFailurePolicyRule', 'PodFailurePolicyOnExitCodesRequirement', 'PodFailurePolicyOnPodConditionsPattern', 'SuccessPolicy', 'SuccessPolicyRule', 'UncountedTerminatedPods']);
+const BATCH = new Set([
+  'Job',
+  'JobSpec',
+  'JobStatus',
+  'JobCondition',
+  'JobList',
+  'JobTemplateSpec',
+  'PodFailurePolicy',
+  'PodFailurePolicyRule',
+  'PodFailurePolicyOnExitCodesRequirement',
+  'PodFailurePolicyOnPodConditionsPattern',
+  'SuccessPolicy',
+  'SuccessPolicyRule',
+  'UncountedTerminatedPods',
+]);
 /** discovery/v1 (k8s.io/api/discovery/v1/types.go); its EndpointPort is the `DiscoveryV1EndpointPort` model. */
-const DISCOVERY = new Set(['EndpointSlice', 'EndpointSliceList', 'Endpoint', 'EndpointConditions', 'EndpointHints', 'ForZone', 'ForNode']);
+const DISCOVERY = new Set([
+  'EndpointSlice',
+  'EndpointSliceList',
+  'Endpoint',
+  'EndpointConditions',
+  'EndpointHints',
+  'ForZone',
+  'ForNode',
+]);
 const COORDINATION = new Set(['Lease', 'LeaseSpec', 'LeaseList']);
-const POLICY = new Set(['PodDisruptionBudget', 'PodDisruptionBudgetSpec', 'PodDisruptionBudgetStatus', 'PodDisruptionBudgetList', 'Eviction']);
+const POLICY = new Set([
+  'PodDisruptionBudget',
+  'PodDisruptionBudgetSpec',
+  'PodDisruptionBudgetStatus',
+  'PodDisruptionBudgetList',
+  'Eviction',
+]);
 /** admissionregistration/v1 (k8s.io/api/admissionregistration/v1/types.go); its ServiceReference and WebhookClientConfig are `AdmissionregistrationV1…` models. */
 const ADMISSIONREGISTRATION = new Set([
-  'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingWebhook', 'MutatingWebhook', 'RuleWithOperations', 'MatchCondition',
-  'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicySpec', 'ValidatingAdmissionPolicyStatus', 'ValidatingAdmissionPolicyBinding', 'ValidatingAdmissionPolicyBindingSpec',
-  'TypeChecking', 'ExpressionWarning', 'Validation', 'Variable', 'AuditAnnotation', 'ParamKind', 'ParamRef', 'MatchResources', 'NamedRuleWithOperations',
+  'ValidatingWebhookConfiguration',
+  'MutatingWebhookConfiguration',
+  'ValidatingWebhook',
+  'MutatingWebhook',
+  'RuleWithOperations',
+  'MatchCondition',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicySpec',
+  'ValidatingAdmissionPolicyStatus',
+  'ValidatingAdmissionPolicyBinding',
+  'ValidatingAdmissionPolicyBindingSpec',
+  'TypeChecking',
+  'ExpressionWarning',
+  'Validation',
+  'Variable',
+  'AuditAnnotation',
+  'ParamKind',
+  'ParamRef',
+  'MatchResources',
+  'NamedRuleWithOperations',
 ]);
 /** apiextensions/v1 (k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1): `CustomResource…` and these; its ServiceReference and WebhookClientConfig are `ApiextensionsV1…` models. */
-const APIEXTENSIONS = new Set(['JSONSchemaProps', 'ExternalDocumentation', 'SelectableField', 'ValidationRule', 'WebhookConversion']);
+const APIEXTENSIONS = new Set([
+  'JSONSchemaProps',
+  'ExternalDocumentation',
+  'SelectableField',
+  'ValidationRule',
+  'WebhookConversion',
+]);
 const APIEXTENSIONS_PREFIX = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1';
 
 /** The OpenAPI definition name of a model class: `V1PodSpec` → `io.k8s.api.core.v1.PodSpec`. */
@@ -57,8 +152,10 @@ export function definitionName(cls: string): string {
   if (prefix === 'DiscoveryV1' || DISCOVERY.has(name)) return `io.k8s.api.discovery.v1.${name}`;
   if (BATCH.has(name)) return `io.k8s.api.batch.v1.${name}`;
   if (APPS_PREFIXES.some((p) => name.startsWith(p))) return `io.k8s.api.apps.v1.${name}`;
-  if (prefix === 'AdmissionregistrationV1' || ADMISSIONREGISTRATION.has(name)) return `io.k8s.api.admissionregistration.v1.${name}`;
-  if (prefix === 'ApiextensionsV1' || APIEXTENSIONS.has(name) || name.startsWith('CustomResource')) return `${APIEXTENSIONS_PREFIX}.${name}`;
+  if (prefix === 'AdmissionregistrationV1' || ADMISSIONREGISTRATION.has(name))
+    return `io.k8s.api.admissionregistration.v1.${name}`;
+  if (prefix === 'ApiextensionsV1' || APIEXTENSIONS.has(name) || name.startsWith('CustomResource'))
+    return `${APIEXTENSIONS_PREFIX}.${name}`;
   if (META.has(name)) return `io.k8s.apimachinery.pkg.apis.meta.v1.${name}`;
   if (APPS.has(name)) return `io.k8s.api.apps.v1.${name}`;
   if (COORDINATION.has(name)) return `io.k8s.api.coordination.v1.${name}`;
@@ -66,15 +163,32 @@ export function definitionName(cls: string): string {
   return `io.k8s.api.core.v1.${name}`;
 }
 
-type Ext = Partial<Pick<OpenApiSchema, 'x-kubernetes-list-type' | 'x-kubernetes-list-map-keys' | 'x-kubernetes-patch-strategy' | 'x-kubernetes-patch-merge-key' | 'x-kubernetes-map-type' | 'default'>>;
+type Ext = Partial<
+  Pick<
+    OpenApiSchema,
+    | 'x-kubernetes-list-type'
+    | 'x-kubernetes-list-map-keys'
+    | 'x-kubernetes-patch-strategy'
+    | 'x-kubernetes-patch-merge-key'
+    | 'x-kubernetes-map-type'
+    | 'default'
+  >
+>;
 const map = (...keys: string[]): Ext => ({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': keys });
-const merge = (key: string, strategy = 'merge'): Ext => ({ 'x-kubernetes-patch-strategy': strategy, 'x-kubernetes-patch-merge-key': key });
+const merge = (key: string, strategy = 'merge'): Ext => ({
+  'x-kubernetes-patch-strategy': strategy,
+  'x-kubernetes-patch-merge-key': key,
+});
 const ATOMIC: Ext = { 'x-kubernetes-list-type': 'atomic' };
 const SET: Ext = { 'x-kubernetes-list-type': 'set' };
 
 /** The list and map markers of the Go types, by model class and property (v1.33). */
 const LIST_EXTENSIONS: Readonly<Record<string, Readonly<Record<string, Ext>>>> = {
-  V1ObjectMeta: { finalizers: { ...SET, 'x-kubernetes-patch-strategy': 'merge' }, ownerReferences: { ...map('uid'), ...merge('uid') }, managedFields: ATOMIC },
+  V1ObjectMeta: {
+    finalizers: { ...SET, 'x-kubernetes-patch-strategy': 'merge' },
+    ownerReferences: { ...map('uid'), ...merge('uid') },
+    managedFields: ATOMIC,
+  },
   V1PodSpec: {
     volumes: { ...map('name'), ...merge('name', 'merge,retainKeys') },
     initContainers: { ...map('name'), ...merge('name') },
@@ -103,7 +217,13 @@ const LIST_EXTENSIONS: Readonly<Record<string, Readonly<Record<string, Ext>>>> =
     resourceClaimStatuses: { ...map('name'), ...merge('name', 'merge,retainKeys') },
   },
   V1NodeSpec: { podCIDRs: { ...SET, 'x-kubernetes-patch-strategy': 'merge' }, taints: ATOMIC },
-  V1NodeStatus: { conditions: { ...map('type'), ...merge('type') }, addresses: { ...map('type'), ...merge('type') }, images: ATOMIC, volumesInUse: ATOMIC, volumesAttached: ATOMIC },
+  V1NodeStatus: {
+    conditions: { ...map('type'), ...merge('type') },
+    addresses: { ...map('type'), ...merge('type') },
+    images: ATOMIC,
+    volumesInUse: ATOMIC,
+    volumesAttached: ATOMIC,
+  },
   V1NamespaceSpec: { finalizers: ATOMIC },
   V1NamespaceStatus: { conditions: { ...map('type'), ...merge('type') } },
   V1ReplicaSetStatus: { conditions: { ...map('type'), ...merge('type') } },
@@ -121,7 +241,14 @@ const LIST_EXTENSIONS: Readonly<Record<string, Readonly<Record<string, Ext>>>> =
   V1PodFailurePolicyOnExitCodesRequirement: { values: SET },
   V1SuccessPolicy: { rules: ATOMIC },
   V1UncountedTerminatedPods: { succeeded: SET, failed: SET },
-  V1ServiceSpec: { ports: { ...map('port', 'protocol'), ...merge('port') }, selector: { 'x-kubernetes-map-type': 'atomic' }, clusterIPs: ATOMIC, externalIPs: ATOMIC, loadBalancerSourceRanges: ATOMIC, ipFamilies: ATOMIC },
+  V1ServiceSpec: {
+    ports: { ...map('port', 'protocol'), ...merge('port') },
+    selector: { 'x-kubernetes-map-type': 'atomic' },
+    clusterIPs: ATOMIC,
+    externalIPs: ATOMIC,
+    loadBalancerSourceRanges: ATOMIC,
+    ipFamilies: ATOMIC,
+  },
   V1ServiceStatus: { conditions: { ...map('type'), ...merge('type') } },
   V1LoadBalancerStatus: { ingress: ATOMIC },
   V1LoadBalancerIngress: { ports: ATOMIC },
@@ -133,11 +260,30 @@ const LIST_EXTENSIONS: Readonly<Record<string, Readonly<Record<string, Ext>>>> =
   // k8s.io/api/admissionregistration/v1/types.go
   V1ValidatingWebhookConfiguration: { webhooks: { ...map('name'), ...merge('name') } },
   V1MutatingWebhookConfiguration: { webhooks: { ...map('name'), ...merge('name') } },
-  V1ValidatingWebhook: { rules: ATOMIC, admissionReviewVersions: ATOMIC, matchConditions: { ...map('name'), ...merge('name') } },
-  V1MutatingWebhook: { rules: ATOMIC, admissionReviewVersions: ATOMIC, matchConditions: { ...map('name'), ...merge('name') } },
+  V1ValidatingWebhook: {
+    rules: ATOMIC,
+    admissionReviewVersions: ATOMIC,
+    matchConditions: { ...map('name'), ...merge('name') },
+  },
+  V1MutatingWebhook: {
+    rules: ATOMIC,
+    admissionReviewVersions: ATOMIC,
+    matchConditions: { ...map('name'), ...merge('name') },
+  },
   V1RuleWithOperations: { operations: ATOMIC, apiGroups: ATOMIC, apiVersions: ATOMIC, resources: ATOMIC },
-  V1NamedRuleWithOperations: { resourceNames: ATOMIC, operations: ATOMIC, apiGroups: ATOMIC, apiVersions: ATOMIC, resources: ATOMIC },
-  V1ValidatingAdmissionPolicySpec: { validations: ATOMIC, auditAnnotations: ATOMIC, matchConditions: { ...map('name'), ...merge('name') }, variables: { ...map('name'), ...merge('name') } },
+  V1NamedRuleWithOperations: {
+    resourceNames: ATOMIC,
+    operations: ATOMIC,
+    apiGroups: ATOMIC,
+    apiVersions: ATOMIC,
+    resources: ATOMIC,
+  },
+  V1ValidatingAdmissionPolicySpec: {
+    validations: ATOMIC,
+    auditAnnotations: ATOMIC,
+    matchConditions: { ...map('name'), ...merge('name') },
+    variables: { ...map('name'), ...merge('name') },
+  },
   V1ValidatingAdmissionPolicyStatus: { conditions: map('type') },
   V1TypeChecking: { expressionWarnings: ATOMIC },
   V1ValidatingAdmissionPolicyBindingSpec: { validationActions: SET },
@@ -148,7 +294,15 @@ const LIST_EXTENSIONS: Readonly<Record<string, Readonly<Record<string, Ext>>>> =
   V1CustomResourceDefinitionVersion: { additionalPrinterColumns: ATOMIC, selectableFields: ATOMIC },
   V1CustomResourceDefinitionNames: { shortNames: ATOMIC, categories: ATOMIC },
   V1CustomResourceDefinitionStatus: { conditions: map('type'), storedVersions: ATOMIC },
-  V1JSONSchemaProps: { enum: ATOMIC, required: ATOMIC, allOf: ATOMIC, oneOf: ATOMIC, anyOf: ATOMIC, 'x-kubernetes-list-map-keys': ATOMIC, 'x-kubernetes-validations': { ...map('rule'), ...merge('rule') } },
+  V1JSONSchemaProps: {
+    enum: ATOMIC,
+    required: ATOMIC,
+    allOf: ATOMIC,
+    oneOf: ATOMIC,
+    anyOf: ATOMIC,
+    'x-kubernetes-list-map-keys': ATOMIC,
+    'x-kubernetes-validations': { ...map('rule'), ...merge('rule') },
+  },
 };
 
 function containerLists(): Record<string, Ext> {
@@ -166,9 +320,24 @@ function containerLists(): Record<string, Ext> {
 
 /** Structs marked `+structType=atomic` (and LabelSelector, `+structType=atomic` since v1.24). */
 const ATOMIC_STRUCTS = new Set([
-  'V1LocalObjectReference', 'V1ObjectReference', 'V1OwnerReference', 'V1LabelSelector', 'V1NodeSelector', 'V1TypedLocalObjectReference', 'V1SecretKeySelector', 'V1ConfigMapKeySelector', 'V1ObjectFieldSelector', 'V1ResourceFieldSelector',
-  'V1ParamKind', 'V1Variable', 'V1ParamRef', 'V1MatchResources', 'V1NamedRuleWithOperations',
-  'CoreV1EndpointPort', 'DiscoveryV1EndpointPort', 'V1EndpointAddress',
+  'V1LocalObjectReference',
+  'V1ObjectReference',
+  'V1OwnerReference',
+  'V1LabelSelector',
+  'V1NodeSelector',
+  'V1TypedLocalObjectReference',
+  'V1SecretKeySelector',
+  'V1ConfigMapKeySelector',
+  'V1ObjectFieldSelector',
+  'V1ResourceFieldSelector',
+  'V1ParamKind',
+  'V1Variable',
+  'V1ParamRef',
+  'V1MatchResources',
+  'V1NamedRuleWithOperations',
+  'CoreV1EndpointPort',
+  'DiscoveryV1EndpointPort',
+  'V1EndpointAddress',
 ]);
 
 /**
@@ -184,9 +353,19 @@ const JSON_VALUED = new Set(['V1JSONSchemaProps']);
  * `format: quantity` for strict decoding (src/apiserver/strict-decoding.ts).
  */
 const QUANTITIES = new Set([
-  'V1ResourceRequirements.limits', 'V1ResourceRequirements.requests', 'V1VolumeResourceRequirements.limits', 'V1VolumeResourceRequirements.requests',
-  'V1NodeStatus.capacity', 'V1NodeStatus.allocatable', 'V1PodSpec.overhead', 'V1EmptyDirVolumeSource.sizeLimit', 'V1ResourceFieldSelector.divisor',
-  'V1ContainerStatus.allocatedResources', 'V1PersistentVolumeSpec.capacity', 'V1PersistentVolumeClaimStatus.capacity', 'V1PersistentVolumeClaimStatus.allocatedResources',
+  'V1ResourceRequirements.limits',
+  'V1ResourceRequirements.requests',
+  'V1VolumeResourceRequirements.limits',
+  'V1VolumeResourceRequirements.requests',
+  'V1NodeStatus.capacity',
+  'V1NodeStatus.allocatable',
+  'V1PodSpec.overhead',
+  'V1EmptyDirVolumeSource.sizeLimit',
+  'V1ResourceFieldSelector.divisor',
+  'V1ContainerStatus.allocatedResources',
+  'V1PersistentVolumeSpec.capacity',
+  'V1PersistentVolumeClaimStatus.capacity',
+  'V1PersistentVolumeClaimStatus.allocatedResources',
 ]);
 
 interface Attribute {
@@ -221,7 +400,9 @@ export function schemaDefinitions(): Definitions {
 function modelSchema(dir: string, cls: string, need: (cls: string) => void): OpenApiSchema {
   const js = readFileSync(join(dir, `${cls}.js`), 'utf8');
   const dts = readFileSync(join(dir, `${cls}.d.ts`), 'utf8');
-  const attrs = JSON.parse(new RegExp(`${cls}\\.attributeTypeMap = (\\[[\\s\\S]*?\\]);`).exec(js)?.[1] ?? '[]') as Attribute[];
+  const attrs = JSON.parse(
+    new RegExp(`${cls}\\.attributeTypeMap = (\\[[\\s\\S]*?\\]);`).exec(js)?.[1] ?? '[]',
+  ) as Attribute[];
   const described = propertyDocs(dts);
   const ext = LIST_EXTENSIONS[cls] ?? {};
   const properties: Record<string, OpenApiSchema> = {};
@@ -230,7 +411,11 @@ function modelSchema(dir: string, cls: string, need: (cls: string) => void): Ope
     // The declaration names a property by its model name (`_default` for `default`).
     const doc = described.get(a.name) ?? described.get(a.baseName);
     const format = QUANTITIES.has(`${cls}.${a.baseName}`) ? 'quantity' : a.format;
-    properties[a.baseName] = { ...(doc?.description ? { description: doc.description } : {}), ...typeSchema(a.type, format, need, JSON_VALUED.has(cls)), ...ext[a.baseName] };
+    properties[a.baseName] = {
+      ...(doc?.description ? { description: doc.description } : {}),
+      ...typeSchema(a.type, format, need, JSON_VALUED.has(cls)),
+      ...ext[a.baseName],
+    };
     if (doc?.required) required.push(a.baseName);
   }
   const description = /\/\*\*\s*\n\* ([\s\S]*?)\n\*\/\nexport class/.exec(js)?.[1];
@@ -246,7 +431,17 @@ function modelSchema(dir: string, cls: string, need: (cls: string) => void): Ope
 }
 
 /** The API group of each definition package. */
-const GROUPS: Readonly<Record<string, string>> = { 'io.k8s.api.core': '', 'io.k8s.api.apps': 'apps', 'io.k8s.api.batch': 'batch', 'io.k8s.api.discovery': 'discovery.k8s.io', 'io.k8s.api.policy': 'policy', 'io.k8s.api.coordination': 'coordination.k8s.io', 'io.k8s.api.events': 'events.k8s.io', 'io.k8s.api.admissionregistration': 'admissionregistration.k8s.io', 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions': 'apiextensions.k8s.io' };
+const GROUPS: Readonly<Record<string, string>> = {
+  'io.k8s.api.core': '',
+  'io.k8s.api.apps': 'apps',
+  'io.k8s.api.batch': 'batch',
+  'io.k8s.api.discovery': 'discovery.k8s.io',
+  'io.k8s.api.policy': 'policy',
+  'io.k8s.api.coordination': 'coordination.k8s.io',
+  'io.k8s.api.events': 'events.k8s.io',
+  'io.k8s.api.admissionregistration': 'admissionregistration.k8s.io',
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions': 'apiextensions.k8s.io',
+};
 
 /** The kinds among the roots carry their group, version and kind, as upstream's definitions do. */
 function groupVersionKind(cls: string): { group: string; version: string; kind: string } | undefined {
@@ -259,12 +454,17 @@ function groupVersionKind(cls: string): { group: string; version: string; kind: 
 function propertyDocs(dts: string): Map<string, { description?: string; required: boolean }> {
   const out = new Map<string, { description?: string; required: boolean }>();
   const re = /(?:\/\*\*\s*\n\s*\* ((?:(?!\*\/)[\s\S])*?)\n\s*\*\/\s*\n)?\s*'([^']+)'(\?)?:/g;
-  for (let m = re.exec(dts); m; m = re.exec(dts)) out.set(m[2], { description: m[1] ? unescape(m[1]) : undefined, required: m[3] === undefined });
+  for (let m = re.exec(dts); m; m = re.exec(dts))
+    out.set(m[2], { description: m[1] ? unescape(m[1]) : undefined, required: m[3] === undefined });
   return out;
 }
 
 function unescape(text: string): string {
-  return text.replace(/\n\s*\* ?/g, '\n').replace(/\\"/g, '"').replace(/\\'/g, "'").trim();
+  return text
+    .replace(/\n\s*\* ?/g, '\n')
+    .replace(/\\"/g, '"')
+    .replace(/\\'/g, "'")
+    .trim();
 }
 
 /** A property type of the generated models as an OpenAPI schema (and the models it references). */
@@ -277,7 +477,9 @@ function typeSchema(type: string, format: string, need: (cls: string) => void, a
     case 'string':
       return { type: 'string', ...(format && format !== 'date-time' ? { format } : {}) };
     case 'number':
-      return format === 'int32' || format === 'int64' ? { type: 'integer', format } : { type: 'number', format: format || 'double' };
+      return format === 'int32' || format === 'int64'
+        ? { type: 'integer', format }
+        : { type: 'number', format: format || 'double' };
     case 'boolean':
       return { type: 'boolean' };
     case 'Date':

@@ -55,13 +55,17 @@ export function convertSecret(secret: Secret): void {
   const cannot = (why: string) => badRequest(`Secret in version "v1" cannot be handled as a Secret: ${why}`);
   for (const value of Object.values(secret.data ?? {}) as unknown[]) {
     if (value === null) continue;
-    if (typeof value !== 'string') throw cannot(`json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go struct field Secret.data of type []uint8`);
+    if (typeof value !== 'string')
+      throw cannot(
+        `json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go struct field Secret.data of type []uint8`,
+      );
     const offset = base64ErrorOffset(value);
     if (offset !== undefined) throw cannot(`illegal base64 data at input byte ${offset}`);
   }
   if (secret.stringData) {
     const data = { ...secret.data };
-    for (const [key, value] of Object.entries(secret.stringData)) data[key] = Buffer.from(String(value), 'utf8').toString('base64');
+    for (const [key, value] of Object.entries(secret.stringData))
+      data[key] = Buffer.from(String(value), 'utf8').toString('base64');
     secret.data = data;
     delete secret.stringData;
   }
@@ -81,13 +85,24 @@ function validateSecret(secret: Secret): FieldError[] {
   const errs = validateConfigKeys(secret.data, 'data');
   const data = secret.data ?? {};
   for (const key of REQUIRED_KEYS[secret.type ?? ''] ?? []) {
-    if (!(key in data) || (secret.type === 'kubernetes.io/ssh-auth' && !data[key])) errs.push({ field: `data[${key}]`, type: 'Required value', detail: '' });
+    if (!(key in data) || (secret.type === 'kubernetes.io/ssh-auth' && !data[key]))
+      errs.push({ field: `data[${key}]`, type: 'Required value', detail: '' });
   }
   if (secret.type === 'kubernetes.io/basic-auth' && !('username' in data) && !('password' in data)) {
-    errs.push({ field: 'data[username]', type: 'Required value', detail: '' }, { field: 'data[password]', type: 'Required value', detail: '' });
+    errs.push(
+      { field: 'data[username]', type: 'Required value', detail: '' },
+      { field: 'data[password]', type: 'Required value', detail: '' },
+    );
   }
-  if (secret.type === 'kubernetes.io/service-account-token' && !secret.metadata.annotations?.['kubernetes.io/service-account.name']) {
-    errs.push({ field: 'metadata.annotations[kubernetes.io/service-account.name]', type: 'Required value', detail: '' });
+  if (
+    secret.type === 'kubernetes.io/service-account-token' &&
+    !secret.metadata.annotations?.['kubernetes.io/service-account.name']
+  ) {
+    errs.push({
+      field: 'metadata.annotations[kubernetes.io/service-account.name]',
+      type: 'Required value',
+      detail: '',
+    });
   }
   return errs;
 }
@@ -97,7 +112,13 @@ function validateSecret(secret: Secret): FieldError[] {
  * immutable Secret's data cannot either. Secrets have no generation.
  */
 export function secretStrategy(): Strategy<Secret> {
-  const base = genericStrategy<Secret>({ kind: 'Secret', apiVersion: 'v1', resource: 'secrets', namespaced: true, generation: false });
+  const base = genericStrategy<Secret>({
+    kind: 'Secret',
+    apiVersion: 'v1',
+    resource: 'secrets',
+    namespaced: true,
+    generation: false,
+  });
   return {
     ...base,
     prepareForCreate(secret, now) {
@@ -111,7 +132,8 @@ export function secretStrategy(): Strategy<Secret> {
     },
     validateUpdate(next, old) {
       const errs = base.validateUpdate(next, old);
-      if (next.type !== old.type) errs.push({ field: 'type', type: 'Invalid', value: next.type, detail: 'field is immutable' });
+      if (next.type !== old.type)
+        errs.push({ field: 'type', type: 'Invalid', value: next.type, detail: 'field is immutable' });
       return [...errs, ...validateImmutableContents(next, old, ['data']), ...validateSecret(next)];
     },
   };

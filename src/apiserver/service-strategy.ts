@@ -8,7 +8,8 @@ export const SERVICE_CIDR = { base: [10, 96, 0, 0] as const, size: 1 << 20 };
 /** kube-apiserver --service-node-port-range default: 30000-32767. */
 export const NODE_PORT_RANGE = { base: 30000, size: 2768 };
 
-export const SERVICE_STRATEGY_SOURCE = 'pkg/registry/core/service/strategy.go + pkg/apis/core/v1/defaults.go SetDefaults_Service';
+export const SERVICE_STRATEGY_SOURCE =
+  'pkg/registry/core/service/strategy.go + pkg/apis/core/v1/defaults.go SetDefaults_Service';
 
 /**
  * N1 — pkg/apis/core/v1/defaults.go SetDefaults_Service (and the IP family defaulting of
@@ -43,20 +44,44 @@ export function allocateServiceAddresses(svc: Service, taken: readonly Service[]
   const errs: FieldError[] = [];
   const usedIPs = new Set(taken.map((s) => s.spec?.clusterIP).filter((ip): ip is string => !!ip && ip !== 'None'));
   if (spec.clusterIP === undefined || spec.clusterIP === '') {
-    if (spec.type !== 'ExternalName') spec.clusterIP = lowestFree(staticBand(SERVICE_CIDR.size, 16, 256), SERVICE_CIDR.size - 2, (i) => usedIPs.has(ipAt(i)), ipAt);
+    if (spec.type !== 'ExternalName')
+      spec.clusterIP = lowestFree(
+        staticBand(SERVICE_CIDR.size, 16, 256),
+        SERVICE_CIDR.size - 2,
+        (i) => usedIPs.has(ipAt(i)),
+        ipAt,
+      );
   } else if (spec.clusterIP !== 'None' && usedIPs.has(spec.clusterIP)) {
-    errs.push({ field: 'spec.clusterIPs', type: 'Invalid', value: [spec.clusterIP], detail: `failed to allocate IP ${spec.clusterIP}: provided IP is already allocated` });
+    errs.push({
+      field: 'spec.clusterIPs',
+      type: 'Invalid',
+      value: [spec.clusterIP],
+      detail: `failed to allocate IP ${spec.clusterIP}: provided IP is already allocated`,
+    });
   }
   if (spec.clusterIP !== undefined) spec.clusterIPs ??= [spec.clusterIP];
   if (spec.type === 'NodePort' || (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false)) {
-    const usedPorts = new Set(taken.flatMap((s) => (s.spec?.ports ?? []).map((p) => p.nodePort)).filter((p): p is number => p !== undefined));
+    const usedPorts = new Set(
+      taken.flatMap((s) => (s.spec?.ports ?? []).map((p) => p.nodePort)).filter((p): p is number => p !== undefined),
+    );
     for (const p of spec.ports ?? []) {
       if (p.nodePort !== undefined) {
-        if (usedPorts.has(p.nodePort)) errs.push({ field: 'spec.ports[0].nodePort', type: 'Invalid', value: p.nodePort, detail: 'provided port is already allocated' });
+        if (usedPorts.has(p.nodePort))
+          errs.push({
+            field: 'spec.ports[0].nodePort',
+            type: 'Invalid',
+            value: p.nodePort,
+            detail: 'provided port is already allocated',
+          });
         usedPorts.add(p.nodePort);
         continue;
       }
-      p.nodePort = lowestFree(staticBand(NODE_PORT_RANGE.size, 16, 128), NODE_PORT_RANGE.size, (i) => usedPorts.has(NODE_PORT_RANGE.base + i), (i) => NODE_PORT_RANGE.base + i);
+      p.nodePort = lowestFree(
+        staticBand(NODE_PORT_RANGE.size, 16, 128),
+        NODE_PORT_RANGE.size,
+        (i) => usedPorts.has(NODE_PORT_RANGE.base + i),
+        (i) => NODE_PORT_RANGE.base + i,
+      );
       usedPorts.add(p.nodePort);
     }
   }
@@ -88,27 +113,61 @@ export function validateService(svc: Service): FieldError[] {
   const errs: FieldError[] = [];
   // supportedServiceType, listed sorted (sets.List) by NotSupported.
   const types = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
-  if (!types.includes(spec.type ?? 'ClusterIP')) errs.push({ field: 'spec.type', type: 'Unsupported value', value: spec.type, detail: `supported values: ${types.map((t) => `"${t}"`).join(', ')}` });
+  if (!types.includes(spec.type ?? 'ClusterIP'))
+    errs.push({
+      field: 'spec.type',
+      type: 'Unsupported value',
+      value: spec.type,
+      detail: `supported values: ${types.map((t) => `"${t}"`).join(', ')}`,
+    });
   const ports = spec.ports ?? [];
-  if (ports.length === 0 && spec.clusterIP !== 'None' && spec.type !== 'ExternalName') errs.push({ field: 'spec.ports', type: 'Required value', detail: '' });
+  if (ports.length === 0 && spec.clusterIP !== 'None' && spec.type !== 'ExternalName')
+    errs.push({ field: 'spec.ports', type: 'Required value', detail: '' });
   ports.forEach((p, i) => {
-    if (!Number.isInteger(p.port) || p.port < 1 || p.port > 65535) errs.push({ field: `spec.ports[${i}].port`, type: 'Invalid', value: p.port, detail: 'must be between 1 and 65535, inclusive' });
+    if (!Number.isInteger(p.port) || p.port < 1 || p.port > 65535)
+      errs.push({
+        field: `spec.ports[${i}].port`,
+        type: 'Invalid',
+        value: p.port,
+        detail: 'must be between 1 and 65535, inclusive',
+      });
     if (ports.length > 1 && !p.name) errs.push({ field: `spec.ports[${i}].name`, type: 'Required value', detail: '' });
     // validateServicePort: supportedPortProtocols (R242).
-    if (p.protocol !== undefined && !['SCTP', 'TCP', 'UDP'].includes(p.protocol)) errs.push({ field: `spec.ports[${i}].protocol`, type: 'Unsupported value', value: p.protocol, detail: 'supported values: "SCTP", "TCP", "UDP"' });
+    if (p.protocol !== undefined && !['SCTP', 'TCP', 'UDP'].includes(p.protocol))
+      errs.push({
+        field: `spec.ports[${i}].protocol`,
+        type: 'Unsupported value',
+        value: p.protocol,
+        detail: 'supported values: "SCTP", "TCP", "UDP"',
+      });
   });
-  for (const [field, value] of [['spec.internalTrafficPolicy', spec.internalTrafficPolicy], ['spec.externalTrafficPolicy', spec.externalTrafficPolicy]] as const) {
-    if (value !== undefined && value !== 'Cluster' && value !== 'Local') errs.push({ field, type: 'Unsupported value', value, detail: 'supported values: "Cluster", "Local"' });
+  for (const [field, value] of [
+    ['spec.internalTrafficPolicy', spec.internalTrafficPolicy],
+    ['spec.externalTrafficPolicy', spec.externalTrafficPolicy],
+  ] as const) {
+    if (value !== undefined && value !== 'Cluster' && value !== 'Local')
+      errs.push({ field, type: 'Unsupported value', value, detail: 'supported values: "Cluster", "Local"' });
   }
   if (spec.externalTrafficPolicy !== undefined && spec.type !== 'NodePort' && spec.type !== 'LoadBalancer') {
-    errs.push({ field: 'spec.externalTrafficPolicy', type: 'Invalid', value: spec.externalTrafficPolicy, detail: 'may only be set when `type` is \'NodePort\' or \'LoadBalancer\'' });
+    errs.push({
+      field: 'spec.externalTrafficPolicy',
+      type: 'Invalid',
+      value: spec.externalTrafficPolicy,
+      detail: "may only be set when `type` is 'NodePort' or 'LoadBalancer'",
+    });
   }
   return errs;
 }
 
 /** Services: generic (no graceful deletion), defaulted and validated as above; the status subresource holds the load balancer. */
 export function serviceStrategy(): Strategy<Service> {
-  const base = genericStrategy<Service>({ kind: 'Service', apiVersion: 'v1', resource: 'services', etcdPrefix: 'services/specs', namespaced: true });
+  const base = genericStrategy<Service>({
+    kind: 'Service',
+    apiVersion: 'v1',
+    resource: 'services',
+    etcdPrefix: 'services/specs',
+    namespaced: true,
+  });
   return {
     ...base,
     prepareForCreate(obj, now) {
@@ -128,7 +187,13 @@ export function serviceStrategy(): Strategy<Service> {
     },
     validateUpdate(next, old) {
       const errs = [...base.validateUpdate(next, old), ...validateService(next)];
-      if (old.spec?.clusterIP && next.spec?.clusterIP !== old.spec.clusterIP) errs.push({ field: 'spec.clusterIPs[0]', type: 'Invalid', value: next.spec?.clusterIP, detail: 'may not change once set' });
+      if (old.spec?.clusterIP && next.spec?.clusterIP !== old.spec.clusterIP)
+        errs.push({
+          field: 'spec.clusterIPs[0]',
+          type: 'Invalid',
+          value: next.spec?.clusterIP,
+          detail: 'may not change once set',
+        });
       return errs;
     },
   };

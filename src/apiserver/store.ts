@@ -114,7 +114,10 @@ export class Store<T extends KubeObject> {
   }
 
   list(namespace: string | undefined): { items: T[]; resourceVersion: string } {
-    const prefix = this.strategy.namespaced && namespace ? `/registry/${this.strategy.etcdPrefix}/${namespace}/` : `/registry/${this.strategy.etcdPrefix}/`;
+    const prefix =
+      this.strategy.namespaced && namespace
+        ? `/registry/${this.strategy.etcdPrefix}/${namespace}/`
+        : `/registry/${this.strategy.etcdPrefix}/`;
     const items = this.etcd.list(prefix).map((v) => this.decode(v));
     return { items, resourceVersion: String(this.etcd.currentRevision) };
   }
@@ -161,7 +164,12 @@ export class Store<T extends KubeObject> {
     namespace: string | undefined,
     name: string,
     apply: (existing: T) => T,
-    options: { dryRun?: boolean; strategy?: Strategy<T>; preconditions?: Preconditions; admission?: StoreAdmission<T> } = {},
+    options: {
+      dryRun?: boolean;
+      strategy?: Strategy<T>;
+      preconditions?: Preconditions;
+      admission?: StoreAdmission<T>;
+    } = {},
   ): UpdateResult<T> {
     const strategy = options.strategy ?? this.strategy;
     const key = this.key(namespace, name);
@@ -176,16 +184,30 @@ export class Store<T extends KubeObject> {
         if (options.admission) next = options.admission.mutate(next, existing);
         const rv = next.metadata.resourceVersion;
         if (rv !== undefined && rv !== '' && rv !== existing.metadata.resourceVersion) {
-          throw conflict(this.strategy.resource, name, 'the object has been modified; please apply your changes to the latest version and try again');
+          throw conflict(
+            this.strategy.resource,
+            name,
+            'the object has been modified; please apply your changes to the latest version and try again',
+          );
         }
         if ((rv === undefined || rv === '') && !strategy.allowUnconditionalUpdate) {
-          throw invalid(qualifiedKind(strategy), name, [{ field: 'metadata.resourceVersion', type: 'Invalid', value: '', detail: 'must be specified for an update' }]);
+          throw invalid(qualifiedKind(strategy), name, [
+            {
+              field: 'metadata.resourceVersion',
+              type: 'Invalid',
+              value: '',
+              detail: 'must be specified for an update',
+            },
+          ]);
         }
         this.beforeUpdate(strategy, next, existing);
         // updateValidation: validating admission on the fully formed object, before the
         // delete-during-update check, so it also judges the update that removes the last finalizer.
         options.admission?.validate(next, existing);
-        if (shouldDeleteDuringUpdate(next, existing) && (this.strategy.shouldDeleteDuringUpdate?.(next, existing) ?? true)) {
+        if (
+          shouldDeleteDuringUpdate(next, existing) &&
+          (this.strategy.shouldDeleteDuringUpdate?.(next, existing) ?? true)
+        ) {
           submitted = next;
           throw new EmptiedFinalizers();
         }
@@ -203,7 +225,13 @@ export class Store<T extends KubeObject> {
    * Storage.GuaranteedUpdate straight on the stored object, without the update strategy: what a
    * registry's own REST code writes (the namespace REST.Delete stamping Terminating, R121).
    */
-  guaranteedUpdateRaw(namespace: string | undefined, name: string, preconditions: Preconditions, dryRun: boolean, tryUpdate: (existing: T) => T): T {
+  guaranteedUpdateRaw(
+    namespace: string | undefined,
+    name: string,
+    preconditions: Preconditions,
+    dryRun: boolean,
+    tryUpdate: (existing: T) => T,
+  ): T {
     return this.guaranteedUpdate(this.key(namespace, name), name, preconditions, dryRun, tryUpdate);
   }
 
@@ -212,7 +240,12 @@ export class Store<T extends KubeObject> {
    * read, BeforeDelete, then stamp and/or finalizer bookkeeping in one optimistic update, then
    * remove from storage when nothing (grace, finalizers) holds the object any longer.
    */
-  delete(namespace: string | undefined, name: string, input: DeleteOptions | undefined, admission?: StoreAdmission<T>): DeleteResult<T> {
+  delete(
+    namespace: string | undefined,
+    name: string,
+    input: DeleteOptions | undefined,
+    admission?: StoreAdmission<T>,
+  ): DeleteResult<T> {
     const key = this.key(namespace, name);
     // R4: existence first.
     const obj = copyForUpdate(this.get(namespace, name));
@@ -238,16 +271,21 @@ export class Store<T extends KubeObject> {
       ({ out, deleteImmediately, ignoreNotFound, lastExisting } = r);
       if (r.alreadyDeleting) return { object: this.finalizeDelete(out ?? obj), wasDeleted: false };
       // R43: the removal that follows is conditioned on the version just written.
-      if (deleteImmediately && preconditions.resourceVersion !== undefined && out) preconditions.resourceVersion = out.metadata.resourceVersion;
+      if (deleteImmediately && preconditions.resourceVersion !== undefined && out)
+        preconditions.resourceVersion = out.metadata.resourceVersion;
     }
     if (!deleteImmediately) return { object: out ?? obj, wasDeleted: false };
     // R47: a dry run stops here with the would-be object.
     if (dryRun && out) return { object: out, wasDeleted: true };
     try {
-      return { object: this.finalizeDelete(this.conditionalDelete(key, name, preconditions, dryRun)), wasDeleted: true };
+      return {
+        object: this.finalizeDelete(this.conditionalDelete(key, name, preconditions, dryRun)),
+        wasDeleted: true,
+      };
     } catch (e) {
       // R17: on the graceful path with period 0 someone else may have removed it meanwhile; that is success.
-      if (e instanceof StatusError && e.code === 404 && ignoreNotFound && lastExisting) return { object: this.finalizeDelete(lastExisting), wasDeleted: true };
+      if (e instanceof StatusError && e.code === 404 && ignoreNotFound && lastExisting)
+        return { object: this.finalizeDelete(lastExisting), wasDeleted: true };
       throw e;
     }
   }
@@ -264,12 +302,22 @@ export class Store<T extends KubeObject> {
       apiVersion: 'v1',
       metadata: {},
       status: 'Success',
-      details: { name: obj.metadata.name, ...(group ? { group } : {}), kind: this.strategy.resource, uid: obj.metadata.uid },
+      details: {
+        name: obj.metadata.name,
+        ...(group ? { group } : {}),
+        kind: this.strategy.resource,
+        uid: obj.metadata.uid,
+      },
     };
   }
 
   /** Store.DeleteCollection (R61): each item with its own copy of the options; NotFound is skipped. */
-  deleteCollection(namespace: string | undefined, options: DeleteOptions, match: (obj: T) => boolean, admission?: (name: string) => StoreAdmission<T> | undefined): T[] {
+  deleteCollection(
+    namespace: string | undefined,
+    options: DeleteOptions,
+    match: (obj: T) => boolean,
+    admission?: (name: string) => StoreAdmission<T> | undefined,
+  ): T[] {
     const errs = validateDeleteOptions(options);
     if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
     const items = this.list(namespace).items.filter(match);
@@ -288,7 +336,14 @@ export class Store<T extends KubeObject> {
    * BeforeDelete on the freshest copy, adjust GC finalizers, and stamp (graceful) or mark as
    * deleting (not graceful but finalizers remain). Decides whether removal follows (R13/R14).
    */
-  private updateForGracefulDeletionAndFinalizers(key: string, name: string, options: DeleteOptions, preconditions: Preconditions, dryRun: boolean, read: T) {
+  private updateForGracefulDeletionAndFinalizers(
+    key: string,
+    name: string,
+    options: DeleteOptions,
+    preconditions: Preconditions,
+    dryRun: boolean,
+    read: T,
+  ) {
     let lastGraceful = 0;
     let pendingFinalizers = false;
     let lastExisting: T | undefined;
@@ -313,12 +368,15 @@ export class Store<T extends KubeObject> {
         return existing;
       });
       // R14/R27: finalizers or a remaining grace period keep the object.
-      if (pendingFinalizers || lastGraceful > 0) return { out, deleteImmediately: false, ignoreNotFound: false, lastExisting, alreadyDeleting: false };
+      if (pendingFinalizers || lastGraceful > 0)
+        return { out, deleteImmediately: false, ignoreNotFound: false, lastExisting, alreadyDeleting: false };
       return { out, deleteImmediately: true, ignoreNotFound: true, lastExisting, alreadyDeleting: false };
     } catch (e) {
-      if (e instanceof DeleteNow) return { out: undefined, deleteImmediately: true, ignoreNotFound: false, lastExisting, alreadyDeleting: false };
+      if (e instanceof DeleteNow)
+        return { out: undefined, deleteImmediately: true, ignoreNotFound: false, lastExisting, alreadyDeleting: false };
       // errAlreadyDeleting: Store.Delete answers finalizeDelete(in), the copy it read.
-      if (e instanceof AlreadyDeleting) return { out: read, deleteImmediately: false, ignoreNotFound: false, lastExisting, alreadyDeleting: true };
+      if (e instanceof AlreadyDeleting)
+        return { out: read, deleteImmediately: false, ignoreNotFound: false, lastExisting, alreadyDeleting: true };
       throw e;
     }
   }
@@ -335,7 +393,8 @@ export class Store<T extends KubeObject> {
     const orphan = shouldOrphanDependents(old, options, policy);
     const foreground = shouldDeleteDependents(old, options, policy);
     // Most deletions neither ask for nor carry a GC finalizer: nothing to add or strip.
-    if (!orphan && !foreground && !old.includes(FINALIZER_ORPHAN) && !old.includes(FINALIZER_FOREGROUND)) return [false, old];
+    if (!orphan && !foreground && !old.includes(FINALIZER_ORPHAN) && !old.includes(FINALIZER_FOREGROUND))
+      return [false, old];
     const next = old.filter((f) => f !== FINALIZER_ORPHAN && f !== FINALIZER_FOREGROUND);
     if (orphan) next.push(FINALIZER_ORPHAN);
     if (foreground) next.push(FINALIZER_FOREGROUND);
@@ -347,7 +406,13 @@ export class Store<T extends KubeObject> {
    * etcd3 GuaranteedUpdate through DryRunnableStorage: read, check preconditions (R42), compute,
    * skip the write when nothing changed (R53), compare-and-swap; a dry run computes without writing.
    */
-  private guaranteedUpdate(key: string, name: string, preconditions: Preconditions, dryRun: boolean, tryUpdate: (existing: T) => T): T {
+  private guaranteedUpdate(
+    key: string,
+    name: string,
+    preconditions: Preconditions,
+    dryRun: boolean,
+    tryUpdate: (existing: T) => T,
+  ): T {
     for (;;) {
       const kv = this.etcd.get(key);
       if (!kv) throw notFound(this.strategy.resource, name);
@@ -399,12 +464,18 @@ export class Store<T extends KubeObject> {
    */
   private checkPreconditions(key: string, obj: T, pre: Preconditions, name: string): void {
     const fail = (msg: string) =>
-      conflict(this.strategy.resource, name, `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${msg}`);
+      conflict(
+        this.strategy.resource,
+        name,
+        `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${msg}`,
+      );
     if (pre.uid !== undefined && pre.uid !== obj.metadata.uid) {
       throw fail(`Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
     }
     if (pre.resourceVersion !== undefined && pre.resourceVersion !== obj.metadata.resourceVersion) {
-      throw fail(`Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`);
+      throw fail(
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
+      );
     }
   }
 
@@ -426,7 +497,8 @@ export class Store<T extends KubeObject> {
     }
     let errs = strategy.validateUpdate(next, old);
     // The kind's own rules re-validate an update of the main resource (ValidateXUpdate calls ValidateX's spec checks); a status update is not re-validated.
-    if (strategy === this.strategy && this.rules?.validate) errs = [...errs, ...this.rules.validate(next, this.rulesRelease)];
+    if (strategy === this.strategy && this.rules?.validate)
+      errs = [...errs, ...this.rules.validate(next, this.rulesRelease)];
     if (errs.length > 0) throw invalid(qualifiedKind(strategy), meta.name ?? '', errs);
   }
 
@@ -448,12 +520,17 @@ function shouldDeleteDuringUpdate(next: KubeObject, existing: KubeObject): boole
 function markAsDeleting(obj: KubeObject, now: number): void {
   const meta = obj.metadata;
   if (meta.deletionTimestamp === undefined && (meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
-  if (meta.deletionTimestamp === undefined || Date.parse(meta.deletionTimestamp) > now) meta.deletionTimestamp = toTime(now);
+  if (meta.deletionTimestamp === undefined || Date.parse(meta.deletionTimestamp) > now)
+    meta.deletionTimestamp = toTime(now);
   meta.deletionGracePeriodSeconds = 0;
 }
 
 /** store.go shouldOrphanDependents (R35). */
-function shouldOrphanDependents(finalizers: readonly string[], options: DeleteOptions, policy: string | undefined): boolean {
+function shouldOrphanDependents(
+  finalizers: readonly string[],
+  options: DeleteOptions,
+  policy: string | undefined,
+): boolean {
   if (policy === 'Unsupported') return false;
   if (options.orphanDependents !== undefined) return options.orphanDependents;
   if (options.propagationPolicy === 'Orphan') return true;
@@ -466,7 +543,11 @@ function shouldOrphanDependents(finalizers: readonly string[], options: DeleteOp
 }
 
 /** store.go shouldDeleteDependents (R36). */
-function shouldDeleteDependents(finalizers: readonly string[], options: DeleteOptions, policy: string | undefined): boolean {
+function shouldDeleteDependents(
+  finalizers: readonly string[],
+  options: DeleteOptions,
+  policy: string | undefined,
+): boolean {
   if (policy === 'Unsupported') return false;
   if (options.orphanDependents !== undefined) return false;
   if (options.propagationPolicy === 'Foreground') return true;

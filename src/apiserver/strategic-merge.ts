@@ -65,14 +65,18 @@ function listMeta(path: string): ListMeta | undefined {
 
 /** Applies `patch` to `original` (neither is modified) and returns the patched document. */
 export function strategicMergePatch<T>(original: T, patch: unknown): T {
-  if (!isMap(patch)) throw new StrategicMergeError(`json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`);
+  if (!isMap(patch))
+    throw new StrategicMergeError(
+      `json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`,
+    );
   return mergeMap(isMap(original) ? (original as JsonMap) : {}, patch, '') as T;
 }
 
 function mergeMap(original: JsonMap, patch: JsonMap, path: string): JsonMap {
   const directive = patch.$patch;
   if (directive === 'replace') return stripDirectives(patch);
-  if (directive !== undefined && directive !== 'merge' && directive !== 'delete') throw new StrategicMergeError(`Unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
+  if (directive !== undefined && directive !== 'merge' && directive !== 'delete')
+    throw new StrategicMergeError(`Unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
   const result: JsonMap = { ...original };
   const retain = patch.$retainKeys;
   if (retain !== undefined) {
@@ -80,7 +84,13 @@ function mergeMap(original: JsonMap, patch: JsonMap, path: string): JsonMap {
     for (const k of Object.keys(result)) if (!retain.includes(k)) delete result[k];
   }
   for (const [key, value] of Object.entries(patch)) {
-    if (key === '$patch' || key === '$retainKeys' || key.startsWith(SET_ELEMENT_ORDER) || key.startsWith(DELETE_FROM_PRIMITIVE_LIST)) continue;
+    if (
+      key === '$patch' ||
+      key === '$retainKeys' ||
+      key.startsWith(SET_ELEMENT_ORDER) ||
+      key.startsWith(DELETE_FROM_PRIMITIVE_LIST)
+    )
+      continue;
     const childPath = path ? `${path}.${key}` : key;
     if (value === null) {
       delete result[key];
@@ -104,7 +114,8 @@ function mergeMap(original: JsonMap, patch: JsonMap, path: string): JsonMap {
     if (key.startsWith(SET_ELEMENT_ORDER)) {
       const field = key.slice(SET_ELEMENT_ORDER.length);
       const current = result[field];
-      if (Array.isArray(current) && Array.isArray(value)) result[field] = orderBy(current, value, listMeta(path ? `${path}.${field}` : field));
+      if (Array.isArray(current) && Array.isArray(value))
+        result[field] = orderBy(current, value, listMeta(path ? `${path}.${field}` : field));
     }
   }
   return result;
@@ -124,9 +135,13 @@ function mergeList(original: Json[], patch: Json[], path: string): Json[] {
   const out = [...original];
   const sameKey = (a: Json, k: Json) => isMap(a) && a[meta.key] === k;
   for (const element of patch) {
-    if (!isMap(element)) throw new StrategicMergeError(`merging an object in json but data type is not map, instead is: ${typeof element}`);
+    if (!isMap(element))
+      throw new StrategicMergeError(
+        `merging an object in json but data type is not map, instead is: ${typeof element}`,
+      );
     const k = element[meta.key];
-    if (k === undefined) throw new StrategicMergeError(`map: ${goMap(element)} does not contain declared merge key: ${meta.key}`);
+    if (k === undefined)
+      throw new StrategicMergeError(`map: ${goMap(element)} does not contain declared merge key: ${meta.key}`);
     if (element.$patch === 'delete') {
       for (let i = out.length - 1; i >= 0; i--) if (sameKey(out[i], k)) out.splice(i, 1);
       continue;
@@ -149,7 +164,13 @@ function orderBy(list: Json[], order: Json[], meta: ListMeta | undefined): Json[
 function stripDirectives(m: JsonMap): JsonMap {
   const out: JsonMap = {};
   for (const [k, v] of Object.entries(m)) {
-    if (k === '$patch' || k === '$retainKeys' || k.startsWith(SET_ELEMENT_ORDER) || k.startsWith(DELETE_FROM_PRIMITIVE_LIST)) continue;
+    if (
+      k === '$patch' ||
+      k === '$retainKeys' ||
+      k.startsWith(SET_ELEMENT_ORDER) ||
+      k.startsWith(DELETE_FROM_PRIMITIVE_LIST)
+    )
+      continue;
     out[k] = isMap(v) ? stripDirectives(v) : Array.isArray(v) ? v.map((e) => (isMap(e) ? stripDirectives(e) : e)) : v;
   }
   return out;
@@ -157,5 +178,8 @@ function stripDirectives(m: JsonMap): JsonMap {
 
 /** Go's %v of a map, as the merge-key error prints it: map[k:v …] with sorted keys. */
 function goMap(m: JsonMap): string {
-  return `map[${Object.keys(m).sort().map((k) => `${k}:${isMap(m[k]) ? goMap(m[k] as JsonMap) : String(m[k])}`).join(' ')}]`;
+  return `map[${Object.keys(m)
+    .sort()
+    .map((k) => `${k}:${isMap(m[k]) ? goMap(m[k] as JsonMap) : String(m[k])}`)
+    .join(' ')}]`;
 }

@@ -44,7 +44,13 @@ export function podManifest(name: string, o: PodOverrides = {}): Pod {
 
 export function replicaSetManifest(name: string, metadata: Partial<ObjectMeta> = {}): ReplicaSet {
   // A valid ReplicaSet (ValidateReplicaSetSpec): its selector selects its template's labels.
-  return { metadata: { name, ...metadata }, spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app' }] } } } };
+  return {
+    metadata: { name, ...metadata },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app' }] } },
+    },
+  };
 }
 
 export function podKey(name: string): string {
@@ -66,8 +72,20 @@ export function newStorage(options: { garbageCollection?: boolean } = {}): Stora
   const timeline = new Timeline(clock);
   const etcd = new Etcd(timeline, () => clock.now());
   const gc = options.garbageCollection ?? true;
-  const rsStrategy = genericStrategy<ReplicaSet>({ kind: 'ReplicaSet', apiVersion: 'apps/v1', resource: 'replicasets', namespaced: true, gcPolicy: 'DeleteDependents' });
-  return { clock, timeline, etcd, pods: new Store<Pod>(etcd, clock, podStrategy, gc), replicasets: new Store<ReplicaSet>(etcd, clock, rsStrategy, gc) };
+  const rsStrategy = genericStrategy<ReplicaSet>({
+    kind: 'ReplicaSet',
+    apiVersion: 'apps/v1',
+    resource: 'replicasets',
+    namespaced: true,
+    gcPolicy: 'DeleteDependents',
+  });
+  return {
+    clock,
+    timeline,
+    etcd,
+    pods: new Store<Pod>(etcd, clock, podStrategy, gc),
+    replicasets: new Store<ReplicaSet>(etcd, clock, rsStrategy, gc),
+  };
 }
 
 let uids = 0;
@@ -139,12 +157,26 @@ export function editRaw<T extends KubeObject = Pod>(etcd: Etcd, key: string, edi
 
 /** Stores a pod exactly as given (no defaults): e.g. one without terminationGracePeriodSeconds. */
 export function putRawPod(etcd: Etcd, pod: Pod): Pod {
-  const obj = { apiVersion: 'v1', kind: 'Pod', ...clone(pod), metadata: { namespace: NS, uid: `raw-${pod.metadata.name}`, ...pod.metadata } };
-  return etcd.create(podKey(pod.metadata.name!), JSON.parse(JSON.stringify(obj)) as Record<string, unknown>) as unknown as Pod;
+  const obj = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    ...clone(pod),
+    metadata: { namespace: NS, uid: `raw-${pod.metadata.name}`, ...pod.metadata },
+  };
+  return etcd.create(
+    podKey(pod.metadata.name!),
+    JSON.parse(JSON.stringify(obj)) as Record<string, unknown>,
+  ) as unknown as Pod;
 }
 
 /** Sets deletionTimestamp / deletionGracePeriodSeconds (undefined = absent) on the stored pod. */
-export function stamp(etcd: Etcd, name: string, dT: string | undefined, dGP: number | undefined, finalizers?: string[]): Pod {
+export function stamp(
+  etcd: Etcd,
+  name: string,
+  dT: string | undefined,
+  dGP: number | undefined,
+  finalizers?: string[],
+): Pod {
   return editRaw<Pod>(etcd, podKey(name), (p) => {
     p.metadata.deletionTimestamp = dT;
     p.metadata.deletionGracePeriodSeconds = dGP;
@@ -184,7 +216,12 @@ export function meta(obj: StoredObject | KubeObject): ObjectMeta {
  * only counting calls for `key`), as if another apiserver wrote between two storage steps of the
  * request under test. Calls made by `action` itself are not counted.
  */
-export function interleave(etcd: Etcd, method: 'get' | 'update' | 'delete', when: { nth: number; key?: string }, action: () => void): void {
+export function interleave(
+  etcd: Etcd,
+  method: 'get' | 'update' | 'delete',
+  when: { nth: number; key?: string },
+  action: () => void,
+): void {
   const original = etcd[method].bind(etcd) as (...args: unknown[]) => unknown;
   let calls = 0;
   let busy = false;

@@ -8,7 +8,10 @@ import { toWatchEvent, Watch, type WatchEvent, type WatchFilter } from './watch'
 const KEY = '/registry/pods/default/web';
 const ALL: WatchFilter = { prefix: '/registry/pods/default/' };
 /** A field-selector-like filter: pods bound to node n1. */
-const ON_N1: WatchFilter = { prefix: '/registry/pods/', matches: (o) => (o as { spec?: { nodeName?: string } }).spec?.nodeName === 'n1' };
+const ON_N1: WatchFilter = {
+  prefix: '/registry/pods/',
+  matches: (o) => (o as { spec?: { nodeName?: string } }).spec?.nodeName === 'n1',
+};
 
 function pod(rv: number, nodeName?: string, extra: Record<string, unknown> = {}): StoredObject {
   return { metadata: { name: 'web', resourceVersion: String(rv), ...extra }, spec: { nodeName } };
@@ -24,7 +27,13 @@ function del(revision: number, prev: StoredObject): EtcdEvent {
 }
 
 function summary(e: WatchEvent | undefined): [string, string | undefined, string | undefined] | undefined {
-  return e && [e.type, e.object.metadata.resourceVersion, (e.object as KubeObject & { spec?: { nodeName?: string } }).spec?.nodeName];
+  return (
+    e && [
+      e.type,
+      e.object.metadata.resourceVersion,
+      (e.object as KubeObject & { spec?: { nodeName?: string } }).spec?.nodeName,
+    ]
+  );
 }
 
 describe('toWatchEvent (etcd3 watcher transform, cacher filtering)', () => {
@@ -37,7 +46,12 @@ describe('toWatchEvent (etcd3 watcher transform, cacher filtering)', () => {
   it('R57 DELETED carries the last stored state with the deletion revision', () => {
     const last = pod(3, 'n1', { deletionTimestamp: '2025-01-01T00:00:00Z', deletionGracePeriodSeconds: 0 });
     const e = toWatchEvent(del(4, last), ALL)!;
-    expect(e.object.metadata).to.deep.equal({ name: 'web', resourceVersion: '4', deletionTimestamp: '2025-01-01T00:00:00Z', deletionGracePeriodSeconds: 0 });
+    expect(e.object.metadata).to.deep.equal({
+      name: 'web',
+      resourceVersion: '4',
+      deletionTimestamp: '2025-01-01T00:00:00Z',
+      deletionGracePeriodSeconds: 0,
+    });
   });
 
   it('R58 an update that makes the object start matching is ADDED with the new state', () => {
@@ -68,7 +82,13 @@ describe('Watch delivery', () => {
     const clock = new Clock();
     const got: WatchEvent[] = [];
     let unsubscribed = false;
-    const w = new Watch(clock, latencyMs, ALL, (e) => got.push(e), () => (unsubscribed = true));
+    const w = new Watch(
+      clock,
+      latencyMs,
+      ALL,
+      (e) => got.push(e),
+      () => (unsubscribed = true),
+    );
     return { clock, got, w, unsubscribed: () => unsubscribed };
   }
 
@@ -117,7 +137,13 @@ describe('Watch delivery cost', () => {
   it('a burst of events to one watch shifts no queue (Array.shift copies the whole array past ≈ 16 k entries)', () => {
     const clock = new Clock();
     const got: WatchEvent[] = [];
-    const w = new Watch(clock, 0, ALL, (e) => got.push(e), () => undefined);
+    const w = new Watch(
+      clock,
+      0,
+      ALL,
+      (e) => got.push(e),
+      () => undefined,
+    );
     const events = Array.from({ length: 20_000 }, (_, i) => put(i + 3, pod(i + 3, 'n1'), pod(i + 2, 'n1')));
     // Counting calls is exact where a timing would depend on the machine: a queue shifted per
     // delivery made a 200 000-event burst take 20 s instead of 0.6 s.

@@ -72,12 +72,15 @@ export function setJobDefaults(job: Job, release: Release): void {
   spec.backoffLimit ??= 6;
   spec.completionMode ??= 'NonIndexed';
   spec.suspend ??= false;
-  if (release.enabled('JobPodReplacementPolicy')) spec.podReplacementPolicy ??= spec.podFailurePolicy ? 'Failed' : 'TerminatingOrFailed';
+  if (release.enabled('JobPodReplacementPolicy'))
+    spec.podReplacementPolicy ??= spec.podFailurePolicy ? 'Failed' : 'TerminatingOrFailed';
   if (!spec.manualSelector && job.metadata.uid) {
     const uid = job.metadata.uid;
     const name = job.metadata.name!;
     const newLabels = release.atLeast(27);
-    const selectorLabels: Record<string, string> = newLabels ? { [JOB_CONTROLLER_UID_LABEL]: uid } : { [LEGACY_CONTROLLER_UID_LABEL]: uid };
+    const selectorLabels: Record<string, string> = newLabels
+      ? { [JOB_CONTROLLER_UID_LABEL]: uid }
+      : { [LEGACY_CONTROLLER_UID_LABEL]: uid };
     spec.selector ??= { matchLabels: selectorLabels };
     const template = (spec.template ??= {});
     template.metadata = { ...template.metadata };
@@ -98,10 +101,20 @@ function validateJob(job: Job): FieldError[] {
   const errs: FieldError[] = [];
   const restart = job.spec?.template?.spec?.restartPolicy;
   if (restart !== 'OnFailure' && restart !== 'Never') {
-    errs.push({ field: 'spec.template.spec.restartPolicy', type: 'Unsupported value', value: restart ?? 'Always', detail: 'supported values: "OnFailure", "Never"' });
+    errs.push({
+      field: 'spec.template.spec.restartPolicy',
+      type: 'Unsupported value',
+      value: restart ?? 'Always',
+      detail: 'supported values: "OnFailure", "Never"',
+    });
   }
   if (job.spec?.podFailurePolicy && restart !== 'Never') {
-    errs.push({ field: 'spec.template.spec.restartPolicy', type: 'Invalid', value: restart ?? 'Always', detail: 'only "Never" is supported when podFailurePolicy is specified' });
+    errs.push({
+      field: 'spec.template.spec.restartPolicy',
+      type: 'Invalid',
+      value: restart ?? 'Always',
+      detail: 'only "Never" is supported when podFailurePolicy is specified',
+    });
   }
   return errs;
 }
@@ -112,7 +125,11 @@ function validateJob(job: Job): FieldError[] {
  * propagation policy leaves the Job's pods running (kubectl sends Background, so it does not).
  */
 export function jobStrategies(release: Release): { main: Strategy<Job>; status: Strategy<Job> } {
-  return workloadStrategy<Job>({ kind: 'Job', apiVersion: 'batch/v1', resource: 'jobs', gcPolicy: 'OrphanDependents' }, (job) => setJobDefaults(job, release), validateJob);
+  return workloadStrategy<Job>(
+    { kind: 'Job', apiVersion: 'batch/v1', resource: 'jobs', gcPolicy: 'OrphanDependents' },
+    (job) => setJobDefaults(job, release),
+    validateJob,
+  );
 }
 
 /**
@@ -129,7 +146,11 @@ export function setStatefulSetDefaults(set: StatefulSet, release: Release): void
   if (spec.updateStrategy.type === 'RollingUpdate') spec.updateStrategy.rollingUpdate ??= { partition: 0 };
   spec.revisionHistoryLimit ??= 10;
   if (release.enabled('StatefulSetAutoDeletePVC')) {
-    spec.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Retain', whenScaled: 'Retain', ...spec.persistentVolumeClaimRetentionPolicy };
+    spec.persistentVolumeClaimRetentionPolicy = {
+      whenDeleted: 'Retain',
+      whenScaled: 'Retain',
+      ...spec.persistentVolumeClaimRetentionPolicy,
+    };
   } else delete spec.persistentVolumeClaimRetentionPolicy;
 }
 
@@ -137,20 +158,36 @@ export function setStatefulSetDefaults(set: StatefulSet, release: Release): void
 export function setDaemonSetDefaults(ds: DaemonSet): void {
   const spec = (ds.spec ??= { selector: {}, template: {} } as NonNullable<DaemonSet['spec']>);
   spec.updateStrategy ??= { type: 'RollingUpdate' };
-  if (spec.updateStrategy.type === 'RollingUpdate') spec.updateStrategy.rollingUpdate = { maxUnavailable: 1, maxSurge: 0, ...spec.updateStrategy.rollingUpdate };
+  if (spec.updateStrategy.type === 'RollingUpdate')
+    spec.updateStrategy.rollingUpdate = { maxUnavailable: 1, maxSurge: 0, ...spec.updateStrategy.rollingUpdate };
   spec.revisionHistoryLimit ??= 10;
 }
 
 /** apps/v1 StatefulSets and DaemonSets delete their dependents (in the background) by default (pkg/registry/apps/*\/strategy.go). */
-export function statefulSetStrategies(release: Release): { main: Strategy<StatefulSet>; status: Strategy<StatefulSet> } {
-  return workloadStrategy<StatefulSet>({ kind: 'StatefulSet', apiVersion: 'apps/v1', resource: 'statefulsets', gcPolicy: 'DeleteDependents' }, (s) => setStatefulSetDefaults(s, release));
+export function statefulSetStrategies(release: Release): {
+  main: Strategy<StatefulSet>;
+  status: Strategy<StatefulSet>;
+} {
+  return workloadStrategy<StatefulSet>(
+    { kind: 'StatefulSet', apiVersion: 'apps/v1', resource: 'statefulsets', gcPolicy: 'DeleteDependents' },
+    (s) => setStatefulSetDefaults(s, release),
+  );
 }
 
 export function daemonSetStrategies(): { main: Strategy<DaemonSet>; status: Strategy<DaemonSet> } {
-  return workloadStrategy<DaemonSet>({ kind: 'DaemonSet', apiVersion: 'apps/v1', resource: 'daemonsets', gcPolicy: 'DeleteDependents' }, setDaemonSetDefaults);
+  return workloadStrategy<DaemonSet>(
+    { kind: 'DaemonSet', apiVersion: 'apps/v1', resource: 'daemonsets', gcPolicy: 'DeleteDependents' },
+    setDaemonSetDefaults,
+  );
 }
 
 /** ControllerRevisions (pkg/registry/apps/controllerrevision): no status, deleted with their dependents by default. */
 export function controllerRevisionStrategy(): Strategy<ControllerRevision> {
-  return genericStrategy<ControllerRevision>({ kind: 'ControllerRevision', apiVersion: 'apps/v1', resource: 'controllerrevisions', namespaced: true, gcPolicy: 'DeleteDependents' });
+  return genericStrategy<ControllerRevision>({
+    kind: 'ControllerRevision',
+    apiVersion: 'apps/v1',
+    resource: 'controllerrevisions',
+    namespaced: true,
+    gcPolicy: 'DeleteDependents',
+  });
 }

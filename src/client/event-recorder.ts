@@ -21,10 +21,19 @@ export class EventRecorder {
   ) {}
 
   /** `annotations`: AnnotatedEventf's (the kubelet's eviction Event names the offending containers so). */
-  event(involvedObject: ObjectReference, type: 'Normal' | 'Warning', reason: string, message: string, annotations?: Record<string, string>): void {
+  event(
+    involvedObject: ObjectReference,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+    annotations?: Record<string, string>,
+  ): void {
     this.counter += 1;
     const time = toTime(this.now());
-    const metadata: Event['metadata'] = { name: `${involvedObject.name ?? ''}.${this.nameInfix}.${this.counter}`, namespace: involvedObject.namespace ?? 'default' };
+    const metadata: Event['metadata'] = {
+      name: `${involvedObject.name ?? ''}.${this.nameInfix}.${this.counter}`,
+      namespace: involvedObject.namespace ?? 'default',
+    };
     if (annotations) metadata.annotations = annotations;
     this.send({
       metadata,

@@ -12,7 +12,10 @@ function setup() {
   return { clock, api, factory: new SharedInformerFactory(api) };
 }
 
-const pod = (name: string, labels: Record<string, string> = {}) => ({ metadata: { name, labels }, spec: { containers: [{ name: 'app' }] } });
+const pod = (name: string, labels: Record<string, string> = {}) => ({
+  metadata: { name, labels },
+  spec: { containers: [{ name: 'app' }] },
+});
 
 describe('SharedInformer (client-go tools/cache shared_informer.go)', () => {
   it('lists what exists at start as additions, then follows the watch; handlers run after the cache and indexes changed', () => {
@@ -21,7 +24,11 @@ describe('SharedInformer (client-go tools/cache shared_informer.go)', () => {
     const informer = factory.informerFor('pods');
     informer.addIndexer('app', (p) => (p.metadata.labels?.app ? [p.metadata.labels.app] : []));
     const seen: string[] = [];
-    informer.addEventHandler((key, old, obj) => seen.push(`${key} ${old ? 'old' : '-'} ${obj ? 'new' : '-'} ${informer.byIndex('app', 'web').map(keyOf).join(',')}`));
+    informer.addEventHandler((key, old, obj) =>
+      seen.push(
+        `${key} ${old ? 'old' : '-'} ${obj ? 'new' : '-'} ${informer.byIndex('app', 'web').map(keyOf).join(',')}`,
+      ),
+    );
     factory.start();
     api.create(USER, 'pods', 'default', pod('a', { app: 'web' }));
     api.create(USER, 'pods', 'other', pod('c', { app: 'db' }));
@@ -56,7 +63,9 @@ describe('SharedInformer (client-go tools/cache shared_informer.go)', () => {
     const { factory } = setup();
     const informer = factory.informerFor('pods');
     factory.start();
-    expect(() => informer.addIndexer('x', () => [])).to.throw('indexer "x" added to the pods informer after it started');
+    expect(() => informer.addIndexer('x', () => [])).to.throw(
+      'indexer "x" added to the pods informer after it started',
+    );
     expect(() => informer.byIndex('nope', 'v')).to.throw('the pods informer has no index "nope"');
   });
 

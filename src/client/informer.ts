@@ -16,7 +16,9 @@ export function keyOf(obj: KubeObject): string {
 /** cache.SplitMetaNamespaceKey. */
 export function splitKey(key: string): { namespace: string | undefined; name: string } {
   const slash = key.indexOf('/');
-  return slash < 0 ? { namespace: undefined, name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+  return slash < 0
+    ? { namespace: undefined, name: key }
+    : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
 const byKey = <T>([a]: [string, T], [b]: [string, T]): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -94,7 +96,8 @@ export class SharedInformer<T extends KubeObject> {
   /** Lister List, in key order (as a LIST returns objects), optionally of one namespace. */
   list(namespace?: string): T[] {
     const out: [string, T][] = [];
-    for (const entry of this.cache) if (namespace === undefined || entry[1].metadata.namespace === namespace) out.push(entry);
+    for (const entry of this.cache)
+      if (namespace === undefined || entry[1].metadata.namespace === namespace) out.push(entry);
     return out.sort(byKey).map(([, obj]) => obj);
   }
 
@@ -104,7 +107,8 @@ export class SharedInformer<T extends KubeObject> {
    * without list()'s sort.
    */
   *scan(namespace?: string): Iterable<T> {
-    for (const obj of this.cache.values()) if (namespace === undefined || obj.metadata.namespace === namespace) yield obj;
+    for (const obj of this.cache.values())
+      if (namespace === undefined || obj.metadata.namespace === namespace) yield obj;
   }
 
   /** Indexer ByIndex, in key order. */
@@ -157,7 +161,14 @@ function reindex<T>({ fn, index }: Indexer<T>, key: string, old: T | undefined, 
   const after = obj && fn(obj);
   // Most updates (a status change) keep the one value the object had: nothing to refile, as
   // updateSingleIndex's shortcut for an unchanged single value.
-  if (before !== undefined && after !== undefined && before.length === 1 && after.length === 1 && before[0] === after[0]) return;
+  if (
+    before !== undefined &&
+    after !== undefined &&
+    before.length === 1 &&
+    after.length === 1 &&
+    before[0] === after[0]
+  )
+    return;
   if (before !== undefined) {
     for (const v of before) {
       if (after?.includes(v)) continue;

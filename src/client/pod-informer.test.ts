@@ -14,7 +14,9 @@ function setup(): { clock: Clock; api: ApiServer; informer: PodInformer; changes
   const factory = new SharedInformerFactory(api);
   const informer = podInformer(factory);
   const changes: string[] = [];
-  informer.addEventHandler((key, old, pod) => changes.push(`${key} ${old?.spec?.nodeName ?? '-'} → ${pod?.spec?.nodeName ?? '-'}`));
+  informer.addEventHandler((key, old, pod) =>
+    changes.push(`${key} ${old?.spec?.nodeName ?? '-'} → ${pod?.spec?.nodeName ?? '-'}`),
+  );
   factory.start();
   return { clock, api, informer, changes };
 }
@@ -22,12 +24,19 @@ function setup(): { clock: Clock; api: ApiServer; informer: PodInformer; changes
 const names = (pods: Pod[]) => pods.map((p) => p.metadata.name);
 
 describe('podInformer (the shared pod informer with the spec.nodeName index)', () => {
-  it('keeps each node\'s pods, in namespace/name order, as the watch delivers them; a handler sees the change after the cache has it', () => {
+  it("keeps each node's pods, in namespace/name order, as the watch delivers them; a handler sees the change after the cache has it", () => {
     const { clock, api, informer, changes } = setup();
-    for (const [name, nodeName] of [['web-b', 'n1'], ['web-a', 'n1'], ['db', 'n2'], ['pending', undefined]] as const) {
+    for (const [name, nodeName] of [
+      ['web-b', 'n1'],
+      ['web-a', 'n1'],
+      ['db', 'n2'],
+      ['pending', undefined],
+    ] as const) {
       api.create(USER, 'pods', 'default', { metadata: { name }, spec: { nodeName, containers: [{ name: 'app' }] } });
     }
-    expect(names(podsAssignedToNode(informer, 'n1')), 'nothing before the watch events are delivered').to.deep.equal([]);
+    expect(names(podsAssignedToNode(informer, 'n1')), 'nothing before the watch events are delivered').to.deep.equal(
+      [],
+    );
     clock.tick(0);
     expect(names(podsAssignedToNode(informer, 'n1'))).to.deep.equal(['web-a', 'web-b']);
     expect(names(podsAssignedToNode(informer, 'n2'))).to.deep.equal(['db']);
@@ -39,6 +48,14 @@ describe('podInformer (the shared pod informer with the spec.nodeName index)', (
     expect(names(podsAssignedToNode(informer, 'n1'))).to.deep.equal(['web-a']);
     expect(names(podsAssignedToNode(informer, 'n2'))).to.deep.equal(['db', 'pending']);
     expect(informer.get('default/web-b')).to.equal(undefined);
-    expect(changes).to.deep.equal(['default/web-b - → n1', 'default/web-a - → n1', 'default/db - → n2', 'default/pending - → -', 'default/pending - → n2', 'default/web-b n1 → n1', 'default/web-b n1 → -']);
+    expect(changes).to.deep.equal([
+      'default/web-b - → n1',
+      'default/web-a - → n1',
+      'default/db - → n2',
+      'default/pending - → -',
+      'default/pending - → n2',
+      'default/web-b n1 → n1',
+      'default/web-b n1 → -',
+    ]);
   });
 });

@@ -4,7 +4,6 @@ import { Cluster } from './cluster';
 import { RunawayLoopError } from '../foundation/clock';
 import { createPod, newCluster } from '../components/kubelet/testing';
 
-
 const HOUR = 60 * 60_000;
 
 /** Work that reschedules itself for ever, `periodMs` apart (foreground unless told otherwise). */

@@ -1,6 +1,14 @@
-import { ApiServer, DEFAULT_APISERVER_OPTIONS, type ApiServerOptions, type ClientIdentity } from '../apiserver/apiserver';
+import {
+  ApiServer,
+  DEFAULT_APISERVER_OPTIONS,
+  type ApiServerOptions,
+  type ClientIdentity,
+} from '../apiserver/apiserver';
 import { Clock } from '../foundation/clock';
-import { startApiextensionsControllers, type ApiextensionsControllers } from '../apiserver/apiextensions/apiextensions-server';
+import {
+  startApiextensionsControllers,
+  type ApiextensionsControllers,
+} from '../apiserver/apiextensions/apiextensions-server';
 import { startControllers, type ControllerContext } from '../components/controllers/controller-manager';
 import { SharedInformerFactory } from '../client/informer';
 import { DEFAULT_POD_GC_CONFIG, type PodGarbageCollector, type PodGCConfig } from '../components/controllers/pod-gc';
@@ -73,7 +81,9 @@ export class Cluster {
    * `epochMs`: where virtual time starts (default the fixed EPOCH_MS, 2025-01-01); `serve` passes
    * its start time, and a resumed dump the time its objects were read (src/planning/restore/).
    */
-  constructor(options: Partial<ClusterOptions> & { record?: Recording; epochMs?: number; observeWatches?: boolean } = {}) {
+  constructor(
+    options: Partial<ClusterOptions> & { record?: Recording; epochMs?: number; observeWatches?: boolean } = {},
+  ) {
     this.clock = new Clock(options.epochMs);
     // record: 'summary' keeps counts instead of events (and no request records): for big runs.
     this.timeline = new Timeline(this.clock, options.record);
@@ -90,7 +100,12 @@ export class Cluster {
       perturbations: options.perturbations ?? [],
     };
     this.apiserver = new ApiServer(this.clock, this.timeline, this.options.apiserver);
-    this.perturbations = new Perturbations(this.options.perturbations, this.apiserver, this.clock, options.observeWatches);
+    this.perturbations = new Perturbations(
+      this.options.perturbations,
+      this.apiserver,
+      this.clock,
+      options.observeWatches,
+    );
     // The apiextensions-apiserver's controllers (NamesAccepted, Established, the CRD finalizer) run inside kube-apiserver.
     this.apiextensions = startApiextensionsControllers(this.clock, this.timeline, this.apiserver);
     this.doubleRun = new DoubleRunWatch(this.timeline);
@@ -107,7 +122,9 @@ export class Cluster {
       release,
       config: { podGC: this.options.podGC },
     };
-    this.controllers = startControllers(CONTROLLERS, this.options.controllers, this.controllerContext, (name) => this.contextOf(name));
+    this.controllers = startControllers(CONTROLLERS, this.options.controllers, this.controllerContext, (name) =>
+      this.contextOf(name),
+    );
   }
 
   /**
@@ -119,7 +136,12 @@ export class Cluster {
     const view = this.perturbations.viewFor({ kind: 'controller', name });
     if (!view) return this.controllerContext;
     this.controllerViews.set(name, view);
-    return { ...this.controllerContext, api: view.api, clock: view.clock, informers: new SharedInformerFactory(view.api) };
+    return {
+      ...this.controllerContext,
+      api: view.api,
+      clock: view.clock,
+      informers: new SharedInformerFactory(view.api),
+    };
   }
 
   /**
@@ -128,7 +150,10 @@ export class Cluster {
    * controllers of kube-controller-manager restart in the simulation.
    */
   restart(target: Target): void {
-    if (target.kind !== 'controller') throw new Error(`restarting the ${describeTarget(target)} is not modelled: only the controllers of kube-controller-manager restart`);
+    if (target.kind !== 'controller')
+      throw new Error(
+        `restarting the ${describeTarget(target)} is not modelled: only the controllers of kube-controller-manager restart`,
+      );
     const name = target.name;
     const d = CONTROLLERS.find((x) => x.name === name);
     if (!d) throw new Error(`"${name}" is not a known controller`);
@@ -136,7 +161,12 @@ export class Cluster {
     if (!view) throw new Error(`controller "${name}" restarts only as a perturbation of its own (Perturbations)`);
     view.kill();
     const lane = controllerLane(name);
-    this.timeline.record(lane, `restarted ${name}: work queues, expectations and informer caches lost; listing again`, 'perturbation (issue 33): the process dies and starts again; client-go tools/cache/reflector.go ListAndWatch lists on start', { actor: name });
+    this.timeline.record(
+      lane,
+      `restarted ${name}: work queues, expectations and informer caches lost; listing again`,
+      'perturbation (issue 33): the process dies and starts again; client-go tools/cache/reflector.go ListAndWatch lists on start',
+      { actor: name },
+    );
     const ctx = this.contextOf(name);
     (this.controllers as Map<string, object>).set(name, d.start(ctx));
     ctx.informers.start();
@@ -172,10 +202,19 @@ export class Cluster {
    */
   network(proxyDelays?: ReadonlyMap<string, number>): ServiceNetwork {
     if (this.serviceNetwork) {
-      if (proxyDelays && proxyDelays.size > 0) throw new Error('the kube-proxy delays must be set before the service network starts');
+      if (proxyDelays && proxyDelays.size > 0)
+        throw new Error('the kube-proxy delays must be set before the service network starts');
       return this.serviceNetwork;
     }
-    return (this.serviceNetwork = new ServiceNetwork(this.clock, this.timeline, this.apiserver, () => [...this.nodes.values()], this.release, proxyDelays, (node) => this.perturbations.apiFor({ kind: 'kube-proxy', node })));
+    return (this.serviceNetwork = new ServiceNetwork(
+      this.clock,
+      this.timeline,
+      this.apiserver,
+      () => [...this.nodes.values()],
+      this.release,
+      proxyDelays,
+      (node) => this.perturbations.apiFor({ kind: 'kube-proxy', node }),
+    ));
   }
 
   get hasNetwork(): boolean {
@@ -190,7 +229,10 @@ export class Cluster {
   /** A running controller by canonical name; an error names the ones that run when it does not. */
   controller<T extends object>(name: string): T {
     const c = this.controllers.get(name);
-    if (!c) throw new Error(`controller "${name}" is not running; running: ${[...this.controllers.keys()].join(', ') || 'none'}`);
+    if (!c)
+      throw new Error(
+        `controller "${name}" is not running; running: ${[...this.controllers.keys()].join(', ') || 'none'}`,
+      );
     return c as T;
   }
 
@@ -205,7 +247,14 @@ export class Cluster {
     const n = this.nodes.size + 1;
     const nodeIP = `10.0.${Math.floor(n / 256)}.${n % 256}`;
     const config = { ...this.options.node, kubelet: { ...this.options.node.kubelet, nodeIP, ...kubelet } };
-    const node = new SimNode(this.clock, this.timeline, this.perturbations.apiFor({ kind: 'kubelet', node: name }), name, config, machine);
+    const node = new SimNode(
+      this.clock,
+      this.timeline,
+      this.perturbations.apiFor({ kind: 'kubelet', node: name }),
+      name,
+      config,
+      machine,
+    );
     node.runtime.onSandboxStarted = (s) => this.doubleRun.started(name, s);
     node.runtime.onSandboxStopped = (s) => this.doubleRun.stopped(s);
     this.nodes.set(name, node);
@@ -220,14 +269,20 @@ export class Cluster {
    */
   installCsiDriver(name: string, behaviour: Partial<CsiDriverBehaviour> = {}): CsiDriverSidecars {
     if (this.csiDrivers.has(name)) throw new Error(`CSI driver "${name}" is installed already`);
-    const driver = new CsiDriverSidecars(this.clock, this.timeline, this.apiserver, name, { ...DEFAULT_CSI_BEHAVIOUR, ...behaviour }).start([...this.nodes.keys()]);
+    const driver = new CsiDriverSidecars(this.clock, this.timeline, this.apiserver, name, {
+      ...DEFAULT_CSI_BEHAVIOUR,
+      ...behaviour,
+    }).start([...this.nodes.keys()]);
     this.csiDrivers.set(name, driver);
     return driver;
   }
 
   node(name: string): SimNode {
     const node = this.nodes.get(name);
-    if (!node) throw new Error(`unknown node "${name}"; nodes in this scenario: ${[...this.nodes.keys()].map((n) => `"${n}"`).join(', ') || 'none'}`);
+    if (!node)
+      throw new Error(
+        `unknown node "${name}"; nodes in this scenario: ${[...this.nodes.keys()].map((n) => `"${n}"`).join(', ') || 'none'}`,
+      );
     return node;
   }
 
@@ -281,21 +336,36 @@ export class Cluster {
     const out: string[] = [];
     for (const node of this.nodes.values()) {
       for (const v of node.volumes.stuckVolumes()) {
-        out.push(`volume "${v.volume}" of ${v.podRef} on node "${node.name}" cannot be unmounted (${v.failures} failed attempts, retried with back-off; last error: ${v.lastError})`);
+        out.push(
+          `volume "${v.volume}" of ${v.podRef} on node "${node.name}" cannot be unmounted (${v.failures} failed attempts, retried with back-off; last error: ${v.lastError})`,
+        );
       }
       for (const v of node.volumes.hangingVolumes()) {
-        out.push(`volume "${v.volume}" of ${v.podRef} on node "${node.name}" is being unmounted and TearDown never returned (no retry while it is pending)`);
+        out.push(
+          `volume "${v.volume}" of ${v.podRef} on node "${node.name}" is being unmounted and TearDown never returned (no retry while it is pending)`,
+        );
       }
-      if (!node.reachable) out.push(`node "${node.name}" is unreachable: its kubelet gets no watch events and cannot send status or its final DELETE`);
+      if (!node.reachable)
+        out.push(
+          `node "${node.name}" is unreachable: its kubelet gets no watch events and cannot send status or its final DELETE`,
+        );
       for (const c of node.kubelet.crashLoops()) {
-        out.push(`container "${c.container}" of pods/${c.pod} on node "${node.name}" exits on its own and is restarted for ever (CrashLoopBackOff: ${c.message})`);
+        out.push(
+          `container "${c.container}" of pods/${c.pod} on node "${node.name}" exits on its own and is restarted for ever (CrashLoopBackOff: ${c.message})`,
+        );
       }
     }
     // A namespace held Terminating: what its conditions say remains (C10).
-    const namespaces = this.apiserver.list('namespaces', undefined, (ns) => ns.metadata.deletionTimestamp !== undefined);
+    const namespaces = this.apiserver.list(
+      'namespaces',
+      undefined,
+      (ns) => ns.metadata.deletionTimestamp !== undefined,
+    );
     for (const ns of namespaces.ok ? namespaces.object.items : []) {
       const remaining = (ns.status?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.message);
-      out.push(`namespace "${ns.metadata.name}" is Terminating, held by spec.finalizers ${JSON.stringify(ns.spec?.finalizers ?? [])}${remaining.length ? `: ${remaining.join('; ')}` : ''}`);
+      out.push(
+        `namespace "${ns.metadata.name}" is Terminating, held by spec.finalizers ${JSON.stringify(ns.spec?.finalizers ?? [])}${remaining.length ? `: ${remaining.join('; ')}` : ''}`,
+      );
     }
     const pods = this.apiserver.list('pods', undefined);
     for (const pod of pods.ok ? pods.object.items : []) {
@@ -304,15 +374,22 @@ export class Cluster {
       const ref = `pods/${meta.name}`;
       const finalizers = meta.finalizers ?? [];
       if (finalizers.length > 0) {
-        out.push(`${ref} is held by finalizer${finalizers.length > 1 ? 's' : ''} ${finalizers.join(', ')} (deletionGracePeriodSeconds=${meta.deletionGracePeriodSeconds}); only removing ${finalizers.length > 1 ? 'them' : 'it'} lets the pod go`);
+        out.push(
+          `${ref} is held by finalizer${finalizers.length > 1 ? 's' : ''} ${finalizers.join(', ')} (deletionGracePeriodSeconds=${meta.deletionGracePeriodSeconds}); only removing ${finalizers.length > 1 ? 'them' : 'it'} lets the pod go`,
+        );
         continue;
       }
       const nodeName = pod.spec?.nodeName;
       const node = nodeName ? this.nodes.get(nodeName) : undefined;
-      if (!node) out.push(`${ref} is Terminating on node "${nodeName}", where no kubelet runs: nobody will send the final DELETE`);
+      if (!node)
+        out.push(
+          `${ref} is Terminating on node "${nodeName}", where no kubelet runs: nobody will send the final DELETE`,
+        );
       else {
         const worker = node.kubelet.podWorkerStates().find((w) => w.name === meta.name);
-        out.push(`${ref} is Terminating, waiting for the kubelet on "${node.name}" (pod worker: ${worker?.state ?? 'not started'}; phase ${pod.status?.phase})`);
+        out.push(
+          `${ref} is Terminating, waiting for the kubelet on "${node.name}" (pod worker: ${worker?.state ?? 'not started'}; phase ${pod.status?.phase})`,
+        );
       }
     }
     return out;
@@ -321,7 +398,12 @@ export class Cluster {
 
 /** The timeline lane of a controller of kube-controller-manager (`endpointslice-controller` → endpointslice). */
 function controllerLane(name: string): Component {
-  const lanes: Record<string, Component> = { 'garbage-collector-controller': 'gc', 'pod-garbage-collector-controller': 'podgc', 'node-lifecycle-controller': 'nodelifecycle', 'taint-eviction-controller': 'nodelifecycle' };
+  const lanes: Record<string, Component> = {
+    'garbage-collector-controller': 'gc',
+    'pod-garbage-collector-controller': 'podgc',
+    'node-lifecycle-controller': 'nodelifecycle',
+    'taint-eviction-controller': 'nodelifecycle',
+  };
   const short = name.replace(/-controller$/, '');
   return lanes[name] ?? (COMPONENTS.includes(short as Component) ? (short as Component) : 'controller');
 }

@@ -26,7 +26,12 @@ export class DoubleRunWatch {
     if (others.some((o) => o.uid === s.uid)) return;
     for (const o of others) {
       if (o.uid === s.uid) continue;
-      this.timeline.record('runtime', `double run ${s.podRef}: started while another ${s.podRef} (uid ${o.uid}) still runs on node ${o.node}, which no API object stands for any more`, 'no upstream component: a force deletion only removes the object (pkg/registry/core/pod/strategy.go CheckGracefulDelete with grace 0)', { actor: node });
+      this.timeline.record(
+        'runtime',
+        `double run ${s.podRef}: started while another ${s.podRef} (uid ${o.uid}) still runs on node ${o.node}, which no API object stands for any more`,
+        'no upstream component: a force deletion only removes the object (pkg/registry/core/pod/strategy.go CheckGracefulDelete with grace 0)',
+        { actor: node },
+      );
     }
     this.running.set(s.podRef, [...others, entry]);
   }

@@ -10,7 +10,12 @@ import { formatQuantity } from '../components/kubelet/eviction/quantity';
 import { NodeShutdownManager, type ShutdownConfig } from '../components/kubelet/nodeshutdown';
 import type { Pod } from '../apimachinery/types';
 import { ContainerRuntime, DEFAULT_BEHAVIOUR, type ContainerBehaviour } from '../components/kubelet/runtime';
-import { DEFAULT_VOLUME_CONFIG, VolumeManager, type VolumeBehaviour, type VolumeManagerConfig } from '../components/kubelet/volume-manager';
+import {
+  DEFAULT_VOLUME_CONFIG,
+  VolumeManager,
+  type VolumeBehaviour,
+  type VolumeManagerConfig,
+} from '../components/kubelet/volume-manager';
 import type { Timeline } from '../foundation/timeline/timeline';
 
 export interface NodeConfig {
@@ -60,8 +65,15 @@ export class SimNode {
     /** What the machine already runs (a resumed cluster, src/planning/restore/): the first kubelet finds it. */
     machine?: MachineState,
   ) {
-    this.runtime = new ContainerRuntime(clock, timeline, name, (uid, c) => this.containerBehaviours.get(`${uid} ${c}`) ?? DEFAULT_BEHAVIOUR);
-    this.volumes = new VolumeManager(clock, timeline, name, config.volumes, (uid, v) => this.volumeBehaviours.get(`${uid} ${v}`));
+    this.runtime = new ContainerRuntime(
+      clock,
+      timeline,
+      name,
+      (uid, c) => this.containerBehaviours.get(`${uid} ${c}`) ?? DEFAULT_BEHAVIOUR,
+    );
+    this.volumes = new VolumeManager(clock, timeline, name, config.volumes, (uid, v) =>
+      this.volumeBehaviours.get(`${uid} ${v}`),
+    );
     for (const [k, b] of machine?.containerBehaviours ?? []) this.containerBehaviours.set(k, b);
     for (const [k, b] of machine?.volumeBehaviours ?? []) this.volumeBehaviours.set(k, b);
     const kills = new Map<string, number>();
@@ -91,14 +103,24 @@ export class SimNode {
   comeUnderMemoryPressure(availableBytes: number): void {
     this.assertPoweredOn('come under memory pressure');
     this.memoryBase = availableBytes + this.podsWorkingSet();
-    this.timeline.record('kubelet', `node ${this.name} is under memory pressure: memory.available=${formatQuantity(availableBytes)}`, 'memory taken outside the pods (simulated)', { actor: this.name });
+    this.timeline.record(
+      'kubelet',
+      `node ${this.name} is under memory pressure: memory.available=${formatQuantity(availableBytes)}`,
+      'memory taken outside the pods (simulated)',
+      { actor: this.name },
+    );
     this.evictionManager.wake();
   }
 
   /** The memory taken outside the pods is given back: plenty of memory again. */
   relieveMemoryPressure(): void {
     this.memoryBase = undefined;
-    this.timeline.record('kubelet', `node ${this.name} has plenty of memory again`, 'memory given back outside the pods (simulated)', { actor: this.name });
+    this.timeline.record(
+      'kubelet',
+      `node ${this.name} has plenty of memory again`,
+      'memory given back outside the pods (simulated)',
+      { actor: this.name },
+    );
     this.evictionManager.wake();
   }
 
@@ -114,7 +136,11 @@ export class SimNode {
     if (!sandbox) return undefined;
     const containers: PodStats['containers'] = [];
     for (const c of sandbox.containers.values()) {
-      if (c.state === 'running') containers.push({ name: c.name, workingSetBytes: this.containerBehaviours.get(`${uid} ${c.name}`)?.memoryBytes ?? 0 });
+      if (c.state === 'running')
+        containers.push({
+          name: c.name,
+          workingSetBytes: this.containerBehaviours.get(`${uid} ${c.name}`)?.memoryBytes ?? 0,
+        });
     }
     return { containers };
   }
@@ -122,7 +148,8 @@ export class SimNode {
   private podsWorkingSet(): number {
     let sum = 0;
     for (const sandbox of this.runtime.allSandboxes()) {
-      for (const c of sandbox.containers.values()) if (c.state === 'running') sum += this.containerBehaviours.get(`${sandbox.uid} ${c.name}`)?.memoryBytes ?? 0;
+      for (const c of sandbox.containers.values())
+        if (c.state === 'running') sum += this.containerBehaviours.get(`${sandbox.uid} ${c.name}`)?.memoryBytes ?? 0;
     }
     return sum;
   }
@@ -144,7 +171,12 @@ export class SimNode {
 
   private powerOff(): void {
     if (this.poweredOff) return;
-    this.timeline.record('kubelet', `node ${this.name} powered off`, 'systemd poweroff after the kubelet released its shutdown inhibitor lock (simulated)', { actor: this.name });
+    this.timeline.record(
+      'kubelet',
+      `node ${this.name} powered off`,
+      'systemd poweroff after the kubelet released its shutdown inhibitor lock (simulated)',
+      { actor: this.name },
+    );
     this.kubelet.stop();
     this.evictionManager.stop();
     this.nodeStatus.stop();
@@ -159,7 +191,12 @@ export class SimNode {
    */
   losePower(): void {
     this.assertPoweredOn('lose power');
-    this.timeline.record('kubelet', `node ${this.name} lost power: every process on it is gone, nothing was signalled`, 'power loss (simulated)', { actor: this.name });
+    this.timeline.record(
+      'kubelet',
+      `node ${this.name} lost power: every process on it is gone, nothing was signalled`,
+      'power loss (simulated)',
+      { actor: this.name },
+    );
     this.kubelet.stop();
     this.nodeStatus.stop();
     this.setReachable(false);
@@ -176,7 +213,9 @@ export class SimNode {
     this.assertPoweredOn('restart its kubelet');
     this.kubelet.stop();
     this.evictionManager.stop();
-    this.timeline.record('kubelet', `kubelet stopped on node ${this.name}`, 'pkg/kubelet/kubelet.go (process exit)', { actor: this.name });
+    this.timeline.record('kubelet', `kubelet stopped on node ${this.name}`, 'pkg/kubelet/kubelet.go (process exit)', {
+      actor: this.name,
+    });
     this.kubelet = this.newKubelet();
     this.shutdownManager = this.newShutdownManager(this.config.kubelet);
     this.nodeStatus = this.startKubelet();
@@ -188,11 +227,18 @@ export class SimNode {
     this.reachable = reachable;
     if (!reachable) {
       this.unreachableSince = this.clock.now();
-      this.timeline.record('kubelet', `node ${this.name} cannot reach the apiserver`, 'network partition (simulated)', { actor: this.name });
+      this.timeline.record('kubelet', `node ${this.name} cannot reach the apiserver`, 'network partition (simulated)', {
+        actor: this.name,
+      });
       this.kubelet.disconnected();
     } else {
       this.unreachableSince = undefined;
-      this.timeline.record('kubelet', `node ${this.name} reaches the apiserver again`, 'network partition (simulated)', { actor: this.name });
+      this.timeline.record(
+        'kubelet',
+        `node ${this.name} reaches the apiserver again`,
+        'network partition (simulated)',
+        { actor: this.name },
+      );
       this.kubelet.reconnected();
       this.nodeStatus.reconnected();
     }
@@ -201,18 +247,25 @@ export class SimNode {
   /** The kubelet process starts: its node status reporter, its eviction manager (whose state starts empty), then its sync loop. */
   private startKubelet(): NodeStatusReporter {
     const kubelet = this.kubelet;
-    const reporter = new NodeStatusReporter(kubelet.scheduler, kubelet.client, this.name, { nodeIP: this.config.kubelet.nodeIP, release: this.config.kubelet.release }, {
-      nodeStatusUpdateFrequencyMs: kubelet.settings.nodeStatusUpdateFrequencyMs,
-      isUnderMemoryPressure: () => this.evictionManager.isUnderMemoryPressure(),
-      recordNodeEvent: (type, reason, message, source) => kubelet.recordNodeEvent(type, reason, message, source),
-    });
+    const reporter = new NodeStatusReporter(
+      kubelet.scheduler,
+      kubelet.client,
+      this.name,
+      { nodeIP: this.config.kubelet.nodeIP, release: this.config.kubelet.release },
+      {
+        nodeStatusUpdateFrequencyMs: kubelet.settings.nodeStatusUpdateFrequencyMs,
+        isUnderMemoryPressure: () => this.evictionManager.isUnderMemoryPressure(),
+        recordNodeEvent: (type, reason, message, source) => kubelet.recordNodeEvent(type, reason, message, source),
+      },
+    );
     this.evictionManager = new EvictionManager(
       {
         ...this.killHost(kubelet),
         podIsFinished: (uid) => kubelet.podIsFinished(uid),
         memoryAvailable: () => this.memoryAvailable(),
         stats: (pod) => this.podStats(pod),
-        recordPodEvent: (pod, type, reason, message, source, annotations) => kubelet.recordPodEvent(pod, type, reason, message, source, annotations),
+        recordPodEvent: (pod, type, reason, message, source, annotations) =>
+          kubelet.recordPodEvent(pod, type, reason, message, source, annotations),
         nodeConditionsChanged: () => reporter.nodeConditionsChanged(),
       },
       kubelet.settings.eviction,
@@ -249,12 +302,25 @@ export class SimNode {
           if (err) this.nodeStatus.reportNotReady(err);
         },
       },
-      { shutdownGracePeriodSeconds: periods.shutdownGracePeriodSeconds, shutdownGracePeriodCriticalPodsSeconds: periods.shutdownGracePeriodCriticalPodsSeconds },
+      {
+        shutdownGracePeriodSeconds: periods.shutdownGracePeriodSeconds,
+        shutdownGracePeriodCriticalPodsSeconds: periods.shutdownGracePeriodCriticalPodsSeconds,
+      },
     );
   }
 
   /** `resumedKills`: only the first kubelet of a resumed node has been killing pods (a restarted one starts over, K45). */
   private newKubelet(resumedKills?: ReadonlyMap<string, number>): Kubelet {
-    return new Kubelet(this.clock, this.timeline, this.name, this.api, () => this.reachable, this.runtime, this.volumes, this.config.kubelet, resumedKills);
+    return new Kubelet(
+      this.clock,
+      this.timeline,
+      this.name,
+      this.api,
+      () => this.reachable,
+      this.runtime,
+      this.volumes,
+      this.config.kubelet,
+      resumedKills,
+    );
   }
 }

@@ -55,7 +55,22 @@ function counting(run: () => void): Visits {
     };
   for (const name of [Symbol.iterator, 'entries', 'keys', 'values']) patch(Map.prototype, name, countingIterator);
   for (const name of [Symbol.iterator, 'keys', 'values', 'entries']) patch(Set.prototype, name, countingIterator);
-  for (const name of ['filter', 'map', 'some', 'every', 'find', 'findIndex', 'includes', 'indexOf', 'forEach', 'sort', 'slice', 'reduce', 'flatMap', 'concat']) {
+  for (const name of [
+    'filter',
+    'map',
+    'some',
+    'every',
+    'find',
+    'findIndex',
+    'includes',
+    'indexOf',
+    'forEach',
+    'sort',
+    'slice',
+    'reduce',
+    'flatMap',
+    'concat',
+  ]) {
     patch(Array.prototype, name, countingWalk);
   }
   try {
@@ -71,10 +86,17 @@ function deleteAll(pods: number, nodes: number): void {
   const c = new Cluster({ record: 'summary' });
   for (let n = 0; n < nodes; n++) c.addNode(`node-${n}`);
   for (let i = 0; i < pods; i++) {
-    const spec = { nodeName: `node-${i % nodes}`, containers: [{ name: 'app', volumeMounts: [{ name: 'data', mountPath: '/data' }] }], volumes: [{ name: 'data', emptyDir: {} }] };
+    const spec = {
+      nodeName: `node-${i % nodes}`,
+      containers: [{ name: 'app', volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
+      volumes: [{ name: 'data', emptyDir: {} }],
+    };
     const r = c.apiserver.create(USER, 'pods', 'default', { metadata: { name: `pod-${i}` }, spec });
     if (!r.ok) throw new Error(r.status.message);
-    c.node(`node-${i % nodes}`).containerBehaviours.set(`${r.object.metadata.uid} app`, { sigterm: { kind: 'exits', afterMs: 1000 }, preStopMs: 0 });
+    c.node(`node-${i % nodes}`).containerBehaviours.set(`${r.object.metadata.uid} app`, {
+      sigterm: { kind: 'exits', afterMs: 1000 },
+      preStopMs: 0,
+    });
   }
   c.advance(60_000);
   // Counted as etcd removes them: a LIST per step here would itself be the work per pod that grows.
@@ -90,20 +112,32 @@ function deleteAll(pods: number, nodes: number): void {
     c.apiserver.delete(USER, 'pods', 'default', `pod-${i}`, {});
     c.advance(6000 / pods);
   }
-  if (!c.runUntil(() => left === 0, c.clock.now() + 5 * 60_000)) throw new Error('the pods were not all gone after 5 virtual minutes');
+  if (!c.runUntil(() => left === 0, c.clock.now() + 5 * 60_000))
+    throw new Error('the pods were not all gone after 5 virtual minutes');
 }
 
 const perPod = (v: Visits, pods: number) => ({ iterated: v.iterated / pods, walked: v.walked / pods });
 
 describe('work per pod, whatever the pods of its node', () => {
   it('300 pods on 2 nodes cost per pod no more than on 30 nodes, and twice the pods on 2 nodes cost twice as much', () => {
-    const crowded = perPod(counting(() => deleteAll(300, 2)), 300);
-    const spread = perPod(counting(() => deleteAll(300, 30)), 300);
-    const twice = perPod(counting(() => deleteAll(600, 2)), 600);
+    const crowded = perPod(
+      counting(() => deleteAll(300, 2)),
+      300,
+    );
+    const spread = perPod(
+      counting(() => deleteAll(300, 30)),
+      300,
+    );
+    const twice = perPod(
+      counting(() => deleteAll(600, 2)),
+      600,
+    );
     // Some work is per node (node status, leases, the monitor loop): more nodes may cost more, never fewer.
     expect(crowded.iterated, 'Map/Set elements per pod, 2 nodes vs 30').to.be.at.most(spread.iterated * 1.1);
     expect(crowded.walked, 'array elements per pod, 2 nodes vs 30').to.be.at.most(spread.walked * 1.1);
-    expect(twice.iterated, 'Map/Set elements per pod, 600 vs 300 pods on 2 nodes').to.be.at.most(crowded.iterated * 1.1);
+    expect(twice.iterated, 'Map/Set elements per pod, 600 vs 300 pods on 2 nodes').to.be.at.most(
+      crowded.iterated * 1.1,
+    );
     expect(twice.walked, 'array elements per pod, 600 vs 300 pods on 2 nodes').to.be.at.most(crowded.walked * 1.1);
   });
 });

@@ -46,7 +46,9 @@ describe('Clock', () => {
 
   it('drops cancelled timers from its heap as time passes them', () => {
     const clock = new Clock();
-    const handles = Array.from({ length: 1000 }, (_, i) => clock.after(i + 1, () => undefined, { background: i % 2 === 0 }));
+    const handles = Array.from({ length: 1000 }, (_, i) =>
+      clock.after(i + 1, () => undefined, { background: i % 2 === 0 }),
+    );
     for (const h of handles) clock.cancel(h);
     expect(clock.nextTimerAt()).to.equal(undefined);
     expect(clock.nextForegroundAt()).to.equal(undefined);

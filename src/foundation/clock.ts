@@ -10,7 +10,9 @@ export const MAX_IMMEDIATES_PER_INSTANT = 1_000_000;
 /** Zero-delay work rescheduled itself without end: virtual time could never advance. */
 export class RunawayLoopError extends Error {
   constructor(atMs: number, count: number) {
-    super(`runaway loop: more than ${count - 1} zero-delay hand-offs at virtual time ${new Date(atMs).toISOString()} without time moving on`);
+    super(
+      `runaway loop: more than ${count - 1} zero-delay hand-offs at virtual time ${new Date(atMs).toISOString()} without time moving on`,
+    );
     this.name = 'RunawayLoopError';
   }
 }

@@ -15,11 +15,19 @@ describe('Release: the supported range', () => {
   });
 
   it('refuses releases outside the range, and text that is no release, naming the range', () => {
-    expect(() => Release.parse('1.25')).to.throw('Kubernetes "1.25" is not supported: the simulation models releases v1.26 to v1.36');
-    expect(() => Release.parse('v1.37')).to.throw('Kubernetes "v1.37" is not supported: the simulation models releases v1.26 to v1.36');
-    expect(() => Release.parse('abc')).to.throw('"abc" is not a Kubernetes release: write it as 1.NN or v1.NN, from v1.26 to v1.36');
+    expect(() => Release.parse('1.25')).to.throw(
+      'Kubernetes "1.25" is not supported: the simulation models releases v1.26 to v1.36',
+    );
+    expect(() => Release.parse('v1.37')).to.throw(
+      'Kubernetes "v1.37" is not supported: the simulation models releases v1.26 to v1.36',
+    );
+    expect(() => Release.parse('abc')).to.throw(
+      '"abc" is not a Kubernetes release: write it as 1.NN or v1.NN, from v1.26 to v1.36',
+    );
     expect(() => Release.parse('2.30')).to.throw('not a Kubernetes release');
-    expect(() => Release.of(25)).to.throw('Kubernetes v1.25 is not supported: the simulation models releases v1.26 to v1.36');
+    expect(() => Release.of(25)).to.throw(
+      'Kubernetes v1.25 is not supported: the simulation models releases v1.26 to v1.36',
+    );
   });
 
   it('atLeast compares minors', () => {
@@ -29,7 +37,8 @@ describe('Release: the supported range', () => {
 });
 
 describe('Release: feature gate defaults follow versioned_kube_features.go', () => {
-  const table = (gate: (typeof FEATURE_GATES)[number]) => SUPPORTED_MINORS.map((m) => (Release.of(m).enabled(gate) ? 1 : 0)).join('');
+  const table = (gate: (typeof FEATURE_GATES)[number]) =>
+    SUPPORTED_MINORS.map((m) => (Release.of(m).enabled(gate) ? 1 : 0)).join('');
   it('defaults per release (1.26 … 1.36)', () => {
     expect(table('PodDisruptionConditions')).to.equal('11111111111');
     expect(table('SidecarContainers'), 'β on 1.29').to.equal('00011111111');
@@ -41,7 +50,12 @@ describe('Release: feature gate defaults follow versioned_kube_features.go', () 
     expect(table('OrderedNamespaceDeletion'), 'β on 1.33 (off in the 1.30–1.32 backports)').to.equal('00000001111');
     expect(table('NodeOutOfServiceVolumeDetach')).to.equal('11111111111');
     expect(table('AllowOverwriteTerminationGracePeriodSeconds'), 'old behaviour until 1.32').to.equal('11111100000');
-    for (const gate of ['StaleControllerConsistencyReplicaSet', 'StaleControllerConsistencyStatefulSet', 'StaleControllerConsistencyDaemonSet', 'StaleControllerConsistencyJob'] as const) {
+    for (const gate of [
+      'StaleControllerConsistencyReplicaSet',
+      'StaleControllerConsistencyStatefulSet',
+      'StaleControllerConsistencyDaemonSet',
+      'StaleControllerConsistencyJob',
+    ] as const) {
       expect(table(gate), `V42 ${gate}: β on 1.36`).to.equal('00000000001');
     }
   });
@@ -49,20 +63,32 @@ describe('Release: feature gate defaults follow versioned_kube_features.go', () 
 
 describe('Release: gate overrides refused as component-base/featuregate refuses them', () => {
   it('an alpha gate can be turned on, a beta gate off', () => {
-    expect(Release.of(33, { PodObservedGenerationTracking: true }).enabled('PodObservedGenerationTracking')).to.equal(true);
+    expect(Release.of(33, { PodObservedGenerationTracking: true }).enabled('PodObservedGenerationTracking')).to.equal(
+      true,
+    );
     expect(Release.of(30).withGate('SidecarContainers', false).enabled('SidecarContainers')).to.equal(false);
   });
 
   it('a gate the release does not know is unrecognized, with the gates it knows', () => {
-    expect(() => Release.of(28).withGate('PodLifecycleSleepAction', true)).to.throw(/^unrecognized feature gate: PodLifecycleSleepAction \(Kubernetes v1\.28 knows: PodDisruptionConditions, /);
-    expect(() => Release.of(34).withGate('PodDisruptionConditions', true), 'removed in 1.34').to.throw('unrecognized feature gate: PodDisruptionConditions');
-    expect(() => Release.of(34).withGate('JobPodReplacementPolicy', false), 'GA 1.34').to.throw('cannot set feature gate JobPodReplacementPolicy to false, feature is locked to true');
-    expect(() => Release.of(27).withGate('JobPodReplacementPolicy', true), 'added in 1.28').to.throw('unrecognized feature gate: JobPodReplacementPolicy');
+    expect(() => Release.of(28).withGate('PodLifecycleSleepAction', true)).to.throw(
+      /^unrecognized feature gate: PodLifecycleSleepAction \(Kubernetes v1\.28 knows: PodDisruptionConditions, /,
+    );
+    expect(() => Release.of(34).withGate('PodDisruptionConditions', true), 'removed in 1.34').to.throw(
+      'unrecognized feature gate: PodDisruptionConditions',
+    );
+    expect(() => Release.of(34).withGate('JobPodReplacementPolicy', false), 'GA 1.34').to.throw(
+      'cannot set feature gate JobPodReplacementPolicy to false, feature is locked to true',
+    );
+    expect(() => Release.of(27).withGate('JobPodReplacementPolicy', true), 'added in 1.28').to.throw(
+      'unrecognized feature gate: JobPodReplacementPolicy',
+    );
     expect(() => DEFAULT_RELEASE.withGate('NoSuchGate', true)).to.throw('unrecognized feature gate: NoSuchGate');
   });
 
   it('a GA gate is locked to true', () => {
-    expect(() => Release.of(33).withGate('SidecarContainers', false)).to.throw('cannot set feature gate SidecarContainers to false, feature is locked to true in Kubernetes v1.33');
+    expect(() => Release.of(33).withGate('SidecarContainers', false)).to.throw(
+      'cannot set feature gate SidecarContainers to false, feature is locked to true in Kubernetes v1.33',
+    );
     expect(Release.of(33).withGate('SidecarContainers', true).enabled('SidecarContainers')).to.equal(true);
   });
 

@@ -40,72 +40,208 @@ const DEPRECATED_ON: GateState = { stage: 'DEPRECATED', default: true, locked: f
  */
 const GATES = {
   // KEP-3329: DisruptionTarget conditions; β on 1.26, GA 1.31 (#125461), removed 1.34 (#129501).
-  PodDisruptionConditions: [[26, BETA_ON], [31, GA], [34, ABSENT_ON]],
+  PodDisruptionConditions: [
+    [26, BETA_ON],
+    [31, GA],
+    [34, ABSENT_ON],
+  ],
   // KEP-2268 non-graceful node shutdown: β on 1.26 (#113511), GA 1.28 (#118228), removed 1.32 (#127019).
-  NodeOutOfServiceVolumeDetach: [[26, BETA_ON], [28, GA], [32, ABSENT_ON]],
+  NodeOutOfServiceVolumeDetach: [
+    [26, BETA_ON],
+    [28, GA],
+    [32, ABSENT_ON],
+  ],
   GracefulNodeShutdown: [[26, BETA_ON]],
   GracefulNodeShutdownBasedOnPodPriority: [[26, BETA_ON]],
   // KEP-753 sidecar containers: α 1.28, β on 1.29, GA 1.33.
-  SidecarContainers: [[26, ABSENT_OFF], [28, ALPHA], [29, BETA_ON], [33, GA]],
+  SidecarContainers: [
+    [26, ABSENT_OFF],
+    [28, ALPHA],
+    [29, BETA_ON],
+    [33, GA],
+  ],
   // KEP-3960 preStop sleep: α 1.29, β on 1.30, GA 1.34.
-  PodLifecycleSleepAction: [[26, ABSENT_OFF], [29, ALPHA], [30, BETA_ON], [34, GA]],
+  PodLifecycleSleepAction: [
+    [26, ABSENT_OFF],
+    [29, ALPHA],
+    [30, BETA_ON],
+    [34, GA],
+  ],
   // KEP-4818 sleep of 0 s: α 1.32 (#127094), β on 1.33 (#130621), GA 1.34.
-  PodLifecycleSleepActionAllowZero: [[26, ABSENT_OFF], [32, ALPHA], [33, BETA_ON], [34, GA]],
+  PodLifecycleSleepActionAllowZero: [
+    [26, ABSENT_OFF],
+    [32, ALPHA],
+    [33, BETA_ON],
+    [34, GA],
+  ],
   // KEP-5067 observedGeneration: α 1.33, β on 1.34 (#132912), GA 1.35.
-  PodObservedGenerationTracking: [[26, ABSENT_OFF], [33, ALPHA], [34, BETA_ON], [35, GA]],
+  PodObservedGenerationTracking: [
+    [26, ABSENT_OFF],
+    [33, ALPHA],
+    [34, BETA_ON],
+    [35, GA],
+  ],
   // KEP-3017 unhealthyPodEvictionPolicy of PodDisruptionBudgets: α 1.26 (#113375), β on 1.27, GA 1.31.
-  PDBUnhealthyPodEvictionPolicy: [[26, ALPHA], [27, BETA_ON], [31, GA]],
+  PDBUnhealthyPodEvictionPolicy: [
+    [26, ALPHA],
+    [27, BETA_ON],
+    [31, GA],
+  ],
   // KEP-3939 (#118772): pod GC marks Failed before deleting; α 1.28, β on 1.29, GA 1.34.
-  JobPodReplacementPolicy: [[26, ABSENT_OFF], [28, ALPHA], [29, BETA_ON], [34, GA]],
+  JobPodReplacementPolicy: [
+    [26, ABSENT_OFF],
+    [28, ALPHA],
+    [29, BETA_ON],
+    [34, GA],
+  ],
   // KEP-4368 Job managedBy: α 1.30 (#123273), β on 1.32, GA 1.35; with it (or JobPodReplacementPolicy) from 1.31 the job controller delays Complete/Failed until no pod terminates (#125510).
-  JobManagedBy: [[26, ABSENT_OFF], [30, ALPHA], [32, BETA_ON], [35, GA]],
+  JobManagedBy: [
+    [26, ABSENT_OFF],
+    [30, ALPHA],
+    [32, BETA_ON],
+    [35, GA],
+  ],
   // KEP-1847 StatefulSet PVC retention policy: α 1.23, β on 1.27 (#116269), GA 1.32.
-  StatefulSetAutoDeletePVC: [[26, ALPHA], [27, BETA_ON], [32, GA]],
+  StatefulSetAutoDeletePVC: [
+    [26, ALPHA],
+    [27, BETA_ON],
+    [32, GA],
+  ],
   // KEP-4017 the apps.kubernetes.io/pod-index label on StatefulSet (and indexed Job) pods: β on 1.28 (#119232), GA 1.32.
-  PodIndexLabel: [[26, ABSENT_OFF], [28, BETA_ON], [32, GA]],
+  PodIndexLabel: [
+    [26, ABSENT_OFF],
+    [28, BETA_ON],
+    [32, GA],
+  ],
   // KEP-3902 taint eviction split out of node lifecycle: β on 1.29 (#119208), GA 1.34.
-  SeparateTaintEvictionController: [[26, ABSENT_OFF], [29, BETA_ON], [34, GA]],
+  SeparateTaintEvictionController: [
+    [26, ABSENT_OFF],
+    [29, BETA_ON],
+    [34, GA],
+  ],
   // KEP-5080: backported off by default into 1.30–1.32, β on 1.33, GA 1.34.
-  OrderedNamespaceDeletion: [[26, ABSENT_OFF], [30, BETA_OFF], [33, BETA_ON], [34, GA]],
+  OrderedNamespaceDeletion: [
+    [26, ABSENT_OFF],
+    [30, BETA_OFF],
+    [33, BETA_ON],
+    [34, GA],
+  ],
   // KEP-3085 (named PodHasNetworkCondition before 1.28, #117702): α 1.28, β on 1.29.
-  PodReadyToStartContainersCondition: [[26, ABSENT_OFF], [28, ALPHA], [29, BETA_ON]],
+  PodReadyToStartContainersCondition: [
+    [26, ABSENT_OFF],
+    [28, ALPHA],
+    [29, BETA_ON],
+  ],
   // KEP-3857 recursive read-only mounts (and volumeMounts in container statuses): α 1.30, β on 1.31, GA 1.33.
-  RecursiveReadOnlyMounts: [[26, ABSENT_OFF], [30, ALPHA], [31, BETA_ON], [33, GA]],
+  RecursiveReadOnlyMounts: [
+    [26, ABSENT_OFF],
+    [30, ALPHA],
+    [31, BETA_ON],
+    [33, GA],
+  ],
   // KEP-4960 container stop signals: α 1.33.
-  ContainerStopSignals: [[26, ABSENT_OFF], [33, ALPHA]],
+  ContainerStopSignals: [
+    [26, ABSENT_OFF],
+    [33, ALPHA],
+  ],
   // KEP-3521 pod scheduling gates (spec.schedulingGates): α 1.26, β on 1.27 (#116829), GA 1.30 (#123575).
-  PodSchedulingReadiness: [[26, ALPHA], [27, BETA_ON], [30, GA]],
+  PodSchedulingReadiness: [
+    [26, ALPHA],
+    [27, BETA_ON],
+    [30, GA],
+  ],
   // KEP-4247 queueing hints: the gate came in 1.28.0, β off (#120129; versioned_kube_features.go of
   // 1.33+, where an earlier copy's 1.27 entry is gone: 1.27 has no hints), on 1.32 (#128472), GA 1.34.
-  SchedulerQueueingHints: [[26, ABSENT_OFF], [28, BETA_OFF], [32, BETA_ON], [34, GA]],
+  SchedulerQueueingHints: [
+    [26, ABSENT_OFF],
+    [28, BETA_OFF],
+    [32, BETA_ON],
+    [34, GA],
+  ],
   // KEP-5142 (#130772): an empty active queue pops the backoff queue at once; β on 1.33.
-  SchedulerPopFromBackoffQ: [[26, ABSENT_OFF], [33, BETA_ON]],
+  SchedulerPopFromBackoffQ: [
+    [26, ABSENT_OFF],
+    [33, BETA_ON],
+  ],
   // KEP-3973 status.terminatingReplicas of ReplicaSets and Deployments: α 1.33 (#128546), β on 1.35.
-  DeploymentReplicaSetTerminatingReplicas: [[26, ABSENT_OFF], [33, ALPHA], [35, BETA_ON]],
+  DeploymentReplicaSetTerminatingReplicas: [
+    [26, ABSENT_OFF],
+    [33, ALPHA],
+    [35, BETA_ON],
+  ],
   // #122890: soft eviction keeps min(evictionMaxPodGracePeriod, spec grace); the gate restores the old overwrite.
-  AllowOverwriteTerminationGracePeriodSeconds: [[26, ABSENT_ON], [32, DEPRECATED_OFF], [35, DEPRECATED_LOCKED_OFF]],
+  AllowOverwriteTerminationGracePeriodSeconds: [
+    [26, ABSENT_ON],
+    [32, DEPRECATED_OFF],
+    [35, DEPRECATED_LOCKED_OFF],
+  ],
   // KEP-1669 kube-proxy falls back to serving terminating endpoints: β on 1.26, GA 1.28 (#117718), removed 1.30 (#122134).
-  ProxyTerminatingEndpoints: [[26, BETA_ON], [28, GA], [30, ABSENT_ON]],
+  ProxyTerminatingEndpoints: [
+    [26, BETA_ON],
+    [28, GA],
+    [30, ABSENT_ON],
+  ],
   // KEP-4781 (#134746): a kubelet restart no longer resets started/ready; the gate restores the old reset.
-  ChangeContainerStatusOnKubeletRestart: [[26, ABSENT_ON], [35, DEPRECATED_OFF]],
+  ChangeContainerStatusOnKubeletRestart: [
+    [26, ABSENT_ON],
+    [35, DEPRECATED_OFF],
+  ],
   // KEP-2681 status.hostIPs: α 1.28, β on 1.29, GA 1.30 (#122870), removed 1.32.
-  PodHostIPs: [[26, ABSENT_OFF], [28, ALPHA], [29, BETA_ON], [30, GA], [32, ABSENT_ON]],
+  PodHostIPs: [
+    [26, ABSENT_OFF],
+    [28, ALPHA],
+    [29, BETA_ON],
+    [30, GA],
+    [32, ABSENT_ON],
+  ],
   // KEP-4004: the kubelet stops writing nodeInfo.kubeProxyVersion; α 1.29 (#120954), deprecated
   // off from 1.31 (1.31.0 shipped it β on; the later patches and 1.32 turned it off), on from 1.33.
-  DisableNodeKubeProxyVersion: [[26, ABSENT_OFF], [29, ALPHA], [31, DEPRECATED_OFF], [33, DEPRECATED_ON]],
+  DisableNodeKubeProxyVersion: [
+    [26, ABSENT_OFF],
+    [29, ALPHA],
+    [31, DEPRECATED_OFF],
+    [33, DEPRECATED_ON],
+  ],
   // KEP-3716 webhook matchConditions (CEL): α 1.27 (#116261), β on 1.28, GA 1.30, the gate removed in 1.33 (kubernetes f167454).
-  AdmissionWebhookMatchConditions: [[26, ABSENT_OFF], [27, ALPHA], [28, BETA_ON], [30, GA], [33, ABSENT_ON]],
+  AdmissionWebhookMatchConditions: [
+    [26, ABSENT_OFF],
+    [27, ALPHA],
+    [28, BETA_ON],
+    [30, GA],
+    [33, ABSENT_ON],
+  ],
   // KEP-4008 CRD validation ratcheting (apiextensions-apiserver pkg/features): α 1.28, β on 1.30, GA 1.33.
-  CRDValidationRatcheting: [[26, ABSENT_OFF], [28, ALPHA], [30, BETA_ON], [33, GA]],
+  CRDValidationRatcheting: [
+    [26, ABSENT_OFF],
+    [28, ALPHA],
+    [30, BETA_ON],
+    [33, GA],
+  ],
   // KEP-5647 staleness mitigation: each controller skips a sync while an informer has not yet seen
   // its own last write for that object; β on from 1.36 (DaemonSet #134937, Job #137210,
   // ReplicaSet #137212, StatefulSet #137254).
-  StaleControllerConsistencyDaemonSet: [[26, ABSENT_OFF], [36, BETA_ON]],
-  StaleControllerConsistencyJob: [[26, ABSENT_OFF], [36, BETA_ON]],
-  StaleControllerConsistencyReplicaSet: [[26, ABSENT_OFF], [36, BETA_ON]],
-  StaleControllerConsistencyStatefulSet: [[26, ABSENT_OFF], [36, BETA_ON]],
+  StaleControllerConsistencyDaemonSet: [
+    [26, ABSENT_OFF],
+    [36, BETA_ON],
+  ],
+  StaleControllerConsistencyJob: [
+    [26, ABSENT_OFF],
+    [36, BETA_ON],
+  ],
+  StaleControllerConsistencyReplicaSet: [
+    [26, ABSENT_OFF],
+    [36, BETA_ON],
+  ],
+  StaleControllerConsistencyStatefulSet: [
+    [26, ABSENT_OFF],
+    [36, BETA_ON],
+  ],
   // Service names as DNS-1123 labels (a leading digit allowed; ValidateServiceName): α 1.34, β on 1.36.
-  RelaxedServiceNameValidation: [[26, ABSENT_OFF], [34, ALPHA], [36, BETA_ON]],
+  RelaxedServiceNameValidation: [
+    [26, ABSENT_OFF],
+    [34, ALPHA],
+    [36, BETA_ON],
+  ],
 } satisfies Record<string, readonly (readonly [number, GateState])[]>;
 
 export type FeatureGate = keyof typeof GATES;
@@ -128,7 +264,8 @@ function isFeatureGate(name: string): name is FeatureGate {
 }
 
 function checkMinor(minor: number, text: string): void {
-  if (!SUPPORTED_MINORS.includes(minor)) throw new Error(`Kubernetes ${text} is not supported: the simulation models releases ${RANGE}`);
+  if (!SUPPORTED_MINORS.includes(minor))
+    throw new Error(`Kubernetes ${text} is not supported: the simulation models releases ${RANGE}`);
 }
 
 export class Release {
@@ -139,7 +276,8 @@ export class Release {
 
   /** Throws a clear error for a release outside 1.26–1.36 or a gate that release cannot set. */
   static of(minor: number, gates: Partial<Record<string, boolean>> = {}): Release {
-    if (!Number.isInteger(minor)) throw new Error(`Kubernetes minor release must be a whole number, not ${minor} (supported: ${RANGE})`);
+    if (!Number.isInteger(minor))
+      throw new Error(`Kubernetes minor release must be a whole number, not ${minor} (supported: ${RANGE})`);
     checkMinor(minor, `v1.${minor}`);
     let release = new Release(minor, {});
     for (const [gate, value] of Object.entries(gates)) if (value !== undefined) release = release.withGate(gate, value);
@@ -177,7 +315,10 @@ export class Release {
       throw new Error(`unrecognized feature gate: ${gate} (Kubernetes ${this} knows: ${known.join(', ')})`);
     }
     const state = gateState(gate, this.minor);
-    if (state.locked && value !== state.default) throw new Error(`cannot set feature gate ${gate} to ${value}, feature is locked to ${state.default} in Kubernetes ${this}`);
+    if (state.locked && value !== state.default)
+      throw new Error(
+        `cannot set feature gate ${gate} to ${value}, feature is locked to ${state.default} in Kubernetes ${this}`,
+      );
     return new Release(this.minor, { ...this.overrides, [gate]: value });
   }
 

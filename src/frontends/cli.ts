@@ -30,7 +30,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const command = COMMANDS[name];
-    if (!command) throw new CommandError(`unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})`, 2);
+    if (!command)
+      throw new CommandError(`unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})`, 2);
     return await command(args);
   } catch (e) {
     if (!(e instanceof CommandError)) throw e; // a bug: its stack trace

@@ -6,7 +6,15 @@ import { toYaml, yamlDocuments } from './yaml-output';
 describe('YAML output (as sigs.k8s.io/yaml writes it)', () => {
   it('writes a shared object out at each place, never as an anchor and an alias', () => {
     const defaults = Object.freeze({ type: 'RuntimeDefault' });
-    const pod = { metadata: { name: 'web' }, spec: { containers: [{ name: 'a', securityContext: { seccompProfile: defaults } }, { name: 'b', securityContext: { seccompProfile: defaults } }] } };
+    const pod = {
+      metadata: { name: 'web' },
+      spec: {
+        containers: [
+          { name: 'a', securityContext: { seccompProfile: defaults } },
+          { name: 'b', securityContext: { seccompProfile: defaults } },
+        ],
+      },
+    };
     const text = toYaml(pod);
     expect(text).to.not.match(/[&*]a\d/);
     expect(text.match(/type: RuntimeDefault/g)).to.have.length(2);

@@ -15,7 +15,11 @@ export const SYNC_FAILED = 'SyncFailed';
  * apimeta.SetStatusCondition: replaces the condition of that type, keeping its
  * lastTransitionTime unless the status changes; a new condition gets `now`.
  */
-export function setStatusCondition(conditions: Condition[], condition: Omit<Condition, 'lastTransitionTime'>, now: number): Condition[] {
+export function setStatusCondition(
+  conditions: Condition[],
+  condition: Omit<Condition, 'lastTransitionTime'>,
+  now: number,
+): Condition[] {
   const i = conditions.findIndex((c) => c.type === condition.type);
   if (i < 0) return [...conditions, { ...condition, lastTransitionTime: toTime(now) }];
   const old = conditions[i];
@@ -29,7 +33,13 @@ export function updateDisruptionAllowedCondition(pdb: PodDisruptionBudget, now: 
   const allowed = (status.disruptionsAllowed ?? 0) > 0;
   status.conditions = setStatusCondition(
     status.conditions ?? [],
-    { type: DISRUPTION_ALLOWED, status: allowed ? 'True' : 'False', reason: allowed ? SUFFICIENT_PODS : INSUFFICIENT_PODS, message: '', observedGeneration: status.observedGeneration },
+    {
+      type: DISRUPTION_ALLOWED,
+      status: allowed ? 'True' : 'False',
+      reason: allowed ? SUFFICIENT_PODS : INSUFFICIENT_PODS,
+      message: '',
+      observedGeneration: status.observedGeneration,
+    },
     now,
   );
 }
@@ -39,5 +49,7 @@ export function conditionsAreUpToDate(pdb: PodDisruptionBudget): boolean {
   const status = pdb.status;
   const condition = status?.conditions?.find((c) => c.type === DISRUPTION_ALLOWED);
   if (!status || !condition || status.observedGeneration !== pdb.metadata.generation) return false;
-  return (status.disruptionsAllowed ?? 0) > 0 ? condition.status === 'True' && condition.reason === SUFFICIENT_PODS : condition.status === 'False' && condition.reason === INSUFFICIENT_PODS;
+  return (status.disruptionsAllowed ?? 0) > 0
+    ? condition.status === 'True' && condition.reason === SUFFICIENT_PODS
+    : condition.status === 'False' && condition.reason === INSUFFICIENT_PODS;
 }

@@ -17,7 +17,11 @@ export function updatePodCondition(status: PodStatus, condition: PodCondition, n
   const old = conditions[i];
   if (next.status === old.status) next.lastTransitionTime = old.lastTransitionTime;
   const equal =
-    next.status === old.status && next.reason === old.reason && next.message === old.message && next.lastProbeTime === old.lastProbeTime && next.lastTransitionTime === old.lastTransitionTime;
+    next.status === old.status &&
+    next.reason === old.reason &&
+    next.message === old.message &&
+    next.lastProbeTime === old.lastProbeTime &&
+    next.lastTransitionTime === old.lastTransitionTime;
   status.conditions = conditions.map((c, j) => (j === i ? next : c));
   return !equal;
 }
@@ -25,7 +29,8 @@ export function updatePodCondition(status: PodStatus, condition: PodCondition, n
 /** pkg/api/v1/pod IsPodReady: the (first) Ready condition is True, as GetPodCondition finds it; a loop, as it runs for every pod event. */
 export function isPodReady(pod: Pod): boolean {
   const conditions = pod.status?.conditions ?? [];
-  for (let i = 0; i < conditions.length; i++) if (conditions[i].type === 'Ready') return conditions[i].status === 'True';
+  for (let i = 0; i < conditions.length; i++)
+    if (conditions[i].type === 'Ready') return conditions[i].status === 'True';
   return false;
 }
 

@@ -4,7 +4,10 @@ import { ABSENT, checkChanges, fieldChanges, formatChangeTable, parseCell, value
 
 const T0 = Date.UTC(2025, 0, 1, 0, 1, 0);
 const before = { metadata: { name: 'web', resourceVersion: '4', finalizers: ['a'] }, status: { phase: 'Running' } };
-const after = { metadata: { name: 'web', resourceVersion: '5', finalizers: [], deletionTimestamp: '2025-01-01T00:01:30Z' }, status: { phase: 'Running' } };
+const after = {
+  metadata: { name: 'web', resourceVersion: '5', finalizers: [], deletionTimestamp: '2025-01-01T00:01:30Z' },
+  status: { phase: 'Running' },
+};
 
 describe('fieldChanges', () => {
   it('lists leaf changes, arrays as one value', () => {
@@ -41,13 +44,17 @@ describe('checkChanges', () => {
   it('fails on a missing row and prints the actual changes as a table', () => {
     const msg = checkChanges(before, after, rows.slice(0, 1), T0)!;
     expect(msg).to.contain('/metadata/deletionTimestamp changed');
-    expect(msg).to.contain('/metadata/deletionTimestamp changed (<absent> → "2025-01-01T00:01:30Z" (T+30s)) but is not listed');
+    expect(msg).to.contain(
+      '/metadata/deletionTimestamp changed (<absent> → "2025-01-01T00:01:30Z" (T+30s)) but is not listed',
+    );
     expect(msg).to.contain('| /metadata/deletionTimestamp | <absent> | T+30s |');
     expect(msg).to.contain('(T+0s is 2025-01-01T00:01:00Z)');
   });
   it('fails on a wrong value', () => {
     const msg = checkChanges(before, after, [rows[0], { ...rows[1], to: 'T+31s' }], T0)!;
-    expect(msg).to.contain('expected <absent> → "2025-01-01T00:01:31Z" (T+31s), but it went <absent> → "2025-01-01T00:01:30Z" (T+30s)');
+    expect(msg).to.contain(
+      'expected <absent> → "2025-01-01T00:01:31Z" (T+31s), but it went <absent> → "2025-01-01T00:01:30Z" (T+30s)',
+    );
   });
   it('formats an empty change list', () => {
     expect(formatChangeTable([], T0)).to.contain('no field changed');

@@ -31,7 +31,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export function fieldChanges(before: unknown, after: unknown, path = ''): FieldChange[] {
   if (isObject(before) && isObject(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-    return keys.flatMap((k) => fieldChanges(k in before ? before[k] : ABSENT, k in after ? after[k] : ABSENT, `${path}/${escapeToken(k)}`));
+    return keys.flatMap((k) =>
+      fieldChanges(k in before ? before[k] : ABSENT, k in after ? after[k] : ABSENT, `${path}/${escapeToken(k)}`),
+    );
   }
   if (before === ABSENT && after === ABSENT) return [];
   if (before !== ABSENT && after !== ABSENT && jsonEqual(before, after)) return [];
@@ -75,13 +77,16 @@ export function parseCell(cell: string, t0: number): FieldValue | typeof ANY {
   const c = cell.trim();
   if (c === '<absent>') return ABSENT;
   if (c === '<any>') return ANY;
-  if (/^<[^<>]*>$/.test(c)) throw new CellError(`unknown placeholder "${c}" in a value cell: expected <absent>, <any>, T+Ns or a JSON value`);
+  if (/^<[^<>]*>$/.test(c))
+    throw new CellError(`unknown placeholder "${c}" in a value cell: expected <absent>, <any>, T+Ns or a JSON value`);
   if (c.startsWith('T+')) {
     try {
       return toTime(t0 + parseWholeSecondsAfterT0(c));
     } catch (e) {
       if (!(e instanceof DurationError)) throw e;
-      throw new CellError(`bad time "${c}" in a value cell: expected T+Ns (e.g. T+0s, T+30s, T+1m30s), whole seconds after T+0: ${e.message}`);
+      throw new CellError(
+        `bad time "${c}" in a value cell: expected T+Ns (e.g. T+0s, T+30s, T+1m30s), whole seconds after T+0: ${e.message}`,
+      );
     }
   }
   try {
@@ -101,7 +106,9 @@ export function show(v: FieldValue | typeof ANY, t0?: number): string {
 /** A value as a table cell that reads back to it: a whole second at or after T+0 as `T+30s`, others as JSON. */
 function cell(v: FieldValue, t0: number): string {
   const offset = timestampOffset(v, t0);
-  return offset !== undefined && offset >= 0 && offset % 1000 === 0 && toTime(t0 + offset) === v ? formatOffset(offset) : show(v);
+  return offset !== undefined && offset >= 0 && offset % 1000 === 0 && toTime(t0 + offset) === v
+    ? formatOffset(offset)
+    : show(v);
 }
 
 function sameValue(expected: FieldValue | typeof ANY, actual: FieldValue): boolean {
@@ -121,7 +128,12 @@ export interface ChangeRow {
  * row must hold (a row covers its path and everything below it), and every changed field must be
  * covered by a row. Returns undefined on success, or a message listing the actual changes.
  */
-export function checkChanges(before: unknown, after: unknown, rows: readonly ChangeRow[], t0: number): string | undefined {
+export function checkChanges(
+  before: unknown,
+  after: unknown,
+  rows: readonly ChangeRow[],
+  t0: number,
+): string | undefined {
   const problems: string[] = [];
   for (const row of rows) {
     const from = valueAt(before, row.path);
@@ -129,7 +141,9 @@ export function checkChanges(before: unknown, after: unknown, rows: readonly Cha
     const eFrom = parseCell(row.from, t0);
     const eTo = parseCell(row.to, t0);
     if (!sameValue(eFrom, from) || !sameValue(eTo, to)) {
-      problems.push(`${row.path}: expected ${show(eFrom, t0)} → ${show(eTo, t0)}, but it went ${show(from, t0)} → ${show(to, t0)}`);
+      problems.push(
+        `${row.path}: expected ${show(eFrom, t0)} → ${show(eTo, t0)}, but it went ${show(from, t0)} → ${show(to, t0)}`,
+      );
     }
   }
   const covered = (p: string) => rows.some((r) => p === r.path || p.startsWith(`${r.path}/`) || r.path === '/');

@@ -1,4 +1,9 @@
-import { DEFAULT_APISERVER_OPTIONS, type ApiServerOptions, type Resource, type ResourceType } from '../apiserver/apiserver';
+import {
+  DEFAULT_APISERVER_OPTIONS,
+  type ApiServerOptions,
+  type Resource,
+  type ResourceType,
+} from '../apiserver/apiserver';
 import type { Pod, ReplicaSet, Service } from '../apimachinery/types';
 import { Cluster, USER } from '../cluster/cluster';
 import type { KubeletConfig } from '../components/kubelet/kubelet';
@@ -71,7 +76,8 @@ export class ClusterPlan {
   /** Other objects to create at the start, after the ReplicaSets and before the pods (PodDisruptionBudgets …), in declaration order. */
   private readonly otherObjects: { resource: Resource; object: ResourceType[Resource] }[] = [];
   /** Pods owned by one of those objects (ownedBy). */
-  private readonly objectOwners: { pod: string; resource: Resource; apiVersion: string; kind: string; name: string }[] = [];
+  private readonly objectOwners: { pod: string; resource: Resource; apiVersion: string; kind: string; name: string }[] =
+    [];
   /** CSI drivers to install at the start (after the nodes), with their latencies. */
   private readonly csiDrivers = new Map<string, Partial<CsiDriverBehaviour>>();
   private built = false;
@@ -113,7 +119,14 @@ export class ClusterPlan {
   /** The cluster, built with the planned release when something first needs it. */
   get cluster(): Cluster {
     if (this.made) return this.made;
-    this.made = new Cluster({ release: this.plannedRelease, epochMs: this.restored?.startMs ?? this.epochMs, apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.plannedRelease }, ...(this.controllersOff.length ? { controllers: ['*', ...this.controllersOff.map((n) => `-${n}`)] } : {}), perturbations: this.perturbations, observeWatches: this.observing });
+    this.made = new Cluster({
+      release: this.plannedRelease,
+      epochMs: this.restored?.startMs ?? this.epochMs,
+      apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.plannedRelease },
+      ...(this.controllersOff.length ? { controllers: ['*', ...this.controllersOff.map((n) => `-${n}`)] } : {}),
+      perturbations: this.perturbations,
+      observeWatches: this.observing,
+    });
     if (this.podGCThreshold !== undefined) this.made.podGC.config.terminatedPodThreshold = this.podGCThreshold;
     return this.made;
   }
@@ -139,19 +152,32 @@ export class ClusterPlan {
    */
   objects(dump: Dump, nowMs?: number): void {
     this.assertNotBuilt('the objects');
-    if (this.restored) throw new PlanError('the objects of a cluster are given once (several files go in one step of serve --manifests, or one List)');
-    if (this.nodes.length > 0 || this.pods.size > 0 || this.replicaSets.size > 0) throw new PlanError('the objects must come before the nodes and pods declared by other steps');
+    if (this.restored)
+      throw new PlanError(
+        'the objects of a cluster are given once (several files go in one step of serve --manifests, or one List)',
+      );
+    if (this.nodes.length > 0 || this.pods.size > 0 || this.replicaSets.size > 0)
+      throw new PlanError('the objects must come before the nodes and pods declared by other steps');
     const restored = planRestore(dump, nowMs);
     this.restored = restored;
     for (const n of restored.nodes) this.nodes.push(n.name);
     for (const p of restored.pods) {
       const key = this.pods.has(p.name) ? `${p.namespace}/${p.name}` : p.name;
-      const planned: PlannedPod = { pod: structuredClone(p.pod), uid: p.uid, behaviours: new Map(), volumes: new Map(), restored: true };
+      const planned: PlannedPod = {
+        pod: structuredClone(p.pod),
+        uid: p.uid,
+        behaviours: new Map(),
+        volumes: new Map(),
+        restored: true,
+      };
       this.pods.set(key, planned);
     }
     for (const b of restored.containerBehaviours) {
       const planned = this.planned(b.pod);
-      planned.behaviours.set(b.container, { ...(planned.behaviours.get(b.container) ?? DEFAULT_BEHAVIOUR), ...b.behaviour });
+      planned.behaviours.set(b.container, {
+        ...(planned.behaviours.get(b.container) ?? DEFAULT_BEHAVIOUR),
+        ...b.behaviour,
+      });
     }
     for (const v of restored.volumeBehaviours) this.planned(v.pod).volumes.set(v.volume, v.behaviour);
   }
@@ -162,7 +188,10 @@ export class ClusterPlan {
    */
   resumeWebhook(webhook: string): void {
     this.assertNotBuilt('a webhook of the objects');
-    if (!this.restored) throw new PlanError(`webhook "${webhook}" of the objects: no objects were given (Given the objects in … comes first)`);
+    if (!this.restored)
+      throw new PlanError(
+        `webhook "${webhook}" of the objects: no objects were given (Given the objects in … comes first)`,
+      );
     resumeWebhookConfiguration(this.restored, webhook);
   }
 
@@ -233,13 +262,18 @@ export class ClusterPlan {
     const control = this.plannedRelease;
     const maxSkew = control.atLeast(28) ? 3 : 2;
     if (minor > control.minor || control.minor - minor > maxSkew) {
-      throw new PlanError(`the kubelet on node "${node}" cannot run ${release} with a ${control} control plane: the version skew policy allows kubelets from v1.${control.minor - maxSkew} to ${control} (at most ${maxSkew} minor releases older, never newer)`);
+      throw new PlanError(
+        `the kubelet on node "${node}" cannot run ${release} with a ${control} control plane: the version skew policy allows kubelets from v1.${control.minor - maxSkew} to ${control} (at most ${maxSkew} minor releases older, never newer)`,
+      );
     }
     return release;
   }
 
   private assertNotBuilt(what: string): void {
-    if (this.made) throw new PlanError(`${what} must be declared before the scenario's time starts (T+0, at the first When or Then step: the cluster is built with its release then)`);
+    if (this.made)
+      throw new PlanError(
+        `${what} must be declared before the scenario's time starts (T+0, at the first When or Then step: the cluster is built with its release then)`,
+      );
   }
 
   /** Release errors (unknown or locked gates) as plan errors. */
@@ -259,10 +293,14 @@ export class ClusterPlan {
 
   pod(name: string, nodeName: string | undefined, manifest?: Manifest, namespace = 'default'): void {
     if (nodeName !== undefined && !this.nodes.includes(nodeName)) {
-      throw new PlanError(`unknown node "${nodeName}" for pod "${name}": declare it first with  Given a node "${nodeName}"  (nodes so far: ${this.list(this.nodes)})`);
+      throw new PlanError(
+        `unknown node "${nodeName}" for pod "${name}": declare it first with  Given a node "${nodeName}"  (nodes so far: ${this.list(this.nodes)})`,
+      );
     }
     if (namespace !== 'default' && !this.namespaces.includes(namespace)) {
-      throw new PlanError(`unknown namespace "${namespace}" for pod "${name}": declare it first with  Given a namespace "${namespace}"  (namespaces so far: ${this.list(this.namespaces)})`);
+      throw new PlanError(
+        `unknown namespace "${namespace}" for pod "${name}": declare it first with  Given a namespace "${namespace}"  (namespaces so far: ${this.list(this.namespaces)})`,
+      );
     }
     this.addPod(name, nodeName, manifest, namespace);
   }
@@ -272,14 +310,22 @@ export class ClusterPlan {
    * (the system namespaces exist as objects only where the served API creates them).
    */
   namespace(name: string): void {
-    if (this.namespaces.includes(name) || name === 'default') throw new PlanError(`namespace "${name}" is declared twice (default always exists)`);
+    if (this.namespaces.includes(name) || name === 'default')
+      throw new PlanError(`namespace "${name}" is declared twice (default always exists)`);
     this.namespaces.push(name);
     if (this.started) this.createNamespace(name);
   }
 
   private createNamespace(name: string): void {
-    const r = this.cluster.apiserver.create(USER, 'namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-    if (!r.ok) throw new PlanError(`namespace "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    const r = this.cluster.apiserver.create(USER, 'namespaces', undefined, {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name },
+    });
+    if (!r.ok)
+      throw new PlanError(
+        `namespace "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`,
+      );
   }
 
   /** The namespace of a planned or resumed pod (undefined: neither). */
@@ -292,13 +338,23 @@ export class ClusterPlan {
    * scenario, or a typo in a manifest): nothing runs it, and pod GC collects it (gcOrphaned).
    */
   podOnMissingNode(name: string, nodeName: string, manifest?: Manifest): void {
-    if (this.nodes.includes(nodeName)) throw new PlanError(`node "${nodeName}" of pod "${name}" is declared in this scenario, so it exists: use  Given a pod "${name}" running on node "${nodeName}"`);
+    if (this.nodes.includes(nodeName))
+      throw new PlanError(
+        `node "${nodeName}" of pod "${name}" is declared in this scenario, so it exists: use  Given a pod "${name}" running on node "${nodeName}"`,
+      );
     this.addPod(name, nodeName, manifest);
   }
 
   private addPod(name: string, nodeName: string | undefined, manifest?: Manifest, namespace = 'default'): void {
-    if (this.pods.has(name)) throw new PlanError(`pod "${name}" is declared twice${this.pods.get(name)!.pod.metadata.namespace !== namespace ? ' (pod names are unique across the namespaces of a scenario: the steps find a pod by its name)' : ''}`);
-    const planned = { pod: podFromManifest(name, nodeName, manifest, namespace), behaviours: new Map(), volumes: new Map() };
+    if (this.pods.has(name))
+      throw new PlanError(
+        `pod "${name}" is declared twice${this.pods.get(name)!.pod.metadata.namespace !== namespace ? ' (pod names are unique across the namespaces of a scenario: the steps find a pod by its name)' : ''}`,
+      );
+    const planned = {
+      pod: podFromManifest(name, nodeName, manifest, namespace),
+      behaviours: new Map(),
+      volumes: new Map(),
+    };
     refuseAsApiserver(`pod "${name}"`, 'pods', planned.pod, this.release);
     this.pods.set(name, planned);
     if (this.started) this.createPod(planned);
@@ -311,20 +367,34 @@ export class ClusterPlan {
   }
 
   /** Sets how a container of a planned pod behaves when stopped (looked up when the signal comes). */
-  containerBehaviour(container: string, podName: string, change: Partial<ContainerBehaviour>, specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void): void {
+  containerBehaviour(
+    container: string,
+    podName: string,
+    change: Partial<ContainerBehaviour>,
+    specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void,
+  ): void {
     const pending = this.pods.has(podName) ? undefined : this.pendingPod(podName);
     if (pending) return this.pendingBehaviour(pending, podName, container, change, specChange);
     const planned = this.planned(podName);
-    const spec = [...(planned.pod.spec?.initContainers ?? []), ...(planned.pod.spec?.containers ?? [])].find((c) => c.name === container);
-    if (!spec) throw new PlanError(`pod "${podName}" has no container "${container}" (its containers: ${this.containerNames(planned.pod)})`);
+    const spec = [...(planned.pod.spec?.initContainers ?? []), ...(planned.pod.spec?.containers ?? [])].find(
+      (c) => c.name === container,
+    );
+    if (!spec)
+      throw new PlanError(
+        `pod "${podName}" has no container "${container}" (its containers: ${this.containerNames(planned.pod)})`,
+      );
     if (specChange) {
-      if (this.started) throw new PlanError(`the preStop hook of container "${container}" must be declared before the scenario starts (a pod's spec cannot change after creation)`);
+      if (this.started)
+        throw new PlanError(
+          `the preStop hook of container "${container}" must be declared before the scenario starts (a pod's spec cannot change after creation)`,
+        );
       specChange(spec);
     }
     const behaviour = { ...(planned.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change };
     planned.behaviours.set(container, behaviour);
     const node = this.runningNode(planned);
-    if (node && planned.uid && this.started) this.cluster.node(node).containerBehaviours.set(`${planned.uid} ${container}`, behaviour);
+    if (node && planned.uid && this.started)
+      this.cluster.node(node).containerBehaviours.set(`${planned.uid} ${container}`, behaviour);
   }
 
   /** How a container of a planned pod behaves so far (the default unless a step changed it). */
@@ -338,9 +408,13 @@ export class ClusterPlan {
    */
   initContainerBehaviour(container: string, podName: string, change: Partial<ContainerBehaviour>): void {
     const planned = this.pods.get(podName) ?? this.pendingPod(podName) ?? this.planned(podName);
-    const inits = (planned.pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy !== 'Always').map((c) => c.name);
+    const inits = (planned.pod.spec?.initContainers ?? [])
+      .filter((c) => c.restartPolicy !== 'Always')
+      .map((c) => c.name);
     if (!inits.includes(container)) {
-      throw new PlanError(`pod "${podName}" has no regular init container "${container}" (its regular init containers: ${this.list(inits, 'none — add spec.initContainers to its manifest')})`);
+      throw new PlanError(
+        `pod "${podName}" has no regular init container "${container}" (its regular init containers: ${this.list(inits, 'none — add spec.initContainers to its manifest')})`,
+      );
     }
     this.containerBehaviour(container, podName, change);
   }
@@ -350,11 +424,14 @@ export class ClusterPlan {
    * preStop handler gets one (`exec: sleep N`), so the kubelet runs it; one that has a handler keeps it.
    */
   preStop(container: string, podName: string, ms: number): void {
-    const inits = (this.pods.get(podName) ?? this.pendingPod(podName) ?? this.planned(podName)).pod.spec?.initContainers ?? [];
+    const inits =
+      (this.pods.get(podName) ?? this.pendingPod(podName) ?? this.planned(podName)).pod.spec?.initContainers ?? [];
     const i = inits.findIndex((c) => c.name === container && c.restartPolicy !== 'Always');
     if (i >= 0) {
       // The apiserver would refuse the pod (validateInitContainers, K58): say so at this step.
-      throw new PlanError(`container "${container}" of pod "${podName}" is a regular init container, which cannot have a preStop hook: spec.initContainers[${i}].lifecycle: Forbidden: may not be set for init containers without restartPolicy=Always`);
+      throw new PlanError(
+        `container "${container}" of pod "${podName}" is a regular init container, which cannot have a preStop hook: spec.initContainers[${i}].lifecycle: Forbidden: may not be set for init containers without restartPolicy=Always`,
+      );
     }
     this.containerBehaviour(container, podName, { preStopMs: ms }, (c) => {
       if (c.lifecycle?.preStop) return;
@@ -368,7 +445,9 @@ export class ClusterPlan {
     const planned = pending ?? this.planned(podName);
     const names = (planned.pod.spec?.volumes ?? []).map((v) => v.name);
     if (!names.includes(volume)) {
-      throw new PlanError(`pod "${podName}" has no volume "${volume}" (its volumes: ${this.list(names, 'none — add spec.volumes to its manifest')})`);
+      throw new PlanError(
+        `pod "${podName}" has no volume "${volume}" (its volumes: ${this.list(names, 'none — add spec.volumes to its manifest')})`,
+      );
     }
     planned.volumes.set(volume, behaviour);
     if (pending) {
@@ -389,7 +468,10 @@ export class ClusterPlan {
   /** Changes the kubelet configuration of a declared node; only before the start (the kubelet reads it when it starts). */
   kubeletConfig(node: string, change: Partial<KubeletConfig>, what: string): void {
     this.knownNode(node);
-    if (this.started) throw new PlanError(`${what} of node "${node}" must be declared before the scenario starts (the kubelet reads its configuration when it starts)`);
+    if (this.started)
+      throw new PlanError(
+        `${what} of node "${node}" must be declared before the scenario starts (the kubelet reads its configuration when it starts)`,
+      );
     this.kubelet.set(node, { ...this.kubelet.get(node), ...change });
   }
 
@@ -413,7 +495,8 @@ export class ClusterPlan {
    */
   ownership(podName: string, rsName: string, blocking = true): void {
     const rs = this.replicaSets.get(rsName);
-    if (!rs) throw new PlanError(`unknown replicaset "${rsName}" (replicasets: ${this.list([...this.replicaSets.keys()])})`);
+    if (!rs)
+      throw new PlanError(`unknown replicaset "${rsName}" (replicasets: ${this.list([...this.replicaSets.keys()])})`);
     if (this.started) throw new PlanError('ownership must be declared before the scenario starts');
     this.planned(podName);
     rs.pods.push({ name: podName, blocking });
@@ -425,7 +508,8 @@ export class ClusterPlan {
    */
   ownedBy(podName: string, owner: { resource: Resource; apiVersion: string; kind: string; name: string }): void {
     if (this.started) throw new PlanError('ownership must be declared before the scenario starts');
-    if (!this.otherObjects.some((o) => o.resource === owner.resource && o.object.metadata.name === owner.name)) throw new PlanError(`${owner.kind} "${owner.name}" is not declared (declare it before the pods it owns)`);
+    if (!this.otherObjects.some((o) => o.resource === owner.resource && o.object.metadata.name === owner.name))
+      throw new PlanError(`${owner.kind} "${owner.name}" is not declared (declare it before the pods it owns)`);
     this.planned(podName);
     this.objectOwners.push({ pod: podName, ...owner });
   }
@@ -457,14 +541,18 @@ export class ClusterPlan {
   /** A stream of requests to a service, from T+0 on. */
   trafficClients(spec: Omit<ClientSpec, 'namespace'>): void {
     this.knownService(spec.service);
-    if (spec.everyMs <= 0) throw new PlanError(`clients must wait a positive time between requests, not ${spec.everyMs}ms`);
+    if (spec.everyMs <= 0)
+      throw new PlanError(`clients must wait a positive time between requests, not ${spec.everyMs}ms`);
     const full = { ...spec, namespace: 'default' };
     this.clients.push(full);
     if (this.started) this.cluster.network().clients.add(full, this.cluster.clock.now());
   }
 
   private knownService(name: string): void {
-    if (!this.services.has(name)) throw new PlanError(`unknown service "${name}": declare it first with  Given a service "${name}" selecting pods with label "app=${name}"  (services so far: ${this.list([...this.services.keys()])})`);
+    if (!this.services.has(name))
+      throw new PlanError(
+        `unknown service "${name}": declare it first with  Given a service "${name}" selecting pods with label "app=${name}"  (services so far: ${this.list([...this.services.keys()])})`,
+      );
   }
 
   private assertNotStarted(what: string): void {
@@ -472,8 +560,14 @@ export class ClusterPlan {
   }
 
   private createService(name: string): void {
-    const r = this.cluster.apiserver.create(USER, 'services', this.services.get(name)!.metadata.namespace ?? 'default', this.services.get(name)!);
-    if (!r.ok) throw new PlanError(`service "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    const r = this.cluster.apiserver.create(
+      USER,
+      'services',
+      this.services.get(name)!.metadata.namespace ?? 'default',
+      this.services.get(name)!,
+    );
+    if (!r.ok)
+      throw new PlanError(`service "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
     this.services.set(name, r.object);
     this.cluster.network();
     this.cluster.flush();
@@ -487,7 +581,8 @@ export class ClusterPlan {
   /** The first declared node, for steps that do not name one. */
   firstNode(): string {
     const n = this.nodes[0];
-    if (!n) throw new PlanError('this step needs a node to place pods on: declare one first with  Given a node "node-1"');
+    if (!n)
+      throw new PlanError('this step needs a node to place pods on: declare one first with  Given a node "node-1"');
     return n;
   }
 
@@ -505,10 +600,18 @@ export class ClusterPlan {
   perturb(p: Perturbation): void {
     this.assertNotBuilt(`"${perturbationStep(p)}"`);
     const t = p.target;
-    if (p.type === 'restart' && t.kind !== 'controller') throw new PlanError(`restarting the ${describeTarget(t)} is not modelled: only the controllers of kube-controller-manager restart (their work queues, expectations and caches lost, then a relist)`);
-    if (t.kind === 'load-balancer' && !(p.type === 'late' && p.resource === 'endpointslices')) throw new PlanError(`the load balancer of service "${t.service}" only watches EndpointSlices: write  Given the load balancer of service "${t.service}" sees endpointslice changes ${p.type === 'late' ? formatDuration(p.delayMs) : '2s'} late`);
-    if (p.type === 'miss' && p.relistMs <= p.fromMs) throw new PlanError(`${perturbationStep(p)}: the relist must come after the changes it missed`);
-    if (t.kind === 'controller' && this.controllersOff.includes(t.name)) throw new PlanError(`the ${describeTarget(t)} does not run in this scenario: it cannot be perturbed`);
+    if (p.type === 'restart' && t.kind !== 'controller')
+      throw new PlanError(
+        `restarting the ${describeTarget(t)} is not modelled: only the controllers of kube-controller-manager restart (their work queues, expectations and caches lost, then a relist)`,
+      );
+    if (t.kind === 'load-balancer' && !(p.type === 'late' && p.resource === 'endpointslices'))
+      throw new PlanError(
+        `the load balancer of service "${t.service}" only watches EndpointSlices: write  Given the load balancer of service "${t.service}" sees endpointslice changes ${p.type === 'late' ? formatDuration(p.delayMs) : '2s'} late`,
+      );
+    if (p.type === 'miss' && p.relistMs <= p.fromMs)
+      throw new PlanError(`${perturbationStep(p)}: the relist must come after the changes it missed`);
+    if (t.kind === 'controller' && this.controllersOff.includes(t.name))
+      throw new PlanError(`the ${describeTarget(t)} does not run in this scenario: it cannot be perturbed`);
     this.perturbations.push(p);
   }
 
@@ -534,8 +637,12 @@ export class ClusterPlan {
     if (this.perturbations.length > 0) this.cluster.perturbations.startAt(this.cluster.clock.now() + this.warmupMs);
     for (const p of this.perturbations) {
       const t = p.target;
-      if ((t.kind === 'kubelet' || t.kind === 'kube-proxy') && !this.nodes.includes(t.node)) throw new PlanError(`${perturbationStep(p)}: unknown node "${t.node}" (nodes in this scenario: ${this.list(this.nodes)})`);
-      if (t.kind === 'kube-proxy' && this.services.size === 0) throw new PlanError(`${perturbationStep(p)}: no service in this scenario, so no kube-proxy runs`);
+      if ((t.kind === 'kubelet' || t.kind === 'kube-proxy') && !this.nodes.includes(t.node))
+        throw new PlanError(
+          `${perturbationStep(p)}: unknown node "${t.node}" (nodes in this scenario: ${this.list(this.nodes)})`,
+        );
+      if (t.kind === 'kube-proxy' && this.services.size === 0)
+        throw new PlanError(`${perturbationStep(p)}: no service in this scenario, so no kube-proxy runs`);
       if (t.kind === 'load-balancer') {
         this.knownService(t.service);
         if (p.type === 'late') this.lbLags.set(t.service, Math.max(this.lbLags.get(t.service) ?? 0, p.delayMs));
@@ -558,7 +665,11 @@ export class ClusterPlan {
     for (const n of this.nodes) {
       const minor = this.kubeletMinors.get(n);
       const machine = restored?.nodes.find((r) => r.name === n)?.machine;
-      this.cluster.addNode(n, minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) }, machine && this.resumedMachine(n, machine));
+      this.cluster.addNode(
+        n,
+        minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) },
+        machine && this.resumedMachine(n, machine),
+      );
     }
     for (const [name, behaviour] of this.csiDrivers) this.cluster.installCsiDriver(name, behaviour);
     for (const planned of this.pods.values()) if (planned.restored) this.bind(planned, planned.uid!);
@@ -577,7 +688,8 @@ export class ClusterPlan {
       for (const name of this.services.keys()) this.createService(name);
       for (const spec of this.clients) network.clients.add(spec, this.cluster.clock.now() + WARMUP_MS);
     }
-    for (const planned of this.otherObjects) if (!STORAGE_FIRST.has(planned.resource)) this.createObject(planned.resource, planned.object);
+    for (const planned of this.otherObjects)
+      if (!STORAGE_FIRST.has(planned.resource)) this.createObject(planned.resource, planned.object);
     for (const planned of this.pods.values()) if (!planned.restored) this.createPod(planned, false);
     this.cluster.flush();
     for (const n of this.unreachable) this.cluster.node(n).setReachable(false);
@@ -596,7 +708,8 @@ export class ClusterPlan {
    */
   csiDriver(name: string, behaviour: Partial<CsiDriverBehaviour> = {}): void {
     if (this.built) {
-      if (this.made?.csiDrivers.has(name)) throw new PlanError(`CSI driver "${name}" is running already: give its latencies before the first When step`);
+      if (this.made?.csiDrivers.has(name))
+        throw new PlanError(`CSI driver "${name}" is running already: give its latencies before the first When step`);
       this.cluster.installCsiDriver(name, behaviour);
       return;
     }
@@ -619,18 +732,36 @@ export class ClusterPlan {
     for (const owner of owners) {
       const uid = owner.rs.metadata.uid;
       const blockOwnerDeletion = owner.pods.find((p) => p.name === name)!.blocking;
-      const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner.rs.metadata.name!, uid: uid!, controller: true, blockOwnerDeletion };
+      const ref = {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        name: owner.rs.metadata.name!,
+        uid: uid!,
+        controller: true,
+        blockOwnerDeletion,
+      };
       pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref];
       pod.metadata.labels = { ...pod.metadata.labels, ...owner.rs.spec?.selector.matchLabels };
     }
     for (const owner of this.objectOwners.filter((o) => o.pod === name)) {
       const got = this.cluster.apiserver.get(owner.resource, 'default', owner.name);
-      if (!got.ok) throw new PlanError(`${owner.kind} "${owner.name}", owner of pod "${name}", does not exist: ${got.status.message}`);
-      const ref = { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, uid: got.object.metadata.uid!, controller: true, blockOwnerDeletion: true };
+      if (!got.ok)
+        throw new PlanError(
+          `${owner.kind} "${owner.name}", owner of pod "${name}", does not exist: ${got.status.message}`,
+        );
+      const ref = {
+        apiVersion: owner.apiVersion,
+        kind: owner.kind,
+        name: owner.name,
+        uid: got.object.metadata.uid!,
+        controller: true,
+        blockOwnerDeletion: true,
+      };
       pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref];
     }
     const r = this.cluster.apiserver.create(USER, 'pods', pod.metadata.namespace ?? 'default', pod);
-    if (!r.ok) throw new PlanError(`pod "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    if (!r.ok)
+      throw new PlanError(`pod "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
     // Before the flush: the kubelet hears of the pod only then, and looks its behaviours up by uid.
     this.bind(planned, r.object.metadata.uid!);
     if (flush) this.cluster.flush();
@@ -649,8 +780,14 @@ export class ClusterPlan {
       for (const [c, b] of planned.behaviours) containerBehaviours.set(`${planned.uid} ${c}`, b);
       for (const [v, b] of planned.volumes) volumeBehaviours.set(`${planned.uid} ${v}`, b);
     }
-    const unreachableSince = machine.unreachableSince ?? (this.unreachable.includes(node) ? this.cluster.clock.now() : undefined);
-    return { ...machine, containerBehaviours, volumeBehaviours, ...(unreachableSince !== undefined ? { unreachableSince } : {}) };
+    const unreachableSince =
+      machine.unreachableSince ?? (this.unreachable.includes(node) ? this.cluster.clock.now() : undefined);
+    return {
+      ...machine,
+      containerBehaviours,
+      volumeBehaviours,
+      ...(unreachableSince !== undefined ? { unreachableSince } : {}),
+    };
   }
 
   /** The plan entry now stands for the pod with this uid: its behaviours go to that pod's node. */
@@ -677,7 +814,8 @@ export class ClusterPlan {
   /** An object of another kind, in namespace default, created with the plan (or at once once it started). */
   object<R extends Resource>(resource: R, object: ResourceType[R]): void {
     const name = object.metadata.name;
-    if (this.otherObjects.some((o) => o.resource === resource && o.object.metadata.name === name)) throw new PlanError(`${resource} "${name}" is declared twice`);
+    if (this.otherObjects.some((o) => o.resource === resource && o.object.metadata.name === name))
+      throw new PlanError(`${resource} "${name}" is declared twice`);
     this.knownNamespaceOf(`${(object.kind ?? resource).toLowerCase()} "${name}"`, object);
     refuseAsApiserver(`${(object.kind ?? resource).toLowerCase()} "${name}"`, resource, object, this.release);
     this.otherObjects.push({ resource, object });
@@ -691,7 +829,9 @@ export class ClusterPlan {
   private knownNamespaceOf(what: string, obj: { metadata: { namespace?: string } }): void {
     const namespace = obj.metadata.namespace;
     if (namespace === undefined || namespace === 'default' || this.namespaces.includes(namespace)) return;
-    throw new PlanError(`unknown namespace "${namespace}" for ${what}: declare it first with  Given a namespace "${namespace}"  (namespaces so far: ${this.list(this.namespaces)})`);
+    throw new PlanError(
+      `unknown namespace "${namespace}" for ${what}: declare it first with  Given a namespace "${namespace}"  (namespaces so far: ${this.list(this.namespaces)})`,
+    );
   }
 
   /** The objects of one resource the plan creates besides pods, workloads and services (for steps that resolve names). */
@@ -701,14 +841,25 @@ export class ClusterPlan {
 
   private createObject(resource: Resource, object: ResourceType[Resource]): void {
     const r = this.cluster.apiserver.create(USER, resource, object.metadata.namespace ?? 'default', object);
-    if (!r.ok) throw new PlanError(`${resource} "${object.metadata.name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    if (!r.ok)
+      throw new PlanError(
+        `${resource} "${object.metadata.name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`,
+      );
     this.cluster.flush();
   }
 
   private createReplicaSet(name: string, flush = true): void {
     const planned = this.replicaSets.get(name)!;
-    const r = this.cluster.apiserver.create(USER, 'replicasets', planned.rs.metadata.namespace ?? 'default', planned.rs);
-    if (!r.ok) throw new PlanError(`replicaset "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    const r = this.cluster.apiserver.create(
+      USER,
+      'replicasets',
+      planned.rs.metadata.namespace ?? 'default',
+      planned.rs,
+    );
+    if (!r.ok)
+      throw new PlanError(
+        `replicaset "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`,
+      );
     planned.rs = r.object;
     if (flush) this.cluster.flush();
   }
@@ -735,8 +886,13 @@ export class ClusterPlan {
   /** A controller of kube-controller-manager that does not run in this scenario (by canonical name or alias). */
   controllerNotRunning(name: string): void {
     this.assertNotBuilt(`the ${name} controller not running`);
-    const d = CONTROLLERS.find((c) => c.name === name || c.name === `${name}-controller` || (c.aliases ?? []).includes(name));
-    if (!d) throw new PlanError(`"${name}" is not a controller of kube-controller-manager here; known: ${CONTROLLERS.map((c) => c.name.replace(/-controller$/, '')).join(', ')}`);
+    const d = CONTROLLERS.find(
+      (c) => c.name === name || c.name === `${name}-controller` || (c.aliases ?? []).includes(name),
+    );
+    if (!d)
+      throw new PlanError(
+        `"${name}" is not a controller of kube-controller-manager here; known: ${CONTROLLERS.map((c) => c.name.replace(/-controller$/, '')).join(', ')}`,
+      );
     if (!this.controllersOff.includes(d.name)) this.controllersOff.push(d.name);
   }
 
@@ -744,9 +900,17 @@ export class ClusterPlan {
    * Behaviours for every pod one workload's controller creates (`container "app" of the pods of
    * job "pi" …`), for names the scenario cannot know in advance.
    */
-  workloadPodsBehaviour(kind: WorkloadKind, name: string, container: string, change: Partial<ContainerBehaviour>): void {
+  workloadPodsBehaviour(
+    kind: WorkloadKind,
+    name: string,
+    container: string,
+    change: Partial<ContainerBehaviour>,
+  ): void {
     const w = this.workloads.get(`${kind}/${name}`);
-    if (!w) throw new PlanError(`unknown ${kind} "${name}" (workloads in this scenario: ${this.list([...this.workloads.keys()])})`);
+    if (!w)
+      throw new PlanError(
+        `unknown ${kind} "${name}" (workloads in this scenario: ${this.list([...this.workloads.keys()])})`,
+      );
     const entry = this.pending.forOwner(`${kind}/${name}`, w.obj);
     this.pendingBehaviour(entry, `the pods of ${kind} "${name}"`, container, change);
   }
@@ -756,11 +920,24 @@ export class ClusterPlan {
     return this.pending.forName(podName, [...this.workloads.values()]);
   }
 
-  private pendingBehaviour(entry: PendingEntry, what: string, container: string, change: Partial<ContainerBehaviour>, specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void): void {
-    const spec = [...(entry.pod.spec?.initContainers ?? []), ...(entry.pod.spec?.containers ?? [])].find((c) => c.name === container);
-    if (!spec) throw new PlanError(`${what.startsWith('the pods') ? what : `pod "${what}"`} ha${what.startsWith('the pods') ? 've' : 's'} no container "${container}" (its template's containers: ${this.containerNames(entry.pod)})`);
+  private pendingBehaviour(
+    entry: PendingEntry,
+    what: string,
+    container: string,
+    change: Partial<ContainerBehaviour>,
+    specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void,
+  ): void {
+    const spec = [...(entry.pod.spec?.initContainers ?? []), ...(entry.pod.spec?.containers ?? [])].find(
+      (c) => c.name === container,
+    );
+    if (!spec)
+      throw new PlanError(
+        `${what.startsWith('the pods') ? what : `pod "${what}"`} ha${what.startsWith('the pods') ? 've' : 's'} no container "${container}" (its template's containers: ${this.containerNames(entry.pod)})`,
+      );
     if (specChange && !spec.lifecycle?.preStop) {
-      throw new PlanError(`${what.startsWith('the pods') ? what : `pod "${what}"`} is created by its controller from the template: give container "${container}" its preStop hook in the workload's manifest (spec.template.spec.containers[].lifecycle.preStop)`);
+      throw new PlanError(
+        `${what.startsWith('the pods') ? what : `pod "${what}"`} is created by its controller from the template: give container "${container}" its preStop hook in the workload's manifest (spec.template.spec.containers[].lifecycle.preStop)`,
+      );
     }
     entry.behaviours.set(container, { ...(entry.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change });
     if (this.started) this.pending.refresh(entry);
@@ -768,8 +945,16 @@ export class ClusterPlan {
 
   private createWorkload(key: string): void {
     const w = this.workloads.get(key)!;
-    const r = this.cluster.apiserver.create(USER, WORKLOAD_RESOURCES[w.kind], w.obj.metadata.namespace ?? 'default', w.obj);
-    if (!r.ok) throw new PlanError(`${w.kind} "${w.obj.metadata.name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    const r = this.cluster.apiserver.create(
+      USER,
+      WORKLOAD_RESOURCES[w.kind],
+      w.obj.metadata.namespace ?? 'default',
+      w.obj,
+    );
+    if (!r.ok)
+      throw new PlanError(
+        `${w.kind} "${w.obj.metadata.name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`,
+      );
     w.obj = r.object as Workload;
   }
 
@@ -777,8 +962,12 @@ export class ClusterPlan {
     const p = this.pods.get(podName);
     if (!p) {
       // The names the workloads' controllers will give their pods: NAME-ORDINAL, or NAME- and five generated characters.
-      const made = [...this.workloads.values()].map(({ kind, obj }) => (kind === 'statefulset' ? `"${obj.metadata.name}-0"…` : `"${obj.metadata.name}-xxxxx"`));
-      throw new PlanError(`unknown pod "${podName}" (pods in this scenario: ${this.list(this.podNames())}${made.length ? `; pods its workloads will create: ${made.join(', ')}` : ''})`);
+      const made = [...this.workloads.values()].map(({ kind, obj }) =>
+        kind === 'statefulset' ? `"${obj.metadata.name}-0"…` : `"${obj.metadata.name}-xxxxx"`,
+      );
+      throw new PlanError(
+        `unknown pod "${podName}" (pods in this scenario: ${this.list(this.podNames())}${made.length ? `; pods its workloads will create: ${made.join(', ')}` : ''})`,
+      );
     }
     return p;
   }

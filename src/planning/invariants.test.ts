@@ -28,15 +28,29 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { checkRun, checkScenario, invariantsOf, minimise, runScenario, scenarioArb, toGherkin, type Op, type Scenario } from './invariants';
+import {
+  checkRun,
+  checkScenario,
+  invariantsOf,
+  minimise,
+  runScenario,
+  scenarioArb,
+  toGherkin,
+  type Op,
+  type Scenario,
+} from './invariants';
 
 /** A whole number from the environment, or one line naming the variable and what it takes (NaN would run nothing and pass). */
 function wholeNumber(name: string, text: string, min: number): number {
-  if (!/^[+-]?\d+$/.test(text) || Number(text) < min) throw new Error(`${name} is a whole number${min > 0 ? ` of at least ${min}` : ''}, not "${text}"`);
+  if (!/^[+-]?\d+$/.test(text) || Number(text) < min)
+    throw new Error(`${name} is a whole number${min > 0 ? ` of at least ${min}` : ''}, not "${text}"`);
   return Number(text);
 }
 const RUNS = wholeNumber('PROPERTY_RUNS', process.env.PROPERTY_RUNS ?? '200', 1);
-const SEED = process.env.PROPERTY_SEED === undefined ? undefined : wholeNumber('PROPERTY_SEED', process.env.PROPERTY_SEED, -Infinity);
+const SEED =
+  process.env.PROPERTY_SEED === undefined
+    ? undefined
+    : wholeNumber('PROPERTY_SEED', process.env.PROPERTY_SEED, -Infinity);
 const PATH = process.env.PROPERTY_PATH;
 
 class InvariantViolation extends Error {
@@ -60,7 +74,13 @@ function failureReport(details: fc.RunDetails<[Scenario]>): string {
   const err = details.errorInstance;
   if (!(err instanceof InvariantViolation)) {
     const msg = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    return [`the run threw ${head}:`, msg, '', toGherkin(shrunk, shrunk.ops, { comments: ['The run throws:', msg.split('\n')[0]] }), `Scenario value: ${JSON.stringify(shrunk)}`].join('\n');
+    return [
+      `the run threw ${head}:`,
+      msg,
+      '',
+      toGherkin(shrunk, shrunk.ops, { comments: ['The run throws:', msg.split('\n')[0]] }),
+      `Scenario value: ${JSON.stringify(shrunk)}`,
+    ].join('\n');
   }
   const wanted = invariantsOf(err.violations);
   const scenario = minimise(shrunk, (s) => {
@@ -78,7 +98,10 @@ function failureReport(details: fc.RunDetails<[Scenario]>): string {
     '',
     'Minimal sequence as a scenario (paste into a .feature file):',
     '',
-    toGherkin(scenario, steps, { title: 'minimal sequence found by src/planning/invariants.test.ts', comments: ['Invariants violated:', ...violations.map((v) => `  ${v}`)] }),
+    toGherkin(scenario, steps, {
+      title: 'minimal sequence found by src/planning/invariants.test.ts',
+      comments: ['Invariants violated:', ...violations.map((v) => `  ${v}`)],
+    }),
     `Scenario value: ${JSON.stringify(scenario)}`,
   ].join('\n');
 }
@@ -89,7 +112,11 @@ describe(`invariants hold for random operation sequences (PROPERTY_RUNS=${RUNS})
       const violations = counted(scenario);
       if (violations.length > 0) throw new InvariantViolation(violations);
     });
-    const details = fc.check(property, { numRuns: RUNS, ...(SEED !== undefined ? { seed: SEED } : {}), ...(PATH ? { path: PATH } : {}) });
+    const details = fc.check(property, {
+      numRuns: RUNS,
+      ...(SEED !== undefined ? { seed: SEED } : {}),
+      ...(PATH ? { path: PATH } : {}),
+    });
     if (details.failed) throw new Error(failureReport(details));
   });
 
@@ -135,7 +162,10 @@ describe('the invariant checks themselves', () => {
   const scenario: Scenario = {
     nodes: ['n1'],
     pods: [{ name: 'p1', kind: 'running', node: 'n1', finalizer: true }],
-    ops: [{ op: 'delete', pod: 'p1' }, { op: 'wait', ms: 60_000 }],
+    ops: [
+      { op: 'delete', pod: 'p1' },
+      { op: 'wait', ms: 60_000 },
+    ],
   };
 
   it('a plain graceful deletion with a finalizer passes every check', () => {
@@ -158,10 +188,19 @@ describe('the invariant checks themselves', () => {
     expect(checkRun(run).some((v) => v.startsWith('7: DELETED'))).to.equal(true);
   });
   it('a final DELETE announced while a container runs is reported (6)', () => {
-    const run = runScenario({ nodes: ['n1'], pods: [{ name: 'p1', kind: 'running', node: 'n1', finalizer: false }], ops: [] });
+    const run = runScenario({
+      nodes: ['n1'],
+      pods: [{ name: 'p1', kind: 'running', node: 'n1', finalizer: false }],
+      ops: [],
+    });
     const uid = run.cluster.apiserver.get('pods', 'default', 'p1');
     expect(uid.ok).to.equal(true);
-    run.cluster.timeline.record('status', `DELETE pods/p1 gracePeriodSeconds=0 preconditions.uid=${uid.ok ? uid.object.metadata.uid : ''}`, 'test', { actor: 'n1' });
+    run.cluster.timeline.record(
+      'status',
+      `DELETE pods/p1 gracePeriodSeconds=0 preconditions.uid=${uid.ok ? uid.object.metadata.uid : ''}`,
+      'test',
+      { actor: 'n1' },
+    );
     expect(run.liveViolations).to.have.length(1);
     expect(run.liveViolations[0]).to.match(/^6: .* while container\(s\) app still run on node n1$/);
   });
@@ -258,11 +297,16 @@ describe('toGherkin', () => {
     And a controller removes finalizer "example.com/x" from pod "p1"
     And the cluster settles
 `;
-    expect(toGherkin(scenario, steps, { title: 'example', comments: ['Invariants violated:', '  2: …'] })).to.equal(expected);
+    expect(toGherkin(scenario, steps, { title: 'example', comments: ['Invariants violated:', '  2: …'] })).to.equal(
+      expected,
+    );
   });
 
   it('accepts a plain operation list', () => {
-    const text = toGherkin({ nodes: ['n1'], pods: [{ name: 'p1', kind: 'running', node: 'n1', finalizer: false }] }, [{ op: 'delete', pod: 'p1', grace: -1 }, { op: 'wait', ms: 1000 }]);
+    const text = toGherkin({ nodes: ['n1'], pods: [{ name: 'p1', kind: 'running', node: 'n1', finalizer: false }] }, [
+      { op: 'delete', pod: 'p1', grace: -1 },
+      { op: 'wait', ms: 1000 },
+    ]);
     expect(text).to.equal(`  Scenario: found by the property tests (src/planning/invariants.test.ts)
     Given a node "n1"
     And a pod "p1" running on node "n1"
@@ -275,7 +319,10 @@ describe('toGherkin', () => {
   });
 
   it('K56 prints a pod with an init container as its manifest (one spec key) and the init container step', () => {
-    const text = toGherkin({ nodes: ['n1'], pods: [{ name: 'p1', kind: 'running', node: 'n1', finalizer: false, tgps: 5, init: 90_000 }] }, [{ op: 'delete', pod: 'p1' }]);
+    const text = toGherkin(
+      { nodes: ['n1'], pods: [{ name: 'p1', kind: 'running', node: 'n1', finalizer: false, tgps: 5, init: 90_000 }] },
+      [{ op: 'delete', pod: 'p1' }],
+    );
     expect(text).to.equal(`  Scenario: found by the property tests (src/planning/invariants.test.ts)
     Given a node "n1"
     And a pod "p1" running on node "n1" with:

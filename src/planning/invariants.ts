@@ -46,7 +46,14 @@ export type InitialPod =
 
 export type Op =
   | { op: 'create'; pod: string; node: string }
-  | { op: 'delete'; pod: string; grace?: number; policy?: 'Background' | 'Foreground' | 'Orphan'; uid?: 'current' | 'wrong'; dryRun?: boolean }
+  | {
+      op: 'delete';
+      pod: string;
+      grace?: number;
+      policy?: 'Background' | 'Foreground' | 'Orphan';
+      uid?: 'current' | 'wrong';
+      dryRun?: boolean;
+    }
   | { op: 'addFinalizer'; pod: string }
   | { op: 'removeFinalizer'; pod: string }
   | { op: 'setCondition'; pod: string; status: 'True' | 'False' }
@@ -97,11 +104,20 @@ export function formatDuration(ms: number): string {
 }
 
 function sigtermStep(pod: string, s: Sigterm): string {
-  return s.kind === 'ignores' ? `container "app" of pod "${pod}" ignores SIGTERM` : `container "app" of pod "${pod}" exits ${formatDuration(s.afterMs)} after SIGTERM`;
+  return s.kind === 'ignores'
+    ? `container "app" of pod "${pod}" ignores SIGTERM`
+    : `container "app" of pod "${pod}" exits ${formatDuration(s.afterMs)} after SIGTERM`;
 }
 
 function docString(doc: string, indent: string): string[] {
-  return [`${indent}"""`, ...doc.trimEnd().split('\n').map((l) => indent + l), `${indent}"""`];
+  return [
+    `${indent}"""`,
+    ...doc
+      .trimEnd()
+      .split('\n')
+      .map((l) => indent + l),
+    `${indent}"""`,
+  ];
 }
 
 /** The step text (without keyword) and doc string of one operation. */
@@ -111,7 +127,9 @@ function stepOf(op: Op): { text: string; doc?: string } {
       return { text: `the user creates pod "${op.pod}" on node "${op.node}"` };
     case 'delete': {
       const doc = deleteDocOf(op);
-      return doc ? { text: `the user deletes pod "${op.pod}" with options:`, doc } : { text: `the user deletes pod "${op.pod}"` };
+      return doc
+        ? { text: `the user deletes pod "${op.pod}" with options:`, doc }
+        : { text: `the user deletes pod "${op.pod}"` };
     }
     case 'addFinalizer':
       return { text: `a controller adds finalizer "${FINALIZER}" to pod "${op.pod}"` };
@@ -124,7 +142,9 @@ function stepOf(op: Op): { text: string; doc?: string } {
     case 'restartKubelet':
       return { text: `the kubelet on node "${op.node}" restarts` };
     case 'reachable':
-      return { text: op.reachable ? `node "${op.node}" becomes reachable again` : `node "${op.node}" becomes unreachable` };
+      return {
+        text: op.reachable ? `node "${op.node}" becomes reachable again` : `node "${op.node}" becomes unreachable`,
+      };
     case 'sigterm':
       return { text: sigtermStep(op.pod, op.sigterm) };
     case 'settle':
@@ -137,7 +157,11 @@ function stepOf(op: Op): { text: string; doc?: string } {
  * operations (with the clean-up the runner appended); skipped ones become comments, since their
  * step would fail. `comments` go above the Scenario line (e.g. the invariants it violates).
  */
-export function toGherkin(scenario: Pick<Scenario, 'nodes' | 'pods'>, steps: readonly (Step | Op)[], opts: { title?: string; comments?: readonly string[] } = {}): string {
+export function toGherkin(
+  scenario: Pick<Scenario, 'nodes' | 'pods'>,
+  steps: readonly (Step | Op)[],
+  opts: { title?: string; comments?: readonly string[] } = {},
+): string {
   const out: string[] = [];
   for (const c of opts.comments ?? []) for (const line of c.split('\n')) out.push(`  # ${line}`);
   out.push(`  Scenario: ${opts.title ?? 'found by the property tests (src/planning/invariants.test.ts)'}`);
@@ -145,12 +169,20 @@ export function toGherkin(scenario: Pick<Scenario, 'nodes' | 'pods'>, steps: rea
   for (const n of scenario.nodes) given.push({ text: `a node "${n}"` });
   for (const p of scenario.pods) {
     if (p.kind === 'unscheduled') given.push({ text: `a pod "${p.name}" that is not scheduled to any node` });
-    else if (p.kind === 'completed' || p.kind === 'failed') given.push({ text: `a pod "${p.name}" on node "${p.node}" whose containers have ${p.kind}` });
+    else if (p.kind === 'completed' || p.kind === 'failed')
+      given.push({ text: `a pod "${p.name}" on node "${p.node}" whose containers have ${p.kind}` });
     else if (p.kind === 'running') {
       const doc = manifestOf(p);
-      given.push(doc ? { text: `a pod "${p.name}" running on node "${p.node}" with:`, doc } : { text: `a pod "${p.name}" running on node "${p.node}"` });
+      given.push(
+        doc
+          ? { text: `a pod "${p.name}" running on node "${p.node}" with:`, doc }
+          : { text: `a pod "${p.name}" running on node "${p.node}"` },
+      );
       if (p.sigterm) given.push({ text: sigtermStep(p.name, p.sigterm) });
-      if (p.init !== undefined) given.push({ text: `init container "${INIT_CONTAINER}" of pod "${p.name}" completes after ${formatDuration(p.init)}` });
+      if (p.init !== undefined)
+        given.push({
+          text: `init container "${INIT_CONTAINER}" of pod "${p.name}" completes after ${formatDuration(p.init)}`,
+        });
     }
   }
   given.forEach((g, i) => {
@@ -194,12 +226,22 @@ const initialPodArb = fc.record({
   tgps: optional(fc.constantFrom(0, 1, 5, 30, 60)),
   sigterm: optional(sigtermArb),
   // One running pod in four has an init container, still running at T+0 or done by then.
-  init: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(30_000, 90_000, 600_000) }),
+  init: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.constantFrom(30_000, 90_000, 600_000) },
+  ),
 });
 
 type RawOp =
   | { op: 'create'; pod: number; node: number }
-  | { op: 'delete'; pod: number; grace?: number; policy?: 'Background' | 'Foreground' | 'Orphan'; uid?: 'current' | 'wrong'; dryRun: boolean }
+  | {
+      op: 'delete';
+      pod: number;
+      grace?: number;
+      policy?: 'Background' | 'Foreground' | 'Orphan';
+      uid?: 'current' | 'wrong';
+      dryRun: boolean;
+    }
   | { op: 'addFinalizer' | 'removeFinalizer'; pod: number }
   | { op: 'setCondition'; pod: number; status: 'True' | 'False' }
   | { op: 'wait'; ms: number }
@@ -222,14 +264,33 @@ const rawOpArb: fc.Arbitrary<RawOp> = fc.oneof(
       dryRun: fc.nat(6).map((n) => n === 0),
     }),
   },
-  { weight: 3, arbitrary: fc.record({ op: fc.constantFrom('addFinalizer' as const, 'removeFinalizer' as const), pod: podIndex }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('setCondition' as const), pod: podIndex, status: fc.constantFrom('True' as const, 'False' as const) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ op: fc.constantFrom('addFinalizer' as const, 'removeFinalizer' as const), pod: podIndex }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('setCondition' as const),
+      pod: podIndex,
+      status: fc.constantFrom('True' as const, 'False' as const),
+    }),
+  },
   {
     weight: 5,
-    arbitrary: fc.record({ op: fc.constant('wait' as const), ms: fc.oneof(fc.constantFrom(0, 1000, 2000, 5000, 10_000, 30_000, 60_000, 120_000), fc.integer({ min: 0, max: 120_000 })) }),
+    arbitrary: fc.record({
+      op: fc.constant('wait' as const),
+      ms: fc.oneof(
+        fc.constantFrom(0, 1000, 2000, 5000, 10_000, 30_000, 60_000, 120_000),
+        fc.integer({ min: 0, max: 120_000 }),
+      ),
+    }),
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('restartKubelet' as const), node: nodeIndex }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('reachable' as const), node: nodeIndex, reachable: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant('reachable' as const), node: nodeIndex, reachable: fc.boolean() }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('sigterm' as const), pod: podIndex, sigterm: sigtermArb }) },
 );
 
@@ -243,7 +304,15 @@ function normalise(nodeCount: number, rawPods: RawPod[], rawOps: RawOp[]): Scena
     const name = POD_NAMES[i];
     if (p.kind === 'unscheduled') return { name, kind: 'unscheduled' };
     if (p.kind !== 'running') return { name, kind: p.kind, node: nodeOf(p.node) };
-    return clean({ name, kind: 'running', node: nodeOf(p.node), finalizer: p.finalizer, tgps: p.tgps, sigterm: p.sigterm, init: p.init });
+    return clean({
+      name,
+      kind: 'running',
+      node: nodeOf(p.node),
+      finalizer: p.finalizer,
+      tgps: p.tgps,
+      sigterm: p.sigterm,
+      init: p.init,
+    });
   });
   const ops: Op[] = [];
   for (const o of rawOps) {
@@ -252,7 +321,16 @@ function normalise(nodeCount: number, rawPods: RawPod[], rawOps: RawOp[]): Scena
         ops.push({ op: 'create', pod: POD_NAMES[o.pod], node: nodeOf(o.node) });
         break;
       case 'delete':
-        ops.push(clean({ op: 'delete', pod: POD_NAMES[o.pod], grace: o.grace, policy: o.policy, uid: o.uid, dryRun: o.dryRun || undefined }));
+        ops.push(
+          clean({
+            op: 'delete',
+            pod: POD_NAMES[o.pod],
+            grace: o.grace,
+            policy: o.policy,
+            uid: o.uid,
+            dryRun: o.dryRun || undefined,
+          }),
+        );
         break;
       case 'addFinalizer':
       case 'removeFinalizer':
@@ -273,7 +351,8 @@ function normalise(nodeCount: number, rawPods: RawPod[], rawOps: RawOp[]): Scena
       case 'sigterm': {
         // `container … of pod …` steps only know pods declared up front (and need a node).
         const declared = pods.find((p) => p.name === POD_NAMES[o.pod]);
-        if (declared && declared.kind !== 'unscheduled') ops.push({ op: 'sigterm', pod: declared.name, sigterm: o.sigterm });
+        if (declared && declared.kind !== 'unscheduled')
+          ops.push({ op: 'sigterm', pod: declared.name, sigterm: o.sigterm });
         break;
       }
     }
@@ -286,7 +365,11 @@ function clean<T extends object>(o: T): T {
 }
 
 export const scenarioArb: fc.Arbitrary<Scenario> = fc
-  .tuple(fc.integer({ min: 1, max: 2 }), fc.array(initialPodArb, { minLength: 1, maxLength: 3 }), fc.array(rawOpArb, { maxLength: 30, size: 'medium' }))
+  .tuple(
+    fc.integer({ min: 1, max: 2 }),
+    fc.array(initialPodArb, { minLength: 1, maxLength: 3 }),
+    fc.array(rawOpArb, { maxLength: 30, size: 'medium' }),
+  )
   .map(([n, p, o]) => normalise(n, p, o));
 
 // ---- running a scenario ----
@@ -337,17 +420,27 @@ export function runScenario(scenario: Scenario): RunResult {
       const [, name, uid] = m;
       for (const node of cluster.nodes.values()) {
         const sandbox = node.runtime.sandbox(uid);
-        const running = [...(sandbox?.containers.values() ?? [])].filter((c) => c.state === 'running').map((c) => c.name);
+        const running = [...(sandbox?.containers.values() ?? [])]
+          .filter((c) => c.state === 'running')
+          .map((c) => c.name);
         const what = `the kubelet on ${extra?.actor ?? '?'} sends its final DELETE of pods/${name} (uid ${uid}) at ${offset(cluster.clock.now())}`;
-        if (running.length > 0) liveViolations.push(`6: ${what} while container(s) ${running.join(', ')} still run on node ${node.name}`);
+        if (running.length > 0)
+          liveViolations.push(`6: ${what} while container(s) ${running.join(', ')} still run on node ${node.name}`);
         // K31/K36: killPod stopped the sandbox in SyncTerminatingPod, before SyncTerminatedPod could finish.
-        else if (sandbox?.state === 'ready') liveViolations.push(`6: ${what} while its sandbox on node ${node.name} is still ready`);
+        else if (sandbox?.state === 'ready')
+          liveViolations.push(`6: ${what} while its sandbox on node ${node.name} is still ready`);
       }
     }
     return record(component, text, source, extra);
   };
 
-  const received = (into: Received[]) => (e: WatchEvent) => into.push({ type: e.type, key: key(e.object.metadata.name!), rv: e.object.metadata.resourceVersion!, object: e.object });
+  const received = (into: Received[]) => (e: WatchEvent) =>
+    into.push({
+      type: e.type,
+      key: key(e.object.metadata.name!),
+      rv: e.object.metadata.resourceVersion!,
+      object: e.object,
+    });
   const watchFromStart: Received[] = [];
   const w = api.watch('pods', undefined, {}, received(watchFromStart));
   if (!w.ok) throw new Error(`cannot watch pods: ${w.status.message}`);
@@ -363,13 +456,19 @@ export function runScenario(scenario: Scenario): RunResult {
     if (p.kind === 'completed' || p.kind === 'failed') {
       manifest = 'spec:\n  restartPolicy: Never\n';
       behaviour = { ...DEFAULT_BEHAVIOUR, exitsOnItsOwn: p.kind === 'completed' ? 0 : 1 };
-    } else if (p.kind === 'running' && p.sigterm) behaviour = { ...DEFAULT_BEHAVIOUR, sigterm: p.sigterm as SigtermBehaviour };
+    } else if (p.kind === 'running' && p.sigterm)
+      behaviour = { ...DEFAULT_BEHAVIOUR, sigterm: p.sigterm as SigtermBehaviour };
     const r = api.create(USER, 'pods', 'default', podFromManifest(p.name, node, manifest));
     if (!r.ok) throw new Error(`pod "${p.name}" could not be created: ${r.status.message}`);
     const uid = r.object.metadata.uid!;
     planned.set(p.name, { node, uid, behaviour });
     if (node && behaviour) cluster.node(node).containerBehaviours.set(`${uid} app`, behaviour);
-    if (node && p.kind === 'running' && p.init !== undefined) cluster.node(node).containerBehaviours.set(`${uid} ${INIT_CONTAINER}`, { ...DEFAULT_BEHAVIOUR, exitsOnItsOwn: 0, runsForMs: p.init });
+    if (node && p.kind === 'running' && p.init !== undefined)
+      cluster.node(node).containerBehaviours.set(`${uid} ${INIT_CONTAINER}`, {
+        ...DEFAULT_BEHAVIOUR,
+        exitsOnItsOwn: 0,
+        runsForMs: p.init,
+      });
     cluster.flush();
   }
   cluster.flush();
@@ -417,7 +516,8 @@ export function runScenario(scenario: Scenario): RunResult {
         if (!got.ok) return skip('the pod does not exist');
         const pod: Pod = structuredClone(got.object);
         const fs = pod.metadata.finalizers ?? [];
-        if (op.op === 'removeFinalizer' && !fs.includes(FINALIZER)) return skip(`the pod has no finalizer ${FINALIZER}`);
+        if (op.op === 'removeFinalizer' && !fs.includes(FINALIZER))
+          return skip(`the pod has no finalizer ${FINALIZER}`);
         pod.metadata.finalizers = op.op === 'addFinalizer' ? [...fs, FINALIZER] : fs.filter((f) => f !== FINALIZER);
         api.update(CONTROLLER, 'pods', 'default', pod);
         break;
@@ -425,8 +525,19 @@ export function runScenario(scenario: Scenario): RunResult {
       case 'setCondition': {
         const got = api.get('pods', 'default', op.pod);
         if (!got.ok) return skip('the pod does not exist');
-        const conditions: PodCondition[] = [...(got.object.status?.conditions ?? []).filter((c) => c.type !== CONDITION), { type: CONDITION, status: op.status }];
-        api.patch(CONTROLLER, 'pods', 'default', op.pod, 'merge', { status: { conditions } }, { subresource: 'status' });
+        const conditions: PodCondition[] = [
+          ...(got.object.status?.conditions ?? []).filter((c) => c.type !== CONDITION),
+          { type: CONDITION, status: op.status },
+        ];
+        api.patch(
+          CONTROLLER,
+          'pods',
+          'default',
+          op.pod,
+          'merge',
+          { status: { conditions } },
+          { subresource: 'status' },
+        );
         break;
       }
       case 'wait':
@@ -460,7 +571,8 @@ export function runScenario(scenario: Scenario): RunResult {
   // Clean-up: every node reachable, every example.com/x finalizer removed, then settle.
   for (const n of scenario.nodes) if (!cluster.node(n).reachable) apply({ op: 'reachable', node: n, reachable: true });
   const pods = api.list('pods', 'default');
-  for (const p of pods.ok ? pods.object.items : []) if ((p.metadata.finalizers ?? []).includes(FINALIZER)) apply({ op: 'removeFinalizer', pod: p.metadata.name! });
+  for (const p of pods.ok ? pods.object.items : [])
+    if ((p.metadata.finalizers ?? []).includes(FINALIZER)) apply({ op: 'removeFinalizer', pod: p.metadata.name! });
   apply({ op: 'settle' });
 
   return { scenario, steps, cluster, watchFromStart, watchFromT0, t0Revision, liveViolations, settled, blockers };
@@ -507,17 +619,23 @@ export function checkRun(r: RunResult): string[] {
     }
     if (prev.deletionTimestamp === undefined) v.push(`2: ${where} removed a pod without deletionTimestamp`);
     if (req.verb === 'DELETE') {
-      if ((prev.finalizers ?? []).length > 0) v.push(`2: ${where} removed a pod whose stored finalizers were ${JSON.stringify(prev.finalizers)}`);
-      if (prev.deletionGracePeriodSeconds !== 0) v.push(`2: ${where} removed a pod whose stored deletionGracePeriodSeconds was ${prev.deletionGracePeriodSeconds}`);
+      if ((prev.finalizers ?? []).length > 0)
+        v.push(`2: ${where} removed a pod whose stored finalizers were ${JSON.stringify(prev.finalizers)}`);
+      if (prev.deletionGracePeriodSeconds !== 0)
+        v.push(
+          `2: ${where} removed a pod whose stored deletionGracePeriodSeconds was ${prev.deletionGracePeriodSeconds}`,
+        );
     } else if (req.verb === 'UPDATE' || req.verb === 'PATCH') {
       // R28/R30 delete-during-update: the stored version may still list the finalizer this update removed.
       const g = prev.deletionGracePeriodSeconds;
-      if (g !== undefined && g !== 0) v.push(`2: ${where} removed (delete-during-update) a pod whose stored deletionGracePeriodSeconds was ${g}`);
+      if (g !== undefined && g !== 0)
+        v.push(`2: ${where} removed (delete-during-update) a pod whose stored deletionGracePeriodSeconds was ${g}`);
       const resp = req.response;
       if (!resp?.ok) v.push(`2: ${where} removed the pod but the request answered ${resp?.code}`);
       else {
         const submitted = metaOf(resp.object).finalizers ?? [];
-        if (submitted.length > 0) v.push(`2: ${where} removed the pod but the update still carried finalizers ${JSON.stringify(submitted)}`);
+        if (submitted.length > 0)
+          v.push(`2: ${where} removed the pod but the update still carried finalizers ${JSON.stringify(submitted)}`);
       }
     } else v.push(`2: ${where} removed the pod through a ${req.verb} request`);
   }
@@ -537,12 +655,20 @@ export function checkRun(r: RunResult): string[] {
     let dGP: number | undefined;
     for (const e of events) {
       const m = metaOf(e.value);
-      if (dT !== undefined && m.deletionTimestamp === undefined) v.push(`4: ${describeEvent(e)} (uid ${uid}) clears deletionTimestamp ${dT}`);
-      if (dT !== undefined && m.deletionTimestamp !== undefined && Date.parse(m.deletionTimestamp) > Date.parse(dT) && m.deletionTimestamp !== toTime(e.at)) {
+      if (dT !== undefined && m.deletionTimestamp === undefined)
+        v.push(`4: ${describeEvent(e)} (uid ${uid}) clears deletionTimestamp ${dT}`);
+      if (
+        dT !== undefined &&
+        m.deletionTimestamp !== undefined &&
+        Date.parse(m.deletionTimestamp) > Date.parse(dT) &&
+        m.deletionTimestamp !== toTime(e.at)
+      ) {
         v.push(`3: ${describeEvent(e)} (uid ${uid}) moves deletionTimestamp later: ${dT} → ${m.deletionTimestamp}`);
       }
       if (dGP !== undefined && (m.deletionGracePeriodSeconds === undefined || m.deletionGracePeriodSeconds > dGP)) {
-        v.push(`3: ${describeEvent(e)} (uid ${uid}) raises deletionGracePeriodSeconds: ${dGP} → ${m.deletionGracePeriodSeconds}`);
+        v.push(
+          `3: ${describeEvent(e)} (uid ${uid}) raises deletionGracePeriodSeconds: ${dGP} → ${m.deletionGracePeriodSeconds}`,
+        );
       }
       if (m.deletionTimestamp !== undefined) dT = m.deletionTimestamp;
       if (m.deletionGracePeriodSeconds !== undefined) dGP = m.deletionGracePeriodSeconds;
@@ -551,16 +677,31 @@ export function checkRun(r: RunResult): string[] {
 
   // 5. Each watcher's stream is the storage history of pods, in order, without gaps.
   const expected = (after: number): Received[] =>
-    podEvents.filter((e) => e.revision > after).map((e) => ({ type: e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED', key: e.key, rv: String(e.revision), object: e.value as unknown as KubeObject }));
+    podEvents
+      .filter((e) => e.revision > after)
+      .map((e) => ({
+        type: e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED',
+        key: e.key,
+        rv: String(e.revision),
+        object: e.value as unknown as KubeObject,
+      }));
   const compare = (name: string, got: Received[], want: Received[]) => {
     const n = Math.max(got.length, want.length);
     for (let i = 0; i < n; i++) {
       const a = got[i];
       const b = want[i];
-      const same = a && b && a.type === b.type && a.key === b.key && a.rv === b.rv && JSON.stringify(a.object) === JSON.stringify(b.object);
+      const same =
+        a &&
+        b &&
+        a.type === b.type &&
+        a.key === b.key &&
+        a.rv === b.rv &&
+        JSON.stringify(a.object) === JSON.stringify(b.object);
       if (!same) {
         const show = (x?: Received) => (x ? `${x.type} ${x.key} rv=${x.rv}` : 'nothing');
-        v.push(`5: the ${name} watch's event #${i + 1} is ${show(a)}, storage history has ${show(b)} (received ${got.length}, history ${want.length})`);
+        v.push(
+          `5: the ${name} watch's event #${i + 1} is ${show(a)}, storage history has ${show(b)} (received ${got.length}, history ${want.length})`,
+        );
         return;
       }
     }
@@ -575,7 +716,10 @@ export function checkRun(r: RunResult): string[] {
     if (e.type === 'DELETED') {
       const before = lastSeen.get(uid);
       if (!before) v.push(`7: DELETED ${e.key} rv=${e.rv} (uid ${uid}) without any earlier event of that object`);
-      else if (before.object.metadata.deletionTimestamp === undefined) v.push(`7: DELETED ${e.key} rv=${e.rv} (uid ${uid}) follows ${before.type} rv=${before.rv}, which has no deletionTimestamp`);
+      else if (before.object.metadata.deletionTimestamp === undefined)
+        v.push(
+          `7: DELETED ${e.key} rv=${e.rv} (uid ${uid}) follows ${before.type} rv=${before.rv}, which has no deletionTimestamp`,
+        );
     }
     lastSeen.set(uid, e);
   }
@@ -588,22 +732,36 @@ export function checkRun(r: RunResult): string[] {
   for (const p of pods.ok ? pods.object.items : []) {
     stored.add(p.metadata.uid!);
     if (r.settled && p.metadata.deletionTimestamp !== undefined) {
-      v.push(`9: pods/${p.metadata.name} is still terminating after the cluster settled (finalizers ${JSON.stringify(p.metadata.finalizers ?? [])}, dGP ${p.metadata.deletionGracePeriodSeconds}, phase ${p.status?.phase})`);
+      v.push(
+        `9: pods/${p.metadata.name} is still terminating after the cluster settled (finalizers ${JSON.stringify(p.metadata.finalizers ?? [])}, dGP ${p.metadata.deletionGracePeriodSeconds}, phase ${p.status?.phase})`,
+      );
     }
   }
   if (r.settled) {
     // A pod that is neither terminating nor finished runs on its node once everything is quiet.
     for (const p of pods.ok ? pods.object.items : []) {
       const nodeName = p.spec?.nodeName;
-      if (!nodeName || p.metadata.deletionTimestamp !== undefined || p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
+      if (
+        !nodeName ||
+        p.metadata.deletionTimestamp !== undefined ||
+        p.status?.phase === 'Succeeded' ||
+        p.status?.phase === 'Failed'
+      )
+        continue;
       const sandbox = r.cluster.node(nodeName).runtime.sandbox(p.metadata.uid!);
-      if (sandbox?.state !== 'ready') v.push(`9: pods/${p.metadata.name} (uid ${p.metadata.uid}, phase ${p.status?.phase}) is not running on node ${nodeName} after the cluster settled (sandbox ${sandbox?.state ?? 'absent'})`);
+      if (sandbox?.state !== 'ready')
+        v.push(
+          `9: pods/${p.metadata.name} (uid ${p.metadata.uid}, phase ${p.status?.phase}) is not running on node ${nodeName} after the cluster settled (sandbox ${sandbox?.state ?? 'absent'})`,
+        );
     }
     for (const node of r.cluster.nodes.values()) {
       for (const s of node.runtime.allSandboxes()) {
         if (stored.has(s.uid)) continue;
         const running = [...s.containers.values()].filter((c) => c.state === 'running').map((c) => c.name);
-        if (running.length > 0) v.push(`9: on node ${node.name}, ${s.podRef} (uid ${s.uid}, gone from the API) still runs ${running.join(', ')} after the cluster settled`);
+        if (running.length > 0)
+          v.push(
+            `9: on node ${node.name}, ${s.podRef} (uid ${s.uid}, gone from the API) still runs ${running.join(', ')} after the cluster settled`,
+          );
       }
     }
   }
@@ -662,11 +820,13 @@ export function minimise(scenario: Scenario, fails: (s: Scenario) => boolean): S
     }
     if (best.nodes.length > 1) {
       const [first, ...rest] = best.nodes;
-      const remap = <T extends object>(o: T): T => ('node' in o && rest.includes(o.node as string) ? { ...o, node: first } : o);
+      const remap = <T extends object>(o: T): T =>
+        'node' in o && rest.includes(o.node as string) ? { ...o, node: first } : o;
       changed = tryIt({ nodes: [first], pods: best.pods.map(remap), ops: best.ops.map(remap) }) || changed;
     }
     for (let i = 0; i < best.ops.length; i++) {
-      for (const simpler of simplerOps(best.ops[i])) changed = tryIt({ ...best, ops: best.ops.map((o, j) => (j === i ? simpler : o)) }) || changed;
+      for (const simpler of simplerOps(best.ops[i]))
+        changed = tryIt({ ...best, ops: best.ops.map((o, j) => (j === i ? simpler : o)) }) || changed;
     }
     for (let i = 0; i < best.pods.length; i++) {
       const p = best.pods[i];
@@ -676,7 +836,8 @@ export function minimise(scenario: Scenario, fails: (s: Scenario) => boolean): S
       if (p.tgps !== undefined) variants.push(dropKey(p, 'tgps'));
       if (p.sigterm) variants.push(dropKey(p, 'sigterm'));
       if (p.init !== undefined) variants.push(dropKey(p, 'init'));
-      for (const v of variants) changed = tryIt({ ...best, pods: best.pods.map((q, j) => (j === i ? v : q)) }) || changed;
+      for (const v of variants)
+        changed = tryIt({ ...best, pods: best.pods.map((q, j) => (j === i ? v : q)) }) || changed;
     }
   }
   return best;
@@ -689,7 +850,13 @@ function dropKey<T extends object>(o: T, k: keyof T): T {
 }
 
 function simplerOps(op: Op): Op[] {
-  if (op.op === 'delete') return (['grace', 'policy', 'uid', 'dryRun'] as const).filter((k) => op[k] !== undefined).map((k) => dropKey(op, k));
-  if (op.op === 'wait') return [0, 1000, 5000, 10_000, 30_000, 60_000, Math.ceil(op.ms / 1000) * 1000].filter((ms) => ms < op.ms || (ms !== op.ms && ms === Math.ceil(op.ms / 1000) * 1000)).map((ms) => ({ op: 'wait', ms }));
+  if (op.op === 'delete')
+    return (['grace', 'policy', 'uid', 'dryRun'] as const)
+      .filter((k) => op[k] !== undefined)
+      .map((k) => dropKey(op, k));
+  if (op.op === 'wait')
+    return [0, 1000, 5000, 10_000, 30_000, 60_000, Math.ceil(op.ms / 1000) * 1000]
+      .filter((ms) => ms < op.ms || (ms !== op.ms && ms === Math.ceil(op.ms / 1000) * 1000))
+      .map((ms) => ({ op: 'wait', ms }));
   return [];
 }

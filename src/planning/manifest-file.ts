@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { ClusterPlan, PlanError } from './cluster-plan';
 import { ManifestError } from './manifest';
-import { ANNOTATION_PREFIX, BehaviourValueError, behaviourAnnotations as prefixed, parseBehaviour, POD_ANNOTATIONS, type PodAnnotation } from './pod-behaviours';
+import {
+  ANNOTATION_PREFIX,
+  BehaviourValueError,
+  behaviourAnnotations as prefixed,
+  parseBehaviour,
+  POD_ANNOTATIONS,
+  type PodAnnotation,
+} from './pod-behaviours';
 import { Release } from '../foundation/release';
 
 /**
@@ -38,10 +45,23 @@ interface Entry {
 const API_VERSIONS: Record<string, string> = { Node: 'v1', Pod: 'v1', ReplicaSet: 'apps/v1', Service: 'v1' };
 
 /** Fields a real cluster fills in that a new object cannot carry. */
-const SERVER_SET_METADATA = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'ownerReferences'];
+const SERVER_SET_METADATA = [
+  'uid',
+  'resourceVersion',
+  'creationTimestamp',
+  'generation',
+  'managedFields',
+  'selfLink',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'ownerReferences',
+];
 
 /** The node annotations: the key after the prefix and the accepted values (the pod ones: src/planning/pod-behaviours.ts). */
-const NODE_ANNOTATIONS = { unreachable: '`true` or `false`', kubernetes: 'the release of its kubelet, 1.NN (e.g. 1.32), within the version skew policy' } as const;
+const NODE_ANNOTATIONS = {
+  unreachable: '`true` or `false`',
+  kubernetes: 'the release of its kubelet, 1.NN (e.g. 1.32), within the version skew policy',
+} as const;
 
 function isObject(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -79,7 +99,8 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
       f();
     } catch (err) {
       const where = err instanceof ManifestError && err.field ? err.field.split('.') : path;
-      if (err instanceof PlanError || err instanceof ManifestError) fail(e.docNumber, at(e, where), `${e.kind} "${e.name}": ${err.message}`);
+      if (err instanceof PlanError || err instanceof ManifestError)
+        fail(e.docNumber, at(e, where), `${e.kind} "${e.name}": ${err.message}`);
       throw err;
     }
   };
@@ -91,7 +112,12 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
     if (err) fail(docNumber, err.pos[0], `malformed YAML: ${err.message.split('\n')[0]}`);
     if (doc.contents === null) return; // an empty document (e.g. after a trailing ---)
     const value = doc.toJS() as unknown;
-    if (!isObject(value)) fail(docNumber, doc.contents.range[0], `expected an object (apiVersion, kind, metadata, …), got ${JSON.stringify(value)}`);
+    if (!isObject(value))
+      fail(
+        docNumber,
+        doc.contents.range[0],
+        `expected an object (apiVersion, kind, metadata, …), got ${JSON.stringify(value)}`,
+      );
     const top = value as Obj;
     if (typeof top.kind === 'string' && top.kind.endsWith('List')) {
       if (!Array.isArray(top.items)) fail(docNumber, doc.contents.range[0], `a ${top.kind} needs a list of items`);
@@ -101,19 +127,44 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
 
   function entry(value: unknown, doc: Document, docNumber: number, path: (string | number)[]): Entry {
     const partial = { doc, docNumber, path, kind: '?', name: '?', obj: {} };
-    if (!isObject(value)) return fail(docNumber, at(partial), `expected an object (apiVersion, kind, metadata, …), got ${JSON.stringify(value)}`);
+    if (!isObject(value))
+      return fail(
+        docNumber,
+        at(partial),
+        `expected an object (apiVersion, kind, metadata, …), got ${JSON.stringify(value)}`,
+      );
     const e: Entry = { ...partial, obj: value };
     const { kind, apiVersion } = value;
-    if (typeof kind !== 'string') return fail(docNumber, at(e), 'the object has no kind (expected Node, Pod, ReplicaSet or Service, or a List of them)');
+    if (typeof kind !== 'string')
+      return fail(
+        docNumber,
+        at(e),
+        'the object has no kind (expected Node, Pod, ReplicaSet or Service, or a List of them)',
+      );
     const expected = API_VERSIONS[kind];
-    if (!expected) return fail(docNumber, at(e, ['kind']), `unknown kind "${kind}": a manifest file holds Nodes, Pods, ReplicaSets and Services (or a List of them)`);
-    if (apiVersion !== undefined && apiVersion !== expected) return fail(docNumber, at(e, ['apiVersion']), `no matches for kind "${kind}" in version "${String(apiVersion)}" (expected ${expected})`);
+    if (!expected)
+      return fail(
+        docNumber,
+        at(e, ['kind']),
+        `unknown kind "${kind}": a manifest file holds Nodes, Pods, ReplicaSets and Services (or a List of them)`,
+      );
+    if (apiVersion !== undefined && apiVersion !== expected)
+      return fail(
+        docNumber,
+        at(e, ['apiVersion']),
+        `no matches for kind "${kind}" in version "${String(apiVersion)}" (expected ${expected})`,
+      );
     const metadata = isObject(value.metadata) ? value.metadata : {};
-    if (typeof metadata.name !== 'string' || metadata.name === '') return fail(docNumber, at(e, ['metadata']), `the ${kind} has no metadata.name`);
+    if (typeof metadata.name !== 'string' || metadata.name === '')
+      return fail(docNumber, at(e, ['metadata']), `the ${kind} has no metadata.name`);
     e.kind = kind;
     e.name = metadata.name;
     if (kind !== 'Node' && metadata.namespace !== undefined && metadata.namespace !== 'default') {
-      return fail(docNumber, at(e, ['metadata', 'namespace']), `${kind} "${e.name}" is in namespace "${String(metadata.namespace)}": the simulated cluster has only namespace "default"`);
+      return fail(
+        docNumber,
+        at(e, ['metadata', 'namespace']),
+        `${kind} "${e.name}" is in namespace "${String(metadata.namespace)}": the simulated cluster has only namespace "default"`,
+      );
     }
     return e;
   }
@@ -129,7 +180,11 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
         try {
           minor = Release.parse(value).minor;
         } catch (err) {
-          fail(e.docNumber, at(e, ['metadata', 'annotations', key]), `Node "${e.name}": annotation ${key}: ${(err as Error).message}`);
+          fail(
+            e.docNumber,
+            at(e, ['metadata', 'annotations', key]),
+            `Node "${e.name}": annotation ${key}: ${(err as Error).message}`,
+          );
         }
         wrap(e, ['metadata', 'annotations', key], () => plan.kubeletKubernetes(e.name, minor));
       } else if (value === 'true') plan.nodeUnreachable(e.name);
@@ -148,9 +203,14 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
   for (const e of ofKind('Pod')) {
     const spec = isObject(e.obj.spec) ? e.obj.spec : {};
     const nodeName = spec.nodeName;
-    if (nodeName !== undefined && typeof nodeName !== 'string') fail(e.docNumber, at(e, ['spec', 'nodeName']), `Pod "${e.name}": spec.nodeName must be a string`);
+    if (nodeName !== undefined && typeof nodeName !== 'string')
+      fail(e.docNumber, at(e, ['spec', 'nodeName']), `Pod "${e.name}": spec.nodeName must be a string`);
     if (typeof nodeName === 'string' && !ofKind('Node').some((n) => n.name === nodeName)) {
-      fail(e.docNumber, at(e, ['spec', 'nodeName']), `Pod "${e.name}" runs on node "${nodeName}", which the file does not define (add a Node named "${nodeName}")`);
+      fail(
+        e.docNumber,
+        at(e, ['spec', 'nodeName']),
+        `Pod "${e.name}" runs on node "${nodeName}", which the file does not define (add a Node named "${nodeName}")`,
+      );
     }
     const behaviours = behaviourAnnotations(e, POD_ANNOTATIONS);
     wrap(e, [], () => plan.pod(e.name, nodeName as string | undefined, newObject(e.obj)));
@@ -158,9 +218,15 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
     (Array.isArray(refs) ? refs : []).forEach((ref: unknown, i) => {
       if (!isObject(ref) || ref.kind !== 'ReplicaSet') return;
       if (typeof ref.name !== 'string' || !replicaSets.has(ref.name)) {
-        fail(e.docNumber, at(e, ['metadata', 'ownerReferences', i]), `Pod "${e.name}" is owned by ReplicaSet ${JSON.stringify(ref.name)}, which the file does not define (the garbage collector would delete the pod at once)`);
+        fail(
+          e.docNumber,
+          at(e, ['metadata', 'ownerReferences', i]),
+          `Pod "${e.name}" is owned by ReplicaSet ${JSON.stringify(ref.name)}, which the file does not define (the garbage collector would delete the pod at once)`,
+        );
       }
-      wrap(e, ['metadata', 'ownerReferences', i], () => plan.ownership(e.name, ref.name as string, ref.blockOwnerDeletion === true));
+      wrap(e, ['metadata', 'ownerReferences', i], () =>
+        plan.ownership(e.name, ref.name as string, ref.blockOwnerDeletion === true),
+      );
     });
     for (const [key, value, target] of behaviours) {
       const path = ['metadata', 'annotations', key];
@@ -173,7 +239,8 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
         throw err;
       }
       if ('volume' in parsed) wrap(e, path, () => plan.volumeBehaviour(target, e.name, parsed.volume));
-      else if (parsed.container.preStopMs !== undefined) wrap(e, path, () => plan.preStop(target, e.name, parsed.container.preStopMs!));
+      else if (parsed.container.preStopMs !== undefined)
+        wrap(e, path, () => plan.preStop(target, e.name, parsed.container.preStopMs!));
       else wrap(e, path, () => plan.containerBehaviour(target, e.name, parsed.container));
     }
   }
@@ -194,8 +261,14 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
     for (const { key, what, target, extra, value } of prefixed(annotations)) {
       const takesTarget = e.kind === 'Pod';
       if (!(what in known) || extra || (takesTarget ? !target : target !== undefined)) {
-        const forms = Object.keys(known).map((k) => `${ANNOTATION_PREFIX}${k}${takesTarget ? (k === 'unmount' ? '.VOLUME' : '.CONTAINER') : ''}`);
-        fail(e.docNumber, at(e, ['metadata', 'annotations', key]), `${e.kind} "${e.name}": unknown annotation "${key}" (a ${e.kind} takes ${forms.join(', ') || `no ${ANNOTATION_PREFIX} annotations`})`);
+        const forms = Object.keys(known).map(
+          (k) => `${ANNOTATION_PREFIX}${k}${takesTarget ? (k === 'unmount' ? '.VOLUME' : '.CONTAINER') : ''}`,
+        );
+        fail(
+          e.docNumber,
+          at(e, ['metadata', 'annotations', key]),
+          `${e.kind} "${e.name}": unknown annotation "${key}" (a ${e.kind} takes ${forms.join(', ') || `no ${ANNOTATION_PREFIX} annotations`})`,
+        );
       }
       if (typeof value !== 'string') badValue(e, key, known[what]);
       out.push([key, value as string, target ?? '']);
@@ -205,6 +278,10 @@ export function planManifests(text: string, file: string, plan: ClusterPlan): vo
 
   function badValue(e: Entry, key: string, expected: string): never {
     const value = ((e.obj.metadata as Obj).annotations as Obj)[key];
-    return fail(e.docNumber, at(e, ['metadata', 'annotations', key]), `${e.kind} "${e.name}": annotation ${key} is ${JSON.stringify(value)}; expected ${expected}`);
+    return fail(
+      e.docNumber,
+      at(e, ['metadata', 'annotations', key]),
+      `${e.kind} "${e.name}": annotation ${key} is ${JSON.stringify(value)}; expected ${expected}`,
+    );
   }
 }

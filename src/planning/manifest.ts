@@ -55,10 +55,18 @@ const FIELD_TYPES: [string, Check, string][] = [
   ['spec.terminationGracePeriodSeconds', isInt, 'an integer'],
   ['spec.activeDeadlineSeconds', isInt, 'an integer'],
   ['spec.restartPolicy', (v) => v === 'Always' || v === 'OnFailure' || v === 'Never', 'Always, OnFailure or Never'],
-  ['spec.containers', (v) => isNamedList(v) && (v as unknown[]).length > 0, 'a non-empty list of containers, each with a name'],
+  [
+    'spec.containers',
+    (v) => isNamedList(v) && (v as unknown[]).length > 0,
+    'a non-empty list of containers, each with a name',
+  ],
   ['spec.initContainers', isNamedList, 'a list of containers, each with a name'],
   ['spec.volumes', isNamedList, 'a list of volumes, each with a name'],
-  ['status.phase', (v) => ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'].includes(v as string), 'Pending, Running, Succeeded, Failed or Unknown'],
+  [
+    'status.phase',
+    (v) => ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'].includes(v as string),
+    'Pending, Running, Succeeded, Failed or Unknown',
+  ],
 ];
 
 function get(obj: unknown, path: string): unknown {
@@ -70,27 +78,55 @@ function get(obj: unknown, path: string): unknown {
  * partial manifest (a doc string, or an object already parsed) merged over them. Unknown top-level fields and wrong field
  * types are errors that name the field and what was expected.
  */
-export function podFromManifest(name: string, nodeName: string | undefined, manifest: string | Record<string, unknown> | undefined, namespace = 'default'): Pod {
-  const base: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, spec: { containers: [{ name: 'app' }] } };
+export function podFromManifest(
+  name: string,
+  nodeName: string | undefined,
+  manifest: string | Record<string, unknown> | undefined,
+  namespace = 'default',
+): Pod {
+  const base: Pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace },
+    spec: { containers: [{ name: 'app' }] },
+  };
   let overlay: unknown = {};
   if (typeof manifest === 'object' || (manifest !== undefined && manifest.trim() !== '')) {
     overlay = typeof manifest === 'object' ? manifest : parseYaml(manifest, `the manifest of pod "${name}"`);
-    if (!isObject(overlay)) throw new ManifestError(`the manifest of pod "${name}" must be a YAML mapping (metadata:, spec: …), got ${JSON.stringify(overlay)}`);
+    if (!isObject(overlay))
+      throw new ManifestError(
+        `the manifest of pod "${name}" must be a YAML mapping (metadata:, spec: …), got ${JSON.stringify(overlay)}`,
+      );
     for (const key of Object.keys(overlay)) {
       if (!TOP_LEVEL.has(key)) {
-        const hint = ['containers', 'volumes', 'terminationGracePeriodSeconds', 'initContainers'].includes(key) ? ` (did you mean spec.${key}?)` : ['finalizers', 'labels', 'ownerReferences', 'annotations'].includes(key) ? ` (did you mean metadata.${key}?)` : '';
-        throw new ManifestError(`unknown field "${key}" at the top of the manifest of pod "${name}"${hint}: expected apiVersion, kind, metadata, spec, status`, key);
+        const hint = ['containers', 'volumes', 'terminationGracePeriodSeconds', 'initContainers'].includes(key)
+          ? ` (did you mean spec.${key}?)`
+          : ['finalizers', 'labels', 'ownerReferences', 'annotations'].includes(key)
+            ? ` (did you mean metadata.${key}?)`
+            : '';
+        throw new ManifestError(
+          `unknown field "${key}" at the top of the manifest of pod "${name}"${hint}: expected apiVersion, kind, metadata, spec, status`,
+          key,
+        );
       }
     }
-    if (overlay.kind !== undefined && overlay.kind !== 'Pod') throw new ManifestError(`the manifest of pod "${name}" has kind ${JSON.stringify(overlay.kind)}; only Pod manifests are accepted here`);
+    if (overlay.kind !== undefined && overlay.kind !== 'Pod')
+      throw new ManifestError(
+        `the manifest of pod "${name}" has kind ${JSON.stringify(overlay.kind)}; only Pod manifests are accepted here`,
+      );
     for (const [path, check, expected] of FIELD_TYPES) {
       const v = get(overlay, path);
-      if (v !== undefined && !check(v)) throw new ManifestError(`field ${path} of pod "${name}" must be ${expected}, got ${JSON.stringify(v)}`, path);
+      if (v !== undefined && !check(v))
+        throw new ManifestError(`field ${path} of pod "${name}" must be ${expected}, got ${JSON.stringify(v)}`, path);
     }
     const given = get(overlay, 'metadata.name');
-    if (given !== undefined && given !== name) throw new ManifestError(`the manifest names the pod "${given}" but the step names it "${name}"`);
+    if (given !== undefined && given !== name)
+      throw new ManifestError(`the manifest names the pod "${given}" but the step names it "${name}"`);
     const givenNs = get(overlay, 'metadata.namespace');
-    if (givenNs !== undefined && givenNs !== namespace) throw new ManifestError(`the manifest puts pod "${name}" in namespace "${givenNs}" but the step in "${namespace}"`);
+    if (givenNs !== undefined && givenNs !== namespace)
+      throw new ManifestError(
+        `the manifest puts pod "${name}" in namespace "${givenNs}" but the step in "${namespace}"`,
+      );
   }
   const pod = mergeManifest(base, overlay) as Pod;
   if (nodeName !== undefined) pod.spec = { ...pod.spec!, nodeName };
@@ -101,21 +137,39 @@ export function podFromManifest(name: string, nodeName: string | undefined, mani
  * A ReplicaSet for a scenario: apps/v1, selecting `app: NAME`, with the doc string's partial
  * manifest merged over it. (Its controller keeps spec.replicas pods: declare as many owned pods as it asks for, or it makes or deletes the difference.)
  */
-export function replicaSetFromManifest(name: string, manifest: string | Record<string, unknown> | undefined): ReplicaSet {
+export function replicaSetFromManifest(
+  name: string,
+  manifest: string | Record<string, unknown> | undefined,
+): ReplicaSet {
   const base: ReplicaSet = {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name, namespace: 'default' },
-    spec: { replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app' }] } } },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app' }] } },
+    },
   };
   if (manifest === undefined || (typeof manifest === 'string' && manifest.trim() === '')) return base;
   const overlay = typeof manifest === 'object' ? manifest : parseYaml(manifest, `the manifest of replicaset "${name}"`);
-  if (!isObject(overlay)) throw new ManifestError(`the manifest of replicaset "${name}" must be a YAML mapping, got ${JSON.stringify(overlay)}`);
+  if (!isObject(overlay))
+    throw new ManifestError(
+      `the manifest of replicaset "${name}" must be a YAML mapping, got ${JSON.stringify(overlay)}`,
+    );
   for (const key of Object.keys(overlay)) {
-    if (!TOP_LEVEL.has(key)) throw new ManifestError(`unknown field "${key}" at the top of the manifest of replicaset "${name}": expected apiVersion, kind, metadata, spec, status`, key);
+    if (!TOP_LEVEL.has(key))
+      throw new ManifestError(
+        `unknown field "${key}" at the top of the manifest of replicaset "${name}": expected apiVersion, kind, metadata, spec, status`,
+        key,
+      );
   }
   const finalizers = get(overlay, 'metadata.finalizers');
-  if (finalizers !== undefined && !isStringList(finalizers)) throw new ManifestError(`field metadata.finalizers of replicaset "${name}" must be a list of strings, got ${JSON.stringify(finalizers)}`, 'metadata.finalizers');
+  if (finalizers !== undefined && !isStringList(finalizers))
+    throw new ManifestError(
+      `field metadata.finalizers of replicaset "${name}" must be a list of strings, got ${JSON.stringify(finalizers)}`,
+      'metadata.finalizers',
+    );
   return mergeManifest(base, overlay) as ReplicaSet;
 }
 
@@ -125,21 +179,49 @@ export function replicaSetFromManifest(name: string, manifest: string | Record<s
  * the default one).
  */
 export function serviceFromManifest(name: string, manifest: string | Record<string, unknown> | undefined): Service {
-  const base: Service = { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, spec: { ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] } };
+  const base: Service = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace: 'default' },
+    spec: { ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] },
+  };
   if (manifest === undefined || (typeof manifest === 'string' && manifest.trim() === '')) return base;
   const overlay = typeof manifest === 'object' ? manifest : parseYaml(manifest, `the manifest of service "${name}"`);
-  if (!isObject(overlay)) throw new ManifestError(`the manifest of service "${name}" must be a YAML mapping (metadata:, spec: …), got ${JSON.stringify(overlay)}`);
+  if (!isObject(overlay))
+    throw new ManifestError(
+      `the manifest of service "${name}" must be a YAML mapping (metadata:, spec: …), got ${JSON.stringify(overlay)}`,
+    );
   for (const key of Object.keys(overlay)) {
     if (!TOP_LEVEL.has(key)) {
-      const hint = ['selector', 'ports', 'type', 'publishNotReadyAddresses', 'externalTrafficPolicy', 'internalTrafficPolicy'].includes(key) ? ` (did you mean spec.${key}?)` : '';
-      throw new ManifestError(`unknown field "${key}" at the top of the manifest of service "${name}"${hint}: expected apiVersion, kind, metadata, spec, status`, key);
+      const hint = [
+        'selector',
+        'ports',
+        'type',
+        'publishNotReadyAddresses',
+        'externalTrafficPolicy',
+        'internalTrafficPolicy',
+      ].includes(key)
+        ? ` (did you mean spec.${key}?)`
+        : '';
+      throw new ManifestError(
+        `unknown field "${key}" at the top of the manifest of service "${name}"${hint}: expected apiVersion, kind, metadata, spec, status`,
+        key,
+      );
     }
   }
-  if (overlay.kind !== undefined && overlay.kind !== 'Service') throw new ManifestError(`the manifest of service "${name}" has kind ${JSON.stringify(overlay.kind)}; only Service manifests are accepted here`);
+  if (overlay.kind !== undefined && overlay.kind !== 'Service')
+    throw new ManifestError(
+      `the manifest of service "${name}" has kind ${JSON.stringify(overlay.kind)}; only Service manifests are accepted here`,
+    );
   const selector = get(overlay, 'spec.selector');
-  if (selector !== undefined && !isStringMap(selector)) throw new ManifestError(`field spec.selector of service "${name}" must be a map of strings (label: value), got ${JSON.stringify(selector)}`, 'spec.selector');
+  if (selector !== undefined && !isStringMap(selector))
+    throw new ManifestError(
+      `field spec.selector of service "${name}" must be a map of strings (label: value), got ${JSON.stringify(selector)}`,
+      'spec.selector',
+    );
   const given = get(overlay, 'metadata.name');
-  if (given !== undefined && given !== name) throw new ManifestError(`the manifest names the service "${given}" but the step names it "${name}"`);
+  if (given !== undefined && given !== name)
+    throw new ManifestError(`the manifest names the service "${given}" but the step names it "${name}"`);
   return mergeManifest(base, overlay) as Service;
 }
 

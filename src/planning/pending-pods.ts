@@ -44,7 +44,8 @@ export class PendingPods {
       // A StatefulSet's ordinal below its replicas; a generated name's five characters otherwise.
       if (kind === 'statefulset') return /^(0|[1-9]\d*)$/.test(rest);
       // A Deployment's pods are its ReplicaSets': NAME-<pod-template-hash>-xxxxx.
-      if (kind === 'deployment') return /^[bcdfghjklmnpqrstvwxz2456789]{1,10}-[bcdfghjklmnpqrstvwxz2456789]{5}$/.test(rest);
+      if (kind === 'deployment')
+        return /^[bcdfghjklmnpqrstvwxz2456789]{1,10}-[bcdfghjklmnpqrstvwxz2456789]{5}$/.test(rest);
       return /^[bcdfghjklmnpqrstvwxz2456789]{5}$/.test(rest);
     });
     if (!owner) return undefined;
@@ -58,7 +59,15 @@ export class PendingPods {
 
   private add(map: Map<string, PendingEntry>, key: string, obj: Workload, podName: string): PendingEntry {
     const template = obj.spec?.template;
-    const entry: PendingEntry = { pod: { metadata: { name: podName, ...template?.metadata }, spec: structuredClone(template?.spec ?? { containers: [] }) }, behaviours: new Map(), volumes: new Map(), applied: new Set() };
+    const entry: PendingEntry = {
+      pod: {
+        metadata: { name: podName, ...template?.metadata },
+        spec: structuredClone(template?.spec ?? { containers: [] }),
+      },
+      behaviours: new Map(),
+      volumes: new Map(),
+      applied: new Set(),
+    };
     map.set(key, entry);
     return entry;
   }
@@ -80,9 +89,13 @@ export class PendingPods {
     const nodeName = pod.spec?.nodeName;
     const owner = getControllerOf(pod);
     if (!nodeName || !owner) return;
-    const entries = [this.byOwner.get(`${owner.kind.toLowerCase()}/${owner.name}`), this.byName.get(pod.metadata.name!)];
+    const entries = [
+      this.byOwner.get(`${owner.kind.toLowerCase()}/${owner.name}`),
+      this.byName.get(pod.metadata.name!),
+    ];
     // A Deployment's pods belong to its ReplicaSets, named NAME-<pod-template-hash>.
-    if (owner.kind === 'ReplicaSet') entries.push(this.byOwner.get(`deployment/${owner.name.slice(0, owner.name.lastIndexOf('-'))}`));
+    if (owner.kind === 'ReplicaSet')
+      entries.push(this.byOwner.get(`deployment/${owner.name.slice(0, owner.name.lastIndexOf('-'))}`));
     const node = this.cluster().nodes.get(nodeName);
     if (!node) return;
     const uid = pod.metadata.uid!;

@@ -40,9 +40,16 @@ export function parseBehaviour(what: PodAnnotation, value: string): ParsedBehavi
   if (what === 'sigterm') {
     const m = /^(?:(ignore)|exit after (\S+)(?: with code (\d+))?)$/.exec(value);
     if (!m) throw new BehaviourValueError(POD_ANNOTATIONS.sigterm);
-    return { container: { sigterm: m[1] ? { kind: 'ignores' } : { kind: 'exits', afterMs: duration(m[2]), ...(m[3] !== undefined ? { exitCode: Number(m[3]) } : {}) } } };
+    return {
+      container: {
+        sigterm: m[1]
+          ? { kind: 'ignores' }
+          : { kind: 'exits', afterMs: duration(m[2]), ...(m[3] !== undefined ? { exitCode: Number(m[3]) } : {}) },
+      },
+    };
   }
-  if (what === 'prestop') return { container: { preStopMs: value === 'never' ? Number.POSITIVE_INFINITY : duration(value) } };
+  if (what === 'prestop')
+    return { container: { preStopMs: value === 'never' ? Number.POSITIVE_INFINITY : duration(value) } };
   if (what === 'memory') {
     try {
       return { container: { memoryBytes: parseQuantity(value).bytes } };
@@ -51,7 +58,10 @@ export function parseBehaviour(what: PodAnnotation, value: string): ParsedBehavi
       throw e;
     }
   }
-  return { volume: value === 'never' ? { unmountMs: 0, neverUnmounts: true } : { unmountMs: duration(value), neverUnmounts: false } };
+  return {
+    volume:
+      value === 'never' ? { unmountMs: 0, neverUnmounts: true } : { unmountMs: duration(value), neverUnmounts: false },
+  };
 }
 
 /** One behaviour annotation of a pod: its key, what it is, the container or volume it names, and its value. */
@@ -77,13 +87,19 @@ export function behaviourAnnotations(annotations: Record<string, unknown> | unde
 /** A pod as far as its behaviour annotations go. */
 interface AnnotatedPod {
   metadata: { annotations?: Record<string, string> };
-  spec?: { containers?: readonly { name: string }[]; initContainers?: readonly { name: string }[]; volumes?: readonly { name: string }[] };
+  spec?: {
+    containers?: readonly { name: string }[];
+    initContainers?: readonly { name: string }[];
+    volumes?: readonly { name: string }[];
+  };
 }
 
 /** Why one behaviour annotation of `pod` cannot take effect (undefined: it can), in the manifest loader's words. */
 export function behaviourProblem(pod: AnnotatedPod, a: BehaviourAnnotation): string | undefined {
   if (!(a.what in POD_ANNOTATIONS) || !a.target || a.extra) {
-    const forms = Object.keys(POD_ANNOTATIONS).map((k) => `${ANNOTATION_PREFIX}${k}${k === 'unmount' ? '.VOLUME' : '.CONTAINER'}`);
+    const forms = Object.keys(POD_ANNOTATIONS).map(
+      (k) => `${ANNOTATION_PREFIX}${k}${k === 'unmount' ? '.VOLUME' : '.CONTAINER'}`,
+    );
     return `unknown annotation "${a.key}" (a Pod takes ${forms.join(', ')})`;
   }
   const what = a.what as PodAnnotation;
@@ -94,7 +110,11 @@ export function behaviourProblem(pod: AnnotatedPod, a: BehaviourAnnotation): str
     if (e instanceof BehaviourValueError) return `expected ${e.message}`;
     throw e;
   }
-  const names = what === 'unmount' ? (pod.spec?.volumes ?? []).map((v) => v.name) : [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name);
-  if (!names.includes(a.target)) return `the pod has no ${what === 'unmount' ? 'volume' : 'container'} "${a.target}" (its ${what === 'unmount' ? 'volumes' : 'containers'}: ${names.join(', ') || 'none'})`;
+  const names =
+    what === 'unmount'
+      ? (pod.spec?.volumes ?? []).map((v) => v.name)
+      : [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name);
+  if (!names.includes(a.target))
+    return `the pod has no ${what === 'unmount' ? 'volume' : 'container'} "${a.target}" (its ${what === 'unmount' ? 'volumes' : 'containers'}: ${names.join(', ') || 'none'})`;
   return undefined;
 }

@@ -17,9 +17,18 @@ function remember(world: TerminatingWorld, response: ApiResponse<unknown>): void
 /** The built-in kubectl, or under the real-kubectl profile the pinned real one over HTTP. */
 async function kubectl(world: TerminatingWorld, line: string, stdin?: string): Promise<KubectlResult> {
   world.ensureStarted();
-  const result = usesRealKubectl(world) ? await runRealKubectl(world, line, stdin) : runKubectl(world.cluster, line, { release: world.cluster.release, stdin });
+  const result = usesRealKubectl(world)
+    ? await runRealKubectl(world, line, stdin)
+    : runKubectl(world.cluster, line, { release: world.cluster.release, stdin });
   // For the report: what kubectl printed and its exit code at its step, and the moment it returned (or gave up).
-  world.stepCommands.push({ line, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, atMs: world.cluster.clock.now() - world.start, seq: world.cluster.timeline.recorded });
+  world.stepCommands.push({
+    line,
+    exitCode: result.exitCode,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    atMs: world.cluster.clock.now() - world.start,
+    seq: world.cluster.timeline.recorded,
+  });
   return result;
 }
 
@@ -56,7 +65,9 @@ async function runToSuccess(world: TerminatingWorld, line: string, stdin?: strin
   world.lastResponse = result.requestId ? world.cluster.apiserver.request(result.requestId)?.response : undefined;
   if (result.exitCode !== 0) {
     const blockers = result.blockers?.length ? `\n\nWhat still blocks:\n- ${result.blockers.join('\n- ')}` : '';
-    throw new Error(`\`${line}\` exited ${result.exitCode}:\n${result.stderr}${blockers}\n\nTimeline from T+0:\n${formatTimeline(world.cluster.timeline.since(world.start), world.start)}`);
+    throw new Error(
+      `\`${line}\` exited ${result.exitCode}:\n${result.stderr}${blockers}\n\nTimeline from T+0:\n${formatTimeline(world.cluster.timeline.since(world.start), world.start)}`,
+    );
   }
 }
 
@@ -91,7 +102,9 @@ When('the user deletes pod {string} with options:', function (this: TerminatingW
   this.ensureStarted();
   const options = parseYaml(resolvePlaceholders(this, doc), `the DeleteOptions of the step deleting pod "${pod}"`);
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new ScenarioError(`DeleteOptions must be a YAML/JSON mapping (e.g. gracePeriodSeconds: 0), got ${JSON.stringify(options)}`);
+    throw new ScenarioError(
+      `DeleteOptions must be a YAML/JSON mapping (e.g. gracePeriodSeconds: 0), got ${JSON.stringify(options)}`,
+    );
   }
   remember(this, this.cluster.apiserver.delete(USER, 'pods', this.podNamespace(pod), pod, options as DeleteOptions));
   this.cluster.flush();
@@ -106,7 +119,14 @@ When('the user deletes pod {string} with options:', function (this: TerminatingW
  */
 When('the user evicts pod {string}', function (this: TerminatingWorld, pod: string) {
   this.ensureStarted();
-  remember(this, this.cluster.apiserver.evict(USER, this.podNamespace(pod), pod, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: this.podNamespace(pod) } }));
+  remember(
+    this,
+    this.cluster.apiserver.evict(USER, this.podNamespace(pod), pod, {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name: pod, namespace: this.podNamespace(pod) },
+    }),
+  );
   this.cluster.flush();
   refuseUndeclaredPod(this, pod, this.lastResponse!);
 });
@@ -116,11 +136,14 @@ When('the user evicts pod {string}', function (this: TerminatingWorld, pod: stri
  * current values, so preconditions can be written without knowing them in advance.
  */
 function resolvePlaceholders(world: TerminatingWorld, doc: string): string {
-  return doc.replace(/<(uid|resourceVersion) of pod ["']([^"']+)["']>/g, (_, field: 'uid' | 'resourceVersion', name: string) => {
-    const got = world.cluster.apiserver.get('pods', world.podNamespace(name), name);
-    if (!got.ok) throw new ScenarioError(`cannot fill in <${field} of pod "${name}">: the pod does not exist`);
-    return JSON.stringify(got.object.metadata[field]);
-  });
+  return doc.replace(
+    /<(uid|resourceVersion) of pod ["']([^"']+)["']>/g,
+    (_, field: 'uid' | 'resourceVersion', name: string) => {
+      const got = world.cluster.apiserver.get('pods', world.podNamespace(name), name);
+      if (!got.ok) throw new ScenarioError(`cannot fill in <${field} of pod "${name}">: the pod does not exist`);
+      return JSON.stringify(got.object.metadata[field]);
+    },
+  );
 }
 
 /**
@@ -142,14 +165,17 @@ When('the user creates pod {string} on node {string}', function (this: Terminati
  * The same with a manifest: the doc string is a partial pod manifest in YAML or JSON, merged over
  * the default pod as in `a pod … running on node … with:`.
  */
-When('the user creates pod {string} on node {string} with:', function (this: TerminatingWorld, pod: string, node: string, manifest: string) {
-  this.ensureStarted();
-  this.cluster.node(node);
-  const created = this.cluster.apiserver.create(USER, 'pods', 'default', podFromManifest(pod, node, manifest));
-  remember(this, created);
-  if (created.ok) this.plan.userCreated(created.object);
-  this.cluster.flush();
-});
+When(
+  'the user creates pod {string} on node {string} with:',
+  function (this: TerminatingWorld, pod: string, node: string, manifest: string) {
+    this.ensureStarted();
+    this.cluster.node(node);
+    const created = this.cluster.apiserver.create(USER, 'pods', 'default', podFromManifest(pod, node, manifest));
+    remember(this, created);
+    if (created.ok) this.plan.userCreated(created.object);
+    this.cluster.flush();
+  },
+);
 
 /** A controller edits the finalizers the way client-go controllers do: GET, change, UPDATE (PUT) with the fresh resourceVersion. */
 function updateFinalizers(world: TerminatingWorld, podName: string, change: (finalizers: string[]) => string[]): void {
@@ -158,7 +184,14 @@ function updateFinalizers(world: TerminatingWorld, podName: string, change: (fin
   const namespace = world.podNamespace(podName);
   const got = api.get('pods', namespace, podName);
   if (!got.ok) {
-    throw new ScenarioError(`the controller cannot find pod "${podName}": ${got.status.message} (pods in this scenario: ${world.podNames().map((n) => `"${n}"`).join(', ') || 'none'})`);
+    throw new ScenarioError(
+      `the controller cannot find pod "${podName}": ${got.status.message} (pods in this scenario: ${
+        world
+          .podNames()
+          .map((n) => `"${n}"`)
+          .join(', ') || 'none'
+      })`,
+    );
   }
   const pod: Pod = structuredClone(got.object);
   pod.metadata.finalizers = change(pod.metadata.finalizers ?? []);
@@ -171,34 +204,55 @@ function updateFinalizers(world: TerminatingWorld, podName: string, change: (fin
  * resourceVersion. With `deletionGracePeriodSeconds` 0 and no finalizer left, that update removes
  * the pod (R28).
  */
-When('a controller removes finalizer {string} from pod {string}', function (this: TerminatingWorld, finalizer: string, pod: string) {
-  updateFinalizers(this, pod, (fs) => {
-    if (!fs.includes(finalizer)) throw new ScenarioError(`pod "${pod}" has no finalizer "${finalizer}" (its finalizers: ${JSON.stringify(fs)})`);
-    return fs.filter((f) => f !== finalizer);
-  });
-});
+When(
+  'a controller removes finalizer {string} from pod {string}',
+  function (this: TerminatingWorld, finalizer: string, pod: string) {
+    updateFinalizers(this, pod, (fs) => {
+      if (!fs.includes(finalizer))
+        throw new ScenarioError(`pod "${pod}" has no finalizer "${finalizer}" (its finalizers: ${JSON.stringify(fs)})`);
+      return fs.filter((f) => f !== finalizer);
+    });
+  },
+);
 
 /**
  * The same, adding it; the apiserver refuses a new finalizer on a terminating pod with 422 (R31).
  */
-When('a controller adds finalizer {string} to pod {string}', function (this: TerminatingWorld, finalizer: string, pod: string) {
-  updateFinalizers(this, pod, (fs) => [...fs, finalizer]);
-});
+When(
+  'a controller adds finalizer {string} to pod {string}',
+  function (this: TerminatingWorld, finalizer: string, pod: string) {
+    updateFinalizers(this, pod, (fs) => [...fs, finalizer]);
+  },
+);
 
 /**
  * A controller records a condition of its own on the pod (GET, then a merge PATCH of pods/status
  * with the pod's conditions plus this one): a status write that is neither the kubelet's nor a
  * deletion, e.g. to see that it does not disturb one.
  */
-When('a controller sets condition {string} of pod {string} to {string}', function (this: TerminatingWorld, type: string, podName: string, status: string) {
-  this.ensureStarted();
-  const api = this.cluster.apiserver;
-  const got = api.get('pods', this.podNamespace(podName), podName);
-  if (!got.ok) throw new ScenarioError(`the controller cannot find pod "${podName}": ${got.status.message}`);
-  const conditions = [...(got.object.status?.conditions ?? []).filter((c) => c.type !== type), { type, status }];
-  remember(this, api.patch(CONTROLLER, 'pods', this.podNamespace(podName), podName, 'merge', { status: { conditions } }, { subresource: 'status' }));
-  this.cluster.flush();
-});
+When(
+  'a controller sets condition {string} of pod {string} to {string}',
+  function (this: TerminatingWorld, type: string, podName: string, status: string) {
+    this.ensureStarted();
+    const api = this.cluster.apiserver;
+    const got = api.get('pods', this.podNamespace(podName), podName);
+    if (!got.ok) throw new ScenarioError(`the controller cannot find pod "${podName}": ${got.status.message}`);
+    const conditions = [...(got.object.status?.conditions ?? []).filter((c) => c.type !== type), { type, status }];
+    remember(
+      this,
+      api.patch(
+        CONTROLLER,
+        'pods',
+        this.podNamespace(podName),
+        podName,
+        'merge',
+        { status: { conditions } },
+        { subresource: 'status' },
+      ),
+    );
+    this.cluster.flush();
+  },
+);
 
 /**
  * Runs the virtual clock that long; everything due in between happens, in order. Compound
@@ -218,7 +272,10 @@ When('the cluster settles', function (this: TerminatingWorld) {
   this.ensureStarted();
   const result = this.cluster.settle();
   if (!result.settled) {
-    const blockers = result.blockers.length > 0 ? `- ${result.blockers.join('\n- ')}` : '(nothing the simulation can name: no stuck volume, finalizer or unreachable node; see the last events)';
+    const blockers =
+      result.blockers.length > 0
+        ? `- ${result.blockers.join('\n- ')}`
+        : '(nothing the simulation can name: no stuck volume, finalizer or unreachable node; see the last events)';
     throw new Error(
       `the cluster did not settle within one virtual hour: work is still retrying.\nWhat still retries or blocks:\n${blockers}\n\n` +
         `Last events:\n${formatTimeline(this.cluster.timeline.since(this.start).slice(-25), this.start)}`,

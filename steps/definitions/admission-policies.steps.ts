@@ -12,27 +12,46 @@ import { ScenarioError, type TerminatingWorld } from '../support/world';
  * with binding 'pod-policy' denied request: failed expression: EXPRESSION`. Created once the
  * planned nodes and pods exist. Needs a release that serves the kind (1.30 on).
  */
-Given('a validating admission policy on {word} of pods that requires {string}', function (this: TerminatingWorld, op: string, expression: string) {
-  const operations = [operation(op)];
-  this.plan.afterStart(() => {
-    const api = this.cluster.apiserver;
-    const existing = api.list('validatingadmissionpolicies', undefined);
-    const n = existing.ok ? existing.object.items.length + 1 : 1;
-    const name = n === 1 ? 'pod-policy' : `pod-policy-${n}`;
-    const policy: ValidatingAdmissionPolicy = {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicy',
-      metadata: { name },
-      spec: { matchConstraints: { resourceRules: [{ operations, apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] }, validations: [{ expression }] },
-    };
-    const binding: ValidatingAdmissionPolicyBinding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } };
-    for (const [resource, obj] of [['validatingadmissionpolicies', policy], ['validatingadmissionpolicybindings', binding]] as const) {
-      const r = api.create(USER, resource, undefined, obj as never);
-      if (!r.ok) throw new ScenarioError(`the validating admission policy could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
-    }
-    this.cluster.flush();
-  });
-});
+Given(
+  'a validating admission policy on {word} of pods that requires {string}',
+  function (this: TerminatingWorld, op: string, expression: string) {
+    const operations = [operation(op)];
+    this.plan.afterStart(() => {
+      const api = this.cluster.apiserver;
+      const existing = api.list('validatingadmissionpolicies', undefined);
+      const n = existing.ok ? existing.object.items.length + 1 : 1;
+      const name = n === 1 ? 'pod-policy' : `pod-policy-${n}`;
+      const policy: ValidatingAdmissionPolicy = {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name },
+        spec: {
+          matchConstraints: {
+            resourceRules: [{ operations, apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+          },
+          validations: [{ expression }],
+        },
+      };
+      const binding: ValidatingAdmissionPolicyBinding = {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicyBinding',
+        metadata: { name },
+        spec: { policyName: name, validationActions: ['Deny'] },
+      };
+      for (const [resource, obj] of [
+        ['validatingadmissionpolicies', policy],
+        ['validatingadmissionpolicybindings', binding],
+      ] as const) {
+        const r = api.create(USER, resource, undefined, obj as never);
+        if (!r.ok)
+          throw new ScenarioError(
+            `the validating admission policy could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`,
+          );
+      }
+      this.cluster.flush();
+    });
+  },
+);
 
 /** DELETE validatingadmissionpolicybindings/NAME: its policy judges no request through it from then on. */
 When('the user deletes validating admission policy binding {string}', function (this: TerminatingWorld, name: string) {

@@ -26,15 +26,38 @@ export function callerOf(cluster: Cluster): ModelledWebhookCaller {
  * None. It is created once the planned nodes and pods exist, so it judges only what the
  * scenario does from then on.
  */
-export function planValidatingWebhook(world: TerminatingWorld, operations: string[], server: ModelledWebhook, failurePolicy = 'Fail', matchConditions?: { name: string; expression: string }[]): void {
-  planWebhook(world, 'validating', (n) => (n === 1 ? 'pod-policy' : `pod-policy-${n}`), { operations, failurePolicy, path: '/validate', matchConditions }, server);
+export function planValidatingWebhook(
+  world: TerminatingWorld,
+  operations: string[],
+  server: ModelledWebhook,
+  failurePolicy = 'Fail',
+  matchConditions?: { name: string; expression: string }[],
+): void {
+  planWebhook(
+    world,
+    'validating',
+    (n) => (n === 1 ? 'pod-policy' : `pod-policy-${n}`),
+    { operations, failurePolicy, path: '/validate', matchConditions },
+    server,
+  );
 }
 
 /**
  * Creates a webhook configuration of one webhook `NAME.example.com` on pods (Service
  * `default/NAME`), once the plan is built, with its modelled server.
  */
-function planWebhook(world: TerminatingWorld, kind: 'validating' | 'mutating', nameFor: (n: number) => string, hook: { operations: string[]; failurePolicy?: string; path: string; matchConditions?: { name: string; expression: string }[] }, server: ModelledWebhook): void {
+function planWebhook(
+  world: TerminatingWorld,
+  kind: 'validating' | 'mutating',
+  nameFor: (n: number) => string,
+  hook: {
+    operations: string[];
+    failurePolicy?: string;
+    path: string;
+    matchConditions?: { name: string; expression: string }[];
+  },
+  server: ModelledWebhook,
+): void {
   const caller = callerOf(world.cluster);
   const resource = kind === 'validating' ? 'validatingwebhookconfigurations' : 'mutatingwebhookconfigurations';
   world.plan.afterStart(() => {
@@ -49,10 +72,18 @@ function planWebhook(world: TerminatingWorld, kind: 'validating' | 'mutating', n
       rules: [{ operations: hook.operations, apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
       ...(hook.matchConditions ? { matchConditions: hook.matchConditions } : {}),
     };
-    const config: ValidatingWebhookConfiguration | MutatingWebhookConfiguration = { apiVersion: 'admissionregistration.k8s.io/v1', kind: kind === 'validating' ? 'ValidatingWebhookConfiguration' : 'MutatingWebhookConfiguration', metadata: { name }, webhooks: [webhook] };
+    const config: ValidatingWebhookConfiguration | MutatingWebhookConfiguration = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: kind === 'validating' ? 'ValidatingWebhookConfiguration' : 'MutatingWebhookConfiguration',
+      metadata: { name },
+      webhooks: [webhook],
+    };
     caller.serve(webhook.name, server);
     const r = world.cluster.apiserver.create(USER, resource, undefined, config as never);
-    if (!r.ok) throw new ScenarioError(`the ${kind} webhook could not be configured: ${r.code} ${r.status.reason}: ${r.status.message}`);
+    if (!r.ok)
+      throw new ScenarioError(
+        `the ${kind} webhook could not be configured: ${r.code} ${r.status.reason}: ${r.status.message}`,
+      );
     world.cluster.flush();
   });
 }
@@ -60,7 +91,10 @@ function planWebhook(world: TerminatingWorld, kind: 'validating' | 'mutating', n
 const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', '*'];
 
 export function operation(word: string): string {
-  if (!OPERATIONS.includes(word)) throw new ScenarioError(`a webhook rule's operation is one of ${OPERATIONS.join(', ')}, not "${word}" (a PATCH is admitted as an UPDATE)`);
+  if (!OPERATIONS.includes(word))
+    throw new ScenarioError(
+      `a webhook rule's operation is one of ${OPERATIONS.join(', ')}, not "${word}" (a PATCH is admitted as an UPDATE)`,
+    );
   return word;
 }
 
@@ -70,9 +104,12 @@ export function operation(word: string): string {
  * controller-runtime's admission.Denied answers (403 Forbidden). The request fails with
  * `admission webhook "pod-policy.example.com" denied the request: MESSAGE`.
  */
-Given('a validating webhook that rejects {word} of pods with {string}', function (this: TerminatingWorld, op: string, message: string) {
-  planValidatingWebhook(this, [operation(op)], { rejects: message });
-});
+Given(
+  'a validating webhook that rejects {word} of pods with {string}',
+  function (this: TerminatingWorld, op: string, message: string) {
+    planValidatingWebhook(this, [operation(op)], { rejects: message });
+  },
+);
 
 /**
  * A webhook on CREATE and UPDATE of pods (what policy engines such as Gatekeeper register) whose
@@ -96,7 +133,8 @@ Given('a validating webhook that is down', function (this: TerminatingWorld) {
 
 /** The same with failurePolicy Ignore (the call's failure lets the request on) or Fail. */
 Given('a validating webhook that is down with failurePolicy {word}', function (this: TerminatingWorld, policy: string) {
-  if (policy !== 'Fail' && policy !== 'Ignore') throw new ScenarioError(`failurePolicy is Fail or Ignore, not "${policy}"`);
+  if (policy !== 'Fail' && policy !== 'Ignore')
+    throw new ScenarioError(`failurePolicy is Fail or Ignore, not "${policy}"`);
   planValidatingWebhook(this, ['CREATE', 'UPDATE'], { down: true }, policy);
 });
 
@@ -107,7 +145,13 @@ Given('a validating webhook that is down with failurePolicy {word}', function (t
  * it is patched back: it changes nothing and succeeds, and the pod stays.
  */
 Given('a mutating webhook that adds finalizer {string} to pods', function (this: TerminatingWorld, finalizer: string) {
-  planWebhook(this, 'mutating', () => 'finalizer-injector', { operations: ['CREATE', 'UPDATE'], path: '/mutate' }, { addsFinalizer: finalizer });
+  planWebhook(
+    this,
+    'mutating',
+    () => 'finalizer-injector',
+    { operations: ['CREATE', 'UPDATE'], path: '/mutate' },
+    { addsFinalizer: finalizer },
+  );
 });
 
 /** The user DELETEs one cluster-scoped admission object (its response is the last request's). */

@@ -10,7 +10,9 @@ import type { TerminatingWorld } from '../support/world';
 When('node {string} is cordoned', function (this: TerminatingWorld, node: string) {
   this.ensureStarted();
   this.cluster.node(node);
-  this.lastResponse = this.cluster.apiserver.patch(USER, 'nodes', undefined, node, 'strategic', { spec: { unschedulable: true } });
+  this.lastResponse = this.cluster.apiserver.patch(USER, 'nodes', undefined, node, 'strategic', {
+    spec: { unschedulable: true },
+  });
   this.cluster.flush();
 });
 
@@ -18,6 +20,8 @@ When('node {string} is cordoned', function (this: TerminatingWorld, node: string
 When('node {string} is uncordoned', function (this: TerminatingWorld, node: string) {
   this.ensureStarted();
   this.cluster.node(node);
-  this.lastResponse = this.cluster.apiserver.patch(USER, 'nodes', undefined, node, 'strategic', { spec: { unschedulable: null } });
+  this.lastResponse = this.cluster.apiserver.patch(USER, 'nodes', undefined, node, 'strategic', {
+    spec: { unschedulable: null },
+  });
   this.cluster.flush();
 });

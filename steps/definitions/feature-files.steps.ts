@@ -16,5 +16,8 @@ Then('the feature file {string} is valid Gherkin', function (uri: string) {
     throw new ScenarioError(`cannot read the feature file ${uri}: ${(e as Error).message}`);
   }
   const errors = gherkinErrors(uri, text);
-  if (errors.length > 0) throw new ScenarioError(`${uri} is not valid Gherkin, so none of its scenarios ran:\n${errors.map((e) => `  ${describeError(e)}`).join('\n')}`);
+  if (errors.length > 0)
+    throw new ScenarioError(
+      `${uri} is not valid Gherkin, so none of its scenarios ran:\n${errors.map((e) => `  ${describeError(e)}`).join('\n')}`,
+    );
 });

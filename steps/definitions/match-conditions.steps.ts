@@ -10,8 +10,16 @@ import { ScenarioError, type TerminatingWorld } from '../support/world';
  * scenarios the user is `user`, `controller` (`a controller removes finalizer …`), or a kubelet
  * (`system:node:NODE`). Needs a release with matchConditions (1.28 on).
  */
-Given('a validating webhook that rejects {word} of pods with {string} except from {string}', function (this: TerminatingWorld, op: string, message: string, user: string) {
-  if (user === '' || /['\\]/.test(user)) throw new ScenarioError(`the user a webhook's matchCondition lets past is a user name without quotes or backslashes, not ${JSON.stringify(user)}`);
-  const name = `not-${user.replace(/[^A-Za-z0-9_.-]/g, '-')}`.replace(/[^A-Za-z0-9]+$/, '');
-  planValidatingWebhook(this, [operation(op)], { rejects: message }, 'Fail', [{ name, expression: `request.userInfo.username != '${user}'` }]);
-});
+Given(
+  'a validating webhook that rejects {word} of pods with {string} except from {string}',
+  function (this: TerminatingWorld, op: string, message: string, user: string) {
+    if (user === '' || /['\\]/.test(user))
+      throw new ScenarioError(
+        `the user a webhook's matchCondition lets past is a user name without quotes or backslashes, not ${JSON.stringify(user)}`,
+      );
+    const name = `not-${user.replace(/[^A-Za-z0-9_.-]/g, '-')}`.replace(/[^A-Za-z0-9]+$/, '');
+    planValidatingWebhook(this, [operation(op)], { rejects: message }, 'Fail', [
+      { name, expression: `request.userInfo.username != '${user}'` },
+    ]);
+  },
+);

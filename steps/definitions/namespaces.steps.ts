@@ -16,14 +16,20 @@ Given('a namespace {string}', function (this: TerminatingWorld, name: string) {
 });
 
 /** The default pod (see `a pod … running on node …`) in that namespace. Pod names must be unique across namespaces. */
-Given('a pod {string} in namespace {string} running on node {string}', function (this: TerminatingWorld, pod: string, namespace: string, node: string) {
-  this.planPod(pod, node, undefined, namespace);
-});
+Given(
+  'a pod {string} in namespace {string} running on node {string}',
+  function (this: TerminatingWorld, pod: string, namespace: string, node: string) {
+    this.planPod(pod, node, undefined, namespace);
+  },
+);
 
 /** The same with a partial manifest merged over the default pod. */
-Given('a pod {string} in namespace {string} running on node {string} with:', function (this: TerminatingWorld, pod: string, namespace: string, node: string, manifest: string) {
-  this.planPod(pod, node, manifest, namespace);
-});
+Given(
+  'a pod {string} in namespace {string} running on node {string} with:',
+  function (this: TerminatingWorld, pod: string, namespace: string, node: string, manifest: string) {
+    this.planPod(pod, node, manifest, namespace);
+  },
+);
 
 /** One DELETE of the namespace with no options; returns at once (the namespace controller empties it later). */
 When('the user deletes namespace {string}', function (this: TerminatingWorld, name: string) {
@@ -42,28 +48,45 @@ function getNamespace(world: TerminatingWorld, name: string): Namespace | undefi
 Then('namespace {string} is terminating', function (this: TerminatingWorld, name: string) {
   const ns = getNamespace(this, name);
   if (!ns) throw new Error(`namespace "${name}" does not exist (any more)`);
-  if (!ns.metadata.deletionTimestamp || ns.status?.phase !== 'Terminating') throw new Error(`namespace "${name}" is not terminating: phase ${ns.status?.phase}, deletionTimestamp ${ns.metadata.deletionTimestamp ?? '<absent>'}`);
+  if (!ns.metadata.deletionTimestamp || ns.status?.phase !== 'Terminating')
+    throw new Error(
+      `namespace "${name}" is not terminating: phase ${ns.status?.phase}, deletionTimestamp ${ns.metadata.deletionTimestamp ?? '<absent>'}`,
+    );
 });
 
 /** The namespace is no longer stored. */
 Then('namespace {string} is gone', function (this: TerminatingWorld, name: string) {
   const ns = getNamespace(this, name);
-  if (ns) throw new Error(`namespace "${name}" still exists: phase ${ns.status?.phase}, spec.finalizers ${JSON.stringify(ns.spec?.finalizers ?? [])}, conditions:\n${(ns.status?.conditions ?? []).map((c) => `  ${c.type}=${c.status} ${c.reason}: ${c.message}`).join('\n')}`);
+  if (ns)
+    throw new Error(
+      `namespace "${name}" still exists: phase ${ns.status?.phase}, spec.finalizers ${JSON.stringify(ns.spec?.finalizers ?? [])}, conditions:\n${(ns.status?.conditions ?? []).map((c) => `  ${c.type}=${c.status} ${c.reason}: ${c.message}`).join('\n')}`,
+    );
 });
 
 /** The namespace's status condition of that type (NamespaceContentRemaining, NamespaceFinalizersRemaining, …) has this status. */
-Then('namespace {string} has condition {string} with status {string}', function (this: TerminatingWorld, name: string, type: string, status: string) {
-  const ns = getNamespace(this, name);
-  if (!ns) throw new ScenarioError(`namespace "${name}" does not exist (any more)`);
-  checkCondition(`namespace "${name}"`, ns, type, { status });
-});
+Then(
+  'namespace {string} has condition {string} with status {string}',
+  function (this: TerminatingWorld, name: string, type: string, status: string) {
+    const ns = getNamespace(this, name);
+    if (!ns) throw new ScenarioError(`namespace "${name}" does not exist (any more)`);
+    checkCondition(`namespace "${name}"`, ns, type, { status });
+  },
+);
 
 /** One CREATE of the default pod bound to the node, in that namespace (e.g. into a terminating one: 403, R122). */
-When('the user creates pod {string} on node {string} in namespace {string}', function (this: TerminatingWorld, pod: string, node: string, namespace: string) {
-  this.ensureStarted();
-  this.cluster.node(node);
-  const created = this.cluster.apiserver.create(USER, 'pods', namespace, podFromManifest(pod, node, undefined, namespace));
-  this.lastResponse = created;
-  if (created.ok) this.plan.userCreated(created.object);
-  this.cluster.flush();
-});
+When(
+  'the user creates pod {string} on node {string} in namespace {string}',
+  function (this: TerminatingWorld, pod: string, node: string, namespace: string) {
+    this.ensureStarted();
+    this.cluster.node(node);
+    const created = this.cluster.apiserver.create(
+      USER,
+      'pods',
+      namespace,
+      podFromManifest(pod, node, undefined, namespace),
+    );
+    this.lastResponse = created;
+    if (created.ok) this.plan.userCreated(created.object);
+    this.cluster.flush();
+  },
+);

@@ -63,9 +63,12 @@ function resumeWebhook(world: TerminatingWorld, webhook: string, server: Modelle
  * is resumed, and its webhook's server denies every request its rules send it, with the message
  * given (`admission webhook "NAME" denied the request: MESSAGE`).
  */
-Given('webhook {string} of the objects refuses the requests it intercepts with {string}', function (this: TerminatingWorld, webhook: string, message: string) {
-  resumeWebhook(this, webhook, { rejects: message });
-});
+Given(
+  'webhook {string} of the objects refuses the requests it intercepts with {string}',
+  function (this: TerminatingWorld, webhook: string, message: string) {
+    resumeWebhook(this, webhook, { rejects: message });
+  },
+);
 
 /** The same, with no server behind it: each call fails, and failurePolicy Fail refuses the request. */
 Given('webhook {string} of the objects is down', function (this: TerminatingWorld, webhook: string) {
@@ -76,9 +79,12 @@ Given('webhook {string} of the objects is down', function (this: TerminatingWorl
  * The same, an injector: its server adds an init container of this name to every pod that lacks
  * it, on UPDATE too; the pod's update validation then refuses the whole UPDATE.
  */
-Given('webhook {string} of the objects adds init container {string} to pods', function (this: TerminatingWorld, webhook: string, container: string) {
-  resumeWebhook(this, webhook, { addsInitContainer: container });
-});
+Given(
+  'webhook {string} of the objects adds init container {string} to pods',
+  function (this: TerminatingWorld, webhook: string, container: string) {
+    resumeWebhook(this, webhook, { addsInitContainer: container });
+  },
+);
 
 /**
  * Runs the cluster forward (at most one virtual hour, like `terminating explain`) and checks what
@@ -91,25 +97,56 @@ Given('webhook {string} of the objects adds init container {string} to pods', fu
  */
 Then('what holds pod {string} is:', function (this: TerminatingWorld, name: string, table: DataTable) {
   const [header, ...rows] = table.raw();
-  if (header.map((h) => h.trim()).join('|') !== 'cause|detail') throw new ScenarioError(`the table needs the columns | cause | detail |, got | ${header.join(' | ')} |`);
+  if (header.map((h) => h.trim()).join('|') !== 'cause|detail')
+    throw new ScenarioError(`the table needs the columns | cause | detail |, got | ${header.join(' | ')} |`);
   for (const [cause] of rows) {
-    if (!(CAUSES as readonly string[]).includes(cause.trim())) throw new ScenarioError(`unknown cause "${cause}": expected one of ${CAUSES.join(', ')}`);
+    if (!(CAUSES as readonly string[]).includes(cause.trim()))
+      throw new ScenarioError(`unknown cause "${cause}": expected one of ${CAUSES.join(', ')}`);
   }
   const t0 = this.start;
   // Resumed objects: every version since they were stored counts (a pod released at T+0 is explained too, as explain does).
   const restored = this.plan.restoredObjects;
-  const pods = explainForward(this.cluster, { t0, horizonMs: EXPLAIN_HORIZON_MS, unmodelled: restored?.unmodelled, objects: restored?.dump.objects, ...(restored ? { fromRevision: 0 } : {}) });
+  const pods = explainForward(this.cluster, {
+    t0,
+    horizonMs: EXPLAIN_HORIZON_MS,
+    unmodelled: restored?.unmodelled,
+    objects: restored?.dump.objects,
+    ...(restored ? { fromRevision: 0 } : {}),
+  });
   const matching = pods.filter((p) => p.name === name);
-  if (matching.length === 0) throw new ScenarioError(`pod "${name}" is not Terminating and was not deleted within an hour of now (explained: ${pods.map((p) => `"${p.name}"`).join(', ') || 'none'})`);
-  if (matching.length > 1) throw new ScenarioError(`${matching.length} pods named "${name}" (namespaces ${matching.map((p) => p.namespace).join(', ')})`);
+  if (matching.length === 0)
+    throw new ScenarioError(
+      `pod "${name}" is not Terminating and was not deleted within an hour of now (explained: ${pods.map((p) => `"${p.name}"`).join(', ') || 'none'})`,
+    );
+  if (matching.length > 1)
+    throw new ScenarioError(
+      `${matching.length} pods named "${name}" (namespaces ${matching.map((p) => p.namespace).join(', ')})`,
+    );
   const explained = matching[0];
-  const text = formatExplanation({ now: new Date(t0).toISOString(), release: String(this.plan.release), horizon: '1h', assumptions: [], pods: [explained] });
+  const text = formatExplanation({
+    now: new Date(t0).toISOString(),
+    release: String(this.plan.release),
+    horizon: '1h',
+    assumptions: [],
+    pods: [explained],
+  });
   const left = [...explained.causes];
   for (const [cause, detail] of rows) {
     // A suspect (X16: the run contradicts the cluster) is not an established cause: only a row that says "suspect" matches it.
-    const i = left.findIndex((c) => c.cause === (cause.trim() as CauseName) && c.detail.includes(detail.trim()) && (!c.detail.startsWith('suspect ') || detail.includes('suspect')));
-    if (i < 0) throw new ScenarioError(`no cause "${cause.trim()}" with a detail containing "${detail.trim()}" holds pod "${name}":\n${text}`);
+    const i = left.findIndex(
+      (c) =>
+        c.cause === (cause.trim() as CauseName) &&
+        c.detail.includes(detail.trim()) &&
+        (!c.detail.startsWith('suspect ') || detail.includes('suspect')),
+    );
+    if (i < 0)
+      throw new ScenarioError(
+        `no cause "${cause.trim()}" with a detail containing "${detail.trim()}" holds pod "${name}":\n${text}`,
+      );
     left.splice(i, 1);
   }
-  if (left.length > 0) throw new ScenarioError(`pod "${name}" is also held by causes the table does not list (${left.map((c) => c.cause).join(', ')}):\n${text}`);
+  if (left.length > 0)
+    throw new ScenarioError(
+      `pod "${name}" is also held by causes the table does not list (${left.map((c) => c.cause).join(', ')}):\n${text}`,
+    );
 });

@@ -13,7 +13,10 @@ Before(function (this: TerminatingWorld) {
 });
 
 /** Where each step began on the clock and in the timeline (undefined: before T+0, or not yet). */
-const stepStarts = new WeakMap<TerminatingWorld, { keyword: string; text: string; fromMs?: number; afterSeq?: number }>();
+const stepStarts = new WeakMap<
+  TerminatingWorld,
+  { keyword: string; text: string; fromMs?: number; afterSeq?: number }
+>();
 
 BeforeStep(function (this: TerminatingWorld, { gherkinDocument, pickleStep }) {
   const started = this.started;
@@ -35,7 +38,15 @@ AfterStep(function (this: TerminatingWorld) {
   const afterSeq = begun.afterSeq ?? this.setupSeq;
   const commands = this.stepCommands;
   this.stepCommands = [];
-  this.stepSpans.push({ keyword: begun.keyword, text: begun.text, fromMs: begun.fromMs ?? 0, toMs: this.cluster.clock.now() - t0, afterSeq, toSeq: this.cluster.timeline.recorded, ...(commands.length > 0 ? { commands } : {}) });
+  this.stepSpans.push({
+    keyword: begun.keyword,
+    text: begun.text,
+    fromMs: begun.fromMs ?? 0,
+    toMs: this.cluster.clock.now() - t0,
+    afterSeq,
+    toSeq: this.cluster.timeline.recorded,
+    ...(commands.length > 0 ? { commands } : {}),
+  });
 });
 
 /**

@@ -20,7 +20,9 @@ const KNOWN = [
 describe('did you mean: the nearest step definitions', () => {
   it('reads a step as the expression that would match it', () => {
     expect(stepShape('pod "web" is gon')).to.equal('pod {string} is gon');
-    expect(stepShape("container 'app' of pod \"web\" ignores SIGTREM")).to.equal('container {string} of pod {string} ignores SIGTREM');
+    expect(stepShape('container \'app\' of pod "web" ignores SIGTREM')).to.equal(
+      'container {string} of pod {string} ignores SIGTREM',
+    );
     expect(stepShape('1m30s passs')).to.equal('{duration} passs');
     expect(stepShape('the last request returns 409')).to.equal('the last request returns {int}');
     expect(stepShape('I runn `kubectl delete pod web --grace-period=0`')).to.equal('I runn {command}');
@@ -29,14 +31,18 @@ describe('did you mean: the nearest step definitions', () => {
   it('puts the definition a typo came from first', () => {
     expect(nearestSteps('pod "web" is gon', KNOWN)[0].pattern).to.equal('pod {string} is gone');
     expect(nearestSteps('1m30s passs', KNOWN)[0].pattern).to.equal('{duration} pass(es)');
-    expect(nearestSteps('container "app" of pod "web" ignore SIGTERM', KNOWN)[0].pattern).to.equal('container {string} of pod {string} ignores SIGTERM');
+    expect(nearestSteps('container "app" of pod "web" ignore SIGTERM', KNOWN)[0].pattern).to.equal(
+      'container {string} of pod {string} ignores SIGTERM',
+    );
     expect(nearestSteps('I execute `kubectl delete pod web`', KNOWN, 1)[0].pattern).to.equal('I run {command}');
     expect(nearestSteps('pod "web" is gon', KNOWN)).to.have.length(3);
   });
 
   it('names each undefined step with its suggestions and points to the catalogue', () => {
     const message = undefinedStepsMessage(['pod "web" is gon'], KNOWN);
-    expect(message).to.match(/^the step `pod "web" is gon` matches no step definition\. Did you mean one of these\?\n {4}Then pod \{string\} is gone\n/);
+    expect(message).to.match(
+      /^the step `pod "web" is gon` matches no step definition\. Did you mean one of these\?\n {4}Then pod \{string\} is gone\n/,
+    );
     expect(message).to.include('docs/steps.md');
   });
 });
@@ -76,10 +82,17 @@ describe('did you mean: in a real cucumber run', () => {
 
   it('offers a snippet without {release} for an undefined step (the release type matches versions only)', async () => {
     const feature = path.join(dir, 'undefined.feature');
-    writeFileSync(feature, ['Feature: an undefined step', '  Scenario: new words', '    Given a sidecar "log" watches pod "web" closely', '    And Kubernetes v1.30'].join('\n'));
+    writeFileSync(
+      feature,
+      [
+        'Feature: an undefined step',
+        '  Scenario: new words',
+        '    Given a sidecar "log" watches pod "web" closely',
+        '    And Kubernetes v1.30',
+      ].join('\n'),
+    );
     const r = await runCucumber({ profile: 'snippets', paths: [feature] });
     expect(r.output).to.include("Given('a sidecar {string} watches pod {string} closely'");
     expect(r.output).to.not.include('{release}');
   });
 });
-

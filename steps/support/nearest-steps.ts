@@ -24,7 +24,9 @@ export function stepShape(text: string): string {
   return text
     .replace(/`[^`]*`/g, '{command}')
     .replace(/"[^"]*"|'[^']*'/g, '{string}')
-    .replace(/(?<![\w{])-?\d[\w.]*/g, (v) => (/^\d[\d.]*(?:ms|h|m|s)/.test(v) ? '{duration}' : /^-?\d+$/.test(v) ? '{int}' : v));
+    .replace(/(?<![\w{])-?\d[\w.]*/g, (v) =>
+      /^\d[\d.]*(?:ms|h|m|s)/.test(v) ? '{duration}' : /^-?\d+$/.test(v) ? '{int}' : v,
+    );
 }
 
 /** An expression as a step would read: optional text kept (`pass(es)` → `passes`), a RegExp's source. */
@@ -48,9 +50,11 @@ export function nearestSteps(text: string, known: readonly KnownStep[], count = 
 /** The message for the undefined steps of one scenario. */
 export function undefinedStepsMessage(texts: readonly string[], known: readonly KnownStep[]): string {
   const parts = texts.map((text) => {
-    const nearest = nearestSteps(text, known).map((s) => `    ${s.keyword === 'Unknown' ? '' : `${s.keyword} `}${typeof s.pattern === 'string' ? s.pattern : `/${s.pattern.source}/`}`);
+    const nearest = nearestSteps(text, known).map(
+      (s) =>
+        `    ${s.keyword === 'Unknown' ? '' : `${s.keyword} `}${typeof s.pattern === 'string' ? s.pattern : `/${s.pattern.source}/`}`,
+    );
     return `the step \`${text}\` matches no step definition. Did you mean one of these?\n${nearest.join('\n')}`;
   });
   return `${parts.join('\n\n')}\n\nEvery step, with its parameters and table columns: docs/steps.md`;
 }
-

@@ -33,7 +33,10 @@ export async function runRealKubectl(world: TerminatingWorld, line: string, stdi
   const { env, words } = splitEnvironment(splitCommandLine(line));
   if (words[0] !== 'kubectl') throw new ScenarioError(`not a kubectl command line: ${line}`);
   // Loaded on first use: runs without the real kubectl need neither the HTTP layer nor protobufjs (tens of ms to load).
-  const [{ createApiHandler }, { RealKubectlSession }] = await Promise.all([import('../../src/frontends/server/api-handler'), import('../../src/frontends/kubectl/real-session')]);
+  const [{ createApiHandler }, { RealKubectlSession }] = await Promise.all([
+    import('../../src/frontends/server/api-handler'),
+    import('../../src/frontends/kubectl/real-session'),
+  ]);
   const { listener } = createApiHandler(cluster);
   if (shared) shared.use(cluster, listener);
   else shared = await RealKubectlSession.start(cluster, listener);
@@ -50,13 +53,22 @@ export async function runRealKubectl(world: TerminatingWorld, line: string, stdi
   const drain = isDrainLine(line);
   const source = drain ? 'staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go RunDrain' : kubectlSource(line);
   cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), source, { actor: 'kubectl' });
-  const limits = { virtualMs: Math.max(virtualMs, 0), wallMs: WALL_LIMIT_MS, ...(drain && { pollingQuietMs: DRAIN_QUIET_MS }) };
+  const limits = {
+    virtualMs: Math.max(virtualMs, 0),
+    wallMs: WALL_LIMIT_MS,
+    ...(drain && { pollingQuietMs: DRAIN_QUIET_MS }),
+  };
   const run = await session.run(words.slice(1), limits, { stdin, env: Object.fromEntries(env) });
   if (run.stopped) {
-    throw new Error(`the real kubectl could not finish through the simulation: ${run.stopped}\n${run.stdout}${run.stderr}`);
+    throw new Error(
+      `the real kubectl could not finish through the simulation: ${run.stopped}\n${run.stdout}${run.stderr}`,
+    );
   }
   // "The last request": the last DELETE kubectl sent, as the apiserver recorded it.
-  const deletes = cluster.timeline.all().slice(from).filter((e) => e.component === 'apiserver' && e.actor === 'kubectl' && e.text.startsWith('DELETE '));
+  const deletes = cluster.timeline
+    .all()
+    .slice(from)
+    .filter((e) => e.component === 'apiserver' && e.actor === 'kubectl' && e.text.startsWith('DELETE '));
   const requestId = deletes.at(-1)?.requestId;
   return {
     exitCode: run.exitCode,

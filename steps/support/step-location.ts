@@ -14,7 +14,12 @@ export interface StepLocation {
 export function locate(doc: GherkinDocument, pickleStep: PickleStep): StepLocation | undefined {
   const step = findStep(doc.feature?.children ?? [], pickleStep.astNodeIds[0]);
   if (!step || doc.uri === undefined) return undefined;
-  return { uri: doc.uri, line: step.location.line, keyword: step.keyword.trim(), docStringLine: step.docString?.location.line };
+  return {
+    uri: doc.uri,
+    line: step.location.line,
+    keyword: step.keyword.trim(),
+    docStringLine: step.docString?.location.line,
+  };
 }
 
 function findStep(children: readonly (FeatureChild | RuleChild)[], id: string | undefined): Step | undefined {

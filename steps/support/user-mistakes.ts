@@ -11,7 +11,16 @@ import type { TerminatingWorld } from './world';
  */
 
 /** Errors that mean the simulation itself broke: their stack stays. */
-const CRASHES = new Set(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'EvalError', 'AggregateError', 'RunawayLoopError', 'AssertionError']);
+const CRASHES = new Set([
+  'TypeError',
+  'RangeError',
+  'ReferenceError',
+  'SyntaxError',
+  'EvalError',
+  'AggregateError',
+  'RunawayLoopError',
+  'AssertionError',
+]);
 
 BeforeStep(function (this: TerminatingWorld, { gherkinDocument, pickleStep }) {
   this.stepLocation = locate(gherkinDocument, pickleStep);
@@ -32,7 +41,11 @@ export function transformerForTheAuthor<T>(transform: (text: string) => T): (tex
 export function locateInFeature(message: string, where: StepLocation | undefined): string {
   if (!where?.docStringLine) return message;
   const file = where.uri;
-  const shifted = message.replace(/ at line (\d+), column (\d+)/, (_, line: string, col: string) => ` at ${file}:${where.docStringLine! + Number(line)}, column ${col} (line ${line} of the doc string)`);
+  const shifted = message.replace(
+    / at line (\d+), column (\d+)/,
+    (_, line: string, col: string) =>
+      ` at ${file}:${where.docStringLine! + Number(line)}, column ${col} (line ${line} of the doc string)`,
+  );
   return shifted !== message ? shifted : `${message} (in the doc string at ${file}:${where.docStringLine + 1})`;
 }
 

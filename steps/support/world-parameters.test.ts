@@ -35,6 +35,8 @@ describe('the cucumber world parameter "kubernetes" runs a whole suite as one re
   it('a release outside 1.26–1.36 fails the scenario with one error naming the range', async () => {
     const r = await runAs('1.25');
     expect(r.success).to.equal(false);
-    expect(r.out).to.include('--world-parameters: "kubernetes": Kubernetes "1.25" is not supported: the simulation models releases v1.26 to v1.36');
+    expect(r.out).to.include(
+      '--world-parameters: "kubernetes": Kubernetes "1.25" is not supported: the simulation models releases v1.26 to v1.36',
+    );
   });
 });

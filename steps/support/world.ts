@@ -102,14 +102,18 @@ export class TerminatingWorld extends World {
     if (planned) return planned;
     const live = this.cluster.apiserver.list('pods', undefined, (p) => p.metadata.name === name);
     const namespaces = live.ok ? [...new Set(live.object.items.map((p) => p.metadata.namespace ?? 'default'))] : [];
-    if (namespaces.length > 1) throw new ScenarioError(`pod "${name}" exists in several namespaces (${namespaces.join(', ')}): the pod steps need pod names unique across namespaces`);
+    if (namespaces.length > 1)
+      throw new ScenarioError(
+        `pod "${name}" exists in several namespaces (${namespaces.join(', ')}): the pod steps need pod names unique across namespaces`,
+      );
     return namespaces[0] ?? 'default';
   }
 
   /** Remembers where a node or pod is declared; a second declaration fails naming the first one's line. */
   declare(what: string): void {
     const first = this.declaredAt.get(what);
-    if (first !== undefined) throw new ScenarioError(`${what} is declared twice: first at ${first}, again at ${this.where()}`);
+    if (first !== undefined)
+      throw new ScenarioError(`${what} is declared twice: first at ${first}, again at ${this.where()}`);
     this.declaredAt.set(what, this.where());
   }
 
@@ -118,7 +122,12 @@ export class TerminatingWorld extends World {
     return this.stepLocation ? `${this.stepLocation.uri}:${this.stepLocation.line}` : 'this step';
   }
 
-  containerBehaviour(container: string, podName: string, change: Partial<ContainerBehaviour>, specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void): void {
+  containerBehaviour(
+    container: string,
+    podName: string,
+    change: Partial<ContainerBehaviour>,
+    specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void,
+  ): void {
     this.plan.containerBehaviour(container, podName, change, specChange);
   }
 

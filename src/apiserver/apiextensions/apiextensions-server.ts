@@ -24,7 +24,11 @@ export interface ApiextensionsControllers {
  * kube-apiserver, whatever kube-controller-manager's --controllers says. The informer lists and
  * watches only CRDs: a cluster without any costs nothing more per pod.
  */
-export function startApiextensionsControllers(clock: Clock, timeline: Timeline, api: ApiServer): ApiextensionsControllers {
+export function startApiextensionsControllers(
+  clock: Clock,
+  timeline: Timeline,
+  api: ApiServer,
+): ApiextensionsControllers {
   const crds = new SharedInformer<CustomResourceDefinition>(api, 'customresourcedefinitions');
   const controllers = {
     naming: new NamingConditionController(clock, api, crds, APIEXTENSIONS_IDENTITY),

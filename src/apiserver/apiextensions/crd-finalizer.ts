@@ -5,7 +5,13 @@ import type { SharedInformer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import type { Timeline } from '../../foundation/timeline/timeline';
 import type { CustomResource } from './served-resources';
-import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, isConditionTrue, setCondition, type CustomResourceDefinition, type CustomResourceDefinitionCondition } from './types';
+import {
+  CUSTOM_RESOURCE_CLEANUP_FINALIZER,
+  isConditionTrue,
+  setCondition,
+  type CustomResourceDefinition,
+  type CustomResourceDefinitionCondition,
+} from './types';
 
 export const FINALIZER_SOURCE = 'staging/src/k8s.io/apiextensions-apiserver/pkg/controller/finalizer/crd_finalizer.go';
 
@@ -43,9 +49,18 @@ export class CRDFinalizer {
   ) {
     this.queue = new WorkQueue(clock, (key) => this.sync(key));
     crds.addEventHandler((key, old, crd) => {
-      if (!crd?.metadata.deletionTimestamp || !(crd.metadata.finalizers ?? []).includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) return;
+      if (
+        !crd?.metadata.deletionTimestamp ||
+        !(crd.metadata.finalizers ?? []).includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)
+      )
+        return;
       // updateCustomResourceDefinition: a change of nothing but the Terminating condition (its own writes) is not queued.
-      if (old && old.metadata.resourceVersion !== crd.metadata.resourceVersion && jsonEqual(withoutTerminating(old), withoutTerminating(crd))) return;
+      if (
+        old &&
+        old.metadata.resourceVersion !== crd.metadata.resourceVersion &&
+        jsonEqual(withoutTerminating(old), withoutTerminating(crd))
+      )
+        return;
       this.queue.add(key);
     });
   }
@@ -53,17 +68,39 @@ export class CRDFinalizer {
   private sync(key: string): void | Error {
     if (this.polling.has(key)) return;
     const cached = this.crds.get(key);
-    if (!cached?.metadata.deletionTimestamp || !(cached.metadata.finalizers ?? []).includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) return;
-    const r = this.updateStatus(cached, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' });
+    if (
+      !cached?.metadata.deletionTimestamp ||
+      !(cached.metadata.finalizers ?? []).includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)
+    )
+      return;
+    const r = this.updateStatus(cached, {
+      type: 'Terminating',
+      status: 'True',
+      reason: 'InstanceDeletionInProgress',
+      message: 'CustomResource deletion is in progress',
+    });
     if (!r.ok) return r.code === 404 || r.code === 409 ? undefined : new Error(r.message);
     const crd = r.crd;
-    if (!isConditionTrue(crd, 'Established')) return this.finish(crd, { type: 'Terminating', status: 'False', reason: 'NeverEstablished', message: 'resource was never established' });
+    if (!isConditionTrue(crd, 'Established'))
+      return this.finish(crd, {
+        type: 'Terminating',
+        status: 'False',
+        reason: 'NeverEstablished',
+        message: 'resource was never established',
+      });
     const resource = key as CustomResource;
     const namespaces = new Set<string | undefined>(this.instances(resource).map((o) => o.metadata.namespace));
     for (const namespace of namespaces) {
-      const d = this.api.deleteCollection(this.identity, resource, namespace, { gracePeriodSeconds: 0 }, undefined, { admission: false });
+      const d = this.api.deleteCollection(this.identity, resource, namespace, { gracePeriodSeconds: 0 }, undefined, {
+        admission: false,
+      });
       if (!d.ok) {
-        const failed = this.updateStatus(crd, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionFailed', message: `could not issue all deletes: ${d.status.message}` });
+        const failed = this.updateStatus(crd, {
+          type: 'Terminating',
+          status: 'True',
+          reason: 'InstanceDeletionFailed',
+          message: `could not issue all deletes: ${d.status.message}`,
+        });
         return new Error(failed.ok ? d.status.message : failed.message);
       }
     }
@@ -77,13 +114,28 @@ export class CRDFinalizer {
     const deadline = this.polling.get(key)!;
     if (left === 0) {
       this.polling.delete(key);
-      this.finish(newer(this.crds.get(key), crd), { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' });
+      this.finish(newer(this.crds.get(key), crd), {
+        type: 'Terminating',
+        status: 'False',
+        reason: 'InstanceDeletionCompleted',
+        message: 'removed all instances',
+      });
       return;
     }
     if (this.clock.now() + INSTANCE_POLL_INTERVAL_MS > deadline) {
       this.polling.delete(key);
-      this.timeline.record('apiserver', `CRDFinalizer ${key}: ${left} instance${left === 1 ? '' : 's'} remaining after ${INSTANCE_POLL_TIMEOUT_MS / 1000}s; retried with back-off`, `${FINALIZER_SOURCE} deleteInstances`, { actor: this.identity.name });
-      this.updateStatus(newer(this.crds.get(key), crd), { type: 'Terminating', status: 'True', reason: 'InstanceDeletionCheck', message: 'could not confirm zero CustomResources remaining: context deadline exceeded' });
+      this.timeline.record(
+        'apiserver',
+        `CRDFinalizer ${key}: ${left} instance${left === 1 ? '' : 's'} remaining after ${INSTANCE_POLL_TIMEOUT_MS / 1000}s; retried with back-off`,
+        `${FINALIZER_SOURCE} deleteInstances`,
+        { actor: this.identity.name },
+      );
+      this.updateStatus(newer(this.crds.get(key), crd), {
+        type: 'Terminating',
+        status: 'True',
+        reason: 'InstanceDeletionCheck',
+        message: 'could not confirm zero CustomResources remaining: context deadline exceeded',
+      });
       this.queue.addRateLimited(key);
       return;
     }
@@ -97,12 +149,22 @@ export class CRDFinalizer {
 
   /** The last UpdateStatus: the final condition and the finalizer removed. */
   private finish(crd: CustomResourceDefinition, condition: CustomResourceDefinitionCondition): void | Error {
-    const next: CustomResourceDefinition = { ...crd, metadata: { ...crd.metadata, finalizers: (crd.metadata.finalizers ?? []).filter((f) => f !== CUSTOM_RESOURCE_CLEANUP_FINALIZER) }, status: { ...crd.status } };
+    const next: CustomResourceDefinition = {
+      ...crd,
+      metadata: {
+        ...crd.metadata,
+        finalizers: (crd.metadata.finalizers ?? []).filter((f) => f !== CUSTOM_RESOURCE_CLEANUP_FINALIZER),
+      },
+      status: { ...crd.status },
+    };
     const r = this.updateStatus(next, condition);
     if (!r.ok && r.code !== 404 && r.code !== 409) return new Error(r.message);
   }
 
-  private updateStatus(crd: CustomResourceDefinition, condition: CustomResourceDefinitionCondition): { ok: true; crd: CustomResourceDefinition } | { ok: false; code: number; message: string } {
+  private updateStatus(
+    crd: CustomResourceDefinition,
+    condition: CustomResourceDefinitionCondition,
+  ): { ok: true; crd: CustomResourceDefinition } | { ok: false; code: number; message: string } {
     const next: CustomResourceDefinition = { ...crd, metadata: { ...crd.metadata }, status: { ...crd.status } };
     setCondition(next, condition, toTime(this.clock.now()));
     const r = this.api.update(this.identity, 'customresourcedefinitions', undefined, next, { subresource: 'status' });
@@ -111,11 +173,20 @@ export class CRDFinalizer {
 }
 
 /** The fresher of the lister's copy and the one the last UpdateStatus answered (the watch may not have brought it yet). */
-function newer(listed: CustomResourceDefinition | undefined, written: CustomResourceDefinition): CustomResourceDefinition {
-  return listed && Number(listed.metadata.resourceVersion) > Number(written.metadata.resourceVersion) ? listed : written;
+function newer(
+  listed: CustomResourceDefinition | undefined,
+  written: CustomResourceDefinition,
+): CustomResourceDefinition {
+  return listed && Number(listed.metadata.resourceVersion) > Number(written.metadata.resourceVersion)
+    ? listed
+    : written;
 }
 
 function withoutTerminating(crd: CustomResourceDefinition): unknown {
   const { resourceVersion: _rv, ...metadata } = crd.metadata;
-  return { ...crd, metadata, status: { ...crd.status, conditions: (crd.status?.conditions ?? []).filter((c) => c.type !== 'Terminating') } };
+  return {
+    ...crd,
+    metadata,
+    status: { ...crd.status, conditions: (crd.status?.conditions ?? []).filter((c) => c.type !== 'Terminating') },
+  };
 }

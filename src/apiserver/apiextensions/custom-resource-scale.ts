@@ -30,9 +30,18 @@ export function customScaleOf(obj: KubeObject, scale: ScaleSubresource): Scale {
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
-    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp,
+    },
     spec: { replicas: int(nested(obj, scale.specReplicasPath)) },
-    status: { replicas: int(nested(obj, scale.statusReplicasPath)), ...(typeof selector === 'string' ? { selector } : {}) },
+    status: {
+      replicas: int(nested(obj, scale.statusReplicasPath)),
+      ...(typeof selector === 'string' ? { selector } : {}),
+    },
   };
 }
 
@@ -44,16 +53,23 @@ export function customScaleOf(obj: KubeObject, scale: ScaleSubresource): Scale {
  */
 export function applyCustomScale(obj: KubeObject, next: Scale, scale: ScaleSubresource): KubeObject {
   const replicas = next.spec?.replicas ?? 0;
-  if (!Number.isInteger(replicas) || replicas < 0) throw invalid('Scale.autoscaling', next.metadata?.name ?? '', [{ field: 'spec.replicas', type: 'Invalid', value: replicas, detail: 'must be greater than or equal to 0' }]);
+  if (!Number.isInteger(replicas) || replicas < 0)
+    throw invalid('Scale.autoscaling', next.metadata?.name ?? '', [
+      { field: 'spec.replicas', type: 'Invalid', value: replicas, detail: 'must be greater than or equal to 0' },
+    ]);
   const path = steps(scale.specReplicasPath);
   const out = { ...obj } as KubeObject & Record<string, unknown>;
   let parent = out as Record<string, unknown>;
   for (const s of path.slice(0, -1)) {
     const child = parent[s];
-    parent[s] = child !== null && typeof child === 'object' && !Array.isArray(child) ? { ...(child as Record<string, unknown>) } : {};
+    parent[s] =
+      child !== null && typeof child === 'object' && !Array.isArray(child)
+        ? { ...(child as Record<string, unknown>) }
+        : {};
     parent = parent[s] as Record<string, unknown>;
   }
   parent[path[path.length - 1]] = replicas;
-  if (next.metadata?.resourceVersion) out.metadata = { ...out.metadata, resourceVersion: next.metadata.resourceVersion };
+  if (next.metadata?.resourceVersion)
+    out.metadata = { ...out.metadata, resourceVersion: next.metadata.resourceVersion };
   return out;
 }

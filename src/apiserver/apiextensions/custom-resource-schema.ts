@@ -29,31 +29,53 @@ function library(): NonNullable<typeof loaded> {
 }
 
 /** The CRD validation's check of one version's schema at `path` (…schema.openAPIV3Schema): structural, defaults, the OpenAPI checks. */
-export function validateCRDSchema(schema: JSONSchemaProps, path: string, options: { statusSubresource: boolean; release: Release }): FieldError[] {
+export function validateCRDSchema(
+  schema: JSONSchemaProps,
+  path: string,
+  options: { statusSubresource: boolean; release: Release },
+): FieldError[] {
   return library().structural.validateStructural(schema, path, options);
 }
 
 /** A custom resource is a JSON object before anything else (an unstructured.Unstructured). */
 function notAnObject(obj: unknown): FieldError[] {
-  return obj === null || typeof obj !== 'object' || Array.isArray(obj) ? [{ field: '', type: 'Invalid', value: obj, detail: 'must be an object' }] : [];
+  return obj === null || typeof obj !== 'object' || Array.isArray(obj)
+    ? [{ field: '', type: 'Invalid', value: obj, detail: 'must be an object' }]
+    : [];
 }
 
 /** A custom resource's errors against its version's schema (the customResourceStrategy's Validate). */
-export function validateCustomResource(obj: unknown, schema: JSONSchemaProps | undefined, release: Release): FieldError[] {
+export function validateCustomResource(
+  obj: unknown,
+  schema: JSONSchemaProps | undefined,
+  release: Release,
+): FieldError[] {
   const bad = notAnObject(obj);
   if (bad.length > 0 || !schema) return bad;
   return library().validation.validateCustomResource(obj, schema, { release });
 }
 
 /** The same for an update (ValidateUpdate, with ratcheting where the release has it). */
-export function validateCustomResourceUpdate(obj: unknown, old: unknown, schema: JSONSchemaProps | undefined, release: Release, warn?: (warning: string) => void): FieldError[] {
+export function validateCustomResourceUpdate(
+  obj: unknown,
+  old: unknown,
+  schema: JSONSchemaProps | undefined,
+  release: Release,
+  warn?: (warning: string) => void,
+): FieldError[] {
   const bad = notAnObject(obj);
   if (bad.length > 0 || !schema) return bad;
   return library().validation.validateCustomResourceUpdate(obj, old, schema, { release, warn });
 }
 
 /** An update through the status subresource: its status alone against the schema (ValidateStatusUpdate). */
-export function validateCustomResourceStatusUpdate(obj: unknown, old: unknown, schema: JSONSchemaProps | undefined, release: Release, warn?: (warning: string) => void): FieldError[] {
+export function validateCustomResourceStatusUpdate(
+  obj: unknown,
+  old: unknown,
+  schema: JSONSchemaProps | undefined,
+  release: Release,
+  warn?: (warning: string) => void,
+): FieldError[] {
   const bad = notAnObject(obj);
   if (bad.length > 0 || !schema) return bad;
   return library().validation.validateCustomResourceStatusUpdate(obj, old, schema, { release, warn });
@@ -64,7 +86,11 @@ export function validateCustomResourceStatusUpdate(obj: unknown, old: unknown, s
  * the fields its schema does not declare (unless the CRD preserves unknown fields) and applies
  * its defaults, in place; answers the unknown fields' paths (`spec.foo`) for fieldValidation.
  */
-export function decodeCustomResource(obj: Record<string, unknown>, schema: JSONSchemaProps | undefined, preserveUnknownFields: boolean): string[] {
+export function decodeCustomResource(
+  obj: Record<string, unknown>,
+  schema: JSONSchemaProps | undefined,
+  preserveUnknownFields: boolean,
+): string[] {
   if (!schema) return [];
   return library().decode.decodeCustomResource(obj, schema, { preserveUnknownFields });
 }

@@ -2,7 +2,13 @@ import { jsonEqual, toTime, type KubeObject } from '../../apimachinery/object';
 import type { Strategy } from '../strategy';
 import { validateObjectMetaUpdate, validateQualifiedFinalizers } from '../../apimachinery/validation';
 import type { Release } from '../../foundation/release';
-import { decodeCustomResource, validateCustomResource, validateCustomResourceStatusUpdate, validateCustomResourceUpdate, type JSONSchemaProps } from './custom-resource-schema';
+import {
+  decodeCustomResource,
+  validateCustomResource,
+  validateCustomResourceStatusUpdate,
+  validateCustomResourceUpdate,
+  type JSONSchemaProps,
+} from './custom-resource-schema';
 
 /** What a custom resource's strategy is built from: its CRD's names, scope and storage version. */
 export interface CustomResourceShape {
@@ -35,7 +41,10 @@ function nonMetadata(obj: KubeObject): Record<string, unknown> {
  * moves metadata.generation; without one, any change outside metadata moves it (status included).
  * Validation is the CRD's schema (custom-resource-schema.ts) and the finalizer names.
  */
-export function customResourceStrategies(shape: CustomResourceShape): { main: Strategy<KubeObject>; status?: Strategy<KubeObject> } {
+export function customResourceStrategies(shape: CustomResourceShape): {
+  main: Strategy<KubeObject>;
+  status?: Strategy<KubeObject>;
+} {
   const base = {
     kind: shape.kind,
     apiVersion: `${shape.group}/${shape.version}`,
@@ -44,7 +53,10 @@ export function customResourceStrategies(shape: CustomResourceShape): { main: St
     namespaced: shape.namespaced,
     // customResourceStrategy.AllowUnconditionalUpdate: false — a PUT must carry a resourceVersion.
     allowUnconditionalUpdate: false,
-    validate: (obj: KubeObject) => [...validateQualifiedFinalizers(obj.metadata.finalizers ?? []), ...validateCustomResource(obj, shape.schema, shape.release)],
+    validate: (obj: KubeObject) => [
+      ...validateQualifiedFinalizers(obj.metadata.finalizers ?? []),
+      ...validateCustomResource(obj, shape.schema, shape.release),
+    ],
   };
   const main: Strategy<KubeObject> = {
     ...base,
@@ -63,9 +75,13 @@ export function customResourceStrategies(shape: CustomResourceShape): { main: St
         if (o.status !== undefined) n.status = o.status;
         else delete n.status;
       }
-      if (!jsonEqual(nonMetadata(next), nonMetadata(old))) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
+      if (!jsonEqual(nonMetadata(next), nonMetadata(old)))
+        next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     },
-    validateUpdate: (next, old) => [...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers), ...validateCustomResourceUpdate(next, old, shape.schema, shape.release, shape.warn)],
+    validateUpdate: (next, old) => [
+      ...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers),
+      ...validateCustomResourceUpdate(next, old, shape.schema, shape.release, shape.warn),
+    ],
   };
   if (!shape.hasStatus) return { main };
   // customresource/status_strategy.go PrepareForUpdate: the object becomes the stored one (its
@@ -85,7 +101,10 @@ export function customResourceStrategies(shape: CustomResourceShape): { main: St
       if (sent !== undefined) n.status = sent;
       else delete n.status;
     },
-    validateUpdate: (next, old) => [...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers), ...validateCustomResourceStatusUpdate(next, old, shape.schema, shape.release, shape.warn)],
+    validateUpdate: (next, old) => [
+      ...validateObjectMetaUpdate(next.metadata, old.metadata, validateQualifiedFinalizers),
+      ...validateCustomResourceStatusUpdate(next, old, shape.schema, shape.release, shape.warn),
+    ],
   };
   return { main, status };
 }

@@ -5,7 +5,8 @@ import type { SharedInformer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
 import { isConditionTrue, setCondition, type CustomResourceDefinition } from './types';
 
-export const ESTABLISHING_SOURCE = 'staging/src/k8s.io/apiextensions-apiserver/pkg/controller/establish/establishing_controller.go';
+export const ESTABLISHING_SOURCE =
+  'staging/src/k8s.io/apiextensions-apiserver/pkg/controller/establish/establishing_controller.go';
 
 /**
  * How long a CRD whose names are accepted waits before it is Established: the crdHandler queues it
@@ -35,7 +36,8 @@ export class EstablishingController {
     this.queue = new WorkQueue(clock, (key) => this.sync(key));
     // The crdHandler's UpdateFunc queues it (an add never carries accepted names: create clears the status).
     crds.addEventHandler((key, old, crd) => {
-      if (old && crd && !isConditionTrue(crd, 'Established') && isConditionTrue(crd, 'NamesAccepted')) this.queue.addAfter(key, delayMs);
+      if (old && crd && !isConditionTrue(crd, 'Established') && isConditionTrue(crd, 'NamesAccepted'))
+        this.queue.addAfter(key, delayMs);
     });
   }
 
@@ -43,7 +45,16 @@ export class EstablishingController {
     const cached = this.crds.get(key);
     if (!cached || !isConditionTrue(cached, 'NamesAccepted') || isConditionTrue(cached, 'Established')) return;
     const crd: CustomResourceDefinition = { ...cached, metadata: { ...cached.metadata }, status: { ...cached.status } };
-    setCondition(crd, { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }, toTime(this.clock.now()));
+    setCondition(
+      crd,
+      {
+        type: 'Established',
+        status: 'True',
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+      },
+      toTime(this.clock.now()),
+    );
     const r = this.api.update(this.identity, 'customresourcedefinitions', undefined, crd, { subresource: 'status' });
     if (!r.ok && r.code !== 404 && r.code !== 409) return new Error(r.status.message);
   }

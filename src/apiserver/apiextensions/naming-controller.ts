@@ -3,7 +3,13 @@ import { jsonEqual, toTime } from '../../apimachinery/object';
 import type { Clock } from '../../foundation/clock';
 import type { SharedInformer } from '../../client/informer';
 import { WorkQueue } from '../../client/workqueue';
-import { findCondition, setCondition, type CustomResourceDefinition, type CustomResourceDefinitionCondition, type CustomResourceDefinitionNames } from './types';
+import {
+  findCondition,
+  setCondition,
+  type CustomResourceDefinition,
+  type CustomResourceDefinitionCondition,
+  type CustomResourceDefinitionNames,
+} from './types';
 
 export const NAMING_SOURCE = 'staging/src/k8s.io/apiextensions-apiserver/pkg/controller/status/naming_controller.go';
 
@@ -53,7 +59,11 @@ export class NamingConditionController {
   }
 
   /** calculateNamesAndConditions. */
-  calculate(crd: CustomResourceDefinition): { names: CustomResourceDefinitionNames; namesAccepted: CustomResourceDefinitionCondition; established: CustomResourceDefinitionCondition } {
+  calculate(crd: CustomResourceDefinition): {
+    names: CustomResourceDefinitionNames;
+    namesAccepted: CustomResourceDefinitionCondition;
+    established: CustomResourceDefinitionCondition;
+  } {
     const { resources, kinds } = this.acceptedNamesForGroup(crd.spec.group);
     const requested = crd.spec.names;
     const accepted = crd.status?.acceptedNames ?? ({ plural: '', kind: '' } as CustomResourceDefinitionNames);
@@ -64,14 +74,19 @@ export class NamingConditionController {
       cond.reason = reason;
       cond.message = message;
     };
-    const inUse = (requestedName: string | undefined, acceptedName: string | undefined, used: Set<string>) => (requestedName ?? '') !== (acceptedName ?? '') && used.has(requestedName ?? '');
-    if (inUse(requested.plural, accepted.plural, resources)) conflict('PluralConflict', `"${requested.plural}" is already in use`);
+    const inUse = (requestedName: string | undefined, acceptedName: string | undefined, used: Set<string>) =>
+      (requestedName ?? '') !== (acceptedName ?? '') && used.has(requestedName ?? '');
+    if (inUse(requested.plural, accepted.plural, resources))
+      conflict('PluralConflict', `"${requested.plural}" is already in use`);
     else names.plural = requested.plural;
-    if (inUse(requested.singular, accepted.singular, resources)) conflict('SingularConflict', `"${requested.singular}" is already in use`);
+    if (inUse(requested.singular, accepted.singular, resources))
+      conflict('SingularConflict', `"${requested.singular}" is already in use`);
     else if (requested.singular !== undefined) names.singular = requested.singular;
     if (!jsonEqual(requested.shortNames ?? [], accepted.shortNames ?? [])) {
       const existing = new Set(accepted.shortNames ?? []);
-      const errs = (requested.shortNames ?? []).filter((s) => !existing.has(s) && inUse(s, '', resources)).map((s) => `"${s}" is already in use`);
+      const errs = (requested.shortNames ?? [])
+        .filter((s) => !existing.has(s) && inUse(s, '', resources))
+        .map((s) => `"${s}" is already in use`);
       // utilerrors.NewAggregate: one error as is, several as a bracketed list.
       if (errs.length > 0) conflict('ShortNamesConflict', errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`);
       else if (requested.shortNames !== undefined) names.shortNames = requested.shortNames;
@@ -79,7 +94,8 @@ export class NamingConditionController {
     }
     if (inUse(requested.kind, accepted.kind, kinds)) conflict('KindConflict', `"${requested.kind}" is already in use`);
     else names.kind = requested.kind;
-    if (inUse(requested.listKind, accepted.listKind, kinds)) conflict('ListKindConflict', `"${requested.listKind}" is already in use`);
+    if (inUse(requested.listKind, accepted.listKind, kinds))
+      conflict('ListKindConflict', `"${requested.listKind}" is already in use`);
     else if (requested.listKind !== undefined) names.listKind = requested.listKind;
     if (requested.categories !== undefined) names.categories = requested.categories;
     else delete names.categories;
@@ -88,8 +104,19 @@ export class NamingConditionController {
       cond.reason = 'NoConflicts';
       cond.message = 'no conflicts found';
     }
-    let established: CustomResourceDefinitionCondition = findCondition(crd, 'Established') ?? { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' };
-    if (established.status !== 'True' && cond.status === 'True') established = { type: 'Established', status: 'False', reason: 'Installing', message: 'the initial names have been accepted' };
+    let established: CustomResourceDefinitionCondition = findCondition(crd, 'Established') ?? {
+      type: 'Established',
+      status: 'False',
+      reason: 'NotAccepted',
+      message: 'not all names are accepted',
+    };
+    if (established.status !== 'True' && cond.status === 'True')
+      established = {
+        type: 'Established',
+        status: 'False',
+        reason: 'Installing',
+        message: 'the initial names have been accepted',
+      };
     return { names, namesAccepted: cond, established };
   }
 
@@ -100,9 +127,17 @@ export class NamingConditionController {
     const { names, namesAccepted, established } = this.calculate(crd);
     const current = findCondition(crd, 'NamesAccepted');
     // IsCRDConditionEquivalent: same type, status, reason and message.
-    const equivalent = current !== undefined && current.status === namesAccepted.status && current.reason === namesAccepted.reason && current.message === namesAccepted.message;
+    const equivalent =
+      current !== undefined &&
+      current.status === namesAccepted.status &&
+      current.reason === namesAccepted.reason &&
+      current.message === namesAccepted.message;
     if (jsonEqual(crd.status?.acceptedNames ?? {}, names) && equivalent) return;
-    const next: CustomResourceDefinition = { ...crd, metadata: { ...crd.metadata }, status: { ...crd.status, acceptedNames: names } };
+    const next: CustomResourceDefinition = {
+      ...crd,
+      metadata: { ...crd.metadata },
+      status: { ...crd.status, acceptedNames: names },
+    };
     const now = toTime(this.clock.now());
     setCondition(next, namesAccepted, now);
     setCondition(next, established, now);
@@ -115,6 +150,7 @@ export class NamingConditionController {
 
   private requeueOtherGroupCRDs(name: string): void {
     const group = name.slice(name.indexOf('.') + 1);
-    for (const other of this.crds.list()) if (other.spec.group === group && other.metadata.name !== name) this.queue.add(other.metadata.name!);
+    for (const other of this.crds.list())
+      if (other.spec.group === group && other.metadata.name !== name) this.queue.add(other.metadata.name!);
   }
 }

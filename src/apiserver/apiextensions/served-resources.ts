@@ -7,7 +7,12 @@ import type { Strategy } from '../strategy';
 import type { OpenApiSchema } from '../managedfields/schema';
 import type { JSONSchemaProps } from './custom-resource-schema';
 import { customResourceStrategies } from './custom-resource-strategy';
-import { isConditionTrue, type CustomResourceColumnDefinition, type CustomResourceDefinition, type CustomResourceSubresources } from './types';
+import {
+  isConditionTrue,
+  type CustomResourceColumnDefinition,
+  type CustomResourceDefinition,
+  type CustomResourceSubresources,
+} from './types';
 
 /**
  * A custom resource's name as the apiserver knows it: `<plural>.<group>`, its CRD's name. No
@@ -68,7 +73,16 @@ const OBJECT_META = '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMe
 function fieldRoot(schema: JSONSchemaProps | undefined): OpenApiSchema | undefined {
   if (!schema) return undefined;
   const given = schema as OpenApiSchema;
-  return { ...given, type: 'object', properties: { ...given.properties, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { $ref: OBJECT_META } } };
+  return {
+    ...given,
+    type: 'object',
+    properties: {
+      ...given.properties,
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { $ref: OBJECT_META },
+    },
+  };
 }
 
 /**
@@ -124,17 +138,27 @@ export class CustomResourceServing {
       const root = fieldRoot(v.schema);
       if (root) fieldRoots.set(v.name, root);
     }
-    this.entries.set(resource, { info, store: new Store<KubeObject>(this.etcd, this.clock, main, true, this.release), status, built, fieldRoots });
+    this.entries.set(resource, {
+      info,
+      store: new Store<KubeObject>(this.etcd, this.clock, main, true, this.release),
+      status,
+      built,
+      fieldRoots,
+    });
     this.version++;
   }
 
-  get(resource: string): { info: ServedCustomResource; store: Store<KubeObject>; status?: Strategy<KubeObject> } | undefined {
+  get(
+    resource: string,
+  ): { info: ServedCustomResource; store: Store<KubeObject>; status?: Strategy<KubeObject> } | undefined {
     return this.entries.get(resource as CustomResource);
   }
 
   /** Every served custom resource, in CRD name order. */
   list(): ServedCustomResource[] {
-    return [...this.entries.values()].map((e) => e.info).sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+    return [...this.entries.values()]
+      .map((e) => e.info)
+      .sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
   }
 
   /** The schema server-side apply walks a custom resource of `kind` at `apiVersion` with, when a CRD serves one. */
@@ -166,14 +190,16 @@ function servedInfo(crd: CustomResourceDefinition): ServedCustomResource | undef
   const accepted = crd.status?.acceptedNames;
   const storage = crd.spec.versions.find((v) => v.storage);
   if (!accepted?.plural || !accepted.kind || !storage) return undefined;
-  const versions = crd.spec.versions.filter((v) => v.served).map((v) => ({
-    name: v.name,
-    ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
-    subresources: v.subresources ?? {},
-    printerColumns: v.additionalPrinterColumns ?? [],
-    deprecated: v.deprecated === true,
-    ...(v.deprecationWarning ? { deprecationWarning: v.deprecationWarning } : {}),
-  }));
+  const versions = crd.spec.versions
+    .filter((v) => v.served)
+    .map((v) => ({
+      name: v.name,
+      ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
+      subresources: v.subresources ?? {},
+      printerColumns: v.additionalPrinterColumns ?? [],
+      deprecated: v.deprecated === true,
+      ...(v.deprecationWarning ? { deprecationWarning: v.deprecationWarning } : {}),
+    }));
   return {
     resource: crd.metadata.name as CustomResource,
     uid: crd.metadata.uid ?? '',

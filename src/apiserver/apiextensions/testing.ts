@@ -1,7 +1,9 @@
 import type { CustomResourceDefinition } from './types';
 
 /** A namespaced CRD `databases.example.com` (kind Database, one version v1 with a status subresource and a printer column), for tests. */
-export function databaseCRD(overrides: { scope?: 'Namespaced' | 'Cluster'; status?: boolean; scale?: boolean } = {}): CustomResourceDefinition {
+export function databaseCRD(
+  overrides: { scope?: 'Namespaced' | 'Cluster'; status?: boolean; scale?: boolean } = {},
+): CustomResourceDefinition {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -15,8 +17,31 @@ export function databaseCRD(overrides: { scope?: 'Namespaced' | 'Cluster'; statu
           name: 'v1',
           served: true,
           storage: true,
-          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { engine: { type: 'string' }, replicas: { type: 'integer' } } }, status: { type: 'object', properties: { phase: { type: 'string' } } } } } },
-          ...(overrides.status === false ? {} : { subresources: { status: {}, ...(overrides.scale ? { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } } : {}) } }),
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: { type: 'object', properties: { engine: { type: 'string' }, replicas: { type: 'integer' } } },
+                status: { type: 'object', properties: { phase: { type: 'string' } } },
+              },
+            },
+          },
+          ...(overrides.status === false
+            ? {}
+            : {
+                subresources: {
+                  status: {},
+                  ...(overrides.scale
+                    ? {
+                        scale: {
+                          specReplicasPath: '.spec.replicas',
+                          statusReplicasPath: '.status.replicas',
+                          labelSelectorPath: '.status.selector',
+                        },
+                      }
+                    : {}),
+                },
+              }),
           additionalPrinterColumns: [{ name: 'Engine', type: 'string', jsonPath: '.spec.engine' }],
         },
       ],

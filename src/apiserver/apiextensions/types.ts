@@ -55,7 +55,13 @@ export interface CustomResourceColumnDefinition {
 }
 
 export interface CustomResourceDefinitionCondition {
-  type: 'Established' | 'NamesAccepted' | 'NonStructuralSchema' | 'Terminating' | 'KubernetesAPIApprovalPolicyConformant' | string;
+  type:
+    | 'Established'
+    | 'NamesAccepted'
+    | 'NonStructuralSchema'
+    | 'Terminating'
+    | 'KubernetesAPIApprovalPolicyConformant'
+    | string;
   status: 'True' | 'False' | 'Unknown';
   lastTransitionTime?: string;
   reason?: string;
@@ -72,7 +78,10 @@ export interface CustomResourceDefinitionStatus {
 export const CUSTOM_RESOURCE_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
 /** apihelpers.FindCRDCondition. */
-export function findCondition(crd: CustomResourceDefinition, type: string): CustomResourceDefinitionCondition | undefined {
+export function findCondition(
+  crd: CustomResourceDefinition,
+  type: string,
+): CustomResourceDefinitionCondition | undefined {
   return crd.status?.conditions?.find((c) => c.type === type);
 }
 
@@ -86,12 +95,22 @@ export function isConditionTrue(crd: CustomResourceDefinition, type: string): bo
  * lastTransitionTime while the status stays the same; conditions are kept in the order they
  * were first set.
  */
-export function setCondition(crd: CustomResourceDefinition, condition: CustomResourceDefinitionCondition, now: string): void {
+export function setCondition(
+  crd: CustomResourceDefinition,
+  condition: CustomResourceDefinitionCondition,
+  now: string,
+): void {
   const conditions = [...(crd.status?.conditions ?? [])];
   const i = conditions.findIndex((c) => c.type === condition.type);
   const existing = i >= 0 ? conditions[i] : undefined;
   const lastTransitionTime = existing && existing.status === condition.status ? existing.lastTransitionTime : now;
-  const next: CustomResourceDefinitionCondition = { type: condition.type, status: condition.status, ...(lastTransitionTime ? { lastTransitionTime } : {}), ...(condition.reason ? { reason: condition.reason } : {}), ...(condition.message ? { message: condition.message } : {}) };
+  const next: CustomResourceDefinitionCondition = {
+    type: condition.type,
+    status: condition.status,
+    ...(lastTransitionTime ? { lastTransitionTime } : {}),
+    ...(condition.reason ? { reason: condition.reason } : {}),
+    ...(condition.message ? { message: condition.message } : {}),
+  };
   if (i >= 0) conditions[i] = next;
   else conditions.push(next);
   crd.status = { ...crd.status, conditions };

@@ -49,7 +49,8 @@ export function admissionVariables(opts: AdmissionVariableOptions): CelVariableD
   ];
   if (opts.params) decls.push({ name: 'params', type: 'dyn' });
   if (opts.authorizer) decls.push({ name: 'authorizer', type: 'kubernetes.authorization.Authorizer' });
-  if (opts.variables !== undefined) decls.push({ name: 'variables', type: Object.fromEntries(opts.variables.map((v) => [v, 'dyn'])) });
+  if (opts.variables !== undefined)
+    decls.push({ name: 'variables', type: Object.fromEntries(opts.variables.map((v) => [v, 'dyn'])) });
   return decls;
 }
 
@@ -68,16 +69,36 @@ export function celRequest(r: AdmissionRequest, groups: readonly string[] = []):
     name: r.name ?? '',
     namespace: r.namespace ?? '',
     operation: r.operation,
-    userInfo: { username: r.userInfo?.username ?? '', uid: '', groups: [...(r.userInfo?.groups ?? groups)], extra: new Map() },
+    userInfo: {
+      username: r.userInfo?.username ?? '',
+      uid: '',
+      groups: [...(r.userInfo?.groups ?? groups)],
+      extra: new Map(),
+    },
     dryRun: r.dryRun ?? false,
     options: toCel(r.options ?? null),
   };
 }
 
 /** condition.go CreateNamespaceObject: the namespace's metadata (no managedFields or ownerReferences), spec and status. */
-export function celNamespaceObject(ns: { metadata: Record<string, unknown>; spec?: unknown; status?: unknown } | undefined): unknown {
+export function celNamespaceObject(
+  ns: { metadata: Record<string, unknown>; spec?: unknown; status?: unknown } | undefined,
+): unknown {
   if (ns === undefined) return null;
-  const keep = ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'finalizers'];
+  const keep = [
+    'name',
+    'generateName',
+    'namespace',
+    'uid',
+    'resourceVersion',
+    'generation',
+    'creationTimestamp',
+    'deletionTimestamp',
+    'deletionGracePeriodSeconds',
+    'labels',
+    'annotations',
+    'finalizers',
+  ];
   const metadata = Object.fromEntries(keep.filter((k) => ns.metadata[k] !== undefined).map((k) => [k, ns.metadata[k]]));
   return toCel({ metadata, spec: ns.spec ?? {}, status: ns.status ?? {} });
 }
@@ -93,7 +114,13 @@ export function admissionActivation(input: {
 }): Record<string, unknown> {
   const request = celRequest(input.request);
   const resource = input.request.resource;
-  const requestResource = new CelResourceCheck({ group: resource.group, resource: resource.resource, subresource: input.request.subResource ?? '', namespace: input.request.namespace ?? '', name: input.request.name ?? '' });
+  const requestResource = new CelResourceCheck({
+    group: resource.group,
+    resource: resource.resource,
+    subresource: input.request.subResource ?? '',
+    namespace: input.request.namespace ?? '',
+    name: input.request.name ?? '',
+  });
   return {
     object: toCel(input.object ?? null),
     oldObject: toCel(input.oldObject ?? null),

@@ -41,7 +41,20 @@ function celGoType(t: string): string {
   return t.replace(/</g, '(').replace(/>/g, ')');
 }
 
-const OPERATORS: Readonly<Record<string, string>> = { '+': '_+_', '-': '_-_', '*': '_*_', '/': '_/_', '%': '_%_', '==': '_==_', '!=': '_!=_', '<': '_<_', '<=': '_<=_', '>': '_>_', '>=': '_>=_', in: '@in' };
+const OPERATORS: Readonly<Record<string, string>> = {
+  '+': '_+_',
+  '-': '_-_',
+  '*': '_*_',
+  '/': '_/_',
+  '%': '_%_',
+  '==': '_==_',
+  '!=': '_!=_',
+  '<': '_<_',
+  '<=': '_<=_',
+  '>': '_>_',
+  '>=': '_>=_',
+  in: '@in',
+};
 
 const declaredNames = new WeakMap<Environment, ReadonlySet<string>>();
 
@@ -64,7 +77,8 @@ function checkerMessage(env: Environment, e: LibError): string {
   m = /^Unknown variable: (.*)$/.exec(summary);
   if (m) return `undeclared reference to '${m[1]}' (in container '')`;
   m = /^no such overload: (\S+) (\S+) (\S+)$/.exec(summary);
-  if (m && OPERATORS[m[2]]) return `found no matching overload for '${OPERATORS[m[2]]}' applied to '(${celGoType(m[1])}, ${celGoType(m[3])})'`;
+  if (m && OPERATORS[m[2]])
+    return `found no matching overload for '${OPERATORS[m[2]]}' applied to '(${celGoType(m[1])}, ${celGoType(m[3])})'`;
   m = /^found no matching overload for '(?:[\w.<>, ]+\.)?(\w+)\((.*)\)'$/.exec(summary);
   if (m && UNIMPLEMENTED[m[1]] !== undefined) {
     return `undeclared reference to '${m[1]}' (in container ''): ${m[1]} is ${UNIMPLEMENTED[m[1]]} of Kubernetes' CEL environment, which this simulation does not implement`;
@@ -96,7 +110,11 @@ function evaluationMessage(e: unknown): string {
  * be one of returnTypes (`dyn` accepts any): `compilation failed: ERROR: …`, `must evaluate to
  * bool but got string`.
  */
-export function compileExpression(env: Environment, expression: string, returnTypes: readonly string[]): { program: CompiledExpression } | { error: CelError } {
+export function compileExpression(
+  env: Environment,
+  expression: string,
+  returnTypes: readonly string[],
+): { program: CompiledExpression } | { error: CelError } {
   let parsed: ReturnType<Environment['parse']>;
   try {
     parsed = env.parse(expression);
@@ -104,10 +122,16 @@ export function compileExpression(env: Environment, expression: string, returnTy
     return { error: { type: 'Invalid', detail: `compilation failed: ${issue(env, expression, e as LibError)}` } };
   }
   const checked = parsed.check();
-  if (!checked.valid) return { error: { type: 'Invalid', detail: `compilation failed: ${issue(env, expression, checked.error as LibError)}` } };
+  if (!checked.valid)
+    return {
+      error: { type: 'Invalid', detail: `compilation failed: ${issue(env, expression, checked.error as LibError)}` },
+    };
   const outputType = celGoType(checked.type ?? 'dyn');
   if (!returnTypes.some((t) => t === outputType || t === 'dyn')) {
-    const reason = returnTypes.length === 1 ? `must evaluate to ${returnTypes[0]} but got ${outputType}` : `must evaluate to one of [${returnTypes.join(' ')}] but got ${outputType}`;
+    const reason =
+      returnTypes.length === 1
+        ? `must evaluate to ${returnTypes[0]} but got ${outputType}`
+        : `must evaluate to one of [${returnTypes.join(' ')}] but got ${outputType}`;
     return { error: { type: 'Invalid', detail: reason } };
   }
   return {

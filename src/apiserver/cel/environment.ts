@@ -52,8 +52,13 @@ const evaluator = () => (celJs ??= require('@marcbachmann/cel-js') as typeof imp
 function baseEnvironment(minor: number): Environment {
   let env = bases.get(minor);
   if (env === undefined) {
-    env = new (evaluator().Environment)({ homogeneousAggregateLiterals: true, enableOptionalTypes: minor >= 28, unlistedVariablesAreDyn: false });
-    for (const lib of LIBRARIES) if (minor >= lib.introduced && (lib.removed === undefined || minor < lib.removed)) lib.register(env);
+    env = new (evaluator().Environment)({
+      homogeneousAggregateLiterals: true,
+      enableOptionalTypes: minor >= 28,
+      unlistedVariablesAreDyn: false,
+    });
+    for (const lib of LIBRARIES)
+      if (minor >= lib.introduced && (lib.removed === undefined || minor < lib.removed)) lib.register(env);
     bases.set(minor, env);
   }
   return env;

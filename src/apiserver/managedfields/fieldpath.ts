@@ -40,7 +40,11 @@ export function parseElementKey(s: string): PathElement {
       return { field: body };
     case 'k:': {
       const obj = JSON.parse(body) as Record<string, Json>;
-      return { key: Object.keys(obj).sort().map((k) => [k, obj[k]] as const) };
+      return {
+        key: Object.keys(obj)
+          .sort()
+          .map((k) => [k, obj[k]] as const),
+      };
     }
     case 'v:':
       return { value: JSON.parse(body) as Json };
@@ -97,10 +101,22 @@ export function compareElements(a: PathElement, b: PathElement): number {
 
 /** value.Compare's total order, as far as keys and set items need it: by type, then by value. */
 function compareValues(a: Json, b: Json): number {
-  const rank = (v: Json) => (v === null ? 0 : typeof v === 'number' ? 1 : typeof v === 'string' ? 2 : typeof v === 'boolean' ? 3 : Array.isArray(v) ? 4 : 5);
+  const rank = (v: Json) =>
+    v === null
+      ? 0
+      : typeof v === 'number'
+        ? 1
+        : typeof v === 'string'
+          ? 2
+          : typeof v === 'boolean'
+            ? 3
+            : Array.isArray(v)
+              ? 4
+              : 5;
   const d = rank(a) - rank(b);
   if (d !== 0) return d;
-  if (typeof a === 'number' || typeof a === 'string' || typeof a === 'boolean') return a < (b as typeof a) ? -1 : a > (b as typeof a) ? 1 : 0;
+  if (typeof a === 'number' || typeof a === 'string' || typeof a === 'boolean')
+    return a < (b as typeof a) ? -1 : a > (b as typeof a) ? 1 : 0;
   const ja = goJson(a);
   const jb = goJson(b);
   return ja < jb ? -1 : ja > jb ? 1 : 0;
@@ -224,7 +240,11 @@ export class FieldSet {
   private entries(): { pe: PathElement; member: boolean; child?: FieldSet }[] {
     const keys = new Set([...this.members.keys(), ...this.children.keys()]);
     return [...keys]
-      .map((k) => ({ pe: this.members.get(k) ?? this.children.get(k)!.pe, member: this.members.has(k), child: this.children.get(k)?.set }))
+      .map((k) => ({
+        pe: this.members.get(k) ?? this.children.get(k)!.pe,
+        member: this.members.has(k),
+        child: this.children.get(k)?.set,
+      }))
       .sort((a, b) => compareElements(a.pe, b.pe));
   }
 

@@ -62,12 +62,27 @@ const STRIPPED = FieldSet.of(
   [{ field: 'apiVersion' }],
   [{ field: 'kind' }],
   [{ field: 'metadata' }],
-  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map((f): Path => [{ field: 'metadata' }, { field: f }]),
+  ...[
+    'name',
+    'namespace',
+    'creationTimestamp',
+    'selfLink',
+    'uid',
+    'clusterName',
+    'generation',
+    'managedFields',
+    'resourceVersion',
+  ].map((f): Path => [{ field: 'metadata' }, { field: f }]),
 );
 
 /** The identifier of a manager: its entry without fields and time, and without apiVersion for appliers. */
 export function managerIdentifier(info: ManagerInfo): string {
-  return JSON.stringify({ manager: info.manager, operation: info.operation, ...(info.operation === 'Update' ? { apiVersion: info.apiVersion } : {}), ...(info.subresource ? { subresource: info.subresource } : {}) });
+  return JSON.stringify({
+    manager: info.manager,
+    operation: info.operation,
+    ...(info.operation === 'Update' ? { apiVersion: info.apiVersion } : {}),
+    ...(info.subresource ? { subresource: info.subresource } : {}),
+  });
 }
 
 /** printManager of the conflict message: `"kubectl"`, `"kube-controller-manager" using v1`, `… with subresource "status"`. */
@@ -94,7 +109,8 @@ export class FieldManager {
   ) {
     this.schema = new SmdSchema(definitions);
     for (const def of Object.values(definitions)) {
-      for (const gvk of def['x-kubernetes-group-version-kind'] ?? []) this.roots.set(`${gvk.group ? `${gvk.group}/` : ''}${gvk.version}/${gvk.kind}`, def);
+      for (const gvk of def['x-kubernetes-group-version-kind'] ?? [])
+        this.roots.set(`${gvk.group ? `${gvk.group}/` : ''}${gvk.version}/${gvk.kind}`, def);
     }
   }
 
@@ -137,7 +153,14 @@ export class FieldManager {
    * FieldManager.Apply: the object `config` applied over `live` (an empty object when the apply
    * creates), or a 409 naming every conflict. Returns the object to write.
    */
-  apply(live: KubeObject | undefined, config: KubeObject, info: ManagerInfo, force: boolean, reset: FieldSet, now: string): KubeObject {
+  apply(
+    live: KubeObject | undefined,
+    config: KubeObject,
+    info: ManagerInfo,
+    force: boolean,
+    reset: FieldSet,
+    now: string,
+  ): KubeObject {
     if (config.metadata.managedFields !== undefined) throw badRequest('metadata.managedFields must be nil');
     let out: KubeObject;
     try {
@@ -159,7 +182,10 @@ export class FieldManager {
       const { [LAST_APPLIED]: _, ...others } = config.metadata.annotations ?? {};
       const last = { ...config, metadata: { ...config.metadata, annotations: others } };
       if (Object.keys(others).length === 0) delete (last.metadata as { annotations?: object }).annotations;
-      out.metadata = { ...out.metadata, annotations: { ...annotations, [LAST_APPLIED]: `${goJson(last as unknown as Json)}\n` } };
+      out.metadata = {
+        ...out.metadata,
+        annotations: { ...annotations, [LAST_APPLIED]: `${goJson(last as unknown as Json)}\n` },
+      };
     }
     return out;
   }
@@ -189,7 +215,14 @@ export class FieldManager {
     }
   }
 
-  private applyOnce(live: KubeObject | undefined, config: KubeObject, info: ManagerInfo, force: boolean, reset: FieldSet, now: string): KubeObject {
+  private applyOnce(
+    live: KubeObject | undefined,
+    config: KubeObject,
+    info: ManagerInfo,
+    force: boolean,
+    reset: FieldSet,
+    now: string,
+  ): KubeObject {
     const root = this.rootOf(config.apiVersion ?? '', config.kind ?? '');
     const managers = decode(live?.metadata.managedFields ?? []);
     const liveValue = (live ? withoutManagedFields(live) : {}) as Json;
@@ -215,7 +248,8 @@ export class FieldManager {
     const conflicts: { info: ManagerInfo; path: Path }[] = [];
     for (const [otherId, m] of managers) {
       if (otherId === id) continue;
-      for (const path of m.set.intersection(cmp.modified.union(cmp.added)).paths()) conflicts.push({ info: m.info, path });
+      for (const path of m.set.intersection(cmp.modified.union(cmp.added)).paths())
+        conflicts.push({ info: m.info, path });
     }
     if (conflicts.length > 0 && !force) throw new Conflicts(conflicts);
     takeChanges(managers, id, cmp);
@@ -223,7 +257,11 @@ export class FieldManager {
     const out = merged as unknown as KubeObject;
     setManagedFields(out, managers);
     // An apply that changes nothing keeps the stored entries (and their times): nothing is written.
-    if (live && jsonEquals(liveValue, withoutManagedFields(out) as Json) && sameEntries(live.metadata.managedFields ?? [], out.metadata.managedFields ?? [])) {
+    if (
+      live &&
+      jsonEquals(liveValue, withoutManagedFields(out) as Json) &&
+      sameEntries(live.metadata.managedFields ?? [], out.metadata.managedFields ?? [])
+    ) {
       out.metadata.managedFields = live.metadata.managedFields;
     }
     return out;
@@ -287,7 +325,11 @@ function takeChanges(managers: Map<string, Managed>, id: string, cmp: Comparison
 
 function excluding(c: Comparison, reset: FieldSet): Comparison {
   if (reset.isEmpty()) return c;
-  return { added: c.added.recursiveDifference(reset), modified: c.modified.recursiveDifference(reset), removed: c.removed.recursiveDifference(reset) };
+  return {
+    added: c.added.recursiveDifference(reset),
+    modified: c.modified.recursiveDifference(reset),
+    removed: c.removed.recursiveDifference(reset),
+  };
 }
 
 /**
@@ -331,7 +373,12 @@ function typedForm(root: OpenApiSchema, o: KubeObject): Json {
 function decode(entries: readonly ManagedFieldsEntry[]): Map<string, Managed> {
   const out = new Map<string, Managed>();
   for (const e of entries) {
-    const info: ManagerInfo = { manager: e.manager ?? '', operation: e.operation === 'Apply' ? 'Apply' : 'Update', apiVersion: e.apiVersion ?? '', ...(e.subresource ? { subresource: e.subresource } : {}) };
+    const info: ManagerInfo = {
+      manager: e.manager ?? '',
+      operation: e.operation === 'Apply' ? 'Apply' : 'Update',
+      apiVersion: e.apiVersion ?? '',
+      ...(e.subresource ? { subresource: e.subresource } : {}),
+    };
     out.set(managerIdentifier(info), { info, set: FieldSet.fromFieldsV1(e.fieldsV1 ?? {}), time: e.time });
   }
   return out;
@@ -350,7 +397,13 @@ function setManagedFields(obj: KubeObject, managers: Map<string, Managed>): void
       fieldsV1: m.set.toFieldsV1(),
       ...(m.info.subresource ? { subresource: m.info.subresource } : {}),
     }));
-  const key = (e: ManagedFieldsEntry) => [e.operation ?? '', e.time ?? '', e.manager ?? '', e.apiVersion ?? '', e.subresource ?? ''];
+  const key = (e: ManagedFieldsEntry) => [
+    e.operation ?? '',
+    e.time ?? '',
+    e.manager ?? '',
+    e.apiVersion ?? '',
+    e.subresource ?? '',
+  ];
   entries.sort((a, b) => {
     const ka = key(a);
     const kb = key(b);
@@ -374,7 +427,8 @@ function applyConflict(conflicts: { info: ManagerInfo; path: Path }[]): StatusEr
     return ma < mb ? -1 : ma > mb ? 1 : 0;
   });
   let message: string;
-  if (sorted.length === 1) message = `Apply failed with 1 conflict: conflict with ${describeManager(sorted[0].info)}: ${pathString(sorted[0].path)}`;
+  if (sorted.length === 1)
+    message = `Apply failed with 1 conflict: conflict with ${describeManager(sorted[0].info)}: ${pathString(sorted[0].path)}`;
   else {
     const lines: string[] = [];
     let current = '';
@@ -386,12 +440,33 @@ function applyConflict(conflicts: { info: ManagerInfo; path: Path }[]): StatusEr
     }
     message = `Apply failed with ${sorted.length} conflicts: ${lines.join('\n')}`;
   }
-  const causes: StatusCause[] = sorted.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${describeManager(c.info)}`, field: pathString(c.path) }));
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Conflict', details: { causes }, code: 409 });
+  const causes: StatusCause[] = sorted.map((c) => ({
+    reason: 'FieldManagerConflict',
+    message: `conflict with ${describeManager(c.info)}`,
+    field: pathString(c.path),
+  }));
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason: 'Conflict',
+    details: { causes },
+    code: 409,
+  });
 }
 
 function badRequest(message: string): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason: 'BadRequest',
+    code: 400,
+  });
 }
 
 /**
@@ -400,7 +475,17 @@ function badRequest(message: string): StatusError {
  * responsewriters.ErrorToAPIStatus answers with 500 and no reason.
  */
 function typedPatchError(config: KubeObject, detail: string): StatusError {
-  const [group, version] = (config.apiVersion ?? '').includes('/') ? (config.apiVersion ?? '').split('/') : ['', config.apiVersion ?? ''];
+  const [group, version] = (config.apiVersion ?? '').includes('/')
+    ? (config.apiVersion ?? '').split('/')
+    : ['', config.apiVersion ?? ''];
   const object = `${config.metadata.namespace ?? ''}/${config.metadata.name ?? ''}; ${group}/${version}, Kind=${config.kind ?? ''}`;
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `failed to create typed patch object (${object}): ${detail}`, reason: '', code: 500 });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `failed to create typed patch object (${object}): ${detail}`,
+    reason: '',
+    code: 500,
+  });
 }

@@ -37,8 +37,18 @@ export interface OpenApiSchema {
 export type SmdType =
   | { readonly kind: 'scalar' }
   | { readonly kind: 'untyped' }
-  | { readonly kind: 'map'; readonly fields?: Readonly<Record<string, OpenApiSchema>>; readonly element?: OpenApiSchema; readonly atomic: boolean }
-  | { readonly kind: 'list'; readonly element: OpenApiSchema; readonly relationship: 'atomic' | 'set' | 'associative'; readonly keys: readonly string[] };
+  | {
+      readonly kind: 'map';
+      readonly fields?: Readonly<Record<string, OpenApiSchema>>;
+      readonly element?: OpenApiSchema;
+      readonly atomic: boolean;
+    }
+  | {
+      readonly kind: 'list';
+      readonly element: OpenApiSchema;
+      readonly relationship: 'atomic' | 'set' | 'associative';
+      readonly keys: readonly string[];
+    };
 
 const UNTYPED: SmdType = { kind: 'untyped' };
 const SCALAR: SmdType = { kind: 'scalar' };
@@ -84,17 +94,21 @@ export class SmdSchema {
       const strategy = s['x-kubernetes-patch-strategy'] ?? '';
       const mergeKey = s['x-kubernetes-patch-merge-key'];
       const element = s.items ?? {};
-      if (listType === 'map') return { kind: 'list', element, relationship: 'associative', keys: s['x-kubernetes-list-map-keys'] ?? [] };
+      if (listType === 'map')
+        return { kind: 'list', element, relationship: 'associative', keys: s['x-kubernetes-list-map-keys'] ?? [] };
       if (listType === 'set') return { kind: 'list', element, relationship: 'set', keys: [] };
       if (listType === 'atomic') return { kind: 'list', element, relationship: 'atomic', keys: [] };
       if (strategy.split(',').includes('merge')) {
-        return mergeKey ? { kind: 'list', element, relationship: 'associative', keys: [mergeKey] } : { kind: 'list', element, relationship: 'set', keys: [] };
+        return mergeKey
+          ? { kind: 'list', element, relationship: 'associative', keys: [mergeKey] }
+          : { kind: 'list', element, relationship: 'set', keys: [] };
       }
       return { kind: 'list', element, relationship: 'atomic', keys: [] };
     }
     if (s.type === 'object' || s.properties || s.additionalProperties) {
       const atomic = s['x-kubernetes-map-type'] === 'atomic';
-      const element = typeof s.additionalProperties === 'object' ? s.additionalProperties : s.properties ? undefined : {};
+      const element =
+        typeof s.additionalProperties === 'object' ? s.additionalProperties : s.properties ? undefined : {};
       return { kind: 'map', fields: s.properties, element, atomic };
     }
     if (s.type) return SCALAR;

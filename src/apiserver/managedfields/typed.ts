@@ -33,16 +33,26 @@ export class SmdError extends Error {
  * schema default, as `protocol: TCP` of container ports), a set's item by its value, an atomic
  * list's item by index.
  */
-export function itemElement(schema: SmdSchema, t: Extract<SmdType, { kind: 'list' }>, item: Json, index: number, at: string): PathElement {
+export function itemElement(
+  schema: SmdSchema,
+  t: Extract<SmdType, { kind: 'list' }>,
+  item: Json,
+  index: number,
+  at: string,
+): PathElement {
   if (t.relationship === 'associative') {
-    if (!isMap(item)) throw new SmdError(`${at}: element ${index}: associative list with keys may not have non-map elements`);
+    if (!isMap(item))
+      throw new SmdError(`${at}: element ${index}: associative list with keys may not have non-map elements`);
     const element = schema.deref(t.element);
     const key: [string, Json][] = [];
     for (const k of t.keys) {
       let v = item[k];
       if (v === undefined) {
         const d = element.properties?.[k] ? schema.deref(element.properties[k]).default : undefined;
-        if (d === undefined) throw new SmdError(`${at}: element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(k)} (and doesn't have default value)`);
+        if (d === undefined)
+          throw new SmdError(
+            `${at}: element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(k)} (and doesn't have default value)`,
+          );
         v = d as Json;
       }
       key.push([k, v]);
@@ -51,7 +61,8 @@ export function itemElement(schema: SmdSchema, t: Extract<SmdType, { kind: 'list
     return { key };
   }
   if (t.relationship === 'set') {
-    if (isMap(item) || Array.isArray(item)) throw new SmdError(`${at}: element ${index}: expected only scalar items in a set`);
+    if (isMap(item) || Array.isArray(item))
+      throw new SmdError(`${at}: element ${index}: expected only scalar items in a set`);
     return { value: item };
   }
   return { index };
@@ -73,7 +84,8 @@ export function toFieldSet(schema: SmdSchema, root: OpenApiSchema, value: Json, 
       v.forEach((item, i) => {
         const pe = itemElement(schema, t, item, i, pathString(path));
         const key = elementKey(pe);
-        if (validate && seen.has(key)) errors.push(`${pathString(path)}: duplicate entries for key ${pathString([pe])}`);
+        if (validate && seen.has(key))
+          errors.push(`${pathString(path)}: duplicate entries for key ${pathString([pe])}`);
         seen.add(key);
         walk(item, t.element, [...path, pe]);
         set.insert([...path, pe]);
@@ -90,7 +102,8 @@ export function toFieldSet(schema: SmdSchema, root: OpenApiSchema, value: Json, 
           continue;
         }
         walk(child, fieldSchema(t, key), childPath);
-        if (child === null || (isMap(child) && Object.keys(child).length === 0) || !t.fields?.[key]) set.insert(childPath);
+        if (child === null || (isMap(child) && Object.keys(child).length === 0) || !t.fields?.[key])
+          set.insert(childPath);
       }
       return;
     }
@@ -114,14 +127,24 @@ export interface Comparison {
  * changed or removed between `lhs` and `rhs`, and every non-leaf node that appears or disappears
  * as a whole (a new list item, a map that was absent).
  */
-export function compare(schema: SmdSchema, root: OpenApiSchema, lhs: Json | undefined, rhs: Json | undefined): Comparison {
+export function compare(
+  schema: SmdSchema,
+  root: OpenApiSchema,
+  lhs: Json | undefined,
+  rhs: Json | undefined,
+): Comparison {
   const c = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
   const leaf = (l: Json | undefined, r: Json | undefined, path: Path) => {
     if (l === undefined) c.added.insert(path);
     else if (r === undefined) c.removed.insert(path);
     else if (!jsonEquals(l, r)) c.modified.insert(path);
   };
-  const walk = (l: Json | undefined, r: Json | undefined, node: OpenApiSchema | undefined, path: PathElement[]): void => {
+  const walk = (
+    l: Json | undefined,
+    r: Json | undefined,
+    node: OpenApiSchema | undefined,
+    path: PathElement[],
+  ): void => {
     const t = shapeOf(schema, node, r ?? l);
     let isLeaf = true;
     // A null side is there but empty (a Go nil slice or map of a field without omitempty).
@@ -135,7 +158,12 @@ export function compare(schema: SmdSchema, root: OpenApiSchema, lhs: Json | unde
         const keys = new Set([...Object.keys(lm ?? {}), ...Object.keys(rm ?? {})]);
         for (const k of keys) walk(lm?.[k], rm?.[k], fieldSchema(t, k), [...path, { field: k }]);
       }
-    } else if (t.kind === 'list' && t.relationship !== 'atomic' && (absent(l) || Array.isArray(l)) && (absent(r) || Array.isArray(r))) {
+    } else if (
+      t.kind === 'list' &&
+      t.relationship !== 'atomic' &&
+      (absent(l) || Array.isArray(l)) &&
+      (absent(r) || Array.isArray(r))
+    ) {
       const ll = Array.isArray(l) ? l : [];
       const rl = Array.isArray(r) ? r : [];
       if (ll.length > 0 || rl.length > 0) {
@@ -156,7 +184,12 @@ export function compare(schema: SmdSchema, root: OpenApiSchema, lhs: Json | unde
 }
 
 /** The items of a non-atomic list by their element key (the first of duplicates; AllowDuplicates keeps converting). */
-function indexItems(schema: SmdSchema, t: Extract<SmdType, { kind: 'list' }>, list: readonly Json[], at: string): Map<string, { pe: PathElement; value: Json }> {
+function indexItems(
+  schema: SmdSchema,
+  t: Extract<SmdType, { kind: 'list' }>,
+  list: readonly Json[],
+  at: string,
+): Map<string, { pe: PathElement; value: Json }> {
   const out = new Map<string, { pe: PathElement; value: Json }>();
   list.forEach((item, i) => {
     const pe = itemElement(schema, t, item, i, at);
@@ -172,8 +205,18 @@ function indexItems(schema: SmdSchema, t: Extract<SmdType, { kind: 'list' }>, li
  * rhs's order with lhs's own items kept where they stood (merge.go visitListItems). A null in rhs
  * removes the field (the typed object drops it).
  */
-export function merge(schema: SmdSchema, root: OpenApiSchema, lhs: Json | undefined, rhs: Json | undefined): Json | undefined {
-  const walk = (l: Json | undefined, r: Json | undefined, node: OpenApiSchema | undefined, at: string): Json | undefined => {
+export function merge(
+  schema: SmdSchema,
+  root: OpenApiSchema,
+  lhs: Json | undefined,
+  rhs: Json | undefined,
+): Json | undefined {
+  const walk = (
+    l: Json | undefined,
+    r: Json | undefined,
+    node: OpenApiSchema | undefined,
+    at: string,
+  ): Json | undefined => {
     if (r === undefined) return l;
     if (l === undefined || r === null) return r === null ? undefined : dropNulls(r);
     const t = shapeOf(schema, node, r);
@@ -186,7 +229,8 @@ export function merge(schema: SmdSchema, root: OpenApiSchema, lhs: Json | undefi
       }
       return out;
     }
-    if (t.kind === 'list' && t.relationship !== 'atomic' && Array.isArray(l) && Array.isArray(r)) return mergeList(t, l, r, at, walk);
+    if (t.kind === 'list' && t.relationship !== 'atomic' && Array.isArray(l) && Array.isArray(r))
+      return mergeList(t, l, r, at, walk);
     return dropNulls(r);
   };
   return walk(lhs, rhs, root, '');
@@ -294,10 +338,23 @@ export function removeItems(schema: SmdSchema, root: OpenApiSchema, value: Json,
  * lets the labels the applier dropped go). A struct field the previous set only passed through
  * counts as owned by it, so a struct the applier alone kept goes too; what nobody owned stays.
  */
-export function prune(schema: SmdSchema, root: OpenApiSchema, merged: Json, lastSet: FieldSet, ownedNow: FieldSet): Json {
-  const walk = (v: Json, node: OpenApiSchema | undefined, last: FieldSet, owned: FieldSet | undefined, at: string): Json => {
+export function prune(
+  schema: SmdSchema,
+  root: OpenApiSchema,
+  merged: Json,
+  lastSet: FieldSet,
+  ownedNow: FieldSet,
+): Json {
+  const walk = (
+    v: Json,
+    node: OpenApiSchema | undefined,
+    last: FieldSet,
+    owned: FieldSet | undefined,
+    at: string,
+  ): Json => {
     const t = shapeOf(schema, node, v);
-    const keep = (pe: PathElement) => !!owned && (owned.hasMember(pe) || (owned.child(pe) !== undefined && !owned.child(pe)!.isEmpty()));
+    const keep = (pe: PathElement) =>
+      !!owned && (owned.hasMember(pe) || (owned.child(pe) !== undefined && !owned.child(pe)!.isEmpty()));
     if (t.kind === 'map' && isMap(v)) {
       const out: JsonMap = {};
       for (const k of Object.keys(v)) {

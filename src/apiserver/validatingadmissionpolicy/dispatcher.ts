@@ -7,7 +7,13 @@ import { CelFunctionError, typeName } from '../cel/library/library';
 import { StatusError } from '../../apimachinery/errors';
 import type { KubeObject } from '../../apimachinery/object';
 import { labelSelectorAsSelector, type Labels } from '../../apimachinery/selectors';
-import type { Namespace, NamedRuleWithOperations, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidatingAdmissionPolicySpec } from '../../apimachinery/types';
+import type {
+  Namespace,
+  NamedRuleWithOperations,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
+  ValidatingAdmissionPolicySpec,
+} from '../../apimachinery/types';
 import { admissionRequest, type AdmissionRequestInfo } from '../webhook/dispatcher';
 import { ConditionMatcher } from '../webhook/match-conditions';
 import { ruleMatches, selectorsMatch, type AdmissionAttributes } from '../webhook/matching';
@@ -41,10 +47,16 @@ export interface ParamResource {
 class CompiledPolicy {
   readonly matcher: ConditionMatcher;
   readonly variables: readonly { readonly name: string; readonly program: CompiledExpression | string }[];
-  readonly validations: readonly { readonly program: CompiledExpression | string; readonly message?: CompiledExpression }[];
+  readonly validations: readonly {
+    readonly program: CompiledExpression | string;
+    readonly message?: CompiledExpression;
+  }[];
   readonly auditAnnotations: readonly { readonly key: string; readonly program: CompiledExpression | string }[];
 
-  constructor(readonly policy: ValidatingAdmissionPolicy, release: Release) {
+  constructor(
+    readonly policy: ValidatingAdmissionPolicy,
+    release: Release,
+  ) {
     const spec = policy.spec ?? {};
     this.matcher = new ConditionMatcher(spec, release, spec.paramKind !== undefined);
     const withAuthz = celEnvironment(release.minor, policyVariables(policy, true));
@@ -53,12 +65,21 @@ class CompiledPolicy {
       const r = compileExpression(env, expression, types);
       return 'error' in r ? r.error.detail : r.program;
     };
-    this.variables = (spec.variables ?? []).map((v) => ({ name: v.name, program: compile(withAuthz, v.expression, ['dyn']) }));
+    this.variables = (spec.variables ?? []).map((v) => ({
+      name: v.name,
+      program: compile(withAuthz, v.expression, ['dyn']),
+    }));
     this.validations = (spec.validations ?? []).map((v) => {
       const message = v.messageExpression?.trim() ? compile(withoutAuthz, v.messageExpression, ['string']) : undefined;
-      return { program: compile(withAuthz, v.expression, ['bool']), message: typeof message === 'string' ? undefined : message };
+      return {
+        program: compile(withAuthz, v.expression, ['bool']),
+        message: typeof message === 'string' ? undefined : message,
+      };
     });
-    this.auditAnnotations = (spec.auditAnnotations ?? []).map((a) => ({ key: a.key, program: compile(withAuthz, a.valueExpression.trim(), ['string', 'null_type']) }));
+    this.auditAnnotations = (spec.auditAnnotations ?? []).map((a) => ({
+      key: a.key,
+      program: compile(withAuthz, a.valueExpression.trim(), ['string', 'null_type']),
+    }));
   }
 }
 
@@ -72,7 +93,12 @@ interface Decision {
 }
 
 /** reasonToCode: the HTTP code of a validation's reason. */
-const CODES: Readonly<Record<string, number>> = { Forbidden: 403, Unauthorized: 401, RequestEntityTooLarge: 413, Invalid: 422 };
+const CODES: Readonly<Record<string, number>> = {
+  Forbidden: 403,
+  Unauthorized: 401,
+  RequestEntityTooLarge: 413,
+  Invalid: 422,
+};
 
 /**
  * R210 — the ValidatingAdmissionPolicy admission plugin (plugin/policy/validating/dispatcher.go
@@ -108,7 +134,21 @@ export class PolicyAdmission {
     const warnings: string[] = [];
     for (const { policy, bindings } of this.source.hooks()) {
       const constraints = policy.spec?.matchConstraints;
-      if (!constraints || !matchesResources(constraints.resourceRules, constraints.excludeResourceRules, constraints.namespaceSelector, constraints.objectSelector, a, object, oldObject, nsLabels, true)) continue;
+      if (
+        !constraints ||
+        !matchesResources(
+          constraints.resourceRules,
+          constraints.excludeResourceRules,
+          constraints.namespaceSelector,
+          constraints.objectSelector,
+          a,
+          object,
+          oldObject,
+          nsLabels,
+          true,
+        )
+      )
+        continue;
       const failurePolicy = policy.spec?.failurePolicy ?? 'Fail';
       const name = policy.metadata.name ?? '';
       // dispatcher.go addConfigError: a configuration error fails the request under Fail, whatever the binding's actions.
@@ -119,11 +159,15 @@ export class PolicyAdmission {
         this.event(d, info, 'denied');
       };
       const paramKind = policy.spec?.paramKind;
-      const params = paramKind === undefined ? undefined : this.source.paramResource(paramKind.apiVersion ?? '', paramKind.kind ?? '');
+      const params =
+        paramKind === undefined
+          ? undefined
+          : this.source.paramResource(paramKind.apiVersion ?? '', paramKind.kind ?? '');
       if (paramKind !== undefined && params === undefined) {
         // policy_source.go ensureParamsForPolicyLocked: the hook's ConfigurationError (a schema.GroupVersionKind as %v prints it).
         const gv = parseGroupVersion(paramKind.apiVersion ?? '');
-        const gvk = typeof gv === 'string' ? `/, Kind=${paramKind.kind}` : `${gv.group}/${gv.version}, Kind=${paramKind.kind}`;
+        const gvk =
+          typeof gv === 'string' ? `/, Kind=${paramKind.kind}` : `${gv.group}/${gv.version}, Kind=${paramKind.kind}`;
         configError(`failed to configure policy: failed to find resource referenced by paramKind: '${gvk}'`);
         continue;
       }
@@ -135,7 +179,21 @@ export class PolicyAdmission {
       const annotations = new Map<string, string[]>();
       for (const binding of bindings) {
         const m = binding.spec?.matchResources;
-        if (m && !matchesResources(m.resourceRules, m.excludeResourceRules, m.namespaceSelector, m.objectSelector, a, object, oldObject, nsLabels, false)) continue;
+        if (
+          m &&
+          !matchesResources(
+            m.resourceRules,
+            m.excludeResourceRules,
+            m.namespaceSelector,
+            m.objectSelector,
+            a,
+            object,
+            oldObject,
+            nsLabels,
+            false,
+          )
+        )
+          continue;
         const collected = collectParams(paramKind, params, binding, requestNamespace(info));
         if (typeof collected === 'string') {
           configError(`failed to configure binding: ${collected}`, binding.metadata.name ?? '');
@@ -146,12 +204,20 @@ export class PolicyAdmission {
           for (const d of decisions) {
             const actions = binding.spec?.validationActions ?? [];
             if (actions.includes('Deny')) denied.push(d);
-            if (actions.includes('Warn')) warnings.push(`Validation failed for ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}': ${d.message}`);
+            if (actions.includes('Warn'))
+              warnings.push(
+                `Validation failed for ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}': ${d.message}`,
+              );
             this.event(d, info, actions.includes('Deny') ? 'denied' : actions.includes('Warn') ? 'warned' : 'audited');
           }
           for (const r of audit) {
             if ('error' in r) {
-              const d: Decision = { policy: name, binding: binding.metadata.name ?? '', message: r.error, reason: 'Invalid' };
+              const d: Decision = {
+                policy: name,
+                binding: binding.metadata.name ?? '',
+                message: r.error,
+                reason: 'Invalid',
+              };
               denied.push(d);
               this.event(d, info, 'denied');
             } else {
@@ -170,13 +236,26 @@ export class PolicyAdmission {
   }
 
   /** validator.go Validate for one binding and one param: its failed validations and its audit annotations. */
-  private evaluate(compiled: CompiledPolicy, binding: ValidatingAdmissionPolicyBinding, info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined, params: unknown): { decisions: Decision[]; audit: AuditResult[] } {
+  private evaluate(
+    compiled: CompiledPolicy,
+    binding: ValidatingAdmissionPolicyBinding,
+    info: AdmissionRequestInfo,
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+    params: unknown,
+  ): { decisions: Decision[]; audit: AuditResult[] } {
     const policy = compiled.policy;
     const failurePolicy = policy.spec?.failurePolicy ?? 'Fail';
-    const decision = (message: string, reason = 'Invalid'): Decision => ({ policy: policy.metadata.name ?? '', binding: binding.metadata.name ?? '', message, reason });
+    const decision = (message: string, reason = 'Invalid'): Decision => ({
+      policy: policy.metadata.name ?? '',
+      binding: binding.metadata.name ?? '',
+      message,
+      reason,
+    });
     const request = admissionRequest(info, object, oldObject);
     // The namespace of a namespaced request (a Namespace itself has none), for namespaceObject.
-    const nsName = info.attributes.kind === 'Namespace' && info.attributes.group === '' ? '' : (info.attributes.namespace ?? '');
+    const nsName =
+      info.attributes.kind === 'Namespace' && info.attributes.group === '' ? '' : (info.attributes.namespace ?? '');
     const namespaceObject = nsName ? celNamespaceObject(this.source.namespace(nsName) as never) : null;
     const match = compiled.matcher.match(request, object, oldObject, namespaceObject, params);
     if ('error' in match) return { decisions: failurePolicy === 'Ignore' ? [] : [decision(match.error)], audit: [] };
@@ -186,7 +265,8 @@ export class PolicyAdmission {
     const decisions: Decision[] = [];
     policy.spec?.validations?.forEach((v, i) => {
       const { program, message } = compiled.validations[i];
-      const result = typeof program === 'string' ? { error: `compilation error: ${program}` } : program.evaluate(activation);
+      const result =
+        typeof program === 'string' ? { error: `compilation error: ${program}` } : program.evaluate(activation);
       if ('error' in result) {
         if (failurePolicy !== 'Ignore') decisions.push(decision(result.error));
         return;
@@ -205,11 +285,19 @@ export class PolicyAdmission {
    * auditAnnotationCollector.publish: the policy's annotations as `POLICY/KEY` (several distinct
    * values joined with `, `). There is no audit log here: each is an event on the `admission` lane.
    */
-  private publish(policy: string, annotations: ReadonlyMap<string, readonly string[]>, info: AdmissionRequestInfo): void {
+  private publish(
+    policy: string,
+    annotations: ReadonlyMap<string, readonly string[]>,
+    info: AdmissionRequestInfo,
+  ): void {
     const a = info.attributes;
     const path = `${a.resource}/${a.name}${a.subresource ? `/${a.subresource}` : ''}`;
     for (const key of [...annotations.keys()].sort()) {
-      this.timeline.record('admission', `policy ${policy} audit annotation ${a.operation} ${path}: ${policy}/${key}=${annotations.get(key)!.join(', ')}`, `${PLUGIN}/dispatcher.go`);
+      this.timeline.record(
+        'admission',
+        `policy ${policy} audit annotation ${a.operation} ${path}: ${policy}/${key}=${annotations.get(key)!.join(', ')}`,
+        `${PLUGIN}/dispatcher.go`,
+      );
     }
   }
 
@@ -217,8 +305,18 @@ export class PolicyAdmission {
   private event(d: Decision, info: AdmissionRequestInfo, what: 'denied' | 'warned' | 'audited'): void {
     const a = info.attributes;
     const path = `${a.resource}/${a.name}${a.subresource ? `/${a.subresource}` : ''}`;
-    if (d.binding === undefined) this.timeline.record('admission', `policy ${d.policy} ${what} ${a.operation} ${path}: ${d.message}`, `${PLUGIN}/dispatcher.go`);
-    else this.timeline.record('admission', `policy ${d.policy} binding ${d.binding} ${what} ${a.operation} ${path}: ${d.message}`, `${PLUGIN}/dispatcher.go`);
+    if (d.binding === undefined)
+      this.timeline.record(
+        'admission',
+        `policy ${d.policy} ${what} ${a.operation} ${path}: ${d.message}`,
+        `${PLUGIN}/dispatcher.go`,
+      );
+    else
+      this.timeline.record(
+        'admission',
+        `policy ${d.policy} binding ${d.binding} ${what} ${a.operation} ${path}: ${d.message}`,
+        `${PLUGIN}/dispatcher.go`,
+      );
   }
 }
 
@@ -230,7 +328,11 @@ type AuditResult = { readonly key: string; readonly value: string } | { readonly
  * are not); an error, or a value of another type, fails the request under failurePolicy Fail and
  * is left out under Ignore. A value is cut at 10 KiB (maxAuditAnnotationValueLength).
  */
-function auditAnnotations(compiled: CompiledPolicy, activation: Record<string, unknown>, failurePolicy: string): AuditResult[] {
+function auditAnnotations(
+  compiled: CompiledPolicy,
+  activation: Record<string, unknown>,
+  failurePolicy: string,
+): AuditResult[] {
   const results: AuditResult[] = [];
   const failed = (error: string) => {
     if (failurePolicy !== 'Ignore') results.push({ error });
@@ -244,7 +346,10 @@ function auditAnnotations(compiled: CompiledPolicy, activation: Record<string, u
     if ('error' in r) failed(r.error);
     else if (typeof r.value === 'string') {
       if (r.value !== '') results.push({ key, value: r.value.slice(0, 10 * 1024) });
-    } else if (r.value !== null) failed(`valueExpression '${program.expression}' resulted in unsupported return type: ${typeName(r.value)}. Return type must be either string or null.`);
+    } else if (r.value !== null)
+      failed(
+        `valueExpression '${program.expression}' resulted in unsupported return type: ${typeName(r.value)}. Return type must be either string or null.`,
+      );
   }
   return results;
 }
@@ -268,13 +373,19 @@ function requestNamespace(info: AdmissionRequestInfo): string {
  * selector, every matching one, each evaluated in turn. None found with parameterNotFoundAction
  * Deny is an error; with Allow the binding is skipped. An error is a string.
  */
-export function collectParams(paramKind: ValidatingAdmissionPolicySpec['paramKind'], resource: ParamResource | undefined, binding: ValidatingAdmissionPolicyBinding, namespace: string): readonly unknown[] | string {
+export function collectParams(
+  paramKind: ValidatingAdmissionPolicySpec['paramKind'],
+  resource: ParamResource | undefined,
+  binding: ValidatingAdmissionPolicyBinding,
+  namespace: string,
+): readonly unknown[] | string {
   const ref = binding.spec?.paramRef;
   if (paramKind === undefined || ref === undefined || resource === undefined) return [null];
   let paramsNamespace: string | undefined;
   if (resource.namespaced) {
     paramsNamespace = ref.namespace || namespace;
-    if (!paramsNamespace) return 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources';
+    if (!paramsNamespace)
+      return 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources';
   } else if (ref.namespace) return 'paramRef.namespace must not be provided for a cluster-scoped `paramKind`';
   let found: readonly KubeObject[];
   if (ref.name) {
@@ -284,7 +395,8 @@ export function collectParams(paramKind: ValidatingAdmissionPolicySpec['paramKin
     const selector = labelSelectorAsSelector(ref.selector as never);
     found = resource.list(paramsNamespace).filter((o) => selector.matches(o.metadata.labels ?? {}));
   } else return 'one of name or selector must be provided';
-  if (found.length === 0 && ref.parameterNotFoundAction === 'Deny') return 'no params found for policy binding with `Deny` parameterNotFoundAction';
+  if (found.length === 0 && ref.parameterNotFoundAction === 'Deny')
+    return 'no params found for policy binding with `Deny` parameterNotFoundAction';
   // wrappedParam: a built-in object's TypeMeta is filled in from the paramKind, so CEL sees apiVersion and kind.
   return found.map((o) => ({ apiVersion: paramKind.apiVersion, kind: paramKind.kind, ...o }));
 }
@@ -301,10 +413,14 @@ function lazyVariables(compiled: CompiledPolicy, activation: Record<string, unkn
       enumerable: true,
       get() {
         if (cached === undefined) {
-          if (typeof program === 'string') cached = { error: `composited variable ${JSON.stringify(name)} fails to compile: ${program}` };
+          if (typeof program === 'string')
+            cached = { error: `composited variable ${JSON.stringify(name)} fails to compile: ${program}` };
           else {
             const r = program.evaluate(activation);
-            cached = 'error' in r ? { error: `composited variable ${JSON.stringify(name)} fails to evaluate: ${r.cause}` } : { value: r.value };
+            cached =
+              'error' in r
+                ? { error: `composited variable ${JSON.stringify(name)} fails to evaluate: ${r.cause}` }
+                : { value: r.value };
           }
         }
         if ('error' in cached) throw new CelFunctionError(cached.error);
@@ -320,9 +436,20 @@ function lazyVariables(compiled: CompiledPolicy, activation: Record<string, unkn
  * resource rules (with its resourceNames, when given). A binding without rules matches every
  * resource its policy does; a policy needs rules (validation requires them).
  */
-function matchesResources(rules: readonly NamedRuleWithOperations[] | undefined, exclude: readonly NamedRuleWithOperations[] | undefined, nsSelector: Parameters<typeof selectorsMatch>[0], objSelector: Parameters<typeof selectorsMatch>[1], a: AdmissionAttributes, object: KubeObject | undefined, oldObject: KubeObject | undefined, namespaceLabels: (ns: string) => Labels, requireRules: boolean): boolean {
+function matchesResources(
+  rules: readonly NamedRuleWithOperations[] | undefined,
+  exclude: readonly NamedRuleWithOperations[] | undefined,
+  nsSelector: Parameters<typeof selectorsMatch>[0],
+  objSelector: Parameters<typeof selectorsMatch>[1],
+  a: AdmissionAttributes,
+  object: KubeObject | undefined,
+  oldObject: KubeObject | undefined,
+  namespaceLabels: (ns: string) => Labels,
+  requireRules: boolean,
+): boolean {
   if (!selectorsMatch(nsSelector, objSelector, a, object, oldObject, namespaceLabels)) return false;
-  const named = (r: NamedRuleWithOperations) => ruleMatches(r, a) && ((r.resourceNames ?? []).length === 0 || r.resourceNames!.includes(a.name));
+  const named = (r: NamedRuleWithOperations) =>
+    ruleMatches(r, a) && ((r.resourceNames ?? []).length === 0 || r.resourceNames!.includes(a.name));
   if ((exclude ?? []).some(named)) return false;
   if ((rules ?? []).length === 0) return !requireRules;
   return rules!.some(named);
@@ -333,7 +460,10 @@ function matchesResources(rules: readonly NamedRuleWithOperations[] | undefined,
  * with the decision's reason and its code, the message also as a cause.
  */
 function denial(d: Decision, a: AdmissionAttributes): StatusError {
-  const text = d.binding === undefined ? `ValidatingAdmissionPolicy '${d.policy}' denied request: ${d.message}` : `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.message}`;
+  const text =
+    d.binding === undefined
+      ? `ValidatingAdmissionPolicy '${d.policy}' denied request: ${d.message}`
+      : `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.message}`;
   const resource = a.group ? `${a.resource}.${a.group}` : a.resource;
   const message = `${resource}${a.name ? ` "${a.name}"` : ''} is forbidden: ${text}`;
   return new StatusError({

@@ -74,7 +74,9 @@ export class WebhookCallPending extends Error {
 
 /** The caller when none is configured: every call fails as an unreachable address does. */
 export const NO_WEBHOOK_CALLER: WebhookCaller = {
-  call: (hook) => ({ callError: `Post "${webhookUrl(hook)}": no webhook server is reachable from this simulated kube-apiserver` }),
+  call: (hook) => ({
+    callError: `Post "${webhookUrl(hook)}": no webhook server is reachable from this simulated kube-apiserver`,
+  }),
 };
 
 /**

@@ -66,8 +66,16 @@ export class WebhookAdmission {
    * first round (the reinvocation round of admission.ReinvocationContext). A DELETE has no
    * object (the dispatcher is called with none): its webhooks can deny it, not patch it.
    */
-  mutate(info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined): KubeObject | undefined {
-    const hooks = this.source.webhooks(true).filter((w) => shouldCallHook(w.hook, info.attributes, object, oldObject, (ns) => this.source.namespaceLabels(ns)));
+  mutate(
+    info: AdmissionRequestInfo,
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+  ): KubeObject | undefined {
+    const hooks = this.source
+      .webhooks(true)
+      .filter((w) =>
+        shouldCallHook(w.hook, info.attributes, object, oldObject, (ns) => this.source.namespaceLabels(ns)),
+      );
     let current = object;
     const changedAfter = new Map<string, boolean>();
     const round = (list: readonly ConfiguredWebhook[], n: number) => {
@@ -76,7 +84,8 @@ export class WebhookAdmission {
         if (!this.conditionsMatch(w.hook, info, current, oldObject, n)) continue;
         const before = current;
         current = this.callMutating(w.hook, info, current, oldObject, n);
-        if (before !== current) for (const name of changedAfter.keys()) if (name !== w.hook.name) changedAfter.set(name, true);
+        if (before !== current)
+          for (const name of changedAfter.keys()) if (name !== w.hook.name) changedAfter.set(name, true);
         if (!changedAfter.has(w.hook.name)) changedAfter.set(w.hook.name, false);
       }
     };
@@ -93,13 +102,24 @@ export class WebhookAdmission {
    */
   validate(info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined): void {
     // Every webhook's conditions are decided before any is called (a condition's error ends the request first).
-    const hooks = this.source.webhooks(false).filter((w) => shouldCallHook(w.hook, info.attributes, object, oldObject, (ns) => this.source.namespaceLabels(ns)) && this.conditionsMatch(w.hook, info, object, oldObject, 0));
+    const hooks = this.source
+      .webhooks(false)
+      .filter(
+        (w) =>
+          shouldCallHook(w.hook, info.attributes, object, oldObject, (ns) => this.source.namespaceLabels(ns)) &&
+          this.conditionsMatch(w.hook, info, object, oldObject, 0),
+      );
     let first: StatusError | undefined;
     for (const w of hooks) {
       try {
         const result = this.call(w.hook, info, object, oldObject, 0);
         if (result === undefined) continue;
-        if (result.patch !== undefined && result.patch !== '') throw this.callFailed(w.hook, info, 'received invalid webhook response: validating webhooks may not return patches');
+        if (result.patch !== undefined && result.patch !== '')
+          throw this.callFailed(
+            w.hook,
+            info,
+            'received invalid webhook response: validating webhooks may not return patches',
+          );
         if (!result.allowed) throw this.denied(w.hook, info, result);
         this.event(w.hook, info, 'allowed', undefined);
       } catch (e) {
@@ -116,7 +136,13 @@ export class WebhookAdmission {
    * failurePolicy Fail ends the request with a 403 Forbidden naming the error; a skipped webhook
    * is an event (`webhook NAME skipped …: matchCondition "C" is false`).
    */
-  private conditionsMatch(hook: Webhook, info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined, round: number): boolean {
+  private conditionsMatch(
+    hook: Webhook,
+    info: AdmissionRequestInfo,
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+    round: number,
+  ): boolean {
     if ((hook.matchConditions ?? []).length === 0) return true;
     let matcher = this.matchers.get(hook);
     if (matcher === undefined) {
@@ -130,11 +156,25 @@ export class WebhookAdmission {
       this.event(hook, info, 'failed', err.status.message);
       throw err;
     }
-    if (!result.matches) this.event(hook, info, 'skipped', result.failedCondition ? `matchCondition ${JSON.stringify(result.failedCondition)} is false` : `${result.ignoredError} (failurePolicy Ignore)`);
+    if (!result.matches)
+      this.event(
+        hook,
+        info,
+        'skipped',
+        result.failedCondition
+          ? `matchCondition ${JSON.stringify(result.failedCondition)} is false`
+          : `${result.ignoredError} (failurePolicy Ignore)`,
+      );
     return result.matches;
   }
 
-  private callMutating(hook: Webhook, info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined, round: number): KubeObject | undefined {
+  private callMutating(
+    hook: Webhook,
+    info: AdmissionRequestInfo,
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+    round: number,
+  ): KubeObject | undefined {
     const result = this.call(hook, info, object, oldObject, round);
     if (result === undefined) return object;
     if (!result.allowed) throw this.denied(hook, info, result);
@@ -167,7 +207,13 @@ export class WebhookAdmission {
    * One call and its verification (request/admissionreview.go VerifyAdmissionResponse): the
    * response, or undefined when the call failed and failurePolicy Ignore lets the request on.
    */
-  private call(hook: Webhook, info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined, round: number): AdmissionResponse | undefined {
+  private call(
+    hook: Webhook,
+    info: AdmissionRequestInfo,
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+    round: number,
+  ): AdmissionResponse | undefined {
     const review = admissionReview(hook, info, object, oldObject, round);
     const outcome: WebhookOutcome = this.caller().call(hook, review);
     let reason: string;
@@ -200,20 +246,32 @@ export class WebhookAdmission {
   }
 
   /** `webhook NAME denied UPDATE pods/web: MSG` (allowed, patched, failed likewise). */
-  private event(hook: Webhook, info: AdmissionRequestInfo, what: 'allowed' | 'denied' | 'patched' | 'failed' | 'skipped', detail: string | undefined): void {
+  private event(
+    hook: Webhook,
+    info: AdmissionRequestInfo,
+    what: 'allowed' | 'denied' | 'patched' | 'failed' | 'skipped',
+    detail: string | undefined,
+  ): void {
     const a = info.attributes;
     const path = `${a.resource}/${a.name}${a.subresource ? `/${a.subresource}` : ''}`;
     const dispatcher = hook.reinvocationPolicy === undefined ? 'validating' : 'mutating';
-    this.timeline.record('admission', `webhook ${hook.name} ${what} ${a.operation} ${path}${detail ? `: ${detail}` : ''}`, `${PLUGIN}/${dispatcher}/dispatcher.go`);
+    this.timeline.record(
+      'admission',
+      `webhook ${hook.name} ${what} ${a.operation} ${path}${detail ? `: ${detail}` : ''}`,
+      `${PLUGIN}/${dispatcher}/dispatcher.go`,
+    );
   }
 }
 
 /** VerifyAdmissionResponse for v1 reviews: an answer, for this request. */
 function verify(response: AdmissionResponse | undefined, uid: string): string | undefined {
   if (response === undefined || response === null) return 'webhook response was absent';
-  if (response.uid !== uid) return `expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(response.uid ?? '')}`;
-  if (response.patch !== undefined && response.patch !== '' && response.patchType === undefined) return 'webhook returned response.patch but not response.patchType';
-  if (response.patchType !== undefined && response.patchType !== 'JSONPatch') return `webhook returned invalid response.patchType of ${JSON.stringify(response.patchType)}`;
+  if (response.uid !== uid)
+    return `expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(response.uid ?? '')}`;
+  if (response.patch !== undefined && response.patch !== '' && response.patchType === undefined)
+    return 'webhook returned response.patch but not response.patchType';
+  if (response.patchType !== undefined && response.patchType !== 'JSONPatch')
+    return `webhook returned invalid response.patchType of ${JSON.stringify(response.patchType)}`;
   return undefined;
 }
 
@@ -221,14 +279,29 @@ function verify(response: AdmissionResponse | undefined, uid: string): string | 
  * CreateV1AdmissionReview: the request as the webhook sees it. The uid (a random UUID upstream)
  * derives from the request, the webhook and the reinvocation round, so runs repeat.
  */
-export function admissionReview(hook: Webhook, info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined, round: number): AdmissionReview {
+export function admissionReview(
+  hook: Webhook,
+  info: AdmissionRequestInfo,
+  object: KubeObject | undefined,
+  oldObject: KubeObject | undefined,
+  round: number,
+): AdmissionReview {
   const h = hash('sha1', `admission#${info.requestId}#${hook.name}#${round}`, 'hex');
   const uid = `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
-  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: admissionRequest(info, object, oldObject, uid) };
+  return {
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: admissionRequest(info, object, oldObject, uid),
+  };
 }
 
 /** The AdmissionRequest of one request (also what CEL's `request` is made from, without the uid). */
-export function admissionRequest(info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined, uid = ''): AdmissionRequest {
+export function admissionRequest(
+  info: AdmissionRequestInfo,
+  object: KubeObject | undefined,
+  oldObject: KubeObject | undefined,
+  uid = '',
+): AdmissionRequest {
   const a = info.attributes;
   const kind = a.objectKind ?? { group: a.group, version: a.version, kind: a.kind };
   const resource = { group: a.group, version: a.version, resource: a.resource };

@@ -12,11 +12,26 @@ import type { Status } from '../../apimachinery/types';
  * reason; the message says who denied it and why: the webhook's message, else its reason, else
  * `without explanation`.
  */
-export function webhookDenied(webhookName: string, result: { code?: number; message?: string; reason?: string; details?: unknown } | undefined): StatusError {
+export function webhookDenied(
+  webhookName: string,
+  result: { code?: number; message?: string; reason?: string; details?: unknown } | undefined,
+): StatusError {
   const deniedBy = `admission webhook ${JSON.stringify(webhookName)} denied the request`;
   const code = result?.code !== undefined && result.code >= 400 ? result.code : 400;
-  const message = result?.message ? `${deniedBy}: ${result.message}` : result?.reason ? `${deniedBy}: ${result.reason}` : `${deniedBy} without explanation`;
-  const status: Status & { code: number; reason: string; message: string } = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: result?.reason ?? '', code };
+  const message = result?.message
+    ? `${deniedBy}: ${result.message}`
+    : result?.reason
+      ? `${deniedBy}: ${result.reason}`
+      : `${deniedBy} without explanation`;
+  const status: Status & { code: number; reason: string; message: string } = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason: result?.reason ?? '',
+    code,
+  };
   if (result?.details !== undefined) status.details = result.details as Status['details'];
   return new StatusError(status);
 }

@@ -25,17 +25,23 @@ const MAX_CONDITIONS = 64;
 /** MatchCondition.ReturnTypes: a condition is a bool. */
 const RETURN_TYPES = ['bool'];
 /** The declarations of a webhook's conditions: no params, the authorizer (validateMatchConditionsExpression, generic/webhook.go); namespaceObject from 1.28. */
-const variablesOf = (release: Release, params = false) => admissionVariables({ authorizer: true, namespaceObject: release.atLeast(28), params });
+const variablesOf = (release: Release, params = false) =>
+  admissionVariables({ authorizer: true, namespaceObject: release.atLeast(28), params });
 
 /**
  * DropDisabledValidatingWebhookConfigurationFields / …Mutating…: with the gate off (before 1.28,
  * and 1.26 has no such field at all), a configuration's conditions are dropped, unless the old
  * configuration already had some.
  */
-export function dropDisabledMatchConditions(next: WebhookConfiguration, old: WebhookConfiguration | undefined, release: Release): void {
+export function dropDisabledMatchConditions(
+  next: WebhookConfiguration,
+  old: WebhookConfiguration | undefined,
+  release: Release,
+): void {
   if (release.enabled('AdmissionWebhookMatchConditions')) return;
   if (((old?.webhooks ?? []) as Webhook[]).some((h) => (h.matchConditions ?? []).length > 0)) return;
-  for (const hook of (next.webhooks ?? []) as Webhook[]) if (hook.matchConditions !== undefined) hook.matchConditions = [];
+  for (const hook of (next.webhooks ?? []) as Webhook[])
+    if (hook.matchConditions !== undefined) hook.matchConditions = [];
 }
 
 /**
@@ -44,9 +50,21 @@ export function dropDisabledMatchConditions(next: WebhookConfiguration, old: Web
  * compatibility version (the release before, environment.NewExpressions); one the old object
  * already had, in the release's own (StoredExpressions), so an update never fails on it.
  */
-export function validateMatchConditions(conditions: readonly MatchCondition[], at: string, release: Release, stored: ReadonlySet<string>, params = false): FieldError[] {
+export function validateMatchConditions(
+  conditions: readonly MatchCondition[],
+  at: string,
+  release: Release,
+  stored: ReadonlySet<string>,
+  params = false,
+): FieldError[] {
   const errs: FieldError[] = [];
-  if (conditions.length > MAX_CONDITIONS) errs.push({ field: at, type: 'Too many', value: conditions.length, detail: `must have at most ${MAX_CONDITIONS} items` });
+  if (conditions.length > MAX_CONDITIONS)
+    errs.push({
+      field: at,
+      type: 'Too many',
+      value: conditions.length,
+      detail: `must have at most ${MAX_CONDITIONS} items`,
+    });
   const names = new Set<string>();
   conditions.forEach((c, i) => {
     const here = `${at}[${i}]`;
@@ -56,11 +74,17 @@ export function validateMatchConditions(conditions: readonly MatchCondition[], a
       const minor = stored.has(expression) ? release.minor : release.minor - 1;
       const compiled = compileExpression(celEnvironment(minor, variablesOf(release, params)), expression, RETURN_TYPES);
       if ('error' in compiled) {
-        errs.push(compiled.error.type === 'Invalid' ? { field: `${here}.expression`, type: 'Invalid', value: expression, detail: compiled.error.detail } : { field: `${here}.expression`, type: 'Internal error', detail: compiled.error.detail });
+        errs.push(
+          compiled.error.type === 'Invalid'
+            ? { field: `${here}.expression`, type: 'Invalid', value: expression, detail: compiled.error.detail }
+            : { field: `${here}.expression`, type: 'Internal error', detail: compiled.error.detail },
+        );
       }
     }
     if (!c.name) errs.push({ field: `${here}.name`, type: 'Required value', detail: '' });
-    else for (const msg of qualifiedNameErrors(c.name)) errs.push({ field: `${here}.name`, type: 'Invalid', value: c.name, detail: msg });
+    else
+      for (const msg of qualifiedNameErrors(c.name))
+        errs.push({ field: `${here}.name`, type: 'Invalid', value: c.name, detail: msg });
     if (c.name) {
       if (names.has(c.name)) errs.push({ field: `${here}.name`, type: 'Duplicate value', value: c.name, detail: '' });
       names.add(c.name);
@@ -71,11 +95,16 @@ export function validateMatchConditions(conditions: readonly MatchCondition[], a
 
 /** The expressions a configuration already stores (validationOptions.preexistingExpressions). */
 export function storedConditionExpressions(config: WebhookConfiguration | undefined): Set<string> {
-  return new Set(((config?.webhooks ?? []) as Webhook[]).flatMap((h) => (h.matchConditions ?? []).map((c) => c.expression.trim())));
+  return new Set(
+    ((config?.webhooks ?? []) as Webhook[]).flatMap((h) => (h.matchConditions ?? []).map((c) => c.expression.trim())),
+  );
 }
 
 /** Match's outcome: call the webhook, skip it (the first condition that was false), or fail the request. */
-export type MatchResult = { readonly matches: true } | { readonly matches: false; readonly failedCondition?: string; readonly ignoredError?: string } | { readonly error: string };
+export type MatchResult =
+  | { readonly matches: true }
+  | { readonly matches: false; readonly failedCondition?: string; readonly ignoredError?: string }
+  | { readonly error: string };
 
 /** A webhook's conditions, compiled once (GetCompiledMatcher) in the release's environment. */
 export class ConditionMatcher {
@@ -101,7 +130,13 @@ export class ConditionMatcher {
    * by the failurePolicy: Fail fails the request with them (one, or `[a, b]`), Ignore skips the
    * webhook.
    */
-  match(request: AdmissionRequest, object: KubeObject | undefined, oldObject: KubeObject | undefined, namespaceObject: unknown = null, params: unknown = null): MatchResult {
+  match(
+    request: AdmissionRequest,
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+    namespaceObject: unknown = null,
+    params: unknown = null,
+  ): MatchResult {
     const activation = admissionActivation({ object, oldObject, request, namespaceObject, params });
     const errors: string[] = [];
     for (const [i, c] of this.compiled.entries()) {

@@ -48,7 +48,13 @@ export function ruleMatches(rule: RuleWithOperations, a: AdmissionAttributes): b
  * cluster-scoped object always matches, except a Namespace itself, matched on its own labels),
  * and the objectSelector matches the labels of the new or the old object (object/matcher.go).
  */
-export function shouldCallHook(hook: Webhook, a: AdmissionAttributes, object: KubeObject | undefined, oldObject: KubeObject | undefined, namespaceLabels: (name: string) => Labels): boolean {
+export function shouldCallHook(
+  hook: Webhook,
+  a: AdmissionAttributes,
+  object: KubeObject | undefined,
+  oldObject: KubeObject | undefined,
+  namespaceLabels: (name: string) => Labels,
+): boolean {
   if (!(hook.rules ?? []).some((r) => ruleMatches(r, a))) return false;
   return selectorsMatch(hook.namespaceSelector, hook.objectSelector, a, object, oldObject, namespaceLabels);
 }
@@ -57,7 +63,14 @@ export function shouldCallHook(hook: Webhook, a: AdmissionAttributes, object: Ku
  * namespace/matcher.go MatchNamespaceSelector and object/matcher.go MatchObjectSelector, shared by
  * webhooks and admission policies (policy/matching/matching.go).
  */
-export function selectorsMatch(namespaceSelector: LabelSelectorSpec | undefined, objectSelector: LabelSelectorSpec | undefined, a: AdmissionAttributes, object: KubeObject | undefined, oldObject: KubeObject | undefined, namespaceLabels: (name: string) => Labels): boolean {
+export function selectorsMatch(
+  namespaceSelector: LabelSelectorSpec | undefined,
+  objectSelector: LabelSelectorSpec | undefined,
+  a: AdmissionAttributes,
+  object: KubeObject | undefined,
+  oldObject: KubeObject | undefined,
+  namespaceLabels: (name: string) => Labels,
+): boolean {
   const nsSelector = labelSelectorAsSelector(namespaceSelector ?? {});
   if (!nsSelector.empty) {
     if (a.resource === 'namespaces' && a.group === '' && a.subresource === '') {

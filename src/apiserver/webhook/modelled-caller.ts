@@ -9,7 +9,12 @@ import type { Webhook } from './configuration';
  * injector) adds an init container to every pod that lacks it — on UPDATE too, which the pod's
  * update validation then refuses (spec is immutable but for images and a few fields).
  */
-export type ModelledWebhook = { readonly rejects: string } | { readonly takesMs: number } | { readonly down: true } | { readonly addsFinalizer: string } | { readonly addsInitContainer: string };
+export type ModelledWebhook =
+  | { readonly rejects: string }
+  | { readonly takesMs: number }
+  | { readonly down: true }
+  | { readonly addsFinalizer: string }
+  | { readonly addsInitContainer: string };
 
 /**
  * The WebhookCaller of scenarios: each webhook's server is a behaviour, answered at once on the
@@ -32,26 +37,64 @@ export class ModelledWebhookCaller implements WebhookCaller {
     const url = webhookUrl(hook);
     const service = hook.clientConfig?.service;
     if (server === undefined || 'down' in server) {
-      return { callError: service ? `Post "${url}": no endpoints available for service "${service.name}"` : `Post "${url}": dial tcp: connect: connection refused` };
+      return {
+        callError: service
+          ? `Post "${url}": no endpoints available for service "${service.name}"`
+          : `Post "${url}": dial tcp: connect: connection refused`,
+      };
     }
     if ('takesMs' in server) {
-      if (server.takesMs >= (hook.timeoutSeconds ?? 10) * 1000) return { callError: `Post "${url}": context deadline exceeded` };
+      if (server.takesMs >= (hook.timeoutSeconds ?? 10) * 1000)
+        return { callError: `Post "${url}": context deadline exceeded` };
       return { response: { uid: review.request.uid, allowed: true } };
     }
     if ('addsFinalizer' in server) {
       const finalizers = review.request.object?.metadata.finalizers;
       if (finalizers?.includes(server.addsFinalizer)) return { response: { uid: review.request.uid, allowed: true } };
-      const ops = finalizers ? [{ op: 'add', path: '/metadata/finalizers/-', value: server.addsFinalizer }] : [{ op: 'add', path: '/metadata/finalizers', value: [server.addsFinalizer] }];
-      return { response: { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64') } };
+      const ops = finalizers
+        ? [{ op: 'add', path: '/metadata/finalizers/-', value: server.addsFinalizer }]
+        : [{ op: 'add', path: '/metadata/finalizers', value: [server.addsFinalizer] }];
+      return {
+        response: {
+          uid: review.request.uid,
+          allowed: true,
+          patchType: 'JSONPatch',
+          patch: Buffer.from(JSON.stringify(ops)).toString('base64'),
+        },
+      };
     }
     if ('addsInitContainer' in server) {
-      const pod = review.request.object as { spec?: { initContainers?: { name: string }[]; containers?: { image?: string }[] } } | undefined;
+      const pod = review.request.object as
+        | { spec?: { initContainers?: { name: string }[]; containers?: { image?: string }[] } }
+        | undefined;
       const inits = pod?.spec?.initContainers;
-      if (!pod?.spec || inits?.some((c) => c.name === server.addsInitContainer)) return { response: { uid: review.request.uid, allowed: true } };
-      const container = { name: server.addsInitContainer, image: 'registry.example.com/injected:1', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'IfNotPresent' };
-      const ops = inits ? [{ op: 'add', path: '/spec/initContainers/0', value: container }] : [{ op: 'add', path: '/spec/initContainers', value: [container] }];
-      return { response: { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64') } };
+      if (!pod?.spec || inits?.some((c) => c.name === server.addsInitContainer))
+        return { response: { uid: review.request.uid, allowed: true } };
+      const container = {
+        name: server.addsInitContainer,
+        image: 'registry.example.com/injected:1',
+        terminationMessagePath: '/dev/termination-log',
+        terminationMessagePolicy: 'File',
+        imagePullPolicy: 'IfNotPresent',
+      };
+      const ops = inits
+        ? [{ op: 'add', path: '/spec/initContainers/0', value: container }]
+        : [{ op: 'add', path: '/spec/initContainers', value: [container] }];
+      return {
+        response: {
+          uid: review.request.uid,
+          allowed: true,
+          patchType: 'JSONPatch',
+          patch: Buffer.from(JSON.stringify(ops)).toString('base64'),
+        },
+      };
     }
-    return { response: { uid: review.request.uid, allowed: false, status: { code: 403, reason: 'Forbidden', message: server.rejects } } };
+    return {
+      response: {
+        uid: review.request.uid,
+        allowed: false,
+        status: { code: 403, reason: 'Forbidden', message: server.rejects },
+      },
+    };
   }
 }

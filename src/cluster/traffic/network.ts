@@ -49,7 +49,11 @@ export class ServiceNetwork {
   /** A node's kube-proxy starts with it. */
   addNode(name: string): void {
     if (this.proxies.has(name)) return;
-    const config: KubeProxyConfig = { minSyncPeriodMs: DEFAULT_MIN_SYNC_PERIOD_MS, syncDelayMs: this.proxyDelays.get(name) ?? 0, release: this.release };
+    const config: KubeProxyConfig = {
+      minSyncPeriodMs: DEFAULT_MIN_SYNC_PERIOD_MS,
+      syncDelayMs: this.proxyDelays.get(name) ?? 0,
+      release: this.release,
+    };
     const proxy = new KubeProxy(this.clock, this.timeline, this.proxyApi(name), name, config);
     this.proxies.set(name, proxy);
     proxy.start();
@@ -65,7 +69,14 @@ export class ServiceNetwork {
   loadBalancer(svcKey: string): LoadBalancer {
     let lb = this.balancers.get(svcKey);
     if (!lb) {
-      lb = new LoadBalancer(this.clock, this.timeline, this.lbInformers.services, this.lbInformers.slices, svcKey, this.lags.get(svcKey) ?? 0);
+      lb = new LoadBalancer(
+        this.clock,
+        this.timeline,
+        this.lbInformers.services,
+        this.lbInformers.slices,
+        svcKey,
+        this.lags.get(svcKey) ?? 0,
+      );
       this.balancers.set(svcKey, lb);
     }
     return lb;
@@ -73,7 +84,10 @@ export class ServiceNetwork {
 
   /** `the load balancer of service … notices endpoint changes after …`: before the load balancer is first used. */
   setLoadBalancerLag(svcKey: string, lagMs: number): void {
-    if (this.balancers.has(svcKey)) throw new Error(`the load balancer of service "${svcKey}" is already in use: its lag must be set before the scenario starts`);
+    if (this.balancers.has(svcKey))
+      throw new Error(
+        `the load balancer of service "${svcKey}" is already in use: its lag must be set before the scenario starts`,
+      );
     this.lags.set(svcKey, lagMs);
     this.loadBalancer(svcKey);
   }

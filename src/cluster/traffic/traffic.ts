@@ -63,10 +63,14 @@ export class TrafficClients {
   add(spec: ClientSpec, startAt: number): void {
     const tick = (at: number) => {
       // Idle traffic does not keep "the cluster settles" waiting: the clients run for ever.
-      this.clock.at(at, () => {
-        this.send(spec);
-        tick(at + spec.everyMs);
-      }, { background: true });
+      this.clock.at(
+        at,
+        () => {
+          this.send(spec);
+          tick(at + spec.everyMs);
+        },
+        { background: true },
+      );
     };
     tick(Math.max(startAt, this.clock.now()));
   }
@@ -86,7 +90,8 @@ export class TrafficClients {
     if (!endpoint) return this.fail(spec.service, 'no endpoints');
     const node = this.paths.nodes().find((n) => n.name === endpoint.nodeName);
     const container = this.paths.servingContainer(endpoint.uid, endpoint.pod, spec.namespace);
-    if (!node || !container || !node.runtime.acceptsConnections(endpoint.uid, container)) return this.fail(spec.service, 'connection refused', endpoint.pod);
+    if (!node || !container || !node.runtime.acceptsConnections(endpoint.uid, container))
+      return this.fail(spec.service, 'connection refused', endpoint.pod);
     if (spec.takesMs <= 0) return;
     // In flight until it is answered; the process ending first resets it, at that instant.
     this.observe(node);

@@ -59,7 +59,10 @@ export function isControllerEnabled(descriptor: ControllerDescriptor, controller
 }
 
 /** A `--controllers` word that names no controller: one message listing the known names. */
-export function checkControllerNames(descriptors: readonly ControllerDescriptor[], controllers: readonly string[]): void {
+export function checkControllerNames(
+  descriptors: readonly ControllerDescriptor[],
+  controllers: readonly string[],
+): void {
   const known = new Set(descriptors.flatMap((d) => [d.name, ...(d.aliases ?? [])]));
   for (const word of controllers) {
     const name = word.startsWith('-') ? word.slice(1) : word;
@@ -73,7 +76,12 @@ export function checkControllerNames(descriptors: readonly ControllerDescriptor[
  * kube-controller-manager's StartControllers: each enabled controller in registration order, then
  * the shared informers (informerFactory.Start), so that every handler sees every object.
  */
-export function startControllers(descriptors: readonly ControllerDescriptor[], controllers: readonly string[], ctx: ControllerContext, contextOf: (name: string) => ControllerContext = () => ctx): Map<string, object> {
+export function startControllers(
+  descriptors: readonly ControllerDescriptor[],
+  controllers: readonly string[],
+  ctx: ControllerContext,
+  contextOf: (name: string) => ControllerContext = () => ctx,
+): Map<string, object> {
   checkControllerNames(descriptors, controllers);
   const started = new Map<string, object>();
   // A controller may have a context of its own (a perturbed one, src/cluster/perturbation/): its informers start with the others.

@@ -1,7 +1,11 @@
 import type { ApiResponse, ApiServer, ClientIdentity } from '../../apiserver/apiserver';
 import { EventRecorder } from '../../client/event-recorder';
 import { fromTime, type KubeObject } from '../../apimachinery/object';
-import { labelSelectorAsSelector as parseSelectorSpec, SelectorError, type LabelSelector as ParsedSelector } from '../../apimachinery/selectors';
+import {
+  labelSelectorAsSelector as parseSelectorSpec,
+  SelectorError,
+  type LabelSelector as ParsedSelector,
+} from '../../apimachinery/selectors';
 import type { LabelSelector, OwnerReference, Pod, PodTemplateSpec } from '../../apimachinery/types';
 import type { Clock } from '../../foundation/clock';
 import type { SharedInformer, SharedInformerFactory } from '../../client/informer';
@@ -42,7 +46,11 @@ export function getControllerOf(obj: KubeObject): OwnerReference | undefined {
  * resolveControllerRef (each workload controller has one): the owner of `kind` the pod's
  * controller reference names, from the owner informer's cache, if its uid is the one referenced.
  */
-export function resolveControllerRef<T extends KubeObject>(pod: Pod, kind: string, owners: SharedInformer<T>): T | undefined {
+export function resolveControllerRef<T extends KubeObject>(
+  pod: Pod,
+  kind: string,
+  owners: SharedInformer<T>,
+): T | undefined {
   const ref = getControllerOf(pod);
   if (!ref || ref.kind !== kind) return undefined;
   const owner = owners.get(`${pod.metadata.namespace}/${ref.name}`);
@@ -51,7 +59,14 @@ export function resolveControllerRef<T extends KubeObject>(pod: Pod, kind: strin
 
 /** metav1.NewControllerRef: controller and blockOwnerDeletion true. */
 export function newControllerRef(owner: KubeObject, apiVersion: string, kind: string): OwnerReference {
-  return { apiVersion, kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion,
+    kind,
+    name: owner.metadata.name!,
+    uid: owner.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /** controller.IsPodActive: not Succeeded, not Failed, not being deleted. */
@@ -107,9 +122,17 @@ export class PodControl {
     /** The Event source component, e.g. `job-controller`. */
     component: string,
     /** The Events' messages: RealPodControl's by default; StatefulPodControl (recordPodEvent) words them its own way. */
-    private readonly messages: { created(pod: string, owner: KubeObject): string; deleted(pod: string, owner: KubeObject): string } = { created: (pod) => `Created pod: ${pod}`, deleted: (pod) => `Deleted pod: ${pod}` },
+    private readonly messages: {
+      created(pod: string, owner: KubeObject): string;
+      deleted(pod: string, owner: KubeObject): string;
+    } = { created: (pod) => `Created pod: ${pod}`, deleted: (pod) => `Deleted pod: ${pod}` },
   ) {
-    this.recorder = new EventRecorder({ component }, identity.component, () => clock.now(), (e) => this.api.create(identity, 'events', e.metadata.namespace, e));
+    this.recorder = new EventRecorder(
+      { component },
+      identity.component,
+      () => clock.now(),
+      (e) => this.api.create(identity, 'events', e.metadata.namespace, e),
+    );
   }
 
   /**
@@ -117,7 +140,14 @@ export class PodControl {
    * annotations, finalizers and spec, the controller reference, and either a fixed name (a
    * StatefulSet's) or `generateName` (the owner's name and a dash, unless given).
    */
-  createPod(owner: KubeObject, ownerKind: string, template: PodTemplateSpec, controllerRef: OwnerReference, naming: { name?: string; generateName?: string }, mutate?: (pod: Pod) => void): ApiResponse<Pod> {
+  createPod(
+    owner: KubeObject,
+    ownerKind: string,
+    template: PodTemplateSpec,
+    controllerRef: OwnerReference,
+    naming: { name?: string; generateName?: string },
+    mutate?: (pod: Pod) => void,
+  ): ApiResponse<Pod> {
     const meta = template.metadata ?? {};
     const pod: Pod = {
       apiVersion: 'v1',
@@ -138,8 +168,7 @@ export class PodControl {
     if (r.ok) {
       this.consistency?.wroteAt(owner, 'pods', r.object.metadata.resourceVersion);
       this.recorder.event(ref, 'Normal', 'SuccessfulCreate', this.messages.created(r.object.metadata.name!, owner));
-    }
-    else this.recorder.event(ref, 'Warning', 'FailedCreate', `Error creating: ${r.status.message}`);
+    } else this.recorder.event(ref, 'Warning', 'FailedCreate', `Error creating: ${r.status.message}`);
     return r;
   }
 
@@ -150,8 +179,8 @@ export class PodControl {
     if (r.ok) {
       this.consistency?.wroteAt(owner, 'pods', (r.object as KubeObject | undefined)?.metadata?.resourceVersion);
       this.recorder.event(ref, 'Normal', 'SuccessfulDelete', this.messages.deleted(name, owner));
-    }
-    else if (r.code !== 404) this.recorder.event(ref, 'Warning', 'FailedDelete', `Error deleting: ${r.status.message}`);
+    } else if (r.code !== 404)
+      this.recorder.event(ref, 'Warning', 'FailedDelete', `Error deleting: ${r.status.message}`);
     return r;
   }
 
@@ -161,8 +190,17 @@ export class PodControl {
   }
 }
 
-function involved(owner: KubeObject, kind: string): { kind: string; namespace?: string; name?: string; uid?: string; apiVersion?: string } {
-  return { kind, namespace: owner.metadata.namespace, name: owner.metadata.name, uid: owner.metadata.uid, apiVersion: owner.apiVersion };
+function involved(
+  owner: KubeObject,
+  kind: string,
+): { kind: string; namespace?: string; name?: string; uid?: string; apiVersion?: string } {
+  return {
+    kind,
+    namespace: owner.metadata.namespace,
+    name: owner.metadata.name,
+    uid: owner.metadata.uid,
+    apiVersion: owner.apiVersion,
+  };
 }
 
 /**
@@ -229,7 +267,9 @@ export function podsByControllerUID(factory: SharedInformerFactory): SharedInfor
 /** The pods `owner` controls (the controller-uid index) that its selector still selects (no adoption of orphans is modelled). */
 export function podsOwnedBy(pods: SharedInformer<Pod>, owner: KubeObject, selector: LabelSelector | undefined): Pod[] {
   const parsed = labelSelectorAsSelector(selector);
-  return pods.byIndex(POD_CONTROLLER_UID_INDEX, owner.metadata.uid!).filter((p) => parsed?.matches(p.metadata.labels) ?? false);
+  return pods
+    .byIndex(POD_CONTROLLER_UID_INDEX, owner.metadata.uid!)
+    .filter((p) => parsed?.matches(p.metadata.labels) ?? false);
 }
 
 /** The annotation that orders a ReplicaSet's scale-down (KEP-2255; PodDeletionCost β on since 1.22). */
@@ -277,7 +317,11 @@ function logarithmicRankDiff(a: number, b: number, now: number): number {
 }
 
 /** One criterion of ActivePodsWithRanks.Less comparing a and b: <0 a goes first, >0 b, 0 a tie. */
-type Criterion = { name: string; compare(a: RankedPod, b: RankedPod, now: number): number; describe(p: RankedPod, now: number): string };
+type Criterion = {
+  name: string;
+  compare(a: RankedPod, b: RankedPod, now: number): number;
+  describe(p: RankedPod, now: number): string;
+};
 
 export interface RankedPod {
   readonly pod: Pod;
@@ -297,20 +341,46 @@ const age = (t: number | undefined, now: number) => (t === undefined ? 'unknown'
 
 /** ActivePodsWithRanks.Less, in its order (controller_utils.go, v1.33). */
 const CRITERIA: readonly Criterion[] = [
-  { name: 'unassigned', compare: (a, b) => (!!a.pod.spec?.nodeName === !!b.pod.spec?.nodeName ? 0 : a.pod.spec?.nodeName ? 1 : -1), describe: (p) => (p.pod.spec?.nodeName ? 'assigned' : 'unassigned') },
-  { name: 'phase', compare: (a, b) => phaseOrdinal(a.pod) - phaseOrdinal(b.pod), describe: (p) => p.pod.status?.phase ?? 'Pending' },
-  { name: 'ready', compare: (a, b) => Number(isPodReady(a.pod)) - Number(isPodReady(b.pod)), describe: (p) => (isPodReady(p.pod) ? 'ready' : 'not ready') },
-  { name: 'pod-deletion-cost', compare: (a, b) => deletionCost(a.pod) - deletionCost(b.pod), describe: (p) => `pod-deletion-cost ${deletionCost(p.pod)}` },
+  {
+    name: 'unassigned',
+    compare: (a, b) => (!!a.pod.spec?.nodeName === !!b.pod.spec?.nodeName ? 0 : a.pod.spec?.nodeName ? 1 : -1),
+    describe: (p) => (p.pod.spec?.nodeName ? 'assigned' : 'unassigned'),
+  },
+  {
+    name: 'phase',
+    compare: (a, b) => phaseOrdinal(a.pod) - phaseOrdinal(b.pod),
+    describe: (p) => p.pod.status?.phase ?? 'Pending',
+  },
+  {
+    name: 'ready',
+    compare: (a, b) => Number(isPodReady(a.pod)) - Number(isPodReady(b.pod)),
+    describe: (p) => (isPodReady(p.pod) ? 'ready' : 'not ready'),
+  },
+  {
+    name: 'pod-deletion-cost',
+    compare: (a, b) => deletionCost(a.pod) - deletionCost(b.pod),
+    describe: (p) => `pod-deletion-cost ${deletionCost(p.pod)}`,
+  },
   { name: 'colocated', compare: (a, b) => b.rank - a.rank, describe: (p) => `${p.rank} related pods on its node` },
   {
     name: 'ready time',
-    compare: (a, b, now) => (isPodReady(a.pod) && isPodReady(b.pod) ? byTime(podReadyTime(a.pod), podReadyTime(b.pod), now, a.pod.metadata.uid ?? '', b.pod.metadata.uid ?? '') : 0),
+    compare: (a, b, now) =>
+      isPodReady(a.pod) && isPodReady(b.pod)
+        ? byTime(podReadyTime(a.pod), podReadyTime(b.pod), now, a.pod.metadata.uid ?? '', b.pod.metadata.uid ?? '')
+        : 0,
     describe: (p, now) => `ready for ${age(podReadyTime(p.pod), now)}`,
   },
-  { name: 'restarts', compare: (a, b) => maxContainerRestarts(b.pod) - maxContainerRestarts(a.pod), describe: (p) => `${maxContainerRestarts(p.pod)} restarts` },
+  {
+    name: 'restarts',
+    compare: (a, b) => maxContainerRestarts(b.pod) - maxContainerRestarts(a.pod),
+    describe: (p) => `${maxContainerRestarts(p.pod)} restarts`,
+  },
   {
     name: 'created',
-    compare: (a, b, now) => (creationTime(a.pod) === creationTime(b.pod) ? 0 : byTime(creationTime(a.pod), creationTime(b.pod), now, a.pod.metadata.uid ?? '', b.pod.metadata.uid ?? '')),
+    compare: (a, b, now) =>
+      creationTime(a.pod) === creationTime(b.pod)
+        ? 0
+        : byTime(creationTime(a.pod), creationTime(b.pod), now, a.pod.metadata.uid ?? '', b.pod.metadata.uid ?? ''),
     describe: (p, now) => `created ${age(creationTime(p.pod), now)} ago`,
   },
 ];

@@ -21,23 +21,40 @@ function withCRD(): Cluster {
 }
 
 function database(c: Cluster, name: string, ownerReferences?: OwnerReference[]): KubeObject {
-  const r = c.apiserver.create(USER, 'databases.example.com', 'default', { apiVersion: 'example.com/v1', kind: 'Database', metadata: { name, ...(ownerReferences ? { ownerReferences } : {}) }, spec: { engine: 'postgres' } } as KubeObject);
+  const r = c.apiserver.create(USER, 'databases.example.com', 'default', {
+    apiVersion: 'example.com/v1',
+    kind: 'Database',
+    metadata: { name, ...(ownerReferences ? { ownerReferences } : {}) },
+    spec: { engine: 'postgres' },
+  } as KubeObject);
   if (!r.ok) expect.fail(r.status.message);
   c.flush();
   return r.object;
 }
 
-const refTo = (o: KubeObject, apiVersion: string, kind: string): OwnerReference => ({ apiVersion, kind, name: o.metadata.name!, uid: o.metadata.uid!, controller: true, blockOwnerDeletion: true });
+const refTo = (o: KubeObject, apiVersion: string, kind: string): OwnerReference => ({
+  apiVersion,
+  kind,
+  name: o.metadata.name!,
+  uid: o.metadata.uid!,
+  controller: true,
+  blockOwnerDeletion: true,
+});
 const db = (c: Cluster, name: string) => c.apiserver.get('databases.example.com', 'default', name);
 
 describe('the garbage collector with custom resources (A7)', () => {
   it('A7 a custom resource deleted in the foreground waits for its pods to terminate gracefully, once a Sync follows its kind', () => {
     const c = withCRD();
     const owner = database(c, 'orders');
-    createPod(c, 'orders-0', { metadata: { ownerReferences: [refTo(owner, 'example.com/v1', 'Database')] }, containers: { app: { sigterm: { kind: 'exits', afterMs: 5000 } } } });
+    createPod(c, 'orders-0', {
+      metadata: { ownerReferences: [refTo(owner, 'example.com/v1', 'Database')] },
+      containers: { app: { sigterm: { kind: 'exits', afterMs: 5000 } } },
+    });
     c.advance(WARMUP_MS);
     const t0 = c.clock.now();
-    expect(c.apiserver.delete(USER, 'databases.example.com', 'default', 'orders', { propagationPolicy: 'Foreground' }).code).to.equal(200);
+    expect(
+      c.apiserver.delete(USER, 'databases.example.com', 'default', 'orders', { propagationPolicy: 'Foreground' }).code,
+    ).to.equal(200);
     c.advance(10_000);
     expect(db(c, 'orders').ok).to.equal(false);
     expect(stored(c, 'orders-0')).to.equal(undefined);
@@ -57,7 +74,9 @@ describe('the garbage collector with custom resources (A7)', () => {
     c.apiserver.create(USER, 'customresourcedefinitions', undefined, databaseCRD());
     c.flush();
     const owner = database(c, 'orders');
-    const pod = createPod(c, 'orders-0', { metadata: { ownerReferences: [refTo(owner, 'example.com/v1', 'Database')] } });
+    const pod = createPod(c, 'orders-0', {
+      metadata: { ownerReferences: [refTo(owner, 'example.com/v1', 'Database')] },
+    });
     c.apiserver.delete(USER, 'databases.example.com', 'default', 'orders');
     c.advance(1000);
     expect(stored(c, 'orders-0')?.metadata.uid).to.equal(pod.metadata.uid);

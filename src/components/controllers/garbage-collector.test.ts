@@ -27,7 +27,11 @@ function requestsBy(c: Cluster, t0: number, actor: string): string[] {
 function replicaSet(c: Cluster, name: string, finalizers?: string[]): ReplicaSet {
   const r = c.apiserver.create(USER, 'replicasets', 'default', {
     metadata: { name, ...(finalizers ? { finalizers } : {}) },
-    spec: { replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app' }] } } },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app' }] } },
+    },
   });
   if (!r.ok) expect.fail(`replicaset ${name}: ${r.status.message}`);
   c.flush();
@@ -35,7 +39,14 @@ function replicaSet(c: Cluster, name: string, finalizers?: string[]): ReplicaSet
 }
 
 function ownerRef(rs: ReplicaSet, blockOwnerDeletion = true): OwnerReference {
-  return { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata.name!, uid: rs.metadata.uid!, controller: true, blockOwnerDeletion };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    name: rs.metadata.name!,
+    uid: rs.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion,
+  };
 }
 
 function storedRs(c: Cluster, name: string): ReplicaSet | undefined {
@@ -47,7 +58,9 @@ function storedRs(c: Cluster, name: string): ReplicaSet | undefined {
  * A cluster with replicaset `web` owning pods web-1 and web-2 (blockOwnerDeletion as given, app
  * exiting as given after SIGTERM), all running for a minute; T+0 is now.
  */
-function owned(o: { block?: [boolean, boolean]; exitAfterMs?: [number, number]; rsFinalizers?: string[]; release?: Release } = {}): { c: Cluster; t0: number; rs: ReplicaSet; pods: Pod[] } {
+function owned(
+  o: { block?: [boolean, boolean]; exitAfterMs?: [number, number]; rsFinalizers?: string[]; release?: Release } = {},
+): { c: Cluster; t0: number; rs: ReplicaSet; pods: Pod[] } {
   const c = new Cluster({ release: o.release, controllers: WITHOUT_RS_CONTROLLER });
   c.addNode(NODE);
   const rs = replicaSet(c, 'web', o.rsFinalizers);
@@ -88,7 +101,10 @@ describe('GarbageCollector: Background propagation (C1)', () => {
       `DELETE pods/web-2 propagationPolicy=Background preconditions.uid=${p2.metadata.uid}`,
     ]);
     // A pod takes the graceful path: the GC's DELETE only starts the kubelet's work (spec grace 30).
-    expect(stored(c, 'web-1')?.metadata).to.include({ deletionTimestamp: toTime(t0 + 30_000), deletionGracePeriodSeconds: 30 });
+    expect(stored(c, 'web-1')?.metadata).to.include({
+      deletionTimestamp: toTime(t0 + 30_000),
+      deletionGracePeriodSeconds: 30,
+    });
     c.advance(10_000);
     expectTimeline(c, t0, [
       [0, 'apiserver', 'DELETE replicasets/web propagationPolicy=Background'],
@@ -108,7 +124,19 @@ describe('GarbageCollector: Background propagation (C1)', () => {
     c.addNode(NODE);
     c.advance(WARMUP_MS);
     const t0 = c.clock.now();
-    createPod(c, 'stray', { metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'ghost', uid: '00000000-0000-4000-8000-000000000000', controller: true }] } });
+    createPod(c, 'stray', {
+      metadata: {
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'ReplicaSet',
+            name: 'ghost',
+            uid: '00000000-0000-4000-8000-000000000000',
+            controller: true,
+          },
+        ],
+      },
+    });
     expect(requestsBy(c, t0, GC)[0]).to.match(/^DELETE pods\/stray propagationPolicy=Background preconditions\.uid=/);
     expectTimeline(c, t0, [[0, 'gc', 'delete pods/stray: its owner replicasets/ghost is gone']]);
   });
@@ -127,7 +155,9 @@ describe('GarbageCollector: Background propagation (C1)', () => {
     const pod = stored(c, 'shared');
     expect(pod?.metadata.deletionTimestamp).to.equal(undefined);
     expect(pod?.metadata.ownerReferences?.map((r) => r.name)).to.deep.equal(['b']);
-    expectTimeline(c, t0, [[0, 'gc', 'remove ownerReferences of pods/shared to replicasets/a (gone): it still has owner replicasets/b']]);
+    expectTimeline(c, t0, [
+      [0, 'gc', 'remove ownerReferences of pods/shared to replicasets/a (gone): it still has owner replicasets/b'],
+    ]);
   });
 });
 
@@ -137,9 +167,16 @@ describe('GarbageCollector: Foreground propagation (C2)', () => {
     deleteRs(c, 'web', 'Foreground');
     // markAsDeleting (R33): a ReplicaSet has no graceful strategy: dT = now, dGP = 0, generation + 1.
     const deleting = storedRs(c, 'web');
-    expect(deleting?.metadata).to.include({ deletionTimestamp: toTime(t0), deletionGracePeriodSeconds: 0, generation: (rs.metadata.generation ?? 0) + 1 });
+    expect(deleting?.metadata).to.include({
+      deletionTimestamp: toTime(t0),
+      deletionGracePeriodSeconds: 0,
+      generation: (rs.metadata.generation ?? 0) + 1,
+    });
     expect(deleting?.metadata.finalizers).to.deep.equal(['foregroundDeletion']);
-    expect(requestsBy(c, t0, GC).map((r) => r.replace(/ preconditions.*/, ''))).to.deep.equal(['DELETE pods/web-1 propagationPolicy=Background', 'DELETE pods/web-2 propagationPolicy=Background']);
+    expect(requestsBy(c, t0, GC).map((r) => r.replace(/ preconditions.*/, ''))).to.deep.equal([
+      'DELETE pods/web-1 propagationPolicy=Background',
+      'DELETE pods/web-2 propagationPolicy=Background',
+    ]);
     c.advance(5000);
     expect(stored(c, 'web-1'), 'web-1 (2 s) is gone').to.equal(undefined);
     expect(storedRs(c, 'web')?.metadata.finalizers, 'web-2 still blocks').to.deep.equal(['foregroundDeletion']);
@@ -150,7 +187,11 @@ describe('GarbageCollector: Foreground propagation (C2)', () => {
       [0, 'gc', 'delete pods/web-2: its owner replicasets/web is being deleted in the foreground'],
       [3, 'etcd', 'DELETE /registry/pods/default/web-1'],
       [11, 'etcd', 'DELETE /registry/pods/default/web-2'],
-      [11, 'gc', 'remove finalizer foregroundDeletion from replicasets/web: no dependent with blockOwnerDeletion is left'],
+      [
+        11,
+        'gc',
+        'remove finalizer foregroundDeletion from replicasets/web: no dependent with blockOwnerDeletion is left',
+      ],
       [11, 'apiserver', 'PATCH replicasets/web'],
       [11, 'etcd', 'DELETE /registry/replicasets/default/web'],
     ]);
@@ -162,7 +203,10 @@ describe('GarbageCollector: Foreground propagation (C2)', () => {
     deleteRs(c, 'web', 'Foreground');
     c.advance(5000);
     expect(storedRs(c, 'web'), 'gone once the blocking web-1 is gone').to.equal(undefined);
-    expect(stored(c, 'web-2')?.metadata.deletionTimestamp, 'the non-blocking web-2 was deleted as well, and still terminates').to.equal(toTime(t0 + 30_000));
+    expect(
+      stored(c, 'web-2')?.metadata.deletionTimestamp,
+      'the non-blocking web-2 was deleted as well, and still terminates',
+    ).to.equal(toTime(t0 + 30_000));
     expectTimeline(c, t0, [
       [0, 'gc', 'delete pods/web-2: its owner replicasets/web is being deleted in the foreground'],
       [3, 'etcd', 'DELETE /registry/pods/default/web-1'],
@@ -198,7 +242,11 @@ describe('GarbageCollector: Foreground propagation with a second owner (C2)', ()
     expect(stored(c, 'shared')?.metadata.ownerReferences?.map((r) => r.name)).to.deep.equal(['b']);
     expect(stored(c, 'shared')?.metadata.deletionTimestamp).to.equal(undefined);
     expectTimeline(c, t0, [
-      [0, 'gc', 'remove ownerReferences of pods/shared to replicasets/a (deleting in the foreground): it still has owner replicasets/b'],
+      [
+        0,
+        'gc',
+        'remove ownerReferences of pods/shared to replicasets/a (deleting in the foreground): it still has owner replicasets/b',
+      ],
       [0, 'gc', 'remove finalizer foregroundDeletion from replicasets/a'],
       [0, 'etcd', 'DELETE /registry/replicasets/default/a'],
     ]);

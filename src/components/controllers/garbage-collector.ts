@@ -19,7 +19,9 @@ const IDENTITY: ClientIdentity = { name: 'garbage-collector', component: 'gc' };
  * kind is resolved (graph_builder.go monitors every deletable resource). Custom resources join
  * at the next Sync after their CRD is Established.
  */
-const WATCHED: readonly Resource[] = [...new Set(SERVED_RESOURCES.filter((r) => r.storage !== 'events').map((r) => r.storage))];
+const WATCHED: readonly Resource[] = [
+  ...new Set(SERVED_RESOURCES.filter((r) => r.storage !== 'events').map((r) => r.storage)),
+];
 
 /** kube-controller-manager's startGarbageCollectorController: `go garbageCollector.Sync(ctx, discoveryClient, 30*time.Second)`. */
 export const GC_SYNC_PERIOD_MS = 30_000;
@@ -36,7 +38,9 @@ interface Mapping {
  * map cannot be resolved, and the collector leaves its dependent alone, as attemptToDeleteItem
  * does when the RESTMapper does not find the owner's kind.
  */
-const BUILTIN_MAPPINGS: Readonly<Record<string, Mapping>> = Object.fromEntries(SERVED_RESOURCES.map((r) => [r.kind, { resource: r.storage, namespaced: r.namespaced }]));
+const BUILTIN_MAPPINGS: Readonly<Record<string, Mapping>> = Object.fromEntries(
+  SERVED_RESOURCES.map((r) => [r.kind, { resource: r.storage, namespaced: r.namespaced }]),
+);
 
 interface Item {
   resource: Resource;
@@ -47,10 +51,15 @@ type Policy = 'Orphan' | 'Foreground' | 'Background';
 
 /** Nothing the graph follows changed: the same owner references and finalizers (stored versions share unchanged parts), the same deletion. */
 function sameForGraph(old: KubeObject, obj: KubeObject): boolean {
-  return old.metadata.ownerReferences === obj.metadata.ownerReferences && old.metadata.finalizers === obj.metadata.finalizers && old.metadata.deletionTimestamp === obj.metadata.deletionTimestamp;
+  return (
+    old.metadata.ownerReferences === obj.metadata.ownerReferences &&
+    old.metadata.finalizers === obj.metadata.finalizers &&
+    old.metadata.deletionTimestamp === obj.metadata.deletionTimestamp
+  );
 }
 
-const isDeletingDependents = (o: KubeObject): boolean => !!o.metadata.deletionTimestamp && (o.metadata.finalizers ?? []).includes(FINALIZER_FOREGROUND);
+const isDeletingDependents = (o: KubeObject): boolean =>
+  !!o.metadata.deletionTimestamp && (o.metadata.finalizers ?? []).includes(FINALIZER_FOREGROUND);
 const ref = (item: Item): string => `${item.resource}/${item.object.metadata.name}`;
 
 /**
@@ -99,16 +108,21 @@ export class GarbageCollector {
   private monitor(resource: Resource): void {
     const list = this.api.list(resource, undefined);
     if (list.ok) for (const o of list.object.items) this.upsert({ resource, object: o }, undefined);
-    const w = this.api.watch(resource, undefined, { resourceVersion: list.ok ? list.object.resourceVersion : undefined }, (e) => {
-      const uid = e.object.metadata.uid!;
-      if (e.type === 'DELETED') return this.remove(uid);
-      const known = this.items.get(uid);
-      // Most updates (a status change) leave the owner references, the finalizers and the
-      // deletion alone: processGraphChanges then finds no reference diff and no transition, and
-      // the node only takes the new copy.
-      if (known !== undefined && sameForGraph(known.object, e.object)) known.object = e.object;
-      else this.upsert({ resource, object: e.object }, known?.object);
-    });
+    const w = this.api.watch(
+      resource,
+      undefined,
+      { resourceVersion: list.ok ? list.object.resourceVersion : undefined },
+      (e) => {
+        const uid = e.object.metadata.uid!;
+        if (e.type === 'DELETED') return this.remove(uid);
+        const known = this.items.get(uid);
+        // Most updates (a status change) leave the owner references, the finalizers and the
+        // deletion alone: processGraphChanges then finds no reference diff and no transition, and
+        // the node only takes the new copy.
+        if (known !== undefined && sameForGraph(known.object, e.object)) known.object = e.object;
+        else this.upsert({ resource, object: e.object }, known?.object);
+      },
+    );
     this.monitors.set(resource, w.ok ? w.object : undefined);
   }
 
@@ -120,12 +134,20 @@ export class GarbageCollector {
    * an ownerReference to its kind waits for this Sync.
    */
   private sync(): void {
-    const custom = customResources(this.api).filter((r) => r.verbs.includes('delete') && r.verbs.includes('list') && r.verbs.includes('watch'));
+    const custom = customResources(this.api).filter(
+      (r) => r.verbs.includes('delete') && r.verbs.includes('list') && r.verbs.includes('watch'),
+    );
     const wanted = new Set<Resource>([...WATCHED, ...custom.map((r) => r.storage)]);
     const changed = wanted.size !== this.monitors.size || [...wanted].some((r) => !this.monitors.has(r));
     if (changed) {
-      this.timeline.record('gc', `resync monitors: ${custom.length === 0 ? 'no custom resources' : [...new Set(custom.map((r) => r.storage))].join(', ')}`, `${SOURCE} Sync`);
-      this.customMappings = new Map(custom.map((r) => [`${r.group}/${r.kind}`, { resource: r.storage, namespaced: r.namespaced }]));
+      this.timeline.record(
+        'gc',
+        `resync monitors: ${custom.length === 0 ? 'no custom resources' : [...new Set(custom.map((r) => r.storage))].join(', ')}`,
+        `${SOURCE} Sync`,
+      );
+      this.customMappings = new Map(
+        custom.map((r) => [`${r.group}/${r.kind}`, { resource: r.storage, namespaced: r.namespaced }]),
+      );
       for (const [resource, w] of this.monitors) {
         if (wanted.has(resource)) continue;
         w?.stop();
@@ -159,7 +181,8 @@ export class GarbageCollector {
       this.dependents.get(r.uid)!.add(uid);
     }
     // addDependentToOwners: an owner never observed is a virtual node, verified by attemptToDelete.
-    for (const r of after) if (!before.some((b) => b.uid === r.uid) && !this.items.has(r.uid)) this.enqueue(this.attemptToDelete, uid);
+    for (const r of after)
+      if (!before.some((b) => b.uid === r.uid) && !this.items.has(r.uid)) this.enqueue(this.attemptToDelete, uid);
     // addUnblockedOwnersToDeleteQueue: a removed or no longer blocking reference may free an owner waiting in the foreground.
     for (const r of before) {
       const now = after.find((a) => a.uid === r.uid);
@@ -170,7 +193,8 @@ export class GarbageCollector {
     }
     const meta = item.object.metadata;
     const finalizers = meta.finalizers ?? [];
-    const wasOrphaning = !!old?.metadata.deletionTimestamp && (old.metadata.finalizers ?? []).includes(FINALIZER_ORPHAN);
+    const wasOrphaning =
+      !!old?.metadata.deletionTimestamp && (old.metadata.finalizers ?? []).includes(FINALIZER_ORPHAN);
     if (meta.deletionTimestamp && finalizers.includes(FINALIZER_ORPHAN) && !wasOrphaning) {
       this.enqueue(this.attemptToOrphan, uid); // startsWaitingForDependentsOrphaned
       return;
@@ -220,7 +244,9 @@ export class GarbageCollector {
   }
 
   private dependentsOf(uid: string): Item[] {
-    return [...(this.dependents.get(uid) ?? [])].map((d) => this.items.get(d)).filter((i): i is Item => i !== undefined);
+    return [...(this.dependents.get(uid) ?? [])]
+      .map((d) => this.items.get(d))
+      .filter((i): i is Item => i !== undefined);
   }
 
   /** getObject: a live GET of the item (the graph may lag). */
@@ -234,7 +260,10 @@ export class GarbageCollector {
    * Dangling: not found (or another uid); waitingForDependentsDeletion: found with deletionTimestamp
    * and foregroundDeletion; solid: the rest. Undefined when an owner kind cannot be resolved.
    */
-  private classifyReferences(item: Item, refs: readonly OwnerReference[]): { solid: OwnerReference[]; dangling: OwnerReference[]; waiting: OwnerReference[] } | undefined {
+  private classifyReferences(
+    item: Item,
+    refs: readonly OwnerReference[],
+  ): { solid: OwnerReference[]; dangling: OwnerReference[]; waiting: OwnerReference[] } | undefined {
     const out = { solid: [] as OwnerReference[], dangling: [] as OwnerReference[], waiting: [] as OwnerReference[] };
     for (const r of refs) {
       const mapping = this.mappingOf(r);
@@ -243,7 +272,11 @@ export class GarbageCollector {
         this.unresolved.add(item.object.metadata.uid!);
         return undefined;
       }
-      const got = this.api.get(mapping.resource, mapping.namespaced ? item.object.metadata.namespace : undefined, r.name);
+      const got = this.api.get(
+        mapping.resource,
+        mapping.namespaced ? item.object.metadata.namespace : undefined,
+        r.name,
+      );
       if (!got.ok || got.object.metadata.uid !== r.uid) out.dangling.push(r);
       else if (isDeletingDependents(got.object as KubeObject)) out.waiting.push(r);
       else out.solid.push(r);
@@ -270,8 +303,15 @@ export class GarbageCollector {
       if (dangling.length === 0 && waiting.length === 0) return;
       // Remove the dangling and waiting references, so that no owner is stuck with foregroundDeletion.
       const gone = new Set([...dangling, ...waiting].map((r) => r.uid));
-      const describe = [...dangling.map((r) => `${r.kind.toLowerCase()}s/${r.name} (gone)`), ...waiting.map((r) => `${r.kind.toLowerCase()}s/${r.name} (deleting in the foreground)`)].join(', ');
-      this.timeline.record('gc', `remove ownerReferences of ${name} to ${describe}: it still has owner ${solid.map((r) => `${r.kind.toLowerCase()}s/${r.name}`).join(', ')}`, `${SOURCE} attemptToDeleteItem`);
+      const describe = [
+        ...dangling.map((r) => `${r.kind.toLowerCase()}s/${r.name} (gone)`),
+        ...waiting.map((r) => `${r.kind.toLowerCase()}s/${r.name} (deleting in the foreground)`),
+      ].join(', ');
+      this.timeline.record(
+        'gc',
+        `remove ownerReferences of ${name} to ${describe}: it still has owner ${solid.map((r) => `${r.kind.toLowerCase()}s/${r.name}`).join(', ')}`,
+        `${SOURCE} attemptToDeleteItem`,
+      );
       this.patchOwnerReferences(item, latest, (r) => !gone.has(r.uid));
       return;
     }
@@ -285,8 +325,15 @@ export class GarbageCollector {
     } else {
       // No solid owner: collected, honouring a GC finalizer it already carries.
       const finalizers = latest.metadata.finalizers ?? [];
-      policy = finalizers.includes(FINALIZER_ORPHAN) ? 'Orphan' : finalizers.includes(FINALIZER_FOREGROUND) ? 'Foreground' : 'Background';
-      why = waiting.length > 0 ? `its owner ${waiting.map((r) => `${r.kind.toLowerCase()}s/${r.name}`).join(', ')} is being deleted in the foreground` : `its owner ${dangling.map((r) => `${r.kind.toLowerCase()}s/${r.name}`).join(', ')} is gone`;
+      policy = finalizers.includes(FINALIZER_ORPHAN)
+        ? 'Orphan'
+        : finalizers.includes(FINALIZER_FOREGROUND)
+          ? 'Foreground'
+          : 'Background';
+      why =
+        waiting.length > 0
+          ? `its owner ${waiting.map((r) => `${r.kind.toLowerCase()}s/${r.name}`).join(', ')} is being deleted in the foreground`
+          : `its owner ${dangling.map((r) => `${r.kind.toLowerCase()}s/${r.name}`).join(', ')} is gone`;
     }
     this.timeline.record('gc', `delete ${name}: ${why}`, `${SOURCE} attemptToDeleteItem`);
     this.deleteObject(item, latest, policy);
@@ -301,7 +348,10 @@ export class GarbageCollector {
    */
   private deleteObject(item: Item, latest: KubeObject, policy: Policy): void {
     const meta = latest.metadata;
-    const options = (rv: string | undefined): DeleteOptions => ({ propagationPolicy: policy, preconditions: { uid: meta.uid, ...(rv ? { resourceVersion: rv } : {}) } });
+    const options = (rv: string | undefined): DeleteOptions => ({
+      propagationPolicy: policy,
+      preconditions: { uid: meta.uid, ...(rv ? { resourceVersion: rv } : {}) },
+    });
     if (!this.options.release.atLeast(34)) {
       this.api.delete(IDENTITY, item.resource, meta.namespace, meta.name!, options(undefined));
       return;
@@ -309,7 +359,12 @@ export class GarbageCollector {
     const r = this.api.delete(IDENTITY, item.resource, meta.namespace, meta.name!, options(meta.resourceVersion));
     if (r.ok || r.code !== 409 || !meta.resourceVersion) return;
     const live = this.getObject(item);
-    if (live && live.metadata.uid === meta.uid && live.metadata.resourceVersion !== meta.resourceVersion && jsonEqual(live.metadata.ownerReferences ?? [], meta.ownerReferences ?? [])) {
+    if (
+      live &&
+      live.metadata.uid === meta.uid &&
+      live.metadata.resourceVersion !== meta.resourceVersion &&
+      jsonEqual(live.metadata.ownerReferences ?? [], meta.ownerReferences ?? [])
+    ) {
       this.api.delete(IDENTITY, item.resource, meta.namespace, meta.name!, options(undefined));
     }
   }
@@ -317,12 +372,15 @@ export class GarbageCollector {
   /** processDeletingDependentsItem: the owner keeps foregroundDeletion while a blocking dependent remains in the graph. */
   private processDeletingDependentsItem(owner: Item): void {
     const uid = owner.object.metadata.uid!;
-    const blocking = this.dependentsOf(uid).filter((d) => (d.object.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.blockOwnerDeletion));
+    const blocking = this.dependentsOf(uid).filter((d) =>
+      (d.object.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.blockOwnerDeletion),
+    );
     if (blocking.length === 0) {
       this.removeFinalizer(owner, FINALIZER_FOREGROUND, 'no dependent with blockOwnerDeletion is left');
       return;
     }
-    for (const d of blocking) if (!isDeletingDependents(d.object)) this.enqueue(this.attemptToDelete, d.object.metadata.uid!);
+    for (const d of blocking)
+      if (!isDeletingDependents(d.object)) this.enqueue(this.attemptToDelete, d.object.metadata.uid!);
   }
 
   /** attemptToOrphanWorker: orphanDependents (each dependent loses its reference to the owner), then the orphan finalizer goes. */
@@ -331,7 +389,11 @@ export class GarbageCollector {
     for (const d of this.dependentsOf(uid)) {
       const latest = this.getObject(d);
       if (!latest || latest.metadata.uid !== d.object.metadata.uid) continue; // NotFound is ignored
-      this.timeline.record('gc', `orphan ${ref(d)}: remove its ownerReference to ${ref(owner)}`, `${SOURCE} orphanDependents`);
+      this.timeline.record(
+        'gc',
+        `orphan ${ref(d)}: remove its ownerReference to ${ref(owner)}`,
+        `${SOURCE} orphanDependents`,
+      );
       this.patchOwnerReferences(d, latest, (r) => r.uid !== uid);
     }
     this.removeFinalizer(owner, FINALIZER_ORPHAN, 'its dependents are orphaned');
@@ -346,7 +408,9 @@ export class GarbageCollector {
   private patchOwnerReferences(item: Item, latest: KubeObject, keep: (r: OwnerReference) => boolean): void {
     const refs = (latest.metadata.ownerReferences ?? []).filter(keep);
     const meta = latest.metadata;
-    this.api.patch(IDENTITY, item.resource, meta.namespace, meta.name!, 'merge', { metadata: { resourceVersion: meta.resourceVersion, ownerReferences: refs.length ? refs : null } });
+    this.api.patch(IDENTITY, item.resource, meta.namespace, meta.name!, 'merge', {
+      metadata: { resourceVersion: meta.resourceVersion, ownerReferences: refs.length ? refs : null },
+    });
   }
 
   /**
@@ -357,8 +421,14 @@ export class GarbageCollector {
     const latest = this.getObject(item);
     if (!latest || !(latest.metadata.finalizers ?? []).includes(finalizer)) return;
     const meta = latest.metadata;
-    this.timeline.record('gc', `remove finalizer ${finalizer} from ${ref(item)}: ${why}`, `${OPERATIONS} removeFinalizer`);
+    this.timeline.record(
+      'gc',
+      `remove finalizer ${finalizer} from ${ref(item)}: ${why}`,
+      `${OPERATIONS} removeFinalizer`,
+    );
     const finalizers = (meta.finalizers ?? []).filter((f) => f !== finalizer);
-    this.api.patch(IDENTITY, item.resource, meta.namespace, meta.name!, 'merge', { metadata: { resourceVersion: meta.resourceVersion, finalizers: finalizers.length ? finalizers : null } });
+    this.api.patch(IDENTITY, item.resource, meta.namespace, meta.name!, 'merge', {
+      metadata: { resourceVersion: meta.resourceVersion, finalizers: finalizers.length ? finalizers : null },
+    });
   }
 }

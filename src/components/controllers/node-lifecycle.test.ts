@@ -37,7 +37,19 @@ function nodeObject(c: Cluster): Node {
   return r.object;
 }
 
-const ready = (o: Node | Pod | undefined) => (o?.status?.conditions as { type: string; status: string; reason?: string; message?: string; lastHeartbeatTime?: string; lastTransitionTime?: string }[] | undefined)?.find((c) => c.type === 'Ready');
+const ready = (o: Node | Pod | undefined) =>
+  (
+    o?.status?.conditions as
+      | {
+          type: string;
+          status: string;
+          reason?: string;
+          message?: string;
+          lastHeartbeatTime?: string;
+          lastTransitionTime?: string;
+        }[]
+      | undefined
+  )?.find((c) => c.type === 'Ready');
 const taints = (n: Node) => (n.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`);
 
 describe('NodeLifecycleController monitorNodeHealth', () => {
@@ -62,7 +74,10 @@ describe('NodeLifecycleController monitorNodeHealth', () => {
     const before = ready(nodeObject(c));
     node.setReachable(false);
     c.advance(54_000);
-    expect(ready(nodeObject(c))?.status, 'T+54: 54 s since the last renewal it saw, but the pass at T+50 is not past the grace').to.equal('True');
+    expect(
+      ready(nodeObject(c))?.status,
+      'T+54: 54 s since the last renewal it saw, but the pass at T+50 is not past the grace',
+    ).to.equal('True');
     c.advance(1000);
     expect(ready(nodeObject(c))).to.deep.equal({
       ...before,
@@ -90,7 +105,9 @@ describe('NodeLifecycleController monitorNodeHealth', () => {
     c.advance(60_000);
     const after = stored(c, 'web')!;
     expect(ready(after)).to.deep.equal({ ...ready(before), status: 'False', lastTransitionTime: toTime(t0 + 55_000) });
-    expect(after.status?.conditions?.filter((c) => c.type !== 'Ready')).to.deep.equal(before.status?.conditions?.filter((c) => c.type !== 'Ready'));
+    expect(after.status?.conditions?.filter((c) => c.type !== 'Ready')).to.deep.equal(
+      before.status?.conditions?.filter((c) => c.type !== 'Ready'),
+    );
     expect(after.status?.phase).to.equal('Running');
     expectTimeline(c, t0, [
       [55, 'apiserver', `UPDATE nodes/${NODE}/status`],
@@ -105,8 +122,21 @@ describe('NodeLifecycleController monitorNodeHealth', () => {
     const { c, node, t0 } = running();
     node.setReachable(false);
     c.advance(60_000);
-    const events = c.apiserver.list('events', 'default', (e) => e.involvedObject?.name === 'web' && e.reason === 'NodeNotReady');
-    expect(events.ok && events.object.items.map((e) => [e.type, e.message, e.source?.component, e.involvedObject.uid, e.firstTimestamp])).to.deep.equal([
+    const events = c.apiserver.list(
+      'events',
+      'default',
+      (e) => e.involvedObject?.name === 'web' && e.reason === 'NodeNotReady',
+    );
+    expect(
+      events.ok &&
+        events.object.items.map((e) => [
+          e.type,
+          e.message,
+          e.source?.component,
+          e.involvedObject.uid,
+          e.firstTimestamp,
+        ]),
+    ).to.deep.equal([
       ['Warning', 'Node is not ready', 'node-controller', stored(c, 'web')!.metadata.uid, toTime(t0 + 55_000)],
     ]);
     expectTimeline(c, t0, [
@@ -115,10 +145,11 @@ describe('NodeLifecycleController monitorNodeHealth', () => {
     ]);
   });
 
-  it('K46 MarkPodsNotReady reads the node\'s pods from the shared pod informer\'s spec.nodeName index: a zone outage of N nodes LISTs no pod (it LISTed every pod of the cluster per node before)', () => {
+  it("K46 MarkPodsNotReady reads the node's pods from the shared pod informer's spec.nodeName index: a zone outage of N nodes LISTs no pod (it LISTed every pod of the cluster per node before)", () => {
     const c = new Cluster();
     const nodes = ['zone-a-1', 'zone-a-2', 'zone-a-3', 'zone-a-4'].map((name) => c.addNode(name));
-    for (const [i, node] of nodes.entries()) for (let p = 0; p < 3; p++) createPod(c, `web-${i}-${p}`, { nodeName: node.name });
+    for (const [i, node] of nodes.entries())
+      for (let p = 0; p < 3; p++) createPod(c, `web-${i}-${p}`, { nodeName: node.name });
     c.advance(WARMUP_MS);
     const t0 = c.clock.now();
     // Operation count: every pod LIST the apiserver serves, and the pods it hands out.
@@ -136,7 +167,10 @@ describe('NodeLifecycleController monitorNodeHealth', () => {
     for (const node of nodes) node.setReachable(false);
     c.advance(60_000);
     expect(count(c, t0, 'apiserver', 'UPDATE pods/web-'), 'every pod of every node is marked Ready=False').to.equal(12);
-    expect({ podLists, podsListed }, 'pod GC\'s 20 s passes are its own LISTs; MarkPodsNotReady adds none').to.deep.equal({ podLists: 3, podsListed: 36 });
+    expect(
+      { podLists, podsListed },
+      "pod GC's 20 s passes are its own LISTs; MarkPodsNotReady adds none",
+    ).to.deep.equal({ podLists: 3, podsListed: 36 });
   });
 
   it('K46 doNoScheduleTaintingPass + processTaintBaseEviction: the unreachable NoSchedule taint follows the status update; the NoExecute one comes with the next pass, which sees the Unknown it wrote', () => {
@@ -148,7 +182,12 @@ describe('NodeLifecycleController monitorNodeHealth', () => {
     const n = nodeObject(c);
     expect(taints(n)).to.deep.equal([`${TAINT_UNREACHABLE}:NoSchedule`, `${TAINT_UNREACHABLE}:NoExecute`]);
     expect(n.spec?.taints?.map((t) => t.timeAdded)).to.deep.equal([toTime(t0 + 55_000), toTime(t0 + 60_000)]);
-    expect(requestsBy(c, t0, NLC)).to.deep.equal([`UPDATE nodes/${NODE}/status`, 'UPDATE pods/web/status', `PATCH nodes/${NODE}`, `PATCH nodes/${NODE}`]);
+    expect(requestsBy(c, t0, NLC)).to.deep.equal([
+      `UPDATE nodes/${NODE}/status`,
+      'UPDATE pods/web/status',
+      `PATCH nodes/${NODE}`,
+      `PATCH nodes/${NODE}`,
+    ]);
     expectTimeline(c, t0, [
       [55, 'nodelifecycle', `node ${NODE} taints +${TAINT_UNREACHABLE}:NoSchedule`],
       [60, 'nodelifecycle', `node ${NODE} tainted ${TAINT_UNREACHABLE}:NoExecute (Ready=Unknown)`],
@@ -163,7 +202,9 @@ describe('NodeLifecycleController monitorNodeHealth', () => {
     // Both taints are written in the same pass; their order in the list is not part of the rule.
     expect(taints(n).sort()).to.deep.equal([`${TAINT_UNREACHABLE}:NoExecute`, `${TAINT_UNREACHABLE}:NoSchedule`]);
     expect(n.spec?.taints?.map((t) => t.timeAdded)).to.deep.equal([toTime(t0 + 55_000), toTime(t0 + 55_000)]);
-    expectTimeline(c, t0, [[55, 'nodelifecycle', `node ${NODE} tainted ${TAINT_UNREACHABLE}:NoExecute (Ready=Unknown)`]]);
+    expectTimeline(c, t0, [
+      [55, 'nodelifecycle', `node ${NODE} tainted ${TAINT_UNREACHABLE}:NoExecute (Ready=Unknown)`],
+    ]);
   });
 
   it('K46 markNodeAsReachable: a node that reports Ready again loses the NoSchedule taint with its status, and the NoExecute taint at the next pass', () => {

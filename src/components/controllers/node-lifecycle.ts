@@ -48,7 +48,10 @@ const CONDITION_TAINTS: Record<string, Record<string, string>> = {
 };
 /** UnschedulableTaintTemplate: spec.unschedulable (a cordoned node) becomes this NoSchedule taint. */
 export const TAINT_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
-const CONDITION_TAINT_KEYS = new Set([...Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)), TAINT_UNSCHEDULABLE]);
+const CONDITION_TAINT_KEYS = new Set([
+  ...Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)),
+  TAINT_UNSCHEDULABLE,
+]);
 
 /** nodeHealthData: what the controller last saw of a node, and when it last saw it change. */
 interface NodeHealth {
@@ -79,7 +82,12 @@ function hasTaint(node: Node, key: string, effect: string): boolean {
 export class NodeLifecycleController {
   private readonly health = new Map<string, NodeHealth>();
   private readonly config: NodeLifecycleConfig;
-  private readonly recorder = new EventRecorder({ component: 'node-controller' }, 'node-not-ready', () => this.clock.now(), (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e));
+  private readonly recorder = new EventRecorder(
+    { component: 'node-controller' },
+    'node-not-ready',
+    () => this.clock.now(),
+    (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e),
+  );
 
   constructor(
     private readonly clock: Clock,
@@ -103,7 +111,9 @@ export class NodeLifecycleController {
 
   /** The monitor loop is idle (background) unless some node is on its way to being marked or unmarked. */
   private schedule(pending: boolean): void {
-    this.clock.after(this.config.monitorPeriodMs, () => this.schedule(this.monitorNodeHealth()), { background: !pending });
+    this.clock.after(this.config.monitorPeriodMs, () => this.schedule(this.monitorNodeHealth()), {
+      background: !pending,
+    });
   }
 
   /** monitorNodeHealth; returns whether a node is still on its way to a new state (the next passes have work). */
@@ -125,8 +135,16 @@ export class NodeLifecycleController {
       // A node two lease renewals late will cross the grace period; an Unknown node still needs its
       // NoExecute taint; a Ready one still carrying them needs them lifted.
       if (current.status === 'True' && silent > 20_000) pending = true;
-      if (current.status !== 'True' && !hasTaint(node, current.status === 'False' ? TAINT_NOT_READY : TAINT_UNREACHABLE, 'NoExecute')) pending = true;
-      if (current.status === 'True' && (hasTaint(node, TAINT_UNREACHABLE, 'NoExecute') || hasTaint(node, TAINT_NOT_READY, 'NoExecute'))) pending = true;
+      if (
+        current.status !== 'True' &&
+        !hasTaint(node, current.status === 'False' ? TAINT_NOT_READY : TAINT_UNREACHABLE, 'NoExecute')
+      )
+        pending = true;
+      if (
+        current.status === 'True' &&
+        (hasTaint(node, TAINT_UNREACHABLE, 'NoExecute') || hasTaint(node, TAINT_NOT_READY, 'NoExecute'))
+      )
+        pending = true;
     }
     return pending;
   }
@@ -150,7 +168,10 @@ export class NodeLifecycleController {
     }
     const lease = this.api.get('leases', NODE_LEASE_NAMESPACE, name);
     const renewTime = lease.ok ? lease.object.spec?.renewTime : undefined;
-    if (renewTime !== undefined && (health.leaseRenewTime === undefined || Date.parse(health.leaseRenewTime) < Date.parse(renewTime))) {
+    if (
+      renewTime !== undefined &&
+      (health.leaseRenewTime === undefined || Date.parse(health.leaseRenewTime) < Date.parse(renewTime))
+    ) {
       health.leaseRenewTime = renewTime;
       health.probeTimestamp = now;
     }
@@ -162,17 +183,35 @@ export class NodeLifecycleController {
     for (const type of MONITORED_CONDITIONS) {
       const i = conditions.findIndex((c) => c.type === type);
       if (i < 0) {
-        conditions.push({ type, status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.', lastHeartbeatTime: listed.metadata.creationTimestamp, lastTransitionTime: nowText });
+        conditions.push({
+          type,
+          status: 'Unknown',
+          reason: 'NodeStatusNeverUpdated',
+          message: 'Kubelet never posted node status.',
+          lastHeartbeatTime: listed.metadata.creationTimestamp,
+          lastTransitionTime: nowText,
+        });
         changed ||= type === 'Ready';
       } else if (conditions[i].status !== 'Unknown') {
-        conditions[i] = { ...conditions[i], status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: nowText };
+        conditions[i] = {
+          ...conditions[i],
+          status: 'Unknown',
+          reason: 'NodeStatusUnknown',
+          message: 'Kubelet stopped posting node status.',
+          lastTransitionTime: nowText,
+        };
         changed ||= type === 'Ready';
       }
     }
     // Only a change of Ready is written (the other conditions go Unknown with it).
     if (!changed) return listed;
     const node: Node = { ...listed, status: { ...listed.status, conditions } };
-    this.timeline.record('nodelifecycle', `node ${name} Ready=Unknown: no heartbeat seen for ${Math.round((now - health.probeTimestamp) / 1000)}s`, `${SOURCE} tryUpdateNodeHealth`, { actor: IDENTITY.name });
+    this.timeline.record(
+      'nodelifecycle',
+      `node ${name} Ready=Unknown: no heartbeat seen for ${Math.round((now - health.probeTimestamp) / 1000)}s`,
+      `${SOURCE} tryUpdateNodeHealth`,
+      { actor: IDENTITY.name },
+    );
     const r = this.api.update(IDENTITY, 'nodes', undefined, node, { subresource: 'status' });
     return r.ok ? { ...node, metadata: r.object.metadata } : node;
   }
@@ -187,19 +226,34 @@ export class NodeLifecycleController {
     switch (observed?.status) {
       case 'False':
       case 'Unknown': {
-        const [add, remove] = observed.status === 'False' ? [TAINT_NOT_READY, TAINT_UNREACHABLE] : [TAINT_UNREACHABLE, TAINT_NOT_READY];
+        const [add, remove] =
+          observed.status === 'False' ? [TAINT_NOT_READY, TAINT_UNREACHABLE] : [TAINT_UNREACHABLE, TAINT_NOT_READY];
         if (hasTaint(node, add, 'NoExecute')) return;
-        this.timeline.record('nodelifecycle', `node ${name} tainted ${add}:NoExecute (Ready=${observed.status})`, `${SOURCE} processTaintBaseEviction → doNoExecuteTaintingPass`, { actor: IDENTITY.name });
+        this.timeline.record(
+          'nodelifecycle',
+          `node ${name} tainted ${add}:NoExecute (Ready=${observed.status})`,
+          `${SOURCE} processTaintBaseEviction → doNoExecuteTaintingPass`,
+          { actor: IDENTITY.name },
+        );
         this.swapNodeControllerTaint(name, [{ key: add, effect: 'NoExecute' }], [{ key: remove, effect: 'NoExecute' }]);
         return;
       }
       case 'True': {
         if (!hasTaint(node, TAINT_UNREACHABLE, 'NoExecute') && !hasTaint(node, TAINT_NOT_READY, 'NoExecute')) return;
-        this.timeline.record('nodelifecycle', `node ${name} is Ready again: NoExecute taints removed`, `${SOURCE} markNodeAsReachable`, { actor: IDENTITY.name });
-        this.swapNodeControllerTaint(name, [], [
-          { key: TAINT_UNREACHABLE, effect: 'NoExecute' },
-          { key: TAINT_NOT_READY, effect: 'NoExecute' },
-        ]);
+        this.timeline.record(
+          'nodelifecycle',
+          `node ${name} is Ready again: NoExecute taints removed`,
+          `${SOURCE} markNodeAsReachable`,
+          { actor: IDENTITY.name },
+        );
+        this.swapNodeControllerTaint(
+          name,
+          [],
+          [
+            { key: TAINT_UNREACHABLE, effect: 'NoExecute' },
+            { key: TAINT_NOT_READY, effect: 'NoExecute' },
+          ],
+        );
         return;
       }
     }
@@ -222,7 +276,9 @@ export class NodeLifecycleController {
     const remove = have.filter((h) => !want.some((w) => w.key === h.key));
     if (add.length === 0 && remove.length === 0) return;
     const what = [...add.map((t) => `+${t.key}:NoSchedule`), ...remove.map((t) => `-${t.key}:NoSchedule`)].join(' ');
-    this.timeline.record('nodelifecycle', `node ${name} taints ${what}`, `${SOURCE} doNoScheduleTaintingPass`, { actor: IDENTITY.name });
+    this.timeline.record('nodelifecycle', `node ${name} taints ${what}`, `${SOURCE} doNoScheduleTaintingPass`, {
+      actor: IDENTITY.name,
+    });
     this.swapNodeControllerTaint(name, add, remove);
   }
 
@@ -231,9 +287,16 @@ export class NodeLifecycleController {
     const got = this.api.get('nodes', undefined, name);
     if (!got.ok) return;
     const now = toTime(this.clock.now());
-    const kept = (got.object.spec?.taints ?? []).filter((t) => !remove.some((r) => r.key === t.key && r.effect === t.effect) && !add.some((a) => a.key === t.key && a.effect === t.effect));
+    const kept = (got.object.spec?.taints ?? []).filter(
+      (t) =>
+        !remove.some((r) => r.key === t.key && r.effect === t.effect) &&
+        !add.some((a) => a.key === t.key && a.effect === t.effect),
+    );
     const taints = [...kept, ...add.map((t) => ({ ...t, timeAdded: now }))];
-    this.api.patch(IDENTITY, 'nodes', undefined, name, 'merge', { metadata: { resourceVersion: got.object.metadata.resourceVersion }, spec: { taints: taints.length ? taints : null } });
+    this.api.patch(IDENTITY, 'nodes', undefined, name, 'merge', {
+      metadata: { resourceVersion: got.object.metadata.resourceVersion },
+      spec: { taints: taints.length ? taints : null },
+    });
   }
 
   /**
@@ -246,7 +309,12 @@ export class NodeLifecycleController {
       const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
       if (!ready || !pod.status) continue;
       if (!updatePodCondition(pod.status, { ...ready, status: 'False' }, this.clock.now())) continue;
-      this.timeline.record('nodelifecycle', `pods/${pod.metadata.name} Ready=False: node ${nodeName} is not ready`, `${UTIL} MarkPodsNotReady`, { actor: IDENTITY.name });
+      this.timeline.record(
+        'nodelifecycle',
+        `pods/${pod.metadata.name} Ready=False: node ${nodeName} is not ready`,
+        `${UTIL} MarkPodsNotReady`,
+        { actor: IDENTITY.name },
+      );
       const r = this.api.update(IDENTITY, 'pods', pod.metadata.namespace, pod, { subresource: 'status' });
       // The event follows the UpdateStatus (so the pod still exists); only NotFound skips it.
       if (r.ok || r.code !== 404) this.recordNotReadyEvent(pod);
@@ -257,7 +325,9 @@ export class NodeLifecycleController {
   private recordNotReadyEvent(pod: Pod): void {
     const { name, namespace, uid } = pod.metadata;
     const message = 'Node is not ready';
-    this.timeline.record('events', `NodeNotReady pods/${name}: ${message}`, `${UTIL} MarkPodsNotReady`, { actor: IDENTITY.name });
+    this.timeline.record('events', `NodeNotReady pods/${name}: ${message}`, `${UTIL} MarkPodsNotReady`, {
+      actor: IDENTITY.name,
+    });
     this.recorder.event({ kind: 'Pod', apiVersion: 'v1', name, namespace, uid }, 'Warning', 'NodeNotReady', message);
   }
 }

@@ -23,7 +23,10 @@ function requestsBy(c: Cluster, t0: number, actor: string): string[] {
 }
 
 /** A cluster whose node's pod `web` has run for a minute; the node lost the apiserver at the start if `unreachable`. */
-function running(o: { unreachable?: boolean; pod?: Parameters<typeof createPod>[2]; release?: Release } = {}): { c: Cluster; t0: number } {
+function running(o: { unreachable?: boolean; pod?: Parameters<typeof createPod>[2]; release?: Release } = {}): {
+  c: Cluster;
+  t0: number;
+} {
   const c = new Cluster(o.release ? { release: o.release } : {});
   const node = c.addNode(NODE);
   createPod(c, 'web', o.pod);
@@ -34,9 +37,20 @@ function running(o: { unreachable?: boolean; pod?: Parameters<typeof createPod>[
 
 /** A pod bound to no node, moved by hand to a terminal phase (nobody else writes its status). */
 function terminatedPod(c: Cluster, name: string, phase: 'Succeeded' | 'Failed', reason?: string): void {
-  const r = c.apiserver.create(USER, 'pods', 'default', { metadata: { name }, spec: { containers: [{ name: 'app' }] } });
+  const r = c.apiserver.create(USER, 'pods', 'default', {
+    metadata: { name },
+    spec: { containers: [{ name: 'app' }] },
+  });
   if (!r.ok) expect.fail(r.status.message);
-  const s = c.apiserver.patch(USER, 'pods', 'default', name, 'merge', { status: { phase, ...(reason ? { reason } : {}) } }, { subresource: 'status' });
+  const s = c.apiserver.patch(
+    USER,
+    'pods',
+    'default',
+    name,
+    'merge',
+    { status: { phase, ...(reason ? { reason } : {}) } },
+    { subresource: 'status' },
+  );
   if (!s.ok) expect.fail(s.status.message);
   c.flush();
 }
@@ -48,7 +62,14 @@ function condition(p: Pod | undefined, type: string) {
 function taintOutOfService(c: Cluster): void {
   const got = c.apiserver.get('nodes', undefined, NODE);
   if (!got.ok) expect.fail(got.status.message);
-  c.apiserver.patch(USER, 'nodes', undefined, NODE, 'merge', { spec: { taints: [...(got.object.spec?.taints ?? []), { key: TAINT_OUT_OF_SERVICE, value: 'nodeshutdown', effect: 'NoExecute' }] } });
+  c.apiserver.patch(USER, 'nodes', undefined, NODE, 'merge', {
+    spec: {
+      taints: [
+        ...(got.object.spec?.taints ?? []),
+        { key: TAINT_OUT_OF_SERVICE, value: 'nodeshutdown', effect: 'NoExecute' },
+      ],
+    },
+  });
   c.flush();
 }
 
@@ -70,7 +91,13 @@ describe('PodGC gcOrphaned', () => {
     // markFailedAndDeletePodWithCondition: phase Failed plus DisruptionTarget, then removal (no finalizer, grace 0).
     const last = versions(c, 'web').at(-1);
     expect(last?.status?.phase).to.equal('Failed');
-    expect(condition(last, 'DisruptionTarget')).to.deep.equal({ type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists', lastTransitionTime: toTime(t0 + acted * 1000) });
+    expect(condition(last, 'DisruptionTarget')).to.deep.equal({
+      type: 'DisruptionTarget',
+      status: 'True',
+      reason: 'DeletionByPodGC',
+      message: 'PodGC: node no longer exists',
+      lastTransitionTime: toTime(t0 + acted * 1000),
+    });
     expect(stored(c, 'web')).to.equal(undefined);
     expectTimeline(c, t0, [
       [60, 'apiserver', 'PATCH pods/web/status'],
@@ -79,7 +106,7 @@ describe('PodGC gcOrphaned', () => {
     ]);
   });
 
-  it('V9 the Failed mark needs PodDisruptionConditions or JobPodReplacementPolicy; the orphan\'s condition needs PodDisruptionConditions', () => {
+  it("V9 the Failed mark needs PodDisruptionConditions or JobPodReplacementPolicy; the orphan's condition needs PodDisruptionConditions", () => {
     const orphan = (release: Release) => {
       const { c, t0 } = running({ unreachable: true, release });
       c.advance(5000);
@@ -87,19 +114,43 @@ describe('PodGC gcOrphaned', () => {
       c.flush();
       c.advance(115_000);
       const last = versions(c, 'web').at(-1);
-      return { requests: requestsBy(c, t0, PODGC), phase: last?.status?.phase, condition: condition(last, 'DisruptionTarget')?.reason };
+      return {
+        requests: requestsBy(c, t0, PODGC),
+        phase: last?.status?.phase,
+        condition: condition(last, 'DisruptionTarget')?.reason,
+      };
     };
     const deleteOnly = ['DELETE pods/web gracePeriodSeconds=0'];
     const marked = ['PATCH pods/web/status', 'DELETE pods/web gracePeriodSeconds=0'];
     // v1.28: JobPodReplacementPolicy is alpha (off), so PodDisruptionConditions alone decides (the write is an apply, V12).
     const applied = ['PATCH pods/web/status fieldManager=PodGC force=true', 'DELETE pods/web gracePeriodSeconds=0'];
-    expect(orphan(Release.of(28, { PodDisruptionConditions: false }))).to.deep.equal({ requests: deleteOnly, phase: 'Running', condition: undefined });
+    expect(orphan(Release.of(28, { PodDisruptionConditions: false }))).to.deep.equal({
+      requests: deleteOnly,
+      phase: 'Running',
+      condition: undefined,
+    });
     expect(orphan(Release.of(28))).to.deep.equal({ requests: applied, phase: 'Failed', condition: 'DeletionByPodGC' });
-    expect(orphan(Release.of(28, { PodDisruptionConditions: false, JobPodReplacementPolicy: true }))).to.deep.equal({ requests: applied, phase: 'Failed', condition: undefined });
+    expect(orphan(Release.of(28, { PodDisruptionConditions: false, JobPodReplacementPolicy: true }))).to.deep.equal({
+      requests: applied,
+      phase: 'Failed',
+      condition: undefined,
+    });
     // v1.29–v1.30: JobPodReplacementPolicy is beta (on): Failed without the condition.
-    expect(orphan(Release.of(29, { PodDisruptionConditions: false }))).to.deep.equal({ requests: marked, phase: 'Failed', condition: undefined });
-    expect(orphan(Release.of(30, { PodDisruptionConditions: false, JobPodReplacementPolicy: false }))).to.deep.equal({ requests: deleteOnly, phase: 'Running', condition: undefined });
-    expect(orphan(Release.of(31, { JobPodReplacementPolicy: false }))).to.deep.equal({ requests: marked, phase: 'Failed', condition: 'DeletionByPodGC' });
+    expect(orphan(Release.of(29, { PodDisruptionConditions: false }))).to.deep.equal({
+      requests: marked,
+      phase: 'Failed',
+      condition: undefined,
+    });
+    expect(orphan(Release.of(30, { PodDisruptionConditions: false, JobPodReplacementPolicy: false }))).to.deep.equal({
+      requests: deleteOnly,
+      phase: 'Running',
+      condition: undefined,
+    });
+    expect(orphan(Release.of(31, { JobPodReplacementPolicy: false }))).to.deep.equal({
+      requests: marked,
+      phase: 'Failed',
+      condition: 'DeletionByPodGC',
+    });
   });
 
   it('V12 up to v1.28 the mark is a forced server-side apply by "PodGC"; from v1.29 a status PATCH (kubernetes#121103)', () => {
@@ -112,17 +163,42 @@ describe('PodGC gcOrphaned', () => {
       return { c, t0, requests: requestsBy(c, t0, PODGC), last: versions(c, 'web').at(-1) };
     };
     const v28 = orphan(Release.of(28));
-    expect(v28.requests).to.deep.equal(['PATCH pods/web/status fieldManager=PodGC force=true', 'DELETE pods/web gracePeriodSeconds=0']);
+    expect(v28.requests).to.deep.equal([
+      'PATCH pods/web/status fieldManager=PodGC force=true',
+      'DELETE pods/web gracePeriodSeconds=0',
+    ]);
     // The applied condition and phase are merged into the status as the PATCH would write them.
     expect(v28.last?.status?.phase).to.equal('Failed');
-    expect(condition(v28.last, 'DisruptionTarget')).to.deep.equal({ type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists', lastTransitionTime: toTime(v28.t0 + 60_000) });
-    expect(condition(v28.last, 'Ready'), 'the kubelet\'s conditions stay').to.not.equal(undefined);
-    expect(orphan(Release.of(29)).requests).to.deep.equal(['PATCH pods/web/status', 'DELETE pods/web gracePeriodSeconds=0']);
+    expect(condition(v28.last, 'DisruptionTarget')).to.deep.equal({
+      type: 'DisruptionTarget',
+      status: 'True',
+      reason: 'DeletionByPodGC',
+      message: 'PodGC: node no longer exists',
+      lastTransitionTime: toTime(v28.t0 + 60_000),
+    });
+    expect(condition(v28.last, 'Ready'), "the kubelet's conditions stay").to.not.equal(undefined);
+    expect(orphan(Release.of(29)).requests).to.deep.equal([
+      'PATCH pods/web/status',
+      'DELETE pods/web gracePeriodSeconds=0',
+    ]);
   });
 
   it('V12 v1.26–v1.28: a pod with two env vars of one name cannot be applied to (500), so pod GC never deletes it; v1.29 deletes it', () => {
-    const duplicateEnv = { spec: { containers: [{ name: 'app', env: [{ name: 'MODE', value: 'a' }, { name: 'MODE', value: 'b' }] }] } };
-    const message = 'failed to create manager for existing fields: failed to convert new object (default/web; /v1, Kind=Pod) to smd typed: .spec.containers[name="app"].env: duplicate entries for key [name="MODE"]';
+    const duplicateEnv = {
+      spec: {
+        containers: [
+          {
+            name: 'app',
+            env: [
+              { name: 'MODE', value: 'a' },
+              { name: 'MODE', value: 'b' },
+            ],
+          },
+        ],
+      },
+    };
+    const message =
+      'failed to create manager for existing fields: failed to convert new object (default/web; /v1, Kind=Pod) to smd typed: .spec.containers[name="app"].env: duplicate entries for key [name="MODE"]';
     for (const minor of [26, 28]) {
       const { c, t0 } = running({ unreachable: true, release: Release.of(minor), pod: duplicateEnv });
       c.advance(5000);
@@ -130,10 +206,19 @@ describe('PodGC gcOrphaned', () => {
       c.flush();
       c.advance(115_000);
       // Acted on at T+60 and again after the next quarantine (T+120), never reaching the DELETE.
-      expect(requestsBy(c, t0, PODGC), `v1.${minor}`).to.deep.equal(Array(2).fill('PATCH pods/web/status fieldManager=PodGC force=true'));
-      const lastId = c.timeline.since(t0).filter((e) => e.component === 'apiserver' && e.actor === PODGC).at(-1)?.requestId;
+      expect(requestsBy(c, t0, PODGC), `v1.${minor}`).to.deep.equal(
+        Array(2).fill('PATCH pods/web/status fieldManager=PodGC force=true'),
+      );
+      const lastId = c.timeline
+        .since(t0)
+        .filter((e) => e.component === 'apiserver' && e.actor === PODGC)
+        .at(-1)?.requestId;
       const failed = c.apiserver.request(lastId ?? 0)?.response;
-      expect(failed?.ok === false && [failed.code, failed.status.reason, failed.status.message]).to.deep.equal([500, '', message]);
+      expect(failed?.ok === false && [failed.code, failed.status.reason, failed.status.message]).to.deep.equal([
+        500,
+        '',
+        message,
+      ]);
       expect(stored(c, 'web')?.status?.phase, 'nothing was written').to.equal('Running');
     }
     const { c, t0 } = running({ unreachable: true, release: Release.of(29), pod: duplicateEnv });
@@ -148,14 +233,28 @@ describe('PodGC gcOrphaned', () => {
   it('V12 v1.28: an orphan already Failed still gets the condition applied (the apply always carries it); v1.29 sends nothing but the DELETE', () => {
     const failedOrphan = (release: Release) => {
       const c = new Cluster({ release });
-      c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'done' }, spec: { nodeName: 'gone', containers: [{ name: 'app' }] } });
-      c.apiserver.patch(USER, 'pods', 'default', 'done', 'merge', { status: { phase: 'Failed' } }, { subresource: 'status' });
+      c.apiserver.create(USER, 'pods', 'default', {
+        metadata: { name: 'done' },
+        spec: { nodeName: 'gone', containers: [{ name: 'app' }] },
+      });
+      c.apiserver.patch(
+        USER,
+        'pods',
+        'default',
+        'done',
+        'merge',
+        { status: { phase: 'Failed' } },
+        { subresource: 'status' },
+      );
       c.flush();
       const t0 = c.clock.now();
       c.advance(120_000);
       return requestsBy(c, t0, PODGC);
     };
-    expect(failedOrphan(Release.of(28))).to.deep.equal(['PATCH pods/done/status fieldManager=PodGC force=true', 'DELETE pods/done gracePeriodSeconds=0']);
+    expect(failedOrphan(Release.of(28))).to.deep.equal([
+      'PATCH pods/done/status fieldManager=PodGC force=true',
+      'DELETE pods/done gracePeriodSeconds=0',
+    ]);
     expect(failedOrphan(Release.of(29))).to.deep.equal(['DELETE pods/done gracePeriodSeconds=0']);
   });
 
@@ -176,7 +275,12 @@ describe('PodGC gcOrphaned', () => {
 
 /** One second apart: old (Succeeded), middle (Failed), new (Succeeded), evicted (Failed, Evicted). */
 function fourTerminatedPods(c: Cluster): void {
-  for (const [name, phase, reason] of [['old', 'Succeeded'], ['middle', 'Failed'], ['new', 'Succeeded'], ['evicted', 'Failed', 'Evicted']] as const) {
+  for (const [name, phase, reason] of [
+    ['old', 'Succeeded'],
+    ['middle', 'Failed'],
+    ['new', 'Succeeded'],
+    ['evicted', 'Failed', 'Evicted'],
+  ] as const) {
     c.advance(1000);
     terminatedPod(c, name, phase, reason);
   }
@@ -187,11 +291,21 @@ describe('PodGC gcTerminated', () => {
     const c = new Cluster();
     c.podGC.config.terminatedPodThreshold = 2;
     fourTerminatedPods(c);
-    c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'pending' }, spec: { containers: [{ name: 'app' }] } }); // Pending: not counted
+    c.apiserver.create(USER, 'pods', 'default', {
+      metadata: { name: 'pending' },
+      spec: { containers: [{ name: 'app' }] },
+    }); // Pending: not counted
     const t0 = c.clock.now();
     c.advance(20_000);
-    expect(requestsBy(c, t0, PODGC)).to.deep.equal(['DELETE pods/evicted gracePeriodSeconds=0', 'DELETE pods/old gracePeriodSeconds=0']);
-    expect(['old', 'middle', 'new', 'evicted', 'pending'].filter((n) => stored(c, n))).to.deep.equal(['middle', 'new', 'pending']);
+    expect(requestsBy(c, t0, PODGC)).to.deep.equal([
+      'DELETE pods/evicted gracePeriodSeconds=0',
+      'DELETE pods/old gracePeriodSeconds=0',
+    ]);
+    expect(['old', 'middle', 'new', 'evicted', 'pending'].filter((n) => stored(c, n))).to.deep.equal([
+      'middle',
+      'new',
+      'pending',
+    ]);
     expect(at(c, t0, 'podgc', 'force delete pods/evicted: 4 terminated pods exceed the threshold of 2')).to.equal(16);
   });
 
@@ -204,8 +318,14 @@ describe('PodGC gcTerminated', () => {
       c.advance(20_000);
       return requestsBy(c, t0, PODGC);
     };
-    expect(collected(Release.of(26))).to.deep.equal(['DELETE pods/old gracePeriodSeconds=0', 'DELETE pods/middle gracePeriodSeconds=0']);
-    expect(collected(Release.of(27))).to.deep.equal(['DELETE pods/evicted gracePeriodSeconds=0', 'DELETE pods/old gracePeriodSeconds=0']);
+    expect(collected(Release.of(26))).to.deep.equal([
+      'DELETE pods/old gracePeriodSeconds=0',
+      'DELETE pods/middle gracePeriodSeconds=0',
+    ]);
+    expect(collected(Release.of(27))).to.deep.equal([
+      'DELETE pods/evicted gracePeriodSeconds=0',
+      'DELETE pods/old gracePeriodSeconds=0',
+    ]);
   });
 
   it('K50 gc: a threshold of 0 turns gcTerminated off', () => {
@@ -230,7 +350,10 @@ describe('PodGC gcUnscheduledTerminating', () => {
   it('K50 gcUnscheduledTerminating: a terminating pod that never got a node is failed and force-deleted at the next tick (a finalizer still holds it)', () => {
     const c = new Cluster();
     c.addNode(NODE);
-    const r = c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'unbound', finalizers: ['example.com/hold'] }, spec: { containers: [{ name: 'app' }], schedulerName: UNSERVED_SCHEDULER } });
+    const r = c.apiserver.create(USER, 'pods', 'default', {
+      metadata: { name: 'unbound', finalizers: ['example.com/hold'] },
+      spec: { containers: [{ name: 'app' }], schedulerName: UNSERVED_SCHEDULER },
+    });
     if (!r.ok) expect.fail(r.status.message);
     c.advance(WARMUP_MS + 5000);
     const t0 = c.clock.now();
@@ -239,7 +362,10 @@ describe('PodGC gcUnscheduledTerminating', () => {
     // Unscheduled: the apiserver stamps grace 0 at once (R7); only the finalizer keeps it.
     expect(stored(c, 'unbound')?.metadata.deletionGracePeriodSeconds).to.equal(0);
     c.advance(15_000);
-    expect(requestsBy(c, t0, PODGC)).to.deep.equal(['PATCH pods/unbound/status', 'DELETE pods/unbound gracePeriodSeconds=0']);
+    expect(requestsBy(c, t0, PODGC)).to.deep.equal([
+      'PATCH pods/unbound/status',
+      'DELETE pods/unbound gracePeriodSeconds=0',
+    ]);
     expect(at(c, t0, 'podgc', 'force delete pods/unbound: terminating and never scheduled')).to.equal(15);
     const pod = stored(c, 'unbound');
     expect(pod?.status?.phase).to.equal('Failed');
@@ -256,17 +382,30 @@ describe('PodGC gcTerminating', () => {
     const { c, t0 } = running({ unreachable: true });
     c.apiserver.delete(USER, 'pods', 'default', 'web', {});
     c.advance(25_000);
-    expect(stored(c, 'web')?.metadata.deletionTimestamp, 'nobody finishes the delete on an unreachable node').to.equal(toTime(t0 + 30_000));
+    expect(stored(c, 'web')?.metadata.deletionTimestamp, 'nobody finishes the delete on an unreachable node').to.equal(
+      toTime(t0 + 30_000),
+    );
     const node = c.apiserver.get('nodes', undefined, NODE);
-    expect(node.ok && node.object.status?.conditions?.find((x) => x.type === 'Ready')?.status, 'the node lost the apiserver a minute before T+0').to.equal('Unknown');
+    expect(
+      node.ok && node.object.status?.conditions?.find((x) => x.type === 'Ready')?.status,
+      'the node lost the apiserver a minute before T+0',
+    ).to.equal('Unknown');
     taintOutOfService(c);
     c.advance(20_000);
-    const acted = at(c, t0, 'podgc', 'force delete pods/web: terminating on node node-1, which is not ready and tainted node.kubernetes.io/out-of-service');
+    const acted = at(
+      c,
+      t0,
+      'podgc',
+      'force delete pods/web: terminating on node node-1, which is not ready and tainted node.kubernetes.io/out-of-service',
+    );
     expect(acted).to.equal(40);
     expect(requestsBy(c, t0, PODGC)).to.deep.equal(['PATCH pods/web/status', 'DELETE pods/web gracePeriodSeconds=0']);
     const last = versions(c, 'web').at(-1);
     expect(last?.status?.phase).to.equal('Failed');
-    expect(condition(last, 'DisruptionTarget')?.reason, 'only the taint eviction controller added a condition').to.equal('DeletionByTaintManager');
+    expect(
+      condition(last, 'DisruptionTarget')?.reason,
+      'only the taint eviction controller added a condition',
+    ).to.equal('DeletionByTaintManager');
     expect(stored(c, 'web')).to.equal(undefined);
   });
 
@@ -277,10 +416,19 @@ describe('PodGC gcTerminating', () => {
       c.advance(25_000);
       taintOutOfService(c);
       c.advance(60_000);
-      return { requests: requestsBy(c, t0, PODGC), terminating: stored(c, 'web')?.metadata.deletionTimestamp !== undefined };
+      return {
+        requests: requestsBy(c, t0, PODGC),
+        terminating: stored(c, 'web')?.metadata.deletionTimestamp !== undefined,
+      };
     };
-    expect(outOfService(Release.of(27, { NodeOutOfServiceVolumeDetach: false }))).to.deep.equal({ requests: [], terminating: true });
-    expect(outOfService(Release.of(27)).requests).to.deep.equal(['PATCH pods/web/status fieldManager=PodGC force=true', 'DELETE pods/web gracePeriodSeconds=0']);
+    expect(outOfService(Release.of(27, { NodeOutOfServiceVolumeDetach: false }))).to.deep.equal({
+      requests: [],
+      terminating: true,
+    });
+    expect(outOfService(Release.of(27)).requests).to.deep.equal([
+      'PATCH pods/web/status fieldManager=PodGC force=true',
+      'DELETE pods/web gracePeriodSeconds=0',
+    ]);
     expect(() => Release.of(28, { NodeOutOfServiceVolumeDetach: false }), 'GA in v1.28').to.throw('locked to true');
   });
 

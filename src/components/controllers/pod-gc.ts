@@ -20,7 +20,12 @@ export interface PodGCConfig {
   release: Release;
 }
 
-export const DEFAULT_POD_GC_CONFIG: Readonly<PodGCConfig> = Object.freeze({ periodMs: 20_000, quarantineMs: 40_000, terminatedPodThreshold: 12_500, release: DEFAULT_RELEASE });
+export const DEFAULT_POD_GC_CONFIG: Readonly<PodGCConfig> = Object.freeze({
+  periodMs: 20_000,
+  quarantineMs: 40_000,
+  terminatedPodThreshold: 12_500,
+  release: DEFAULT_RELEASE,
+});
 
 const SOURCE = 'pkg/controller/podgc/gc_controller.go';
 const IDENTITY: ClientIdentity = { name: 'pod-garbage-collector', component: 'podgc' };
@@ -54,7 +59,11 @@ function byCreationTimestamp(a: Pod, b: Pod): number {
   const at = Date.parse(a.metadata.creationTimestamp ?? '');
   const bt = Date.parse(b.metadata.creationTimestamp ?? '');
   if (at !== bt) return at - bt;
-  return (a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : (a.metadata.name ?? '') > (b.metadata.name ?? '') ? 1 : 0;
+  return (a.metadata.name ?? '') < (b.metadata.name ?? '')
+    ? -1
+    : (a.metadata.name ?? '') > (b.metadata.name ?? '')
+      ? 1
+      : 0;
 }
 
 /**
@@ -107,7 +116,8 @@ export class PodGarbageCollector {
     if (this.config.terminatedPodThreshold > 0) this.gcTerminated(pods.object.items);
     // V14 — gc runs gcTerminating only with NodeOutOfServiceVolumeDetach (KEP-2268), a gate that
     // can be disabled while it is beta (v1.26–v1.27); GA and locked from v1.28.
-    if (this.config.release.enabled('NodeOutOfServiceVolumeDetach')) this.gcTerminating(pods.object.items, nodes.object.items);
+    if (this.config.release.enabled('NodeOutOfServiceVolumeDetach'))
+      this.gcTerminating(pods.object.items, nodes.object.items);
     this.gcOrphaned(pods.object.items, nodes.object.items);
     this.gcUnscheduledTerminating(pods.object.items);
   }
@@ -127,7 +137,12 @@ export class PodGarbageCollector {
     if (deleteCount <= 0) return;
     terminated.sort(this.order());
     for (const pod of terminated.slice(0, deleteCount)) {
-      this.markFailedAndDeletePod(pod, undefined, `${terminated.length} terminated pods exceed the threshold of ${this.config.terminatedPodThreshold}`, 'gcTerminated');
+      this.markFailedAndDeletePod(
+        pod,
+        undefined,
+        `${terminated.length} terminated pods exceed the threshold of ${this.config.terminatedPodThreshold}`,
+        'gcTerminated',
+      );
     }
   }
 
@@ -142,7 +157,13 @@ export class PodGarbageCollector {
       return !isNodeReady(node) && (node.spec?.taints ?? []).some((t) => t.key === TAINT_OUT_OF_SERVICE);
     });
     terminating.sort(this.order());
-    for (const pod of terminating) this.markFailedAndDeletePod(pod, undefined, `terminating on node ${pod.spec?.nodeName}, which is not ready and tainted ${TAINT_OUT_OF_SERVICE}`, 'gcTerminating');
+    for (const pod of terminating)
+      this.markFailedAndDeletePod(
+        pod,
+        undefined,
+        `terminating on node ${pod.spec?.nodeName}, which is not ready and tainted ${TAINT_OUT_OF_SERVICE}`,
+        'gcTerminating',
+      );
   }
 
   /**
@@ -164,7 +185,12 @@ export class PodGarbageCollector {
       if (!n || existing.has(n) || this.waiting.has(n)) continue;
       this.waiting.set(n, now + this.config.quarantineMs);
       // (a name taken out of the quarantine in this very pass is queued again too, as upstream does; not worth an event)
-      if (!this.ready.has(n)) this.timeline.record('podgc', `node ${n} not found: quarantined for ${this.config.quarantineMs / 1000}s`, `${SOURCE} gcOrphaned (nodeQueue.AddAfter)`);
+      if (!this.ready.has(n))
+        this.timeline.record(
+          'podgc',
+          `node ${n} not found: quarantined for ${this.config.quarantineMs / 1000}s`,
+          `${SOURCE} gcOrphaned (nodeQueue.AddAfter)`,
+        );
     }
     const deleted = new Set<string>();
     for (const n of [...this.ready]) {
@@ -176,7 +202,12 @@ export class PodGarbageCollector {
     for (const pod of pods) {
       const n = pod.spec?.nodeName;
       if (!n || !deleted.has(n)) continue;
-      const condition: PodCondition = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists' };
+      const condition: PodCondition = {
+        type: 'DisruptionTarget',
+        status: 'True',
+        reason: 'DeletionByPodGC',
+        message: 'PodGC: node no longer exists',
+      };
       this.markFailedAndDeletePod(pod, condition, `node ${n} no longer exists`, 'gcOrphaned');
     }
   }
@@ -184,7 +215,8 @@ export class PodGarbageCollector {
   /** gcUnscheduledTerminating: terminating pods that never got a node. */
   private gcUnscheduledTerminating(pods: readonly Pod[]): void {
     for (const pod of pods) {
-      if (pod.metadata.deletionTimestamp && !pod.spec?.nodeName) this.markFailedAndDeletePod(pod, undefined, 'terminating and never scheduled', 'gcUnscheduledTerminating');
+      if (pod.metadata.deletionTimestamp && !pod.spec?.nodeName)
+        this.markFailedAndDeletePod(pod, undefined, 'terminating and never scheduled', 'gcUnscheduledTerminating');
     }
   }
 
@@ -219,7 +251,11 @@ export class PodGarbageCollector {
   private markFailedAndDeletePod(pod: Pod, condition: PodCondition | undefined, why: string, fn: string): void {
     const name = pod.metadata.name!;
     const ns = pod.metadata.namespace;
-    this.timeline.record('podgc', `force delete pods/${name}: ${why}`, `${SOURCE} ${fn} → markFailedAndDeletePodWithCondition`);
+    this.timeline.record(
+      'podgc',
+      `force delete pods/${name}: ${why}`,
+      `${SOURCE} ${fn} → markFailedAndDeletePodWithCondition`,
+    );
     const phase = pod.status?.phase;
     // V9 — the status write sits behind PodDisruptionConditions or JobPodReplacementPolicy
     // (KEP-3939, #118772: α 1.28, β on 1.29); the condition behind PodDisruptionConditions alone
@@ -234,7 +270,9 @@ export class PodGarbageCollector {
       const status: PodStatus = structuredClone(pod.status ?? {});
       status.phase = 'Failed';
       if (withCondition) updatePodCondition(status, condition, this.clock.now());
-      const body: { status: PodStatus } = { status: { phase: 'Failed', ...(withCondition ? { conditions: status.conditions } : {}) } };
+      const body: { status: PodStatus } = {
+        status: { phase: 'Failed', ...(withCondition ? { conditions: status.conditions } : {}) },
+      };
       const r = this.api.patch(IDENTITY, 'pods', ns, name, 'merge', body, { subresource: 'status' });
       if (!r.ok) return; // the error goes to HandleError; the next pass tries again
     }

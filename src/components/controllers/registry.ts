@@ -34,7 +34,8 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
   {
     name: 'endpointslice-controller',
     aliases: ['endpointslice'],
-    start: (ctx) => new EndpointSliceController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.config.endpointSlice),
+    start: (ctx) =>
+      new EndpointSliceController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.config.endpointSlice),
   },
   {
     name: 'garbage-collector-controller',
@@ -67,7 +68,13 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'node-lifecycle-controller',
     aliases: ['nodelifecycle'],
     start: (ctx) => {
-      const c = new NodeLifecycleController(ctx.clock, ctx.timeline, ctx.api, podInformer(ctx.informers), nodeLifecycleConfig(ctx.release));
+      const c = new NodeLifecycleController(
+        ctx.clock,
+        ctx.timeline,
+        ctx.api,
+        podInformer(ctx.informers),
+        nodeLifecycleConfig(ctx.release),
+      );
       c.start();
       return c;
     },
@@ -75,7 +82,9 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
   {
     name: 'taint-eviction-controller',
     start: (ctx) => {
-      const c = new TaintEvictionController(ctx.clock, ctx.timeline, ctx.api, podInformer(ctx.informers), { release: ctx.release });
+      const c = new TaintEvictionController(ctx.clock, ctx.timeline, ctx.api, podInformer(ctx.informers), {
+        release: ctx.release,
+      });
       c.start();
       return c;
     },

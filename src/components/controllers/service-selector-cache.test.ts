@@ -8,8 +8,13 @@ import { expect } from 'chai';
 import type { Pod, Service } from '../../apimachinery/types';
 import { selectorMatches, ServiceSelectorCache } from './service-selector-cache';
 
-const pod = (name: string, labels: Record<string, string>, namespace = 'default'): Pod => ({ metadata: { name, namespace, labels } });
-const svc = (name: string, selector?: Record<string, string>): Service => ({ metadata: { name, namespace: 'default' }, spec: selector ? { selector } : {} });
+const pod = (name: string, labels: Record<string, string>, namespace = 'default'): Pod => ({
+  metadata: { name, namespace, labels },
+});
+const svc = (name: string, selector?: Record<string, string>): Service => ({
+  metadata: { name, namespace: 'default' },
+  spec: selector ? { selector } : {},
+});
 
 describe('N7 ServiceSelectorCache', () => {
   it('labels.SelectorFromSet: every pair must be a label of the pod; an empty selector selects every pod', () => {
@@ -18,7 +23,7 @@ describe('N7 ServiceSelectorCache', () => {
     expect(selectorMatches({}, undefined)).to.equal(true);
   });
 
-  it('a service gets its members from the namespace\'s pods; a pod change names the services it leaves or joins; no service: nothing to do', () => {
+  it("a service gets its members from the namespace's pods; a pod change names the services it leaves or joins; no service: nothing to do", () => {
     const pods = [pod('a', { app: 'web' }), pod('b', { app: 'api' })];
     const cache = new ServiceSelectorCache(() => pods);
     expect(cache.podChanged('default/a', undefined, pods[0])).to.deep.equal([]);

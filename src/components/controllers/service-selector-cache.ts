@@ -5,7 +5,10 @@ import { keyOf } from '../../client/informer';
 export type ServiceSelector = Readonly<Record<string, string>>;
 
 /** labels.SelectorFromSet(selector).Matches(pod labels): every pair of the selector is a label of the pod (an empty selector matches every pod). */
-export function selectorMatches(selector: ServiceSelector, labels: Readonly<Record<string, string>> | undefined): boolean {
+export function selectorMatches(
+  selector: ServiceSelector,
+  labels: Readonly<Record<string, string>> | undefined,
+): boolean {
   for (const k in selector) if (labels?.[k] !== selector[k]) return false;
   return true;
 }
@@ -39,7 +42,8 @@ export class ServiceSelectorCache {
     if (!services) this.selectors.set(namespace, (services = new Map()));
     services.set(key, selector);
     const members = new Map<string, Pod>();
-    for (const pod of this.podsOfNamespace(namespace)) if (selectorMatches(selector, pod.metadata.labels)) members.set(keyOf(pod), pod);
+    for (const pod of this.podsOfNamespace(namespace))
+      if (selectorMatches(selector, pod.metadata.labels)) members.set(keyOf(pod), pod);
     this.members.set(key, members);
   }
 

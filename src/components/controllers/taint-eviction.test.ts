@@ -21,7 +21,13 @@ const TEC = 'taint-eviction-controller';
 const UNREACHABLE: Taint = { key: TAINT_UNREACHABLE, effect: 'NoExecute' };
 const NOT_READY: Taint = { key: TAINT_NOT_READY, effect: 'NoExecute' };
 const OUT_OF_SERVICE: Taint = { key: TAINT_OUT_OF_SERVICE, value: 'nodeshutdown', effect: 'NoExecute' };
-const tol = (key: string | undefined, seconds?: number, extra: Partial<Toleration> = {}): Toleration => ({ ...(key ? { key } : {}), operator: 'Exists', effect: 'NoExecute', ...(seconds === undefined ? {} : { tolerationSeconds: seconds }), ...extra });
+const tol = (key: string | undefined, seconds?: number, extra: Partial<Toleration> = {}): Toleration => ({
+  ...(key ? { key } : {}),
+  operator: 'Exists',
+  effect: 'NoExecute',
+  ...(seconds === undefined ? {} : { tolerationSeconds: seconds }),
+  ...extra,
+});
 
 function requestsBy(c: Cluster, t0: number, actor: string): string[] {
   return c.timeline
@@ -32,10 +38,15 @@ function requestsBy(c: Cluster, t0: number, actor: string): string[] {
 
 /** Pods (name → tolerations; undefined = the admission defaults) running a minute on a node that loses the apiserver at T+0. */
 // The offsets below are v1.33's (the NoExecute taint one monitor pass after Unknown); from v1.34 it comes 5 s earlier (V5).
-function partitioned(pods: Record<string, Toleration[] | undefined> = { web: undefined }, release: Release = Release.of(33), spec: Record<string, unknown> = {}): { c: Cluster; node: SimNode; t0: number } {
+function partitioned(
+  pods: Record<string, Toleration[] | undefined> = { web: undefined },
+  release: Release = Release.of(33),
+  spec: Record<string, unknown> = {},
+): { c: Cluster; node: SimNode; t0: number } {
   const c = new Cluster({ release });
   const node = c.addNode(NODE);
-  for (const [name, tolerations] of Object.entries(pods)) createPod(c, name, { spec: { ...spec, ...(tolerations ? { tolerations } : {}) } });
+  for (const [name, tolerations] of Object.entries(pods))
+    createPod(c, name, { spec: { ...spec, ...(tolerations ? { tolerations } : {}) } });
   c.advance(WARMUP_MS);
   const t0 = c.clock.now();
   node.setReachable(false);
@@ -46,7 +57,9 @@ function partitioned(pods: Record<string, Toleration[] | undefined> = { web: und
 function addTaint(c: Cluster, taint: Taint): void {
   const got = c.apiserver.get('nodes', undefined, NODE);
   if (!got.ok) expect.fail(got.status.message);
-  c.apiserver.patch(USER, 'nodes', undefined, NODE, 'merge', { spec: { taints: [...(got.object.spec?.taints ?? []), taint] } });
+  c.apiserver.patch(USER, 'nodes', undefined, NODE, 'merge', {
+    spec: { taints: [...(got.object.spec?.taints ?? []), taint] },
+  });
   c.flush();
 }
 
@@ -55,7 +68,9 @@ describe('taint eviction: toleration arithmetic', () => {
     expect(toleratesTaint(tol(TAINT_UNREACHABLE), UNREACHABLE)).to.equal(true);
     expect(toleratesTaint(tol(TAINT_UNREACHABLE, undefined, { effect: 'NoSchedule' }), UNREACHABLE)).to.equal(false);
     expect(toleratesTaint({ operator: 'Exists' }, OUT_OF_SERVICE)).to.equal(true);
-    expect(toleratesTaint({ key: TAINT_OUT_OF_SERVICE, operator: 'Equal', value: 'nodeshutdown' }, OUT_OF_SERVICE)).to.equal(true);
+    expect(
+      toleratesTaint({ key: TAINT_OUT_OF_SERVICE, operator: 'Equal', value: 'nodeshutdown' }, OUT_OF_SERVICE),
+    ).to.equal(true);
     expect(toleratesTaint({ key: TAINT_OUT_OF_SERVICE, value: 'other' }, OUT_OF_SERVICE)).to.equal(false);
     expect(toleratesTaint(tol(TAINT_NOT_READY), UNREACHABLE)).to.equal(false);
   });
@@ -71,12 +86,16 @@ describe('taint eviction: toleration arithmetic', () => {
 
   it('K47 GetMatchingTolerations: only the first toleration that matches a taint counts; an untolerated taint means evict now', () => {
     // The forever toleration comes first, so the 60 s one is never looked at.
-    expect(minTolerationSeconds([tol(TAINT_UNREACHABLE), tol(TAINT_UNREACHABLE, 60)], [UNREACHABLE])).to.equal(Number.POSITIVE_INFINITY);
+    expect(minTolerationSeconds([tol(TAINT_UNREACHABLE), tol(TAINT_UNREACHABLE, 60)], [UNREACHABLE])).to.equal(
+      Number.POSITIVE_INFINITY,
+    );
     expect(minTolerationSeconds([tol(TAINT_UNREACHABLE, 60), tol(TAINT_UNREACHABLE)], [UNREACHABLE])).to.equal(60);
     // A toleration for a taint the node does not have is not used.
     expect(minTolerationSeconds([tol(TAINT_UNREACHABLE, 300), tol(TAINT_NOT_READY, 10)], [UNREACHABLE])).to.equal(300);
     // Two taints: the shortest of the tolerations used.
-    expect(minTolerationSeconds([tol(TAINT_UNREACHABLE, 300), tol(TAINT_NOT_READY, 10)], [UNREACHABLE, NOT_READY])).to.equal(10);
+    expect(
+      minTolerationSeconds([tol(TAINT_UNREACHABLE, 300), tol(TAINT_NOT_READY, 10)], [UNREACHABLE, NOT_READY]),
+    ).to.equal(10);
     expect(minTolerationSeconds([tol(TAINT_UNREACHABLE, 300)], [UNREACHABLE, OUT_OF_SERVICE])).to.equal(undefined);
     expect(minTolerationSeconds([], [UNREACHABLE])).to.equal(undefined);
     expect(getMatchingTolerations([], [])).to.deep.equal([]);
@@ -86,7 +105,12 @@ describe('taint eviction: toleration arithmetic', () => {
 describe('taint eviction through the cluster', () => {
   it('K47 processPodOnNode + addConditionAndDeletePod: with the default 300 s toleration the pod is evicted exactly 300 s after the NoExecute taint; on an unreachable node it only becomes Terminating', () => {
     const { c, t0 } = partitioned();
-    expect(stored(c, 'web')?.spec?.tolerations, 'DefaultTolerationSeconds admission').to.deep.include({ key: TAINT_UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
+    expect(stored(c, 'web')?.spec?.tolerations, 'DefaultTolerationSeconds admission').to.deep.include({
+      key: TAINT_UNREACHABLE,
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: 300,
+    });
     c.advance(359_000);
     expect(stored(c, 'web')?.metadata.deletionTimestamp).to.equal(undefined);
     c.advance(1000);
@@ -113,7 +137,9 @@ describe('taint eviction through the cluster', () => {
     expect(stored(c, 'web')?.metadata.deletionTimestamp).to.equal(toTime(t0 + 390_000));
     expect(requestsBy(c, t0, TEC), 'the fired eviction is kept: the pod is not evicted again').to.have.length(2);
     const events = c.apiserver.list('events', 'default', (e) => e.reason === 'TaintManagerEviction');
-    expect(events.ok && events.object.items.map((e) => e.message)).to.deep.equal(['Marking for deletion Pod default/web']);
+    expect(events.ok && events.object.items.map((e) => e.message)).to.deep.equal([
+      'Marking for deletion Pod default/web',
+    ]);
   });
 
   it('V10 addConditionAndDeletePod with PodDisruptionConditions disabled (v1.30): no GET, no DisruptionTarget, just the DELETE', () => {
@@ -135,14 +161,31 @@ describe('taint eviction through the cluster', () => {
   it('V12 up to v1.28 the condition is a forced server-side apply by "TaintManager"; a pod with duplicate env names is never deleted (5 attempts, 10 ms apart)', () => {
     const { c, t0 } = partitioned({ web: undefined }, Release.of(28));
     c.advance(360_000);
-    expect(requestsBy(c, t0, TEC)).to.deep.equal(['PATCH pods/web/status fieldManager=TaintManager force=true', 'DELETE pods/web']);
-    expect(stored(c, 'web')?.status?.conditions?.find((x) => x.type === 'DisruptionTarget')?.reason).to.equal('DeletionByTaintManager');
+    expect(requestsBy(c, t0, TEC)).to.deep.equal([
+      'PATCH pods/web/status fieldManager=TaintManager force=true',
+      'DELETE pods/web',
+    ]);
+    expect(stored(c, 'web')?.status?.conditions?.find((x) => x.type === 'DisruptionTarget')?.reason).to.equal(
+      'DeletionByTaintManager',
+    );
 
-    const duplicateEnv = { containers: [{ name: 'app', env: [{ name: 'MODE', value: 'a' }, { name: 'MODE', value: 'b' }] }] };
+    const duplicateEnv = {
+      containers: [
+        {
+          name: 'app',
+          env: [
+            { name: 'MODE', value: 'a' },
+            { name: 'MODE', value: 'b' },
+          ],
+        },
+      ],
+    };
     const stuck = partitioned({ web: undefined }, Release.of(28), duplicateEnv);
     stuck.c.advance(360_000);
     const patches = stuck.c.timeline.since(stuck.t0).filter((e) => e.component === 'apiserver' && e.actor === TEC);
-    expect(patches.map((e) => e.text)).to.deep.equal(Array(5).fill('PATCH pods/web/status fieldManager=TaintManager force=true'));
+    expect(patches.map((e) => e.text)).to.deep.equal(
+      Array(5).fill('PATCH pods/web/status fieldManager=TaintManager force=true'),
+    );
     expect(patches.map((e) => e.at - patches[0]!.at)).to.deep.equal([0, 10, 20, 30, 40]);
     expect(stored(stuck.c, 'web')?.metadata.deletionTimestamp).to.equal(undefined);
 
@@ -152,7 +195,11 @@ describe('taint eviction through the cluster', () => {
   });
 
   it('K47 processPodOnNode: each pod goes after its own shortest toleration: 60 s, at once (tolerationSeconds 0), or never (no tolerationSeconds)', () => {
-    const { c, t0 } = partitioned({ short: [tol(TAINT_UNREACHABLE, 60)], zero: [tol(TAINT_UNREACHABLE, 0)], forever: [tol(TAINT_UNREACHABLE)] });
+    const { c, t0 } = partitioned({
+      short: [tol(TAINT_UNREACHABLE, 60)],
+      zero: [tol(TAINT_UNREACHABLE, 0)],
+      forever: [tol(TAINT_UNREACHABLE)],
+    });
     c.advance(30 * 60_000);
     expect(at(c, t0, 'nodelifecycle', 'taint eviction pods/short')).to.equal(120);
     expect(at(c, t0, 'nodelifecycle', 'taint eviction pods/zero')).to.equal(60);
@@ -167,7 +214,11 @@ describe('taint eviction through the cluster', () => {
     expectTimeline(c, t0, [
       [60, 'nodelifecycle', 'eviction of pods/web scheduled in 300s'],
       [90, 'events', 'TaintManagerEviction pods/web: Cancelling deletion of Pod default/web'],
-      [90, 'nodelifecycle', `eviction of pods/web scheduled in 0s: NoExecute taint ${TAINT_UNREACHABLE}, ${TAINT_OUT_OF_SERVICE} on node ${NODE} is not tolerated`],
+      [
+        90,
+        'nodelifecycle',
+        `eviction of pods/web scheduled in 0s: NoExecute taint ${TAINT_UNREACHABLE}, ${TAINT_OUT_OF_SERVICE} on node ${NODE} is not tolerated`,
+      ],
       [90, 'nodelifecycle', 'taint eviction pods/web'],
       [90, 'apiserver', 'DELETE pods/web'],
     ]);
@@ -195,7 +246,9 @@ describe('taint eviction through the cluster', () => {
     c.advance(360_000);
     expect(requestsBy(c, t0, TEC)).to.deep.equal(['PATCH pods/web/status', 'DELETE pods/web']);
     const last = versions(c, 'web').at(-1);
-    expect(last?.status?.conditions?.find((x) => x.type === 'DisruptionTarget')?.reason).to.equal('DeletionByTaintManager');
+    expect(last?.status?.conditions?.find((x) => x.type === 'DisruptionTarget')?.reason).to.equal(
+      'DeletionByTaintManager',
+    );
     expect(last?.metadata).to.include({ deletionTimestamp: toTime(t0 + 30_000), deletionGracePeriodSeconds: 30 });
   });
 

@@ -20,7 +20,10 @@ const RETRY_MS = 10;
  * v1helper.GetMatchingTolerations: for every taint, the first toleration that tolerates it;
  * undefined if some taint is not tolerated.
  */
-export function getMatchingTolerations(taints: readonly Taint[], tolerations: readonly Toleration[]): Toleration[] | undefined {
+export function getMatchingTolerations(
+  taints: readonly Taint[],
+  tolerations: readonly Toleration[],
+): Toleration[] | undefined {
   const used: Toleration[] = [];
   for (const taint of taints) {
     const t = tolerations.find((tol) => toleratesTaint(tol, taint));
@@ -80,7 +83,12 @@ export class TaintEvictionController {
   private readonly knownNodes = new Map<string, Node>();
   /** taintEvictionQueue (timed_workers.go TimedWorkerQueue), keyed namespace/name. */
   private readonly workers = new Map<string, TimedWorker | null>();
-  private readonly recorder = new EventRecorder({ component: 'taint-eviction-controller' }, 'taint-eviction', () => this.clock.now(), (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e));
+  private readonly recorder = new EventRecorder(
+    { component: 'taint-eviction-controller' },
+    'taint-eviction',
+    () => this.clock.now(),
+    (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e),
+  );
 
   constructor(
     private readonly clock: Clock,
@@ -111,7 +119,13 @@ export class TaintEvictionController {
 
   /** PodUpdated: only an add, a delete, or a change of tolerations or node is handled. */
   private podUpdated(old: Pod | undefined, pod: Pod | undefined): void {
-    if (old && pod && jsonEqual(old.spec?.tolerations ?? [], pod.spec?.tolerations ?? []) && old.spec?.nodeName === pod.spec?.nodeName) return;
+    if (
+      old &&
+      pod &&
+      jsonEqual(old.spec?.tolerations ?? [], pod.spec?.tolerations ?? []) &&
+      old.spec?.nodeName === pod.spec?.nodeName
+    )
+      return;
     const p = (pod ?? old)!;
     this.handlePodUpdate(p.metadata.namespace, p.metadata.name!, p.spec?.nodeName);
   }
@@ -134,7 +148,15 @@ export class TaintEvictionController {
       return;
     }
     const now = this.clock.now();
-    for (const pod of pods) this.processPodOnNode(pod.metadata.namespace, pod.metadata.name!, nodeName, pod.spec?.tolerations ?? [], taints, now);
+    for (const pod of pods)
+      this.processPodOnNode(
+        pod.metadata.namespace,
+        pod.metadata.name!,
+        nodeName,
+        pod.spec?.tolerations ?? [],
+        taints,
+        now,
+      );
   }
 
   /** handlePodUpdate: a pod gone from the informer loses its eviction; a pod on a tainted node is processed. */
@@ -152,7 +174,14 @@ export class TaintEvictionController {
   }
 
   /** processPodOnNode: schedule (or cancel) the pod's eviction for the shortest matching toleration. */
-  private processPodOnNode(namespace: string | undefined, name: string, nodeName: string, tolerations: readonly Toleration[], taints: readonly Taint[], now: number): void {
+  private processPodOnNode(
+    namespace: string | undefined,
+    name: string,
+    nodeName: string,
+    tolerations: readonly Toleration[],
+    taints: readonly Taint[],
+    now: number,
+  ): void {
     if (taints.length === 0) this.cancelWorkWithEvent(namespace, name);
     const used = getMatchingTolerations(taints, tolerations);
     const keys = taints.map((t) => t.key).join(', ');
@@ -175,7 +204,13 @@ export class TaintEvictionController {
       if (startTime + seconds * 1000 < triggerTime) return; // the earlier schedule stands
       this.cancelWorkWithEvent(namespace, name);
     }
-    this.addWork(namespace, name, startTime, startTime + seconds * 1000, `tolerates NoExecute taint ${keys} on node ${nodeName} for ${seconds}s`);
+    this.addWork(
+      namespace,
+      name,
+      startTime,
+      startTime + seconds * 1000,
+      `tolerates NoExecute taint ${keys} on node ${nodeName} for ${seconds}s`,
+    );
   }
 
   /** TimedWorkerQueue.AddWork: nothing if the key is there (pending, or fired and kept). */
@@ -183,7 +218,12 @@ export class TaintEvictionController {
     const key = `${namespace}/${name}`;
     if (this.workers.has(key)) return;
     const delay = Math.max(0, fireAt - this.clock.now());
-    this.timeline.record('nodelifecycle', `eviction of pods/${name} scheduled in ${delay / 1000}s: ${why}`, `${SOURCE} processPodOnNode → TimedWorkerQueue.AddWork`, { actor: IDENTITY.name });
+    this.timeline.record(
+      'nodelifecycle',
+      `eviction of pods/${name} scheduled in ${delay / 1000}s: ${why}`,
+      `${SOURCE} processPodOnNode → TimedWorkerQueue.AddWork`,
+      { actor: IDENTITY.name },
+    );
     const handle = this.clock.after(delay, () => {
       this.deletePodHandler(namespace, name);
       this.workers.set(key, null); // kept after success, so the pod is not scheduled again
@@ -225,20 +265,47 @@ export class TaintEvictionController {
    * env names or ports) is never deleted (V12, kubernetes#121103). Returns whether it got through.
    */
   private addConditionAndDeletePod(namespace: string | undefined, name: string): boolean {
-    const record = () => this.timeline.record('nodelifecycle', `taint eviction pods/${name}: deleting due to NoExecute taint`, `${SOURCE} addConditionAndDeletePod`, { actor: IDENTITY.name });
+    const record = () =>
+      this.timeline.record(
+        'nodelifecycle',
+        `taint eviction pods/${name}: deleting due to NoExecute taint`,
+        `${SOURCE} addConditionAndDeletePod`,
+        { actor: IDENTITY.name },
+      );
     const release = this.options.release;
     if (release.enabled('PodDisruptionConditions')) {
       const got = this.api.get('pods', namespace, name);
       if (!got.ok) return false;
       record();
-      const condition = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' };
+      const condition = {
+        type: 'DisruptionTarget',
+        status: 'True',
+        reason: 'DeletionByTaintManager',
+        message: 'Taint manager: deleting due to NoExecute taint',
+      };
       if (!release.atLeast(29)) {
-        const applied = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, status: { conditions: [{ ...condition, lastTransitionTime: toTime(this.clock.now()) }] } };
-        if (!this.api.applyStatus(IDENTITY, namespace!, name, applied, { fieldManager: 'TaintManager', force: true }).ok) return false;
+        const applied = {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name, namespace },
+          status: { conditions: [{ ...condition, lastTransitionTime: toTime(this.clock.now()) }] },
+        };
+        if (
+          !this.api.applyStatus(IDENTITY, namespace!, name, applied, { fieldManager: 'TaintManager', force: true }).ok
+        )
+          return false;
       } else {
         const status: PodStatus = structuredClone(got.object.status ?? {});
         if (updatePodCondition(status, condition, this.clock.now())) {
-          const r = this.api.patch(IDENTITY, 'pods', namespace, name, 'merge', { status: { conditions: status.conditions } }, { subresource: 'status' });
+          const r = this.api.patch(
+            IDENTITY,
+            'pods',
+            namespace,
+            name,
+            'merge',
+            { status: { conditions: status.conditions } },
+            { subresource: 'status' },
+          );
           if (!r.ok) return false;
         }
       }

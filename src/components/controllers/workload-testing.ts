@@ -9,14 +9,28 @@ import { DEFAULT_BEHAVIOUR } from '../kubelet/runtime';
  * returns for it, before the kubelet hears of the pod. Keeps the controllers' tests independent of
  * the scheduler's filters and scores.
  */
-export function bindNewPods(c: Cluster, node: string | ((pod: Pod) => string), behaviourOf: (pod: Pod) => Partial<ContainerBehaviour> | undefined = () => undefined): void {
+export function bindNewPods(
+  c: Cluster,
+  node: string | ((pod: Pod) => string),
+  behaviourOf: (pod: Pod) => Partial<ContainerBehaviour> | undefined = () => undefined,
+): void {
   c.apiserver.watch('pods', undefined, {}, (e) => {
     const pod = e.object;
     if (e.type !== 'ADDED' || pod.spec?.nodeName) return;
     const target = typeof node === 'string' ? node : node(pod);
     const behaviour = behaviourOf(pod);
-    if (behaviour) for (const ct of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) c.node(target).containerBehaviours.set(`${pod.metadata.uid} ${ct.name}`, { ...DEFAULT_BEHAVIOUR, ...behaviour });
-    c.apiserver.bind({ name: 'test-scheduler', component: 'user' }, pod.metadata.namespace!, pod.metadata.name!, target);
+    if (behaviour)
+      for (const ct of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])])
+        c.node(target).containerBehaviours.set(`${pod.metadata.uid} ${ct.name}`, {
+          ...DEFAULT_BEHAVIOUR,
+          ...behaviour,
+        });
+    c.apiserver.bind(
+      { name: 'test-scheduler', component: 'user' },
+      pod.metadata.namespace!,
+      pod.metadata.name!,
+      target,
+    );
   });
 }
 

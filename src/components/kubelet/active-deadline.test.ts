@@ -8,7 +8,12 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import type { Event, Pod } from '../../apimachinery/types';
 import { USER, type Cluster } from '../../cluster/cluster';
-import { activeDeadline, ActiveDeadlineHandler, DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON } from './active-deadline';
+import {
+  activeDeadline,
+  ActiveDeadlineHandler,
+  DEADLINE_EXCEEDED_MESSAGE,
+  DEADLINE_EXCEEDED_REASON,
+} from './active-deadline';
 import { count, expectNo, expectTimeline, running, stored } from './testing';
 
 const events = (c: Cluster, reason: string): Event[] => {
@@ -18,11 +23,19 @@ const events = (c: Cluster, reason: string): Event[] => {
 
 describe('K70 activeDeadlineSeconds (pkg/kubelet/active_deadline.go)', () => {
   it('K70 pastActiveDeadline: no deadline or no startTime is never past; otherwise now − startTime ≥ the deadline, the cached status first', () => {
-    const pod = (seconds: number | undefined, startTime?: string): Pod => ({ metadata: { name: 'p', uid: 'u' }, spec: { containers: [], activeDeadlineSeconds: seconds }, status: startTime ? { startTime } : {} });
+    const pod = (seconds: number | undefined, startTime?: string): Pod => ({
+      metadata: { name: 'p', uid: 'u' },
+      spec: { containers: [], activeDeadlineSeconds: seconds },
+      status: startTime ? { startTime } : {},
+    });
     let now = Date.parse('2025-01-01T00:01:30Z');
     const cached = new Map<string, { startTime: string }>();
     const sent: string[] = [];
-    const handler = new ActiveDeadlineHandler((uid) => cached.get(uid), () => now, (p, reason) => sent.push(`${p.metadata.name} ${reason}`));
+    const handler = new ActiveDeadlineHandler(
+      (uid) => cached.get(uid),
+      () => now,
+      (p, reason) => sent.push(`${p.metadata.name} ${reason}`),
+    );
     expect(handler.pastActiveDeadline(pod(undefined, '2025-01-01T00:00:00Z'))).to.equal(false);
     expect(handler.pastActiveDeadline(pod(30))).to.equal(false);
     expect(handler.pastActiveDeadline(pod(90, '2025-01-01T00:00:00Z'))).to.equal(true);
@@ -32,7 +45,10 @@ describe('K70 activeDeadlineSeconds (pkg/kubelet/active_deadline.go)', () => {
     cached.set('u', { startTime: '2025-01-01T00:00:30Z' });
     expect(handler.pastActiveDeadline(pod(90, '2025-01-01T00:00:00Z'))).to.equal(false);
     now += 30_000;
-    expect(handler.shouldEvict(pod(90, '2025-01-01T00:00:00Z'))).to.deep.equal({ reason: DEADLINE_EXCEEDED_REASON, message: DEADLINE_EXCEEDED_MESSAGE });
+    expect(handler.shouldEvict(pod(90, '2025-01-01T00:00:00Z'))).to.deep.equal({
+      reason: DEADLINE_EXCEEDED_REASON,
+      message: DEADLINE_EXCEEDED_MESSAGE,
+    });
     handler.shouldEvict(pod(90));
     expect(sent).to.deep.equal(['p DeadlineExceeded']);
   });
@@ -44,7 +60,7 @@ describe('K70 activeDeadlineSeconds (pkg/kubelet/active_deadline.go)', () => {
       [30, 'kubelet', 'pods/web is past its active deadline (activeDeadlineSeconds=90): sync'],
       [30, 'events', 'DeadlineExceeded pods/web: Pod was active on the node longer than the specified deadline'],
       [30, 'kubelet', 'terminating pods/web (pod is terminal)'],
-      [31, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=30 (the pod\'s own)'],
+      [31, 'kubelet', "SyncTerminatingPod pods/web gracePeriod=30 (the pod's own)"],
       [31, 'runtime', 'SIGTERM app'],
       [31, 'runtime', 'exited app code=143'],
       [31, 'apiserver', 'PATCH pods/web/status'],
@@ -54,17 +70,30 @@ describe('K70 activeDeadlineSeconds (pkg/kubelet/active_deadline.go)', () => {
     const pod = stored(c, 'web')!;
     expect(pod.metadata.deletionTimestamp).to.equal(undefined);
     expect(pod.status).to.include({ phase: 'Failed', reason: 'DeadlineExceeded', message: DEADLINE_EXCEEDED_MESSAGE });
-    expect(pod.status?.conditions?.find((x) => x.type === 'Ready')).to.include({ status: 'False', reason: 'PodFailed' });
-    expect(events(c, 'DeadlineExceeded').map((e) => [e.type, e.message, e.involvedObject.name])).to.deep.equal([['Normal', DEADLINE_EXCEEDED_MESSAGE, 'web']]);
+    expect(pod.status?.conditions?.find((x) => x.type === 'Ready')).to.include({
+      status: 'False',
+      reason: 'PodFailed',
+    });
+    expect(events(c, 'DeadlineExceeded').map((e) => [e.type, e.message, e.involvedObject.name])).to.deep.equal([
+      ['Normal', DEADLINE_EXCEEDED_MESSAGE, 'web'],
+    ]);
     // The Always pod is not restarted: a terminal pod stays terminated.
     expect(count(c, t0, 'runtime', 'started app')).to.equal(0);
   });
 
   it('K70 the status PATCH that makes the pod Failed carries the reason and message only once the containers stopped (mergePodStatus holds the terminal phase back, K33)', () => {
-    const { c, t0 } = running({ spec: { activeDeadlineSeconds: 90 }, containers: { app: { sigterm: { kind: 'exits', afterMs: 5000 } } } });
+    const { c, t0 } = running({
+      spec: { activeDeadlineSeconds: 90 },
+      containers: { app: { sigterm: { kind: 'exits', afterMs: 5000 } } },
+    });
     c.advance(60_000);
-    const patches = c.apiserver.etcd.keyHistory(c.apiserver.keyFor('pods', 'default', 'web')).filter((e) => e.type === 'PUT');
-    const phases = patches.map((e) => e.value as unknown as Pod).filter((p) => p.status?.reason === 'DeadlineExceeded').map((p) => p.status?.phase);
+    const patches = c.apiserver.etcd
+      .keyHistory(c.apiserver.keyFor('pods', 'default', 'web'))
+      .filter((e) => e.type === 'PUT');
+    const phases = patches
+      .map((e) => e.value as unknown as Pod)
+      .filter((p) => p.status?.reason === 'DeadlineExceeded')
+      .map((p) => p.status?.phase);
     expect(phases[0]).to.equal('Failed');
     expectTimeline(c, t0, [
       [31, 'runtime', 'SIGTERM app'],

@@ -16,11 +16,20 @@ function harness(names: string[] = []) {
   const state = { connected: true };
   const batches: string[][] = [];
   const delivered: PodUpdate[] = [];
-  const config = new PodConfig(new ApiClient(api, { name: 'kubelet/n1', component: 'kubelet' }, () => state.connected), timeline, 'n1', (updates) => {
-    batches.push(updates.map((u) => `${u.op} ${u.pod.metadata.name}`));
-    delivered.push(...updates);
-  });
-  const create = (name: string, node = 'n1') => api.create(USER, 'pods', 'default', { metadata: { name }, spec: { nodeName: node, containers: [{ name: 'app' }] } });
+  const config = new PodConfig(
+    new ApiClient(api, { name: 'kubelet/n1', component: 'kubelet' }, () => state.connected),
+    timeline,
+    'n1',
+    (updates) => {
+      batches.push(updates.map((u) => `${u.op} ${u.pod.metadata.name}`));
+      delivered.push(...updates);
+    },
+  );
+  const create = (name: string, node = 'n1') =>
+    api.create(USER, 'pods', 'default', {
+      metadata: { name },
+      spec: { nodeName: node, containers: [{ name: 'app' }] },
+    });
   for (const n of names) create(n);
   const get = (name: string): Pod => {
     const r = api.get('pods', 'default', name);
@@ -30,7 +39,11 @@ function harness(names: string[] = []) {
   return { clock, api, config, state, batches, delivered, create, get, flush: () => clock.tick(0) };
 }
 
-const base: Pod = { metadata: { name: 'web', uid: 'u1', resourceVersion: '5', labels: { app: 'web' } }, spec: { containers: [{ name: 'app' }] }, status: { phase: 'Running' } };
+const base: Pod = {
+  metadata: { name: 'web', uid: 'u1', resourceVersion: '5', labels: { app: 'web' } },
+  spec: { containers: [{ name: 'app' }] },
+  status: { phase: 'Running' },
+};
 const change = (f: (p: Pod) => void): Pod => {
   const p = structuredClone(base);
   f(p);
@@ -39,23 +52,67 @@ const change = (f: (p: Pod) => void): Pod => {
 
 describe('checkAndUpdatePod (K10)', () => {
   it('K10 spec, labels, annotations or the deletion fields changed: UPDATE, or DELETE once the pod has a deletionTimestamp', () => {
-    expect(checkAndUpdatePod(base, change((p) => (p.metadata.labels = { app: 'other' })))).to.equal('UPDATE');
-    expect(checkAndUpdatePod(base, change((p) => (p.metadata.annotations = { a: 'b' })))).to.equal('UPDATE');
-    expect(checkAndUpdatePod(base, change((p) => (p.spec!.containers[0].image = 'x')))).to.equal('UPDATE');
-    expect(checkAndUpdatePod(base, change((p) => Object.assign(p.metadata, { deletionTimestamp: '2025-01-01T00:01:00Z', deletionGracePeriodSeconds: 30 })))).to.equal('DELETE');
-    const deleting = change((p) => Object.assign(p.metadata, { deletionTimestamp: '2025-01-01T00:01:00Z', deletionGracePeriodSeconds: 30 }));
-    expect(checkAndUpdatePod(deleting, { ...deleting, metadata: { ...deleting.metadata, deletionTimestamp: '2025-01-01T00:00:30Z', deletionGracePeriodSeconds: 0 } })).to.equal('DELETE');
+    expect(
+      checkAndUpdatePod(
+        base,
+        change((p) => (p.metadata.labels = { app: 'other' })),
+      ),
+    ).to.equal('UPDATE');
+    expect(
+      checkAndUpdatePod(
+        base,
+        change((p) => (p.metadata.annotations = { a: 'b' })),
+      ),
+    ).to.equal('UPDATE');
+    expect(
+      checkAndUpdatePod(
+        base,
+        change((p) => (p.spec!.containers[0].image = 'x')),
+      ),
+    ).to.equal('UPDATE');
+    expect(
+      checkAndUpdatePod(
+        base,
+        change((p) =>
+          Object.assign(p.metadata, { deletionTimestamp: '2025-01-01T00:01:00Z', deletionGracePeriodSeconds: 30 }),
+        ),
+      ),
+    ).to.equal('DELETE');
+    const deleting = change((p) =>
+      Object.assign(p.metadata, { deletionTimestamp: '2025-01-01T00:01:00Z', deletionGracePeriodSeconds: 30 }),
+    );
+    expect(
+      checkAndUpdatePod(deleting, {
+        ...deleting,
+        metadata: { ...deleting.metadata, deletionTimestamp: '2025-01-01T00:00:30Z', deletionGracePeriodSeconds: 0 },
+      }),
+    ).to.equal('DELETE');
   });
 
   it('K10 only the status changed: RECONCILE; finalizers or resourceVersion only: nothing', () => {
-    expect(checkAndUpdatePod(base, change((p) => (p.status = { phase: 'Failed' })))).to.equal('RECONCILE');
-    expect(checkAndUpdatePod(base, change((p) => (p.metadata.finalizers = ['example.com/hold'])))).to.equal(undefined);
-    expect(checkAndUpdatePod(base, change((p) => (p.metadata.resourceVersion = '6')))).to.equal(undefined);
+    expect(
+      checkAndUpdatePod(
+        base,
+        change((p) => (p.status = { phase: 'Failed' })),
+      ),
+    ).to.equal('RECONCILE');
+    expect(
+      checkAndUpdatePod(
+        base,
+        change((p) => (p.metadata.finalizers = ['example.com/hold'])),
+      ),
+    ).to.equal(undefined);
+    expect(
+      checkAndUpdatePod(
+        base,
+        change((p) => (p.metadata.resourceVersion = '6')),
+      ),
+    ).to.equal(undefined);
   });
 });
 
 describe('the apiserver config source (K9, K10, K44)', () => {
-  it('K9 each watch event makes the config diff the full snapshot of the node\'s pods: ADD, then only ops for what changed; other nodes\' pods are not seen', () => {
+  it("K9 each watch event makes the config diff the full snapshot of the node's pods: ADD, then only ops for what changed; other nodes' pods are not seen", () => {
     const h = harness(['a', 'b']);
     h.create('elsewhere', 'n2');
     h.config.start();
@@ -88,12 +145,26 @@ describe('the apiserver config source (K9, K10, K44)', () => {
     relabelled.metadata.labels = { v: '2' };
     h.api.update(USER, 'pods', 'default', relabelled);
     h.api.delete(USER, 'pods', 'default', 'deleting', {});
-    h.api.patch(USER, 'pods', 'default', 'reported', 'merge', { status: { phase: 'Running' } }, { subresource: 'status' });
+    h.api.patch(
+      USER,
+      'pods',
+      'default',
+      'reported',
+      'merge',
+      { status: { phase: 'Running' } },
+      { subresource: 'status' },
+    );
     h.clock.tick(11 * 60_000);
     h.state.connected = true;
     h.config.reconnect();
     h.flush();
-    expect(h.batches.at(-1)).to.deep.equal(['REMOVE gone', 'ADD new', 'UPDATE relabelled', 'DELETE deleting', 'RECONCILE reported']);
+    expect(h.batches.at(-1)).to.deep.equal([
+      'REMOVE gone',
+      'ADD new',
+      'UPDATE relabelled',
+      'DELETE deleting',
+      'RECONCILE reported',
+    ]);
   });
 
   it('K44 after a relist a pod force-deleted meanwhile arrives only as REMOVE, carrying the last copy the kubelet had (no deletionTimestamp)', () => {

@@ -61,13 +61,28 @@ export class PodConfig {
   reconnect(): void {
     if (this.lastResourceVersion === undefined) return this.start();
     const api = this.client.server;
-    const w = api.watch('pods', undefined, { resourceVersion: this.lastResourceVersion, nodeName: this.nodeName }, (e) => this.onEvent(e));
+    const w = api.watch(
+      'pods',
+      undefined,
+      { resourceVersion: this.lastResourceVersion, nodeName: this.nodeName },
+      (e) => this.onEvent(e),
+    );
     if (w.ok) {
-      this.timeline.record('kubelet', `watch resumed from rv=${this.lastResourceVersion}`, 'staging/src/k8s.io/client-go/tools/cache/reflector.go watch', { actor: this.nodeName });
+      this.timeline.record(
+        'kubelet',
+        `watch resumed from rv=${this.lastResourceVersion}`,
+        'staging/src/k8s.io/client-go/tools/cache/reflector.go watch',
+        { actor: this.nodeName },
+      );
       this.watch = w.object;
       return;
     }
-    this.timeline.record('kubelet', `watch expired (${w.status.message}): relist`, 'staging/src/k8s.io/client-go/tools/cache/reflector.go ListAndWatch', { actor: this.nodeName });
+    this.timeline.record(
+      'kubelet',
+      `watch expired (${w.status.message}): relist`,
+      'staging/src/k8s.io/client-go/tools/cache/reflector.go ListAndWatch',
+      { actor: this.nodeName },
+    );
     this.relist();
   }
 
@@ -84,7 +99,12 @@ export class PodConfig {
     this.lastResourceVersion = list.object.resourceVersion;
     this.synced = true;
     this.merge();
-    const w = api.watch('pods', undefined, { resourceVersion: this.lastResourceVersion, nodeName: this.nodeName }, (e) => this.onEvent(e));
+    const w = api.watch(
+      'pods',
+      undefined,
+      { resourceVersion: this.lastResourceVersion, nodeName: this.nodeName },
+      (e) => this.onEvent(e),
+    );
     if (w.ok) this.watch = w.object;
   }
 
@@ -123,7 +143,10 @@ export class PodConfig {
    * podStorage.merge (K10), per uid; then checkAndUpdatePod decides UPDATE, DELETE or RECONCILE.
    * `pods` are the snapshot entries to look at; `removable` the uids that may have left (all, by default).
    */
-  private merge(pods: Iterable<Pod> = this.snapshot.values(), removable: Iterable<string> = [...this.seen.keys()]): void {
+  private merge(
+    pods: Iterable<Pod> = this.snapshot.values(),
+    removable: Iterable<string> = [...this.seen.keys()],
+  ): void {
     const updates: PodUpdate[] = [];
     for (const pod of pods) {
       const update = this.mergePod(pod);
@@ -143,7 +166,12 @@ export class PodConfig {
   /** The merge's ops, recorded, to the syncLoop. */
   private send(updates: PodUpdate[]): void {
     for (const u of updates) {
-      this.timeline.record('kubelet', `${u.op} pods/${u.pod.metadata.name}`, 'pkg/kubelet/config/config.go podStorage.merge', { actor: this.nodeName });
+      this.timeline.record(
+        'kubelet',
+        `${u.op} pods/${u.pod.metadata.name}`,
+        'pkg/kubelet/config/config.go podStorage.merge',
+        { actor: this.nodeName },
+      );
     }
     this.deliver(updates);
   }
@@ -161,7 +189,12 @@ function keyOf(p: Pod): string {
 export function checkAndUpdatePod(old: Pod, next: Pod): PodOp | undefined {
   const a = old.metadata;
   const b = next.metadata;
-  const same = jsonEqual(old.spec, next.spec) && jsonEqual(a.labels, b.labels) && jsonEqual(a.annotations, b.annotations) && a.deletionTimestamp === b.deletionTimestamp && a.deletionGracePeriodSeconds === b.deletionGracePeriodSeconds;
+  const same =
+    jsonEqual(old.spec, next.spec) &&
+    jsonEqual(a.labels, b.labels) &&
+    jsonEqual(a.annotations, b.annotations) &&
+    a.deletionTimestamp === b.deletionTimestamp &&
+    a.deletionGracePeriodSeconds === b.deletionGracePeriodSeconds;
   if (!same) return b.deletionTimestamp !== undefined ? 'DELETE' : 'UPDATE';
   if (!jsonEqual(old.status, next.status)) return 'RECONCILE';
   return undefined;

@@ -9,7 +9,13 @@ import { computeInitContainerActions } from './init-containers';
 function pod(inits: string[], restartPolicy = 'Always'): Pod {
   return {
     metadata: { name: 'web', uid: 'u1' },
-    spec: { restartPolicy, initContainers: inits.map((n) => (n.endsWith('+') ? { name: n.slice(0, -1), restartPolicy: 'Always' } : { name: n })), containers: [{ name: 'app' }] },
+    spec: {
+      restartPolicy,
+      initContainers: inits.map((n) =>
+        n.endsWith('+') ? { name: n.slice(0, -1), restartPolicy: 'Always' } : { name: n },
+      ),
+      containers: [{ name: 'app' }],
+    },
   };
 }
 
@@ -17,7 +23,12 @@ function pod(inits: string[], restartPolicy = 'Always'): Pod {
 function sandbox(containers: Record<string, true | number>): Sandbox {
   const map = new Map<string, RuntimeContainer>();
   for (const [name, s] of Object.entries(containers)) {
-    map.set(name, s === true ? { name, id: name, state: 'running', startedAt: EPOCH_MS } : { name, id: name, state: 'exited', startedAt: EPOCH_MS, finishedAt: EPOCH_MS, exitCode: s });
+    map.set(
+      name,
+      s === true
+        ? { name, id: name, state: 'running', startedAt: EPOCH_MS }
+        : { name, id: name, state: 'exited', startedAt: EPOCH_MS, finishedAt: EPOCH_MS, exitCode: s },
+    );
   }
   return { uid: 'u1', podRef: 'pods/web', state: 'ready', containers: map, ips: ['10.244.0.2'] };
 }
@@ -39,8 +50,14 @@ describe('kuberuntime_container.go computeInitContainerActions (K56)', () => {
   });
 
   it('K56 a failed init container is started again unless restartPolicy is Never (then SyncPod finds the pod Failed first; no starts)', () => {
-    expect(actions(pod(['fetch', 'migrate']), sandbox({ fetch: 0, migrate: 1 }))).to.deep.equal({ initialized: false, toStart: ['migrate'] });
-    expect(actions(pod(['fetch'], 'OnFailure'), sandbox({ fetch: 137 }))).to.deep.equal({ initialized: false, toStart: ['fetch'] });
+    expect(actions(pod(['fetch', 'migrate']), sandbox({ fetch: 0, migrate: 1 }))).to.deep.equal({
+      initialized: false,
+      toStart: ['migrate'],
+    });
+    expect(actions(pod(['fetch'], 'OnFailure'), sandbox({ fetch: 137 }))).to.deep.equal({
+      initialized: false,
+      toStart: ['fetch'],
+    });
     expect(actions(pod(['fetch'], 'Never'), sandbox({ fetch: 1 }))).to.deep.equal({ initialized: false, toStart: [] });
   });
 
@@ -55,6 +72,9 @@ describe('kuberuntime_container.go computeInitContainerActions (K56)', () => {
     expect(actions(p, sandbox({ log: true }))).to.deep.equal({ initialized: false, toStart: ['fetch'] });
     expect(actions(p, sandbox({ log: true, fetch: 0 }))).to.deep.equal({ initialized: true, toStart: [] });
     expect(actions(p, sandbox({ log: 1, fetch: 0, app: true }))).to.deep.equal({ initialized: true, toStart: ['log'] });
-    expect(actions(pod(['fetch', 'log+']), sandbox({ fetch: 0, log: true }))).to.deep.equal({ initialized: true, toStart: [] });
+    expect(actions(pod(['fetch', 'log+']), sandbox({ fetch: 0, log: true }))).to.deep.equal({
+      initialized: true,
+      toStart: [],
+    });
   });
 });

@@ -17,6 +17,12 @@ export interface KubeletKillHost {
   /** GetPodsFunc / ActivePodsFunc: the kubelet's active pods. */
   getActivePods(): Pod[];
   /** KillPodFunc: killPodNow (K52). */
-  killPodNow(pod: Pod, isEvicted: boolean, gracePeriodOverride: number | undefined, statusFunc: (status: PodStatus) => void, done: (err?: string) => void): void;
+  killPodNow(
+    pod: Pod,
+    isEvicted: boolean,
+    gracePeriodOverride: number | undefined,
+    statusFunc: (status: PodStatus) => void,
+    done: (err?: string) => void,
+  ): void;
   recordNodeEvent(type: 'Normal' | 'Warning', reason: string, message: string, source: string): void;
 }

@@ -7,7 +7,21 @@ import { expect } from 'chai';
 import type { Event, Pod, PodCondition, PodStatus } from '../../apimachinery/types';
 import { USER } from '../../cluster/cluster';
 import { Release } from '../../foundation/release';
-import { at, condition, count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, versions, WARMUP_MS } from './testing';
+import {
+  at,
+  condition,
+  count,
+  createPod,
+  del,
+  expectNo,
+  expectTimeline,
+  newCluster,
+  PRESTOP,
+  running,
+  stored,
+  versions,
+  WARMUP_MS,
+} from './testing';
 
 const app = (p: Pod | undefined) => p?.status?.containerStatuses?.find((s) => s.name === 'app');
 
@@ -36,7 +50,10 @@ describe('syncLoop: config ops (K11–K13)', () => {
   });
 
   it('K13 REMOVE: the worker gets a kill without options (spec grace); directories are left to housekeeping', () => {
-    const { c, node, uid, t0 } = running({ spec: { volumes: [{ name: 'data' }] }, containers: { app: { sigterm: { kind: 'exits', afterMs: 3000 } } } });
+    const { c, node, uid, t0 } = running({
+      spec: { volumes: [{ name: 'data' }] },
+      containers: { app: { sigterm: { kind: 'exits', afterMs: 3000 } } },
+    });
     node.setReachable(false);
     del(c, 'web', { gracePeriodSeconds: 0 });
     c.advance(600_000);
@@ -73,7 +90,11 @@ describe('retries (K19, K31)', () => {
     c.advance(30_000);
     expectTimeline(c, t0, [
       [0, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=30'],
-      [0, 'kubelet', 'sync error pods/web: detected running containers after a successful KillPod, CRI violation; retry in 10s'],
+      [
+        0,
+        'kubelet',
+        'sync error pods/web: detected running containers after a successful KillPod, CRI violation; retry in 10s',
+      ],
       [10, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=30'],
       [10, 'runtime', 'SIGTERM app'],
       [11, 'kubelet', 'SyncTerminatedPod pods/web'],
@@ -98,10 +119,18 @@ describe('retries (K19, K31)', () => {
       [0, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=1'],
       [0, 'kubelet', 'REMOVE pods/web'],
       // The REMOVE's kill was queued meanwhile: it runs at the next relist.
-      [2.5, 'kubelet', 'sync error pods/web: detected running containers after a successful KillPod, CRI violation; a newer update is queued'],
+      [
+        2.5,
+        'kubelet',
+        'sync error pods/web: detected running containers after a successful KillPod, CRI violation; a newer update is queued',
+      ],
       [3, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=1'],
       // Housekeeping (at 4) found the orphan terminating and replayed its last update: it runs right after the failure.
-      [5.5, 'kubelet', 'sync error pods/web: detected running containers after a successful KillPod, CRI violation; a newer update is queued'],
+      [
+        5.5,
+        'kubelet',
+        'sync error pods/web: detected running containers after a successful KillPod, CRI violation; a newer update is queued',
+      ],
       [6, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=1'],
       [8, 'runtime', 'SIGKILL app'],
       [9, 'kubelet', 'SyncTerminatedPod pods/web'],
@@ -117,9 +146,16 @@ describe('SyncTerminatingPod and SyncTerminatedPod (K24, K31, K39, K40)', () => 
     c.advance(10_000);
     const events = c.apiserver.list('events', 'default');
     const items: Event[] = events.ok ? events.object.items : [];
-    expect(items.map((e) => [e.type, e.reason, e.message, e.involvedObject.name, e.involvedObject.fieldPath, e.source?.component])).to.deep.equal([
-      ['Normal', 'Killing', 'Stopping container app', 'web', 'spec.containers{app}', 'kubelet'],
-    ]);
+    expect(
+      items.map((e) => [
+        e.type,
+        e.reason,
+        e.message,
+        e.involvedObject.name,
+        e.involvedObject.fieldPath,
+        e.source?.component,
+      ]),
+    ).to.deep.equal([['Normal', 'Killing', 'Stopping container app', 'web', 'spec.containers{app}', 'kubelet']]);
     expect(at(c, t0, 'events', 'Killing pods/web')).to.equal(0);
   });
 
@@ -141,7 +177,10 @@ describe('SyncTerminatingPod and SyncTerminatedPod (K24, K31, K39, K40)', () => 
   });
 
   it('K39 volumes are unmounted only once the containers have stopped (the worker is terminated)', () => {
-    const { c, t0 } = running({ spec: { volumes: [{ name: 'data' }] }, containers: { app: { sigterm: { kind: 'exits', afterMs: 10_000 } } } });
+    const { c, t0 } = running({
+      spec: { volumes: [{ name: 'data' }] },
+      containers: { app: { sigterm: { kind: 'exits', afterMs: 10_000 } } },
+    });
     del(c, 'web');
     c.advance(20_000);
     expect(at(c, t0, 'volumes', 'unmount data')).to.equal(10.1);
@@ -166,7 +205,7 @@ describe('SyncTerminatingPod and SyncTerminatedPod (K24, K31, K39, K40)', () => 
 });
 
 describe('container GC and pod directories (K41, K42)', () => {
-  it('K41 a deleted pod\'s exited containers are removed at the PLEG relist after they died, once the worker is terminated (cleanUpContainersInPod); the sandbox goes at container GC', () => {
+  it("K41 a deleted pod's exited containers are removed at the PLEG relist after they died, once the worker is terminated (cleanUpContainersInPod); the sandbox goes at container GC", () => {
     const { c, node, uid, t0 } = running();
     del(c, 'web');
     c.advance(59_000);
@@ -179,7 +218,10 @@ describe('container GC and pod directories (K41, K42)', () => {
   });
 
   it('K41 a container that died while the pod was still terminating is kept (not removable yet) and removed with the last one, at the relist after the worker terminated', () => {
-    const { c, t0 } = running({ spec: { containers: [{ name: 'a' }, { name: 'b' }] }, containers: { a: { sigterm: { kind: 'exits', afterMs: 5000 } }, b: { sigterm: { kind: 'ignores' } } } });
+    const { c, t0 } = running({
+      spec: { containers: [{ name: 'a' }, { name: 'b' }] },
+      containers: { a: { sigterm: { kind: 'exits', afterMs: 5000 } }, b: { sigterm: { kind: 'ignores' } } },
+    });
     del(c, 'web');
     c.advance(40_000);
     expectTimeline(c, t0, [
@@ -192,7 +234,10 @@ describe('container GC and pod directories (K41, K42)', () => {
 
   it('K41 a pod that is not deleted keeps its exited containers (for logs)', () => {
     const { c, node } = newCluster();
-    const { metadata } = createPod(c, 'job', { spec: { restartPolicy: 'Never' }, containers: { app: { exitsOnItsOwn: 0 } } });
+    const { metadata } = createPod(c, 'job', {
+      spec: { restartPolicy: 'Never' },
+      containers: { app: { exitsOnItsOwn: 0 } },
+    });
     c.advance(300_000);
     expect(node.runtime.sandbox(metadata.uid!)?.containers.get('app')?.state).to.equal('exited');
     expectNo(c, 0, 'runtime', 'removed app');
@@ -200,7 +245,10 @@ describe('container GC and pod directories (K41, K42)', () => {
 
   it('K41 a pod that completed by itself keeps its containers while it is in the API; once it is deleted GC removes them', () => {
     const { c, node } = newCluster();
-    const { metadata } = createPod(c, 'job', { spec: { restartPolicy: 'Never' }, containers: { app: { exitsOnItsOwn: 0 } } });
+    const { metadata } = createPod(c, 'job', {
+      spec: { restartPolicy: 'Never' },
+      containers: { app: { exitsOnItsOwn: 0 } },
+    });
     c.advance(300_000);
     expect(stored(c, 'job')?.status?.phase).to.equal('Succeeded');
     expect(node.runtime.sandbox(metadata.uid!)).to.not.equal(undefined);
@@ -225,7 +273,10 @@ describe('container GC and pod directories (K41, K42)', () => {
     slow.c.advance(2000);
     expect(slow.node.volumes.hasPod(slow.uid)).to.equal(false);
 
-    const stuck = running({ spec: { volumes: [{ name: 'data' }] }, volumes: { data: { neverUnmounts: true, unmountMs: 0 } } });
+    const stuck = running({
+      spec: { volumes: [{ name: 'data' }] },
+      volumes: { data: { neverUnmounts: true, unmountMs: 0 } },
+    });
     del(stuck.c, 'web', { gracePeriodSeconds: 0 });
     stuck.c.advance(600_000);
     expect(stuck.node.volumes.hasPod(stuck.uid)).to.equal(true);
@@ -275,7 +326,11 @@ describe('housekeeping (K43)', () => {
 
   it('K43 a terminal, deleted pod that no worker knows (e.g. rejected at admission) is sent a Kill so that the final DELETE happens (filterTerminalPodsToDelete)', () => {
     const { c, node } = newCluster();
-    createPod(c, 'job', { metadata: { finalizers: ['example.com/hold'] }, spec: { restartPolicy: 'Never' }, containers: { app: { exitsOnItsOwn: 1 } } });
+    createPod(c, 'job', {
+      metadata: { finalizers: ['example.com/hold'] },
+      spec: { restartPolicy: 'Never' },
+      containers: { app: { exitsOnItsOwn: 1 } },
+    });
     c.advance(WARMUP_MS);
     del(c, 'job');
     expect(stored(c, 'job')?.metadata).to.include({ deletionGracePeriodSeconds: 0 });
@@ -310,7 +365,11 @@ describe('orphans and restarts (K21, K30, K44, K45)', () => {
       [14, 'runtime', 'sandbox stopped pods/web'],
       [70, 'runtime', 'sandbox removed pods/web'],
     ]);
-    expect(c.timeline.since(t0).filter((e) => e.component === 'apiserver' && e.actor === 'kubelet/node-1' && e.text.includes(' pods/'))).to.deep.equal([]);
+    expect(
+      c.timeline
+        .since(t0)
+        .filter((e) => e.component === 'apiserver' && e.actor === 'kubelet/node-1' && e.text.includes(' pods/')),
+    ).to.deep.equal([]);
     expect(count(c, t0, 'runtime', 'SIGTERM')).to.equal(1);
   });
 
@@ -350,7 +409,10 @@ describe('orphans and restarts (K21, K30, K44, K45)', () => {
   });
 
   it('K21 a restarted kubelet that finds the pod terminal with nothing running skips SyncTerminatingPod', () => {
-    const { c, node, t0 } = running({ spec: { volumes: [{ name: 'data' }] }, volumes: { data: { neverUnmounts: true, unmountMs: 0 } } });
+    const { c, node, t0 } = running({
+      spec: { volumes: [{ name: 'data' }] },
+      volumes: { data: { neverUnmounts: true, unmountMs: 0 } },
+    });
     del(c, 'web');
     c.advance(5000);
     expect(stored(c, 'web')?.status?.phase).to.equal('Failed');
@@ -368,7 +430,10 @@ describe('orphans and restarts (K21, K30, K44, K45)', () => {
 
 describe('release differences in the kubelet (V20, V25, V26)', () => {
   it('V20 K36 before v1.27 the final DELETE waits for PodResourcesAreReclaimed only: the pod (restartPolicy Always) leaves the API still Running; from v1.27 it is Failed first (#115331)', () => {
-    for (const [minor, phase] of [[26, 'Running'], [27, 'Failed']] as const) {
+    for (const [minor, phase] of [
+      [26, 'Running'],
+      [27, 'Failed'],
+    ] as const) {
       const { c, t0 } = running({ release: Release.of(minor), spec: { volumes: [{ name: 'data' }] } });
       del(c, 'web');
       c.advance(30_000);
@@ -382,7 +447,11 @@ describe('release differences in the kubelet (V20, V25, V26)', () => {
   });
 
   it('V20 before v1.27 the DELETE still waits for the volumes (PodResourcesAreReclaimed asks for them, and for the pod cgroup removed at the end of SyncTerminatedPod)', () => {
-    const { c, t0 } = running({ release: Release.of(26), spec: { volumes: [{ name: 'data' }] }, volumes: { data: { unmountMs: 5000 } } });
+    const { c, t0 } = running({
+      release: Release.of(26),
+      spec: { volumes: [{ name: 'data' }] },
+      volumes: { data: { unmountMs: 5000 } },
+    });
     del(c, 'web');
     c.advance(30_000);
     expectTimeline(c, t0, [
@@ -393,7 +462,7 @@ describe('release differences in the kubelet (V20, V25, V26)', () => {
     expect(versions(c, 'web').at(-1)?.status?.phase).to.equal('Running');
   });
 
-  it('V25 with PodObservedGenerationTracking (on from v1.34) the terminal status carries status.observedGeneration and the kubelet conditions\' observedGeneration (the generation the DELETE bumped); not on v1.33', () => {
+  it("V25 with PodObservedGenerationTracking (on from v1.34) the terminal status carries status.observedGeneration and the kubelet conditions' observedGeneration (the generation the DELETE bumped); not on v1.33", () => {
     const seen = (minor: number) => {
       const { c } = running({ release: Release.of(minor), metadata: { finalizers: ['example.com/hold'] } });
       del(c, 'web');
@@ -429,9 +498,20 @@ describe('image pull back-off (K54): images.go EnsureImageExists, kubelet.go rea
     ]);
     expect(count(c, t0, 'runtime', 'pulling image')).to.equal(4);
     // The status written at each sync shows the reason the previous one left in the reasonCache.
-    const reasons = versions(c, 'web').map((v) => app(v)?.state?.waiting?.reason).filter((r) => r !== undefined);
-    expect(reasons).to.deep.equal(['ContainerCreating', 'ErrImagePull', 'ImagePullBackOff', 'ErrImagePull', 'ImagePullBackOff', 'ErrImagePull']);
-    expect(app(stored(c, 'web'))?.state?.waiting?.message).to.match(/^rpc error: code = NotFound desc = failed to pull and unpack image "registry.k8s.io\/e2e-test-images\/agnhost:2.53"/);
+    const reasons = versions(c, 'web')
+      .map((v) => app(v)?.state?.waiting?.reason)
+      .filter((r) => r !== undefined);
+    expect(reasons).to.deep.equal([
+      'ContainerCreating',
+      'ErrImagePull',
+      'ImagePullBackOff',
+      'ErrImagePull',
+      'ImagePullBackOff',
+      'ErrImagePull',
+    ]);
+    expect(app(stored(c, 'web'))?.state?.waiting?.message).to.match(
+      /^rpc error: code = NotFound desc = failed to pull and unpack image "registry.k8s.io\/e2e-test-images\/agnhost:2.53"/,
+    );
     expect(stored(c, 'web')?.status?.phase).to.equal('Pending');
   });
 
@@ -469,9 +549,18 @@ describe('restarts and CrashLoopBackOff (K55): kuberuntime_manager.go computePod
       [138, 'runtime', 'started app'],
     ]);
     expect(count(c, t0, 'runtime', 'started app')).to.equal(3);
-    const waiting = versions(c, 'web').map((v) => app(v)).filter((s) => s?.state?.waiting?.reason === 'CrashLoopBackOff');
-    expect(waiting.map((s) => s?.state?.waiting?.message?.replace(/\(.*\)/, ''))).to.deep.equal(['back-off 10s restarting failed container=app pod=web_default', 'back-off 20s restarting failed container=app pod=web_default']);
-    expect(waiting[0]?.lastState?.terminated).to.include({ exitCode: 1, reason: 'Error', finishedAt: '2025-01-01T00:00:11Z' });
+    const waiting = versions(c, 'web')
+      .map((v) => app(v))
+      .filter((s) => s?.state?.waiting?.reason === 'CrashLoopBackOff');
+    expect(waiting.map((s) => s?.state?.waiting?.message?.replace(/\(.*\)/, ''))).to.deep.equal([
+      'back-off 10s restarting failed container=app pod=web_default',
+      'back-off 20s restarting failed container=app pod=web_default',
+    ]);
+    expect(waiting[0]?.lastState?.terminated).to.include({
+      exitCode: 1,
+      reason: 'Error',
+      finishedAt: '2025-01-01T00:00:11Z',
+    });
     const now = app(stored(c, 'web'));
     expect(now?.restartCount).to.equal(3);
     expect(now?.state?.running).to.not.equal(undefined);
@@ -480,7 +569,10 @@ describe('restarts and CrashLoopBackOff (K55): kuberuntime_manager.go computePod
   });
 
   it('K55 restartPolicy OnFailure does not restart a container that exited 0 (the pod Succeeds); Never restarts nothing', () => {
-    for (const [restartPolicy, code, phase] of [['OnFailure', 0, 'Succeeded'], ['Never', 1, 'Failed']] as const) {
+    for (const [restartPolicy, code, phase] of [
+      ['OnFailure', 0, 'Succeeded'],
+      ['Never', 1, 'Failed'],
+    ] as const) {
       const { c } = newCluster();
       const t0 = c.clock.now();
       createPod(c, 'web', { spec: { restartPolicy }, containers: { app: { exitsOnItsOwn: code, runsForMs: 5000 } } });
@@ -513,7 +605,10 @@ describe('regular init containers (K56–K58): kuberuntime_manager.go computePod
   it('K56 init containers run one at a time in spec order, each started by the sync after the PLEG saw the previous one exit 0; then the app', () => {
     const { c } = newCluster();
     const t0 = c.clock.now();
-    createPod(c, 'web', { spec: { initContainers: [{ name: 'fetch' }, { name: 'migrate' }] }, containers: { fetch: { exitsOnItsOwn: 0, runsForMs: 5000 }, migrate: { exitsOnItsOwn: 0, runsForMs: 3000 } } });
+    createPod(c, 'web', {
+      spec: { initContainers: [{ name: 'fetch' }, { name: 'migrate' }] },
+      containers: { fetch: { exitsOnItsOwn: 0, runsForMs: 5000 }, migrate: { exitsOnItsOwn: 0, runsForMs: 3000 } },
+    });
     c.advance(20_000);
     expectTimeline(c, t0, [
       [5, 'runtime', 'exited fetch code=0'],
@@ -524,7 +619,9 @@ describe('regular init containers (K56–K58): kuberuntime_manager.go computePod
     const phases = versions(c, 'web').map((v) => v.status?.phase);
     expect(phases.filter((p, i) => p !== phases[i - 1])).to.deep.equal(['Pending', 'Running']);
     const pod = stored(c, 'web');
-    expect(pod?.status?.initContainerStatuses?.map((s) => [s.name, s.state?.terminated?.reason, s.ready])).to.deep.equal([
+    expect(
+      pod?.status?.initContainerStatuses?.map((s) => [s.name, s.state?.terminated?.reason, s.ready]),
+    ).to.deep.equal([
       ['fetch', 'Completed', true],
       ['migrate', 'Completed', true],
     ]);
@@ -545,7 +642,10 @@ describe('regular init containers (K56–K58): kuberuntime_manager.go computePod
   it('K56 K55 a failing init container with restartPolicy Always is restarted at once, then held back by its crash-loop back-off (Init:CrashLoopBackOff); the app never starts and the pod stays Pending', () => {
     const { c } = newCluster();
     const t0 = c.clock.now();
-    createPod(c, 'web', { spec: { initContainers: [{ name: 'setup' }] }, containers: { setup: { exitsOnItsOwn: 1, runsForMs: 10_000 } } });
+    createPod(c, 'web', {
+      spec: { initContainers: [{ name: 'setup' }] },
+      containers: { setup: { exitsOnItsOwn: 1, runsForMs: 10_000 } },
+    });
     c.advance(100_000);
     expectTimeline(c, t0, [
       [10, 'runtime', 'exited setup code=1'],
@@ -556,7 +656,9 @@ describe('regular init containers (K56–K58): kuberuntime_manager.go computePod
       [92, 'runtime', 'exited setup code=1'],
     ]);
     expectNo(c, t0, 'runtime', 'started app');
-    const waiting = versions(c, 'web').map((v) => init(v)).find((s) => s?.state?.waiting?.reason === 'CrashLoopBackOff');
+    const waiting = versions(c, 'web')
+      .map((v) => init(v))
+      .find((s) => s?.state?.waiting?.reason === 'CrashLoopBackOff');
     expect(waiting?.lastState?.terminated).to.include({ exitCode: 1, reason: 'Error' });
     expect(versions(c, 'web').every((v) => v.status?.phase === 'Pending')).to.equal(true);
     expect(init(stored(c, 'web'))?.restartCount).to.equal(2);
@@ -565,7 +667,10 @@ describe('regular init containers (K56–K58): kuberuntime_manager.go computePod
   it('K56 a sidecar before a regular init container: the sidecar starts first, the init container once the sidecar runs, the app once the init container exited 0; the sidecar keeps running', () => {
     const { c } = newCluster();
     const t0 = c.clock.now();
-    createPod(c, 'web', { spec: { initContainers: [{ name: 'log', restartPolicy: 'Always' }, { name: 'setup' }] }, containers: { setup: { exitsOnItsOwn: 0, runsForMs: 5000 } } });
+    createPod(c, 'web', {
+      spec: { initContainers: [{ name: 'log', restartPolicy: 'Always' }, { name: 'setup' }] },
+      containers: { setup: { exitsOnItsOwn: 0, runsForMs: 5000 } },
+    });
     c.advance(10_000);
     expectTimeline(c, t0, [
       [1, 'runtime', 'started setup'],
@@ -573,15 +678,24 @@ describe('regular init containers (K56–K58): kuberuntime_manager.go computePod
       [7, 'runtime', 'started app'],
     ]);
     const pod = stored(c, 'web');
-    expect(pod?.status?.initContainerStatuses?.map((s) => [s.name, Object.keys(s.state ?? {})[0], s.ready])).to.deep.equal([
+    expect(
+      pod?.status?.initContainerStatuses?.map((s) => [s.name, Object.keys(s.state ?? {})[0], s.ready]),
+    ).to.deep.equal([
       ['log', 'running', true],
       ['setup', 'terminated', true],
     ]);
-    expect([pod?.status?.phase, condition(pod, 'Initialized')?.status, condition(pod, 'Ready')?.status]).to.deep.equal(['Running', 'True', 'True']);
+    expect([pod?.status?.phase, condition(pod, 'Initialized')?.status, condition(pod, 'Ready')?.status]).to.deep.equal([
+      'Running',
+      'True',
+      'True',
+    ]);
   });
 
   it('K56 K45 a kubelet restarted while an init container runs waits for it and then starts the app; the init container is not run again', () => {
-    const { c, node, t0 } = running({ spec: { initContainers: [{ name: 'setup' }] }, containers: { setup: { exitsOnItsOwn: 0, runsForMs: 90_000 } } });
+    const { c, node, t0 } = running({
+      spec: { initContainers: [{ name: 'setup' }] },
+      containers: { setup: { exitsOnItsOwn: 0, runsForMs: 90_000 } },
+    });
     node.restartKubelet();
     c.advance(40_000);
     expectTimeline(c, t0, [
@@ -596,7 +710,10 @@ describe('regular init containers (K56–K58): kuberuntime_manager.go computePod
   it('K57 a failed init container with restartPolicy Never: the pod is Failed (held back until the worker terminated it, K33), nothing else starts, the pod stays in the API', () => {
     const { c } = newCluster();
     const t0 = c.clock.now();
-    createPod(c, 'web', { spec: { restartPolicy: 'Never', initContainers: [{ name: 'setup' }] }, containers: { setup: { exitsOnItsOwn: 1, runsForMs: 10_000 } } });
+    createPod(c, 'web', {
+      spec: { restartPolicy: 'Never', initContainers: [{ name: 'setup' }] },
+      containers: { setup: { exitsOnItsOwn: 1, runsForMs: 10_000 } },
+    });
     c.advance(30_000);
     expectTimeline(c, t0, [
       [10, 'runtime', 'exited setup code=1'],
@@ -609,12 +726,19 @@ describe('regular init containers (K56–K58): kuberuntime_manager.go computePod
     expectNo(c, t0, 'status', 'DELETE');
     const pod = stored(c, 'web');
     expect(pod?.status?.phase).to.equal('Failed');
-    expect(condition(pod, 'Initialized')).to.include({ status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [setup]' });
+    expect(condition(pod, 'Initialized')).to.include({
+      status: 'False',
+      reason: 'ContainersNotInitialized',
+      message: 'containers with incomplete status: [setup]',
+    });
     expect(app(pod)?.state?.waiting?.reason).to.equal('PodInitializing');
   });
 
   it('K58 deleted while an init container runs: it gets Killing and SIGTERM with the pod grace (no preStop: the API forbids lifecycle on init containers); the status after the kill is Pending, TerminatePod makes it Failed, then the final DELETE', () => {
-    const { c, t0 } = running({ spec: { initContainers: [{ name: 'setup' }] }, containers: { setup: { exitsOnItsOwn: 0, runsForMs: 300_000, sigterm: { kind: 'ignores' } } } });
+    const { c, t0 } = running({
+      spec: { initContainers: [{ name: 'setup' }] },
+      containers: { setup: { exitsOnItsOwn: 0, runsForMs: 300_000, sigterm: { kind: 'ignores' } } },
+    });
     del(c, 'web');
     c.advance(60_000);
     expectTimeline(c, t0, [
@@ -646,15 +770,23 @@ describe('regular init containers (K56–K58): kuberuntime_manager.go computePod
     expectNo(c, t0, 'runtime', 'SIGTERM setup');
     const deleting = versions(c, 'web').filter((v) => v.metadata.deletionTimestamp);
     expect(deleting.length).to.be.greaterThan(2);
-    for (const v of deleting) expect(init(v)?.state?.terminated?.reason, v.metadata.resourceVersion).to.equal('Completed');
+    for (const v of deleting)
+      expect(init(v)?.state?.terminated?.reason, v.metadata.resourceVersion).to.equal('Completed');
     expect(versions(c, 'web').at(-1)?.status?.phase).to.equal('Failed');
   });
 });
 
 describe('release differences for init containers (V20)', () => {
   it('V20 K58 deleted while an init container runs: a v1.26 kubelet sends its final DELETE with the pod still Pending (PodResourcesAreReclaimed); from v1.27 TerminatePod makes it Failed first', () => {
-    for (const [minor, last] of [[26, 'Pending'], [27, 'Failed']] as const) {
-      const { c } = running({ release: Release.of(minor), spec: { initContainers: [{ name: 'setup' }] }, containers: { setup: { exitsOnItsOwn: 0, runsForMs: 300_000 } } });
+    for (const [minor, last] of [
+      [26, 'Pending'],
+      [27, 'Failed'],
+    ] as const) {
+      const { c } = running({
+        release: Release.of(minor),
+        spec: { initContainers: [{ name: 'setup' }] },
+        containers: { setup: { exitsOnItsOwn: 0, runsForMs: 300_000 } },
+      });
       del(c, 'web');
       c.advance(60_000);
       expect(stored(c, 'web'), `v1.${minor}`).to.equal(undefined);

@@ -114,7 +114,12 @@ export class Kubelet {
   /** The deadline each pod with activeDeadlineSeconds has a sync-tick check waiting for, by uid. */
   private readonly deadlineChecks = new Map<string, number>();
   /** What this kubelet's release changes in generateAPIPodStatus, asked once (a release never changes). */
-  private readonly statusGates: { trackGeneration: boolean; volumeMounts: boolean; podIsTerminalArgument: boolean; podHostIPs: boolean };
+  private readonly statusGates: {
+    trackGeneration: boolean;
+    volumeMounts: boolean;
+    podIsTerminalArgument: boolean;
+    podHostIPs: boolean;
+  };
   /** The volume manager's PersistentVolumeClaim part: attach before mount, volumesInUse (P16). */
   readonly attached: AttachedVolumes;
 
@@ -135,32 +140,67 @@ export class Kubelet {
   ) {
     this.scheduler = new ProcessScheduler(clock);
     const { release } = settings;
-    this.statusGates = { trackGeneration: release.enabled('PodObservedGenerationTracking'), volumeMounts: release.enabled('RecursiveReadOnlyMounts'), podIsTerminalArgument: release.atLeast(27), podHostIPs: release.enabled('PodHostIPs') };
+    this.statusGates = {
+      trackGeneration: release.enabled('PodObservedGenerationTracking'),
+      volumeMounts: release.enabled('RecursiveReadOnlyMounts'),
+      podIsTerminalArgument: release.atLeast(27),
+      podHostIPs: release.enabled('PodHostIPs'),
+    };
     const identity: ClientIdentity = { name: `kubelet/${nodeName}`, component: 'kubelet' };
     this.client = new ApiClient(api, identity, connected);
-    this.recorder = new EventRecorder({ component: 'kubelet', host: nodeName }, nodeName, () => this.scheduler.now(), (event) => {
-      try {
-        this.client.server.create(this.client.identity, 'events', event.metadata.namespace, event);
-      } catch (e) {
-        // The recorder drops events it cannot deliver.
-        if (!(e instanceof Unreachable)) throw e;
-      }
-    });
-    this.attached = new AttachedVolumes(this.scheduler, timeline, nodeName, this.client, settings.release, (pod, reason, message, source) => this.recordEvent(pod, undefined, 'Warning', reason, message, source));
+    this.recorder = new EventRecorder(
+      { component: 'kubelet', host: nodeName },
+      nodeName,
+      () => this.scheduler.now(),
+      (event) => {
+        try {
+          this.client.server.create(this.client.identity, 'events', event.metadata.namespace, event);
+        } catch (e) {
+          // The recorder drops events it cannot deliver.
+          if (!(e instanceof Unreachable)) throw e;
+        }
+      },
+    );
+    this.attached = new AttachedVolumes(
+      this.scheduler,
+      timeline,
+      nodeName,
+      this.client,
+      settings.release,
+      (pod, reason, message, source) => this.recordEvent(pod, undefined, 'Warning', reason, message, source),
+    );
     this.pleg = new Ticker(this.scheduler, settings.plegRelistPeriodMs);
     this.syncTicker = new Ticker(this.scheduler, settings.syncPeriodMs);
     this.housekeeping = new Loop(this.scheduler, settings.housekeepingPeriodMs, () => this.handlePodCleanups());
     this.containerGC = new Loop(this.scheduler, settings.containerGCPeriodMs, () => this.garbageCollectContainers());
-    this.kuberuntime = new KubeRuntimeManager(this.scheduler, runtime, { event: (pod, c, type, reason, message) => this.recordEvent(pod, c, type, reason, message) }, settings.release);
-    this.statusManager = new StatusManager(this.scheduler, timeline, this.client, nodeName, (uid) => this.workers.couldHaveRunningContainers(uid), settings.statusSyncPeriodMs, (uid) => this.podManager.get(uid), {
-      release: settings.release,
-      podResourcesAreReclaimed: (uid, status) => this.podResourcesAreReclaimed(uid, status),
-    });
+    this.kuberuntime = new KubeRuntimeManager(
+      this.scheduler,
+      runtime,
+      { event: (pod, c, type, reason, message) => this.recordEvent(pod, c, type, reason, message) },
+      settings.release,
+    );
+    this.statusManager = new StatusManager(
+      this.scheduler,
+      timeline,
+      this.client,
+      nodeName,
+      (uid) => this.workers.couldHaveRunningContainers(uid),
+      settings.statusSyncPeriodMs,
+      (uid) => this.podManager.get(uid),
+      {
+        release: settings.release,
+        podResourcesAreReclaimed: (uid, status) => this.podResourcesAreReclaimed(uid, status),
+      },
+    );
     this.workers = new PodWorkers(
       this.scheduler,
       timeline,
       nodeName,
-      { backOffPeriodMs: settings.backOffPeriodMs, resyncIntervalMs: settings.syncFrequencyMs, release: settings.release },
+      {
+        backOffPeriodMs: settings.backOffPeriodMs,
+        resyncIntervalMs: settings.syncFrequencyMs,
+        release: settings.release,
+      },
       {
         syncPod: (pod, done) => this.syncPod(pod, done),
         syncTerminatingPod: (pod, grace, done, podStatusFn) => this.syncTerminatingPod(pod, grace, done, podStatusFn),
@@ -181,7 +221,8 @@ export class Kubelet {
     this.activeDeadline = new ActiveDeadlineHandler(
       (uid) => this.statusManager.getPodStatus(uid),
       () => this.scheduler.now(),
-      (pod, reason, message) => this.recordEvent(pod, undefined, 'Normal', reason, message, `${ACTIVE_DEADLINE_SOURCE} ShouldEvict`),
+      (pod, reason, message) =>
+        this.recordEvent(pod, undefined, 'Normal', reason, message, `${ACTIVE_DEADLINE_SOURCE} ShouldEvict`),
     );
     this.workers.onRemoved = (s) => {
       this.podCgroupsRemoved.delete(s.uid);
@@ -201,7 +242,9 @@ export class Kubelet {
 
   /** Run: connect the config source (LIST + WATCH) and look for leftovers from an earlier process. */
   start(): void {
-    this.timeline.record('kubelet', `kubelet started on node ${this.nodeName}`, 'pkg/kubelet/kubelet.go Run', { actor: this.nodeName });
+    this.timeline.record('kubelet', `kubelet started on node ${this.nodeName}`, 'pkg/kubelet/kubelet.go Run', {
+      actor: this.nodeName,
+    });
     this.config.start();
     if (this.runtime.allSandboxes().some((s) => !this.podManager.has(s.uid))) this.housekeeping.wake();
   }
@@ -232,7 +275,9 @@ export class Kubelet {
     for (const [uid, reasons] of this.reasonCache) {
       const pod = this.podManager.get(uid);
       if (!pod) continue;
-      for (const [container, r] of reasons) if (r.reason === 'CrashLoopBackOff') out.push({ pod: pod.metadata.name!, container, message: r.message ?? r.reason });
+      for (const [container, r] of reasons)
+        if (r.reason === 'CrashLoopBackOff')
+          out.push({ pod: pod.metadata.name!, container, message: r.message ?? r.reason });
     }
     return out;
   }
@@ -256,7 +301,11 @@ export class Kubelet {
             this.workers.updatePod({ updateType: 'create', pod });
             break;
           }
-          this.workers.updatePod({ updateType: 'create', pod, killPodOptions: { gracePeriodOverride: this.resumeKill(pod, deadline) } });
+          this.workers.updatePod({
+            updateType: 'create',
+            pod,
+            killPodOptions: { gracePeriodOverride: this.resumeKill(pod, deadline) },
+          });
           break;
         }
         case 'UPDATE':
@@ -320,11 +369,19 @@ export class Kubelet {
     if (!cancelled && !sandbox && podHasClaims(pod) && !this.attached.allMounted(uid)) {
       // SyncPod: the status is written, then WaitForAttachAndMount blocks the worker until the claims are mounted (P16).
       this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, false));
-      this.attached.waitForAttachAndMount(pod, () => this.workers.isPodTerminationRequested(uid), this.scheduler.guard((err?: string) => (err ? done(err) : this.syncPod(pod, done))));
+      this.attached.waitForAttachAndMount(
+        pod,
+        () => this.workers.isPodTerminationRequested(uid),
+        this.scheduler.guard((err?: string) => (err ? done(err) : this.syncPod(pod, done))),
+      );
       return;
     }
     if (!cancelled && !sandbox) {
-      this.volumes.mountPod(uid, ref, (pod.spec?.volumes ?? []).map((v) => v.name));
+      this.volumes.mountPod(
+        uid,
+        ref,
+        (pod.spec?.volumes ?? []).map((v) => v.name),
+      );
       // computePodActions for a new sandbox: the first init container, or without any every regular container (K56).
       const first = inits.length > 0 ? [inits[0].name] : (pod.spec?.containers ?? []).map((c) => c.name);
       this.updatePodCIDR();
@@ -342,7 +399,12 @@ export class Kubelet {
     if (!cancelled && !terminal && sandbox?.state === 'ready' && this.onlySidecarsLeft(pod, sandbox)) {
       // computePodActions: nothing to keep and nothing to start — KillPod, and (SidecarContainers)
       // the sidecars are not restarted: the pod is done, its worker stops them (K90).
-      this.timeline.record('kubelet', `${ref}: every regular container has exited for good; KillPod stops its sidecars`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions (keepCount == 0: KillPod)', { actor: this.nodeName });
+      this.timeline.record(
+        'kubelet',
+        `${ref}: every regular container has exited for good; KillPod stops its sidecars`,
+        'pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions (keepCount == 0: KillPod)',
+        { actor: this.nodeName },
+      );
       return done(undefined, true, false);
     }
     if (!cancelled && !terminal && sandbox?.state === 'ready') {
@@ -355,13 +417,21 @@ export class Kubelet {
     // image_manager.go EnsureImageExists: an image whose last pull failed less than its back-off
     // ago is not pulled again: the container waits with ImagePullBackOff, which SyncPod does not
     // count as an error (the pod is synced again at the resync interval).
-    const imageOf = (name: string) => [...inits, ...(pod.spec?.containers ?? [])].find((c) => c.name === name)?.image ?? '';
+    const imageOf = (name: string) =>
+      [...inits, ...(pod.spec?.containers ?? [])].find((c) => c.name === name)?.image ?? '';
     const backOffKey = (name: string) => `${uid}_${imageOf(name)}`;
     const now = this.scheduler.now();
     const pulling = toPull.filter((name) => {
       if (!this.imageBackOff.isInBackOffSinceUpdate(backOffKey(name), now)) return true;
       reasons.set(name, { reason: 'ImagePullBackOff', message: `Back-off pulling image "${imageOf(name)}"` });
-      this.recordEvent(pod, name, 'Normal', 'BackOff', `Back-off pulling image "${imageOf(name)}"`, 'pkg/kubelet/images/image_manager.go EnsureImageExists (IsInBackOffSinceUpdate)');
+      this.recordEvent(
+        pod,
+        name,
+        'Normal',
+        'BackOff',
+        `Back-off pulling image "${imageOf(name)}"`,
+        'pkg/kubelet/images/image_manager.go EnsureImageExists (IsInBackOffSinceUpdate)',
+      );
       return false;
     });
     if (pulling.length === 0) return done(undefined, false, true);
@@ -376,7 +446,10 @@ export class Kubelet {
             failed = err;
             this.imageBackOff.next(backOffKey(name), this.scheduler.now());
             // The message is the runtime's pull error (containerd's NotFound here).
-            reasons.set(name, { reason: 'ErrImagePull', message: `rpc error: code = NotFound desc = failed to pull and unpack image "${imageOf(name)}": not found` });
+            reasons.set(name, {
+              reason: 'ErrImagePull',
+              message: `rpc error: code = NotFound desc = failed to pull and unpack image "${imageOf(name)}": not found`,
+            });
           } else {
             reasons.delete(name);
             this.runtime.startContainer(uid, name, runsToCompletion(name));
@@ -432,7 +505,11 @@ export class Kubelet {
    * never ran starts now, or after its image is pulled (returned in `toPull`). A regular init container
    * that is held back ends the starts of this sync.
    */
-  private startContainers(pod: Pod, names: readonly string[], reasons: Map<string, WaitingReason>): { backedOff: boolean; toPull: string[] } {
+  private startContainers(
+    pod: Pod,
+    names: readonly string[],
+    reasons: Map<string, WaitingReason>,
+  ): { backedOff: boolean; toPull: string[] } {
     const uid = pod.metadata.uid!;
     const sandbox = this.runtime.sandbox(uid)!;
     const now = this.scheduler.now();
@@ -455,8 +532,18 @@ export class Kubelet {
       const key = `${podName}_${name}`;
       const finishedAt = c.finishedAt ?? now;
       if (this.crashLoopBackOff.isInBackOffSince(key, finishedAt, now)) {
-        reasons.set(name, { reason: 'CrashLoopBackOff', message: `back-off ${goDuration(this.crashLoopBackOff.get(key))} restarting failed container=${name} pod=${podName}` });
-        this.recordEvent(pod, name, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${podName}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff');
+        reasons.set(name, {
+          reason: 'CrashLoopBackOff',
+          message: `back-off ${goDuration(this.crashLoopBackOff.get(key))} restarting failed container=${name} pod=${podName}`,
+        });
+        this.recordEvent(
+          pod,
+          name,
+          'Warning',
+          'BackOff',
+          `Back-off restarting failed container ${name} in pod ${podName}`,
+          'pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff',
+        );
         backedOff = true;
         if (runsToCompletion) break;
         continue;
@@ -476,7 +563,8 @@ export class Kubelet {
   private plegEvent(uid: string): void {
     this.pleg.afterTickNewerThan(this.scheduler.now(), () => {
       const latest = this.podManager.get(uid);
-      if (latest && this.workers.status(uid)?.workType === 'sync') this.workers.updatePod({ updateType: 'sync', pod: latest });
+      if (latest && this.workers.status(uid)?.workType === 'sync')
+        this.workers.updatePod({ updateType: 'sync', pod: latest });
       this.cleanUpContainersInPod(uid);
     });
   }
@@ -491,7 +579,12 @@ export class Kubelet {
     const sandbox = this.runtime.sandbox(uid);
     if (!sandbox || !this.workers.shouldPodContentBeRemoved(uid)) return;
     for (const c of [...sandbox.containers.values()]) {
-      if (c.state === 'exited') this.runtime.removeContainer(uid, c.name, 'pkg/kubelet/pod_container_deletor.go deleteContainersInPod (removeAll) → kuberuntime_container.go removeContainer');
+      if (c.state === 'exited')
+        this.runtime.removeContainer(
+          uid,
+          c.name,
+          'pkg/kubelet/pod_container_deletor.go deleteContainersInPod (removeAll) → kuberuntime_container.go removeContainer',
+        );
     }
   }
 
@@ -500,7 +593,12 @@ export class Kubelet {
    * grace period, check nothing runs any more, report the stopped status (its terminal phase is
    * held back by the status manager until the worker is terminated, K33).
    */
-  private syncTerminatingPod(pod: Pod, gracePeriod: number | undefined, done: (err?: string) => void, podStatusFn?: (status: PodStatus) => void): void {
+  private syncTerminatingPod(
+    pod: Pod,
+    gracePeriod: number | undefined,
+    done: (err?: string) => void,
+    podStatusFn?: (status: PodStatus) => void,
+  ): void {
     const uid = pod.metadata.uid!;
     const status = this.generateAPIPodStatus(pod, false);
     // A kill request's status function (node shutdown, eviction) edits this first status only; the
@@ -511,10 +609,18 @@ export class Kubelet {
     this.kuberuntime.killPod(pod, gracePeriod, (err) => {
       if (err) {
         // X8 — SyncTerminatingPod: a failed kill is a Warning FailedKillPod and an error; the pod worker retries after its back-off.
-        this.recordEvent(pod, undefined, 'Warning', 'FailedKillPod', `error killing pod: ${err}`, 'pkg/kubelet/kubelet.go SyncTerminatingPod (killPod failed)');
+        this.recordEvent(
+          pod,
+          undefined,
+          'Warning',
+          'FailedKillPod',
+          `error killing pod: ${err}`,
+          'pkg/kubelet/kubelet.go SyncTerminatingPod (killPod failed)',
+        );
         return done(`error killing pod: ${err}`);
       }
-      if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
+      if (this.runtime.hasRunningContainers(uid))
+        return done('detected running containers after a successful KillPod, CRI violation');
       // Once the containers are stopped, no probe is needed any more (probeManager.RemovePod).
       this.probeManager.removePod(uid);
       this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, true));
@@ -544,9 +650,24 @@ export class Kubelet {
   private generateAPIPodStatus(pod: Pod, podIsTerminal: boolean): PodStatus {
     const { trackGeneration, volumeMounts, podIsTerminalArgument, podHostIPs } = this.statusGates;
     const uid = pod.metadata.uid!;
-    const gates = { observedGeneration: trackGeneration ? pod.metadata.generation : undefined, volumeMounts, hostIP: this.settings.nodeIP, podHostIPs };
+    const gates = {
+      observedGeneration: trackGeneration ? pod.metadata.generation : undefined,
+      volumeMounts,
+      hostIP: this.settings.nodeIP,
+      podHostIPs,
+    };
     const evict = this.activeDeadline.shouldEvict(pod);
-    return generateAPIPodStatus(pod, this.runtime.sandbox(uid), podIsTerminal && podIsTerminalArgument, this.scheduler.now(), this.statusManager.getPodStatus(uid), gates, this.reasonCache.get(uid), this.probeManager.readiness(uid), evict);
+    return generateAPIPodStatus(
+      pod,
+      this.runtime.sandbox(uid),
+      podIsTerminal && podIsTerminalArgument,
+      this.scheduler.now(),
+      this.statusManager.getPodStatus(uid),
+      gates,
+      this.reasonCache.get(uid),
+      this.probeManager.readiness(uid),
+      evict,
+    );
   }
 
   /**
@@ -559,10 +680,27 @@ export class Kubelet {
     for (const spec of pod.spec?.containers ?? []) {
       const c = sandbox.containers.get(spec.name);
       if (!c || c.state !== 'running' || c.sigtermAt !== undefined) continue;
-      const failed = this.probeManager.result(uid, spec.name, 'liveness') === 'Failure' ? 'liveness' : this.probeManager.result(uid, spec.name, 'startup') === 'Failure' ? 'startup' : undefined;
+      const failed =
+        this.probeManager.result(uid, spec.name, 'liveness') === 'Failure'
+          ? 'liveness'
+          : this.probeManager.result(uid, spec.name, 'startup') === 'Failure'
+            ? 'startup'
+            : undefined;
       if (!failed) continue;
-      this.recordEvent(pod, spec.name, 'Normal', 'Killing', `Container ${spec.name} failed ${failed} probe, will be restarted`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions → killContainer');
-      this.runtime.stopContainer(uid, spec.name, pod.spec?.terminationGracePeriodSeconds ?? 30, this.scheduler.guard(() => this.plegEvent(uid)));
+      this.recordEvent(
+        pod,
+        spec.name,
+        'Normal',
+        'Killing',
+        `Container ${spec.name} failed ${failed} probe, will be restarted`,
+        'pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions → killContainer',
+      );
+      this.runtime.stopContainer(
+        uid,
+        spec.name,
+        pod.spec?.terminationGracePeriodSeconds ?? 30,
+        this.scheduler.guard(() => this.plegEvent(uid)),
+      );
     }
   }
 
@@ -602,7 +740,12 @@ export class Kubelet {
       this.deadlineChecks.delete(uid);
       const latest = this.podManager.get(uid);
       if (!latest || this.workers.status(uid)?.workType !== 'sync' || !this.activeDeadline.shouldSync(latest)) return;
-      this.timeline.record('kubelet', `pods/${latest.metadata.name} is past its active deadline (activeDeadlineSeconds=${latest.spec?.activeDeadlineSeconds}): sync`, `${ACTIVE_DEADLINE_SOURCE} ShouldSync → kubelet.go getPodsToSync`, { actor: this.nodeName });
+      this.timeline.record(
+        'kubelet',
+        `pods/${latest.metadata.name} is past its active deadline (activeDeadlineSeconds=${latest.spec?.activeDeadlineSeconds}): sync`,
+        `${ACTIVE_DEADLINE_SOURCE} ShouldSync → kubelet.go getPodsToSync`,
+        { actor: this.nodeName },
+      );
       this.workers.updatePod({ updateType: 'sync', pod: latest });
     });
   }
@@ -614,7 +757,8 @@ export class Kubelet {
    */
   private podResourcesAreReclaimed(uid: string, status: PodStatus): boolean {
     if (this.workers.couldHaveRunningContainers(uid)) return false;
-    if ([...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].some((c) => c.state?.running)) return false;
+    if ([...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].some((c) => c.state?.running))
+      return false;
     if (this.volumes.podVolumesExist(uid)) return false;
     return this.podCgroupsRemoved.has(uid);
   }
@@ -624,7 +768,8 @@ export class Kubelet {
     const uid = pod.metadata.uid!;
     this.kuberuntime.killPod(pod, this.settings.orphanKillGracePeriodSeconds, (err) => {
       if (err) return done(`error killing pod: ${err}`);
-      if (this.runtime.hasRunningContainers(uid)) return done('detected running containers after a successful KillPod, CRI violation');
+      if (this.runtime.hasRunningContainers(uid))
+        return done('detected running containers after a successful KillPod, CRI violation');
       this.containerGC.wake();
       done();
     });
@@ -679,14 +824,30 @@ export class Kubelet {
     for (const pod of this.podManager.values()) {
       const uid = pod.metadata.uid!;
       if (working.has(uid) || this.workers.isPodKnownTerminated(uid) || this.isAdmittedPodTerminal(pod)) continue;
-      this.timeline.record('kubelet', `housekeeping restarts pods/${pod.metadata.name} (in config, unknown to the pod workers)`, 'pkg/kubelet/kubelet_pods.go HandlePodCleanups', { actor: this.nodeName });
+      this.timeline.record(
+        'kubelet',
+        `housekeeping restarts pods/${pod.metadata.name} (in config, unknown to the pod workers)`,
+        'pkg/kubelet/kubelet_pods.go HandlePodCleanups',
+        { actor: this.nodeName },
+      );
       this.workers.updatePod({ updateType: 'create', pod });
       working.set(uid, { state: 'sync', orphan: false });
     }
     for (const pod of this.podManager.values()) {
       const uid = pod.metadata.uid!;
-      if (pod.metadata.deletionTimestamp === undefined || !isTerminal(pod) || working.has(uid) || this.runtime.isRunningPod(uid)) continue;
-      this.timeline.record('kubelet', `housekeeping kills pods/${pod.metadata.name} (terminal, deleted, unknown to the pod workers)`, 'pkg/kubelet/kubelet_pods.go HandlePodCleanups → filterTerminalPodsToDelete', { actor: this.nodeName });
+      if (
+        pod.metadata.deletionTimestamp === undefined ||
+        !isTerminal(pod) ||
+        working.has(uid) ||
+        this.runtime.isRunningPod(uid)
+      )
+        continue;
+      this.timeline.record(
+        'kubelet',
+        `housekeeping kills pods/${pod.metadata.name} (terminal, deleted, unknown to the pod workers)`,
+        'pkg/kubelet/kubelet_pods.go HandlePodCleanups → filterTerminalPodsToDelete',
+        { actor: this.nodeName },
+      );
       this.workers.updatePod({ updateType: 'kill', pod });
     }
     for (const sandbox of this.runtime.allSandboxes()) {
@@ -695,10 +856,20 @@ export class Kubelet {
         metadata: { uid: sandbox.uid, name: sandbox.podRef.replace('pods/', ''), namespace: 'default' },
         spec: { containers: [...sandbox.containers.keys()].map((name) => ({ name })) },
       };
-      this.workers.updatePod({ updateType: 'kill', pod: orphan, runningPod: true, killPodOptions: { gracePeriodOverride: this.settings.orphanKillGracePeriodSeconds } });
+      this.workers.updatePod({
+        updateType: 'kill',
+        pod: orphan,
+        runningPod: true,
+        killPodOptions: { gracePeriodOverride: this.settings.orphanKillGracePeriodSeconds },
+      });
       working.set(sandbox.uid, { state: 'terminating', orphan: true });
     }
-    if (this.runtime.allSandboxes().some((sb) => !this.runtime.isRunningPod(sb.uid) && this.workers.shouldPodContentBeRemoved(sb.uid))) this.containerGC.wake();
+    if (
+      this.runtime
+        .allSandboxes()
+        .some((sb) => !this.runtime.isRunningPod(sb.uid) && this.workers.shouldPodContentBeRemoved(sb.uid))
+    )
+      this.containerGC.wake();
     if (again || [...working.values()].some((w) => w.orphan)) this.housekeeping.wake();
   }
 
@@ -716,7 +887,12 @@ export class Kubelet {
   private garbageCollectContainers(): void {
     for (const sandbox of this.runtime.allSandboxes()) {
       if (this.runtime.isRunningPod(sandbox.uid) || !this.workers.shouldPodContentBeRemoved(sandbox.uid)) continue;
-      for (const c of [...sandbox.containers.values()]) this.runtime.removeContainer(sandbox.uid, c.name, 'pkg/kubelet/kuberuntime/kuberuntime_gc.go evictContainers → removeContainer');
+      for (const c of [...sandbox.containers.values()])
+        this.runtime.removeContainer(
+          sandbox.uid,
+          c.name,
+          'pkg/kubelet/kuberuntime/kuberuntime_gc.go evictContainers → removeContainer',
+        );
       this.runtime.removePodSandbox(sandbox.uid);
     }
   }
@@ -741,17 +917,40 @@ export class Kubelet {
    * terminating (CompletedCh) of at most max(10 s, grace + grace/2 in whole seconds); on timeout a
    * Warning ExceededGracePeriod and an error. The kill itself goes on after a timeout.
    */
-  killPodNow(pod: Pod, isEvicted: boolean, gracePeriodOverride: number | undefined, statusFunc: ((status: PodStatus) => void) | undefined, done: (err?: string) => void): void {
+  killPodNow(
+    pod: Pod,
+    isEvicted: boolean,
+    gracePeriodOverride: number | undefined,
+    statusFunc: ((status: PodStatus) => void) | undefined,
+    done: (err?: string) => void,
+  ): void {
     const gracePeriod = gracePeriodOverride ?? pod.spec?.terminationGracePeriodSeconds ?? 0;
     const timeoutSeconds = Math.max(10, gracePeriod + Math.floor(gracePeriod / 2));
     const name = pod.metadata.name;
     let over = false;
-    this.timeline.record('kubelet', `killPodNow pods/${name} gracePeriod=${gracePeriod} (waits at most ${timeoutSeconds}s)`, 'pkg/kubelet/pod_workers.go killPodNow', { actor: this.nodeName });
+    this.timeline.record(
+      'kubelet',
+      `killPodNow pods/${name} gracePeriod=${gracePeriod} (waits at most ${timeoutSeconds}s)`,
+      'pkg/kubelet/pod_workers.go killPodNow',
+      { actor: this.nodeName },
+    );
     const timer = this.scheduler.after(timeoutSeconds * 1000, () => {
       if (over) return;
       over = true;
-      this.recordEvent(pod, undefined, 'Warning', 'ExceededGracePeriod', 'Container runtime did not kill the pod within specified grace period.', 'pkg/kubelet/pod_workers.go killPodNow');
-      this.timeline.record('kubelet', `killPodNow pods/${name}: timeout waiting to kill pod after ${timeoutSeconds}s`, 'pkg/kubelet/pod_workers.go killPodNow', { actor: this.nodeName });
+      this.recordEvent(
+        pod,
+        undefined,
+        'Warning',
+        'ExceededGracePeriod',
+        'Container runtime did not kill the pod within specified grace period.',
+        'pkg/kubelet/pod_workers.go killPodNow',
+      );
+      this.timeline.record(
+        'kubelet',
+        `killPodNow pods/${name}: timeout waiting to kill pod after ${timeoutSeconds}s`,
+        'pkg/kubelet/pod_workers.go killPodNow',
+        { actor: this.nodeName },
+      );
       done('timeout waiting to kill pod');
     });
     const completed = () => {
@@ -760,7 +959,11 @@ export class Kubelet {
       this.scheduler.cancel(timer);
       done();
     };
-    this.workers.updatePod({ updateType: 'kill', pod, killPodOptions: { gracePeriodOverride, evict: isEvicted, statusFunc, completed: this.scheduler.guard(completed) } });
+    this.workers.updatePod({
+      updateType: 'kill',
+      pod,
+      killPodOptions: { gracePeriodOverride, evict: isEvicted, statusFunc, completed: this.scheduler.guard(completed) },
+    });
   }
 
   /** PodIsFinished (the eviction manager's PodCleanedUpFunc): the pod worker has completed SyncTerminatedPod. */
@@ -769,7 +972,14 @@ export class Kubelet {
   }
 
   /** An Event about a pod, with annotations (the eviction manager's AnnotatedEventf). */
-  recordPodEvent(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string, source: string, annotations?: Record<string, string>): void {
+  recordPodEvent(
+    pod: Pod,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+    source: string,
+    annotations?: Record<string, string>,
+  ): void {
     this.recordEvent(pod, undefined, type, reason, message, source, annotations);
   }
 
@@ -783,14 +993,34 @@ export class Kubelet {
   /** An Event about the node itself (e.g. NodeShutdown), with the node as involvedObject. */
   recordNodeEvent(type: 'Normal' | 'Warning', reason: string, message: string, source: string): void {
     this.timeline.record('events', `${reason} nodes/${this.nodeName}: ${message}`, source, { actor: this.nodeName });
-    this.recorder.event({ kind: 'Node', apiVersion: 'v1', name: this.nodeName, uid: this.nodeName }, type, reason, message);
+    this.recorder.event(
+      { kind: 'Node', apiVersion: 'v1', name: this.nodeName, uid: this.nodeName },
+      type,
+      reason,
+      message,
+    );
   }
 
   /** An Event about a pod, or about one of its containers when `container` is given. */
-  private recordEvent(pod: Pod, container: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string, source = 'pkg/kubelet/kuberuntime/kuberuntime_container.go recordContainerEvent', annotations?: Record<string, string>): void {
+  private recordEvent(
+    pod: Pod,
+    container: string | undefined,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+    source = 'pkg/kubelet/kuberuntime/kuberuntime_container.go recordContainerEvent',
+    annotations?: Record<string, string>,
+  ): void {
     const name = pod.metadata.name ?? '';
     this.timeline.record('events', `${reason} pods/${name}: ${message}`, source, { actor: this.nodeName });
-    const ref: ObjectReference = { kind: 'Pod', apiVersion: 'v1', name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, ...(container !== undefined ? { fieldPath: `spec.containers{${container}}` } : {}) };
+    const ref: ObjectReference = {
+      kind: 'Pod',
+      apiVersion: 'v1',
+      name,
+      namespace: pod.metadata.namespace,
+      uid: pod.metadata.uid,
+      ...(container !== undefined ? { fieldPath: `spec.containers{${container}}` } : {}),
+    };
     this.recorder.event(ref, type, reason, message, annotations);
   }
 }

@@ -13,15 +13,36 @@ import { PRESTOP } from './testing';
  * One pod `web` whose containers run in a real ContainerRuntime on a fresh clock, killed by the
  * KubeRuntimeManager; `log()` gives the runtime's events as [seconds, text without the pod].
  */
-function harness(spec: { containers: Container[]; initContainers?: Container[]; terminationGracePeriodSeconds?: number }, behaviours: Record<string, Partial<ContainerBehaviour>> = {}, meta: Partial<Pod['metadata']> = {}, release = DEFAULT_RELEASE) {
+function harness(
+  spec: { containers: Container[]; initContainers?: Container[]; terminationGracePeriodSeconds?: number },
+  behaviours: Record<string, Partial<ContainerBehaviour>> = {},
+  meta: Partial<Pod['metadata']> = {},
+  release = DEFAULT_RELEASE,
+) {
   const clock = new Clock();
   const start = clock.now();
   const timeline = new Timeline(clock);
-  const runtime = new ContainerRuntime(clock, timeline, 'n1', (_uid, c) => ({ ...DEFAULT_BEHAVIOUR, ...behaviours[c] }));
+  const runtime = new ContainerRuntime(clock, timeline, 'n1', (_uid, c) => ({
+    ...DEFAULT_BEHAVIOUR,
+    ...behaviours[c],
+  }));
   const events: { at: number; container: string; type: string; reason: string; message: string }[] = [];
-  const manager = new KubeRuntimeManager(clock, runtime, { event: (_p, container, type, reason, message) => events.push({ at: (clock.now() - start) / 1000, container, type, reason, message }) }, release);
-  const pod: Pod = { metadata: { name: 'web', namespace: 'default', uid: 'u1', ...meta }, spec: { terminationGracePeriodSeconds: 30, ...spec } };
-  const names = [...(spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...spec.containers].map((c) => c.name);
+  const manager = new KubeRuntimeManager(
+    clock,
+    runtime,
+    {
+      event: (_p, container, type, reason, message) =>
+        events.push({ at: (clock.now() - start) / 1000, container, type, reason, message }),
+    },
+    release,
+  );
+  const pod: Pod = {
+    metadata: { name: 'web', namespace: 'default', uid: 'u1', ...meta },
+    spec: { terminationGracePeriodSeconds: 30, ...spec },
+  };
+  const names = [...(spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...spec.containers].map(
+    (c) => c.name,
+  );
   runtime.startPod('u1', 'pods/web', names);
   let doneAt: number | undefined;
   return {
@@ -38,7 +59,11 @@ function harness(spec: { containers: Container[]; initContainers?: Container[]; 
     get doneAt() {
       return doneAt;
     },
-    log: () => timeline.all().filter((e) => e.component === 'runtime').map((e) => [(e.at - start) / 1000, e.text.replace(' pods/web', '')] as const),
+    log: () =>
+      timeline
+        .all()
+        .filter((e) => e.component === 'runtime')
+        .map((e) => [(e.at - start) / 1000, e.text.replace(' pods/web', '')] as const),
     when: (text: string) => timeline.all().find((e) => e.component === 'runtime' && e.text.startsWith(text)),
     t: (text: string) => {
       const e = timeline.all().find((x) => x.component === 'runtime' && x.text.startsWith(text));
@@ -51,7 +76,10 @@ const withHook = (name = 'app'): Container => ({ name, lifecycle: PRESTOP });
 
 describe('killPodWithSyncResult (K23)', () => {
   it('K23 every running container is killed at once; the sandbox is stopped after the last one exited, then killPod returns', () => {
-    const h = harness({ containers: [{ name: 'a' }, { name: 'b' }] }, { a: { sigterm: { kind: 'exits', afterMs: 1000 } }, b: { sigterm: { kind: 'exits', afterMs: 4000 } } });
+    const h = harness(
+      { containers: [{ name: 'a' }, { name: 'b' }] },
+      { a: { sigterm: { kind: 'exits', afterMs: 1000 } }, b: { sigterm: { kind: 'exits', afterMs: 4000 } } },
+    );
     h.kill(30);
     expect(h.log()).to.deep.equal([
       [0, 'SIGTERM a'],
@@ -64,7 +92,10 @@ describe('killPodWithSyncResult (K23)', () => {
   });
 
   it('K23, R207 a StopContainer call is in flight only until its container exits, also when it dies at SIGTERM (before the call returns)', () => {
-    const h = harness({ containers: [{ name: 'a' }, { name: 'b' }] }, { a: { sigterm: { kind: 'dies' } }, b: { sigterm: { kind: 'exits', afterMs: 4000 } } });
+    const h = harness(
+      { containers: [{ name: 'a' }, { name: 'b' }] },
+      { a: { sigterm: { kind: 'dies' } }, b: { sigterm: { kind: 'exits', afterMs: 4000 } } },
+    );
     h.manager.killPod(h.pod, 30, () => undefined);
     expect(h.manager.callsInFlight, 'b still runs; a died at its SIGTERM').to.equal(1);
     h.clock.tick(5000);
@@ -88,19 +119,32 @@ describe('killContainer grace (K24, K27)', () => {
   it('K24 a Normal "Killing" event (Stopping container NAME) is recorded for each container before its hook runs', () => {
     const h = harness({ containers: [withHook()] }, { app: { preStopMs: 5000 } });
     h.kill(30);
-    expect(h.events).to.deep.equal([{ at: 0, container: 'app', type: 'Normal', reason: 'Killing', message: 'Stopping container app' }]);
+    expect(h.events).to.deep.equal([
+      { at: 0, container: 'app', type: 'Normal', reason: 'Killing', message: 'Stopping container app' },
+    ]);
     expect(h.t('preStop app')).to.equal(0);
   });
 
   it('K24 the override replaces the pod grace; without one it is deletionGracePeriodSeconds, else the spec, else 2 (setTerminationGracePeriod)', () => {
-    const p = (meta: Partial<Pod['metadata']>, grace?: number): Pod => ({ metadata: meta, spec: { containers: [], terminationGracePeriodSeconds: grace } });
+    const p = (meta: Partial<Pod['metadata']>, grace?: number): Pod => ({
+      metadata: meta,
+      spec: { containers: [], terminationGracePeriodSeconds: grace },
+    });
     expect(setTerminationGracePeriod(p({ deletionGracePeriodSeconds: 7 }, 30))).to.equal(7);
     expect(setTerminationGracePeriod(p({}, 30))).to.equal(30);
     expect(setTerminationGracePeriod(p({}))).to.equal(MINIMUM_GRACE_PERIOD_SECONDS);
-    const overridden = harness({ containers: [{ name: 'app' }] }, { app: { sigterm: { kind: 'ignores' } } }, { deletionGracePeriodSeconds: 20 });
+    const overridden = harness(
+      { containers: [{ name: 'app' }] },
+      { app: { sigterm: { kind: 'ignores' } } },
+      { deletionGracePeriodSeconds: 20 },
+    );
     overridden.kill(5);
     expect(overridden.t('SIGKILL app')).to.equal(5);
-    const own = harness({ containers: [{ name: 'app' }] }, { app: { sigterm: { kind: 'ignores' } } }, { deletionGracePeriodSeconds: 20 });
+    const own = harness(
+      { containers: [{ name: 'app' }] },
+      { app: { sigterm: { kind: 'ignores' } } },
+      { deletionGracePeriodSeconds: 20 },
+    );
     own.kill(undefined);
     expect(own.t('SIGKILL app')).to.equal(20);
   });
@@ -122,7 +166,10 @@ describe('preStop hooks (K25)', () => {
     const quick = harness({ containers: [withHook()] }, { app: { preStopMs: 10_000, sigterm: { kind: 'ignores' } } });
     quick.kill(30);
     expect([quick.t('preStop app'), quick.t('SIGTERM app'), quick.t('SIGKILL app')]).to.deep.equal([0, 10, 30]);
-    const hanging = harness({ containers: [withHook()] }, { app: { preStopMs: Number.POSITIVE_INFINITY, sigterm: { kind: 'exits', afterMs: 1000 } } });
+    const hanging = harness(
+      { containers: [withHook()] },
+      { app: { preStopMs: Number.POSITIVE_INFINITY, sigterm: { kind: 'exits', afterMs: 1000 } } },
+    );
     hanging.kill(30);
     expect([hanging.t('SIGTERM app'), hanging.t('exited app')]).to.deep.equal([30, 31]);
   });
@@ -153,10 +200,19 @@ describe('preStop hooks (K25)', () => {
 });
 
 describe('sidecar termination order (K26)', () => {
-  const spec = { initContainers: [{ name: 'log', restartPolicy: 'Always' }, { name: 'mesh', restartPolicy: 'Always', lifecycle: PRESTOP }], containers: [{ name: 'a' }] };
+  const spec = {
+    initContainers: [
+      { name: 'log', restartPolicy: 'Always' },
+      { name: 'mesh', restartPolicy: 'Always', lifecycle: PRESTOP },
+    ],
+    containers: [{ name: 'a' }],
+  };
 
-  it('K26 sidecars wait for every regular container and for the sidecars declared after them (reverse order); their own preStop starts with everyone\'s', () => {
-    const h = harness(spec, { a: { sigterm: { kind: 'exits', afterMs: 4000 } }, mesh: { preStopMs: 1000, sigterm: { kind: 'exits', afterMs: 2000 } } });
+  it("K26 sidecars wait for every regular container and for the sidecars declared after them (reverse order); their own preStop starts with everyone's", () => {
+    const h = harness(spec, {
+      a: { sigterm: { kind: 'exits', afterMs: 4000 } },
+      mesh: { preStopMs: 1000, sigterm: { kind: 'exits', afterMs: 2000 } },
+    });
     h.kill(30);
     expect(h.log()).to.deep.equal([
       [0, 'preStop mesh'],
@@ -171,13 +227,26 @@ describe('sidecar termination order (K26)', () => {
   });
 
   it('K26 the wait is bounded by the remaining grace and subtracted (truncated): a sidecar whose turn never comes gets SIGTERM at G and the 2 s floor', () => {
-    const h = harness(spec, { a: { sigterm: { kind: 'ignores' } }, mesh: { preStopMs: 1000, sigterm: { kind: 'ignores' } }, log: { sigterm: { kind: 'ignores' } } });
+    const h = harness(spec, {
+      a: { sigterm: { kind: 'ignores' } },
+      mesh: { preStopMs: 1000, sigterm: { kind: 'ignores' } },
+      log: { sigterm: { kind: 'ignores' } },
+    });
     h.kill(30);
-    expect([h.t('SIGKILL a'), h.t('SIGTERM mesh'), h.t('SIGTERM log'), h.t('SIGKILL mesh'), h.t('SIGKILL log')]).to.deep.equal([30, 30, 30, 32, 32]);
+    expect([
+      h.t('SIGKILL a'),
+      h.t('SIGTERM mesh'),
+      h.t('SIGTERM log'),
+      h.t('SIGKILL mesh'),
+      h.t('SIGKILL log'),
+    ]).to.deep.equal([30, 30, 30, 32, 32]);
   });
 
   it('K26 the time waited for the turn is truncated to whole seconds: a 3.5 s wait leaves 27 s, so SIGKILL comes at 3.5 + 27', () => {
-    const h = harness({ initContainers: [{ name: 'log', restartPolicy: 'Always' }], containers: [{ name: 'a' }] }, { a: { sigterm: { kind: 'exits', afterMs: 3500 } }, log: { sigterm: { kind: 'ignores' } } });
+    const h = harness(
+      { initContainers: [{ name: 'log', restartPolicy: 'Always' }], containers: [{ name: 'a' }] },
+      { a: { sigterm: { kind: 'exits', afterMs: 3500 } }, log: { sigterm: { kind: 'ignores' } } },
+    );
     h.kill(30);
     expect([h.t('exited a'), h.t('SIGTERM log'), h.t('SIGKILL log')]).to.deep.equal([3.5, 3.5, 30.5]);
   });
@@ -187,7 +256,10 @@ describe('sidecar termination order (K26)', () => {
     h.kill(30);
     // a already exited: mesh goes right after its 1 s hook, log right after mesh.
     expect([h.t('SIGTERM mesh'), h.t('SIGTERM log')]).to.deep.equal([1, 1]);
-    const plain = harness({ containers: [{ name: 'a' }, withHook('b')] }, { a: { sigterm: { kind: 'ignores' } }, b: { preStopMs: 2000 } });
+    const plain = harness(
+      { containers: [{ name: 'a' }, withHook('b')] },
+      { a: { sigterm: { kind: 'ignores' } }, b: { preStopMs: 2000 } },
+    );
     plain.kill(30);
     expect([plain.t('SIGTERM a'), plain.t('SIGTERM b')]).to.deep.equal([0, 2]);
   });
@@ -198,11 +270,17 @@ describe('timing formula (K28, K29)', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 60 }),
-        fc.option(fc.oneof(fc.integer({ min: 0, max: 70_000 }), fc.constant(Number.POSITIVE_INFINITY)), { nil: undefined }),
+        fc.option(fc.oneof(fc.integer({ min: 0, max: 70_000 }), fc.constant(Number.POSITIVE_INFINITY)), {
+          nil: undefined,
+        }),
         fc.oneof(fc.integer({ min: 0, max: 70_000 }), fc.constant(Number.POSITIVE_INFINITY)),
         (G, P, H) => {
-          const sigterm = H === Number.POSITIVE_INFINITY ? ({ kind: 'ignores' } as const) : ({ kind: 'exits', afterMs: H } as const);
-          const h = harness({ containers: [P === undefined ? { name: 'app' } : withHook()] }, { app: { preStopMs: P ?? 0, sigterm } });
+          const sigterm =
+            H === Number.POSITIVE_INFINITY ? ({ kind: 'ignores' } as const) : ({ kind: 'exits', afterMs: H } as const);
+          const h = harness(
+            { containers: [P === undefined ? { name: 'app' } : withHook()] },
+            { app: { preStopMs: P ?? 0, sigterm } },
+          );
           h.kill(G, 200_000);
           const hook = P === undefined ? 0 : Math.min(P, G * 1000);
           const R = Math.max(G - Math.floor(hook / 1000), 2) * 1000;
@@ -218,7 +296,10 @@ describe('timing formula (K28, K29)', () => {
   });
 
   it('K29 exit codes: 143 for the default SIGTERM disposition, 0 for an app that exits cleanly, 137 after SIGKILL', () => {
-    const h = harness({ containers: [{ name: 'dies' }, { name: 'clean' }, { name: 'stubborn' }] }, { clean: { sigterm: { kind: 'exits', afterMs: 0 } }, stubborn: { sigterm: { kind: 'ignores' } } });
+    const h = harness(
+      { containers: [{ name: 'dies' }, { name: 'clean' }, { name: 'stubborn' }] },
+      { clean: { sigterm: { kind: 'exits', afterMs: 0 } }, stubborn: { sigterm: { kind: 'ignores' } } },
+    );
     h.kill(30);
     const sandbox = h.runtime.sandbox('u1')!;
     expect([...sandbox.containers.values()].map((c) => [c.name, c.exitCode, c.reason])).to.deep.equal([
@@ -236,10 +317,16 @@ describe('release differences in killContainer (V21, V23, V24)', () => {
     const behaviour = { app: { preStopMs: 10_000, sigterm: { kind: 'ignores' as const } } };
     const old = harness({ containers: [withHook] }, behaviour, { deletionGracePeriodSeconds: 30 }, Release.of(27));
     old.kill(30);
-    expect(old.log().filter(([, t]) => /SIG/.test(t))).to.deep.equal([[10, 'SIGTERM app'], [40, 'SIGKILL app']]);
+    expect(old.log().filter(([, t]) => /SIG/.test(t))).to.deep.equal([
+      [10, 'SIGTERM app'],
+      [40, 'SIGKILL app'],
+    ]);
     const now = harness({ containers: [withHook] }, behaviour, { deletionGracePeriodSeconds: 30 }, Release.of(28));
     now.kill(30);
-    expect(now.log().filter(([, t]) => /SIG/.test(t))).to.deep.equal([[10, 'SIGTERM app'], [30, 'SIGKILL app']]);
+    expect(now.log().filter(([, t]) => /SIG/.test(t))).to.deep.equal([
+      [10, 'SIGTERM app'],
+      [30, 'SIGKILL app'],
+    ]);
   });
 
   it('V21 K27 a 1 s override: StopContainer(1) before v1.28 (no 2 s floor on the override), StopContainer(2) from v1.28', () => {
@@ -257,17 +344,26 @@ describe('release differences in killContainer (V21, V23, V24)', () => {
     const behaviour = { a: { sigterm: { kind: 'exits' as const, afterMs: 4000 } } };
     const old = harness(spec, behaviour, {}, Release.of(28));
     old.kill(30);
-    expect(old.log().filter(([, t]) => t.startsWith('SIGTERM'))).to.deep.equal([[0, 'SIGTERM log'], [0, 'SIGTERM a']]);
+    expect(old.log().filter(([, t]) => t.startsWith('SIGTERM'))).to.deep.equal([
+      [0, 'SIGTERM log'],
+      [0, 'SIGTERM a'],
+    ]);
     const now = harness(spec, behaviour, {}, Release.of(29));
     now.kill(30);
-    expect(now.log().filter(([, t]) => t.startsWith('SIGTERM'))).to.deep.equal([[0, 'SIGTERM a'], [4, 'SIGTERM log']]);
+    expect(now.log().filter(([, t]) => t.startsWith('SIGTERM'))).to.deep.equal([
+      [0, 'SIGTERM a'],
+      [4, 'SIGTERM log'],
+    ]);
   });
 
   it('V24 K25 a preStop sleep action lasts its seconds with PodLifecycleSleepAction (beta on from v1.30); without the gate the handler runner fails at once (FailedPreStopHook)', () => {
     const sleeper = { name: 'app', lifecycle: { preStop: { sleep: { seconds: 5 } } } };
     const now = harness({ containers: [sleeper] }, {}, {}, Release.of(30));
     now.kill(30);
-    expect(now.log().slice(0, 2)).to.deep.equal([[0, 'preStop app (sleep 5s)'], [5, 'SIGTERM app']]);
+    expect(now.log().slice(0, 2)).to.deep.equal([
+      [0, 'preStop app (sleep 5s)'],
+      [5, 'SIGTERM app'],
+    ]);
     expect(now.events.filter((e) => e.reason === 'FailedPreStopHook')).to.deep.equal([]);
     const old = harness({ containers: [sleeper] }, {}, {}, Release.of(30, { PodLifecycleSleepAction: false }));
     old.kill(30);

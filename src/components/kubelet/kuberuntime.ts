@@ -79,17 +79,25 @@ export class KubeRuntimeManager {
   killPod(pod: Pod, gracePeriodOverride: number | undefined, done: (err?: string) => void): void {
     const uid = pod.metadata.uid!;
     const sandbox = this.runtime.sandbox(uid);
-    const running = new Set([...(sandbox?.containers.values() ?? [])].filter((c) => c.state === 'running').map((c) => c.name));
+    const running = new Set(
+      [...(sandbox?.containers.values() ?? [])].filter((c) => c.state === 'running').map((c) => c.name),
+    );
     // killContainersWithSyncResult builds a terminationOrdering only with SidecarContainers on
     // (beta on from v1.29, GA v1.33; alpha off in v1.28: no ordering, #121579).
-    const ordering = this.release.enabled('SidecarContainers') && TerminationOrdering.needed(pod) ? new TerminationOrdering(pod, running) : undefined;
+    const ordering =
+      this.release.enabled('SidecarContainers') && TerminationOrdering.needed(pod)
+        ? new TerminationOrdering(pod, running)
+        : undefined;
     let left = running.size;
     const errors: string[] = [];
     const finish = () => {
       // The sandbox is stopped even when a container could not be (killPodWithSyncResult); its
       // failure is one more error of the result (kubecontainer.ErrKillPodSandbox, X14).
       const sandboxError = this.runtime.stopPodSandbox(uid);
-      if (sandboxError !== undefined) errors.push(`failed to "KillPodSandbox" for "${uid}" with KillPodSandboxError: ${JSON.stringify(sandboxError)}`);
+      if (sandboxError !== undefined)
+        errors.push(
+          `failed to "KillPodSandbox" for "${uid}" with KillPodSandboxError: ${JSON.stringify(sandboxError)}`,
+        );
       // PodSyncResult.Error is an aggregate (apimachinery util/errors): one error prints as itself, several as "[a, b]".
       done(errors.length === 0 ? undefined : errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
     };
@@ -120,7 +128,13 @@ export class KubeRuntimeManager {
    * floor: the hook waited up to the pod's own grace and StopContainer still got the whole
    * override, with no 2 s floor (#115835, fixes #115817).
    */
-  private killContainer(pod: Pod, name: string, gracePeriodOverride: number | undefined, ordering: TerminationOrdering | undefined, done: (err?: string) => void): void {
+  private killContainer(
+    pod: Pod,
+    name: string,
+    gracePeriodOverride: number | undefined,
+    ordering: TerminationOrdering | undefined,
+    done: (err?: string) => void,
+  ): void {
     const uid = pod.metadata.uid!;
     const spec = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find((c) => c.name === name);
     let grace = setTerminationGracePeriod(pod);
@@ -158,7 +172,8 @@ export class KubeRuntimeManager {
         });
       } else stop();
     };
-    if (spec?.lifecycle?.preStop && grace > 0) this.executePreStopHook(pod, name, grace, afterHook, (elapsed) => (grace -= elapsed));
+    if (spec?.lifecycle?.preStop && grace > 0)
+      this.executePreStopHook(pod, name, grace, afterHook, (elapsed) => (grace -= elapsed));
     else afterHook();
   }
 
@@ -175,7 +190,13 @@ export class KubeRuntimeManager {
    * seconds; without PodLifecycleSleepAction (beta on from v1.30, KEP-3960) the handler runner does
    * not know it and fails at once ("Cannot run handler").
    */
-  private executePreStopHook(pod: Pod, name: string, graceSeconds: number, next: () => void, consumed: (seconds: number) => void): void {
+  private executePreStopHook(
+    pod: Pod,
+    name: string,
+    graceSeconds: number,
+    next: () => void,
+    consumed: (seconds: number) => void,
+  ): void {
     const start = this.clock.now();
     let over = false;
     const finish = () => {
@@ -193,7 +214,13 @@ export class KubeRuntimeManager {
       if (err) this.hookFailed(pod, name);
       finish();
     });
-    if (sleep) this.runtime.sleepHook(pod.metadata.uid!, name, this.release.enabled('PodLifecycleSleepAction') ? sleep.seconds * 1000 : undefined, onDone);
+    if (sleep)
+      this.runtime.sleepHook(
+        pod.metadata.uid!,
+        name,
+        this.release.enabled('PodLifecycleSleepAction') ? sleep.seconds * 1000 : undefined,
+        onDone,
+      );
     else this.runtime.execPreStop(pod.metadata.uid!, name, onDone);
   }
 }
@@ -203,5 +230,7 @@ export class KubeRuntimeManager {
  * set, else the spec's terminationGracePeriodSeconds, else minimumGracePeriodInSeconds.
  */
 export function setTerminationGracePeriod(pod: Pod): number {
-  return pod.metadata.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? MINIMUM_GRACE_PERIOD_SECONDS;
+  return (
+    pod.metadata.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? MINIMUM_GRACE_PERIOD_SECONDS
+  );
 }

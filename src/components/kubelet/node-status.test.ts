@@ -40,7 +40,12 @@ describe('NodeStatusReporter (the node lease controller)', () => {
     const { clock, api, leaseGets, lease } = reporter();
     clock.tick(LEASE_RENEW_INTERVAL_MS);
     const other = lease();
-    expect(api.update(USER, 'leases', NODE_LEASE_NAMESPACE, { ...other, metadata: { ...other.metadata, labels: { edited: 'yes' } } }).ok).to.equal(true);
+    expect(
+      api.update(USER, 'leases', NODE_LEASE_NAMESPACE, {
+        ...other,
+        metadata: { ...other.metadata, labels: { edited: 'yes' } },
+      }).ok,
+    ).to.equal(true);
     clock.tick(LEASE_RENEW_INTERVAL_MS);
     expect(leaseGets(), 'the first renewal, then the fallback after the Conflict').to.equal(2);
     expect(lease().metadata.labels).to.deep.equal({ edited: 'yes' });

@@ -7,20 +7,31 @@ import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
 import { NODE_LEASE_NAMESPACE } from '../../helpers/well-known';
 import { Loop } from '../../foundation/loop';
 
-
 /** The machine every simulated node is: linux/amd64 (the architecture label a kubelet sets from GOARCH). */
 const NODE_ARCH = 'amd64';
 /**
  * R247 — the machine's capacity as cAdvisor reports it (setters.go MachineInfo): 4 CPUs, 16 GiB of
  * memory, a 100 GiB root filesystem, no huge pages.
  */
-const MACHINE_CAPACITY = { cpu: '4', 'ephemeral-storage': '104857600Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16777216Ki' };
+const MACHINE_CAPACITY = {
+  cpu: '4',
+  'ephemeral-storage': '104857600Ki',
+  'hugepages-1Gi': '0',
+  'hugepages-2Mi': '0',
+  memory: '16777216Ki',
+};
 /**
  * Allocatable (cm.GetNodeAllocatableReservation): capacity less the default hard eviction
  * thresholds — memory.available 100Mi (16777216Ki − 102400Ki) and nodefs.available 10 % of the
  * filesystem (a quantity that is no longer whole Ki, printed in bytes).
  */
-const MACHINE_ALLOCATABLE = { cpu: '4', 'ephemeral-storage': '96636764160', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16674816Ki' };
+const MACHINE_ALLOCATABLE = {
+  cpu: '4',
+  'ephemeral-storage': '96636764160',
+  'hugepages-1Gi': '0',
+  'hugepages-2Mi': '0',
+  memory: '16674816Ki',
+};
 
 const SETTERS = 'pkg/kubelet/nodestatus/setters.go MemoryPressureCondition';
 
@@ -39,7 +50,10 @@ export const MAX_PODS = 110;
  */
 export function nodeInfo(nodeName: string, release: Release): NonNullable<NonNullable<Node['status']>['nodeInfo']> {
   const version = `v1.${release.minor}.0`;
-  const id = [...nodeName].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7).toString(16).padStart(8, '0');
+  const id = [...nodeName]
+    .reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7)
+    .toString(16)
+    .padStart(8, '0');
   return {
     architecture: 'amd64',
     bootID: `${id}-0000-4000-8000-000000000001`,
@@ -108,13 +122,43 @@ export class NodeStatusReporter {
       if (current ? current.status === status : !under) return;
       const now = toTime(this.clock.now());
       const condition = under
-        ? { type: 'MemoryPressure', status, reason: 'KubeletHasInsufficientMemory', message: 'kubelet has insufficient memory available', lastHeartbeatTime: now, lastTransitionTime: now }
-        : { type: 'MemoryPressure', status, reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available', lastHeartbeatTime: now, lastTransitionTime: now };
+        ? {
+            type: 'MemoryPressure',
+            status,
+            reason: 'KubeletHasInsufficientMemory',
+            message: 'kubelet has insufficient memory available',
+            lastHeartbeatTime: now,
+            lastTransitionTime: now,
+          }
+        : {
+            type: 'MemoryPressure',
+            status,
+            reason: 'KubeletHasSufficientMemory',
+            message: 'kubelet has sufficient memory available',
+            lastHeartbeatTime: now,
+            lastTransitionTime: now,
+          };
       // The setters run MemoryPressure before Ready: the condition comes first in the list.
-      const conditions = [condition, ...(got.object.status?.conditions ?? []).filter((c) => c.type !== 'MemoryPressure')];
-      api.patch(this.client.identity, 'nodes', undefined, this.nodeName, 'merge', { status: { conditions } }, { subresource: 'status' });
+      const conditions = [
+        condition,
+        ...(got.object.status?.conditions ?? []).filter((c) => c.type !== 'MemoryPressure'),
+      ];
+      api.patch(
+        this.client.identity,
+        'nodes',
+        undefined,
+        this.nodeName,
+        'merge',
+        { status: { conditions } },
+        { subresource: 'status' },
+      );
       const event = under ? 'NodeHasInsufficientMemory' : 'NodeHasSufficientMemory';
-      this.pressure.recordNodeEvent('Normal', event, `Node ${this.nodeName} status is now: ${event}`, `${SETTERS} → kubelet_node_status.go recordNodeStatusEvent`);
+      this.pressure.recordNodeEvent(
+        'Normal',
+        event,
+        `Node ${this.nodeName} status is now: ${event}`,
+        `${SETTERS} → kubelet_node_status.go recordNodeStatusEvent`,
+      );
     } catch (e) {
       if (!(e instanceof Unreachable)) throw e;
     }
@@ -169,11 +213,26 @@ export class NodeStatusReporter {
       // stable ones and their beta twins (kubeletapis.LabelOS/LabelArch), as a linux/amd64 kubelet sets them.
       metadata: {
         name: this.nodeName,
-        labels: { 'beta.kubernetes.io/arch': NODE_ARCH, 'beta.kubernetes.io/os': 'linux', 'kubernetes.io/arch': NODE_ARCH, 'kubernetes.io/hostname': this.nodeName, 'kubernetes.io/os': 'linux' },
+        labels: {
+          'beta.kubernetes.io/arch': NODE_ARCH,
+          'beta.kubernetes.io/os': 'linux',
+          'kubernetes.io/arch': NODE_ARCH,
+          'kubernetes.io/hostname': this.nodeName,
+          'kubernetes.io/os': 'linux',
+        },
       },
       spec: {},
       status: {
-        conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now }],
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'KubeletReady',
+            message: 'kubelet is posting ready status',
+            lastHeartbeatTime: now,
+            lastTransitionTime: now,
+          },
+        ],
         addresses: [
           { type: 'InternalIP', address: this.machine.nodeIP },
           { type: 'Hostname', address: this.nodeName },
@@ -199,7 +258,10 @@ export class NodeStatusReporter {
     const api = this.client.server;
     const renewTime = new Date(this.clock.now()).toISOString().replace('Z', '000Z');
     const renew = (lease: Lease) => {
-      const r = api.update(this.client.identity, 'leases', NODE_LEASE_NAMESPACE, { ...lease, spec: { ...lease.spec, renewTime } });
+      const r = api.update(this.client.identity, 'leases', NODE_LEASE_NAMESPACE, {
+        ...lease,
+        spec: { ...lease.spec, renewTime },
+      });
       this.latestLease = r.ok ? r.object : undefined;
       return r.ok;
     };
@@ -231,9 +293,24 @@ export class NodeStatusReporter {
       const lastTransitionTime = ready?.status === 'False' ? ready.lastTransitionTime : now;
       const conditions = [
         ...(got.object.status?.conditions ?? []).filter((c) => c.type !== 'Ready'),
-        { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message, lastHeartbeatTime: now, lastTransitionTime },
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'KubeletNotReady',
+          message,
+          lastHeartbeatTime: now,
+          lastTransitionTime,
+        },
       ];
-      api.patch(this.client.identity, 'nodes', undefined, this.nodeName, 'merge', { status: { conditions } }, { subresource: 'status' });
+      api.patch(
+        this.client.identity,
+        'nodes',
+        undefined,
+        this.nodeName,
+        'merge',
+        { status: { conditions } },
+        { subresource: 'status' },
+      );
     } catch (e) {
       if (!(e instanceof Unreachable)) throw e;
     }
@@ -249,8 +326,23 @@ export class NodeStatusReporter {
     if (ready?.status === 'True') return;
     const conditions = [
       ...(got.object.status?.conditions ?? []).filter((c) => c.type !== 'Ready'),
-      { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now },
+      {
+        type: 'Ready',
+        status: 'True',
+        reason: 'KubeletReady',
+        message: 'kubelet is posting ready status',
+        lastHeartbeatTime: now,
+        lastTransitionTime: now,
+      },
     ];
-    api.patch(this.client.identity, 'nodes', undefined, this.nodeName, 'merge', { status: { conditions } }, { subresource: 'status' });
+    api.patch(
+      this.client.identity,
+      'nodes',
+      undefined,
+      this.nodeName,
+      'merge',
+      { status: { conditions } },
+      { subresource: 'status' },
+    );
   }
 }

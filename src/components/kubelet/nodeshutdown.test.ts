@@ -10,7 +10,19 @@ import type { Event, Pod } from '../../apimachinery/types';
 import type { Cluster } from '../../cluster/cluster';
 import { Release } from '../../foundation/release';
 import { groupByPriority, migrateConfig, NODE_SHUTDOWN_MESSAGE, podPriority } from './nodeshutdown';
-import { condition, count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, WARMUP_MS } from './testing';
+import {
+  condition,
+  count,
+  createPod,
+  del,
+  expectNo,
+  expectTimeline,
+  newCluster,
+  PRESTOP,
+  running,
+  stored,
+  WARMUP_MS,
+} from './testing';
 
 const PERIODS = { shutdownGracePeriodSeconds: 30, shutdownGracePeriodCriticalPodsSeconds: 10 };
 const events = (c: Cluster, reason: string): Event[] => {
@@ -32,9 +44,16 @@ describe('K51 graceful node shutdown', () => {
       { priority: 0, shutdownGracePeriodSeconds: 20 },
       { priority: 2_000_000_000, shutdownGracePeriodSeconds: 10 },
     ]);
-    expect(migrateConfig({ shutdownGracePeriodSeconds: 0, shutdownGracePeriodCriticalPodsSeconds: 0 })).to.deep.equal([]);
-    expect(migrateConfig({ shutdownGracePeriodSeconds: 5, shutdownGracePeriodCriticalPodsSeconds: 10 })).to.deep.equal([]);
-    const pod = (name: string, spec: Partial<Pod['spec']>): Pod => ({ metadata: { name }, spec: { containers: [], ...spec } });
+    expect(migrateConfig({ shutdownGracePeriodSeconds: 0, shutdownGracePeriodCriticalPodsSeconds: 0 })).to.deep.equal(
+      [],
+    );
+    expect(migrateConfig({ shutdownGracePeriodSeconds: 5, shutdownGracePeriodCriticalPodsSeconds: 10 })).to.deep.equal(
+      [],
+    );
+    const pod = (name: string, spec: Partial<Pod['spec']>): Pod => ({
+      metadata: { name },
+      spec: { containers: [], ...spec },
+    });
     const groups = groupByPriority(migrateConfig(PERIODS), [
       pod('plain', {}),
       pod('cluster', { priorityClassName: 'system-cluster-critical' }),
@@ -42,7 +61,10 @@ describe('K51 graceful node shutdown', () => {
       pod('high', { priority: 1_000_000 }),
       pod('negative', { priority: -5 }),
     ]);
-    expect(groups.map((g) => g.pods.map((p) => p.metadata.name))).to.deep.equal([['plain', 'high', 'negative'], ['cluster', 'node']]);
+    expect(groups.map((g) => g.pods.map((p) => p.metadata.name))).to.deep.equal([
+      ['plain', 'high', 'negative'],
+      ['cluster', 'node'],
+    ]);
     expect(podPriority(pod('node', { priorityClassName: 'system-node-critical' }))).to.equal(2_000_001_000);
   });
 
@@ -51,7 +73,11 @@ describe('K51 graceful node shutdown', () => {
     node.shutdown(PERIODS);
     c.advance(60_000);
     expectTimeline(c, t0, [
-      [0, 'kubelet', 'node shutdown: shutdown event detected (shutdownGracePeriod=30s, shutdownGracePeriodCriticalPods=10s)'],
+      [
+        0,
+        'kubelet',
+        'node shutdown: shutdown event detected (shutdownGracePeriod=30s, shutdownGracePeriodCriticalPods=10s)',
+      ],
       [0, 'events', 'NodeShutdown nodes/node-1: Shutdown manager detected shutdown event'],
       [0, 'apiserver', 'PATCH nodes/node-1/status'],
       [0, 'kubelet', 'node shutdown: killing priority group 0 (pods/web) within 20s'],
@@ -71,7 +97,11 @@ describe('K51 graceful node shutdown', () => {
     expect(pod, 'the pod is not deleted').to.not.equal(undefined);
     expect(pod?.metadata.deletionTimestamp).to.equal(undefined);
     expect(pod?.status).to.include({ phase: 'Failed', reason: 'Terminated', message: NODE_SHUTDOWN_MESSAGE });
-    expect(condition(pod, 'DisruptionTarget')).to.include({ status: 'True', reason: 'TerminationByKubelet', message: NODE_SHUTDOWN_MESSAGE });
+    expect(condition(pod, 'DisruptionTarget')).to.include({
+      status: 'True',
+      reason: 'TerminationByKubelet',
+      message: NODE_SHUTDOWN_MESSAGE,
+    });
     expect(condition(pod, 'Ready')).to.include({ status: 'False', reason: 'PodFailed' });
     expectNo(c, t0, 'status', 'DELETE');
     expectNo(c, t0, 'apiserver', 'DELETE pods/web');
@@ -101,7 +131,10 @@ describe('K51 graceful node shutdown', () => {
 
   it('K51 grace is min(spec terminationGracePeriodSeconds, group period): spec 60 → 20, spec 5 → 5', () => {
     const ignores = { app: { sigterm: { kind: 'ignores' as const } } };
-    const { c, node, t0 } = pods({ long: { spec: { terminationGracePeriodSeconds: 60 }, containers: ignores }, short: { spec: { terminationGracePeriodSeconds: 5 }, containers: ignores } });
+    const { c, node, t0 } = pods({
+      long: { spec: { terminationGracePeriodSeconds: 60 }, containers: ignores },
+      short: { spec: { terminationGracePeriodSeconds: 5 }, containers: ignores },
+    });
     node.shutdown(PERIODS);
     c.advance(60_000);
     expectTimeline(c, t0, [
@@ -113,13 +146,17 @@ describe('K51 graceful node shutdown', () => {
       [20, 'kubelet', 'node shutdown: pod killing time out for priority group 0 after 20s'],
       [20, 'runtime', 'SIGKILL app pods/long'],
     ]);
-    for (const name of ['long', 'short']) expect(stored(c, name)?.status).to.include({ phase: 'Failed', reason: 'Terminated' });
+    for (const name of ['long', 'short'])
+      expect(stored(c, name)?.status).to.include({ phase: 'Failed', reason: 'Terminated' });
   });
 
   it('K51 critical pods (system-cluster-critical) are killed only after the regular group, with the critical period', () => {
     const { c, node, t0 } = pods({
       web: { containers: { app: { sigterm: { kind: 'exits', afterMs: 3000 } } } },
-      dns: { spec: { priorityClassName: 'system-cluster-critical', terminationGracePeriodSeconds: 30 }, containers: { app: { sigterm: { kind: 'ignores' } } } },
+      dns: {
+        spec: { priorityClassName: 'system-cluster-critical', terminationGracePeriodSeconds: 30 },
+        containers: { app: { sigterm: { kind: 'ignores' } } },
+      },
     });
     node.shutdown(PERIODS);
     c.advance(60_000);
@@ -138,12 +175,18 @@ describe('K51 graceful node shutdown', () => {
       [15, 'kubelet', 'node node-1 powered off'],
     ]);
     expect(stored(c, 'dns')?.status).to.include({ phase: 'Failed', reason: 'Terminated' });
-    expect(condition(stored(c, 'dns'), 'DisruptionTarget')).to.include({ status: 'True', reason: 'TerminationByKubelet' });
+    expect(condition(stored(c, 'dns'), 'DisruptionTarget')).to.include({
+      status: 'True',
+      reason: 'TerminationByKubelet',
+    });
   });
 
   it('K51 each group waits at most its own period: a hanging preStop holds the regular pod past 20 s, the critical group starts at 20 anyway', () => {
     const { c, node, t0 } = pods({
-      web: { spec: { containers: [{ name: 'app', lifecycle: PRESTOP }] }, containers: { app: { preStopMs: Number.POSITIVE_INFINITY, sigterm: { kind: 'ignores' } } } },
+      web: {
+        spec: { containers: [{ name: 'app', lifecycle: PRESTOP }] },
+        containers: { app: { preStopMs: Number.POSITIVE_INFINITY, sigterm: { kind: 'ignores' } } },
+      },
       dns: { spec: { priorityClassName: 'system-node-critical' } },
     });
     node.shutdown(PERIODS);
@@ -170,7 +213,13 @@ describe('K51 graceful node shutdown', () => {
     const { c, node, t0 } = running();
     node.shutdown(PERIODS);
     c.flush();
-    const ready = () => c.apiserver.get('nodes', undefined, 'node-1').ok && (c.apiserver.get('nodes', undefined, 'node-1') as { object: { status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } } }).object.status?.conditions?.find((x) => x.type === 'Ready');
+    const ready = () =>
+      c.apiserver.get('nodes', undefined, 'node-1').ok &&
+      (
+        c.apiserver.get('nodes', undefined, 'node-1') as {
+          object: { status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } };
+        }
+      ).object.status?.conditions?.find((x) => x.type === 'Ready');
     expect(ready()).to.include({ status: 'False', reason: 'KubeletNotReady', message: 'node is shutting down' });
     c.advance(120_000);
     expect(node.poweredOff).to.equal(true);
@@ -188,7 +237,11 @@ describe('K51 graceful node shutdown', () => {
     node.shutdown();
     c.advance(60_000);
     expectTimeline(c, t0, [
-      [0, 'kubelet', 'node shutdown: no graceful configuration (shutdownGracePeriod=0s), node shutdown will be immediate'],
+      [
+        0,
+        'kubelet',
+        'node shutdown: no graceful configuration (shutdownGracePeriod=0s), node shutdown will be immediate',
+      ],
       [2, 'kubelet', 'node node-1 powered off'],
     ]);
     expectNo(c, t0, 'runtime', 'SIGTERM');
@@ -196,7 +249,10 @@ describe('K51 graceful node shutdown', () => {
   });
 
   it('K51 terminal pods are not active and are left alone', () => {
-    const { c, node, t0 } = pods({ done: { spec: { restartPolicy: 'Never' }, containers: { app: { exitsOnItsOwn: 0 } } }, web: {} });
+    const { c, node, t0 } = pods({
+      done: { spec: { restartPolicy: 'Never' }, containers: { app: { exitsOnItsOwn: 0 } } },
+      web: {},
+    });
     expect(stored(c, 'done')?.status?.phase).to.equal('Succeeded');
     node.shutdown(PERIODS);
     c.advance(30_000);
@@ -220,23 +276,35 @@ describe('K52 killPodNow waits with a timeout', () => {
   });
 
   it('K52 a kill already running keeps its longer grace (#83916): killPodNow gives up after max(10, 1.5×20) = 30 s with Warning ExceededGracePeriod', () => {
-    const { c, node, t0 } = running({ spec: { terminationGracePeriodSeconds: 60 }, containers: { app: { sigterm: { kind: 'ignores' } } } });
+    const { c, node, t0 } = running({
+      spec: { terminationGracePeriodSeconds: 60 },
+      containers: { app: { sigterm: { kind: 'ignores' } } },
+    });
     del(c, 'web');
     c.advance(5000);
     const results: { at: number; err?: string }[] = [];
-    node.kubelet.killPodNow(stored(c, 'web')!, false, 20, undefined, (err) => results.push({ at: c.clock.now() - t0, err }));
+    node.kubelet.killPodNow(stored(c, 'web')!, false, 20, undefined, (err) =>
+      results.push({ at: c.clock.now() - t0, err }),
+    );
     c.advance(120_000);
     expect(results).to.deep.equal([{ at: 35_000, err: 'timeout waiting to kill pod' }]);
     expectTimeline(c, t0, [
       [0, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=60'],
       [5, 'kubelet', 'killPodNow pods/web gracePeriod=20 (waits at most 30s)'],
       [5, 'kubelet', 'grace shortened pods/web to 20s'],
-      [35, 'events', 'ExceededGracePeriod pods/web: Container runtime did not kill the pod within specified grace period.'],
+      [
+        35,
+        'events',
+        'ExceededGracePeriod pods/web: Container runtime did not kill the pod within specified grace period.',
+      ],
       [35, 'kubelet', 'killPodNow pods/web: timeout waiting to kill pod after 30s'],
       [60, 'runtime', 'SIGKILL app'],
     ]);
     const [event] = events(c, 'ExceededGracePeriod');
-    expect(event).to.deep.include({ type: 'Warning', message: 'Container runtime did not kill the pod within specified grace period.' });
+    expect(event).to.deep.include({
+      type: 'Warning',
+      message: 'Container runtime did not kill the pod within specified grace period.',
+    });
     expect(event.involvedObject).to.include({ kind: 'Pod', name: 'web' });
     expect(event.involvedObject.fieldPath).to.equal(undefined);
     expect(count(c, t0, 'events', 'ExceededGracePeriod')).to.equal(1);
@@ -248,7 +316,9 @@ describe('K52 killPodNow waits with a timeout', () => {
     c.advance(WARMUP_MS);
     const t0 = c.clock.now();
     const results: { at: number; err?: string }[] = [];
-    node.kubelet.killPodNow(stored(c, 'web')!, false, 2, undefined, (err) => results.push({ at: c.clock.now() - t0, err }));
+    node.kubelet.killPodNow(stored(c, 'web')!, false, 2, undefined, (err) =>
+      results.push({ at: c.clock.now() - t0, err }),
+    );
     c.advance(30_000);
     expect(results).to.deep.equal([{ at: 10_000, err: 'timeout waiting to kill pod' }]);
     expect(events(c, 'ExceededGracePeriod')).to.have.length(1);
@@ -284,7 +354,9 @@ describe('release differences in node shutdown (V26)', () => {
       c.advance(10_000);
       const pod = stored(c, 'web');
       expect(pod?.status).to.include({ phase: 'Failed', reason: 'Terminated' });
-      expect(condition(pod, 'DisruptionTarget')?.reason, `gate ${on}`).to.equal(on ? 'TerminationByKubelet' : undefined);
+      expect(condition(pod, 'DisruptionTarget')?.reason, `gate ${on}`).to.equal(
+        on ? 'TerminationByKubelet' : undefined,
+      );
     }
   });
 });

@@ -95,7 +95,11 @@ export function nodeShutdownStatus(now: number, disruptionConditions = true): (s
     status.message = NODE_SHUTDOWN_MESSAGE;
     status.reason = NODE_SHUTDOWN_REASON;
     if (!disruptionConditions) return;
-    updatePodCondition(status, { type: 'DisruptionTarget', status: 'True', reason: TERMINATION_BY_KUBELET, message: NODE_SHUTDOWN_MESSAGE }, toTime(now));
+    updatePodCondition(
+      status,
+      { type: 'DisruptionTarget', status: 'True', reason: TERMINATION_BY_KUBELET, message: NODE_SHUTDOWN_MESSAGE },
+      toTime(now),
+    );
   };
 }
 
@@ -145,7 +149,12 @@ export class NodeShutdownManager {
     const { timeline, nodeName } = this.host;
     const periods = this.periods;
     if (periods.length === 0) {
-      timeline.record('kubelet', `node shutdown: no graceful configuration (shutdownGracePeriod=${this.config.shutdownGracePeriodSeconds}s), node shutdown will be immediate`, `${LINUX} NewManager (managerStub)`, { actor: nodeName });
+      timeline.record(
+        'kubelet',
+        `node shutdown: no graceful configuration (shutdownGracePeriod=${this.config.shutdownGracePeriodSeconds}s), node shutdown will be immediate`,
+        `${LINUX} NewManager (managerStub)`,
+        { actor: nodeName },
+      );
       return onDone();
     }
     timeline.record(
@@ -168,7 +177,12 @@ export class NodeShutdownManager {
       // A group without pods is not waited for.
       while (i < groups.length && groups[i].pods.length === 0) i += 1;
       if (i === groups.length) {
-        timeline.record('kubelet', 'node shutdown: completed processing shutdown event, node will shutdown shortly', `${LINUX} processShutdownEvent (ReleaseInhibitLock)`, { actor: nodeName });
+        timeline.record(
+          'kubelet',
+          'node shutdown: completed processing shutdown event, node will shutdown shortly',
+          `${LINUX} processShutdownEvent (ReleaseInhibitLock)`,
+          { actor: nodeName },
+        );
         return onDone();
       }
       this.killGroup(groups[i], () => next(i + 1));
@@ -180,7 +194,12 @@ export class NodeShutdownManager {
     const { scheduler, timeline, nodeName } = this.host;
     const period = group.shutdownGracePeriodSeconds;
     const names = group.pods.map((p) => `pods/${p.metadata.name}`).join(', ');
-    timeline.record('kubelet', `node shutdown: killing priority group ${group.priority} (${names}) within ${period}s`, `${MANAGER} killPods`, { actor: nodeName });
+    timeline.record(
+      'kubelet',
+      `node shutdown: killing priority group ${group.priority} (${names}) within ${period}s`,
+      `${MANAGER} killPods`,
+      { actor: nodeName },
+    );
     let over = false;
     let poll: TimerHandle | undefined;
     const finish = (text: string) => {
@@ -191,11 +210,14 @@ export class NodeShutdownManager {
       timeline.record('kubelet', `node shutdown: ${text}`, `${MANAGER} killPods`, { actor: nodeName });
       done();
     };
-    const timer = scheduler.after(period * 1000, () => finish(`pod killing time out for priority group ${group.priority} after ${period}s`));
+    const timer = scheduler.after(period * 1000, () =>
+      finish(`pod killing time out for priority group ${group.priority} after ${period}s`),
+    );
     // After every kill has returned: WaitForAllPodsUnmount, bounded by the same period.
     const waitForUnmount = () => {
       if (over) return;
-      if (group.pods.every((p) => !this.host.podVolumesExist(p.metadata.uid!))) return finish(`done waiting for all pods in priority group ${group.priority} to terminate`);
+      if (group.pods.every((p) => !this.host.podVolumesExist(p.metadata.uid!)))
+        return finish(`done waiting for all pods in priority group ${group.priority} to terminate`);
       poll = scheduler.after(UNMOUNT_POLL_MS, waitForUnmount);
     };
     let left = group.pods.length;
@@ -203,11 +225,23 @@ export class NodeShutdownManager {
       let grace = period;
       const spec = pod.spec?.terminationGracePeriodSeconds;
       if (spec !== undefined && spec <= grace) grace = spec;
-      this.host.killPodNow(pod, false, grace, nodeShutdownStatus(scheduler.now(), this.host.release.enabled('PodDisruptionConditions')), (err) => {
-        if (err) timeline.record('kubelet', `node shutdown: failed killing pods/${pod.metadata.name}: ${err}`, `${MANAGER} killPods`, { actor: nodeName });
-        left -= 1;
-        if (left === 0) waitForUnmount();
-      });
+      this.host.killPodNow(
+        pod,
+        false,
+        grace,
+        nodeShutdownStatus(scheduler.now(), this.host.release.enabled('PodDisruptionConditions')),
+        (err) => {
+          if (err)
+            timeline.record(
+              'kubelet',
+              `node shutdown: failed killing pods/${pod.metadata.name}: ${err}`,
+              `${MANAGER} killPods`,
+              { actor: nodeName },
+            );
+          left -= 1;
+          if (left === 0) waitForUnmount();
+        },
+      );
     }
   }
 }

@@ -22,7 +22,8 @@ export class PodNetwork {
   configure(cidr: string): void {
     if (cidr === this.podCIDR) return;
     const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)\/(\d+)$/.exec(cidr);
-    if (!m || Number(m[5]) > 30) throw new Error(`pod CIDR ${JSON.stringify(cidr)} is not an IPv4 range of at least 4 addresses`);
+    if (!m || Number(m[5]) > 30)
+      throw new Error(`pod CIDR ${JSON.stringify(cidr)} is not an IPv4 range of at least 4 addresses`);
     const ip = m.slice(1, 5).reduce((a, b) => a * 256 + Number(b), 0);
     this.size = 2 ** (32 - Number(m[5]));
     this.base = ip - (ip % this.size);

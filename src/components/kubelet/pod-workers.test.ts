@@ -45,7 +45,16 @@ function harness(o: { auto?: boolean; podCacheTerminal?: (uid: string) => boolea
     syncTerminatingRuntimePod: (pod, done) => record('syncTerminatingRuntimePod', pod, done),
     syncTerminatedPod: (pod, done) => record('syncTerminatedPod', pod, done),
   };
-  const workers = new PodWorkers(clock, timeline, 'n1', { backOffPeriodMs: 10_000, resyncIntervalMs: 60_000, release: DEFAULT_RELEASE }, syncer, (t, ready) => pleg.afterTickNewerThan(t, ready), (t, fn) => syncTicker.atTickFrom(t, fn), o.podCacheTerminal);
+  const workers = new PodWorkers(
+    clock,
+    timeline,
+    'n1',
+    { backOffPeriodMs: 10_000, resyncIntervalMs: 60_000, release: DEFAULT_RELEASE },
+    syncer,
+    (t, ready) => pleg.afterTickNewerThan(t, ready),
+    (t, fn) => syncTicker.atTickFrom(t, fn),
+    o.podCacheTerminal,
+  );
   return {
     clock,
     timeline,
@@ -60,8 +69,16 @@ function harness(o: { auto?: boolean; podCacheTerminal?: (uid: string) => boolea
 }
 
 /** Pod `web` (uid u1), spec grace 30 unless overridden. */
-function pod(meta: Partial<Pod['metadata']> = {}, spec: Partial<NonNullable<Pod['spec']>> = {}, phase = 'Running'): Pod {
-  return { metadata: { name: 'web', namespace: 'default', uid: 'u1', ...meta }, spec: { nodeName: 'n1', terminationGracePeriodSeconds: 30, containers: [{ name: 'app' }], ...spec }, status: { phase } };
+function pod(
+  meta: Partial<Pod['metadata']> = {},
+  spec: Partial<NonNullable<Pod['spec']>> = {},
+  phase = 'Running',
+): Pod {
+  return {
+    metadata: { name: 'web', namespace: 'default', uid: 'u1', ...meta },
+    spec: { nodeName: 'n1', terminationGracePeriodSeconds: 30, containers: [{ name: 'app' }], ...spec },
+    status: { phase },
+  };
 }
 const deleted = (dGP = 30) => pod({ deletionTimestamp: '2025-01-01T00:01:00Z', deletionGracePeriodSeconds: dGP });
 
@@ -100,7 +117,12 @@ describe('what starts termination (K15)', () => {
     h.advance(2500);
     h.update({ updateType: 'update', pod: deleted() });
     const s = h.workers.status('u1')!;
-    expect([s.workType, s.deleted, s.evicted, s.terminatingAt! - h.clock.now()]).to.deep.equal(['terminating', true, false, 0]);
+    expect([s.workType, s.deleted, s.evicted, s.terminatingAt! - h.clock.now()]).to.deep.equal([
+      'terminating',
+      true,
+      false,
+      0,
+    ]);
     h.update({ updateType: 'sync', pod: pod() });
     expect(s.workType).to.equal('terminating');
   });
@@ -119,7 +141,11 @@ describe('what starts termination (K15)', () => {
     h.update({ updateType: 'kill', pod: pod({ uid: 'evicted' }), killPodOptions: { evict: true } });
     h.update({ updateType: 'create' });
     h.update({ updateType: 'kill' });
-    const flags = (uid: string) => [h.workers.status(uid)?.workType, h.workers.status(uid)?.evicted, h.workers.status(uid)?.deleted];
+    const flags = (uid: string) => [
+      h.workers.status(uid)?.workType,
+      h.workers.status(uid)?.evicted,
+      h.workers.status(uid)?.deleted,
+    ];
     expect(flags('evicted')).to.deep.equal(['terminating', true, false]);
     expect(flags('u1')).to.deep.equal(['terminating', false, false]);
     h.workers.syncKnownPods(new Set(['evicted']));
@@ -134,22 +160,34 @@ describe('what starts termination (K15)', () => {
 });
 
 describe('effective grace period (K16)', () => {
-  const grace = (current: number, p: Pod, override?: number) => calculateEffectiveGracePeriod({ gracePeriod: current }, p, override === undefined ? undefined : { gracePeriodOverride: override });
+  const grace = (current: number, p: Pod, override?: number) =>
+    calculateEffectiveGracePeriod(
+      { gracePeriod: current },
+      p,
+      override === undefined ? undefined : { gracePeriodOverride: override },
+    );
 
   it('K16 nothing set: the spec grace; API grace 0 or override 0: 1 s (never 0, never the spec)', () => {
     expect(grace(0, pod())).to.deep.equal({ gracePeriod: 30, shortened: false });
     expect(grace(0, deleted(0))).to.deep.equal({ gracePeriod: 1, shortened: false });
     expect(grace(0, pod(), 0)).to.deep.equal({ gracePeriod: 1, shortened: false });
-    expect(grace(0, pod({}, { terminationGracePeriodSeconds: undefined }))).to.deep.equal({ gracePeriod: 1, shortened: false });
+    expect(grace(0, pod({}, { terminationGracePeriodSeconds: undefined }))).to.deep.equal({
+      gracePeriod: 1,
+      shortened: false,
+    });
   });
 
   it('V22 K16 before v1.31 an explicit 0 (force delete, hard eviction override) fell back to the spec grace; from v1.31 it is 1 s (#124063)', () => {
     const v130 = Release.of(30);
     const v131 = Release.of(31);
     expect(calculateEffectiveGracePeriod({ gracePeriod: 0 }, deleted(0), undefined, v130).gracePeriod).to.equal(30);
-    expect(calculateEffectiveGracePeriod({ gracePeriod: 0 }, pod(), { gracePeriodOverride: 0 }, v130).gracePeriod).to.equal(30);
+    expect(
+      calculateEffectiveGracePeriod({ gracePeriod: 0 }, pod(), { gracePeriodOverride: 0 }, v130).gracePeriod,
+    ).to.equal(30);
     expect(calculateEffectiveGracePeriod({ gracePeriod: 0 }, deleted(0), undefined, v131).gracePeriod).to.equal(1);
-    expect(calculateEffectiveGracePeriod({ gracePeriod: 0 }, pod(), { gracePeriodOverride: 0 }, v131).gracePeriod).to.equal(1);
+    expect(
+      calculateEffectiveGracePeriod({ gracePeriod: 0 }, pod(), { gracePeriodOverride: 0 }, v131).gracePeriod,
+    ).to.equal(1);
     // A non-zero value is used as it is on both sides.
     expect(calculateEffectiveGracePeriod({ gracePeriod: 0 }, deleted(5), undefined, v130).gracePeriod).to.equal(5);
   });
@@ -245,7 +283,7 @@ describe('worker loop timing (K18, K19)', () => {
     expect(h.calls[1].grace).to.equal(undefined);
   });
 
-  it('K19 an error is retried after the back-off (10 s) at a sync tick, through the kubelet\'s work queue (onWorkDue); a queued update runs at once instead', () => {
+  it("K19 an error is retried after the back-off (10 s) at a sync tick, through the kubelet's work queue (onWorkDue); a queued update runs at once instead", () => {
     const h = harness();
     h.failOnce.add('syncTerminatingPod');
     h.update({ updateType: 'update', pod: deleted() });
@@ -286,8 +324,15 @@ describe('first sight and re-creation (K21, K22)', () => {
     const h = harness({ podCacheTerminal: () => true });
     const terminated: string[] = [];
     h.workers.onTerminated = (s) => terminated.push(s.uid);
-    h.update({ updateType: 'create', pod: pod({ deletionTimestamp: '2025-01-01T00:01:00Z', deletionGracePeriodSeconds: 30 }, {}, 'Failed') });
-    expect([h.workers.isPodKnownTerminated('u1'), h.workers.couldHaveRunningContainers('u1'), terminated]).to.deep.equal([true, false, ['u1']]);
+    h.update({
+      updateType: 'create',
+      pod: pod({ deletionTimestamp: '2025-01-01T00:01:00Z', deletionGracePeriodSeconds: 30 }, {}, 'Failed'),
+    });
+    expect([
+      h.workers.isPodKnownTerminated('u1'),
+      h.workers.couldHaveRunningContainers('u1'),
+      terminated,
+    ]).to.deep.equal([true, false, ['u1']]);
     h.advance(5000);
     expect(h.seen()).to.deep.equal([['syncTerminatedPod', 0]]);
   });
@@ -366,7 +411,9 @@ describe('housekeeping: SyncKnownPods (K43)', () => {
     expect(h.workers.status('u1')?.finished).to.equal(true);
     expect(h.workers.syncKnownPods(new Set()).size).to.equal(0);
     expect(removed).to.deep.equal(['u1']);
-    expect([h.workers.couldHaveRunningContainers('other'), h.workers.shouldPodRuntimeBeRemoved('other')]).to.deep.equal([false, true]);
+    expect([h.workers.couldHaveRunningContainers('other'), h.workers.shouldPodRuntimeBeRemoved('other')]).to.deep.equal(
+      [false, true],
+    );
   });
 });
 
@@ -385,7 +432,12 @@ describe('runtime-only pods (K30)', () => {
     const h = harness({ auto: false });
     h.update({ updateType: 'create', pod: pod({ labels: { real: 'yes' } }) });
     h.calls[0].done();
-    h.update({ updateType: 'kill', runningPod: true, pod: pod({ labels: {} }, { containers: [] }), killPodOptions: { gracePeriodOverride: 1 } });
+    h.update({
+      updateType: 'kill',
+      runningPod: true,
+      pod: pod({ labels: {} }, { containers: [] }),
+      killPodOptions: { gracePeriodOverride: 1 },
+    });
     h.advance(1000);
     expect(h.calls[1].fn).to.equal('syncTerminatingPod');
     expect(h.calls[1].pod.metadata.labels).to.deep.equal({ real: 'yes' });
@@ -399,10 +451,16 @@ describe('what other loops ask the workers', () => {
     h.update({ updateType: 'update', pod: deleted() });
     h.update({ updateType: 'update', pod: pod({ uid: 'done' }, {}, 'Succeeded') });
     h.update({ updateType: 'kill', pod: pod({ uid: 'evicted' }), killPodOptions: { evict: true } });
-    expect(['u1', 'done', 'evicted'].map((u) => h.workers.shouldPodContentBeRemoved(u))).to.deep.equal([false, false, true]);
+    expect(['u1', 'done', 'evicted'].map((u) => h.workers.shouldPodContentBeRemoved(u))).to.deep.equal([
+      false,
+      false,
+      true,
+    ]);
     h.calls[0].done();
     h.calls[1].done();
-    expect(['u1', 'done'].map((u) => [h.workers.shouldPodRuntimeBeRemoved(u), h.workers.shouldPodContentBeRemoved(u)])).to.deep.equal([
+    expect(
+      ['u1', 'done'].map((u) => [h.workers.shouldPodRuntimeBeRemoved(u), h.workers.shouldPodContentBeRemoved(u)]),
+    ).to.deep.equal([
       [true, true],
       [true, false],
     ]);

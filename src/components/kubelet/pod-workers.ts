@@ -77,7 +77,12 @@ export interface PodSyncer {
    * `gracePeriod` is the override the worker computed; undefined lets the runtime use the pod's own
    * (setTerminationGracePeriod). `podStatusFn` is the newest kill request's status function (K51).
    */
-  syncTerminatingPod(pod: Pod, gracePeriod: number | undefined, done: (err?: string) => void, podStatusFn?: (status: PodStatus) => void): void;
+  syncTerminatingPod(
+    pod: Pod,
+    gracePeriod: number | undefined,
+    done: (err?: string) => void,
+    podStatusFn?: (status: PodStatus) => void,
+  ): void;
   /** A pod known only from the runtime: kill what runs with a 1 s grace, write no status (K30). */
   syncTerminatingRuntimePod(pod: Pod, done: (err?: string) => void): void;
   syncTerminatedPod(pod: Pod, done: (err?: string) => void): void;
@@ -203,7 +208,12 @@ export class PodWorkers {
         status.workType = 'terminated';
         status.terminatingAt = now;
         status.terminatedAt = now;
-        this.timeline.record('kubelet', `pods/${name} is ${phase} and nothing runs: its worker starts as terminated`, `${SOURCE} UpdatePod (isPodStatusCacheTerminal)`, { actor: this.nodeName });
+        this.timeline.record(
+          'kubelet',
+          `pods/${name} is ${phase} and nothing runs: its worker starts as terminated`,
+          `${SOURCE} UpdatePod (isPodStatusCacheTerminal)`,
+          { actor: this.nodeName },
+        );
       }
       this.statuses.set(uid, status);
       if (status.workType === 'terminated') this.onTerminated(status);
@@ -213,7 +223,13 @@ export class PodWorkers {
     const isRuntimePod = !!options.runningPod && (status.pendingUpdate?.pod ?? status.activeUpdate?.pod) === undefined;
     if (options.runningPod) {
       status.observedRuntime = true;
-      if (!isRuntimePod) options = updateOptions(options.updateType, (status.pendingUpdate?.pod ?? status.activeUpdate?.pod)!, false, options.killPodOptions);
+      if (!isRuntimePod)
+        options = updateOptions(
+          options.updateType,
+          (status.pendingUpdate?.pod ?? status.activeUpdate?.pod)!,
+          false,
+          options.killPodOptions,
+        );
     }
     const pod = options.pod;
 
@@ -221,7 +237,12 @@ export class PodWorkers {
     // purges the worker once it has finished so the new pod can start.
     if (!firstTime && status.terminatingAt !== undefined && options.updateType === 'create') {
       status.restartRequested = true;
-      this.timeline.record('kubelet', `pods/${name} re-created with the same uid while terminating: restart after termination`, `${SOURCE} UpdatePod (restartRequested)`, { actor: this.nodeName });
+      this.timeline.record(
+        'kubelet',
+        `pods/${name} re-created with the same uid while terminating: restart after termination`,
+        `${SOURCE} UpdatePod (restartRequested)`,
+        { actor: this.nodeName },
+      );
       return;
     }
     // K14: a finished worker ignores everything until housekeeping forgets it.
@@ -247,7 +268,9 @@ export class PodWorkers {
       if (reason) {
         status.workType = 'terminating';
         status.terminatingAt = now;
-        this.timeline.record('kubelet', `terminating pods/${name} (${reason})`, UPDATE_POD_SOURCE, { actor: this.nodeName });
+        this.timeline.record('kubelet', `terminating pods/${name} (${reason})`, UPDATE_POD_SOURCE, {
+          actor: this.nodeName,
+        });
       }
     }
 
@@ -266,7 +289,12 @@ export class PodWorkers {
       if (evict !== undefined) kill.evict = evict;
       const { gracePeriod, shortened } = calculateEffectiveGracePeriod(status, pod, kill, this.config.release);
       if (shortened) {
-        this.timeline.record('kubelet', `grace shortened pods/${name} to ${gracePeriod}s (a kill already running keeps its grace, #83916)`, UPDATE_POD_SOURCE, { actor: this.nodeName });
+        this.timeline.record(
+          'kubelet',
+          `grace shortened pods/${name} to ${gracePeriod}s (a kill already running keeps its grace, #83916)`,
+          UPDATE_POD_SOURCE,
+          { actor: this.nodeName },
+        );
       }
       status.gracePeriod = gracePeriod;
       // Always hand SyncTerminatingPod the grace period (K17): every update is now a kill.
@@ -313,8 +341,15 @@ export class PodWorkers {
         if (status.terminatingAt === undefined) {
           status.terminatingAt = this.clock.now();
           status.workType = 'terminating';
-          status.gracePeriod = status.activeUpdate ? calculateEffectiveGracePeriod(status, status.activeUpdate.pod, undefined, this.config.release).gracePeriod : 1;
-          this.timeline.record('kubelet', `terminating pods/${name} (orphaned while running, gracePeriod=${status.gracePeriod})`, `${SOURCE} removeTerminatedWorker`, { actor: this.nodeName });
+          status.gracePeriod = status.activeUpdate
+            ? calculateEffectiveGracePeriod(status, status.activeUpdate.pod, undefined, this.config.release).gracePeriod
+            : 1;
+          this.timeline.record(
+            'kubelet',
+            `terminating pods/${name} (orphaned while running, gracePeriod=${status.gracePeriod})`,
+            `${SOURCE} removeTerminatedWorker`,
+            { actor: this.nodeName },
+          );
         }
         this.requeueLastPodUpdate(status);
         return false;
@@ -322,7 +357,12 @@ export class PodWorkers {
     }
     this.statuses.delete(status.uid);
     const why = status.restartRequested && !orphan ? 'to let the re-created pod start' : 'no longer in config';
-    this.timeline.record('kubelet', `housekeeping removed worker pods/${name} (${why})`, `${SOURCE} SyncKnownPods → removeTerminatedWorker`, { actor: this.nodeName });
+    this.timeline.record(
+      'kubelet',
+      `housekeeping removed worker pods/${name} (${why})`,
+      `${SOURCE} SyncKnownPods → removeTerminatedWorker`,
+      { actor: this.nodeName },
+    );
     this.onRemoved(status);
     return true;
   }
@@ -339,7 +379,8 @@ export class PodWorkers {
     status.activeUpdate = mergeLastUpdate(status.activeUpdate, update);
     const pod = update.pod;
     const name = pod.metadata.name;
-    const done = (err?: string, isTerminal?: boolean, backedOff?: boolean) => this.completeWork(status, update, workType, err, isTerminal, backedOff);
+    const done = (err?: string, isTerminal?: boolean, backedOff?: boolean) =>
+      this.completeWork(status, update, workType, err, isTerminal, backedOff);
     const run = () => {
       if (this.statuses.get(status.uid) !== status) return;
       switch (workType) {
@@ -347,17 +388,34 @@ export class PodWorkers {
           return this.syncer.syncPod(pod, done);
         case 'terminating': {
           if (update.runningPod) {
-            this.timeline.record('kubelet', `SyncTerminatingRuntimePod pods/${name} gracePeriod=1`, 'pkg/kubelet/kubelet.go SyncTerminatingRuntimePod', { actor: this.nodeName });
+            this.timeline.record(
+              'kubelet',
+              `SyncTerminatingRuntimePod pods/${name} gracePeriod=1`,
+              'pkg/kubelet/kubelet.go SyncTerminatingRuntimePod',
+              { actor: this.nodeName },
+            );
             return this.syncer.syncTerminatingRuntimePod(pod, done);
           }
           const override = update.killPodOptions?.gracePeriodOverride;
-          const shown = override ?? `${pod.metadata.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds} (the pod's own)`;
-          this.timeline.record('kubelet', `SyncTerminatingPod pods/${name} gracePeriod=${shown}`, 'pkg/kubelet/kubelet.go SyncTerminatingPod', { actor: this.nodeName });
+          const shown =
+            override ??
+            `${pod.metadata.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds} (the pod's own)`;
+          this.timeline.record(
+            'kubelet',
+            `SyncTerminatingPod pods/${name} gracePeriod=${shown}`,
+            'pkg/kubelet/kubelet.go SyncTerminatingPod',
+            { actor: this.nodeName },
+          );
           // acknowledgeTerminating: the newest status function of the kill requests so far.
           return this.syncer.syncTerminatingPod(pod, override, done, status.statusPostTerminating.at(-1));
         }
         case 'terminated':
-          this.timeline.record('kubelet', `SyncTerminatedPod pods/${name}`, 'pkg/kubelet/kubelet.go SyncTerminatedPod', { actor: this.nodeName });
+          this.timeline.record(
+            'kubelet',
+            `SyncTerminatedPod pods/${name}`,
+            'pkg/kubelet/kubelet.go SyncTerminatedPod',
+            { actor: this.nodeName },
+          );
           return this.syncer.syncTerminatedPod(pod, done);
       }
     };
@@ -372,21 +430,37 @@ export class PodWorkers {
    * (K18); completeWork runs a pending update now, or after an error has the kubelet's work queue
    * retry after the back-off (K19).
    */
-  private completeWork(status: PodSyncStatus, update: UpdatePodOptions, workType: WorkType, err: string | undefined, isTerminal: boolean | undefined, backedOff?: boolean): void {
+  private completeWork(
+    status: PodSyncStatus,
+    update: UpdatePodOptions,
+    workType: WorkType,
+    err: string | undefined,
+    isTerminal: boolean | undefined,
+    backedOff?: boolean,
+  ): void {
     status.working = false;
     status.lastSyncEnd = this.clock.now();
     if (this.statuses.get(status.uid) !== status) return;
     const name = status.pod.metadata.name;
     if (err) {
-      const retry = status.pendingUpdate ? 'a newer update is queued' : `retry in ${this.config.backOffPeriodMs / 1000}s`;
-      this.timeline.record('kubelet', `sync error pods/${name}: ${err}; ${retry}`, `${SOURCE} podWorkerLoop → completeWork`, { actor: this.nodeName });
+      const retry = status.pendingUpdate
+        ? 'a newer update is queued'
+        : `retry in ${this.config.backOffPeriodMs / 1000}s`;
+      this.timeline.record(
+        'kubelet',
+        `sync error pods/${name}: ${err}; ${retry}`,
+        `${SOURCE} podWorkerLoop → completeWork`,
+        { actor: this.nodeName },
+      );
       // workQueue.Enqueue(uid, backOffPeriod): the sync ticker hands due pods back (getPodsToSync).
       if (!status.pendingUpdate) this.enqueue(status, this.config.backOffPeriodMs);
     } else if (workType === 'terminated') {
       // completeTerminated: the worker is done for this uid.
       status.finished = true;
       status.pendingUpdate = undefined;
-      this.timeline.record('kubelet', `pod worker finished pods/${name}`, COMPLETE_TERMINATED_SOURCE, { actor: this.nodeName });
+      this.timeline.record('kubelet', `pod worker finished pods/${name}`, COMPLETE_TERMINATED_SOURCE, {
+        actor: this.nodeName,
+      });
       return;
     } else if (workType === 'terminating' && update.runningPod) {
       // completeTerminatingRuntimePod: a runtime pod has no API representation; forget it.
@@ -404,7 +478,9 @@ export class PodWorkers {
       // completeSync: the pod's containers completed by themselves.
       status.workType = 'terminating';
       status.terminatingAt = this.clock.now();
-      this.timeline.record('kubelet', `terminating pods/${name} (pod is terminal)`, `${SOURCE} completeSync`, { actor: this.nodeName });
+      this.timeline.record('kubelet', `terminating pods/${name} (pod is terminal)`, `${SOURCE} completeSync`, {
+        actor: this.nodeName,
+      });
       this.requeueLastPodUpdate(status);
     } else if (workType === 'sync' && backedOff) {
       // No error: requeue at the regular resync interval. Modelled only for a sync that ended in a
@@ -459,7 +535,12 @@ export class PodWorkers {
 /** podSyncStatus.mergeLastUpdate: the newest pod (a real one beats a runtime-only one), kill options accumulated. */
 function mergeLastUpdate(active: UpdatePodOptions | undefined, other: UpdatePodOptions): UpdatePodOptions {
   const pod = !active || !other.runningPod ? other.pod : active.pod;
-  return updateOptions(other.updateType, pod, other.runningPod, other.killPodOptions ? { ...other.killPodOptions } : (active ?? other).killPodOptions);
+  return updateOptions(
+    other.updateType,
+    pod,
+    other.runningPod,
+    other.killPodOptions ? { ...other.killPodOptions } : (active ?? other).killPodOptions,
+  );
 }
 
 /**
@@ -467,7 +548,12 @@ function mergeLastUpdate(active: UpdatePodOptions | undefined, other: UpdatePodO
  * copy of a fresh object that gains a member ({ ...options, killPodOptions }) is several times
  * slower, and this runs on every pod update.
  */
-function updateOptions(updateType: UpdateType, pod: Pod, runningPod: boolean | undefined, killPodOptions: KillPodOptions | undefined): UpdatePodOptions {
+function updateOptions(
+  updateType: UpdateType,
+  pod: Pod,
+  runningPod: boolean | undefined,
+  killPodOptions: KillPodOptions | undefined,
+): UpdatePodOptions {
   return { updateType, pod, runningPod, killPodOptions };
 }
 
@@ -478,7 +564,12 @@ function updateOptions(updateType: UpdateType, pod: Pod, runningPod: boolean | u
  * that a source did set (a force delete, a hard eviction's override) was also replaced by the spec's
  * grace: those pods got the full grace period (#124063, v1.31 release notes; issues #113717, #115819).
  */
-export function calculateEffectiveGracePeriod(status: Pick<PodSyncStatus, 'gracePeriod'>, pod: Pod, options: KillPodOptions | undefined, release: Release = DEFAULT_RELEASE): { gracePeriod: number; shortened: boolean } {
+export function calculateEffectiveGracePeriod(
+  status: Pick<PodSyncStatus, 'gracePeriod'>,
+  pod: Pod,
+  options: KillPodOptions | undefined,
+  release: Release = DEFAULT_RELEASE,
+): { gracePeriod: number; shortened: boolean } {
   let gracePeriod = status.gracePeriod;
   let overridden = false;
   const fromApi = pod.metadata.deletionGracePeriodSeconds;
@@ -491,7 +582,11 @@ export function calculateEffectiveGracePeriod(status: Pick<PodSyncStatus, 'grace
     gracePeriod = fromKill;
     overridden = true;
   }
-  if ((!overridden || !release.atLeast(31)) && gracePeriod === 0 && pod.spec?.terminationGracePeriodSeconds !== undefined) {
+  if (
+    (!overridden || !release.atLeast(31)) &&
+    gracePeriod === 0 &&
+    pod.spec?.terminationGracePeriodSeconds !== undefined
+  ) {
     gracePeriod = pod.spec.terminationGracePeriodSeconds;
   }
   if (gracePeriod < 1) gracePeriod = 1;

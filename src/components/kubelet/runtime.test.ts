@@ -9,7 +9,10 @@ function harness(behaviours: Record<string, Partial<ContainerBehaviour>>, contai
   const clock = new Clock();
   const start = clock.now();
   const timeline = new Timeline(clock);
-  const runtime = new ContainerRuntime(clock, timeline, 'n1', (_uid, c) => ({ ...DEFAULT_BEHAVIOUR, ...behaviours[c] }));
+  const runtime = new ContainerRuntime(clock, timeline, 'n1', (_uid, c) => ({
+    ...DEFAULT_BEHAVIOUR,
+    ...behaviours[c],
+  }));
   const exits: number[] = [];
   runtime.onContainerExit = () => exits.push((clock.now() - start) / 1000);
   const pending = runtime.startPod('u1', 'pods/web', containers);
@@ -26,7 +29,11 @@ function harness(behaviours: Record<string, Partial<ContainerBehaviour>>, contai
 
 describe('containers as processes (K29)', () => {
   it('K29 no handler: SIGTERM kills at once with 143 (Error); a handler exits 0 (Completed) after its drain; SIGTERM ignored: SIGKILL at the timeout, 137', () => {
-    const h = harness({ dies: {}, drains: { sigterm: { kind: 'exits', afterMs: 1500 } }, stubborn: { sigterm: { kind: 'ignores' } } });
+    const h = harness({
+      dies: {},
+      drains: { sigterm: { kind: 'exits', afterMs: 1500 } },
+      stubborn: { sigterm: { kind: 'ignores' } },
+    });
     for (const name of ['dies', 'drains', 'stubborn']) h.runtime.stopContainer('u1', name, 2, () => undefined);
     h.clock.tick(10_000);
     expect(h.log()).to.deep.equal([
@@ -38,7 +45,11 @@ describe('containers as processes (K29)', () => {
       [2, 'SIGKILL stubborn'],
       [2, 'exited stubborn code=137'],
     ]);
-    expect(['dies', 'drains', 'stubborn'].map((n) => h.container(n)?.reason)).to.deep.equal(['Error', 'Completed', 'Error']);
+    expect(['dies', 'drains', 'stubborn'].map((n) => h.container(n)?.reason)).to.deep.equal([
+      'Error',
+      'Completed',
+      'Error',
+    ]);
     expect(h.exits).to.deep.equal([0, 1.5, 2]);
   });
 
@@ -93,9 +104,14 @@ describe('CRI StopContainer', () => {
 
 describe('hooks, pulls and sandboxes', () => {
   it('K25 the preStop hook returns after its duration (with an error if it fails); a hanging one never returns', () => {
-    const h = harness({ ok: { preStopMs: 3000 }, bad: { preStopMs: 1000, preStopFails: true }, hangs: { preStopMs: Number.POSITIVE_INFINITY } });
+    const h = harness({
+      ok: { preStopMs: 3000 },
+      bad: { preStopMs: 1000, preStopFails: true },
+      hangs: { preStopMs: Number.POSITIVE_INFINITY },
+    });
     const done: [string, number, string | undefined][] = [];
-    for (const name of ['ok', 'bad', 'hangs']) h.runtime.execPreStop('u1', name, (err) => done.push([name, h.secs(), err]));
+    for (const name of ['ok', 'bad', 'hangs'])
+      h.runtime.execPreStop('u1', name, (err) => done.push([name, h.secs(), err]));
     h.clock.tick(3_600_000);
     expect(done).to.deep.equal([
       ['bad', 1, 'command terminated with exit code 1'],
@@ -106,9 +122,14 @@ describe('hooks, pulls and sandboxes', () => {
   it('S12 a container whose image must be pulled is not created with the sandbox; after the pull StartContainer runs it, a failed pull creates nothing', () => {
     const h = harness({ ready: {}, slow: { pullMs: 20_000 }, broken: { pullMs: 5000, pullFails: true } });
     expect(h.pending).to.deep.equal(['slow', 'broken']);
-    expect([h.container('ready')?.state, h.container('slow'), h.container('broken')]).to.deep.equal(['running', undefined, undefined]);
+    expect([h.container('ready')?.state, h.container('slow'), h.container('broken')]).to.deep.equal([
+      'running',
+      undefined,
+      undefined,
+    ]);
     const results: [string, number, string | undefined][] = [];
-    for (const name of ['slow', 'broken']) h.runtime.pullImage('u1', name, (err) => results.push([name, h.secs(), err]));
+    for (const name of ['slow', 'broken'])
+      h.runtime.pullImage('u1', name, (err) => results.push([name, h.secs(), err]));
     h.clock.tick(30_000);
     expect(results).to.deep.equal([
       ['broken', 5, 'ErrImagePull'],
@@ -128,6 +149,11 @@ describe('hooks, pulls and sandboxes', () => {
     expect([h.runtime.isRunningPod('u1'), h.container('app')?.state]).to.deep.equal([false, 'exited']);
     h.runtime.removePodSandbox('u1');
     expect(h.runtime.allSandboxes()).to.deep.equal([]);
-    expect(h.log().map(([, text]) => text)).to.deep.equal(['SIGTERM app', 'exited app code=143', 'sandbox stopped', 'sandbox removed']);
+    expect(h.log().map(([, text]) => text)).to.deep.equal([
+      'SIGTERM app',
+      'exited app code=143',
+      'sandbox stopped',
+      'sandbox removed',
+    ]);
   });
 });

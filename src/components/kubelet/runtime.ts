@@ -116,7 +116,12 @@ export class ContainerRuntime {
    * pod is up. Returns the containers whose image must be pulled first (pullImage, then
    * startContainer).
    */
-  startPod(uid: string, podRef: string, containers: readonly string[], runsToCompletion: (name: string) => boolean = () => false): string[] {
+  startPod(
+    uid: string,
+    podRef: string,
+    containers: readonly string[],
+    runsToCompletion: (name: string) => boolean = () => false,
+  ): string[] {
     const ip = this.network.allocate(uid);
     const sandbox: Sandbox = { uid, podRef, state: 'ready', containers: new Map(), ips: ip === undefined ? [] : [ip] };
     this.sandboxes.set(uid, sandbox);
@@ -141,7 +146,13 @@ export class ContainerRuntime {
     for (const r of containers) {
       this.containerCounter += 1;
       const id = r.id ?? `containerd://${this.nodeName}-${String(this.containerCounter).padStart(6, '0')}`;
-      const c: RuntimeContainer = { name: r.name, id, state: r.state, startedAt: r.startedAt, restartCount: r.restartCount };
+      const c: RuntimeContainer = {
+        name: r.name,
+        id,
+        state: r.state,
+        startedAt: r.startedAt,
+        restartCount: r.restartCount,
+      };
       if (r.state === 'exited') {
         c.finishedAt = r.finishedAt ?? r.startedAt;
         c.exitCode = r.exitCode ?? 0;
@@ -165,10 +176,14 @@ export class ContainerRuntime {
     const s = this.sandboxes.get(uid);
     if (!s) return done('ErrImagePull: no sandbox');
     const b = this.behaviourOf(s.uid, name);
-    this.timeline.record('runtime', `pulling image for ${name} ${s.podRef}`, `${CRI} PullImage`, { actor: this.nodeName });
+    this.timeline.record('runtime', `pulling image for ${name} ${s.podRef}`, `${CRI} PullImage`, {
+      actor: this.nodeName,
+    });
     this.clock.after(b.pullMs ?? 0, () => {
       if (b.pullFails) {
-        this.timeline.record('runtime', `pull failed ${name} ${s.podRef}: ErrImagePull`, `${CRI} PullImage`, { actor: this.nodeName });
+        this.timeline.record('runtime', `pull failed ${name} ${s.podRef}: ErrImagePull`, `${CRI} PullImage`, {
+          actor: this.nodeName,
+        });
         return done('ErrImagePull');
       }
       done();
@@ -188,8 +203,24 @@ export class ContainerRuntime {
     this.containerCounter += 1;
     const id = `containerd://${this.nodeName}-${String(this.containerCounter).padStart(6, '0')}`;
     const old = sandbox.containers.get(name);
-    const previous = old?.state === 'exited' ? { id: old.id, exitCode: old.exitCode ?? 0, reason: old.reason, startedAt: old.startedAt, finishedAt: old.finishedAt ?? old.startedAt } : undefined;
-    const c: RuntimeContainer = { name, id, state: 'running', startedAt: this.clock.now(), restartCount: old ? (old.restartCount ?? 0) + 1 : 0, ...(previous ? { previous } : {}) };
+    const previous =
+      old?.state === 'exited'
+        ? {
+            id: old.id,
+            exitCode: old.exitCode ?? 0,
+            reason: old.reason,
+            startedAt: old.startedAt,
+            finishedAt: old.finishedAt ?? old.startedAt,
+          }
+        : undefined;
+    const c: RuntimeContainer = {
+      name,
+      id,
+      state: 'running',
+      startedAt: this.clock.now(),
+      restartCount: old ? (old.restartCount ?? 0) + 1 : 0,
+      ...(previous ? { previous } : {}),
+    };
     sandbox.containers.set(name, c);
     return c;
   }
@@ -230,8 +261,14 @@ export class ContainerRuntime {
     const s = this.sandboxes.get(uid);
     if (!s) return;
     const { preStopMs: ms, preStopFails } = this.behaviourOf(s.uid, container);
-    this.timeline.record('runtime', `preStop ${container} ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_container.go executePreStopHook', { actor: this.nodeName });
-    if (Number.isFinite(ms)) this.clock.after(ms, () => onDone(preStopFails ? 'command terminated with exit code 1' : undefined));
+    this.timeline.record(
+      'runtime',
+      `preStop ${container} ${s.podRef}`,
+      'pkg/kubelet/kuberuntime/kuberuntime_container.go executePreStopHook',
+      { actor: this.nodeName },
+    );
+    if (Number.isFinite(ms))
+      this.clock.after(ms, () => onDone(preStopFails ? 'command terminated with exit code 1' : undefined));
   }
 
   /**
@@ -244,10 +281,17 @@ export class ContainerRuntime {
     if (!s) return;
     const source = 'pkg/kubelet/lifecycle/handlers.go handlerRunner.Run → runSleepHandler';
     if (ms === undefined) {
-      this.timeline.record('runtime', `preStop ${container} ${s.podRef}: sleep action unknown (PodLifecycleSleepAction off): Cannot run handler`, 'pkg/kubelet/lifecycle/handlers.go handlerRunner.Run', { actor: this.nodeName });
+      this.timeline.record(
+        'runtime',
+        `preStop ${container} ${s.podRef}: sleep action unknown (PodLifecycleSleepAction off): Cannot run handler`,
+        'pkg/kubelet/lifecycle/handlers.go handlerRunner.Run',
+        { actor: this.nodeName },
+      );
       return onDone('Cannot run handler: invalid handler');
     }
-    this.timeline.record('runtime', `preStop ${container} ${s.podRef} (sleep ${ms / 1000}s)`, source, { actor: this.nodeName });
+    this.timeline.record('runtime', `preStop ${container} ${s.podRef} (sleep ${ms / 1000}s)`, source, {
+      actor: this.nodeName,
+    });
     this.clock.after(ms, () => onDone());
   }
 
@@ -278,7 +322,11 @@ export class ContainerRuntime {
   probeSucceeds(uid: string, container: string, type: 'readiness' | 'liveness' | 'startup'): boolean {
     if (!this.acceptsConnections(uid, container)) return false;
     const c = this.sandboxes.get(uid)!.containers.get(container)!;
-    return !(type === 'readiness' && c.sigtermAt !== undefined && this.behaviourOf(uid, container).readinessFailsAtSigterm);
+    return !(
+      type === 'readiness' &&
+      c.sigtermAt !== undefined &&
+      this.behaviourOf(uid, container).readinessFailsAtSigterm
+    );
   }
 
   /** Whether the runtime still has something of the pod running: a running container or a ready sandbox (runtimeCache.GetPods). */
@@ -293,7 +341,13 @@ export class ContainerRuntime {
    * when the call fails (a process that survives SIGKILL, X8). The returned function abandons the
    * wait (the kubelet went away): no SIGKILL is sent then.
    */
-  stopContainer(uid: string, name: string, timeoutSeconds: number, onExit: () => void, onError: (err: string) => void = () => undefined): () => void {
+  stopContainer(
+    uid: string,
+    name: string,
+    timeoutSeconds: number,
+    onExit: () => void,
+    onError: (err: string) => void = () => undefined,
+  ): () => void {
     const s = this.sandboxes.get(uid);
     const c = s?.containers.get(name);
     if (!s || !c || c.state === 'exited') {
@@ -348,14 +402,24 @@ export class ContainerRuntime {
     if (!s || s.state !== 'ready') return undefined;
     const failure = this.sandboxTeardownErrors.get(uid);
     if (failure !== undefined) {
-      this.timeline.record('runtime', `StopPodSandbox ${s.podRef} failed: ${failure}`, 'containerd internal/cri/server/sandbox_stop.go stopPodSandbox (teardownPodNetwork failed)', { actor: this.nodeName });
+      this.timeline.record(
+        'runtime',
+        `StopPodSandbox ${s.podRef} failed: ${failure}`,
+        'containerd internal/cri/server/sandbox_stop.go stopPodSandbox (teardownPodNetwork failed)',
+        { actor: this.nodeName },
+      );
       return failure;
     }
     s.state = 'notready';
     // The network plugin's teardown (CNI DEL) frees the pod's address.
     this.network.release(uid);
     this.onSandboxStopped(s);
-    this.timeline.record('runtime', `sandbox stopped ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult → StopPodSandbox', { actor: this.nodeName });
+    this.timeline.record(
+      'runtime',
+      `sandbox stopped ${s.podRef}`,
+      'pkg/kubelet/kuberuntime/kuberuntime_manager.go killPodWithSyncResult → StopPodSandbox',
+      { actor: this.nodeName },
+    );
     return undefined;
   }
 
@@ -390,7 +454,12 @@ export class ContainerRuntime {
     if (s.state === 'ready') this.onSandboxStopped(s);
     s.state = 'removed';
     this.sandboxes.delete(uid);
-    this.timeline.record('runtime', `sandbox removed ${s.podRef}`, 'pkg/kubelet/kuberuntime/kuberuntime_gc.go evictSandboxes → RemovePodSandbox', { actor: this.nodeName });
+    this.timeline.record(
+      'runtime',
+      `sandbox removed ${s.podRef}`,
+      'pkg/kubelet/kuberuntime/kuberuntime_gc.go evictSandboxes → RemovePodSandbox',
+      { actor: this.nodeName },
+    );
   }
 
   private readonly listeners = new WeakMap<RuntimeContainer, (() => void)[]>();
@@ -405,14 +474,20 @@ export class ContainerRuntime {
     this.timeline.record('runtime', `${sig} ${c.name} ${s.podRef}`, STOP_SOURCE, { actor: this.nodeName });
     if (sig === 'SIGKILL') {
       if (!this.behaviourOf(s.uid, c.name).survivesSigkill) return this.exit(s, c, 137);
-      this.timeline.record('runtime', `${c.name} ${s.podRef} survives SIGKILL (a process the kernel cannot kill)`, STOP_SOURCE, { actor: this.nodeName });
+      this.timeline.record(
+        'runtime',
+        `${c.name} ${s.podRef} survives SIGKILL (a process the kernel cannot kill)`,
+        STOP_SOURCE,
+        { actor: this.nodeName },
+      );
       return;
     }
     if (c.sigtermAt !== undefined) return; // already handling an earlier SIGTERM
     c.sigtermAt = this.clock.now();
     const behaviour = this.behaviourOf(s.uid, c.name).sigterm;
     if (behaviour.kind === 'dies') this.exit(s, c, 143);
-    else if (behaviour.kind === 'exits') c.exitTimer = this.clock.after(behaviour.afterMs, () => this.exit(s, c, behaviour.exitCode ?? 0));
+    else if (behaviour.kind === 'exits')
+      c.exitTimer = this.clock.after(behaviour.afterMs, () => this.exit(s, c, behaviour.exitCode ?? 0));
   }
 
   private exit(s: Sandbox, c: RuntimeContainer, code: number): void {

@@ -40,9 +40,30 @@ function harness(options: { release?: Release } = {}) {
     return r.ok && r.object.metadata.uid === uid ? r.object : undefined;
   };
   // PodResourcesAreReclaimed (before v1.27): `reclaimed` stands for volumes and cgroup gone.
-  const deletionSafety = { release: options.release ?? DEFAULT_RELEASE, podResourcesAreReclaimed: () => !state.couldRun && state.reclaimed };
-  const manager = new Synced(clock, timeline, client, 'n1', () => state.couldRun, 10_000, podManagerPod, deletionSafety);
-  const unsynced = new StatusManager(clock, timeline, client, 'n1', () => state.couldRun, 10_000, podManagerPod, deletionSafety);
+  const deletionSafety = {
+    release: options.release ?? DEFAULT_RELEASE,
+    podResourcesAreReclaimed: () => !state.couldRun && state.reclaimed,
+  };
+  const manager = new Synced(
+    clock,
+    timeline,
+    client,
+    'n1',
+    () => state.couldRun,
+    10_000,
+    podManagerPod,
+    deletionSafety,
+  );
+  const unsynced = new StatusManager(
+    clock,
+    timeline,
+    client,
+    'n1',
+    () => state.couldRun,
+    10_000,
+    podManagerPod,
+    deletionSafety,
+  );
   const h = {
     clock,
     api,
@@ -50,7 +71,10 @@ function harness(options: { release?: Release } = {}) {
     unsynced,
     state,
     create(meta: Partial<Pod['metadata']> = {}, spec: Partial<NonNullable<Pod['spec']>> = {}): Pod {
-      const r = api.create(USER, 'pods', 'default', { metadata: { name: 'web', ...meta }, spec: { nodeName: 'n1', containers: [{ name: 'app' }], ...spec } });
+      const r = api.create(USER, 'pods', 'default', {
+        metadata: { name: 'web', ...meta },
+        spec: { nodeName: 'n1', containers: [{ name: 'app' }], ...spec },
+      });
       if (!r.ok) return expect.fail(r.status.message);
       return structuredClone(r.object);
     },
@@ -63,19 +87,52 @@ function harness(options: { release?: Release } = {}) {
     gone: () => !api.get('pods', 'default', 'web').ok,
     del: (options: DeleteOptions = {}) => api.delete(USER, 'pods', 'default', 'web', options),
     /** The kubelet's requests from now on, as [seconds, text]. */
-    requests: () => timeline.all().filter((e) => e.component === 'apiserver' && e.actor === KUBELET.name).map((e) => [(e.at - start) / 1000, e.text.replace(/preconditions\.uid=\S+/, 'preconditions.uid=UID')] as const),
+    requests: () =>
+      timeline
+        .all()
+        .filter((e) => e.component === 'apiserver' && e.actor === KUBELET.name)
+        .map(
+          (e) => [(e.at - start) / 1000, e.text.replace(/preconditions\.uid=\S+/, 'preconditions.uid=UID')] as const,
+        ),
   };
   return h;
 }
 
-const running = (name = 'app'): ContainerStatus => ({ name, image: '', imageID: '', ready: true, restartCount: 0, started: true, state: { running: { startedAt: '2025-01-01T00:00:00Z' } } });
-const exited = (code: number, name = 'app'): ContainerStatus => ({ name, image: '', imageID: '', ready: false, restartCount: 0, started: false, state: { terminated: { exitCode: code, reason: code === 0 ? 'Completed' : 'Error' } } });
-const waiting = (name = 'app'): ContainerStatus => ({ name, image: '', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } });
+const running = (name = 'app'): ContainerStatus => ({
+  name,
+  image: '',
+  imageID: '',
+  ready: true,
+  restartCount: 0,
+  started: true,
+  state: { running: { startedAt: '2025-01-01T00:00:00Z' } },
+});
+const exited = (code: number, name = 'app'): ContainerStatus => ({
+  name,
+  image: '',
+  imageID: '',
+  ready: false,
+  restartCount: 0,
+  started: false,
+  state: { terminated: { exitCode: code, reason: code === 0 ? 'Completed' : 'Error' } },
+});
+const waiting = (name = 'app'): ContainerStatus => ({
+  name,
+  image: '',
+  imageID: '',
+  ready: false,
+  restartCount: 0,
+  state: { waiting: { reason: 'ContainerCreating' } },
+});
 const ready = (ok: boolean, t = '2025-01-01T00:00:00Z') => [
   { type: 'Ready', status: ok ? 'True' : 'False', lastTransitionTime: t },
   { type: 'ContainersReady', status: ok ? 'True' : 'False', lastTransitionTime: t },
 ];
-const status = (phase: string, cs: ContainerStatus[], ok = phase === 'Running' && cs.every((c) => c.ready)): PodStatus => ({ phase, conditions: ready(ok), containerStatuses: cs });
+const status = (
+  phase: string,
+  cs: ContainerStatus[],
+  ok = phase === 'Running' && cs.every((c) => c.ready),
+): PodStatus => ({ phase, conditions: ready(ok), containerStatuses: cs });
 
 describe('status manager: when it talks to the API (K35)', () => {
   it('K35 a changed status is sent as one PATCH of pods/status; an unchanged one sends nothing (GET only)', () => {
@@ -197,13 +254,29 @@ describe('mergePodStatus (K33, K38)', () => {
   });
 
   it('K38 conditions the kubelet does not own stay as the API has them; a DisruptionTarget the kubelet set is only sent with the terminal phase', () => {
-    const api: PodStatus = { phase: 'Running', conditions: [{ type: 'example.com/Gate', status: 'True' }, { type: 'Ready', status: 'True' }] };
-    const mine: PodStatus = { phase: 'Failed', conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'TerminationByKubelet' }, { type: 'Ready', status: 'False' }] };
+    const api: PodStatus = {
+      phase: 'Running',
+      conditions: [
+        { type: 'example.com/Gate', status: 'True' },
+        { type: 'Ready', status: 'True' },
+      ],
+    };
+    const mine: PodStatus = {
+      phase: 'Failed',
+      conditions: [
+        { type: 'DisruptionTarget', status: 'True', reason: 'TerminationByKubelet' },
+        { type: 'Ready', status: 'False' },
+      ],
+    };
     expect(mergePodStatus(api, mine, true).conditions?.map((c) => c.type)).to.deep.equal(['example.com/Gate', 'Ready']);
-    expect(mergePodStatus(api, mine, false).conditions?.map((c) => c.type)).to.deep.equal(['example.com/Gate', 'DisruptionTarget', 'Ready']);
+    expect(mergePodStatus(api, mine, false).conditions?.map((c) => c.type)).to.deep.equal([
+      'example.com/Gate',
+      'DisruptionTarget',
+      'Ready',
+    ]);
   });
 
-  it('K38 through the API: a controller\'s condition survives the kubelet\'s patches, and LastTransitionTime only moves when the status flips', () => {
+  it("K38 through the API: a controller's condition survives the kubelet's patches, and LastTransitionTime only moves when the status flips", () => {
     const h = harness();
     h.create();
     h.manager.setPodStatus(h.pod(), status('Running', [running()]));
@@ -211,9 +284,15 @@ describe('mergePodStatus (K33, K38)', () => {
     p.status!.conditions!.push({ type: 'example.com/Gate', status: 'True' });
     h.api.update(CONTROLLER, 'pods', 'default', p, { subresource: 'status' });
     h.clock.tick(5000);
-    h.manager.setPodStatus(h.pod(), { ...status('Running', [running()]), conditions: ready(true, '2025-01-01T00:00:05Z') });
+    h.manager.setPodStatus(h.pod(), {
+      ...status('Running', [running()]),
+      conditions: ready(true, '2025-01-01T00:00:05Z'),
+    });
     h.clock.tick(5000);
-    h.manager.setPodStatus(h.pod(), { ...status('Running', [exited(1)]), conditions: ready(false, '2025-01-01T00:00:10Z') });
+    h.manager.setPodStatus(h.pod(), {
+      ...status('Running', [exited(1)]),
+      conditions: ready(false, '2025-01-01T00:00:10Z'),
+    });
     const conditions = h.pod().status?.conditions?.map((c) => [c.type, c.status, c.lastTransitionTime]);
     expect(conditions).to.deep.include(['example.com/Gate', 'True', undefined]);
     expect(conditions).to.deep.include(['Ready', 'False', '2025-01-01T00:00:10Z']);
@@ -230,7 +309,9 @@ describe('TerminatePod (K34)', () => {
     h.manager.terminatePod(h.pod());
     const pod = h.pod();
     expect(pod.status?.phase).to.equal('Failed');
-    expect(pod.status?.containerStatuses?.map((c) => [c.name, c.state?.terminated?.exitCode, c.state?.terminated?.reason])).to.deep.equal([
+    expect(
+      pod.status?.containerStatuses?.map((c) => [c.name, c.state?.terminated?.exitCode, c.state?.terminated?.reason]),
+    ).to.deep.equal([
       ['app', 0, 'Completed'],
       ['other', 137, 'ContainerStatusUnknown'],
     ]);
@@ -241,11 +322,17 @@ describe('TerminatePod (K34)', () => {
     const h = harness();
     h.create({}, { initContainers: [{ name: 'i1' }, { name: 'i2' }, { name: 'i3' }] });
     h.state.couldRun = false;
-    h.manager.setPodStatus(h.pod(), { phase: 'Pending', initContainerStatuses: [exited(0, 'i1'), { ...running('i2'), ready: false }, waiting('i3')], containerStatuses: [waiting()] });
+    h.manager.setPodStatus(h.pod(), {
+      phase: 'Pending',
+      initContainerStatuses: [exited(0, 'i1'), { ...running('i2'), ready: false }, waiting('i3')],
+      containerStatuses: [waiting()],
+    });
     h.manager.terminatePod(h.pod());
     const s = h.pod().status!;
     expect(s.phase).to.equal('Failed');
-    expect(s.initContainerStatuses?.map((c) => [c.name, c.state?.terminated?.reason ?? Object.keys(c.state ?? {})[0]])).to.deep.equal([
+    expect(
+      s.initContainerStatuses?.map((c) => [c.name, c.state?.terminated?.reason ?? Object.keys(c.state ?? {})[0]]),
+    ).to.deep.equal([
       ['i1', 'Completed'],
       ['i2', 'ContainerStatusUnknown'],
       ['i3', 'waiting'],

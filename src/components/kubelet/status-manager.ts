@@ -53,14 +53,19 @@ export class StatusManager {
      * The kubelet's release, and (before v1.27) its PodResourcesAreReclaimed: no container can run
      * or shows running, the volumes are gone, the pod cgroup is removed.
      */
-    private readonly deletionSafety: { release: Release; podResourcesAreReclaimed: (uid: string, status: PodStatus) => boolean },
+    private readonly deletionSafety: {
+      release: Release;
+      podResourcesAreReclaimed: (uid: string, status: PodStatus) => boolean;
+    },
   ) {
     this.syncLoop = new Loop(clock, syncPeriodMs, () => this.syncBatch(true));
   }
 
   /** Pod uids whose status still has to reach the API (for "what still blocks"). */
   pending(): string[] {
-    return [...this.statuses.entries()].filter(([, s]) => s.sentVersion < s.version || s.podIsFinished).map(([uid]) => uid);
+    return [...this.statuses.entries()]
+      .filter(([, s]) => s.sentVersion < s.version || s.podIsFinished)
+      .map(([uid]) => uid);
   }
 
   /** SetPodStatus: cache the new status; forced when the pod is being deleted (K35). */
@@ -81,7 +86,13 @@ export class StatusManager {
   terminatePod(pod: Pod): void {
     const uid = pod.metadata.uid!;
     const status: PodStatus = clone(this.statuses.get(uid)?.status ?? pod.status ?? {});
-    const unknown = () => ({ terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated' } });
+    const unknown = () => ({
+      terminated: {
+        exitCode: 137,
+        reason: 'ContainerStatusUnknown',
+        message: 'The container could not be located when the pod was terminated',
+      },
+    });
     if (hasPodInitialized(pod)) {
       for (const cs of status.containerStatuses ?? []) {
         if (cs.state?.terminated) continue;
@@ -96,7 +107,8 @@ export class StatusManager {
     }
     // v1.27+ (#115331): every pod is moved to a terminal phase before its deletion; before, the
     // phase was left as it was (a deleted restartPolicy Always pod went away Running).
-    if (this.deletionSafety.release.atLeast(27) && status.phase !== 'Succeeded' && status.phase !== 'Failed') status.phase = 'Failed';
+    if (this.deletionSafety.release.atLeast(27) && status.phase !== 'Succeeded' && status.phase !== 'Failed')
+      status.phase = 'Failed';
     this.updateStatusInternal(pod, status, true, true);
   }
 
@@ -132,7 +144,8 @@ export class StatusManager {
     const status: PodStatus = { ...input, conditions };
     // Last, as a spread of it would put it (in place when the input has one).
     if (old.startTime) status.startTime = old.startTime;
-    const unchanged = cached !== undefined && jsonEqual(cached.status, status) && cached.podIsFinished === podIsFinished;
+    const unchanged =
+      cached !== undefined && jsonEqual(cached.status, status) && cached.podIsFinished === podIsFinished;
     if (unchanged && !forceUpdate) return;
     this.statuses.set(uid, {
       status,
@@ -171,7 +184,9 @@ export class StatusManager {
     let retry = false;
     // Only the unsent pods need a look unless this is the full sync: visit them, in the cache's
     // order, instead of every pod of the node on each status change.
-    const uids = all ? [...this.statuses.keys()] : [...this.unsent].sort((a, b) => this.statuses.get(a)!.order - this.statuses.get(b)!.order);
+    const uids = all
+      ? [...this.statuses.keys()]
+      : [...this.unsent].sort((a, b) => this.statuses.get(a)!.order - this.statuses.get(b)!.order);
     const batch = uids.map((uid) => [uid, this.statuses.get(uid)!] as const);
     for (const [uid, s] of batch) {
       if (s.sentVersion >= s.version && !(all && (s.podIsFinished || this.needsReconcile(uid)))) continue;
@@ -220,17 +235,37 @@ export class StatusManager {
       changed = true;
     }
     if (changed) {
-      const patched = api.patch(this.client.identity, 'pods', s.namespace, s.name, 'merge', { metadata: { uid }, status: body }, { subresource: 'status' });
+      const patched = api.patch(
+        this.client.identity,
+        'pods',
+        s.namespace,
+        s.name,
+        'merge',
+        { metadata: { uid }, status: body },
+        { subresource: 'status' },
+      );
       if (!patched.ok) return;
       pod = patched.object;
     }
     s.sentVersion = s.version;
     if (this.statuses.get(uid) === s) this.unsent.delete(uid);
     if (!this.canBeDeleted(pod, s)) return;
-    const why = this.deletionSafety.release.atLeast(27) ? `deletionTimestamp set, phase ${pod.status?.phase}, podIsFinished` : `deletionTimestamp set, PodResourcesAreReclaimed, phase ${pod.status?.phase}`;
-    this.timeline.record('status', `resources reclaimed pods/${s.name}`, `${SOURCE} canBeDeleted (${why})`, { actor: this.nodeName });
-    this.timeline.record('status', `DELETE pods/${s.name} gracePeriodSeconds=0 preconditions.uid=${uid}`, DELETE_SOURCE, { actor: this.nodeName });
-    const deleted = api.delete(this.client.identity, 'pods', s.namespace, s.name, { gracePeriodSeconds: 0, preconditions: { uid } });
+    const why = this.deletionSafety.release.atLeast(27)
+      ? `deletionTimestamp set, phase ${pod.status?.phase}, podIsFinished`
+      : `deletionTimestamp set, PodResourcesAreReclaimed, phase ${pod.status?.phase}`;
+    this.timeline.record('status', `resources reclaimed pods/${s.name}`, `${SOURCE} canBeDeleted (${why})`, {
+      actor: this.nodeName,
+    });
+    this.timeline.record(
+      'status',
+      `DELETE pods/${s.name} gracePeriodSeconds=0 preconditions.uid=${uid}`,
+      DELETE_SOURCE,
+      { actor: this.nodeName },
+    );
+    const deleted = api.delete(this.client.identity, 'pods', s.namespace, s.name, {
+      gracePeriodSeconds: 0,
+      preconditions: { uid },
+    });
     // On success the cached status is dropped; on failure the next full sync retries.
     if (deleted.ok) this.forget(uid);
     else this.syncLoop.wake();
@@ -268,7 +303,8 @@ export class StatusManager {
   private canBeDeleted(pod: Pod, s: VersionedStatus): boolean {
     if (pod.metadata.deletionTimestamp === undefined) return false;
     if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return false;
-    if (!this.deletionSafety.release.atLeast(27)) return this.deletionSafety.podResourcesAreReclaimed(pod.metadata.uid!, s.status);
+    if (!this.deletionSafety.release.atLeast(27))
+      return this.deletionSafety.podResourcesAreReclaimed(pod.metadata.uid!, s.status);
     return isTerminal(pod) && s.podIsFinished;
   }
 }
@@ -279,12 +315,17 @@ export class StatusManager {
  * only sent with the terminal phase; a terminal phase is held back while containers could still
  * run; a terminal phase forces Ready and ContainersReady to False.
  */
-export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, couldHaveRunningContainers: boolean): PodStatus {
+export function mergePodStatus(
+  oldStatus: PodStatus,
+  newStatus: PodStatus,
+  couldHaveRunningContainers: boolean,
+): PodStatus {
   const merged: PodStatus = { ...newStatus };
   // Index loops: the API's status is frozen, and V8 walks frozen arrays slowly with filter and for-of.
   const conditions: PodCondition[] = [];
   const oldConditions = oldStatus.conditions ?? [];
-  for (let i = 0; i < oldConditions.length; i++) if (!KUBELET_CONDITIONS.has(oldConditions[i].type)) conditions.push(oldConditions[i]);
+  for (let i = 0; i < oldConditions.length; i++)
+    if (!KUBELET_CONDITIONS.has(oldConditions[i].type)) conditions.push(oldConditions[i]);
   const transitioningToTerminal = !isTerminal({ status: oldStatus } as Pod) && isTerminal({ status: newStatus } as Pod);
   const newConditions = newStatus.conditions ?? [];
   for (let n = 0; n < newConditions.length; n++) {

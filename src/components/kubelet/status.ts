@@ -8,7 +8,13 @@ import type { Sandbox } from './runtime';
 // over the pod's arrays are index loops.
 
 /** Conditions the kubelet owns (pkg/kubelet/types/pod_status.go PodConditionsByKubelet). */
-export const KUBELET_CONDITIONS: ReadonlySet<string> = new Set(['PodScheduled', 'PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
+export const KUBELET_CONDITIONS: ReadonlySet<string> = new Set([
+  'PodScheduled',
+  'PodReadyToStartContainers',
+  'Initialized',
+  'Ready',
+  'ContainersReady',
+]);
 
 /** Why a container could not start at the last SyncPod (kubelet.go reasonCache: the error's name and its message). */
 export interface WaitingReason {
@@ -22,7 +28,15 @@ export interface WaitingReason {
  * it was last seen running it is Waiting with a lastState of 137 ContainerStatusUnknown (K29; the
  * restart count goes up unless the pod is being deleted).
  */
-function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined, previous: ContainerStatus | undefined, listVolumeMounts: boolean, why?: WaitingReason, probedReady?: boolean): ContainerStatus {
+function containerStatus(
+  pod: Pod,
+  spec: Container,
+  sandbox: Sandbox | undefined,
+  previous: ContainerStatus | undefined,
+  listVolumeMounts: boolean,
+  why?: WaitingReason,
+  probedReady?: boolean,
+): ContainerStatus {
   const { name } = spec;
   const c = sandbox?.containers.get(name);
   // prober_manager.go UpdatePodStatus: a regular init container is ready once it exited 0 (K57);
@@ -34,27 +48,48 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
   // The status is built on `base` by assignment: a spread copy of a fresh object that then gains
   // members ({ ...base, ready }) is several times slower in V8, and this runs for every container
   // of every status generated. (Until withState sets them, `ready` and `state` are missing.)
-  const base: ContainerStatus = { name, image: spec.image ?? '', imageID: '', restartCount: c?.restartCount || (previous?.restartCount ?? 0) } as ContainerStatus;
+  const base: ContainerStatus = {
+    name,
+    image: spec.image ?? '',
+    imageID: '',
+    restartCount: c?.restartCount || (previous?.restartCount ?? 0),
+  } as ContainerStatus;
   const volumeMounts = listVolumeMounts ? volumeMountStatuses(spec) : undefined;
   if (volumeMounts) base.volumeMounts = volumeMounts;
   if (!c) {
     if (previous?.state?.terminated) return clone(previous);
     // A reason from the reasonCache (ErrImagePull, ImagePullBackOff) replaces ContainerCreating.
     // The default waiting reason is PodInitializing for every container of a pod with init containers.
-    const state = why ? waitingState(why) : { reason: (pod.spec?.initContainers ?? []).length > 0 ? 'PodInitializing' : 'ContainerCreating' };
+    const state = why
+      ? waitingState(why)
+      : { reason: (pod.spec?.initContainers ?? []).length > 0 ? 'PodInitializing' : 'ContainerCreating' };
     const waiting = withState(base, undefined, false, false, { waiting: state });
     if (previous?.lastState) waiting.lastState = clone(previous.lastState);
     if (previous?.state?.running && !waiting.lastState?.terminated) {
-      waiting.lastState = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was deleted.  The container used to be Running' } };
+      waiting.lastState = {
+        terminated: {
+          exitCode: 137,
+          reason: 'ContainerStatusUnknown',
+          message: 'The container could not be located when the pod was deleted.  The container used to be Running',
+        },
+      };
       if (pod.metadata.deletionTimestamp === undefined) waiting.restartCount += 1;
     }
     return waiting;
   }
   let status: ContainerStatus;
   if (c.state === 'running') {
-    status = withState(base, c.id, probedReady ?? !runsToCompletion, true, { running: { startedAt: toTime(c.startedAt) } });
+    status = withState(base, c.id, probedReady ?? !runsToCompletion, true, {
+      running: { startedAt: toTime(c.startedAt) },
+    });
   } else {
-    const ended = terminated({ id: c.id, exitCode: c.exitCode ?? 0, reason: c.reason, startedAt: c.startedAt, finishedAt: c.finishedAt ?? c.startedAt });
+    const ended = terminated({
+      id: c.id,
+      exitCode: c.exitCode ?? 0,
+      reason: c.reason,
+      startedAt: c.startedAt,
+      finishedAt: c.finishedAt ?? c.startedAt,
+    });
     // A container held back from its restart (CrashLoopBackOff) waits; the run that ended is its lastState.
     if (why) {
       const held = withState(base, c.id, false, false, { waiting: waitingState(why) });
@@ -68,7 +103,13 @@ function containerStatus(pod: Pod, spec: Container, sandbox: Sandbox | undefined
 }
 
 /** `base` completed, its members in the API's order: containerID (once the container exists), ready, started, state. */
-function withState(base: ContainerStatus, containerID: string | undefined, ready: boolean, started: boolean, state: NonNullable<ContainerStatus['state']>): ContainerStatus {
+function withState(
+  base: ContainerStatus,
+  containerID: string | undefined,
+  ready: boolean,
+  started: boolean,
+  state: NonNullable<ContainerStatus['state']>,
+): ContainerStatus {
   if (containerID !== undefined) base.containerID = containerID;
   base.ready = ready;
   base.started = started;
@@ -87,8 +128,20 @@ export function isRegularInitContainer(pod: Pod, name: string): boolean {
   return false;
 }
 
-function terminated(run: { id: string; exitCode: number; reason?: string; startedAt: number; finishedAt: number }): NonNullable<ContainerStatus['state']>['terminated'] {
-  return { exitCode: run.exitCode, reason: run.reason, startedAt: toTime(run.startedAt), finishedAt: toTime(run.finishedAt), containerID: run.id };
+function terminated(run: {
+  id: string;
+  exitCode: number;
+  reason?: string;
+  startedAt: number;
+  finishedAt: number;
+}): NonNullable<ContainerStatus['state']>['terminated'] {
+  return {
+    exitCode: run.exitCode,
+    reason: run.reason,
+    startedAt: toTime(run.startedAt),
+    finishedAt: toTime(run.finishedAt),
+    containerID: run.id,
+  };
 }
 
 /**
@@ -99,7 +152,11 @@ function terminated(run: { id: string; exitCode: number; reason?: string; starte
  */
 function volumeMountStatuses(spec: Container): ContainerStatus['volumeMounts'] {
   if (!spec.volumeMounts?.length) return undefined;
-  return spec.volumeMounts.map((m) => ({ name: m.name, mountPath: m.mountPath, ...(m.readOnly ? { readOnly: true, recursiveReadOnly: 'Disabled' } : {}) }));
+  return spec.volumeMounts.map((m) => ({
+    name: m.name,
+    mountPath: m.mountPath,
+    ...(m.readOnly ? { readOnly: true, recursiveReadOnly: 'Disabled' } : {}),
+  }));
 }
 
 /**
@@ -148,7 +205,11 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
   let anyRegularStarted = false;
   for (let i = 0; i < spec.containers.length; i++) {
     const s = statusNamed(statuses, spec.containers[i].name);
-    if (s && (s.state?.running !== undefined || s.state?.terminated !== undefined || s.lastState?.terminated !== undefined)) anyRegularStarted = true;
+    if (
+      s &&
+      (s.state?.running !== undefined || s.state?.terminated !== undefined || s.lastState?.terminated !== undefined)
+    )
+      anyRegularStarted = true;
     if (!s) unknown += 1;
     else if (s.state?.running) running += 1;
     else if (s.state?.terminated) {
@@ -179,7 +240,14 @@ function statusNamed(statuses: readonly ContainerStatus[], name: string): Contai
 }
 
 /** A condition the kubelet generates (with PodObservedGenerationTracking, the pod's generation last). */
-function condition(type: string, ok: boolean, time: string, observedGeneration: number | undefined, reason?: string, message?: string): PodCondition {
+function condition(
+  type: string,
+  ok: boolean,
+  time: string,
+  observedGeneration: number | undefined,
+  reason?: string,
+  message?: string,
+): PodCondition {
   const c: PodCondition = { type, status: ok ? 'True' : 'False', lastTransitionTime: time };
   if (reason) c.reason = reason;
   if (message) c.message = message;
@@ -188,7 +256,10 @@ function condition(type: string, ok: boolean, time: string, observedGeneration: 
 }
 
 /** The first condition of that type (a scan without a closure: it runs for every condition of every status). */
-export function conditionOfType(conditions: readonly PodCondition[] | undefined, type: string): PodCondition | undefined {
+export function conditionOfType(
+  conditions: readonly PodCondition[] | undefined,
+  type: string,
+): PodCondition | undefined {
   if (conditions) for (let i = 0; i < conditions.length; i++) if (conditions[i].type === type) return conditions[i];
   return undefined;
 }
@@ -198,7 +269,8 @@ function previousStatus(old: PodStatus, name: string): ContainerStatus | undefin
   return statusNamed(old.initContainerStatuses ?? [], name) ?? statusNamed(old.containerStatuses ?? [], name);
 }
 
-const compareNames = (a: ContainerStatus, b: ContainerStatus): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const compareNames = (a: ContainerStatus, b: ContainerStatus): number =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 
 /** What a kubelet's release and gates change in the status it generates. */
 export interface StatusGates {
@@ -245,11 +317,32 @@ export function generateAPIPodStatus(
   // runs once per sync of every pod.)
   const inits = spec.initContainers ?? [];
   const initStatuses: ContainerStatus[] = [];
-  for (let i = 0; i < inits.length; i++) initStatuses.push(containerStatus(pod, inits[i], sandbox, previousStatus(old, inits[i].name), gates.volumeMounts, reasons?.get(inits[i].name), readiness?.get(inits[i].name)));
+  for (let i = 0; i < inits.length; i++)
+    initStatuses.push(
+      containerStatus(
+        pod,
+        inits[i],
+        sandbox,
+        previousStatus(old, inits[i].name),
+        gates.volumeMounts,
+        reasons?.get(inits[i].name),
+        readiness?.get(inits[i].name),
+      ),
+    );
   const statuses: ContainerStatus[] = [];
   for (let i = 0; i < spec.containers.length; i++) {
     const c = spec.containers[i];
-    statuses.push(containerStatus(pod, c, sandbox, previousStatus(old, c.name), gates.volumeMounts, reasons?.get(c.name), readiness?.get(c.name)));
+    statuses.push(
+      containerStatus(
+        pod,
+        c,
+        sandbox,
+        previousStatus(old, c.name),
+        gates.volumeMounts,
+        reasons?.get(c.name),
+        readiness?.get(c.name),
+      ),
+    );
   }
   if (statuses.length > 1) statuses.sort(compareNames);
   const every = initStatuses.length > 0 ? [...initStatuses, ...statuses] : statuses;
@@ -266,8 +359,11 @@ export function generateAPIPodStatus(
   if (isTerminalPhase(api.phase)) phase = api.phase!;
   // GenerateContainersReadyCondition: sidecars, then regular containers in spec order; regular init containers do not count.
   const notReady: string[] = [];
-  for (let i = 0; i < inits.length; i++) if (inits[i].restartPolicy === 'Always' && !statusNamed(initStatuses, inits[i].name)?.ready) notReady.push(inits[i].name);
-  for (let i = 0; i < spec.containers.length; i++) if (!statusNamed(statuses, spec.containers[i].name)?.ready) notReady.push(spec.containers[i].name);
+  for (let i = 0; i < inits.length; i++)
+    if (inits[i].restartPolicy === 'Always' && !statusNamed(initStatuses, inits[i].name)?.ready)
+      notReady.push(inits[i].name);
+  for (let i = 0; i < spec.containers.length; i++)
+    if (!statusNamed(statuses, spec.containers[i].name)?.ready) notReady.push(spec.containers[i].name);
   // status/generate.go GenerateContainersReadyCondition / GeneratePodReadyCondition: a terminal
   // phase gives False with reason PodCompleted or PodFailed, whatever the containers say.
   const terminalReason = phase === 'Succeeded' ? 'PodCompleted' : phase === 'Failed' ? 'PodFailed' : undefined;
@@ -278,10 +374,14 @@ export function generateAPIPodStatus(
   // the previous status if it has one, else from the API.
   const conditions: PodCondition[] = [];
   const apiConditions = api.conditions ?? [];
-  for (let i = 0; i < apiConditions.length; i++) if (!KUBELET_CONDITIONS.has(apiConditions[i].type) && apiConditions[i].type !== 'DisruptionTarget') conditions.push(apiConditions[i]);
+  for (let i = 0; i < apiConditions.length; i++)
+    if (!KUBELET_CONDITIONS.has(apiConditions[i].type) && apiConditions[i].type !== 'DisruptionTarget')
+      conditions.push(apiConditions[i]);
   const disruption = conditionOfType(old.conditions, 'DisruptionTarget');
   if (disruption) conditions.push(disruption);
-  else for (let i = 0; i < apiConditions.length; i++) if (apiConditions[i].type === 'DisruptionTarget') conditions.push(apiConditions[i]);
+  else
+    for (let i = 0; i < apiConditions.length; i++)
+      if (apiConditions[i].type === 'DisruptionTarget') conditions.push(apiConditions[i]);
   // PodObservedGenerationTracking (beta on from v1.34, #132912): the conditions the kubelet
   // generates carry the pod's generation, as does status.observedGeneration below.
   const time = toTime(now);
@@ -299,11 +399,13 @@ export function generateAPIPodStatus(
   // The previous lists are reused when they say the same (no new objects per sync of every pod).
   const hostIP = gates.hostIP ?? DEFAULT_HOST_IP;
   const sandboxIPs = sandbox?.state === 'ready' ? sandbox.ips : NO_IPS;
-  const podIPs = sandboxIPs.length === 0 || sameIPs(old.podIPs, sandboxIPs) ? old.podIPs : sandboxIPs.map((ip) => ({ ip }));
+  const podIPs =
+    sandboxIPs.length === 0 || sameIPs(old.podIPs, sandboxIPs) ? old.podIPs : sandboxIPs.map((ip) => ({ ip }));
   // Field by field (not spreads of optional parts): this runs at every sync of every pod. The
   // order of a new status's fields is the API's; a field the previous status has keeps its place.
   const status: PodStatus = { ...old, phase, conditions, hostIP };
-  if (gates.podHostIPs) status.hostIPs = old.hostIPs?.length === 1 && old.hostIPs[0]!.ip === hostIP ? old.hostIPs : [{ ip: hostIP }];
+  if (gates.podHostIPs)
+    status.hostIPs = old.hostIPs?.length === 1 && old.hostIPs[0]!.ip === hostIP ? old.hostIPs : [{ ip: hostIP }];
   if (podIPs && podIPs.length > 0) {
     status.podIP = podIPs[0]!.ip;
     status.podIPs = podIPs;
@@ -331,7 +433,14 @@ export function generateAPIPodStatus(
  * restart later; no regular init container can be incomplete then). Otherwise False,
  * ContainersNotInitialized, naming the incomplete ones in spec order.
  */
-function initializedCondition(spec: NonNullable<Pod['spec']>, initStatuses: readonly ContainerStatus[], statuses: readonly ContainerStatus[], phase: string, time: string, observedGeneration: number | undefined): PodCondition {
+function initializedCondition(
+  spec: NonNullable<Pod['spec']>,
+  initStatuses: readonly ContainerStatus[],
+  statuses: readonly ContainerStatus[],
+  phase: string,
+  time: string,
+  observedGeneration: number | undefined,
+): PodCondition {
   if (phase === 'Succeeded') return condition('Initialized', true, time, observedGeneration, 'PodCompleted');
   const incomplete: string[] = [];
   const inits = spec.initContainers ?? [];
@@ -345,7 +454,14 @@ function initializedCondition(spec: NonNullable<Pod['spec']>, initStatuses: read
     regularStarted = !!(s?.state?.running || s?.state?.terminated);
   }
   if (incomplete.length === 0 || regularStarted) return condition('Initialized', true, time, observedGeneration);
-  return condition('Initialized', false, time, observedGeneration, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.join(' ')}]`);
+  return condition(
+    'Initialized',
+    false,
+    time,
+    observedGeneration,
+    'ContainersNotInitialized',
+    `containers with incomplete status: [${incomplete.join(' ')}]`,
+  );
 }
 
 /**
@@ -355,8 +471,15 @@ function initializedCondition(spec: NonNullable<Pod['spec']>, initStatuses: read
 export function updatePodCondition(status: PodStatus, condition: PodCondition, now: string): void {
   const conditions = status.conditions ?? [];
   const i = conditions.findIndex((c) => c.type === condition.type);
-  const lastTransitionTime = i >= 0 && conditions[i].status === condition.status ? conditions[i].lastTransitionTime : now;
-  const updated = { type: condition.type, status: condition.status, lastTransitionTime, reason: condition.reason, message: condition.message };
+  const lastTransitionTime =
+    i >= 0 && conditions[i].status === condition.status ? conditions[i].lastTransitionTime : now;
+  const updated = {
+    type: condition.type,
+    status: condition.status,
+    lastTransitionTime,
+    reason: condition.reason,
+    message: condition.message,
+  };
   if (i < 0) conditions.push(updated);
   else conditions[i] = updated;
   status.conditions = conditions;

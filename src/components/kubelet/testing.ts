@@ -49,17 +49,25 @@ export function newCluster(release: Release = KUBELET_TESTS_RELEASE): { c: Clust
 export function createPod(c: Cluster, name: string, o: PodOptions = {}): Pod {
   const nodeName = o.nodeName ?? NODE;
   const node = c.node(nodeName);
-  const r = c.apiserver.create(USER, 'pods', 'default', { metadata: { name, ...o.metadata }, spec: { nodeName, containers: [{ name: 'app' }], ...o.spec } });
+  const r = c.apiserver.create(USER, 'pods', 'default', {
+    metadata: { name, ...o.metadata },
+    spec: { nodeName, containers: [{ name: 'app' }], ...o.spec },
+  });
   if (!r.ok) expect.fail(`pod ${name} could not be created: ${r.status.message}`);
   const uid = r.object.metadata.uid!;
-  for (const [container, b] of Object.entries(o.containers ?? {})) node.containerBehaviours.set(`${uid} ${container}`, { ...DEFAULT_BEHAVIOUR, ...b });
-  for (const [volume, b] of Object.entries(o.volumes ?? {})) node.volumeBehaviours.set(`${uid} ${volume}`, { unmountMs: 100, neverUnmounts: false, ...b });
+  for (const [container, b] of Object.entries(o.containers ?? {}))
+    node.containerBehaviours.set(`${uid} ${container}`, { ...DEFAULT_BEHAVIOUR, ...b });
+  for (const [volume, b] of Object.entries(o.volumes ?? {}))
+    node.volumeBehaviours.set(`${uid} ${volume}`, { unmountMs: 100, neverUnmounts: false, ...b });
   c.flush();
   return r.object;
 }
 
 /** A new cluster whose pod `web` (or `name`) has been running for a minute; returns T+0 (now). */
-export function running(o: PodOptions = {}, name = 'web'): { c: Cluster; node: SimNode; pod: Pod; uid: string; t0: number } {
+export function running(
+  o: PodOptions = {},
+  name = 'web',
+): { c: Cluster; node: SimNode; pod: Pod; uid: string; t0: number } {
   const { c, node } = newCluster(o.release);
   const pod = createPod(c, name, o);
   c.advance(WARMUP_MS);
@@ -126,9 +134,19 @@ export function expectTimeline(c: Cluster, t0: number, expected: readonly Expect
   const events = c.timeline.since(t0);
   let i = 0;
   for (const [n, [t, component, prefix]] of expected.entries()) {
-    while (i < events.length && !(events[i].component === component && events[i].text.startsWith(prefix) && (t === undefined || Math.abs(events[i].at - t0 - t * 1000) < 0.5))) i += 1;
+    while (
+      i < events.length &&
+      !(
+        events[i].component === component &&
+        events[i].text.startsWith(prefix) &&
+        (t === undefined || Math.abs(events[i].at - t0 - t * 1000) < 0.5)
+      )
+    )
+      i += 1;
     if (i === events.length) {
-      expect.fail(`row ${n + 1} [${t === undefined ? 'any' : formatOffset(t * 1000)}, ${component}, "${prefix}"] not found in order; timeline from T+0:\n${formatTimeline(events, t0)}`);
+      expect.fail(
+        `row ${n + 1} [${t === undefined ? 'any' : formatOffset(t * 1000)}, ${component}, "${prefix}"] not found in order; timeline from T+0:\n${formatTimeline(events, t0)}`,
+      );
     }
     i += 1;
   }
@@ -137,5 +155,8 @@ export function expectTimeline(c: Cluster, t0: number, expected: readonly Expect
 /** No event of `component` starting with `prefix` happened from T+0 on. */
 export function expectNo(c: Cluster, t0: number, component: Component, prefix: string): void {
   const hit = c.timeline.since(t0).find((e) => e.component === component && e.text.startsWith(prefix));
-  if (hit) expect.fail(`unexpected ${component} "${hit.text}" at ${formatOffset(hit.at - t0)}; timeline from T+0:\n${formatTimeline(c.timeline.since(t0), t0)}`);
+  if (hit)
+    expect.fail(
+      `unexpected ${component} "${hit.text}" at ${formatOffset(hit.at - t0)}; timeline from T+0:\n${formatTimeline(c.timeline.since(t0), t0)}`,
+    );
 }

@@ -11,14 +11,30 @@ import { toTime } from '../../apimachinery/object';
 import type { Pod } from '../../apimachinery/types';
 import { CONTROLLER, USER } from '../../cluster/cluster';
 import { runKubectl } from '../../frontends/kubectl/kubectl';
-import { at, condition, count, createPod, del, expectNo, expectTimeline, newCluster, PRESTOP, running, stored, versions } from './testing';
+import {
+  at,
+  condition,
+  count,
+  createPod,
+  del,
+  expectNo,
+  expectTimeline,
+  newCluster,
+  PRESTOP,
+  running,
+  stored,
+  versions,
+} from './testing';
 import { UNSERVED_SCHEDULER } from '../scheduler/scheduler';
 
 const app = (p: Pod | undefined) => p?.status?.containerStatuses?.find((s) => s.name === 'app');
 
 describe('S1 graceful delete, app exits 2 s after SIGTERM (grace 30, no preStop)', () => {
   it('S1 SIGTERM at once; at +2 one PATCH with the terminated container and phase Succeeded; containers removed and final DELETE at the next relist (+3), REMOVE, housekeeping, sandbox at container GC', () => {
-    const { c, t0 } = running({ spec: { volumes: [{ name: 'data' }] }, containers: { app: { sigterm: { kind: 'exits', afterMs: 2000 } } } });
+    const { c, t0 } = running({
+      spec: { volumes: [{ name: 'data' }] },
+      containers: { app: { sigterm: { kind: 'exits', afterMs: 2000 } } },
+    });
     del(c, 'web');
     c.advance(2500);
     // K33: SyncTerminatingPod's last status (podIsTerminal) is merged after completeTerminating,
@@ -26,7 +42,10 @@ describe('S1 graceful delete, app exits 2 s after SIGTERM (grace 30, no preStop)
     const mid = stored(c, 'web');
     expect(mid?.status?.phase).to.equal('Succeeded');
     expect(app(mid)?.state?.terminated).to.include({ exitCode: 0, reason: 'Completed' });
-    expect([condition(mid, 'Ready')?.status, condition(mid, 'ContainersReady')?.status]).to.deep.equal(['False', 'False']);
+    expect([condition(mid, 'Ready')?.status, condition(mid, 'ContainersReady')?.status]).to.deep.equal([
+      'False',
+      'False',
+    ]);
     c.advance(120_000);
     expectTimeline(c, t0, [
       [0, 'apiserver', 'DELETE pods/web'],
@@ -93,7 +112,10 @@ describe('S2 container ignores SIGTERM (grace 30)', () => {
 
 describe('S3 preStop 10 s, app exits 1 s after SIGTERM (grace 30)', () => {
   it('S3 hook from +0, SIGTERM at +10, exit at +11, then as S1', () => {
-    const { c, t0 } = running({ spec: { containers: [{ name: 'app', lifecycle: PRESTOP }] }, containers: { app: { preStopMs: 10_000, sigterm: { kind: 'exits', afterMs: 1000 } } } });
+    const { c, t0 } = running({
+      spec: { containers: [{ name: 'app', lifecycle: PRESTOP }] },
+      containers: { app: { preStopMs: 10_000, sigterm: { kind: 'exits', afterMs: 1000 } } },
+    });
     del(c, 'web');
     c.advance(60_000);
     expectTimeline(c, t0, [
@@ -108,7 +130,10 @@ describe('S3 preStop 10 s, app exits 1 s after SIGTERM (grace 30)', () => {
   });
 
   it('S3 if the app ignored SIGTERM: SIGKILL at +30 (10 of hook + remaining 20)', () => {
-    const { c, t0 } = running({ spec: { containers: [{ name: 'app', lifecycle: PRESTOP }] }, containers: { app: { preStopMs: 10_000, sigterm: { kind: 'ignores' } } } });
+    const { c, t0 } = running({
+      spec: { containers: [{ name: 'app', lifecycle: PRESTOP }] },
+      containers: { app: { preStopMs: 10_000, sigterm: { kind: 'ignores' } } },
+    });
     del(c, 'web');
     c.advance(60_000);
     expectTimeline(c, t0, [
@@ -122,7 +147,10 @@ describe('S3 preStop 10 s, app exits 1 s after SIGTERM (grace 30)', () => {
 
 describe('S4 preStop hook longer than the grace period (30)', () => {
   it('S4 a hanging hook: the kubelet stops waiting at +30, SIGTERM, SIGKILL 2 s later (floor), final DELETE at +33', () => {
-    const { c, t0 } = running({ spec: { containers: [{ name: 'app', lifecycle: PRESTOP }] }, containers: { app: { preStopMs: Number.POSITIVE_INFINITY, sigterm: { kind: 'ignores' } } } });
+    const { c, t0 } = running({
+      spec: { containers: [{ name: 'app', lifecycle: PRESTOP }] },
+      containers: { app: { preStopMs: Number.POSITIVE_INFINITY, sigterm: { kind: 'ignores' } } },
+    });
     del(c, 'web');
     c.advance(60_000);
     expectTimeline(c, t0, [
@@ -136,7 +164,10 @@ describe('S4 preStop hook longer than the grace period (30)', () => {
   });
 
   it('S4 a 29.6 s hook: floor(29.6)=29 leaves max(1, 2)=2 s: SIGTERM at +29.6, SIGKILL at +31.6', () => {
-    const { c, t0 } = running({ spec: { containers: [{ name: 'app', lifecycle: PRESTOP }] }, containers: { app: { preStopMs: 29_600, sigterm: { kind: 'ignores' } } } });
+    const { c, t0 } = running({
+      spec: { containers: [{ name: 'app', lifecycle: PRESTOP }] },
+      containers: { app: { preStopMs: 29_600, sigterm: { kind: 'ignores' } } },
+    });
     del(c, 'web');
     c.advance(60_000);
     expectTimeline(c, t0, [
@@ -150,16 +181,28 @@ describe('S4 preStop hook longer than the grace period (30)', () => {
 });
 
 describe('S5 several containers with a sidecar pair (grace 30)', () => {
-  const spec = { initContainers: [{ name: 'log', restartPolicy: 'Always' }, { name: 'mesh', restartPolicy: 'Always' }], containers: [{ name: 'a' }, { name: 'b' }] };
+  const spec = {
+    initContainers: [
+      { name: 'log', restartPolicy: 'Always' },
+      { name: 'mesh', restartPolicy: 'Always' },
+    ],
+    containers: [{ name: 'a' }, { name: 'b' }],
+  };
 
   it('S5 regular containers get SIGTERM at once; the sidecars only when their turn or their grace runs out (+30), SIGKILL +32; Failed because of b', () => {
     const { c, t0 } = running({
       spec,
-      containers: { a: { sigterm: { kind: 'exits', afterMs: 5000 } }, b: { sigterm: { kind: 'ignores' } }, log: { sigterm: { kind: 'ignores' } }, mesh: { sigterm: { kind: 'ignores' } } },
+      containers: {
+        a: { sigterm: { kind: 'exits', afterMs: 5000 } },
+        b: { sigterm: { kind: 'ignores' } },
+        log: { sigterm: { kind: 'ignores' } },
+        mesh: { sigterm: { kind: 'ignores' } },
+      },
     });
     del(c, 'web');
     c.advance(60_000);
-    for (const name of ['log', 'mesh', 'a', 'b']) expect(at(c, t0, 'events', `Killing pods/web: Stopping container ${name}`)).to.equal(0);
+    for (const name of ['log', 'mesh', 'a', 'b'])
+      expect(at(c, t0, 'events', `Killing pods/web: Stopping container ${name}`)).to.equal(0);
     expectTimeline(c, t0, [
       [0, 'runtime', 'SIGTERM a'],
       [0, 'runtime', 'SIGTERM b'],
@@ -170,12 +213,23 @@ describe('S5 several containers with a sidecar pair (grace 30)', () => {
       [33, 'kubelet', 'SyncTerminatedPod pods/web'],
       [33, 'status', 'DELETE pods/web'],
     ]);
-    expect([at(c, t0, 'runtime', 'SIGTERM mesh'), at(c, t0, 'runtime', 'SIGTERM log'), at(c, t0, 'runtime', 'SIGKILL log')]).to.deep.equal([30, 30, 32]);
+    expect([
+      at(c, t0, 'runtime', 'SIGTERM mesh'),
+      at(c, t0, 'runtime', 'SIGTERM log'),
+      at(c, t0, 'runtime', 'SIGKILL log'),
+    ]).to.deep.equal([30, 30, 32]);
     expect(versions(c, 'web').at(-1)?.status?.phase).to.equal('Failed');
   });
 
   it('S5 sidecars stop in reverse order once the regular containers are gone; their exit codes do not decide the phase (K32)', () => {
-    const { c, t0 } = running({ spec, containers: { a: { sigterm: { kind: 'exits', afterMs: 3000 } }, b: { sigterm: { kind: 'exits', afterMs: 1000 } }, mesh: { sigterm: { kind: 'exits', afterMs: 1000 } } } });
+    const { c, t0 } = running({
+      spec,
+      containers: {
+        a: { sigterm: { kind: 'exits', afterMs: 3000 } },
+        b: { sigterm: { kind: 'exits', afterMs: 1000 } },
+        mesh: { sigterm: { kind: 'exits', afterMs: 1000 } },
+      },
+    });
     del(c, 'web');
     c.advance(60_000);
     expectTimeline(c, t0, [
@@ -221,7 +275,10 @@ describe('S6 force delete (--grace-period=0 --force), app ignores SIGTERM, spec 
 
 describe('S7 a volume that cannot be unmounted', () => {
   it('S7 phase terminal at +0, unmount retried with back-off 0.5 s doubling to 122 s, WaitForUnmount times out after 123 s and is retried 10 s later, forever; the pod stays Terminating', () => {
-    const { c, t0 } = running({ spec: { volumes: [{ name: 'data' }] }, volumes: { data: { unmountMs: 0, neverUnmounts: true } } });
+    const { c, t0 } = running({
+      spec: { volumes: [{ name: 'data' }] },
+      volumes: { data: { unmountMs: 0, neverUnmounts: true } },
+    });
     del(c, 'web');
     c.advance(280_000);
     expectTimeline(c, t0, [
@@ -239,7 +296,11 @@ describe('S7 a volume that cannot be unmounted', () => {
       [32.2, 'volumes', 'unmount failed data pods/web: retry in 32s'],
       [60, 'runtime', 'sandbox removed pods/web'],
       [64.3, 'volumes', 'unmount failed data pods/web: retry in 64s'],
-      [124, 'kubelet', 'sync error pods/web: timed out waiting for volumes to unmount: unmounted volumes=[data]; retry in 10s'],
+      [
+        124,
+        'kubelet',
+        'sync error pods/web: timed out waiting for volumes to unmount: unmounted volumes=[data]; retry in 10s',
+      ],
       [128.4, 'volumes', 'unmount failed data pods/web: retry in 122s'],
       [134, 'kubelet', 'SyncTerminatedPod pods/web'],
       [250.5, 'volumes', 'unmount failed data pods/web: retry in 122s'],
@@ -254,7 +315,10 @@ describe('S7 a volume that cannot be unmounted', () => {
   });
 
   it('S7 a force delete removes the object; the kubelet keeps retrying as an orphan (housekeeping re-drives it at once), the pod directory stays while mounted', () => {
-    const { c, node, uid, t0 } = running({ spec: { volumes: [{ name: 'data' }] }, volumes: { data: { unmountMs: 0, neverUnmounts: true } } });
+    const { c, node, uid, t0 } = running({
+      spec: { volumes: [{ name: 'data' }] },
+      volumes: { data: { unmountMs: 0, neverUnmounts: true } },
+    });
     del(c, 'web');
     c.advance(300_000);
     del(c, 'web', { gracePeriodSeconds: 0 });
@@ -265,7 +329,11 @@ describe('S7 a volume that cannot be unmounted', () => {
       [300, 'apiserver', 'DELETE pods/web gracePeriodSeconds=0'],
       [300, 'kubelet', 'DELETE pods/web'],
       [300, 'kubelet', 'REMOVE pods/web'],
-      [390, 'kubelet', 'sync error pods/web: timed out waiting for volumes to unmount: unmounted volumes=[data]; a newer update is queued'],
+      [
+        390,
+        'kubelet',
+        'sync error pods/web: timed out waiting for volumes to unmount: unmounted volumes=[data]; a newer update is queued',
+      ],
       [391, 'kubelet', 'SyncTerminatedPod pods/web'],
     ]);
     expect(node.volumes.hasPod(uid)).to.equal(true);
@@ -285,7 +353,9 @@ describe('S8 a pod with a finalizer', () => {
     expect(pod?.metadata).to.include({ deletionTimestamp: toTime(t0 + 1000), deletionGracePeriodSeconds: 0 });
     expect(pod?.status?.phase).to.equal('Failed');
     // The kubelet forgot the status and its worker is finished: no request after its DELETE.
-    const kubeletRequests = c.timeline.since(t0).filter((e) => e.component === 'apiserver' && e.actor === 'kubelet/node-1');
+    const kubeletRequests = c.timeline
+      .since(t0)
+      .filter((e) => e.component === 'apiserver' && e.actor === 'kubelet/node-1');
     expect(kubeletRequests.at(-1)?.text).to.match(/^DELETE pods\/web gracePeriodSeconds=0/);
     expect(kubeletRequests.at(-1)?.outcome).to.equal('200');
     const got = stored(c, 'web')!;
@@ -377,7 +447,10 @@ describe('S9 node unreachable, then the pod is deleted at T+0', () => {
 
 describe('S10 kubelet restart during termination (grace 60, app needs 40 s)', () => {
   it('S10 the new kubelet sees ADD, terminates with the full 60 again (second SIGTERM); the app still exits after its own 40 s', () => {
-    const { c, node, t0 } = running({ spec: { terminationGracePeriodSeconds: 60 }, containers: { app: { sigterm: { kind: 'exits', afterMs: 40_000 } } } });
+    const { c, node, t0 } = running({
+      spec: { terminationGracePeriodSeconds: 60 },
+      containers: { app: { sigterm: { kind: 'exits', afterMs: 40_000 } } },
+    });
     del(c, 'web');
     c.advance(20_000);
     node.restartKubelet();
@@ -398,7 +471,10 @@ describe('S10 kubelet restart during termination (grace 60, app needs 40 s)', ()
   });
 
   it('S10 the SIGKILL timer restarts with the new kubelet: an app ignoring SIGTERM is killed at 20+60, not at 60', () => {
-    const { c, node, t0 } = running({ spec: { terminationGracePeriodSeconds: 60 }, containers: { app: { sigterm: { kind: 'ignores' } } } });
+    const { c, node, t0 } = running({
+      spec: { terminationGracePeriodSeconds: 60 },
+      containers: { app: { sigterm: { kind: 'ignores' } } },
+    });
     del(c, 'web');
     c.advance(20_000);
     node.restartKubelet();
@@ -414,7 +490,10 @@ describe('S11 grace shortened while terminating (30, then 5)', () => {
     del(c, 'web');
     c.advance(10_000);
     del(c, 'web', { gracePeriodSeconds: 5 });
-    expect(stored(c, 'web')?.metadata).to.include({ deletionTimestamp: toTime(t0 + 10_000), deletionGracePeriodSeconds: 1 });
+    expect(stored(c, 'web')?.metadata).to.include({
+      deletionTimestamp: toTime(t0 + 10_000),
+      deletionGracePeriodSeconds: 1,
+    });
     c.advance(60_000);
     expectTimeline(c, t0, [
       [0, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=30'],
@@ -480,12 +559,15 @@ describe('S12 pod deleted while Pending (image still pulling), grace 30', () => 
 });
 
 describe('apiserver side of DELETE, through the cluster (K1–K8)', () => {
-  it('K1 the grace is the request\'s, else the spec\'s; forced to 0 for unscheduled or terminal pods; a negative one becomes 1', () => {
+  it("K1 the grace is the request's, else the spec's; forced to 0 for unscheduled or terminal pods; a negative one becomes 1", () => {
     const { c } = newCluster();
     createPod(c, 'spec45', { spec: { terminationGracePeriodSeconds: 45 } });
     createPod(c, 'asked10');
     createPod(c, 'negative');
-    c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'unscheduled' }, spec: { containers: [{ name: 'app' }], schedulerName: UNSERVED_SCHEDULER } });
+    c.apiserver.create(USER, 'pods', 'default', {
+      metadata: { name: 'unscheduled' },
+      spec: { containers: [{ name: 'app' }], schedulerName: UNSERVED_SCHEDULER },
+    });
     createPod(c, 'done', { spec: { restartPolicy: 'Never' }, containers: { app: { exitsOnItsOwn: 0 } } });
     c.advance(10_000);
     expect(stored(c, 'done')?.status?.phase).to.equal('Succeeded');
@@ -506,7 +588,11 @@ describe('apiserver side of DELETE, through the cluster (K1–K8)', () => {
     c.advance(400);
     const r = del(c, 'web');
     expect(r.ok && r.code).to.equal(200);
-    expect(stored(c, 'web')?.metadata).to.include({ deletionTimestamp: toTime(t0 + 30_000), deletionGracePeriodSeconds: 30, generation: 2 });
+    expect(stored(c, 'web')?.metadata).to.include({
+      deletionTimestamp: toTime(t0 + 30_000),
+      deletionGracePeriodSeconds: 30,
+      generation: 2,
+    });
     expectTimeline(c, t0, [
       [0.4, 'apiserver', 'DELETE pods/web'],
       [0.4, 'etcd', 'PUT /registry/pods/default/web'],
@@ -537,7 +623,10 @@ describe('apiserver side of DELETE, through the cluster (K1–K8)', () => {
     expect(writes()).to.equal(1);
     del(c, 'web', { gracePeriodSeconds: 10 });
     expect(writes()).to.equal(2);
-    expect(stored(c, 'web')?.metadata).to.include({ deletionTimestamp: toTime(t0 + 10_000), deletionGracePeriodSeconds: 10 });
+    expect(stored(c, 'web')?.metadata).to.include({
+      deletionTimestamp: toTime(t0 + 10_000),
+      deletionGracePeriodSeconds: 10,
+    });
   });
 
   it('K5 a UID precondition that does not match is a 409 Conflict and changes nothing', () => {
@@ -580,9 +669,15 @@ describe('apiserver side of DELETE, through the cluster (K1–K8)', () => {
       runKubectl(c, line);
       return c.timeline.since(t0).find((e) => e.component === 'apiserver' && e.text.startsWith('DELETE'))?.text;
     };
-    expect(sent('kubectl delete pod web --now --wait=false')).to.equal('DELETE pods/web gracePeriodSeconds=1 propagationPolicy=Background');
-    expect(sent('kubectl delete pod web --grace-period=0 --wait=false')).to.equal('DELETE pods/web gracePeriodSeconds=1 propagationPolicy=Background');
-    expect(sent('kubectl delete pod web --force --wait=false')).to.equal('DELETE pods/web gracePeriodSeconds=0 propagationPolicy=Background');
+    expect(sent('kubectl delete pod web --now --wait=false')).to.equal(
+      'DELETE pods/web gracePeriodSeconds=1 propagationPolicy=Background',
+    );
+    expect(sent('kubectl delete pod web --grace-period=0 --wait=false')).to.equal(
+      'DELETE pods/web gracePeriodSeconds=1 propagationPolicy=Background',
+    );
+    expect(sent('kubectl delete pod web --force --wait=false')).to.equal(
+      'DELETE pods/web gracePeriodSeconds=0 propagationPolicy=Background',
+    );
     expect(sent('kubectl delete pod web --wait=false')).to.equal('DELETE pods/web propagationPolicy=Background');
   });
 });

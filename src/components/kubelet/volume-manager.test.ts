@@ -9,7 +9,9 @@ function harness(volumes: Record<string, Partial<VolumeBehaviour> | undefined>) 
   const clock = new Clock();
   const start = clock.now();
   const timeline = new Timeline(clock);
-  const vm = new VolumeManager(clock, timeline, 'n1', DEFAULT_VOLUME_CONFIG, (_uid, v) => (volumes[v] ? { unmountMs: 100, neverUnmounts: false, ...volumes[v] } : undefined));
+  const vm = new VolumeManager(clock, timeline, 'n1', DEFAULT_VOLUME_CONFIG, (_uid, v) =>
+    volumes[v] ? { unmountMs: 100, neverUnmounts: false, ...volumes[v] } : undefined,
+  );
   vm.mountPod('u1', 'pods/web', Object.keys(volumes));
   return {
     clock,
@@ -62,8 +64,23 @@ describe('volume manager', () => {
     const h = harness({ data: { neverUnmounts: true, unmountMs: 0 } });
     h.vm.podTerminated('u1');
     h.clock.tick(600_000);
-    const retries = h.log().filter(([, t]) => t.startsWith('unmount failed')).map(([, t]) => t.replace('unmount failed data: retry in ', ''));
-    expect(retries.slice(0, 11)).to.deep.equal(['0.5s', '1s', '2s', '4s', '8s', '16s', '32s', '64s', '122s', '122s', '122s']);
+    const retries = h
+      .log()
+      .filter(([, t]) => t.startsWith('unmount failed'))
+      .map(([, t]) => t.replace('unmount failed data: retry in ', ''));
+    expect(retries.slice(0, 11)).to.deep.equal([
+      '0.5s',
+      '1s',
+      '2s',
+      '4s',
+      '8s',
+      '16s',
+      '32s',
+      '64s',
+      '122s',
+      '122s',
+      '122s',
+    ]);
     expect(h.vm.stuckVolumes()).to.have.length(1);
   });
 

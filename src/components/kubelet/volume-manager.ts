@@ -118,7 +118,9 @@ export class VolumeManager {
     const poll = () => {
       if (!this.podVolumesExist(uid)) return done();
       if (this.clock.now() >= deadline) {
-        const left = [...(this.pods.get(uid)?.volumes.values() ?? [])].filter((v) => v.state !== 'unmounted').map((v) => v.name);
+        const left = [...(this.pods.get(uid)?.volumes.values() ?? [])]
+          .filter((v) => v.state !== 'unmounted')
+          .map((v) => v.name);
         return done(`timed out waiting for volumes to unmount: unmounted volumes=[${left.join(' ')}]`);
       }
       this.clock.after(Math.min(this.config.waitForUnmountPollMs, deadline - this.clock.now()), poll);
@@ -153,7 +155,8 @@ export class VolumeManager {
     const out = [];
     for (const p of this.pods.values()) {
       for (const v of p.volumes.values()) {
-        if (v.failures > 0 && v.state !== 'unmounted') out.push({ podRef: p.podRef, volume: v.name, failures: v.failures, lastError: v.lastError });
+        if (v.failures > 0 && v.state !== 'unmounted')
+          out.push({ podRef: p.podRef, volume: v.name, failures: v.failures, lastError: v.lastError });
       }
     }
     return out;
@@ -164,7 +167,8 @@ export class VolumeManager {
     const out = [];
     for (const p of this.pods.values()) {
       for (const v of p.volumes.values()) {
-        if (v.state === 'unmounting' && this.behaviourOf(p.uid, v.name)?.hangs) out.push({ podRef: p.podRef, volume: v.name });
+        if (v.state === 'unmounting' && this.behaviourOf(p.uid, v.name)?.hangs)
+          out.push({ podRef: p.podRef, volume: v.name });
       }
     }
     return out;
@@ -202,7 +206,12 @@ export class VolumeManager {
         const backoff = Math.min(this.config.backoffInitialMs * 2 ** (v.failures - 1), this.config.backoffMaxMs);
         v.retryAt = this.clock.now() + backoff;
         v.lastError = 'UnmountVolume.TearDown failed: unmount failed: exit status 32 (target is busy)';
-        this.timeline.record('volumes', `unmount failed ${v.name} ${p.podRef}: retry in ${backoff / 1000}s`, 'pkg/util/goroutinemap/exponentialbackoff/exponential_backoff.go Update', { actor: this.nodeName });
+        this.timeline.record(
+          'volumes',
+          `unmount failed ${v.name} ${p.podRef}: retry in ${backoff / 1000}s`,
+          'pkg/util/goroutinemap/exponentialbackoff/exponential_backoff.go Update',
+          { actor: this.nodeName },
+        );
         this.loop.wakeAt(v.retryAt);
         return;
       }

@@ -20,7 +20,9 @@ export class EndpointSliceCache {
     const list = this.api.list('endpointslices', undefined);
     if (!list.ok) throw new Error(`the EndpointSlice cache cannot list: ${list.status.message}`);
     for (const s of list.object.items) this.apply(s, false);
-    this.api.watch('endpointslices', undefined, { resourceVersion: list.object.resourceVersion }, (e) => this.apply(e.object, e.type === 'DELETED'));
+    this.api.watch('endpointslices', undefined, { resourceVersion: list.object.resourceVersion }, (e) =>
+      this.apply(e.object, e.type === 'DELETED'),
+    );
   }
 
   private apply(slice: EndpointSlice, deleted: boolean): void {
@@ -38,6 +40,8 @@ export class EndpointSliceCache {
   slicesOf(svcKey: string): EndpointSlice[] {
     const slices = this.byService.get(svcKey);
     if (!slices) return [];
-    return slices.size === 1 ? [...slices.values()] : [...slices.values()].sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
+    return slices.size === 1
+      ? [...slices.values()]
+      : [...slices.values()].sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
   }
 }

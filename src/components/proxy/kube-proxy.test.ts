@@ -9,26 +9,53 @@ import { createPod, NODE, WARMUP_MS } from '../kubelet/testing';
 import { Release } from '../../foundation/release';
 import { categorizeEndpoints, type ProxyEndpoint } from './topology';
 
-const ep = (pod: string, nodeName: string, ready: boolean, serving: boolean, terminating: boolean): ProxyEndpoint => ({ ip: `10.0.0.${pod.length}`, port: 8080, pod, uid: pod, nodeName, ready, serving, terminating });
+const ep = (pod: string, nodeName: string, ready: boolean, serving: boolean, terminating: boolean): ProxyEndpoint => ({
+  ip: `10.0.0.${pod.length}`,
+  port: 8080,
+  pod,
+  uid: pod,
+  nodeName,
+  ready,
+  serving,
+  terminating,
+});
 
-function cluster(o: { release?: Release; delays?: Map<string, number>; lbLagMs?: number } = {}): { c: Cluster; t0: number } {
+function cluster(o: { release?: Release; delays?: Map<string, number>; lbLagMs?: number } = {}): {
+  c: Cluster;
+  t0: number;
+} {
   const c = new Cluster(o.release ? { release: o.release } : {});
   c.addNode(NODE);
   c.addNode('node-2');
   const network = c.network(o.delays);
   if (o.lbLagMs !== undefined) network.setLoadBalancerLag('default/web', o.lbLagMs);
-  c.apiserver.create(USER, 'services', 'default', { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } });
+  c.apiserver.create(USER, 'services', 'default', {
+    metadata: { name: 'web' },
+    spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
+  });
   createPod(c, 'web-1', { metadata: { labels: { app: 'web' } } });
-  createPod(c, 'web-2', { metadata: { labels: { app: 'web' } }, nodeName: 'node-2', containers: { app: { sigterm: { kind: 'exits', afterMs: 10_000 }, servesAfterSigtermMs: 10_000 } } });
+  createPod(c, 'web-2', {
+    metadata: { labels: { app: 'web' } },
+    nodeName: 'node-2',
+    containers: { app: { sigterm: { kind: 'exits', afterMs: 10_000 }, servesAfterSigtermMs: 10_000 } },
+  });
   c.advance(WARMUP_MS);
   return { c, t0: c.clock.now() };
 }
 
-const applied = (c: Cluster, t0: number) => c.timeline.since(t0).filter((e) => e.component === 'proxy').map((e) => [(e.at - t0) / 1000, e.text]);
+const applied = (c: Cluster, t0: number) =>
+  c.timeline
+    .since(t0)
+    .filter((e) => e.component === 'proxy')
+    .map((e) => [(e.at - t0) / 1000, e.text]);
 
 describe('kube-proxy (pkg/proxy)', () => {
-  it('N13 CategorizeEndpoints: ready endpoints; none ready → the serving terminating ones (ProxyTerminatingEndpoints), or none without it; Local keeps this node\'s', () => {
-    const all = [ep('a', 'n1', false, true, true), ep('bb', 'n2', true, true, false), ep('ccc', 'n1', false, false, true)];
+  it("N13 CategorizeEndpoints: ready endpoints; none ready → the serving terminating ones (ProxyTerminatingEndpoints), or none without it; Local keeps this node's", () => {
+    const all = [
+      ep('a', 'n1', false, true, true),
+      ep('bb', 'n2', true, true, false),
+      ep('ccc', 'n1', false, false, true),
+    ];
     expect(categorizeEndpoints(all, 'Cluster', 'n1', true).map((e) => e.pod)).to.deep.equal(['bb']);
     expect(categorizeEndpoints(all, 'Local', 'n1', true).map((e) => e.pod)).to.deep.equal(['a']);
     expect(categorizeEndpoints(all, 'Local', 'n1', false)).to.deep.equal([]);
@@ -50,13 +77,19 @@ describe('kube-proxy (pkg/proxy)', () => {
     // The DELETE's slice update at T+0: node-1 applies it at once, node-2 3 s later; later syncs of a node are 1 s apart at least.
     expect(rows[0]).to.deep.equal([0, 'node node-1 applied web: web-1']);
     expect(rows.find((r) => String(r[1]).startsWith('node node-2'))![0]).to.equal(3);
-    for (let i = 1; i < rows.length; i++) if (rows[i][1] === rows[i - 1][1]) expect(Number(rows[i][0]) - Number(rows[i - 1][0])).to.be.at.least(1);
+    for (let i = 1; i < rows.length; i++)
+      if (rows[i][1] === rows[i - 1][1]) expect(Number(rows[i][0]) - Number(rows[i - 1][0])).to.be.at.least(1);
   });
 
   it('N14 routing: round robin over the applied endpoints; a terminating endpoint only when no ready one is left', () => {
     const { c } = cluster();
     const proxy = c.network().proxy(NODE);
-    expect([0, 1, 2, 3].map(() => proxy.route('default/web', false)!.pod)).to.deep.equal(['web-1', 'web-2', 'web-1', 'web-2']);
+    expect([0, 1, 2, 3].map(() => proxy.route('default/web', false)!.pod)).to.deep.equal([
+      'web-1',
+      'web-2',
+      'web-1',
+      'web-2',
+    ]);
     c.apiserver.delete(USER, 'pods', 'default', 'web-2');
     c.advance(1000);
     expect([0, 1].map(() => proxy.route('default/web', false)!.pod)).to.deep.equal(['web-1', 'web-1']);
@@ -68,7 +101,11 @@ describe('kube-proxy (pkg/proxy)', () => {
   it('N15 the load balancer notices changes after its lag: until then it sends to the pod it still believes ready', () => {
     const { c } = cluster({ lbLagMs: 2000 });
     const lb = c.network().loadBalancer('default/web');
-    const pods = () => [0, 1].map(() => { const t = lb.route(); return t?.kind === 'pod' ? t.endpoint.pod : t?.kind; });
+    const pods = () =>
+      [0, 1].map(() => {
+        const t = lb.route();
+        return t?.kind === 'pod' ? t.endpoint.pod : t?.kind;
+      });
     expect(pods()).to.deep.equal(['web-1', 'web-2']);
     c.apiserver.delete(USER, 'pods', 'default', 'web-2');
     c.advance(1500);

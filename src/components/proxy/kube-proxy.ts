@@ -6,7 +6,14 @@ import { SharedInformer } from '../../client/informer';
 import { EndpointSliceCache } from './endpointslice-cache';
 import type { Release } from '../../foundation/release';
 import type { Timeline } from '../../foundation/timeline/timeline';
-import { categorizeEndpoints, endpointsFromSlices, sameEndpoints, TOPOLOGY_SOURCE, trafficPolicy, type ProxyEndpoint } from './topology';
+import {
+  categorizeEndpoints,
+  endpointsFromSlices,
+  sameEndpoints,
+  TOPOLOGY_SOURCE,
+  trafficPolicy,
+  type ProxyEndpoint,
+} from './topology';
 
 const SOURCE = 'pkg/proxy/iptables/proxier.go syncProxyRules (async.BoundedFrequencyRunner)';
 
@@ -88,7 +95,12 @@ export class KubeProxy {
       if (!svc) {
         if (!before) continue;
         this.applied.delete(key);
-        this.timeline.record('proxy', `node ${this.nodeName} applied ${before.svc.metadata.name}: service removed`, SOURCE, { actor: `kube-proxy/${this.nodeName}` });
+        this.timeline.record(
+          'proxy',
+          `node ${this.nodeName} applied ${before.svc.metadata.name}: service removed`,
+          SOURCE,
+          { actor: `kube-proxy/${this.nodeName}` },
+        );
         continue;
       }
       const slices = this.slices.slicesOf(key);
@@ -97,7 +109,12 @@ export class KubeProxy {
       const endpoints = endpointsFromSlices(slices);
       this.applied.set(key, { svc, endpoints, from });
       if (before && sameEndpoints(before.endpoints, endpoints) && jsonEqual(before.svc.spec, svc.spec)) continue;
-      this.timeline.record('proxy', `node ${this.nodeName} applied ${svc.metadata.name}: ${this.describe(endpoints)}`, `${SOURCE} → ${TOPOLOGY_SOURCE}`, { actor: `kube-proxy/${this.nodeName}` });
+      this.timeline.record(
+        'proxy',
+        `node ${this.nodeName} applied ${svc.metadata.name}: ${this.describe(endpoints)}`,
+        `${SOURCE} → ${TOPOLOGY_SOURCE}`,
+        { actor: `kube-proxy/${this.nodeName}` },
+      );
     }
   }
 

@@ -47,11 +47,23 @@ export class LoadBalancer {
   }
 
   private notice(endpoints: ProxyEndpoint[], svc: Service | undefined): void {
-    const before = this.view.filter((e) => e.ready).map((e) => e.pod).join(', ');
+    const before = this.view
+      .filter((e) => e.ready)
+      .map((e) => e.pod)
+      .join(', ');
     this.view = endpoints;
     this.svc = svc;
-    const after = endpoints.filter((e) => e.ready).map((e) => e.pod).join(', ');
-    if (before !== after) this.timeline.record('loadbalancer', `load balancer of ${this.svcKey.slice(this.svcKey.indexOf('/') + 1)} sends to: ${after || 'nothing (502)'}`, 'an ingress controller or cloud load balancer (IP mode) watching EndpointSlices, outside Kubernetes', { actor: 'load-balancer' });
+    const after = endpoints
+      .filter((e) => e.ready)
+      .map((e) => e.pod)
+      .join(', ');
+    if (before !== after)
+      this.timeline.record(
+        'loadbalancer',
+        `load balancer of ${this.svcKey.slice(this.svcKey.indexOf('/') + 1)} sends to: ${after || 'nothing (502)'}`,
+        'an ingress controller or cloud load balancer (IP mode) watching EndpointSlices, outside Kubernetes',
+        { actor: 'load-balancer' },
+      );
   }
 
   route(): LoadBalancerTarget | undefined {
@@ -67,9 +79,14 @@ export class LoadBalancer {
 }
 
 /** The informers the load balancers share (their own watches, not kube-controller-manager's). */
-export function loadBalancerInformers(api: ApiServer): { services: SharedInformer<Service>; slices: SharedInformer<EndpointSlice> } {
+export function loadBalancerInformers(api: ApiServer): {
+  services: SharedInformer<Service>;
+  slices: SharedInformer<EndpointSlice>;
+} {
   const services = new SharedInformer<Service>(api, 'services');
   const slices = new SharedInformer<EndpointSlice>(api, 'endpointslices');
-  slices.addIndexer(LABEL_SERVICE_NAME, (s) => (s.metadata.labels?.[LABEL_SERVICE_NAME] ? [`${s.metadata.namespace}/${s.metadata.labels[LABEL_SERVICE_NAME]}`] : []));
+  slices.addIndexer(LABEL_SERVICE_NAME, (s) =>
+    s.metadata.labels?.[LABEL_SERVICE_NAME] ? [`${s.metadata.namespace}/${s.metadata.labels[LABEL_SERVICE_NAME]}`] : [],
+  );
   return { services, slices };
 }

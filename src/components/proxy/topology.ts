@@ -21,7 +21,8 @@ export const TOPOLOGY_SOURCE = 'pkg/proxy/topology.go CategorizeEndpoints';
 export function endpointsFromSlices(slices: readonly EndpointSlice[]): ProxyEndpoint[] {
   if (slices.length === 1) return sliceEndpoints(slices[0]);
   const out: ProxyEndpoint[] = [];
-  for (const s of [...slices].sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1))) out.push(...sliceEndpoints(s));
+  for (const s of [...slices].sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1)))
+    out.push(...sliceEndpoints(s));
   return out;
 }
 
@@ -62,7 +63,12 @@ function sliceEndpoints(s: EndpointSlice): ProxyEndpoint[] {
  * from 1.30) — so a rollout whose last endpoint is terminating keeps serving until its process
  * stops; without it (the gate off on 1.26–1.27) nothing, and the traffic is refused.
  */
-export function categorizeEndpoints(endpoints: readonly ProxyEndpoint[], policy: 'Cluster' | 'Local', nodeName: string, proxyTerminating: boolean): ProxyEndpoint[] {
+export function categorizeEndpoints(
+  endpoints: readonly ProxyEndpoint[],
+  policy: 'Cluster' | 'Local',
+  nodeName: string,
+  proxyTerminating: boolean,
+): ProxyEndpoint[] {
   const eligible = policy === 'Local' ? endpoints.filter((e) => e.nodeName === nodeName) : endpoints;
   const ready = eligible.filter((e) => e.ready);
   if (ready.length > 0 || !proxyTerminating) return ready;
@@ -83,7 +89,16 @@ export function sameEndpoints(a: readonly ProxyEndpoint[], b: readonly ProxyEndp
     const x = a[i];
     const y = b[i];
     if (x === y) continue;
-    if (x.ip !== y.ip || x.uid !== y.uid || x.port !== y.port || x.nodeName !== y.nodeName || x.ready !== y.ready || x.serving !== y.serving || x.terminating !== y.terminating) return false;
+    if (
+      x.ip !== y.ip ||
+      x.uid !== y.uid ||
+      x.port !== y.port ||
+      x.nodeName !== y.nodeName ||
+      x.ready !== y.ready ||
+      x.serving !== y.serving ||
+      x.terminating !== y.terminating
+    )
+      return false;
   }
   return true;
 }

@@ -47,7 +47,11 @@ export const nodeUnschedulable: Filter = (pod, { node }) => {
 export const nodeName: Filter = (pod, { node }) => {
   const wanted = pod.spec?.nodeName;
   if (!wanted || wanted === node.metadata.name) return undefined;
-  return { plugin: 'NodeName', code: 'UnschedulableAndUnresolvable', reason: "node(s) didn't match the requested node name" };
+  return {
+    plugin: 'NodeName',
+    code: 'UnschedulableAndUnresolvable',
+    reason: "node(s) didn't match the requested node name",
+  };
 };
 
 /**
@@ -61,7 +65,11 @@ export const taintToleration: Filter = (pod, { node }) => {
   for (const taint of node.spec?.taints ?? []) {
     if (taint.effect !== 'NoSchedule' && taint.effect !== 'NoExecute') continue;
     if (tolerations.some((t) => toleratesTaint(t, taint))) continue;
-    return { plugin: 'TaintToleration', code: 'UnschedulableAndUnresolvable', reason: `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}` };
+    return {
+      plugin: 'TaintToleration',
+      code: 'UnschedulableAndUnresolvable',
+      reason: `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`,
+    };
   }
   return undefined;
 };
@@ -69,7 +77,11 @@ export const taintToleration: Filter = (pod, { node }) => {
 /** NodeAffinity.Filter (nodeaffinity/node_affinity.go, ErrReasonPod). */
 export const nodeAffinity: Filter = (pod, { node }) => {
   if (requiredNodeAffinityMatches(pod, node)) return undefined;
-  return { plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', reason: "node(s) didn't match Pod's node affinity/selector" };
+  return {
+    plugin: 'NodeAffinity',
+    code: 'UnschedulableAndUnresolvable',
+    reason: "node(s) didn't match Pod's node affinity/selector",
+  };
 };
 
 /**
@@ -84,7 +96,13 @@ export const nodeResourcesFit: Filter = (_pod, { node, podCount }) => {
 };
 
 /** The default profile's Filter plugins that are modelled, in its order. */
-export const FILTERS: readonly Filter[] = [nodeUnschedulable, nodeName, taintToleration, nodeAffinity, nodeResourcesFit];
+export const FILTERS: readonly Filter[] = [
+  nodeUnschedulable,
+  nodeName,
+  taintToleration,
+  nodeAffinity,
+  nodeResourcesFit,
+];
 
 /** The same plugins by name, for the queueing hints (would this plugin let the pod onto the changed node now?). */
 export const FILTER_BY_PLUGIN: Readonly<Record<string, Filter>> = {
@@ -108,7 +126,10 @@ export function runFilterPlugins(pod: Pod, info: NodeInfo): Rejection | undefine
 function histogram(reasons: readonly string[]): string {
   const counts = new Map<string, number>();
   for (const r of reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
-  return [...counts].map(([r, n]) => `${n} ${r}`).sort().join(', ');
+  return [...counts]
+    .map(([r, n]) => `${n} ${r}`)
+    .sort()
+    .join(', ');
 }
 
 /**
@@ -123,7 +144,11 @@ function histogram(reasons: readonly string[]): string {
 export function fitErrorMessage(numAllNodes: number, rejections: readonly Rejection[]): string {
   let msg = `0/${numAllNodes} nodes are available:`;
   if (rejections.length > 0) msg += ` ${histogram(rejections.map((r) => r.reason))}.`;
-  const preemption = rejections.map((r) => (r.code === 'UnschedulableAndUnresolvable' ? 'Preemption is not helpful for scheduling' : 'No preemption victims found for incoming pod'));
+  const preemption = rejections.map((r) =>
+    r.code === 'UnschedulableAndUnresolvable'
+      ? 'Preemption is not helpful for scheduling'
+      : 'No preemption victims found for incoming pod',
+  );
   msg += ` preemption: 0/${numAllNodes} nodes are available: ${histogram(preemption)}.`;
   return msg;
 }

@@ -13,7 +13,10 @@ function cluster(nodes: string[], release?: Release): Cluster {
 }
 
 function pending(c: Cluster, name: string, spec: Partial<NonNullable<Pod['spec']>> = {}): void {
-  const r = c.apiserver.create(USER, 'pods', 'default', { metadata: { name }, spec: { containers: [{ name: 'app' }], ...spec } });
+  const r = c.apiserver.create(USER, 'pods', 'default', {
+    metadata: { name },
+    spec: { containers: [{ name: 'app' }], ...spec },
+  });
   if (!r.ok) expect.fail(r.status.message);
 }
 
@@ -21,12 +24,19 @@ const pod = (c: Cluster, name: string): Pod | undefined => {
   const r = c.apiserver.get('pods', 'default', name);
   return r.ok ? r.object : undefined;
 };
-const scheduled = (c: Cluster, name: string) => pod(c, name)?.status?.conditions?.find((x) => x.type === 'PodScheduled');
+const scheduled = (c: Cluster, name: string) =>
+  pod(c, name)?.status?.conditions?.find((x) => x.type === 'PodScheduled');
 const events = (c: Cluster, reason: string) => {
   const r = c.apiserver.list('events', 'default');
-  return r.ok ? r.object.items.filter((e) => e.reason === reason).map((e) => `${e.involvedObject.name}: ${e.message}`) : [];
+  return r.ok
+    ? r.object.items.filter((e) => e.reason === reason).map((e) => `${e.involvedObject.name}: ${e.message}`)
+    : [];
 };
-const texts = (c: Cluster, component: string) => c.timeline.all().filter((e) => e.component === component).map((e) => e.text);
+const texts = (c: Cluster, component: string) =>
+  c.timeline
+    .all()
+    .filter((e) => e.component === component)
+    .map((e) => e.text);
 
 function patchNode(c: Cluster, name: string, body: unknown): void {
   const r = c.apiserver.patch(USER, 'nodes', undefined, name, 'merge', body);
@@ -45,7 +55,11 @@ describe('kube-scheduler (pkg/scheduler schedule_one.go)', () => {
     pending(c, 'three');
     c.flush();
     expect([pod(c, 'two')?.spec?.nodeName, pod(c, 'three')?.spec?.nodeName]).to.deep.equal(['node-b', 'node-c']);
-    expect(texts(c, 'apiserver').filter((t) => t.includes('/binding'))).to.deep.equal(['CREATE pods/one/binding node=node-a', 'CREATE pods/two/binding node=node-b', 'CREATE pods/three/binding node=node-c']);
+    expect(texts(c, 'apiserver').filter((t) => t.includes('/binding'))).to.deep.equal([
+      'CREATE pods/one/binding node=node-a',
+      'CREATE pods/two/binding node=node-b',
+      'CREATE pods/three/binding node=node-c',
+    ]);
     expect(events(c, 'Scheduled')).to.include('one: Successfully assigned default/one to node-a');
     expect(texts(c, 'scheduler')).to.include('schedules pods/one to node-a');
   });
@@ -59,7 +73,7 @@ describe('kube-scheduler (pkg/scheduler schedule_one.go)', () => {
     expect(pod(c, 'other')?.spec?.nodeName).to.equal(undefined);
   });
 
-  it('W2 a pod that fits nowhere stays Pending with FitError\'s message (counted reasons, then preemption\'s verdict) and is bound once a node change lets it', () => {
+  it("W2 a pod that fits nowhere stays Pending with FitError's message (counted reasons, then preemption's verdict) and is bound once a node change lets it", () => {
     const c = cluster(['node-1', 'node-2', 'node-3']);
     patchNode(c, 'node-1', { spec: { unschedulable: true } });
     patchNode(c, 'node-2', { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } });
@@ -86,8 +100,19 @@ describe('kube-scheduler (pkg/scheduler schedule_one.go)', () => {
     const c = cluster(['node-1', 'node-2']);
     patchNode(c, 'node-1', { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } });
     patchNode(c, 'node-2', { metadata: { labels: { zone: 'b' } } });
-    pending(c, 'tolerant', { tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }], nodeSelector: { 'kubernetes.io/hostname': 'node-1' } });
-    pending(c, 'zoned', { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] }] } } } });
+    pending(c, 'tolerant', {
+      tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }],
+      nodeSelector: { 'kubernetes.io/hostname': 'node-1' },
+    });
+    pending(c, 'zoned', {
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] }],
+          },
+        },
+      },
+    });
     pending(c, 'nowhere', { nodeSelector: { zone: 'c' } });
     c.flush();
     expect([pod(c, 'tolerant')?.spec?.nodeName, pod(c, 'zoned')?.spec?.nodeName]).to.deep.equal(['node-1', 'node-2']);
@@ -96,15 +121,25 @@ describe('kube-scheduler (pkg/scheduler schedule_one.go)', () => {
     );
   });
 
-  it('W3 NodeResourcesFit counts pods against status.allocatable.pods; a bound pod\'s deletion moves the waiting pod back', () => {
+  it("W3 NodeResourcesFit counts pods against status.allocatable.pods; a bound pod's deletion moves the waiting pod back", () => {
     const c = cluster(['node-1']);
-    const r = c.apiserver.patch(USER, 'nodes', undefined, 'node-1', 'merge', { status: { allocatable: { pods: '1' } } }, { subresource: 'status' });
+    const r = c.apiserver.patch(
+      USER,
+      'nodes',
+      undefined,
+      'node-1',
+      'merge',
+      { status: { allocatable: { pods: '1' } } },
+      { subresource: 'status' },
+    );
     if (!r.ok) expect.fail(r.status.message);
     pending(c, 'first');
     pending(c, 'second');
     c.flush();
     expect(pod(c, 'first')?.spec?.nodeName).to.equal('node-1');
-    expect(scheduled(c, 'second')?.message).to.equal('0/1 nodes are available: 1 Too many pods. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.');
+    expect(scheduled(c, 'second')?.message).to.equal(
+      '0/1 nodes are available: 1 Too many pods. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
+    );
     c.apiserver.delete(USER, 'pods', 'default', 'first', { gracePeriodSeconds: 0 });
     c.advance(1000);
     expect(pod(c, 'second')?.spec?.nodeName).to.equal('node-1');
@@ -114,7 +149,11 @@ describe('kube-scheduler (pkg/scheduler schedule_one.go)', () => {
     const c = cluster([]);
     pending(c, 'web');
     c.flush();
-    expect(scheduled(c, 'web')).to.include({ status: 'False', reason: 'Unschedulable', message: 'no nodes available to schedule pods' });
+    expect(scheduled(c, 'web')).to.include({
+      status: 'False',
+      reason: 'Unschedulable',
+      message: 'no nodes available to schedule pods',
+    });
     c.addNode('node-1');
     c.advance(1000);
     expect(pod(c, 'web')?.spec?.nodeName).to.equal('node-1');
@@ -126,7 +165,8 @@ describe('kube-scheduler (pkg/scheduler schedule_one.go)', () => {
     const t0 = c.clock.now();
     pending(c, 'web');
     c.flush();
-    const failures = () => c.timeline.since(t0).filter((e) => e.component === 'scheduler' && e.text.startsWith('pods/web is unschedulable'));
+    const failures = () =>
+      c.timeline.since(t0).filter((e) => e.component === 'scheduler' && e.text.startsWith('pods/web is unschedulable'));
     expect(failures()).to.have.length(1);
     c.advance(5 * 60_000);
     expect(failures()).to.have.length(1);
@@ -136,7 +176,9 @@ describe('kube-scheduler (pkg/scheduler schedule_one.go)', () => {
   });
 
   it('W4 back-off: 1 s doubling per attempt, at most 10 s (calculateBackoffDuration)', () => {
-    expect([1, 2, 3, 4, 5, 6].map((n) => SchedulingQueue.backoffDuration(n))).to.deep.equal([1000, 2000, 4000, 8000, 10_000, 10_000]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => SchedulingQueue.backoffDuration(n))).to.deep.equal([
+      1000, 2000, 4000, 8000, 10_000, 10_000,
+    ]);
   });
 
   it('W4 before SchedulerPopFromBackoffQ (v1.32) a pod moved during its back-off waits it out at the 1 s flush', () => {
@@ -155,10 +197,18 @@ describe('kube-scheduler (pkg/scheduler schedule_one.go)', () => {
     const c = cluster(['node-1']);
     pending(c, 'gated', { schedulingGates: [{ name: 'example.com/wait' }] });
     c.advance(60_000);
-    expect(scheduled(c, 'gated')).to.include({ status: 'False', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' });
+    expect(scheduled(c, 'gated')).to.include({
+      status: 'False',
+      reason: 'SchedulingGated',
+      message: 'Scheduling is blocked due to non-empty scheduling gates',
+    });
     expect(pod(c, 'gated')?.spec?.nodeName).to.equal(undefined);
-    const added = c.apiserver.patch(USER, 'pods', 'default', 'gated', 'merge', { spec: { schedulingGates: [{ name: 'example.com/wait' }, { name: 'example.com/more' }] } });
-    expect(added.ok ? '' : added.status.message).to.contain("spec.schedulingGates: Forbidden: only deletion is allowed, but found new scheduling gate 'example.com/more'");
+    const added = c.apiserver.patch(USER, 'pods', 'default', 'gated', 'merge', {
+      spec: { schedulingGates: [{ name: 'example.com/wait' }, { name: 'example.com/more' }] },
+    });
+    expect(added.ok ? '' : added.status.message).to.contain(
+      "spec.schedulingGates: Forbidden: only deletion is allowed, but found new scheduling gate 'example.com/more'",
+    );
     const removed = c.apiserver.patch(USER, 'pods', 'default', 'gated', 'merge', { spec: { schedulingGates: null } });
     if (!removed.ok) expect.fail(removed.status.message);
     c.flush();
@@ -176,7 +226,9 @@ describe('kube-scheduler (pkg/scheduler schedule_one.go)', () => {
     c.addNode('node-1');
     pending(c, 'gated', { schedulingGates: [{ name: 'x' }] });
     const r = c.apiserver.bind(USER, 'default', 'gated', 'node-1');
-    expect(r.ok ? '' : `${r.code} ${r.status.message}`).to.equal('409 Operation cannot be fulfilled on pods/binding "gated": pod gated has non-empty .spec.schedulingGates');
+    expect(r.ok ? '' : `${r.code} ${r.status.message}`).to.equal(
+      '409 Operation cannot be fulfilled on pods/binding "gated": pod gated has non-empty .spec.schedulingGates',
+    );
     pending(c, 'free');
     const ok = c.apiserver.bind(USER, 'default', 'free', 'node-1');
     expect(ok.ok && ok.object.status?.conditions?.find((x) => x.type === 'PodScheduled')?.status).to.equal('True');

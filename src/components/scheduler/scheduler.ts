@@ -30,7 +30,11 @@ function wantsScheduling(pod: Pod): boolean {
 
 /** eventhandlers.go isPodUpdated: a change beyond status, resourceVersion, generation and managed fields. */
 function isPodUpdated(old: Pod, pod: Pod): boolean {
-  const strip = (p: Pod) => ({ ...p, status: undefined, metadata: { ...p.metadata, resourceVersion: undefined, generation: undefined, managedFields: undefined } });
+  const strip = (p: Pod) => ({
+    ...p,
+    status: undefined,
+    metadata: { ...p.metadata, resourceVersion: undefined, generation: undefined, managedFields: undefined },
+  });
   return !jsonEqual(strip(old), strip(pod));
 }
 
@@ -82,7 +86,12 @@ export class KubeScheduler {
     this.pods = podInformer(informers);
     this.nodes = informers.informerFor('nodes');
     this.volumeBinding = new VolumeBinding(clock, timeline, api, IDENTITY, informers);
-    this.recorder = new EventRecorder({ component: DEFAULT_SCHEDULER_NAME }, 'scheduler', () => clock.now(), (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e));
+    this.recorder = new EventRecorder(
+      { component: DEFAULT_SCHEDULER_NAME },
+      'scheduler',
+      () => clock.now(),
+      (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e),
+    );
   }
 
   /** addAllEventHandlers: unassigned pods feed the queue; bound pods, the cache; node changes move waiting pods. */
@@ -172,7 +181,14 @@ export class KubeScheduler {
     if (unbound) {
       // FitError.Error with a PreFilter message; every node is unresolvable for preemption.
       const n = nodes.length;
-      return this.fail(info, pod, cycle, `0/${n} nodes are available: ${unbound}. preemption: 0/${n} nodes are available: ${n} Preemption is not helpful for scheduling.`, new Set(['VolumeBinding']), unbound);
+      return this.fail(
+        info,
+        pod,
+        cycle,
+        `0/${n} nodes are available: ${unbound}. preemption: 0/${n} nodes are available: ${n} Preemption is not helpful for scheduling.`,
+        new Set(['VolumeBinding']),
+        unbound,
+      );
     }
     const rejections: Rejection[] = [];
     let best: { name: string; pods: number } | undefined;
@@ -195,13 +211,23 @@ export class KubeScheduler {
     const { name } = splitKey(info.key);
     this.assumed.set(info.key, nodeName);
     this.assumedPerNode.set(nodeName, (this.assumedPerNode.get(nodeName) ?? 0) + 1);
-    this.timeline.record('scheduler', `schedules pods/${name} to ${nodeName}`, `${SOURCE} schedulingCycle → bindingCycle`, { actor: IDENTITY.name });
+    this.timeline.record(
+      'scheduler',
+      `schedules pods/${name} to ${nodeName}`,
+      `${SOURCE} schedulingCycle → bindingCycle`,
+      { actor: IDENTITY.name },
+    );
     if (pod.spec?.volumes !== undefined && podClaimNames(pod).length > 0) {
       // bindingCycle → RunPreBindPlugins: VolumeBinding holds the binding until the claims are bound.
-      this.volumeBinding.preBind(pod, nodeName, () => this.sendBinding(info, pod, nodeName, cycle), () => {
-        this.forget(info.key);
-        this.queue.addUnschedulable(info, new Set(['VolumeBinding']), cycle - 1);
-      });
+      this.volumeBinding.preBind(
+        pod,
+        nodeName,
+        () => this.sendBinding(info, pod, nodeName, cycle),
+        () => {
+          this.forget(info.key);
+          this.queue.addUnschedulable(info, new Set(['VolumeBinding']), cycle - 1);
+        },
+      );
       return;
     }
     this.sendBinding(info, pod, nodeName, cycle);
@@ -217,25 +243,70 @@ export class KubeScheduler {
       if (r.code !== 404) this.queue.addUnschedulable(info, new Set(), cycle - 1);
       return;
     }
-    this.recorder.event(this.ref(pod), 'Normal', 'Scheduled', `Successfully assigned ${namespace}/${name} to ${nodeName}`);
+    this.recorder.event(
+      this.ref(pod),
+      'Normal',
+      'Scheduled',
+      `Successfully assigned ${namespace}/${name} to ${nodeName}`,
+    );
   }
 
   /**
    * handleSchedulingFailure: back to the queue, a FailedScheduling Event, and the PodScheduled
    * condition (updatePod: one status PATCH, only when the condition changes).
    */
-  private fail(info: QueuedPod, pod: Pod, cycle: number, message: string, rejectedBy: ReadonlySet<string>, summary: string): void {
+  private fail(
+    info: QueuedPod,
+    pod: Pod,
+    cycle: number,
+    message: string,
+    rejectedBy: ReadonlySet<string>,
+    summary: string,
+  ): void {
     const { namespace, name } = splitKey(info.key);
-    this.timeline.record('scheduler', `pods/${name} is unschedulable: ${summary}`, `${SOURCE} schedulingCycle → handleSchedulingFailure`, { actor: IDENTITY.name });
+    this.timeline.record(
+      'scheduler',
+      `pods/${name} is unschedulable: ${summary}`,
+      `${SOURCE} schedulingCycle → handleSchedulingFailure`,
+      { actor: IDENTITY.name },
+    );
     this.queue.addUnschedulable(info, rejectedBy, cycle);
     this.recorder.event(this.ref(pod), 'Warning', 'FailedScheduling', message);
     const status = { ...pod.status, conditions: [...(pod.status?.conditions ?? [])] };
-    if (!updatePodCondition(status, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }, this.clock.now())) return;
-    this.api.patch(IDENTITY, 'pods', namespace, name, 'merge', { status: { conditions: status.conditions } }, { subresource: 'status' });
+    if (
+      !updatePodCondition(
+        status,
+        { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message },
+        this.clock.now(),
+      )
+    )
+      return;
+    this.api.patch(
+      IDENTITY,
+      'pods',
+      namespace,
+      name,
+      'merge',
+      { status: { conditions: status.conditions } },
+      { subresource: 'status' },
+    );
   }
 
-  private ref(pod: Pod): { kind: string; apiVersion: string; namespace?: string; name?: string; uid?: string; resourceVersion?: string } {
-    return { kind: 'Pod', apiVersion: 'v1', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid, resourceVersion: pod.metadata.resourceVersion };
+  private ref(pod: Pod): {
+    kind: string;
+    apiVersion: string;
+    namespace?: string;
+    name?: string;
+    uid?: string;
+    resourceVersion?: string;
+  } {
+    return {
+      kind: 'Pod',
+      apiVersion: 'v1',
+      namespace: pod.metadata.namespace,
+      name: pod.metadata.name,
+      uid: pod.metadata.uid,
+      resourceVersion: pod.metadata.resourceVersion,
+    };
   }
 }
-

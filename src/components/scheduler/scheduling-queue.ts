@@ -32,7 +32,15 @@ const BACKOFF_FLUSH_MS = 1000;
 const UNSCHEDULABLE_FLUSH_MS = 30_000;
 
 /** The cluster events the modelled plugins register for (framework.ClusterEvent, by resource and action). */
-export type ClusterEvent = 'NodeAdd' | 'NodeTaint' | 'NodeLabel' | 'NodeAllocatable' | 'NodeSpecUnschedulable' | 'AssignedPodDelete' | 'PvcChange' | 'PvChange';
+export type ClusterEvent =
+  | 'NodeAdd'
+  | 'NodeTaint'
+  | 'NodeLabel'
+  | 'NodeAllocatable'
+  | 'NodeSpecUnschedulable'
+  | 'AssignedPodDelete'
+  | 'PvcChange'
+  | 'PvChange';
 
 /** Each plugin's EventsToRegister (the ones that can make a pod it rejected schedulable). */
 const PLUGIN_EVENTS: Readonly<Record<string, readonly ClusterEvent[]>> = {
@@ -93,7 +101,16 @@ export class SchedulingQueue {
   /** Add: a new unassigned pod; a gated one waits among the unschedulable pods. */
   add(key: string, priority: number, gated: boolean): void {
     if (this.all.has(key)) return this.update(key, priority, gated);
-    const info: QueuedPod = { key, priority, arrivedAt: this.clock.now(), timestamp: this.clock.now(), attempts: 0, rejectedBy: new Set(), gated, seq: ++this.seq };
+    const info: QueuedPod = {
+      key,
+      priority,
+      arrivedAt: this.clock.now(),
+      timestamp: this.clock.now(),
+      attempts: 0,
+      rejectedBy: new Set(),
+      gated,
+      seq: ++this.seq,
+    };
     this.all.set(key, info);
     if (gated) this.unschedulable.set(key, info);
     else this.toActive(info);
@@ -129,7 +146,9 @@ export class SchedulingQueue {
   pop(): QueuedPod | undefined {
     let info = this.active.shift();
     if (!info && this.release.enabled('SchedulerPopFromBackoffQ')) {
-      info = [...this.backoff.values()].sort((a, b) => this.backoffExpiry(a) - this.backoffExpiry(b) || a.seq - b.seq)[0];
+      info = [...this.backoff.values()].sort(
+        (a, b) => this.backoffExpiry(a) - this.backoffExpiry(b) || a.seq - b.seq,
+      )[0];
       if (info) this.backoff.delete(info.key);
     }
     if (!info) return undefined;
@@ -183,7 +202,14 @@ export class SchedulingQueue {
   waiting(): { key: string; where: 'backoff' | 'unschedulable' | 'gated' }[] {
     return [...this.all.values()]
       .filter((i) => !this.active.includes(i))
-      .map((i) => ({ key: i.key, where: this.backoff.has(i.key) ? ('backoff' as const) : i.gated ? ('gated' as const) : ('unschedulable' as const) }));
+      .map((i) => ({
+        key: i.key,
+        where: this.backoff.has(i.key)
+          ? ('backoff' as const)
+          : i.gated
+            ? ('gated' as const)
+            : ('unschedulable' as const),
+      }));
   }
 
   /** calculateBackoffDuration: 1 s, doubled for every attempt after the first, at most 10 s. */
@@ -208,7 +234,12 @@ export class SchedulingQueue {
   private toActive(info: QueuedPod): void {
     // PrioritySort.Less: higher priority first, then the earlier arrival.
     let i = this.active.length;
-    while (i > 0 && (this.active[i - 1].priority < info.priority || (this.active[i - 1].priority === info.priority && this.active[i - 1].arrivedAt > info.arrivedAt))) i--;
+    while (
+      i > 0 &&
+      (this.active[i - 1].priority < info.priority ||
+        (this.active[i - 1].priority === info.priority && this.active[i - 1].arrivedAt > info.arrivedAt))
+    )
+      i--;
     this.active.splice(i, 0, info);
     this.onActive();
   }
@@ -233,7 +264,9 @@ export class SchedulingQueue {
     this.backoffTimer = this.clock.at(Math.max(this.nextTick(BACKOFF_FLUSH_MS, due), this.clock.now()), () => {
       this.backoffTimer = undefined;
       const now = this.clock.now();
-      for (const info of [...this.backoff.values()].sort((a, b) => this.backoffExpiry(a) - this.backoffExpiry(b) || a.seq - b.seq)) {
+      for (const info of [...this.backoff.values()].sort(
+        (a, b) => this.backoffExpiry(a) - this.backoffExpiry(b) || a.seq - b.seq,
+      )) {
         if (this.backoffExpiry(info) > now) continue;
         this.backoff.delete(info.key);
         this.toActive(info);

@@ -4,7 +4,14 @@ import { causes, requestsOf } from './causality';
 import type { Component, TimelineEvent } from './event';
 
 function timeline(...rows: Array<[Component, string, Partial<TimelineEvent>?]>): TimelineEvent[] {
-  return rows.map(([component, text, extra], i) => ({ seq: i + 1, at: 0, component, text, source: 'x.go F', ...extra }));
+  return rows.map(([component, text, extra], i) => ({
+    seq: i + 1,
+    at: 0,
+    component,
+    text,
+    source: 'x.go F',
+    ...extra,
+  }));
 }
 
 /** The graceful flow as the simulation records it (texts from a real run). */
@@ -34,7 +41,7 @@ const graceful = timeline(
 
 describe('causes', () => {
   const c = causes(graceful);
-  it('draws each request from its client, the status manager for a kubelet\'s status writes and DELETEs', () => {
+  it("draws each request from its client, the status manager for a kubelet's status writes and DELETEs", () => {
     expect(c.get(2)).to.deep.equal({ from: 'kubectl' });
     expect(c.get(9)).to.deep.equal({ from: 'status' });
     expect(c.get(13)).to.deep.equal({ from: 'status' });
@@ -60,10 +67,24 @@ describe('causes', () => {
 describe('requestsOf', () => {
   it('folds the etcd writes and watch events right after a request, at the same instant, into it', () => {
     const r = requestsOf(graceful);
-    expect([...r.entries()]).to.deep.equal([[3, 2], [4, 2], [10, 9], [11, 9], [14, 13], [15, 13], [16, 13], [17, 13]]);
+    expect([...r.entries()]).to.deep.equal([
+      [3, 2],
+      [4, 2],
+      [10, 9],
+      [11, 9],
+      [14, 13],
+      [15, 13],
+      [16, 13],
+      [17, 13],
+    ]);
   });
   it('leaves a write alone when another event or another instant came in between', () => {
-    const later = timeline(['apiserver', 'DELETE pods/web', { requestId: 1 }], ['etcd', 'PUT x rev=2', { at: 1000 }], ['kubelet', 'x'], ['etcd', 'PUT y rev=3']);
+    const later = timeline(
+      ['apiserver', 'DELETE pods/web', { requestId: 1 }],
+      ['etcd', 'PUT x rev=2', { at: 1000 }],
+      ['kubelet', 'x'],
+      ['etcd', 'PUT y rev=3'],
+    );
     expect(requestsOf(later).size).to.equal(0);
   });
 });

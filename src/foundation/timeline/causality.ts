@@ -100,7 +100,8 @@ const STATUS_MANAGER_REQUEST = /^(?:(?:PATCH|UPDATE) pods\/[^/\s]+\/status|DELET
 function clientLane(actor: string, text: string): Component | undefined {
   // A client from outside (a served session's: an operator whose User-Agent is `node-fetch`, a
   // Python client) gets a lane of its own, named after it, so its requests start somewhere.
-  if (!actor.startsWith('kubelet/')) return CLIENT_LANES[actor] ?? (NO_LANE.has(actor) ? undefined : (actor as Component));
+  if (!actor.startsWith('kubelet/'))
+    return CLIENT_LANES[actor] ?? (NO_LANE.has(actor) ? undefined : (actor as Component));
   return STATUS_MANAGER_REQUEST.test(text) ? 'status' : 'kubelet';
 }
 
@@ -114,7 +115,8 @@ export function requestsOf(events: readonly TimelineEvent[]): Map<number, number
   let current: TimelineEvent | undefined;
   for (const e of events) {
     if (e.component === 'apiserver') current = e.requestId === undefined ? undefined : e;
-    else if ((e.component === 'etcd' || e.component === 'watch') && current !== undefined && current.at === e.at) out.set(e.seq, current.seq);
+    else if ((e.component === 'etcd' || e.component === 'watch') && current !== undefined && current.at === e.at)
+      out.set(e.seq, current.seq);
     else current = undefined;
   }
   return out;

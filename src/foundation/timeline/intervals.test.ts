@@ -5,7 +5,14 @@ import { findIntervals } from './intervals';
 
 const T0 = Date.UTC(2025, 0, 1, 0, 1);
 function timeline(...rows: Array<[number, Component, string, Partial<TimelineEvent>?]>): TimelineEvent[] {
-  return rows.map(([s, component, text, extra], i) => ({ seq: i + 1, at: T0 + s * 1000, component, text, source: 'x.go F', ...extra }));
+  return rows.map(([s, component, text, extra], i) => ({
+    seq: i + 1,
+    at: T0 + s * 1000,
+    component,
+    text,
+    source: 'x.go F',
+    ...extra,
+  }));
 }
 const stamp = (t: string) => [{ op: 'add' as const, path: '/metadata/deletionTimestamp', value: t }];
 
@@ -24,9 +31,14 @@ describe('findIntervals', () => {
     ]);
   });
   it('draws no grace period for a deadline already reached (a forced delete)', () => {
-    expect(findIntervals(timeline([0, 'etcd', 'PUT /registry/pods/default/web rev=5', { patch: stamp('2025-01-01T00:01:00Z') }]), T0)).to.deep.equal([]);
+    expect(
+      findIntervals(
+        timeline([0, 'etcd', 'PUT /registry/pods/default/web rev=5', { patch: stamp('2025-01-01T00:01:00Z') }]),
+        T0,
+      ),
+    ).to.deep.equal([]);
   });
-  it('draws a preStop hook to its container\'s SIGTERM, a partition to the reconnection, a back-off to its retry', () => {
+  it("draws a preStop hook to its container's SIGTERM, a partition to the reconnection, a back-off to its retry", () => {
     const events = timeline(
       [0, 'runtime', 'preStop app pods/web'],
       [0, 'kubelet', 'node node-1 cannot reach the apiserver'],

@@ -40,7 +40,12 @@ export function findIntervals(events: readonly TimelineEvent[], t0: number): Int
     if (!g) return;
     openGrace.delete(key);
     const end = endAt !== undefined && endAt < g.deadline ? { endSeq } : { endAt: g.deadline };
-    out.push({ kind: 'grace', startSeq: g.startSeq, ...end, label: `grace period of pods/${g.pod}: deletionTimestamp ${formatOffset(g.deadline - t0)}` });
+    out.push({
+      kind: 'grace',
+      startSeq: g.startSeq,
+      ...end,
+      label: `grace period of pods/${g.pod}: deletionTimestamp ${formatOffset(g.deadline - t0)}`,
+    });
   };
   const closePreStop = (key: string, endSeq: number | undefined) => {
     const startSeq = openPreStop.get(key);
@@ -60,17 +65,23 @@ export function findIntervals(events: readonly TimelineEvent[], t0: number): Int
       const key = /^(?:PUT|DELETE) (\/registry\/pods\/\S+)/.exec(e.text)?.[1];
       if (!key) continue;
       if (e.text.startsWith('DELETE')) closeGrace(key, e.seq, e.at);
-      const stamp = e.patch?.find((op) => (op.op === 'add' || op.op === 'replace') && op.path === '/metadata/deletionTimestamp');
+      const stamp = e.patch?.find(
+        (op) => (op.op === 'add' || op.op === 'replace') && op.path === '/metadata/deletionTimestamp',
+      );
       if (stamp && 'value' in stamp && typeof stamp.value === 'string') {
         const deadline = Date.parse(stamp.value);
         closeGrace(key, e.seq, e.at);
         // A deadline already reached (a forced delete's T+0) is no period to draw.
-        if (deadline > e.at) openGrace.set(key, { startSeq: request.get(e.seq) ?? e.seq, deadline, pod: key.split('/').pop()! });
+        if (deadline > e.at)
+          openGrace.set(key, { startSeq: request.get(e.seq) ?? e.seq, deadline, pod: key.split('/').pop()! });
       }
     } else if ((m = /^preStop (\S+ pods\/\S+)$/.exec(e.text))) {
       closePreStop(m[1]!, undefined);
       openPreStop.set(m[1]!, e.seq);
-    } else if ((m = /^(?:SIGTERM|SIGKILL) (\S+ pods\/\S+)/.exec(e.text)) || (m = /^preStop (\S+ pods\/\S+):/.exec(e.text))) {
+    } else if (
+      (m = /^(?:SIGTERM|SIGKILL) (\S+ pods\/\S+)/.exec(e.text)) ||
+      (m = /^preStop (\S+ pods\/\S+):/.exec(e.text))
+    ) {
       closePreStop(m[1]!, e.seq);
     } else if ((m = /^node (\S+) cannot reach the apiserver/.exec(e.text))) {
       closeUnreachable(m[1]!, undefined);
@@ -85,7 +96,13 @@ export function findIntervals(events: readonly TimelineEvent[], t0: number): Int
         if (err instanceof DurationError) continue;
         throw err;
       }
-      if (ms > 0) out.push({ kind: 'backoff', startSeq: e.seq, endAt: e.at + ms, label: `back-off ${m[1]}: ${e.text.slice(0, m.index).replace(/[:;,]\s*$/, '')}` });
+      if (ms > 0)
+        out.push({
+          kind: 'backoff',
+          startSeq: e.seq,
+          endAt: e.at + ms,
+          label: `back-off ${m[1]}: ${e.text.slice(0, m.index).replace(/[:;,]\s*$/, '')}`,
+        });
     }
   }
   for (const key of [...openGrace.keys()]) closeGrace(key, undefined, undefined);

@@ -26,7 +26,11 @@ export function podOf(text: string): string | undefined {
  * false, one lane per component; 'all', a lane per pod however many). A split component keeps a lane of its own for its events that
  * name no pod (e.g. `kubelet started on node node-1`) only if it has such events.
  */
-export function diagramLanes(events: readonly TimelineEvent[], extra: Iterable<Component> = [], podLanes: boolean | 'all' = true): { lanes: Lane[]; laneOf: (e: TimelineEvent) => number; laneOfComponent: (c: Component) => number } {
+export function diagramLanes(
+  events: readonly TimelineEvent[],
+  extra: Iterable<Component> = [],
+  podLanes: boolean | 'all' = true,
+): { lanes: Lane[]; laneOf: (e: TimelineEvent) => number; laneOfComponent: (c: Component) => number } {
   const echoes = requestsOf(events);
   const shared = new Set<Component>();
   const pods = new Map<Component, string[]>();
@@ -48,7 +52,8 @@ export function diagramLanes(events: readonly TimelineEvent[], extra: Iterable<C
   const index = new Map<string, number>();
   for (const c of components) {
     const named = pods.get(c) ?? [];
-    const split = podLanes !== false && !shared.has(c) && named.length > 1 && (podLanes === 'all' || named.length <= MAX_POD_LANES);
+    const split =
+      podLanes !== false && !shared.has(c) && named.length > 1 && (podLanes === 'all' || named.length <= MAX_POD_LANES);
     if (!split || unnamed.has(c) || named.length === 0) {
       index.set(c, lanes.length);
       lanes.push({ component: c });

@@ -23,7 +23,9 @@ export function parseAt(cell: string): { from: number; to: number } {
       return parseWholeSecondsAfterT0(part) / 1000;
     } catch (e) {
       if (!(e instanceof DurationError)) throw e;
-      throw new TableError(`bad "at" cell "${cell}": expected T+Ns or a range T+Ns..T+Ms (e.g. T+30s, T+1m30s, T+30s..T+33s) in whole seconds: ${e.message}`);
+      throw new TableError(
+        `bad "at" cell "${cell}": expected T+Ns or a range T+Ns..T+Ms (e.g. T+30s, T+1m30s, T+30s..T+33s) in whole seconds: ${e.message}`,
+      );
     }
   };
   const parts = cell.split('..');
@@ -36,7 +38,8 @@ export function parseAt(cell: string): { from: number; to: number } {
 
 export function parseComponent(cell: string): Component {
   const c = cell.trim() as Component;
-  if (!COMPONENTS.includes(c)) throw new TableError(`unknown component "${cell}": expected one of ${COMPONENTS.join(', ')}`);
+  if (!COMPONENTS.includes(c))
+    throw new TableError(`unknown component "${cell}": expected one of ${COMPONENTS.join(', ')}`);
   return c;
 }
 
@@ -53,7 +56,9 @@ export function rowMatches(row: EventRow, e: TimelineEvent, t0: number): boolean
 }
 
 function describeAt(at: { from: number; to: number }): string {
-  return at.from === at.to ? formatOffset(at.from * 1000) : `${formatOffset(at.from * 1000)}..${formatOffset(at.to * 1000)}`;
+  return at.from === at.to
+    ? formatOffset(at.from * 1000)
+    : `${formatOffset(at.from * 1000)}..${formatOffset(at.to * 1000)}`;
 }
 
 /** A row as the scenario wrote it (in the report's time notation), numbered from 1. */
@@ -82,10 +87,15 @@ export function pastTheEnd(row: EventRow | undefined, end: TimelineEnd | undefin
   if (!end) return '';
   const nowS = Math.floor((end.now - t0) / 1000);
   if (row?.at && row.at.to < nowS) return '';
-  const due = end.nextDue === undefined ? 'nothing but idle loops (heartbeats, lease renewals) is scheduled' : `the next scheduled work is due at ${formatOffset(end.nextDue - t0)}`;
+  const due =
+    end.nextDue === undefined
+      ? 'nothing but idle loops (heartbeats, lease renewals) is scheduled'
+      : `the next scheduled work is due at ${formatOffset(end.nextDue - t0)}`;
   const wait = row?.at && row.at.from > nowS ? `When ${row.at.from - nowS}s pass` : 'When 10s pass';
-  return `\nThe timeline ends at ${formatOffset(end.now - t0)}: the clock only runs during a step, and stopped when the last one returned; ${due}. ` +
-    `To let time run on, add a step such as  ${wait}  or  When the cluster settles  before this one.`;
+  return (
+    `\nThe timeline ends at ${formatOffset(end.now - t0)}: the clock only runs during a step, and stopped when the last one returned; ${due}. ` +
+    `To let time run on, add a step such as  ${wait}  or  When the cluster settles  before this one.`
+  );
 }
 
 /** The outcome of an order assertion: a failure message (undefined when it holds) and what to mark in the diagram. */
@@ -100,7 +110,12 @@ export interface OrderResult {
  * the first row that found no match, and says why: its text matched an event at another time,
  * or only before the previous row's match, or nowhere.
  */
-export function checkInOrder(events: readonly TimelineEvent[], rows: readonly EventRow[], t0: number, end?: TimelineEnd): OrderResult {
+export function checkInOrder(
+  events: readonly TimelineEvent[],
+  rows: readonly EventRow[],
+  t0: number,
+  end?: TimelineEnd,
+): OrderResult {
   let from = 0;
   const marks = new Map<number, string>();
   const matched: RowMark[] = [];
@@ -108,21 +123,36 @@ export function checkInOrder(events: readonly TimelineEvent[], rows: readonly Ev
     const row = rows[i]!;
     const idx = events.findIndex((e, j) => j >= from && rowMatches(row, e, t0));
     if (idx < 0) {
-      const sameText = row.at ? events.find((e, j) => j >= from && rowMatches({ ...row, at: undefined }, e, t0)) : undefined;
+      const sameText = row.at
+        ? events.find((e, j) => j >= from && rowMatches({ ...row, at: undefined }, e, t0))
+        : undefined;
       const anywhere = events.find((e) => rowMatches(row, e, t0));
       let hint: string;
-      if (sameText) hint = `the text matched #${sameText.seq} but at ${formatOffset(sameText.at - t0)}, not ${describeAt(row.at!)}`;
-      else if (anywhere) hint = `an event matches it at #${anywhere.seq}, but before the event matched by the previous row`;
+      if (sameText)
+        hint = `the text matched #${sameText.seq} but at ${formatOffset(sameText.at - t0)}, not ${describeAt(row.at!)}`;
+      else if (anywhere)
+        hint = `an event matches it at #${anywhere.seq}, but before the event matched by the previous row`;
       else hint = 'no event of the timeline matches it at all';
       // Where the row was looked for: after the previous match, at the row's time if it has one.
       const place = events.find((e, j) => j >= from && (!row.at || secondOf(e, t0) >= row.at.from));
       const rowMarks: RowMark[] = [...matched];
-      if (sameText) rowMarks.push({ seq: sameText.seq, kind: 'mismatch', note: `row ${i + 1}'s text, at ${formatOffset(sameText.at - t0)} instead of ${describeAt(row.at!)}` });
-      else if (place) rowMarks.push({ seq: place.seq, kind: 'mismatch', note: `row ${i + 1} was looked for from here` });
+      if (sameText)
+        rowMarks.push({
+          seq: sameText.seq,
+          kind: 'mismatch',
+          note: `row ${i + 1}'s text, at ${formatOffset(sameText.at - t0)} instead of ${describeAt(row.at!)}`,
+        });
+      else if (place)
+        rowMarks.push({ seq: place.seq, kind: 'mismatch', note: `row ${i + 1} was looked for from here` });
       if (sameText) marks.set(sameText.seq, '≈');
       return {
-        failure: `${describeRow(row, i)} found no matching event after the previous row's match: ${hint}.${sameText || anywhere ? '' : pastTheEnd(row, end, t0)}\n` + `Rows 1..${i} matched the events marked ✓${sameText ? `, ≈ marks the event with row ${i + 1}'s text` : ''}; the actual timeline from T+0:\n${formatTimeline(events, t0, marks)}`,
-        marks: { rows: rowMarks, expected: [{ beforeSeq: place?.seq, component: row.component, note: `expected ${describeRow(row, i)}` }] },
+        failure:
+          `${describeRow(row, i)} found no matching event after the previous row's match: ${hint}.${sameText || anywhere ? '' : pastTheEnd(row, end, t0)}\n` +
+          `Rows 1..${i} matched the events marked ✓${sameText ? `, ≈ marks the event with row ${i + 1}'s text` : ''}; the actual timeline from T+0:\n${formatTimeline(events, t0, marks)}`,
+        marks: {
+          rows: rowMarks,
+          expected: [{ beforeSeq: place?.seq, component: row.component, note: `expected ${describeRow(row, i)}` }],
+        },
       };
     }
     marks.set(events[idx]!.seq, '✓');
@@ -138,7 +168,12 @@ export function checkInOrder(events: readonly TimelineEvent[], rows: readonly Ev
  * where the longest run broke and shows both sides: that row and the event found in its place
  * (or the end of the timeline).
  */
-export function checkExactOrder(events: readonly TimelineEvent[], rows: readonly EventRow[], t0: number, end?: TimelineEnd): OrderResult {
+export function checkExactOrder(
+  events: readonly TimelineEvent[],
+  rows: readonly EventRow[],
+  t0: number,
+  end?: TimelineEnd,
+): OrderResult {
   const components = new Set(rows.map((r) => r.component));
   const narrowed = events.filter((e) => components.has(e.component));
   let best = { start: -1, matched: 0 };
@@ -146,7 +181,13 @@ export function checkExactOrder(events: readonly TimelineEvent[], rows: readonly
   for (let start = 0; start < narrowed.length; start++) {
     let k = 0;
     while (k < rows.length && start + k < narrowed.length && rowMatches(rows[k]!, narrowed[start + k]!, t0)) k++;
-    if (k === rows.length) return { marks: { rows: rows.map((_, i) => ({ seq: narrowed[start + i]!.seq, kind: 'matched', note: `row ${i + 1}` })), expected: [] } };
+    if (k === rows.length)
+      return {
+        marks: {
+          rows: rows.map((_, i) => ({ seq: narrowed[start + i]!.seq, kind: 'matched', note: `row ${i + 1}` })),
+          expected: [],
+        },
+      };
     if (k > best.matched) best = { start, matched: k };
   }
   const marks = new Map<number, string>();
@@ -157,10 +198,23 @@ export function checkExactOrder(events: readonly TimelineEvent[], rows: readonly
     const first = rows[0]!;
     const sameText = first.at ? narrowed.find((e) => rowMatches({ ...first, at: undefined }, e, t0)) : undefined;
     if (sameText) marks.set(sameText.seq, '≈');
-    const hint = sameText ? `its text matches #${sameText.seq} (marked ≈), but at ${formatOffset(sameText.at - t0)}, not ${describeAt(first.at!)}` : `no event of the timeline matches it${pastTheEnd(first, end, t0)}`;
+    const hint = sameText
+      ? `its text matches #${sameText.seq} (marked ≈), but at ${formatOffset(sameText.at - t0)}, not ${describeAt(first.at!)}`
+      : `no event of the timeline matches it${pastTheEnd(first, end, t0)}`;
     why = `${describeRow(first, 0)} matches no event, so no contiguous run could start: ${hint}.`;
-    expected = [{ beforeSeq: sameText?.seq, component: first.component, note: `expected ${describeRow(first, 0)} (matches no event)` }];
-    if (sameText) rowMarks.push({ seq: sameText.seq, kind: 'mismatch', note: `row 1's text, at ${formatOffset(sameText.at - t0)} instead of ${describeAt(first.at!)}` });
+    expected = [
+      {
+        beforeSeq: sameText?.seq,
+        component: first.component,
+        note: `expected ${describeRow(first, 0)} (matches no event)`,
+      },
+    ];
+    if (sameText)
+      rowMarks.push({
+        seq: sameText.seq,
+        kind: 'mismatch',
+        note: `row 1's text, at ${formatOffset(sameText.at - t0)} instead of ${describeAt(first.at!)}`,
+      });
   } else {
     for (let k = 0; k < best.matched; k++) {
       marks.set(narrowed[best.start + k]!.seq, '✓');
@@ -172,14 +226,21 @@ export function checkExactOrder(events: readonly TimelineEvent[], rows: readonly
       rowMarks.push({ seq: next.seq, kind: 'mismatch', note: `here row ${best.matched + 1} was expected` });
     }
     const missing = rows[best.matched]!;
-    expected = [{ beforeSeq: next?.seq, component: missing.component, note: `expected ${describeRow(missing, best.matched)}` }];
+    expected = [
+      { beforeSeq: next?.seq, component: missing.component, note: `expected ${describeRow(missing, best.matched)}` },
+    ];
     const first = narrowed[best.start]!;
-    const found = next ? `#${next.seq} | ${formatOffset(next.at - t0)} | ${next.component} | ${next.text} |  (marked ✗)` : `nothing: the narrowed timeline ends after #${narrowed[narrowed.length - 1]!.seq}`;
+    const found = next
+      ? `#${next.seq} | ${formatOffset(next.at - t0)} | ${next.component} | ${next.text} |  (marked ✗)`
+      : `nothing: the narrowed timeline ends after #${narrowed[narrowed.length - 1]!.seq}`;
     why =
       `The longest contiguous run starts at #${first.seq} and matched rows 1..${best.matched} (marked ✓); it broke at row ${best.matched + 1}:\n` +
       `  expected: ${describeRow(missing, best.matched)}\n` +
       `  found:    ${found}` +
       (next ? '' : pastTheEnd(missing, end, t0));
   }
-  return { failure: `${why}\nThe timeline from T+0, narrowed to ${[...components].join(', ')}:\n${formatTimeline(narrowed, t0, marks)}`, marks: { rows: rowMarks, expected } };
+  return {
+    failure: `${why}\nThe timeline from T+0, narrowed to ${[...components].join(', ')}:\n${formatTimeline(narrowed, t0, marks)}`,
+    marks: { rows: rowMarks, expected },
+  };
 }

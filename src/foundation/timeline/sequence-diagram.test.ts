@@ -6,7 +6,14 @@ import { describeOperation, escapeHtml, renderSequenceDiagram } from './sequence
 const T0 = Date.UTC(2025, 0, 1);
 
 function timeline(...rows: Array<[number, Component, string, Partial<TimelineEvent>?]>): TimelineEvent[] {
-  return rows.map(([dt, component, text, extra], i) => ({ seq: i + 1, at: T0 + dt, component, text, source: 'pkg/test.go F', ...extra }));
+  return rows.map(([dt, component, text, extra], i) => ({
+    seq: i + 1,
+    at: T0 + dt,
+    component,
+    text,
+    source: 'pkg/test.go F',
+    ...extra,
+  }));
 }
 
 /** Fails unless every opened tag is closed in order (void elements excepted). */
@@ -26,7 +33,9 @@ function laneHeaders(html: string): string[] {
 
 /** Each row's arrow as `sender → receiver` (checked against its geometry), or `dot`. */
 function glyphs(html: string): string[] {
-  return [...html.matchAll(/<div class="sd-row[^"]*" data-seq="(\d+)"[^>]*>.*?<div class="sd-lanes"[^>]*>(.*?)<\/div>/g)].map(([, seq, g]) => {
+  return [
+    ...html.matchAll(/<div class="sd-row[^"]*" data-seq="(\d+)"[^>]*>.*?<div class="sd-lanes"[^>]*>(.*?)<\/div>/g),
+  ].map(([, seq, g]) => {
     const arrow = /sd-arrow (sd-right|sd-left)" style="left:(\d+)px;width:(\d+)px" title="(\w+) → (\w+)"/.exec(g!);
     if (!arrow) return `#${seq} dot`;
     const [, dir, left, width, from, to] = arrow;
@@ -41,7 +50,12 @@ const graceful = timeline(
   [-5000, 'apiserver', 'CREATE pods/web', { actor: 'user', requestId: 1 }],
   [0, 'kubectl', 'delete pod web', { actor: 'kubectl' }],
   [0, 'apiserver', 'DELETE pods/web', { actor: 'kubectl', requestId: 2, outcome: '200' }],
-  [0, 'etcd', 'PUT /registry/pods/default/web rev=5', { patch: [{ op: 'add', path: '/metadata/deletionTimestamp', value: '2025-01-01T00:00:30Z' }] }],
+  [
+    0,
+    'etcd',
+    'PUT /registry/pods/default/web rev=5',
+    { patch: [{ op: 'add', path: '/metadata/deletionTimestamp', value: '2025-01-01T00:00:30Z' }] },
+  ],
   [0, 'watch', 'MODIFIED pods/web rv=5'],
   [300, 'kubelet', 'DELETE pods/web', { actor: 'node-1' }],
   [300, 'runtime', 'SIGTERM app pods/web', { actor: 'node-1' }],
@@ -84,7 +98,9 @@ describe('renderSequenceDiagram', () => {
 
   it('escapes every text and attribute', () => {
     const nasty = `<script>alert("x" & 'y')</script>`;
-    const html = renderSequenceDiagram(timeline([0, 'apiserver', nasty, { actor: '<n&1>', source: 'a"b' }]), { t0: T0 });
+    const html = renderSequenceDiagram(timeline([0, 'apiserver', nasty, { actor: '<n&1>', source: 'a"b' }]), {
+      t0: T0,
+    });
     expect(html).not.to.include('<script');
     expect(html).to.include('&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;');
     expect(html).to.include('&lt;n&amp;1&gt;');
@@ -95,7 +111,8 @@ describe('renderSequenceDiagram', () => {
 
   it('labels rows with the time since T+0 and marks setup rows', () => {
     const html = renderSequenceDiagram(graceful, { t0: T0 });
-    for (const label of ['T-5s', 'T+0s', 'T+0.3s', 'T+1.5s', 'T+30s', 'T+2m3s']) expect(html).to.include(`<span class="sd-t">${label}</span>`);
+    for (const label of ['T-5s', 'T+0s', 'T+0.3s', 'T+1.5s', 'T+30s', 'T+2m3s'])
+      expect(html).to.include(`<span class="sd-t">${label}</span>`);
     expect(html.match(/sd-setup/g)).to.have.length(1);
     const dropped = renderSequenceDiagram(graceful, { t0: T0, dropBeforeT0: true });
     expect(dropped).not.to.include('CREATE pods/web');
@@ -103,7 +120,11 @@ describe('renderSequenceDiagram', () => {
 
   it('separates rows with a gap label when time jumps by a second or more', () => {
     const html = renderSequenceDiagram(graceful, { t0: T0, dropBeforeT0: true });
-    expect([...html.matchAll(/<div class="sd-gap">([^<]*)</g)].map((m) => m[1])).to.deep.equal(['… 1.2s later', '… 28.5s later', '… 1m33s later']);
+    expect([...html.matchAll(/<div class="sd-gap">([^<]*)</g)].map((m) => m[1])).to.deep.equal([
+      '… 1.2s later',
+      '… 28.5s later',
+      '… 1m33s later',
+    ]);
   });
 
   it('keeps long texts whole (the page wraps them)', () => {
@@ -115,40 +136,66 @@ describe('renderSequenceDiagram', () => {
 
   it('labels writes with every field change, timestamps with their T+ offset, long patches folded after three', () => {
     const html = renderSequenceDiagram(graceful, { t0: T0 });
-    expect(html).to.include('<div class="sd-patch"><div>+ /metadata/deletionTimestamp: &quot;2025-01-01T00:00:30Z&quot; (T+30s)</div></div>');
+    expect(html).to.include(
+      '<div class="sd-patch"><div>+ /metadata/deletionTimestamp: &quot;2025-01-01T00:00:30Z&quot; (T+30s)</div></div>',
+    );
     const five = ['a', 'b', 'c', 'd', 'e'].map((k) => ({ op: 'remove' as const, path: `/metadata/labels/${k}` }));
     const big = renderSequenceDiagram(timeline([0, 'etcd', 'PUT x rev=1', { patch: five }]), { t0: T0 });
-    expect(big).to.include('<details><summary>2 more changes</summary><div>- /metadata/labels/d</div><div>- /metadata/labels/e</div></details>');
-    expect(describeOperation({ op: 'replace', path: '/status/phase', value: 'Failed' }, T0)).to.equal('~ /status/phase: "Failed"');
+    expect(big).to.include(
+      '<details><summary>2 more changes</summary><div>- /metadata/labels/d</div><div>- /metadata/labels/e</div></details>',
+    );
+    expect(describeOperation({ op: 'replace', path: '/status/phase', value: 'Failed' }, T0)).to.equal(
+      '~ /status/phase: "Failed"',
+    );
   });
 
   it('marks echo rows and summarises them on their request, for the compact view', () => {
     const html = renderSequenceDiagram(graceful, { t0: T0, dropBeforeT0: true });
-    expect([...html.matchAll(/class="sd-row sd-echo[^"]*" data-seq="(\d+)"/g)].map((m) => Number(m[1]))).to.deep.equal([4, 5, 11]);
-    const marked = renderSequenceDiagram(graceful, { t0: T0, dropBeforeT0: true, marks: { rows: [{ seq: 11, kind: 'matched', note: 'row 1' }], expected: [] } });
+    expect([...html.matchAll(/class="sd-row sd-echo[^"]*" data-seq="(\d+)"/g)].map((m) => Number(m[1]))).to.deep.equal([
+      4, 5, 11,
+    ]);
+    const marked = renderSequenceDiagram(graceful, {
+      t0: T0,
+      dropBeforeT0: true,
+      marks: { rows: [{ seq: 11, kind: 'matched', note: 'row 1' }], expected: [] },
+    });
     expect(marked, 'a marked echo row stays in view').to.match(/class="sd-row sd-same sd-matched" data-seq="11"/);
-    expect(html).to.include('<div class="sd-fold"><span class="sd-via">→ etcd PUT /registry/pods/default/web rev=5, watch MODIFIED pods/web rv=5</span><div class="sd-patch">');
+    expect(html).to.include(
+      '<div class="sd-fold"><span class="sd-via">→ etcd PUT /registry/pods/default/web rev=5, watch MODIFIED pods/web rv=5</span><div class="sd-patch">',
+    );
   });
 
   it('marks matched rows, the event found where a row was expected, and the expected row itself', () => {
     const html = renderSequenceDiagram(graceful, {
       t0: T0,
       dropBeforeT0: true,
-      marks: { rows: [{ seq: 3, kind: 'matched', note: 'row 1' }, { seq: 8, kind: 'mismatch', note: 'row 2 looked here' }], expected: [{ beforeSeq: 8, component: 'runtime', note: 'row 2 | runtime | SIGKILL app |' }] },
+      marks: {
+        rows: [
+          { seq: 3, kind: 'matched', note: 'row 1' },
+          { seq: 8, kind: 'mismatch', note: 'row 2 looked here' },
+        ],
+        expected: [{ beforeSeq: 8, component: 'runtime', note: 'row 2 | runtime | SIGKILL app |' }],
+      },
     });
     expect(html).to.match(/class="sd-row[^"]* sd-matched" data-seq="3"/);
-    expect(html).to.match(/class="sd-row sd-mismatch" data-seq="8"[^>]*>.*<span class="sd-badge">✗ row 2 looked here<\/span>/);
+    expect(html).to.match(
+      /class="sd-row sd-mismatch" data-seq="8"[^>]*>.*<span class="sd-badge">✗ row 2 looked here<\/span>/,
+    );
     expect(html.indexOf('row 2 | runtime | SIGKILL app |')).to.be.lessThan(html.indexOf('data-seq="8"'));
     expectWellFormed(html);
   });
 
   it('is deterministic', () => {
-    expect(renderSequenceDiagram(graceful, { t0: T0 })).to.equal(renderSequenceDiagram([...graceful].reverse(), { t0: T0 }));
+    expect(renderSequenceDiagram(graceful, { t0: T0 })).to.equal(
+      renderSequenceDiagram([...graceful].reverse(), { t0: T0 }),
+    );
   });
 
   it('says "no events" for an empty timeline', () => {
     expect(renderSequenceDiagram([], { t0: T0 })).to.include('no events');
-    expect(renderSequenceDiagram(timeline([-1, 'apiserver', 'CREATE pods/web']), { t0: T0, dropBeforeT0: true })).to.include('no events');
+    expect(
+      renderSequenceDiagram(timeline([-1, 'apiserver', 'CREATE pods/web']), { t0: T0, dropBeforeT0: true }),
+    ).to.include('no events');
   });
 
   it('puts each step on the time axis before the events it caused, with the time it let pass', () => {
@@ -160,7 +207,9 @@ describe('renderSequenceDiagram', () => {
     const step = html.indexOf('<div class="sd-row sd-step">');
     expect(step).to.be.greaterThan(0).and.lessThan(html.indexOf('data-seq="2"'));
     expect(html).to.include('<b>When</b> I run `kubectl delete pod web` <span class="sd-took">T+0s → T+30s</span>');
-    expect(html.lastIndexOf('<b>Then</b> pod &quot;web&quot; is gone')).to.be.greaterThan(html.indexOf('data-seq="11"')).and.lessThan(html.indexOf('data-seq="12"'));
+    expect(html.lastIndexOf('<b>Then</b> pod &quot;web&quot; is gone'))
+      .to.be.greaterThan(html.indexOf('data-seq="11"'))
+      .and.lessThan(html.indexOf('data-seq="12"'));
     expectWellFormed(html);
   });
 
@@ -168,23 +217,48 @@ describe('renderSequenceDiagram', () => {
     const html = renderSequenceDiagram(graceful, { t0: T0, dropBeforeT0: true });
     expect(html).to.match(/data-seq="3"[^>]*>.*?<i class="sd-bar k-grace sd-bar-from"/);
     expect(html).to.include('<span class="sd-ibar k-grace">grace period of pods/web: deletionTimestamp T+30s</span>');
-    const early = renderSequenceDiagram(graceful.filter((e) => e.at < T0 + 30_000), { t0: T0, dropBeforeT0: true });
+    const early = renderSequenceDiagram(
+      graceful.filter((e) => e.at < T0 + 30_000),
+      { t0: T0, dropBeforeT0: true },
+    );
     expect(early).to.include('<div class="sd-row sd-tick"><span class="sd-t">T+30s</span>');
-    expect(early).to.include('ends: grace period of pods/web: deletionTimestamp T+30s</span> <span class="sd-due">(due after the end of the timeline)</span>');
-    const ran = renderSequenceDiagram(graceful.filter((e) => e.at < T0 + 30_000), { t0: T0, dropBeforeT0: true, steps: [{ keyword: 'When', text: '40s pass', fromMs: 0, toMs: 40_000, afterSeq: 1, toSeq: 8 }] });
+    expect(early).to.include(
+      'ends: grace period of pods/web: deletionTimestamp T+30s</span> <span class="sd-due">(due after the end of the timeline)</span>',
+    );
+    const ran = renderSequenceDiagram(
+      graceful.filter((e) => e.at < T0 + 30_000),
+      {
+        t0: T0,
+        dropBeforeT0: true,
+        steps: [{ keyword: 'When', text: '40s pass', fromMs: 0, toMs: 40_000, afterSeq: 1, toSeq: 8 }],
+      },
+    );
     expect(ran, 'reached by a step that let time run').to.not.include('sd-due');
   });
 
   it('gives each pod its own lanes where several take part', () => {
     const two = timeline([0, 'runtime', 'SIGTERM app pods/web'], [0, 'runtime', 'SIGTERM app pods/api']);
-    expect([...renderSequenceDiagram(two, { t0: T0 }).matchAll(/<span class="sd-lane sd-pod"[^>]*>(\w+)<small>(\w+)<\/small>/g)].map((m) => `${m[1]} ${m[2]}`)).to.deep.equal(['runtime api', 'runtime web']);
+    expect(
+      [
+        ...renderSequenceDiagram(two, { t0: T0 }).matchAll(
+          /<span class="sd-lane sd-pod"[^>]*>(\w+)<small>(\w+)<\/small>/g,
+        ),
+      ].map((m) => `${m[1]} ${m[2]}`),
+    ).to.deep.equal(['runtime api', 'runtime web']);
   });
 
   it('folds a long run of rows that only repeat earlier events', () => {
-    const loop = timeline(...Array.from({ length: 12 }, (_, i): [number, Component, string] => [i * 60_000, 'kubelet', `sync error pods/web: attempt ${i}`]));
+    const loop = timeline(
+      ...Array.from({ length: 12 }, (_, i): [number, Component, string] => [
+        i * 60_000,
+        'kubelet',
+        `sync error pods/web: attempt ${i}`,
+      ]),
+    );
     const html = renderSequenceDiagram(loop, { t0: T0 });
-    expect(html).to.match(/<details class="sd-idle"><summary>10 rows that repeat earlier events, T\+2m to T\+11m \(9m\)<\/summary>/);
+    expect(html).to.match(
+      /<details class="sd-idle"><summary>10 rows that repeat earlier events, T\+2m to T\+11m \(9m\)<\/summary>/,
+    );
     expectWellFormed(html);
   });
 });
-

@@ -177,7 +177,15 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
   const marks = options.marks ?? { rows: [], expected: [] };
   const bySeq = new Map(shown.map((e) => [e.seq, e]));
   const commands = (options.steps ?? []).flatMap((s) => s.commands ?? []);
-  const { lanes, laneOf, laneOfComponent } = diagramLanes(shown, [...[...cause.values()].map((c) => c.from), ...marks.expected.map((x) => x.component), ...(commands.length > 0 ? ['kubectl' as const] : [])], options.podLanes ?? true);
+  const { lanes, laneOf, laneOfComponent } = diagramLanes(
+    shown,
+    [
+      ...[...cause.values()].map((c) => c.from),
+      ...marks.expected.map((x) => x.component),
+      ...(commands.length > 0 ? ['kubectl' as const] : []),
+    ],
+    options.podLanes ?? true,
+  );
   const laneW = Math.max(MIN_LANE_W, Math.min(LANE_W, Math.floor(LANES_FIT_W / lanes.length)));
   const center = (lane: number): number => Math.round((lane + 0.5) * laneW);
 
@@ -214,8 +222,10 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
   const pendingCommands = [...commands].sort((a, b) => a.seq - b.seq);
   for (const e of shown) {
     pushTicksBefore(e.at, false);
-    while (nextCommand < pendingCommands.length && pendingCommands[nextCommand]!.seq < e.seq) items.push({ kind: 'command', c: pendingCommands[nextCommand++]! });
-    while (nextStep < steps.length && steps[nextStep]!.afterSeq < e.seq) items.push({ kind: 'step', step: steps[nextStep++]! });
+    while (nextCommand < pendingCommands.length && pendingCommands[nextCommand]!.seq < e.seq)
+      items.push({ kind: 'command', c: pendingCommands[nextCommand++]! });
+    while (nextStep < steps.length && steps[nextStep]!.afterSeq < e.seq)
+      items.push({ kind: 'step', step: steps[nextStep++]! });
     for (const x of marks.expected) if (x.beforeSeq === e.seq) items.push({ kind: 'expected', x });
     items.push({ kind: 'event', e });
   }
@@ -226,14 +236,30 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
     items.push({ kind: 'step', step: steps[nextStep++]! });
   }
   pushTicksBefore(Number.POSITIVE_INFINITY, true);
-  for (const x of marks.expected) if (x.beforeSeq === undefined || !bySeq.has(x.beforeSeq)) items.push({ kind: 'expected', x });
+  for (const x of marks.expected)
+    if (x.beforeSeq === undefined || !bySeq.has(x.beforeSeq)) items.push({ kind: 'expected', x });
 
   // Which intervals are open on each row: from their start event's row to their end event's (or tick's) row.
   const indexOfSeq = new Map<number, number>();
   items.forEach((it, i) => it.kind === 'event' && indexOfSeq.set(it.e.seq, i));
   // The time of each row (an expected row takes its predecessor's): nondecreasing, so an interval's end moment is found by bisection.
   const itemAt: number[] = [];
-  items.forEach((it, i) => itemAt.push(Math.max(itemAt[i - 1] ?? -Infinity, it.kind === 'event' ? it.e.at : it.kind === 'tick' ? it.at : it.kind === 'step' ? t0 + it.step.fromMs : it.kind === 'command' ? t0 + it.c.atMs : (itemAt[i - 1] ?? t0))));
+  items.forEach((it, i) =>
+    itemAt.push(
+      Math.max(
+        itemAt[i - 1] ?? -Infinity,
+        it.kind === 'event'
+          ? it.e.at
+          : it.kind === 'tick'
+            ? it.at
+            : it.kind === 'step'
+              ? t0 + it.step.fromMs
+              : it.kind === 'command'
+                ? t0 + it.c.atMs
+                : (itemAt[i - 1] ?? t0),
+      ),
+    ),
+  );
   const firstAtOrAfter = (at: number, after: number): number => {
     let lo = after + 1;
     let hi = items.length;
@@ -265,7 +291,12 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
     const starting = opening.get(i) ?? [];
     for (const sp of starting) {
       const key = `${sp.lane} ${sp.slot} ${sp.iv.kind}`;
-      const bar = open.get(key) ?? { count: 0, left: center(sp.lane) + BAR_OFFSET + sp.slot * BAR_STEP, kind: sp.iv.kind, label: sp.iv.label };
+      const bar = open.get(key) ?? {
+        count: 0,
+        left: center(sp.lane) + BAR_OFFSET + sp.slot * BAR_STEP,
+        kind: sp.iv.kind,
+        label: sp.iv.label,
+      };
       bar.count++;
       open.set(key, bar);
     }
@@ -274,7 +305,8 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
     const endKeys = new Set(ending.map((sp) => `${sp.lane} ${sp.slot} ${sp.iv.kind}`));
     let html = '';
     for (const [key, bar] of open) {
-      const ends = endKeys.has(key) && bar.count === ending.filter((sp) => `${sp.lane} ${sp.slot} ${sp.iv.kind}` === key).length;
+      const ends =
+        endKeys.has(key) && bar.count === ending.filter((sp) => `${sp.lane} ${sp.slot} ${sp.iv.kind}` === key).length;
       html += `<i class="sd-bar k-${bar.kind}${startKeys.has(key) ? ' sd-bar-from' : ''}${ends ? ' sd-bar-to' : ''}" style="left:${bar.left}px" title="${escapeHtml(bar.label)}"></i>`;
     }
     for (const sp of ending) {
@@ -287,11 +319,15 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
 
   // Narrow lanes take their labels on two staggered lines, each label as wide as two lanes: no label runs into the next.
   const staggered = laneW < LANE_W;
-  const out: string[] = [`<div class="sd${staggered ? ' sd-staggered' : ''}" style="--lanes-w:${lanes.length * laneW}px;--lane-w:${laneW}px">`];
+  const out: string[] = [
+    `<div class="sd${staggered ? ' sd-staggered' : ''}" style="--lanes-w:${lanes.length * laneW}px;--lane-w:${laneW}px">`,
+  ];
   out.push(`<div class="sd-row sd-head"><span class="sd-t"></span><div class="sd-lanes">`);
   lanes.forEach((lane, i) => {
     const w = staggered ? laneW * 2 : laneW;
-    out.push(`<span class="sd-lane${lane.pod ? ' sd-pod' : ''}${staggered && i % 2 === 1 ? ' sd-lower' : ''}" style="left:${center(i) - w / 2}px;width:${w}px;color:${colorOf(lane.component)}" title="${escapeHtml(lane.pod ? `${lane.component} of pods/${lane.pod}` : lane.component)}">${escapeHtml(lane.component)}${lane.pod ? `<small>${escapeHtml(lane.pod)}</small>` : ''}</span>`);
+    out.push(
+      `<span class="sd-lane${lane.pod ? ' sd-pod' : ''}${staggered && i % 2 === 1 ? ' sd-lower' : ''}" style="left:${center(i) - w / 2}px;width:${w}px;color:${colorOf(lane.component)}" title="${escapeHtml(lane.pod ? `${lane.component} of pods/${lane.pod}` : lane.component)}">${escapeHtml(lane.component)}${lane.pod ? `<small>${escapeHtml(lane.pod)}</small>` : ''}</span>`,
+    );
   });
   out.push('</div><div class="sd-x"></div></div>');
 
@@ -320,7 +356,9 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
       const atOf = (it: Item) => (it.kind === 'event' ? it.e.at : it.kind === 'tick' ? it.at : t0);
       const first = atOf(items[i]!);
       const last = atOf(items[j - 1]!);
-      out.push(`<details class="sd-idle"><summary>${j - i} rows that repeat earlier events, ${formatOffset(first - t0)} to ${formatOffset(last - t0)} (${formatDuration(last - first)})</summary>`);
+      out.push(
+        `<details class="sd-idle"><summary>${j - i} rows that repeat earlier events, ${formatOffset(first - t0)} to ${formatOffset(last - t0)} (${formatDuration(last - first)})</summary>`,
+      );
       for (let k = i; k < j; k++) renderItem(k);
       out.push('</details>');
       i = j;
@@ -334,21 +372,38 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
 
   function renderItem(index: number): void {
     const it = items[index]!;
-    const at = it.kind === 'event' ? it.e.at : it.kind === 'tick' ? it.at : it.kind === 'step' ? t0 + it.step.fromMs : it.kind === 'command' ? t0 + it.c.atMs : undefined;
-    if (at !== undefined && prevAt !== undefined && at - prevAt >= 1000) out.push(`<div class="sd-gap">… ${formatDuration(at - prevAt)} later</div>`);
+    const at =
+      it.kind === 'event'
+        ? it.e.at
+        : it.kind === 'tick'
+          ? it.at
+          : it.kind === 'step'
+            ? t0 + it.step.fromMs
+            : it.kind === 'command'
+              ? t0 + it.c.atMs
+              : undefined;
+    if (at !== undefined && prevAt !== undefined && at - prevAt >= 1000)
+      out.push(`<div class="sd-gap">… ${formatDuration(at - prevAt)} later</div>`);
     if (at !== undefined) prevAt = at;
     const bars = barsAt(index);
     if (it.kind === 'step') {
       const { step } = it;
-      const took = step.toMs > step.fromMs ? ` <span class="sd-took">${formatOffset(step.fromMs)} → ${formatOffset(step.toMs)}</span>` : '';
-      out.push(`<div class="sd-row sd-step"><span class="sd-t">${formatOffset(step.fromMs)}</span><div class="sd-lanes">${bars}</div><div class="sd-x"><b>${escapeHtml(step.keyword)}</b> ${escapeHtml(step.text)}${took}</div></div>`);
+      const took =
+        step.toMs > step.fromMs
+          ? ` <span class="sd-took">${formatOffset(step.fromMs)} → ${formatOffset(step.toMs)}</span>`
+          : '';
+      out.push(
+        `<div class="sd-row sd-step"><span class="sd-t">${formatOffset(step.fromMs)}</span><div class="sd-lanes">${bars}</div><div class="sd-x"><b>${escapeHtml(step.keyword)}</b> ${escapeHtml(step.text)}${took}</div></div>`,
+      );
       prevTime = undefined;
       return;
     }
     if (it.kind === 'tick') {
       // A moment the clock has not reached when the scenario ended: due, not past.
       const due = it.at > end ? ' <span class="sd-due">(due after the end of the timeline)</span>' : '';
-      out.push(`<div class="sd-row sd-tick"><span class="sd-t">${formatOffset(it.at - t0)}</span><div class="sd-lanes">${bars}</div><div class="sd-x">${it.labels.map((l) => `<span class="sd-ends">ends: ${escapeHtml(l)}</span>`).join(' ')}${due}</div></div>`);
+      out.push(
+        `<div class="sd-row sd-tick"><span class="sd-t">${formatOffset(it.at - t0)}</span><div class="sd-lanes">${bars}</div><div class="sd-x">${it.labels.map((l) => `<span class="sd-ends">ends: ${escapeHtml(l)}</span>`).join(' ')}${due}</div></div>`,
+      );
       return;
     }
     if (it.kind === 'command') {
@@ -356,14 +411,20 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
       const gaveUp = c.exitCode !== 0;
       const lane = laneOfComponent('kubectl');
       const printed = [c.stdout.trimEnd(), c.stderr.trimEnd()].filter((t) => t !== '').join('\n');
-      const what = gaveUp ? `<span class="sd-badge">kubectl gave up</span> exit code ${c.exitCode}` : `kubectl returned, exit code ${c.exitCode}`;
-      out.push(`<div class="sd-row sd-command${gaveUp ? ' sd-gaveup' : ''}"><span class="sd-t">${formatOffset(c.atMs)}</span><div class="sd-lanes">${bars}<i class="sd-dot sd-end" style="left:${center(lane)}px"></i></div><div class="sd-x">${what} <span class="sd-actor">· ${escapeHtml(c.line)}</span>${printed ? `<pre class="sd-printed">${escapeHtml(printed)}</pre>` : ''}</div></div>`);
+      const what = gaveUp
+        ? `<span class="sd-badge">kubectl gave up</span> exit code ${c.exitCode}`
+        : `kubectl returned, exit code ${c.exitCode}`;
+      out.push(
+        `<div class="sd-row sd-command${gaveUp ? ' sd-gaveup' : ''}"><span class="sd-t">${formatOffset(c.atMs)}</span><div class="sd-lanes">${bars}<i class="sd-dot sd-end" style="left:${center(lane)}px"></i></div><div class="sd-x">${what} <span class="sd-actor">· ${escapeHtml(c.line)}</span>${printed ? `<pre class="sd-printed">${escapeHtml(printed)}</pre>` : ''}</div></div>`,
+      );
       prevTime = undefined;
       return;
     }
     if (it.kind === 'expected') {
       const lane = laneOfComponent(it.x.component);
-      out.push(`<div class="sd-row sd-expected"><span class="sd-t"></span><div class="sd-lanes">${bars}<i class="sd-dot sd-hollow" style="left:${center(lane)}px;border-color:${colorOf(it.x.component)}"></i></div><div class="sd-x"><span class="sd-badge">✗</span> ${escapeHtml(it.x.note)}</div></div>`);
+      out.push(
+        `<div class="sd-row sd-expected"><span class="sd-t"></span><div class="sd-lanes">${bars}<i class="sd-dot sd-hollow" style="left:${center(lane)}px;border-color:${colorOf(it.x.component)}"></i></div><div class="sd-x"><span class="sd-badge">✗</span> ${escapeHtml(it.x.note)}</div></div>`,
+      );
       return;
     }
     const { e } = it;
@@ -383,7 +444,8 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
     const c = cause.get(e.seq);
     let glyphs = `<i class="sd-dot${dotColor(e.component)}" style="left:${x}px${COLORS[e.component] ? '' : `;background:${colorOf(e.component)}`}"></i>`;
     const byEvent = c?.by === undefined ? undefined : bySeq.get(c.by);
-    const fromLane = c === undefined ? lane : byEvent && byEvent.component === c.from ? laneOf(byEvent) : laneOfComponent(c.from);
+    const fromLane =
+      c === undefined ? lane : byEvent && byEvent.component === c.from ? laneOf(byEvent) : laneOfComponent(c.from);
     if (c !== undefined && fromLane !== lane) {
       const from = center(fromLane);
       const dir = from < x ? 'sd-right' : 'sd-left';
@@ -391,8 +453,12 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
       const left = from < x ? from : x + ARROW_GAP;
       glyphs = `<i class="sd-arrow ${dir}" style="left:${left}px;width:${Math.abs(x - from) - ARROW_GAP}px" title="${escapeHtml(`${c.from} → ${e.component}`)}"></i>${glyphs}`;
     }
-    const starts = (opening.get(index) ?? []).map((s) => `<span class="sd-ibar k-${s.iv.kind}">${escapeHtml(s.iv.label)}</span> `).join('');
-    const badges = rowMarks.map((m) => `<span class="sd-badge">${m.kind === 'matched' ? '✓' : '✗'} ${escapeHtml(m.note)}</span> `).join('');
+    const starts = (opening.get(index) ?? [])
+      .map((s) => `<span class="sd-ibar k-${s.iv.kind}">${escapeHtml(s.iv.label)}</span> `)
+      .join('');
+    const badges = rowMarks
+      .map((m) => `<span class="sd-badge">${m.kind === 'matched' ? '✓' : '✗'} ${escapeHtml(m.note)}</span> `)
+      .join('');
     const actor = e.actor === undefined ? '' : ` <span class="sd-actor">· ${escapeHtml(e.actor)}</span>`;
     const outcome = e.outcome === undefined ? '' : ` <span class="sd-out">→ ${escapeHtml(e.outcome)}</span>`;
     const patch = e.patch === undefined ? '' : renderPatch(e.patch, t0);
@@ -409,8 +475,13 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
 /** A write's field changes, one operation a line; values are shown whole, timestamps with their T+ offset. */
 function renderPatch(all: readonly Operation[], t0: number): string {
   // managedFields (server-side apply's bookkeeping, rewritten by every write of a client that sends a field manager) is never shown as a change, as kubectl hides it.
-  const ops = all.filter((op) => !op.path.startsWith('/metadata/managedFields') && !('from' in op && op.from.startsWith('/metadata/managedFields')));
-  if (ops.length === 0) return `<div class="sd-patch">no field changes${all.length > 0 ? ' (besides managedFields)' : ''}</div>`;
+  const ops = all.filter(
+    (op) =>
+      !op.path.startsWith('/metadata/managedFields') &&
+      !('from' in op && op.from.startsWith('/metadata/managedFields')),
+  );
+  if (ops.length === 0)
+    return `<div class="sd-patch">no field changes${all.length > 0 ? ' (besides managedFields)' : ''}</div>`;
   const lines = ops.map((op) => `<div>${escapeHtml(describeOperation(op, t0))}</div>`);
   if (lines.length <= SHOWN_OPS + 1) return `<div class="sd-patch">${lines.join('')}</div>`;
   return `<div class="sd-patch">${lines.slice(0, SHOWN_OPS).join('')}<details><summary>${lines.length - SHOWN_OPS} more changes</summary>${lines.slice(SHOWN_OPS).join('')}</details></div>`;
@@ -419,7 +490,10 @@ function renderPatch(all: readonly Operation[], t0: number): string {
 /** What the compact view shows instead of a request's echo rows: the writes (with their changes) and watch events. */
 function renderFold(echo: readonly TimelineEvent[], t0: number): string {
   const steps = echo.map((e) => `${e.component} ${e.text}`).join(', ');
-  const patches = echo.filter((e) => e.patch !== undefined).map((e) => renderPatch(e.patch!, t0)).join('');
+  const patches = echo
+    .filter((e) => e.patch !== undefined)
+    .map((e) => renderPatch(e.patch!, t0))
+    .join('');
   return `<div class="sd-fold"><span class="sd-via">→ ${escapeHtml(steps)}</span>${patches}</div>`;
 }
 
@@ -446,4 +520,10 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 
-const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ENTITIES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};

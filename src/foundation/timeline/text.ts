@@ -7,7 +7,11 @@ import { widest } from '../widest';
  * upstream function it models — the report's "guided walk through the upstream source".
  * `marks` puts a marker in front of chosen events (e.g. the last one an assertion matched).
  */
-export function formatTimeline(events: readonly TimelineEvent[], t0: number, marks: ReadonlyMap<number, string> = new Map()): string {
+export function formatTimeline(
+  events: readonly TimelineEvent[],
+  t0: number,
+  marks: ReadonlyMap<number, string> = new Map(),
+): string {
   const width = widest(events, (e) => e.component.length, 9);
   return events
     .map((e) => {

@@ -45,7 +45,11 @@ describe('Timeline records', () => {
     const v2 = etcd.update(KEY, { metadata: { name: 'web' }, spec: { x: 2, y: [1] } }, 2);
     etcd.delete(KEY, 3);
     const [create, update, del] = timeline.all();
-    expect([create.text, update.text, del.text]).to.deep.equal([`PUT ${KEY} rev=2`, `PUT ${KEY} rev=3`, `DELETE ${KEY} rev=4`]);
+    expect([create.text, update.text, del.text]).to.deep.equal([
+      `PUT ${KEY} rev=2`,
+      `PUT ${KEY} rev=3`,
+      `DELETE ${KEY} rev=4`,
+    ]);
     expect(create.patch).to.equal(undefined);
     expect(update.patch).to.deep.equal(diff(v1, v2));
     expect(update.patch).to.deep.include({ op: 'replace', path: '/spec/x', value: 2 });
@@ -57,15 +61,42 @@ describe('Timeline records', () => {
     const clock = new Clock();
     const timeline = new Timeline(clock);
     clock.tick(2000);
-    const plain = timeline.record('kubelet', 'SyncTerminatingPod pods/web gracePeriod=30', 'pkg/kubelet/kubelet.go SyncTerminatingPod', { actor: 'node-1' });
+    const plain = timeline.record(
+      'kubelet',
+      'SyncTerminatingPod pods/web gracePeriod=30',
+      'pkg/kubelet/kubelet.go SyncTerminatingPod',
+      { actor: 'node-1' },
+    );
     const request = timeline.record('apiserver', 'DELETE pods/web', 'delete.go DeleteResource');
     request.requestId = 7;
     timeline.annotate(request, '200');
     const write = timeline.recordRevision('etcd', 5, countingReader(), 'store.go GuaranteedUpdate');
     expect(JSON.parse(JSON.stringify(timeline.all()))).to.deep.equal([
-      { seq: 1, at: clock.now(), component: 'kubelet', text: plain.text, source: 'pkg/kubelet/kubelet.go SyncTerminatingPod', actor: 'node-1' },
-      { seq: 2, at: clock.now(), component: 'apiserver', text: 'DELETE pods/web', source: 'delete.go DeleteResource', requestId: 7, outcome: '200' },
-      { seq: 3, at: clock.now(), component: 'etcd', text: write.text, source: 'store.go GuaranteedUpdate', patch: write.patch },
+      {
+        seq: 1,
+        at: clock.now(),
+        component: 'kubelet',
+        text: plain.text,
+        source: 'pkg/kubelet/kubelet.go SyncTerminatingPod',
+        actor: 'node-1',
+      },
+      {
+        seq: 2,
+        at: clock.now(),
+        component: 'apiserver',
+        text: 'DELETE pods/web',
+        source: 'delete.go DeleteResource',
+        requestId: 7,
+        outcome: '200',
+      },
+      {
+        seq: 3,
+        at: clock.now(),
+        component: 'etcd',
+        text: write.text,
+        source: 'store.go GuaranteedUpdate',
+        patch: write.patch,
+      },
     ]);
   });
 
@@ -88,7 +119,12 @@ describe('Timeline records', () => {
     const timeline = new Timeline(clock);
     const t0 = clock.now();
     for (let i = 0; i < 3000; i++) {
-      const e = timeline.record(i % 2 === 0 ? 'kubelet' : 'apiserver', `event ${i}`, `source ${i % 7}`, i % 3 === 0 ? { actor: `node-${i % 5}` } : {});
+      const e = timeline.record(
+        i % 2 === 0 ? 'kubelet' : 'apiserver',
+        `event ${i}`,
+        `source ${i % 7}`,
+        i % 3 === 0 ? { actor: `node-${i % 5}` } : {},
+      );
       if (i % 2 === 1) {
         e.requestId = i;
         timeline.annotate(e, i % 4 === 1 ? '200' : '409 Conflict');
@@ -97,10 +133,46 @@ describe('Timeline records', () => {
     }
     const all = timeline.all();
     expect(all).to.have.length(3000);
-    const fields = (e: TimelineEvent): unknown[] => [e.seq, e.at - t0, e.component, e.text, e.source, e.actor, e.requestId, e.outcome];
-    expect(fields(all[2001])).to.deep.equal([2002, 200_000, 'apiserver', 'event 2001', 'source 6', 'node-1', 2001, '200']);
-    expect(fields(all[2003])).to.deep.equal([2004, 200_000, 'apiserver', 'event 2003', 'source 1', undefined, 2003, '409 Conflict']);
-    expect(fields(all[2004])).to.deep.equal([2005, 200_000, 'kubelet', 'event 2004', 'source 2', 'node-4', undefined, undefined]);
+    const fields = (e: TimelineEvent): unknown[] => [
+      e.seq,
+      e.at - t0,
+      e.component,
+      e.text,
+      e.source,
+      e.actor,
+      e.requestId,
+      e.outcome,
+    ];
+    expect(fields(all[2001])).to.deep.equal([
+      2002,
+      200_000,
+      'apiserver',
+      'event 2001',
+      'source 6',
+      'node-1',
+      2001,
+      '200',
+    ]);
+    expect(fields(all[2003])).to.deep.equal([
+      2004,
+      200_000,
+      'apiserver',
+      'event 2003',
+      'source 1',
+      undefined,
+      2003,
+      '409 Conflict',
+    ]);
+    expect(fields(all[2004])).to.deep.equal([
+      2005,
+      200_000,
+      'kubelet',
+      'event 2004',
+      'source 2',
+      'node-4',
+      undefined,
+      undefined,
+    ]);
     expect([all[2997].actor, all[2997].requestId, all[2997].outcome]).to.deep.equal(['node-2', 2997, '200']);
     const later = timeline.since(t0 + 250_000);
     expect(later[0].seq).to.equal(2501);

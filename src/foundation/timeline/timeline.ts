@@ -80,7 +80,14 @@ class EventStore {
   readonly readers: RevisionReader[] = [];
   private readonly stringIds = new Map<string, number>();
 
-  add(offset: number, component: Component, body: string | number, source: string, reader: RevisionReader | undefined, actor: string | undefined): number {
+  add(
+    offset: number,
+    component: Component,
+    body: string | number,
+    source: string,
+    reader: RevisionReader | undefined,
+    actor: string | undefined,
+  ): number {
     const i = this.length++;
     this.offsets.set(i, offset);
     this.components.set(i, COMPONENT_INDEX.get(component)!);
@@ -101,7 +108,16 @@ class EventStore {
 
   /** Drops the first `n` events. */
   dropFront(n: number): void {
-    for (const c of [this.offsets, this.components, this.sources, this.actors, this.outcomes, this.requestIds, this.readerIds]) c.dropFront(n, this.length);
+    for (const c of [
+      this.offsets,
+      this.components,
+      this.sources,
+      this.actors,
+      this.outcomes,
+      this.requestIds,
+      this.readerIds,
+    ])
+      c.dropFront(n, this.length);
     this.bodies.splice(0, n);
     this.length -= n;
     this.dropped += n;
@@ -192,7 +208,17 @@ class RecordedEvent implements TimelineEvent {
 
   /** The same JSON as a plain event object (what run-against-run comparisons read). */
   toJSON(): object {
-    return { seq: this.seq, at: this.at, component: this.component, text: this.text, source: this.source, actor: this.actor, patch: this.patch, requestId: this.requestId, outcome: this.outcome };
+    return {
+      seq: this.seq,
+      at: this.at,
+      component: this.component,
+      text: this.text,
+      source: this.source,
+      actor: this.actor,
+      patch: this.patch,
+      requestId: this.requestId,
+      outcome: this.outcome,
+    };
   }
 }
 
@@ -304,13 +330,22 @@ export class Timeline {
     if (lo > 0) this.store.dropFront(lo);
   }
 
-  private add(component: Component, body: string | number, source: string, reader: RevisionReader | undefined, actor: string | undefined): TimelineEvent {
+  private add(
+    component: Component,
+    body: string | number,
+    source: string,
+    reader: RevisionReader | undefined,
+    actor: string | undefined,
+  ): TimelineEvent {
     this.seq += 1;
     this.journal?.push(component);
     this.counts.set(component, (this.counts.get(component) ?? 0) + 1);
     if (!this.keepsEvents) return new UnkeptEvent(this.seq, this.clock.now(), component, body, source, reader, actor);
     // Every event is kept, so an event's seq is the dropped ones plus its index + 1.
-    return new RecordedEvent(this.store, this.store.add(this.clock.now() - this.store.epoch, component, body, source, reader, actor));
+    return new RecordedEvent(
+      this.store,
+      this.store.add(this.clock.now() - this.store.epoch, component, body, source, reader, actor),
+    );
   }
 
   /** Adds the outcome of a request to the event that recorded its arrival. */

@@ -28,8 +28,12 @@ describe('X13 explain: admission that denies the UPDATE releasing a pod (src/fro
       `ValidatingAdmissionPolicy require-cost-center (binding require-cost-center-all, validationActions Deny) denies the UPDATE that removes finalizer batch.kubernetes.io/job-tracking: pods "${POD}" is forbidden: ValidatingAdmissionPolicy 'require-cost-center' with binding 'require-cost-center-all' denied request: every pod needs a cost-center label`,
     );
     // The Job controller tried during the run, and kept being denied (reason Invalid: 422).
-    expect(policy.next).to.match(/^the removal is refused with 422 \(tried as job-controller, a dry run\); during the run it was denied \d+ times;/);
-    expect(policy.remedies[0].action).to.include("its validation has(object.metadata.labels) && 'cost-center' in object.metadata.labels");
+    expect(policy.next).to.match(
+      /^the removal is refused with 422 \(tried as job-controller, a dry run\); during the run it was denied \d+ times;/,
+    );
+    expect(policy.remedies[0].action).to.include(
+      "its validation has(object.metadata.labels) && 'cost-center' in object.metadata.labels",
+    );
     expect(policy.remedies.map((r) => r.command)).to.deep.equal([
       'kubectl edit validatingadmissionpolicy require-cost-center',
       `kubectl patch validatingadmissionpolicybinding require-cost-center-all --type=merge -p '{"spec":{"validationActions":["Warn"]}}'`,
@@ -39,9 +43,44 @@ describe('X13 explain: admission that denies the UPDATE releasing a pod (src/fro
 
   it('each remedy releases the pod when applied to the resumed cluster: the suggested matchCondition, Warn, deleting the binding', () => {
     const remedies: [string, (run: ReturnType<typeof explainDump>) => { ok: boolean }][] = [
-      ['matchCondition', (r) => r.plan.cluster.apiserver.patch(KUBECTL, 'validatingadmissionpolicies', undefined, 'require-cost-center', 'merge', { spec: { matchConditions: [{ name: 'not-deleting', expression: '!has(object.metadata.deletionTimestamp)' }] } })],
-      ['Warn', (r) => r.plan.cluster.apiserver.patch(KUBECTL, 'validatingadmissionpolicybindings', undefined, 'require-cost-center-all', 'merge', { spec: { validationActions: ['Warn'] } })],
-      ['delete', (r) => r.plan.cluster.apiserver.delete(KUBECTL, 'validatingadmissionpolicybindings', undefined, 'require-cost-center-all')],
+      [
+        'matchCondition',
+        (r) =>
+          r.plan.cluster.apiserver.patch(
+            KUBECTL,
+            'validatingadmissionpolicies',
+            undefined,
+            'require-cost-center',
+            'merge',
+            {
+              spec: {
+                matchConditions: [{ name: 'not-deleting', expression: '!has(object.metadata.deletionTimestamp)' }],
+              },
+            },
+          ),
+      ],
+      [
+        'Warn',
+        (r) =>
+          r.plan.cluster.apiserver.patch(
+            KUBECTL,
+            'validatingadmissionpolicybindings',
+            undefined,
+            'require-cost-center-all',
+            'merge',
+            { spec: { validationActions: ['Warn'] } },
+          ),
+      ],
+      [
+        'delete',
+        (r) =>
+          r.plan.cluster.apiserver.delete(
+            KUBECTL,
+            'validatingadmissionpolicybindings',
+            undefined,
+            'require-cost-center-all',
+          ),
+      ],
     ];
     for (const [what, apply] of remedies) {
       const run = explainDump(dumpOf('admission-policy.yaml'), { horizonMs: 60_000 });
@@ -55,7 +94,9 @@ describe('X13 explain: admission that denies the UPDATE releasing a pod (src/fro
 
   it('before 1.30 (no admissionregistration.k8s.io/v1 policies) the policy is left out as not modelled, and the Job controller releases the pod', () => {
     const e = explainDump(dumpOf('admission-policy.yaml'), { release: Release.of(29) }).explanation;
-    expect(e.assumptions.some((a) => a.startsWith('ValidatingAdmissionPolicy require-cost-center is not modelled'))).to.equal(true);
+    expect(
+      e.assumptions.some((a) => a.startsWith('ValidatingAdmissionPolicy require-cost-center is not modelled')),
+    ).to.equal(true);
     expect(e.pods[0].causes.map((c) => c.cause)).to.deep.equal(['nothing']);
   });
 
@@ -64,23 +105,38 @@ describe('X13 explain: admission that denies the UPDATE releasing a pod (src/fro
     plan.objects(dumpOf('admission-policy.yaml'));
     plan.kubernetes(29);
     plan.start();
-    expect(plan.restoredObjects!.unmodelled.map((o) => o.kind)).to.deep.equal(['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
+    expect(plan.restoredObjects!.unmodelled.map((o) => o.kind)).to.deep.equal([
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionPolicyBinding',
+    ]);
     expect(plan.cluster.apiserver.policies.has()).to.equal(false);
   });
 
   it("a webhook's matchConditions, evaluated on the finalizer removal as its holder sends it: the false condition is named, and then the webhook holds nothing", () => {
-    const skipped = explainDump(webhookDump([{ name: 'not-terminating', expression: '!has(object.metadata.deletionTimestamp)' }])).explanation.pods[0].causes;
+    const skipped = explainDump(
+      webhookDump([{ name: 'not-terminating', expression: '!has(object.metadata.deletionTimestamp)' }]),
+    ).explanation.pods[0].causes;
     expect(skipped.map((c) => c.cause)).to.deep.equal(['finalizer', 'webhook']);
     expect(skipped[1].detail).to.equal(
       'ValidatingWebhookConfiguration policy.example.com intercepts UPDATE of pods, but not this one; for the UPDATE kubectl sends to remove finalizer mail.example.com/flush: webhook pods.policy.example.com is not called: its matchCondition not-terminating (!has(object.metadata.deletionTimestamp)) is false for it',
     );
     expect(skipped[1].remedies).to.deep.equal([]);
 
-    const called = explainDump(webhookDump([{ name: 'by-kubectl', expression: "request.userInfo.username == 'kubectl'" }, { name: 'pods', expression: "object.kind == 'Pod'" }])).explanation.pods[0].causes[1];
-    expect(called.detail).to.include('webhook pods.policy.example.com is called: its matchConditions by-kubectl, pods all hold for it');
+    const called = explainDump(
+      webhookDump([
+        { name: 'by-kubectl', expression: "request.userInfo.username == 'kubectl'" },
+        { name: 'pods', expression: "object.kind == 'Pod'" },
+      ]),
+    ).explanation.pods[0].causes[1];
+    expect(called.detail).to.include(
+      'webhook pods.policy.example.com is called: its matchConditions by-kubectl, pods all hold for it',
+    );
     expect(called.remedies[0].command).to.include('--dry-run=server');
 
-    const erring = explainDump(webhookDump([{ name: 'label', expression: "object.metadata.labels['team'] == 'mail'" }])).explanation.pods[0].causes[1];
-    expect(erring.detail).to.include("its matchConditions fail to evaluate (expression 'object.metadata.labels['team'] == 'mail'' resulted in error: no such key: team) and, with failurePolicy Fail, the UPDATE fails without calling it");
+    const erring = explainDump(webhookDump([{ name: 'label', expression: "object.metadata.labels['team'] == 'mail'" }]))
+      .explanation.pods[0].causes[1];
+    expect(erring.detail).to.include(
+      "its matchConditions fail to evaluate (expression 'object.metadata.labels['team'] == 'mail'' resulted in error: no such key: team) and, with failurePolicy Fail, the UPDATE fails without calling it",
+    );
   });
 });

@@ -58,15 +58,25 @@ export function policyDenial(status: string, code: number): PolicyDenial | undef
  * with one validation, that one. Undefined when no validation can be told apart (a
  * messageExpression's text, among several).
  */
-export function failedValidation(policy: ValidatingAdmissionPolicy, message: string): { expression: string; index: number } | undefined {
+export function failedValidation(
+  policy: ValidatingAdmissionPolicy,
+  message: string,
+): { expression: string; index: number } | undefined {
   const validations = policy.spec?.validations ?? [];
-  const index = validations.findIndex((v) => message === `failed expression: ${v.expression.trim()}` || (v.message?.trim() !== undefined && v.message.trim() === message));
+  const index = validations.findIndex(
+    (v) =>
+      message === `failed expression: ${v.expression.trim()}` ||
+      (v.message?.trim() !== undefined && v.message.trim() === message),
+  );
   if (index >= 0) return { expression: validations[index].expression.trim(), index };
   return validations.length === 1 ? { expression: validations[0].expression.trim(), index: 0 } : undefined;
 }
 
 /** What a webhook's matchConditions decide for the finalizer removal: called, or not (and which condition), or the request fails. */
-export type ConditionsOutcome = { called: true; conditions: string[] } | { called: false; condition?: string; ignoredError?: string } | { error: string };
+export type ConditionsOutcome =
+  | { called: true; conditions: string[] }
+  | { called: false; condition?: string; ignoredError?: string }
+  | { error: string };
 
 /**
  * generic/webhook.go ShouldCallHook's last step for the UPDATE of `before` into `after` by `holder`:
@@ -74,12 +84,44 @@ export type ConditionsOutcome = { called: true; conditions: string[] } | { calle
  * apiserver would. Undefined when it has none, or the release does not evaluate them (before 1.28
  * the gate is off and the apiserver dropped them on write).
  */
-export function webhookConditions(hook: Webhook, before: Pod, after: Pod, holder: ClientIdentity, release: Release, namespace?: Namespace): ConditionsOutcome | undefined {
+export function webhookConditions(
+  hook: Webhook,
+  before: Pod,
+  after: Pod,
+  holder: ClientIdentity,
+  release: Release,
+  namespace?: Namespace,
+): ConditionsOutcome | undefined {
   const conditions = hook.matchConditions ?? [];
   if (conditions.length === 0 || !release.enabled('AdmissionWebhookMatchConditions')) return undefined;
-  const attributes: AdmissionAttributes = { operation: 'UPDATE', group: '', version: 'v1', kind: 'Pod', resource: 'pods', subresource: '', namespaced: true, namespace: before.metadata.namespace ?? 'default', name: before.metadata.name ?? '', dryRun: false };
-  const request = admissionRequest({ attributes, username: holder.name, options: { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' }, requestId: 0 }, after, before);
-  const result: MatchResult = new ConditionMatcher(hook, release).match(request, after, before, celNamespaceObject(namespace as never));
+  const attributes: AdmissionAttributes = {
+    operation: 'UPDATE',
+    group: '',
+    version: 'v1',
+    kind: 'Pod',
+    resource: 'pods',
+    subresource: '',
+    namespaced: true,
+    namespace: before.metadata.namespace ?? 'default',
+    name: before.metadata.name ?? '',
+    dryRun: false,
+  };
+  const request = admissionRequest(
+    {
+      attributes,
+      username: holder.name,
+      options: { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' },
+      requestId: 0,
+    },
+    after,
+    before,
+  );
+  const result: MatchResult = new ConditionMatcher(hook, release).match(
+    request,
+    after,
+    before,
+    celNamespaceObject(namespace as never),
+  );
   if ('error' in result) return { error: result.error };
   if (result.matches) return { called: true, conditions: conditions.map((c) => c.name) };
   return { called: false, condition: result.failedCondition, ignoredError: result.ignoredError };

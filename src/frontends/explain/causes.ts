@@ -6,14 +6,32 @@ import type { DumpObject } from '../../planning/restore/dump';
 import { formatOffset } from '../../foundation/timeline/time';
 import type { RuntimeContainer } from '../../components/kubelet/runtime';
 import type { Webhook } from '../../apiserver/webhook/configuration';
-import { failedValidation, finalizerHolder, finalizerRemoval, policyDenial, webhookConditions, type ConditionsOutcome, type PolicyDenial } from './admission';
+import {
+  failedValidation,
+  finalizerHolder,
+  finalizerRemoval,
+  policyDenial,
+  webhookConditions,
+  type ConditionsOutcome,
+  type PolicyDenial,
+} from './admission';
 
 /**
  * What can hold a deleted pod . Each cause is found by one
  * detector over the forward run; a new cause (an admission webhook that rejects the UPDATE removing
  * a finalizer, once webhooks are modelled) is one more name here and one more detector in DETECTORS.
  */
-export const CAUSES = ['finalizer', 'policy', 'webhook', 'dependents', 'node-unreachable', 'containers-running', 'volume-unmount', 'sandbox', 'nothing'] as const;
+export const CAUSES = [
+  'finalizer',
+  'policy',
+  'webhook',
+  'dependents',
+  'node-unreachable',
+  'containers-running',
+  'volume-unmount',
+  'sandbox',
+  'nothing',
+] as const;
 export type CauseName = (typeof CAUSES)[number];
 
 /** One way to release the pod: what to do, the exact command, and what it costs. */
@@ -66,19 +84,24 @@ const kubectlPod = (pod: Pod): string => `pod ${pod.metadata.name} -n ${ns(pod)}
 /** The controller expected to remove a finalizer, by name: Kubernetes' own, or the domain that owns it. */
 export function finalizerOwner(finalizer: string): string {
   const known: Record<string, string> = {
-    'batch.kubernetes.io/job-tracking': 'the Job controller (kube-controller-manager), once it has counted the pod in its Job\'s status (pkg/controller/job/job_controller.go)',
+    'batch.kubernetes.io/job-tracking':
+      "the Job controller (kube-controller-manager), once it has counted the pod in its Job's status (pkg/controller/job/job_controller.go)",
     [FINALIZER_FOREGROUND]: 'the garbage collector, once no dependent with blockOwnerDeletion is left',
-    [FINALIZER_ORPHAN]: 'the garbage collector, once it has removed this object from its dependents\' ownerReferences',
+    [FINALIZER_ORPHAN]: "the garbage collector, once it has removed this object from its dependents' ownerReferences",
   };
   if (known[finalizer]) return known[finalizer];
   const domain = finalizer.includes('/') ? finalizer.split('/')[0] : undefined;
-  return domain ? `a controller of ${domain} (not part of Kubernetes: nothing in this cluster removes it)` : 'a controller outside Kubernetes (nothing in this cluster removes it)';
+  return domain
+    ? `a controller of ${domain} (not part of Kubernetes: nothing in this cluster removes it)`
+    : 'a controller outside Kubernetes (nothing in this cluster removes it)';
 }
 
 /** X12 — kubectl's risk when a force delete frees the name: the StatefulSet case named when the pod has one. */
 function forceDelete(pod: Pod, why: string): Remedy {
   const sts = (pod.metadata.ownerReferences ?? []).find((r) => r.kind === 'StatefulSet');
-  const statefulSet = sts ? ` StatefulSet ${sts.name} then creates a new ${pod.metadata.name} at once: two pods of one identity may run side by side (the same volume, the same network name).` : '';
+  const statefulSet = sts
+    ? ` StatefulSet ${sts.name} then creates a new ${pod.metadata.name} at once: two pods of one identity may run side by side (the same volume, the same network name).`
+    : '';
   return {
     action: 'force delete it',
     command: `kubectl delete ${kubectlPod(pod)} --grace-period=0 --force`,
@@ -126,7 +149,9 @@ const policies: Detector = (run) => {
   const mark = run.cluster.timeline.all().length;
   held.forEach((f, index) => {
     const holder = finalizerHolder(f);
-    const r = api.patch(holder, 'pods', ns(pod), pod.metadata.name!, 'json', finalizerRemoval(index, f), { dryRun: true });
+    const r = api.patch(holder, 'pods', ns(pod), pod.metadata.name!, 'json', finalizerRemoval(index, f), {
+      dryRun: true,
+    });
     const denial = r.ok ? undefined : policyDenial(r.status.message, r.code);
     if (!denial) return;
     const key = `${denial.policy}\u0000${denial.binding}`;
@@ -136,7 +161,15 @@ const policies: Detector = (run) => {
     denials.set(key, seen);
   });
   // The run's writes to this pod the same binding denied (its events on the admission lane, before the dry runs).
-  const deniedInRun = (d: PolicyDenial) => run.cluster.timeline.all().slice(0, mark).filter((e) => e.component === 'admission' && e.text.startsWith(`policy ${d.policy} binding ${d.binding} denied UPDATE pods/${pod.metadata.name}:`)).length;
+  const deniedInRun = (d: PolicyDenial) =>
+    run.cluster.timeline
+      .all()
+      .slice(0, mark)
+      .filter(
+        (e) =>
+          e.component === 'admission' &&
+          e.text.startsWith(`policy ${d.policy} binding ${d.binding} denied UPDATE pods/${pod.metadata.name}:`),
+      ).length;
   return [...denials.values()].map(({ denial: d, finalizers: fs, holders }) => {
     const policy = api.get('validatingadmissionpolicies', undefined, d.policy);
     const binding = api.get('validatingadmissionpolicybindings', undefined, d.binding);
@@ -171,18 +204,26 @@ const policies: Detector = (run) => {
 
 /** A webhook with a rule for UPDATE of pods (admissionregistration.k8s.io/v1 RuleWithOperations; `*` matches all). */
 function interceptsPodUpdates(hook: Webhook): boolean {
-  return (hook.rules ?? []).some((r) => (r.operations ?? []).some((op) => op === 'UPDATE' || op === '*') && (r.resources ?? []).some((res) => res === 'pods' || res === '*' || res === '*/*'));
+  return (hook.rules ?? []).some(
+    (r) =>
+      (r.operations ?? []).some((op) => op === 'UPDATE' || op === '*') &&
+      (r.resources ?? []).some((res) => res === 'pods' || res === '*' || res === '*/*'),
+  );
 }
 
 /** The webhooks of a configuration in the objects. */
-const hooksOf = (config: DumpObject): Webhook[] => (Array.isArray(config.obj.webhooks) ? (config.obj.webhooks as Webhook[]) : []);
+const hooksOf = (config: DumpObject): Webhook[] =>
+  Array.isArray(config.obj.webhooks) ? (config.obj.webhooks as Webhook[]) : [];
 
 /** X13 — what a webhook's matchConditions decide for the finalizer removal, in words. */
 function conditionsText(hook: Webhook, outcome: ConditionsOutcome): string {
   const expression = (name?: string) => (hook.matchConditions ?? []).find((c) => c.name === name)?.expression.trim();
-  if ('error' in outcome) return `webhook ${hook.name}: its matchConditions fail to evaluate (${outcome.error}) and, with failurePolicy ${hook.failurePolicy ?? 'Fail'}, the UPDATE fails without calling it`;
-  if (outcome.called) return `webhook ${hook.name} is called: its matchConditions ${outcome.conditions.join(', ')} all hold for it`;
-  if (outcome.condition) return `webhook ${hook.name} is not called: its matchCondition ${outcome.condition} (${expression(outcome.condition)}) is false for it`;
+  if ('error' in outcome)
+    return `webhook ${hook.name}: its matchConditions fail to evaluate (${outcome.error}) and, with failurePolicy ${hook.failurePolicy ?? 'Fail'}, the UPDATE fails without calling it`;
+  if (outcome.called)
+    return `webhook ${hook.name} is called: its matchConditions ${outcome.conditions.join(', ')} all hold for it`;
+  if (outcome.condition)
+    return `webhook ${hook.name} is not called: its matchCondition ${outcome.condition} (${expression(outcome.condition)}) is false for it`;
   return `webhook ${hook.name} is not called: its matchConditions fail to evaluate (${outcome.ignoredError}), and its failurePolicy is Ignore`;
 }
 
@@ -207,12 +248,32 @@ const webhooks: Detector = (run) => {
     .flatMap((o) => {
       const hooks = hooksOf(o).filter(interceptsPodUpdates);
       if (hooks.length === 0) return [];
-      const outcomes = hooks.map((h) => ({ hook: h, outcome: webhookConditions(h, pod, without, holder, run.cluster.release, namespace.ok ? namespace.object : undefined) }));
+      const outcomes = hooks.map((h) => ({
+        hook: h,
+        outcome: webhookConditions(
+          h,
+          pod,
+          without,
+          holder,
+          run.cluster.release,
+          namespace.ok ? namespace.object : undefined,
+        ),
+      }));
       const decided = outcomes.filter((x) => x.outcome !== undefined).map((x) => conditionsText(x.hook, x.outcome!));
       const skipped = outcomes.every((x) => x.outcome !== undefined && 'called' in x.outcome && !x.outcome.called);
-      const conditions = decided.length > 0 ? `; for the UPDATE ${holder.name} sends to remove finalizer ${f}: ${decided.join('; ')}` : '';
+      const conditions =
+        decided.length > 0
+          ? `; for the UPDATE ${holder.name} sends to remove finalizer ${f}: ${decided.join('; ')}`
+          : '';
       if (skipped) {
-        return [{ cause: 'webhook' as const, detail: `${o.kind} ${o.name} intercepts UPDATE of pods, but not this one${conditions}`, next: 'it does not stand in the way of the finalizer removal', remedies: [] }];
+        return [
+          {
+            cause: 'webhook' as const,
+            detail: `${o.kind} ${o.name} intercepts UPDATE of pods, but not this one${conditions}`,
+            next: 'it does not stand in the way of the finalizer removal',
+            remedies: [],
+          },
+        ];
       }
       return [
         {
@@ -225,7 +286,11 @@ const webhooks: Detector = (run) => {
               command: `kubectl patch ${kubectlPod(pod)} --dry-run=server --type=json -p '${JSON.stringify(finalizerRemoval(0, f))}'`,
               risk: 'none (a server-side dry run; a webhook with sideEffects Some or Unknown is not called and the dry run is refused)',
             },
-            { action: `see what ${o.name} matches`, command: `kubectl get ${o.kind.toLowerCase()} ${o.name} -o yaml`, risk: 'none (a read)' },
+            {
+              action: `see what ${o.name} matches`,
+              command: `kubectl get ${o.kind.toLowerCase()} ${o.name} -o yaml`,
+              risk: 'none (a read)',
+            },
           ],
         },
       ];
@@ -233,8 +298,16 @@ const webhooks: Detector = (run) => {
 };
 
 /** A webhook of the cluster's own configurations (a scenario's, or one created during a run), with its configuration. */
-function storedWebhook(run: PodRun, name: string): { kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration'; config: string; hook: Webhook } | undefined {
-  for (const [resource, kind] of [['validatingwebhookconfigurations', 'ValidatingWebhookConfiguration'], ['mutatingwebhookconfigurations', 'MutatingWebhookConfiguration']] as const) {
+function storedWebhook(
+  run: PodRun,
+  name: string,
+):
+  | { kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration'; config: string; hook: Webhook }
+  | undefined {
+  for (const [resource, kind] of [
+    ['validatingwebhookconfigurations', 'ValidatingWebhookConfiguration'],
+    ['mutatingwebhookconfigurations', 'MutatingWebhookConfiguration'],
+  ] as const) {
     const list = run.cluster.apiserver.list(resource, undefined);
     for (const c of list.ok ? list.object.items : []) {
       const hook = ((c.webhooks ?? []) as Webhook[]).find((h) => h.name === name);
@@ -270,36 +343,80 @@ const clusterWebhooks: Detector = (run) => {
       detail: `${found.kind} ${found.config}: webhook ${hook} ${why}`,
       next: `${holder} (and the remedies that send the same request) get the same answer until the webhook lets it through`,
       remedies: [
-        { action: `leave pods being deleted alone: add a matchCondition to webhook ${hook} (e.g. !has(object.metadata.deletionTimestamp)) or fix its server`, command: `kubectl edit ${resource} ${found.config}`, risk: `${hook} no longer sees what the change excludes` },
-        { action: `delete the webhook configuration ${found.config}`, command: `kubectl delete ${resource} ${found.config}`, risk: `nothing ${found.config} checks is checked any more; recreate it once the pod is gone` },
+        {
+          action: `leave pods being deleted alone: add a matchCondition to webhook ${hook} (e.g. !has(object.metadata.deletionTimestamp)) or fix its server`,
+          command: `kubectl edit ${resource} ${found.config}`,
+          risk: `${hook} no longer sees what the change excludes`,
+        },
+        {
+          action: `delete the webhook configuration ${found.config}`,
+          command: `kubectl delete ${resource} ${found.config}`,
+          risk: `nothing ${found.config} checks is checked any more; recreate it once the pod is gone`,
+        },
       ],
     });
   };
   // With no finalizer left, what releases the pod is the kubelet's final DELETE (grace 0, its uid as precondition).
   if ((pod.metadata.finalizers ?? []).length === 0 && pod.spec?.nodeName) {
     const kubelet = { name: `kubelet/${pod.spec.nodeName}`, component: 'kubelet' as const };
-    const r = api.delete(kubelet, 'pods', ns(pod), pod.metadata.name!, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid }, dryRun: ['All'] });
+    const r = api.delete(kubelet, 'pods', ns(pod), pod.metadata.name!, {
+      gracePeriodSeconds: 0,
+      preconditions: { uid: pod.metadata.uid },
+      dryRun: ['All'],
+    });
     const m = r.ok ? null : WEBHOOK_REFUSAL.exec(r.status.message);
-    if (m && !r.ok) name(storedWebhook(run, m[1] ?? m[2]), m[1] ?? m[2], `refuses the kubelet's final DELETE (tried as ${kubelet.name}, a dry run): ${r.code} ${r.status.message}`, kubelet.name);
+    if (m && !r.ok)
+      name(
+        storedWebhook(run, m[1] ?? m[2]),
+        m[1] ?? m[2],
+        `refuses the kubelet's final DELETE (tried as ${kubelet.name}, a dry run): ${r.code} ${r.status.message}`,
+        kubelet.name,
+      );
   }
   (pod.metadata.finalizers ?? []).forEach((f, index) => {
     if (f === FINALIZER_FOREGROUND) return;
     const holder = finalizerHolder(f);
     const mark = run.cluster.timeline.all().length;
-    const r = api.patch(holder, 'pods', ns(pod), pod.metadata.name!, 'json', finalizerRemoval(index, f), { dryRun: true });
+    const r = api.patch(holder, 'pods', ns(pod), pod.metadata.name!, 'json', finalizerRemoval(index, f), {
+      dryRun: true,
+    });
     if (!r.ok) {
       const m = WEBHOOK_REFUSAL.exec(r.status.message);
-      if (m) return name(storedWebhook(run, m[1] ?? m[2]), m[1] ?? m[2], `refuses the UPDATE that removes finalizer ${f} (tried as ${holder.name}, a dry run): ${r.code} ${r.status.message}`, holder.name);
+      if (m)
+        return name(
+          storedWebhook(run, m[1] ?? m[2]),
+          m[1] ?? m[2],
+          `refuses the UPDATE that removes finalizer ${f} (tried as ${holder.name}, a dry run): ${r.code} ${r.status.message}`,
+          holder.name,
+        );
       // A mutating webhook's patch that the pod's validation then refuses (an immutable field changed).
-      const patched = run.cluster.timeline.all().slice(mark).map((e) => /^webhook (\S+) patched UPDATE pods\//.exec(e.text)).find((x) => x !== null);
-      if (patched) name(storedWebhook(run, patched[1]), patched[1], `patches the UPDATE that removes finalizer ${f} (tried as ${holder.name}, a dry run), and the patched pod is refused: ${r.code} ${r.status.message}`, holder.name);
+      const patched = run.cluster.timeline
+        .all()
+        .slice(mark)
+        .map((e) => /^webhook (\S+) patched UPDATE pods\//.exec(e.text))
+        .find((x) => x !== null);
+      if (patched)
+        name(
+          storedWebhook(run, patched[1]),
+          patched[1],
+          `patches the UPDATE that removes finalizer ${f} (tried as ${holder.name}, a dry run), and the patched pod is refused: ${r.code} ${r.status.message}`,
+          holder.name,
+        );
       return;
     }
     if (!(r.object.metadata.finalizers ?? []).includes(f)) return;
     // The removal succeeds but the finalizer is back: a mutating webhook patched it in again.
     const mutating = api.list('mutatingwebhookconfigurations', undefined);
-    const hook = (mutating.ok ? mutating.object.items : []).flatMap((c) => (c.webhooks ?? []) as Webhook[]).find(interceptsPodUpdates);
-    if (hook) name(storedWebhook(run, hook.name), hook.name, `puts finalizer ${f} back on the UPDATE that removes it (tried as ${holder.name}, a dry run: the UPDATE succeeds and changes nothing)`, holder.name);
+    const hook = (mutating.ok ? mutating.object.items : [])
+      .flatMap((c) => (c.webhooks ?? []) as Webhook[])
+      .find(interceptsPodUpdates);
+    if (hook)
+      name(
+        storedWebhook(run, hook.name),
+        hook.name,
+        `puts finalizer ${f} back on the UPDATE that removes it (tried as ${holder.name}, a dry run: the UPDATE succeeds and changes nothing)`,
+        holder.name,
+      );
   });
   return out;
 };
@@ -309,10 +426,19 @@ const dependents: Detector = (run) => {
   const pod = run.after ?? run.before;
   if (!(run.before.metadata.finalizers ?? []).includes(FINALIZER_FOREGROUND)) return [];
   const uid = pod.metadata.uid;
-  const list = run.cluster.apiserver.list('pods', undefined, (p) => (p.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.blockOwnerDeletion));
+  const list = run.cluster.apiserver.list('pods', undefined, (p) =>
+    (p.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.blockOwnerDeletion),
+  );
   const waiting = list.ok ? list.object.items.map((p) => `pods/${p.metadata.name}`) : [];
   if (!run.after) {
-    return [{ cause: 'dependents', detail: `foreground deletion: it waited for its dependents with blockOwnerDeletion`, next: `the garbage collector removed foregroundDeletion once they were gone; the pod went at ${at(run, run.goneAtMs!)}`, remedies: [] }];
+    return [
+      {
+        cause: 'dependents',
+        detail: `foreground deletion: it waited for its dependents with blockOwnerDeletion`,
+        next: `the garbage collector removed foregroundDeletion once they were gone; the pod went at ${at(run, run.goneAtMs!)}`,
+        remedies: [],
+      },
+    ];
   }
   return [
     {
@@ -353,7 +479,11 @@ const unreachableNode: Detector = (run) => {
           command: `kubectl taint node ${node.name} ${TAINT_OUT_OF_SERVICE}=nodeshutdown:NoExecute`,
           risk: 'pod GC force-deletes every terminating pod of the node and its volumes are detached at once: if the machine still runs, its containers keep writing to volumes now attached elsewhere',
         },
-        { action: `delete the Node ${node.name}`, command: `kubectl delete node ${node.name}`, risk: 'pod GC then force-deletes all its pods (40 s later): the same as a force delete of each; a kubelet that comes back registers the node again' },
+        {
+          action: `delete the Node ${node.name}`,
+          command: `kubectl delete node ${node.name}`,
+          risk: 'pod GC then force-deletes all its pods (40 s later): the same as a force delete of each; a kubelet that comes back registers the node again',
+        },
         forceDelete(pod, `the node is unreachable (nothing confirms its containers stopped)`),
       ],
     },
@@ -372,16 +502,38 @@ const runningContainers: Detector = (run) => {
         cause: 'containers-running',
         detail: `container ${c.name} still runs: it survives SIGKILL, so every kill fails (FailedKillPod: DeadlineExceeded)`,
         next: `the kubelet retries the kill after each failure (its back-off, 10s) for ever: no terminal status, no final DELETE`,
-        remedies: [forceDelete(run.after, `container ${c.name} still runs on node ${node.name}`), { action: `restart the container runtime on ${node.name}, or reboot it`, command: `ssh ${node.name} sudo systemctl restart containerd`, risk: 'every container of the node restarts' }],
+        remedies: [
+          forceDelete(run.after, `container ${c.name} still runs on node ${node.name}`),
+          {
+            action: `restart the container runtime on ${node.name}, or reboot it`,
+            command: `ssh ${node.name} sudo systemctl restart containerd`,
+            risk: 'every container of the node restarts',
+          },
+        ],
       });
-    } else if (c.state === 'exited' && c.finishedAt !== undefined && c.finishedAt > run.t0 && run.goneAtMs !== undefined) {
+    } else if (
+      c.state === 'exited' &&
+      c.finishedAt !== undefined &&
+      c.finishedAt > run.t0 &&
+      run.goneAtMs !== undefined
+    ) {
       // What held it until it went; for a pod still held at the end, the other causes say what holds it now.
-      const how = c.exitCode === 137 ? `killed at the deadline: ${Math.round((c.finishedAt - run.t0) / 1000)}s of its grace were left` : `exited with code ${c.exitCode} after its SIGTERM`;
+      const how =
+        c.exitCode === 137
+          ? `killed at the deadline: ${Math.round((c.finishedAt - run.t0) / 1000)}s of its grace were left`
+          : `exited with code ${c.exitCode} after its SIGTERM`;
       out.push({
         cause: 'containers-running',
         detail: `container ${c.name} ran until ${at(run, c.finishedAt)} (${how})`,
         next: `the kubelet then finished the pod: gone at ${at(run, run.goneAtMs)}`,
-        remedies: [{ action: 'wait', command: `kubectl wait --for=delete ${kubectlPod(run.before).replace('pod ', 'pod/')} --timeout=${Math.ceil((run.goneAtMs - run.t0) / 1000) + 10}s`, risk: 'none' }, forceDelete(run.before, `container ${c.name} is still in its grace period`)],
+        remedies: [
+          {
+            action: 'wait',
+            command: `kubectl wait --for=delete ${kubectlPod(run.before).replace('pod ', 'pod/')} --timeout=${Math.ceil((run.goneAtMs - run.t0) / 1000) + 10}s`,
+            risk: 'none',
+          },
+          forceDelete(run.before, `container ${c.name} is still in its grace period`),
+        ],
       });
     }
   }
@@ -394,14 +546,24 @@ const stuckVolumes: Detector = (run) => {
   const node = nodeName ? run.cluster.nodes.get(nodeName) : undefined;
   if (!node || !run.after) return [];
   const ref = `pods/${run.before.metadata.name}`;
-  const failing = node.volumes.stuckVolumes().filter((v) => v.podRef === ref).map((v) => ({ volume: v.volume, why: `${v.failures} failed attempts; last error: ${v.lastError}` }));
-  const hanging = node.volumes.hangingVolumes().filter((v) => v.podRef === ref).map((v) => ({ volume: v.volume, why: 'TearDown never returned' }));
+  const failing = node.volumes
+    .stuckVolumes()
+    .filter((v) => v.podRef === ref)
+    .map((v) => ({ volume: v.volume, why: `${v.failures} failed attempts; last error: ${v.lastError}` }));
+  const hanging = node.volumes
+    .hangingVolumes()
+    .filter((v) => v.podRef === ref)
+    .map((v) => ({ volume: v.volume, why: 'TearDown never returned' }));
   return [...failing, ...hanging].map((v) => ({
     cause: 'volume-unmount' as const,
     detail: `volume ${v.volume} on node ${node.name} does not unmount (${v.why})`,
     next: 'the volume manager retries with back-off (up to 2m2s apart) for ever; the kubelet sends the final DELETE only after the last volume is unmounted',
     remedies: [
-      { action: `unmount it by hand on ${node.name} (find what keeps it busy: lsof, fuser)`, command: `ssh ${node.name} sudo umount /var/lib/kubelet/pods/${run.before.metadata.uid}/volumes/*/${v.volume}`, risk: 'a process still using it loses its files' },
+      {
+        action: `unmount it by hand on ${node.name} (find what keeps it busy: lsof, fuser)`,
+        command: `ssh ${node.name} sudo umount /var/lib/kubelet/pods/${run.before.metadata.uid}/volumes/*/${v.volume}`,
+        risk: 'a process still using it loses its files',
+      },
       forceDelete(run.after!, `volume ${v.volume} is still mounted on node ${node.name}`),
     ],
   }));
@@ -417,14 +579,19 @@ const failingSandbox: Detector = (run) => {
   const node = nodeName ? run.cluster.nodes.get(nodeName) : undefined;
   const uid = run.before.metadata.uid!;
   const error = node?.runtime.sandboxTeardownErrors.get(uid);
-  if (!node || !node.reachable || !run.after || error === undefined || node.runtime.sandbox(uid)?.state !== 'ready') return [];
+  if (!node || !node.reachable || !run.after || error === undefined || node.runtime.sandbox(uid)?.state !== 'ready')
+    return [];
   return [
     {
       cause: 'sandbox',
       detail: `the sandbox of the pod on node ${node.name} cannot be torn down (FailedKillPod: KillPodSandbox): ${error}`,
       next: 'the kubelet retries the kill after each failure (its back-off, 10s) for ever: the containers are stopped, but the pod never gets its final DELETE',
       remedies: [
-        { action: `repair the network plugin on ${node.name} (its daemon, e.g. the CNI's node agent, must answer CNI DEL again); the next retry then tears the sandbox down`, command: `kubectl get pods -n kube-system -o wide --field-selector spec.nodeName=${node.name}`, risk: 'none (a read: find the network plugin\'s pod of the node)' },
+        {
+          action: `repair the network plugin on ${node.name} (its daemon, e.g. the CNI's node agent, must answer CNI DEL again); the next retry then tears the sandbox down`,
+          command: `kubectl get pods -n kube-system -o wide --field-selector spec.nodeName=${node.name}`,
+          risk: "none (a read: find the network plugin's pod of the node)",
+        },
         forceDelete(run.after, `its sandbox (network namespace, IP address) is still on node ${node.name}`),
       ],
     },
@@ -432,7 +599,17 @@ const failingSandbox: Detector = (run) => {
 };
 
 /** The detectors in the order their causes are listed. */
-export const DETECTORS: readonly Detector[] = [finalizers, policies, clusterWebhooks, webhooks, dependents, unreachableNode, runningContainers, stuckVolumes, failingSandbox];
+export const DETECTORS: readonly Detector[] = [
+  finalizers,
+  policies,
+  clusterWebhooks,
+  webhooks,
+  dependents,
+  unreachableNode,
+  runningContainers,
+  stuckVolumes,
+  failingSandbox,
+];
 
 /**
  * nothing holds it: it goes away within the run by itself — the kubelet finishes it, or the
@@ -442,10 +619,17 @@ export const DETECTORS: readonly Detector[] = [finalizers, policies, clusterWebh
 export function nothingHolds(run: PodRun): Cause {
   if (run.goneAtMs !== undefined) {
     const released = finalizersRemovedBy(run);
-    const detail = released ? `nothing holds it: ${released}, and it is gone at ${at(run, run.goneAtMs)}` : `nothing holds it: the kubelet finishes the pod and it is gone at ${at(run, run.goneAtMs)}`;
+    const detail = released
+      ? `nothing holds it: ${released}, and it is gone at ${at(run, run.goneAtMs)}`
+      : `nothing holds it: the kubelet finishes the pod and it is gone at ${at(run, run.goneAtMs)}`;
     return { cause: 'nothing', detail, next: `gone at ${at(run, run.goneAtMs)}`, remedies: [] };
   }
-  return { cause: 'nothing', detail: 'nothing the simulation models holds it, yet it was still there at the end of the run', next: 'look at the report of the run (--report DIR)', remedies: [] };
+  return {
+    cause: 'nothing',
+    detail: 'nothing the simulation models holds it, yet it was still there at the end of the run',
+    next: 'look at the report of the run (--report DIR)',
+    remedies: [],
+  };
 }
 
 /** Who removed the finalizers the pod carried at T+0, from the pod's history and the timeline's request events. */
@@ -454,10 +638,17 @@ function finalizersRemovedBy(run: PodRun): string | undefined {
   if (held.length === 0) return undefined;
   const api = run.cluster.apiserver;
   const key = api.keyFor('pods', run.before.metadata.namespace, run.before.metadata.name!);
-  const requestOf = (id: number) => run.cluster.timeline.all().find((e) => e.component === 'apiserver' && e.requestId === id);
+  const requestOf = (id: number) =>
+    run.cluster.timeline.all().find((e) => e.component === 'apiserver' && e.requestId === id);
   // The write that dropped them: a version without them, or (grace 0) the update that removed the object with its last finalizer.
-  const lacksThem = (value: { metadata?: unknown }) => held.every((f) => !((value.metadata as { finalizers?: string[] }).finalizers ?? []).includes(f));
-  const change = api.etcd.keyHistory(key).find((e) => e.at >= run.t0 && (e.type === 'PUT' ? lacksThem(e.value) : !requestOf(e.requestId)?.text.startsWith('DELETE')));
+  const lacksThem = (value: { metadata?: unknown }) =>
+    held.every((f) => !((value.metadata as { finalizers?: string[] }).finalizers ?? []).includes(f));
+  const change = api.etcd
+    .keyHistory(key)
+    .find(
+      (e) =>
+        e.at >= run.t0 && (e.type === 'PUT' ? lacksThem(e.value) : !requestOf(e.requestId)?.text.startsWith('DELETE')),
+    );
   const request = change && requestOf(change.requestId);
   if (!change || !request) return undefined;
   return `${request.actor ?? 'a client'} removed finalizer ${held.join(', ')} at ${at(run, change.at)} (${request.text})`;

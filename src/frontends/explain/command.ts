@@ -41,7 +41,18 @@ Exit codes:
 export async function explainCommand(args: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { kubernetes: { type: 'string' }, now: { type: 'string' }, output: { type: 'string', short: 'o' }, report: { type: 'string' }, scenario: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        kubernetes: { type: 'string' },
+        now: { type: 'string' },
+        output: { type: 'string', short: 'o' },
+        report: { type: 'string' },
+        scenario: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
   } catch (e) {
     throw new CommandError(`${(e as Error).message.split('. ')[0]} (see terminating explain --help)`, 2);
   }
@@ -50,9 +61,14 @@ export async function explainCommand(args: string[], out: NodeJS.WritableStream 
     out.write(EXPLAIN_USAGE);
     return 0;
   }
-  if (parsed.positionals.length === 0) throw new CommandError('no file given: terminating explain FILE… (the output of kubectl get pods,nodes,events -o yaml)', 2);
+  if (parsed.positionals.length === 0)
+    throw new CommandError(
+      'no file given: terminating explain FILE… (the output of kubectl get pods,nodes,events -o yaml)',
+      2,
+    );
   const format = v.output ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new CommandError(`invalid --output "${format}": expected text or json`, 2);
+  if (format !== 'text' && format !== 'json')
+    throw new CommandError(`invalid --output "${format}": expected text or json`, 2);
   let release;
   try {
     release = v.kubernetes === undefined ? undefined : Release.parse(v.kubernetes);
@@ -60,8 +76,10 @@ export async function explainCommand(args: string[], out: NodeJS.WritableStream 
     throw new CommandError(`invalid --kubernetes: ${(e as Error).message}`, 2);
   }
   const nowMs = v.now === undefined ? undefined : Date.parse(v.now);
-  if (nowMs !== undefined && Number.isNaN(nowMs)) throw new CommandError(`invalid --now "${v.now}": expected an RFC 3339 time (e.g. 2025-06-01T10:00:00Z)`, 2);
-  if (v.scenario !== undefined && !v.scenario.endsWith('.feature')) throw new CommandError(`invalid --scenario "${v.scenario}": expected a file name ending in .feature`, 2);
+  if (nowMs !== undefined && Number.isNaN(nowMs))
+    throw new CommandError(`invalid --now "${v.now}": expected an RFC 3339 time (e.g. 2025-06-01T10:00:00Z)`, 2);
+  if (v.scenario !== undefined && !v.scenario.endsWith('.feature'))
+    throw new CommandError(`invalid --scenario "${v.scenario}": expected a file name ending in .feature`, 2);
   let run;
   let dump;
   try {
@@ -83,7 +101,12 @@ export async function explainCommand(args: string[], out: NodeJS.WritableStream 
   out.write(format === 'json' ? `${JSON.stringify(run.explanation, null, 2)}\n` : formatExplanation(run.explanation));
   if (v.scenario !== undefined && format === 'text') out.write(`scenario: ${resolve(v.scenario)}\n`);
   if (v.report !== undefined) {
-    const files = writeSessionReport(run.plan.cluster, run.t0, resolve(v.report), `terminating explain ${parsed.positionals.join(' ')} (Kubernetes ${run.plan.release})`);
+    const files = writeSessionReport(
+      run.plan.cluster,
+      run.t0,
+      resolve(v.report),
+      `terminating explain ${parsed.positionals.join(' ')} (Kubernetes ${run.plan.release})`,
+    );
     if (format === 'text') out.write(`report: ${files.html}\n`);
   }
   // 1 when a pod is still held: at the end of the run, or in the cluster when the run contradicts it (X16).

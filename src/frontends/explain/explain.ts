@@ -59,7 +59,10 @@ export interface ExplainRun {
  * at most EXPLAIN_HORIZON_MS, and say of each pod that was Terminating when the objects were read
  * (or was deleted during the run) what held it, what happened next and what would release it.
  */
-export function explainDump(dump: Dump, options: { release?: Release; nowMs?: number; horizonMs?: number; checkRemedies?: boolean } = {}): ExplainRun {
+export function explainDump(
+  dump: Dump,
+  options: { release?: Release; nowMs?: number; horizonMs?: number; checkRemedies?: boolean } = {},
+): ExplainRun {
   const resume = (step?: SuspectStep) => {
     const plan = new ClusterPlan(options.release ?? DEFAULT_RELEASE);
     plan.objects(dump, options.nowMs);
@@ -74,12 +77,21 @@ export function explainDump(dump: Dump, options: { release?: Release; nowMs?: nu
   const plan = resume();
   const t0 = plan.cluster.clock.now();
   const horizon = options.horizonMs ?? EXPLAIN_HORIZON_MS;
-  const pods = explainForward(plan.cluster, { t0, horizonMs: horizon, unmodelled: plan.restoredObjects?.unmodelled ?? [], objects: dump.objects, fromRevision: 0 });
+  const pods = explainForward(plan.cluster, {
+    t0,
+    horizonMs: horizon,
+    unmodelled: plan.restoredObjects?.unmodelled ?? [],
+    objects: dump.objects,
+    fromRevision: 0,
+  });
   // X17 — each remedy of a pod still held is tried in a fork: the same objects resumed again.
   // For a pod the run contradicts, in forks where its top suspect that a step can model is made explicit.
   if (options.checkRemedies) {
     for (const p of pods) {
-      const top = p.contradiction !== undefined ? p.causes.map((c) => suspectStep(c, p, dump)).find((x) => x !== undefined) : undefined;
+      const top =
+        p.contradiction !== undefined
+          ? p.causes.map((c) => suspectStep(c, p, dump)).find((x) => x !== undefined)
+          : undefined;
       checkRemedies(p, { fork: () => resume(top).cluster, horizonMs: horizon, ...(top ? { suspect: top.text } : {}) });
     }
   }
@@ -97,7 +109,16 @@ export function explainDump(dump: Dump, options: { release?: Release; nowMs?: nu
  * Runs the cluster forward from now until every pod that is (or becomes) Terminating is gone, or
  * for `horizonMs`, and explains each of them. Times are T+… from `t0`.
  */
-export function explainForward(cluster: Cluster, options: { t0: number; horizonMs: number; unmodelled?: readonly DumpObject[]; objects?: readonly DumpObject[]; fromRevision?: number }): PodExplanation[] {
+export function explainForward(
+  cluster: Cluster,
+  options: {
+    t0: number;
+    horizonMs: number;
+    unmodelled?: readonly DumpObject[];
+    objects?: readonly DumpObject[];
+    fromRevision?: number;
+  },
+): PodExplanation[] {
   const { t0 } = options;
   const etcd = cluster.apiserver.etcd;
   // The pods deleting now (or, from `fromRevision`, every version written since: resumed objects
@@ -107,8 +128,13 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
   const running = new Map<string, RuntimeContainer[]>();
   const remember = (pod: Pod) => {
     before.set(pod.metadata.uid!, pod);
-    const sandbox = pod.spec?.nodeName ? cluster.nodes.get(pod.spec.nodeName)?.runtime.sandbox(pod.metadata.uid!) : undefined;
-    running.set(pod.metadata.uid!, [...(sandbox?.containers.values() ?? [])].filter((c) => c.state === 'running'));
+    const sandbox = pod.spec?.nodeName
+      ? cluster.nodes.get(pod.spec.nodeName)?.runtime.sandbox(pod.metadata.uid!)
+      : undefined;
+    running.set(
+      pod.metadata.uid!,
+      [...(sandbox?.containers.values() ?? [])].filter((c) => c.state === 'running'),
+    );
   };
   const listed = cluster.apiserver.list('pods', undefined);
   for (const p of listed.ok ? listed.object.items : []) if (p.metadata.deletionTimestamp !== undefined) remember(p);
@@ -140,8 +166,20 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
   for (const [uid, pod] of before) {
     const now = cluster.apiserver.get('pods', pod.metadata.namespace, pod.metadata.name!);
     const after = now.ok && now.object.metadata.uid === uid ? now.object : undefined;
-    const shown = options.objects?.find((o) => o.kind === 'Pod' && (o.obj.metadata as { uid?: string } | undefined)?.uid === uid)?.obj as Pod | undefined;
-    const run: PodRun = { cluster, t0, before: pod, shown, after, goneAtMs: gone.get(uid), unmodelled: options.unmodelled ?? [], objects: options.objects ?? [], running: running.get(uid) ?? [] };
+    const shown = options.objects?.find(
+      (o) => o.kind === 'Pod' && (o.obj.metadata as { uid?: string } | undefined)?.uid === uid,
+    )?.obj as Pod | undefined;
+    const run: PodRun = {
+      cluster,
+      t0,
+      before: pod,
+      shown,
+      after,
+      goneAtMs: gone.get(uid),
+      unmodelled: options.unmodelled ?? [],
+      objects: options.objects ?? [],
+      running: running.get(uid) ?? [],
+    };
     const causes = DETECTORS.flatMap((d) => d(run));
     // X16 — released far sooner than the cluster did: the suspects the objects support, never "nothing holds it".
     const contradicted = contradiction(run);
@@ -151,7 +189,8 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
     }
     if (causes.length === 0) causes.push(nothingHolds(run));
     const history = shown ?? pod;
-    const overdueMs = history.metadata.deletionTimestamp !== undefined ? t0 - Date.parse(history.metadata.deletionTimestamp) : 0;
+    const overdueMs =
+      history.metadata.deletionTimestamp !== undefined ? t0 - Date.parse(history.metadata.deletionTimestamp) : 0;
     const goneAt = run.goneAtMs;
     pods.push({
       namespace: pod.metadata.namespace ?? 'default',
@@ -161,7 +200,11 @@ export function explainForward(cluster: Cluster, options: { t0: number; horizonM
       phase: (after ?? pod).status?.phase,
       deletionTimestamp: history.metadata.deletionTimestamp,
       deletionGracePeriodSeconds: history.metadata.deletionGracePeriodSeconds,
-      shown: { phase: history.status?.phase, overdueMs, overdue: `${overdueMs >= 0 ? `Terminating for ${formatAge(overdueMs)} past its deletionTimestamp` : `${formatDuration(-overdueMs)} of its grace period left`}${deletedAt(history) === t0 ? ' (nothing in the objects is later than its DELETE: how long it has been Terminating since is unknown; --now says when they were read)' : ''}` },
+      shown: {
+        phase: history.status?.phase,
+        overdueMs,
+        overdue: `${overdueMs >= 0 ? `Terminating for ${formatAge(overdueMs)} past its deletionTimestamp` : `${formatDuration(-overdueMs)} of its grace period left`}${deletedAt(history) === t0 ? ' (nothing in the objects is later than its DELETE: how long it has been Terminating since is unknown; --now says when they were read)' : ''}`,
+      },
       ...(contradicted ? { contradiction: contradicted.text } : {}),
       stuck: after !== undefined,
       ...(after ? { kubectlStatus: statusColumn(after, cluster) } : {}),
@@ -180,6 +223,8 @@ function deletedAt(pod: Pod): number | undefined {
 
 /** The STATUS column kube-apiserver's pod printer gives the pod now (server-side printing, as kubectl get shows it). */
 function statusColumn(pod: Pod, cluster: Cluster): string {
-  const table = toTable('pods', [pod], { now: cluster.clock.now(), release: cluster.release }) as { rows: { cells: unknown[] }[] };
+  const table = toTable('pods', [pod], { now: cluster.clock.now(), release: cluster.release }) as {
+    rows: { cells: unknown[] }[];
+  };
   return String(table.rows[0].cells[2]);
 }

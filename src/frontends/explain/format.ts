@@ -2,7 +2,9 @@ import type { Explanation, PodExplanation } from './explain';
 
 /** The text `terminating explain` prints: per pod what holds it, what happens next, what releases it and at what risk. */
 export function formatExplanation(e: Explanation): string {
-  const out = [`objects read at ${e.now} (T+0); Kubernetes ${e.release}; run forward up to ${e.horizon} on the virtual clock`];
+  const out = [
+    `objects read at ${e.now} (T+0); Kubernetes ${e.release}; run forward up to ${e.horizon} on the virtual clock`,
+  ];
   if (e.assumptions.length > 0) out.push('assumed:', ...e.assumptions.map((a) => `  - ${a}`));
   if (e.pods.length === 0) out.push('', 'no pod is Terminating, and none was deleted during the run');
   for (const p of e.pods) out.push('', ...formatPod(p));
@@ -10,7 +12,9 @@ export function formatExplanation(e: Explanation): string {
 }
 
 function formatPod(p: PodExplanation): string[] {
-  const found = p.stuck ? `still there at the end of the run (kubectl get pod: ${p.kubectlStatus})` : `gone at ${p.goneAt}`;
+  const found = p.stuck
+    ? `still there at the end of the run (kubectl get pod: ${p.kubectlStatus})`
+    : `gone at ${p.goneAt}`;
   const out = [
     `pod ${p.namespace}/${p.name} (node ${p.node ?? 'none'})`,
     `  the objects show: phase ${p.shown.phase ?? 'unknown'}, deletionTimestamp ${p.deletionTimestamp}, grace ${p.deletionGracePeriodSeconds}s; ${p.shown.overdue}`,
@@ -21,7 +25,13 @@ function formatPod(p: PodExplanation): string[] {
     out.push(`  ${c.cause}: ${c.detail}`);
     for (const e of c.evidence ?? []) out.push(`    evidence: ${e}`);
     out.push(`    next: ${c.next}`);
-    for (const r of c.remedies) out.push(`    to release it, ${r.action}:`, `      ${r.command}`, `      risk: ${r.risk}`, ...(r.checked ? [`      checked: ${r.checked}`] : []));
+    for (const r of c.remedies)
+      out.push(
+        `    to release it, ${r.action}:`,
+        `      ${r.command}`,
+        `      risk: ${r.risk}`,
+        ...(r.checked ? [`      checked: ${r.checked}`] : []),
+      );
   }
   return out;
 }

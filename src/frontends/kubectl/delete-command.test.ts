@@ -52,14 +52,25 @@ describe('kubectl delete: the table (kubectl v1.33; the differential test runs t
   it('no flags: Background propagation only, waits, prints "deleted"', () => {
     const cmd = parseKubectlDelete('kubectl delete pod web', V1_33);
     expect(JSON.stringify(cmd.body)).to.equal('{"propagationPolicy":"Background"}');
-    expect(cmd).to.deep.include({ resource: 'pods', names: ['web'], namespace: 'default', wait: true, clientDryRun: false, ignoreNotFound: false });
+    expect(cmd).to.deep.include({
+      resource: 'pods',
+      names: ['web'],
+      namespace: 'default',
+      wait: true,
+      clientDryRun: false,
+      ignoreNotFound: false,
+    });
     expect(cmd.timeoutMs).to.equal(undefined);
     expect(cmd.warnings).to.deep.equal([]);
     expect(said(cmd)).to.equal('pod "web" deleted');
   });
 
   it('--grace-period=5 and --grace-period 5', () => {
-    for (const line of ['kubectl delete pod web --grace-period=5', 'kubectl delete pod web --grace-period 5', 'kubectl delete --grace-period 5 pod web']) {
+    for (const line of [
+      'kubectl delete pod web --grace-period=5',
+      'kubectl delete pod web --grace-period 5',
+      'kubectl delete --grace-period 5 pod web',
+    ]) {
       expect(bodyOf(line), line).to.equal('{"gracePeriodSeconds":5,"propagationPolicy":"Background"}');
     }
   });
@@ -72,8 +83,12 @@ describe('kubectl delete: the table (kubectl v1.33; the differential test runs t
   });
 
   it('--now is a grace period of 1', () => {
-    expect(bodyOf('kubectl delete pod web --now')).to.equal('{"gracePeriodSeconds":1,"propagationPolicy":"Background"}');
-    expect(bodyOf('kubectl delete pod web --now --grace-period=-1')).to.equal('{"gracePeriodSeconds":1,"propagationPolicy":"Background"}');
+    expect(bodyOf('kubectl delete pod web --now')).to.equal(
+      '{"gracePeriodSeconds":1,"propagationPolicy":"Background"}',
+    );
+    expect(bodyOf('kubectl delete pod web --now --grace-period=-1')).to.equal(
+      '{"gracePeriodSeconds":1,"propagationPolicy":"Background"}',
+    );
     expect(bodyOf('kubectl delete pod web --now=false')).to.equal('{"propagationPolicy":"Background"}');
   });
 
@@ -110,13 +125,17 @@ describe('kubectl delete: the table (kubectl v1.33; the differential test runs t
     );
   });
 
-  it('deprecated boolean --cascade values, with kubectl\'s warning', () => {
+  it("deprecated boolean --cascade values, with kubectl's warning", () => {
     const t = parseKubectlDelete('kubectl delete pod web --cascade=true', V1_33);
     expect(t.body.propagationPolicy).to.equal('Background');
-    expect(t.warnings).to.deep.equal(['warning: --cascade=true is deprecated (boolean value) and can be replaced with --cascade=background.']);
+    expect(t.warnings).to.deep.equal([
+      'warning: --cascade=true is deprecated (boolean value) and can be replaced with --cascade=background.',
+    ]);
     const f = parseKubectlDelete('kubectl delete pod web --cascade=false', V1_33);
     expect(f.body.propagationPolicy).to.equal('Orphan');
-    expect(f.warnings).to.deep.equal(['warning: --cascade=false is deprecated (boolean value) and can be replaced with --cascade=orphan.']);
+    expect(f.warnings).to.deep.equal([
+      'warning: --cascade=false is deprecated (boolean value) and can be replaced with --cascade=orphan.',
+    ]);
     expect(parseKubectlDelete('kubectl delete pod web --cascade=0', V1_33).body.propagationPolicy).to.equal('Orphan');
   });
 
@@ -133,7 +152,9 @@ describe('kubectl delete: the table (kubectl v1.33; the differential test runs t
     expect(cmd).to.deep.include({ wait: false, clientDryRun: false });
     expect(said(cmd)).to.equal('pod "web" deleted (server dry run)');
     const forced = parseKubectlDelete('kubectl delete pod web --dry-run=server --force --grace-period=0', V1_33);
-    expect(JSON.stringify(forced.body)).to.equal('{"gracePeriodSeconds":0,"propagationPolicy":"Background","dryRun":["All"]}');
+    expect(JSON.stringify(forced.body)).to.equal(
+      '{"gracePeriodSeconds":0,"propagationPolicy":"Background","dryRun":["All"]}',
+    );
     expect(said(forced)).to.equal('pod "web" force deleted (server dry run)');
   });
 
@@ -142,20 +163,30 @@ describe('kubectl delete: the table (kubectl v1.33; the differential test runs t
     expect(cmd).to.deep.include({ clientDryRun: true, wait: false });
     expect(said(cmd)).to.equal('pod "web" deleted (dry run)');
     expect(cmd.body).to.not.have.property('dryRun');
-    expect(said(parseKubectlDelete('kubectl delete pod web --dry-run=client --force', V1_33))).to.equal('pod "web" force deleted (dry run)');
+    expect(said(parseKubectlDelete('kubectl delete pod web --dry-run=client --force', V1_33))).to.equal(
+      'pod "web" force deleted (dry run)',
+    );
   });
 
   it('--dry-run=none is no dry run; bare and boolean --dry-run are deprecated spellings', () => {
-    expect(parseKubectlDelete('kubectl delete pod web --dry-run=none', V1_33)).to.deep.include({ clientDryRun: false, wait: true, warnings: [] });
+    expect(parseKubectlDelete('kubectl delete pod web --dry-run=none', V1_33)).to.deep.include({
+      clientDryRun: false,
+      wait: true,
+      warnings: [],
+    });
     const bare = parseKubectlDelete('kubectl delete pod web --dry-run', V1_33);
     expect(bare.clientDryRun).to.equal(true);
     expect(bare.warnings).to.deep.equal(['--dry-run is deprecated and can be replaced with --dry-run=client.']);
     const t = parseKubectlDelete('kubectl delete pod web --dry-run=true', V1_33);
     expect(t.clientDryRun).to.equal(true);
-    expect(t.warnings).to.deep.equal(['--dry-run=true is deprecated (boolean value) and can be replaced with --dry-run=client.']);
+    expect(t.warnings).to.deep.equal([
+      '--dry-run=true is deprecated (boolean value) and can be replaced with --dry-run=client.',
+    ]);
     const f = parseKubectlDelete('kubectl delete pod web --dry-run=false', V1_33);
     expect(f).to.deep.include({ clientDryRun: false, wait: true });
-    expect(f.warnings).to.deep.equal(['--dry-run=false is deprecated (boolean value) and can be replaced with --dry-run=none.']);
+    expect(f.warnings).to.deep.equal([
+      '--dry-run=false is deprecated (boolean value) and can be replaced with --dry-run=none.',
+    ]);
   });
 
   it('an invalid --dry-run value is refused', () => {
@@ -171,9 +202,13 @@ describe('kubectl delete: the table (kubectl v1.33; the differential test runs t
   });
 
   it('--grace-period uses Go integer syntax (base prefixes, underscores)', () => {
-    expect(parseKubectlDelete('kubectl delete pod web --grace-period=0x10', V1_33).body.gracePeriodSeconds).to.equal(16);
+    expect(parseKubectlDelete('kubectl delete pod web --grace-period=0x10', V1_33).body.gracePeriodSeconds).to.equal(
+      16,
+    );
     expect(parseKubectlDelete('kubectl delete pod web --grace-period=010', V1_33).body.gracePeriodSeconds).to.equal(8);
-    expect(parseKubectlDelete('kubectl delete pod web --grace-period=1_000', V1_33).body.gracePeriodSeconds).to.equal(1000);
+    expect(parseKubectlDelete('kubectl delete pod web --grace-period=1_000', V1_33).body.gracePeriodSeconds).to.equal(
+      1000,
+    );
     expect(parseKubectlDelete('kubectl delete pod web --grace-period=+30', V1_33).body.gracePeriodSeconds).to.equal(30);
   });
 });
@@ -196,7 +231,7 @@ describe('kubectl delete: --wait and --timeout', () => {
     expect(parseKubectlDelete('kubectl delete pod web --wait=0', V1_33).wait).to.equal(false);
   });
 
-  it('a bad boolean is cobra\'s invalid-argument error', () => {
+  it("a bad boolean is cobra's invalid-argument error", () => {
     expect(refusal('kubectl delete pod web --wait=maybe')).to.equal(
       `error: invalid argument "maybe" for "--wait" flag: strconv.ParseBool: parsing "maybe": invalid syntax${USAGE_HINT}`,
     );
@@ -217,7 +252,8 @@ describe('kubectl delete: --wait and --timeout', () => {
       ['--timeout=1.5s', 1_500],
       ['--timeout=-5s', -5_000],
     ];
-    for (const [flags, ms] of cases) expect(parseKubectlDelete(`kubectl delete pod web ${flags}`, V1_33).timeoutMs, flags).to.equal(ms);
+    for (const [flags, ms] of cases)
+      expect(parseKubectlDelete(`kubectl delete pod web ${flags}`, V1_33).timeoutMs, flags).to.equal(ms);
   });
 
   it('--timeout=0 (in any spelling) means no timeout', () => {
@@ -226,7 +262,7 @@ describe('kubectl delete: --wait and --timeout', () => {
     }
   });
 
-  it('a bad --timeout is refused with time.ParseDuration\'s reason', () => {
+  it("a bad --timeout is refused with time.ParseDuration's reason", () => {
     expect(refusal('kubectl delete pod web --timeout=30')).to.equal(
       `error: invalid argument "30" for "--timeout" flag: time: missing unit in duration "30"${USAGE_HINT}`,
     );
@@ -247,7 +283,9 @@ describe('kubectl delete: --wait and --timeout', () => {
     expect(parseGoDuration('+0')).to.equal(0n);
     expect(() => parseGoDuration('.s')).to.throw('time: invalid duration ".s"');
     expect(() => parseGoDuration('99999999999h')).to.throw('time: invalid duration "99999999999h"');
-    expect(() => parseGoDuration('5constructor')).to.throw('time: unknown unit "constructor" in duration "5constructor"');
+    expect(() => parseGoDuration('5constructor')).to.throw(
+      'time: unknown unit "constructor" in duration "5constructor"',
+    );
   });
 });
 
@@ -270,7 +308,9 @@ describe('kubectl delete: namespace and --ignore-not-found', () => {
 
   it('refuses -n / --namespace without a value', () => {
     expect(refusal('kubectl delete pod web -n')).to.equal(`error: flag needs an argument: 'n' in -n${USAGE_HINT}`);
-    expect(refusal('kubectl delete pod web --namespace')).to.equal(`error: flag needs an argument: --namespace${USAGE_HINT}`);
+    expect(refusal('kubectl delete pod web --namespace')).to.equal(
+      `error: flag needs an argument: --namespace${USAGE_HINT}`,
+    );
   });
 
   it('--ignore-not-found', () => {
@@ -281,29 +321,50 @@ describe('kubectl delete: namespace and --ignore-not-found', () => {
 
 describe('kubectl delete: resource arguments', () => {
   it('pod, pods, po, Pod, TYPE/NAME all mean pods', () => {
-    for (const line of ['kubectl delete pod web', 'kubectl delete pods web', 'kubectl delete po web', 'kubectl delete Pod web', 'kubectl delete pod/web', 'kubectl delete po/web']) {
+    for (const line of [
+      'kubectl delete pod web',
+      'kubectl delete pods web',
+      'kubectl delete po web',
+      'kubectl delete Pod web',
+      'kubectl delete pod/web',
+      'kubectl delete po/web',
+    ]) {
       expect(parseKubectlDelete(line, V1_33), line).to.deep.include({ resource: 'pods', names: ['web'] });
       expect(said(parseKubectlDelete(line, V1_33)), line).to.equal('pod "web" deleted');
     }
   });
 
   it('replicaset, replicasets, rs, rs/NAME, replicasets.apps mean replicasets ("replicaset.apps")', () => {
-    for (const line of ['kubectl delete replicaset web', 'kubectl delete replicasets web', 'kubectl delete rs web', 'kubectl delete rs/web', 'kubectl delete replicasets.apps web']) {
+    for (const line of [
+      'kubectl delete replicaset web',
+      'kubectl delete replicasets web',
+      'kubectl delete rs web',
+      'kubectl delete rs/web',
+      'kubectl delete replicasets.apps web',
+    ]) {
       expect(parseKubectlDelete(line, V1_33), line).to.deep.include({ resource: 'replicasets', names: ['web'] });
       expect(said(parseKubectlDelete(line, V1_33)), line).to.equal('replicaset.apps "web" deleted');
     }
     expect(bodyOf('kubectl delete rs web --cascade=orphan')).to.equal('{"propagationPolicy":"Orphan"}');
   });
 
-  it('refuses a missing resource or name with kubectl\'s messages', () => {
+  it("refuses a missing resource or name with kubectl's messages", () => {
     expect(refusal('kubectl delete')).to.equal(
       "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'",
     );
     expect(refusal('kubectl delete pod')).to.equal('error: resource(s) were provided, but no name was specified');
-    expect(refusal('kubectl delete pod --force')).to.equal('error: resource(s) were provided, but no name was specified');
-    expect(refusal('kubectl delete pod/')).to.equal('error: arguments in resource/name form must have a single resource and name');
-    expect(refusal('kubectl delete /web')).to.equal('error: arguments in resource/name form must have a single resource and name');
-    expect(refusal('kubectl delete pod/a/b')).to.equal('error: arguments in resource/name form may not have more than one slash');
+    expect(refusal('kubectl delete pod --force')).to.equal(
+      'error: resource(s) were provided, but no name was specified',
+    );
+    expect(refusal('kubectl delete pod/')).to.equal(
+      'error: arguments in resource/name form must have a single resource and name',
+    );
+    expect(refusal('kubectl delete /web')).to.equal(
+      'error: arguments in resource/name form must have a single resource and name',
+    );
+    expect(refusal('kubectl delete pod/a/b')).to.equal(
+      'error: arguments in resource/name form may not have more than one slash',
+    );
     expect(refusal('kubectl delete pod pod/web')).to.equal(
       "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'",
     );
@@ -315,35 +376,70 @@ describe('kubectl delete: resource arguments', () => {
     expect(pathSegmentError(cmd, 'a%b')).to.equal(`invalid resource name "a%b": [may not contain '%']`);
     expect(pathSegmentError(cmd, '')).to.equal('resource name may not be empty');
     expect(pathSegmentError(cmd, 'web')).to.equal(undefined);
-    expect(pathSegmentError(parseKubectlDelete('kubectl delete pod web -n a/b', V1_33), 'web')).to.equal(`invalid namespace "a/b": [may not contain '/']`);
-    expect(said(parseKubectlDelete('kubectl delete pod .. --dry-run=client', V1_33))).to.equal('pod ".." deleted (dry run)');
+    expect(pathSegmentError(parseKubectlDelete('kubectl delete pod web -n a/b', V1_33), 'web')).to.equal(
+      `invalid namespace "a/b": [may not contain '/']`,
+    );
+    expect(said(parseKubectlDelete('kubectl delete pod .. --dry-run=client', V1_33))).to.equal(
+      'pod ".." deleted (dry run)',
+    );
   });
 
   it('several names, TYPE/NAME several times, -l and --all', () => {
-    expect(parseKubectlDelete('kubectl delete pod web api', V1_33)).to.deep.include({ resource: 'pods', names: ['web', 'api'] });
-    expect(parseKubectlDelete('kubectl delete pod/web po/api', V1_33)).to.deep.include({ resource: 'pods', names: ['web', 'api'] });
-    expect(parseKubectlDelete('kubectl delete pods -l app=web', V1_33)).to.deep.include({ names: [], selector: 'app=web', ignoreNotFound: true });
-    expect(parseKubectlDelete('kubectl delete pods --selector app=web --ignore-not-found=false', V1_33)).to.deep.include({ selector: 'app=web', ignoreNotFound: false });
+    expect(parseKubectlDelete('kubectl delete pod web api', V1_33)).to.deep.include({
+      resource: 'pods',
+      names: ['web', 'api'],
+    });
+    expect(parseKubectlDelete('kubectl delete pod/web po/api', V1_33)).to.deep.include({
+      resource: 'pods',
+      names: ['web', 'api'],
+    });
+    expect(parseKubectlDelete('kubectl delete pods -l app=web', V1_33)).to.deep.include({
+      names: [],
+      selector: 'app=web',
+      ignoreNotFound: true,
+    });
+    expect(
+      parseKubectlDelete('kubectl delete pods --selector app=web --ignore-not-found=false', V1_33),
+    ).to.deep.include({ selector: 'app=web', ignoreNotFound: false });
     expect(parseKubectlDelete('kubectl delete pods --all', V1_33)).to.deep.include({ names: [], selector: '' });
     expect(parseKubectlDelete('kubectl delete pods -l app=web --all=false', V1_33).selector).to.equal('app=web');
   });
 
-  it('refuses names beside a selector, --all beside -l, a selector without a type, with the builder\'s messages', () => {
-    expect(refusal('kubectl delete pod web -l app=web')).to.equal('error: name cannot be provided when a selector is specified');
-    expect(refusal('kubectl delete pod web --all')).to.equal('error: name cannot be provided when a selector is specified');
-    expect(refusal('kubectl delete pod --all -l app=web')).to.equal("error: setting 'all' parameter but found a non empty selector. ");
-    expect(refusal('kubectl delete pod/web -l app=web')).to.equal('error: selectors and the all flag cannot be used when passing resource/name arguments');
-    expect(refusal('kubectl delete -l app=web')).to.equal('error: at least one resource must be specified to use a selector');
-    expect(refusal('kubectl delete --all')).to.equal('error: at least one resource must be specified to use a selector');
-    expect(refusal("kubectl delete pods -l ''")).to.equal('error: resource(s) were provided, but no name was specified');
+  it("refuses names beside a selector, --all beside -l, a selector without a type, with the builder's messages", () => {
+    expect(refusal('kubectl delete pod web -l app=web')).to.equal(
+      'error: name cannot be provided when a selector is specified',
+    );
+    expect(refusal('kubectl delete pod web --all')).to.equal(
+      'error: name cannot be provided when a selector is specified',
+    );
+    expect(refusal('kubectl delete pod --all -l app=web')).to.equal(
+      "error: setting 'all' parameter but found a non empty selector. ",
+    );
+    expect(refusal('kubectl delete pod/web -l app=web')).to.equal(
+      'error: selectors and the all flag cannot be used when passing resource/name arguments',
+    );
+    expect(refusal('kubectl delete -l app=web')).to.equal(
+      'error: at least one resource must be specified to use a selector',
+    );
+    expect(refusal('kubectl delete --all')).to.equal(
+      'error: at least one resource must be specified to use a selector',
+    );
+    expect(refusal("kubectl delete pods -l ''")).to.equal(
+      'error: resource(s) were provided, but no name was specified',
+    );
   });
 
   it('refuses -o other than name', () => {
-    expect(refusal('kubectl delete pod web -o yaml')).to.equal("error: unexpected -o output mode: yaml. We only support '-o name'");
+    expect(refusal('kubectl delete pod web -o yaml')).to.equal(
+      "error: unexpected -o output mode: yaml. We only support '-o name'",
+    );
   });
 
   it('tokenises quotes like a shell', () => {
-    expect(parseKubectlDelete(`kubectl delete pod "web" --namespace='team a'`, V1_33)).to.deep.include({ names: ['web'], namespace: 'team a' });
+    expect(parseKubectlDelete(`kubectl delete pod "web" --namespace='team a'`, V1_33)).to.deep.include({
+      names: ['web'],
+      namespace: 'team a',
+    });
     expect(parseKubectlDelete(`kubectl   delete\tpod we\\b`, V1_33).names).to.deep.equal(['web']);
     expect(parseKubectlDelete('kubectl delete pod -- --web', V1_33).names).to.deep.equal(['--web']);
   });
@@ -353,25 +449,33 @@ describe('kubectl delete: flags kubectl does not have', () => {
   it('an unknown long flag', () => {
     expect(refusal('kubectl delete pod web --foo')).to.equal(`error: unknown flag: --foo${USAGE_HINT}`);
     expect(refusal('kubectl delete pod web --foo=bar')).to.equal(`error: unknown flag: --foo${USAGE_HINT}`);
-    expect(refusal('kubectl delete pod web --grace-period-0')).to.equal(`error: unknown flag: --grace-period-0${USAGE_HINT}`);
+    expect(refusal('kubectl delete pod web --grace-period-0')).to.equal(
+      `error: unknown flag: --grace-period-0${USAGE_HINT}`,
+    );
   });
 
   it('an unknown shorthand, bad syntax, a missing value', () => {
     expect(refusal('kubectl delete pod web -y')).to.equal(`error: unknown shorthand flag: 'y' in -y${USAGE_HINT}`);
     expect(refusal('kubectl delete pod web ---force')).to.equal(`error: bad flag syntax: ---force${USAGE_HINT}`);
-    expect(refusal('kubectl delete pod web --grace-period')).to.equal(`error: flag needs an argument: --grace-period${USAGE_HINT}`);
+    expect(refusal('kubectl delete pod web --grace-period')).to.equal(
+      `error: flag needs an argument: --grace-period${USAGE_HINT}`,
+    );
   });
 
   it('a bad integer for --grace-period', () => {
     expect(refusal('kubectl delete pod web --grace-period=x')).to.equal(
       `error: invalid argument "x" for "--grace-period" flag: strconv.ParseInt: parsing "x": invalid syntax${USAGE_HINT}`,
     );
-    expect(refusal('kubectl delete pod web --grace-period 5s')).to.contain('strconv.ParseInt: parsing "5s": invalid syntax');
+    expect(refusal('kubectl delete pod web --grace-period 5s')).to.contain(
+      'strconv.ParseInt: parsing "5s": invalid syntax',
+    );
     expect(refusal('kubectl delete pod web --grace-period=99999999999999999999')).to.contain(
       'strconv.ParseInt: parsing "99999999999999999999": value out of range',
     );
     // pflag takes the next word as the value, even when it looks like a flag.
-    expect(refusal('kubectl delete pod web --grace-period --force')).to.contain('invalid argument "--force" for "--grace-period" flag');
+    expect(refusal('kubectl delete pod web --grace-period --force')).to.contain(
+      'invalid argument "--force" for "--grace-period" flag',
+    );
   });
 
   it('underscores in long names are converted, silently', () => {
@@ -382,10 +486,14 @@ describe('kubectl delete: flags kubectl does not have', () => {
 });
 
 describe('kubectl delete: which error comes first', () => {
-  it('follows kubectl\'s order: flags, --cascade, --now, --dry-run, arguments, --force', () => {
-    expect(refusal('kubectl delete pod web --cascade=bad --now --grace-period=3 --foo')).to.contain('unknown flag: --foo');
+  it("follows kubectl's order: flags, --cascade, --now, --dry-run, arguments, --force", () => {
+    expect(refusal('kubectl delete pod web --cascade=bad --now --grace-period=3 --foo')).to.contain(
+      'unknown flag: --foo',
+    );
     expect(refusal('kubectl delete pod web --now --grace-period=3 --cascade=bad')).to.contain('invalid cascade value');
-    expect(refusal('kubectl delete pod web --dry-run=bad --now --grace-period=3')).to.contain('--now and --grace-period');
+    expect(refusal('kubectl delete pod web --dry-run=bad --now --grace-period=3')).to.contain(
+      '--now and --grace-period',
+    );
     expect(refusal('kubectl delete pod --dry-run=bad')).to.contain('Invalid dry-run value');
     expect(refusal('kubectl delete pod --force --grace-period=3')).to.contain('no name was specified');
   });
@@ -393,7 +501,9 @@ describe('kubectl delete: which error comes first', () => {
   it('keeps the warnings printed before the error', () => {
     const err = kubectlError('kubectl delete pod web --cascade=true --grace-period=3 --force');
     expect(err.message).to.equal('error: --force and --grace-period greater than 0 cannot be specified together');
-    expect(err.warnings).to.deep.equal(['warning: --cascade=true is deprecated (boolean value) and can be replaced with --cascade=background.']);
+    expect(err.warnings).to.deep.equal([
+      'warning: --cascade=true is deprecated (boolean value) and can be replaced with --cascade=background.',
+    ]);
   });
 });
 
@@ -410,22 +520,33 @@ describe('kubectl delete: commands this simulator does not model', () => {
     ] as const) {
       const message = unsupportedMessage(line);
       expect(message, line).to.contain(`flag ${named} is not modelled`);
-      expect(message, line).to.contain('--grace-period, --now, --force, --cascade, --dry-run, --wait, --timeout, --ignore-not-found, -o name, -i/--interactive');
+      expect(message, line).to.contain(
+        '--grace-period, --now, --force, --cascade, --dry-run, --wait, --timeout, --ignore-not-found, -o name, -i/--interactive',
+      );
     }
   });
 
   it('other resource types, other verbs, non-kubectl lines, shell syntax', () => {
-    expect(unsupportedMessage('kubectl delete pod/web rs/db')).to.contain('objects of several resource types (pod/web rs/db)');
-    expect(unsupportedMessage('kubectl delete pods,services web')).to.contain('more than one resource type (pods,services)');
+    expect(unsupportedMessage('kubectl delete pod/web rs/db')).to.contain(
+      'objects of several resource types (pod/web rs/db)',
+    );
+    expect(unsupportedMessage('kubectl delete pods,services web')).to.contain(
+      'more than one resource type (pods,services)',
+    );
     expect(unsupportedMessage('kubectl delete deployment web')).to.contain('resource type "deployment"');
     expect(unsupportedMessage('kubectl get pod web')).to.contain('kubectl get is not modelled');
     expect(unsupportedMessage('kubectl')).to.contain('kubectl without a command');
     expect(unsupportedMessage('delete pod web')).to.contain('does not start with "kubectl"');
     expect(unsupportedMessage('kubectl delete pod web | cat')).to.contain('shell syntax (|)');
     expect(unsupportedMessage('kubectl delete pod $POD')).to.contain('shell syntax ($)');
-    expect(() => parseKubectlDelete("kubectl delete pod 'web", V1_33)).to.throw(UnsupportedKubectlError, 'unterminated single quote');
+    expect(() => parseKubectlDelete("kubectl delete pod 'web", V1_33)).to.throw(
+      UnsupportedKubectlError,
+      'unterminated single quote',
+    );
     expect(unsupportedMessage('kubectl delete pod web --help')).to.contain('flag --help');
-    expect(unsupportedMessage('FOO=1 kubectl delete pod web')).to.contain('the environment variable FOO is not modelled');
+    expect(unsupportedMessage('FOO=1 kubectl delete pod web')).to.contain(
+      'the environment variable FOO is not modelled',
+    );
   });
 });
 
@@ -434,30 +555,44 @@ describe('kubectl delete: messages printed after the request', () => {
     expect(waitTimeoutMessage(parseKubectlDelete('kubectl delete pod web --timeout=5s', V1_33), 'web')).to.equal(
       'error: timed out waiting for the condition on pods/web',
     );
-    expect(waitTimeoutMessage(parseKubectlDelete('kubectl delete rs web', V1_33), 'web')).to.equal('error: timed out waiting for the condition on replicasets/web');
+    expect(waitTimeoutMessage(parseKubectlDelete('kubectl delete rs web', V1_33), 'web')).to.equal(
+      'error: timed out waiting for the condition on replicasets/web',
+    );
   });
 
   it('-o name prints TYPE/NAME', () => {
     expect(printedLine(parseKubectlDelete('kubectl delete pod web -o name', V1_33), 'web')).to.equal('pod/web');
-    expect(printedLine(parseKubectlDelete('kubectl delete rs web --output=name', V1_33), 'web')).to.equal('replicaset.apps/web');
+    expect(printedLine(parseKubectlDelete('kubectl delete rs web --output=name', V1_33), 'web')).to.equal(
+      'replicaset.apps/web',
+    );
   });
 });
 
 describe('kubectl delete output by kubectl release (delete.go PrintObj)', () => {
   it('V4 v1.34 (#126619) names the namespace of a namespaced object, before the dry-run suffix; v1.33 does not', () => {
     expect(parseKubectlDelete('kubectl delete pod web', Release.of(33)).operation).to.equal('deleted');
-    expect(parseKubectlDelete('kubectl delete pod web', Release.of(34)).operation).to.equal('deleted from default namespace');
-    expect(parseKubectlDelete('kubectl delete pod web -n prod --force --grace-period=0', Release.of(35)).operation).to.equal('force deleted from prod namespace');
-    expect(parseKubectlDelete('kubectl delete pod web --dry-run=client', Release.of(34)).operation).to.equal('deleted from default namespace (dry run)');
+    expect(parseKubectlDelete('kubectl delete pod web', Release.of(34)).operation).to.equal(
+      'deleted from default namespace',
+    );
+    expect(
+      parseKubectlDelete('kubectl delete pod web -n prod --force --grace-period=0', Release.of(35)).operation,
+    ).to.equal('force deleted from prod namespace');
+    expect(parseKubectlDelete('kubectl delete pod web --dry-run=client', Release.of(34)).operation).to.equal(
+      'deleted from default namespace (dry run)',
+    );
   });
 });
 
 describe('V13 — kubectl delete -i/--interactive (delete.go confirmation, delete_flags.go AddFlags)', () => {
   it('the flag exists from v1.29, on v1.28 only with KUBECTL_INTERACTIVE_DELETE=true, not before', () => {
     expect(parseKubectlDelete('kubectl delete pod web -i', Release.of(29)).interactive).to.equal(true);
-    expect(parseKubectlDelete('kubectl delete pod web --interactive=false', Release.of(33)).interactive).to.equal(false);
+    expect(parseKubectlDelete('kubectl delete pod web --interactive=false', Release.of(33)).interactive).to.equal(
+      false,
+    );
     expect(parseKubectlDelete('kubectl delete pod web', Release.of(33)).interactive).to.equal(false);
-    expect(parseKubectlDelete('KUBECTL_INTERACTIVE_DELETE=true kubectl delete pod web -i', Release.of(28)).interactive).to.equal(true);
+    expect(
+      parseKubectlDelete('KUBECTL_INTERACTIVE_DELETE=true kubectl delete pod web -i', Release.of(28)).interactive,
+    ).to.equal(true);
     const refused = (line: string, release: Release) => {
       try {
         parseKubectlDelete(line, release);
@@ -466,16 +601,26 @@ describe('V13 — kubectl delete -i/--interactive (delete.go confirmation, delet
       }
       return 'accepted';
     };
-    expect(refused('kubectl delete pod web -i', Release.of(28))).to.equal(`error: unknown shorthand flag: 'i' in -i${USAGE_HINT}`);
-    expect(refused('KUBECTL_INTERACTIVE_DELETE=1 kubectl delete pod web --interactive', Release.of(28))).to.equal(`error: unknown flag: --interactive${USAGE_HINT}`);
-    expect(refused('KUBECTL_INTERACTIVE_DELETE=true kubectl delete pod web -i', Release.of(27))).to.equal(`error: unknown shorthand flag: 'i' in -i${USAGE_HINT}`);
+    expect(refused('kubectl delete pod web -i', Release.of(28))).to.equal(
+      `error: unknown shorthand flag: 'i' in -i${USAGE_HINT}`,
+    );
+    expect(refused('KUBECTL_INTERACTIVE_DELETE=1 kubectl delete pod web --interactive', Release.of(28))).to.equal(
+      `error: unknown flag: --interactive${USAGE_HINT}`,
+    );
+    expect(refused('KUBECTL_INTERACTIVE_DELETE=true kubectl delete pod web -i', Release.of(27))).to.equal(
+      `error: unknown shorthand flag: 'i' in -i${USAGE_HINT}`,
+    );
   });
 
   it('the prompt lists kind/name and asks (y/n) up to v1.33, (y/N) from v1.34 (#132251)', () => {
     const pods = parseKubectlDelete('kubectl delete pod web api -i', V1_33);
-    expect(confirmationPrompt(pods, ['web', 'api'], Release.of(33))).to.equal('You are about to delete the following 2 resource(s):\npod/web\npod/api\nDo you want to continue? (y/n): ');
+    expect(confirmationPrompt(pods, ['web', 'api'], Release.of(33))).to.equal(
+      'You are about to delete the following 2 resource(s):\npod/web\npod/api\nDo you want to continue? (y/n): ',
+    );
     const rs = parseKubectlDelete('kubectl delete rs db -i', V1_33);
-    expect(confirmationPrompt(rs, ['db'], Release.of(34))).to.equal('You are about to delete the following 1 resource(s):\nreplicaset.apps/db\nDo you want to continue? (y/N): ');
+    expect(confirmationPrompt(rs, ['db'], Release.of(34))).to.equal(
+      'You are about to delete the following 1 resource(s):\nreplicaset.apps/db\nDo you want to continue? (y/N): ',
+    );
   });
 
   it('up to v1.33 (fmt.Fscan) the first word decides and blank lines are skipped; from v1.34 (fmt.Fscanln) the first line must be one word', () => {

@@ -59,7 +59,10 @@ export interface KubectlDeleteCommand {
 export class KubectlError extends Error {
   override readonly name = 'KubectlError';
   /** Warnings kubectl printed before the error. */
-  constructor(message: string, readonly warnings: readonly string[] = []) {
+  constructor(
+    message: string,
+    readonly warnings: readonly string[] = [],
+  ) {
     super(message);
   }
 }
@@ -98,11 +101,31 @@ export type FlagValue = string | boolean | bigint;
 
 /** kubectl's global (persistent) flags other than -n (`kubectl options`), none of them modelled. */
 export const GLOBAL_FLAGS: FlagSpec[] = [
-  ...['as', 'as-group', 'as-uid', 'cache-dir', 'certificate-authority', 'client-certificate', 'client-key', 'cluster',
-    'context', 'kubeconfig', 'password', 'profile', 'profile-output', 'request-timeout', 'tls-server-name', 'token',
-    'user', 'username', 'vmodule', 'log-flush-frequency'].map((name): FlagSpec => ({ name, kind: 'string', global: true })),
+  ...[
+    'as',
+    'as-group',
+    'as-uid',
+    'cache-dir',
+    'certificate-authority',
+    'client-certificate',
+    'client-key',
+    'cluster',
+    'context',
+    'kubeconfig',
+    'password',
+    'profile',
+    'profile-output',
+    'request-timeout',
+    'tls-server-name',
+    'token',
+    'user',
+    'username',
+    'vmodule',
+    'log-flush-frequency',
+  ].map((name): FlagSpec => ({ name, kind: 'string', global: true })),
   ...['disable-compression', 'insecure-skip-tls-verify', 'match-server-version', 'warnings-as-errors'].map(
-    (name): FlagSpec => ({ name, kind: 'bool', global: true })),
+    (name): FlagSpec => ({ name, kind: 'bool', global: true }),
+  ),
   { name: 'server', short: 's', kind: 'string', global: true },
   { name: 'v', short: 'v', kind: 'string', global: true },
 ];
@@ -169,7 +192,8 @@ export function tryGoBool(s: string): boolean | undefined {
 
 /** strconv.ParseInt(s, 0, 64), as pflag's int flag calls it: base prefixes, leading-0 octal, underscores. */
 function parseGoInt(s: string): bigint {
-  const m = /^([+-]?)(0[xX](?:_?[0-9a-fA-F])+|0[bB](?:_?[01])+|0[oO](?:_?[0-7])+|0(?:_?[0-7])*|[1-9](?:_?[0-9])*)$/.exec(s);
+  const m =
+    /^([+-]?)(0[xX](?:_?[0-9a-fA-F])+|0[bB](?:_?[01])+|0[oO](?:_?[0-7])+|0(?:_?[0-7])*|[1-9](?:_?[0-9])*)$/.exec(s);
   if (!m) throw new Error(`strconv.ParseInt: parsing ${q(s)}: invalid syntax`);
   const digits = (m[2] as string).replace(/_/g, '');
   const magnitude = /^0[0-7]+$/.test(digits) ? BigInt(`0o${digits.slice(1)}`) : BigInt(digits);
@@ -193,7 +217,14 @@ function timeQuote(s: string): string {
 }
 
 const UNIT_NS: Record<string, bigint> = {
-  ns: 1n, us: 1_000n, 'µs': 1_000n, 'μs': 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n,
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
 };
 
 /** time.ParseDuration, in nanoseconds: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+`, or a bare "0". */
@@ -290,7 +321,11 @@ function setFlag(spec: FlagSpec, raw: string, out: ParsedLine): void {
   out.values.set(spec.name, value);
 }
 
-export function parseFlags(args: string[], registered: (spec: FlagSpec) => boolean, table: readonly FlagSpec[] = FLAGS): ParsedLine {
+export function parseFlags(
+  args: string[],
+  registered: (spec: FlagSpec) => boolean,
+  table: readonly FlagSpec[] = FLAGS,
+): ParsedLine {
   const flags = table.filter(registered);
   const byName = new Map(flags.map((f) => [f.name, f]));
   const byShort = new Map(flags.filter((f) => f.short).map((f) => [f.short as string, f]));
@@ -358,18 +393,32 @@ export function parseFlags(args: string[], registered: (spec: FlagSpec) => boole
 // visitorResult, with the RESTMapper's answers for the two resources this simulator has.
 
 const RESOURCE_ALIASES: Record<string, KubectlResource> = {
-  pods: 'pods', pod: 'pods', po: 'pods',
-  replicasets: 'replicasets', replicaset: 'replicasets', rs: 'replicasets',
-  namespaces: 'namespaces', namespace: 'namespaces', ns: 'namespaces',
-  'replicasets.apps': 'replicasets', 'replicaset.apps': 'replicasets',
-  'replicasets.v1.apps': 'replicasets', 'replicaset.v1.apps': 'replicasets',
+  pods: 'pods',
+  pod: 'pods',
+  po: 'pods',
+  replicasets: 'replicasets',
+  replicaset: 'replicasets',
+  rs: 'replicasets',
+  namespaces: 'namespaces',
+  namespace: 'namespaces',
+  ns: 'namespaces',
+  'replicasets.apps': 'replicasets',
+  'replicaset.apps': 'replicasets',
+  'replicasets.v1.apps': 'replicasets',
+  'replicaset.v1.apps': 'replicasets',
 };
 const PROPAGATION: Record<string, 'Background' | 'Foreground' | 'Orphan'> = {
-  background: 'Background', foreground: 'Foreground', orphan: 'Orphan',
+  background: 'Background',
+  foreground: 'Foreground',
+  orphan: 'Orphan',
 };
 
 /** What PrintObj prints: the lower-case kind, with ".group" for non-core groups. */
-const KIND_STRING: Record<KubectlResource, string> = { pods: 'pod', replicasets: 'replicaset.apps', namespaces: 'namespace' };
+const KIND_STRING: Record<KubectlResource, string> = {
+  pods: 'pod',
+  replicasets: 'replicaset.apps',
+  namespaces: 'namespace',
+};
 
 function resolveType(arg: string): KubectlResource {
   if (arg.includes(',')) throw unsupported(`more than one resource type (${arg})`);
@@ -416,13 +465,18 @@ function resolveTargets(args: string[], selector: string | undefined, fail: (mes
       }
     }
     // visitBySelector refuses resource/name tuples.
-    if (selector !== undefined) fail('error: selectors and the all flag cannot be used when passing resource/name arguments');
+    if (selector !== undefined)
+      fail('error: selectors and the all flag cannot be used when passing resource/name arguments');
     const tuples = args.map((arg) => arg.split('/') as [string, string]);
     const resource = resolveType(tuples[0]![0]);
-    if (tuples.some(([type]) => resolveType(type) !== resource)) throw unsupported(`objects of several resource types (${args.join(' ')})`);
+    if (tuples.some(([type]) => resolveType(type) !== resource))
+      throw unsupported(`objects of several resource types (${args.join(' ')})`);
     return { resource, names: tuples.map(([, name]) => name) };
   }
-  if (args.length === 0) fail(selector === undefined ? MISSING_RESOURCE : 'error: at least one resource must be specified to use a selector');
+  if (args.length === 0)
+    fail(
+      selector === undefined ? MISSING_RESOURCE : 'error: at least one resource must be specified to use a selector',
+    );
   const resource = resolveType(args[0] as string);
   const names = args.slice(1);
   if (selector !== undefined) {
@@ -450,7 +504,11 @@ export function splitEnvironment(words: string[]): { env: Map<string, string>; w
   for (; i < words.length; i++) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(words[i] as string);
     if (!m) break;
-    if (!ENVIRONMENT.includes(m[1] as string)) throw unsupported(`the environment variable ${m[1]}`, `Only ${ENVIRONMENT.join(', ')} may be set in front of kubectl`);
+    if (!ENVIRONMENT.includes(m[1] as string))
+      throw unsupported(
+        `the environment variable ${m[1]}`,
+        `Only ${ENVIRONMENT.join(', ')} may be set in front of kubectl`,
+      );
     env.set(m[1] as string, m[2] as string);
   }
   return { env, words: words.slice(i) };
@@ -462,25 +520,36 @@ export function splitEnvironment(words: string[]): { env: Map<string, string>; w
  * helpers.go GetDryRunStrategy: none, client or server; a boolean or the bare flag (NoOptDefVal
  * "unchanged") is a deprecated spelling, reported through klog.Warning.
  */
-export function dryRunStrategy(dryRunFlag: string, warnings: string[], fail: (message: string) => never): 'none' | 'client' | 'server' {
+export function dryRunStrategy(
+  dryRunFlag: string,
+  warnings: string[],
+  fail: (message: string) => never,
+): 'none' | 'client' | 'server' {
   const dryRunBool = tryGoBool(dryRunFlag);
   if (dryRunBool !== undefined) {
     const dryRun = dryRunBool ? 'client' : 'none';
-    warnings.push(`--dry-run=${dryRunFlag} is deprecated (boolean value) and can be replaced with --dry-run=${dryRun}.`);
+    warnings.push(
+      `--dry-run=${dryRunFlag} is deprecated (boolean value) and can be replaced with --dry-run=${dryRun}.`,
+    );
     return dryRun;
   }
   if (dryRunFlag === 'unchanged') {
     warnings.push('--dry-run is deprecated and can be replaced with --dry-run=client.');
     return 'client';
   }
-  if (dryRunFlag !== 'none' && dryRunFlag !== 'client' && dryRunFlag !== 'server') fail(`error: Invalid dry-run value (${dryRunFlag}). Must be "none", "server", or "client".`);
+  if (dryRunFlag !== 'none' && dryRunFlag !== 'client' && dryRunFlag !== 'server')
+    fail(`error: Invalid dry-run value (${dryRunFlag}). Must be "none", "server", or "client".`);
   return dryRunFlag as 'none' | 'client' | 'server';
 }
 
 export function parseKubectlDelete(commandLine: string, release: Release = DEFAULT_RELEASE): KubectlDeleteCommand {
   const { env, words } = splitEnvironment(splitCommandLine(commandLine));
-  if (words[0] !== 'kubectl') throw unsupported(`a command line that does not start with "kubectl" (${q(commandLine)})`);
-  const parsed = parseFlags(words.slice(1), (spec) => spec.name !== 'interactive' || interactiveFlagRegistered(release, env));
+  if (words[0] !== 'kubectl')
+    throw unsupported(`a command line that does not start with "kubectl" (${q(commandLine)})`);
+  const parsed = parseFlags(
+    words.slice(1),
+    (spec) => spec.name !== 'interactive' || interactiveFlagRegistered(release, env),
+  );
   const [verb, ...args] = parsed.positionals;
   if (verb !== 'delete') throw unsupported(verb === undefined ? 'kubectl without a command' : `kubectl ${verb}`);
 
@@ -493,7 +562,8 @@ export function parseKubectlDelete(commandLine: string, release: Release = DEFAU
   if (parsed.error !== undefined) fail(`error: ${parsed.error}\nSee 'kubectl delete --help' for usage.`);
   if (parsed.unmodelled.length > 0) throw unsupported(`flag ${parsed.unmodelled.join(', ')}`);
 
-  const flag = <T extends FlagValue>(name: string, fallback: T): T => (parsed.values.get(name) as T | undefined) ?? fallback;
+  const flag = <T extends FlagValue>(name: string, fallback: T): T =>
+    (parsed.values.get(name) as T | undefined) ?? fallback;
   const force = flag<boolean>('force', false);
   const now = flag<boolean>('now', false);
   const gracePeriodFlag = flag<bigint>('grace-period', -1n);
@@ -504,7 +574,9 @@ export function parseKubectlDelete(commandLine: string, release: Release = DEFAU
   const cascadeBool = tryGoBool(cascadeFlag);
   const cascade = cascadeBool === undefined ? cascadeFlag : cascadeBool ? 'background' : 'orphan';
   if (cascadeBool !== undefined) {
-    warnings.push(`warning: --cascade=${cascadeFlag} is deprecated (boolean value) and can be replaced with --cascade=${cascade}.`);
+    warnings.push(
+      `warning: --cascade=${cascadeFlag} is deprecated (boolean value) and can be replaced with --cascade=${cascade}.`,
+    );
   }
   const propagationPolicy = own(PROPAGATION, cascade);
   if (propagationPolicy === undefined) {
@@ -536,7 +608,8 @@ export function parseKubectlDelete(commandLine: string, release: Release = DEFAU
   // refused; --force with 0 prints a warning through the WarningPrinter ("Warning: " prefix,
   // cli-runtime/pkg/printers).
   const output = flag<string>('output', '');
-  if (output !== '' && output !== 'name') fail(`error: unexpected -o output mode: ${output}. We only support '-o name'`);
+  if (output !== '' && output !== 'name')
+    fail(`error: unexpected -o output mode: ${output}. We only support '-o name'`);
   if (force && gracePeriod > 0n) fail('error: --force and --grace-period greater than 0 cannot be specified together');
   if (force && gracePeriod === 0n) {
     warnings.push(
@@ -606,7 +679,9 @@ export function confirms(answer: string | undefined, release: Release): boolean 
 
 /** What delete.go PrintObj prints on stdout for one object. */
 export function printedLine(cmd: KubectlDeleteCommand, name: string): string {
-  return cmd.outputName ? `${KIND_STRING[cmd.resource]}/${name}` : `${KIND_STRING[cmd.resource]} "${name}" ${cmd.operation}`;
+  return cmd.outputName
+    ? `${KIND_STRING[cmd.resource]}/${name}`
+    : `${KIND_STRING[cmd.resource]} "${name}" ${cmd.operation}`;
 }
 
 /** client-go rest.Request.Namespace / Name: the error for a path-unsafe segment, checked as each request is built. */

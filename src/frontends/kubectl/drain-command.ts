@@ -1,5 +1,14 @@
 import { parseLabelSelector } from '../../apimachinery/selectors';
-import { dryRunStrategy, GLOBAL_FLAGS, KubectlError, parseFlags, splitCommandLine, unsupported, type FlagSpec, type FlagValue } from './delete-command';
+import {
+  dryRunStrategy,
+  GLOBAL_FLAGS,
+  KubectlError,
+  parseFlags,
+  splitCommandLine,
+  unsupported,
+  type FlagSpec,
+  type FlagValue,
+} from './delete-command';
 
 /**
  * `kubectl drain|cordon|uncordon …` as kubectl v1.33 reads it (staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go
@@ -76,7 +85,8 @@ export function parseKubectlDrain(commandLine: string): KubectlDrainCommand {
   };
   if (parsed.error !== undefined) fail(`error: ${parsed.error}\nSee 'kubectl ${verb} --help' for usage.`);
   if (parsed.unmodelled.length > 0) throw unsupported(`flag ${parsed.unmodelled.join(', ')}`);
-  const flag = <T extends FlagValue>(name: string, fallback: T): T => (parsed.values.get(name) as T | undefined) ?? fallback;
+  const flag = <T extends FlagValue>(name: string, fallback: T): T =>
+    (parsed.values.get(name) as T | undefined) ?? fallback;
   const nodes = parsed.positionals.slice(1);
   const selector = flag<string>('selector', '');
   const usage = (message: string) => fail(`${message}\nSee 'kubectl ${verb} -h' for help and examples`);
@@ -115,4 +125,3 @@ export function isDrainLine(commandLine: string): boolean {
   const verb = splitCommandLine(commandLine)[1];
   return verb === 'drain' || verb === 'cordon' || verb === 'uncordon';
 }
-

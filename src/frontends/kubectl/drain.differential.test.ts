@@ -53,13 +53,44 @@ function fixture(variant: Variant): Cluster {
   cluster.addNode('node-1');
   const rs = cluster.apiserver.create(USER, 'replicasets', 'default', {
     metadata: { name: 'frontend' },
-    spec: { replicas: 1, selector: { matchLabels: { app: 'frontend' } }, template: { metadata: { labels: { app: 'frontend' } }, spec: { containers: [{ name: 'app' }] } } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'frontend' } },
+      template: { metadata: { labels: { app: 'frontend' } }, spec: { containers: [{ name: 'app' }] } },
+    },
   });
-  const pods: Pod[] = [podManifest('api'), podManifest('web'), podManifest('held'), podManifest('frontend-1', { app: 'frontend' })];
+  const pods: Pod[] = [
+    podManifest('api'),
+    podManifest('web'),
+    podManifest('held'),
+    podManifest('frontend-1', { app: 'frontend' }),
+  ];
   pods[2].metadata.finalizers = ['example.com/hold'];
-  if (rs.ok) pods[3].metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'frontend', uid: rs.object.metadata.uid!, controller: true, blockOwnerDeletion: true }];
-  if (variant === 'emptydir') pods.push({ ...podManifest('data'), spec: { ...podManifest('data').spec!, volumes: [{ name: 'scratch', emptyDir: {} }] } });
-  if (variant === 'daemonset') pods.push({ ...podManifest('agent'), metadata: { name: 'agent', labels: { app: 'agent' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'ds-uid', controller: true }] } });
+  if (rs.ok)
+    pods[3].metadata.ownerReferences = [
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        name: 'frontend',
+        uid: rs.object.metadata.uid!,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ];
+  if (variant === 'emptydir')
+    pods.push({
+      ...podManifest('data'),
+      spec: { ...podManifest('data').spec!, volumes: [{ name: 'scratch', emptyDir: {} }] },
+    });
+  if (variant === 'daemonset')
+    pods.push({
+      ...podManifest('agent'),
+      metadata: {
+        name: 'agent',
+        labels: { app: 'agent' },
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'ds-uid', controller: true }],
+      },
+    });
   for (const pod of pods) cluster.apiserver.create(USER, 'pods', 'default', pod);
   cluster.advance(60_000);
   return cluster;
@@ -80,10 +111,15 @@ const sortedLines = (s: string) => s.replace(/\n$/, '').split('\n').sort();
 function outcome(cluster: Cluster): { pods: string[]; unschedulable: boolean } {
   const list = cluster.apiserver.list('pods', 'default');
   const node = cluster.apiserver.get('nodes', undefined, 'node-1');
-  return { pods: list.ok ? list.object.items.map((p) => p.metadata.name!) : [], unschedulable: node.ok && node.object.spec?.unschedulable === true };
+  return {
+    pods: list.ok ? list.object.items.map((p) => p.metadata.name!) : [],
+    unschedulable: node.ok && node.object.spec?.unschedulable === true,
+  };
 }
 
-describe('kubectl drain, cordon, uncordon: the built-in kubectl and the real kubectl v1.33 do the same (K80–K82)', { concurrency: 3 }, () => {
+describe('kubectl drain, cordon, uncordon: the built-in kubectl and the real kubectl v1.33 do the same (K80–K82)', {
+  concurrency: 3,
+}, () => {
   const sessions: RealKubectlSession[] = [];
   const idle: RealKubectlSession[] = [];
   after(async () => Promise.all(sessions.map((s) => s.close())));
@@ -97,7 +133,11 @@ describe('kubectl drain, cordon, uncordon: the built-in kubectl and the real kub
       let session = idle.pop();
       if (session) session.use(realCluster, listener);
       else sessions.push((session = await RealKubectlSession.start(realCluster, listener)));
-      const real = await session.run(splitCommandLine(line).slice(1), { virtualMs: DEFAULT_WAIT_LIMIT_MS, wallMs: 20_000, pollingQuietMs: 100 });
+      const real = await session.run(splitCommandLine(line).slice(1), {
+        virtualMs: DEFAULT_WAIT_LIMIT_MS,
+        wallMs: 20_000,
+        pollingQuietMs: 100,
+      });
       idle.push(session);
 
       expect(real.stopped, 'the real kubectl ran to its end').to.equal(undefined);

@@ -21,7 +21,6 @@ export const EVICTION_RETRY_MS = 5000;
 /** waitForDelete polls each pod every second. */
 export const POLL_INTERVAL_MS = 1000;
 
-
 /** A pod filter's verdict (PodDeleteStatus). */
 export interface PodDeleteStatus {
   delete: boolean;
@@ -49,13 +48,22 @@ type PodFilter = (pod: Pod) => PodDeleteStatus;
  * that ran gives the verdict (so a pod both with local storage and without a controller, with both
  * flags, shows only the second warning).
  */
-export function filterPod(pod: Pod, cmd: KubectlDrainCommand, now: number, daemonSetError: (namespace: string, name: string) => { message: string; notFound: boolean } | undefined): PodDeleteStatus {
+export function filterPod(
+  pod: Pod,
+  cmd: KubectlDrainCommand,
+  now: number,
+  daemonSetError: (namespace: string, name: string) => { message: string; notFound: boolean } | undefined,
+): PodDeleteStatus {
   const controller = controllerOf(pod);
   const filters: PodFilter[] = [
     (p) => {
       const deletedAt = p.metadata.deletionTimestamp;
       // shouldSkipPod compares with kubectl's own clock (time.Now); here the cluster's virtual clock.
-      return cmd.skipWaitForDeleteTimeoutSeconds > 0 && deletedAt && Math.floor((now - Date.parse(deletedAt)) / 1000) > cmd.skipWaitForDeleteTimeoutSeconds ? skip : okay;
+      return cmd.skipWaitForDeleteTimeoutSeconds > 0 &&
+        deletedAt &&
+        Math.floor((now - Date.parse(deletedAt)) / 1000) > cmd.skipWaitForDeleteTimeoutSeconds
+        ? skip
+        : okay;
     },
     (p) => {
       if (controller?.kind !== 'DaemonSet' || terminal(p)) return okay;
@@ -144,52 +152,87 @@ class DrainClient {
   }
 
   getNode(name: string): ApiResponse<Node> {
-    return this.send({ method: 'GET', path: `/api/v1/nodes/${name}`, query: '' }, () => this.cluster.apiserver.get('nodes', undefined, name));
+    return this.send({ method: 'GET', path: `/api/v1/nodes/${name}`, query: '' }, () =>
+      this.cluster.apiserver.get('nodes', undefined, name),
+    );
   }
 
   listNodes(selector: string, limit: number) {
     const query = { labelSelector: selector, limit: String(limit) };
-    return this.send({ method: 'GET', path: '/api/v1/nodes', query: encodeQuery(query) }, () => this.cluster.apiserver.listPage('nodes', undefined, query));
+    return this.send({ method: 'GET', path: '/api/v1/nodes', query: encodeQuery(query) }, () =>
+      this.cluster.apiserver.listPage('nodes', undefined, query),
+    );
   }
 
   /** CordonHelper.PatchOrReplace: the two-way merge patch of spec.unschedulable (false is omitted, so it is nulled). */
   patchNode(name: string, unschedulable: boolean, dryRun: boolean): ApiResponse<Node> {
     const patch = { spec: { unschedulable: unschedulable ? true : null } };
-    const request: KubectlRequest = { method: 'PATCH', path: `/api/v1/nodes/${name}`, query: dryRun ? 'dryRun=All' : '', body: JSON.stringify(patch) };
-    return this.send(request, () => this.cluster.apiserver.patch(KUBECTL, 'nodes', undefined, name, 'strategic', patch, { dryRun }));
+    const request: KubectlRequest = {
+      method: 'PATCH',
+      path: `/api/v1/nodes/${name}`,
+      query: dryRun ? 'dryRun=All' : '',
+      body: JSON.stringify(patch),
+    };
+    return this.send(request, () =>
+      this.cluster.apiserver.patch(KUBECTL, 'nodes', undefined, name, 'strategic', patch, { dryRun }),
+    );
   }
 
   listPods(query: Record<string, string>) {
-    return this.send({ method: 'GET', path: '/api/v1/pods', query: encodeQuery(query) }, () => this.cluster.apiserver.listPage('pods', undefined, query));
+    return this.send({ method: 'GET', path: '/api/v1/pods', query: encodeQuery(query) }, () =>
+      this.cluster.apiserver.listPage('pods', undefined, query),
+    );
   }
 
   /** AppsV1().DaemonSets(ns).Get: answered NotFound as for an unserved resource until DaemonSets are served. */
   getDaemonSet(namespace: string, name: string): { message: string; notFound: boolean } | undefined {
     const path = `/apis/apps/v1/namespaces/${namespace}/daemonsets/${name}`;
     return this.send({ method: 'GET', path, query: '' }, () => {
-      if (!SERVED_RESOURCES.some((r) => r.resource === 'daemonsets')) return { message: 'the server could not find the requested resource', notFound: true };
-      const r = (this.cluster.apiserver.get as (resource: string, namespace: string, name: string) => ApiResponse<unknown>)('daemonsets', namespace, name);
+      if (!SERVED_RESOURCES.some((r) => r.resource === 'daemonsets'))
+        return { message: 'the server could not find the requested resource', notFound: true };
+      const r = (
+        this.cluster.apiserver.get as (resource: string, namespace: string, name: string) => ApiResponse<unknown>
+      )('daemonsets', namespace, name);
       return r.ok ? undefined : { message: r.status.message, notFound: r.code === 404 };
     });
   }
 
   getPod(namespace: string, name: string): ApiResponse<Pod> {
-    return this.send({ method: 'GET', path: `/api/v1/namespaces/${namespace}/pods/${name}`, query: '' }, () => this.cluster.apiserver.get('pods', namespace, name));
+    return this.send({ method: 'GET', path: `/api/v1/namespaces/${namespace}/pods/${name}`, query: '' }, () =>
+      this.cluster.apiserver.get('pods', namespace, name),
+    );
   }
 
   /** PolicyV1().Evictions(ns).Evict: POST pods/NAME/eviction with a policy/v1 Eviction in JSON. */
   evict(pod: Pod, deleteOptions: DeleteOptions) {
     const { name, namespace = 'default' } = pod.metadata;
-    const eviction = { kind: 'Eviction', apiVersion: 'policy/v1', metadata: { name, namespace, creationTimestamp: null }, deleteOptions };
-    const request: KubectlRequest = { method: 'POST', path: `/api/v1/namespaces/${namespace}/pods/${name}/eviction`, query: '', body: `${JSON.stringify(eviction)}\n` };
-    return this.send(request, () => this.cluster.apiserver.evict(KUBECTL, namespace, name!, { ...eviction, metadata: { name, namespace } }));
+    const eviction = {
+      kind: 'Eviction',
+      apiVersion: 'policy/v1',
+      metadata: { name, namespace, creationTimestamp: null },
+      deleteOptions,
+    };
+    const request: KubectlRequest = {
+      method: 'POST',
+      path: `/api/v1/namespaces/${namespace}/pods/${name}/eviction`,
+      query: '',
+      body: `${JSON.stringify(eviction)}\n`,
+    };
+    return this.send(request, () =>
+      this.cluster.apiserver.evict(KUBECTL, namespace, name!, { ...eviction, metadata: { name, namespace } }),
+    );
   }
 
   /** CoreV1().Pods(ns).Delete with DeleteOptions in protobuf. */
   deletePod(pod: Pod, deleteOptions: DeleteOptions) {
     const { name, namespace = 'default' } = pod.metadata;
-    const body = deleteOptionsProtobuf({ gracePeriodSeconds: deleteOptions.gracePeriodSeconds ?? undefined, dryRun: deleteOptions.dryRun ?? undefined });
-    return this.send({ method: 'DELETE', path: `/api/v1/namespaces/${namespace}/pods/${name}`, query: '', body }, () => this.cluster.apiserver.delete(KUBECTL, 'pods', namespace, name!, deleteOptions));
+    const body = deleteOptionsProtobuf({
+      gracePeriodSeconds: deleteOptions.gracePeriodSeconds ?? undefined,
+      dryRun: deleteOptions.dryRun ?? undefined,
+    });
+    return this.send({ method: 'DELETE', path: `/api/v1/namespaces/${namespace}/pods/${name}`, query: '', body }, () =>
+      this.cluster.apiserver.delete(KUBECTL, 'pods', namespace, name!, deleteOptions),
+    );
   }
 }
 
@@ -210,19 +253,25 @@ export function runDrain(cluster: Cluster, cmd: KubectlDrainCommand): KubectlRes
   const client = new DrainClient(cluster);
   const stdout: string[] = [];
   const stderr = [...cmd.warnings];
-  const end = (exitCode: number, blockers?: string[]): KubectlResult => ({ exitCode, stdout: stdout.join('\n'), stderr: stderr.join('\n'), requests: client.requests, ...(blockers && { blockers }) });
+  const end = (exitCode: number, blockers?: string[]): KubectlResult => ({
+    exitCode,
+    stdout: stdout.join('\n'),
+    stderr: stderr.join('\n'),
+    requests: client.requests,
+    ...(blockers && { blockers }),
+  });
   const suffix = cmd.dryRun === 'client' ? ' (dry run)' : cmd.dryRun === 'server' ? ' (server dry run)' : '';
 
   // Complete: the builder's visit of the nodes.
   const nodes: Node[] = [];
   if (cmd.selector !== undefined) {
     const list = client.listNodes(cmd.selector, cmd.chunkSize);
-    if (!list.ok) return stderr.push(`Error from server (${list.status.reason}): ${list.status.message}`), end(1);
+    if (!list.ok) return (stderr.push(`Error from server (${list.status.reason}): ${list.status.message}`), end(1));
     nodes.push(...list.object.items);
   } else {
     for (const name of cmd.nodes) {
       const got = client.getNode(name);
-      if (!got.ok) return stderr.push(`Error from server (${got.status.reason}): ${got.status.message}`), end(1);
+      if (!got.ok) return (stderr.push(`Error from server (${got.status.reason}): ${got.status.message}`), end(1));
       nodes.push(got.object);
     }
   }
@@ -264,12 +313,17 @@ export function runDrain(cluster: Cluster, cmd: KubectlDrainCommand): KubectlRes
   }
   if (remaining.length > 0) stderr.push('There are pending nodes to be drained:', ...remaining.map((n) => ` ${n}`));
   // cmdutil.CheckErr of the aggregate: each error on a line of its own.
-  if (fatal.length > 0) return stderr.push(...checkErr(fatal)), end(1);
+  if (fatal.length > 0) return (stderr.push(...checkErr(fatal)), end(1));
   return end(0);
 }
 
 /** Helper.GetPodsForDeletion: the node's pods (all pages), each with its filter verdict, and the errors. */
-function getPodsForDeletion(cluster: Cluster, client: DrainClient, cmd: KubectlDrainCommand, node: string): { pods: Pod[]; warnings: string; errors: string[] } {
+function getPodsForDeletion(
+  cluster: Cluster,
+  client: DrainClient,
+  cmd: KubectlDrainCommand,
+  node: string,
+): { pods: Pod[]; warnings: string; errors: string[] } {
   const items: Pod[] = [];
   let next: string | undefined;
   do {
@@ -282,7 +336,10 @@ function getPodsForDeletion(cluster: Cluster, client: DrainClient, cmd: KubectlD
     items.push(...list.object.items);
     next = list.object.continue || undefined;
   } while (next);
-  const verdicts = items.map((pod) => ({ pod, status: filterPod(pod, cmd, cluster.clock.now(), (ns, name) => client.getDaemonSet(ns, name)) }));
+  const verdicts = items.map((pod) => ({
+    pod,
+    status: filterPod(pod, cmd, cluster.clock.now(), (ns, name) => client.getDaemonSet(ns, name)),
+  }));
   // Warnings and errors grouped by message (upstream walks a map: any order; here the first seen first).
   const group = (reason: PodDeleteStatus['reason']) => {
     const byMessage = new Map<string, string[]>();
@@ -293,13 +350,22 @@ function getPodsForDeletion(cluster: Cluster, client: DrainClient, cmd: KubectlD
     }
     return [...byMessage];
   };
-  const warnings = group('Warning').map(([m, pods]) => `${m}: ${pods.join(', ')}`).join('; ');
+  const warnings = group('Warning')
+    .map(([m, pods]) => `${m}: ${pods.join(', ')}`)
+    .join('; ');
   const errors = group('Error').map(([m, pods]) => `cannot delete ${m}: ${pods.join(', ')}`);
   return { pods: verdicts.filter((v) => v.status.delete).map((v) => v.pod), warnings, errors };
 }
 
 /** deleteOrEvictPodsSimple: filter, warn, then evict or delete and wait; on an error, what is left. */
-function deleteOrEvictPodsSimple(cluster: Cluster, client: DrainClient, cmd: KubectlDrainCommand, node: string, stdout: string[], stderr: string[]): { error?: DrainError; blockers?: string[] } {
+function deleteOrEvictPodsSimple(
+  cluster: Cluster,
+  client: DrainClient,
+  cmd: KubectlDrainCommand,
+  node: string,
+  stdout: string[],
+  stderr: string[],
+): { error?: DrainError; blockers?: string[] } {
   const list = getPodsForDeletion(cluster, client, cmd, node);
   if (list.errors.length > 0) return { error: aggregate(list.errors) };
   if (list.warnings !== '') stderr.push(`Warning: ${list.warnings}`);
@@ -311,9 +377,15 @@ function deleteOrEvictPodsSimple(cluster: Cluster, client: DrainClient, cmd: Kub
   if (outcome.blockers || outcome.error === undefined) return outcome;
   const pending = getPodsForDeletion(cluster, client, cmd, node);
   if (pending.pods.length > 0) {
-    stderr.push(`There are pending pods in node "${node}" when an error occurred: ${outcome.error.text}`, ...pending.pods.map((p) => `pod/${p.metadata.name}`));
+    stderr.push(
+      `There are pending pods in node "${node}" when an error occurred: ${outcome.error.text}`,
+      ...pending.pods.map((p) => `pod/${p.metadata.name}`),
+    );
   }
-  if (pending.errors.length > 0) stderr.push(`Following errors occurred while getting the list of pods to delete:\n${aggregate(pending.errors).text}`);
+  if (pending.errors.length > 0)
+    stderr.push(
+      `Following errors occurred while getting the list of pods to delete:\n${aggregate(pending.errors).text}`,
+    );
   return outcome;
 }
 
@@ -321,7 +393,14 @@ function deleteOrEvictPodsSimple(cluster: Cluster, client: DrainClient, cmd: Kub
  * DeleteOrEvictPods: evictPods when the server has pods/eviction (it has) unless --disable-eviction,
  * else deletePods; then the wait. With no --timeout the simulation gives up after one virtual hour.
  */
-function deleteOrEvictPods(cluster: Cluster, client: DrainClient, cmd: KubectlDrainCommand, pods: Pod[], stdout: string[], stderr: string[]): { error?: DrainError; blockers?: string[] } {
+function deleteOrEvictPods(
+  cluster: Cluster,
+  client: DrainClient,
+  cmd: KubectlDrainCommand,
+  pods: Pod[],
+  stdout: string[],
+  stderr: string[],
+): { error?: DrainError; blockers?: string[] } {
   if (pods.length === 0) return {};
   const start = cluster.clock.now();
   const deadline = cmd.timeoutMs > 0 ? start + cmd.timeoutMs : undefined;
@@ -333,8 +412,12 @@ function deleteOrEvictPods(cluster: Cluster, client: DrainClient, cmd: KubectlDr
   const errors: string[] = [];
   let finished = 0;
   let total = 0;
-  const gone = (pod: Pod, r: ApiResponse<Pod>) => r.code === 404 || (r.ok && r.object.metadata.uid !== pod.metadata.uid);
-  const seeGone = (pod: Pod) => cluster.timeline.record('kubectl', `pods/${pod.metadata.name} is gone`, `${HELPER} waitForDelete`, { actor: 'kubectl' });
+  const gone = (pod: Pod, r: ApiResponse<Pod>) =>
+    r.code === 404 || (r.ok && r.object.metadata.uid !== pod.metadata.uid);
+  const seeGone = (pod: Pod) =>
+    cluster.timeline.record('kubectl', `pods/${pod.metadata.name} is gone`, `${HELPER} waitForDelete`, {
+      actor: 'kubectl',
+    });
 
   if (!cmd.disableEviction) {
     total = pods.length;
@@ -351,10 +434,17 @@ function deleteOrEvictPods(cluster: Cluster, client: DrainClient, cmd: KubectlDr
           stdout.push(`pod/${pod.metadata.name} evicted`);
           return finish();
         }
-        if (!r.ok) return finish(`error when waiting for pod "${pod.metadata.name}" in namespace "${pod.metadata.namespace}" to terminate: ${r.status.message}`);
+        if (!r.ok)
+          return finish(
+            `error when waiting for pod "${pod.metadata.name}" in namespace "${pod.metadata.namespace}" to terminate: ${r.status.message}`,
+          );
         const now = cluster.clock.now();
         if (deadline !== undefined && now + POLL_INTERVAL_MS >= deadline) {
-          return later(deadline - now, () => finish(`error when waiting for pod "${pod.metadata.name}" in namespace "${pod.metadata.namespace}" to terminate: context deadline exceeded`));
+          return later(deadline - now, () =>
+            finish(
+              `error when waiting for pod "${pod.metadata.name}" in namespace "${pod.metadata.namespace}" to terminate: context deadline exceeded`,
+            ),
+          );
         }
         later(POLL_INTERVAL_MS, poll);
       };
@@ -363,7 +453,10 @@ function deleteOrEvictPods(cluster: Cluster, client: DrainClient, cmd: KubectlDr
     const evictLoop = (pod: Pod) => {
       const { name, namespace } = pod.metadata;
       stdout.push(`evicting pod ${namespace}/${name}${cmd.dryRun === 'server' ? ' (server dry run)' : ''}`);
-      if (deadline !== undefined && cluster.clock.now() >= deadline) return finish(`error when evicting pods/"${name}" -n "${namespace}": global timeout reached: ${goDuration(cmd.timeoutMs)}`);
+      if (deadline !== undefined && cluster.clock.now() >= deadline)
+        return finish(
+          `error when evicting pods/"${name}" -n "${namespace}": global timeout reached: ${goDuration(cmd.timeoutMs)}`,
+        );
       const r = client.evict(pod, options);
       if (r.ok || (namespaceTerminating(r) && pod.metadata.deletionTimestamp)) {
         if (cmd.dryRun === 'server') return finish();
@@ -375,7 +468,9 @@ function deleteOrEvictPods(cluster: Cluster, client: DrainClient, cmd: KubectlDr
         return later(EVICTION_RETRY_MS, () => evictLoop(pod));
       }
       if (namespaceTerminating(r)) {
-        stderr.push(`error when evicting pod "${name}" from terminating namespace "${namespace}" (will retry after 5s): ${r.status.message}`);
+        stderr.push(
+          `error when evicting pod "${name}" from terminating namespace "${namespace}" (will retry after 5s): ${r.status.message}`,
+        );
         return later(EVICTION_RETRY_MS, () => evictLoop(pod));
       }
       finish(`error when evicting pods/"${name}" -n "${namespace}": ${r.status.message}`);
@@ -405,7 +500,8 @@ function deleteOrEvictPods(cluster: Cluster, client: DrainClient, cmd: KubectlDr
       pending = left;
       if (pending.length === 0) return void (finished = 1);
       const now = cluster.clock.now();
-      if (deadline !== undefined && now + POLL_INTERVAL_MS >= deadline) return later(deadline - now, () => (errors.push('context deadline exceeded'), (finished = 1)));
+      if (deadline !== undefined && now + POLL_INTERVAL_MS >= deadline)
+        return later(deadline - now, () => (errors.push('context deadline exceeded'), (finished = 1)));
       later(POLL_INTERVAL_MS, poll);
     };
     poll();
@@ -414,7 +510,9 @@ function deleteOrEvictPods(cluster: Cluster, client: DrainClient, cmd: KubectlDr
   const settled = cluster.runUntil(() => finished === total, limit);
   for (const t of timers) cluster.clock.cancel(t);
   if (!settled) {
-    stderr.push(`kubectl was still waiting for the pods of the node to be ${cmd.disableEviction ? 'deleted' : 'evicted'} after one virtual hour (no --timeout given)`);
+    stderr.push(
+      `kubectl was still waiting for the pods of the node to be ${cmd.disableEviction ? 'deleted' : 'evicted'} after one virtual hour (no --timeout given)`,
+    );
     return { blockers: cluster.blockers() };
   }
   if (errors.length === 0) return {};

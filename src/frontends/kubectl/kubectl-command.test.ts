@@ -12,9 +12,17 @@ const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'bin', 'terminating.js');
 
 /** `node bin/terminating.js ARGS…` with this environment, in `cwd`; killed if it runs past the bound. */
-function terminating(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function terminating(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd = ROOT,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -45,7 +53,7 @@ describe('terminating kubectl: the pinned kubectl against the served cluster', (
     expect(got).to.deep.include({ code: 0, stdout: 'pod/api\npod/web\n' });
   });
 
-  it('passes kubectl\'s exit code and errors through', async () => {
+  it("passes kubectl's exit code and errors through", async () => {
     const got = await terminating(['kubectl', 'get', 'pod', 'nope'], env);
     expect(got).to.deep.include({ code: 1, stderr: 'Error from server (NotFound): pods "nope" not found\n' });
   });
@@ -53,14 +61,18 @@ describe('terminating kubectl: the pinned kubectl against the served cluster', (
   it('deletes through the served API', async () => {
     const got = await terminating(['kubectl', 'delete', 'pod', 'api', '--wait=false'], env);
     expect(got).to.deep.include({ code: 0, stdout: 'pod "api" deleted\n' });
-    expect(server.cluster.apiserver.get('pods', 'default', 'api').ok && server.cluster.apiserver.get('pods', 'default', 'api')).to.have.nested.property('object.metadata.deletionTimestamp');
+    expect(
+      server.cluster.apiserver.get('pods', 'default', 'api').ok &&
+        server.cluster.apiserver.get('pods', 'default', 'api'),
+    ).to.have.nested.property('object.metadata.deletionTimestamp');
   });
 
   it('without KUBECONFIG uses the one serve writes, and says so when there is none', async () => {
     const got = await terminating(['kubectl', 'get', 'pods'], { HOME: dir }, dir);
     expect(got).to.deep.include({
       code: 1,
-      stderr: 'terminating kubectl: no served cluster: reports/serve/kubeconfig does not exist; start one with `npx terminating serve` (or set KUBECONFIG)\n',
+      stderr:
+        'terminating kubectl: no served cluster: reports/serve/kubeconfig does not exist; start one with `npx terminating serve` (or set KUBECONFIG)\n',
     });
   });
 });

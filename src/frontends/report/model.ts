@@ -42,11 +42,17 @@ export interface StepReport {
  * scenario counts.
  */
 export function collectScenarios(envelopes: Iterable<Envelope>): ScenarioReport[] {
-  const lines = new Map<string, { line: number; keyword?: string; outlineLine?: number; values?: Record<string, string> }>();
+  const lines = new Map<
+    string,
+    { line: number; keyword?: string; outlineLine?: number; values?: Record<string, string> }
+  >();
   const features = new Map<string, { name: string; description?: string }>();
   const pickles = new Map<string, NonNullable<Envelope['pickle']>>();
   const testCases = new Map<string, NonNullable<Envelope['testCase']>>();
-  const attempts = new Map<string, { testCaseStartedId: string; results: Map<string, { status: Status; error?: string }>; timeline?: ScenarioTimeline }>();
+  const attempts = new Map<
+    string,
+    { testCaseStartedId: string; results: Map<string, { status: Status; error?: string }>; timeline?: ScenarioTimeline }
+  >();
   const startedCase = new Map<string, string>();
   for (const e of envelopes) {
     if (e.gherkinDocument) indexDocument(e.gherkinDocument, lines, features);
@@ -58,10 +64,18 @@ export function collectScenarios(envelopes: Iterable<Envelope>): ScenarioReport[
     } else if (e.testStepFinished) {
       const attempt = attempts.get(startedCase.get(e.testStepFinished.testCaseStartedId) ?? '');
       const r = e.testStepFinished.testStepResult;
-      attempt?.results.set(e.testStepFinished.testStepId, { status: statusOf(r.status), error: r.exception?.stackTrace ?? r.message });
+      attempt?.results.set(e.testStepFinished.testStepId, {
+        status: statusOf(r.status),
+        error: r.exception?.stackTrace ?? r.message,
+      });
     } else if (e.attachment?.fileName === TIMELINE_FILE && e.attachment.testCaseStartedId !== undefined) {
       const attempt = attempts.get(startedCase.get(e.attachment.testCaseStartedId) ?? '');
-      if (attempt) attempt.timeline = JSON.parse(e.attachment.contentEncoding === 'BASE64' ? Buffer.from(e.attachment.body, 'base64').toString() : e.attachment.body);
+      if (attempt)
+        attempt.timeline = JSON.parse(
+          e.attachment.contentEncoding === 'BASE64'
+            ? Buffer.from(e.attachment.body, 'base64').toString()
+            : e.attachment.body,
+        );
     }
   }
   const out: ScenarioReport[] = [];
@@ -76,7 +90,8 @@ export function collectScenarios(envelopes: Iterable<Envelope>): ScenarioReport[
     const hookErrors: StepReport[] = [];
     for (const step of testCase.testSteps) {
       const result = attempt?.results.get(step.id) ?? { status: 'unknown' as const };
-      const pickleStep = step.pickleStepId === undefined ? undefined : pickle.steps.find((s) => s.id === step.pickleStepId);
+      const pickleStep =
+        step.pickleStepId === undefined ? undefined : pickle.steps.find((s) => s.id === step.pickleStepId);
       if (pickleStep) {
         const keyword = lines.get(pickleStep.astNodeIds[0]!)?.keyword?.trim() ?? '';
         const arg = pickleStep.argument;
@@ -110,7 +125,11 @@ export function collectScenarios(envelopes: Iterable<Envelope>): ScenarioReport[
   return out.sort((a, b) => (a.uri === b.uri ? a.line - b.line : a.uri < b.uri ? -1 : 1));
 }
 
-function indexDocument(doc: GherkinDocument, lines: Map<string, { line: number; keyword?: string; outlineLine?: number; values?: Record<string, string> }>, features: Map<string, { name: string; description?: string }>): void {
+function indexDocument(
+  doc: GherkinDocument,
+  lines: Map<string, { line: number; keyword?: string; outlineLine?: number; values?: Record<string, string> }>,
+  features: Map<string, { name: string; description?: string }>,
+): void {
   if (!doc.feature || doc.uri === undefined) return;
   const description = dedent(doc.feature.description);
   features.set(doc.uri, { name: doc.feature.name, ...(description ? { description } : {}) });
@@ -123,7 +142,11 @@ function indexDocument(doc: GherkinDocument, lines: Map<string, { line: number; 
       for (const step of parent.steps) lines.set(step.id, { line: step.location.line, keyword: step.keyword });
       for (const examples of child.scenario?.examples ?? []) {
         const header = examples.tableHeader?.cells.map((c) => c.value) ?? [];
-        for (const row of examples.tableBody) lines.set(row.id, { line: row.location.line, values: Object.fromEntries(header.map((h, i) => [h, row.cells[i]?.value ?? ''])) });
+        for (const row of examples.tableBody)
+          lines.set(row.id, {
+            line: row.location.line,
+            values: Object.fromEntries(header.map((h, i) => [h, row.cells[i]?.value ?? ''])),
+          });
       }
     }
   };
@@ -134,7 +157,10 @@ function indexDocument(doc: GherkinDocument, lines: Map<string, { line: number; 
 function dedent(text: string): string {
   const lines = text.split('\n');
   const indent = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => l.length - l.trimStart().length));
-  return lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join('\n').trim();
+  return lines
+    .map((l) => l.slice(Number.isFinite(indent) ? indent : 0))
+    .join('\n')
+    .trim();
 }
 
 function statusOf(status: TestStepResultStatus): Status {
@@ -143,6 +169,7 @@ function statusOf(status: TestStepResultStatus): Status {
 
 /** A scenario's status: its worst step's. */
 function overall(statuses: readonly Status[]): Status {
-  for (const s of ['failed', 'ambiguous', 'undefined', 'pending', 'unknown', 'skipped'] as const) if (statuses.includes(s)) return s;
+  for (const s of ['failed', 'ambiguous', 'undefined', 'pending', 'unknown', 'skipped'] as const)
+    if (statuses.includes(s)) return s;
   return 'passed';
 }

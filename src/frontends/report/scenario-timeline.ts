@@ -22,7 +22,6 @@ export interface ScenarioTimeline {
   readonly steps?: readonly StepSpan[];
 }
 
-
 export interface TimelineRecord {
   readonly seq: number;
   /** `T+1m2s`: when, from T+0 (negative for setup). */
@@ -40,13 +39,30 @@ export interface TimelineRecord {
 
 export const TIMELINE_FILE = 'timeline.json';
 
-export function toScenarioTimeline(events: readonly TimelineEvent[], t0: number, marks: DiagramMarks, finalObjects: string, steps?: readonly StepSpan[]): ScenarioTimeline {
+export function toScenarioTimeline(
+  events: readonly TimelineEvent[],
+  t0: number,
+  marks: DiagramMarks,
+  finalObjects: string,
+  steps?: readonly StepSpan[],
+): ScenarioTimeline {
   return {
     ...(steps && steps.length > 0 ? { steps } : {}),
     t0: new Date(t0).toISOString().replace('.000Z', 'Z'),
     events: events.map((e) => {
       const { seq, component, text, source, actor, requestId, outcome, patch } = e;
-      return { seq, at: formatOffset(e.at - t0), ms: e.at - t0, component, text, source, actor, requestId, outcome, patch };
+      return {
+        seq,
+        at: formatOffset(e.at - t0),
+        ms: e.at - t0,
+        component,
+        text,
+        source,
+        actor,
+        requestId,
+        outcome,
+        patch,
+      };
     }),
     marks,
     finalObjects,

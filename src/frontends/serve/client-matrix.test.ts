@@ -27,25 +27,42 @@ const servers: ServedCluster[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));
 
 async function served(release?: Release): Promise<ServedCluster> {
-  const s = await serve({ port: 0, clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'client-matrix-')), release });
+  const s = await serve({
+    port: 0,
+    clock: parseClockMode('jump'),
+    reportDir: mkdtempSync(join(tmpdir(), 'client-matrix-')),
+    release,
+  });
   servers.push(s);
   return s;
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { env, timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(command, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
-const envFor = (s: ServedCluster) => ({ PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'client-matrix-home-')), KUBECONFIG: s.kubeconfig });
+const envFor = (s: ServedCluster) => ({
+  PATH: process.env.PATH ?? '',
+  HOME: mkdtempSync(join(tmpdir(), 'client-matrix-home-')),
+  KUBECONFIG: s.kubeconfig,
+});
 
 /** The events from the DELETE of pods/api on, as `offset component text` (offsets from that DELETE). */
 function afterDelete(s: ServedCluster, components: readonly string[]): string[] {
   const events = s.cluster.timeline.since(s.t0);
   const del = events.find((e) => e.component === 'apiserver' && /^DELETE pods\/api\b/.test(e.text));
   expect(del, 'the DELETE of pods/api is on the timeline').to.not.equal(undefined);
-  return events.filter((e: TimelineEvent) => e.seq >= del!.seq && components.includes(e.component)).map((e) => `${(e.at - del!.at) / 1000}s ${e.component} ${e.text}`);
+  return events
+    .filter((e: TimelineEvent) => e.seq >= del!.seq && components.includes(e.component))
+    .map((e) => `${(e.at - del!.at) / 1000}s ${e.component} ${e.text}`);
 }
 
 describe('R99 the client matrix: the deletion workflow with kubectl v1.26 and v1.32–v1.36 and the Python client', () => {
@@ -54,7 +71,9 @@ describe('R99 the client matrix: the deletion workflow with kubectl v1.26 and v1
   for (const minor of PINNED_KUBECTL_MINORS) {
     it(`kubectl v1.${minor}: delete pod api waits until it is gone, then get says NotFound; the kubelet's events are those of every other release`, async () => {
       const kubectl = await realKubectlPath(process.platform, process.arch, minor);
-      const version = JSON.parse(execFileSync(kubectl, ['version', '--client', '-o', 'json'], { encoding: 'utf8' })) as { clientVersion: { minor: string } };
+      const version = JSON.parse(
+        execFileSync(kubectl, ['version', '--client', '-o', 'json'], { encoding: 'utf8' }),
+      ) as { clientVersion: { minor: string } };
       expect(version.clientVersion.minor).to.equal(String(minor));
       // kubectl v1.36 against a cluster given --kubernetes 1.36; the others against the default release (also v1.36).
       const s = await served(minor === 36 ? Release.of(36) : undefined);
@@ -62,7 +81,10 @@ describe('R99 the client matrix: the deletion workflow with kubectl v1.26 and v1
       const env = envFor(s);
       const deleted = await run(kubectl, ['delete', 'pod', 'api'], env);
       // kubectl v1.34 names the namespace it deleted from ("show namespace on delete", kubernetes#126619).
-      expect(deleted, deleted.stderr).to.include({ code: 0, stdout: minor >= 34 ? 'pod "api" deleted from default namespace\n' : 'pod "api" deleted\n' });
+      expect(deleted, deleted.stderr).to.include({
+        code: 0,
+        stdout: minor >= 34 ? 'pod "api" deleted from default namespace\n' : 'pod "api" deleted\n',
+      });
       const got = await run(kubectl, ['get', 'pod', 'api'], env);
       expect(got.stderr).to.equal('Error from server (NotFound): pods "api" not found\n');
       // Gone on the server when kubectl said so: at least the preStop hook and the 3 s to exit after the DELETE.
@@ -84,7 +106,10 @@ describe('R99 the client matrix: the deletion workflow with kubectl v1.26 and v1
     const env = envFor(s);
     const manifest = (label: string, extra = '') => {
       const file = join(env.HOME, `pod-${label}.yaml`);
-      writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {tier: ${label}}\nspec:\n  containers:\n  - {name: app, image: nginx${extra}}\n`);
+      writeFileSync(
+        file,
+        `apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {tier: ${label}}\nspec:\n  containers:\n  - {name: app, image: nginx${extra}}\n`,
+      );
       return file;
     };
     const created = await run(kubectl, ['create', '-f', manifest('one')], env);
@@ -98,9 +123,17 @@ describe('R99 the client matrix: the deletion workflow with kubectl v1.26 and v1
     expect(got, got.stderr).to.include({ code: 0, stdout: 'two' });
     const explained = await run(kubectl, ['explain', 'pod.spec.terminationGracePeriodSeconds'], env);
     expect(explained, explained.stderr).to.include({ code: 0 });
-    expect(explained.stdout).to.match(/FIELD: +terminationGracePeriodSeconds <integer>/).and.include('Optional duration in seconds the pod needs to terminate gracefully');
-    const requests = s.cluster.timeline.since(s.t0).filter((e) => e.component === 'apiserver').map((e) => e.text);
-    expect(requests.some((t) => /^PATCH pods\/p\b/.test(t)), 'apply sent a PATCH').to.equal(true);
+    expect(explained.stdout)
+      .to.match(/FIELD: +terminationGracePeriodSeconds <integer>/)
+      .and.include('Optional duration in seconds the pod needs to terminate gracefully');
+    const requests = s.cluster.timeline
+      .since(s.t0)
+      .filter((e) => e.component === 'apiserver')
+      .map((e) => e.text);
+    expect(
+      requests.some((t) => /^PATCH pods\/p\b/.test(t)),
+      'apply sent a PATCH',
+    ).to.equal(true);
   });
 
   it('R101 kubectl v1.26 applies a CRD and its custom resource, and explains it from /openapi/v2 (the CRD version merged in, A6)', async () => {
@@ -138,17 +171,22 @@ describe('R99 the client matrix: the deletion workflow with kubectl v1.26 and v1
       ].join('\n'),
     );
     const applied = await run(kubectl, ['apply', '-f', crd], env);
-    expect(applied, applied.stderr).to.include({ code: 0, stdout: 'customresourcedefinition.apiextensions.k8s.io/widgets.example.com created\n' });
+    expect(applied, applied.stderr).to.include({
+      code: 0,
+      stdout: 'customresourcedefinition.apiextensions.k8s.io/widgets.example.com created\n',
+    });
     const widget = join(env.HOME, 'widget.yaml');
     writeFileSync(widget, 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3}\n');
     const created = await run(kubectl, ['apply', '-f', widget], env);
     expect(created, created.stderr).to.include({ code: 0, stdout: 'widget.example.com/w created\n' });
     const explained = await run(kubectl, ['explain', 'widget.spec.size'], env);
     expect(explained, explained.stderr).to.include({ code: 0 });
-    expect(explained.stdout).to.match(/FIELD: +size <integer>/).and.include('How many widgets to keep.');
+    expect(explained.stdout)
+      .to.match(/FIELD: +size <integer>/)
+      .and.include('How many widgets to keep.');
   });
 
-  it('the Python client (python3-kubernetes): delete, then a watch from the delete\'s resourceVersion sees the watch lane\'s events, ending in DELETED', async (t) => {
+  it("the Python client (python3-kubernetes): delete, then a watch from the delete's resourceVersion sees the watch lane's events, ending in DELETED", async (t) => {
     const python = ['/usr/bin/python3', 'python3'].find((p) => {
       try {
         execFileSync(p, ['-c', 'import kubernetes'], { stdio: 'ignore' });

@@ -13,7 +13,11 @@ import { DurationError, parseDuration } from '../../foundation/duration';
  * - `manual`: virtual time moves only when told to (POST /terminating/v1/clock?advance=, or the
  *   harness's advance() and settle()): what a test that drives the clock itself wants (ManualClock).
  */
-export type ClockMode = { kind: 'realtime' } | { kind: 'fast'; factor: number } | { kind: 'jump'; quietMs: number } | { kind: 'manual' };
+export type ClockMode =
+  | { kind: 'realtime' }
+  | { kind: 'fast'; factor: number }
+  | { kind: 'jump'; quietMs: number }
+  | { kind: 'manual' };
 
 export class ClockModeError extends Error {}
 
@@ -29,10 +33,14 @@ export function parseClockMode(text: string): ClockMode {
       return { kind: 'jump', quietMs: parseDuration(jump[1]) };
     } catch (e) {
       if (!(e instanceof DurationError)) throw e;
-      throw new ClockModeError(`invalid --clock "${text}": the quiet period of jump=QUIET is a duration (e.g. jump=200ms): ${e.message}`);
+      throw new ClockModeError(
+        `invalid --clock "${text}": the quiet period of jump=QUIET is a duration (e.g. jump=200ms): ${e.message}`,
+      );
     }
   }
-  throw new ClockModeError(`invalid --clock "${text}": expected jump, jump=QUIET (e.g. jump=200ms), realtime, manual, or fast=N (N times wall time, N > 0, e.g. fast=10)`);
+  throw new ClockModeError(
+    `invalid --clock "${text}": expected jump, jump=QUIET (e.g. jump=200ms), realtime, manual, or fast=N (N times wall time, N > 0, e.g. fast=10)`,
+  );
 }
 
 export function formatClockMode(mode: ClockMode): string {
@@ -131,7 +139,10 @@ export class ScaledClock implements ClockDriver {
     clearTimeout(this.timer);
     if (this.stopped) return;
     const next = this.cluster.clock.nextTimerAt();
-    const wait = next === undefined ? MAX_WALL_WAIT_MS : Math.min(MAX_WALL_WAIT_MS, Math.max(1, (next - this.cluster.clock.now()) / this.factor));
+    const wait =
+      next === undefined
+        ? MAX_WALL_WAIT_MS
+        : Math.min(MAX_WALL_WAIT_MS, Math.max(1, (next - this.cluster.clock.now()) / this.factor));
     this.timer = setTimeout(() => {
       this.catchUp();
       this.schedule();
@@ -285,11 +296,16 @@ export class JumpClock implements ClockDriver {
    */
   limit(): { at: number; byWallClock: boolean } {
     const wall = this.wall.now();
-    this.tokens = Math.min(JUMP_MAX_VIRTUAL_MS_PER_WALL_S, this.tokens + ((wall - this.filledAt) * JUMP_MAX_VIRTUAL_MS_PER_WALL_S) / 1000);
+    this.tokens = Math.min(
+      JUMP_MAX_VIRTUAL_MS_PER_WALL_S,
+      this.tokens + ((wall - this.filledAt) * JUMP_MAX_VIRTUAL_MS_PER_WALL_S) / 1000,
+    );
     this.filledAt = wall;
     const paced = this.cluster.clock.now() + Math.floor(this.tokens);
     const ceiling = this.ceiling?.();
-    return ceiling !== undefined && ceiling < paced ? { at: ceiling, byWallClock: true } : { at: paced, byWallClock: false };
+    return ceiling !== undefined && ceiling < paced
+      ? { at: ceiling, byWallClock: true }
+      : { at: paced, byWallClock: false };
   }
 
   /** Virtual time moved on by `ms` under the pace: taken from the bucket. */
@@ -368,7 +384,12 @@ export class ManualClock implements ClockDriver {
 }
 
 /** `ceiling`: for `jump`, the latest virtual time a jump may reach (serve's wall-clock start: the wall clock itself). */
-export function clockDriver(mode: ClockMode, cluster: Cluster, activity: ClientActivity, ceiling?: () => number): ClockDriver {
+export function clockDriver(
+  mode: ClockMode,
+  cluster: Cluster,
+  activity: ClientActivity,
+  ceiling?: () => number,
+): ClockDriver {
   if (mode.kind === 'manual') return new ManualClock(cluster);
   return mode.kind === 'jump' ? new JumpClock(cluster, activity, mode, { ceiling }) : new ScaledClock(cluster, mode);
 }

@@ -67,7 +67,8 @@ export function parseServeArgs(args: string[], now: () => number = Date.now): Se
   if (v.help) return 'help';
   let port = 0;
   if (v.port !== undefined) {
-    if (!/^\d+$/.test(v.port) || Number(v.port) > 65535) throw new CommandError(`invalid --port "${v.port}": expected a TCP port number 0-65535 (0: any free port)`, 2);
+    if (!/^\d+$/.test(v.port) || Number(v.port) > 65535)
+      throw new CommandError(`invalid --port "${v.port}": expected a TCP port number 0-65535 (0: any free port)`, 2);
     port = Number(v.port);
   }
   let clock;
@@ -86,8 +87,18 @@ export function parseServeArgs(args: string[], now: () => number = Date.now): Se
     }
   }
   const nowMs = v.now === undefined ? undefined : Date.parse(v.now);
-  if (nowMs !== undefined && Number.isNaN(nowMs)) throw new CommandError(`invalid --now "${v.now}": expected an RFC 3339 time (e.g. 2025-06-01T10:00:00Z)`, 2);
-  const options: ServeOptions = { port, manifests: v.manifests, clock, release, reportDir: v['report-dir'] ?? 'reports/serve', kubeconfig: v.kubeconfig, start: parseStart(v.start, now), ...(nowMs !== undefined ? { nowMs } : {}) };
+  if (nowMs !== undefined && Number.isNaN(nowMs))
+    throw new CommandError(`invalid --now "${v.now}": expected an RFC 3339 time (e.g. 2025-06-01T10:00:00Z)`, 2);
+  const options: ServeOptions = {
+    port,
+    manifests: v.manifests,
+    clock,
+    release,
+    reportDir: v['report-dir'] ?? 'reports/serve',
+    kubeconfig: v.kubeconfig,
+    start: parseStart(v.start, now),
+    ...(nowMs !== undefined ? { nowMs } : {}),
+  };
   const interval = v['etcd-compaction-interval'];
   if (interval !== undefined) {
     let ms: number;
@@ -97,7 +108,11 @@ export function parseServeArgs(args: string[], now: () => number = Date.now): Se
       if (!(e instanceof DurationError)) throw e;
       throw new CommandError(`invalid --etcd-compaction-interval "${interval}": ${e.message}`, 2);
     }
-    if (ms <= 0) throw new CommandError(`invalid --etcd-compaction-interval "${interval}": must be more than 0 (kube-apiserver's 0 turns compaction off, which is not modelled)`, 2);
+    if (ms <= 0)
+      throw new CommandError(
+        `invalid --etcd-compaction-interval "${interval}": must be more than 0 (kube-apiserver's 0 turns compaction off, which is not modelled)`,
+        2,
+      );
     options.etcdCompactionIntervalMs = ms;
   }
   return options;
@@ -129,7 +144,8 @@ export async function serveCommand(args: string[], out: NodeJS.WritableStream = 
     served = await serve(options);
   } catch (e) {
     // An unusable manifest file or a port in use: the user's to fix.
-    if (e instanceof ManifestFileError || (e as NodeJS.ErrnoException).syscall === 'listen') throw new CommandError((e as Error).message);
+    if (e instanceof ManifestFileError || (e as NodeJS.ErrnoException).syscall === 'listen')
+      throw new CommandError((e as Error).message);
     throw e;
   }
   const pods = served.cluster.apiserver.list('pods', undefined);

@@ -22,10 +22,21 @@ let helmPath: string;
 let env: NodeJS.ProcessEnv;
 let chart: string;
 before(async () => {
-  served = await serve({ port: 0, clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'helm-test-')) });
+  served = await serve({
+    port: 0,
+    clock: parseClockMode('jump'),
+    reportDir: mkdtempSync(join(tmpdir(), 'helm-test-')),
+  });
   helmPath = await realHelmPath();
   const home = mkdtempSync(join(tmpdir(), 'helm-home-'));
-  env = { PATH: process.env.PATH ?? '', HOME: home, KUBECONFIG: served.kubeconfig, HELM_CACHE_HOME: join(home, 'cache'), HELM_CONFIG_HOME: join(home, 'config'), HELM_DATA_HOME: join(home, 'data') };
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    KUBECONFIG: served.kubeconfig,
+    HELM_CACHE_HOME: join(home, 'cache'),
+    HELM_CONFIG_HOME: join(home, 'config'),
+    HELM_DATA_HOME: join(home, 'data'),
+  };
   chart = join(home, 'tiny');
   mkdirSync(join(chart, 'templates'), { recursive: true });
   writeFileSync(join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: tiny\nversion: 0.1.0\n');
@@ -61,7 +72,9 @@ describe('R113 — Helm 4 against serve: install, list, upgrade, uninstall --wai
   });
 
   it('lists the release, upgrades it (revision 2, the pod re-applied), and lists the new revision', async () => {
-    expect((await helm(['list'])).stdout).to.match(/^NAME\s+NAMESPACE\s+REVISION\s+UPDATED\s+STATUS\s+CHART\s+APP VERSION\s*\ndemo\s+default\s+1\s+.+\s+deployed\s+tiny-0\.1\.0\s*\n$/);
+    expect((await helm(['list'])).stdout).to.match(
+      /^NAME\s+NAMESPACE\s+REVISION\s+UPDATED\s+STATUS\s+CHART\s+APP VERSION\s*\ndemo\s+default\s+1\s+.+\s+deployed\s+tiny-0\.1\.0\s*\n$/,
+    );
     const up = await helm(['upgrade', 'demo', chart, '--set', 'image=nginx:2']);
     expect(up.stdout).to.match(/STATUS: deployed\nREVISION: 2\n/);
     expect(pod()!.spec!.containers[0].image).to.equal('nginx:2');

@@ -22,7 +22,11 @@ let served: ServedCluster | undefined;
 after(() => served?.close());
 
 function run(kubectl: string, env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout))));
+  return new Promise((resolve, reject) =>
+    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(stderr)) : resolve(stdout),
+    ),
+  );
 }
 
 describe('R94 serve starts virtual time behind the wall clock and keeps it there, so client-side ages are sane (the real kubectl v1.33)', () => {
@@ -30,10 +34,19 @@ describe('R94 serve starts virtual time behind the wall clock and keeps it there
     const options = parseServeArgs(['--clock', 'jump']);
     if (options === 'help') throw new Error('unexpected help');
     const wallStart = Date.now();
-    served = await serve({ ...options, port: 0, clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'clock-test-')) });
+    served = await serve({
+      ...options,
+      port: 0,
+      clock: parseClockMode('jump'),
+      reportDir: mkdtempSync(join(tmpdir(), 'clock-test-')),
+    });
     expect(wallStart - served.t0).to.be.within(SERVE_HEADROOM_MS - 5_000, SERVE_HEADROOM_MS + 5_000);
     const kubectl = await realKubectlPath();
-    const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'clock-home-')), KUBECONFIG: served.kubeconfig };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: mkdtempSync(join(tmpdir(), 'clock-home-')),
+      KUBECONFIG: served.kubeconfig,
+    };
     await run(kubectl, env, 'delete', 'pod', 'web', '--wait=false');
     const described = await run(kubectl, env, 'describe', 'pod', 'web');
     expect(described).to.match(/^Status:\s+Terminating/m);

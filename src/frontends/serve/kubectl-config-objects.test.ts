@@ -21,33 +21,63 @@ let env: NodeJS.ProcessEnv;
 let kubectl: string;
 
 before(async () => {
-  served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: mkdtempSync(join(tmpdir(), 'config-objects-')) });
+  served = await serve({
+    port: 0,
+    clock: parseClockMode('fast=60'),
+    reportDir: mkdtempSync(join(tmpdir(), 'config-objects-')),
+  });
   kubectl = await realKubectlPath();
-  env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'config-objects-home-')), KUBECONFIG: served.kubeconfig };
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: mkdtempSync(join(tmpdir(), 'config-objects-home-')),
+    KUBECONFIG: served.kubeconfig,
+  };
 });
 after(() => served.close());
 
 function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
 describe('R90 R91 R92 Secrets, ConfigMaps and ServiceAccounts with the real kubectl v1.33', () => {
   it('create (protobuf bodies), get (Table columns), describe, delete', async () => {
-    const created = await run('create', 'secret', 'generic', 'db', '--from-literal=user=admin', '--from-literal=password=s3cr3t');
+    const created = await run(
+      'create',
+      'secret',
+      'generic',
+      'db',
+      '--from-literal=user=admin',
+      '--from-literal=password=s3cr3t',
+    );
     expect(created, created.stderr).to.include({ code: 0, stdout: 'secret/db created\n' });
-    expect((await run('create', 'configmap', 'settings', '--from-literal=mode=fast')).stdout).to.equal('configmap/settings created\n');
+    expect((await run('create', 'configmap', 'settings', '--from-literal=mode=fast')).stdout).to.equal(
+      'configmap/settings created\n',
+    );
     expect((await run('create', 'serviceaccount', 'robot')).stdout).to.equal('serviceaccount/robot created\n');
 
     const secret = served.cluster.apiserver.get('secrets', 'default', 'db');
-    expect(secret.ok && secret.object).to.deep.include({ type: 'Opaque', data: { password: 'czNjcjN0', user: 'YWRtaW4=' } });
+    expect(secret.ok && secret.object).to.deep.include({
+      type: 'Opaque',
+      data: { password: 'czNjcjN0', user: 'YWRtaW4=' },
+    });
     expect(secret.ok && secret.object.metadata.generation).to.equal(undefined);
 
     const got = await run('get', 'secrets,configmaps,serviceaccounts', '--no-headers');
-    const rows = got.stdout.trim().split('\n').map((line) => line.split(/\s+/).slice(0, -1));
+    const rows = got.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s+/).slice(0, -1));
     // The namespace's own ServiceAccount "default" (the serviceaccounts controller, R246) is listed too.
-    expect(rows).to.deep.equal([['secret/db', 'Opaque', '2'], ['configmap/settings', '1'], ['serviceaccount/default', '0'], ['serviceaccount/robot', '0']]);
+    expect(rows).to.deep.equal([
+      ['secret/db', 'Opaque', '2'],
+      ['configmap/settings', '1'],
+      ['serviceaccount/default', '0'],
+      ['serviceaccount/robot', '0'],
+    ]);
 
     const described = await run('describe', 'secret', 'db');
     expect(described.stdout).to.match(/^Type:\s+Opaque$/m);
@@ -55,7 +85,9 @@ describe('R90 R91 R92 Secrets, ConfigMaps and ServiceAccounts with the real kube
     expect((await run('describe', 'configmap', 'settings')).stdout).to.match(/^mode:\n----\nfast\n/m);
 
     const deleted = await run('delete', 'secret/db', 'configmap/settings', 'serviceaccount/robot');
-    expect(deleted.stdout).to.equal('secret "db" deleted\nconfigmap "settings" deleted\nserviceaccount "robot" deleted\n');
+    expect(deleted.stdout).to.equal(
+      'secret "db" deleted\nconfigmap "settings" deleted\nserviceaccount "robot" deleted\n',
+    );
     expect(served.cluster.apiserver.get('secrets', 'default', 'db')).to.include({ ok: false, code: 404 });
   });
 
@@ -71,6 +103,8 @@ describe('R90 R91 R92 Secrets, ConfigMaps and ServiceAccounts with the real kube
     expect((await run('auth', 'whoami')).stdout).to.match(/^Username\s+terminating$/m);
     const logs = await run('logs', 'web');
     expect(logs.code).to.equal(1);
-    expect(logs.stderr).to.equal('Error from server (BadRequest): container "app" in pod "web" has no logs: the simulated containers run no processes (terminating models their lifecycle only)\n');
+    expect(logs.stderr).to.equal(
+      'Error from server (BadRequest): container "app" in pod "web" has no logs: the simulated containers run no processes (terminating models their lifecycle only)\n',
+    );
   });
 });

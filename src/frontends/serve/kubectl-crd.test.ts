@@ -30,19 +30,37 @@ after(() => served.close());
 
 function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
 describe('A6 CustomResourceDefinitions with the real kubectl v1.33', () => {
   it('A6 apply the CRD; create, get, patch and delete a custom resource held by a finalizer; explain its schema', async () => {
-    const applied = await run('apply', '-f', join(__dirname, '..', '..', '..', 'features', 'custom-resources', 'database-crd.yaml'));
-    expect(applied, applied.stderr).to.include({ code: 0, stdout: 'customresourcedefinition.apiextensions.k8s.io/databases.example.com created\n' });
-    const established = await run('get', 'crd', 'databases.example.com', '-o', "jsonpath={.status.conditions[?(@.type=='Established')].status}");
+    const applied = await run(
+      'apply',
+      '-f',
+      join(__dirname, '..', '..', '..', 'features', 'custom-resources', 'database-crd.yaml'),
+    );
+    expect(applied, applied.stderr).to.include({
+      code: 0,
+      stdout: 'customresourcedefinition.apiextensions.k8s.io/databases.example.com created\n',
+    });
+    const established = await run(
+      'get',
+      'crd',
+      'databases.example.com',
+      '-o',
+      "jsonpath={.status.conditions[?(@.type=='Established')].status}",
+    );
     expect(established.stdout).to.equal('True');
 
     const manifest = join(dir, 'orders.yaml');
-    writeFileSync(manifest, 'apiVersion: example.com/v1\nkind: Database\nmetadata:\n  name: orders\n  finalizers: [example.com/backup]\nspec:\n  engine: postgres\n  replicas: 2\n');
+    writeFileSync(
+      manifest,
+      'apiVersion: example.com/v1\nkind: Database\nmetadata:\n  name: orders\n  finalizers: [example.com/backup]\nspec:\n  engine: postgres\n  replicas: 2\n',
+    );
     const created = await run('create', '-f', manifest);
     expect(created, created.stderr).to.include({ code: 0, stdout: 'database.example.com/orders created\n' });
 
@@ -55,7 +73,9 @@ describe('A6 CustomResourceDefinitions with the real kubectl v1.33', () => {
     expect(patched, patched.stderr).to.include({ code: 0, stdout: 'database.example.com/orders patched\n' });
     const strategic = await run('patch', 'db', 'orders', '-p', '{"spec":{"replicas":4}}');
     expect(strategic.code).to.equal(1);
-    expect(strategic.stderr).to.include('application/strategic-merge-patch+json is not supported by example.com/v1, Kind=Database: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+    expect(strategic.stderr).to.include(
+      'application/strategic-merge-patch+json is not supported by example.com/v1, Kind=Database: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+    );
 
     const deleting = await run('delete', 'database', 'orders', '--wait=false');
     expect(deleting.stdout).to.equal('database.example.com "orders" deleted\n');
@@ -68,11 +88,16 @@ describe('A6 CustomResourceDefinitions with the real kubectl v1.33', () => {
 
     // Server-side apply creates one (its manager recorded), and a delete without a finalizer waits on a watch until it is gone.
     const reports = join(dir, 'reports.yaml');
-    writeFileSync(reports, 'apiVersion: example.com/v1\nkind: Database\nmetadata:\n  name: reports\nspec:\n  engine: mysql\n');
+    writeFileSync(
+      reports,
+      'apiVersion: example.com/v1\nkind: Database\nmetadata:\n  name: reports\nspec:\n  engine: mysql\n',
+    );
     const ssa = await run('apply', '--server-side', '-f', reports);
     expect(ssa, ssa.stderr).to.include({ code: 0, stdout: 'database.example.com/reports serverside-applied\n' });
     const stored = served.cluster.apiserver.get('databases.example.com', 'default', 'reports');
-    expect(stored.ok && stored.object.metadata.managedFields?.map((m) => `${m.manager} ${m.operation}`)).to.deep.equal(['kubectl Apply']);
+    expect(stored.ok && stored.object.metadata.managedFields?.map((m) => `${m.manager} ${m.operation}`)).to.deep.equal([
+      'kubectl Apply',
+    ]);
     const waited = await run('delete', 'db', 'reports');
     expect(waited, waited.stderr).to.include({ code: 0, stdout: 'database.example.com "reports" deleted\n' });
 
@@ -125,19 +150,37 @@ spec:
     expect(applied, applied.stderr).to.include({ code: 0 });
 
     const pool = join(dir, 'pool.yaml');
-    writeFileSync(pool, 'apiVersion: example.com/v1\nkind: Pool\nmetadata:\n  name: web\nspec:\n  replicas: 5\n  maxReplicas: 3\n');
+    writeFileSync(
+      pool,
+      'apiVersion: example.com/v1\nkind: Pool\nmetadata:\n  name: web\nspec:\n  replicas: 5\n  maxReplicas: 3\n',
+    );
     const violating = await run('apply', '-f', pool);
     expect(violating.code).to.equal(1);
-    expect(violating.stderr).to.equal('The Pool "web" is invalid: spec: Invalid value: "object": replicas must not exceed maxReplicas\n');
-    writeFileSync(pool, 'apiVersion: example.com/v1\nkind: Pool\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  maxReplicas: 3\n');
+    expect(violating.stderr).to.equal(
+      'The Pool "web" is invalid: spec: Invalid value: "object": replicas must not exceed maxReplicas\n',
+    );
+    writeFileSync(
+      pool,
+      'apiVersion: example.com/v1\nkind: Pool\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  maxReplicas: 3\n',
+    );
     const created = await run('apply', '-f', pool);
     expect(created, created.stderr).to.include({ code: 0, stdout: 'pool.example.com/web created\n' });
 
     // A stricter rule on replicas: an update that leaves replicas as it was ratchets it, with a warning (R316).
-    writeFileSync(file, crd('self.replicas <= self.maxReplicas', ', x-kubernetes-validations: [{rule: "self <= 1", message: at most one replica}]'));
+    writeFileSync(
+      file,
+      crd(
+        'self.replicas <= self.maxReplicas',
+        ', x-kubernetes-validations: [{rule: "self <= 1", message: at most one replica}]',
+      ),
+    );
     const tightened = await run('apply', '-f', file);
     expect(tightened, tightened.stderr).to.include({ code: 0 });
     const labelled = await run('label', 'pool', 'web', 'team=a');
-    expect(labelled, labelled.stderr).to.include({ code: 0, stdout: 'pool.example.com/web labeled\n', stderr: 'Warning: spec.replicas: Invalid value: "integer": at most one replica\n' });
+    expect(labelled, labelled.stderr).to.include({
+      code: 0,
+      stdout: 'pool.example.com/web labeled\n',
+      stderr: 'Warning: spec.replicas: Invalid value: "integer": at most one replica\n',
+    });
   });
 });

@@ -23,14 +23,22 @@ const running: ServedCluster[] = [];
 after(() => Promise.all(running.map((s) => s.close())));
 
 async function served(clock = 'fast=60'): Promise<ServedCluster> {
-  const s = await serve({ port: 0, clock: parseClockMode(clock), reportDir: mkdtempSync(join(tmpdir(), 'drain-test-')) });
+  const s = await serve({
+    port: 0,
+    clock: parseClockMode(clock),
+    reportDir: mkdtempSync(join(tmpdir(), 'drain-test-')),
+  });
   running.push(s);
   return s;
 }
 
 async function kubectl(s: ServedCluster, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const binary = await realKubectlPath();
-  const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'drain-home-')), KUBECONFIG: s.kubeconfig };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: mkdtempSync(join(tmpdir(), 'drain-home-')),
+    KUBECONFIG: s.kubeconfig,
+  };
   return new Promise((resolve) => {
     execFile(binary, args, { env, timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
@@ -38,7 +46,10 @@ async function kubectl(s: ServedCluster, args: string[]): Promise<{ code: number
   });
 }
 
-async function drain(args: string[], clock?: string): Promise<{ served: ServedCluster; code: number; stdout: string; stderr: string }> {
+async function drain(
+  args: string[],
+  clock?: string,
+): Promise<{ served: ServedCluster; code: number; stdout: string; stderr: string }> {
   const s = await served(clock);
   return { served: s, ...(await kubectl(s, ['drain', ...args])) };
 }
@@ -52,7 +63,11 @@ const podsOn = (s: ServedCluster, node: string): string[] => {
 const evictedByApi = (s: ServedCluster, pod: string): boolean =>
   s.cluster.apiserver.etcd
     .keyHistory(s.cluster.apiserver.keyFor('pods', 'default', pod))
-    .some((e) => ((e.value.status as { conditions?: { type: string; reason?: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === 'DisruptionTarget' && c.reason === 'EvictionByEvictionAPI'));
+    .some((e) =>
+      ((e.value.status as { conditions?: { type: string; reason?: string }[] } | undefined)?.conditions ?? []).some(
+        (c) => c.type === 'DisruptionTarget' && c.reason === 'EvictionByEvictionAPI',
+      ),
+    );
 
 describe('kubectl drain (the real kubectl v1.33) against the served cluster (R77, R78)', () => {
   it('cordons node-1 and evicts its pods: DisruptionTarget EvictionByEvictionAPI, then a graceful delete with the grace period given', async () => {
@@ -61,13 +76,24 @@ describe('kubectl drain (the real kubectl v1.33) against the served cluster (R77
     expect(stderr).to.include('Warning: deleting Pods that declare no controller: default/api, default/web');
     const lines = stdout.trim().split('\n');
     expect(lines[0]).to.equal('node/node-1 cordoned');
-    expect(lines.slice(1, -1)).to.have.members(['evicting pod default/api', 'evicting pod default/frontend-1', 'evicting pod default/web', 'pod/api evicted', 'pod/frontend-1 evicted', 'pod/web evicted']);
+    expect(lines.slice(1, -1)).to.have.members([
+      'evicting pod default/api',
+      'evicting pod default/frontend-1',
+      'evicting pod default/web',
+      'pod/api evicted',
+      'pod/frontend-1 evicted',
+      'pod/web evicted',
+    ]);
     expect(lines.at(-1)).to.equal('node/node-1 drained');
     expect(podsOn(served, 'node-1')).to.deep.equal([]);
     // The ReplicaSet controller replaces the evicted frontend-1 (W6); the scheduler puts the
     // replacement on node-2, the only schedulable node left (W2).
     const onNode2 = podsOn(served, 'node-2');
-    expect(onNode2.filter((p) => !/^frontend-[bcdfghjklmnpqrstvwxz2456789]{5}$/.test(p))).to.have.members(['data', 'frontend-2', 'held']);
+    expect(onNode2.filter((p) => !/^frontend-[bcdfghjklmnpqrstvwxz2456789]{5}$/.test(p))).to.have.members([
+      'data',
+      'frontend-2',
+      'held',
+    ]);
     expect(onNode2).to.have.length(4);
     const node = served.cluster.apiserver.get('nodes', undefined, 'node-1');
     expect(node.ok && node.object.spec?.unschedulable).to.equal(true);
@@ -79,7 +105,12 @@ describe('kubectl drain (the real kubectl v1.33) against the served cluster (R77
   });
 
   it('--disable-eviction: DELETEs each pod with protobuf DeleteOptions carrying the grace period, and no condition', async () => {
-    const { served, code, stdout, stderr } = await drain(['node-1', '--force', '--disable-eviction', '--grace-period=5']);
+    const { served, code, stdout, stderr } = await drain([
+      'node-1',
+      '--force',
+      '--disable-eviction',
+      '--grace-period=5',
+    ]);
     expect(code, stderr).to.equal(0);
     const lines = stdout.trim().split('\n');
     expect(lines.slice(1, -1)).to.have.members(['pod/api deleted', 'pod/frontend-1 deleted', 'pod/web deleted']);
@@ -94,7 +125,12 @@ describe('kubectl drain (the real kubectl v1.33) against the served cluster (R77
 
   it('a PodDisruptionBudget that allows nothing: kubectl get pdb shows it, and drain retries the 429 every 5 s until its --timeout (D5, D6)', async () => {
     const s = await served();
-    const created = s.cluster.apiserver.create({ name: 'kubectl', component: 'kubectl' }, 'poddisruptionbudgets', 'default', { metadata: { name: 'frontend' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'frontend' } } } });
+    const created = s.cluster.apiserver.create(
+      { name: 'kubectl', component: 'kubectl' },
+      'poddisruptionbudgets',
+      'default',
+      { metadata: { name: 'frontend' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'frontend' } } } },
+    );
     expect(created.ok).to.equal(true);
     s.cluster.flush();
     const get = await kubectl(s, ['get', 'pdb']);
@@ -102,9 +138,13 @@ describe('kubectl drain (the real kubectl v1.33) against the served cluster (R77
     expect(get.stdout.split('\n')[1]).to.match(/^frontend\s+2\s+N\/A\s+0\s+\S+$/);
     const { code, stderr } = await kubectl(s, ['drain', 'node-1', '--force', '--grace-period=5', '--timeout=3s']);
     expect(code).to.equal(1);
-    expect(stderr).to.include(`error when evicting pods/"frontend-1" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`);
+    expect(stderr).to.include(
+      `error when evicting pods/"frontend-1" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`,
+    );
     expect(podsOn(s, 'node-1')).to.include('frontend-1');
-    const refused = s.cluster.timeline.since(s.t0).filter((e) => e.text.startsWith('CREATE pods/frontend-1/eviction') && e.outcome === '429 TooManyRequests');
+    const refused = s.cluster.timeline
+      .since(s.t0)
+      .filter((e) => e.text.startsWith('CREATE pods/frontend-1/eviction') && e.outcome === '429 TooManyRequests');
     expect(refused.length).to.be.greaterThan(0);
   });
 

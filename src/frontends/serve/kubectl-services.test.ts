@@ -48,15 +48,26 @@ let kubectl: string;
 before(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kubectl-services-'));
   writeFileSync(join(dir, 'cluster.yaml'), MANIFEST);
-  served = await serve({ port: 0, manifests: join(dir, 'cluster.yaml'), clock: parseClockMode('jump'), reportDir: dir });
+  served = await serve({
+    port: 0,
+    manifests: join(dir, 'cluster.yaml'),
+    clock: parseClockMode('jump'),
+    reportDir: dir,
+  });
   kubectl = await realKubectlPath();
-  env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'kubectl-services-home-')), KUBECONFIG: served.kubeconfig };
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: mkdtempSync(join(tmpdir(), 'kubectl-services-home-')),
+    KUBECONFIG: served.kubeconfig,
+  };
 });
 after(() => served.close());
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -70,8 +81,18 @@ describe('N17 Services, EndpointSlices and Endpoints with the real kubectl v1.33
     expect(lines[0]).to.deep.equal(['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE']);
     expect(lines[1]).to.deep.equal(['service/web', 'ClusterIP', '10.96.1.1', '<none>', '80/TCP', '60s']);
     expect(got.stdout).to.include('ADDRESSTYPE');
-    expect(lines.find((l) => l[0] === `endpointslice.discovery.k8s.io/${name}`)).to.deep.equal([`endpointslice.discovery.k8s.io/${name}`, 'IPv4', '8080', '10.244.0.2,10.244.0.3', '60s']);
-    expect(lines.find((l) => l[0] === 'endpoints/web')).to.deep.equal(['endpoints/web', '10.244.0.2:8080,10.244.0.3:8080', '60s']);
+    expect(lines.find((l) => l[0] === `endpointslice.discovery.k8s.io/${name}`)).to.deep.equal([
+      `endpointslice.discovery.k8s.io/${name}`,
+      'IPv4',
+      '8080',
+      '10.244.0.2,10.244.0.3',
+      '60s',
+    ]);
+    expect(lines.find((l) => l[0] === 'endpoints/web')).to.deep.equal([
+      'endpoints/web',
+      '10.244.0.2:8080,10.244.0.3:8080',
+      '60s',
+    ]);
     const described = await run(['describe', 'svc', 'web']);
     expect(described.code, described.stderr).to.equal(0);
     expect(described.stdout).to.match(/Selector:\s+app=web/);
@@ -80,7 +101,17 @@ describe('N17 Services, EndpointSlices and Endpoints with the real kubectl v1.33
   });
 
   it('kubectl get endpointslices -w sees the deleted pod turn ready=false terminating=true, then leave', async () => {
-    const watch = spawn(kubectl, ['get', 'endpointslices', '-w', '-o', 'custom-columns=NAME:.metadata.name,READY:.endpoints[*].conditions.ready,TERMINATING:.endpoints[*].conditions.terminating'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const watch = spawn(
+      kubectl,
+      [
+        'get',
+        'endpointslices',
+        '-w',
+        '-o',
+        'custom-columns=NAME:.metadata.name,READY:.endpoints[*].conditions.ready,TERMINATING:.endpoints[*].conditions.terminating',
+      ],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     watch.stdout.setEncoding('utf8');
     const seen = new Promise<void>((done, fail) => {
@@ -89,7 +120,10 @@ describe('N17 Services, EndpointSlices and Endpoints with the real kubectl v1.33
         out += d;
         const rows = out.trim().split('\n');
         if (rows.length === 2) served.cluster.apiserver.delete(USER, 'pods', 'default', 'web-2');
-        if (rows.some((r) => /\strue\s*$/.test(r) === false && /true,false\s+false,true/.test(r)) && rows.some((r) => /\strue\s+false\s*$/.test(r))) {
+        if (
+          rows.some((r) => /\strue\s*$/.test(r) === false && /true,false\s+false,true/.test(r)) &&
+          rows.some((r) => /\strue\s+false\s*$/.test(r))
+        ) {
           clearTimeout(timer);
           done();
         }
@@ -100,7 +134,10 @@ describe('N17 Services, EndpointSlices and Endpoints with the real kubectl v1.33
     } finally {
       watch.kill();
     }
-    const rows = out.trim().split('\n').map((l) => l.trim().split(/\s+/));
+    const rows = out
+      .trim()
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/));
     expect(rows[0]).to.deep.equal(['NAME', 'READY', 'TERMINATING']);
     expect(rows[1].slice(1)).to.deep.equal(['true,true', 'false,false']);
     expect(rows.map((r) => r.slice(1).join(' '))).to.include.members(['true,false false,true', 'true false']);

@@ -16,28 +16,44 @@ import { serve, type ServedCluster } from './serve';
  */
 let served: ServedCluster;
 before(async () => {
-  served = await serve({ port: 0, clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'wide-test-')) });
+  served = await serve({
+    port: 0,
+    clock: parseClockMode('jump'),
+    reportDir: mkdtempSync(join(tmpdir(), 'wide-test-')),
+  });
 });
 after(() => served?.close());
 
 async function kubectl(...args: string[]): Promise<string> {
-  const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'wide-home-')), KUBECONFIG: served.kubeconfig };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: mkdtempSync(join(tmpdir(), 'wide-home-')),
+    KUBECONFIG: served.kubeconfig,
+  };
   const path = await realKubectlPath();
-  return new Promise((resolve, reject) => execFile(path, args, { env, timeout: 30_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout))));
+  return new Promise((resolve, reject) =>
+    execFile(path, args, { env, timeout: 30_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    ),
+  );
 }
 
 /** A table's rows as objects by column name (kubectl's columns are separated by two or more spaces). */
 function table(text: string): Record<string, string>[] {
-  const [header, ...rows] = text.trim().split('\n').map((l) => l.split(/\s{2,}/));
+  const [header, ...rows] = text
+    .trim()
+    .split('\n')
+    .map((l) => l.split(/\s{2,}/));
   return rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i] ?? ''])));
 }
 
 describe('kubectl get -o wide (the real kubectl v1.33) against the served cluster (K59, K60)', () => {
-  it('shows each pod an IP of its node\'s pod CIDR', async () => {
+  it("shows each pod an IP of its node's pod CIDR", async () => {
     const rows = table(await kubectl('get', 'pods', '-o', 'wide'));
     const byName = Object.fromEntries(rows.map((r) => [r.NAME, r]));
     expect(byName.web).to.include({ IP: '10.244.0.2', NODE: 'node-1' });
-    for (const r of rows) expect(r.IP, r.NAME).to.match(r.NODE === 'node-1' ? /^10\.244\.0\.\d+$/ : /^10\.244\.1\.\d+$/);
+    for (const r of rows)
+      expect(r.IP, r.NAME).to.match(r.NODE === 'node-1' ? /^10\.244\.0\.\d+$/ : /^10\.244\.1\.\d+$/);
     expect(new Set(rows.map((r) => r.IP)).size, 'no address twice').to.equal(rows.length);
   });
 

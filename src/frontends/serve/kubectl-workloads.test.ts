@@ -20,19 +20,33 @@ let served: ServedCluster;
 let env: NodeJS.ProcessEnv;
 let kubectl: string;
 before(async () => {
-  served = await serve({ port: 0, clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'workloads-test-')) });
+  served = await serve({
+    port: 0,
+    clock: parseClockMode('jump'),
+    reportDir: mkdtempSync(join(tmpdir(), 'workloads-test-')),
+  });
   kubectl = await realKubectlPath();
-  env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'workloads-home-')), KUBECONFIG: served.kubeconfig };
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: mkdtempSync(join(tmpdir(), 'workloads-home-')),
+    KUBECONFIG: served.kubeconfig,
+  };
 });
 after(() => served.close());
 
 function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
-const requests = (text: RegExp) => served.cluster.timeline.all().filter((e) => e.component === 'apiserver' && text.test(e.text)).map((e) => e.text);
+const requests = (text: RegExp) =>
+  served.cluster.timeline
+    .all()
+    .filter((e) => e.component === 'apiserver' && text.test(e.text))
+    .map((e) => e.text);
 
 describe('the real kubectl v1.33 with ReplicaSets and Deployments against the served cluster (W6, W8)', () => {
   it('W6 kubectl scale rs: a PATCH of replicasets/NAME/scale; the ReplicaSet controller makes the pod', async () => {
@@ -48,7 +62,10 @@ describe('the real kubectl v1.33 with ReplicaSets and Deployments against the se
     // `kubectl create deployment` sends protobuf (a typed client), which this apiserver does not
     // decode; `create -f` sends JSON.
     const file = join(mkdtempSync(join(tmpdir(), 'workloads-manifest-')), 'api.yaml');
-    writeFileSync(file, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  labels: {app: api}\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n        - {name: app, image: nginx:1.27}\n');
+    writeFileSync(
+      file,
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  labels: {app: api}\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n        - {name: app, image: nginx:1.27}\n',
+    );
     const created = await run('create', '-f', file);
     expect(created.code, created.stderr).to.equal(0);
     const status = await run('rollout', 'status', 'deployment/api', '--timeout=60s');
@@ -83,7 +100,11 @@ describe('the real kubectl v1.33 with ReplicaSets and Deployments against the se
     // kubectl waited for the Deployment to be gone: its ReplicaSets and their pods went first.
     const left = (res: 'deployments' | 'replicasets' | 'pods') => {
       const l = served.cluster.apiserver.list(res, 'default');
-      return l.ok ? l.object.items.filter((o) => o.metadata.name === 'api' || o.metadata.name?.startsWith('api-')).map((o) => o.metadata.name) : ['?'];
+      return l.ok
+        ? l.object.items
+            .filter((o) => o.metadata.name === 'api' || o.metadata.name?.startsWith('api-'))
+            .map((o) => o.metadata.name)
+        : ['?'];
     };
     // (the default cluster's own pod "api" is no Deployment's)
     expect([left('deployments'), left('replicasets'), left('pods')]).to.deep.equal([[], [], ['api']]);

@@ -36,7 +36,11 @@ function section(): { start: string; session: { command: string; output: string[
 }
 
 function bin(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  return spawn(process.execPath, [join(ROOT, 'bin/terminating.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [join(ROOT, 'bin/terminating.js'), ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 function words(command: string, prefix: string): string[] {
@@ -46,7 +50,9 @@ function words(command: string, prefix: string): string[] {
 
 describe('README "The first served session" (run as written)', () => {
   it('npx terminating is bin/terminating.js', () => {
-    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin).to.deep.equal({ terminating: 'bin/terminating.js' });
+    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin).to.deep.equal({
+      terminating: 'bin/terminating.js',
+    });
   });
 
   it('serve, then the real kubectl: web goes Terminating, vanishes once someone waits, and every output is as shown', async () => {
@@ -86,7 +92,9 @@ describe('README "The first served session" (run as written)', () => {
       server.kill('SIGINT');
       expect(await exited).to.equal(0);
       expect(existsSync(join(dir, 'index.html'))).to.equal(true);
-      expect(readFileSync(join(dir, 'timeline.txt'), 'utf8')).to.match(/T\+31s\s+apiserver\s+DELETE pods\/web gracePeriodSeconds=0/);
+      expect(readFileSync(join(dir, 'timeline.txt'), 'utf8')).to.match(
+        /T\+31s\s+apiserver\s+DELETE pods\/web gracePeriodSeconds=0/,
+      );
     } finally {
       server.kill('SIGKILL');
     }

@@ -11,7 +11,13 @@ export interface BinaryRun {
  * Runs a client binary (the real kubectl or Helm) with `env` only, `stdin` written and closed,
  * killed after `timeoutMs`; resolves with its exit code and what it printed (for tests).
  */
-export function runBinary(path: string, args: readonly string[], env: NodeJS.ProcessEnv, stdin = '', timeoutMs = 60_000): Promise<BinaryRun> {
+export function runBinary(
+  path: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  stdin = '',
+  timeoutMs = 60_000,
+): Promise<BinaryRun> {
   return new Promise((resolve, reject) => {
     const p = spawn(path, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

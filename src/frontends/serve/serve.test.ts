@@ -26,10 +26,15 @@ const PODS = '/api/v1/namespaces/default/pods';
  * name and a WATCH from its resourceVersion until DELETED.
  */
 async function kubectlDelete(s: ServedCluster, name: string): Promise<void> {
-  const del = await request(s.url, 'DELETE', `${PODS}/${name}`, { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
+  const del = await request(s.url, 'DELETE', `${PODS}/${name}`, {
+    body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' },
+  });
   expect(del.status).to.equal(200);
   const list = await request(s.url, 'GET', `${PODS}?fieldSelector=metadata.name%3D${name}`);
-  const watch = await openWatch(s.url, `${PODS}?fieldSelector=metadata.name%3D${name}&resourceVersion=${list.json.metadata.resourceVersion}&watch=true`);
+  const watch = await openWatch(
+    s.url,
+    `${PODS}?fieldSelector=metadata.name%3D${name}&resourceVersion=${list.json.metadata.resourceVersion}&watch=true`,
+  );
   await eventually(() => watch.events.some((e) => e.type === 'DELETED'), `pod ${name} DELETED on the watch`, 10_000);
   watch.close();
 }
@@ -42,7 +47,14 @@ describe('terminating serve', () => {
     expect(config.clusters[0].cluster.server).to.equal(s.url);
     expect(config.contexts[0].context.namespace).to.equal('default');
     const pods = await request(s.url, 'GET', PODS);
-    expect(pods.json.items.map((p: { metadata: { name: string } }) => p.metadata.name)).to.have.members(['web', 'api', 'held', 'data', 'frontend-1', 'frontend-2']);
+    expect(pods.json.items.map((p: { metadata: { name: string } }) => p.metadata.name)).to.have.members([
+      'web',
+      'api',
+      'held',
+      'data',
+      'frontend-1',
+      'frontend-2',
+    ]);
     expect(pods.headers[VIRTUAL_TIME_HEADER.toLowerCase()]).to.equal('2025-01-01T00:01:00.000Z');
   });
 
@@ -52,7 +64,9 @@ describe('terminating serve', () => {
       const s = await start();
       await kubectlDelete(s, 'web');
       const text = formatTimeline(s.cluster.timeline.since(s.t0), s.t0).replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, 'UID');
-      expect(text).to.match(/T\+30s\s+runtime\s+SIGKILL app pods\/web/).and.match(/T\+31s\s+status\s+DELETE pods\/web gracePeriodSeconds=0/);
+      expect(text)
+        .to.match(/T\+30s\s+runtime\s+SIGKILL app pods\/web/)
+        .and.match(/T\+31s\s+status\s+DELETE pods\/web gracePeriodSeconds=0/);
       timelines.push(text.slice(0, text.indexOf('DELETE pods/web gracePeriodSeconds=0')));
       await s.close();
     }
@@ -65,7 +79,11 @@ describe('terminating serve', () => {
     await request(s.url, 'DELETE', `${PODS}/web`);
     expect(jump.armed).to.equal(false);
     const watch = await openWatch(s.url, `${PODS}?watch=true&fieldSelector=metadata.name%3Dweb`);
-    await eventually(() => watch.events.some((e) => e.type === 'DELETED'), 'the jump to the kubelet finishing web', 10_000);
+    await eventually(
+      () => watch.events.some((e) => e.type === 'DELETED'),
+      'the jump to the kubelet finishing web',
+      10_000,
+    );
     watch.close();
     await eventually(() => !jump.armed, 'the watch closed');
     const at = (await request(s.url, 'GET', CLOCK_PATH)).json.sinceStartMs;
@@ -87,7 +105,10 @@ describe('terminating serve', () => {
     await new Promise((done) => setTimeout(done, 6 * JUMP_QUIET_MS));
     expect(jump.armed).to.equal(false);
     expect(s.cluster.clock.now() - s.t0).to.equal(at - s.t0);
-    expect(s.cluster.apiserver.get('pods', 'default', 'api').ok, 'api still terminating: there was work to jump to').to.equal(true);
+    expect(
+      s.cluster.apiserver.get('pods', 'default', 'api').ok,
+      'api still terminating: there was work to jump to',
+    ).to.equal(true);
     watch.close();
   });
 
@@ -127,7 +148,11 @@ describe('terminating serve', () => {
     const s = await start();
     await request(s.url, 'DELETE', `${PODS}/held`);
     const watch = await openWatch(s.url, `${PODS}?watch=true&fieldSelector=metadata.name%3Dheld`);
-    await eventually(() => watch.events.some((e) => e.object.status?.phase === 'Succeeded' || e.object.status?.phase === 'Failed'), 'the kubelet reports held terminal', 10_000);
+    await eventually(
+      () => watch.events.some((e) => e.object.status?.phase === 'Succeeded' || e.object.status?.phase === 'Failed'),
+      'the kubelet reports held terminal',
+      10_000,
+    );
     await eventually(() => !(s.driver as JumpClock).armed, 'nothing left to jump to');
     expect(watch.events.some((e) => e.type === 'DELETED')).to.equal(false);
     const now = (await request(s.url, 'GET', CLOCK_PATH)).json.sinceStartMs;
@@ -137,7 +162,12 @@ describe('terminating serve', () => {
 
   it('the clock endpoint reads and advances the virtual time, and rejects what it cannot do', async () => {
     const s = await start();
-    expect((await request(s.url, 'GET', CLOCK_PATH)).json).to.deep.equal({ mode: 'jump', now: '2025-01-01T00:01:00.000Z', sinceStart: 'T+0s', sinceStartMs: 0 });
+    expect((await request(s.url, 'GET', CLOCK_PATH)).json).to.deep.equal({
+      mode: 'jump',
+      now: '2025-01-01T00:01:00.000Z',
+      sinceStart: 'T+0s',
+      sinceStartMs: 0,
+    });
     await request(s.url, 'DELETE', `${PODS}/api`);
     const advanced = await request(s.url, 'POST', `${CLOCK_PATH}?advance=1m`);
     expect(advanced.json.sinceStart).to.equal('T+1m');
@@ -154,7 +184,11 @@ describe('terminating serve', () => {
   it('fast=N: virtual time runs N times as fast as wall time', async () => {
     const s = await start(parseClockMode('fast=600'));
     await request(s.url, 'DELETE', `${PODS}/web`);
-    await eventually(() => s.cluster.apiserver.get('pods', 'default', 'web').ok === false, 'web gone after 31 virtual seconds', 10_000);
+    await eventually(
+      () => s.cluster.apiserver.get('pods', 'default', 'web').ok === false,
+      'web gone after 31 virtual seconds',
+      10_000,
+    );
     expect(s.cluster.clock.now() - s.t0).to.be.at.least(31_000);
   });
 
@@ -164,26 +198,41 @@ describe('terminating serve', () => {
     const r = await request(s.url, 'POST', REPORT_PATH);
     expect(r.status).to.equal(200);
     expect(readFileSync(r.json.files.text, 'utf8')).to.match(/T\+0s\s+apiserver\s+DELETE pods\/web/);
-    expect(JSON.parse(readFileSync(r.json.files.data, 'utf8')).events.some((e: { text: string }) => e.text === 'SIGKILL app pods/web')).to.equal(true);
+    expect(
+      JSON.parse(readFileSync(r.json.files.data, 'utf8')).events.some(
+        (e: { text: string }) => e.text === 'SIGKILL app pods/web',
+      ),
+    ).to.equal(true);
     expect(readFileSync(r.json.files.html, 'utf8')).to.contain('<div class="sd"').and.contain('SIGKILL app pods/web');
     expect(readFileSync(r.json.files.objects, 'utf8')).to.not.match(/name: web\n/);
     // The served pods keep managedFields (R112); the report prints them as kubectl does, without.
     const api = s.cluster.apiserver.get('pods', 'default', 'api');
     expect(api.ok && api.object.metadata.managedFields).to.not.equal(undefined);
-    expect(readFileSync(r.json.files.objects, 'utf8')).to.match(/name: api\n/).and.not.include('managedFields');
+    expect(readFileSync(r.json.files.objects, 'utf8'))
+      .to.match(/name: api\n/)
+      .and.not.include('managedFields');
     expect((await request(s.url, 'GET', REPORT_PATH)).status).to.equal(405);
   });
 
   it('--kubernetes: every component runs that release', async () => {
-    const s = await serve({ port: 0, clock: parseClockMode('jump'), release: Release.of(30), reportDir: mkdtempSync(join(tmpdir(), 'serve-test-')) });
+    const s = await serve({
+      port: 0,
+      clock: parseClockMode('jump'),
+      release: Release.of(30),
+      reportDir: mkdtempSync(join(tmpdir(), 'serve-test-')),
+    });
     running.push(s);
     expect(s.cluster.release.toString()).to.equal('v1.30');
     expect(s.cluster.node('node-1').config.kubelet.release.toString()).to.equal('v1.30');
   });
 
   it('bad --clock values get one clear error', () => {
-    expect(() => parseClockMode('slow')).to.throw('invalid --clock "slow": expected jump, jump=QUIET (e.g. jump=200ms), realtime, manual, or fast=N');
+    expect(() => parseClockMode('slow')).to.throw(
+      'invalid --clock "slow": expected jump, jump=QUIET (e.g. jump=200ms), realtime, manual, or fast=N',
+    );
     expect(() => parseClockMode('fast=0')).to.throw('invalid --clock "fast=0"');
-    expect(() => parseClockMode('jump=1x')).to.throw('invalid --clock "jump=1x": the quiet period of jump=QUIET is a duration');
+    expect(() => parseClockMode('jump=1x')).to.throw(
+      'invalid --clock "jump=1x": the quiet period of jump=QUIET is a duration',
+    );
   });
 });

@@ -78,10 +78,18 @@ export async function serve(options: ServeOptions): Promise<ServedCluster> {
   // A resumed dump starts at the time its objects were read (--now); any other cluster at --start (default: now), after its warm-up minute.
   // A session compacts etcd as kube-apiserver does and drops what it compacted, so its memory
   // follows what exists; the session report covers what is kept (since the last compaction).
-  const apiserver = { dropCompactedHistory: true, ...(options.etcdCompactionIntervalMs ? { compactionIntervalMs: options.etcdCompactionIntervalMs } : {}) };
-  const plan = new ClusterPlan(options.release, dump || options.start === undefined ? undefined : options.start - WARMUP_MS, apiserver);
+  const apiserver = {
+    dropCompactedHistory: true,
+    ...(options.etcdCompactionIntervalMs ? { compactionIntervalMs: options.etcdCompactionIntervalMs } : {}),
+  };
+  const plan = new ClusterPlan(
+    options.release,
+    dump || options.start === undefined ? undefined : options.start - WARMUP_MS,
+    apiserver,
+  );
   if (dump) plan.objects(dump, options.nowMs);
-  else if (options.nodes !== undefined && options.manifests === undefined) for (const node of options.nodes) plan.node(node);
+  else if (options.nodes !== undefined && options.manifests === undefined)
+    for (const node of options.nodes) plan.node(node);
   else loadManifestFile(options.manifests ?? DEFAULT_CLUSTER_FILE, plan);
   // Served objects carry managedFields from their creation on, as a real cluster's do.
   plan.cluster.apiserver.trackManagedFields();
@@ -92,7 +100,12 @@ export async function serve(options: ServeOptions): Promise<ServedCluster> {
 
   const { listener, activity } = createApiHandler(cluster);
   // A start taken from the wall clock (the serve command's): a jump never takes virtual time past it, so no timestamp lies in a client's future.
-  const driver = clockDriver(options.clock, cluster, activity, options.start === undefined ? undefined : () => Date.now());
+  const driver = clockDriver(
+    options.clock,
+    cluster,
+    activity,
+    options.start === undefined ? undefined : () => Date.now(),
+  );
   const reportDir = resolve(options.reportDir);
   const title = `terminating serve (${options.manifests ?? (options.nodes ? `nodes ${options.nodes.join(', ')}` : 'default cluster')}, Kubernetes ${cluster.release}, --clock ${formatClockMode(options.clock)})`;
   const report = () => writeSessionReport(cluster, t0, reportDir, title);
@@ -118,13 +131,26 @@ export async function serve(options: ServeOptions): Promise<ServedCluster> {
 
   function clockState() {
     const now = cluster.clock.now();
-    return { mode: formatClockMode(options.clock), now: new Date(now).toISOString(), sinceStart: formatOffset(now - t0), sinceStartMs: now - t0 };
+    return {
+      mode: formatClockMode(options.clock),
+      now: new Date(now).toISOString(),
+      sinceStart: formatOffset(now - t0),
+      sinceStartMs: now - t0,
+    };
   }
 
   /** GET: the virtual time; POST ?advance=DURATION: moves it on by that much first. */
   function clockEndpoint(req: IncomingMessage, res: ServerResponse): void {
     if (req.method === 'GET') return json(res, 200, clockState());
-    if (req.method !== 'POST') return json(res, 405, { message: `${req.method} is not supported on ${CLOCK_PATH}: GET reads the virtual time, POST ?advance=30s moves it on` }, { Allow: 'GET, POST' });
+    if (req.method !== 'POST')
+      return json(
+        res,
+        405,
+        {
+          message: `${req.method} is not supported on ${CLOCK_PATH}: GET reads the virtual time, POST ?advance=30s moves it on`,
+        },
+        { Allow: 'GET, POST' },
+      );
     const advance = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('advance');
     if (advance === null) return json(res, 400, { message: 'POST needs ?advance=DURATION (e.g. ?advance=30s)' });
     let ms: number;
@@ -142,7 +168,13 @@ export async function serve(options: ServeOptions): Promise<ServedCluster> {
 
   /** POST: writes the session report and answers with its files. */
   function reportEndpoint(req: IncomingMessage, res: ServerResponse): void {
-    if (req.method !== 'POST') return json(res, 405, { message: `${req.method} is not supported on ${REPORT_PATH}: POST writes the session report` }, { Allow: 'POST' });
+    if (req.method !== 'POST')
+      return json(
+        res,
+        405,
+        { message: `${req.method} is not supported on ${REPORT_PATH}: POST writes the session report` },
+        { Allow: 'POST' },
+      );
     json(res, 200, { files: report() });
   }
 
@@ -165,7 +197,9 @@ export async function serve(options: ServeOptions): Promise<ServedCluster> {
       driver.stop();
       const closed = new Promise<void>((done) => server.close(() => done()));
       // Watch streams end with the chunked terminator, so clients see a closed watch, not a broken connection.
-      await Promise.all([...open].map((res) => new Promise<void>((done) => (res.headersSent ? res.end(done) : done()))));
+      await Promise.all(
+        [...open].map((res) => new Promise<void>((done) => (res.headersSent ? res.end(done) : done()))),
+      );
       server.closeAllConnections();
       await closed;
     },
@@ -185,7 +219,9 @@ function resumedObjects(files: string[]): Dump | undefined {
     if (files.length > 1) throw new ManifestFileError(e.message);
     return undefined;
   }
-  return dump.objects.some((o) => typeof (o.obj.metadata as Record<string, unknown>).uid === 'string') ? dump : undefined;
+  return dump.objects.some((o) => typeof (o.obj.metadata as Record<string, unknown>).uid === 'string')
+    ? dump
+    : undefined;
 }
 
 function json(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -17,9 +17,14 @@ const ROOT = resolve(__dirname, '../../..');
  * pods has ≈ 340 000 events; `Math.max(...events.map(…))` overflowed the stack there).
  */
 describe('R95 big sessions end cleanly', () => {
-  it('500 000 timeline events: the text timeline (the report\'s timeline.txt) is written, its widest component measured without a spread', () => {
+  it("500 000 timeline events: the text timeline (the report's timeline.txt) is written, its widest component measured without a spread", () => {
     const cluster = new Cluster();
-    for (let i = 0; i < 500_000; i++) cluster.timeline.record(i === 499_999 ? 'nodelifecycle' : 'user', `event ${i}`, 'src/frontends/serve/session-report.test.ts');
+    for (let i = 0; i < 500_000; i++)
+      cluster.timeline.record(
+        i === 499_999 ? 'nodelifecycle' : 'user',
+        `event ${i}`,
+        'src/frontends/serve/session-report.test.ts',
+      );
     const lines = formatTimeline(cluster.timeline.all(), cluster.clock.now()).split('\n');
     expect(lines).to.have.length(500_000);
     // The column is as wide as the one long component name, the last of half a million.
@@ -31,18 +36,40 @@ describe('R95 big sessions end cleanly', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sigint-report-'));
     const docs: string[] = [];
     for (let n = 0; n < 20; n++) docs.push(`kind: Node\nmetadata: { name: node-${n} }\n`);
-    for (let i = 0; i < 2000; i++) docs.push(`kind: Pod\nmetadata: { name: pod-${i} }\nspec: { nodeName: node-${i % 20}, containers: [{ name: app, image: nginx }] }\n`);
+    for (let i = 0; i < 2000; i++)
+      docs.push(
+        `kind: Pod\nmetadata: { name: pod-${i} }\nspec: { nodeName: node-${i % 20}, containers: [{ name: app, image: nginx }] }\n`,
+      );
     writeFileSync(join(dir, 'pods.yaml'), docs.join('---\n'));
-    const server = spawn(process.execPath, [join(ROOT, 'bin/terminating.js'), 'serve', '--manifests', join(dir, 'pods.yaml'), '--report-dir', dir, '--start', '2025-01-01T00:01:00Z'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'bin/terminating.js'),
+        'serve',
+        '--manifests',
+        join(dir, 'pods.yaml'),
+        '--report-dir',
+        dir,
+        '--start',
+        '2025-01-01T00:01:00Z',
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const exited = new Promise<number | null>((done) => server.once('close', (code) => done(code)));
     try {
       let out = '';
       let err = '';
       server.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-      await new Promise<void>((ready) => server.stdout.setEncoding('utf8').on('data', (d: string) => (out += d).includes('Ctrl-C stops.') && ready()));
+      await new Promise<void>((ready) =>
+        server.stdout.setEncoding('utf8').on('data', (d: string) => (out += d).includes('Ctrl-C stops.') && ready()),
+      );
       const url = / at (http:\/\/127\.0\.0\.1:\d+),/.exec(out)![1];
       const call = (method: string, path: string) =>
-        new Promise<number>((done, fail) => request(`${url}${path}`, { method }, (res) => res.resume().on('end', () => done(res.statusCode ?? 0))).on('error', fail).end());
+        new Promise<number>((done, fail) =>
+          request(`${url}${path}`, { method }, (res) => res.resume().on('end', () => done(res.statusCode ?? 0)))
+            .on('error', fail)
+            .end(),
+        );
       expect(await call('DELETE', '/api/v1/namespaces/default/pods')).to.equal(200);
       expect(await call('POST', '/terminating/v1/clock?advance=2m')).to.equal(200);
       server.kill('SIGINT');

@@ -30,7 +30,9 @@ export function writeSessionReport(cluster: Cluster, t0: number, dir: string, ti
   const text = formatTimeline(events, t0);
   const pods = cluster.apiserver.list('pods', undefined);
   // Without managedFields, as `kubectl get -o yaml` prints objects (--show-managed-fields=false).
-  const items = pods.ok ? pods.object.items.map(({ metadata: { managedFields: _, ...metadata }, ...pod }) => ({ ...pod, metadata })) : [];
+  const items = pods.ok
+    ? pods.object.items.map(({ metadata: { managedFields: _, ...metadata }, ...pod }) => ({ ...pod, metadata }))
+    : [];
   const objects = yamlDocuments(items, 'no pods left in the API');
   const data = toScenarioTimeline(events, t0, { rows: [], expected: [] }, objects);
   const files: SessionReportFiles = {
@@ -44,7 +46,10 @@ export function writeSessionReport(cluster: Cluster, t0: number, dir: string, ti
   writeFileSync(files.objects, objects);
   // etcd compaction dropped what came before its revision (ApiServerOptions.dropCompactedHistory): say from when the report covers.
   const forgotten = cluster.timeline.forgotten;
-  const kept = forgotten > 0 && events.length > 0 ? ` It covers what etcd's compaction kept: the ${forgotten} earlier events were dropped with the history before revision ${cluster.apiserver.etcd.compacted}; it starts at ${escapeHtml(formatOffset(events[0].at - t0))}.` : '';
+  const kept =
+    forgotten > 0 && events.length > 0
+      ? ` It covers what etcd's compaction kept: the ${forgotten} earlier events were dropped with the history before revision ${cluster.apiserver.etcd.compacted}; it starts at ${escapeHtml(formatOffset(events[0].at - t0))}.`
+      : '';
   const intro = `Virtual time now: ${escapeHtml(formatOffset(cluster.clock.now() - t0))} (${new Date(cluster.clock.now()).toISOString()}).${kept} Files beside this page: <a href="${TIMELINE_FILE}">${TIMELINE_FILE}</a>, <a href="timeline.txt">timeline.txt</a>, <a href="final-objects.yaml">final-objects.yaml</a>.`;
   writeFileSync(files.html, renderTimelinePage(title, intro, data));
   return files;

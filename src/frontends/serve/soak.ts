@@ -33,7 +33,24 @@ const WIDGETS = {
     group: 'soak.terminating.sim',
     scope: 'Namespaced',
     names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer', minimum: 0 }, colour: { type: 'string', default: 'blue' } } } } } } }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: { size: { type: 'integer', minimum: 0 }, colour: { type: 'string', default: 'blue' } },
+              },
+            },
+          },
+        },
+      },
+    ],
   },
 };
 const WIDGETS_PATH = '/apis/soak.terminating.sim/v1/namespaces/default/widgets';
@@ -41,7 +58,9 @@ const WIDGETS_PATH = '/apis/soak.terminating.sim/v1/namespaces/default/widgets';
 /** Waits (on the wall clock: the apiextensions controllers run on the virtual one, which jump mode moves) until the CRD is Established. */
 async function established(call: (method: string, path: string) => Promise<string>): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const crd = JSON.parse(await call('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${WIDGETS.metadata.name}`)) as { status?: { conditions?: { type: string; status: string }[] } };
+    const crd = JSON.parse(
+      await call('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${WIDGETS.metadata.name}`),
+    ) as { status?: { conditions?: { type: string; status: string }[] } };
     if (crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -70,30 +89,51 @@ function collectGarbage(): void {
 }
 
 export async function soak(options: { rounds: number; perRound: number; concurrency?: number }): Promise<SoakResult> {
-  const served = await serve({ port: 0, clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'soak-')) });
+  const served = await serve({
+    port: 0,
+    clock: parseClockMode('jump'),
+    reportDir: mkdtempSync(join(tmpdir(), 'soak-')),
+  });
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency ?? 8 });
   const call = (method: string, path: string, body?: object) =>
     new Promise<string>((resolve, reject) => {
       const text = body === undefined ? undefined : JSON.stringify(body);
-      const req = request(`${served.url}${path}`, { method, agent, headers: text ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) } : {} }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => (res.statusCode! < 300 ? resolve(text) : reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`))));
-      });
+      const req = request(
+        `${served.url}${path}`,
+        {
+          method,
+          agent,
+          headers: text ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) } : {},
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () =>
+            res.statusCode! < 300 ? resolve(text) : reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`)),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(text);
     });
   const inBatches = async (n: number, fn: (i: number) => Promise<unknown>) => {
     const width = options.concurrency ?? 8;
-    for (let i = 0; i < n; i += width) await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, k) => fn(i + k)));
+    for (let i = 0; i < n; i += width)
+      await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, k) => fn(i + k)));
   };
   const rounds: SoakRound[] = [];
   let requests = 0;
   let podsRan = 0;
   served.cluster.apiserver.etcd.subscribe((e) => {
     const phase = (o: unknown) => (o as Pod | undefined)?.status?.phase;
-    if (e.type === 'PUT' && e.key.startsWith('/registry/pods/') && phase(e.value) === 'Running' && phase(e.prev) !== 'Running') podsRan += 1;
+    if (
+      e.type === 'PUT' &&
+      e.key.startsWith('/registry/pods/') &&
+      phase(e.value) === 'Running' &&
+      phase(e.prev) !== 'Running'
+    )
+      podsRan += 1;
   });
   const start = process.hrtime.bigint();
   try {
@@ -102,8 +142,20 @@ export async function soak(options: { rounds: number; perRound: number; concurre
     for (let r = 0; r < options.rounds; r++) {
       const pods = Math.ceil(options.perRound / 2);
       const widgets = options.perRound - pods;
-      await inBatches(pods, (i) => call('POST', '/api/v1/namespaces/default/pods', { metadata: { name: `soak-${r}-${i}`, labels: { app: 'soak' } }, spec: { containers: [{ name: 'app', image: 'busybox' }] } }));
-      await inBatches(widgets, (i) => call('POST', WIDGETS_PATH, { apiVersion: 'soak.terminating.sim/v1', kind: 'Widget', metadata: { name: `soak-${r}-${i}` }, spec: { size: i } }));
+      await inBatches(pods, (i) =>
+        call('POST', '/api/v1/namespaces/default/pods', {
+          metadata: { name: `soak-${r}-${i}`, labels: { app: 'soak' } },
+          spec: { containers: [{ name: 'app', image: 'busybox' }] },
+        }),
+      );
+      await inBatches(widgets, (i) =>
+        call('POST', WIDGETS_PATH, {
+          apiVersion: 'soak.terminating.sim/v1',
+          kind: 'Widget',
+          metadata: { name: `soak-${r}-${i}` },
+          spec: { size: i },
+        }),
+      );
       await inBatches(pods, (i) => call('DELETE', `/api/v1/namespaces/default/pods/soak-${r}-${i}`));
       await inBatches(widgets, (i) => call('DELETE', `${WIDGETS_PATH}/soak-${r}-${i}`));
       requests += 2 * options.perRound;

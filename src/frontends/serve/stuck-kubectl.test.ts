@@ -28,13 +28,24 @@ describe('X1 X9 X10 a served cluster resumed from a dump behaves as explain said
     const patch = shellWords(explained.causes[0].remedies[0].command);
     expect(patch.slice(0, 2)).to.deep.equal(['kubectl', 'patch']);
 
-    const served = await serve({ port: 0, manifests: DUMP, clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'stuck-kubectl-')) });
+    const served = await serve({
+      port: 0,
+      manifests: DUMP,
+      clock: parseClockMode('jump'),
+      reportDir: mkdtempSync(join(tmpdir(), 'stuck-kubectl-')),
+    });
     running.push(served);
     const binary = await realKubectlPath();
-    const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'stuck-home-')), KUBECONFIG: served.kubeconfig };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: mkdtempSync(join(tmpdir(), 'stuck-home-')),
+      KUBECONFIG: served.kubeconfig,
+    };
     const kubectl = (args: string[]) =>
       new Promise<{ code: number; out: string }>((done) => {
-        execFile(binary, args, { env, timeout: 30_000 }, (error, stdout, stderr) => done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+        execFile(binary, args, { env, timeout: 30_000 }, (error, stdout, stderr) =>
+          done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+        );
       });
 
     expect(new Date(served.cluster.clock.now()).toISOString()).to.equal('2025-06-03T09:30:30.000Z');
@@ -43,12 +54,23 @@ describe('X1 X9 X10 a served cluster resumed from a dump behaves as explain said
 
     // Past the grace period and well beyond: the kubelet is done (phase Failed), the finalizer is not.
     await request(served.url, 'POST', `${CLOCK_PATH}?advance=10m`);
-    const held = await kubectl(['get', 'pod', 'cart-6d8f9b7c5-h4jzp', '-n', 'shop', '-o', 'jsonpath={.metadata.deletionGracePeriodSeconds} {.metadata.finalizers} {.status.phase}']);
+    const held = await kubectl([
+      'get',
+      'pod',
+      'cart-6d8f9b7c5-h4jzp',
+      '-n',
+      'shop',
+      '-o',
+      'jsonpath={.metadata.deletionGracePeriodSeconds} {.metadata.finalizers} {.status.phase}',
+    ]);
     expect(held.out).to.equal('0 ["shop.example.com/release-reservations"] Failed');
 
     const released = await kubectl(patch.slice(1));
     expect(released).to.deep.equal({ code: 0, out: 'pod/cart-6d8f9b7c5-h4jzp patched\n' });
     const after = await kubectl(['get', 'pod', 'cart-6d8f9b7c5-h4jzp', '-n', 'shop']);
-    expect(after).to.deep.equal({ code: 1, out: 'Error from server (NotFound): pods "cart-6d8f9b7c5-h4jzp" not found\n' });
+    expect(after).to.deep.equal({
+      code: 1,
+      out: 'Error from server (NotFound): pods "cart-6d8f9b7c5-h4jzp" not found\n',
+    });
   });
 });

@@ -24,7 +24,8 @@ let served: ServedCluster;
 let webhook: Server;
 let webhookPort: number;
 let kubectl: string;
-const reviews: { operation: string; name: string; uid: string; dryRun: boolean; options: { kind?: string } | null }[] = [];
+const reviews: { operation: string; name: string; uid: string; dryRun: boolean; options: { kind?: string } | null }[] =
+  [];
 const certs = testCertificates(['pod-guard.default.svc']);
 
 before(async () => {
@@ -36,22 +37,41 @@ before(async () => {
       const r = review.request;
       if (req.url?.startsWith('/slow')) return; // never answers: the apiserver's deadline ends the call
       if (req.url?.startsWith('/mutate')) {
-        const patch = Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels/guarded', value: 'yes' }])).toString('base64');
+        const patch = Buffer.from(
+          JSON.stringify([{ op: 'add', path: '/metadata/labels/guarded', value: 'yes' }]),
+        ).toString('base64');
         res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: r.uid, allowed: true, patchType: 'JSONPatch', patch } }));
+        res.end(
+          JSON.stringify({
+            apiVersion: 'admission.k8s.io/v1',
+            kind: 'AdmissionReview',
+            response: { uid: r.uid, allowed: true, patchType: 'JSONPatch', patch },
+          }),
+        );
         return;
       }
       reviews.push({ operation: r.operation, name: r.name, uid: r.uid, dryRun: r.dryRun, options: r.options });
       const had = (r.oldObject?.metadata?.finalizers ?? []).includes(FINALIZER);
       const has = (r.object?.metadata?.finalizers ?? []).includes(FINALIZER);
-      const response = had && !has ? { uid: r.uid, allowed: false, status: { code: 403, reason: 'Forbidden', message: `finalizer ${FINALIZER} is protected` } } : { uid: r.uid, allowed: true };
+      const response =
+        had && !has
+          ? {
+              uid: r.uid,
+              allowed: false,
+              status: { code: 403, reason: 'Forbidden', message: `finalizer ${FINALIZER} is protected` },
+            }
+          : { uid: r.uid, allowed: true };
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
     });
   });
   await new Promise<void>((done) => webhook.listen(0, '127.0.0.1', done));
   webhookPort = (webhook.address() as AddressInfo).port;
-  served = await serve({ port: 0, clock: parseClockMode('jump'), reportDir: mkdtempSync(join(tmpdir(), 'webhook-test-')) });
+  served = await serve({
+    port: 0,
+    clock: parseClockMode('jump'),
+    reportDir: mkdtempSync(join(tmpdir(), 'webhook-test-')),
+  });
   kubectl = await realKubectlPath();
 });
 after(async () => {
@@ -60,7 +80,11 @@ after(async () => {
 });
 
 function run(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'webhook-home-')), KUBECONFIG: served.kubeconfig };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: mkdtempSync(join(tmpdir(), 'webhook-home-')),
+    KUBECONFIG: served.kubeconfig,
+  };
   return new Promise((resolve) => {
     const child = execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
@@ -69,7 +93,11 @@ function run(args: string[], stdin?: string): Promise<{ code: number; stdout: st
   });
 }
 
-function configuration(name: string, clientConfig: object, o: { kind?: string; operations?: string[]; timeoutSeconds?: number; matchConditions?: object[] } = {}): string {
+function configuration(
+  name: string,
+  clientConfig: object,
+  o: { kind?: string; operations?: string[]; timeoutSeconds?: number; matchConditions?: object[] } = {},
+): string {
   return JSON.stringify({
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: o.kind ?? 'ValidatingWebhookConfiguration',
@@ -88,41 +116,66 @@ function configuration(name: string, clientConfig: object, o: { kind?: string; o
   });
 }
 
-const service = (path: string) => ({ service: { namespace: 'default', name: 'pod-guard', port: webhookPort, path }, caBundle: Buffer.from(certs.caPem).toString('base64') });
+const service = (path: string) => ({
+  service: { namespace: 'default', name: 'pod-guard', port: webhookPort, path },
+  caBundle: Buffer.from(certs.caPem).toString('base64'),
+});
 
-const removeFinalizer = ['patch', 'pod', 'held', '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers/0"}]'];
+const removeFinalizer = [
+  'patch',
+  'pod',
+  'held',
+  '--type=json',
+  '-p',
+  '[{"op":"remove","path":"/metadata/finalizers/0"}]',
+];
 
 describe('admission webhooks over HTTPS against the served cluster, with the real kubectl v1.33 (R201, R204, R206, R208, R209, R210)', () => {
-  it('a webhook denies the finalizer removal: kubectl prints upstream\'s denial and the pod keeps its finalizer', async () => {
+  it("a webhook denies the finalizer removal: kubectl prints upstream's denial and the pod keeps its finalizer", async () => {
     const caBundle = Buffer.from(certs.caPem).toString('base64');
-    const created = await run(['create', '-f', '-'], configuration('pod-guard', { service: { namespace: 'default', name: 'pod-guard', port: webhookPort, path: '/validate' }, caBundle }));
-    expect(created.stdout.trim(), created.stderr).to.equal('validatingwebhookconfiguration.admissionregistration.k8s.io/pod-guard created');
+    const created = await run(
+      ['create', '-f', '-'],
+      configuration('pod-guard', {
+        service: { namespace: 'default', name: 'pod-guard', port: webhookPort, path: '/validate' },
+        caBundle,
+      }),
+    );
+    expect(created.stdout.trim(), created.stderr).to.equal(
+      'validatingwebhookconfiguration.admissionregistration.k8s.io/pod-guard created',
+    );
     const listed = await run(['get', 'validatingwebhookconfigurations']);
     expect(listed.stdout).to.match(/^NAME\s+WEBHOOKS\s+AGE\npod-guard\s+1\s+\S+\n$/);
 
     const patched = await run(removeFinalizer);
     expect(patched.code).to.equal(1);
-    expect(patched.stderr.trim()).to.equal(`Error from server (Forbidden): admission webhook "pod-guard.example.com" denied the request: finalizer ${FINALIZER} is protected`);
+    expect(patched.stderr.trim()).to.equal(
+      `Error from server (Forbidden): admission webhook "pod-guard.example.com" denied the request: finalizer ${FINALIZER} is protected`,
+    );
     const pod = served.cluster.apiserver.get('pods', 'default', 'held');
     expect(pod.ok && pod.object.metadata.finalizers).to.deep.equal([FINALIZER]);
     const review = reviews.at(-1)!;
     expect(review).to.include({ operation: 'UPDATE', name: 'held', dryRun: false });
     expect(review.options?.kind).to.equal('UpdateOptions');
-    expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include(`webhook pod-guard.example.com denied UPDATE pods/held: finalizer ${FINALIZER} is protected`);
+    expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include(
+      `webhook pod-guard.example.com denied UPDATE pods/held: finalizer ${FINALIZER} is protected`,
+    );
 
     // Another update of the pod passes the same webhook.
     const labelled = await run(['label', 'pod', 'held', 'team=a']);
     expect(labelled.stdout.trim(), labelled.stderr).to.equal('pod/held labeled');
   });
 
-  it('a failurePolicy Fail webhook that is down blocks the update with upstream\'s message; deleting its configuration releases it', async () => {
+  it("a failurePolicy Fail webhook that is down blocks the update with upstream's message; deleting its configuration releases it", async () => {
     expect((await run(['delete', 'validatingwebhookconfiguration', 'pod-guard'])).code).to.equal(0);
     // A port nothing listens on: the webhook server is down.
     const closed = createServer();
     await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
     const downPort = (closed.address() as AddressInfo).port;
     await new Promise<void>((done) => closed.close(() => done()));
-    const created = await run(['create', '-f', '-'], configuration('down', { url: `https://127.0.0.1:${downPort}/validate` }));
+    const created = await run(
+      ['create', '-f', '-'],
+      configuration('down', { url: `https://127.0.0.1:${downPort}/validate` }),
+    );
     expect(created.code, created.stderr).to.equal(0);
 
     const patched = await run(removeFinalizer);
@@ -135,15 +188,34 @@ describe('admission webhooks over HTTPS against the served cluster, with the rea
     expect(released.stdout.trim(), released.stderr).to.equal('pod/held patched');
   });
 
-  it('a mutating webhook\'s JSONPatch labels the pod kubectl creates; a webhook slower than timeoutSeconds fails with context deadline exceeded', async () => {
-    expect((await run(['create', '-f', '-'], configuration('labeller', service('/mutate'), { kind: 'MutatingWebhookConfiguration', operations: ['CREATE'] }))).code).to.equal(0);
-    const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'mutated', labels: { app: 'mutated' } }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
+  it("a mutating webhook's JSONPatch labels the pod kubectl creates; a webhook slower than timeoutSeconds fails with context deadline exceeded", async () => {
+    expect(
+      (
+        await run(
+          ['create', '-f', '-'],
+          configuration('labeller', service('/mutate'), {
+            kind: 'MutatingWebhookConfiguration',
+            operations: ['CREATE'],
+          }),
+        )
+      ).code,
+    ).to.equal(0);
+    const pod = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'mutated', labels: { app: 'mutated' } },
+      spec: { containers: [{ name: 'app', image: 'busybox' }] },
+    });
     const created = await run(['create', '-f', '-', '-o', 'jsonpath={.metadata.labels.guarded}'], pod);
     expect(created.stdout, created.stderr).to.equal('yes');
-    expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include('webhook labeller.example.com patched CREATE pods/mutated: 1 operation');
+    expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include(
+      'webhook labeller.example.com patched CREATE pods/mutated: 1 operation',
+    );
     expect((await run(['delete', 'mutatingwebhookconfiguration', 'labeller'])).code).to.equal(0);
 
-    expect((await run(['create', '-f', '-'], configuration('slow', service('/slow'), { timeoutSeconds: 1 }))).code).to.equal(0);
+    expect(
+      (await run(['create', '-f', '-'], configuration('slow', service('/slow'), { timeoutSeconds: 1 }))).code,
+    ).to.equal(0);
     const patched = await run(['label', 'pod', 'mutated', 'slow=yes']);
     expect(patched.stderr.trim()).to.equal(
       `Error from server (InternalError): Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: Post "https://pod-guard.default.svc:${webhookPort}/slow?timeout=1s": context deadline exceeded`,
@@ -152,25 +224,67 @@ describe('admission webhooks over HTTPS against the served cluster, with the rea
   });
 
   it('matchConditions: kubectl prints the CEL validation error; a false condition skips the webhook and the finalizer removal passes', async () => {
-    const bad = await run(['create', '-f', '-'], configuration('bad-cel', service('/validate'), { matchConditions: [{ name: 'labelled', expression: 'object.metadata.labels' }] }));
-    expect(bad.stderr.trim()).to.equal('The ValidatingWebhookConfiguration "bad-cel" is invalid: webhooks[0].matchConditions[0].expression: Invalid value: "object.metadata.labels": must evaluate to bool but got dyn');
+    const bad = await run(
+      ['create', '-f', '-'],
+      configuration('bad-cel', service('/validate'), {
+        matchConditions: [{ name: 'labelled', expression: 'object.metadata.labels' }],
+      }),
+    );
+    expect(bad.stderr.trim()).to.equal(
+      'The ValidatingWebhookConfiguration "bad-cel" is invalid: webhooks[0].matchConditions[0].expression: Invalid value: "object.metadata.labels": must evaluate to bool but got dyn',
+    );
     const skipGuard = { name: 'not-skip-guard', expression: "!('skip-guard' in object.metadata.?labels.orValue({}))" };
-    expect((await run(['create', '-f', '-'], configuration('cel-guard', service('/validate'), { matchConditions: [skipGuard] }))).code).to.equal(0);
-    const held = await run(['patch', 'pod', 'held', '--type=json', '-p', JSON.stringify([{ op: 'add', path: '/metadata/finalizers', value: [FINALIZER] }, { op: 'add', path: '/metadata/labels/skip-guard', value: 'yes' }])]);
+    expect(
+      (
+        await run(
+          ['create', '-f', '-'],
+          configuration('cel-guard', service('/validate'), { matchConditions: [skipGuard] }),
+        )
+      ).code,
+    ).to.equal(0);
+    const held = await run([
+      'patch',
+      'pod',
+      'held',
+      '--type=json',
+      '-p',
+      JSON.stringify([
+        { op: 'add', path: '/metadata/finalizers', value: [FINALIZER] },
+        { op: 'add', path: '/metadata/labels/skip-guard', value: 'yes' },
+      ]),
+    ]);
     expect(held.stdout.trim(), held.stderr).to.equal('pod/held patched');
     const released = await run(removeFinalizer);
     expect(released.stdout.trim(), released.stderr).to.equal('pod/held patched');
-    expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include('webhook cel-guard.example.com skipped UPDATE pods/held: matchCondition "not-skip-guard" is false');
+    expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include(
+      'webhook cel-guard.example.com skipped UPDATE pods/held: matchCondition "not-skip-guard" is false',
+    );
   });
 
-  it('a ValidatingAdmissionPolicy denies a label with upstream\'s text, another binding\'s Warn reaches kubectl as a warning; kubectl lists both kinds', async () => {
-    const rules = { resourceRules: [{ operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] };
-    const policy = (name: string, expression: string, message: string) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { matchConstraints: rules, validations: [{ expression, message }] } });
-    const binding = (name: string, validationActions: string[]) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions } });
+  it("a ValidatingAdmissionPolicy denies a label with upstream's text, another binding's Warn reaches kubectl as a warning; kubectl lists both kinds", async () => {
+    const rules = {
+      resourceRules: [{ operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+    };
+    const policy = (name: string, expression: string, message: string) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name },
+      spec: { matchConstraints: rules, validations: [{ expression, message }] },
+    });
+    const binding = (name: string, validationActions: string[]) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name },
+      spec: { policyName: name, validationActions },
+    });
     const documents = [
       policy('no-frozen', "!('frozen' in object.metadata.?labels.orValue({}))", 'frozen pods may not be changed'),
       binding('no-frozen', ['Deny']),
-      policy('deprecated-label', "!('deprecated' in object.metadata.?labels.orValue({}))", 'the deprecated label is going away'),
+      policy(
+        'deprecated-label',
+        "!('deprecated' in object.metadata.?labels.orValue({}))",
+        'the deprecated label is going away',
+      ),
       binding('deprecated-label', ['Warn']),
     ];
     const created = await run(['create', '-f', '-'], documents.map((d) => JSON.stringify(d)).join('\n---\n'));
@@ -182,30 +296,78 @@ describe('admission webhooks over HTTPS against the served cluster, with the rea
     ]);
     const denied = await run(['label', 'pod', 'held', 'frozen=yes']);
     expect(denied.code).to.equal(1);
-    expect(denied.stderr.trim()).to.equal(`The pods "held" is invalid: : ValidatingAdmissionPolicy 'no-frozen' with binding 'no-frozen' denied request: frozen pods may not be changed`);
+    expect(denied.stderr.trim()).to.equal(
+      `The pods "held" is invalid: : ValidatingAdmissionPolicy 'no-frozen' with binding 'no-frozen' denied request: frozen pods may not be changed`,
+    );
     const warned = await run(['label', 'pod', 'held', 'deprecated=yes']);
     expect(warned.stdout.trim()).to.equal('pod/held labeled');
-    expect(warned.stderr.trim()).to.equal("Warning: Validation failed for ValidatingAdmissionPolicy 'deprecated-label' with binding 'deprecated-label': the deprecated label is going away");
+    expect(warned.stderr.trim()).to.equal(
+      "Warning: Validation failed for ValidatingAdmissionPolicy 'deprecated-label' with binding 'deprecated-label': the deprecated label is going away",
+    );
     const listed = await run(['get', 'validatingadmissionpolicies,validatingadmissionpolicybindings']);
-    expect(listed.stdout).to.match(/^NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE\nvalidatingadmissionpolicy.admissionregistration.k8s.io\/deprecated-label\s+1\s+<unset>\s+\S+\n/);
-    expect(listed.stdout).to.match(/NAME\s+POLICYNAME\s+PARAMREF\s+AGE\nvalidatingadmissionpolicybinding.admissionregistration.k8s.io\/deprecated-label\s+deprecated-label\s+<unset>\s+\S+\n/);
+    expect(listed.stdout).to.match(
+      /^NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE\nvalidatingadmissionpolicy.admissionregistration.k8s.io\/deprecated-label\s+1\s+<unset>\s+\S+\n/,
+    );
+    expect(listed.stdout).to.match(
+      /NAME\s+POLICYNAME\s+PARAMREF\s+AGE\nvalidatingadmissionpolicybinding.admissionregistration.k8s.io\/deprecated-label\s+deprecated-label\s+<unset>\s+\S+\n/,
+    );
   });
   it('a ValidatingAdmissionPolicy whose limit comes from a ConfigMap (paramKind, paramRef): kubectl is denied above it, and once the ConfigMap is gone', async () => {
     const documents = [
-      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'replica-limit', namespace: 'default' }, data: { maxReplicas: '3' } },
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'replica-limit', namespace: 'default' },
+        data: { maxReplicas: '3' },
+      },
       {
         apiVersion: 'admissionregistration.k8s.io/v1',
         kind: 'ValidatingAdmissionPolicy',
         metadata: { name: 'replica-limit' },
         spec: {
           paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
-          matchConstraints: { resourceRules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }] },
-          validations: [{ expression: 'object.spec.replicas <= int(params.data.maxReplicas)', messageExpression: "'at most ' + params.data.maxReplicas + ' replicas'" }],
+          matchConstraints: {
+            resourceRules: [
+              {
+                operations: ['CREATE', 'UPDATE'],
+                apiGroups: ['apps'],
+                apiVersions: ['v1'],
+                resources: ['deployments'],
+              },
+            ],
+          },
+          validations: [
+            {
+              expression: 'object.spec.replicas <= int(params.data.maxReplicas)',
+              messageExpression: "'at most ' + params.data.maxReplicas + ' replicas'",
+            },
+          ],
           auditAnnotations: [{ key: 'replicas', valueExpression: 'string(object.spec.replicas)' }],
         },
       },
-      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'replica-limit' }, spec: { policyName: 'replica-limit', validationActions: ['Deny'], paramRef: { name: 'replica-limit', parameterNotFoundAction: 'Deny' } } },
-      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'capped', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { app: 'capped' } }, template: { metadata: { labels: { app: 'capped' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } } },
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicyBinding',
+        metadata: { name: 'replica-limit' },
+        spec: {
+          policyName: 'replica-limit',
+          validationActions: ['Deny'],
+          paramRef: { name: 'replica-limit', parameterNotFoundAction: 'Deny' },
+        },
+      },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'capped', namespace: 'default' },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: 'capped' } },
+          template: {
+            metadata: { labels: { app: 'capped' } },
+            spec: { containers: [{ name: 'app', image: 'nginx' }] },
+          },
+        },
+      },
     ];
     const created = await run(['create', '-f', '-'], documents.map((d) => JSON.stringify(d)).join('\n---\n'));
     expect(created.stdout.trim().split('\n'), created.stderr).to.deep.equal([
@@ -215,13 +377,23 @@ describe('admission webhooks over HTTPS against the served cluster, with the rea
       'deployment.apps/capped created',
     ]);
     const denied = await run(['patch', 'deployment', 'capped', '-p', '{"spec":{"replicas":5}}']);
-    expect(denied.stderr.trim()).to.equal(`The deployments "capped" is invalid: : ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit' denied request: at most 3 replicas`);
-    const listed = await run(['get', 'validatingadmissionpolicy/replica-limit', 'validatingadmissionpolicybinding/replica-limit']);
+    expect(denied.stderr.trim()).to.equal(
+      `The deployments "capped" is invalid: : ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit' denied request: at most 3 replicas`,
+    );
+    const listed = await run([
+      'get',
+      'validatingadmissionpolicy/replica-limit',
+      'validatingadmissionpolicybinding/replica-limit',
+    ]);
     expect(listed.stdout).to.match(/replica-limit\s+1\s+v1\/ConfigMap\s+\S+\n/);
     expect(listed.stdout).to.match(/replica-limit\s+replica-limit\s+\*\/replica-limit\s+\S+\n/);
     await run(['delete', 'configmap', 'replica-limit']);
     const missing = await run(['patch', 'deployment', 'capped', '-p', '{"spec":{"replicas":1}}']);
-    expect(missing.stderr.trim()).to.equal("The deployments \"capped\" is invalid: : ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction");
-    expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include('policy replica-limit audit annotation CREATE deployments/capped: replica-limit/replicas=2');
+    expect(missing.stderr.trim()).to.equal(
+      "The deployments \"capped\" is invalid: : ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
+    );
+    expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include(
+      'policy replica-limit audit annotation CREATE deployments/capped: replica-limit/replicas=2',
+    );
   });
 });

@@ -2,8 +2,10 @@ import { after, before, describe, it } from 'node:test';
 import { expect } from 'chai';
 import { eventually, openWatch, podManifest, request, startServer, stateHash, type TestServer } from './testing';
 
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
-const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json;q=0.9';
+const TABLE =
+  'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+const AGGREGATED =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json;q=0.9';
 
 describe('HTTP API: version, health, discovery', () => {
   let s: TestServer;
@@ -14,7 +16,8 @@ describe('HTTP API: version, health, discovery', () => {
     const v = await request(s.base, 'GET', '/version');
     expect(v.json).to.include({ major: '1', minor: '36' });
     expect(v.json.gitVersion).to.match(/^v1\.36\.\d+$/);
-    for (const path of ['/healthz', '/readyz', '/livez']) expect((await request(s.base, 'GET', path)).text).to.equal('ok');
+    for (const path of ['/healthz', '/readyz', '/livez'])
+      expect((await request(s.base, 'GET', path)).text).to.equal('ok');
   });
 
   it('legacy discovery lists the served resources with their verbs, short names and subresources', async () => {
@@ -22,11 +25,36 @@ describe('HTTP API: version, health, discovery', () => {
     expect(core.json.kind).to.equal('APIResourceList');
     const pods = core.json.resources.find((r: { name: string }) => r.name === 'pods');
     expect(pods).to.deep.include({ namespaced: true, kind: 'Pod', shortNames: ['po'], categories: ['all'] });
-    expect(pods.verbs).to.have.members(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
+    expect(pods.verbs).to.have.members([
+      'create',
+      'delete',
+      'deletecollection',
+      'get',
+      'list',
+      'patch',
+      'update',
+      'watch',
+    ]);
     expect(core.json.resources.map((r: { name: string }) => r.name)).to.include('pods/status');
     const groups = await request(s.base, 'GET', '/apis');
-    expect(groups.json.groups.map((g: { name: string }) => g.name)).to.deep.equal(['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'networking.k8s.io', 'policy', 'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io']);
-    expect((await request(s.base, 'GET', '/apis/apps/v1')).json.resources[0]).to.include({ name: 'replicasets', kind: 'ReplicaSet' });
+    expect(groups.json.groups.map((g: { name: string }) => g.name)).to.deep.equal([
+      'apps',
+      'events.k8s.io',
+      'authentication.k8s.io',
+      'authorization.k8s.io',
+      'batch',
+      'networking.k8s.io',
+      'policy',
+      'storage.k8s.io',
+      'admissionregistration.k8s.io',
+      'apiextensions.k8s.io',
+      'coordination.k8s.io',
+      'discovery.k8s.io',
+    ]);
+    expect((await request(s.base, 'GET', '/apis/apps/v1')).json.resources[0]).to.include({
+      name: 'replicasets',
+      kind: 'ReplicaSet',
+    });
     expect((await request(s.base, 'GET', '/api')).json.versions).to.deep.equal(['v1']);
   });
 
@@ -35,15 +63,44 @@ describe('HTTP API: version, health, discovery', () => {
     expect(r.headers['content-type']).to.equal('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
     expect(r.json.kind).to.equal('APIGroupDiscoveryList');
     const pods = r.json.items[0].versions[0].resources.find((x: { resource: string }) => x.resource === 'pods');
-    expect(pods).to.deep.include({ scope: 'Namespaced', singularResource: 'pod', responseKind: { group: '', version: 'v1', kind: 'Pod' } });
+    expect(pods).to.deep.include({
+      scope: 'Namespaced',
+      singularResource: 'pod',
+      responseKind: { group: '', version: 'v1', kind: 'Pod' },
+    });
     expect(pods.subresources).to.deep.equal([
-      { subresource: 'eviction', responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
-      { subresource: 'exec', responseKind: { group: '', version: 'v1', kind: 'PodExecOptions' }, verbs: ['create', 'get'] },
+      {
+        subresource: 'eviction',
+        responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' },
+        verbs: ['create'],
+      },
+      {
+        subresource: 'exec',
+        responseKind: { group: '', version: 'v1', kind: 'PodExecOptions' },
+        verbs: ['create', 'get'],
+      },
       { subresource: 'log', responseKind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get'] },
-      { subresource: 'status', responseKind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
+      {
+        subresource: 'status',
+        responseKind: { group: '', version: 'v1', kind: 'Pod' },
+        verbs: ['get', 'patch', 'update'],
+      },
     ]);
     const apis = await request(s.base, 'GET', '/apis', { headers: { Accept: AGGREGATED } });
-    expect(apis.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).to.deep.equal(['apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'networking.k8s.io', 'policy', 'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io']);
+    expect(apis.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).to.deep.equal([
+      'apps',
+      'events.k8s.io',
+      'authentication.k8s.io',
+      'authorization.k8s.io',
+      'batch',
+      'networking.k8s.io',
+      'policy',
+      'storage.k8s.io',
+      'admissionregistration.k8s.io',
+      'apiextensions.k8s.io',
+      'coordination.k8s.io',
+      'discovery.k8s.io',
+    ]);
   });
 
   it('OpenAPI v3 tells kubectl that PATCH takes fieldValidation (server-side field validation)', async () => {
@@ -59,13 +116,25 @@ describe('HTTP API: version, health, discovery', () => {
   it('unknown paths and resources are 404 Status; protobuf-only clients of discovery get 406, of resources protobuf (R77)', async () => {
     const r = await request(s.base, 'GET', '/api/v1/namespaces/default/widgets');
     expect(r.status).to.equal(404);
-    expect(r.json).to.deep.include({ kind: 'Status', status: 'Failure', reason: 'NotFound', message: 'the server could not find the requested resource', code: 404 });
+    expect(r.json).to.deep.include({
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'NotFound',
+      message: 'the server could not find the requested resource',
+      code: 404,
+    });
     expect((await request(s.base, 'GET', '/nope')).status).to.equal(404);
     const proto = await request(s.base, 'GET', '/api', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
     expect(proto.status).to.equal(406);
     expect(proto.json.reason).to.equal('NotAcceptable');
-    const list = await request(s.base, 'GET', '/api/v1/namespaces/default/pods', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
-    expect([list.status, list.headers['content-type'], list.text.slice(0, 4)]).to.deep.equal([200, 'application/vnd.kubernetes.protobuf', 'k8s\0']);
+    const list = await request(s.base, 'GET', '/api/v1/namespaces/default/pods', {
+      headers: { Accept: 'application/vnd.kubernetes.protobuf' },
+    });
+    expect([list.status, list.headers['content-type'], list.text.slice(0, 4)]).to.deep.equal([
+      200,
+      'application/vnd.kubernetes.protobuf',
+      'k8s\0',
+    ]);
   });
 });
 
@@ -81,7 +150,11 @@ describe('HTTP API: pods (printing R73)', () => {
     expect(r.json.status.phase).to.equal('Running');
     const missing = await request(s.base, 'GET', '/api/v1/namespaces/default/pods/nope');
     expect(missing.status).to.equal(404);
-    expect(missing.json).to.deep.include({ reason: 'NotFound', message: 'pods "nope" not found', details: { name: 'nope', kind: 'pods' } });
+    expect(missing.json).to.deep.include({
+      reason: 'NotFound',
+      message: 'pods "nope" not found',
+      details: { name: 'nope', kind: 'pods' },
+    });
   });
 
   it('LIST answers a PodList (items without type meta) and filters by label and field selectors', async () => {
@@ -99,14 +172,34 @@ describe('HTTP API: pods (printing R73)', () => {
   it('server-side printing: the pod Table has kube-apiserver columns, wide ones at priority 1, age on the virtual clock', async () => {
     const r = await request(s.base, 'GET', '/api/v1/namespaces/default/pods', { headers: { Accept: TABLE } });
     expect(r.json.kind).to.equal('Table');
-    expect(r.json.columnDefinitions.map((c: { name: string; priority: number }) => `${c.name}:${c.priority}`)).to.deep.equal([
-      'Name:0', 'Ready:0', 'Status:0', 'Restarts:0', 'Age:0', 'IP:1', 'Node:1', 'Nominated Node:1', 'Readiness Gates:1',
+    expect(
+      r.json.columnDefinitions.map((c: { name: string; priority: number }) => `${c.name}:${c.priority}`),
+    ).to.deep.equal([
+      'Name:0',
+      'Ready:0',
+      'Status:0',
+      'Restarts:0',
+      'Age:0',
+      'IP:1',
+      'Node:1',
+      'Nominated Node:1',
+      'Readiness Gates:1',
     ]);
-    expect(r.json.rows[1].cells).to.deep.equal(['web', '1/1', 'Running', '0', '60s', '10.244.0.2', 'node-1', '<none>', '<none>']);
+    expect(r.json.rows[1].cells).to.deep.equal([
+      'web',
+      '1/1',
+      'Running',
+      '0',
+      '60s',
+      '10.244.0.2',
+      'node-1',
+      '<none>',
+      '<none>',
+    ]);
     expect(r.json.rows[1].object).to.deep.include({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1' });
   });
 
-  it('POST creates a pod (201) and the request is on the timeline as kubectl\'s', async () => {
+  it("POST creates a pod (201) and the request is on the timeline as kubectl's", async () => {
     const r = await request(s.base, 'POST', '/api/v1/namespaces/default/pods', { body: podManifest('new') });
     expect(r.status).to.equal(201);
     expect(r.json.metadata).to.include({ name: 'new', namespace: 'default' });
@@ -119,7 +212,9 @@ describe('HTTP API: pods (printing R73)', () => {
   });
 
   it('DELETE with DeleteOptions in the body stamps the pod; the Table says Terminating while the phase is not terminal', async () => {
-    const r = await request(s.base, 'DELETE', '/api/v1/namespaces/default/pods/db', { body: { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 30 } });
+    const r = await request(s.base, 'DELETE', '/api/v1/namespaces/default/pods/db', {
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 30 },
+    });
     expect(r.status).to.equal(200);
     expect(r.json.metadata.deletionGracePeriodSeconds).to.equal(30);
     const event = s.cluster.timeline.all().find((e) => e.text === 'DELETE pods/db gracePeriodSeconds=30');
@@ -133,7 +228,10 @@ describe('HTTP API: pods (printing R73)', () => {
   });
 
   it('another client is named after its User-Agent product on the timeline', async () => {
-    const r = await request(s.base, 'POST', '/api/v1/namespaces/default/pods', { body: podManifest('mine'), headers: { 'User-Agent': 'my-operator/0.1 (linux)' } });
+    const r = await request(s.base, 'POST', '/api/v1/namespaces/default/pods', {
+      body: podManifest('mine'),
+      headers: { 'User-Agent': 'my-operator/0.1 (linux)' },
+    });
     expect(r.status).to.equal(201);
     const event = s.cluster.timeline.all().find((e) => e.text === 'CREATE pods/mine');
     expect([event?.actor, event?.component]).to.deep.equal(['my-operator', 'apiserver']);
@@ -163,9 +261,13 @@ describe('HTTP API: watch (R72)', () => {
     const from = s.cluster.apiserver.etcd.currentRevision;
     await request(s.base, 'DELETE', '/api/v1/namespaces/default/pods/web');
     s.cluster.settle();
-    const history = s.cluster.apiserver.etcd.fullHistory().filter((e) => e.revision > from && e.key === '/registry/pods/default/web');
+    const history = s.cluster.apiserver.etcd
+      .fullHistory()
+      .filter((e) => e.revision > from && e.key === '/registry/pods/default/web');
     await w.until(1 + history.length);
-    expect(w.events.slice(1).map((e) => e.object.metadata.resourceVersion)).to.deep.equal(history.map((e) => String(e.revision)));
+    expect(w.events.slice(1).map((e) => e.object.metadata.resourceVersion)).to.deep.equal(
+      history.map((e) => String(e.revision)),
+    );
     expect(w.events.at(-1)!.type).to.equal('DELETED');
     w.close();
     await eventually(() => s.handler.activity.openWatches === 0, 'the disconnected watch is released');
@@ -182,9 +284,15 @@ describe('HTTP API: watch (R72)', () => {
   });
 
   it('sendInitialEvents is refused as by a kube-apiserver without the WatchList feature', async () => {
-    const r = await request(s.base, 'GET', '/api/v1/namespaces/default/pods?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan');
+    const r = await request(
+      s.base,
+      'GET',
+      '/api/v1/namespaces/default/pods?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan',
+    );
     expect(r.status).to.equal(422);
-    expect(r.json.message).to.equal('ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
+    expect(r.json.message).to.equal(
+      'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+    );
   });
 
   it('timeoutSeconds ends the stream (wall time)', async () => {
@@ -199,22 +307,142 @@ describe('HTTP API: bad input leaves the cluster unchanged (R75)', () => {
   before(async () => (s = await startServer(['web'], { maxRequestBodyBytes: 1024 })));
   after(() => s.close());
 
-  const cases: [string, string, string, { body?: unknown; headers?: Record<string, string> }, number, string, string | RegExp][] = [
-    ['malformed JSON', 'POST', '/api/v1/namespaces/default/pods', { body: '{"metadata": {' }, 400, 'BadRequest', /^couldn't get version\/kind; json parse error: /],
-    ['malformed YAML', 'POST', '/api/v1/namespaces/default/pods', { body: 'metadata: [unclosed', headers: { 'Content-Type': 'application/yaml' } }, 400, 'BadRequest', /^error converting YAML to JSON: yaml: /],
-    ['a body over the limit', 'POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify({ metadata: { name: 'x'.repeat(2000) } }) }, 413, 'RequestEntityTooLarge', 'Request entity too large: limit is 1024'],
-    ['an unsupported patch type', 'PATCH', '/api/v1/namespaces/default/pods/web', { body: '{}', headers: { 'Content-Type': 'text/plain' } }, 415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml'],
-    ['server-side apply without a fieldManager (R113)', 'PATCH', '/api/v1/namespaces/default/pods/web', { body: '{}', headers: { 'Content-Type': 'application/apply-patch+yaml' } }, 422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch'],
-    ['server-side apply of another kind', 'PATCH', '/api/v1/namespaces/default/pods/web?fieldManager=me', { body: 'apiVersion: v1\nkind: Node\n', headers: { 'Content-Type': 'application/apply-patch+yaml' } }, 400, 'BadRequest', 'invalid object type: /v1, Kind=Node'],
-    ['force on a merge patch', 'PATCH', '/api/v1/namespaces/default/pods/web?force=true', { body: '{}', headers: { 'Content-Type': 'application/merge-patch+json' } }, 422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch'],
-    ['a label selector that does not parse', 'GET', '/api/v1/namespaces/default/pods?labelSelector=app%20web', {}, 400, 'BadRequest', "unable to parse requirement: found 'web', expected: in, notin, =, ==, !=, gt, lt"],
-    ['an unknown field selector', 'GET', '/api/v1/namespaces/default/pods?fieldSelector=spec.color=red', {}, 400, 'BadRequest', 'field label not supported: spec.color'],
-    ['a name that is not a path segment', 'DELETE', '/api/v1/namespaces/default/pods/..', {}, 400, 'BadRequest', 'invalid resource name "..": [may not be \'..\']'],
+  const cases: [
+    string,
+    string,
+    string,
+    { body?: unknown; headers?: Record<string, string> },
+    number,
+    string,
+    string | RegExp,
+  ][] = [
+    [
+      'malformed JSON',
+      'POST',
+      '/api/v1/namespaces/default/pods',
+      { body: '{"metadata": {' },
+      400,
+      'BadRequest',
+      /^couldn't get version\/kind; json parse error: /,
+    ],
+    [
+      'malformed YAML',
+      'POST',
+      '/api/v1/namespaces/default/pods',
+      { body: 'metadata: [unclosed', headers: { 'Content-Type': 'application/yaml' } },
+      400,
+      'BadRequest',
+      /^error converting YAML to JSON: yaml: /,
+    ],
+    [
+      'a body over the limit',
+      'POST',
+      '/api/v1/namespaces/default/pods',
+      { body: JSON.stringify({ metadata: { name: 'x'.repeat(2000) } }) },
+      413,
+      'RequestEntityTooLarge',
+      'Request entity too large: limit is 1024',
+    ],
+    [
+      'an unsupported patch type',
+      'PATCH',
+      '/api/v1/namespaces/default/pods/web',
+      { body: '{}', headers: { 'Content-Type': 'text/plain' } },
+      415,
+      'UnsupportedMediaType',
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
+    ],
+    [
+      'server-side apply without a fieldManager (R113)',
+      'PATCH',
+      '/api/v1/namespaces/default/pods/web',
+      { body: '{}', headers: { 'Content-Type': 'application/apply-patch+yaml' } },
+      422,
+      'Invalid',
+      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+    ],
+    [
+      'server-side apply of another kind',
+      'PATCH',
+      '/api/v1/namespaces/default/pods/web?fieldManager=me',
+      { body: 'apiVersion: v1\nkind: Node\n', headers: { 'Content-Type': 'application/apply-patch+yaml' } },
+      400,
+      'BadRequest',
+      'invalid object type: /v1, Kind=Node',
+    ],
+    [
+      'force on a merge patch',
+      'PATCH',
+      '/api/v1/namespaces/default/pods/web?force=true',
+      { body: '{}', headers: { 'Content-Type': 'application/merge-patch+json' } },
+      422,
+      'Invalid',
+      'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+    ],
+    [
+      'a label selector that does not parse',
+      'GET',
+      '/api/v1/namespaces/default/pods?labelSelector=app%20web',
+      {},
+      400,
+      'BadRequest',
+      "unable to parse requirement: found 'web', expected: in, notin, =, ==, !=, gt, lt",
+    ],
+    [
+      'an unknown field selector',
+      'GET',
+      '/api/v1/namespaces/default/pods?fieldSelector=spec.color=red',
+      {},
+      400,
+      'BadRequest',
+      'field label not supported: spec.color',
+    ],
+    [
+      'a name that is not a path segment',
+      'DELETE',
+      '/api/v1/namespaces/default/pods/..',
+      {},
+      400,
+      'BadRequest',
+      'invalid resource name "..": [may not be \'..\']',
+    ],
     // R120: namespaces serve delete, not deletecollection.
-    ['an unsupported verb', 'DELETE', '/api/v1/namespaces', {}, 405, 'MethodNotAllowed', 'deletecollection is not supported on resources of kind "namespaces"'],
-    ['a body of another kind', 'POST', '/api/v1/namespaces/default/pods', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' } } }, 400, 'BadRequest', /^the object provided is unrecognized \(must be of type Pod\)/],
-    ['a namespace that is not the URL\'s', 'POST', '/api/v1/namespaces/default/pods', { body: { metadata: { name: 'x', namespace: 'other' }, spec: { containers: [{ name: 'a' }] } } }, 400, 'BadRequest', 'the namespace of the provided object does not match the namespace sent on the request'],
-    ['a PUT whose name is not the URL\'s', 'PUT', '/api/v1/namespaces/default/pods/web', { body: { metadata: { name: 'other' }, spec: { containers: [{ name: 'a' }] } } }, 400, 'BadRequest', 'the name of the object (other) does not match the name on the URL (web)'],
+    [
+      'an unsupported verb',
+      'DELETE',
+      '/api/v1/namespaces',
+      {},
+      405,
+      'MethodNotAllowed',
+      'deletecollection is not supported on resources of kind "namespaces"',
+    ],
+    [
+      'a body of another kind',
+      'POST',
+      '/api/v1/namespaces/default/pods',
+      { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' } } },
+      400,
+      'BadRequest',
+      /^the object provided is unrecognized \(must be of type Pod\)/,
+    ],
+    [
+      "a namespace that is not the URL's",
+      'POST',
+      '/api/v1/namespaces/default/pods',
+      { body: { metadata: { name: 'x', namespace: 'other' }, spec: { containers: [{ name: 'a' }] } } },
+      400,
+      'BadRequest',
+      'the namespace of the provided object does not match the namespace sent on the request',
+    ],
+    [
+      "a PUT whose name is not the URL's",
+      'PUT',
+      '/api/v1/namespaces/default/pods/web',
+      { body: { metadata: { name: 'other' }, spec: { containers: [{ name: 'a' }] } } },
+      400,
+      'BadRequest',
+      'the name of the object (other) does not match the name on the URL (web)',
+    ],
   ];
   for (const [what, method, path, options, code, reason, message] of cases) {
     it(`${what}: ${code} ${reason}`, async () => {

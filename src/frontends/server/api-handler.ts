@@ -4,7 +4,14 @@ import { badRequest, StatusError } from '../../apimachinery/errors';
 import type { Cluster } from '../../cluster/cluster';
 import { ApiActivity } from './activity';
 import { DEFAULT_MAX_REQUEST_BODY_BYTES, readBody } from './body';
-import { aggregatedDiscovery, AGGREGATED_DISCOVERY, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
+import {
+  aggregatedDiscovery,
+  AGGREGATED_DISCOVERY,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+} from './discovery';
 import { createResource } from './handlers/create';
 import { deleteCollection, deleteResource } from './handlers/delete';
 import { getResource } from './handlers/get';
@@ -88,7 +95,11 @@ function objectGetPath(req: IncomingMessage): string | undefined {
 }
 
 export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOptions> = {}): ApiHandler {
-  const opts: ApiHandlerOptions = { maxRequestBodyBytes: DEFAULT_MAX_REQUEST_BODY_BYTES, identify: identifyByUserAgent, ...options };
+  const opts: ApiHandlerOptions = {
+    maxRequestBodyBytes: DEFAULT_MAX_REQUEST_BODY_BYTES,
+    identify: identifyByUserAgent,
+    ...options,
+  };
   const activity = new ApiActivity();
   cluster.apiserver.ensureSystemNamespaces();
   // Admission webhooks are real HTTPS servers here (webhook-client.ts), unless the cluster's are
@@ -120,7 +131,14 @@ export function createApiHandler(cluster: Cluster, options: Partial<ApiHandlerOp
   return { listener, activity };
 }
 
-async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiActivity, webhooks: HttpsWebhookCaller, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  cluster: Cluster,
+  opts: ApiHandlerOptions,
+  activity: ApiActivity,
+  webhooks: HttpsWebhookCaller,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const info = requestInfo(req.method ?? 'GET', (req.url ?? '/').split('?')[0], url.searchParams);
   if (!info.isResourceRequest) return serveNonResource(cluster, req, res, url, info);
@@ -133,13 +151,17 @@ async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiAct
   }
   const resource = findResource(info.apiGroup, info.apiVersion, info.resource, cluster.apiserver);
   if (!resource) throw pathNotFound();
-  if (resource.namespaced !== (info.namespace !== undefined) && !(resource.namespaced && (info.verb === 'list' || info.verb === 'watch' || info.verb === 'deletecollection'))) {
+  if (
+    resource.namespaced !== (info.namespace !== undefined) &&
+    !(resource.namespaced && (info.verb === 'list' || info.verb === 'watch' || info.verb === 'deletecollection'))
+  ) {
     throw pathNotFound();
   }
   if (info.subresource !== '') {
     const subresource = resource.subresources[info.subresource];
     if (!subresource || info.parts.length > 3) throw pathNotFound();
-    if (!subresource.verbs.includes(info.verb)) throw methodNotSupported(resource.group, `${resource.resource}/${info.subresource}`, info.verb);
+    if (!subresource.verbs.includes(info.verb))
+      throw methodNotSupported(resource.group, `${resource.resource}/${info.subresource}`, info.verb);
   } else if (!resource.verbs.includes(info.verb) || !VERB_HANDLERS[info.verb]) {
     throw methodNotSupported(resource.group, resource.resource, info.verb);
   }
@@ -165,7 +187,13 @@ async function serve(cluster: Cluster, opts: ApiHandlerOptions, activity: ApiAct
   await VERB_HANDLERS[info.verb](scope);
 }
 
-function serveNonResource(cluster: Cluster, req: IncomingMessage, res: ServerResponse, url: URL, info: RequestInfo): void {
+function serveNonResource(
+  cluster: Cluster,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  info: RequestInfo,
+): void {
   const path = info.path.replace(/\/+$/, '') || '/';
   if (req.method !== 'GET' && req.method !== 'HEAD') throw pathNotFound();
   const json = (obj: unknown) => writeObject(res, 200, { type: 'application/json' }, obj);
@@ -173,8 +201,14 @@ function serveNonResource(cluster: Cluster, req: IncomingMessage, res: ServerRes
   if (path === '/healthz' || path === '/livez' || path === '/readyz') return writeHealth(res, path, url);
   if (path === '/api' || path === '/apis') {
     const media = negotiate(req.headers.accept, AGGREGATED_DISCOVERY);
-    if (media.as) return writeObject(res, 200, media, aggregatedDiscovery(media.as.version, path === '/api', cluster.apiserver));
-    return writeObject(res, 200, media, path === '/api' ? apiVersions(req.headers.host ?? '127.0.0.1') : apiGroupList(cluster.apiserver));
+    if (media.as)
+      return writeObject(res, 200, media, aggregatedDiscovery(media.as.version, path === '/api', cluster.apiserver));
+    return writeObject(
+      res,
+      200,
+      media,
+      path === '/api' ? apiVersions(req.headers.host ?? '127.0.0.1') : apiGroupList(cluster.apiserver),
+    );
   }
   if (info.apiPrefix === 'apis' && info.apiVersion === '' && info.apiGroup !== '') {
     const group = apiGroup(info.apiGroup, cluster.apiserver);
@@ -187,7 +221,8 @@ function serveNonResource(cluster: Cluster, req: IncomingMessage, res: ServerRes
   const doc = openApiDocument(path, cluster.apiserver.options.release, cluster.apiserver);
   // kube-openapi's handler: /openapi/v2 in gnostic's protobuf form (R100) or as JSON.
   if (doc && path === '/openapi/v2') {
-    if (!acceptsOpenApiV2Protobuf(req.headers.accept)) return writeObject(res, 200, negotiate(req.headers.accept, []), doc);
+    if (!acceptsOpenApiV2Protobuf(req.headers.accept))
+      return writeObject(res, 200, negotiate(req.headers.accept, []), doc);
     const bytes = openApiV2Protobuf(doc);
     res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF, 'Content-Length': bytes.length });
     return void res.end(bytes);
@@ -200,7 +235,11 @@ function serveNonResource(cluster: Cluster, req: IncomingMessage, res: ServerRes
 function writeHealth(res: ServerResponse, path: string, url: URL): void {
   const verbose = url.searchParams.has('verbose');
   const body = verbose ? `[+]ping ok\n[+]etcd ok\n${path.slice(1)} check passed\n` : 'ok';
-  res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(body) });
+  res.writeHead(200, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Length': Buffer.byteLength(body),
+  });
   res.end(body);
 }
 

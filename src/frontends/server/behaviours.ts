@@ -2,7 +2,12 @@ import { invalid, type FieldError } from '../../apimachinery/errors';
 import type { Pod } from '../../apimachinery/types';
 import type { Cluster } from '../../cluster/cluster';
 import { DEFAULT_BEHAVIOUR } from '../../components/kubelet/runtime';
-import { behaviourAnnotations, behaviourProblem, parseBehaviour, type PodAnnotation } from '../../planning/pod-behaviours';
+import {
+  behaviourAnnotations,
+  behaviourProblem,
+  parseBehaviour,
+  type PodAnnotation,
+} from '../../planning/pod-behaviours';
 
 /**
  * R98 — the `terminating.sim/` behaviour annotations of pods written through the API (create,
@@ -35,7 +40,12 @@ function applyBehaviours(cluster: Cluster, pod: Pod): void {
   if (policy === 'Never' || policy === 'OnFailure') {
     for (const c of pod.spec?.containers ?? []) {
       const key = `${pod.metadata.uid} ${c.name}`;
-      if (!sim.containerBehaviours.has(key)) sim.containerBehaviours.set(key, { ...DEFAULT_BEHAVIOUR, exitsOnItsOwn: 0, runsForMs: SERVED_RUN_TO_COMPLETION_MS });
+      if (!sim.containerBehaviours.has(key))
+        sim.containerBehaviours.set(key, {
+          ...DEFAULT_BEHAVIOUR,
+          exitsOnItsOwn: 0,
+          runsForMs: SERVED_RUN_TO_COMPLETION_MS,
+        });
     }
   }
   if (annotations.length === 0) return;
@@ -44,7 +54,11 @@ function applyBehaviours(cluster: Cluster, pod: Pod): void {
     const parsed = parseBehaviour(a.what as PodAnnotation, a.value as string);
     const key = `${pod.metadata.uid} ${a.target}`;
     if ('volume' in parsed) sim.volumeBehaviours.set(key, parsed.volume);
-    else sim.containerBehaviours.set(key, { ...(sim.containerBehaviours.get(key) ?? DEFAULT_BEHAVIOUR), ...parsed.container });
+    else
+      sim.containerBehaviours.set(key, {
+        ...(sim.containerBehaviours.get(key) ?? DEFAULT_BEHAVIOUR),
+        ...parsed.container,
+      });
   }
 }
 
@@ -53,7 +67,8 @@ export function checkBehaviourAnnotations(pod: Pod): void {
   const errs: FieldError[] = [];
   for (const a of behaviourAnnotations(pod.metadata.annotations)) {
     const problem = behaviourProblem(pod, a);
-    if (problem !== undefined) errs.push({ field: `metadata.annotations[${a.key}]`, type: 'Invalid', value: a.value, detail: problem });
+    if (problem !== undefined)
+      errs.push({ field: `metadata.annotations[${a.key}]`, type: 'Invalid', value: a.value, detail: problem });
   }
   if (errs.length > 0) throw invalid('Pod', pod.metadata.name ?? '', errs);
 }

@@ -46,7 +46,9 @@ export function decodeObjectBody(body: Buffer, contentType: string | undefined):
   if (!OBJECT_BODY_TYPES.includes(type)) throw unsupportedMediaType([...OBJECT_BODY_TYPES, PROTOBUF]);
   const value = type === 'application/yaml' ? decodeYaml(body) : decodeJson(body);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+    throw badRequest(
+      `couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+    );
   }
   return value as Record<string, unknown>;
 }
@@ -69,7 +71,9 @@ function decodeYaml(body: Buffer): unknown {
 
 /** serializer/versioning: a body of another kind (or group version) cannot be decoded into the endpoint's kind. */
 export function unrecognizedKind(expected: string, kind: unknown, apiVersion: unknown): StatusError {
-  return badRequest(`the object provided is unrecognized (must be of type ${expected}): ${String(kind)} in version "${String(apiVersion)}" cannot be handled as a ${expected}`);
+  return badRequest(
+    `the object provided is unrecognized (must be of type ${expected}): ${String(kind)} in version "${String(apiVersion)}" cannot be handled as a ${expected}`,
+  );
 }
 
 /** handlers/create.go and update.go: rest.EnsureObjectNamespaceMatchesRequestNamespace refuses a body naming another namespace. */

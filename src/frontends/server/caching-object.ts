@@ -28,7 +28,11 @@ const encodings = new WeakMap<ServedResource, Encodings>();
 
 function cacheOf(r: ServedResource): Encodings {
   let c = encodings.get(r);
-  if (!c) encodings.set(r, (c = { object: new WeakMap(), item: new WeakMap(), message: new WeakMap(), protobuf: new WeakMap() }));
+  if (!c)
+    encodings.set(
+      r,
+      (c = { object: new WeakMap(), item: new WeakMap(), message: new WeakMap(), protobuf: new WeakMap() }),
+    );
   return c;
 }
 
@@ -65,12 +69,18 @@ export function encodedPartialMetadata(stored: KubeObject): Buffer {
 
 /** The protobuf message of `stored` as `r` serves it (an item of a protobuf list). */
 export function encodedMessage(r: ServedResource, stored: KubeObject): Uint8Array {
-  return cached(cacheOf(r).message, stored, () => encodeMessage(messageFor(groupVersionString(r.group, r.version), r.kind)!, toServed(r, stored)));
+  return cached(cacheOf(r).message, stored, () =>
+    encodeMessage(messageFor(groupVersionString(r.group, r.version), r.kind)!, toServed(r, stored)),
+  );
 }
 
 /** The protobuf body of `stored` as `r` serves it (a GET answer, a watch event's object). */
 export function encodedProtobuf(r: ServedResource, stored: KubeObject): Uint8Array {
-  return cached(cacheOf(r).protobuf, stored, () => encodeProtobuf(toServed(r, stored) as unknown as Record<string, unknown>)!);
+  return cached(
+    cacheOf(r).protobuf,
+    stored,
+    () => encodeProtobuf(toServed(r, stored) as unknown as Record<string, unknown>)!,
+  );
 }
 
 /** The served form of `stored` as a list item: without apiVersion and kind. */

@@ -6,7 +6,14 @@ import { humanDuration, type Printer, type TableColumn } from './table';
  * apiextensionshelpers serveDefaultColumnsIfEmpty: a CRD version without additionalPrinterColumns
  * is printed with one Age column (metadata.creationTimestamp); one with columns gets only those.
  */
-const DEFAULT_COLUMNS: readonly CustomResourceColumnDefinition[] = [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'When the object was created (metadata.creationTimestamp), in UTC.' }];
+const DEFAULT_COLUMNS: readonly CustomResourceColumnDefinition[] = [
+  {
+    name: 'Age',
+    type: 'date',
+    jsonPath: '.metadata.creationTimestamp',
+    description: 'When the object was created (metadata.creationTimestamp), in UTC.',
+  },
+];
 
 /**
  * The server-side printing of custom resources (pkg/registry/customresource/tableconvertor):
@@ -19,13 +26,29 @@ const DEFAULT_COLUMNS: readonly CustomResourceColumnDefinition[] = [{ name: 'Age
 export function customResourcePrinter(given: readonly CustomResourceColumnDefinition[]): Printer {
   const crdColumns = given.length > 0 ? given : DEFAULT_COLUMNS;
   const columns: TableColumn[] = [
-    { name: 'Name', type: 'string', format: 'name', description: "The object's name, unique within its namespace.", priority: 0 },
-    ...crdColumns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`, priority: c.priority ?? 0 })),
+    {
+      name: 'Name',
+      type: 'string',
+      format: 'name',
+      description: "The object's name, unique within its namespace.",
+      priority: 0,
+    },
+    ...crdColumns.map((c) => ({
+      name: c.name,
+      type: c.type,
+      format: c.format ?? '',
+      description: c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`,
+      priority: c.priority ?? 0,
+    })),
   ];
   const paths = crdColumns.map((c) => parseJsonPath(c.jsonPath));
   return {
     columns,
-    cells: (obj, now) => [obj.metadata.name ?? '', ...crdColumns.map((c, i) => cell(c.type, lookup(obj, paths[i]), now))] as (string | number)[],
+    cells: (obj, now) =>
+      [obj.metadata.name ?? '', ...crdColumns.map((c, i) => cell(c.type, lookup(obj, paths[i]), now))] as (
+        | string
+        | number
+      )[],
   };
 }
 

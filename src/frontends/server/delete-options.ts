@@ -31,8 +31,10 @@ function typeError(options: Record<string, unknown>): string | undefined {
       if (kind !== 'number') return `json: cannot unmarshal ${kind} into ${where} int64`;
       if (!Number.isSafeInteger(value)) return `json: cannot unmarshal number ${String(value)} into ${where} int64`;
     } else if (type === 'bool' && kind !== 'bool') return `json: cannot unmarshal ${kind} into ${where} bool`;
-    else if (type === 'v1.DeletionPropagation' && kind !== 'string') return `json: cannot unmarshal ${kind} into ${where} ${type}`;
-    else if (type === 'v1.Preconditions' && kind !== 'object') return `json: cannot unmarshal ${kind} into ${where} ${type}`;
+    else if (type === 'v1.DeletionPropagation' && kind !== 'string')
+      return `json: cannot unmarshal ${kind} into ${where} ${type}`;
+    else if (type === 'v1.Preconditions' && kind !== 'object')
+      return `json: cannot unmarshal ${kind} into ${where} ${type}`;
     else if (type === '[]string') {
       if (kind !== 'array') return `json: cannot unmarshal ${kind} into ${where} []string`;
       const bad = (value as unknown[]).find((v) => typeof v !== 'string' && v !== null);

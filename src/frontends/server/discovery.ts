@@ -1,12 +1,35 @@
 import type { ApiServer } from '../../apiserver/apiserver';
 import { REVIEW_RESOURCES } from './handlers/reviews';
-import { customGroups, discoveryVerbs, groupVersionString, resourcesOf, SERVED_GROUPS, type ServedResource } from '../../apiserver/resources';
+import {
+  customGroups,
+  discoveryVerbs,
+  groupVersionString,
+  resourcesOf,
+  SERVED_GROUPS,
+  type ServedResource,
+} from '../../apiserver/resources';
 
 /** What discovery says of a resource: the served ones and the review resources (handlers/reviews.ts). */
-type Discovered = Pick<ServedResource, 'group' | 'version' | 'resource' | 'kind' | 'singularName' | 'namespaced' | 'verbs' | 'shortNames' | 'categories' | 'subresources' | 'custom'>;
+type Discovered = Pick<
+  ServedResource,
+  | 'group'
+  | 'version'
+  | 'resource'
+  | 'kind'
+  | 'singularName'
+  | 'namespaced'
+  | 'verbs'
+  | 'shortNames'
+  | 'categories'
+  | 'subresources'
+  | 'custom'
+>;
 
 function discoveredOf(group: string, version: string, api?: ApiServer): Discovered[] {
-  return [...resourcesOf(group, version, api), ...REVIEW_RESOURCES.filter((r) => r.group === group && r.version === version)];
+  return [
+    ...resourcesOf(group, version, api),
+    ...REVIEW_RESOURCES.filter((r) => r.group === group && r.version === version),
+  ];
 }
 
 /**
@@ -18,10 +41,16 @@ function discoveredOf(group: string, version: string, api?: ApiServer): Discover
  */
 
 /** The aggregated discovery conversions the /api and /apis endpoints offer. */
-export const AGGREGATED_DISCOVERY = [{ kind: 'APIGroupDiscoveryList', group: 'apidiscovery.k8s.io', versions: ['v2', 'v2beta1'] }] as const;
+export const AGGREGATED_DISCOVERY = [
+  { kind: 'APIGroupDiscoveryList', group: 'apidiscovery.k8s.io', versions: ['v2', 'v2beta1'] },
+] as const;
 
 export function apiVersions(serverAddress: string): object {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
 }
 
 /**
@@ -36,7 +65,14 @@ function groupVersions(group: string, api?: ApiServer): { groupVersion: string; 
 
 /** Every group /apis lists: the built-in ones, then those of Established CRDs. */
 function allGroups(api?: ApiServer): string[] {
-  return api && api.customResources.size > 0 ? [...SERVED_GROUPS, ...customGroups(api).map((g) => g.group).filter((g) => !SERVED_GROUPS.includes(g))] : [...SERVED_GROUPS];
+  return api && api.customResources.size > 0
+    ? [
+        ...SERVED_GROUPS,
+        ...customGroups(api)
+          .map((g) => g.group)
+          .filter((g) => !SERVED_GROUPS.includes(g)),
+      ]
+    : [...SERVED_GROUPS];
 }
 
 export function apiGroup(group: string, api?: ApiServer): object | undefined {
@@ -75,12 +111,18 @@ export function apiResourceList(group: string, version: string, api?: ApiServer)
     }
   }
   // The core group's list carries no apiVersion (it predates groups); the others do.
-  return group === '' ? { kind: 'APIResourceList', groupVersion: version, resources } : { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersionString(group, version), resources };
+  return group === ''
+    ? { kind: 'APIResourceList', groupVersion: version, resources }
+    : { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersionString(group, version), resources };
 }
 
 function discoveryResource(r: Discovered): object {
   const responseKind = { group: r.group, version: r.version, kind: r.kind };
-  const subresources = Object.entries(r.subresources).map(([subresource, { verbs, kind }]) => ({ subresource, responseKind: kind ?? responseKind, verbs }));
+  const subresources = Object.entries(r.subresources).map(([subresource, { verbs, kind }]) => ({
+    subresource,
+    responseKind: kind ?? responseKind,
+    verbs,
+  }));
   return {
     resource: r.resource,
     responseKind,
@@ -97,12 +139,21 @@ function groupDiscovery(group: string, api?: ApiServer): object {
   const versions = group === '' ? ['v1'] : groupVersions(group, api).map((v) => v.version);
   return {
     metadata: group === '' ? { creationTimestamp: null } : { name: group, creationTimestamp: null },
-    versions: versions.map((version) => ({ version, resources: discoveredOf(group, version, api).map(discoveryResource), freshness: 'Current' })),
+    versions: versions.map((version) => ({
+      version,
+      resources: discoveredOf(group, version, api).map(discoveryResource),
+      freshness: 'Current',
+    })),
   };
 }
 
 /** apidiscovery.k8s.io APIGroupDiscoveryList for /api (`legacy`) or /apis. */
 export function aggregatedDiscovery(version: string, legacy: boolean, api?: ApiServer): object {
   const groups = legacy ? [''] : allGroups(api);
-  return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items: groups.map((g) => groupDiscovery(g, api)) };
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: `apidiscovery.k8s.io/${version}`,
+    metadata: {},
+    items: groups.map((g) => groupDiscovery(g, api)),
+  };
 }

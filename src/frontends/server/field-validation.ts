@@ -28,7 +28,9 @@ const VALUES: readonly FieldValidation[] = ['Ignore', 'Strict', 'Warn'];
 export function fieldValidationOf(value: string | undefined, optionsKind: string): FieldValidation {
   if (value === undefined || value === '') return 'Warn';
   if ((VALUES as readonly string[]).includes(value)) return value as FieldValidation;
-  throw unprocessable(`${optionsKind}.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: ${JSON.stringify(value)}: supported values: "", "Ignore", "Strict", "Warn"`);
+  throw unprocessable(
+    `${optionsKind}.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: ${JSON.stringify(value)}: supported values: "", "Ignore", "Strict", "Warn"`,
+  );
 }
 
 /**
@@ -36,12 +38,21 @@ export function fieldValidationOf(value: string | undefined, optionsKind: string
  * (`spec.containers[0].foo`). Maps of `additionalProperties` and untyped parts accept any key.
  * Strategic merge patch directives (`$patch`, `$setElementOrder/…`, …) are not fields.
  */
-export function unknownFields(r: ServedResource, value: unknown, drop = false, minor = DEFAULT_RELEASE.minor): string[] {
+export function unknownFields(
+  r: ServedResource,
+  value: unknown,
+  drop = false,
+  minor = DEFAULT_RELEASE.minor,
+): string[] {
   // A custom resource: what its schema's pruning would drop (A6), found on a copy — the
   // apiserver's strategy prunes the object it stores, and a patch must not gain the defaults.
   if (r.custom) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
-    return decodeCustomResource(clone(value) as Record<string, unknown>, r.custom.version.schema, r.custom.crd.preserveUnknownFields);
+    return decodeCustomResource(
+      clone(value) as Record<string, unknown>,
+      r.custom.version.schema,
+      r.custom.crd.preserveUnknownFields,
+    );
   }
   return decodeProblems(r, value, minor, { drop }).strict.map((p) => JSON.parse(p.slice(p.indexOf('"'))) as string);
 }
@@ -64,7 +75,10 @@ export function validateFields(
   if (r.custom) {
     problems = unknownFields(r, value, directive !== 'Strict').map((f) => `unknown field ${JSON.stringify(f)}`);
   } else {
-    const decoded = decodeProblems(r, value, options.minor ?? DEFAULT_RELEASE.minor, { drop: directive !== 'Strict', duplicates: directive === 'Ignore' ? undefined : options.duplicates });
+    const decoded = decodeProblems(r, value, options.minor ?? DEFAULT_RELEASE.minor, {
+      drop: directive !== 'Strict',
+      duplicates: directive === 'Ignore' ? undefined : options.duplicates,
+    });
     if (decoded.typeError) throw refuse(decoded.typeError);
     problems = decoded.strict;
   }
@@ -77,5 +91,8 @@ export function validateFields(
 /** warning.AddWarning as the response writes it: one `Warning: 299 - "TEXT"` header each, after those already set. */
 export function addWarnings(res: ServerResponse, texts: readonly string[]): void {
   const existing = res.getHeader('Warning');
-  res.setHeader('Warning', [...(Array.isArray(existing) ? existing : existing === undefined ? [] : [String(existing)]), ...texts.map((t) => `299 - ${JSON.stringify(t)}`)]);
+  res.setHeader('Warning', [
+    ...(Array.isArray(existing) ? existing : existing === undefined ? [] : [String(existing)]),
+    ...texts.map((t) => `299 - ${JSON.stringify(t)}`),
+  ]);
 }

@@ -20,12 +20,21 @@ function stringifiedList(s: TestServer, r: ServedResource, query: Record<string,
   const metadata: Record<string, unknown> = { resourceVersion };
   if (next !== undefined) metadata.continue = next;
   if (remainingItemCount !== undefined) metadata.remainingItemCount = remainingItemCount;
-  const served = (o: KubeObject) => ({ ...(r.toServed ? r.toServed(o) : o), apiVersion: groupVersionString(r.group, r.version), kind: r.kind });
+  const served = (o: KubeObject) => ({
+    ...(r.toServed ? r.toServed(o) : o),
+    apiVersion: groupVersionString(r.group, r.version),
+    kind: r.kind,
+  });
   const item = (o: KubeObject) => {
     const { apiVersion: _a, kind: _k, ...rest } = served(o);
     return rest;
   };
-  return JSON.stringify({ kind: `${r.kind}List`, apiVersion: groupVersionString(r.group, r.version), metadata, items: (items as KubeObject[]).map(item) });
+  return JSON.stringify({
+    kind: `${r.kind}List`,
+    apiVersion: groupVersionString(r.group, r.version),
+    metadata,
+    items: (items as KubeObject[]).map(item),
+  });
 }
 
 /** The first line of a watch stream, as raw text. */
@@ -49,7 +58,14 @@ function firstWatchLine(base: string, path: string): Promise<string> {
 const UNICODE = 'naïve – 日本語 ✓ 😀 "quoted" \\ back\u2028slash\u0001';
 
 function createEvent(s: TestServer, name: string): void {
-  const r = s.cluster.apiserver.create(USER, 'events', 'default', { metadata: { name }, involvedObject: { kind: 'Pod', namespace: 'default', name: 'web' }, reason: 'Tested', message: UNICODE, type: 'Normal', source: { component: 'test' } } as never);
+  const r = s.cluster.apiserver.create(USER, 'events', 'default', {
+    metadata: { name },
+    involvedObject: { kind: 'Pod', namespace: 'default', name: 'web' },
+    reason: 'Tested',
+    message: UNICODE,
+    type: 'Normal',
+    source: { component: 'test' },
+  } as never);
   if (!r.ok) throw new Error(r.status.message);
 }
 
@@ -66,7 +82,13 @@ describe('LIST bodies from cached per-object encodings, byte for byte JSON.strin
     s.cluster.apiserver.create(USER, 'pods', 'default', big);
     // Enough items to span several chunks.
     createEvent(s, 'web.1');
-    for (let i = 0; i < 150; i++) s.cluster.apiserver.create(USER, 'pods', 'default', podManifest(`many-${String(i).padStart(3, '0')}`, { app: 'many' }));
+    for (let i = 0; i < 150; i++)
+      s.cluster.apiserver.create(
+        USER,
+        'pods',
+        'default',
+        podManifest(`many-${String(i).padStart(3, '0')}`, { app: 'many' }),
+      );
     s.cluster.advance(1_000);
   });
   after(() => s.close());
@@ -91,7 +113,9 @@ describe('LIST bodies from cached per-object encodings, byte for byte JSON.strin
     expect(selected.json.metadata).to.have.keys('resourceVersion', 'continue');
     const next = encodeURIComponent(selected.json.metadata.continue);
     const last = await get(`/api/v1/namespaces/default/pods?limit=1000&labelSelector=app%3Dmany&continue=${next}`);
-    expect(last.text).to.equal(stringifiedList(s, PODS, { limit: '1000', labelSelector: 'app=many', continue: selected.json.metadata.continue }));
+    expect(last.text).to.equal(
+      stringifiedList(s, PODS, { limit: '1000', labelSelector: 'app=many', continue: selected.json.metadata.continue }),
+    );
     expect(last.json.items).to.have.length(148);
   });
 
@@ -106,27 +130,49 @@ describe('LIST bodies from cached per-object encodings, byte for byte JSON.strin
     expect(events.text).to.equal(stringifiedList(s, EVENTS_V1));
   });
 
-  it('a Table (as kubectl get asks for it): rows with their objects\' metadata written from cached encodings, byte for byte toTable, a Completed row included', async () => {
-    s.cluster.apiserver.patch(USER, 'pods', 'default', 'many-000', 'merge', { status: { phase: 'Succeeded' } }, { subresource: 'status' });
+  it("a Table (as kubectl get asks for it): rows with their objects' metadata written from cached encodings, byte for byte toTable, a Completed row included", async () => {
+    s.cluster.apiserver.patch(
+      USER,
+      'pods',
+      'default',
+      'many-000',
+      'merge',
+      { status: { phase: 'Succeeded' } },
+      { subresource: 'status' },
+    );
     const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
     for (const query of ['', '?limit=3', '?includeObject=Metadata']) {
       const r = await request(s.base, 'GET', `/api/v1/namespaces/default/pods${query}`, { headers: { Accept: TABLE } });
       const page = s.cluster.apiserver.listPage('pods', 'default', query === '?limit=3' ? { limit: '3' } : {});
       if (!page.ok) throw new Error(page.status.message);
       const { items, resourceVersion, continue: next, remainingItemCount } = page.object;
-      const expected = toTable('pods', items as KubeObject[], { now: s.cluster.clock.now(), release: s.cluster.apiserver.options.release, resourceVersion, ...(next ? { continue: next, remainingItemCount } : {}) });
+      const expected = toTable('pods', items as KubeObject[], {
+        now: s.cluster.clock.now(),
+        release: s.cluster.apiserver.options.release,
+        resourceVersion,
+        ...(next ? { continue: next, remainingItemCount } : {}),
+      });
       expect(r.text, query).to.equal(JSON.stringify(expected));
       expect(Number(r.headers['content-length'])).to.equal(Buffer.byteLength(r.text));
     }
-    const completed = (await request(s.base, 'GET', '/api/v1/namespaces/default/pods', { headers: { Accept: TABLE } })).json.rows.find((row: { object: KubeObject }) => row.object.metadata.name === 'many-000');
-    expect(completed.conditions).to.deep.equal([{ type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' }]);
+    const completed = (
+      await request(s.base, 'GET', '/api/v1/namespaces/default/pods', { headers: { Accept: TABLE } })
+    ).json.rows.find((row: { object: KubeObject }) => row.object.metadata.name === 'many-000');
+    expect(completed.conditions).to.deep.equal([
+      { type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' },
+    ]);
   });
 
   it('a watch event carries the same bytes as JSON.stringify of the event', async () => {
-    const line = await firstWatchLine(s.base, '/api/v1/namespaces/default/pods?watch=true&fieldSelector=metadata.name%3Duni');
+    const line = await firstWatchLine(
+      s.base,
+      '/api/v1/namespaces/default/pods?watch=true&fieldSelector=metadata.name%3Duni',
+    );
     const stored = s.cluster.apiserver.get('pods', 'default', 'uni');
     if (!stored.ok) throw new Error('uni is gone');
-    expect(line).to.equal(`${JSON.stringify({ type: 'ADDED', object: { ...stored.object, apiVersion: 'v1', kind: 'Pod' } })}\n`);
+    expect(line).to.equal(
+      `${JSON.stringify({ type: 'ADDED', object: { ...stored.object, apiVersion: 'v1', kind: 'Pod' } })}\n`,
+    );
   });
 
   it('a client that goes away mid-body leaves the server serving', async () => {
@@ -150,7 +196,10 @@ describe('cachingObject: one encoding per stored version and served form', () =>
       expect(encodedItem(PODS, pod)).to.equal(encodedItem(PODS, pod));
       expect(encodedObject(PODS, pod)).to.equal(encodedObject(PODS, pod));
       expect(encodedObject(PODS, pod).toString()).to.equal(JSON.stringify({ ...pod, apiVersion: 'v1', kind: 'Pod' }));
-      const updated = s.cluster.apiserver.update(USER, 'pods', 'default', { ...v1.object, metadata: { ...v1.object.metadata, labels: { app: 'changed' } } });
+      const updated = s.cluster.apiserver.update(USER, 'pods', 'default', {
+        ...v1.object,
+        metadata: { ...v1.object.metadata, labels: { app: 'changed' } },
+      });
       if (!updated.ok) throw new Error(updated.status.message);
       expect(encodedItem(PODS, updated.object as KubeObject).toString()).to.include('"app":"changed"');
       expect(encodedItem(PODS, pod).toString()).to.include('"app":"web"');

@@ -15,7 +15,14 @@ export const CHUNK_BYTES = 64 * 1024;
  * `list` holds the list's fields before `items` (kind, apiVersion, metadata), in their order; a
  * Table's rows are written so too (`field` "rows", after its columnDefinitions).
  */
-export function writeJsonList(res: ServerResponse, code: number, contentType: string, list: object, items: readonly Buffer[], field: 'items' | 'rows' = 'items'): Promise<void> {
+export function writeJsonList(
+  res: ServerResponse,
+  code: number,
+  contentType: string,
+  list: object,
+  items: readonly Buffer[],
+  field: 'items' | 'rows' = 'items',
+): Promise<void> {
   const empty = JSON.stringify({ ...list, [field]: [] });
   // `{…,"items":[` and `]}` around the items, joined by commas.
   const head = Buffer.from(empty.slice(0, -2));

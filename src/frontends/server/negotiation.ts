@@ -49,14 +49,20 @@ export function parseAccept(header: string | undefined): AcceptEntry[] {
  * Protobuf is chosen only where `protobuf` says the endpoint's objects have messages (resource
  * requests; discovery and OpenAPI are answered in JSON), and never with a conversion.
  */
-export function negotiate(accept: string | undefined, allowed: readonly { kind: string; group: string; versions: readonly string[] }[], protobuf = false): MediaType {
+export function negotiate(
+  accept: string | undefined,
+  allowed: readonly { kind: string; group: string; versions: readonly string[] }[],
+  protobuf = false,
+): MediaType {
   for (const e of parseAccept(accept)) {
     const type = e.type === '*/*' || e.type === 'application/*' ? 'application/json' : e.type;
     if (type === PROTOBUF && protobuf && e.params.as === undefined) return { type };
     if (type !== 'application/json' && type !== 'application/yaml') continue;
     const as = e.params.as;
     if (as === undefined) return { type };
-    const target = allowed.find((a) => a.kind === as && a.group === (e.params.g ?? '') && a.versions.includes(e.params.v ?? ''));
+    const target = allowed.find(
+      (a) => a.kind === as && a.group === (e.params.g ?? '') && a.versions.includes(e.params.v ?? ''),
+    );
     if (target) return { type, as: { kind: as, group: target.group, version: e.params.v! } };
   }
   throw notAcceptable(SERVED_MEDIA_TYPES);
@@ -73,12 +79,17 @@ export function encode(media: MediaType, obj: unknown): { body: string | Buffer;
     if (body) return { body, contentType: PROTOBUF };
     return { body: JSON.stringify(obj), contentType: 'application/json' };
   }
-  return { body: media.type === 'application/yaml' ? toYaml(obj) : JSON.stringify(obj), contentType: contentTypeOf(media) };
+  return {
+    body: media.type === 'application/yaml' ? toYaml(obj) : JSON.stringify(obj),
+    contentType: contentTypeOf(media),
+  };
 }
 
 /** The Content-Type of an answer in the negotiated serialization. */
 export function contentTypeOf(media: MediaType): string {
   if (media.type === 'application/yaml' || media.type === PROTOBUF) return media.type;
   // Aggregated discovery names its form in the Content-Type: clients check it to know what they got.
-  return media.as?.group === 'apidiscovery.k8s.io' ? `application/json;g=apidiscovery.k8s.io;v=${media.as.version};as=${media.as.kind}` : 'application/json';
+  return media.as?.group === 'apidiscovery.k8s.io'
+    ? `application/json;g=apidiscovery.k8s.io;v=${media.as.version};as=${media.as.kind}`
+    : 'application/json';
 }

@@ -44,7 +44,8 @@ const OPENAPI_V2_PROTOBUF_DEPRECATED = 'application/com.github.proto-openapi.spe
 export function acceptsOpenApiV2Protobuf(accept: string | undefined): boolean {
   for (const { type } of parseAccept(accept)) {
     if (type === OPENAPI_V2_PROTOBUF || type === OPENAPI_V2_PROTOBUF_DEPRECATED) return true;
-    if (type === 'application/json' || type === 'application/yaml' || type === '*/*' || type === 'application/*') return false;
+    if (type === 'application/json' || type === 'application/yaml' || type === '*/*' || type === 'application/*')
+      return false;
   }
   return false;
 }
@@ -71,7 +72,17 @@ const ONEOFS: Record<string, (v: unknown) => string | undefined> = {
   AdditionalPropertiesItem: (v) => (typeof v === 'boolean' ? 'boolean' : isObject(v) ? 'schema' : undefined),
   ParametersItem: (v) => (isObject(v) ? ('$ref' in v ? 'json_reference' : 'parameter') : undefined),
   Parameter: (v) => (isObject(v) ? (v.in === 'body' ? 'body_parameter' : 'non_body_parameter') : undefined),
-  NonBodyParameter: (v) => (isObject(v) ? ({ header: 'header_parameter_sub_schema', formData: 'form_data_parameter_sub_schema', query: 'query_parameter_sub_schema', path: 'path_parameter_sub_schema' } as Json)[String(v.in)] as string | undefined : undefined),
+  NonBodyParameter: (v) =>
+    isObject(v)
+      ? ((
+          {
+            header: 'header_parameter_sub_schema',
+            formData: 'form_data_parameter_sub_schema',
+            query: 'query_parameter_sub_schema',
+            path: 'path_parameter_sub_schema',
+          } as Json
+        )[String(v.in)] as string | undefined)
+      : undefined,
   ResponseValue: (v) => (isObject(v) ? ('$ref' in v ? 'json_reference' : 'response') : undefined),
   // A schema of type file is also a valid Schema; FileSchema is tried last, so it wins.
   SchemaItem: (v) => (isObject(v) ? (v.type === 'file' ? 'file_schema' : 'schema') : undefined),
@@ -79,7 +90,12 @@ const ONEOFS: Record<string, (v: unknown) => string | undefined> = {
     if (!isObject(v)) return undefined;
     if (v.type === 'basic') return 'basic_authentication_security';
     if (v.type === 'apiKey') return 'api_key_security';
-    const flows: Json = { implicit: 'oauth2_implicit_security', password: 'oauth2_password_security', application: 'oauth2_application_security', accessCode: 'oauth2_access_code_security' };
+    const flows: Json = {
+      implicit: 'oauth2_implicit_security',
+      password: 'oauth2_password_security',
+      application: 'oauth2_application_security',
+      accessCode: 'oauth2_access_code_security',
+    };
     return v.type === 'oauth2' ? (flows[String(v.flow)] as string | undefined) : undefined;
   },
 };
@@ -106,16 +122,25 @@ function yamlOf(value: unknown): string {
 }
 
 function scalar(field: Field, v: unknown, where: string): unknown {
-  const ok = field.type === 'string' ? typeof v === 'string' : field.type === 'bool' ? typeof v === 'boolean' : field.type === 'int64' ? Number.isInteger(v) : typeof v === 'number';
+  const ok =
+    field.type === 'string'
+      ? typeof v === 'string'
+      : field.type === 'bool'
+        ? typeof v === 'boolean'
+        : field.type === 'int64'
+          ? Number.isInteger(v)
+          : typeof v === 'number';
   if (!ok) throw new OpenApiV2Error(`${where}: has unexpected value for ${jsonKey(field)}: ${JSON.stringify(v)}`);
   return v;
 }
 
 /** One field's value: a scalar, a message, or a list of either. */
 function fieldValue(field: Field, v: unknown, where: string): unknown {
-  const one = (x: unknown, at: string) => (field.resolvedType ? message(field.resolvedType as Type, x, at) : scalar(field, x, at));
+  const one = (x: unknown, at: string) =>
+    field.resolvedType ? message(field.resolvedType as Type, x, at) : scalar(field, x, at);
   if (!field.repeated) return one(v, where);
-  if (!Array.isArray(v)) throw new OpenApiV2Error(`${where}: has unexpected value for ${jsonKey(field)}: ${JSON.stringify(v)}`);
+  if (!Array.isArray(v))
+    throw new OpenApiV2Error(`${where}: has unexpected value for ${jsonKey(field)}: ${JSON.stringify(v)}`);
   return v.map((x, i) => one(x, `${where}[${i}]`));
 }
 
@@ -170,7 +195,10 @@ function message(type: Type, v: unknown, where: string): Json {
     if (!isZero(value)) out[field.name] = value;
   }
   const invalid = Object.keys(v).filter((k) => !taken.has(k));
-  if (invalid.length > 0) throw new OpenApiV2Error(`${where}: has invalid ${invalid.length === 1 ? 'property' : 'properties'}: ${invalid.join(', ')}`);
+  if (invalid.length > 0)
+    throw new OpenApiV2Error(
+      `${where}: has invalid ${invalid.length === 1 ? 'property' : 'properties'}: ${invalid.join(', ')}`,
+    );
   return out;
 }
 

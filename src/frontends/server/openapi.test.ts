@@ -9,9 +9,16 @@ import { request, startServer, type TestServer } from './testing';
 import { Cluster, USER } from '../../cluster/cluster';
 import { databaseCRD } from '../../apiserver/apiextensions/testing';
 
-type Doc = { components: { schemas: Record<string, { 'x-kubernetes-group-version-kind'?: unknown[]; properties?: Record<string, { allOf?: { $ref: string }[] }> }> } };
+type Doc = {
+  components: {
+    schemas: Record<
+      string,
+      { 'x-kubernetes-group-version-kind'?: unknown[]; properties?: Record<string, { allOf?: { $ref: string }[] }> }
+    >;
+  };
+};
 
-describe('R110 — OpenAPI documents with the served kinds\' schemas (openapi.ts, schemas.ts)', () => {
+describe("R110 — OpenAPI documents with the served kinds' schemas (openapi.ts, schemas.ts)", () => {
   it('v3 api/v1 carries Pod with its group-version-kind, references wrapped in allOf, and what it uses', () => {
     const doc = openApiDocument('/openapi/v3/api/v1', DEFAULT_RELEASE) as Doc;
     const pod = doc.components.schemas['io.k8s.api.core.v1.Pod'];
@@ -22,10 +29,22 @@ describe('R110 — OpenAPI documents with the served kinds\' schemas (openapi.ts
   });
 
   it('v2 has every served definition with the list markers the Go types carry', () => {
-    const doc = openApiDocument('/openapi/v2', DEFAULT_RELEASE) as { swagger: string; definitions: Record<string, { properties: Record<string, Record<string, unknown>> }> };
+    const doc = openApiDocument('/openapi/v2', DEFAULT_RELEASE) as {
+      swagger: string;
+      definitions: Record<string, { properties: Record<string, Record<string, unknown>> }>;
+    };
     expect(doc.swagger).to.equal('2.0');
-    expect(doc.definitions['io.k8s.api.core.v1.PodSpec'].properties.containers).to.deep.include({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' });
-    expect(Object.keys(doc.definitions)).to.include.members(['io.k8s.api.apps.v1.ReplicaSet', 'io.k8s.api.coordination.v1.Lease', 'io.k8s.api.events.v1.Event']);
+    expect(doc.definitions['io.k8s.api.core.v1.PodSpec'].properties.containers).to.deep.include({
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+      'x-kubernetes-patch-merge-key': 'name',
+      'x-kubernetes-patch-strategy': 'merge',
+    });
+    expect(Object.keys(doc.definitions)).to.include.members([
+      'io.k8s.api.apps.v1.ReplicaSet',
+      'io.k8s.api.coordination.v1.Lease',
+      'io.k8s.api.events.v1.Event',
+    ]);
   });
 
   it("v2 carries a served CRD version's schema in v2's form: no junctors or defaults, nullable and unknown-preserving nodes untyped, a nullable field no longer required", () => {
@@ -44,37 +63,76 @@ describe('R110 — OpenAPI documents with the served kinds\' schemas (openapi.ts
     };
     c.apiserver.create(USER, 'customresourcedefinitions', undefined, crd);
     c.flush();
-    const doc = openApiDocument('/openapi/v2', DEFAULT_RELEASE, c.apiserver) as { paths: Record<string, unknown>; definitions: Record<string, { properties: Record<string, unknown>; 'x-kubernetes-group-version-kind': unknown }> };
+    const doc = openApiDocument('/openapi/v2', DEFAULT_RELEASE, c.apiserver) as {
+      paths: Record<string, unknown>;
+      definitions: Record<string, { properties: Record<string, unknown>; 'x-kubernetes-group-version-kind': unknown }>;
+    };
     const db = doc.definitions['com.example.v1.Database'];
-    expect(db['x-kubernetes-group-version-kind']).to.deep.equal([{ group: 'example.com', version: 'v1', kind: 'Database' }]);
-    expect(db.properties.metadata).to.deep.include({ $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' });
-    expect(db.properties.spec).to.deep.equal({ type: 'object', required: ['engine'], properties: { engine: { type: 'string' }, owner: {}, extra: { 'x-kubernetes-preserve-unknown-fields': true } } });
+    expect(db['x-kubernetes-group-version-kind']).to.deep.equal([
+      { group: 'example.com', version: 'v1', kind: 'Database' },
+    ]);
+    expect(db.properties.metadata).to.deep.include({
+      $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+    });
+    expect(db.properties.spec).to.deep.equal({
+      type: 'object',
+      required: ['engine'],
+      properties: { engine: { type: 'string' }, owner: {}, extra: { 'x-kubernetes-preserve-unknown-fields': true } },
+    });
     expect(doc.paths).to.have.property('/apis/example.com/v1/namespaces/{namespace}/databases/{name}');
   });
 
-  it('the admission kinds and the CRD kind have their schemas, with their Go types\' list markers; a CRD schema\'s JSON-valued fields take any value', () => {
+  it("the admission kinds and the CRD kind have their schemas, with their Go types' list markers; a CRD schema's JSON-valued fields take any value", () => {
     const admission = openApiDocument('/openapi/v3/apis/admissionregistration.k8s.io/v1', DEFAULT_RELEASE) as Doc;
     const policy = admission.components.schemas['io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy'];
-    expect(policy['x-kubernetes-group-version-kind']).to.deep.equal([{ group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingAdmissionPolicy' }]);
-    const v2 = openApiDocument('/openapi/v2', DEFAULT_RELEASE) as { definitions: Record<string, { properties: Record<string, Record<string, unknown>>; 'x-kubernetes-map-type'?: string }> };
+    expect(policy['x-kubernetes-group-version-kind']).to.deep.equal([
+      { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingAdmissionPolicy' },
+    ]);
+    const v2 = openApiDocument('/openapi/v2', DEFAULT_RELEASE) as {
+      definitions: Record<
+        string,
+        { properties: Record<string, Record<string, unknown>>; 'x-kubernetes-map-type'?: string }
+      >;
+    };
     const def = (name: string) => v2.definitions[`io.k8s.api.admissionregistration.v1.${name}`];
-    expect(def('ValidatingWebhookConfiguration').properties.webhooks).to.deep.include({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
-    expect(def('ValidatingAdmissionPolicyBindingSpec').properties.validationActions).to.deep.include({ 'x-kubernetes-list-type': 'set' });
+    expect(def('ValidatingWebhookConfiguration').properties.webhooks).to.deep.include({
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+    });
+    expect(def('ValidatingAdmissionPolicyBindingSpec').properties.validationActions).to.deep.include({
+      'x-kubernetes-list-type': 'set',
+    });
     expect(def('MatchResources')['x-kubernetes-map-type']).to.equal('atomic');
-    expect(v2.definitions['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec'].properties.versions).to.deep.include({ 'x-kubernetes-list-type': 'atomic' });
+    expect(
+      v2.definitions['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec'].properties
+        .versions,
+    ).to.deep.include({ 'x-kubernetes-list-type': 'atomic' });
 
     const crds = findResource('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
-    const schema = { type: 'object', default: { any: ['thing'] }, enum: [{ a: 1 }, 'b'], properties: { size: { type: 'integer', maximum: 3, bogus: true } } };
-    expect(unknownFields(crds, { spec: { versions: [{ name: 'v1', schema: { openAPIV3Schema: schema } }], nope: 1 } })).to.deep.equal(['spec.versions[0].schema.openAPIV3Schema.properties.size.bogus', 'spec.nope']);
+    const schema = {
+      type: 'object',
+      default: { any: ['thing'] },
+      enum: [{ a: 1 }, 'b'],
+      properties: { size: { type: 'integer', maximum: 3, bogus: true } },
+    };
+    expect(
+      unknownFields(crds, { spec: { versions: [{ name: 'v1', schema: { openAPIV3Schema: schema } }], nope: 1 } }),
+    ).to.deep.equal(['spec.versions[0].schema.openAPIV3Schema.properties.size.bogus', 'spec.nope']);
     const bindings = findResource('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicybindings')!;
-    expect(unknownFields(bindings, { spec: { policyName: 'p', validationAction: ['Deny'] } })).to.deep.equal(['spec.validationAction']);
+    expect(unknownFields(bindings, { spec: { policyName: 'p', validationAction: ['Deny'] } })).to.deep.equal([
+      'spec.validationAction',
+    ]);
   });
 });
 
 describe('R111 — server-side field validation (field-validation.ts)', () => {
   const pods = findResource('', 'v1', 'pods')!;
   it('unknown fields by their path; label and annotation keys and patch directives are not fields', () => {
-    const body = { metadata: { labels: { anything: 'x' } }, spec: { foo: 1, containers: [{ name: 'a', bar: 2 }], $setElementOrder: [] }, status: { phase: 'Running' } };
+    const body = {
+      metadata: { labels: { anything: 'x' } },
+      spec: { foo: 1, containers: [{ name: 'a', bar: 2 }], $setElementOrder: [] },
+      status: { phase: 'Running' },
+    };
     expect(unknownFields(pods, body)).to.deep.equal(['spec.foo', 'spec.containers[0].bar']);
   });
 
@@ -89,7 +147,10 @@ describe('R111 — server-side field validation (field-validation.ts)', () => {
       }
       return undefined;
     })();
-    expect([e?.code, e?.status.message]).to.deep.equal([422, 'PatchOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"']);
+    expect([e?.code, e?.status.message]).to.deep.equal([
+      422,
+      'PatchOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"',
+    ]);
   });
 });
 
@@ -101,9 +162,18 @@ describe('R111 — field validation over HTTP (create, strategic patch)', () => 
   const SMP = { 'Content-Type': 'application/strategic-merge-patch+json' };
 
   it('a create under Strict is a 400; under Warn it goes on with a Warning header and without the field', async () => {
-    const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' }, spec: { bogus: true, containers: [{ name: 'app' }] } };
+    const body = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'x' },
+      spec: { bogus: true, containers: [{ name: 'app' }] },
+    };
     const strict = await request(s.base, 'POST', `${PODS}?fieldValidation=Strict`, { body });
-    expect([strict.status, strict.json.reason, strict.json.message]).to.deep.equal([400, 'BadRequest', 'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.bogus"']);
+    expect([strict.status, strict.json.reason, strict.json.message]).to.deep.equal([
+      400,
+      'BadRequest',
+      'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.bogus"',
+    ]);
     const warn = await request(s.base, 'POST', PODS, { body });
     expect(warn.status).to.equal(201);
     expect(warn.headers.warning).to.equal('299 - "unknown field \\"spec.bogus\\""');
@@ -111,9 +181,19 @@ describe('R111 — field validation over HTTP (create, strategic patch)', () => 
   });
 
   it('a strategic merge patch under Strict is a 422 on the field "patch", the patch printed as Go prints its map', async () => {
-    const r = await request(s.base, 'PATCH', `${PODS}/web?fieldValidation=Strict`, { body: { spec: { bogus: 1 } }, headers: SMP });
-    expect([r.status, r.json.reason, r.json.message]).to.deep.equal([422, 'Invalid', ' "" is invalid: patch: Invalid value: "map[spec:map[bogus:1]]": strict decoding error: unknown field "spec.bogus"']);
-    const ignored = await request(s.base, 'PATCH', `${PODS}/web?fieldValidation=Ignore`, { body: { spec: { bogus: 1 } }, headers: SMP });
+    const r = await request(s.base, 'PATCH', `${PODS}/web?fieldValidation=Strict`, {
+      body: { spec: { bogus: 1 } },
+      headers: SMP,
+    });
+    expect([r.status, r.json.reason, r.json.message]).to.deep.equal([
+      422,
+      'Invalid',
+      ' "" is invalid: patch: Invalid value: "map[spec:map[bogus:1]]": strict decoding error: unknown field "spec.bogus"',
+    ]);
+    const ignored = await request(s.base, 'PATCH', `${PODS}/web?fieldValidation=Ignore`, {
+      body: { spec: { bogus: 1 } },
+      headers: SMP,
+    });
     expect([ignored.status, ignored.headers.warning]).to.deep.equal([200, undefined]);
   });
 });

@@ -57,10 +57,16 @@ function buildDocument(path: string, release: Release, custom: readonly ServedRe
  */
 function customGroupVersionDocument(resources: readonly ServedResource[], release: Release): object {
   const doc = groupVersionDocument(resources, release) as { components: { schemas: Record<string, OpenApiSchema> } };
-  const schemas: Record<string, OpenApiSchema> = { ...v3Schemas([], release.minor, ['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']) };
+  const schemas: Record<string, OpenApiSchema> = {
+    ...v3Schemas([], release.minor, ['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']),
+  };
   for (const r of resources) {
     const given = (r.custom?.version.schema ?? { type: 'object' }) as OpenApiSchema;
-    schemas[customKindName(r)] = customKindSchema(r, given, { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }], default: {}, description: "Standard object's metadata." } as OpenApiSchema);
+    schemas[customKindName(r)] = customKindSchema(r, given, {
+      allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }],
+      default: {},
+      description: "Standard object's metadata.",
+    } as OpenApiSchema);
   }
   return { ...doc, components: { schemas } };
 }
@@ -76,7 +82,10 @@ function customKindSchema(r: ServedResource, given: OpenApiSchema, metadata: Ope
     ...given,
     type: 'object',
     properties: {
-      apiVersion: { type: 'string', description: 'The versioned schema of this object (group/version), as the API server names it.' },
+      apiVersion: {
+        type: 'string',
+        description: 'The versioned schema of this object (group/version), as the API server names it.',
+      },
       kind: { type: 'string', description: 'The REST resource this object represents, in CamelCase.' },
       metadata,
       ...(given.properties ?? {}),
@@ -92,20 +101,51 @@ function gvPath(r: ServedResource): string {
 function openApiRoot(release: Release, custom: readonly ServedResource[]): object {
   const paths: Record<string, { serverRelativeURL: string }> = {};
   for (const gv of new Set([...SERVED_RESOURCES, ...custom].map(gvPath))) {
-    const hash = createHash('sha512').update(JSON.stringify(buildDocument(`/openapi/v3/${gv}`, release, custom))).digest('hex').toUpperCase().slice(0, 128);
+    const hash = createHash('sha512')
+      .update(JSON.stringify(buildDocument(`/openapi/v3/${gv}`, release, custom)))
+      .digest('hex')
+      .toUpperCase()
+      .slice(0, 128);
     paths[gv] = { serverRelativeURL: `/openapi/v3/${gv}?hash=${hash}` };
   }
   return { paths };
 }
 
-const param = (name: string, description: string, type = 'string') => ({ name, in: 'query', description, schema: { type, uniqueItems: true } });
+const param = (name: string, description: string, type = 'string') => ({
+  name,
+  in: 'query',
+  description,
+  schema: { type, uniqueItems: true },
+});
 const WRITE_PARAMS = [
   param('dryRun', 'When present, indicates that modifications should not be persisted.'),
   param('fieldManager', 'fieldManager is a name associated with the actor or entity that is making these changes.'),
-  param('fieldValidation', 'fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: Ignore, Warn (default), Strict.'),
+  param(
+    'fieldValidation',
+    'fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: Ignore, Warn (default), Strict.',
+  ),
 ];
-const LIST_PARAMS = ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds', 'watch'].map((n) =>
-  param(n, `See metav1.ListOptions ${n}.`, n === 'limit' || n === 'timeoutSeconds' ? 'integer' : n === 'watch' || n === 'allowWatchBookmarks' || n === 'sendInitialEvents' ? 'boolean' : 'string'),
+const LIST_PARAMS = [
+  'allowWatchBookmarks',
+  'continue',
+  'fieldSelector',
+  'labelSelector',
+  'limit',
+  'resourceVersion',
+  'resourceVersionMatch',
+  'sendInitialEvents',
+  'timeoutSeconds',
+  'watch',
+].map((n) =>
+  param(
+    n,
+    `See metav1.ListOptions ${n}.`,
+    n === 'limit' || n === 'timeoutSeconds'
+      ? 'integer'
+      : n === 'watch' || n === 'allowWatchBookmarks' || n === 'sendInitialEvents'
+        ? 'boolean'
+        : 'string',
+  ),
 );
 
 function groupVersionDocument(resources: readonly ServedResource[], release: Release): object {
@@ -114,7 +154,12 @@ function groupVersionDocument(resources: readonly ServedResource[], release: Rel
     const gvk = { group: r.group, version: r.version, kind: r.kind };
     const ext = (action: string) => ({ 'x-kubernetes-action': action, 'x-kubernetes-group-version-kind': gvk });
     const base = `/${gvPath(r)}${r.namespaced ? '/namespaces/{namespace}' : ''}/${r.resource}`;
-    const op = (action: string, parameters: object[]) => ({ operationId: `${action}${r.kind}`, parameters, responses: { '200': { description: 'OK' } }, ...ext(action) });
+    const op = (action: string, parameters: object[]) => ({
+      operationId: `${action}${r.kind}`,
+      parameters,
+      responses: { '200': { description: 'OK' } },
+      ...ext(action),
+    });
     paths[base] = {
       get: op('list', LIST_PARAMS),
       post: op('post', WRITE_PARAMS),
@@ -124,10 +169,17 @@ function groupVersionDocument(resources: readonly ServedResource[], release: Rel
       get: op('get', []),
       put: op('put', WRITE_PARAMS),
       patch: op('patch', [...WRITE_PARAMS, param('force', 'Force is going to "force" Apply requests.', 'boolean')]),
-      delete: op('delete', [param('dryRun', 'When present, indicates that modifications should not be persisted.'), param('gracePeriodSeconds', 'The duration in seconds before the object should be deleted.', 'integer'), param('propagationPolicy', 'Whether and how garbage collection will be performed.')]),
+      delete: op('delete', [
+        param('dryRun', 'When present, indicates that modifications should not be persisted.'),
+        param('gracePeriodSeconds', 'The duration in seconds before the object should be deleted.', 'integer'),
+        param('propagationPolicy', 'Whether and how garbage collection will be performed.'),
+      ]),
     };
     for (const [sub, { verbs, kind }] of Object.entries(r.subresources)) {
-      const subOp = (action: string, parameters: object[]) => ({ ...op(action, parameters), ...(kind ? { 'x-kubernetes-group-version-kind': kind } : {}) });
+      const subOp = (action: string, parameters: object[]) => ({
+        ...op(action, parameters),
+        ...(kind ? { 'x-kubernetes-group-version-kind': kind } : {}),
+      });
       paths[`${base}/{name}/${sub}`] = {
         ...(verbs.includes('get') ? { get: subOp('get', []) } : {}),
         ...(verbs.includes('create') ? { post: subOp('post', WRITE_PARAMS) } : {}),
@@ -136,7 +188,12 @@ function groupVersionDocument(resources: readonly ServedResource[], release: Rel
       };
     }
   }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: `v1.${release.minor}.0` }, paths, components: { schemas: v3Schemas(resources, release.minor) } };
+  return {
+    openapi: '3.0.0',
+    info: { title: 'Kubernetes', version: `v1.${release.minor}.0` },
+    paths,
+    components: { schemas: v3Schemas(resources, release.minor) },
+  };
 }
 
 /** The definition names a kind's schema uses, itself first (a walk of its references). */
@@ -162,11 +219,19 @@ function reachable(roots: readonly string[], minor: number): string[] {
 /** The definition of a served kind, found by its group-version-kind extension. */
 function kindDefinition(r: ServedResource, minor: number): string | undefined {
   const defs = definitionsForRelease(minor);
-  return Object.keys(defs).find((name) => (defs[name]['x-kubernetes-group-version-kind'] ?? []).some((g) => g.group === r.group && g.version === r.version && g.kind === r.kind));
+  return Object.keys(defs).find((name) =>
+    (defs[name]['x-kubernetes-group-version-kind'] ?? []).some(
+      (g) => g.group === r.group && g.version === r.version && g.kind === r.kind,
+    ),
+  );
 }
 
 /** v3: `#/components/schemas/…` references, each wrapped in allOf (with `default: {}` for a struct). */
-function v3Schemas(resources: readonly ServedResource[], minor: number, extraRoots: readonly string[] = []): Record<string, OpenApiSchema> {
+function v3Schemas(
+  resources: readonly ServedResource[],
+  minor: number,
+  extraRoots: readonly string[] = [],
+): Record<string, OpenApiSchema> {
   const defs = definitionsForRelease(minor);
   const out: Record<string, OpenApiSchema> = {};
   const convert = (s: OpenApiSchema): OpenApiSchema => {
@@ -177,10 +242,14 @@ function v3Schemas(resources: readonly ServedResource[], minor: number, extraRoo
     const c: Record<string, unknown> = { ...s };
     if (s.properties) c.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, convert(v)]));
     if (s.items) c.items = convert(s.items);
-    if (s.additionalProperties && typeof s.additionalProperties === 'object') c.additionalProperties = convert(s.additionalProperties);
+    if (s.additionalProperties && typeof s.additionalProperties === 'object')
+      c.additionalProperties = convert(s.additionalProperties);
     return c as OpenApiSchema;
   };
-  const roots = [...resources.map((r) => kindDefinition(r, minor)).filter((n): n is string => n !== undefined), ...extraRoots];
+  const roots = [
+    ...resources.map((r) => kindDefinition(r, minor)).filter((n): n is string => n !== undefined),
+    ...extraRoots,
+  ];
   for (const name of reachable(roots, minor)) out[name] = convert(defs[name]);
   return out;
 }
@@ -193,19 +262,39 @@ function v3Schemas(resources: readonly ServedResource[], minor: number, extraRoo
 function swaggerDocument(release: Release, custom: readonly ServedResource[]): object {
   const paths: Record<string, object> = {};
   for (const gv of new Set([...SERVED_RESOURCES, ...custom].map(gvPath))) {
-    const doc = groupVersionDocument([...SERVED_RESOURCES, ...custom].filter((r) => gvPath(r) === gv), release) as { paths: Record<string, Record<string, { parameters: { schema?: { type: string } }[] }>> };
+    const doc = groupVersionDocument(
+      [...SERVED_RESOURCES, ...custom].filter((r) => gvPath(r) === gv),
+      release,
+    ) as { paths: Record<string, Record<string, { parameters: { schema?: { type: string } }[] }>> };
     for (const [path, ops] of Object.entries(doc.paths)) {
       paths[path] = Object.fromEntries(
-        Object.entries(ops).map(([verb, op]) => [verb, { ...op, parameters: op.parameters.map(({ schema, ...p }) => ({ ...p, type: schema?.type ?? 'string', uniqueItems: true })) }]),
+        Object.entries(ops).map(([verb, op]) => [
+          verb,
+          {
+            ...op,
+            parameters: op.parameters.map(({ schema, ...p }) => ({
+              ...p,
+              type: schema?.type ?? 'string',
+              uniqueItems: true,
+            })),
+          },
+        ]),
       );
     }
   }
   const defs = definitionsForRelease(release.minor);
-  const roots = SERVED_RESOURCES.map((r) => kindDefinition(r, release.minor)).filter((n): n is string => n !== undefined);
-  const definitions: Record<string, OpenApiSchema> = Object.fromEntries(reachable(roots, release.minor).map((n) => [n, defs[n]]));
+  const roots = SERVED_RESOURCES.map((r) => kindDefinition(r, release.minor)).filter(
+    (n): n is string => n !== undefined,
+  );
+  const definitions: Record<string, OpenApiSchema> = Object.fromEntries(
+    reachable(roots, release.minor).map((n) => [n, defs[n]]),
+  );
   for (const r of custom) {
     const given = toOpenApiV2((r.custom?.version.schema ?? { type: 'object' }) as OpenApiSchema);
-    definitions[customKindName(r)] = customKindSchema(r, given, { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', description: "Standard object's metadata." } as OpenApiSchema);
+    definitions[customKindName(r)] = customKindSchema(r, given, {
+      $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+      description: "Standard object's metadata.",
+    } as OpenApiSchema);
   }
   return { swagger: '2.0', info: { title: 'Kubernetes', version: `v1.${release.minor}.0` }, paths, definitions };
 }

@@ -2,7 +2,14 @@ import * as http from 'node:http';
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { StatusError } from '../../apimachinery/errors';
-import { decodeProtobufBody, encodeProtobuf, encodeProtobufList, hasProtobuf, messageFor, protobufWatchFrame } from './protobuf';
+import {
+  decodeProtobufBody,
+  encodeProtobuf,
+  encodeProtobufList,
+  hasProtobuf,
+  messageFor,
+  protobufWatchFrame,
+} from './protobuf';
 import { startServer } from './testing';
 import { groupVersionString, SERVED_RESOURCES } from '../../apiserver/resources';
 import { USER } from '../../cluster/cluster';
@@ -37,13 +44,27 @@ function statusOf(fn: () => unknown): { code: number; reason?: string; message: 
 describe('protobuf request bodies (R77)', () => {
   it('decodes the DeleteOptions the real kubectl drain sends: empty, with a grace period, with a server dry run', () => {
     expect(decodeProtobufBody(KUBECTL_DRAIN)).to.deep.equal({ apiVersion: 'v1', kind: 'DeleteOptions' });
-    expect(decodeProtobufBody(KUBECTL_DRAIN_GRACE_5)).to.deep.equal({ apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 5 });
-    expect(decodeProtobufBody(KUBECTL_DRAIN_DRY_RUN)).to.deep.equal({ apiVersion: 'v1', kind: 'DeleteOptions', dryRun: ['All'] });
+    expect(decodeProtobufBody(KUBECTL_DRAIN_GRACE_5)).to.deep.equal({
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      gracePeriodSeconds: 5,
+    });
+    expect(decodeProtobufBody(KUBECTL_DRAIN_DRY_RUN)).to.deep.equal({
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      dryRun: ['All'],
+    });
   });
 
   it('keeps a field set to its zero value (grace 0 is not "no grace period"), and reads every DeleteOptions field', () => {
     const preconditions = Buffer.concat([stringField(1, 'uid-1'), stringField(2, '42')]);
-    const raw = Buffer.concat([varintField(1, 0), bytesField(2, preconditions), varintField(3, 0), stringField(4, 'Foreground'), stringField(5, 'All')]);
+    const raw = Buffer.concat([
+      varintField(1, 0),
+      bytesField(2, preconditions),
+      varintField(3, 0),
+      stringField(4, 'Foreground'),
+      stringField(5, 'All'),
+    ]);
     expect(decodeProtobufBody(envelope('v1', 'DeleteOptions', raw))).to.deep.equal({
       apiVersion: 'v1',
       kind: 'DeleteOptions',
@@ -56,8 +77,13 @@ describe('protobuf request bodies (R77)', () => {
   });
 
   it('answers a body without the magic, or one that does not parse, with 400; a kind it does not decode with 415 saying what it takes', () => {
-    expect(statusOf(() => decodeProtobufBody(Buffer.from('{"kind":"DeleteOptions"}')))).to.include({ code: 400, reason: 'BadRequest' });
-    expect(statusOf(() => decodeProtobufBody(Buffer.from('k8s\0\n\x40\n', 'latin1'))).message).to.match(/^unable to decode Unknown from protobuf: /);
+    expect(statusOf(() => decodeProtobufBody(Buffer.from('{"kind":"DeleteOptions"}')))).to.include({
+      code: 400,
+      reason: 'BadRequest',
+    });
+    expect(statusOf(() => decodeProtobufBody(Buffer.from('k8s\0\n\x40\n', 'latin1'))).message).to.match(
+      /^unable to decode Unknown from protobuf: /,
+    );
     const service = statusOf(() => decodeProtobufBody(envelope('v1', 'LimitRange', Buffer.alloc(0))));
     expect(service).to.include({ code: 415, reason: 'UnsupportedMediaType' });
     expect(service.message).to.equal(
@@ -70,7 +96,13 @@ describe('protobuf request bodies (R77)', () => {
     const meta = Buffer.concat([stringField(1, 'db'), stringField(2, ''), stringField(3, '')]);
     const entry = Buffer.concat([stringField(1, 'user'), bytesField(2, Buffer.from('admin'))]);
     const raw = Buffer.concat([bytesField(1, meta), bytesField(2, entry), stringField(3, 'Opaque')]);
-    expect(decodeProtobufBody(envelope('v1', 'Secret', raw))).to.deep.equal({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, data: { user: 'YWRtaW4=' }, type: 'Opaque' });
+    expect(decodeProtobufBody(envelope('v1', 'Secret', raw))).to.deep.equal({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'db' },
+      data: { user: 'YWRtaW4=' },
+      type: 'Opaque',
+    });
   });
 
   it('encodes what it decodes: Time, MicroTime, Quantity, IntOrString, FieldsV1, inline volume sources, maps and bytes round-trip', () => {
@@ -83,38 +115,112 @@ describe('protobuf request bodies (R77)', () => {
         labels: { app: 'web' },
         creationTimestamp: '2025-01-01T00:00:00Z',
         deletionGracePeriodSeconds: 0,
-        managedFields: [{ manager: 'kubectl', operation: 'Update', apiVersion: 'v1', time: '2025-01-01T00:00:01Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': {} } } }],
+        managedFields: [
+          {
+            manager: 'kubectl',
+            operation: 'Update',
+            apiVersion: 'v1',
+            time: '2025-01-01T00:00:01Z',
+            fieldsType: 'FieldsV1',
+            fieldsV1: { 'f:metadata': { 'f:labels': {} } },
+          },
+        ],
       },
       spec: {
-        containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '100m', memory: '64Mi' } }, readinessProbe: { httpGet: { path: '/', port: 'http' } }, ports: [{ containerPort: 80, protocol: 'TCP' }] }],
+        containers: [
+          {
+            name: 'app',
+            image: 'nginx',
+            resources: { requests: { cpu: '100m', memory: '64Mi' } },
+            readinessProbe: { httpGet: { path: '/', port: 'http' } },
+            ports: [{ containerPort: 80, protocol: 'TCP' }],
+          },
+        ],
         volumes: [{ name: 'cfg', configMap: { name: 'settings', defaultMode: 420 } }],
         terminationGracePeriodSeconds: 30,
       },
-      status: { phase: 'Running', containerStatuses: [{ name: 'app', image: 'nginx', imageID: '', ready: false, restartCount: 0, state: { running: { startedAt: '2025-01-01T00:00:02Z' } } }] },
+      status: {
+        phase: 'Running',
+        containerStatuses: [
+          {
+            name: 'app',
+            image: 'nginx',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { running: { startedAt: '2025-01-01T00:00:02Z' } },
+          },
+        ],
+      },
     };
     expect(decodeProtobufBody(encodeProtobuf(pod)!)).to.deep.equal(pod);
-    const event = { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e' }, eventTime: '2025-01-01T00:00:03.250000Z', reason: 'Killing' };
+    const event = {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'e' },
+      eventTime: '2025-01-01T00:00:03.250000Z',
+      reason: 'Killing',
+    };
     expect(decodeProtobufBody(encodeProtobuf(event)!)).to.deep.equal(event);
-    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { k: 'YQ==' }, type: 'Opaque', immutable: false };
+    const secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      data: { k: 'YQ==' },
+      type: 'Opaque',
+      immutable: false,
+    };
     expect(decodeProtobufBody(encodeProtobuf(secret)!)).to.deep.equal(secret);
   });
 
-  it('a list is ListMeta then its items; a watch event is a length-prefixed WatchEvent holding the object\'s whole body', () => {
+  it("a list is ListMeta then its items; a watch event is a length-prefixed WatchEvent holding the object's whole body", () => {
     const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' }, status: { phase: 'Active' } };
-    const item = messageFor('v1', 'Namespace')!.encode(messageFor('v1', 'Namespace')!.fromObject({ metadata: { name: 'x' }, status: { phase: 'Active' } })).finish();
-    const list = decodeProtobufBody(encodeProtobufList({ apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion: '7' } }, [item]));
-    expect(list).to.deep.equal({ apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion: '7' }, items: [{ metadata: { name: 'x' }, status: { phase: 'Active' } }] });
+    const item = messageFor('v1', 'Namespace')!
+      .encode(messageFor('v1', 'Namespace')!.fromObject({ metadata: { name: 'x' }, status: { phase: 'Active' } }))
+      .finish();
+    const list = decodeProtobufBody(
+      encodeProtobufList({ apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion: '7' } }, [item]),
+    );
+    expect(list).to.deep.equal({
+      apiVersion: 'v1',
+      kind: 'NamespaceList',
+      metadata: { resourceVersion: '7' },
+      items: [{ metadata: { name: 'x' }, status: { phase: 'Active' } }],
+    });
     const body = encodeProtobuf(ns)!;
     const frame = protobufWatchFrame('ADDED', body);
     expect(frame.readUInt32BE(0)).to.equal(frame.length - 4);
     const watchEvent = messageFor('v1', 'WatchEvent')!;
-    const decoded = watchEvent.toObject(watchEvent.decode(frame.subarray(4))) as { type: string; object: { raw: Uint8Array } };
+    const decoded = watchEvent.toObject(watchEvent.decode(frame.subarray(4))) as {
+      type: string;
+      object: { raw: Uint8Array };
+    };
     expect(decoded.type).to.equal('ADDED');
     expect(decodeProtobufBody(Buffer.from(decoded.object.raw))).to.deep.equal(ns);
   });
   it('N17 Services, Endpoints and EndpointSlices have their messages (discovery/v1 from k8s.io/api): a slice survives a round trip', () => {
-    for (const [apiVersion, kind] of [['v1', 'Service'], ['v1', 'ServiceList'], ['v1', 'Endpoints'], ['discovery.k8s.io/v1', 'EndpointSlice'], ['discovery.k8s.io/v1', 'EndpointSliceList']]) expect(hasProtobuf(apiVersion, kind), kind).to.equal(true);
-    const slice = { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'web-abcde', namespace: 'default' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.244.0.2'], conditions: { ready: false, serving: true, terminating: true }, nodeName: 'node-1' }], ports: [{ name: '', port: 8080, protocol: 'TCP' }] };
+    for (const [apiVersion, kind] of [
+      ['v1', 'Service'],
+      ['v1', 'ServiceList'],
+      ['v1', 'Endpoints'],
+      ['discovery.k8s.io/v1', 'EndpointSlice'],
+      ['discovery.k8s.io/v1', 'EndpointSliceList'],
+    ])
+      expect(hasProtobuf(apiVersion, kind), kind).to.equal(true);
+    const slice = {
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name: 'web-abcde', namespace: 'default' },
+      addressType: 'IPv4',
+      endpoints: [
+        {
+          addresses: ['10.244.0.2'],
+          conditions: { ready: false, serving: true, terminating: true },
+          nodeName: 'node-1',
+        },
+      ],
+      ports: [{ name: '', port: 8080, protocol: 'TCP' }],
+    };
     expect(decodeProtobufBody(encodeProtobuf(slice)!)).to.deep.equal(slice);
   });
 });
@@ -124,7 +230,11 @@ describe('protobuf answers over HTTP (R77)', () => {
     // CustomResourceDefinitions are answered in JSON: their JSONSchemaProps carry hand-written
     // marshalling (JSON, JSONSchemaPropsOrArray, JSONSchemaPropsOrBool) the descriptor-driven codec
     // does not model, and the clients that write them (kubectl apply, client-node) send JSON.
-    const missing = SERVED_RESOURCES.filter((r) => r.resource !== 'customresourcedefinitions').flatMap((r) => [r.kind, `${r.kind}List`].filter((k) => !messageFor(groupVersionString(r.group, r.version), k)).map((k) => `${groupVersionString(r.group, r.version)} ${k}`));
+    const missing = SERVED_RESOURCES.filter((r) => r.resource !== 'customresourcedefinitions').flatMap((r) =>
+      [r.kind, `${r.kind}List`]
+        .filter((k) => !messageFor(groupVersionString(r.group, r.version), k))
+        .map((k) => `${groupVersionString(r.group, r.version)} ${k}`),
+    );
     expect(missing).to.deep.equal([]);
   });
 
@@ -134,16 +244,20 @@ describe('protobuf answers over HTTP (R77)', () => {
       const frames: Buffer[] = [];
       let contentType = '';
       let buffered = Buffer.alloc(0);
-      const req = http.get(`${s.base}/api/v1/namespaces/default/pods?watch=true`, { headers: { Accept: 'application/vnd.kubernetes.protobuf;stream=watch, application/json' } }, (res) => {
-        contentType = String(res.headers['content-type']);
-        res.on('data', (chunk: Buffer) => {
-          buffered = Buffer.concat([buffered, chunk]);
-          while (buffered.length >= 4 && buffered.length >= 4 + buffered.readUInt32BE(0)) {
-            frames.push(buffered.subarray(4, 4 + buffered.readUInt32BE(0)));
-            buffered = buffered.subarray(4 + buffered.readUInt32BE(0));
-          }
-        });
-      });
+      const req = http.get(
+        `${s.base}/api/v1/namespaces/default/pods?watch=true`,
+        { headers: { Accept: 'application/vnd.kubernetes.protobuf;stream=watch, application/json' } },
+        (res) => {
+          contentType = String(res.headers['content-type']);
+          res.on('data', (chunk: Buffer) => {
+            buffered = Buffer.concat([buffered, chunk]);
+            while (buffered.length >= 4 && buffered.length >= 4 + buffered.readUInt32BE(0)) {
+              frames.push(buffered.subarray(4, 4 + buffered.readUInt32BE(0)));
+              buffered = buffered.subarray(4 + buffered.readUInt32BE(0));
+            }
+          });
+        },
+      );
       const until = async (n: number) => {
         for (let i = 0; i < 200 && frames.length < n; i++) await new Promise((r) => setTimeout(r, 10));
       };
@@ -153,9 +267,18 @@ describe('protobuf answers over HTTP (R77)', () => {
       await until(2);
       req.destroy();
       const watchEvent = messageFor('v1', 'WatchEvent')!;
-      const events = frames.map((f) => watchEvent.toObject(watchEvent.decode(f)) as { type: string; object: { raw: Uint8Array } });
+      const events = frames.map(
+        (f) => watchEvent.toObject(watchEvent.decode(f)) as { type: string; object: { raw: Uint8Array } },
+      );
       expect(contentType).to.equal('application/vnd.kubernetes.protobuf;stream=watch');
-      expect(events.slice(0, 2).map((e) => [e.type, (decodeProtobufBody(Buffer.from(e.object.raw)) as { metadata: { name: string } }).metadata.name])).to.deep.equal([
+      expect(
+        events
+          .slice(0, 2)
+          .map((e) => [
+            e.type,
+            (decodeProtobufBody(Buffer.from(e.object.raw)) as { metadata: { name: string } }).metadata.name,
+          ]),
+      ).to.deep.equal([
         ['ADDED', 'web'],
         ['MODIFIED', 'web'],
       ]);

@@ -32,7 +32,13 @@ root.resolveAll();
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const UNKNOWN = root.lookupType('k8s.io.apimachinery.pkg.runtime.Unknown');
 /** Kinds of meta.k8s.io/v1 that every group version registers (metav1.AddToGroupVersion). */
-const META_KINDS = new Set(['DeleteOptions', 'Status', 'WatchEvent', 'PartialObjectMetadata', 'PartialObjectMetadataList']);
+const META_KINDS = new Set([
+  'DeleteOptions',
+  'Status',
+  'WatchEvent',
+  'PartialObjectMetadata',
+  'PartialObjectMetadataList',
+]);
 
 /** The message of an apiVersion/kind: `apps/v1` ReplicaSet → k8s.io.api.apps.v1.ReplicaSet (groups named by their first label). */
 export function messageFor(apiVersion: string, kind: string): Type | undefined {
@@ -68,7 +74,9 @@ function messageToJson(type: Type, msg: Message): unknown {
     case `.${META}.Time`:
       return m.seconds === undefined && m.nanos === undefined ? undefined : rfc3339(number(m.seconds ?? 0));
     case `.${META}.MicroTime`:
-      return m.seconds === undefined && m.nanos === undefined ? undefined : rfc3339(number(m.seconds ?? 0), Math.floor(number(m.nanos ?? 0) / 1000));
+      return m.seconds === undefined && m.nanos === undefined
+        ? undefined
+        : rfc3339(number(m.seconds ?? 0), Math.floor(number(m.nanos ?? 0) / 1000));
     case '.k8s.io.apimachinery.pkg.api.resource.Quantity':
       return m.string ?? '';
     case '.k8s.io.apimachinery.pkg.util.intstr.IntOrString':
@@ -99,7 +107,8 @@ function messageToJson(type: Type, msg: Message): unknown {
 function valueToJson(field: Field, value: unknown): unknown {
   if (field.resolvedType) return messageToJson(field.resolvedType as Type, value as Message);
   if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
-  if (field.type === 'int64' || field.type === 'uint64' || field.type === 'sint64' || field.type === 'fixed64') return number(value);
+  if (field.type === 'int64' || field.type === 'uint64' || field.type === 'sint64' || field.type === 'fixed64')
+    return number(value);
   return value;
 }
 
@@ -120,7 +129,8 @@ function fieldToJson(field: Field, value: unknown): unknown {
 
 function parseTime(value: unknown, where: string): { seconds: number; nanos: number } {
   const ms = Date.parse(String(value));
-  if (typeof value !== 'string' || Number.isNaN(ms)) throw badRequest(`${where}: parsing time ${JSON.stringify(value)} as "2006-01-02T15:04:05Z07:00": cannot parse`);
+  if (typeof value !== 'string' || Number.isNaN(ms))
+    throw badRequest(`${where}: parsing time ${JSON.stringify(value)} as "2006-01-02T15:04:05Z07:00": cannot parse`);
   const fraction = /\.(\d+)/.exec(value)?.[1] ?? '';
   return { seconds: Math.floor(ms / 1000), nanos: Number(fraction.slice(0, 9).padEnd(9, '0')) };
 }
@@ -155,7 +165,8 @@ function messageFromJson(type: Type, value: unknown, where: string): unknown {
     if (v === undefined || v === null) continue;
     const child = `${where}.${options.json ?? field.name}`;
     const one = (x: unknown) => (field.resolvedType ? messageFromJson(field.resolvedType as Type, x, child) : x);
-    if (field instanceof MapField) out[field.name] = Object.fromEntries(Object.entries(v as Json).map(([k, x]) => [k, one(x)]));
+    if (field instanceof MapField)
+      out[field.name] = Object.fromEntries(Object.entries(v as Json).map(([k, x]) => [k, one(x)]));
     else if (field.repeated) out[field.name] = (v as unknown[]).map(one);
     else out[field.name] = one(v);
   }
@@ -168,14 +179,19 @@ export function encodeMessage(type: Type, obj: unknown): Uint8Array {
 }
 
 /** An object (its JSON form, with apiVersion and kind) as a protobuf body: magic, then a runtime.Unknown. */
-export function encodeProtobuf(obj: Json, type: Type | undefined = messageFor(String(obj.apiVersion ?? ''), String(obj.kind ?? ''))): Buffer | undefined {
+export function encodeProtobuf(
+  obj: Json,
+  type: Type | undefined = messageFor(String(obj.apiVersion ?? ''), String(obj.kind ?? '')),
+): Buffer | undefined {
   if (!type) return undefined;
   return envelope(String(obj.apiVersion ?? ''), String(obj.kind ?? ''), encodeMessage(type, obj));
 }
 
 /** k8s\0 and a runtime.Unknown around an object's own message. */
 function envelope(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
-  const unknown = UNKNOWN.encode(UNKNOWN.fromObject({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' })).finish();
+  const unknown = UNKNOWN.encode(
+    UNKNOWN.fromObject({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' }),
+  ).finish();
   return Buffer.concat([MAGIC, unknown]);
 }
 
@@ -186,7 +202,10 @@ const LIST_META = root.lookupType(`${META}.ListMeta`);
  * message is `metadata` (field 1, ListMeta) then repeated `items` (field 2), so the items' bytes
  * are written as they are.
  */
-export function encodeProtobufList(list: { apiVersion: string; kind: string; metadata: Json }, items: readonly Uint8Array[]): Buffer {
+export function encodeProtobufList(
+  list: { apiVersion: string; kind: string; metadata: Json },
+  items: readonly Uint8Array[],
+): Buffer {
   const w = Writer.create();
   w.uint32((1 << 3) | 2).bytes(encodeMessage(LIST_META, list.metadata));
   for (const item of items) w.uint32((2 << 3) | 2).bytes(item);
@@ -199,8 +218,16 @@ export function encodeProtobufList(list: { apiVersion: string; kind: string; met
  * whose `object` holds the object's whole protobuf body (`encoded`, magic and envelope included).
  */
 export function protobufWatchFrame(type: string, encoded: Uint8Array): Buffer {
-  const raw = Writer.create().uint32((1 << 3) | 2).bytes(encoded).finish();
-  const event = Writer.create().uint32((1 << 3) | 2).string(type).uint32((2 << 3) | 2).bytes(raw).finish();
+  const raw = Writer.create()
+    .uint32((1 << 3) | 2)
+    .bytes(encoded)
+    .finish();
+  const event = Writer.create()
+    .uint32((1 << 3) | 2)
+    .string(type)
+    .uint32((2 << 3) | 2)
+    .bytes(raw)
+    .finish();
   const frame = Buffer.allocUnsafe(4 + event.length);
   frame.writeUInt32BE(event.length, 0);
   frame.set(event, 4);
@@ -222,14 +249,23 @@ export function hasProtobuf(apiVersion: string, kind: string): boolean {
  */
 export function decodeProtobufBody(body: Buffer): Json {
   if (body.length < MAGIC.length || !body.subarray(0, MAGIC.length).equals(MAGIC)) {
-    throw badRequest(`provided data does not appear to be a protobuf message, expected prefix ${JSON.stringify(MAGIC.toString('latin1'))}`);
+    throw badRequest(
+      `provided data does not appear to be a protobuf message, expected prefix ${JSON.stringify(MAGIC.toString('latin1'))}`,
+    );
   }
-  const unknown = parse(UNKNOWN, body.subarray(MAGIC.length)) as { typeMeta?: { apiVersion?: string; kind?: string }; raw?: Uint8Array };
+  const unknown = parse(UNKNOWN, body.subarray(MAGIC.length)) as {
+    typeMeta?: { apiVersion?: string; kind?: string };
+    raw?: Uint8Array;
+  };
   const apiVersion = unknown.typeMeta?.apiVersion ?? '';
   const kind = unknown.typeMeta?.kind ?? '';
   const type = messageFor(apiVersion, kind);
   if (!type) {
-    throw unsupportedMediaType(['application/json', 'application/yaml', `${PROTOBUF} (for the built-in kinds served here; ${apiVersion}/${kind} was sent)`]);
+    throw unsupportedMediaType([
+      'application/json',
+      'application/yaml',
+      `${PROTOBUF} (for the built-in kinds served here; ${apiVersion}/${kind} was sent)`,
+    ]);
   }
   return { apiVersion, kind, ...(messageToJson(type, parseMessage(type, unknown.raw ?? new Uint8Array())) as Json) };
 }

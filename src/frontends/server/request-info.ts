@@ -26,11 +26,27 @@ export interface RequestInfo {
   readonly parts: readonly string[];
 }
 
-const METHOD_VERBS: Readonly<Record<string, string>> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+const METHOD_VERBS: Readonly<Record<string, string>> = {
+  POST: 'create',
+  GET: 'get',
+  HEAD: 'get',
+  PUT: 'update',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
 
 /** `path` is the request's path as sent (not URL-normalised: `..` stays a name, for validation to reject). */
 export function requestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
-  const base = { path, apiPrefix: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', name: '', parts: [] as string[] };
+  const base = {
+    path,
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: [] as string[],
+  };
   const trimmed = path.replace(/^\/+|\/+$/g, '');
   const segments = trimmed === '' ? [] : trimmed.split('/');
   const nonResource = { ...base, isResourceRequest: false, verb: method.toLowerCase() };
@@ -75,7 +91,19 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
   // A list becomes a watch with watch=true (or watch=1); a GET of one object stays a GET.
   const watchParam = query.get('watch');
   if (verb === 'list' && watchParam !== null && isTrue(watchParam)) verb = 'watch';
-  return { isResourceRequest: true, path, verb, apiPrefix, apiGroup, apiVersion, namespace, resource, subresource, name, parts };
+  return {
+    isResourceRequest: true,
+    path,
+    verb,
+    apiPrefix,
+    apiGroup,
+    apiVersion,
+    namespace,
+    resource,
+    subresource,
+    name,
+    parts,
+  };
 }
 
 /** strconv.ParseBool as the watch parameter is decoded. */

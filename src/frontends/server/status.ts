@@ -7,7 +7,16 @@ import type { Status } from '../../apimachinery/types';
  * staging/src/k8s.io/apiserver/pkg/util/notfoundhandler).
  */
 function failure(code: number, reason: string, message: string, details?: Status['details']): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    ...(details ? { details } : {}),
+    code,
+  });
 }
 
 /** A path no route serves (notfoundhandler: errors.NewNotFound(schema.GroupResource{}, "")). */
@@ -18,12 +27,19 @@ export function pathNotFound(): StatusError {
 /** errors.NewMethodNotSupported: a verb the resource does not offer. */
 export function methodNotSupported(group: string, resource: string, action: string): StatusError {
   const qualified = group ? `${resource}.${group}` : resource;
-  return failure(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualified}"`, { group, kind: resource });
+  return failure(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualified}"`, {
+    group,
+    kind: resource,
+  });
 }
 
 /** errors.NewUnsupportedMediaTypeError: a body in a format the endpoint does not decode. */
 export function unsupportedMediaType(accepted: readonly string[]): StatusError {
-  return failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+  return failure(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+  );
 }
 
 /** negotiation.NewNotAcceptableError: no Accept entry the server can produce. */

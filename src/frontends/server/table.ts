@@ -1,13 +1,49 @@
 import { fromTime, type KubeObject } from '../../apimachinery/object';
-import type { ConfigMap, ControllerRevision, DaemonSet, Deployment, EndpointSlice, Endpoints, Event, Job, Lease, Namespace, Node, Pod, PodDisruptionBudget, ReplicaSet, Secret, Service, ServiceAccount, StatefulSet, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../apimachinery/types';
+import type {
+  ConfigMap,
+  ControllerRevision,
+  DaemonSet,
+  Deployment,
+  EndpointSlice,
+  Endpoints,
+  Event,
+  Job,
+  Lease,
+  Namespace,
+  Node,
+  Pod,
+  PodDisruptionBudget,
+  ReplicaSet,
+  Secret,
+  Service,
+  ServiceAccount,
+  StatefulSet,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
+} from '../../apimachinery/types';
 import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
-import type { CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeAttachment } from '../../apimachinery/types';
+import type {
+  CSIDriver,
+  CSINode,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  StorageClass,
+  VolumeAttachment,
+} from '../../apimachinery/types';
 import { isDefaultStorageClass } from '../../apiserver/storage-admission';
 
 /** helper.GetAccessModesAsString: the short names, in the order ReadWriteOnce, ReadOnlyMany, ReadWriteMany, ReadWriteOncePod. */
 function accessModes(modes: readonly string[] | undefined): string {
-  const short: [string, string][] = [['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP']];
-  return short.filter(([m]) => modes?.includes(m)).map(([, s]) => s).join(',');
+  const short: [string, string][] = [
+    ['ReadWriteOnce', 'RWO'],
+    ['ReadOnlyMany', 'ROX'],
+    ['ReadWriteMany', 'RWX'],
+    ['ReadWriteOncePod', 'RWOP'],
+  ];
+  return short
+    .filter(([m]) => modes?.includes(m))
+    .map(([, s]) => s)
+    .join(',');
 }
 
 /**
@@ -44,7 +80,11 @@ const keys = (bag: object | undefined) => Object.keys(bag ?? {}).length;
 const WEBHOOKS = count('Webhooks', 'How many webhooks the configuration holds.');
 
 /** The wide columns of a workload's pod template (layoutContainerCells) and its selector. */
-const TEMPLATE_COLUMNS: TableColumn[] = [column('Containers', 'Container names of the pod template.', 1), column('Images', 'Images of the pod template.', 1), column('Selector', 'The label selector of its pods.', 1)];
+const TEMPLATE_COLUMNS: TableColumn[] = [
+  column('Containers', 'Container names of the pod template.', 1),
+  column('Images', 'Images of the pod template.', 1),
+  column('Selector', 'The label selector of its pods.', 1),
+];
 
 export interface Printer {
   columns: TableColumn[];
@@ -75,8 +115,8 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
       column('Roles', 'Roles from the node-role.kubernetes.io/ labels.'),
       AGE,
       column('Version', 'The kubelet version the node reports.'),
-      column('Internal-IP', 'The node\'s InternalIP address.', 1),
-      column('External-IP', 'The node\'s ExternalIP address, if any.', 1),
+      column('Internal-IP', "The node's InternalIP address.", 1),
+      column('External-IP', "The node's ExternalIP address, if any.", 1),
       column('OS-Image', 'The operating system image the node reports.', 1),
       column('Kernel-Version', 'The kernel version the node reports.', 1),
       column('Container-Runtime', 'The container runtime and its version the node reports.', 1),
@@ -116,14 +156,28 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
     columns: [
       NAME,
       column('Ready', 'Number of the pod with ready state'),
-      column('Up-to-date', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
-      column('Available', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+      column(
+        'Up-to-date',
+        'Total number of non-terminated pods targeted by this deployment that have the desired template spec.',
+      ),
+      column(
+        'Available',
+        'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
+      ),
       AGE,
       ...TEMPLATE_COLUMNS,
     ],
     cells: (obj, now) => {
       const d = obj as Deployment;
-      return [d.metadata.name ?? '', `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1}`, d.status?.updatedReplicas ?? 0, d.status?.availableReplicas ?? 0, age(d.metadata.creationTimestamp, now), ...templateCells(d.spec?.template?.spec?.containers), formatLabelSelector(d.spec?.selector)];
+      return [
+        d.metadata.name ?? '',
+        `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1}`,
+        d.status?.updatedReplicas ?? 0,
+        d.status?.availableReplicas ?? 0,
+        age(d.metadata.creationTimestamp, now),
+        ...templateCells(d.spec?.template?.spec?.containers),
+        formatLabelSelector(d.spec?.selector),
+      ];
     },
   },
   jobs: {
@@ -135,7 +189,12 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
     columns: [NAME, column('Ready', 'Ready pods out of spec.replicas.'), AGE, ...TEMPLATE_COLUMNS.slice(0, 2)],
     cells: (obj, now) => {
       const set = obj as StatefulSet;
-      return [set.metadata.name ?? '', `${set.status?.readyReplicas ?? 0}/${set.spec?.replicas ?? 1}`, age(set.metadata.creationTimestamp, now), ...templateCells(set.spec?.template?.spec?.containers).slice(0, 2)];
+      return [
+        set.metadata.name ?? '',
+        `${set.status?.readyReplicas ?? 0}/${set.spec?.replicas ?? 1}`,
+        age(set.metadata.creationTimestamp, now),
+        ...templateCells(set.spec?.template?.spec?.containers).slice(0, 2),
+      ];
     },
   },
   daemonsets: {
@@ -154,40 +213,88 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
       const ds = obj as DaemonSet;
       const st = ds.status;
       const selector = ds.spec?.template?.spec?.nodeSelector ?? {};
-      const nodeSelector = Object.keys(selector).sort().map((k) => `${k}=${selector[k]}`).join(',') || '<none>';
-      return [ds.metadata.name ?? '', st?.desiredNumberScheduled ?? 0, st?.currentNumberScheduled ?? 0, st?.numberReady ?? 0, st?.updatedNumberScheduled ?? 0, st?.numberAvailable ?? 0, nodeSelector, age(ds.metadata.creationTimestamp, now), ...templateCells(ds.spec?.template?.spec?.containers), formatLabelSelector(ds.spec?.selector)];
+      const nodeSelector =
+        Object.keys(selector)
+          .sort()
+          .map((k) => `${k}=${selector[k]}`)
+          .join(',') || '<none>';
+      return [
+        ds.metadata.name ?? '',
+        st?.desiredNumberScheduled ?? 0,
+        st?.currentNumberScheduled ?? 0,
+        st?.numberReady ?? 0,
+        st?.updatedNumberScheduled ?? 0,
+        st?.numberAvailable ?? 0,
+        nodeSelector,
+        age(ds.metadata.creationTimestamp, now),
+        ...templateCells(ds.spec?.template?.spec?.containers),
+        formatLabelSelector(ds.spec?.selector),
+      ];
     },
   },
   controllerrevisions: {
-    columns: [NAME, column('Controller', 'The kind/name of the object that owns the revision.'), column('Revision', 'The revision number.'), AGE],
+    columns: [
+      NAME,
+      column('Controller', 'The kind/name of the object that owns the revision.'),
+      column('Revision', 'The revision number.'),
+      AGE,
+    ],
     cells: (obj, now) => {
       const cr = obj as ControllerRevision;
       const owner = (cr.metadata.ownerReferences ?? []).find((r) => r.controller);
-      const controller = owner ? `${owner.kind.toLowerCase()}.${owner.apiVersion.includes('/') ? owner.apiVersion.split('/')[0] : ''}/${owner.name}` : '<none>';
+      const controller = owner
+        ? `${owner.kind.toLowerCase()}.${owner.apiVersion.includes('/') ? owner.apiVersion.split('/')[0] : ''}/${owner.name}`
+        : '<none>';
       return [cr.metadata.name ?? '', controller, cr.revision, age(cr.metadata.creationTimestamp, now)];
     },
   },
   leases: {
     columns: [NAME, column('Holder', 'Who holds the lease (spec.holderIdentity).'), AGE],
-    cells: (obj, now) => [obj.metadata.name ?? '', (obj as Lease).spec?.holderIdentity ?? '', age(obj.metadata.creationTimestamp, now)],
+    cells: (obj, now) => [
+      obj.metadata.name ?? '',
+      (obj as Lease).spec?.holderIdentity ?? '',
+      age(obj.metadata.creationTimestamp, now),
+    ],
   },
   // printValidatingWebhook / printMutatingWebhook: the number of webhooks.
   validatingwebhookconfigurations: { columns: [NAME, WEBHOOKS, AGE], cells: webhookConfigurationCells },
   mutatingwebhookconfigurations: { columns: [NAME, WEBHOOKS, AGE], cells: webhookConfigurationCells },
   // printValidatingAdmissionPolicy / printValidatingAdmissionPolicyBinding: the paramKind as apiVersion/kind, the paramRef as paramRefCell says.
   validatingadmissionpolicies: {
-    columns: [NAME, count('Validations', 'How many validation expressions the policy has.'), column('ParamKind', 'The kind of the resources that parameterize the policy (apiVersion/kind).'), AGE],
+    columns: [
+      NAME,
+      count('Validations', 'How many validation expressions the policy has.'),
+      column('ParamKind', 'The kind of the resources that parameterize the policy (apiVersion/kind).'),
+      AGE,
+    ],
     cells: (obj, now) => {
       const p = obj as ValidatingAdmissionPolicy;
-      const paramKind = p.spec?.paramKind ? `${p.spec.paramKind.apiVersion ?? ''}/${p.spec.paramKind.kind ?? ''}` : '<unset>';
-      return [p.metadata.name ?? '', (p.spec?.validations ?? []).length, paramKind, age(p.metadata.creationTimestamp, now)];
+      const paramKind = p.spec?.paramKind
+        ? `${p.spec.paramKind.apiVersion ?? ''}/${p.spec.paramKind.kind ?? ''}`
+        : '<unset>';
+      return [
+        p.metadata.name ?? '',
+        (p.spec?.validations ?? []).length,
+        paramKind,
+        age(p.metadata.creationTimestamp, now),
+      ];
     },
   },
   validatingadmissionpolicybindings: {
-    columns: [NAME, column('PolicyName', 'The policy the binding applies.'), column('ParamRef', 'The parameter resource the binding gives the policy.'), AGE],
+    columns: [
+      NAME,
+      column('PolicyName', 'The policy the binding applies.'),
+      column('ParamRef', 'The parameter resource the binding gives the policy.'),
+      AGE,
+    ],
     cells: (obj, now) => {
       const b = obj as ValidatingAdmissionPolicyBinding;
-      return [b.metadata.name ?? '', b.spec?.policyName ?? '', paramRefCell(b.spec?.paramRef), age(b.metadata.creationTimestamp, now)];
+      return [
+        b.metadata.name ?? '',
+        b.spec?.policyName ?? '',
+        paramRefCell(b.spec?.paramRef),
+        age(b.metadata.creationTimestamp, now),
+      ];
     },
   },
   services: {
@@ -204,7 +311,11 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
   },
   endpoints: {
     columns: [NAME, column('Endpoints', 'The ready addresses (ip:port), at most three shown.'), AGE],
-    cells: (obj, now) => [obj.metadata.name ?? '', formatEndpoints(obj as Endpoints), age(obj.metadata.creationTimestamp, now)],
+    cells: (obj, now) => [
+      obj.metadata.name ?? '',
+      formatEndpoints(obj as Endpoints),
+      age(obj.metadata.creationTimestamp, now),
+    ],
   },
   endpointslices: {
     columns: [
@@ -227,20 +338,44 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
     ],
     cells: (obj, now) => {
       const pdb = obj as PodDisruptionBudget;
-      return [obj.metadata.name ?? '', String(pdb.spec?.minAvailable ?? 'N/A'), String(pdb.spec?.maxUnavailable ?? 'N/A'), pdb.status?.disruptionsAllowed ?? 0, age(obj.metadata.creationTimestamp, now)];
+      return [
+        obj.metadata.name ?? '',
+        String(pdb.spec?.minAvailable ?? 'N/A'),
+        String(pdb.spec?.maxUnavailable ?? 'N/A'),
+        pdb.status?.disruptionsAllowed ?? 0,
+        age(obj.metadata.creationTimestamp, now),
+      ];
     },
   },
   namespaces: {
     columns: [NAME, column('Status', 'Active or Terminating.'), AGE],
-    cells: (obj, now) => [obj.metadata.name ?? '', (obj as Namespace).status?.phase ?? '', age(obj.metadata.creationTimestamp, now)],
+    cells: (obj, now) => [
+      obj.metadata.name ?? '',
+      (obj as Namespace).status?.phase ?? '',
+      age(obj.metadata.creationTimestamp, now),
+    ],
   },
   secrets: {
-    columns: [NAME, column('Type', 'What the secret holds (e.g. Opaque, kubernetes.io/tls).'), count('Data', 'How many keys its data holds.'), AGE],
-    cells: (obj, now) => [obj.metadata.name ?? '', (obj as Secret).type ?? '', keys((obj as Secret).data), age(obj.metadata.creationTimestamp, now)],
+    columns: [
+      NAME,
+      column('Type', 'What the secret holds (e.g. Opaque, kubernetes.io/tls).'),
+      count('Data', 'How many keys its data holds.'),
+      AGE,
+    ],
+    cells: (obj, now) => [
+      obj.metadata.name ?? '',
+      (obj as Secret).type ?? '',
+      keys((obj as Secret).data),
+      age(obj.metadata.creationTimestamp, now),
+    ],
   },
   configmaps: {
     columns: [NAME, count('Data', 'How many keys its data and binaryData hold.'), AGE],
-    cells: (obj, now) => [obj.metadata.name ?? '', keys((obj as ConfigMap).data) + keys((obj as ConfigMap).binaryData), age(obj.metadata.creationTimestamp, now)],
+    cells: (obj, now) => [
+      obj.metadata.name ?? '',
+      keys((obj as ConfigMap).data) + keys((obj as ConfigMap).binaryData),
+      age(obj.metadata.creationTimestamp, now),
+    ],
   },
   // printPersistentVolume, printPersistentVolumeClaim, printStorageClass, printCSIDriver, printCSINode, printVolumeAttachment (P7).
   persistentvolumes: {
@@ -261,7 +396,19 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
       const pv = obj as PersistentVolume;
       const claim = pv.spec?.claimRef ? `${pv.spec.claimRef.namespace ?? ''}/${pv.spec.claimRef.name ?? ''}` : '';
       const phase = pv.metadata.deletionTimestamp ? 'Terminating' : (pv.status?.phase ?? '');
-      return [pv.metadata.name ?? '', String(pv.spec?.capacity?.storage ?? ''), accessModes(pv.spec?.accessModes), pv.spec?.persistentVolumeReclaimPolicy ?? '', phase, claim, pv.spec?.storageClassName ?? '', pv.spec?.volumeAttributesClassName ?? '<unset>', pv.status?.reason ?? '', age(pv.metadata.creationTimestamp, now), pv.spec?.volumeMode ?? '<unset>'];
+      return [
+        pv.metadata.name ?? '',
+        String(pv.spec?.capacity?.storage ?? ''),
+        accessModes(pv.spec?.accessModes),
+        pv.spec?.persistentVolumeReclaimPolicy ?? '',
+        phase,
+        claim,
+        pv.spec?.storageClassName ?? '',
+        pv.spec?.volumeAttributesClassName ?? '<unset>',
+        pv.status?.reason ?? '',
+        age(pv.metadata.creationTimestamp, now),
+        pv.spec?.volumeMode ?? '<unset>',
+      ];
     },
   },
   persistentvolumeclaims: {
@@ -280,45 +427,113 @@ const PRINTERS: Readonly<Record<string, Printer>> = {
       const pvc = obj as PersistentVolumeClaim;
       const phase = pvc.metadata.deletionTimestamp ? 'Terminating' : (pvc.status?.phase ?? '');
       const bound = !!pvc.spec?.volumeName;
-      return [pvc.metadata.name ?? '', phase, pvc.spec?.volumeName ?? '', bound ? String(pvc.status?.capacity?.storage ?? '') : '', bound ? accessModes(pvc.status?.accessModes) : '', pvc.spec?.storageClassName ?? '', pvc.spec?.volumeAttributesClassName ?? '<unset>', age(pvc.metadata.creationTimestamp, now), pvc.spec?.volumeMode ?? '<unset>'];
+      return [
+        pvc.metadata.name ?? '',
+        phase,
+        pvc.spec?.volumeName ?? '',
+        bound ? String(pvc.status?.capacity?.storage ?? '') : '',
+        bound ? accessModes(pvc.status?.accessModes) : '',
+        pvc.spec?.storageClassName ?? '',
+        pvc.spec?.volumeAttributesClassName ?? '<unset>',
+        age(pvc.metadata.creationTimestamp, now),
+        pvc.spec?.volumeMode ?? '<unset>',
+      ];
     },
   },
   storageclasses: {
-    columns: [NAME, column('Provisioner', 'Who provisions its volumes.'), column('ReclaimPolicy', 'Delete or Retain.'), column('VolumeBindingMode', 'Immediate or WaitForFirstConsumer.'), { ...column('AllowVolumeExpansion', 'Whether its claims may grow.'), type: 'boolean' }, AGE],
+    columns: [
+      NAME,
+      column('Provisioner', 'Who provisions its volumes.'),
+      column('ReclaimPolicy', 'Delete or Retain.'),
+      column('VolumeBindingMode', 'Immediate or WaitForFirstConsumer.'),
+      { ...column('AllowVolumeExpansion', 'Whether its claims may grow.'), type: 'boolean' },
+      AGE,
+    ],
     cells: (obj, now) => {
       const sc = obj as StorageClass;
       const name = (sc.metadata.name ?? '') + (isDefaultStorageClass(sc) ? ' (default)' : '');
-      return [name, sc.provisioner ?? '', sc.reclaimPolicy ?? 'Delete', sc.volumeBindingMode ?? 'Immediate', sc.allowVolumeExpansion ?? false, age(sc.metadata.creationTimestamp, now)];
+      return [
+        name,
+        sc.provisioner ?? '',
+        sc.reclaimPolicy ?? 'Delete',
+        sc.volumeBindingMode ?? 'Immediate',
+        sc.allowVolumeExpansion ?? false,
+        age(sc.metadata.creationTimestamp, now),
+      ];
     },
   },
   csidrivers: {
-    columns: [NAME, { ...column('AttachRequired', 'Whether volumes are attached before they are mounted.'), type: 'boolean' }, { ...column('PodInfoOnMount', 'Whether mounts are told the pod.'), type: 'boolean' }, { ...column('StorageCapacity', 'Whether the driver reports capacity.'), type: 'boolean' }, column('TokenRequests', 'Audiences of service account tokens passed to the driver.'), { ...column('RequiresRepublish', 'Whether NodePublishVolume is called periodically.'), type: 'boolean' }, column('Modes', 'Volume lifecycle modes.'), AGE],
+    columns: [
+      NAME,
+      { ...column('AttachRequired', 'Whether volumes are attached before they are mounted.'), type: 'boolean' },
+      { ...column('PodInfoOnMount', 'Whether mounts are told the pod.'), type: 'boolean' },
+      { ...column('StorageCapacity', 'Whether the driver reports capacity.'), type: 'boolean' },
+      column('TokenRequests', 'Audiences of service account tokens passed to the driver.'),
+      { ...column('RequiresRepublish', 'Whether NodePublishVolume is called periodically.'), type: 'boolean' },
+      column('Modes', 'Volume lifecycle modes.'),
+      AGE,
+    ],
     cells: (obj, now) => {
       const d = obj as CSIDriver;
       const modes = (d.spec?.volumeLifecycleModes ?? []).join(',');
       const audiences = (d.spec?.tokenRequests ?? []).map((t) => t.audience).join(',');
-      return [d.metadata.name ?? '', d.spec?.attachRequired ?? true, d.spec?.podInfoOnMount ?? false, d.spec?.storageCapacity ?? false, audiences || '<unset>', d.spec?.requiresRepublish ?? false, modes || '<none>', age(d.metadata.creationTimestamp, now)];
+      return [
+        d.metadata.name ?? '',
+        d.spec?.attachRequired ?? true,
+        d.spec?.podInfoOnMount ?? false,
+        d.spec?.storageCapacity ?? false,
+        audiences || '<unset>',
+        d.spec?.requiresRepublish ?? false,
+        modes || '<none>',
+        age(d.metadata.creationTimestamp, now),
+      ];
     },
   },
   csinodes: {
     columns: [NAME, count('Drivers', 'How many CSI drivers the node registered.'), AGE],
-    cells: (obj, now) => [obj.metadata.name ?? '', ((obj as CSINode).spec?.drivers ?? []).length, age(obj.metadata.creationTimestamp, now)],
+    cells: (obj, now) => [
+      obj.metadata.name ?? '',
+      ((obj as CSINode).spec?.drivers ?? []).length,
+      age(obj.metadata.creationTimestamp, now),
+    ],
   },
   volumeattachments: {
-    columns: [NAME, column('Attacher', 'The CSI driver that attaches the volume.'), column('PV', 'The PersistentVolume attached.'), column('Node', 'The node it is attached to.'), { ...column('Attached', 'Whether the attacher has attached it (status.attached).'), type: 'boolean' }, AGE],
+    columns: [
+      NAME,
+      column('Attacher', 'The CSI driver that attaches the volume.'),
+      column('PV', 'The PersistentVolume attached.'),
+      column('Node', 'The node it is attached to.'),
+      { ...column('Attached', 'Whether the attacher has attached it (status.attached).'), type: 'boolean' },
+      AGE,
+    ],
     cells: (obj, now) => {
       const va = obj as VolumeAttachment;
-      return [va.metadata.name ?? '', va.spec?.attacher ?? '', va.spec?.source?.persistentVolumeName ?? '', va.spec?.nodeName ?? '', va.status?.attached ?? false, age(va.metadata.creationTimestamp, now)];
+      return [
+        va.metadata.name ?? '',
+        va.spec?.attacher ?? '',
+        va.spec?.source?.persistentVolumeName ?? '',
+        va.spec?.nodeName ?? '',
+        va.status?.attached ?? false,
+        age(va.metadata.creationTimestamp, now),
+      ];
     },
   },
   serviceaccounts: {
     columns: [NAME, count('Secrets', 'How many secrets it lists.'), AGE],
-    cells: (obj, now) => [obj.metadata.name ?? '', ((obj as ServiceAccount).secrets ?? []).length, age(obj.metadata.creationTimestamp, now)],
+    cells: (obj, now) => [
+      obj.metadata.name ?? '',
+      ((obj as ServiceAccount).secrets ?? []).length,
+      age(obj.metadata.creationTimestamp, now),
+    ],
   },
 };
 
 function webhookConfigurationCells(obj: KubeObject, now: number): Cell[] {
-  return [obj.metadata.name ?? '', ((obj as { webhooks?: unknown[] }).webhooks ?? []).length, age(obj.metadata.creationTimestamp, now)];
+  return [
+    obj.metadata.name ?? '',
+    ((obj as { webhooks?: unknown[] }).webhooks ?? []).length,
+    age(obj.metadata.creationTimestamp, now),
+  ];
 }
 
 /**
@@ -326,9 +541,24 @@ function webhookConfigurationCells(obj: KubeObject, now: number): Cell[] {
  * definitions out (every watch event after the first, handlers/watch.go); `includeObject`
  * is the query's includeObject (None, Metadata — the default — or Object).
  */
-export function toTable(resource: string, objects: readonly KubeObject[], options: { now: number; release?: Release; resourceVersion?: string; continue?: string; remainingItemCount?: number; noHeaders?: boolean; includeObject?: string; served?: (o: KubeObject) => KubeObject; printer?: Printer }): object {
+export function toTable(
+  resource: string,
+  objects: readonly KubeObject[],
+  options: {
+    now: number;
+    release?: Release;
+    resourceVersion?: string;
+    continue?: string;
+    remainingItemCount?: number;
+    noHeaders?: boolean;
+    includeObject?: string;
+    served?: (o: KubeObject) => KubeObject;
+    printer?: Printer;
+  },
+): object {
   const printer = options.printer ?? PRINTERS[resource];
-  const columns = printer?.columnsFor?.(options.release ?? DEFAULT_RELEASE) ?? printer?.columns ?? [NAME, column('Created At', AGE_DESCRIPTION, 0, 'date')];
+  const columns = printer?.columnsFor?.(options.release ?? DEFAULT_RELEASE) ??
+    printer?.columns ?? [NAME, column('Created At', AGE_DESCRIPTION, 0, 'date')];
   const rows = objects.map((obj) => {
     const row = rowWithoutObject(resource, obj, options, printer);
     const object = rowObject(obj, options.includeObject, options.served);
@@ -339,12 +569,25 @@ export function toTable(resource: string, objects: readonly KubeObject[], option
   if (options.resourceVersion !== undefined) metadata.resourceVersion = options.resourceVersion;
   if (options.continue !== undefined) metadata.continue = options.continue;
   if (options.remainingItemCount !== undefined) metadata.remainingItemCount = options.remainingItemCount;
-  return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, ...(options.noHeaders ? {} : { columnDefinitions: columns }), rows };
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata,
+    ...(options.noHeaders ? {} : { columnDefinitions: columns }),
+    rows,
+  };
 }
 
 /** A TableRow's cells and conditions (its object is added by the caller). */
-function rowWithoutObject(resource: string, obj: KubeObject, options: { now: number; release?: Release }, printer: Printer | undefined = PRINTERS[resource]): Record<string, unknown> {
-  const cells = printer ? printer.cells(obj, options.now, options.release ?? DEFAULT_RELEASE) : [obj.metadata.name ?? '', obj.metadata.creationTimestamp ?? ''];
+function rowWithoutObject(
+  resource: string,
+  obj: KubeObject,
+  options: { now: number; release?: Release },
+  printer: Printer | undefined = PRINTERS[resource],
+): Record<string, unknown> {
+  const cells = printer
+    ? printer.cells(obj, options.now, options.release ?? DEFAULT_RELEASE)
+    : [obj.metadata.name ?? '', obj.metadata.creationTimestamp ?? ''];
   const row: Record<string, unknown> = { cells };
   const conditions = rowConditions(resource, obj);
   if (conditions) row.conditions = conditions;
@@ -356,14 +599,23 @@ function rowWithoutObject(resource: string, obj: KubeObject, options: { now: num
  * given that object's JSON already encoded: the bytes of JSON.stringify of toTable's row, for a
  * Table LIST written item by item (list-encoding.ts).
  */
-export function encodedTableRow(resource: string, obj: KubeObject, partialMetadata: Buffer, options: { now: number; release?: Release; printer?: Printer }): Buffer {
+export function encodedTableRow(
+  resource: string,
+  obj: KubeObject,
+  partialMetadata: Buffer,
+  options: { now: number; release?: Release; printer?: Printer },
+): Buffer {
   const row = JSON.stringify(rowWithoutObject(resource, obj, options, options.printer));
   return Buffer.concat([Buffer.from(`${row.slice(0, -1)},"object":`), partialMetadata, CLOSE_BRACE]);
 }
 const CLOSE_BRACE = Buffer.from('}');
 
 /** TableRow.object per includeObject: PartialObjectMetadata by default (rest/table.go, handlers/response.go). */
-function rowObject(obj: KubeObject, includeObject: string | undefined, served?: (o: KubeObject) => KubeObject): unknown {
+function rowObject(
+  obj: KubeObject,
+  includeObject: string | undefined,
+  served?: (o: KubeObject) => KubeObject,
+): unknown {
   if (includeObject === 'None') return undefined;
   if (includeObject === 'Object') return served ? served(obj) : obj;
   return partialObjectMetadata(obj);
@@ -378,7 +630,8 @@ export function partialObjectMetadata(obj: KubeObject): object {
 function rowConditions(resource: string, obj: KubeObject): object[] | undefined {
   if (resource !== 'pods') return undefined;
   const phase = (obj as Pod).status?.phase;
-  if (phase === 'Succeeded') return [{ type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' }];
+  if (phase === 'Succeeded')
+    return [{ type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' }];
   if (phase === 'Failed') return [{ type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' }];
   return undefined;
 }
@@ -459,7 +712,11 @@ function podCells(pod: Pod, now: number, release: Release): Cell[] {
       continue;
     }
     if (terminated) {
-      reason = terminated.reason ? `Init:${terminated.reason}` : terminated.signal ? `Init:Signal:${terminated.signal}` : `Init:ExitCode:${terminated.exitCode}`;
+      reason = terminated.reason
+        ? `Init:${terminated.reason}`
+        : terminated.signal
+          ? `Init:Signal:${terminated.signal}`
+          : `Init:ExitCode:${terminated.exitCode}`;
     } else if (c.state?.waiting?.reason && c.state.waiting.reason !== 'PodInitializing') {
       reason = `Init:${c.state.waiting.reason}`;
     } else {
@@ -482,7 +739,8 @@ function podCells(pod: Pod, now: number, release: Release): Cell[] {
       const { waiting, terminated, running } = c.state ?? {};
       if (waiting?.reason) reason = waiting.reason;
       else if (terminated?.reason) reason = terminated.reason;
-      else if (terminated) reason = terminated.signal ? `Signal:${terminated.signal}` : `ExitCode:${terminated.exitCode}`;
+      else if (terminated)
+        reason = terminated.signal ? `Signal:${terminated.signal}` : `ExitCode:${terminated.exitCode}`;
       else if (c.ready && running) {
         hasRunning = true;
         readyContainers++;
@@ -490,7 +748,9 @@ function podCells(pod: Pod, now: number, release: Release): Cell[] {
     }
     // A pod whose last-listed container completed while another still runs reads Running (or NotReady).
     if (reason === 'Completed' && hasRunning) {
-      reason = (status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True') ? 'Running' : 'NotReady';
+      reason = (status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')
+        ? 'Running'
+        : 'NotReady';
     }
   }
 
@@ -499,12 +759,15 @@ function podCells(pod: Pod, now: number, release: Release): Cell[] {
   // Terminating, since v1.31 only while the phase is not terminal (kubernetes#122038); before, whenever deletionTimestamp is set.
   else if (pod.metadata.deletionTimestamp && (!terminal || !release.atLeast(31))) reason = 'Terminating';
 
-  const restartsText = restarts !== 0 && lastRestart !== 0 ? `${restarts} (${humanDuration(now - lastRestart)} ago)` : String(restarts);
+  const restartsText =
+    restarts !== 0 && lastRestart !== 0 ? `${restarts} (${humanDuration(now - lastRestart)} ago)` : String(restarts);
   const podIP = status.podIPs?.[0]?.ip || '<none>';
   let readinessGates = '<none>';
   if ((spec.readinessGates ?? []).length > 0) {
     const gates = spec.readinessGates ?? [];
-    const trueCount = gates.filter((g) => (status.conditions ?? []).find((c) => c.type === g.conditionType)?.status === 'True').length;
+    const trueCount = gates.filter(
+      (g) => (status.conditions ?? []).find((c) => c.type === g.conditionType)?.status === 'True',
+    ).length;
     readinessGates = `${trueCount}/${gates.length}`;
   }
   return [
@@ -527,7 +790,8 @@ function nodeCells(node: Node, now: number): Cell[] {
   if (node.spec?.unschedulable) status.push('SchedulingDisabled');
   const roles = new Set<string>();
   for (const [k, v] of Object.entries(node.metadata.labels ?? {})) {
-    if (k.startsWith('node-role.kubernetes.io/') && k.length > 'node-role.kubernetes.io/'.length) roles.add(k.slice('node-role.kubernetes.io/'.length));
+    if (k.startsWith('node-role.kubernetes.io/') && k.length > 'node-role.kubernetes.io/'.length)
+      roles.add(k.slice('node-role.kubernetes.io/'.length));
     else if (k === 'kubernetes.io/role' && v !== '') roles.add(v);
   }
   const info = node.status?.nodeInfo;
@@ -562,7 +826,18 @@ function eventCells(e: Event, now: number): Cell[] {
   const component = e.source?.component || e.reportingComponent || '';
   const instance = e.source?.host || e.reportingInstance || '';
   const source = instance ? `${component}, ${instance}` : component;
-  return [last, e.type ?? '', e.reason ?? '', target, io.fieldPath ?? '', source, (e.message ?? '').trim(), first, count, e.metadata.name ?? ''];
+  return [
+    last,
+    e.type ?? '',
+    e.reason ?? '',
+    target,
+    io.fieldPath ?? '',
+    source,
+    (e.message ?? '').trim(),
+    first,
+    count,
+    e.metadata.name ?? '',
+  ];
 }
 
 /** printers.go printReplicaSet with layoutContainerCells and metav1.FormatLabelSelector. */
@@ -581,9 +856,18 @@ function replicaSetCells(rs: ReplicaSet, now: number): Cell[] {
 }
 
 /** metav1.FormatLabelSelector: `<none>` for none, `<error>` never here. */
-function formatLabelSelector(selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined): string {
+function formatLabelSelector(
+  selector:
+    | {
+        matchLabels?: Record<string, string>;
+        matchExpressions?: { key: string; operator: string; values?: string[] }[];
+      }
+    | undefined,
+): string {
   if (!selector) return '<none>';
-  const parts = Object.keys(selector.matchLabels ?? {}).sort().map((k) => `${k}=${selector.matchLabels![k]}`);
+  const parts = Object.keys(selector.matchLabels ?? {})
+    .sort()
+    .map((k) => `${k}=${selector.matchLabels![k]}`);
   for (const e of selector.matchExpressions ?? []) {
     const op = e.operator === 'In' ? 'in' : e.operator === 'NotIn' ? 'notin' : e.operator;
     if (op === 'Exists') parts.push(e.key);
@@ -602,13 +886,29 @@ function serviceCells(svc: Service, now: number): Cell[] {
   let externalIP: string;
   if (type === 'ClusterIP' || type === 'NodePort') externalIP = external.length > 0 ? external.join(',') : '<none>';
   else if (type === 'LoadBalancer') {
-    const ingress = (svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip || i.hostname || '').filter((a) => a !== '');
+    const ingress = (svc.status?.loadBalancer?.ingress ?? [])
+      .map((i) => i.ip || i.hostname || '')
+      .filter((a) => a !== '');
     const all = [...ingress, ...external];
     externalIP = all.length > 0 ? all.join(',') : '<pending>';
   } else externalIP = spec.externalName ?? '<unknown>';
-  const ports = (spec.ports ?? []).map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`)).join(',');
-  const selector = Object.keys(spec.selector ?? {}).sort().map((k) => `${k}=${spec.selector![k]}`).join(',') || '<none>';
-  return [svc.metadata.name ?? '', type, spec.clusterIP || '<none>', externalIP, ports || '<none>', age(svc.metadata.creationTimestamp, now), selector];
+  const ports = (spec.ports ?? [])
+    .map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`))
+    .join(',');
+  const selector =
+    Object.keys(spec.selector ?? {})
+      .sort()
+      .map((k) => `${k}=${spec.selector![k]}`)
+      .join(',') || '<none>';
+  return [
+    svc.metadata.name ?? '',
+    type,
+    spec.clusterIP || '<none>',
+    externalIP,
+    ports || '<none>',
+    age(svc.metadata.creationTimestamp, now),
+    selector,
+  ];
 }
 
 /** printers.go formatEndpoints: the ready addresses as ip:port per port, three at most, then "+ N more...". */
@@ -621,7 +921,8 @@ function formatEndpoints(ep: Endpoints): string {
   for (const ss of subsets) {
     const addresses = ss.addresses ?? [];
     const ports = ss.ports ?? [];
-    const targets = ports.length === 0 ? addresses.map((a) => a.ip) : ports.flatMap((p) => addresses.map((a) => `${a.ip}:${p.port}`));
+    const targets =
+      ports.length === 0 ? addresses.map((a) => a.ip) : ports.flatMap((p) => addresses.map((a) => `${a.ip}:${p.port}`));
     count += targets.length;
     for (const t of targets) if (list.length < max) list.push(t);
   }
@@ -630,9 +931,15 @@ function formatEndpoints(ep: Endpoints): string {
 
 /** printers.go printEndpointSlice with formatDiscoveryPorts, formatDiscoveryEndpoints and listWithMoreString. */
 function endpointSliceCells(slice: EndpointSlice, now: number): Cell[] {
-  const ports = (slice.ports ?? []).map((p) => (p.port !== undefined ? String(p.port) : p.name ?? '*'));
+  const ports = (slice.ports ?? []).map((p) => (p.port !== undefined ? String(p.port) : (p.name ?? '*')));
   const addresses = (slice.endpoints ?? []).flatMap((e) => e.addresses);
-  return [slice.metadata.name ?? '', slice.addressType, listWithMore(ports), listWithMore(addresses), age(slice.metadata.creationTimestamp, now)];
+  return [
+    slice.metadata.name ?? '',
+    slice.addressType,
+    listWithMore(ports),
+    listWithMore(addresses),
+    age(slice.metadata.creationTimestamp, now),
+  ];
 }
 
 function listWithMore(items: readonly string[], max = 3): string {
@@ -649,7 +956,9 @@ function templateCells(containers: readonly { name: string; image?: string }[] |
 function jobColumns(withStatus: boolean): TableColumn[] {
   return [
     NAME,
-    ...(withStatus ? [column('Status', 'Complete, Failed, Terminating, Suspended, FailureTarget or Running, from the conditions.')] : []),
+    ...(withStatus
+      ? [column('Status', 'Complete, Failed, Terminating, Suspended, FailureTarget or Running, from the conditions.')]
+      : []),
     column('Completions', 'Succeeded pods out of spec.completions.'),
     column('Duration', 'From status.startTime to status.completionTime (or now).'),
     AGE,
@@ -666,12 +975,29 @@ function jobCells(job: Job, now: number, release: Release): Cell[] {
   if (spec?.completions !== undefined && spec.completions !== null) completions = `${succeeded}/${spec.completions}`;
   else completions = (spec?.parallelism ?? 0) > 1 ? `${succeeded}/1 of ${spec!.parallelism}` : `${succeeded}/1`;
   let duration = '';
-  if (st.startTime) duration = humanDuration((st.completionTime ? fromTime(st.completionTime) : now) - fromTime(st.startTime));
+  if (st.startTime)
+    duration = humanDuration((st.completionTime ? fromTime(st.completionTime) : now) - fromTime(st.startTime));
   const has = (type: string) => (st.conditions ?? []).some((c) => c.type === type && c.status === 'True');
-  const status = has('Complete') ? 'Complete' : has('Failed') ? 'Failed' : job.metadata.deletionTimestamp ? 'Terminating' : has('Suspended') ? 'Suspended' : has('FailureTarget') ? 'FailureTarget' : 'Running';
+  const status = has('Complete')
+    ? 'Complete'
+    : has('Failed')
+      ? 'Failed'
+      : job.metadata.deletionTimestamp
+        ? 'Terminating'
+        : has('Suspended')
+          ? 'Suspended'
+          : has('FailureTarget')
+            ? 'FailureTarget'
+            : 'Running';
   const cells: Cell[] = [job.metadata.name ?? ''];
   if (release.atLeast(30)) cells.push(status);
-  cells.push(completions, duration, age(job.metadata.creationTimestamp, now), ...templateCells(spec?.template?.spec?.containers), formatLabelSelector(spec?.selector));
+  cells.push(
+    completions,
+    duration,
+    age(job.metadata.creationTimestamp, now),
+    ...templateCells(spec?.template?.spec?.containers),
+    formatLabelSelector(spec?.selector),
+  );
   return cells;
 }
 
@@ -685,7 +1011,14 @@ function paramRefCell(ref: NonNullable<ValidatingAdmissionPolicyBinding['spec']>
   if (ref.name) return `${ref.namespace || '*'}/${ref.name}`;
   if (ref.selector === undefined) return '<unset>';
   const labels = ref.selector.matchLabels ?? {};
-  const matchLabels = Object.keys(labels).sort().map((k) => `${k}: ${labels[k]},`).join('');
-  const expressions = (ref.selector.matchExpressions ?? []).map((e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`).join('');
+  const matchLabels = Object.keys(labels)
+    .sort()
+    .map((k) => `${k}: ${labels[k]},`)
+    .join('');
+  const expressions = (ref.selector.matchExpressions ?? [])
+    .map(
+      (e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`,
+    )
+    .join('');
   return `&LabelSelector{MatchLabels:map[string]string{${matchLabels}},MatchExpressions:[]LabelSelectorRequirement{${expressions}},}`;
 }

@@ -20,13 +20,47 @@ export function testCertificates(dnsNames: readonly string[], now = new Date()):
   const caName = name('terminating test CA');
   const from = now;
   const to = new Date(now.getTime() + 24 * 3600_000);
-  const caCert = certificate({ serial: 1, issuer: caName, subject: caName, from, to, publicKey: ca.publicKey, signer: ca.privateKey, extensions: [basicConstraints(true)] });
-  const san = seq(...dnsNames.map((d) => tagged(0x82, Buffer.from(d, 'ascii'))), tagged(0x87, Buffer.from([127, 0, 0, 1])));
-  const serverCert = certificate({ serial: 2, issuer: caName, subject: name(dnsNames[0] ?? 'localhost'), from, to, publicKey: server.publicKey, signer: ca.privateKey, extensions: [basicConstraints(false), extension('2.5.29.17', san)] });
-  return { caPem: pem('CERTIFICATE', caCert), certPem: pem('CERTIFICATE', serverCert), keyPem: server.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+  const caCert = certificate({
+    serial: 1,
+    issuer: caName,
+    subject: caName,
+    from,
+    to,
+    publicKey: ca.publicKey,
+    signer: ca.privateKey,
+    extensions: [basicConstraints(true)],
+  });
+  const san = seq(
+    ...dnsNames.map((d) => tagged(0x82, Buffer.from(d, 'ascii'))),
+    tagged(0x87, Buffer.from([127, 0, 0, 1])),
+  );
+  const serverCert = certificate({
+    serial: 2,
+    issuer: caName,
+    subject: name(dnsNames[0] ?? 'localhost'),
+    from,
+    to,
+    publicKey: server.publicKey,
+    signer: ca.privateKey,
+    extensions: [basicConstraints(false), extension('2.5.29.17', san)],
+  });
+  return {
+    caPem: pem('CERTIFICATE', caCert),
+    certPem: pem('CERTIFICATE', serverCert),
+    keyPem: server.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
 }
 
-function certificate(c: { serial: number; issuer: Buffer; subject: Buffer; from: Date; to: Date; publicKey: KeyObject; signer: KeyObject; extensions: Buffer[] }): Buffer {
+function certificate(c: {
+  serial: number;
+  issuer: Buffer;
+  subject: Buffer;
+  from: Date;
+  to: Date;
+  publicKey: KeyObject;
+  signer: KeyObject;
+  extensions: Buffer[];
+}): Buffer {
   const algorithm = seq(oid('1.2.840.10045.4.3.2')); // ecdsa-with-SHA256
   const tbs = seq(
     tagged(0xa0, integer(2)), // v3
@@ -58,7 +92,8 @@ function extension(id: string, value: Buffer, critical = false): Buffer {
 
 function tagged(tag: number, content: Buffer): Buffer {
   const n = content.length;
-  const length = n < 0x80 ? Buffer.from([n]) : n < 0x100 ? Buffer.from([0x81, n]) : Buffer.from([0x82, n >> 8, n & 0xff]);
+  const length =
+    n < 0x80 ? Buffer.from([n]) : n < 0x100 ? Buffer.from([0x81, n]) : Buffer.from([0x82, n >> 8, n & 0xff]);
   return Buffer.concat([Buffer.from([tag]), length, content]);
 }
 
@@ -93,6 +128,9 @@ function utcTime(d: Date): Buffer {
 }
 
 function pem(label: string, der: Buffer): string {
-  const b64 = der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  const b64 = der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }

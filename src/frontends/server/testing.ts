@@ -19,7 +19,11 @@ export interface TestServer {
 }
 
 /** A cluster with node "node-1" and the given pods (running for a minute), served over HTTP. */
-export async function startServer(pods: string[] = ['web'], options: Partial<ApiHandlerOptions> = {}, clusterOptions: Partial<ClusterOptions> = {}): Promise<TestServer> {
+export async function startServer(
+  pods: string[] = ['web'],
+  options: Partial<ApiHandlerOptions> = {},
+  clusterOptions: Partial<ClusterOptions> = {},
+): Promise<TestServer> {
   const cluster = new Cluster(clusterOptions);
   cluster.addNode('node-1');
   for (const name of pods) {
@@ -46,7 +50,12 @@ export async function startServer(pods: string[] = ['web'], options: Partial<Api
 }
 
 export function podManifest(name: string, labels: Record<string, string> = { app: name }): Pod {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels }, spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'nginx' }] } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, labels },
+    spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'nginx' }] },
+  };
 }
 
 export interface Reply {
@@ -62,9 +71,25 @@ export interface Reply {
  * One request with kubectl's User-Agent; the body is sent as given (string) or as JSON. The
  * path goes out as written (node:http, not fetch, which would resolve `..` segments).
  */
-export function request(base: string, method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply> {
-  const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-  const headers = { 'User-Agent': KUBECTL_UA, ...(body !== undefined ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } : {}), ...options.headers };
+export function request(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === 'string'
+        ? options.body
+        : JSON.stringify(options.body);
+  const headers = {
+    'User-Agent': KUBECTL_UA,
+    ...(body !== undefined
+      ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }
+      : {}),
+    ...options.headers,
+  };
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(base);
     const req = http.request({ hostname, port, path, method, headers }, (res) => {
@@ -121,7 +146,15 @@ export function openWatch(base: string, path: string, headers: Record<string, st
         ended,
         until(n, ms = 2000) {
           return new Promise<void>((ok, fail) => {
-            const deadline = setTimeout(() => fail(new Error(`watch got ${events.length} events, expected ${n}: ${JSON.stringify(events.map((e) => e.type))}`)), ms);
+            const deadline = setTimeout(
+              () =>
+                fail(
+                  new Error(
+                    `watch got ${events.length} events, expected ${n}: ${JSON.stringify(events.map((e) => e.type))}`,
+                  ),
+                ),
+              ms,
+            );
             const check = () => {
               if (events.length >= n) {
                 clearTimeout(deadline);

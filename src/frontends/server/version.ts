@@ -11,7 +11,14 @@ export function versionInfo(release: Release): object {
   return {
     major: '1',
     minor: String(minor),
-    ...(release.atLeast(33) ? { emulationMajor: '1', emulationMinor: String(minor), minCompatibilityMajor: '1', minCompatibilityMinor: String(minor - 1) } : {}),
+    ...(release.atLeast(33)
+      ? {
+          emulationMajor: '1',
+          emulationMinor: String(minor),
+          minCompatibilityMajor: '1',
+          minCompatibilityMinor: String(minor - 1),
+        }
+      : {}),
     gitVersion: `v1.${minor}.0`,
     gitCommit: 'terminating-simulation',
     gitTreeState: 'clean',

@@ -1,5 +1,12 @@
 import { request as httpsRequest } from 'node:https';
-import { WebhookCallPending, webhookUrl, type AdmissionResponse, type AdmissionReview, type WebhookCaller, type WebhookOutcome } from '../../apiserver/webhook/caller';
+import {
+  WebhookCallPending,
+  webhookUrl,
+  type AdmissionResponse,
+  type AdmissionReview,
+  type WebhookCaller,
+  type WebhookOutcome,
+} from '../../apiserver/webhook/caller';
 import type { Webhook } from '../../apiserver/webhook/configuration';
 
 /** The most webhook calls one request may need (each mutating webhook, reinvocations, then the validating ones). */
@@ -41,11 +48,15 @@ export class HttpsWebhookCaller implements WebhookCaller {
     const answer = this.answers.get(key);
     if (answer !== undefined) {
       if (!this.waiting) this.answers.delete(key);
-      return 'response' in answer && answer.response?.uid === SENT_UID ? { response: { ...answer.response, uid: review.request.uid } } : answer;
+      return 'response' in answer && answer.response?.uid === SENT_UID
+        ? { response: { ...answer.response, uid: review.request.uid } }
+        : answer;
     }
     if (this.waiting) throw new WebhookCallPending(hook, review);
     void this.fetch(hook, review);
-    return { callError: `Post "${webhookUrl(hook)}": the webhook is being called for this in-process client; its retry gets the answer` };
+    return {
+      callError: `Post "${webhookUrl(hook)}": the webhook is being called for this in-process client; its retry gets the answer`,
+    };
   }
 
   /**
@@ -95,7 +106,8 @@ function keyOf(hook: Webhook, review: AdmissionReview): string {
 
 /** An answer for the review sent: its uid, if it was that review's, stands for whichever uid the next run's review has. */
 function remember(outcome: WebhookOutcome, sentUid: string): WebhookOutcome {
-  if ('response' in outcome && outcome.response?.uid === sentUid) return { response: { ...outcome.response, uid: SENT_UID } };
+  if ('response' in outcome && outcome.response?.uid === sentUid)
+    return { response: { ...outcome.response, uid: SENT_UID } };
   return outcome;
 }
 
@@ -104,10 +116,16 @@ function target(hook: Webhook): { host: string; port: number; path: string; serv
   const cc = hook.clientConfig ?? {};
   if (cc.service) {
     const svc = cc.service;
-    return { host: '127.0.0.1', port: svc.port ?? 443, path: svc.path ?? '/', servername: `${svc.name}.${svc.namespace}.svc` };
+    return {
+      host: '127.0.0.1',
+      port: svc.port ?? 443,
+      path: svc.path ?? '/',
+      servername: `${svc.name}.${svc.namespace}.svc`,
+    };
   }
   const url = new URL(cc.url ?? '');
-  if (!LOOPBACK.has(url.hostname)) return `dial tcp: lookup ${url.hostname}: this simulated kube-apiserver calls webhooks on the loopback address only`;
+  if (!LOOPBACK.has(url.hostname))
+    return `dial tcp: lookup ${url.hostname}: this simulated kube-apiserver calls webhooks on the loopback address only`;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return { host, port: Number(url.port || 443), path: url.pathname || '/' };
 }
@@ -122,7 +140,9 @@ function postReview(hook: Webhook, review: AdmissionReview): Promise<WebhookOutc
   if (typeof to === 'string') return Promise.resolve({ callError: `Post "${url}": ${to}` });
   const timeoutMs = (hook.timeoutSeconds ?? 10) * 1000;
   const body = JSON.stringify(review);
-  const ca = hook.clientConfig?.caBundle ? Buffer.from(hook.clientConfig.caBundle, 'base64').toString('utf8') : undefined;
+  const ca = hook.clientConfig?.caBundle
+    ? Buffer.from(hook.clientConfig.caBundle, 'base64').toString('utf8')
+    : undefined;
   return new Promise((resolve) => {
     let settled = false;
     const done = (outcome: WebhookOutcome) => {
@@ -139,7 +159,12 @@ function postReview(hook: Webhook, review: AdmissionReview): Promise<WebhookOutc
         method: 'POST',
         ...(to.servername ? { servername: to.servername } : {}),
         ...(ca ? { ca } : {}),
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': Buffer.byteLength(body), 'User-Agent': 'kube-apiserver-admission' },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, */*',
+          'Content-Length': Buffer.byteLength(body),
+          'User-Agent': 'kube-apiserver-admission',
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -162,7 +187,9 @@ function readAnswer(url: string, code: number, text: string): WebhookOutcome {
   if (code < 200 || code > 299) {
     // rest.Result.Error for a body that is not a Status: client-go's generic status errors.
     if (code === 404) return { callError: 'the server could not find the requested resource' };
-    return { callError: `an error on the server (${JSON.stringify(text.trim() || 'unknown')}) has prevented the request from succeeding` };
+    return {
+      callError: `an error on the server (${JSON.stringify(text.trim() || 'unknown')}) has prevented the request from succeeding`,
+    };
   }
   let parsed: { response?: AdmissionResponse };
   try {

@@ -67,7 +67,10 @@ export function readDumpFiles(paths: readonly string[]): Dump {
 export function readDump(sources: readonly { file: string; text: string }[]): Dump {
   const objects: DumpObject[] = [];
   for (const { file, text } of sources) objects.push(...readSource(file, text));
-  if (objects.length === 0) throw new DumpError(`${sources.map((s) => s.file).join(', ') || 'no file'}: no objects (expected what kubectl get -o yaml or -o json prints)`);
+  if (objects.length === 0)
+    throw new DumpError(
+      `${sources.map((s) => s.file).join(', ') || 'no file'}: no objects (expected what kubectl get -o yaml or -o json prints)`,
+    );
   const seen = new Map<string, string>();
   for (const o of objects) {
     const key = `${o.kind}/${o.namespace ?? ''}/${o.name}`;
@@ -93,10 +96,16 @@ function readSource(file: string, text: string): DumpObject[] {
   (Array.isArray(docs) ? docs : [docs]).forEach((doc, i) => {
     const docWhere = `${file}: document ${i + 1}`;
     const err = doc.errors[0];
-    if (err) throw new DumpError(`${docWhere}, line ${lines.linePos(err.pos[0]).line}: malformed ${text.trimStart().startsWith('{') ? 'JSON' : 'YAML'}: ${err.message.split('\n')[0]}`);
+    if (err)
+      throw new DumpError(
+        `${docWhere}, line ${lines.linePos(err.pos[0]).line}: malformed ${text.trimStart().startsWith('{') ? 'JSON' : 'YAML'}: ${err.message.split('\n')[0]}`,
+      );
     if (doc.contents === null) return;
     const top = doc.toJS() as unknown;
-    if (!isObject(top)) throw new DumpError(`${docWhere}: expected an object (apiVersion, kind, metadata, …), got ${JSON.stringify(top)}`);
+    if (!isObject(top))
+      throw new DumpError(
+        `${docWhere}: expected an object (apiVersion, kind, metadata, …), got ${JSON.stringify(top)}`,
+      );
     const add = (value: unknown, path: (string | number)[]) => {
       const at = path.length > 0 ? `${docWhere}, ${path[0]}[${path[1]}]` : docWhere;
       out.push(checkObject(value, at, (field) => lineOf(doc, [...path, ...field])));
@@ -111,9 +120,15 @@ function readSource(file: string, text: string): DumpObject[] {
 
 type Check = { test: (v: unknown) => boolean; expected: string };
 const string: Check = { test: (v) => typeof v === 'string', expected: 'a string' };
-const time: Check = { test: (v) => typeof v === 'string' && RFC3339.test(v) && !Number.isNaN(Date.parse(v)), expected: 'an RFC 3339 time (e.g. 2025-06-01T10:00:00Z)' };
+const time: Check = {
+  test: (v) => typeof v === 'string' && RFC3339.test(v) && !Number.isNaN(Date.parse(v)),
+  expected: 'an RFC 3339 time (e.g. 2025-06-01T10:00:00Z)',
+};
 const int: Check = { test: (v) => Number.isInteger(v), expected: 'an integer' };
-const strings: Check = { test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), expected: 'a list of strings' };
+const strings: Check = {
+  test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'),
+  expected: 'a list of strings',
+};
 const list: Check = { test: Array.isArray, expected: 'a list' };
 const object: Check = { test: isObject, expected: 'an object' };
 
@@ -137,9 +152,27 @@ const FIELDS: Readonly<Record<string, [string, Check][]>> = {
     ['spec', object],
     ['spec.nodeName', string],
     ['spec.terminationGracePeriodSeconds', int],
-    ['spec.containers', { test: (v) => Array.isArray(v) && v.length > 0 && v.every((c) => isObject(c) && typeof c.name === 'string'), expected: 'a non-empty list of containers, each with a name' }],
-    ['spec.volumes', { test: (v) => Array.isArray(v) && v.every((c) => isObject(c) && typeof c.name === 'string'), expected: 'a list of volumes, each with a name' }],
-    ['status.phase', { test: (v) => ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'].includes(v as string), expected: 'Pending, Running, Succeeded, Failed or Unknown' }],
+    [
+      'spec.containers',
+      {
+        test: (v) => Array.isArray(v) && v.length > 0 && v.every((c) => isObject(c) && typeof c.name === 'string'),
+        expected: 'a non-empty list of containers, each with a name',
+      },
+    ],
+    [
+      'spec.volumes',
+      {
+        test: (v) => Array.isArray(v) && v.every((c) => isObject(c) && typeof c.name === 'string'),
+        expected: 'a list of volumes, each with a name',
+      },
+    ],
+    [
+      'status.phase',
+      {
+        test: (v) => ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'].includes(v as string),
+        expected: 'Pending, Running, Succeeded, Failed or Unknown',
+      },
+    ],
     ['status.containerStatuses', list],
     ['status.containerStatuses[].name', string],
     ['status.containerStatuses[].restartCount', int],
@@ -152,14 +185,30 @@ const FIELDS: Readonly<Record<string, [string, Check][]>> = {
   Node: [
     ['spec.taints', list],
     ['spec.taints[].key', string],
-    ['spec.taints[].effect', { test: (v) => ['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(v as string), expected: 'NoSchedule, PreferNoSchedule or NoExecute' }],
+    [
+      'spec.taints[].effect',
+      {
+        test: (v) => ['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(v as string),
+        expected: 'NoSchedule, PreferNoSchedule or NoExecute',
+      },
+    ],
     ['status.conditions', list],
     ['status.conditions[].type', string],
-    ['status.conditions[].status', { test: (v) => ['True', 'False', 'Unknown'].includes(v as string), expected: 'True, False or Unknown' }],
+    [
+      'status.conditions[].status',
+      { test: (v) => ['True', 'False', 'Unknown'].includes(v as string), expected: 'True, False or Unknown' },
+    ],
     ['status.conditions[].lastHeartbeatTime', time],
   ],
-  Lease: [['spec.renewTime', time], ['spec.leaseDurationSeconds', int]],
-  Event: [['reason', string], ['involvedObject', object], ['regarding', object]],
+  Lease: [
+    ['spec.renewTime', time],
+    ['spec.leaseDurationSeconds', int],
+  ],
+  Event: [
+    ['reason', string],
+    ['involvedObject', object],
+    ['regarding', object],
+  ],
 };
 
 /** Values at a dotted path with `[]` steps, each with its concrete path (for the line and the message). */
@@ -180,34 +229,73 @@ function valuesAt(obj: unknown, path: string): { value: unknown; at: (string | n
   return found;
 }
 
-const dotted = (at: (string | number)[]): string => at.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
+const dotted = (at: (string | number)[]): string =>
+  at.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
 
 function checkObject(value: unknown, at: string, lineOf: (field: (string | number)[]) => string): DumpObject {
-  if (!isObject(value)) throw new DumpError(`${at}${lineOf([])}: expected an object (apiVersion, kind, metadata, …), got ${JSON.stringify(value)}`);
+  if (!isObject(value))
+    throw new DumpError(
+      `${at}${lineOf([])}: expected an object (apiVersion, kind, metadata, …), got ${JSON.stringify(value)}`,
+    );
   const { kind, apiVersion } = value;
   if (typeof kind !== 'string' || kind === '') throw new DumpError(`${at}${lineOf([])}: the object has no kind`);
   if (typeof apiVersion !== 'string') throw new DumpError(`${at}${lineOf(['kind'])}: ${kind} has no apiVersion`);
   const metadata = value.metadata;
-  if (!isObject(metadata) || typeof metadata.name !== 'string' || metadata.name === '') throw new DumpError(`${at}${lineOf(['metadata'])}: the ${kind} has no metadata.name`);
+  if (!isObject(metadata) || typeof metadata.name !== 'string' || metadata.name === '')
+    throw new DumpError(`${at}${lineOf(['metadata'])}: the ${kind} has no metadata.name`);
   const where = `${at} (${kind} "${metadata.name}")`;
   const versions = STORED_KINDS[kind];
-  if (versions && !versions.includes(apiVersion)) throw new DumpError(`${where}${lineOf(['apiVersion'])}: field apiVersion: ${kind} is served as ${versions.join(' or ')}, not "${apiVersion}"`);
+  if (versions && !versions.includes(apiVersion))
+    throw new DumpError(
+      `${where}${lineOf(['apiVersion'])}: field apiVersion: ${kind} is served as ${versions.join(' or ')}, not "${apiVersion}"`,
+    );
   if (versions) {
     for (const [path, check] of [...FIELDS['*'], ...(FIELDS[kind] ?? [])]) {
       for (const { value: v, at: field } of valuesAt(value, path)) {
-        if (!check.test(v)) throw new DumpError(`${where}${lineOf(field)}: field ${dotted(field)} must be ${check.expected}, got ${JSON.stringify(v)}`);
+        if (!check.test(v))
+          throw new DumpError(
+            `${where}${lineOf(field)}: field ${dotted(field)} must be ${check.expected}, got ${JSON.stringify(v)}`,
+          );
       }
     }
-    if (metadata.deletionTimestamp !== undefined && metadata.deletionGracePeriodSeconds === undefined && kind === 'Pod') {
-      throw new DumpError(`${where}${lineOf(['metadata', 'deletionTimestamp'])}: field metadata.deletionGracePeriodSeconds is missing: a deleted object carries both (the apiserver sets them together)`);
+    if (
+      metadata.deletionTimestamp !== undefined &&
+      metadata.deletionGracePeriodSeconds === undefined &&
+      kind === 'Pod'
+    ) {
+      throw new DumpError(
+        `${where}${lineOf(['metadata', 'deletionTimestamp'])}: field metadata.deletionGracePeriodSeconds is missing: a deleted object carries both (the apiserver sets them together)`,
+      );
     }
   }
-  const namespace = CLUSTER_SCOPED.has(kind) ? undefined : typeof metadata.namespace === 'string' ? metadata.namespace : versions ? 'default' : undefined;
+  const namespace = CLUSTER_SCOPED.has(kind)
+    ? undefined
+    : typeof metadata.namespace === 'string'
+      ? metadata.namespace
+      : versions
+        ? 'default'
+        : undefined;
   return { kind, apiVersion, obj: value, name: metadata.name, namespace, where };
 }
 
 /** Time fields that say when something was observed or done (the deletionTimestamp is a deadline: see newestTimestamp). */
-const OBSERVED_TIMES = new Set(['creationTimestamp', 'time', 'lastTransitionTime', 'lastHeartbeatTime', 'lastProbeTime', 'startedAt', 'finishedAt', 'startTime', 'renewTime', 'acquireTime', 'firstTimestamp', 'lastTimestamp', 'eventTime', 'lastObservedTime', 'timeAdded']);
+const OBSERVED_TIMES = new Set([
+  'creationTimestamp',
+  'time',
+  'lastTransitionTime',
+  'lastHeartbeatTime',
+  'lastProbeTime',
+  'startedAt',
+  'finishedAt',
+  'startTime',
+  'renewTime',
+  'acquireTime',
+  'firstTimestamp',
+  'lastTimestamp',
+  'eventTime',
+  'lastObservedTime',
+  'timeAdded',
+]);
 
 /**
  * X2 — the newest moment the objects show: the latest observed time anywhere in them (heartbeats,
@@ -230,7 +318,8 @@ export function newestTimestamp(objects: readonly unknown[]): number | undefined
       else walk(x);
     }
     const dt = v.deletionTimestamp;
-    if (typeof dt === 'string' && Number.isInteger(v.deletionGracePeriodSeconds)) see(Date.parse(dt) - (v.deletionGracePeriodSeconds as number) * 1000);
+    if (typeof dt === 'string' && Number.isInteger(v.deletionGracePeriodSeconds))
+      see(Date.parse(dt) - (v.deletionGracePeriodSeconds as number) * 1000);
   };
   objects.forEach(walk);
   return newest;

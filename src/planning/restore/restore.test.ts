@@ -31,7 +31,12 @@ describe('resumed objects (src/planning/restore/)', () => {
   it('X1 stores the objects as they are: uid, timestamps, deletionGracePeriodSeconds, finalizers, status; their namespace exists', () => {
     const plan = resume('finalizer.yaml');
     const pod = podOf(plan, 'batch', 'report-7d9f')!;
-    expect(pod.metadata).to.include({ uid: '5b0f5a0e-2c1d-4f7e-9d63-1f0c2e8a9b41', creationTimestamp: '2025-06-03T08:12:44Z', deletionTimestamp: '2025-06-03T09:20:31Z', deletionGracePeriodSeconds: 0 });
+    expect(pod.metadata).to.include({
+      uid: '5b0f5a0e-2c1d-4f7e-9d63-1f0c2e8a9b41',
+      creationTimestamp: '2025-06-03T08:12:44Z',
+      deletionTimestamp: '2025-06-03T09:20:31Z',
+      deletionGracePeriodSeconds: 0,
+    });
     expect(pod.metadata.finalizers).to.deep.equal(['reports.example.com/upload']);
     expect(pod.status?.phase).to.equal('Failed');
     expect(plan.cluster.apiserver.get('namespaces', undefined, 'batch').ok).to.equal(true);
@@ -57,7 +62,9 @@ describe('resumed objects (src/planning/restore/)', () => {
     plan.cluster.advance(20_000);
     expect(texts(plan, 'runtime')).to.include('18 SIGKILL checkout pods/checkout-5c7d8b9f6-x2kq9');
     expect(podOf(plan, 'shop', 'checkout-5c7d8b9f6-x2kq9')).to.equal(undefined);
-    const changed = resume('containers-running.yaml', (p) => p.containerBehaviour('checkout', 'checkout-5c7d8b9f6-x2kq9', { sigterm: { kind: 'exits', afterMs: 5000 } }));
+    const changed = resume('containers-running.yaml', (p) =>
+      p.containerBehaviour('checkout', 'checkout-5c7d8b9f6-x2kq9', { sigterm: { kind: 'exits', afterMs: 5000 } }),
+    );
     changed.cluster.advance(20_000);
     expect(texts(changed, 'runtime')).to.include('5 exited checkout code=0 pods/checkout-5c7d8b9f6-x2kq9');
   });
@@ -75,7 +82,12 @@ describe('resumed objects (src/planning/restore/)', () => {
   it('X6 a FailedUnMount Event: the volume it names never unmounts', () => {
     const plan = resume('volume-unmount.yaml');
     plan.cluster.advance(5 * 60_000);
-    expect(plan.cluster.node('worker-2').volumes.stuckVolumes().map((v) => v.volume)).to.deep.equal(['spool']);
+    expect(
+      plan.cluster
+        .node('worker-2')
+        .volumes.stuckVolumes()
+        .map((v) => v.volume),
+    ).to.deep.equal(['spool']);
     expect(podOf(plan, 'data', 'ingest-6f4c9d7b8-q7w2m')).to.not.equal(undefined);
   });
 
@@ -91,7 +103,9 @@ describe('resumed objects (src/planning/restore/)', () => {
     const plan = resume('failed-kill-pod.yaml');
     plan.cluster.advance(5 * 60_000);
     const events = texts(plan, 'events').filter((t) => t.includes('FailedKillPod'));
-    expect(events[0]).to.equal('122 FailedKillPod pods/indexer-0: error killing pod: failed to "KillContainer" for "indexer" with KillContainerError: "rpc error: code = DeadlineExceeded desc = context deadline exceeded"');
+    expect(events[0]).to.equal(
+      '122 FailedKillPod pods/indexer-0: error killing pod: failed to "KillContainer" for "indexer" with KillContainerError: "rpc error: code = DeadlineExceeded desc = context deadline exceeded"',
+    );
     expect(events[1]).to.match(/^254 FailedKillPod/);
     expect(podOf(plan, 'search', 'indexer-0')).to.not.equal(undefined);
   });

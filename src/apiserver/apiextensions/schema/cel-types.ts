@@ -49,29 +49,74 @@ export class CelObject {
   static schema: JSONSchemaProps = {};
 }
 
-const RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
+const RESERVED = new Set([
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
+]);
 
 /** escaping.go Escape: the CEL name of a property, or undefined when it has none. */
 export function escapeProperty(name: string): string | undefined {
   if (name === '' || /^[0-9]/.test(name)) return undefined;
   if (RESERVED.has(name)) return `__${name}__`;
   if (!/^[a-zA-Z0-9_./-]*$/.test(name)) return undefined;
-  return name.replace(/__|[-./]/g, (s) => ({ __: '__underscores__', '.': '__dot__', '-': '__dash__', '/': '__slash__' })[s] as string);
+  return name.replace(
+    /__|[-./]/g,
+    (s) => ({ __: '__underscores__', '.': '__dot__', '-': '__dash__', '/': '__slash__' })[s] as string,
+  );
 }
 
-const SCALARS: Readonly<Record<string, string>> = { string: 'string', boolean: 'bool', integer: 'int', number: 'double' };
+const SCALARS: Readonly<Record<string, string>> = {
+  string: 'string',
+  boolean: 'bool',
+  integer: 'int',
+  number: 'double',
+};
 
 /** WithTypeAndObjectMeta: a resource root always shows apiVersion, kind, metadata.name and metadata.generateName. */
 function withTypeAndObjectMeta(s: JSONSchemaProps): JSONSchemaProps {
   const p = s.properties ?? {};
   const str = (x: JSONSchemaProps | undefined) => x?.type === 'string';
-  if (str(p.kind) && str(p.apiVersion) && p.metadata?.type === 'object' && str(p.metadata.properties?.name) && str(p.metadata.properties?.generateName)) return s;
-  const meta: JSONSchemaProps = { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' } } };
+  if (
+    str(p.kind) &&
+    str(p.apiVersion) &&
+    p.metadata?.type === 'object' &&
+    str(p.metadata.properties?.name) &&
+    str(p.metadata.properties?.generateName)
+  )
+    return s;
+  const meta: JSONSchemaProps = {
+    type: 'object',
+    properties: { name: { type: 'string' }, generateName: { type: 'string' } },
+  };
   return { ...s, properties: { ...p, kind: { type: 'string' }, apiVersion: { type: 'string' }, metadata: meta } };
 }
 
 /** SchemaDeclType with MaybeAssignTypeName(name): the node's CEL view, or undefined when CEL cannot see it. */
-export function celNode(s: JSONSchemaProps, isResourceRoot: boolean, name: string, anonymous = false): CelNode | undefined {
+export function celNode(
+  s: JSONSchemaProps,
+  isResourceRoot: boolean,
+  name: string,
+  anonymous = false,
+): CelNode | undefined {
   if (s['x-kubernetes-int-or-string']) return { kind: 'dyn', type: 'dyn' };
   if (isResourceRoot) s = withTypeAndObjectMeta(s);
   switch (s.type) {
@@ -89,7 +134,10 @@ export function celNode(s: JSONSchemaProps, isResourceRoot: boolean, name: strin
       const fields = new Map<string, { property: string; node: CelNode }>();
       for (const [property, prop] of Object.entries(s.properties ?? {})) {
         const escaped = escapeProperty(property);
-        const node = escaped === undefined ? undefined : celNode(prop, !!prop['x-kubernetes-embedded-resource'], `${name}.${escaped}`, anonymous);
+        const node =
+          escaped === undefined
+            ? undefined
+            : celNode(prop, !!prop['x-kubernetes-embedded-resource'], `${name}.${escaped}`, anonymous);
         if (escaped !== undefined && node) fields.set(escaped, { property, node });
       }
       // One class per type, named after it (the evaluator knows a value's type by its constructor).
@@ -124,9 +172,13 @@ let durationOf: ((text: string) => unknown) | undefined;
 function formatted(value: string, format: CelFormat): unknown {
   switch (format) {
     case 'byte':
-      return /^[A-Za-z0-9+/]*={0,2}$/.test(value) && value.length % 4 === 0 ? new Uint8Array(Buffer.from(value, 'base64')) : value;
+      return /^[A-Za-z0-9+/]*={0,2}$/.test(value) && value.length % 4 === 0
+        ? new Uint8Array(Buffer.from(value, 'base64'))
+        : value;
     case 'date':
-      return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? new Date(`${value}T00:00:00Z`) : value;
+      return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`))
+        ? new Date(`${value}T00:00:00Z`)
+        : value;
     case 'date-time':
       return DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)) ? new Date(value) : value;
     case 'duration': {
@@ -152,7 +204,10 @@ export function jsonDeepEqual(a: unknown, b: unknown): boolean {
   if (isJSONObject(a) && isJSONObject(b)) {
     const ka = Object.keys(a).filter((k) => a[k] !== undefined);
     const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonDeepEqual(a[k], b[k]));
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonDeepEqual(a[k], b[k]))
+    );
   }
   return false;
 }
@@ -168,10 +223,12 @@ export function celEqual(a: unknown, b: unknown, s: JSONSchemaProps | undefined)
     if (a.length !== b.length) return false;
     const items = itemsSchema(s);
     const listType = s['x-kubernetes-list-type'];
-    if (listType === 'set') return a.every((x) => b.some((y) => jsonDeepEqual(x, y))) && b.every((y) => a.some((x) => jsonDeepEqual(x, y)));
+    if (listType === 'set')
+      return a.every((x) => b.some((y) => jsonDeepEqual(x, y))) && b.every((y) => a.some((x) => jsonDeepEqual(x, y)));
     if (listType === 'map') {
       const keys = s['x-kubernetes-list-map-keys'] ?? [];
-      const sameKeys = (x: unknown, y: unknown) => isJSONObject(x) && isJSONObject(y) && keys.every((k) => jsonDeepEqual(x[k], y[k]));
+      const sameKeys = (x: unknown, y: unknown) =>
+        isJSONObject(x) && isJSONObject(y) && keys.every((k) => jsonDeepEqual(x[k], y[k]));
       return a.every((x) => {
         const y = b.find((c) => sameKeys(x, c));
         return y !== undefined && celEqual(x, y, items);
@@ -183,7 +240,12 @@ export function celEqual(a: unknown, b: unknown, s: JSONSchemaProps | undefined)
     const ka = Object.keys(a).filter((k) => a[k] !== undefined);
     const kb = Object.keys(b).filter((k) => b[k] !== undefined);
     const additional = additionalPropertiesSchema(s);
-    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && celEqual(a[k], b[k], s.properties?.[k] ?? additional));
+    return (
+      ka.length === kb.length &&
+      ka.every(
+        (k) => Object.prototype.hasOwnProperty.call(b, k) && celEqual(a[k], b[k], s.properties?.[k] ?? additional),
+      )
+    );
   }
   return jsonDeepEqual(a, b);
 }
@@ -200,12 +262,17 @@ export function registerCelTypes(env: Environment, node: CelNode): void {
   collect(node);
   const equal = (a: CelObject, b: CelObject) => celEqual(a[RAW], b[RAW], (a.constructor as typeof CelObject).schema);
   for (const o of objects) {
-    env.registerType(o.type, { ctor: o.ctor, fields: Object.fromEntries([...o.fields].map(([k, f]) => [k, f.node.type])) } as never);
+    env.registerType(o.type, {
+      ctor: o.ctor,
+      fields: Object.fromEntries([...o.fields].map(([k, f]) => [k, f.node.type])),
+    } as never);
     env.registerOperator(`${o.type} == ${o.type}`, equal);
   }
   const anonymous = objects.filter((o) => o.anonymous);
   // The evaluator registers the mirrored overload itself.
-  anonymous.forEach((a, i) => anonymous.slice(i + 1).forEach((b) => env.registerOperator(`${a.type} == ${b.type}`, equal)));
+  anonymous.forEach((a, i) =>
+    anonymous.slice(i + 1).forEach((b) => env.registerOperator(`${a.type} == ${b.type}`, equal)),
+  );
 }
 
 /**
@@ -218,7 +285,11 @@ export function celValue(value: unknown, node: CelNode): unknown {
       return Array.isArray(value) ? value.map((v) => celValue(v, node.elem)) : toCel(value);
     case 'map':
       if (!isJSONObject(value)) return toCel(value);
-      return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, celValue(v, node.elem)]));
+      return Object.fromEntries(
+        Object.entries(value)
+          .filter(([, v]) => v !== null && v !== undefined)
+          .map(([k, v]) => [k, celValue(v, node.elem)]),
+      );
     case 'object': {
       if (!isJSONObject(value)) return toCel(value);
       const obj = new node.ctor(value) as CelObject & Record<string, unknown>;
@@ -229,6 +300,8 @@ export function celValue(value: unknown, node: CelNode): unknown {
       return obj;
     }
     default:
-      return node.kind === 'scalar' && node.format && typeof value === 'string' ? formatted(value, node.format) : toCel(value);
+      return node.kind === 'scalar' && node.format && typeof value === 'string'
+        ? formatted(value, node.format)
+        : toCel(value);
   }
 }

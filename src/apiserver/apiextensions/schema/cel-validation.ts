@@ -16,7 +16,13 @@ import { type CompiledExpression, compileExpression, issue } from '../../cel/com
 import { celEnvironment } from '../../cel/environment';
 import { type CelNode, celNode, celValue, jsonDeepEqual, registerCelTypes } from './cel-types';
 import { goBadValue, goQuote } from './go-print';
-import { type JSONSchemaProps, type ValidationRule, additionalPropertiesSchema, isJSONObject, itemsSchema } from './types';
+import {
+  type JSONSchemaProps,
+  type ValidationRule,
+  additionalPropertiesSchema,
+  isJSONObject,
+  itemsSchema,
+} from './types';
 
 /** One rule compiled (CompilationResult): the program, or the error; messageExpression likewise. */
 interface CompiledRule {
@@ -37,7 +43,8 @@ function ruleOf(rule: ValidationRule, release: Release): ValidationRule {
   if (release.atLeast(28) && rule.reason !== undefined) r.reason = rule.reason;
   if (release.atLeast(28) && rule.fieldPath !== undefined) r.fieldPath = rule.fieldPath;
   // optionalOldSelf (1.29 on) is dropped while CRDValidationRatcheting is off (customresourcedefinition/strategy.go dropDisabledFields).
-  if (release.atLeast(29) && release.enabled('CRDValidationRatcheting') && rule.optionalOldSelf !== undefined) r.optionalOldSelf = rule.optionalOldSelf;
+  if (release.atLeast(29) && release.enabled('CRDValidationRatcheting') && rule.optionalOldSelf !== undefined)
+    r.optionalOldSelf = rule.optionalOldSelf;
   return r;
 }
 
@@ -73,7 +80,12 @@ interface AstNode {
  * 'f'`); the evaluator here answers false. The operand is checked on its own (one reading a
  * comprehension's variable cannot be, and is let through).
  */
-function undeclaredHas(env: ReturnType<typeof celEnvironment>, expression: string, ast: unknown, fields: ReadonlyMap<string, ReadonlySet<string>>): string | undefined {
+function undeclaredHas(
+  env: ReturnType<typeof celEnvironment>,
+  expression: string,
+  ast: unknown,
+  fields: ReadonlyMap<string, ReadonlySet<string>>,
+): string | undefined {
   if (Array.isArray(ast)) {
     for (const a of ast) {
       const found = undeclaredHas(env, expression, a, fields);
@@ -89,17 +101,29 @@ function undeclaredHas(env: ReturnType<typeof celEnvironment>, expression: strin
       const [operand, field] = select.args as [AstNode, string];
       const checked = env.check(expression.slice(operand.start, operand.end));
       const declared = checked.valid && checked.type ? fields.get(checked.type) : undefined;
-      if (declared && !declared.has(field)) return `compilation failed: ${issue(env, expression, { summary: `No such key: ${field}`, code: 'no_such_key', range: { start: select.pos } })}`;
+      if (declared && !declared.has(field))
+        return `compilation failed: ${issue(env, expression, { summary: `No such key: ${field}`, code: 'no_such_key', range: { start: select.pos } })}`;
     }
   }
   return undeclaredHas(env, expression, node.args, fields);
 }
 
 /** compilation.go Compile of one node's rules: `self` of the node's type, `oldSelf` the same (optional with optionalOldSelf). */
-function compileRules(schema: JSONSchemaProps, isResourceRoot: boolean, release: Release): { rules: CompiledRule[]; node?: CelNode } {
+function compileRules(
+  schema: JSONSchemaProps,
+  isResourceRoot: boolean,
+  release: Release,
+): { rules: CompiledRule[]; node?: CelNode } {
   const rules = (schema['x-kubernetes-validations'] ?? []).map((r) => ruleOf(r, release));
   const node = celNode(schema, isResourceRoot, 'selfType0');
-  if (node === undefined) return { rules: rules.map((rule) => ({ rule, error: 'failed to convert to declType for CEL validation rules', usesOldSelf: false })) };
+  if (node === undefined)
+    return {
+      rules: rules.map((rule) => ({
+        rule,
+        error: 'failed to convert to declType for CEL validation rules',
+        usesOldSelf: false,
+      })),
+    };
   const envs = new Map<boolean, ReturnType<typeof celEnvironment>>();
   const envFor = (optional: boolean) => {
     let env = envs.get(optional);
@@ -121,23 +145,45 @@ function compileRules(schema: JSONSchemaProps, isResourceRoot: boolean, release:
     const { ast } = env.parse(rule.rule);
     const undeclared = undeclaredHas(env, rule.rule, ast, fields);
     if (undeclared) return { rule, error: undeclared, usesOldSelf: false };
-    if (checked.program.outputType !== 'bool') return { rule, error: 'cel expression must evaluate to a bool', usesOldSelf: false };
+    if (checked.program.outputType !== 'bool')
+      return { rule, error: 'cel expression must evaluate to a bool', usesOldSelf: false };
     const usesOldSelf = refersTo(ast, 'oldSelf');
     const fieldPath = rule.fieldPath ? validFieldPath(rule.fieldPath, schema) : undefined;
-    const result = { rule, program: checked.program, usesOldSelf, ...(typeof fieldPath === 'string' ? { fieldPath } : {}) };
+    const result = {
+      rule,
+      program: checked.program,
+      usesOldSelf,
+      ...(typeof fieldPath === 'string' ? { fieldPath } : {}),
+    };
     if (!rule.messageExpression) return result;
     const message = compileExpression(env, rule.messageExpression, ['dyn']);
     if ('error' in message) return { ...result, messageError: `messageExpression ${message.error.detail}` };
-    const undeclaredInMessage = undeclaredHas(env, rule.messageExpression, env.parse(rule.messageExpression).ast, fields);
+    const undeclaredInMessage = undeclaredHas(
+      env,
+      rule.messageExpression,
+      env.parse(rule.messageExpression).ast,
+      fields,
+    );
     if (undeclaredInMessage) return { ...result, messageError: `messageExpression ${undeclaredInMessage}` };
-    if (message.program.outputType !== 'string') return { ...result, messageError: 'messageExpression must evaluate to a string' };
+    if (message.program.outputType !== 'string')
+      return { ...result, messageError: 'messageExpression must evaluate to a string' };
     return { ...result, message: message.program };
   });
   // The values of self and oldSelf are made with the node whose types the environment registered.
   return { rules: compiled, node };
 }
 
-const SINGLE_QUOTE_ESCAPES: Readonly<Record<string, string>> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', "'": "'", '\\': '\\' };
+const SINGLE_QUOTE_ESCAPES: Readonly<Record<string, string>> = {
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  "'": "'",
+  '\\': '\\',
+};
 
 /**
  * validation.go ValidFieldPath: a JSON path of `.name` and `['name']` steps through the schema's
@@ -168,7 +214,8 @@ export function validFieldPath(jsonPath: string, schema: JSONSchemaProps): strin
     } else if (tok === '[') {
       const quoted = tokens[++i];
       if (quoted === undefined) return { error: 'unexpected end of JSON path' };
-      if (quoted.length < 2 || !quoted.startsWith("'") || !quoted.endsWith("'")) return { error: `expected single quoted string but got ${quoted}` };
+      if (quoted.length < 2 || !quoted.startsWith("'") || !quoted.endsWith("'"))
+        return { error: `expected single quoted string but got ${quoted}` };
       let bad: string | undefined;
       const name = quoted.slice(1, -1).replace(/\\./g, (m) => SINGLE_QUOTE_ESCAPES[m[1]] ?? ((bad ??= m), ''));
       if (bad !== undefined) return { error: `invalid string literal: invalid escape char ${bad}` };
@@ -186,7 +233,11 @@ function goRule(rule: ValidationRule, release: Release): string {
   const ptr = (t: string, set: boolean) => `(*${t})(${set ? '0xc000…' : 'nil'})`;
   const fields = [`Rule:${goQuote(rule.rule)}`, `Message:${goQuote(rule.message ?? '')}`];
   if (release.atLeast(27)) fields.push(`MessageExpression:${goQuote(rule.messageExpression ?? '')}`);
-  if (release.atLeast(28)) fields.push(`Reason:${ptr('apiextensions.FieldValueErrorReason', rule.reason !== undefined)}`, `FieldPath:${goQuote(rule.fieldPath ?? '')}`);
+  if (release.atLeast(28))
+    fields.push(
+      `Reason:${ptr('apiextensions.FieldValueErrorReason', rule.reason !== undefined)}`,
+      `FieldPath:${goQuote(rule.fieldPath ?? '')}`,
+    );
   if (release.atLeast(29)) fields.push(`OptionalOldSelf:${ptr('bool', rule.optionalOldSelf !== undefined)}`);
   return `apiextensions.ValidationRule{${fields.join(', ')}}`;
 }
@@ -197,39 +248,104 @@ function goRule(rule: ValidationRule, release: Release): string {
  * values correlate (below a map list, never below another list or an unknown map type),
  * optionalOldSelf only with oldSelf; a fieldPath must be a valid path. Children before the node, as upstream recurses.
  */
-export function celSchemaErrors(schema: JSONSchemaProps, path: string, release: Release, schemaErrorFields: readonly string[]): FieldError[] {
+export function celSchemaErrors(
+  schema: JSONSchemaProps,
+  path: string,
+  release: Release,
+  schemaErrorFields: readonly string[],
+): FieldError[] {
   const blocked = (p: string) => schemaErrorFields.some((f) => f === p || f.startsWith(`${p}.`));
   return nodeErrors(schema, path, release, true, undefined, blocked);
 }
 
-function nodeErrors(s: JSONSchemaProps, p: string, release: Release, isResourceRoot: boolean, uncorrelatable: string | undefined, blocked: (p: string) => boolean): FieldError[] {
+function nodeErrors(
+  s: JSONSchemaProps,
+  p: string,
+  release: Release,
+  isResourceRoot: boolean,
+  uncorrelatable: string | undefined,
+  blocked: (p: string) => boolean,
+): FieldError[] {
   const errs: FieldError[] = [];
   const additional = additionalPropertiesSchema(s);
-  if (additional) errs.push(...nodeErrors(additional, `${p}.additionalProperties`, release, !!additional['x-kubernetes-embedded-resource'], uncorrelatable, blocked));
-  const mapCorrelatable = s['x-kubernetes-map-type'] === undefined || ['granular', 'atomic'].includes(s['x-kubernetes-map-type']);
+  if (additional)
+    errs.push(
+      ...nodeErrors(
+        additional,
+        `${p}.additionalProperties`,
+        release,
+        !!additional['x-kubernetes-embedded-resource'],
+        uncorrelatable,
+        blocked,
+      ),
+    );
+  const mapCorrelatable =
+    s['x-kubernetes-map-type'] === undefined || ['granular', 'atomic'].includes(s['x-kubernetes-map-type']);
   for (const k of Object.keys(s.properties ?? {}).sort()) {
     const prop = s.properties![k];
-    errs.push(...nodeErrors(prop, `${p}.properties[${k}]`, release, !!prop['x-kubernetes-embedded-resource'], uncorrelatable ?? (mapCorrelatable ? undefined : p), blocked));
+    errs.push(
+      ...nodeErrors(
+        prop,
+        `${p}.properties[${k}]`,
+        release,
+        !!prop['x-kubernetes-embedded-resource'],
+        uncorrelatable ?? (mapCorrelatable ? undefined : p),
+        blocked,
+      ),
+    );
   }
   const items = itemsSchema(s);
-  if (items) errs.push(...nodeErrors(items, `${p}.items`, release, !!items['x-kubernetes-embedded-resource'], uncorrelatable ?? (s['x-kubernetes-list-type'] === 'map' ? undefined : p), blocked));
+  if (items)
+    errs.push(
+      ...nodeErrors(
+        items,
+        `${p}.items`,
+        release,
+        !!items['x-kubernetes-embedded-resource'],
+        uncorrelatable ?? (s['x-kubernetes-list-type'] === 'map' ? undefined : p),
+        blocked,
+      ),
+    );
   // A node with a schema error at it or below it is not compiled: its types may not convert.
   if ((s['x-kubernetes-validations'] ?? []).length === 0 || blocked(p)) return errs;
   compileRules(s, isResourceRoot, release).rules.forEach((cr, i) => {
     const at = `${p}.x-kubernetes-validations[${i}]`;
     const printed = goRule(cr.rule, release);
-    if (cr.error) errs.push({ field: `${at}.rule`, type: 'Invalid', value: cr.rule, printedValue: printed, detail: cr.error });
-    if (cr.messageError) errs.push({ field: `${at}.messageExpression`, type: 'Invalid', value: cr.rule, printedValue: printed, detail: cr.messageError });
+    if (cr.error)
+      errs.push({ field: `${at}.rule`, type: 'Invalid', value: cr.rule, printedValue: printed, detail: cr.error });
+    if (cr.messageError)
+      errs.push({
+        field: `${at}.messageExpression`,
+        type: 'Invalid',
+        value: cr.rule,
+        printedValue: printed,
+        detail: cr.messageError,
+      });
     if (cr.usesOldSelf) {
-      if (uncorrelatable !== undefined) errs.push(invalidAt(`${at}.rule`, cr.rule.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`));
+      if (uncorrelatable !== undefined)
+        errs.push(
+          invalidAt(
+            `${at}.rule`,
+            cr.rule.rule,
+            `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`,
+          ),
+        );
     } else if (cr.program && cr.rule.optionalOldSelf !== undefined) {
-      errs.push(invalidAt(`${at}.optionalOldSelf`, cr.rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
+      errs.push(
+        invalidAt(`${at}.optionalOldSelf`, cr.rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'),
+      );
     }
   });
   return errs;
 }
 
-const invalidAt = (field: string, value: unknown, detail: string): FieldError => ({ field, type: 'Invalid', value, printedValue: goBadValue(value), detail });
+const invalidAt = (field: string, value: unknown, detail: string): FieldError => ({
+  field,
+  type: 'Invalid',
+  value,
+  printedValue: goBadValue(value),
+  detail,
+});
 
 /** A node of the validator (validation.go Validator): its compiled rules and the children that hold rules. */
 interface Validator {
@@ -245,7 +361,11 @@ interface Validator {
 function hasRules(s: JSONSchemaProps | undefined): boolean {
   if (!s) return false;
   if ((s['x-kubernetes-validations'] ?? []).length > 0) return true;
-  return hasRules(itemsSchema(s)) || hasRules(additionalPropertiesSchema(s)) || Object.values(s.properties ?? {}).some(hasRules);
+  return (
+    hasRules(itemsSchema(s)) ||
+    hasRules(additionalPropertiesSchema(s)) ||
+    Object.values(s.properties ?? {}).some(hasRules)
+  );
 }
 
 /** NewValidator: the validator of a schema, or undefined when no node of it has rules. */
@@ -258,7 +378,10 @@ function buildValidator(s: JSONSchemaProps, isResourceRoot: boolean, release: Re
   }
   const items = itemsSchema(s);
   const additional = additionalPropertiesSchema(s);
-  const { rules, node } = (s['x-kubernetes-validations'] ?? []).length > 0 ? compileRules(s, isResourceRoot, release) : { rules: [], node: undefined };
+  const { rules, node } =
+    (s['x-kubernetes-validations'] ?? []).length > 0
+      ? compileRules(s, isResourceRoot, release)
+      : { rules: [], node: undefined };
   return {
     schema: s,
     rules,
@@ -298,7 +421,8 @@ interface Ratchet {
 }
 const NO_RATCHET: Ratchet = { parentUnchanged: false };
 
-const shouldRatchet = (r: Ratchet, value: unknown): boolean => (r.old ? jsonDeepEqual(value, r.old.value) : r.parentUnchanged);
+const shouldRatchet = (r: Ratchet, value: unknown): boolean =>
+  r.old ? jsonDeepEqual(value, r.old.value) : r.parentUnchanged;
 
 function ratchetKey(r: Ratchet, value: unknown, key: string, atRoot: boolean): Ratchet {
   if (!r.old) return r;
@@ -306,7 +430,9 @@ function ratchetKey(r: Ratchet, value: unknown, key: string, atRoot: boolean): R
   if (atRoot && (key === 'apiVersion' || key === 'kind')) return NO_RATCHET;
   const parentUnchanged = jsonDeepEqual(value, r.old.value);
   const old = r.old.value;
-  return isJSONObject(old) && Object.prototype.hasOwnProperty.call(old, key) ? { old: { value: old[key] }, parentUnchanged } : { parentUnchanged };
+  return isJSONObject(old) && Object.prototype.hasOwnProperty.call(old, key)
+    ? { old: { value: old[key] }, parentUnchanged }
+    : { parentUnchanged };
 }
 
 /** maplist.go makeMapList: the old item with the same map keys, in an x-kubernetes-list-type map. */
@@ -326,7 +452,14 @@ interface Context {
 }
 
 /** validation.go validate: the node's rules, then its children (nulls are not validated). */
-function validateNode(v: Validator, path: string | undefined, obj: unknown, old: unknown, r: Ratchet, ctx: Context): void {
+function validateNode(
+  v: Validator,
+  path: string | undefined,
+  obj: unknown,
+  old: unknown,
+  r: Ratchet,
+  ctx: Context,
+): void {
   if (obj === null || obj === undefined) return;
   if (v.rules.length > 0) validateExpressions(v, path, obj, old === null ? undefined : old, r, ctx);
   if (Array.isArray(obj) && v.items) {
@@ -341,10 +474,27 @@ function validateNode(v: Validator, path: string | undefined, obj: unknown, old:
     const mapType = v.schema['x-kubernetes-map-type'];
     const correlatable = mapType === undefined || mapType === 'granular' || mapType === 'atomic';
     const keys = Object.keys(obj).sort();
-    if (v.additional) for (const k of keys) validateNode(v.additional, `${path ?? ''}[${k}]`, obj[k], correlatable ? oldMap?.[k] : undefined, ratchetKey(r, obj, k, path === undefined), ctx);
+    if (v.additional)
+      for (const k of keys)
+        validateNode(
+          v.additional,
+          `${path ?? ''}[${k}]`,
+          obj[k],
+          correlatable ? oldMap?.[k] : undefined,
+          ratchetKey(r, obj, k, path === undefined),
+          ctx,
+        );
     for (const k of keys) {
       const sub = v.properties.get(k);
-      if (sub) validateNode(sub, child(path, k), obj[k], correlatable ? oldMap?.[k] : undefined, ratchetKey(r, obj, k, path === undefined), ctx);
+      if (sub)
+        validateNode(
+          sub,
+          child(path, k),
+          obj[k],
+          correlatable ? oldMap?.[k] : undefined,
+          ratchetKey(r, obj, k, path === undefined),
+          ctx,
+        );
     }
   }
 }
@@ -392,7 +542,14 @@ function goCause(cause: string): string {
 }
 
 /** validateExpressions: each rule of one node against its value (and old value, for transition rules). */
-function validateExpressions(v: Validator, path: string | undefined, obj: unknown, old: unknown, r: Ratchet, ctx: Context): void {
+function validateExpressions(
+  v: Validator,
+  path: string | undefined,
+  obj: unknown,
+  old: unknown,
+  r: Ratchet,
+  ctx: Context,
+): void {
   const fldPath = path ?? '<nil>';
   const type = v.schema.type ?? '';
   const self = celValue(obj, v.node!);
@@ -404,19 +561,39 @@ function validateExpressions(v: Validator, path: string | undefined, obj: unknow
   for (const cr of v.rules) {
     const rule = cr.rule;
     if (cr.error) {
-      ctx.errs.push({ field: fldPath, type: 'Invalid', value: type, printedValue: goQuote(type), detail: `rule compile error: ${cr.error}` });
+      ctx.errs.push({
+        field: fldPath,
+        type: 'Invalid',
+        value: type,
+        printedValue: goQuote(type),
+        detail: `rule compile error: ${cr.error}`,
+      });
       continue;
     }
     if (!cr.program) continue;
     const optionalOldSelf = rule.optionalOldSelf === true;
     // Transition rules run only when there is an old value, unless oldSelf is optional.
     if (cr.usesOldSelf && old === undefined && !(optionalOldSelf && ratcheting)) continue;
-    const activation = { self, oldSelf: optionalOldSelf ? (oldSelf === undefined ? optional.none() : optional.of(oldSelf)) : oldSelf };
+    const activation = {
+      self,
+      oldSelf: optionalOldSelf ? (oldSelf === undefined ? optional.none() : optional.of(oldSelf)) : oldSelf,
+    };
     const result = cr.program.evaluate(activation);
-    const invalid = (detail: string): FieldError => ({ field: fldPath, type: 'Invalid', value: type, printedValue: goQuote(type), detail });
+    const invalid = (detail: string): FieldError => ({
+      field: fldPath,
+      type: 'Invalid',
+      value: type,
+      printedValue: goQuote(type),
+      detail,
+    });
     if ('error' in result) {
       const cause = goCause(result.cause);
-      if (cause.startsWith('no such overload')) ctx.errs.push(invalid(`'${cause}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule)}`));
+      if (cause.startsWith('no such overload'))
+        ctx.errs.push(
+          invalid(
+            `'${cause}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule)}`,
+          ),
+        );
       else ctx.errs.push(invalid(`${cause} evaluating rule: ${ruleErrorString(rule)}`));
       continue;
     }
@@ -440,11 +617,20 @@ function celOptional(): { none(): unknown; of(v: unknown): unknown } {
  * `old` on update (transition rules, ratcheting where the release has CRDValidationRatcheting: the
  * ratcheted errors go to `warn`, as warning.AddWarning sends them to the client).
  */
-export function validateCel(schema: JSONSchemaProps, obj: unknown, old: unknown, release: Release, warn?: (warning: string) => void): FieldError[] {
+export function validateCel(
+  schema: JSONSchemaProps,
+  obj: unknown,
+  old: unknown,
+  release: Release,
+  warn?: (warning: string) => void,
+): FieldError[] {
   const v = validatorFor(schema, release);
   if (!v) return [];
   const ctx: Context = { release, errs: [], warn };
-  const ratchet: Ratchet = old !== undefined && release.enabled('CRDValidationRatcheting') ? { old: { value: old }, parentUnchanged: false } : NO_RATCHET;
+  const ratchet: Ratchet =
+    old !== undefined && release.enabled('CRDValidationRatcheting')
+      ? { old: { value: old }, parentUnchanged: false }
+      : NO_RATCHET;
   validateNode(v, undefined, obj, old, ratchet, ctx);
   return ctx.errs;
 }

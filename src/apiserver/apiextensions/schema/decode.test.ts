@@ -19,8 +19,18 @@ describe('decodeCustomResource (R313)', () => {
       spec: { note: null, foo: 'x', template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', extra: 1 } } },
       top: true,
     };
-    expect(decodeCustomResource(obj, schema)).to.deep.equal(['metadata.zzz', 'spec.foo', 'top', 'spec.template.metadata.extra']);
-    expect(obj).to.deep.equal({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 1, template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } } } });
+    expect(decodeCustomResource(obj, schema)).to.deep.equal([
+      'metadata.zzz',
+      'spec.foo',
+      'top',
+      'spec.template.metadata.extra',
+    ]);
+    expect(obj).to.deep.equal({
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w' },
+      spec: { replicas: 1, template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } } },
+    });
   });
 
   it('R313 a CRD that preserves unknown fields is neither pruned nor stripped of nulls, but still defaulted', () => {

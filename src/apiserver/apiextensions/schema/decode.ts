@@ -19,7 +19,11 @@ export interface DecodeOptions {
   preserveUnknownFields?: boolean;
 }
 
-export function decodeCustomResource(obj: Record<string, unknown>, schema: JSONSchemaProps, options: DecodeOptions = {}): string[] {
+export function decodeCustomResource(
+  obj: Record<string, unknown>,
+  schema: JSONSchemaProps,
+  options: DecodeOptions = {},
+): string[] {
   const rootUnknown: string[] = [];
   if (isJSONObject(obj.metadata)) coerceMeta(obj.metadata, 'metadata', rootUnknown);
   const unknown = [...rootUnknown.sort()];

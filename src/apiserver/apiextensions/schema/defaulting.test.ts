@@ -13,7 +13,14 @@ const schema: JSONSchemaProps = {
         replicas: { type: 'integer', default: 1 },
         mode: { type: 'string', nullable: true, default: 'auto' },
         strategy: { type: 'object', properties: { type: { type: 'string', default: 'Rolling' } } },
-        ports: { type: 'array', items: { type: 'object', default: { port: 80 }, properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' } } } },
+        ports: {
+          type: 'array',
+          items: {
+            type: 'object',
+            default: { port: 80 },
+            properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' } },
+          },
+        },
         limits: { type: 'object', additionalProperties: { type: 'string', default: '1' } },
         plain: { type: 'string' },
       },
@@ -47,7 +54,10 @@ describe('applyDefaults (R306)', () => {
   it('R306 null array items and map values take the item and value defaults', () => {
     const obj = { spec: { ports: [null, { port: 8080 }], limits: { cpu: null, memory: '2' } } };
     applyDefaults(obj, schema);
-    expect(obj.spec.ports).to.deep.equal([{ port: 80, protocol: 'TCP' }, { port: 8080, protocol: 'TCP' }]);
+    expect(obj.spec.ports).to.deep.equal([
+      { port: 80, protocol: 'TCP' },
+      { port: 8080, protocol: 'TCP' },
+    ]);
     expect(obj.spec.limits).to.deep.equal({ cpu: '1', memory: '2' });
   });
 

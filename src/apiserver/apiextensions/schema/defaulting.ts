@@ -6,7 +6,6 @@
 import { clone } from '../../../apimachinery/object';
 import { type JSONSchemaProps, additionalPropertiesSchema, isJSONObject, itemsSchema } from './types';
 
-
 /** A null that the schema does not allow, where a default can stand in (algorithm.go isNonNullableNull). */
 function nonNullableNull(x: unknown, s: JSONSchemaProps | undefined): boolean {
   return x === null && s !== undefined && !s.nullable;
@@ -35,7 +34,8 @@ export function applyDefaults(obj: unknown, schema: JSONSchemaProps | undefined)
       const prop = property(schema, k);
       if (prop) applyDefaults(obj[k], prop);
       else if (schema.additionalProperties !== undefined) {
-        if (nonNullableNull(obj[k], additional) && additional!.default !== undefined) obj[k] = clone(additional!.default);
+        if (nonNullableNull(obj[k], additional) && additional!.default !== undefined)
+          obj[k] = clone(additional!.default);
         applyDefaults(obj[k], additional);
       }
     }

@@ -17,14 +17,25 @@ const UUID5 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a
 const HOSTNAME =
   /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
 const DATE_TIME_CLOCK = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/;
-const CREDIT_CARD = /^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|(222[1-9]|22[3-9][0-9]|2[3-6][0-9]{2}|27[01][0-9]|2720)[0-9]{12}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11}|6[27][0-9]{14})$/;
+const CREDIT_CARD =
+  /^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|(222[1-9]|22[3-9][0-9]|2[3-6][0-9]{2}|27[01][0-9]|2720)[0-9]{12}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11}|6[27][0-9]{14})$/;
 const SSN = /^\d{3}[- ]?\d{2}[- ]?\d{4}$/;
 const HEX_COLOR = /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
-const RGB_COLOR = /^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$/;
+const RGB_COLOR =
+  /^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$/;
 const BASE64 = /^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$/;
 const BSON_OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 const DURATION_UNIT = /((\d+)\s*([A-Za-zµ]+))/g;
-const DURATION_UNITS = [['ns', 'nano'], ['us', 'µs', 'micro'], ['ms', 'milli'], ['s', 'sec'], ['m', 'min'], ['h', 'hr', 'hour'], ['d', 'day'], ['w', 'wk', 'week']];
+const DURATION_UNITS = [
+  ['ns', 'nano'],
+  ['us', 'µs', 'micro'],
+  ['ms', 'milli'],
+  ['s', 'sec'],
+  ['m', 'min'],
+  ['h', 'hr', 'hour'],
+  ['d', 'day'],
+  ['w', 'wk', 'week'],
+];
 const GO_DURATION = /^[-+]?(0|(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$/;
 
 /** net.ParseIP of a dotted quad (netutils.ParseIPSloppy also takes leading zeros). */
@@ -66,7 +77,14 @@ function isCIDR(s: string): boolean {
 
 /** net.ParseMAC: 6, 8 or 20 octets separated by ':' or '-', or dot-separated groups of four hex digits. */
 function isMAC(s: string): boolean {
-  return /^([0-9a-fA-F]{2}[:-]){5}([0-9a-fA-F]{2})$/.test(s) || /^([0-9a-fA-F]{2}[:-]){7}([0-9a-fA-F]{2})$/.test(s) || /^([0-9a-fA-F]{2}[:-]){19}([0-9a-fA-F]{2})$/.test(s) || /^([0-9a-fA-F]{4}\.){2}([0-9a-fA-F]{4})$/.test(s) || /^([0-9a-fA-F]{4}\.){3}([0-9a-fA-F]{4})$/.test(s) || /^([0-9a-fA-F]{4}\.){9}([0-9a-fA-F]{4})$/.test(s);
+  return (
+    /^([0-9a-fA-F]{2}[:-]){5}([0-9a-fA-F]{2})$/.test(s) ||
+    /^([0-9a-fA-F]{2}[:-]){7}([0-9a-fA-F]{2})$/.test(s) ||
+    /^([0-9a-fA-F]{2}[:-]){19}([0-9a-fA-F]{2})$/.test(s) ||
+    /^([0-9a-fA-F]{4}\.){2}([0-9a-fA-F]{4})$/.test(s) ||
+    /^([0-9a-fA-F]{4}\.){3}([0-9a-fA-F]{4})$/.test(s) ||
+    /^([0-9a-fA-F]{4}\.){9}([0-9a-fA-F]{4})$/.test(s)
+  );
 }
 
 /** time.Parse("2006-01-02"): real calendar dates only. */
@@ -93,7 +111,8 @@ function isDuration(s: string): boolean {
   for (const m of s.matchAll(DURATION_UNIT)) {
     const unit = m[3].trim().toLowerCase();
     for (const variants of DURATION_UNITS) {
-      if (variants.some((v, i) => (i === variants.length - 1 && unit.startsWith(v)) || v.toLowerCase() === unit)) return true;
+      if (variants.some((v, i) => (i === variants.length - 1 && unit.startsWith(v)) || v.toLowerCase() === unit))
+        return true;
     }
   }
   return false;
@@ -115,7 +134,11 @@ function isRequestURI(s: string): boolean {
 function isEmail(s: string): boolean {
   const angle = /^[^<>]*<([^<>]+)>$/.exec(s.trim());
   const addr = angle ? angle[1] : s;
-  return /^[A-Za-z0-9!#$%&'*+\/=?^_`{|}~.-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/.test(addr) && !addr.startsWith('.') && !addr.includes('..@');
+  return (
+    /^[A-Za-z0-9!#$%&'*+\/=?^_`{|}~.-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/.test(addr) &&
+    !addr.startsWith('.') &&
+    !addr.includes('..@')
+  );
 }
 
 function isISBN10(s: string): boolean {

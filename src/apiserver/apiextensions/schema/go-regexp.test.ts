@@ -6,7 +6,8 @@ import { compileGoRegexp } from './go-regexp';
 type Case = [string, string, boolean];
 
 function check(cases: Case[]): void {
-  for (const [pattern, text, expected] of cases) expect((compileGoRegexp(pattern) as RegExp).test(text), `${pattern} on ${JSON.stringify(text)}`).to.equal(expected);
+  for (const [pattern, text, expected] of cases)
+    expect((compileGoRegexp(pattern) as RegExp).test(text), `${pattern} on ${JSON.stringify(text)}`).to.equal(expected);
 }
 
 describe('compileGoRegexp (R302)', () => {
@@ -48,6 +49,7 @@ describe('compileGoRegexp (R302)', () => {
       ['abc)', 'unexpected ): `abc)`'],
       ['[abc', 'missing closing ]: `[abc`'],
     ];
-    for (const [pattern, message] of refusals) expect((compileGoRegexp(pattern) as Error).message).to.equal(`error parsing regexp: ${message}`);
+    for (const [pattern, message] of refusals)
+      expect((compileGoRegexp(pattern) as Error).message).to.equal(`error parsing regexp: ${message}`);
   });
 });

@@ -43,7 +43,10 @@ export function compileGoRegexp(pattern: string): RegExp | Error {
     const { source, multiline } = translate(pattern);
     compiled = new RegExp(source, multiline ? 'um' : 'u');
   } catch (err) {
-    compiled = err instanceof GoSyntaxError ? new Error(`error parsing regexp: ${err.message}`) : new Error(`error parsing regexp: ${(err as Error).message}`);
+    compiled =
+      err instanceof GoSyntaxError
+        ? new Error(`error parsing regexp: ${err.message}`)
+        : new Error(`error parsing regexp: ${(err as Error).message}`);
   }
   cache.set(pattern, compiled);
   return compiled;
@@ -130,7 +133,14 @@ function charClass(pattern: string, start: number, flags: Flags): [string, numbe
     }
     const c = pattern[i];
     // A letter range under (?i) adds the same range in the other case.
-    if (flags.i && pattern[i + 1] === '-' && pattern[i + 2] !== undefined && pattern[i + 2] !== ']' && isLetter(c) && isLetter(pattern[i + 2])) {
+    if (
+      flags.i &&
+      pattern[i + 1] === '-' &&
+      pattern[i + 2] !== undefined &&
+      pattern[i + 2] !== ']' &&
+      isLetter(c) &&
+      isLetter(pattern[i + 2])
+    ) {
       const to = pattern[i + 2];
       out += `${c}-${to}${c.toLowerCase() === c ? `${c.toUpperCase()}-${to.toUpperCase()}` : `${c.toLowerCase()}-${to.toLowerCase()}`}`;
       i += 3;
@@ -161,7 +171,7 @@ function translate(pattern: string): { source: string; multiline: boolean } {
       i = next;
     } else if (c === '(') {
       const group = /^\(\?([a-zA-Z-]*)([:)])/.exec(pattern.slice(i));
-      if (pattern.startsWith('(?P<', i) || pattern.startsWith('(?<', i) && !/^\(\?<[=!]/.test(pattern.slice(i))) {
+      if (pattern.startsWith('(?P<', i) || (pattern.startsWith('(?<', i) && !/^\(\?<[=!]/.test(pattern.slice(i)))) {
         const open = pattern.startsWith('(?P<', i) ? 4 : 3;
         const end = pattern.indexOf('>', i);
         stack.push(flags);
@@ -177,7 +187,8 @@ function translate(pattern: string): { source: string; multiline: boolean } {
           else if (f === 'm') multiline = multiline || on;
           else throw new GoSyntaxError(`invalid or unsupported Perl syntax: \`(?${f}\``);
         }
-        if (group[2] === ')') flags = next; // (?i): the rest of the current group
+        if (group[2] === ')')
+          flags = next; // (?i): the rest of the current group
         else {
           stack.push(flags);
           flags = next;

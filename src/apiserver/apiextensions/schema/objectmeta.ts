@@ -46,14 +46,17 @@ function jsonKind(v: unknown): string {
 
 /** encoding/json's error for the first member of the metadata that does not fit ObjectMeta, if any. */
 function unmarshalError(meta: unknown): string | undefined {
-  if (!isJSONObject(meta)) return meta === null ? undefined : `json: cannot unmarshal ${jsonKind(meta)} into Go value of type v1.ObjectMeta`;
+  if (!isJSONObject(meta))
+    return meta === null ? undefined : `json: cannot unmarshal ${jsonKind(meta)} into Go value of type v1.ObjectMeta`;
   for (const [k, v] of Object.entries(meta)) {
     const type = FIELD_TYPES[k];
     if (!type || v === null) continue;
     const goType = k === 'managedFields' ? '[]v1.ManagedFieldsEntry' : (GO_TYPE_NAMES[type] ?? type);
-    const wrong = (kind: string, asType = goType): string => `json: cannot unmarshal ${kind} into Go struct field ObjectMeta.${k} of type ${asType}`;
+    const wrong = (kind: string, asType = goType): string =>
+      `json: cannot unmarshal ${kind} into Go struct field ObjectMeta.${k} of type ${asType}`;
     if ((type === 'string' || type === 'v1.Time') && typeof v !== 'string') return wrong(jsonKind(v));
-    if (type === 'int64' && !(typeof v === 'number' && Number.isInteger(v))) return wrong(typeof v === 'number' ? 'number ' + String(v) : jsonKind(v));
+    if (type === 'int64' && !(typeof v === 'number' && Number.isInteger(v)))
+      return wrong(typeof v === 'number' ? 'number ' + String(v) : jsonKind(v));
     if (type === 'map[string]string') {
       if (!isJSONObject(v)) return wrong(jsonKind(v));
       const bad = Object.values(v).find((x) => x !== null && typeof x !== 'string');
@@ -82,7 +85,9 @@ function dns1123LabelErrors(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push('must be no more than 63 characters');
   if (!DNS1123_LABEL.test(value)) {
-    errs.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+    errs.push(
+      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    );
   }
   return errs;
 }
@@ -91,19 +96,29 @@ const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
 /** The errors of an embedded resource's `metadata` at `path` (`spec.template.metadata`). */
 export function embeddedObjectMetaErrors(path: string, meta: unknown): FieldError[] {
-  const invalid = (field: string, value: unknown, detail: string): FieldError => ({ field, type: 'Invalid', value, printedValue: goBadValue(value), detail });
+  const invalid = (field: string, value: unknown, detail: string): FieldError => ({
+    field,
+    type: 'Invalid',
+    value,
+    printedValue: goBadValue(value),
+    detail,
+  });
   const decodeError = unmarshalError(meta);
   if (decodeError) return [invalid(path, meta, decodeError)];
   if (!isJSONObject(meta)) return [];
   const str = (k: string): string => (typeof meta[k] === 'string' ? (meta[k] as string) : '');
   const errs: FieldError[] = [];
   const generateName = str('generateName');
-  if (generateName) for (const msg of pathSegmentNameErrors(generateName, true)) errs.push(invalid(`${path}.generateName`, generateName, msg));
+  if (generateName)
+    for (const msg of pathSegmentNameErrors(generateName, true))
+      errs.push(invalid(`${path}.generateName`, generateName, msg));
   const name = str('name');
   if (name) for (const msg of pathSegmentNameErrors(name, false)) errs.push(invalid(`${path}.name`, name, msg));
   const namespace = str('namespace');
-  if (namespace) for (const msg of dns1123LabelErrors(namespace)) errs.push(invalid(`${path}.namespace`, namespace, msg));
-  if (typeof meta.generation === 'number' && meta.generation < 0) errs.push(invalid(`${path}.generation`, meta.generation, 'must be greater than or equal to 0'));
+  if (namespace)
+    for (const msg of dns1123LabelErrors(namespace)) errs.push(invalid(`${path}.namespace`, namespace, msg));
+  if (typeof meta.generation === 'number' && meta.generation < 0)
+    errs.push(invalid(`${path}.generation`, meta.generation, 'must be greater than or equal to 0'));
   // Go visits these maps in random order; keys are taken sorted.
   const labels = isJSONObject(meta.labels) ? (meta.labels as Record<string, string>) : {};
   for (const k of Object.keys(labels).sort()) {
@@ -116,17 +131,37 @@ export function embeddedObjectMetaErrors(path: string, meta: unknown): FieldErro
     for (const msg of qualifiedNameErrors(k.toLowerCase())) errs.push(invalid(`${path}.annotations`, k, msg));
     size += Buffer.byteLength(k) + Buffer.byteLength(annotations[k] ?? '');
   }
-  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push({ field: `${path}.annotations`, type: 'Too long', detail: `may not be more than ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes` });
+  if (size > TOTAL_ANNOTATION_SIZE_LIMIT)
+    errs.push({
+      field: `${path}.annotations`,
+      type: 'Too long',
+      detail: `may not be more than ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes`,
+    });
   const finalizers = Array.isArray(meta.finalizers) ? (meta.finalizers as string[]) : [];
-  for (const f of finalizers) for (const msg of qualifiedNameErrors(f ?? '')) errs.push(invalid(`${path}.finalizers`, f, msg));
+  for (const f of finalizers)
+    for (const msg of qualifiedNameErrors(f ?? '')) errs.push(invalid(`${path}.finalizers`, f, msg));
   if (finalizers.includes('orphan') && finalizers.includes('foregroundDeletion')) {
-    errs.push({ field: `${path}.finalizers`, type: 'Invalid', value: finalizers, printedValue: `[]string{${finalizers.map((f) => JSON.stringify(f)).join(', ')}}`, detail: 'finalizer orphan and foregroundDeletion cannot be both set' });
+    errs.push({
+      field: `${path}.finalizers`,
+      type: 'Invalid',
+      value: finalizers,
+      printedValue: `[]string{${finalizers.map((f) => JSON.stringify(f)).join(', ')}}`,
+      detail: 'finalizer orphan and foregroundDeletion cannot be both set',
+    });
   }
   return errs;
 }
 
 const OWNER_REFERENCE_FIELDS = new Set(['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion']);
-const MANAGED_FIELDS_ENTRY_FIELDS = new Set(['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource']);
+const MANAGED_FIELDS_ENTRY_FIELDS = new Set([
+  'manager',
+  'operation',
+  'apiVersion',
+  'time',
+  'fieldsType',
+  'fieldsV1',
+  'subresource',
+]);
 
 /** Whether an ObjectMeta member is empty, so that re-encoding it (every member is omitempty) leaves it out. */
 function omitted(v: unknown): boolean {
@@ -165,7 +200,13 @@ export function coerceMeta(meta: Record<string, unknown>, path: string, unknown:
   coerceList(meta.managedFields, MANAGED_FIELDS_ENTRY_FIELDS, `${path}.managedFields`, unknown);
 }
 
-function walk(x: unknown, s: JSONSchemaProps | undefined, path: string | undefined, embedded: boolean, unknown: string[]): void {
+function walk(
+  x: unknown,
+  s: JSONSchemaProps | undefined,
+  path: string | undefined,
+  embedded: boolean,
+  unknown: string[],
+): void {
   if (!s) return;
   const child = (k: string): string => (path === undefined ? k : `${path}.${k}`);
   if (isJSONObject(x)) {
@@ -174,11 +215,14 @@ function walk(x: unknown, s: JSONSchemaProps | undefined, path: string | undefin
       const prop = s.properties && Object.prototype.hasOwnProperty.call(s.properties, k) ? s.properties[k] : undefined;
       const ap = additionalPropertiesSchema(s);
       if (prop) walk(x[k], prop, child(k), prop['x-kubernetes-embedded-resource'] === true, unknown);
-      else if (s.additionalProperties !== undefined) walk(x[k], ap, `${path ?? ''}[${k}]`, ap?.['x-kubernetes-embedded-resource'] === true, unknown);
+      else if (s.additionalProperties !== undefined)
+        walk(x[k], ap, `${path ?? ''}[${k}]`, ap?.['x-kubernetes-embedded-resource'] === true, unknown);
     }
   } else if (Array.isArray(x)) {
     const items = itemsSchema(s);
-    x.forEach((v, i) => walk(v, items, `${path ?? ''}[${i}]`, items?.['x-kubernetes-embedded-resource'] === true, unknown));
+    x.forEach((v, i) =>
+      walk(v, items, `${path ?? ''}[${i}]`, items?.['x-kubernetes-embedded-resource'] === true, unknown),
+    );
   }
 }
 

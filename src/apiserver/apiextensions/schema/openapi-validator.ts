@@ -19,7 +19,14 @@ import { goFloat, goNumber, goQuote, isGoInt } from './go-print';
 import { type JSONSchemaProps, additionalPropertiesSchema, isJSONObject, itemsSchema } from './types';
 
 /** kube-openapi errors/schema.go codes (the ones validation.go tells apart, plus the rest as Other). */
-export type OpenAPIErrorCode = 'InvalidType' | 'Required' | 'TooLong' | 'Enum' | 'MaxItems' | 'TooManyProperties' | 'Other';
+export type OpenAPIErrorCode =
+  | 'InvalidType'
+  | 'Required'
+  | 'TooLong'
+  | 'Enum'
+  | 'MaxItems'
+  | 'TooManyProperties'
+  | 'Other';
 
 export interface OpenAPIError {
   code: OpenAPIErrorCode;
@@ -74,7 +81,13 @@ function failure(err: OpenAPIError): Result {
 
 /** errors.InvalidType: the data's type (a string) is quoted with %q. */
 function invalidType(name: string, typeName: string, value: string): OpenAPIError {
-  return { code: 'InvalidType', name, value, validation: true, message: `${name} in ${IN} must be of type ${typeName}: ${goQuote(value)}` };
+  return {
+    code: 'InvalidType',
+    name,
+    value,
+    validation: true,
+    message: `${name} in ${IN} must be of type ${typeName}: ${goQuote(value)}`,
+  };
 }
 
 function other(name: string, message: string, value?: unknown): OpenAPIError {
@@ -122,30 +135,47 @@ function validateType(opts: Options, s: JSONSchemaProps, data: unknown, path: st
   const r = new Result();
   r.matchCount++;
   if (data === null) {
-    if (types.length > 0 && !types.includes('null') && !s.nullable) return failure(invalidType(path, types.join(','), 'null'));
+    if (types.length > 0 && !types.includes('null') && !s.nullable)
+      return failure(invalidType(path, types.join(','), 'null'));
     return r;
   }
   const [schType, dataFormat] = schemaInfo(data);
   const isStringOrArray = typeof data === 'string' || Array.isArray(data);
   const isFloatInt = schType === 'number' && isJSONInteger(data as number) && types.includes('integer');
   const isIntFloat = schType === 'integer' && types.includes('number');
-  if (!isStringOrArray && format !== '' && !(types.includes(schType) || dataFormat === format || isFloatInt || isIntFloat)) {
+  if (
+    !isStringOrArray &&
+    format !== '' &&
+    !(types.includes(schType) || dataFormat === format || isFloatInt || isIntFloat)
+  ) {
     return failure(invalidType(path, format, dataFormat));
   }
   if (!(types.includes('number') || types.includes('integer')) && format !== '' && isStringOrArray) return r;
-  if (!(types.includes(schType) || isFloatInt || isIntFloat)) return failure(invalidType(path, types.join(','), schType));
+  if (!(types.includes(schType) || isFloatInt || isIntFloat))
+    return failure(invalidType(path, types.join(','), schType));
   return r;
 }
 
 function validateString(s: JSONSchemaProps, data: string, path: string): Result | undefined {
   const length = [...data].length; // utf8.RuneCount
   if (s.maxLength !== undefined && length > s.maxLength) {
-    return failure({ code: 'TooLong', name: path, value: data, valid: s.maxLength, validation: true, message: `${path} in ${IN} should be at most ${s.maxLength} chars long` });
+    return failure({
+      code: 'TooLong',
+      name: path,
+      value: data,
+      valid: s.maxLength,
+      validation: true,
+      message: `${path} in ${IN} should be at most ${s.maxLength} chars long`,
+    });
   }
-  if (s.minLength !== undefined && length < s.minLength) return failure(other(path, `${path} in ${IN} should be at least ${s.minLength} chars long`, data));
+  if (s.minLength !== undefined && length < s.minLength)
+    return failure(other(path, `${path} in ${IN} should be at least ${s.minLength} chars long`, data));
   if (s.pattern) {
     const re = compileGoRegexp(s.pattern);
-    if (re instanceof Error) return failure(other(path, `${path} in ${IN} should match '${s.pattern}, but pattern is invalid: ${re.message}'`, data));
+    if (re instanceof Error)
+      return failure(
+        other(path, `${path} in ${IN} should match '${s.pattern}, but pattern is invalid: ${re.message}'`, data),
+      );
     if (!re.test(data)) return failure(other(path, `${path} in ${IN} should match '${s.pattern}'`, data));
   }
   return undefined;
@@ -168,22 +198,39 @@ function validateNumber(s: JSONSchemaProps, data: number, path: string): Result 
   const errs: OpenAPIError[] = [];
   if (s.multipleOf !== undefined) {
     const factor = asInt ? Math.trunc(s.multipleOf) : s.multipleOf;
-    if (factor <= 0) errs.push(other(path, `factor MultipleOf declared for ${path} must be positive: ${bound(factor, asInt)}`, factor));
+    if (factor <= 0)
+      errs.push(
+        other(path, `factor MultipleOf declared for ${path} must be positive: ${bound(factor, asInt)}`, factor),
+      );
     else {
-      const multiple = asInt ? Number.isInteger(data / factor) : isJSONInteger(factor < 1 ? (1 / factor) * data : data / factor);
+      const multiple = asInt
+        ? Number.isInteger(data / factor)
+        : isJSONInteger(factor < 1 ? (1 / factor) * data : data / factor);
       if (!multiple) errs.push(other(path, `${path} in ${IN} should be a multiple of ${bound(factor, asInt)}`, data));
     }
   }
   if (s.minimum !== undefined) {
     const min = asInt ? Math.trunc(s.minimum) : s.minimum;
     if (s.exclusiveMinimum ? data <= min : data < min) {
-      errs.push(other(path, `${path} in ${IN} should be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${bound(min, asInt)}`, data));
+      errs.push(
+        other(
+          path,
+          `${path} in ${IN} should be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${bound(min, asInt)}`,
+          data,
+        ),
+      );
     }
   }
   if (s.maximum !== undefined) {
     const max = asInt ? Math.trunc(s.maximum) : s.maximum;
     if (s.exclusiveMaximum ? data >= max : data > max) {
-      errs.push(other(path, `${path} in ${IN} should be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${bound(max, asInt)}`, data));
+      errs.push(
+        other(
+          path,
+          `${path} in ${IN} should be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${bound(max, asInt)}`,
+          data,
+        ),
+      );
     }
   }
   r.add(...errs);
@@ -210,8 +257,17 @@ export class Correlation {
   key(field: string): Correlation | undefined {
     if (this.children.has(field)) return this.children.get(field);
     let child: Correlation | undefined;
-    if (this.schema && isJSONObject(this.value) && isJSONObject(this.old) && has(this.value, field) && has(this.old, field)) {
-      const schema = this.schema.properties && has(this.schema.properties, field) ? this.schema.properties[field] : additionalPropertiesSchema(this.schema);
+    if (
+      this.schema &&
+      isJSONObject(this.value) &&
+      isJSONObject(this.old) &&
+      has(this.value, field) &&
+      has(this.old, field)
+    ) {
+      const schema =
+        this.schema.properties && has(this.schema.properties, field)
+          ? this.schema.properties[field]
+          : additionalPropertiesSchema(this.schema);
       if (schema) child = new Correlation(this.value[field], this.old[field], schema);
     }
     this.children.set(field, child);
@@ -222,10 +278,17 @@ export class Correlation {
     if (this.children.has(i)) return this.children.get(i);
     let child: Correlation | undefined;
     const items = itemsSchema(this.schema);
-    if (items && Array.isArray(this.value) && Array.isArray(this.old) && i < this.value.length && this.schema?.['x-kubernetes-list-type'] === 'map') {
+    if (
+      items &&
+      Array.isArray(this.value) &&
+      Array.isArray(this.old) &&
+      i < this.value.length &&
+      this.schema?.['x-kubernetes-list-type'] === 'map'
+    ) {
       const item = this.value[i];
       const keys = this.schema['x-kubernetes-list-map-keys'] ?? [];
-      const sameKeys = (o: unknown): boolean => isJSONObject(o) && isJSONObject(item) && keys.every((k) => jsonEqual(o[k], item[k]));
+      const sameKeys = (o: unknown): boolean =>
+        isJSONObject(o) && isJSONObject(item) && keys.every((k) => jsonEqual(o[k], item[k]));
       const old = this.old.find(sameKeys);
       if (old !== undefined) child = new Correlation(item, old, items);
     }
@@ -238,7 +301,8 @@ export class Correlation {
     if (this.equal !== undefined) return this.equal;
     let equal: boolean;
     const { value, old } = this;
-    if (value === null || old === null || value === undefined || old === undefined) equal = (value ?? null) === (old ?? null);
+    if (value === null || old === null || value === undefined || old === undefined)
+      equal = (value ?? null) === (old ?? null);
     else if (Array.isArray(value) !== Array.isArray(old) || isJSONObject(value) !== isJSONObject(old)) equal = false;
     else if (Array.isArray(value)) {
       const list = old as unknown[];
@@ -256,22 +320,38 @@ export class Correlation {
 
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
-function validateSlice(opts: Options, s: JSONSchemaProps, data: unknown[], path: string, corr: Correlation | undefined): Result {
+function validateSlice(
+  opts: Options,
+  s: JSONSchemaProps,
+  data: unknown[],
+  path: string,
+  corr: Correlation | undefined,
+): Result {
   const r = new Result();
   const items = itemsSchema(s);
   if (items) data.forEach((v, i) => r.merge(validateSchema(opts, items, v, `${path}[${i}]`, corr?.index(i))));
-  if (s.minItems !== undefined && data.length < s.minItems) r.add(other(path, `${path} in ${IN} should have at least ${s.minItems} items`, data.length));
+  if (s.minItems !== undefined && data.length < s.minItems)
+    r.add(other(path, `${path} in ${IN} should have at least ${s.minItems} items`, data.length));
   if (s.maxItems !== undefined && data.length > s.maxItems) {
-    r.add({ code: 'MaxItems', name: path, value: data.length, valid: s.maxItems, validation: true, message: `${path} in ${IN} should have at most ${s.maxItems} items` });
+    r.add({
+      code: 'MaxItems',
+      name: path,
+      value: data.length,
+      valid: s.maxItems,
+      validation: true,
+      message: `${path} in ${IN} should have at most ${s.maxItems} items`,
+    });
   }
-  if (s.uniqueItems && data.some((v, i) => data.slice(0, i).some((u) => jsonEqual(u, v)))) r.add(other(path, `${path} in ${IN} shouldn't contain duplicates`));
+  if (s.uniqueItems && data.some((v, i) => data.slice(0, i).some((u) => jsonEqual(u, v))))
+    r.add(other(path, `${path} in ${IN} shouldn't contain duplicates`));
   r.matchCount++;
   return r;
 }
 
 /** %v of the enum's values ([a b c]), as errors.EnumFail words the (unreported) message. */
 function enumList(values: unknown[]): string {
-  const v = (x: unknown): string => (typeof x === 'string' ? x : typeof x === 'number' ? goNumber(x) : JSON.stringify(x));
+  const v = (x: unknown): string =>
+    typeof x === 'string' ? x : typeof x === 'number' ? goNumber(x) : JSON.stringify(x);
   return `[${values.map(v).join(' ')}]`;
 }
 
@@ -279,7 +359,14 @@ function validateEnum(s: JSONSchemaProps, data: unknown, path: string): Result |
   if (!s.enum || s.enum.length === 0) return undefined;
   // A null never matches (reflect.ValueOf(nil) is not valid), even an enum holding null.
   if (data !== null && s.enum.some((e) => e !== null && jsonEqual(data, e))) return undefined;
-  return failure({ code: 'Enum', name: path, value: data, values: s.enum, validation: true, message: `${path} in ${IN} should be one of ${enumList(s.enum)}` });
+  return failure({
+    code: 'Enum',
+    name: path,
+    value: data,
+    values: s.enum,
+    validation: true,
+    message: `${path} in ${IN} should be one of ${enumList(s.enum)}`,
+  });
 }
 
 /** The correlation of a field: none for the root's kind and apiVersion, which cannot be seen to change. */
@@ -287,14 +374,28 @@ function fieldCorrelation(corr: Correlation | undefined, path: string, field: st
   return path === '' && (field === 'kind' || field === 'apiVersion') ? undefined : corr?.key(field);
 }
 
-function validateObject(opts: Options, s: JSONSchemaProps, data: Record<string, unknown>, path: string, corr: Correlation | undefined): Result {
+function validateObject(
+  opts: Options,
+  s: JSONSchemaProps,
+  data: Record<string, unknown>,
+  path: string,
+  corr: Correlation | undefined,
+): Result {
   const r = new Result();
   const keys = Object.keys(data).sort();
   const properties = s.properties ?? {};
   const known = (k: string): boolean => Object.prototype.hasOwnProperty.call(properties, k);
-  if (s.minProperties !== undefined && keys.length < s.minProperties) r.add(other(path, `${path} in ${IN} should have at least ${s.minProperties} properties`, keys.length));
+  if (s.minProperties !== undefined && keys.length < s.minProperties)
+    r.add(other(path, `${path} in ${IN} should have at least ${s.minProperties} properties`, keys.length));
   if (s.maxProperties !== undefined && keys.length > s.maxProperties) {
-    r.add({ code: 'TooManyProperties', name: path, value: keys.length, valid: s.maxProperties, validation: true, message: `${path} in ${IN} should have at most ${s.maxProperties} properties` });
+    r.add({
+      code: 'TooManyProperties',
+      name: path,
+      value: keys.length,
+      valid: s.maxProperties,
+      validation: true,
+      message: `${path} in ${IN} should have at most ${s.maxProperties} properties`,
+    });
   }
   // Until kube-openapi#412 (1.28) a property-count error was the object's only error.
   if (opts.propertyCountShortCircuits && !r.valid) return failure(r.errors[0]);
@@ -302,18 +403,37 @@ function validateObject(opts: Options, s: JSONSchemaProps, data: Record<string, 
     for (const k of keys) if (!known(k)) r.add(other(path, `${path}.${k} in ${IN} is a forbidden property`, k));
   } else {
     const additional = additionalPropertiesSchema(s);
-    if (additional) for (const k of keys) if (!known(k)) r.merge(validateSchema(opts, additional, data[k], `${path}.${k}`, fieldCorrelation(corr, path, k)));
+    if (additional)
+      for (const k of keys)
+        if (!known(k))
+          r.merge(validateSchema(opts, additional, data[k], `${path}.${k}`, fieldCorrelation(corr, path, k)));
   }
   for (const name of Object.keys(properties).sort()) {
-    if (Object.prototype.hasOwnProperty.call(data, name)) r.merge(validateSchema(opts, properties[name], data[name], path ? `${path}.${name}` : name, fieldCorrelation(corr, path, name)));
+    if (Object.prototype.hasOwnProperty.call(data, name))
+      r.merge(
+        validateSchema(
+          opts,
+          properties[name],
+          data[name],
+          path ? `${path}.${name}` : name,
+          fieldCorrelation(corr, path, name),
+        ),
+      );
   }
   for (const k of s.required ?? []) {
-    if (!Object.prototype.hasOwnProperty.call(data, k)) r.add({ code: 'Required', name: `${path}.${k}`, validation: true, message: `${path}.${k} in ${IN} is required` });
+    if (!Object.prototype.hasOwnProperty.call(data, k))
+      r.add({ code: 'Required', name: `${path}.${k}`, validation: true, message: `${path}.${k} in ${IN} is required` });
   }
   return r;
 }
 
-function validateSchemaProps(opts: Options, s: JSONSchemaProps, data: unknown, path: string, corr: Correlation | undefined): Result {
+function validateSchemaProps(
+  opts: Options,
+  s: JSONSchemaProps,
+  data: unknown,
+  path: string,
+  corr: Correlation | undefined,
+): Result {
   const main = new Result();
   if (s.anyOf && s.anyOf.length > 0) {
     let best: Result | undefined;
@@ -357,9 +477,13 @@ function validateSchemaProps(opts: Options, s: JSONSchemaProps, data: unknown, p
       if (r.valid) validated++;
       main.merge(r);
     }
-    if (validated !== s.allOf.length) main.add(composite(`${goQuote(path)} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`));
+    if (validated !== s.allOf.length)
+      main.add(
+        composite(`${goQuote(path)} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`),
+      );
   }
-  if (s.not && validateSchema(opts, s.not, data, path, corr, false).valid) main.add(composite(`${goQuote(path)} must not validate the schema (not)`));
+  if (s.not && validateSchema(opts, s.not, data, path, corr, false).valid)
+    main.add(composite(`${goQuote(path)} must not validate the schema (not)`));
   main.matchCount++;
   return main;
 }
@@ -370,7 +494,14 @@ function validateSchemaProps(opts: Options, s: JSONSchemaProps, data: unknown, p
  * through (ratcheting.go ratchetingValueValidator.Validate): the composition branches share their
  * node's correlation without ratcheting on their own.
  */
-export function validateSchema(opts: Options, s: JSONSchemaProps, data: unknown, path: string, corr?: Correlation, ratchets = true): Result {
+export function validateSchema(
+  opts: Options,
+  s: JSONSchemaProps,
+  data: unknown,
+  path: string,
+  corr?: Correlation,
+  ratchets = true,
+): Result {
   const result = validateNode(opts, s, data, path, corr);
   if (!result.valid && ratchets && corr?.unchanged()) {
     const ratcheted = new Result();
@@ -380,7 +511,13 @@ export function validateSchema(opts: Options, s: JSONSchemaProps, data: unknown,
   return result;
 }
 
-function validateNode(opts: Options, s: JSONSchemaProps, data: unknown, path: string, corr: Correlation | undefined): Result {
+function validateNode(
+  opts: Options,
+  s: JSONSchemaProps,
+  data: unknown,
+  path: string,
+  corr: Correlation | undefined,
+): Result {
   const result = new Result();
   if (data === null || data === undefined) {
     // Only the type and the enum look at a null.
@@ -409,6 +546,11 @@ function validateNode(opts: Options, s: JSONSchemaProps, data: unknown, path: st
  * The errors of validating a decoded JSON value against a CRD schema, rooted at the empty name; with
  * `old`, as an update that ratchets (errors of parts left unchanged are dropped).
  */
-export function openAPIErrors(data: unknown, schema: JSONSchemaProps, old?: { value: unknown }, opts: Options = {}): OpenAPIError[] {
+export function openAPIErrors(
+  data: unknown,
+  schema: JSONSchemaProps,
+  old?: { value: unknown },
+  opts: Options = {},
+): OpenAPIError[] {
   return validateSchema(opts, schema, data, '', old ? new Correlation(data, old.value, schema) : undefined).errors;
 }

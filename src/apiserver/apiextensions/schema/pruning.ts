@@ -33,7 +33,8 @@ class Walk {
           continue;
         }
         if (s['x-kubernetes-embedded-resource'] && META_FIELDS.has(k)) continue;
-        const prop = s.properties && Object.prototype.hasOwnProperty.call(s.properties, k) ? s.properties[k] : undefined;
+        const prop =
+          s.properties && Object.prototype.hasOwnProperty.call(s.properties, k) ? s.properties[k] : undefined;
         if (prop) this.prune(x[k], prop, join(path, k));
         else if (s.additionalProperties !== undefined) this.prune(x[k], additionalPropertiesSchema(s), join(path, k));
         else {
@@ -54,7 +55,8 @@ class Walk {
     if (isJSONObject(x)) {
       for (const k of Object.keys(x)) {
         if (s['x-kubernetes-embedded-resource'] && META_FIELDS.has(k)) continue;
-        const prop = s.properties && Object.prototype.hasOwnProperty.call(s.properties, k) ? s.properties[k] : undefined;
+        const prop =
+          s.properties && Object.prototype.hasOwnProperty.call(s.properties, k) ? s.properties[k] : undefined;
         if (prop) this.prune(x[k], prop, join(path, k));
         else if (s.additionalProperties !== undefined) this.prune(x[k], additionalPropertiesSchema(s), join(path, k));
       }
@@ -76,7 +78,8 @@ function join(path: string, key: string): string {
  */
 export function prune(obj: unknown, schema: JSONSchemaProps | undefined, isResourceRoot: boolean): string[] {
   let s = schema;
-  if (isResourceRoot && !s?.['x-kubernetes-embedded-resource']) s = { ...(s ?? {}), 'x-kubernetes-embedded-resource': true };
+  if (isResourceRoot && !s?.['x-kubernetes-embedded-resource'])
+    s = { ...(s ?? {}), 'x-kubernetes-embedded-resource': true };
   const walk = new Walk();
   walk.prune(obj, s, '');
   return walk.unknown.sort();

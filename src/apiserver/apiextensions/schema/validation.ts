@@ -27,7 +27,8 @@ export interface ValidationOptions {
   warn?: (warning: string) => void;
 }
 
-const atLeast = (options: ValidationOptions | undefined, minor: number): boolean => (options?.release ? options.release.atLeast(minor) : DEFAULT_MINOR >= minor);
+const atLeast = (options: ValidationOptions | undefined, minor: number): boolean =>
+  options?.release ? options.release.atLeast(minor) : DEFAULT_MINOR >= minor;
 
 /** field.Path.Child: a nil path (ValidateCustomResource is called with nil) prints as "<nil>", and its child as the name alone. */
 function child(parent: string | undefined, name: string): string {
@@ -42,7 +43,12 @@ function enumValueText(v: unknown): string {
 
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
-  if (isJSONObject(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
+  if (isJSONObject(v))
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys(v[k])]),
+    );
   return v;
 }
 
@@ -53,24 +59,49 @@ function tooLongDetail(max: number, options: ValidationOptions | undefined): str
 }
 
 /** kubeOpenAPIResultToFieldErrors: one kube-openapi error as the field error kube-apiserver reports. */
-function toFieldError(fldPath: string | undefined, err: OpenAPIError, options: ValidationOptions | undefined): FieldError {
-  if (!err.validation) return { field: fldPath ?? '<nil>', type: 'Invalid', value: '', printedValue: '""', detail: err.message };
-  const at = err.name.length > 0 && err.name !== '.' ? child(fldPath, err.name.replace(/^\./, '')) : (fldPath ?? '<nil>');
+function toFieldError(
+  fldPath: string | undefined,
+  err: OpenAPIError,
+  options: ValidationOptions | undefined,
+): FieldError {
+  if (!err.validation)
+    return { field: fldPath ?? '<nil>', type: 'Invalid', value: '', printedValue: '""', detail: err.message };
+  const at =
+    err.name.length > 0 && err.name !== '.' ? child(fldPath, err.name.replace(/^\./, '')) : (fldPath ?? '<nil>');
   const value = err.value ?? '';
   switch (err.code) {
     case 'Required':
       return { field: at, type: 'Required value', detail: '' };
     case 'Enum': {
       const values = (err.values ?? []).map((v) => JSON.stringify(enumValueText(v)));
-      return { field: at, type: 'Unsupported value', value: err.value, printedValue: goBadValue(err.value), detail: values.length > 0 ? `supported values: ${values.join(', ')}` : '' };
+      return {
+        field: at,
+        type: 'Unsupported value',
+        value: err.value,
+        printedValue: goBadValue(err.value),
+        detail: values.length > 0 ? `supported values: ${values.join(', ')}` : '',
+      };
     }
     case 'TooLong':
       return { field: at, type: 'Too long', detail: tooLongDetail(err.valid ?? -1, options) };
     case 'MaxItems':
     case 'TooManyProperties':
-      return { field: at, type: 'Too many', value: err.value, printedValue: goBadValue(err.value), detail: `must have at most ${err.valid} items` };
+      return {
+        field: at,
+        type: 'Too many',
+        value: err.value,
+        printedValue: goBadValue(err.value),
+        detail: `must have at most ${err.valid} items`,
+      };
     case 'InvalidType':
-      return { field: at, type: 'Invalid', typeInvalid: true, value, printedValue: goBadValue(value), detail: err.message };
+      return {
+        field: at,
+        type: 'Invalid',
+        typeInvalid: true,
+        value,
+        printedValue: goBadValue(value),
+        detail: err.message,
+      };
     default:
       return { field: at, type: 'Invalid', value, printedValue: goBadValue(value), detail: err.message };
   }
@@ -80,7 +111,13 @@ function toFieldError(fldPath: string | undefined, err: OpenAPIError, options: V
  * apiservervalidation.ValidateCustomResource(fldPath, value, validator): the OpenAPI errors of a value
  * as field errors below fldPath (undefined for a whole custom resource, as the strategy passes nil).
  */
-export function validateValue(fldPath: string | undefined, value: unknown, schema: JSONSchemaProps, options?: ValidationOptions, old?: { value: unknown }): FieldError[] {
+export function validateValue(
+  fldPath: string | undefined,
+  value: unknown,
+  schema: JSONSchemaProps,
+  options?: ValidationOptions,
+  old?: { value: unknown },
+): FieldError[] {
   // kube-openapi#412 came with 1.28; the k8s name formats are checked from 1.35 (./formats.ts).
   const opts = { propertyCountShortCircuits: !atLeast(options, 28), k8sNameFormats: atLeast(options, 35) };
   return openAPIErrors(value, schema, old, opts).map((e) => toFieldError(fldPath, e, options));
@@ -111,7 +148,16 @@ function duplicate(field: string, value: unknown): FieldError {
 /** listtype.validateListMap: items must be objects, and unique by their map keys (missing keys count as unset). */
 function validateListMap(path: string, s: JSONSchemaProps, list: unknown[]): FieldError[] {
   const bad = list.findIndex((x) => x !== null && !isJSONObject(x));
-  if (bad >= 0) return [{ field: `${path}[${bad}]`, type: 'Invalid', value: list[bad], printedValue: goBadValue(list[bad]), detail: 'must be an object for an array of list-type map' }];
+  if (bad >= 0)
+    return [
+      {
+        field: `${path}[${bad}]`,
+        type: 'Invalid',
+        value: list[bad],
+        printedValue: goBadValue(list[bad]),
+        detail: 'must be an object for an array of list-type map',
+      },
+    ];
   if (list.length <= 1) return [];
   const keyFields = s['x-kubernetes-list-map-keys'] ?? [];
   const keys = list.map((x) => {
@@ -144,7 +190,8 @@ function listSetsAndMaps(path: string | undefined, s: JSONSchemaProps, obj: Reco
   const keys = Object.keys(obj).sort();
   if (additional) for (const k of keys) errs.push(...listTypeErrors(`${path ?? ''}[${k}]`, additional, obj[k]));
   const props = s.properties ?? {};
-  for (const k of keys) if (Object.prototype.hasOwnProperty.call(props, k)) errs.push(...listTypeErrors(child(path, k), props[k], obj[k]));
+  for (const k of keys)
+    if (Object.prototype.hasOwnProperty.call(props, k)) errs.push(...listTypeErrors(child(path, k), props[k], obj[k]));
   return errs;
 }
 
@@ -154,7 +201,13 @@ function validateEmbeddedResource(path: string | undefined, x: Record<string, un
   const at = (name: string): string => child(path, name);
   if (!('apiVersion' in x)) errs.push({ field: at('apiVersion'), type: 'Required value', detail: 'must not be empty' });
   if (!('kind' in x)) errs.push({ field: at('kind'), type: 'Required value', detail: 'must not be empty' });
-  const invalid = (name: string, value: unknown, detail: string): FieldError => ({ field: at(name), type: 'Invalid', value, printedValue: goBadValue(value), detail });
+  const invalid = (name: string, value: unknown, detail: string): FieldError => ({
+    field: at(name),
+    type: 'Invalid',
+    value,
+    printedValue: goBadValue(value),
+    detail,
+  });
   if ('apiVersion' in x) {
     const v = x.apiVersion;
     if (typeof v !== 'string') errs.push(invalid('apiVersion', v, 'must be a string'));
@@ -183,8 +236,10 @@ function embeddedResourceErrors(path: string | undefined, x: unknown, s: JSONSch
     const props = s.properties ?? {};
     const additional = additionalPropertiesSchema(s);
     for (const k of Object.keys(x).sort()) {
-      if (Object.prototype.hasOwnProperty.call(props, k)) errs.push(...embeddedResourceErrors(child(path, k), x[k], props[k]));
-      else if (s.additionalProperties !== undefined) errs.push(...embeddedResourceErrors(`${path ?? ''}[${k}]`, x[k], additional));
+      if (Object.prototype.hasOwnProperty.call(props, k))
+        errs.push(...embeddedResourceErrors(child(path, k), x[k], props[k]));
+      else if (s.additionalProperties !== undefined)
+        errs.push(...embeddedResourceErrors(`${path ?? ''}[${k}]`, x[k], additional));
     }
   } else if (Array.isArray(x)) {
     const items = itemsSchema(s);
@@ -198,10 +253,23 @@ function embeddedResourceErrors(path: string | undefined, x: unknown, s: JSONSch
  * its enum keeps the CEL rules from running (they would fail on it), with one error saying so.
  */
 const BLOCKING = new Set<FieldError['type']>(['Unsupported value', 'Required value', 'Too long', 'Too many']);
-function withCelRules(errs: FieldError[], obj: unknown, old: unknown, schema: JSONSchemaProps, options: ValidationOptions | undefined): FieldError[] {
+function withCelRules(
+  errs: FieldError[],
+  obj: unknown,
+  old: unknown,
+  schema: JSONSchemaProps,
+  options: ValidationOptions | undefined,
+): FieldError[] {
   if (!options?.release || !hasCelRules(schema)) return errs;
   if (errs.some((e) => BLOCKING.has(e.type) || e.typeInvalid)) {
-    errs.push({ field: '<nil>', type: 'Invalid', value: null, printedValue: 'null', detail: 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation' });
+    errs.push({
+      field: '<nil>',
+      type: 'Invalid',
+      value: null,
+      printedValue: 'null',
+      detail:
+        'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    });
     return errs;
   }
   errs.push(...validateCel(schema, obj, old, options.release, options.warn));
@@ -215,11 +283,17 @@ function withCelRules(errs: FieldError[], obj: unknown, old: unknown, schema: JS
  * block updates of other fields; embedded resources are checked as on create; list-type uniqueness is
  * checked only when the old object satisfied it.
  */
-export function validateCustomResourceUpdate(obj: unknown, old: unknown, schema: JSONSchemaProps, options?: ValidationOptions): FieldError[] {
+export function validateCustomResourceUpdate(
+  obj: unknown,
+  old: unknown,
+  schema: JSONSchemaProps,
+  options?: ValidationOptions,
+): FieldError[] {
   const ratcheting = options?.release ? options.release.enabled('CRDValidationRatcheting') : true;
   const errs = validateValue(undefined, obj, schema, options, ratcheting ? { value: old } : undefined);
   errs.push(...embeddedResourceErrors(undefined, obj, schema));
-  if (isJSONObject(obj) && (!isJSONObject(old) || listSetsAndMaps(undefined, schema, old).length === 0)) errs.push(...listSetsAndMaps(undefined, schema, obj));
+  if (isJSONObject(obj) && (!isJSONObject(old) || listSetsAndMaps(undefined, schema, old).length === 0))
+    errs.push(...listSetsAndMaps(undefined, schema, obj));
   return withCelRules(errs, obj, old, schema, options);
 }
 
@@ -228,16 +302,34 @@ export function validateCustomResourceUpdate(obj: unknown, old: unknown, schema:
  * `properties.status`, with errors below `status` (composite ones on `status` itself), ratcheting as
  * an update does. An object without status, or a schema without one, has nothing to check.
  */
-export function validateCustomResourceStatusUpdate(obj: unknown, old: unknown, schema: JSONSchemaProps, options?: ValidationOptions): FieldError[] {
+export function validateCustomResourceStatusUpdate(
+  obj: unknown,
+  old: unknown,
+  schema: JSONSchemaProps,
+  options?: ValidationOptions,
+): FieldError[] {
   const statusSchema = schema.properties?.status;
   const ratcheting = options?.release ? options.release.enabled('CRDValidationRatcheting') : true;
-  const errs = !isJSONObject(obj) || !Object.prototype.hasOwnProperty.call(obj, 'status') || !statusSchema ? [] : validateValue('status', obj.status, statusSchema, options, ratcheting ? { value: isJSONObject(old) ? old.status : undefined } : undefined);
+  const errs =
+    !isJSONObject(obj) || !Object.prototype.hasOwnProperty.call(obj, 'status') || !statusSchema
+      ? []
+      : validateValue(
+          'status',
+          obj.status,
+          statusSchema,
+          options,
+          ratcheting ? { value: isJSONObject(old) ? old.status : undefined } : undefined,
+        );
   // status_strategy.go ValidateUpdate: the CEL rules of the whole object, as an update of the main resource.
   return withCelRules(errs, obj, old, schema, options);
 }
 
 /** The schema's errors of a custom resource (a decoded JSON object), in the order the strategy collects them. */
-export function validateCustomResource(obj: unknown, schema: JSONSchemaProps, options?: ValidationOptions): FieldError[] {
+export function validateCustomResource(
+  obj: unknown,
+  schema: JSONSchemaProps,
+  options?: ValidationOptions,
+): FieldError[] {
   const errs = validateValue(undefined, obj, schema, options);
   errs.push(...embeddedResourceErrors(undefined, obj, schema));
   if (isJSONObject(obj)) errs.push(...listSetsAndMaps(undefined, schema, obj));

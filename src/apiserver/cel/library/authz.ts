@@ -43,12 +43,27 @@ export const AUTHZ: CelLibrary = {
     env.registerType(`${T}.ResourceCheck`, CelResourceCheck);
     env.registerType(`${T}.GroupCheck`, CelGroupCheck);
     env.registerType(`${T}.Authorizer`, { ctor: CelAuthorizer, fields: { requestResource: `${T}.ResourceCheck` } });
-    env.registerFunction(`${T}.Authorizer.path(string): ${T}.PathCheck`, (_a: CelAuthorizer, p: string) => new CelPathCheck(p));
-    env.registerFunction(`${T}.Authorizer.group(string): ${T}.GroupCheck`, (_a: CelAuthorizer, g: string) => new CelGroupCheck(g));
-    env.registerFunction(`${T}.Authorizer.serviceAccount(string, string): ${T}.Authorizer`, (a: CelAuthorizer, ns: string, name: string) => new CelAuthorizer(`system:serviceaccount:${ns}:${name}`, a.requestResource));
-    env.registerFunction(`${T}.GroupCheck.resource(string): ${T}.ResourceCheck`, (g: CelGroupCheck, r: string) => new CelResourceCheck({ group: g.group, resource: r }));
+    env.registerFunction(
+      `${T}.Authorizer.path(string): ${T}.PathCheck`,
+      (_a: CelAuthorizer, p: string) => new CelPathCheck(p),
+    );
+    env.registerFunction(
+      `${T}.Authorizer.group(string): ${T}.GroupCheck`,
+      (_a: CelAuthorizer, g: string) => new CelGroupCheck(g),
+    );
+    env.registerFunction(
+      `${T}.Authorizer.serviceAccount(string, string): ${T}.Authorizer`,
+      (a: CelAuthorizer, ns: string, name: string) =>
+        new CelAuthorizer(`system:serviceaccount:${ns}:${name}`, a.requestResource),
+    );
+    env.registerFunction(
+      `${T}.GroupCheck.resource(string): ${T}.ResourceCheck`,
+      (g: CelGroupCheck, r: string) => new CelResourceCheck({ group: g.group, resource: r }),
+    );
     for (const key of ['subresource', 'namespace', 'name']) {
-      env.registerFunction(`${T}.ResourceCheck.${key}(string): ${T}.ResourceCheck`, (c: CelResourceCheck, v: string) => c.with(key, v));
+      env.registerFunction(`${T}.ResourceCheck.${key}(string): ${T}.ResourceCheck`, (c: CelResourceCheck, v: string) =>
+        c.with(key, v),
+      );
     }
     env.registerFunction(`${T}.ResourceCheck.check(string): ${T}.Decision`, () => DECISION);
     env.registerFunction(`${T}.PathCheck.check(string): ${T}.Decision`, () => DECISION);

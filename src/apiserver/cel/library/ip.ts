@@ -85,21 +85,29 @@ export function parseIP(raw: string): CelIP {
   const v4 = parseIPv4(raw);
   if (v4 !== undefined) return new CelIP(4, v4);
   const v6 = raw.includes(':') ? parseIPv6(raw) : undefined;
-  if (v6 === undefined) throw new CelFunctionError(`IP Address ${JSON.stringify(raw)} parse error during conversion from string: ParseAddr(${JSON.stringify(raw)}): unable to parse IP`);
-  if (v6 >> 32n === 0xffffn) throw new CelFunctionError(`IPv4-mapped IPv6 address ${JSON.stringify(raw)} is not allowed`);
+  if (v6 === undefined)
+    throw new CelFunctionError(
+      `IP Address ${JSON.stringify(raw)} parse error during conversion from string: ParseAddr(${JSON.stringify(raw)}): unable to parse IP`,
+    );
+  if (v6 >> 32n === 0xffffn)
+    throw new CelFunctionError(`IPv4-mapped IPv6 address ${JSON.stringify(raw)} is not allowed`);
   return new CelIP(6, v6);
 }
 
 /** library/cidr.go parseCIDR: netip.ParsePrefix (the address as written, a prefix within its length). */
 export function parseCIDR(raw: string): CelCIDR {
-  const fail = () => new CelFunctionError(`network address parse error during conversion from string: netip.ParsePrefix(${JSON.stringify(raw)}): invalid prefix`);
+  const fail = () =>
+    new CelFunctionError(
+      `network address parse error during conversion from string: netip.ParsePrefix(${JSON.stringify(raw)}): invalid prefix`,
+    );
   const slash = raw.indexOf('/');
   if (slash < 0 || !/^(0|[1-9]\d*)$/.test(raw.slice(slash + 1))) throw fail();
   let ip: CelIP;
   try {
     ip = parseIP(raw.slice(0, slash));
   } catch (e) {
-    if ((e as Error).message.startsWith('IPv4-mapped')) throw new CelFunctionError(`IPv4-mapped IPv6 address ${JSON.stringify(raw)} is not allowed`);
+    if ((e as Error).message.startsWith('IPv4-mapped'))
+      throw new CelFunctionError(`IPv4-mapped IPv6 address ${JSON.stringify(raw)} is not allowed`);
     throw fail();
   }
   const prefix = Number(raw.slice(slash + 1));
@@ -130,9 +138,15 @@ export const IP: CelLibrary = {
     env.registerOperator('net.IP == net.IP', (a: CelIP, b: CelIP) => a.family === b.family && a.value === b.value);
     env.registerFunction('net.IP.family(): int', (ip: CelIP) => BigInt(ip.family));
     env.registerFunction('net.IP.isUnspecified(): bool', (ip: CelIP) => ip.value === 0n);
-    env.registerFunction('net.IP.isLoopback(): bool', (ip: CelIP) => (ip.family === 4 ? inRange(ip, '127.0.0.0/8') : ip.value === 1n));
-    env.registerFunction('net.IP.isLinkLocalMulticast(): bool', (ip: CelIP) => (ip.family === 4 ? inRange(ip, '224.0.0.0/24') : ((ip.value >> 112n) & 0xff0fn) === 0xff02n));
-    env.registerFunction('net.IP.isLinkLocalUnicast(): bool', (ip: CelIP) => inRange(ip, ip.family === 4 ? '169.254.0.0/16' : 'fe80::/10'));
+    env.registerFunction('net.IP.isLoopback(): bool', (ip: CelIP) =>
+      ip.family === 4 ? inRange(ip, '127.0.0.0/8') : ip.value === 1n,
+    );
+    env.registerFunction('net.IP.isLinkLocalMulticast(): bool', (ip: CelIP) =>
+      ip.family === 4 ? inRange(ip, '224.0.0.0/24') : ((ip.value >> 112n) & 0xff0fn) === 0xff02n,
+    );
+    env.registerFunction('net.IP.isLinkLocalUnicast(): bool', (ip: CelIP) =>
+      inRange(ip, ip.family === 4 ? '169.254.0.0/16' : 'fe80::/10'),
+    );
     env.registerFunction('net.IP.isGlobalUnicast(): bool', (ip: CelIP) => {
       if (ip.value === 0n || (ip.family === 4 && ip.value === 0xffffffffn)) return false;
       const loopback = ip.family === 4 ? inRange(ip, '127.0.0.0/8') : ip.value === 1n;
@@ -150,7 +164,10 @@ export const IP: CelLibrary = {
       const other = parseCIDR(s);
       return other.prefix >= c.prefix && c.contains(other.ip);
     });
-    env.registerFunction('net.CIDR.containsCIDR(net.CIDR): bool', (c: CelCIDR, other: CelCIDR) => other.prefix >= c.prefix && c.contains(other.ip));
+    env.registerFunction(
+      'net.CIDR.containsCIDR(net.CIDR): bool',
+      (c: CelCIDR, other: CelCIDR) => other.prefix >= c.prefix && c.contains(other.ip),
+    );
     env.registerFunction('net.CIDR.ip(): net.IP', (c: CelCIDR) => c.ip);
     env.registerFunction('net.CIDR.masked(): net.CIDR', (c: CelCIDR) => c.masked());
     env.registerFunction('net.CIDR.prefixLength(): int', (c: CelCIDR) => BigInt(c.prefix));

@@ -46,7 +46,8 @@ export class CelFunctionError extends Error {}
 export function compareCel(a: unknown, b: unknown): number {
   const numeric = (v: unknown) => typeof v === 'bigint' || typeof v === 'number';
   if (numeric(a) && numeric(b)) return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
-  if (typeof a !== typeof b || !['string', 'boolean'].includes(typeof a)) throw new CelFunctionError(`no such overload: ${typeName(a)} < ${typeName(b)}`);
+  if (typeof a !== typeof b || !['string', 'boolean'].includes(typeof a))
+    throw new CelFunctionError(`no such overload: ${typeName(a)} < ${typeName(b)}`);
   return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
 }
 

@@ -16,17 +16,25 @@ const minMax = (name: 'min' | 'max', sign: number) => (list: readonly unknown[])
   return best;
 };
 
-const equal = (a: unknown, b: unknown) => a === b || (typeof a === typeof b && JSON.stringify(a, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)) === JSON.stringify(b, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)));
+const equal = (a: unknown, b: unknown) =>
+  a === b ||
+  (typeof a === typeof b &&
+    JSON.stringify(a, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)) ===
+      JSON.stringify(b, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)));
 
 export const LISTS: CelLibrary = {
   name: 'lists',
   introduced: 0,
   register(env) {
     for (const t of ELEMENTS) {
-      env.registerFunction(`list<${t}>.isSorted(): bool`, (list: readonly unknown[]) => list.every((v, i) => i === 0 || compareCel(list[i - 1], v) <= 0));
+      env.registerFunction(`list<${t}>.isSorted(): bool`, (list: readonly unknown[]) =>
+        list.every((v, i) => i === 0 || compareCel(list[i - 1], v) <= 0),
+      );
       env.registerFunction(`list<${t}>.min(): ${t}`, minMax('min', -1));
       env.registerFunction(`list<${t}>.max(): ${t}`, minMax('max', 1));
-      env.registerFunction(`list<${t}>.indexOf(${t}): int`, (list: readonly unknown[], x: unknown) => BigInt(list.findIndex((v) => equal(v, x))));
+      env.registerFunction(`list<${t}>.indexOf(${t}): int`, (list: readonly unknown[], x: unknown) =>
+        BigInt(list.findIndex((v) => equal(v, x))),
+      );
       env.registerFunction(`list<${t}>.lastIndexOf(${t}): int`, (list: readonly unknown[], x: unknown) => {
         for (let i = list.length - 1; i >= 0; i--) if (equal(list[i], x)) return BigInt(i);
         return -1n;
@@ -36,7 +44,10 @@ export const LISTS: CelLibrary = {
       env.registerFunction(`list<${t}>.sum(): ${t}`, (list: readonly unknown[]) => {
         if (list.length === 0) return t === 'double' ? 0 : 0n;
         return list.reduce((a, b) => {
-          if (typeof a !== typeof b) throw new CelFunctionError(`no such overload: ${typeof a === 'bigint' ? 'int' : 'double'} + ${typeof b === 'bigint' ? 'int' : 'double'}`);
+          if (typeof a !== typeof b)
+            throw new CelFunctionError(
+              `no such overload: ${typeof a === 'bigint' ? 'int' : 'double'} + ${typeof b === 'bigint' ? 'int' : 'double'}`,
+            );
           return (a as number) + (b as number);
         });
       });

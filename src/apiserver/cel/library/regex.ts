@@ -31,6 +31,8 @@ export const REGEX: CelLibrary = {
   register(env) {
     env.registerFunction('string.find(string): string', (s: string, re: string) => findAll(s, re, 1n)[0] ?? '');
     env.registerFunction('string.findAll(string): list<string>', (s: string, re: string) => findAll(s, re, -1n));
-    env.registerFunction('string.findAll(string, int): list<string>', (s: string, re: string, n: bigint) => findAll(s, re, n));
+    env.registerFunction('string.findAll(string, int): list<string>', (s: string, re: string, n: bigint) =>
+      findAll(s, re, n),
+    );
   },
 };

@@ -8,21 +8,30 @@ import { CelFunctionError, registerNamespace, type CelLibrary } from './library'
  */
 const codePoints = (s: string) => [...s];
 
-
 function quote(s: string): string {
   const escaped = codePoints(s)
     .map((c) => {
       switch (c) {
-        case '\\': return '\\\\';
-        case '"': return '\\"';
-        case '\n': return '\\n';
-        case '\r': return '\\r';
-        case '\t': return '\\t';
-        case '\b': return '\\b';
-        case '\f': return '\\f';
-        case '\v': return '\\v';
-        case '\x07': return '\\a';
-        default: return c;
+        case '\\':
+          return '\\\\';
+        case '"':
+          return '\\"';
+        case '\n':
+          return '\\n';
+        case '\r':
+          return '\\r';
+        case '\t':
+          return '\\t';
+        case '\b':
+          return '\\b';
+        case '\f':
+          return '\\f';
+        case '\v':
+          return '\\v';
+        case '\x07':
+          return '\\a';
+        default:
+          return c;
       }
     })
     .join('');
@@ -38,13 +47,18 @@ export const STRINGS: CelLibrary = {
       if (i < 0n || i > BigInt(cps.length)) throw new CelFunctionError(`index out of range: ${i}`);
       return cps[Number(i)] ?? '';
     });
-    env.registerFunction('string.replace(string, string): string', (s: string, from: string, to: string) => s.split(from).join(to));
-    env.registerFunction('string.replace(string, string, int): string', (s: string, from: string, to: string, n: bigint) => {
-      if (n < 0n) return s.split(from).join(to);
-      const parts = s.split(from);
-      const k = Math.min(Number(n), parts.length - 1);
-      return parts.slice(0, k + 1).join(to) + (parts.length > k + 1 ? from + parts.slice(k + 1).join(from) : '');
-    });
+    env.registerFunction('string.replace(string, string): string', (s: string, from: string, to: string) =>
+      s.split(from).join(to),
+    );
+    env.registerFunction(
+      'string.replace(string, string, int): string',
+      (s: string, from: string, to: string, n: bigint) => {
+        if (n < 0n) return s.split(from).join(to);
+        const parts = s.split(from);
+        const k = Math.min(Number(n), parts.length - 1);
+        return parts.slice(0, k + 1).join(to) + (parts.length > k + 1 ? from + parts.slice(k + 1).join(from) : '');
+      },
+    );
   },
 };
 
@@ -69,8 +83,15 @@ export const SETS: CelLibrary = {
   introduced: 29,
   register(env) {
     registerNamespace(env, 'sets');
-    env.registerFunction('sets.contains(list<dyn>, list<dyn>): bool', (_ns: unknown, a: unknown[], b: unknown[]) => b.every((x) => has(a, x)));
-    env.registerFunction('sets.equivalent(list<dyn>, list<dyn>): bool', (_ns: unknown, a: unknown[], b: unknown[]) => b.every((x) => has(a, x)) && a.every((x) => has(b, x)));
-    env.registerFunction('sets.intersects(list<dyn>, list<dyn>): bool', (_ns: unknown, a: unknown[], b: unknown[]) => b.some((x) => has(a, x)));
+    env.registerFunction('sets.contains(list<dyn>, list<dyn>): bool', (_ns: unknown, a: unknown[], b: unknown[]) =>
+      b.every((x) => has(a, x)),
+    );
+    env.registerFunction(
+      'sets.equivalent(list<dyn>, list<dyn>): bool',
+      (_ns: unknown, a: unknown[], b: unknown[]) => b.every((x) => has(a, x)) && a.every((x) => has(b, x)),
+    );
+    env.registerFunction('sets.intersects(list<dyn>, list<dyn>): bool', (_ns: unknown, a: unknown[], b: unknown[]) =>
+      b.some((x) => has(a, x)),
+    );
   },
 };

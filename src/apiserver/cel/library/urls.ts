@@ -2,7 +2,16 @@ import { CelFunctionError, parses, type CelLibrary } from './library';
 
 /** A parsed URL (pkg/cel/url.go URL, the CEL type `kubernetes.URL`). */
 export class CelURL {
-  constructor(readonly parsed: { scheme: string; host: string; hostname: string; port: string; escapedPath: string; query: Map<string, string[]> }) {}
+  constructor(
+    readonly parsed: {
+      scheme: string;
+      host: string;
+      hostname: string;
+      port: string;
+      escapedPath: string;
+      query: Map<string, string[]>;
+    },
+  ) {}
 }
 
 /**
@@ -10,7 +19,10 @@ export class CelURL {
  * scheme or host); anything else is an error.
  */
 function parseRequestURI(text: string): CelURL {
-  const fail = () => new CelFunctionError(`URL parse error during conversion from string: parse ${JSON.stringify(text)}: invalid URI for request`);
+  const fail = () =>
+    new CelFunctionError(
+      `URL parse error during conversion from string: parse ${JSON.stringify(text)}: invalid URI for request`,
+    );
   if (text.includes('#')) throw fail();
   let u: URL;
   const absolutePath = text.startsWith('/');
@@ -46,12 +58,18 @@ export const URLS: CelLibrary = {
     env.registerType('kubernetes.URL', CelURL);
     env.registerFunction('url(string): kubernetes.URL', parseRequestURI);
     env.registerFunction('isURL(string): bool', parses(parseRequestURI));
-    env.registerFunction('string(kubernetes.URL): string', (u: CelURL) => `${u.parsed.scheme ? `${u.parsed.scheme}://${u.parsed.host}` : ''}${u.parsed.escapedPath}`);
+    env.registerFunction(
+      'string(kubernetes.URL): string',
+      (u: CelURL) => `${u.parsed.scheme ? `${u.parsed.scheme}://${u.parsed.host}` : ''}${u.parsed.escapedPath}`,
+    );
     env.registerFunction('kubernetes.URL.getScheme(): string', (u: CelURL) => u.parsed.scheme);
     env.registerFunction('kubernetes.URL.getHost(): string', (u: CelURL) => u.parsed.host);
     env.registerFunction('kubernetes.URL.getHostname(): string', (u: CelURL) => u.parsed.hostname);
     env.registerFunction('kubernetes.URL.getPort(): string', (u: CelURL) => u.parsed.port);
     env.registerFunction('kubernetes.URL.getEscapedPath(): string', (u: CelURL) => u.parsed.escapedPath);
-    env.registerFunction('kubernetes.URL.getQuery(): map<string, list<string>>', (u: CelURL) => new Map(u.parsed.query));
+    env.registerFunction(
+      'kubernetes.URL.getQuery(): map<string, list<string>>',
+      (u: CelURL) => new Map(u.parsed.query),
+    );
   },
 };

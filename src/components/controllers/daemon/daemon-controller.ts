@@ -3,7 +3,14 @@ import { fromTime, jsonEqual } from '../../../apimachinery/object';
 import type { DaemonSet, Node, Pod } from '../../../apimachinery/types';
 import { keyOf, type SharedInformer } from '../../../client/informer';
 import { isPodAvailable } from '../../../helpers/pod-util';
-import { ControllerExpectations, newControllerRef, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../controller-utils';
+import {
+  ControllerExpectations,
+  newControllerRef,
+  PodControl,
+  podsByControllerUID,
+  podsOwnedBy,
+  resolveControllerRef,
+} from '../controller-utils';
 import { isPodReady } from '../../../helpers/pod-util';
 import { labelSelectorAsSelector, SelectorError } from '../../../apimachinery/selectors';
 import { computeHash } from '../statefulset/stateful-set-utils';
@@ -11,7 +18,12 @@ import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';
 import { WorkQueue } from '../../../client/workqueue';
 import { ConsistencyStore, skipSyncWhileCacheIsStale } from '../consistency-store';
-import { addOrUpdateDaemonPodTolerations, getTargetNodeName, nodeNameAffinity, nodeShouldRunDaemonPod } from './daemonset-util';
+import {
+  addOrUpdateDaemonPodTolerations,
+  getTargetNodeName,
+  nodeNameAffinity,
+  nodeShouldRunDaemonPod,
+} from './daemonset-util';
 
 const SOURCE = 'pkg/controller/daemon/daemon_controller.go';
 const IDENTITY: ClientIdentity = { name: 'daemonset-controller', component: 'daemonset' };
@@ -24,7 +36,10 @@ const TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
 /** The selector selects the template's labels (an invalid selector selects nothing). */
 function selectsOwnTemplate(ds: DaemonSet): boolean {
   try {
-    return ds.spec?.selector !== undefined && labelSelectorAsSelector(ds.spec.selector).matches(ds.spec.template?.metadata?.labels ?? {});
+    return (
+      ds.spec?.selector !== undefined &&
+      labelSelectorAsSelector(ds.spec.selector).matches(ds.spec.template?.metadata?.labels ?? {})
+    );
   } catch (e) {
     if (e instanceof SelectorError) return false;
     throw e;
@@ -68,25 +83,32 @@ export class DaemonSetsController extends StoppableController {
   private readonly consistency: ConsistencyStore;
 
   start(): this {
-    this.sets.addEventHandler(this.whileRunning((key, old, ds) => {
-      if (!ds) this.consistency.clear(key, old?.metadata.uid);
-      this.queue.add(key);
-    }));
-    this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
-      // No DaemonSet in the lister: no pod resolves to one.
-      if (this.sets.size === 0) return;
-      const ds = resolveControllerRef((pod ?? old)!, 'DaemonSet', this.sets);
-      if (!ds) return;
-      const key = keyOf(ds);
-      if (pod && !old) this.expectations.creationObserved(key);
-      if (!pod) this.expectations.deletionObserved(key);
-      this.queue.add(key);
-    }));
-    this.nodes.addEventHandler(this.whileRunning((_key, old, node) => {
-      // shouldIgnoreNodeUpdate: only what decides where daemon pods run (labels, taints, cordon).
-      if (old && node && jsonEqual(old.metadata.labels, node.metadata.labels) && jsonEqual(old.spec, node.spec)) return;
-      for (const ds of this.sets.list()) this.queue.add(keyOf(ds));
-    }));
+    this.sets.addEventHandler(
+      this.whileRunning((key, old, ds) => {
+        if (!ds) this.consistency.clear(key, old?.metadata.uid);
+        this.queue.add(key);
+      }),
+    );
+    this.pods.addEventHandler(
+      this.whileRunning((_key, old, pod) => {
+        // No DaemonSet in the lister: no pod resolves to one.
+        if (this.sets.size === 0) return;
+        const ds = resolveControllerRef((pod ?? old)!, 'DaemonSet', this.sets);
+        if (!ds) return;
+        const key = keyOf(ds);
+        if (pod && !old) this.expectations.creationObserved(key);
+        if (!pod) this.expectations.deletionObserved(key);
+        this.queue.add(key);
+      }),
+    );
+    this.nodes.addEventHandler(
+      this.whileRunning((_key, old, node) => {
+        // shouldIgnoreNodeUpdate: only what decides where daemon pods run (labels, taints, cordon).
+        if (old && node && jsonEqual(old.metadata.labels, node.metadata.labels) && jsonEqual(old.spec, node.spec))
+          return;
+        for (const ds of this.sets.list()) this.queue.add(keyOf(ds));
+      }),
+    );
     return this;
   }
 
@@ -119,7 +141,12 @@ export class DaemonSetsController extends StoppableController {
     if (!selectsOwnTemplate(ds)) {
       // Not an upstream Event (upstream has no such check): a timeline note, once per back-off run.
       if (this.queue.rateLimiter.numRequeues(key) === 0) {
-        this.timeline.record('daemonset', `daemonsets/${ds.metadata.name} creates no pods: its selector does not select its template's labels (backs off)`, `${SOURCE} syncDaemonSet + client-go workqueue AddRateLimited`, { actor: IDENTITY.name });
+        this.timeline.record(
+          'daemonset',
+          `daemonsets/${ds.metadata.name} creates no pods: its selector does not select its template's labels (backs off)`,
+          `${SOURCE} syncDaemonSet + client-go workqueue AddRateLimited`,
+          { actor: IDENTITY.name },
+        );
       }
       return new Error(`daemonsets/${ds.metadata.name}: \`selector\` does not match template \`labels\``);
     }
@@ -169,8 +196,17 @@ export class DaemonSetsController extends StoppableController {
               this.queue.addAfter(keyOf(ds), b.delayMs - (now - b.at));
               continue;
             }
-            this.failedBackoff.set(bkey, { delayMs: b ? Math.min(b.delayMs * 2, FAILED_POD_BACKOFF_MAX_MS) : FAILED_POD_BACKOFF_MS, at: now });
-            this.podControl.event(ds, 'DaemonSet', 'Warning', 'FailedDaemonPod', `Found failed daemon pod ${pod.metadata.namespace}/${pod.metadata.name} on node ${name}, will try to kill it`);
+            this.failedBackoff.set(bkey, {
+              delayMs: b ? Math.min(b.delayMs * 2, FAILED_POD_BACKOFF_MAX_MS) : FAILED_POD_BACKOFF_MS,
+              at: now,
+            });
+            this.podControl.event(
+              ds,
+              'DaemonSet',
+              'Warning',
+              'FailedDaemonPod',
+              `Found failed daemon pod ${pod.metadata.namespace}/${pod.metadata.name} on node ${name}, will try to kill it`,
+            );
             toDelete.push(pod);
           } else if (pod.status?.phase === 'Succeeded') toDelete.push(pod);
           else running.push(pod);
@@ -180,12 +216,19 @@ export class DaemonSetsController extends StoppableController {
         toDelete.push(...running.slice(1));
       } else if (pods.length > 0) {
         const live = pods.filter((p) => !p.metadata.deletionTimestamp);
-        if (live.length > 0) this.timeline.record('daemonset', `daemonsets/${ds.metadata.name} removes its pod from node ${name}: ${why}`, `${SOURCE} podsShouldBeOnNode`, { actor: IDENTITY.name });
+        if (live.length > 0)
+          this.timeline.record(
+            'daemonset',
+            `daemonsets/${ds.metadata.name} removes its pod from node ${name}: ${why}`,
+            `${SOURCE} podsShouldBeOnNode`,
+            { actor: IDENTITY.name },
+          );
         toDelete.push(...live);
       }
     }
     const known = new Set(nodes.map((n) => n.metadata.name!));
-    for (const [node, pods] of byNode) if (!known.has(node)) toDelete.push(...pods.filter((p) => !p.metadata.deletionTimestamp));
+    for (const [node, pods] of byNode)
+      if (!known.has(node)) toDelete.push(...pods.filter((p) => !p.metadata.deletionTimestamp));
     this.syncNodes(ds, toDelete, needing, hash);
   }
 
@@ -194,12 +237,25 @@ export class DaemonSetsController extends StoppableController {
     const key = keyOf(ds);
     if (needing.length === 0 && toDelete.length === 0) return;
     this.expectations.expect(key, needing.length, toDelete.length);
-    if (needing.length > 0) this.timeline.record('daemonset', `daemonsets/${ds.metadata.name} creates a pod for node${needing.length > 1 ? 's' : ''} ${needing.join(', ')}`, `${SOURCE} syncNodes`, { actor: IDENTITY.name });
+    if (needing.length > 0)
+      this.timeline.record(
+        'daemonset',
+        `daemonsets/${ds.metadata.name} creates a pod for node${needing.length > 1 ? 's' : ''} ${needing.join(', ')}`,
+        `${SOURCE} syncNodes`,
+        { actor: IDENTITY.name },
+      );
     const template = structuredClone(ds.spec!.template);
     // util.CreatePodTemplate: the daemon tolerations and the generation and revision labels.
     template.spec ??= { containers: [] };
     addOrUpdateDaemonPodTolerations(template.spec);
-    template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, [REVISION_HASH_LABEL]: hash, [TEMPLATE_GENERATION_LABEL]: String(ds.metadata.generation ?? 1) } };
+    template.metadata = {
+      ...template.metadata,
+      labels: {
+        ...template.metadata?.labels,
+        [REVISION_HASH_LABEL]: hash,
+        [TEMPLATE_GENERATION_LABEL]: String(ds.metadata.generation ?? 1),
+      },
+    };
     const ref = newControllerRef(ds, 'apps/v1', 'DaemonSet');
     for (const node of needing) {
       const r = this.podControl.createPod(ds, 'DaemonSet', template, ref, {}, (pod) => {
@@ -214,7 +270,12 @@ export class DaemonSetsController extends StoppableController {
   }
 
   /** updateDaemonSetStatus (storeDaemonSetStatus): desired, current, misscheduled, ready, updated, available. */
-  private updateDaemonSetStatus(ds: DaemonSet, nodes: readonly Node[], byNode: Map<string, Pod[]>, hash: string): void | Error {
+  private updateDaemonSetStatus(
+    ds: DaemonSet,
+    nodes: readonly Node[],
+    byNode: Map<string, Pod[]>,
+    hash: string,
+  ): void | Error {
     const now = this.clock.now();
     const minReady = ds.spec?.minReadySeconds ?? 0;
     let desired = 0;
@@ -230,7 +291,9 @@ export class DaemonSetsController extends StoppableController {
         desired += 1;
         if (pods.length === 0) continue;
         current += 1;
-        const oldest = [...pods].sort((a, b) => fromTime(a.metadata.creationTimestamp!) - fromTime(b.metadata.creationTimestamp!))[0];
+        const oldest = [...pods].sort(
+          (a, b) => fromTime(a.metadata.creationTimestamp!) - fromTime(b.metadata.creationTimestamp!),
+        )[0];
         if (isPodReady(oldest)) {
           ready += 1;
           if (isPodAvailable(oldest, minReady, now, this.release)) available += 1;
@@ -250,7 +313,13 @@ export class DaemonSetsController extends StoppableController {
     };
     const old = ds.status;
     if (old && jsonEqual({ ...old, collisionCount: undefined }, { ...status, collisionCount: undefined })) return;
-    const r = this.api.update(IDENTITY, 'daemonsets', ds.metadata.namespace, { ...ds, status: { ...status, ...(old?.collisionCount ? { collisionCount: old.collisionCount } : {}) } }, { subresource: 'status' });
+    const r = this.api.update(
+      IDENTITY,
+      'daemonsets',
+      ds.metadata.namespace,
+      { ...ds, status: { ...status, ...(old?.collisionCount ? { collisionCount: old.collisionCount } : {}) } },
+      { subresource: 'status' },
+    );
     if (!r.ok) return new Error(`updating the status of daemonsets/${ds.metadata.name}: ${r.status.message}`);
     this.podControl.consistency?.wroteAt(ds, 'daemonsets', r.object.metadata.resourceVersion);
     if (minReady > 0 && ready !== available) this.queue.addAfter(keyOf(ds), minReady * 1000);

@@ -32,7 +32,9 @@ export function addOrUpdateDaemonPodTolerations(spec: PodSpec): void {
   const tolerations = [...(spec.tolerations ?? [])];
   for (const t of add) {
     // v1helper.AddOrUpdateTolerationInPodSpec: same key, effect and operator is replaced, else appended.
-    const i = tolerations.findIndex((x) => x.key === t.key && x.effect === t.effect && (x.operator ?? 'Equal') === t.operator);
+    const i = tolerations.findIndex(
+      (x) => x.key === t.key && x.effect === t.effect && (x.operator ?? 'Equal') === t.operator,
+    );
     if (i >= 0) tolerations[i] = t;
     else tolerations.push(t);
   }
@@ -45,20 +47,32 @@ export function addOrUpdateDaemonPodTolerations(spec: PodSpec): void {
  * nowhere else (ScheduleDaemonSetPods, GA 1.17).
  */
 export function nodeNameAffinity(nodeName: string): NonNullable<PodSpec['affinity']> {
-  return { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] }] } } };
+  return {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] }],
+      },
+    },
+  };
 }
 
 /** GetTargetNodeName: the node a daemon pod is for — its spec.nodeName, or the matchFields term of its affinity. */
 export function getTargetNodeName(pod: Pod): string | undefined {
   if (pod.spec?.nodeName) return pod.spec.nodeName;
-  for (const term of pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) {
-    for (const f of term.matchFields ?? []) if (f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1) return f.values[0];
+  for (const term of pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+    ?.nodeSelectorTerms ?? []) {
+    for (const f of term.matchFields ?? [])
+      if (f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1) return f.values[0];
   }
   return undefined;
 }
 
 /** v1helper.FindMatchingUntoleratedTaint among the taints `filter` keeps. */
-export function findUntoleratedTaint(taints: readonly Taint[], tolerations: readonly Toleration[], filter: (t: Taint) => boolean): Taint | undefined {
+export function findUntoleratedTaint(
+  taints: readonly Taint[],
+  tolerations: readonly Toleration[],
+  filter: (t: Taint) => boolean,
+): Taint | undefined {
   return taints.filter(filter).find((taint) => !tolerations.some((t) => toleratesTaint(t, taint)));
 }
 
@@ -68,18 +82,31 @@ export function findUntoleratedTaint(taints: readonly Taint[], tolerations: read
  * shouldContinueRunning — an existing one may stay (only a NoExecute taint it does not tolerate
  * drives it off).
  */
-export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): { shouldRun: boolean; shouldContinueRunning: boolean; why?: string } {
+export function nodeShouldRunDaemonPod(
+  node: Node,
+  ds: DaemonSet,
+): { shouldRun: boolean; shouldContinueRunning: boolean; why?: string } {
   const spec: PodSpec = structuredClone(ds.spec?.template?.spec ?? { containers: [] });
   addOrUpdateDaemonPodTolerations(spec);
   const name = node.metadata.name!;
-  if (spec.nodeName && spec.nodeName !== name) return { shouldRun: false, shouldContinueRunning: false, why: `the template names node ${spec.nodeName}` };
+  if (spec.nodeName && spec.nodeName !== name)
+    return { shouldRun: false, shouldContinueRunning: false, why: `the template names node ${spec.nodeName}` };
   // predicates: the scheduler's own node affinity check (nodeaffinity.GetRequiredNodeAffinity).
-  if (!requiredNodeAffinityMatches({ metadata: {}, spec }, node)) return { shouldRun: false, shouldContinueRunning: false, why: 'its nodeSelector or node affinity does not match' };
+  if (!requiredNodeAffinityMatches({ metadata: {}, spec }, node))
+    return { shouldRun: false, shouldContinueRunning: false, why: 'its nodeSelector or node affinity does not match' };
   const taints = node.spec?.taints ?? [];
-  const untolerated = findUntoleratedTaint(taints, spec.tolerations ?? [], (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
+  const untolerated = findUntoleratedTaint(
+    taints,
+    spec.tolerations ?? [],
+    (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute',
+  );
   if (untolerated) {
     const noExecute = findUntoleratedTaint(taints, spec.tolerations ?? [], (t) => t.effect === 'NoExecute');
-    return { shouldRun: false, shouldContinueRunning: !noExecute, why: `taint ${untolerated.key}:${untolerated.effect} is not tolerated` };
+    return {
+      shouldRun: false,
+      shouldContinueRunning: !noExecute,
+      why: `taint ${untolerated.key}:${untolerated.effect} is not tolerated`,
+    };
   }
   return { shouldRun: true, shouldContinueRunning: true };
 }

@@ -5,7 +5,13 @@ import type { Deployment, DeploymentCondition, DeploymentStatus, Pod, ReplicaSet
 import { ControllerBase } from '../controller-base';
 import type { ControllerContext } from '../controller-manager';
 import { keyOf, type SharedInformer } from '../../../client/informer';
-import { getControllerOf, labelSelectorAsSelector, newControllerRef, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../controller-utils';
+import {
+  getControllerOf,
+  labelSelectorAsSelector,
+  newControllerRef,
+  podsByControllerUID,
+  POD_CONTROLLER_UID_INDEX,
+} from '../controller-utils';
 import { WorkQueue } from '../../../client/workqueue';
 import {
   availableCount,
@@ -52,7 +58,12 @@ export class DeploymentController extends ControllerBase {
     this.deployments = informers.informerFor('deployments');
     this.sets = informers.informerFor('replicasets');
     this.pods = podsByControllerUID(informers);
-    this.recorder = new EventRecorder({ component: 'deployment-controller' }, 'deployment', () => clock.now(), (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e));
+    this.recorder = new EventRecorder(
+      { component: 'deployment-controller' },
+      'deployment',
+      () => clock.now(),
+      (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e),
+    );
   }
 
   start(): this {
@@ -94,13 +105,24 @@ export class DeploymentController extends ControllerBase {
   /** getReplicaSetsForDeployment: the sets it controls whose labels its selector matches (adoption not modelled). */
   private getReplicaSetsForDeployment(d: Deployment): ReplicaSet[] {
     const selector = labelSelectorAsSelector(d.spec?.selector);
-    return this.sets.list(d.metadata.namespace).filter((rs) => getControllerOf(rs)?.uid === d.metadata.uid && !!selector?.matches(rs.spec?.template?.metadata?.labels ?? rs.metadata.labels));
+    return this.sets
+      .list(d.metadata.namespace)
+      .filter(
+        (rs) =>
+          getControllerOf(rs)?.uid === d.metadata.uid &&
+          !!selector?.matches(rs.spec?.template?.metadata?.labels ?? rs.metadata.labels),
+      );
   }
 
   /** isScalingEvent: an active set's desired-replicas annotation is not the Deployment's replicas any more. */
   private isScalingEvent(d: Deployment, sets: readonly ReplicaSet[]): boolean {
     const replicas = d.spec?.replicas ?? 1;
-    return sets.some((rs) => (rs.spec?.replicas ?? 0) > 0 && rs.metadata.annotations?.[DESIRED_REPLICAS_ANNOTATION] !== undefined && Number(rs.metadata.annotations[DESIRED_REPLICAS_ANNOTATION]) !== replicas);
+    return sets.some(
+      (rs) =>
+        (rs.spec?.replicas ?? 0) > 0 &&
+        rs.metadata.annotations?.[DESIRED_REPLICAS_ANNOTATION] !== undefined &&
+        Number(rs.metadata.annotations[DESIRED_REPLICAS_ANNOTATION]) !== replicas,
+    );
   }
 
   /**
@@ -141,10 +163,28 @@ export class DeploymentController extends ControllerBase {
     else if (!d.spec.paused && pausedCondition) [reason, message] = ['DeploymentResumed', 'Deployment is resumed'];
     else return d;
     const now = toTime(this.clock.now());
-    const next: DeploymentCondition = { type: 'Progressing', status: 'Unknown', reason, message, lastUpdateTime: now, lastTransitionTime: progressing?.status === 'Unknown' ? progressing.lastTransitionTime : now };
+    const next: DeploymentCondition = {
+      type: 'Progressing',
+      status: 'Unknown',
+      reason,
+      message,
+      lastUpdateTime: now,
+      lastTransitionTime: progressing?.status === 'Unknown' ? progressing.lastTransitionTime : now,
+    };
     const conditions = [...(d.status?.conditions ?? []).filter((c) => c.type !== 'Progressing'), next];
-    this.timeline.record('deployment', `deployments/${d.metadata.name} ${d.spec.paused ? 'is paused: it is only scaled, no rollout goes on' : 'is resumed'}`, `${SOURCE}/sync.go checkPausedConditions`, { actor: IDENTITY.name });
-    const r = this.api.update(IDENTITY, 'deployments', d.metadata.namespace, { ...d, status: { ...d.status, conditions } }, { subresource: 'status' });
+    this.timeline.record(
+      'deployment',
+      `deployments/${d.metadata.name} ${d.spec.paused ? 'is paused: it is only scaled, no rollout goes on' : 'is resumed'}`,
+      `${SOURCE}/sync.go checkPausedConditions`,
+      { actor: IDENTITY.name },
+    );
+    const r = this.api.update(
+      IDENTITY,
+      'deployments',
+      d.metadata.namespace,
+      { ...d, status: { ...d.status, conditions } },
+      { subresource: 'status' },
+    );
     return r.ok ? r.object : new Error(r.status.message);
   }
 
@@ -155,7 +195,12 @@ export class DeploymentController extends ControllerBase {
     if (newRS instanceof Error) return newRS;
     const all = [...old, newRS];
     if (this.reconcileNewReplicaSet(all, newRS, d)) return this.syncStatus(d, this.getReplicaSetsForDeployment(d));
-    this.reconcileOldReplicaSets(all, old.filter((rs) => (rs.spec?.replicas ?? 0) > 0), newRS, d);
+    this.reconcileOldReplicaSets(
+      all,
+      old.filter((rs) => (rs.spec?.replicas ?? 0) > 0),
+      newRS,
+      d,
+    );
     return this.syncStatus(d, this.getReplicaSetsForDeployment(d));
   }
 
@@ -165,7 +210,12 @@ export class DeploymentController extends ControllerBase {
     const have = newRS.spec?.replicas ?? 0;
     if (have === replicas) return false;
     if (have > replicas) return this.scaleReplicaSet(newRS, replicas, d, 'rolling.go reconcileNewReplicaSet');
-    return this.scaleReplicaSet(newRS, newRSNewReplicas(d, all, newRS), d, 'rolling.go reconcileNewReplicaSet → NewRSNewReplicas');
+    return this.scaleReplicaSet(
+      newRS,
+      newRSNewReplicas(d, all, newRS),
+      d,
+      'rolling.go reconcileNewReplicaSet → NewRSNewReplicas',
+    );
   }
 
   /**
@@ -174,7 +224,12 @@ export class DeploymentController extends ControllerBase {
    * first taking unhealthy old pods (cleanupUnhealthyReplicas), then available ones
    * (scaleDownOldReplicaSetsForRollingUpdate), oldest set first.
    */
-  private reconcileOldReplicaSets(all: ReplicaSet[], oldActive: ReplicaSet[], newRS: ReplicaSet, d: Deployment): boolean {
+  private reconcileOldReplicaSets(
+    all: ReplicaSet[],
+    oldActive: ReplicaSet[],
+    newRS: ReplicaSet,
+    d: Deployment,
+  ): boolean {
     if (replicaCount(oldActive) === 0) return false;
     const minAvailable = (d.spec?.replicas ?? 1) - maxUnavailable(d);
     const newUnavailable = (newRS.spec?.replicas ?? 0) - (newRS.status?.availableReplicas ?? 0);
@@ -214,16 +269,26 @@ export class DeploymentController extends ControllerBase {
     const existingNew = findNewReplicaSet(d, sets);
     const old = sets.filter((rs) => rs !== existingNew);
     let scaledDown = false;
-    for (const rs of old) if ((rs.spec?.replicas ?? 0) > 0) scaledDown = this.scaleReplicaSet(rs, 0, d, 'recreate.go scaleDownOldReplicaSetsForRecreate') || scaledDown;
+    for (const rs of old)
+      if ((rs.spec?.replicas ?? 0) > 0)
+        scaledDown = this.scaleReplicaSet(rs, 0, d, 'recreate.go scaleDownOldReplicaSetsForRecreate') || scaledDown;
     if (scaledDown) return this.syncStatus(d, this.getReplicaSetsForDeployment(d));
-    const running = old.flatMap((rs) => this.pods.byIndex(POD_CONTROLLER_UID_INDEX, rs.metadata.uid!)).filter((p) => p.status?.phase !== 'Failed' && p.status?.phase !== 'Succeeded');
+    const running = old
+      .flatMap((rs) => this.pods.byIndex(POD_CONTROLLER_UID_INDEX, rs.metadata.uid!))
+      .filter((p) => p.status?.phase !== 'Failed' && p.status?.phase !== 'Succeeded');
     if (running.length > 0) {
-      this.timeline.record('deployment', `waits for ${running.length} old pod${running.length > 1 ? 's' : ''} to be gone (Recreate)`, `${SOURCE}/recreate.go oldPodsRunning`, { actor: IDENTITY.name });
+      this.timeline.record(
+        'deployment',
+        `waits for ${running.length} old pod${running.length > 1 ? 's' : ''} to be gone (Recreate)`,
+        `${SOURCE}/recreate.go oldPodsRunning`,
+        { actor: IDENTITY.name },
+      );
       return this.syncStatus(d, sets);
     }
     const newRS = this.getNewReplicaSet(d, sets, old);
     if (newRS instanceof Error) return newRS;
-    if ((newRS.spec?.replicas ?? 0) !== (d.spec?.replicas ?? 1)) this.scaleReplicaSet(newRS, d.spec?.replicas ?? 1, d, 'recreate.go scaleUpNewReplicaSetForRecreate');
+    if ((newRS.spec?.replicas ?? 0) !== (d.spec?.replicas ?? 1))
+      this.scaleReplicaSet(newRS, d.spec?.replicas ?? 1, d, 'recreate.go scaleUpNewReplicaSetForRecreate');
     return this.syncStatus(d, this.getReplicaSetsForDeployment(d));
   }
 
@@ -240,13 +305,23 @@ export class DeploymentController extends ControllerBase {
       const revision = revisionOf(existing) > maxOldRevision ? revisionOf(existing) : maxOldRevision + 1;
       this.setDeploymentRevision(d, revision);
       if (String(revision) === existing.metadata.annotations?.[REVISION_ANNOTATION]) return existing;
-      const r = this.api.update(IDENTITY, 'replicasets', existing.metadata.namespace, { ...existing, metadata: { ...existing.metadata, annotations: { ...existing.metadata.annotations, [REVISION_ANNOTATION]: String(revision) } } });
+      const r = this.api.update(IDENTITY, 'replicasets', existing.metadata.namespace, {
+        ...existing,
+        metadata: {
+          ...existing.metadata,
+          annotations: { ...existing.metadata.annotations, [REVISION_ANNOTATION]: String(revision) },
+        },
+      });
       return r.ok ? r.object : new Error(r.status.message);
     }
     const template = structuredClone(d.spec!.template);
     const hash = computeHash(template, d.status?.collisionCount);
-    template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, [POD_TEMPLATE_HASH_LABEL]: hash } };
-    const replicas = d.spec?.strategy?.type === 'Recreate' ? d.spec?.replicas ?? 1 : newRSNewReplicas(d, old, undefined);
+    template.metadata = {
+      ...template.metadata,
+      labels: { ...template.metadata?.labels, [POD_TEMPLATE_HASH_LABEL]: hash },
+    };
+    const replicas =
+      d.spec?.strategy?.type === 'Recreate' ? (d.spec?.replicas ?? 1) : newRSNewReplicas(d, old, undefined);
     const name = `${d.metadata.name}-${hash}`;
     const rs: ReplicaSet = {
       apiVersion: 'apps/v1',
@@ -255,17 +330,41 @@ export class DeploymentController extends ControllerBase {
         name,
         namespace: d.metadata.namespace,
         labels: { ...template.metadata.labels },
-        annotations: { ...d.metadata.annotations, [REVISION_ANNOTATION]: String(maxOldRevision + 1), [DESIRED_REPLICAS_ANNOTATION]: String(d.spec?.replicas ?? 1), [MAX_REPLICAS_ANNOTATION]: String((d.spec?.replicas ?? 1) + maxSurge(d)) },
+        annotations: {
+          ...d.metadata.annotations,
+          [REVISION_ANNOTATION]: String(maxOldRevision + 1),
+          [DESIRED_REPLICAS_ANNOTATION]: String(d.spec?.replicas ?? 1),
+          [MAX_REPLICAS_ANNOTATION]: String((d.spec?.replicas ?? 1) + maxSurge(d)),
+        },
         ownerReferences: [newControllerRef(d, 'apps/v1', 'Deployment')],
       },
-      spec: { replicas, minReadySeconds: d.spec?.minReadySeconds, selector: { ...d.spec!.selector, matchLabels: { ...d.spec!.selector.matchLabels, [POD_TEMPLATE_HASH_LABEL]: hash } }, template },
+      spec: {
+        replicas,
+        minReadySeconds: d.spec?.minReadySeconds,
+        selector: {
+          ...d.spec!.selector,
+          matchLabels: { ...d.spec!.selector.matchLabels, [POD_TEMPLATE_HASH_LABEL]: hash },
+        },
+        template,
+      },
     };
     delete rs.metadata.annotations!['kubectl.kubernetes.io/last-applied-configuration'];
-    this.timeline.record('deployment', `creates replicaset ${name} with ${replicas} replicas (revision ${maxOldRevision + 1})`, `${SOURCE}/sync.go getNewReplicaSet`, { actor: IDENTITY.name });
+    this.timeline.record(
+      'deployment',
+      `creates replicaset ${name} with ${replicas} replicas (revision ${maxOldRevision + 1})`,
+      `${SOURCE}/sync.go getNewReplicaSet`,
+      { actor: IDENTITY.name },
+    );
     const r = this.api.create(IDENTITY, 'replicasets', d.metadata.namespace, rs);
     if (!r.ok) return new Error(r.status.message);
     this.setDeploymentRevision(d, maxOldRevision + 1);
-    if (replicas > 0) this.recorder.event(this.ref(d), 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${name} from 0 to ${replicas}`);
+    if (replicas > 0)
+      this.recorder.event(
+        this.ref(d),
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled up replica set ${name} from 0 to ${replicas}`,
+      );
     return r.object;
   }
 
@@ -273,18 +372,43 @@ export class DeploymentController extends ControllerBase {
   private setDeploymentRevision(d: Deployment, revision: number): void {
     const fresh = this.deployments.get(keyOf(d)) ?? d;
     if (fresh.metadata.annotations?.[REVISION_ANNOTATION] === String(revision)) return;
-    this.api.update(IDENTITY, 'deployments', fresh.metadata.namespace, { ...fresh, metadata: { ...fresh.metadata, annotations: { ...fresh.metadata.annotations, [REVISION_ANNOTATION]: String(revision) } } });
+    this.api.update(IDENTITY, 'deployments', fresh.metadata.namespace, {
+      ...fresh,
+      metadata: {
+        ...fresh.metadata,
+        annotations: { ...fresh.metadata.annotations, [REVISION_ANNOTATION]: String(revision) },
+      },
+    });
   }
 
   /** scaleReplicaSet: spec.replicas and the desired/max-replicas annotations in one update, with a ScalingReplicaSet event. */
   private scaleReplicaSet(rs: ReplicaSet, replicas: number, d: Deployment, why: string): boolean {
     const fresh = this.sets.get(keyOf(rs)) ?? rs;
     const from = fresh.spec?.replicas ?? 0;
-    const annotations = { ...fresh.metadata.annotations, [DESIRED_REPLICAS_ANNOTATION]: String(d.spec?.replicas ?? 1), [MAX_REPLICAS_ANNOTATION]: String((d.spec?.replicas ?? 1) + maxSurge(d)) };
+    const annotations = {
+      ...fresh.metadata.annotations,
+      [DESIRED_REPLICAS_ANNOTATION]: String(d.spec?.replicas ?? 1),
+      [MAX_REPLICAS_ANNOTATION]: String((d.spec?.replicas ?? 1) + maxSurge(d)),
+    };
     if (from === replicas && jsonEqual(annotations, fresh.metadata.annotations ?? {})) return false;
-    this.timeline.record('deployment', `scales replicaset ${rs.metadata.name} from ${from} to ${replicas}`, `${SOURCE}/${why}`, { actor: IDENTITY.name });
-    const r = this.api.update(IDENTITY, 'replicasets', rs.metadata.namespace, { ...fresh, metadata: { ...fresh.metadata, annotations }, spec: { ...fresh.spec!, replicas } });
-    if (r.ok && from !== replicas) this.recorder.event(this.ref(d), 'Normal', 'ScalingReplicaSet', `Scaled ${replicas > from ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${replicas}`);
+    this.timeline.record(
+      'deployment',
+      `scales replicaset ${rs.metadata.name} from ${from} to ${replicas}`,
+      `${SOURCE}/${why}`,
+      { actor: IDENTITY.name },
+    );
+    const r = this.api.update(IDENTITY, 'replicasets', rs.metadata.namespace, {
+      ...fresh,
+      metadata: { ...fresh.metadata, annotations },
+      spec: { ...fresh.spec!, replicas },
+    });
+    if (r.ok && from !== replicas)
+      this.recorder.event(
+        this.ref(d),
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled ${replicas > from ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${replicas}`,
+      );
     return r.ok && from !== replicas;
   }
 
@@ -308,32 +432,75 @@ export class DeploymentController extends ControllerBase {
       unavailableReplicas: Math.max(0, replicas - available),
       ...(d.status?.collisionCount !== undefined ? { collisionCount: d.status.collisionCount } : {}),
     };
-    if (this.release.enabled('DeploymentReplicaSetTerminatingReplicas')) status.terminatingReplicas = sum((rs) => (rs.status as { terminatingReplicas?: number } | undefined)?.terminatingReplicas);
+    if (this.release.enabled('DeploymentReplicaSetTerminatingReplicas'))
+      status.terminatingReplicas = sum(
+        (rs) => (rs.status as { terminatingReplicas?: number } | undefined)?.terminatingReplicas,
+      );
     const now = toTime(this.clock.now());
     const conditions = [...(d.status?.conditions ?? [])];
     const set = (c: DeploymentCondition) => {
       const i = conditions.findIndex((x) => x.type === c.type);
       const prev = conditions[i];
       if (prev && prev.status === c.status && prev.reason === c.reason) return;
-      const next = { ...c, lastUpdateTime: now, lastTransitionTime: prev && prev.status === c.status ? prev.lastTransitionTime : now };
+      const next = {
+        ...c,
+        lastUpdateTime: now,
+        lastTransitionTime: prev && prev.status === c.status ? prev.lastTransitionTime : now,
+      };
       if (i >= 0) conditions[i] = next;
       else conditions.push(next);
     };
-    if (available >= replicas - maxUnavailable(d)) set({ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' });
-    else set({ type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' });
+    if (available >= replicas - maxUnavailable(d))
+      set({
+        type: 'Available',
+        status: 'True',
+        reason: 'MinimumReplicasAvailable',
+        message: 'Deployment has minimum availability.',
+      });
+    else
+      set({
+        type: 'Available',
+        status: 'False',
+        reason: 'MinimumReplicasUnavailable',
+        message: 'Deployment does not have minimum availability.',
+      });
     // syncDeploymentStatus (a paused Deployment's sync) leaves Progressing to checkPausedConditions.
     if (newRS && progress) {
       const complete = status.updatedReplicas === replicas && total === replicas && available === replicas;
-      if (complete) set({ type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${newRS.metadata.name}" has successfully progressed.` });
-      else set({ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${newRS.metadata.name}" is progressing.` });
+      if (complete)
+        set({
+          type: 'Progressing',
+          status: 'True',
+          reason: 'NewReplicaSetAvailable',
+          message: `ReplicaSet "${newRS.metadata.name}" has successfully progressed.`,
+        });
+      else
+        set({
+          type: 'Progressing',
+          status: 'True',
+          reason: 'ReplicaSetUpdated',
+          message: `ReplicaSet "${newRS.metadata.name}" is progressing.`,
+        });
     }
     status.conditions = conditions;
     if (jsonEqual(status, d.status ?? {})) return;
-    const r = this.api.update(IDENTITY, 'deployments', d.metadata.namespace, { ...d, status }, { subresource: 'status' });
+    const r = this.api.update(
+      IDENTITY,
+      'deployments',
+      d.metadata.namespace,
+      { ...d, status },
+      { subresource: 'status' },
+    );
     return r.ok || r.code === 409 || r.code === 404 ? undefined : new Error(r.status.message);
   }
 
   private ref(d: Deployment): { kind: string; apiVersion: string; namespace?: string; name?: string; uid?: string } {
-    return { kind: 'Deployment', apiVersion: 'apps/v1', namespace: d.metadata.namespace, name: d.metadata.name, uid: d.metadata.uid };
+    return {
+      kind: 'Deployment',
+      apiVersion: 'apps/v1',
+      namespace: d.metadata.namespace,
+      name: d.metadata.name,
+      uid: d.metadata.uid,
+    };
   }
 }

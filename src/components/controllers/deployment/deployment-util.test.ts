@@ -1,13 +1,37 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import type { Deployment, ReplicaSet } from '../../../apimachinery/types';
-import { computeHash, equalIgnoreHash, fnv32a, maxSurge, maxUnavailable, newRSNewReplicas, safeEncodeString } from './deployment-util';
+import {
+  computeHash,
+  equalIgnoreHash,
+  fnv32a,
+  maxSurge,
+  maxUnavailable,
+  newRSNewReplicas,
+  safeEncodeString,
+} from './deployment-util';
 
-const deployment = (replicas: number, surge?: number | string, unavailable?: number | string, type = 'RollingUpdate'): Deployment => ({
+const deployment = (
+  replicas: number,
+  surge?: number | string,
+  unavailable?: number | string,
+  type = 'RollingUpdate',
+): Deployment => ({
   metadata: { name: 'web' },
-  spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: {}, strategy: { type, ...(type === 'RollingUpdate' ? { rollingUpdate: { maxSurge: surge, maxUnavailable: unavailable } } : {}) } },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: 'web' } },
+    template: {},
+    strategy: {
+      type,
+      ...(type === 'RollingUpdate' ? { rollingUpdate: { maxSurge: surge, maxUnavailable: unavailable } } : {}),
+    },
+  },
 });
-const rs = (replicas: number): ReplicaSet => ({ metadata: { name: 'x' }, spec: { replicas, selector: {}, template: {} } });
+const rs = (replicas: number): ReplicaSet => ({
+  metadata: { name: 'x' },
+  spec: { replicas, selector: {}, template: {} },
+});
 
 describe('deployment_util.go (W8)', () => {
   it('W8 SafeEncodeString maps each character into bcdfghjklmnpqrstvwxz2456789; fnv32a is FNV-1a', () => {
@@ -22,14 +46,20 @@ describe('deployment_util.go (W8)', () => {
     expect(computeHash(t)).to.equal(computeHash(structuredClone(t)));
     expect(computeHash(t, 1)).to.not.equal(computeHash(t));
     expect(computeHash(t)).to.match(/^[bcdfghjklmnpqrstvwxz2456789]{1,10}$/);
-    expect(equalIgnoreHash({ ...t, metadata: { labels: { app: 'web', 'pod-template-hash': 'abc' } } }, t)).to.equal(true);
+    expect(equalIgnoreHash({ ...t, metadata: { labels: { app: 'web', 'pod-template-hash': 'abc' } } }, t)).to.equal(
+      true,
+    );
   });
 
   it('W8 maxSurge rounds up, maxUnavailable down; both 0 would stall, so unavailable is 1; Recreate has neither', () => {
     expect([maxSurge(deployment(10)), maxUnavailable(deployment(10))]).to.deep.equal([0, 1]);
-    expect([maxSurge(deployment(10, '25%', '25%')), maxUnavailable(deployment(10, '25%', '25%'))]).to.deep.equal([3, 2]);
+    expect([maxSurge(deployment(10, '25%', '25%')), maxUnavailable(deployment(10, '25%', '25%'))]).to.deep.equal([
+      3, 2,
+    ]);
     expect([maxSurge(deployment(3, 0, '10%')), maxUnavailable(deployment(3, 0, '10%'))]).to.deep.equal([0, 1]);
-    expect([maxSurge(deployment(3, 0, 0, 'Recreate')), maxUnavailable(deployment(3, 0, 0, 'Recreate'))]).to.deep.equal([0, 0]);
+    expect([maxSurge(deployment(3, 0, 0, 'Recreate')), maxUnavailable(deployment(3, 0, 0, 'Recreate'))]).to.deep.equal([
+      0, 0,
+    ]);
   });
 
   it('W8 NewRSNewReplicas counts spec.replicas of all sets: room up to replicas + maxSurge, never above replicas', () => {

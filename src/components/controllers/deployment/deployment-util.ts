@@ -121,7 +121,11 @@ export function availableCount(sets: readonly (ReplicaSet | undefined)[]): numbe
  * spec.replicas, counted in the sets' spec.replicas — pods already being deleted are not in any
  * count, so a surge can run beside old pods that are still terminating; Recreate: all at once.
  */
-export function newRSNewReplicas(d: Deployment, all: readonly (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined): number {
+export function newRSNewReplicas(
+  d: Deployment,
+  all: readonly (ReplicaSet | undefined)[],
+  newRS: ReplicaSet | undefined,
+): number {
   const replicas = d.spec?.replicas ?? 1;
   if (!isRolling(d)) return replicas;
   const current = replicaCount(all);

@@ -2,10 +2,23 @@ import type { ClientIdentity } from '../../../apiserver/apiserver';
 import { EventRecorder } from '../../../client/event-recorder';
 import { podDisruptionBudgetsFor } from '../../../apiserver/eviction';
 import { fromTime, jsonEqual } from '../../../apimachinery/object';
-import { conditionsAreUpToDate, DISRUPTION_ALLOWED, setStatusCondition, SYNC_FAILED, updateDisruptionAllowedCondition } from '../../../helpers/pdb-helper';
+import {
+  conditionsAreUpToDate,
+  DISRUPTION_ALLOWED,
+  setStatusCondition,
+  SYNC_FAILED,
+  updateDisruptionAllowedCondition,
+} from '../../../helpers/pdb-helper';
 import { isPodReady, updatePodCondition } from '../../../helpers/pod-util';
 import { labelSelectorAsSelector } from '../../../apimachinery/selectors';
-import type { Deployment, OwnerReference, Pod, PodDisruptionBudget, ReplicaSet, StatefulSet } from '../../../apimachinery/types';
+import type {
+  Deployment,
+  OwnerReference,
+  Pod,
+  PodDisruptionBudget,
+  ReplicaSet,
+  StatefulSet,
+} from '../../../apimachinery/types';
 import { ControllerBase } from '../controller-base';
 import type { ControllerContext } from '../controller-manager';
 import { keyOf, splitKey, type SharedInformer } from '../../../client/informer';
@@ -29,7 +42,8 @@ interface ControllerAndScale {
 /** podControllerFinder: the scale of the controller a controllerRef names, or undefined when this finder does not know it. */
 type Finder = (ref: OwnerReference, namespace: string) => ControllerAndScale | undefined;
 
-const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
+const groupOf = (apiVersion: string): string =>
+  apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
 
 /**
  * intstr.GetScaledValueFromIntOrPercent with rounding up: a whole number as it is, a percentage
@@ -38,7 +52,10 @@ const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiV
 export function scaledValue(value: number | string, total: number): number {
   if (typeof value === 'number') return value;
   const match = /^(\d+)%$/.exec(value);
-  if (!match) throw new Error(`invalid value for IntOrString: invalid value "${value}": strconv.Atoi: parsing "${value.replace(/%$/, '')}": invalid syntax`);
+  if (!match)
+    throw new Error(
+      `invalid value for IntOrString: invalid value "${value}": strconv.Atoi: parsing "${value.replace(/%$/, '')}": invalid syntax`,
+    );
   return Math.ceil((Number(match[1]) * total) / 100);
 }
 
@@ -67,7 +84,12 @@ export class DisruptionController extends ControllerBase {
 
   constructor(ctx: ControllerContext) {
     super(ctx);
-    this.recorder = new EventRecorder({ component: 'controllermanager' }, 'disruption', () => this.clock.now(), (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e));
+    this.recorder = new EventRecorder(
+      { component: 'controllermanager' },
+      'disruption',
+      () => this.clock.now(),
+      (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e),
+    );
     this.queue = new WorkQueue(ctx.clock, (key) => this.sync(key));
     // processNextRecheckWorkItem: a key due for a recheck goes to the main queue through its rate limiter.
     this.recheckQueue = new WorkQueue(ctx.clock, (key) => this.queue.addRateLimited(key));
@@ -102,7 +124,12 @@ export class DisruptionController extends ControllerBase {
    * Deployment owns counts as its Deployment), then the scale subresource of any other kind.
    */
   private finders(): Finder[] {
-    return [(ref, ns) => this.getPodDeployment(ref, ns), (ref, ns) => this.getPodReplicaSet(ref, ns), (ref, ns) => this.getPodStatefulSet(ref, ns), (ref) => getScaleController(ref)];
+    return [
+      (ref, ns) => this.getPodDeployment(ref, ns),
+      (ref, ns) => this.getPodReplicaSet(ref, ns),
+      (ref, ns) => this.getPodStatefulSet(ref, ns),
+      (ref) => getScaleController(ref),
+    ];
   }
 
   /** The ReplicaSet a controllerRef names (group apps or extensions, uid checked). */
@@ -123,7 +150,8 @@ export class DisruptionController extends ControllerBase {
   private getPodDeployment(ref: OwnerReference, namespace: string): ControllerAndScale | undefined {
     const rs = this.replicaSetOf(ref, namespace);
     const owner = rs && getControllerOf(rs);
-    if (!owner || owner.kind !== 'Deployment' || !['apps', 'extensions'].includes(groupOf(owner.apiVersion))) return undefined;
+    if (!owner || owner.kind !== 'Deployment' || !['apps', 'extensions'].includes(groupOf(owner.apiVersion)))
+      return undefined;
     const d = this.deployments.get(`${namespace}/${owner.name}`);
     return d?.metadata.uid === owner.uid ? { uid: d.metadata.uid!, scale: d.spec?.replicas ?? 1 } : undefined;
   }
@@ -165,7 +193,12 @@ export class DisruptionController extends ControllerBase {
     try {
       expected = this.getExpectedPodCount(pdb, pods);
     } catch (e) {
-      this.recorder.event(pdbRef(pdb), 'Warning', 'CalculateExpectedPodCountFailed', `Failed to calculate the number of expected pods: ${(e as Error).message}`);
+      this.recorder.event(
+        pdbRef(pdb),
+        'Warning',
+        'CalculateExpectedPodCountFailed',
+        `Failed to calculate the number of expected pods: ${(e as Error).message}`,
+      );
       throw e;
     }
     if (expected.unmanagedPods.length > 0) {
@@ -193,13 +226,21 @@ export class DisruptionController extends ControllerBase {
   }
 
   /** getExpectedPodCount. */
-  private getExpectedPodCount(pdb: PodDisruptionBudget, pods: Pod[]): { expectedCount: number; desiredHealthy: number; unmanagedPods: string[] } {
+  private getExpectedPodCount(
+    pdb: PodDisruptionBudget,
+    pods: Pod[],
+  ): { expectedCount: number; desiredHealthy: number; unmanagedPods: string[] } {
     const { minAvailable, maxUnavailable } = pdb.spec ?? {};
     if (maxUnavailable !== undefined) {
       const { expectedCount, unmanagedPods } = this.getExpectedScale(pods);
-      return { expectedCount, desiredHealthy: Math.max(0, expectedCount - scaledValue(maxUnavailable, expectedCount)), unmanagedPods };
+      return {
+        expectedCount,
+        desiredHealthy: Math.max(0, expectedCount - scaledValue(maxUnavailable, expectedCount)),
+        unmanagedPods,
+      };
     }
-    if (typeof minAvailable === 'number') return { expectedCount: pods.length, desiredHealthy: minAvailable, unmanagedPods: [] };
+    if (typeof minAvailable === 'number')
+      return { expectedCount: pods.length, desiredHealthy: minAvailable, unmanagedPods: [] };
     if (typeof minAvailable === 'string') {
       const { expectedCount, unmanagedPods } = this.getExpectedScale(pods);
       return { expectedCount, desiredHealthy: scaledValue(minAvailable, expectedCount), unmanagedPods };
@@ -234,7 +275,11 @@ export class DisruptionController extends ControllerBase {
    * of them runs out; one past its two minutes is dropped with a NotDeleted Event on the pod
    * (whose message names the budget's namespace twice, as upstream's does).
    */
-  private buildDisruptedPodMap(pods: Pod[], pdb: PodDisruptionBudget, now: number): { disruptedPods: Record<string, string>; recheckAt?: number } {
+  private buildDisruptedPodMap(
+    pods: Pod[],
+    pdb: PodDisruptionBudget,
+    now: number,
+  ): { disruptedPods: Record<string, string>; recheckAt?: number } {
     const previous = pdb.status?.disruptedPods;
     const disruptedPods: Record<string, string> = {};
     let recheckAt: number | undefined;
@@ -245,7 +290,12 @@ export class DisruptionController extends ControllerBase {
       if (at === undefined) continue;
       const expectedDeletion = fromTime(at) + DELETION_TIMEOUT_MS;
       if (expectedDeletion < now) {
-        this.recorder.event(podRef(pod), 'Warning', 'NotDeleted', `Pod was expected by PDB ${pdb.metadata.namespace}/${pdb.metadata.namespace} to be deleted but it wasn't`);
+        this.recorder.event(
+          podRef(pod),
+          'Warning',
+          'NotDeleted',
+          `Pod was expected by PDB ${pdb.metadata.namespace}/${pdb.metadata.namespace} to be deleted but it wasn't`,
+        );
       } else {
         if (recheckAt === undefined || expectedDeletion < recheckAt) recheckAt = expectedDeletion;
         disruptedPods[pod.metadata.name!] = at;
@@ -255,12 +305,29 @@ export class DisruptionController extends ControllerBase {
   }
 
   /** updatePdbStatus: nothing is written when the status already says it all. */
-  private updatePdbStatus(pdb: PodDisruptionBudget, currentHealthy: number, desiredHealthy: number, expectedPods: number, disruptedPods: Record<string, string>): void {
+  private updatePdbStatus(
+    pdb: PodDisruptionBudget,
+    currentHealthy: number,
+    desiredHealthy: number,
+    expectedPods: number,
+    disruptedPods: Record<string, string>,
+  ): void {
     // expectedCount must be above 0: a budget that matches no pods yet stays safe when its first pods appear.
-    const disruptionsAllowed = expectedPods <= 0 || currentHealthy - desiredHealthy <= 0 ? 0 : currentHealthy - desiredHealthy;
+    const disruptionsAllowed =
+      expectedPods <= 0 || currentHealthy - desiredHealthy <= 0 ? 0 : currentHealthy - desiredHealthy;
     const s = pdb.status;
     const sameDisrupted = jsonEqual(s?.disruptedPods ?? {}, disruptedPods);
-    if (s && s.currentHealthy === currentHealthy && s.desiredHealthy === desiredHealthy && s.expectedPods === expectedPods && s.disruptionsAllowed === disruptionsAllowed && sameDisrupted && s.observedGeneration === pdb.metadata.generation && conditionsAreUpToDate(pdb)) return;
+    if (
+      s &&
+      s.currentHealthy === currentHealthy &&
+      s.desiredHealthy === desiredHealthy &&
+      s.expectedPods === expectedPods &&
+      s.disruptionsAllowed === disruptionsAllowed &&
+      sameDisrupted &&
+      s.observedGeneration === pdb.metadata.generation &&
+      conditionsAreUpToDate(pdb)
+    )
+      return;
     const next: PodDisruptionBudget = {
       ...pdb,
       status: {
@@ -274,7 +341,11 @@ export class DisruptionController extends ControllerBase {
       },
     };
     updateDisruptionAllowedCondition(next, this.clock.now());
-    this.timeline.record('disruption', `pdb ${pdb.metadata.name} allows ${disruptionsAllowed} (currentHealthy=${currentHealthy} desiredHealthy=${desiredHealthy} expectedPods=${expectedPods})`, `${SOURCE} updatePdbStatus`);
+    this.timeline.record(
+      'disruption',
+      `pdb ${pdb.metadata.name} allows ${disruptionsAllowed} (currentHealthy=${currentHealthy} desiredHealthy=${desiredHealthy} expectedPods=${expectedPods})`,
+      `${SOURCE} updatePdbStatus`,
+    );
     const written = this.writePdbStatus(next);
     if (written) throw written;
   }
@@ -282,8 +353,22 @@ export class DisruptionController extends ControllerBase {
   /** failSafe: disruptionsAllowed 0 and DisruptionAllowed False/SyncFailed with the error, so no eviction is approved on a stale count. */
   private failSafe(pdb: PodDisruptionBudget, message: string): void | Error {
     const status = { ...pdb.status!, disruptionsAllowed: 0 };
-    status.conditions = setStatusCondition(status.conditions ?? [], { type: DISRUPTION_ALLOWED, status: 'False', reason: SYNC_FAILED, message, observedGeneration: status.observedGeneration }, this.clock.now());
-    this.timeline.record('disruption', `pdb ${pdb.metadata.name} allows 0 (SyncFailed: ${message})`, `${SOURCE} failSafe`);
+    status.conditions = setStatusCondition(
+      status.conditions ?? [],
+      {
+        type: DISRUPTION_ALLOWED,
+        status: 'False',
+        reason: SYNC_FAILED,
+        message,
+        observedGeneration: status.observedGeneration,
+      },
+      this.clock.now(),
+    );
+    this.timeline.record(
+      'disruption',
+      `pdb ${pdb.metadata.name} allows 0 (SyncFailed: ${message})`,
+      `${SOURCE} failSafe`,
+    );
     return this.writePdbStatus({ ...pdb, status });
   }
 
@@ -303,7 +388,14 @@ export class DisruptionController extends ControllerBase {
     if (pod.metadata.deletionTimestamp) return undefined;
     const condition = pod.status?.conditions?.find((c) => c.type === 'DisruptionTarget');
     const phase = pod.status?.phase;
-    if (!condition || condition.status !== 'True' || condition.reason === 'TerminationByKubelet' || phase === 'Succeeded' || phase === 'Failed') return undefined;
+    if (
+      !condition ||
+      condition.status !== 'True' ||
+      condition.reason === 'TerminationByKubelet' ||
+      phase === 'Succeeded' ||
+      phase === 'Failed'
+    )
+      return undefined;
     // A condition without lastTransitionTime is as old as Go's zero time: stale at once.
     if (!condition.lastTransitionTime) return 0;
     return Math.max(0, STALE_POD_DISRUPTION_TIMEOUT_MS - (this.clock.now() - fromTime(condition.lastTransitionTime)));
@@ -319,7 +411,11 @@ export class DisruptionController extends ControllerBase {
     const status = { ...pod.status };
     if (!updatePodCondition(status, { type: 'DisruptionTarget', status: 'False' }, this.clock.now())) return;
     const { namespace } = splitKey(key);
-    this.timeline.record('disruption', `reset DisruptionTarget of pods/${pod.metadata.name}`, `${SOURCE} syncStalePodDisruption`);
+    this.timeline.record(
+      'disruption',
+      `reset DisruptionTarget of pods/${pod.metadata.name}`,
+      `${SOURCE} syncStalePodDisruption`,
+    );
     const r = this.api.update(IDENTITY, 'pods', namespace, { ...pod, status }, { subresource: 'status' });
     if (!r.ok) return new Error(r.status.message);
   }
@@ -340,7 +436,12 @@ function getScaleController(ref: OwnerReference): ControllerAndScale | undefined
 }
 
 /** Kinds with a scale subresource (their finders read listers first). */
-const SCALED_KINDS: readonly string[] = ['ReplicaSet.apps', 'ReplicaSet.extensions', 'Deployment.apps', 'StatefulSet.apps'];
+const SCALED_KINDS: readonly string[] = [
+  'ReplicaSet.apps',
+  'ReplicaSet.extensions',
+  'Deployment.apps',
+  'StatefulSet.apps',
+];
 
 /** Kinds the apiserver serves without a scale subresource, by Kind.group, and their group-resource. */
 const UNSCALED_KINDS: Readonly<Record<string, string>> = {
@@ -362,7 +463,11 @@ function hasDisruptionTarget(pod: Pod): boolean {
 }
 
 /** countHealthyPods: ready pods that are neither deleting nor approved for eviction within the last two minutes. */
-export function countHealthyPods(pods: readonly Pod[], disruptedPods: Readonly<Record<string, string>>, now: number): number {
+export function countHealthyPods(
+  pods: readonly Pod[],
+  disruptedPods: Readonly<Record<string, string>>,
+  now: number,
+): number {
   let healthy = 0;
   for (const pod of pods) {
     if (pod.metadata.deletionTimestamp) continue;
@@ -374,18 +479,37 @@ export function countHealthyPods(pods: readonly Pod[], disruptedPods: Readonly<R
 }
 
 function podRef(pod: Pod) {
-  return { kind: 'Pod', apiVersion: 'v1', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid };
+  return {
+    kind: 'Pod',
+    apiVersion: 'v1',
+    namespace: pod.metadata.namespace,
+    name: pod.metadata.name,
+    uid: pod.metadata.uid,
+  };
 }
 
 function pdbRef(pdb: PodDisruptionBudget) {
-  return { kind: 'PodDisruptionBudget', apiVersion: 'policy/v1', namespace: pdb.metadata.namespace, name: pdb.metadata.name, uid: pdb.metadata.uid };
+  return {
+    kind: 'PodDisruptionBudget',
+    apiVersion: 'policy/v1',
+    namespace: pdb.metadata.namespace,
+    name: pdb.metadata.name,
+    uid: pdb.metadata.uid,
+  };
 }
 
 /** The selector as Go's %v prints a *metav1.LabelSelector, as the UnmanagedPods Event shows it. */
 function formatSelector(pdb: PodDisruptionBudget): string {
   const s = pdb.spec?.selector ?? {};
-  const labels = Object.keys(s.matchLabels ?? {}).sort().map((k) => `${k}: ${s.matchLabels![k]},`).join('');
-  const expressions = (s.matchExpressions ?? []).map((e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`).join('');
+  const labels = Object.keys(s.matchLabels ?? {})
+    .sort()
+    .map((k) => `${k}: ${s.matchLabels![k]},`)
+    .join('');
+  const expressions = (s.matchExpressions ?? [])
+    .map(
+      (e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`,
+    )
+    .join('');
   return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${expressions}},}`;
 }
 

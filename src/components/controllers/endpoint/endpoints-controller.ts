@@ -34,9 +34,14 @@ function compareAddresses(a: EndpointAddress, b: EndpointAddress): number {
  * not is ready), each sorted by IP; subsets in the order of their port sets.
  */
 export function repackSubsets(subsets: readonly EndpointSubset[]): EndpointSubset[] {
-  const byPorts = new Map<string, { ports: EndpointSubset['ports']; ready: Map<string, EndpointAddress>; notReady: Map<string, EndpointAddress> }>();
+  const byPorts = new Map<
+    string,
+    { ports: EndpointSubset['ports']; ready: Map<string, EndpointAddress>; notReady: Map<string, EndpointAddress> }
+  >();
   for (const ss of subsets) {
-    const ports = [...(ss.ports ?? [])].sort((a, b) => ((a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : a.port - b.port));
+    const ports = [...(ss.ports ?? [])].sort((a, b) =>
+      (a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : a.port - b.port,
+    );
     const k = JSON.stringify(ports);
     let g = byPorts.get(k);
     if (!g) byPorts.set(k, (g = { ports, ready: new Map(), notReady: new Map() }));
@@ -44,7 +49,8 @@ export function repackSubsets(subsets: readonly EndpointSubset[]): EndpointSubse
       g.ready.set(`${a.ip}/${a.targetRef?.uid}`, a);
       g.notReady.delete(`${a.ip}/${a.targetRef?.uid}`);
     }
-    for (const a of ss.notReadyAddresses ?? []) if (!g.ready.has(`${a.ip}/${a.targetRef?.uid}`)) g.notReady.set(`${a.ip}/${a.targetRef?.uid}`, a);
+    for (const a of ss.notReadyAddresses ?? [])
+      if (!g.ready.has(`${a.ip}/${a.targetRef?.uid}`)) g.notReady.set(`${a.ip}/${a.targetRef?.uid}`, a);
   }
   const out: EndpointSubset[] = [];
   for (const k of [...byPorts.keys()].sort()) {
@@ -70,7 +76,10 @@ export function endpointSubsets(service: Service, pods: readonly Pod[]): Endpoin
   const subsets: EndpointSubset[] = [];
   for (const pod of pods) {
     if (!shouldPodBeInEndpoints(pod, tolerateUnready)) continue;
-    const epa: EndpointAddress = { ip: pod.status!.podIP!, targetRef: { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid } };
+    const epa: EndpointAddress = {
+      ip: pod.status!.podIP!,
+      targetRef: { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid },
+    };
     if (pod.spec?.nodeName) epa.nodeName = pod.spec.nodeName;
     const ready = tolerateUnready || isPodReady(pod);
     const ports = service.spec?.ports ?? [];
@@ -154,19 +163,34 @@ export class EndpointsController {
       if (!current) return;
       const r = this.api.delete(IDENTITY, 'endpoints', namespace, name);
       this.written.delete(key);
-      if (r.ok) this.timeline.record('endpoints', `deleted ${name}`, `${SOURCE} syncService (service deleted)`, { actor: IDENTITY.name });
+      if (r.ok)
+        this.timeline.record('endpoints', `deleted ${name}`, `${SOURCE} syncService (service deleted)`, {
+          actor: IDENTITY.name,
+        });
       return r.ok || r.code === 404 ? undefined : new Error(r.status.message);
     }
     if (!svc.spec?.selector) return;
     const subsets = endpointSubsets(svc, this.selectorCache.podsOf(key));
     const labels = { ...svc.metadata.labels };
     if (svc.spec.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
-    if (current && jsonEqual(current.subsets ?? [], subsets) && jsonEqual(current.metadata.labels ?? {}, labels)) return;
-    const object: Endpoints = { apiVersion: 'v1', kind: 'Endpoints', metadata: current ? { ...current.metadata, labels } : { name, namespace, labels } };
+    if (current && jsonEqual(current.subsets ?? [], subsets) && jsonEqual(current.metadata.labels ?? {}, labels))
+      return;
+    const object: Endpoints = {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: current ? { ...current.metadata, labels } : { name, namespace, labels },
+    };
     if (subsets.length > 0) object.subsets = subsets;
-    const r = current ? this.api.update(IDENTITY, 'endpoints', namespace, object) : this.api.create(IDENTITY, 'endpoints', namespace, object);
+    const r = current
+      ? this.api.update(IDENTITY, 'endpoints', namespace, object)
+      : this.api.create(IDENTITY, 'endpoints', namespace, object);
     if (!r.ok) return new Error(r.status.message);
     this.written.set(key, r.object);
-    this.timeline.record('endpoints', `${current ? 'updated' : 'created'} ${name}: ${describeSubsets(subsets)}`, `${SOURCE} syncService`, { actor: IDENTITY.name });
+    this.timeline.record(
+      'endpoints',
+      `${current ? 'updated' : 'created'} ${name}: ${describeSubsets(subsets)}`,
+      `${SOURCE} syncService`,
+      { actor: IDENTITY.name },
+    );
   }
 }

@@ -15,22 +15,42 @@ import { reconcile } from './reconciler';
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../helpers/well-known';
 import { findPort, podToEndpoint, shouldPodBeInEndpoints } from './utils';
 
-const SERVICE: Service = { metadata: { name: 'web', namespace: 'default', uid: 'svc-uid' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] } };
+const SERVICE: Service = {
+  metadata: { name: 'web', namespace: 'default', uid: 'svc-uid' },
+  spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] },
+};
 
 function pod(name: string, o: { ready?: boolean; deleting?: boolean; ip?: string; phase?: string } = {}): Pod {
   return {
-    metadata: { name, namespace: 'default', uid: `uid-${name}`, labels: { app: 'web' }, ...(o.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) },
+    metadata: {
+      name,
+      namespace: 'default',
+      uid: `uid-${name}`,
+      labels: { app: 'web' },
+      ...(o.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
+    },
     spec: { nodeName: NODE, containers: [{ name: 'app' }] },
-    status: { phase: o.phase ?? 'Running', podIP: o.ip ?? `10.244.0.${name.length + 1}`, podIPs: [{ ip: o.ip ?? `10.244.0.${name.length + 1}` }], conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }] },
+    status: {
+      phase: o.phase ?? 'Running',
+      podIP: o.ip ?? `10.244.0.${name.length + 1}`,
+      podIPs: [{ ip: o.ip ?? `10.244.0.${name.length + 1}` }],
+      conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }],
+    },
   };
 }
 
 function served(): { c: Cluster; t0: number } {
   const c = new Cluster();
   c.addNode(NODE);
-  c.apiserver.create(USER, 'services', 'default', { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } });
+  c.apiserver.create(USER, 'services', 'default', {
+    metadata: { name: 'web' },
+    spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
+  });
   createPod(c, 'web-1', { metadata: { labels: { app: 'web' } } });
-  createPod(c, 'web-2', { metadata: { labels: { app: 'web' } }, containers: { app: { sigterm: { kind: 'exits', afterMs: 5000 } } } });
+  createPod(c, 'web-2', {
+    metadata: { labels: { app: 'web' } },
+    containers: { app: { sigterm: { kind: 'exits', afterMs: 5000 } } },
+  });
   c.advance(WARMUP_MS);
   return { c, t0: c.clock.now() };
 }
@@ -47,11 +67,27 @@ function endpoints(c: Cluster): Endpoints | undefined {
 
 describe('EndpointSlice controller (endpointslice_controller.go syncService, reconciler.go)', () => {
   it('N5 podToEndpoint: serving is Ready, terminating is deletionTimestamp, ready is serving and not terminating (or publishNotReadyAddresses)', () => {
-    expect(podToEndpoint(pod('a'), SERVICE).conditions).to.deep.equal({ ready: true, serving: true, terminating: false });
-    expect(podToEndpoint(pod('a', { deleting: true }), SERVICE).conditions).to.deep.equal({ ready: false, serving: true, terminating: true });
-    expect(podToEndpoint(pod('a', { deleting: true, ready: false }), SERVICE).conditions).to.deep.equal({ ready: false, serving: false, terminating: true });
+    expect(podToEndpoint(pod('a'), SERVICE).conditions).to.deep.equal({
+      ready: true,
+      serving: true,
+      terminating: false,
+    });
+    expect(podToEndpoint(pod('a', { deleting: true }), SERVICE).conditions).to.deep.equal({
+      ready: false,
+      serving: true,
+      terminating: true,
+    });
+    expect(podToEndpoint(pod('a', { deleting: true, ready: false }), SERVICE).conditions).to.deep.equal({
+      ready: false,
+      serving: false,
+      terminating: true,
+    });
     const publish = { ...SERVICE, spec: { ...SERVICE.spec, publishNotReadyAddresses: true } };
-    expect(podToEndpoint(pod('a', { deleting: true, ready: false }), publish).conditions).to.deep.equal({ ready: true, serving: false, terminating: true });
+    expect(podToEndpoint(pod('a', { deleting: true, ready: false }), publish).conditions).to.deep.equal({
+      ready: true,
+      serving: false,
+      terminating: true,
+    });
   });
 
   it('N4 ShouldPodBeInEndpoints: terminal pods and pods without an IP are out; terminating ones only when included', () => {
@@ -61,8 +97,14 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
     expect(shouldPodBeInEndpoints(pod('a', { deleting: true }), false)).to.equal(false);
   });
 
-  it('N6 FindPort: a numeric targetPort as it is; a named one from the containers\' ports with the same protocol, sidecars included; none found: the pod has no such port', () => {
-    const p = { ...pod('a'), spec: { containers: [{ name: 'app', ports: [{ name: 'http', containerPort: 8080 }] }], initContainers: [{ name: 'proxy', restartPolicy: 'Always', ports: [{ name: 'admin', containerPort: 9901 }] }] } };
+  it("N6 FindPort: a numeric targetPort as it is; a named one from the containers' ports with the same protocol, sidecars included; none found: the pod has no such port", () => {
+    const p = {
+      ...pod('a'),
+      spec: {
+        containers: [{ name: 'app', ports: [{ name: 'http', containerPort: 8080 }] }],
+        initContainers: [{ name: 'proxy', restartPolicy: 'Always', ports: [{ name: 'admin', containerPort: 9901 }] }],
+      },
+    };
     expect(findPort(p, { port: 80, targetPort: 9000 })).to.equal(9000);
     expect(findPort(p, { port: 80, targetPort: 'http', protocol: 'TCP' })).to.equal(8080);
     expect(findPort(p, { port: 80, targetPort: 'admin' })).to.equal(9901);
@@ -75,13 +117,22 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
     expect(r.create.map((w) => w.slice.endpoints!.length)).to.deep.equal([100, 100, 50]);
     const s = r.create[0].slice;
     expect(s.metadata.generateName).to.equal('web-');
-    expect(s.metadata.labels).to.deep.equal({ [LABEL_SERVICE_NAME]: 'web', [LABEL_MANAGED_BY]: 'endpointslice-controller.k8s.io' });
-    expect(s.metadata.ownerReferences).to.deep.equal([{ apiVersion: 'v1', kind: 'Service', name: 'web', uid: 'svc-uid', controller: true, blockOwnerDeletion: true }]);
+    expect(s.metadata.labels).to.deep.equal({
+      [LABEL_SERVICE_NAME]: 'web',
+      [LABEL_MANAGED_BY]: 'endpointslice-controller.k8s.io',
+    });
+    expect(s.metadata.ownerReferences).to.deep.equal([
+      { apiVersion: 'v1', kind: 'Service', name: 'web', uid: 'svc-uid', controller: true, blockOwnerDeletion: true },
+    ]);
     expect(s.ports).to.deep.equal([{ name: '', port: 8080, protocol: 'TCP' }]);
     const empty = reconcile(SERVICE, [], []);
     expect(empty.create.map((w) => [w.slice.endpoints, w.slice.ports])).to.deep.equal([[[], []]]);
     // An existing placeholder stays as it is.
-    const again = reconcile(SERVICE, [], [{ ...empty.create[0].slice, metadata: { ...empty.create[0].slice.metadata, name: 'web-x' } }]);
+    const again = reconcile(
+      SERVICE,
+      [],
+      [{ ...empty.create[0].slice, metadata: { ...empty.create[0].slice.metadata, name: 'web-x' } }],
+    );
     expect(again).to.deep.equal({ create: [], update: [], delete: [] });
   });
 
@@ -90,7 +141,9 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
     const existing = { ...first, metadata: { ...first.metadata, name: 'web-abcde' } };
     const r = reconcile(SERVICE, [pod('a', { deleting: true }), pod('bb')], [existing]);
     expect(r.update).to.have.length(1);
-    expect(r.update[0].changes.map((c) => [c.pod, c.endpoint?.conditions])).to.deep.equal([['a', { ready: false, serving: true, terminating: true }]]);
+    expect(r.update[0].changes.map((c) => [c.pod, c.endpoint?.conditions])).to.deep.equal([
+      ['a', { ready: false, serving: true, terminating: true }],
+    ]);
     expect(r.update[0].slice.endpoints!.map((e) => e.targetRef!.name)).to.deep.equal(['a', 'bb']);
     const gone = reconcile(SERVICE, [], [existing]);
     expect(gone.delete.map((s) => s.metadata.name)).to.deep.equal(['web-abcde']);
@@ -111,8 +164,14 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
     const during = slices(c)[0].endpoints!.find((e) => e.targetRef!.name === 'web-2')!;
     expect(during.conditions).to.deep.equal({ ready: false, serving: true, terminating: true });
     expect(endpoints(c)!.subsets![0].addresses!.map((a) => a.targetRef!.name)).to.deep.equal(['web-1']);
-    const events = c.timeline.since(t0).filter((e) => e.component === 'endpointslice').map((e) => [e.at - t0, e.text]);
-    expect(events[0]).to.deep.equal([0, `updated ${slice.metadata.name}: web-2 ready=false serving=true terminating=true`]);
+    const events = c.timeline
+      .since(t0)
+      .filter((e) => e.component === 'endpointslice')
+      .map((e) => [e.at - t0, e.text]);
+    expect(events[0]).to.deep.equal([
+      0,
+      `updated ${slice.metadata.name}: web-2 ready=false serving=true terminating=true`,
+    ]);
     c.advance(10_000);
     expect(slices(c)[0].endpoints!.map((e) => e.targetRef!.name)).to.deep.equal(['web-1']);
   });
@@ -124,8 +183,17 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
     expect(subsets[0].notReadyAddresses!.map((a) => a.ip)).to.deep.equal(['10.244.0.2']);
     expect(subsets[0].ports).to.deep.equal([{ name: '', port: 8080, protocol: 'TCP' }]);
     const publish = { ...SERVICE, spec: { ...SERVICE.spec, publishNotReadyAddresses: true } };
-    expect(endpointSubsets(publish, [pod('ccc', { deleting: true, ready: false })])[0].addresses!.map((a) => a.targetRef!.name)).to.deep.equal(['ccc']);
-    expect(repackSubsets([{ addresses: [{ ip: '10.0.0.9' }], ports: [{ port: 1 }] }, { addresses: [{ ip: '10.0.0.10' }], ports: [{ port: 1 }] }])[0].addresses!.map((a) => a.ip)).to.deep.equal(['10.0.0.9', '10.0.0.10']);
+    expect(
+      endpointSubsets(publish, [pod('ccc', { deleting: true, ready: false })])[0].addresses!.map(
+        (a) => a.targetRef!.name,
+      ),
+    ).to.deep.equal(['ccc']);
+    expect(
+      repackSubsets([
+        { addresses: [{ ip: '10.0.0.9' }], ports: [{ port: 1 }] },
+        { addresses: [{ ip: '10.0.0.10' }], ports: [{ port: 1 }] },
+      ])[0].addresses!.map((a) => a.ip),
+    ).to.deep.equal(['10.0.0.9', '10.0.0.10']);
   });
 
   it('a deleted service takes its Endpoints object with it (syncService) and its slices through the garbage collector (ownerReferences)', () => {

@@ -20,7 +20,10 @@ export interface EndpointSliceConfig {
   maxEndpointsPerSlice: number;
 }
 
-export const DEFAULT_ENDPOINTSLICE_CONFIG: EndpointSliceConfig = { endpointUpdatesBatchPeriodMs: 0, maxEndpointsPerSlice: MAX_ENDPOINTS_PER_SLICE };
+export const DEFAULT_ENDPOINTSLICE_CONFIG: EndpointSliceConfig = {
+  endpointUpdatesBatchPeriodMs: 0,
+  maxEndpointsPerSlice: MAX_ENDPOINTS_PER_SLICE,
+};
 
 /** How one endpoint change reads on the timeline: `web-1 ready=false serving=true terminating=true`, or `web-1 removed`. */
 export function describeChange(c: EndpointChange): string {
@@ -82,7 +85,8 @@ export class EndpointSliceController {
     if (slice) {
       // An event older than what this controller wrote itself (remember) does not move the cache back.
       const known = owned.get(key);
-      if (!known || Number(slice.metadata.resourceVersion) >= Number(known.metadata.resourceVersion)) owned.set(key, slice);
+      if (!known || Number(slice.metadata.resourceVersion) >= Number(known.metadata.resourceVersion))
+        owned.set(key, slice);
     } else {
       owned.delete(key);
       if (!this.pendingDeletes.delete(key)) this.queue.add(svc);
@@ -101,7 +105,9 @@ export class EndpointSliceController {
     const svc = this.services.get(key);
     if (!svc || !svc.spec?.selector) return;
     const { namespace } = splitKey(key);
-    const existing = [...(this.slicesByService.get(key)?.values() ?? [])].filter((s) => s.metadata.ownerReferences?.some((o) => o.uid === svc.metadata.uid && o.kind === 'Service'));
+    const existing = [...(this.slicesByService.get(key)?.values() ?? [])].filter((s) =>
+      s.metadata.ownerReferences?.some((o) => o.uid === svc.metadata.uid && o.kind === 'Service'),
+    );
     existing.sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
     const result = reconcile(svc, this.selectorCache.podsOf(key), existing, this.config.maxEndpointsPerSlice);
     let failed: Error | undefined;
@@ -129,7 +135,11 @@ export class EndpointSliceController {
         if (r.code !== 404) failed = new Error(r.status.message);
       } else {
         this.slicesByService.get(key)?.delete(keyOf(slice));
-        this.record(`deleted ${slice.metadata.name}`, (slice.endpoints ?? []).map((ep) => ({ pod: ep.targetRef?.name ?? ep.addresses[0] })), 'reconcile → finalize (delete)');
+        this.record(
+          `deleted ${slice.metadata.name}`,
+          (slice.endpoints ?? []).map((ep) => ({ pod: ep.targetRef?.name ?? ep.addresses[0] })),
+          'reconcile → finalize (delete)',
+        );
       }
     }
     return failed;
@@ -148,6 +158,8 @@ export class EndpointSliceController {
 
   private record(what: string, changes: readonly EndpointChange[], fn: string): void {
     const text = changes.length > 0 ? `${what}: ${changes.map(describeChange).join(', ')}` : `${what} (no endpoints)`;
-    this.timeline.record('endpointslice', text, `${SOURCE} syncService → ${RECONCILER_SOURCE} ${fn}`, { actor: IDENTITY.name });
+    this.timeline.record('endpointslice', text, `${SOURCE} syncService → ${RECONCILER_SOURCE} ${fn}`, {
+      actor: IDENTITY.name,
+    });
   }
 }

@@ -1,6 +1,12 @@
 import type { Endpoint, EndpointSlice, Pod, Service } from '../../../apimachinery/types';
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../helpers/well-known';
-import { CONTROLLER_NAME, getEndpointPorts, MAX_ENDPOINTS_PER_SLICE, podToEndpoint, shouldPodBeInEndpoints } from './utils';
+import {
+  CONTROLLER_NAME,
+  getEndpointPorts,
+  MAX_ENDPOINTS_PER_SLICE,
+  podToEndpoint,
+  shouldPodBeInEndpoints,
+} from './utils';
 
 export const RECONCILER_SOURCE = 'staging/src/k8s.io/endpointslice/reconciler.go';
 
@@ -34,7 +40,16 @@ function endpointKey(ep: Endpoint): string {
 function endpointsEqualBeyondHash(a: Endpoint, b: Endpoint): boolean {
   const x = a.conditions ?? {};
   const y = b.conditions ?? {};
-  return x.ready === y.ready && x.serving === y.serving && x.terminating === y.terminating && a.zone === b.zone && a.hostname === b.hostname && a.targetRef?.name === b.targetRef?.name && a.targetRef?.uid === b.targetRef?.uid && a.addresses.length === b.addresses.length;
+  return (
+    x.ready === y.ready &&
+    x.serving === y.serving &&
+    x.terminating === y.terminating &&
+    a.zone === b.zone &&
+    a.hostname === b.hostname &&
+    a.targetRef?.name === b.targetRef?.name &&
+    a.targetRef?.uid === b.targetRef?.uid &&
+    a.addresses.length === b.addresses.length
+  );
 }
 
 function podName(ep: Endpoint): string {
@@ -45,7 +60,8 @@ function podName(ep: Endpoint): string {
 export function newEndpointSlice(service: Service, ports: EndpointSlice['ports']): EndpointSlice {
   const name = service.metadata.name!;
   const labels: Record<string, string> = {};
-  for (const [k, v] of Object.entries(service.metadata.labels ?? {})) if (k !== LABEL_SERVICE_NAME && k !== LABEL_MANAGED_BY) labels[k] = v;
+  for (const [k, v] of Object.entries(service.metadata.labels ?? {}))
+    if (k !== LABEL_SERVICE_NAME && k !== LABEL_MANAGED_BY) labels[k] = v;
   labels[LABEL_SERVICE_NAME] = name;
   labels[LABEL_MANAGED_BY] = CONTROLLER_NAME;
   return {
@@ -55,7 +71,16 @@ export function newEndpointSlice(service: Service, ports: EndpointSlice['ports']
       generateName: `${name}-`,
       namespace: service.metadata.namespace,
       labels,
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: service.metadata.uid!, controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          name,
+          uid: service.metadata.uid!,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     addressType: 'IPv4',
     endpoints: [],
@@ -72,7 +97,12 @@ export function newEndpointSlice(service: Service, ports: EndpointSlice['ports']
  * slices of at most `maxEndpoints` (100). A service with no endpoint at all has one empty
  * placeholder slice.
  */
-export function reconcile(service: Service, pods: readonly Pod[], existing: readonly EndpointSlice[], maxEndpoints = MAX_ENDPOINTS_PER_SLICE): ReconcileResult {
+export function reconcile(
+  service: Service,
+  pods: readonly Pod[],
+  existing: readonly EndpointSlice[],
+  maxEndpoints = MAX_ENDPOINTS_PER_SLICE,
+): ReconcileResult {
   // desired endpoints by endpointMeta (ports)
   const groups = new Map<string, { ports: EndpointSlice['ports']; desired: Map<string, Endpoint> }>();
   for (const pod of pods) {
@@ -132,13 +162,19 @@ export function reconcile(service: Service, pods: readonly Pod[], existing: read
       const fill = sliceToFill(unchanged, left.length, maxEndpoints);
       if (fill) {
         unchanged.splice(unchanged.indexOf(fill), 1);
-        toUpdate.push({ slice: { ...fill, endpoints: [...(fill.endpoints ?? []), ...left] }, changes: left.map((ep) => ({ pod: podName(ep), endpoint: ep })) });
+        toUpdate.push({
+          slice: { ...fill, endpoints: [...(fill.endpoints ?? []), ...left] },
+          changes: left.map((ep) => ({ pod: podName(ep), endpoint: ep })),
+        });
         left = [];
         break;
       }
       const add = left.slice(0, maxEndpoints);
       left = left.slice(maxEndpoints);
-      result.create.push({ slice: { ...newEndpointSlice(service, ports), endpoints: add }, changes: add.map((ep) => ({ pod: podName(ep), endpoint: ep })) });
+      result.create.push({
+        slice: { ...newEndpointSlice(service, ports), endpoints: add },
+        changes: add.map((ep) => ({ pod: podName(ep), endpoint: ep })),
+      });
     }
     result.update.push(...toUpdate);
   }

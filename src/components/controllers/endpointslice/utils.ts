@@ -8,7 +8,6 @@ export const MAX_ENDPOINTS_PER_SLICE = 100;
 
 export const UTILS_SOURCE = 'staging/src/k8s.io/endpointslice/utils.go';
 
-
 /**
  * N4 — util/controller_utils.go ShouldPodBeInEndpoints: a pod in a terminal phase, or one
  * without an IP yet, is left out; a terminating one (deletionTimestamp set) only when
@@ -50,8 +49,13 @@ export function findPort(pod: Pod, port: ServicePort): number | undefined {
   const target = port.targetPort ?? port.port;
   if (typeof target === 'number') return target;
   if (/^\d+$/.test(target)) return Number(target);
-  const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always')];
-  for (const c of containers) for (const p of c.ports ?? []) if (p.name === target && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP')) return p.containerPort;
+  const containers = [
+    ...(pod.spec?.containers ?? []),
+    ...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'),
+  ];
+  for (const c of containers)
+    for (const p of c.ports ?? [])
+      if (p.name === target && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP')) return p.containerPort;
   return undefined;
 }
 

@@ -30,7 +30,8 @@ export function getFinishedTime(pod: Pod, now: number): number {
   if (latest !== undefined) return latest;
   const ready = (pod.status?.conditions ?? []).find((c) => c.type === 'Ready' && c.status === 'False');
   if (ready?.lastTransitionTime) return fromTime(ready.lastTransitionTime);
-  if (pod.metadata.deletionTimestamp) return fromTime(pod.metadata.deletionTimestamp) - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
+  if (pod.metadata.deletionTimestamp)
+    return fromTime(pod.metadata.deletionTimestamp) - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
   return now;
 }
 
@@ -39,23 +40,38 @@ export function getFinishedTime(pod: Pod, now: number): number {
  * No new success: the failures add up and the last one's time is kept. A new success resets the
  * count to the failures that finished after the latest success.
  */
-export function newBackoffRecord(stored: BackoffRecord | undefined, succeeded: readonly Pod[], failed: readonly Pod[], now: number): BackoffRecord {
+export function newBackoffRecord(
+  stored: BackoffRecord | undefined,
+  succeeded: readonly Pod[],
+  failed: readonly Pod[],
+  now: number,
+): BackoffRecord {
   const record = stored ?? { failuresAfterLastSuccess: 0 };
   const failedTimes = failed.map((p) => getFinishedTime(p, now)).sort((a, b) => a - b);
   if (succeeded.length === 0) {
     if (failedTimes.length === 0) return record;
-    return { failuresAfterLastSuccess: record.failuresAfterLastSuccess + failedTimes.length, lastFailureTime: failedTimes[failedTimes.length - 1] };
+    return {
+      failuresAfterLastSuccess: record.failuresAfterLastSuccess + failedTimes.length,
+      lastFailureTime: failedTimes[failedTimes.length - 1],
+    };
   }
   const lastSuccess = Math.max(...succeeded.map((p) => getFinishedTime(p, now)));
   const after = failedTimes.filter((t) => t > lastSuccess);
-  return after.length === 0 ? { failuresAfterLastSuccess: 0 } : { failuresAfterLastSuccess: after.length, lastFailureTime: after[after.length - 1] };
+  return after.length === 0
+    ? { failuresAfterLastSuccess: 0 }
+    : { failuresAfterLastSuccess: after.length, lastFailureTime: after[after.length - 1] };
 }
 
 /**
  * getRemainingTimeForFailuresCount: the back-off is 10 s × 2^(failures−1), at most the cap; what
  * is left of it since the last failure (0 once it has passed, or with no failure).
  */
-export function getRemainingTime(record: BackoffRecord, now: number, baseMs = DEFAULT_POD_FAILURE_BACKOFF_MS, maxMs = MAX_POD_FAILURE_BACKOFF_MS): number {
+export function getRemainingTime(
+  record: BackoffRecord,
+  now: number,
+  baseMs = DEFAULT_POD_FAILURE_BACKOFF_MS,
+  maxMs = MAX_POD_FAILURE_BACKOFF_MS,
+): number {
   if (record.failuresAfterLastSuccess === 0 || record.lastFailureTime === undefined) return 0;
   let backoff = baseMs;
   for (let i = 1; i < record.failuresAfterLastSuccess; i++) {

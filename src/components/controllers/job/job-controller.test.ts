@@ -16,7 +16,13 @@ import { matchPodFailurePolicy } from './pod-failure-policy';
 
 const NODE = 'node-1';
 
-function cluster(o: { release?: Release; controllers?: string[]; behaviour?: (pod: Pod, index: number) => Partial<ContainerBehaviour> | undefined } = {}): Cluster {
+function cluster(
+  o: {
+    release?: Release;
+    controllers?: string[];
+    behaviour?: (pod: Pod, index: number) => Partial<ContainerBehaviour> | undefined;
+  } = {},
+): Cluster {
   const c = new Cluster({ release: o.release, controllers: o.controllers });
   c.addNode(NODE);
   let created = 0;
@@ -40,19 +46,39 @@ function job(c: Cluster, name: string): Job {
   return r.object;
 }
 
-const conditions = (j: Job): string[] => (j.status?.conditions ?? []).filter((x) => x.status === 'True').map((x) => (x.reason ? `${x.type}:${x.reason}` : x.type));
+const conditions = (j: Job): string[] =>
+  (j.status?.conditions ?? [])
+    .filter((x) => x.status === 'True')
+    .map((x) => (x.reason ? `${x.type}:${x.reason}` : x.type));
 
 describe('job controller (pkg/controller/job)', () => {
   it('W40 manageJob creates the pod with generateName, a controller reference and the job-tracking finalizer; the apiserver defaults the Job and its selector labels (strategy.go)', () => {
     const c = cluster();
     const created = createJob(c, 'pi');
-    expect(created.spec).to.include({ completions: 1, parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', podReplacementPolicy: 'TerminatingOrFailed' });
-    expect(created.spec?.selector?.matchLabels).to.deep.equal({ 'batch.kubernetes.io/controller-uid': created.metadata.uid });
+    expect(created.spec).to.include({
+      completions: 1,
+      parallelism: 1,
+      backoffLimit: 6,
+      completionMode: 'NonIndexed',
+      podReplacementPolicy: 'TerminatingOrFailed',
+    });
+    expect(created.spec?.selector?.matchLabels).to.deep.equal({
+      'batch.kubernetes.io/controller-uid': created.metadata.uid,
+    });
     c.advance(100);
     const [pod] = podsNow(c);
     expect(pod.metadata.name).to.match(/^pi-[a-z0-9]{5}$/);
     expect(pod.metadata.finalizers).to.deep.equal([JOB_TRACKING_FINALIZER]);
-    expect(pod.metadata.ownerReferences).to.deep.equal([{ apiVersion: 'batch/v1', kind: 'Job', name: 'pi', uid: created.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    expect(pod.metadata.ownerReferences).to.deep.equal([
+      {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        name: 'pi',
+        uid: created.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
     expect(pod.metadata.labels).to.include({ 'batch.kubernetes.io/job-name': 'pi', 'job-name': 'pi' });
     expect(job(c, 'pi').status).to.include({ active: 1 });
   });
@@ -68,7 +94,10 @@ describe('job controller (pkg/controller/job)', () => {
     const [pod] = podsNow(c);
     expect(pod.status?.phase).to.equal('Succeeded');
     expect(pod.metadata.finalizers ?? []).to.deep.equal([]);
-    const writes = c.timeline.since(0).filter((e) => e.component === 'apiserver' && e.actor === 'job-controller').map((e) => e.text);
+    const writes = c.timeline
+      .since(0)
+      .filter((e) => e.component === 'apiserver' && e.actor === 'job-controller')
+      .map((e) => e.text);
     const uncounted = writes.indexOf('UPDATE jobs/pi/status');
     const unfinalize = writes.findIndex((t) => t.startsWith(`PATCH pods/${pod.metadata.name}`));
     expect(uncounted).to.be.greaterThan(-1);
@@ -90,15 +119,39 @@ describe('job controller (pkg/controller/job)', () => {
     expect(j.status).to.include({ failed: 2, active: 0 });
     expect(conditions(j)).to.deep.equal(['FailureTarget:BackoffLimitExceeded', 'Failed:BackoffLimitExceeded']);
     expect(podsNow(c)).to.have.length(2);
-    expect(eventsOf(c, 'job').filter((t) => /^jobs\/pi waits \d+s of pod failure back-off/.test(t))).to.not.deep.equal([]);
+    expect(eventsOf(c, 'job').filter((t) => /^jobs\/pi waits \d+s of pod failure back-off/.test(t))).to.not.deep.equal(
+      [],
+    );
   });
 
   it('W42 getRemainingTime doubles from 10 s and stops at the 10-minute cap; a success resets the count (backoff_utils.go)', () => {
     expect(getRemainingTime({ failuresAfterLastSuccess: 1, lastFailureTime: 0 }, 4000)).to.equal(6000);
     expect(getRemainingTime({ failuresAfterLastSuccess: 3, lastFailureTime: 0 }, 0)).to.equal(40_000);
     expect(getRemainingTime({ failuresAfterLastSuccess: 12, lastFailureTime: 0 }, 0)).to.equal(600_000);
-    const pod = (phase: string, finishedAt: string): Pod => ({ metadata: { name: 'p' }, status: { phase, containerStatuses: [{ name: 'app', image: '', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 1, finishedAt } } }] } });
-    expect(newBackoffRecord({ failuresAfterLastSuccess: 4, lastFailureTime: 0 }, [pod('Succeeded', '1970-01-01T00:01:00Z')], [], 0)).to.deep.equal({ failuresAfterLastSuccess: 0 });
+    const pod = (phase: string, finishedAt: string): Pod => ({
+      metadata: { name: 'p' },
+      status: {
+        phase,
+        containerStatuses: [
+          {
+            name: 'app',
+            image: '',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 1, finishedAt } },
+          },
+        ],
+      },
+    });
+    expect(
+      newBackoffRecord(
+        { failuresAfterLastSuccess: 4, lastFailureTime: 0 },
+        [pod('Succeeded', '1970-01-01T00:01:00Z')],
+        [],
+        0,
+      ),
+    ).to.deep.equal({ failuresAfterLastSuccess: 0 });
   });
 
   it('W43 activeDeadlineSeconds: the active pods are deleted (finalizers kept, counted as failed), then Failed DeadlineExceeded once none terminates', () => {
@@ -117,17 +170,46 @@ describe('job controller (pkg/controller/job)', () => {
   });
 
   it('W44 podFailurePolicy: Ignore on DisruptionTarget does not count an evicted pod; FailJob on an exit code fails the Job at once (matchPodFailurePolicy)', () => {
-    const policy = { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }, { action: 'FailJob', onExitCodes: { containerName: 'app', operator: 'In', values: [42] } }] };
-    const evicted: Pod = { metadata: { name: 'a', namespace: 'default' }, status: { phase: 'Failed', conditions: [{ type: 'DisruptionTarget', status: 'True' }] } };
+    const policy = {
+      rules: [
+        { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+        { action: 'FailJob', onExitCodes: { containerName: 'app', operator: 'In', values: [42] } },
+      ],
+    };
+    const evicted: Pod = {
+      metadata: { name: 'a', namespace: 'default' },
+      status: { phase: 'Failed', conditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+    };
     expect(matchPodFailurePolicy(policy, evicted)).to.deep.equal({ countFailed: false, action: 'Ignore' });
-    const crashed: Pod = { metadata: { name: 'b', namespace: 'default' }, status: { phase: 'Failed', containerStatuses: [{ name: 'app', image: '', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 42 } } }] } };
-    expect(matchPodFailurePolicy(policy, crashed).failJobMessage).to.equal('Container app for pod default/b failed with exit code 42 matching FailJob rule at index 1');
+    const crashed: Pod = {
+      metadata: { name: 'b', namespace: 'default' },
+      status: {
+        phase: 'Failed',
+        containerStatuses: [
+          {
+            name: 'app',
+            image: '',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 42 } },
+          },
+        ],
+      },
+    };
+    expect(matchPodFailurePolicy(policy, crashed).failJobMessage).to.equal(
+      'Container app for pod default/b failed with exit code 42 matching FailJob rule at index 1',
+    );
 
     const c = cluster({ behaviour: (_p, i) => (i === 0 ? undefined : { exitsOnItsOwn: 42, runsForMs: 1000 }) });
     createJob(c, 'pfp', { backoffLimit: 0, podFailurePolicy: policy });
     c.advance(2000);
     const first = podsNow(c)[0];
-    c.apiserver.evict(USER, 'default', first.metadata.name!, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: first.metadata.name } });
+    c.apiserver.evict(USER, 'default', first.metadata.name!, {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name: first.metadata.name },
+    });
     c.advance(60_000);
     const j = job(c, 'pfp');
     expect(j.status?.failed ?? 0).to.equal(1);
@@ -135,7 +217,10 @@ describe('job controller (pkg/controller/job)', () => {
   });
 
   it('W45 podReplacementPolicy: TerminatingOrFailed replaces a deleted pod at once, Failed only once it has failed (status.terminating)', () => {
-    for (const [policy, replacedBeforeGone] of [['TerminatingOrFailed', true], ['Failed', false]] as const) {
+    for (const [policy, replacedBeforeGone] of [
+      ['TerminatingOrFailed', true],
+      ['Failed', false],
+    ] as const) {
       const c = cluster({ behaviour: () => ({ sigterm: { kind: 'exits', afterMs: 20_000, exitCode: 1 } }) });
       createJob(c, 'web', { podReplacementPolicy: policy });
       c.advance(2000);
@@ -153,7 +238,15 @@ describe('job controller (pkg/controller/job)', () => {
   it('W46 with the job controller off, a finished pod keeps its job-tracking finalizer: deleted, it stays Terminating', () => {
     const c = cluster({ controllers: ['*', '-job-controller'] });
     const j = createJob(c, 'pi');
-    const pod = c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'pi-manual', finalizers: [JOB_TRACKING_FINALIZER], labels: { 'batch.kubernetes.io/controller-uid': j.metadata.uid! }, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'pi', uid: j.metadata.uid!, controller: true }] }, spec: { restartPolicy: 'Never', containers: [{ name: 'app' }] } });
+    const pod = c.apiserver.create(USER, 'pods', 'default', {
+      metadata: {
+        name: 'pi-manual',
+        finalizers: [JOB_TRACKING_FINALIZER],
+        labels: { 'batch.kubernetes.io/controller-uid': j.metadata.uid! },
+        ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'pi', uid: j.metadata.uid!, controller: true }],
+      },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'app' }] },
+    });
     expect(pod.ok).to.equal(true);
     c.advance(5000);
     c.apiserver.delete(USER, 'pods', 'default', 'pi-manual', {});
@@ -197,7 +290,10 @@ describe('job controller (pkg/controller/job)', () => {
 
   it('W48 R130 the apiserver refuses a Job whose template restarts Always (ValidateJob)', () => {
     const c = new Cluster();
-    const r = c.apiserver.create(USER, 'jobs', 'default', { metadata: { name: 'bad' }, spec: { template: { spec: { containers: [{ name: 'app' }] } } } });
+    const r = c.apiserver.create(USER, 'jobs', 'default', {
+      metadata: { name: 'bad' },
+      spec: { template: { spec: { containers: [{ name: 'app' }] } } },
+    });
     expect(r.ok).to.equal(false);
     if (!r.ok) expect(r.status.message).to.contain('spec.template.spec.restartPolicy: Unsupported value: "Always"');
   });

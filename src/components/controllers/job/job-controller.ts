@@ -4,7 +4,19 @@ import type { Job, JobCondition, Pod } from '../../../apimachinery/types';
 import { JOB_TRACKING_FINALIZER } from '../../../apiserver/workload-strategy';
 import type { SharedInformer } from '../../../client/informer';
 import { keyOf, splitKey } from '../../../client/informer';
-import { compareActivePods, ControllerExpectations, getControllerOf, isPodActive, isPodTerminating, labelSelectorAsSelector, newControllerRef, POD_CONTROLLER_UID_INDEX, PodControl, podsByControllerUID, resolveControllerRef } from '../controller-utils';
+import {
+  compareActivePods,
+  ControllerExpectations,
+  getControllerOf,
+  isPodActive,
+  isPodTerminating,
+  labelSelectorAsSelector,
+  newControllerRef,
+  POD_CONTROLLER_UID_INDEX,
+  PodControl,
+  podsByControllerUID,
+  resolveControllerRef,
+} from '../controller-utils';
 import { isPodReady } from '../../../helpers/pod-util';
 import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';
@@ -30,7 +42,9 @@ const ref = (pod: Pod): string => `pods/${pod.metadata.name}`;
 
 /** util.IsJobFinished: a Complete or Failed condition that is True. */
 export function isJobFinished(job: Job): boolean {
-  return (job.status?.conditions ?? []).some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+  return (job.status?.conditions ?? []).some(
+    (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+  );
 }
 
 /** What one syncJob works with (syncJobCtx). */
@@ -76,7 +90,13 @@ export class JobController extends StoppableController {
     super(ctx);
     const { clock, api, informers } = ctx;
     // DefaultJobApiBackOff 1 s doubling to MaxJobApiBackOff 1 min, per item only.
-    const limiter = () => new DefaultControllerRateLimiter(clock, { baseDelayMs: 1000, maxDelayMs: 60_000, qps: Number.MAX_SAFE_INTEGER, burst: Number.MAX_SAFE_INTEGER });
+    const limiter = () =>
+      new DefaultControllerRateLimiter(clock, {
+        baseDelayMs: 1000,
+        maxDelayMs: 60_000,
+        qps: Number.MAX_SAFE_INTEGER,
+        burst: Number.MAX_SAFE_INTEGER,
+      });
     this.queue = new WorkQueue(clock, (key) => this.syncJob(key), limiter());
     this.orphanQueue = new WorkQueue(clock, (key) => this.handleOrphanPod(key), limiter());
     this.expectations = new ControllerExpectations(() => clock.now());
@@ -88,21 +108,26 @@ export class JobController extends StoppableController {
   }
 
   start(): this {
-    this.jobs.addEventHandler(this.whileRunning((key, old, job) => {
-      if (job) this.queue.add(key); // addJob / updateJob: enqueueSyncJobImmediately
-      else if (old) {
-        this.consistency.clear(key, old.metadata.uid);
-        this.queue.add(key);
-        this.cleanupPodFinalizers(old); // deleteJob
-      }
-    }));
-    this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
-      // Without Jobs the only work left is an orphan's tracking finalizer (each path below checks the pod it looks at).
-      if (this.jobs.size === 0 && !hasTrackingFinalizer((pod ?? old)!)) return;
-      if (pod && !old) this.addPod(pod);
-      else if (pod && old) this.updatePod(old, pod);
-      else if (old) this.deletePod(old, true);
-    }));
+    this.jobs.addEventHandler(
+      this.whileRunning((key, old, job) => {
+        if (job)
+          this.queue.add(key); // addJob / updateJob: enqueueSyncJobImmediately
+        else if (old) {
+          this.consistency.clear(key, old.metadata.uid);
+          this.queue.add(key);
+          this.cleanupPodFinalizers(old); // deleteJob
+        }
+      }),
+    );
+    this.pods.addEventHandler(
+      this.whileRunning((_key, old, pod) => {
+        // Without Jobs the only work left is an orphan's tracking finalizer (each path below checks the pod it looks at).
+        if (this.jobs.size === 0 && !hasTrackingFinalizer((pod ?? old)!)) return;
+        if (pod && !old) this.addPod(pod);
+        else if (pod && old) this.updatePod(old, pod);
+        else if (old) this.deletePod(old, true);
+      }),
+    );
     return this;
   }
 
@@ -152,7 +177,8 @@ export class JobController extends StoppableController {
 
   /** cleanupPodFinalizers: a deleted Job's pods that still carry the finalizer are handed to the orphan worker. */
   private cleanupPodFinalizers(job: Job): void {
-    for (const pod of this.pods.byIndex(POD_CONTROLLER_UID_INDEX, job.metadata.uid!)) if (hasTrackingFinalizer(pod)) this.orphanQueue.add(keyOf(pod));
+    for (const pod of this.pods.byIndex(POD_CONTROLLER_UID_INDEX, job.metadata.uid!))
+      if (hasTrackingFinalizer(pod)) this.orphanQueue.add(keyOf(pod));
   }
 
   /**
@@ -168,14 +194,21 @@ export class JobController extends StoppableController {
       const job = this.resolveControllerRef(pod);
       if (job && !isJobFinished(job)) return;
     }
-    this.timeline.record('job', `remove finalizer ${JOB_TRACKING_FINALIZER} from orphan ${ref(pod)}: its Job is ${owner ? 'gone or finished' : 'no longer its controller'}`, `${SOURCE} handleOrphanPod`, { actor: IDENTITY.name });
+    this.timeline.record(
+      'job',
+      `remove finalizer ${JOB_TRACKING_FINALIZER} from orphan ${ref(pod)}: its Job is ${owner ? 'gone or finished' : 'no longer its controller'}`,
+      `${SOURCE} handleOrphanPod`,
+      { actor: IDENTITY.name },
+    );
     const r = this.removeTrackingFinalizer(pod);
     if (!r) return new Error(`removing the tracking finalizer of ${ref(pod)} failed`);
   }
 
   /** removeTrackingFinalizerPatch: a strategic merge patch deleting the one finalizer (a vanished pod counts as done). */
   private removeTrackingFinalizer(pod: Pod, job?: Job): boolean {
-    const r = this.api.patch(IDENTITY, 'pods', pod.metadata.namespace, pod.metadata.name!, 'strategic', { metadata: { '$deleteFromPrimitiveList/finalizers': [JOB_TRACKING_FINALIZER] } });
+    const r = this.api.patch(IDENTITY, 'pods', pod.metadata.namespace, pod.metadata.name!, 'strategic', {
+      metadata: { '$deleteFromPrimitiveList/finalizers': [JOB_TRACKING_FINALIZER] },
+    });
     // A pod write of the Job's sync (not of the orphan queue) is one its next sync waits to see.
     if (r.ok && job) this.podControl.consistency?.wroteAt(job, 'pods', r.object.metadata.resourceVersion);
     return r.ok || r.code === 404;
@@ -184,12 +217,18 @@ export class JobController extends StoppableController {
   /** getPodsForJob: the pods the Job controls (the controller-uid index) that its selector still selects. */
   private getPodsForJob(job: Job): Pod[] {
     const selector = labelSelectorAsSelector(job.spec?.selector);
-    return this.pods.byIndex(POD_CONTROLLER_UID_INDEX, job.metadata.uid!).filter((p) => selector?.matches(p.metadata.labels) ?? false);
+    return this.pods
+      .byIndex(POD_CONTROLLER_UID_INDEX, job.metadata.uid!)
+      .filter((p) => selector?.matches(p.metadata.labels) ?? false);
   }
 
   /** trackTerminatingPods: status.terminating is tracked with JobPodReplacementPolicy or JobManagedBy on, or with a podFailurePolicy. */
   private trackTerminatingPods(job: Job): boolean {
-    return this.release.enabled('JobPodReplacementPolicy') || this.release.enabled('JobManagedBy') || !!job.spec?.podFailurePolicy;
+    return (
+      this.release.enabled('JobPodReplacementPolicy') ||
+      this.release.enabled('JobManagedBy') ||
+      !!job.spec?.podFailurePolicy
+    );
   }
 
   /** onlyReplaceFailedPods: podReplacementPolicy Failed (gate on), or any podFailurePolicy. */
@@ -204,7 +243,10 @@ export class JobController extends StoppableController {
    * FailureTarget are set first.
    */
   private delayTerminalCondition(): boolean {
-    return this.release.atLeast(31) && (this.release.enabled('JobManagedBy') || this.release.enabled('JobPodReplacementPolicy'));
+    return (
+      this.release.atLeast(31) &&
+      (this.release.enabled('JobManagedBy') || this.release.enabled('JobPodReplacementPolicy'))
+    );
   }
 
   /**
@@ -259,7 +301,8 @@ export class JobController extends StoppableController {
       return;
     }
     // JobManagedBy: a Job managed by another controller is skipped.
-    if (this.release.enabled('JobManagedBy') && job.spec?.managedBy && job.spec.managedBy !== JOB_CONTROLLER_NAME) return;
+    if (this.release.enabled('JobManagedBy') && job.spec?.managedBy && job.spec.managedBy !== JOB_CONTROLLER_NAME)
+      return;
     const spec = job.spec!;
     const status = (job.status ??= {});
     status.uncountedTerminatedPods ??= {};
@@ -271,7 +314,10 @@ export class JobController extends StoppableController {
       pods,
       activePods,
       ready: activePods.filter(isPodReady).length,
-      uncounted: { succeeded: new Set(status.uncountedTerminatedPods.succeeded ?? []), failed: new Set(status.uncountedTerminatedPods.failed ?? []) },
+      uncounted: {
+        succeeded: new Set(status.uncountedTerminatedPods.succeeded ?? []),
+        failed: new Set(status.uncountedTerminatedPods.failed ?? []),
+      },
       expectedRmFinalizers: new Set(this.finalizerExpectations.get(key) ?? []),
       succeeded: 0,
       failed: 0,
@@ -281,7 +327,9 @@ export class JobController extends StoppableController {
     let active = activePods.length;
     const newSucceeded = this.newFinishedPods(ctx, ctx.uncounted.succeeded, (p) => p.status?.phase === 'Succeeded');
     const newFailed = this.newFinishedPods(ctx, ctx.uncounted.failed, (p) => this.isPodFailed(p, job));
-    const nonIgnored = spec.podFailurePolicy ? newFailed.filter((p) => matchPodFailurePolicy(spec.podFailurePolicy!, p).countFailed).length : newFailed.length;
+    const nonIgnored = spec.podFailurePolicy
+      ? newFailed.filter((p) => matchPodFailurePolicy(spec.podFailurePolicy!, p).countFailed).length
+      : newFailed.length;
     ctx.succeeded = (status.succeeded ?? 0) + newSucceeded.length + ctx.uncounted.succeeded.size;
     ctx.failed = (status.failed ?? 0) + nonIgnored + ctx.uncounted.failed.size;
     const now = this.clock.now();
@@ -300,9 +348,15 @@ export class JobController extends StoppableController {
     }
     if (!ctx.finishedCondition) {
       if (ctx.failed > backoffLimit || pastBackoffLimitOnFailure(job, pods)) {
-        ctx.finishedCondition = this.newFailureCondition('BackoffLimitExceeded', 'Job has reached the specified backoff limit');
+        ctx.finishedCondition = this.newFailureCondition(
+          'BackoffLimitExceeded',
+          'Job has reached the specified backoff limit',
+        );
       } else if (this.pastActiveDeadline(job)) {
-        ctx.finishedCondition = this.newFailureCondition('DeadlineExceeded', 'Job was active longer than specified deadline');
+        ctx.finishedCondition = this.newFailureCondition(
+          'DeadlineExceeded',
+          'Job was active longer than specified deadline',
+        );
       } else if (spec.activeDeadlineSeconds !== undefined && spec.activeDeadlineSeconds !== null && !spec.suspend) {
         this.queue.addAfter(key, spec.activeDeadlineSeconds * 1000 - (now - fromTime(status.startTime!)));
       }
@@ -312,7 +366,12 @@ export class JobController extends StoppableController {
     let suspendCondChanged = false;
     if (ctx.finishedCondition) {
       if (ctx.activePods.length > 0) {
-        this.timeline.record('job', `jobs/${job.metadata.name} is finishing (${ctx.finishedCondition.reason || ctx.finishedCondition.type}): delete its ${ctx.activePods.length} active pod(s), finalizers kept`, `${SOURCE} deleteActivePods`, { actor: IDENTITY.name });
+        this.timeline.record(
+          'job',
+          `jobs/${job.metadata.name} is finishing (${ctx.finishedCondition.reason || ctx.finishedCondition.type}): delete its ${ctx.activePods.length} active pod(s), finalizers kept`,
+          `${SOURCE} deleteActivePods`,
+          { actor: IDENTITY.name },
+        );
       }
       const { deleted, deletedReady, error } = this.deletePods(job, ctx.activePods, false);
       // Not finished yet while pods may still carry finalizers or be missing from the cache.
@@ -329,12 +388,18 @@ export class JobController extends StoppableController {
         manageJobErr = r.error;
         manageJobCalled = true;
       }
-      const complete = spec.completions === undefined || spec.completions === null ? ctx.succeeded > 0 && active === 0 : ctx.succeeded >= spec.completions && active === 0;
+      const complete =
+        spec.completions === undefined || spec.completions === null
+          ? ctx.succeeded > 0 && active === 0
+          : ctx.succeeded >= spec.completions && active === 0;
       if (complete) ctx.finishedCondition = this.newSuccessCondition();
       else if (manageJobCalled && spec.suspend) {
         // The resume bookkeeping (JobResumed, a new startTime) is not modelled.
         if (!this.findCondition(job, 'Suspended')) {
-          status.conditions = [...(status.conditions ?? []), this.condition('Suspended', 'JobSuspended', 'Job suspended')];
+          status.conditions = [
+            ...(status.conditions ?? []),
+            this.condition('Suspended', 'JobSuspended', 'Job suspended'),
+          ];
           suspendCondChanged = true;
           this.podControl.event(job, 'Job', 'Normal', 'Suspended', 'Job suspended');
         }
@@ -343,12 +408,19 @@ export class JobController extends StoppableController {
 
     // status.terminating exists only with JobPodReplacementPolicy (KEP-3939).
     const terminating = this.release.enabled('JobPodReplacementPolicy') ? ctx.terminating : undefined;
-    const needsStatusUpdate = suspendCondChanged || active !== (status.active ?? 0) || ctx.ready !== status.ready || terminating !== status.terminating;
+    const needsStatusUpdate =
+      suspendCondChanged ||
+      active !== (status.active ?? 0) ||
+      ctx.ready !== status.ready ||
+      terminating !== status.terminating;
     status.active = active;
     status.ready = ctx.ready;
     if (terminating === undefined) delete status.terminating;
     else status.terminating = terminating;
-    const err = this.trackJobStatusAndRemoveFinalizers(ctx, needsStatusUpdate || !job0.status?.startTime || !job0.status?.uncountedTerminatedPods);
+    const err = this.trackJobStatusAndRemoveFinalizers(
+      ctx,
+      needsStatusUpdate || !job0.status?.startTime || !job0.status?.uncountedTerminatedPods,
+    );
     return err ?? manageJobErr;
   }
 
@@ -358,7 +430,13 @@ export class JobController extends StoppableController {
 
   /** getValidPodsWithFilter: finished pods that still carry the finalizer and are not counted or being unfinalized already. */
   private newFinishedPods(ctx: SyncJobCtx, uncounted: Set<string>, filter: (p: Pod) => boolean): Pod[] {
-    return ctx.pods.filter((p) => hasTrackingFinalizer(p) && !uncounted.has(p.metadata.uid!) && !ctx.expectedRmFinalizers.has(p.metadata.uid!) && filter(p));
+    return ctx.pods.filter(
+      (p) =>
+        hasTrackingFinalizer(p) &&
+        !uncounted.has(p.metadata.uid!) &&
+        !ctx.expectedRmFinalizers.has(p.metadata.uid!) &&
+        filter(p),
+    );
   }
 
   /** getFailJobMessage: the first failed pod a FailJob rule matches. */
@@ -398,12 +476,20 @@ export class JobController extends StoppableController {
       return { active: active - deleted, error };
     }
     let wantActive: number;
-    if (spec.completions === undefined || spec.completions === null) wantActive = ctx.succeeded > 0 ? active : parallelism;
+    if (spec.completions === undefined || spec.completions === null)
+      wantActive = ctx.succeeded > 0 ? active : parallelism;
     else wantActive = Math.max(0, Math.min(spec.completions - ctx.succeeded, parallelism));
     const rmAtLeast = Math.max(0, active - wantActive);
     if (rmAtLeast > 0) {
-      const victims = [...ctx.activePods].sort(compareActivePods).slice(0, Math.min(rmAtLeast, MAX_POD_CREATE_DELETE_PER_SYNC));
-      this.timeline.record('job', `jobs/${job.metadata.name} has ${active} active pods, wants ${wantActive}: delete ${victims.map(ref).join(', ')}`, `${SOURCE} manageJob`, { actor: IDENTITY.name });
+      const victims = [...ctx.activePods]
+        .sort(compareActivePods)
+        .slice(0, Math.min(rmAtLeast, MAX_POD_CREATE_DELETE_PER_SYNC));
+      this.timeline.record(
+        'job',
+        `jobs/${job.metadata.name} has ${active} active pods, wants ${wantActive}: delete ${victims.map(ref).join(', ')}`,
+        `${SOURCE} manageJob`,
+        { actor: IDENTITY.name },
+      );
       this.expectations.expect(key, 0, victims.length);
       const { deleted, deletedReady, error } = this.deletePods(job, victims, true);
       if (ctx.terminating !== undefined) ctx.terminating += deleted;
@@ -414,21 +500,39 @@ export class JobController extends StoppableController {
     let diff = wantActive - terminating - active;
     if (diff <= 0) {
       if (terminating > 0 && wantActive - active > 0) {
-        this.timeline.record('job', `jobs/${job.metadata.name} waits for ${terminating} terminating pod(s) before replacing them (podReplacementPolicy ${spec.podReplacementPolicy ?? 'Failed'})`, `${SOURCE} manageJob`, { actor: IDENTITY.name });
+        this.timeline.record(
+          'job',
+          `jobs/${job.metadata.name} waits for ${terminating} terminating pod(s) before replacing them (podReplacementPolicy ${spec.podReplacementPolicy ?? 'Failed'})`,
+          `${SOURCE} manageJob`,
+          { actor: IDENTITY.name },
+        );
       }
       return { active };
     }
     const remaining = getRemainingTime(ctx.newBackoffRecord, this.clock.now());
     if (remaining > 0) {
-      this.timeline.record('job', `jobs/${job.metadata.name} waits ${remaining / 1000}s of pod failure back-off before creating pods (${ctx.newBackoffRecord.failuresAfterLastSuccess} failure(s) since the last success)`, `${SOURCE} manageJob → backoff_utils.go getRemainingTime`, { actor: IDENTITY.name });
+      this.timeline.record(
+        'job',
+        `jobs/${job.metadata.name} waits ${remaining / 1000}s of pod failure back-off before creating pods (${ctx.newBackoffRecord.failuresAfterLastSuccess} failure(s) since the last success)`,
+        `${SOURCE} manageJob → backoff_utils.go getRemainingTime`,
+        { actor: IDENTITY.name },
+      );
       this.queue.addAfter(key, remaining);
       return { active: 0 };
     }
     diff = Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC);
-    this.timeline.record('job', `jobs/${job.metadata.name} creates ${diff} pod(s) (active ${active}, wanted ${wantActive}${terminating ? `, ${terminating} terminating` : ''})`, `${SOURCE} manageJob`, { actor: IDENTITY.name });
+    this.timeline.record(
+      'job',
+      `jobs/${job.metadata.name} creates ${diff} pod(s) (active ${active}, wanted ${wantActive}${terminating ? `, ${terminating} terminating` : ''})`,
+      `${SOURCE} manageJob`,
+      { actor: IDENTITY.name },
+    );
     this.expectations.expect(key, diff, 0);
     const template = structuredClone(spec.template);
-    template.metadata = { ...template.metadata, finalizers: appendIfMissing(template.metadata?.finalizers ?? [], JOB_TRACKING_FINALIZER) };
+    template.metadata = {
+      ...template.metadata,
+      finalizers: appendIfMissing(template.metadata?.finalizers ?? [], JOB_TRACKING_FINALIZER),
+    };
     const controllerRef = newControllerRef(job, 'batch/v1', 'Job');
     let error: Error | undefined;
     // Slow start: batches of 1, 2, 4 … ; a failed batch stops the rest (retried by the next sync).
@@ -458,7 +562,11 @@ export class JobController extends StoppableController {
    * loses its tracking finalizer, one deleted because the Job is finishing keeps it (it is counted
    * as failed and unfinalized by trackJobStatusAndRemoveFinalizers).
    */
-  private deletePods(job: Job, pods: readonly Pod[], removeFinalizer: boolean): { deleted: number; deletedReady: number; error?: Error } {
+  private deletePods(
+    job: Job,
+    pods: readonly Pod[],
+    removeFinalizer: boolean,
+  ): { deleted: number; deletedReady: number; error?: Error } {
     let deleted = 0;
     let deletedReady = 0;
     let error: Error | undefined;
@@ -494,7 +602,8 @@ export class JobController extends StoppableController {
     uncounted.succeeded = [...(uncounted.succeeded ?? [])];
     uncounted.failed = [...(uncounted.failed ?? [])];
     const withFinalizer = new Set<string>();
-    for (const p of ctx.pods) if (hasTrackingFinalizer(p) && !ctx.expectedRmFinalizers.has(p.metadata.uid!)) withFinalizer.add(p.metadata.uid!);
+    for (const p of ctx.pods)
+      if (hasTrackingFinalizer(p) && !ctx.expectedRmFinalizers.has(p.metadata.uid!)) withFinalizer.add(p.metadata.uid!);
     if (cleanUncountedPodsWithoutFinalizers(status, withFinalizer)) needsFlush = true;
     const toUnfinalize: Pod[] = [];
     let reachedMax = false;
@@ -502,17 +611,25 @@ export class JobController extends StoppableController {
       const uid = pod.metadata.uid!;
       if (!hasTrackingFinalizer(pod) || ctx.expectedRmFinalizers.has(uid)) continue;
       const failed = this.isPodFailed(pod, job);
-      if (!(job.metadata.deletionTimestamp || ctx.finishedCondition || pod.status?.phase === 'Succeeded' || failed)) continue; // canRemoveFinalizer
+      if (!(job.metadata.deletionTimestamp || ctx.finishedCondition || pod.status?.phase === 'Succeeded' || failed))
+        continue; // canRemoveFinalizer
       toUnfinalize.push(pod);
       if (pod.status?.phase === 'Succeeded' && !ctx.uncounted.failed.has(uid)) {
         if (!ctx.uncounted.succeeded.has(uid)) {
           needsFlush = true;
           uncounted.succeeded.push(uid);
         }
-      } else if (failed || (ctx.finishedCondition && ctx.finishedCondition.type !== 'SuccessCriteriaMet' && ctx.finishedCondition.type !== 'Complete')) {
+      } else if (
+        failed ||
+        (ctx.finishedCondition &&
+          ctx.finishedCondition.type !== 'SuccessCriteriaMet' &&
+          ctx.finishedCondition.type !== 'Complete')
+      ) {
         // When the Job is finishing, every pod that did not succeed counts as failed.
         if (!ctx.uncounted.failed.has(uid)) {
-          const counts = job.spec?.podFailurePolicy ? matchPodFailurePolicy(job.spec.podFailurePolicy, pod).countFailed : true;
+          const counts = job.spec?.podFailurePolicy
+            ? matchPodFailurePolicy(job.spec.podFailurePolicy, pod).countFailed
+            : true;
           if (counts) {
             needsFlush = true;
             uncounted.failed.push(uid);
@@ -526,16 +643,25 @@ export class JobController extends StoppableController {
     }
     if (ctx.finishedCondition?.type === 'FailureTarget') {
       // The interim FailureTarget is written before the finalizers go; Failed follows.
-      if (!this.findCondition(job, 'FailureTarget')) status.conditions = [...(status.conditions ?? []), ctx.finishedCondition];
+      if (!this.findCondition(job, 'FailureTarget'))
+        status.conditions = [...(status.conditions ?? []), ctx.finishedCondition];
       needsFlush = true;
-      ctx.finishedCondition = this.condition('Failed', ctx.finishedCondition.reason ?? '', ctx.finishedCondition.message ?? '');
+      ctx.finishedCondition = this.condition(
+        'Failed',
+        ctx.finishedCondition.reason ?? '',
+        ctx.finishedCondition.message ?? '',
+      );
     }
     if (ctx.finishedCondition?.type === 'SuccessCriteriaMet') {
       if (!this.findCondition(job, 'SuccessCriteriaMet')) {
         status.conditions = [...(status.conditions ?? []), ctx.finishedCondition];
         needsFlush = true;
       }
-      ctx.finishedCondition = this.condition('Complete', ctx.finishedCondition.reason ?? '', ctx.finishedCondition.message ?? '');
+      ctx.finishedCondition = this.condition(
+        'Complete',
+        ctx.finishedCondition.reason ?? '',
+        ctx.finishedCondition.message ?? '',
+      );
     }
     // flushUncountedAndRemoveFinalizers.
     if (needsFlush) {
@@ -552,7 +678,11 @@ export class JobController extends StoppableController {
       for (const pod of toUnfinalize) {
         expected.add(pod.metadata.uid!);
         const uncounted = job.status!.uncountedTerminatedPods!;
-        const counted = uncounted.succeeded!.includes(pod.metadata.uid!) ? 'succeeded' : uncounted.failed!.includes(pod.metadata.uid!) ? 'failed' : undefined;
+        const counted = uncounted.succeeded!.includes(pod.metadata.uid!)
+          ? 'succeeded'
+          : uncounted.failed!.includes(pod.metadata.uid!)
+            ? 'failed'
+            : undefined;
         const why = counted
           ? `counted as ${counted} in jobs/${job.metadata.name}.status.uncountedTerminatedPods`
           : job.metadata.deletionTimestamp
@@ -560,7 +690,12 @@ export class JobController extends StoppableController {
             : ctx.finishedCondition
               ? `jobs/${job.metadata.name} is finishing`
               : 'its failure does not count (podFailurePolicy)';
-        this.timeline.record('job', `remove finalizer ${JOB_TRACKING_FINALIZER} from ${ref(pod)}: ${why}`, `${SOURCE} flushUncountedAndRemoveFinalizers → removeTrackingFinalizerFromPods`, { actor: IDENTITY.name });
+        this.timeline.record(
+          'job',
+          `remove finalizer ${JOB_TRACKING_FINALIZER} from ${ref(pod)}: ${why}`,
+          `${SOURCE} flushUncountedAndRemoveFinalizers → removeTrackingFinalizerFromPods`,
+          { actor: IDENTITY.name },
+        );
         if (this.removeTrackingFinalizer(pod, job)) withFinalizer.delete(pod.metadata.uid!);
         else {
           expected.delete(pod.metadata.uid!);
@@ -591,7 +726,12 @@ export class JobController extends StoppableController {
     const uncounted = status.uncountedTerminatedPods;
     if ((uncounted?.succeeded?.length ?? 0) + (uncounted?.failed?.length ?? 0) > 0) return false;
     if (this.delayTerminalCondition() && (ctx.terminating ?? 0) > 0) {
-      this.timeline.record('job', `jobs/${ctx.job.metadata.name} waits for ${ctx.terminating} terminating pod(s) before it is marked ${cond.type}`, `${SOURCE} enactJobFinished`, { actor: IDENTITY.name });
+      this.timeline.record(
+        'job',
+        `jobs/${ctx.job.metadata.name} waits for ${ctx.terminating} terminating pod(s) before it is marked ${cond.type}`,
+        `${SOURCE} enactJobFinished`,
+        { actor: IDENTITY.name },
+      );
       return false;
     }
     if (!this.findCondition(ctx.job, cond.type)) status.conditions = [...(status.conditions ?? []), cond];
@@ -601,7 +741,12 @@ export class JobController extends StoppableController {
 
   /** recordJobFinished: the Completed Event, or a Warning with the failure reason. */
   private recordJobFinished(job: Job, cond: JobCondition): void {
-    this.timeline.record('job', `jobs/${job.metadata.name} ${cond.type === 'Complete' ? 'is Complete' : `Failed: ${cond.reason}`}`, `${SOURCE} enactJobFinished → recordJobFinished`, { actor: IDENTITY.name });
+    this.timeline.record(
+      'job',
+      `jobs/${job.metadata.name} ${cond.type === 'Complete' ? 'is Complete' : `Failed: ${cond.reason}`}`,
+      `${SOURCE} enactJobFinished → recordJobFinished`,
+      { actor: IDENTITY.name },
+    );
     if (cond.type === 'Complete') this.podControl.event(job, 'Job', 'Normal', 'Completed', 'Job completed');
     else this.podControl.event(job, 'Job', 'Warning', cond.reason ?? 'Failed', cond.message ?? '');
   }
@@ -612,7 +757,10 @@ export class JobController extends StoppableController {
     const { namespace } = splitKey(keyOf(job));
     const uncounted = job.status!.uncountedTerminatedPods!;
     const body: Job = structuredClone(job);
-    body.status!.uncountedTerminatedPods = { ...(uncounted.succeeded?.length ? { succeeded: uncounted.succeeded } : {}), ...(uncounted.failed?.length ? { failed: uncounted.failed } : {}) };
+    body.status!.uncountedTerminatedPods = {
+      ...(uncounted.succeeded?.length ? { succeeded: uncounted.succeeded } : {}),
+      ...(uncounted.failed?.length ? { failed: uncounted.failed } : {}),
+    };
     const r = this.api.update(IDENTITY, 'jobs', namespace, body, { subresource: 'status' });
     if (!r.ok) return new Error(`updating the status of jobs/${job.metadata.name}: ${r.status.message}`);
     job.metadata.resourceVersion = r.object.metadata.resourceVersion;
@@ -622,7 +770,10 @@ export class JobController extends StoppableController {
 }
 
 /** cleanUncountedPodsWithoutFinalizers: uids whose finalizer is gone move from the uncounted lists to the counters. */
-function cleanUncountedPodsWithoutFinalizers(status: NonNullable<Job['status']>, withFinalizer: ReadonlySet<string>): boolean {
+function cleanUncountedPodsWithoutFinalizers(
+  status: NonNullable<Job['status']>,
+  withFinalizer: ReadonlySet<string>,
+): boolean {
   const u = status.uncountedTerminatedPods!;
   let updated = false;
   const succeeded = (u.succeeded ?? []).filter((uid) => withFinalizer.has(uid));
@@ -646,7 +797,8 @@ function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[]): boolean {
   let restarts = 0;
   for (const p of pods) {
     if (p.status?.phase !== 'Running' && p.status?.phase !== 'Pending') continue;
-    for (const cs of [...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])]) restarts += cs.restartCount ?? 0;
+    for (const cs of [...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])])
+      restarts += cs.restartCount ?? 0;
   }
   const limit = job.spec.backoffLimit ?? 6;
   return limit === 0 ? restarts > 0 : restarts >= limit;

@@ -28,7 +28,11 @@ export function matchPodFailurePolicy(policy: PodFailurePolicy, pod: Pod): Polic
     if (reason === undefined) continue;
     switch (rule.action) {
       case 'FailJob':
-        return { failJobMessage: `${reason} matching FailJob rule at index ${index}`, countFailed: true, action: rule.action };
+        return {
+          failJobMessage: `${reason} matching FailJob rule at index ${index}`,
+          countFailed: true,
+          action: rule.action,
+        };
       case 'Ignore':
         return { countFailed: false, action: rule.action };
       default:
@@ -43,20 +47,25 @@ function ruleMatches(rule: PodFailurePolicyRule, pod: Pod): string | undefined {
   const ref = `${pod.metadata.namespace}/${pod.metadata.name}`;
   if (rule.onExitCodes) {
     const req = rule.onExitCodes;
-    const statuses: ContainerStatus[] = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+    const statuses: ContainerStatus[] = [
+      ...(pod.status?.initContainerStatuses ?? []),
+      ...(pod.status?.containerStatuses ?? []),
+    ];
     for (const cs of statuses) {
       if (req.containerName && req.containerName !== cs.name) continue;
       const code = cs.state?.terminated?.exitCode;
       // Exit code 0 never matches: a container that succeeded is no reason for the pod's failure.
       if (code === undefined || code === 0) continue;
       const listed = req.values.includes(code);
-      if ((req.operator === 'In' && listed) || (req.operator === 'NotIn' && !listed)) return `Container ${cs.name} for pod ${ref} failed with exit code ${code}`;
+      if ((req.operator === 'In' && listed) || (req.operator === 'NotIn' && !listed))
+        return `Container ${cs.name} for pod ${ref} failed with exit code ${code}`;
     }
     return undefined;
   }
   for (const pattern of rule.onPodConditions ?? []) {
     const status = pattern.status ?? 'True';
-    if ((pod.status?.conditions ?? []).some((c) => c.type === pattern.type && c.status === status)) return `Pod ${ref} has condition ${pattern.type}`;
+    if ((pod.status?.conditions ?? []).some((c) => c.type === pattern.type && c.status === status))
+      return `Pod ${ref} has condition ${pattern.type}`;
   }
   return undefined;
 }

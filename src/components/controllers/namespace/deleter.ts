@@ -79,16 +79,39 @@ export class NamespacedResourcesDeleter {
       let ns = got.object;
       if (ns.metadata.deletionTimestamp === undefined) return undefined;
       // updateNamespaceStatusFunc: a deleting namespace is Terminating (the apiserver set it already).
-      if (ns.status?.phase !== 'Terminating') ns = ok(this.api.update(this.identity, 'namespaces', undefined, { ...ns, status: { ...ns.status, phase: 'Terminating' } }, { subresource: 'status' }));
-      if ((ns.spec?.finalizers ?? []).length === 0 || !(ns.spec?.finalizers ?? []).includes(FINALIZER_KUBERNETES)) return undefined;
+      if (ns.status?.phase !== 'Terminating')
+        ns = ok(
+          this.api.update(
+            this.identity,
+            'namespaces',
+            undefined,
+            { ...ns, status: { ...ns.status, phase: 'Terminating' } },
+            { subresource: 'status' },
+          ),
+        );
+      if ((ns.spec?.finalizers ?? []).length === 0 || !(ns.spec?.finalizers ?? []).includes(FINALIZER_KUBERNETES))
+        return undefined;
       const { estimate, errors } = this.deleteAllContent(ns);
       if (errors.length > 0) return new Error(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
       if (estimate > 0) return new ResourcesRemainingError(estimate);
-      this.timeline.record('namespace', `namespace ${name} is empty: finalize (remove ${FINALIZER_KUBERNETES} from spec.finalizers)`, `${DELETER_SOURCE} finalizeNamespace`, { actor: this.identity.name });
+      this.timeline.record(
+        'namespace',
+        `namespace ${name} is empty: finalize (remove ${FINALIZER_KUBERNETES} from spec.finalizers)`,
+        `${DELETER_SOURCE} finalizeNamespace`,
+        { actor: this.identity.name },
+      );
       // retryOnConflictError(finalizeNamespace): a conflict (the status was just written) reads the namespace again and retries.
       for (let latest = ns; ; ) {
-        const finalizers = [...new Set((latest.spec?.finalizers ?? []).filter((f) => f !== FINALIZER_KUBERNETES))].sort();
-        const r = this.api.update(this.identity, 'namespaces', undefined, { ...latest, spec: { ...latest.spec, finalizers } }, { subresource: 'finalize' });
+        const finalizers = [
+          ...new Set((latest.spec?.finalizers ?? []).filter((f) => f !== FINALIZER_KUBERNETES)),
+        ].sort();
+        const r = this.api.update(
+          this.identity,
+          'namespaces',
+          undefined,
+          { ...latest, spec: { ...latest.spec, finalizers } },
+          { subresource: 'finalize' },
+        );
         if (r.ok || r.code === 404) return undefined;
         if (r.code !== 409) return new RequestError(r.code, r.status.message);
         const again = this.api.get('namespaces', undefined, name);
@@ -128,7 +151,12 @@ export class NamespacedResourcesDeleter {
     if (ordered) {
       pass(resources.filter((r) => r.resource === 'pods'));
       if (totals.byResource.size > 0) {
-        this.timeline.record('namespace', `namespace ${namespace}: pods remain, the rest waits (OrderedNamespaceDeletion)`, `${DELETER_SOURCE} deleteAllContent`, { actor: this.identity.name });
+        this.timeline.record(
+          'namespace',
+          `namespace ${namespace}: pods remain, the rest waits (OrderedNamespaceDeletion)`,
+          `${DELETER_SOURCE} deleteAllContent`,
+          { actor: this.identity.name },
+        );
         conditions.processContentTotals(totals);
         this.writeConditions(ns, conditions);
         return { estimate, errors };
@@ -138,18 +166,36 @@ export class NamespacedResourcesDeleter {
     conditions.processContentTotals(totals);
     this.writeConditions(ns, conditions);
     const left = [...totals.byResource].map(([r, n]) => `${r} ${n}`).join(', ');
-    if (left || estimate > 0) this.timeline.record('namespace', `namespace ${namespace}: content remains (${left || 'none listed'}), estimate ${estimate}s`, `${DELETER_SOURCE} deleteAllContent`, { actor: this.identity.name });
+    if (left || estimate > 0)
+      this.timeline.record(
+        'namespace',
+        `namespace ${namespace}: content remains (${left || 'none listed'}), estimate ${estimate}s`,
+        `${DELETER_SOURCE} deleteAllContent`,
+        { actor: this.identity.name },
+      );
     return { estimate, errors };
   }
 
   /** conditionUpdater.Update, then UpdateStatus when a condition changed (a failed write is only logged upstream). */
   private writeConditions(ns: Namespace, updater: NamespaceConditionUpdater): void {
     const { conditions, changed } = updater.update(ns, toTime(this.now()));
-    if (changed) this.api.update(this.identity, 'namespaces', undefined, { ...ns, status: { ...ns.status, conditions } }, { subresource: 'status' });
+    if (changed)
+      this.api.update(
+        this.identity,
+        'namespaces',
+        undefined,
+        { ...ns, status: { ...ns.status, conditions } },
+        { subresource: 'status' },
+      );
   }
 
   /** deleteAllContentForGroupVersionResource: estimate, DELETECOLLECTION, then what remains (C11). */
-  private deleteAllContentForGroupVersionResource(resource: Resource, apiVersion: string, namespace: string, deletedAt: number): { remaining: Remaining; error?: string } {
+  private deleteAllContentForGroupVersionResource(
+    resource: Resource,
+    apiVersion: string,
+    namespace: string,
+    deletedAt: number,
+  ): { remaining: Remaining; error?: string } {
     let estimate = 0;
     if (resource === 'pods') {
       // estimateGracefulTerminationForPods, then: no estimate once that long has passed since the namespace's deletion.
@@ -163,15 +209,21 @@ export class NamespacedResourcesDeleter {
       if (this.now() - deletedAt >= estimate * 1000) estimate = 0;
     }
     const deleted = this.api.deleteCollection(this.identity, resource, namespace, { propagationPolicy: 'Background' });
-    if (!deleted.ok) return { remaining: { estimate, count: 0, byFinalizer: new Map() }, error: deleted.status.message };
+    if (!deleted.ok)
+      return { remaining: { estimate, count: 0, byFinalizer: new Map() }, error: deleted.status.message };
     const list = this.api.list(resource, namespace);
     if (!list.ok) return { remaining: { estimate, count: 0, byFinalizer: new Map() }, error: list.status.message };
     const items = list.object.items as KubeObject[];
     const byFinalizer = new Map<string, number>();
-    for (const item of items) for (const f of item.metadata.finalizers ?? []) byFinalizer.set(f, (byFinalizer.get(f) ?? 0) + 1);
+    for (const item of items)
+      for (const f of item.metadata.finalizers ?? []) byFinalizer.set(f, (byFinalizer.get(f) ?? 0) + 1);
     if (estimate !== 0 || items.length === 0) return { remaining: { estimate, count: items.length, byFinalizer } };
     // Content held by finalizers: a default estimate for the garbage collector (or whoever) to finish.
-    if (byFinalizer.size > 0) return { remaining: { estimate: FINALIZER_ESTIMATE_SECONDS, count: items.length, byFinalizer } };
-    return { remaining: { estimate, count: items.length, byFinalizer }, error: `unexpected items still remain in namespace: ${namespace} for gvr: ${gvrString(apiVersion, resource)}` };
+    if (byFinalizer.size > 0)
+      return { remaining: { estimate: FINALIZER_ESTIMATE_SECONDS, count: items.length, byFinalizer } };
+    return {
+      remaining: { estimate, count: items.length, byFinalizer },
+      error: `unexpected items still remain in namespace: ${namespace} for gvr: ${gvrString(apiVersion, resource)}`,
+    };
   }
 }

@@ -26,7 +26,11 @@ export class NamespaceController {
     this.namespaces = ctx.informers.informerFor('namespaces');
     this.deleter = new NamespacedResourcesDeleter(ctx.api, IDENTITY, ctx.timeline, ctx.release, () => ctx.clock.now());
     // nsControllerRateLimiter: per item 5 ms to 60 s, overall 10 qps with a burst of 100.
-    this.queue = new WorkQueue(ctx.clock, (key) => this.syncNamespaceFromKey(key), new DefaultControllerRateLimiter(ctx.clock, { baseDelayMs: 5, maxDelayMs: 60_000, qps: 10, burst: 100 }));
+    this.queue = new WorkQueue(
+      ctx.clock,
+      (key) => this.syncNamespaceFromKey(key),
+      new DefaultControllerRateLimiter(ctx.clock, { baseDelayMs: 5, maxDelayMs: 60_000, qps: 10, burst: 100 }),
+    );
   }
 
   /** enqueueNamespace on add and update: only a namespace that is being deleted. */
@@ -43,11 +47,22 @@ export class NamespaceController {
     const err = this.deleter.delete(key);
     if (err instanceof ResourcesRemainingError) {
       const seconds = Math.floor(err.estimate / 2) + 1;
-      this.ctx.timeline.record('namespace', `namespace ${key}: content remaining, estimate ${err.estimate}s: sync again in ${seconds}s`, `${SOURCE} worker (ResourcesRemainingError)`, { actor: IDENTITY.name });
+      this.ctx.timeline.record(
+        'namespace',
+        `namespace ${key}: content remaining, estimate ${err.estimate}s: sync again in ${seconds}s`,
+        `${SOURCE} worker (ResourcesRemainingError)`,
+        { actor: IDENTITY.name },
+      );
       this.queue.addAfter(key, seconds * 1000);
       return;
     }
-    if (err) this.ctx.timeline.record('namespace', `namespace ${key}: ${err.message}; retried with back-off`, `${SOURCE} worker`, { actor: IDENTITY.name });
+    if (err)
+      this.ctx.timeline.record(
+        'namespace',
+        `namespace ${key}: ${err.message}; retried with back-off`,
+        `${SOURCE} worker`,
+        { actor: IDENTITY.name },
+      );
     return err;
   }
 }

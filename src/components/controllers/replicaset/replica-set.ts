@@ -6,7 +6,17 @@ import type { OwnerReference, Pod, ReplicaSet } from '../../../apimachinery/type
 import { ControllerBase } from '../controller-base';
 import type { ControllerContext } from '../controller-manager';
 import { keyOf, type SharedInformer } from '../../../client/informer';
-import { getControllerOf, isPodActive, isPodTerminating, labelSelectorAsSelector, newControllerRef, ORPHAN_POD_INDEX_KEY, PodControl, podsByControllerUID, POD_CONTROLLER_UID_INDEX } from '../controller-utils';
+import {
+  getControllerOf,
+  isPodActive,
+  isPodTerminating,
+  labelSelectorAsSelector,
+  newControllerRef,
+  ORPHAN_POD_INDEX_KEY,
+  PodControl,
+  podsByControllerUID,
+  POD_CONTROLLER_UID_INDEX,
+} from '../controller-utils';
 import { isPodReady } from '../../../helpers/pod-util';
 import { WorkQueue } from '../../../client/workqueue';
 import { ConsistencyStore, skipSyncWhileCacheIsStale } from '../consistency-store';
@@ -170,7 +180,10 @@ export class ReplicaSetController extends ControllerBase {
     const selector = labelSelectorAsSelector(rs.spec?.selector);
     if (!selector) return;
     // FilterPodsByOwner (the pod indexer by controller uid, orphans included).
-    const candidates = [...this.pods.byIndex(POD_CONTROLLER_UID_INDEX, rs.metadata.uid!), ...this.orphansIn(rs.metadata.namespace)];
+    const candidates = [
+      ...this.pods.byIndex(POD_CONTROLLER_UID_INDEX, rs.metadata.uid!),
+      ...this.orphansIn(rs.metadata.namespace),
+    ];
     const active = candidates.filter(isPodActive);
     const filtered = this.claimPods(rs, selector, active);
     const terminating = this.release.enabled('DeploymentReplicaSetTerminatingReplicas')
@@ -184,14 +197,21 @@ export class ReplicaSetController extends ControllerBase {
     // WroteAt after the status write (a status left as it was writes nothing, and its version is one already read).
     if (this.podControl.consistency) this.consistency.wroteAt(rs, 'replicasets', updated.metadata.resourceVersion);
     const minReady = rs.spec?.minReadySeconds ?? 0;
-    if (!manageErr && minReady > 0 && status.readyReplicas === rs.spec?.replicas && status.availableReplicas !== rs.spec?.replicas) {
+    if (
+      !manageErr &&
+      minReady > 0 &&
+      status.readyReplicas === rs.spec?.replicas &&
+      status.availableReplicas !== rs.spec?.replicas
+    ) {
       this.queue.addAfter(key, minReady * 1000);
     }
     return manageErr;
   }
 
   private orphansIn(namespace: string | undefined): Pod[] {
-    return this.pods.byIndex(POD_CONTROLLER_UID_INDEX, ORPHAN_POD_INDEX_KEY).filter((p) => p.metadata.namespace === namespace);
+    return this.pods
+      .byIndex(POD_CONTROLLER_UID_INDEX, ORPHAN_POD_INDEX_KEY)
+      .filter((p) => p.metadata.namespace === namespace);
   }
 
   /**
@@ -228,15 +248,29 @@ export class ReplicaSetController extends ControllerBase {
   /** AdoptPod: a strategic merge patch adding the controller reference, with the pod's uid as precondition. */
   private adoptPod(rs: ReplicaSet, pod: Pod): boolean {
     const ref = newControllerRef(rs, API_VERSION, KIND);
-    this.timeline.record('replicaset', `adopts pod ${pod.metadata.name}`, 'pkg/controller/controller_ref_manager.go ClaimPods → AdoptPod', { actor: IDENTITY.name });
-    const r = this.api.patch(IDENTITY, 'pods', pod.metadata.namespace, pod.metadata.name!, 'strategic', { metadata: { ownerReferences: [ref], uid: pod.metadata.uid } });
+    this.timeline.record(
+      'replicaset',
+      `adopts pod ${pod.metadata.name}`,
+      'pkg/controller/controller_ref_manager.go ClaimPods → AdoptPod',
+      { actor: IDENTITY.name },
+    );
+    const r = this.api.patch(IDENTITY, 'pods', pod.metadata.namespace, pod.metadata.name!, 'strategic', {
+      metadata: { ownerReferences: [ref], uid: pod.metadata.uid },
+    });
     return r.ok;
   }
 
   /** ReleasePod: a strategic merge patch deleting the reference (by uid). */
   private releasePod(rs: ReplicaSet, pod: Pod): void {
-    this.timeline.record('replicaset', `releases pod ${pod.metadata.name}: its labels no longer match`, 'pkg/controller/controller_ref_manager.go ClaimPods → ReleasePod', { actor: IDENTITY.name });
-    this.api.patch(IDENTITY, 'pods', pod.metadata.namespace, pod.metadata.name!, 'strategic', { metadata: { ownerReferences: [{ $patch: 'delete', uid: rs.metadata.uid }], uid: pod.metadata.uid } });
+    this.timeline.record(
+      'replicaset',
+      `releases pod ${pod.metadata.name}: its labels no longer match`,
+      'pkg/controller/controller_ref_manager.go ClaimPods → ReleasePod',
+      { actor: IDENTITY.name },
+    );
+    this.api.patch(IDENTITY, 'pods', pod.metadata.namespace, pod.metadata.name!, 'strategic', {
+      metadata: { ownerReferences: [{ $patch: 'delete', uid: rs.metadata.uid }], uid: pod.metadata.uid },
+    });
   }
 
   /**
@@ -254,7 +288,12 @@ export class ReplicaSetController extends ControllerBase {
       const { successes, error } = slowStartBatch(diff, SLOW_START_INITIAL_BATCH_SIZE, () => {
         const r = this.podControl.createPod(rs, KIND, rs.spec?.template ?? {}, ref, {});
         if (r.ok) {
-          this.timeline.record('replicaset', `creates pod ${r.object.metadata.name}`, `${SOURCE} manageReplicas → slowStartBatch`, { actor: IDENTITY.name });
+          this.timeline.record(
+            'replicaset',
+            `creates pod ${r.object.metadata.name}`,
+            `${SOURCE} manageReplicas → slowStartBatch`,
+            { actor: IDENTITY.name },
+          );
           return undefined;
         }
         return new Error(r.status.message);
@@ -267,11 +306,19 @@ export class ReplicaSetController extends ControllerBase {
       diff = Math.min(diff, BURST_REPLICAS);
       const now = this.clock.now();
       const { victims, firstKept } = getPodsToDelete(filtered, this.getIndirectlyRelatedPods(rs), diff, now);
-      this.expectations.expectDeletions(key, victims.map((v) => keyOf(v.pod)));
+      this.expectations.expectDeletions(
+        key,
+        victims.map((v) => keyOf(v.pod)),
+      );
       let firstError: Error | undefined;
       for (const v of victims) {
         const name = v.pod.metadata.name!;
-        this.timeline.record('replicaset', `deletes pod ${name} (rank: ${rankReason(v, firstKept, now)})`, `${SOURCE} manageReplicas → getPodsToDelete`, { actor: IDENTITY.name });
+        this.timeline.record(
+          'replicaset',
+          `deletes pod ${name} (rank: ${rankReason(v, firstKept, now)})`,
+          `${SOURCE} manageReplicas → getPodsToDelete`,
+          { actor: IDENTITY.name },
+        );
         const r = this.podControl.deletePod(rs, KIND, name);
         if (!r.ok) {
           // The informer will not observe this deletion.
@@ -290,7 +337,9 @@ export class ReplicaSetController extends ControllerBase {
    */
   private getIndirectlyRelatedPods(rs: ReplicaSet): Pod[] {
     const owner = getControllerOf(rs);
-    const related = owner ? this.sets.list(rs.metadata.namespace).filter((o) => getControllerOf(o)?.uid === owner.uid) : [rs];
+    const related = owner
+      ? this.sets.list(rs.metadata.namespace).filter((o) => getControllerOf(o)?.uid === owner.uid)
+      : [rs];
     return related.flatMap((o) => this.pods.byIndex(POD_CONTROLLER_UID_INDEX, o.metadata.uid!));
   }
 
@@ -337,7 +386,14 @@ function selectsNothing(rs: ReplicaSet): boolean {
  * terminatingReplicas with DeploymentReplicaSetTerminatingReplicas (α 1.33, β on 1.35; KEP-3973),
  * and the ReplicaFailure condition while creating or deleting fails.
  */
-export function calculateStatus(rs: ReplicaSet, filtered: readonly Pod[], terminating: number | undefined, manageErr: Error | undefined, now: number, release: Release): Status {
+export function calculateStatus(
+  rs: ReplicaSet,
+  filtered: readonly Pod[],
+  terminating: number | undefined,
+  manageErr: Error | undefined,
+  now: number,
+  release: Release,
+): Status {
   const template = rs.spec?.template?.metadata?.labels ?? {};
   let fullyLabeled = 0;
   let ready = 0;
@@ -350,14 +406,24 @@ export function calculateStatus(rs: ReplicaSet, filtered: readonly Pod[], termin
       if (isPodAvailable(pod, rs.spec?.minReadySeconds ?? 0, now, release)) available++;
     }
   }
-  const status: Status = { ...rs.status, replicas: filtered.length, fullyLabeledReplicas: fullyLabeled, readyReplicas: ready, availableReplicas: available };
-  if (terminating !== undefined) (status as Status & { terminatingReplicas?: number }).terminatingReplicas = terminating;
+  const status: Status = {
+    ...rs.status,
+    replicas: filtered.length,
+    fullyLabeledReplicas: fullyLabeled,
+    readyReplicas: ready,
+    availableReplicas: available,
+  };
+  if (terminating !== undefined)
+    (status as Status & { terminatingReplicas?: number }).terminatingReplicas = terminating;
   else delete (status as Status & { terminatingReplicas?: number }).terminatingReplicas;
   const failure = (rs.status?.conditions ?? []).find((c) => c.type === 'ReplicaFailure');
   if (manageErr && !failure) {
     const diff = filtered.length - (rs.spec?.replicas ?? 1);
     const reason = diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '';
-    status.conditions = [...(rs.status?.conditions ?? []), { type: 'ReplicaFailure', status: 'True', reason, message: manageErr.message, lastTransitionTime: toTime(now) }];
+    status.conditions = [
+      ...(rs.status?.conditions ?? []),
+      { type: 'ReplicaFailure', status: 'True', reason, message: manageErr.message, lastTransitionTime: toTime(now) },
+    ];
   } else if (!manageErr && failure) {
     status.conditions = (rs.status?.conditions ?? []).filter((c) => c.type !== 'ReplicaFailure');
     if (status.conditions.length === 0) delete status.conditions;

@@ -58,7 +58,11 @@ export function allowsBurst(set: StatefulSet): boolean {
 export function newStatefulSetPod(set: StatefulSet, ordinal: number, revision: string, release: Release): Pod {
   const template = set.spec!.template;
   const name = getPodName(set, ordinal);
-  const labels: Record<string, string> = { ...template.metadata?.labels, [STATEFULSET_POD_NAME_LABEL]: name, [CONTROLLER_REVISION_HASH_LABEL]: revision };
+  const labels: Record<string, string> = {
+    ...template.metadata?.labels,
+    [STATEFULSET_POD_NAME_LABEL]: name,
+    [CONTROLLER_REVISION_HASH_LABEL]: revision,
+  };
   if (release.enabled('PodIndexLabel')) labels[POD_INDEX_LABEL] = String(ordinal);
   const spec = structuredClone(template.spec ?? { containers: [] });
   updateStorage(set, ordinal, spec);
@@ -129,7 +133,10 @@ function updateStorage(set: StatefulSet, ordinal: number, spec: NonNullable<Pod[
   if (templates.length === 0) return;
   const claimed = new Set(templates.map((t) => t.metadata?.name));
   spec.volumes = [
-    ...templates.map((t) => ({ name: t.metadata!.name!, persistentVolumeClaim: { claimName: getPersistentVolumeClaimName(set, t.metadata!.name!, ordinal) } })),
+    ...templates.map((t) => ({
+      name: t.metadata!.name!,
+      persistentVolumeClaim: { claimName: getPersistentVolumeClaimName(set, t.metadata!.name!, ordinal) },
+    })),
     ...(spec.volumes ?? []).filter((v) => !claimed.has(v.name)),
   ];
 }

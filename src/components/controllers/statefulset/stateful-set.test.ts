@@ -22,10 +22,21 @@ function cluster(o: { release?: Release; behaviour?: Partial<ContainerBehaviour>
   return c;
 }
 
-function createSet(c: Cluster, name: string, replicas: number, spec: Partial<NonNullable<StatefulSet['spec']>> = {}): StatefulSet {
+function createSet(
+  c: Cluster,
+  name: string,
+  replicas: number,
+  spec: Partial<NonNullable<StatefulSet['spec']>> = {},
+): StatefulSet {
   const r = c.apiserver.create(USER, 'statefulsets', 'default', {
     metadata: { name },
-    spec: { replicas, serviceName: name, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app' }] } }, ...spec },
+    spec: {
+      replicas,
+      serviceName: name,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app' }] } },
+      ...spec,
+    },
   });
   if (!r.ok) expect.fail(`statefulset ${name}: ${r.status.message}`);
   return r.object;
@@ -36,7 +47,8 @@ function scale(c: Cluster, name: string, replicas: number): void {
   if (!r.ok) expect.fail(r.status.message);
 }
 
-const names = (pods: readonly Pod[]): string[] => pods.map((p) => `${p.metadata.name}${p.metadata.deletionTimestamp ? ' (terminating)' : ''}`);
+const names = (pods: readonly Pod[]): string[] =>
+  pods.map((p) => `${p.metadata.name}${p.metadata.deletionTimestamp ? ' (terminating)' : ''}`);
 
 /** The reasons of the Events recorded about anything. */
 const reasons = (c: Cluster): string[] => {
@@ -62,10 +74,20 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     const revisions = c.apiserver.list('controllerrevisions', 'default');
     const revision = revisions.ok ? revisions.object.items : [];
     expect(revision.map((r) => r.revision)).to.deep.equal([1]);
-    expect(pod.metadata.labels).to.deep.include({ app: 'db', 'statefulset.kubernetes.io/pod-name': 'db-1', 'apps.kubernetes.io/pod-index': '1', 'controller-revision-hash': revision[0].metadata.name });
+    expect(pod.metadata.labels).to.deep.include({
+      app: 'db',
+      'statefulset.kubernetes.io/pod-name': 'db-1',
+      'apps.kubernetes.io/pod-index': '1',
+      'controller-revision-hash': revision[0].metadata.name,
+    });
     expect(pod.spec).to.include({ hostname: 'db-1', subdomain: 'db' });
     const set = c.apiserver.get('statefulsets', 'default', 'db');
-    expect(set.ok && set.object.status).to.include({ replicas: 3, readyReplicas: 3, availableReplicas: 3, updatedReplicas: 3 });
+    expect(set.ok && set.object.status).to.include({
+      replicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      updatedReplicas: 3,
+    });
   });
 
   it('W50 before v1.28 (PodIndexLabel) pods have no apps.kubernetes.io/pod-index label; the PVC retention policy is defaulted from v1.27 (StatefulSetAutoDeletePVC β)', () => {
@@ -73,8 +95,13 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     const set27 = createSet(old, 'db', 1);
     old.advance(1000);
     expect(podsNow(old)[0].metadata.labels).to.not.have.property('apps.kubernetes.io/pod-index');
-    expect(set27.spec?.persistentVolumeClaimRetentionPolicy).to.deep.equal({ whenDeleted: 'Retain', whenScaled: 'Retain' });
-    expect(createSet(cluster({ release: Release.of(26) }), 'db', 1).spec).to.not.have.property('persistentVolumeClaimRetentionPolicy');
+    expect(set27.spec?.persistentVolumeClaimRetentionPolicy).to.deep.equal({
+      whenDeleted: 'Retain',
+      whenScaled: 'Retain',
+    });
+    expect(createSet(cluster({ release: Release.of(26) }), 'db', 1).spec).to.not.have.property(
+      'persistentVolumeClaimRetentionPolicy',
+    );
   });
 
   it('W51 Parallel creates every pod at once', () => {
@@ -97,7 +124,10 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     expect(names(podsNow(c))).to.deep.equal(['db-0']);
     const texts = eventsOf(c, 'statefulset');
     expect(texts).to.include('statefulsets/db waits for pods/db-2 to terminate prior to scale down');
-    expect(texts.filter((t) => t.includes('scales down'))).to.deep.equal(['statefulsets/db scales down: delete pods/db-2 (the highest ordinal)', 'statefulsets/db scales down: delete pods/db-1 (the highest ordinal)']);
+    expect(texts.filter((t) => t.includes('scales down'))).to.deep.equal([
+      'statefulsets/db scales down: delete pods/db-2 (the highest ordinal)',
+      'statefulsets/db scales down: delete pods/db-1 (the highest ordinal)',
+    ]);
   });
 
   it('W53 a pod being deleted is not replaced until it has left the API; once it is gone (force delete) the same name is created again — and runs beside the old process still on the lost node', () => {
@@ -105,7 +135,11 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     c.addNode(NODE);
     c.addNode('node-2');
     let bound = 0;
-    bindNewPods(c, () => (bound++ === 0 ? NODE : 'node-2'), () => ({ sigterm: { kind: 'ignores' } }));
+    bindNewPods(
+      c,
+      () => (bound++ === 0 ? NODE : 'node-2'),
+      () => ({ sigterm: { kind: 'ignores' } }),
+    );
     c.advance(10_000);
     createSet(c, 'db', 1);
     c.advance(5000);
@@ -121,7 +155,9 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     expect(replacement.metadata.uid).to.not.equal(oldUid);
     expect(creations(c)).to.deep.equal(['CREATE pods/db-0', 'CREATE pods/db-0']);
     c.advance(1000);
-    expect(eventsOf(c, 'runtime').filter((t) => t.startsWith('double run'))).to.deep.equal([`double run pods/db-0: started while another pods/db-0 (uid ${oldUid}) still runs on node node-1, which no API object stands for any more`]);
+    expect(eventsOf(c, 'runtime').filter((t) => t.startsWith('double run'))).to.deep.equal([
+      `double run pods/db-0: started while another pods/db-0 (uid ${oldUid}) still runs on node node-1, which no API object stands for any more`,
+    ]);
   });
 
   it('W54 up to v1.33 minReadySeconds: db-1 is created only once db-0 has been ready longer than that (availableReplicas follows)', () => {
@@ -150,7 +186,15 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
 
   it('W55 up to v1.29 a Failed pod is deleted and created again in one pass, with a RecreatingFailedPod event (processReplica)', () => {
     const c = cluster({ release: Release.of(29), behaviour: { exitsOnItsOwn: 1, runsForMs: 3000 } });
-    const r = c.apiserver.create(USER, 'statefulsets', 'default', { metadata: { name: 'db' }, spec: { replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'app' }] } } } });
+    const r = c.apiserver.create(USER, 'statefulsets', 'default', {
+      metadata: { name: 'db' },
+      spec: {
+        replicas: 1,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
+        template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'app' }] } },
+      },
+    });
     expect(r.ok).to.equal(true);
     // ValidateStatefulSetSpec refuses a template restarting Never (R242): the pod that fails for
     // good is made by editing the stored object, as a StatefulSet written before that check would be.
@@ -165,13 +209,23 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
 
   it('W55 from v1.30 a Failed pod is deleted without an event, and its successor is created by a later sync once it is gone (kubernetes#123809)', () => {
     const c = cluster({ release: Release.of(30), behaviour: { exitsOnItsOwn: 1, runsForMs: 3000 } });
-    c.apiserver.create(USER, 'statefulsets', 'default', { metadata: { name: 'db' }, spec: { replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'app' }] } } } });
+    c.apiserver.create(USER, 'statefulsets', 'default', {
+      metadata: { name: 'db' },
+      spec: {
+        replicas: 1,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
+        template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'app' }] } },
+      },
+    });
     // As above: a template restarting Never, written into storage.
     editRaw<StatefulSet>(c.apiserver.etcd, '/registry/statefulsets/default/db', (s) => {
       s.spec!.template.spec!.restartPolicy = 'Never';
     });
     c.advance(10_000);
-    expect(eventsOf(c, 'statefulset')).to.include('statefulsets/db deletes Failed pods/db-0; its successor comes once it is gone');
+    expect(eventsOf(c, 'statefulset')).to.include(
+      'statefulsets/db deletes Failed pods/db-0; its successor comes once it is gone',
+    );
     expect(reasons(c).filter((r) => r.startsWith('Recreating'))).to.deep.equal([]);
     expect(creations(c).length).to.be.greaterThan(1);
   });

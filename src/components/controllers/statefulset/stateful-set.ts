@@ -2,7 +2,13 @@ import type { ClientIdentity } from '../../../apiserver/apiserver';
 import type { ControllerRevision, Pod, StatefulSet } from '../../../apimachinery/types';
 import { keyOf, type SharedInformer } from '../../../client/informer';
 import type { PersistentVolumeClaim } from '../../../apimachinery/types';
-import { getControllerOf, PodControl, podsByControllerUID, podsOwnedBy, resolveControllerRef } from '../controller-utils';
+import {
+  getControllerOf,
+  PodControl,
+  podsByControllerUID,
+  podsOwnedBy,
+  resolveControllerRef,
+} from '../controller-utils';
 import type { ControllerContext } from '../controller-manager';
 import { StoppableController } from '../stoppable';
 import { WorkQueue } from '../../../client/workqueue';
@@ -69,16 +75,20 @@ export class StatefulSetController extends StoppableController {
   }
 
   start(): this {
-    this.sets.addEventHandler(this.whileRunning((key, old, set) => {
-      if (!set) this.consistency.clear(key, old?.metadata.uid);
-      this.queue.add(key);
-    }));
-    this.pods.addEventHandler(this.whileRunning((_key, old, pod) => {
-      // No StatefulSet in the lister: no pod resolves to one.
-      if (this.sets.size === 0) return;
-      const set = resolveControllerRef((pod ?? old)!, 'StatefulSet', this.sets);
-      if (set) this.queue.add(keyOf(set));
-    }));
+    this.sets.addEventHandler(
+      this.whileRunning((key, old, set) => {
+        if (!set) this.consistency.clear(key, old?.metadata.uid);
+        this.queue.add(key);
+      }),
+    );
+    this.pods.addEventHandler(
+      this.whileRunning((_key, old, pod) => {
+        // No StatefulSet in the lister: no pod resolves to one.
+        if (this.sets.size === 0) return;
+        const set = resolveControllerRef((pod ?? old)!, 'StatefulSet', this.sets);
+        if (set) this.queue.add(keyOf(set));
+      }),
+    );
     return this;
   }
 
@@ -116,12 +126,15 @@ export class StatefulSetController extends StoppableController {
 
   /** getStatefulSetRevisions: the revision holding the current template, created (revision max+1) when none does. */
   private updateRevision(set: StatefulSet): string | Error {
-    const owned = this.revisions.list(set.metadata.namespace).filter((r) => getControllerOf(r)?.uid === set.metadata.uid);
+    const owned = this.revisions
+      .list(set.metadata.namespace)
+      .filter((r) => getControllerOf(r)?.uid === set.metadata.uid);
     const name = `${set.metadata.name}-${computeHash(set.spec?.template, set.status?.collisionCount ?? 0)}`;
     if (owned.some((r) => r.metadata.name === name)) return name;
     const next = Math.max(0, ...owned.map((r) => r.revision)) + 1;
     const r = this.api.create(IDENTITY, 'controllerrevisions', set.metadata.namespace, newRevision(set, next));
-    if (!r.ok && r.code !== 409) return new Error(`creating the revision of statefulsets/${set.metadata.name}: ${r.status.message}`);
+    if (!r.ok && r.code !== 409)
+      return new Error(`creating the revision of statefulsets/${set.metadata.name}: ${r.status.message}`);
     return name;
   }
 
@@ -130,7 +143,9 @@ export class StatefulSetController extends StoppableController {
     const key = keyOf(set);
     if (this.lastWait.get(key) === text) return;
     this.lastWait.set(key, text);
-    this.timeline.record('statefulset', `statefulsets/${set.metadata.name} ${text}`, `${CONTROL} ${fn}`, { actor: IDENTITY.name });
+    this.timeline.record('statefulset', `statefulsets/${set.metadata.name} ${text}`, `${CONTROL} ${fn}`, {
+      actor: IDENTITY.name,
+    });
   }
 
   /**
@@ -151,7 +166,8 @@ export class StatefulSetController extends StoppableController {
     const wanted: Pod[] = replicas.map((p, i) => p ?? newStatefulSetPod(set, start + i, revision, this.release));
     condemned.sort((a, b) => getOrdinal(set, b) - getOrdinal(set, a));
     let firstUnhealthy: Pod | undefined = wanted.find((p) => !isHealthy(p));
-    if (!firstUnhealthy) for (let i = condemned.length - 1; i >= 0; i--) if (!isHealthy(condemned[i])) firstUnhealthy ??= condemned[i];
+    if (!firstUnhealthy)
+      for (let i = condemned.length - 1; i >= 0; i--) if (!isHealthy(condemned[i])) firstUnhealthy ??= condemned[i];
     const status = (): Status => this.computeStatus(set, revision, [...wanted, ...condemned]);
     // A set being deleted only has its status updated.
     if (set.metadata.deletionTimestamp) return status();
@@ -169,7 +185,13 @@ export class StatefulSetController extends StoppableController {
   }
 
   /** processReplica: recreate a finished pod, create a missing one, and in OrderedReady mode wait for it to be Running, Ready and available. */
-  private processReplica(set: StatefulSet, monotonic: boolean, replicas: Pod[], i: number, revision: string): { exit: boolean; error?: Error } {
+  private processReplica(
+    set: StatefulSet,
+    monotonic: boolean,
+    replicas: Pod[],
+    i: number,
+    revision: string,
+  ): { exit: boolean; error?: Error } {
     let pod = replicas[i];
     const name = pod.metadata.name!;
     if (isCreated(pod) && (isFailed(pod) || isSucceeded(pod)) && this.release.atLeast(30)) {
@@ -177,7 +199,12 @@ export class StatefulSetController extends StoppableController {
       // event; the finished pod is deleted (unless it is already going) and this sync ends — the
       // next one, once the pod has left etcd, creates its successor.
       if (!isTerminating(pod)) {
-        this.timeline.record('statefulset', `statefulsets/${set.metadata.name} deletes ${pod.status?.phase} pods/${name}; its successor comes once it is gone`, `${CONTROL} processReplica (kubernetes#123809)`, { actor: IDENTITY.name });
+        this.timeline.record(
+          'statefulset',
+          `statefulsets/${set.metadata.name} deletes ${pod.status?.phase} pods/${name}; its successor comes once it is gone`,
+          `${CONTROL} processReplica (kubernetes#123809)`,
+          { actor: IDENTITY.name },
+        );
         const r = this.podControl.deletePod(set, 'StatefulSet', name);
         if (!r.ok && r.code !== 404) return { exit: true, error: new Error(r.status.message) };
       }
@@ -186,8 +213,19 @@ export class StatefulSetController extends StoppableController {
     if (isCreated(pod) && (isFailed(pod) || isSucceeded(pod)) && !isTerminating(pod)) {
       // Up to v1.29: an event, the DELETE, and a successor created in the same pass.
       // A Succeeded pod is recreated too: its phase comes from exit codes, not from an intent to stop.
-      this.podControl.event(set, 'StatefulSet', isFailed(pod) ? 'Warning' : 'Normal', isFailed(pod) ? 'RecreatingFailedPod' : 'RecreatingTerminatedPod', `StatefulSet ${set.metadata.namespace}/${set.metadata.name} is recreating ${isFailed(pod) ? 'failed' : 'terminated'} Pod ${name}`);
-      this.timeline.record('statefulset', `statefulsets/${set.metadata.name} recreates ${pod.status?.phase} pods/${name}`, `${CONTROL} processReplica`, { actor: IDENTITY.name });
+      this.podControl.event(
+        set,
+        'StatefulSet',
+        isFailed(pod) ? 'Warning' : 'Normal',
+        isFailed(pod) ? 'RecreatingFailedPod' : 'RecreatingTerminatedPod',
+        `StatefulSet ${set.metadata.namespace}/${set.metadata.name} is recreating ${isFailed(pod) ? 'failed' : 'terminated'} Pod ${name}`,
+      );
+      this.timeline.record(
+        'statefulset',
+        `statefulsets/${set.metadata.name} recreates ${pod.status?.phase} pods/${name}`,
+        `${CONTROL} processReplica`,
+        { actor: IDENTITY.name },
+      );
       const r = this.podControl.deletePod(set, 'StatefulSet', name);
       if (!r.ok && r.code !== 404) return { exit: true, error: new Error(r.status.message) };
       pod = replicas[i] = newStatefulSetPod(set, getOrdinal(set, pod), revision, this.release);
@@ -195,7 +233,13 @@ export class StatefulSetController extends StoppableController {
     if (!isCreated(pod)) {
       const claims = this.createMissingPersistentVolumeClaims(set, getOrdinal(set, pod), name);
       if (claims) return { exit: true, error: claims };
-      const r = this.podControl.createPod(set, 'StatefulSet', { metadata: pod.metadata, spec: pod.spec }, pod.metadata.ownerReferences![0], { name });
+      const r = this.podControl.createPod(
+        set,
+        'StatefulSet',
+        { metadata: pod.metadata, spec: pod.spec },
+        pod.metadata.ownerReferences![0],
+        { name },
+      );
       if (!r.ok) return { exit: true, error: new Error(r.status.message) };
       replicas[i] = r.object;
       return { exit: monotonic };
@@ -210,7 +254,11 @@ export class StatefulSetController extends StoppableController {
       return { exit: true };
     }
     if (!isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now(), this.release)) {
-      this.wait(set, `waits for pods/${name} to be available (minReadySeconds ${set.spec?.minReadySeconds})`, 'processReplica');
+      this.wait(
+        set,
+        `waits for pods/${name} to be available (minReadySeconds ${set.spec?.minReadySeconds})`,
+        'processReplica',
+      );
       return { exit: true };
     }
     return { exit: false };
@@ -228,7 +276,9 @@ export class StatefulSetController extends StoppableController {
     const templates = set.spec?.volumeClaimTemplates ?? [];
     if (templates.length === 0) return undefined;
     const namespace = set.metadata.namespace;
-    const policy = this.release.enabled('StatefulSetAutoDeletePVC') ? set.spec?.persistentVolumeClaimRetentionPolicy : undefined;
+    const policy = this.release.enabled('StatefulSetAutoDeletePVC')
+      ? set.spec?.persistentVolumeClaimRetentionPolicy
+      : undefined;
     for (const t of templates) {
       const claimName = getPersistentVolumeClaimName(set, t.metadata!.name!, ordinal);
       const got = this.api.get('persistentvolumeclaims', namespace, claimName);
@@ -237,14 +287,41 @@ export class StatefulSetController extends StoppableController {
         continue;
       }
       const labels = { ...t.metadata?.labels, ...set.spec?.selector?.matchLabels };
-      const ownerReferences = policy?.whenDeleted === 'Delete' ? [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name!, uid: set.metadata.uid! }] : undefined;
-      const claim: PersistentVolumeClaim = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: claimName, namespace, labels, ...(t.metadata?.annotations ? { annotations: { ...t.metadata.annotations } } : {}), ...(ownerReferences ? { ownerReferences } : {}) }, spec: structuredClone(t.spec) };
+      const ownerReferences =
+        policy?.whenDeleted === 'Delete'
+          ? [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name!, uid: set.metadata.uid! }]
+          : undefined;
+      const claim: PersistentVolumeClaim = {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: {
+          name: claimName,
+          namespace,
+          labels,
+          ...(t.metadata?.annotations ? { annotations: { ...t.metadata.annotations } } : {}),
+          ...(ownerReferences ? { ownerReferences } : {}),
+        },
+        spec: structuredClone(t.spec),
+      };
       const r = this.api.create(IDENTITY, 'persistentvolumeclaims', namespace, claim);
       if (!r.ok && r.code !== 409) {
-        this.podControl.event(set, 'StatefulSet', 'Warning', 'FailedCreate', `create Claim ${claimName} for Pod ${podName} in StatefulSet ${set.metadata.name} failed error: ${r.status.message}`);
+        this.podControl.event(
+          set,
+          'StatefulSet',
+          'Warning',
+          'FailedCreate',
+          `create Claim ${claimName} for Pod ${podName} in StatefulSet ${set.metadata.name} failed error: ${r.status.message}`,
+        );
         return new Error(r.status.message);
       }
-      if (r.ok) this.podControl.event(set, 'StatefulSet', 'Normal', 'SuccessfulCreate', `create Claim ${claimName} Pod ${podName} in StatefulSet ${set.metadata.name} success`);
+      if (r.ok)
+        this.podControl.event(
+          set,
+          'StatefulSet',
+          'Normal',
+          'SuccessfulCreate',
+          `create Claim ${claimName} Pod ${podName} in StatefulSet ${set.metadata.name} success`,
+        );
     }
     return undefined;
   }
@@ -263,11 +340,20 @@ export class StatefulSetController extends StoppableController {
       this.wait(set, `waits for pods/${name} to be Running and Ready prior to scale down`, 'processCondemned');
       return true;
     }
-    if (monotonic && pod !== firstUnhealthy && !isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now(), this.release)) {
+    if (
+      monotonic &&
+      pod !== firstUnhealthy &&
+      !isRunningAndAvailable(pod, set.spec?.minReadySeconds ?? 0, this.clock.now(), this.release)
+    ) {
       this.wait(set, `waits for pods/${name} to be available prior to scale down`, 'processCondemned');
       return true;
     }
-    this.timeline.record('statefulset', `statefulsets/${set.metadata.name} scales down: delete pods/${name} (the highest ordinal)`, `${CONTROL} processCondemned`, { actor: IDENTITY.name });
+    this.timeline.record(
+      'statefulset',
+      `statefulsets/${set.metadata.name} scales down: delete pods/${name} (the highest ordinal)`,
+      `${CONTROL} processCondemned`,
+      { actor: IDENTITY.name },
+    );
     this.podControl.deletePod(set, 'StatefulSet', name);
     return true;
   }
@@ -286,7 +372,8 @@ export class StatefulSetController extends StoppableController {
         ready += 1;
         if (isRunningAndAvailable(pod, minReady, now, this.release)) available += 1;
       }
-      if (isCreated(pod) && !isTerminating(pod) && pod.metadata.labels?.[CONTROLLER_REVISION_HASH_LABEL] === revision) updated += 1;
+      if (isCreated(pod) && !isTerminating(pod) && pod.metadata.labels?.[CONTROLLER_REVISION_HASH_LABEL] === revision)
+        updated += 1;
     }
     // With template updates not modelled, the update revision is the current one.
     return {
@@ -315,4 +402,3 @@ export class StatefulSetController extends StoppableController {
     return undefined;
   }
 }
-

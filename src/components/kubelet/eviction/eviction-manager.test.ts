@@ -18,10 +18,19 @@ const events = (c: Cluster, reason: string): Event[] => {
   return r.ok ? r.object.items : [];
 };
 
-const SOFT: EvictionConfig = { ...DEFAULT_EVICTION_CONFIG, evictionSoft: { 'memory.available': '500Mi' }, evictionSoftGracePeriodMs: { 'memory.available': 30_000 }, evictionMaxPodGracePeriodSeconds: 20 };
+const SOFT: EvictionConfig = {
+  ...DEFAULT_EVICTION_CONFIG,
+  evictionSoft: { 'memory.available': '500Mi' },
+  evictionSoftGracePeriodMs: { 'memory.available': 30_000 },
+  evictionMaxPodGracePeriodSeconds: 20,
+};
 
 /** A cluster whose node runs these pods (options by name) with this eviction configuration; returns T+0. */
-function pods(specs: Record<string, PodOptions>, eviction: EvictionConfig = DEFAULT_EVICTION_CONFIG, release?: Release) {
+function pods(
+  specs: Record<string, PodOptions>,
+  eviction: EvictionConfig = DEFAULT_EVICTION_CONFIG,
+  release?: Release,
+) {
   const c = new Cluster(release ? { release } : {});
   const node = c.addNode('node-1', { eviction });
   for (const [name, o] of Object.entries(specs)) createPod(c, name, o);
@@ -39,7 +48,11 @@ describe('K71 node-pressure eviction (pkg/kubelet/eviction/eviction_manager.go s
     expectTimeline(c, t0, [
       [10, 'kubelet', 'eviction manager: memory.available=0: thresholds met memory.available<100Mi (hard)'],
       [10, 'events', 'EvictionThresholdMet nodes/node-1: Attempting to reclaim memory'],
-      [10, 'events', 'Evicted pods/web: The node was low on resource: memory. Threshold quantity: 100Mi, available: 0. Container app was using 300Mi'],
+      [
+        10,
+        'events',
+        'Evicted pods/web: The node was low on resource: memory. Threshold quantity: 100Mi, available: 0. Container app was using 300Mi',
+      ],
       [10, 'kubelet', 'killPodNow pods/web gracePeriod=1'],
       [10, 'kubelet', 'SyncTerminatingPod pods/web gracePeriod=1'],
       [11, 'kubelet', 'eviction manager: pods successfully cleaned up: pods/web'],
@@ -48,16 +61,28 @@ describe('K71 node-pressure eviction (pkg/kubelet/eviction/eviction_manager.go s
     expect(pod.metadata.deletionTimestamp).to.equal(undefined);
     expect(pod.status).to.include({ phase: 'Failed', reason: 'Evicted' });
     expect(pod.status?.message).to.match(/^The node was low on resource: memory\. /);
-    expect(condition(pod, 'DisruptionTarget')).to.include({ status: 'True', reason: 'TerminationByKubelet', message: pod.status?.message });
+    expect(condition(pod, 'DisruptionTarget')).to.include({
+      status: 'True',
+      reason: 'TerminationByKubelet',
+      message: pod.status?.message,
+    });
     const [evicted] = events(c, 'Evicted');
     expect(evicted.type).to.equal('Warning');
-    expect(evicted.metadata.annotations).to.deep.equal({ offending_containers: 'app', offending_containers_usage: '300Mi', starved_resource: 'memory' });
+    expect(evicted.metadata.annotations).to.deep.equal({
+      offending_containers: 'app',
+      offending_containers_usage: '300Mi',
+      starved_resource: 'memory',
+    });
     // Its 300Mi are free: the pass right after the cleanup finds 300Mi available and evicts nobody else.
     expect(count(c, t0, 'events', 'Evicted')).to.equal(1);
   });
 
   it('K71 one pod per pass: the next one only after the first is cleaned up, and only while the threshold is still met', () => {
-    const { c, node, t0 } = pods({ a: { containers: uses(50) }, b: { containers: uses(30) }, c: { containers: uses(20) } });
+    const { c, node, t0 } = pods({
+      a: { containers: uses(50) },
+      b: { containers: uses(30) },
+      c: { containers: uses(20) },
+    });
     node.comeUnderMemoryPressure(30 * MI);
     c.advance(60_000);
     // 30Mi available: a (50Mi) goes at T+10s → 80Mi, still below 100Mi: b goes at T+11s → 110Mi: c stays.
@@ -72,12 +97,28 @@ describe('K71 node-pressure eviction (pkg/kubelet/eviction/eviction_manager.go s
   });
 
   it('K71 a soft threshold evicts only after its grace period, with evictionMaxPodGracePeriod capped by the pod grace (v1.32+, #122890)', () => {
-    const { c, node, t0 } = pods({ web: { spec: { terminationGracePeriodSeconds: 10 }, containers: { app: { memoryBytes: 400 * MI, sigterm: { kind: 'ignores' } } } } }, SOFT);
+    const { c, node, t0 } = pods(
+      {
+        web: {
+          spec: { terminationGracePeriodSeconds: 10 },
+          containers: { app: { memoryBytes: 400 * MI, sigterm: { kind: 'ignores' } } },
+        },
+      },
+      SOFT,
+    );
     node.comeUnderMemoryPressure(300 * MI);
     c.advance(60_000);
     expectTimeline(c, t0, [
-      [10, 'kubelet', 'eviction manager: memory.available=300Mi: thresholds met memory.available<500Mi (soft, grace 30s); eviction criteria not yet met: memory.available<500Mi (soft, grace 30s) met for 0s'],
-      [30, 'kubelet', 'eviction manager: memory.available=300Mi: thresholds met memory.available<500Mi (soft, grace 30s); eviction criteria not yet met: memory.available<500Mi (soft, grace 30s) met for 20s'],
+      [
+        10,
+        'kubelet',
+        'eviction manager: memory.available=300Mi: thresholds met memory.available<500Mi (soft, grace 30s); eviction criteria not yet met: memory.available<500Mi (soft, grace 30s) met for 0s',
+      ],
+      [
+        30,
+        'kubelet',
+        'eviction manager: memory.available=300Mi: thresholds met memory.available<500Mi (soft, grace 30s); eviction criteria not yet met: memory.available<500Mi (soft, grace 30s) met for 20s',
+      ],
       [40, 'kubelet', 'eviction manager: evicting pods/web gracePeriodOverride=10'],
       [40, 'runtime', 'SIGTERM app'],
       [50, 'runtime', 'SIGKILL app'],
@@ -86,13 +127,35 @@ describe('K71 node-pressure eviction (pkg/kubelet/eviction/eviction_manager.go s
 
   // V40 by release: [title, pod grace, config, release, memory left, the override, SIGTERM and SIGKILL times].
   const releases: [string, number | undefined, EvictionConfig, number, number, number, number, number][] = [
-    ['up to v1.31 evictionMaxPodGracePeriod overwrites the pod grace, also when it is longer (AllowOverwriteTerminationGracePeriodSeconds)', 10, SOFT, 31, 300, 20, 40, 60],
-    ['up to v1.30 a hard eviction passes grace 0, which that pod worker took for unset: the spec grace (V22)', undefined, DEFAULT_EVICTION_CONFIG, 30, 0, 0, 10, 40],
+    [
+      'up to v1.31 evictionMaxPodGracePeriod overwrites the pod grace, also when it is longer (AllowOverwriteTerminationGracePeriodSeconds)',
+      10,
+      SOFT,
+      31,
+      300,
+      20,
+      40,
+      60,
+    ],
+    [
+      'up to v1.30 a hard eviction passes grace 0, which that pod worker took for unset: the spec grace (V22)',
+      undefined,
+      DEFAULT_EVICTION_CONFIG,
+      30,
+      0,
+      0,
+      10,
+      40,
+    ],
   ];
   for (const [title, grace, config, minor, availableMi, override, sigterm, sigkill] of releases) {
     it(`K71 V40 ${title}`, () => {
       const spec = grace === undefined ? {} : { terminationGracePeriodSeconds: grace };
-      const { c, node, t0 } = pods({ web: { spec, containers: { app: { memoryBytes: 400 * MI, sigterm: { kind: 'ignores' } } } } }, config, Release.of(minor));
+      const { c, node, t0 } = pods(
+        { web: { spec, containers: { app: { memoryBytes: 400 * MI, sigterm: { kind: 'ignores' } } } } },
+        config,
+        Release.of(minor),
+      );
       node.comeUnderMemoryPressure(availableMi * MI);
       c.advance(90_000);
       expectTimeline(c, t0, [
@@ -104,7 +167,10 @@ describe('K71 node-pressure eviction (pkg/kubelet/eviction/eviction_manager.go s
   }
 
   it('K74 the MemoryPressure condition reaches the API at the next node status update, the node lifecycle controller taints the node, and both go after the transition period', () => {
-    const { c, node, t0 } = pods({ web: {} }, { ...DEFAULT_EVICTION_CONFIG, evictionPressureTransitionPeriodMs: 60_000 });
+    const { c, node, t0 } = pods(
+      { web: {} },
+      { ...DEFAULT_EVICTION_CONFIG, evictionPressureTransitionPeriodMs: 60_000 },
+    );
     node.comeUnderMemoryPressure(0);
     c.advance(15_000);
     node.relieveMemoryPressure();
@@ -119,7 +185,12 @@ describe('K71 node-pressure eviction (pkg/kubelet/eviction/eviction_manager.go s
       [80, 'nodelifecycle', 'node node-1 taints -node.kubernetes.io/memory-pressure:NoSchedule'],
     ]);
     const n = c.apiserver.get('nodes', undefined, 'node-1');
-    expect(n.ok && n.object.status?.conditions?.[0]).to.include({ type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' });
+    expect(n.ok && n.object.status?.conditions?.[0]).to.include({
+      type: 'MemoryPressure',
+      status: 'False',
+      reason: 'KubeletHasSufficientMemory',
+      message: 'kubelet has sufficient memory available',
+    });
   });
 
   it('K71 an idle node has no eviction timer, and a steady pressure with nobody to evict lets the cluster settle', () => {

@@ -39,7 +39,14 @@ export interface EvictionHost extends KubeletKillHost {
   /** The summary API: memory.available on the node (undefined: plenty, no threshold can be met) and each pod's working sets. */
   memoryAvailable(): number | undefined;
   stats: StatsFunc;
-  recordPodEvent(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string, source: string, annotations?: Record<string, string>): void;
+  recordPodEvent(
+    pod: Pod,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+    source: string,
+    annotations?: Record<string, string>,
+  ): void;
   /** The node conditions changed: the next node status update reports them (setters.go MemoryPressureCondition). */
   nodeConditionsChanged(): void;
 }
@@ -84,7 +91,9 @@ export class EvictionManager {
     if (this.timer || this.cleaningUp || this.thresholds.length === 0) return;
     const { scheduler } = this.host;
     const now = scheduler.now();
-    const next = this.startedAt + (Math.floor((now - this.startedAt) / EVICTION_MONITORING_PERIOD_MS) + 1) * EVICTION_MONITORING_PERIOD_MS;
+    const next =
+      this.startedAt +
+      (Math.floor((now - this.startedAt) / EVICTION_MONITORING_PERIOD_MS) + 1) * EVICTION_MONITORING_PERIOD_MS;
     this.timer = scheduler.at(next, () => this.tick());
   }
 
@@ -103,7 +112,9 @@ export class EvictionManager {
     const result = this.synchronize();
     if (result.evicted) return this.waitForPodsCleanup(result.evicted);
     if (!result.watching) return;
-    this.timer = this.host.scheduler.after(EVICTION_MONITORING_PERIOD_MS, () => this.tick(), { background: !result.pending });
+    this.timer = this.host.scheduler.after(EVICTION_MONITORING_PERIOD_MS, () => this.tick(), {
+      background: !result.pending,
+    });
   }
 
   /** synchronize (K71): observe, track thresholds and conditions, evict at most one pod. */
@@ -118,18 +129,28 @@ export class EvictionManager {
     for (const c of observed) lastObserved.set(c, now);
     this.nodeConditionsLastObserved = lastObserved;
     const conditions = nodeConditionsObservedSince(lastObserved, this.config.evictionPressureTransitionPeriodMs, now);
-    for (const [c, at] of lastObserved) if (now - at >= this.config.evictionPressureTransitionPeriodMs) this.nodeConditionsLastObserved.delete(c);
+    for (const [c, at] of lastObserved)
+      if (now - at >= this.config.evictionPressureTransitionPeriodMs) this.nodeConditionsLastObserved.delete(c);
     const ready = thresholdsMetGracePeriod(this.thresholdsFirstObserved, now).sort(byEvictionPriority);
     const changed = conditions.join() !== this.nodeConditions.join();
     this.nodeConditions = conditions;
     const shown = available === undefined ? 'plenty' : formatQuantity(available);
     if (met.length > 0) {
-      const waiting = met.filter((t) => !ready.includes(t)).map((t) => `${formatThreshold(t)} met for ${(now - this.thresholdsFirstObserved.get(t)!) / 1000}s`);
+      const waiting = met
+        .filter((t) => !ready.includes(t))
+        .map((t) => `${formatThreshold(t)} met for ${(now - this.thresholdsFirstObserved.get(t)!) / 1000}s`);
       const text = `eviction manager: memory.available=${shown}: thresholds met ${met.map(formatThreshold).join(', ')}${waiting.length ? `; eviction criteria not yet met: ${waiting.join(', ')}` : ''}`;
-      timeline.record('kubelet', text, `${MANAGER_SOURCE} synchronize (thresholdsMet, thresholdsMetGracePeriod)`, { actor: nodeName });
+      timeline.record('kubelet', text, `${MANAGER_SOURCE} synchronize (thresholdsMet, thresholdsMetGracePeriod)`, {
+        actor: nodeName,
+      });
     }
     if (changed) {
-      timeline.record('kubelet', `eviction manager: node conditions ${conditions.length ? conditions.join(', ') : 'none'} (memory.available=${shown})`, `${MANAGER_SOURCE} synchronize (nodeConditionsObservedSince)`, { actor: nodeName });
+      timeline.record(
+        'kubelet',
+        `eviction manager: node conditions ${conditions.length ? conditions.join(', ') : 'none'} (memory.available=${shown})`,
+        `${MANAGER_SOURCE} synchronize (nodeConditionsObservedSince)`,
+        { actor: nodeName },
+      );
       this.host.nodeConditionsChanged();
     }
     // Still to watch: a threshold met, or a condition that has yet to expire. Pending (foreground):
@@ -145,15 +166,30 @@ export class EvictionManager {
   private evictOne(thresholds: Threshold[], available: number | undefined): Pod | undefined {
     const { timeline, nodeName, release } = this.host;
     const thresholdToReclaim = thresholds[0];
-    this.host.recordNodeEvent('Warning', 'EvictionThresholdMet', `Attempting to reclaim ${RESOURCE_MEMORY}`, `${MANAGER_SOURCE} synchronize`);
+    this.host.recordNodeEvent(
+      'Warning',
+      'EvictionThresholdMet',
+      `Attempting to reclaim ${RESOURCE_MEMORY}`,
+      `${MANAGER_SOURCE} synchronize`,
+    );
     // Memory has no node-level reclaim functions (image and container GC are for disk): pods must go.
     const active = this.host.getActivePods();
     if (active.length === 0) {
-      timeline.record('kubelet', 'eviction manager: eviction thresholds have been met, but no pods are active to evict', `${MANAGER_SOURCE} synchronize`, { actor: nodeName });
+      timeline.record(
+        'kubelet',
+        'eviction manager: eviction thresholds have been met, but no pods are active to evict',
+        `${MANAGER_SOURCE} synchronize`,
+        { actor: nodeName },
+      );
       return undefined;
     }
     const ranked = rankMemoryPressure(active, this.host.stats);
-    timeline.record('kubelet', `eviction manager: pods ranked for eviction: ${ranked.map((p) => `pods/${p.metadata.name}`).join(', ')}`, `${MANAGER_SOURCE} synchronize → helpers.go rankMemoryPressure`, { actor: nodeName });
+    timeline.record(
+      'kubelet',
+      `eviction manager: pods ranked for eviction: ${ranked.map((p) => `pods/${p.metadata.name}`).join(', ')}`,
+      `${MANAGER_SOURCE} synchronize → helpers.go rankMemoryPressure`,
+      { actor: nodeName },
+    );
     const pod = ranked[0];
     // Hard: immediateEvictionGracePeriodSeconds (1 from v1.31, #124063; 0 before, which the pod
     // worker of those releases took for "unset": the spec's grace, V22). Soft: evictionMaxPodGracePeriod,
@@ -162,7 +198,8 @@ export class EvictionManager {
     if (thresholdToReclaim.gracePeriodMs > 0) {
       gracePeriodOverride = this.config.evictionMaxPodGracePeriodSeconds;
       const spec = pod.spec?.terminationGracePeriodSeconds;
-      if (spec !== undefined && !release.enabled('AllowOverwriteTerminationGracePeriodSeconds')) gracePeriodOverride = Math.min(gracePeriodOverride, spec);
+      if (spec !== undefined && !release.enabled('AllowOverwriteTerminationGracePeriodSeconds'))
+        gracePeriodOverride = Math.min(gracePeriodOverride, spec);
     }
     const { message, annotations } = evictionMessage(pod, this.host.stats, thresholds, available);
     this.evictPod(pod, gracePeriodOverride, message, annotations);
@@ -170,10 +207,20 @@ export class EvictionManager {
   }
 
   /** evictPod (K72): the Warning Evicted Event (annotated), then killPodNow with the eviction status. */
-  private evictPod(pod: Pod, gracePeriodOverride: number, message: string, annotations: EvictionAnnotations | undefined): void {
+  private evictPod(
+    pod: Pod,
+    gracePeriodOverride: number,
+    message: string,
+    annotations: EvictionAnnotations | undefined,
+  ): void {
     const { scheduler, timeline, nodeName, release } = this.host;
     this.host.recordPodEvent(pod, 'Warning', EVICTED_REASON, message, `${MANAGER_SOURCE} evictPod`, annotations);
-    timeline.record('kubelet', `eviction manager: evicting pods/${pod.metadata.name} gracePeriodOverride=${gracePeriodOverride}`, `${MANAGER_SOURCE} evictPod`, { actor: nodeName });
+    timeline.record(
+      'kubelet',
+      `eviction manager: evicting pods/${pod.metadata.name} gracePeriodOverride=${gracePeriodOverride}`,
+      `${MANAGER_SOURCE} evictPod`,
+      { actor: nodeName },
+    );
     const disruptionConditions = release.enabled('PodDisruptionConditions');
     this.host.killPodNow(
       pod,
@@ -183,10 +230,21 @@ export class EvictionManager {
         status.phase = 'Failed';
         status.reason = EVICTED_REASON;
         status.message = message;
-        if (disruptionConditions) updatePodCondition(status, { type: 'DisruptionTarget', status: 'True', reason: TERMINATION_BY_KUBELET, message }, toTime(scheduler.now()));
+        if (disruptionConditions)
+          updatePodCondition(
+            status,
+            { type: 'DisruptionTarget', status: 'True', reason: TERMINATION_BY_KUBELET, message },
+            toTime(scheduler.now()),
+          );
       },
       (err) => {
-        if (err) timeline.record('kubelet', `eviction manager: pod pods/${pod.metadata.name} failed to evict: ${err}`, `${MANAGER_SOURCE} evictPod`, { actor: nodeName });
+        if (err)
+          timeline.record(
+            'kubelet',
+            `eviction manager: pod pods/${pod.metadata.name} failed to evict: ${err}`,
+            `${MANAGER_SOURCE} evictPod`,
+            { actor: nodeName },
+          );
       },
     );
   }
@@ -199,9 +257,19 @@ export class EvictionManager {
     const name = `pods/${pod.metadata.name}`;
     const poll = () => {
       if (this.host.podIsFinished(pod.metadata.uid!)) {
-        timeline.record('kubelet', `eviction manager: pods successfully cleaned up: ${name}`, `${MANAGER_SOURCE} waitForPodsCleanup`, { actor: nodeName });
+        timeline.record(
+          'kubelet',
+          `eviction manager: pods successfully cleaned up: ${name}`,
+          `${MANAGER_SOURCE} waitForPodsCleanup`,
+          { actor: nodeName },
+        );
       } else if (scheduler.now() - started >= POD_CLEANUP_TIMEOUT_MS) {
-        timeline.record('kubelet', `eviction manager: timed out waiting for pods to be cleaned up: ${name}`, `${MANAGER_SOURCE} waitForPodsCleanup`, { actor: nodeName });
+        timeline.record(
+          'kubelet',
+          `eviction manager: timed out waiting for pods to be cleaned up: ${name}`,
+          `${MANAGER_SOURCE} waitForPodsCleanup`,
+          { actor: nodeName },
+        );
       } else {
         this.timer = scheduler.after(POD_CLEANUP_POLL_MS, poll);
         return;

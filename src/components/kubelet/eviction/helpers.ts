@@ -14,7 +14,16 @@ export const MEMORY_PRESSURE = 'MemoryPressure';
 export const RESOURCE_MEMORY = 'memory';
 
 /** Signals upstream knows but this simulation does not model (no disk, inodes or pids are simulated). */
-const UNMODELLED_SIGNALS = new Set(['allocatableMemory.available', 'nodefs.available', 'nodefs.inodesFree', 'imagefs.available', 'imagefs.inodesFree', 'containerfs.available', 'containerfs.inodesFree', 'pid.available']);
+const UNMODELLED_SIGNALS = new Set([
+  'allocatableMemory.available',
+  'nodefs.available',
+  'nodefs.inodesFree',
+  'imagefs.available',
+  'imagefs.inodesFree',
+  'containerfs.available',
+  'containerfs.inodesFree',
+  'pid.available',
+]);
 
 /** evictionapi.Threshold for memory.available with a LessThan operator and an absolute quantity. */
 export interface Threshold {
@@ -53,12 +62,25 @@ export const DEFAULT_EVICTION_CONFIG: EvictionConfig = {
  * period ("grace period must be specified for the soft eviction threshold …"). Only memory.available
  * with an absolute quantity is modelled; a percentage needs the node's capacity, which is not.
  */
-export function parseThresholdConfig(config: Pick<EvictionConfig, 'evictionHard' | 'evictionSoft' | 'evictionSoftGracePeriodMs'>): Threshold[] {
-  const parse = (statements: Readonly<Record<string, string>>, field: string, grace: (signal: string) => number): Threshold[] =>
+export function parseThresholdConfig(
+  config: Pick<EvictionConfig, 'evictionHard' | 'evictionSoft' | 'evictionSoftGracePeriodMs'>,
+): Threshold[] {
+  const parse = (
+    statements: Readonly<Record<string, string>>,
+    field: string,
+    grace: (signal: string) => number,
+  ): Threshold[] =>
     Object.entries(statements).map(([signal, text]) => {
-      if (UNMODELLED_SIGNALS.has(signal)) throw new EvictionConfigError(`${field}: signal ${signal} is not modelled (the simulation has no disks, inodes or pids): only ${SIGNAL_MEMORY_AVAILABLE}`);
-      if (signal !== SIGNAL_MEMORY_AVAILABLE) throw new EvictionConfigError(`${field}: unsupported eviction signal ${signal}`);
-      if (text.trim().endsWith('%')) throw new EvictionConfigError(`${field}: ${signal}: a percentage needs the node's memory capacity, which the simulation does not model; write a quantity such as 500Mi`);
+      if (UNMODELLED_SIGNALS.has(signal))
+        throw new EvictionConfigError(
+          `${field}: signal ${signal} is not modelled (the simulation has no disks, inodes or pids): only ${SIGNAL_MEMORY_AVAILABLE}`,
+        );
+      if (signal !== SIGNAL_MEMORY_AVAILABLE)
+        throw new EvictionConfigError(`${field}: unsupported eviction signal ${signal}`);
+      if (text.trim().endsWith('%'))
+        throw new EvictionConfigError(
+          `${field}: ${signal}: a percentage needs the node's memory capacity, which the simulation does not model; write a quantity such as 500Mi`,
+        );
       try {
         return { signal: SIGNAL_MEMORY_AVAILABLE, value: parseQuantity(text), gracePeriodMs: grace(signal) };
       } catch (e) {
@@ -69,7 +91,8 @@ export function parseThresholdConfig(config: Pick<EvictionConfig, 'evictionHard'
   const hard = parse(config.evictionHard, 'evictionHard', () => 0);
   const soft = parse(config.evictionSoft, 'evictionSoft', (signal) => {
     const ms = config.evictionSoftGracePeriodMs[signal];
-    if (ms === undefined) throw new EvictionConfigError(`grace period must be specified for the soft eviction threshold ${signal}`);
+    if (ms === undefined)
+      throw new EvictionConfigError(`grace period must be specified for the soft eviction threshold ${signal}`);
     return ms;
   });
   return [...hard, ...soft];
@@ -87,7 +110,11 @@ export function thresholdsMet(thresholds: readonly Threshold[], available: numbe
 }
 
 /** thresholdsFirstObservedAt: when each threshold met now was first met (now for a new one). */
-export function thresholdsFirstObservedAt(thresholds: readonly Threshold[], last: ReadonlyMap<Threshold, number>, now: number): Map<Threshold, number> {
+export function thresholdsFirstObservedAt(
+  thresholds: readonly Threshold[],
+  last: ReadonlyMap<Threshold, number>,
+  now: number,
+): Map<Threshold, number> {
   return new Map(thresholds.map((t) => [t, last.get(t) ?? now]));
 }
 
@@ -100,7 +127,11 @@ export function thresholdsMetGracePeriod(observedAt: ReadonlyMap<Threshold, numb
  * nodeConditionsLastObservedAt + nodeConditionsObservedSince: a condition stays while it was last
  * observed less than the pressure transition period ago, so it does not flap.
  */
-export function nodeConditionsObservedSince(observedAt: ReadonlyMap<string, number>, periodMs: number, now: number): string[] {
+export function nodeConditionsObservedSince(
+  observedAt: ReadonlyMap<string, number>,
+  periodMs: number,
+  now: number,
+): string[] {
   return [...observedAt].filter(([, at]) => now - at < periodMs).map(([c]) => c);
 }
 
@@ -193,11 +224,16 @@ export function rankMemoryPressure(pods: readonly Pod[], stats: StatsFunc): Pod[
 
 /** helpers.go message formats (trailing spaces included). */
 const NODE_LOW_MESSAGE = (resource: string) => `The node was low on resource: ${resource}. `;
-const THRESHOLD_MET_MESSAGE = (quantity: string, available: string) => `Threshold quantity: ${quantity}, available: ${available}. `;
-const CONTAINER_MESSAGE = (name: string, usage: string, request: string, resource: string) => `Container ${name} was using ${usage}, request is ${request}, has larger consumption of ${resource}. `;
+const THRESHOLD_MET_MESSAGE = (quantity: string, available: string) =>
+  `Threshold quantity: ${quantity}, available: ${available}. `;
+const CONTAINER_MESSAGE = (name: string, usage: string, request: string, resource: string) =>
+  `Container ${name} was using ${usage}, request is ${request}, has larger consumption of ${resource}. `;
 
 /** The Event annotations evictionMessage returns (OffendingContainersKey, OffendingContainersUsageKey, StarvedResourceKey). */
-export type EvictionAnnotations = Record<'offending_containers' | 'offending_containers_usage' | 'starved_resource', string>;
+export type EvictionAnnotations = Record<
+  'offending_containers' | 'offending_containers_usage' | 'starved_resource',
+  string
+>;
 
 /**
  * evictionMessage (K72): "The node was low on resource: memory. ", the threshold that was met and
@@ -205,10 +241,16 @@ export type EvictionAnnotations = Record<'offending_containers' | 'offending_con
  * quantities print as Quantity.String does: the request as written, usage and available as binary
  * byte counts.
  */
-export function evictionMessage(pod: Pod, stats: StatsFunc, thresholds: readonly Threshold[], available: number | undefined): { message: string; annotations: EvictionAnnotations | undefined } {
+export function evictionMessage(
+  pod: Pod,
+  stats: StatsFunc,
+  thresholds: readonly Threshold[],
+  available: number | undefined,
+): { message: string; annotations: EvictionAnnotations | undefined } {
   let message = NODE_LOW_MESSAGE(RESOURCE_MEMORY);
   const met = thresholds[0];
-  if (met && available !== undefined) message += THRESHOLD_MET_MESSAGE(formatQuantity(met.value.bytes, met.value.format), formatQuantity(available));
+  if (met && available !== undefined)
+    message += THRESHOLD_MET_MESSAGE(formatQuantity(met.value.bytes, met.value.format), formatQuantity(available));
   const podStats = stats(pod);
   if (!podStats) return { message, annotations: undefined };
   const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
@@ -220,9 +262,21 @@ export function evictionMessage(pod: Pod, stats: StatsFunc, thresholds: readonly
     const request = containerRequest(c);
     if (cs.workingSetBytes <= (request?.bytes ?? 0)) continue;
     const usage = formatQuantity(cs.workingSetBytes);
-    message += CONTAINER_MESSAGE(c.name, usage, request ? formatQuantity(request.bytes, request.format) : '0', RESOURCE_MEMORY);
+    message += CONTAINER_MESSAGE(
+      c.name,
+      usage,
+      request ? formatQuantity(request.bytes, request.format) : '0',
+      RESOURCE_MEMORY,
+    );
     offending.push(c.name);
     usages.push(usage);
   }
-  return { message, annotations: { offending_containers: offending.join(','), offending_containers_usage: usages.join(','), starved_resource: RESOURCE_MEMORY } };
+  return {
+    message,
+    annotations: {
+      offending_containers: offending.join(','),
+      offending_containers_usage: usages.join(','),
+      starved_resource: RESOURCE_MEMORY,
+    },
+  };
 }

@@ -33,7 +33,10 @@ export class QuantityError extends Error {}
 
 export function parseQuantity(text: string): Quantity {
   const m = /^(\d+)([KMGTPE]i|[kMGTPE])?$/.exec(text.trim());
-  if (!m) throw new QuantityError(`"${text}" is not a memory quantity: write a whole number with an optional suffix (Ki, Mi, Gi, Ti or k, M, G, T), e.g. 100Mi`);
+  if (!m)
+    throw new QuantityError(
+      `"${text}" is not a memory quantity: write a whole number with an optional suffix (Ki, Mi, Gi, Ti or k, M, G, T), e.g. 100Mi`,
+    );
   const suffix = m[2];
   if (suffix === undefined) return { bytes: Number(m[1]), format: 'DecimalSI' };
   const binary = BINARY.find(([s]) => s === suffix);

@@ -32,7 +32,9 @@ export class ProberManager {
     private readonly scheduler: Scheduler,
     private readonly timeline: Timeline,
     private readonly nodeName: string,
-    private readonly host: Omit<WorkerHost, 'setResult'> & { changed(uid: string, container: string, type: ProbeType, result: ProbeResult): void },
+    private readonly host: Omit<WorkerHost, 'setResult'> & {
+      changed(uid: string, container: string, type: ProbeType, result: ProbeResult): void;
+    },
   ) {}
 
   addPod(pod: Pod): void {
@@ -40,7 +42,8 @@ export class ProberManager {
     if (this.workers.has(uid)) return;
     // Walked in place, without building lists: this runs for every pod, and most have no probe.
     let list: ProbeWorker[] | undefined;
-    for (const c of pod.spec?.initContainers ?? NO_CONTAINERS) if (c.restartPolicy === 'Always' && hasProbe(c)) this.addWorkers((list ??= []), pod, c);
+    for (const c of pod.spec?.initContainers ?? NO_CONTAINERS)
+      if (c.restartPolicy === 'Always' && hasProbe(c)) this.addWorkers((list ??= []), pod, c);
     for (const c of pod.spec?.containers ?? NO_CONTAINERS) if (hasProbe(c)) this.addWorkers((list ??= []), pod, c);
     if (list === undefined || list.length === 0) return;
     this.workers.set(uid, list);
@@ -55,7 +58,19 @@ export class ProberManager {
       if (!probe) continue;
       // The results' initial values (newWorker): readiness Failure, liveness and startup Success.
       this.resultsOf(uid).set(`${type} ${c.name}`, type === 'readiness' ? 'Failure' : 'Success');
-      list.push(new ProbeWorker(this.scheduler, this.timeline, { ...this.host, setResult: (u, name, t, r) => this.set(u, name, t, r) }, uid, `pods/${pod.metadata.name}`, c.name, type, probeSpec(probe), this.nodeName));
+      list.push(
+        new ProbeWorker(
+          this.scheduler,
+          this.timeline,
+          { ...this.host, setResult: (u, name, t, r) => this.set(u, name, t, r) },
+          uid,
+          `pods/${pod.metadata.name}`,
+          c.name,
+          type,
+          probeSpec(probe),
+          this.nodeName,
+        ),
+      );
     }
   }
 

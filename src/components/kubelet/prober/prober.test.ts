@@ -12,7 +12,13 @@ import { createPod, newCluster, WARMUP_MS } from '../testing';
 import type { ContainerBehaviour } from '../runtime';
 import { probeSpec } from './worker';
 
-function readyTransitions(pod: () => Pod | undefined, c: { advance(ms: number): void; clock: { now(): number } }, t0: number, untilMs: number, stepMs = 500): [number, string][] {
+function readyTransitions(
+  pod: () => Pod | undefined,
+  c: { advance(ms: number): void; clock: { now(): number } },
+  t0: number,
+  untilMs: number,
+  stepMs = 500,
+): [number, string][] {
   const out: [number, string][] = [];
   let last: string | undefined;
   for (let t = 0; t <= untilMs; t += stepMs) {
@@ -24,9 +30,16 @@ function readyTransitions(pod: () => Pod | undefined, c: { advance(ms: number): 
   return out;
 }
 
-function probed(probe: Record<string, unknown>, behaviour: Partial<ContainerBehaviour> = {}, kind: 'readinessProbe' | 'livenessProbe' = 'readinessProbe') {
+function probed(
+  probe: Record<string, unknown>,
+  behaviour: Partial<ContainerBehaviour> = {},
+  kind: 'readinessProbe' | 'livenessProbe' = 'readinessProbe',
+) {
   const { c } = newCluster();
-  createPod(c, 'web', { spec: { containers: [{ name: 'app', [kind]: { httpGet: { path: '/ready', port: 8080 }, ...probe } }] }, containers: { app: behaviour } });
+  createPod(c, 'web', {
+    spec: { containers: [{ name: 'app', [kind]: { httpGet: { path: '/ready', port: 8080 }, ...probe } }] },
+    containers: { app: behaviour },
+  });
   const t0 = c.clock.now();
   const get = () => {
     const r = c.apiserver.get('pods', 'default', 'web');
@@ -37,7 +50,13 @@ function probed(probe: Record<string, unknown>, behaviour: Partial<ContainerBeha
 
 describe('probes (pkg/kubelet/prober)', () => {
   it('N10 SetDefaults_Probe: period 10 s, timeout 1 s, success 1, failure 3', () => {
-    expect(probeSpec({})).to.deep.equal({ initialDelaySeconds: 0, periodSeconds: 10, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 });
+    expect(probeSpec({})).to.deep.equal({
+      initialDelaySeconds: 0,
+      periodSeconds: 10,
+      timeoutSeconds: 1,
+      successThreshold: 1,
+      failureThreshold: 3,
+    });
   });
 
   it('N10 N11 a readiness probe: not Ready until initialDelaySeconds passed and successThreshold probes succeeded (the result starts as Failure)', () => {
@@ -49,7 +68,10 @@ describe('probes (pkg/kubelet/prober)', () => {
   });
 
   it('N10 during a graceful deletion the readiness probe goes on: a readiness endpoint failing from SIGTERM on makes the pod NotReady after failureThreshold periods, while the process still runs', () => {
-    const { c, get } = probed({ periodSeconds: 5 }, { sigterm: { kind: 'exits', afterMs: 25_000 }, servesAfterSigtermMs: 25_000, readinessFailsAtSigterm: true });
+    const { c, get } = probed(
+      { periodSeconds: 5 },
+      { sigterm: { kind: 'exits', afterMs: 25_000 }, servesAfterSigtermMs: 25_000, readinessFailsAtSigterm: true },
+    );
     c.advance(WARMUP_MS);
     expect(get()!.status!.conditions!.find((x) => x.type === 'Ready')!.status).to.equal('True');
     const t0 = c.clock.now();
@@ -58,7 +80,9 @@ describe('probes (pkg/kubelet/prober)', () => {
     const notReadyAt = seen.find(([, s]) => s === 'False')![0];
     // Failures at the probes of about T+5, T+10, T+15: the third one turns the result.
     expect(notReadyAt).to.be.within(10, 16);
-    const events = c.timeline.since(t0).filter((e) => e.component === 'kubelet' && e.text.startsWith('readiness probe failed'));
+    const events = c.timeline
+      .since(t0)
+      .filter((e) => e.component === 'kubelet' && e.text.startsWith('readiness probe failed'));
     expect(events.map((e) => e.text)).to.deep.equal(['readiness probe failed app pods/web']);
   });
 

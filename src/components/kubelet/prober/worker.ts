@@ -89,11 +89,15 @@ export class ProbeWorker {
 
   private tick(delay: number): void {
     // Idle probing does not keep "the cluster settles" waiting (a periodic loop, as the sync loop's ticks).
-    this.timer = this.scheduler.after(delay, () => {
-      if (this.stopped) return;
-      if (this.doProbe()) this.tick(this.spec.periodSeconds * 1000);
-      else this.stopped = true;
-    }, { background: true });
+    this.timer = this.scheduler.after(
+      delay,
+      () => {
+        if (this.stopped) return;
+        if (this.doProbe()) this.tick(this.spec.periodSeconds * 1000);
+        else this.stopped = true;
+      },
+      { background: true },
+    );
   }
 
   /** doProbe: false ends the worker. */
@@ -132,7 +136,11 @@ export class ProbeWorker {
       this.lastResult = result;
       this.resultRun = 1;
     }
-    if ((result === 'Failure' && this.resultRun < this.spec.failureThreshold) || (result === 'Success' && this.resultRun < this.spec.successThreshold)) return true;
+    if (
+      (result === 'Failure' && this.resultRun < this.spec.failureThreshold) ||
+      (result === 'Success' && this.resultRun < this.spec.successThreshold)
+    )
+      return true;
     this.set(result, false);
     if ((this.type === 'liveness' || this.type === 'startup') && result === 'Failure') {
       this.onHold = true;
@@ -146,7 +154,13 @@ export class ProbeWorker {
   private set(result: ProbeResult, quiet: boolean): void {
     if (this.current === result) return;
     this.current = result;
-    if (!quiet) this.timeline.record('kubelet', `${this.type} probe ${result === 'Success' ? 'succeeded' : 'failed'} ${this.container} ${this.podRef}`, `${WORKER_SOURCE} doProbe → results_manager.go Set`, { actor: this.nodeName });
+    if (!quiet)
+      this.timeline.record(
+        'kubelet',
+        `${this.type} probe ${result === 'Success' ? 'succeeded' : 'failed'} ${this.container} ${this.podRef}`,
+        `${WORKER_SOURCE} doProbe → results_manager.go Set`,
+        { actor: this.nodeName },
+      );
     this.host.setResult(this.uid, this.container, this.type, result);
   }
 }

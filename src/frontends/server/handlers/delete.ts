@@ -25,7 +25,9 @@ async function deleteOptionsOf(scope: RequestScope): Promise<DeleteOptions> {
  */
 export async function deleteResource(scope: RequestScope): Promise<void> {
   const options = await deleteOptionsOf(scope);
-  const { code, object } = await admit(scope, () => scope.api.delete(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, options));
+  const { code, object } = await admit(scope, () =>
+    scope.api.delete(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, options),
+  );
   const obj = object as KubeObject;
   writeResult(scope, code, obj.kind === 'Status' ? obj : served(scope, obj));
 }
@@ -36,13 +38,26 @@ export async function deleteResource(scope: RequestScope): Promise<void> {
  */
 export async function deleteCollection(scope: RequestScope): Promise<void> {
   const storage = scope.resource.storage;
-  const selection = parseListOptions(storage, { metadata: {} }, { labelSelector: query(scope, 'labelSelector'), fieldSelector: query(scope, 'fieldSelector') });
+  const selection = parseListOptions(
+    storage,
+    { metadata: {} },
+    { labelSelector: query(scope, 'labelSelector'), fieldSelector: query(scope, 'fieldSelector') },
+  );
   const options = await deleteOptionsOf(scope);
-  const { object } = await admit(scope, () => scope.api.deleteCollection(scope.client, storage, scope.info.namespace, options, (o) => selectionMatches(storage, selection, o as KubeObject)));
+  const { object } = await admit(scope, () =>
+    scope.api.deleteCollection(scope.client, storage, scope.info.namespace, options, (o) =>
+      selectionMatches(storage, selection, o as KubeObject),
+    ),
+  );
   const r = scope.resource;
   const items = (object as KubeObject[]).map((o) => {
     const { apiVersion: _a, kind: _k, ...rest } = served(scope, o);
     return rest;
   });
-  writeResult(scope, 200, { kind: `${r.kind}List`, apiVersion: groupVersionString(r.group, r.version), metadata: { resourceVersion: String(scope.api.etcd.currentRevision) }, items });
+  writeResult(scope, 200, {
+    kind: `${r.kind}List`,
+    apiVersion: groupVersionString(r.group, r.version),
+    metadata: { resourceVersion: String(scope.api.etcd.currentRevision) },
+    items,
+  });
 }

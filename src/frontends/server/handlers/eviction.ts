@@ -9,12 +9,16 @@ import { admit, dryRunOf, writeResult, type RequestScope } from './scope';
  * namespace; ApiServer.evict answers 201 with a Success Status.
  */
 export async function createEviction(scope: RequestScope): Promise<void> {
-  const body = decodeObjectBody(await scope.body(), scope.req.headers['content-type']) as Eviction & Record<string, unknown>;
+  const body = decodeObjectBody(await scope.body(), scope.req.headers['content-type']) as Eviction &
+    Record<string, unknown>;
   const { apiVersion = 'policy/v1', kind = 'Eviction' } = body;
-  if (kind !== 'Eviction' || !EVICTION_GROUP_VERSIONS.includes(apiVersion)) throw unrecognizedKind('Eviction', kind, apiVersion);
+  if (kind !== 'Eviction' || !EVICTION_GROUP_VERSIONS.includes(apiVersion))
+    throw unrecognizedKind('Eviction', kind, apiVersion);
   const namespace = scope.info.namespace!;
   if (body.metadata?.namespace && body.metadata.namespace !== namespace) throw namespaceMismatch();
   const dryRun = dryRunOf(scope);
-  const { code, object } = await admit(scope, () => scope.api.evict(scope.client, namespace, scope.info.name, body, { dryRun }));
+  const { code, object } = await admit(scope, () =>
+    scope.api.evict(scope.client, namespace, scope.info.name, body, { dryRun }),
+  );
   writeResult(scope, code, object);
 }

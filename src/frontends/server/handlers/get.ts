@@ -1,7 +1,16 @@
 import type { KubeObject } from '../../../apimachinery/object';
 import type { ScalableResource } from '../../../apiserver/scale';
 import { partialObjectMetadata, toTable } from '../table';
-import { customPrinter, negotiateFor, query, GET_CONVERSIONS, served, unwrap, writeObject, type RequestScope } from './scope';
+import {
+  customPrinter,
+  negotiateFor,
+  query,
+  GET_CONVERSIONS,
+  served,
+  unwrap,
+  writeObject,
+  type RequestScope,
+} from './scope';
 
 /**
  * handlers/get.go GetResource: one object, as JSON/YAML or converted (server-side printing as a
@@ -10,13 +19,25 @@ import { customPrinter, negotiateFor, query, GET_CONVERSIONS, served, unwrap, wr
 export function getResource(scope: RequestScope): void {
   const media = negotiateFor(scope, GET_CONVERSIONS);
   if (scope.info.subresource === 'scale') {
-    return writeObject(scope.res, 200, media, unwrap(scope.api.getScale(scope.resource.storage as ScalableResource, scope.info.namespace, scope.info.name)).object);
+    return writeObject(
+      scope.res,
+      200,
+      media,
+      unwrap(scope.api.getScale(scope.resource.storage as ScalableResource, scope.info.namespace, scope.info.name))
+        .object,
+    );
   }
   const { object } = unwrap(scope.api.get(scope.resource.storage, scope.info.namespace, scope.info.name));
   const obj = object as KubeObject;
   let out: unknown = served(scope, obj);
   if (media.as?.kind === 'Table') {
-    out = toTable(scope.resource.storage, [obj], { now: scope.cluster.clock.now(), release: scope.api.options.release, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o), ...customPrinter(scope) });
+    out = toTable(scope.resource.storage, [obj], {
+      now: scope.cluster.clock.now(),
+      release: scope.api.options.release,
+      includeObject: query(scope, 'includeObject'),
+      served: (o) => served(scope, o),
+      ...customPrinter(scope),
+    });
   } else if (media.as?.kind === 'PartialObjectMetadata') {
     out = partialObjectMetadata(obj);
   }

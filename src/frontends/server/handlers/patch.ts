@@ -29,10 +29,20 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   if (contentType === APPLY_PATCH) return applyResource(scope, force);
   const type = PATCH_TYPES[contentType];
   // Custom resources have no Go types to carry patch strategies: no strategic merge patch (customresource_handler.go supportedTypes).
-  if (scope.resource.custom && type === 'strategic') throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', APPLY_PATCH]);
-  if (!type) throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', APPLY_PATCH]);
+  if (scope.resource.custom && type === 'strategic')
+    throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', APPLY_PATCH]);
+  if (!type)
+    throw unsupportedMediaType([
+      'application/json-patch+json',
+      'application/merge-patch+json',
+      'application/strategic-merge-patch+json',
+      APPLY_PATCH,
+    ]);
   // metav1 validation ValidatePatchOptions: force belongs to apply alone.
-  if (force !== undefined) throw unprocessable('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+  if (force !== undefined)
+    throw unprocessable(
+      'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+    );
   const raw = await scope.body();
   const body = decodeJson(raw);
   const directive = fieldValidationOf(query(scope, 'fieldValidation'), 'PatchOptions');
@@ -40,15 +50,37 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   // A merge or strategic patch names fields as the object does (a JSON Patch's operations are not walked).
   const duplicates = directive === 'Ignore' ? undefined : duplicateFields(raw.toString('utf8'));
   if (type !== 'json') {
-    validateFields(scope.resource, body, directive, scope.res, (detail) => patchInvalid(type === 'strategic' ? goValue(body) : JSON.stringify(body), detail), { minor: scope.api.options.release.minor, duplicates });
+    validateFields(
+      scope.resource,
+      body,
+      directive,
+      scope.res,
+      (detail) => patchInvalid(type === 'strategic' ? goValue(body) : JSON.stringify(body), detail),
+      { minor: scope.api.options.release.minor, duplicates },
+    );
   }
   const dryRun = dryRunOf(scope);
   if (scope.info.subresource === 'scale') {
-    const { code, object } = unwrap(scope.api.scale(scope.client, scope.resource.storage as ScalableResource, scope.info.namespace, scope.info.name, { patch: type, body }, { dryRun }));
+    const { code, object } = unwrap(
+      scope.api.scale(
+        scope.client,
+        scope.resource.storage as ScalableResource,
+        scope.info.namespace,
+        scope.info.name,
+        { patch: type, body },
+        { dryRun },
+      ),
+    );
     return writeResult(scope, code, object);
   }
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
-  const { code, object } = await admit(scope, () => scope.api.patch(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, type, body, { subresource, dryRun, fieldManager: fieldManagerOf(scope) }));
+  const { code, object } = await admit(scope, () =>
+    scope.api.patch(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, type, body, {
+      subresource,
+      dryRun,
+      fieldManager: fieldManagerOf(scope),
+    }),
+  );
   writeResult(scope, code, served(scope, object as KubeObject));
 }
 
@@ -59,7 +91,10 @@ export async function patchResource(scope: RequestScope): Promise<void> {
  */
 async function applyResource(scope: RequestScope, force: string | undefined): Promise<void> {
   const fieldManager = query(scope, 'fieldManager');
-  if (fieldManager === undefined || fieldManager === '') throw unprocessable('PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
+  if (fieldManager === undefined || fieldManager === '')
+    throw unprocessable(
+      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+    );
   fieldManagerOf(scope);
   let body: unknown;
   try {
@@ -67,18 +102,31 @@ async function applyResource(scope: RequestScope, force: string | undefined): Pr
   } catch (e) {
     throw badRequest(`error decoding YAML: ${(e as Error).message.split('\n')[0]}`);
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest(`error decoding YAML: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into an object`);
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw badRequest(
+      `error decoding YAML: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into an object`,
+    );
   const r = scope.resource;
   const obj = body as KubeObject;
   const gv = groupVersionString(r.group, r.version);
-  if (obj.apiVersion !== gv || obj.kind !== r.kind) throw badRequest(`invalid object type: ${gvkString(obj.apiVersion, obj.kind)}`);
+  if (obj.apiVersion !== gv || obj.kind !== r.kind)
+    throw badRequest(`invalid object type: ${gvkString(obj.apiVersion, obj.kind)}`);
   const meta = (obj.metadata ??= {});
-  if (meta.name !== undefined && meta.name !== scope.info.name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${scope.info.name})`);
-  if (meta.namespace !== undefined && meta.namespace !== (scope.info.namespace ?? '')) throw badRequest(`the namespace of the object (${meta.namespace}) does not match the namespace on the URL (${scope.info.namespace ?? ''})`);
+  if (meta.name !== undefined && meta.name !== scope.info.name)
+    throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${scope.info.name})`);
+  if (meta.namespace !== undefined && meta.namespace !== (scope.info.namespace ?? ''))
+    throw badRequest(
+      `the namespace of the object (${meta.namespace}) does not match the namespace on the URL (${scope.info.namespace ?? ''})`,
+    );
   const stored = r.fromServed ? r.fromServed(obj) : obj;
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const { code, object } = unwrap(
-    scope.api.apply(scope.client, r.storage, scope.info.namespace, scope.info.name, stored as never, { fieldManager, force: force === 'true', subresource, dryRun: dryRunOf(scope) }),
+    scope.api.apply(scope.client, r.storage, scope.info.namespace, scope.info.name, stored as never, {
+      fieldManager,
+      force: force === 'true',
+      subresource,
+      dryRun: dryRunOf(scope),
+    }),
   );
   writeResult(scope, code, served(scope, object as KubeObject));
 }
@@ -102,12 +150,19 @@ function refuseMalformedPatch(type: PatchType, body: unknown, directive: string)
   const kind = jsonKind(body);
   if (type === 'json') {
     if (kind === 'array') return;
-    throw badRequest(directive === 'Ignore' ? `json: cannot unmarshal ${kind} into Go value of type jsonpatch.Patch` : `error decoding patch: json: cannot unmarshal ${kind} into Go value of type []handlers.jsonPatchOp`);
+    throw badRequest(
+      directive === 'Ignore'
+        ? `json: cannot unmarshal ${kind} into Go value of type jsonpatch.Patch`
+        : `error decoding patch: json: cannot unmarshal ${kind} into Go value of type []handlers.jsonPatchOp`,
+    );
   }
   if (kind === 'object') return;
   if (type === 'merge') {
     if (body === null || (directive === 'Ignore' && kind !== 'array')) throw badRequest('Invalid JSON Patch');
-    if (directive !== 'Ignore') throw badRequest(`error decoding patch: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`);
+    if (directive !== 'Ignore')
+      throw badRequest(
+        `error decoding patch: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`,
+      );
     return;
   }
   if (body !== null) throw badRequest(`json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`);
@@ -136,7 +191,10 @@ function goValue(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
   if (typeof v === 'object') {
     const m = v as Record<string, unknown>;
-    return `map[${Object.keys(m).sort().map((k) => `${k}:${goValue(m[k])}`).join(' ')}]`;
+    return `map[${Object.keys(m)
+      .sort()
+      .map((k) => `${k}:${goValue(m[k])}`)
+      .join(' ')}]`;
   }
   return String(v);
 }

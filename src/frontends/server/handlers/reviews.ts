@@ -45,11 +45,20 @@ const review = (group: string, resource: string, kind: string, answer: ReviewRes
 
 export const REVIEW_RESOURCES: readonly ReviewResource[] = [
   // authentication.k8s.io/v1 SelfSubjectReview is GA since v1.28 (KEP-3325; v1beta1 in 1.27, v1alpha1 behind a gate in 1.26).
-  review('authentication.k8s.io', 'selfsubjectreviews', 'SelfSubjectReview', () => ({ status: { userInfo: SIMULATED_USER } })),
-  review('authorization.k8s.io', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', (body) => ({ spec: body.spec ?? {}, status: { allowed: true, reason: WHY } })),
+  review('authentication.k8s.io', 'selfsubjectreviews', 'SelfSubjectReview', () => ({
+    status: { userInfo: SIMULATED_USER },
+  })),
+  review('authorization.k8s.io', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', (body) => ({
+    spec: body.spec ?? {},
+    status: { allowed: true, reason: WHY },
+  })),
   review('authorization.k8s.io', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', (body) => ({
     spec: body.spec ?? {},
-    status: { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false },
+    status: {
+      resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+      nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+      incomplete: false,
+    },
   })),
 ];
 
@@ -59,8 +68,16 @@ export function findReview(group: string, version: string, resource: string): Re
 
 /** POST of a review (handlers/create.go): the body of the endpoint's kind, answered 201 with its status filled in. */
 export function createReview(r: ReviewResource, req: IncomingMessage, res: ServerResponse, body: Buffer): void {
-  const obj = decodeObjectBody(body, req.headers['content-type']) as unknown as KubeObject & { spec?: Record<string, unknown> };
+  const obj = decodeObjectBody(body, req.headers['content-type']) as unknown as KubeObject & {
+    spec?: Record<string, unknown>;
+  };
   const gv = groupVersionString(r.group, r.version);
-  if ((obj.kind !== undefined && obj.kind !== r.kind) || (obj.apiVersion !== undefined && obj.apiVersion !== gv)) throw unrecognizedKind(r.kind, obj.kind, obj.apiVersion);
-  writeObject(res, 201, negotiate(req.headers.accept, [], true), { kind: r.kind, apiVersion: gv, metadata: { ...obj.metadata, creationTimestamp: null }, ...r.review(obj) });
+  if ((obj.kind !== undefined && obj.kind !== r.kind) || (obj.apiVersion !== undefined && obj.apiVersion !== gv))
+    throw unrecognizedKind(r.kind, obj.kind, obj.apiVersion);
+  writeObject(res, 201, negotiate(req.headers.accept, [], true), {
+    kind: r.kind,
+    apiVersion: gv,
+    metadata: { ...obj.metadata, creationTimestamp: null },
+    ...r.review(obj),
+  });
 }

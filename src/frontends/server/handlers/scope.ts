@@ -115,7 +115,8 @@ export function negotiateFor(scope: RequestScope, conversions: Parameters<typeof
 
 /** A custom resource's request body in protobuf: 415, naming the types it is decoded from. */
 export function refuseProtobufBody(scope: RequestScope): void {
-  if (scope.resource.custom && mediaTypeOf(scope.req.headers['content-type']) === PROTOBUF) throw unsupportedMediaType(CUSTOM_RESOURCE_MEDIA_TYPES);
+  if (scope.resource.custom && mediaTypeOf(scope.req.headers['content-type']) === PROTOBUF)
+    throw unsupportedMediaType(CUSTOM_RESOURCE_MEDIA_TYPES);
 }
 
 /** ?dryRun=All (metav1.CreateOptions/UpdateOptions/PatchOptions dryRun, validated as ValidateDryRun). */
@@ -123,7 +124,9 @@ export function dryRunOf(scope: RequestScope): boolean {
   const values = scope.url.searchParams.getAll('dryRun');
   const bad = values.filter((v) => v !== 'All');
   if (bad.length > 0) {
-    throw unprocessable(`${optionsKind(scope)}.meta.k8s.io "" is invalid: dryRun: Unsupported value: ${JSON.stringify(values)}: supported values: "All"`);
+    throw unprocessable(
+      `${optionsKind(scope)}.meta.k8s.io "" is invalid: dryRun: Unsupported value: ${JSON.stringify(values)}: supported values: "All"`,
+    );
   }
   return values.length > 0;
 }
@@ -136,8 +139,14 @@ export function dryRunOf(scope: RequestScope): boolean {
 export function fieldManagerOf(scope: RequestScope): string {
   const given = query(scope, 'fieldManager');
   if (given !== undefined) {
-    if (given.length > 128) throw unprocessable(`${optionsKind(scope)}.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes`);
-    if (/[^\x20-\x7e]/.test(given)) throw unprocessable(`${optionsKind(scope)}.meta.k8s.io "" is invalid: fieldManager: Invalid value: ${JSON.stringify(given)}: FieldManager must be made of printable characters`);
+    if (given.length > 128)
+      throw unprocessable(
+        `${optionsKind(scope)}.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes`,
+      );
+    if (/[^\x20-\x7e]/.test(given))
+      throw unprocessable(
+        `${optionsKind(scope)}.meta.k8s.io "" is invalid: fieldManager: Invalid value: ${JSON.stringify(given)}: FieldManager must be made of printable characters`,
+      );
     return given;
   }
   const agent = scope.req.headers['user-agent'] ?? '';

@@ -14,8 +14,11 @@ export function podStream(scope: RequestScope): void {
   const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name);
   const asked = scope.url.searchParams.get('container') ?? undefined;
   const name = pod.metadata.name ?? scope.info.name;
-  if (asked !== undefined && !containers.includes(asked)) throw badRequest(`container ${asked} is not valid for pod ${name}`);
+  if (asked !== undefined && !containers.includes(asked))
+    throw badRequest(`container ${asked} is not valid for pod ${name}`);
   const container = asked ?? pod.spec?.containers[0]?.name ?? '';
   const what = scope.info.subresource === 'log' ? 'has no logs' : 'has no shell to exec into';
-  throw badRequest(`container "${container}" in pod "${name}" ${what}: the simulated containers run no processes (terminating models their lifecycle only)`);
+  throw badRequest(
+    `container "${container}" in pod "${name}" ${what}: the simulated containers run no processes (terminating models their lifecycle only)`,
+  );
 }

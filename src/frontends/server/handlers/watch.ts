@@ -35,30 +35,51 @@ const EVENT_END = Buffer.from('}\n');
  */
 export function watchResource(scope: RequestScope): void {
   const media = negotiateFor(scope, WATCH_CONVERSIONS);
-  const protobuf = media.type === PROTOBUF && hasProtobuf(groupVersionString(scope.resource.group, scope.resource.version), scope.resource.kind);
+  const protobuf =
+    media.type === PROTOBUF &&
+    hasProtobuf(groupVersionString(scope.resource.group, scope.resource.version), scope.resource.kind);
   const storage = scope.resource.storage;
-  const opts = parseListOptions(storage, { metadata: {} }, {
-    labelSelector: query(scope, 'labelSelector'),
-    fieldSelector: scope.info.name ? `metadata.name=${scope.info.name}` : query(scope, 'fieldSelector'),
-  });
+  const opts = parseListOptions(
+    storage,
+    { metadata: {} },
+    {
+      labelSelector: query(scope, 'labelSelector'),
+      fieldSelector: scope.info.name ? `metadata.name=${scope.info.name}` : query(scope, 'fieldSelector'),
+    },
+  );
   if (query(scope, 'sendInitialEvents') !== undefined) {
     // internalversion/validation ValidateListOptions with the WatchList feature disabled.
-    throw invalid('ListOptions.meta.k8s.io', '', [{ field: 'sendInitialEvents', type: 'Forbidden', detail: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled' }]);
+    throw invalid('ListOptions.meta.k8s.io', '', [
+      {
+        field: 'sendInitialEvents',
+        type: 'Forbidden',
+        detail: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+      },
+    ]);
   }
   const timeout = query(scope, 'timeoutSeconds');
-  if (timeout !== undefined && !/^\d+$/.test(timeout)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(timeout)}: invalid syntax`);
+  if (timeout !== undefined && !/^\d+$/.test(timeout))
+    throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(timeout)}: invalid syntax`);
   const resourceVersion = query(scope, 'resourceVersion') || undefined;
-  if (resourceVersion !== undefined && !/^\d+$/.test(resourceVersion)) throw badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(resourceVersion)}: invalid syntax`);
+  if (resourceVersion !== undefined && !/^\d+$/.test(resourceVersion))
+    throw badRequest(
+      `invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(resourceVersion)}: invalid syntax`,
+    );
 
   const res = scope.res;
   let first = true;
   // Events reach the stream only from the clock (after this handler returned), so the headers go first.
   const start = () => {
-    res.writeHead(200, { 'Content-Type': protobuf ? PROTOBUF_WATCH : media.type === PROTOBUF ? 'application/json' : contentTypeOf(media), 'Transfer-Encoding': 'chunked' });
+    res.writeHead(200, {
+      'Content-Type': protobuf ? PROTOBUF_WATCH : media.type === PROTOBUF ? 'application/json' : contentTypeOf(media),
+      'Transfer-Encoding': 'chunked',
+    });
     res.flushHeaders();
   };
   const send = (type: string, object: unknown) =>
-    protobuf ? res.write(protobufWatchFrame(type, encodeProtobuf(object as Record<string, unknown>)!)) : res.write(`${JSON.stringify({ type, object })}\n`);
+    protobuf
+      ? res.write(protobufWatchFrame(type, encodeProtobuf(object as Record<string, unknown>)!))
+      : res.write(`${JSON.stringify({ type, object })}\n`);
   // A watch of one object by name waits for nothing more once that object's DELETED went out.
   const byName = opts.fields?.requiresExactMatch('metadata.name') !== undefined;
   let stream: WatchStream | undefined;
@@ -67,11 +88,23 @@ export function watchResource(scope: RequestScope): void {
     if (media.as?.kind === 'Table') return send(type, eventTable(obj));
     if (protobuf) return res.write(protobufWatchFrame(type, encodedProtobuf(scope.resource, obj)));
     // The same bytes as send(type, served(scope, obj)), the object's JSON encoded once for every watcher and LIST.
-    res.write(Buffer.concat([Buffer.from(`{"type":${JSON.stringify(type)},"object":`), encodedObject(scope.resource, obj), EVENT_END]));
+    res.write(
+      Buffer.concat([
+        Buffer.from(`{"type":${JSON.stringify(type)},"object":`),
+        encodedObject(scope.resource, obj),
+        EVENT_END,
+      ]),
+    );
   };
   const eventTable = (obj: KubeObject): unknown => {
     // Only the first event's table carries the column definitions (handlers/watch.go: NoHeaders after the first).
-    const table = toTable(storage, [obj], { now: scope.cluster.clock.now(), release: scope.api.options.release, noHeaders: !first, includeObject: query(scope, 'includeObject'), served: (o) => served(scope, o) });
+    const table = toTable(storage, [obj], {
+      now: scope.cluster.clock.now(),
+      release: scope.api.options.release,
+      noHeaders: !first,
+      includeObject: query(scope, 'includeObject'),
+      served: (o) => served(scope, o),
+    });
     first = false;
     return table;
   };
