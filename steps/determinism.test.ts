@@ -32,8 +32,12 @@ import { expect } from 'chai';
 
 const ROOT = path.resolve(__dirname, '..');
 const CUCUMBER = path.join(ROOT, 'node_modules', '@cucumber', 'cucumber', 'bin', 'cucumber.js');
-/** Wall-clock bound for one run of the whole suite (it takes a few seconds; a hang is ended). */
-const RUN_TIMEOUT_MS = 120_000;
+/**
+ * Wall-clock bound for one run of the whole suite: a hang guard, not a speed check. A run takes
+ * under a minute on two idle cores and several on a heavily loaded machine (120 s tripped at a
+ * load average of 33), so the bound is wide; a real hang still ends well inside CI's time.
+ */
+const RUN_TIMEOUT_MS = 600_000;
 
 interface SuiteRun {
   report: unknown;
