@@ -1,5 +1,6 @@
 import type { Resource } from '../../apiserver/apiserver';
 import type { Cluster } from '../../cluster/cluster';
+import { pluralOf } from '../../apiserver/watch-cache';
 import type { Target } from '../../cluster/perturbation/perturbation';
 import { formatTimeline } from '../../foundation/timeline/text';
 
@@ -30,8 +31,8 @@ export function observe(cluster: Cluster, t0: number, loadBalanced: readonly str
   const changes = new Map<Resource, number[]>();
   for (const e of cluster.apiserver.etcd.historySince(0)) {
     if (e.at < t0) continue;
-    const resource = resourceOfKey(e.key);
-    if (!resource) continue;
+    // The watch cache's reading of a key: minions are nodes, services/endpoints endpoints, a group a custom resource.
+    const resource = pluralOf(e.key) as Resource;
     const list = changes.get(resource) ?? [];
     const at = e.at - t0;
     if (list[list.length - 1] !== at) list.push(at);
@@ -39,19 +40,6 @@ export function observe(cluster: Cluster, t0: number, loadBalanced: readonly str
   }
   const events = cluster.timeline.since(t0).filter((e) => e.component !== 'watch' && e.component !== 'etcd');
   return { components, changes, durationMs: cluster.clock.now() - t0, timeline: formatTimeline(events, t0) };
-}
-
-/** The etcd prefixes that are not the resource's name (the stores' etcdPrefix). */
-const PREFIXES: Record<string, Resource> = {
-  minions: 'nodes',
-  'services/specs': 'services',
-  'services/endpoints': 'endpoints',
-};
-
-/** `/registry/pods/default/web` → pods, `/registry/minions/node-1` → nodes. */
-function resourceOfKey(key: string): Resource | undefined {
-  const parts = key.split('/');
-  return PREFIXES[parts[2]] ?? PREFIXES[`${parts[2]}/${parts[3]}`] ?? (parts[2] as Resource | undefined);
 }
 
 /** The last observation recorded in this process (explore runs the scenario in process). */
