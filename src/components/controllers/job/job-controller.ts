@@ -31,11 +31,12 @@ import {
   MAX_POD_CREATE_DELETE_PER_SYNC,
   pastBackoffLimitOnFailure,
   ref,
-  SOURCE,
   SYNC_JOB_BATCH_PERIOD_MS,
 } from './job-util';
 import { matchPodFailurePolicy } from './pod-failure-policy';
 import { type JobTrackingHost, type SyncJobCtx, trackJobStatusAndRemoveFinalizers } from './tracking';
+
+const SOURCE = 'pkg/controller/job/job_controller.go';
 
 /**
  * The Job controller (pkg/controller/job, rules W40–W48 of docs/rules/statefulsets-jobs-daemonsets.md): it creates a

@@ -4,7 +4,6 @@ import { JOB_TRACKING_FINALIZER } from '../../../apiserver/workload-strategy';
 
 /** The Job controller's constants and small helpers (job_controller.go; util/utils.go IsJobFinished). */
 
-export const SOURCE = 'pkg/controller/job/job_controller.go';
 export const IDENTITY: ClientIdentity = { name: 'job-controller', component: 'job' };
 /** syncJobBatchPeriod: pod events reach a Job's sync through AddAfter(1 s), so a burst of them is one sync. */
 export const SYNC_JOB_BATCH_PERIOD_MS = 1000;

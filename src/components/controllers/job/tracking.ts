@@ -5,8 +5,10 @@ import { JOB_TRACKING_FINALIZER } from '../../../apiserver/workload-strategy';
 import type { Timeline } from '../../../foundation/timeline/timeline';
 import type { PodControl } from '../controller-utils';
 import type { BackoffRecord } from './backoff';
-import { hasTrackingFinalizer, IDENTITY, MAX_UNCOUNTED_PODS, ref, SOURCE } from './job-util';
+import { hasTrackingFinalizer, IDENTITY, MAX_UNCOUNTED_PODS, ref } from './job-util';
 import { matchPodFailurePolicy } from './pod-failure-policy';
+
+const SOURCE = 'pkg/controller/job/job_controller.go';
 
 /**
  * Finalizer tracking (job_controller.go trackJobStatusAndRemoveFinalizers,
