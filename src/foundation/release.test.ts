@@ -34,6 +34,12 @@ describe('Release: the supported range', () => {
     expect(Release.of(27).atLeast(27)).to.equal(true);
     expect(Release.of(26).atLeast(27)).to.equal(false);
   });
+
+  it('V47 V48 has: a change without a gate is in the releases from its first minor on', () => {
+    expect([35, 36].map((m) => Release.of(m).has('OnPodSandboxReady'))).to.deep.equal([false, true]);
+    // kubernetes#141766 lands after the modelled range.
+    expect(Release.of(36).has('StopSidecarLivenessAndStartup')).to.equal(false);
+  });
 });
 
 describe('Release: feature gate defaults follow versioned_kube_features.go', () => {

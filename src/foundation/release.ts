@@ -246,6 +246,23 @@ const GATES = {
 
 export type FeatureGate = keyof typeof GATES;
 
+/**
+ * Behaviour changes that came without a gate of their own: the first minor that has each, with
+ * the PR. A minor above the supported range means no modelled release has it yet (the rule in
+ * docs/rules names the release where it lands).
+ */
+const CHANGES = {
+  // kubernetes#134660 (KEP-3085, v1.36): kuberuntime SyncPod calls RuntimeHelper.OnPodSandboxReady
+  // right after a new sandbox is up, and the kubelet writes PodReadyToStartContainers True then,
+  // before any image pull; before, the condition waited for the next status after that SyncPod.
+  OnPodSandboxReady: 36,
+  // kubernetes#141766 (merged 2026-09-01, after release-1.37 was cut: first in v1.38): prober_manager.go
+  // StopLivenessAndStartup also stops the probes of restartable init containers (sidecars).
+  StopSidecarLivenessAndStartup: 38,
+} as const satisfies Record<string, number>;
+
+export type ReleaseChange = keyof typeof CHANGES;
+
 export const FEATURE_GATES = Object.keys(GATES) as FeatureGate[];
 
 function gateState(gate: FeatureGate, minor: number): GateState {
@@ -294,6 +311,11 @@ export class Release {
 
   atLeast(minor: number): boolean {
     return this.minor >= minor;
+  }
+
+  /** The release has a behaviour change that has no gate (CHANGES). */
+  has(change: ReleaseChange): boolean {
+    return this.minor >= CHANGES[change];
   }
 
   enabled(gate: FeatureGate): boolean {

@@ -69,7 +69,15 @@ export class Kubelet {
     volumeMounts: boolean;
     podIsTerminalArgument: boolean;
     podHostIPs: boolean;
+    podReadyToStartContainers: boolean;
   };
+  /**
+   * V47 — pods whose ready sandbox the status may report (PodReadyToStartContainers True): up to
+   * v1.35 once a SyncPod starts with the sandbox in the pod cache, i.e. after the SyncPod that
+   * created it (and pulled the images) has returned; from v1.36 (OnPodSandboxReady,
+   * kubernetes#134660) as soon as the sandbox is up, before any image pull.
+   */
+  private readonly sandboxSeen = new Set<string>();
   /** The volume manager's PersistentVolumeClaim part: attach before mount, volumesInUse (P16). */
   readonly attached: AttachedVolumes;
 
@@ -102,6 +110,7 @@ export class Kubelet {
       volumeMounts: release.enabled('RecursiveReadOnlyMounts'),
       podIsTerminalArgument: release.atLeast(27),
       podHostIPs: release.enabled('PodHostIPs'),
+      podReadyToStartContainers: release.enabled('PodReadyToStartContainersCondition'),
     };
     const identity: ClientIdentity = { name: `kubelet/${nodeName}`, component: 'kubelet' };
     this.client = new ApiClient(api, identity, connected);
@@ -188,6 +197,7 @@ export class Kubelet {
       this.reasonCache.delete(s.uid);
       this.activeDeadline.forget(s.uid);
       this.deadlineChecks.delete(s.uid);
+      this.sandboxSeen.delete(s.uid);
     };
     // The work queue: a failed sync is retried when the sync ticker finds it due, only for pods
     // still in the pod manager (getPodsToSync → HandlePodSyncs); orphans are re-driven by housekeeping.
@@ -324,6 +334,8 @@ export class Kubelet {
     const cancelled = this.workers.isPodTerminationRequested(uid);
     let toPull: string[] = [];
     const sandbox = this.runtime.sandbox(uid);
+    // SyncPod generates the status from the pod cache, which has the sandbox once a SyncPod created it (V47).
+    if (sandbox) this.sandboxSeen.add(uid);
     if (!cancelled && !sandbox && podHasClaims(pod) && !this.attached.allMounted(uid)) {
       // SyncPod: the status is written, then WaitForAttachAndMount blocks the worker until the claims are mounted (P16).
       this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, false));
@@ -344,6 +356,13 @@ export class Kubelet {
       const first = inits.length > 0 ? [inits[0].name] : (pod.spec?.containers ?? []).map((c) => c.name);
       this.updatePodCIDR();
       toPull = this.runtime.startPod(uid, ref, first, runsToCompletion);
+      // V47 — from v1.36 kuberuntime SyncPod calls OnPodSandboxReady once the new sandbox is up
+      // (kubernetes#134660): the condition is True in the status written now, before any pull.
+      if (this.settings.release.has('OnPodSandboxReady')) this.sandboxSeen.add(uid);
+      // Up to v1.35 the status says so only at the next SyncPod: the one PLEG's ContainerStarted
+      // brings at its next relist (after the pulls, which end with a PLEG event of their own).
+      else if (this.statusGates.podReadyToStartContainers && inits.length === 0 && toPull.length === 0)
+        this.plegEvent(uid);
       // PLEG's ContainerStarted at the next relist syncs the pod again, which starts the next init container.
       if (inits.length > 0) this.plegEvent(uid);
     }
@@ -474,7 +493,7 @@ export class Kubelet {
     // stopped status below keeps its phase, reason, message and DisruptionTarget through the cache.
     podStatusFn?.(status);
     this.statusManager.setPodStatus(pod, status);
-    this.probeManager.stopLivenessAndStartup(uid);
+    this.probeManager.stopLivenessAndStartup(pod, this.settings.release);
     this.kuberuntime.killPod(pod, gracePeriod, (err) => {
       if (err) {
         // X8 — SyncTerminatingPod: a failed kill is a Warning FailedKillPod and an error; the pod worker retries after its back-off.
@@ -517,13 +536,16 @@ export class Kubelet {
    * RecursiveReadOnlyMounts (v1.31+) the container statuses list their volumeMounts.
    */
   private generateAPIPodStatus(pod: Pod, podIsTerminal: boolean): PodStatus {
-    const { trackGeneration, volumeMounts, podIsTerminalArgument, podHostIPs } = this.statusGates;
+    const { trackGeneration, volumeMounts, podIsTerminalArgument, podHostIPs, podReadyToStartContainers } =
+      this.statusGates;
     const uid = pod.metadata.uid!;
     const gates = {
       observedGeneration: trackGeneration ? pod.metadata.generation : undefined,
       volumeMounts,
       hostIP: this.settings.nodeIP,
       podHostIPs,
+      podReadyToStartContainers,
+      sandboxNotYetSeen: !this.sandboxSeen.has(uid),
     };
     const evict = this.activeDeadline.shouldEvict(pod);
     return generateAPIPodStatus(

@@ -282,6 +282,17 @@ export interface StatusGates {
   hostIP?: string;
   /** PodHostIPs (β on from v1.29, GA v1.30): `status.hostIPs` beside `hostIP`. */
   podHostIPs?: boolean;
+  /**
+   * V47 — PodReadyToStartContainersCondition (β on from v1.29): the kubelet writes the
+   * PodReadyToStartContainers condition; off (the default up to v1.28), it is not in the status.
+   * Unset means on.
+   */
+  podReadyToStartContainers?: boolean;
+  /**
+   * V47 — the pod's ready sandbox is not yet in what this status is generated from: it was
+   * created by the SyncPod still under way (up to v1.35), so the condition is still False.
+   */
+  sandboxNotYetSeen?: boolean;
 }
 
 const DEFAULT_HOST_IP = '10.0.0.1';
@@ -385,8 +396,19 @@ export function generateAPIPodStatus(
   // PodObservedGenerationTracking (beta on from v1.34, #132912): the conditions the kubelet
   // generates carry the pod's generation, as does status.observedGeneration below.
   const time = toTime(now);
+  // V47 — status/generate.go GeneratePodReadyToStartContainersCondition: True once no new sandbox is
+  // needed (runtimeutil.PodSandboxChanged: a ready sandbox with its network); written only with
+  // the PodReadyToStartContainersCondition gate on (kubelet_pods.go generateAPIPodStatus).
+  if (gates.podReadyToStartContainers !== false)
+    conditions.push(
+      condition(
+        'PodReadyToStartContainers',
+        sandbox?.state === 'ready' && !gates.sandboxNotYetSeen,
+        time,
+        observedGeneration,
+      ),
+    );
   conditions.push(
-    condition('PodReadyToStartContainers', sandbox?.state === 'ready', time, observedGeneration),
     initializedCondition(spec, initStatuses, statuses, phase, time, observedGeneration),
     condition('Ready', ready, time, observedGeneration, unready, message),
     condition('ContainersReady', ready, time, observedGeneration, unready, message),
