@@ -259,6 +259,11 @@ const CHANGES = {
   // kubernetes#141766 (merged 2026-09-01, after release-1.37 was cut: first in v1.38): prober_manager.go
   // StopLivenessAndStartup also stops the probes of restartable init containers (sidecars).
   StopSidecarLivenessAndStartup: 38,
+  // kubectl pkg/drain filters.go unmanagedFatal: "Pods declare no controller" reworded to
+  // "cannot delete Pods that declare no controller" (kubectl#1467, kubernetes c7549fe, v1.30)…
+  KubectlDrainUnmanagedReworded: 30,
+  // …whose "cannot delete" errors() then printed twice, dropped again (kubernetes#135817, kubernetes 468d3a8, v1.36).
+  KubectlDrainUnmanagedSingleCannotDelete: 36,
 } as const satisfies Record<string, number>;
 
 export type ReleaseChange = keyof typeof CHANGES;
