@@ -236,6 +236,20 @@ const GATES = {
     [26, ABSENT_OFF],
     [36, BETA_ON],
   ],
+  // KEP-5307 container restart rules (a regular container's restartPolicy, restartPolicyRules):
+  // α 1.34 (#132923), β on 1.35.
+  ContainerRestartRules: [
+    [26, ABSENT_OFF],
+    [34, ALPHA],
+    [35, BETA_ON],
+  ],
+  // KEP-5532 the RestartAllContainers action: α 1.35 (#134345), β on 1.36 (#136681). Not modelled
+  // beyond its gate: the kubelet here treats the action as no match (V51).
+  RestartAllContainersOnContainerExits: [
+    [26, ABSENT_OFF],
+    [35, ALPHA],
+    [36, BETA_ON],
+  ],
   // Service names as DNS-1123 labels (a leading digit allowed; ValidateServiceName): α 1.34, β on 1.36.
   RelaxedServiceNameValidation: [
     [26, ABSENT_OFF],

@@ -70,6 +70,7 @@ export class Kubelet {
     podIsTerminalArgument: boolean;
     podHostIPs: boolean;
     podReadyToStartContainers: boolean;
+    containerRestartRules: boolean;
   };
   /**
    * V47 — pods whose ready sandbox the status may report (PodReadyToStartContainers True): up to
@@ -111,6 +112,7 @@ export class Kubelet {
       podIsTerminalArgument: release.atLeast(27),
       podHostIPs: release.enabled('PodHostIPs'),
       podReadyToStartContainers: release.enabled('PodReadyToStartContainersCondition'),
+      containerRestartRules: release.enabled('ContainerRestartRules'),
     };
     const identity: ClientIdentity = { name: `kubelet/${nodeName}`, component: 'kubelet' };
     this.client = new ApiClient(api, identity, connected);
@@ -391,7 +393,12 @@ export class Kubelet {
     }
     if (!cancelled && !terminal && sandbox?.state === 'ready') {
       this.killUnhealthyContainers(pod, sandbox);
-      const start = startContainers(this.containerStart, pod, containersToStart(pod, sandbox), reasons);
+      const start = startContainers(
+        this.containerStart,
+        pod,
+        containersToStart(pod, sandbox, this.statusGates.containerRestartRules),
+        reasons,
+      );
       crashLooping = start.backedOff;
       toPull = start.toPull;
     }
@@ -536,8 +543,14 @@ export class Kubelet {
    * RecursiveReadOnlyMounts (v1.31+) the container statuses list their volumeMounts.
    */
   private generateAPIPodStatus(pod: Pod, podIsTerminal: boolean): PodStatus {
-    const { trackGeneration, volumeMounts, podIsTerminalArgument, podHostIPs, podReadyToStartContainers } =
-      this.statusGates;
+    const {
+      trackGeneration,
+      volumeMounts,
+      podIsTerminalArgument,
+      podHostIPs,
+      podReadyToStartContainers,
+      containerRestartRules,
+    } = this.statusGates;
     const uid = pod.metadata.uid!;
     const gates = {
       observedGeneration: trackGeneration ? pod.metadata.generation : undefined,
@@ -546,6 +559,7 @@ export class Kubelet {
       podHostIPs,
       podReadyToStartContainers,
       sandboxNotYetSeen: !this.sandboxSeen.has(uid),
+      containerRestartRules,
     };
     const evict = this.activeDeadline.shouldEvict(pod);
     return generateAPIPodStatus(
