@@ -11,9 +11,9 @@ import { PodConfig, type PodUpdate } from './config-source';
 import { KubeRuntimeManager } from './kuberuntime';
 import { Loop } from '../../foundation/loop';
 import { PodWorkers, type PodSyncStatus } from './pod-workers';
-import type { ContainerRuntime, Sandbox } from './runtime';
+import type { ContainerRuntime } from './runtime';
 import { Backoff } from './backoff';
-import { type ContainerStartContext, startContainers } from './container-start';
+import { type ContainerStartContext, killUnhealthyContainers, startContainers } from './container-start';
 import { generateAPIPodStatus, isRegularInitContainer, type WaitingReason } from './status';
 import { StatusManager } from './status-manager';
 import { ProberManager } from './prober/prober-manager';
@@ -104,6 +104,15 @@ export class Kubelet {
       now: () => this.scheduler.now(),
       recordEvent: (pod, c, reason, message, source) => this.recordEvent(pod, c, 'Warning', reason, message, source),
       plegEvent: (uid) => this.plegEvent(uid),
+      probeResult: (uid, name, type) => this.probeManager.result(uid, name, type),
+      killing: (pod, c, message, source) => this.recordEvent(pod, c, 'Normal', 'Killing', message, source),
+      stopContainer: (uid, name, grace) =>
+        this.runtime.stopContainer(
+          uid,
+          name,
+          grace,
+          this.scheduler.guard(() => this.plegEvent(uid)),
+        ),
     };
     const { release } = settings;
     this.statusGates = {
@@ -392,7 +401,7 @@ export class Kubelet {
       return done(undefined, true, false);
     }
     if (!cancelled && !terminal && sandbox?.state === 'ready') {
-      this.killUnhealthyContainers(pod, sandbox);
+      killUnhealthyContainers(this.containerStart, pod, sandbox);
       const start = startContainers(
         this.containerStart,
         pod,
@@ -573,40 +582,6 @@ export class Kubelet {
       this.probeManager.readiness(uid),
       evict,
     );
-  }
-
-  /**
-   * N12 — kuberuntime_manager.go computePodActions: a running container whose liveness (or
-   * startup) probe failed is killed with the pod's grace period ("failed liveness probe, will be
-   * restarted"), and started again by the restart rules once it has exited.
-   */
-  private killUnhealthyContainers(pod: Pod, sandbox: Sandbox): void {
-    const uid = pod.metadata.uid!;
-    for (const spec of pod.spec?.containers ?? []) {
-      const c = sandbox.containers.get(spec.name);
-      if (!c || c.state !== 'running' || c.sigtermAt !== undefined) continue;
-      const failed =
-        this.probeManager.result(uid, spec.name, 'liveness') === 'Failure'
-          ? 'liveness'
-          : this.probeManager.result(uid, spec.name, 'startup') === 'Failure'
-            ? 'startup'
-            : undefined;
-      if (!failed) continue;
-      this.recordEvent(
-        pod,
-        spec.name,
-        'Normal',
-        'Killing',
-        `Container ${spec.name} failed ${failed} probe, will be restarted`,
-        'pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions → killContainer',
-      );
-      this.runtime.stopContainer(
-        uid,
-        spec.name,
-        pod.spec?.terminationGracePeriodSeconds ?? 30,
-        this.scheduler.guard(() => this.plegEvent(uid)),
-      );
-    }
   }
 
   /**
