@@ -1,4 +1,4 @@
-Feature: Deployment progress deadlines
+Feature: Deployment progress deadlines (W64, V61)
   The Deployment controller reports a rollout's progress in the Progressing condition and checks
   it again when progressDeadlineSeconds (600 by default) have passed without progress
   (pkg/controller/deployment/progress.go syncRolloutStatus, requeueStuckDeployment). Timing out

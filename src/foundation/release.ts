@@ -246,6 +246,21 @@ const GATES = {
 
 export type FeatureGate = keyof typeof GATES;
 
+/**
+ * Behaviour changes that came without a gate of their own: the first minor that behaves the new
+ * way, with the PR. A branch point asks `release.has('EndpointsFindPortSidecars')`.
+ */
+const CHANGES = {
+  // pkg/api/v1/pod/util.go FindPort, which the Endpoints controller uses, also looks up a named
+  // targetPort in restartable init containers (sidecars) (kubernetes#127976, v1.32).
+  EndpointsFindPortSidecars: 32,
+  // staging/src/k8s.io/endpointslice/utils.go findPort, the EndpointSlice controller's own copy,
+  // got the same lookup only later (kubernetes#128850, v1.33).
+  EndpointSliceFindPortSidecars: 33,
+} as const satisfies Record<string, number>;
+
+export type ReleaseChange = keyof typeof CHANGES;
+
 export const FEATURE_GATES = Object.keys(GATES) as FeatureGate[];
 
 function gateState(gate: FeatureGate, minor: number): GateState {
@@ -294,6 +309,11 @@ export class Release {
 
   atLeast(minor: number): boolean {
     return this.minor >= minor;
+  }
+
+  /** The release has a behaviour change that has no gate (CHANGES). */
+  has(change: ReleaseChange): boolean {
+    return this.minor >= CHANGES[change];
   }
 
   enabled(gate: FeatureGate): boolean {

@@ -2,6 +2,7 @@ import type { ApiServer, ClientIdentity } from '../../../apiserver/apiserver';
 import { jsonEqual } from '../../../apimachinery/object';
 import type { EndpointAddress, Endpoints, EndpointSubset, Pod, Service } from '../../../apimachinery/types';
 import type { Clock } from '../../../foundation/clock';
+import { DEFAULT_RELEASE, type Release } from '../../../foundation/release';
 import type { Timeline } from '../../../foundation/timeline/timeline';
 import { findPort, podEndpointChanged, shouldPodBeInEndpoints } from '../endpointslice/utils';
 import { isPodReady } from '../../../helpers/pod-util';
@@ -71,7 +72,7 @@ export function repackSubsets(subsets: readonly EndpointSubset[]): EndpointSubse
  * ready when the service publishes not-ready addresses or the pod is Ready (addEndpointSubset),
  * else not ready; then repacked.
  */
-export function endpointSubsets(service: Service, pods: readonly Pod[]): EndpointSubset[] {
+export function endpointSubsets(service: Service, pods: readonly Pod[], sidecarPorts = true): EndpointSubset[] {
   const tolerateUnready = !!service.spec?.publishNotReadyAddresses;
   const subsets: EndpointSubset[] = [];
   for (const pod of pods) {
@@ -88,7 +89,8 @@ export function endpointSubsets(service: Service, pods: readonly Pod[]): Endpoin
       continue;
     }
     for (const sp of ports) {
-      const port = findPort(pod, sp);
+      // podutil.FindPort looks up named ports in sidecars too from v1.32 (kubernetes#127976).
+      const port = findPort(pod, sp, sidecarPorts);
       if (port === undefined) continue;
       const epp = { name: sp.name ?? '', port, protocol: sp.protocol ?? 'TCP' };
       subsets.push(ready ? { addresses: [epa], ports: [epp] } : { notReadyAddresses: [epa], ports: [epp] });
@@ -124,6 +126,7 @@ export class EndpointsController {
     private readonly api: ApiServer,
     informers: SharedInformerFactory,
     readonly config: EndpointsConfig = DEFAULT_ENDPOINTS_CONFIG,
+    private readonly release: Release = DEFAULT_RELEASE,
   ) {
     const pods = podInformer(informers);
     this.services = informers.informerFor('services');
@@ -170,7 +173,7 @@ export class EndpointsController {
       return r.ok || r.code === 404 ? undefined : new Error(r.status.message);
     }
     if (!svc.spec?.selector) return;
-    const subsets = endpointSubsets(svc, this.selectorCache.podsOf(key));
+    const subsets = endpointSubsets(svc, this.selectorCache.podsOf(key), this.release.has('EndpointsFindPortSidecars'));
     const labels = { ...svc.metadata.labels };
     if (svc.spec.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
     if (current && jsonEqual(current.subsets ?? [], subsets) && jsonEqual(current.metadata.labels ?? {}, labels))

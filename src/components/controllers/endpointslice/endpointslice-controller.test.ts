@@ -9,7 +9,8 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import type { EndpointSlice, Endpoints, Pod, Service } from '../../../apimachinery/types';
 import { Cluster, USER } from '../../../cluster/cluster';
-import { createPod, NODE, WARMUP_MS } from '../../kubelet/testing';
+import { createPod, NODE, newCluster, WARMUP_MS } from '../../kubelet/testing';
+import { Release } from '../../../foundation/release';
 import { endpointSubsets, repackSubsets } from '../endpoint/endpoints-controller';
 import { reconcile } from './reconciler';
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../helpers/well-known';
@@ -105,10 +106,37 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
         initContainers: [{ name: 'proxy', restartPolicy: 'Always', ports: [{ name: 'admin', containerPort: 9901 }] }],
       },
     };
-    expect(findPort(p, { port: 80, targetPort: 9000 })).to.equal(9000);
-    expect(findPort(p, { port: 80, targetPort: 'http', protocol: 'TCP' })).to.equal(8080);
-    expect(findPort(p, { port: 80, targetPort: 'admin' })).to.equal(9901);
-    expect(findPort(p, { port: 80, targetPort: 'http', protocol: 'UDP' })).to.equal(undefined);
+    expect(findPort(p, { port: 80, targetPort: 9000 }, true)).to.equal(9000);
+    expect(findPort(p, { port: 80, targetPort: 'http', protocol: 'TCP' }, true)).to.equal(8080);
+    expect(findPort(p, { port: 80, targetPort: 'admin' }, true)).to.equal(9901);
+    expect(findPort(p, { port: 80, targetPort: 'admin' }, false)).to.equal(undefined);
+    expect(findPort(p, { port: 80, targetPort: 'http', protocol: 'UDP' }, true)).to.equal(undefined);
+  });
+
+  it('N6 V60 a named targetPort on a native sidecar: the Endpoints controller finds it from v1.32 (kubernetes#127976), the EndpointSlice controller from v1.33 (kubernetes#128850)', () => {
+    const found = (minor: number) => {
+      const { c } = newCluster(Release.of(minor));
+      c.apiserver.create(USER, 'services', 'default', {
+        metadata: { name: 'web' },
+        spec: { selector: { app: 'web' }, ports: [{ port: 443, targetPort: 'https' }] },
+      });
+      createPod(c, 'web-1', {
+        metadata: { labels: { app: 'web' } },
+        spec: {
+          initContainers: [
+            { name: 'tls', image: 'envoy', restartPolicy: 'Always', ports: [{ name: 'https', containerPort: 9443 }] },
+          ],
+        },
+      });
+      c.advance(WARMUP_MS);
+      return {
+        endpoints: endpoints(c)?.subsets?.[0]?.ports?.[0]?.port,
+        slice: slices(c)[0]?.ports?.[0]?.port,
+      };
+    };
+    expect(found(31)).to.deep.equal({ endpoints: undefined, slice: undefined });
+    expect(found(32)).to.deep.equal({ endpoints: 9443, slice: undefined });
+    expect(found(33)).to.deep.equal({ endpoints: 9443, slice: 9443 });
   });
 
   it('N7 reconcile: new slices hold at most 100 endpoints, named SERVICE- with the two reserved labels and an owner reference; no pod → one placeholder', () => {
