@@ -216,12 +216,52 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
         (a) => a.targetRef!.name,
       ),
     ).to.deep.equal(['ccc']);
+    // LessEndpointAddress compares the IP's text byte by byte.
     expect(
       repackSubsets([
         { addresses: [{ ip: '10.0.0.9' }], ports: [{ port: 1 }] },
         { addresses: [{ ip: '10.0.0.10' }], ports: [{ port: 1 }] },
       ])[0].addresses!.map((a) => a.ip),
-    ).to.deep.equal(['10.0.0.9', '10.0.0.10']);
+    ).to.deep.equal(['10.0.0.10', '10.0.0.9']);
+  });
+
+  it('N9 RepackSubsets: for one port not ready trumps ready in either order (mapAddressByPort); ports with the same addresses share a subset; a portless subset is kept', () => {
+    const a = { ip: '10.0.0.1', targetRef: { uid: 'a' } };
+    const b = { ip: '10.0.0.2', targetRef: { uid: 'b' } };
+    const p80 = { name: 'http', port: 80, protocol: 'TCP' };
+    const p443 = { name: 'https', port: 443, protocol: 'TCP' };
+    for (const order of [
+      [
+        { addresses: [a], ports: [p80] },
+        { notReadyAddresses: [a], ports: [p80] },
+      ],
+      [
+        { notReadyAddresses: [a], ports: [p80] },
+        { addresses: [a], ports: [p80] },
+      ],
+    ])
+      expect(repackSubsets(order)).to.deep.equal([{ notReadyAddresses: [a], ports: [p80] }]);
+    expect(
+      repackSubsets([
+        { addresses: [a], ports: [p443] },
+        { addresses: [a], ports: [p80] },
+        { notReadyAddresses: [b], ports: [p80] },
+        { notReadyAddresses: [b], ports: [p443] },
+      ]),
+    ).to.deep.equal([{ addresses: [a], notReadyAddresses: [b], ports: [p80, p443] }]);
+    // a ready on 80 only: the two ports no longer share their addresses.
+    expect(
+      repackSubsets([
+        { addresses: [a], ports: [p80] },
+        { notReadyAddresses: [a], ports: [p443] },
+      ]),
+    ).to.deep.equal([
+      { addresses: [a], ports: [p80] },
+      { notReadyAddresses: [a], ports: [p443] },
+    ]);
+    expect(repackSubsets([{ addresses: [b] }, { notReadyAddresses: [a] }])).to.deep.equal([
+      { addresses: [b], notReadyAddresses: [a] },
+    ]);
   });
 
   it('a deleted service takes its Endpoints object with it (syncService) and its slices through the garbage collector (ownerReferences)', () => {
