@@ -98,6 +98,24 @@ describe('Release: gate overrides refused as component-base/featuregate refuses 
     expect(Release.of(33).withGate('SidecarContainers', true).enabled('SidecarContainers')).to.equal(true);
   });
 
+  it('V63 1.36 locks DisableNodeKubeProxyVersion on (#136673) and turns MaxUnavailableStatefulSet off again (#137904)', () => {
+    expect(
+      Release.of(35).withGate('DisableNodeKubeProxyVersion', false).enabled('DisableNodeKubeProxyVersion'),
+    ).to.equal(false);
+    expect(() => Release.of(36).withGate('DisableNodeKubeProxyVersion', false)).to.throw(
+      'cannot set feature gate DisableNodeKubeProxyVersion to false, feature is locked to true in Kubernetes v1.36',
+    );
+    expect(Release.of(36).enabled('DisableNodeKubeProxyVersion')).to.equal(true);
+    expect([34, 35, 36].map((m) => Release.of(m).enabled('MaxUnavailableStatefulSet'))).to.deep.equal([
+      false,
+      true,
+      false,
+    ]);
+    expect(Release.of(36).withGate('MaxUnavailableStatefulSet', true).enabled('MaxUnavailableStatefulSet')).to.equal(
+      true,
+    );
+  });
+
   it('withMinor keeps the overrides and checks them against the other release', () => {
     const r = Release.of(33, { ContainerStopSignals: true });
     expect(r.withMinor(35).enabled('ContainerStopSignals')).to.equal(true);
