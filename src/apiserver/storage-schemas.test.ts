@@ -126,6 +126,12 @@ describe('R240 strict decoding of the storage kinds', () => {
     expect(decodeProblems(STORAGE('VolumeAttachment'), va, 33).strict).to.deep.equal([]);
   });
 
+  it("a claim's resources.requests is known in every release: the type was renamed (ResourceRequirements → VolumeResourceRequirements in v0.29), not added", () => {
+    const claim = { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+    for (const minor of [26, 28, 29, 36])
+      expect(decodeProblems(CORE('PersistentVolumeClaim'), claim, minor).strict, `1.${minor}`).to.deep.equal([]);
+  });
+
   it('a wrong type is the decoder’s error naming the Go struct; a capacity takes a number (a quantity)', () => {
     expect(decodeProblems(CORE('PersistentVolumeClaim'), { spec: { volumeName: 5 } }, 36).typeError).to.equal(
       'json: cannot unmarshal number into Go struct field PersistentVolumeClaimSpec.spec.volumeName of type string',
