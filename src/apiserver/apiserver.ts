@@ -58,18 +58,7 @@ import {
   type WriteOptions,
 } from './request-types';
 
-export type {
-  ApiResponse,
-  ApiServerOptions,
-  BuiltinResource,
-  ClientIdentity,
-  DeleteResponseBody,
-  ListPage,
-  RequestRecord,
-  Resource,
-  ResourceType,
-  WriteOptions,
-} from './request-types';
+export type * from './request-types';
 export { DEFAULT_APISERVER_OPTIONS, isCustomResource } from './request-types';
 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
@@ -500,13 +489,17 @@ export class ApiServer {
     opts: { dryRun?: boolean } = {},
   ): ApiResponse<Scale> {
     const verb = 'patch' in change ? 'PATCH' : 'UPDATE';
-    const source = isCustomResource(resource) ? CUSTOM_SCALE_SOURCE : appsScaleRest(resource).source;
-    return this.mutate(client, verb, resource, namespace, name, `${verb} ${resource}/${name}/scale`, source, () => {
+    const text = `${verb} ${resource}/${name}/scale`;
+    const run = () => {
       const rest = this.scaleRestOf(resource);
       const store = this.store(resource) as Store<KubeObject>;
       const r = store.update(namespace, name, (existing) => rest.update(existing, change), { dryRun: opts.dryRun });
       return { code: 200, object: rest.get(r.object) };
-    });
+    };
+    if (isCustomResource(resource))
+      return this.mutate(client, verb, resource, namespace, name, text, CUSTOM_SCALE_SOURCE, run);
+    const appsSource = `pkg/registry/apps/${resource.slice(0, -1)}/storage/storage.go ScaleREST.Update`;
+    return this.mutate(client, verb, resource, namespace, name, text, appsSource, run);
   }
 
   /** The ScaleREST of a resource: an apps kind's, or a custom resource's storage version's (the 404 of one without). */

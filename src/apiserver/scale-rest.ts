@@ -12,8 +12,6 @@ export type ScaleChange = { patch: PatchType; body: unknown } | { scale: Scale }
  * Scale back to it (through the main strategy, in one update).
  */
 export interface ScaleRest {
-  /** The event source of an update. */
-  readonly source: string;
   get(obj: KubeObject): Scale;
   /** The object with the changed Scale's spec.replicas: a patch applies to the object's Scale, a Scale sent replaces it. */
   update(existing: KubeObject, change: ScaleChange): KubeObject;
@@ -23,7 +21,6 @@ export interface ScaleRest {
 export function appsScaleRest(resource: ScalableResource): ScaleRest {
   type Scalable = Deployment | ReplicaSet | StatefulSet;
   return {
-    source: `pkg/registry/apps/${resource.slice(0, -1)}/storage/storage.go ScaleREST.Update`,
     get: (obj) => scaleOf(obj as Scalable),
     update: (existing, change) => {
       const next =
@@ -35,13 +32,12 @@ export function appsScaleRest(resource: ScalableResource): ScaleRest {
   };
 }
 
-export const CUSTOM_SCALE_SOURCE =
-  'staging/src/k8s.io/apiextensions-apiserver/pkg/registry/customresource/etcd.go ScaleREST.Update';
+const APIEXTENSIONS_REGISTRY = 'staging/src/k8s.io/apiextensions-apiserver/pkg/registry';
+export const CUSTOM_SCALE_SOURCE = `${APIEXTENSIONS_REGISTRY}/customresource/etcd.go ScaleREST.Update`;
 
 /** apiextensions-apiserver pkg/registry/customresource ScaleREST, at the paths its CRD version names. */
 export function customScaleRest(subresource: ScaleSubresource): ScaleRest {
   return {
-    source: CUSTOM_SCALE_SOURCE,
     get: (obj) => customScaleOf(obj, subresource),
     update: (existing, change) => {
       const next =
