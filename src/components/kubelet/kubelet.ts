@@ -385,7 +385,7 @@ export class Kubelet {
       // computePodActions for a new sandbox: the first init container, or without any every regular container (K56).
       const first = inits.length > 0 ? [inits[0].name] : (pod.spec?.containers ?? []).map((c) => c.name);
       this.updatePodCIDR();
-      toPull = this.runtime.startPod(uid, ref, first, runsToCompletion);
+      toPull = this.runtime.startPod(uid, ref, first, runsToCompletion, pod.metadata.namespace);
       // PLEG's ContainerStarted at the next relist syncs the pod again, which starts the next init container.
       if (inits.length > 0) this.plegEvent(uid);
     }
