@@ -100,6 +100,43 @@ describe("ClientView: one component process's view of the apiserver", () => {
     );
   });
 
+  it('slow requests: the process runs behind — its clock, its watches and its reads are all that far in the past', () => {
+    const c = new Cluster();
+    c.apiserver.create(USER, 'pods', 'default', podManifest('old'));
+    c.advance(5000);
+    const view = new ClientView(c.apiserver, c.clock, { late: new Map(), stale: new Map(), behindMs: 2000 });
+    expect(view.clock.now()).to.equal(c.clock.now() - 2000);
+    const seen: string[] = [];
+    view.api.watch('services', undefined, {}, (e: WatchEvent) =>
+      seen.push(`${c.clock.now() - c.clock.epoch} ${e.type} ${e.object.metadata.name}`),
+    );
+    c.apiserver.create(USER, 'pods', 'default', podManifest('new'));
+    const list = view.api.list('pods', 'default');
+    expect(list.ok && list.object.items.map((p) => p.metadata.name)).to.deep.equal(['old']);
+    c.apiserver.create(USER, 'services', 'default', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web' },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
+    });
+    // A timer for its own time X fires at the cluster's X + 2s: the same 2s it is behind.
+    let firedAt: number | undefined;
+    view.clock.at(view.clock.now() + 1000, () => (firedAt = c.clock.now() - c.clock.epoch));
+    c.advance(3000);
+    expect(seen).to.deep.equal(['7000 ADDED web']);
+    expect(firedAt).to.equal(6000);
+  });
+
+  it("slow requests are a controller's only: a kubelet's are refused with a message", () => {
+    const plan = new ClusterPlan();
+    plan.node('node-1');
+    plan.perturb({ type: 'slow', target: { kind: 'controller', name: 'job-controller' }, delayMs: 1000 });
+    expect(() => plan.perturb({ type: 'slow', target: { kind: 'kubelet', node: 'node-1' }, delayMs: 1000 })).to.throw(
+      'slow requests of the kubelet on node "node-1" are not modelled',
+    );
+    expect(perturbationStep(plan.declaredPerturbations[0])).to.equal('Given requests of the job controller take 1s');
+  });
+
   it('a perturbation naming a node the scenario does not have fails when the plan is built, naming the nodes', () => {
     const plan = new ClusterPlan();
     plan.node('node-1');

@@ -30,7 +30,13 @@ export type Perturbation =
   /** The component reads `resource` from a cache `staleMs` behind the apiserver. */
   | { type: 'stale'; target: Target; resource: Resource; staleMs: number }
   /** The component's watch of `resource` loses every event from T+fromMs until it lists again at T+relistMs. */
-  | { type: 'miss'; target: Target; resource: Resource; fromMs: number; relistMs: number };
+  | { type: 'miss'; target: Target; resource: Resource; fromMs: number; relistMs: number }
+  /**
+   * Every request of the component takes `delayMs`: it runs that far behind the apiserver, so each
+   * write lands `delayMs` after the state it was decided on (exact for the first request of each
+   * reaction; the later requests of one reaction land with it, not `delayMs` apart). Controllers only.
+   */
+  | { type: 'slow'; target: Target; delayMs: number };
 
 /** The kinds a perturbation names, singular as a scenario writes them, with their resource. */
 export const WATCHED_KINDS: Readonly<Record<string, Resource>> = {
@@ -121,5 +127,7 @@ export function perturbationStep(p: Perturbation): string {
       return `Given the ${who} reads ${kindOf(p.resource)} from a cache ${formatDuration(p.staleMs)} stale`;
     case 'miss':
       return `Given the ${who} misses ${kindOf(p.resource)} changes from T+${formatDuration(p.fromMs)} until a relist at T+${formatDuration(p.relistMs)}`;
+    case 'slow':
+      return `Given requests of the ${who} take ${formatDuration(p.delayMs)}`;
   }
 }
