@@ -17,6 +17,7 @@ describe('perturbation targets and steps (issue 33)', () => {
       'kube-proxy on node "node-2"',
       'load balancer of service "web"',
       'client "database-operator"',
+      'scheduler',
     ];
     for (const t of texts) expect(describeTarget(parseTarget(t))).to.equal(t);
     expect(parseTarget('endpointslice-controller')).to.deep.equal({
@@ -135,6 +136,33 @@ describe("ClientView: one component process's view of the apiserver", () => {
       'slow requests of the kubelet on node "node-1" are not modelled',
     );
     expect(perturbationStep(plan.declaredPerturbations[0])).to.equal('Given requests of the job controller take 1s');
+  });
+
+  it('slow requests of the scheduler: a pod created at T+0 is bound 1s later, by a scheduler that thought it was T+0', () => {
+    const boundAt = (slowMs?: number) => {
+      const plan = new ClusterPlan();
+      plan.node('node-1');
+      if (slowMs) plan.perturb({ type: 'slow', target: { kind: 'scheduler' }, delayMs: slowMs });
+      plan.start();
+      const c = plan.cluster;
+      c.advance(plan.warmupMs);
+      const t0 = c.clock.now();
+      const pending = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p' },
+        spec: { containers: [{ name: 'app' }] },
+      };
+      expect(c.apiserver.create(USER, 'pods', 'default', pending as never).ok).to.equal(true);
+      c.advance(5000);
+      const binding = c.timeline
+        .all()
+        .find((e) => e.component === 'apiserver' && e.text.startsWith('CREATE pods/p/binding'));
+      return binding && binding.at - t0;
+    };
+    const fast = boundAt();
+    expect(fast).to.be.a('number');
+    expect(boundAt(1000)).to.equal(fast! + 1000);
   });
 
   it('a perturbation naming a node the scenario does not have fails when the plan is built, naming the nodes', () => {

@@ -24,7 +24,7 @@ export function delaysUpTo(maxDelayMs: number | undefined): number[] {
  * The single perturbations, derived from the unperturbed run as Sieve does: for each component
  * and each kind it watched that changed from T+0 on, see those changes late (each delay); miss
  * the changes of one of its first instants until a relist that delay later; and, for each
- * controller, its requests slow by each delay, and a restart just before and just after each
+ * controller (and the scheduler), its requests slow by each delay, and (controllers) a restart just before and just after each
  * instant a kind it watches changed. Late plans come first, then slow requests, misses, then
  * restarts, in the order the components were seen.
  */
@@ -46,8 +46,9 @@ export function singlePlans(o: Observation, options: PlanOptions): Plan[] {
         }
       }
     }
+    if ((target.kind === 'controller' || target.kind === 'scheduler') && changed.length > 0)
+      for (const delayMs of options.delaysMs) slow.push([{ type: 'slow', target, delayMs }]);
     if (target.kind !== 'controller' || changed.length === 0) continue;
-    for (const delayMs of options.delaysMs) slow.push([{ type: 'slow', target, delayMs }]);
     const instants = new Set<number>();
     for (const r of changed)
       for (const at of o.changes.get(r)!) {
