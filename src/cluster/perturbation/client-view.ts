@@ -17,6 +17,8 @@ export interface ViewPerturbations {
    * Every request of the process takes this long (ms): the process runs that far behind the
    * apiserver — every watch event reaches it that late, every read answers the state of that long
    * ago, its clock reads that long ago — so what it writes lands that long after what it acted on.
+   * Upstream: client-go rest/request.go Request.Do blocks its caller (a controller's worker) for
+   * the round trip; this is that wait, for the first request of each reaction.
    */
   readonly behindMs?: number;
 }
