@@ -260,6 +260,8 @@ When(
  */
 When('{duration} pass(es)', function (this: TerminatingWorld, ms: number) {
   this.ensureStarted();
+  // With a controller program running, time moves only while it is quiet (controller-process.ts).
+  if (this.controllerProcess) return this.controllerProcess.advance(ms);
   this.cluster.advance(ms);
 });
 
