@@ -1,4 +1,4 @@
-import type { Perturbation } from '../../cluster/perturbation/perturbation';
+import { kindOf, WATCHED_KINDS, type Perturbation } from '../../cluster/perturbation/perturbation';
 import type { Observation } from './observation';
 
 /** One plan: the perturbations one rerun of the scenario applies (one for depth 1, two for a pair). */
@@ -34,7 +34,8 @@ export function singlePlans(o: Observation, options: PlanOptions): Plan[] {
   const misses: Plan[] = [];
   const slow: Plan[] = [];
   for (const { target, resources } of o.components) {
-    const changed = resources.filter((r) => (o.changes.get(r)?.length ?? 0) > 0);
+    // Only kinds a perturbation step can name (a custom resource's changes are not perturbed).
+    const changed = resources.filter((r) => (o.changes.get(r)?.length ?? 0) > 0 && kindOf(r) in WATCHED_KINDS);
     for (const resource of changed)
       for (const delayMs of options.delaysMs) late.push([{ type: 'late', target, resource, delayMs }]);
     // Miss a change until a relist: the first few instants of each kind, relisting after each delay.
