@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { After, Given } from '@cucumber/cucumber';
-import { ControllerProcess } from '../../src/frontends/serve/controller-process';
+import { CONTROLLER_STEP_TIMEOUT_MS, ControllerProcess } from '../../src/frontends/serve/controller-process';
 import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 /**
@@ -14,6 +14,7 @@ import { ScenarioError, type TerminatingWorld } from '../support/world';
  */
 Given(
   'the controller started by {string} runs against the cluster',
+  { timeout: CONTROLLER_STEP_TIMEOUT_MS },
   async function (this: TerminatingWorld, program: string) {
     if (this.controllerProcess) throw new ScenarioError('one controller program per scenario');
     const path = resolve(program);

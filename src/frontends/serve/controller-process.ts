@@ -17,6 +17,8 @@ import { kubeconfig } from './kubeconfig';
 export const CLIENT_QUIET_MS = 250;
 /** Wall time a client may stay busy before a step gives up on it (a client that polls never goes quiet). */
 export const CLIENT_BUSY_LIMIT_MS = 30_000;
+/** A step that waits for the program: the busy limit for its start, then room for the instants after it. */
+export const CONTROLLER_STEP_TIMEOUT_MS = 4 * CLIENT_BUSY_LIMIT_MS;
 /** What the served API reports that restarts the quiet period (src/frontends/server/activity.ts). */
 const ACTIVITY_EVENTS = ['request-start', 'request-end', 'watch-open', 'watch-close', 'watch-done'];
 
