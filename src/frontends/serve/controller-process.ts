@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,8 +29,9 @@ export class ControllerProcessError extends Error {}
  * (issue 33 item 5): the cluster is served over HTTP on loopback, the program runs as a child
  * process with a kubeconfig for it, and the scenario's virtual clock moves only while the program
  * is quiet — no request in flight and nothing sent or received for CLIENT_QUIET_MS of wall time —
- * one instant at a time (the handshake of `serve --clock jump`, src/frontends/serve/clock-driver.ts,
- * with the scenario's target time). For a program that reacts only to what it sees, the same
+ * and its main thread not runnable (it is not still on its way to react) — one instant at a time
+ * (the handshake of `serve --clock jump`, src/frontends/serve/clock-driver.ts, with the
+ * scenario's target time). For a program that reacts only to what it sees, the same
  * scenario gives the same timeline. `stop()` kills the program and closes the server.
  */
 export class ControllerProcess {
@@ -127,6 +128,25 @@ export class ControllerProcess {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
+  /**
+   * Whether the program's main thread is running or waiting for a core (Linux: its state in
+   * /proc). On a loaded machine a program may take longer than the quiet period to get a core
+   * after a watch line woke it; while it is runnable it has not reacted yet, so time must wait.
+   * Where /proc cannot be read, only the quiet period counts.
+   */
+  private runnable(): boolean {
+    const pid = this.child.pid;
+    if (pid === undefined) return false;
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+      const state = stat.charAt(stat.lastIndexOf(')') + 2);
+      if (state === 'R' || state === 'D') this.touch();
+      return state === 'R' || state === 'D';
+    } catch {
+      return false;
+    }
+  }
+
   private touch(): void {
     this.lastActivity = performance.now();
   }
@@ -149,6 +169,7 @@ export class ControllerProcess {
       const quiet =
         this.activity.inFlight === 0 &&
         performance.now() - this.lastActivity >= CLIENT_QUIET_MS &&
+        !this.runnable() &&
         (!starting || this.activity.waitingWatches > 0);
       if (quiet) return;
       if (performance.now() - since > CLIENT_BUSY_LIMIT_MS)
