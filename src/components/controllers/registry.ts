@@ -1,13 +1,13 @@
 import type { ControllerDescriptor } from './controller-manager';
 import { EndpointsController } from './endpoint/endpoints-controller';
 import { EndpointSliceController } from './endpointslice/endpointslice-controller';
-import { DisruptionController } from './disruption/disruption';
+import { DisruptionController, isStaleDisruptionTargetCandidate } from './disruption/disruption';
 import { NamespaceController } from './namespace/namespace-controller';
 import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller';
 import { GarbageCollector } from './garbage-collector';
 import { NodeIpamController } from './node-ipam';
 import { DaemonSetsController } from './daemon/daemon-controller';
-import { JobController } from './job/job-controller';
+import { hasJobTrackingFinalizer, JobController } from './job/job-controller';
 import { DeploymentController } from './deployment/deployment-controller';
 import { ReplicaSetController } from './replicaset/replica-set';
 import { StatefulSetController } from './statefulset/stateful-set';
@@ -29,11 +29,13 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
   {
     name: 'endpoints-controller',
     aliases: ['endpoint'],
+    startsOn: [{ resource: 'services' }],
     start: (ctx) => new EndpointsController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.config.endpoints),
   },
   {
     name: 'endpointslice-controller',
     aliases: ['endpointslice'],
+    startsOn: [{ resource: 'services' }, { resource: 'endpointslices' }],
     start: (ctx) =>
       new EndpointSliceController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.config.endpointSlice),
   },
@@ -92,47 +94,56 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
   {
     name: 'disruption-controller',
     aliases: ['disruption'],
+    startsOn: [{ resource: 'poddisruptionbudgets' }, { resource: 'pods', matches: isStaleDisruptionTargetCandidate }],
     start: (ctx) => new DisruptionController(ctx).start(),
   },
   {
     name: 'namespace-controller',
     aliases: ['namespace'],
+    startsOn: [{ resource: 'namespaces' }],
     start: (ctx) => new NamespaceController(ctx).start(),
   },
   {
     name: 'serviceaccount-controller',
     aliases: ['serviceaccount'],
+    startsOn: [{ resource: 'namespaces' }],
     start: (ctx) => new ServiceAccountsController(ctx).start(),
   },
   {
     name: 'job-controller',
     aliases: ['job'],
+    startsOn: [{ resource: 'jobs' }, { resource: 'pods', matches: hasJobTrackingFinalizer }],
     start: (ctx) => new JobController(ctx).start(),
   },
   {
     name: 'statefulset-controller',
     aliases: ['statefulset'],
+    startsOn: [{ resource: 'statefulsets' }],
     start: (ctx) => new StatefulSetController(ctx).start(),
   },
   {
     name: 'daemonset-controller',
     aliases: ['daemonset'],
+    startsOn: [{ resource: 'daemonsets' }],
     start: (ctx) => new DaemonSetsController(ctx).start(),
   },
   {
     name: 'deployment-controller',
     aliases: ['deployment'],
+    startsOn: [{ resource: 'deployments' }],
     start: (ctx) => new DeploymentController(ctx).start(),
   },
   {
     name: 'replicaset-controller',
     aliases: ['replicaset'],
+    startsOn: [{ resource: 'replicasets' }],
     start: (ctx) => new ReplicaSetController(ctx).start(),
   },
   // The volume controllers (P8–P14), after the others so that timelines without volumes keep their order.
   {
     name: 'persistentvolume-binder-controller',
     aliases: ['persistentvolume-binder'],
+    startsOn: [{ resource: 'persistentvolumeclaims' }, { resource: 'persistentvolumes' }],
     start: (ctx) => new PersistentVolumeController(ctx).start(),
   },
   {
@@ -143,11 +154,13 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
   {
     name: 'persistentvolumeclaim-protection-controller',
     aliases: ['pvc-protection'],
+    startsOn: [{ resource: 'persistentvolumeclaims' }],
     start: (ctx) => new PvcProtectionController(ctx).start(),
   },
   {
     name: 'persistentvolume-protection-controller',
     aliases: ['pv-protection'],
+    startsOn: [{ resource: 'persistentvolumes' }],
     start: (ctx) => new PvProtectionController(ctx).start(),
   },
 ];

@@ -1,5 +1,5 @@
 import type { ClientIdentity } from '../../../apiserver/apiserver';
-import { fromTime, toTime } from '../../../apimachinery/object';
+import { fromTime, toTime, type KubeObject } from '../../../apimachinery/object';
 import type { Job, JobCondition, Pod } from '../../../apimachinery/types';
 import { JOB_TRACKING_FINALIZER } from '../../../apiserver/workload-strategy';
 import type { SharedInformer } from '../../../client/informer';
@@ -38,6 +38,9 @@ const JOB_CONTROLLER_NAME = 'kubernetes.io/job-controller';
 
 // `=== true` rather than `?? []`: it runs for every pod event, and allocating for the pods without finalizers is waste.
 const hasTrackingFinalizer = (pod: Pod): boolean => pod.metadata.finalizers?.includes(JOB_TRACKING_FINALIZER) === true;
+
+/** A pod the job controller acts on even without Jobs: an orphan's tracking finalizer is removed (its lazy start, src/components/controllers/registry.ts). */
+export const hasJobTrackingFinalizer = (obj: KubeObject): boolean => hasTrackingFinalizer(obj as Pod);
 const ref = (pod: Pod): string => `pods/${pod.metadata.name}`;
 
 /** util.IsJobFinished: a Complete or Failed condition that is True. */
