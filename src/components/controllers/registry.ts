@@ -11,9 +11,8 @@ import { hasJobTrackingFinalizer, JobController } from './job/job-controller';
 import { DeploymentController } from './deployment/deployment-controller';
 import { ReplicaSetController } from './replicaset/replica-set';
 import { StatefulSetController } from './statefulset/stateful-set';
-import { NodeLifecycleController, nodeLifecycleConfig } from './node-lifecycle';
+import { NodeLifecycleController } from './node-lifecycle';
 import { PodGarbageCollector } from './pod-gc';
-import { podInformer } from '../../client/pod-informer';
 import { TaintEvictionController } from './taint-eviction';
 import { PersistentVolumeController } from './volume/persistentvolume/pv-controller';
 import { AttachDetachController } from './volume/attachdetach/attach-detach-controller';
@@ -30,66 +29,37 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
     name: 'endpoints-controller',
     aliases: ['endpoint'],
     startsOn: [{ resource: 'services' }],
-    start: (ctx) => new EndpointsController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.config.endpoints),
+    start: (ctx) => new EndpointsController(ctx).start(),
   },
   {
     name: 'endpointslice-controller',
     aliases: ['endpointslice'],
     startsOn: [{ resource: 'services' }, { resource: 'endpointslices' }],
-    start: (ctx) =>
-      new EndpointSliceController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.config.endpointSlice),
+    start: (ctx) => new EndpointSliceController(ctx).start(),
   },
   {
     name: 'garbage-collector-controller',
     aliases: ['garbagecollector'],
-    start: (ctx) => {
-      const gc = new GarbageCollector(ctx.clock, ctx.timeline, ctx.api, { release: ctx.release });
-      gc.start();
-      return gc;
-    },
+    start: (ctx) => new GarbageCollector(ctx).start(),
   },
   {
     name: 'pod-garbage-collector-controller',
     aliases: ['podgc'],
-    start: (ctx) => {
-      const gc = new PodGarbageCollector(ctx.clock, ctx.timeline, ctx.api, ctx.config.podGC);
-      gc.start();
-      return gc;
-    },
+    start: (ctx) => new PodGarbageCollector(ctx).start(),
   },
   {
     name: 'node-ipam-controller',
     aliases: ['nodeipam'],
-    start: (ctx) => {
-      const c = new NodeIpamController(ctx.api);
-      c.start();
-      return c;
-    },
+    start: (ctx) => new NodeIpamController(ctx).start(),
   },
   {
     name: 'node-lifecycle-controller',
     aliases: ['nodelifecycle'],
-    start: (ctx) => {
-      const c = new NodeLifecycleController(
-        ctx.clock,
-        ctx.timeline,
-        ctx.api,
-        podInformer(ctx.informers),
-        nodeLifecycleConfig(ctx.release),
-      );
-      c.start();
-      return c;
-    },
+    start: (ctx) => new NodeLifecycleController(ctx).start(),
   },
   {
     name: 'taint-eviction-controller',
-    start: (ctx) => {
-      const c = new TaintEvictionController(ctx.clock, ctx.timeline, ctx.api, podInformer(ctx.informers), {
-        release: ctx.release,
-      });
-      c.start();
-      return c;
-    },
+    start: (ctx) => new TaintEvictionController(ctx).start(),
   },
   {
     name: 'disruption-controller',
