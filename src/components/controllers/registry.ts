@@ -7,7 +7,8 @@ import { ServiceAccountsController } from './serviceaccount/serviceaccounts-cont
 import { GarbageCollector } from './garbage-collector';
 import { NodeIpamController } from './node-ipam';
 import { DaemonSetsController } from './daemon/daemon-controller';
-import { hasJobTrackingFinalizer, JobController } from './job/job-controller';
+import { JobController } from './job/job-controller';
+import { hasJobTrackingFinalizer } from './job/job-util';
 import { DeploymentController } from './deployment/deployment-controller';
 import { ReplicaSetController } from './replicaset/replica-set';
 import { StatefulSetController } from './statefulset/stateful-set';
