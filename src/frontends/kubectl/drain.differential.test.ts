@@ -8,6 +8,8 @@ import { podManifest } from '../server/testing';
 import { splitCommandLine } from './delete-command';
 import { DEFAULT_WAIT_LIMIT_MS, runKubectl, type KubectlRequest } from './kubectl';
 import { RealKubectlSession } from './real-session';
+import { DIFFERENTIAL_KUBECTL_MINOR } from './real-kubectl';
+import { Release } from '../../foundation/release';
 
 /**
  * K80, K81, K82 — `kubectl drain|cordon|uncordon`: the built-in kubectl (src/frontends/kubectl/drain.ts) against
@@ -48,7 +50,8 @@ const LINES: [string, Variant][] = [
 ];
 
 function fixture(variant: Variant): Cluster {
-  const cluster = new Cluster();
+  // The release of the real binary it is compared with: its output is that release's.
+  const cluster = new Cluster({ release: Release.of(DIFFERENTIAL_KUBECTL_MINOR) });
   cluster.apiserver.ensureSystemNamespaces();
   cluster.addNode('node-1');
   const rs = cluster.apiserver.create(USER, 'replicasets', 'default', {
@@ -132,7 +135,7 @@ describe('kubectl drain, cordon, uncordon: the built-in kubectl and the real kub
       const { listener } = createApiHandler(realCluster);
       let session = idle.pop();
       if (session) session.use(realCluster, listener);
-      else sessions.push((session = await RealKubectlSession.start(realCluster, listener)));
+      else sessions.push((session = await RealKubectlSession.start(realCluster, listener, DIFFERENTIAL_KUBECTL_MINOR)));
       const real = await session.run(splitCommandLine(line).slice(1), {
         virtualMs: DEFAULT_WAIT_LIMIT_MS,
         wallMs: 20_000,

@@ -7,6 +7,7 @@ import { KubectlError } from './delete-command';
 import { parseKubectlDrain } from './drain-command';
 import { deleteOptionsProtobuf, filterPod } from './drain';
 import { runKubectl } from './kubectl';
+import { Release } from '../../foundation/release';
 
 function cluster(): Cluster {
   const c = new Cluster();
@@ -24,8 +25,12 @@ describe('kubectl drain in the built-in kubectl (staging/src/k8s.io/kubectl/pkg/
     expect(filterPod(pod, cmd, 0, noDs)).to.deep.equal({
       delete: false,
       reason: 'Error',
-      message: 'cannot delete Pods that declare no controller (use --force to override)',
+      message: 'Pods that declare no controller (use --force to override)',
     });
+    // Up to v1.35 the message began with "cannot delete" of its own (kubernetes#135817).
+    expect(filterPod(pod, cmd, 0, noDs, Release.of(35)).message).to.equal(
+      'cannot delete Pods that declare no controller (use --force to override)',
+    );
     expect(filterPod(pod, parseKubectlDrain('kubectl drain node-1 --force'), 0, noDs)).to.deep.include({
       delete: true,
       reason: 'Warning',

@@ -5,6 +5,7 @@ import { KUBECTL } from '../../cluster/cluster';
 import { SERVED_RESOURCES } from '../../apiserver/resources';
 import type { KubectlDrainCommand } from './drain-command';
 import { goDuration } from '../../components/kubelet/backoff';
+import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
 import { DEFAULT_WAIT_LIMIT_MS, encodeQuery, type KubectlRequest, type KubectlResult } from './kubectl';
 
 const HELPER = 'staging/src/k8s.io/kubectl/pkg/drain/drain.go';
@@ -14,7 +15,16 @@ export const DAEMONSET_FATAL = 'DaemonSet-managed Pods (use --ignore-daemonsets 
 export const DAEMONSET_WARNING = 'ignoring DaemonSet-managed Pods';
 export const LOCAL_STORAGE_FATAL = 'Pods with local storage (use --delete-emptydir-data to override)';
 export const LOCAL_STORAGE_WARNING = 'deleting Pods with local storage';
-export const UNMANAGED_FATAL = 'cannot delete Pods that declare no controller (use --force to override)';
+export const UNMANAGED_FATAL = 'Pods that declare no controller (use --force to override)';
+/**
+ * The unreplicated filter's error as a release's kubectl words it: up to v1.35 the message began
+ * with its own "cannot delete", so the line read "cannot delete cannot delete Pods …"; kubectl
+ * v1.36 dropped the repetition (kubectl pkg/drain/filters.go unmanagedFatal, kubernetes#135817,
+ * staging commit 468d3a84).
+ */
+export function unmanagedFatal(release: Release): string {
+  return release.atLeast(36) ? UNMANAGED_FATAL : `cannot delete ${UNMANAGED_FATAL}`;
+}
 export const UNMANAGED_WARNING = 'deleting Pods that declare no controller';
 /** drain.go: how long a goroutine sleeps after a 429 (or a terminating namespace) before it evicts again. */
 export const EVICTION_RETRY_MS = 5000;
@@ -53,6 +63,7 @@ export function filterPod(
   cmd: KubectlDrainCommand,
   now: number,
   daemonSetError: (namespace: string, name: string) => { message: string; notFound: boolean } | undefined,
+  release: Release = DEFAULT_RELEASE,
 ): PodDeleteStatus {
   const controller = controllerOf(pod);
   const filters: PodFilter[] = [
@@ -78,7 +89,7 @@ export function filterPod(
     },
     (p) => {
       if (terminal(p) || controller) return okay;
-      return cmd.force ? warning(true, UNMANAGED_WARNING) : error(UNMANAGED_FATAL);
+      return cmd.force ? warning(true, UNMANAGED_WARNING) : error(unmanagedFatal(release));
     },
   ];
   let status = okay;
@@ -338,7 +349,7 @@ function getPodsForDeletion(
   } while (next);
   const verdicts = items.map((pod) => ({
     pod,
-    status: filterPod(pod, cmd, cluster.clock.now(), (ns, name) => client.getDaemonSet(ns, name)),
+    status: filterPod(pod, cmd, cluster.clock.now(), (ns, name) => client.getDaemonSet(ns, name), cluster.release),
   }));
   // Warnings and errors grouped by message (upstream walks a map: any order; here the first seen first).
   const group = (reason: PodDeleteStatus['reason']) => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Cluster } from '../../cluster/cluster';
 import { kubeconfig as kubeconfigFor } from '../serve/kubeconfig';
 import type { KubectlRequest } from './kubectl';
-import { realKubectlPath } from './real-kubectl';
+import { realKubectlPath, type PinnedKubectlMinor } from './real-kubectl';
 
 /** What one run of the real kubectl printed, how it ended, and the requests it sent (discovery left out). */
 export interface RealKubectlRun {
@@ -80,9 +80,16 @@ export class RealKubectlSession {
     private readonly binary: string,
   ) {}
 
-  /** Serves `handler` (the project's HTTP API over `cluster`) on 127.0.0.1:0 and writes a kubeconfig for it. */
-  static async start(cluster: Cluster, handler: RequestListener): Promise<RealKubectlSession> {
-    const binary = await realKubectlPath();
+  /**
+   * Serves `handler` (the project's HTTP API over `cluster`) on 127.0.0.1:0 and writes a kubeconfig
+   * for it; `minor` picks a pinned kubectl other than the bundled one.
+   */
+  static async start(
+    cluster: Cluster,
+    handler: RequestListener,
+    minor?: PinnedKubectlMinor,
+  ): Promise<RealKubectlSession> {
+    const binary = await realKubectlPath(undefined, undefined, minor);
     const dir = mkdtempSync(join(tmpdir(), 'terminating-kubectl-'));
     let session: RealKubectlSession | undefined;
     const server = createServer((req, res) => session?.observe(req, res));
@@ -171,6 +178,9 @@ export class RealKubectlSession {
       const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
       res.writeHead = ((...args: unknown[]) => {
         const out = writeHead(...args);
+        // A refused watch (kubectl v1.35+'s streaming list, answered 422 by a server without
+        // WatchList) is no wait: kubectl falls back to LIST then WATCH, and time must not move meanwhile.
+        if ((typeof args[0] === 'number' ? args[0] : res.statusCode) >= 300) return out;
         exchange.established = true;
         const name = /^metadata\.name=(.*)$/.exec(url.searchParams.get('fieldSelector') ?? '')?.[1];
         if (name !== undefined) {
