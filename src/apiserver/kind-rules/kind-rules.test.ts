@@ -87,12 +87,24 @@ describe('R242 validation of every kind (kind-rules)', () => {
     );
   });
 
-  it("ValidateStatefulSetSpec: podManagementPolicy is `must be 'OrderedReady' or 'Parallel'`; ValidateReplicaSetSpec: an empty selector; a template restarting Never", () => {
+  it("ValidateStatefulSetSpec: podManagementPolicy is `must be 'OrderedReady' or 'Parallel'`, a retention policy Retain or Delete; ValidateReplicaSetSpec: an empty selector; a template restarting Never", () => {
     const sts = create('statefulsets', {
       spec: { serviceName: 'web', selector: SELECTOR, template: TEMPLATE, podManagementPolicy: 'Paralel' },
     });
     expect(sts.message).to.equal(
       'StatefulSet.apps "web" is invalid: spec.podManagementPolicy: Invalid value: "Paralel": must be \'OrderedReady\' or \'Parallel\'',
+    );
+    // P21 ValidatePersistentVolumeClaimRetentionPolicy: Retain or Delete, in that order.
+    const retention = create('statefulsets', {
+      spec: {
+        serviceName: 'web',
+        selector: SELECTOR,
+        template: TEMPLATE,
+        persistentVolumeClaimRetentionPolicy: { whenScaled: 'Remove' },
+      },
+    });
+    expect(retention.message).to.equal(
+      'StatefulSet.apps "web" is invalid: spec.persistentVolumeClaimRetentionPolicy.whenScaled: Unsupported value: "Remove": supported values: "Retain", "Delete"',
     );
     const rs = create('replicasets', {
       spec: { selector: {}, template: { ...TEMPLATE, spec: { ...TEMPLATE.spec, restartPolicy: 'Never' } } },

@@ -190,6 +190,7 @@ export const persistentVolumeClaims: BuiltinKind<PersistentVolumeClaim, 'persist
     admitStorageObjectInUseProtection(pvc, PVC_PROTECTION_FINALIZER);
   },
   printer: persistentVolumeClaimPrinter,
+  openapi: 'V1PersistentVolumeClaim',
   protobuf: 'k8s.io.api.core.v1.PersistentVolumeClaim',
 };
 
@@ -205,6 +206,7 @@ export const persistentVolumes: BuiltinKind<PersistentVolume, 'persistentvolumes
   strategies: ({ release, now }) => persistentVolumeStrategies(release, now),
   beforeCreate: (pv) => admitStorageObjectInUseProtection(pv, PV_PROTECTION_FINALIZER),
   printer: persistentVolumePrinter,
+  openapi: 'V1PersistentVolume',
   protobuf: 'k8s.io.api.core.v1.PersistentVolume',
 };
 

@@ -20,6 +20,7 @@ export const csiDrivers: BuiltinKind<CSIDriver, 'csidrivers'> = {
   strategies: () => ({ main: csiDriverStrategy() }),
   quiet: true,
   printer: csiDriverPrinter,
+  openapi: 'V1CSIDriver',
   protobuf: 'k8s.io.api.storage.v1.CSIDriver',
 };
 
@@ -32,6 +33,7 @@ export const csiNodes: BuiltinKind<CSINode, 'csinodes'> = {
   strategies: () => ({ main: csiNodeStrategy() }),
   quiet: true,
   printer: csiNodePrinter,
+  openapi: 'V1CSINode',
   protobuf: 'k8s.io.api.storage.v1.CSINode',
 };
 
@@ -45,6 +47,7 @@ export const storageClasses: BuiltinKind<StorageClass, 'storageclasses'> = {
   strategies: () => ({ main: storageClassStrategy() }),
   quiet: true,
   printer: storageClassPrinter,
+  openapi: 'V1StorageClass',
   protobuf: 'k8s.io.api.storage.v1.StorageClass',
 };
 
@@ -56,6 +59,7 @@ export const volumeAttachments: BuiltinKind<VolumeAttachment, 'volumeattachments
   subresources: { status: STATUS },
   strategies: () => volumeAttachmentStrategies(),
   printer: volumeAttachmentPrinter,
+  openapi: 'V1VolumeAttachment',
   protobuf: 'k8s.io.api.storage.v1.VolumeAttachment',
 };
 

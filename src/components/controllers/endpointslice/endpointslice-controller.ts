@@ -116,7 +116,13 @@ export class EndpointSliceController extends ControllerBase {
       s.metadata.ownerReferences?.some((o) => o.uid === svc.metadata.uid && o.kind === 'Service'),
     );
     existing.sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
-    const result = reconcile(svc, this.selectorCache.podsOf(key), existing, this.config.maxEndpointsPerSlice);
+    const result = reconcile(
+      svc,
+      this.selectorCache.podsOf(key),
+      existing,
+      this.config.maxEndpointsPerSlice,
+      this.release.has('EndpointSliceFindPortSidecars'),
+    );
     let failed: Error | undefined;
     for (const { slice, changes } of result.create) {
       const r = this.api.create(IDENTITY, 'endpointslices', namespace, slice);
