@@ -11,7 +11,7 @@ import { serve, type ServedCluster } from './serve';
 import { Release } from '../../foundation/release';
 
 /**
- * R111/R240/R242 with the real kubectl v1.33 against `terminating serve`: `kubectl apply` of a manifest
+ * R111/R240/R242 with the real kubectl v1.36 against `terminating serve`: `kubectl apply` of a manifest
  * with a misspelt field is refused for every served kind with the server's strict decoding error
  * (kubectl sends fieldValidation=Strict), nothing is stored, and `kubectl explain` finds every
  * served kind in the OpenAPI v3 documents, with its fields' descriptions and only the fields of
@@ -198,7 +198,7 @@ const TYPOS: readonly {
   },
 ];
 
-describe('R240 a typo in any served kind is refused by the real kubectl v1.33 against serve', () => {
+describe('R240 a typo in any served kind is refused by the real kubectl v1.36 against serve', () => {
   for (const t of TYPOS) {
     it(`${t.kind}: unknown field "${t.field}"`, async () => {
       const file = join(dir, `${t.kind}.yaml`);
