@@ -34,6 +34,13 @@ describe('Release: the supported range', () => {
     expect(Release.of(27).atLeast(27)).to.equal(true);
     expect(Release.of(26).atLeast(27)).to.equal(false);
   });
+
+  it('has: a change without a gate holds from its first minor on (field error wording, 1.32 and 1.34)', () => {
+    expect(Release.of(31).has('TooLongMayNotBeMoreThan')).to.equal(false);
+    expect(Release.of(32).has('TooLongMayNotBeMoreThan')).to.equal(true);
+    expect(Release.of(33).has('FieldErrorValuesAsJson')).to.equal(false);
+    expect(Release.of(34).has('FieldErrorValuesAsJson')).to.equal(true);
+  });
 });
 
 describe('Release: feature gate defaults follow versioned_kube_features.go', () => {

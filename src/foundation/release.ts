@@ -244,6 +244,23 @@ const GATES = {
   ],
 } satisfies Record<string, readonly (readonly [number, GateState])[]>;
 
+/**
+ * Changes between releases that no feature gate guards (a message reworded, a check added): the
+ * first minor that behaves the new way, with the PR that changed it. A branch point asks
+ * `release.has('FieldErrorValuesAsJson')`.
+ */
+const CHANGES = {
+  // apimachinery field.TooLong: "must have at most N bytes" became "may not be more than N bytes"
+  // (kubernetes#128553, "Validation: merge TooLong and TooLongMaxLen", 1.32).
+  TooLongMayNotBeMoreThan: 32,
+  // apimachinery field.Error.ErrorBody: a struct, map or list value prints as JSON instead of Go's
+  // %#v (`{"app":"web"}`, not `map[string]string{"app":"web"}`); "at most 1 byte" in the singular
+  // (kubernetes#132314, "Nicer value rendering in API errors", 1.34).
+  FieldErrorValuesAsJson: 34,
+} satisfies Record<string, number>;
+
+export type ReleaseChange = keyof typeof CHANGES;
+
 export type FeatureGate = keyof typeof GATES;
 
 export const FEATURE_GATES = Object.keys(GATES) as FeatureGate[];
@@ -294,6 +311,11 @@ export class Release {
 
   atLeast(minor: number): boolean {
     return this.minor >= minor;
+  }
+
+  /** Whether this release behaves as the change (CHANGES) made it. */
+  has(change: ReleaseChange): boolean {
+    return this.minor >= CHANGES[change];
   }
 
   enabled(gate: FeatureGate): boolean {

@@ -18,11 +18,14 @@ import { CORE_RULES } from './core';
  * - `defaults` when an object is decoded (create, and every update: decoding defaults a PUT or a
  *   patched body too), before the strategy's PrepareForCreate / PrepareForUpdate;
  * - `validate` after the strategy's own validation on create and on an update of the main
- *   resource (ValidateXUpdate re-validates the spec); a status update is not re-validated here.
+ *   resource (ValidateXUpdate re-validates the spec); a status update is not re-validated here;
+ * - `validateUpdate` after it on such an update: what may not change from the stored object.
  */
 export interface KindRules<T extends KubeObject = KubeObject> {
   defaults?(obj: T, release: Release): void;
   validate?(obj: T, release: Release): FieldError[];
+  /** What only an update is checked for against the stored object (ValidateXUpdate), after `validate`. */
+  validateUpdate?(next: T, old: T, release: Release): FieldError[];
 }
 
 const RULES: Readonly<Record<string, KindRules<never>>> = { ...CORE_RULES, ...APPS_RULES, ...BATCH_RULES };
