@@ -1,6 +1,6 @@
 import type { FieldError } from '../../apimachinery/errors';
-import { labelValueErrors, qualifiedNameErrors } from '../../apimachinery/selectors';
-import type { ConfigMap, EndpointSlice, Node, Pod, Secret, ServiceAccount, Taint } from '../../apimachinery/types';
+import { dns1123LabelErrors, labelValueErrors, qualifiedNameErrors } from '../../apimachinery/selectors';
+import type { ConfigMap, Endpoints, Node, Pod, Secret, ServiceAccount, Taint } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
 import { goJson } from './go-value';
 import type { KindRules } from './index';
@@ -135,20 +135,52 @@ function validateNodeUpdate(next: Node, old: Node): FieldError[] {
   return errs;
 }
 
-/** pkg/apis/discovery/validation ValidateEndpointSlice: addressType is required and one of IPv4, IPv6, FQDN. */
-function validateEndpointSlice(slice: EndpointSlice): FieldError[] {
-  const type = (slice as { addressType?: string }).addressType;
-  if (type === undefined || type === '') return [{ field: 'addressType', type: 'Required value', detail: '' }];
-  if (!['IPv4', 'IPv6', 'FQDN'].includes(type))
-    return [
-      {
-        field: 'addressType',
-        type: 'Unsupported value',
-        value: type,
-        detail: 'supported values: "FQDN", "IPv4", "IPv6"',
-      },
-    ];
-  return [];
+/** pkg/apis/core/v1/defaults.go SetDefaults_Endpoints: a port without a protocol is TCP. */
+function setEndpointsDefaults(ep: Endpoints): void {
+  for (const subset of ep.subsets ?? [])
+    for (const port of subset?.ports ?? []) if (port && typeof port === 'object') port.protocol ??= 'TCP';
+}
+
+/**
+ * ValidateEndpoints (validateEndpointSubsets, validateEndpointPort): each subset has `addresses`
+ * or `notReadyAddresses`; each port has a name when the subset has more than one (a DNS-1123
+ * label when set), a number from 1 to 65535 and a protocol SCTP, TCP or UDP. The addresses' IPs
+ * and node names are not checked here (their messages changed release by release: not modelled).
+ */
+function validateEndpoints(ep: Endpoints): FieldError[] {
+  const errs: FieldError[] = [];
+  (ep.subsets ?? []).forEach((subset, i) => {
+    const at = `subsets[${i}]`;
+    if ((subset?.addresses ?? []).length === 0 && (subset?.notReadyAddresses ?? []).length === 0)
+      errs.push({ field: at, type: 'Required value', detail: 'must specify `addresses` or `notReadyAddresses`' });
+    const ports = subset?.ports ?? [];
+    ports.forEach((port, j) => {
+      const portAt = `${at}.ports[${j}]`;
+      const name = port?.name ?? '';
+      if (ports.length > 1 && name === '') errs.push({ field: `${portAt}.name`, type: 'Required value', detail: '' });
+      else if (name !== '')
+        for (const detail of dns1123LabelErrors(name))
+          errs.push({ field: `${portAt}.name`, type: 'Invalid', value: name, detail });
+      const number = port?.port;
+      if (typeof number !== 'number' || number < 1 || number > 65535)
+        errs.push({
+          field: `${portAt}.port`,
+          type: 'Invalid',
+          value: number ?? 0,
+          detail: 'must be between 1 and 65535, inclusive',
+        });
+      const protocol = port?.protocol ?? '';
+      if (protocol === '') errs.push({ field: `${portAt}.protocol`, type: 'Required value', detail: '' });
+      else if (!['SCTP', 'TCP', 'UDP'].includes(protocol))
+        errs.push({
+          field: `${portAt}.protocol`,
+          type: 'Unsupported value',
+          value: protocol,
+          detail: 'supported values: "SCTP", "TCP", "UDP"',
+        });
+    });
+  });
+  return errs;
 }
 
 export const CORE_RULES: Readonly<Record<string, KindRules<never>>> = {
@@ -156,7 +188,10 @@ export const CORE_RULES: Readonly<Record<string, KindRules<never>>> = {
     defaults: (pod: Pod) => setContainerPortDefaults(pod.spec),
     validate: (pod: Pod) => validatePodSpecRules(pod.spec, 'spec'),
   } as KindRules<Pod> as KindRules<never>,
-  EndpointSlice: { validate: validateEndpointSlice } as KindRules<EndpointSlice> as KindRules<never>,
+  Endpoints: {
+    defaults: setEndpointsDefaults,
+    validate: validateEndpoints,
+  } as KindRules<Endpoints> as KindRules<never>,
   ConfigMap: { validate: validateConfigMapSize } as KindRules<ConfigMap> as KindRules<never>,
   Secret: { validate: validateSecretSize } as KindRules<Secret> as KindRules<never>,
   ServiceAccount: { defaults: cleanSecretReferences } as KindRules<ServiceAccount> as KindRules<never>,

@@ -4,6 +4,7 @@ import type { Release } from '../../foundation/release';
 import { APPS_RULES } from './apps';
 import { BATCH_RULES } from './batch';
 import { CORE_RULES } from './core';
+import { DISCOVERY_RULES } from './discovery';
 
 /**
  * R242 — the validation and defaulting of each built-in kind that its registry strategy's own
@@ -28,7 +29,12 @@ export interface KindRules<T extends KubeObject = KubeObject> {
   validateUpdate?(next: T, old: T, release: Release): FieldError[];
 }
 
-const RULES: Readonly<Record<string, KindRules<never>>> = { ...CORE_RULES, ...APPS_RULES, ...BATCH_RULES };
+const RULES: Readonly<Record<string, KindRules<never>>> = {
+  ...CORE_RULES,
+  ...DISCOVERY_RULES,
+  ...APPS_RULES,
+  ...BATCH_RULES,
+};
 
 /** The rules of a kind (by its kind name; every kind here is of one group), if it has any. */
 export function kindRulesFor(kind: string): KindRules | undefined {

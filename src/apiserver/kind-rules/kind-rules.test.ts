@@ -293,4 +293,52 @@ describe('R242 validation of every kind (kind-rules)', () => {
     });
     expect((sa.object as unknown as { secrets: unknown[] }).secrets).to.deep.equal([{ name: 'token' }]);
   });
+
+  it('ValidateEndpointSlice: addresses, hostname, ports (name, duplicate, protocol); SetDefaults_EndpointPort; addressType immutable', () => {
+    const bad = create('endpointslices', {
+      addressType: 'IPv4',
+      endpoints: [{ addresses: [] }, { addresses: ['10.0.0.1'], hostname: 'Web_1', nodeName: 'node_1' }],
+      ports: [
+        { name: 'http', port: 80 },
+        { name: 'http', port: 81, protocol: 'HTTP' },
+      ],
+    });
+    expect(bad.message).to.equal(
+      'EndpointSlice.discovery.k8s.io "web" is invalid: [endpoints[0].addresses: Required value: must contain at least 1 address, ' +
+        "endpoints[1].nodeName: Invalid value: \"node_1\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), " +
+        "endpoints[1].hostname: Invalid value: \"Web_1\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?'), " +
+        'ports[1].name: Duplicate value: "http", ports[1].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"]',
+    );
+    const many = create('endpointslices', {
+      addressType: 'IPv4',
+      endpoints: Array.from({ length: 1001 }, () => ({ addresses: ['10.0.0.1'] })),
+    });
+    expect(many.message).to.equal(
+      'EndpointSlice.discovery.k8s.io "web" is invalid: endpoints: Too many: 1001: must have at most 1000 items',
+    );
+    const ok = create('endpointslices', { addressType: 'IPv4', endpoints: [], ports: [{ port: 80 }] });
+    expect((ok.object as unknown as { ports: unknown[] }).ports).to.deep.equal([
+      { port: 80, name: '', protocol: 'TCP' },
+    ]);
+    expect(update('endpointslices', { addressType: 'IPv4', endpoints: [] }, (e) => (e.addressType = 'IPv6'))).to.equal(
+      'EndpointSlice.discovery.k8s.io "web" is invalid: addressType: Invalid value: "IPv6": field is immutable',
+    );
+  });
+
+  it('ValidateEndpoints: a subset without addresses, an unnamed port among two, a port number 0; SetDefaults_Endpoints', () => {
+    const bad = create('endpoints', {
+      subsets: [
+        { ports: [{ port: 80 }] },
+        { addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 0 }, { name: 'b', port: 81 }] },
+      ],
+    });
+    expect(bad.message).to.equal(
+      'Endpoints "web" is invalid: [subsets[0]: Required value: must specify `addresses` or `notReadyAddresses`, ' +
+        'subsets[1].ports[0].name: Required value, subsets[1].ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive]',
+    );
+    const ok = create('endpoints', { subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }] });
+    expect((ok.object as unknown as { subsets: { ports: unknown[] }[] }).subsets[0].ports).to.deep.equal([
+      { port: 80, protocol: 'TCP' },
+    ]);
+  });
 });
