@@ -100,6 +100,7 @@ import {
   tooLargeResourceVersion,
   type ListOptions,
 } from './list-options';
+import { dns1123LabelErrors } from '../apimachinery/selectors';
 import { deterministicUid } from '../apimachinery/uid';
 import { validateDeleteOptions } from '../apimachinery/validation';
 import { kindRulesFor } from './kind-rules';
@@ -1845,7 +1846,6 @@ function generateName(base: string, counter: number): string {
 }
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /**
  * ValidateObjectMeta's name checks (apimachinery/pkg/api/validation): a name (or generateName) is
@@ -1856,21 +1856,14 @@ export function validateName(resource: Resource, name: string, release: Release 
   if (name === '')
     return [{ field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required' }];
   if (resource === 'services') return serviceNameErrors(name, release);
-  if (resource === 'namespaces') {
-    if (name.length > 63)
-      return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: 'must be no more than 63 characters' }];
-    if (!DNS1123_LABEL.test(name))
-      return [
-        {
-          field: 'metadata.name',
-          type: 'Invalid',
-          value: name,
-          detail:
-            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
-        },
-      ];
-    return [];
-  }
+  // ValidateNamespaceName is NameIsDNSLabel: each of IsDNS1123Label's messages (`must not contain dots` from 1.27).
+  if (resource === 'namespaces')
+    return dns1123LabelErrors(name, release).map((detail) => ({
+      field: 'metadata.name',
+      type: 'Invalid',
+      value: name,
+      detail,
+    }));
   if (name.length > 253)
     return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: 'must be no more than 253 characters' }];
   if (!DNS1123_SUBDOMAIN.test(name))
@@ -1896,10 +1889,8 @@ function serviceNameErrors(name: string, release: Release): FieldError[] {
   const messages: string[] = [];
   if (name.length > 63) messages.push('must be no more than 63 characters');
   if (release.enabled('RelaxedServiceNameValidation')) {
-    if (!DNS1123_LABEL.test(name))
-      messages.push(
-        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
-      );
+    // NameIsDNSLabel: IsDNS1123Label, whose length message is the one above.
+    messages.push(...dns1123LabelErrors(name, release).filter((m) => !m.startsWith('must be no more than')));
   } else if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
     messages.push(
       "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",

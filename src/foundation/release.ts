@@ -250,6 +250,10 @@ const GATES = {
  * `release.has('FieldErrorValuesAsJson')`.
  */
 const CHANGES = {
+  // apimachinery validation.IsDNS1123Label: a name that is a valid DNS subdomain but not a label
+  // (it has dots) says "must not contain dots" instead of the label regex (kubernetes commit
+  // 276c7e86, "Change DNS Label validation to check for dots", 1.27).
+  DnsLabelMustNotContainDots: 27,
   // apimachinery field.TooLong: "must have at most N bytes" became "may not be more than N bytes"
   // (kubernetes#128553, "Validation: merge TooLong and TooLongMaxLen", 1.32).
   TooLongMayNotBeMoreThan: 32,

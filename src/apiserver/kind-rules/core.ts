@@ -147,7 +147,7 @@ function setEndpointsDefaults(ep: Endpoints): void {
  * label when set), a number from 1 to 65535 and a protocol SCTP, TCP or UDP. The addresses' IPs
  * and node names are not checked here (their messages changed release by release: not modelled).
  */
-function validateEndpoints(ep: Endpoints): FieldError[] {
+function validateEndpoints(ep: Endpoints, release: Release): FieldError[] {
   const errs: FieldError[] = [];
   (ep.subsets ?? []).forEach((subset, i) => {
     const at = `subsets[${i}]`;
@@ -159,7 +159,7 @@ function validateEndpoints(ep: Endpoints): FieldError[] {
       const name = port?.name ?? '';
       if (ports.length > 1 && name === '') errs.push({ field: `${portAt}.name`, type: 'Required value', detail: '' });
       else if (name !== '')
-        for (const detail of dns1123LabelErrors(name))
+        for (const detail of dns1123LabelErrors(name, release))
           errs.push({ field: `${portAt}.name`, type: 'Invalid', value: name, detail });
       const number = port?.port;
       if (typeof number !== 'number' || number < 1 || number > 65535)

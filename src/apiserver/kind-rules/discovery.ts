@@ -1,6 +1,7 @@
 import type { FieldError } from '../../apimachinery/errors';
 import { dns1123LabelErrors, dns1123SubdomainErrors } from '../../apimachinery/selectors';
 import type { EndpointSlice } from '../../apimachinery/types';
+import type { Release } from '../../foundation/release';
 import type { KindRules } from './index';
 
 /** pkg/apis/discovery/validation: the limits of one slice. */
@@ -35,7 +36,7 @@ function setEndpointSliceDefaults(slice: EndpointSlice): void {
  * DNS-1123 label (when not empty) and unique, each protocol SCTP, TCP or UDP. The addresses
  * themselves are not checked here (their IP messages changed release by release: not modelled).
  */
-function validateEndpointSlice(slice: EndpointSlice): FieldError[] {
+function validateEndpointSlice(slice: EndpointSlice, release: Release): FieldError[] {
   const errs: FieldError[] = [];
   const type = (slice as { addressType?: string }).addressType;
   if (type === undefined || type === '') errs.push({ field: 'addressType', type: 'Required value', detail: '' });
@@ -59,7 +60,7 @@ function validateEndpointSlice(slice: EndpointSlice): FieldError[] {
         for (const detail of dns1123SubdomainErrors(ep.nodeName))
           errs.push({ field: `${at}.nodeName`, type: 'Invalid', value: ep.nodeName, detail });
       if (typeof ep?.hostname === 'string')
-        for (const detail of dns1123LabelErrors(ep.hostname))
+        for (const detail of dns1123LabelErrors(ep.hostname, release))
           errs.push({ field: `${at}.hostname`, type: 'Invalid', value: ep.hostname, detail });
     });
   const ports = slice.ports ?? [];
@@ -70,7 +71,7 @@ function validateEndpointSlice(slice: EndpointSlice): FieldError[] {
       const at = `ports[${i}]`;
       const name = port?.name ?? '';
       if (name.length > 0)
-        for (const detail of dns1123LabelErrors(name))
+        for (const detail of dns1123LabelErrors(name, release))
           errs.push({ field: `${at}.name`, type: 'Invalid', value: name, detail });
       if (names.has(name)) errs.push({ field: `${at}.name`, type: 'Duplicate value', value: name, detail: '' });
       else names.add(name);

@@ -341,4 +341,45 @@ describe('R242 validation of every kind (kind-rules)', () => {
       { port: 80, protocol: 'TCP' },
     ]);
   });
+
+  it('V49 IsDNS1123Label: a name with dots says `must not contain dots` from 1.27 (namespaces, endpoint hostnames, Service names on 1.36)', () => {
+    const LABEL =
+      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+    const ns = (release: Release, name: string) =>
+      new ApiServer(new Clock(), new Timeline(new Clock()), { ...DEFAULT_APISERVER_OPTIONS, release }).create(
+        USER,
+        'namespaces',
+        undefined as unknown as string,
+        { metadata: { name } } as never,
+      );
+    const message = (r: ReturnType<typeof ns>) => (r.ok ? '' : r.status.message);
+    expect(message(ns(Release.of(26), 'shop.eu'))).to.equal(
+      `Namespace "shop.eu" is invalid: metadata.name: Invalid value: "shop.eu": ${LABEL}`,
+    );
+    expect(message(ns(Release.of(27), 'shop.eu'))).to.equal(
+      'Namespace "shop.eu" is invalid: metadata.name: Invalid value: "shop.eu": must not contain dots',
+    );
+    // Not a subdomain either: the regex message on every release; too long and invalid: both.
+    expect(message(ns(Release.of(36), 'Shop'))).to.equal(
+      `Namespace "Shop" is invalid: metadata.name: Invalid value: "Shop": ${LABEL}`,
+    );
+    const long = `${'a'.repeat(64)}_`;
+    expect(message(ns(Release.of(36), long))).to.equal(
+      `Namespace "${long}" is invalid: [metadata.name: Invalid value: "${long}": must be no more than 63 characters, metadata.name: Invalid value: "${long}": ${LABEL}]`,
+    );
+    const host = (release: Release) =>
+      create(
+        'endpointslices',
+        { addressType: 'IPv4', endpoints: [{ addresses: ['10.0.0.1'], hostname: 'web.0' }] },
+        release,
+      ).message;
+    expect(host(Release.of(26))).to.include(`endpoints[0].hostname: Invalid value: "web.0": ${LABEL}`);
+    expect(host(Release.of(36))).to.equal(
+      'EndpointSlice.discovery.k8s.io "web" is invalid: endpoints[0].hostname: Invalid value: "web.0": must not contain dots',
+    );
+    const svc = create('services', { metadata: { name: 'web.v1' }, spec: { ports: [{ port: 80 }] } });
+    expect(svc.message).to.equal(
+      'Service "web.v1" is invalid: metadata.name: Invalid value: "web.v1": must not contain dots',
+    );
+  });
 });
