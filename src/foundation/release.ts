@@ -261,6 +261,10 @@ const CHANGES = {
   // %#v (`{"app":"web"}`, not `map[string]string{"app":"web"}`); "at most 1 byte" in the singular
   // (kubernetes#132314, "Nicer value rendering in API errors", 1.34).
   FieldErrorValuesAsJson: 34,
+  // apimachinery ValidateOwnerReferences (and other validation details): the detail no longer
+  // repeats the field's name — `kind must not be empty` became `must not be empty`
+  // (kubernetes#132513, "Cleanup: Remove field name from invalid field detail message", 1.34).
+  DetailsWithoutFieldName: 34,
 } satisfies Record<string, number>;
 
 export type ReleaseChange = keyof typeof CHANGES;
