@@ -1,5 +1,5 @@
 import type { DeleteOptions, ObjectMeta } from './types';
-import type { FieldError } from './errors';
+import { type FieldError, goJson } from './errors';
 import type { Release } from '../foundation/release';
 import { qualifiedNameErrors } from './selectors';
 
@@ -153,7 +153,7 @@ function printOwnerReference(ref: OwnerReference, release: Release): string {
     if (ref.controller !== undefined && ref.controller !== null) json.controller = ref.controller;
     if (ref.blockOwnerDeletion !== undefined && ref.blockOwnerDeletion !== null)
       json.blockOwnerDeletion = ref.blockOwnerDeletion;
-    return JSON.stringify(json);
+    return goJson(json);
   }
   // A *bool that is set prints as an address, which changes with every run upstream: a fixed stand-in.
   const ptr = (v: boolean | undefined | null) => `(*bool)(${v === undefined || v === null ? 'nil' : '0xc000000000'})`;

@@ -9,7 +9,8 @@ import type {
   StatefulSet,
 } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
-import { goJson, goStrategy, goStringMap, intOrString } from './go-value';
+import { goJson } from '../../apimachinery/errors';
+import { goStrategy, goStringMap, intOrString } from './go-value';
 import type { KindRules } from './index';
 import { setContainerPortDefaults, validatePodSpecRules } from './pod-spec';
 

@@ -1,8 +1,7 @@
-import type { FieldError } from '../../apimachinery/errors';
+import { type FieldError, goJson } from '../../apimachinery/errors';
 import { dns1123LabelErrors, labelValueErrors, qualifiedNameErrors } from '../../apimachinery/selectors';
 import type { ConfigMap, Endpoints, Node, Pod, Secret, ServiceAccount, Taint } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
-import { goJson } from './go-value';
 import type { KindRules } from './index';
 import { setContainerPortDefaults, validatePodSpecRules } from './pod-spec';
 

@@ -1,3 +1,4 @@
+import { goJson } from '../../apimachinery/errors';
 import type { Release } from '../../foundation/release';
 
 /**
@@ -6,17 +7,6 @@ import type { Release } from '../../foundation/release';
  * encoding/json writes it (kubernetes#132314, release.has('FieldErrorValuesAsJson')). Only the
  * shapes the rules here report.
  */
-
-/**
- * encoding/json's text of a value built in Go's field order: a map's keys sorted (Go sorts them,
- * the caller sorts), and `<`, `>`, `&`, U+2028 and U+2029 escaped as Go's HTMLEscape does.
- */
-export function goJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
 
 function sortedMap(m: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(
