@@ -4,7 +4,8 @@ import {
   type Resource,
   type ResourceType,
 } from '../apiserver/apiserver';
-import type { Pod, ReplicaSet, Service } from '../apimachinery/types';
+import type { Pod } from '../apimachinery/types';
+import { OwnerPlan, type PlannedOwner } from './owner-plan';
 import { Cluster, USER } from '../cluster/cluster';
 import type { KubeletConfig } from '../components/kubelet/kubelet';
 import type { MachineState } from '../components/kubelet/machine-state';
@@ -12,16 +13,19 @@ import { DEFAULT_BEHAVIOUR, type ContainerBehaviour } from '../components/kubele
 import type { VolumeBehaviour } from '../components/kubelet/volume-manager';
 import { podFromManifest, replicaSetFromManifest, serviceFromManifest } from './manifest';
 import type { ClientSpec } from '../cluster/traffic/traffic';
-import { DEFAULT_RELEASE, Release } from '../foundation/release';
+import { listNames, PlanError } from './plan-error';
+import { ReleasePlan } from './release-plan';
+import { ServicePlan } from './service-plan';
+import { PerturbationPlan } from './perturbation-plan';
+import { DEFAULT_RELEASE, type Release } from '../foundation/release';
 import type { Dump } from './restore/dump';
 import { planRestore, resumeIn, resumeWebhookConfiguration, writeObjects, type RestorePlan } from './restore/restore';
 import { CONTROLLERS } from '../components/controllers/registry';
 import type { CsiDriverBehaviour } from '../components/csi/csi-driver';
-import { PendingPods, type PendingEntry } from './pending-pods';
+import { containerNames, WorkloadPlan } from './workload-plan';
 import { refuseAsApiserver } from './manifest-decoding';
-import { WORKLOAD_RESOURCES, workloadFromManifest, type Workload, type WorkloadKind } from './workload-manifest';
-import { describeTarget, perturbationStep, type Perturbation } from '../cluster/perturbation/perturbation';
-import { formatDuration } from '../foundation/timeline/time';
+import { WORKLOAD_RESOURCES, workloadFromManifest, type WorkloadKind } from './workload-manifest';
+import { perturbationStep, type Perturbation } from '../cluster/perturbation/perturbation';
 
 /**
  * How long the cluster has been up when it is handed over: the plan is built at the cluster's
@@ -43,8 +47,7 @@ interface PlannedPod {
 /** The kinds created before the workloads (whose claims need them). */
 const STORAGE_FIRST: ReadonlySet<Resource> = new Set<Resource>(['storageclasses', 'persistentvolumes']);
 
-/** A plan that names something it does not have, or is otherwise unusable. */
-export class PlanError extends Error {}
+export { PlanError } from './plan-error';
 
 /** A manifest: a YAML doc string (a scenario's partial manifest) or an already parsed object. */
 export type Manifest = string | Record<string, unknown> | undefined;
@@ -63,41 +66,37 @@ export class ClusterPlan {
   private readonly unreachable: string[] = [];
   /** Kubelet configuration changed by the plan, by node (e.g. the shutdown grace periods). */
   private readonly kubelet = new Map<string, Partial<KubeletConfig>>();
-  /** ReplicaSets to create before the pods, and which planned pods each owns. */
-  private readonly replicaSets = new Map<string, { rs: ReplicaSet; pods: { name: string; blocking: boolean }[] }>();
-  /** Services to create before the pods (with them, the service data path: kube-proxy on every node). */
-  private readonly services = new Map<string, Service>();
-  /** `kube-proxy on node … applies changes after …`, by node. */
-  private readonly proxyDelays = new Map<string, number>();
-  /** `the load balancer of service … notices endpoint changes after …`, by service. */
-  private readonly lbLags = new Map<string, number>();
-  /** Client streams, started at T+0 (the end of the warm-up). */
-  private readonly clients: ClientSpec[] = [];
+  /** ReplicaSets and other owners of the planned pods. */
+  private readonly owners = new OwnerPlan(
+    () => this.cluster,
+    () => this.started,
+  );
+  /** Services, kube-proxy's delays, load balancers' lags, client streams. */
+  private readonly network = new ServicePlan(
+    () => this.cluster,
+    () => this.started,
+  );
   /** Other objects to create at the start, after the ReplicaSets and before the pods (PodDisruptionBudgets …), in declaration order. */
   private readonly otherObjects: { resource: Resource; object: ResourceType[Resource] }[] = [];
-  /** Pods owned by one of those objects (ownedBy). */
-  private readonly objectOwners: { pod: string; resource: Resource; apiVersion: string; kind: string; name: string }[] =
-    [];
   /** CSI drivers to install at the start (after the nodes), with their latencies. */
   private readonly csiDrivers = new Map<string, Partial<CsiDriverBehaviour>>();
   private built = false;
-  /** The release every component runs (until the cluster is built, the plan may change it). */
-  private plannedRelease: Release;
-  /** Kubelets that run another release than the control plane, by node (version skew). */
-  private readonly kubeletMinors = new Map<string, number>();
+  /** The release every component runs (until the cluster is built, the plan may change it); skewed kubelets. */
+  private readonly releases: ReleasePlan;
   private made?: Cluster;
   /** Steps to run once the plan is built (afterStart). */
   private readonly lastSteps: (() => void)[] = [];
   /** A real cluster's objects to resume (`Given the objects in …`, `serve --manifests` of a dump). */
   private restored?: RestorePlan;
-  /** StatefulSets, Jobs and DaemonSets to create (before the pods), by `kind/name`. */
-  private readonly workloads = new Map<string, { kind: WorkloadKind; obj: Workload }>();
-  /** Behaviours of pods the workloads' controllers will create. */
-  private readonly pending = new PendingPods(() => this.cluster);
+  /** StatefulSets, Jobs and DaemonSets, and the behaviours of the pods their controllers make. */
+  private readonly workloads = new WorkloadPlan(
+    () => this.cluster,
+    () => this.started,
+  );
   /** kube-controller-manager controllers the plan turns off (`--controllers=*,-NAME`). */
   private readonly controllersOff: string[] = [];
   /** What some components see late, stale, or lose to a restart (src/cluster/perturbation/). */
-  private readonly perturbations: Perturbation[] = [];
+  private readonly perturbations = new PerturbationPlan();
 
   /**
    * With a Release (default v1.36) the plan builds its cluster with the planned release when it is
@@ -112,20 +111,20 @@ export class ClusterPlan {
   ) {
     if (source instanceof Cluster) {
       this.made = source;
-      this.plannedRelease = source.release;
-    } else this.plannedRelease = source;
+      this.releases = new ReleasePlan(source.release);
+    } else this.releases = new ReleasePlan(source);
   }
 
   /** The cluster, built with the planned release when something first needs it. */
   get cluster(): Cluster {
     if (this.made) return this.made;
     this.made = new Cluster({
-      release: this.plannedRelease,
+      release: this.release,
       epochMs: this.restored?.startMs ?? this.epochMs,
-      apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.plannedRelease },
+      apiserver: { ...DEFAULT_APISERVER_OPTIONS, ...this.apiserver, release: this.release },
       ...(this.controllersOff.length ? { controllers: ['*', ...this.controllersOff.map((n) => `-${n}`)] } : {}),
-      perturbations: this.perturbations,
-      observeWatches: this.observing,
+      perturbations: this.perturbations.declared,
+      observeWatches: this.perturbations.observing,
     });
     if (this.podGCThreshold !== undefined) this.made.podGC.config.terminatedPodThreshold = this.podGCThreshold;
     return this.made;
@@ -156,7 +155,7 @@ export class ClusterPlan {
       throw new PlanError(
         'the objects of a cluster are given once (several files go in one step of serve --manifests, or one List)',
       );
-    if (this.nodes.length > 0 || this.pods.size > 0 || this.replicaSets.size > 0)
+    if (this.nodes.length > 0 || this.pods.size > 0 || this.owners.replicaSetCount > 0)
       throw new PlanError('the objects must come before the nodes and pods declared by other steps');
     const restored = planRestore(dump, nowMs);
     this.restored = restored;
@@ -211,7 +210,7 @@ export class ClusterPlan {
   }
 
   get release(): Release {
-    return this.plannedRelease;
+    return this.releases.release;
   }
 
   /**
@@ -221,23 +220,14 @@ export class ClusterPlan {
    * Kubelets already planned with another release (version skew) are checked against it.
    */
   kubernetes(minor: number): void {
-    const what = `Kubernetes v1.${minor}`;
-    this.assertNotBuilt(what);
-    const previous = this.plannedRelease;
-    this.plannedRelease = this.wrap(() => previous.withMinor(minor));
-    try {
-      for (const [node, kubeletMinor] of this.kubeletMinors) this.kubeletRelease(node, kubeletMinor);
-    } catch (e) {
-      this.plannedRelease = previous;
-      throw e;
-    }
+    this.assertNotBuilt(`Kubernetes v1.${minor}`);
+    this.releases.kubernetes(minor);
   }
 
   /** A feature gate of every component (kube-apiserver, kube-controller-manager, kubelets), as --feature-gates sets it. */
   featureGate(gate: string, enabled: boolean): void {
     this.assertNotBuilt(`the feature gate ${gate}`);
-    this.plannedRelease = this.wrap(() => this.plannedRelease.withGate(gate, enabled));
-    for (const [node, minor] of this.kubeletMinors) this.kubeletRelease(node, minor);
+    this.releases.featureGate(gate, enabled);
   }
 
   /**
@@ -246,27 +236,9 @@ export class ClusterPlan {
    * until then).
    */
   kubeletKubernetes(node: string, minor: number): void {
-    const what = `the kubelet on node "${node}" running Kubernetes v1.${minor}`;
     this.knownNode(node);
-    this.assertNotBuilt(what);
-    this.kubeletRelease(node, minor);
-    this.kubeletMinors.set(node, minor);
-  }
-
-  /**
-   * A skewed kubelet's release, with the plan's gates; refused outside the version skew policy
-   * (kubelets may be up to three minors older than kube-apiserver, two before v1.28, never newer).
-   */
-  private kubeletRelease(node: string, minor: number): Release {
-    const release = this.wrap(() => this.plannedRelease.withMinor(minor));
-    const control = this.plannedRelease;
-    const maxSkew = control.atLeast(28) ? 3 : 2;
-    if (minor > control.minor || control.minor - minor > maxSkew) {
-      throw new PlanError(
-        `the kubelet on node "${node}" cannot run ${release} with a ${control} control plane: the version skew policy allows kubelets from v1.${control.minor - maxSkew} to ${control} (at most ${maxSkew} minor releases older, never newer)`,
-      );
-    }
-    return release;
+    this.assertNotBuilt(`the kubelet on node "${node}" running Kubernetes v1.${minor}`);
+    this.releases.kubelet(node, minor);
   }
 
   private assertNotBuilt(what: string): void {
@@ -274,15 +246,6 @@ export class ClusterPlan {
       throw new PlanError(
         `${what} must be declared before the scenario's time starts (T+0, at the first When or Then step: the cluster is built with its release then)`,
       );
-  }
-
-  /** Release errors (unknown or locked gates) as plan errors. */
-  private wrap<T>(f: () => T): T {
-    try {
-      return f();
-    } catch (e) {
-      throw new PlanError((e as Error).message);
-    }
   }
 
   node(name: string): void {
@@ -294,12 +257,12 @@ export class ClusterPlan {
   pod(name: string, nodeName: string | undefined, manifest?: Manifest, namespace = 'default'): void {
     if (nodeName !== undefined && !this.nodes.includes(nodeName)) {
       throw new PlanError(
-        `unknown node "${nodeName}" for pod "${name}": declare it first with  Given a node "${nodeName}"  (nodes so far: ${this.list(this.nodes)})`,
+        `unknown node "${nodeName}" for pod "${name}": declare it first with  Given a node "${nodeName}"  (nodes so far: ${listNames(this.nodes)})`,
       );
     }
     if (namespace !== 'default' && !this.namespaces.includes(namespace)) {
       throw new PlanError(
-        `unknown namespace "${namespace}" for pod "${name}": declare it first with  Given a namespace "${namespace}"  (namespaces so far: ${this.list(this.namespaces)})`,
+        `unknown namespace "${namespace}" for pod "${name}": declare it first with  Given a namespace "${namespace}"  (namespaces so far: ${listNames(this.namespaces)})`,
       );
     }
     this.addPod(name, nodeName, manifest, namespace);
@@ -373,15 +336,15 @@ export class ClusterPlan {
     change: Partial<ContainerBehaviour>,
     specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void,
   ): void {
-    const pending = this.pods.has(podName) ? undefined : this.pendingPod(podName);
-    if (pending) return this.pendingBehaviour(pending, podName, container, change, specChange);
+    const pending = this.pods.has(podName) ? undefined : this.workloads.pendingPod(podName);
+    if (pending) return this.workloads.behaviour(pending, podName, container, change, specChange);
     const planned = this.planned(podName);
     const spec = [...(planned.pod.spec?.initContainers ?? []), ...(planned.pod.spec?.containers ?? [])].find(
       (c) => c.name === container,
     );
     if (!spec)
       throw new PlanError(
-        `pod "${podName}" has no container "${container}" (its containers: ${this.containerNames(planned.pod)})`,
+        `pod "${podName}" has no container "${container}" (its containers: ${containerNames(planned.pod)})`,
       );
     if (specChange) {
       if (this.started)
@@ -407,13 +370,13 @@ export class ClusterPlan {
    * run: the name must be one, since only those run to completion (K56).
    */
   initContainerBehaviour(container: string, podName: string, change: Partial<ContainerBehaviour>): void {
-    const planned = this.pods.get(podName) ?? this.pendingPod(podName) ?? this.planned(podName);
+    const planned = this.pods.get(podName) ?? this.workloads.pendingPod(podName) ?? this.planned(podName);
     const inits = (planned.pod.spec?.initContainers ?? [])
       .filter((c) => c.restartPolicy !== 'Always')
       .map((c) => c.name);
     if (!inits.includes(container)) {
       throw new PlanError(
-        `pod "${podName}" has no regular init container "${container}" (its regular init containers: ${this.list(inits, 'none — add spec.initContainers to its manifest')})`,
+        `pod "${podName}" has no regular init container "${container}" (its regular init containers: ${listNames(inits, 'none — add spec.initContainers to its manifest')})`,
       );
     }
     this.containerBehaviour(container, podName, change);
@@ -425,7 +388,8 @@ export class ClusterPlan {
    */
   preStop(container: string, podName: string, ms: number): void {
     const inits =
-      (this.pods.get(podName) ?? this.pendingPod(podName) ?? this.planned(podName)).pod.spec?.initContainers ?? [];
+      (this.pods.get(podName) ?? this.workloads.pendingPod(podName) ?? this.planned(podName)).pod.spec
+        ?.initContainers ?? [];
     const i = inits.findIndex((c) => c.name === container && c.restartPolicy !== 'Always');
     if (i >= 0) {
       // The apiserver would refuse the pod (validateInitContainers, K58): say so at this step.
@@ -441,19 +405,16 @@ export class ClusterPlan {
   }
 
   volumeBehaviour(volume: string, podName: string, behaviour: VolumeBehaviour): void {
-    const pending = this.pods.has(podName) ? undefined : this.pendingPod(podName);
+    const pending = this.pods.has(podName) ? undefined : this.workloads.pendingPod(podName);
     const planned = pending ?? this.planned(podName);
     const names = (planned.pod.spec?.volumes ?? []).map((v) => v.name);
     if (!names.includes(volume)) {
       throw new PlanError(
-        `pod "${podName}" has no volume "${volume}" (its volumes: ${this.list(names, 'none — add spec.volumes to its manifest')})`,
+        `pod "${podName}" has no volume "${volume}" (its volumes: ${listNames(names, 'none — add spec.volumes to its manifest')})`,
       );
     }
     planned.volumes.set(volume, behaviour);
-    if (pending) {
-      if (this.started) this.pending.refresh(pending);
-      return;
-    }
+    if (pending) return this.workloads.refresh(pending);
     const p = planned as PlannedPod;
     const node = this.runningNode(p);
     if (node && p.uid && this.started) this.cluster.node(node).volumeBehaviours.set(`${p.uid} ${volume}`, behaviour);
@@ -481,12 +442,11 @@ export class ClusterPlan {
   }
 
   replicaSet(name: string, manifest?: Manifest): void {
-    if (this.replicaSets.has(name)) throw new PlanError(`replicaset "${name}" is declared twice`);
+    if (this.owners.hasReplicaSet(name)) throw new PlanError(`replicaset "${name}" is declared twice`);
     const rs = replicaSetFromManifest(name, manifest);
     this.knownNamespaceOf(`replicaset "${name}"`, rs);
     refuseAsApiserver(`replicaset "${name}"`, 'replicasets', rs, this.release);
-    this.replicaSets.set(name, { rs, pods: [] });
-    if (this.started) this.createReplicaSet(name);
+    this.owners.addReplicaSet(name, rs);
   }
 
   /**
@@ -494,9 +454,7 @@ export class ClusterPlan {
    * true by default, as the ReplicaSet controller sets it), filled in with its uid at creation.
    */
   ownership(podName: string, rsName: string, blocking = true): void {
-    const rs = this.replicaSets.get(rsName);
-    if (!rs)
-      throw new PlanError(`unknown replicaset "${rsName}" (replicasets: ${this.list([...this.replicaSets.keys()])})`);
+    const rs = this.owners.replicaSet(rsName);
     if (this.started) throw new PlanError('ownership must be declared before the scenario starts');
     this.planned(podName);
     rs.pods.push({ name: podName, blocking });
@@ -506,71 +464,44 @@ export class ClusterPlan {
    * The pod gets a controller ownerReference (blockOwnerDeletion true) to an object the plan
    * creates before the pods — a custom resource — filled in with its uid at creation.
    */
-  ownedBy(podName: string, owner: { resource: Resource; apiVersion: string; kind: string; name: string }): void {
+  ownedBy(podName: string, owner: PlannedOwner): void {
     if (this.started) throw new PlanError('ownership must be declared before the scenario starts');
     if (!this.otherObjects.some((o) => o.resource === owner.resource && o.object.metadata.name === owner.name))
       throw new PlanError(`${owner.kind} "${owner.name}" is not declared (declare it before the pods it owns)`);
     this.planned(podName);
-    this.objectOwners.push({ pod: podName, ...owner });
+    this.owners.ownedByObject(podName, owner);
   }
 
   /** A service (its defaults: port 80 to the pods' 8080), created before the pods. */
   service(name: string, manifest?: Manifest): void {
-    if (this.services.has(name)) throw new PlanError(`service "${name}" is declared twice`);
+    if (this.network.services.has(name)) throw new PlanError(`service "${name}" is declared twice`);
     const svc = serviceFromManifest(name, manifest);
     this.knownNamespaceOf(`service "${name}"`, svc);
     refuseAsApiserver(`service "${name}"`, 'services', svc, this.release);
-    this.services.set(name, svc);
-    if (this.started) this.createService(name);
+    this.network.add(name, svc);
   }
 
   /** The node's kube-proxy applies each change this long after it saw it. */
   kubeProxyDelay(node: string, ms: number): void {
     this.knownNode(node);
     this.assertNotStarted(`the kube-proxy delay of node "${node}"`);
-    this.proxyDelays.set(node, ms);
+    this.network.proxyDelays.set(node, ms);
   }
 
   /** The load balancer in front of a service notices endpoint changes this long after they are written. */
   loadBalancerLag(service: string, ms: number): void {
-    this.knownService(service);
+    this.network.knownService(service);
     this.assertNotStarted(`the load balancer lag of service "${service}"`);
-    this.lbLags.set(service, ms);
+    this.network.loadBalancerLag(service, ms);
   }
 
   /** A stream of requests to a service, from T+0 on. */
   trafficClients(spec: Omit<ClientSpec, 'namespace'>): void {
-    this.knownService(spec.service);
-    if (spec.everyMs <= 0)
-      throw new PlanError(`clients must wait a positive time between requests, not ${spec.everyMs}ms`);
-    const full = { ...spec, namespace: 'default' };
-    this.clients.push(full);
-    if (this.started) this.cluster.network().clients.add(full, this.cluster.clock.now());
-  }
-
-  private knownService(name: string): void {
-    if (!this.services.has(name))
-      throw new PlanError(
-        `unknown service "${name}": declare it first with  Given a service "${name}" selecting pods with label "app=${name}"  (services so far: ${this.list([...this.services.keys()])})`,
-      );
+    this.network.trafficClients(spec);
   }
 
   private assertNotStarted(what: string): void {
     if (this.started) throw new PlanError(`${what} must be declared before the scenario starts`);
-  }
-
-  private createService(name: string): void {
-    const r = this.cluster.apiserver.create(
-      USER,
-      'services',
-      this.services.get(name)!.metadata.namespace ?? 'default',
-      this.services.get(name)!,
-    );
-    if (!r.ok)
-      throw new PlanError(`service "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
-    this.services.set(name, r.object);
-    this.cluster.network();
-    this.cluster.flush();
   }
 
   /** The namespace of a pod the steps name: a resumed pod keeps its own, every other pod is in default. */
@@ -599,63 +530,29 @@ export class ClusterPlan {
    */
   perturb(p: Perturbation): void {
     this.assertNotBuilt(`"${perturbationStep(p)}"`);
-    const t = p.target;
-    if (p.type === 'restart' && t.kind !== 'controller')
-      throw new PlanError(
-        `restarting the ${describeTarget(t)} is not modelled: only the controllers of kube-controller-manager restart (their work queues, expectations and caches lost, then a relist)`,
-      );
-    if (t.kind === 'load-balancer' && !(p.type === 'late' && p.resource === 'endpointslices'))
-      throw new PlanError(
-        `the load balancer of service "${t.service}" only watches EndpointSlices: write  Given the load balancer of service "${t.service}" sees endpointslice changes ${p.type === 'late' ? formatDuration(p.delayMs) : '2s'} late`,
-      );
-    if (p.type === 'miss' && p.relistMs <= p.fromMs)
-      throw new PlanError(`${perturbationStep(p)}: the relist must come after the changes it missed`);
-    if (t.kind === 'controller' && this.controllersOff.includes(t.name))
-      throw new PlanError(`the ${describeTarget(t)} does not run in this scenario: it cannot be perturbed`);
-    this.perturbations.push(p);
+    this.perturbations.add(p, this.controllersOff);
   }
-
-  /** `explore`'s unperturbed run: note what every component watches (Perturbations.watched). */
-  private observing = false;
 
   observeWatches(): void {
     this.assertNotBuilt('observing the watches');
-    this.observing = true;
+    this.perturbations.observing = true;
   }
 
   /** The services outside clients reach through their load balancer (what a load balancer watches: their EndpointSlices). */
   loadBalancedServices(): string[] {
-    return [...new Set([...this.clients.filter((c) => c.external).map((c) => c.service), ...this.lbLags.keys()])];
+    return this.network.loadBalancedServices();
   }
 
   /** The perturbations declared (for the report and `explore`). */
   get declaredPerturbations(): readonly Perturbation[] {
-    return this.perturbations;
-  }
-
-  private startPerturbations(): void {
-    if (this.perturbations.length > 0) this.cluster.perturbations.startAt(this.cluster.clock.now() + this.warmupMs);
-    for (const p of this.perturbations) {
-      const t = p.target;
-      if ((t.kind === 'kubelet' || t.kind === 'kube-proxy') && !this.nodes.includes(t.node))
-        throw new PlanError(
-          `${perturbationStep(p)}: unknown node "${t.node}" (nodes in this scenario: ${this.list(this.nodes)})`,
-        );
-      if (t.kind === 'kube-proxy' && this.services.size === 0)
-        throw new PlanError(`${perturbationStep(p)}: no service in this scenario, so no kube-proxy runs`);
-      if (t.kind === 'load-balancer') {
-        this.knownService(t.service);
-        if (p.type === 'late') this.lbLags.set(t.service, Math.max(this.lbLags.get(t.service) ?? 0, p.delayMs));
-      }
-      if (p.type === 'restart') this.cluster.clock.after(this.warmupMs + p.atMs, () => this.cluster.restart(t));
-    }
+    return this.perturbations.declared;
   }
 
   /** Builds the plan into the cluster (once): nodes, replicasets, pods, then cuts off the unreachable nodes. */
   start(): void {
     if (this.built) return;
     this.built = true;
-    this.startPerturbations();
+    this.perturbations.start(this.cluster, this.warmupMs, this.nodes, this.network);
     const restored = this.restored;
     if (restored) {
       resumeIn(restored, this.cluster.release);
@@ -663,31 +560,26 @@ export class ClusterPlan {
       writeObjects(this.cluster, restored);
     }
     for (const n of this.nodes) {
-      const minor = this.kubeletMinors.get(n);
+      const minor = this.releases.kubeletMinor(n);
       const machine = restored?.nodes.find((r) => r.name === n)?.machine;
       this.cluster.addNode(
         n,
-        minor === undefined ? this.kubelet.get(n) : { ...this.kubelet.get(n), release: this.kubeletRelease(n, minor) },
+        minor === undefined
+          ? this.kubelet.get(n)
+          : { ...this.kubelet.get(n), release: this.releases.kubeletRelease(n, minor) },
         machine && this.resumedMachine(n, machine),
       );
     }
     for (const [name, behaviour] of this.csiDrivers) this.cluster.installCsiDriver(name, behaviour);
     for (const planned of this.pods.values()) if (planned.restored) this.bind(planned, planned.uid!);
     for (const name of this.namespaces) this.createNamespace(name);
-    // No flush between the owners and their pods: the ReplicaSet controller's first sync then
-    // finds the pods the plan gives it, as it would for objects that existed before it started.
-    for (const name of this.replicaSets.keys()) this.createReplicaSet(name, false);
-    this.pending.start();
+    this.owners.start();
+    this.workloads.startPending();
     // Storage classes and volumes first: a workload's claims are made (and bound) as soon as it exists.
     const storage = this.otherObjects.filter((o) => STORAGE_FIRST.has(o.resource));
     for (const planned of storage) this.createObject(planned.resource, planned.object);
-    for (const key of this.workloads.keys()) this.createWorkload(key);
-    if (this.services.size > 0) {
-      const network = this.cluster.network(this.proxyDelays);
-      for (const [service, lag] of this.lbLags) network.setLoadBalancerLag(`default/${service}`, lag);
-      for (const name of this.services.keys()) this.createService(name);
-      for (const spec of this.clients) network.clients.add(spec, this.cluster.clock.now() + WARMUP_MS);
-    }
+    this.workloads.start();
+    this.network.start(this.cluster.clock.now() + WARMUP_MS);
     for (const planned of this.otherObjects)
       if (!STORAGE_FIRST.has(planned.resource)) this.createObject(planned.resource, planned.object);
     for (const planned of this.pods.values()) if (!planned.restored) this.createPod(planned, false);
@@ -727,38 +619,7 @@ export class ClusterPlan {
 
   private createPod(planned: PlannedPod, flush = true): void {
     const name = planned.pod.metadata.name!;
-    const owners = [...this.replicaSets.values()].filter((r) => r.pods.some((p) => p.name === name));
-    const pod = structuredClone(planned.pod);
-    for (const owner of owners) {
-      const uid = owner.rs.metadata.uid;
-      const blockOwnerDeletion = owner.pods.find((p) => p.name === name)!.blocking;
-      const ref = {
-        apiVersion: 'apps/v1',
-        kind: 'ReplicaSet',
-        name: owner.rs.metadata.name!,
-        uid: uid!,
-        controller: true,
-        blockOwnerDeletion,
-      };
-      pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref];
-      pod.metadata.labels = { ...pod.metadata.labels, ...owner.rs.spec?.selector.matchLabels };
-    }
-    for (const owner of this.objectOwners.filter((o) => o.pod === name)) {
-      const got = this.cluster.apiserver.get(owner.resource, 'default', owner.name);
-      if (!got.ok)
-        throw new PlanError(
-          `${owner.kind} "${owner.name}", owner of pod "${name}", does not exist: ${got.status.message}`,
-        );
-      const ref = {
-        apiVersion: owner.apiVersion,
-        kind: owner.kind,
-        name: owner.name,
-        uid: got.object.metadata.uid!,
-        controller: true,
-        blockOwnerDeletion: true,
-      };
-      pod.metadata.ownerReferences = [...(pod.metadata.ownerReferences ?? []), ref];
-    }
+    const pod = this.owners.withOwners(planned.pod);
     const r = this.cluster.apiserver.create(USER, 'pods', pod.metadata.namespace ?? 'default', pod);
     if (!r.ok)
       throw new PlanError(`pod "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`);
@@ -830,7 +691,7 @@ export class ClusterPlan {
     const namespace = obj.metadata.namespace;
     if (namespace === undefined || namespace === 'default' || this.namespaces.includes(namespace)) return;
     throw new PlanError(
-      `unknown namespace "${namespace}" for ${what}: declare it first with  Given a namespace "${namespace}"  (namespaces so far: ${this.list(this.namespaces)})`,
+      `unknown namespace "${namespace}" for ${what}: declare it first with  Given a namespace "${namespace}"  (namespaces so far: ${listNames(this.namespaces)})`,
     );
   }
 
@@ -848,39 +709,21 @@ export class ClusterPlan {
     this.cluster.flush();
   }
 
-  private createReplicaSet(name: string, flush = true): void {
-    const planned = this.replicaSets.get(name)!;
-    const r = this.cluster.apiserver.create(
-      USER,
-      'replicasets',
-      planned.rs.metadata.namespace ?? 'default',
-      planned.rs,
-    );
-    if (!r.ok)
-      throw new PlanError(
-        `replicaset "${name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`,
-      );
-    planned.rs = r.object;
-    if (flush) this.cluster.flush();
-  }
-
   /**
    * A StatefulSet, Job or DaemonSet for the scenario (workload-manifest.ts), created with the
    * plan before its pods, or at once when the cluster runs already; its controller makes its pods.
    */
   workload(kind: WorkloadKind, name: string, manifest?: Manifest, replicas?: number): void {
-    const key = `${kind}/${name}`;
-    if (this.workloads.has(key)) throw new PlanError(`${kind} "${name}" is declared twice`);
+    if (this.workloads.has(kind, name)) throw new PlanError(`${kind} "${name}" is declared twice`);
     const obj = workloadFromManifest(kind, name, manifest, replicas);
     this.knownNamespaceOf(`${kind} "${name}"`, obj);
     refuseAsApiserver(`${kind} "${name}"`, WORKLOAD_RESOURCES[kind], obj, this.release);
-    this.workloads.set(key, { kind, obj });
-    if (this.started) this.createWorkload(key);
+    this.workloads.add(kind, name, obj);
   }
 
   /** Whether the plan has this workload (for steps that act on it). */
   hasWorkload(kind: WorkloadKind, name: string): boolean {
-    return this.workloads.has(`${kind}/${name}`);
+    return this.workloads.has(kind, name);
   }
 
   /** A controller of kube-controller-manager that does not run in this scenario (by canonical name or alias). */
@@ -906,67 +749,15 @@ export class ClusterPlan {
     container: string,
     change: Partial<ContainerBehaviour>,
   ): void {
-    const w = this.workloads.get(`${kind}/${name}`);
-    if (!w)
-      throw new PlanError(
-        `unknown ${kind} "${name}" (workloads in this scenario: ${this.list([...this.workloads.keys()])})`,
-      );
-    const entry = this.pending.forOwner(`${kind}/${name}`, w.obj);
-    this.pendingBehaviour(entry, `the pods of ${kind} "${name}"`, container, change);
-  }
-
-  /** The pending entry for a pod a planned workload will create under that name, if any. */
-  private pendingPod(podName: string): PendingEntry | undefined {
-    return this.pending.forName(podName, [...this.workloads.values()]);
-  }
-
-  private pendingBehaviour(
-    entry: PendingEntry,
-    what: string,
-    container: string,
-    change: Partial<ContainerBehaviour>,
-    specChange?: (c: NonNullable<Pod['spec']>['containers'][number]) => void,
-  ): void {
-    const spec = [...(entry.pod.spec?.initContainers ?? []), ...(entry.pod.spec?.containers ?? [])].find(
-      (c) => c.name === container,
-    );
-    if (!spec)
-      throw new PlanError(
-        `${what.startsWith('the pods') ? what : `pod "${what}"`} ha${what.startsWith('the pods') ? 've' : 's'} no container "${container}" (its template's containers: ${this.containerNames(entry.pod)})`,
-      );
-    if (specChange && !spec.lifecycle?.preStop) {
-      throw new PlanError(
-        `${what.startsWith('the pods') ? what : `pod "${what}"`} is created by its controller from the template: give container "${container}" its preStop hook in the workload's manifest (spec.template.spec.containers[].lifecycle.preStop)`,
-      );
-    }
-    entry.behaviours.set(container, { ...(entry.behaviours.get(container) ?? DEFAULT_BEHAVIOUR), ...change });
-    if (this.started) this.pending.refresh(entry);
-  }
-
-  private createWorkload(key: string): void {
-    const w = this.workloads.get(key)!;
-    const r = this.cluster.apiserver.create(
-      USER,
-      WORKLOAD_RESOURCES[w.kind],
-      w.obj.metadata.namespace ?? 'default',
-      w.obj,
-    );
-    if (!r.ok)
-      throw new PlanError(
-        `${w.kind} "${w.obj.metadata.name}" could not be created: ${r.code} ${r.status.reason}: ${r.status.message}`,
-      );
-    w.obj = r.object as Workload;
+    this.workloads.podsBehaviour(kind, name, container, change);
   }
 
   private planned(podName: string): PlannedPod {
     const p = this.pods.get(podName);
     if (!p) {
-      // The names the workloads' controllers will give their pods: NAME-ORDINAL, or NAME- and five generated characters.
-      const made = [...this.workloads.values()].map(({ kind, obj }) =>
-        kind === 'statefulset' ? `"${obj.metadata.name}-0"…` : `"${obj.metadata.name}-xxxxx"`,
-      );
+      const made = this.workloads.podNames();
       throw new PlanError(
-        `unknown pod "${podName}" (pods in this scenario: ${this.list(this.podNames())}${made.length ? `; pods its workloads will create: ${made.join(', ')}` : ''})`,
+        `unknown pod "${podName}" (pods in this scenario: ${listNames(this.podNames())}${made.length ? `; pods its workloads will create: ${made.join(', ')}` : ''})`,
       );
     }
     return p;
@@ -978,14 +769,6 @@ export class ClusterPlan {
   }
 
   private knownNode(node: string): void {
-    if (!this.nodes.includes(node)) throw new PlanError(`unknown node "${node}" (nodes: ${this.list(this.nodes)})`);
-  }
-
-  private list(names: string[], none = 'none'): string {
-    return names.map((n) => `"${n}"`).join(', ') || none;
-  }
-
-  private containerNames(pod: Pod): string {
-    return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => `"${c.name}"`).join(', ');
+    if (!this.nodes.includes(node)) throw new PlanError(`unknown node "${node}" (nodes: ${listNames(this.nodes)})`);
   }
 }

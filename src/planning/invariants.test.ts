@@ -28,17 +28,10 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import {
-  checkRun,
-  checkScenario,
-  invariantsOf,
-  minimise,
-  runScenario,
-  scenarioArb,
-  toGherkin,
-  type Op,
-  type Scenario,
-} from './invariants';
+import { checkRun, checkScenario, invariantsOf, minimise } from './invariants';
+import { scenarioArb } from './property-generators';
+import { runScenario } from './property-run';
+import { toGherkin, type Op, type Scenario } from './property-scenario';
 
 /** A whole number from the environment, or one line naming the variable and what it takes (NaN would run nothing and pass). */
 function wholeNumber(name: string, text: string, min: number): number {

@@ -1,22 +1,19 @@
 import type { ClientIdentity } from '../../apiserver/apiserver';
 import { ApiClient, Unreachable } from '../../client/client';
 import { EventRecorder } from '../../client/event-recorder';
-import { isTerminal } from '../../apiserver/pod-strategy';
 import type { Event, Pod, PodStatus } from '../../apimachinery/types';
 
 type ObjectReference = Event['involvedObject'];
 import { ProcessScheduler, type Clock } from '../../foundation/clock';
 import type { Timeline } from '../../foundation/timeline/timeline';
-import { DEFAULT_EVICTION_CONFIG, type EvictionConfig } from './eviction/helpers';
 import { ACTIVE_DEADLINE_SOURCE, ActiveDeadlineHandler, activeDeadline } from './active-deadline';
 import { PodConfig, type PodUpdate } from './config-source';
 import { KubeRuntimeManager } from './kuberuntime';
 import { Loop } from '../../foundation/loop';
 import { PodWorkers, type PodSyncStatus } from './pod-workers';
 import type { ContainerRuntime, Sandbox } from './runtime';
-import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
-import { Backoff, goDuration } from './backoff';
-import { computeInitContainerActions } from './init-containers';
+import { Backoff } from './backoff';
+import { type ContainerStartContext, startContainers } from './container-start';
 import { generateAPIPodStatus, isRegularInitContainer, type WaitingReason } from './status';
 import { StatusManager } from './status-manager';
 import { ProberManager } from './prober/prober-manager';
@@ -24,61 +21,12 @@ import type { ProbeResult, ProbeType } from './prober/worker';
 import { Ticker } from './ticker';
 import type { VolumeManager } from './volume-manager';
 import { AttachedVolumes, podHasClaims } from './attached-volumes';
+import { garbageCollectContainers, handlePodCleanups, isAdmittedPodTerminal } from './housekeeping';
+import { killPodNow } from './kill-pod-now';
+import type { KubeletConfig } from './kubelet-config';
+import { containersToStart, onlySidecarsLeft } from './pod-actions';
 
-/** The kubelet's timing constants (each named after its upstream constant or flag); a scenario may change them. */
-export interface KubeletConfig {
-  /** genericPlegRelistPeriod: the pod cache is refreshed every second (K18). */
-  plegRelistPeriodMs: number;
-  /** syncLoop's syncTicker (K19). */
-  syncPeriodMs: number;
-  /** housekeepingPeriod (K43). */
-  housekeepingPeriodMs: number;
-  /** status manager syncPeriod (K35). */
-  statusSyncPeriodMs: number;
-  /** pod worker backOffPeriod after a failed sync (K19). */
-  backOffPeriodMs: number;
-  /** --sync-frequency: a pod whose sync succeeded is synced again after this (K19). */
-  syncFrequencyMs: number;
-  /** ContainerGCPeriod: exited containers and sandboxes of deleted pods are removed (K41). */
-  containerGCPeriodMs: number;
-  /** SyncTerminatingRuntimePod: grace for runtime pods the kubelet has no config for (K30). */
-  orphanKillGracePeriodSeconds: number;
-  /** shutdownGracePeriod (graceful node shutdown, K51): 0 turns the feature off (upstream default). */
-  shutdownGracePeriodSeconds: number;
-  /** shutdownGracePeriodCriticalPods: the part of shutdownGracePeriod kept for critical pods. */
-  shutdownGracePeriodCriticalPodsSeconds: number;
-  /**
-   * How long the machine takes to power off after the shutdown manager releases its inhibitor
-   * lock (systemd stopping the remaining units): a simulation assumption, not a kubelet setting.
-   */
-  shutdownPowerOffDelayMs: number;
-  /** The eviction manager's thresholds and periods (KubeletConfiguration eviction*, K71). */
-  eviction: EvictionConfig;
-  /** nodeStatusUpdateFrequency: the node status (its conditions) is reported every 10 s (K74). */
-  nodeStatusUpdateFrequencyMs: number;
-  /** The kubelet's release and feature gates (a node may run another release than the control plane). */
-  release: Release;
-  /** --node-ip: the node's InternalIP, which the kubelet registers and reports as each pod's hostIP. */
-  nodeIP: string;
-}
-
-export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
-  plegRelistPeriodMs: 1000,
-  syncPeriodMs: 1000,
-  housekeepingPeriodMs: 2000,
-  statusSyncPeriodMs: 10_000,
-  backOffPeriodMs: 10_000,
-  syncFrequencyMs: 60_000,
-  containerGCPeriodMs: 60_000,
-  orphanKillGracePeriodSeconds: 1,
-  shutdownGracePeriodSeconds: 0,
-  shutdownGracePeriodCriticalPodsSeconds: 0,
-  shutdownPowerOffDelayMs: 2000,
-  eviction: DEFAULT_EVICTION_CONFIG,
-  nodeStatusUpdateFrequencyMs: 10_000,
-  release: DEFAULT_RELEASE,
-  nodeIP: '10.0.0.1',
-};
+export { DEFAULT_KUBELET_CONFIG, type KubeletConfig } from './kubelet-config';
 
 /**
  * One kubelet process (pkg/kubelet/kubelet.go): the syncLoop's handlers for config ops, the pod
@@ -105,6 +53,8 @@ export class Kubelet {
   private readonly imageBackOff = new Backoff();
   /** kubelet.go backOff (crash loops): per container of a pod, 10 s doubling to 5 min (K55). */
   private readonly crashLoopBackOff = new Backoff();
+  /** What SyncPod's start of containers uses (container-start.ts). */
+  private readonly containerStart: ContainerStartContext;
   /** kubelet.go reasonCache: why each container of a pod could not start at its last SyncPod (shown as its waiting reason). */
   private readonly reasonCache = new Map<string, Map<string, WaitingReason>>();
   /** The pod manager: the pods config currently says this node runs, by uid. */
@@ -139,6 +89,13 @@ export class Kubelet {
     private readonly resumedKills: ReadonlyMap<string, number> = new Map(),
   ) {
     this.scheduler = new ProcessScheduler(clock);
+    this.containerStart = {
+      runtime,
+      crashLoopBackOff: this.crashLoopBackOff,
+      now: () => this.scheduler.now(),
+      recordEvent: (pod, c, reason, message, source) => this.recordEvent(pod, c, 'Warning', reason, message, source),
+      plegEvent: (uid) => this.plegEvent(uid),
+    };
     const { release } = settings;
     this.statusGates = {
       trackGeneration: release.enabled('PodObservedGenerationTracking'),
@@ -172,7 +129,9 @@ export class Kubelet {
     this.pleg = new Ticker(this.scheduler, settings.plegRelistPeriodMs);
     this.syncTicker = new Ticker(this.scheduler, settings.syncPeriodMs);
     this.housekeeping = new Loop(this.scheduler, settings.housekeepingPeriodMs, () => this.handlePodCleanups());
-    this.containerGC = new Loop(this.scheduler, settings.containerGCPeriodMs, () => this.garbageCollectContainers());
+    this.containerGC = new Loop(this.scheduler, settings.containerGCPeriodMs, () =>
+      garbageCollectContainers(this.runtime, this.workers),
+    );
     this.kuberuntime = new KubeRuntimeManager(
       this.scheduler,
       runtime,
@@ -268,7 +227,6 @@ export class Kubelet {
     this.attached.resync();
   }
 
-  /** Pods the kubelet knows about, for "what still blocks" messages. */
   /** Containers left waiting in CrashLoopBackOff by their pod's last SyncPod, for "what still retries" messages. */
   crashLoops(): { pod: string; container: string; message: string }[] {
     const out = [];
@@ -396,7 +354,12 @@ export class Kubelet {
     const reasons = this.reasonCache.get(uid) ?? new Map<string, WaitingReason>();
     this.reasonCache.set(uid, reasons);
     let crashLooping = false;
-    if (!cancelled && !terminal && sandbox?.state === 'ready' && this.onlySidecarsLeft(pod, sandbox)) {
+    if (
+      !cancelled &&
+      !terminal &&
+      sandbox?.state === 'ready' &&
+      onlySidecarsLeft(pod, sandbox, this.settings.release)
+    ) {
       // computePodActions: nothing to keep and nothing to start — KillPod, and (SidecarContainers)
       // the sidecars are not restarted: the pod is done, its worker stops them (K90).
       this.timeline.record(
@@ -409,7 +372,7 @@ export class Kubelet {
     }
     if (!cancelled && !terminal && sandbox?.state === 'ready') {
       this.killUnhealthyContainers(pod, sandbox);
-      const start = this.startContainers(pod, this.containersToStart(pod, sandbox), reasons);
+      const start = startContainers(this.containerStart, pod, containersToStart(pod, sandbox), reasons);
       crashLooping = start.backedOff;
       toPull = start.toPull;
     }
@@ -460,100 +423,6 @@ export class Kubelet {
         }),
       );
     }
-  }
-
-  /**
-   * kuberuntime_manager.go computePodActions for a pod whose sandbox is up: while initialization
-   * is under way only the init containers computeInitContainerActions picks (K56); then those (a
-   * sidecar to restart) and every regular container that ShouldContainerBeRestarted: never started,
-   * or exited and allowed by the restartPolicy (Always; OnFailure after a non-zero exit) — never
-   * once the pod has a deletionTimestamp (K55).
-   */
-  private containersToStart(pod: Pod, sandbox: Sandbox): string[] {
-    const init = computeInitContainerActions(pod, sandbox);
-    if (!init.initialized) return init.toStart;
-    const regular = (pod.spec?.containers ?? []).filter((spec) => {
-      const c = sandbox.containers.get(spec.name);
-      if (!c) return true;
-      if (c.state !== 'exited' || pod.metadata.deletionTimestamp) return false;
-      const policy = pod.spec?.restartPolicy ?? 'Always';
-      return policy === 'Always' || (policy === 'OnFailure' && c.exitCode !== 0);
-    });
-    return [...init.toStart, ...regular.map((c) => c.name)];
-  }
-
-  /**
-   * computePodActions' keepCount == 0 with nothing to start, for a pod with sidecars (restartable
-   * init containers) and SidecarContainers on: initialized, every regular container has exited and
-   * none may restart (restartPolicy Never; OnFailure after exit 0) — only sidecars would keep the
-   * pod running. A pod without sidecars needs no such rule: its phase is already terminal.
-   */
-  private onlySidecarsLeft(pod: Pod, sandbox: Sandbox): boolean {
-    if (!this.settings.release.enabled('SidecarContainers')) return false;
-    if (!(pod.spec?.initContainers ?? []).some((c) => c.restartPolicy === 'Always')) return false;
-    if (!computeInitContainerActions(pod, sandbox).initialized) return false;
-    const regular = pod.spec?.containers ?? [];
-    if (!regular.every((c) => sandbox.containers.get(c.name)?.state === 'exited')) return false;
-    return !this.containersToStart(pod, sandbox).some((name) => regular.some((c) => c.name === name));
-  }
-
-  /**
-   * SyncPod's start (kuberuntime_manager.go SyncPod → start, doBackOff) for the containers
-   * computePodActions picked, in order. One that ran before is held back while its crash-loop
-   * back-off lasts, counted from the end of its last run: it waits with CrashLoopBackOff (not a sync
-   * error); otherwise the back-off grows (Next, from that end) and it starts again (K55). One that
-   * never ran starts now, or after its image is pulled (returned in `toPull`). A regular init container
-   * that is held back ends the starts of this sync.
-   */
-  private startContainers(
-    pod: Pod,
-    names: readonly string[],
-    reasons: Map<string, WaitingReason>,
-  ): { backedOff: boolean; toPull: string[] } {
-    const uid = pod.metadata.uid!;
-    const sandbox = this.runtime.sandbox(uid)!;
-    const now = this.scheduler.now();
-    const podName = `${pod.metadata.name}_${pod.metadata.namespace}(${uid})`;
-    const toPull: string[] = [];
-    let backedOff = false;
-    for (const name of names) {
-      const c = sandbox.containers.get(name);
-      const runsToCompletion = isRegularInitContainer(pod, name);
-      if (!c) {
-        if (this.runtime.needsPull(uid, name)) toPull.push(name);
-        else {
-          this.runtime.startContainer(uid, name, runsToCompletion);
-          this.plegEvent(uid);
-        }
-        continue;
-      }
-      if (c.state !== 'exited') continue;
-      // getStableKey: pod name, namespace, uid, container name (and its spec hash).
-      const key = `${podName}_${name}`;
-      const finishedAt = c.finishedAt ?? now;
-      if (this.crashLoopBackOff.isInBackOffSince(key, finishedAt, now)) {
-        reasons.set(name, {
-          reason: 'CrashLoopBackOff',
-          message: `back-off ${goDuration(this.crashLoopBackOff.get(key))} restarting failed container=${name} pod=${podName}`,
-        });
-        this.recordEvent(
-          pod,
-          name,
-          'Warning',
-          'BackOff',
-          `Back-off restarting failed container ${name} in pod ${podName}`,
-          'pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff',
-        );
-        backedOff = true;
-        if (runsToCompletion) break;
-        continue;
-      }
-      this.crashLoopBackOff.next(key, finishedAt);
-      reasons.delete(name);
-      this.runtime.startContainer(uid, name, runsToCompletion);
-      this.plegEvent(uid);
-    }
-    return { backedOff, toPull };
   }
 
   /**
@@ -799,102 +668,22 @@ export class Kubelet {
     if (!this.podManager.has(s.uid)) this.housekeeping.wake();
   }
 
-  // ---- housekeeping (K43) and container GC (K41) ----
+  // ---- housekeeping (K43) and container GC (K41): housekeeping.ts ----
 
-  /**
-   * HandlePodCleanups: SyncKnownPods drives orphaned workers to completion and forgets finished
-   * ones; statuses and directories of pods gone from config are dropped (a directory only once its
-   * volumes are unmounted, K42); pods in config the workers do not know are restarted (same-uid
-   * re-create, K22), or — terminal and deleted — sent a Kill so the final DELETE happens
-   * (filterTerminalPodsToDelete); runtime pods nobody knows are killed with a 1 s grace (K30).
-   * The loop keeps waking itself while orphans are still being driven.
-   */
   private handlePodCleanups(): void {
-    // syncLoopIteration skips housekeeping until every config source has delivered its pods: a
-    // kubelet that has not heard from the apiserver would take every running pod for an orphan.
-    if (!this.config.synced) return this.housekeeping.wake();
-    const desired = new Set(this.podManager.keys());
-    const working = this.workers.syncKnownPods(desired);
-    this.statusManager.removeOrphanedStatuses(desired);
-    let again = false;
-    for (const uid of this.volumes.podUIDs()) {
-      if (desired.has(uid) || this.runtime.isRunningPod(uid)) continue;
-      if (!this.volumes.forget(uid)) again = true;
-    }
-    for (const pod of this.podManager.values()) {
-      const uid = pod.metadata.uid!;
-      if (working.has(uid) || this.workers.isPodKnownTerminated(uid) || this.isAdmittedPodTerminal(pod)) continue;
-      this.timeline.record(
-        'kubelet',
-        `housekeeping restarts pods/${pod.metadata.name} (in config, unknown to the pod workers)`,
-        'pkg/kubelet/kubelet_pods.go HandlePodCleanups',
-        { actor: this.nodeName },
-      );
-      this.workers.updatePod({ updateType: 'create', pod });
-      working.set(uid, { state: 'sync', orphan: false });
-    }
-    for (const pod of this.podManager.values()) {
-      const uid = pod.metadata.uid!;
-      if (
-        pod.metadata.deletionTimestamp === undefined ||
-        !isTerminal(pod) ||
-        working.has(uid) ||
-        this.runtime.isRunningPod(uid)
-      )
-        continue;
-      this.timeline.record(
-        'kubelet',
-        `housekeeping kills pods/${pod.metadata.name} (terminal, deleted, unknown to the pod workers)`,
-        'pkg/kubelet/kubelet_pods.go HandlePodCleanups → filterTerminalPodsToDelete',
-        { actor: this.nodeName },
-      );
-      this.workers.updatePod({ updateType: 'kill', pod });
-    }
-    for (const sandbox of this.runtime.allSandboxes()) {
-      if (working.has(sandbox.uid) || !this.runtime.isRunningPod(sandbox.uid)) continue;
-      const orphan: Pod = {
-        metadata: { uid: sandbox.uid, name: sandbox.podRef.replace('pods/', ''), namespace: 'default' },
-        spec: { containers: [...sandbox.containers.keys()].map((name) => ({ name })) },
-      };
-      this.workers.updatePod({
-        updateType: 'kill',
-        pod: orphan,
-        runningPod: true,
-        killPodOptions: { gracePeriodOverride: this.settings.orphanKillGracePeriodSeconds },
-      });
-      working.set(sandbox.uid, { state: 'terminating', orphan: true });
-    }
-    if (
-      this.runtime
-        .allSandboxes()
-        .some((sb) => !this.runtime.isRunningPod(sb.uid) && this.workers.shouldPodContentBeRemoved(sb.uid))
-    )
-      this.containerGC.wake();
-    if (again || [...working.values()].some((w) => w.orphan)) this.housekeeping.wake();
-  }
-
-  /** isAdmittedPodTerminal: the API or the status manager already holds a terminal phase. */
-  private isAdmittedPodTerminal(pod: Pod): boolean {
-    const cached = this.statusManager.getPodStatus(pod.metadata.uid!)?.phase;
-    return isTerminal(pod) || cached === 'Succeeded' || cached === 'Failed';
-  }
-
-  /**
-   * containerGC (kuberuntime_gc.go GarbageCollect): for pods whose content may go
-   * (ShouldPodContentBeRemoved), evictContainers removes the exited containers still there (e.g.
-   * the kubelet was down when they died), then evictSandboxes the stopped sandbox.
-   */
-  private garbageCollectContainers(): void {
-    for (const sandbox of this.runtime.allSandboxes()) {
-      if (this.runtime.isRunningPod(sandbox.uid) || !this.workers.shouldPodContentBeRemoved(sandbox.uid)) continue;
-      for (const c of [...sandbox.containers.values()])
-        this.runtime.removeContainer(
-          sandbox.uid,
-          c.name,
-          'pkg/kubelet/kuberuntime/kuberuntime_gc.go evictContainers → removeContainer',
-        );
-      this.runtime.removePodSandbox(sandbox.uid);
-    }
+    handlePodCleanups({
+      timeline: this.timeline,
+      nodeName: this.nodeName,
+      synced: () => this.config.synced,
+      podManager: this.podManager,
+      workers: this.workers,
+      statusManager: this.statusManager,
+      volumes: this.volumes,
+      runtime: this.runtime,
+      orphanKillGracePeriodSeconds: this.settings.orphanKillGracePeriodSeconds,
+      wakeHousekeeping: () => this.housekeeping.wake(),
+      wakeContainerGC: () => this.containerGC.wake(),
+    });
   }
 
   // ---- kubelet-initiated kills (K52) ----
@@ -907,16 +696,11 @@ export class Kubelet {
     return [...this.podManager.values()].filter((pod) => {
       const uid = pod.metadata.uid!;
       if (this.workers.isPodKnownTerminated(uid)) return false;
-      return !this.isAdmittedPodTerminal(pod) || this.workers.isPodTerminationRequested(uid);
+      return !isAdmittedPodTerminal(this.statusManager, pod) || this.workers.isPodTerminationRequested(uid);
     });
   }
 
-  /**
-   * pod_workers.go killPodNow (K52), the KillPodFunc handed to eviction and node shutdown: a kill
-   * update with the override, evict flag and status function, then a wait for the worker to finish
-   * terminating (CompletedCh) of at most max(10 s, grace + grace/2 in whole seconds); on timeout a
-   * Warning ExceededGracePeriod and an error. The kill itself goes on after a timeout.
-   */
+  /** pod_workers.go killPodNow (K52): see kill-pod-now.ts. */
   killPodNow(
     pod: Pod,
     isEvicted: boolean,
@@ -924,48 +708,21 @@ export class Kubelet {
     statusFunc: ((status: PodStatus) => void) | undefined,
     done: (err?: string) => void,
   ): void {
-    const gracePeriod = gracePeriodOverride ?? pod.spec?.terminationGracePeriodSeconds ?? 0;
-    const timeoutSeconds = Math.max(10, gracePeriod + Math.floor(gracePeriod / 2));
-    const name = pod.metadata.name;
-    let over = false;
-    this.timeline.record(
-      'kubelet',
-      `killPodNow pods/${name} gracePeriod=${gracePeriod} (waits at most ${timeoutSeconds}s)`,
-      'pkg/kubelet/pod_workers.go killPodNow',
-      { actor: this.nodeName },
-    );
-    const timer = this.scheduler.after(timeoutSeconds * 1000, () => {
-      if (over) return;
-      over = true;
-      this.recordEvent(
-        pod,
-        undefined,
-        'Warning',
-        'ExceededGracePeriod',
-        'Container runtime did not kill the pod within specified grace period.',
-        'pkg/kubelet/pod_workers.go killPodNow',
-      );
-      this.timeline.record(
-        'kubelet',
-        `killPodNow pods/${name}: timeout waiting to kill pod after ${timeoutSeconds}s`,
-        'pkg/kubelet/pod_workers.go killPodNow',
-        { actor: this.nodeName },
-      );
-      done('timeout waiting to kill pod');
-    });
-    const completed = () => {
-      if (over) return;
-      over = true;
-      this.scheduler.cancel(timer);
-      done();
-    };
-    this.workers.updatePod({
-      updateType: 'kill',
+    killPodNow(
+      {
+        scheduler: this.scheduler,
+        timeline: this.timeline,
+        nodeName: this.nodeName,
+        workers: this.workers,
+        recordEvent: (p, reason, message, source) => this.recordEvent(p, undefined, 'Warning', reason, message, source),
+      },
       pod,
-      killPodOptions: { gracePeriodOverride, evict: isEvicted, statusFunc, completed: this.scheduler.guard(completed) },
-    });
+      isEvicted,
+      gracePeriodOverride,
+      statusFunc,
+      done,
+    );
   }
-
   /** PodIsFinished (the eviction manager's PodCleanedUpFunc): the pod worker has completed SyncTerminatedPod. */
   podIsFinished(uid: string): boolean {
     return this.workers.shouldPodBeFinished(uid);

@@ -1,9 +1,8 @@
-import type { ClientIdentity } from '../../../apiserver/apiserver';
 import { fromTime, toTime } from '../../../apimachinery/object';
 import type { Job, JobCondition, Pod } from '../../../apimachinery/types';
 import { JOB_TRACKING_FINALIZER } from '../../../apiserver/workload-strategy';
 import type { SharedInformer } from '../../../client/informer';
-import { keyOf, splitKey } from '../../../client/informer';
+import { keyOf } from '../../../client/informer';
 import {
   compareActivePods,
   ControllerExpectations,
@@ -23,44 +22,21 @@ import { StoppableController } from '../stoppable';
 import { DefaultControllerRateLimiter, WorkQueue } from '../../../client/workqueue';
 import { ConsistencyStore, skipSyncWhileCacheIsStale } from '../consistency-store';
 import { getRemainingTime, newBackoffRecord, type BackoffRecord } from './backoff';
+import {
+  appendIfMissing,
+  hasTrackingFinalizer,
+  IDENTITY,
+  isJobFinished,
+  JOB_CONTROLLER_NAME,
+  MAX_POD_CREATE_DELETE_PER_SYNC,
+  pastBackoffLimitOnFailure,
+  ref,
+  SYNC_JOB_BATCH_PERIOD_MS,
+} from './job-util';
 import { matchPodFailurePolicy } from './pod-failure-policy';
+import { type JobTrackingHost, type SyncJobCtx, trackJobStatusAndRemoveFinalizers } from './tracking';
 
 const SOURCE = 'pkg/controller/job/job_controller.go';
-const IDENTITY: ClientIdentity = { name: 'job-controller', component: 'job' };
-/** syncJobBatchPeriod: pod events reach a Job's sync through AddAfter(1 s), so a burst of them is one sync. */
-const SYNC_JOB_BATCH_PERIOD_MS = 1000;
-/** MaxUncountedPods: pods counted per sync, to keep status.uncountedTerminatedPods under 20 KB. */
-const MAX_UNCOUNTED_PODS = 500;
-/** MaxPodCreateDeletePerSync. */
-const MAX_POD_CREATE_DELETE_PER_SYNC = 500;
-/** The managedBy value of the built-in controller (batch/v1 JobControllerName). */
-const JOB_CONTROLLER_NAME = 'kubernetes.io/job-controller';
-
-// `=== true` rather than `?? []`: it runs for every pod event, and allocating for the pods without finalizers is waste.
-const hasTrackingFinalizer = (pod: Pod): boolean => pod.metadata.finalizers?.includes(JOB_TRACKING_FINALIZER) === true;
-const ref = (pod: Pod): string => `pods/${pod.metadata.name}`;
-
-/** util.IsJobFinished: a Complete or Failed condition that is True. */
-export function isJobFinished(job: Job): boolean {
-  return (job.status?.conditions ?? []).some(
-    (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
-  );
-}
-
-/** What one syncJob works with (syncJobCtx). */
-interface SyncJobCtx {
-  job: Job;
-  pods: Pod[];
-  activePods: Pod[];
-  finishedCondition?: JobCondition;
-  succeeded: number;
-  failed: number;
-  newBackoffRecord: BackoffRecord;
-  expectedRmFinalizers: Set<string>;
-  uncounted: { succeeded: Set<string>; failed: Set<string> };
-  terminating?: number;
-  ready: number;
-}
 
 /**
  * The Job controller (pkg/controller/job, rules W40–W48 of docs/rules/statefulsets-jobs-daemonsets.md): it creates a
@@ -85,6 +61,8 @@ export class JobController extends StoppableController {
   private readonly podControl: PodControl;
   /** The writes each Job's next sync waits to see (StaleControllerConsistencyJob, v1.36). */
   private readonly consistency: ConsistencyStore;
+  /** What tracking.ts's finalizer tracking uses of this controller. */
+  private readonly tracking: JobTrackingHost;
 
   constructor(ctx: ControllerContext) {
     super(ctx);
@@ -105,6 +83,18 @@ export class JobController extends StoppableController {
     this.pods = podsByControllerUID(informers);
     this.consistency = new ConsistencyStore({ pods: this.pods, jobs: this.jobs });
     if (this.release.enabled('StaleControllerConsistencyJob')) this.podControl.consistency = this.consistency;
+    this.tracking = {
+      api,
+      timeline: ctx.timeline,
+      podControl: this.podControl,
+      finalizerExpectations: this.finalizerExpectations,
+      backoffStore: this.backoffStore,
+      isPodFailed: (pod, job) => this.isPodFailed(pod, job),
+      removeTrackingFinalizer: (pod, job) => this.removeTrackingFinalizer(pod, job),
+      delayTerminalCondition: () => this.delayTerminalCondition(),
+      condition: (type, reason, message) => this.condition(type, reason, message),
+      findCondition: (job, type) => this.findCondition(job, type),
+    };
   }
 
   start(): this {
@@ -417,7 +407,8 @@ export class JobController extends StoppableController {
     status.ready = ctx.ready;
     if (terminating === undefined) delete status.terminating;
     else status.terminating = terminating;
-    const err = this.trackJobStatusAndRemoveFinalizers(
+    const err = trackJobStatusAndRemoveFinalizers(
+      this.tracking,
       ctx,
       needsStatusUpdate || !job0.status?.startTime || !job0.status?.uncountedTerminatedPods,
     );
@@ -588,222 +579,4 @@ export class JobController extends StoppableController {
     }
     return { deleted, deletedReady, error };
   }
-
-  /**
-   * trackJobStatusAndRemoveFinalizers (tracking_utils.go, W41): finished pods go into
-   * status.uncountedTerminatedPods (written first), then lose their finalizer, then move from the
-   * uncounted lists to succeeded/failed; the finishing condition is set once nothing is uncounted
-   * (and, from v1.31, nothing terminates).
-   */
-  private trackJobStatusAndRemoveFinalizers(ctx: SyncJobCtx, needsFlush: boolean): Error | undefined {
-    const job = ctx.job;
-    const status = job.status!;
-    const uncounted = status.uncountedTerminatedPods!;
-    uncounted.succeeded = [...(uncounted.succeeded ?? [])];
-    uncounted.failed = [...(uncounted.failed ?? [])];
-    const withFinalizer = new Set<string>();
-    for (const p of ctx.pods)
-      if (hasTrackingFinalizer(p) && !ctx.expectedRmFinalizers.has(p.metadata.uid!)) withFinalizer.add(p.metadata.uid!);
-    if (cleanUncountedPodsWithoutFinalizers(status, withFinalizer)) needsFlush = true;
-    const toUnfinalize: Pod[] = [];
-    let reachedMax = false;
-    for (const pod of ctx.pods) {
-      const uid = pod.metadata.uid!;
-      if (!hasTrackingFinalizer(pod) || ctx.expectedRmFinalizers.has(uid)) continue;
-      const failed = this.isPodFailed(pod, job);
-      if (!(job.metadata.deletionTimestamp || ctx.finishedCondition || pod.status?.phase === 'Succeeded' || failed))
-        continue; // canRemoveFinalizer
-      toUnfinalize.push(pod);
-      if (pod.status?.phase === 'Succeeded' && !ctx.uncounted.failed.has(uid)) {
-        if (!ctx.uncounted.succeeded.has(uid)) {
-          needsFlush = true;
-          uncounted.succeeded.push(uid);
-        }
-      } else if (
-        failed ||
-        (ctx.finishedCondition &&
-          ctx.finishedCondition.type !== 'SuccessCriteriaMet' &&
-          ctx.finishedCondition.type !== 'Complete')
-      ) {
-        // When the Job is finishing, every pod that did not succeed counts as failed.
-        if (!ctx.uncounted.failed.has(uid)) {
-          const counts = job.spec?.podFailurePolicy
-            ? matchPodFailurePolicy(job.spec.podFailurePolicy, pod).countFailed
-            : true;
-          if (counts) {
-            needsFlush = true;
-            uncounted.failed.push(uid);
-          }
-        }
-      }
-      if (uncounted.succeeded.length + uncounted.failed.length >= MAX_UNCOUNTED_PODS) {
-        reachedMax = true;
-        break;
-      }
-    }
-    if (ctx.finishedCondition?.type === 'FailureTarget') {
-      // The interim FailureTarget is written before the finalizers go; Failed follows.
-      if (!this.findCondition(job, 'FailureTarget'))
-        status.conditions = [...(status.conditions ?? []), ctx.finishedCondition];
-      needsFlush = true;
-      ctx.finishedCondition = this.condition(
-        'Failed',
-        ctx.finishedCondition.reason ?? '',
-        ctx.finishedCondition.message ?? '',
-      );
-    }
-    if (ctx.finishedCondition?.type === 'SuccessCriteriaMet') {
-      if (!this.findCondition(job, 'SuccessCriteriaMet')) {
-        status.conditions = [...(status.conditions ?? []), ctx.finishedCondition];
-        needsFlush = true;
-      }
-      ctx.finishedCondition = this.condition(
-        'Complete',
-        ctx.finishedCondition.reason ?? '',
-        ctx.finishedCondition.message ?? '',
-      );
-    }
-    // flushUncountedAndRemoveFinalizers.
-    if (needsFlush) {
-      const e = this.updateStatus(ctx);
-      if (e) return e;
-      this.backoffStore.set(keyOf(job), ctx.newBackoffRecord);
-      needsFlush = false;
-    }
-    let rmError: Error | undefined;
-    if (toUnfinalize.length > 0) {
-      const key = keyOf(job);
-      const expected = this.finalizerExpectations.get(key) ?? new Set<string>();
-      this.finalizerExpectations.set(key, expected);
-      for (const pod of toUnfinalize) {
-        expected.add(pod.metadata.uid!);
-        const uncounted = job.status!.uncountedTerminatedPods!;
-        const counted = uncounted.succeeded!.includes(pod.metadata.uid!)
-          ? 'succeeded'
-          : uncounted.failed!.includes(pod.metadata.uid!)
-            ? 'failed'
-            : undefined;
-        const why = counted
-          ? `counted as ${counted} in jobs/${job.metadata.name}.status.uncountedTerminatedPods`
-          : job.metadata.deletionTimestamp
-            ? `jobs/${job.metadata.name} is being deleted`
-            : ctx.finishedCondition
-              ? `jobs/${job.metadata.name} is finishing`
-              : 'its failure does not count (podFailurePolicy)';
-        this.timeline.record(
-          'job',
-          `remove finalizer ${JOB_TRACKING_FINALIZER} from ${ref(pod)}: ${why}`,
-          `${SOURCE} flushUncountedAndRemoveFinalizers → removeTrackingFinalizerFromPods`,
-          { actor: IDENTITY.name },
-        );
-        if (this.removeTrackingFinalizer(pod, job)) withFinalizer.delete(pod.metadata.uid!);
-        else {
-          expected.delete(pod.metadata.uid!);
-          rmError = new Error(`removing the tracking finalizer of ${ref(pod)} failed`);
-        }
-      }
-    }
-    if (cleanUncountedPodsWithoutFinalizers(job.status!, withFinalizer)) needsFlush = true;
-    if (rmError && needsFlush) {
-      const e = this.updateStatus(ctx);
-      return e ?? rmError;
-    }
-    if (rmError) return rmError;
-    const finished = !reachedMax && this.enactJobFinished(ctx);
-    if (finished || needsFlush) {
-      const e = this.updateStatus(ctx);
-      if (e) return e;
-      if (finished) this.recordJobFinished(ctx.job, ctx.finishedCondition!);
-    }
-    return undefined;
-  }
-
-  /** enactJobFinished: the Complete or Failed condition, once nothing is uncounted (and, with the delay, nothing terminates). */
-  private enactJobFinished(ctx: SyncJobCtx): boolean {
-    const cond = ctx.finishedCondition;
-    if (!cond) return false;
-    const status = ctx.job.status!;
-    const uncounted = status.uncountedTerminatedPods;
-    if ((uncounted?.succeeded?.length ?? 0) + (uncounted?.failed?.length ?? 0) > 0) return false;
-    if (this.delayTerminalCondition() && (ctx.terminating ?? 0) > 0) {
-      this.timeline.record(
-        'job',
-        `jobs/${ctx.job.metadata.name} waits for ${ctx.terminating} terminating pod(s) before it is marked ${cond.type}`,
-        `${SOURCE} enactJobFinished`,
-        { actor: IDENTITY.name },
-      );
-      return false;
-    }
-    if (!this.findCondition(ctx.job, cond.type)) status.conditions = [...(status.conditions ?? []), cond];
-    if (cond.type === 'Complete') status.completionTime = cond.lastTransitionTime;
-    return true;
-  }
-
-  /** recordJobFinished: the Completed Event, or a Warning with the failure reason. */
-  private recordJobFinished(job: Job, cond: JobCondition): void {
-    this.timeline.record(
-      'job',
-      `jobs/${job.metadata.name} ${cond.type === 'Complete' ? 'is Complete' : `Failed: ${cond.reason}`}`,
-      `${SOURCE} enactJobFinished → recordJobFinished`,
-      { actor: IDENTITY.name },
-    );
-    if (cond.type === 'Complete') this.podControl.event(job, 'Job', 'Normal', 'Completed', 'Job completed');
-    else this.podControl.event(job, 'Job', 'Warning', cond.reason ?? 'Failed', cond.message ?? '');
-  }
-
-  /** updateJobStatus: UpdateStatus with the resourceVersion the sync read; the answer is what the next write builds on. */
-  private updateStatus(ctx: SyncJobCtx): Error | undefined {
-    const job = ctx.job;
-    const { namespace } = splitKey(keyOf(job));
-    const uncounted = job.status!.uncountedTerminatedPods!;
-    const body: Job = structuredClone(job);
-    body.status!.uncountedTerminatedPods = {
-      ...(uncounted.succeeded?.length ? { succeeded: uncounted.succeeded } : {}),
-      ...(uncounted.failed?.length ? { failed: uncounted.failed } : {}),
-    };
-    const r = this.api.update(IDENTITY, 'jobs', namespace, body, { subresource: 'status' });
-    if (!r.ok) return new Error(`updating the status of jobs/${job.metadata.name}: ${r.status.message}`);
-    job.metadata.resourceVersion = r.object.metadata.resourceVersion;
-    this.podControl.consistency?.wroteAt(job, 'jobs', r.object.metadata.resourceVersion);
-    return undefined;
-  }
-}
-
-/** cleanUncountedPodsWithoutFinalizers: uids whose finalizer is gone move from the uncounted lists to the counters. */
-function cleanUncountedPodsWithoutFinalizers(
-  status: NonNullable<Job['status']>,
-  withFinalizer: ReadonlySet<string>,
-): boolean {
-  const u = status.uncountedTerminatedPods!;
-  let updated = false;
-  const succeeded = (u.succeeded ?? []).filter((uid) => withFinalizer.has(uid));
-  if (succeeded.length !== (u.succeeded ?? []).length) {
-    status.succeeded = (status.succeeded ?? 0) + (u.succeeded!.length - succeeded.length);
-    u.succeeded = succeeded;
-    updated = true;
-  }
-  const failed = (u.failed ?? []).filter((uid) => withFinalizer.has(uid));
-  if (failed.length !== (u.failed ?? []).length) {
-    status.failed = (status.failed ?? 0) + (u.failed!.length - failed.length);
-    u.failed = failed;
-    updated = true;
-  }
-  return updated;
-}
-
-/** pastBackoffLimitOnFailure: with restartPolicy OnFailure, the container restarts of running and pending pods count against backoffLimit. */
-function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[]): boolean {
-  if (job.spec?.template?.spec?.restartPolicy !== 'OnFailure') return false;
-  let restarts = 0;
-  for (const p of pods) {
-    if (p.status?.phase !== 'Running' && p.status?.phase !== 'Pending') continue;
-    for (const cs of [...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])])
-      restarts += cs.restartCount ?? 0;
-  }
-  const limit = job.spec.backoffLimit ?? 6;
-  return limit === 0 ? restarts > 0 : restarts >= limit;
-}
-
-function appendIfMissing(list: readonly string[], item: string): string[] {
-  return list.includes(item) ? [...list] : [...list, item];
 }
