@@ -45,6 +45,12 @@ export const SCHEMA_ROOTS = [
   'V1Service',
   'V1Endpoints',
   'V1EndpointSlice',
+  'V1PersistentVolume',
+  'V1PersistentVolumeClaim',
+  'V1StorageClass',
+  'V1CSIDriver',
+  'V1CSINode',
+  'V1VolumeAttachment',
 ] as const;
 
 /** Kinds of meta/v1, apps/v1, coordination/v1 and policy/v1 among the models (every other `V1…` model is core/v1). */
@@ -102,6 +108,25 @@ const DISCOVERY = new Set([
   'ForNode',
 ]);
 const COORDINATION = new Set(['Lease', 'LeaseSpec', 'LeaseList']);
+/** storage.k8s.io/v1 (k8s.io/api/storage/v1/types.go); its TokenRequest is the `StorageV1TokenRequest` model. */
+const STORAGE = new Set([
+  'StorageClass',
+  'StorageClassList',
+  'CSIDriver',
+  'CSIDriverList',
+  'CSIDriverSpec',
+  'CSINode',
+  'CSINodeList',
+  'CSINodeSpec',
+  'CSINodeDriver',
+  'VolumeNodeResources',
+  'VolumeAttachment',
+  'VolumeAttachmentList',
+  'VolumeAttachmentSpec',
+  'VolumeAttachmentSource',
+  'VolumeAttachmentStatus',
+  'VolumeError',
+]);
 const POLICY = new Set([
   'PodDisruptionBudget',
   'PodDisruptionBudgetSpec',
@@ -144,12 +169,13 @@ const APIEXTENSIONS_PREFIX = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensi
 
 /** The OpenAPI definition name of a model class: `V1PodSpec` → `io.k8s.api.core.v1.PodSpec`. */
 export function definitionName(cls: string): string {
-  const m = /^(CoreV1|EventsV1|DiscoveryV1|AdmissionregistrationV1|ApiextensionsV1|V1)(.+)$/.exec(cls);
+  const m = /^(CoreV1|EventsV1|DiscoveryV1|AdmissionregistrationV1|ApiextensionsV1|StorageV1|V1)(.+)$/.exec(cls);
   if (!m) return cls;
   const [, prefix, name] = m;
   if (prefix === 'CoreV1') return `io.k8s.api.core.v1.${name}`;
   if (prefix === 'EventsV1') return `io.k8s.api.events.v1.${name}`;
   if (prefix === 'DiscoveryV1' || DISCOVERY.has(name)) return `io.k8s.api.discovery.v1.${name}`;
+  if (prefix === 'StorageV1' || STORAGE.has(name)) return `io.k8s.api.storage.v1.${name}`;
   if (BATCH.has(name)) return `io.k8s.api.batch.v1.${name}`;
   if (APPS_PREFIXES.some((p) => name.startsWith(p))) return `io.k8s.api.apps.v1.${name}`;
   if (prefix === 'AdmissionregistrationV1' || ADMISSIONREGISTRATION.has(name))
@@ -228,6 +254,10 @@ const LIST_EXTENSIONS: Readonly<Record<string, Readonly<Record<string, Ext>>>> =
   V1NamespaceStatus: { conditions: { ...map('type'), ...merge('type') } },
   V1ReplicaSetStatus: { conditions: { ...map('type'), ...merge('type') } },
   V1PodDisruptionBudgetStatus: { conditions: { ...map('type'), ...merge('type') } },
+  // k8s.io/api/storage/v1/types.go CSINodeSpec.Drivers: +patchMergeKey=name +patchStrategy=merge +listType=map +listMapKey=name.
+  V1CSINodeSpec: { drivers: { ...map('name'), ...merge('name') } },
+  // core/v1 PersistentVolumeClaimStatus.Conditions: +patchMergeKey=type +patchStrategy=merge +listType=map +listMapKey=type.
+  V1PersistentVolumeClaimStatus: { conditions: { ...map('type'), ...merge('type') } },
   V1ServiceAccount: { secrets: { ...map('name'), ...merge('name') }, imagePullSecrets: ATOMIC },
   // k8s.io/api/apps/v1, batch/v1, discovery/v1 and core/v1 (Service, Endpoints) types.go
   V1DeploymentSpec: { strategy: { 'x-kubernetes-patch-strategy': 'retainKeys' } },
@@ -440,6 +470,7 @@ const GROUPS: Readonly<Record<string, string>> = {
   'io.k8s.api.coordination': 'coordination.k8s.io',
   'io.k8s.api.events': 'events.k8s.io',
   'io.k8s.api.admissionregistration': 'admissionregistration.k8s.io',
+  'io.k8s.api.storage': 'storage.k8s.io',
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions': 'apiextensions.k8s.io',
 };
 

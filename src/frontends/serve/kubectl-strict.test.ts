@@ -11,7 +11,7 @@ import { serve, type ServedCluster } from './serve';
 import { Release } from '../../foundation/release';
 
 /**
- * R111/R240/R242/R248 with the real kubectl v1.33 against `terminating serve`: `kubectl apply` of a manifest
+ * R110/R111/R240/R242/R248 with the real kubectl v1.33 against `terminating serve`: `kubectl apply` of a manifest
  * with a misspelt field is refused for every served kind with the server's strict decoding error
  * (kubectl sends fieldValidation=Strict), nothing is stored, and `kubectl explain` finds every
  * served kind in the OpenAPI v3 documents, with its fields' descriptions and only the fields of
@@ -142,6 +142,66 @@ const TYPOS: readonly {
     field: 'endpoint',
   },
   { kind: 'Endpoints', apiVersion: 'v1', body: { subset: [] }, field: 'subset' },
+  {
+    kind: 'PersistentVolume',
+    apiVersion: 'v1',
+    body: { spec: { capacity: { storage: '1Gi' }, accesModes: ['ReadWriteOnce'], hostPath: { path: '/data' } } },
+    field: 'spec.accesModes',
+  },
+  {
+    kind: 'PersistentVolumeClaim',
+    apiVersion: 'v1',
+    body: { spec: { accessModes: ['ReadWriteOnce'], resource: { requests: { storage: '1Gi' } } } },
+    field: 'spec.resource',
+  },
+  {
+    kind: 'StorageClass',
+    apiVersion: 'storage.k8s.io/v1',
+    body: { provisioner: 'example.com/disk', reclaimPolcy: 'Delete' },
+    field: 'reclaimPolcy',
+  },
+  {
+    kind: 'CSIDriver',
+    apiVersion: 'storage.k8s.io/v1',
+    body: { spec: { attachRequred: true } },
+    field: 'spec.attachRequred',
+  },
+  {
+    kind: 'VolumeAttachment',
+    apiVersion: 'storage.k8s.io/v1',
+    body: { spec: { attacher: 'example.com/disk', nodName: 'node-1', source: { persistentVolumeName: 'pv' } } },
+    field: 'spec.nodName',
+  },
+  {
+    kind: 'ValidatingWebhookConfiguration',
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    body: { webhook: [] },
+    field: 'webhook',
+  },
+  {
+    kind: 'MutatingWebhookConfiguration',
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    body: { webhook: [] },
+    field: 'webhook',
+  },
+  {
+    kind: 'ValidatingAdmissionPolicy',
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    body: { spec: { validation: [{ expression: 'true' }] } },
+    field: 'spec.validation',
+  },
+  {
+    kind: 'CustomResourceDefinition',
+    apiVersion: 'apiextensions.k8s.io/v1',
+    body: { spec: { group: 'example.com', scop: 'Namespaced' } },
+    field: 'spec.scop',
+  },
+  {
+    kind: 'ControllerRevision',
+    apiVersion: 'apps/v1',
+    body: { revison: 1 },
+    field: 'revison',
+  },
   {
     kind: 'Lease',
     apiVersion: 'coordination.k8s.io/v1',
@@ -278,6 +338,17 @@ describe('R110 kubectl explain finds every served kind, with descriptions, in th
     'leases',
     'controllerrevisions',
     'events',
+    'persistentvolumes',
+    'persistentvolumeclaims',
+    'storageclasses',
+    'csidrivers',
+    'csinodes',
+    'volumeattachments',
+    'validatingwebhookconfigurations',
+    'mutatingwebhookconfigurations',
+    'validatingadmissionpolicies',
+    'validatingadmissionpolicybindings',
+    'customresourcedefinitions',
   ];
   for (const kind of KINDS) {
     it(`explain ${kind}`, async () => {
