@@ -1,6 +1,6 @@
 /**
  * `npm run lint` (and `npm test`, beside the tests): the import boundaries of src/ (scripts/layers.ts),
- * Biome's linter and Biome's formatter on every source file (`npm run format -- FILE…` formats one,
+ * no source file over 800 lines (scripts/file-length.ts), Biome's linter and Biome's formatter on every source file (`npm run format -- FILE…` formats one,
  * `npm run format:all` the tree).
  *
  *   node --require ./scripts/ts-hook.js scripts/lint.ts
@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { fileLengths, longFiles, MAX_LINES } from './file-length';
 import { importGraph, violations } from './layers';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -40,9 +41,14 @@ function main(): number {
   process.stdout.write(`layers: ${files.length} modules, ${edges.length} imports, ${problems.length} violation(s)\n`);
   if (problems.length > 0) failed = 1;
 
+  const sources = sourceFiles();
+  const long = longFiles(fileLengths(ROOT, sources));
+  for (const p of long) process.stderr.write(`${p}\n`);
+  process.stdout.write(`file length: ${sources.length} files, ${long.length} over ${MAX_LINES} lines\n`);
+  if (long.length > 0) failed = 1;
+
   if (biome(['lint', '--diagnostic-level=error', '.']) !== 0) failed = 1;
 
-  const sources = sourceFiles();
   if (sources.length > 0 && biome(['format', ...sources]) !== 0) {
     process.stderr.write('Format them with: npm run format -- FILE… (Biome, biome.json).\n');
     failed = 1;

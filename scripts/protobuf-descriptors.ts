@@ -14,6 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { builtinKinds } from '../src/apiserver/kinds';
 
 export const OUTPUT = path.join(__dirname, '..', 'src', 'frontends', 'server', 'protobuf-descriptors.json');
 
@@ -39,56 +40,21 @@ const PACKAGES: Record<string, ['api' | 'apimachinery', string, string[]]> = {
   'k8s.io.apimachinery.pkg.util.intstr': ['apimachinery', 'pkg/util/intstr', []],
 };
 
-/** The messages the server reads or writes as whole bodies; everything they reach comes along. */
+/**
+ * The messages the server reads or writes as whole bodies; everything they reach comes along:
+ * each served kind's message and its List (named by its kind module, src/apiserver/kinds/), and
+ * the bodies that are no stored kind (a binding, an eviction, the access reviews, a scale, meta/v1).
+ */
 const ROOTS = [
-  ...[
-    'Pod',
-    'Node',
-    'Event',
-    'Namespace',
-    'Secret',
-    'ConfigMap',
-    'ServiceAccount',
-    'Service',
-    'Endpoints',
-    'PersistentVolume',
-    'PersistentVolumeClaim',
-    'ReplicationController',
-  ].flatMap((k) => [`k8s.io.api.core.v1.${k}`, `k8s.io.api.core.v1.${k}List`]),
+  ...builtinKinds().flatMap((k) =>
+    [k.protobuf, ...(k.alsoServedAs ?? []).map((v) => v.protobuf)].flatMap((m) => (m ? [m, `${m}List`] : [])),
+  ),
   'k8s.io.api.core.v1.Binding',
-  ...['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'ControllerRevision'].flatMap((k) => [
-    `k8s.io.api.apps.v1.${k}`,
-    `k8s.io.api.apps.v1.${k}List`,
-  ]),
-  'k8s.io.api.batch.v1.Job',
-  'k8s.io.api.batch.v1.JobList',
-  'k8s.io.api.batch.v1.CronJob',
-  'k8s.io.api.batch.v1.CronJobList',
-  'k8s.io.api.networking.v1.Ingress',
-  'k8s.io.api.networking.v1.IngressList',
-  'k8s.io.api.discovery.v1.EndpointSlice',
-  'k8s.io.api.discovery.v1.EndpointSliceList',
-  'k8s.io.api.coordination.v1.Lease',
-  'k8s.io.api.coordination.v1.LeaseList',
-  'k8s.io.api.events.v1.Event',
-  'k8s.io.api.events.v1.EventList',
   'k8s.io.api.policy.v1.Eviction',
-  'k8s.io.api.policy.v1.PodDisruptionBudget',
-  'k8s.io.api.policy.v1.PodDisruptionBudgetList',
   'k8s.io.api.authorization.v1.SelfSubjectAccessReview',
   'k8s.io.api.authorization.v1.SelfSubjectRulesReview',
   'k8s.io.api.authentication.v1.SelfSubjectReview',
   'k8s.io.api.autoscaling.v1.Scale',
-  ...['StorageClass', 'CSIDriver', 'CSINode', 'VolumeAttachment'].flatMap((k) => [
-    `k8s.io.api.storage.v1.${k}`,
-    `k8s.io.api.storage.v1.${k}List`,
-  ]),
-  ...[
-    'ValidatingWebhookConfiguration',
-    'MutatingWebhookConfiguration',
-    'ValidatingAdmissionPolicy',
-    'ValidatingAdmissionPolicyBinding',
-  ].flatMap((k) => [`k8s.io.api.admissionregistration.v1.${k}`, `k8s.io.api.admissionregistration.v1.${k}List`]),
   'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions',
   'k8s.io.apimachinery.pkg.apis.meta.v1.Status',
   'k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent',

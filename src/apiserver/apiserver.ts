@@ -2,96 +2,36 @@ import type { Clock } from '../foundation/clock';
 import type { Component } from '../foundation/timeline/event';
 import type { RevisionReader, Timeline } from '../foundation/timeline/timeline';
 import { createHash } from 'node:crypto';
-import { conflict, forbidden, invalid, notFound, StatusError, type FieldError } from '../apimachinery/errors';
+import { forbidden, invalid, notFound, StatusError, type FieldError } from '../apimachinery/errors';
 import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
 import { createEviction, EVICTION_SOURCE, type Eviction } from './eviction';
 import { BINDING_SOURCE, setPodHostAndAnnotations } from './binding';
 import { scheduleCompaction } from './compaction';
-import { podDisruptionBudgetStrategies } from './pdb-strategy';
-import {
-  isTerminating,
-  namespaceDeletePreconditionError,
-  namespaceStrategies,
-  namespaceTerminatingError,
-  stampNamespaceTerminating,
-} from './namespace-strategy';
-import { genericStrategy } from './generic-strategy';
+import { isTerminating, namespaceTerminatingError } from './namespace-strategy';
 import { clone, toTime, type KubeObject } from '../apimachinery/object';
 import { applyPatchBody, type PatchType } from './patch';
 import { checkConvertible } from './field-manager';
 import { FieldManager, type ManagerInfo } from './managedfields/manager';
 import { FieldSet } from './managedfields/fieldpath';
 import { schemaDefinitions } from './schemas';
-import { podStatusStrategy, podStrategyFor, setPodDefaults } from './pod-strategy';
 import { applyScale, scaleOf, type Scale, type ScalableResource } from './scale';
-import { Store, STORE_SOURCE } from './store';
+import { Store, STORE_SOURCE, type StoreAdmission } from './store';
 import { qualifiedKind, qualifiedResource, type Strategy } from './strategy';
-import { admitDefaultTolerationSeconds } from './admission';
 import { DEFAULT_RELEASE, type Release } from '../foundation/release';
 import type {
-  ConfigMap,
-  ControllerRevision,
-  DaemonSet,
   DeleteOptions,
   Deployment,
-  EndpointSlice,
-  Endpoints,
-  Event,
-  Job,
-  Lease,
-  MutatingWebhookConfiguration,
-  Namespace,
-  Node,
   Pod,
   PodDisruptionBudget,
   ReplicaSet,
-  Secret,
-  Service,
-  ServiceAccount,
   StatefulSet,
   Status,
-  ValidatingAdmissionPolicy,
-  ValidatingAdmissionPolicyBinding,
-  ValidatingWebhookConfiguration,
 } from '../apimachinery/types';
-import { admitDefaultStorageClass, admitStorageObjectInUseProtection } from './storage-admission';
-import type {
-  PersistentVolume,
-  PersistentVolumeClaim,
-  StorageClass,
-  CSIDriver,
-  CSINode,
-  VolumeAttachment,
-} from '../apimachinery/types';
-import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from './service-strategy';
-import { configMapStrategy } from './configmap-strategy';
-import {
-  csiDriverStrategy,
-  csiNodeStrategy,
-  persistentVolumeClaimStrategies,
-  persistentVolumeStrategies,
-  storageClassStrategy,
-  volumeAttachmentStrategies,
-} from './storage-strategies';
-import { secretStrategy } from './secret-strategy';
-import { defaultNameLabel } from './namespace-strategy';
 import { NO_WEBHOOK_CALLER, WebhookCallPending, type WebhookCaller } from './webhook/caller';
-import { webhookConfigurationStrategy, type Webhook } from './webhook/configuration';
+import type { Webhook } from './webhook/configuration';
 import { PolicyAdmission, type ParamResource, type PolicyHook } from './validatingadmissionpolicy/dispatcher';
-import {
-  validatingAdmissionPolicyBindingStrategy,
-  validatingAdmissionPolicyStrategy,
-} from './validatingadmissionpolicy/strategy';
 import { WebhookAdmission, type ConfiguredWebhook } from './webhook/dispatcher';
 import type { AdmissionAttributes } from './webhook/matching';
-import type { StoreAdmission } from './store';
-import { deploymentStrategies, replicaSetStrategies } from './apps-strategy';
-import {
-  controllerRevisionStrategy,
-  daemonSetStrategies,
-  jobStrategies,
-  statefulSetStrategies,
-} from './workload-strategy';
 import {
   encodeContinue,
   expired,
@@ -100,91 +40,23 @@ import {
   tooLargeResourceVersion,
   type ListOptions,
 } from './list-options';
-import { dns1123LabelErrors } from '../apimachinery/selectors';
 import { deterministicUid } from '../apimachinery/uid';
 import { validateDeleteOptions } from '../apimachinery/validation';
 import { kindRulesFor } from './kind-rules';
 import { describeDeleteOptions } from './delete-options';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 import { APIEXTENSIONS_GROUP, nodeNameOf, pluralOf, resourceOf, WatchIndex } from './watch-cache';
-import { customResourceDefinitionStrategies, setCustomResourceDefinitionDefaults } from './apiextensions/crd-strategy';
 import { CustomResourceServing, type CustomResource } from './apiextensions/served-resources';
 import { applyCustomScale, customScaleOf, type ScaleSubresource } from './apiextensions/custom-resource-scale';
-import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, setCondition, type CustomResourceDefinition } from './apiextensions/types';
+import type { CustomResourceDefinition } from './apiextensions/types';
+import { builtinKind, builtinKinds, type BuiltinResource, type BuiltinResourceType } from './kinds';
+import type { KindContext, KindStrategies } from './kinds/kind';
+import { validateObjectName } from './object-names';
 
 export type Resource = BuiltinResource | CustomResource;
-/** The resources compiled in; custom resources (`<plural>.<group>`, apiextensions/served-resources.ts) come and go with their CRDs. */
-export type BuiltinResource =
-  | 'pods'
-  | 'replicasets'
-  | 'nodes'
-  | 'events'
-  | 'leases'
-  | 'namespaces'
-  | 'poddisruptionbudgets'
-  | 'secrets'
-  | 'configmaps'
-  | 'serviceaccounts'
-  | 'services'
-  | 'endpoints'
-  | 'endpointslices'
-  | 'deployments'
-  | 'validatingwebhookconfigurations'
-  | 'mutatingwebhookconfigurations'
-  | 'customresourcedefinitions'
-  | 'validatingadmissionpolicies'
-  | 'validatingadmissionpolicybindings'
-  | StorageResource
-  | WorkloadResource;
-/** The workload kinds of the job, statefulset and daemon controllers (and the revisions the latter two keep). */
-/** The storage kinds (storage-strategies.ts). */
-export type StorageResource =
-  | 'persistentvolumes'
-  | 'persistentvolumeclaims'
-  | 'storageclasses'
-  | 'csidrivers'
-  | 'csinodes'
-  | 'volumeattachments'
-  | StoredOnlyResource;
-/** Kinds stored and served whose controllers are not modelled (kubectl's default prune kinds). */
-export type StoredOnlyResource = 'replicationcontrollers' | 'cronjobs' | 'ingresses';
-export type WorkloadResource = 'jobs' | 'statefulsets' | 'daemonsets' | 'controllerrevisions';
-export type ResourceType = {
-  pods: Pod;
-  replicasets: ReplicaSet;
-  nodes: Node;
-  events: Event;
-  leases: Lease;
-  namespaces: Namespace;
-  poddisruptionbudgets: PodDisruptionBudget;
-  secrets: Secret;
-  configmaps: ConfigMap;
-  serviceaccounts: ServiceAccount;
-  services: Service;
-  endpoints: Endpoints;
-  endpointslices: EndpointSlice;
-  deployments: Deployment;
-  validatingwebhookconfigurations: ValidatingWebhookConfiguration;
-  mutatingwebhookconfigurations: MutatingWebhookConfiguration;
-  customresourcedefinitions: CustomResourceDefinition;
-  validatingadmissionpolicies: ValidatingAdmissionPolicy;
-  validatingadmissionpolicybindings: ValidatingAdmissionPolicyBinding;
-  persistentvolumes: PersistentVolume;
-  persistentvolumeclaims: PersistentVolumeClaim;
-  storageclasses: StorageClass;
-  csidrivers: CSIDriver;
-  csinodes: CSINode;
-  volumeattachments: VolumeAttachment;
-  replicationcontrollers: KubeObject;
-  cronjobs: KubeObject;
-  ingresses: KubeObject;
-} & WorkloadResourceType & { [K in CustomResource]: KubeObject };
-export type WorkloadResourceType = {
-  jobs: Job;
-  statefulsets: StatefulSet;
-  daemonsets: DaemonSet;
-  controllerrevisions: ControllerRevision;
-};
+export type { BuiltinResource };
+/** The object type of every resource: a built-in kind's (kinds/), a custom resource's plain object. */
+export type ResourceType = BuiltinResourceType & { [K in CustomResource]: KubeObject };
 
 /** One page of a LIST (metav1.ListMeta with its items). */
 export interface ListPage<T> {
@@ -272,17 +144,6 @@ const UPDATE_SOURCE = `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} 
 const PATCH_SOURCE = `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`;
 const APPLY_SOURCE = `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`;
 const DELETE_SOURCE = `${HANDLERS}/delete.go DeleteResource → ${STORE_SOURCE} Store.Delete`;
-/**
- * The scheme's defaulting of a decoded body (pkg/apis/core/v1/defaults.go SetDefaults_Pod…,
- * SetDefaults_Namespace), which the strategies here run in PrepareForCreate: the field manager
- * of a create sees the defaulted object, as upstream's does.
- */
-function schemeDefaults(resource: Resource, obj: KubeObject): void {
-  if (resource === 'pods') setPodDefaults(obj as Pod);
-  else if (resource === 'namespaces') defaultNameLabel(obj as Namespace);
-  else if (resource === 'customresourcedefinitions')
-    setCustomResourceDefinitionDefaults(obj as CustomResourceDefinition);
-}
 
 /** The components that run inside kube-controller-manager (its User-Agent names the manager). */
 const CONTROLLER_MANAGER_COMPONENTS: ReadonlySet<Component> = new Set<Component>([
@@ -292,51 +153,20 @@ const CONTROLLER_MANAGER_COMPONENTS: ReadonlySet<Component> = new Set<Component>
   'controller',
 ]);
 
-/**
- * The strategies' GetResetFields: what an endpoint never gives its writer (a pod's status through
- * the main resource; its spec, deletionTimestamp and ownerReferences through pods/status;
- * likewise status and spec for the other kinds with a status).
- */
-function resetFields(resource: Resource, subresource: string | undefined): FieldSet {
-  if (
-    resource === 'events' ||
-    resource === 'leases' ||
-    resource === 'secrets' ||
-    resource === 'configmaps' ||
-    resource === 'serviceaccounts'
-  )
-    return new FieldSet();
-  if (subresource !== 'status') return FieldSet.of([{ field: 'status' }]);
-  if (resource === 'pods')
-    return FieldSet.of(
-      [{ field: 'spec' }],
-      [{ field: 'metadata' }, { field: 'deletionTimestamp' }],
-      [{ field: 'metadata' }, { field: 'ownerReferences' }],
-    );
-  return FieldSet.of([{ field: 'spec' }]);
-}
+/** The default GetResetFields of a kind with a status: status through the main resource, spec through status. */
+const DEFAULT_RESET_FIELDS = { main: [[{ field: 'status' }]], status: [[{ field: 'spec' }]] } as const;
 
 /** The Success Status an eviction answers with. */
 const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
 /**
- * Objects stored and watchable, but kept out of the apiserver/etcd/watch lanes to keep timelines
- * readable: none takes part in deleting a pod (Secrets and ConfigMaps are where clients such as
- * Helm keep their own state).
+ * The resources kept out of the apiserver/etcd/watch lanes to keep timelines readable (each kind
+ * module says whether it is quiet: none of these takes part in deleting a pod).
  */
-const QUIET_RESOURCES: ReadonlySet<Resource> = new Set([
-  'events',
-  'leases',
-  'namespaces',
-  'secrets',
-  'configmaps',
-  'serviceaccounts',
-  'storageclasses',
-  'csidrivers',
-  'csinodes',
-  'replicationcontrollers',
-  'cronjobs',
-  'ingresses',
-]);
+const QUIET_RESOURCES: ReadonlySet<string> = new Set(
+  builtinKinds()
+    .filter((k) => k.quiet)
+    .map((k) => k.resource),
+);
 const CRD_PREFIX = '/registry/apiextensions.k8s.io/customresourcedefinitions/';
 
 /** Whether a resource name is a custom resource's (`<plural>.<group>`: built-in names have no dot). */
@@ -361,10 +191,8 @@ export class ApiServer {
   private readonly stores: { [R in BuiltinResource]: Store<ResourceType[R]> };
   /** The custom resources served, one Store per CRD (apiextensions/served-resources.ts). */
   readonly customResources: CustomResourceServing;
-  /** namespaces/finalize (FinalizeREST): only spec.finalizers changes. */
-  private readonly finalizeStrategy: Strategy<Namespace>;
-  /** The status strategies of the kinds with a status subresource besides pods. */
-  private readonly statusStrategies: Partial<Record<Resource, Strategy<never>>>;
+  /** Each built-in kind's strategies: its status and finalize subresources' beside its main one. */
+  private readonly strategies: Readonly<Record<string, KindStrategies<KubeObject>>>;
   private readonly watches: WatchIndex;
   /** Every request (or, when the timeline keeps no events, only the last one). */
   private readonly requests: RequestRecord[] = [];
@@ -399,188 +227,30 @@ export class ApiServer {
     this.etcd = new Etcd(
       timeline,
       () => clock.now(),
-      (key) => !QUIET_RESOURCES.has(resourceOf(key) as Resource),
+      (key) => !QUIET_RESOURCES.has(pluralOf(key)),
     );
-    const budgets = podDisruptionBudgetStrategies(options.release);
-    const namespaces = namespaceStrategies();
-    this.finalizeStrategy = namespaces.finalize;
-    const jobs = jobStrategies(options.release);
-    const statefulSets = statefulSetStrategies(options.release);
-    const daemonSets = daemonSetStrategies();
-    const replicaSets = replicaSetStrategies();
-    const deployments = deploymentStrategies();
-    const crds = customResourceDefinitionStrategies(options.release);
-    const volumes = persistentVolumeStrategies(options.release, () => clock.now());
-    const claims = persistentVolumeClaimStrategies(options.release);
-    const attachments = volumeAttachmentStrategies();
-    this.stores = {
-      pods: new Store<Pod>(this.etcd, clock, podStrategyFor(options.release), true, options.release),
-      replicasets: new Store<ReplicaSet>(this.etcd, clock, replicaSets.main),
-      deployments: new Store<Deployment>(this.etcd, clock, deployments.main),
-      // pkg/registry/core/node/storage: nodes live under /registry/minions.
-      nodes: new Store<Node>(
-        this.etcd,
-        clock,
-        genericStrategy<Node>({
-          kind: 'Node',
-          apiVersion: 'v1',
-          resource: 'nodes',
-          etcdPrefix: 'minions',
-          namespaced: false,
-        }),
-      ),
-      events: new Store<Event>(
-        this.etcd,
-        clock,
-        genericStrategy<Event>({ kind: 'Event', apiVersion: 'v1', resource: 'events', namespaced: true }),
-      ),
-      // Node heartbeats (pkg/kubelet/nodelease): one Lease per node in kube-node-lease.
-      leases: new Store<Lease>(
-        this.etcd,
-        clock,
-        genericStrategy<Lease>({
-          kind: 'Lease',
-          apiVersion: 'coordination.k8s.io/v1',
-          resource: 'leases',
-          namespaced: true,
-        }),
-      ),
-      // pkg/registry/core/namespace: cluster-scoped, with the status and finalize subresources (R120–R122).
-      namespaces: new Store<Namespace>(this.etcd, clock, namespaces.main),
-      // pkg/registry/policy/poddisruptionbudget: policy/v1, with a status subresource.
-      poddisruptionbudgets: new Store<PodDisruptionBudget>(this.etcd, clock, budgets.main),
-      secrets: new Store<Secret>(this.etcd, clock, secretStrategy()),
-      configmaps: new Store<ConfigMap>(this.etcd, clock, configMapStrategy()),
-      // pkg/registry/core/serviceaccount: metadata only here (no token controller, no secrets).
-      serviceaccounts: new Store<ServiceAccount>(
-        this.etcd,
-        clock,
-        genericStrategy<ServiceAccount>({
-          kind: 'ServiceAccount',
-          apiVersion: 'v1',
-          resource: 'serviceaccounts',
-          namespaced: true,
-          generation: false,
-        }),
-      ),
-      // pkg/registry/core/service/storage: services live under /registry/services/specs.
-      services: new Store<Service>(this.etcd, clock, serviceStrategy()),
-      // pkg/registry/core/endpoint and pkg/registry/discovery/endpointslice: plain generic stores.
-      endpoints: new Store<Endpoints>(
-        this.etcd,
-        clock,
-        genericStrategy<Endpoints>({
-          kind: 'Endpoints',
-          apiVersion: 'v1',
-          resource: 'endpoints',
-          etcdPrefix: 'services/endpoints',
-          namespaced: true,
-        }),
-      ),
-      endpointslices: new Store<EndpointSlice>(
-        this.etcd,
-        clock,
-        genericStrategy<EndpointSlice>({
-          kind: 'EndpointSlice',
-          apiVersion: 'discovery.k8s.io/v1',
-          resource: 'endpointslices',
-          namespaced: true,
-        }),
-      ),
-      jobs: new Store<Job>(this.etcd, clock, jobs.main),
-      statefulsets: new Store<StatefulSet>(this.etcd, clock, statefulSets.main),
-      daemonsets: new Store<DaemonSet>(this.etcd, clock, daemonSets.main),
-      controllerrevisions: new Store<ControllerRevision>(this.etcd, clock, controllerRevisionStrategy()),
-      // pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration: cluster-scoped.
-      validatingwebhookconfigurations: new Store<ValidatingWebhookConfiguration>(
-        this.etcd,
-        clock,
-        webhookConfigurationStrategy(
-          'ValidatingWebhookConfiguration',
-          'validatingwebhookconfigurations',
-          options.release,
-        ),
-      ),
-      mutatingwebhookconfigurations: new Store<MutatingWebhookConfiguration>(
-        this.etcd,
-        clock,
-        webhookConfigurationStrategy('MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', options.release),
-      ),
-      // apiextensions-apiserver pkg/registry/customresourcedefinition: cluster-scoped, with status.
-      customresourcedefinitions: new Store<CustomResourceDefinition>(this.etcd, clock, crds.main),
-      // pkg/registry/admissionregistration/validatingadmissionpolicy{,binding}: cluster-scoped (R209).
-      validatingadmissionpolicies: new Store<ValidatingAdmissionPolicy>(
-        this.etcd,
-        clock,
-        validatingAdmissionPolicyStrategy(options.release),
-      ),
-      validatingadmissionpolicybindings: new Store<ValidatingAdmissionPolicyBinding>(
-        this.etcd,
-        clock,
-        validatingAdmissionPolicyBindingStrategy(options.release, (n) =>
-          validateName('validatingadmissionpolicies', n),
-        ),
-      ),
-      // The storage kinds (storage-strategies.ts, P1–P5): PVs, PVCs and VolumeAttachments with a status subresource.
-      persistentvolumes: new Store<PersistentVolume>(this.etcd, clock, volumes.main),
-      persistentvolumeclaims: new Store<PersistentVolumeClaim>(this.etcd, clock, claims.main),
-      storageclasses: new Store<StorageClass>(this.etcd, clock, storageClassStrategy()),
-      csidrivers: new Store<CSIDriver>(this.etcd, clock, csiDriverStrategy()),
-      csinodes: new Store<CSINode>(this.etcd, clock, csiNodeStrategy()),
-      volumeattachments: new Store<VolumeAttachment>(this.etcd, clock, attachments.main),
-      // P19 — stored and served only, so that `kubectl apply --prune` finds its default kinds: no
-      // controller acts on them (a ReplicationController creates no pods, a CronJob no Jobs).
-      replicationcontrollers: new Store<KubeObject>(
-        this.etcd,
-        clock,
-        genericStrategy<KubeObject>({
-          kind: 'ReplicationController',
-          apiVersion: 'v1',
-          resource: 'replicationcontrollers',
-          etcdPrefix: 'controllers',
-          namespaced: true,
-        }),
-      ),
-      cronjobs: new Store<KubeObject>(
-        this.etcd,
-        clock,
-        genericStrategy<KubeObject>({
-          kind: 'CronJob',
-          apiVersion: 'batch/v1',
-          resource: 'cronjobs',
-          namespaced: true,
-        }),
-      ),
-      ingresses: new Store<KubeObject>(
-        this.etcd,
-        clock,
-        genericStrategy<KubeObject>({
-          kind: 'Ingress',
-          apiVersion: 'networking.k8s.io/v1',
-          resource: 'ingresses',
-          namespaced: true,
-        }),
-      ),
+    // Each kind's REST storage, assembled from its kind module (kinds/): a Store over its main
+    // strategy, with its validation and defaulting (kind-rules/index.ts) plugged in, and the
+    // strategies of its subresources.
+    const ctx: KindContext = {
+      release: options.release,
+      now: () => clock.now(),
+      validateName: (resource, name) => validateName(resource as Resource, name, options.release),
     };
+    const stores: Record<string, Store<KubeObject>> = {};
+    const subresourceStrategies: Record<string, KindStrategies<KubeObject>> = {};
+    for (const kind of builtinKinds()) {
+      const strategies = kind.strategies(ctx);
+      const store = new Store<KubeObject>(this.etcd, clock, strategies.main, true, options.release);
+      store.useKindRules(kindRulesFor(kind.kind), options.release);
+      stores[kind.resource] = store;
+      subresourceStrategies[kind.resource] = strategies;
+    }
+    this.stores = stores as { [R in BuiltinResource]: Store<ResourceType[R]> };
+    this.strategies = subresourceStrategies;
     this.customResources = new CustomResourceServing(this.etcd, clock, options.release, (warning) =>
       this.admissionWarnings.push(warning),
     );
-    // Each kind's validation and defaulting, plugged in in one place (kind-rules/index.ts).
-    for (const store of Object.values(this.stores) as Store<KubeObject>[])
-      store.useKindRules(kindRulesFor(store.strategy.kind), options.release);
-    this.statusStrategies = {
-      poddisruptionbudgets: budgets.status,
-      namespaces: namespaces.status,
-      replicasets: replicaSets.status,
-      deployments: deployments.status,
-      jobs: jobs.status,
-      statefulsets: statefulSets.status,
-      daemonsets: daemonSets.status,
-      customresourcedefinitions: crds.status,
-      persistentvolumes: volumes.status,
-      persistentvolumeclaims: claims.status,
-      volumeattachments: attachments.status,
-    } as Partial<Record<Resource, Strategy<never>>>;
     this.webhooks = new WebhookAdmission(
       timeline,
       { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) },
@@ -809,7 +479,7 @@ export class ApiServer {
         const strategy = this.store(resource).strategy;
         const decoded = { apiVersion: strategy.apiVersion, kind: strategy.kind, ...clone(withNs) };
         decoded.metadata.name = name;
-        schemeDefaults(resource, decoded);
+        builtinKind(resource)?.schemeDefaults?.(decoded);
         this.fields().update(
           undefined,
           decoded,
@@ -849,17 +519,8 @@ export class ApiServer {
     if (errs.length > 0) throw invalid(qualifiedKind(store.strategy), name, errs);
     withNs.metadata.name = name;
     if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
-    if (resource === 'pods') admitDefaultTolerationSeconds(withNs as Pod);
-    if (resource === 'persistentvolumeclaims')
-      admitDefaultStorageClass(withNs as PersistentVolumeClaim, this.stores.storageclasses.list(undefined).items);
-    if (resource === 'persistentvolumes' || resource === 'persistentvolumeclaims')
-      admitStorageObjectInUseProtection(resource, withNs);
-    if (resource === 'services') {
-      // N2 — the REST storage allocates the service's IP (and node ports) before storing it.
-      setServiceDefaults(withNs as Service);
-      const serviceErrs = allocateServiceAddresses(withNs as Service, this.stores.services.list(undefined).items);
-      if (serviceErrs.length > 0) throw invalid('Service', name, serviceErrs);
-    }
+    // The kind's built-in mutating admission and its REST storage's allocations (kinds/kind.ts beforeCreate).
+    builtinKind(resource)?.beforeCreate?.(withNs, { list: (r) => this.store(r as Resource).list(undefined).items });
     this.createCounter += 1;
     const uid = deterministicUid(resource, namespace, name, this.createCounter);
     return this.store(resource).create(withNs, { dryRun, uid, admission });
@@ -1182,13 +843,17 @@ export class ApiServer {
     return this.mutate(client, 'DELETE', resource, namespace, name, text, DELETE_SOURCE, () => {
       const errs = validateDeleteOptions(options);
       if (errs.length > 0) throw invalid('DeleteOptions.meta.k8s.io', '', errs);
-      if (resource === 'namespaces')
-        return { code: 200, object: this.deleteNamespace(name, options) as DeleteResponseBody<R> };
-      if (resource === 'customresourcedefinitions')
-        return {
-          code: 200,
-          object: this.deleteCustomResourceDefinition(client, name, options) as DeleteResponseBody<R>,
+      // A REST storage with its own Delete (namespaces, CRDs) answers 200 with what it returns.
+      const kind = builtinKind(resource);
+      if (kind?.restDelete) {
+        const rest = {
+          store: this.store(resource) as Store<KubeObject>,
+          now: this.clock.now(),
+          admission: () =>
+            this.deleteAdmission<R>(client, resource, namespace, name, options) as StoreAdmission<KubeObject>,
         };
+        return { code: 200, object: kind.restDelete(rest, name, options) as DeleteResponseBody<R> };
+      }
       const admission = this.deleteAdmission<R>(client, resource, namespace, name, options);
       const { object, wasDeleted } = this.store(resource).delete(namespace, name, options, admission);
       return {
@@ -1261,7 +926,7 @@ export class ApiServer {
         const storage = {
           pods: this.stores.pods,
           budgets: this.stores.poddisruptionbudgets,
-          budgetStatus: this.statusStrategies.poddisruptionbudgets as Strategy<PodDisruptionBudget>,
+          budgetStatus: this.strategies.poddisruptionbudgets.status as unknown as Strategy<PodDisruptionBudget>,
           clock: this.clock,
           release: this.options.release,
         };
@@ -1373,39 +1038,15 @@ export class ApiServer {
   }
 
   /**
-   * R121 — namespace storage.go REST.Delete: the first DELETE stamps the namespace Terminating (the
-   * uid of the namespace read as a precondition, with the client's own); later ones answer with the
-   * namespace while spec.finalizers holds it, and once it is empty delete it as any object.
-   */
-  private deleteNamespace(name: string, options: DeleteOptions): Namespace | Status {
-    const store = this.stores.namespaces;
-    const ns = store.get(undefined, name);
-    const refused = namespaceDeletePreconditionError(ns, options);
-    if (refused) throw refused;
-    const dryRun = (options.dryRun ?? []).length > 0;
-    if (ns.metadata.deletionTimestamp === undefined) {
-      const preconditions = {
-        uid: ns.metadata.uid,
-        ...(options.preconditions?.resourceVersion ? { resourceVersion: options.preconditions.resourceVersion } : {}),
-      };
-      return store.guaranteedUpdateRaw(undefined, name, preconditions, dryRun, (existing) =>
-        stampNamespaceTerminating(existing, options, this.clock.now()),
-      );
-    }
-    if ((ns.spec?.finalizers ?? []).length > 0) return ns;
-    return store.delete(undefined, name, {
-      ...options,
-      preconditions: { ...options.preconditions, uid: ns.metadata.uid },
-    }).object;
-  }
-
-  /**
    * GetResetFields of the resource's strategy: a custom resource resets `status` through its main
    * resource, and `spec` through its status, only when its CRD version has a status subresource
    * (customresource/strategy.go, status_strategy.go); the built-in kinds as resetFields says.
    */
   private resetFieldsOf(resource: Resource, subresource: string | undefined): FieldSet {
-    if (!isCustomResource(resource)) return resetFields(resource, subresource);
+    if (!isCustomResource(resource)) {
+      const reset = builtinKind(resource)?.resetFields ?? DEFAULT_RESET_FIELDS;
+      return FieldSet.of(...(subresource === 'status' ? reset.status : reset.main));
+    }
     if (!this.customResources.get(resource)?.status) return new FieldSet();
     return subresource === 'status' ? FieldSet.of([{ field: 'spec' }]) : FieldSet.of([{ field: 'status' }]);
   }
@@ -1421,76 +1062,6 @@ export class ApiServer {
     const cause = 'create not allowed while custom resource definition is terminating';
     if (this.options.release.atLeast(34)) throw forbidden(resource, name, cause);
     if (!byApply) throw createWhileTerminating(resource);
-  }
-
-  /**
-   * customresourcedefinition/etcd.go REST.Delete: the CRD read, its uid a precondition (a
-   * different one given is a Conflict); the first DELETE, after validating admission, stamps the
-   * deletionTimestamp, adds the customresourcecleanup finalizer and the Terminating condition
-   * (InstanceDeletionPending) in one update, and answers with the CRD; later ones go to
-   * Store.Delete, where the finalizer holds it until the CRDFinalizer is done.
-   */
-  private deleteCustomResourceDefinition(
-    client: ClientIdentity,
-    name: string,
-    options: DeleteOptions,
-  ): CustomResourceDefinition | Status {
-    const store = this.stores.customresourcedefinitions;
-    const crd = store.get(undefined, name);
-    const uid = options.preconditions?.uid;
-    if (uid !== undefined && uid !== crd.metadata.uid)
-      throw conflict(
-        'customresourcedefinitions.apiextensions.k8s.io',
-        name,
-        `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${crd.metadata.uid}`,
-      );
-    const rv = options.preconditions?.resourceVersion;
-    if (rv !== undefined && rv !== crd.metadata.resourceVersion)
-      throw conflict(
-        'customresourcedefinitions.apiextensions.k8s.io',
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${rv}, ResourceVersion in object meta: ${crd.metadata.resourceVersion}`,
-      );
-    const admission = this.deleteAdmission<'customresourcedefinitions'>(
-      client,
-      'customresourcedefinitions',
-      undefined,
-      name,
-      options,
-    );
-    if (crd.metadata.deletionTimestamp !== undefined)
-      return store.delete(
-        undefined,
-        name,
-        { ...options, preconditions: { ...options.preconditions, uid: crd.metadata.uid } },
-        admission,
-      ).object;
-    const dryRun = (options.dryRun ?? []).length > 0;
-    return store.guaranteedUpdateRaw(
-      undefined,
-      name,
-      { uid: crd.metadata.uid, ...(rv !== undefined ? { resourceVersion: rv } : {}) },
-      dryRun,
-      (existing) => {
-        admission?.validate(undefined, existing);
-        const now = this.clock.now();
-        existing.metadata.deletionTimestamp ??= toTime(now);
-        const finalizers = existing.metadata.finalizers ?? [];
-        if (!finalizers.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER))
-          existing.metadata.finalizers = [...finalizers, CUSTOM_RESOURCE_CLEANUP_FINALIZER];
-        setCondition(
-          existing,
-          {
-            type: 'Terminating',
-            status: 'True',
-            reason: 'InstanceDeletionPending',
-            message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
-          },
-          toTime(now),
-        );
-        return existing;
-      },
-    );
   }
 
   /** The namespaced resources this apiserver stores, with their API version (the namespace controller's discovery). */
@@ -1525,8 +1096,9 @@ export class ApiServer {
 
   private strategyFor(resource: Resource, subresource: 'status' | 'finalize' | undefined): Strategy<never> | undefined {
     if (subresource === 'finalize') {
-      if (resource !== 'namespaces') throw notFound(resource, 'finalize');
-      return this.finalizeStrategy as unknown as Strategy<never>;
+      const finalize = this.strategies[resource]?.finalize;
+      if (!finalize) throw notFound(resource, 'finalize');
+      return finalize as unknown as Strategy<never>;
     }
     if (subresource !== 'status') return undefined;
     if (isCustomResource(resource)) {
@@ -1534,7 +1106,7 @@ export class ApiServer {
       if (!status) throw notFound(resource, 'status');
       return status as unknown as Strategy<never>;
     }
-    return (resource === 'pods' ? podStatusStrategy : this.statusStrategies[resource]) as Strategy<never> | undefined;
+    return this.strategies[resource]?.status as Strategy<never> | undefined;
   }
 
   /** Runs one mutating request: records its arrival, runs it, and turns StatusErrors into failure responses. */
@@ -1567,7 +1139,8 @@ export class ApiServer {
     this.requests.push(record);
     // A namespace's deletion and its controller's writes are shown (their etcd writes stay quiet); the
     // system namespaces kube-apiserver creates are not.
-    const quiet = QUIET_RESOURCES.has(resource) && !(resource === 'namespaces' && verb !== 'CREATE');
+    const quietly = builtinKind(resource)?.quiet;
+    const quiet = typeof quietly === 'object' ? !quietly.requestsShown(verb) : quietly === true;
     const event = quiet ? undefined : this.timeline.record('apiserver', text, source, { actor: client.name });
     if (event) event.requestId = record.id;
     this.etcd.currentRequestId = record.id;
@@ -1783,17 +1356,17 @@ export class ApiServer {
   /** Fans one etcd change out to every open watch, and records it once on the watch lane. */
   private dispatch(e: EtcdEvent): void {
     const resource = resourceOf(e.key);
-    if (resource === 'validatingwebhookconfigurations') this.configuredWebhooks.validating = undefined;
-    else if (resource === 'mutatingwebhookconfigurations') this.configuredWebhooks.mutating = undefined;
-    else if (resource === 'validatingadmissionpolicies' || resource === 'validatingadmissionpolicybindings')
-      this.policyHooks = undefined;
+    const configuration = builtinKind(resource)?.admissionConfiguration;
+    if (configuration === 'validating-webhooks') this.configuredWebhooks.validating = undefined;
+    else if (configuration === 'mutating-webhooks') this.configuredWebhooks.mutating = undefined;
+    else if (configuration === 'policies') this.policyHooks = undefined;
     // The crdHandler's storage follows every CRD write before any watcher hears of it.
     else if (resource === APIEXTENSIONS_GROUP && e.key.startsWith(CRD_PREFIX))
       this.customResources.changed(
         e.key.slice(CRD_PREFIX.length),
         e.type === 'DELETE' ? undefined : (e.value as unknown as CustomResourceDefinition),
       );
-    if (!QUIET_RESOURCES.has(resource as Resource)) {
+    if (!QUIET_RESOURCES.has(pluralOf(e.key))) {
       this.timeline.recordRevision(
         'watch',
         e.revision,
@@ -1845,56 +1418,10 @@ function generateName(base: string, counter: number): string {
   return base.slice(0, 58) + suffix;
 }
 
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
 /**
- * ValidateObjectMeta's name checks (apimachinery/pkg/api/validation): a name (or generateName) is
- * required; namespaces are DNS-1123 labels (ValidateNamespaceName), the other kinds here DNS-1123
- * subdomains (ValidatePodName, ValidateNodeName, …).
+ * ValidateObjectMeta's name checks (object-names.ts): required, then the kind's own check or a
+ * DNS-1123 subdomain.
  */
 export function validateName(resource: Resource, name: string, release: Release = DEFAULT_RELEASE): FieldError[] {
-  if (name === '')
-    return [{ field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required' }];
-  if (resource === 'services') return serviceNameErrors(name, release);
-  // ValidateNamespaceName is NameIsDNSLabel: each of IsDNS1123Label's messages (`must not contain dots` from 1.27).
-  if (resource === 'namespaces')
-    return dns1123LabelErrors(name, release).map((detail) => ({
-      field: 'metadata.name',
-      type: 'Invalid',
-      value: name,
-      detail,
-    }));
-  if (name.length > 253)
-    return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: 'must be no more than 253 characters' }];
-  if (!DNS1123_SUBDOMAIN.test(name))
-    return [
-      {
-        field: 'metadata.name',
-        type: 'Invalid',
-        value: name,
-        detail:
-          "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
-      },
-    ];
-  return [];
-}
-
-/**
- * V46 — pkg/apis/core/validation ValidateServiceName (from ValidateService's ValidateObjectMeta):
- * a DNS-1035 label (a lowercase letter first, at most 63 characters) up to v1.35; with
- * `RelaxedServiceNameValidation` (α 1.34, β on 1.36) a DNS-1123 label, so a name may
- * start with a digit. Each message is an error of its own, as ValidateObjectMeta reports them.
- */
-function serviceNameErrors(name: string, release: Release): FieldError[] {
-  const messages: string[] = [];
-  if (name.length > 63) messages.push('must be no more than 63 characters');
-  if (release.enabled('RelaxedServiceNameValidation')) {
-    // NameIsDNSLabel: IsDNS1123Label, whose length message is the one above.
-    messages.push(...dns1123LabelErrors(name, release).filter((m) => !m.startsWith('must be no more than')));
-  } else if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
-    messages.push(
-      "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
-    );
-  }
-  return messages.map((detail) => ({ field: 'metadata.name', type: 'Invalid', value: name, detail }));
+  return validateObjectName(name, builtinKind(resource)?.validateName, release);
 }

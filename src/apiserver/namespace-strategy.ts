@@ -2,7 +2,8 @@ import { conflict, forbidden, type StatusError } from '../apimachinery/errors';
 import { genericStrategy } from './generic-strategy';
 import { toTime, type KubeObject } from '../apimachinery/object';
 import type { Strategy } from './strategy';
-import type { DeleteOptions, Namespace } from '../apimachinery/types';
+import type { DeleteOptions, Namespace, Status } from '../apimachinery/types';
+import type { Store } from './store';
 import { validateFinalizers } from '../apimachinery/validation';
 
 export const NAMESPACE_SOURCE = 'pkg/registry/core/namespace';
@@ -193,4 +194,36 @@ export function namespaceTerminatingError(qualifiedResource: string, name: strin
 /** Whether the namespace object is terminating (what the lifecycle admission plugin's lister sees). */
 export function isTerminating(ns: KubeObject & { status?: { phase?: string } }): boolean {
   return ns.status?.phase === 'Terminating';
+}
+
+/**
+ * R121 — namespace storage.go REST.Delete: the first DELETE stamps the namespace Terminating (the
+ * uid of the namespace read as a precondition, with the client's own); later ones answer with the
+ * namespace while spec.finalizers holds it, and once it is empty delete it as any object. No
+ * admission runs here (the namespace kind's REST storage replaces Store.Delete).
+ */
+export function deleteNamespace(
+  rest: { readonly store: Store<Namespace>; readonly now: number },
+  name: string,
+  options: DeleteOptions,
+): Namespace | Status {
+  const { store } = rest;
+  const ns = store.get(undefined, name);
+  const refused = namespaceDeletePreconditionError(ns, options);
+  if (refused) throw refused;
+  const dryRun = (options.dryRun ?? []).length > 0;
+  if (ns.metadata.deletionTimestamp === undefined) {
+    const preconditions = {
+      uid: ns.metadata.uid,
+      ...(options.preconditions?.resourceVersion ? { resourceVersion: options.preconditions.resourceVersion } : {}),
+    };
+    return store.guaranteedUpdateRaw(undefined, name, preconditions, dryRun, (existing) =>
+      stampNamespaceTerminating(existing, options, rest.now),
+    );
+  }
+  if ((ns.spec?.finalizers ?? []).length > 0) return ns;
+  return store.delete(undefined, name, {
+    ...options,
+    preconditions: { ...options.preconditions, uid: ns.metadata.uid },
+  }).object;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { OpenApiSchema } from './managedfields/schema';
+import { builtinKinds } from './kinds';
 
 /**
  * R110 — the OpenAPI definitions of the served kinds, read as data from `@kubernetes/client-node`
@@ -19,39 +20,14 @@ import type { OpenApiSchema } from './managedfields/schema';
 
 type Definitions = Record<string, OpenApiSchema>;
 
-/** The served kinds, by their model class: the roots of the definitions built. */
-export const SCHEMA_ROOTS = [
-  'V1Pod',
-  'V1Node',
-  'V1Namespace',
-  'CoreV1Event',
-  'V1ReplicaSet',
-  'V1Lease',
-  'EventsV1Event',
-  'V1Secret',
-  'V1ConfigMap',
-  'V1ServiceAccount',
-  'V1PodDisruptionBudget',
-  'V1ValidatingWebhookConfiguration',
-  'V1MutatingWebhookConfiguration',
-  'V1ValidatingAdmissionPolicy',
-  'V1ValidatingAdmissionPolicyBinding',
-  'V1CustomResourceDefinition',
-  'V1Deployment',
-  'V1StatefulSet',
-  'V1DaemonSet',
-  'V1ControllerRevision',
-  'V1Job',
-  'V1Service',
-  'V1Endpoints',
-  'V1EndpointSlice',
-  'V1PersistentVolume',
-  'V1PersistentVolumeClaim',
-  'V1StorageClass',
-  'V1CSIDriver',
-  'V1CSINode',
-  'V1VolumeAttachment',
-] as const;
+/**
+ * The served kinds, by their model class: the roots of the definitions built (each kind module
+ * names its model, kinds/).
+ */
+export const SCHEMA_ROOTS: readonly string[] = builtinKinds().flatMap((k) => [
+  ...(k.openapi ? [k.openapi] : []),
+  ...(k.alsoServedAs ?? []).flatMap((v) => (v.openapi ? [v.openapi] : [])),
+]);
 
 /** Kinds of meta/v1, apps/v1, coordination/v1 and policy/v1 among the models (every other `V1…` model is core/v1). */
 const META = new Set([
@@ -476,7 +452,7 @@ const GROUPS: Readonly<Record<string, string>> = {
 
 /** The kinds among the roots carry their group, version and kind, as upstream's definitions do. */
 function groupVersionKind(cls: string): { group: string; version: string; kind: string } | undefined {
-  if (!(SCHEMA_ROOTS as readonly string[]).includes(cls)) return undefined;
+  if (!SCHEMA_ROOTS.includes(cls)) return undefined;
   const m = /^(.+)\.(v1)\.(\w+)$/.exec(definitionName(cls))!;
   return { group: GROUPS[m[1]], version: m[2], kind: m[3] };
 }

@@ -17,13 +17,9 @@ export function isDefaultStorageClass(sc: StorageClass): boolean {
 /**
  * P6 — plugin/pkg/admission/storage/storageobjectinuseprotection Admit: every created
  * PersistentVolume gets `kubernetes.io/pv-protection` and every created PersistentVolumeClaim
- * `kubernetes.io/pvc-protection`, so that their deletion waits for the protection controllers.
+ * `kubernetes.io/pvc-protection` (each kind module passes its own), so that their deletion waits for the protection controllers.
  */
-export function admitStorageObjectInUseProtection(
-  resource: 'persistentvolumes' | 'persistentvolumeclaims',
-  obj: KubeObject,
-): void {
-  const finalizer = resource === 'persistentvolumes' ? PV_PROTECTION_FINALIZER : PVC_PROTECTION_FINALIZER;
+export function admitStorageObjectInUseProtection(obj: KubeObject, finalizer: string): void {
   const finalizers = obj.metadata.finalizers ?? [];
   if (!finalizers.includes(finalizer)) obj.metadata.finalizers = [...finalizers, finalizer];
 }

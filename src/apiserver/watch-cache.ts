@@ -2,6 +2,7 @@ import type { Clock } from '../foundation/clock';
 import type { Pod } from '../apimachinery/types';
 import type { EtcdEvent } from './etcd';
 import type { Watch, WatchEvent } from './watch';
+import { builtinKinds } from './kinds';
 
 /**
  * The watch cache's fan-out (staging/src/k8s.io/apiserver/pkg/storage/cacher): which open watches
@@ -29,10 +30,27 @@ export function pluralOf(key: string): string {
     const plural = key.slice(start, key.indexOf('/', start));
     return resource === APIEXTENSIONS_GROUP ? plural : `${plural}.${resource}`;
   }
-  if (resource === 'minions') return 'nodes';
-  if (resource === 'services') return key.startsWith('/registry/services/endpoints/') ? 'endpoints' : 'services';
-  return resource;
+  const moved = STORED_ELSEWHERE.get(resource);
+  if (moved === undefined) return resource;
+  if (moved.length === 1) return moved[0].resource;
+  return moved.find((k) => key.startsWith(`${REGISTRY}${k.etcdPrefix}/`))?.resource ?? resource;
 }
+
+/**
+ * The kinds whose etcd segment is not their plural (kinds/: nodes as minions, services under
+ * services/specs, endpoints under services/endpoints), by that segment; CRDs (under their group)
+ * are read as a group segment above.
+ */
+const STORED_ELSEWHERE: ReadonlyMap<string, readonly { resource: string; etcdPrefix: string }[]> = (() => {
+  const bySegment = new Map<string, { resource: string; etcdPrefix: string }[]>();
+  for (const k of builtinKinds()) {
+    if (k.etcdPrefix === undefined || k.etcdPrefix.includes('.')) continue;
+    const segment = k.etcdPrefix.split('/')[0];
+    if (segment === k.resource && !k.etcdPrefix.includes('/')) continue;
+    bySegment.set(segment, [...(bySegment.get(segment) ?? []), { resource: k.resource, etcdPrefix: k.etcdPrefix }]);
+  }
+  return bySegment;
+})();
 
 /** The resource segment of a key, /registry/<resource>/[<namespace>/]<name>, without splitting it. */
 export function resourceOf(key: string): string {

@@ -1,5 +1,6 @@
 import type { ApiServer, ClientIdentity, Resource } from '../../apiserver/apiserver';
 import { customResources, SERVED_RESOURCES } from '../../apiserver/resources';
+import { builtinKind } from '../../apiserver/kinds';
 import type { Watch } from '../../apiserver/watch';
 import { jsonEqual, type KubeObject } from '../../apimachinery/object';
 import type { DeleteOptions, OwnerReference } from '../../apimachinery/types';
@@ -20,7 +21,7 @@ const IDENTITY: ClientIdentity = { name: 'garbage-collector', component: 'gc' };
  * at the next Sync after their CRD is Established.
  */
 const WATCHED: readonly Resource[] = [
-  ...new Set(SERVED_RESOURCES.filter((r) => r.storage !== 'events').map((r) => r.storage)),
+  ...new Set(SERVED_RESOURCES.filter((r) => !builtinKind(r.storage)?.gcIgnored).map((r) => r.storage)),
 ];
 
 /** kube-controller-manager's startGarbageCollectorController: `go garbageCollector.Sync(ctx, discoveryClient, 30*time.Second)`. */

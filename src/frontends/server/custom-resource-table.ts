@@ -1,6 +1,6 @@
 import type { CustomResourceColumnDefinition } from '../../apiserver/apiextensions/types';
 import { fromTime, type KubeObject } from '../../apimachinery/object';
-import { humanDuration, type Printer, type TableColumn } from './table';
+import { humanDuration, type Printer, type TableColumn } from '../../apiserver/printers/printer';
 
 /**
  * apiextensionshelpers serveDefaultColumnsIfEmpty: a CRD version without additionalPrinterColumns

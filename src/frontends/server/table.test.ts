@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import type { Event, Node, Pod, PodSpec } from '../../apimachinery/types';
 import { createPod, newCluster, versions, type PodOptions } from '../../components/kubelet/testing';
 import { Release } from '../../foundation/release';
-import { humanDuration, toTable } from './table';
+import { humanDuration } from '../../apiserver/printers/printer';
+import { toTable } from './table';
 import { versionInfo } from './version';
 
 const NOW = Date.UTC(2025, 0, 1, 1, 0, 0);

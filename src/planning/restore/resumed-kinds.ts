@@ -1,4 +1,5 @@
 import type { Resource } from '../../apiserver/apiserver';
+import { builtinKinds } from '../../apiserver/kinds';
 
 /**
  * X1 — the kinds a dump's objects are resumed as: every built-in kind the simulated apiserver
@@ -6,29 +7,17 @@ import type { Resource } from '../../apiserver/apiserver';
  * configurations (their servers are the real cluster's, which the run cannot call: X15 names
  * what they could do instead), CustomResourceDefinitions and custom resources (a CRD's schema and
  * its custom resources' controllers are the user's), and the admission policies, which the
- * release decides (restore.ts POLICY_RESOURCES). A kind added to the apiserver is one more row
- * (resumed-kinds.test.ts checks each row against what the server serves).
+ * release decides (restore.ts POLICY_RESOURCES). Each kind module says whether its kind is resumed
+ * (`resumed`, apiserver/kinds/); resumed-kinds.test.ts checks each against what the server serves.
  */
-export const RESUMED_KINDS: Readonly<Record<string, { apiVersion: string; resource: Resource }>> = {
-  Pod: { apiVersion: 'v1', resource: 'pods' },
-  Node: { apiVersion: 'v1', resource: 'nodes' },
-  Namespace: { apiVersion: 'v1', resource: 'namespaces' },
-  Event: { apiVersion: 'v1', resource: 'events' },
-  Lease: { apiVersion: 'coordination.k8s.io/v1', resource: 'leases' },
-  ReplicaSet: { apiVersion: 'apps/v1', resource: 'replicasets' },
-  ConfigMap: { apiVersion: 'v1', resource: 'configmaps' },
-  Secret: { apiVersion: 'v1', resource: 'secrets' },
-  ServiceAccount: { apiVersion: 'v1', resource: 'serviceaccounts' },
-  Service: { apiVersion: 'v1', resource: 'services' },
-  Endpoints: { apiVersion: 'v1', resource: 'endpoints' },
-  EndpointSlice: { apiVersion: 'discovery.k8s.io/v1', resource: 'endpointslices' },
-  Deployment: { apiVersion: 'apps/v1', resource: 'deployments' },
-  StatefulSet: { apiVersion: 'apps/v1', resource: 'statefulsets' },
-  DaemonSet: { apiVersion: 'apps/v1', resource: 'daemonsets' },
-  ControllerRevision: { apiVersion: 'apps/v1', resource: 'controllerrevisions' },
-  Job: { apiVersion: 'batch/v1', resource: 'jobs' },
-  PodDisruptionBudget: { apiVersion: 'policy/v1', resource: 'poddisruptionbudgets' },
-};
+export const RESUMED_KINDS: Readonly<Record<string, { apiVersion: string; resource: Resource }>> = Object.fromEntries(
+  builtinKinds()
+    .filter((k) => k.resumed)
+    .map((k) => [
+      k.kind,
+      { apiVersion: k.group === '' ? k.version : `${k.group}/${k.version}`, resource: k.resource as Resource },
+    ]),
+);
 
 /** The resource a dump object is resumed as (events.k8s.io/v1 Events as core Events), or undefined. */
 export function resumedResource(kind: string, apiVersion: string): Resource | undefined {

@@ -13,7 +13,7 @@ import { toServed, type ServedResource } from '../../../apiserver/resources';
 import type { HttpsWebhookCaller } from '../webhook-client';
 import { addWarnings } from '../field-validation';
 import { customResourcePrinter } from '../custom-resource-table';
-import type { Printer } from '../table';
+import type { Printer } from '../../../apiserver/printers/printer';
 
 /**
  * Everything a verb handler needs about one resource request (upstream: handlers.RequestScope

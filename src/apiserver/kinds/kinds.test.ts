@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_RELEASE, Release } from '../../foundation/release';
+import { SERVED_RESOURCES } from '../resources';
+import { definitionName, SCHEMA_ROOTS, schemaDefinitions } from '../schemas';
+import { BUILTIN_KINDS, builtinKind, printerOf } from '.';
+import type { BuiltinKind } from './kind';
+
+const kinds = BUILTIN_KINDS as readonly BuiltinKind[];
+const ctx = (release: Release) => ({ release, now: () => 0, validateName: () => [] });
+
+describe('the kind registry', () => {
+  it('declares each resource once', () => {
+    const resources = kinds.map((k) => k.resource);
+    assert.deepEqual(resources, [...new Set(resources)]);
+  });
+
+  for (const release of [Release.parse('1.26'), DEFAULT_RELEASE]) {
+    it(`builds strategies that agree with each kind's declaration (v1.${release.minor})`, () => {
+      for (const k of kinds) {
+        const { main, status, finalize } = k.strategies(ctx(release));
+        const apiVersion = k.group === '' ? k.version : `${k.group}/${k.version}`;
+        assert.equal(main.kind, k.kind, k.resource);
+        assert.equal(main.apiVersion, apiVersion, k.resource);
+        assert.equal(main.resource, k.resource, k.resource);
+        assert.equal(main.namespaced, k.namespaced, k.resource);
+        assert.equal(main.etcdPrefix, k.etcdPrefix ?? k.resource, k.resource);
+        // A status strategy only where a status subresource is served (the finalize one likewise);
+        // the kinds below serve one that writes through their main strategy (no status strategy
+        // modelled: nothing here writes their status).
+        const statusLess = ['replicationcontrollers', 'services', 'cronjobs', 'ingresses'].includes(k.resource);
+        assert.equal(status !== undefined, 'status' in k.subresources && !statusLess, `${k.resource}/status`);
+        assert.equal(finalize !== undefined, 'finalize' in k.subresources, `${k.resource}/finalize`);
+      }
+    });
+  }
+
+  it('serves every kind at its group/version, and the second versions after them', () => {
+    assert.deepEqual(
+      SERVED_RESOURCES.filter((r) => !r.toServed).map((r) => `${r.group}/${r.version}/${r.resource}`),
+      kinds.map((k) => `${k.group}/${k.version}/${k.resource}`),
+    );
+    const events = SERVED_RESOURCES.find((r) => r.group === 'events.k8s.io');
+    assert.equal(events?.storage, 'events');
+    assert.ok(events?.toServed && events.fromServed);
+  });
+
+  it('finds each OpenAPI model a kind names among the definitions built', () => {
+    const definitions = schemaDefinitions();
+    assert.ok(SCHEMA_ROOTS.length > 20);
+    for (const root of SCHEMA_ROOTS) assert.ok(definitions[definitionName(root)], root);
+  });
+
+  it('looks kinds and printers up by resource', () => {
+    assert.equal(builtinKind('pods')?.kind, 'Pod');
+    assert.equal(builtinKind('widgets.example.com'), undefined);
+    assert.equal(printerOf('pods')?.columns[0].name, 'Name');
+    assert.equal(printerOf('cronjobs'), undefined);
+  });
+});
