@@ -73,7 +73,7 @@ export class Store<T extends KubeObject> {
     private readonly release: Release = DEFAULT_RELEASE,
   ) {}
 
-  /** The kind's validation and defaulting (kind-rules/index.ts), set by the apiserver for every store. */
+  /** The kind's validation and defaulting (its kind module's `rules`, kind-rules/), set by the apiserver for every store. */
   private rules: KindRules<T> | undefined;
   private rulesRelease: Release = DEFAULT_RELEASE;
 

@@ -306,12 +306,8 @@ function validateDaemonSet(ds: DaemonSet, release: Release): FieldError[] {
 const templateDefaults = <T extends { spec?: { template?: PodTemplateSpec } }>(obj: T) =>
   setContainerPortDefaults(obj.spec?.template?.spec);
 
-export const APPS_RULES: Readonly<Record<string, KindRules<never>>> = {
-  Deployment: { defaults: templateDefaults, validate: validateDeployment } as KindRules<Deployment> as KindRules<never>,
-  ReplicaSet: { defaults: templateDefaults, validate: validateReplicaSet } as KindRules<ReplicaSet> as KindRules<never>,
-  StatefulSet: {
-    defaults: templateDefaults,
-    validate: validateStatefulSet,
-  } as KindRules<StatefulSet> as KindRules<never>,
-  DaemonSet: { defaults: templateDefaults, validate: validateDaemonSet } as KindRules<DaemonSet> as KindRules<never>,
-};
+/** The apps/v1 kinds' rules, each plugged into its kind module (kinds/apps.ts). */
+export const deploymentRules: KindRules<Deployment> = { defaults: templateDefaults, validate: validateDeployment };
+export const replicaSetRules: KindRules<ReplicaSet> = { defaults: templateDefaults, validate: validateReplicaSet };
+export const statefulSetRules: KindRules<StatefulSet> = { defaults: templateDefaults, validate: validateStatefulSet };
+export const daemonSetRules: KindRules<DaemonSet> = { defaults: templateDefaults, validate: validateDaemonSet };

@@ -182,17 +182,13 @@ function validateEndpoints(ep: Endpoints, release: Release): FieldError[] {
   return errs;
 }
 
-export const CORE_RULES: Readonly<Record<string, KindRules<never>>> = {
-  Pod: {
-    defaults: (pod: Pod) => setContainerPortDefaults(pod.spec),
-    validate: (pod: Pod) => validatePodSpecRules(pod.spec, 'spec'),
-  } as KindRules<Pod> as KindRules<never>,
-  Endpoints: {
-    defaults: setEndpointsDefaults,
-    validate: validateEndpoints,
-  } as KindRules<Endpoints> as KindRules<never>,
-  ConfigMap: { validate: validateConfigMapSize } as KindRules<ConfigMap> as KindRules<never>,
-  Secret: { validate: validateSecretSize } as KindRules<Secret> as KindRules<never>,
-  ServiceAccount: { defaults: cleanSecretReferences } as KindRules<ServiceAccount> as KindRules<never>,
-  Node: { validate: validateNode, validateUpdate: validateNodeUpdate } as KindRules<Node> as KindRules<never>,
+/** The core/v1 kinds' rules, each plugged into its kind module (kinds/core.ts). */
+export const podRules: KindRules<Pod> = {
+  defaults: (pod) => setContainerPortDefaults(pod.spec),
+  validate: (pod) => validatePodSpecRules(pod.spec, 'spec'),
 };
+export const endpointsRules: KindRules<Endpoints> = { defaults: setEndpointsDefaults, validate: validateEndpoints };
+export const configMapRules: KindRules<ConfigMap> = { validate: validateConfigMapSize };
+export const secretRules: KindRules<Secret> = { validate: validateSecretSize };
+export const serviceAccountRules: KindRules<ServiceAccount> = { defaults: cleanSecretReferences };
+export const nodeRules: KindRules<Node> = { validate: validateNode, validateUpdate: validateNodeUpdate };

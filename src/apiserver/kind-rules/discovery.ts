@@ -97,10 +97,9 @@ function validateEndpointSliceUpdate(next: EndpointSlice, old: EndpointSlice): F
     : [];
 }
 
-export const DISCOVERY_RULES: Readonly<Record<string, KindRules<never>>> = {
-  EndpointSlice: {
-    defaults: setEndpointSliceDefaults,
-    validate: validateEndpointSlice,
-    validateUpdate: validateEndpointSliceUpdate,
-  } as KindRules<EndpointSlice> as KindRules<never>,
+/** The discovery.k8s.io/v1 EndpointSlice's rules, plugged into its kind module (kinds/other-groups.ts). */
+export const endpointSliceRules: KindRules<EndpointSlice> = {
+  defaults: setEndpointSliceDefaults,
+  validate: validateEndpointSlice,
+  validateUpdate: validateEndpointSliceUpdate,
 };
