@@ -84,3 +84,25 @@ Feature: Invalid DeleteOptions and missing pods
       | /metadata/deletionTimestamp          | <absent> | T+1s |
       | /metadata/deletionGracePeriodSeconds | <absent> | 1    |
       | /metadata/generation                 | 1        | 2    |
+
+  Scenario: a string gracePeriodSeconds is 400 BadRequest from v1.35, and nothing is deleted
+    # V7: the DELETE handler decodes the body before the registry sees it (kubernetes#133358).
+    When the user deletes pod "web" with options:
+      """
+      gracePeriodSeconds: "30"
+      """
+    Then the last request fails with 400 BadRequest saying "json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64"
+    And pod "web" exists
+    And no apiserver event "DELETE pods/web" happens
+    And no etcd event "PUT /registry/pods/default/web" happens
+
+  Scenario: up to v1.34 the same body is a bare 500
+    # V7: the decoder's error reached the response writer unwrapped (no reason).
+    Given Kubernetes v1.34
+    When the user deletes pod "web" with options:
+      """
+      gracePeriodSeconds: "30"
+      """
+    Then the last request returns 500
+    And pod "web" exists
+    And no etcd event "PUT /registry/pods/default/web" happens

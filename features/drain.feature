@@ -38,11 +38,19 @@ Feature: Draining a node with kubectl drain
   Scenario: a pod without a controller stops the drain unless --force is given
     Given a pod "web" running on node "node-1"
     When I try to run `kubectl drain node-1`
-    Then kubectl fails with "cannot delete cannot delete Pods that declare no controller (use --force to override): default/web"
+    Then kubectl fails with "cannot delete Pods that declare no controller (use --force to override): default/web"
     And kubectl fails with "There are pending nodes to be drained:"
     And pod "web" exists
     And pod "frontend-1" exists
     And node "node-1" has the taint "node.kubernetes.io/unschedulable" with effect "NoSchedule"
+
+  Scenario: kubectl v1.30 to v1.35 say "cannot delete" twice
+    # V49: filters.go's unmanagedFatal began with "cannot delete", which errors() adds again (until v1.36).
+    Given Kubernetes v1.35
+    And a pod "web" running on node "node-1"
+    When I try to run `kubectl drain node-1`
+    Then kubectl fails with "cannot delete cannot delete Pods that declare no controller (use --force to override): default/web"
+    And pod "web" exists
 
   Scenario: --force evicts it too, with a warning; --pod-selector narrows the drain
     Given a pod "web" running on node "node-1"

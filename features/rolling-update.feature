@@ -103,9 +103,11 @@ Feature: A rolling update: the surge counts the pods asked for, not the pods tha
       | T+0s | deployment | waits for 2 old pods to be gone (Recreate)   |
     And no deployment event "creates replicaset" happens
     When the cluster settles
+    # W64: the old pods turn Succeeded at T+10s: their ReplicaSet's terminatingReplicas drops
+    # (DeploymentReplicaSetTerminatingReplicas, on from v1.35), which wakes the Deployment.
     Then these events happen in order:
       | at    | component  | event                                  |
-      | T+11s | deployment | creates replicaset web-                |
+      | T+10s | deployment | creates replicaset web-                |
     And deployment "web" has fields:
       | path                      | value |
       | /status/updatedReplicas   | 2     |

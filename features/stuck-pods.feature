@@ -48,6 +48,14 @@ Feature: Why is my pod stuck? A real cluster's objects, resumed (X1) and explain
       | cause          | detail |
       | volume-unmount | spool  |
 
+  Scenario: X20 a StatefulSet's new pod cannot attach its volume: explain names the VolumeAttachment on the lost node and when it is detached by force
+    # Rebuilt from longhorn/longhorn-manager#1395: the old pod was force-deleted at 10:06:32 and its successor
+    # created at once; the objects are read at 10:09:00. The volume goes 6 minutes after the old pod left: 10:12:32.
+    Given the objects in "../examples/stuck/issue-longhorn-1395-multi-attach.yaml"
+    Then what keeps pod "test-sts-0" from attaching its volume is:
+      | attachment   | node     | detach                            |
+      | csi-24d91a51 | worker-1 | by force at T+3m32s at the latest |
+
   Scenario: nothing holds it: it is only not gone yet
     Given the objects in "../examples/stuck/nothing.yaml"
     Then what holds pod "web-7b9d5c6f4-mw8zt" is:

@@ -52,6 +52,17 @@ for (const minor of MINORS) {
     }
   }
 }
+// Types renamed between releases, new name → old name: a field of the new type was served under
+// the old one before (PersistentVolumeClaimSpec.resources was a ResourceRequirements until v0.28
+// made it a VolumeResourceRequirements), so it is not new in the release the new type appears.
+const RENAMED = { 'io.k8s.api.core.v1.VolumeResourceRequirements': 'io.k8s.api.core.v1.ResourceRequirements' };
+for (const [renamed, earlier] of Object.entries(RENAMED)) {
+  for (const [key, minors] of present) {
+    if (!key.startsWith(`${renamed}.`)) continue;
+    const before = present.get(`${earlier}${key.slice(renamed.length)}`) ?? new Set();
+    for (const minor of before) if (!MINORS.some((m) => m <= minor && present.get(key)?.has(m))) minors.add(minor);
+  }
+}
 const out = {};
 for (const [key, minors] of [...present].sort(([a], [b]) => a.localeCompare(b))) {
   const first = Math.min(...minors);

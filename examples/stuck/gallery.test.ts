@@ -82,9 +82,22 @@ const EXPECTED: Record<string, Record<string, [string, string][]>> = {
   'issue-containerd-8847-deadline-exceeded.yaml': {
     'worker-7c9f6d8b5d-m2xkq': [['containers-running', 'worker still runs: it survives SIGKILL']],
   },
+  // No pod is Terminating: the new pod waits for its volume (X20, below).
+  'issue-longhorn-1395-multi-attach.yaml': {},
 };
 
-describe('X9 the stuck-pod gallery (examples/stuck/): explain names the cause of every dump (finalizers X10, unreachable nodes X11, Events X6, admission policies X13, sandboxes X14, the history X16)', () => {
+/** X20 — the dumps with a pod kept from starting by a volume another node holds: pod → [attachment, node, when it is detached]. */
+const ATTACH_WAITS: Record<string, Record<string, [string, string, string]>> = {
+  'issue-longhorn-1395-multi-attach.yaml': {
+    'test-sts-0': [
+      'csi-24d91a51a3eaff9f4fe379d58cb0128d5ea56447427b3bd2093f8baec57a60a9',
+      'worker-1',
+      'by force at T+3m32s at the latest',
+    ],
+  },
+};
+
+describe('X9 the stuck-pod gallery (examples/stuck/): explain names the cause of every dump (finalizers X10, unreachable nodes X11, Events X6, admission policies X13, sandboxes X14, the history X16, volumes held by another node X20)', () => {
   it('has an expectation for every dump, and a dump for every expectation', () => {
     expect(
       readdirSync(__dirname)
@@ -105,6 +118,20 @@ describe('X9 the stuck-pod gallery (examples/stuck/): explain names the cause of
           pod,
         ).to.deep.equal(causes.map(([c]) => c));
         causes.forEach(([, detail], i) => expect(got[pod][i][1], `${pod}: ${got[pod][i][0]}`).to.include(detail));
+      }
+    });
+  }
+
+  for (const [file, waits] of Object.entries(ATTACH_WAITS)) {
+    it(`${file}: X20 the VolumeAttachment that holds the new pod's volume, and when it lets go`, () => {
+      const { explanation } = explainDump(readDumpFiles([join(__dirname, file)]));
+      const got = Object.fromEntries(
+        (explanation.attachWaits ?? []).map((w) => [w.name, [w.attachment, w.heldOn, w.detach]]),
+      );
+      expect(Object.keys(got)).to.deep.equal(Object.keys(waits));
+      for (const [pod, [attachment, node, detach]] of Object.entries(waits)) {
+        expect(got[pod].slice(0, 2)).to.deep.equal([attachment, node]);
+        expect(got[pod][2]).to.include(detach);
       }
     });
   }

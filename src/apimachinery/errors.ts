@@ -176,3 +176,13 @@ export function forbidden(qualifiedResource: string, name: string, cause: string
     kind: resource,
   });
 }
+
+/**
+ * responsewriters.ErrorToAPIStatus of an error that is not a Status (a bare Go error reaching
+ * scope.err): 500 with the error's own text and the empty StatusReasonUnknown, which the JSON
+ * encoding omits.
+ */
+export function unknownError(message: string): StatusError {
+  const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 };
+  return new StatusError(status as ConstructorParameters<typeof StatusError>[0]);
+}

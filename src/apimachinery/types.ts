@@ -96,6 +96,7 @@ export type ServicePort = Mutable<core.ServicePort>;
 export type Endpoints = Mutable<core.Endpoints> & { metadata: ObjectMeta };
 export type EndpointSubset = Mutable<core.EndpointSubset>;
 export type EndpointAddress = Mutable<core.EndpointAddress>;
+export type EndpointPort = Mutable<core.EndpointPort>;
 export type EndpointSlice = Mutable<discovery.EndpointSlice> & { metadata: ObjectMeta };
 export type Endpoint = Mutable<discovery.Endpoint>;
 export type Probe = Mutable<core.Probe>;

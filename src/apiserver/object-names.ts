@@ -38,7 +38,7 @@ export function subdomainNameErrors(name: string): FieldError[] {
 
 /**
  * ValidateNamespaceName is NameIsDNSLabel: each of IsDNS1123Label's messages as an error of its
- * own (`must not contain dots` from 1.27, V49).
+ * own (`must not contain dots` from 1.27, V66).
  */
 export function namespaceNameErrors(name: string, release: Release): FieldError[] {
   return dns1123LabelErrors(name, release).map((detail) => ({
@@ -59,7 +59,7 @@ export function serviceNameErrors(name: string, release: Release): FieldError[] 
   const messages: string[] = [];
   if (name.length > 63) messages.push('must be no more than 63 characters');
   if (release.enabled('RelaxedServiceNameValidation')) {
-    // NameIsDNSLabel: IsDNS1123Label, whose length message is the one above (V49: dots).
+    // NameIsDNSLabel: IsDNS1123Label, whose length message is the one above (V66: dots).
     messages.push(...dns1123LabelErrors(name, release).filter((m) => !m.startsWith('must be no more than')));
   } else if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
     messages.push(

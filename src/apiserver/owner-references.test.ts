@@ -1,6 +1,6 @@
 /**
  * R249 — ValidateObjectMeta's owner references, for every kind, on create and update
- * (apimachinery/pkg/api/validation/objectmeta.go ValidateOwnerReferences); V51 — the details
+ * (apimachinery/pkg/api/validation/objectmeta.go ValidateOwnerReferences); V67 — the details
  * without the field's name from 1.34.
  */
 import { describe, it } from 'node:test';
@@ -29,7 +29,7 @@ function createConfigMap(ownerReferences: unknown[], release?: Release): string 
 }
 
 describe('R249 owner references are validated for every kind', () => {
-  it('a reference without a version, kind, name or uid; the details name the field up to v1.33 (V51)', () => {
+  it('a reference without a version, kind, name or uid; the details name the field up to v1.33 (V67)', () => {
     const bad = [{ apiVersion: 'apps/', kind: '', name: '', uid: '' }];
     expect(createConfigMap(bad, Release.of(33))).to.equal(
       'ConfigMap "owned" is invalid: [metadata.ownerReferences.apiVersion: Invalid value: "apps/": version must not be empty, metadata.ownerReferences.kind: Invalid value: "": kind must not be empty, metadata.ownerReferences.name: Invalid value: "": name must not be empty, metadata.ownerReferences.uid: Invalid value: "": uid must not be empty]',
@@ -40,7 +40,7 @@ describe('R249 owner references are validated for every kind', () => {
     expect(createConfigMap([OWNER])).to.equal('');
   });
 
-  it('an Event owns nothing; two controllers are one too many (the list printed %#v, then JSON: V47)', () => {
+  it('an Event owns nothing; two controllers are one too many (the list printed %#v, then JSON: V64)', () => {
     expect(createConfigMap([{ apiVersion: 'v1', kind: 'Event', name: 'e', uid: 'u' }])).to.equal(
       'ConfigMap "owned" is invalid: metadata.ownerReferences: Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"u"}: /v1, Kind=Event is disallowed from being an owner',
     );

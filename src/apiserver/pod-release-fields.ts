@@ -79,3 +79,29 @@ export function validatePodDeletionCost(meta: ObjectMeta, old?: ObjectMeta): Fie
     { field: `metadata.annotations[${POD_DELETION_COST}]`, type: 'Invalid', value, detail: 'must be a 32bit integer' },
   ];
 }
+
+/** A container with the KEP-5307 fields (not in this project's Container type). */
+type WithRestartRules = { restartPolicy?: string; restartPolicyRules?: unknown[] };
+
+/**
+ * V51 — pkg/api/pod/util.go dropContainerRestartRules: with `ContainerRestartRules` off (alpha in
+ * v1.34; v1.26–v1.33 have no such fields, which decoding drops the same way) and no restart rule in
+ * the stored pod (containerRestartRulesInUse: an init container's policy other than Always or any
+ * rules, a regular container's policy), every regular container loses `restartPolicy` and
+ * `restartPolicyRules`, every init container its rules and any policy but Always.
+ */
+export function dropContainerRestartRules(spec: PodSpec | undefined, old: PodSpec | undefined, release: Release): void {
+  const inUse = (s: PodSpec | undefined) =>
+    ((s?.initContainers ?? []) as WithRestartRules[]).some(
+      (c) => (c.restartPolicy !== undefined && c.restartPolicy !== 'Always') || (c.restartPolicyRules ?? []).length > 0,
+    ) || ((s?.containers ?? []) as WithRestartRules[]).some((c) => c.restartPolicy !== undefined);
+  if (release.enabled('ContainerRestartRules') || inUse(old)) return;
+  for (const c of (spec?.initContainers ?? []) as WithRestartRules[]) {
+    if (c.restartPolicy !== undefined && c.restartPolicy !== 'Always') delete c.restartPolicy;
+    delete c.restartPolicyRules;
+  }
+  for (const c of (spec?.containers ?? []) as WithRestartRules[]) {
+    delete c.restartPolicy;
+    delete c.restartPolicyRules;
+  }
+}

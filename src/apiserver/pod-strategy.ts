@@ -5,7 +5,12 @@ import type { Strategy } from './strategy';
 import type { FieldError } from '../apimachinery/errors';
 import { validateFinalizers, validateObjectMetaUpdate } from '../apimachinery/validation';
 import { append } from '../foundation/widest';
-import { dropContainerStopSignals, dropRestartableInitContainers, validatePodDeletionCost } from './pod-release-fields';
+import {
+  dropContainerRestartRules,
+  dropContainerStopSignals,
+  dropRestartableInitContainers,
+  validatePodDeletionCost,
+} from './pod-release-fields';
 
 /** The image a container gets when a scenario's manifest names none. */
 export const DEFAULT_IMAGE = 'registry.k8s.io/e2e-test-images/agnhost:2.53';
@@ -192,6 +197,7 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
       dropSchedulingGates(pod.spec, undefined, release);
       dropContainerStopSignals(pod.spec, undefined, release);
       dropRestartableInitContainers(pod.spec, undefined, release);
+      dropContainerRestartRules(pod.spec, undefined, release);
       pod.status = { phase: 'Pending', qosClass: 'BestEffort' };
       if ((pod.spec?.schedulingGates ?? []).length > 0) {
         pod.status.conditions = [
@@ -248,6 +254,7 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
       dropSchedulingGates(next.spec, old.spec, release);
       dropContainerStopSignals(next.spec, old.spec, release);
       dropRestartableInitContainers(next.spec, old.spec, release);
+      dropContainerRestartRules(next.spec, old.spec, release);
       if (generation && !jsonEqual(next.spec, old.spec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     },
 

@@ -83,26 +83,26 @@ const DISCOVERY = new Set([
   'ForZone',
   'ForNode',
 ]);
-const COORDINATION = new Set(['Lease', 'LeaseSpec', 'LeaseList']);
 /** storage.k8s.io/v1 (k8s.io/api/storage/v1/types.go); its TokenRequest is the `StorageV1TokenRequest` model. */
 const STORAGE = new Set([
   'StorageClass',
   'StorageClassList',
   'CSIDriver',
-  'CSIDriverList',
   'CSIDriverSpec',
+  'CSIDriverList',
   'CSINode',
-  'CSINodeList',
   'CSINodeSpec',
   'CSINodeDriver',
+  'CSINodeList',
   'VolumeNodeResources',
   'VolumeAttachment',
-  'VolumeAttachmentList',
   'VolumeAttachmentSpec',
   'VolumeAttachmentSource',
   'VolumeAttachmentStatus',
+  'VolumeAttachmentList',
   'VolumeError',
 ]);
+const COORDINATION = new Set(['Lease', 'LeaseSpec', 'LeaseList']);
 const POLICY = new Set([
   'PodDisruptionBudget',
   'PodDisruptionBudgetSpec',
@@ -150,8 +150,8 @@ export function definitionName(cls: string): string {
   const [, prefix, name] = m;
   if (prefix === 'CoreV1') return `io.k8s.api.core.v1.${name}`;
   if (prefix === 'EventsV1') return `io.k8s.api.events.v1.${name}`;
-  if (prefix === 'DiscoveryV1' || DISCOVERY.has(name)) return `io.k8s.api.discovery.v1.${name}`;
   if (prefix === 'StorageV1' || STORAGE.has(name)) return `io.k8s.api.storage.v1.${name}`;
+  if (prefix === 'DiscoveryV1' || DISCOVERY.has(name)) return `io.k8s.api.discovery.v1.${name}`;
   if (BATCH.has(name)) return `io.k8s.api.batch.v1.${name}`;
   if (APPS_PREFIXES.some((p) => name.startsWith(p))) return `io.k8s.api.apps.v1.${name}`;
   if (prefix === 'AdmissionregistrationV1' || ADMISSIONREGISTRATION.has(name))
@@ -230,10 +230,6 @@ const LIST_EXTENSIONS: Readonly<Record<string, Readonly<Record<string, Ext>>>> =
   V1NamespaceStatus: { conditions: { ...map('type'), ...merge('type') } },
   V1ReplicaSetStatus: { conditions: { ...map('type'), ...merge('type') } },
   V1PodDisruptionBudgetStatus: { conditions: { ...map('type'), ...merge('type') } },
-  // k8s.io/api/storage/v1/types.go CSINodeSpec.Drivers: +patchMergeKey=name +patchStrategy=merge +listType=map +listMapKey=name.
-  V1CSINodeSpec: { drivers: { ...map('name'), ...merge('name') } },
-  // core/v1 PersistentVolumeClaimStatus.Conditions: +patchMergeKey=type +patchStrategy=merge +listType=map +listMapKey=type.
-  V1PersistentVolumeClaimStatus: { conditions: { ...map('type'), ...merge('type') } },
   V1ServiceAccount: { secrets: { ...map('name'), ...merge('name') }, imagePullSecrets: ATOMIC },
   // k8s.io/api/apps/v1, batch/v1, discovery/v1 and core/v1 (Service, Endpoints) types.go
   V1DeploymentSpec: { strategy: { 'x-kubernetes-patch-strategy': 'retainKeys' } },
@@ -263,6 +259,25 @@ const LIST_EXTENSIONS: Readonly<Record<string, Readonly<Record<string, Ext>>>> =
   V1EndpointSlice: { endpoints: ATOMIC, ports: ATOMIC },
   V1Endpoint: { addresses: SET },
   V1EndpointHints: { forZones: ATOMIC, forNodes: ATOMIC },
+  // k8s.io/api/core/v1/types.go (PersistentVolume, PersistentVolumeClaim) and storage/v1/types.go
+  V1PersistentVolumeSpec: {
+    accessModes: ATOMIC,
+    mountOptions: ATOMIC,
+    // +structType=granular on the field: the claim reference merges field by field, unlike an ObjectReference elsewhere.
+    claimRef: { 'x-kubernetes-map-type': 'granular' },
+  },
+  V1PersistentVolumeClaimSpec: { accessModes: ATOMIC },
+  V1PersistentVolumeClaimStatus: {
+    accessModes: ATOMIC,
+    conditions: { ...map('type'), ...merge('type') },
+    allocatedResourceStatuses: { 'x-kubernetes-map-type': 'granular' },
+  },
+  V1TopologySelectorTerm: { matchLabelExpressions: ATOMIC },
+  V1TopologySelectorLabelRequirement: { values: ATOMIC },
+  V1StorageClass: { mountOptions: ATOMIC, allowedTopologies: ATOMIC },
+  V1CSIDriverSpec: { volumeLifecycleModes: SET, tokenRequests: ATOMIC },
+  V1CSINodeSpec: { drivers: { ...map('name'), ...merge('name') } },
+  V1CSINodeDriver: { topologyKeys: ATOMIC },
   // k8s.io/api/admissionregistration/v1/types.go
   V1ValidatingWebhookConfiguration: { webhooks: { ...map('name'), ...merge('name') } },
   V1MutatingWebhookConfiguration: { webhooks: { ...map('name'), ...merge('name') } },
@@ -445,8 +460,8 @@ const GROUPS: Readonly<Record<string, string>> = {
   'io.k8s.api.policy': 'policy',
   'io.k8s.api.coordination': 'coordination.k8s.io',
   'io.k8s.api.events': 'events.k8s.io',
-  'io.k8s.api.admissionregistration': 'admissionregistration.k8s.io',
   'io.k8s.api.storage': 'storage.k8s.io',
+  'io.k8s.api.admissionregistration': 'admissionregistration.k8s.io',
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions': 'apiextensions.k8s.io',
 };
 

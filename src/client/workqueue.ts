@@ -1,4 +1,4 @@
-import type { Scheduler, TimerHandle } from '../foundation/clock';
+import type { Scheduler, TimerHandle, TimerOptions } from '../foundation/clock';
 
 /**
  * workqueue.DefaultControllerRateLimiter (client-go util/workqueue/default_rate_limiters.go): the
@@ -83,23 +83,30 @@ export class WorkQueue {
     this.schedule();
   }
 
-  /** AddAfter: queue `key` once `delayMs` have passed (an earlier pending add of the same key wins). */
-  addAfter(key: string, delayMs: number): void {
+  /**
+   * AddAfter: queue `key` once `delayMs` have passed (an earlier pending add of the same key wins).
+   * `background`: a check that only repeats itself, which does not keep the cluster from settling.
+   */
+  addAfter(key: string, delayMs: number, options?: TimerOptions): void {
     if (delayMs <= 0) return this.add(key);
     const at = this.clock.now() + delayMs;
     const pending = this.waiting.get(key);
     if (pending && pending.at <= at) return;
     if (pending) this.clock.cancel(pending.handle);
-    const handle = this.clock.after(delayMs, () => {
-      this.waiting.delete(key);
-      this.add(key);
-    });
+    const handle = this.clock.after(
+      delayMs,
+      () => {
+        this.waiting.delete(key);
+        this.add(key);
+      },
+      options,
+    );
     this.waiting.set(key, { at, handle });
   }
 
   /** AddRateLimited: queue `key` after the rate limiter's delay. */
-  addRateLimited(key: string): void {
-    this.addAfter(key, this.rateLimiter.when(key));
+  addRateLimited(key: string, options?: TimerOptions): void {
+    this.addAfter(key, this.rateLimiter.when(key), options);
   }
 
   /** Forget. */

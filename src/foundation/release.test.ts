@@ -35,11 +35,17 @@ describe('Release: the supported range', () => {
     expect(Release.of(26).atLeast(27)).to.equal(false);
   });
 
-  it('has: a change without a gate holds from its first minor on (field error wording, 1.32 and 1.34)', () => {
+  it('V65 V64 has: field error wording changes from their first minor on (1.32, 1.34)', () => {
     expect(Release.of(31).has('TooLongMayNotBeMoreThan')).to.equal(false);
     expect(Release.of(32).has('TooLongMayNotBeMoreThan')).to.equal(true);
     expect(Release.of(33).has('FieldErrorValuesAsJson')).to.equal(false);
     expect(Release.of(34).has('FieldErrorValuesAsJson')).to.equal(true);
+  });
+
+  it('V47 V48 has: a change without a gate is in the releases from its first minor on', () => {
+    expect([35, 36].map((m) => Release.of(m).has('OnPodSandboxReady'))).to.deep.equal([false, true]);
+    // kubernetes#141766 lands after the modelled range.
+    expect(Release.of(36).has('StopSidecarLivenessAndStartup')).to.equal(false);
   });
 });
 
@@ -97,6 +103,24 @@ describe('Release: gate overrides refused as component-base/featuregate refuses 
       'cannot set feature gate SidecarContainers to false, feature is locked to true in Kubernetes v1.33',
     );
     expect(Release.of(33).withGate('SidecarContainers', true).enabled('SidecarContainers')).to.equal(true);
+  });
+
+  it('V63 1.36 locks DisableNodeKubeProxyVersion on (#136673) and turns MaxUnavailableStatefulSet off again (#137904)', () => {
+    expect(
+      Release.of(35).withGate('DisableNodeKubeProxyVersion', false).enabled('DisableNodeKubeProxyVersion'),
+    ).to.equal(false);
+    expect(() => Release.of(36).withGate('DisableNodeKubeProxyVersion', false)).to.throw(
+      'cannot set feature gate DisableNodeKubeProxyVersion to false, feature is locked to true in Kubernetes v1.36',
+    );
+    expect(Release.of(36).enabled('DisableNodeKubeProxyVersion')).to.equal(true);
+    expect([34, 35, 36].map((m) => Release.of(m).enabled('MaxUnavailableStatefulSet'))).to.deep.equal([
+      false,
+      true,
+      false,
+    ]);
+    expect(Release.of(36).withGate('MaxUnavailableStatefulSet', true).enabled('MaxUnavailableStatefulSet')).to.equal(
+      true,
+    );
   });
 
   it('withMinor keeps the overrides and checks them against the other release', () => {

@@ -32,6 +32,7 @@ const GA: GateState = { stage: 'GA', default: true, locked: true };
 const DEPRECATED_OFF: GateState = { stage: 'DEPRECATED', default: false, locked: false };
 const DEPRECATED_LOCKED_OFF: GateState = { stage: 'DEPRECATED', default: false, locked: true };
 const DEPRECATED_ON: GateState = { stage: 'DEPRECATED', default: true, locked: false };
+const DEPRECATED_LOCKED_ON: GateState = { stage: 'DEPRECATED', default: true, locked: true };
 
 /**
  * The gates that touch pod deletion, each as `[first minor, state]` steps from 1.26 on
@@ -195,12 +196,22 @@ const GATES = {
     [32, ABSENT_ON],
   ],
   // KEP-4004: the kubelet stops writing nodeInfo.kubeProxyVersion; α 1.29 (#120954), deprecated
-  // off from 1.31 (1.31.0 shipped it β on; the later patches and 1.32 turned it off), on from 1.33.
+  // off from 1.31 (1.31.0 shipped it β on; the later patches and 1.32 turned it off), on from 1.33,
+  // locked on in 1.36 (#136673).
   DisableNodeKubeProxyVersion: [
     [26, ABSENT_OFF],
     [29, ALPHA],
     [31, DEPRECATED_OFF],
     [33, DEPRECATED_ON],
+    [36, DEPRECATED_LOCKED_ON],
+  ],
+  // KEP-961 StatefulSet rollingUpdate.maxUnavailable: α 1.24, β on 1.35, off again in 1.36 for a
+  // regression in Parallel pod management (#137904; cherry-picked into 1.35.4). Read by nothing:
+  // StatefulSet rolling updates are not modelled; listed so --feature-gates accepts it as upstream does.
+  MaxUnavailableStatefulSet: [
+    [26, ALPHA],
+    [35, BETA_ON],
+    [36, BETA_OFF],
   ],
   // KEP-3716 webhook matchConditions (CEL): α 1.27 (#116261), β on 1.28, GA 1.30, the gate removed in 1.33 (kubernetes f167454).
   AdmissionWebhookMatchConditions: [
@@ -236,6 +247,20 @@ const GATES = {
     [26, ABSENT_OFF],
     [36, BETA_ON],
   ],
+  // KEP-5307 container restart rules (a regular container's restartPolicy, restartPolicyRules):
+  // α 1.34 (#132923), β on 1.35.
+  ContainerRestartRules: [
+    [26, ABSENT_OFF],
+    [34, ALPHA],
+    [35, BETA_ON],
+  ],
+  // KEP-5532 the RestartAllContainers action: α 1.35 (#134345), β on 1.36 (#136681). Not modelled
+  // beyond its gate: the kubelet here treats the action as no match (V51).
+  RestartAllContainersOnContainerExits: [
+    [26, ABSENT_OFF],
+    [35, ALPHA],
+    [36, BETA_ON],
+  ],
   // Service names as DNS-1123 labels (a leading digit allowed; ValidateServiceName): α 1.34, β on 1.36.
   RelaxedServiceNameValidation: [
     [26, ABSENT_OFF],
@@ -244,12 +269,32 @@ const GATES = {
   ],
 } satisfies Record<string, readonly (readonly [number, GateState])[]>;
 
+export type FeatureGate = keyof typeof GATES;
+
 /**
- * Changes between releases that no feature gate guards (a message reworded, a check added): the
- * first minor that behaves the new way, with the PR that changed it. A branch point asks
- * `release.has('FieldErrorValuesAsJson')`.
+ * Behaviour changes that came without a gate of their own: the first minor that has each, with
+ * the PR. A minor above the supported range means no modelled release has it yet (the rule in
+ * docs/rules names the release where it lands).
  */
 const CHANGES = {
+  // kubernetes#134660 (KEP-3085, v1.36): kuberuntime SyncPod calls RuntimeHelper.OnPodSandboxReady
+  // right after a new sandbox is up, and the kubelet writes PodReadyToStartContainers True then,
+  // before any image pull; before, the condition waited for the next status after that SyncPod.
+  OnPodSandboxReady: 36,
+  // kubernetes#141766 (merged 2026-09-01, after release-1.37 was cut: first in v1.38): prober_manager.go
+  // StopLivenessAndStartup also stops the probes of restartable init containers (sidecars).
+  StopSidecarLivenessAndStartup: 38,
+  // kubectl pkg/drain filters.go unmanagedFatal: "Pods declare no controller" reworded to
+  // "cannot delete Pods that declare no controller" (kubectl#1467, kubernetes c7549fe, v1.30)…
+  KubectlDrainUnmanagedReworded: 30,
+  // …whose "cannot delete" errors() then printed twice, dropped again (kubernetes#135817, kubernetes 468d3a8, v1.36).
+  KubectlDrainUnmanagedSingleCannotDelete: 36,
+  // pkg/api/v1/pod/util.go FindPort, which the Endpoints controller uses, also looks up a named
+  // targetPort in restartable init containers (sidecars) (kubernetes#127976, v1.32).
+  EndpointsFindPortSidecars: 32,
+  // staging/src/k8s.io/endpointslice/utils.go findPort, the EndpointSlice controller's own copy,
+  // got the same lookup only later (kubernetes#128850, v1.33).
+  EndpointSliceFindPortSidecars: 33,
   // apimachinery validation.IsDNS1123Label: a name that is a valid DNS subdomain but not a label
   // (it has dots) says "must not contain dots" instead of the label regex (kubernetes commit
   // 276c7e86, "Change DNS Label validation to check for dots", 1.27).
@@ -265,11 +310,9 @@ const CHANGES = {
   // repeats the field's name — `kind must not be empty` became `must not be empty`
   // (kubernetes#132513, "Cleanup: Remove field name from invalid field detail message", 1.34).
   DetailsWithoutFieldName: 34,
-} satisfies Record<string, number>;
+} as const satisfies Record<string, number>;
 
 export type ReleaseChange = keyof typeof CHANGES;
-
-export type FeatureGate = keyof typeof GATES;
 
 export const FEATURE_GATES = Object.keys(GATES) as FeatureGate[];
 
@@ -321,7 +364,7 @@ export class Release {
     return this.minor >= minor;
   }
 
-  /** Whether this release behaves as the change (CHANGES) made it. */
+  /** The release has a behaviour change that has no gate (CHANGES). */
   has(change: ReleaseChange): boolean {
     return this.minor >= CHANGES[change];
   }

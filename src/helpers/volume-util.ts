@@ -13,6 +13,12 @@ export const ANN_STORAGE_PROVISIONER = 'volume.kubernetes.io/storage-provisioner
 export const ANN_BETA_STORAGE_PROVISIONER = 'volume.beta.kubernetes.io/storage-provisioner';
 export const ANN_SELECTED_NODE = 'volume.kubernetes.io/selected-node';
 export const ANN_DYNAMICALLY_PROVISIONED = 'pv.kubernetes.io/provisioned-by';
+/**
+ * P22 — pkg/volume/util ControllerManagedAttachAnnotation: a kubelet run with
+ * enableControllerAttachDetach (the default) puts it on the Node it registers, and the
+ * attach/detach controller manages the volumes only of nodes that carry it.
+ */
+export const ANN_CONTROLLER_MANAGED_ATTACH_DETACH = 'volumes.kubernetes.io/controller-managed-attach-detach';
 
 /** The claims a pod's spec names (persistentVolumeClaim volumes); none for most pods. */
 export function podClaimNames(pod: Pod): string[] {

@@ -53,7 +53,7 @@ export const DURATION_KUBECTL_API_CASES: Case[] = [
     failingStep: 'I run `kubectl drain node-1`',
     says: [
       '`kubectl drain node-1` exited 1',
-      'cannot delete cannot delete Pods that declare no controller (use --force to override): default/web',
+      'cannot delete Pods that declare no controller (use --force to override): default/web',
       'There are pending nodes to be drained:',
     ],
   },

@@ -1,5 +1,7 @@
 import { When } from '@cucumber/cucumber';
 import type { ApiResponse } from '../../src/apiserver/apiserver';
+import { checkDeleteOptionsTypes, deleteOptionsFromRequest } from '../../src/apiserver/delete-options';
+import { StatusError } from '../../src/apimachinery/errors';
 import type { DeleteOptions, Pod } from '../../src/apimachinery/types';
 import { CONTROLLER, USER } from '../../src/cluster/cluster';
 import { runKubectl, type KubectlResult } from '../../src/frontends/kubectl/kubectl';
@@ -97,16 +99,31 @@ When('the user deletes pod {string}', function (this: TerminatingWorld, pod: str
  * The doc string is the DeleteOptions body in YAML or JSON: `gracePeriodSeconds`,
  * `propagationPolicy`, `orphanDependents`, `preconditions` (`uid`, `resourceVersion`), `dryRun`.
  * `<uid of pod "web">` and `<resourceVersion of pod "web">` stand for the pod's current values.
+ * The body is decoded as the DELETE handler decodes it (V7, the same code as `serve`): a field of
+ * the wrong JSON type (`gracePeriodSeconds: "30"`) fails before the registry sees the request —
+ * 400 BadRequest from v1.35, a bare 500 before — and nothing is deleted.
  */
 When('the user deletes pod {string} with options:', function (this: TerminatingWorld, pod: string, doc: string) {
   this.ensureStarted();
-  const options = parseYaml(resolvePlaceholders(this, doc), `the DeleteOptions of the step deleting pod "${pod}"`);
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+  const body = parseYaml(resolvePlaceholders(this, doc), `the DeleteOptions of the step deleting pod "${pod}"`);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ScenarioError(
-      `DeleteOptions must be a YAML/JSON mapping (e.g. gracePeriodSeconds: 0), got ${JSON.stringify(options)}`,
+      `DeleteOptions must be a YAML/JSON mapping (e.g. gracePeriodSeconds: 0), got ${JSON.stringify(body)}`,
     );
   }
-  remember(this, this.cluster.apiserver.delete(USER, 'pods', this.podNamespace(pod), pod, options as DeleteOptions));
+  const api = this.cluster.apiserver;
+  let options: DeleteOptions;
+  try {
+    // The body's apiVersion and kind are the options' own type meta (handlers/delete.go).
+    const { apiVersion: _a, kind: _k, ...fields } = body as Record<string, unknown>;
+    options = deleteOptionsFromRequest(checkDeleteOptionsTypes(fields, api.options.release));
+  } catch (e) {
+    if (!(e instanceof StatusError)) throw e;
+    // Refused by the handler's decoder: no request reached the registry (requestId 0 names none).
+    remember(this, { ok: false, code: e.code, status: e.status, requestId: 0 });
+    return;
+  }
+  remember(this, api.delete(USER, 'pods', this.podNamespace(pod), pod, options));
   this.cluster.flush();
   refuseUndeclaredPod(this, pod, this.lastResponse!);
 });

@@ -3,7 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { CAUSES, type CauseName } from '../../src/frontends/explain/causes';
 import { explainForward, EXPLAIN_HORIZON_MS } from '../../src/frontends/explain/explain';
 import { DumpError, readDump, readDumpFiles } from '../../src/planning/restore/dump';
-import { formatExplanation } from '../../src/frontends/explain/format';
+import { formatAttachWait, formatExplanation } from '../../src/frontends/explain/format';
+import { attachWaits } from '../../src/frontends/explain/volume-attach';
 import type { ModelledWebhook } from '../../src/apiserver/webhook/modelled-caller';
 import { callerOf } from './admission.steps';
 import { ScenarioError, type TerminatingWorld } from '../support/world';
@@ -150,3 +151,43 @@ Then('what holds pod {string} is:', function (this: TerminatingWorld, name: stri
       `pod "${name}" is also held by causes the table does not list (${left.map((c) => c.cause).join(', ')}):\n${text}`,
     );
 });
+
+/**
+ * X20 — what `terminating explain` says of a pod of the objects that cannot start because its
+ * ReadWriteOnce volume is still attached to another node: each row's `attachment` (the
+ * VolumeAttachment's name or its start), `node` (where it holds the volume) and `detach` (when the
+ * attach/detach controller lets go, T+… from the time the objects were read, or what it waits
+ * for) are substrings of the explanation, one row per volume the pod waits for. Read from the
+ * objects as they were read, not from the run. A mismatch prints the whole explanation.
+ */
+Then(
+  'what keeps pod {string} from attaching its volume is:',
+  function (this: TerminatingWorld, name: string, table: DataTable) {
+    const [header, ...rows] = table.raw();
+    if (header.map((h) => h.trim()).join('|') !== 'attachment|node|detach')
+      throw new ScenarioError(
+        `the table needs the columns | attachment | node | detach |, got | ${header.join(' | ')} |`,
+      );
+    const restored = this.plan.restoredObjects;
+    if (!restored)
+      throw new ScenarioError('no objects were resumed: start the scenario with  Given the objects in "FILE"');
+    const waits = attachWaits(restored.dump.objects, this.start, this.plan.release).filter((w) => w.name === name);
+    const text = waits.flatMap(formatAttachWait).join('\n');
+    if (waits.length === 0)
+      throw new ScenarioError(`pod "${name}" waits for no volume attached to another node in the objects`);
+    const left = [...waits];
+    for (const [attachment, node, detach] of rows) {
+      const i = left.findIndex(
+        (w) =>
+          w.attachment.startsWith(attachment.trim()) && w.heldOn === node.trim() && w.detach.includes(detach.trim()),
+      );
+      if (i < 0)
+        throw new ScenarioError(
+          `no VolumeAttachment "${attachment.trim()}…" on node "${node.trim()}" detached "${detach.trim()}" keeps pod "${name}" waiting:\n${text}`,
+        );
+      left.splice(i, 1);
+    }
+    if (left.length > 0)
+      throw new ScenarioError(`pod "${name}" also waits for volumes the table does not list:\n${text}`);
+  },
+);

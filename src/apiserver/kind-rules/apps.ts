@@ -232,6 +232,18 @@ function validateStatefulSet(set: StatefulSet, release: Release): FieldError[] {
       detail: "must be 'RollingUpdate' or 'OnDelete'",
     });
   }
+  // ValidatePersistentVolumeClaimRetentionPolicy (P21): each of whenDeleted and whenScaled is Retain or Delete.
+  const retention = spec.persistentVolumeClaimRetentionPolicy;
+  for (const when of ['whenDeleted', 'whenScaled'] as const) {
+    const value = retention?.[when];
+    if (retention && value !== 'Retain' && value !== 'Delete')
+      errs.push({
+        field: `spec.persistentVolumeClaimRetentionPolicy.${when}`,
+        type: 'Unsupported value',
+        value: value ?? '',
+        detail: 'supported values: "Retain", "Delete"',
+      });
+  }
   errs.push(
     ...nonNegative(spec.replicas, 'spec.replicas'),
     ...validateSelector(spec.selector, spec.template, 'empty selector is not valid for statefulset.', true, release),

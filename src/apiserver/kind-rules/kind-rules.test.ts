@@ -159,12 +159,24 @@ describe('R242 validation of every kind (kind-rules)', () => {
     );
   });
 
-  it("ValidateStatefulSetSpec: podManagementPolicy is `must be 'OrderedReady' or 'Parallel'`; ValidateReplicaSetSpec: an empty selector; a template restarting Never", () => {
+  it("ValidateStatefulSetSpec: podManagementPolicy is `must be 'OrderedReady' or 'Parallel'`, a retention policy Retain or Delete; ValidateReplicaSetSpec: an empty selector; a template restarting Never", () => {
     const sts = create('statefulsets', {
       spec: { serviceName: 'web', selector: SELECTOR, template: TEMPLATE, podManagementPolicy: 'Paralel' },
     });
     expect(sts.message).to.equal(
       'StatefulSet.apps "web" is invalid: spec.podManagementPolicy: Invalid value: "Paralel": must be \'OrderedReady\' or \'Parallel\'',
+    );
+    // P21 ValidatePersistentVolumeClaimRetentionPolicy: Retain or Delete, in that order.
+    const retention = create('statefulsets', {
+      spec: {
+        serviceName: 'web',
+        selector: SELECTOR,
+        template: TEMPLATE,
+        persistentVolumeClaimRetentionPolicy: { whenScaled: 'Remove' },
+      },
+    });
+    expect(retention.message).to.equal(
+      'StatefulSet.apps "web" is invalid: spec.persistentVolumeClaimRetentionPolicy.whenScaled: Unsupported value: "Remove": supported values: "Retain", "Delete"',
     );
     const rs = (release?: Release) =>
       create(
@@ -216,7 +228,7 @@ describe('R242 validation of every kind (kind-rules)', () => {
     );
   });
 
-  it('ValidateConfigMap / ValidateSecret: values together at most 1 MiB; field.TooLong reworded in 1.32 (V48)', () => {
+  it('ValidateConfigMap / ValidateSecret: values together at most 1 MiB; field.TooLong reworded in 1.32 (V65)', () => {
     // 1 MiB exactly is accepted; one byte more is not (data and binaryData count together).
     const half = 'x'.repeat(512 * 1024);
     expect(create('configmaps', { data: { a: half }, binaryData: { b: base64Of(512 * 1024) } }).ok).to.equal(true);
@@ -235,7 +247,7 @@ describe('R242 validation of every kind (kind-rules)', () => {
     );
   });
 
-  it('ValidateNode: taint key, value and effect; a duplicate key and effect pair, printed %#v then JSON (V47)', () => {
+  it('ValidateNode: taint key, value and effect; a duplicate key and effect pair, printed %#v then JSON (V64)', () => {
     const bad = create('nodes', {
       spec: {
         taints: [
@@ -342,7 +354,7 @@ describe('R242 validation of every kind (kind-rules)', () => {
     ]);
   });
 
-  it('V49 IsDNS1123Label: a name with dots says `must not contain dots` from 1.27 (namespaces, endpoint hostnames, Service names on 1.36)', () => {
+  it('V66 IsDNS1123Label: a name with dots says `must not contain dots` from 1.27 (namespaces, endpoint hostnames, Service names on 1.36)', () => {
     const LABEL =
       "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
     const ns = (release: Release, name: string) =>

@@ -83,6 +83,10 @@ export class SmdSchema {
     const node = this.deref(s);
     let t = this.resolved.get(node);
     if (!t) this.resolved.set(node, (t = this.convert(node)));
+    // A field's own `x-kubernetes-map-type` overrides its referenced struct's (smd TypeRef's
+    // ElementRelationship): PersistentVolumeSpec.claimRef is a granular ObjectReference.
+    const override = s !== node ? s['x-kubernetes-map-type'] : undefined;
+    if (override && t.kind === 'map' && t.atomic !== (override === 'atomic')) return { ...t, atomic: !t.atomic };
     return t;
   }
 

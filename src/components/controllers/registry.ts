@@ -29,13 +29,21 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
   {
     name: 'endpoints-controller',
     aliases: ['endpoint'],
-    start: (ctx) => new EndpointsController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.config.endpoints),
+    start: (ctx) =>
+      new EndpointsController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.config.endpoints, ctx.release),
   },
   {
     name: 'endpointslice-controller',
     aliases: ['endpointslice'],
     start: (ctx) =>
-      new EndpointSliceController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.config.endpointSlice),
+      new EndpointSliceController(
+        ctx.clock,
+        ctx.timeline,
+        ctx.api,
+        ctx.informers,
+        ctx.config.endpointSlice,
+        ctx.release,
+      ),
   },
   {
     name: 'garbage-collector-controller',

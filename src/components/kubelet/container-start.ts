@@ -1,7 +1,7 @@
 /** SyncPod's start of the containers computePodActions picked, with the crash-loop back-off (K55). */
 import type { Pod } from '../../apimachinery/types';
 import { type Backoff, goDuration } from './backoff';
-import type { ContainerRuntime } from './runtime';
+import type { ContainerRuntime, Sandbox } from './runtime';
 import { isRegularInitContainer, type WaitingReason } from './status';
 
 /** What the start uses of its kubelet. */
@@ -14,6 +14,12 @@ export interface ContainerStartContext {
   recordEvent(pod: Pod, container: string, reason: string, message: string, source: string): void;
   /** PLEG will see the container start. */
   plegEvent(uid: string): void;
+  /** The prober's last liveness or startup result of a container. */
+  probeResult(uid: string, container: string, type: 'liveness' | 'startup'): string | undefined;
+  /** A Normal Killing Event about one container of the pod. */
+  killing(pod: Pod, container: string, message: string, source: string): void;
+  /** CRI StopContainer with the grace period; PLEG sees the exit. */
+  stopContainer(uid: string, container: string, gracePeriodSeconds: number): void;
 }
 
 /**
@@ -73,4 +79,31 @@ export function startContainers(
     k.plegEvent(uid);
   }
   return { backedOff, toPull };
+}
+
+/**
+ * N12 — kuberuntime_manager.go computePodActions: a running container whose liveness (or
+ * startup) probe failed is killed with the pod's grace period ("failed liveness probe, will be
+ * restarted"), and started again by the restart rules once it has exited.
+ */
+export function killUnhealthyContainers(k: ContainerStartContext, pod: Pod, sandbox: Sandbox): void {
+  const uid = pod.metadata.uid!;
+  for (const spec of pod.spec?.containers ?? []) {
+    const c = sandbox.containers.get(spec.name);
+    if (!c || c.state !== 'running' || c.sigtermAt !== undefined) continue;
+    const failed =
+      k.probeResult(uid, spec.name, 'liveness') === 'Failure'
+        ? 'liveness'
+        : k.probeResult(uid, spec.name, 'startup') === 'Failure'
+          ? 'startup'
+          : undefined;
+    if (!failed) continue;
+    k.killing(
+      pod,
+      spec.name,
+      `Container ${spec.name} failed ${failed} probe, will be restarted`,
+      'pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions → killContainer',
+    );
+    k.stopContainer(uid, spec.name, pod.spec?.terminationGracePeriodSeconds ?? 30);
+  }
 }

@@ -11,9 +11,9 @@ import { PodConfig, type PodUpdate } from './config-source';
 import { KubeRuntimeManager } from './kuberuntime';
 import { Loop } from '../../foundation/loop';
 import { PodWorkers, type PodSyncStatus } from './pod-workers';
-import type { ContainerRuntime, Sandbox } from './runtime';
+import type { ContainerRuntime } from './runtime';
 import { Backoff } from './backoff';
-import { type ContainerStartContext, startContainers } from './container-start';
+import { type ContainerStartContext, killUnhealthyContainers, startContainers } from './container-start';
 import { generateAPIPodStatus, isRegularInitContainer, type WaitingReason } from './status';
 import { StatusManager } from './status-manager';
 import { ProberManager } from './prober/prober-manager';
@@ -69,7 +69,16 @@ export class Kubelet {
     volumeMounts: boolean;
     podIsTerminalArgument: boolean;
     podHostIPs: boolean;
+    podReadyToStartContainers: boolean;
+    containerRestartRules: boolean;
   };
+  /**
+   * V47 — pods whose ready sandbox the status may report (PodReadyToStartContainers True): up to
+   * v1.35 once a SyncPod starts with the sandbox in the pod cache, i.e. after the SyncPod that
+   * created it (and pulled the images) has returned; from v1.36 (OnPodSandboxReady,
+   * kubernetes#134660) as soon as the sandbox is up, before any image pull.
+   */
+  private readonly sandboxSeen = new Set<string>();
   /** The volume manager's PersistentVolumeClaim part: attach before mount, volumesInUse (P16). */
   readonly attached: AttachedVolumes;
 
@@ -95,6 +104,15 @@ export class Kubelet {
       now: () => this.scheduler.now(),
       recordEvent: (pod, c, reason, message, source) => this.recordEvent(pod, c, 'Warning', reason, message, source),
       plegEvent: (uid) => this.plegEvent(uid),
+      probeResult: (uid, name, type) => this.probeManager.result(uid, name, type),
+      killing: (pod, c, message, source) => this.recordEvent(pod, c, 'Normal', 'Killing', message, source),
+      stopContainer: (uid, name, grace) =>
+        this.runtime.stopContainer(
+          uid,
+          name,
+          grace,
+          this.scheduler.guard(() => this.plegEvent(uid)),
+        ),
     };
     const { release } = settings;
     this.statusGates = {
@@ -102,6 +120,8 @@ export class Kubelet {
       volumeMounts: release.enabled('RecursiveReadOnlyMounts'),
       podIsTerminalArgument: release.atLeast(27),
       podHostIPs: release.enabled('PodHostIPs'),
+      podReadyToStartContainers: release.enabled('PodReadyToStartContainersCondition'),
+      containerRestartRules: release.enabled('ContainerRestartRules'),
     };
     const identity: ClientIdentity = { name: `kubelet/${nodeName}`, component: 'kubelet' };
     this.client = new ApiClient(api, identity, connected);
@@ -188,6 +208,7 @@ export class Kubelet {
       this.reasonCache.delete(s.uid);
       this.activeDeadline.forget(s.uid);
       this.deadlineChecks.delete(s.uid);
+      this.sandboxSeen.delete(s.uid);
     };
     // The work queue: a failed sync is retried when the sync ticker finds it due, only for pods
     // still in the pod manager (getPodsToSync → HandlePodSyncs); orphans are re-driven by housekeeping.
@@ -324,6 +345,8 @@ export class Kubelet {
     const cancelled = this.workers.isPodTerminationRequested(uid);
     let toPull: string[] = [];
     const sandbox = this.runtime.sandbox(uid);
+    // SyncPod generates the status from the pod cache, which has the sandbox once a SyncPod created it (V47).
+    if (sandbox) this.sandboxSeen.add(uid);
     if (!cancelled && !sandbox && podHasClaims(pod) && !this.attached.allMounted(uid)) {
       // SyncPod: the status is written, then WaitForAttachAndMount blocks the worker until the claims are mounted (P16).
       this.statusManager.setPodStatus(pod, this.generateAPIPodStatus(pod, false));
@@ -344,6 +367,13 @@ export class Kubelet {
       const first = inits.length > 0 ? [inits[0].name] : (pod.spec?.containers ?? []).map((c) => c.name);
       this.updatePodCIDR();
       toPull = this.runtime.startPod(uid, ref, first, runsToCompletion);
+      // V47 — from v1.36 kuberuntime SyncPod calls OnPodSandboxReady once the new sandbox is up
+      // (kubernetes#134660): the condition is True in the status written now, before any pull.
+      if (this.settings.release.has('OnPodSandboxReady')) this.sandboxSeen.add(uid);
+      // Up to v1.35 the status says so only at the next SyncPod: the one PLEG's ContainerStarted
+      // brings at its next relist (after the pulls, which end with a PLEG event of their own).
+      else if (this.statusGates.podReadyToStartContainers && inits.length === 0 && toPull.length === 0)
+        this.plegEvent(uid);
       // PLEG's ContainerStarted at the next relist syncs the pod again, which starts the next init container.
       if (inits.length > 0) this.plegEvent(uid);
     }
@@ -371,8 +401,13 @@ export class Kubelet {
       return done(undefined, true, false);
     }
     if (!cancelled && !terminal && sandbox?.state === 'ready') {
-      this.killUnhealthyContainers(pod, sandbox);
-      const start = startContainers(this.containerStart, pod, containersToStart(pod, sandbox), reasons);
+      killUnhealthyContainers(this.containerStart, pod, sandbox);
+      const start = startContainers(
+        this.containerStart,
+        pod,
+        containersToStart(pod, sandbox, this.statusGates.containerRestartRules),
+        reasons,
+      );
       crashLooping = start.backedOff;
       toPull = start.toPull;
     }
@@ -474,7 +509,7 @@ export class Kubelet {
     // stopped status below keeps its phase, reason, message and DisruptionTarget through the cache.
     podStatusFn?.(status);
     this.statusManager.setPodStatus(pod, status);
-    this.probeManager.stopLivenessAndStartup(uid);
+    this.probeManager.stopLivenessAndStartup(pod, this.settings.release);
     this.kuberuntime.killPod(pod, gracePeriod, (err) => {
       if (err) {
         // X8 — SyncTerminatingPod: a failed kill is a Warning FailedKillPod and an error; the pod worker retries after its back-off.
@@ -517,13 +552,23 @@ export class Kubelet {
    * RecursiveReadOnlyMounts (v1.31+) the container statuses list their volumeMounts.
    */
   private generateAPIPodStatus(pod: Pod, podIsTerminal: boolean): PodStatus {
-    const { trackGeneration, volumeMounts, podIsTerminalArgument, podHostIPs } = this.statusGates;
+    const {
+      trackGeneration,
+      volumeMounts,
+      podIsTerminalArgument,
+      podHostIPs,
+      podReadyToStartContainers,
+      containerRestartRules,
+    } = this.statusGates;
     const uid = pod.metadata.uid!;
     const gates = {
       observedGeneration: trackGeneration ? pod.metadata.generation : undefined,
       volumeMounts,
       hostIP: this.settings.nodeIP,
       podHostIPs,
+      podReadyToStartContainers,
+      sandboxNotYetSeen: !this.sandboxSeen.has(uid),
+      containerRestartRules,
     };
     const evict = this.activeDeadline.shouldEvict(pod);
     return generateAPIPodStatus(
@@ -537,40 +582,6 @@ export class Kubelet {
       this.probeManager.readiness(uid),
       evict,
     );
-  }
-
-  /**
-   * N12 — kuberuntime_manager.go computePodActions: a running container whose liveness (or
-   * startup) probe failed is killed with the pod's grace period ("failed liveness probe, will be
-   * restarted"), and started again by the restart rules once it has exited.
-   */
-  private killUnhealthyContainers(pod: Pod, sandbox: Sandbox): void {
-    const uid = pod.metadata.uid!;
-    for (const spec of pod.spec?.containers ?? []) {
-      const c = sandbox.containers.get(spec.name);
-      if (!c || c.state !== 'running' || c.sigtermAt !== undefined) continue;
-      const failed =
-        this.probeManager.result(uid, spec.name, 'liveness') === 'Failure'
-          ? 'liveness'
-          : this.probeManager.result(uid, spec.name, 'startup') === 'Failure'
-            ? 'startup'
-            : undefined;
-      if (!failed) continue;
-      this.recordEvent(
-        pod,
-        spec.name,
-        'Normal',
-        'Killing',
-        `Container ${spec.name} failed ${failed} probe, will be restarted`,
-        'pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions → killContainer',
-      );
-      this.runtime.stopContainer(
-        uid,
-        spec.name,
-        pod.spec?.terminationGracePeriodSeconds ?? 30,
-        this.scheduler.guard(() => this.plegEvent(uid)),
-      );
-    }
   }
 
   /**

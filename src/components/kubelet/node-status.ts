@@ -6,6 +6,7 @@ import type { Scheduler, TimerHandle } from '../../foundation/clock';
 import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
 import { NODE_LEASE_NAMESPACE } from '../../helpers/well-known';
 import { Loop } from '../../foundation/loop';
+import { ANN_CONTROLLER_MANAGED_ATTACH_DETACH } from '../../helpers/volume-util';
 
 /** The machine every simulated node is: linux/amd64 (the architecture label a kubelet sets from GOARCH). */
 const NODE_ARCH = 'amd64';
@@ -213,6 +214,10 @@ export class NodeStatusReporter {
       // stable ones and their beta twins (kubeletapis.LabelOS/LabelArch), as a linux/amd64 kubelet sets them.
       metadata: {
         name: this.nodeName,
+        // P22 — initialNode: with enableControllerAttachDetach (KubeletConfiguration default true;
+        // the kubelet's own attach and detach, when it is false, are not modelled) the attach/detach
+        // controller is told to manage this node's volumes.
+        annotations: { [ANN_CONTROLLER_MANAGED_ATTACH_DETACH]: 'true' },
         labels: {
           'beta.kubernetes.io/arch': NODE_ARCH,
           'beta.kubernetes.io/os': 'linux',

@@ -4,6 +4,7 @@
  */
 import type { Pod } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
+import { containerShouldRestart } from '../../helpers/container-restart';
 import { computeInitContainerActions } from './init-containers';
 import type { Sandbox } from './runtime';
 
@@ -12,15 +13,17 @@ import type { Sandbox } from './runtime';
  * is under way only the init containers computeInitContainerActions picks (K56); then those (a
  * sidecar to restart) and every regular container that ShouldContainerBeRestarted: never started,
  * or exited and allowed by the restartPolicy (Always; OnFailure after a non-zero exit) — never
- * once the pod has a deletionTimestamp (K55).
+ * once the pod has a deletionTimestamp (K55). With ContainerRestartRules (`restartRules`) a regular
+ * container's own policy and rules come first (V51).
  */
-export function containersToStart(pod: Pod, sandbox: Sandbox): string[] {
+export function containersToStart(pod: Pod, sandbox: Sandbox, restartRules = false): string[] {
   const init = computeInitContainerActions(pod, sandbox);
   if (!init.initialized) return init.toStart;
   const regular = (pod.spec?.containers ?? []).filter((spec) => {
     const c = sandbox.containers.get(spec.name);
     if (!c) return true;
     if (c.state !== 'exited' || pod.metadata.deletionTimestamp) return false;
+    if (restartRules) return containerShouldRestart(spec, pod.spec?.restartPolicy, c.exitCode ?? 0);
     const policy = pod.spec?.restartPolicy ?? 'Always';
     return policy === 'Always' || (policy === 'OnFailure' && c.exitCode !== 0);
   });
@@ -39,5 +42,7 @@ export function onlySidecarsLeft(pod: Pod, sandbox: Sandbox, release: Release): 
   if (!computeInitContainerActions(pod, sandbox).initialized) return false;
   const regular = pod.spec?.containers ?? [];
   if (!regular.every((c) => sandbox.containers.get(c.name)?.state === 'exited')) return false;
-  return !containersToStart(pod, sandbox).some((name) => regular.some((c) => c.name === name));
+  return !containersToStart(pod, sandbox, release.enabled('ContainerRestartRules')).some((name) =>
+    regular.some((c) => c.name === name),
+  );
 }

@@ -1,5 +1,6 @@
 import { clone, toTime } from '../../apimachinery/object';
 import type { Container, ContainerStatus, Pod, PodCondition, PodStatus } from '../../apimachinery/types';
+import { containerShouldRestart } from '../../helpers/container-restart';
 import type { Sandbox } from './runtime';
 
 // The pod here is a stored version (or a watch event's copy of one): its arrays are frozen, and V8
@@ -167,7 +168,13 @@ function volumeMountStatuses(spec: Container): ContainerStatus['volumeMounts'] {
  * (all exit 0) or Failed whatever the restartPolicy (K32), otherwise by restartPolicy. Sidecars
  * (restartable init containers) count as running, never as stopped.
  */
-export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTerminal: boolean): string {
+export function getPhase(
+  pod: Pod,
+  statuses: readonly ContainerStatus[],
+  podIsTerminal: boolean,
+  /** V51 — ContainerRestartRules: a stopped container counts as restarting only if ContainerShouldRestart says so. */
+  restartRules = false,
+): string {
   const spec = pod.spec!;
   let pendingInitialization = 0;
   let failedInitialization = 0;
@@ -185,6 +192,7 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
   let running = 0;
   let waiting = 0;
   let stopped = 0;
+  let stoppedNotRestartable = 0;
   let succeeded = 0;
   for (let i = 0; i < inits.length; i++) {
     const c = inits[i];
@@ -214,10 +222,18 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
     else if (s.state?.running) running += 1;
     else if (s.state?.terminated) {
       stopped += 1;
+      if (restartRules && !containerShouldRestart(spec.containers[i], spec.restartPolicy, s.state.terminated.exitCode))
+        stoppedNotRestartable += 1;
       if (s.state.terminated.exitCode === 0) succeeded += 1;
     } else if (s.state?.waiting) {
-      if (s.lastState?.terminated) stopped += 1;
-      else waiting += 1;
+      if (s.lastState?.terminated) {
+        stopped += 1;
+        if (
+          restartRules &&
+          !containerShouldRestart(spec.containers[i], spec.restartPolicy, s.lastState.terminated.exitCode)
+        )
+          stoppedNotRestartable += 1;
+      } else waiting += 1;
     } else unknown += 1;
   }
   if (failedInitialization > 0 && spec.restartPolicy === 'Never') return 'Failed';
@@ -225,6 +241,10 @@ export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTe
   if (running > 0 && unknown === 0) return 'Running';
   if (running === 0 && stopped > 0 && unknown === 0) {
     if (podIsTerminal) return stopped === succeeded ? 'Succeeded' : 'Failed';
+    // V51 — kubelet_pods.go getPhase with ContainerRestartRules: Running while any stopped
+    // container may restart, else Succeeded or Failed.
+    if (restartRules)
+      return stopped !== stoppedNotRestartable ? 'Running' : stopped === succeeded ? 'Succeeded' : 'Failed';
     if (spec.restartPolicy === 'Always') return 'Running';
     if (stopped === succeeded) return 'Succeeded';
     if (spec.restartPolicy === 'Never') return 'Failed';
@@ -282,6 +302,19 @@ export interface StatusGates {
   hostIP?: string;
   /** PodHostIPs (β on from v1.29, GA v1.30): `status.hostIPs` beside `hostIP`. */
   podHostIPs?: boolean;
+  /**
+   * V47 — PodReadyToStartContainersCondition (β on from v1.29): the kubelet writes the
+   * PodReadyToStartContainers condition; off (the default up to v1.28), it is not in the status.
+   * Unset means on.
+   */
+  podReadyToStartContainers?: boolean;
+  /**
+   * V47 — the pod's ready sandbox is not yet in what this status is generated from: it was
+   * created by the SyncPod still under way (up to v1.35), so the condition is still False.
+   */
+  sandboxNotYetSeen?: boolean;
+  /** V51 — ContainerRestartRules (β on from v1.35): the phase reads each container's restart policy and rules. */
+  containerRestartRules?: boolean;
 }
 
 const DEFAULT_HOST_IP = '10.0.0.1';
@@ -346,7 +379,7 @@ export function generateAPIPodStatus(
   }
   if (statuses.length > 1) statuses.sort(compareNames);
   const every = initStatuses.length > 0 ? [...initStatuses, ...statuses] : statuses;
-  let phase = getPhase(pod, every, podIsTerminal);
+  let phase = getPhase(pod, every, podIsTerminal, gates.containerRestartRules === true);
   // The three-way merge: a terminal phase in the status manager or in the API wins.
   if (!isTerminalPhase(phase)) {
     if (isTerminalPhase(old.phase)) phase = old.phase!;
@@ -385,8 +418,19 @@ export function generateAPIPodStatus(
   // PodObservedGenerationTracking (beta on from v1.34, #132912): the conditions the kubelet
   // generates carry the pod's generation, as does status.observedGeneration below.
   const time = toTime(now);
+  // V47 — status/generate.go GeneratePodReadyToStartContainersCondition: True once no new sandbox is
+  // needed (runtimeutil.PodSandboxChanged: a ready sandbox with its network); written only with
+  // the PodReadyToStartContainersCondition gate on (kubelet_pods.go generateAPIPodStatus).
+  if (gates.podReadyToStartContainers !== false)
+    conditions.push(
+      condition(
+        'PodReadyToStartContainers',
+        sandbox?.state === 'ready' && !gates.sandboxNotYetSeen,
+        time,
+        observedGeneration,
+      ),
+    );
   conditions.push(
-    condition('PodReadyToStartContainers', sandbox?.state === 'ready', time, observedGeneration),
     initializedCondition(spec, initStatuses, statuses, phase, time, observedGeneration),
     condition('Ready', ready, time, observedGeneration, unready, message),
     condition('ContainersReady', ready, time, observedGeneration, unready, message),

@@ -145,6 +145,43 @@ describe('kube-scheduler (pkg/scheduler schedule_one.go)', () => {
     expect(pod(c, 'second')?.spec?.nodeName).to.equal('node-1');
   });
 
+  it('W3 V62 without queueing hints (v1.27, v1.31) a node event moves a waiting pod only if preCheckForNode passes on that node; with them (v1.32) the hint decides', () => {
+    for (const minor of [27, 31, 32]) {
+      const c = cluster(['node-1'], Release.of(minor));
+      pending(c, 'web', { nodeSelector: { disk: 'ssd' } });
+      c.flush();
+      const attempts = () => texts(c, 'scheduler').filter((t) => t.includes('pods/web')).length;
+      const first = attempts();
+      expect(first, `v1.${minor}: tried once`).to.be.greaterThan(0);
+      // NodeAffinity registered for label changes, but the node still does not match: neither
+      // preCheckForNode nor the hint lets the pod move (before, v1.26–v1.31 moved it on any label change).
+      patchNode(c, 'node-1', { metadata: { labels: { zone: 'a' } } });
+      c.advance(15_000);
+      expect(attempts(), `v1.${minor}: not tried again`).to.equal(first);
+      patchNode(c, 'node-1', { metadata: { labels: { disk: 'ssd' } } });
+      c.advance(15_000);
+      expect(pod(c, 'web')?.spec?.nodeName, `v1.${minor}`).to.equal('node-1');
+    }
+  });
+
+  it('W3 a node that now matches the selector but has an untolerated NoSchedule taint: no retry without hints (preCheckForNode), a retry with them (NodeAffinity says Queue)', () => {
+    const retried = (minor: number) => {
+      const c = cluster(['node-1', 'node-2'], Release.of(minor));
+      patchNode(c, 'node-1', { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } });
+      // node-1 rejects it for its taint, node-2 for its labels: TaintToleration and NodeAffinity rejected it.
+      pending(c, 'web', { nodeSelector: { disk: 'ssd' } });
+      c.flush();
+      const attempts = () => texts(c, 'scheduler').filter((t) => t.includes('pods/web')).length;
+      const first = attempts();
+      patchNode(c, 'node-1', { metadata: { labels: { disk: 'ssd' } } });
+      c.advance(15_000);
+      expect(pod(c, 'web')?.spec?.nodeName).to.equal(undefined);
+      return attempts() > first;
+    };
+    expect(retried(31)).to.equal(false);
+    expect(retried(32)).to.equal(true);
+  });
+
   it('W2 with no nodes at all: "no nodes available to schedule pods"; the first node to join takes the pod', () => {
     const c = cluster([]);
     pending(c, 'web');

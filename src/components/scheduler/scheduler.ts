@@ -8,7 +8,17 @@ import { splitKey, type SharedInformer, type SharedInformerFactory } from '../..
 import { podInformer, POD_NODE_NAME_INDEX, type PodInformer } from '../../client/pod-informer';
 import type { Release } from '../../foundation/release';
 import type { Timeline } from '../../foundation/timeline/timeline';
-import { FILTER_BY_PLUGIN, fitErrorMessage, NO_NODES_AVAILABLE, runFilterPlugins, type Rejection } from './filters';
+import {
+  FILTER_BY_PLUGIN,
+  fitErrorMessage,
+  NO_NODES_AVAILABLE,
+  nodeAffinity,
+  nodeName,
+  nodeResourcesFit,
+  runFilterPlugins,
+  taintToleration,
+  type Rejection,
+} from './filters';
 import { SchedulingQueue, type ClusterEvent, type QueuedPod } from './scheduling-queue';
 import { VolumeBinding } from './volume-binding';
 import { podClaimNames } from '../../helpers/volume-util';
@@ -100,8 +110,9 @@ export class KubeScheduler {
     this.nodes.addEventHandler((_key, old, node) => {
       if (!node) return;
       const hint = (key: string, plugin: string) => this.admitsNow(key, plugin, old, node);
-      if (!old) this.queue.moveOnEvent('NodeAdd', hint);
-      else for (const e of nodeEvents(old, node)) this.queue.moveOnEvent(e, hint);
+      const preCheck = (key: string) => this.preCheckForNode(key, node);
+      if (!old) this.queue.moveOnEvent('NodeAdd', hint, preCheck);
+      else for (const e of nodeEvents(old, node)) this.queue.moveOnEvent(e, hint, preCheck);
     });
     this.volumeBinding.claims.addEventHandler((_key, _old, pvc) => pvc && this.queue.moveOnEvent('PvcChange'));
   }
@@ -144,6 +155,24 @@ export class KubeScheduler {
     const podCount = this.podCount(node.metadata.name!);
     if (filter(pod, { node, podCount })) return false;
     return !old || filter(pod, { node: old, podCount }) !== undefined;
+  }
+
+  /**
+   * eventhandlers.go preCheckForNode (used while SchedulerQueueingHints is off: up to v1.31 by
+   * default): the pod passes the kubelet's AdmissionCheck on the node — resources (the pod count),
+   * required node affinity and selector, node name; host ports are not modelled — and tolerates
+   * its NoSchedule taints (NoExecute and spec.unschedulable are not checked here).
+   */
+  private preCheckForNode(key: string, node: Node): boolean {
+    const pod = this.pods.get(key);
+    if (!pod) return true;
+    const info = { node, podCount: this.podCount(node.metadata.name!) };
+    if (nodeResourcesFit(pod, info) || nodeAffinity(pod, info) || nodeName(pod, info)) return false;
+    const noSchedule = {
+      ...node,
+      spec: { ...node.spec, taints: (node.spec?.taints ?? []).filter((t) => t.effect === 'NoSchedule') },
+    };
+    return taintToleration(pod, { node: noSchedule, podCount: info.podCount }) === undefined;
   }
 
   /** The pods the cache holds on a node: those the informer saw bound there, and the assumed ones. */

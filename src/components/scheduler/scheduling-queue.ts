@@ -182,13 +182,20 @@ export class SchedulingQueue {
   /**
    * MoveAllToActiveOrBackoffQueue for one cluster event; `hint` is the queueing hint of a plugin
    * for a pod (QueueingHintFn: does this event make the pod schedulable as far as that plugin goes?).
+   * `preCheck` is a node event's preCheckForNode: without SchedulerQueueingHints a pod it fails
+   * stays where it is whatever its plugins registered for; with the hints upstream passes none.
    */
-  moveOnEvent(event: ClusterEvent, hint: (key: string, plugin: string) => boolean = () => true): void {
+  moveOnEvent(
+    event: ClusterEvent,
+    hint: (key: string, plugin: string) => boolean = () => true,
+    preCheck?: (key: string) => boolean,
+  ): void {
     this.moveRequestCycle = this.cycle;
     if (this.unschedulable.size === 0) return;
     const hints = this.release.enabled('SchedulerQueueingHints');
     for (const info of [...this.unschedulable.values()].sort((a, b) => a.seq - b.seq)) {
       if (info.gated) continue;
+      if (!hints && preCheck && !preCheck(info.key)) continue;
       if (info.rejectedBy.size > 0) {
         const interested = [...info.rejectedBy].filter((p) => PLUGIN_EVENTS[p]?.includes(event));
         if (interested.length === 0 || (hints && !interested.some((p) => hint(info.key, p)))) continue;

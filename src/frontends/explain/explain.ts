@@ -11,6 +11,7 @@ import { checkRemedies } from './remedy-check';
 import { suspectStep, type SuspectStep } from './suspect-step';
 import { toTable } from '../server/table';
 import { DETECTORS, nothingHolds, type Cause, type PodRun } from './causes';
+import { attachWaits, type AttachWait } from './volume-attach';
 
 /** How far the forward run looks (virtual time): long enough for every grace period, pod GC and taint eviction. */
 export const EXPLAIN_HORIZON_MS = 60 * 60_000;
@@ -46,6 +47,8 @@ export interface Explanation {
   /** What the resume assumed (also on the run's timeline). */
   assumptions: string[];
   pods: PodExplanation[];
+  /** X20 — pods that cannot start because another node holds their volume (read from the objects). */
+  attachWaits?: AttachWait[];
 }
 
 export interface ExplainRun {
@@ -101,6 +104,7 @@ export function explainDump(
     horizon: formatOffset(horizon),
     assumptions: (plan.restoredObjects?.assumptions ?? []).map((a) => a.text),
     pods,
+    attachWaits: attachWaits(dump.objects, t0, plan.release),
   };
   return { explanation, plan, t0 };
 }

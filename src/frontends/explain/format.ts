@@ -1,4 +1,5 @@
 import type { Explanation, PodExplanation } from './explain';
+import type { AttachWait } from './volume-attach';
 
 /** The text `terminating explain` prints: per pod what holds it, what happens next, what releases it and at what risk. */
 export function formatExplanation(e: Explanation): string {
@@ -8,9 +9,20 @@ export function formatExplanation(e: Explanation): string {
   if (e.assumptions.length > 0) out.push('assumed:', ...e.assumptions.map((a) => `  - ${a}`));
   if (e.pods.length === 0) out.push('', 'no pod is Terminating, and none was deleted during the run');
   for (const p of e.pods) out.push('', ...formatPod(p));
+  for (const w of e.attachWaits ?? []) out.push('', ...formatAttachWait(w));
   return `${out.join('\n')}\n`;
 }
 
+/** X20 — a pod whose volume another node holds, laid out as a pod's causes are. */
+export function formatAttachWait(w: AttachWait): string[] {
+  return [
+    `pod ${w.namespace}/${w.name} (node ${w.node ?? 'none'}) cannot attach volume ${w.volume} (claim ${w.claim})`,
+    `  volume-attachment: VolumeAttachment ${w.attachment} holds it on node ${w.heldOn}`,
+    ...w.evidence.map((e) => `    evidence: ${e}`),
+    `    next: detached ${w.detach}`,
+    ...w.remedies.flatMap((r) => [`    to release it, ${r.action}:`, `      ${r.command}`, `      risk: ${r.risk}`]),
+  ];
+}
 function formatPod(p: PodExplanation): string[] {
   const found = p.stuck
     ? `still there at the end of the run (kubectl get pod: ${p.kubectlStatus})`

@@ -3,15 +3,17 @@ import { after, describe, it } from 'node:test';
 import { expect } from 'chai';
 import type { Pod } from '../../apimachinery/types';
 import { Cluster, USER } from '../../cluster/cluster';
+import { Release } from '../../foundation/release';
 import { createApiHandler } from '../server/api-handler';
 import { podManifest } from '../server/testing';
 import { splitCommandLine } from './delete-command';
 import { DEFAULT_WAIT_LIMIT_MS, runKubectl, type KubectlRequest } from './kubectl';
+import { type PinnedKubectlMinor, REAL_KUBECTL_MINOR } from './real-kubectl';
 import { RealKubectlSession } from './real-session';
 
 /**
- * K80, K81, K82 — `kubectl drain|cordon|uncordon`: the built-in kubectl (src/frontends/kubectl/drain.ts) against
- * the real kubectl v1.33, each on its own copy of one cluster (node-1 with pods api and web — no
+ * K80, K81, K82, V49 — `kubectl drain|cordon|uncordon`: the built-in kubectl (src/frontends/kubectl/drain.ts) against
+ * the real kubectl v1.33 (and v1.36 for the filter messages), each on its own copy of one cluster (node-1 with pods api and web — no
  * controller —, frontend-1 of ReplicaSet frontend, held with a finalizer nobody removes; the
  * variants add a pod with an emptyDir or one whose controller is a DaemonSet), the real one over
  * HTTP. They must send the same requests, print the same lines, exit alike and leave node-1's pods
@@ -117,38 +119,53 @@ function outcome(cluster: Cluster): { pods: string[]; unschedulable: boolean } {
   };
 }
 
-describe('kubectl drain, cordon, uncordon: the built-in kubectl and the real kubectl v1.33 do the same (K80–K82)', {
-  concurrency: 3,
-}, () => {
-  const sessions: RealKubectlSession[] = [];
-  const idle: RealKubectlSession[] = [];
-  after(async () => Promise.all(sessions.map((s) => s.close())));
+/**
+ * The real kubectl of each release against the built-in one at that release: every line at v1.33
+ * (the default real kubectl), the lines whose filters print an error or a warning at v1.36, whose
+ * no-controller error lost its doubled "cannot delete" (V49).
+ */
+const MATRIX: [PinnedKubectlMinor, (line: string, variant: Variant) => boolean][] = [
+  [REAL_KUBECTL_MINOR, () => true],
+  [
+    36,
+    (line) => !line.includes('--timeout') && /drain node-1( --force)?( --pod-selector=app=(data|agent))?$/.test(line),
+  ],
+];
 
-  for (const [line, variant] of LINES) {
-    it(`${line} (${variant})`, async () => {
-      const builtInCluster = fixture(variant);
-      const builtIn = runKubectl(builtInCluster, line);
-      const realCluster = fixture(variant);
-      const { listener } = createApiHandler(realCluster);
-      let session = idle.pop();
-      if (session) session.use(realCluster, listener);
-      else sessions.push((session = await RealKubectlSession.start(realCluster, listener)));
-      const real = await session.run(splitCommandLine(line).slice(1), {
-        virtualMs: DEFAULT_WAIT_LIMIT_MS,
-        wallMs: 20_000,
-        pollingQuietMs: 100,
+for (const [minor, selected] of MATRIX) {
+  describe(`kubectl drain, cordon, uncordon: the built-in kubectl and the real kubectl v1.${minor} do the same (K80–K82)`, {
+    concurrency: 3,
+  }, () => {
+    const sessions: RealKubectlSession[] = [];
+    const idle: RealKubectlSession[] = [];
+    after(async () => Promise.all(sessions.map((s) => s.close())));
+
+    for (const [line, variant] of LINES.filter(([l, v]) => selected(l, v))) {
+      it(`${line} (${variant})`, async () => {
+        const builtInCluster = fixture(variant);
+        const builtIn = runKubectl(builtInCluster, line, { release: Release.of(minor) });
+        const realCluster = fixture(variant);
+        const { listener } = createApiHandler(realCluster);
+        let session = idle.pop();
+        if (session) session.use(realCluster, listener);
+        else sessions.push((session = await RealKubectlSession.start(realCluster, listener, minor)));
+        const real = await session.run(splitCommandLine(line).slice(1), {
+          virtualMs: DEFAULT_WAIT_LIMIT_MS,
+          wallMs: 20_000,
+          pollingQuietMs: 100,
+        });
+        idle.push(session);
+
+        expect(real.stopped, 'the real kubectl ran to its end').to.equal(undefined);
+        const b = normalised(builtIn.requests);
+        const r = normalised(real.requests);
+        expect(b.ordered, 'requests up to the pod LIST').to.deep.equal(r.ordered);
+        expect(b.perPod, 'the per-pod requests').to.deep.equal(r.perPod);
+        expect(sortedLines(builtIn.stdout), 'stdout').to.deep.equal(sortedLines(real.stdout));
+        expect(builtIn.stderr, 'stderr').to.equal(real.stderr.replace(KLOG_HEADER, '').replace(/\n$/, ''));
+        expect(builtIn.exitCode, 'exit code').to.equal(real.exitCode);
+        expect(outcome(builtInCluster), 'pods left and node-1 unschedulable').to.deep.equal(outcome(realCluster));
       });
-      idle.push(session);
-
-      expect(real.stopped, 'the real kubectl ran to its end').to.equal(undefined);
-      const b = normalised(builtIn.requests);
-      const r = normalised(real.requests);
-      expect(b.ordered, 'requests up to the pod LIST').to.deep.equal(r.ordered);
-      expect(b.perPod, 'the per-pod requests').to.deep.equal(r.perPod);
-      expect(sortedLines(builtIn.stdout), 'stdout').to.deep.equal(sortedLines(real.stdout));
-      expect(builtIn.stderr, 'stderr').to.equal(real.stderr.replace(KLOG_HEADER, '').replace(/\n$/, ''));
-      expect(builtIn.exitCode, 'exit code').to.equal(real.exitCode);
-      expect(outcome(builtInCluster), 'pods left and node-1 unschedulable').to.deep.equal(outcome(realCluster));
-    });
-  }
-});
+    }
+  });
+}

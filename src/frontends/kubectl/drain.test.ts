@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
+import { Release } from '../../foundation/release';
 import type { ApiServer } from '../../apiserver/apiserver';
 import { Cluster, USER } from '../../cluster/cluster';
 import { podManifest } from '../server/testing';
@@ -16,25 +17,39 @@ function cluster(): Cluster {
   return c;
 }
 
+const KUBECTL_1_35 = Release.of(35);
+
 describe('kubectl drain in the built-in kubectl (staging/src/k8s.io/kubectl/pkg/drain)', () => {
+  it('V49 the no-controller error by kubectl release: reworded in v1.30, its doubled "cannot delete" gone in v1.36', () => {
+    const cmd = parseKubectlDrain('kubectl drain node-1');
+    const message = (minor: number) =>
+      filterPod(podManifest('web'), cmd, 0, () => undefined, Release.of(minor)).message;
+    expect([29, 30, 35, 36].map(message)).to.deep.equal([
+      'Pods declare no controller (use --force to override)',
+      'cannot delete Pods that declare no controller (use --force to override)',
+      'cannot delete Pods that declare no controller (use --force to override)',
+      'Pods that declare no controller (use --force to override)',
+    ]);
+  });
+
   it('K80 the filters in turn; the last that ran decides', () => {
     const cmd = parseKubectlDrain('kubectl drain node-1');
     const pod = podManifest('web');
     const noDs = () => undefined;
-    expect(filterPod(pod, cmd, 0, noDs)).to.deep.equal({
+    expect(filterPod(pod, cmd, 0, noDs, KUBECTL_1_35)).to.deep.equal({
       delete: false,
       reason: 'Error',
       message: 'cannot delete Pods that declare no controller (use --force to override)',
     });
-    expect(filterPod(pod, parseKubectlDrain('kubectl drain node-1 --force'), 0, noDs)).to.deep.include({
+    expect(filterPod(pod, parseKubectlDrain('kubectl drain node-1 --force'), 0, noDs, KUBECTL_1_35)).to.deep.include({
       delete: true,
       reason: 'Warning',
       message: 'deleting Pods that declare no controller',
     });
     const withScratch = { ...pod, spec: { ...pod.spec!, volumes: [{ name: 's', emptyDir: {} }] } };
-    expect(filterPod(withScratch, parseKubectlDrain('kubectl drain node-1 --force'), 0, noDs).message).to.equal(
-      'Pods with local storage (use --delete-emptydir-data to override)',
-    );
+    expect(
+      filterPod(withScratch, parseKubectlDrain('kubectl drain node-1 --force'), 0, noDs, KUBECTL_1_35).message,
+    ).to.equal('Pods with local storage (use --delete-emptydir-data to override)');
     const ds = {
       ...pod,
       metadata: {
@@ -42,19 +57,21 @@ describe('kubectl drain in the built-in kubectl (staging/src/k8s.io/kubectl/pkg/
         ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'u', controller: true }],
       },
     };
-    expect(filterPod(ds, cmd, 0, noDs)).to.deep.include({
+    expect(filterPod(ds, cmd, 0, noDs, KUBECTL_1_35)).to.deep.include({
       delete: false,
       message: 'DaemonSet-managed Pods (use --ignore-daemonsets to ignore)',
     });
-    expect(filterPod(ds, parseKubectlDrain('kubectl drain node-1 --ignore-daemonsets'), 0, noDs)).to.deep.include({
+    expect(
+      filterPod(ds, parseKubectlDrain('kubectl drain node-1 --ignore-daemonsets'), 0, noDs, KUBECTL_1_35),
+    ).to.deep.include({
       delete: false,
       reason: 'Warning',
       message: 'ignoring DaemonSet-managed Pods',
     });
     const failed = { ...ds, status: { phase: 'Failed' } };
-    expect(filterPod(failed, cmd, 0, noDs)).to.deep.include({ delete: true, reason: 'Okay' });
+    expect(filterPod(failed, cmd, 0, noDs, KUBECTL_1_35)).to.deep.include({ delete: true, reason: 'Okay' });
     const mirror = { ...pod, metadata: { ...pod.metadata, annotations: { 'kubernetes.io/config.mirror': 'x' } } };
-    expect(filterPod(mirror, cmd, 0, noDs)).to.deep.include({ delete: false, reason: 'Skip' });
+    expect(filterPod(mirror, cmd, 0, noDs, KUBECTL_1_35)).to.deep.include({ delete: false, reason: 'Skip' });
   });
 
   it('K81 a 429 from the eviction API is printed and retried 5 s later, "evicting pod" again each time', () => {

@@ -1,6 +1,7 @@
 import type { ApiResponse } from '../../apiserver/apiserver';
 import type { DeleteOptions, Node, Pod } from '../../apimachinery/types';
 import type { Cluster } from '../../cluster/cluster';
+import type { Release } from '../../foundation/release';
 import { KUBECTL } from '../../cluster/cluster';
 import { SERVED_RESOURCES } from '../../apiserver/resources';
 import type { KubectlDrainCommand } from './drain-command';
@@ -14,7 +15,17 @@ export const DAEMONSET_FATAL = 'DaemonSet-managed Pods (use --ignore-daemonsets 
 export const DAEMONSET_WARNING = 'ignoring DaemonSet-managed Pods';
 export const LOCAL_STORAGE_FATAL = 'Pods with local storage (use --delete-emptydir-data to override)';
 export const LOCAL_STORAGE_WARNING = 'deleting Pods with local storage';
-export const UNMANAGED_FATAL = 'cannot delete Pods that declare no controller (use --force to override)';
+/**
+ * V49 — unmanagedFatal by kubectl release; errors() prefixes each with "cannot delete", so v1.30–v1.35
+ * print it twice ("cannot delete cannot delete Pods that declare no controller …").
+ */
+export function unmanagedFatal(release: Release): string {
+  if (release.has('KubectlDrainUnmanagedSingleCannotDelete'))
+    return 'Pods that declare no controller (use --force to override)';
+  if (release.has('KubectlDrainUnmanagedReworded'))
+    return 'cannot delete Pods that declare no controller (use --force to override)';
+  return 'Pods declare no controller (use --force to override)';
+}
 export const UNMANAGED_WARNING = 'deleting Pods that declare no controller';
 /** drain.go: how long a goroutine sleeps after a 429 (or a terminating namespace) before it evicts again. */
 export const EVICTION_RETRY_MS = 5000;
@@ -53,6 +64,7 @@ export function filterPod(
   cmd: KubectlDrainCommand,
   now: number,
   daemonSetError: (namespace: string, name: string) => { message: string; notFound: boolean } | undefined,
+  release: Release,
 ): PodDeleteStatus {
   const controller = controllerOf(pod);
   const filters: PodFilter[] = [
@@ -78,7 +90,7 @@ export function filterPod(
     },
     (p) => {
       if (terminal(p) || controller) return okay;
-      return cmd.force ? warning(true, UNMANAGED_WARNING) : error(UNMANAGED_FATAL);
+      return cmd.force ? warning(true, UNMANAGED_WARNING) : error(unmanagedFatal(release));
     },
   ];
   let status = okay;
@@ -249,7 +261,11 @@ function namespaceTerminating(r: ApiResponse<unknown>): boolean {
  * --disable-eviction deleted, and polled with a GET every second until it is gone (K81). The
  * goroutines upstream runs per pod run here one after the other at each instant, in list order.
  */
-export function runDrain(cluster: Cluster, cmd: KubectlDrainCommand): KubectlResult {
+export function runDrain(
+  cluster: Cluster,
+  cmd: KubectlDrainCommand,
+  release: Release = cluster.release,
+): KubectlResult {
   const client = new DrainClient(cluster);
   const stdout: string[] = [];
   const stderr = [...cmd.warnings];
@@ -301,7 +317,7 @@ export function runDrain(cluster: Cluster, cmd: KubectlDrainCommand): KubectlRes
   const remaining: string[] = [];
   for (const node of nodes) {
     const name = node.metadata.name!;
-    const outcome = deleteOrEvictPodsSimple(cluster, client, cmd, name, stdout, stderr);
+    const outcome = deleteOrEvictPodsSimple(cluster, client, cmd, name, stdout, stderr, release);
     if (outcome.blockers) return end(1, outcome.blockers);
     if (outcome.error === undefined) {
       stdout.push(`node/${name} drained${suffix}`);
@@ -323,6 +339,7 @@ function getPodsForDeletion(
   client: DrainClient,
   cmd: KubectlDrainCommand,
   node: string,
+  release: Release,
 ): { pods: Pod[]; warnings: string; errors: string[] } {
   const items: Pod[] = [];
   let next: string | undefined;
@@ -338,7 +355,7 @@ function getPodsForDeletion(
   } while (next);
   const verdicts = items.map((pod) => ({
     pod,
-    status: filterPod(pod, cmd, cluster.clock.now(), (ns, name) => client.getDaemonSet(ns, name)),
+    status: filterPod(pod, cmd, cluster.clock.now(), (ns, name) => client.getDaemonSet(ns, name), release),
   }));
   // Warnings and errors grouped by message (upstream walks a map: any order; here the first seen first).
   const group = (reason: PodDeleteStatus['reason']) => {
@@ -365,8 +382,9 @@ function deleteOrEvictPodsSimple(
   node: string,
   stdout: string[],
   stderr: string[],
+  release: Release,
 ): { error?: DrainError; blockers?: string[] } {
-  const list = getPodsForDeletion(cluster, client, cmd, node);
+  const list = getPodsForDeletion(cluster, client, cmd, node, release);
   if (list.errors.length > 0) return { error: aggregate(list.errors) };
   if (list.warnings !== '') stderr.push(`Warning: ${list.warnings}`);
   if (cmd.dryRun === 'client') {
@@ -375,7 +393,7 @@ function deleteOrEvictPodsSimple(
   }
   const outcome = deleteOrEvictPods(cluster, client, cmd, list.pods, stdout, stderr);
   if (outcome.blockers || outcome.error === undefined) return outcome;
-  const pending = getPodsForDeletion(cluster, client, cmd, node);
+  const pending = getPodsForDeletion(cluster, client, cmd, node, release);
   if (pending.pods.length > 0) {
     stderr.push(
       `There are pending pods in node "${node}" when an error occurred: ${outcome.error.text}`,

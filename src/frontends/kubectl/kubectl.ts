@@ -176,7 +176,7 @@ export function runKubectl(
   line: string,
   options: KubectlOptions = { release: cluster.release },
 ): KubectlResult {
-  if (isDrainLine(line)) return runDrainLine(cluster, line);
+  if (isDrainLine(line)) return runDrainLine(cluster, line, options.release);
   if (isWorkloadCommand(line)) return runWorkloadCommand(cluster, line);
   cluster.timeline.record('kubectl', line.replace(/^\s*kubectl\s+/, ''), `${SOURCE} RunDelete`, { actor: 'kubectl' });
   let cmd: KubectlDeleteCommand;
@@ -280,7 +280,7 @@ export function runKubectl(
 }
 
 /** `kubectl drain|cordon|uncordon …` (src/frontends/kubectl/drain.ts). */
-function runDrainLine(cluster: Cluster, line: string): KubectlResult {
+function runDrainLine(cluster: Cluster, line: string, release: Release): KubectlResult {
   cluster.timeline.record(
     'kubectl',
     line.replace(/^\s*kubectl\s+/, ''),
@@ -288,7 +288,7 @@ function runDrainLine(cluster: Cluster, line: string): KubectlResult {
     { actor: 'kubectl' },
   );
   try {
-    return runDrain(cluster, parseKubectlDrain(line));
+    return runDrain(cluster, parseKubectlDrain(line), release);
   } catch (e) {
     if (e instanceof KubectlError)
       return { exitCode: 1, stdout: '', stderr: [...e.warnings, e.message].join('\n'), requests: [] };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Cluster } from '../../cluster/cluster';
 import { kubeconfig as kubeconfigFor } from '../serve/kubeconfig';
 import type { KubectlRequest } from './kubectl';
-import { realKubectlPath } from './real-kubectl';
+import { type PinnedKubectlMinor, REAL_KUBECTL_MINOR, realKubectlPath } from './real-kubectl';
 
 /** What one run of the real kubectl printed, how it ended, and the requests it sent (discovery left out). */
 export interface RealKubectlRun {
@@ -80,9 +80,13 @@ export class RealKubectlSession {
     private readonly binary: string,
   ) {}
 
-  /** Serves `handler` (the project's HTTP API over `cluster`) on 127.0.0.1:0 and writes a kubeconfig for it. */
-  static async start(cluster: Cluster, handler: RequestListener): Promise<RealKubectlSession> {
-    const binary = await realKubectlPath();
+  /** Serves `handler` (the project's HTTP API over `cluster`) on 127.0.0.1:0 and writes a kubeconfig for it; runs kubectl v1.`minor`. */
+  static async start(
+    cluster: Cluster,
+    handler: RequestListener,
+    minor: PinnedKubectlMinor = REAL_KUBECTL_MINOR,
+  ): Promise<RealKubectlSession> {
+    const binary = await realKubectlPath(process.platform, process.arch, minor);
     const dir = mkdtempSync(join(tmpdir(), 'terminating-kubectl-'));
     let session: RealKubectlSession | undefined;
     const server = createServer((req, res) => session?.observe(req, res));

@@ -208,6 +208,55 @@ const TYPOS: readonly {
     body: { spec: { holderIdentty: 'me' } },
     field: 'spec.holderIdentty',
   },
+  {
+    kind: 'PersistentVolumeClaim',
+    apiVersion: 'v1',
+    body: {
+      spec: { accessModes: ['ReadWriteOnce'], storageClass: 'fast', resources: { requests: { storage: '1Gi' } } },
+    },
+    field: 'spec.storageClass',
+  },
+  {
+    kind: 'PersistentVolume',
+    apiVersion: 'v1',
+    body: {
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+        csi: { driver: 'csi.example.com', volumeHandle: 'vol-1', fsTyp: 'ext4' },
+      },
+    },
+    field: 'spec.csi.fsTyp',
+    namespaced: false,
+  },
+  {
+    kind: 'StorageClass',
+    apiVersion: 'storage.k8s.io/v1',
+    body: { provisioner: 'csi.example.com', volumeBindingMod: 'WaitForFirstConsumer' },
+    field: 'volumeBindingMod',
+    namespaced: false,
+  },
+  {
+    kind: 'CSIDriver',
+    apiVersion: 'storage.k8s.io/v1',
+    body: { spec: { attachRequird: true } },
+    field: 'spec.attachRequird',
+    namespaced: false,
+  },
+  {
+    kind: 'CSINode',
+    apiVersion: 'storage.k8s.io/v1',
+    body: { spec: { drivers: [{ name: 'csi.example.com', nodeID: 'n1', topologyKey: [] }] } },
+    field: 'spec.drivers[0].topologyKey',
+    namespaced: false,
+  },
+  {
+    kind: 'VolumeAttachment',
+    apiVersion: 'storage.k8s.io/v1',
+    body: { spec: { attacher: 'csi.example.com', nodeNme: 'n1', source: { persistentVolumeName: 'pv-1' } } },
+    field: 'spec.nodeNme',
+    namespaced: false,
+  },
 ];
 
 describe('R240 a typo in any served kind is refused by the real kubectl v1.33 against serve', () => {
@@ -296,7 +345,7 @@ describe('R242 what kube-apiserver validation refuses, the real kubectl shows re
       'The Node "tainted" is invalid: spec.taints[1].effect: Unsupported value: "NoLoad": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
     );
     writeFileSync(node, taints({ key: 'dedicated', value: 'cpu', effect: 'NoSchedule' }));
-    // v1.33 prints the internal core.Taint with %#v (JSON from v1.34, V47).
+    // v1.33 prints the internal core.Taint with %#v (JSON from v1.34, V64).
     expect((await run('create', '-f', node)).stderr).to.include(
       'The Node "tainted" is invalid: spec.taints[1]: Duplicate value: core.Taint{Key:"dedicated", Value:"cpu", Effect:"NoSchedule", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair',
     );
@@ -367,5 +416,22 @@ describe('R110 kubectl explain finds every served kind, with descriptions, in th
     const fields = await run('explain', 'pod.spec');
     expect(fields.stdout).to.include('terminationGracePeriodSeconds\t<integer>');
     expect(fields.stdout).to.not.include('hostnameOverride');
+  });
+
+  it('P20 explain pv.spec, pvc and volumeattachment.spec: the storage kinds by their short names, with their fields', async () => {
+    const pv = await run('explain', 'pv.spec');
+    expect(pv, pv.stderr).to.include({ code: 0 });
+    expect(pv.stdout).to.include('FIELD: spec <PersistentVolumeSpec>');
+    expect(pv.stdout).to.match(/^ {2}claimRef\t<ObjectReference>\n\s+\S/m);
+    expect(pv.stdout).to.match(/^ {2}persistentVolumeReclaimPolicy\t<string>/m);
+    const pvc = await run('explain', 'pvc');
+    expect(pvc.stdout).to.include('KIND:       PersistentVolumeClaim');
+    expect(pvc.stdout).to.match(/^ {2}spec\t<PersistentVolumeClaimSpec>\n\s+\S/m);
+    const va = await run('explain', 'volumeattachment.spec');
+    expect(va.stdout).to.include('GROUP:      storage.k8s.io');
+    expect(va.stdout).to.match(/^ {2}attacher\t<string> -required-\n\s+\S/m);
+    // VolumeError.errorCode is new in k8s.io/api v0.33: the v1.33 server serves it.
+    const error = await run('explain', 'volumeattachment.status.attachError');
+    expect(error.stdout).to.match(/^ {2}errorCode\t<integer>/m);
   });
 });

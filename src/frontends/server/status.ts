@@ -1,4 +1,6 @@
 import { StatusError } from '../../apimachinery/errors';
+
+export { unknownError } from '../../apimachinery/errors';
 import type { Status } from '../../apimachinery/types';
 
 /**
@@ -56,14 +58,4 @@ export function requestEntityTooLarge(limit: number): StatusError {
 export function internalError(err: unknown): StatusError {
   const message = err instanceof Error ? err.message : String(err);
   return failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
-}
-
-/**
- * responsewriters.ErrorToAPIStatus of an error that is not a Status (a bare Go error reaching
- * scope.err): 500 with the error's own text and the empty StatusReasonUnknown, which the JSON
- * encoding omits.
- */
-export function unknownError(message: string): StatusError {
-  const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 };
-  return new StatusError(status as ConstructorParameters<typeof StatusError>[0]);
 }

@@ -69,7 +69,9 @@ export function whatItCouldDo(o: DumpObject): string {
   if (o.kind === 'PersistentVolumeClaim')
     return `read as evidence of a pod's volumes (bound to ${String((o.obj.spec as { volumeName?: string } | undefined)?.volumeName ?? 'no volume')})`;
   if (o.kind === 'CSINode') return 'read as evidence: the CSI drivers whose node plugin registered on the node';
-  if (o.kind === 'StorageClass' || o.kind === 'CSIDriver' || o.kind === 'VolumeAttachment')
+  if (o.kind === 'VolumeAttachment')
+    return 'read as evidence of the node a volume is attached to: a pod on another node that needs it waits (X20)';
+  if (o.kind === 'StorageClass' || o.kind === 'CSIDriver')
     return 'read as evidence of how volumes are provisioned and attached; no pod is held by it directly';
   if (o.kind === 'CustomResourceDefinition')
     return 'custom resources are not resumed; a controller of them that puts finalizers on pods is named by the finalizer';

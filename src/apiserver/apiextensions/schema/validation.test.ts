@@ -247,7 +247,7 @@ describe('validateCustomResource: list types (R303)', () => {
     ]);
   });
 
-  it('R301 R303 a map list is unique by its keys, printed as a Go map up to v1.33, as JSON from v1.34 (V47)', () => {
+  it('R301 R303 a map list is unique by its keys, printed as a Go map up to v1.33, as JSON from v1.34 (V64)', () => {
     const schema = withSpec({
       ports: {
         type: 'array',

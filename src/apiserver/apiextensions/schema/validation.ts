@@ -255,7 +255,7 @@ function embeddedResourceErrors(path: string | undefined, x: unknown, s: JSONSch
 const BLOCKING = new Set<FieldError['type']>(['Unsupported value', 'Required value', 'Too long', 'Too many']);
 /**
  * field.Error.ErrorBody by release: from 1.34 a bad value that is a map or a list prints as JSON
- * (its keys sorted), not as Go's %#v (kubernetes#132314, V47; release.has('FieldErrorValuesAsJson')).
+ * (its keys sorted), not as Go's %#v (kubernetes#132314, V64; release.has('FieldErrorValuesAsJson')).
  */
 function printedForRelease(errs: FieldError[], options: ValidationOptions | undefined): FieldError[] {
   const json = options?.release ? options.release.has('FieldErrorValuesAsJson') : atLeast(options, 34);

@@ -28,6 +28,16 @@ import {
   REVISION_ANNOTATION,
   revisionOf,
 } from './deployment-util';
+import {
+  FOUND_NEW_RS,
+  getProgressing,
+  hasProgressDeadline,
+  NEW_RS_CREATED,
+  newCondition,
+  setCondition,
+  stuckRequeueAfter,
+  updateProgressing,
+} from './progress';
 
 const SOURCE = 'pkg/controller/deployment';
 const IDENTITY: ClientIdentity = { name: 'deployment-controller', component: 'deployment' };
@@ -40,8 +50,9 @@ const IDENTITY: ClientIdentity = { name: 'deployment-controller', component: 'de
  * rolling update scales the new set up within maxSurge and the old ones down within
  * maxUnavailable, both counted in the sets' spec.replicas and available pods — a pod being
  * deleted is in neither, so it runs beside the surge until it is gone. Recreate scales the old
- * sets to 0 and creates the new one only once no old pod runs. Pausing, proportional scaling
- * during a rollout (a scale goes to the newest set) and progress deadlines are not modelled.
+ * sets to 0 and creates the new one only once no old pod runs. The Progressing condition and its
+ * deadline follow progress.ts. Proportional scaling during a rollout (a scale goes to the newest
+ * set) and ReplicaFailure conditions are not modelled.
  */
 export class DeploymentController extends ControllerBase {
   readonly queue: WorkQueue;
@@ -49,6 +60,10 @@ export class DeploymentController extends ControllerBase {
   private readonly sets: SharedInformer<ReplicaSet>;
   private readonly pods: SharedInformer<Pod>;
   private readonly recorder: EventRecorder;
+  /** When each Deployment's next progress check is queued (requeueStuckDeployment), to say so once. */
+  private readonly progressCheckAt = new Map<string, number>();
+  /** How many old pods each Recreate rollout was last said to wait for. */
+  private readonly waitingFor = new Map<string, number>();
 
   /** Built by kube-controller-manager with what every controller gets (ControllerContext). */
   constructor(ctx: ControllerContext) {
@@ -69,34 +84,53 @@ export class DeploymentController extends ControllerBase {
   start(): this {
     this.deployments.addEventHandler((key) => this.queue.add(key));
     this.sets.addEventHandler((_key, old, rs) => this.enqueueOwner((rs ?? old)!));
-    // deletePod: a Recreate rollout waits for its old pods to be gone.
+    // deletePod: only a Recreate Deployment listens, and only to its last pod leaving (upstream
+    // registers no add or update handler for pods: a pod turning Failed or Succeeded wakes nothing).
     this.pods.addEventHandler((_key, old, pod) => {
       if (pod || !old) return;
       const ref = getControllerOf(old);
       if (ref?.kind !== 'ReplicaSet') return;
       const rs = this.sets.get(`${old.metadata.namespace}/${ref.name}`);
-      if (rs && rs.metadata.uid === ref.uid) this.enqueueOwner(rs);
+      if (!rs || rs.metadata.uid !== ref.uid) return;
+      const d = this.ownerOf(rs);
+      if (d?.spec?.strategy?.type !== 'Recreate') return;
+      const left = this.getReplicaSetsForDeployment(d).some(
+        (s) => this.pods.byIndex(POD_CONTROLLER_UID_INDEX, s.metadata.uid!).length > 0,
+      );
+      if (!left) this.queue.add(keyOf(d));
     });
     return this;
   }
 
-  private enqueueOwner(rs: ReplicaSet): void {
+  private ownerOf(rs: ReplicaSet): Deployment | undefined {
     const ref = getControllerOf(rs);
-    if (ref?.kind !== 'Deployment') return;
+    if (ref?.kind !== 'Deployment') return undefined;
     const d = this.deployments.get(`${rs.metadata.namespace}/${ref.name}`);
-    if (d && d.metadata.uid === ref.uid) this.queue.add(keyOf(d));
+    return d && d.metadata.uid === ref.uid ? d : undefined;
+  }
+
+  private enqueueOwner(rs: ReplicaSet): void {
+    const d = this.ownerOf(rs);
+    if (d) this.queue.add(keyOf(d));
   }
 
   /** syncDeployment: the sets it owns, then a scale, a Recreate or a RollingUpdate step, then the status. */
   syncDeployment(key: string): void | Error {
     const cached = this.deployments.get(key);
-    if (!cached) return;
+    if (!cached) {
+      this.progressCheckAt.delete(key);
+      this.waitingFor.delete(key);
+      return;
+    }
     const sets = this.getReplicaSetsForDeployment(cached);
-    if (cached.metadata.deletionTimestamp) return this.syncStatus(cached, sets);
-    const d = this.checkPausedConditions(cached);
-    if (d instanceof Error) return d;
+    // syncStatusOnly → syncDeploymentStatus: the counts and Available only.
+    if (cached.metadata.deletionTimestamp) return this.syncStatus(cached, sets, false);
+    const checked = this.checkPausedConditions(cached);
+    if (checked instanceof Error) return checked;
+    // The cache's copy is shared and frozen: getNewReplicaSet writes Progressing and the resourceVersion on a copy (upstream: DeepCopy).
+    const d: Deployment = { ...checked, metadata: { ...checked.metadata }, status: { ...checked.status } };
     // A paused Deployment is only scaled (dc.sync): no new ReplicaSet, no rollout step, Progressing left as it is.
-    if (d.spec?.paused) return this.scaleOnly(d, sets, false);
+    if (d.spec?.paused) return this.scaleOnly(d, sets);
     if (this.isScalingEvent(d, sets)) return this.scaleOnly(d, sets);
     if (d.spec?.strategy?.type === 'Recreate') return this.rolloutRecreate(d, sets);
     return this.rolloutRolling(d, sets);
@@ -128,9 +162,10 @@ export class DeploymentController extends ControllerBase {
   /**
    * sync → scale: with one active set (or none) that set — the new one first — gets all the
    * replicas; with several (a rollout under way) the difference goes to the newest (upstream shares
-   * it out in proportion to their sizes; not modelled).
+   * it out in proportion to their sizes; not modelled). Then syncDeploymentStatus: Progressing
+   * is not touched.
    */
-  private scaleOnly(d: Deployment, sets: ReplicaSet[], progress = true): void | Error {
+  private scaleOnly(d: Deployment, sets: ReplicaSet[]): void | Error {
     const replicas = d.spec?.replicas ?? 1;
     const active = byCreation(sets.filter((rs) => (rs.spec?.replicas ?? 0) > 0));
     const newRS = findNewReplicaSet(d, sets);
@@ -143,7 +178,7 @@ export class DeploymentController extends ControllerBase {
       for (const rs of active.slice(0, -1)) this.scaleReplicaSet(rs, rs.spec?.replicas ?? 0, d, 'sync.go scale');
       this.scaleReplicaSet(newest, Math.max(0, replicas - rest), d, 'sync.go scale');
     }
-    return this.syncStatus(d, this.getReplicaSetsForDeployment(d), progress);
+    return this.syncStatus(d, this.getReplicaSetsForDeployment(d), false);
   }
 
   /**
@@ -277,6 +312,9 @@ export class DeploymentController extends ControllerBase {
       .flatMap((rs) => this.pods.byIndex(POD_CONTROLLER_UID_INDEX, rs.metadata.uid!))
       .filter((p) => p.status?.phase !== 'Failed' && p.status?.phase !== 'Succeeded');
     if (running.length > 0) {
+      // Said once per count: a Deployment past its deadline is synced ten times a second (requeueStuckDeployment).
+      if (this.waitingFor.get(keyOf(d)) === running.length) return this.syncStatus(d, sets);
+      this.waitingFor.set(keyOf(d), running.length);
       this.timeline.record(
         'deployment',
         `waits for ${running.length} old pod${running.length > 1 ? 's' : ''} to be gone (Recreate)`,
@@ -285,6 +323,7 @@ export class DeploymentController extends ControllerBase {
       );
       return this.syncStatus(d, sets);
     }
+    this.waitingFor.delete(keyOf(d));
     const newRS = this.getNewReplicaSet(d, sets, old);
     if (newRS instanceof Error) return newRS;
     if ((newRS.spec?.replicas ?? 0) !== (d.spec?.replicas ?? 1))
@@ -303,7 +342,10 @@ export class DeploymentController extends ControllerBase {
     const existing = findNewReplicaSet(d, sets);
     if (existing) {
       const revision = revisionOf(existing) > maxOldRevision ? revisionOf(existing) : maxOldRevision + 1;
-      this.setDeploymentRevision(d, revision);
+      const written = this.setDeploymentRevision(d, revision);
+      // A deadline and no Progressing yet: progress is counted from the first time the set is seen.
+      if (hasProgressDeadline(d) && !getProgressing(d.status))
+        this.writeProgressing(d, written, FOUND_NEW_RS, `Found new replica set "${existing.metadata.name}"`);
       if (String(revision) === existing.metadata.annotations?.[REVISION_ANNOTATION]) return existing;
       const r = this.api.update(IDENTITY, 'replicasets', existing.metadata.namespace, {
         ...existing,
@@ -357,7 +399,8 @@ export class DeploymentController extends ControllerBase {
     );
     const r = this.api.create(IDENTITY, 'replicasets', d.metadata.namespace, rs);
     if (!r.ok) return new Error(r.status.message);
-    this.setDeploymentRevision(d, maxOldRevision + 1);
+    const written = this.setDeploymentRevision(d, maxOldRevision + 1);
+    if (hasProgressDeadline(d)) this.writeProgressing(d, written, NEW_RS_CREATED, `Created new replica set "${name}"`);
     if (replicas > 0)
       this.recorder.event(
         this.ref(d),
@@ -368,17 +411,49 @@ export class DeploymentController extends ControllerBase {
     return r.object;
   }
 
+  /**
+   * getNewReplicaSet's status update: Progressing True with the reason given (the rollout's
+   * progress is counted from now), also set on `d`, which the sync goes on with.
+   */
+  private writeProgressing(d: Deployment, written: Deployment | undefined, reason: string, message: string): void {
+    const condition = newCondition('Progressing', 'True', reason, message, this.clock.now());
+    d.status = { ...d.status, conditions: [...(d.status?.conditions ?? [])] };
+    setCondition(d.status, condition);
+    // Upstream writes the revision annotation and the condition in one status update; here they are two writes,
+    // the second on the first's answer (the cache may not have it yet).
+    const fresh = written ?? this.deployments.get(keyOf(d)) ?? d;
+    const status = { ...fresh.status, conditions: [...(fresh.status?.conditions ?? [])] };
+    setCondition(status, condition);
+    this.timeline.record(
+      'deployment',
+      `deployments/${d.metadata.name} Progressing: ${reason} (${message})`,
+      `${SOURCE}/sync.go getNewReplicaSet`,
+      { actor: IDENTITY.name },
+    );
+    const r = this.api.update(
+      IDENTITY,
+      'deployments',
+      d.metadata.namespace,
+      { ...fresh, status },
+      { subresource: 'status' },
+    );
+    if (r.ok) d.metadata = { ...d.metadata, resourceVersion: r.object.metadata.resourceVersion };
+  }
+
   /** SetDeploymentRevision: the Deployment carries its new set's revision annotation (kubectl rollout undo reads it). */
-  private setDeploymentRevision(d: Deployment, revision: number): void {
+  private setDeploymentRevision(d: Deployment, revision: number): Deployment | undefined {
     const fresh = this.deployments.get(keyOf(d)) ?? d;
-    if (fresh.metadata.annotations?.[REVISION_ANNOTATION] === String(revision)) return;
-    this.api.update(IDENTITY, 'deployments', fresh.metadata.namespace, {
+    if (fresh.metadata.annotations?.[REVISION_ANNOTATION] === String(revision)) return undefined;
+    const r = this.api.update(IDENTITY, 'deployments', fresh.metadata.namespace, {
       ...fresh,
       metadata: {
         ...fresh.metadata,
         annotations: { ...fresh.metadata.annotations, [REVISION_ANNOTATION]: String(revision) },
       },
     });
+    if (!r.ok) return undefined;
+    d.metadata = { ...d.metadata, resourceVersion: r.object.metadata.resourceVersion };
+    return r.object;
   }
 
   /** scaleReplicaSet: spec.replicas and the desired/max-replicas annotations in one update, with a ScalingReplicaSet event. */
@@ -413,9 +488,11 @@ export class DeploymentController extends ControllerBase {
   }
 
   /**
-   * syncRolloutStatus / calculateStatus: the counts over all its sets (updatedReplicas: the new
-   * set's; terminatingReplicas with DeploymentReplicaSetTerminatingReplicas), and the Available
-   * and Progressing conditions; one status update when something changed.
+   * calculateStatus, then syncRolloutStatus (progress: a rollout step's sync) or
+   * syncDeploymentStatus (a scale, a paused or a deleted Deployment): the counts over all its
+   * sets (updatedReplicas: the new set's; terminatingReplicas with
+   * DeploymentReplicaSetTerminatingReplicas), Available, and in a rollout Progressing
+   * (progress.ts); one status update when something changed, else the progress check requeued.
    */
   private syncStatus(d: Deployment, sets: ReplicaSet[], progress = true): void | Error {
     const newRS = findNewReplicaSet(d, sets);
@@ -436,54 +513,40 @@ export class DeploymentController extends ControllerBase {
       status.terminatingReplicas = sum(
         (rs) => (rs.status as { terminatingReplicas?: number } | undefined)?.terminatingReplicas,
       );
-    const now = toTime(this.clock.now());
-    const conditions = [...(d.status?.conditions ?? [])];
-    const set = (c: DeploymentCondition) => {
-      const i = conditions.findIndex((x) => x.type === c.type);
-      const prev = conditions[i];
-      if (prev && prev.status === c.status && prev.reason === c.reason) return;
-      const next = {
-        ...c,
-        lastUpdateTime: now,
-        lastTransitionTime: prev && prev.status === c.status ? prev.lastTransitionTime : now,
-      };
-      if (i >= 0) conditions[i] = next;
-      else conditions.push(next);
-    };
+    const now = this.clock.now();
+    status.conditions = [...(d.status?.conditions ?? [])];
     if (available >= replicas - maxUnavailable(d))
-      set({
-        type: 'Available',
-        status: 'True',
-        reason: 'MinimumReplicasAvailable',
-        message: 'Deployment has minimum availability.',
-      });
+      setCondition(
+        status,
+        newCondition('Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now),
+      );
     else
-      set({
-        type: 'Available',
-        status: 'False',
-        reason: 'MinimumReplicasUnavailable',
-        message: 'Deployment does not have minimum availability.',
-      });
-    // syncDeploymentStatus (a paused Deployment's sync) leaves Progressing to checkPausedConditions.
-    if (newRS && progress) {
-      const complete = status.updatedReplicas === replicas && total === replicas && available === replicas;
-      if (complete)
-        set({
-          type: 'Progressing',
-          status: 'True',
-          reason: 'NewReplicaSetAvailable',
-          message: `ReplicaSet "${newRS.metadata.name}" has successfully progressed.`,
-        });
-      else
-        set({
-          type: 'Progressing',
-          status: 'True',
-          reason: 'ReplicaSetUpdated',
-          message: `ReplicaSet "${newRS.metadata.name}" is progressing.`,
-        });
+      setCondition(
+        status,
+        newCondition(
+          'Available',
+          'False',
+          'MinimumReplicasUnavailable',
+          'Deployment does not have minimum availability.',
+          now,
+        ),
+      );
+    if (progress) {
+      const { timedOut } = updateProgressing(d, status, newRS?.metadata.name, now);
+      if (timedOut)
+        this.timeline.record(
+          'deployment',
+          `deployments/${d.metadata.name} has timed out progressing: Progressing False, ProgressDeadlineExceeded (no progress for ${d.spec!.progressDeadlineSeconds}s)`,
+          `${SOURCE}/progress.go syncRolloutStatus → util.DeploymentTimedOut`,
+          { actor: IDENTITY.name },
+        );
     }
-    status.conditions = conditions;
-    if (jsonEqual(status, d.status ?? {})) return;
+    if (jsonEqual(status, d.status ?? {})) {
+      if (progress) this.requeueStuckDeployment(d, status);
+      return;
+    }
+    // A status written: the next unchanged sync says again when the progress check comes.
+    this.progressCheckAt.delete(keyOf(d));
     const r = this.api.update(
       IDENTITY,
       'deployments',
@@ -492,6 +555,44 @@ export class DeploymentController extends ControllerBase {
       { subresource: 'status' },
     );
     return r.ok || r.code === 409 || r.code === 404 ? undefined : new Error(r.status.message);
+  }
+
+  /**
+   * requeueStuckDeployment: a rollout that neither completed nor timed out is synced again when its
+   * deadline passes (lastUpdateTime of Progressing + progressDeadlineSeconds, plus a second), or
+   * rate-limited at once when less than a second is left — nothing else may wake it (a pod turning
+   * Failed or Succeeded does not).
+   */
+  private requeueStuckDeployment(d: Deployment, status: DeploymentStatus): void {
+    const key = keyOf(d);
+    const after = stuckRequeueAfter(d, status, this.clock.now());
+    if (after === undefined) return;
+    if (after === 'now') {
+      // Upstream's quirk, kept: the sync succeeds, so the queue forgets the key's back-off and the next
+      // check comes 5 ms later, only the queue's 10 qps bucket slowing it, until something changes.
+      // A check that only repeats itself is background work: it does not keep the cluster from settling.
+      if (this.progressCheckAt.get(key) !== -1) {
+        this.progressCheckAt.set(key, -1);
+        this.timeline.record(
+          'deployment',
+          `deployments/${d.metadata.name} is past its progress deadline and not complete: requeued rate-limited after every sync`,
+          `${SOURCE}/progress.go requeueStuckDeployment → enqueueRateLimited`,
+          { actor: IDENTITY.name },
+        );
+      }
+      this.queue.addRateLimited(key, { background: true });
+      return;
+    }
+    const at = this.clock.now() + after;
+    if (this.progressCheckAt.get(key) === at) return;
+    this.progressCheckAt.set(key, at);
+    this.timeline.record(
+      'deployment',
+      `deployments/${d.metadata.name} queued for a progress check in ${Math.round(after / 1000)}s (progressDeadlineSeconds ${d.spec!.progressDeadlineSeconds})`,
+      `${SOURCE}/progress.go requeueStuckDeployment`,
+      { actor: IDENTITY.name },
+    );
+    this.queue.addAfter(key, after);
   }
 
   private ref(d: Deployment): { kind: string; apiVersion: string; namespace?: string; name?: string; uid?: string } {

@@ -1,7 +1,15 @@
 import type { ApiServer, ClientIdentity } from '../../../apiserver/apiserver';
 import { jsonEqual } from '../../../apimachinery/object';
-import type { EndpointAddress, Endpoints, EndpointSubset, Pod, Service } from '../../../apimachinery/types';
+import type {
+  EndpointAddress,
+  EndpointPort,
+  Endpoints,
+  EndpointSubset,
+  Pod,
+  Service,
+} from '../../../apimachinery/types';
 import type { Clock } from '../../../foundation/clock';
+import { DEFAULT_RELEASE, type Release } from '../../../foundation/release';
 import type { Timeline } from '../../../foundation/timeline/timeline';
 import { findPort, podEndpointChanged, shouldPodBeInEndpoints } from '../endpointslice/utils';
 import { isPodReady } from '../../../helpers/pod-util';
@@ -20,48 +28,83 @@ export interface EndpointsConfig {
 
 export const DEFAULT_ENDPOINTS_CONFIG: EndpointsConfig = { endpointUpdatesBatchPeriodMs: 0 };
 
-function ipValue(ip: string): number {
-  return ip.split('.').reduce((n, o) => n * 256 + Number(o), 0);
+/**
+ * LessEndpointAddress: by IP compared as bytes of its text (so 10.0.0.10 sorts before 10.0.0.9),
+ * then by the target's UID (an address without one first).
+ */
+function compareAddresses(a: EndpointAddress, b: EndpointAddress): number {
+  if (a.ip !== b.ip) return a.ip < b.ip ? -1 : 1;
+  const au = a.targetRef?.uid;
+  const bu = b.targetRef?.uid;
+  if (au === bu) return 0;
+  if (bu === undefined) return 1;
+  if (au === undefined) return -1;
+  return au < bu ? -1 : 1;
 }
 
-function compareAddresses(a: EndpointAddress, b: EndpointAddress): number {
-  return ipValue(a.ip) - ipValue(b.ip) || ((a.targetRef?.uid ?? '') < (b.targetRef?.uid ?? '') ? -1 : 1);
-}
+const addressKey = (a: EndpointAddress): string => `${a.ip}/${a.targetRef?.uid ?? ''}`;
+const portKey = (p: EndpointPort): string =>
+  JSON.stringify([p.name ?? '', p.port, p.protocol ?? '', p.appProtocol ?? '']);
 
 /**
- * N9 — endpoints util RepackSubsets: addresses with the same ports are gathered into one
- * subset, ready ones in `addresses`, the others in `notReadyAddresses` (an address both ready and
- * not is ready), each sorted by IP; subsets in the order of their port sets.
+ * N9 — endpoints util RepackSubsets: every (address, port) pair is mapped first, an address
+ * keyed by IP and target UID (mapAddressByPort: the first copy of it is kept, and for one port
+ * not ready always wins over ready, whatever the order they came in); then the ports that share
+ * exactly the same addresses with the same readiness form one subset, its ready addresses in
+ * `addresses`, the others in `notReadyAddresses`, each sorted (LessEndpointAddress). Upstream
+ * orders ports and subsets by an md5 of their Go dump; here by port name, number and protocol,
+ * and subsets by their first port — the same subsets, maybe in another order.
  */
 export function repackSubsets(subsets: readonly EndpointSubset[]): EndpointSubset[] {
-  const byPorts = new Map<
-    string,
-    { ports: EndpointSubset['ports']; ready: Map<string, EndpointAddress>; notReady: Map<string, EndpointAddress> }
-  >();
-  for (const ss of subsets) {
-    const ports = [...(ss.ports ?? [])].sort((a, b) =>
-      (a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : a.port - b.port,
-    );
-    const k = JSON.stringify(ports);
-    let g = byPorts.get(k);
-    if (!g) byPorts.set(k, (g = { ports, ready: new Map(), notReady: new Map() }));
-    for (const a of ss.addresses ?? []) {
-      g.ready.set(`${a.ip}/${a.targetRef?.uid}`, a);
-      g.notReady.delete(`${a.ip}/${a.targetRef?.uid}`);
+  const allAddrs = new Map<string, EndpointAddress>();
+  const byPort = new Map<string, { port: EndpointPort; ready: Map<string, boolean> }>();
+  const map = (addr: EndpointAddress, port: EndpointPort, ready: boolean) => {
+    const key = addressKey(addr);
+    if (!allAddrs.has(key)) allAddrs.set(key, { ...addr });
+    const pk = portKey(port);
+    let entry = byPort.get(pk);
+    if (!entry) byPort.set(pk, (entry = { port, ready: new Map() }));
+    // Not ready trumps ready: only an unrecorded or ready state is overwritten.
+    if (entry.ready.get(key) !== false) entry.ready.set(key, ready);
+  };
+  // A subset without ports (a headless service's) is kept under a sentinel port -1.
+  for (const ss of subsets)
+    for (const port of ss.ports?.length ? ss.ports : [SENTINEL_PORT]) {
+      for (const a of ss.addresses ?? []) map(a, port, true);
+      for (const a of ss.notReadyAddresses ?? []) map(a, port, false);
     }
-    for (const a of ss.notReadyAddresses ?? [])
-      if (!g.ready.has(`${a.ip}/${a.targetRef?.uid}`)) g.notReady.set(`${a.ip}/${a.targetRef?.uid}`, a);
+  // The ports that offer the same set of (address, readiness).
+  const groups = new Map<string, { ready: Map<string, boolean>; ports: EndpointPort[] }>();
+  for (const { port, ready } of byPort.values()) {
+    const k = JSON.stringify([...ready.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = { ready, ports: [] }));
+    if (port.port > 0) g.ports.push(port);
   }
   const out: EndpointSubset[] = [];
-  for (const k of [...byPorts.keys()].sort()) {
-    const g = byPorts.get(k)!;
+  for (const g of groups.values()) {
     const subset: EndpointSubset = {};
-    if (g.ready.size > 0) subset.addresses = [...g.ready.values()].sort(compareAddresses);
-    if (g.notReady.size > 0) subset.notReadyAddresses = [...g.notReady.values()].sort(compareAddresses);
-    if ((g.ports ?? []).length > 0) subset.ports = g.ports;
+    const ready: EndpointAddress[] = [];
+    const notReady: EndpointAddress[] = [];
+    for (const [key, isReady] of g.ready) (isReady ? ready : notReady).push(allAddrs.get(key)!);
+    if (ready.length > 0) subset.addresses = ready.sort(compareAddresses);
+    if (notReady.length > 0) subset.notReadyAddresses = notReady.sort(compareAddresses);
+    if (g.ports.length > 0) subset.ports = g.ports.sort(comparePorts);
     out.push(subset);
   }
-  return out;
+  return out.sort((a, b) => comparePorts(a.ports?.[0] ?? SENTINEL_PORT, b.ports?.[0] ?? SENTINEL_PORT));
+}
+
+const SENTINEL_PORT: EndpointPort = { port: -1 };
+
+function comparePorts(a: EndpointPort, b: EndpointPort): number {
+  const an = a.name ?? '';
+  const bn = b.name ?? '';
+  if (an !== bn) return an < bn ? -1 : 1;
+  if (a.port !== b.port) return a.port - b.port;
+  const ap = a.protocol ?? '';
+  const bp = b.protocol ?? '';
+  return ap < bp ? -1 : ap > bp ? 1 : 0;
 }
 
 /**
@@ -71,7 +114,7 @@ export function repackSubsets(subsets: readonly EndpointSubset[]): EndpointSubse
  * ready when the service publishes not-ready addresses or the pod is Ready (addEndpointSubset),
  * else not ready; then repacked.
  */
-export function endpointSubsets(service: Service, pods: readonly Pod[]): EndpointSubset[] {
+export function endpointSubsets(service: Service, pods: readonly Pod[], sidecarPorts = true): EndpointSubset[] {
   const tolerateUnready = !!service.spec?.publishNotReadyAddresses;
   const subsets: EndpointSubset[] = [];
   for (const pod of pods) {
@@ -88,7 +131,8 @@ export function endpointSubsets(service: Service, pods: readonly Pod[]): Endpoin
       continue;
     }
     for (const sp of ports) {
-      const port = findPort(pod, sp);
+      // podutil.FindPort looks up named ports in sidecars too from v1.32 (kubernetes#127976).
+      const port = findPort(pod, sp, sidecarPorts);
       if (port === undefined) continue;
       const epp = { name: sp.name ?? '', port, protocol: sp.protocol ?? 'TCP' };
       subsets.push(ready ? { addresses: [epa], ports: [epp] } : { notReadyAddresses: [epa], ports: [epp] });
@@ -124,6 +168,7 @@ export class EndpointsController {
     private readonly api: ApiServer,
     informers: SharedInformerFactory,
     readonly config: EndpointsConfig = DEFAULT_ENDPOINTS_CONFIG,
+    private readonly release: Release = DEFAULT_RELEASE,
   ) {
     const pods = podInformer(informers);
     this.services = informers.informerFor('services');
@@ -170,7 +215,7 @@ export class EndpointsController {
       return r.ok || r.code === 404 ? undefined : new Error(r.status.message);
     }
     if (!svc.spec?.selector) return;
-    const subsets = endpointSubsets(svc, this.selectorCache.podsOf(key));
+    const subsets = endpointSubsets(svc, this.selectorCache.podsOf(key), this.release.has('EndpointsFindPortSidecars'));
     const labels = { ...svc.metadata.labels };
     if (svc.spec.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
     if (current && jsonEqual(current.subsets ?? [], subsets) && jsonEqual(current.metadata.labels ?? {}, labels))

@@ -9,7 +9,8 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import type { EndpointSlice, Endpoints, Pod, Service } from '../../../apimachinery/types';
 import { Cluster, USER } from '../../../cluster/cluster';
-import { createPod, NODE, WARMUP_MS } from '../../kubelet/testing';
+import { createPod, NODE, newCluster, WARMUP_MS } from '../../kubelet/testing';
+import { Release } from '../../../foundation/release';
 import { endpointSubsets, repackSubsets } from '../endpoint/endpoints-controller';
 import { reconcile } from './reconciler';
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../helpers/well-known';
@@ -105,10 +106,37 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
         initContainers: [{ name: 'proxy', restartPolicy: 'Always', ports: [{ name: 'admin', containerPort: 9901 }] }],
       },
     };
-    expect(findPort(p, { port: 80, targetPort: 9000 })).to.equal(9000);
-    expect(findPort(p, { port: 80, targetPort: 'http', protocol: 'TCP' })).to.equal(8080);
-    expect(findPort(p, { port: 80, targetPort: 'admin' })).to.equal(9901);
-    expect(findPort(p, { port: 80, targetPort: 'http', protocol: 'UDP' })).to.equal(undefined);
+    expect(findPort(p, { port: 80, targetPort: 9000 }, true)).to.equal(9000);
+    expect(findPort(p, { port: 80, targetPort: 'http', protocol: 'TCP' }, true)).to.equal(8080);
+    expect(findPort(p, { port: 80, targetPort: 'admin' }, true)).to.equal(9901);
+    expect(findPort(p, { port: 80, targetPort: 'admin' }, false)).to.equal(undefined);
+    expect(findPort(p, { port: 80, targetPort: 'http', protocol: 'UDP' }, true)).to.equal(undefined);
+  });
+
+  it('N6 V60 a named targetPort on a native sidecar: the Endpoints controller finds it from v1.32 (kubernetes#127976), the EndpointSlice controller from v1.33 (kubernetes#128850)', () => {
+    const found = (minor: number) => {
+      const { c } = newCluster(Release.of(minor));
+      c.apiserver.create(USER, 'services', 'default', {
+        metadata: { name: 'web' },
+        spec: { selector: { app: 'web' }, ports: [{ port: 443, targetPort: 'https' }] },
+      });
+      createPod(c, 'web-1', {
+        metadata: { labels: { app: 'web' } },
+        spec: {
+          initContainers: [
+            { name: 'tls', image: 'envoy', restartPolicy: 'Always', ports: [{ name: 'https', containerPort: 9443 }] },
+          ],
+        },
+      });
+      c.advance(WARMUP_MS);
+      return {
+        endpoints: endpoints(c)?.subsets?.[0]?.ports?.[0]?.port,
+        slice: slices(c)[0]?.ports?.[0]?.port,
+      };
+    };
+    expect(found(31)).to.deep.equal({ endpoints: undefined, slice: undefined });
+    expect(found(32)).to.deep.equal({ endpoints: 9443, slice: undefined });
+    expect(found(33)).to.deep.equal({ endpoints: 9443, slice: 9443 });
   });
 
   it('N7 reconcile: new slices hold at most 100 endpoints, named SERVICE- with the two reserved labels and an owner reference; no pod → one placeholder', () => {
@@ -188,12 +216,52 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
         (a) => a.targetRef!.name,
       ),
     ).to.deep.equal(['ccc']);
+    // LessEndpointAddress compares the IP's text byte by byte.
     expect(
       repackSubsets([
         { addresses: [{ ip: '10.0.0.9' }], ports: [{ port: 1 }] },
         { addresses: [{ ip: '10.0.0.10' }], ports: [{ port: 1 }] },
       ])[0].addresses!.map((a) => a.ip),
-    ).to.deep.equal(['10.0.0.9', '10.0.0.10']);
+    ).to.deep.equal(['10.0.0.10', '10.0.0.9']);
+  });
+
+  it('N9 RepackSubsets: for one port not ready trumps ready in either order (mapAddressByPort); ports with the same addresses share a subset; a portless subset is kept', () => {
+    const a = { ip: '10.0.0.1', targetRef: { uid: 'a' } };
+    const b = { ip: '10.0.0.2', targetRef: { uid: 'b' } };
+    const p80 = { name: 'http', port: 80, protocol: 'TCP' };
+    const p443 = { name: 'https', port: 443, protocol: 'TCP' };
+    for (const order of [
+      [
+        { addresses: [a], ports: [p80] },
+        { notReadyAddresses: [a], ports: [p80] },
+      ],
+      [
+        { notReadyAddresses: [a], ports: [p80] },
+        { addresses: [a], ports: [p80] },
+      ],
+    ])
+      expect(repackSubsets(order)).to.deep.equal([{ notReadyAddresses: [a], ports: [p80] }]);
+    expect(
+      repackSubsets([
+        { addresses: [a], ports: [p443] },
+        { addresses: [a], ports: [p80] },
+        { notReadyAddresses: [b], ports: [p80] },
+        { notReadyAddresses: [b], ports: [p443] },
+      ]),
+    ).to.deep.equal([{ addresses: [a], notReadyAddresses: [b], ports: [p80, p443] }]);
+    // a ready on 80 only: the two ports no longer share their addresses.
+    expect(
+      repackSubsets([
+        { addresses: [a], ports: [p80] },
+        { notReadyAddresses: [a], ports: [p443] },
+      ]),
+    ).to.deep.equal([
+      { addresses: [a], ports: [p80] },
+      { notReadyAddresses: [a], ports: [p443] },
+    ]);
+    expect(repackSubsets([{ addresses: [b] }, { notReadyAddresses: [a] }])).to.deep.equal([
+      { addresses: [b], notReadyAddresses: [a] },
+    ]);
   });
 
   it('a deleted service takes its Endpoints object with it (syncService) and its slices through the garbage collector (ownerReferences)', () => {

@@ -1,6 +1,7 @@
 import type { ApiServer, ClientIdentity } from '../../../apiserver/apiserver';
 import type { EndpointSlice, Pod, Service } from '../../../apimachinery/types';
 import type { Clock } from '../../../foundation/clock';
+import { DEFAULT_RELEASE, type Release } from '../../../foundation/release';
 import type { Timeline } from '../../../foundation/timeline/timeline';
 import { keyOf, splitKey, type SharedInformer, type SharedInformerFactory } from '../../../client/informer';
 import { podInformer } from '../../../client/pod-informer';
@@ -53,6 +54,7 @@ export class EndpointSliceController {
     private readonly api: ApiServer,
     informers: SharedInformerFactory,
     readonly config: EndpointSliceConfig = DEFAULT_ENDPOINTSLICE_CONFIG,
+    private readonly release: Release = DEFAULT_RELEASE,
   ) {
     const pods = podInformer(informers);
     this.services = informers.informerFor('services');
@@ -109,7 +111,13 @@ export class EndpointSliceController {
       s.metadata.ownerReferences?.some((o) => o.uid === svc.metadata.uid && o.kind === 'Service'),
     );
     existing.sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
-    const result = reconcile(svc, this.selectorCache.podsOf(key), existing, this.config.maxEndpointsPerSlice);
+    const result = reconcile(
+      svc,
+      this.selectorCache.podsOf(key),
+      existing,
+      this.config.maxEndpointsPerSlice,
+      this.release.has('EndpointSliceFindPortSidecars'),
+    );
     let failed: Error | undefined;
     for (const { slice, changes } of result.create) {
       const r = this.api.create(IDENTITY, 'endpointslices', namespace, slice);

@@ -102,12 +102,14 @@ export function reconcile(
   pods: readonly Pod[],
   existing: readonly EndpointSlice[],
   maxEndpoints = MAX_ENDPOINTS_PER_SLICE,
+  /** findPort looks up named ports in sidecars too (v1.33 on, kubernetes#128850). */
+  sidecarPorts = true,
 ): ReconcileResult {
   // desired endpoints by endpointMeta (ports)
   const groups = new Map<string, { ports: EndpointSlice['ports']; desired: Map<string, Endpoint> }>();
   for (const pod of pods) {
     if (!shouldPodBeInEndpoints(pod, true)) continue;
-    const ports = getEndpointPorts(service, pod);
+    const ports = getEndpointPorts(service, pod, sidecarPorts);
     const meta = JSON.stringify(ports);
     let g = groups.get(meta);
     if (!g) groups.set(meta, (g = { ports, desired: new Map() }));

@@ -43,15 +43,18 @@ export function podToEndpoint(pod: Pod, service: Service): Endpoint {
 
 /**
  * N6 — utils.go FindPort: a numeric targetPort is the port; a named one is looked up in the
- * containers' ports (and sidecars'), with the same protocol; undefined when it is not found.
+ * containers' ports — and, with `sidecars`, in the restartable init containers' too — with the
+ * same protocol; undefined when it is not found. The EndpointSlice controller's copy looks at
+ * sidecars from v1.33 (kubernetes#128850), the Endpoints controller's podutil.FindPort from
+ * v1.32 (kubernetes#127976): release.has('EndpointSliceFindPortSidecars' / 'EndpointsFindPortSidecars').
  */
-export function findPort(pod: Pod, port: ServicePort): number | undefined {
+export function findPort(pod: Pod, port: ServicePort, sidecars: boolean): number | undefined {
   const target = port.targetPort ?? port.port;
   if (typeof target === 'number') return target;
   if (/^\d+$/.test(target)) return Number(target);
   const containers = [
     ...(pod.spec?.containers ?? []),
-    ...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'),
+    ...(sidecars ? (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always') : []),
   ];
   for (const c of containers)
     for (const p of c.ports ?? [])
@@ -60,10 +63,14 @@ export function findPort(pod: Pod, port: ServicePort): number | undefined {
 }
 
 /** utils.go getEndpointPorts: one EndpointPort per service port the pod has (name, number, protocol). */
-export function getEndpointPorts(service: Service, pod: Pod): NonNullable<EndpointSlice['ports']> {
+export function getEndpointPorts(
+  service: Service,
+  pod: Pod,
+  sidecarPorts: boolean,
+): NonNullable<EndpointSlice['ports']> {
   const out: NonNullable<EndpointSlice['ports']> = [];
   for (const p of service.spec?.ports ?? []) {
-    const port = findPort(pod, p);
+    const port = findPort(pod, p, sidecarPorts);
     if (port === undefined) continue;
     out.push({ name: p.name ?? '', port, protocol: p.protocol ?? 'TCP' });
   }

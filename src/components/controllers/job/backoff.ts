@@ -18,21 +18,31 @@ export interface BackoffRecord {
 }
 
 /**
- * getFinishedTime: when a pod ended — the latest finishedAt of its terminated containers, else
- * the Ready=False transition, else when it was deleted (deletionTimestamp less the grace period), else now.
+ * getFinishedTime: when a pod ended — the latest finishedAt of its regular containers once every
+ * one of them has terminated (init containers and sidecars are not read; one still running, or a
+ * pod without container statuses, gives nothing here), else the Ready=False transition, else when
+ * it was deleted (deletionTimestamp less the grace period), else its creation time.
  */
-export function getFinishedTime(pod: Pod, now: number): number {
-  let latest: number | undefined;
-  for (const cs of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
-    const at = cs.state?.terminated?.finishedAt;
-    if (at) latest = Math.max(latest ?? 0, fromTime(at));
-  }
-  if (latest !== undefined) return latest;
+export function getFinishedTime(pod: Pod): number {
+  const fromContainers = finishTimeFromContainers(pod);
+  if (fromContainers !== undefined) return fromContainers;
   const ready = (pod.status?.conditions ?? []).find((c) => c.type === 'Ready' && c.status === 'False');
   if (ready?.lastTransitionTime) return fromTime(ready.lastTransitionTime);
   if (pod.metadata.deletionTimestamp)
     return fromTime(pod.metadata.deletionTimestamp) - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
-  return now;
+  // "This should not happen in clusters with Kubelet and PodGC running."
+  return fromTime(pod.metadata.creationTimestamp!);
+}
+
+/** getFinishTimeFromContainers: undefined as soon as one regular container has not terminated. */
+function finishTimeFromContainers(pod: Pod): number | undefined {
+  let latest: number | undefined;
+  for (const cs of pod.status?.containerStatuses ?? []) {
+    const at = cs.state?.terminated?.finishedAt;
+    if (!at) return undefined;
+    latest = Math.max(latest ?? 0, fromTime(at));
+  }
+  return latest;
 }
 
 /**
@@ -44,10 +54,9 @@ export function newBackoffRecord(
   stored: BackoffRecord | undefined,
   succeeded: readonly Pod[],
   failed: readonly Pod[],
-  now: number,
 ): BackoffRecord {
   const record = stored ?? { failuresAfterLastSuccess: 0 };
-  const failedTimes = failed.map((p) => getFinishedTime(p, now)).sort((a, b) => a - b);
+  const failedTimes = failed.map((p) => getFinishedTime(p)).sort((a, b) => a - b);
   if (succeeded.length === 0) {
     if (failedTimes.length === 0) return record;
     return {
@@ -55,7 +64,7 @@ export function newBackoffRecord(
       lastFailureTime: failedTimes[failedTimes.length - 1],
     };
   }
-  const lastSuccess = Math.max(...succeeded.map((p) => getFinishedTime(p, now)));
+  const lastSuccess = Math.max(...succeeded.map((p) => getFinishedTime(p)));
   const after = failedTimes.filter((t) => t > lastSuccess);
   return after.length === 0
     ? { failuresAfterLastSuccess: 0 }

@@ -11,7 +11,7 @@ import { Cluster, USER } from '../../../cluster/cluster';
 import type { ContainerBehaviour } from '../../kubelet/runtime';
 import { Release } from '../../../foundation/release';
 import { bindNewPods, eventsOf, podsNow } from '../workload-testing';
-import { getRemainingTime, newBackoffRecord } from './backoff';
+import { getFinishedTime, getRemainingTime, newBackoffRecord } from './backoff';
 import { matchPodFailurePolicy } from './pod-failure-policy';
 
 const NODE = 'node-1';
@@ -149,9 +149,69 @@ describe('job controller (pkg/controller/job)', () => {
         { failuresAfterLastSuccess: 4, lastFailureTime: 0 },
         [pod('Succeeded', '1970-01-01T00:01:00Z')],
         [],
-        0,
       ),
     ).to.deep.equal({ failuresAfterLastSuccess: 0 });
+  });
+
+  it('W42 getFinishedTime reads regular containers only, nothing while one runs, then Ready=False, the deletion, the creation time', () => {
+    const terminated = (name: string, finishedAt: string) => ({
+      name,
+      image: '',
+      imageID: '',
+      ready: false,
+      restartCount: 0,
+      state: { terminated: { exitCode: 0, finishedAt } },
+    });
+    const running = { name: 'app', image: '', imageID: '', ready: true, restartCount: 0, state: { running: {} } };
+    const base: Pod = { metadata: { name: 'p', creationTimestamp: '2026-01-01T00:00:00Z' } };
+    const at = (iso: string) => Date.parse(iso);
+    expect(
+      getFinishedTime({
+        ...base,
+        status: {
+          containerStatuses: [terminated('a', '2026-01-01T00:00:30Z'), terminated('b', '2026-01-01T00:00:40Z')],
+        },
+      }),
+    ).to.equal(at('2026-01-01T00:00:40Z'));
+    // A finished init container says nothing while the regular one runs: the deletion decides.
+    expect(
+      getFinishedTime({
+        metadata: { ...base.metadata, deletionTimestamp: '2026-01-01T00:02:30Z', deletionGracePeriodSeconds: 30 },
+        status: {
+          initContainerStatuses: [terminated('init', '2026-01-01T00:00:05Z')],
+          containerStatuses: [running],
+        },
+      }),
+    ).to.equal(at('2026-01-01T00:02:00Z'));
+    expect(
+      getFinishedTime({
+        ...base,
+        status: {
+          containerStatuses: [running],
+          conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: '2026-01-01T00:01:00Z' }],
+        },
+      }),
+    ).to.equal(at('2026-01-01T00:01:00Z'));
+    expect(getFinishedTime({ ...base, status: { containerStatuses: [running] } })).to.equal(at('2026-01-01T00:00:00Z'));
+  });
+
+  it('W42 a deleted Job pod whose init container finished long ago is replaced after the full 10 s back-off', () => {
+    // The app takes 20 s to stop: while it runs, the pod's finish time is its deletion (T+0), not the init container's end.
+    const c = cluster({ behaviour: () => ({ sigterm: { kind: 'exits', afterMs: 20_000, exitCode: 0 } }) });
+    createJob(c, 'pi', {
+      template: { spec: { restartPolicy: 'Never', initContainers: [{ name: 'init' }], containers: [{ name: 'app' }] } },
+    });
+    c.advance(60_000);
+    const [first] = podsNow(c);
+    expect(first.status?.initContainerStatuses?.[0]?.state?.terminated).to.not.equal(undefined);
+    const t0 = c.clock.now();
+    c.apiserver.delete(USER, 'pods', 'default', first.metadata.name!);
+    const replaced = () => podsNow(c).some((p) => p.metadata.name !== first.metadata.name);
+    c.advance(9_000);
+    expect(replaced(), 'replaced before the back-off').to.equal(false);
+    c.advance(2_000);
+    expect(replaced(), 'replaced once the back-off passed').to.equal(true);
+    expect(c.clock.now() - t0).to.equal(11_000);
   });
 
   it('W43 activeDeadlineSeconds: the active pods are deleted (finalizers kept, counted as failed), then Failed DeadlineExceeded once none terminates', () => {

@@ -324,7 +324,7 @@ export class JobController extends StoppableController {
     ctx.failed = (status.failed ?? 0) + nonIgnored + ctx.uncounted.failed.size;
     const now = this.clock.now();
     if (!status.startTime && !spec.suspend) status.startTime = toTime(now);
-    ctx.newBackoffRecord = newBackoffRecord(this.backoffStore.get(key), newSucceeded, newFailed, now);
+    ctx.newBackoffRecord = newBackoffRecord(this.backoffStore.get(key), newSucceeded, newFailed);
 
     const backoffLimit = spec.backoffLimit ?? 6;
     ctx.finishedCondition = this.findCondition(job, 'SuccessCriteriaMet');

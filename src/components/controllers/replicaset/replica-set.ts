@@ -106,8 +106,10 @@ export class ReplicaSetController extends ControllerBase {
     if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
     const labelChanged = !jsonEqual(old.metadata.labels ?? NO_LABELS, pod.metadata.labels ?? NO_LABELS);
     if (pod.metadata.deletionTimestamp) {
-      // A pod being deleted is as good as gone: its deletion is what expectations wait for.
-      if (!old.metadata.deletionTimestamp) this.deletePod(pod);
+      // A pod being deleted is as good as gone: its deletion is what expectations wait for. Every update of it
+      // queues the set again (replica_set.go updatePod; the UID expectations make the repeat harmless), so a
+      // pod turning Failed or Succeeded updates status.terminatingReplicas.
+      this.deletePod(pod);
       if (labelChanged) this.deletePod(old);
       return;
     }

@@ -30,9 +30,18 @@ import {
   newStatefulSetPod,
   getPersistentVolumeClaimName,
 } from './stateful-set-utils';
+import {
+  claimOwnerRefsForSetAndPod,
+  getPersistentVolumeClaimRetentionPolicy,
+  hasStalePodRef,
+  hasUnexpectedController,
+  isClaimOwnerUpToDate,
+} from './claim-retention';
 
 const CONTROL = 'pkg/controller/statefulset/stateful_set_control.go';
 const IDENTITY: ClientIdentity = { name: 'statefulset-controller', component: 'statefulset' };
+/** stateful_set.go statefulSetResyncPeriod: the set informer hands every set to the queue again this often. */
+const STATEFUL_SET_RESYNC_PERIOD_MS = 30_000;
 
 type Status = NonNullable<StatefulSet['status']>;
 
@@ -44,8 +53,9 @@ type Status = NonNullable<StatefulSet['status']>;
  * for each to be gone; a pod being deleted blocks an OrderedReady set until it has left the API —
  * on a lost node that is until someone force-deletes it or the out-of-service taint lets pod GC do
  * it. Failed (and Succeeded) pods are deleted and recreated. The template is kept as a
- * ControllerRevision. Each pod's volumeClaimTemplates claims are created before it (P18). Rolling
- * updates of a changed template, the whenScaled retention policy and adoption of orphans are not modelled.
+ * ControllerRevision. Each pod's volumeClaimTemplates claims are created before it (P18), and
+ * their owner references follow the persistentVolumeClaimRetentionPolicy (P21). Rolling updates
+ * of a changed template and adoption of orphans are not modelled.
  */
 export class StatefulSetController extends StoppableController {
   readonly queue: WorkQueue;
@@ -176,6 +186,12 @@ export class StatefulSetController extends StoppableController {
       const r = this.processReplica(set, monotonic, wanted, i, revision);
       if (r.error || (monotonic && r.exit)) return status();
     }
+    // Fix pod claims for condemned pods: under whenScaled Delete each claim becomes its pod's, so it goes with the pod.
+    if (this.release.enabled('StatefulSetAutoDeletePVC'))
+      for (const pod of condemned) {
+        if (this.claimsMatchRetentionPolicy(set, pod)) continue;
+        if (this.updatePodClaimForRetentionPolicy(set, pod)) return status();
+      }
     for (const pod of condemned) {
       const exit = this.processCondemned(set, firstUnhealthy, monotonic, pod);
       if (monotonic && exit) return status();
@@ -230,7 +246,22 @@ export class StatefulSetController extends StoppableController {
       if (!r.ok && r.code !== 404) return { exit: true, error: new Error(r.status.message) };
       pod = replicas[i] = newStatefulSetPod(set, getOrdinal(set, pod), revision, this.release);
     }
+    const retention = this.release.enabled('StatefulSetAutoDeletePVC');
     if (!isCreated(pod)) {
+      // PodClaimIsStale: a claim still owned by an earlier pod of this name (scaled down under
+      // whenScaled Delete, not yet collected) blocks the new pod until the garbage collector removes it.
+      const stale = retention ? this.staleClaim(set, pod) : undefined;
+      if (stale) {
+        this.wait(
+          set,
+          `waits for persistentvolumeclaims/${stale} of an earlier pods/${name} to be deleted before creating it`,
+          'processReplica (PodClaimIsStale)',
+        );
+        // Nothing watches claims here ("TODO: Watch volumes", stateful_set.go): the set informer's
+        // resync (statefulSetResyncPeriod, 30 s) brings the set back; modelled as its latest tick.
+        this.queue.addAfter(keyOf(set), STATEFUL_SET_RESYNC_PERIOD_MS);
+        return { exit: true };
+      }
       const claims = this.createMissingPersistentVolumeClaims(set, getOrdinal(set, pod), name);
       if (claims) return { exit: true, error: claims };
       const r = this.podControl.createPod(
@@ -242,6 +273,11 @@ export class StatefulSetController extends StoppableController {
       );
       if (!r.ok) return { exit: true, error: new Error(r.status.message) };
       replicas[i] = r.object;
+      // CreateStatefulPod: the claims' owners as the policy asks, as far as possible now.
+      if (retention) {
+        const err = this.updatePodClaimForRetentionPolicy(set, r.object);
+        if (err) return { exit: true, error: err };
+      }
       return { exit: monotonic };
     }
     if (!monotonic) return { exit: false };
@@ -261,24 +297,87 @@ export class StatefulSetController extends StoppableController {
       );
       return { exit: true };
     }
+    // Enforce the invariants (UpdateStatefulPod): a claim of a pod back in range after a scale
+    // down and up, or under a changed policy, gets the references the policy asks for.
+    if (retention && !this.claimsMatchRetentionPolicy(set, pod)) {
+      const err = this.updatePodClaimForRetentionPolicy(set, pod);
+      if (err) return { exit: true, error: err };
+    }
     return { exit: false };
+  }
+
+  /** The existing claims of the pod's ordinal, one per volumeClaimTemplate (a missing one is picked up later). */
+  private claimsOf(set: StatefulSet, pod: Pod): PersistentVolumeClaim[] {
+    const ordinal = getOrdinal(set, pod);
+    const out: PersistentVolumeClaim[] = [];
+    for (const t of set.spec?.volumeClaimTemplates ?? []) {
+      const got = this.api.get(
+        'persistentvolumeclaims',
+        set.metadata.namespace,
+        getPersistentVolumeClaimName(set, t.metadata!.name!, ordinal),
+      );
+      if (got.ok) out.push(got.object);
+    }
+    return out;
+  }
+
+  /** PodClaimIsStale (stateful_pod_control.go): under whenScaled Delete, the name of a claim owned by another pod of this name. */
+  private staleClaim(set: StatefulSet, pod: Pod): string | undefined {
+    if (getPersistentVolumeClaimRetentionPolicy(set).whenScaled === 'Retain') return undefined;
+    return this.claimsOf(set, pod).find((c) => hasStalePodRef(c, pod))?.metadata.name;
+  }
+
+  /** ClaimsMatchRetentionPolicy: each claim of the pod has the owners the policy asks for. */
+  private claimsMatchRetentionPolicy(set: StatefulSet, pod: Pod): boolean {
+    return this.claimsOf(set, pod).every((c) => isClaimOwnerUpToDate(c, set, pod));
+  }
+
+  /**
+   * UpdatePodClaimForRetentionPolicy (stateful_pod_control.go): each claim of the pod whose owner
+   * references differ from what the policy asks is updated (updateClaimOwnerRefForSetAndPod); a
+   * claim another controller holds gets a Warning ConflictingController and is left to it.
+   */
+  private updatePodClaimForRetentionPolicy(set: StatefulSet, pod: Pod): Error | undefined {
+    const policy = getPersistentVolumeClaimRetentionPolicy(set);
+    for (const claim of this.claimsOf(set, pod)) {
+      const name = claim.metadata.name!;
+      if (hasUnexpectedController(claim, set, pod))
+        this.podControl.event(
+          set,
+          'StatefulSet',
+          'Warning',
+          'ConflictingController',
+          `PersistentVolumeClaim ${name} has a conflicting OwnerReference that acts as a manging controller, the retention policy is ignored for this claim`,
+        );
+      if (isClaimOwnerUpToDate(claim, set, pod)) continue;
+      const ownerReferences = claimOwnerRefsForSetAndPod(claim, set, pod);
+      const owners = ownerReferences
+        .filter((r) => r.controller)
+        .map((r) => `${r.kind === 'Pod' ? 'pods' : 'statefulsets'}/${r.name}`);
+      this.timeline.record(
+        'statefulset',
+        `statefulsets/${set.metadata.name} sets the owner of persistentvolumeclaims/${name} to ${owners.join(', ') || 'none'} (whenScaled ${policy.whenScaled}, whenDeleted ${policy.whenDeleted})`,
+        'pkg/controller/statefulset/stateful_pod_control.go UpdatePodClaimForRetentionPolicy; stateful_set_utils.go updateClaimOwnerRefForSetAndPod',
+        { actor: IDENTITY.name },
+      );
+      const body: PersistentVolumeClaim = { ...claim, metadata: { ...claim.metadata, ownerReferences } };
+      const r = this.api.update(IDENTITY, 'persistentvolumeclaims', set.metadata.namespace, body);
+      if (!r.ok) return new Error(`could not update claim ${name} for delete policy ownerRefs: ${r.status.message}`);
+    }
+    return undefined;
   }
 
   /**
    * P18 — stateful_pod_control.go createMissingPersistentVolumeClaims: before a pod, each of its
    * volumeClaimTemplates' claims `<template>-<set>-<ordinal>` that does not exist yet, labelled with
    * the set's selector; one being deleted stops the pod's creation ("pvc … is being deleted", retried).
-   * With StatefulSetAutoDeletePVC (β on 1.27, GA 1.32) and whenDeleted: Delete the claim is owned
-   * by the set (updateClaimOwnerRefForSetAndPod), so deleting the set deletes it; whenScaled is not
-   * modelled (claims of condemned ordinals are kept).
+   * They are created without owners: the retention policy's references come once the pod is
+   * created (updatePodClaimForRetentionPolicy, P21).
    */
   private createMissingPersistentVolumeClaims(set: StatefulSet, ordinal: number, podName: string): Error | undefined {
     const templates = set.spec?.volumeClaimTemplates ?? [];
     if (templates.length === 0) return undefined;
     const namespace = set.metadata.namespace;
-    const policy = this.release.enabled('StatefulSetAutoDeletePVC')
-      ? set.spec?.persistentVolumeClaimRetentionPolicy
-      : undefined;
     for (const t of templates) {
       const claimName = getPersistentVolumeClaimName(set, t.metadata!.name!, ordinal);
       const got = this.api.get('persistentvolumeclaims', namespace, claimName);
@@ -287,10 +386,6 @@ export class StatefulSetController extends StoppableController {
         continue;
       }
       const labels = { ...t.metadata?.labels, ...set.spec?.selector?.matchLabels };
-      const ownerReferences =
-        policy?.whenDeleted === 'Delete'
-          ? [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name!, uid: set.metadata.uid! }]
-          : undefined;
       const claim: PersistentVolumeClaim = {
         apiVersion: 'v1',
         kind: 'PersistentVolumeClaim',
@@ -299,7 +394,6 @@ export class StatefulSetController extends StoppableController {
           namespace,
           labels,
           ...(t.metadata?.annotations ? { annotations: { ...t.metadata.annotations } } : {}),
-          ...(ownerReferences ? { ownerReferences } : {}),
         },
         spec: structuredClone(t.spec),
       };

@@ -1,5 +1,6 @@
 import type { Container, Pod } from '../../../apimachinery/types';
 import type { Scheduler } from '../../../foundation/clock';
+import type { Release } from '../../../foundation/release';
 import type { Timeline } from '../../../foundation/timeline/timeline';
 import { probeSpec, ProbeWorker, type ProbeResult, type ProbeType, type WorkerHost } from './worker';
 
@@ -69,14 +70,25 @@ export class ProberManager {
           type,
           probeSpec(probe),
           this.nodeName,
+          pod.metadata.deletionTimestamp !== undefined,
         ),
       );
     }
   }
 
-  /** StopLivenessAndStartup: at the start of SyncTerminatingPod, so no probe restarts what is being killed (readiness goes on). */
-  stopLivenessAndStartup(uid: string): void {
-    for (const w of this.workers.get(uid) ?? []) if (w.type !== 'readiness') w.stop();
+  /**
+   * N13 — prober_manager.go StopLivenessAndStartup, at the start of SyncTerminatingPod, so no probe
+   * restarts what is being killed (readiness goes on). It walks `pod.Spec.Containers` only: the
+   * liveness and startup probes of sidecars (restartable init containers) go on probing through
+   * the termination until RemovePod, in every modelled release; kubernetes#141766 (first in
+   * v1.38, the StopSidecarLivenessAndStartup change) stops them too.
+   */
+  stopLivenessAndStartup(pod: Pod, release: Release): void {
+    const workers = this.workers.get(pod.metadata.uid!);
+    if (!workers) return;
+    const sidecarsToo = release.has('StopSidecarLivenessAndStartup');
+    const regular = new Set((pod.spec?.containers ?? NO_CONTAINERS).map((c) => c.name));
+    for (const w of workers) if (w.type !== 'readiness' && (sidecarsToo || regular.has(w.container))) w.stop();
   }
 
   removePod(uid: string): void {

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 
 import type { Pod } from '../../../apimachinery/types';
 import { USER } from '../../../cluster/cluster';
+import { Release } from '../../../foundation/release';
 import { createPod, newCluster, WARMUP_MS } from '../testing';
 import type { ContainerBehaviour } from '../runtime';
 import { probeSpec } from './worker';
@@ -95,4 +96,37 @@ describe('probes (pkg/kubelet/prober)', () => {
     const r = c.apiserver.get('pods', 'default', 'web');
     expect(r.ok && r.object.status!.containerStatuses![0].restartCount).to.be.greaterThanOrEqual(1);
   });
+});
+
+describe('N11 StopLivenessAndStartup walks the regular containers only (V48)', () => {
+  function terminating(minor: number) {
+    const probe = { livenessProbe: { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 1 } };
+    const { c } = newCluster(Release.of(minor));
+    // Both processes stop answering a second after T+0; the app ignores SIGTERM, so the pod
+    // terminates for its whole 30 s grace while the sidecar still runs.
+    createPod(c, 'web', {
+      spec: {
+        initContainers: [{ name: 'proxy', restartPolicy: 'Always', ...probe }],
+        containers: [{ name: 'app', ...probe }],
+      },
+      containers: {
+        app: { sigterm: { kind: 'ignores' }, hangsAfterMs: WARMUP_MS + 1000 },
+        proxy: { hangsAfterMs: WARMUP_MS + 1000 },
+      },
+    });
+    c.advance(WARMUP_MS);
+    const t0 = c.clock.now();
+    c.apiserver.delete(USER, 'pods', 'default', 'web', {});
+    c.advance(10_000);
+    return { c, t0 };
+  }
+
+  for (const minor of [29, 35, 36]) {
+    it(`V48 v1.${minor}: the sidecar's liveness probe goes on through the termination and fails; the app's was stopped`, () => {
+      const { c, t0 } = terminating(minor);
+      const failed = (name: string) =>
+        c.timeline.since(t0).filter((e) => e.text === `liveness probe failed ${name} pods/web`).length;
+      expect([failed('proxy'), failed('app')]).to.deep.equal([1, 0]);
+    });
+  }
 });

@@ -46,11 +46,12 @@ export interface WorkerHost {
  * N10 — one probe worker (worker.go run / doProbe) for one probe of one container, on the
  * kubelet's scheduler: it probes every periodSeconds; a result counts once it has been the same
  * successThreshold times in a row (Success) or failureThreshold times (Failure). doProbe, per tick:
- * a pod gone or in a terminal phase ends the worker; a container not running is a Failure; once
- * the pod has a deletionTimestamp, liveness and startup probes report Success and stop (the
- * kubelet does not restart what it is terminating) while readiness probes go on until the
- * container stops (worker.go since kubernetes#98571, v1.21, and the fix of #110309: unchanged
- * 1.26–1.35); a terminal phase in the status ends the worker even then (#124648); no probe runs
+ * a pod gone or in a terminal phase ends the worker; a container not running is a Failure; if
+ * the pod the worker was created with had a deletionTimestamp, liveness and startup probes report
+ * Success and stop (the kubelet does not restart what it is terminating) while readiness probes
+ * go on until the container stops (worker.go since kubernetes#98571, v1.21, and the fix of
+ * #110309: unchanged 1.26–1.36; a pod deleted later is StopLivenessAndStartup's, N13); a terminal
+ * phase in the status ends the worker even then (#124648); no probe runs
  * before initialDelaySeconds have passed since the container started, readiness and liveness
  * not before the container is started (startup probe done); a liveness or startup Failure puts
  * the worker on hold until the container is replaced.
@@ -76,6 +77,13 @@ export class ProbeWorker {
     readonly type: ProbeType,
     readonly spec: ProbeSpec,
     private readonly nodeName: string,
+    /**
+     * The pod AddPod was given had a deletionTimestamp (worker.go reads `w.pod`, the object the
+     * worker was created with, which later updates do not replace): only a pod added already
+     * deleted — a kubelet restarted during its termination — has its liveness and startup probes
+     * quieted here; otherwise StopLivenessAndStartup stops them (N13).
+     */
+    private readonly addedDeleted = false,
   ) {}
 
   start(): void {
@@ -121,7 +129,7 @@ export class ProbeWorker {
       this.set(this.type === 'readiness' ? 'Failure' : 'Success', true);
       return !c.state?.terminated || pod.spec?.restartPolicy !== 'Never';
     }
-    if (pod.metadata.deletionTimestamp && this.type !== 'readiness') {
+    if (this.addedDeleted && this.type !== 'readiness') {
       this.set('Success', true);
       return false;
     }

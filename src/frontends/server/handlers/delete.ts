@@ -1,9 +1,8 @@
-import { deleteOptionsFromRequest } from '../../../apiserver/delete-options';
+import { checkDeleteOptionsTypes, deleteOptionsFromRequest } from '../../../apiserver/delete-options';
 import { parseListOptions, selectionMatches } from '../../../apiserver/list-options';
 import type { KubeObject } from '../../../apimachinery/object';
 import type { DeleteOptions } from '../../../apimachinery/types';
 import { decodeObjectBody } from '../body';
-import { checkDeleteOptionsTypes } from '../delete-options';
 import { groupVersionString } from '../../../apiserver/resources';
 import { admit, query, queryRecord, served, writeResult, type RequestScope } from './scope';
 

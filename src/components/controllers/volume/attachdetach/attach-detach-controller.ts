@@ -15,6 +15,7 @@ import { keyOf, splitKey, type SharedInformer } from '../../../../client/informe
 import { podInformer } from '../../../../client/pod-informer';
 import { StoppableController } from '../../stoppable';
 import {
+  ANN_CONTROLLER_MANAGED_ATTACH_DETACH,
   attachableVolume,
   attachmentName,
   isPodTerminated,
@@ -104,6 +105,12 @@ export class AttachDetachController extends StoppableController {
   private readonly podEntries = new Map<string, { node: string; volumes: string[] }>();
   /** ASW: `unique|node` → attached volume. */
   private readonly actual = new Map<string, AttachedVolume>();
+  /**
+   * The nodes of the desired state (addNodeToDswp): those whose Node carries the
+   * controller-managed-attach-detach annotation (P22); a pod on any other node is ignored
+   * (ProcessPodVolumes: the node is "not yet managed by the controller").
+   */
+  private readonly managedNodes = new Set<string>();
   /** The volumesAttached last written per node (node_status_updater.go), as a sorted list of unique names. */
   private readonly reportedAttached = new Map<string, string>();
 
@@ -168,7 +175,7 @@ export class AttachDetachController extends StoppableController {
   private processPod(key: string, pod: Pod | undefined): void {
     const before = this.podEntries.get(key);
     const node = pod?.spec?.nodeName;
-    const add = !!pod && !!node && !isPodTerminated(pod) && !!this.nodes.get(node);
+    const add = !!pod && !!node && !isPodTerminated(pod) && this.managedNodes.has(node) && !!this.nodes.get(node);
     const volumes: AttachableVolume[] = [];
     if (add) {
       for (const claim of podClaimNames(pod!)) {
@@ -221,7 +228,16 @@ export class AttachDetachController extends StoppableController {
 
   /** processVolumesInUse: what the node's kubelet reports in use is mounted; everything else of that node is not. */
   private nodeChanged(old: Node | undefined, node: Node | undefined): void {
-    if (!node) return;
+    if (!node) {
+      // nodeDelete: DeleteNode from the desired state.
+      if (old) this.managedNodes.delete(old.metadata.name!);
+      return;
+    }
+    // nodeAdd / nodeUpdate → addNodeToDswp: the annotation's presence, whatever its value. It is
+    // never taken back on an update; pods already seen on the node wait for the populator's
+    // periodic findAndAddActivePods (not modelled).
+    if (node.metadata.annotations?.[ANN_CONTROLLER_MANAGED_ATTACH_DETACH] !== undefined)
+      this.managedNodes.add(node.metadata.name!);
     const inUse = new Set(node.status?.volumesInUse ?? []);
     for (const a of this.actual.values()) {
       if (a.node !== node.metadata.name) continue;
