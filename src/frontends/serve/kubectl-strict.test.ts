@@ -24,7 +24,7 @@ let dir: string;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'strict-'));
-  // A v1.33 server for the v1.33 kubectl: the OpenAPI documents carry only that release's fields.
+  // A v1.33 server, older than the bundled kubectl: its OpenAPI documents carry only v1.33's fields.
   served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: dir, release: Release.parse('v1.33') });
   kubectl = await realKubectlPath();
   env = {
