@@ -3,7 +3,6 @@ import type { KubeObject } from '../../apimachinery/object';
 import type { Clock } from '../../foundation/clock';
 import type { Release } from '../../foundation/release';
 import type { Etcd } from '../etcd';
-import { kindRulesFor } from '../kind-rules';
 import { Store } from '../store';
 import { builtinKinds } from '.';
 import type { KindContext, KindStrategies } from './kind';
@@ -11,7 +10,7 @@ import type { KindContext, KindStrategies } from './kind';
 /**
  * Each built-in kind's REST storage, as pkg/controlplane's RESTStorageProviders build it from the
  * registry's NewREST functions: a Store over the kind's main strategy on the one etcd, with the
- * kind's validation and defaulting (kind-rules/index.ts) plugged in, and the strategies of its
+ * kind's validation and defaulting (its `rules`, kind-rules/) plugged in, and the strategies of its
  * subresources, by resource.
  */
 export function assembleStorage(
@@ -26,7 +25,7 @@ export function assembleStorage(
   for (const kind of builtinKinds()) {
     const kindStrategies = kind.strategies(ctx);
     const store = new Store<KubeObject>(etcd, clock, kindStrategies.main, true, release);
-    store.useKindRules(kindRulesFor(kind.kind), release);
+    store.useKindRules(kind.rules, release);
     stores[kind.resource] = store;
     strategies[kind.resource] = kindStrategies;
   }
