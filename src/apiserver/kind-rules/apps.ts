@@ -8,6 +8,7 @@ import type {
   ReplicaSet,
   StatefulSet,
 } from '../../apimachinery/types';
+import type { Release } from '../../foundation/release';
 import { goStrategy, goStringMap } from './go-value';
 import type { KindRules } from './index';
 import { setContainerPortDefaults, validatePodSpecRules } from './pod-spec';
@@ -86,18 +87,18 @@ function alwaysRestart(template: PodTemplateSpec | undefined): FieldError[] {
     : [];
 }
 
-function templateSpec(template: PodTemplateSpec | undefined): FieldError[] {
-  return validatePodSpecRules(template?.spec, 'spec.template.spec');
+function templateSpec(template: PodTemplateSpec | undefined, release: Release): FieldError[] {
+  return validatePodSpecRules(template?.spec, 'spec.template.spec', release);
 }
 
 /** pkg/apis/apps/validation ValidateDeploymentSpec with ValidateDeploymentStrategy and ValidateRollingUpdateDeployment. */
-function validateDeployment(d: Deployment): FieldError[] {
+function validateDeployment(d: Deployment, release: Release): FieldError[] {
   const spec = d.spec;
   if (!spec) return [];
   const errs = [
     ...nonNegative(spec.replicas, 'spec.replicas'),
     ...validateSelector(spec.selector, spec.template, 'empty selector is invalid for deployment', true),
-    ...templateSpec(spec.template),
+    ...templateSpec(spec.template, release),
     ...alwaysRestart(spec.template),
   ];
   const strategy = spec.strategy ?? {};
@@ -157,14 +158,14 @@ function intOrPercent(v: number | string | undefined): number | undefined {
 }
 
 /** ValidateReplicaSetSpec. */
-function validateReplicaSet(rs: ReplicaSet): FieldError[] {
+function validateReplicaSet(rs: ReplicaSet, release: Release): FieldError[] {
   const spec = rs.spec;
   if (!spec) return [];
   return [
     ...nonNegative(spec.replicas, 'spec.replicas'),
     ...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'),
     ...validateSelector(spec.selector, spec.template, 'empty selector is invalid for deployment', true),
-    ...templateSpec(spec.template),
+    ...templateSpec(spec.template, release),
     ...alwaysRestart(spec.template),
   ];
 }
@@ -174,7 +175,7 @@ function validateReplicaSet(rs: ReplicaSet): FieldError[] {
  * 'B'` (not NotSupported), the selector required and not empty, the template selected and
  * restarting Always.
  */
-function validateStatefulSet(set: StatefulSet): FieldError[] {
+function validateStatefulSet(set: StatefulSet, release: Release): FieldError[] {
   const spec = set.spec;
   if (!spec) return [];
   const errs: FieldError[] = [];
@@ -211,7 +212,7 @@ function validateStatefulSet(set: StatefulSet): FieldError[] {
   errs.push(
     ...nonNegative(spec.replicas, 'spec.replicas'),
     ...validateSelector(spec.selector, spec.template, 'empty selector is not valid for statefulset.', true),
-    ...templateSpec(spec.template),
+    ...templateSpec(spec.template, release),
     ...alwaysRestart(spec.template),
   );
   return errs;
@@ -222,7 +223,7 @@ function validateStatefulSet(set: StatefulSet): FieldError[] {
  * matches nothing), the selector not empty, restartPolicy Always, and
  * ValidateDaemonSetUpdateStrategy (NotSupported with the whole strategy struct printed).
  */
-function validateDaemonSet(ds: DaemonSet): FieldError[] {
+function validateDaemonSet(ds: DaemonSet, release: Release): FieldError[] {
   const spec = ds.spec;
   if (!spec) return [];
   const errs: FieldError[] = [];
@@ -252,7 +253,7 @@ function validateDaemonSet(ds: DaemonSet): FieldError[] {
     });
   }
   errs.push(
-    ...templateSpec(spec.template),
+    ...templateSpec(spec.template, release),
     ...alwaysRestart(spec.template),
     ...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'),
   );

@@ -147,4 +147,29 @@ describe('V51 validateContainerRestartPolicy (v1.35, v1.36)', () => {
     expect(refusal(34, p)).to.equal('');
     expect(refusal(34, pod({ restartPolicyRules: [rule('Restart', codes('In'))] }))).to.equal('');
   });
+
+  it('V51 a workload template’s containers are held to the same rules (Deployment, Job)', () => {
+    const template = {
+      metadata: { labels: { app: 'web' } },
+      spec: {
+        restartPolicy: 'Never',
+        containers: [{ name: 'app', image: 'app', restartPolicyRules: [rule('Restart', codes('In'))] }],
+      },
+    };
+    const api = newSim(Release.of(36)).api;
+    const job = api.create(USER, 'jobs', NS, { metadata: { name: 'web' }, spec: { template } } as never);
+    expect(failure(job, 422, 'Invalid').message).to.equal(
+      'Job.batch "web" is invalid: spec.template.spec.containers[0].restartPolicy: Required value: must specify restartPolicy when restart rules are used',
+    );
+    const deployment = api.create(USER, 'deployments', NS, {
+      metadata: { name: 'web' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: { ...template, spec: { ...template.spec, restartPolicy: 'Always' } },
+      },
+    } as never);
+    expect(failure(deployment, 422, 'Invalid').message).to.match(
+      /spec\.template\.spec\.containers\[0\]\.restartPolicy: Required value: must specify restartPolicy when restart rules are used/,
+    );
+  });
 });
