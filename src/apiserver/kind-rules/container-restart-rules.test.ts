@@ -172,4 +172,20 @@ describe('V51 validateContainerRestartPolicy (v1.35, v1.36)', () => {
       /spec\.template\.spec\.containers\[0\]\.restartPolicy: Required value: must specify restartPolicy when restart rules are used/,
     );
   });
+
+  it('V51 v1.28–v1.33: a regular container’s restartPolicy is Forbidden, an init container’s takes only Always', () => {
+    for (const minor of [29, 33]) {
+      expect(refusal(minor, pod({ restartPolicy: 'Never' }))).to.equal(
+        invalid('spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers'),
+      );
+      expect(refusal(minor, pod({}, { restartPolicy: 'Never' }))).to.equal(
+        invalid('spec.initContainers[0].restartPolicy: Unsupported value: "Never": supported values: "Always"'),
+      );
+      expect(refusal(minor, pod({}, { restartPolicy: 'Always' }))).to.equal('');
+    }
+    // Rules are unknown to those releases: decoding loses them and the pod is created.
+    expect(
+      refusal(33, pod({}, { restartPolicy: 'Always', restartPolicyRules: [rule('Restart', codes('In'))] })),
+    ).to.equal('');
+  });
 });

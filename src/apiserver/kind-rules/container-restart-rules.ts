@@ -31,7 +31,31 @@ const quoted = (values: readonly string[]) => `supported values: ${values.map((v
  */
 export function validateContainerRestartRules(spec: PodSpec | undefined, path: string, release: Release): FieldError[] {
   const errs: FieldError[] = [];
-  if (!spec || !release.enabled('ContainerRestartRules')) return errs;
+  if (!spec) return errs;
+  if (!release.enabled('ContainerRestartRules')) {
+    // v1.28–v1.33 (before dropContainerRestartRules existed): validateContainers forbids a regular
+    // container's policy and validateContainerRestartPolicy takes only Always on an init container
+    // (kubernetes#116429). v1.34 with the gate off dropped the fields before validation.
+    if (!release.atLeast(28) || release.atLeast(34)) return errs;
+    (spec.initContainers ?? []).forEach((c, i) => {
+      if (c.restartPolicy !== undefined && c.restartPolicy !== null && c.restartPolicy !== 'Always')
+        errs.push({
+          field: `${path}.initContainers[${i}].restartPolicy`,
+          type: 'Unsupported value',
+          value: c.restartPolicy,
+          detail: quoted(['Always']),
+        });
+    });
+    spec.containers.forEach((c, i) => {
+      if (c.restartPolicy !== undefined && c.restartPolicy !== null)
+        errs.push({
+          field: `${path}.containers[${i}].restartPolicy`,
+          type: 'Forbidden',
+          detail: 'may not be set for non-init containers',
+        });
+    });
+    return errs;
+  }
   const actions = release.enabled('RestartAllContainersOnContainerExits')
     ? ['Restart', 'RestartAllContainers']
     : ['Restart'];
