@@ -302,6 +302,21 @@ const CHANGES = {
   // …and an unknown rule action lists RestartAllContainers among the supported values when its
   // gate is on, where it listed "Restart" alone (kubernetes#137369, v1.36).
   RestartRulesListAllActions: 36,
+  // apimachinery validation.IsDNS1123Label: a name that is a valid DNS subdomain but not a label
+  // (it has dots) says "must not contain dots" instead of the label regex (kubernetes commit
+  // 276c7e86, "Change DNS Label validation to check for dots", 1.27).
+  DnsLabelMustNotContainDots: 27,
+  // apimachinery field.TooLong: "must have at most N bytes" became "may not be more than N bytes"
+  // (kubernetes#128553, "Validation: merge TooLong and TooLongMaxLen", 1.32).
+  TooLongMayNotBeMoreThan: 32,
+  // apimachinery field.Error.ErrorBody: a struct, map or list value prints as JSON instead of Go's
+  // %#v (`{"app":"web"}`, not `map[string]string{"app":"web"}`); "at most 1 byte" in the singular
+  // (kubernetes#132314, "Nicer value rendering in API errors", 1.34).
+  FieldErrorValuesAsJson: 34,
+  // apimachinery ValidateOwnerReferences (and other validation details): the detail no longer
+  // repeats the field's name — `kind must not be empty` became `must not be empty`
+  // (kubernetes#132513, "Cleanup: Remove field name from invalid field detail message", 1.34).
+  DetailsWithoutFieldName: 34,
 } as const satisfies Record<string, number>;
 
 export type ReleaseChange = keyof typeof CHANGES;
