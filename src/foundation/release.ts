@@ -295,6 +295,13 @@ const CHANGES = {
   // staging/src/k8s.io/endpointslice/utils.go findPort, the EndpointSlice controller's own copy,
   // got the same lookup only later (kubernetes#128850, v1.33).
   EndpointSliceFindPortSidecars: 33,
+  // pkg/apis/core/validation/validation.go validateContainerRestartPolicy: too many
+  // restartPolicyRules or exit-code values reported as a count (field.TooMany, "must have at most
+  // N items") instead of field.TooLong's "may not be more than N bytes" (kubernetes#137136, v1.36).
+  RestartRulesTooManyItems: 36,
+  // …and an unknown rule action lists RestartAllContainers among the supported values when its
+  // gate is on, where it listed "Restart" alone (kubernetes#137369, v1.36).
+  RestartRulesListAllActions: 36,
   // apimachinery validation.IsDNS1123Label: a name that is a valid DNS subdomain but not a label
   // (it has dots) says "must not contain dots" instead of the label regex (kubernetes commit
   // 276c7e86, "Change DNS Label validation to check for dots", 1.27).
