@@ -240,6 +240,7 @@ export class ApiServer {
     const stores: Record<string, Store<KubeObject>> = {};
     const subresourceStrategies: Record<string, KindStrategies<KubeObject>> = {};
     for (const kind of builtinKinds()) {
+      if (kind.served?.(options.release) === false) continue;
       const strategies = kind.strategies(ctx);
       const store = new Store<KubeObject>(this.etcd, clock, strategies.main, true, options.release);
       store.useKindRules(kindRulesFor(kind.kind), options.release);

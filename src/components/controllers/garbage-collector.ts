@@ -101,8 +101,13 @@ export class GarbageCollector {
   private readonly unresolved = new Set<string>();
 
   start(): void {
-    for (const resource of WATCHED) this.monitor(resource);
+    for (const resource of this.watched()) this.monitor(resource);
     this.clock.after(GC_SYNC_PERIOD_MS, () => this.sync(), { background: true });
+  }
+
+  /** The built-in resources monitored: those the release serves (MutatingAdmissionPolicy only from 1.36). */
+  private watched(): Resource[] {
+    return WATCHED.filter((r) => builtinKind(r)?.served?.(this.options.release) !== false);
   }
 
   /** One monitor: list, then watch from the list's resourceVersion; its events feed the graph. */
@@ -138,7 +143,7 @@ export class GarbageCollector {
     const custom = customResources(this.api).filter(
       (r) => r.verbs.includes('delete') && r.verbs.includes('list') && r.verbs.includes('watch'),
     );
-    const wanted = new Set<Resource>([...WATCHED, ...custom.map((r) => r.storage)]);
+    const wanted = new Set<Resource>([...this.watched(), ...custom.map((r) => r.storage)]);
     const changed = wanted.size !== this.monitors.size || [...wanted].some((r) => !this.monitors.has(r));
     if (changed) {
       this.timeline.record(
