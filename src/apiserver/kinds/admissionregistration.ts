@@ -7,6 +7,7 @@ import type {
   ValidatingWebhookConfiguration,
 } from '../../apimachinery/types';
 import {
+  mutatingAdmissionPolicyPrinter,
   mutatingWebhookConfigurationPrinter,
   validatingAdmissionPolicyBindingPrinter,
   validatingAdmissionPolicyPrinter,
@@ -109,6 +110,7 @@ export const mutatingAdmissionPolicies: BuiltinKind<MutatingAdmissionPolicy, 'mu
   singularName: 'mutatingadmissionpolicy',
   strategies: () => ({ main: mutatingAdmissionPolicyStrategy() }),
   served: mutatingAdmissionPolicyServed,
+  printer: mutatingAdmissionPolicyPrinter,
 };
 
 export const mutatingAdmissionPolicyBindings: BuiltinKind<
@@ -123,6 +125,8 @@ export const mutatingAdmissionPolicyBindings: BuiltinKind<
     main: mutatingAdmissionPolicyBindingStrategy((n) => validateName('mutatingadmissionpolicies', n)),
   }),
   served: mutatingAdmissionPolicyServed,
+  // printMutatingAdmissionPolicyBinding: the same columns and cells as a ValidatingAdmissionPolicyBinding's.
+  printer: validatingAdmissionPolicyBindingPrinter,
 };
 
 export const WEBHOOK_KINDS = [mutatingWebhookConfigurations, validatingWebhookConfigurations] as const;
