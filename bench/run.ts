@@ -11,7 +11,8 @@
  *    the simulation, the process's CPU time, peak RSS, events per second): 1 000 and 10 000 pods on 100 nodes with full
  *    recording, 10 000 pods on 2 nodes (no per-node cost may grow with the pods of a node),
  *    10 000 on 100 nodes in scale mode (--record summary), 100 000 on 1 000 nodes and 150 000 on
- *    5 000 nodes (the largest cluster Kubernetes supports) in scale mode.
+ *    5 000 nodes (the largest cluster Kubernetes supports) in scale mode, and a drain of 100 of
+ *    those 5 000 nodes (bench/drain-at-scale.ts).
  *    MASS_CASES=1000,10000 runs only those keys.
  * 3. seed: virtual seconds per wall second for the seed graceful scenario.
  * 4. serve (bench/serve.ts, issue 9): ready time, LIST of 10 000 pods, the real kubectl delete in jump mode.
@@ -36,7 +37,7 @@ import { path as TS_HOOK } from '../scripts/ts-hook';
 import { describeSummary, summariseCpuProfile, summariseHeapProfile, type ProfileSummary } from './profile-summary';
 import { seedScenario } from './seed-speed';
 import { benchSettingsOrExit } from './settings';
-import { formatTargets, issue37Targets, SUPPORTED_MAXIMUM } from './targets';
+import { formatTargets, issue37Targets, SUPPORTED_MAXIMUM, SUPPORTED_MAXIMUM_DRAIN } from './targets';
 import { widest } from '../src/foundation/widest';
 
 const ROOT = resolve(__dirname, '..');
@@ -163,6 +164,8 @@ interface MassCase {
   script?: string;
   /** What its second phase is (default: the deletion). */
   phase?: string;
+  /** More arguments for its script (after PODS NODES --record …). */
+  args?: string[];
 }
 
 /** The mass-deletion cases by their key in bench.json (new cases: add a line). */
@@ -192,6 +195,18 @@ const MASS_CASES: Record<string, MassCase> = {
     record: 'summary',
     fewerRuns: true,
     label: 'mass deletion, 150 000 pods / 5 000 nodes, scale mode',
+  },
+  // kubectl drain of 100 of its nodes (issue 37): 1 500 workloads of 100 pods, each in its own
+  // namespace under a budget; the cluster is built bound (bench/drain-at-scale.ts), then drained.
+  [SUPPORTED_MAXIMUM_DRAIN]: {
+    pods: 150000,
+    nodes: 5000,
+    record: 'summary',
+    fewerRuns: true,
+    script: 'bench/drain-at-scale.ts',
+    args: ['--drain', '100'],
+    phase: 'drain',
+    label: 'drain of 100 nodes, 150 000 pods / 5 000 nodes, scale mode',
   },
   // A Deployment's rolling update: every pod through the scheduler and the ReplicaSet and Deployment controllers.
   '1000-rollout': {
@@ -238,6 +253,7 @@ function massRun(c: MassCase, nodeFlags: string[] = []): MassRun {
     '--record',
     c.record,
     ...(c.services ? ['--services', String(c.services)] : []),
+    ...(c.args ?? []),
   ];
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
   if (r.status !== 0) throw new Error(`${c.label} (${c.pods}/${c.nodes}/${c.record}) failed:\n${r.stderr}`);

@@ -1,6 +1,13 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { formatTargets, growthPer10x, issue37Targets, SUPPORTED_MAXIMUM, type MeasuredFigures } from './targets';
+import {
+  formatTargets,
+  growthPer10x,
+  issue37Targets,
+  SUPPORTED_MAXIMUM,
+  SUPPORTED_MAXIMUM_DRAIN,
+  type MeasuredFigures,
+} from './targets';
 
 /** Fake measurements: no run, no wall time. */
 function figures(): MeasuredFigures {
@@ -13,6 +20,7 @@ function figures(): MeasuredFigures {
       '10000-services': m(3.5, 400),
       '100000': m(34.8, 1700),
       [SUPPORTED_MAXIMUM]: m(52.3, 2900),
+      [SUPPORTED_MAXIMUM_DRAIN]: m(38, 4200),
     },
     serve: { listJsonMs: 90, listProtobufMs: 401, listTableMs: 200 },
   };
@@ -27,6 +35,8 @@ describe('npm run bench: the targets of issue 37', () => {
       ['100 000 pods / 1 000 nodes, scale mode: time', '34.80 s', '≤ 25 s', 'not met'],
       ['150 000 pods / 5 000 nodes, scale mode: time', '52.30 s', '≤ 40 s', 'not met'],
       ['150 000 pods / 5 000 nodes, scale mode: peak RSS', '2900 MB', '≤ 4 GB (4 096 MB)', 'met'],
+      ['drain of 100 of the 5 000 nodes, scale mode: time', '38.00 s', '≤ 40 s', 'met'],
+      ['drain of 100 of the 5 000 nodes, scale mode: peak RSS', '4200 MB', '≤ 4 GB (4 096 MB)', 'not met'],
       [
         'growth per 10×, 10 000 → 150 000 pods (scale mode)',
         `${growthPer10x(2, 52.3, 10000, 150000).toFixed(2)}×`,
@@ -50,18 +60,23 @@ describe('npm run bench: the targets of issue 37', () => {
   it('says "not measured" for a case MASS_CASES left out, never a number', () => {
     const f = figures();
     delete f.mass[SUPPORTED_MAXIMUM];
+    delete f.mass[SUPPORTED_MAXIMUM_DRAIN];
     delete f.serve;
     const rows = issue37Targets(f);
     const max = rows.filter(
-      (r) => r.figure.startsWith('150 000') || r.figure.startsWith('growth') || r.figure.startsWith('serve'),
+      (r) =>
+        r.figure.startsWith('150 000') ||
+        r.figure.startsWith('drain') ||
+        r.figure.startsWith('growth') ||
+        r.figure.startsWith('serve'),
     );
-    expect(max).to.have.length(6);
+    expect(max).to.have.length(8);
     for (const r of max) expect([r.measured, r.verdict]).to.deep.equal(['—', 'not measured']);
   });
 
   it('prints one aligned line per target, the verdict last', () => {
     const lines = formatTargets(issue37Targets(figures()));
-    expect(lines).to.have.length(11);
+    expect(lines).to.have.length(13);
     expect(lines[0]).to.match(/^10 000 pods \/ 100 nodes: time {2,}1\.50 s {2}≤ 2 s {2,}met$/);
     expect(new Set(lines.map((l) => l.indexOf('≤')))).to.have.property('size', 1);
     expect(lines[3].endsWith('not met')).to.equal(true);

@@ -69,6 +69,42 @@ describe('SharedInformer (client-go tools/cache shared_informer.go)', () => {
     expect(() => informer.byIndex('nope', 'v')).to.throw('the pods informer has no index "nope"');
   });
 
+  it("scans one namespace through its namespace index, in the order the cache first saw each object, and visits no other namespace's objects", () => {
+    const { clock, api, factory } = setup();
+    const informer = factory.informerFor('pods');
+    factory.start();
+    for (const name of ['c', 'a', 'b']) api.create(USER, 'pods', 'default', pod(name));
+    for (let i = 0; i < 50; i++) api.create(USER, 'pods', 'other', pod(`p${i}`));
+    clock.tick(0);
+    api.delete(USER, 'pods', 'default', 'a', { gracePeriodSeconds: 0 });
+    api.create(USER, 'pods', 'default', pod('a'));
+    api.patch(USER, 'pods', 'default', 'c', 'merge', { metadata: { labels: { x: 'y' } } });
+    clock.tick(0);
+    // An update keeps its place; a deleted and re-created key goes last, as in the cache itself.
+    expect([...informer.scan('default')].map(keyOf)).to.deep.equal(['default/c', 'default/b', 'default/a']);
+    expect([...informer.scan('default')].map((p) => p.metadata.labels?.x)).to.deep.equal(['y', undefined, undefined]);
+    expect([...informer.scan('nowhere')]).to.deep.equal([]);
+    expect([...informer.scan()].length).to.equal(53);
+    // Walking one namespace reads that namespace's objects only (not the 50 of "other").
+    let read = 0;
+    const cache = (informer as unknown as { cache: Map<string, unknown> }).cache;
+    const get = cache.get.bind(cache);
+    cache.get = (k: string) => {
+      read += 1;
+      return get(k);
+    };
+    const values = cache.values.bind(cache);
+    cache.values = () => {
+      read += cache.size;
+      return values();
+    };
+    expect([...informer.scan('default')].length).to.equal(3);
+    expect(read).to.equal(3);
+    for (const name of ['a', 'b', 'c']) api.delete(USER, 'pods', 'default', name, { gracePeriodSeconds: 0 });
+    clock.tick(0);
+    expect([...informer.scan('default')]).to.deep.equal([]);
+  });
+
   it('splits keys as cache.SplitMetaNamespaceKey does', () => {
     expect(splitKey('default/web')).to.deep.equal({ namespace: 'default', name: 'web' });
     expect(splitKey('node-1')).to.deep.equal({ namespace: undefined, name: 'node-1' });

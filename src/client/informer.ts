@@ -32,6 +32,12 @@ const byKey = <T>([a]: [string, T], [b]: [string, T]): number => (a < b ? -1 : a
  */
 export class SharedInformer<T extends KubeObject> {
   private readonly cache = new Map<string, T>();
+  /**
+   * The cache's keys by namespace, each set in the order the cache first saw its keys (as the
+   * cache's own order): the namespace index every client-go lister has (cache.NamespaceIndex), so
+   * that a lister's List of one namespace walks that namespace, not the whole cache.
+   */
+  private readonly byNamespace = new Map<string, Set<string>>();
   private readonly indexers = new Map<string, Indexer<T>>();
   /** The same indexers, in the order they were added, for the walk of every event. */
   private readonly indexerList: Indexer<T>[] = [];
@@ -107,8 +113,12 @@ export class SharedInformer<T extends KubeObject> {
    * without list()'s sort.
    */
   *scan(namespace?: string): Iterable<T> {
-    for (const obj of this.cache.values())
-      if (namespace === undefined || obj.metadata.namespace === namespace) yield obj;
+    if (namespace === undefined) {
+      yield* this.cache.values();
+      return;
+    }
+    const keys = this.byNamespace.get(namespace);
+    if (keys !== undefined) for (const key of keys) yield this.cache.get(key)!;
   }
 
   /** Indexer ByIndex, in key order. */
@@ -134,11 +144,28 @@ export class SharedInformer<T extends KubeObject> {
     const old = this.cache.get(key);
     if (obj) this.cache.set(key, obj);
     else this.cache.delete(key);
+    // Only an addition or a deletion changes the namespace index (an update keeps the key).
+    if (old === undefined || obj === undefined) fileByNamespace(this.byNamespace, key, obj !== undefined);
     // Index loops: every event of the kind passes here (a pod's, about a dozen handlers).
     const indexers = this.indexerList;
     for (let i = 0; i < indexers.length; i++) reindex(indexers[i], key, old, obj);
     const handlers = this.handlers;
     for (let i = 0; i < handlers.length; i++) handlers[i](key, old, obj);
+  }
+}
+
+/** Files `key` under its namespace (the part before the slash; none for a cluster-scoped object) or takes it out. */
+function fileByNamespace(byNamespace: Map<string, Set<string>>, key: string, present: boolean): void {
+  const slash = key.indexOf('/');
+  if (slash < 0) return;
+  const namespace = key.slice(0, slash);
+  let keys = byNamespace.get(namespace);
+  if (present) {
+    if (keys === undefined) byNamespace.set(namespace, (keys = new Set()));
+    keys.add(key);
+  } else if (keys !== undefined) {
+    keys.delete(key);
+    if (keys.size === 0) byNamespace.delete(namespace);
   }
 }
 

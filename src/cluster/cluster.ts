@@ -111,8 +111,18 @@ export class Cluster {
     this.doubleRun = new DoubleRunWatch(this.timeline);
     this.informers = new SharedInformerFactory(this.apiserver);
     if (this.options.scheduler) {
-      this.scheduler = new KubeScheduler(this.clock, this.timeline, this.apiserver, this.informers, release);
+      // A perturbed kube-scheduler reaches the apiserver through its own view, with informers of its own.
+      const view = this.perturbations.viewFor({ kind: 'scheduler' });
+      const informers = view ? new SharedInformerFactory(view.api) : this.informers;
+      this.scheduler = new KubeScheduler(
+        view?.clock ?? this.clock,
+        this.timeline,
+        view?.api ?? this.apiserver,
+        informers,
+        release,
+      );
       this.scheduler.start();
+      if (view) informers.start();
     }
     this.controllerContext = {
       clock: this.clock,

@@ -7,19 +7,21 @@ import type { Timeline } from '../foundation/timeline/timeline';
  * no longer has it, the kubelet was never told — when its controller's replacement, with the same
  * name (a StatefulSet's identity), starts elsewhere. Kubernetes has no component that notices;
  * the simulation says so on the timeline, on the lane of the runtime that starts the second copy.
- * The cost is one map entry per running pod sandbox.
+ * The cost is one map entry per running pod sandbox. Pods are told apart by namespace and name:
+ * two pods of one name in two namespaces are two pods, not one running twice.
  */
 export class DoubleRunWatch {
-  /** Running sandboxes by pod reference: the first runner, and any others. */
+  /** Running sandboxes by namespace and pod reference (runningKey): the first runner, and any others. */
   private readonly running = new Map<string, { node: string; uid: string } | { node: string; uid: string }[]>();
 
   constructor(private readonly timeline: Timeline) {}
 
   started(node: string, s: Sandbox): void {
     const entry = { node, uid: s.uid };
-    const held = this.running.get(s.podRef);
+    const key = runningKey(s);
+    const held = this.running.get(key);
     if (held === undefined) {
-      this.running.set(s.podRef, entry);
+      this.running.set(key, entry);
       return;
     }
     const others = Array.isArray(held) ? held : [held];
@@ -33,18 +35,24 @@ export class DoubleRunWatch {
         { actor: node },
       );
     }
-    this.running.set(s.podRef, [...others, entry]);
+    this.running.set(key, [...others, entry]);
   }
 
   stopped(s: Sandbox): void {
-    const held = this.running.get(s.podRef);
+    const key = runningKey(s);
+    const held = this.running.get(key);
     if (held === undefined) return;
     if (!Array.isArray(held)) {
-      if (held.uid === s.uid) this.running.delete(s.podRef);
+      if (held.uid === s.uid) this.running.delete(key);
       return;
     }
     const left = held.filter((o) => o.uid !== s.uid);
-    if (left.length === 0) this.running.delete(s.podRef);
-    else this.running.set(s.podRef, left.length === 1 ? left[0] : left);
+    if (left.length === 0) this.running.delete(key);
+    else this.running.set(key, left.length === 1 ? left[0] : left);
   }
+}
+
+/** A sandbox's pod by namespace and name (the namespace is unknown only for a resumed node's pods, which this watch never sees start). */
+function runningKey(s: Sandbox): string {
+  return `${s.namespace ?? ''}/${s.podRef}`;
 }

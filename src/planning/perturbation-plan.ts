@@ -25,6 +25,10 @@ export class PerturbationPlan {
       throw new PlanError(
         `restarting the ${describeTarget(t)} is not modelled: only the controllers of kube-controller-manager restart (their work queues, expectations and caches lost, then a relist)`,
       );
+    if (p.type === 'slow' && t.kind !== 'controller' && t.kind !== 'scheduler')
+      throw new PlanError(
+        `slow requests of the ${describeTarget(t)} are not modelled: only a controller of kube-controller-manager or the scheduler runs behind the apiserver here (its watches, reads and timers all go through its own connection); ${NOT_SLOW[t.kind]}`,
+      );
     if (t.kind === 'load-balancer' && !(p.type === 'late' && p.resource === 'endpointslices'))
       throw new PlanError(
         `the load balancer of service "${t.service}" only watches EndpointSlices: write  Given the load balancer of service "${t.service}" sees endpointslice changes ${p.type === 'late' ? formatDuration(p.delayMs) : '2s'} late`,
@@ -55,3 +59,11 @@ export class PerturbationPlan {
     }
   }
 }
+
+/** Why the other components' requests cannot be slowed (yet). */
+const NOT_SLOW: Record<Exclude<Perturbation['target']['kind'], 'controller' | 'scheduler'>, string> = {
+  kubelet: "the kubelet's work is driven by its machine (containers, PLEG) on the cluster's clock",
+  'kube-proxy': 'kube-proxy only reads (use: sees endpointslice changes … late)',
+  'load-balancer': 'a load balancer only reads (use: sees endpointslice changes … late)',
+  client: "a served client's HTTP requests are answered when they arrive",
+};

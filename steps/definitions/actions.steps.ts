@@ -5,6 +5,7 @@ import { StatusError } from '../../src/apimachinery/errors';
 import type { DeleteOptions, Pod } from '../../src/apimachinery/types';
 import { CONTROLLER, USER } from '../../src/cluster/cluster';
 import { runKubectl, type KubectlResult } from '../../src/frontends/kubectl/kubectl';
+import { CONTROLLER_STEP_TIMEOUT_MS } from '../../src/frontends/serve/controller-process';
 import { parseYaml, podFromManifest } from '../../src/planning/manifest';
 import { formatTimeline } from '../../src/foundation/timeline/text';
 import { runRealKubectl, usesRealKubectl } from '../support/real-kubectl';
@@ -275,8 +276,11 @@ When(
  * Runs the virtual clock that long; everything due in between happens, in order. Compound
  * durations work as in the `T+…` cells: `When 1m30s pass`.
  */
-When('{duration} pass(es)', function (this: TerminatingWorld, ms: number) {
+// A wider hang guard than the default: with a controller program, each instant waits for it (wall time).
+When('{duration} pass(es)', { timeout: CONTROLLER_STEP_TIMEOUT_MS }, function (this: TerminatingWorld, ms: number) {
   this.ensureStarted();
+  // With a controller program running, time moves only while it is quiet (controller-process.ts).
+  if (this.controllerProcess) return this.controllerProcess.advance(ms);
   this.cluster.advance(ms);
 });
 

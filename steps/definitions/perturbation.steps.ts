@@ -69,6 +69,17 @@ Given(
   },
 );
 
+/**
+ * Every request of the controller takes that long (a slow connection to the apiserver): it runs
+ * that far behind — every change reaches it that late, its reads answer the state of that long
+ * ago, its clock reads that long ago — so each write lands that long after the state it was
+ * decided on. Exact for the first request of each reaction; its later requests land with it.
+ * Controllers of kube-controller-manager only (the others are refused with a message).
+ */
+Given('requests of the {component} take {duration}', function (this: TerminatingWorld, target: Target, ms: number) {
+  this.plan.perturb({ type: 'slow', target, delayMs: ms });
+});
+
 // ---- Then: invariants at every instant, from T+0 on ----
 
 function check(world: TerminatingWorld, invariant: string, breach: Breach | undefined): void {

@@ -53,13 +53,13 @@ defineParameterType({
 /**
  * `{component}`: a component whose view of the cluster a perturbation changes (src/cluster/perturbation/):
  * a controller (`endpointslice controller`, `disruption controller`), `kubelet on node "node-1"`,
- * `kube-proxy on node "node-1"`, `load balancer of service "web"`, or a served client by its
+ * `kube-proxy on node "node-1"`, `load balancer of service "web"`, the `scheduler`, or a served client by its
  * User-Agent, `client "database-operator"`. Loose enough that an unknown controller reaches the
  * transformer and fails listing the known ones.
  */
 defineParameterType({
   name: 'component',
   regexp:
-    /kubelet on node "[^"]*"|kube-proxy on node "[^"]*"|load balancer of service "[^"]*"|client "[^"]*"|[a-z][a-z-]* controller|[a-z][a-z-]*-controller/,
+    /kubelet on node "[^"]*"|kube-proxy on node "[^"]*"|load balancer of service "[^"]*"|client "[^"]*"|(?:kube-)?scheduler|[a-z][a-z-]* controller|[a-z][a-z-]*-controller/,
   transformer: transformerForTheAuthor(parseTarget),
 });

@@ -5,6 +5,7 @@ import type { Cluster } from '../../src/cluster/cluster';
 import { ClusterPlan, type Manifest } from '../../src/planning/cluster-plan';
 import { DEFAULT_RELEASE, Release } from '../../src/foundation/release';
 import type { KubectlResult } from '../../src/frontends/kubectl/kubectl';
+import type { ControllerProcess } from '../../src/frontends/serve/controller-process';
 import type { KubeletConfig } from '../../src/components/kubelet/kubelet';
 import type { ContainerBehaviour } from '../../src/components/kubelet/runtime';
 import type { VolumeBehaviour } from '../../src/components/kubelet/volume-manager';
@@ -29,6 +30,8 @@ export class TerminatingWorld extends World {
   setupSeq = 0;
   lastResponse?: ApiResponse<unknown>;
   lastKubectl?: KubectlResult;
+  /** A controller program run against the served cluster (`Given the controller started by …`), killed after the scenario. */
+  controllerProcess?: ControllerProcess;
   /** Where the running step is in its feature file (steps/support/user-mistakes.ts sets it before each step). */
   stepLocation?: StepLocation;
   /** The steps from T+0 on with the stretch of the timeline each one covered (steps/support/hooks.ts), for the report's diagram. */

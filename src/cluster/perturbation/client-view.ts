@@ -13,6 +13,14 @@ export interface ViewPerturbations {
   readonly missed?: ReadonlyMap<Resource, { fromMs: number; relistMs: number }>;
   /** The virtual time of T+0 (what `missed` counts from); undefined until the scenario starts. */
   readonly t0?: () => number | undefined;
+  /**
+   * Every request of the process takes this long (ms): the process runs that far behind the
+   * apiserver — every watch event reaches it that late, every read answers the state of that long
+   * ago, its clock reads that long ago — so what it writes lands that long after what it acted on.
+   * Upstream: client-go rest/request.go Request.Do blocks its caller (a controller's worker) for
+   * the round trip; this is that wait, for the first request of each reaction.
+   */
+  readonly behindMs?: number;
 }
 
 /**
@@ -46,9 +54,13 @@ export class ClientView {
       get: this.get.bind(this),
       list: this.list.bind(this),
     });
+    const behindMs = perturbations.behindMs ?? 0;
+    // A process behind by D: its "now" is D ago, so a timer it sets for its time X fires at real X + D.
+    const now = () => realClock.now() - behindMs;
     this.clock = forwarding(realClock, {
+      now,
       after: (delayMs: number, fn: () => void, options?: TimerOptions) => this.timer(delayMs, fn, options),
-      at: (atMs: number, fn: () => void, options?: TimerOptions) => this.timer(atMs - realClock.now(), fn, options),
+      at: (atMs: number, fn: () => void, options?: TimerOptions) => this.timer(atMs - now(), fn, options),
     });
   }
 
@@ -86,7 +98,7 @@ export class ClientView {
     handler: (e: WatchEvent<ResourceType[R]>) => void,
   ): ApiResponse<Watch> {
     this.watched?.add(resource);
-    const lateMs = this.perturbations.late.get(resource) ?? 0;
+    const lateMs = Math.max(this.perturbations.late.get(resource) ?? 0, this.perturbations.behindMs ?? 0);
     let opened: Watch | undefined;
     const deliver =
       lateMs > 0
@@ -182,7 +194,7 @@ export class ClientView {
 
   /** The revision a stale cache of `resource` holds now, or undefined when its reads are fresh. */
   private staleRevision(resource: Resource): number | undefined {
-    const staleMs = this.perturbations.stale.get(resource);
+    const staleMs = Math.max(this.perturbations.stale.get(resource) ?? 0, this.perturbations.behindMs ?? 0);
     if (!staleMs) return undefined;
     return this.realApi.etcd.revisionAt(this.realClock.now() - staleMs);
   }

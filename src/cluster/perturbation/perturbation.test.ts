@@ -17,6 +17,7 @@ describe('perturbation targets and steps (issue 33)', () => {
       'kube-proxy on node "node-2"',
       'load balancer of service "web"',
       'client "database-operator"',
+      'scheduler',
     ];
     for (const t of texts) expect(describeTarget(parseTarget(t))).to.equal(t);
     expect(parseTarget('endpointslice-controller')).to.deep.equal({
@@ -98,6 +99,70 @@ describe("ClientView: one component process's view of the apiserver", () => {
     expect(plan.cluster.timeline.all().map((e) => `${e.component} ${e.text}`)).to.include(
       'replicaset restarted replicaset-controller: work queues, expectations and informer caches lost; listing again',
     );
+  });
+
+  it('slow requests: the process runs behind — its clock, its watches and its reads are all that far in the past', () => {
+    const c = new Cluster();
+    c.apiserver.create(USER, 'pods', 'default', podManifest('old'));
+    c.advance(5000);
+    const view = new ClientView(c.apiserver, c.clock, { late: new Map(), stale: new Map(), behindMs: 2000 });
+    expect(view.clock.now()).to.equal(c.clock.now() - 2000);
+    const seen: string[] = [];
+    view.api.watch('services', undefined, {}, (e: WatchEvent) =>
+      seen.push(`${c.clock.now() - c.clock.epoch} ${e.type} ${e.object.metadata.name}`),
+    );
+    c.apiserver.create(USER, 'pods', 'default', podManifest('new'));
+    const list = view.api.list('pods', 'default');
+    expect(list.ok && list.object.items.map((p) => p.metadata.name)).to.deep.equal(['old']);
+    c.apiserver.create(USER, 'services', 'default', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web' },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
+    });
+    // A timer for its own time X fires at the cluster's X + 2s: the same 2s it is behind.
+    let firedAt: number | undefined;
+    view.clock.at(view.clock.now() + 1000, () => (firedAt = c.clock.now() - c.clock.epoch));
+    c.advance(3000);
+    expect(seen).to.deep.equal(['7000 ADDED web']);
+    expect(firedAt).to.equal(6000);
+  });
+
+  it("slow requests are a controller's only: a kubelet's are refused with a message", () => {
+    const plan = new ClusterPlan();
+    plan.node('node-1');
+    plan.perturb({ type: 'slow', target: { kind: 'controller', name: 'job-controller' }, delayMs: 1000 });
+    expect(() => plan.perturb({ type: 'slow', target: { kind: 'kubelet', node: 'node-1' }, delayMs: 1000 })).to.throw(
+      'slow requests of the kubelet on node "node-1" are not modelled',
+    );
+    expect(perturbationStep(plan.declaredPerturbations[0])).to.equal('Given requests of the job controller take 1s');
+  });
+
+  it('slow requests of the scheduler: a pod created at T+0 is bound 1s later, by a scheduler that thought it was T+0', () => {
+    const boundAt = (slowMs?: number) => {
+      const plan = new ClusterPlan();
+      plan.node('node-1');
+      if (slowMs) plan.perturb({ type: 'slow', target: { kind: 'scheduler' }, delayMs: slowMs });
+      plan.start();
+      const c = plan.cluster;
+      c.advance(plan.warmupMs);
+      const t0 = c.clock.now();
+      const pending = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p' },
+        spec: { containers: [{ name: 'app' }] },
+      };
+      expect(c.apiserver.create(USER, 'pods', 'default', pending as never).ok).to.equal(true);
+      c.advance(5000);
+      const binding = c.timeline
+        .all()
+        .find((e) => e.component === 'apiserver' && e.text.startsWith('CREATE pods/p/binding'));
+      return binding && binding.at - t0;
+    };
+    const fast = boundAt();
+    expect(fast).to.be.a('number');
+    expect(boundAt(1000)).to.equal(fast! + 1000);
   });
 
   it('a perturbation naming a node the scenario does not have fails when the plan is built, naming the nodes', () => {

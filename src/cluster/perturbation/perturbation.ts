@@ -20,7 +20,9 @@ export type Target =
   /** The load balancer in front of one service. */
   | { kind: 'load-balancer'; service: string }
   /** A client of the served HTTP API, by the product token of its User-Agent. */
-  | { kind: 'client'; userAgent: string };
+  | { kind: 'client'; userAgent: string }
+  /** kube-scheduler (its own process beside kube-controller-manager). */
+  | { kind: 'scheduler' };
 
 export type Perturbation =
   /** Every watch event of `resource` reaches the component `delayMs` after it would have. */
@@ -30,7 +32,13 @@ export type Perturbation =
   /** The component reads `resource` from a cache `staleMs` behind the apiserver. */
   | { type: 'stale'; target: Target; resource: Resource; staleMs: number }
   /** The component's watch of `resource` loses every event from T+fromMs until it lists again at T+relistMs. */
-  | { type: 'miss'; target: Target; resource: Resource; fromMs: number; relistMs: number };
+  | { type: 'miss'; target: Target; resource: Resource; fromMs: number; relistMs: number }
+  /**
+   * Every request of the component takes `delayMs`: it runs that far behind the apiserver, so each
+   * write lands `delayMs` after the state it was decided on (exact for the first request of each
+   * reaction; the later requests of one reaction land with it, not `delayMs` apart). Controllers and the scheduler only.
+   */
+  | { type: 'slow'; target: Target; delayMs: number };
 
 /** The kinds a perturbation names, singular as a scenario writes them, with their resource. */
 export const WATCHED_KINDS: Readonly<Record<string, Resource>> = {
@@ -71,6 +79,7 @@ export function parseTarget(text: string): Target {
   if (m) return { kind: 'load-balancer', service: m[1] };
   m = /^client "([^"]+)"$/.exec(t);
   if (m) return { kind: 'client', userAgent: m[1] };
+  if (t === 'scheduler' || t === 'kube-scheduler') return { kind: 'scheduler' };
   m = /^([a-z-]+?)(?:[ -]controller)?$/.exec(t);
   const word = m?.[1];
   const d =
@@ -79,7 +88,7 @@ export function parseTarget(text: string): Target {
       : CONTROLLERS.find((c) => c.name === `${word}-controller` || (c.aliases ?? []).includes(word));
   if (d) return { kind: 'controller', name: d.name };
   throw new PerturbationError(
-    `"${text}" names no component that can be perturbed: write a controller (${CONTROLLERS.map((c) => controllerWords(c.name)).join(', ')}), kubelet on node "NAME", kube-proxy on node "NAME", load balancer of service "NAME", or client "USER-AGENT"`,
+    `"${text}" names no component that can be perturbed: write a controller (${CONTROLLERS.map((c) => controllerWords(c.name)).join(', ')}), kubelet on node "NAME", kube-proxy on node "NAME", load balancer of service "NAME", scheduler, or client "USER-AGENT"`,
   );
 }
 
@@ -101,6 +110,8 @@ export function describeTarget(t: Target): string {
       return `load balancer of service "${t.service}"`;
     case 'client':
       return `client "${t.userAgent}"`;
+    case 'scheduler':
+      return 'scheduler';
   }
 }
 
@@ -121,5 +132,7 @@ export function perturbationStep(p: Perturbation): string {
       return `Given the ${who} reads ${kindOf(p.resource)} from a cache ${formatDuration(p.staleMs)} stale`;
     case 'miss':
       return `Given the ${who} misses ${kindOf(p.resource)} changes from T+${formatDuration(p.fromMs)} until a relist at T+${formatDuration(p.relistMs)}`;
+    case 'slow':
+      return `Given requests of the ${who} take ${formatDuration(p.delayMs)}`;
   }
 }

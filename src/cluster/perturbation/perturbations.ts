@@ -61,7 +61,8 @@ export class Perturbations {
         late.set(p.resource, Math.max(late.get(p.resource) ?? 0, p.type === 'late' ? p.delayMs : p.staleMs));
       if (p.type === 'stale') stale.set(p.resource, p.staleMs);
     }
-    return new ClientView(this.api, this.clock, { late, stale, missed, t0: () => this.t0 }, seen);
+    const behindMs = Math.max(0, ...list.map((p) => (p.type === 'slow' ? p.delayMs : 0)));
+    return new ClientView(this.api, this.clock, { late, stale, missed, t0: () => this.t0, behindMs }, seen);
   }
 
   /** The apiserver as `target` reaches it. */

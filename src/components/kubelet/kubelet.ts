@@ -366,7 +366,7 @@ export class Kubelet {
       // computePodActions for a new sandbox: the first init container, or without any every regular container (K56).
       const first = inits.length > 0 ? [inits[0].name] : (pod.spec?.containers ?? []).map((c) => c.name);
       this.updatePodCIDR();
-      toPull = this.runtime.startPod(uid, ref, first, runsToCompletion);
+      toPull = this.runtime.startPod(uid, ref, first, runsToCompletion, pod.metadata.namespace);
       // V47 — from v1.36 kuberuntime SyncPod calls OnPodSandboxReady once the new sandbox is up
       // (kubernetes#134660): the condition is True in the status written now, before any pull.
       if (this.settings.release.has('OnPodSandboxReady')) this.sandboxSeen.add(uid);

@@ -68,6 +68,11 @@ export interface RuntimeContainer {
 export interface Sandbox {
   readonly uid: string;
   readonly podRef: string;
+  /**
+   * The pod's namespace (podRef, as the timeline shows it, has only the name); unknown for a pod
+   * a resumed node already ran (its machine state names pods by name).
+   */
+  readonly namespace?: string;
   state: 'ready' | 'notready' | 'removed';
   readonly containers: Map<string, RuntimeContainer>;
   /** The pod's addresses from the node's pod network (CNI ADD at RunPodSandbox); none without a pod CIDR. */
@@ -121,9 +126,17 @@ export class ContainerRuntime {
     podRef: string,
     containers: readonly string[],
     runsToCompletion: (name: string) => boolean = () => false,
+    namespace?: string,
   ): string[] {
     const ip = this.network.allocate(uid);
-    const sandbox: Sandbox = { uid, podRef, state: 'ready', containers: new Map(), ips: ip === undefined ? [] : [ip] };
+    const sandbox: Sandbox = {
+      uid,
+      podRef,
+      namespace,
+      state: 'ready',
+      containers: new Map(),
+      ips: ip === undefined ? [] : [ip],
+    };
     this.sandboxes.set(uid, sandbox);
     this.onSandboxStarted(sandbox);
     const toPull = containers.filter((name) => this.needsPull(uid, name));

@@ -3,7 +3,13 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CommandError } from '../command-error';
 import { DurationError, parseDuration } from '../../foundation/duration';
-import { perturbationStep } from '../../cluster/perturbation/perturbation';
+import {
+  describeTarget,
+  parseTarget,
+  PerturbationError,
+  perturbationStep,
+  type Target,
+} from '../../cluster/perturbation/perturbation';
 import { Release } from '../../foundation/release';
 import { FeatureError, locateScenario, reproducingFeature, type ScenarioLocation } from './feature';
 import { explore, type Exploration } from './explore';
@@ -25,6 +31,8 @@ Options:
   --depth N             1 (default): single perturbations; 2: then pairs of them
   --kubernetes 1.NN     the release every component runs (default: the scenario's own)
   --out DIR             where the feature and report go (default reports/explore)
+  --component TEXT      perturb only this component, as the steps write it (e.g. 'client "my-operator"',
+                        'endpointslice controller')
   -h, --help            this help
 `;
 
@@ -44,6 +52,7 @@ export async function exploreCommand(
         depth: { type: 'string' },
         kubernetes: { type: 'string' },
         out: { type: 'string' },
+        component: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -77,9 +86,30 @@ export async function exploreCommand(
       throw new CommandError(`invalid --kubernetes: ${(e as Error).message}`, 2);
     }
   }
+  let component: Target | undefined;
+  if (v.component !== undefined) {
+    try {
+      component = parseTarget(v.component);
+    } catch (e) {
+      if (!(e instanceof PerturbationError)) throw e;
+      throw new CommandError(`invalid --component: ${e.message}`, 2);
+    }
+  }
   const loc = location(parsed.positionals[0]);
   const progress = (line: string) => err.write(`${line}\n`);
-  const result = await explore(loc, { depth: depth === '2' ? 2 : 1, maxDelayMs, kubernetes: v.kubernetes, progress });
+  const result = await explore(loc, {
+    depth: depth === '2' ? 2 : 1,
+    maxDelayMs,
+    kubernetes: v.kubernetes,
+    progress,
+    ...(component && { component }),
+  });
+  if (result.kind === 'no-such-component') {
+    throw new CommandError(
+      `--component: no ${describeTarget(component!)} ran in the scenario; it had: ${result.components.join(', ')}`,
+      2,
+    );
+  }
   if (result.kind === 'baseline-fails') {
     throw new CommandError(
       `the scenario fails without any perturbation; explore needs a scenario that passes:\n${result.output}`,

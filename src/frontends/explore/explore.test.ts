@@ -20,9 +20,12 @@ function sink(): Writable & { text: string } {
   return s;
 }
 
+/** A feature of features/races/, or of features/ when the name has a folder. */
+const featurePath = (file: string) => (file.includes('/') ? path.join(ROOT, 'features', file) : path.join(RACES, file));
+
 /** The line of the scenario whose name starts with `name`. */
 function lineOf(file: string, name: string): number {
-  const i = readFileSync(path.join(RACES, file), 'utf8')
+  const i = readFileSync(featurePath(file), 'utf8')
     .split('\n')
     .findIndex((l) => l.trim().startsWith(`Scenario: ${name}`));
   if (i < 0) throw new Error(`no scenario "${name}" in ${file}`);
@@ -38,7 +41,7 @@ async function explore(
   const out = sink();
   const err = sink();
   const code = await exploreCommand(
-    [...flags, '--out', dir, `${path.join(RACES, file)}:${lineOf(file, scenario)}`],
+    [...flags, '--out', dir, `${featurePath(file)}:${lineOf(file, scenario)}`],
     out,
     err,
   );
@@ -104,6 +107,33 @@ describe('terminating explore finds the known races (issue 33)', () => {
     expect(await checkWrittenFeature(r.dir)).to.equal('Given the job controller sees job changes 2s late');
     const fixed = await explore('stale-cache.feature', 'On v1.36 a Job');
     expect(fixed.code, fixed.out + fixed.err).to.equal(0);
+  });
+
+  it('pointed at your own controller (--component): the database operator, a node process, holds under every plan on its connection', async () => {
+    const r = await explore(
+      'controllers/database-operator.feature',
+      'The operator runs',
+      '--component',
+      'client "node-fetch"',
+    );
+    expect(r.code, r.out + r.err).to.equal(0);
+    expect(r.err).to.match(/: 1 components watched 2 kinds; \d+ single plans$/m);
+    expect(r.err).to.include('Given the client "node-fetch" sees pod changes 2s late: holds');
+    expect(r.out).to.match(/^\d+ plans tried on .*database-operator\.feature:\d+ .*: none breaks it\.$/m);
+  });
+
+  it('--component names a component as the steps do, and one the scenario ran', async () => {
+    const bad = await explore('endpoint-removal.feature', 'No preStop delay', '--component', 'flux controller').catch(
+      (e: Error) => e.message,
+    );
+    expect(bad).to.match(/^invalid --component: "flux controller" names no component that can be perturbed/);
+    const absent = await explore(
+      'endpoint-removal.feature',
+      'No preStop delay',
+      '--component',
+      'client "nobody"',
+    ).catch((e: Error) => e.message);
+    expect(absent).to.match(/^--component: no client "nobody" ran in the scenario; it had: .*endpointslice controller/);
   });
 
   it('bad input exits 2 with one line: no file, not a feature, a scenario that fails unperturbed, a bad flag', async () => {

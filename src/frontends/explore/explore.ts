@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { runCucumber } from '../../../scripts/cucumber-in-process';
-import { perturbationStep } from '../../cluster/perturbation/perturbation';
+import { describeTarget, perturbationStep, type Target } from '../../cluster/perturbation/perturbation';
 import { takeObservation, type Observation } from './observation';
 import { delaysUpTo, pairPlans, reductions, singlePlans, type Plan } from './plans';
 import type { ScenarioLocation } from './feature';
@@ -12,6 +12,8 @@ export interface ExploreOptions {
   readonly kubernetes?: string;
   /** One line of progress (standard error). */
   readonly progress: (line: string) => void;
+  /** Perturb only this component (`--component`), e.g. a served client of your own. */
+  readonly component?: Target;
 }
 
 /** One rerun: did the scenario pass, and what did it print (its failure). */
@@ -25,6 +27,8 @@ export interface PlanRun {
 
 export type Exploration =
   | { kind: 'baseline-fails'; output: string }
+  /** `--component` names a component the scenario's run did not have (the ones it had, as the steps write them). */
+  | { kind: 'no-such-component'; components: readonly string[] }
   | { kind: 'holds'; tried: number; baseline: Observation; plans: readonly Plan[] }
   | {
       kind: 'breaks';
@@ -59,7 +63,14 @@ export async function explore(loc: ScenarioLocation, options: ExploreOptions): P
   };
   const baseline = await run([], true);
   if (!baseline.passed || !baseline.observation) return { kind: 'baseline-fails', output: baseline.output };
-  const o = baseline.observation;
+  let o = baseline.observation;
+  const only = options.component && describeTarget(options.component);
+  if (only) {
+    const components = o.components.filter((c) => describeTarget(c.target) === only);
+    if (components.length === 0)
+      return { kind: 'no-such-component', components: o.components.map((c) => describeTarget(c.target)) };
+    o = { ...o, components };
+  }
   const singles = singlePlans(o, { delaysMs: delaysUpTo(options.maxDelayMs), depth: options.depth });
   const rounds: Plan[][] = [singles];
   if (options.depth === 2) rounds.push(pairPlans(singles));

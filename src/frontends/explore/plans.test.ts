@@ -22,7 +22,7 @@ const OBSERVED: Observation = {
 };
 
 describe('explore plans, derived from the unperturbed run (issue 33)', () => {
-  it('late plans for each watched kind that changed, each delay; misses of its first instants until a relist; restarts of a controller just before and after each change', () => {
+  it('late plans for each watched kind that changed, each delay; slow requests of a controller, each delay; misses of its first instants until a relist; restarts of a controller just before and after each change', () => {
     const steps = singlePlans(OBSERVED, { delaysMs: [1000, 2000], depth: 1 }).map((p) =>
       p.map(perturbationStep).join(' + '),
     );
@@ -33,6 +33,8 @@ describe('explore plans, derived from the unperturbed run (issue 33)', () => {
       'Given the endpointslice controller sees pod changes 2s late',
       'Given the kubelet on node "node-1" sees pod changes 1s late',
       'Given the kubelet on node "node-1" sees pod changes 2s late',
+      'Given requests of the endpointslice controller take 1s',
+      'Given requests of the endpointslice controller take 2s',
       'Given the endpointslice controller misses endpointslice changes from T+0s until a relist at T+1s',
       'Given the endpointslice controller misses endpointslice changes from T+0s until a relist at T+2s',
       'Given the endpointslice controller misses pod changes from T+0s until a relist at T+1s',

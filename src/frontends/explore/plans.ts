@@ -1,4 +1,4 @@
-import type { Perturbation } from '../../cluster/perturbation/perturbation';
+import { kindOf, WATCHED_KINDS, type Perturbation } from '../../cluster/perturbation/perturbation';
 import type { Observation } from './observation';
 
 /** One plan: the perturbations one rerun of the scenario applies (one for depth 1, two for a pair). */
@@ -24,15 +24,18 @@ export function delaysUpTo(maxDelayMs: number | undefined): number[] {
  * The single perturbations, derived from the unperturbed run as Sieve does: for each component
  * and each kind it watched that changed from T+0 on, see those changes late (each delay); miss
  * the changes of one of its first instants until a relist that delay later; and, for each
- * controller, a restart just before and just after each instant a kind it watches changed. Late
- * plans come first, then misses, then restarts, in the order the components were seen.
+ * controller (and the scheduler), its requests slow by each delay, and (controllers) a restart just before and just after each
+ * instant a kind it watches changed. Late plans come first, then slow requests, misses, then
+ * restarts, in the order the components were seen.
  */
 export function singlePlans(o: Observation, options: PlanOptions): Plan[] {
   const late: Plan[] = [];
   const restarts: Plan[] = [];
   const misses: Plan[] = [];
+  const slow: Plan[] = [];
   for (const { target, resources } of o.components) {
-    const changed = resources.filter((r) => (o.changes.get(r)?.length ?? 0) > 0);
+    // Only kinds a perturbation step can name (a custom resource's changes are not perturbed).
+    const changed = resources.filter((r) => (o.changes.get(r)?.length ?? 0) > 0 && kindOf(r) in WATCHED_KINDS);
     for (const resource of changed)
       for (const delayMs of options.delaysMs) late.push([{ type: 'late', target, resource, delayMs }]);
     // Miss a change until a relist: the first few instants of each kind, relisting after each delay.
@@ -44,6 +47,8 @@ export function singlePlans(o: Observation, options: PlanOptions): Plan[] {
         }
       }
     }
+    if ((target.kind === 'controller' || target.kind === 'scheduler') && changed.length > 0)
+      for (const delayMs of options.delaysMs) slow.push([{ type: 'slow', target, delayMs }]);
     if (target.kind !== 'controller' || changed.length === 0) continue;
     const instants = new Set<number>();
     for (const r of changed)
@@ -53,7 +58,7 @@ export function singlePlans(o: Observation, options: PlanOptions): Plan[] {
       }
     for (const atMs of [...instants].sort((a, b) => a - b)) restarts.push([{ type: 'restart', target, atMs }]);
   }
-  return [...late, ...misses, ...restarts];
+  return [...late, ...slow, ...misses, ...restarts];
 }
 
 /** How many change instants of one kind a component is made to miss (the first ones from T+0). */
@@ -75,7 +80,7 @@ export function pairPlans(singles: readonly Plan[]): Plan[] {
 
 /**
  * Smaller plans to try when `plan` broke the scenario, most reduced first: each perturbation alone
- * (of a pair), then a late one with a shorter delay (halved, down to 100 ms).
+ * (of a pair), then a late or slow one with a shorter delay (halved, down to 100 ms).
  */
 export function reductions(plan: Plan): Plan[] {
   const out: Plan[] = [];
@@ -86,7 +91,7 @@ export function reductions(plan: Plan): Plan[] {
         out.push(plan.map((q, j) => (j === i ? { ...p, relistMs: p.fromMs + roundDelay(d) } : q)));
       return;
     }
-    if (p.type !== 'late') return;
+    if (p.type !== 'late' && p.type !== 'slow') return;
     for (let d = Math.floor(p.delayMs / 2); d >= 100; d = Math.floor(d / 2)) {
       out.push(plan.map((q, j) => (j === i ? { ...p, delayMs: roundDelay(d) } : q)));
     }

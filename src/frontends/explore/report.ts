@@ -11,7 +11,7 @@ const escape = (s: string): string =>
  * were tried, the one that breaks the scenario (its Given steps and failure), and its timeline
  * beside the unperturbed one.
  */
-export function exploreReport(loc: ScenarioLocation, r: Exclude<Exploration, { kind: 'baseline-fails' }>): string {
+export function exploreReport(loc: ScenarioLocation, r: Extract<Exploration, { kind: 'holds' | 'breaks' }>): string {
   const title = `explore ${path.basename(loc.file)}:${loc.line} — ${loc.name}`;
   const style = `body{font-family:system-ui,sans-serif;margin:1.5em}pre{font-size:12px;white-space:pre-wrap;background:#f6f8fa;padding:.6em;overflow:auto}
 .side{display:grid;grid-template-columns:1fr 1fr;gap:1em}.breaks{color:#b00020}.holds{color:#1b5e20}`;

@@ -1,0 +1,182 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Cluster } from '../../cluster/cluster';
+import { createApiHandler } from '../server/api-handler';
+import type { ApiActivity } from '../server/activity';
+import { kubeconfig } from './kubeconfig';
+
+/**
+ * Wall time every request, watch and watch line must have been still before the client counts as
+ * quiet: a node process answers a watch event within milliseconds on an idle machine, but may
+ * wait for a core on a loaded one, and a clock that moved on meanwhile would change the timeline.
+ */
+export const CLIENT_QUIET_MS = 250;
+/** Wall time a client may stay busy before a step gives up on it (a client that polls never goes quiet). */
+export const CLIENT_BUSY_LIMIT_MS = 30_000;
+/** A step that waits for the program: the busy limit for its start, then room for the instants after it. */
+export const CONTROLLER_STEP_TIMEOUT_MS = 4 * CLIENT_BUSY_LIMIT_MS;
+/** What the served API reports that restarts the quiet period (src/frontends/server/activity.ts). */
+const ACTIVITY_EVENTS = ['request-start', 'request-end', 'watch-open', 'watch-close', 'watch-done'];
+
+export class ControllerProcessError extends Error {}
+
+/**
+ * A controller program (e.g. examples/database-operator.mjs) run against a scenario's cluster
+ * (issue 33 item 5): the cluster is served over HTTP on loopback, the program runs as a child
+ * process with a kubeconfig for it, and the scenario's virtual clock moves only while the program
+ * is quiet — no request in flight and nothing sent or received for CLIENT_QUIET_MS of wall time —
+ * and its main thread not runnable (it is not still on its way to react) — one instant at a time
+ * (the handshake of `serve --clock jump`, src/frontends/serve/clock-driver.ts, with the
+ * scenario's target time). For a program that reacts only to what it sees, the same
+ * scenario gives the same timeline. `stop()` kills the program and closes the server.
+ */
+export class ControllerProcess {
+  private lastActivity = 0;
+  private exited?: string;
+  private output = '';
+  private readonly open = new Set<ServerResponse>();
+
+  private constructor(
+    private readonly cluster: Cluster,
+    private readonly program: string,
+    private readonly server: Server,
+    private readonly activity: ApiActivity,
+    private readonly dir: string,
+    private readonly child: ChildProcess,
+  ) {}
+
+  /** Serves the cluster, starts `node PROGRAM` with KUBECONFIG set, and waits until it is quiet. */
+  static async start(cluster: Cluster, program: string, cwd: string): Promise<ControllerProcess> {
+    const { listener, activity } = createApiHandler(cluster);
+    let self: ControllerProcess | undefined;
+    const server = createServer((req, res) => {
+      self?.touch();
+      self?.open.add(res);
+      res.once('close', () => self?.open.delete(res));
+      // A line written on a watch stream is something the program may react to.
+      const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+      res.write = ((...args: unknown[]) => {
+        self?.touch();
+        return write(...args);
+      }) as typeof res.write;
+      listener(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const dir = mkdtempSync(join(tmpdir(), 'terminating-controller-'));
+    const config = join(dir, 'kubeconfig');
+    writeFileSync(config, kubeconfig(`http://127.0.0.1:${port}`));
+    const child = spawn(process.execPath, [program], {
+      cwd,
+      env: { ...process.env, KUBECONFIG: config },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    self = new ControllerProcess(cluster, program, server, activity, dir, child);
+    const process_ = self;
+    child.stdout?.on('data', (d: Buffer) => process_.heard(d));
+    child.stderr?.on('data', (d: Buffer) => process_.heard(d));
+    child.once('exit', (code, signal) => {
+      process_.exited = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      process_.touch();
+    });
+    for (const e of ACTIVITY_EVENTS) activity.on(e, () => process_.touch());
+    process_.touch();
+    try {
+      await process_.settle(true);
+    } catch (e) {
+      await process_.stop();
+      throw e;
+    }
+    return process_;
+  }
+
+  /** What the program printed (its last lines), for failure messages. */
+  get printed(): string {
+    return this.output.trimEnd();
+  }
+
+  /**
+   * Moves virtual time on by `ms`, one instant at a time: before each instant with work due the
+   * program must be quiet, so whatever it does in reaction to the last instant lands before the next.
+   */
+  async advance(ms: number): Promise<void> {
+    const clock = this.cluster.clock;
+    const target = clock.now() + ms;
+    for (;;) {
+      await this.settle();
+      const next = clock.nextTimerAt();
+      if (next === undefined || next > target) break;
+      clock.tickFor(next, Number.POSITIVE_INFINITY);
+    }
+    clock.tick(target - clock.now());
+    await this.settle();
+  }
+
+  /** Kills the program (always: a scenario never leaves it running) and closes the server. */
+  async stop(): Promise<void> {
+    if (!this.exited) {
+      const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+      this.child.kill('SIGKILL');
+      await gone;
+    }
+    for (const res of this.open) res.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /**
+   * Whether the program's main thread is running or waiting for a core (Linux: its state in
+   * /proc). On a loaded machine a program may take longer than the quiet period to get a core
+   * after a watch line woke it; while it is runnable it has not reacted yet, so time must wait.
+   * Where /proc cannot be read, only the quiet period counts.
+   */
+  private runnable(): boolean {
+    const pid = this.child.pid;
+    if (pid === undefined) return false;
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+      const state = stat.charAt(stat.lastIndexOf(')') + 2);
+      if (state === 'R' || state === 'D') this.touch();
+      return state === 'R' || state === 'D';
+    } catch {
+      return false;
+    }
+  }
+
+  private touch(): void {
+    this.lastActivity = performance.now();
+  }
+
+  private heard(d: Buffer): void {
+    this.output = (this.output + d.toString()).slice(-4000);
+    this.touch();
+  }
+
+  /**
+   * Waits (wall time) until the program is quiet; `starting`: until it also waits on a watch (a
+   * program still starting up has none open yet). Fails naming the program when it exits or stays
+   * busy past CLIENT_BUSY_LIMIT_MS.
+   */
+  private async settle(starting = false): Promise<void> {
+    const since = performance.now();
+    for (;;) {
+      if (this.exited)
+        throw new ControllerProcessError(`the controller ${this.program} ${this.exited}:\n${this.printed}`);
+      const quiet =
+        this.activity.inFlight === 0 &&
+        performance.now() - this.lastActivity >= CLIENT_QUIET_MS &&
+        !this.runnable() &&
+        (!starting || this.activity.waitingWatches > 0);
+      if (quiet) return;
+      if (performance.now() - since > CLIENT_BUSY_LIMIT_MS)
+        throw new ControllerProcessError(
+          `the controller ${this.program} was still busy after ${CLIENT_BUSY_LIMIT_MS / 1000}s of wall time (${this.activity.inFlight} requests in flight, ${this.activity.waitingWatches} watches waiting): a program that polls never lets the scenario's clock move${this.printed ? `; it printed:\n${this.printed}` : ''}`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, CLIENT_QUIET_MS / 4));
+    }
+  }
+}
