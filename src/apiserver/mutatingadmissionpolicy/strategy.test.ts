@@ -55,6 +55,11 @@ describe('MutatingAdmissionPolicy served and validated (R317; apiserver pkg/feat
     );
   });
 
+  it('1.36 with the gate turned off (GA, not locked): not served', () => {
+    const sim = newSim(Release.of(36, { MutatingAdmissionPolicy: false }));
+    failure(sim.api.list('mutatingadmissionpolicies', undefined), 404, 'NotFound');
+  });
+
   it('discovery lists both resources at admissionregistration.k8s.io/v1 from v1.36 only', () => {
     const listed = (minor: number) =>
       resourcesOf('admissionregistration.k8s.io', 'v1', newSim(Release.of(minor)).api)

@@ -27,7 +27,8 @@ const REINVOCATION_POLICIES = ['Never', 'IfNeeded'];
  * 404 `the server could not find the requested resource`, and discovery does not list it).
  */
 export function mutatingAdmissionPolicyServed(release: Release): boolean {
-  return release.atLeast(36);
+  // v1 exists from 1.36 (the GA); the gate, on by default there but not locked, can turn it off.
+  return release.atLeast(36) && release.enabled('MutatingAdmissionPolicy');
 }
 
 /**
