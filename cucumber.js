@@ -31,7 +31,7 @@ module.exports = {
   summary: { ...common, format: ['summary'] },
   // Scenarios parked because the simulation still disagrees with upstream: npx cucumber-js -p wip
   wip: { ...common, tags: '@wip', format: ['progress'] },
-  // Every scenario that runs kubectl, with the pinned real kubectl v1.33 over the HTTP API instead of
+  // Every scenario that runs kubectl, with the pinned real kubectl (v1.36, the default release's) over the HTTP API instead of
   // the built-in one. @built-in-kubectl-only marks the few it cannot run, each with its reason.
   'real-kubectl': {
     ...common,

@@ -7,7 +7,7 @@
  * - listJsonMs / listProtobufMs / listTableMs: one LIST of 10 000 pods (100 nodes) over HTTP, as
  *   JSON, as protobuf (what client-go's typed clients ask for first) and as the server-side printed
  *   Table kubectl asks for — target < 200 ms each.
- * - kubectlDeleteMs: the real kubectl v1.33's `kubectl delete pod web` (30 s grace, SIGTERM
+ * - kubectlDeleteMs: the real kubectl v1.36's `kubectl delete pod web` (30 s grace, SIGTERM
  *   ignored) against `serve --clock jump`, wall time of the kubectl process — target < 1 s.
  */
 import { execFile, spawn } from 'node:child_process';

@@ -2,7 +2,8 @@ Feature: Strict input: what a scenario writes is kept, what kube-apiserver refus
   A manifest in a doc string is decoded as kube-apiserver decodes a request with
   fieldValidation=Strict (R240) and validated and defaulted as the apiserver does (R242): the
   namespace it names is kept, a container port without a protocol is TCP, a namespace gets its
-  default ServiceAccount (R246) and a node the labels its kubelet registers it with (R247).
+  default ServiceAccount (R246) and a node the labels its kubelet registers it with, which a
+  pod's nodeSelector is scheduled on (R247).
   (What is refused is checked, step by step, in steps/bad-input.test.ts.)
 
   Scenario: a configmap keeps the namespace its manifest names, which gets its default ServiceAccount
@@ -52,3 +53,29 @@ Feature: Strict input: what a scenario writes is kept, what kube-apiserver refus
       | /metadata/labels/kubernetes.io~1os    | "linux"   |
       | /status/allocatable/pods              | "110"     |
       | /status/capacity/cpu                  | "4"       |
+
+  Scenario: a pod's nodeSelector on the labels a kubelet registers its node with
+    Given a node "node-1"
+    When the user creates pod "native" with:
+      """
+      spec:
+        nodeSelector:
+          kubernetes.io/arch: amd64
+          kubernetes.io/os: linux
+      """
+    And the user creates pod "mainframe" with:
+      """
+      spec:
+        nodeSelector:
+          kubernetes.io/arch: s390x
+      """
+    And the cluster settles
+    Then pod "native" has phase "Running"
+    And pod "mainframe" has phase "Pending"
+    And pod "mainframe" has a Warning event "FailedScheduling"
+    And pod "mainframe" has fields:
+      | path                         | value                                                                                                                                                            |
+      | /spec/nodeName               | <absent>                                                                                                                                                         |
+      | /status/conditions/0/type    | "PodScheduled"                                                                                                                                                   |
+      | /status/conditions/0/reason  | "Unschedulable"                                                                                                                                                  |
+      | /status/conditions/0/message | "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling." |

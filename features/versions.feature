@@ -19,8 +19,6 @@ Feature: The same deletion on each Kubernetes release (1.26 – 1.35)
       | v1.26   | pod "web" deleted                        |
       | v1.33   | pod "web" deleted                        |
 
-    # Not under -p real-kubectl: the pinned real kubectl is v1.33, which prints the old line.
-    @built-in-kubectl-only
     Examples:
       | release | printed                                  |
       | v1.34   | pod "web" deleted from default namespace |
@@ -249,8 +247,6 @@ Feature: The same deletion on each Kubernetes release (1.26 – 1.35)
       | v1.33   | n      | (y/n)   | deletion is cancelled | no apiserver event "DELETE pods/web" happens   |
       | v1.33   |        | (y/n)   | deletion is cancelled | no apiserver event "DELETE pods/web" happens   |
 
-    # Not under -p real-kubectl: the pinned real kubectl is v1.33.
-    @built-in-kubectl-only
     Examples:
       | release | answer | choices | then                                     | check                                        |
       | v1.34   | y      | (y/N)   | pod "web" deleted from default namespace | pod "web" is terminating                     |

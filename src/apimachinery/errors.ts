@@ -86,6 +86,18 @@ export interface FieldError {
   typeInvalid?: boolean;
 }
 
+/**
+ * encoding/json's text of a value built in Go's field order, as field.Error.ErrorBody prints a
+ * map, list or struct from 1.34 (kubernetes#132314): a map's keys sorted (Go sorts them; the
+ * caller sorts), and `<`, `>`, `&`, U+2028 and U+2029 escaped as Go's HTMLEscape does.
+ */
+export function goJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 export function describeFieldError(e: FieldError): string {
   const value =
     e.printedValue !== undefined ? `: ${e.printedValue}` : e.value === undefined ? '' : `: ${JSON.stringify(e.value)}`;

@@ -6,6 +6,8 @@
  * with upstream's message; the handlers answer it as a 400 BadRequest (handlers/get.go ListResource).
  */
 
+import type { Release } from '../foundation/release';
+
 /** A selector that does not parse: the message is apimachinery's. */
 export class SelectorError extends Error {
   override readonly name = 'SelectorError';
@@ -331,11 +333,36 @@ export function dns1035(value: string): string | undefined {
   return errs.length ? errs.join(',') : undefined;
 }
 
-/** validation.IsDNS1123Subdomain's messages, joined as dns1035's. */
-export function dns1123Subdomain(value: string): string | undefined {
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * validation.IsDNS1123Label's messages, one each (ValidateDNS1123Label makes each a field error).
+ * From 1.27 a valid DNS subdomain that is no label (it has dots) says `must not contain dots`
+ * (release.has('DnsLabelMustNotContainDots')).
+ */
+export function dns1123LabelErrors(value: string, release: Release): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push('must be no more than 63 characters');
+  if (DNS1123_LABEL.test(value)) return errs;
+  if (release.has('DnsLabelMustNotContainDots') && DNS1123_SUBDOMAIN.test(value)) errs.push('must not contain dots');
+  else
+    errs.push(
+      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    );
+  return errs;
+}
+
+/** validation.IsDNS1123Subdomain's messages, one each. */
+export function dns1123SubdomainErrors(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 253) errs.push('must be no more than 253 characters');
   if (!DNS1123_SUBDOMAIN.test(value)) errs.push(DNS1123_SUBDOMAIN_MESSAGE);
+  return errs;
+}
+
+/** validation.IsDNS1123Subdomain's messages, joined as dns1035's. */
+export function dns1123Subdomain(value: string): string | undefined {
+  const errs = dns1123SubdomainErrors(value);
   return errs.length ? errs.join(',') : undefined;
 }
 

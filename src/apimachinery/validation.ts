@@ -1,5 +1,6 @@
 import type { DeleteOptions, ObjectMeta } from './types';
-import type { FieldError } from './errors';
+import { type FieldError, goJson } from './errors';
+import type { Release } from '../foundation/release';
 import { qualifiedNameErrors } from './selectors';
 
 /** The two finalizers the garbage collector owns (metav1.FinalizerOrphanDependents / FinalizerDeleteDependents). */
@@ -129,3 +130,80 @@ const IMMUTABLE_META: readonly (readonly [keyof ObjectMeta, string])[] = [
   ['deletionTimestamp', 'metadata.deletionTimestamp'],
   ['deletionGracePeriodSeconds', 'metadata.deletionGracePeriodSeconds'],
 ];
+
+type OwnerReference = NonNullable<ObjectMeta['ownerReferences']>[number];
+
+/** GroupVersion of an apiVersion as schema.ParseGroupVersion reads it; undefined when it does not parse. */
+function versionOf(apiVersion: string): string | undefined {
+  const slashes = apiVersion.split('/').length - 1;
+  if (slashes === 0) return apiVersion;
+  if (slashes === 1) return apiVersion.slice(apiVersion.indexOf('/') + 1);
+  return undefined;
+}
+
+/** An owner reference as a field error prints it: Go's %#v of metav1.OwnerReference up to 1.33, its JSON from 1.34. */
+function printOwnerReference(ref: OwnerReference, release: Release): string {
+  if (release.has('FieldErrorValuesAsJson')) {
+    const json: Record<string, unknown> = {
+      apiVersion: ref.apiVersion ?? '',
+      kind: ref.kind ?? '',
+      name: ref.name ?? '',
+      uid: ref.uid ?? '',
+    };
+    if (ref.controller !== undefined && ref.controller !== null) json.controller = ref.controller;
+    if (ref.blockOwnerDeletion !== undefined && ref.blockOwnerDeletion !== null)
+      json.blockOwnerDeletion = ref.blockOwnerDeletion;
+    return goJson(json);
+  }
+  // A *bool that is set prints as an address, which changes with every run upstream: a fixed stand-in.
+  const ptr = (v: boolean | undefined | null) => `(*bool)(${v === undefined || v === null ? 'nil' : '0xc000000000'})`;
+  return `v1.OwnerReference{APIVersion:${JSON.stringify(ref.apiVersion ?? '')}, Kind:${JSON.stringify(ref.kind ?? '')}, Name:${JSON.stringify(ref.name ?? '')}, UID:${JSON.stringify(ref.uid ?? '')}, Controller:${ptr(ref.controller)}, BlockOwnerDeletion:${ptr(ref.blockOwnerDeletion)}}`;
+}
+
+/**
+ * R249 — apimachinery/pkg/api/validation/objectmeta.go ValidateOwnerReferences, part of
+ * ValidateObjectMeta(Update) for every kind: each reference has a version in its apiVersion, a
+ * kind, a name and a uid (their messages lost the field's name in 1.34: `kind must not be empty`
+ * became `must not be empty`, kubernetes#132513, release.has('DetailsWithoutFieldName')), no Event (v1) owns anything (BannedOwners), and at most one reference is the
+ * controller. The field is `metadata.ownerReferences` for every reference (upstream does not index it).
+ */
+export function validateOwnerReferences(refs: readonly OwnerReference[] | undefined, release: Release): FieldError[] {
+  const at = 'metadata.ownerReferences';
+  const errs: FieldError[] = [];
+  const named = (what: string) =>
+    release.has('FieldErrorValuesAsJson') ? 'must not be empty' : `${what} must not be empty`;
+  let firstController = '';
+  for (const ref of refs ?? []) {
+    if (ref === null || typeof ref !== 'object') continue;
+    const apiVersion = ref.apiVersion ?? '';
+    const version = versionOf(apiVersion);
+    const kind = ref.kind ?? '';
+    if (!version)
+      errs.push({ field: `${at}.apiVersion`, type: 'Invalid', value: apiVersion, detail: 'version must not be empty' });
+    if (kind === '') errs.push({ field: `${at}.kind`, type: 'Invalid', value: kind, detail: named('kind') });
+    if (!ref.name) errs.push({ field: `${at}.name`, type: 'Invalid', value: ref.name ?? '', detail: named('name') });
+    if (!ref.uid) errs.push({ field: `${at}.uid`, type: 'Invalid', value: ref.uid ?? '', detail: named('uid') });
+    // BannedOwners: the GroupVersionKind {"", v1, Event} (FromAPIVersionAndKind).
+    if (apiVersion === 'v1' && kind === 'Event')
+      errs.push({
+        field: at,
+        type: 'Invalid',
+        printedValue: printOwnerReference(ref, release),
+        detail: '/v1, Kind=Event is disallowed from being an owner',
+      });
+    if (ref.controller === true) {
+      const current = `${kind}/${ref.name ?? ''}`;
+      if (firstController !== '')
+        errs.push({
+          field: at,
+          type: 'Invalid',
+          printedValue: release.has('FieldErrorValuesAsJson')
+            ? `[${(refs ?? []).map((r) => printOwnerReference(r, release)).join(',')}]`
+            : `[]v1.OwnerReference{${(refs ?? []).map((r) => printOwnerReference(r, release)).join(', ')}}`,
+          detail: `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`,
+        });
+      else firstController = current;
+    }
+  }
+  return errs;
+}

@@ -42,7 +42,6 @@ import {
 } from './list-options';
 import { deterministicUid } from '../apimachinery/uid';
 import { validateDeleteOptions } from '../apimachinery/validation';
-import { kindRulesFor } from './kind-rules';
 import { describeDeleteOptions } from './delete-options';
 import { Watch, type WatchEvent, type WatchFilter } from './watch';
 import { APIEXTENSIONS_GROUP, nodeNameOf, pluralOf, resourceOf, WatchIndex } from './watch-cache';
@@ -230,7 +229,7 @@ export class ApiServer {
       (key) => !QUIET_RESOURCES.has(pluralOf(key)),
     );
     // Each kind's REST storage, assembled from its kind module (kinds/): a Store over its main
-    // strategy, with its validation and defaulting (kind-rules/index.ts) plugged in, and the
+    // strategy, with its validation and defaulting (the kind's `rules`, kind-rules/) plugged in, and the
     // strategies of its subresources.
     const ctx: KindContext = {
       release: options.release,
@@ -243,7 +242,7 @@ export class ApiServer {
       if (kind.served?.(options.release) === false) continue;
       const strategies = kind.strategies(ctx);
       const store = new Store<KubeObject>(this.etcd, clock, strategies.main, true, options.release);
-      store.useKindRules(kindRulesFor(kind.kind), options.release);
+      store.useKindRules(kind.rules, options.release);
       stores[kind.resource] = store;
       subresourceStrategies[kind.resource] = strategies;
     }

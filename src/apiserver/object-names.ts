@@ -1,10 +1,8 @@
 import type { FieldError } from '../apimachinery/errors';
+import { dns1123LabelErrors } from '../apimachinery/selectors';
 import type { Release } from '../foundation/release';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_LABEL_MESSAGE =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
 /**
  * ValidateObjectMeta's name checks (apimachinery/pkg/api/validation): a name (or generateName) is
@@ -38,13 +36,17 @@ export function subdomainNameErrors(name: string): FieldError[] {
   return [];
 }
 
-/** ValidateNamespaceName: a DNS-1123 label. */
-export function namespaceNameErrors(name: string): FieldError[] {
-  if (name.length > 63)
-    return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: 'must be no more than 63 characters' }];
-  if (!DNS1123_LABEL.test(name))
-    return [{ field: 'metadata.name', type: 'Invalid', value: name, detail: DNS1123_LABEL_MESSAGE }];
-  return [];
+/**
+ * ValidateNamespaceName is NameIsDNSLabel: each of IsDNS1123Label's messages as an error of its
+ * own (`must not contain dots` from 1.27, V66).
+ */
+export function namespaceNameErrors(name: string, release: Release): FieldError[] {
+  return dns1123LabelErrors(name, release).map((detail) => ({
+    field: 'metadata.name',
+    type: 'Invalid',
+    value: name,
+    detail,
+  }));
 }
 
 /**
@@ -57,7 +59,8 @@ export function serviceNameErrors(name: string, release: Release): FieldError[] 
   const messages: string[] = [];
   if (name.length > 63) messages.push('must be no more than 63 characters');
   if (release.enabled('RelaxedServiceNameValidation')) {
-    if (!DNS1123_LABEL.test(name)) messages.push(DNS1123_LABEL_MESSAGE);
+    // NameIsDNSLabel: IsDNS1123Label, whose length message is the one above (V66: dots).
+    messages.push(...dns1123LabelErrors(name, release).filter((m) => !m.startsWith('must be no more than')));
   } else if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
     messages.push(
       "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",

@@ -7,7 +7,12 @@ import { Etcd, EtcdConflict, type StoredObject } from './etcd';
 import { encodeForStorage } from './encode';
 import { clone, copyForUpdate, toTime, type KubeObject } from '../apimachinery/object';
 import { qualifiedKind, type Strategy } from './strategy';
-import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, validateDeleteOptions } from '../apimachinery/validation';
+import {
+  FINALIZER_FOREGROUND,
+  FINALIZER_ORPHAN,
+  validateDeleteOptions,
+  validateOwnerReferences,
+} from '../apimachinery/validation';
 import type { KindRules } from './kind-rules';
 
 export const STORE_SOURCE = 'staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go';
@@ -68,7 +73,7 @@ export class Store<T extends KubeObject> {
     private readonly release: Release = DEFAULT_RELEASE,
   ) {}
 
-  /** The kind's validation and defaulting (kind-rules/index.ts), set by the apiserver for every store. */
+  /** The kind's validation and defaulting (its kind module's `rules`, kind-rules/), set by the apiserver for every store. */
   private rules: KindRules<T> | undefined;
   private rulesRelease: Release = DEFAULT_RELEASE;
 
@@ -139,7 +144,8 @@ export class Store<T extends KubeObject> {
     meta.uid = options.uid;
     this.rules?.defaults?.(obj, this.rulesRelease);
     this.strategy.prepareForCreate(obj, this.clock.now());
-    let errs = this.strategy.validate(obj);
+    // ValidateObjectMeta's owner references (R249), for every kind; after the strategy's own checks.
+    let errs = [...this.strategy.validate(obj), ...validateOwnerReferences(meta.ownerReferences, this.rulesRelease)];
     if (this.rules?.validate) errs = [...errs, ...this.rules.validate(obj, this.rulesRelease)];
     if (errs.length > 0) throw invalid(qualifiedKind(this.strategy), meta.name ?? '', errs);
     // Store.Create: createValidation (validating admission) after BeforeCreate, before storage.
@@ -495,10 +501,16 @@ export class Store<T extends KubeObject> {
     if (oldMeta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) {
       meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
     }
-    let errs = strategy.validateUpdate(next, old);
+    // ValidateObjectMetaUpdate validates the new owner references too (R249).
+    let errs = [
+      ...strategy.validateUpdate(next, old),
+      ...validateOwnerReferences(meta.ownerReferences, this.rulesRelease),
+    ];
     // The kind's own rules re-validate an update of the main resource (ValidateXUpdate calls ValidateX's spec checks); a status update is not re-validated.
     if (strategy === this.strategy && this.rules?.validate)
       errs = [...errs, ...this.rules.validate(next, this.rulesRelease)];
+    if (strategy === this.strategy && this.rules?.validateUpdate)
+      errs = [...errs, ...this.rules.validateUpdate(next, old, this.rulesRelease)];
     if (errs.length > 0) throw invalid(qualifiedKind(strategy), meta.name ?? '', errs);
   }
 

@@ -59,14 +59,49 @@ describe('SharedInformer (client-go tools/cache shared_informer.go)', () => {
     expect(factory.informerFor('nodes').list(), 'an informer asked for after start lists at once').to.deep.equal([]);
   });
 
-  it('refuses an indexer added after start, and names an index that does not exist', () => {
-    const { factory } = setup();
+  it('files what it caches already in an index added after start, refuses a second index of a name, names one that does not exist', () => {
+    const { clock, api, factory } = setup();
     const informer = factory.informerFor('pods');
     factory.start();
-    expect(() => informer.addIndexer('x', () => [])).to.throw(
-      'indexer "x" added to the pods informer after it started',
-    );
+    api.create(USER, 'pods', 'default', pod('web', { app: 'web' }));
+    clock.tick(0);
+    informer.addIndexer('app', (p) => (p.metadata.labels?.app ? [p.metadata.labels.app] : []));
+    expect(informer.byIndex('app', 'web').map(keyOf)).to.deep.equal(['default/web']);
+    expect(() => informer.addIndexer('app', () => [])).to.throw('the pods informer has an index "app" already');
     expect(() => informer.byIndex('nope', 'v')).to.throw('the pods informer has no index "nope"');
+  });
+
+  it('runs handlers in rank order whenever they were added; unranked ones last, in the order added', () => {
+    const { clock, api, factory } = setup();
+    const informer = factory.informerFor('pods');
+    factory.start();
+    const seen: string[] = [];
+    informer.addEventHandler(() => seen.push('unranked'));
+    factory.registering(2, () => informer.addEventHandler(() => seen.push('rank 2')));
+    factory.registering(0, () => informer.addEventHandler(() => seen.push('rank 0')));
+    factory.registering(1, () => informer.addEventHandler(() => seen.push('rank 1')));
+    api.create(USER, 'pods', 'default', pod('web'));
+    clock.tick(0);
+    expect(seen).to.deep.equal(['rank 0', 'rank 1', 'rank 2', 'unranked']);
+  });
+
+  it('fires a trigger once, before the cache takes in the first object it matches: a handler added then sees that object once', () => {
+    const { clock, api, factory } = setup();
+    const informer = factory.informerFor('pods');
+    factory.start();
+    const seen: string[] = [];
+    informer.beforeFirst(
+      (p) => p.metadata.labels?.app === 'web',
+      () => {
+        seen.push(`started, cache ${informer.list().map(keyOf).join(',') || 'empty'}`);
+        informer.addEventHandler((key, old) => seen.push(`${key} ${old ? 'update' : 'add'}`));
+      },
+    );
+    api.create(USER, 'pods', 'default', pod('db', { app: 'db' }));
+    api.create(USER, 'pods', 'default', pod('web', { app: 'web' }));
+    api.create(USER, 'pods', 'default', pod('web-2', { app: 'web' }));
+    clock.tick(0);
+    expect(seen).to.deep.equal(['started, cache default/db', 'default/db add', 'default/web add', 'default/web-2 add']);
   });
 
   it("scans one namespace through its namespace index, in the order the cache first saw each object, and visits no other namespace's objects", () => {

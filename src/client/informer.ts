@@ -42,6 +42,14 @@ export class SharedInformer<T extends KubeObject> {
   /** The same indexers, in the order they were added, for the walk of every event. */
   private readonly indexerList: Indexer<T>[] = [];
   private readonly handlers: ChangeHandler<T>[] = [];
+  /**
+   * Each handler's rank, parallel to `handlers`: the position of the component that registered it
+   * in kube-controller-manager's start order (SharedInformerFactory.registering), so a controller
+   * that starts late (lazily, on its first object) still runs its handlers where it would have.
+   */
+  private readonly ranks: number[] = [];
+  /** Run once, before the cache takes in the first object that `matches` (a lazily started controller). */
+  private triggers: { matches: (obj: T) => boolean; start: () => void }[] = [];
   private started = false;
   /**
    * The newest resourceVersion the store has taken in (from its LIST, then from each watch event):
@@ -53,12 +61,20 @@ export class SharedInformer<T extends KubeObject> {
   constructor(
     private readonly api: ApiServer,
     readonly resource: Resource,
+    /** The rank a handler registered now gets (Infinity: after every other, in registration order). */
+    private readonly currentRank: () => number = () => Number.POSITIVE_INFINITY,
   ) {}
 
-  /** AddIndexers: must be called before start, as client-go requires. */
+  /**
+   * AddIndexers. A controller that starts lazily adds its indexes to an informer that runs
+   * already: the objects cached so far are filed at once, so the index reads as if it had been
+   * added before the informer started (kube-controller-manager adds every index before
+   * informerFactory.Start; the simulation starts a controller on its first object instead).
+   */
   addIndexer(name: string, fn: IndexFunc<T>): void {
-    if (this.started) throw new Error(`indexer "${name}" added to the ${this.resource} informer after it started`);
+    if (this.indexers.has(name)) throw new Error(`the ${this.resource} informer has an index "${name}" already`);
     const indexer = { fn, index: new Map<string, Set<string>>() };
+    for (const [key, obj] of this.cache) reindex(indexer, key, undefined, obj);
     this.indexers.set(name, indexer);
     this.indexerList.push(indexer);
   }
@@ -69,8 +85,32 @@ export class SharedInformer<T extends KubeObject> {
 
   /** AddEventHandler: an informer already running replays its cache as additions, as client-go does for a late handler. */
   addEventHandler(handler: ChangeHandler<T>): void {
-    this.handlers.push(handler);
+    // After the handlers of the same or a lower rank: in registration order within a rank.
+    const rank = this.currentRank();
+    let at = this.ranks.length;
+    while (at > 0 && this.ranks[at - 1] > rank) at--;
+    this.handlers.splice(at, 0, handler);
+    this.ranks.splice(at, 0, rank);
     if (this.started) for (const [key, obj] of [...this.cache].sort(byKey)) handler(key, undefined, obj);
+  }
+
+  /**
+   * Runs `start` once, just before the cache takes in the first object that `matches` (or at once
+   * when the cache holds one already): a controller started then registers its handlers in time
+   * to be told of that object, as if it had been running from the start.
+   */
+  beforeFirst(matches: (obj: T) => boolean, start: () => void): void {
+    for (const obj of this.cache.values())
+      if (matches(obj)) {
+        start();
+        return;
+      }
+    this.triggers.push({ matches, start });
+  }
+
+  /** Forgets a `beforeFirst` trigger that has not fired (its controller started, or was stopped, otherwise). */
+  dropTrigger(start: () => void): void {
+    this.triggers = this.triggers.filter((t) => t.start !== start);
   }
 
   /** Run: list, then watch from the list's resourceVersion (the Reflector's ListAndWatch). */
@@ -140,7 +180,15 @@ export class SharedInformer<T extends KubeObject> {
     return indexer.index.get(value)?.size ?? 0;
   }
 
+  private fireTriggers(obj: T): void {
+    const fired = this.triggers.filter((t) => t.matches(obj));
+    if (fired.length === 0) return;
+    this.triggers = this.triggers.filter((t) => !fired.includes(t));
+    for (const t of fired) t.start();
+  }
+
   private apply(key: string, obj: T | undefined): void {
+    if (obj !== undefined && this.triggers.length > 0) this.fireTriggers(obj);
     const old = this.cache.get(key);
     if (obj) this.cache.set(key, obj);
     else this.cache.delete(key);
@@ -220,14 +268,33 @@ function reindex<T>({ fn, index }: Indexer<T>, key: string, old: T | undefined, 
 export class SharedInformerFactory {
   private readonly informers = new Map<Resource, SharedInformer<KubeObject>>();
   private started = false;
+  /** The rank of the handlers registered now (see `registering`). */
+  private rank = Number.POSITIVE_INFINITY;
+  private readonly rankNow = (): number => this.rank;
 
   constructor(private readonly api: ApiServer) {}
+
+  /**
+   * Runs `register` with `rank` as the rank of every handler it adds to this factory's
+   * informers: each informer runs its handlers in rank order, so a component that registers late
+   * (a controller started on its first object) runs where its place in the start order puts it.
+   * Handlers added outside this run after every ranked one, in the order they were added.
+   */
+  registering<X>(rank: number, register: () => X): X {
+    const outer = this.rank;
+    this.rank = rank;
+    try {
+      return register();
+    } finally {
+      this.rank = outer;
+    }
+  }
 
   /** The shared informer of `resource` (created on first request; started at once if the factory runs already). */
   informerFor<R extends Resource>(resource: R): SharedInformer<ResourceType[R]> {
     let informer = this.informers.get(resource);
     if (!informer) {
-      informer = new SharedInformer<KubeObject>(this.api, resource);
+      informer = new SharedInformer<KubeObject>(this.api, resource, this.rankNow);
       this.informers.set(resource, informer);
       if (this.started) informer.start();
     }

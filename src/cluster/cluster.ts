@@ -9,7 +9,7 @@ import {
   startApiextensionsControllers,
   type ApiextensionsControllers,
 } from '../apiserver/apiextensions/apiextensions-server';
-import { startControllers, type ControllerContext } from '../components/controllers/controller-manager';
+import { ControllerManager, type ControllerContext } from '../components/controllers/controller-manager';
 import { SharedInformerFactory } from '../client/informer';
 import { DEFAULT_POD_GC_CONFIG, type PodGarbageCollector, type PodGCConfig } from '../components/controllers/pod-gc';
 import { CONTROLLERS, DEFAULT_CONTROLLERS } from '../components/controllers/registry';
@@ -58,8 +58,11 @@ export class Cluster {
   readonly nodes = new Map<string, SimNode>();
   /** kube-controller-manager's shared informers: one watch per kind for every controller. */
   readonly informers: SharedInformerFactory;
-  /** The running controllers of kube-controller-manager, by canonical name. */
-  readonly controllers: ReadonlyMap<string, object>;
+  /**
+   * The enabled controllers of kube-controller-manager, by canonical name: those that act on one
+   * kind of object start on the first one (ControllerDescriptor.startsOn); `get` starts one now.
+   */
+  readonly controllers: ControllerManager;
   /** What each controller was started with, to start one again (a restarted kube-controller-manager). */
   private readonly controllerContext: ControllerContext;
   /** kube-scheduler, its own component beside kube-controller-manager (absent when turned off). */
@@ -113,16 +116,19 @@ export class Cluster {
     if (this.options.scheduler) {
       // A perturbed kube-scheduler reaches the apiserver through its own view, with informers of its own.
       const view = this.perturbations.viewFor({ kind: 'scheduler' });
-      const informers = view ? new SharedInformerFactory(view.api) : this.informers;
-      this.scheduler = new KubeScheduler(
-        view?.clock ?? this.clock,
-        this.timeline,
-        view?.api ?? this.apiserver,
-        informers,
-        release,
-      );
-      this.scheduler.start();
-      if (view) informers.start();
+      if (view) {
+        const informers = new SharedInformerFactory(view.api);
+        this.scheduler = new KubeScheduler(view.clock ?? this.clock, this.timeline, view.api, informers, release);
+        this.scheduler.start();
+        informers.start();
+      } else {
+        // Rank 0 of the shared informers' handlers: before every controller's (ControllerManager).
+        this.scheduler = this.informers.registering(0, () => {
+          const s = new KubeScheduler(this.clock, this.timeline, this.apiserver, this.informers, release);
+          s.start();
+          return s;
+        });
+      }
     }
     this.controllerContext = {
       clock: this.clock,
@@ -132,7 +138,7 @@ export class Cluster {
       release,
       config: { podGC: this.options.podGC },
     };
-    this.controllers = startControllers(CONTROLLERS, this.options.controllers, this.controllerContext, (name) =>
+    this.controllers = new ControllerManager(CONTROLLERS, this.options.controllers, this.controllerContext, (name) =>
       this.contextOf(name),
     );
   }
@@ -178,7 +184,7 @@ export class Cluster {
       { actor: name },
     );
     const ctx = this.contextOf(name);
-    (this.controllers as Map<string, object>).set(name, d.start(ctx));
+    this.controllers.set(name, d.start(ctx));
     ctx.informers.start();
   }
 
@@ -190,7 +196,7 @@ export class Cluster {
     const c = this.controller<{ stop?: () => void }>(name);
     if (typeof c.stop !== 'function') throw new Error(`controller "${name}" cannot be stopped in the simulation`);
     c.stop();
-    (this.controllers as Map<string, object>).delete(name);
+    this.controllers.forget(name);
   }
 
   /**
@@ -202,7 +208,7 @@ export class Cluster {
     const d = CONTROLLERS.find((x) => x.name === name);
     if (!d) throw new Error(`"${name}" is not a known controller; known: ${CONTROLLERS.map((x) => x.name).join(', ')}`);
     const ctx = this.contextOf(name);
-    (this.controllers as Map<string, object>).set(name, d.start(ctx));
+    this.controllers.set(name, d.start(ctx));
     if (ctx !== this.controllerContext) ctx.informers.start();
   }
 

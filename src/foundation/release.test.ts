@@ -35,6 +35,13 @@ describe('Release: the supported range', () => {
     expect(Release.of(26).atLeast(27)).to.equal(false);
   });
 
+  it('V65 V64 has: field error wording changes from their first minor on (1.32, 1.34)', () => {
+    expect(Release.of(31).has('TooLongMayNotBeMoreThan')).to.equal(false);
+    expect(Release.of(32).has('TooLongMayNotBeMoreThan')).to.equal(true);
+    expect(Release.of(33).has('FieldErrorValuesAsJson')).to.equal(false);
+    expect(Release.of(34).has('FieldErrorValuesAsJson')).to.equal(true);
+  });
+
   it('V47 V48 has: a change without a gate is in the releases from its first minor on', () => {
     expect([35, 36].map((m) => Release.of(m).has('OnPodSandboxReady'))).to.deep.equal([false, true]);
     // kubernetes#141766 lands after the modelled range.

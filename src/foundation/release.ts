@@ -304,6 +304,21 @@ const CHANGES = {
   // staging/src/k8s.io/endpointslice/utils.go findPort, the EndpointSlice controller's own copy,
   // got the same lookup only later (kubernetes#128850, v1.33).
   EndpointSliceFindPortSidecars: 33,
+  // apimachinery validation.IsDNS1123Label: a name that is a valid DNS subdomain but not a label
+  // (it has dots) says "must not contain dots" instead of the label regex (kubernetes commit
+  // 276c7e86, "Change DNS Label validation to check for dots", 1.27).
+  DnsLabelMustNotContainDots: 27,
+  // apimachinery field.TooLong: "must have at most N bytes" became "may not be more than N bytes"
+  // (kubernetes#128553, "Validation: merge TooLong and TooLongMaxLen", 1.32).
+  TooLongMayNotBeMoreThan: 32,
+  // apimachinery field.Error.ErrorBody: a struct, map or list value prints as JSON instead of Go's
+  // %#v (`{"app":"web"}`, not `map[string]string{"app":"web"}`); "at most 1 byte" in the singular
+  // (kubernetes#132314, "Nicer value rendering in API errors", 1.34).
+  FieldErrorValuesAsJson: 34,
+  // apimachinery ValidateOwnerReferences (and other validation details): the detail no longer
+  // repeats the field's name — `kind must not be empty` became `must not be empty`
+  // (kubernetes#132513, "Cleanup: Remove field name from invalid field detail message", 1.34).
+  DetailsWithoutFieldName: 34,
 } as const satisfies Record<string, number>;
 
 export type ReleaseChange = keyof typeof CHANGES;

@@ -30,7 +30,8 @@ export const STRICT_INPUT: Case[] = [
     'a deployment "api" with 2 replicas with:',
     'spec:\n  strategy:\n    type: Rolling',
     [
-      'Deployment.apps "api" is invalid: spec.strategy: Unsupported value: apps.DeploymentStrategy{Type:"Rolling"',
+      // v1.36 prints the struct as JSON (kubernetes#132314, 1.34); v1.33 printed apps.DeploymentStrategy{Type:"Rolling", …}.
+      'Deployment.apps "api" is invalid: spec.strategy: Unsupported value: {"Type":"Rolling",',
       'supported values: "Recreate", "RollingUpdate"',
     ],
   ),
@@ -64,7 +65,8 @@ export const STRICT_INPUT: Case[] = [
     'a daemonset "agent" with:',
     'spec:\n  selector:\n    matchLabels: {app: other}',
     [
-      'DaemonSet.apps "agent" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"agent"}: `selector` does not match template `labels`',
+      // v1.33 printed map[string]string{"app":"agent"} (Go's %#v); JSON from 1.34 (kubernetes#132314).
+      'DaemonSet.apps "agent" is invalid: spec.template.metadata.labels: Invalid value: {"app":"agent"}: `selector` does not match template `labels`',
     ],
   ),
   declarationCase(

@@ -8,7 +8,7 @@ import { ScenarioError, type TerminatingWorld } from './world';
 
 /**
  * The real-kubectl profile (`cucumber-js -p real-kubectl`): `When I run \`kubectl …\`` runs the
- * pinned real kubectl v1.33 against the scenario's cluster through the HTTP API, on an
+ * pinned real kubectl of the scenario's release (the bundled v1.36 when that release has none) against the scenario's cluster through the HTTP API, on an
  * in-process server on 127.0.0.1, with the virtual clock moved only while kubectl waits in its
  * watch (RealKubectlSession), so every run gives the same timeline.
  */
@@ -17,10 +17,12 @@ export function usesRealKubectl(world: TerminatingWorld): boolean {
 }
 
 /**
- * One server for the whole run, serving each scenario's cluster in turn: kubectl keeps its
- * discovery cache (per server address) from one scenario to the next.
+ * One server per kubectl release for the whole run, serving each scenario's cluster in turn:
+ * kubectl keeps its discovery cache (per server address) from one scenario to the next.
  */
-let shared: RealKubectlSession | undefined;
+const sessions = new Map<number, RealKubectlSession>();
+/** The session of the last run: a kubectl still running when its scenario ends is stopped. */
+let current: RealKubectlSession | undefined;
 
 /** A polling kubectl (drain) lets virtual time move after this much quiet (wall time). */
 const DRAIN_QUIET_MS = 100;
@@ -33,14 +35,22 @@ export async function runRealKubectl(world: TerminatingWorld, line: string, stdi
   const { env, words } = splitEnvironment(splitCommandLine(line));
   if (words[0] !== 'kubectl') throw new ScenarioError(`not a kubectl command line: ${line}`);
   // Loaded on first use: runs without the real kubectl need neither the HTTP layer nor protobufjs (tens of ms to load).
-  const [{ createApiHandler }, { RealKubectlSession }] = await Promise.all([
-    import('../../src/frontends/server/api-handler'),
-    import('../../src/frontends/kubectl/real-session'),
-  ]);
+  const [{ createApiHandler }, { RealKubectlSession }, { PINNED_KUBECTL_MINORS, REAL_KUBECTL_MINOR }] =
+    await Promise.all([
+      import('../../src/frontends/server/api-handler'),
+      import('../../src/frontends/kubectl/real-session'),
+      import('../../src/frontends/kubectl/real-kubectl'),
+    ]);
+  // The scenario's release is kubectl's too (ClusterOptions.release): its pinned binary when there
+  // is one (the client matrix's devDependencies), else the bundled default release's.
+  const minor = (PINNED_KUBECTL_MINORS as readonly number[]).includes(cluster.release.minor)
+    ? (cluster.release.minor as (typeof PINNED_KUBECTL_MINORS)[number])
+    : REAL_KUBECTL_MINOR;
   const { listener } = createApiHandler(cluster);
-  if (shared) shared.use(cluster, listener);
-  else shared = await RealKubectlSession.start(cluster, listener);
-  const session = shared;
+  let session = sessions.get(minor);
+  if (session) session.use(cluster, listener);
+  else sessions.set(minor, (session = await RealKubectlSession.start(cluster, listener, minor)));
+  current = session;
   // The built-in kubectl's virtual wait limit: its --timeout, else one virtual hour.
   let virtualMs = DEFAULT_WAIT_LIMIT_MS;
   try {
@@ -81,9 +91,10 @@ export async function runRealKubectl(world: TerminatingWorld, line: string, stdi
 
 /** A kubectl still running (a step that timed out) ends with its scenario; the server with the run. */
 After(function () {
-  shared?.stop();
+  current?.stop();
 });
 AfterAll(async function () {
-  await shared?.close();
-  shared = undefined;
+  await Promise.all([...sessions.values()].map((s) => s.close()));
+  sessions.clear();
+  current = undefined;
 });

@@ -8,7 +8,9 @@ import type {
   ReplicaSet,
   StatefulSet,
 } from '../../apimachinery/types';
-import { goStrategy, goStringMap } from './go-value';
+import type { Release } from '../../foundation/release';
+import { goJson } from '../../apimachinery/errors';
+import { goStrategy, goStringMap, intOrString } from './go-value';
 import type { KindRules } from './index';
 import { setContainerPortDefaults, validatePodSpecRules } from './pod-spec';
 
@@ -19,9 +21,23 @@ function nonNegative(value: number | undefined, field: string): FieldError[] {
     : [];
 }
 
-/** %#v of a *metav1.LabelSelector dereferenced (the value an `empty selector` error prints). */
-function goSelector(s: LabelSelector): string {
-  const labels = s.matchLabels ? goStringMap(s.matchLabels) : 'map[string]string(nil)';
+/**
+ * A *metav1.LabelSelector dereferenced (the value an `empty selector` error prints): %#v up to
+ * 1.33; from 1.34 its JSON (a v1 type: json tags, empty fields omitted).
+ */
+function goSelector(s: LabelSelector, release: Release): string {
+  if (release.has('FieldErrorValuesAsJson')) {
+    const json: Record<string, unknown> = {};
+    if (Object.keys(s.matchLabels ?? {}).length > 0)
+      json.matchLabels = Object.fromEntries(
+        Object.keys(s.matchLabels ?? {})
+          .sort()
+          .map((k) => [k, s.matchLabels?.[k]]),
+      );
+    if ((s.matchExpressions ?? []).length > 0) json.matchExpressions = s.matchExpressions;
+    return goJson(json);
+  }
+  const labels = s.matchLabels ? goStringMap(s.matchLabels, release) : 'map[string]string(nil)';
   return `v1.LabelSelector{MatchLabels:${labels}, MatchExpressions:[]v1.LabelSelectorRequirement(${s.matchExpressions ? '{}' : 'nil'})}`;
 }
 
@@ -38,12 +54,18 @@ function validateSelector(
   template: PodTemplateSpec | undefined,
   emptyDetail: string,
   required: boolean,
+  release: Release,
 ): FieldError[] {
   const errs: FieldError[] = [];
   if (selector === undefined || selector === null) {
     if (required) errs.push({ field: 'spec.selector', type: 'Required value', detail: '' });
   } else if (Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0) {
-    errs.push({ field: 'spec.selector', type: 'Invalid', printedValue: goSelector(selector), detail: emptyDetail });
+    errs.push({
+      field: 'spec.selector',
+      type: 'Invalid',
+      printedValue: goSelector(selector, release),
+      detail: emptyDetail,
+    });
   }
   let matches: boolean;
   try {
@@ -56,7 +78,7 @@ function validateSelector(
     errs.push({
       field: 'spec.selector',
       type: 'Invalid',
-      printedValue: goSelector(selector!),
+      printedValue: goSelector(selector!, release),
       detail: 'invalid label selector',
     });
     return errs;
@@ -65,7 +87,7 @@ function validateSelector(
     errs.push({
       field: 'spec.template.metadata.labels',
       type: 'Invalid',
-      printedValue: goStringMap(template?.metadata?.labels),
+      printedValue: goStringMap(template?.metadata?.labels, release),
       detail: '`selector` does not match template `labels`',
     });
   return errs;
@@ -91,12 +113,12 @@ function templateSpec(template: PodTemplateSpec | undefined): FieldError[] {
 }
 
 /** pkg/apis/apps/validation ValidateDeploymentSpec with ValidateDeploymentStrategy and ValidateRollingUpdateDeployment. */
-function validateDeployment(d: Deployment): FieldError[] {
+function validateDeployment(d: Deployment, release: Release): FieldError[] {
   const spec = d.spec;
   if (!spec) return [];
   const errs = [
     ...nonNegative(spec.replicas, 'spec.replicas'),
-    ...validateSelector(spec.selector, spec.template, 'empty selector is invalid for deployment', true),
+    ...validateSelector(spec.selector, spec.template, 'empty selector is invalid for deployment', true, release),
     ...templateSpec(spec.template),
     ...alwaysRestart(spec.template),
   ];
@@ -128,7 +150,11 @@ function validateDeployment(d: Deployment): FieldError[] {
         strategy.type,
         'RollingUpdate',
         'apps.RollingUpdateDeployment',
-        !!strategy.rollingUpdate,
+        strategy.rollingUpdate && [
+          ['MaxUnavailable', intOrString(strategy.rollingUpdate.maxUnavailable)],
+          ['MaxSurge', intOrString(strategy.rollingUpdate.maxSurge)],
+        ],
+        release,
       ),
       detail: 'supported values: "Recreate", "RollingUpdate"',
     });
@@ -157,13 +183,13 @@ function intOrPercent(v: number | string | undefined): number | undefined {
 }
 
 /** ValidateReplicaSetSpec. */
-function validateReplicaSet(rs: ReplicaSet): FieldError[] {
+function validateReplicaSet(rs: ReplicaSet, release: Release): FieldError[] {
   const spec = rs.spec;
   if (!spec) return [];
   return [
     ...nonNegative(spec.replicas, 'spec.replicas'),
     ...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'),
-    ...validateSelector(spec.selector, spec.template, 'empty selector is invalid for deployment', true),
+    ...validateSelector(spec.selector, spec.template, 'empty selector is invalid for deployment', true, release),
     ...templateSpec(spec.template),
     ...alwaysRestart(spec.template),
   ];
@@ -174,7 +200,7 @@ function validateReplicaSet(rs: ReplicaSet): FieldError[] {
  * 'B'` (not NotSupported), the selector required and not empty, the template selected and
  * restarting Always.
  */
-function validateStatefulSet(set: StatefulSet): FieldError[] {
+function validateStatefulSet(set: StatefulSet, release: Release): FieldError[] {
   const spec = set.spec;
   if (!spec) return [];
   const errs: FieldError[] = [];
@@ -192,7 +218,17 @@ function validateStatefulSet(set: StatefulSet): FieldError[] {
     errs.push({
       field: 'spec.updateStrategy',
       type: 'Invalid',
-      printedValue: `apps.StatefulSetUpdateStrategy{Type:${JSON.stringify(type)}, RollingUpdate:(*apps.RollingUpdateStatefulSetStrategy)(${ru ? '0xc000000000' : 'nil'})}`,
+      printedValue: goStrategy(
+        'apps.StatefulSetUpdateStrategy',
+        type,
+        'RollingUpdate',
+        'apps.RollingUpdateStatefulSetStrategy',
+        ru && [
+          ['Partition', ru.partition ?? 0],
+          ['MaxUnavailable', ru.maxUnavailable ?? null],
+        ],
+        release,
+      ),
       detail: "must be 'RollingUpdate' or 'OnDelete'",
     });
   }
@@ -210,7 +246,7 @@ function validateStatefulSet(set: StatefulSet): FieldError[] {
   }
   errs.push(
     ...nonNegative(spec.replicas, 'spec.replicas'),
-    ...validateSelector(spec.selector, spec.template, 'empty selector is not valid for statefulset.', true),
+    ...validateSelector(spec.selector, spec.template, 'empty selector is not valid for statefulset.', true, release),
     ...templateSpec(spec.template),
     ...alwaysRestart(spec.template),
   );
@@ -222,7 +258,7 @@ function validateStatefulSet(set: StatefulSet): FieldError[] {
  * matches nothing), the selector not empty, restartPolicy Always, and
  * ValidateDaemonSetUpdateStrategy (NotSupported with the whole strategy struct printed).
  */
-function validateDaemonSet(ds: DaemonSet): FieldError[] {
+function validateDaemonSet(ds: DaemonSet, release: Release): FieldError[] {
   const spec = ds.spec;
   if (!spec) return [];
   const errs: FieldError[] = [];
@@ -240,14 +276,14 @@ function validateDaemonSet(ds: DaemonSet): FieldError[] {
     errs.push({
       field: 'spec.template.metadata.labels',
       type: 'Invalid',
-      printedValue: goStringMap(spec.template?.metadata?.labels),
+      printedValue: goStringMap(spec.template?.metadata?.labels, release),
       detail: '`selector` does not match template `labels`',
     });
   if (selector && Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0) {
     errs.push({
       field: 'spec.selector',
       type: 'Invalid',
-      printedValue: goSelector(selector),
+      printedValue: goSelector(selector, release),
       detail: 'empty selector is invalid for daemonset',
     });
   }
@@ -266,7 +302,11 @@ function validateDaemonSet(ds: DaemonSet): FieldError[] {
         strategy.type,
         'RollingUpdate',
         'apps.RollingUpdateDaemonSet',
-        !!strategy.rollingUpdate,
+        strategy.rollingUpdate && [
+          ['MaxUnavailable', intOrString(strategy.rollingUpdate.maxUnavailable)],
+          ['MaxSurge', intOrString(strategy.rollingUpdate.maxSurge)],
+        ],
+        release,
       ),
       detail: 'supported values: "RollingUpdate", "OnDelete"',
     });
@@ -278,12 +318,8 @@ function validateDaemonSet(ds: DaemonSet): FieldError[] {
 const templateDefaults = <T extends { spec?: { template?: PodTemplateSpec } }>(obj: T) =>
   setContainerPortDefaults(obj.spec?.template?.spec);
 
-export const APPS_RULES: Readonly<Record<string, KindRules<never>>> = {
-  Deployment: { defaults: templateDefaults, validate: validateDeployment } as KindRules<Deployment> as KindRules<never>,
-  ReplicaSet: { defaults: templateDefaults, validate: validateReplicaSet } as KindRules<ReplicaSet> as KindRules<never>,
-  StatefulSet: {
-    defaults: templateDefaults,
-    validate: validateStatefulSet,
-  } as KindRules<StatefulSet> as KindRules<never>,
-  DaemonSet: { defaults: templateDefaults, validate: validateDaemonSet } as KindRules<DaemonSet> as KindRules<never>,
-};
+/** The apps/v1 kinds' rules, each plugged into its kind module (kinds/apps.ts). */
+export const deploymentRules: KindRules<Deployment> = { defaults: templateDefaults, validate: validateDeployment };
+export const replicaSetRules: KindRules<ReplicaSet> = { defaults: templateDefaults, validate: validateReplicaSet };
+export const statefulSetRules: KindRules<StatefulSet> = { defaults: templateDefaults, validate: validateStatefulSet };
+export const daemonSetRules: KindRules<DaemonSet> = { defaults: templateDefaults, validate: validateDaemonSet };

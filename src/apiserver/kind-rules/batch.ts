@@ -21,9 +21,8 @@ function validateJob(job: Job): FieldError[] {
   return errs;
 }
 
-export const BATCH_RULES: Readonly<Record<string, KindRules<never>>> = {
-  Job: {
-    defaults: (job: Job) => setContainerPortDefaults(job.spec?.template?.spec),
-    validate: validateJob,
-  } as KindRules<Job> as KindRules<never>,
+/** The batch/v1 Job's rules, plugged into its kind module (kinds/batch.ts). */
+export const jobRules: KindRules<Job> = {
+  defaults: (job) => setContainerPortDefaults(job.spec?.template?.spec),
+  validate: validateJob,
 };

@@ -9,6 +9,7 @@ import {
 } from '../printers/workloads';
 import { controllerRevisionStrategy, daemonSetStrategies, statefulSetStrategies } from '../workload-strategy';
 import { ALL_VERBS, type BuiltinKind, SCALE, STATUS } from './kind';
+import { daemonSetRules, deploymentRules, replicaSetRules, statefulSetRules } from '../kind-rules/apps';
 
 /** apps/v1: pkg/registry/apps/<kind>/storage. */
 const apps = { group: 'apps', version: 'v1' } as const;
@@ -24,6 +25,7 @@ export const replicaSets: BuiltinKind<ReplicaSet, 'replicasets'> = {
   categories: ['all'],
   subresources: { scale: SCALE, status: STATUS },
   strategies: () => replicaSetStrategies(),
+  rules: replicaSetRules,
   printer: replicaSetPrinter,
   openapi: 'V1ReplicaSet',
   protobuf: 'k8s.io.api.apps.v1.ReplicaSet',
@@ -41,6 +43,7 @@ export const deployments: BuiltinKind<Deployment, 'deployments'> = {
   categories: ['all'],
   subresources: { scale: SCALE, status: STATUS },
   strategies: () => deploymentStrategies(),
+  rules: deploymentRules,
   printer: deploymentPrinter,
   openapi: 'V1Deployment',
   protobuf: 'k8s.io.api.apps.v1.Deployment',
@@ -73,6 +76,7 @@ export const daemonSets: BuiltinKind<DaemonSet, 'daemonsets'> = {
   categories: ['all'],
   subresources: { status: STATUS },
   strategies: () => daemonSetStrategies(),
+  rules: daemonSetRules,
   printer: daemonSetPrinter,
   openapi: 'V1DaemonSet',
   protobuf: 'k8s.io.api.apps.v1.DaemonSet',
@@ -90,6 +94,7 @@ export const statefulSets: BuiltinKind<StatefulSet, 'statefulsets'> = {
   categories: ['all'],
   subresources: { scale: SCALE, status: STATUS },
   strategies: ({ release }) => statefulSetStrategies(release),
+  rules: statefulSetRules,
   printer: statefulSetPrinter,
   openapi: 'V1StatefulSet',
   protobuf: 'k8s.io.api.apps.v1.StatefulSet',

@@ -4,6 +4,7 @@ import { genericStrategy } from '../generic-strategy';
 import { jobPrinter } from '../printers/workloads';
 import { jobStrategies } from '../workload-strategy';
 import { ALL_VERBS, type BuiltinKind, STATUS } from './kind';
+import { jobRules } from '../kind-rules/batch';
 
 /** batch/v1: pkg/registry/batch/<kind>/storage. */
 const batch = { group: 'batch', version: 'v1' } as const;
@@ -41,6 +42,7 @@ export const jobs: BuiltinKind<Job, 'jobs'> = {
   categories: ['all'],
   subresources: { status: STATUS },
   strategies: ({ release }) => jobStrategies(release),
+  rules: jobRules,
   printer: jobPrinter,
   openapi: 'V1Job',
   protobuf: 'k8s.io.api.batch.v1.Job',

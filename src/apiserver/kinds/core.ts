@@ -43,6 +43,14 @@ import {
 } from '../storage-admission';
 import { persistentVolumeClaimStrategies, persistentVolumeStrategies } from '../storage-strategies';
 import { ALL_VERBS, type BuiltinKind, NO_RESET_FIELDS, SCALE, STATUS } from './kind';
+import {
+  configMapRules,
+  endpointsRules,
+  nodeRules,
+  podRules,
+  secretRules,
+  serviceAccountRules,
+} from '../kind-rules/core';
 
 /** The core group (""), v1: pkg/registry/core/<kind>/storage. */
 const core = { group: '', version: 'v1' } as const;
@@ -57,6 +65,7 @@ export const configMaps: BuiltinKind<ConfigMap, 'configmaps'> = {
   shortNames: ['cm'],
   subresources: {},
   strategies: () => ({ main: configMapStrategy() }),
+  rules: configMapRules,
   resetFields: NO_RESET_FIELDS,
   quiet: true,
   printer: configMapPrinter,
@@ -85,6 +94,7 @@ export const endpoints: BuiltinKind<Endpoints, 'endpoints'> = {
       namespaced: true,
     }),
   }),
+  rules: endpointsRules,
   printer: endpointsPrinter,
   openapi: 'V1Endpoints',
   protobuf: 'k8s.io.api.core.v1.Endpoints',
@@ -167,6 +177,7 @@ export const nodes: BuiltinKind<Node, 'nodes'> = {
       namespaced: false,
     }),
   }),
+  rules: nodeRules,
   printer: nodePrinter,
   openapi: 'V1Node',
   protobuf: 'k8s.io.api.core.v1.Node',
@@ -228,6 +239,7 @@ export const pods: BuiltinKind<Pod, 'pods'> = {
     status: STATUS,
   },
   strategies: ({ release }) => ({ main: podStrategyFor(release), status: podStatusStrategy }),
+  rules: podRules,
   schemeDefaults: setPodDefaults,
   beforeCreate: (pod) => admitDefaultTolerationSeconds(pod),
   // podStatusStrategy.GetResetFields: a status write never sets the spec, deletionTimestamp or ownerReferences.
@@ -280,6 +292,7 @@ export const secrets: BuiltinKind<Secret, 'secrets'> = {
   verbs: ALL_VERBS,
   subresources: {},
   strategies: () => ({ main: secretStrategy() }),
+  rules: secretRules,
   resetFields: NO_RESET_FIELDS,
   quiet: true,
   printer: secretPrinter,
@@ -307,6 +320,7 @@ export const serviceAccounts: BuiltinKind<ServiceAccount, 'serviceaccounts'> = {
       generation: false,
     }),
   }),
+  rules: serviceAccountRules,
   resetFields: NO_RESET_FIELDS,
   quiet: true,
   printer: serviceAccountPrinter,

@@ -2,6 +2,7 @@ import type { FieldError } from '../../apimachinery/errors';
 import type { KubeObject } from '../../apimachinery/object';
 import type { DeleteOptions, Status } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
+import type { KindRules } from '../kind-rules';
 import type { Printer } from '../printers/printer';
 import type { ServedSubresource } from '../resources';
 import type { Store, StoreAdmission } from '../store';
@@ -75,6 +76,8 @@ export interface BuiltinKind<T extends KubeObject = KubeObject, R extends string
    * status never sets (default: status, and spec through status). Kinds without a status reset nothing.
    */
   readonly resetFields?: { readonly main: readonly FieldPath[]; readonly status: readonly FieldPath[] };
+  /** Its validation and defaulting beyond the strategy's own (kind-rules/: ValidateX, SetDefaults_X; R242, R248). */
+  readonly rules?: KindRules<T>;
   /** ValidateObjectMeta's name check, where the kind's differs from a DNS-1123 subdomain. */
   readonly validateName?: (name: string, release: Release) => FieldError[];
   /**

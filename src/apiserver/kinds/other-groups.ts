@@ -5,6 +5,7 @@ import { podDisruptionBudgetStrategies } from '../pdb-strategy';
 import { endpointSlicePrinter, leasePrinter } from '../printers/core';
 import { podDisruptionBudgetPrinter } from '../printers/workloads';
 import { ALL_VERBS, type BuiltinKind, NO_RESET_FIELDS, STATUS } from './kind';
+import { endpointSliceRules } from '../kind-rules/discovery';
 
 /** The groups of one kind each: networking.k8s.io, policy, discovery.k8s.io, coordination.k8s.io. */
 
@@ -67,6 +68,7 @@ export const endpointSlices: BuiltinKind<EndpointSlice, 'endpointslices'> = {
       namespaced: true,
     }),
   }),
+  rules: endpointSliceRules,
   printer: endpointSlicePrinter,
   openapi: 'V1EndpointSlice',
   protobuf: 'k8s.io.api.discovery.v1.EndpointSlice',

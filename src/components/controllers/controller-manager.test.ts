@@ -1,7 +1,10 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { Cluster } from '../../cluster/cluster';
-import { isControllerEnabled, type ControllerDescriptor } from './controller-manager';
+import { ControllerManager, isControllerEnabled, type ControllerDescriptor } from './controller-manager';
+import { SharedInformerFactory } from '../../client/informer';
+import { USER } from '../../cluster/cluster';
+import { DEFAULT_POD_GC_CONFIG } from './pod-gc';
 import { CONTROLLERS } from './registry';
 
 const d = (name: string, aliases: string[] = []): ControllerDescriptor => ({ name, aliases, start: () => ({}) });
@@ -26,6 +29,59 @@ describe('kube-controller-manager --controllers (app/options IsControllerEnabled
       `controller "pod-garbage-collector-controller" is not running; running: ${running}`,
     );
     expect(running).to.include('garbage-collector-controller');
+  });
+
+  it('starts a controller with startsOn on the first object it acts on, or when asked for it', () => {
+    const started: string[] = [];
+    const lazy = (name: string, startsOn: ControllerDescriptor['startsOn']): ControllerDescriptor => ({
+      name,
+      startsOn,
+      start: () => {
+        started.push(name);
+        return { name };
+      },
+    });
+    const c = new Cluster({ controllers: ['*', '-replicaset-controller', '-deployment-controller'] });
+    const manager = new ControllerManager(
+      [
+        lazy('replicaset-controller', [{ resource: 'replicasets' }]),
+        lazy('deployment-controller', [{ resource: 'deployments' }]),
+        lazy('job-controller', [{ resource: 'pods', matches: (p) => p.metadata.labels?.job === 'yes' }]),
+      ],
+      ['*'],
+      {
+        clock: c.clock,
+        timeline: c.timeline,
+        api: c.apiserver,
+        informers: new SharedInformerFactory(c.apiserver),
+        release: c.release,
+        config: { podGC: DEFAULT_POD_GC_CONFIG },
+      },
+    );
+    expect(started).to.deep.equal([]);
+    expect(manager.keys()).to.deep.equal(['replicaset-controller', 'deployment-controller', 'job-controller']);
+    c.apiserver.create(USER, 'pods', 'default', { metadata: { name: 'a' }, spec: { containers: [{ name: 'app' }] } });
+    c.flush();
+    expect(started, 'a pod the job trigger does not match').to.deep.equal([]);
+    c.apiserver.create(USER, 'pods', 'default', {
+      metadata: { name: 'b', labels: { job: 'yes' } },
+      spec: { containers: [{ name: 'app' }] },
+    });
+    c.flush();
+    expect(started).to.deep.equal(['job-controller']);
+    expect(manager.get('deployment-controller')).to.deep.equal({ name: 'deployment-controller' });
+    expect(started).to.deep.equal(['job-controller', 'deployment-controller']);
+    manager.forget('replicaset-controller');
+    const rs = c.apiserver.create(USER, 'replicasets', 'default', {
+      metadata: { name: 'rs' },
+      spec: {
+        selector: { matchLabels: { app: 'x' } },
+        template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'app' }] } },
+      },
+    } as never);
+    expect(rs.ok, 'the ReplicaSet is created').to.equal(true);
+    c.flush();
+    expect(started, 'a forgotten controller does not start').to.deep.equal(['job-controller', 'deployment-controller']);
   });
 
   it('names an unknown controller with the known ones', () => {

@@ -1,14 +1,11 @@
-import type { ApiServer, ClientIdentity, Resource } from '../../apiserver/apiserver';
+import type { ClientIdentity, Resource } from '../../apiserver/apiserver';
 import { customResources, SERVED_RESOURCES } from '../../apiserver/resources';
 import { builtinKind } from '../../apiserver/kinds';
 import type { Watch } from '../../apiserver/watch';
 import { jsonEqual, type KubeObject } from '../../apimachinery/object';
 import type { DeleteOptions, OwnerReference } from '../../apimachinery/types';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../../apimachinery/validation';
-import type { Clock } from '../../foundation/clock';
-import { DEFAULT_RELEASE } from '../../foundation/release';
-import type { ControllerOptions } from './options';
-import type { Timeline } from '../../foundation/timeline/timeline';
+import { ControllerBase } from './controller-base';
 
 const SOURCE = 'pkg/controller/garbagecollector/garbagecollector.go';
 const OPERATIONS = 'pkg/controller/garbagecollector/operations.go';
@@ -76,7 +73,7 @@ const ref = (item: Item): string => `${item.resource}/${item.object.metadata.nam
  * Owners are looked up live (isDangling: a GET, compared by uid), as upstream does. Work runs on
  * zero-delay queues, as the workers do.
  */
-export class GarbageCollector {
+export class GarbageCollector extends ControllerBase {
   /** uidToNode: the graph's nodes by uid, and for each owner uid its dependents. */
   private readonly items = new Map<string, Item>();
   private readonly dependents = new Map<string, Set<string>>();
@@ -85,14 +82,6 @@ export class GarbageCollector {
   private readonly attemptToOrphan = new Set<string>();
   private scheduled = false;
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly timeline: Timeline,
-    private readonly api: ApiServer,
-    /** The kube-controller-manager release modelled. */
-    readonly options: ControllerOptions = { release: DEFAULT_RELEASE },
-  ) {}
-
   /** The monitors (graph_builder.go monitors): one list and watch per resource followed. */
   private readonly monitors = new Map<Resource, Watch | undefined>();
   /** The custom kinds of the RESTMapper, by `group/Kind`, as read at the last Sync. */
@@ -100,14 +89,15 @@ export class GarbageCollector {
   /** Dependents whose owner's kind the RESTMapper did not know: looked at again after the next Sync. */
   private readonly unresolved = new Set<string>();
 
-  start(): void {
+  start(): this {
     for (const resource of this.watched()) this.monitor(resource);
     this.clock.after(GC_SYNC_PERIOD_MS, () => this.sync(), { background: true });
+    return this;
   }
 
   /** The built-in resources monitored: those the release serves (MutatingAdmissionPolicy only from 1.36). */
   private watched(): Resource[] {
-    return WATCHED.filter((r) => builtinKind(r)?.served?.(this.options.release) !== false);
+    return WATCHED.filter((r) => builtinKind(r)?.served?.(this.release) !== false);
   }
 
   /** One monitor: list, then watch from the list's resourceVersion; its events feed the graph. */
@@ -358,7 +348,7 @@ export class GarbageCollector {
       propagationPolicy: policy,
       preconditions: { uid: meta.uid, ...(rv ? { resourceVersion: rv } : {}) },
     });
-    if (!this.options.release.atLeast(34)) {
+    if (!this.release.atLeast(34)) {
       this.api.delete(IDENTITY, item.resource, meta.namespace, meta.name!, options(undefined));
       return;
     }

@@ -1,4 +1,6 @@
-import type { ApiServer, ClientIdentity } from '../../apiserver/apiserver';
+import type { ClientIdentity } from '../../apiserver/apiserver';
+import { ControllerBase } from './controller-base';
+import type { ControllerContext } from './controller-manager';
 
 /** kube-controller-manager's node IPAM controller, on the generic controller lane. */
 const IDENTITY: ClientIdentity = { name: 'node-ipam-controller', component: 'controller' };
@@ -14,19 +16,22 @@ export const CLUSTER_CIDR = { first: [10, 244], nodeMaskSize: 24, ranges: 256 } 
  * (updateCIDRsAllocation → nodeutil.PatchNodeCIDRs); a deleted node's range is free again
  * (ReleaseCIDR). The kubelet then hands the range to its network plugin (kubelet.go updatePodCIDR).
  */
-export class NodeIpamController {
+export class NodeIpamController extends ControllerBase {
   /** Node name → index of its /24 in the cluster CIDR. */
   private readonly allocated = new Map<string, number>();
 
-  constructor(private readonly api: ApiServer) {}
+  constructor(ctx: ControllerContext) {
+    super(ctx);
+  }
 
-  start(): void {
+  start(): this {
     this.api.watch('nodes', undefined, {}, (e) => {
       const name = e.object.metadata.name!;
       if (e.type === 'DELETED') this.allocated.delete(name);
       else if (!e.object.spec?.podCIDR && !this.allocated.has(name)) this.allocate(name);
       else if (e.object.spec?.podCIDR) this.occupy(name, e.object.spec.podCIDR);
     });
+    return this;
   }
 
   private allocate(name: string): void {

@@ -1,14 +1,14 @@
 import { TAINT_NOT_READY, TAINT_UNREACHABLE } from '../../apiserver/admission';
-import type { ApiServer, ClientIdentity } from '../../apiserver/apiserver';
+import type { ClientIdentity } from '../../apiserver/apiserver';
 import { toTime } from '../../apimachinery/object';
 import { EventRecorder } from '../../client/event-recorder';
 import type { Node, NodeCondition, Pod, Taint } from '../../apimachinery/types';
-import type { Clock } from '../../foundation/clock';
 import { NODE_LEASE_NAMESPACE } from '../../helpers/well-known';
 import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
-import type { Timeline } from '../../foundation/timeline/timeline';
 import { updatePodCondition } from '../../helpers/pod-util';
-import { podsAssignedToNode, type PodInformer } from '../../client/pod-informer';
+import { podInformer, podsAssignedToNode, type PodInformer } from '../../client/pod-informer';
+import { ControllerBase } from './controller-base';
+import type { ControllerContext } from './controller-manager';
 
 export interface NodeLifecycleConfig {
   /** --node-monitor-period (5 s). */
@@ -79,7 +79,7 @@ function hasTaint(node: Node, key: string, effect: string): boolean {
  * observed before its own update), through the rate-limited tainter (doNoExecuteTaintingPass, every
  * 100 ms; here at once). A node that reports Ready again loses both.
  */
-export class NodeLifecycleController {
+export class NodeLifecycleController extends ControllerBase {
   private readonly health = new Map<string, NodeHealth>();
   private readonly config: NodeLifecycleConfig;
   private readonly recorder = new EventRecorder(
@@ -89,24 +89,24 @@ export class NodeLifecycleController {
     (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e),
   );
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly timeline: Timeline,
-    private readonly api: ApiServer,
-    /** The shared pod informer: MarkPodsNotReady reads its spec.nodeName index (getPodsAssignedToNode). */
-    private readonly podInformer: PodInformer,
-    config: Readonly<NodeLifecycleConfig> = DEFAULT_NODE_LIFECYCLE_CONFIG,
-  ) {
-    this.config = { ...config };
+  /** The shared pod informer: MarkPodsNotReady reads its spec.nodeName index (getPodsAssignedToNode). */
+  private readonly podInformer: PodInformer;
+
+  /** Its settings are kube-controller-manager's defaults for the release (nodeLifecycleConfig). */
+  constructor(ctx: ControllerContext) {
+    super(ctx);
+    this.podInformer = podInformer(ctx.informers);
+    this.config = { ...nodeLifecycleConfig(ctx.release) };
   }
 
-  start(): void {
+  start(): this {
     // nodeInformer UpdateFunc → nodeUpdateQueue → doNodeProcessingPassWorker.
     this.api.watch('nodes', undefined, {}, (e) => {
       if (e.type !== 'DELETED') this.doNoScheduleTaintingPass(e.object.metadata.name!);
       else this.health.delete(e.object.metadata.name!);
     });
     this.schedule(false);
+    return this;
   }
 
   /** The monitor loop is idle (background) unless some node is on its way to being marked or unmarked. */

@@ -1,10 +1,10 @@
-import type { ApiServer, ClientIdentity } from '../../apiserver/apiserver';
+import type { ClientIdentity } from '../../apiserver/apiserver';
+import { ControllerBase } from './controller-base';
+import type { ControllerContext } from './controller-manager';
 import { toTime } from '../../apimachinery/object';
 import { updatePodCondition } from '../../helpers/pod-util';
 import type { Node, Pod, PodCondition, PodStatus } from '../../apimachinery/types';
-import type { Clock } from '../../foundation/clock';
 import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
-import type { Timeline } from '../../foundation/timeline/timeline';
 
 /** The taint that says a node is shut down for good (NodeOutOfServiceVolumeDetach, GA in 1.28). */
 export const TAINT_OUT_OF_SERVICE = 'node.kubernetes.io/out-of-service';
@@ -72,7 +72,7 @@ function byCreationTimestamp(a: Pod, b: Pod): number {
  * that no longer exists (after a 40 s quarantine and a live check), and terminating pods that were
  * never scheduled are marked Failed and force-deleted.
  */
-export class PodGarbageCollector {
+export class PodGarbageCollector extends ControllerBase {
   /**
    * nodeQueue, a delaying workqueue (delaying_queue.go): node names waiting out the quarantine, with
    * the time they become ready (adding a name that already waits keeps the earlier time), and the
@@ -83,17 +83,15 @@ export class PodGarbageCollector {
   /** The controller's own copy: a scenario may change its threshold without touching the defaults. */
   readonly config: PodGCConfig;
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly timeline: Timeline,
-    private readonly api: ApiServer,
-    config: Readonly<PodGCConfig> = DEFAULT_POD_GC_CONFIG,
-  ) {
-    this.config = { ...config };
+  /** --terminated-pod-gc-threshold and the release's gates come from the component config (ctx.config.podGC). */
+  constructor(ctx: ControllerContext) {
+    super(ctx);
+    this.config = { ...ctx.config.podGC };
   }
 
-  start(): void {
+  start(): this {
     this.schedule();
+    return this;
   }
 
   /** wait.UntilWithContext(gc, 20 s). Idle ticks are background work; with nodes in quarantine the next tick is real work. */

@@ -1,19 +1,19 @@
 import type { ControllerDescriptor } from './controller-manager';
 import { EndpointsController } from './endpoint/endpoints-controller';
 import { EndpointSliceController } from './endpointslice/endpointslice-controller';
-import { DisruptionController } from './disruption/disruption';
+import { DisruptionController, isStaleDisruptionTargetCandidate } from './disruption/disruption';
 import { NamespaceController } from './namespace/namespace-controller';
 import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller';
 import { GarbageCollector } from './garbage-collector';
 import { NodeIpamController } from './node-ipam';
 import { DaemonSetsController } from './daemon/daemon-controller';
 import { JobController } from './job/job-controller';
+import { hasJobTrackingFinalizer } from './job/job-util';
 import { DeploymentController } from './deployment/deployment-controller';
 import { ReplicaSetController } from './replicaset/replica-set';
 import { StatefulSetController } from './statefulset/stateful-set';
-import { NodeLifecycleController, nodeLifecycleConfig } from './node-lifecycle';
+import { NodeLifecycleController } from './node-lifecycle';
 import { PodGarbageCollector } from './pod-gc';
-import { podInformer } from '../../client/pod-informer';
 import { TaintEvictionController } from './taint-eviction';
 import { PersistentVolumeController } from './volume/persistentvolume/pv-controller';
 import { AttachDetachController } from './volume/attachdetach/attach-detach-controller';
@@ -29,118 +29,92 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
   {
     name: 'endpoints-controller',
     aliases: ['endpoint'],
-    start: (ctx) =>
-      new EndpointsController(ctx.clock, ctx.timeline, ctx.api, ctx.informers, ctx.config.endpoints, ctx.release),
+    startsOn: [{ resource: 'services' }],
+    start: (ctx) => new EndpointsController(ctx).start(),
   },
   {
     name: 'endpointslice-controller',
     aliases: ['endpointslice'],
-    start: (ctx) =>
-      new EndpointSliceController(
-        ctx.clock,
-        ctx.timeline,
-        ctx.api,
-        ctx.informers,
-        ctx.config.endpointSlice,
-        ctx.release,
-      ),
+    startsOn: [{ resource: 'services' }, { resource: 'endpointslices' }],
+    start: (ctx) => new EndpointSliceController(ctx).start(),
   },
   {
     name: 'garbage-collector-controller',
     aliases: ['garbagecollector'],
-    start: (ctx) => {
-      const gc = new GarbageCollector(ctx.clock, ctx.timeline, ctx.api, { release: ctx.release });
-      gc.start();
-      return gc;
-    },
+    start: (ctx) => new GarbageCollector(ctx).start(),
   },
   {
     name: 'pod-garbage-collector-controller',
     aliases: ['podgc'],
-    start: (ctx) => {
-      const gc = new PodGarbageCollector(ctx.clock, ctx.timeline, ctx.api, ctx.config.podGC);
-      gc.start();
-      return gc;
-    },
+    start: (ctx) => new PodGarbageCollector(ctx).start(),
   },
   {
     name: 'node-ipam-controller',
     aliases: ['nodeipam'],
-    start: (ctx) => {
-      const c = new NodeIpamController(ctx.api);
-      c.start();
-      return c;
-    },
+    start: (ctx) => new NodeIpamController(ctx).start(),
   },
   {
     name: 'node-lifecycle-controller',
     aliases: ['nodelifecycle'],
-    start: (ctx) => {
-      const c = new NodeLifecycleController(
-        ctx.clock,
-        ctx.timeline,
-        ctx.api,
-        podInformer(ctx.informers),
-        nodeLifecycleConfig(ctx.release),
-      );
-      c.start();
-      return c;
-    },
+    start: (ctx) => new NodeLifecycleController(ctx).start(),
   },
   {
     name: 'taint-eviction-controller',
-    start: (ctx) => {
-      const c = new TaintEvictionController(ctx.clock, ctx.timeline, ctx.api, podInformer(ctx.informers), {
-        release: ctx.release,
-      });
-      c.start();
-      return c;
-    },
+    start: (ctx) => new TaintEvictionController(ctx).start(),
   },
   {
     name: 'disruption-controller',
     aliases: ['disruption'],
+    startsOn: [{ resource: 'poddisruptionbudgets' }, { resource: 'pods', matches: isStaleDisruptionTargetCandidate }],
     start: (ctx) => new DisruptionController(ctx).start(),
   },
   {
     name: 'namespace-controller',
     aliases: ['namespace'],
+    startsOn: [{ resource: 'namespaces' }],
     start: (ctx) => new NamespaceController(ctx).start(),
   },
   {
     name: 'serviceaccount-controller',
     aliases: ['serviceaccount'],
+    startsOn: [{ resource: 'namespaces' }],
     start: (ctx) => new ServiceAccountsController(ctx).start(),
   },
   {
     name: 'job-controller',
     aliases: ['job'],
+    startsOn: [{ resource: 'jobs' }, { resource: 'pods', matches: hasJobTrackingFinalizer }],
     start: (ctx) => new JobController(ctx).start(),
   },
   {
     name: 'statefulset-controller',
     aliases: ['statefulset'],
+    startsOn: [{ resource: 'statefulsets' }],
     start: (ctx) => new StatefulSetController(ctx).start(),
   },
   {
     name: 'daemonset-controller',
     aliases: ['daemonset'],
+    startsOn: [{ resource: 'daemonsets' }],
     start: (ctx) => new DaemonSetsController(ctx).start(),
   },
   {
     name: 'deployment-controller',
     aliases: ['deployment'],
+    startsOn: [{ resource: 'deployments' }],
     start: (ctx) => new DeploymentController(ctx).start(),
   },
   {
     name: 'replicaset-controller',
     aliases: ['replicaset'],
+    startsOn: [{ resource: 'replicasets' }],
     start: (ctx) => new ReplicaSetController(ctx).start(),
   },
   // The volume controllers (P8–P14), after the others so that timelines without volumes keep their order.
   {
     name: 'persistentvolume-binder-controller',
     aliases: ['persistentvolume-binder'],
+    startsOn: [{ resource: 'persistentvolumeclaims' }, { resource: 'persistentvolumes' }],
     start: (ctx) => new PersistentVolumeController(ctx).start(),
   },
   {
@@ -151,11 +125,13 @@ export const CONTROLLERS: readonly ControllerDescriptor[] = [
   {
     name: 'persistentvolumeclaim-protection-controller',
     aliases: ['pvc-protection'],
+    startsOn: [{ resource: 'persistentvolumeclaims' }],
     start: (ctx) => new PvcProtectionController(ctx).start(),
   },
   {
     name: 'persistentvolume-protection-controller',
     aliases: ['pv-protection'],
+    startsOn: [{ resource: 'persistentvolumes' }],
     start: (ctx) => new PvProtectionController(ctx).start(),
   },
 ];

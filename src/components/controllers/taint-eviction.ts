@@ -1,12 +1,11 @@
-import type { ApiServer, ClientIdentity } from '../../apiserver/apiserver';
+import type { ClientIdentity } from '../../apiserver/apiserver';
 import { EventRecorder } from '../../client/event-recorder';
 import { jsonEqual, toTime } from '../../apimachinery/object';
 import type { Node, Pod, PodStatus, Taint, Toleration } from '../../apimachinery/types';
-import type { Clock, TimerHandle } from '../../foundation/clock';
-import { DEFAULT_RELEASE } from '../../foundation/release';
-import type { ControllerOptions } from './options';
-import { podsAssignedToNode, type PodInformer } from '../../client/pod-informer';
-import type { Timeline } from '../../foundation/timeline/timeline';
+import type { TimerHandle } from '../../foundation/clock';
+import { ControllerBase } from './controller-base';
+import type { ControllerContext } from './controller-manager';
+import { podInformer, podsAssignedToNode, type PodInformer } from '../../client/pod-informer';
 import { updatePodCondition } from '../../helpers/pod-util';
 import { toleratesTaint } from '../../helpers/taints';
 
@@ -76,7 +75,7 @@ interface TimedWorker {
  * at deletionTimestamp: a pod already terminating is "evicted" too, which changes nothing but the
  * condition (the DELETE is a pending no-op, R21).
  */
-export class TaintEvictionController {
+export class TaintEvictionController extends ControllerBase {
   /** taintedNodes: the NoExecute taints of every tainted node. */
   private readonly taintedNodes = new Map<string, Taint[]>();
   /** The node informer's copies, to tell whether an update changed the NoExecute taints (NodeUpdated). */
@@ -90,17 +89,15 @@ export class TaintEvictionController {
     (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e),
   );
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly timeline: Timeline,
-    private readonly api: ApiServer,
-    /** The shared pod informer: its cache (podLister) and spec.nodeName index (getPodsAssignedToNode). */
-    private readonly podInformer: PodInformer,
-    /** The kube-controller-manager release modelled. */
-    readonly options: ControllerOptions = { release: DEFAULT_RELEASE },
-  ) {}
+  /** The shared pod informer: its cache (podLister) and spec.nodeName index (getPodsAssignedToNode). */
+  private readonly podInformer: PodInformer;
 
-  start(): void {
+  constructor(ctx: ControllerContext) {
+    super(ctx);
+    this.podInformer = podInformer(ctx.informers);
+  }
+
+  start(): this {
     this.api.watch('nodes', undefined, {}, (e) => {
       const name = e.object.metadata.name!;
       const old = this.knownNodes.get(name);
@@ -109,6 +106,7 @@ export class TaintEvictionController {
       this.nodeUpdated(old, e.type === 'DELETED' ? undefined : e.object);
     });
     this.podInformer.addEventHandler((_key, old, pod) => this.podUpdated(old, pod));
+    return this;
   }
 
   /** NodeUpdated: only a change of the NoExecute taints (or an add/delete) is handled. */
@@ -272,7 +270,7 @@ export class TaintEvictionController {
         `${SOURCE} addConditionAndDeletePod`,
         { actor: IDENTITY.name },
       );
-    const release = this.options.release;
+    const release = this.release;
     if (release.enabled('PodDisruptionConditions')) {
       const got = this.api.get('pods', namespace, name);
       if (!got.ok) return false;

@@ -8,7 +8,7 @@ import { createApiHandler } from '../server/api-handler';
 import { podManifest } from '../server/testing';
 import { splitCommandLine } from './delete-command';
 import { DEFAULT_WAIT_LIMIT_MS, runKubectl, type KubectlRequest } from './kubectl';
-import { type PinnedKubectlMinor, REAL_KUBECTL_MINOR } from './real-kubectl';
+import { DIFFERENTIAL_KUBECTL_MINOR, type PinnedKubectlMinor } from './real-kubectl';
 import { RealKubectlSession } from './real-session';
 
 /**
@@ -120,12 +120,12 @@ function outcome(cluster: Cluster): { pods: string[]; unschedulable: boolean } {
 }
 
 /**
- * The real kubectl of each release against the built-in one at that release: every line at v1.33
- * (the default real kubectl), the lines whose filters print an error or a warning at v1.36, whose
+ * The real kubectl of each release against the built-in one at that release: every line at v1.33 (DIFFERENTIAL_KUBECTL_MINOR)
+ * (the request-level comparison, see there), the lines whose filters print an error or a warning at v1.36, whose
  * no-controller error lost its doubled "cannot delete" (V49).
  */
 const MATRIX: [PinnedKubectlMinor, (line: string, variant: Variant) => boolean][] = [
-  [REAL_KUBECTL_MINOR, () => true],
+  [DIFFERENTIAL_KUBECTL_MINOR, () => true],
   [
     36,
     (line) => !line.includes('--timeout') && /drain node-1( --force)?( --pod-selector=app=(data|agent))?$/.test(line),

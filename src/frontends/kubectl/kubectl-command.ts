@@ -7,7 +7,7 @@ import { KubectlNotInstalledError, realKubectlPath, UnsupportedPlatformError } f
 export const SERVED_KUBECONFIG = 'reports/serve/kubeconfig';
 
 /**
- * `terminating kubectl ARGS…`: the pinned real kubectl v1.33 with the served cluster's kubeconfig
+ * `terminating kubectl ARGS…`: the pinned real kubectl (v1.36, the default release's) with the served cluster's kubeconfig
  * ($KUBECONFIG if set, else the one `terminating serve` wrote in reports/serve/). Its stdin,
  * stdout and stderr are this process's; it resolves with kubectl's exit code.
  */

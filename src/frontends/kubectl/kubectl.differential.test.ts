@@ -8,12 +8,12 @@ import { formatTimeline } from '../../foundation/timeline/text';
 import { DEFAULT_WAIT_LIMIT_MS, runKubectl, type KubectlRequest } from './kubectl';
 import { splitCommandLine } from './delete-command';
 import { RealKubectlSession } from './real-session';
-import { REAL_KUBECTL_MINOR } from './real-kubectl';
+import { DIFFERENTIAL_KUBECTL_MINOR } from './real-kubectl';
 import { Release } from '../../foundation/release';
 
 /**
  * Differential tests: the built-in kubectl (src/frontends/kubectl) against the real kubectl v1.33 from the
- * npm package, each on its own copy of one cluster (pods web and batch labelled app=web, api
+ * npm package (DIFFERENTIAL_KUBECTL_MINOR says why not the bundled v1.36), each on its own copy of one cluster (pods web and batch labelled app=web, api
  * labelled app=api, on node-1, running for a minute), the real one through the HTTP API. They must
  * send the same requests (method, path, query, body), print the same stdout and stderr, exit with
  * the same code, and leave the same timeline. Where they differ, the built-in one is wrong.
@@ -111,7 +111,7 @@ const INTERACTIVE: [string, string | undefined][] = [
 
 function fixture(): Cluster {
   // The release of the real binary it is compared with (kubectl v1.33): its output is that release's.
-  const cluster = new Cluster({ release: Release.of(REAL_KUBECTL_MINOR) });
+  const cluster = new Cluster({ release: Release.of(DIFFERENTIAL_KUBECTL_MINOR) });
   // What the served API creates at start (kube-apiserver's system namespaces), in both copies.
   cluster.apiserver.ensureSystemNamespaces();
   cluster.addNode('node-1');
@@ -169,7 +169,7 @@ describe('kubectl delete: the built-in kubectl and the real kubectl v1.33 do the
     const { listener } = createApiHandler(realCluster);
     let session = idle.pop();
     if (session) session.use(realCluster, listener);
-    else sessions.push((session = await RealKubectlSession.start(realCluster, listener)));
+    else sessions.push((session = await RealKubectlSession.start(realCluster, listener, DIFFERENTIAL_KUBECTL_MINOR)));
     realCluster.timeline.record(
       'kubectl',
       line.replace(/^kubectl\s+/, ''),

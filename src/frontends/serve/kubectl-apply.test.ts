@@ -12,7 +12,7 @@ import { runBinary, type BinaryRun } from './run-binary';
 import { serve, type ServedCluster } from './serve';
 
 /**
- * Server-side apply, OpenAPI and field validation with the real kubectl v1.33 against `terminating
+ * Server-side apply, OpenAPI and field validation with the real kubectl v1.36 against `terminating
  * serve`: `kubectl explain` reads the OpenAPI v3 schemas; `kubectl apply --server-side` creates and
  * re-applies, a second manager conflicts (409 in upstream's words, which kubectl prints with its
  * advice) until it forces; client-side apply leaves an Update manager a server-side applier
@@ -57,7 +57,7 @@ const managers = (p: Pod) =>
     (e: ManagedFieldsEntry) => `${e.manager} ${e.operation}${e.subresource ? ` ${e.subresource}` : ''}`,
   );
 
-describe('R110–R113 — kubectl explain, apply --server-side and field validation (real kubectl v1.33 against serve)', () => {
+describe('R110–R113 — kubectl explain, apply --server-side and field validation (real kubectl v1.36 against serve)', () => {
   it('R110 — explain pod.spec.terminationGracePeriodSeconds prints the field from the OpenAPI v3 schema', async () => {
     const r = await kubectl(['explain', 'pod.spec.terminationGracePeriodSeconds']);
     expect(r.stderr).to.equal('');

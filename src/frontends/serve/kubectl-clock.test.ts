@@ -29,7 +29,7 @@ function run(kubectl: string, env: NodeJS.ProcessEnv, ...args: string[]): Promis
   );
 }
 
-describe('R94 serve starts virtual time behind the wall clock and keeps it there, so client-side ages are sane (the real kubectl v1.33)', () => {
+describe('R94 serve starts virtual time behind the wall clock and keeps it there, so client-side ages are sane (the real kubectl v1.36)', () => {
   it('kubectl delete --wait=false, then describe pod: the container is being killed (Killing), the start time and the ages lie in the past', async () => {
     const options = parseServeArgs(['--clock', 'jump']);
     if (options === 'help') throw new Error('unexpected help');

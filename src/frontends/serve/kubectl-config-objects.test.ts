@@ -10,7 +10,7 @@ import { parseClockMode } from './clock-driver';
 import { serve, type ServedCluster } from './serve';
 
 /**
- * Secrets, ConfigMaps and ServiceAccounts with the real kubectl v1.33 against `terminating serve`:
+ * Secrets, ConfigMaps and ServiceAccounts with the real kubectl v1.36 against `terminating serve`:
  * `kubectl create secret generic` and `create configmap` go through client-go's typed client, whose
  * bodies are protobuf (R77); `get` prints the server's Table (printSecret, printConfigMap,
  * printServiceAccount); `describe` reads them back through the typed client, in protobuf;
@@ -43,7 +43,7 @@ function run(...args: string[]): Promise<{ code: number; stdout: string; stderr:
   });
 }
 
-describe('R90 R91 R92 Secrets, ConfigMaps and ServiceAccounts with the real kubectl v1.33', () => {
+describe('R90 R91 R92 Secrets, ConfigMaps and ServiceAccounts with the real kubectl v1.36', () => {
   it('create (protobuf bodies), get (Table columns), describe, delete', async () => {
     const created = await run(
       'create',
@@ -86,7 +86,8 @@ describe('R90 R91 R92 Secrets, ConfigMaps and ServiceAccounts with the real kube
 
     const deleted = await run('delete', 'secret/db', 'configmap/settings', 'serviceaccount/robot');
     expect(deleted.stdout).to.equal(
-      'secret "db" deleted\nconfigmap "settings" deleted\nserviceaccount "robot" deleted\n',
+      // kubectl v1.34+ names the namespace (kubernetes#126619).
+      'secret "db" deleted from default namespace\nconfigmap "settings" deleted from default namespace\nserviceaccount "robot" deleted from default namespace\n',
     );
     expect(served.cluster.apiserver.get('secrets', 'default', 'db')).to.include({ ok: false, code: 404 });
   });

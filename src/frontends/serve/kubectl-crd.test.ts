@@ -10,7 +10,7 @@ import { parseClockMode } from './clock-driver';
 import { serve, type ServedCluster } from './serve';
 
 /**
- * A CustomResourceDefinition's lifecycle with the real kubectl v1.33 against `terminating serve`:
+ * A CustomResourceDefinition's lifecycle with the real kubectl v1.36 against `terminating serve`:
  * `apply -f` of the CRD (its resources are in discovery once it is Established), create, get (the
  * Table with its printer columns), a merge patch and `delete` of a custom resource held by a
  * finalizer until a patch removes it, a server-side apply and a delete that waits on a watch, and
@@ -36,7 +36,7 @@ function run(...args: string[]): Promise<{ code: number; stdout: string; stderr:
   });
 }
 
-describe('A6 CustomResourceDefinitions with the real kubectl v1.33', () => {
+describe('A6 CustomResourceDefinitions with the real kubectl v1.36', () => {
   it('A6 apply the CRD; create, get, patch and delete a custom resource held by a finalizer; explain its schema', async () => {
     const applied = await run(
       'apply',
@@ -78,7 +78,8 @@ describe('A6 CustomResourceDefinitions with the real kubectl v1.33', () => {
     );
 
     const deleting = await run('delete', 'database', 'orders', '--wait=false');
-    expect(deleting.stdout).to.equal('database.example.com "orders" deleted\n');
+    // kubectl v1.34+ names the namespace (kubernetes#126619).
+    expect(deleting.stdout).to.equal('database.example.com "orders" deleted from default namespace\n');
     const held = served.cluster.apiserver.get('databases.example.com', 'default', 'orders');
     expect(held.ok && held.object.metadata.deletionTimestamp).to.be.a('string');
     expect(held.ok && (held.object as { spec?: { replicas?: number } }).spec?.replicas).to.equal(3);
@@ -99,7 +100,10 @@ describe('A6 CustomResourceDefinitions with the real kubectl v1.33', () => {
       'kubectl Apply',
     ]);
     const waited = await run('delete', 'db', 'reports');
-    expect(waited, waited.stderr).to.include({ code: 0, stdout: 'database.example.com "reports" deleted\n' });
+    expect(waited, waited.stderr).to.include({
+      code: 0,
+      stdout: 'database.example.com "reports" deleted from default namespace\n',
+    });
 
     const explained = await run('explain', 'database.spec');
     expect(explained, explained.stderr).to.include({ code: 0 });
@@ -110,7 +114,7 @@ describe('A6 CustomResourceDefinitions with the real kubectl v1.33', () => {
   });
 });
 
-describe('A8 CEL validation rules of a CRD with the real kubectl v1.33 (R314 at CRD time, R315 on the custom resource, R316 ratcheting)', () => {
+describe('A8 CEL validation rules of a CRD with the real kubectl v1.36 (R314 at CRD time, R315 on the custom resource, R316 ratcheting)', () => {
   it('A8 a rule that does not compile refuses the CRD; `kubectl apply` of a custom resource breaking a rule gets its message', async () => {
     const crd = (rule: string, replicasRules = '') => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

@@ -11,7 +11,7 @@ import { parseClockMode } from './clock-driver';
 import { serve, type ServedCluster } from './serve';
 
 /**
- * `kubectl drain` with the real kubectl v1.33 against `terminating serve`. Drain cordons the node,
+ * `kubectl drain` with the real kubectl v1.36 against `terminating serve`. Drain cordons the node,
  * finds pods/eviction in discovery and POSTs an Eviction (JSON) for each pod (R78); with
  * `--disable-eviction` it DELETEs them instead, through client-go's typed client, whose body is
  * DeleteOptions in protobuf (R77). Either way it then polls each pod with a GET every second until
@@ -69,7 +69,7 @@ const evictedByApi = (s: ServedCluster, pod: string): boolean =>
       ),
     );
 
-describe('kubectl drain (the real kubectl v1.33) against the served cluster (R77, R78)', () => {
+describe('kubectl drain (the real kubectl v1.36) against the served cluster (R77, R78)', () => {
   it('cordons node-1 and evicts its pods: DisruptionTarget EvictionByEvictionAPI, then a graceful delete with the grace period given', async () => {
     const { served, code, stdout, stderr } = await drain(['node-1', '--force', '--grace-period=5']);
     expect(code, stderr).to.equal(0);

@@ -11,7 +11,7 @@ import { parseClockMode } from './clock-driver';
 import { serve, type ServedCluster } from './serve';
 
 /**
- * Services, EndpointSlices and Endpoints with the real kubectl v1.33 (server-side printing of
+ * Services, EndpointSlices and Endpoints with the real kubectl v1.36 (server-side printing of
  * printService, printEndpointSlice, printEndpoints; kubectl describe's service describer), and
  * `kubectl get endpointslices -w` seeing a deleted pod's endpoint turn ready=false,
  * terminating=true before it leaves the slice.
@@ -71,7 +71,7 @@ function run(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   });
 }
 
-describe('N17 Services, EndpointSlices and Endpoints with the real kubectl v1.33', () => {
+describe('N17 Services, EndpointSlices and Endpoints with the real kubectl v1.36', () => {
   it('kubectl get svc,endpointslices,endpoints prints the server-side tables (the ClusterIP of N2); describe svc names the selector, IP and endpoints', async () => {
     const slice = served.cluster.apiserver.list('endpointslices', 'default');
     const name = slice.ok ? slice.object.items[0].metadata.name! : '?';

@@ -11,7 +11,7 @@ import { serve, type ServedCluster } from './serve';
 import { Release } from '../../foundation/release';
 
 /**
- * R111/R240/R242 with the real kubectl v1.33 against `terminating serve`: `kubectl apply` of a manifest
+ * R110/R111/R240/R242/R248 with the real kubectl v1.36 against `terminating serve`: `kubectl apply` of a manifest
  * with a misspelt field is refused for every served kind with the server's strict decoding error
  * (kubectl sends fieldValidation=Strict), nothing is stored, and `kubectl explain` finds every
  * served kind in the OpenAPI v3 documents, with its fields' descriptions and only the fields of
@@ -24,7 +24,7 @@ let dir: string;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'strict-'));
-  // A v1.33 server for the v1.33 kubectl: the OpenAPI documents carry only that release's fields.
+  // A v1.33 server, older than the bundled kubectl: its OpenAPI documents carry only v1.33's fields.
   served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: dir, release: Release.parse('v1.33') });
   kubectl = await realKubectlPath();
   env = {
@@ -141,6 +141,67 @@ const TYPOS: readonly {
     body: { addressType: 'IPv4', endpoint: [] },
     field: 'endpoint',
   },
+  { kind: 'Endpoints', apiVersion: 'v1', body: { subset: [] }, field: 'subset' },
+  {
+    kind: 'PersistentVolume',
+    apiVersion: 'v1',
+    body: { spec: { capacity: { storage: '1Gi' }, accesModes: ['ReadWriteOnce'], hostPath: { path: '/data' } } },
+    field: 'spec.accesModes',
+  },
+  {
+    kind: 'PersistentVolumeClaim',
+    apiVersion: 'v1',
+    body: { spec: { accessModes: ['ReadWriteOnce'], resource: { requests: { storage: '1Gi' } } } },
+    field: 'spec.resource',
+  },
+  {
+    kind: 'StorageClass',
+    apiVersion: 'storage.k8s.io/v1',
+    body: { provisioner: 'example.com/disk', reclaimPolcy: 'Delete' },
+    field: 'reclaimPolcy',
+  },
+  {
+    kind: 'CSIDriver',
+    apiVersion: 'storage.k8s.io/v1',
+    body: { spec: { attachRequred: true } },
+    field: 'spec.attachRequred',
+  },
+  {
+    kind: 'VolumeAttachment',
+    apiVersion: 'storage.k8s.io/v1',
+    body: { spec: { attacher: 'example.com/disk', nodName: 'node-1', source: { persistentVolumeName: 'pv' } } },
+    field: 'spec.nodName',
+  },
+  {
+    kind: 'ValidatingWebhookConfiguration',
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    body: { webhook: [] },
+    field: 'webhook',
+  },
+  {
+    kind: 'MutatingWebhookConfiguration',
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    body: { webhook: [] },
+    field: 'webhook',
+  },
+  {
+    kind: 'ValidatingAdmissionPolicy',
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    body: { spec: { validation: [{ expression: 'true' }] } },
+    field: 'spec.validation',
+  },
+  {
+    kind: 'CustomResourceDefinition',
+    apiVersion: 'apiextensions.k8s.io/v1',
+    body: { spec: { group: 'example.com', scop: 'Namespaced' } },
+    field: 'spec.scop',
+  },
+  {
+    kind: 'ControllerRevision',
+    apiVersion: 'apps/v1',
+    body: { revison: 1 },
+    field: 'revison',
+  },
   {
     kind: 'Lease',
     apiVersion: 'coordination.k8s.io/v1',
@@ -198,7 +259,7 @@ const TYPOS: readonly {
   },
 ];
 
-describe('R240 a typo in any served kind is refused by the real kubectl v1.33 against serve', () => {
+describe('R240 a typo in any served kind is refused by the real kubectl v1.36 against serve', () => {
   for (const t of TYPOS) {
     it(`${t.kind}: unknown field "${t.field}"`, async () => {
       const file = join(dir, `${t.kind}.yaml`);
@@ -269,6 +330,41 @@ describe('R242 what kube-apiserver validation refuses, the real kubectl shows re
     );
     expect((await run('get', 'daemonsets,deployments', '-o', 'name')).stdout).to.not.match(/agent|minus/);
   });
+
+  it('R248 a Node taint with an unknown effect or twice the same key and effect, a ConfigMap over 1 MiB', async () => {
+    const node = join(dir, 'node.json');
+    const taints = (second: Record<string, string>) =>
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'tainted' },
+        spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }, second] },
+      });
+    writeFileSync(node, taints({ key: 'zone', effect: 'NoLoad' }));
+    expect((await run('create', '-f', node)).stderr).to.include(
+      'The Node "tainted" is invalid: spec.taints[1].effect: Unsupported value: "NoLoad": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
+    );
+    writeFileSync(node, taints({ key: 'dedicated', value: 'cpu', effect: 'NoSchedule' }));
+    // v1.33 prints the internal core.Taint with %#v (JSON from v1.34, V64).
+    expect((await run('create', '-f', node)).stderr).to.include(
+      'The Node "tainted" is invalid: spec.taints[1]: Duplicate value: core.Taint{Key:"dedicated", Value:"cpu", Effect:"NoSchedule", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair',
+    );
+    const big = join(dir, 'big.json');
+    writeFileSync(
+      big,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'big' },
+        data: { a: 'x'.repeat(1024 * 1024), b: 'y' },
+      }),
+    );
+    // kubectl create (apply would add a last-applied annotation over its own 256 KiB limit).
+    expect((await run('create', '-f', big)).stderr).to.include(
+      'The ConfigMap "big" is invalid: []: Too long: may not be more than 1048576 bytes',
+    );
+    expect((await run('get', 'nodes,configmaps', '-o', 'name')).stdout).to.not.match(/tainted|big/);
+  });
 });
 
 describe('R110 kubectl explain finds every served kind, with descriptions, in the served release', () => {
@@ -297,6 +393,11 @@ describe('R110 kubectl explain finds every served kind, with descriptions, in th
     'csidrivers',
     'csinodes',
     'volumeattachments',
+    'validatingwebhookconfigurations',
+    'mutatingwebhookconfigurations',
+    'validatingadmissionpolicies',
+    'validatingadmissionpolicybindings',
+    'customresourcedefinitions',
   ];
   for (const kind of KINDS) {
     it(`explain ${kind}`, async () => {

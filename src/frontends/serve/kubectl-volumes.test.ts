@@ -10,7 +10,7 @@ import { parseClockMode } from './clock-driver';
 import { serve, type ServedCluster } from './serve';
 
 /**
- * Volumes with the real kubectl v1.33 against `terminating serve` (P7, P14): a StorageClass, a
+ * Volumes with the real kubectl v1.36 against `terminating serve` (P7, P14): a StorageClass, a
  * claim and a pod applied, the claim provisioned by a CSI driver installed in the served cluster,
  * `get pv,pvc,volumeattachments` with the printers.go columns, a second pod on the other node
  * whose `describe` shows the Multi-Attach FailedAttachVolume Event, and `apply --prune -l` with no
@@ -81,7 +81,7 @@ spec:
     : ''
 }`;
 
-describe('P7 P14 P19 volumes with the real kubectl v1.33', () => {
+describe('P7 P14 P19 volumes with the real kubectl v1.36', () => {
   it('apply, get pv,pvc,volumeattachments, describe pod with a Multi-Attach error, apply --prune -l without an allowlist', async () => {
     const applied = await run(['apply', '-f', '-'], MANIFESTS(true));
     expect(applied, applied.stderr).to.include({ code: 0 });

@@ -10,7 +10,7 @@ import { parseClockMode } from './clock-driver';
 import { serve, type ServedCluster } from './serve';
 
 /**
- * Addresses and versions as the real kubectl v1.33 prints them from the served default cluster:
+ * Addresses and versions as the real kubectl v1.36 prints them from the served default cluster:
  * each pod's IP comes from its node's pod CIDR (the node IPAM controller's /24, host-local IPAM
  * from .2), each node shows the kubelet's version and its InternalIP.
  */
@@ -47,7 +47,7 @@ function table(text: string): Record<string, string>[] {
   return rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i] ?? ''])));
 }
 
-describe('kubectl get -o wide (the real kubectl v1.33) against the served cluster (K59, K60)', () => {
+describe('kubectl get -o wide (the real kubectl v1.36) against the served cluster (K59, K60)', () => {
   it("shows each pod an IP of its node's pod CIDR", async () => {
     const rows = table(await kubectl('get', 'pods', '-o', 'wide'));
     const byName = Object.fromEntries(rows.map((r) => [r.NAME, r]));

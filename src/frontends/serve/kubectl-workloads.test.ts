@@ -10,7 +10,7 @@ import { parseClockMode } from './clock-driver';
 import { serve, type ServedCluster } from './serve';
 
 /**
- * The real kubectl v1.33 against `terminating serve` for the workloads (W6, W8): `scale` through
+ * The real kubectl v1.36 against `terminating serve` for the workloads (W6, W8): `scale` through
  * the autoscaling/v1 scale subresource, `create -f` of a Deployment, `rollout status` (it watches the
  * Deployment), `rollout restart` (a template annotation), `rollout undo` (the previous
  * ReplicaSet's template, a JSON patch), and `get deploy,rs` with the Table columns. One served
@@ -48,7 +48,7 @@ const requests = (text: RegExp) =>
     .filter((e) => e.component === 'apiserver' && text.test(e.text))
     .map((e) => e.text);
 
-describe('the real kubectl v1.33 with ReplicaSets and Deployments against the served cluster (W6, W8)', () => {
+describe('the real kubectl v1.36 with ReplicaSets and Deployments against the served cluster (W6, W8)', () => {
   it('W6 kubectl scale rs: a PATCH of replicasets/NAME/scale; the ReplicaSet controller makes the pod', async () => {
     const r = await run('scale', 'rs', 'frontend', '--replicas=3');
     expect(r.code, r.stderr).to.equal(0);
@@ -95,7 +95,8 @@ describe('the real kubectl v1.33 with ReplicaSets and Deployments against the se
   it('C2 kubectl delete deployment --cascade=foreground: the Deployment waits, held by foregroundDeletion, until the garbage collector has deleted its ReplicaSets and their pods', async () => {
     const r = await run('delete', 'deployment', 'api', '--cascade=foreground');
     expect(r.code, r.stderr).to.equal(0);
-    expect(r.stdout.trim()).to.equal('deployment.apps "api" deleted');
+    // kubectl v1.34+ names the namespace (kubernetes#126619).
+    expect(r.stdout.trim()).to.equal('deployment.apps "api" deleted from default namespace');
     expect(requests(/^DELETE deployments\/api/)[0]).to.contain('propagationPolicy=Foreground');
     // kubectl waited for the Deployment to be gone: its ReplicaSets and their pods went first.
     const left = (res: 'deployments' | 'replicasets' | 'pods') => {

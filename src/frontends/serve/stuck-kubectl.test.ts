@@ -21,7 +21,7 @@ function shellWords(command: string): string[] {
   return [...command.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]);
 }
 
-describe('X1 X9 X10 a served cluster resumed from a dump behaves as explain said (the real kubectl v1.33)', () => {
+describe('X1 X9 X10 a served cluster resumed from a dump behaves as explain said (the real kubectl v1.36)', () => {
   it('get pod shows Terminating; after the grace the finalizer still holds it; the finalizer patch explain printed releases it', async () => {
     const [explained] = explainDump(readDumpFiles([DUMP])).explanation.pods;
     expect(explained.causes.map((c) => c.cause)).to.deep.equal(['finalizer']);

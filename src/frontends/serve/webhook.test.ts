@@ -14,7 +14,7 @@ import { parseClockMode } from './clock-driver';
 import { serve, type ServedCluster } from './serve';
 
 /**
- * Admission webhooks (and ValidatingAdmissionPolicies) in `serve`, judged by the real kubectl v1.33: a webhook server written here
+ * Admission webhooks (and ValidatingAdmissionPolicies) in `serve`, judged by the real kubectl v1.36: a webhook server written here
  * (node:https, a CA made with node:crypto) that protects the finalizer of pod `held`, reached
  * through a Service reference (resolved to the loopback address, its certificate checked against
  * the caBundle for `pod-guard.default.svc`); and a webhook whose server is down.
@@ -130,7 +130,7 @@ const removeFinalizer = [
   '[{"op":"remove","path":"/metadata/finalizers/0"}]',
 ];
 
-describe('admission webhooks over HTTPS against the served cluster, with the real kubectl v1.33 (R201, R204, R206, R208, R209, R210)', () => {
+describe('admission webhooks over HTTPS against the served cluster, with the real kubectl v1.36 (R201, R204, R206, R208, R209, R210)', () => {
   it("a webhook denies the finalizer removal: kubectl prints upstream's denial and the pod keeps its finalizer", async () => {
     const caBundle = Buffer.from(certs.caPem).toString('base64');
     const created = await run(

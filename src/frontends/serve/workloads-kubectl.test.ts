@@ -11,7 +11,7 @@ import { parseClockMode } from './clock-driver';
 import { serve, type ServedCluster } from './serve';
 
 /**
- * The real kubectl v1.33 against `terminating serve` with a StatefulSet, a DaemonSet and a Job:
+ * The real kubectl v1.36 against `terminating serve` with a StatefulSet, a DaemonSet and a Job:
  * `kubectl get` prints kube-apiserver's Table columns for them (R130, V50), and `kubectl drain`
  * refuses DaemonSet pods without `--ignore-daemonsets` and leaves them with it (W62;
  * kubectl/pkg/drain filters.go daemonSetFilter, which GETs the owning DaemonSet).

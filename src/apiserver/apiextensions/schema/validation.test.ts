@@ -247,7 +247,7 @@ describe('validateCustomResource: list types (R303)', () => {
     ]);
   });
 
-  it('R301 R303 a map list is unique by its keys, printed as a Go map', () => {
+  it('R301 R303 a map list is unique by its keys, printed as a Go map up to v1.33, as JSON from v1.34 (V64)', () => {
     const schema = withSpec({
       ports: {
         type: 'array',
@@ -260,17 +260,16 @@ describe('validateCustomResource: list types (R303)', () => {
         },
       },
     });
-    expect(
-      messages(
-        cr({
-          ports: [
-            { name: 'http', port: 80 },
-            { name: 'http', port: 81 },
-          ],
-        }),
-        schema,
-      ),
-    ).to.deep.equal(['spec.ports[1]: Duplicate value: map[string]interface {}{"name":"http"}']);
+    const twice = cr({
+      ports: [
+        { name: 'http', port: 80 },
+        { name: 'http', port: 81 },
+      ],
+    });
+    expect(messages(twice, schema, Release.of(33))).to.deep.equal([
+      'spec.ports[1]: Duplicate value: map[string]interface {}{"name":"http"}',
+    ]);
+    expect(messages(twice, schema)).to.deep.equal(['spec.ports[1]: Duplicate value: {"name":"http"}']);
   });
 });
 

@@ -11,7 +11,7 @@
  * Then, when the schema has x-kubernetes-validations and nothing above blocks them, its CEL rules
  * (./cel-validation.ts, R315).
  */
-import type { FieldError } from '../../../apimachinery/errors';
+import { type FieldError, goJson } from '../../../apimachinery/errors';
 import { DEFAULT_MINOR, type Release } from '../../../foundation/release';
 import { validateCel, hasCelRules } from './cel-validation';
 import { goBadValue } from './go-print';
@@ -253,6 +253,20 @@ function embeddedResourceErrors(path: string | undefined, x: unknown, s: JSONSch
  * its enum keeps the CEL rules from running (they would fail on it), with one error saying so.
  */
 const BLOCKING = new Set<FieldError['type']>(['Unsupported value', 'Required value', 'Too long', 'Too many']);
+/**
+ * field.Error.ErrorBody by release: from 1.34 a bad value that is a map or a list prints as JSON
+ * (its keys sorted), not as Go's %#v (kubernetes#132314, V64; release.has('FieldErrorValuesAsJson')).
+ */
+function printedForRelease(errs: FieldError[], options: ValidationOptions | undefined): FieldError[] {
+  const json = options?.release ? options.release.has('FieldErrorValuesAsJson') : atLeast(options, 34);
+  if (!json) return errs;
+  return errs.map((e) =>
+    e.printedValue !== undefined && e.value !== null && typeof e.value === 'object'
+      ? { ...e, printedValue: goJson(sortKeys(e.value)) }
+      : e,
+  );
+}
+
 function withCelRules(
   errs: FieldError[],
   obj: unknown,
@@ -294,7 +308,7 @@ export function validateCustomResourceUpdate(
   errs.push(...embeddedResourceErrors(undefined, obj, schema));
   if (isJSONObject(obj) && (!isJSONObject(old) || listSetsAndMaps(undefined, schema, old).length === 0))
     errs.push(...listSetsAndMaps(undefined, schema, obj));
-  return withCelRules(errs, obj, old, schema, options);
+  return printedForRelease(withCelRules(errs, obj, old, schema, options), options);
 }
 
 /**
@@ -321,7 +335,7 @@ export function validateCustomResourceStatusUpdate(
           ratcheting ? { value: isJSONObject(old) ? old.status : undefined } : undefined,
         );
   // status_strategy.go ValidateUpdate: the CEL rules of the whole object, as an update of the main resource.
-  return withCelRules(errs, obj, old, schema, options);
+  return printedForRelease(withCelRules(errs, obj, old, schema, options), options);
 }
 
 /** The schema's errors of a custom resource (a decoded JSON object), in the order the strategy collects them. */
@@ -333,5 +347,5 @@ export function validateCustomResource(
   const errs = validateValue(undefined, obj, schema, options);
   errs.push(...embeddedResourceErrors(undefined, obj, schema));
   if (isJSONObject(obj)) errs.push(...listSetsAndMaps(undefined, schema, obj));
-  return withCelRules(errs, obj, undefined, schema, options);
+  return printedForRelease(withCelRules(errs, obj, undefined, schema, options), options);
 }

@@ -1,7 +1,7 @@
 import type { ClientIdentity } from '../../../apiserver/apiserver';
 import { EventRecorder } from '../../../client/event-recorder';
 import { podDisruptionBudgetsFor } from '../../../apiserver/eviction';
-import { fromTime, jsonEqual } from '../../../apimachinery/object';
+import { fromTime, jsonEqual, type KubeObject } from '../../../apimachinery/object';
 import {
   conditionsAreUpToDate,
   DISRUPTION_ALLOWED,
@@ -453,6 +453,16 @@ const UNSCALED_KINDS: Readonly<Record<string, string>> = {
   'DaemonSet.apps': 'daemonsets.apps',
   'Lease.coordination.k8s.io': 'leases.coordination.k8s.io',
 };
+
+/**
+ * A pod the disruption controller acts on even without budgets: one not being deleted whose
+ * DisruptionTarget condition may go stale (nonTerminatingPodHasStaleDisruptionCondition) — what
+ * starts the controller lazily (src/components/controllers/registry.ts).
+ */
+export function isStaleDisruptionTargetCandidate(obj: KubeObject): boolean {
+  const pod = obj as Pod;
+  return !pod.metadata.deletionTimestamp && hasDisruptionTarget(pod);
+}
 
 /** Whether the pod carries a DisruptionTarget condition (an indexed loop: it runs for every pod event). */
 function hasDisruptionTarget(pod: Pod): boolean {

@@ -1,4 +1,4 @@
-import type { ApiServer, ClientIdentity } from '../../../apiserver/apiserver';
+import type { ClientIdentity } from '../../../apiserver/apiserver';
 import { jsonEqual } from '../../../apimachinery/object';
 import type {
   EndpointAddress,
@@ -8,13 +8,12 @@ import type {
   Pod,
   Service,
 } from '../../../apimachinery/types';
-import type { Clock } from '../../../foundation/clock';
-import { DEFAULT_RELEASE, type Release } from '../../../foundation/release';
-import type { Timeline } from '../../../foundation/timeline/timeline';
+import { ControllerBase } from '../controller-base';
+import type { ControllerContext } from '../controller-manager';
 import { findPort, podEndpointChanged, shouldPodBeInEndpoints } from '../endpointslice/utils';
 import { isPodReady } from '../../../helpers/pod-util';
-import { splitKey, type SharedInformer, type SharedInformerFactory } from '../../../client/informer';
-import { podInformer } from '../../../client/pod-informer';
+import { splitKey, type SharedInformer } from '../../../client/informer';
+import { podInformer, type PodInformer } from '../../../client/pod-informer';
 import { ServiceSelectorCache } from '../service-selector-cache';
 import { WorkQueue } from '../../../client/workqueue';
 
@@ -156,34 +155,40 @@ function describeSubsets(subsets: readonly EndpointSubset[]): string {
  * a selector, named after it, from the pods it selects; a deleted service's Endpoints object is
  * deleted. Handlers queue service keys (a pod change after the batch period), syncService writes.
  */
-export class EndpointsController {
+export class EndpointsController extends ControllerBase {
   readonly queue: WorkQueue;
   private readonly services: SharedInformer<Service>;
   private readonly endpoints: SharedInformer<Endpoints>;
   private readonly selectorCache: ServiceSelectorCache;
+  private readonly pods: PodInformer;
 
-  constructor(
-    clock: Clock,
-    private readonly timeline: Timeline,
-    private readonly api: ApiServer,
-    informers: SharedInformerFactory,
-    readonly config: EndpointsConfig = DEFAULT_ENDPOINTS_CONFIG,
-    private readonly release: Release = DEFAULT_RELEASE,
-  ) {
+  /** --endpoint-updates-batch-period (the component config's, or the default). */
+  readonly config: EndpointsConfig;
+
+  constructor(ctx: ControllerContext) {
+    super(ctx);
+    const { clock, informers } = ctx;
+    this.config = ctx.config.endpoints ?? DEFAULT_ENDPOINTS_CONFIG;
     const pods = podInformer(informers);
+    this.pods = pods;
     this.services = informers.informerFor('services');
     this.endpoints = informers.informerFor('endpoints');
     this.selectorCache = new ServiceSelectorCache((ns) => pods.list(ns));
     this.queue = new WorkQueue(clock, (key) => this.syncService(key));
+  }
+
+  /** The handlers: a service's every change queues it; a pod's change queues the services that select it. */
+  start(): this {
     this.services.addEventHandler((key, _old, svc) => {
       this.selectorCache.serviceChanged(key, svc);
       this.queue.add(key);
     });
-    pods.addEventHandler((key, old, pod) => {
+    this.pods.addEventHandler((key, old, pod) => {
       const services = this.selectorCache.podChanged(key, old, pod);
       if (services.length === 0 || (old && pod && !podEndpointChanged(old, pod))) return;
       for (const svc of services) this.queue.addAfter(svc, this.config.endpointUpdatesBatchPeriodMs);
     });
+    return this;
   }
 
   /** What this controller last wrote, until the informer has caught up with it (as the slice controller's tracker). */

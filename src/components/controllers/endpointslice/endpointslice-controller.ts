@@ -1,10 +1,9 @@
-import type { ApiServer, ClientIdentity } from '../../../apiserver/apiserver';
+import type { ClientIdentity } from '../../../apiserver/apiserver';
 import type { EndpointSlice, Pod, Service } from '../../../apimachinery/types';
-import type { Clock } from '../../../foundation/clock';
-import { DEFAULT_RELEASE, type Release } from '../../../foundation/release';
-import type { Timeline } from '../../../foundation/timeline/timeline';
-import { keyOf, splitKey, type SharedInformer, type SharedInformerFactory } from '../../../client/informer';
-import { podInformer } from '../../../client/pod-informer';
+import { ControllerBase } from '../controller-base';
+import type { ControllerContext } from '../controller-manager';
+import { keyOf, splitKey, type SharedInformer } from '../../../client/informer';
+import { podInformer, type PodInformer } from '../../../client/pod-informer';
 import { ServiceSelectorCache } from '../service-selector-cache';
 import { WorkQueue } from '../../../client/workqueue';
 import { reconcile, RECONCILER_SOURCE, type EndpointChange } from './reconciler';
@@ -40,33 +39,39 @@ export function describeChange(c: EndpointChange): string {
  * endpoints it changed and their conditions (`updated web-abcde: web-1 ready=false serving=true
  * terminating=true`).
  */
-export class EndpointSliceController {
+export class EndpointSliceController extends ControllerBase {
   readonly queue: WorkQueue;
   private readonly services: SharedInformer<Service>;
   private readonly slices: SharedInformer<EndpointSlice>;
+  private readonly pods: PodInformer;
   private readonly selectorCache: ServiceSelectorCache;
   /** Slices by owning service key (the slice lister's label selection, kept as an index). */
   private readonly slicesByService = new Map<string, Map<string, EndpointSlice>>();
 
-  constructor(
-    clock: Clock,
-    private readonly timeline: Timeline,
-    private readonly api: ApiServer,
-    informers: SharedInformerFactory,
-    readonly config: EndpointSliceConfig = DEFAULT_ENDPOINTSLICE_CONFIG,
-    private readonly release: Release = DEFAULT_RELEASE,
-  ) {
+  /** --endpointslice-updates-batch-period, --max-endpoints-per-slice (the component config's, or the defaults). */
+  readonly config: EndpointSliceConfig;
+
+  constructor(ctx: ControllerContext) {
+    super(ctx);
+    const { clock, informers } = ctx;
+    this.config = ctx.config.endpointSlice ?? DEFAULT_ENDPOINTSLICE_CONFIG;
     const pods = podInformer(informers);
+    this.pods = pods;
     this.services = informers.informerFor('services');
     this.slices = informers.informerFor('endpointslices');
     this.selectorCache = new ServiceSelectorCache((ns) => pods.list(ns));
     this.queue = new WorkQueue(clock, (key) => this.syncService(key));
+  }
+
+  /** The handlers: services, the pods they select, and the slices this controller manages. */
+  start(): this {
     this.services.addEventHandler((key, _old, svc) => {
       this.selectorCache.serviceChanged(key, svc);
       this.queue.add(key);
     });
-    pods.addEventHandler((key, old, pod) => this.onPodChange(key, old, pod));
+    this.pods.addEventHandler((key, old, pod) => this.onPodChange(key, old, pod));
     this.slices.addEventHandler((key, old, slice) => this.onSliceChange(key, old, slice));
+    return this;
   }
 
   /** addPod / updatePod / deletePod: the services whose endpoints the change touches, after the batch period. */

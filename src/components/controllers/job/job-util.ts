@@ -1,4 +1,5 @@
 import type { ClientIdentity } from '../../../apiserver/apiserver';
+import type { KubeObject } from '../../../apimachinery/object';
 import type { Job, Pod } from '../../../apimachinery/types';
 import { JOB_TRACKING_FINALIZER } from '../../../apiserver/workload-strategy';
 
@@ -17,6 +18,9 @@ export const JOB_CONTROLLER_NAME = 'kubernetes.io/job-controller';
 // `=== true` rather than `?? []`: it runs for every pod event, and allocating for the pods without finalizers is waste.
 export const hasTrackingFinalizer = (pod: Pod): boolean =>
   pod.metadata.finalizers?.includes(JOB_TRACKING_FINALIZER) === true;
+
+/** A pod the job controller acts on even without Jobs: an orphan's tracking finalizer is removed (what starts it lazily, ../registry.ts). */
+export const hasJobTrackingFinalizer = (obj: KubeObject): boolean => hasTrackingFinalizer(obj as Pod);
 export const ref = (pod: Pod): string => `pods/${pod.metadata.name}`;
 
 /** util.IsJobFinished: a Complete or Failed condition that is True. */

@@ -1,5 +1,6 @@
 import type { ClientIdentity } from '../../../apiserver/apiserver';
 import type { Namespace } from '../../../apimachinery/types';
+import { ControllerBase } from '../controller-base';
 import type { ControllerContext } from '../controller-manager';
 import type { SharedInformer } from '../../../client/informer';
 import { DefaultControllerRateLimiter, WorkQueue } from '../../../client/workqueue';
@@ -17,12 +18,13 @@ export const NAMESPACE_DELETION_GRACE_PERIOD_MS = 5000;
  * content remains it looks again after estimate/2 + 1 seconds (the worker's ResourcesRemainingError
  * branch); other errors are retried through its rate limiter (5 ms doubling to 60 s, 10 qps).
  */
-export class NamespaceController {
+export class NamespaceController extends ControllerBase {
   private readonly queue: WorkQueue;
   private readonly namespaces: SharedInformer<Namespace>;
   private readonly deleter: NamespacedResourcesDeleter;
 
-  constructor(private readonly ctx: ControllerContext) {
+  constructor(ctx: ControllerContext) {
+    super(ctx);
     this.namespaces = ctx.informers.informerFor('namespaces');
     this.deleter = new NamespacedResourcesDeleter(ctx.api, IDENTITY, ctx.timeline, ctx.release, () => ctx.clock.now());
     // nsControllerRateLimiter: per item 5 ms to 60 s, overall 10 qps with a burst of 100.
@@ -47,7 +49,7 @@ export class NamespaceController {
     const err = this.deleter.delete(key);
     if (err instanceof ResourcesRemainingError) {
       const seconds = Math.floor(err.estimate / 2) + 1;
-      this.ctx.timeline.record(
+      this.timeline.record(
         'namespace',
         `namespace ${key}: content remaining, estimate ${err.estimate}s: sync again in ${seconds}s`,
         `${SOURCE} worker (ResourcesRemainingError)`,
@@ -57,12 +59,9 @@ export class NamespaceController {
       return;
     }
     if (err)
-      this.ctx.timeline.record(
-        'namespace',
-        `namespace ${key}: ${err.message}; retried with back-off`,
-        `${SOURCE} worker`,
-        { actor: IDENTITY.name },
-      );
+      this.timeline.record('namespace', `namespace ${key}: ${err.message}; retried with back-off`, `${SOURCE} worker`, {
+        actor: IDENTITY.name,
+      });
     return err;
   }
 }
