@@ -267,6 +267,15 @@ const GATES = {
     [34, ALPHA],
     [36, BETA_ON],
   ],
+  // KEP-3962 MutatingAdmissionPolicy (k8s.io/apiserver pkg/features/kube_features.go): α off 1.32
+  // (v1alpha1), β still off 1.34 (v1beta1), GA on 1.36 (v1) — GA without LockToDefault, so it can
+  // still be turned off there. Only v1 is modelled (R317): served where the gate is on from 1.36.
+  MutatingAdmissionPolicy: [
+    [26, ABSENT_OFF],
+    [32, ALPHA],
+    [34, BETA_OFF],
+    [36, { stage: 'GA', default: true, locked: false }],
+  ],
 } satisfies Record<string, readonly (readonly [number, GateState])[]>;
 
 export type FeatureGate = keyof typeof GATES;

@@ -23,6 +23,8 @@ export function assembleStorage(
   const stores: Record<string, Store<KubeObject>> = {};
   const strategies: Record<string, KindStrategies<KubeObject>> = {};
   for (const kind of builtinKinds()) {
+    // A kind its release does not serve has no storage: every request for it is a 404.
+    if (kind.served?.(release) === false) continue;
     const kindStrategies = kind.strategies(ctx);
     const store = new Store<KubeObject>(etcd, clock, kindStrategies.main, true, release);
     store.useKindRules(kind.rules, release);
