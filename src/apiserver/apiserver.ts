@@ -333,7 +333,10 @@ export class ApiServer {
     withNs.metadata.name = name;
     if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
     // The kind's built-in mutating admission and its REST storage's allocations (kinds/kind.ts beforeCreate).
-    builtinKind(resource)?.beforeCreate?.(withNs, { list: (r) => this.store(r as Resource).list(undefined).items });
+    builtinKind(resource)?.beforeCreate?.(withNs, {
+      list: (r) => this.store(r as Resource).list(undefined).items,
+      warn: (text) => this.admission.warnings.push(text),
+    });
     this.createCounter += 1;
     const uid = deterministicUid(resource, namespace, name, this.createCounter);
     return this.store(resource).create(withNs, { dryRun, uid, admission });

@@ -121,6 +121,8 @@ export interface KindContext {
 /** What a create's hooks may read of the cluster: the stored objects of a resource. */
 export interface CreateContext {
   readonly list: (resource: string) => readonly KubeObject[];
+  /** Adds a Warning header to the response (warning.AddWarning on the request's context). */
+  readonly warn: (text: string) => void;
 }
 
 /** What a REST storage's own Delete works with. */
