@@ -8,7 +8,9 @@
 // Go type, its comment (the text upstream's OpenAPI description is made of) and its list/map
 // markers, as the last release declaring it has them, and the same for every struct of the
 // package those types reach, and the package's named scalar types (`type X string`). The served
-// schemas (src/apiserver/schemas.ts) add from it what the client-node models (v1.34) lack.
+// schemas (src/apiserver/schemas.ts) add from it what the client-node models (v1.34) lack. Its
+// `named` lists every field typed by a named scalar (`[]PersistentVolumeAccessMode`), which strict
+// decoding's type errors name (src/apiserver/strict-decoding.ts).
 import { execFileSync } from 'node:child_process';
 
 const gitDir = process.argv[2];
@@ -143,9 +145,24 @@ if (TYPES) {
       reach(f.go, minor, prefix);
     }
   }
+  // Every field whose Go type is (a pointer to, or a slice of) a named scalar type of its package:
+  // encoding/json names that type in a type error (`[]v1.PersistentVolumeAccessMode`, not `[]string`).
+  const named = {};
+  for (const minor of MINORS) {
+    for (const prefix of Object.values(DIRS)) {
+      const pkg = parsed.get(`${minor} ${prefix}`);
+      if (!pkg) continue;
+      for (const [struct, byField] of Object.entries(pkg.structs)) {
+        for (const [name, f] of Object.entries(byField)) {
+          const m = /^(\[\])?\*?(\w+)$/.exec(f.go);
+          if (m && pkg.scalars[m[2]]) (named[`${prefix}.${struct}`] ??= {})[name] = `${m[1] ?? ''}v1.${m[2]}`;
+        }
+      }
+    }
+  }
   const sorted = (o) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
   process.stdout.write(
-    `${JSON.stringify({ fields: sorted(fields), structs: sorted(structs), scalars: sorted(scalars) }, null, 1)}\n`,
+    `${JSON.stringify({ fields: sorted(fields), structs: sorted(structs), scalars: sorted(scalars), named: sorted(named) }, null, 1)}\n`,
   );
   process.exit(0);
 }

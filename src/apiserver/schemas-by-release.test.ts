@@ -83,4 +83,23 @@ describe('R110 — each release serves exactly the fields its k8s.io/api declare
     const wrongType = { ...driver, spec: { serviceAccountTokenInSecrets: 'yes' } };
     expect(decodeProblems(CSI, wrongType, 36).typeError).to.match(/cannot unmarshal string into .* of type bool/);
   });
+
+  it("a type error names the field's named Go type, as encoding/json does (PersistentVolumeAccessMode, RestartPolicy)", () => {
+    const PVC = { group: '', version: 'v1', kind: 'PersistentVolumeClaim' };
+    const claim = (spec: Record<string, unknown>) => ({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'c' },
+      spec,
+    });
+    expect(decodeProblems(PVC, claim({ accessModes: 'ReadWriteOnce' }), 36).typeError).to.equal(
+      'json: cannot unmarshal string into Go struct field PersistentVolumeClaimSpec.spec.accessModes of type []v1.PersistentVolumeAccessMode',
+    );
+    expect(decodeProblems(PVC, claim({ accessModes: [5] }), 36).typeError).to.equal(
+      'json: cannot unmarshal number into Go struct field PersistentVolumeClaimSpec.spec.accessModes of type v1.PersistentVolumeAccessMode',
+    );
+    expect(decodeProblems(POD, pod({ restartPolicy: 1 }), 36).typeError).to.equal(
+      'json: cannot unmarshal number into Go struct field PodSpec.spec.restartPolicy of type v1.RestartPolicy',
+    );
+  });
 });
