@@ -11,6 +11,7 @@ import {
 } from '../apiserver/apiextensions/apiextensions-server';
 import { ControllerManager, type ControllerContext } from '../components/controllers/controller-manager';
 import { SharedInformerFactory } from '../client/informer';
+import { ApiClient } from '../client/client';
 import { DEFAULT_POD_GC_CONFIG, type PodGarbageCollector, type PodGCConfig } from '../components/controllers/pod-gc';
 import { CONTROLLERS, DEFAULT_CONTROLLERS } from '../components/controllers/registry';
 import { DoubleRunWatch } from './double-run';
@@ -134,6 +135,7 @@ export class Cluster {
       clock: this.clock,
       timeline: this.timeline,
       api: this.apiserver,
+      clientFor: (identity) => new ApiClient(this.apiserver, identity),
       informers: this.informers,
       release,
       config: { podGC: this.options.podGC },
@@ -155,6 +157,7 @@ export class Cluster {
     return {
       ...this.controllerContext,
       api: view.api,
+      clientFor: (identity) => new ApiClient(view.api, identity),
       clock: view.clock,
       informers: new SharedInformerFactory(view.api),
     };

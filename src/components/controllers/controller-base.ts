@@ -1,4 +1,5 @@
-import type { ApiServer } from '../../apiserver/apiserver';
+import type { ApiServer, ClientIdentity } from '../../apiserver/apiserver';
+import type { ApiClient } from '../../client/client';
 import type { Clock } from '../../foundation/clock';
 import type { Release } from '../../foundation/release';
 import type { Timeline } from '../../foundation/timeline/timeline';
@@ -6,19 +7,22 @@ import type { ControllerContext } from './controller-manager';
 
 /**
  * What a controller keeps of its ControllerContext: the clock, the timeline it writes its
- * decisions to, the apiserver it writes through and the release it models (its informers it takes
- * from the context's factory in its own constructor).
+ * decisions to, the apiserver it reads, the client bound to its own name that it writes through
+ * (ctx.clientFor) and the release it models (its informers it takes from the context's factory in
+ * its own constructor).
  */
 export abstract class ControllerBase {
   protected readonly clock: Clock;
   protected readonly timeline: Timeline;
   protected readonly api: ApiServer;
+  protected readonly client: ApiClient;
   protected readonly release: Release;
 
-  constructor(ctx: ControllerContext) {
+  constructor(ctx: ControllerContext, identity: ClientIdentity) {
     this.clock = ctx.clock;
     this.timeline = ctx.timeline;
     this.api = ctx.api;
+    this.client = ctx.clientFor(identity);
     this.release = ctx.release;
   }
 }

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { Cluster } from '../../cluster/cluster';
 import { ControllerManager, isControllerEnabled, type ControllerDescriptor } from './controller-manager';
 import { SharedInformerFactory } from '../../client/informer';
+import { ApiClient } from '../../client/client';
 import { USER } from '../../cluster/cluster';
 import { DEFAULT_POD_GC_CONFIG } from './pod-gc';
 import { CONTROLLERS } from './registry';
@@ -53,6 +54,7 @@ describe('kube-controller-manager --controllers (app/options IsControllerEnabled
         clock: c.clock,
         timeline: c.timeline,
         api: c.apiserver,
+        clientFor: (identity) => new ApiClient(c.apiserver, identity),
         informers: new SharedInformerFactory(c.apiserver),
         release: c.release,
         config: { podGC: DEFAULT_POD_GC_CONFIG },

@@ -1,4 +1,5 @@
-import type { ApiServer } from '../../apiserver/apiserver';
+import type { ApiServer, ClientIdentity } from '../../apiserver/apiserver';
+import type { ApiClient } from '../../client/client';
 import type { Clock } from '../../foundation/clock';
 import type { Release } from '../../foundation/release';
 import type { PodGCConfig } from './pod-gc';
@@ -14,6 +15,12 @@ export interface ControllerContext {
   readonly clock: Clock;
   readonly timeline: Timeline;
   readonly api: ApiServer;
+  /**
+   * A client of `api` bound to one controller's identity: its writes go out as that controller
+   * (upstream: ControllerContext.ClientBuilder.ClientOrDie("replicaset-controller"), a clientset
+   * per controller with its own service account and user agent).
+   */
+  clientFor(identity: ClientIdentity): ApiClient;
   /** The shared informers of kube-controller-manager: one watch per kind for every controller. */
   readonly informers: SharedInformerFactory;
   /** The kube-controller-manager release modelled (and its feature gates). */

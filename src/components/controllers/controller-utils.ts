@@ -1,4 +1,5 @@
-import type { ApiResponse, ApiServer, ClientIdentity } from '../../apiserver/apiserver';
+import type { ApiResponse } from '../../apiserver/apiserver';
+import type { ApiClient } from '../../client/client';
 import { EventRecorder } from '../../client/event-recorder';
 import { fromTime, type KubeObject } from '../../apimachinery/object';
 import {
@@ -117,8 +118,8 @@ export class PodControl {
 
   constructor(
     clock: Clock,
-    private readonly api: ApiServer,
-    private readonly identity: ClientIdentity,
+    /** The controller's own client (ControllerContext.clientFor). */
+    private readonly client: ApiClient,
     /** The Event source component, e.g. `job-controller`. */
     component: string,
     /** The Events' messages: RealPodControl's by default; StatefulPodControl (recordPodEvent) words them its own way. */
@@ -129,9 +130,9 @@ export class PodControl {
   ) {
     this.recorder = new EventRecorder(
       { component },
-      identity.component,
+      client.identity.component,
       () => clock.now(),
-      (e) => this.api.create(identity, 'events', e.metadata.namespace, e),
+      (e) => this.client.create('events', e.metadata.namespace, e),
     );
   }
 
@@ -163,7 +164,7 @@ export class PodControl {
       spec: structuredClone(template.spec ?? { containers: [] }),
     };
     mutate?.(pod);
-    const r = this.api.create(this.identity, 'pods', owner.metadata.namespace, pod);
+    const r = this.client.create('pods', owner.metadata.namespace, pod);
     const ref = involved(owner, ownerKind);
     if (r.ok) {
       this.consistency?.wroteAt(owner, 'pods', r.object.metadata.resourceVersion);
@@ -174,7 +175,7 @@ export class PodControl {
 
   /** DeletePod: a DELETE with no options (the pod's own grace period). */
   deletePod(owner: KubeObject, ownerKind: string, name: string): ApiResponse<unknown> {
-    const r = this.api.delete(this.identity, 'pods', owner.metadata.namespace, name, {});
+    const r = this.client.delete('pods', owner.metadata.namespace, name, {});
     const ref = involved(owner, ownerKind);
     if (r.ok) {
       this.consistency?.wroteAt(owner, 'pods', (r.object as KubeObject | undefined)?.metadata?.resourceVersion);

@@ -6,6 +6,7 @@ import { jsonEqual, type KubeObject } from '../../apimachinery/object';
 import type { DeleteOptions, OwnerReference } from '../../apimachinery/types';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../../apimachinery/validation';
 import { ControllerBase } from './controller-base';
+import type { ControllerContext } from './controller-manager';
 
 const SOURCE = 'pkg/controller/garbagecollector/garbagecollector.go';
 const OPERATIONS = 'pkg/controller/garbagecollector/operations.go';
@@ -88,6 +89,10 @@ export class GarbageCollector extends ControllerBase {
   private customMappings = new Map<string, Mapping>();
   /** Dependents whose owner's kind the RESTMapper did not know: looked at again after the next Sync. */
   private readonly unresolved = new Set<string>();
+
+  constructor(ctx: ControllerContext) {
+    super(ctx, IDENTITY);
+  }
 
   start(): this {
     for (const resource of this.watched()) this.monitor(resource);
@@ -349,10 +354,10 @@ export class GarbageCollector extends ControllerBase {
       preconditions: { uid: meta.uid, ...(rv ? { resourceVersion: rv } : {}) },
     });
     if (!this.release.atLeast(34)) {
-      this.api.delete(IDENTITY, item.resource, meta.namespace, meta.name!, options(undefined));
+      this.client.delete(item.resource, meta.namespace, meta.name!, options(undefined));
       return;
     }
-    const r = this.api.delete(IDENTITY, item.resource, meta.namespace, meta.name!, options(meta.resourceVersion));
+    const r = this.client.delete(item.resource, meta.namespace, meta.name!, options(meta.resourceVersion));
     if (r.ok || r.code !== 409 || !meta.resourceVersion) return;
     const live = this.getObject(item);
     if (
@@ -361,7 +366,7 @@ export class GarbageCollector extends ControllerBase {
       live.metadata.resourceVersion !== meta.resourceVersion &&
       jsonEqual(live.metadata.ownerReferences ?? [], meta.ownerReferences ?? [])
     ) {
-      this.api.delete(IDENTITY, item.resource, meta.namespace, meta.name!, options(undefined));
+      this.client.delete(item.resource, meta.namespace, meta.name!, options(undefined));
     }
   }
 
@@ -404,7 +409,7 @@ export class GarbageCollector extends ControllerBase {
   private patchOwnerReferences(item: Item, latest: KubeObject, keep: (r: OwnerReference) => boolean): void {
     const refs = (latest.metadata.ownerReferences ?? []).filter(keep);
     const meta = latest.metadata;
-    this.api.patch(IDENTITY, item.resource, meta.namespace, meta.name!, 'merge', {
+    this.client.patch(item.resource, meta.namespace, meta.name!, 'merge', {
       metadata: { resourceVersion: meta.resourceVersion, ownerReferences: refs.length ? refs : null },
     });
   }
@@ -423,7 +428,7 @@ export class GarbageCollector extends ControllerBase {
       `${OPERATIONS} removeFinalizer`,
     );
     const finalizers = (meta.finalizers ?? []).filter((f) => f !== finalizer);
-    this.api.patch(IDENTITY, item.resource, meta.namespace, meta.name!, 'merge', {
+    this.client.patch(item.resource, meta.namespace, meta.name!, 'merge', {
       metadata: { resourceVersion: meta.resourceVersion, finalizers: finalizers.length ? finalizers : null },
     });
   }

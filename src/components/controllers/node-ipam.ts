@@ -21,7 +21,7 @@ export class NodeIpamController extends ControllerBase {
   private readonly allocated = new Map<string, number>();
 
   constructor(ctx: ControllerContext) {
-    super(ctx);
+    super(ctx, IDENTITY);
   }
 
   start(): this {
@@ -42,7 +42,7 @@ export class NodeIpamController extends ControllerBase {
     if (index >= CLUSTER_CIDR.ranges) return;
     this.allocated.set(name, index);
     const cidr = `${CLUSTER_CIDR.first.join('.')}.${index}.0/${CLUSTER_CIDR.nodeMaskSize}`;
-    this.api.patch(IDENTITY, 'nodes', undefined, name, 'strategic', { spec: { podCIDR: cidr, podCIDRs: [cidr] } });
+    this.client.patch('nodes', undefined, name, 'strategic', { spec: { podCIDR: cidr, podCIDRs: [cidr] } });
   }
 
   /** A node that already has a range (AllocateOrOccupyCIDR's occupy branch, e.g. after a controller restart): marked used. */

@@ -86,7 +86,7 @@ export class NodeLifecycleController extends ControllerBase {
     { component: 'node-controller' },
     'node-not-ready',
     () => this.clock.now(),
-    (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e),
+    (e) => this.client.create('events', e.metadata.namespace, e),
   );
 
   /** The shared pod informer: MarkPodsNotReady reads its spec.nodeName index (getPodsAssignedToNode). */
@@ -94,7 +94,7 @@ export class NodeLifecycleController extends ControllerBase {
 
   /** Its settings are kube-controller-manager's defaults for the release (nodeLifecycleConfig). */
   constructor(ctx: ControllerContext) {
-    super(ctx);
+    super(ctx, IDENTITY);
     this.podInformer = podInformer(ctx.informers);
     this.config = { ...nodeLifecycleConfig(ctx.release) };
   }
@@ -212,7 +212,7 @@ export class NodeLifecycleController extends ControllerBase {
       `${SOURCE} tryUpdateNodeHealth`,
       { actor: IDENTITY.name },
     );
-    const r = this.api.update(IDENTITY, 'nodes', undefined, node, { subresource: 'status' });
+    const r = this.client.update('nodes', undefined, node, { subresource: 'status' });
     return r.ok ? { ...node, metadata: r.object.metadata } : node;
   }
 
@@ -293,7 +293,7 @@ export class NodeLifecycleController extends ControllerBase {
         !add.some((a) => a.key === t.key && a.effect === t.effect),
     );
     const taints = [...kept, ...add.map((t) => ({ ...t, timeAdded: now }))];
-    this.api.patch(IDENTITY, 'nodes', undefined, name, 'merge', {
+    this.client.patch('nodes', undefined, name, 'merge', {
       metadata: { resourceVersion: got.object.metadata.resourceVersion },
       spec: { taints: taints.length ? taints : null },
     });
@@ -315,7 +315,7 @@ export class NodeLifecycleController extends ControllerBase {
         `${UTIL} MarkPodsNotReady`,
         { actor: IDENTITY.name },
       );
-      const r = this.api.update(IDENTITY, 'pods', pod.metadata.namespace, pod, { subresource: 'status' });
+      const r = this.client.update('pods', pod.metadata.namespace, pod, { subresource: 'status' });
       // The event follows the UpdateStatus (so the pod still exists); only NotFound skips it.
       if (r.ok || r.code !== 404) this.recordNotReadyEvent(pod);
     }

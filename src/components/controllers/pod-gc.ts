@@ -85,7 +85,7 @@ export class PodGarbageCollector extends ControllerBase {
 
   /** --terminated-pod-gc-threshold and the release's gates come from the component config (ctx.config.podGC). */
   constructor(ctx: ControllerContext) {
-    super(ctx);
+    super(ctx, IDENTITY);
     this.config = { ...ctx.config.podGC };
   }
 
@@ -237,7 +237,7 @@ export class PodGarbageCollector extends ControllerBase {
     if (Object.keys(status).length === 0) return true;
     const { name, namespace } = pod.metadata;
     const applied = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, status };
-    return this.api.applyStatus(IDENTITY, namespace!, name!, applied, { fieldManager: 'PodGC', force: true }).ok;
+    return this.client.applyStatus(namespace!, name!, applied, { fieldManager: 'PodGC', force: true }).ok;
   }
 
   /**
@@ -271,9 +271,9 @@ export class PodGarbageCollector extends ControllerBase {
       const body: { status: PodStatus } = {
         status: { phase: 'Failed', ...(withCondition ? { conditions: status.conditions } : {}) },
       };
-      const r = this.api.patch(IDENTITY, 'pods', ns, name, 'merge', body, { subresource: 'status' });
+      const r = this.client.patch('pods', ns, name, 'merge', body, { subresource: 'status' });
       if (!r.ok) return; // the error goes to HandleError; the next pass tries again
     }
-    this.api.delete(IDENTITY, 'pods', ns, name, { gracePeriodSeconds: 0 });
+    this.client.delete('pods', ns, name, { gracePeriodSeconds: 0 });
   }
 }

@@ -86,14 +86,14 @@ export class TaintEvictionController extends ControllerBase {
     { component: 'taint-eviction-controller' },
     'taint-eviction',
     () => this.clock.now(),
-    (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e),
+    (e) => this.client.create('events', e.metadata.namespace, e),
   );
 
   /** The shared pod informer: its cache (podLister) and spec.nodeName index (getPodsAssignedToNode). */
   private readonly podInformer: PodInformer;
 
   constructor(ctx: ControllerContext) {
-    super(ctx);
+    super(ctx, IDENTITY);
     this.podInformer = podInformer(ctx.informers);
   }
 
@@ -288,15 +288,12 @@ export class TaintEvictionController extends ControllerBase {
           metadata: { name, namespace },
           status: { conditions: [{ ...condition, lastTransitionTime: toTime(this.clock.now()) }] },
         };
-        if (
-          !this.api.applyStatus(IDENTITY, namespace!, name, applied, { fieldManager: 'TaintManager', force: true }).ok
-        )
+        if (!this.client.applyStatus(namespace!, name, applied, { fieldManager: 'TaintManager', force: true }).ok)
           return false;
       } else {
         const status: PodStatus = structuredClone(got.object.status ?? {});
         if (updatePodCondition(status, condition, this.clock.now())) {
-          const r = this.api.patch(
-            IDENTITY,
+          const r = this.client.patch(
             'pods',
             namespace,
             name,
@@ -310,7 +307,7 @@ export class TaintEvictionController extends ControllerBase {
     } else {
       record();
     }
-    return this.api.delete(IDENTITY, 'pods', namespace, name, {}).ok;
+    return this.client.delete('pods', namespace, name, {}).ok;
   }
 
   /** The controller's EventRecorder (reason TaintManagerEviction, on the pod). */

@@ -67,14 +67,14 @@ export class DaemonSetsController extends StoppableController {
   private readonly failedBackoff = new Map<string, { delayMs: number; at: number }>();
 
   constructor(ctx: ControllerContext) {
-    super(ctx);
-    const { clock, api, informers } = ctx;
+    super(ctx, IDENTITY);
+    const { clock, informers } = ctx;
     this.queue = new WorkQueue(clock, (key) => this.syncDaemonSet(key));
     this.sets = informers.informerFor('daemonsets');
     this.pods = podsByControllerUID(informers);
     this.nodes = informers.informerFor('nodes');
     this.expectations = new ControllerExpectations(() => clock.now());
-    this.podControl = new PodControl(clock, api, IDENTITY, 'daemonset-controller');
+    this.podControl = new PodControl(clock, this.client, 'daemonset-controller');
     this.consistency = new ConsistencyStore({ pods: this.pods, daemonsets: this.sets });
     if (this.release.enabled('StaleControllerConsistencyDaemonSet')) this.podControl.consistency = this.consistency;
   }
@@ -313,8 +313,7 @@ export class DaemonSetsController extends StoppableController {
     };
     const old = ds.status;
     if (old && jsonEqual({ ...old, collisionCount: undefined }, { ...status, collisionCount: undefined })) return;
-    const r = this.api.update(
-      IDENTITY,
+    const r = this.client.update(
       'daemonsets',
       ds.metadata.namespace,
       { ...ds, status: { ...status, ...(old?.collisionCount ? { collisionCount: old.collisionCount } : {}) } },

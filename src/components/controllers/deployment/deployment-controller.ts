@@ -67,7 +67,7 @@ export class DeploymentController extends ControllerBase {
 
   /** Built by kube-controller-manager with what every controller gets (ControllerContext). */
   constructor(ctx: ControllerContext) {
-    super(ctx);
+    super(ctx, IDENTITY);
     const { clock, informers } = ctx;
     this.queue = new WorkQueue(clock, (key) => this.syncDeployment(key));
     this.deployments = informers.informerFor('deployments');
@@ -77,7 +77,7 @@ export class DeploymentController extends ControllerBase {
       { component: 'deployment-controller' },
       'deployment',
       () => clock.now(),
-      (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e),
+      (e) => this.client.create('events', e.metadata.namespace, e),
     );
   }
 
@@ -213,8 +213,7 @@ export class DeploymentController extends ControllerBase {
       `${SOURCE}/sync.go checkPausedConditions`,
       { actor: IDENTITY.name },
     );
-    const r = this.api.update(
-      IDENTITY,
+    const r = this.client.update(
       'deployments',
       d.metadata.namespace,
       { ...d, status: { ...d.status, conditions } },
@@ -347,7 +346,7 @@ export class DeploymentController extends ControllerBase {
       if (hasProgressDeadline(d) && !getProgressing(d.status))
         this.writeProgressing(d, written, FOUND_NEW_RS, `Found new replica set "${existing.metadata.name}"`);
       if (String(revision) === existing.metadata.annotations?.[REVISION_ANNOTATION]) return existing;
-      const r = this.api.update(IDENTITY, 'replicasets', existing.metadata.namespace, {
+      const r = this.client.update('replicasets', existing.metadata.namespace, {
         ...existing,
         metadata: {
           ...existing.metadata,
@@ -397,7 +396,7 @@ export class DeploymentController extends ControllerBase {
       `${SOURCE}/sync.go getNewReplicaSet`,
       { actor: IDENTITY.name },
     );
-    const r = this.api.create(IDENTITY, 'replicasets', d.metadata.namespace, rs);
+    const r = this.client.create('replicasets', d.metadata.namespace, rs);
     if (!r.ok) return new Error(r.status.message);
     const written = this.setDeploymentRevision(d, maxOldRevision + 1);
     if (hasProgressDeadline(d)) this.writeProgressing(d, written, NEW_RS_CREATED, `Created new replica set "${name}"`);
@@ -430,13 +429,7 @@ export class DeploymentController extends ControllerBase {
       `${SOURCE}/sync.go getNewReplicaSet`,
       { actor: IDENTITY.name },
     );
-    const r = this.api.update(
-      IDENTITY,
-      'deployments',
-      d.metadata.namespace,
-      { ...fresh, status },
-      { subresource: 'status' },
-    );
+    const r = this.client.update('deployments', d.metadata.namespace, { ...fresh, status }, { subresource: 'status' });
     if (r.ok) d.metadata = { ...d.metadata, resourceVersion: r.object.metadata.resourceVersion };
   }
 
@@ -444,7 +437,7 @@ export class DeploymentController extends ControllerBase {
   private setDeploymentRevision(d: Deployment, revision: number): Deployment | undefined {
     const fresh = this.deployments.get(keyOf(d)) ?? d;
     if (fresh.metadata.annotations?.[REVISION_ANNOTATION] === String(revision)) return undefined;
-    const r = this.api.update(IDENTITY, 'deployments', fresh.metadata.namespace, {
+    const r = this.client.update('deployments', fresh.metadata.namespace, {
       ...fresh,
       metadata: {
         ...fresh.metadata,
@@ -472,7 +465,7 @@ export class DeploymentController extends ControllerBase {
       `${SOURCE}/${why}`,
       { actor: IDENTITY.name },
     );
-    const r = this.api.update(IDENTITY, 'replicasets', rs.metadata.namespace, {
+    const r = this.client.update('replicasets', rs.metadata.namespace, {
       ...fresh,
       metadata: { ...fresh.metadata, annotations },
       spec: { ...fresh.spec!, replicas },
@@ -547,13 +540,7 @@ export class DeploymentController extends ControllerBase {
     }
     // A status written: the next unchanged sync says again when the progress check comes.
     this.progressCheckAt.delete(keyOf(d));
-    const r = this.api.update(
-      IDENTITY,
-      'deployments',
-      d.metadata.namespace,
-      { ...d, status },
-      { subresource: 'status' },
-    );
+    const r = this.client.update('deployments', d.metadata.namespace, { ...d, status }, { subresource: 'status' });
     return r.ok || r.code === 409 || r.code === 404 ? undefined : new Error(r.status.message);
   }
 

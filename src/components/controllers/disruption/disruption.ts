@@ -83,12 +83,12 @@ export class DisruptionController extends ControllerBase {
   private readonly recorder: EventRecorder;
 
   constructor(ctx: ControllerContext) {
-    super(ctx);
+    super(ctx, IDENTITY);
     this.recorder = new EventRecorder(
       { component: 'controllermanager' },
       'disruption',
       () => this.clock.now(),
-      (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e),
+      (e) => this.client.create('events', e.metadata.namespace, e),
     );
     this.queue = new WorkQueue(ctx.clock, (key) => this.sync(key));
     // processNextRecheckWorkItem: a key due for a recheck goes to the main queue through its rate limiter.
@@ -374,7 +374,7 @@ export class DisruptionController extends ControllerBase {
 
   /** writePdbStatus: UpdateStatus, not retried here (a failure is retried by the queue). */
   private writePdbStatus(pdb: PodDisruptionBudget): WriteError | undefined {
-    const r = this.api.update(IDENTITY, 'poddisruptionbudgets', pdb.metadata.namespace, pdb, { subresource: 'status' });
+    const r = this.client.update('poddisruptionbudgets', pdb.metadata.namespace, pdb, { subresource: 'status' });
     return r.ok ? undefined : new WriteError(r.status.message, r.code);
   }
 
@@ -416,7 +416,7 @@ export class DisruptionController extends ControllerBase {
       `reset DisruptionTarget of pods/${pod.metadata.name}`,
       `${SOURCE} syncStalePodDisruption`,
     );
-    const r = this.api.update(IDENTITY, 'pods', namespace, { ...pod, status }, { subresource: 'status' });
+    const r = this.client.update('pods', namespace, { ...pod, status }, { subresource: 'status' });
     if (!r.ok) return new Error(r.status.message);
   }
 }

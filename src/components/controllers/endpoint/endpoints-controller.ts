@@ -166,7 +166,7 @@ export class EndpointsController extends ControllerBase {
   readonly config: EndpointsConfig;
 
   constructor(ctx: ControllerContext) {
-    super(ctx);
+    super(ctx, IDENTITY);
     const { clock, informers } = ctx;
     this.config = ctx.config.endpoints ?? DEFAULT_ENDPOINTS_CONFIG;
     const pods = podInformer(informers);
@@ -211,7 +211,7 @@ export class EndpointsController extends ControllerBase {
     const current = this.newest(key);
     if (!svc) {
       if (!current) return;
-      const r = this.api.delete(IDENTITY, 'endpoints', namespace, name);
+      const r = this.client.delete('endpoints', namespace, name);
       this.written.delete(key);
       if (r.ok)
         this.timeline.record('endpoints', `deleted ${name}`, `${SOURCE} syncService (service deleted)`, {
@@ -232,8 +232,8 @@ export class EndpointsController extends ControllerBase {
     };
     if (subsets.length > 0) object.subsets = subsets;
     const r = current
-      ? this.api.update(IDENTITY, 'endpoints', namespace, object)
-      : this.api.create(IDENTITY, 'endpoints', namespace, object);
+      ? this.client.update('endpoints', namespace, object)
+      : this.client.create('endpoints', namespace, object);
     if (!r.ok) return new Error(r.status.message);
     this.written.set(key, r.object);
     this.timeline.record(

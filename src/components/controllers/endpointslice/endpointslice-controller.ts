@@ -52,7 +52,7 @@ export class EndpointSliceController extends ControllerBase {
   readonly config: EndpointSliceConfig;
 
   constructor(ctx: ControllerContext) {
-    super(ctx);
+    super(ctx, IDENTITY);
     const { clock, informers } = ctx;
     this.config = ctx.config.endpointSlice ?? DEFAULT_ENDPOINTSLICE_CONFIG;
     const pods = podInformer(informers);
@@ -125,7 +125,7 @@ export class EndpointSliceController extends ControllerBase {
     );
     let failed: Error | undefined;
     for (const { slice, changes } of result.create) {
-      const r = this.api.create(IDENTITY, 'endpointslices', namespace, slice);
+      const r = this.client.create('endpointslices', namespace, slice);
       if (!r.ok) failed = new Error(r.status.message);
       else {
         this.remember(key, r.object);
@@ -133,7 +133,7 @@ export class EndpointSliceController extends ControllerBase {
       }
     }
     for (const { slice, changes } of result.update) {
-      const r = this.api.update(IDENTITY, 'endpointslices', namespace, slice);
+      const r = this.client.update('endpointslices', namespace, slice);
       if (!r.ok) failed = new Error(r.status.message);
       else {
         this.remember(key, r.object);
@@ -142,7 +142,7 @@ export class EndpointSliceController extends ControllerBase {
     }
     for (const slice of result.delete) {
       this.pendingDeletes.add(keyOf(slice));
-      const r = this.api.delete(IDENTITY, 'endpointslices', namespace, slice.metadata.name!);
+      const r = this.client.delete('endpointslices', namespace, slice.metadata.name!);
       if (!r.ok) {
         this.pendingDeletes.delete(keyOf(slice));
         if (r.code !== 404) failed = new Error(r.status.message);

@@ -65,8 +65,8 @@ export class JobController extends StoppableController {
   private readonly tracking: JobTrackingHost;
 
   constructor(ctx: ControllerContext) {
-    super(ctx);
-    const { clock, api, informers } = ctx;
+    super(ctx, IDENTITY);
+    const { clock, informers } = ctx;
     // DefaultJobApiBackOff 1 s doubling to MaxJobApiBackOff 1 min, per item only.
     const limiter = () =>
       new DefaultControllerRateLimiter(clock, {
@@ -78,13 +78,13 @@ export class JobController extends StoppableController {
     this.queue = new WorkQueue(clock, (key) => this.syncJob(key), limiter());
     this.orphanQueue = new WorkQueue(clock, (key) => this.handleOrphanPod(key), limiter());
     this.expectations = new ControllerExpectations(() => clock.now());
-    this.podControl = new PodControl(clock, api, IDENTITY, 'job-controller');
+    this.podControl = new PodControl(clock, this.client, 'job-controller');
     this.jobs = informers.informerFor('jobs');
     this.pods = podsByControllerUID(informers);
     this.consistency = new ConsistencyStore({ pods: this.pods, jobs: this.jobs });
     if (this.release.enabled('StaleControllerConsistencyJob')) this.podControl.consistency = this.consistency;
     this.tracking = {
-      api,
+      client: this.client,
       timeline: ctx.timeline,
       podControl: this.podControl,
       finalizerExpectations: this.finalizerExpectations,
@@ -196,7 +196,7 @@ export class JobController extends StoppableController {
 
   /** removeTrackingFinalizerPatch: a strategic merge patch deleting the one finalizer (a vanished pod counts as done). */
   private removeTrackingFinalizer(pod: Pod, job?: Job): boolean {
-    const r = this.api.patch(IDENTITY, 'pods', pod.metadata.namespace, pod.metadata.name!, 'strategic', {
+    const r = this.client.patch('pods', pod.metadata.namespace, pod.metadata.name!, 'strategic', {
       metadata: { '$deleteFromPrimitiveList/finalizers': [JOB_TRACKING_FINALIZER] },
     });
     // A pod write of the Job's sync (not of the orphan queue) is one its next sync waits to see.

@@ -1,6 +1,6 @@
 import { splitKey, keyOf } from '../../../client/informer';
 import type { Job, JobCondition, Pod } from '../../../apimachinery/types';
-import type { ApiServer } from '../../../apiserver/apiserver';
+import type { ApiClient } from '../../../client/client';
 import { JOB_TRACKING_FINALIZER } from '../../../apiserver/workload-strategy';
 import type { Timeline } from '../../../foundation/timeline/timeline';
 import type { PodControl } from '../controller-utils';
@@ -35,7 +35,8 @@ interface SyncJobCtx {
 
 /** What the tracking needs of the Job controller. */
 export interface JobTrackingHost {
-  readonly api: ApiServer;
+  /** The Job controller's own client. */
+  readonly client: ApiClient;
   readonly timeline: Timeline;
   readonly podControl: PodControl;
   /** finalizerExpectations (tracking_utils.go uidTrackingExpectations): pod uids whose finalizer removal is in flight, by job key. */
@@ -225,7 +226,7 @@ function updateJobStatus(host: JobTrackingHost, ctx: SyncJobCtx): Error | undefi
     ...(uncounted.succeeded?.length ? { succeeded: uncounted.succeeded } : {}),
     ...(uncounted.failed?.length ? { failed: uncounted.failed } : {}),
   };
-  const r = host.api.update(IDENTITY, 'jobs', namespace, body, { subresource: 'status' });
+  const r = host.client.update('jobs', namespace, body, { subresource: 'status' });
   if (!r.ok) return new Error(`updating the status of jobs/${job.metadata.name}: ${r.status.message}`);
   job.metadata.resourceVersion = r.object.metadata.resourceVersion;
   host.podControl.consistency?.wroteAt(job, 'jobs', r.object.metadata.resourceVersion);

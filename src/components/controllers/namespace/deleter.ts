@@ -1,4 +1,5 @@
-import type { ApiResponse, ApiServer, ClientIdentity, Resource } from '../../../apiserver/apiserver';
+import type { ApiResponse, ApiServer, Resource } from '../../../apiserver/apiserver';
+import type { ApiClient } from '../../../client/client';
 import { fromTime, toTime, type KubeObject } from '../../../apimachinery/object';
 import { FINALIZER_KUBERNETES } from '../../../apiserver/namespace-strategy';
 import type { Namespace, Pod } from '../../../apimachinery/types';
@@ -65,7 +66,8 @@ interface Remaining {
 export class NamespacedResourcesDeleter {
   constructor(
     private readonly api: ApiServer,
-    private readonly identity: ClientIdentity,
+    /** The namespace controller's own client, for its writes. */
+    private readonly client: ApiClient,
     private readonly timeline: Timeline,
     private readonly release: Release,
     private readonly now: () => number,
@@ -81,8 +83,7 @@ export class NamespacedResourcesDeleter {
       // updateNamespaceStatusFunc: a deleting namespace is Terminating (the apiserver set it already).
       if (ns.status?.phase !== 'Terminating')
         ns = ok(
-          this.api.update(
-            this.identity,
+          this.client.update(
             'namespaces',
             undefined,
             { ...ns, status: { ...ns.status, phase: 'Terminating' } },
@@ -98,15 +99,14 @@ export class NamespacedResourcesDeleter {
         'namespace',
         `namespace ${name} is empty: finalize (remove ${FINALIZER_KUBERNETES} from spec.finalizers)`,
         `${DELETER_SOURCE} finalizeNamespace`,
-        { actor: this.identity.name },
+        { actor: this.client.identity.name },
       );
       // retryOnConflictError(finalizeNamespace): a conflict (the status was just written) reads the namespace again and retries.
       for (let latest = ns; ; ) {
         const finalizers = [
           ...new Set((latest.spec?.finalizers ?? []).filter((f) => f !== FINALIZER_KUBERNETES)),
         ].sort();
-        const r = this.api.update(
-          this.identity,
+        const r = this.client.update(
           'namespaces',
           undefined,
           { ...latest, spec: { ...latest.spec, finalizers } },
@@ -155,7 +155,7 @@ export class NamespacedResourcesDeleter {
           'namespace',
           `namespace ${namespace}: pods remain, the rest waits (OrderedNamespaceDeletion)`,
           `${DELETER_SOURCE} deleteAllContent`,
-          { actor: this.identity.name },
+          { actor: this.client.identity.name },
         );
         conditions.processContentTotals(totals);
         this.writeConditions(ns, conditions);
@@ -171,7 +171,7 @@ export class NamespacedResourcesDeleter {
         'namespace',
         `namespace ${namespace}: content remains (${left || 'none listed'}), estimate ${estimate}s`,
         `${DELETER_SOURCE} deleteAllContent`,
-        { actor: this.identity.name },
+        { actor: this.client.identity.name },
       );
     return { estimate, errors };
   }
@@ -180,8 +180,7 @@ export class NamespacedResourcesDeleter {
   private writeConditions(ns: Namespace, updater: NamespaceConditionUpdater): void {
     const { conditions, changed } = updater.update(ns, toTime(this.now()));
     if (changed)
-      this.api.update(
-        this.identity,
+      this.client.update(
         'namespaces',
         undefined,
         { ...ns, status: { ...ns.status, conditions } },
@@ -208,7 +207,7 @@ export class NamespacedResourcesDeleter {
       }
       if (this.now() - deletedAt >= estimate * 1000) estimate = 0;
     }
-    const deleted = this.api.deleteCollection(this.identity, resource, namespace, { propagationPolicy: 'Background' });
+    const deleted = this.client.deleteCollection(resource, namespace, { propagationPolicy: 'Background' });
     if (!deleted.ok)
       return { remaining: { estimate, count: 0, byFinalizer: new Map() }, error: deleted.status.message };
     const list = this.api.list(resource, namespace);

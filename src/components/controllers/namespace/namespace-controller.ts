@@ -24,9 +24,11 @@ export class NamespaceController extends ControllerBase {
   private readonly deleter: NamespacedResourcesDeleter;
 
   constructor(ctx: ControllerContext) {
-    super(ctx);
+    super(ctx, IDENTITY);
     this.namespaces = ctx.informers.informerFor('namespaces');
-    this.deleter = new NamespacedResourcesDeleter(ctx.api, IDENTITY, ctx.timeline, ctx.release, () => ctx.clock.now());
+    this.deleter = new NamespacedResourcesDeleter(ctx.api, this.client, ctx.timeline, ctx.release, () =>
+      ctx.clock.now(),
+    );
     // nsControllerRateLimiter: per item 5 ms to 60 s, overall 10 qps with a burst of 100.
     this.queue = new WorkQueue(
       ctx.clock,

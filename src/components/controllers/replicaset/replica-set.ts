@@ -56,12 +56,12 @@ export class ReplicaSetController extends ControllerBase {
 
   /** Built by kube-controller-manager with what every controller gets (ControllerContext). */
   constructor(ctx: ControllerContext) {
-    super(ctx);
-    const { clock, api, informers } = ctx;
+    super(ctx, IDENTITY);
+    const { clock, informers } = ctx;
     this.queue = new WorkQueue(clock, (key) => this.syncReplicaSet(key));
     this.sets = informers.informerFor('replicasets');
     this.pods = podsByControllerUID(informers);
-    this.podControl = new PodControl(clock, api, IDENTITY, 'replicaset-controller');
+    this.podControl = new PodControl(clock, this.client, 'replicaset-controller');
     this.expectations = new UIDTrackingExpectations(() => clock.now());
     this.consistency = new ConsistencyStore({ pods: this.pods, replicasets: this.sets });
     if (this.release.enabled('StaleControllerConsistencyReplicaSet')) this.podControl.consistency = this.consistency;
@@ -256,7 +256,7 @@ export class ReplicaSetController extends ControllerBase {
       'pkg/controller/controller_ref_manager.go ClaimPods → AdoptPod',
       { actor: IDENTITY.name },
     );
-    const r = this.api.patch(IDENTITY, 'pods', pod.metadata.namespace, pod.metadata.name!, 'strategic', {
+    const r = this.client.patch('pods', pod.metadata.namespace, pod.metadata.name!, 'strategic', {
       metadata: { ownerReferences: [ref], uid: pod.metadata.uid },
     });
     return r.ok;
@@ -270,7 +270,7 @@ export class ReplicaSetController extends ControllerBase {
       'pkg/controller/controller_ref_manager.go ClaimPods → ReleasePod',
       { actor: IDENTITY.name },
     );
-    this.api.patch(IDENTITY, 'pods', pod.metadata.namespace, pod.metadata.name!, 'strategic', {
+    this.client.patch('pods', pod.metadata.namespace, pod.metadata.name!, 'strategic', {
       metadata: { ownerReferences: [{ $patch: 'delete', uid: rs.metadata.uid }], uid: pod.metadata.uid },
     });
   }
@@ -362,7 +362,7 @@ export class ReplicaSetController extends ControllerBase {
     let current = rs;
     for (let i = 0; ; i++) {
       const next = { ...current, status: { ...status, observedGeneration: current.metadata.generation } };
-      const r = this.api.update(IDENTITY, 'replicasets', current.metadata.namespace, next, { subresource: 'status' });
+      const r = this.client.update('replicasets', current.metadata.namespace, next, { subresource: 'status' });
       if (r.ok) return r.object;
       if (i >= STATUS_UPDATE_RETRIES) return new Error(r.status.message);
       const got = this.api.get('replicasets', current.metadata.namespace, current.metadata.name!);

@@ -23,7 +23,7 @@ export class ServiceAccountsController extends StoppableController {
   private readonly accounts: SharedInformer<ServiceAccount>;
 
   constructor(ctx: ControllerContext) {
-    super(ctx);
+    super(ctx, IDENTITY);
     this.queue = new WorkQueue(ctx.clock, (key) => this.syncNamespace(key));
     this.namespaces = ctx.informers.informerFor('namespaces');
     this.accounts = ctx.informers.informerFor('serviceaccounts');
@@ -48,7 +48,7 @@ export class ServiceAccountsController extends StoppableController {
     if (!ns || ns.metadata.deletionTimestamp || (ns.status?.phase ?? 'Active') !== 'Active') return;
     for (const account of SERVICE_ACCOUNTS) {
       if (this.accounts.get(`${name}/${account}`)) continue;
-      const r = this.api.create(IDENTITY, 'serviceaccounts', name, {
+      const r = this.client.create('serviceaccounts', name, {
         apiVersion: 'v1',
         kind: 'ServiceAccount',
         metadata: { name: account, namespace: name },

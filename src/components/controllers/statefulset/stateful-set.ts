@@ -69,14 +69,14 @@ export class StatefulSetController extends StoppableController {
   private readonly consistency: ConsistencyStore;
 
   constructor(ctx: ControllerContext) {
-    super(ctx);
-    const { clock, api, informers } = ctx;
+    super(ctx, IDENTITY);
+    const { clock, informers } = ctx;
     this.queue = new WorkQueue(clock, (key) => this.sync(key));
     this.sets = informers.informerFor('statefulsets');
     this.pods = podsByControllerUID(informers);
     this.revisions = informers.informerFor('controllerrevisions');
     // StatefulPodControl.recordPodEvent's wording.
-    this.podControl = new PodControl(clock, api, IDENTITY, 'statefulset-controller', {
+    this.podControl = new PodControl(clock, this.client, 'statefulset-controller', {
       created: (pod, set) => `create Pod ${pod} in StatefulSet ${set.metadata.name} successful`,
       deleted: (pod, set) => `delete Pod ${pod} in StatefulSet ${set.metadata.name} successful`,
     });
@@ -142,7 +142,7 @@ export class StatefulSetController extends StoppableController {
     const name = `${set.metadata.name}-${computeHash(set.spec?.template, set.status?.collisionCount ?? 0)}`;
     if (owned.some((r) => r.metadata.name === name)) return name;
     const next = Math.max(0, ...owned.map((r) => r.revision)) + 1;
-    const r = this.api.create(IDENTITY, 'controllerrevisions', set.metadata.namespace, newRevision(set, next));
+    const r = this.client.create('controllerrevisions', set.metadata.namespace, newRevision(set, next));
     if (!r.ok && r.code !== 409)
       return new Error(`creating the revision of statefulsets/${set.metadata.name}: ${r.status.message}`);
     return name;
@@ -361,7 +361,7 @@ export class StatefulSetController extends StoppableController {
         { actor: IDENTITY.name },
       );
       const body: PersistentVolumeClaim = { ...claim, metadata: { ...claim.metadata, ownerReferences } };
-      const r = this.api.update(IDENTITY, 'persistentvolumeclaims', set.metadata.namespace, body);
+      const r = this.client.update('persistentvolumeclaims', set.metadata.namespace, body);
       if (!r.ok) return new Error(`could not update claim ${name} for delete policy ownerRefs: ${r.status.message}`);
     }
     return undefined;
@@ -397,7 +397,7 @@ export class StatefulSetController extends StoppableController {
         },
         spec: structuredClone(t.spec),
       };
-      const r = this.api.create(IDENTITY, 'persistentvolumeclaims', namespace, claim);
+      const r = this.client.create('persistentvolumeclaims', namespace, claim);
       if (!r.ok && r.code !== 409) {
         this.podControl.event(
           set,
@@ -489,7 +489,7 @@ export class StatefulSetController extends StoppableController {
     const keys = Object.keys(status) as (keyof Status)[];
     if (keys.every((k) => (old[k] ?? 0) === (status[k] ?? 0))) return undefined;
     const body: StatefulSet = { ...set, status };
-    const r = this.api.update(IDENTITY, 'statefulsets', set.metadata.namespace, body, { subresource: 'status' });
+    const r = this.client.update('statefulsets', set.metadata.namespace, body, { subresource: 'status' });
     if (!r.ok) return new Error(`updating the status of statefulsets/${set.metadata.name}: ${r.status.message}`);
     // realStatefulSetStatusUpdater: the status write is one the next sync waits to see.
     this.podControl.consistency?.wroteAt(set, 'statefulsets', r.object.metadata.resourceVersion);

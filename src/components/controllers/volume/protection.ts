@@ -26,7 +26,7 @@ export class PvcProtectionController extends StoppableController {
   private readonly pods: SharedInformer<Pod>;
 
   constructor(ctx: ControllerContext) {
-    super(ctx);
+    super(ctx, PVC_IDENTITY);
     this.claims = ctx.informers.informerFor('persistentvolumeclaims');
     this.pods = podInformer(ctx.informers);
     this.queue = new WorkQueue(ctx.clock, (key) => this.processPVC(key));
@@ -71,7 +71,7 @@ export class PvcProtectionController extends StoppableController {
       { actor: PVC_IDENTITY.name },
     );
     const finalizers = pvc.metadata.finalizers.filter((f) => f !== PVC_PROTECTION_FINALIZER);
-    const r = this.api.update(PVC_IDENTITY, 'persistentvolumeclaims', pvc.metadata.namespace, {
+    const r = this.client.update('persistentvolumeclaims', pvc.metadata.namespace, {
       ...pvc,
       metadata: { ...pvc.metadata, finalizers },
     });
@@ -96,7 +96,7 @@ export class PvProtectionController extends StoppableController {
   private readonly volumes: SharedInformer<PersistentVolume>;
 
   constructor(ctx: ControllerContext) {
-    super(ctx);
+    super(ctx, PV_IDENTITY);
     this.volumes = ctx.informers.informerFor('persistentvolumes');
     this.queue = new WorkQueue(ctx.clock, (key) => this.processPV(key));
   }
@@ -123,7 +123,7 @@ export class PvProtectionController extends StoppableController {
       { actor: PV_IDENTITY.name },
     );
     const finalizers = pv.metadata.finalizers.filter((f) => f !== PV_PROTECTION_FINALIZER);
-    const r = this.api.update(PV_IDENTITY, 'persistentvolumes', undefined, {
+    const r = this.client.update('persistentvolumes', undefined, {
       ...pv,
       metadata: { ...pv.metadata, finalizers },
     });

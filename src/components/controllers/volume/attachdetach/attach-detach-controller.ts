@@ -118,7 +118,7 @@ export class AttachDetachController extends StoppableController {
     ctx: ControllerContext,
     readonly config: AttachDetachConfig = DEFAULT_ATTACH_DETACH_CONFIG,
   ) {
-    super(ctx);
+    super(ctx, IDENTITY);
     const { informers } = ctx;
     this.pods = podInformer(informers);
     if (!this.pods.hasIndexer(POD_PVC_INDEX)) {
@@ -137,7 +137,7 @@ export class AttachDetachController extends StoppableController {
       { component: 'attachdetach-controller' },
       'attachdetach',
       () => ctx.clock.now(),
-      (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e),
+      (e) => this.client.create('events', e.metadata.namespace, e),
     );
     this.loop = new Loop(ctx.clock, config.reconcilerPeriodMs, () => this.reconcile());
   }
@@ -463,7 +463,7 @@ export class AttachDetachController extends StoppableController {
         metadata: { name },
         spec: { attacher: volume.driver, nodeName: node, source: { persistentVolumeName: volume.pv } },
       };
-      const r = this.api.create(IDENTITY, 'volumeattachments', undefined, va);
+      const r = this.client.create('volumeattachments', undefined, va);
       if (!r.ok && r.code !== 409) return this.attachFailed(a, entry, r.status.message ?? 'create failed');
     } else if (existing.status?.attached && !existing.metadata.deletionTimestamp) {
       this.attachmentChanged(undefined, existing);
@@ -509,7 +509,7 @@ export class AttachDetachController extends StoppableController {
     );
     this.updateNodeStatuses();
     const name = attachmentName(a.volume.handle, a.volume.driver, a.node);
-    const r = this.api.delete(IDENTITY, 'volumeattachments', undefined, name, {});
+    const r = this.client.delete('volumeattachments', undefined, name, {});
     if (!r.ok && r.code === 404) {
       this.actual.delete(`${a.volume.unique}|${a.node}`);
       this.loop.wake();
@@ -532,8 +532,7 @@ export class AttachDetachController extends StoppableController {
       if ((this.reportedAttached.get(node) ?? '') === text) continue;
       if (!this.nodes.get(node)) continue;
       const volumesAttached = list.map((name) => ({ name, devicePath: '' }));
-      const r = this.api.patch(
-        IDENTITY,
+      const r = this.client.patch(
         'nodes',
         undefined,
         node,

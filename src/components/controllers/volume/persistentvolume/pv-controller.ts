@@ -54,7 +54,7 @@ export class PersistentVolumeController extends StoppableController {
   private readonly said = new Map<string, string>();
 
   constructor(ctx: ControllerContext) {
-    super(ctx);
+    super(ctx, IDENTITY);
     this.claims = ctx.informers.informerFor('persistentvolumeclaims');
     this.volumes = ctx.informers.informerFor('persistentvolumes');
     this.classes = ctx.informers.informerFor('storageclasses');
@@ -64,7 +64,7 @@ export class PersistentVolumeController extends StoppableController {
       { component: 'persistentvolume-controller' },
       'persistentvolume',
       () => ctx.clock.now(),
-      (e) => this.api.create(IDENTITY, 'events', e.metadata.namespace, e),
+      (e) => this.client.create('events', e.metadata.namespace, e),
     );
   }
 
@@ -211,7 +211,7 @@ export class PersistentVolumeController extends StoppableController {
         `${SOURCE} provisionClaimOperationExternal (setClaimProvisioner)`,
         { actor: IDENTITY.name },
       );
-      const r = this.api.update(IDENTITY, 'persistentvolumeclaims', pvc.metadata.namespace, {
+      const r = this.client.update('persistentvolumeclaims', pvc.metadata.namespace, {
         ...pvc,
         metadata: { ...pvc.metadata, annotations },
       });
@@ -237,7 +237,7 @@ export class PersistentVolumeController extends StoppableController {
     );
     let volume = pv;
     if (pv.spec?.claimRef?.uid !== uid) {
-      const r = this.api.update(IDENTITY, 'persistentvolumes', undefined, {
+      const r = this.client.update('persistentvolumes', undefined, {
         ...pv,
         spec: {
           ...pv.spec,
@@ -248,8 +248,7 @@ export class PersistentVolumeController extends StoppableController {
       volume = r.object;
     }
     if (volume.status?.phase !== 'Bound') {
-      const r = this.api.update(
-        IDENTITY,
+      const r = this.client.update(
         'persistentvolumes',
         undefined,
         { ...volume, status: { ...volume.status, phase: 'Bound' } },
@@ -264,7 +263,7 @@ export class PersistentVolumeController extends StoppableController {
         [ANN_BIND_COMPLETED]: 'yes',
         ...(pvc.spec?.volumeName ? {} : { [ANN_BOUND_BY_CONTROLLER]: 'yes' }),
       };
-      const r = this.api.update(IDENTITY, 'persistentvolumeclaims', namespace, {
+      const r = this.client.update('persistentvolumeclaims', namespace, {
         ...pvc,
         metadata: { ...pvc.metadata, annotations },
         spec: { ...pvc.spec, volumeName: pv.metadata.name },
@@ -272,8 +271,7 @@ export class PersistentVolumeController extends StoppableController {
       if (!r.ok) return r.code === 404 ? undefined : new Error(r.status.message);
       claim = r.object;
     }
-    const r = this.api.update(
-      IDENTITY,
+    const r = this.client.update(
       'persistentvolumeclaims',
       namespace,
       {
@@ -310,8 +308,7 @@ export class PersistentVolumeController extends StoppableController {
   }
 
   private setPhase(pv: PersistentVolume, phase: string): void | Error {
-    const r = this.api.update(
-      IDENTITY,
+    const r = this.client.update(
       'persistentvolumes',
       undefined,
       { ...pv, status: { ...pv.status, phase } },
