@@ -414,6 +414,13 @@ export class ApiServer {
        * leave it off.
        */
       initialState?: boolean;
+      /**
+       * A streaming list (sendInitialEvents=true; cacher.Watch with SendInitialEvents): the
+       * current state as ADDED events in key order, handed back at once in `Watch.initialEvents`
+       * with the revision they are at (the watch cache serves them from memory, before any live
+       * event), and the watch continues from that revision.
+       */
+      sendInitialEvents?: boolean;
     },
     handler: (e: WatchEvent<ResourceType[R]>) => void,
   ): ApiResponse<Watch> {
@@ -446,8 +453,16 @@ export class ApiServer {
         handler as (e: WatchEvent) => void,
         () => this.watches.remove(w, node),
       );
-      if (from !== undefined) for (const e of this.etcd.historySince(from)) w.offer(e);
-      if (initial) {
+      if (opts.sendInitialEvents) {
+        const revision = this.etcd.currentRevision;
+        const events: WatchEvent[] = [];
+        for (const [key, value] of this.etcd.listEntries(prefix)) {
+          const event = w.eventFor({ revision, type: 'PUT', key, value, requestId: 0, at: this.clock.now() });
+          if (event) events.push(event);
+        }
+        w.initialEvents = { events, revision };
+      } else if (from !== undefined) for (const e of this.etcd.historySince(from)) w.offer(e);
+      if (initial && !opts.sendInitialEvents) {
         const revision = this.etcd.currentRevision;
         for (const [key, value] of this.etcd.listEntries(prefix))
           w.offer({ revision, type: 'PUT', key, value, requestId: 0, at: this.clock.now() });
