@@ -48,7 +48,7 @@ async function deleteWeb(release: Release): Promise<{ stdout: string; requests: 
 const STREAMING_LIST =
   'GET /api/v1/namespaces/default/pods?allowWatchBookmarks=true&fieldSelector=metadata.name%3Dweb&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=';
 
-describe('the real kubectl v1.36 and streaming lists (R317)', () => {
+describe('the real kubectl v1.36 and streaming lists (R317, V68)', () => {
   it('at 1.36 the server serves the streaming list: kubectl waits for the deletion on it, with no LIST', async () => {
     const { stdout, requests, log } = await deleteWeb(Release.of(36));
     expect(stdout).to.equal('pod "web" deleted from default namespace\n');

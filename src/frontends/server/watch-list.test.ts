@@ -92,7 +92,7 @@ describe('HTTP API: streaming lists, WatchList on (R317)', () => {
   });
 });
 
-describe('HTTP API: streaming lists by release (WatchList gate)', () => {
+describe('HTTP API: streaming lists by release (WatchList gate, V68)', () => {
   for (const [minor, on] of [
     [31, false],
     [32, true],
