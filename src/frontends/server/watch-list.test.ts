@@ -1,4 +1,6 @@
+import * as http from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { decodeProtobufBody, messageFor } from './protobuf';
 import { expect } from 'chai';
 import { Release } from '../../foundation/release';
 import { USER } from '../../cluster/cluster';
@@ -70,6 +72,38 @@ describe('HTTP API: streaming lists, WatchList on (R317)', () => {
     await w.until(1);
     expect([w.events[0].type, w.events[0].object.metadata.name]).to.deep.equal(['ADDED', 'web-e']);
     w.close();
+  });
+
+  it('in protobuf the bookmark is a length-prefixed WatchEvent too, its object a Pod with only the resourceVersion and the annotation', async () => {
+    const frames: Buffer[] = [];
+    let buffered = Buffer.alloc(0);
+    const req = http.get(
+      `${s.base}${STREAMING_LIST}&fieldSelector=metadata.name%3Dweb-a`,
+      { headers: { Accept: 'application/vnd.kubernetes.protobuf;stream=watch, application/json' } },
+      (res) =>
+        res.on('data', (chunk: Buffer) => {
+          buffered = Buffer.concat([buffered, chunk]);
+          while (buffered.length >= 4 && buffered.length >= 4 + buffered.readUInt32BE(0)) {
+            frames.push(buffered.subarray(4, 4 + buffered.readUInt32BE(0)));
+            buffered = buffered.subarray(4 + buffered.readUInt32BE(0));
+          }
+        }),
+    );
+    for (let i = 0; i < 200 && frames.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    req.destroy();
+    const watchEvent = messageFor('v1', 'WatchEvent')!;
+    const events = frames.map(
+      (f) => watchEvent.toObject(watchEvent.decode(f)) as { type: string; object: { raw: Uint8Array } },
+    );
+    const bodies = events.map(
+      (e) => decodeProtobufBody(Buffer.from(e.object.raw)) as { metadata: Record<string, unknown> },
+    );
+    expect(events.map((e) => e.type)).to.deep.equal(['ADDED', 'BOOKMARK']);
+    expect(bodies[0].metadata.name).to.equal('web-a');
+    expect(bodies[1].metadata).to.deep.include({
+      resourceVersion: String(s.cluster.apiserver.etcd.currentRevision),
+      annotations: { 'k8s.io/initial-events-end': 'true' },
+    });
   });
 
   it('refuses the combinations validateWatchOptions refuses, all causes in one 422', async () => {
