@@ -434,7 +434,12 @@ export class ApiServer {
         matches: node === undefined ? matches : (o) => nodeNameOf(o) === node && (!matches || matches(o)),
       };
       const initial = opts.initialState && (opts.resourceVersion === undefined || opts.resourceVersion === '0');
-      const from = opts.resourceVersion === undefined || initial ? undefined : Number(opts.resourceVersion);
+      // A streaming list's resourceVersion is a lower bound on the state it starts from (NotOlderThan),
+      // not a point in history: the current state satisfies it, compacted or not.
+      const from =
+        opts.resourceVersion === undefined || initial || opts.sendInitialEvents
+          ? undefined
+          : Number(opts.resourceVersion);
       if (from !== undefined && from < this.compactedRevision()) {
         throw new StatusError({
           kind: 'Status',

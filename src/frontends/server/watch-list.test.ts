@@ -106,6 +106,14 @@ describe('HTTP API: streaming lists, WatchList on (R317)', () => {
     });
   });
 
+  it('a compacted resourceVersion is no 410: NotOlderThan is a lower bound, and the current state meets it', async () => {
+    s.cluster.advance(11 * 60_000);
+    const w = await openWatch(s.base, `${STREAMING_LIST}&resourceVersion=1&fieldSelector=metadata.name%3Dweb-a`);
+    await w.until(2);
+    expect(w.events.map((e) => e.type)).to.deep.equal(['ADDED', 'BOOKMARK']);
+    w.close();
+  });
+
   it('refuses the combinations validateWatchOptions refuses, all causes in one 422', async () => {
     const noMatch = await request(s.base, 'GET', '/api/v1/namespaces/default/pods?watch=true&sendInitialEvents=true');
     expect(noMatch.status).to.equal(422);

@@ -129,7 +129,7 @@ export function watchResource(scope: RequestScope): void {
     // cache_watcher.go sendWatchCacheEvent → storage.AnnotateInitialEventsEndBookmark). Written
     // now, within the request: the client's list is not a wait, and time does not move under it.
     for (const e of watch.initialEvents.events) sendStored(e.type, e.object as KubeObject);
-    if (query(scope, 'allowWatchBookmarks') === 'true')
+    if (TRUE.includes(query(scope, 'allowWatchBookmarks') ?? ''))
       send('BOOKMARK', initialEventsEnd(scope, watch.initialEvents.revision));
   }
   const opened = (stream = scope.watchOpened());
@@ -200,9 +200,11 @@ function watchListOptions(scope: RequestScope): boolean | undefined {
   return sendInitialEvents;
 }
 
+const TRUE = ['1', 't', 'T', 'TRUE', 'true', 'True'];
+
 /** A query boolean as Go's strconv.ParseBool reads it (the query parameter conversion). */
 function parseBool(text: string): boolean {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
+  if (TRUE.includes(text)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
   throw badRequest(`strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
 }
