@@ -12,10 +12,7 @@ export const MAX_LINES = 800;
  * Files allowed over the limit while a branch splits them, each with that branch: the lead
  * empties this list as the splits merge. Nothing is added to it otherwise.
  */
-export const BEING_SPLIT: readonly { readonly file: string; readonly branch: string }[] = [
-  { file: 'src/apiserver/apiserver.ts', branch: 'kinds' },
-  { file: 'src/apiserver/store.test.ts', branch: 'kinds' },
-];
+export const BEING_SPLIT: readonly { readonly file: string; readonly branch: string }[] = [];
 
 /** The lines of a file's text (a final newline ends the last line; it does not start another). */
 export function lineCount(text: string): number {

@@ -175,9 +175,16 @@ export function eventSites(file: string, code: string, shared: ReadonlyMap<strin
     const fromVariable =
       textArg !== undefined && /^\w+$/.test(textArg) ? variableBefore(code, textArg, at, constants) : undefined;
     const text = (textArg && literalText(textArg, constants)) ?? fromVariable ?? COMPUTED;
+    // A source in a variable: a constant, the literal it was given just before (`const appsSource = \`…\``; a
+    // well-known name such as `source` is a parameter), or its name's placeholder.
+    const sourceVariable = sourceArg !== undefined && /^\w+$/.test(sourceArg);
     const source =
       (sourceArg && literalText(sourceArg, constants)) ??
-      (sourceArg && /^\w+$/.test(sourceArg) ? (constants.get(sourceArg) ?? placeholder(sourceArg)) : '…');
+      (sourceVariable
+        ? (constants.get(sourceArg) ??
+          (sourceArg in NAMED ? undefined : variableBefore(code, sourceArg, at, constants)) ??
+          placeholder(sourceArg))
+        : '…');
     sites.push({ component, text, source, where: file });
   };
   for (const m of code.matchAll(/\.record\(\s*'(\w+)'/g)) {

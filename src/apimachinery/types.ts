@@ -91,6 +91,39 @@ export type ValidatingAdmissionPolicyBinding = Omit<
     matchResources?: MatchResources;
   };
 };
+/**
+ * admissionregistration.k8s.io/v1 MutatingAdmissionPolicy (GA in 1.36; kubernetes-types has no
+ * model of it yet): the fields of staging/src/k8s.io/api/admissionregistration/v1/types.go.
+ */
+export interface MutatingAdmissionPolicySpec {
+  paramKind?: ValidatingAdmissionPolicySpec['paramKind'];
+  matchConstraints?: MatchResources;
+  variables?: { name: string; expression: string }[];
+  mutations?: {
+    patchType?: string;
+    applyConfiguration?: { expression?: string };
+    jsonPatch?: { expression?: string };
+  }[];
+  failurePolicy?: string;
+  matchConditions?: ValidatingAdmissionPolicySpec['matchConditions'];
+  reinvocationPolicy?: string;
+}
+export interface MutatingAdmissionPolicy {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: MutatingAdmissionPolicySpec;
+}
+export interface MutatingAdmissionPolicyBinding {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: {
+    policyName?: string;
+    paramRef?: NonNullable<ValidatingAdmissionPolicyBinding['spec']>['paramRef'];
+    matchResources?: MatchResources;
+  };
+}
 export type Service = Mutable<core.Service> & { metadata: ObjectMeta };
 export type ServicePort = Mutable<core.ServicePort>;
 export type Endpoints = Mutable<core.Endpoints> & { metadata: ObjectMeta };

@@ -1,139 +1,65 @@
 import type { Clock } from '../foundation/clock';
-import type { Component } from '../foundation/timeline/event';
 import type { RevisionReader, Timeline } from '../foundation/timeline/timeline';
-import { createHash } from 'node:crypto';
-import { forbidden, invalid, notFound, StatusError, type FieldError } from '../apimachinery/errors';
-import { Etcd, type EtcdEvent, type StoredObject } from './etcd';
+import { invalid, notFound, type FieldError } from '../apimachinery/errors';
+import { Etcd, type EtcdEvent } from './etcd';
 import { createEviction, EVICTION_SOURCE, type Eviction } from './eviction';
 import { BINDING_SOURCE, setPodHostAndAnnotations } from './binding';
 import { scheduleCompaction } from './compaction';
-import { isTerminating, namespaceTerminatingError } from './namespace-strategy';
 import { clone, toTime, type KubeObject } from '../apimachinery/object';
 import { applyPatchBody, type PatchType } from './patch';
 import { checkConvertible } from './field-manager';
-import { FieldManager, type ManagerInfo } from './managedfields/manager';
-import { FieldSet } from './managedfields/fieldpath';
-import { schemaDefinitions } from './schemas';
-import { applyScale, scaleOf, type Scale, type ScalableResource } from './scale';
+import type { Scale, ScalableResource } from './scale';
+import { appsScaleRest, CUSTOM_SCALE_SOURCE, customScaleRest, type ScaleChange, type ScaleRest } from './scale-rest';
 import { Store, STORE_SOURCE, type StoreAdmission } from './store';
-import { qualifiedKind, qualifiedResource, type Strategy } from './strategy';
+import { qualifiedKind, type Strategy } from './strategy';
 import { DEFAULT_RELEASE, type Release } from '../foundation/release';
-import type {
-  DeleteOptions,
-  Deployment,
-  Pod,
-  PodDisruptionBudget,
-  ReplicaSet,
-  StatefulSet,
-  Status,
-} from '../apimachinery/types';
-import { NO_WEBHOOK_CALLER, WebhookCallPending, type WebhookCaller } from './webhook/caller';
-import type { Webhook } from './webhook/configuration';
-import { PolicyAdmission, type ParamResource, type PolicyHook } from './validatingadmissionpolicy/dispatcher';
-import { WebhookAdmission, type ConfiguredWebhook } from './webhook/dispatcher';
-import type { AdmissionAttributes } from './webhook/matching';
-import {
-  encodeContinue,
-  expired,
-  parseListOptions,
-  selectionMatches,
-  tooLargeResourceVersion,
-  type ListOptions,
-} from './list-options';
+import type { DeleteOptions, Pod, PodDisruptionBudget, Status } from '../apimachinery/types';
+import type { WebhookCaller } from './webhook/caller';
+import type { PolicyAdmission } from './validatingadmissionpolicy/dispatcher';
+import type { WebhookAdmission } from './webhook/dispatcher';
+import type { ListOptions } from './list-options';
+import { readListPage } from './list-page';
 import { deterministicUid } from '../apimachinery/uid';
 import { validateDeleteOptions } from '../apimachinery/validation';
 import { describeDeleteOptions } from './delete-options';
-import { Watch, type WatchEvent, type WatchFilter } from './watch';
-import { APIEXTENSIONS_GROUP, nodeNameOf, pluralOf, resourceOf, WatchIndex } from './watch-cache';
+import type { Watch, WatchEvent } from './watch';
+import {
+  APIEXTENSIONS_GROUP,
+  pluralOf,
+  resourceOf,
+  WatchIndex,
+  watchLaneReader,
+  type WatchOptions,
+} from './watch-cache';
 import { CustomResourceServing, type CustomResource } from './apiextensions/served-resources';
-import { applyCustomScale, customScaleOf, type ScaleSubresource } from './apiextensions/custom-resource-scale';
 import type { CustomResourceDefinition } from './apiextensions/types';
-import { builtinKind, builtinKinds, type BuiltinResource, type BuiltinResourceType } from './kinds';
-import type { KindContext, KindStrategies } from './kinds/kind';
-import { validateObjectName } from './object-names';
+import { builtinKind, builtinKinds } from './kinds';
+import type { KindStrategies } from './kinds/kind';
+import { assembleStorage } from './kinds/rest-storage';
+import { NameGenerator, validateObjectName } from './object-names';
+import { refuseCreateWhileTerminating } from './apiextensions/create-while-terminating';
+import { AdmissionChain } from './admission-chain';
+import { RequestFields } from './request-fields';
+import { RequestLog } from './request-log';
+import { pathNotFound, RequestRunner, serve } from './request-runner';
+import { createSystemNamespaces } from './system-namespaces';
+import {
+  DEFAULT_APISERVER_OPTIONS,
+  isCustomResource,
+  type ApiResponse,
+  type ApiServerOptions,
+  type BuiltinResource,
+  type ClientIdentity,
+  type DeleteResponseBody,
+  type ListPage,
+  type RequestRecord,
+  type Resource,
+  type ResourceType,
+  type WriteOptions,
+} from './request-types';
 
-export type Resource = BuiltinResource | CustomResource;
-export type { BuiltinResource };
-/** The object type of every resource: a built-in kind's (kinds/), a custom resource's plain object. */
-export type ResourceType = BuiltinResourceType & { [K in CustomResource]: KubeObject };
-
-/** One page of a LIST (metav1.ListMeta with its items). */
-export interface ListPage<T> {
-  items: T[];
-  resourceVersion: string;
-  /** The token of the next page, when `limit` cut the list short. */
-  continue?: string;
-  /** How many items follow this page (only when no selector filtered the list, as etcd3 GetList). */
-  remainingItemCount?: number;
-}
-/**
- * The body of a successful DELETE (store.go finalizeDelete, R49/R50): pods (ReturnDeletedObject)
- * always answer with the Pod; other resources with the object while finalizers hold it, else with
- * a Success Status naming it.
- */
-export type DeleteResponseBody<R extends Resource> = R extends 'pods' ? Pod : ResourceType[R] | Status;
-
-/** Who sends a request: shown as the event's actor, and its lane for client-side events. */
-export interface ClientIdentity {
-  readonly name: string;
-  readonly component: Component;
-}
-
-export type ApiResponse<T> = (
-  | { ok: true; code: number; object: T; requestId: number }
-  | { ok: false; code: number; status: Status & { reason: string; message: string }; requestId: number }
-) & {
-  /** Admission's warnings (a ValidatingAdmissionPolicy binding's Warn action), for the response's Warning headers. */
-  warnings?: readonly string[];
-};
-
-/** A mutating request as the apiserver saw it, for "what did the last request change". */
-export interface RequestRecord {
-  readonly id: number;
-  readonly verb: string;
-  readonly resource: Resource;
-  readonly namespace?: string;
-  readonly name: string;
-  /** The etcd revision before the request ran. */
-  readonly revisionBefore: number;
-  response?: ApiResponse<unknown>;
-}
-
-export interface ApiServerOptions {
-  /** Delay between a write and its delivery to each watcher (default 0: same instant, after the write). */
-  watchLatencyMs: number;
-  /** kube-apiserver --etcd-compaction-interval (default 5m): watches cannot resume from before the last compaction. */
-  compactionIntervalMs: number;
-  /** The kube-apiserver release modelled (and its feature gates). */
-  release: Release;
-  /**
-   * Compaction drops what it compacts (a `serve` session): etcd's history before the compacted
-   * revision, the timeline's events and the request records from before it. Off (scenarios),
-   * compaction is logical only and everything is kept for the report.
-   */
-  dropCompactedHistory?: boolean;
-  /**
-   * Whether writes keep managedFields (kube-apiserver always does). Off for scenarios, whose
-   * timelines leave managed fields out of every diff anyway, so that the per-write cost stays
-   * flat; `serve` and every served API turn it on (trackManagedFields). Server-side apply works
-   * either way (without them each apply finds no other managers, so it conflicts with nobody).
-   */
-  managedFields: boolean;
-}
-
-export const DEFAULT_APISERVER_OPTIONS: ApiServerOptions = {
-  watchLatencyMs: 0,
-  compactionIntervalMs: 5 * 60_000,
-  release: DEFAULT_RELEASE,
-  managedFields: false,
-};
-
-/** Options of create, update and patch: metav1.CreateOptions/UpdateOptions/PatchOptions as far as modelled. */
-export interface WriteOptions {
-  dryRun?: boolean;
-  /** The fieldManager parameter (default: the client's name, as upstream takes the User-Agent's product). */
-  fieldManager?: string;
-}
+export type * from './request-types';
+export { DEFAULT_APISERVER_OPTIONS, isCustomResource } from './request-types';
 
 const HANDLERS = 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers';
 // The sources of the requests' events, each one string built once: the timeline interns sources
@@ -143,17 +69,6 @@ const UPDATE_SOURCE = `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} 
 const PATCH_SOURCE = `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`;
 const APPLY_SOURCE = `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`;
 const DELETE_SOURCE = `${HANDLERS}/delete.go DeleteResource → ${STORE_SOURCE} Store.Delete`;
-
-/** The components that run inside kube-controller-manager (its User-Agent names the manager). */
-const CONTROLLER_MANAGER_COMPONENTS: ReadonlySet<Component> = new Set<Component>([
-  'gc',
-  'nodelifecycle',
-  'podgc',
-  'controller',
-]);
-
-/** The default GetResetFields of a kind with a status: status through the main resource, spec through status. */
-const DEFAULT_RESET_FIELDS = { main: [[{ field: 'status' }]], status: [[{ field: 'spec' }]] } as const;
 
 /** The Success Status an eviction answers with. */
 const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
@@ -168,16 +83,7 @@ const QUIET_RESOURCES: ReadonlySet<string> = new Set(
 );
 const CRD_PREFIX = '/registry/apiextensions.k8s.io/customresourcedefinitions/';
 
-/** Whether a resource name is a custom resource's (`<plural>.<group>`: built-in names have no dot). */
-export function isCustomResource(resource: string): resource is CustomResource {
-  return resource.includes('.');
-}
-
-/**
- * The namespaces kube-apiserver creates at start (pkg/controlplane/controller/systemnamespaces:
- * kube-system, kube-public, kube-node-lease; the bootstrap controller adds default).
- */
-export const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', 'kube-system'] as const;
+export { SYSTEM_NAMESPACES } from './system-namespaces';
 
 /**
  * kube-apiserver for the resources that take part in pod deletion: the REST handlers
@@ -193,28 +99,21 @@ export class ApiServer {
   /** Each built-in kind's strategies: its status and finalize subresources' beside its main one. */
   private readonly strategies: Readonly<Record<string, KindStrategies<KubeObject>>>;
   private readonly watches: WatchIndex;
-  /** Every request (or, when the timeline keeps no events, only the last one). */
-  private readonly requests: RequestRecord[] = [];
-  private requestCount = 0;
-  /** Request records dropped with compacted history (dropCompactedHistory). */
-  private requestsDropped = 0;
+  /** The watch lane's events keep only their revision; the text is read back from etcd's history. */
+  private readonly watchLane: RevisionReader;
+  /** The mutating requests served (request-log.ts). */
+  private readonly requests: RequestLog;
+  /** What every mutating request goes through (request-runner.ts). */
+  private readonly runner: RequestRunner;
   private createCounter = 0;
-  /** How many names each generateName base has been given (R76). */
-  private readonly generatedNames = new Map<string, number>();
+  /** The names given for generateName (R76). */
+  private readonly names = new NameGenerator();
   private namespacesBootstrapped = false;
   private readonly startedAt: number;
-  /** The admission webhooks of the configurations stored (ValidatingAdmissionWebhook, MutatingAdmissionWebhook). */
-  readonly webhooks: WebhookAdmission;
-  /** How webhooks are reached: modelled in scenarios, over HTTPS in `serve` (webhook/caller.ts). */
-  webhookCaller: WebhookCaller = NO_WEBHOOK_CALLER;
-  /** The ValidatingAdmissionPolicy plugin (R210). */
-  readonly policies: PolicyAdmission;
-  /** The policies with their bindings, read again after one changes (the policy source's informers). */
-  private policyHooks: PolicyHook[] | undefined;
-  /** The warnings admission (and a custom resource's ratcheted CEL rules) gave the request running now (warning.AddWarning on its context). */
-  private admissionWarnings: string[] = [];
-  /** The configured webhooks, read again after a configuration changes (the configuration managers' informers). */
-  private configuredWebhooks: { validating?: ConfiguredWebhook[]; mutating?: ConfiguredWebhook[] } = {};
+  /** The admission chain: NamespaceLifecycle, the webhooks, the policies (admission-chain.ts). */
+  private readonly admission: AdmissionChain;
+  /** The managed fields of the writes and server-side apply (request-fields.ts). */
+  private readonly fields: RequestFields;
 
   constructor(
     private readonly clock: Clock,
@@ -228,44 +127,35 @@ export class ApiServer {
       () => clock.now(),
       (key) => !QUIET_RESOURCES.has(pluralOf(key)),
     );
-    // Each kind's REST storage, assembled from its kind module (kinds/): a Store over its main
-    // strategy, with its validation and defaulting (the kind's `rules`, kind-rules/) plugged in, and the
-    // strategies of its subresources.
-    const ctx: KindContext = {
-      release: options.release,
-      now: () => clock.now(),
-      validateName: (resource, name) => validateName(resource as Resource, name, options.release),
-    };
-    const stores: Record<string, Store<KubeObject>> = {};
-    const subresourceStrategies: Record<string, KindStrategies<KubeObject>> = {};
-    for (const kind of builtinKinds()) {
-      const strategies = kind.strategies(ctx);
-      const store = new Store<KubeObject>(this.etcd, clock, strategies.main, true, options.release);
-      store.useKindRules(kind.rules, options.release);
-      stores[kind.resource] = store;
-      subresourceStrategies[kind.resource] = strategies;
-    }
-    this.stores = stores as { [R in BuiltinResource]: Store<ResourceType[R]> };
-    this.strategies = subresourceStrategies;
+    this.watchLane = watchLaneReader(this.etcd);
+    this.requests = new RequestLog(timeline);
+    // Each kind's REST storage, assembled from its kind module (kinds/rest-storage.ts).
+    const storage = assembleStorage(this.etcd, clock, options.release, (resource, name) =>
+      validateName(resource as Resource, name, options.release),
+    );
+    this.stores = storage.stores as { [R in BuiltinResource]: Store<ResourceType[R]> };
+    this.strategies = storage.strategies;
     this.customResources = new CustomResourceServing(this.etcd, clock, options.release, (warning) =>
-      this.admissionWarnings.push(warning),
+      this.admission.warnings.push(warning),
     );
-    this.webhooks = new WebhookAdmission(
-      timeline,
-      { webhooks: (mutating) => this.webhooksOf(mutating), namespaceLabels: (ns) => this.namespaceLabels(ns) },
-      () => this.webhookCaller,
-      options.release,
-    );
-    this.policies = new PolicyAdmission(
+    this.admission = new AdmissionChain(
       timeline,
       {
-        hooks: () => this.policyHooksOf(),
-        namespace: (ns) =>
-          this.stores.namespaces.exists(undefined, ns) ? this.stores.namespaces.get(undefined, ns) : undefined,
-        namespaceLabels: (ns) => this.namespaceLabels(ns),
-        paramResource: (apiVersion, kind) => this.paramResource(apiVersion, kind),
+        store: (resource) => this.store(resource),
+        resources: () => [
+          ...(Object.keys(this.stores) as Resource[]),
+          ...this.customResources.list().map((c) => c.resource),
+        ],
+        requestId: () => this.requests.count,
       },
       options.release,
+    );
+    this.runner = new RequestRunner(timeline, this.etcd, this.requests, this.admission);
+    this.fields = new RequestFields(
+      clock,
+      this.customResources,
+      (resource) => this.store(resource).strategy.apiVersion,
+      () => this.options.managedFields,
     );
     this.etcd.subscribe((e) => this.dispatch(e));
     if (options.dropCompactedHistory) {
@@ -276,7 +166,7 @@ export class ApiServer {
         intervalMs: options.compactionIntervalMs,
         startedAt: this.startedAt,
         compactedRevision: () => this.compactedRevision(),
-        dropRequestsBefore: (revision) => this.dropRequestsBefore(revision),
+        dropRequestsBefore: (revision) => this.requests.dropBefore(revision),
         forgetAbsentKeys: () => {
           for (const store of Object.values(this.stores)) store.forgetAbsentKeys();
           for (const store of this.customResources.stores()) store.forgetAbsentKeys();
@@ -285,20 +175,29 @@ export class ApiServer {
     }
   }
 
-  /** R207: the compactor (compaction.ts) drops the request records of the history it compacts. */
-  private dropRequestsBefore(revision: number): void {
-    let drop = 0;
-    while (drop < this.requests.length && this.requests[drop].revisionBefore < revision) drop++;
-    if (this.timeline.keepsEvents && drop > 0) {
-      this.requests.splice(0, drop);
-      this.requestsDropped += drop;
-    }
+  /** The admission webhooks of the configurations stored (ValidatingAdmissionWebhook, MutatingAdmissionWebhook). */
+  get webhooks(): WebhookAdmission {
+    return this.admission.webhooks;
+  }
+
+  /** The ValidatingAdmissionPolicy plugin (R210). */
+  get policies(): PolicyAdmission {
+    return this.admission.policies;
+  }
+
+  /** How webhooks are reached: modelled in scenarios, over HTTPS in `serve` (webhook/caller.ts). */
+  get webhookCaller(): WebhookCaller {
+    return this.admission.webhookCaller;
+  }
+
+  set webhookCaller(caller: WebhookCaller) {
+    this.admission.webhookCaller = caller;
   }
 
   // ---- reads (not recorded on the timeline: they change nothing) ----
 
   get<R extends Resource>(resource: R, namespace: string | undefined, name: string): ApiResponse<ResourceType[R]> {
-    return this.serve(undefined, () => ({ code: 200, object: this.store(resource).get(namespace, name) }));
+    return serve(undefined, () => ({ code: 200, object: this.store(resource).get(namespace, name) }));
   }
 
   list<R extends Resource>(
@@ -306,7 +205,7 @@ export class ApiServer {
     namespace: string | undefined,
     matches: (o: ResourceType[R]) => boolean = () => true,
   ): ApiResponse<{ items: ResourceType[R][]; resourceVersion: string }> {
-    return this.serve(undefined, () => {
+    return serve(undefined, () => {
       const list = this.store(resource).list(namespace);
       return { code: 200, object: { items: list.items.filter(matches), resourceVersion: list.resourceVersion } };
     });
@@ -325,46 +224,16 @@ export class ApiServer {
     namespace: string | undefined,
     query: ListOptions,
   ): ApiResponse<ListPage<ResourceType[R]>> {
-    return this.serve(undefined, () => {
-      const opts = parseListOptions(resource, { metadata: {} }, query);
-      const current = this.etcd.currentRevision;
-      const prefix = this.prefixOf(resource, namespace);
-      let revision = current;
-      let startKey: string | undefined;
-      if (opts.continue) {
-        revision = opts.continue.rv;
-        startKey = prefix + opts.continue.start;
-        if (revision < this.compactedRevision()) {
-          throw expired(
-            'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
-          );
-        }
-      } else if (opts.resourceVersion !== undefined && opts.resourceVersion !== '0') {
-        const asked = Number(opts.resourceVersion);
-        if (asked > current) throw tooLargeResourceVersion(asked, current);
-        if (opts.resourceVersionMatch === 'Exact') {
-          if (asked < this.compactedRevision()) throw expired('The resourceVersion for the provided list is too old.');
-          revision = asked;
-        }
-      }
-      const limit = opts.resourceVersion === '0' && !opts.continue ? 0 : opts.limit;
-      const entries = revision === current ? this.etcd.listEntries(prefix) : this.stateAt(prefix, revision);
-      const selected = entries.filter(
-        ([key, obj]) =>
-          (startKey === undefined || key >= startKey) && selectionMatches(resource, opts, obj as unknown as KubeObject),
-      );
-      const page = limit > 0 ? selected.slice(0, limit) : selected;
-      const result: ListPage<ResourceType[R]> = {
-        items: page.map(([, obj]) => obj as unknown as ResourceType[R]),
-        resourceVersion: String(revision),
-      };
-      if (limit > 0 && selected.length > limit) {
-        const [nextKey] = selected[limit];
-        result.continue = encodeContinue(nextKey.slice(prefix.length), revision);
-        if (!opts.labels && !opts.fields) result.remainingItemCount = selected.length - limit;
-      }
-      return { code: 200, object: result };
-    });
+    return serve(undefined, () => ({
+      code: 200,
+      object: readListPage<ResourceType[R]>(
+        this.etcd,
+        () => this.compactedRevision(),
+        resource,
+        this.prefixOf(resource, namespace),
+        query,
+      ),
+    }));
   }
 
   /**
@@ -375,25 +244,7 @@ export class ApiServer {
    */
   ensureSystemNamespaces(): void {
     this.namespacesBootstrapped = true;
-    for (const name of SYSTEM_NAMESPACES) {
-      const existing = this.get('namespaces', undefined, name);
-      if (existing.ok) continue;
-      this.create({ name: 'kube-apiserver', component: 'apiserver' }, 'namespaces', undefined, {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: { name },
-        spec: { finalizers: ['kubernetes'] },
-        status: { phase: 'Active' },
-      });
-      // R246: a cluster that is serving has had its serviceaccounts controller run long before:
-      // each system namespace already has its ServiceAccount "default" (the controller makes the
-      // ones of namespaces created later).
-      this.create({ name: 'service-account-controller', component: 'controller' }, 'serviceaccounts', name, {
-        apiVersion: 'v1',
-        kind: 'ServiceAccount',
-        metadata: { name: 'default', namespace: name },
-      });
-    }
+    createSystemNamespaces(this);
   }
 
   /**
@@ -403,78 +254,19 @@ export class ApiServer {
   watch<R extends Resource>(
     resource: R,
     namespace: string | undefined,
-    opts: {
-      resourceVersion?: string;
-      matches?: (o: ResourceType[R]) => boolean;
-      nodeName?: string;
-      /**
-       * Without a resourceVersion (or with "0"), begin with a synthetic ADDED event for every
-       * object that exists now, as the watch cache does for "get state and start at most recent"
-       * (cacher.Watch with an unset or zero resourceVersion). In-process callers that list first
-       * leave it off.
-       */
-      initialState?: boolean;
-      /**
-       * A streaming list (sendInitialEvents=true; cacher.Watch with SendInitialEvents): the
-       * current state as ADDED events in key order, handed back at once in `Watch.initialEvents`
-       * with the revision they are at (the watch cache serves them from memory, before any live
-       * event), and the watch continues from that revision.
-       */
-      sendInitialEvents?: boolean;
-    },
+    opts: WatchOptions<ResourceType[R]>,
     handler: (e: WatchEvent<ResourceType[R]>) => void,
   ): ApiResponse<Watch> {
-    return this.serve(undefined, () => {
-      const prefix = this.prefixOf(resource, namespace);
-      const matches = opts.matches as ((o: KubeObject) => boolean) | undefined;
-      const node = opts.nodeName;
-      // fieldSelector spec.nodeName=NODE, as the kubelet asks for its pods.
-      const filter: WatchFilter = {
-        prefix,
-        matches: node === undefined ? matches : (o) => nodeNameOf(o) === node && (!matches || matches(o)),
-      };
-      const initial = opts.initialState && (opts.resourceVersion === undefined || opts.resourceVersion === '0');
-      // A streaming list's resourceVersion is a lower bound on the state it starts from (NotOlderThan),
-      // not a point in history: the current state satisfies it, compacted or not.
-      const from =
-        opts.resourceVersion === undefined || initial || opts.sendInitialEvents
-          ? undefined
-          : Number(opts.resourceVersion);
-      if (from !== undefined && from < this.compactedRevision()) {
-        throw new StatusError({
-          kind: 'Status',
-          apiVersion: 'v1',
-          metadata: {},
-          status: 'Failure',
-          reason: 'Expired',
-          code: 410,
-          message: `too old resource version: ${from} (${this.compactedRevision()})`,
-        });
-      }
-      const w: Watch = new Watch(
-        this.clock,
-        this.options.watchLatencyMs,
-        filter,
+    return serve(undefined, () => ({
+      code: 200,
+      object: this.watches.open(
+        this.etcd,
+        () => this.compactedRevision(),
+        this.prefixOf(resource, namespace),
+        opts as WatchOptions<KubeObject>,
         handler as (e: WatchEvent) => void,
-        () => this.watches.remove(w, node),
-      );
-      if (opts.sendInitialEvents) {
-        const revision = this.etcd.currentRevision;
-        const events: WatchEvent[] = [];
-        for (const [key, value] of this.etcd.listEntries(prefix)) {
-          const event = w.eventFor({ revision, type: 'PUT', key, value, requestId: 0, at: this.clock.now() });
-          if (event) events.push(event);
-        }
-        w.initialEvents = { events, revision };
-      } else if (from !== undefined) for (const e of this.etcd.historySince(from)) w.offer(e);
-      if (initial && !opts.sendInitialEvents) {
-        const revision = this.etcd.currentRevision;
-        for (const [key, value] of this.etcd.listEntries(prefix))
-          w.offer({ revision, type: 'PUT', key, value, requestId: 0, at: this.clock.now() });
-      }
-      this.watches.add(w, node);
-      return { code: 200, object: w };
-    });
+      ),
+    }));
   }
 
   // ---- writes ----
@@ -488,7 +280,7 @@ export class ApiServer {
     opts: WriteOptions = {},
   ): ApiResponse<ResourceType[R]> {
     // R76 — rest.BeforeCreate: a missing name is generated from generateName (names.SimpleNameGenerator).
-    const name = obj.metadata.name || (obj.metadata.generateName ? this.generateName(obj.metadata.generateName) : '');
+    const name = obj.metadata.name || (obj.metadata.generateName ? this.names.next(obj.metadata.generateName) : '');
     return this.mutate(client, 'CREATE', resource, namespace, name, `CREATE ${resource}/${name}`, CREATE_SOURCE, () => {
       // The decoded request body: the store prepares it in place, so the caller's object stays as sent.
       const withNs = clone(obj);
@@ -499,17 +291,19 @@ export class ApiServer {
         const decoded = { apiVersion: strategy.apiVersion, kind: strategy.kind, ...clone(withNs) };
         decoded.metadata.name = name;
         builtinKind(resource)?.schemeDefaults?.(decoded);
-        this.fields().update(
-          undefined,
-          decoded,
-          this.managerOf(client, resource, undefined, 'Update', opts.fieldManager),
-          this.resetFieldsOf(resource, undefined),
-          toTime(this.clock.now()),
-        );
+        this.fields
+          .manager()
+          .update(
+            undefined,
+            decoded,
+            this.fields.managerOf(client, resource, undefined, 'Update', opts.fieldManager),
+            this.fields.resetFieldsOf(resource, undefined),
+            toTime(this.clock.now()),
+          );
         withNs.metadata.managedFields = decoded.metadata.managedFields;
       }
-      this.refuseCreateWhileTerminating(resource, name, false);
-      const admission = this.admissionFor<R>(client, 'CREATE', resource, namespace, name, '', !!opts.dryRun);
+      refuseCreateWhileTerminating(this.customResources, this.options.release, resource, name, false);
+      const admission = this.admission.forWrite<R>(client, 'CREATE', resource, namespace, name, '', !!opts.dryRun);
       return { code: 201, object: this.createObject(resource, namespace, name, withNs, !!opts.dryRun, admission) };
     });
   }
@@ -533,13 +327,16 @@ export class ApiServer {
     )
       throw notFound('namespaces', namespace ?? '');
     // …and none in a namespace that is being terminated (R122).
-    if (store.strategy.namespaced) this.admitNamespaceLifecycle(resource, namespace, name);
+    if (store.strategy.namespaced) this.admission.admitNamespaceLifecycle(resource, namespace, name);
     const errs = validateName(resource, name, this.options.release);
     if (errs.length > 0) throw invalid(qualifiedKind(store.strategy), name, errs);
     withNs.metadata.name = name;
     if (store.strategy.namespaced) withNs.metadata.namespace = namespace;
     // The kind's built-in mutating admission and its REST storage's allocations (kinds/kind.ts beforeCreate).
-    builtinKind(resource)?.beforeCreate?.(withNs, { list: (r) => this.store(r as Resource).list(undefined).items });
+    builtinKind(resource)?.beforeCreate?.(withNs, {
+      list: (r) => this.store(r as Resource).list(undefined).items,
+      warn: (text) => this.admission.warnings.push(text),
+    });
     this.createCounter += 1;
     const uid = deterministicUid(resource, namespace, name, this.createCounter);
     return this.store(resource).create(withNs, { dryRun, uid, admission });
@@ -557,7 +354,7 @@ export class ApiServer {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'UPDATE', resource, namespace, name, `UPDATE ${path}`, UPDATE_SOURCE, () => {
       const preconditions = obj.metadata.uid ? { uid: obj.metadata.uid } : undefined;
-      const admission = this.admissionFor<R>(
+      const admission = this.admission.forWrite<R>(
         client,
         'UPDATE',
         resource,
@@ -566,7 +363,7 @@ export class ApiServer {
         opts.subresource ?? '',
         !!opts.dryRun,
       );
-      const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
+      const track = this.fields.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
       const r = this.store(resource).update(namespace, name, (existing) => track(existing, clone(obj)), {
         dryRun: opts.dryRun,
         strategy: this.strategyFor(resource, opts.subresource),
@@ -590,7 +387,7 @@ export class ApiServer {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     return this.mutate(client, 'PATCH', resource, namespace, name, `PATCH ${path}`, PATCH_SOURCE, () => {
       // patch.go: a PATCH is admitted as an UPDATE, with its options as UpdateOptions (patchToUpdateOptions).
-      const admission = this.admissionFor<R>(
+      const admission = this.admission.forWrite<R>(
         client,
         'UPDATE',
         resource,
@@ -599,7 +396,7 @@ export class ApiServer {
         opts.subresource ?? '',
         !!opts.dryRun,
       );
-      const track = this.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
+      const track = this.fields.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
       const r = this.store(resource).update(
         namespace,
         name,
@@ -633,20 +430,20 @@ export class ApiServer {
     const path = opts.subresource ? `${resource}/${name}/${opts.subresource}` : `${resource}/${name}`;
     const text = `PATCH ${path} fieldManager=${opts.fieldManager}${opts.force ? ' force=true' : ''}`;
     return this.mutate(client, 'PATCH', resource, namespace, name, text, APPLY_SOURCE, () => {
-      const info = this.managerOf(client, resource, opts.subresource, 'Apply', opts.fieldManager);
-      const reset = this.resetFieldsOf(resource, opts.subresource);
+      const info = this.fields.managerOf(client, resource, opts.subresource, 'Apply', opts.fieldManager);
+      const reset = this.fields.resetFieldsOf(resource, opts.subresource);
       const now = toTime(this.clock.now());
       const store = this.store(resource);
       if (!opts.subresource && !store.exists(namespace, name)) {
-        this.refuseCreateWhileTerminating(resource, name, true);
-        const created = this.untracked(
-          this.fields().apply(undefined, clone(body), info, !!opts.force, reset, now) as ResourceType[R],
+        refuseCreateWhileTerminating(this.customResources, this.options.release, resource, name, true);
+        const created = this.fields.untracked(
+          this.fields.manager().apply(undefined, clone(body), info, !!opts.force, reset, now) as ResourceType[R],
         );
         // An apply that creates is admitted as a CREATE (patch.go applyPatcher's create path).
-        const admission = this.admissionFor<R>(client, 'CREATE', resource, namespace, name, '', !!opts.dryRun);
+        const admission = this.admission.forWrite<R>(client, 'CREATE', resource, namespace, name, '', !!opts.dryRun);
         return { code: 201, object: this.createObject(resource, namespace, name, created, !!opts.dryRun, admission) };
       }
-      const admission = this.admissionFor<R>(
+      const admission = this.admission.forWrite<R>(
         client,
         'UPDATE',
         resource,
@@ -660,8 +457,8 @@ export class ApiServer {
         name,
         (existing) => {
           opts.check?.(existing);
-          return this.untracked(
-            this.fields().apply(existing, clone(body), info, !!opts.force, reset, now) as ResourceType[R],
+          return this.fields.untracked(
+            this.fields.manager().apply(existing, clone(body), info, !!opts.force, reset, now) as ResourceType[R],
           );
         },
         { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission },
@@ -676,90 +473,45 @@ export class ApiServer {
     namespace: string | undefined,
     name: string,
   ): ApiResponse<Scale> {
-    return this.serve(undefined, () => {
-      if (isCustomResource(resource))
-        return {
-          code: 200,
-          object: customScaleOf(this.store(resource).get(namespace, name), this.scaleSubresourceOf(resource)),
-        };
-      return { code: 200, object: scaleOf(this.store(resource).get(namespace, name)) };
-    });
-  }
-
-  /** A custom resource's scale subresource (its storage version's), or the 404 of one it does not have. */
-  private scaleSubresourceOf(resource: CustomResource): ScaleSubresource {
-    const info = this.customResources.get(resource)?.info;
-    const scale = info?.versions.find((v) => v.name === info.storageVersion)?.subresources.scale;
-    if (!scale) throw notFound(resource, 'scale');
-    return scale;
+    return serve(undefined, () => ({
+      code: 200,
+      object: this.scaleRestOf(resource).get(this.store(resource).get(namespace, name)),
+    }));
   }
 
   /**
-   * PATCH or PUT …/scale (ScaleREST.Update): the patch is applied to the object's Scale (or the
-   * Scale sent replaces it), and its spec.replicas is written to the object in one update through
-   * the main strategy; the answer is the new Scale.
+   * PATCH or PUT …/scale (ScaleREST.Update, scale-rest.ts): spec.replicas of the changed Scale is
+   * written to the object in one update through the main strategy; the answer is the new Scale.
    */
   scale(
     client: ClientIdentity,
     resource: ScalableResource | CustomResource,
     namespace: string | undefined,
     name: string,
-    change: { patch: PatchType; body: unknown } | { scale: Scale },
+    change: ScaleChange,
     opts: { dryRun?: boolean } = {},
   ): ApiResponse<Scale> {
     const verb = 'patch' in change ? 'PATCH' : 'UPDATE';
-    if (isCustomResource(resource)) {
-      return this.mutate(
-        client,
-        verb,
-        resource,
-        namespace,
-        name,
-        `${verb} ${resource}/${name}/scale`,
-        'staging/src/k8s.io/apiextensions-apiserver/pkg/registry/customresource/etcd.go ScaleREST.Update',
-        () => {
-          const subresource = this.scaleSubresourceOf(resource);
-          const r = this.store(resource).update(
-            namespace,
-            name,
-            (existing) => {
-              const next =
-                'patch' in change
-                  ? (applyPatchBody(customScaleOf(existing, subresource), change.patch, change.body) as Scale)
-                  : change.scale;
-              return applyCustomScale(existing, next, subresource);
-            },
-            { dryRun: opts.dryRun },
-          );
-          return { code: 200, object: customScaleOf(r.object, subresource) };
-        },
-      );
-    }
-    return this.mutate(
-      client,
-      verb,
-      resource,
-      namespace,
-      name,
-      `${verb} ${resource}/${name}/scale`,
-      `pkg/registry/apps/${resource.slice(0, -1)}/storage/storage.go ScaleREST.Update`,
-      () => {
-        const store = this.store(resource) as Store<Deployment | ReplicaSet | StatefulSet>;
-        const r = store.update(
-          namespace,
-          name,
-          (existing) => {
-            const next =
-              'patch' in change
-                ? (applyPatchBody(scaleOf(existing), change.patch, change.body) as Scale)
-                : change.scale;
-            return applyScale(existing, next, resource);
-          },
-          { dryRun: opts.dryRun },
-        );
-        return { code: 200, object: scaleOf(r.object) };
-      },
-    );
+    const text = `${verb} ${resource}/${name}/scale`;
+    const run = () => {
+      const rest = this.scaleRestOf(resource);
+      const store = this.store(resource) as Store<KubeObject>;
+      const r = store.update(namespace, name, (existing) => rest.update(existing, change), { dryRun: opts.dryRun });
+      return { code: 200, object: rest.get(r.object) };
+    };
+    if (isCustomResource(resource))
+      return this.mutate(client, verb, resource, namespace, name, text, CUSTOM_SCALE_SOURCE, run);
+    const appsSource = `pkg/registry/apps/${resource.slice(0, -1)}/storage/storage.go ScaleREST.Update`;
+    return this.mutate(client, verb, resource, namespace, name, text, appsSource, run);
+  }
+
+  /** The ScaleREST of a resource: an apps kind's, or a custom resource's storage version's (the 404 of one without). */
+  private scaleRestOf(resource: ScalableResource | CustomResource): ScaleRest {
+    if (!isCustomResource(resource)) return appsScaleRest(resource);
+    const info = this.customResources.get(resource)?.info;
+    const scale = info?.versions.find((v) => v.name === info.storageVersion)?.subresources.scale;
+    if (!scale) throw notFound(resource, 'scale');
+    return customScaleRest(scale);
   }
 
   /**
@@ -792,59 +544,6 @@ export class ApiServer {
     this.options = { ...this.options, managedFields: true };
   }
 
-  private fieldManager?: FieldManager;
-
-  /** An applied object as stored while managedFields are not kept: without them (each apply then starts afresh). */
-  private untracked<T extends KubeObject>(obj: T): T {
-    if (!this.options.managedFields) delete obj.metadata.managedFields;
-    return obj;
-  }
-
-  /** The field manager, over the served kinds' OpenAPI definitions (built on first use). */
-  private fields(): FieldManager {
-    return (this.fieldManager ??= new FieldManager(schemaDefinitions(), (apiVersion, kind) =>
-      this.customResources.fieldRoot(apiVersion, kind),
-    ));
-  }
-
-  /** The update function of a PUT or PATCH, recording its manager when managed fields are kept. */
-  private tracker<T>(
-    client: ClientIdentity,
-    resource: Resource,
-    subresource: 'status' | 'finalize' | undefined,
-    fieldManager: string | undefined,
-  ): (existing: T, next: T) => T {
-    if (!this.options.managedFields) return keepNext;
-    const info = this.managerOf(client, resource, subresource, 'Update', fieldManager);
-    const reset = this.resetFieldsOf(resource, subresource);
-    return (existing, next) => {
-      this.fields().update(existing as KubeObject, next as KubeObject, info, reset, toTime(this.clock.now()));
-      return next;
-    };
-  }
-
-  /**
-   * buildManagerInfo: the fieldManager parameter or, without one, the client's product (upstream
-   * takes the User-Agent up to its first '/': kubelet, kube-controller-manager).
-   */
-  private managerOf(
-    client: ClientIdentity,
-    resource: Resource,
-    subresource: string | undefined,
-    operation: 'Apply' | 'Update',
-    fieldManager: string | undefined,
-  ): ManagerInfo {
-    const manager =
-      fieldManager ??
-      (CONTROLLER_MANAGER_COMPONENTS.has(client.component) ? 'kube-controller-manager' : client.name.split('/')[0]);
-    return {
-      manager,
-      operation,
-      apiVersion: this.store(resource).strategy.apiVersion,
-      ...(subresource ? { subresource } : {}),
-    };
-  }
-
   /**
    * handlers/delete.go DeleteResource → Store.Delete. Options are validated before storage is
    * touched (R2: 422 beats 404). The response is the object (pods: ReturnDeletedObject, R49) or,
@@ -869,11 +568,11 @@ export class ApiServer {
           store: this.store(resource) as Store<KubeObject>,
           now: this.clock.now(),
           admission: () =>
-            this.deleteAdmission<R>(client, resource, namespace, name, options) as StoreAdmission<KubeObject>,
+            this.admission.forDelete<R>(client, resource, namespace, name, options) as StoreAdmission<KubeObject>,
         };
         return { code: 200, object: kind.restDelete(rest, name, options) as DeleteResponseBody<R> };
       }
-      const admission = this.deleteAdmission<R>(client, resource, namespace, name, options);
+      const admission = this.admission.forDelete<R>(client, resource, namespace, name, options);
       const { object, wasDeleted } = this.store(resource).delete(namespace, name, options, admission);
       return {
         code: !wasDeleted && options.orphanDependents === false ? 202 : 200,
@@ -895,7 +594,7 @@ export class ApiServer {
     const admission =
       opts.admission === false
         ? () => undefined
-        : (name: string) => this.deleteAdmission<R>(client, resource, namespace, name, options);
+        : (name: string) => this.admission.forDelete<R>(client, resource, namespace, name, options);
     return this.mutate(
       client,
       'DELETECOLLECTION',
@@ -937,11 +636,11 @@ export class ApiServer {
       `${EVICTION_SOURCE} EvictionREST.Create`,
       () => {
         // An eviction is a create (of the pods/eviction subresource): refused in a terminating namespace (R122).
-        this.admitNamespaceLifecycle('pods', namespace, name);
+        this.admission.admitNamespaceLifecycle('pods', namespace, name);
         // create.go: mutating admission on the Eviction; EvictionREST.Create: createValidation on it
         // first. The pod's deletion that follows goes to the store without admission (ValidateAllObjectFunc).
-        if (this.webhooks.has(true) || this.webhooks.has(false) || this.policies.has())
-          eviction = this.admitEviction(client, namespace, name, eviction, !!opts.dryRun);
+        if (this.admission.active)
+          eviction = this.admission.admitEviction(client, namespace, name, eviction, !!opts.dryRun);
         const storage = {
           pods: this.stores.pods,
           budgets: this.stores.poddisruptionbudgets,
@@ -972,26 +671,14 @@ export class ApiServer {
     );
   }
 
-  /**
-   * R76 — the next name for `base`: its Nth generated name is derived from N, a count per base,
-   * so a workload's pod names depend on that workload alone (not on what else was created before),
-   * and are the same on every run and through every client.
-   */
-  private generateName(base: string): string {
-    const n = (this.generatedNames.get(base) ?? 0) + 1;
-    this.generatedNames.set(base, n);
-    return generateName(base, n);
-  }
-
   // ---- bookkeeping for assertions ----
 
   request(id: number): RequestRecord | undefined {
-    const r = this.requests[this.timeline.keepsEvents ? id - 1 - this.requestsDropped : 0];
-    return r?.id === id ? r : undefined;
+    return this.requests.get(id);
   }
 
   get lastRequest(): RequestRecord | undefined {
-    return this.requests[this.requests.length - 1];
+    return this.requests.last;
   }
 
   /** The object stored under `key` just after revision `revision` (undefined if absent then). */
@@ -1022,67 +709,6 @@ export class ApiServer {
     return s.namespaced && namespace ? `/registry/${s.etcdPrefix}/${namespace}/` : `/registry/${s.etcdPrefix}/`;
   }
 
-  /**
-   * The objects under `prefix` as they were just after `revision`, in key order (a past etcd range
-   * read): the current range with the changes made since `revision` undone, newest first. A page
-   * of a paginated LIST (continue) reads a recent revision, so this costs the keys plus the few
-   * changes since, not the whole history from the start.
-   */
-  private stateAt(prefix: string, revision: number): [string, StoredObject][] {
-    const state = new Map<string, StoredObject>(this.etcd.listEntries(prefix));
-    let reappeared = false;
-    for (let r = this.etcd.currentRevision; r > revision; r--) {
-      const e = this.etcd.change(r)!;
-      if (!e.key.startsWith(prefix)) continue;
-      // Before a creation the key was absent; before an update or a deletion it held `prev`.
-      if (e.prev === undefined) state.delete(e.key);
-      else {
-        reappeared ||= !state.has(e.key);
-        state.set(e.key, e.prev);
-      }
-    }
-    const entries = [...state.entries()];
-    return reappeared ? entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : entries;
-  }
-
-  /**
-   * R122 — the NamespaceLifecycle admission plugin for a create: a namespace that is terminating
-   * takes no new content (403 Forbidden with the NamespaceTerminating cause).
-   */
-  private admitNamespaceLifecycle(resource: Resource, namespace: string | undefined, name: string): void {
-    if (namespace === undefined || !this.stores.namespaces.exists(undefined, namespace)) return;
-    const ns = this.stores.namespaces.get(undefined, namespace);
-    if (isTerminating(ns))
-      throw namespaceTerminatingError(qualifiedResource(this.store(resource).strategy), name, namespace);
-  }
-
-  /**
-   * GetResetFields of the resource's strategy: a custom resource resets `status` through its main
-   * resource, and `spec` through its status, only when its CRD version has a status subresource
-   * (customresource/strategy.go, status_strategy.go); the built-in kinds as resetFields says.
-   */
-  private resetFieldsOf(resource: Resource, subresource: string | undefined): FieldSet {
-    if (!isCustomResource(resource)) {
-      const reset = builtinKind(resource)?.resetFields ?? DEFAULT_RESET_FIELDS;
-      return FieldSet.of(...(subresource === 'status' ? reset.status : reset.main));
-    }
-    if (!this.customResources.get(resource)?.status) return new FieldSet();
-    return subresource === 'status' ? FieldSet.of([{ field: 'spec' }]) : FieldSet.of([{ field: 'status' }]);
-  }
-
-  /**
-   * A5 — no new custom resources while their CRD is terminating. Up to v1.33 the crdHandler
-   * refuses a POST with 405 ("create not allowed while custom resource definition is
-   * terminating") and lets a server-side apply create one; from v1.34 (kubernetes#132467) a
-   * create admission wrapper (forbidCreateAdmission) refuses both with 403 Forbidden.
-   */
-  private refuseCreateWhileTerminating(resource: Resource, name: string, byApply: boolean): void {
-    if (!isCustomResource(resource) || !this.customResources.get(resource)?.info.terminating) return;
-    const cause = 'create not allowed while custom resource definition is terminating';
-    if (this.options.release.atLeast(34)) throw forbidden(resource, name, cause);
-    if (!byApply) throw createWhileTerminating(resource);
-  }
-
   /** The namespaced resources this apiserver stores, with their API version (the namespace controller's discovery). */
   namespacedResources(): { resource: Resource; apiVersion: string }[] {
     const custom = this.customResources.list().map((c) => c.resource);
@@ -1099,17 +725,7 @@ export class ApiServer {
     const builtin = (this.stores as Record<string, Store<KubeObject>>)[resource];
     if (builtin !== undefined) return builtin as Store<ResourceType[R]>;
     const custom = this.customResources.get(resource);
-    if (custom === undefined)
-      throw new StatusError({
-        kind: 'Status',
-        apiVersion: 'v1',
-        metadata: {},
-        status: 'Failure',
-        reason: 'NotFound',
-        code: 404,
-        message: 'the server could not find the requested resource',
-        details: {},
-      });
+    if (custom === undefined) throw pathNotFound();
     return custom.store as unknown as Store<ResourceType[R]>;
   }
 
@@ -1128,7 +744,7 @@ export class ApiServer {
     return this.strategies[resource]?.status as Strategy<never> | undefined;
   }
 
-  /** Runs one mutating request: records its arrival, runs it, and turns StatusErrors into failure responses. */
+  /** Runs one mutating request (request-runner.ts); a request run again later leaves its generated-name count as it was. */
   private mutate<T>(
     client: ClientIdentity,
     verb: string,
@@ -1139,246 +755,17 @@ export class ApiServer {
     source: string,
     run: () => { code: number; object: T },
   ): ApiResponse<T> {
-    // `response` has its slot from the start: the record is kept for the whole run, and a member
-    // added later would need a second allocation for it.
-    // With webhooks configured, a caller may not have its answer yet (WebhookCallPending): the
-    // request then leaves no trace, to run again once the HTTP layer has called the webhook.
-    const mark =
-      this.webhooks.has(true) || this.webhooks.has(false) || this.policies.has() ? this.timeline.checkpoint() : -1;
-    const record: RequestRecord = {
-      id: ++this.requestCount,
-      verb,
-      resource,
-      namespace,
-      name,
-      revisionBefore: this.etcd.currentRevision,
-      response: undefined,
-    };
-    if (!this.timeline.keepsEvents) this.requests.length = 0;
-    this.requests.push(record);
-    // A namespace's deletion and its controller's writes are shown (their etcd writes stay quiet); the
-    // system namespaces kube-apiserver creates are not.
-    const quietly = builtinKind(resource)?.quiet;
-    const quiet = typeof quietly === 'object' ? !quietly.requestsShown(verb) : quietly === true;
-    const event = quiet ? undefined : this.timeline.record('apiserver', text, source, { actor: client.name });
-    if (event) event.requestId = record.id;
-    this.etcd.currentRequestId = record.id;
     const created = this.createCounter;
-    if (this.admissionWarnings.length > 0) this.admissionWarnings = [];
-    try {
-      const response = this.serve(record.id, run);
-      if (this.admissionWarnings.length > 0) response.warnings = this.admissionWarnings;
-      record.response = response;
-      if (event)
-        this.timeline.annotate(
-          event,
-          response.ok ? String(response.code) : `${response.code} ${response.status.reason}`,
-        );
-      return response;
-    } catch (e) {
-      // Nothing was stored before admission asked (admission runs before storage), unless a
-      // collection deletion had removed some items already: those stay, and so does the record.
-      if (e instanceof WebhookCallPending && mark >= 0 && this.etcd.currentRevision === record.revisionBefore) {
-        this.timeline.rollback(mark);
-        this.requests.pop();
-        this.requestCount -= 1;
-        this.createCounter = created;
-      }
-      throw e;
-    } finally {
-      if (mark >= 0) this.timeline.release();
-      this.etcd.currentRequestId = 0;
-    }
-  }
-
-  private serve<T>(requestId: number | undefined, run: () => { code: number; object: T }): ApiResponse<T> {
-    try {
-      const { code, object } = run();
-      return { ok: true, code, object, requestId: requestId ?? 0 };
-    } catch (e) {
-      if (!(e instanceof StatusError)) throw e;
-      return { ok: false, code: e.code, status: e.status, requestId: requestId ?? 0 };
-    }
-  }
-
-  /**
-   * The admission chain of one CREATE or UPDATE (a PATCH is admitted as an UPDATE, with its
-   * options as UpdateOptions: patch.go patchToUpdateOptions), or undefined without webhooks (the
-   * plugins then handle nothing, and nothing is built for them). Kind, group and version are the
-   * resource's; the options are the request's CreateOptions or UpdateOptions as the webhook
-   * receives them.
-   */
-  private admissionFor<R extends Resource>(
-    client: ClientIdentity,
-    operation: 'CREATE' | 'UPDATE',
-    resource: R,
-    namespace: string | undefined,
-    name: string,
-    subresource: string,
-    dryRun: boolean,
-  ): StoreAdmission<ResourceType[R]> | undefined {
-    if (!this.webhooks.has(true) && !this.webhooks.has(false) && !this.policies.has()) return undefined;
-    const options = {
-      kind: operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions',
-      apiVersion: 'meta.k8s.io/v1',
-      ...(dryRun ? { dryRun: ['All'] } : {}),
-    };
-    return this.admissionChain<R>(client, { operation, resource, namespace, name, subresource, dryRun }, options);
-  }
-
-  private admissionChain<R extends Resource>(
-    client: ClientIdentity,
-    request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>,
-    options: Record<string, unknown>,
-  ): StoreAdmission<ResourceType[R]> | undefined {
-    const mutating = this.webhooks.has(true);
-    const validating = this.webhooks.has(false);
-    const policies = this.policies.has();
-    if (!mutating && !validating && !policies) return undefined;
-    const info = this.admissionInfo(client, request, options);
-    return {
-      mutate: (obj, old) => (mutating ? (this.webhooks.mutate(info, obj, old) as ResourceType[R]) : obj),
-      // The ValidatingAdmissionPolicy plugin runs before ValidatingAdmissionWebhook (the plugin order of kube-apiserver).
-      validate: (obj, old) => {
-        if (policies) this.admissionWarnings.push(...this.policies.validate(info, obj, old));
-        if (validating) this.webhooks.validate(info, obj, old);
-      },
-    };
-  }
-
-  /** delete.go: mutating admission first, with no object, then validating admission on the object (Store.Delete's deleteValidation). */
-  private deleteAdmission<R extends Resource>(
-    client: ClientIdentity,
-    resource: R,
-    namespace: string | undefined,
-    name: string,
-    options: DeleteOptions,
-  ): StoreAdmission<ResourceType[R]> | undefined {
-    if (!this.webhooks.has(true) && !this.webhooks.has(false) && !this.policies.has()) return undefined;
-    const request = {
-      operation: 'DELETE' as const,
-      resource,
-      namespace,
-      name,
-      subresource: '',
-      dryRun: (options.dryRun ?? []).length > 0,
-    };
-    const deleteOptions = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', ...options };
-    if (this.webhooks.has(true))
-      this.webhooks.mutate(this.admissionInfo(client, request, deleteOptions), undefined, undefined);
-    return this.admissionChain<R>(client, request, deleteOptions);
-  }
-
-  private admissionInfo(
-    client: ClientIdentity,
-    request: Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>,
-    options: Record<string, unknown>,
-  ) {
-    const s = this.store(request.resource as Resource).strategy;
-    const [group, version] = s.apiVersion.includes('/') ? s.apiVersion.split('/') : ['', s.apiVersion];
-    const attributes: AdmissionAttributes = {
-      ...request,
-      group,
-      version,
-      kind: s.kind,
-      namespaced: s.namespaced,
-      namespace: s.namespaced ? request.namespace : undefined,
-    };
-    return { attributes, username: client.name, options, requestId: this.requestCount };
-  }
-
-  /** CREATE pods/NAME/eviction through the webhooks, with the policy/v1 Eviction as the object (R203). */
-  private admitEviction(
-    client: ClientIdentity,
-    namespace: string,
-    name: string,
-    eviction: Eviction,
-    dryRun: boolean,
-  ): Eviction {
-    const request = {
-      operation: 'CREATE' as const,
-      resource: 'pods',
-      namespace,
-      name,
-      subresource: 'eviction',
-      dryRun,
-    };
-    const base = this.admissionInfo(client, request, {
-      kind: 'CreateOptions',
-      apiVersion: 'meta.k8s.io/v1',
-      ...(dryRun ? { dryRun: ['All'] } : {}),
+    return this.runner.mutate(client, verb, resource, namespace, name, text, source, run, () => {
+      this.createCounter = created;
     });
-    const info = {
-      ...base,
-      attributes: { ...base.attributes, objectKind: { group: 'policy', version: 'v1', kind: 'Eviction' } },
-    };
-    const object = {
-      apiVersion: 'policy/v1',
-      kind: 'Eviction',
-      ...eviction,
-      metadata: { ...eviction.metadata, name, namespace },
-    } as KubeObject;
-    const admitted = this.webhooks.has(true) ? this.webhooks.mutate(info, object, undefined)! : object;
-    if (this.policies.has()) this.admissionWarnings.push(...this.policies.validate(info, admitted, undefined));
-    if (this.webhooks.has(false)) this.webhooks.validate(info, admitted, undefined);
-    return admitted as Eviction;
-  }
-
-  /** The webhooks of every configuration of one kind, configurations in name order (the configuration managers sort them so). */
-  private webhooksOf(mutating: boolean): ConfiguredWebhook[] {
-    const slot = mutating ? 'mutating' : 'validating';
-    let hooks = this.configuredWebhooks[slot];
-    if (hooks === undefined) {
-      const store = mutating ? this.stores.mutatingwebhookconfigurations : this.stores.validatingwebhookconfigurations;
-      hooks = store
-        .list(undefined)
-        .items.flatMap((c) =>
-          ((c.webhooks ?? []) as Webhook[]).map((hook) => ({ configuration: c.metadata.name ?? '', hook })),
-        );
-      this.configuredWebhooks[slot] = hooks;
-    }
-    return hooks;
-  }
-
-  /** Every policy with the bindings naming it, policies and bindings in name order (bindings of no policy left out). */
-  private policyHooksOf(): PolicyHook[] {
-    if (this.policyHooks === undefined) {
-      const bindings = this.stores.validatingadmissionpolicybindings.list(undefined).items;
-      this.policyHooks = this.stores.validatingadmissionpolicies
-        .list(undefined)
-        .items.map((policy) => ({
-          policy,
-          bindings: bindings.filter((b) => b.spec?.policyName === policy.metadata.name),
-        }))
-        .filter((h) => h.bindings.length > 0);
-    }
-    return this.policyHooks;
-  }
-
-  /** The REST mapping of a ValidatingAdmissionPolicy's paramKind: the built-in or served custom resource of that apiVersion and kind (R210). */
-  private paramResource(apiVersion: string, kind: string): ParamResource | undefined {
-    const custom = this.customResources.list().map((c) => c.resource);
-    const resource = [...(Object.keys(this.stores) as Resource[]), ...custom].find(
-      (r) => this.store(r).strategy.apiVersion === apiVersion && this.store(r).strategy.kind === kind,
-    );
-    if (resource === undefined) return undefined;
-    const store = this.store(resource);
-    return { namespaced: store.strategy.namespaced, list: (namespace) => store.list(namespace).items };
-  }
-
-  private namespaceLabels(namespace: string): Readonly<Record<string, string>> | undefined {
-    return this.stores.namespaces.exists(undefined, namespace)
-      ? this.stores.namespaces.get(undefined, namespace).metadata.labels
-      : undefined;
   }
 
   /** Fans one etcd change out to every open watch, and records it once on the watch lane. */
   private dispatch(e: EtcdEvent): void {
     const resource = resourceOf(e.key);
     const configuration = builtinKind(resource)?.admissionConfiguration;
-    if (configuration === 'validating-webhooks') this.configuredWebhooks.validating = undefined;
-    else if (configuration === 'mutating-webhooks') this.configuredWebhooks.mutating = undefined;
-    else if (configuration === 'policies') this.policyHooks = undefined;
+    if (configuration !== undefined) this.admission.configurationChanged(configuration);
     // The crdHandler's storage follows every CRD write before any watcher hears of it.
     else if (resource === APIEXTENSIONS_GROUP && e.key.startsWith(CRD_PREFIX))
       this.customResources.changed(
@@ -1395,46 +782,6 @@ export class ApiServer {
     }
     this.watches.offer(e);
   }
-
-  /** The watch lane's events keep only their revision; the text is read back from etcd's history. */
-  private readonly watchLane: RevisionReader = {
-    text: (revision) => {
-      const e = this.etcd.change(revision)!;
-      const type = e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED';
-      const plural = pluralOf(e.key);
-      return `${type} ${plural}/${e.key.slice(e.key.lastIndexOf('/') + 1)} rv=${revision}`;
-    },
-    patch: () => undefined,
-  };
-}
-
-/** The 405 MethodNotSupported of a create while the CRD is terminating, with the crdHandler's message. */
-function createWhileTerminating(resource: CustomResource): StatusError {
-  const dot = resource.indexOf('.');
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    reason: 'MethodNotAllowed',
-    code: 405,
-    message: 'create not allowed while custom resource definition is terminating',
-    details: { group: resource.slice(dot + 1), kind: resource.slice(0, dot) },
-  });
-}
-
-/** The update function without managed fields: the updated object as it is (one function for every write). */
-function keepNext<T>(_existing: T, next: T): T {
-  return next;
-}
-
-/** names.SimpleNameGenerator: generateName (cut to 58 characters) plus 5 characters, here derived from the base's count so runs repeat. */
-function generateName(base: string, counter: number): string {
-  const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
-  const digest = createHash('sha1').update(`${base}#${counter}`).digest();
-  let suffix = '';
-  for (let i = 0; i < 5; i++) suffix += alphabet[digest[i] % alphabet.length];
-  return base.slice(0, 58) + suffix;
 }
 
 /**

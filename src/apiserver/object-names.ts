@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FieldError } from '../apimachinery/errors';
 import { dns1123LabelErrors } from '../apimachinery/selectors';
 import type { Release } from '../foundation/release';
@@ -67,4 +68,28 @@ export function serviceNameErrors(name: string, release: Release): FieldError[] 
     );
   }
   return messages.map((detail) => ({ field: 'metadata.name', type: 'Invalid', value: name, detail }));
+}
+
+/** names.SimpleNameGenerator: generateName (cut to 58 characters) plus 5 characters, here derived from the base's count so runs repeat. */
+export function generateName(base: string, counter: number): string {
+  const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
+  const digest = createHash('sha1').update(`${base}#${counter}`).digest();
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += alphabet[digest[i] % alphabet.length];
+  return base.slice(0, 58) + suffix;
+}
+
+/**
+ * R76 — the names given for generateName: the Nth name of a base is derived from N, a count per
+ * base, so a workload's pod names depend on that workload alone (not on what else was created
+ * before), and are the same on every run and through every client.
+ */
+export class NameGenerator {
+  private readonly given = new Map<string, number>();
+
+  next(base: string): string {
+    const n = (this.given.get(base) ?? 0) + 1;
+    this.given.set(base, n);
+    return generateName(base, n);
+  }
 }

@@ -85,7 +85,7 @@ type WithRestartRules = { restartPolicy?: string; restartPolicyRules?: unknown[]
 
 /**
  * V51 — pkg/api/pod/util.go dropContainerRestartRules: with `ContainerRestartRules` off (alpha in
- * v1.34; v1.26–v1.33 have no such fields, which decoding drops the same way) and no restart rule in
+ * v1.34; v1.26–v1.27 have no such fields, which decoding drops the same way; v1.28–v1.33 see below) and no restart rule in
  * the stored pod (containerRestartRulesInUse: an init container's policy other than Always or any
  * rules, a regular container's policy), every regular container loses `restartPolicy` and
  * `restartPolicyRules`, every init container its rules and any policy but Always.
@@ -96,6 +96,14 @@ export function dropContainerRestartRules(spec: PodSpec | undefined, old: PodSpe
       (c) => (c.restartPolicy !== undefined && c.restartPolicy !== 'Always') || (c.restartPolicyRules ?? []).length > 0,
     ) || ((s?.containers ?? []) as WithRestartRules[]).some((c) => c.restartPolicy !== undefined);
   if (release.enabled('ContainerRestartRules') || inUse(old)) return;
+  // v1.28–v1.33: Container.restartPolicy exists (sidecars, kubernetes#116429) and nothing drops it:
+  // validation refuses it where it is not a sidecar's Always (container-restart-rules.ts); only
+  // restartPolicyRules, a field those releases do not know, is lost in decoding.
+  if (release.atLeast(28) && !release.atLeast(34)) {
+    for (const c of [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])] as WithRestartRules[])
+      delete c.restartPolicyRules;
+    return;
+  }
   for (const c of (spec?.initContainers ?? []) as WithRestartRules[]) {
     if (c.restartPolicy !== undefined && c.restartPolicy !== 'Always') delete c.restartPolicy;
     delete c.restartPolicyRules;

@@ -1,3 +1,4 @@
+import { validateContainerRestartRules } from './kind-rules/container-restart-rules';
 import type { Container, DeleteOptions, Pod, PodSpec } from '../apimachinery/types';
 import { jsonEqual, toTime } from '../apimachinery/object';
 import { DEFAULT_RELEASE, type Release } from '../foundation/release';
@@ -235,6 +236,8 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
           });
       });
       append(errs, validateSleepActions(pod.spec, release));
+      // V51 validateContainerRestartPolicy: malformed restartPolicyRules are refused.
+      append(errs, validateContainerRestartRules(pod.spec, 'spec', release));
       // ValidatePodSpec: a deadline is a positive int32 (K70).
       const deadline = pod.spec?.activeDeadlineSeconds;
       if (deadline !== undefined && deadline !== null && (deadline < 1 || deadline > MAX_INT32))

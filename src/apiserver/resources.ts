@@ -1,7 +1,7 @@
 import type { ApiServer, Resource } from './apiserver';
 import type { ServedCustomResource, ServedVersion } from './apiextensions/served-resources';
 import type { KubeObject } from '../apimachinery/object';
-import { builtinKinds } from './kinds';
+import { builtinKind, builtinKinds } from './kinds';
 import { SCALE } from './kinds/kind';
 
 /**
@@ -110,7 +110,9 @@ export function findResource(
   resource: string,
   api?: ApiServer,
 ): ServedResource | undefined {
-  const builtin = SERVED_RESOURCES.find((r) => r.group === group && r.version === version && r.resource === resource);
+  const builtin = SERVED_RESOURCES.find(
+    (r) => r.group === group && r.version === version && r.resource === resource && (!api || servedBy(r, api)),
+  );
   if (builtin || !api || api.customResources.size === 0) return builtin;
   const crd = api.customResources.get(`${resource}.${group}`)?.info;
   const v = crd?.versions.find((x) => x.name === version);
@@ -122,7 +124,9 @@ export function findResource(
  * resources of Established CRDs (the DiscoveryController lists no other).
  */
 export function resourcesOf(group: string, version: string, api?: ApiServer): ServedResource[] {
-  const builtin = SERVED_RESOURCES.filter((r) => r.group === group && r.version === version);
+  const builtin = SERVED_RESOURCES.filter(
+    (r) => r.group === group && r.version === version && (!api || servedBy(r, api)),
+  );
   if (!api || api.customResources.size === 0) return builtin;
   return [...builtin, ...customResources(api).filter((r) => r.group === group && r.version === version)];
 }
@@ -138,7 +142,13 @@ export function customResources(api: ApiServer): ServedResource[] {
 
 /** Built-in and custom resources (the GC's and namespace controller's discovery). */
 export function allServedResources(api: ApiServer): readonly ServedResource[] {
-  return api.customResources.size === 0 ? SERVED_RESOURCES : [...SERVED_RESOURCES, ...customResources(api)];
+  const builtin = SERVED_RESOURCES.filter((r) => servedBy(r, api));
+  return api.customResources.size === 0 ? builtin : [...builtin, ...customResources(api)];
+}
+
+/** Whether the apiserver's release serves a built-in resource (kinds/kind.ts `served`: MutatingAdmissionPolicy only from 1.36). */
+export function servedBy(r: ServedResource, api: ApiServer): boolean {
+  return builtinKind(r.storage)?.served?.(api.options.release) !== false;
 }
 
 /**

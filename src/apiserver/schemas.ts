@@ -415,7 +415,93 @@ export function schemaDefinitions(): Definitions {
     const cls = pending.shift()!;
     out[definitionName(cls)] = modelSchema(models, cls, need);
   }
+  addLaterFields(out);
   return (cached = out);
+}
+
+/** A field of k8s.io/api types.go as scripts/fields-by-release.mjs --types records it. */
+interface GoField {
+  readonly go: string;
+  readonly doc: string;
+  readonly markers?: { listType?: string; listMapKey?: string[]; mapType?: string; structType?: string };
+  readonly required?: boolean;
+}
+interface GoTypes {
+  readonly fields: Record<string, Record<string, GoField>>;
+  readonly structs: Record<string, Record<string, GoField>>;
+  readonly scalars: Record<string, string>;
+}
+
+/**
+ * R110 — the fields the client-node models (spec v1.34.0) lack because a v1.34 server does not
+ * serve them: added in v1.35/v1.36 (CSIDriverSpec.serviceAccountTokenInSecrets,
+ * PodSpec.schedulingGroup …) or removed before v1.34 (PodResourceClaim.source until v1.30). Their
+ * types, descriptions and list/map markers come from the types.go of the last release declaring
+ * them (types-by-release.json, scripts/fields-by-release.mjs --types); which releases serve each
+ * is fields-by-release.json's to say (strict-decoding.ts, definitionsForRelease).
+ */
+function addLaterFields(out: Definitions): void {
+  const types = JSON.parse(readFileSync(join(__dirname, 'types-by-release.json'), 'utf8')) as GoTypes;
+  const refTo = (pkg: string, name: string): OpenApiSchema => {
+    const def = `${pkg}.${name}`;
+    if (!out[def]) {
+      const struct = types.structs[def];
+      if (!struct) throw new Error(`types-by-release.json: no struct ${def}`);
+      out[def] = { type: 'object', properties: {} };
+      out[def] = structSchema(pkg, struct, out[def]);
+    }
+    return { $ref: `#/definitions/${def}` };
+  };
+  const goSchema = (pkg: string, go: string): OpenApiSchema => {
+    const t = go.replace(/^\*/, '');
+    if (t.startsWith('[]')) return { type: 'array', items: goSchema(pkg, t.slice(2)) };
+    const dict = /^map\[\w+\](.+)$/.exec(t);
+    if (dict) return { type: 'object', additionalProperties: goSchema(pkg, dict[1]) };
+    switch (t) {
+      case 'string':
+        return { type: 'string' };
+      case 'bool':
+        return { type: 'boolean' };
+      case 'int32':
+      case 'int64':
+        return { type: 'integer', format: t };
+      case 'float64':
+        return { type: 'number', format: 'double' };
+      case 'resource.Quantity':
+        return { type: 'string', format: 'quantity' };
+      case 'ResourceList':
+        return { type: 'object', additionalProperties: { type: 'string', format: 'quantity' } };
+      case 'metav1.Time':
+        return { type: 'string', format: 'date-time' };
+    }
+    const meta = /^metav1\.(\w+)$/.exec(t);
+    if (meta) return { $ref: `#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.${meta[1]}` };
+    const scalar = types.scalars[`${pkg}.${t}`];
+    if (scalar) return goSchema(pkg, scalar);
+    if (/^\w+$/.test(t)) return refTo(pkg, t);
+    throw new Error(`types-by-release.json: Go type ${go} is not modelled`);
+  };
+  const fieldSchema = (pkg: string, f: GoField): OpenApiSchema => ({
+    ...(f.doc ? { description: f.doc } : {}),
+    ...goSchema(pkg, f.go),
+    ...(f.markers?.listType ? { 'x-kubernetes-list-type': f.markers.listType as 'atomic' } : {}),
+    ...(f.markers?.listMapKey ? { 'x-kubernetes-list-map-keys': f.markers.listMapKey } : {}),
+    ...(f.markers?.mapType ? { 'x-kubernetes-map-type': f.markers.mapType as 'atomic' } : {}),
+  });
+  const structSchema = (pkg: string, fields: Record<string, GoField>, into: OpenApiSchema): OpenApiSchema => {
+    const properties = { ...into.properties };
+    const required = [...(into.required ?? [])];
+    for (const [name, f] of Object.entries(fields)) {
+      if (name in properties) continue;
+      properties[name] = fieldSchema(pkg, f);
+      if (f.required) required.push(name);
+    }
+    return { ...into, properties, ...(required.length ? { required } : {}) };
+  };
+  for (const [def, fields] of Object.entries(types.fields)) {
+    if (!out[def]) continue;
+    out[def] = structSchema(def.slice(0, def.lastIndexOf('.')), fields, out[def]);
+  }
 }
 
 function modelSchema(dir: string, cls: string, need: (cls: string) => void): OpenApiSchema {

@@ -37,6 +37,16 @@ export interface GroupVersionKind {
 
 type FieldsByRelease = Readonly<Record<string, Readonly<Record<string, readonly number[]>>>>;
 const SINCE = JSON.parse(readFileSync(join(__dirname, 'fields-by-release.json'), 'utf8')) as FieldsByRelease;
+/**
+ * The fields typed by a named scalar of their package (`[]v1.PersistentVolumeAccessMode`,
+ * `v1.RestartPolicy`), by definition: encoding/json's type error names that type, which the
+ * OpenAPI schema (a plain string) cannot tell (types-by-release.json, scripts/fields-by-release.mjs).
+ */
+const NAMED = (
+  JSON.parse(readFileSync(join(__dirname, 'types-by-release.json'), 'utf8')) as {
+    named: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  }
+).named;
 
 const byMinor = new Map<number, Record<string, OpenApiSchema>>();
 
@@ -153,11 +163,21 @@ export function decodeProblems(
         return 'interface {}';
     }
   };
-  /** `goPath`: the field path the decoder names (struct fields only); `struct`: the Go struct holding the field. */
-  const walk = (v: unknown, node: OpenApiSchema, path: string, goPath: string, struct: string): void => {
+  /**
+   * `goPath`: the field path the decoder names (struct fields only); `struct`: the Go struct
+   * holding the field; `named`: the field's Go type when a named scalar gives it (NAMED).
+   */
+  const walk = (
+    v: unknown,
+    node: OpenApiSchema,
+    path: string,
+    goPath: string,
+    struct: string,
+    named?: string,
+  ): void => {
     if (v === null || v === undefined) return;
     const wrong = (what: string) => {
-      typeError ??= `json: cannot unmarshal ${what} into Go ${goPath ? `struct field ${struct}.${goPath}` : 'value'} of type ${goType(node)}`;
+      typeError ??= `json: cannot unmarshal ${what} into Go ${goPath ? `struct field ${struct}.${goPath}` : 'value'} of type ${named ?? goType(node)}`;
     };
     const def = schema.deref(node);
     if (def['x-kubernetes-preserve-unknown-fields']) return;
@@ -186,7 +206,10 @@ export function decodeProblems(
         return;
       case 'array':
         if (!Array.isArray(v)) return wrong(jsonKind(v));
-        if (def.items) v.forEach((item, i) => walk(item, def.items!, `${path}[${i}]`, goPath, struct));
+        if (def.items) {
+          const item = named?.startsWith('[]') ? named.slice(2) : undefined;
+          v.forEach((x, i) => walk(x, def.items!, `${path}[${i}]`, goPath, struct, item));
+        }
         return;
       default:
         break;
@@ -196,14 +219,16 @@ export function decodeProblems(
     const o = v as Record<string, unknown>;
     const additional =
       def.additionalProperties && typeof def.additionalProperties === 'object' ? def.additionalProperties : undefined;
-    const structName = (node.$ref ?? node.allOf?.[0]?.$ref ?? '').split('.').pop() ?? struct;
+    const ref = node.$ref ?? node.allOf?.[0]?.$ref ?? '';
+    const structName = ref.split('.').pop() ?? struct;
+    const namedHere = NAMED[ref.slice(ref.lastIndexOf('/') + 1)];
     for (const k of Object.keys(o)) {
       // Strategic merge patch directives (`$patch`, `$setElementOrder/…`, `$retainKeys`, …) are not fields.
       if (k.startsWith('$')) continue;
       const field = path ? `${path}.${k}` : k;
       if (duplicates?.has(field)) strict.push(`duplicate field ${JSON.stringify(field)}`);
       const declared = def.properties?.[k];
-      if (declared) walk(o[k], declared, field, goPath ? `${goPath}.${k}` : k, structName);
+      if (declared) walk(o[k], declared, field, goPath ? `${goPath}.${k}` : k, structName, namedHere?.[k]);
       else if (additional) walk(o[k], additional, field, goPath ? `${goPath}.${k}` : k, structName);
       else if (def.properties) {
         strict.push(`unknown field ${JSON.stringify(field)}`);

@@ -1,7 +1,11 @@
 import type { Clock } from '../foundation/clock';
 import type { Pod } from '../apimachinery/types';
 import type { EtcdEvent } from './etcd';
-import type { Watch, WatchEvent } from './watch';
+import type { KubeObject } from '../apimachinery/object';
+import { StatusError } from '../apimachinery/errors';
+import type { RevisionReader } from '../foundation/timeline/timeline';
+import type { Etcd } from './etcd';
+import { Watch, type WatchEvent, type WatchFilter } from './watch';
 import { builtinKinds } from './kinds';
 
 /**
@@ -75,6 +79,62 @@ export class WatchIndex {
     private readonly clock: Clock,
     private readonly latencyMs: number,
   ) {}
+
+  /**
+   * handlers/watch.go + cacher.Watch: a watch of the keys under `prefix` from `resourceVersion`
+   * (replaying the history after it), or from now. A revision older than the last compaction
+   * answers 410 Expired, as etcd does.
+   */
+  open(
+    etcd: Etcd,
+    compactedRevision: () => number,
+    prefix: string,
+    opts: WatchOptions,
+    handler: (e: WatchEvent) => void,
+  ): Watch {
+    const matches = opts.matches;
+    const node = opts.nodeName;
+    // fieldSelector spec.nodeName=NODE, as the kubelet asks for its pods.
+    const filter: WatchFilter = {
+      prefix,
+      matches: node === undefined ? matches : (o) => nodeNameOf(o) === node && (!matches || matches(o)),
+    };
+    const initial = opts.initialState && (opts.resourceVersion === undefined || opts.resourceVersion === '0');
+    // A streaming list's resourceVersion is a lower bound on the state it starts from (NotOlderThan),
+    // not a point in history: the current state satisfies it, compacted or not.
+    const from =
+      opts.resourceVersion === undefined || initial || opts.sendInitialEvents
+        ? undefined
+        : Number(opts.resourceVersion);
+    if (from !== undefined && from < compactedRevision()) {
+      throw new StatusError({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        reason: 'Expired',
+        code: 410,
+        message: `too old resource version: ${from} (${compactedRevision()})`,
+      });
+    }
+    const w: Watch = new Watch(this.clock, this.latencyMs, filter, handler, () => this.remove(w, node));
+    if (opts.sendInitialEvents) {
+      const revision = etcd.currentRevision;
+      const events: WatchEvent[] = [];
+      for (const [key, value] of etcd.listEntries(prefix)) {
+        const event = w.eventFor({ revision, type: 'PUT', key, value, requestId: 0, at: this.clock.now() });
+        if (event) events.push(event);
+      }
+      w.initialEvents = { events, revision };
+    } else if (from !== undefined) for (const e of etcd.historySince(from)) w.offer(e);
+    if (initial && !opts.sendInitialEvents) {
+      const revision = etcd.currentRevision;
+      for (const [key, value] of etcd.listEntries(prefix))
+        w.offer({ revision, type: 'PUT', key, value, requestId: 0, at: this.clock.now() });
+    }
+    this.add(w, node);
+    return w;
+  }
 
   add(w: Watch, node: string | undefined): void {
     if (node === undefined) {
@@ -192,4 +252,38 @@ export class WatchIndex {
       this.batchHead = 0;
     }
   }
+}
+
+/** What a watch asks for besides its resource and namespace. */
+export interface WatchOptions<T = KubeObject> {
+  resourceVersion?: string;
+  matches?: (o: T) => boolean;
+  nodeName?: string;
+  /**
+   * Without a resourceVersion (or with "0"), begin with a synthetic ADDED event for every
+   * object that exists now, as the watch cache does for "get state and start at most recent"
+   * (cacher.Watch with an unset or zero resourceVersion). In-process callers that list first
+   * leave it off.
+   */
+  initialState?: boolean;
+  /**
+   * A streaming list (sendInitialEvents=true; cacher.Watch with SendInitialEvents): the
+   * current state as ADDED events in key order, handed back at once in `Watch.initialEvents`
+   * with the revision they are at (the watch cache serves them from memory, before any live
+   * event), and the watch continues from that revision.
+   */
+  sendInitialEvents?: boolean;
+}
+
+/** The watch lane's text of an etcd revision, read back from etcd's history (`MODIFIED pods/web rv=7`). */
+export function watchLaneReader(etcd: Etcd): RevisionReader {
+  return {
+    text: (revision) => {
+      const e = etcd.change(revision)!;
+      const type = e.type === 'DELETE' ? 'DELETED' : e.prev ? 'MODIFIED' : 'ADDED';
+      const plural = pluralOf(e.key);
+      return `${type} ${plural}/${e.key.slice(e.key.lastIndexOf('/') + 1)} rv=${revision}`;
+    },
+    patch: () => undefined,
+  };
 }

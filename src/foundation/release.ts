@@ -277,6 +277,15 @@ const GATES = {
     [33, BETA_OFF],
     [34, BETA_ON],
   ],
+  // KEP-3962 MutatingAdmissionPolicy (k8s.io/apiserver pkg/features/kube_features.go): α off 1.32
+  // (v1alpha1), β still off 1.34 (v1beta1), GA on 1.36 (v1) — GA without LockToDefault, so it can
+  // still be turned off there. Only v1 is modelled (R317): served where the gate is on from 1.36.
+  MutatingAdmissionPolicy: [
+    [26, ABSENT_OFF],
+    [32, ALPHA],
+    [34, BETA_OFF],
+    [36, { stage: 'GA', default: true, locked: false }],
+  ],
 } satisfies Record<string, readonly (readonly [number, GateState])[]>;
 
 export type FeatureGate = keyof typeof GATES;
@@ -305,6 +314,13 @@ const CHANGES = {
   // staging/src/k8s.io/endpointslice/utils.go findPort, the EndpointSlice controller's own copy,
   // got the same lookup only later (kubernetes#128850, v1.33).
   EndpointSliceFindPortSidecars: 33,
+  // pkg/apis/core/validation/validation.go validateContainerRestartPolicy: too many
+  // restartPolicyRules or exit-code values reported as a count (field.TooMany, "must have at most
+  // N items") instead of field.TooLong's "may not be more than N bytes" (kubernetes#137136, v1.36).
+  RestartRulesTooManyItems: 36,
+  // …and an unknown rule action lists RestartAllContainers among the supported values when its
+  // gate is on, where it listed "Restart" alone (kubernetes#137369, v1.36).
+  RestartRulesListAllActions: 36,
   // apimachinery validation.IsDNS1123Label: a name that is a valid DNS subdomain but not a label
   // (it has dots) says "must not contain dots" instead of the label regex (kubernetes commit
   // 276c7e86, "Change DNS Label validation to check for dots", 1.27).

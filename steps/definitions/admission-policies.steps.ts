@@ -1,6 +1,7 @@
 import { Given, When } from '@cucumber/cucumber';
 import { USER } from '../../src/cluster/cluster';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../src/apimachinery/types';
+import { isObject, parseYaml } from '../../src/planning/manifest';
 import { deleteClusterScoped, operation } from './admission.steps';
 import { ScenarioError, type TerminatingWorld } from '../support/world';
 
@@ -56,4 +57,22 @@ Given(
 /** DELETE validatingadmissionpolicybindings/NAME: its policy judges no request through it from then on. */
 When('the user deletes validating admission policy binding {string}', function (this: TerminatingWorld, name: string) {
   deleteClusterScoped(this, 'validatingadmissionpolicybindings', name);
+});
+
+/**
+ * One CREATE of a MutatingAdmissionPolicy (admissionregistration.k8s.io/v1, R317): the doc string
+ * is its manifest in YAML or JSON (metadata.name and spec). Served from 1.36 only: before, the
+ * request is the 404 of a resource the server does not serve. Stored and validated, not applied.
+ */
+When('the user creates a mutating admission policy with:', function (this: TerminatingWorld, doc: string) {
+  const body = parseYaml(doc, 'the MutatingAdmissionPolicy of the step');
+  if (!isObject(body)) throw new ScenarioError('the MutatingAdmissionPolicy must be a YAML or JSON object');
+  this.ensureStarted();
+  this.lastResponse = this.cluster.apiserver.create(USER, 'mutatingadmissionpolicies', undefined, {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingAdmissionPolicy',
+    ...body,
+  } as never);
+  this.lastKubectl = undefined;
+  this.cluster.flush();
 });

@@ -341,7 +341,7 @@ When('node {string} shuts down gracefully', function (this: TerminatingWorld, no
   this.cluster.flush();
 });
 
-/** Every component (kube-apiserver, kube-controller-manager, kubelets, kubectl) runs this release; before the nodes and pods. Default v1.33. */
+/** Every component (kube-apiserver, kube-controller-manager, kubelets, kubectl) runs this release; before the nodes and pods. Default v1.36. */
 Given('Kubernetes {release}', function (this: TerminatingWorld, release: Release) {
   this.planRelease(release.minor);
 });

@@ -108,8 +108,8 @@ function alwaysRestart(template: PodTemplateSpec | undefined): FieldError[] {
     : [];
 }
 
-function templateSpec(template: PodTemplateSpec | undefined): FieldError[] {
-  return validatePodSpecRules(template?.spec, 'spec.template.spec');
+function templateSpec(template: PodTemplateSpec | undefined, release: Release): FieldError[] {
+  return validatePodSpecRules(template?.spec, 'spec.template.spec', release);
 }
 
 /** pkg/apis/apps/validation ValidateDeploymentSpec with ValidateDeploymentStrategy and ValidateRollingUpdateDeployment. */
@@ -119,7 +119,7 @@ function validateDeployment(d: Deployment, release: Release): FieldError[] {
   const errs = [
     ...nonNegative(spec.replicas, 'spec.replicas'),
     ...validateSelector(spec.selector, spec.template, 'empty selector is invalid for deployment', true, release),
-    ...templateSpec(spec.template),
+    ...templateSpec(spec.template, release),
     ...alwaysRestart(spec.template),
   ];
   const strategy = spec.strategy ?? {};
@@ -190,7 +190,7 @@ function validateReplicaSet(rs: ReplicaSet, release: Release): FieldError[] {
     ...nonNegative(spec.replicas, 'spec.replicas'),
     ...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'),
     ...validateSelector(spec.selector, spec.template, 'empty selector is invalid for deployment', true, release),
-    ...templateSpec(spec.template),
+    ...templateSpec(spec.template, release),
     ...alwaysRestart(spec.template),
   ];
 }
@@ -247,7 +247,7 @@ function validateStatefulSet(set: StatefulSet, release: Release): FieldError[] {
   errs.push(
     ...nonNegative(spec.replicas, 'spec.replicas'),
     ...validateSelector(spec.selector, spec.template, 'empty selector is not valid for statefulset.', true, release),
-    ...templateSpec(spec.template),
+    ...templateSpec(spec.template, release),
     ...alwaysRestart(spec.template),
   );
   return errs;
@@ -288,7 +288,7 @@ function validateDaemonSet(ds: DaemonSet, release: Release): FieldError[] {
     });
   }
   errs.push(
-    ...templateSpec(spec.template),
+    ...templateSpec(spec.template, release),
     ...alwaysRestart(spec.template),
     ...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'),
   );

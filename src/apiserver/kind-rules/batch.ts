@@ -1,5 +1,6 @@
 import type { FieldError } from '../../apimachinery/errors';
 import type { Job } from '../../apimachinery/types';
+import type { Release } from '../../foundation/release';
 import type { KindRules } from './index';
 import { setContainerPortDefaults, validatePodSpecRules } from './pod-spec';
 
@@ -8,7 +9,7 @@ import { setContainerPortDefaults, validatePodSpecRules } from './pod-spec';
  * activeDeadlineSeconds and backoffLimit not negative (ValidateNonnegativeField); the template's
  * pod spec as a pod's (its restartPolicy is checked by the Job strategy, workload-strategy.ts).
  */
-function validateJob(job: Job): FieldError[] {
+function validateJob(job: Job, release: Release): FieldError[] {
   const spec = job.spec;
   if (!spec) return [];
   const errs: FieldError[] = [];
@@ -17,7 +18,7 @@ function validateJob(job: Job): FieldError[] {
     if (typeof v === 'number' && v < 0)
       errs.push({ field: `spec.${key}`, type: 'Invalid', value: v, detail: 'must be greater than or equal to 0' });
   }
-  errs.push(...validatePodSpecRules(spec.template?.spec, 'spec.template.spec'));
+  errs.push(...validatePodSpecRules(spec.template?.spec, 'spec.template.spec', release));
   return errs;
 }
 

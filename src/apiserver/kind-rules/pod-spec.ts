@@ -1,5 +1,7 @@
 import type { FieldError } from '../../apimachinery/errors';
 import type { Container, PodSpec } from '../../apimachinery/types';
+import type { Release } from '../../foundation/release';
+import { validateContainerRestartRules } from './container-restart-rules';
 
 /** validation.InclusiveRangeError(1, 65535): IsValidPortNum's message. */
 const PORT_RANGE = 'must be between 1 and 65535, inclusive';
@@ -20,9 +22,11 @@ const isPort = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n
  *   (exec, httpGet, tcpSocket, sleep): none is `Required value: must specify a handler type`,
  *   a second `Forbidden: may not specify more than 1 handler type`; an exec handler needs a command.
  */
-export function validatePodSpecRules(spec: PodSpec | undefined, path: string): FieldError[] {
+export function validatePodSpecRules(spec: PodSpec | undefined, path: string, release?: Release): FieldError[] {
   const errs: FieldError[] = [];
   if (!spec) return errs;
+  // V51 validateContainerRestartPolicy, for a template's spec (a pod's own is checked by its strategy).
+  if (release) errs.push(...validateContainerRestartRules(spec, path, release));
   const restart = spec.restartPolicy;
   if (restart !== undefined && restart !== 'Always' && restart !== 'OnFailure' && restart !== 'Never') {
     errs.push({

@@ -1,10 +1,13 @@
 import type {
+  MutatingAdmissionPolicy,
+  MutatingAdmissionPolicyBinding,
   MutatingWebhookConfiguration,
   ValidatingAdmissionPolicy,
   ValidatingAdmissionPolicyBinding,
   ValidatingWebhookConfiguration,
 } from '../../apimachinery/types';
 import {
+  mutatingAdmissionPolicyPrinter,
   mutatingWebhookConfigurationPrinter,
   validatingAdmissionPolicyBindingPrinter,
   validatingAdmissionPolicyPrinter,
@@ -14,6 +17,11 @@ import {
   validatingAdmissionPolicyBindingStrategy,
   validatingAdmissionPolicyStrategy,
 } from '../validatingadmissionpolicy/strategy';
+import {
+  mutatingAdmissionPolicyBindingStrategy,
+  mutatingAdmissionPolicyServed,
+  mutatingAdmissionPolicyStrategy,
+} from '../mutatingadmissionpolicy/strategy';
 import { webhookConfigurationStrategy } from '../webhook/configuration';
 import { ALL_VERBS, type BuiltinKind } from './kind';
 
@@ -93,5 +101,45 @@ export const validatingAdmissionPolicyBindings: BuiltinKind<
   protobuf: 'k8s.io.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding',
 };
 
+// R317 — MutatingAdmissionPolicy (GA in 1.36): stored and validated from v1.36; before, not
+// served (no storage, not in discovery: every request is a 404). Not yet applied in the admission chain (see the rule).
+export const mutatingAdmissionPolicies: BuiltinKind<MutatingAdmissionPolicy, 'mutatingadmissionpolicies'> = {
+  ...admissionregistration,
+  kind: 'MutatingAdmissionPolicy',
+  resource: 'mutatingadmissionpolicies',
+  singularName: 'mutatingadmissionpolicy',
+  strategies: () => ({ main: mutatingAdmissionPolicyStrategy() }),
+  served: mutatingAdmissionPolicyServed,
+  printer: mutatingAdmissionPolicyPrinter,
+  // Doubt, not a silent drop: kube-apiserver would apply the policy's mutations to matching
+  // requests; this simulation stores it but cannot evaluate CEL object construction yet, so the
+  // client is told (a Warning header, as kubectl prints it) that matching requests pass unchanged.
+  beforeCreate: (policy, cluster) =>
+    cluster.warn(
+      `terminating does not apply MutatingAdmissionPolicy mutations (not modelled yet): requests matched by "${policy.metadata?.name ?? ''}" pass unchanged`,
+    ),
+};
+
+export const mutatingAdmissionPolicyBindings: BuiltinKind<
+  MutatingAdmissionPolicyBinding,
+  'mutatingadmissionpolicybindings'
+> = {
+  ...admissionregistration,
+  kind: 'MutatingAdmissionPolicyBinding',
+  resource: 'mutatingadmissionpolicybindings',
+  singularName: 'mutatingadmissionpolicybinding',
+  strategies: ({ validateName }) => ({
+    main: mutatingAdmissionPolicyBindingStrategy((n) => validateName('mutatingadmissionpolicies', n)),
+  }),
+  served: mutatingAdmissionPolicyServed,
+  // printMutatingAdmissionPolicyBinding: the same columns and cells as a ValidatingAdmissionPolicyBinding's.
+  printer: validatingAdmissionPolicyBindingPrinter,
+};
+
 export const WEBHOOK_KINDS = [mutatingWebhookConfigurations, validatingWebhookConfigurations] as const;
-export const POLICY_KINDS = [validatingAdmissionPolicies, validatingAdmissionPolicyBindings] as const;
+export const POLICY_KINDS = [
+  validatingAdmissionPolicies,
+  validatingAdmissionPolicyBindings,
+  mutatingAdmissionPolicies,
+  mutatingAdmissionPolicyBindings,
+] as const;

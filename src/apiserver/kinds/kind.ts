@@ -49,6 +49,12 @@ export interface BuiltinKind<T extends KubeObject = KubeObject, R extends string
     /** Its protobuf message (k8s.io.api.events.v1.Event). */
     readonly protobuf?: string;
   }[];
+  /**
+   * Whether the release modelled serves the kind at this group/version (absent: every release).
+   * A kind not served has no REST storage: each request for it is the 404 of a path nothing
+   * serves, and discovery does not list it.
+   */
+  readonly served?: (release: Release) => boolean;
   /** The REST strategies: the main resource's, and those of its status and finalize subresources. */
   strategies(ctx: KindContext): KindStrategies<T>;
   /**
@@ -115,6 +121,8 @@ export interface KindContext {
 /** What a create's hooks may read of the cluster: the stored objects of a resource. */
 export interface CreateContext {
   readonly list: (resource: string) => readonly KubeObject[];
+  /** Adds a Warning header to the response (warning.AddWarning on the request's context). */
+  readonly warn: (text: string) => void;
 }
 
 /** What a REST storage's own Delete works with. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_RELEASE, Release } from '../../foundation/release';
-import { SERVED_RESOURCES } from '../resources';
+import { SERVED_GROUPS, SERVED_RESOURCES } from '../resources';
 import { definitionName, SCHEMA_ROOTS, schemaDefinitions } from '../schemas';
 import { BUILTIN_KINDS, builtinKind, printerOf } from '.';
 import type { BuiltinKind } from './kind';
@@ -49,6 +49,22 @@ describe('the kind registry', () => {
     const definitions = schemaDefinitions();
     assert.ok(SCHEMA_ROOTS.length > 20);
     for (const root of SCHEMA_ROOTS) assert.ok(definitions[definitionName(root)], root);
+  });
+
+  // What a kind of a new group needs beyond its module (the PriorityClass trial, issue 29): its
+  // group in the /apis order, and its OpenAPI models mapped to that group.
+  it("lists every kind's group among the served groups, and names its OpenAPI definition in that group", () => {
+    for (const k of kinds) {
+      if (k.group !== '')
+        assert.ok(SERVED_GROUPS.includes(k.group), `${k.group}: add it to SERVED_GROUPS (resources.ts)`);
+      if (!k.openapi) continue;
+      const group = k.group === '' ? 'core' : k.group.replace(/\.k8s\.io$/, '');
+      assert.match(
+        definitionName(k.openapi),
+        new RegExp(`\\.${group.replace(/\./g, '\\.')}\\.${k.version}\\.${k.kind}$`),
+        `${k.openapi}: map its models to ${k.group || 'core'} in schemas.ts`,
+      );
+    }
   });
 
   it('looks kinds and printers up by resource', () => {

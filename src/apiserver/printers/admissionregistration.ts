@@ -1,4 +1,8 @@
-import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../apimachinery/types';
+import type {
+  MutatingAdmissionPolicy,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
+} from '../../apimachinery/types';
 import type { KubeObject } from '../../apimachinery/object';
 import { AGE, age, type Cell, column, count, NAME, type Printer } from './printer';
 
@@ -37,6 +41,24 @@ export const validatingAdmissionPolicyPrinter: Printer = {
   },
 };
 
+/** printMutatingAdmissionPolicy: Name, Mutations (how many), ParamKind, Age. */
+export const mutatingAdmissionPolicyPrinter: Printer = {
+  columns: [
+    NAME,
+    count('Mutations', 'How many mutations the policy has.'),
+    column('ParamKind', 'The kind of the resources that parameterize the policy (apiVersion/kind).'),
+    AGE,
+  ],
+  cells: (obj, now) => {
+    const p = obj as MutatingAdmissionPolicy;
+    const paramKind = p.spec?.paramKind
+      ? `${p.spec.paramKind.apiVersion ?? ''}/${p.spec.paramKind.kind ?? ''}`
+      : '<unset>';
+    return [p.metadata.name ?? '', (p.spec?.mutations ?? []).length, paramKind, age(p.metadata.creationTimestamp, now)];
+  },
+};
+
+/** printValidatingAdmissionPolicyBinding, and printMutatingAdmissionPolicyBinding with the same columns and cells. */
 export const validatingAdmissionPolicyBindingPrinter: Printer = {
   columns: [
     NAME,

@@ -54,7 +54,7 @@ const CEL_RESERVED = new Set([
 ]);
 
 /** SetDefaults_MatchResources (and SetDefaults_Rule for its rules): matchPolicy Equivalent, empty selectors, scope `*`. */
-function defaultMatchResources(m: MatchResources | undefined): void {
+export function defaultMatchResources(m: MatchResources | undefined): void {
   if (m === undefined) return;
   m.matchPolicy ??= 'Equivalent';
   m.namespaceSelector ??= {};
@@ -63,7 +63,7 @@ function defaultMatchResources(m: MatchResources | undefined): void {
 }
 
 /** validateMatchResources: the policy's matchConstraints (resourceRules required) or a binding's matchResources. */
-function validateMatchResources(m: MatchResources, at: string, requireRules: boolean): FieldError[] {
+export function validateMatchResources(m: MatchResources, at: string, requireRules: boolean): FieldError[] {
   const errs: FieldError[] = [];
   if (m.matchPolicy === undefined) errs.push({ field: `${at}.matchPolicy`, type: 'Required value', detail: '' });
   else if (!['Equivalent', 'Exact'].includes(m.matchPolicy))
@@ -126,7 +126,7 @@ export function parseGroupVersion(apiVersion: string): { group: string; version:
 }
 
 /** validateParamKind: an apiVersion whose group is a DNS subdomain and whose version a DNS-1035 label, and a kind. */
-function validateParamKind(
+export function validateParamKind(
   paramKind: NonNullable<ValidatingAdmissionPolicySpec['paramKind']>,
   at: string,
 ): FieldError[] {
@@ -356,7 +356,7 @@ function pathSegmentErrors(name: string): string[] {
 }
 
 /** validateParamRef: a name (a path segment) or a selector, not both; parameterNotFoundAction Deny or Allow, required. */
-function validateParamRef(
+export function validateParamRef(
   ref: NonNullable<NonNullable<ValidatingAdmissionPolicyBinding['spec']>['paramRef']>,
   at: string,
 ): FieldError[] {

@@ -90,9 +90,14 @@ export class GarbageCollector extends ControllerBase {
   private readonly unresolved = new Set<string>();
 
   start(): this {
-    for (const resource of WATCHED) this.monitor(resource);
+    for (const resource of this.watched()) this.monitor(resource);
     this.clock.after(GC_SYNC_PERIOD_MS, () => this.sync(), { background: true });
     return this;
+  }
+
+  /** The built-in resources monitored: those the release serves (MutatingAdmissionPolicy only from 1.36). */
+  private watched(): Resource[] {
+    return WATCHED.filter((r) => builtinKind(r)?.served?.(this.release) !== false);
   }
 
   /** One monitor: list, then watch from the list's resourceVersion; its events feed the graph. */
@@ -128,7 +133,7 @@ export class GarbageCollector extends ControllerBase {
     const custom = customResources(this.api).filter(
       (r) => r.verbs.includes('delete') && r.verbs.includes('list') && r.verbs.includes('watch'),
     );
-    const wanted = new Set<Resource>([...WATCHED, ...custom.map((r) => r.storage)]);
+    const wanted = new Set<Resource>([...this.watched(), ...custom.map((r) => r.storage)]);
     const changed = wanted.size !== this.monitors.size || [...wanted].some((r) => !this.monitors.has(r));
     if (changed) {
       this.timeline.record(

@@ -60,7 +60,7 @@ describe('terminating kubectl: the pinned kubectl against the served cluster', (
 
   it('deletes through the served API', async () => {
     const got = await terminating(['kubectl', 'delete', 'pod', 'api', '--wait=false'], env);
-    expect(got).to.deep.include({ code: 0, stdout: 'pod "api" deleted\n' });
+    expect(got).to.deep.include({ code: 0, stdout: 'pod "api" deleted from default namespace\n' });
     expect(
       server.cluster.apiserver.get('pods', 'default', 'api').ok &&
         server.cluster.apiserver.get('pods', 'default', 'api'),

@@ -11,7 +11,7 @@ import { parseClockMode } from './clock-driver';
 import { serve } from './serve';
 
 /**
- * R317 — the real kubectl v1.36 (client-go's WatchListClient on by default) waits for a deletion
+ * R318 — the real kubectl v1.36 (client-go's WatchListClient on by default) waits for a deletion
  * with an informer whose reflector first asks for a streaming list. kube-apiserver 1.36 serves it
  * (WatchList on); 1.33 refuses it (WatchList off) and the reflector falls back to LIST then WATCH.
  * What the server saw is read from kubectl's own request log (-v=6: one line per response, with its
@@ -48,7 +48,7 @@ async function deleteWeb(release: Release): Promise<{ stdout: string; requests: 
 const STREAMING_LIST =
   'GET /api/v1/namespaces/default/pods?allowWatchBookmarks=true&fieldSelector=metadata.name%3Dweb&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=';
 
-describe('the real kubectl v1.36 and streaming lists (R317, V68)', () => {
+describe('the real kubectl v1.36 and streaming lists (R318, V68)', () => {
   it('at 1.36 the server serves the streaming list: kubectl waits for the deletion on it, with no LIST', async () => {
     const { stdout, requests, log } = await deleteWeb(Release.of(36));
     expect(stdout).to.equal('pod "web" deleted from default namespace\n');

@@ -11,7 +11,7 @@ const STREAMING_LIST =
 const GATE_OFF =
   'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled';
 
-describe('HTTP API: streaming lists, WatchList on (R317)', () => {
+describe('HTTP API: streaming lists, WatchList on (R318)', () => {
   let s: TestServer;
   before(async () => (s = await startServer(['web-b', 'web-a', 'web-c'])));
   after(() => s.close());

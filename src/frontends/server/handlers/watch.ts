@@ -29,7 +29,7 @@ const EVENT_END = Buffer.from('}\n');
  *   server would jump straight to every watch's deadline. Without it the stream stays open
  *   until the client goes away (upstream ends it after a random 30–60 min).
  * - `allowWatchBookmarks` is accepted; no BOOKMARK is sent (clients may not rely on any).
- * - `sendInitialEvents` (streaming lists, R317): see watchListOptions; where the release's WatchList
+ * - `sendInitialEvents` (streaming lists, R318): see watchListOptions; where the release's WatchList
  *   gate is on, `sendInitialEvents=true` sends the current state as ADDED events in key order, then a
  *   BOOKMARK annotated `k8s.io/initial-events-end: "true"` at that resourceVersion, then the live
  *   watch; where it is off it is refused with kube-apiserver's 422, and clients fall back to LIST.

@@ -1,0 +1,102 @@
+// It spawns the real kubectl against a served cluster: this file runs in a process of its own (scripts/unit-tests.ts).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { expect } from 'chai';
+import { Release } from '../../foundation/release';
+import { realKubectlPath } from '../kubectl/real-kubectl';
+import { parseClockMode } from './clock-driver';
+import { serve, type ServedCluster } from './serve';
+
+/**
+ * R317 with the real kubectl v1.36 against `terminating serve --kubernetes 1.36`: `apply -f` of a
+ * MutatingAdmissionPolicy and its binding (kubectl finds them in discovery), `get` lists them; on
+ * 1.35 the resource is not in discovery and kubectl says so.
+ */
+const POLICY = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata:
+  name: hold-pods
+spec:
+  matchConstraints:
+    resourceRules:
+    - operations: [CREATE]
+      apiGroups: [""]
+      apiVersions: [v1]
+      resources: [pods]
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: '[JSONPatch{op: "add", path: "/metadata/finalizers", value: ["example.com/hold"]}]'
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata:
+  name: hold-pods
+spec:
+  policyName: hold-pods
+`;
+
+let kubectl: string;
+let dir: string;
+const servers: ServedCluster[] = [];
+before(async () => {
+  kubectl = await realKubectlPath(process.platform, process.arch, 36);
+  dir = mkdtempSync(join(tmpdir(), 'map-home-'));
+  writeFileSync(join(dir, 'policy.yaml'), POLICY);
+});
+after(() => Promise.all(servers.map((s) => s.close())));
+
+async function start(minor: number): Promise<NodeJS.ProcessEnv> {
+  const served = await serve({
+    port: 0,
+    clock: parseClockMode('jump'),
+    release: Release.of(minor),
+    reportDir: mkdtempSync(join(tmpdir(), 'map-test-')),
+  });
+  servers.push(served);
+  const home = mkdtempSync(join(dir, `home-${minor}-`));
+  return { PATH: process.env.PATH ?? '', HOME: home, KUBECONFIG: served.kubeconfig };
+}
+
+function run(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('R317 MutatingAdmissionPolicy with the real kubectl v1.36', () => {
+  it('1.36: apply -f creates the policy and its binding; get lists them', async () => {
+    const env = await start(36);
+    const applied = await run(env, 'apply', '-f', join(dir, 'policy.yaml'));
+    expect(applied, applied.stderr).to.include({
+      code: 0,
+      stdout:
+        'mutatingadmissionpolicy.admissionregistration.k8s.io/hold-pods created\n' +
+        'mutatingadmissionpolicybinding.admissionregistration.k8s.io/hold-pods created\n',
+    });
+    const got = await run(env, 'get', 'mutatingadmissionpolicies', '-o', 'name');
+    expect(got, got.stderr).to.include({
+      code: 0,
+      stdout: 'mutatingadmissionpolicy.admissionregistration.k8s.io/hold-pods\n',
+    });
+    const table = await run(env, 'get', 'mutatingadmissionpolicies');
+    expect(table.code, table.stderr).to.equal(0);
+    expect(table.stdout).to.match(/^NAME\s+MUTATIONS\s+PARAMKIND\s+AGE\nhold-pods\s+1\s+<unset>\s+\S+\n$/);
+    const bindings = await run(env, 'get', 'mutatingadmissionpolicybindings');
+    expect(bindings.stdout, bindings.stderr).to.match(
+      /^NAME\s+POLICYNAME\s+PARAMREF\s+AGE\nhold-pods\s+hold-pods\s+<unset>\s+\S+\n$/,
+    );
+  });
+
+  it('1.35: the kind is not served, kubectl apply fails finding it', async () => {
+    const env = await start(35);
+    const applied = await run(env, 'apply', '-f', join(dir, 'policy.yaml'));
+    expect(applied.code).to.not.equal(0);
+    expect(applied.stderr).to.contain('no matches for kind "MutatingAdmissionPolicy"');
+  });
+});
