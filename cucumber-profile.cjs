@@ -30,7 +30,7 @@ function profile(overrides = {}) {
   const { support = ['features/**/*.{js,cjs,ts}'], ...rest } = overrides;
   return {
     requireModule: [require('./scripts/ts-hook').path],
-    require: [inPackage('steps', '**', '!(*.test).ts'), ...support],
+    require: [inPackage('steps', '{definitions,support}', '**', '!(*.test).ts'), ...support],
     // A feature file with a Gherkin syntax error fails as a stand-in scenario; the rest still runs.
     plugin: [inPackage('scripts', 'gherkin-errors-plugin.cjs')],
     formatOptions: { printAttachments: false },

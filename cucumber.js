@@ -5,8 +5,10 @@ const common = {
   formatOptions: { printAttachments: false },
   // .ts support code is loaded through swc (scripts/ts-hook.js); type checking is `npm run typecheck`.
   requireModule: [require('./scripts/ts-hook').path],
-  // Support code only: the *.test.ts files beside it are node:test suites, not step definitions.
-  require: ['steps/**/!(*.test).ts'],
+  // Support code only: the step definitions and their support. The *.test.ts files beside them are
+  // node:test suites, and steps/bad-input/ is the harness of steps/bad-input.test.ts (it needs chai,
+  // a devDependency), so neither is loaded.
+  require: ['steps/{definitions,support}/**/!(*.test).ts'],
   tags: 'not @wip',
   // A feature file with a Gherkin syntax error fails as a stand-in scenario; the rest still runs (scripts/gherkin-errors.ts).
   plugin: ['./scripts/gherkin-errors-plugin.cjs'],

@@ -21,7 +21,7 @@ let loaded:
     }>
   | undefined;
 
-/** cucumber's API and the support code of cucumber.js (steps/**\/!(*.test).ts), loaded on first use. */
+/** cucumber's API and the support code of cucumber.js (steps/{definitions,support}/**\/!(*.test).ts), loaded on first use. */
 function load() {
   loaded ??= (async () => {
     const api = await import('@cucumber/cucumber/api');

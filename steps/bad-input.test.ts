@@ -14,8 +14,10 @@
  * within RUN_TIMEOUT_MS (a synchronous loop in the core would never answer) is ended with
  * worker.terminate(), so a hang fails one case instead of the whole test process.
  *
- * This file lives in steps/, so cucumber's `require: ['steps/**\/*.ts']` loads it as support code
- * too; it defines its tests only when node runs it as the main module (node --test does).
+ * cucumber.js loads support code from steps/definitions/ and steps/support/ only, so neither this
+ * file nor its harness in steps/bad-input/ (which needs chai, a devDependency) is loaded as support
+ * code, and the package's `files` leave steps/bad-input/ out of the tarball. It still defines its
+ * tests only when node runs it as the main module (node --test does).
  */
 import { after, describe, it } from 'node:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

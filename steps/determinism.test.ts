@@ -20,7 +20,7 @@
  * support code in two, for ≈ 5 s of CPU, where one reordered process takes ≈ 2 s and shows the
  * same thing — a result that depends on what ran before it, in the process or in a module.)
  *
- * This file lives in steps/; cucumber.js loads steps/**\/!(*.test).ts as support code, so not this.
+ * This file lives in steps/; cucumber.js loads steps/{definitions,support}/**\/!(*.test).ts as support code, so not this.
  */
 import { after, before, describe, it } from 'node:test';
 import { spawn } from 'node:child_process';

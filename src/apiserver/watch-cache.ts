@@ -100,7 +100,12 @@ export class WatchIndex {
       matches: node === undefined ? matches : (o) => nodeNameOf(o) === node && (!matches || matches(o)),
     };
     const initial = opts.initialState && (opts.resourceVersion === undefined || opts.resourceVersion === '0');
-    const from = opts.resourceVersion === undefined || initial ? undefined : Number(opts.resourceVersion);
+    // A streaming list's resourceVersion is a lower bound on the state it starts from (NotOlderThan),
+    // not a point in history: the current state satisfies it, compacted or not.
+    const from =
+      opts.resourceVersion === undefined || initial || opts.sendInitialEvents
+        ? undefined
+        : Number(opts.resourceVersion);
     if (from !== undefined && from < compactedRevision()) {
       throw new StatusError({
         kind: 'Status',
@@ -113,8 +118,16 @@ export class WatchIndex {
       });
     }
     const w: Watch = new Watch(this.clock, this.latencyMs, filter, handler, () => this.remove(w, node));
-    if (from !== undefined) for (const e of etcd.historySince(from)) w.offer(e);
-    if (initial) {
+    if (opts.sendInitialEvents) {
+      const revision = etcd.currentRevision;
+      const events: WatchEvent[] = [];
+      for (const [key, value] of etcd.listEntries(prefix)) {
+        const event = w.eventFor({ revision, type: 'PUT', key, value, requestId: 0, at: this.clock.now() });
+        if (event) events.push(event);
+      }
+      w.initialEvents = { events, revision };
+    } else if (from !== undefined) for (const e of etcd.historySince(from)) w.offer(e);
+    if (initial && !opts.sendInitialEvents) {
       const revision = etcd.currentRevision;
       for (const [key, value] of etcd.listEntries(prefix))
         w.offer({ revision, type: 'PUT', key, value, requestId: 0, at: this.clock.now() });
@@ -253,6 +266,13 @@ export interface WatchOptions<T = KubeObject> {
    * leave it off.
    */
   initialState?: boolean;
+  /**
+   * A streaming list (sendInitialEvents=true; cacher.Watch with SendInitialEvents): the
+   * current state as ADDED events in key order, handed back at once in `Watch.initialEvents`
+   * with the revision they are at (the watch cache serves them from memory, before any live
+   * event), and the watch continues from that revision.
+   */
+  sendInitialEvents?: boolean;
 }
 
 /** The watch lane's text of an etcd revision, read back from etcd's history (`MODIFIED pods/web rv=7`). */

@@ -45,6 +45,8 @@ export function toWatchEvent(e: EtcdEvent, filter: WatchFilter): WatchEvent | un
  */
 export class Watch {
   private stopped = false;
+  /** A streaming list's initial state (ApiServer.watch with sendInitialEvents), at `revision`. */
+  initialEvents: { events: WatchEvent[]; revision: number } | undefined;
 
   constructor(
     private readonly clock: Clock,

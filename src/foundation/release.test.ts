@@ -63,6 +63,7 @@ describe('Release: feature gate defaults follow versioned_kube_features.go', () 
     expect(table('OrderedNamespaceDeletion'), 'β on 1.33 (off in the 1.30–1.32 backports)').to.equal('00000001111');
     expect(table('NodeOutOfServiceVolumeDetach')).to.equal('11111111111');
     expect(table('AllowOverwriteTerminationGracePeriodSeconds'), 'old behaviour until 1.32').to.equal('11111100000');
+    expect(table('WatchList'), 'V68: α 1.27, β on 1.32, off 1.33, on from 1.34').to.equal('00000010111');
     for (const gate of [
       'StaleControllerConsistencyReplicaSet',
       'StaleControllerConsistencyStatefulSet',

@@ -267,6 +267,16 @@ const GATES = {
     [34, ALPHA],
     [36, BETA_ON],
   ],
+  // Streaming lists (watch with sendInitialEvents=true), kube-apiserver's side: α 1.27, β on 1.32,
+  // β off 1.33 ("the json and proto streaming encoders appear to work better"), β on again 1.34
+  // (staging/src/k8s.io/apiserver/pkg/features/kube_features.go WatchList, tags v0.27–v0.36).
+  WatchList: [
+    [26, ABSENT_OFF],
+    [27, ALPHA],
+    [32, BETA_ON],
+    [33, BETA_OFF],
+    [34, BETA_ON],
+  ],
   // KEP-3962 MutatingAdmissionPolicy (k8s.io/apiserver pkg/features/kube_features.go): α off 1.32
   // (v1alpha1), β still off 1.34 (v1beta1), GA on 1.36 (v1) — GA without LockToDefault, so it can
   // still be turned off there. Only v1 is modelled (R317): served where the gate is on from 1.36.

@@ -59,10 +59,11 @@ const RANK = ['UNKNOWN', 'PASSED', 'SKIPPED', 'PENDING', 'UNDEFINED', 'AMBIGUOUS
 
 async function main() {
   const environment = { cwd: workerData.root };
-  // The support code of cucumber.js (steps/**/*.ts) less the test files beside it: a *.test.ts is
-  // no support code, and one that runs its tests on load would run them inside this worker.
-  const support = require('node:fs').readdirSync(workerData.root + '/steps', { recursive: true })
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort().map((f) => 'steps/' + f);
+  // The support code of cucumber.js (steps/{definitions,support}/**/*.ts) less the test files beside
+  // it: a *.test.ts is no support code, and one that runs its tests on load would run them here.
+  const support = ['definitions', 'support'].flatMap((dir) =>
+    require('node:fs').readdirSync(workerData.root + '/steps/' + dir, { recursive: true })
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort().map((f) => 'steps/' + dir + '/' + f));
   const { runConfiguration } = await api.loadConfiguration({
     file: false,
     provided: { requireModule: [workerData.hook], require: support },

@@ -35,10 +35,9 @@ export type PinnedKubectlMinor = (typeof PINNED_KUBECTL_MINORS)[number];
  * watches. From v1.35 client-go's WatchListClient gate is on by default (client-go
  * features/known_features.go), so kubectl first asks for a streaming list
  * (`watch=true&sendInitialEvents=true`), which kube-apiserver serves when its WatchList gate is on
- * (k8s.io/apiserver pkg/features: on in v1.32, off in v1.33, on from v1.34). Neither the built-in
- * kubectl nor the served API model that exchange yet (the API refuses it with the 422 of a server
- * whose gate is off, src/frontends/server/handlers/watch.ts), so the request-level comparison stays
- * on v1.33 until they do.
+ * (k8s.io/apiserver pkg/features: on in v1.32, off in v1.33, on from v1.34). The served API
+ * models it by release (R318, src/frontends/server/handlers/watch.ts); the built-in kubectl does
+ * not send it yet, so the request-level comparison stays on v1.33 until it does.
  */
 export const DIFFERENTIAL_KUBECTL_MINOR = 33;
 

@@ -283,18 +283,6 @@ describe('HTTP API: watch (R72)', () => {
     expect(w.events[0].object.message).to.match(/^too old resource version: 1 \(\d+\)$/);
   });
 
-  it('sendInitialEvents is refused as by a kube-apiserver without the WatchList feature', async () => {
-    const r = await request(
-      s.base,
-      'GET',
-      '/api/v1/namespaces/default/pods?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan',
-    );
-    expect(r.status).to.equal(422);
-    expect(r.json.message).to.equal(
-      'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
-    );
-  });
-
   it('timeoutSeconds ends the stream (wall time)', async () => {
     const w = await openWatch(s.base, '/api/v1/namespaces/default/pods?watch=true&timeoutSeconds=0');
     await w.ended;

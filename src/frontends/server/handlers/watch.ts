@@ -1,4 +1,4 @@
-import { badRequest, invalid, StatusError } from '../../../apimachinery/errors';
+import { badRequest, type FieldError, invalid, StatusError } from '../../../apimachinery/errors';
 import { parseListOptions, selectionMatches } from '../../../apiserver/list-options';
 import type { KubeObject } from '../../../apimachinery/object';
 import type { WatchEvent } from '../../../apiserver/watch';
@@ -29,8 +29,10 @@ const EVENT_END = Buffer.from('}\n');
  *   server would jump straight to every watch's deadline. Without it the stream stays open
  *   until the client goes away (upstream ends it after a random 30–60 min).
  * - `allowWatchBookmarks` is accepted; no BOOKMARK is sent (clients may not rely on any).
- * - `sendInitialEvents` (streaming lists) is refused with the 422 kube-apiserver gives when its
- *   WatchList feature is off, so clients fall back to LIST then WATCH.
+ * - `sendInitialEvents` (streaming lists, R318): see watchListOptions; where the release's WatchList
+ *   gate is on, `sendInitialEvents=true` sends the current state as ADDED events in key order, then a
+ *   BOOKMARK annotated `k8s.io/initial-events-end: "true"` at that resourceVersion, then the live
+ *   watch; where it is off it is refused with kube-apiserver's 422, and clients fall back to LIST.
  * - A client that disconnects releases its watch at once.
  */
 export function watchResource(scope: RequestScope): void {
@@ -47,16 +49,7 @@ export function watchResource(scope: RequestScope): void {
       fieldSelector: scope.info.name ? `metadata.name=${scope.info.name}` : query(scope, 'fieldSelector'),
     },
   );
-  if (query(scope, 'sendInitialEvents') !== undefined) {
-    // internalversion/validation ValidateListOptions with the WatchList feature disabled.
-    throw invalid('ListOptions.meta.k8s.io', '', [
-      {
-        field: 'sendInitialEvents',
-        type: 'Forbidden',
-        detail: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
-      },
-    ]);
-  }
+  const sendInitialEvents = watchListOptions(scope);
   const timeout = query(scope, 'timeoutSeconds');
   if (timeout !== undefined && !/^\d+$/.test(timeout))
     throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(timeout)}: invalid syntax`);
@@ -114,7 +107,8 @@ export function watchResource(scope: RequestScope): void {
     scope.info.namespace,
     {
       resourceVersion,
-      initialState: true,
+      initialState: sendInitialEvents === undefined,
+      sendInitialEvents,
       nodeName: storage === 'pods' ? nodeName : undefined,
       matches: (o) => selectionMatches(storage, opts, o as KubeObject),
     },
@@ -129,6 +123,15 @@ export function watchResource(scope: RequestScope): void {
   }
   start();
   const watch = r.object;
+  if (watch.initialEvents) {
+    // cacher.Watch with SendInitialEvents: the state at the revision, then (when the client allows
+    // bookmarks) the initial-events-end BOOKMARK (cacher setInitialEventsEndBookmarkIfRequested,
+    // cache_watcher.go sendWatchCacheEvent → storage.AnnotateInitialEventsEndBookmark). Written
+    // now, within the request: the client's list is not a wait, and time does not move under it.
+    for (const e of watch.initialEvents.events) sendStored(e.type, e.object as KubeObject);
+    if (TRUE.includes(query(scope, 'allowWatchBookmarks') ?? ''))
+      send('BOOKMARK', initialEventsEnd(scope, watch.initialEvents.revision));
+  }
   const opened = (stream = scope.watchOpened());
   let timer: NodeJS.Timeout | undefined;
   const finish = () => {
@@ -145,4 +148,76 @@ export function watchResource(scope: RequestScope): void {
       res.end();
     }, Number(timeout) * 1000);
   }
+}
+
+/**
+ * The streaming-list options of a watch, checked as kube-apiserver checks them
+ * (apimachinery pkg/apis/meta/internalversion/validation ValidateListOptions → validateWatchOptions,
+ * whose second argument is the WatchList gate, staging/src/k8s.io/apiserver pkg/features): all
+ * errors together in one 422. Returns sendInitialEvents (undefined when not given).
+ */
+function watchListOptions(scope: RequestScope): boolean | undefined {
+  const raw = query(scope, 'sendInitialEvents');
+  const match = query(scope, 'resourceVersionMatch') || undefined;
+  const sendInitialEvents = raw === undefined ? undefined : parseBool(raw);
+  const causes: FieldError[] = [];
+  if (sendInitialEvents !== undefined) {
+    if (match !== 'NotOlderThan')
+      causes.push({
+        field: 'resourceVersionMatch',
+        type: 'Forbidden',
+        detail: 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+      });
+    if (!scope.api.options.release.enabled('WatchList'))
+      causes.push({
+        field: 'sendInitialEvents',
+        type: 'Forbidden',
+        detail: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+      });
+  }
+  if (match !== undefined) {
+    if (sendInitialEvents === undefined)
+      causes.push({
+        field: 'resourceVersionMatch',
+        type: 'Forbidden',
+        detail: 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+      });
+    if (match !== 'NotOlderThan')
+      causes.push({
+        field: 'resourceVersionMatch',
+        type: 'Unsupported value',
+        value: match,
+        detail: 'supported values: "NotOlderThan"',
+      });
+    if (query(scope, 'continue'))
+      causes.push({
+        field: 'resourceVersionMatch',
+        type: 'Forbidden',
+        detail: 'resourceVersionMatch is forbidden when continue is provided',
+      });
+  }
+  if (causes.length > 0) throw invalid('ListOptions.meta.k8s.io', '', causes);
+  return sendInitialEvents;
+}
+
+const TRUE = ['1', 't', 'T', 'TRUE', 'true', 'True'];
+
+/** A query boolean as Go's strconv.ParseBool reads it (the query parameter conversion). */
+function parseBool(text: string): boolean {
+  if (TRUE.includes(text)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
+  throw badRequest(`strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+}
+
+/**
+ * The initial-events-end bookmark: an empty object of the watched kind carrying only the
+ * resourceVersion the initial state is at and the annotation `k8s.io/initial-events-end: "true"`
+ * (cacher.go setInitialEventsEndBookmarkIfRequested; storage.AnnotateInitialEventsEndBookmark).
+ */
+function initialEventsEnd(scope: RequestScope, revision: number): Record<string, unknown> {
+  return {
+    kind: scope.resource.kind,
+    apiVersion: groupVersionString(scope.resource.group, scope.resource.version),
+    metadata: { resourceVersion: String(revision), annotations: { 'k8s.io/initial-events-end': 'true' } },
+  };
 }
