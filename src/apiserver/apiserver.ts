@@ -729,19 +729,22 @@ export class ApiServer {
     return custom.store as unknown as Store<ResourceType[R]>;
   }
 
+  /**
+   * The strategy a write through a subresource uses: the one its REST storage declares (a
+   * built-in kind's KindStrategies; a custom resource's status strategy while its CRD version
+   * serves status, customresource/status_strategy.go). A built-in kind without a status strategy
+   * of its own has its status written through its main one (nodes: the node lifecycle
+   * controller's NodeStatus writes); any other subresource without a strategy is NotFound.
+   */
   private strategyFor(resource: Resource, subresource: 'status' | 'finalize' | undefined): Strategy<never> | undefined {
-    if (subresource === 'finalize') {
-      const finalize = this.strategies[resource]?.finalize;
-      if (!finalize) throw notFound(resource, 'finalize');
-      return finalize as unknown as Strategy<never>;
-    }
-    if (subresource !== 'status') return undefined;
-    if (isCustomResource(resource)) {
-      const status = this.customResources.get(resource)?.status;
-      if (!status) throw notFound(resource, 'status');
-      return status as unknown as Strategy<never>;
-    }
-    return this.strategies[resource]?.status as Strategy<never> | undefined;
+    if (subresource === undefined) return undefined;
+    const builtin = this.strategies[resource];
+    const declared: Partial<KindStrategies<KubeObject>> = isCustomResource(resource)
+      ? { status: this.customResources.get(resource)?.status as unknown as Strategy<KubeObject> | undefined }
+      : { status: builtin?.status ?? builtin?.main, finalize: builtin?.finalize };
+    const strategy = declared[subresource];
+    if (strategy === undefined) throw notFound(resource, subresource);
+    return strategy as unknown as Strategy<never>;
   }
 
   /** Runs one mutating request (request-runner.ts); a request run again later leaves its generated-name count as it was. */

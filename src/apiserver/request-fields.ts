@@ -4,6 +4,7 @@ import type { Clock } from '../foundation/clock';
 import type { Component } from '../foundation/timeline/event';
 import type { CustomResourceServing } from './apiextensions/served-resources';
 import { builtinKind } from './kinds';
+import { type FieldPath, NO_RESET_FIELDS } from './kinds/kind';
 import { FieldSet } from './managedfields/fieldpath';
 import { FieldManager, type ManagerInfo } from './managedfields/manager';
 import { type ClientIdentity, isCustomResource, type Resource } from './request-types';
@@ -94,12 +95,15 @@ export class RequestFields {
    * (customresource/strategy.go, status_strategy.go); the built-in kinds as resetFields says.
    */
   resetFieldsOf(resource: Resource, subresource: string | undefined): FieldSet {
-    if (!isCustomResource(resource)) {
-      const reset = builtinKind(resource)?.resetFields ?? DEFAULT_RESET_FIELDS;
-      return FieldSet.of(...(subresource === 'status' ? reset.status : reset.main));
-    }
-    if (!this.customResources.get(resource)?.status) return new FieldSet();
-    return subresource === 'status' ? FieldSet.of([{ field: 'spec' }]) : FieldSet.of([{ field: 'status' }]);
+    const reset = isCustomResource(resource)
+      ? this.customResources.get(resource)?.status
+        ? DEFAULT_RESET_FIELDS
+        : NO_RESET_FIELDS
+      : (builtinKind(resource)?.resetFields ?? DEFAULT_RESET_FIELDS);
+    // The strategy of the subresource written resets its own fields; any other (namespaces/finalize)
+    // resets what the main resource does (namespaceFinalizeStrategy.GetResetFields: status).
+    const bySubresource: Readonly<Record<string, readonly FieldPath[]>> = reset;
+    return FieldSet.of(...((subresource !== undefined ? bySubresource[subresource] : undefined) ?? reset.main));
   }
 }
 

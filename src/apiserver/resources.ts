@@ -2,7 +2,7 @@ import type { ApiServer, Resource } from './apiserver';
 import type { ServedCustomResource, ServedVersion } from './apiextensions/served-resources';
 import type { KubeObject } from '../apimachinery/object';
 import { builtinKind, builtinKinds } from './kinds';
-import { SCALE } from './kinds/kind';
+import { SCALE, STATUS } from './kinds/kind';
 
 /**
  * One resource the server serves at one group/version, as discovery describes it
@@ -31,8 +31,17 @@ export interface ServedResource {
   readonly custom?: { readonly crd: ServedCustomResource; readonly version: ServedVersion };
 }
 
-/** A subresource: its verbs and, when it is not of the resource's own kind, the kind it takes (pods/eviction: policy/v1 Eviction). */
+/**
+ * The REST storage serving a subresource, as upstream's storage.go assembles it for the kind
+ * (pod/storage/storage.go PodStorage{Status, Eviction, Log, Exec, …}; namespace FinalizeREST;
+ * the workloads' ScaleREST). The HTTP layer installs the handlers of each (endpoints/installer.go
+ * registerResourceHandlers: a route per verb the storage implements).
+ */
+export type SubresourceRest = 'StatusREST' | 'FinalizeREST' | 'ScaleREST' | 'EvictionREST' | 'LogREST' | 'ExecREST';
+
+/** A subresource: its REST storage, its verbs and, when it is not of the resource's own kind, the kind it takes (pods/eviction: policy/v1 Eviction). */
 export interface ServedSubresource {
+  readonly rest: SubresourceRest;
   readonly verbs: readonly string[];
   readonly kind?: { readonly group: string; readonly version: string; readonly kind: string };
 }
@@ -197,7 +206,7 @@ function customServedResource(crd: ServedCustomResource, version: ServedVersion)
   const served = `${crd.group}/${version.name}`;
   const stored = `${crd.group}/${crd.storageVersion}`;
   const subresources: Record<string, ServedSubresource> = {};
-  if (version.subresources.status) subresources.status = { verbs: ['get', 'patch', 'update'] };
+  if (version.subresources.status) subresources.status = STATUS;
   if (version.subresources.scale) subresources.scale = SCALE;
   return {
     group: crd.group,

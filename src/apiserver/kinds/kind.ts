@@ -136,9 +136,10 @@ export interface RestDeleteContext<T extends KubeObject> {
 /** Every verb, as most kinds serve them. */
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 /** The status subresource's verbs. */
-export const STATUS = { verbs: ['get', 'patch', 'update'] } as const;
+export const STATUS = { rest: 'StatusREST', verbs: ['get', 'patch', 'update'] } as const;
 /** The scale subresource of replicasets, deployments, statefulsets and replicationcontrollers: an autoscaling/v1 Scale. */
 export const SCALE = {
+  rest: 'ScaleREST',
   verbs: ['get', 'patch', 'update'],
   kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
 } as const;

@@ -3,7 +3,6 @@ import type { DeleteOptions, Node, Pod } from '../../apimachinery/types';
 import type { Cluster } from '../../cluster/cluster';
 import type { Release } from '../../foundation/release';
 import { KUBECTL } from '../../cluster/cluster';
-import { SERVED_RESOURCES } from '../../apiserver/resources';
 import type { KubectlDrainCommand } from './drain-command';
 import { goDuration } from '../../components/kubelet/backoff';
 import { DEFAULT_WAIT_LIMIT_MS, encodeQuery, type KubectlRequest, type KubectlResult } from './kubectl';
@@ -196,15 +195,11 @@ class DrainClient {
     );
   }
 
-  /** AppsV1().DaemonSets(ns).Get: answered NotFound as for an unserved resource until DaemonSets are served. */
+  /** AppsV1().DaemonSets(ns).Get: the pod's controller, or why it cannot be read. */
   getDaemonSet(namespace: string, name: string): { message: string; notFound: boolean } | undefined {
     const path = `/apis/apps/v1/namespaces/${namespace}/daemonsets/${name}`;
     return this.send({ method: 'GET', path, query: '' }, () => {
-      if (!SERVED_RESOURCES.some((r) => r.resource === 'daemonsets'))
-        return { message: 'the server could not find the requested resource', notFound: true };
-      const r = (
-        this.cluster.apiserver.get as (resource: string, namespace: string, name: string) => ApiResponse<unknown>
-      )('daemonsets', namespace, name);
+      const r = this.cluster.apiserver.get('daemonsets', namespace, name);
       return r.ok ? undefined : { message: r.status.message, notFound: r.code === 404 };
     });
   }

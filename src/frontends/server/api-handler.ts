@@ -27,7 +27,7 @@ import { requestInfo, type RequestInfo } from './request-info';
 import { findResource } from '../../apiserver/resources';
 import { createReview, findReview } from './handlers/reviews';
 import { followBehaviourAnnotations } from './behaviours';
-import { podStream } from './handlers/streams';
+import { SUBRESOURCE_HANDLERS } from './handlers/subresources';
 import { internalError, methodNotSupported, pathNotFound } from './status';
 import { versionInfo } from './version';
 import { HttpsWebhookCaller } from './webhook-client';
@@ -157,13 +157,16 @@ async function serve(
   ) {
     throw pathNotFound();
   }
+  let handler: VerbHandler | undefined;
   if (info.subresource !== '') {
     const subresource = resource.subresources[info.subresource];
     if (!subresource || info.parts.length > 3) throw pathNotFound();
-    if (!subresource.verbs.includes(info.verb))
-      throw methodNotSupported(resource.group, `${resource.resource}/${info.subresource}`, info.verb);
-  } else if (!resource.verbs.includes(info.verb) || !VERB_HANDLERS[info.verb]) {
-    throw methodNotSupported(resource.group, resource.resource, info.verb);
+    // The route its declared REST storage installs for the verb (endpoints/installer.go).
+    handler = subresource.verbs.includes(info.verb) ? SUBRESOURCE_HANDLERS[subresource.rest][info.verb] : undefined;
+    if (!handler) throw methodNotSupported(resource.group, `${resource.resource}/${info.subresource}`, info.verb);
+  } else {
+    handler = resource.verbs.includes(info.verb) ? VERB_HANDLERS[info.verb] : undefined;
+    if (!handler) throw methodNotSupported(resource.group, resource.resource, info.verb);
   }
   if (info.name !== '') validatePathSegmentName(info.name, 'resource');
   if (info.namespace !== undefined) validatePathSegmentName(info.namespace, 'namespace');
@@ -183,8 +186,7 @@ async function serve(
     webhooks,
     watchOpened: () => activity.watchOpened(),
   };
-  if (info.subresource === 'log' || info.subresource === 'exec') return podStream(scope);
-  await VERB_HANDLERS[info.verb](scope);
+  await handler(scope);
 }
 
 function serveNonResource(

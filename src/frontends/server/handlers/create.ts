@@ -4,7 +4,6 @@ import type { Pod } from '../../../apimachinery/types';
 import { decodeObjectBody, mediaTypeOf, namespaceMismatch, unrecognizedKind } from '../body';
 import { duplicateFields } from '../../../apiserver/strict-decoding';
 import { checkBehaviourAnnotations } from '../behaviours';
-import { createEviction } from './eviction';
 import { groupVersionString } from '../../../apiserver/resources';
 import { fieldValidationOf, validateFields } from '../field-validation';
 import {
@@ -64,9 +63,8 @@ export async function decodeResourceBody(scope: RequestScope): Promise<KubeObjec
   return r.fromServed ? r.fromServed(typed) : typed;
 }
 
-/** handlers/create.go createHandler → ApiServer.create: 201 with the created object (pods/eviction: see createEviction). */
+/** handlers/create.go createHandler → ApiServer.create: 201 with the created object. */
 export async function createResource(scope: RequestScope): Promise<void> {
-  if (scope.info.subresource === 'eviction') return createEviction(scope);
   const obj = await decodeResourceBody(scope);
   if (scope.resource.storage === 'pods') checkBehaviourAnnotations(obj as Pod);
   const dryRun = dryRunOf(scope);

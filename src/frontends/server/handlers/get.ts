@@ -18,15 +18,6 @@ import {
  */
 export function getResource(scope: RequestScope): void {
   const media = negotiateFor(scope, GET_CONVERSIONS);
-  if (scope.info.subresource === 'scale') {
-    return writeObject(
-      scope.res,
-      200,
-      media,
-      unwrap(scope.api.getScale(scope.resource.storage as ScalableResource, scope.info.namespace, scope.info.name))
-        .object,
-    );
-  }
   const { object } = unwrap(scope.api.get(scope.resource.storage, scope.info.namespace, scope.info.name));
   const obj = object as KubeObject;
   let out: unknown = served(scope, obj);
@@ -42,4 +33,16 @@ export function getResource(scope: RequestScope): void {
     out = partialObjectMetadata(obj);
   }
   writeObject(scope.res, 200, media, out);
+}
+
+/** ScaleREST.Get: the autoscaling/v1 Scale of a scalable resource. */
+export function getScale(scope: RequestScope): void {
+  const media = negotiateFor(scope, GET_CONVERSIONS);
+  writeObject(
+    scope.res,
+    200,
+    media,
+    unwrap(scope.api.getScale(scope.resource.storage as ScalableResource, scope.info.namespace, scope.info.name))
+      .object,
+  );
 }

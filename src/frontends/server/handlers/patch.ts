@@ -23,10 +23,45 @@ const APPLY_PATCH = 'application/apply-patch+yaml';
  * merge patch (pods and the other built-in kinds), applied to the freshest stored object; or
  * server-side apply (applyPatcher → ApiServer.apply), which needs a fieldManager and may be forced.
  */
-export async function patchResource(scope: RequestScope): Promise<void> {
+export function patchResource(scope: RequestScope, subresource?: 'status'): Promise<void> {
+  return patch(scope, subresource, async (type, body, dryRun) => {
+    const { code, object } = await admit(scope, () =>
+      scope.api.patch(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, type, body, {
+        subresource,
+        dryRun,
+        fieldManager: fieldManagerOf(scope),
+      }),
+    );
+    writeResult(scope, code, served(scope, object as KubeObject));
+  });
+}
+
+/** ScaleREST.Patch: a patch of a scalable resource's Scale (an apply goes to the resource, as before). */
+export function patchScale(scope: RequestScope): Promise<void> {
+  return patch(scope, undefined, async (type, body, dryRun) => {
+    const { code, object } = unwrap(
+      scope.api.scale(
+        scope.client,
+        scope.resource.storage as ScalableResource,
+        scope.info.namespace,
+        scope.info.name,
+        { patch: type, body },
+        { dryRun },
+      ),
+    );
+    writeResult(scope, code, object);
+  });
+}
+
+/** The checks every patch makes before it is applied, then the REST storage's own write. */
+async function patch(
+  scope: RequestScope,
+  subresource: 'status' | undefined,
+  write: (type: PatchType, body: unknown, dryRun: boolean) => Promise<void>,
+): Promise<void> {
   const contentType = mediaTypeOf(scope.req.headers['content-type']);
   const force = query(scope, 'force');
-  if (contentType === APPLY_PATCH) return applyResource(scope, force);
+  if (contentType === APPLY_PATCH) return applyResource(scope, force, subresource);
   const type = PATCH_TYPES[contentType];
   // Custom resources have no Go types to carry patch strategies: no strategic merge patch (customresource_handler.go supportedTypes).
   if (scope.resource.custom && type === 'strategic')
@@ -59,29 +94,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
       { minor: scope.api.options.release.minor, duplicates },
     );
   }
-  const dryRun = dryRunOf(scope);
-  if (scope.info.subresource === 'scale') {
-    const { code, object } = unwrap(
-      scope.api.scale(
-        scope.client,
-        scope.resource.storage as ScalableResource,
-        scope.info.namespace,
-        scope.info.name,
-        { patch: type, body },
-        { dryRun },
-      ),
-    );
-    return writeResult(scope, code, object);
-  }
-  const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
-  const { code, object } = await admit(scope, () =>
-    scope.api.patch(scope.client, scope.resource.storage, scope.info.namespace, scope.info.name, type, body, {
-      subresource,
-      dryRun,
-      fieldManager: fieldManagerOf(scope),
-    }),
-  );
-  writeResult(scope, code, served(scope, object as KubeObject));
+  return write(type, body, dryRunOf(scope));
 }
 
 /**
@@ -89,7 +102,11 @@ export async function patchResource(scope: RequestScope): Promise<void> {
  * (versionCheckManager), named as the URL names it (patch.go checkName); `fieldManager` is
  * required (ValidatePatchOptions). 201 when the apply created the object.
  */
-async function applyResource(scope: RequestScope, force: string | undefined): Promise<void> {
+async function applyResource(
+  scope: RequestScope,
+  force: string | undefined,
+  subresource: 'status' | undefined,
+): Promise<void> {
   const fieldManager = query(scope, 'fieldManager');
   if (fieldManager === undefined || fieldManager === '')
     throw unprocessable(
@@ -119,7 +136,6 @@ async function applyResource(scope: RequestScope, force: string | undefined): Pr
       `the namespace of the object (${meta.namespace}) does not match the namespace on the URL (${scope.info.namespace ?? ''})`,
     );
   const stored = r.fromServed ? r.fromServed(obj) : obj;
-  const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const { code, object } = unwrap(
     scope.api.apply(scope.client, r.storage, scope.info.namespace, scope.info.name, stored as never, {
       fieldManager,

@@ -9,7 +9,7 @@ import { unwrap, type RequestScope } from './scope';
  * Status saying so, the shape LogREST gives a container that cannot be read (e.g. `container
  * "app" in pod "web" is waiting to start`).
  */
-export function podStream(scope: RequestScope): void {
+function podStream(scope: RequestScope, what: string): void {
   const { object: pod } = unwrap(scope.api.get('pods', scope.info.namespace, scope.info.name));
   const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name);
   const asked = scope.url.searchParams.get('container') ?? undefined;
@@ -17,8 +17,13 @@ export function podStream(scope: RequestScope): void {
   if (asked !== undefined && !containers.includes(asked))
     throw badRequest(`container ${asked} is not valid for pod ${name}`);
   const container = asked ?? pod.spec?.containers[0]?.name ?? '';
-  const what = scope.info.subresource === 'log' ? 'has no logs' : 'has no shell to exec into';
   throw badRequest(
     `container "${container}" in pod "${name}" ${what}: the simulated containers run no processes (terminating models their lifecycle only)`,
   );
 }
+
+/** pods/log (LogREST). */
+export const podLog = (scope: RequestScope): void => podStream(scope, 'has no logs');
+
+/** pods/exec (ExecREST). */
+export const podExec = (scope: RequestScope): void => podStream(scope, 'has no shell to exec into');
