@@ -53,41 +53,31 @@ export interface ServedSubresource {
  * kube-apiserver advertises for them (pkg/registry/.../storage).
  */
 export const SERVED_RESOURCES: readonly ServedResource[] = [
-  ...builtinKinds().map(
-    (k): ServedResource => ({
-      group: k.group,
-      version: k.version,
-      resource: k.resource,
-      kind: k.kind,
-      singularName: k.singularName,
-      namespaced: k.namespaced,
-      verbs: k.verbs,
-      ...(k.shortNames ? { shortNames: k.shortNames } : {}),
-      ...(k.categories ? { categories: k.categories } : {}),
-      subresources: k.subresources,
-      storage: k.resource as Resource,
-    }),
-  ),
+  ...builtinKinds().map((k) => servedAt(k, k)),
   ...builtinKinds().flatMap((k) =>
-    (k.alsoServedAs ?? []).map(
-      (v): ServedResource => ({
-        group: v.group,
-        version: v.version,
-        resource: k.resource,
-        kind: k.kind,
-        singularName: k.singularName,
-        namespaced: k.namespaced,
-        verbs: k.verbs,
-        ...(k.shortNames ? { shortNames: k.shortNames } : {}),
-        ...(k.categories ? { categories: k.categories } : {}),
-        subresources: k.subresources,
-        storage: k.resource as Resource,
-        toServed: v.toServed,
-        fromServed: v.fromServed,
-      }),
-    ),
+    (k.alsoServedAs ?? []).map((v) => ({ ...servedAt(k, v), toServed: v.toServed, fromServed: v.fromServed })),
   ),
 ];
+
+/** A kind as discovery shows it at one group/version (its own, or a second one it is also served at). */
+function servedAt(
+  k: ReturnType<typeof builtinKinds>[number],
+  at: { readonly group: string; readonly version: string },
+): ServedResource {
+  return {
+    group: at.group,
+    version: at.version,
+    resource: k.resource,
+    kind: k.kind,
+    singularName: k.singularName,
+    namespaced: k.namespaced,
+    verbs: k.verbs,
+    ...(k.shortNames ? { shortNames: k.shortNames } : {}),
+    ...(k.categories ? { categories: k.categories } : {}),
+    subresources: k.subresources,
+    storage: k.resource as Resource,
+  };
+}
 
 /** The groups in the order /apis lists them (kube-apiserver's group priority: apps, events.k8s.io, authentication, authorization, batch, policy, …, storage.k8s.io, admissionregistration, …, coordination, discovery). */
 export const SERVED_GROUPS: readonly string[] = [

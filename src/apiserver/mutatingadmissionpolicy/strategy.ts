@@ -7,7 +7,7 @@ import {
   defaultMatchResources,
   validateMatchResources,
   validateParamKind,
-  validateParamRef,
+  validatePolicyBindingSpec,
 } from '../validatingadmissionpolicy/strategy';
 import { ADMISSION_REGISTRATION } from '../webhook/configuration';
 
@@ -88,14 +88,7 @@ export function validateMutatingBinding(
   binding: MutatingAdmissionPolicyBinding,
   validateName: (name: string) => FieldError[],
 ): FieldError[] {
-  const errs: FieldError[] = [];
-  const spec = binding.spec ?? {};
-  if (!spec.policyName) errs.push({ field: 'spec.policyName', type: 'Required value', detail: '' });
-  else errs.push(...validateName(spec.policyName).map((e) => ({ ...e, field: 'spec.policyName' })));
-  if (spec.paramRef !== undefined) errs.push(...validateParamRef(spec.paramRef, 'spec.paramRef'));
-  if (spec.matchResources !== undefined)
-    errs.push(...validateMatchResources(spec.matchResources, 'spec.matchResources', false));
-  return errs;
+  return validatePolicyBindingSpec(binding.spec ?? {}, validateName);
 }
 
 /** SetDefaults_MutatingAdmissionPolicySpec: failurePolicy Fail; the matchConstraints' defaults. */

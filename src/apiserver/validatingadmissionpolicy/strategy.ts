@@ -387,14 +387,32 @@ export function validateBinding(
   binding: ValidatingAdmissionPolicyBinding,
   validateName: (name: string) => FieldError[],
 ): FieldError[] {
-  const errs: FieldError[] = [];
   const spec = binding.spec ?? {};
+  return [
+    ...validatePolicyBindingSpec(spec, validateName),
+    ...validateValidationActions(spec.validationActions ?? [], 'spec.validationActions'),
+  ];
+}
+
+/**
+ * What every admission policy binding's spec is checked for, validating or mutating: its
+ * policyName, paramRef and matchResources (validation.go validateValidatingAdmissionPolicyBindingSpec
+ * and validateMutatingAdmissionPolicyBindingSpec share these checks).
+ */
+export function validatePolicyBindingSpec(
+  spec: {
+    policyName?: string;
+    paramRef?: NonNullable<ValidatingAdmissionPolicyBinding['spec']>['paramRef'];
+    matchResources?: MatchResources;
+  },
+  validateName: (name: string) => FieldError[],
+): FieldError[] {
+  const errs: FieldError[] = [];
   if (!spec.policyName) errs.push({ field: 'spec.policyName', type: 'Required value', detail: '' });
   else errs.push(...validateName(spec.policyName).map((e) => ({ ...e, field: 'spec.policyName' })));
   if (spec.paramRef !== undefined) errs.push(...validateParamRef(spec.paramRef, 'spec.paramRef'));
   if (spec.matchResources !== undefined)
     errs.push(...validateMatchResources(spec.matchResources, 'spec.matchResources', false));
-  errs.push(...validateValidationActions(spec.validationActions ?? [], 'spec.validationActions'));
   return errs;
 }
 
