@@ -19,44 +19,34 @@ export const mutatingWebhookConfigurationPrinter: Printer = {
   cells: webhookConfigurationCells,
 };
 
-// printValidatingAdmissionPolicy / printValidatingAdmissionPolicyBinding: the paramKind as apiVersion/kind, the paramRef as paramRefCell says.
-export const validatingAdmissionPolicyPrinter: Printer = {
-  columns: [
-    NAME,
-    count('Validations', 'How many validation expressions the policy has.'),
-    column('ParamKind', 'The kind of the resources that parameterize the policy (apiVersion/kind).'),
-    AGE,
-  ],
-  cells: (obj, now) => {
-    const p = obj as ValidatingAdmissionPolicy;
-    const paramKind = p.spec?.paramKind
-      ? `${p.spec.paramKind.apiVersion ?? ''}/${p.spec.paramKind.kind ?? ''}`
-      : '<unset>';
-    return [
-      p.metadata.name ?? '',
-      (p.spec?.validations ?? []).length,
-      paramKind,
-      age(p.metadata.creationTimestamp, now),
-    ];
-  },
-};
+// printValidatingAdmissionPolicy and printMutatingAdmissionPolicy: Name, how many expressions the
+// policy has, the paramKind as apiVersion/kind (`<unset>` without one), Age.
+function admissionPolicyPrinter(what: 'Validations' | 'Mutations', description: string): Printer {
+  return {
+    columns: [
+      NAME,
+      count(what, description),
+      column('ParamKind', 'The kind of the resources that parameterize the policy (apiVersion/kind).'),
+      AGE,
+    ],
+    cells: (obj, now) => {
+      const spec = (obj as ValidatingAdmissionPolicy | MutatingAdmissionPolicy).spec;
+      const expressions =
+        what === 'Validations'
+          ? ((spec as ValidatingAdmissionPolicy['spec'])?.validations ?? [])
+          : ((spec as MutatingAdmissionPolicy['spec'])?.mutations ?? []);
+      const paramKind = spec?.paramKind ? `${spec.paramKind.apiVersion ?? ''}/${spec.paramKind.kind ?? ''}` : '<unset>';
+      return [obj.metadata.name ?? '', expressions.length, paramKind, age(obj.metadata.creationTimestamp, now)];
+    },
+  };
+}
 
-/** printMutatingAdmissionPolicy: Name, Mutations (how many), ParamKind, Age. */
-export const mutatingAdmissionPolicyPrinter: Printer = {
-  columns: [
-    NAME,
-    count('Mutations', 'How many mutations the policy has.'),
-    column('ParamKind', 'The kind of the resources that parameterize the policy (apiVersion/kind).'),
-    AGE,
-  ],
-  cells: (obj, now) => {
-    const p = obj as MutatingAdmissionPolicy;
-    const paramKind = p.spec?.paramKind
-      ? `${p.spec.paramKind.apiVersion ?? ''}/${p.spec.paramKind.kind ?? ''}`
-      : '<unset>';
-    return [p.metadata.name ?? '', (p.spec?.mutations ?? []).length, paramKind, age(p.metadata.creationTimestamp, now)];
-  },
-};
+export const validatingAdmissionPolicyPrinter = admissionPolicyPrinter(
+  'Validations',
+  'How many validation expressions the policy has.',
+);
+
+export const mutatingAdmissionPolicyPrinter = admissionPolicyPrinter('Mutations', 'How many mutations the policy has.');
 
 /** printValidatingAdmissionPolicyBinding, and printMutatingAdmissionPolicyBinding with the same columns and cells. */
 export const validatingAdmissionPolicyBindingPrinter: Printer = {
