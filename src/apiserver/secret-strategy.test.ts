@@ -63,6 +63,51 @@ describe('R90 Secrets', () => {
     expect(tls.message).to.equal('Secret "t" is invalid: data[tls.key]: Required value');
   });
 
+  it('ValidateSecret by type: docker configs hold a JSON object, auth types their keys, tokens their annotation', () => {
+    const sim = newSim();
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const refused = (name: string, fields: Partial<Secret>) =>
+      failure(sim.api.create(USER, 'secrets', NS, secret(name, fields)), 422, 'Invalid').message;
+    expect(refused('d1', { type: 'kubernetes.io/dockercfg', data: {} })).to.equal(
+      'Secret "d1" is invalid: data[.dockercfg]: Required value',
+    );
+    expect(refused('d2', { type: 'kubernetes.io/dockercfg', data: { '.dockercfg': b64('{"r": ') } })).to.equal(
+      'Secret "d2" is invalid: data[.dockercfg]: Invalid value: "<secret contents redacted>": unexpected end of JSON input',
+    );
+    expect(
+      refused('d3', { type: 'kubernetes.io/dockerconfigjson', stringData: { '.dockerconfigjson': 'auths' } }),
+    ).to.equal(
+      `Secret "d3" is invalid: data[.dockerconfigjson]: Invalid value: "<secret contents redacted>": invalid character 'a' looking for beginning of value`,
+    );
+    expect(
+      refused('d4', { type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('[]') } }),
+    ).to.equal(
+      'Secret "d4" is invalid: data[.dockerconfigjson]: Invalid value: "<secret contents redacted>": json: cannot unmarshal array into Go value of type map[string]interface {}',
+    );
+    ok(
+      sim.api.create(
+        USER,
+        'secrets',
+        NS,
+        secret('d5', { type: 'kubernetes.io/dockerconfigjson', stringData: { '.dockerconfigjson': '{"auths":{}}' } }),
+      ),
+    );
+    // field.NewPath("data[%s]").Key(…) in upstream: the literal %s is part of the message.
+    expect(refused('b1', { type: 'kubernetes.io/basic-auth', data: { user: 'YQ==' } })).to.equal(
+      'Secret "b1" is invalid: [data[%s][username]: Required value, data[%s][password]: Required value]',
+    );
+    ok(sim.api.create(USER, 'secrets', NS, secret('b2', { type: 'kubernetes.io/basic-auth', data: { password: '' } })));
+    expect(refused('s1', { type: 'kubernetes.io/ssh-auth', data: { 'ssh-privatekey': '' } })).to.equal(
+      'Secret "s1" is invalid: data[%s][ssh-privatekey]: Required value',
+    );
+    expect(refused('t1', { type: 'kubernetes.io/tls', data: {} })).to.equal(
+      'Secret "t1" is invalid: [data[tls.crt]: Required value, data[tls.key]: Required value]',
+    );
+    expect(refused('k1', { type: 'kubernetes.io/service-account-token' })).to.equal(
+      'Secret "k1" is invalid: metadata.annotations[kubernetes.io/service-account.name]: Required value',
+    );
+  });
+
   it('the type cannot change; an immutable Secret keeps its data and stays immutable', () => {
     const sim = newSim();
     const s = ok(

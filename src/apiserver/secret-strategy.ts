@@ -1,6 +1,7 @@
 import { badRequest, type FieldError } from '../apimachinery/errors';
 import { validateConfigKeys, validateImmutableContents } from './configmap-strategy';
 import { genericStrategy } from './generic-strategy';
+import { goUnmarshalObjectError } from './go-json-check';
 import type { Strategy } from './strategy';
 import type { Secret } from '../apimachinery/types';
 
@@ -72,37 +73,48 @@ export function convertSecret(secret: Secret): void {
   if (!secret.type) secret.type = 'Opaque';
 }
 
-/** The keys each built-in Secret type requires in `data` (ValidateSecret's switch on the type). */
-const REQUIRED_KEYS: Readonly<Record<string, readonly string[]>> = {
-  'kubernetes.io/dockercfg': ['.dockercfg'],
-  'kubernetes.io/dockerconfigjson': ['.dockerconfigjson'],
-  'kubernetes.io/ssh-auth': ['ssh-privatekey'],
-  'kubernetes.io/tls': ['tls.crt', 'tls.key'],
-};
+/** A `data` value's bytes (base64 checked by convertSecret before validation). */
+const bytesOf = (value: string | undefined): Buffer => Buffer.from(value ?? '', 'base64');
 
-/** pkg/apis/core/validation ValidateSecret: config keys, and what the type requires. */
+/**
+ * pkg/apis/core/validation ValidateSecret: config keys, and what each built-in type requires (its
+ * switch on the type). dockercfg and dockerconfigjson need their key holding a JSON object (Go's
+ * json.Unmarshal error, the value redacted); basic-auth needs username or password present;
+ * ssh-auth a non-empty ssh-privatekey; tls both tls.crt and tls.key; a service-account-token the
+ * service-account.name annotation. basic-auth and ssh-auth build their paths from
+ * field.NewPath("data[%s]").Key(…), so kube-apiserver prints `data[%s][username]`: kept as it is.
+ */
 function validateSecret(secret: Secret): FieldError[] {
   const errs = validateConfigKeys(secret.data, 'data');
   const data = secret.data ?? {};
-  for (const key of REQUIRED_KEYS[secret.type ?? ''] ?? []) {
-    if (!(key in data) || (secret.type === 'kubernetes.io/ssh-auth' && !data[key]))
-      errs.push({ field: `data[${key}]`, type: 'Required value', detail: '' });
-  }
-  if (secret.type === 'kubernetes.io/basic-auth' && !('username' in data) && !('password' in data)) {
-    errs.push(
-      { field: 'data[username]', type: 'Required value', detail: '' },
-      { field: 'data[password]', type: 'Required value', detail: '' },
-    );
-  }
-  if (
-    secret.type === 'kubernetes.io/service-account-token' &&
-    !secret.metadata.annotations?.['kubernetes.io/service-account.name']
-  ) {
-    errs.push({
-      field: 'metadata.annotations[kubernetes.io/service-account.name]',
-      type: 'Required value',
-      detail: '',
-    });
+  const required = (field: string): FieldError => ({ field, type: 'Required value', detail: '' });
+  const jsonIn = (key: string) => {
+    if (!(key in data)) return errs.push(required(`data[${key}]`));
+    const error = goUnmarshalObjectError(bytesOf(data[key]));
+    if (error !== undefined)
+      errs.push({ field: `data[${key}]`, type: 'Invalid', value: '<secret contents redacted>', detail: error });
+  };
+  switch (secret.type) {
+    case 'kubernetes.io/service-account-token':
+      if (!secret.metadata.annotations?.['kubernetes.io/service-account.name'])
+        errs.push(required('metadata.annotations[kubernetes.io/service-account.name]'));
+      break;
+    case 'kubernetes.io/dockercfg':
+      jsonIn('.dockercfg');
+      break;
+    case 'kubernetes.io/dockerconfigjson':
+      jsonIn('.dockerconfigjson');
+      break;
+    case 'kubernetes.io/basic-auth':
+      if (!('username' in data) && !('password' in data))
+        errs.push(required('data[%s][username]'), required('data[%s][password]'));
+      break;
+    case 'kubernetes.io/ssh-auth':
+      if (bytesOf(data['ssh-privatekey']).length === 0) errs.push(required('data[%s][ssh-privatekey]'));
+      break;
+    case 'kubernetes.io/tls':
+      for (const key of ['tls.crt', 'tls.key']) if (!(key in data)) errs.push(required(`data[${key}]`));
+      break;
   }
   return errs;
 }
