@@ -191,6 +191,25 @@ const TYPOS: readonly {
     field: 'spec.validation',
   },
   {
+    kind: 'ValidatingAdmissionPolicyBinding',
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    body: { spec: { policyNam: 'policy', validationActions: ['Deny'] } },
+    field: 'spec.policyNam',
+    namespaced: false,
+  },
+  {
+    kind: 'Event',
+    apiVersion: 'v1',
+    body: { involvedObject: { kind: 'Pod', name: 'web' }, resaon: 'Killing' },
+    field: 'resaon',
+  },
+  {
+    kind: 'Event',
+    apiVersion: 'events.k8s.io/v1',
+    body: { eventTime: '2026-01-01T00:00:00.000000Z', reportingInstance: 'me', nte: 'hello' },
+    field: 'nte',
+  },
+  {
     kind: 'CustomResourceDefinition',
     apiVersion: 'apiextensions.k8s.io/v1',
     body: { spec: { group: 'example.com', scop: 'Namespaced' } },
@@ -262,7 +281,7 @@ const TYPOS: readonly {
 describe('R240 a typo in any served kind is refused by the real kubectl v1.36 against serve', () => {
   for (const t of TYPOS) {
     it(`${t.kind}: unknown field "${t.field}"`, async () => {
-      const file = join(dir, `${t.kind}.yaml`);
+      const file = join(dir, `${t.kind}-${t.apiVersion.replace('/', '-')}.yaml`);
       writeFileSync(
         file,
         JSON.stringify({ apiVersion: t.apiVersion, kind: t.kind, metadata: { name: 'typo' }, ...t.body }),
