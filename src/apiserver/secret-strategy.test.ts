@@ -92,13 +92,12 @@ describe('R90 Secrets', () => {
         secret('d5', { type: 'kubernetes.io/dockerconfigjson', stringData: { '.dockerconfigjson': '{"auths":{}}' } }),
       ),
     );
-    // field.NewPath("data[%s]").Key(…) in upstream: the literal %s is part of the message.
     expect(refused('b1', { type: 'kubernetes.io/basic-auth', data: { user: 'YQ==' } })).to.equal(
-      'Secret "b1" is invalid: [data[%s][username]: Required value, data[%s][password]: Required value]',
+      'Secret "b1" is invalid: [data[username]: Required value, data[password]: Required value]',
     );
     ok(sim.api.create(USER, 'secrets', NS, secret('b2', { type: 'kubernetes.io/basic-auth', data: { password: '' } })));
     expect(refused('s1', { type: 'kubernetes.io/ssh-auth', data: { 'ssh-privatekey': '' } })).to.equal(
-      'Secret "s1" is invalid: data[%s][ssh-privatekey]: Required value',
+      'Secret "s1" is invalid: data[ssh-privatekey]: Required value',
     );
     expect(refused('t1', { type: 'kubernetes.io/tls', data: {} })).to.equal(
       'Secret "t1" is invalid: [data[tls.crt]: Required value, data[tls.key]: Required value]',

@@ -81,8 +81,7 @@ const bytesOf = (value: string | undefined): Buffer => Buffer.from(value ?? '', 
  * switch on the type). dockercfg and dockerconfigjson need their key holding a JSON object (Go's
  * json.Unmarshal error, the value redacted); basic-auth needs username or password present;
  * ssh-auth a non-empty ssh-privatekey; tls both tls.crt and tls.key; a service-account-token the
- * service-account.name annotation. basic-auth and ssh-auth build their paths from
- * field.NewPath("data[%s]").Key(…), so kube-apiserver prints `data[%s][username]`: kept as it is.
+ * service-account.name annotation; each missing key is reported at `data[key]`.
  */
 function validateSecret(secret: Secret): FieldError[] {
   const errs = validateConfigKeys(secret.data, 'data');
@@ -107,10 +106,10 @@ function validateSecret(secret: Secret): FieldError[] {
       break;
     case 'kubernetes.io/basic-auth':
       if (!('username' in data) && !('password' in data))
-        errs.push(required('data[%s][username]'), required('data[%s][password]'));
+        errs.push(required('data[username]'), required('data[password]'));
       break;
     case 'kubernetes.io/ssh-auth':
-      if (bytesOf(data['ssh-privatekey']).length === 0) errs.push(required('data[%s][ssh-privatekey]'));
+      if (bytesOf(data['ssh-privatekey']).length === 0) errs.push(required('data[ssh-privatekey]'));
       break;
     case 'kubernetes.io/tls':
       for (const key of ['tls.crt', 'tls.key']) if (!(key in data)) errs.push(required(`data[${key}]`));
