@@ -3,6 +3,7 @@ import { dns1123LabelErrors, labelValueErrors, qualifiedNameErrors } from '../..
 import type { ConfigMap, Endpoints, Node, Pod, Secret, ServiceAccount, Taint } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
 import type { KindRules } from './index';
+import { validateNodePodCIDRs } from './node-pod-cidrs';
 import { setContainerPortDefaults, validatePodSpecRules } from './pod-spec';
 
 /** pkg/apis/core/types.go MaxSecretSize: what the values of a ConfigMap or a Secret may total. */
@@ -101,6 +102,7 @@ function validateNode(node: Node, release: Release): FieldError[] {
     }
     seen.add(pair);
   });
+  errs.push(...validateNodePodCIDRs(node, release));
   return errs;
 }
 

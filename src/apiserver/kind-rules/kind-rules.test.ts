@@ -11,6 +11,7 @@ import { Release } from '../../foundation/release';
 import { ApiServer, DEFAULT_APISERVER_OPTIONS } from '../apiserver';
 import type { KubeObject } from '../../apimachinery/object';
 import type { Resource } from '../apiserver';
+import { canonicalCIDRFamily } from './node-pod-cidrs';
 
 const USER = { name: 'user', component: 'user' as const };
 const TEMPLATE = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } };
@@ -283,6 +284,40 @@ describe('R242 validation of every kind (kind-rules)', () => {
       },
     };
     expect(create('nodes', other).ok).to.equal(true);
+  });
+
+  it('ValidateNode: pod CIDRs dual-stack, at most one per family, no duplicates; the list %#v then JSON (V64)', () => {
+    const cidrs = (podCIDRs: string[], release?: Release) =>
+      create('nodes', { spec: { podCIDR: podCIDRs[0], podCIDRs } }, release);
+    expect(cidrs(['10.244.1.0/24', 'fd00:10:244:1::/64']).ok).to.equal(true);
+    expect(cidrs(['fd00:10:244:1::/64', '10.244.1.0/24']).ok).to.equal(true);
+    expect(cidrs(['10.244.1.0/24', '10.244.2.0/24']).message).to.equal(
+      'Node "web" is invalid: spec.podCIDRs: Invalid value: ["10.244.1.0/24","10.244.2.0/24"]: may specify no more than one CIDR for each IP family',
+    );
+    expect(cidrs(['10.244.1.0/24', '10.244.2.0/24'], V1_33).message).to.equal(
+      'Node "web" is invalid: spec.podCIDRs: Invalid value: []string{"10.244.1.0/24", "10.244.2.0/24"}: may specify no more than one CIDR for each IP family',
+    );
+    expect(cidrs(['10.244.1.0/24', 'fd00::/64', '10.244.1.0/24']).message).to.equal(
+      'Node "web" is invalid: [spec.podCIDRs: Invalid value: ["10.244.1.0/24","fd00::/64","10.244.1.0/24"]: may specify no more than one CIDR for each IP family, spec.podCIDRs[2]: Duplicate value: "10.244.1.0/24"]',
+    );
+  });
+
+  it('canonicalCIDRFamily: only canonical subnets (other values are not modelled)', () => {
+    expect(canonicalCIDRFamily('10.244.0.0/16')).to.equal('IPv4');
+    expect(canonicalCIDRFamily('0.0.0.0/0')).to.equal('IPv4');
+    expect(canonicalCIDRFamily('fd00:10:244::/48')).to.equal('IPv6');
+    expect(canonicalCIDRFamily('::/0')).to.equal('IPv6');
+    for (const other of [
+      '10.244.0.1/16',
+      '010.0.0.0/8',
+      '10.0.0.0/33',
+      '10.0.0.0',
+      'FD00::/64',
+      'fd00:0::/64',
+      'fd00::1/64',
+      'x',
+    ])
+      expect(canonicalCIDRFamily(other), other).to.equal(undefined);
   });
 
   it('ValidateNodeUpdate: podCIDR set once (from "" only), providerID likewise', () => {
