@@ -303,6 +303,11 @@ const CHANGES = {
   // kubernetes#141766 (merged 2026-09-01, after release-1.37 was cut: first in v1.38): prober_manager.go
   // StopLivenessAndStartup also stops the probes of restartable init containers (sidecars).
   StopSidecarLivenessAndStartup: 38,
+  // kubernetes#135428 (v1.36; cherry-picked into release-1.35 as #136097): statefulset
+  // syncStatefulSet looks again when a ready pod is not yet available, at the moment the earliest
+  // such pod becomes available (controller.FindMinNextPodAvailabilityCheck), where it looked again
+  // minReadySeconds after the sync and so could count a pod as available up to minReadySeconds late.
+  StatefulSetAvailabilityCheckOnTime: 36,
   // kubectl pkg/drain filters.go unmanagedFatal: "Pods declare no controller" reworded to
   // "cannot delete Pods that declare no controller" (kubectl#1467, kubernetes c7549fe, v1.30)…
   KubectlDrainUnmanagedReworded: 30,

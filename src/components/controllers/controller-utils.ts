@@ -443,3 +443,34 @@ export class UIDTrackingExpectations {
     this.expected.delete(key);
   }
 }
+
+/**
+ * controller_utils.go nextPodAvailabilityCheck: how long until a ready pod has been ready for
+ * minReadySeconds; undefined when it is not ready, has no ready time, or is available already.
+ */
+export function nextPodAvailabilityCheck(pod: Pod, minReadySeconds: number, now: number): number | undefined {
+  if (minReadySeconds <= 0 || !isPodReady(pod)) return undefined;
+  const readySince = podReadyTime(pod);
+  if (readySince === undefined) return undefined;
+  const wait = readySince + minReadySeconds * 1000 - now;
+  return wait > 0 ? wait : undefined;
+}
+
+/**
+ * controller_utils.go FindMinNextPodAvailabilityCheck (kubernetes#132121): the earliest time, from
+ * now, at which one of the pods becomes available. Upstream computes it against the time the
+ * owner's status was evaluated and refreshes it with the clock (0 when that moment has passed);
+ * on the virtual clock both are the same instant, so one pass gives the same answer.
+ */
+export function findMinNextPodAvailabilityCheck(
+  pods: readonly Pod[],
+  minReadySeconds: number,
+  now: number,
+): number | undefined {
+  let min: number | undefined;
+  for (const pod of pods) {
+    const next = nextPodAvailabilityCheck(pod, minReadySeconds, now);
+    if (next !== undefined && (min === undefined || next < min)) min = next;
+  }
+  return min;
+}

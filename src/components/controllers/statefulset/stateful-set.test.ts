@@ -11,6 +11,7 @@ import type { ContainerBehaviour } from '../../kubelet/runtime';
 import { Release } from '../../../foundation/release';
 import { bindNewPods, eventsOf, podsNow } from '../workload-testing';
 import { editRaw } from '../../../apiserver/testing';
+import { podReadyTime } from '../../../helpers/pod-util';
 
 const NODE = 'node-1';
 
@@ -182,6 +183,42 @@ describe('statefulset controller (pkg/controller/statefulset)', () => {
     expect(names(podsNow(c))).to.deep.equal(['db-0']);
     c.advance(7000);
     expect(names(podsNow(c))).to.deep.equal(['db-0', 'db-1']);
+  });
+
+  /**
+   * Parallel, minReadySeconds 10, db-1 ready 5 s after db-0 (its image pull takes 4 s longer): the moment availableReplicas reaches 2,
+   * against the moment db-1 has been ready for 10 s.
+   */
+  function bothAvailable(release: Release): { lateMs: number; readyGapMs: number } {
+    const c = new Cluster({ release });
+    c.addNode(NODE);
+    bindNewPods(c, NODE, (pod) => (pod.metadata.name === 'db-1' ? { pullMs: 4000 } : undefined));
+    c.advance(10_000);
+    createSet(c, 'db', 2, { minReadySeconds: 10, podManagementPolicy: 'Parallel' });
+    for (let i = 0; i < 60; i++) {
+      c.advance(1000);
+      const set = c.apiserver.get('statefulsets', 'default', 'db');
+      if (!set.ok || set.object.status?.availableReplicas !== 2) continue;
+      const [db0, db1] = podsNow(c).map((p) => podReadyTime(p)!);
+      return { lateMs: c.clock.now() - (db1 + 10_000), readyGapMs: db1 - db0 };
+    }
+    return expect.fail('availableReplicas never reached 2');
+  }
+
+  it('V69 up to v1.35 availableReplicas counts a later-ready pod only at the next minReadySeconds look (#119352)', () => {
+    const r = bothAvailable(Release.of(35));
+    expect(r.readyGapMs).to.equal(5000);
+    // The look planned 10 s after db-0 turned ready finds db-1 not yet available and plans the next
+    // one 10 s later; db-1's own look (10 s after it turned ready) is dropped, the earlier one being
+    // due: db-1 counts at db-0 + 20 s = db-1 + 15 s, 5 s late.
+    expect(r.lateMs).to.equal(5000);
+  });
+
+  it('V69 from v1.36 availableReplicas counts each pod when its minReadySeconds is over (#135428)', () => {
+    const r = bothAvailable(Release.of(36));
+    expect(r.readyGapMs).to.equal(5000);
+    // FindMinNextPodAvailabilityCheck: the look after db-0's is planned for db-1's moment.
+    expect(r.lateMs).to.equal(0);
   });
 
   it('W55 up to v1.29 a Failed pod is deleted and created again in one pass, with a RecreatingFailedPod event (processReplica)', () => {

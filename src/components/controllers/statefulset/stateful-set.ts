@@ -3,6 +3,7 @@ import type { ControllerRevision, Pod, StatefulSet } from '../../../apimachinery
 import { keyOf, type SharedInformer } from '../../../client/informer';
 import type { PersistentVolumeClaim } from '../../../apimachinery/types';
 import {
+  findMinNextPodAvailabilityCheck,
   getControllerOf,
   PodControl,
   podsByControllerUID,
@@ -129,9 +130,24 @@ export class StatefulSetController extends StoppableController {
     const status = this.updateStatefulSet(set, pods, revision);
     const err = this.updateStatefulSetStatus(set, status);
     if (err) return err;
-    // minReadySeconds: look again once the ready pods may have become available.
+    this.planAvailabilityCheck(key, set, status, pods);
+  }
+
+  /**
+   * minReadySeconds: look again once the ready pods may have become available (stateful_set.go
+   * syncStatefulSet). From v1.36 (kubernetes#135428) at the instant the earliest ready pod becomes
+   * available (controller.FindMinNextPodAvailabilityCheck, computed at the same `now` as the
+   * status), minReadySeconds only as the fallback; before, always minReadySeconds after the sync,
+   * which the queue drops when an earlier look is already due, so a pod that turned ready after
+   * that earlier look is counted up to minReadySeconds late (kubernetes#119352).
+   */
+  private planAvailabilityCheck(key: string, set: StatefulSet, status: Status, pods: readonly Pod[]): void {
     const minReady = set.spec?.minReadySeconds ?? 0;
-    if (minReady > 0 && status.readyReplicas !== status.availableReplicas) this.queue.addAfter(key, minReady * 1000);
+    if (minReady <= 0 || status.readyReplicas === status.availableReplicas) return;
+    let after = minReady * 1000;
+    if (this.release.has('StatefulSetAvailabilityCheckOnTime'))
+      after = findMinNextPodAvailabilityCheck(pods, minReady, this.clock.now()) ?? after;
+    this.queue.addAfter(key, after);
   }
 
   /** getStatefulSetRevisions: the revision holding the current template, created (revision max+1) when none does. */
