@@ -175,8 +175,7 @@ export class AttachedVolumes {
     const text = list.join(',');
     if (text === this.reportedText) return;
     try {
-      const r = this.client.server.patch(
-        this.client.identity,
+      const r = this.client.patch(
         'nodes',
         undefined,
         this.nodeName,

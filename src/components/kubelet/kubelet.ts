@@ -131,7 +131,7 @@ export class Kubelet {
       () => this.scheduler.now(),
       (event) => {
         try {
-          this.client.server.create(this.client.identity, 'events', event.metadata.namespace, event);
+          this.client.create('events', event.metadata.namespace, event);
         } catch (e) {
           // The recorder drops events it cannot deliver.
           if (!(e instanceof Unreachable)) throw e;

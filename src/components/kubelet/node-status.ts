@@ -144,8 +144,7 @@ export class NodeStatusReporter {
         condition,
         ...(got.object.status?.conditions ?? []).filter((c) => c.type !== 'MemoryPressure'),
       ];
-      api.patch(
-        this.client.identity,
+      this.client.patch(
         'nodes',
         undefined,
         this.nodeName,
@@ -207,7 +206,6 @@ export class NodeStatusReporter {
   }
 
   private register(): void {
-    const api = this.client.server;
     const now = toTime(this.clock.now());
     const node: Node = {
       // R247 — kubelet_node_status.go initialNode: the hostname, OS and architecture labels, the
@@ -251,7 +249,7 @@ export class NodeStatusReporter {
       },
     };
     // A kubelet that restarts finds its Node already there (AlreadyExists) and keeps it.
-    api.create(this.client.identity, 'nodes', undefined, node);
+    this.client.create('nodes', undefined, node);
   }
 
   /**
@@ -263,7 +261,7 @@ export class NodeStatusReporter {
     const api = this.client.server;
     const renewTime = new Date(this.clock.now()).toISOString().replace('Z', '000Z');
     const renew = (lease: Lease) => {
-      const r = api.update(this.client.identity, 'leases', NODE_LEASE_NAMESPACE, {
+      const r = this.client.update('leases', NODE_LEASE_NAMESPACE, {
         ...lease,
         spec: { ...lease.spec, renewTime },
       });
@@ -277,7 +275,7 @@ export class NodeStatusReporter {
         metadata: { name: this.nodeName, namespace: NODE_LEASE_NAMESPACE },
         spec: { holderIdentity: this.nodeName, leaseDurationSeconds: LEASE_DURATION_SECONDS, renewTime },
       };
-      const created = api.create(this.client.identity, 'leases', NODE_LEASE_NAMESPACE, lease);
+      const created = this.client.create('leases', NODE_LEASE_NAMESPACE, lease);
       this.latestLease = created.ok ? created.object : undefined;
       return;
     }
@@ -307,8 +305,7 @@ export class NodeStatusReporter {
           lastTransitionTime,
         },
       ];
-      api.patch(
-        this.client.identity,
+      this.client.patch(
         'nodes',
         undefined,
         this.nodeName,
@@ -340,8 +337,7 @@ export class NodeStatusReporter {
         lastTransitionTime: now,
       },
     ];
-    api.patch(
-      this.client.identity,
+    this.client.patch(
       'nodes',
       undefined,
       this.nodeName,

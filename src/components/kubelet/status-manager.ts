@@ -235,8 +235,7 @@ export class StatusManager {
       changed = true;
     }
     if (changed) {
-      const patched = api.patch(
-        this.client.identity,
+      const patched = this.client.patch(
         'pods',
         s.namespace,
         s.name,
@@ -262,7 +261,7 @@ export class StatusManager {
       DELETE_SOURCE,
       { actor: this.nodeName },
     );
-    const deleted = api.delete(this.client.identity, 'pods', s.namespace, s.name, {
+    const deleted = this.client.delete('pods', s.namespace, s.name, {
       gracePeriodSeconds: 0,
       preconditions: { uid },
     });
