@@ -1,5 +1,7 @@
 import type { ApiServer, ClientIdentity } from '../../apiserver/apiserver';
 import type { ApiClient } from '../../client/client';
+import { EventRecorder } from '../../client/event-recorder';
+import type { Event } from '../../apimachinery/types';
 import type { Clock } from '../../foundation/clock';
 import type { Release } from '../../foundation/release';
 import type { Timeline } from '../../foundation/timeline/timeline';
@@ -24,5 +26,18 @@ export abstract class ControllerBase {
     this.api = ctx.api;
     this.client = ctx.clientFor(identity);
     this.release = ctx.release;
+  }
+
+  /**
+   * An EventRecorder whose Events this controller's own client creates, as a controller's
+   * record.EventBroadcaster sinks into its clientset (NewRecorder with its EventSource).
+   */
+  protected eventRecorder(source: NonNullable<Event['source']>, nameInfix: string): EventRecorder {
+    return new EventRecorder(
+      source,
+      nameInfix,
+      () => this.clock.now(),
+      (e) => this.client.create('events', e.metadata.namespace, e),
+    );
   }
 }

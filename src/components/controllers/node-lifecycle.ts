@@ -1,7 +1,6 @@
 import { TAINT_NOT_READY, TAINT_UNREACHABLE } from '../../apiserver/admission';
 import type { ClientIdentity } from '../../apiserver/apiserver';
 import { toTime } from '../../apimachinery/object';
-import { EventRecorder } from '../../client/event-recorder';
 import type { Node, NodeCondition, Pod, Taint } from '../../apimachinery/types';
 import { NODE_LEASE_NAMESPACE } from '../../helpers/well-known';
 import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
@@ -82,12 +81,7 @@ function hasTaint(node: Node, key: string, effect: string): boolean {
 export class NodeLifecycleController extends ControllerBase {
   private readonly health = new Map<string, NodeHealth>();
   private readonly config: NodeLifecycleConfig;
-  private readonly recorder = new EventRecorder(
-    { component: 'node-controller' },
-    'node-not-ready',
-    () => this.clock.now(),
-    (e) => this.client.create('events', e.metadata.namespace, e),
-  );
+  private readonly recorder = this.eventRecorder({ component: 'node-controller' }, 'node-not-ready');
 
   /** The shared pod informer: MarkPodsNotReady reads its spec.nodeName index (getPodsAssignedToNode). */
   private readonly podInformer: PodInformer;

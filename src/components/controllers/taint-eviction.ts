@@ -1,5 +1,4 @@
 import type { ClientIdentity } from '../../apiserver/apiserver';
-import { EventRecorder } from '../../client/event-recorder';
 import { jsonEqual, toTime } from '../../apimachinery/object';
 import type { Node, Pod, PodStatus, Taint, Toleration } from '../../apimachinery/types';
 import type { TimerHandle } from '../../foundation/clock';
@@ -82,12 +81,7 @@ export class TaintEvictionController extends ControllerBase {
   private readonly knownNodes = new Map<string, Node>();
   /** taintEvictionQueue (timed_workers.go TimedWorkerQueue), keyed namespace/name. */
   private readonly workers = new Map<string, TimedWorker | null>();
-  private readonly recorder = new EventRecorder(
-    { component: 'taint-eviction-controller' },
-    'taint-eviction',
-    () => this.clock.now(),
-    (e) => this.client.create('events', e.metadata.namespace, e),
-  );
+  private readonly recorder = this.eventRecorder({ component: 'taint-eviction-controller' }, 'taint-eviction');
 
   /** The shared pod informer: its cache (podLister) and spec.nodeName index (getPodsAssignedToNode). */
   private readonly podInformer: PodInformer;

@@ -1,5 +1,5 @@
 import type { ClientIdentity } from '../../../apiserver/apiserver';
-import { EventRecorder } from '../../../client/event-recorder';
+import type { EventRecorder } from '../../../client/event-recorder';
 import { jsonEqual, toTime } from '../../../apimachinery/object';
 import type { Deployment, DeploymentCondition, DeploymentStatus, Pod, ReplicaSet } from '../../../apimachinery/types';
 import { ControllerBase } from '../controller-base';
@@ -73,12 +73,7 @@ export class DeploymentController extends ControllerBase {
     this.deployments = informers.informerFor('deployments');
     this.sets = informers.informerFor('replicasets');
     this.pods = podsByControllerUID(informers);
-    this.recorder = new EventRecorder(
-      { component: 'deployment-controller' },
-      'deployment',
-      () => clock.now(),
-      (e) => this.client.create('events', e.metadata.namespace, e),
-    );
+    this.recorder = this.eventRecorder({ component: 'deployment-controller' }, 'deployment');
   }
 
   start(): this {

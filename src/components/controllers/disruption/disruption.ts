@@ -1,5 +1,5 @@
 import type { ClientIdentity } from '../../../apiserver/apiserver';
-import { EventRecorder } from '../../../client/event-recorder';
+import type { EventRecorder } from '../../../client/event-recorder';
 import { podDisruptionBudgetsFor } from '../../../apiserver/eviction';
 import { fromTime, jsonEqual, type KubeObject } from '../../../apimachinery/object';
 import {
@@ -84,12 +84,7 @@ export class DisruptionController extends ControllerBase {
 
   constructor(ctx: ControllerContext) {
     super(ctx, IDENTITY);
-    this.recorder = new EventRecorder(
-      { component: 'controllermanager' },
-      'disruption',
-      () => this.clock.now(),
-      (e) => this.client.create('events', e.metadata.namespace, e),
-    );
+    this.recorder = this.eventRecorder({ component: 'controllermanager' }, 'disruption');
     this.queue = new WorkQueue(ctx.clock, (key) => this.sync(key));
     // processNextRecheckWorkItem: a key due for a recheck goes to the main queue through its rate limiter.
     this.recheckQueue = new WorkQueue(ctx.clock, (key) => this.queue.addRateLimited(key));

@@ -1,5 +1,5 @@
 import type { ClientIdentity } from '../../../../apiserver/apiserver';
-import { EventRecorder } from '../../../../client/event-recorder';
+import type { EventRecorder } from '../../../../client/event-recorder';
 import type {
   CSIDriver,
   Node,
@@ -133,12 +133,7 @@ export class AttachDetachController extends StoppableController {
     this.volumes = informers.informerFor('persistentvolumes');
     this.drivers = informers.informerFor('csidrivers');
     this.attachments = informers.informerFor('volumeattachments');
-    this.recorder = new EventRecorder(
-      { component: 'attachdetach-controller' },
-      'attachdetach',
-      () => ctx.clock.now(),
-      (e) => this.client.create('events', e.metadata.namespace, e),
-    );
+    this.recorder = this.eventRecorder({ component: 'attachdetach-controller' }, 'attachdetach');
     this.loop = new Loop(ctx.clock, config.reconcilerPeriodMs, () => this.reconcile());
   }
 

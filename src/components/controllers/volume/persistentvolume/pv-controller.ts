@@ -1,5 +1,5 @@
 import type { ClientIdentity } from '../../../../apiserver/apiserver';
-import { EventRecorder } from '../../../../client/event-recorder';
+import type { EventRecorder } from '../../../../client/event-recorder';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../../../apimachinery/types';
 import { parseQuantity } from '../../../../apiserver/cel/library/quantity';
 import type { ControllerContext } from '../../controller-manager';
@@ -60,12 +60,7 @@ export class PersistentVolumeController extends StoppableController {
     this.classes = ctx.informers.informerFor('storageclasses');
     this.claimQueue = new WorkQueue(ctx.clock, (key) => this.syncClaim(key));
     this.volumeQueue = new WorkQueue(ctx.clock, (key) => this.syncVolume(key));
-    this.recorder = new EventRecorder(
-      { component: 'persistentvolume-controller' },
-      'persistentvolume',
-      () => ctx.clock.now(),
-      (e) => this.client.create('events', e.metadata.namespace, e),
-    );
+    this.recorder = this.eventRecorder({ component: 'persistentvolume-controller' }, 'persistentvolume');
   }
 
   start(): this {
