@@ -286,6 +286,14 @@ const GATES = {
     [34, BETA_OFF],
     [36, { stage: 'GA', default: true, locked: false }],
   ],
+  // KEP-4858 stricter IP and CIDR validation of the legacy fields (kube-apiserver): α off 1.33
+  // (kubernetes#128786; versioned_kube_features.go), β on 1.36 (kep.yaml milestone beta v1.36; the
+  // 1.36 kube-apiserver flag reference lists it "BETA - default=true").
+  StrictIPCIDRValidation: [
+    [26, ABSENT_OFF],
+    [33, ALPHA],
+    [36, BETA_ON],
+  ],
 } satisfies Record<string, readonly (readonly [number, GateState])[]>;
 
 export type FeatureGate = keyof typeof GATES;
@@ -341,6 +349,16 @@ const CHANGES = {
   // repeats the field's name — `kind must not be empty` became `must not be empty`
   // (kubernetes#132513, "Cleanup: Remove field name from invalid field detail message", 1.34).
   DetailsWithoutFieldName: 34,
+  // apimachinery validation.IsValidCIDR (kubernetes#122550, apimachinery b81059e0, 1.30): a bad
+  // CIDR is reported per entry, `must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)`,
+  // where a Node's podCIDRs said `must be valid CIDR` (the whole list as the value) and a Service's
+  // loadBalancerSourceRanges one `must be a list of IP ranges` for the whole list.
+  IsValidCIDRPerEntry: 30,
+  // pkg/apis/discovery/validation validateEndpoints: an EndpointSlice address is checked as an IP
+  // first, and only a valid one for its family (`must be an IPv4 address`) and its range, where
+  // IsValidIPv4Address and ValidateNonSpecialIP both reported a bad one (kubernetes ba189de7,
+  // "Slightly improve EndpointSlice address validation", 1.33).
+  EndpointSliceAddressCheckedOnce: 33,
 } as const satisfies Record<string, number>;
 
 export type ReleaseChange = keyof typeof CHANGES;
