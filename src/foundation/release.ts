@@ -206,8 +206,8 @@ const GATES = {
     [36, DEPRECATED_LOCKED_ON],
   ],
   // KEP-961 StatefulSet rollingUpdate.maxUnavailable: α 1.24, β on 1.35, off again in 1.36 for a
-  // regression in Parallel pod management (#137904; cherry-picked into 1.35.4). Read by nothing:
-  // StatefulSet rolling updates are not modelled; listed so --feature-gates accepts it as upstream does.
+  // regression in Parallel pod management (#137904; cherry-picked into 1.35.4). Read only by R320's
+  // drop of rollingUpdate.maxUnavailable: StatefulSet rolling updates are not modelled.
   MaxUnavailableStatefulSet: [
     [26, ALPHA],
     [35, BETA_ON],
