@@ -82,8 +82,14 @@ function parseIPv6(s: string, sloppy: boolean): number[] | undefined {
   return all.flatMap((g) => [g >> 8, g & 0xff]);
 }
 
+/** An IPv4 address in canonical dotted decimal: what the controllers write, parsed without the general walk. */
+const CANONICAL_IPV4 =
+  /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
 /** net.ParseIP as forked (ParseIPSloppy): the first `.` or `:` says which family. */
 function parseIP(s: string, sloppy: boolean): IPBytes | undefined {
+  const v4 = CANONICAL_IPV4.exec(s);
+  if (v4) return [...V4_IN_V6_PREFIX, Number(v4[1]), Number(v4[2]), Number(v4[3]), Number(v4[4])];
   for (const c of s) {
     if (c === '.') {
       const v4 = parseIPv4(s, sloppy);

@@ -186,17 +186,22 @@ function at(obj: unknown, path: Path): unknown {
   return holders(obj, [...path, '']).at(0);
 }
 
-/** The gated fields of `resource` whose gate is off, as [field, base in new, base in old]. */
-function applicable(resource: string, obj: KubeObject, old: KubeObject | undefined, release: Release) {
-  const found: { field: GatedField; base: unknown; oldBase: unknown }[] = [];
-  for (const field of GATED_FIELDS) {
-    if (release.enabled(field.gate)) continue;
-    if (field.where === 'pod spec') {
+/** The rows of `resource` whose gate is off in `release`, with where they start: worked out once per release. */
+const ROWS = new WeakMap<Release, Map<string, readonly { field: GatedField; from: Path }[]>>();
+
+function rowsOf(resource: string, release: Release): readonly { field: GatedField; from: Path }[] {
+  let byResource = ROWS.get(release);
+  if (!byResource) ROWS.set(release, (byResource = new Map()));
+  let rows = byResource.get(resource);
+  if (!rows) {
+    rows = GATED_FIELDS.filter((field) => !release.enabled(field.gate)).flatMap((field) => {
+      if (field.where !== 'pod spec') return field.where.includes(resource) ? [{ field, from: [] }] : [];
       const specAt = POD_SPEC_AT[resource];
-      if (specAt) found.push({ field, base: at(obj, specAt), oldBase: old && at(old, specAt) });
-    } else if (field.where.includes(resource)) found.push({ field, base: obj, oldBase: old });
+      return specAt ? [{ field, from: specAt }] : [];
+    });
+    byResource.set(resource, rows);
   }
-  return found;
+  return rows;
 }
 
 /**
@@ -209,9 +214,16 @@ export function dropDisabledFields(
   old: KubeObject | undefined,
   release: Release,
 ): string[] {
+  const rows = rowsOf(resource, release);
+  if (rows.length === 0) return [];
+  // Every row of a kind starts at the object or at its one pod spec: found once.
+  const specAt = POD_SPEC_AT[resource];
+  const spec = specAt && at(obj, specAt);
+  const oldSpec = specAt && old && at(old, specAt);
   const dropped: string[] = [];
-  for (const { field, base, oldBase } of applicable(resource, obj, old, release)) {
-    if (base === undefined || inUse(oldBase, field.paths)) continue;
+  for (const { field, from } of rows) {
+    const base = from.length === 0 ? obj : spec;
+    if (base === undefined || (old && inUse(from.length === 0 ? old : oldSpec, field.paths))) continue;
     for (const path of field.paths)
       for (const holder of holders(base, path)) {
         const key = path[path.length - 1];
