@@ -116,6 +116,15 @@ describe('R320 dropDisabledFields: a field whose gate is off is dropped on write
     expect(stored('persistentvolumeclaims', claim, Release.of(34)).spec.volumeAttributesClassName).to.equal('gold');
   });
 
+  it("a pod template loses what a pod would: a sidecar's restartPolicy on 1.28 (SidecarContainers alpha)", () => {
+    const sidecar = { initContainers: [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always' }] };
+    const deployment = { spec: { selector: { matchLabels: { app: 'web' } }, template: TEMPLATE(sidecar) } };
+    const on28 = stored('deployments', deployment, Release.of(28)).spec.template.spec;
+    expect(on28.initContainers[0].restartPolicy).to.equal(undefined);
+    const on29 = stored('deployments', deployment, Release.of(29)).spec.template.spec;
+    expect(on29.initContainers[0].restartPolicy).to.equal('Always');
+  });
+
   it('on an update, a field the stored object already uses is kept (…InUse(old)), a new one dropped', () => {
     const release = Release.of(33);
     const next = () =>

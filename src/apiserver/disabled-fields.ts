@@ -1,5 +1,7 @@
 import type { KubeObject } from '../apimachinery/object';
 import type { FeatureGate, Release } from '../foundation/release';
+import type { PodSpec } from '../apimachinery/types';
+import { dropDisabledPodSpecFields } from './pod-strategy';
 
 /**
  * R320 — fields kube-apiserver drops on write while their feature gate is off: the
@@ -13,11 +15,10 @@ import type { FeatureGate, Release } from '../foundation/release';
  * One table, applied in one place (Store.create and Store's beforeUpdate, after the strategy's
  * PrepareForCreate / PrepareForUpdate). A release whose types lack the field altogether never
  * gets this far: strict decoding refuses it (R240). The pod fields dropped before this table
- * existed keep their own code, called from the pod strategy: init containers' restartPolicy
- * (SidecarContainers), the sleep action (PodLifecycleSleepAction), lifecycle.stopSignal
- * (ContainerStopSignals), schedulingGates (PodSchedulingReadiness), the container restart rules
- * (ContainerRestartRules); and a PodDisruptionBudget's unhealthyPodEvictionPolicy
- * (PDBUnhealthyPodEvictionPolicy) in its strategy.
+ * existed keep their own code (pod-strategy.ts dropDisabledPodSpecFields: init containers'
+ * restartPolicy, the sleep action, lifecycle.stopSignal, schedulingGates, the container restart
+ * rules), run by the pod strategy for a pod and from here for every pod template; a
+ * PodDisruptionBudget's unhealthyPodEvictionPolicy is dropped by its strategy.
  */
 
 /** A path into an object; `*` walks every element of a list. */
@@ -215,11 +216,14 @@ export function dropDisabledFields(
   release: Release,
 ): string[] {
   const rows = rowsOf(resource, release);
-  if (rows.length === 0) return [];
   // Every row of a kind starts at the object or at its one pod spec: found once.
   const specAt = POD_SPEC_AT[resource];
   const spec = specAt && at(obj, specAt);
   const oldSpec = specAt && old && at(old, specAt);
+  // pod.DropDisabledTemplateFields: a template's spec loses what a pod's would (a pod's own
+  // strategy does it for a pod).
+  if (specAt && resource !== 'pods' && spec !== undefined)
+    dropDisabledPodSpecFields(spec as PodSpec, oldSpec as PodSpec | undefined, release);
   const dropped: string[] = [];
   for (const { field, from } of rows) {
     const base = from.length === 0 ? obj : spec;
