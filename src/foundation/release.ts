@@ -439,11 +439,13 @@ const CHANGES = {
   // repeats the field's name — `kind must not be empty` became `must not be empty`
   // (kubernetes#132513, "Cleanup: Remove field name from invalid field detail message", 1.34).
   DetailsWithoutFieldName: 34,
-  // apimachinery validation.IsValidCIDR (kubernetes#122550, apimachinery b81059e0, 1.30): a bad
-  // CIDR is reported per entry, `must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)`,
-  // where a Node's podCIDRs said `must be valid CIDR` (the whole list as the value) and a Service's
-  // loadBalancerSourceRanges one `must be a list of IP ranges` for the whole list.
-  IsValidCIDRPerEntry: 30,
+  // kubernetes#122550 "IP validation cleanup" (apimachinery b81059e0 validation.IsValidCIDR and
+  // 89b94145 IsValidIP with a field path, 1.30): a bad CIDR is reported per entry, `must be a valid
+  // CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)`, where a Node's podCIDRs said `must be valid
+  // CIDR` (the whole list as the value) and a Service's loadBalancerSourceRanges one `must be a list
+  // of IP ranges` for the whole list; a pod's hostAliases[i].ip and dnsConfig.nameservers[i] get
+  // IsValidIP's message, where they said `must be valid IP address` (hostAliases without the index).
+  IPValidationCleanup: 30,
   // pkg/apis/discovery/validation validateEndpoints: an EndpointSlice address is checked as an IP
   // first, and only a valid one for its family (`must be an IPv4 address`) and its range, where
   // IsValidIPv4Address and ValidateNonSpecialIP both reported a bad one (kubernetes ba189de7,

@@ -3,7 +3,12 @@ import { dns1123LabelErrors, labelValueErrors, qualifiedNameErrors } from '../..
 import type { ConfigMap, Endpoints, Node, Pod, Secret, Service, ServiceAccount, Taint } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
 import type { KindRules } from './index';
-import { validateEndpointsAddressIP, validatePodCIDREntries, validateServiceIPs } from './ip-fields';
+import {
+  validateEndpointsAddressIP,
+  validatePodCIDREntries,
+  validatePodSpecIPs,
+  validateServiceIPs,
+} from './ip-fields';
 import { validateNodePodCIDRs } from './node-pod-cidrs';
 import { setContainerPortDefaults, validatePodSpecRules } from './pod-spec';
 
@@ -192,7 +197,10 @@ function validateEndpoints(ep: Endpoints, release: Release): FieldError[] {
 /** The core/v1 kinds' rules, each plugged into its kind module (kinds/core.ts). */
 export const podRules: KindRules<Pod> = {
   defaults: (pod) => setContainerPortDefaults(pod.spec),
-  validate: (pod) => validatePodSpecRules(pod.spec, 'spec'),
+  validate: (pod, release) => [
+    ...validatePodSpecRules(pod.spec, 'spec'),
+    ...validatePodSpecIPs(pod.spec, 'spec', release),
+  ],
 };
 export const endpointsRules: KindRules<Endpoints> = { defaults: setEndpointsDefaults, validate: validateEndpoints };
 export const configMapRules: KindRules<ConfigMap> = { validate: validateConfigMapSize };

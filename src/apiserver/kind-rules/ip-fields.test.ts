@@ -1,7 +1,7 @@
 /**
  * R319 — the IP and CIDR fields of Endpoints, EndpointSlices, Nodes and Services, through
  * ApiServer.create as any client reaches it, on each side of the releases where they changed:
- * IsValidCIDR per entry from 1.30 (IsValidCIDRPerEntry), EndpointSlice addresses checked once
+ * IsValidCIDR per entry from 1.30 (IPValidationCleanup), EndpointSlice addresses checked once
  * from 1.33 (EndpointSliceAddressCheckedOnce), StrictIPCIDRValidation α 1.33 / β on 1.36.
  */
 import { describe, it } from 'node:test';
@@ -122,6 +122,41 @@ describe('R319 IP and CIDR fields, release by release', () => {
     );
     expect(create('services', service({ loadBalancerSourceRanges: ['10.0.0.0/8'] }), V1_36)).to.equal(
       'Service "web" is invalid: spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is \'LoadBalancer\'',
+    );
+  });
+
+  it('a pod: hostAliases ip and hostnames, dnsConfig nameservers; up to 1.29 without the index and the example', () => {
+    const pod = (spec: Record<string, unknown>) => ({
+      spec: { containers: [{ name: 'app', image: 'nginx' }], ...spec },
+    });
+    const aliases = {
+      hostAliases: [
+        { ip: '10.1.2.3', hostnames: ['db.local'] },
+        { ip: '10.1.2', hostnames: ['Db'] },
+      ],
+    };
+    expect(create('pods', pod(aliases), V1_29)).to.equal(
+      "Pod \"web\" is invalid: [spec.hostAliases.ip: Invalid value: \"10.1.2\": must be valid IP address, spec.hostAliases.hostnames: Invalid value: \"Db\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')]",
+    );
+    expect(create('pods', pod(aliases), V1_30)).to.equal(
+      "Pod \"web\" is invalid: [spec.hostAliases[1].ip: Invalid value: \"10.1.2\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff), spec.hostAliases[1].hostnames[0]: Invalid value: \"Db\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')]",
+    );
+    const dns = { dnsPolicy: 'None', dnsConfig: { nameservers: ['1.1.1.1', '8.8.8'] } };
+    expect(create('pods', pod(dns), V1_29)).to.equal(
+      'Pod "web" is invalid: spec.dnsConfig.nameservers[1]: Invalid value: "8.8.8": must be valid IP address',
+    );
+    expect(create('pods', pod(dns), V1_36)).to.equal(
+      'Pod "web" is invalid: spec.dnsConfig.nameservers[1]: Invalid value: "8.8.8": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+    );
+    const deployment = {
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: pod({ hostAliases: [{ ip: '010.1.2.3' }] }).spec },
+      },
+    };
+    expect(create('deployments', deployment, V1_35)).to.equal('');
+    expect(create('deployments', deployment, V1_36)).to.equal(
+      'Deployment.apps "web" is invalid: spec.template.spec.hostAliases[0].ip: Invalid value: "010.1.2.3": must not have leading 0s',
     );
   });
 });

@@ -1,5 +1,6 @@
 import { type FieldError, goJson } from '../../apimachinery/errors';
-import type { Service } from '../../apimachinery/types';
+import type { PodSpec, Service } from '../../apimachinery/types';
+import { dns1123SubdomainErrors } from '../../apimachinery/selectors';
 import {
   isIPv4,
   isValidCIDRForLegacyField,
@@ -86,7 +87,7 @@ export function validatePodCIDREntries(list: readonly string[], release: Release
   const errs: FieldError[] = [];
   list.forEach((cidr, i) => {
     const field = `spec.podCIDRs[${i}]`;
-    if (release.has('IsValidCIDRPerEntry')) errs.push(...legacyCIDR(field, cidr, release));
+    if (release.has('IPValidationCleanup')) errs.push(...legacyCIDR(field, cidr, release));
     else if (!parseCIDRSloppy(cidr))
       errs.push({
         field,
@@ -106,7 +107,7 @@ export function validatePodCIDREntries(list: readonly string[], release: Release
  */
 export function validateSourceRanges(ranges: readonly string[], release: Release): FieldError[] {
   const at = 'spec.LoadBalancerSourceRanges';
-  if (!release.has('IsValidCIDRPerEntry')) {
+  if (!release.has('IPValidationCleanup')) {
     if (ranges.every((r) => parseCIDRSloppy(r.trim()))) return [];
     return [
       {
@@ -168,5 +169,34 @@ export function validateServiceIPs(svc: Service, release: Release): FieldError[]
       });
     errs.push(...validateSourceRanges(ranges, release));
   }
+  return errs;
+}
+
+/**
+ * ValidatePodSpec's address fields: each `hostAliases[i].ip` (ValidateHostAliases, with each
+ * hostname a DNS-1123 subdomain) and each `dnsConfig.nameservers[i]` (validatePodDNSConfig) a
+ * valid IP (a legacy field). Up to 1.29 (IPValidationCleanup) ParseIPSloppy with `must be valid IP
+ * address`, and ValidateHostAliases' paths lack the index: `spec.hostAliases.ip`,
+ * `spec.hostAliases.hostnames`.
+ */
+export function validatePodSpecIPs(spec: PodSpec | undefined, path: string, release: Release): FieldError[] {
+  const errs: FieldError[] = [];
+  const cleanup = release.has('IPValidationCleanup');
+  const ipCheck = (field: string, ip: string): FieldError[] => {
+    if (cleanup) return legacyIP(field, ip, release);
+    return parseIPSloppy(ip) ? [] : [{ field, type: 'Invalid', value: ip, detail: 'must be valid IP address' }];
+  };
+  (spec?.hostAliases ?? []).forEach((alias, i) => {
+    const at = cleanup ? `${path}.hostAliases[${i}]` : `${path}.hostAliases`;
+    errs.push(...ipCheck(`${at}.ip`, String(alias?.ip ?? '')));
+    (alias?.hostnames ?? []).forEach((hostname, j) => {
+      const field = cleanup ? `${at}.hostnames[${j}]` : `${at}.hostnames`;
+      for (const detail of dns1123SubdomainErrors(String(hostname)))
+        errs.push({ field, type: 'Invalid', value: hostname, detail });
+    });
+  });
+  (spec?.dnsConfig?.nameservers ?? []).forEach((ns, i) =>
+    errs.push(...ipCheck(`${path}.dnsConfig.nameservers[${i}]`, String(ns))),
+  );
   return errs;
 }
