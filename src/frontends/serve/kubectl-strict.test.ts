@@ -402,7 +402,7 @@ describe('R242 what kube-apiserver validation refuses, the real kubectl shows re
     ).to.include(
       'The Service "ext" is invalid: spec.externalIPs[0]: Invalid value: "192.0.2": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
     );
-    // v1.33: the address is checked as an IP first, then for its family (V70).
+    // v1.33: the address is checked as an IP first, then for its family (V71).
     expect(
       await create({
         apiVersion: 'discovery.k8s.io/v1',
