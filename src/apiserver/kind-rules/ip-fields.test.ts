@@ -83,6 +83,10 @@ describe('R319 IP and CIDR fields, release by release', () => {
       'EndpointSlice.discovery.k8s.io "web" is invalid: endpoints[0].addresses[0]: Invalid value: "fe80::1": may not be in the link-local range (169.254.0.0/16, fe80::/10)',
     );
     expect(create('endpointslices', slice('FQDN', 'web.example.com'), V1_36)).to.equal('');
+    expect(create('endpointslices', slice('FQDN', 'web.example.com.'), V1_29)).to.equal('');
+    expect(create('endpointslices', slice('FQDN', 'localhost'), V1_36)).to.equal(
+      'EndpointSlice.discovery.k8s.io "web" is invalid: endpoints[0].addresses[0]: Invalid value: "localhost": should be a domain with at least two segments separated by dots',
+    );
   });
 
   it('Node podCIDRs: `must be valid CIDR` with the whole list up to 1.29, IsValidCIDR per entry from 1.30', () => {

@@ -1,6 +1,6 @@
 import { type FieldError, goJson } from '../../apimachinery/errors';
 import type { PodSpec, Service } from '../../apimachinery/types';
-import { dns1123SubdomainErrors } from '../../apimachinery/selectors';
+import { dns1123LabelErrors, dns1123SubdomainErrors } from '../../apimachinery/selectors';
 import {
   isIPv4,
   isValidCIDRForLegacyField,
@@ -199,4 +199,31 @@ export function validatePodSpecIPs(spec: PodSpec | undefined, path: string, rele
     errs.push(...ipCheck(`${path}.dnsConfig.nameservers[${i}]`, String(ns))),
   );
   return errs;
+}
+
+/**
+ * validation.IsFullyQualifiedDomainName, an address of an FQDN EndpointSlice: required; less a
+ * trailing dot, a DNS-1123 subdomain of at least two labels, each a DNS-1123 label (the first
+ * failing label is the value reported). The same in every modelled release.
+ */
+export function validateFQDN(field: string, value: string, release: Release): FieldError[] {
+  if (value === '') return [{ field, type: 'Required value', detail: '' }];
+  const name = value.endsWith('.') ? value.slice(0, -1) : value;
+  const subdomain = dns1123SubdomainErrors(name);
+  if (subdomain.length > 0) return [{ field, type: 'Invalid', value: name, detail: subdomain.join(',') }];
+  const labels = name.split('.');
+  if (labels.length < 2)
+    return [
+      {
+        field,
+        type: 'Invalid',
+        value: name,
+        detail: 'should be a domain with at least two segments separated by dots',
+      },
+    ];
+  for (const label of labels) {
+    const errs = dns1123LabelErrors(label, release);
+    if (errs.length > 0) return [{ field, type: 'Invalid', value: label, detail: errs.join(',') }];
+  }
+  return [];
 }
