@@ -2,7 +2,7 @@
  * KEP-5307 container restart rules and KEP-5532's RestartAllContainers action as
  * pkg/api/v1/pod/util.go reads them (ContainerShouldRestart, FindMatchingContainerRestartRule,
  * AllContainersCouldRestart); the kubelet's restart decisions, its pod phase and its probe
- * workers all ask them (V51, V62).
+ * workers all ask them (V51, V70).
  */
 import type { Container, PodSpec } from '../apimachinery/types';
 import type { Release } from '../foundation/release';
@@ -52,7 +52,7 @@ export function findMatchingContainerRestartRule(
 /**
  * V51 — pkg/api/v1/pod/util.go ContainerShouldRestart (ContainerRestartRules on): with a
  * container-level restartPolicy, the first matching rule decides when its action is Restart, and
- * (V62) when it is RestartAllContainers while RestartAllContainersOnContainerExits is on
+ * (V70) when it is RestartAllContainers while RestartAllContainersOnContainerExits is on
  * (`restartAll`: the whole pod restarts, so this container does too); otherwise, as when nothing
  * matches, the container's policy decides (Always; OnFailure after a non-zero exit; Never).
  * Without one the pod's restartPolicy decides.
@@ -76,7 +76,7 @@ export function containerShouldRestart(
 }
 
 /**
- * V62 — pkg/api/v1/pod/util.go AllContainersCouldRestart: some init or regular container has a
+ * V70 — pkg/api/v1/pod/util.go AllContainersCouldRestart: some init or regular container has a
  * rule whose action is RestartAllContainers. Only such a pod gets the AllContainersRestarting
  * condition, and only its terminated containers may come back to life (status manager).
  */

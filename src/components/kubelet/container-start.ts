@@ -85,7 +85,7 @@ export function startContainers(
  * N12 — kuberuntime_manager.go computePodActions: a running container whose liveness (or
  * startup) probe failed is killed with the pod's grace period, and started again by the restart
  * rules once it has exited. Its Killing event says ", will be restarted" only when computePodActions
- * restarts it (shouldRestartOnFailure: the pod's restartPolicy is not Never); V62 — with
+ * restarts it (shouldRestartOnFailure: the pod's restartPolicy is not Never); V70 — with
  * ContainerRestartRules a container's own restartPolicy decides instead (not Never), its rules
  * being for exit codes, which a running container does not have.
  */

@@ -17,7 +17,7 @@ export interface InitContainerActions {
  * initialization got — running: wait; exited 0: start the next one (or, the last one, done);
  * exited non-zero: start it again (restartPolicy Never instead makes the pod Failed, which SyncPod
  * sees as terminal before it gets here, so KillPod is not needed); with ContainerRestartRules
- * (`gates.rules`, V62) the init container's own restartPolicy and rules decide that first
+ * (`gates.rules`, V70) the init container's own restartPolicy and rules decide that first
  * (ContainerShouldRestart), so an init container with `restartPolicy: Never` fails a pod whose
  * policy is Always, and one with a matching Restart rule is retried in a Never pod; a sidecar that runs lets the next
  * one start and one that exited is restarted. Once a regular container runs, regular init

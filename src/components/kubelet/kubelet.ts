@@ -371,7 +371,7 @@ export class Kubelet {
     const reasons = this.reasonCache.get(uid) ?? new Map<string, WaitingReason>();
     this.reasonCache.set(uid, reasons);
     let crashLooping = false;
-    // V62 — SyncPod with restartAllContainers (the status's AllContainersRestarting is True): reset, not start.
+    // V70 — SyncPod with restartAllContainers (the status's AllContainersRestarting is True): reset, not start.
     if (!cancelled && !terminal && sandbox?.state === 'ready' && restartingAll(status)) {
       resetAllContainers(pod, {
         sandbox,

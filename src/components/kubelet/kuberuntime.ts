@@ -112,7 +112,7 @@ export class KubeRuntimeManager {
   }
 
   /**
-   * V62 — SyncPod's kill of a container for an in-place restart of the whole pod
+   * V70 — SyncPod's kill of a container for an in-place restart of the whole pod
    * (RestartAllContainers): killContainer with a grace period override of 0, so no preStop hook
    * runs and StopContainer gets the 2 s floor; no termination ordering (KEP-5532: "no ordering
    * during the kill", the pod's terminationGracePeriodSeconds not respected).

@@ -19,7 +19,7 @@ import type { Sandbox } from './runtime';
  * sidecar to restart) and every regular container that ShouldContainerBeRestarted: never started,
  * or exited and allowed by the restartPolicy (Always; OnFailure after a non-zero exit) — never
  * once the pod has a deletionTimestamp (K55). With ContainerRestartRules (`gates.rules`) a
- * container's own policy and rules come first (V51, V62).
+ * container's own policy and rules come first (V51, V70).
  */
 export function containersToStart(pod: Pod, sandbox: Sandbox, gates: RestartRuleGates = NO_RESTART_RULES): string[] {
   const init = computeInitContainerActions(pod, sandbox, gates);

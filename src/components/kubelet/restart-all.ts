@@ -1,5 +1,5 @@
 /**
- * V62 — KEP-5532's RestartAllContainers action (gate RestartAllContainersOnContainerExits: α off
+ * V70 — KEP-5532's RestartAllContainers action (gate RestartAllContainersOnContainerExits: α off
  * 1.35, kubernetes#134345; β on 1.36, kubernetes#136681): when a container (init, sidecar or
  * regular) exits with a code that matches a rule whose action is RestartAllContainers, the kubelet
  * restarts the whole pod in place. Two phases, driven by the AllContainersRestarting condition:

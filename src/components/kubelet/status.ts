@@ -16,7 +16,7 @@ export const KUBELET_CONDITIONS: ReadonlySet<string> = new Set([
   'Initialized',
   'Ready',
   'ContainersReady',
-  // V62 — PodConditionByKubelet also owns it with RestartAllContainersOnContainerExits (v1.35+).
+  // V70 — PodConditionByKubelet also owns it with RestartAllContainersOnContainerExits (v1.35+).
   'AllContainersRestarting',
 ]);
 
@@ -62,7 +62,7 @@ function containerStatus(
   const volumeMounts = listVolumeMounts ? volumeMountStatuses(spec) : undefined;
   if (volumeMounts) base.volumeMounts = volumeMounts;
   if (!c) {
-    // V62 — convertToAPIContainerStatuses while all containers restart in place: one the kubelet
+    // V70 — convertToAPIContainerStatuses while all containers restart in place: one the kubelet
     // removed for it waits, with a synthesized 137 end, and counts one more restart.
     if (podRestarting && previous && !previous.state?.waiting) {
       const removed = { reason: RESTARTING_ALL_CONTAINERS, message: REMOVED_FOR_RESTART };
@@ -113,7 +113,7 @@ function containerStatus(
     status = withState(base, c.id, runsToCompletion && c.exitCode === 0, false, { terminated: ended });
   }
   if (c.previous) status.lastState = { terminated: terminated(c.previous) };
-  // V62 — the first run after an in-place restart of the pod has no previous run in the runtime:
+  // V70 — the first run after an in-place restart of the pod has no previous run in the runtime:
   // convertContainerStatus keeps the synthesized end from the previous status as its lastState.
   else if (previous?.lastState?.terminated?.reason === RESTARTING_ALL_CONTAINERS)
     status.lastState = clone(previous.lastState);
@@ -195,7 +195,7 @@ export function getPhase(
   gates: RestartRuleGates = NO_RESTART_RULES,
 ): string {
   const restartRules = gates.rules;
-  // V62 — a container ended by an in-place restart of the whole pod is coming back.
+  // V70 — a container ended by an in-place restart of the whole pod is coming back.
   const restartable = (c: Container, ended: { exitCode: number; reason?: string }) =>
     ended.reason === RESTARTING_ALL_CONTAINERS ||
     containerShouldRestart(c, spec.restartPolicy, ended.exitCode, gates.restartAll);
@@ -208,7 +208,7 @@ export function getPhase(
     if (c.restartPolicy === 'Always') continue;
     const s = statusNamed(statuses, c.name);
     const ended = s?.state?.terminated ?? (s?.state?.waiting ? s.lastState?.terminated : undefined);
-    // V62 — with ContainerRestartRules a failed init container fails the pod unless its own
+    // V70 — with ContainerRestartRules a failed init container fails the pod unless its own
     // policy and rules (ContainerShouldRestart) restart it; without, unless the pod's policy does.
     if (ended && ended.reason !== RESTARTING_ALL_CONTAINERS) {
       if (ended.exitCode !== 0 && (restartRules ? !restartable(c, ended) : spec.restartPolicy === 'Never'))
@@ -336,7 +336,7 @@ export interface StatusGates {
    */
   sandboxNotYetSeen?: boolean;
   /**
-   * V51, V62 — ContainerRestartRules (β on from v1.35): the phase reads each container's restart
+   * V51, V70 — ContainerRestartRules (β on from v1.35): the phase reads each container's restart
    * policy and rules; RestartAllContainersOnContainerExits (β on from v1.36): a pod with a
    * RestartAllContainers rule carries the AllContainersRestarting condition.
    */
@@ -466,7 +466,7 @@ export function generateAPIPodStatus(
     condition('ContainersReady', ready, time, observedGeneration, unready, message),
     condition('PodScheduled', true, time, observedGeneration),
   );
-  // V62 — kubelet_pods.go generateAPIPodStatus: a pod that has a RestartAllContainers rule
+  // V70 — kubelet_pods.go generateAPIPodStatus: a pod that has a RestartAllContainers rule
   // carries the AllContainersRestarting condition (with the gate on).
   const restarting = allContainersRestartingCondition(pod, sandbox, old, phase, restartRules, time);
   if (restarting) conditions.push(restarting);

@@ -115,7 +115,7 @@ export class ProbeWorker {
   /**
    * doProbe for a container that is not running: the worker goes on only if the container may run
    * again. Without ContainerRestartRules: unless it terminated in a pod whose restartPolicy is
-   * Never. V62 — with them (v1.35+, worker.go since KEP-5307): unless it terminated and neither
+   * Never. V70 — with them (v1.35+, worker.go since KEP-5307): unless it terminated and neither
    * ContainerShouldRestart (its own policy and rules first) nor, with
    * RestartAllContainersOnContainerExits, ShouldAllContainersRestart brings it back — so a
    * container of a Never pod restarted by a rule keeps its probes.
