@@ -81,9 +81,14 @@ export function containerShouldRestart(
  * condition, and only its terminated containers may come back to life (status manager).
  */
 export function allContainersCouldRestart(spec: PodSpec | undefined): boolean {
-  const has = (list: readonly Container[] | undefined) =>
-    (list ?? []).some((c) =>
-      ((c as WithRules).restartPolicyRules ?? []).some((r) => r.action === 'RestartAllContainers'),
-    );
+  // Index loops: this runs for every status the kubelet generates, on frozen arrays.
+  const has = (list: readonly Container[] | undefined) => {
+    if (list)
+      for (let i = 0; i < list.length; i++) {
+        const rules = (list[i] as WithRules).restartPolicyRules;
+        if (rules) for (let j = 0; j < rules.length; j++) if (rules[j].action === 'RestartAllContainers') return true;
+      }
+    return false;
+  };
   return !!spec && (has(spec.initContainers) || has(spec.containers));
 }

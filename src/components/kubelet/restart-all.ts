@@ -53,14 +53,9 @@ export function allContainersRestartCleanedUp(pod: Pod, sandbox: Sandbox | undef
   return containersOf(pod).every((c) => !sandbox?.containers.has(c.name));
 }
 
-/** The pod restarts in place (the gate on, a RestartAllContainers rule, ShouldAllContainersRestart). */
-export function podRestartingAllContainers(
-  pod: Pod,
-  sandbox: Sandbox | undefined,
-  old: PodStatus,
-  gates: RestartRuleGates,
-): boolean {
-  return gates.restartAll && allContainersCouldRestart(pod.spec) && shouldAllContainersRestart(pod, sandbox, old);
+/** The pod could restart in place: the gate on and a RestartAllContainers rule (AllContainersCouldRestart). */
+export function couldRestartAllContainers(pod: Pod, gates: RestartRuleGates): boolean {
+  return gates.restartAll && allContainersCouldRestart(pod.spec);
 }
 
 /**
@@ -68,17 +63,15 @@ export function podRestartingAllContainers(
  * a pod with a RestartAllContainers rule (AllContainersCouldRestart) while the gate is on: False
  * with PodCompleted or PodFailed in a terminal phase; True (RestartAllContainersStarted,
  * "container exited with restart policy rule") while the restart is due and containers are left
- * in the runtime; False otherwise. It carries no observedGeneration. Undefined: no such condition.
+ * in the runtime; False otherwise. It carries no observedGeneration.
  */
 export function allContainersRestartingCondition(
   pod: Pod,
   sandbox: Sandbox | undefined,
   old: PodStatus,
   phase: string,
-  gates: RestartRuleGates,
   time: string,
-): PodCondition | undefined {
-  if (!gates.restartAll || !allContainersCouldRestart(pod.spec)) return undefined;
+): PodCondition {
   const c = (status: 'True' | 'False', reason?: string, message?: string): PodCondition => {
     const prev = (old.conditions ?? []).find((x) => x.type === 'AllContainersRestarting');
     const condition: PodCondition = {

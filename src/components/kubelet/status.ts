@@ -1,7 +1,12 @@
 import { clone, toTime } from '../../apimachinery/object';
 import type { Container, ContainerStatus, Pod, PodCondition, PodStatus } from '../../apimachinery/types';
 import { containerShouldRestart, NO_RESTART_RULES, type RestartRuleGates } from '../../helpers/container-restart';
-import { allContainersRestartingCondition, podRestartingAllContainers, RESTARTING_ALL_CONTAINERS } from './restart-all';
+import {
+  allContainersRestartingCondition,
+  couldRestartAllContainers,
+  RESTARTING_ALL_CONTAINERS,
+  shouldAllContainersRestart,
+} from './restart-all';
 import type { Sandbox } from './runtime';
 
 // The pod here is a stored version (or a watch event's copy of one): its arrays are frozen, and V8
@@ -376,7 +381,8 @@ export function generateAPIPodStatus(
   // runs once per sync of every pod.)
   const inits = spec.initContainers ?? [];
   const restartRules = gates.restartRules ?? NO_RESTART_RULES;
-  const podRestarting = podRestartingAllContainers(pod, sandbox, old, restartRules);
+  const couldRestartAll = couldRestartAllContainers(pod, restartRules);
+  const podRestarting = couldRestartAll && shouldAllContainersRestart(pod, sandbox, old);
   const initStatuses: ContainerStatus[] = [];
   for (let i = 0; i < inits.length; i++)
     initStatuses.push(
@@ -468,8 +474,7 @@ export function generateAPIPodStatus(
   );
   // V70 — kubelet_pods.go generateAPIPodStatus: a pod that has a RestartAllContainers rule
   // carries the AllContainersRestarting condition (with the gate on).
-  const restarting = allContainersRestartingCondition(pod, sandbox, old, phase, restartRules, time);
-  if (restarting) conditions.push(restarting);
+  if (couldRestartAll) conditions.push(allContainersRestartingCondition(pod, sandbox, old, phase, time));
   // The host's IPs (getHostIPsAnyWay), and the pod's from its sandbox (convertStatusToAPIStatus,
   // the runtime's podStatus.IPs). A sandbox that is not ready reports none; the previous IPs are
   // then kept (#47806, and #125404 for the terminal status of SyncTerminatingPod), so a pod keeps
