@@ -56,8 +56,8 @@ function watched(
   return { c, t0, uid: pod.metadata.uid! };
 }
 
-const restartingConditions = (c: ReturnType<typeof newCluster>['c']) =>
-  versions(c, 'job')
+const restartingConditions = (c: ReturnType<typeof newCluster>['c'], name = 'job') =>
+  versions(c, name)
     .map((v) => condition(v, 'AllContainersRestarting'))
     .filter((x) => x !== undefined)
     .map((x) => [x.status, x.reason ?? '', x.message ?? '']);
@@ -174,6 +174,30 @@ describe('V70 RestartAllContainers: the whole pod restarts in place', () => {
     expect(count(c, t0, 'runtime', 'exited first')).to.be.greaterThan(1);
     expect(count(c, t0, 'runtime', 'started app')).to.equal(0);
     expect(versions(c, 'job').some((v) => v.status?.phase === 'Failed')).to.equal(false);
+  });
+});
+
+describe('V70 RestartAllContainers triggered by a sidecar', () => {
+  it('V70 v1.36: a sidecar (restartPolicy Always) that exits 88 restarts the whole pod, not just itself', () => {
+    const { c } = newCluster(Release.of(36));
+    const t0 = c.clock.now();
+    createPod(c, 'web', {
+      spec: {
+        initContainers: [{ name: 'proxy', restartPolicy: 'Always', restartPolicyRules: RESTART_ALL_88 } as never],
+      },
+      containers: { proxy: { exitsOnItsOwn: 88, runsForMs: 10_000 } },
+    });
+    c.advance(16_000);
+    expectTimeline(c, t0, [
+      [10, 'runtime', 'exited proxy code=88'],
+      [11, 'kubelet', 'pods/web: container proxy exited 88 (a RestartAllContainers rule)'],
+      [11, 'events', 'Killing pods/web: Stopping container app'],
+      [11, 'runtime', 'removed app'],
+      [11, 'runtime', 'removed proxy'],
+      [undefined, 'runtime', 'started proxy'],
+      [undefined, 'runtime', 'started app'],
+    ]);
+    expect(restartingConditions(c, 'web').map((x) => x[0])).to.include('True');
   });
 });
 
