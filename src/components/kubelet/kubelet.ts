@@ -375,6 +375,7 @@ export class Kubelet {
     if (!cancelled && !terminal && sandbox?.state === 'ready' && restartingAll(status)) {
       resetAllContainers(pod, {
         sandbox,
+        resetting: this.kuberuntime.resetting,
         kill: (name, cb) => this.kuberuntime.killContainerForRestart(pod, name, this.scheduler.guard(cb)),
         remove: (name, source) => this.runtime.removeContainer(uid, name, source),
         requeue: () => this.workers.updatePod({ updateType: 'sync', pod: this.podManager.get(uid) ?? pod }),

@@ -64,6 +64,8 @@ export class TerminationOrdering {
  * StopContainer — and then the sandbox is stopped (K23–K28).
  */
 export class KubeRuntimeManager {
+  /** V70 — pods whose in-place restart of every container this kubelet process has under way. */
+  readonly resetting = new Set<string>();
   /** In-flight StopContainer waits: a kubelet that dies abandons them (the runtime then sends no SIGKILL). */
   private readonly inFlight = new Set<() => void>();
 

@@ -125,6 +125,21 @@ describe('V70 RestartAllContainers: the whole pod restarts in place', () => {
     expectNo(c, t0, 'runtime', 'preStop app');
   });
 
+  it('V70 v1.36: a kubelet restarted while the reset kills goes on from the AllContainersRestarting condition (KEP-5532 kubelet restarts)', () => {
+    const { c, t0 } = watched(Release.of(36), { sigterm: { kind: 'ignores' } });
+    c.advance(23_000); // the watcher exited at T+21s; app got SIGTERM at T+22s and ignores it
+    c.node(NODE).restartKubelet();
+    c.advance(15_000);
+    // The old process's StopContainer wait is gone with it; the new kubelet reads the condition,
+    // kills app again and finishes the reset.
+    expect(count(c, t0, 'runtime', 'exited app')).to.equal(1);
+    expect(count(c, t0, 'runtime', 'removed app')).to.equal(1);
+    expect(count(c, t0, 'runtime', 'exited setup')).to.equal(2);
+    expect(stored(c, 'job')?.status?.containerStatuses?.find((s) => s.name === 'app')?.state?.running).to.not.equal(
+      undefined,
+    );
+  });
+
   it('V70 v1.35 (gate off by default): kube-apiserver refuses the action (V51), so no kubelet of that release sees it', () => {
     expect(() => watched(Release.of(35))).to.throw(
       'spec.containers[1].restartPolicyRules[0].action: Unsupported value: "RestartAllContainers": supported values: "Restart"',

@@ -100,6 +100,11 @@ export function restartingAll(status: PodStatus): boolean {
 /** What the reset uses of its kubelet. */
 export interface ResetContext {
   readonly sandbox: Sandbox;
+  /**
+   * The pods (uids) whose reset this kubelet process has under way — its kills take up to the
+   * 2 s floor — so that a sync meanwhile does not start another; a restarted kubelet starts empty.
+   */
+  readonly resetting: Set<string>;
   /** killContainer with a grace period override of 0 (KubeRuntimeManager.killContainerForRestart). */
   kill(name: string, done: (err?: string) => void): void;
   /** CRI RemoveContainer of an exited container. */
@@ -110,9 +115,6 @@ export interface ResetContext {
   note(text: string, source: string): void;
 }
 
-/** Pods whose reset is under way (its kills take up to the 2 s floor): a sync meanwhile does not start another. */
-const resetting = new WeakSet<Sandbox>();
-
 /**
  * SyncPod with restartAllContainers (computePodActions → ContainersToReset, getContainersToReset):
  * every container still running is killed, then every init and regular container is removed
@@ -121,8 +123,9 @@ const resetting = new WeakSet<Sandbox>();
  * ordinary start begins with the first init container.
  */
 export function resetAllContainers(pod: Pod, k: ResetContext): void {
-  if (resetting.has(k.sandbox)) return;
-  resetting.add(k.sandbox);
+  const uid = k.sandbox.uid;
+  if (k.resetting.has(uid)) return;
+  k.resetting.add(uid);
   const trigger = [...k.sandbox.containers.values()].find(
     (c) => c.state === 'exited' && triggers(pod, c.name, c.exitCode ?? 0),
   );
@@ -140,7 +143,7 @@ export function resetAllContainers(pod: Pod, k: ResetContext): void {
     };
     const order = [...present.filter((c) => !isTrigger(c.name)), ...present.filter((c) => isTrigger(c.name))];
     for (const c of order) k.remove(c.name, SOURCE);
-    resetting.delete(k.sandbox);
+    k.resetting.delete(uid);
     k.requeue();
   };
   if (left === 0) return removeAll();
