@@ -14,7 +14,7 @@ import { Release } from '../../../foundation/release';
 import { endpointSubsets, repackSubsets } from '../endpoint/endpoints-controller';
 import { reconcile } from './reconciler';
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../helpers/well-known';
-import { findPort, podToEndpoint, shouldPodBeInEndpoints } from './utils';
+import { findPort, getEndpointPorts, podToEndpoint, portsNeedNoPod, shouldPodBeInEndpoints } from './utils';
 
 const SERVICE: Service = {
   metadata: { name: 'web', namespace: 'default', uid: 'svc-uid' },
@@ -111,6 +111,27 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
     expect(findPort(p, { port: 80, targetPort: 'admin' }, true)).to.equal(9901);
     expect(findPort(p, { port: 80, targetPort: 'admin' }, false)).to.equal(undefined);
     expect(findPort(p, { port: 80, targetPort: 'http', protocol: 'UDP' }, true)).to.equal(undefined);
+  });
+
+  it('N6 ports without a named targetPort are the same for every pod (reconcile builds them once)', () => {
+    const svc = (targetPort: number | string | undefined): Service => ({
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        ports: [
+          { name: 'a', port: 80, targetPort: 8080 },
+          { name: 'b', port: 81, targetPort },
+        ],
+      },
+    });
+    expect(portsNeedNoPod(svc(9000))).to.equal(true);
+    expect(portsNeedNoPod(svc('9000'))).to.equal(true);
+    expect(portsNeedNoPod(svc(undefined))).to.equal(true);
+    expect(portsNeedNoPod(svc('http'))).to.equal(false);
+    expect(getEndpointPorts(svc('9000'), undefined, true)).to.deep.equal([
+      { name: 'a', port: 8080, protocol: 'TCP' },
+      { name: 'b', port: 9000, protocol: 'TCP' },
+    ]);
+    expect(() => getEndpointPorts(svc('http'), undefined, true)).to.throw('named port http needs a pod');
   });
 
   it('N6 V60 a named targetPort on a native sidecar: the Endpoints controller finds it from v1.32 (kubernetes#127976), the EndpointSlice controller from v1.33 (kubernetes#128850)', () => {

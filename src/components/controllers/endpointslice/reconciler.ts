@@ -5,6 +5,7 @@ import {
   getEndpointPorts,
   MAX_ENDPOINTS_PER_SLICE,
   podToEndpoint,
+  portsNeedNoPod,
   shouldPodBeInEndpoints,
 } from './utils';
 
@@ -33,7 +34,10 @@ export interface ReconcileResult {
  * its addresses, node and target pod — not its conditions, which may change in place.
  */
 function endpointKey(ep: Endpoint): string {
-  return `${ep.addresses.join(',')}|${ep.nodeName ?? ''}|${ep.targetRef?.uid ?? ''}`;
+  // One address is the usual case: no join (a stored endpoint's addresses are a frozen array,
+  // which V8's array builtins walk on a slow path).
+  const addresses = ep.addresses.length === 1 ? ep.addresses[0] : ep.addresses.join(',');
+  return `${addresses}|${ep.nodeName ?? ''}|${ep.targetRef?.uid ?? ''}`;
 }
 
 /** endpointsliceutil EndpointsEqualBeyondHash: what the hash leaves out — the conditions, zone, hostname and target. */
@@ -107,10 +111,15 @@ export function reconcile(
 ): ReconcileResult {
   // desired endpoints by endpointMeta (ports)
   const groups = new Map<string, { ports: EndpointSlice['ports']; desired: Map<string, Endpoint> }>();
-  for (const pod of pods) {
+  // Ports that cannot depend on the pod (no named targetPort) are built and serialised once per
+  // reconcile instead of once per pod: the same endpointMeta for every pod.
+  const fixedPorts = portsNeedNoPod(service) ? getEndpointPorts(service, undefined, sidecarPorts) : undefined;
+  const fixedMeta = fixedPorts && JSON.stringify(fixedPorts);
+  for (let i = 0; i < pods.length; i++) {
+    const pod = pods[i];
     if (!shouldPodBeInEndpoints(pod, true)) continue;
-    const ports = getEndpointPorts(service, pod, sidecarPorts);
-    const meta = JSON.stringify(ports);
+    const ports = fixedPorts ?? getEndpointPorts(service, pod, sidecarPorts);
+    const meta = fixedMeta ?? JSON.stringify(ports);
     let g = groups.get(meta);
     if (!g) groups.set(meta, (g = { ports, desired: new Map() }));
     const ep = podToEndpoint(pod, service);
@@ -134,7 +143,9 @@ export function reconcile(
     for (const slice of slicesByMeta.get(meta) ?? []) {
       const kept: Endpoint[] = [];
       const changes: EndpointChange[] = [];
-      for (const ep of slice.endpoints ?? []) {
+      const endpoints = slice.endpoints ?? [];
+      for (let i = 0; i < endpoints.length; i++) {
+        const ep = endpoints[i];
         const key = endpointKey(ep);
         const want = desired.get(key);
         if (!want) {
