@@ -199,6 +199,27 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
     expect(gone.create.map((w) => w.slice.endpoints)).to.deep.equal([[]]);
   });
 
+  it('N7 reconcile: an endpoint is the same one only with the same pod, addresses and node (hashEndpoint); otherwise it is replaced', () => {
+    const first = reconcile(SERVICE, [pod('a'), pod('bb')], []).create[0].slice;
+    const existing = { ...first, metadata: { ...first.metadata, name: 'web-abcde' } };
+    // The same pod (uid) with another address, then on another node: the old endpoint leaves, the new one joins.
+    const onOther: Pod = { ...pod('a'), spec: { ...pod('a').spec!, nodeName: 'other' } };
+    for (const moved of [pod('a', { ip: '10.244.9.9' }), onOther]) {
+      const r = reconcile(SERVICE, [moved, pod('bb')], [existing]);
+      expect(r.update[0].changes.map((c) => [c.pod, c.endpoint?.addresses, c.endpoint?.nodeName])).to.deep.equal([
+        ['a', undefined, undefined],
+        ['a', moved.status!.podIPs!.map((p) => p.ip), moved.spec!.nodeName],
+      ]);
+      expect(r.update[0].slice.endpoints!.map((e) => e.targetRef!.name)).to.deep.equal(['bb', 'a']);
+    }
+    // An endpoint without a target pod is never a desired one.
+    const foreign = { ...existing, endpoints: [{ ...first.endpoints![0], targetRef: undefined }, first.endpoints![1]] };
+    expect(reconcile(SERVICE, [pod('a'), pod('bb')], [foreign]).update[0].changes.map((c) => c.pod)).to.deep.equal([
+      first.endpoints![0].addresses[0],
+      'a',
+    ]);
+  });
+
   it('a graceful deletion: the slice shows the pod terminating (ready=false serving=true) at the DELETE, the Endpoints object drops it at once; both lose it when it is gone', () => {
     const { c, t0 } = served();
     const [slice] = slices(c);

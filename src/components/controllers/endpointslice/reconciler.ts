@@ -30,14 +30,24 @@ export interface ReconcileResult {
 }
 
 /**
- * The endpoint's identity in the desired set (endpointsliceutil.EndpointSet's hashEndpoint):
- * its addresses, node and target pod — not its conditions, which may change in place.
+ * The endpoint's identity in the desired set (endpointsliceutil.EndpointSet's hashEndpoint) is
+ * its addresses, node and target pod — not its conditions, which may change in place. Every
+ * desired endpoint is a pod's, one per pod, so the set is filed by the target pod's uid (a stored
+ * string, no key built per endpoint) and a match is then checked on the other two.
  */
-function endpointKey(ep: Endpoint): string {
+function targetUid(ep: Endpoint): string {
+  return ep.targetRef?.uid ?? '';
+}
+
+/** The rest of hashEndpoint's identity: the same addresses and node. */
+function sameAddressesAndNode(a: Endpoint, b: Endpoint): boolean {
+  return (a.nodeName ?? '') === (b.nodeName ?? '') && addressesOf(a) === addressesOf(b);
+}
+
+function addressesOf(ep: Endpoint): string {
   // One address is the usual case: no join (a stored endpoint's addresses are a frozen array,
   // which V8's array builtins walk on a slow path).
-  const addresses = ep.addresses.length === 1 ? ep.addresses[0] : ep.addresses.join(',');
-  return `${addresses}|${ep.nodeName ?? ''}|${ep.targetRef?.uid ?? ''}`;
+  return ep.addresses.length === 1 ? ep.addresses[0] : ep.addresses.join(',');
 }
 
 /** endpointsliceutil EndpointsEqualBeyondHash: what the hash leaves out — the conditions, zone, hostname and target. */
@@ -123,7 +133,7 @@ export function reconcile(
     let g = groups.get(meta);
     if (!g) groups.set(meta, (g = { ports, desired: new Map() }));
     const ep = podToEndpoint(pod, service);
-    g.desired.set(endpointKey(ep), ep);
+    g.desired.set(targetUid(ep), ep);
   }
   const result = { create: [] as SliceWrite[], update: [] as SliceWrite[], delete: [] as EndpointSlice[] };
   const slicesByMeta = new Map<string, EndpointSlice[]>();
@@ -146,9 +156,9 @@ export function reconcile(
       const endpoints = slice.endpoints ?? [];
       for (let i = 0; i < endpoints.length; i++) {
         const ep = endpoints[i];
-        const key = endpointKey(ep);
+        const key = targetUid(ep);
         const want = desired.get(key);
-        if (!want) {
+        if (!want || !sameAddressesAndNode(want, ep)) {
           changes.push({ pod: podName(ep) });
           continue;
         }
