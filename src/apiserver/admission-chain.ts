@@ -204,7 +204,7 @@ export class AdmissionChain {
       ...eviction,
       metadata: { ...eviction.metadata, name, namespace },
     } as KubeObject;
-    const admitted = this.webhooks.has(true) ? this.webhooks.mutate(info, object, undefined)! : object;
+    const admitted = this.mutate(info, object, undefined, this.mutatingPolicies.has());
     if (this.policies.has()) this.warnings.push(...this.policies.validate(info, admitted, undefined));
     if (this.webhooks.has(false)) this.webhooks.validate(info, admitted, undefined);
     return admitted as Eviction;

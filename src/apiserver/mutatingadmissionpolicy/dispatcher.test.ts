@@ -205,4 +205,31 @@ describe('R317 MutatingAdmissionPolicy applied (apiserver plugin/policy/mutating
       .map((e) => e.text);
     expect(texts).to.deep.equal(['mutating policy p binding pb patched CREATE pods/web']);
   });
+
+  it('an eviction (CREATE pods/eviction) is mutated before it is carried out: the pod is deleted with the grace the policy sets', () => {
+    const sim = newSim(Release.of(36));
+    ok(
+      sim.api.create(USER, 'mutatingadmissionpolicies', undefined, {
+        metadata: { name: 'fast-evictions' },
+        spec: {
+          matchConstraints: {
+            resourceRules: [
+              { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/eviction'] },
+            ],
+          },
+          mutations: [apply('Object{deleteOptions: Object.deleteOptions{gracePeriodSeconds: 5}}')],
+        },
+      } as never),
+    );
+    ok(
+      sim.api.create(USER, 'mutatingadmissionpolicybindings', undefined, {
+        metadata: { name: 'fast-evictions' },
+        spec: { policyName: 'fast-evictions' },
+      } as never),
+    );
+    apiCreatePod(sim, 'web');
+    ok(sim.api.evict(USER, 'default', 'web', { metadata: { name: 'web', namespace: 'default' } } as never));
+    const pod = ok(sim.api.get('pods', 'default', 'web'));
+    expect(pod.metadata.deletionGracePeriodSeconds).to.equal(5);
+  });
 });
