@@ -76,5 +76,13 @@ describe('R317 the patch types of mutation expressions (apiserver pkg/cel/mutati
     expect(detail('[JSONPatch{op: "add", pth: "/x"}]')).to.contain("undefined field 'pth'");
     expect(detail('Object{?spec: optional.none()}')).to.contain('optional field initializers');
     expect(detail('[Object{}]')).to.equal('must evaluate to Object but got list(Object)');
+    // A checker error inside a construction points into the expression as written (at the
+    // operation's first operand, where the evaluator places it; cel-go points at the operator).
+    expect(detail('Object{spec: Object.spec{replicas: 1 + "a"}}')).to.equal(
+      "compilation failed: ERROR: <input>:1:36: found no matching overload for '_+_' applied to '(int, string)'\n | Object{spec: Object.spec{replicas: 1 + \"a\"}}\n | ...................................^",
+    );
+    expect(detail('Object{spec: Object.spec{replicas: 1 +}}')).to.match(
+      /^compilation failed: ERROR: <input>:1:\d+: Syntax error: /,
+    );
   });
 });

@@ -14,8 +14,8 @@ import { CelFunctionError, registerNamespace } from './library/library';
  * `__object("Object.spec", {"a": dyn(x)})` and `JSONPatch{op: x}` becomes `__jsonpatch({"op": dyn(x)})`
  * (each field value `dyn`, as the dynamic Object type declares every field; the map literal is
  * then homogeneous). Its values are CelObject and CelJSONPatch, of the CEL types `Object` and
- * `JSONPatch`. The rewrite changes the text the evaluator sees, so an error's column in an
- * expression with a construction counts in the rewritten text.
+ * `JSONPatch`. The rewrite keeps, for each character it writes, where in the expression it comes
+ * from, so compile errors point into the expression as written.
  */
 
 /** A value of `Object` or `Object.<field>…` (dynamic.ObjectVal): its type name and fields. */
@@ -155,6 +155,19 @@ const CLOSING: Readonly<Record<string, string>> = { '(': ')', '[': ']', '{': '}'
  * optional field initializer (`?field:`), which the rewrite does not model.
  */
 export function rewriteConstructions(expression: string): string {
+  return rewriteMapped(expression).text;
+}
+
+/** A rewritten expression, and for each of its characters the offset in the expression as written it comes from. */
+interface Rewritten {
+  readonly text: string;
+  readonly origin: readonly number[];
+}
+
+/** A piece of the rewritten text: copied from `at` (verbatim), or written for the construction that starts at `at`. */
+type Piece = { readonly text: string; readonly at: number; readonly verbatim: boolean };
+
+function rewriteMapped(expression: string): Rewritten {
   const tokens = tokenize(expression);
   let i = 0;
   const significant = (from: number, step: 1 | -1): Token | undefined => {
@@ -164,25 +177,26 @@ export function rewriteConstructions(expression: string): string {
   const skipSpace = () => {
     while (i < tokens.length && tokens[i].kind === 'space') i++;
   };
+  const verbatim = (t: Token): Piece => ({ text: t.text, at: t.at, verbatim: true });
   /** Copies tokens until one of `stops` at this depth (not consumed), rewriting constructions and groups. */
-  const copyUntil = (stops: readonly string[]): string => {
-    let out = '';
+  const copyUntil = (stops: readonly string[]): Piece[] => {
+    const out: Piece[] = [];
     while (i < tokens.length) {
       const t = tokens[i];
       if (t.kind === 'punct' && stops.includes(t.text)) return out;
       if (t.kind === 'punct' && CLOSING[t.text] !== undefined) {
         i++;
         const inner = copyUntil([CLOSING[t.text]]);
-        const close = i < tokens.length ? tokens[i++].text : '';
-        out += t.text + inner + close;
+        out.push(verbatim(t), ...inner);
+        if (i < tokens.length) out.push(verbatim(tokens[i++]));
         continue;
       }
       const name = t.kind === 'ident' && !KEYWORDS.has(t.text) ? qualifiedName() : undefined;
       if (name !== undefined) {
-        out += construction(name, t.at);
+        out.push(...construction(name, t.at));
         continue;
       }
-      out += t.text;
+      out.push(verbatim(t));
       i++;
     }
     return out;
@@ -208,11 +222,13 @@ export function rewriteConstructions(expression: string): string {
       return parts.join('.');
     }
   };
-  const construction = (name: string, at: number): string => {
+  const construction = (name: string, at: number): Piece[] => {
     const isPatch = name === 'JSONPatch';
     if (!isPatch && name !== 'Object' && !name.startsWith('Object.'))
       throw new ConstructionError(`undeclared reference to '${name}' (in container '')`, at);
-    const fields: string[] = [];
+    const written = (text: string, from = at): Piece => ({ text, at: from, verbatim: false });
+    const out: Piece[] = [written(isPatch ? '__jsonpatch({' : `__object(${JSON.stringify(name)}, {`)];
+    let first = true;
     for (;;) {
       skipSpace();
       if (i >= tokens.length) break;
@@ -234,15 +250,27 @@ export function rewriteConstructions(expression: string): string {
       if (tokens[i]?.text !== ':')
         throw new ConstructionError(`Syntax error: missing ':' after '${field.text}'`, tokens[i]?.at ?? field.at);
       i++;
+      skipSpace();
       const value = copyUntil([',', '}']);
-      fields.push(`${JSON.stringify(field.text)}: dyn(${value.trim()})`);
+      out.push(
+        written(`${first ? '' : ', '}${JSON.stringify(field.text)}: dyn(`, field.at),
+        ...value,
+        written(')', field.at),
+      );
+      first = false;
       if (tokens[i]?.text === ',') i++;
     }
-    const map = `{${fields.join(', ')}}`;
-    return isPatch ? `__jsonpatch(${map})` : `__object(${JSON.stringify(name)}, ${map})`;
+    out.push(written('})'));
+    return out;
   };
-  const out = copyUntil([]);
-  return out;
+  const pieces = copyUntil([]);
+  let text = '';
+  const origin: number[] = [];
+  for (const p of pieces) {
+    text += p.text;
+    for (let k = 0; k < p.text.length; k++) origin.push(p.verbatim ? p.at + k : p.at);
+  }
+  return { text, origin };
 }
 
 /**
@@ -293,15 +321,19 @@ export function compileMutationExpression(
   expression: string,
   returnType: 'Object' | 'list(JSONPatch)',
 ): { program: CompiledExpression } | { error: CelError } {
-  let rewritten: string;
+  let rewritten: Rewritten;
   try {
-    rewritten = rewriteConstructions(expression);
+    rewritten = rewriteMapped(expression);
   } catch (e) {
     if (!(e instanceof ConstructionError)) throw e;
     const detail = issue(env, expression, { summary: e.message, range: { start: e.at } });
     return { error: { type: 'Invalid', detail: `compilation failed: ${detail}` } };
   }
-  const r = compileExpression(env, rewritten, [returnType]);
+  // Errors point into the expression as written: each position of the rewritten text maps back.
+  const r = compileExpression(env, rewritten.text, [returnType], {
+    text: expression,
+    position: (at) => rewritten.origin[Math.min(at, rewritten.origin.length - 1)] ?? 0,
+  });
   if ('error' in r) return r;
   const program = r.program;
   return {
