@@ -233,11 +233,9 @@ export class AdmissionChain {
   }
 
   /**
-   * The mutating plugins in their order: MutatingAdmissionPolicy, then MutatingAdmissionWebhook;
-   * then, when either changed the object (admission.ReinvocationContext's ShouldReinvoke), the
-   * policy plugin's second pass for its IfNeeded invocations. The webhooks' own second pass runs
-   * inside their first (WebhookAdmission.mutate), so here it comes before the policies' second
-   * pass, where upstream's chain runs it after.
+   * The mutating plugins in their order (admission.ReinvocationHandler): MutatingAdmissionPolicy,
+   * then MutatingAdmissionWebhook; then, when either changed the object (ShouldReinvoke), the
+   * second pass: the policies' IfNeeded invocations, then the webhooks' (their second round).
    */
   private mutate(
     info: ReturnType<AdmissionChain['info']>,
@@ -246,14 +244,13 @@ export class AdmissionChain {
     policies: boolean,
   ): KubeObject {
     const state = new PolicyReinvocation();
-    let current = policies ? this.mutatingPolicies.mutate(info, obj, old, state, false)! : obj;
-    if (this.webhooks.has(true)) {
-      const before = current;
-      current = this.webhooks.mutate(info, current, old)!;
-      if (current !== before) state.shouldReinvoke = true;
-    }
-    if (policies && state.shouldReinvoke) current = this.mutatingPolicies.mutate(info, current, old, state, true)!;
-    return current;
+    const current = policies ? this.mutatingPolicies.mutate(info, obj, old, state, false)! : obj;
+    const secondPass = (o: KubeObject | undefined, webhooksChanged: boolean) =>
+      policies && (state.shouldReinvoke || webhooksChanged)
+        ? this.mutatingPolicies.mutate(info, o, old, state, true)
+        : o;
+    if (this.webhooks.has(true)) return this.webhooks.mutate(info, current, old, secondPass)!;
+    return secondPass(current, false)!;
   }
 
   private info(client: ClientIdentity, request: Request, options: Record<string, unknown>) {
