@@ -232,4 +232,49 @@ describe('R317 MutatingAdmissionPolicy applied (apiserver plugin/policy/mutating
     const pod = ok(sim.api.get('pods', 'default', 'web'));
     expect(pod.metadata.deletionGracePeriodSeconds).to.equal(5);
   });
+
+  it('runs before the mutating webhooks; an IfNeeded policy runs again after a webhook changed the object', () => {
+    const sim = newSim(Release.of(36));
+    const seen: unknown[] = [];
+    sim.api.webhookCaller = {
+      call: (_hook, review) => {
+        const labels = (review.request.object as Pod).metadata.labels;
+        seen.push(labels);
+        const ops = labels?.webhook ? [] : [{ op: 'add', path: '/metadata/labels/webhook', value: 'yes' }];
+        return {
+          response: {
+            uid: review.request.uid,
+            allowed: true,
+            patchType: 'JSONPatch',
+            patch: Buffer.from(JSON.stringify(ops)).toString('base64'),
+          },
+        };
+      },
+    };
+    ok(
+      sim.api.create(USER, 'mutatingwebhookconfigurations', undefined, {
+        metadata: { name: 'w' },
+        webhooks: [
+          {
+            name: 'label.example.com',
+            admissionReviewVersions: ['v1'],
+            sideEffects: 'None',
+            clientConfig: { url: 'https://127.0.0.1:9443/hook' },
+            rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+          },
+        ],
+      } as never),
+    );
+    policy(sim, 'copy', {
+      reinvocationPolicy: 'IfNeeded',
+      mutations: [
+        apply(
+          'Object{metadata: Object.metadata{labels: {"policy": has(object.metadata.labels) && "webhook" in object.metadata.labels ? "after-webhook" : "first"}}}',
+        ),
+      ],
+    });
+    const pod = apiCreatePod(sim, 'web');
+    expect(seen[0], "the webhook sees the policy's first label").to.deep.equal({ policy: 'first' });
+    expect(pod.metadata.labels).to.deep.equal({ policy: 'after-webhook', webhook: 'yes' });
+  });
 });
