@@ -277,4 +277,21 @@ describe('R317 MutatingAdmissionPolicy applied (apiserver plugin/policy/mutating
     expect(seen[0], "the webhook sees the policy's first label").to.deep.equal({ policy: 'first' });
     expect(pod.metadata.labels).to.deep.equal({ policy: 'after-webhook', webhook: 'yes' });
   });
+
+  it('a JSONPatch result is decoded strictly: an unknown field ends the request with a 500, whatever the failurePolicy', () => {
+    const sim = newSim(Release.of(36));
+    policy(sim, 'junk', {
+      failurePolicy: 'Ignore',
+      mutations: [jsonPatch('[JSONPatch{op: "add", path: "/spec/colour", value: "red"}]')],
+    });
+    const s = failure(
+      sim.api.create(USER, 'pods', 'default', {
+        metadata: { name: 'web' },
+        spec: { containers: [{ name: 'app', image: 'nginx' }] },
+      } as Pod),
+      500,
+      'InternalError',
+    );
+    expect(s.message).to.equal('Internal error occurred: strict decoding error: unknown field "spec.colour"');
+  });
 });

@@ -26,7 +26,9 @@ import {
   type PolicySource,
   requestNamespace,
 } from '../validatingadmissionpolicy/dispatcher';
+import { decodeProblems } from '../strict-decoding';
 import { admissionRequest, type AdmissionRequestInfo } from '../webhook/dispatcher';
+import { internalError } from '../webhook/errors';
 import { ConditionMatcher } from '../webhook/match-conditions';
 import { ApplyConfigurationError, applyConfiguration, type TypeConverter } from './apply-configuration';
 import { applyJsonPatch, JsonPatchError, type PatchOperation } from './json-patch';
@@ -346,14 +348,35 @@ export class MutatingPolicyAdmission {
         ...(op.hasValue ? { value: objectToJson(op.value) } : {}),
       });
     }
+    let patched: KubeObject;
     try {
-      return applyJsonPatch(object, operations) as KubeObject;
+      patched = applyJsonPatch(object, operations) as KubeObject;
     } catch (e) {
       if (!(e instanceof JsonPatchError)) throw e;
       // json_patch.go: a `test` that does not hold leaves the object as it was, without an error.
       if (e.testFailed) return object;
       return `JSON Patch: ${e.message}`;
     }
+    this.decodeStrictly(patched);
+    return patched;
+  }
+
+  /**
+   * json_patch.go: the patched JSON is decoded with the strict serializer; a field the kind does
+   * not have, or a value of the wrong type, is apierrors.NewInternalError, which ends the request
+   * with a 500 whatever the failurePolicy (dispatchInvocations returns a StatusError at once).
+   */
+  private decodeStrictly(patched: KubeObject): void {
+    const apiVersion = patched.apiVersion ?? '';
+    const slash = apiVersion.indexOf('/');
+    const gvk = {
+      group: slash < 0 ? '' : apiVersion.slice(0, slash),
+      version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1),
+      kind: patched.kind ?? '',
+    };
+    const { typeError, strict } = decodeProblems(gvk, patched, this.release.minor);
+    if (typeError !== undefined) throw internalError(typeError);
+    if (strict.length > 0) throw internalError(`strict decoding error: ${strict.join(', ')}`);
   }
 
   /** `mutating policy P binding B patched|failed OP resource/name[: detail]` on the `admission` lane. */
