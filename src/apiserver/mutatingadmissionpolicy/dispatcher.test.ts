@@ -294,4 +294,20 @@ describe('R317 MutatingAdmissionPolicy applied (apiserver plugin/policy/mutating
     );
     expect(s.message).to.equal('Internal error occurred: strict decoding error: unknown field "spec.colour"');
   });
+
+  it('on UPDATE (a PATCH) the expressions see oldObject; the CREATE it does not match is left alone', () => {
+    const sim = newSim(Release.of(36));
+    policy(sim, 'remember', {
+      matchConstraints: {
+        resourceRules: [{ operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+      },
+      mutations: [
+        apply('Object{metadata: Object.metadata{annotations: {"previous-team": oldObject.metadata.labels.team}}}'),
+      ],
+    });
+    expect(apiCreatePod(sim, 'web', { metadata: { labels: { team: 'a' } } }).metadata.annotations).to.equal(undefined);
+    const patched = ok(sim.api.patch(USER, 'pods', 'default', 'web', 'merge', { metadata: { labels: { team: 'b' } } }));
+    expect(patched.metadata.labels).to.deep.equal({ team: 'b' });
+    expect(patched.metadata.annotations).to.deep.equal({ 'previous-team': 'a' });
+  });
 });
