@@ -13,7 +13,7 @@ Feature: A MutatingAdmissionPolicy mutates pods from Kubernetes 1.36
     And a pod "web" running on node "node-1"
 
   Scenario: on 1.36 a policy adds a finalizer to the pods created after it, which then holds their deletion
-    # R317, V70: a JSONPatch mutation; "web" was created before the policy and is not changed.
+    # R317, V77: a JSONPatch mutation; "web" was created before the policy and is not changed.
     Given Kubernetes 1.36
     When the user creates a mutating admission policy with:
       """
@@ -145,7 +145,7 @@ Feature: A MutatingAdmissionPolicy mutates pods from Kubernetes 1.36
     Then the last request fails with 422 Invalid saying "spec.mutations: Required value"
 
   Scenario: on 1.35 the resource is not served: creating a policy is a 404
-    # V70: the gate is off by default before 1.36.
+    # V77: the gate is off by default before 1.36.
     Given Kubernetes 1.35
     When the user creates a mutating admission policy with:
       """

@@ -12,7 +12,7 @@ const LABEL = {
   jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/team", value: "a"}]' },
 };
 
-describe('MutatingAdmissionPolicy served and validated (R317, V70; apiserver pkg/features MutatingAdmissionPolicy GA in v1.36)', () => {
+describe('MutatingAdmissionPolicy served and validated (R317, V77; apiserver pkg/features MutatingAdmissionPolicy GA in v1.36)', () => {
   it('v1.36: a policy and its binding are stored, failurePolicy and matchConstraints defaulted', () => {
     const sim = newSim(Release.of(36));
     const p = ok(
