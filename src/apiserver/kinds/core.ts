@@ -50,6 +50,7 @@ import {
   podRules,
   secretRules,
   serviceAccountRules,
+  serviceRules,
 } from '../kind-rules/core';
 
 /** The core group (""), v1: pkg/registry/core/<kind>/storage. */
@@ -344,6 +345,7 @@ export const services: BuiltinKind<Service, 'services'> = {
   subresources: { status: STATUS },
   etcdPrefix: 'services/specs',
   strategies: () => ({ main: serviceStrategy() }),
+  rules: serviceRules,
   beforeCreate: (svc, cluster) => {
     setServiceDefaults(svc);
     const errs = allocateServiceAddresses(svc, cluster.list('services') as Service[]);
