@@ -313,6 +313,15 @@ const CHANGES = {
   KubectlDrainUnmanagedReworded: 30,
   // …whose "cannot delete" errors() then printed twice, dropped again (kubernetes#135817, kubernetes 468d3a8, v1.36).
   KubectlDrainUnmanagedSingleCannotDelete: 36,
+  // client-go features/known_features.go WatchListClient: β off v1.30–v1.34, β on from v1.35, so
+  // kubectl's informers (wait/delete.go IsDeleted, cache.ToListWatcherWithWatchListSemantics from
+  // v1.35) ask for a streaming list first and fall back to LIST then WATCH where it is refused.
+  // A client-go gate (KUBE_FEATURE_WatchListClient), not the server's: a release change here.
+  KubectlWatchListClient: 35,
+  // apimachinery meta/v1 types.go ObjectMeta.CreationTimestamp gained `omitzero`: a client's object
+  // with no creation time (kubectl drain's Eviction) is encoded without `"creationTimestamp":null`
+  // (kubernetes#130989, "Omit null creationTimestamp", v1.34).
+  OmitNullCreationTimestamp: 34,
   // pkg/api/v1/pod/util.go FindPort, which the Endpoints controller uses, also looks up a named
   // targetPort in restartable init containers (sidecars) (kubernetes#127976, v1.32).
   EndpointsFindPortSidecars: 32,
