@@ -308,6 +308,11 @@ const CHANGES = {
   // such pod becomes available (controller.FindMinNextPodAvailabilityCheck), where it looked again
   // minReadySeconds after the sync and so could count a pod as available up to minReadySeconds late.
   StatefulSetAvailabilityCheckOnTime: 36,
+  // kubernetes#132121 (v1.34): replicaset syncReplicaSet looks again whenever readyReplicas and
+  // availableReplicas differ, at the moment the earliest ready pod becomes available
+  // (controller.FindMinNextPodAvailabilityCheck), where it looked again minReadySeconds after the sync
+  // only once every replica was ready — up to minReadySeconds late for a pod that turned ready later.
+  ReplicaSetAvailabilityCheckOnTime: 34,
   // kubectl pkg/drain filters.go unmanagedFatal: "Pods declare no controller" reworded to
   // "cannot delete Pods that declare no controller" (kubectl#1467, kubernetes c7549fe, v1.30)…
   KubectlDrainUnmanagedReworded: 30,
