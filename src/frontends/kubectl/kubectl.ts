@@ -201,10 +201,11 @@ function serverError(status: ErrorStatus): string {
 }
 
 /**
- * Runs one `kubectl delete …` line against the cluster as kubectl v1.33 would: the DELETE of
- * each object with the body kubectl builds, its output, and — unless --wait=false — the wait
- * until each object (that uid) is gone: GET, LIST, then WATCH, on the virtual clock, one object
- * after the other. Throws UnsupportedKubectlError for lines the simulation does not model.
+ * Runs one `kubectl delete …` line against the cluster as kubectl of `options.release` would (the
+ * real v1.36 and v1.33 are the judges): the DELETE of each object with the body kubectl builds, its
+ * output, and — unless --wait=false — the wait until each object (that uid) is gone: GET, then a
+ * streaming list or LIST and WATCH by release (V70), on the virtual clock, one object after the
+ * other. Throws UnsupportedKubectlError for lines the simulation does not model.
  */
 export function runKubectl(
   cluster: Cluster,
