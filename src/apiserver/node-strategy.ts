@@ -3,7 +3,7 @@ import { genericStrategy } from './generic-strategy';
 import type { Strategy } from './strategy';
 
 /**
- * R319 — pkg/registry/core/node/strategy.go: a Node's main resource and its status subresource
+ * R321 — pkg/registry/core/node/strategy.go: a Node's main resource and its status subresource
  * (NewREST's StatusREST, `nodes/status`). Create takes every field, status included (the kubelet
  * registers its node with its status); an update through the main resource keeps the stored status
  * (nodeStrategy.PrepareForUpdate), one through `nodes/status` keeps the stored spec

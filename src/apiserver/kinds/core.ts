@@ -167,7 +167,7 @@ export const nodes: BuiltinKind<Node, 'nodes'> = {
   namespaced: false,
   verbs: ALL_VERBS,
   shortNames: ['no'],
-  // R319 — NewREST's StatusREST (pkg/registry/core/node/storage); nodes/proxy is not served.
+  // R321 — NewREST's StatusREST (pkg/registry/core/node/storage); nodes/proxy is not served.
   subresources: { status: STATUS },
   etcdPrefix: 'minions',
   strategies: () => nodeStrategies(),

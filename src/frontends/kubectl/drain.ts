@@ -252,7 +252,7 @@ function namespaceTerminating(r: ApiResponse<unknown>): boolean {
 }
 
 /**
- * `kubectl drain|cordon|uncordon` as kubectl runs it (K80–K82; by release: V49, V71), on the virtual clock:
+ * `kubectl drain|cordon|uncordon` as kubectl runs it (K80–K82; by release: V49, V74), on the virtual clock:
  * Complete GETs the nodes (or LISTs them with --selector); RunCordonOrUncordon PATCHes
  * spec.unschedulable; for drain, GetPodsForDeletion LISTs the node's pods in every namespace and
  * filters them (K80), then each pod is evicted — retried every 5 s after a 429 — or with

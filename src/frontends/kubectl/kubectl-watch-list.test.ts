@@ -6,7 +6,7 @@ import { podManifest } from '../server/testing';
 import { runKubectl } from './kubectl';
 
 /**
- * V70 — the wait of the built-in `kubectl delete` by release: kubectl v1.35+ (client-go's
+ * V73 — the wait of the built-in `kubectl delete` by release: kubectl v1.35+ (client-go's
  * WatchListClient on) asks for a streaming list, which a server with WatchList on serves and one
  * with it off (v1.33) refuses with 422, after which kubectl lists and watches; kubectl up to v1.34
  * lists and watches from the start. The real kubectl's requests are the same
@@ -36,7 +36,7 @@ const LIST =
 const WATCH =
   /^GET \/api\/v1\/namespaces\/default\/pods\?allowWatchBookmarks=true&fieldSelector=metadata.name%3Dweb&resourceVersion=\d+&watch=true$/;
 
-describe('the built-in kubectl waits on a streaming list from v1.35 (V70)', () => {
+describe('the built-in kubectl waits on a streaming list from v1.35 (V73)', () => {
   it('kubectl v1.36 against a v1.36 server: the streaming list alone, no LIST', () => {
     expect(waitRequests(36, 36)).to.deep.equal([STREAMING]);
   });

@@ -111,7 +111,7 @@ const INTERACTIVE: [string, string | undefined][] = [
 ];
 
 /**
- * The lines whose wait differs by release (V70): the kubectl release, the server's, and which
+ * The lines whose wait differs by release (V73): the kubectl release, the server's, and which
  * lines. kubectl v1.36 against a 1.36 server waits on a streaming list; against a 1.33 server
  * (WatchList off) that is refused with 422 and it falls back to LIST then WATCH; kubectl v1.33
  * (WatchListClient off) lists and watches from the start.

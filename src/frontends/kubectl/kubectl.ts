@@ -204,7 +204,7 @@ function serverError(status: ErrorStatus): string {
  * Runs one `kubectl delete …` line against the cluster as kubectl of `options.release` would (the
  * real v1.36 and v1.33 are the judges): the DELETE of each object with the body kubectl builds, its
  * output, and — unless --wait=false — the wait until each object (that uid) is gone: GET, then a
- * streaming list or LIST and WATCH by release (V70), on the virtual clock, one object after the
+ * streaming list or LIST and WATCH by release (V73), on the virtual clock, one object after the
  * other. Throws UnsupportedKubectlError for lines the simulation does not model.
  */
 export function runKubectl(
@@ -338,7 +338,7 @@ function runDrainLine(cluster: Cluster, line: string, release: Release): Kubectl
  * watches until a DELETED event, or the deadline. "is gone" is recorded when the answer that
  * shows it reaches kubectl. Returns whether the object is gone.
  *
- * How the store is filled depends on kubectl's release (V70): up to v1.34 a LIST from the watch
+ * How the store is filled depends on kubectl's release (V73): up to v1.34 a LIST from the watch
  * cache (gone if it is empty), then a WATCH from the list's resourceVersion; from v1.35, with
  * client-go's WatchListClient on by default, a streaming list first (reflector.go watchList:
  * gone unless its initial events hold the object with that uid), and only where the server

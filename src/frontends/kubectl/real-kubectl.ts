@@ -35,7 +35,7 @@ export type PinnedKubectlMinor = (typeof PINNED_KUBECTL_MINORS)[number];
  * has WatchListClient on (from v1.35, client-go features/known_features.go), so its waits first
  * ask for a streaming list (`watch=true&sendInitialEvents=true`), served where kube-apiserver's
  * WatchList gate is on (R318) and refused with 422 elsewhere, where it falls back to LIST then
- * WATCH; the built-in kubectl sends the same by release (V70). Lines whose output changed between
+ * WATCH; the built-in kubectl sends the same by release (V73). Lines whose output changed between
  * releases are also compared at the older release they are about.
  */
 export const DIFFERENTIAL_KUBECTL_MINOR = 36;

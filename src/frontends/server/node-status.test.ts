@@ -12,12 +12,12 @@ import { kubeconfig } from '../serve/kubeconfig';
 import { request, startServer, type TestServer } from './testing';
 
 /**
- * R319 — `nodes/status` (pkg/registry/core/node: StatusREST): served with get, patch and update;
+ * R321 — `nodes/status` (pkg/registry/core/node: StatusREST): served with get, patch and update;
  * a write through it changes the status only, one through the node itself the spec only; a node
  * created with a status keeps it. In process, over HTTP, and with the real kubectl v1.36's
  * `--subresource=status`.
  */
-describe('nodes/status (R319)', () => {
+describe('nodes/status (R321)', () => {
   let server: TestServer;
   before(async () => (server = await startServer([])));
   after(() => server.close());

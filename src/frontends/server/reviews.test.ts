@@ -22,7 +22,7 @@ describe('R96 R97 reviews, pods/log and pods/exec over HTTP', () => {
       {
         kind: 'SelfSubjectAccessReview',
         apiVersion: 'authorization.k8s.io/v1',
-        // V71: no `creationTimestamp: null` from v1.34.
+        // V74: no `creationTimestamp: null` from v1.34.
         metadata: {},
         spec: { resourceAttributes: attributes },
         status: { allowed: true, reason: 'the simulation authorises every request' },
@@ -80,7 +80,7 @@ describe('R96 R97 reviews, pods/log and pods/exec over HTTP', () => {
       'container "app" in pod "web" has no shell to exec into: the simulated containers run no processes (terminating models their lifecycle only)',
     );
   });
-  it('V71 up to v1.33 a review and the aggregated discovery carry `creationTimestamp: null`', async () => {
+  it('V74 up to v1.33 a review and the aggregated discovery carry `creationTimestamp: null`', async () => {
     const old = await startServer([], {}, { release: Release.of(33) });
     try {
       const r = await request(old.base, 'POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {

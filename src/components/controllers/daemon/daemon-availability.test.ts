@@ -7,7 +7,7 @@ import { bindNewPods, podsNow } from '../workload-testing';
 import { getTargetNodeName } from './daemonset-util';
 
 /**
- * V73 — when the DaemonSet controller counts a ready pod as available. Two nodes, minReadySeconds
+ * V76 — when the DaemonSet controller counts a ready pod as available. Two nodes, minReadySeconds
  * 10, the pod on node-2 ready 5 s after the one on node-1 (its image pull takes 4 s longer): how
  * late numberAvailable reaches 2, against the moment the second pod has been ready for 10 s.
  */
@@ -40,7 +40,7 @@ function bothAvailable(release: Release): { lateMs: number; readyGapMs: number }
   return expect.fail('numberAvailable never reached 2');
 }
 
-describe('DaemonSet numberAvailable and minReadySeconds (V73)', () => {
+describe('DaemonSet numberAvailable and minReadySeconds (V76)', () => {
   it('through v1.36 the look is planned minReadySeconds after the sync, so the later pod counts up to minReadySeconds late', () => {
     for (const minor of [33, 36]) {
       const r = bothAvailable(Release.of(minor));

@@ -324,10 +324,10 @@ export class DaemonSetsController extends StoppableController {
       if (!r.ok) return new Error(`updating the status of daemonsets/${ds.metadata.name}: ${r.status.message}`);
       this.podControl.consistency?.wroteAt(ds, 'daemonsets', r.object.metadata.resourceVersion);
     }
-    // V73 — updateDaemonSetStatus plans one more look minReadySeconds after this sync while some
+    // V76 — updateDaemonSetStatus plans one more look minReadySeconds after this sync while some
     // ready pod is not yet available (added against clock skew, kubernetes#77208), in every modelled
     // release: the daemon controller has no FindMinNextPodAvailabilityCheck (ReplicaSets have it from
-    // v1.34, V72; StatefulSets from v1.36, V69).
+    // v1.34, V75; StatefulSets from v1.36, V69).
     if (minReady > 0 && ready !== available) this.queue.addAfter(keyOf(ds), minReady * 1000);
   }
 }

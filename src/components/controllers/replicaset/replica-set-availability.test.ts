@@ -8,7 +8,7 @@ import { bindNewPods, podsNow } from '../workload-testing';
 const NODE = 'node-1';
 
 /**
- * V72 — when the ReplicaSet controller counts a ready pod as available. Two replicas,
+ * V75 — when the ReplicaSet controller counts a ready pod as available. Two replicas,
  * minReadySeconds 10, the second pod ready 5 s after the first (its image pull takes 4 s longer):
  * how late availableReplicas reaches 2, against the moment the second pod has been ready for 10 s.
  */
@@ -39,7 +39,7 @@ function bothAvailable(release: Release): { lateMs: number; readyGapMs: number }
   return expect.fail('availableReplicas never reached 2');
 }
 
-describe('ReplicaSet availableReplicas and minReadySeconds (V72)', () => {
+describe('ReplicaSet availableReplicas and minReadySeconds (V75)', () => {
   it('up to v1.33 the later pod counts a whole minReadySeconds look late (kubernetes#108266)', () => {
     const r = bothAvailable(Release.of(33));
     expect(r.readyGapMs).to.equal(5000);

@@ -208,7 +208,7 @@ export class ReplicaSetController extends ControllerBase {
   }
 
   /**
-   * V72 — minReadySeconds: look again once a ready pod may have become available (replica_set.go
+   * V75 — minReadySeconds: look again once a ready pod may have become available (replica_set.go
    * syncReplicaSet, after the status write). Up to v1.33 only once every replica is ready and not
    * all are available, minReadySeconds after the sync — which the queue drops when an earlier look
    * is already due, so a pod that turned ready later is counted up to minReadySeconds late

@@ -84,7 +84,7 @@ export function createReview(
   writeObject(res, 201, negotiate(req.headers.accept, [], true), {
     kind: r.kind,
     apiVersion: gv,
-    // V71: the zero creation time is written as null up to v1.33, left out from v1.34 (kubernetes#130989).
+    // V74: the zero creation time is written as null up to v1.33, left out from v1.34 (kubernetes#130989).
     metadata: release.has('OmitNullCreationTimestamp')
       ? { ...obj.metadata, creationTimestamp: undefined }
       : { ...obj.metadata, creationTimestamp: null },
