@@ -270,4 +270,26 @@ describe('kube-scheduler (pkg/scheduler schedule_one.go)', () => {
     const ok = c.apiserver.bind(USER, 'default', 'free', 'node-1');
     expect(ok.ok && ok.object.status?.conditions?.find((x) => x.type === 'PodScheduled')?.status).to.equal('True');
   });
+
+  it('W65 over 100 nodes the search stops at numFeasibleNodesToFind and the next pod goes on from where it stopped, in the order nodes joined', () => {
+    // 200 nodes: 100 feasible nodes are enough. Names sort differently from the order they joined
+    // (node-10 before node-2): the search follows the join order, the tie among equal scores the name.
+    const c = cluster(Array.from({ length: 200 }, (_, i) => `node-${i}`));
+    for (const name of ['p1', 'p2', 'p3', 'p4', 'p5']) {
+      pending(c, name);
+      c.flush();
+    }
+    const placed = ['p1', 'p2', 'p3', 'p4', 'p5'].map((n) => pod(c, n)?.spec?.nodeName);
+    // p1 scores node-0…node-99, p2 node-100…node-199, p3 the first 100 again (node-0 holds p1), …
+    expect(placed).to.deep.equal(['node-0', 'node-100', 'node-1', 'node-101', 'node-10']);
+  });
+
+  it('W65 up to 100 nodes every node is scored: the fewest pods, ties by name, whatever the order nodes joined', () => {
+    const c = cluster(Array.from({ length: 100 }, (_, i) => `node-${99 - i}`));
+    for (const name of ['p1', 'p2', 'p3']) {
+      pending(c, name);
+      c.flush();
+    }
+    expect(['p1', 'p2', 'p3'].map((n) => pod(c, n)?.spec?.nodeName)).to.deep.equal(['node-0', 'node-1', 'node-10']);
+  });
 });
