@@ -257,6 +257,16 @@ export class KubeScheduler {
       { actor: IDENTITY.name },
     );
     if (pod.spec?.volumes !== undefined && podClaimNames(pod).length > 0) {
+      // bindingCycle → RunPreBindPreFlights: with NominatedNodeNameForExpectation (β on 1.35) a
+      // PreBind plugin with work to do first gets the chosen node written as the pod's
+      // status.nominatedNodeName (updatePod, only when it differs), for other components to see
+      // where the pod is going while its volumes are bound (KEP-5278, W66).
+      if (
+        this.release.enabled('NominatedNodeNameForExpectation') &&
+        this.volumeBinding.hasPreBindWork(pod) &&
+        pod.status?.nominatedNodeName !== nodeName
+      )
+        this.nominate(pod, nodeName);
       // bindingCycle → RunPreBindPlugins: VolumeBinding holds the binding until the claims are bound.
       this.volumeBinding.preBind(
         pod,
@@ -270,6 +280,19 @@ export class KubeScheduler {
       return;
     }
     this.sendBinding(info, pod, nodeName, cycle);
+  }
+
+  /** updatePod with a NominatingInfo of mode Override: one status PATCH of nominatedNodeName. */
+  private nominate(pod: Pod, nodeName: string): void {
+    this.api.patch(
+      IDENTITY,
+      'pods',
+      pod.metadata.namespace,
+      pod.metadata.name!,
+      'merge',
+      { status: { nominatedNodeName: nodeName } },
+      { subresource: 'status' },
+    );
   }
 
   /** DefaultBinder.Bind: the pods/binding request, then the Scheduled event. */
