@@ -323,7 +323,7 @@ describe('kube-scheduler (pkg/scheduler schedule_one.go)', () => {
     return { values, writes, final: pod(c, 'job')?.status?.nominatedNodeName };
   }
 
-  it('W66 V70 v1.35+: status.nominatedNodeName names the chosen node while VolumeBinding binds the claim, and the binding clears it', () => {
+  it('W66 V78 v1.35+: status.nominatedNodeName names the chosen node while VolumeBinding binds the claim, and the binding clears it', () => {
     const r = nominatedOnTheWay(Release.of(36));
     expect(r.values).to.deep.equal([undefined, 'node-1', undefined]);
     expect(r.final).to.equal(undefined);
@@ -335,7 +335,7 @@ describe('kube-scheduler (pkg/scheduler schedule_one.go)', () => {
     expect(selected).to.be.lessThan(binding);
   });
 
-  it('W66 V70 v1.34 (gates alpha, off): no nominatedNodeName is written', () => {
+  it('W66 V78 v1.34 (gates alpha, off): no nominatedNodeName is written', () => {
     const r = nominatedOnTheWay(Release.of(34));
     expect(r.values).to.deep.equal([undefined]);
     const binding = r.writes.findIndex((t) => t.startsWith('CREATE pods/job/binding'));
