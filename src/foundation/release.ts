@@ -164,6 +164,19 @@ const GATES = {
     [26, ABSENT_OFF],
     [33, BETA_ON],
   ],
+  // KEP-5278 nominatedNodeName for expectation: α 1.34, β on 1.35 (versioned_kube_features.go). bindingCycle writes
+  // status.nominatedNodeName before a PreBind plugin that has work to do (W66).
+  NominatedNodeNameForExpectation: [
+    [26, ABSENT_OFF],
+    [34, ALPHA],
+    [35, BETA_ON],
+  ],
+  // KEP-5278: BindingREST clears status.nominatedNodeName in the binding write; α 1.34, β on 1.35 (W66).
+  ClearingNominatedNodeNameAfterBinding: [
+    [26, ABSENT_OFF],
+    [34, ALPHA],
+    [35, BETA_ON],
+  ],
   // KEP-3973 status.terminatingReplicas of ReplicaSets and Deployments: α 1.33 (#128546), β on 1.35.
   DeploymentReplicaSetTerminatingReplicas: [
     [26, ABSENT_OFF],
