@@ -164,6 +164,19 @@ const GATES = {
     [26, ABSENT_OFF],
     [33, BETA_ON],
   ],
+  // KEP-5278 nominatedNodeName for expectation: α 1.34, β on 1.35 (versioned_kube_features.go). bindingCycle writes
+  // status.nominatedNodeName before a PreBind plugin that has work to do (W66).
+  NominatedNodeNameForExpectation: [
+    [26, ABSENT_OFF],
+    [34, ALPHA],
+    [35, BETA_ON],
+  ],
+  // KEP-5278: BindingREST clears status.nominatedNodeName in the binding write; α 1.34, β on 1.35 (W66).
+  ClearingNominatedNodeNameAfterBinding: [
+    [26, ABSENT_OFF],
+    [34, ALPHA],
+    [35, BETA_ON],
+  ],
   // KEP-3973 status.terminatingReplicas of ReplicaSets and Deployments: α 1.33 (#128546), β on 1.35.
   DeploymentReplicaSetTerminatingReplicas: [
     [26, ABSENT_OFF],
@@ -407,11 +420,25 @@ const CHANGES = {
   // such pod becomes available (controller.FindMinNextPodAvailabilityCheck), where it looked again
   // minReadySeconds after the sync and so could count a pod as available up to minReadySeconds late.
   StatefulSetAvailabilityCheckOnTime: 36,
+  // kubernetes#132121 (v1.34): replicaset syncReplicaSet looks again whenever readyReplicas and
+  // availableReplicas differ, at the moment the earliest ready pod becomes available
+  // (controller.FindMinNextPodAvailabilityCheck), where it looked again minReadySeconds after the sync
+  // only once every replica was ready — up to minReadySeconds late for a pod that turned ready later.
+  ReplicaSetAvailabilityCheckOnTime: 34,
   // kubectl pkg/drain filters.go unmanagedFatal: "Pods declare no controller" reworded to
   // "cannot delete Pods that declare no controller" (kubectl#1467, kubernetes c7549fe, v1.30)…
   KubectlDrainUnmanagedReworded: 30,
   // …whose "cannot delete" errors() then printed twice, dropped again (kubernetes#135817, kubernetes 468d3a8, v1.36).
   KubectlDrainUnmanagedSingleCannotDelete: 36,
+  // client-go features/known_features.go WatchListClient: β off v1.30–v1.34, β on from v1.35, so
+  // kubectl's informers (wait/delete.go IsDeleted, cache.ToListWatcherWithWatchListSemantics from
+  // v1.35) ask for a streaming list first and fall back to LIST then WATCH where it is refused.
+  // A client-go gate (KUBE_FEATURE_WatchListClient), not the server's: a release change here.
+  KubectlWatchListClient: 35,
+  // apimachinery meta/v1 types.go ObjectMeta.CreationTimestamp gained `omitzero`: a client's object
+  // with no creation time (kubectl drain's Eviction) is encoded without `"creationTimestamp":null`
+  // (kubernetes#130989, "Omit null creationTimestamp", v1.34).
+  OmitNullCreationTimestamp: 34,
   // pkg/api/v1/pod/util.go FindPort, which the Endpoints controller uses, also looks up a named
   // targetPort in restartable init containers (sidecars) (kubernetes#127976, v1.32).
   EndpointsFindPortSidecars: 32,

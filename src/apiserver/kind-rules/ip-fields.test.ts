@@ -1,5 +1,5 @@
 /**
- * R319 — the IP and CIDR fields of Endpoints, EndpointSlices, Nodes and Services, through
+ * R319, V71, V72 — the IP and CIDR fields of Endpoints, EndpointSlices, Nodes and Services, through
  * ApiServer.create as any client reaches it, on each side of the releases where they changed:
  * IsValidCIDR per entry from 1.30 (IPValidationCleanup), EndpointSlice addresses checked once
  * from 1.33 (EndpointSliceAddressCheckedOnce), StrictIPCIDRValidation α 1.33 / β on 1.36.
