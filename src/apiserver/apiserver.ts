@@ -19,6 +19,7 @@ import type { PolicyAdmission } from './validatingadmissionpolicy/dispatcher';
 import type { WebhookAdmission } from './webhook/dispatcher';
 import type { ListOptions } from './list-options';
 import { readListPage } from './list-page';
+import { PodNodeIndex } from './pod-node-index';
 import { deterministicUid } from '../apimachinery/uid';
 import { validateDeleteOptions } from '../apimachinery/validation';
 import { describeDeleteOptions } from './delete-options';
@@ -93,6 +94,7 @@ export { SYSTEM_NAMESPACES } from './system-namespaces';
  */
 export class ApiServer {
   readonly etcd: Etcd;
+  private podsByNode?: PodNodeIndex; // the watch cache's pods by spec.nodeName, built at the first LIST using it
   private readonly stores: { [R in BuiltinResource]: Store<ResourceType[R]> };
   /** The custom resources served, one Store per CRD (apiextensions/served-resources.ts). */
   readonly customResources: CustomResourceServing;
@@ -233,6 +235,7 @@ export class ApiServer {
         resource,
         this.prefixOf(resource, namespace),
         query,
+        () => (this.podsByNode ??= new PodNodeIndex(this.etcd)),
       ),
     }));
   }

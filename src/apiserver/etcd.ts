@@ -1,4 +1,5 @@
 import { compare, type Operation } from 'fast-json-patch';
+import BTree from 'sorted-btree';
 import type { RevisionReader, Timeline } from '../foundation/timeline/timeline';
 
 /** A stored object: plain JSON, frozen so no component can change history behind the store's back. */
@@ -265,68 +266,44 @@ function deepFreeze<T>(obj: T): T {
 }
 
 /**
- * The keys in order, as etcd's index keeps them, so a range read walks the keys under a prefix
- * instead of sorting every key of the store. Creations and deletions are batched and merged into
- * the order at the next read: O(keys + changed·log changed) per read, not O(keys·log keys).
+ * The keys in order, as etcd's index keeps them (mvcc/index.go treeIndex, a btree of keys): a
+ * creation or deletion costs O(log keys) and a range read O(log keys + keys in the range), so a
+ * read of a few keys under one prefix does not pay for the other resources' keys.
  */
 export class KeyIndex {
-  private sorted: string[] = [];
-  private added: string[] = [];
-  private readonly removed = new Set<string>();
-  /** How many keys were compared while sorting, for tests that guard the cost of a read. */
+  /** How many keys were compared, for tests that guard the cost of a write and of a read. */
   comparisons = 0;
+  private readonly tree = new BTree<string, true>(undefined, (a, b) => {
+    this.comparisons += 1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  });
 
   add(key: string): void {
-    // A key removed and re-created before the next read is still in place.
-    if (!this.removed.delete(key)) this.added.push(key);
+    this.tree.set(key, true);
   }
 
   remove(key: string): void {
-    this.removed.add(key);
+    this.tree.delete(key);
   }
 
-  /** The keys starting with `prefix`, in order. */
+  /** The keys starting with `prefix`, in order (clientv3.WithPrefix: the range [prefix, prefixEnd)). */
   range(prefix: string): string[] {
-    const keys = this.ordered();
     const out: string[] = [];
-    for (let i = lowerBound(keys, prefix); i < keys.length && keys[i].startsWith(prefix); i++) out.push(keys[i]);
+    // An empty prefix is every key (GetPrefixRangeEnd gives "\x00", etcd's "to the end").
+    if (prefix === '') return this.tree.keysArray();
+    this.tree.forRange(prefix, prefixEnd(prefix), false, (k) => {
+      out.push(k);
+    });
     return out;
   }
-
-  private ordered(): string[] {
-    if (this.added.length === 0 && this.removed.size === 0) return this.sorted;
-    const kept = this.removed.size === 0 ? this.sorted : this.sorted.filter((k) => !this.removed.has(k));
-    const added = this.added
-      .filter((k) => !this.removed.has(k))
-      .sort((a, b) => {
-        this.comparisons += 1;
-        return a < b ? -1 : a > b ? 1 : 0;
-      });
-    this.sorted = added.length === 0 ? kept : merge(kept, added);
-    this.added = [];
-    this.removed.clear();
-    return this.sorted;
-  }
 }
 
-function lowerBound(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (keys[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function merge(a: readonly string[], b: readonly string[]): string[] {
-  const out = new Array<string>(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i] <= b[j] ? a[i++] : b[j++];
-  while (i < a.length) out[k++] = a[i++];
-  while (j < b.length) out[k++] = b[j++];
-  return out;
+/**
+ * The end of a prefix range, exclusive: the prefix with its last character raised by one
+ * (clientv3.GetPrefixRangeEnd raises the last byte that is not 0xff). Keys here are paths that
+ * end in '/', never in U+FFFF, so the last character can always be raised.
+ */
+function prefixEnd(prefix: string): string {
+  const last = prefix.length - 1;
+  return prefix.slice(0, last) + String.fromCharCode(prefix.charCodeAt(last) + 1);
 }

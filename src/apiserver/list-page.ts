@@ -8,7 +8,10 @@ import {
   tooLargeResourceVersion,
   type ListOptions,
 } from './list-options';
+import type { PodNodeIndex } from './pod-node-index';
 import type { ListPage } from './request-types';
+
+const PODS = '/registry/pods/';
 
 /**
  * A LIST with metav1.ListOptions (handlers/get.go ListResource → Store.List → cacher/etcd3
@@ -24,6 +27,7 @@ export function readListPage<T>(
   resource: string,
   prefix: string,
   query: ListOptions,
+  podsByNode?: () => PodNodeIndex,
 ): ListPage<T> {
   const opts = parseListOptions(resource, { metadata: {} }, query);
   const current = etcd.currentRevision;
@@ -46,7 +50,14 @@ export function readListPage<T>(
     }
   }
   const limit = opts.resourceVersion === '0' && !opts.continue ? 0 : opts.limit;
-  const entries = revision === current ? etcd.listEntries(prefix) : stateAt(etcd, prefix, revision);
+  // The watch cache answers `spec.nodeName=NODE` from its index of pods by node (pod-node-index.ts).
+  const node = prefix.startsWith(PODS) ? opts.fields?.requiresExactMatch('spec.nodeName') : undefined;
+  const entries =
+    revision !== current
+      ? stateAt(etcd, prefix, revision)
+      : node !== undefined && podsByNode
+        ? podsByNode().entries(node, prefix)
+        : etcd.listEntries(prefix);
   const selected = entries.filter(
     ([key, obj]) =>
       (startKey === undefined || key >= startKey) && selectionMatches(resource, opts, obj as unknown as KubeObject),
