@@ -4,13 +4,14 @@ const PODS = '/registry/pods/';
 
 /**
  * The pods' keys by `spec.nodeName`, as kube-apiserver's watch cache indexes them: the pod
- * registry hands the cacher an index on the node name (pkg/registry/core/pod/strategy.go
- * NodeNameIndexFunc and Indexers, passed as the store's Indexers; in 1.26–1.36 always on), and a
- * LIST whose field selector requires `spec.nodeName=NODE` reads that index instead of every pod
- * (staging/src/k8s.io/apiserver/pkg/storage/cacher/watch_cache.go WaitUntilFreshAndList with
- * matchValues, fed by Cacher.GetList from pred.MatcherIndex). Unscheduled pods are indexed
- * under '' as upstream's index does. Only the cost changes: the index narrows the candidates,
- * the selector still decides, and the answer is in key order as before.
+ * registry gives the cacher the index `Indexers()` → `FieldIndex("spec.nodeName")`:
+ * NodeNameIndexFunc, and MatchPod names spec.nodeName among the predicate's IndexFields
+ * (pkg/registry/core/pod/strategy.go, present through 1.26–1.36); a LIST whose field selector
+ * requires `spec.nodeName=NODE` then reads that index instead of every pod (cacher GetList:
+ * pred.MatcherIndex → the watch cache's list by index). Before 1.31 (ConsistentListFromCache) a
+ * LIST without resourceVersion went to etcd and scanned; the answer is the same either way, so
+ * this changes only the cost: the index narrows the candidates, the selector still decides, and
+ * the items stay in key order. Unscheduled pods are indexed under '', as upstream's are.
  */
 export class PodNodeIndex {
   private readonly byNode = new Map<string, Set<string>>();
