@@ -90,7 +90,11 @@ export interface BuiltinKind<T extends KubeObject = KubeObject, R extends string
   readonly admissionConfiguration?: 'mutating-webhooks' | 'validating-webhooks' | 'policies';
   /** The Table printer (pkg/printers/internalversion), or the default Name/Created At columns. */
   readonly printer?: Printer;
-  /** The OpenAPI model of @kubernetes/client-node that is its definition (absent: none served yet). */
+  /**
+   * The OpenAPI model of @kubernetes/client-node that is its definition, or, for a kind newer than
+   * those models (v1.34), its definition name (`io.k8s.api.….Kind`), built from k8s.io/api types.go
+   * (schemas.ts). Every served kind has one (kinds.test.ts).
+   */
   readonly openapi?: string;
   /** Its protobuf message, whose closure scripts/protobuf-descriptors.ts writes (absent: not served as protobuf). */
   readonly protobuf?: string;
