@@ -84,7 +84,7 @@ for (const minor of MINORS) {
       }
       const tag = /^\t\w+\s+.*`json:"([A-Za-z0-9]+)[,"]/.exec(line);
       const field = /^\t\w+\s+(\S+)\s+`/.exec(line);
-      if (tag && field) structs[struct][tag[1]] = describe(field[1], comment, /omitempty/.test(line));
+      if (tag && field) structs[struct][tag[1]] = describe(field[1], comment, /omitempty/.test(line), line);
       comment = [];
       if (!tag) continue;
       const key = `${prefix}.${struct}.${tag[1]}`;
@@ -112,9 +112,17 @@ for (const [key, minors] of [...present].sort(([a], [b]) => a.localeCompare(b)))
   const dot = key.lastIndexOf('.');
   (out[key.slice(0, dot)] ??= {})[key.slice(dot + 1)] = last === MINORS.at(-1) ? [first] : [first, last];
 }
-/** A field's Go type, its comment without markers (lines joined as the OpenAPI generator does) and its markers. */
-function describe(go, comment, omitempty) {
+/**
+ * A field's Go type, its comment without markers (lines joined as the OpenAPI generator does) and
+ * its markers, with the patch strategy and merge key of its struct tag (`patchStrategy:"merge"
+ * patchMergeKey:"name"`, which the OpenAPI generator turns into x-kubernetes-patch-…).
+ */
+function describe(go, comment, omitempty, line = '') {
   const markers = {};
+  const strategy = /patchStrategy:"([^"]+)"/.exec(line);
+  if (strategy) markers.patchStrategy = strategy[1];
+  const mergeKey = /patchMergeKey:"([^"]+)"/.exec(line);
+  if (mergeKey) markers.patchMergeKey = mergeKey[1];
   const text = [];
   for (const line of comment) {
     const m = /^\+(listType|listMapKey|mapType|structType)=(\S+)/.exec(line);

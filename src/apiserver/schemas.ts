@@ -445,7 +445,14 @@ export function schemaDefinitions(): Definitions {
 interface GoField {
   readonly go: string;
   readonly doc: string;
-  readonly markers?: { listType?: string; listMapKey?: string[]; mapType?: string; structType?: string };
+  readonly markers?: {
+    listType?: string;
+    listMapKey?: string[];
+    mapType?: string;
+    structType?: string;
+    patchStrategy?: string;
+    patchMergeKey?: string;
+  };
   readonly required?: boolean;
 }
 interface GoTypes {
@@ -521,6 +528,8 @@ function addLaterFields(out: Definitions): void {
     ...(f.markers?.listType ? { 'x-kubernetes-list-type': f.markers.listType as 'atomic' } : {}),
     ...(f.markers?.listMapKey ? { 'x-kubernetes-list-map-keys': f.markers.listMapKey } : {}),
     ...(f.markers?.mapType ? { 'x-kubernetes-map-type': f.markers.mapType as 'atomic' } : {}),
+    ...(f.markers?.patchStrategy ? { 'x-kubernetes-patch-strategy': f.markers.patchStrategy } : {}),
+    ...(f.markers?.patchMergeKey ? { 'x-kubernetes-patch-merge-key': f.markers.patchMergeKey } : {}),
   });
   const structSchema = (pkg: string, fields: Record<string, GoField>, into: OpenApiSchema): OpenApiSchema => {
     const properties = { ...into.properties };
