@@ -5,7 +5,7 @@ import type { KubeObject } from '../apimachinery/object';
 import { StatusError } from '../apimachinery/errors';
 import type { RevisionReader } from '../foundation/timeline/timeline';
 import type { Etcd } from './etcd';
-import { Watch, type WatchEvent, type WatchFilter } from './watch';
+import { toWatchEvent, Watch, type WatchEvent, type WatchFilter } from './watch';
 import { builtinKinds } from './kinds';
 
 /**
@@ -182,6 +182,8 @@ export class WatchIndex {
     this.offerTo(this.unindexed.get(resourceOf(e.key)), e);
     if (a !== undefined) this.offerTo(this.byNode.get(a), e);
     if (b !== undefined && b !== a) this.offerTo(this.byNode.get(b), e);
+    this.sharedChange = undefined;
+    this.sharedEvent = undefined;
     const n = this.pendingWatches.length - queued;
     if (n === 0) return;
     this.batchSizes.push(n);
@@ -195,11 +197,29 @@ export class WatchIndex {
         w.offer(e);
         continue;
       }
-      const event = w.eventFor(e);
+      const event = w.filter.matches === undefined ? this.unfilteredEventFor(w, e) : w.eventFor(e);
       if (event === undefined) continue;
       this.pendingWatches.push(w);
       this.pendingEvents.push(event);
     }
+  }
+
+  /** The change being offered and the event every watch without a predicate gets for it. */
+  private sharedChange: EtcdEvent | undefined;
+  private sharedEvent: WatchEvent | undefined;
+
+  /**
+   * What a watch without a predicate gets depends on the change alone (toWatchEvent): its watches
+   * share one event object (no handler writes to an event) instead of one each — a slice write
+   * reaches every node's kube-proxy.
+   */
+  private unfilteredEventFor(w: Watch, e: EtcdEvent): WatchEvent | undefined {
+    if (w.isStopped || !e.key.startsWith(w.filter.prefix)) return undefined;
+    if (this.sharedChange !== e) {
+      this.sharedChange = e;
+      this.sharedEvent = toWatchEvent(e, EVERY_KEY);
+    }
+    return this.sharedEvent;
   }
 
   private deliverNextBatch(): void {
@@ -253,6 +273,9 @@ export class WatchIndex {
     }
   }
 }
+
+/** A filter that lets every change through (its prefix was checked before). */
+const EVERY_KEY: WatchFilter = { prefix: '' };
 
 /** What a watch asks for besides its resource and namespace. */
 export interface WatchOptions<T = KubeObject> {

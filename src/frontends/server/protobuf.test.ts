@@ -198,6 +198,19 @@ describe('protobuf request bodies (R77)', () => {
     expect(decoded.type).to.equal('ADDED');
     expect(decodeProtobufBody(Buffer.from(decoded.object.raw))).to.deep.equal(ns);
   });
+  it("R77 a list body written from its items' messages is byte for byte the encoding of the whole list (lengths of 1–3 varint bytes)", () => {
+    const nsType = messageFor('v1', 'Namespace')!;
+    for (const count of [0, 1, 300]) {
+      const namespaces = Array.from({ length: count }, (_, i) => ({
+        metadata: { name: `ns-${i}`, labels: { long: 'x'.repeat(i % 200) } },
+        status: { phase: 'Active' },
+      }));
+      const items = namespaces.map((ns) => nsType.encode(nsType.fromObject(ns)).finish());
+      const list = { apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion: '7' } };
+      const whole = encodeProtobuf({ ...list, items: namespaces })!;
+      expect(Buffer.compare(encodeProtobufList(list, items), whole)).to.equal(0, `${count} items`);
+    }
+  });
   it('N17 Services, Endpoints and EndpointSlices have their messages (discovery/v1 from k8s.io/api): a slice survives a round trip', () => {
     for (const [apiVersion, kind] of [
       ['v1', 'Service'],

@@ -206,10 +206,52 @@ export function encodeProtobufList(
   list: { apiVersion: string; kind: string; metadata: Json },
   items: readonly Uint8Array[],
 ): Buffer {
-  const w = Writer.create();
-  w.uint32((1 << 3) | 2).bytes(encodeMessage(LIST_META, list.metadata));
-  for (const item of items) w.uint32((2 << 3) | 2).bytes(item);
-  return envelope(list.apiVersion, list.kind, w.finish());
+  // The same bytes as envelope(…, Writer of the list) — magic, runtime.Unknown's typeMeta (1),
+  // raw (2), contentEncoding (3) and contentType (4), fields in number order as protobufjs writes
+  // them — but sized first and written once into one buffer: building the list in a Writer, then
+  // the Unknown around it, then the magic in front copied a list of 10 000 pods three times.
+  const meta = encodeMessage(LIST_META, list.metadata);
+  let rawLength = lengthDelimitedSize(meta.length);
+  for (let i = 0; i < items.length; i++) rawLength += lengthDelimitedSize(items[i].length);
+  const typeMeta = UNKNOWN.encode(
+    UNKNOWN.fromObject({ typeMeta: { apiVersion: list.apiVersion, kind: list.kind } }),
+  ).finish();
+  const rest = UNKNOWN.encode(UNKNOWN.fromObject({ contentEncoding: '', contentType: '' })).finish();
+  const out = Buffer.allocUnsafe(MAGIC.length + typeMeta.length + lengthDelimitedSize(rawLength) + rest.length);
+  out.set(MAGIC, 0);
+  let at = MAGIC.length;
+  out.set(typeMeta, at);
+  at += typeMeta.length;
+  at = writeLengthDelimited(out, at, 2, rawLength);
+  at = writeLengthDelimited(out, at, 1, meta.length);
+  out.set(meta, at);
+  at += meta.length;
+  for (let i = 0; i < items.length; i++) {
+    at = writeLengthDelimited(out, at, 2, items[i].length);
+    out.set(items[i], at);
+    at += items[i].length;
+  }
+  out.set(rest, at);
+  return out;
+}
+
+/** The bytes of a length-delimited field of `length` bytes with a one-byte tag (fields 1–15). */
+function lengthDelimitedSize(length: number): number {
+  let size = 2;
+  for (let v = length >>> 7; v > 0; v >>>= 7) size++;
+  return size + length;
+}
+
+/** Writes the tag of length-delimited field `field` (1–15) and the varint `length`; returns where its bytes go. */
+function writeLengthDelimited(out: Buffer, at: number, field: number, length: number): number {
+  out[at++] = (field << 3) | 2;
+  let v = length;
+  while (v > 127) {
+    out[at++] = (v & 127) | 128;
+    v >>>= 7;
+  }
+  out[at++] = v;
+  return at;
 }
 
 /**

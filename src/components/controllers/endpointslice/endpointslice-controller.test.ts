@@ -14,7 +14,7 @@ import { Release } from '../../../foundation/release';
 import { endpointSubsets, repackSubsets } from '../endpoint/endpoints-controller';
 import { reconcile } from './reconciler';
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../helpers/well-known';
-import { findPort, podToEndpoint, shouldPodBeInEndpoints } from './utils';
+import { findPort, getEndpointPorts, podToEndpoint, portsNeedNoPod, shouldPodBeInEndpoints } from './utils';
 
 const SERVICE: Service = {
   metadata: { name: 'web', namespace: 'default', uid: 'svc-uid' },
@@ -113,6 +113,27 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
     expect(findPort(p, { port: 80, targetPort: 'http', protocol: 'UDP' }, true)).to.equal(undefined);
   });
 
+  it('N6 ports without a named targetPort are the same for every pod (reconcile builds them once)', () => {
+    const svc = (targetPort: number | string | undefined): Service => ({
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        ports: [
+          { name: 'a', port: 80, targetPort: 8080 },
+          { name: 'b', port: 81, targetPort },
+        ],
+      },
+    });
+    expect(portsNeedNoPod(svc(9000))).to.equal(true);
+    expect(portsNeedNoPod(svc('9000'))).to.equal(true);
+    expect(portsNeedNoPod(svc(undefined))).to.equal(true);
+    expect(portsNeedNoPod(svc('http'))).to.equal(false);
+    expect(getEndpointPorts(svc('9000'), undefined, true)).to.deep.equal([
+      { name: 'a', port: 8080, protocol: 'TCP' },
+      { name: 'b', port: 9000, protocol: 'TCP' },
+    ]);
+    expect(() => getEndpointPorts(svc('http'), undefined, true)).to.throw('named port http needs a pod');
+  });
+
   it('N6 V60 a named targetPort on a native sidecar: the Endpoints controller finds it from v1.32 (kubernetes#127976), the EndpointSlice controller from v1.33 (kubernetes#128850)', () => {
     const found = (minor: number) => {
       const { c } = newCluster(Release.of(minor));
@@ -176,6 +197,27 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
     const gone = reconcile(SERVICE, [], [existing]);
     expect(gone.delete.map((s) => s.metadata.name)).to.deep.equal(['web-abcde']);
     expect(gone.create.map((w) => w.slice.endpoints)).to.deep.equal([[]]);
+  });
+
+  it('N7 reconcile: an endpoint is the same one only with the same pod, addresses and node (hashEndpoint); otherwise it is replaced', () => {
+    const first = reconcile(SERVICE, [pod('a'), pod('bb')], []).create[0].slice;
+    const existing = { ...first, metadata: { ...first.metadata, name: 'web-abcde' } };
+    // The same pod (uid) with another address, then on another node: the old endpoint leaves, the new one joins.
+    const onOther: Pod = { ...pod('a'), spec: { ...pod('a').spec!, nodeName: 'other' } };
+    for (const moved of [pod('a', { ip: '10.244.9.9' }), onOther]) {
+      const r = reconcile(SERVICE, [moved, pod('bb')], [existing]);
+      expect(r.update[0].changes.map((c) => [c.pod, c.endpoint?.addresses, c.endpoint?.nodeName])).to.deep.equal([
+        ['a', undefined, undefined],
+        ['a', moved.status!.podIPs!.map((p) => p.ip), moved.spec!.nodeName],
+      ]);
+      expect(r.update[0].slice.endpoints!.map((e) => e.targetRef!.name)).to.deep.equal(['bb', 'a']);
+    }
+    // An endpoint without a target pod is never a desired one.
+    const foreign = { ...existing, endpoints: [{ ...first.endpoints![0], targetRef: undefined }, first.endpoints![1]] };
+    expect(reconcile(SERVICE, [pod('a'), pod('bb')], [foreign]).update[0].changes.map((c) => c.pod)).to.deep.equal([
+      first.endpoints![0].addresses[0],
+      'a',
+    ]);
   });
 
   it('a graceful deletion: the slice shows the pod terminating (ready=false serving=true) at the DELETE, the Endpoints object drops it at once; both lose it when it is gone', () => {

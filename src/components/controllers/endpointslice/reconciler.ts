@@ -5,6 +5,7 @@ import {
   getEndpointPorts,
   MAX_ENDPOINTS_PER_SLICE,
   podToEndpoint,
+  portsNeedNoPod,
   shouldPodBeInEndpoints,
 } from './utils';
 
@@ -29,11 +30,24 @@ export interface ReconcileResult {
 }
 
 /**
- * The endpoint's identity in the desired set (endpointsliceutil.EndpointSet's hashEndpoint):
- * its addresses, node and target pod — not its conditions, which may change in place.
+ * The endpoint's identity in the desired set (endpointsliceutil.EndpointSet's hashEndpoint) is
+ * its addresses, node and target pod — not its conditions, which may change in place. Every
+ * desired endpoint is a pod's, one per pod, so the set is filed by the target pod's uid (a stored
+ * string, no key built per endpoint) and a match is then checked on the other two.
  */
-function endpointKey(ep: Endpoint): string {
-  return `${ep.addresses.join(',')}|${ep.nodeName ?? ''}|${ep.targetRef?.uid ?? ''}`;
+function targetUid(ep: Endpoint): string {
+  return ep.targetRef?.uid ?? '';
+}
+
+/** The rest of hashEndpoint's identity: the same addresses and node. */
+function sameAddressesAndNode(a: Endpoint, b: Endpoint): boolean {
+  return (a.nodeName ?? '') === (b.nodeName ?? '') && addressesOf(a) === addressesOf(b);
+}
+
+function addressesOf(ep: Endpoint): string {
+  // One address is the usual case: no join (a stored endpoint's addresses are a frozen array,
+  // which V8's array builtins walk on a slow path).
+  return ep.addresses.length === 1 ? ep.addresses[0] : ep.addresses.join(',');
 }
 
 /** endpointsliceutil EndpointsEqualBeyondHash: what the hash leaves out — the conditions, zone, hostname and target. */
@@ -107,14 +121,19 @@ export function reconcile(
 ): ReconcileResult {
   // desired endpoints by endpointMeta (ports)
   const groups = new Map<string, { ports: EndpointSlice['ports']; desired: Map<string, Endpoint> }>();
-  for (const pod of pods) {
+  // Ports that cannot depend on the pod (no named targetPort) are built and serialised once per
+  // reconcile instead of once per pod: the same endpointMeta for every pod.
+  const fixedPorts = portsNeedNoPod(service) ? getEndpointPorts(service, undefined, sidecarPorts) : undefined;
+  const fixedMeta = fixedPorts && JSON.stringify(fixedPorts);
+  for (let i = 0; i < pods.length; i++) {
+    const pod = pods[i];
     if (!shouldPodBeInEndpoints(pod, true)) continue;
-    const ports = getEndpointPorts(service, pod, sidecarPorts);
-    const meta = JSON.stringify(ports);
+    const ports = fixedPorts ?? getEndpointPorts(service, pod, sidecarPorts);
+    const meta = fixedMeta ?? JSON.stringify(ports);
     let g = groups.get(meta);
     if (!g) groups.set(meta, (g = { ports, desired: new Map() }));
     const ep = podToEndpoint(pod, service);
-    g.desired.set(endpointKey(ep), ep);
+    g.desired.set(targetUid(ep), ep);
   }
   const result = { create: [] as SliceWrite[], update: [] as SliceWrite[], delete: [] as EndpointSlice[] };
   const slicesByMeta = new Map<string, EndpointSlice[]>();
@@ -134,10 +153,12 @@ export function reconcile(
     for (const slice of slicesByMeta.get(meta) ?? []) {
       const kept: Endpoint[] = [];
       const changes: EndpointChange[] = [];
-      for (const ep of slice.endpoints ?? []) {
-        const key = endpointKey(ep);
+      const endpoints = slice.endpoints ?? [];
+      for (let i = 0; i < endpoints.length; i++) {
+        const ep = endpoints[i];
+        const key = targetUid(ep);
         const want = desired.get(key);
-        if (!want) {
+        if (!want || !sameAddressesAndNode(want, ep)) {
           changes.push({ pod: podName(ep) });
           continue;
         }

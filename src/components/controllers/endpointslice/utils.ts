@@ -32,8 +32,13 @@ export function podToEndpoint(pod: Pod, service: Service): Endpoint {
   const serving = isPodReady(pod);
   const terminating = pod.metadata.deletionTimestamp !== undefined;
   const ready = !!service.spec?.publishNotReadyAddresses || (serving && !terminating);
+  // An index loop: the stored pod's podIPs are a frozen array (V8's map walks those on a slow path).
+  const podIPs = pod.status?.podIPs;
+  const addresses: string[] = [];
+  if (podIPs === undefined) addresses.push(pod.status!.podIP!);
+  else for (let i = 0; i < podIPs.length; i++) addresses.push(podIPs[i].ip!);
   const ep: Endpoint = {
-    addresses: (pod.status?.podIPs ?? [{ ip: pod.status!.podIP! }]).map((p) => p.ip!),
+    addresses,
     conditions: { ready, serving, terminating },
     targetRef: { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid },
   };
@@ -48,10 +53,11 @@ export function podToEndpoint(pod: Pod, service: Service): Endpoint {
  * sidecars from v1.33 (kubernetes#128850), the Endpoints controller's podutil.FindPort from
  * v1.32 (kubernetes#127976): release.has('EndpointSliceFindPortSidecars' / 'EndpointsFindPortSidecars').
  */
-export function findPort(pod: Pod, port: ServicePort, sidecars: boolean): number | undefined {
+export function findPort(pod: Pod | undefined, port: ServicePort, sidecars: boolean): number | undefined {
   const target = port.targetPort ?? port.port;
   if (typeof target === 'number') return target;
   if (/^\d+$/.test(target)) return Number(target);
+  if (pod === undefined) throw new Error(`findPort: the named port ${target} needs a pod`);
   const containers = [
     ...(pod.spec?.containers ?? []),
     ...(sidecars ? (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always') : []),
@@ -62,14 +68,29 @@ export function findPort(pod: Pod, port: ServicePort, sidecars: boolean): number
   return undefined;
 }
 
-/** utils.go getEndpointPorts: one EndpointPort per service port the pod has (name, number, protocol). */
+/** Whether every port of the service has a numeric targetPort (or none): then findPort needs no pod. */
+export function portsNeedNoPod(service: Service): boolean {
+  const ports = service.spec?.ports ?? [];
+  for (let i = 0; i < ports.length; i++) {
+    const target = ports[i].targetPort ?? ports[i].port;
+    if (typeof target !== 'number' && !/^\d+$/.test(target)) return false;
+  }
+  return true;
+}
+
+/**
+ * utils.go getEndpointPorts: one EndpointPort per service port the pod has (name, number,
+ * protocol). Without a pod, only for a service whose ports all pass portsNeedNoPod.
+ */
 export function getEndpointPorts(
   service: Service,
-  pod: Pod,
+  pod: Pod | undefined,
   sidecarPorts: boolean,
 ): NonNullable<EndpointSlice['ports']> {
   const out: NonNullable<EndpointSlice['ports']> = [];
-  for (const p of service.spec?.ports ?? []) {
+  const ports = service.spec?.ports ?? [];
+  for (let i = 0; i < ports.length; i++) {
+    const p = ports[i];
     const port = findPort(pod, p, sidecarPorts);
     if (port === undefined) continue;
     out.push({ name: p.name ?? '', port, protocol: p.protocol ?? 'TCP' });
