@@ -8,7 +8,15 @@ import type { ClientIdentity, Resource, ResourceType } from './request-types';
 import type { Store, StoreAdmission } from './store';
 import { qualifiedResource } from './strategy';
 import { PolicyAdmission, type ParamResource, type PolicyHook } from './validatingadmissionpolicy/dispatcher';
+import type { TypeConverter } from './mutatingadmissionpolicy/apply-configuration';
+import {
+  MutatingPolicyAdmission,
+  PolicyReinvocation,
+  type MutatingPolicyHook,
+} from './mutatingadmissionpolicy/dispatcher';
 import type {
+  MutatingAdmissionPolicy,
+  MutatingAdmissionPolicyBinding,
   MutatingWebhookConfiguration,
   ValidatingAdmissionPolicy,
   ValidatingAdmissionPolicyBinding,
@@ -27,13 +35,15 @@ export interface AdmissionStorage {
   resources(): readonly Resource[];
   /** The number of the request running now (the webhooks' AdmissionReview uid). */
   requestId(): number;
+  /** The served kinds' schemas as server-side apply reads them (a MutatingAdmissionPolicy's ApplyConfiguration merges with them). */
+  typeConverter(): TypeConverter;
 }
 
 type Request = Omit<AdmissionAttributes, 'group' | 'version' | 'kind' | 'namespaced'>;
 
 /**
  * kube-apiserver's admission chain as far as modelled: the NamespaceLifecycle plugin, then
- * MutatingAdmissionWebhook, ValidatingAdmissionPolicy and ValidatingAdmissionWebhook (their
+ * MutatingAdmissionPolicy, MutatingAdmissionWebhook, ValidatingAdmissionPolicy and ValidatingAdmissionWebhook (their
  * order in the plugin list of kube-apiserver, staging/src/k8s.io/apiserver/pkg/admission), with
  * the configurations they read kept fresh as their objects change (the configuration managers'
  * informers). The built-in mutating plugins that handle one kind (DefaultTolerationSeconds,
@@ -46,10 +56,14 @@ export class AdmissionChain {
   webhookCaller: WebhookCaller = NO_WEBHOOK_CALLER;
   /** The ValidatingAdmissionPolicy plugin (R210). */
   readonly policies: PolicyAdmission;
+  /** The MutatingAdmissionPolicy plugin (R317). */
+  readonly mutatingPolicies: MutatingPolicyAdmission;
   /** The warnings admission (and a custom resource's ratcheted CEL rules) gave the request running now (warning.AddWarning on its context). */
   warnings: string[] = [];
   /** The policies with their bindings, read again after one changes (the policy source's informers). */
   private policyHooks: PolicyHook[] | undefined;
+  /** The mutating policies with their bindings, read again after one changes. */
+  private mutatingPolicyHooks: MutatingPolicyHook[] | undefined;
   /** The configured webhooks, read again after a configuration changes. */
   private configuredWebhooks: { validating?: ConfiguredWebhook[]; mutating?: ConfiguredWebhook[] } = {};
 
@@ -74,18 +88,32 @@ export class AdmissionChain {
       },
       release,
     );
+    this.mutatingPolicies = new MutatingPolicyAdmission(
+      timeline,
+      {
+        hooks: () => this.mutatingPolicyHooksOf(),
+        namespace: (ns) => this.namespace(ns),
+        namespaceLabels: (ns) => this.namespaceLabels(ns),
+        paramResource: (apiVersion, kind) => this.paramResource(apiVersion, kind),
+        typeConverter: () => this.storage.typeConverter(),
+      },
+      release,
+    );
   }
 
   /** Whether any webhook or policy is configured (without, the plugins handle nothing and nothing is built for them). */
   get active(): boolean {
-    return this.webhooks.has(true) || this.webhooks.has(false) || this.policies.has();
+    return this.webhooks.has(true) || this.webhooks.has(false) || this.policies.has() || this.mutatingPolicies.has();
   }
 
   /** A configuration of this kind was written: its plugin reads the configurations again. */
   configurationChanged(configuration: 'mutating-webhooks' | 'validating-webhooks' | 'policies'): void {
     if (configuration === 'validating-webhooks') this.configuredWebhooks.validating = undefined;
     else if (configuration === 'mutating-webhooks') this.configuredWebhooks.mutating = undefined;
-    else this.policyHooks = undefined;
+    else {
+      this.policyHooks = undefined;
+      this.mutatingPolicyHooks = undefined;
+    }
   }
 
   /**
@@ -176,7 +204,7 @@ export class AdmissionChain {
       ...eviction,
       metadata: { ...eviction.metadata, name, namespace },
     } as KubeObject;
-    const admitted = this.webhooks.has(true) ? this.webhooks.mutate(info, object, undefined)! : object;
+    const admitted = this.mutate(info, object, undefined, this.mutatingPolicies.has());
     if (this.policies.has()) this.warnings.push(...this.policies.validate(info, admitted, undefined));
     if (this.webhooks.has(false)) this.webhooks.validate(info, admitted, undefined);
     return admitted as Eviction;
@@ -190,16 +218,39 @@ export class AdmissionChain {
     const mutating = this.webhooks.has(true);
     const validating = this.webhooks.has(false);
     const policies = this.policies.has();
-    if (!mutating && !validating && !policies) return undefined;
+    // The MutatingAdmissionPolicy plugin admits CREATE and UPDATE (and CONNECT), not DELETE.
+    const mutatingPolicies = request.operation !== 'DELETE' && this.mutatingPolicies.has();
+    if (!mutating && !validating && !policies && !mutatingPolicies) return undefined;
     const info = this.info(client, request, options);
     return {
-      mutate: (obj, old) => (mutating ? (this.webhooks.mutate(info, obj, old) as ResourceType[R]) : obj),
+      mutate: (obj, old) => this.mutate(info, obj, old, mutatingPolicies) as ResourceType[R],
       // The ValidatingAdmissionPolicy plugin runs before ValidatingAdmissionWebhook (the plugin order of kube-apiserver).
       validate: (obj, old) => {
         if (policies) this.warnings.push(...this.policies.validate(info, obj, old));
         if (validating) this.webhooks.validate(info, obj, old);
       },
     };
+  }
+
+  /**
+   * The mutating plugins in their order (admission.ReinvocationHandler): MutatingAdmissionPolicy,
+   * then MutatingAdmissionWebhook; then, when either changed the object (ShouldReinvoke), the
+   * second pass: the policies' IfNeeded invocations, then the webhooks' (their second round).
+   */
+  private mutate(
+    info: ReturnType<AdmissionChain['info']>,
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    policies: boolean,
+  ): KubeObject {
+    const state = new PolicyReinvocation();
+    const current = policies ? this.mutatingPolicies.mutate(info, obj, old, state, false)! : obj;
+    const secondPass = (o: KubeObject | undefined, webhooksChanged: boolean) =>
+      policies && (state.shouldReinvoke || webhooksChanged)
+        ? this.mutatingPolicies.mutate(info, o, old, state, true)
+        : o;
+    if (this.webhooks.has(true)) return this.webhooks.mutate(info, current, old, secondPass)!;
+    return secondPass(current, false)!;
   }
 
   private info(client: ClientIdentity, request: Request, options: Record<string, unknown>) {
@@ -249,6 +300,26 @@ export class AdmissionChain {
         .filter((h) => h.bindings.length > 0);
     }
     return this.policyHooks;
+  }
+
+  /** Every MutatingAdmissionPolicy with the bindings naming it, in name order (none where the kind is not served). */
+  private mutatingPolicyHooksOf(): MutatingPolicyHook[] {
+    if (this.mutatingPolicyHooks === undefined) {
+      const served = this.storage.resources().includes('mutatingadmissionpolicies');
+      const bindings: MutatingAdmissionPolicyBinding[] = served
+        ? this.storage.store('mutatingadmissionpolicybindings').list(undefined).items
+        : [];
+      const policies: MutatingAdmissionPolicy[] = served
+        ? this.storage.store('mutatingadmissionpolicies').list(undefined).items
+        : [];
+      this.mutatingPolicyHooks = policies
+        .map((policy) => ({
+          policy,
+          bindings: bindings.filter((b) => b.spec?.policyName === policy.metadata.name),
+        }))
+        .filter((h) => h.bindings.length > 0);
+    }
+    return this.mutatingPolicyHooks;
   }
 
   /** The REST mapping of a ValidatingAdmissionPolicy's paramKind: the built-in or served custom resource of that apiVersion and kind (R210). */

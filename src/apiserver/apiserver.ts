@@ -147,6 +147,7 @@ export class ApiServer {
           ...this.customResources.list().map((c) => c.resource),
         ],
         requestId: () => this.requests.count,
+        typeConverter: () => this.fields.manager(),
       },
       options.release,
     );

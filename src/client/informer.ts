@@ -181,8 +181,12 @@ export class SharedInformer<T extends KubeObject> {
   }
 
   private fireTriggers(obj: T): void {
-    const fired = this.triggers.filter((t) => t.matches(obj));
-    if (fired.length === 0) return;
+    // Every event of the kind passes here while a trigger waits (the Job controller's for a pod
+    // with its tracking finalizer may wait for the whole run): no array unless one fires.
+    let found: typeof this.triggers | undefined;
+    for (const t of this.triggers) if (t.matches(obj)) (found ??= []).push(t);
+    if (found === undefined) return;
+    const fired = found;
     this.triggers = this.triggers.filter((t) => !fired.includes(t));
     for (const t of fired) t.start();
   }

@@ -254,8 +254,9 @@ const GATES = {
     [34, ALPHA],
     [35, BETA_ON],
   ],
-  // KEP-5532 the RestartAllContainers action: α 1.35 (#134345), β on 1.36 (#136681). Not modelled
-  // beyond its gate: the kubelet here treats the action as no match (V51).
+  // KEP-5532 the RestartAllContainers action: α 1.35 (#134345), β on 1.36 (#136681). kube-apiserver
+  // accepts the action (V51); the kubelet restarts the whole pod in place (V70,
+  // src/components/kubelet/restart-all.ts); with it off the kubelet treats the action as no match.
   RestartAllContainersOnContainerExits: [
     [26, ABSENT_OFF],
     [35, ALPHA],

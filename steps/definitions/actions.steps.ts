@@ -5,7 +5,7 @@ import { StatusError } from '../../src/apimachinery/errors';
 import type { DeleteOptions, Pod } from '../../src/apimachinery/types';
 import { CONTROLLER, USER } from '../../src/cluster/cluster';
 import { runKubectl, type KubectlResult } from '../../src/frontends/kubectl/kubectl';
-import { CONTROLLER_STEP_TIMEOUT_MS } from '../../src/frontends/serve/controller-process';
+import { CONTROLLER_STEP_TIMEOUT_MS } from '../../src/frontends/serve/controller-limits';
 import { parseYaml, podFromManifest } from '../../src/planning/manifest';
 import { formatTimeline } from '../../src/foundation/timeline/text';
 import { runRealKubectl, usesRealKubectl } from '../support/real-kubectl';

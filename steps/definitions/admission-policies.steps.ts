@@ -62,7 +62,9 @@ When('the user deletes validating admission policy binding {string}', function (
 /**
  * One CREATE of a MutatingAdmissionPolicy (admissionregistration.k8s.io/v1, R317): the doc string
  * is its manifest in YAML or JSON (metadata.name and spec). Served from 1.36 only: before, the
- * request is the 404 of a resource the server does not serve. Stored and validated, not applied.
+ * request is the 404 of a resource the server does not serve. Stored and validated; with a binding
+ * (`the user creates a mutating admission policy binding with:`) its mutations apply to the
+ * requests it matches.
  */
 When('the user creates a mutating admission policy with:', function (this: TerminatingWorld, doc: string) {
   const body = parseYaml(doc, 'the MutatingAdmissionPolicy of the step');
@@ -71,6 +73,25 @@ When('the user creates a mutating admission policy with:', function (this: Termi
   this.lastResponse = this.cluster.apiserver.create(USER, 'mutatingadmissionpolicies', undefined, {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'MutatingAdmissionPolicy',
+    ...body,
+  } as never);
+  this.lastKubectl = undefined;
+  this.cluster.flush();
+});
+
+/**
+ * One CREATE of a MutatingAdmissionPolicyBinding (admissionregistration.k8s.io/v1, R317): the doc
+ * string is its manifest in YAML or JSON (metadata.name and spec: policyName, and paramRef and
+ * matchResources when wanted). From then on the policy mutates the CREATE and UPDATE requests
+ * both match. Served from 1.36 only.
+ */
+When('the user creates a mutating admission policy binding with:', function (this: TerminatingWorld, doc: string) {
+  const body = parseYaml(doc, 'the MutatingAdmissionPolicyBinding of the step');
+  if (!isObject(body)) throw new ScenarioError('the MutatingAdmissionPolicyBinding must be a YAML or JSON object');
+  this.ensureStarted();
+  this.lastResponse = this.cluster.apiserver.create(USER, 'mutatingadmissionpolicybindings', undefined, {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingAdmissionPolicyBinding',
     ...body,
   } as never);
   this.lastKubectl = undefined;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { After, Given } from '@cucumber/cucumber';
-import { CONTROLLER_STEP_TIMEOUT_MS, ControllerProcess } from '../../src/frontends/serve/controller-process';
+import { CONTROLLER_STEP_TIMEOUT_MS } from '../../src/frontends/serve/controller-limits';
 import { ScenarioError, type TerminatingWorld } from '../support/world';
 
 /**
@@ -20,6 +20,9 @@ Given(
     const path = resolve(program);
     if (!existsSync(path)) throw new ScenarioError(`no program at ${program} (paths are from ${process.cwd()})`);
     this.ensureStarted();
+    // Loaded on first use: the HTTP API and protobufjs take a few hundred ms of CPU to load, and
+    // most runs start no program.
+    const { ControllerProcess } = await import('../../src/frontends/serve/controller-process');
     this.controllerProcess = await ControllerProcess.start(this.cluster, path, process.cwd());
   },
 );

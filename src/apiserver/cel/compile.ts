@@ -114,17 +114,29 @@ export function compileExpression(
   env: Environment,
   expression: string,
   returnTypes: readonly string[],
+  /** The text as written, when `expression` was rewritten from it: errors point into it, each position mapped back. */
+  source?: { readonly text: string; position(at: number): number },
 ): { program: CompiledExpression } | { error: CelError } {
+  const report = (e: LibError) =>
+    source === undefined
+      ? issue(env, expression, e)
+      : issue(env, source.text, {
+          name: e.name,
+          code: e.code,
+          summary: e.summary,
+          message: e.message,
+          range: { start: source.position(e.range?.start ?? 0) },
+        });
   let parsed: ReturnType<Environment['parse']>;
   try {
     parsed = env.parse(expression);
   } catch (e) {
-    return { error: { type: 'Invalid', detail: `compilation failed: ${issue(env, expression, e as LibError)}` } };
+    return { error: { type: 'Invalid', detail: `compilation failed: ${report(e as LibError)}` } };
   }
   const checked = parsed.check();
   if (!checked.valid)
     return {
-      error: { type: 'Invalid', detail: `compilation failed: ${issue(env, expression, checked.error as LibError)}` },
+      error: { type: 'Invalid', detail: `compilation failed: ${report(checked.error as LibError)}` },
     };
   const outputType = celGoType(checked.type ?? 'dyn');
   if (!returnTypes.some((t) => t === outputType || t === 'dyn')) {

@@ -101,23 +101,18 @@ export const validatingAdmissionPolicyBindings: BuiltinKind<
   protobuf: 'k8s.io.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding',
 };
 
-// R317 — MutatingAdmissionPolicy (GA in 1.36): stored and validated from v1.36; before, not
-// served (no storage, not in discovery: every request is a 404). Not yet applied in the admission chain (see the rule).
+// R317 — MutatingAdmissionPolicy (GA in 1.36): stored, validated and applied (the admission
+// chain's MutatingAdmissionPolicy plugin) from v1.36; before, not served (no storage, not in
+// discovery: every request is a 404).
 export const mutatingAdmissionPolicies: BuiltinKind<MutatingAdmissionPolicy, 'mutatingadmissionpolicies'> = {
   ...admissionregistration,
   kind: 'MutatingAdmissionPolicy',
   resource: 'mutatingadmissionpolicies',
   singularName: 'mutatingadmissionpolicy',
-  strategies: () => ({ main: mutatingAdmissionPolicyStrategy() }),
+  strategies: ({ release }) => ({ main: mutatingAdmissionPolicyStrategy(release) }),
   served: mutatingAdmissionPolicyServed,
+  admissionConfiguration: 'policies',
   printer: mutatingAdmissionPolicyPrinter,
-  // Doubt, not a silent drop: kube-apiserver would apply the policy's mutations to matching
-  // requests; this simulation stores it but cannot evaluate CEL object construction yet, so the
-  // client is told (a Warning header, as kubectl prints it) that matching requests pass unchanged.
-  beforeCreate: (policy, cluster) =>
-    cluster.warn(
-      `terminating does not apply MutatingAdmissionPolicy mutations (not modelled yet): requests matched by "${policy.metadata?.name ?? ''}" pass unchanged`,
-    ),
 };
 
 export const mutatingAdmissionPolicyBindings: BuiltinKind<
@@ -132,6 +127,7 @@ export const mutatingAdmissionPolicyBindings: BuiltinKind<
     main: mutatingAdmissionPolicyBindingStrategy((n) => validateName('mutatingadmissionpolicies', n)),
   }),
   served: mutatingAdmissionPolicyServed,
+  admissionConfiguration: 'policies',
   // printMutatingAdmissionPolicyBinding: the same columns and cells as a ValidatingAdmissionPolicyBinding's.
   printer: validatingAdmissionPolicyBindingPrinter,
 };

@@ -3,13 +3,19 @@ import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from '..
 import type { Release } from '../../foundation/release';
 import { genericStrategy } from '../generic-strategy';
 import type { Strategy } from '../strategy';
+import { admissionVariables } from '../cel/admission';
+import { celEnvironment } from '../cel/environment';
+import { compileMutationExpression, patchTypesEnvironment } from '../cel/mutation';
 import {
+  celFieldError,
   defaultMatchResources,
   validateMatchResources,
   validateParamKind,
   validatePolicyBindingSpec,
+  validateVariables,
 } from '../validatingadmissionpolicy/strategy';
 import { ADMISSION_REGISTRATION } from '../webhook/configuration';
+import { validateMatchConditions } from '../webhook/match-conditions';
 
 const quoted = (values: readonly string[]) => values.map((v) => JSON.stringify(v)).join(', ');
 
@@ -34,13 +40,31 @@ export function mutatingAdmissionPolicyServed(release: Release): boolean {
 /**
  * validateMutatingAdmissionPolicy (pkg/apis/admissionregistration/validation), the parts
  * modelled: failurePolicy and reinvocationPolicy among their values, paramKind and matchConstraints
- * as for a ValidatingAdmissionPolicy (resourceRules required), at least one mutation, each with a
- * known patchType and the expression of that type. The CEL expressions are not compiled here: the
- * CEL library cannot parse the `Object{…}` / `JSONPatch{…}` constructions they are written with.
+ * as for a ValidatingAdmissionPolicy (resourceRules required), matchConditions and variables as
+ * its (compiled), at least one mutation, each with a known patchType and the expression of that
+ * type, which compiles with the patch types (validateApplyConfiguration: to `Object`;
+ * validateJSONPatch: to `list(JSONPatch)`). Expressions compile in the compatibility version of
+ * new expressions (the release before); the update's StoredExpressions are not told apart.
  */
-export function validateMutatingPolicy(policy: MutatingAdmissionPolicy): FieldError[] {
+export function validateMutatingPolicy(policy: MutatingAdmissionPolicy, release: Release): FieldError[] {
   const errs: FieldError[] = [];
   const spec = policy.spec ?? {};
+  const decls = admissionVariables({
+    authorizer: true,
+    namespaceObject: true,
+    params: spec.paramKind !== undefined,
+    variables: (spec.variables ?? []).map((v) => v.name),
+  });
+  errs.push(
+    ...validateMatchConditions(
+      spec.matchConditions ?? [],
+      'spec.matchConditions',
+      release,
+      new Set(),
+      spec.paramKind !== undefined,
+    ),
+  );
+  errs.push(...validateVariables(spec.variables ?? [], () => celEnvironment(release.minor - 1, decls)));
   if (spec.failurePolicy !== undefined && !FAILURE_POLICIES.includes(spec.failurePolicy))
     errs.push({
       field: 'spec.failurePolicy',
@@ -77,8 +101,17 @@ export function validateMutatingPolicy(policy: MutatingAdmissionPolicy): FieldEr
       return;
     }
     const key = m.patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration';
-    if (!m[key]?.expression?.trim())
+    const expression = m[key]?.expression?.trim() ?? '';
+    if (!expression) {
       errs.push({ field: `${at}.${key}.expression`, type: 'Required value', detail: '' });
+      return;
+    }
+    const compiled = compileMutationExpression(
+      patchTypesEnvironment(release.minor - 1, decls),
+      expression,
+      key === 'jsonPatch' ? 'list(JSONPatch)' : 'Object',
+    );
+    if ('error' in compiled) errs.push(celFieldError(`${at}.${key}.expression`, expression, compiled.error));
   });
   return errs;
 }
@@ -99,7 +132,7 @@ function defaults(p: MutatingAdmissionPolicy): void {
 }
 
 /** The policy's registry strategy (pkg/registry/admissionregistration/mutatingadmissionpolicy/strategy.go). */
-export function mutatingAdmissionPolicyStrategy(): Strategy<MutatingAdmissionPolicy> {
+export function mutatingAdmissionPolicyStrategy(release: Release): Strategy<MutatingAdmissionPolicy> {
   const base = genericStrategy<MutatingAdmissionPolicy>({
     kind: 'MutatingAdmissionPolicy',
     apiVersion: ADMISSION_REGISTRATION,
@@ -112,12 +145,12 @@ export function mutatingAdmissionPolicyStrategy(): Strategy<MutatingAdmissionPol
       base.prepareForCreate(obj, now);
       defaults(obj);
     },
-    validate: (obj) => [...base.validate(obj), ...validateMutatingPolicy(obj)],
+    validate: (obj) => [...base.validate(obj), ...validateMutatingPolicy(obj, release)],
     prepareForUpdate(next, old) {
       defaults(next);
       base.prepareForUpdate(next, old);
     },
-    validateUpdate: (next, old) => [...base.validateUpdate(next, old), ...validateMutatingPolicy(next)],
+    validateUpdate: (next, old) => [...base.validateUpdate(next, old), ...validateMutatingPolicy(next, release)],
   };
 }
 

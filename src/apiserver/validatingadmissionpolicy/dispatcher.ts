@@ -359,7 +359,7 @@ function auditAnnotations(
  * object; for a Namespace, the name in the request path (requestinfo.go: none for a CREATE, which
  * posts to /api/v1/namespaces); else none.
  */
-function requestNamespace(info: AdmissionRequestInfo): string {
+export function requestNamespace(info: AdmissionRequestInfo): string {
   const a = info.attributes;
   if (a.group === '' && a.kind === 'Namespace') return a.operation === 'CREATE' ? '' : a.name;
   return a.namespace ?? '';
@@ -405,7 +405,10 @@ export function collectParams(
  * composition.go: `variables.NAME` is evaluated when an expression first reads it, once per
  * request; its error is the reading expression's (`composited variable "NAME" fails to evaluate: …`).
  */
-function lazyVariables(compiled: CompiledPolicy, activation: Record<string, unknown>): Record<string, unknown> {
+export function lazyVariables(
+  compiled: { readonly variables: readonly { readonly name: string; readonly program: CompiledExpression | string }[] },
+  activation: Record<string, unknown>,
+): Record<string, unknown> {
   const vars: Record<string, unknown> = {};
   for (const { name, program } of compiled.variables) {
     let cached: { value: unknown } | { error: string } | undefined;
@@ -436,7 +439,7 @@ function lazyVariables(compiled: CompiledPolicy, activation: Record<string, unkn
  * resource rules (with its resourceNames, when given). A binding without rules matches every
  * resource its policy does; a policy needs rules (validation requires them).
  */
-function matchesResources(
+export function matchesResources(
   rules: readonly NamedRuleWithOperations[] | undefined,
   exclude: readonly NamedRuleWithOperations[] | undefined,
   nsSelector: Parameters<typeof selectorsMatch>[0],

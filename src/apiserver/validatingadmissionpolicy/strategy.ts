@@ -90,8 +90,35 @@ export function validateMatchResources(m: MatchResources, at: string, requireRul
   return errs;
 }
 
+/**
+ * validateVariable (validation.go), for a policy's `variables`: a unique CEL identifier as name,
+ * and an expression that compiles (to anything) in the environment `envFor` gives it.
+ */
+export function validateVariables(
+  variables: readonly { name: string; expression: string }[],
+  envFor: (expression: string) => ReturnType<typeof celEnvironment>,
+): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  variables.forEach((v, i) => {
+    const at = `spec.variables[${i}]`;
+    if (!v.name?.trim()) errs.push({ field: `${at}.name`, type: 'Required value', detail: 'name is not specified' });
+    else if (!CEL_IDENTIFIER.test(v.name) || CEL_RESERVED.has(v.name))
+      errs.push({ field: `${at}.name`, type: 'Invalid', value: v.name, detail: 'name is not a valid CEL identifier' });
+    else if (names.has(v.name)) errs.push({ field: `${at}.name`, type: 'Duplicate value', value: v.name, detail: '' });
+    names.add(v.name);
+    if (!v.expression?.trim())
+      errs.push({ field: `${at}.expression`, type: 'Required value', detail: 'expression is not specified' });
+    else {
+      const compiled = compileExpression(envFor(v.expression), v.expression, ['dyn']);
+      if ('error' in compiled) errs.push(celFieldError(`${at}.expression`, v.expression, compiled.error));
+    }
+  });
+  return errs;
+}
+
 /** A compile error as the field error convertCELErrorToValidationError makes of it. */
-function celFieldError(
+export function celFieldError(
   field: string,
   expression: string,
   error: { type: 'Invalid' | 'Internal'; detail: string },
@@ -246,21 +273,7 @@ export function validatePolicy(
       spec.paramKind !== undefined,
     ),
   );
-  const names = new Set<string>();
-  (spec.variables ?? []).forEach((v, i) => {
-    const at = `spec.variables[${i}]`;
-    if (!v.name?.trim()) errs.push({ field: `${at}.name`, type: 'Required value', detail: 'name is not specified' });
-    else if (!CEL_IDENTIFIER.test(v.name) || CEL_RESERVED.has(v.name))
-      errs.push({ field: `${at}.name`, type: 'Invalid', value: v.name, detail: 'name is not a valid CEL identifier' });
-    else if (names.has(v.name)) errs.push({ field: `${at}.name`, type: 'Duplicate value', value: v.name, detail: '' });
-    names.add(v.name);
-    if (!v.expression?.trim())
-      errs.push({ field: `${at}.expression`, type: 'Required value', detail: 'expression is not specified' });
-    else {
-      const compiled = compileExpression(envFor(v.expression, true), v.expression, ['dyn']);
-      if ('error' in compiled) errs.push(celFieldError(`${at}.expression`, v.expression, compiled.error));
-    }
-  });
+  errs.push(...validateVariables(spec.variables ?? [], (expression) => envFor(expression, true)));
   (spec.validations ?? []).forEach((v, i) => {
     const at = `spec.validations[${i}]`;
     if (!v.expression?.trim())

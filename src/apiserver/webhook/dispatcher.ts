@@ -70,6 +70,13 @@ export class WebhookAdmission {
     info: AdmissionRequestInfo,
     object: KubeObject | undefined,
     oldObject: KubeObject | undefined,
+    /**
+     * The plugins before this one in the chain's second pass (the MutatingAdmissionPolicy
+     * plugin's reinvocation), run between the webhooks' two rounds; `changed`: whether the
+     * webhooks' first round changed the object. A change it makes asks every IfNeeded webhook
+     * that ran to run again (IsOutputChangedSinceLastWebhookInvocation).
+     */
+    reinvokeBefore?: (object: KubeObject | undefined, changed: boolean) => KubeObject | undefined,
   ): KubeObject | undefined {
     const hooks = this.source
       .webhooks(true)
@@ -90,6 +97,11 @@ export class WebhookAdmission {
       }
     };
     round(hooks, 0);
+    if (reinvokeBefore !== undefined) {
+      const before = current;
+      current = reinvokeBefore(current, current !== object);
+      if (current !== before) for (const name of changedAfter.keys()) changedAfter.set(name, true);
+    }
     const again = hooks.filter((w) => w.hook.reinvocationPolicy === 'IfNeeded' && changedAfter.get(w.hook.name));
     if (again.length > 0) round(again, 1);
     return current;

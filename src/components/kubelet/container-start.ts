@@ -83,8 +83,11 @@ export function startContainers(
 
 /**
  * N12 — kuberuntime_manager.go computePodActions: a running container whose liveness (or
- * startup) probe failed is killed with the pod's grace period ("failed liveness probe, will be
- * restarted"), and started again by the restart rules once it has exited.
+ * startup) probe failed is killed with the pod's grace period, and started again by the restart
+ * rules once it has exited. Its Killing event says ", will be restarted" only when computePodActions
+ * restarts it (shouldRestartOnFailure: the pod's restartPolicy is not Never); V70 — with
+ * ContainerRestartRules a container's own restartPolicy decides instead (not Never), its rules
+ * being for exit codes, which a running container does not have.
  */
 export function killUnhealthyContainers(k: ContainerStartContext, pod: Pod, sandbox: Sandbox): void {
   const uid = pod.metadata.uid!;
@@ -98,10 +101,12 @@ export function killUnhealthyContainers(k: ContainerStartContext, pod: Pod, sand
           ? 'startup'
           : undefined;
     if (!failed) continue;
+    const restart =
+      spec.restartPolicy !== undefined ? spec.restartPolicy !== 'Never' : pod.spec?.restartPolicy !== 'Never';
     k.killing(
       pod,
       spec.name,
-      `Container ${spec.name} failed ${failed} probe, will be restarted`,
+      `Container ${spec.name} failed ${failed} probe${restart ? ', will be restarted' : ''}`,
       'pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions → killContainer',
     );
     k.stopContainer(uid, spec.name, pod.spec?.terminationGracePeriodSeconds ?? 30);

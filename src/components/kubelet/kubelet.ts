@@ -25,6 +25,9 @@ import { garbageCollectContainers, handlePodCleanups, isAdmittedPodTerminal } fr
 import { killPodNow } from './kill-pod-now';
 import type { KubeletConfig } from './kubelet-config';
 import { containersToStart, onlySidecarsLeft } from './pod-actions';
+import { resetAllContainers, restartingAll } from './restart-all';
+import { resumeKillGrace } from './machine-state';
+import { type RestartRuleGates, restartRuleGates } from '../../helpers/container-restart';
 
 export { DEFAULT_KUBELET_CONFIG, type KubeletConfig } from './kubelet-config';
 
@@ -70,7 +73,7 @@ export class Kubelet {
     podIsTerminalArgument: boolean;
     podHostIPs: boolean;
     podReadyToStartContainers: boolean;
-    containerRestartRules: boolean;
+    restartRules: RestartRuleGates;
   };
   /**
    * V47 — pods whose ready sandbox the status may report (PodReadyToStartContainers True): up to
@@ -121,7 +124,7 @@ export class Kubelet {
       podIsTerminalArgument: release.atLeast(27),
       podHostIPs: release.enabled('PodHostIPs'),
       podReadyToStartContainers: release.enabled('PodReadyToStartContainersCondition'),
-      containerRestartRules: release.enabled('ContainerRestartRules'),
+      restartRules: restartRuleGates(release),
     };
     const identity: ClientIdentity = { name: `kubelet/${nodeName}`, component: 'kubelet' };
     this.client = new ApiClient(api, identity, connected);
@@ -193,6 +196,7 @@ export class Kubelet {
     this.probeManager = new ProberManager(this.scheduler, timeline, nodeName, {
       pod: (uid) => this.podManager.get(uid),
       status: (uid) => this.statusManager.getPodStatus(uid),
+      restartRules: this.statusGates.restartRules,
       probe: (uid, container, type) => (this.runtime.probeSucceeds(uid, container, type) ? 'Success' : 'Failure'),
       changed: (uid, container, type, result) => this.onProbeResult(uid, container, type, result),
     });
@@ -283,7 +287,9 @@ export class Kubelet {
           this.workers.updatePod({
             updateType: 'create',
             pod,
-            killPodOptions: { gracePeriodOverride: this.resumeKill(pod, deadline) },
+            killPodOptions: {
+              gracePeriodOverride: resumeKillGrace(this.timeline, this.nodeName, this.scheduler.now(), pod, deadline),
+            },
           });
           break;
         }
@@ -308,25 +314,6 @@ export class Kubelet {
           break;
       }
     }
-  }
-
-  /**
-   * X4 — a resumed pod that is mid-kill (deletionTimestamp set, containers running). A kubelet
-   * that has run since the DELETE (pod_workers.go UpdatePod: terminatingAt at the DELETE, the
-   * grace period from deletionGracePeriodSeconds) sends SIGKILL at the deletionTimestamp, so the
-   * worker resumes with what is left of the grace (at least 1 s, calculateEffectiveGracePeriod's
-   * floor). A restarted kubelet would instead start the whole grace period over (HandlePodAdditions
-   * → UpdatePod with the pod's deletionGracePeriodSeconds, K45): `When the kubelet on node … restarts`.
-   */
-  private resumeKill(pod: Pod, deadlineMs: number): number {
-    const remaining = Math.max(1, Math.ceil((deadlineMs - this.scheduler.now()) / 1000));
-    this.timeline.record(
-      'kubelet',
-      `assumed: pods/${pod.metadata.name} is mid-kill since its DELETE: SIGKILL at its deletionTimestamp ${pod.metadata.deletionTimestamp}, remaining grace ${remaining}s`,
-      'pkg/kubelet/pod_workers.go UpdatePod (a worker terminating since the DELETE; resumed from the objects)',
-      { actor: this.nodeName },
-    );
-    return remaining;
   }
 
   // ---- the pod worker's sync functions ----
@@ -384,6 +371,18 @@ export class Kubelet {
     const reasons = this.reasonCache.get(uid) ?? new Map<string, WaitingReason>();
     this.reasonCache.set(uid, reasons);
     let crashLooping = false;
+    // V70 — SyncPod with restartAllContainers (the status's AllContainersRestarting is True): reset, not start.
+    if (!cancelled && !terminal && sandbox?.state === 'ready' && restartingAll(status)) {
+      resetAllContainers(pod, {
+        sandbox,
+        resetting: this.kuberuntime.resetting,
+        kill: (name, cb) => this.kuberuntime.killContainerForRestart(pod, name, this.scheduler.guard(cb)),
+        remove: (name, source) => this.runtime.removeContainer(uid, name, source),
+        requeue: () => this.workers.updatePod({ updateType: 'sync', pod: this.podManager.get(uid) ?? pod }),
+        note: (text, source) => this.timeline.record('kubelet', text, source, { actor: this.nodeName }),
+      });
+      return done(undefined, false, false);
+    }
     if (
       !cancelled &&
       !terminal &&
@@ -405,7 +404,7 @@ export class Kubelet {
       const start = startContainers(
         this.containerStart,
         pod,
-        containersToStart(pod, sandbox, this.statusGates.containerRestartRules),
+        containersToStart(pod, sandbox, this.statusGates.restartRules),
         reasons,
       );
       crashLooping = start.backedOff;
@@ -558,7 +557,7 @@ export class Kubelet {
       podIsTerminalArgument,
       podHostIPs,
       podReadyToStartContainers,
-      containerRestartRules,
+      restartRules,
     } = this.statusGates;
     const uid = pod.metadata.uid!;
     const gates = {
@@ -568,7 +567,7 @@ export class Kubelet {
       podHostIPs,
       podReadyToStartContainers,
       sandboxNotYetSeen: !this.sandboxSeen.has(uid),
-      containerRestartRules,
+      restartRules,
     };
     const evict = this.activeDeadline.shouldEvict(pod);
     return generateAPIPodStatus(

@@ -64,6 +64,8 @@ export class TerminationOrdering {
  * StopContainer — and then the sandbox is stopped (K23–K28).
  */
 export class KubeRuntimeManager {
+  /** V70 — pods whose in-place restart of every container this kubelet process has under way. */
+  readonly resetting = new Set<string>();
   /** In-flight StopContainer waits: a kubelet that dies abandons them (the runtime then sends no SIGKILL). */
   private readonly inFlight = new Set<() => void>();
 
@@ -109,6 +111,16 @@ export class KubeRuntimeManager {
         if (left === 0) finish();
       });
     }
+  }
+
+  /**
+   * V70 — SyncPod's kill of a container for an in-place restart of the whole pod
+   * (RestartAllContainers): killContainer with a grace period override of 0, so no preStop hook
+   * runs and StopContainer gets the 2 s floor; no termination ordering (KEP-5532: "no ordering
+   * during the kill", the pod's terminationGracePeriodSeconds not respected).
+   */
+  killContainerForRestart(pod: Pod, name: string, done: (err?: string) => void): void {
+    this.killContainer(pod, name, 0, undefined, done);
   }
 
   /** How many StopContainer calls still wait on the runtime (what abandon() would cancel). */

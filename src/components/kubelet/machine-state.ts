@@ -1,3 +1,5 @@
+import type { Pod } from '../../apimachinery/types';
+import type { Timeline } from '../../foundation/timeline/timeline';
 import type { ContainerBehaviour } from './runtime';
 import type { VolumeBehaviour } from './volume-manager';
 
@@ -47,4 +49,29 @@ export interface MachineState {
   volumeBehaviours?: ReadonlyMap<string, VolumeBehaviour>;
   /** The node has been cut off from the apiserver since this virtual time (its lease went stale). */
   unreachableSince?: number;
+}
+
+/**
+ * X4 — a resumed pod that is mid-kill (deletionTimestamp set, containers running). A kubelet
+ * that has run since the DELETE (pod_workers.go UpdatePod: terminatingAt at the DELETE, the
+ * grace period from deletionGracePeriodSeconds) sends SIGKILL at the deletionTimestamp, so the
+ * worker resumes with what is left of the grace (at least 1 s, calculateEffectiveGracePeriod's
+ * floor). A restarted kubelet would instead start the whole grace period over (HandlePodAdditions
+ * → UpdatePod with the pod's deletionGracePeriodSeconds, K45): `When the kubelet on node … restarts`.
+ */
+export function resumeKillGrace(
+  timeline: Timeline,
+  nodeName: string,
+  now: number,
+  pod: Pod,
+  deadlineMs: number,
+): number {
+  const remaining = Math.max(1, Math.ceil((deadlineMs - now) / 1000));
+  timeline.record(
+    'kubelet',
+    `assumed: pods/${pod.metadata.name} is mid-kill since its DELETE: SIGKILL at its deletionTimestamp ${pod.metadata.deletionTimestamp}, remaining grace ${remaining}s`,
+    'pkg/kubelet/pod_workers.go UpdatePod (a worker terminating since the DELETE; resumed from the objects)',
+    { actor: nodeName },
+  );
+  return remaining;
 }

@@ -4,7 +4,12 @@
  */
 import type { Pod } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
-import { containerShouldRestart } from '../../helpers/container-restart';
+import {
+  containerShouldRestart,
+  NO_RESTART_RULES,
+  type RestartRuleGates,
+  restartRuleGates,
+} from '../../helpers/container-restart';
 import { computeInitContainerActions } from './init-containers';
 import type { Sandbox } from './runtime';
 
@@ -13,17 +18,17 @@ import type { Sandbox } from './runtime';
  * is under way only the init containers computeInitContainerActions picks (K56); then those (a
  * sidecar to restart) and every regular container that ShouldContainerBeRestarted: never started,
  * or exited and allowed by the restartPolicy (Always; OnFailure after a non-zero exit) — never
- * once the pod has a deletionTimestamp (K55). With ContainerRestartRules (`restartRules`) a regular
- * container's own policy and rules come first (V51).
+ * once the pod has a deletionTimestamp (K55). With ContainerRestartRules (`gates.rules`) a
+ * container's own policy and rules come first (V51, V70).
  */
-export function containersToStart(pod: Pod, sandbox: Sandbox, restartRules = false): string[] {
-  const init = computeInitContainerActions(pod, sandbox);
+export function containersToStart(pod: Pod, sandbox: Sandbox, gates: RestartRuleGates = NO_RESTART_RULES): string[] {
+  const init = computeInitContainerActions(pod, sandbox, gates);
   if (!init.initialized) return init.toStart;
   const regular = (pod.spec?.containers ?? []).filter((spec) => {
     const c = sandbox.containers.get(spec.name);
     if (!c) return true;
     if (c.state !== 'exited' || pod.metadata.deletionTimestamp) return false;
-    if (restartRules) return containerShouldRestart(spec, pod.spec?.restartPolicy, c.exitCode ?? 0);
+    if (gates.rules) return containerShouldRestart(spec, pod.spec?.restartPolicy, c.exitCode ?? 0, gates.restartAll);
     const policy = pod.spec?.restartPolicy ?? 'Always';
     return policy === 'Always' || (policy === 'OnFailure' && c.exitCode !== 0);
   });
@@ -39,10 +44,9 @@ export function containersToStart(pod: Pod, sandbox: Sandbox, restartRules = fal
 export function onlySidecarsLeft(pod: Pod, sandbox: Sandbox, release: Release): boolean {
   if (!release.enabled('SidecarContainers')) return false;
   if (!(pod.spec?.initContainers ?? []).some((c) => c.restartPolicy === 'Always')) return false;
-  if (!computeInitContainerActions(pod, sandbox).initialized) return false;
+  const gates = restartRuleGates(release);
+  if (!computeInitContainerActions(pod, sandbox, gates).initialized) return false;
   const regular = pod.spec?.containers ?? [];
   if (!regular.every((c) => sandbox.containers.get(c.name)?.state === 'exited')) return false;
-  return !containersToStart(pod, sandbox, release.enabled('ContainerRestartRules')).some((name) =>
-    regular.some((c) => c.name === name),
-  );
+  return !containersToStart(pod, sandbox, gates).some((name) => regular.some((c) => c.name === name));
 }

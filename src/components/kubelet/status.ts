@@ -1,6 +1,12 @@
 import { clone, toTime } from '../../apimachinery/object';
 import type { Container, ContainerStatus, Pod, PodCondition, PodStatus } from '../../apimachinery/types';
-import { containerShouldRestart } from '../../helpers/container-restart';
+import { containerShouldRestart, NO_RESTART_RULES, type RestartRuleGates } from '../../helpers/container-restart';
+import {
+  allContainersRestartingCondition,
+  couldRestartAllContainers,
+  RESTARTING_ALL_CONTAINERS,
+  shouldAllContainersRestart,
+} from './restart-all';
 import type { Sandbox } from './runtime';
 
 // The pod here is a stored version (or a watch event's copy of one): its arrays are frozen, and V8
@@ -15,6 +21,8 @@ export const KUBELET_CONDITIONS: ReadonlySet<string> = new Set([
   'Initialized',
   'Ready',
   'ContainersReady',
+  // V70 — PodConditionByKubelet also owns it with RestartAllContainersOnContainerExits (v1.35+).
+  'AllContainersRestarting',
 ]);
 
 /** Why a container could not start at the last SyncPod (kubelet.go reasonCache: the error's name and its message). */
@@ -37,6 +45,7 @@ function containerStatus(
   listVolumeMounts: boolean,
   why?: WaitingReason,
   probedReady?: boolean,
+  podRestarting = false,
 ): ContainerStatus {
   const { name } = spec;
   const c = sandbox?.containers.get(name);
@@ -58,6 +67,15 @@ function containerStatus(
   const volumeMounts = listVolumeMounts ? volumeMountStatuses(spec) : undefined;
   if (volumeMounts) base.volumeMounts = volumeMounts;
   if (!c) {
+    // V70 — convertToAPIContainerStatuses while all containers restart in place: one the kubelet
+    // removed for it waits, with a synthesized 137 end, and counts one more restart.
+    if (podRestarting && previous && !previous.state?.waiting) {
+      const removed = { reason: RESTARTING_ALL_CONTAINERS, message: REMOVED_FOR_RESTART };
+      const waiting = withState(base, undefined, false, false, { waiting: { ...removed } });
+      waiting.lastState = { terminated: { exitCode: 137, ...removed } };
+      waiting.restartCount = (previous.restartCount ?? 0) + 1;
+      return waiting;
+    }
     if (previous?.state?.terminated) return clone(previous);
     // A reason from the reasonCache (ErrImagePull, ImagePullBackOff) replaces ContainerCreating.
     // The default waiting reason is PodInitializing for every container of a pod with init containers.
@@ -100,8 +118,14 @@ function containerStatus(
     status = withState(base, c.id, runsToCompletion && c.exitCode === 0, false, { terminated: ended });
   }
   if (c.previous) status.lastState = { terminated: terminated(c.previous) };
+  // V70 — the first run after an in-place restart of the pod has no previous run in the runtime:
+  // convertContainerStatus keeps the synthesized end from the previous status as its lastState.
+  else if (previous?.lastState?.terminated?.reason === RESTARTING_ALL_CONTAINERS)
+    status.lastState = clone(previous.lastState);
   return status;
 }
+
+const REMOVED_FOR_RESTART = 'The container is removed because RestartAllContainers in place';
 
 /** `base` completed, its members in the API's order: containerID (once the container exists), ready, started, state. */
 function withState(
@@ -173,8 +197,13 @@ export function getPhase(
   statuses: readonly ContainerStatus[],
   podIsTerminal: boolean,
   /** V51 — ContainerRestartRules: a stopped container counts as restarting only if ContainerShouldRestart says so. */
-  restartRules = false,
+  gates: RestartRuleGates = NO_RESTART_RULES,
 ): string {
+  const restartRules = gates.rules;
+  // V70 — a container ended by an in-place restart of the whole pod is coming back.
+  const restartable = (c: Container, ended: { exitCode: number; reason?: string }) =>
+    ended.reason === RESTARTING_ALL_CONTAINERS ||
+    containerShouldRestart(c, spec.restartPolicy, ended.exitCode, gates.restartAll);
   const spec = pod.spec!;
   let pendingInitialization = 0;
   let failedInitialization = 0;
@@ -184,8 +213,11 @@ export function getPhase(
     if (c.restartPolicy === 'Always') continue;
     const s = statusNamed(statuses, c.name);
     const ended = s?.state?.terminated ?? (s?.state?.waiting ? s.lastState?.terminated : undefined);
-    if (ended) {
-      if (ended.exitCode !== 0) failedInitialization += 1;
+    // V70 — with ContainerRestartRules a failed init container fails the pod unless its own
+    // policy and rules (ContainerShouldRestart) restart it; without, unless the pod's policy does.
+    if (ended && ended.reason !== RESTARTING_ALL_CONTAINERS) {
+      if (ended.exitCode !== 0 && (restartRules ? !restartable(c, ended) : spec.restartPolicy === 'Never'))
+        failedInitialization += 1;
     } else pendingInitialization += 1;
   }
   let unknown = 0;
@@ -222,21 +254,16 @@ export function getPhase(
     else if (s.state?.running) running += 1;
     else if (s.state?.terminated) {
       stopped += 1;
-      if (restartRules && !containerShouldRestart(spec.containers[i], spec.restartPolicy, s.state.terminated.exitCode))
-        stoppedNotRestartable += 1;
+      if (restartRules && !restartable(spec.containers[i], s.state.terminated)) stoppedNotRestartable += 1;
       if (s.state.terminated.exitCode === 0) succeeded += 1;
     } else if (s.state?.waiting) {
       if (s.lastState?.terminated) {
         stopped += 1;
-        if (
-          restartRules &&
-          !containerShouldRestart(spec.containers[i], spec.restartPolicy, s.lastState.terminated.exitCode)
-        )
-          stoppedNotRestartable += 1;
+        if (restartRules && !restartable(spec.containers[i], s.lastState.terminated)) stoppedNotRestartable += 1;
       } else waiting += 1;
     } else unknown += 1;
   }
-  if (failedInitialization > 0 && spec.restartPolicy === 'Never') return 'Failed';
+  if (failedInitialization > 0) return 'Failed';
   if ((pendingInitialization > 0 && !anyRegularStarted) || waiting > 0) return 'Pending';
   if (running > 0 && unknown === 0) return 'Running';
   if (running === 0 && stopped > 0 && unknown === 0) {
@@ -313,8 +340,12 @@ export interface StatusGates {
    * created by the SyncPod still under way (up to v1.35), so the condition is still False.
    */
   sandboxNotYetSeen?: boolean;
-  /** V51 — ContainerRestartRules (β on from v1.35): the phase reads each container's restart policy and rules. */
-  containerRestartRules?: boolean;
+  /**
+   * V51, V70 — ContainerRestartRules (β on from v1.35): the phase reads each container's restart
+   * policy and rules; RestartAllContainersOnContainerExits (β on from v1.36): a pod with a
+   * RestartAllContainers rule carries the AllContainersRestarting condition.
+   */
+  restartRules?: RestartRuleGates;
 }
 
 const DEFAULT_HOST_IP = '10.0.0.1';
@@ -349,6 +380,9 @@ export function generateAPIPodStatus(
   // regular containers sorted by name (SortedContainerStatuses). (Loops, not array chains: this
   // runs once per sync of every pod.)
   const inits = spec.initContainers ?? [];
+  const restartRules = gates.restartRules ?? NO_RESTART_RULES;
+  const couldRestartAll = couldRestartAllContainers(pod, restartRules);
+  const podRestarting = couldRestartAll && shouldAllContainersRestart(pod, sandbox, old);
   const initStatuses: ContainerStatus[] = [];
   for (let i = 0; i < inits.length; i++)
     initStatuses.push(
@@ -360,6 +394,7 @@ export function generateAPIPodStatus(
         gates.volumeMounts,
         reasons?.get(inits[i].name),
         readiness?.get(inits[i].name),
+        podRestarting,
       ),
     );
   const statuses: ContainerStatus[] = [];
@@ -374,12 +409,13 @@ export function generateAPIPodStatus(
         gates.volumeMounts,
         reasons?.get(c.name),
         readiness?.get(c.name),
+        podRestarting,
       ),
     );
   }
   if (statuses.length > 1) statuses.sort(compareNames);
   const every = initStatuses.length > 0 ? [...initStatuses, ...statuses] : statuses;
-  let phase = getPhase(pod, every, podIsTerminal, gates.containerRestartRules === true);
+  let phase = getPhase(pod, every, podIsTerminal, restartRules);
   // The three-way merge: a terminal phase in the status manager or in the API wins.
   if (!isTerminalPhase(phase)) {
     if (isTerminalPhase(old.phase)) phase = old.phase!;
@@ -436,6 +472,9 @@ export function generateAPIPodStatus(
     condition('ContainersReady', ready, time, observedGeneration, unready, message),
     condition('PodScheduled', true, time, observedGeneration),
   );
+  // V70 — kubelet_pods.go generateAPIPodStatus: a pod that has a RestartAllContainers rule
+  // carries the AllContainersRestarting condition (with the gate on).
+  if (couldRestartAll) conditions.push(allContainersRestartingCondition(pod, sandbox, old, phase, time));
   // The host's IPs (getHostIPsAnyWay), and the pod's from its sandbox (convertStatusToAPIStatus,
   // the runtime's podStatus.IPs). A sandbox that is not ready reports none; the previous IPs are
   // then kept (#47806, and #125404 for the terminal status of SyncTerminatingPod), so a pod keeps

@@ -151,10 +151,16 @@ export function explainForward(
     }
   };
   let mark = options.fromRevision ?? etcd.currentRevision;
+  // Asked after every timer the run fires (an hour of heartbeats and resyncs): `before` and `gone`
+  // change only with a new etcd revision, so the answer is kept until there is one.
+  let answeredAt = -1;
+  let answer = false;
   const allGone = () => {
+    if (answeredAt === etcd.currentRevision) return answer;
     seen(mark);
-    mark = etcd.currentRevision;
-    return before.size > 0 && [...before.keys()].every((uid) => gone.has(uid));
+    mark = answeredAt = etcd.currentRevision;
+    answer = before.size > 0 && [...before.keys()].every((uid) => gone.has(uid));
+    return answer;
   };
   // After QUIET_MS, a cluster with no foreground work due within QUIET_MS will not change any more
   // (what "the cluster settles" waits for): the run may end before the horizon.

@@ -7,18 +7,11 @@ import { join } from 'node:path';
 import type { Cluster } from '../../cluster/cluster';
 import { createApiHandler } from '../server/api-handler';
 import type { ApiActivity } from '../server/activity';
+import { CLIENT_BUSY_LIMIT_MS, CLIENT_QUIET_MS } from './controller-limits';
 import { kubeconfig } from './kubeconfig';
 
-/**
- * Wall time every request, watch and watch line must have been still before the client counts as
- * quiet: a node process answers a watch event within milliseconds on an idle machine, but may
- * wait for a core on a loaded one, and a clock that moved on meanwhile would change the timeline.
- */
-export const CLIENT_QUIET_MS = 250;
-/** Wall time a client may stay busy before a step gives up on it (a client that polls never goes quiet). */
-export const CLIENT_BUSY_LIMIT_MS = 30_000;
-/** A step that waits for the program: the busy limit for its start, then room for the instants after it. */
-export const CONTROLLER_STEP_TIMEOUT_MS = 4 * CLIENT_BUSY_LIMIT_MS;
+export { CLIENT_BUSY_LIMIT_MS, CLIENT_QUIET_MS, CONTROLLER_STEP_TIMEOUT_MS } from './controller-limits';
+
 /** What the served API reports that restarts the quiet period (src/frontends/server/activity.ts). */
 const ACTIVITY_EVENTS = ['request-start', 'request-end', 'watch-open', 'watch-close', 'watch-done'];
 

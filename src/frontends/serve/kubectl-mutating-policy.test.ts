@@ -12,8 +12,9 @@ import { serve, type ServedCluster } from './serve';
 
 /**
  * R317 with the real kubectl v1.36 against `terminating serve --kubernetes 1.36`: `apply -f` of a
- * MutatingAdmissionPolicy and its binding (kubectl finds them in discovery), `get` lists them; on
- * 1.35 the resource is not in discovery and kubectl says so.
+ * MutatingAdmissionPolicy and its binding (kubectl finds them in discovery), `get` lists them, and
+ * a pod created afterwards (`kubectl run`) is stored mutated; a mutation that cannot apply fails
+ * the create with the policy's message. On 1.35 the resource is not in discovery and kubectl says so.
  */
 const POLICY = `apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingAdmissionPolicy
@@ -39,6 +40,34 @@ spec:
   policyName: hold-pods
 `;
 
+/** A policy whose ApplyConfiguration sets an atomic list (a container's args): refused when applied. */
+const ATOMIC = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata:
+  name: set-args
+spec:
+  matchConstraints:
+    resourceRules:
+    - operations: [CREATE]
+      apiGroups: [""]
+      apiVersions: [v1]
+      resources: [pods]
+  matchConditions:
+  - name: only-batch
+    expression: 'object.metadata.name.startsWith("batch")'
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: 'Object{spec: Object.spec{containers: [Object.spec.containers{name: object.spec.containers[0].name, args: ["x"]}]}}'
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata:
+  name: set-args
+spec:
+  policyName: set-args
+`;
+
 let kubectl: string;
 let dir: string;
 const servers: ServedCluster[] = [];
@@ -46,6 +75,7 @@ before(async () => {
   kubectl = await realKubectlPath(process.platform, process.arch, 36);
   dir = mkdtempSync(join(tmpdir(), 'map-home-'));
   writeFileSync(join(dir, 'policy.yaml'), POLICY);
+  writeFileSync(join(dir, 'atomic.yaml'), ATOMIC);
 });
 after(() => Promise.all(servers.map((s) => s.close())));
 
@@ -90,6 +120,21 @@ describe('R317 MutatingAdmissionPolicy with the real kubectl v1.36', () => {
     const bindings = await run(env, 'get', 'mutatingadmissionpolicybindings');
     expect(bindings.stdout, bindings.stderr).to.match(
       /^NAME\s+POLICYNAME\s+PARAMREF\s+AGE\nhold-pods\s+hold-pods\s+<unset>\s+\S+\n$/,
+    );
+  });
+
+  it('1.36: a pod created after the policy is stored with its finalizer; a mutation that cannot apply fails the create', async () => {
+    const env = await start(36);
+    const applied = await run(env, 'apply', '-f', join(dir, 'policy.yaml'), '-f', join(dir, 'atomic.yaml'));
+    expect(applied.code, applied.stderr).to.equal(0);
+    const created = await run(env, 'run', 'guarded', '--image=nginx');
+    expect(created, created.stderr).to.include({ code: 0, stdout: 'pod/guarded created\n' });
+    const finalizers = await run(env, 'get', 'pod', 'guarded', '-o', 'jsonpath={.metadata.finalizers}');
+    expect(finalizers, finalizers.stderr).to.include({ code: 0, stdout: '["example.com/hold"]' });
+    const refused = await run(env, 'run', 'batch-1', '--image=busybox');
+    expect(refused.code).to.not.equal(0);
+    expect(refused.stderr).to.equal(
+      "The pods \"batch-1\" is invalid: : policy 'set-args' with binding 'set-args' denied request: error applying patch: invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: .spec.containers[0].args\n",
     );
   });
 

@@ -62,14 +62,31 @@ export function computeHash(template: PodTemplateSpec, collisionCount?: number):
   return safeEncodeString(String(fnv32a(bytes)));
 }
 
+/**
+ * The canonical JSON of stored (frozen, so never changing) templates without their hash label:
+ * every sync compares the Deployment's template with each of its sets' (FindNewReplicaSet), and
+ * writing them out was a visible share of a scenario with a Deployment.
+ */
+const strippedTemplates = new WeakMap<PodTemplateSpec, string>();
+
+/** A template's canonical JSON without the pod-template-hash label. */
+function stripHash(t: PodTemplateSpec | undefined): string {
+  const frozen = t !== undefined && Object.isFrozen(t);
+  const cached = frozen ? strippedTemplates.get(t) : undefined;
+  if (cached !== undefined) return cached;
+  const labels = { ...(t?.metadata?.labels ?? {}) };
+  delete labels[POD_TEMPLATE_HASH_LABEL];
+  const text = canonical({
+    ...t,
+    metadata: { ...t?.metadata, labels: Object.keys(labels).length ? labels : undefined },
+  });
+  if (frozen) strippedTemplates.set(t, text);
+  return text;
+}
+
 /** EqualIgnoreHash: two templates alike but for the pod-template-hash label. */
 export function equalIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
-  const strip = (t: PodTemplateSpec | undefined) => {
-    const labels = { ...(t?.metadata?.labels ?? {}) };
-    delete labels[POD_TEMPLATE_HASH_LABEL];
-    return canonical({ ...t, metadata: { ...t?.metadata, labels: Object.keys(labels).length ? labels : undefined } });
-  };
-  return strip(a) === strip(b);
+  return stripHash(a) === stripHash(b);
 }
 
 /** intstr.GetScaledValueFromIntOrPercent: an int as is, "N%" of total rounded up or down. */

@@ -2,6 +2,8 @@ import { fromTime } from '../../../apimachinery/object';
 import type { ContainerStatus, Pod, PodStatus, Probe } from '../../../apimachinery/types';
 import type { Scheduler, TimerHandle } from '../../../foundation/clock';
 import type { Timeline } from '../../../foundation/timeline/timeline';
+import { containerShouldRestart, type RestartRuleGates } from '../../../helpers/container-restart';
+import { shouldAllContainersRestart } from '../restart-all';
 
 export const WORKER_SOURCE = 'pkg/kubelet/prober/worker.go';
 
@@ -38,6 +40,8 @@ export interface WorkerHost {
   status(uid: string): PodStatus | undefined;
   /** Runs the probe against the running container (the prober's runProbe: httpGet, tcpSocket, exec). */
   probe(uid: string, container: string, type: ProbeType): ProbeResult;
+  /** The kubelet's ContainerRestartRules and RestartAllContainersOnContainerExits gates (unset: both off). */
+  readonly restartRules?: RestartRuleGates;
   /** The results manager's Set: a new result for the container (the kubelet acts on it). */
   setResult(uid: string, container: string, type: ProbeType, result: ProbeResult): void;
 }
@@ -108,6 +112,26 @@ export class ProbeWorker {
     );
   }
 
+  /**
+   * doProbe for a container that is not running: the worker goes on only if the container may run
+   * again. Without ContainerRestartRules: unless it terminated in a pod whose restartPolicy is
+   * Never. V70 — with them (v1.35+, worker.go since KEP-5307): unless it terminated and neither
+   * ContainerShouldRestart (its own policy and rules first) nor, with
+   * RestartAllContainersOnContainerExits, ShouldAllContainersRestart brings it back — so a
+   * container of a Never pod restarted by a rule keeps its probes.
+   */
+  private keepsGoing(pod: Pod, status: PodStatus, c: ContainerStatus): boolean {
+    const ended = c.state?.terminated;
+    if (!ended) return true;
+    const gates = this.host.restartRules;
+    if (!gates?.rules) return pod.spec?.restartPolicy !== 'Never';
+    const spec = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find(
+      (x) => x.name === this.container,
+    );
+    if (spec && containerShouldRestart(spec, pod.spec?.restartPolicy, ended.exitCode, gates.restartAll)) return true;
+    return gates.restartAll && shouldAllContainersRestart(pod, undefined, status);
+  }
+
   /** doProbe: false ends the worker. */
   doProbe(): boolean {
     const pod = this.host.pod(this.uid);
@@ -127,7 +151,7 @@ export class ProbeWorker {
     if (this.onHold) return true;
     if (!c.state?.running) {
       this.set(this.type === 'readiness' ? 'Failure' : 'Success', true);
-      return !c.state?.terminated || pod.spec?.restartPolicy !== 'Never';
+      return this.keepsGoing(pod, status, c);
     }
     if (this.addedDeleted && this.type !== 'readiness') {
       this.set('Success', true);
