@@ -34,7 +34,12 @@ import {
 } from '../printers/core';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter } from '../printers/storage';
 import { secretStrategy } from '../secret-strategy';
-import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from '../service-strategy';
+import {
+  allocateServiceAddresses,
+  serviceStrategy,
+  setServiceDefaults,
+  setServiceSchemeDefaults,
+} from '../service-strategy';
 import {
   admitDefaultStorageClass,
   admitStorageObjectInUseProtection,
@@ -344,6 +349,7 @@ export const services: BuiltinKind<Service, 'services'> = {
   subresources: { status: STATUS },
   etcdPrefix: 'services/specs',
   strategies: () => ({ main: serviceStrategy() }),
+  schemeDefaults: setServiceSchemeDefaults,
   beforeCreate: (svc, cluster) => {
     setServiceDefaults(svc);
     const errs = allocateServiceAddresses(svc, cluster.list('services') as Service[]);

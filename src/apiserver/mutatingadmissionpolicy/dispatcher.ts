@@ -201,6 +201,8 @@ export class MutatingPolicyAdmission {
           fail(result);
           return;
         }
+        // dispatcher.go dispatchOne: the patched object is defaulted again (GetObjectDefaulter().Default, R203).
+        info.defaults?.(result);
         current = result;
         dirty = true;
       });
