@@ -311,7 +311,7 @@ describe('R317 MutatingAdmissionPolicy applied (apiserver plugin/policy/mutating
     expect(patched.metadata.annotations).to.deep.equal({ 'previous-team': 'a' });
   });
 
-  it('a variable is typed as its expression compiled (composition.go, 1.29+): a string variable and a string literal make one map', () => {
+  it('R208 a variable is typed as its expression compiled (composition.go, 1.29+): a string variable and a string literal make one map', () => {
     const sim = newSim(Release.of(36));
     policy(sim, 'team', {
       variables: [{ name: 'team', expression: '"team-" + object.metadata.name' }],
