@@ -12,7 +12,8 @@ export const BINDING_SOURCE = 'pkg/registry/core/pod/storage/storage.go BindingR
  * pods/binding (pkg/registry/core/pod/storage/storage.go BindingREST.setPodHostAndAnnotations):
  * a pod that is being deleted, or already bound, cannot be bound (R60); nor, with
  * PodSchedulingReadiness, one that still has scheduling gates. Binding sets spec.nodeName and
- * the PodScheduled=True condition in one write.
+ * the PodScheduled=True condition in one write; with ClearingNominatedNodeNameAfterBinding (β on
+ * 1.35, KEP-5278) it also clears status.nominatedNodeName, a hint that has served its purpose (W66).
  */
 export function setPodHostAndAnnotations(
   pods: Store<Pod>,
@@ -35,6 +36,7 @@ export function setPodHostAndAnnotations(
         throw conflict('pods/binding', name, `pod ${name} has non-empty .spec.schedulingGates`);
       pod.spec = { ...pod.spec!, nodeName };
       const status = { ...pod.status };
+      if (release.enabled('ClearingNominatedNodeNameAfterBinding')) delete status.nominatedNodeName;
       updatePodCondition(status, { type: 'PodScheduled', status: 'True' }, clock.now());
       pod.status = status;
       return pod;

@@ -116,6 +116,19 @@ function allContainers(spec: PodSpec | undefined): Container[] {
 }
 
 /**
+ * The pod spec drops of pkg/api/pod/util.go dropDisabledFields that have code of their own (the
+ * others are R320's table, disabled-fields.ts): for a pod (PrepareForCreate / PrepareForUpdate)
+ * and, through R320, for every pod template (DropDisabledTemplateFields).
+ */
+export function dropDisabledPodSpecFields(spec: PodSpec | undefined, old: PodSpec | undefined, release: Release): void {
+  dropPodLifecycleSleepAction(spec, old, release);
+  dropSchedulingGates(spec, old, release);
+  dropContainerStopSignals(spec, old, release);
+  dropRestartableInitContainers(spec, old, release);
+  dropContainerRestartRules(spec, old, release);
+}
+
+/**
  * V8 — pkg/api/pod/util.go dropPodLifecycleSleepAction (called from dropDisabledFields on create
  * and update): with `PodLifecycleSleepAction` off (before v1.30, KEP-3960) and no sleep action in
  * the stored spec, a `sleep` handler is removed without an error, and a preStop/postStart left
@@ -194,11 +207,7 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
     /** podStrategy.PrepareForCreate: status is reset to Pending, generation starts at 1 (v1.33). */
     prepareForCreate(pod, now) {
       setPodDefaults(pod);
-      dropPodLifecycleSleepAction(pod.spec, undefined, release);
-      dropSchedulingGates(pod.spec, undefined, release);
-      dropContainerStopSignals(pod.spec, undefined, release);
-      dropRestartableInitContainers(pod.spec, undefined, release);
-      dropContainerRestartRules(pod.spec, undefined, release);
+      dropDisabledPodSpecFields(pod.spec, undefined, release);
       pod.status = { phase: 'Pending', qosClass: 'BestEffort' };
       if ((pod.spec?.schedulingGates ?? []).length > 0) {
         pod.status.conditions = [
@@ -253,11 +262,7 @@ export function podStrategyFor(release: Release): Strategy<Pod> {
     /** podStrategy.PrepareForUpdate: status is not changed through the main resource; generation follows the spec (updatePodGeneration). */
     prepareForUpdate(next, old) {
       next.status = old.status;
-      dropPodLifecycleSleepAction(next.spec, old.spec, release);
-      dropSchedulingGates(next.spec, old.spec, release);
-      dropContainerStopSignals(next.spec, old.spec, release);
-      dropRestartableInitContainers(next.spec, old.spec, release);
-      dropContainerRestartRules(next.spec, old.spec, release);
+      dropDisabledPodSpecFields(next.spec, old.spec, release);
       if (generation && !jsonEqual(next.spec, old.spec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     },
 

@@ -1,3 +1,4 @@
+import { dropDisabledFields } from './disabled-fields';
 import type { DeleteOptions, ObjectMeta, Status } from '../apimachinery/types';
 import type { Clock } from '../foundation/clock';
 import { DEFAULT_RELEASE, type Release } from '../foundation/release';
@@ -144,6 +145,8 @@ export class Store<T extends KubeObject> {
     meta.uid = options.uid;
     this.rules?.defaults?.(obj, this.rulesRelease);
     this.strategy.prepareForCreate(obj, this.clock.now());
+    // R320: PrepareForCreate's dropDisabledFields, the fields of gates that are off.
+    dropDisabledFields(this.strategy.resource, obj, undefined, this.rulesRelease);
     // ValidateObjectMeta's owner references (R249), for every kind; after the strategy's own checks.
     let errs = [...this.strategy.validate(obj), ...validateOwnerReferences(meta.ownerReferences, this.rulesRelease)];
     if (this.rules?.validate) errs = [...errs, ...this.rules.validate(obj, this.rulesRelease)];
@@ -494,6 +497,8 @@ export class Store<T extends KubeObject> {
     meta.generation = oldMeta.generation;
     this.rules?.defaults?.(next, this.rulesRelease);
     strategy.prepareForUpdate(next, old);
+    // R320: PrepareForUpdate's dropDisabledFields; a field the stored object uses is kept.
+    if (strategy === this.strategy) dropDisabledFields(strategy.resource, next, old, this.rulesRelease);
     meta.uid ||= oldMeta.uid;
     meta.resourceVersion = oldMeta.resourceVersion;
     if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp;

@@ -64,6 +64,15 @@ describe('Release: feature gate defaults follow versioned_kube_features.go', () 
     expect(table('NodeOutOfServiceVolumeDetach')).to.equal('11111111111');
     expect(table('AllowOverwriteTerminationGracePeriodSeconds'), 'old behaviour until 1.32').to.equal('11111100000');
     expect(table('WatchList'), 'V68: α 1.27, β on 1.32, off 1.33, on from 1.34').to.equal('00000010111');
+    // R319 R320: the gates of the IP/CIDR checks and of the fields dropped while off.
+    expect(table('StrictIPCIDRValidation'), 'α 1.33, β on 1.36').to.equal('00000000001');
+    expect(table('GenericWorkload'), 'α 1.35, still α 1.36').to.equal('00000000000');
+    expect(table('PodLevelResources'), 'α 1.32, β on 1.34').to.equal('00000000111');
+    expect(table('InPlacePodVerticalScaling'), 'α 1.27, β on 1.33').to.equal('00000001111');
+    expect(table('UserNamespacesSupport'), 'β on 1.33').to.equal('00000001111');
+    expect(table('DynamicResourceAllocation'), 'GA on 1.34').to.equal('00000000111');
+    expect(table('VolumeAttributesClass'), 'β off 1.31, GA on 1.34').to.equal('00000000111');
+    expect(table('MaxUnavailableStatefulSet'), 'β on 1.35, off again 1.36').to.equal('00000000010');
     for (const gate of [
       'StaleControllerConsistencyReplicaSet',
       'StaleControllerConsistencyStatefulSet',

@@ -164,6 +164,19 @@ const GATES = {
     [26, ABSENT_OFF],
     [33, BETA_ON],
   ],
+  // KEP-5278 nominatedNodeName for expectation: α 1.34, β on 1.35 (versioned_kube_features.go). bindingCycle writes
+  // status.nominatedNodeName before a PreBind plugin that has work to do (W66).
+  NominatedNodeNameForExpectation: [
+    [26, ABSENT_OFF],
+    [34, ALPHA],
+    [35, BETA_ON],
+  ],
+  // KEP-5278: BindingREST clears status.nominatedNodeName in the binding write; α 1.34, β on 1.35 (W66).
+  ClearingNominatedNodeNameAfterBinding: [
+    [26, ABSENT_OFF],
+    [34, ALPHA],
+    [35, BETA_ON],
+  ],
   // KEP-3973 status.terminatingReplicas of ReplicaSets and Deployments: α 1.33 (#128546), β on 1.35.
   DeploymentReplicaSetTerminatingReplicas: [
     [26, ABSENT_OFF],
@@ -206,8 +219,8 @@ const GATES = {
     [36, DEPRECATED_LOCKED_ON],
   ],
   // KEP-961 StatefulSet rollingUpdate.maxUnavailable: α 1.24, β on 1.35, off again in 1.36 for a
-  // regression in Parallel pod management (#137904; cherry-picked into 1.35.4). Read by nothing:
-  // StatefulSet rolling updates are not modelled; listed so --feature-gates accepts it as upstream does.
+  // regression in Parallel pod management (#137904; cherry-picked into 1.35.4). Read only by R320's
+  // drop of rollingUpdate.maxUnavailable: StatefulSet rolling updates are not modelled.
   MaxUnavailableStatefulSet: [
     [26, ALPHA],
     [35, BETA_ON],
@@ -287,6 +300,104 @@ const GATES = {
     [34, BETA_OFF],
     [36, { stage: 'GA', default: true, locked: false }],
   ],
+  // KEP-4858 stricter IP and CIDR validation of the legacy fields (kube-apiserver): α off 1.33
+  // (kubernetes#128786; versioned_kube_features.go), β on 1.36 (kep.yaml milestone beta v1.36; the
+  // 1.36 kube-apiserver flag reference lists it "BETA - default=true").
+  StrictIPCIDRValidation: [
+    [26, ABSENT_OFF],
+    [33, ALPHA],
+    [36, BETA_ON],
+  ],
+  // The gates of fields dropped on write while off (R320, disabled-fields.ts), from
+  // pkg/features/versioned_kube_features.go (a 1.35-era copy; the releases where a gate is absent
+  // before its first step as ABSENT_OFF). GA without LockToDefault can still be turned off.
+  // KEP-4671 spec.workloadRef (1.35) / spec.schedulingGroup (1.36): α 1.35, still α 1.36 (β 1.37).
+  GenericWorkload: [
+    [26, ABSENT_OFF],
+    [35, ALPHA],
+  ],
+  // KEP-2837 pod-level resources (spec.resources): α 1.32, β on 1.34.
+  PodLevelResources: [
+    [26, ABSENT_OFF],
+    [32, ALPHA],
+    [34, BETA_ON],
+  ],
+  // KEP-4762 spec.hostnameOverride: α 1.34, β on 1.35.
+  HostnameOverride: [
+    [26, ABSENT_OFF],
+    [34, ALPHA],
+    [35, BETA_ON],
+  ],
+  // KEP-1287 in-place resize (a container's resizePolicy): α 1.27, β on 1.33, GA 1.35.
+  InPlacePodVerticalScaling: [
+    [26, ABSENT_OFF],
+    [27, ALPHA],
+    [33, BETA_ON],
+    [35, GA],
+  ],
+  // KEP-3619 securityContext.supplementalGroupsPolicy: α 1.31, β on 1.33, GA 1.35.
+  SupplementalGroupsPolicy: [
+    [26, ABSENT_OFF],
+    [31, ALPHA],
+    [33, BETA_ON],
+    [35, GA],
+  ],
+  // KEP-1710 securityContext.seLinuxChangePolicy: α 1.32, β on 1.33.
+  SELinuxChangePolicy: [
+    [26, ABSENT_OFF],
+    [32, ALPHA],
+    [33, BETA_ON],
+  ],
+  // KEP-127 spec.hostUsers: α (named UserNamespacesStatelessPodsSupport up to 1.27), β off 1.30, β on 1.33.
+  UserNamespacesSupport: [
+    [26, ALPHA],
+    [30, BETA_OFF],
+    [33, BETA_ON],
+  ],
+  // KEP-4381 spec.resourceClaims and a container's resources.claims: α 1.26, β off 1.32, GA on
+  // 1.34 (not locked until 1.35).
+  DynamicResourceAllocation: [
+    [26, ALPHA],
+    [32, BETA_OFF],
+    [34, { stage: 'GA', default: true, locked: false }],
+    [35, GA],
+  ],
+  // KEP-4444 a Service's spec.trafficDistribution: α 1.30, β on 1.31, GA 1.33.
+  ServiceTrafficDistribution: [
+    [26, ABSENT_OFF],
+    [30, ALPHA],
+    [31, BETA_ON],
+    [33, GA],
+  ],
+  // KEP-3998 a Job's spec.successPolicy: α 1.30, β on 1.31, GA 1.33.
+  JobSuccessPolicy: [
+    [26, ABSENT_OFF],
+    [30, ALPHA],
+    [31, BETA_ON],
+    [33, GA],
+  ],
+  // KEP-3850 a Job's spec.backoffLimitPerIndex and maxFailedIndexes: α 1.28, β on 1.29, GA 1.33.
+  JobBackoffLimitPerIndex: [
+    [26, ABSENT_OFF],
+    [28, ALPHA],
+    [29, BETA_ON],
+    [33, GA],
+  ],
+  // KEP-3335 a StatefulSet's spec.ordinals: α 1.26, β on 1.27 (#115260), GA 1.31.
+  StatefulSetStartOrdinal: [
+    [26, ALPHA],
+    [27, BETA_ON],
+    [31, GA],
+  ],
+  // KEP-3751 a PersistentVolumeClaim's spec.volumeAttributesClassName: α 1.29, β off 1.31, GA on
+  // 1.34, locked 1.36.
+  VolumeAttributesClass: [
+    [26, ABSENT_OFF],
+    [29, ALPHA],
+    [31, BETA_OFF],
+    [34, { stage: 'GA', default: true, locked: false }],
+    [36, GA],
+  ],
 } satisfies Record<string, readonly (readonly [number, GateState])[]>;
 
 export type FeatureGate = keyof typeof GATES;
@@ -309,11 +420,25 @@ const CHANGES = {
   // such pod becomes available (controller.FindMinNextPodAvailabilityCheck), where it looked again
   // minReadySeconds after the sync and so could count a pod as available up to minReadySeconds late.
   StatefulSetAvailabilityCheckOnTime: 36,
+  // kubernetes#132121 (v1.34): replicaset syncReplicaSet looks again whenever readyReplicas and
+  // availableReplicas differ, at the moment the earliest ready pod becomes available
+  // (controller.FindMinNextPodAvailabilityCheck), where it looked again minReadySeconds after the sync
+  // only once every replica was ready — up to minReadySeconds late for a pod that turned ready later.
+  ReplicaSetAvailabilityCheckOnTime: 34,
   // kubectl pkg/drain filters.go unmanagedFatal: "Pods declare no controller" reworded to
   // "cannot delete Pods that declare no controller" (kubectl#1467, kubernetes c7549fe, v1.30)…
   KubectlDrainUnmanagedReworded: 30,
   // …whose "cannot delete" errors() then printed twice, dropped again (kubernetes#135817, kubernetes 468d3a8, v1.36).
   KubectlDrainUnmanagedSingleCannotDelete: 36,
+  // client-go features/known_features.go WatchListClient: β off v1.30–v1.34, β on from v1.35, so
+  // kubectl's informers (wait/delete.go IsDeleted, cache.ToListWatcherWithWatchListSemantics from
+  // v1.35) ask for a streaming list first and fall back to LIST then WATCH where it is refused.
+  // A client-go gate (KUBE_FEATURE_WatchListClient), not the server's: a release change here.
+  KubectlWatchListClient: 35,
+  // apimachinery meta/v1 types.go ObjectMeta.CreationTimestamp gained `omitzero`: a client's object
+  // with no creation time (kubectl drain's Eviction) is encoded without `"creationTimestamp":null`
+  // (kubernetes#130989, "Omit null creationTimestamp", v1.34).
+  OmitNullCreationTimestamp: 34,
   // pkg/api/v1/pod/util.go FindPort, which the Endpoints controller uses, also looks up a named
   // targetPort in restartable init containers (sidecars) (kubernetes#127976, v1.32).
   EndpointsFindPortSidecars: 32,
@@ -342,6 +467,18 @@ const CHANGES = {
   // repeats the field's name — `kind must not be empty` became `must not be empty`
   // (kubernetes#132513, "Cleanup: Remove field name from invalid field detail message", 1.34).
   DetailsWithoutFieldName: 34,
+  // kubernetes#122550 "IP validation cleanup" (apimachinery b81059e0 validation.IsValidCIDR and
+  // 89b94145 IsValidIP with a field path, 1.30): a bad CIDR is reported per entry, `must be a valid
+  // CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)`, where a Node's podCIDRs said `must be valid
+  // CIDR` (the whole list as the value) and a Service's loadBalancerSourceRanges one `must be a list
+  // of IP ranges` for the whole list; a pod's hostAliases[i].ip and dnsConfig.nameservers[i] get
+  // IsValidIP's message, where they said `must be valid IP address` (hostAliases without the index).
+  IPValidationCleanup: 30,
+  // pkg/apis/discovery/validation validateEndpoints: an EndpointSlice address is checked as an IP
+  // first, and only a valid one for its family (`must be an IPv4 address`) and its range, where
+  // IsValidIPv4Address and ValidateNonSpecialIP both reported a bad one (kubernetes ba189de7,
+  // "Slightly improve EndpointSlice address validation", 1.33).
+  EndpointSliceAddressCheckedOnce: 33,
 } as const satisfies Record<string, number>;
 
 export type ReleaseChange = keyof typeof CHANGES;

@@ -1,8 +1,14 @@
 import { type FieldError, goJson } from '../../apimachinery/errors';
 import { dns1123LabelErrors, labelValueErrors, qualifiedNameErrors } from '../../apimachinery/selectors';
-import type { ConfigMap, Endpoints, Node, Pod, Secret, ServiceAccount, Taint } from '../../apimachinery/types';
+import type { ConfigMap, Endpoints, Node, Pod, Secret, Service, ServiceAccount, Taint } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
 import type { KindRules } from './index';
+import {
+  validateEndpointsAddressIP,
+  validatePodCIDREntries,
+  validatePodSpecIPs,
+  validateServiceIPs,
+} from './ip-fields';
 import { validateNodePodCIDRs } from './node-pod-cidrs';
 import { setContainerPortDefaults, validatePodSpecRules } from './pod-spec';
 
@@ -102,7 +108,7 @@ function validateNode(node: Node, release: Release): FieldError[] {
     }
     seen.add(pair);
   });
-  errs.push(...validateNodePodCIDRs(node, release));
+  errs.push(...validatePodCIDREntries(podCIDRs(node), release), ...validateNodePodCIDRs(node, release));
   return errs;
 }
 
@@ -145,8 +151,8 @@ function setEndpointsDefaults(ep: Endpoints): void {
 /**
  * ValidateEndpoints (validateEndpointSubsets, validateEndpointPort): each subset has `addresses`
  * or `notReadyAddresses`; each port has a name when the subset has more than one (a DNS-1123
- * label when set), a number from 1 to 65535 and a protocol SCTP, TCP or UDP. The addresses' IPs
- * and node names are not checked here (their messages changed release by release: not modelled).
+ * label when set), a number from 1 to 65535 and a protocol SCTP, TCP or UDP; each address's `ip`
+ * a valid, non-special IP (validateEndpointAddress, R319). Node names are not checked here.
  */
 function validateEndpoints(ep: Endpoints, release: Release): FieldError[] {
   const errs: FieldError[] = [];
@@ -154,6 +160,10 @@ function validateEndpoints(ep: Endpoints, release: Release): FieldError[] {
     const at = `subsets[${i}]`;
     if ((subset?.addresses ?? []).length === 0 && (subset?.notReadyAddresses ?? []).length === 0)
       errs.push({ field: at, type: 'Required value', detail: 'must specify `addresses` or `notReadyAddresses`' });
+    for (const list of ['addresses', 'notReadyAddresses'] as const)
+      (subset?.[list] ?? []).forEach((address, j) =>
+        errs.push(...validateEndpointsAddressIP(`${at}.${list}[${j}].ip`, address?.ip, release)),
+      );
     const ports = subset?.ports ?? [];
     ports.forEach((port, j) => {
       const portAt = `${at}.ports[${j}]`;
@@ -187,10 +197,15 @@ function validateEndpoints(ep: Endpoints, release: Release): FieldError[] {
 /** The core/v1 kinds' rules, each plugged into its kind module (kinds/core.ts). */
 export const podRules: KindRules<Pod> = {
   defaults: (pod) => setContainerPortDefaults(pod.spec),
-  validate: (pod) => validatePodSpecRules(pod.spec, 'spec'),
+  validate: (pod, release) => [
+    ...validatePodSpecRules(pod.spec, 'spec'),
+    ...validatePodSpecIPs(pod.spec, 'spec', release),
+  ],
 };
 export const endpointsRules: KindRules<Endpoints> = { defaults: setEndpointsDefaults, validate: validateEndpoints };
 export const configMapRules: KindRules<ConfigMap> = { validate: validateConfigMapSize };
 export const secretRules: KindRules<Secret> = { validate: validateSecretSize };
 export const serviceAccountRules: KindRules<ServiceAccount> = { defaults: cleanSecretReferences };
 export const nodeRules: KindRules<Node> = { validate: validateNode, validateUpdate: validateNodeUpdate };
+/** A Service's address fields (R319); the rest of ValidateService is the strategy's (service-strategy.ts). */
+export const serviceRules: KindRules<Service> = { validate: validateServiceIPs };

@@ -3,6 +3,7 @@ import { dns1123LabelErrors, dns1123SubdomainErrors } from '../../apimachinery/s
 import type { EndpointSlice } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
 import type { KindRules } from './index';
+import { validateFQDN, validateSliceAddress } from './ip-fields';
 
 /** pkg/apis/discovery/validation: the limits of one slice. */
 const MAX_ENDPOINTS = 1000;
@@ -33,8 +34,9 @@ function setEndpointSliceDefaults(slice: EndpointSlice): void {
  * pkg/apis/discovery/validation ValidateEndpointSlice: addressType required and one of FQDN, IPv4,
  * IPv6; at most 1000 endpoints, each with 1 to 100 addresses, a hostname that is a DNS-1123 label
  * and a nodeName that is a DNS subdomain (ValidateNodeName); at most 100 ports, each name a
- * DNS-1123 label (when not empty) and unique, each protocol SCTP, TCP or UDP. The addresses
- * themselves are not checked here (their IP messages changed release by release: not modelled).
+ * DNS-1123 label (when not empty) and unique, each protocol SCTP, TCP or UDP. The addresses of
+ * an IPv4 or IPv6 slice are valid, non-special IPs of that family, those of an FQDN slice fully
+ * qualified domain names (R319, ip-fields.ts).
  */
 function validateEndpointSlice(slice: EndpointSlice, release: Release): FieldError[] {
   const errs: FieldError[] = [];
@@ -56,6 +58,11 @@ function validateEndpointSlice(slice: EndpointSlice, release: Release): FieldErr
       if (addresses.length === 0)
         errs.push({ field: `${at}.addresses`, type: 'Required value', detail: 'must contain at least 1 address' });
       else if (addresses.length > MAX_ADDRESSES) errs.push(tooMany(`${at}.addresses`, addresses.length, MAX_ADDRESSES));
+      addresses.forEach((address, j) => {
+        if (type === 'IPv4' || type === 'IPv6')
+          errs.push(...validateSliceAddress(`${at}.addresses`, j, String(address ?? ''), type, release));
+        else if (type === 'FQDN') errs.push(...validateFQDN(`${at}.addresses[${j}]`, String(address ?? ''), release));
+      });
       if (typeof ep?.nodeName === 'string')
         for (const detail of dns1123SubdomainErrors(ep.nodeName))
           errs.push({ field: `${at}.nodeName`, type: 'Invalid', value: ep.nodeName, detail });

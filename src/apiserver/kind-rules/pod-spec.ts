@@ -2,6 +2,7 @@ import type { FieldError } from '../../apimachinery/errors';
 import type { Container, PodSpec } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
 import { validateContainerRestartRules } from './container-restart-rules';
+import { validatePodSpecIPs } from './ip-fields';
 
 /** validation.InclusiveRangeError(1, 65535): IsValidPortNum's message. */
 const PORT_RANGE = 'must be between 1 and 65535, inclusive';
@@ -62,6 +63,8 @@ export function validatePodSpecRules(spec: PodSpec | undefined, path: string, re
     });
   containers(spec.initContainers, 'initContainers');
   containers(spec.containers, 'containers');
+  // R319 hostAliases and dnsConfig nameservers (a pod's own: podRules).
+  if (release) errs.push(...validatePodSpecIPs(spec, path, release));
   return errs;
 }
 

@@ -19,6 +19,7 @@ import { configMapStrategy } from '../configmap-strategy';
 import { eventFromEventsV1, eventToEventsV1 } from '../events-v1';
 import { genericStrategy } from '../generic-strategy';
 import { defaultNameLabel, deleteNamespace, namespaceStrategies } from '../namespace-strategy';
+import { nodeStrategies } from '../node-strategy';
 import { namespaceNameErrors, serviceNameErrors } from '../object-names';
 import { podStatusStrategy, podStrategyFor, setPodDefaults } from '../pod-strategy';
 import {
@@ -50,6 +51,7 @@ import {
   podRules,
   secretRules,
   serviceAccountRules,
+  serviceRules,
 } from '../kind-rules/core';
 
 /** The core group (""), v1: pkg/registry/core/<kind>/storage. */
@@ -157,7 +159,7 @@ export const namespaces: BuiltinKind<Namespace, 'namespaces'> = {
   resumed: true,
 };
 
-// pkg/registry/core/node/storage: nodes live under /registry/minions.
+// pkg/registry/core/node/storage: nodes live under /registry/minions, with their status subresource.
 export const nodes: BuiltinKind<Node, 'nodes'> = {
   ...core,
   kind: 'Node',
@@ -166,17 +168,10 @@ export const nodes: BuiltinKind<Node, 'nodes'> = {
   namespaced: false,
   verbs: ALL_VERBS,
   shortNames: ['no'],
-  subresources: {},
+  // R321 — NewREST's StatusREST (pkg/registry/core/node/storage); nodes/proxy is not served.
+  subresources: { status: STATUS },
   etcdPrefix: 'minions',
-  strategies: () => ({
-    main: genericStrategy<Node>({
-      kind: 'Node',
-      apiVersion: 'v1',
-      resource: 'nodes',
-      etcdPrefix: 'minions',
-      namespaced: false,
-    }),
-  }),
+  strategies: () => nodeStrategies(),
   rules: nodeRules,
   printer: nodePrinter,
   openapi: 'V1Node',
@@ -344,6 +339,7 @@ export const services: BuiltinKind<Service, 'services'> = {
   subresources: { status: STATUS },
   etcdPrefix: 'services/specs',
   strategies: () => ({ main: serviceStrategy() }),
+  rules: serviceRules,
   beforeCreate: (svc, cluster) => {
     setServiceDefaults(svc);
     const errs = allocateServiceAddresses(svc, cluster.list('services') as Service[]);

@@ -25,24 +25,10 @@ export class EndpointSliceCache {
     );
   }
 
-  /**
-   * The service keys by namespace and name, built once: every proxy takes every slice write, and a
-   * key concatenated anew per event is a fresh string to flatten and hash in each map it meets.
-   */
-  private readonly keys = new Map<string | undefined, Map<string, string>>();
-
-  private serviceKey(namespace: string | undefined, name: string): string {
-    let names = this.keys.get(namespace);
-    if (names === undefined) this.keys.set(namespace, (names = new Map()));
-    let key = names.get(name);
-    if (key === undefined) names.set(name, (key = `${namespace}/${name}`));
-    return key;
-  }
-
   private apply(slice: EndpointSlice, deleted: boolean): void {
     const name = slice.metadata.labels?.[LABEL_SERVICE_NAME];
     if (!name) return;
-    const svcKey = this.serviceKey(slice.metadata.namespace, name);
+    const svcKey = `${slice.metadata.namespace}/${name}`;
     let slices = this.byService.get(svcKey);
     if (!slices) this.byService.set(svcKey, (slices = new Map()));
     if (deleted) slices.delete(slice.metadata.name!);

@@ -270,4 +270,75 @@ describe('kube-scheduler (pkg/scheduler schedule_one.go)', () => {
     const ok = c.apiserver.bind(USER, 'default', 'free', 'node-1');
     expect(ok.ok && ok.object.status?.conditions?.find((x) => x.type === 'PodScheduled')?.status).to.equal('True');
   });
+
+  it('W65 over 100 nodes the search stops at numFeasibleNodesToFind and the next pod goes on from where it stopped, in the order nodes joined', () => {
+    // 200 nodes: 100 feasible nodes are enough. Names sort differently from the order they joined
+    // (node-10 before node-2): the search follows the join order, the tie among equal scores the name.
+    const c = cluster(Array.from({ length: 200 }, (_, i) => `node-${i}`));
+    for (const name of ['p1', 'p2', 'p3', 'p4', 'p5']) {
+      pending(c, name);
+      c.flush();
+    }
+    const placed = ['p1', 'p2', 'p3', 'p4', 'p5'].map((n) => pod(c, n)?.spec?.nodeName);
+    // p1 scores node-0…node-99, p2 node-100…node-199, p3 the first 100 again (node-0 holds p1), …
+    expect(placed).to.deep.equal(['node-0', 'node-100', 'node-1', 'node-101', 'node-10']);
+  });
+
+  it('W65 up to 100 nodes every node is scored: the fewest pods, ties by name, whatever the order nodes joined', () => {
+    const c = cluster(Array.from({ length: 100 }, (_, i) => `node-${99 - i}`));
+    for (const name of ['p1', 'p2', 'p3']) {
+      pending(c, name);
+      c.flush();
+    }
+    expect(['p1', 'p2', 'p3'].map((n) => pod(c, n)?.spec?.nodeName)).to.deep.equal(['node-0', 'node-1', 'node-10']);
+  });
+
+  /** A pod with a WaitForFirstConsumer claim; every value its status.nominatedNodeName took, and the write order. */
+  function nominatedOnTheWay(release: Release): { values: (string | undefined)[]; writes: string[]; final?: string } {
+    const c = cluster(['node-1'], release);
+    c.installCsiDriver('local.csi.example.com');
+    const sc = c.apiserver.create(USER, 'storageclasses', undefined, {
+      metadata: { name: 'local' },
+      provisioner: 'local.csi.example.com',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    });
+    if (!sc.ok) expect.fail(sc.status.message);
+    const pvc = c.apiserver.create(USER, 'persistentvolumeclaims', 'default', {
+      metadata: { name: 'scratch' },
+      spec: { storageClassName: 'local', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    });
+    if (!pvc.ok) expect.fail(pvc.status.message);
+    c.flush();
+    const values: (string | undefined)[] = [];
+    c.apiserver.etcd.subscribe((e) => {
+      if (e.key !== '/registry/pods/default/job' || e.type === 'DELETE') return;
+      const v = (e.value as Pod).status?.nominatedNodeName;
+      if (values[values.length - 1] !== v || values.length === 0) values.push(v);
+    });
+    pending(c, 'job', { volumes: [{ name: 'scratch', persistentVolumeClaim: { claimName: 'scratch' } }] });
+    c.advance(30_000);
+    const writes = texts(c, 'apiserver').filter((t) =>
+      /pods\/job\/(status|binding)|persistentvolumeclaims\/scratch/.test(t),
+    );
+    return { values, writes, final: pod(c, 'job')?.status?.nominatedNodeName };
+  }
+
+  it('W66 V78 v1.35+: status.nominatedNodeName names the chosen node while VolumeBinding binds the claim, and the binding clears it', () => {
+    const r = nominatedOnTheWay(Release.of(36));
+    expect(r.values).to.deep.equal([undefined, 'node-1', undefined]);
+    expect(r.final).to.equal(undefined);
+    const patch = r.writes.findIndex((t) => t.startsWith('PATCH pods/job/status'));
+    const selected = r.writes.findIndex((t) => t.startsWith('PATCH persistentvolumeclaims/scratch'));
+    const binding = r.writes.findIndex((t) => t.startsWith('CREATE pods/job/binding'));
+    expect(patch, r.writes.join('\n')).to.be.greaterThan(-1);
+    expect(patch).to.be.lessThan(selected);
+    expect(selected).to.be.lessThan(binding);
+  });
+
+  it('W66 V78 v1.34 (gates alpha, off): no nominatedNodeName is written', () => {
+    const r = nominatedOnTheWay(Release.of(34));
+    expect(r.values).to.deep.equal([undefined]);
+    const binding = r.writes.findIndex((t) => t.startsWith('CREATE pods/job/binding'));
+    expect(r.writes.slice(0, binding).filter((t) => t.startsWith('PATCH pods/job/status'))).to.deep.equal([]);
+  });
 });

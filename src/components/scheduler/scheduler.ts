@@ -17,10 +17,11 @@ import {
   nodeResourcesFit,
   runFilterPlugins,
   taintToleration,
-  type Rejection,
 } from './filters';
 import { SchedulingQueue, type ClusterEvent, type QueuedPod } from './scheduling-queue';
 import { VolumeBinding } from './volume-binding';
+import { findNodesThatPassFilters } from './feasible-nodes';
+import { NodeTree } from './node-tree';
 import { podClaimNames } from '../../helpers/volume-util';
 
 const SOURCE = 'pkg/scheduler/schedule_one.go';
@@ -65,11 +66,13 @@ function nodeEvents(old: Node, node: Node): ClusterEvent[] {
  * own informers of the same objects: a second in-process copy would be the same cache twice, and
  * would double the cost of every pod event).
  *
- * scheduleOne pops one pod at a time, filters every node (filters.ts), and binds the pod through
- * `pods/binding` to the best-scoring node. The score is not upstream's plugins' sum: with no
+ * scheduleOne pops one pod at a time, filters the nodes (filters.ts) from where the last search
+ * stopped until it found numFeasibleNodesToFind of them (feasible-nodes.ts: every node of a
+ * cluster under 100 nodes, 10 % of 5 000), scores only those, and binds the pod through
+ * `pods/binding` to the best-scoring one. The score is not upstream's plugins' sum: with no
  * resource requests modelled, it is the fewest pods on the node (what LeastAllocated with the
- * default non-zero requests amounts to), ties going to the node name first in order instead of
- * upstream's random pick (selectHost) — deterministic, as every run here is. A pod that fits
+ * default non-zero requests amounts to), ties going to the first node name in string order instead
+ * of upstream's random pick (selectHost) — deterministic, as every run here is. A pod that fits
  * nowhere gets PodScheduled=False (reason Unschedulable, FitError's message) and a FailedScheduling
  * Event, and waits in the queue for a cluster event (scheduling-queue.ts).
  */
@@ -80,6 +83,10 @@ export class KubeScheduler {
   /** The scheduler cache's assumed pods: bound, not yet seen bound by the informer (pod key → node). */
   private readonly assumed = new Map<string, string>();
   private readonly assumedPerNode = new Map<string, number>();
+  /** The cache's nodeTree: the order the snapshot lists nodes in (node-tree.ts). */
+  private readonly nodeTree = new NodeTree();
+  /** sched.nextStartNodeIndex: where in that list the next search for feasible nodes starts. */
+  private nextStartNodeIndex = 0;
   private running = false;
   private readonly recorder: EventRecorder;
   /** The VolumeBinding plugin (P17), asked only about pods that name a claim. */
@@ -107,8 +114,9 @@ export class KubeScheduler {
   /** addAllEventHandlers: unassigned pods feed the queue; bound pods, the cache; node changes move waiting pods. */
   start(): void {
     this.pods.addEventHandler((key, old, pod) => this.onPod(key, old, pod));
-    this.nodes.addEventHandler((_key, old, node) => {
-      if (!node) return;
+    this.nodes.addEventHandler((key, old, node) => {
+      if (!node) return this.nodeTree.remove(key);
+      this.nodeTree.set(node);
       const hint = (key: string, plugin: string) => this.admitsNow(key, plugin, old, node);
       const preCheck = (key: string) => this.preCheckForNode(key, node);
       if (!old) this.queue.moveOnEvent('NodeAdd', hint, preCheck);
@@ -203,7 +211,7 @@ export class KubeScheduler {
     const pod = this.pods.get(info.key);
     // skipPodSchedule: gone, bound meanwhile, or being deleted.
     if (!pod || pod.spec?.nodeName || pod.metadata.deletionTimestamp || !wantsScheduling(pod)) return;
-    const nodes = this.nodes.list();
+    const nodes = this.nodeTree.list();
     if (nodes.length === 0) return this.fail(info, pod, cycle, NO_NODES_AVAILABLE, new Set(), 'no nodes');
     const claimed = pod.spec?.volumes !== undefined && podClaimNames(pod).length > 0;
     const unbound = claimed ? this.volumeBinding.preFilter(pod) : undefined;
@@ -219,18 +227,20 @@ export class KubeScheduler {
         unbound,
       );
     }
-    const rejections: Rejection[] = [];
-    let best: { name: string; pods: number } | undefined;
-    for (const node of nodes) {
-      const name = node.metadata.name!;
-      const podCount = this.podCount(name);
-      const rejected = runFilterPlugins(pod, { node, podCount });
-      if (rejected) rejections.push(rejected);
-      else if (!best || podCount < best.pods) best = { name, pods: podCount };
-    }
-    if (!best) {
+    // findNodesThatFitPod: the filters from nextStartNodeIndex on, until enough nodes fit.
+    const { feasible, rejections, nextStart } = findNodesThatPassFilters(nodes, this.nextStartNodeIndex, (name) =>
+      runFilterPlugins(pod, { node: this.nodes.get(name)!, podCount: this.podCount(name) }),
+    );
+    this.nextStartNodeIndex = nextStart;
+    if (feasible.length === 0) {
       const msg = fitErrorMessage(nodes.length, rejections);
       return this.fail(info, pod, cycle, msg, new Set(rejections.map((r) => r.plugin)), msg);
+    }
+    // prioritizeNodes scores the feasible nodes only; selectHost takes the best.
+    let best = { name: feasible[0], pods: this.podCount(feasible[0]) };
+    for (const name of feasible) {
+      const pods = this.podCount(name);
+      if (pods < best.pods || (pods === best.pods && name < best.name)) best = { name, pods };
     }
     this.bind(info, pod, best.name, cycle);
   }
@@ -247,6 +257,16 @@ export class KubeScheduler {
       { actor: IDENTITY.name },
     );
     if (pod.spec?.volumes !== undefined && podClaimNames(pod).length > 0) {
+      // bindingCycle → RunPreBindPreFlights: with NominatedNodeNameForExpectation (β on 1.35) a
+      // PreBind plugin with work to do first gets the chosen node written as the pod's
+      // status.nominatedNodeName (updatePod, only when it differs), for other components to see
+      // where the pod is going while its volumes are bound (KEP-5278, W66).
+      if (
+        this.release.enabled('NominatedNodeNameForExpectation') &&
+        this.volumeBinding.hasPreBindWork(pod) &&
+        pod.status?.nominatedNodeName !== nodeName
+      )
+        this.nominate(pod, nodeName);
       // bindingCycle → RunPreBindPlugins: VolumeBinding holds the binding until the claims are bound.
       this.volumeBinding.preBind(
         pod,
@@ -260,6 +280,19 @@ export class KubeScheduler {
       return;
     }
     this.sendBinding(info, pod, nodeName, cycle);
+  }
+
+  /** updatePod with a NominatingInfo of mode Override: one status PATCH of nominatedNodeName. */
+  private nominate(pod: Pod, nodeName: string): void {
+    this.api.patch(
+      IDENTITY,
+      'pods',
+      pod.metadata.namespace,
+      pod.metadata.name!,
+      'merge',
+      { status: { nominatedNodeName: nodeName } },
+      { subresource: 'status' },
+    );
   }
 
   /** DefaultBinder.Bind: the pods/binding request, then the Scheduled event. */

@@ -61,6 +61,19 @@ export class VolumeBinding {
     return undefined;
   }
 
+  /** A claim bound and its binding complete (binder.go isPVCFullyBound). */
+  private static fullyBound(pvc: PersistentVolumeClaim | undefined): boolean {
+    return !!pvc?.spec?.volumeName && !!pvc.metadata.annotations?.['pv.kubernetes.io/bind-completed'];
+  }
+
+  /**
+   * PreBindPreFlight (volume_binding.go): Skip when every claim of the pod is already bound — PreBind
+   * has nothing to do — else Success (it will write selected-node and wait).
+   */
+  hasPreBindWork(pod: Pod): boolean {
+    return !this.claimsOf(pod).every(({ pvc }) => VolumeBinding.fullyBound(pvc));
+  }
+
   /** PreBind (BindPodVolumes): selected-node on the unbound delayed claims, then wait for them all to be bound; `bind` or `fail` after. */
   preBind(pod: Pod, node: string, bind: () => void, fail: (message: string) => void): void {
     for (const { pvc } of this.claimsOf(pod)) {
@@ -79,12 +92,7 @@ export class VolumeBinding {
     const deadline = this.clock.now() + this.config.bindTimeoutMs;
     const poll = () => {
       const claims = this.claimsOf(pod);
-      if (
-        claims.every(
-          ({ pvc }) => pvc?.spec?.volumeName && pvc.metadata.annotations?.['pv.kubernetes.io/bind-completed'],
-        )
-      )
-        return bind();
+      if (claims.every(({ pvc }) => VolumeBinding.fullyBound(pvc))) return bind();
       if (this.clock.now() >= deadline) return fail('binding volumes: context deadline exceeded');
       this.clock.after(this.config.pollMs, poll);
     };

@@ -3,7 +3,8 @@ import { DEFAULT_RELEASE, type Release } from '../../foundation/release';
 import { append } from '../../foundation/widest';
 
 /**
- * Turns one `kubectl delete …` command line into what kubectl v1.33 would do, without a
+ * Turns one `kubectl delete …` command line into what kubectl of the release modelled (v1.36 by
+ * default; the differences by release are marked) would do, without a
  * cluster: the DeleteOptions body of its DELETE request, whether it then waits, and what it
  * prints. Upstream: staging/src/k8s.io/kubectl/pkg/cmd/delete/{delete.go,delete_flags.go},
  * kubectl/pkg/cmd/util/helpers.go, cli-runtime/pkg/resource/builder.go, client-go/rest/request.go,
@@ -352,7 +353,7 @@ export function parseFlags(
         if (body.startsWith('-') || body.startsWith('=')) throw new Error(`bad flag syntax: ${s}`);
         const eq = body.indexOf('=');
         const written = eq < 0 ? body : body.slice(0, eq);
-        // The real v1.33 binary converts silently: no underscore warning reaches stderr
+        // The real v1.33 and v1.36 binaries convert silently: no underscore warning reaches stderr
         // (kubectl.differential.test.ts runs it).
         const name = written.replace(/_/g, '-');
         const spec = byName.get(name);

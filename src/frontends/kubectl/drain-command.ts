@@ -11,7 +11,7 @@ import {
 } from './delete-command';
 
 /**
- * `kubectl drain|cordon|uncordon …` as kubectl v1.33 reads it (staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go
+ * `kubectl drain|cordon|uncordon …` as kubectl reads it (checked against v1.36 and v1.33) (staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go
  * NewCmdDrain, NewCmdCordon, NewCmdUncordon, DrainCmdOptions.Complete): the flags of each command
  * and the checks Complete makes before the first request.
  */

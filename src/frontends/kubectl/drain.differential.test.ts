@@ -1,4 +1,5 @@
 // The real kubectl is spawned for each line: this file runs in a process of its own (scripts/unit-tests.ts).
+// V74: the Eviction body drain sends, byte for byte, by release (no null creationTimestamp from v1.34).
 import { after, describe, it } from 'node:test';
 import { expect } from 'chai';
 import type { Pod } from '../../apimachinery/types';
@@ -13,7 +14,7 @@ import { RealKubectlSession } from './real-session';
 
 /**
  * K80, K81, K82, V49 — `kubectl drain|cordon|uncordon`: the built-in kubectl (src/frontends/kubectl/drain.ts) against
- * the real kubectl v1.33 (and v1.36 for the filter messages), each on its own copy of one cluster (node-1 with pods api and web — no
+ * the real kubectl v1.36 (and v1.33 for the filter messages), each on its own copy of one cluster (node-1 with pods api and web — no
  * controller —, frontend-1 of ReplicaSet frontend, held with a finalizer nobody removes; the
  * variants add a pod with an emptyDir or one whose controller is a DaemonSet), the real one over
  * HTTP. They must send the same requests, print the same lines, exit alike and leave node-1's pods
@@ -120,14 +121,14 @@ function outcome(cluster: Cluster): { pods: string[]; unschedulable: boolean } {
 }
 
 /**
- * The real kubectl of each release against the built-in one at that release: every line at v1.33 (DIFFERENTIAL_KUBECTL_MINOR)
- * (the request-level comparison, see there), the lines whose filters print an error or a warning at v1.36, whose
- * no-controller error lost its doubled "cannot delete" (V49).
+ * The real kubectl of each release against the built-in one at that release: every line at v1.36
+ * (DIFFERENTIAL_KUBECTL_MINOR), and at v1.33 the lines whose filters print an error or a warning,
+ * where the no-controller error still had its doubled "cannot delete" (V49).
  */
 const MATRIX: [PinnedKubectlMinor, (line: string, variant: Variant) => boolean][] = [
   [DIFFERENTIAL_KUBECTL_MINOR, () => true],
   [
-    36,
+    33,
     (line) => !line.includes('--timeout') && /drain node-1( --force)?( --pod-selector=app=(data|agent))?$/.test(line),
   ],
 ];

@@ -153,7 +153,10 @@ export function deleteOptionsProtobuf(options: { gracePeriodSeconds?: number; dr
 class DrainClient {
   readonly requests: KubectlRequest[] = [];
 
-  constructor(private readonly cluster: Cluster) {}
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly release: Release,
+  ) {}
 
   private send<T>(request: KubectlRequest, serve: () => T): T {
     this.requests.push(request);
@@ -213,12 +216,12 @@ class DrainClient {
   /** PolicyV1().Evictions(ns).Evict: POST pods/NAME/eviction with a policy/v1 Eviction in JSON. */
   evict(pod: Pod, deleteOptions: DeleteOptions) {
     const { name, namespace = 'default' } = pod.metadata;
-    const eviction = {
-      kind: 'Eviction',
-      apiVersion: 'policy/v1',
-      metadata: { name, namespace, creationTimestamp: null },
-      deleteOptions,
-    };
+    // ObjectMeta's zero creationTimestamp: encoding/json wrote it as null up to v1.33; from v1.34
+    // the field is `omitzero` and left out (apimachinery meta/v1 types.go, kubernetes#130989).
+    const metadata = this.release.has('OmitNullCreationTimestamp')
+      ? { name, namespace }
+      : { name, namespace, creationTimestamp: null };
+    const eviction = { kind: 'Eviction', apiVersion: 'policy/v1', metadata, deleteOptions };
     const request: KubectlRequest = {
       method: 'POST',
       path: `/api/v1/namespaces/${namespace}/pods/${name}/eviction`,
@@ -249,7 +252,7 @@ function namespaceTerminating(r: ApiResponse<unknown>): boolean {
 }
 
 /**
- * `kubectl drain|cordon|uncordon` as kubectl v1.33 runs it (K80–K82), on the virtual clock:
+ * `kubectl drain|cordon|uncordon` as kubectl runs it (K80–K82; by release: V49, V74), on the virtual clock:
  * Complete GETs the nodes (or LISTs them with --selector); RunCordonOrUncordon PATCHes
  * spec.unschedulable; for drain, GetPodsForDeletion LISTs the node's pods in every namespace and
  * filters them (K80), then each pod is evicted — retried every 5 s after a 429 — or with
@@ -261,7 +264,7 @@ export function runDrain(
   cmd: KubectlDrainCommand,
   release: Release = cluster.release,
 ): KubectlResult {
-  const client = new DrainClient(cluster);
+  const client = new DrainClient(cluster, release);
   const stdout: string[] = [];
   const stderr = [...cmd.warnings];
   const end = (exitCode: number, blockers?: string[]): KubectlResult => ({

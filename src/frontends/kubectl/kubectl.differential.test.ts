@@ -8,12 +8,12 @@ import { formatTimeline } from '../../foundation/timeline/text';
 import { DEFAULT_WAIT_LIMIT_MS, runKubectl, type KubectlRequest } from './kubectl';
 import { splitCommandLine } from './delete-command';
 import { RealKubectlSession } from './real-session';
-import { DIFFERENTIAL_KUBECTL_MINOR } from './real-kubectl';
+import { DIFFERENTIAL_KUBECTL_MINOR, type PinnedKubectlMinor } from './real-kubectl';
 import { Release } from '../../foundation/release';
 
 /**
- * Differential tests: the built-in kubectl (src/frontends/kubectl) against the real kubectl v1.33 from the
- * npm package (DIFFERENTIAL_KUBECTL_MINOR says why not the bundled v1.36), each on its own copy of one cluster (pods web and batch labelled app=web, api
+ * Differential tests: the built-in kubectl (src/frontends/kubectl) against the real kubectl v1.36 from the
+ * npm package (DIFFERENTIAL_KUBECTL_MINOR), each on its own copy of one cluster (pods web and batch labelled app=web, api
  * labelled app=api, on node-1, running for a minute), the real one through the HTTP API. They must
  * send the same requests (method, path, query, body), print the same stdout and stderr, exit with
  * the same code, and leave the same timeline. Where they differ, the built-in one is wrong.
@@ -91,8 +91,9 @@ const LINES: string[] = [
 
 /**
  * V13 — `-i/--interactive`: the line and what is typed on kubectl's standard input (undefined: no
- * input at all). kubectl v1.33 reads one word (fmt.Fscan): `y`/`Y` deletes, anything else, or the
- * end of the input, cancels; a blank line is skipped.
+ * input at all), at v1.36 and v1.33. `y`/`Y` deletes, anything else, or the end of the input,
+ * cancels; kubectl v1.33 reads one word (fmt.Fscan: a blank line is skipped), v1.36 the first line
+ * (fmt.Fscanln: a blank line, or two words, cancels).
  */
 const INTERACTIVE: [string, string | undefined][] = [
   ['kubectl delete pod web -i', 'y\n'],
@@ -109,9 +110,30 @@ const INTERACTIVE: [string, string | undefined][] = [
   ['kubectl delete pod nope -i', 'y\n'],
 ];
 
-function fixture(): Cluster {
-  // The release of the real binary it is compared with (kubectl v1.33): its output is that release's.
-  const cluster = new Cluster({ release: Release.of(DIFFERENTIAL_KUBECTL_MINOR) });
+/**
+ * The lines whose wait differs by release (V73): the kubectl release, the server's, and which
+ * lines. kubectl v1.36 against a 1.36 server waits on a streaming list; against a 1.33 server
+ * (WatchList off) that is refused with 422 and it falls back to LIST then WATCH; kubectl v1.33
+ * (WatchListClient off) lists and watches from the start.
+ */
+const WAITING = [
+  'kubectl delete pod web',
+  'kubectl delete pod web --force',
+  'kubectl delete pod web --cascade=foreground',
+  'kubectl delete pod web --timeout=2m',
+  'kubectl delete pods -l app=web',
+  'kubectl delete pod web nope --ignore-not-found',
+  'kubectl delete namespace team',
+];
+const MATRIX: { kubectl: PinnedKubectlMinor; server: number; lines: string[]; interactive: boolean }[] = [
+  { kubectl: DIFFERENTIAL_KUBECTL_MINOR, server: DIFFERENTIAL_KUBECTL_MINOR, lines: LINES, interactive: true },
+  { kubectl: 36, server: 33, lines: WAITING, interactive: false },
+  { kubectl: 33, server: 33, lines: WAITING, interactive: true },
+];
+
+function fixture(server: number): Cluster {
+  // The server's release; the built-in kubectl is told the real binary's.
+  const cluster = new Cluster({ release: Release.of(server) });
   // What the served API creates at start (kube-apiserver's system namespaces), in both copies.
   cluster.apiserver.ensureSystemNamespaces();
   cluster.addNode('node-1');
@@ -151,50 +173,53 @@ function timelineFrom(cluster: Cluster, from: number, t0: number): string {
  */
 const AT_ONCE = 3;
 
-describe('kubectl delete: the built-in kubectl and the real kubectl v1.33 do the same', {
-  concurrency: AT_ONCE,
-}, () => {
-  /** Sessions with no line running; each keeps kubectl's discovery cache from one line to the next. */
-  const idle: RealKubectlSession[] = [];
-  const sessions: RealKubectlSession[] = [];
-  after(async () => Promise.all(sessions.map((s) => s.close())));
+for (const { kubectl, server, lines, interactive } of MATRIX)
+  describe(`kubectl delete: the built-in kubectl and the real kubectl v1.${kubectl} do the same (server v1.${server})`, {
+    concurrency: AT_ONCE,
+  }, () => {
+    /** Sessions with no line running; each keeps kubectl's discovery cache from one line to the next. */
+    const idle: RealKubectlSession[] = [];
+    const sessions: RealKubectlSession[] = [];
+    after(async () => Promise.all(sessions.map((s) => s.close())));
 
-  const compare = async (line: string, stdin?: string) => {
-    const builtInCluster = fixture();
-    const from = builtInCluster.timeline.all().length;
-    const t0 = builtInCluster.clock.now();
-    const builtIn = runKubectl(builtInCluster, line, { release: builtInCluster.release, stdin });
+    const compare = async (line: string, stdin?: string) => {
+      const builtInCluster = fixture(server);
+      const from = builtInCluster.timeline.all().length;
+      const t0 = builtInCluster.clock.now();
+      const builtIn = runKubectl(builtInCluster, line, { release: Release.of(kubectl), stdin });
 
-    const realCluster = fixture();
-    const { listener } = createApiHandler(realCluster);
-    let session = idle.pop();
-    if (session) session.use(realCluster, listener);
-    else sessions.push((session = await RealKubectlSession.start(realCluster, listener, DIFFERENTIAL_KUBECTL_MINOR)));
-    realCluster.timeline.record(
-      'kubectl',
-      line.replace(/^kubectl\s+/, ''),
-      'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go RunDelete',
-      { actor: 'kubectl' },
-    );
-    const real = await session.run(
-      splitCommandLine(line).slice(1),
-      { virtualMs: DEFAULT_WAIT_LIMIT_MS, wallMs: 15_000 },
-      { stdin },
-    );
-    idle.push(session);
+      const realCluster = fixture(server);
+      const { listener } = createApiHandler(realCluster);
+      let session = idle.pop();
+      if (session) session.use(realCluster, listener);
+      else sessions.push((session = await RealKubectlSession.start(realCluster, listener, kubectl)));
+      realCluster.timeline.record(
+        'kubectl',
+        line.replace(/^kubectl\s+/, ''),
+        'staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go RunDelete',
+        { actor: 'kubectl' },
+      );
+      const real = await session.run(
+        splitCommandLine(line).slice(1),
+        { virtualMs: DEFAULT_WAIT_LIMIT_MS, wallMs: 15_000 },
+        { stdin },
+      );
+      idle.push(session);
 
-    expect(real.stopped, 'the real kubectl ran to its end').to.equal(undefined);
-    expect(builtIn.requests, 'requests (method, path, query, body)').to.deep.equal(
-      real.requests.map(withoutWatchTimeout),
-    );
-    expect(builtIn.stdout, 'stdout').to.equal(real.stdout.replace(/\n$/, ''));
-    expect(builtIn.stderr, 'stderr').to.equal(real.stderr.replace(KLOG_HEADER, '').replace(/\n$/, ''));
-    expect(builtIn.exitCode, 'exit code').to.equal(real.exitCode);
-    expect(timelineFrom(builtInCluster, from, t0), 'timeline').to.equal(timelineFrom(realCluster, from, t0));
-  };
+      expect(real.stopped, 'the real kubectl ran to its end').to.equal(undefined);
+      expect(builtIn.requests, 'requests (method, path, query, body)').to.deep.equal(
+        real.requests.map(withoutWatchTimeout),
+      );
+      expect(builtIn.stdout, 'stdout').to.equal(real.stdout.replace(/\n$/, ''));
+      expect(builtIn.stderr, 'stderr').to.equal(real.stderr.replace(KLOG_HEADER, '').replace(/\n$/, ''));
+      expect(builtIn.exitCode, 'exit code').to.equal(real.exitCode);
+      expect(timelineFrom(builtInCluster, from, t0), 'timeline').to.equal(timelineFrom(realCluster, from, t0));
+    };
 
-  for (const line of LINES) it(line, () => compare(line));
-  for (const [line, stdin] of INTERACTIVE)
-    it(`${line} answered ${stdin === undefined ? '(no input)' : JSON.stringify(stdin)}`, () => compare(line, stdin));
-  before(() => expect(LINES.length).to.be.at.least(40));
-});
+    for (const line of lines) it(line, () => compare(line));
+    if (interactive)
+      for (const [line, stdin] of INTERACTIVE)
+        it(`${line} answered ${stdin === undefined ? '(no input)' : JSON.stringify(stdin)}`, () =>
+          compare(line, stdin));
+    before(() => expect(LINES.length).to.be.at.least(40));
+  });

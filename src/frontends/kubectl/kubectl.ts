@@ -1,4 +1,6 @@
 import type { ApiServer } from '../../apiserver/apiserver';
+import { serve } from '../../apiserver/request-runner';
+import { validateWatchListOptions } from '../../apiserver/watch-list-options';
 import type { ListOptions } from '../../apiserver/list-options';
 import type { KubeObject } from '../../apimachinery/object';
 import type { Cluster } from '../../cluster/cluster';
@@ -158,6 +160,39 @@ class RecordingClient {
       seen,
     );
   }
+
+  /**
+   * A streaming list (client-go reflector.go watchList: a watch with sendInitialEvents=true and
+   * resourceVersionMatch=NotOlderThan): the server's current state as initial events, then the
+   * live watch. A server whose WatchList gate is off refuses it with 422 (R318), as over HTTP.
+   */
+  streamingList(
+    query: Record<string, string>,
+    matches: (o: KubeObject) => boolean,
+    handler: Parameters<ApiServer['watch']>[3],
+    seen?: (response: ReturnType<ApiServer['watch']>) => void,
+  ) {
+    const request: KubectlRequest = {
+      method: 'GET',
+      path: this.path(),
+      query: encodeQuery({ ...query, sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan', watch: 'true' }),
+    };
+    return this.send(
+      request,
+      (api) => {
+        const refused = serve(undefined, () => {
+          validateWatchListOptions(
+            { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' },
+            api.options.release,
+          );
+          return { code: 200, object: undefined };
+        });
+        if (!refused.ok) return refused;
+        return api.watch(this.resource, this.namespace, { sendInitialEvents: true, matches }, handler);
+      },
+      seen,
+    );
+  }
 }
 
 /** cmdutil.StandardErrorMessage for an error Status from the server. */
@@ -166,10 +201,11 @@ function serverError(status: ErrorStatus): string {
 }
 
 /**
- * Runs one `kubectl delete …` line against the cluster as kubectl v1.33 would: the DELETE of
- * each object with the body kubectl builds, its output, and — unless --wait=false — the wait
- * until each object (that uid) is gone: GET, LIST, then WATCH, on the virtual clock, one object
- * after the other. Throws UnsupportedKubectlError for lines the simulation does not model.
+ * Runs one `kubectl delete …` line against the cluster as kubectl of `options.release` would (the
+ * real v1.36 and v1.33 are the judges): the DELETE of each object with the body kubectl builds, its
+ * output, and — unless --wait=false — the wait until each object (that uid) is gone: GET, then a
+ * streaming list or LIST and WATCH by release (V73), on the virtual clock, one object after the
+ * other. Throws UnsupportedKubectlError for lines the simulation does not model.
  */
 export function runKubectl(
   cluster: Cluster,
@@ -268,7 +304,7 @@ export function runKubectl(
   if (timeoutMs < 0) stderr.push('"Timeout for context shall not be negative"');
   const deadline = cluster.clock.now() + timeoutMs;
   for (const { name, uid } of deleted) {
-    if (waitForDeletion(cluster, client, cmd, name, uid, deadline, timeoutMs < 0)) continue;
+    if (waitForDeletion(cluster, client, cmd, options.release, name, uid, deadline, timeoutMs < 0)) continue;
     const message =
       cmd.timeoutMs !== undefined
         ? waitTimeoutMessage(cmd, name)
@@ -298,14 +334,21 @@ function runDrainLine(cluster: Cluster, line: string, release: Release): Kubectl
 
 /**
  * wait/delete.go IsDeleted for one object: GET (404, or another uid, is gone); then an informer
- * on that name — LIST from the watch cache (it is gone if the list is empty), then WATCH from the
- * list's resourceVersion until a DELETED event, or the deadline. "is gone" is recorded when the
- * answer that shows it reaches kubectl. Returns whether the object is gone.
+ * on that name (watchtools.UntilWithSync), whose reflector first fills its store and then
+ * watches until a DELETED event, or the deadline. "is gone" is recorded when the answer that
+ * shows it reaches kubectl. Returns whether the object is gone.
+ *
+ * How the store is filled depends on kubectl's release (V73): up to v1.34 a LIST from the watch
+ * cache (gone if it is empty), then a WATCH from the list's resourceVersion; from v1.35, with
+ * client-go's WatchListClient on by default, a streaming list first (reflector.go watchList:
+ * gone unless its initial events hold the object with that uid), and only where the server
+ * refuses it (its WatchList gate off: v1.33, or before v1.32) the LIST and WATCH.
  */
 function waitForDeletion(
   cluster: Cluster,
   client: RecordingClient,
   cmd: KubectlDeleteCommand,
+  release: Release,
   name: string,
   uid: string | undefined,
   deadline: number,
@@ -323,21 +366,41 @@ function waitForDeletion(
   if (outOfTime || !got.ok) return false;
   const fieldSelector = `metadata.name=${name}`;
   const byName = (o: KubeObject) => o.metadata.name === name;
-  const list = client.list({ fieldSelector, limit: '500', resourceVersion: '0' }, (r) => {
-    if (r.ok && r.object.items.length === 0) seeGone();
-  });
-  if (gone || !list.ok) return gone;
-  const w = client.watch(
-    { allowWatchBookmarks: 'true', fieldSelector, resourceVersion: list.object.resourceVersion },
-    byName,
-    (e) => {
-      if (e.type === 'DELETED' && !gone) seeGone();
-    },
-    () =>
-      cluster.timeline.record('kubectl', `waiting for ${cmd.resource}/${name} to be deleted`, WAIT_SOURCE, {
-        actor: 'kubectl',
-      }),
-  );
+  const onEvent = (e: { type: string }) => {
+    if (e.type === 'DELETED' && !gone) seeGone();
+  };
+  const waiting = () =>
+    cluster.timeline.record('kubectl', `waiting for ${cmd.resource}/${name} to be deleted`, WAIT_SOURCE, {
+      actor: 'kubectl',
+    });
+  let w: ReturnType<RecordingClient['watch']> | undefined;
+  // client-go features WatchListClient: β off v1.30–v1.34, β on from v1.35 (known_features.go);
+  // kubectl wait/delete.go wraps its ListWatch in cache.ToListWatcherWithWatchListSemantics from v1.35.
+  if (release.has('KubectlWatchListClient')) {
+    const stream = client.streamingList({ allowWatchBookmarks: 'true', fieldSelector }, byName, onEvent, (r) => {
+      if (!r.ok) return;
+      waiting();
+      // The informer's precondition on the synced store: the object (that uid) is not in it.
+      const there = r.object.initialEvents?.events.some(
+        (e) => uid === undefined || (e.object as KubeObject).metadata.uid === uid,
+      );
+      if (!there) seeGone();
+    });
+    // Refused (reflector ListAndWatch: any watchList error falls back to the regular list).
+    if (stream.ok) w = stream;
+  }
+  if (!w) {
+    const list = client.list({ fieldSelector, limit: '500', resourceVersion: '0' }, (r) => {
+      if (r.ok && r.object.items.length === 0) seeGone();
+    });
+    if (gone || !list.ok) return gone;
+    w = client.watch(
+      { allowWatchBookmarks: 'true', fieldSelector, resourceVersion: list.object.resourceVersion },
+      byName,
+      onEvent,
+      waiting,
+    );
+  }
   cluster.runUntil(() => gone, deadline);
   if (w.ok) w.object.stop();
   return gone;

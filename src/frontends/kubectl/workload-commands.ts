@@ -63,7 +63,7 @@ function target(words: string[]): { kind: (typeof KINDS)[string]; name: string; 
 
 /**
  * The built-in kubectl's `scale` and `rollout restart|status|undo` for Deployments and
- * ReplicaSets, sending what kubectl v1.33 sends (the reads it makes are not shown):
+ * ReplicaSets, sending what kubectl sends (the reads it makes are not shown):
  * - `scale TYPE/NAME --replicas=N`: a merge PATCH of …/scale `{"spec":{"replicas":N}}`, then
  *   `deployment.apps/NAME scaled`;
  * - `rollout restart deployment/NAME`: a strategic merge PATCH setting the template annotation

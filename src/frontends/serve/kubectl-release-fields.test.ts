@@ -13,7 +13,9 @@ import { Release } from '../../foundation/release';
 /**
  * R110/R240 with the real kubectl v1.36: a manifest using a field k8s.io/api added in v1.35/v1.36
  * (PodSpec.schedulingGroup, CSIDriverSpec.serviceAccountTokenInSecrets) is accepted by a 1.36
- * server and refused by a 1.34 one with the strict decoder's unknown-field error.
+ * server and refused by a 1.34 one with the strict decoder's unknown-field error. R320: the 1.36
+ * server drops schedulingGroup on write while its gate, GenericWorkload, is off (its default), and
+ * keeps it where the gate is turned on.
  */
 let dir: string;
 let kubectl: string;
@@ -23,14 +25,14 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'release-fields-'));
   kubectl = await realKubectlPath();
   // Each in a directory of its own: the kubeconfig is written there.
-  for (const release of ['v1.36', 'v1.34'])
+  for (const release of ['v1.36', 'v1.34', 'v1.36+GenericWorkload'])
     servers.set(
       release,
       await serve({
         port: 0,
         clock: parseClockMode('fast=60'),
         reportDir: mkdtempSync(join(dir, `${release}-`)),
-        release: Release.parse(release),
+        release: Release.parse(release.split('+')[0], release.includes('+') ? { GenericWorkload: true } : {}),
       }),
     );
 });
@@ -106,5 +108,16 @@ describe('R110/R240 a field new in 1.35/1.36 with the real kubectl v1.36: accept
     const explained = await run('v1.36', 'explain', 'pod.spec.schedulingGroup');
     expect(explained.stdout).to.include('podGroupName');
     expect(explained.stdout).to.match(/SchedulingGroup provides a reference/);
+  });
+
+  it('R320 kubectl apply on 1.36: schedulingGroup is dropped while GenericWorkload is off, kept when it is on', async () => {
+    const applied = await run('v1.36', 'apply', '-f', POD);
+    expect(applied.stdout).to.include('pod/grouped created');
+    const got = await run('v1.36', 'get', 'pod', 'grouped', '-o', 'jsonpath={.spec.schedulingGroup}');
+    expect(got.stderr).to.equal('');
+    expect(got.stdout).to.equal('');
+    expect((await run('v1.36+GenericWorkload', 'apply', '-f', POD)).stdout).to.include('pod/grouped created');
+    const kept = await run('v1.36+GenericWorkload', 'get', 'pod', 'grouped', '-o', 'jsonpath={.spec.schedulingGroup}');
+    expect(kept.stdout).to.equal('{"podGroupName":"training"}');
   });
 });

@@ -11,7 +11,7 @@ import { serve, type ServedCluster } from './serve';
 import { Release } from '../../foundation/release';
 
 /**
- * R110/R111/R240/R242/R248 with the real kubectl v1.36 against `terminating serve`: `kubectl apply` of a manifest
+ * R110/R111/R240/R242/R248 with the real kubectl v1.33 (the served release's) against `terminating serve`: `kubectl apply` of a manifest
  * with a misspelt field is refused for every served kind with the server's strict decoding error
  * (kubectl sends fieldValidation=Strict), nothing is stored, and `kubectl explain` finds every
  * served kind in the OpenAPI v3 documents, with its fields' descriptions and only the fields of
@@ -26,7 +26,8 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'strict-'));
   // A v1.33 server, older than the bundled kubectl: its OpenAPI documents carry only v1.33's fields.
   served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: dir, release: Release.parse('v1.33') });
-  kubectl = await realKubectlPath();
+  // The kubectl of the served release (issue 30's "Done when": the real kubectl v1.33).
+  kubectl = await realKubectlPath(process.platform, process.arch, 33);
   env = {
     PATH: process.env.PATH ?? '',
     HOME: mkdtempSync(join(tmpdir(), 'strict-home-')),
@@ -278,7 +279,7 @@ const TYPOS: readonly {
   },
 ];
 
-describe('R240 a typo in any served kind is refused by the real kubectl v1.36 against serve', () => {
+describe('R240 a typo in any served kind is refused by the real kubectl v1.33 against serve', () => {
   for (const t of TYPOS) {
     it(`${t.kind}: unknown field "${t.field}"`, async () => {
       const file = join(dir, `${t.kind}-${t.apiVersion.replace('/', '-')}.yaml`);
@@ -383,6 +384,42 @@ describe('R242 what kube-apiserver validation refuses, the real kubectl shows re
       'The ConfigMap "big" is invalid: []: Too long: may not be more than 1048576 bytes',
     );
     expect((await run('get', 'nodes,configmaps', '-o', 'name')).stdout).to.not.match(/tainted|big/);
+  });
+
+  it('R319 a Service externalIP that is no IP, an EndpointSlice address of the wrong family, a node pod CIDR', async () => {
+    const file = join(dir, 'ips.json');
+    const create = async (body: Record<string, unknown>) => {
+      writeFileSync(file, JSON.stringify(body));
+      return (await run('create', '-f', file)).stderr;
+    };
+    expect(
+      await create({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'ext' },
+        spec: { ports: [{ port: 80 }], externalIPs: ['192.0.2'] },
+      }),
+    ).to.include(
+      'The Service "ext" is invalid: spec.externalIPs[0]: Invalid value: "192.0.2": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+    );
+    // v1.33: the address is checked as an IP first, then for its family (V71).
+    expect(
+      await create({
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: { name: 'ext-1' },
+        addressType: 'IPv6',
+        endpoints: [{ addresses: ['10.0.0.7'] }],
+      }),
+    ).to.include(
+      'The EndpointSlice "ext-1" is invalid: endpoints[0].addresses: Invalid value: "10.0.0.7": must be an IPv6 address',
+    );
+    expect(
+      await create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'cidr' }, spec: { podCIDR: '10.244.1.0' } }),
+    ).to.include(
+      'The Node "cidr" is invalid: spec.podCIDRs[0]: Invalid value: "10.244.1.0": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
+    );
+    expect((await run('get', 'services,endpointslices,nodes', '-o', 'name')).stdout).to.not.match(/ext|cidr/);
   });
 });
 

@@ -147,7 +147,13 @@ async function serve(
   if (review) {
     if (info.name !== '' || info.namespace !== undefined) throw pathNotFound();
     if (info.verb !== 'create') throw methodNotSupported(review.group, review.resource, info.verb);
-    return createReview(review, req, res, await readBody(req, opts.maxRequestBodyBytes));
+    return createReview(
+      review,
+      req,
+      res,
+      await readBody(req, opts.maxRequestBodyBytes),
+      cluster.apiserver.options.release,
+    );
   }
   const resource = findResource(info.apiGroup, info.apiVersion, info.resource, cluster.apiserver);
   if (!resource) throw pathNotFound();

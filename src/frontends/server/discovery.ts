@@ -138,7 +138,11 @@ function discoveryResource(r: Discovered): object {
 function groupDiscovery(group: string, api?: ApiServer): object {
   const versions = group === '' ? ['v1'] : groupVersions(group, api).map((v) => v.version);
   return {
-    metadata: group === '' ? { creationTimestamp: null } : { name: group, creationTimestamp: null },
+    // V74: the zero creation time is written as null up to v1.33, left out from v1.34 (kubernetes#130989).
+    metadata: {
+      ...(group === '' ? {} : { name: group }),
+      ...(api?.options.release.has('OmitNullCreationTimestamp') ? {} : { creationTimestamp: null }),
+    },
     versions: versions.map((version) => ({
       version,
       resources: discoveredOf(group, version, api).map(discoveryResource),

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import { expect } from 'chai';
+import { Release } from '../../foundation/release';
 import { request, startServer, type TestServer } from './testing';
 
 describe('R96 R97 reviews, pods/log and pods/exec over HTTP', () => {
@@ -21,7 +22,8 @@ describe('R96 R97 reviews, pods/log and pods/exec over HTTP', () => {
       {
         kind: 'SelfSubjectAccessReview',
         apiVersion: 'authorization.k8s.io/v1',
-        metadata: { creationTimestamp: null },
+        // V74: no `creationTimestamp: null` from v1.34.
+        metadata: {},
         spec: { resourceAttributes: attributes },
         status: { allowed: true, reason: 'the simulation authorises every request' },
       },
@@ -77,5 +79,24 @@ describe('R96 R97 reviews, pods/log and pods/exec over HTTP', () => {
     expect(exec.json.message).to.equal(
       'container "app" in pod "web" has no shell to exec into: the simulated containers run no processes (terminating models their lifecycle only)',
     );
+  });
+  it('V74 up to v1.33 a review and the aggregated discovery carry `creationTimestamp: null`', async () => {
+    const old = await startServer([], {}, { release: Release.of(33) });
+    try {
+      const r = await request(old.base, 'POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+        body: { spec: { resourceAttributes: { verb: 'get', resource: 'pods' } } },
+      });
+      expect(r.json.metadata).to.deep.equal({ creationTimestamp: null });
+      const discovery = await request(old.base, 'GET', '/api', {
+        headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' },
+      });
+      expect(discovery.json.items[0].metadata).to.deep.equal({ creationTimestamp: null });
+      const current = await request(s.base, 'GET', '/api', {
+        headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' },
+      });
+      expect(current.json.items[0].metadata).to.deep.equal({});
+    } finally {
+      await old.close();
+    }
   });
 });

@@ -312,15 +312,22 @@ export class DaemonSetsController extends StoppableController {
       ...(desired - available > 0 ? { numberUnavailable: desired - available } : {}),
     };
     const old = ds.status;
-    if (old && jsonEqual({ ...old, collisionCount: undefined }, { ...status, collisionCount: undefined })) return;
-    const r = this.client.update(
-      'daemonsets',
-      ds.metadata.namespace,
-      { ...ds, status: { ...status, ...(old?.collisionCount ? { collisionCount: old.collisionCount } : {}) } },
-      { subresource: 'status' },
-    );
-    if (!r.ok) return new Error(`updating the status of daemonsets/${ds.metadata.name}: ${r.status.message}`);
-    this.podControl.consistency?.wroteAt(ds, 'daemonsets', r.object.metadata.resourceVersion);
+    // storeDaemonSetStatus writes nothing when the status is unchanged, and the look below is
+    // planned either way.
+    if (!old || !jsonEqual({ ...old, collisionCount: undefined }, { ...status, collisionCount: undefined })) {
+      const r = this.client.update(
+        'daemonsets',
+        ds.metadata.namespace,
+        { ...ds, status: { ...status, ...(old?.collisionCount ? { collisionCount: old.collisionCount } : {}) } },
+        { subresource: 'status' },
+      );
+      if (!r.ok) return new Error(`updating the status of daemonsets/${ds.metadata.name}: ${r.status.message}`);
+      this.podControl.consistency?.wroteAt(ds, 'daemonsets', r.object.metadata.resourceVersion);
+    }
+    // V76 — updateDaemonSetStatus plans one more look minReadySeconds after this sync while some
+    // ready pod is not yet available (added against clock skew, kubernetes#77208), in every modelled
+    // release: the daemon controller has no FindMinNextPodAvailabilityCheck (ReplicaSets have it from
+    // v1.34, V75; StatefulSets from v1.36, V69).
     if (minReady > 0 && ready !== available) this.queue.addAfter(keyOf(ds), minReady * 1000);
   }
 }

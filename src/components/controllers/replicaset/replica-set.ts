@@ -21,7 +21,12 @@ import { isPodReady } from '../../../helpers/pod-util';
 import { WorkQueue } from '../../../client/workqueue';
 import { ConsistencyStore, skipSyncWhileCacheIsStale } from '../consistency-store';
 import { isPodAvailable } from '../../../helpers/pod-util';
-import { rankReason, SLOW_START_INITIAL_BATCH_SIZE, UIDTrackingExpectations } from '../controller-utils';
+import {
+  findMinNextPodAvailabilityCheck,
+  rankReason,
+  SLOW_START_INITIAL_BATCH_SIZE,
+  UIDTrackingExpectations,
+} from '../controller-utils';
 import { BURST_REPLICAS, getPodsToDelete, slowStartBatch } from './replica-set-utils';
 
 const SOURCE = 'pkg/controller/replicaset/replica_set.go';
@@ -198,16 +203,29 @@ export class ReplicaSetController extends ControllerBase {
     if (updated instanceof Error) return updated;
     // WroteAt after the status write (a status left as it was writes nothing, and its version is one already read).
     if (this.podControl.consistency) this.consistency.wroteAt(rs, 'replicasets', updated.metadata.resourceVersion);
-    const minReady = rs.spec?.minReadySeconds ?? 0;
-    if (
-      !manageErr &&
-      minReady > 0 &&
-      status.readyReplicas === rs.spec?.replicas &&
-      status.availableReplicas !== rs.spec?.replicas
-    ) {
-      this.queue.addAfter(key, minReady * 1000);
-    }
+    if (!manageErr) this.planAvailabilityCheck(key, rs, status, filtered);
     return manageErr;
+  }
+
+  /**
+   * V75 — minReadySeconds: look again once a ready pod may have become available (replica_set.go
+   * syncReplicaSet, after the status write). Up to v1.33 only once every replica is ready and not
+   * all are available, minReadySeconds after the sync — which the queue drops when an earlier look
+   * is already due, so a pod that turned ready later is counted up to minReadySeconds late
+   * (kubernetes#108266). From v1.34 (kubernetes#132121) whenever ready and available differ, at the
+   * instant the earliest ready pod becomes available (controller.FindMinNextPodAvailabilityCheck),
+   * minReadySeconds only as the fallback.
+   */
+  private planAvailabilityCheck(key: string, rs: ReplicaSet, status: Status, pods: readonly Pod[]): void {
+    const minReady = rs.spec?.minReadySeconds ?? 0;
+    if (minReady <= 0) return;
+    if (!this.release.has('ReplicaSetAvailabilityCheckOnTime')) {
+      if (status.readyReplicas === rs.spec?.replicas && status.availableReplicas !== rs.spec?.replicas)
+        this.queue.addAfter(key, minReady * 1000);
+      return;
+    }
+    if (status.readyReplicas === status.availableReplicas) return;
+    this.queue.addAfter(key, findMinNextPodAvailabilityCheck(pods, minReady, this.clock.now()) ?? minReady * 1000);
   }
 
   private orphansIn(namespace: string | undefined): Pod[] {

@@ -4,6 +4,7 @@ import { decodeObjectBody, unrecognizedKind } from '../body';
 import { negotiate } from '../negotiation';
 import { groupVersionString } from '../../../apiserver/resources';
 import { writeObject } from './scope';
+import type { Release } from '../../../foundation/release';
 
 /**
  * R96 — the review resources clients ask before acting (`kubectl auth can-i`, `auth whoami`,
@@ -67,7 +68,13 @@ export function findReview(group: string, version: string, resource: string): Re
 }
 
 /** POST of a review (handlers/create.go): the body of the endpoint's kind, answered 201 with its status filled in. */
-export function createReview(r: ReviewResource, req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+export function createReview(
+  r: ReviewResource,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Buffer,
+  release: Release,
+): void {
   const obj = decodeObjectBody(body, req.headers['content-type']) as unknown as KubeObject & {
     spec?: Record<string, unknown>;
   };
@@ -77,7 +84,10 @@ export function createReview(r: ReviewResource, req: IncomingMessage, res: Serve
   writeObject(res, 201, negotiate(req.headers.accept, [], true), {
     kind: r.kind,
     apiVersion: gv,
-    metadata: { ...obj.metadata, creationTimestamp: null },
+    // V74: the zero creation time is written as null up to v1.33, left out from v1.34 (kubernetes#130989).
+    metadata: release.has('OmitNullCreationTimestamp')
+      ? { ...obj.metadata, creationTimestamp: undefined }
+      : { ...obj.metadata, creationTimestamp: null },
     ...r.review(obj),
   });
 }

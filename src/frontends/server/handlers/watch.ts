@@ -1,4 +1,5 @@
-import { badRequest, type FieldError, invalid, StatusError } from '../../../apimachinery/errors';
+import { badRequest, StatusError } from '../../../apimachinery/errors';
+import { validateWatchListOptions } from '../../../apiserver/watch-list-options';
 import { parseListOptions, selectionMatches } from '../../../apiserver/list-options';
 import type { KubeObject } from '../../../apimachinery/object';
 import type { WatchEvent } from '../../../apiserver/watch';
@@ -151,52 +152,20 @@ export function watchResource(scope: RequestScope): void {
 }
 
 /**
- * The streaming-list options of a watch, checked as kube-apiserver checks them
- * (apimachinery pkg/apis/meta/internalversion/validation ValidateListOptions → validateWatchOptions,
- * whose second argument is the WatchList gate, staging/src/k8s.io/apiserver pkg/features): all
- * errors together in one 422. Returns sendInitialEvents (undefined when not given).
+ * The streaming-list options of a watch, decoded from the query and checked as kube-apiserver
+ * checks them (validateWatchListOptions). Returns sendInitialEvents (undefined when not given).
  */
 function watchListOptions(scope: RequestScope): boolean | undefined {
   const raw = query(scope, 'sendInitialEvents');
-  const match = query(scope, 'resourceVersionMatch') || undefined;
   const sendInitialEvents = raw === undefined ? undefined : parseBool(raw);
-  const causes: FieldError[] = [];
-  if (sendInitialEvents !== undefined) {
-    if (match !== 'NotOlderThan')
-      causes.push({
-        field: 'resourceVersionMatch',
-        type: 'Forbidden',
-        detail: 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
-      });
-    if (!scope.api.options.release.enabled('WatchList'))
-      causes.push({
-        field: 'sendInitialEvents',
-        type: 'Forbidden',
-        detail: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
-      });
-  }
-  if (match !== undefined) {
-    if (sendInitialEvents === undefined)
-      causes.push({
-        field: 'resourceVersionMatch',
-        type: 'Forbidden',
-        detail: 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
-      });
-    if (match !== 'NotOlderThan')
-      causes.push({
-        field: 'resourceVersionMatch',
-        type: 'Unsupported value',
-        value: match,
-        detail: 'supported values: "NotOlderThan"',
-      });
-    if (query(scope, 'continue'))
-      causes.push({
-        field: 'resourceVersionMatch',
-        type: 'Forbidden',
-        detail: 'resourceVersionMatch is forbidden when continue is provided',
-      });
-  }
-  if (causes.length > 0) throw invalid('ListOptions.meta.k8s.io', '', causes);
+  validateWatchListOptions(
+    {
+      sendInitialEvents,
+      resourceVersionMatch: query(scope, 'resourceVersionMatch'),
+      continue: query(scope, 'continue'),
+    },
+    scope.api.options.release,
+  );
   return sendInitialEvents;
 }
 
