@@ -72,6 +72,27 @@ const BATCH = new Set([
   'SuccessPolicy',
   'SuccessPolicyRule',
   'UncountedTerminatedPods',
+  'CronJob',
+  'CronJobSpec',
+  'CronJobStatus',
+  'CronJobList',
+]);
+/** networking.k8s.io/v1 (k8s.io/api/networking/v1/types.go): the Ingress and what it reaches. */
+const NETWORKING = new Set([
+  'Ingress',
+  'IngressSpec',
+  'IngressStatus',
+  'IngressList',
+  'IngressRule',
+  'IngressBackend',
+  'IngressServiceBackend',
+  'ServiceBackendPort',
+  'IngressTLS',
+  'HTTPIngressRuleValue',
+  'HTTPIngressPath',
+  'IngressLoadBalancerStatus',
+  'IngressLoadBalancerIngress',
+  'IngressPortStatus',
 ]);
 /** discovery/v1 (k8s.io/api/discovery/v1/types.go); its EndpointPort is the `DiscoveryV1EndpointPort` model. */
 const DISCOVERY = new Set([
@@ -153,6 +174,7 @@ export function definitionName(cls: string): string {
   if (prefix === 'StorageV1' || STORAGE.has(name)) return `io.k8s.api.storage.v1.${name}`;
   if (prefix === 'DiscoveryV1' || DISCOVERY.has(name)) return `io.k8s.api.discovery.v1.${name}`;
   if (BATCH.has(name)) return `io.k8s.api.batch.v1.${name}`;
+  if (NETWORKING.has(name)) return `io.k8s.api.networking.v1.${name}`;
   if (APPS_PREFIXES.some((p) => name.startsWith(p))) return `io.k8s.api.apps.v1.${name}`;
   if (prefix === 'AdmissionregistrationV1' || ADMISSIONREGISTRATION.has(name))
     return `io.k8s.api.admissionregistration.v1.${name}`;
@@ -542,6 +564,7 @@ const GROUPS: Readonly<Record<string, string>> = {
   'io.k8s.api.core': '',
   'io.k8s.api.apps': 'apps',
   'io.k8s.api.batch': 'batch',
+  'io.k8s.api.networking': 'networking.k8s.io',
   'io.k8s.api.discovery': 'discovery.k8s.io',
   'io.k8s.api.policy': 'policy',
   'io.k8s.api.coordination': 'coordination.k8s.io',

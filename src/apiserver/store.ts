@@ -513,7 +513,7 @@ export class Store<T extends KubeObject> {
     ];
     // The kind's own rules re-validate an update of the main resource (ValidateXUpdate calls ValidateX's spec checks); a status update is not re-validated.
     if (strategy === this.strategy && this.rules?.validate)
-      errs = [...errs, ...this.rules.validate(next, this.rulesRelease)];
+      errs = [...errs, ...this.rules.validate(next, this.rulesRelease, old)];
     if (strategy === this.strategy && this.rules?.validateUpdate)
       errs = [...errs, ...this.rules.validateUpdate(next, old, this.rulesRelease)];
     if (errs.length > 0) throw invalid(qualifiedKind(strategy), meta.name ?? '', errs);

@@ -2,6 +2,7 @@ import { type FieldError, goJson } from '../../apimachinery/errors';
 import { dns1123LabelErrors, labelValueErrors, qualifiedNameErrors } from '../../apimachinery/selectors';
 import type { ConfigMap, Endpoints, Node, Pod, Secret, Service, ServiceAccount, Taint } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
+import { jsonEqual } from '../../apimachinery/object';
 import type { KindRules } from './index';
 import {
   validateEndpointsAddressIP,
@@ -76,7 +77,7 @@ function goTaint(t: Taint, release: Release): string {
  * required, else NotSupported), and no two taints with the same key and effect (Duplicate, `taints
  * must be unique by key and effect pair`).
  */
-function validateNode(node: Node, release: Release): FieldError[] {
+function validateNode(node: Node, release: Release, old?: Node): FieldError[] {
   const errs: FieldError[] = [];
   const seen = new Set<string>();
   (node.spec?.taints ?? []).forEach((t, i) => {
@@ -108,7 +109,10 @@ function validateNode(node: Node, release: Release): FieldError[] {
     }
     seen.add(pair);
   });
-  errs.push(...validatePodCIDREntries(podCIDRs(node), release), ...validateNodePodCIDRs(node, release));
+  errs.push(
+    ...validatePodCIDREntries(podCIDRs(node), release, old && podCIDRs(old)),
+    ...validateNodePodCIDRs(node, release),
+  );
   return errs;
 }
 
@@ -154,16 +158,19 @@ function setEndpointsDefaults(ep: Endpoints): void {
  * label when set), a number from 1 to 65535 and a protocol SCTP, TCP or UDP; each address's `ip`
  * a valid, non-special IP (validateEndpointAddress, R319). Node names are not checked here.
  */
-function validateEndpoints(ep: Endpoints, release: Release): FieldError[] {
+function validateEndpoints(ep: Endpoints, release: Release, old?: Endpoints): FieldError[] {
   const errs: FieldError[] = [];
+  // KEP-4858 ratcheting (1.33 on): the addresses are checked again only when the subsets change.
+  const checkIPs = !(release.atLeast(33) && old && jsonEqual(ep.subsets, old.subsets));
   (ep.subsets ?? []).forEach((subset, i) => {
     const at = `subsets[${i}]`;
     if ((subset?.addresses ?? []).length === 0 && (subset?.notReadyAddresses ?? []).length === 0)
       errs.push({ field: at, type: 'Required value', detail: 'must specify `addresses` or `notReadyAddresses`' });
-    for (const list of ['addresses', 'notReadyAddresses'] as const)
-      (subset?.[list] ?? []).forEach((address, j) =>
-        errs.push(...validateEndpointsAddressIP(`${at}.${list}[${j}].ip`, address?.ip, release)),
-      );
+    if (checkIPs)
+      for (const list of ['addresses', 'notReadyAddresses'] as const)
+        (subset?.[list] ?? []).forEach((address, j) =>
+          errs.push(...validateEndpointsAddressIP(`${at}.${list}[${j}].ip`, address?.ip, release)),
+        );
     const ports = subset?.ports ?? [];
     ports.forEach((port, j) => {
       const portAt = `${at}.ports[${j}]`;
@@ -197,9 +204,9 @@ function validateEndpoints(ep: Endpoints, release: Release): FieldError[] {
 /** The core/v1 kinds' rules, each plugged into its kind module (kinds/core.ts). */
 export const podRules: KindRules<Pod> = {
   defaults: (pod) => setContainerPortDefaults(pod.spec),
-  validate: (pod, release) => [
+  validate: (pod, release, old) => [
     ...validatePodSpecRules(pod.spec, 'spec'),
-    ...validatePodSpecIPs(pod.spec, 'spec', release),
+    ...validatePodSpecIPs(pod.spec, 'spec', release, old?.spec),
   ],
 };
 export const endpointsRules: KindRules<Endpoints> = { defaults: setEndpointsDefaults, validate: validateEndpoints };

@@ -2,6 +2,7 @@ import type { FieldError } from '../../apimachinery/errors';
 import { dns1123LabelErrors, dns1123SubdomainErrors } from '../../apimachinery/selectors';
 import type { EndpointSlice } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
+import { jsonEqual } from '../../apimachinery/object';
 import type { KindRules } from './index';
 import { validateFQDN, validateSliceAddress } from './ip-fields';
 
@@ -38,8 +39,10 @@ function setEndpointSliceDefaults(slice: EndpointSlice): void {
  * an IPv4 or IPv6 slice are valid, non-special IPs of that family, those of an FQDN slice fully
  * qualified domain names (R319, ip-fields.ts).
  */
-function validateEndpointSlice(slice: EndpointSlice, release: Release): FieldError[] {
+function validateEndpointSlice(slice: EndpointSlice, release: Release, old?: EndpointSlice): FieldError[] {
   const errs: FieldError[] = [];
+  // KEP-4858 ratcheting (1.33 on): the addresses are checked again only when the endpoints change.
+  const checkAddresses = !(release.atLeast(33) && old && jsonEqual(slice.endpoints, old.endpoints));
   const type = (slice as { addressType?: string }).addressType;
   if (type === undefined || type === '') errs.push({ field: 'addressType', type: 'Required value', detail: '' });
   else if (!['IPv4', 'IPv6', 'FQDN'].includes(type))
@@ -58,11 +61,12 @@ function validateEndpointSlice(slice: EndpointSlice, release: Release): FieldErr
       if (addresses.length === 0)
         errs.push({ field: `${at}.addresses`, type: 'Required value', detail: 'must contain at least 1 address' });
       else if (addresses.length > MAX_ADDRESSES) errs.push(tooMany(`${at}.addresses`, addresses.length, MAX_ADDRESSES));
-      addresses.forEach((address, j) => {
-        if (type === 'IPv4' || type === 'IPv6')
-          errs.push(...validateSliceAddress(`${at}.addresses`, j, String(address ?? ''), type, release));
-        else if (type === 'FQDN') errs.push(...validateFQDN(`${at}.addresses[${j}]`, String(address ?? ''), release));
-      });
+      if (checkAddresses)
+        addresses.forEach((address, j) => {
+          if (type === 'IPv4' || type === 'IPv6')
+            errs.push(...validateSliceAddress(`${at}.addresses`, j, String(address ?? ''), type, release));
+          else if (type === 'FQDN') errs.push(...validateFQDN(`${at}.addresses[${j}]`, String(address ?? ''), release));
+        });
       if (typeof ep?.nodeName === 'string')
         for (const detail of dns1123SubdomainErrors(ep.nodeName))
           errs.push({ field: `${at}.nodeName`, type: 'Invalid', value: ep.nodeName, detail });

@@ -21,7 +21,8 @@ import type { Release } from '../../foundation/release';
  */
 export interface KindRules<T extends KubeObject = KubeObject> {
   defaults?(obj: T, release: Release): void;
-  validate?(obj: T, release: Release): FieldError[];
+  /** On an update `old` is the stored object (for upstream's ratcheting: a value it already had stays accepted). */
+  validate?(obj: T, release: Release, old?: T): FieldError[];
   /** What only an update is checked for against the stored object (ValidateXUpdate), after `validate`. */
   validateUpdate?(next: T, old: T, release: Release): FieldError[];
 }

@@ -163,4 +163,40 @@ describe('R319 IP and CIDR fields, release by release', () => {
       'Deployment.apps "web" is invalid: spec.template.spec.hostAliases[0].ip: Invalid value: "010.1.2.3": must not have leading 0s',
     );
   });
+
+  it('1.33 on, an update keeps a value the stored object had (a restored dump put it in etcd unvalidated)', () => {
+    const api = new ApiServer(new Clock(), new Timeline(new Clock()), { ...DEFAULT_APISERVER_OPTIONS, release: V1_36 });
+    const put = (resource: Resource, namespace: string | undefined, obj: Record<string, any>) => {
+      api.etcd.create(api.keyFor(resource, namespace, obj.metadata.name), obj);
+      return structuredClone((api.get(resource, namespace, obj.metadata.name) as { object: unknown }).object) as any;
+    };
+    const svc = put('services', 'default', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'old', namespace: 'default', uid: 'u1' },
+      spec: {
+        type: 'ClusterIP',
+        ports: [{ port: 80, protocol: 'TCP' }],
+        externalIPs: ['010.1.2.3'],
+        sessionAffinity: 'None',
+      },
+    });
+    svc.metadata.labels = { touched: 'yes' };
+    const kept = api.update(USER, 'services', 'default', svc);
+    expect(kept.ok, kept.ok ? '' : kept.status.message).to.equal(true);
+    const next = structuredClone((kept as { object: unknown }).object) as any;
+    next.spec.externalIPs = ['010.1.2.3', '010.1.2.4'];
+    const refused = api.update(USER, 'services', 'default', next);
+    expect(refused.ok ? '' : refused.status.message).to.equal(
+      'Service "old" is invalid: spec.externalIPs[1]: Invalid value: "010.1.2.4": must not have leading 0s',
+    );
+    const ep = put('endpoints', 'default', {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'old', namespace: 'default', uid: 'u2' },
+      subsets: [{ addresses: [{ ip: '010.244.0.5' }], ports: [{ port: 80, protocol: 'TCP' }] }],
+    });
+    ep.metadata.labels = { touched: 'yes' };
+    expect(api.update(USER, 'endpoints', 'default', ep).ok).to.equal(true);
+  });
 });

@@ -17,22 +17,30 @@ import type { Release } from '../../foundation/release';
  *
  * Every release takes what the sloppy parser takes (leading zeros, IPv4-mapped IPv6); with the
  * StrictIPCIDRValidation gate (α 1.33, β on 1.36) those are refused too, and a CIDR may not have
- * bits set beyond its prefix. Upstream's ratcheting (1.33 on: on an update, a value the stored
- * object already had in that field stays accepted — validOldIPs / validOldCIDRs, or for Endpoints
- * and EndpointSlices an unchanged `subsets` / `endpoints`) is not applied: a cluster here runs one
- * release throughout, so every stored value passed the same check, except in a restored dump.
+ * bits set beyond its prefix. From 1.33 an update ratchets (KEP-4858): a value the stored object
+ * already had in that field stays accepted (validOldIPs / validOldCIDRs), and an Endpoints' or
+ * EndpointSlice's addresses are not checked again while its `subsets` / `endpoints` are unchanged;
+ * this matters for objects a restored dump (explain) put in storage without validation.
  */
 
 const strict = (release: Release) => release.enabled('StrictIPCIDRValidation');
 
+/**
+ * The values an update may keep as they are (validOldIPs / validOldCIDRs, 1.33 on, apimachinery
+ * 71867013): the same field's values in the stored object. Before 1.33 every stored value passed
+ * the same (sloppy) check, so none is needed.
+ */
+const validOld = (release: Release, values: readonly (string | undefined)[] | undefined): string[] =>
+  release.atLeast(33) ? (values ?? []).filter((v): v is string => typeof v === 'string') : [];
+
 /** core validation IsValidIPForLegacyField (1.33 on) / validation.IsValidIP (before): the same text when not strict. */
-export function legacyIP(field: string, value: string, release: Release): FieldError[] {
-  return isValidIPForLegacyField(field, value, strict(release));
+export function legacyIP(field: string, value: string, release: Release, old: readonly string[] = []): FieldError[] {
+  return isValidIPForLegacyField(field, value, strict(release), old);
 }
 
 /** core validation IsValidCIDRForLegacyField (1.33 on) / validation.IsValidCIDR (1.30–1.32). */
-export function legacyCIDR(field: string, value: string, release: Release): FieldError[] {
-  return isValidCIDRForLegacyField(field, value, strict(release));
+export function legacyCIDR(field: string, value: string, release: Release, old: readonly string[] = []): FieldError[] {
+  return isValidCIDRForLegacyField(field, value, strict(release), old);
 }
 
 /**
@@ -83,11 +91,16 @@ export function validateSliceAddress(
  * list as the value (Go's %#v of a []string).
  * (From 1.33 upstream accepts the stored node's CIDRs as they are on an update: see above.)
  */
-export function validatePodCIDREntries(list: readonly string[], release: Release): FieldError[] {
+export function validatePodCIDREntries(
+  list: readonly string[],
+  release: Release,
+  oldList?: readonly string[],
+): FieldError[] {
+  const old = validOld(release, oldList);
   const errs: FieldError[] = [];
   list.forEach((cidr, i) => {
     const field = `spec.podCIDRs[${i}]`;
-    if (release.has('IPValidationCleanup')) errs.push(...legacyCIDR(field, cidr, release));
+    if (release.has('IPValidationCleanup')) errs.push(...legacyCIDR(field, cidr, release, old));
     else if (!parseCIDRSloppy(cidr))
       errs.push({
         field,
@@ -105,7 +118,7 @@ export function validatePodCIDREntries(list: readonly string[], release: Release
  * entry IsValidCIDR; up to 1.29 one error for the list (GetLoadBalancerSourceRanges), its value
  * printed as Go's %v of the list, `[a b]`, the detail ending in a space as upstream's does.
  */
-export function validateSourceRanges(ranges: readonly string[], release: Release): FieldError[] {
+export function validateSourceRanges(ranges: readonly string[], release: Release, old: string[] = []): FieldError[] {
   const at = 'spec.LoadBalancerSourceRanges';
   if (!release.has('IPValidationCleanup')) {
     if (ranges.every((r) => parseCIDRSloppy(r.trim()))) return [];
@@ -118,7 +131,7 @@ export function validateSourceRanges(ranges: readonly string[], release: Release
       } satisfies FieldError,
     ];
   }
-  return ranges.flatMap((r, i) => legacyCIDR(`${at}[${i}]`, r.trim(), release));
+  return ranges.flatMap((r, i) => legacyCIDR(`${at}[${i}]`, r.trim(), release, old));
 }
 
 /** A []string field error value: Go's %#v up to 1.33, JSON from 1.34 (FieldErrorValuesAsJson). */
@@ -136,8 +149,10 @@ function stringList(list: readonly string[], release: Release): string {
  * loadBalancerSourceRanges (above) and only on a LoadBalancer (`may only be used when `type` is
  * 'LoadBalancer'`). The dual-stack rules of clusterIPs and ipFamilies are not modelled.
  */
-export function validateServiceIPs(svc: Service, release: Release): FieldError[] {
+export function validateServiceIPs(svc: Service, release: Release, old?: Service): FieldError[] {
   const spec = svc.spec ?? {};
+  const oldClusterIPs = validOld(release, old?.spec?.clusterIPs);
+  const oldExternalIPs = validOld(release, old?.spec?.externalIPs);
   const errs: FieldError[] = [];
   const clusterIPs = spec.clusterIPs ?? [];
   if (spec.type !== 'ExternalName')
@@ -152,11 +167,11 @@ export function validateServiceIPs(svc: Service, release: Release): FieldError[]
           });
         return;
       }
-      errs.push(...legacyIP(`spec.clusterIPs[${i}]`, ip, release));
+      errs.push(...legacyIP(`spec.clusterIPs[${i}]`, ip, release, oldClusterIPs));
     });
   (spec.externalIPs ?? []).forEach((ip, i) => {
     const field = `spec.externalIPs[${i}]`;
-    const ipErrs = legacyIP(field, ip, release);
+    const ipErrs = legacyIP(field, ip, release, oldExternalIPs);
     errs.push(...(ipErrs.length > 0 ? ipErrs : validateEndpointIP(field, ip)));
   });
   const ranges = spec.loadBalancerSourceRanges ?? [];
@@ -167,7 +182,7 @@ export function validateServiceIPs(svc: Service, release: Release): FieldError[]
         type: 'Forbidden',
         detail: "may only be used when `type` is 'LoadBalancer'",
       });
-    errs.push(...validateSourceRanges(ranges, release));
+    errs.push(...validateSourceRanges(ranges, release, validOld(release, old?.spec?.loadBalancerSourceRanges)));
   }
   return errs;
 }
@@ -179,16 +194,26 @@ export function validateServiceIPs(svc: Service, release: Release): FieldError[]
  * address`, and ValidateHostAliases' paths lack the index: `spec.hostAliases.ip`,
  * `spec.hostAliases.hostnames`.
  */
-export function validatePodSpecIPs(spec: PodSpec | undefined, path: string, release: Release): FieldError[] {
+export function validatePodSpecIPs(
+  spec: PodSpec | undefined,
+  path: string,
+  release: Release,
+  oldSpec?: PodSpec,
+): FieldError[] {
   const errs: FieldError[] = [];
   const cleanup = release.has('IPValidationCleanup');
-  const ipCheck = (field: string, ip: string): FieldError[] => {
-    if (cleanup) return legacyIP(field, ip, release);
+  const oldAliases = validOld(
+    release,
+    (oldSpec?.hostAliases ?? []).map((a) => a?.ip),
+  );
+  const oldNameservers = validOld(release, oldSpec?.dnsConfig?.nameservers);
+  const ipCheck = (field: string, ip: string, old: readonly string[]): FieldError[] => {
+    if (cleanup) return legacyIP(field, ip, release, old);
     return parseIPSloppy(ip) ? [] : [{ field, type: 'Invalid', value: ip, detail: 'must be valid IP address' }];
   };
   (spec?.hostAliases ?? []).forEach((alias, i) => {
     const at = cleanup ? `${path}.hostAliases[${i}]` : `${path}.hostAliases`;
-    errs.push(...ipCheck(`${at}.ip`, String(alias?.ip ?? '')));
+    errs.push(...ipCheck(`${at}.ip`, String(alias?.ip ?? ''), oldAliases));
     (alias?.hostnames ?? []).forEach((hostname, j) => {
       const field = cleanup ? `${at}.hostnames[${j}]` : `${at}.hostnames`;
       for (const detail of dns1123SubdomainErrors(String(hostname)))
@@ -196,7 +221,7 @@ export function validatePodSpecIPs(spec: PodSpec | undefined, path: string, rele
     });
   });
   (spec?.dnsConfig?.nameservers ?? []).forEach((ns, i) =>
-    errs.push(...ipCheck(`${path}.dnsConfig.nameservers[${i}]`, String(ns))),
+    errs.push(...ipCheck(`${path}.dnsConfig.nameservers[${i}]`, String(ns), oldNameservers)),
   );
   return errs;
 }

@@ -29,6 +29,7 @@ export const cronJobs: BuiltinKind<KubeObject, 'cronjobs'> = {
     }),
   }),
   quiet: true,
+  openapi: 'V1CronJob',
   protobuf: 'k8s.io.api.batch.v1.CronJob',
 };
 

@@ -275,6 +275,7 @@ export const replicationControllers: BuiltinKind<KubeObject, 'replicationcontrol
     }),
   }),
   quiet: true,
+  openapi: 'V1ReplicationController',
   protobuf: 'k8s.io.api.core.v1.ReplicationController',
 };
 

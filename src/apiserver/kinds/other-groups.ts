@@ -29,6 +29,7 @@ export const ingresses: BuiltinKind<KubeObject, 'ingresses'> = {
     }),
   }),
   quiet: true,
+  openapi: 'V1Ingress',
   protobuf: 'k8s.io.api.networking.v1.Ingress',
 };
 

@@ -114,6 +114,24 @@ const TYPOS: readonly {
     body: { spec: { minAvailabel: 1, selector: SELECTOR } },
     field: 'spec.minAvailabel',
   },
+  {
+    kind: 'CronJob',
+    apiVersion: 'batch/v1',
+    body: { spec: { schedul: '*/5 * * * *', jobTemplate: { spec: { template: TEMPLATE } } } },
+    field: 'spec.schedul',
+  },
+  {
+    kind: 'ReplicationController',
+    apiVersion: 'v1',
+    body: { spec: { replica: 2, selector: { app: 'web' }, template: TEMPLATE } },
+    field: 'spec.replica',
+  },
+  {
+    kind: 'Ingress',
+    apiVersion: 'networking.k8s.io/v1',
+    body: { spec: { rulez: [] } },
+    field: 'spec.rulez',
+  },
   { kind: 'ConfigMap', apiVersion: 'v1', body: { dta: { a: 'b' } }, field: 'dta' },
   { kind: 'Secret', apiVersion: 'v1', body: { strngData: { a: 'b' } }, field: 'strngData' },
   {
@@ -454,6 +472,9 @@ describe('R110 kubectl explain finds every served kind, with descriptions, in th
     'validatingadmissionpolicies',
     'validatingadmissionpolicybindings',
     'customresourcedefinitions',
+    'cronjobs',
+    'replicationcontrollers',
+    'ingresses',
   ];
   for (const kind of KINDS) {
     it(`explain ${kind}`, async () => {
