@@ -29,7 +29,7 @@ const DIRS = {
 };
 const MINORS = [26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36];
 const present = new Map(); // "def.field" -> Set(minor)
-const parsed = new Map(); // `${minor} ${prefix}` -> { structs: {Name: {field: {go, doc, markers}}}, scalars: {Name: underlying} }
+const parsed = new Map(); // `${minor} ${prefix}` -> { structs: {Name: {field: {go, doc, markers}}}, scalars: {Name: underlying}, docs: {Name: text} }
 for (const minor of MINORS) {
   for (const [dir, prefix] of Object.entries(DIRS)) {
     let text;
@@ -44,16 +44,22 @@ for (const minor of MINORS) {
     let struct;
     const structs = {};
     const scalars = {};
-    parsed.set(`${minor} ${prefix}`, { structs, scalars });
+    const docs = {};
+    parsed.set(`${minor} ${prefix}`, { structs, scalars, docs });
     let comment = [];
+    let typeComment = []; // the comment right above a type: its OpenAPI description
     for (const line of text.split('\n')) {
       const open = /^type (\w+) struct \{/.exec(line);
       if (open) {
         struct = open[1];
         structs[struct] = {};
+        const doc = describe('', typeComment, true).doc;
+        if (doc) docs[struct] = doc;
         comment = [];
         continue;
       }
+      const top = /^\/\/ ?(.*)$/.exec(line);
+      typeComment = top ? [...typeComment, top[1]] : [];
       const scalar = /^type (\w+) (string|int32|int64|bool)\b/.exec(line);
       if (scalar) scalars[scalar[1]] = scalar[2];
       if (line.startsWith('}')) {
@@ -66,9 +72,19 @@ for (const minor of MINORS) {
         comment.push(c[1]);
         continue;
       }
+      // An embedded field with a json name (`metav1.ObjectMeta \`json:"metadata…"\``, its type
+      // being its name): the struct of a kind newer than the client-node models needs it
+      // (schemas.ts); its presence is left out of fields-by-release.json, which lists only what
+      // the types declare by name (a kind's metadata is served with the kind).
+      const embedded = /^\t(\w+\.\w+)\s+`json:"([A-Za-z0-9]+)[,"]/.exec(line);
+      if (embedded) {
+        structs[struct][embedded[2]] = describe(embedded[1], comment, /omitempty/.test(line));
+        comment = [];
+        continue;
+      }
       const tag = /^\t\w+\s+.*`json:"([A-Za-z0-9]+)[,"]/.exec(line);
       const field = /^\t\w+\s+(\S+)\s+`/.exec(line);
-      if (tag && field) structs[struct][tag[1]] = describe(field[1], comment, /omitempty/.test(line));
+      if (tag && field) structs[struct][tag[1]] = describe(field[1], comment, /omitempty/.test(line), line);
       comment = [];
       if (!tag) continue;
       const key = `${prefix}.${struct}.${tag[1]}`;
@@ -96,9 +112,17 @@ for (const [key, minors] of [...present].sort(([a], [b]) => a.localeCompare(b)))
   const dot = key.lastIndexOf('.');
   (out[key.slice(0, dot)] ??= {})[key.slice(dot + 1)] = last === MINORS.at(-1) ? [first] : [first, last];
 }
-/** A field's Go type, its comment without markers (lines joined as the OpenAPI generator does) and its markers. */
-function describe(go, comment, omitempty) {
+/**
+ * A field's Go type, its comment without markers (lines joined as the OpenAPI generator does) and
+ * its markers, with the patch strategy and merge key of its struct tag (`patchStrategy:"merge"
+ * patchMergeKey:"name"`, which the OpenAPI generator turns into x-kubernetes-patch-…).
+ */
+function describe(go, comment, omitempty, line = '') {
   const markers = {};
+  const strategy = /patchStrategy:"([^"]+)"/.exec(line);
+  if (strategy) markers.patchStrategy = strategy[1];
+  const mergeKey = /patchMergeKey:"([^"]+)"/.exec(line);
+  if (mergeKey) markers.patchMergeKey = mergeKey[1];
   const text = [];
   for (const line of comment) {
     const m = /^\+(listType|listMapKey|mapType|structType)=(\S+)/.exec(line);
@@ -119,6 +143,7 @@ if (TYPES) {
   const fields = {};
   const structs = {};
   const scalars = {};
+  const docs = {};
   const reach = (go, minor, prefix) => {
     const name = /(\w+)$/.exec(go)?.[1];
     if (!name || go.includes('.')) return; // another package's type (metav1, resource): schemas.ts knows them
@@ -129,6 +154,7 @@ if (TYPES) {
     if (map && pkg.scalars[map[1]]) scalars[`${prefix}.${map[1]}`] = pkg.scalars[map[1]];
     if (!pkg.structs[name] || structs[key]) return;
     structs[key] = pkg.structs[name];
+    if (pkg.docs[name]) docs[key] = pkg.docs[name];
     for (const f of Object.values(pkg.structs[name])) reach(f.go, minor, prefix);
   };
   // Only the fields a v1.34 server does not serve: the client-node models (spec v1.34.0) have the rest.
@@ -162,7 +188,7 @@ if (TYPES) {
   }
   const sorted = (o) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
   process.stdout.write(
-    `${JSON.stringify({ fields: sorted(fields), structs: sorted(structs), scalars: sorted(scalars), named: sorted(named) }, null, 1)}\n`,
+    `${JSON.stringify({ fields: sorted(fields), structs: sorted(structs), scalars: sorted(scalars), named: sorted(named), docs: sorted(docs) }, null, 1)}\n`,
   );
   process.exit(0);
 }

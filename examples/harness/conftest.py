@@ -9,6 +9,7 @@ import shlex
 import signal
 import subprocess
 import tempfile
+import time
 import urllib.request
 
 import pytest
@@ -56,3 +57,12 @@ def cluster():
         finally:
             os.killpg(server.pid, signal.SIGTERM)  # as Ctrl-C would: npx and terminating serve
             server.wait(timeout=30)
+            # npx can exit before terminating serve has written its report on SIGTERM: wait for the
+            # whole process group, so the reports folder is not removed while it is being written.
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                try:
+                    os.killpg(server.pid, 0)
+                except ProcessLookupError:
+                    break
+                time.sleep(0.05)

@@ -197,6 +197,8 @@ export class AdmissionChain {
     const info = {
       ...base,
       attributes: { ...base.attributes, objectKind: { group: 'policy', version: 'v1', kind: 'Eviction' } },
+      // An Eviction's scheme has no defaults of its own (the pod's do not apply to it).
+      defaults: undefined,
     };
     const object = {
       apiVersion: 'policy/v1',
@@ -264,7 +266,14 @@ export class AdmissionChain {
       namespaced: s.namespaced,
       namespace: s.namespaced ? request.namespace : undefined,
     };
-    return { attributes, username: client.name, options, requestId: this.storage.requestId() };
+    const store = this.storage.store(request.resource as Resource);
+    return {
+      attributes,
+      username: client.name,
+      options,
+      requestId: this.storage.requestId(),
+      defaults: ((obj: KubeObject) => store.defaultObject(obj)) as ((obj: KubeObject) => void) | undefined,
+    };
   }
 
   /** The webhooks of every configuration of one kind, configurations in name order (the configuration managers sort them so). */

@@ -294,7 +294,7 @@ export class ApiServer {
         const strategy = this.store(resource).strategy;
         const decoded = { apiVersion: strategy.apiVersion, kind: strategy.kind, ...clone(withNs) };
         decoded.metadata.name = name;
-        builtinKind(resource)?.schemeDefaults?.(decoded);
+        builtinKind(resource)?.schemeDefaults?.(decoded, this.options.release);
         this.fields
           .manager()
           .update(

@@ -51,7 +51,7 @@ export function replicaSetStrategies(): { main: Strategy<ReplicaSet>; status: St
   );
 }
 
-function setReplicaSetDefaults(rs: ReplicaSet): void {
+export function setReplicaSetDefaults(rs: ReplicaSet): void {
   if (!rs.spec) return;
   rs.spec.replicas ??= 1;
   setTemplateDefaults(rs.spec.template);

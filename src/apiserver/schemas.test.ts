@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { definitionName } from './schemas';
+import { definitionsForRelease } from './strict-decoding';
 import { newSim, ok, USER } from './testing';
 import type { ValidatingWebhookConfiguration } from '../apimachinery/types';
 
@@ -68,5 +69,37 @@ describe('R110 — the schemas of the admission kinds and of the CRD kind (schem
       ['k:{"name":"a.example.com"}'],
       ['k:{"name":"b.example.com"}'],
     ]);
+  });
+
+  // MutatingAdmissionPolicy (v1 from 1.36) is newer than the client-node models (v1.34): its
+  // definitions come from k8s.io/api v0.36 admissionregistration/v1 types.go (types-by-release.json).
+  it('MutatingAdmissionPolicy and its binding: built from types.go, with descriptions, metadata and markers, in 1.36 only', () => {
+    const defs = definitionsForRelease(36);
+    const def = (name: string) => defs[`io.k8s.api.admissionregistration.v1.${name}`];
+    for (const kind of ['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']) {
+      expect(def(kind).description).to.match(new RegExp(`^${kind} `));
+      expect(Object.keys(def(kind).properties!)).to.deep.equal(['apiVersion', 'kind', 'metadata', 'spec']);
+      expect(def(kind).properties!.metadata.$ref).to.equal(
+        '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+      );
+      expect(def(kind).properties!.metadata.description).to.match(/^metadata is the standard object metadata/);
+      expect(def(kind)['x-kubernetes-group-version-kind']).to.deep.equal([
+        { group: 'admissionregistration.k8s.io', version: 'v1', kind },
+      ]);
+    }
+    const spec = def('MutatingAdmissionPolicySpec').properties!;
+    expect(spec.matchConditions).to.include({
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-patch-strategy': 'merge',
+      'x-kubernetes-patch-merge-key': 'name',
+    });
+    expect(spec.mutations).to.include({ 'x-kubernetes-list-type': 'atomic' });
+    expect(spec.matchConstraints.$ref).to.equal('#/definitions/io.k8s.api.admissionregistration.v1.MatchResources');
+    expect(def('Mutation').required).to.deep.equal(['patchType']);
+    expect(def('Mutation').description).to.match(/^Mutation specifies the CEL expression/);
+    // Not served before 1.36: its spec is not a field there.
+    expect(
+      Object.keys(definitionsForRelease(35)['io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy'].properties!),
+    ).to.not.include('spec');
   });
 });

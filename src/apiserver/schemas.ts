@@ -425,7 +425,7 @@ export function schemaDefinitions(): Definitions {
   if (cached) return cached;
   const models = join(dirname(require.resolve('@kubernetes/client-node/package.json')), 'dist', 'gen', 'models');
   const out: Definitions = {};
-  const pending: string[] = [...SCHEMA_ROOTS];
+  const pending: string[] = SCHEMA_ROOTS.filter((root) => !isGoTypesRoot(root));
   const seen = new Set<string>(pending);
   const need = (cls: string) => {
     if (!seen.has(cls)) {
@@ -445,13 +445,31 @@ export function schemaDefinitions(): Definitions {
 interface GoField {
   readonly go: string;
   readonly doc: string;
-  readonly markers?: { listType?: string; listMapKey?: string[]; mapType?: string; structType?: string };
+  readonly markers?: {
+    listType?: string;
+    listMapKey?: string[];
+    mapType?: string;
+    structType?: string;
+    patchStrategy?: string;
+    patchMergeKey?: string;
+  };
   readonly required?: boolean;
 }
 interface GoTypes {
   readonly fields: Record<string, Record<string, GoField>>;
   readonly structs: Record<string, Record<string, GoField>>;
   readonly scalars: Record<string, string>;
+  /** Each struct's own comment: its definition's description. */
+  readonly docs: Record<string, string>;
+}
+
+/**
+ * A root named by its definition (`io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy`)
+ * rather than by a client-node model: a kind newer than the models (spec v1.34.0), built from
+ * k8s.io/api types.go (types-by-release.json) in addLaterFields.
+ */
+function isGoTypesRoot(root: string): boolean {
+  return root.startsWith('io.k8s.');
 }
 
 /**
@@ -469,7 +487,8 @@ function addLaterFields(out: Definitions): void {
     if (!out[def]) {
       const struct = types.structs[def];
       if (!struct) throw new Error(`types-by-release.json: no struct ${def}`);
-      out[def] = { type: 'object', properties: {} };
+      const description = types.docs[def];
+      out[def] = { ...(description ? { description } : {}), type: 'object', properties: {} };
       out[def] = structSchema(pkg, struct, out[def]);
     }
     return { $ref: `#/definitions/${def}` };
@@ -509,6 +528,8 @@ function addLaterFields(out: Definitions): void {
     ...(f.markers?.listType ? { 'x-kubernetes-list-type': f.markers.listType as 'atomic' } : {}),
     ...(f.markers?.listMapKey ? { 'x-kubernetes-list-map-keys': f.markers.listMapKey } : {}),
     ...(f.markers?.mapType ? { 'x-kubernetes-map-type': f.markers.mapType as 'atomic' } : {}),
+    ...(f.markers?.patchStrategy ? { 'x-kubernetes-patch-strategy': f.markers.patchStrategy } : {}),
+    ...(f.markers?.patchMergeKey ? { 'x-kubernetes-patch-merge-key': f.markers.patchMergeKey } : {}),
   });
   const structSchema = (pkg: string, fields: Record<string, GoField>, into: OpenApiSchema): OpenApiSchema => {
     const properties = { ...into.properties };
@@ -523,6 +544,19 @@ function addLaterFields(out: Definitions): void {
   for (const [def, fields] of Object.entries(types.fields)) {
     if (!out[def]) continue;
     out[def] = structSchema(def.slice(0, def.lastIndexOf('.')), fields, out[def]);
+  }
+  // The kinds newer than the models: their struct, with TypeMeta's apiVersion and kind (inlined,
+  // so types.go names them nowhere; their descriptions are every kind's, here the Pod's).
+  const typeMeta = out['io.k8s.api.core.v1.Pod'].properties!;
+  for (const root of SCHEMA_ROOTS.filter(isGoTypesRoot)) {
+    const dot = root.lastIndexOf('.');
+    refTo(root.slice(0, dot), root.slice(dot + 1));
+    const { properties, ...rest } = out[root];
+    out[root] = {
+      ...rest,
+      properties: { apiVersion: typeMeta.apiVersion, kind: typeMeta.kind, ...properties },
+      'x-kubernetes-group-version-kind': [groupVersionKind(root)!],
+    };
   }
 }
 

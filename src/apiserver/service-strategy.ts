@@ -18,6 +18,17 @@ export const SERVICE_STRATEGY_SOURCE =
  * LoadBalancer services (none otherwise), a single-stack IPv4 family.
  */
 export function setServiceDefaults(svc: Service): void {
+  setServiceSchemeDefaults(svc);
+  const spec = svc.spec!;
+  spec.ipFamilies ??= ['IPv4'];
+  spec.ipFamilyPolicy ??= 'SingleStack';
+}
+
+/**
+ * SetDefaults_Service alone, the scheme's part of N1 that decoding applies (R203): the IP families
+ * are the REST storage's (its create), so mutating admission does not see them yet.
+ */
+export function setServiceSchemeDefaults(svc: Service): void {
   const spec = (svc.spec ??= {});
   spec.type ??= 'ClusterIP';
   spec.sessionAffinity ??= 'None';
@@ -28,8 +39,6 @@ export function setServiceDefaults(svc: Service): void {
   spec.internalTrafficPolicy ??= 'Cluster';
   if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') spec.externalTrafficPolicy ??= 'Cluster';
   if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true;
-  spec.ipFamilies ??= ['IPv4'];
-  spec.ipFamilyPolicy ??= 'SingleStack';
 }
 
 /**

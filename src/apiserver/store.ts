@@ -84,6 +84,23 @@ export class Store<T extends KubeObject> {
   }
 
   /**
+   * The scheme's defaulter of the kind (runtime.ObjectDefaulter's Default): what decoding a request
+   * body applies (the versioning codec of create.go and update.go; patch.go applyPatchToObject
+   * after a patch), and what the mutating admission plugins apply again to an object they patched
+   * (R203). A custom resource's is its structural schema's defaulting.
+   */
+  private defaulter: ((obj: KubeObject) => void) | undefined;
+
+  useDefaulter(defaulter: (obj: KubeObject) => void): void {
+    this.defaulter = defaulter;
+  }
+
+  /** Applies the kind's defaults to a decoded (or admission-patched) object, in place. */
+  defaultObject(obj: KubeObject): void {
+    this.defaulter?.(obj);
+  }
+
+  /**
    * The object's etcd key. Each key is built once and then handed out again: etcd's maps find a
    * key they already hold by identity, with its hash computed once, where a key concatenated anew
    * per request had to be flattened, hashed and compared character by character on every lookup;
@@ -135,8 +152,13 @@ export class Store<T extends KubeObject> {
    */
   create(input: T, options: { dryRun?: boolean; uid: string; admission?: StoreAdmission<T> }): T {
     let obj: T = { apiVersion: this.strategy.apiVersion, kind: this.strategy.kind, ...input };
-    // create.go: mutating admission runs on the decoded object, before BeforeCreate.
-    if (options.admission) obj = options.admission.mutate(obj, undefined);
+    // create.go: mutating admission runs on the decoded object — defaulted by the decoder (R203) —
+    // before BeforeCreate. (Without admission nothing sees the object before the strategy, whose
+    // PrepareForCreate applies the same defaults.)
+    if (options.admission) {
+      this.defaulter?.(obj);
+      obj = options.admission.mutate(obj, undefined);
+    }
     const meta = obj.metadata;
     // rest.BeforeCreate: system fields are the server's, whatever the client sent.
     delete meta.deletionTimestamp;
@@ -189,8 +211,16 @@ export class Store<T extends KubeObject> {
     try {
       const object = this.guaranteedUpdate(key, name, preconditions, !!options.dryRun, (existing) => {
         let next = apply(copyForUpdate(existing));
-        // The admitting UpdatedObjectInfo: mutating admission on the updated object, before the checks.
-        if (options.admission) next = options.admission.mutate(next, existing);
+        // The admitting UpdatedObjectInfo: mutating admission on the updated object — a PUT body
+        // or a patched object, defaulted as decoded (R203) — before the checks. The updated object
+        // shares the stored (frozen) object's unchanged parts, so it is defaulted as a copy.
+        if (options.admission) {
+          if (this.defaulter) {
+            next = clone(next);
+            this.defaulter(next);
+          }
+          next = options.admission.mutate(next, existing);
+        }
         const rv = next.metadata.resourceVersion;
         if (rv !== undefined && rv !== '' && rv !== existing.metadata.resourceVersion) {
           throw conflict(

@@ -5,7 +5,7 @@ import type { KubeObject } from '../../apimachinery/object';
 import { Store } from '../store';
 import type { Strategy } from '../strategy';
 import type { OpenApiSchema } from '../managedfields/schema';
-import type { JSONSchemaProps } from './custom-resource-schema';
+import { decodeCustomResource, type JSONSchemaProps } from './custom-resource-schema';
 import { customResourceStrategies } from './custom-resource-strategy';
 import {
   isConditionTrue,
@@ -138,9 +138,18 @@ export class CustomResourceServing {
       const root = fieldRoot(v.schema);
       if (root) fieldRoots.set(v.name, root);
     }
+    const store = new Store<KubeObject>(this.etcd, this.clock, main, true, this.release);
+    // The crdHandler's decoder prunes and defaults a body by its storage version's schema; its
+    // defaulter defaults an object a mutating webhook or policy patched (R203). Here one function
+    // does both, so a field a webhook adds outside the schema is pruned then, not only at storage.
+    const schema = storage?.schema;
+    if (schema)
+      store.useDefaulter((obj) =>
+        decodeCustomResource(obj as unknown as Record<string, unknown>, schema, info.preserveUnknownFields),
+      );
     this.entries.set(resource, {
       info,
-      store: new Store<KubeObject>(this.etcd, this.clock, main, true, this.release),
+      store,
       status,
       built,
       fieldRoots,

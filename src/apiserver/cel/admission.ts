@@ -1,5 +1,5 @@
 import type { AdmissionRequest } from '../webhook/caller';
-import type { CelVariableDecl } from './environment';
+import { celEnvironment, type CelVariableDecl } from './environment';
 import { CelAuthorizer, CelResourceCheck } from './library/authz';
 import { toCel } from './value';
 
@@ -37,6 +37,8 @@ export interface AdmissionVariableOptions {
   readonly authorizer?: boolean;
   /** ValidatingAdmissionPolicy's `variables` (composition.go): its declared names. */
   readonly variables?: readonly string[];
+  /** The types the variables are declared with (typedVariables); a name not here is dyn. */
+  readonly variableTypes?: Readonly<Record<string, string>>;
 }
 
 /** The declarations of createEnvForOpts. namespaceObject is dyn here (its value is a trimmed Namespace, or null). */
@@ -50,8 +52,56 @@ export function admissionVariables(opts: AdmissionVariableOptions): CelVariableD
   if (opts.params) decls.push({ name: 'params', type: 'dyn' });
   if (opts.authorizer) decls.push({ name: 'authorizer', type: 'kubernetes.authorization.Authorizer' });
   if (opts.variables !== undefined)
-    decls.push({ name: 'variables', type: Object.fromEntries(opts.variables.map((v) => [v, 'dyn'])) });
+    decls.push({
+      name: 'variables',
+      type: Object.fromEntries(opts.variables.map((v) => [v, opts.variableTypes?.[v] ?? 'dyn'])),
+    });
   return decls;
+}
+
+/** The checked type of an expression (cel-js spelling), or undefined when it does not compile. */
+function checkedType(env: ReturnType<typeof celEnvironment>, expression: string): string | undefined {
+  try {
+    const checked = env.parse(expression).check();
+    return checked.valid ? (checked.type ?? 'dyn') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** convertCelTypeToDeclType: the types a variable keeps (cel-js spelling); anything else is dyn. */
+const DECL_TYPES = new Set(['bool', 'bytes', 'double', 'duration', 'int', 'null', 'string', 'timestamp', 'uint']);
+
+function declType(celType: string): string {
+  if (DECL_TYPES.has(celType)) return celType;
+  const list = /^list<(.*)>$/.exec(celType);
+  if (list) return `list<${declType(list[1])}>`;
+  const map = /^map<([^,<>]+), (.*)>$/.exec(celType);
+  if (map) return `map<${declType(map[1])}, ${declType(map[2])}>`;
+  return 'dyn';
+}
+
+/**
+ * The declarations of a policy's expressions with its variables typed as composition.go
+ * CompileAndStoreVariable declares them: from 1.29 (k8s.io/apiserver v0.29) each variable has the
+ * type its expression compiled to (convertCelTypeToDeclType: a primitive, or a list or map of
+ * them; otherwise dyn), compiled in order, each seeing the ones before it typed; in 1.28 every
+ * variable is dyn. So `{"team": variables.team, "x": "y"}` is one map type where `team` is a string.
+ */
+export function typedVariables(
+  minor: number,
+  opts: Omit<AdmissionVariableOptions, 'variables' | 'variableTypes'>,
+  variables: readonly { readonly name: string; readonly expression: string }[],
+): CelVariableDecl[] {
+  const names = variables.map((v) => v.name);
+  const types: Record<string, string> = {};
+  if (minor >= 29)
+    for (const v of variables) {
+      const env = celEnvironment(minor, admissionVariables({ ...opts, variables: names, variableTypes: types }));
+      const checked = checkedType(env, v.expression);
+      if (checked !== undefined) types[v.name] = declType(checked);
+    }
+  return admissionVariables({ ...opts, variables: names, variableTypes: types });
 }
 
 /**

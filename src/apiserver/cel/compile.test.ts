@@ -136,3 +136,41 @@ describe("Kubernetes' CEL environment (R208; pkg/cel/environment/base.go, pkg/ce
     expect(() => run("quantity('500m').asInteger() == 0")).to.throw('cannot convert value to integer');
   });
 });
+
+/**
+ * Kubernetes' base environment has cel.HomogeneousAggregateLiterals from its first release
+ * (pkg/cel/environment/base.go, introduced "1.0"), and from 1.29 also the AST validator
+ * cel.ValidateHomogeneousAggregateLiterals (cel-go validator.go: every element of a list or map
+ * literal must have a type equivalent to the first's — `dyn` is not equivalent to `string`).
+ */
+describe('aggregate literals are homogeneous, as in cel-go with HomogeneousAggregateLiterals (R208)', () => {
+  it("refuses mixed value types in a map or list literal with cel-go's message, at the element", () => {
+    for (const minor of [26, 29, 36]) {
+      expect(compileError('{"a": 1, "b": "s"}.size() == 2', minor)).to.equal(
+        'compilation failed: ERROR: <input>:1:15: expected type \'int\' but found \'string\'\n | {"a": 1, "b": "s"}.size() == 2\n | ..............^',
+      );
+      expect(compileError('[1, "a"].size() == 2', minor)).to.match(
+        /^compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'\n/,
+      );
+    }
+    expect(compileError('{"a": {"x": 1}, "b": {"y": "s"}}.size() == 2', 36)).to.match(
+      /expected type 'map\(string, int\)' but found 'map\(string, string\)'/,
+    );
+  });
+
+  it('from 1.29 a dyn value (a field of the object) beside a string is refused; string() or dyn() on each makes it one type', () => {
+    // The object is dyn in the admission plugins' environment, so its fields are dyn.
+    expect(compileError('{"team": object.metadata.name, "x": "y"}.size() == 2', 36)).to.match(
+      /^compilation failed: ERROR: <input>:1:37: expected type 'dyn' but found 'string'\n/,
+    );
+    expect(compileError('{"team": string(object.metadata.name), "x": "y"}.size() == 2', 36)).to.equal(undefined);
+    expect(compileError('{"a": dyn(1), "b": dyn("s")}.size() == 2', 36)).to.equal(undefined);
+    expect(run('{"team": string(object.metadata.name), "x": "y"}', 36)).to.deep.equal({ team: 'web', x: 'y' });
+  });
+
+  it('accepts literals whose elements agree, empty ones included', () => {
+    expect(compileError('{"a": "x", "b": object.metadata.name + "-y"}.size() == 2', 36)).to.equal(undefined);
+    expect(compileError('[[1], []].size() == 2', 36)).to.equal(undefined);
+    expect(compileError('{"a": [1], "b": []}.size() == 2', 36)).to.equal(undefined);
+  });
+});

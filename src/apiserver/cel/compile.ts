@@ -72,6 +72,10 @@ function declared(env: Environment): ReadonlySet<string> {
 function checkerMessage(env: Environment, e: LibError): string {
   const summary = e.summary ?? e.message ?? String(e);
   if (e.name === 'ParseError') return `Syntax error: ${summary}`;
+  // A mixed aggregate literal: cel-go's homogeneousAggregateLiteralValidator (checker joinTypes
+  // before 1.29) says only `expected type 'int' but found 'string'`.
+  if (e.code?.startsWith('heterogeneous_'))
+    return summary.replace(/^[^,]*, (?=expected type )/, '').replace(/'([^']*)'/g, (_, t) => `'${celGoType(t)}'`);
   let m = /^No such key: (.*)$/.exec(summary);
   if (m && e.code === 'no_such_key') return `undefined field '${m[1]}'`;
   m = /^Unknown variable: (.*)$/.exec(summary);

@@ -113,6 +113,8 @@ export const mutatingAdmissionPolicies: BuiltinKind<MutatingAdmissionPolicy, 'mu
   served: mutatingAdmissionPolicyServed,
   admissionConfiguration: 'policies',
   printer: mutatingAdmissionPolicyPrinter,
+  // Newer than the client-node models: built from k8s.io/api v0.36 types.go (schemas.ts).
+  openapi: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy',
 };
 
 export const mutatingAdmissionPolicyBindings: BuiltinKind<
@@ -130,6 +132,7 @@ export const mutatingAdmissionPolicyBindings: BuiltinKind<
   admissionConfiguration: 'policies',
   // printMutatingAdmissionPolicyBinding: the same columns and cells as a ValidatingAdmissionPolicyBinding's.
   printer: validatingAdmissionPolicyBindingPrinter,
+  openapi: 'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBinding',
 };
 
 export const WEBHOOK_KINDS = [mutatingWebhookConfigurations, validatingWebhookConfigurations] as const;

@@ -1,5 +1,10 @@
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from '../../apimachinery/types';
-import { deploymentStrategies, replicaSetStrategies } from '../apps-strategy';
+import {
+  deploymentStrategies,
+  replicaSetStrategies,
+  setDeploymentDefaults,
+  setReplicaSetDefaults,
+} from '../apps-strategy';
 import {
   controllerRevisionPrinter,
   daemonSetPrinter,
@@ -7,7 +12,13 @@ import {
   replicaSetPrinter,
   statefulSetPrinter,
 } from '../printers/workloads';
-import { controllerRevisionStrategy, daemonSetStrategies, statefulSetStrategies } from '../workload-strategy';
+import {
+  controllerRevisionStrategy,
+  daemonSetStrategies,
+  setDaemonSetDefaults,
+  setStatefulSetDefaults,
+  statefulSetStrategies,
+} from '../workload-strategy';
 import { ALL_VERBS, type BuiltinKind, SCALE, STATUS } from './kind';
 import { daemonSetRules, deploymentRules, replicaSetRules, statefulSetRules } from '../kind-rules/apps';
 
@@ -26,6 +37,7 @@ export const replicaSets: BuiltinKind<ReplicaSet, 'replicasets'> = {
   subresources: { scale: SCALE, status: STATUS },
   strategies: () => replicaSetStrategies(),
   rules: replicaSetRules,
+  schemeDefaults: setReplicaSetDefaults,
   printer: replicaSetPrinter,
   openapi: 'V1ReplicaSet',
   protobuf: 'k8s.io.api.apps.v1.ReplicaSet',
@@ -44,6 +56,7 @@ export const deployments: BuiltinKind<Deployment, 'deployments'> = {
   subresources: { scale: SCALE, status: STATUS },
   strategies: () => deploymentStrategies(),
   rules: deploymentRules,
+  schemeDefaults: setDeploymentDefaults,
   printer: deploymentPrinter,
   openapi: 'V1Deployment',
   protobuf: 'k8s.io.api.apps.v1.Deployment',
@@ -77,6 +90,7 @@ export const daemonSets: BuiltinKind<DaemonSet, 'daemonsets'> = {
   subresources: { status: STATUS },
   strategies: () => daemonSetStrategies(),
   rules: daemonSetRules,
+  schemeDefaults: setDaemonSetDefaults,
   printer: daemonSetPrinter,
   openapi: 'V1DaemonSet',
   protobuf: 'k8s.io.api.apps.v1.DaemonSet',
@@ -95,6 +109,7 @@ export const statefulSets: BuiltinKind<StatefulSet, 'statefulsets'> = {
   subresources: { scale: SCALE, status: STATUS },
   strategies: ({ release }) => statefulSetStrategies(release),
   rules: statefulSetRules,
+  schemeDefaults: setStatefulSetDefaults,
   printer: statefulSetPrinter,
   openapi: 'V1StatefulSet',
   protobuf: 'k8s.io.api.apps.v1.StatefulSet',

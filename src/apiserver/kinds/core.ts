@@ -35,7 +35,12 @@ import {
 } from '../printers/core';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter } from '../printers/storage';
 import { secretStrategy } from '../secret-strategy';
-import { allocateServiceAddresses, serviceStrategy, setServiceDefaults } from '../service-strategy';
+import {
+  allocateServiceAddresses,
+  serviceStrategy,
+  setServiceDefaults,
+  setServiceSchemeDefaults,
+} from '../service-strategy';
 import {
   admitDefaultStorageClass,
   admitStorageObjectInUseProtection,
@@ -341,6 +346,7 @@ export const services: BuiltinKind<Service, 'services'> = {
   etcdPrefix: 'services/specs',
   strategies: () => ({ main: serviceStrategy() }),
   rules: serviceRules,
+  schemeDefaults: setServiceSchemeDefaults,
   beforeCreate: (svc, cluster) => {
     setServiceDefaults(svc);
     const errs = allocateServiceAddresses(svc, cluster.list('services') as Service[]);

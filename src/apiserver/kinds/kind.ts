@@ -58,10 +58,12 @@ export interface BuiltinKind<T extends KubeObject = KubeObject, R extends string
   /** The REST strategies: the main resource's, and those of its status and finalize subresources. */
   strategies(ctx: KindContext): KindStrategies<T>;
   /**
-   * The kind's scheme defaulting of a decoded body (SetDefaults_<Kind>), run before the field
-   * manager records a create's manager; the strategies run it again in PrepareForCreate.
+   * The kind's scheme defaulting of a decoded body (SetDefaults_<Kind>; with `rules.defaults`, the
+   * scheme's Default as the request decoder applies it): run on every decoded create and update
+   * body before mutating admission, and again on each object a mutating webhook or policy
+   * patched (R203); the strategies run it again in PrepareForCreate.
    */
-  schemeDefaults?(obj: T): void;
+  schemeDefaults?(obj: T, release: Release): void;
   /**
    * What a create does to a new object after its name is checked and before it is stored: the
    * built-in mutating admission plugins that handle this kind (DefaultTolerationSeconds,
@@ -90,7 +92,11 @@ export interface BuiltinKind<T extends KubeObject = KubeObject, R extends string
   readonly admissionConfiguration?: 'mutating-webhooks' | 'validating-webhooks' | 'policies';
   /** The Table printer (pkg/printers/internalversion), or the default Name/Created At columns. */
   readonly printer?: Printer;
-  /** The OpenAPI model of @kubernetes/client-node that is its definition (absent: none served yet). */
+  /**
+   * The OpenAPI model of @kubernetes/client-node that is its definition, or, for a kind newer than
+   * those models (v1.34), its definition name (`io.k8s.api.….Kind`), built from k8s.io/api types.go
+   * (schemas.ts). Every served kind has one (kinds.test.ts).
+   */
   readonly openapi?: string;
   /** Its protobuf message, whose closure scripts/protobuf-descriptors.ts writes (absent: not served as protobuf). */
   readonly protobuf?: string;

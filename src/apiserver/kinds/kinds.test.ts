@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_RELEASE, Release } from '../../foundation/release';
+import { DEFAULT_RELEASE, Release, SUPPORTED_MINORS } from '../../foundation/release';
 import { SERVED_GROUPS, SERVED_RESOURCES } from '../resources';
 import { definitionName, SCHEMA_ROOTS, schemaDefinitions } from '../schemas';
+import { definitionsForRelease, hasSchema } from '../strict-decoding';
 import { BUILTIN_KINDS, builtinKind, printerOf } from '.';
 import type { BuiltinKind } from './kind';
 
@@ -49,6 +50,31 @@ describe('the kind registry', () => {
     const definitions = schemaDefinitions();
     assert.ok(SCHEMA_ROOTS.length > 20);
     for (const root of SCHEMA_ROOTS) assert.ok(definitions[definitionName(root)], root);
+  });
+
+  // R110 — no kind is served without its schema: strict decoding, `kubectl explain` and the
+  // field manager all read it, so a kind (or a release serving a new one) without one would take
+  // typos silently (issue 30: MutatingAdmissionPolicy, served from v1.36, had none).
+  it('has a described schema, with metadata, for every kind each release serves', () => {
+    const missing: string[] = [];
+    for (const minor of SUPPORTED_MINORS) {
+      const release = Release.of(minor);
+      const defs = definitionsForRelease(minor);
+      for (const k of kinds) {
+        if (k.served && !k.served(release)) continue;
+        for (const gv of [{ group: k.group, version: k.version }, ...(k.alsoServedAs ?? [])]) {
+          const gvk = { group: gv.group, version: gv.version, kind: k.kind };
+          const def = Object.values(defs).find((d) =>
+            d['x-kubernetes-group-version-kind']?.some(
+              (g) => g.group === gvk.group && g.version === gvk.version && g.kind === gvk.kind,
+            ),
+          );
+          if (!hasSchema(gvk, minor) || !def?.description || !def.properties?.metadata)
+            missing.push(`v1.${minor} ${gv.group || 'core'}/${gv.version} ${k.kind}`);
+        }
+      }
+    }
+    assert.deepEqual(missing, [], 'name its schema in the kind module (openapi) and build it in schemas.ts');
   });
 
   // What a kind of a new group needs beyond its module (the PriorityClass trial, issue 29): its

@@ -28,6 +28,14 @@ export function assembleStorage(
     const kindStrategies = kind.strategies(ctx);
     const store = new Store<KubeObject>(etcd, clock, kindStrategies.main, true, release);
     store.useKindRules(kind.rules, release);
+    // The scheme's defaulter of the kind (its SetDefaults_ functions), as the request decoder and
+    // the mutating admission plugins apply it (R203).
+    const { rules, schemeDefaults } = kind;
+    if (rules?.defaults || schemeDefaults)
+      store.useDefaulter((obj) => {
+        rules?.defaults?.(obj, release);
+        schemeDefaults?.(obj, release);
+      });
     stores[kind.resource] = store;
     strategies[kind.resource] = kindStrategies;
   }

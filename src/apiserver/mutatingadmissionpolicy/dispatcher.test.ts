@@ -310,4 +310,31 @@ describe('R317 MutatingAdmissionPolicy applied (apiserver plugin/policy/mutating
     expect(patched.metadata.labels).to.deep.equal({ team: 'b' });
     expect(patched.metadata.annotations).to.deep.equal({ 'previous-team': 'a' });
   });
+
+  it('R208 a variable is typed as its expression compiled (composition.go, 1.29+): a string variable and a string literal make one map', () => {
+    const sim = newSim(Release.of(36));
+    policy(sim, 'team', {
+      variables: [{ name: 'team', expression: '"team-" + object.metadata.name' }],
+      mutations: [
+        jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"team": variables.team, "x": "y"}}]'),
+      ],
+    });
+    expect(apiCreatePod(sim, 'web').metadata.labels).to.deep.equal({ team: 'team-web', x: 'y' });
+    // A field of the object is dyn, and so is a variable holding one: beside a string it is a mixed literal.
+    const s = failure(
+      sim.api.create(USER, 'mutatingadmissionpolicies', undefined, {
+        metadata: { name: 'mixed' },
+        spec: {
+          matchConstraints: PODS,
+          variables: [{ name: 'team', expression: 'object.metadata.name' }],
+          mutations: [
+            jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"team": variables.team, "x": "y"}}]'),
+          ],
+        },
+      } as never),
+      422,
+      'Invalid',
+    );
+    expect(s.message).to.contain("compilation failed: ERROR: <input>:1:86: expected type 'dyn' but found 'string'");
+  });
 });

@@ -7,7 +7,7 @@ import type {
 } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
 import type { Timeline } from '../../foundation/timeline/timeline';
-import { admissionActivation, admissionVariables, celNamespaceObject } from '../cel/admission';
+import { admissionActivation, celNamespaceObject, typedVariables } from '../cel/admission';
 import { type CompiledExpression, compileExpression } from '../cel/compile';
 import { celEnvironment } from '../cel/environment';
 import {
@@ -62,12 +62,11 @@ class CompiledPolicy {
   ) {
     const spec = policy.spec ?? {};
     this.matcher = new ConditionMatcher(spec, release, spec.paramKind !== undefined);
-    const decls = admissionVariables({
-      authorizer: true,
-      namespaceObject: true,
-      params: spec.paramKind !== undefined,
-      variables: (spec.variables ?? []).map((v) => v.name),
-    });
+    const decls = typedVariables(
+      release.minor,
+      { authorizer: true, namespaceObject: true, params: spec.paramKind !== undefined },
+      spec.variables ?? [],
+    );
     const env = celEnvironment(release.minor, decls);
     this.variables = (spec.variables ?? []).map((v) => {
       const r = compileExpression(env, v.expression, ['dyn']);
@@ -201,6 +200,8 @@ export class MutatingPolicyAdmission {
           fail(result);
           return;
         }
+        // dispatcher.go dispatchOne: the patched object is defaulted again (GetObjectDefaulter().Default, R203).
+        info.defaults?.(result);
         current = result;
         dirty = true;
       });

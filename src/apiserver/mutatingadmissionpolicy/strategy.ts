@@ -3,7 +3,7 @@ import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from '..
 import type { Release } from '../../foundation/release';
 import { genericStrategy } from '../generic-strategy';
 import type { Strategy } from '../strategy';
-import { admissionVariables } from '../cel/admission';
+import { typedVariables } from '../cel/admission';
 import { celEnvironment } from '../cel/environment';
 import { compileMutationExpression, patchTypesEnvironment } from '../cel/mutation';
 import {
@@ -49,12 +49,12 @@ export function mutatingAdmissionPolicyServed(release: Release): boolean {
 export function validateMutatingPolicy(policy: MutatingAdmissionPolicy, release: Release): FieldError[] {
   const errs: FieldError[] = [];
   const spec = policy.spec ?? {};
-  const decls = admissionVariables({
-    authorizer: true,
-    namespaceObject: true,
-    params: spec.paramKind !== undefined,
-    variables: (spec.variables ?? []).map((v) => v.name),
-  });
+  // New expressions compile in the release before (the compatibility version), variables typed as compiled there.
+  const decls = typedVariables(
+    release.minor - 1,
+    { authorizer: true, namespaceObject: true, params: spec.paramKind !== undefined },
+    spec.variables ?? [],
+  );
   errs.push(
     ...validateMatchConditions(
       spec.matchConditions ?? [],

@@ -59,8 +59,8 @@ class CompiledPolicy {
   ) {
     const spec = policy.spec ?? {};
     this.matcher = new ConditionMatcher(spec, release, spec.paramKind !== undefined);
-    const withAuthz = celEnvironment(release.minor, policyVariables(policy, true));
-    const withoutAuthz = celEnvironment(release.minor, policyVariables(policy, false));
+    const withAuthz = celEnvironment(release.minor, policyVariables(policy, true, release.minor));
+    const withoutAuthz = celEnvironment(release.minor, policyVariables(policy, false, release.minor));
     const compile = (env: typeof withAuthz, expression: string, types: string[]) => {
       const r = compileExpression(env, expression, types);
       return 'error' in r ? r.error.detail : r.program;

@@ -1,5 +1,5 @@
 import type { Release } from '../../foundation/release';
-import { admissionVariables } from '../cel/admission';
+import { typedVariables } from '../cel/admission';
 import { compileExpression } from '../cel/compile';
 import { celEnvironment } from '../cel/environment';
 import type { FieldError } from '../../apimachinery/errors';
@@ -129,14 +129,13 @@ export function celFieldError(
 }
 
 /** The variable declarations of a policy's expressions: the authorizer (not for messageExpression), `params` when it has a paramKind, and its variables' names. */
-export function policyVariables(policy: ValidatingAdmissionPolicy, authorizer: boolean) {
-  // Policies are served from 1.30, which has namespaceObject.
-  return admissionVariables({
-    authorizer,
-    namespaceObject: true,
-    params: policy.spec?.paramKind !== undefined,
-    variables: (policy.spec?.variables ?? []).map((v) => v.name),
-  });
+export function policyVariables(policy: ValidatingAdmissionPolicy, authorizer: boolean, minor: number) {
+  // Policies are served from 1.30, which has namespaceObject; the variables typed as compiled.
+  return typedVariables(
+    minor,
+    { authorizer, namespaceObject: true, params: policy.spec?.paramKind !== undefined },
+    policy.spec?.variables ?? [],
+  );
 }
 
 /** maxAuditAnnotations, maxAuditAnnotationValueExpressionLength (validation.go). */
@@ -250,8 +249,10 @@ export function validatePolicy(
   const errs: FieldError[] = [];
   const spec = policy.spec ?? {};
   const stored = storedExpressions(old);
-  const envFor = (expression: string, authorizer: boolean) =>
-    celEnvironment(stored.has(expression) ? release.minor : release.minor - 1, policyVariables(policy, authorizer));
+  const envFor = (expression: string, authorizer: boolean) => {
+    const minor = stored.has(expression) ? release.minor : release.minor - 1;
+    return celEnvironment(minor, policyVariables(policy, authorizer, minor));
+  };
   if (spec.failurePolicy !== undefined && !['Fail', 'Ignore'].includes(spec.failurePolicy))
     errs.push({
       field: 'spec.failurePolicy',

@@ -34,6 +34,11 @@ export interface AdmissionRequestInfo {
   readonly options: Record<string, unknown> | null;
   /** The apiserver's request id: the reviews' uids derive from it, so runs repeat. */
   readonly requestId: number;
+  /**
+   * The scheme's defaulter of the object's kind (ObjectInterfaces.GetObjectDefaulter): the
+   * mutating plugins default every object they patched (R203). Absent: the kind has no defaults.
+   */
+  readonly defaults?: (obj: KubeObject) => void;
 }
 
 /**
@@ -212,6 +217,9 @@ export class WebhookAdmission {
       return object;
     }
     this.event(hook, info, 'patched', `${ops.length} operation${ops.length === 1 ? '' : 's'}`);
+    // mutating/dispatcher.go callAttrMutatingHook: the patched object is decoded and defaulted
+    // again (GetObjectDefaulter().Default), so a default the patch removed is back (R203).
+    info.defaults?.(patched);
     return patched;
   }
 

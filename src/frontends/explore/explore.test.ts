@@ -1,4 +1,5 @@
-// This test file runs in the process that loads cucumber (scripts/unit-tests.ts): explore reruns scenarios through cucumber's API.
+// This test file runs in a process of its own (scripts/unit-tests.ts): explore reruns scenarios through cucumber's API
+// (≈ 800 runs) and waits on a controller process's quiet periods, so it runs beside the cucumber process, not in it.
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';

@@ -442,6 +442,7 @@ describe('R242 what kube-apiserver validation refuses, the real kubectl shows re
 });
 
 describe('R110 kubectl explain finds every served kind, with descriptions, in the served release', () => {
+  // The kinds served from v1.36 only (mutatingadmissionpolicies, …bindings): kubectl-strict-136.test.ts.
   const KINDS = [
     'pods',
     'deployments',

@@ -52,6 +52,10 @@ describe('R95 big sessions end cleanly', () => {
         dir,
         '--start',
         '2025-01-01T00:01:00Z',
+        // Time moves only when the test says (the POST below): with the default jump clock it also
+        // moved while the test waited for a core, so what the session held depended on wall time.
+        '--clock',
+        'manual',
       ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );

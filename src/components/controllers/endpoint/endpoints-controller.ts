@@ -10,7 +10,7 @@ import type {
 } from '../../../apimachinery/types';
 import { ControllerBase } from '../controller-base';
 import type { ControllerContext } from '../controller-manager';
-import { findPort, podEndpointChanged, shouldPodBeInEndpoints } from '../endpointslice/utils';
+import { findPort, podEndpointChanged, portsNeedNoPod, shouldPodBeInEndpoints } from '../endpointslice/utils';
 import { isPodReady } from '../../../helpers/pod-util';
 import { splitKey, type SharedInformer } from '../../../client/informer';
 import { podInformer, type PodInformer } from '../../../client/pod-informer';
@@ -57,10 +57,14 @@ const portKey = (p: EndpointPort): string =>
 export function repackSubsets(subsets: readonly EndpointSubset[]): EndpointSubset[] {
   const allAddrs = new Map<string, EndpointAddress>();
   const byPort = new Map<string, { port: EndpointPort; ready: Map<string, boolean> }>();
+  // endpointSubsets hands every pod the same port objects when no targetPort is named: each
+  // object's key is serialised once, not once per address.
+  const portKeys = new Map<EndpointPort, string>();
   const map = (addr: EndpointAddress, port: EndpointPort, ready: boolean) => {
     const key = addressKey(addr);
     if (!allAddrs.has(key)) allAddrs.set(key, { ...addr });
-    const pk = portKey(port);
+    let pk = portKeys.get(port);
+    if (pk === undefined) portKeys.set(port, (pk = portKey(port)));
     let entry = byPort.get(pk);
     if (!entry) byPort.set(pk, (entry = { port, ready: new Map() }));
     // Not ready trumps ready: only an unrecorded or ready state is overwritten.
@@ -116,6 +120,8 @@ function comparePorts(a: EndpointPort, b: EndpointPort): number {
 export function endpointSubsets(service: Service, pods: readonly Pod[], sidecarPorts = true): EndpointSubset[] {
   const tolerateUnready = !!service.spec?.publishNotReadyAddresses;
   const subsets: EndpointSubset[] = [];
+  // Without a named targetPort the ports are the same for every pod: built once.
+  const fixedPorts = portsNeedNoPod(service) ? endpointPorts(service, undefined, sidecarPorts) : undefined;
   for (const pod of pods) {
     if (!shouldPodBeInEndpoints(pod, tolerateUnready)) continue;
     const epa: EndpointAddress = {
@@ -129,15 +135,27 @@ export function endpointSubsets(service: Service, pods: readonly Pod[], sidecarP
       subsets.push(ready ? { addresses: [epa] } : { notReadyAddresses: [epa] });
       continue;
     }
-    for (const sp of ports) {
-      // podutil.FindPort looks up named ports in sidecars too from v1.32 (kubernetes#127976).
-      const port = findPort(pod, sp, sidecarPorts);
-      if (port === undefined) continue;
-      const epp = { name: sp.name ?? '', port, protocol: sp.protocol ?? 'TCP' };
+    const epps = fixedPorts ?? endpointPorts(service, pod, sidecarPorts);
+    for (let i = 0; i < epps.length; i++) {
+      const epp = epps[i];
       subsets.push(ready ? { addresses: [epa], ports: [epp] } : { notReadyAddresses: [epa], ports: [epp] });
     }
   }
   return repackSubsets(subsets);
+}
+
+/** The EndpointPort of each service port the pod has (without a pod: only when portsNeedNoPod). */
+function endpointPorts(service: Service, pod: Pod | undefined, sidecarPorts: boolean): EndpointPort[] {
+  const out: EndpointPort[] = [];
+  const ports = service.spec?.ports ?? [];
+  for (let i = 0; i < ports.length; i++) {
+    const sp = ports[i];
+    // podutil.FindPort looks up named ports in sidecars too from v1.32 (kubernetes#127976).
+    const port = findPort(pod, sp, sidecarPorts);
+    if (port === undefined) continue;
+    out.push({ name: sp.name ?? '', port, protocol: sp.protocol ?? 'TCP' });
+  }
+  return out;
 }
 
 /** The subsets as the timeline names them: `ready web-1, web-2; not ready web-3`. */
