@@ -14,10 +14,11 @@ import type { ServedCluster } from './serve';
  * a pod created afterwards (`kubectl run`) is stored mutated; a mutation that cannot apply fails
  * the create with the policy's message. On 1.35 the resource is not in discovery and kubectl says so.
  */
-const POLICY = `apiVersion: admissionregistration.k8s.io/v1
+/** A MutatingAdmissionPolicy on pod CREATEs, `rest` of its spec after matchConstraints, and its binding, as YAML. */
+const policyYaml = (name: string, rest: string) => `apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingAdmissionPolicy
 metadata:
-  name: hold-pods
+  name: ${name}
 spec:
   matchConstraints:
     resourceRules:
@@ -25,46 +26,36 @@ spec:
       apiGroups: [""]
       apiVersions: [v1]
       resources: [pods]
-  mutations:
-  - patchType: JSONPatch
-    jsonPatch:
-      expression: '[JSONPatch{op: "add", path: "/metadata/finalizers", value: ["example.com/hold"]}]'
----
+${rest}---
 apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingAdmissionPolicyBinding
 metadata:
-  name: hold-pods
+  name: ${name}
 spec:
-  policyName: hold-pods
+  policyName: ${name}
 `;
 
+const POLICY = policyYaml(
+  'hold-pods',
+  `  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: '[JSONPatch{op: "add", path: "/metadata/finalizers", value: ["example.com/hold"]}]'
+`,
+);
+
 /** A policy whose ApplyConfiguration sets an atomic list (a container's args): refused when applied. */
-const ATOMIC = `apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata:
-  name: set-args
-spec:
-  matchConstraints:
-    resourceRules:
-    - operations: [CREATE]
-      apiGroups: [""]
-      apiVersions: [v1]
-      resources: [pods]
-  matchConditions:
+const ATOMIC = policyYaml(
+  'set-args',
+  `  matchConditions:
   - name: only-batch
     expression: 'object.metadata.name.startsWith("batch")'
   mutations:
   - patchType: ApplyConfiguration
     applyConfiguration:
       expression: 'Object{spec: Object.spec{containers: [Object.spec.containers{name: object.spec.containers[0].name, args: ["x"]}]}}'
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata:
-  name: set-args
-spec:
-  policyName: set-args
-`;
+`,
+);
 
 let dir: string;
 const servers: ServedCluster[] = [];
