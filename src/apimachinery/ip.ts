@@ -194,14 +194,25 @@ export function isValidIPForLegacyField(
   strict: boolean,
   validOld: readonly string[] = [],
 ): FieldError[] {
+  return legacyFieldErrors(field, value, validOld, () => {
+    const ip = parseIPSloppy(value);
+    if (!ip) return IP_FORMAT;
+    if (!strict) return undefined;
+    if (!parseIP(value, false)) return 'must not have leading 0s';
+    return is4In6(value, ip) ? 'must not be an IPv4-mapped IPv6 address' : undefined;
+  });
+}
+
+/** The one Invalid error of a legacy field whose value `problem` refuses, none for a value the stored object already has. */
+function legacyFieldErrors(
+  field: string,
+  value: string,
+  validOld: readonly string[],
+  problem: () => string | undefined,
+): FieldError[] {
   if (validOld.includes(value)) return [];
-  const ip = parseIPSloppy(value);
-  if (!ip) return [invalidAt(field, value, IP_FORMAT)];
-  if (!strict) return [];
-  const errs: FieldError[] = [];
-  if (!parseIP(value, false)) errs.push(invalidAt(field, value, 'must not have leading 0s'));
-  else if (is4In6(value, ip)) errs.push(invalidAt(field, value, 'must not be an IPv4-mapped IPv6 address'));
-  return errs;
+  const detail = problem();
+  return detail === undefined ? [] : [invalidAt(field, value, detail)];
 }
 
 /** netip.ParsePrefix: the last `/`, a strict address, a prefix length without a leading zero. */
@@ -228,17 +239,15 @@ export function isValidCIDRForLegacyField(
   strict: boolean,
   validOld: readonly string[] = [],
 ): FieldError[] {
-  if (validOld.includes(value)) return [];
-  const cidr = parseCIDRSloppy(value);
-  if (!cidr) return [invalidAt(field, value, CIDR_FORMAT)];
-  if (!strict) return [];
-  const prefix = parsePrefixStrict(value);
-  if (!prefix) return [invalidAt(field, value, 'must not have leading 0s in IP or prefix length')];
-  if (is4In6(value.slice(0, value.lastIndexOf('/')), prefix.ip))
-    return [invalidAt(field, value, 'must not have an IPv4-mapped IPv6 address')];
-  if (masked(prefix).some((b, i) => b !== prefix.ip[i]))
-    return [invalidAt(field, value, 'must not have bits set beyond the prefix length')];
-  return [];
+  return legacyFieldErrors(field, value, validOld, () => {
+    if (!parseCIDRSloppy(value)) return CIDR_FORMAT;
+    if (!strict) return undefined;
+    const prefix = parsePrefixStrict(value);
+    if (!prefix) return 'must not have leading 0s in IP or prefix length';
+    if (is4In6(value.slice(0, value.lastIndexOf('/')), prefix.ip)) return 'must not have an IPv4-mapped IPv6 address';
+    if (masked(prefix).some((b, i) => b !== prefix.ip[i])) return 'must not have bits set beyond the prefix length';
+    return undefined;
+  });
 }
 
 /** net.IP.IsUnspecified / IsLoopback / IsLinkLocalUnicast / IsLinkLocalMulticast. */

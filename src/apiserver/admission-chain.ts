@@ -7,7 +7,8 @@ import { isTerminating, namespaceTerminatingError } from './namespace-strategy';
 import type { ClientIdentity, Resource, ResourceType } from './request-types';
 import type { Store, StoreAdmission } from './store';
 import { qualifiedResource } from './strategy';
-import { PolicyAdmission, type ParamResource, type PolicyHook } from './validatingadmissionpolicy/dispatcher';
+import type { ParamResource } from './admissionpolicy/generic/policy-source';
+import { PolicyAdmission, type PolicyHook } from './validatingadmissionpolicy/dispatcher';
 import type { TypeConverter } from './mutatingadmissionpolicy/apply-configuration';
 import {
   MutatingPolicyAdmission,

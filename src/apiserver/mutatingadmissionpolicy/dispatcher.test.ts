@@ -23,6 +23,17 @@ function policy(sim: Sim, name: string, spec: Record<string, unknown>, binding: 
   );
 }
 
+/** The Status of a CREATE of pod web that admission refuses with that code and reason. */
+const refusedPod = (sim: Sim, code: number, reason: string) =>
+  failure(
+    sim.api.create(USER, 'pods', 'default', {
+      metadata: { name: 'web' },
+      spec: { containers: [{ name: 'app', image: 'nginx' }] },
+    } as Pod),
+    code,
+    reason,
+  );
+
 const jsonPatch = (expression: string) => ({ patchType: 'JSONPatch', jsonPatch: { expression } });
 const apply = (expression: string) => ({ patchType: 'ApplyConfiguration', applyConfiguration: { expression } });
 
@@ -64,14 +75,7 @@ describe('R317 MutatingAdmissionPolicy applied (apiserver plugin/policy/mutating
     policy(sim, 'args', {
       mutations: [apply('Object{spec: Object.spec{containers: [Object.spec.containers{name: "app", args: ["x"]}]}}')],
     });
-    const s = failure(
-      sim.api.create(USER, 'pods', 'default', {
-        metadata: { name: 'web' },
-        spec: { containers: [{ name: 'app', image: 'nginx' }] },
-      } as Pod),
-      403,
-      'Invalid',
-    );
+    const s = refusedPod(sim, 403, 'Invalid');
     expect(s.message).to.equal(
       "policy 'args' with binding 'args-binding' denied request: error applying patch: invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: .spec.containers[0].args",
     );
@@ -88,14 +92,7 @@ describe('R317 MutatingAdmissionPolicy applied (apiserver plugin/policy/mutating
     policy(sim, 'deep', {
       mutations: [jsonPatch('[JSONPatch{op: "add", path: "/metadata/annotations/a", value: "b"}]')],
     });
-    const s = failure(
-      sim.api.create(USER, 'pods', 'default', {
-        metadata: { name: 'web' },
-        spec: { containers: [{ name: 'app', image: 'nginx' }] },
-      } as Pod),
-      403,
-      'Invalid',
-    );
+    const s = refusedPod(sim, 403, 'Invalid');
     expect(s.message).to.equal(
       "policy 'deep' with binding 'deep-binding' denied request: JSON Patch: add operation does not apply: doc is missing path: \"/metadata/annotations/a\": missing value",
     );
@@ -208,25 +205,12 @@ describe('R317 MutatingAdmissionPolicy applied (apiserver plugin/policy/mutating
 
   it('an eviction (CREATE pods/eviction) is mutated before it is carried out: the pod is deleted with the grace the policy sets', () => {
     const sim = newSim(Release.of(36));
-    ok(
-      sim.api.create(USER, 'mutatingadmissionpolicies', undefined, {
-        metadata: { name: 'fast-evictions' },
-        spec: {
-          matchConstraints: {
-            resourceRules: [
-              { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/eviction'] },
-            ],
-          },
-          mutations: [apply('Object{deleteOptions: Object.deleteOptions{gracePeriodSeconds: 5}}')],
-        },
-      } as never),
-    );
-    ok(
-      sim.api.create(USER, 'mutatingadmissionpolicybindings', undefined, {
-        metadata: { name: 'fast-evictions' },
-        spec: { policyName: 'fast-evictions' },
-      } as never),
-    );
+    policy(sim, 'fast-evictions', {
+      matchConstraints: {
+        resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/eviction'] }],
+      },
+      mutations: [apply('Object{deleteOptions: Object.deleteOptions{gracePeriodSeconds: 5}}')],
+    });
     apiCreatePod(sim, 'web');
     ok(sim.api.evict(USER, 'default', 'web', { metadata: { name: 'web', namespace: 'default' } } as never));
     const pod = ok(sim.api.get('pods', 'default', 'web'));
@@ -284,14 +268,7 @@ describe('R317 MutatingAdmissionPolicy applied (apiserver plugin/policy/mutating
       failurePolicy: 'Ignore',
       mutations: [jsonPatch('[JSONPatch{op: "add", path: "/spec/colour", value: "red"}]')],
     });
-    const s = failure(
-      sim.api.create(USER, 'pods', 'default', {
-        metadata: { name: 'web' },
-        spec: { containers: [{ name: 'app', image: 'nginx' }] },
-      } as Pod),
-      500,
-      'InternalError',
-    );
+    const s = refusedPod(sim, 500, 'InternalError');
     expect(s.message).to.equal('Internal error occurred: strict decoding error: unknown field "spec.colour"');
   });
 

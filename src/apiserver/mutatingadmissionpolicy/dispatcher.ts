@@ -1,14 +1,14 @@
 import { StatusError } from '../../apimachinery/errors';
 import type { KubeObject } from '../../apimachinery/object';
-import type {
-  MutatingAdmissionPolicy,
-  MutatingAdmissionPolicyBinding,
-  ValidatingAdmissionPolicyBinding,
-} from '../../apimachinery/types';
+import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from '../../apimachinery/types';
 import type { Release } from '../../foundation/release';
 import type { Timeline } from '../../foundation/timeline/timeline';
-import { admissionActivation, celNamespaceObject, typedVariables } from '../cel/admission';
+import { collectParams, namespaceObject, requestNamespace } from '../admissionpolicy/generic/policy-dispatcher';
+import { PolicyMatcher } from '../admissionpolicy/generic/policy-matcher';
+import { hookParams, type PolicyHook, type PolicySource } from '../admissionpolicy/generic/policy-source';
+import { admissionActivation, typedVariables } from '../cel/admission';
 import { type CompiledExpression, compileExpression } from '../cel/compile';
+import { lazyVariables } from '../cel/composition';
 import { celEnvironment } from '../cel/environment';
 import {
   CelJSONPatch,
@@ -18,14 +18,6 @@ import {
   patchTypesEnvironment,
   typeNameMismatches,
 } from '../cel/mutation';
-import { parseGroupVersion } from '../validatingadmissionpolicy/strategy';
-import {
-  collectParams,
-  lazyVariables,
-  matchesResources,
-  type PolicySource,
-  requestNamespace,
-} from '../validatingadmissionpolicy/dispatcher';
 import { decodeProblems } from '../strict-decoding';
 import { admissionRequest, type AdmissionRequestInfo } from '../webhook/dispatcher';
 import { internalError } from '../webhook/errors';
@@ -36,14 +28,10 @@ import { applyJsonPatch, JsonPatchError, type PatchOperation } from './json-patc
 const PLUGIN = 'staging/src/k8s.io/apiserver/pkg/admission/plugin/policy/mutating';
 
 /** A MutatingAdmissionPolicy with the bindings that name it, both in name order. */
-export interface MutatingPolicyHook {
-  readonly policy: MutatingAdmissionPolicy;
-  readonly bindings: readonly MutatingAdmissionPolicyBinding[];
-}
+export type MutatingPolicyHook = PolicyHook<MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding>;
 
 /** Where the plugin reads its policies, namespaces, params, and the type converter of server-side apply. */
-export interface MutatingPolicySource extends Omit<PolicySource, 'hooks'> {
-  hooks(): readonly MutatingPolicyHook[];
+export interface MutatingPolicySource extends PolicySource<MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding> {
   typeConverter(): TypeConverter;
 }
 
@@ -162,9 +150,7 @@ export class MutatingPolicyAdmission {
     const invocations = this.invocations(info, object, oldObject, errors);
     let current = object;
     let dirty = false;
-    const nsName =
-      info.attributes.kind === 'Namespace' && info.attributes.group === '' ? '' : (info.attributes.namespace ?? '');
-    const namespaceObject = nsName ? celNamespaceObject(this.source.namespace(nsName) as never) : null;
+    const nsObject = namespaceObject(info, this.source);
     for (const inv of invocations) {
       const policy = inv.compiled.policy;
       const name = policy.metadata.name ?? '';
@@ -175,7 +161,7 @@ export class MutatingPolicyAdmission {
         this.event(info, name, bindingName, 'failed', message);
       };
       const request = admissionRequest(info, current, oldObject);
-      const match = inv.compiled.matcher.match(request, current, oldObject, namespaceObject, inv.param);
+      const match = inv.compiled.matcher.match(request, current, oldObject, nsObject, inv.param);
       if ('error' in match) {
         fail(match.error);
         continue;
@@ -190,7 +176,7 @@ export class MutatingPolicyAdmission {
           object: current,
           oldObject,
           request: admissionRequest(info, current, oldObject),
-          namespaceObject,
+          namespaceObject: nsObject,
           params: inv.param,
           variables: {},
         });
@@ -229,40 +215,17 @@ export class MutatingPolicyAdmission {
     oldObject: KubeObject | undefined,
     errors: PolicyError[],
   ): Invocation[] {
-    const a = info.attributes;
-    const nsLabels = (ns: string) => this.source.namespaceLabels(ns);
+    const matcher = new PolicyMatcher(info.attributes, object, oldObject, (ns) => this.source.namespaceLabels(ns));
     const out: Invocation[] = [];
     for (const { policy, bindings } of this.source.hooks()) {
-      const c = policy.spec?.matchConstraints;
-      if (
-        !c ||
-        !matchesResources(
-          c.resourceRules,
-          c.excludeResourceRules,
-          c.namespaceSelector,
-          c.objectSelector,
-          a,
-          object,
-          oldObject,
-          nsLabels,
-          true,
-        )
-      )
-        continue;
+      if (!matcher.definitionMatches(policy)) continue;
       const name = policy.metadata.name ?? '';
       const failurePolicy = policy.spec?.failurePolicy ?? 'Fail';
       const paramKind = policy.spec?.paramKind;
-      const params =
-        paramKind === undefined
-          ? undefined
-          : this.source.paramResource(paramKind.apiVersion ?? '', paramKind.kind ?? '');
-      if (paramKind !== undefined && params === undefined) {
-        const gv = parseGroupVersion(paramKind.apiVersion ?? '');
-        const gvk =
-          typeof gv === 'string' ? `/, Kind=${paramKind.kind}` : `${gv.group}/${gv.version}, Kind=${paramKind.kind}`;
-        const message = `failed to configure policy: failed to find resource referenced by paramKind: '${gvk}'`;
-        errors.push({ policy: name, message, failurePolicy });
-        this.event(info, name, undefined, 'failed', message);
+      const params = hookParams(paramKind, this.source);
+      if ('error' in params) {
+        errors.push({ policy: name, message: params.error, failurePolicy });
+        this.event(info, name, undefined, 'failed', params.error);
         continue;
       }
       let compiled = this.compiled.get(policy);
@@ -271,29 +234,9 @@ export class MutatingPolicyAdmission {
         this.compiled.set(policy, compiled);
       }
       for (const binding of bindings) {
-        const m = binding.spec?.matchResources;
-        if (
-          m &&
-          !matchesResources(
-            m.resourceRules,
-            m.excludeResourceRules,
-            m.namespaceSelector,
-            m.objectSelector,
-            a,
-            object,
-            oldObject,
-            nsLabels,
-            false,
-          )
-        )
-          continue;
+        if (!matcher.bindingMatches(binding)) continue;
         const bindingName = binding.metadata.name ?? '';
-        const collected = collectParams(
-          paramKind,
-          params,
-          binding as ValidatingAdmissionPolicyBinding,
-          requestNamespace(info),
-        );
+        const collected = collectParams(paramKind, params.resource, binding, requestNamespace(info));
         if (typeof collected === 'string') {
           const message = `failed to configure binding: ${collected}`;
           errors.push({ policy: name, binding: bindingName, message, failurePolicy });

@@ -1,47 +1,29 @@
 import type { Release } from '../../foundation/release';
 import type { Timeline } from '../../foundation/timeline/timeline';
-import { admissionActivation, celNamespaceObject } from '../cel/admission';
+import { admissionActivation } from '../cel/admission';
 import { compileExpression, type CompiledExpression } from '../cel/compile';
+import { lazyVariables } from '../cel/composition';
 import { celEnvironment } from '../cel/environment';
-import { CelFunctionError, typeName } from '../cel/library/library';
+import { typeName } from '../cel/library/library';
 import { StatusError } from '../../apimachinery/errors';
 import type { KubeObject } from '../../apimachinery/object';
-import { labelSelectorAsSelector, type Labels } from '../../apimachinery/selectors';
-import type {
-  Namespace,
-  NamedRuleWithOperations,
-  ValidatingAdmissionPolicy,
-  ValidatingAdmissionPolicyBinding,
-  ValidatingAdmissionPolicySpec,
-} from '../../apimachinery/types';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../apimachinery/types';
+import { collectParams, namespaceObject, requestNamespace } from '../admissionpolicy/generic/policy-dispatcher';
+import { PolicyMatcher } from '../admissionpolicy/generic/policy-matcher';
+import type * as generic from '../admissionpolicy/generic/policy-source';
+import { hookParams } from '../admissionpolicy/generic/policy-source';
 import { admissionRequest, type AdmissionRequestInfo } from '../webhook/dispatcher';
 import { ConditionMatcher } from '../webhook/match-conditions';
-import { ruleMatches, selectorsMatch, type AdmissionAttributes } from '../webhook/matching';
-import { parseGroupVersion, policyVariables } from './strategy';
+import type { AdmissionAttributes } from '../webhook/matching';
+import { policyVariables } from './strategy';
 
 const PLUGIN = 'staging/src/k8s.io/apiserver/pkg/admission/plugin/policy/validating';
 
-/** A policy with the bindings that name it (generic/policy_source.go PolicyHook). */
-export interface PolicyHook {
-  readonly policy: ValidatingAdmissionPolicy;
-  readonly bindings: readonly ValidatingAdmissionPolicyBinding[];
-}
+/** A ValidatingAdmissionPolicy with the bindings that name it (generic/policy_source.go PolicyHook). */
+export type PolicyHook = generic.PolicyHook<ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding>;
 
-/** Where the plugin reads its policies and namespaces (the policy source's informers). */
-export interface PolicySource {
-  /** Policies in name order, each with its bindings in name order; bindings of a policy that does not exist are left out. */
-  hooks(): readonly PolicyHook[];
-  namespace(name: string): Namespace | undefined;
-  namespaceLabels(name: string): Labels;
-  /** The served resource of a paramKind (the policy source's REST mapping), or undefined when nothing serves that kind. */
-  paramResource(apiVersion: string, kind: string): ParamResource | undefined;
-}
-
-/** The objects of a param kind (the param informer's lister): cluster-scoped, or listed by namespace. */
-export interface ParamResource {
-  readonly namespaced: boolean;
-  list(namespace: string | undefined): readonly KubeObject[];
-}
+/** Where the plugin reads its policies, namespaces and params. */
+export type PolicySource = generic.PolicySource<ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding>;
 
 /** A policy's expressions compiled once, in the release's environment (validating/plugin.go compilePolicy). */
 class CompiledPolicy {
@@ -129,26 +111,11 @@ export class PolicyAdmission {
   /** Validates one request; returns its warnings, or throws the denial. */
   validate(info: AdmissionRequestInfo, object: KubeObject | undefined, oldObject: KubeObject | undefined): string[] {
     const a = info.attributes;
-    const nsLabels = (ns: string) => this.source.namespaceLabels(ns);
+    const matcher = new PolicyMatcher(a, object, oldObject, (ns) => this.source.namespaceLabels(ns));
     const denied: Decision[] = [];
     const warnings: string[] = [];
     for (const { policy, bindings } of this.source.hooks()) {
-      const constraints = policy.spec?.matchConstraints;
-      if (
-        !constraints ||
-        !matchesResources(
-          constraints.resourceRules,
-          constraints.excludeResourceRules,
-          constraints.namespaceSelector,
-          constraints.objectSelector,
-          a,
-          object,
-          oldObject,
-          nsLabels,
-          true,
-        )
-      )
-        continue;
+      if (!matcher.definitionMatches(policy)) continue;
       const failurePolicy = policy.spec?.failurePolicy ?? 'Fail';
       const name = policy.metadata.name ?? '';
       // dispatcher.go addConfigError: a configuration error fails the request under Fail, whatever the binding's actions.
@@ -159,16 +126,9 @@ export class PolicyAdmission {
         this.event(d, info, 'denied');
       };
       const paramKind = policy.spec?.paramKind;
-      const params =
-        paramKind === undefined
-          ? undefined
-          : this.source.paramResource(paramKind.apiVersion ?? '', paramKind.kind ?? '');
-      if (paramKind !== undefined && params === undefined) {
-        // policy_source.go ensureParamsForPolicyLocked: the hook's ConfigurationError (a schema.GroupVersionKind as %v prints it).
-        const gv = parseGroupVersion(paramKind.apiVersion ?? '');
-        const gvk =
-          typeof gv === 'string' ? `/, Kind=${paramKind.kind}` : `${gv.group}/${gv.version}, Kind=${paramKind.kind}`;
-        configError(`failed to configure policy: failed to find resource referenced by paramKind: '${gvk}'`);
+      const params = hookParams(paramKind, this.source);
+      if ('error' in params) {
+        configError(params.error);
         continue;
       }
       let compiled = this.compiled.get(policy);
@@ -178,23 +138,8 @@ export class PolicyAdmission {
       }
       const annotations = new Map<string, string[]>();
       for (const binding of bindings) {
-        const m = binding.spec?.matchResources;
-        if (
-          m &&
-          !matchesResources(
-            m.resourceRules,
-            m.excludeResourceRules,
-            m.namespaceSelector,
-            m.objectSelector,
-            a,
-            object,
-            oldObject,
-            nsLabels,
-            false,
-          )
-        )
-          continue;
-        const collected = collectParams(paramKind, params, binding, requestNamespace(info));
+        if (!matcher.bindingMatches(binding)) continue;
+        const collected = collectParams(paramKind, params.resource, binding, requestNamespace(info));
         if (typeof collected === 'string') {
           configError(`failed to configure binding: ${collected}`, binding.metadata.name ?? '');
           continue;
@@ -253,14 +198,18 @@ export class PolicyAdmission {
       reason,
     });
     const request = admissionRequest(info, object, oldObject);
-    // The namespace of a namespaced request (a Namespace itself has none), for namespaceObject.
-    const nsName =
-      info.attributes.kind === 'Namespace' && info.attributes.group === '' ? '' : (info.attributes.namespace ?? '');
-    const namespaceObject = nsName ? celNamespaceObject(this.source.namespace(nsName) as never) : null;
-    const match = compiled.matcher.match(request, object, oldObject, namespaceObject, params);
+    const nsObject = namespaceObject(info, this.source);
+    const match = compiled.matcher.match(request, object, oldObject, nsObject, params);
     if ('error' in match) return { decisions: failurePolicy === 'Ignore' ? [] : [decision(match.error)], audit: [] };
     if (!match.matches) return { decisions: [], audit: [] };
-    const activation = admissionActivation({ object, oldObject, request, namespaceObject, params, variables: {} });
+    const activation = admissionActivation({
+      object,
+      oldObject,
+      request,
+      namespaceObject: nsObject,
+      params,
+      variables: {},
+    });
     activation.variables = lazyVariables(compiled, activation);
     const decisions: Decision[] = [];
     policy.spec?.validations?.forEach((v, i) => {
@@ -352,110 +301,6 @@ function auditAnnotations(
       );
   }
   return results;
-}
-
-/**
- * The request's namespace as admission.Attributes GetNamespace gives it: that of a namespaced
- * object; for a Namespace, the name in the request path (requestinfo.go: none for a CREATE, which
- * posts to /api/v1/namespaces); else none.
- */
-export function requestNamespace(info: AdmissionRequestInfo): string {
-  const a = info.attributes;
-  if (a.group === '' && a.kind === 'Namespace') return a.operation === 'CREATE' ? '' : a.name;
-  return a.namespace ?? '';
-}
-
-/**
- * generic/policy_dispatcher.go CollectParams: the params one binding evaluates its policy with.
- * No paramKind, or no paramRef: once with params null. A namespaced param kind is looked up in
- * paramRef.namespace, else the request's namespace (none for a cluster-scoped request: an error);
- * a cluster-scoped one refuses a namespace. By name, the one object (none when it is missing); by
- * selector, every matching one, each evaluated in turn. None found with parameterNotFoundAction
- * Deny is an error; with Allow the binding is skipped. An error is a string.
- */
-export function collectParams(
-  paramKind: ValidatingAdmissionPolicySpec['paramKind'],
-  resource: ParamResource | undefined,
-  binding: ValidatingAdmissionPolicyBinding,
-  namespace: string,
-): readonly unknown[] | string {
-  const ref = binding.spec?.paramRef;
-  if (paramKind === undefined || ref === undefined || resource === undefined) return [null];
-  let paramsNamespace: string | undefined;
-  if (resource.namespaced) {
-    paramsNamespace = ref.namespace || namespace;
-    if (!paramsNamespace)
-      return 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources';
-  } else if (ref.namespace) return 'paramRef.namespace must not be provided for a cluster-scoped `paramKind`';
-  let found: readonly KubeObject[];
-  if (ref.name) {
-    if (ref.selector !== undefined) return 'paramRef.name and paramRef.selector are mutually exclusive';
-    found = resource.list(paramsNamespace).filter((o) => o.metadata.name === ref.name);
-  } else if (ref.selector !== undefined) {
-    const selector = labelSelectorAsSelector(ref.selector as never);
-    found = resource.list(paramsNamespace).filter((o) => selector.matches(o.metadata.labels ?? {}));
-  } else return 'one of name or selector must be provided';
-  if (found.length === 0 && ref.parameterNotFoundAction === 'Deny')
-    return 'no params found for policy binding with `Deny` parameterNotFoundAction';
-  // wrappedParam: a built-in object's TypeMeta is filled in from the paramKind, so CEL sees apiVersion and kind.
-  return found.map((o) => ({ apiVersion: paramKind.apiVersion, kind: paramKind.kind, ...o }));
-}
-
-/**
- * composition.go: `variables.NAME` is evaluated when an expression first reads it, once per
- * request; its error is the reading expression's (`composited variable "NAME" fails to evaluate: …`).
- */
-export function lazyVariables(
-  compiled: { readonly variables: readonly { readonly name: string; readonly program: CompiledExpression | string }[] },
-  activation: Record<string, unknown>,
-): Record<string, unknown> {
-  const vars: Record<string, unknown> = {};
-  for (const { name, program } of compiled.variables) {
-    let cached: { value: unknown } | { error: string } | undefined;
-    Object.defineProperty(vars, name, {
-      enumerable: true,
-      get() {
-        if (cached === undefined) {
-          if (typeof program === 'string')
-            cached = { error: `composited variable ${JSON.stringify(name)} fails to compile: ${program}` };
-          else {
-            const r = program.evaluate(activation);
-            cached =
-              'error' in r
-                ? { error: `composited variable ${JSON.stringify(name)} fails to evaluate: ${r.cause}` }
-                : { value: r.value };
-          }
-        }
-        if ('error' in cached) throw new CelFunctionError(cached.error);
-        return cached.value;
-      },
-    });
-  }
-  return vars;
-}
-
-/**
- * policy/matching/matching.go Matches: the selectors, no exclude rule matching, and one of the
- * resource rules (with its resourceNames, when given). A binding without rules matches every
- * resource its policy does; a policy needs rules (validation requires them).
- */
-export function matchesResources(
-  rules: readonly NamedRuleWithOperations[] | undefined,
-  exclude: readonly NamedRuleWithOperations[] | undefined,
-  nsSelector: Parameters<typeof selectorsMatch>[0],
-  objSelector: Parameters<typeof selectorsMatch>[1],
-  a: AdmissionAttributes,
-  object: KubeObject | undefined,
-  oldObject: KubeObject | undefined,
-  namespaceLabels: (ns: string) => Labels,
-  requireRules: boolean,
-): boolean {
-  if (!selectorsMatch(nsSelector, objSelector, a, object, oldObject, namespaceLabels)) return false;
-  const named = (r: NamedRuleWithOperations) =>
-    ruleMatches(r, a) && ((r.resourceNames ?? []).length === 0 || r.resourceNames!.includes(a.name));
-  if ((exclude ?? []).some(named)) return false;
-  if ((rules ?? []).length === 0) return !requireRules;
-  return rules!.some(named);
 }
 
 /**

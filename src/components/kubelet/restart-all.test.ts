@@ -27,6 +27,10 @@ import {
 } from './testing';
 
 const RESTART_ALL_88 = [{ action: 'RestartAllContainers', exitCodes: { operator: 'In', values: [88] } }];
+/** A Restart rule for the exit code `code`. */
+const restartOn = (code: number) => [{ action: 'Restart', exitCodes: { operator: 'In', values: [code] } }];
+/** Container `app`, restartPolicy Never, brought back by its rule when it exits 42. */
+const APP_RESTARTED_ON_42 = { name: 'app', restartPolicy: 'Never', restartPolicyRules: restartOn(42) };
 
 /**
  * A Never pod with init container `setup`, regular container `app` and a `watcher` (container
@@ -244,7 +248,7 @@ describe('V70 init containers under ContainerRestartRules', () => {
   it('V70 v1.35: a matching Restart rule retries an init container in a Never pod; an exit it does not match fails the pod', () => {
     const rules = (code: number) => ({
       restartPolicy: 'Never',
-      restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [code] } }],
+      restartPolicyRules: restartOn(code),
     });
     const retried = failingInit(Release.of(35), rules(1), 'Never');
     expect(retried.phase).to.equal('Pending');
@@ -260,13 +264,7 @@ describe('V70 probes and the liveness kill under ContainerRestartRules', () => {
       metadata: { name: 'job', uid: 'u1' },
       spec: {
         restartPolicy: 'Never',
-        containers: [
-          {
-            name: 'app',
-            restartPolicy: 'Never',
-            restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }],
-          } as never,
-        ],
+        containers: [APP_RESTARTED_ON_42 as never],
       },
     };
     const status: PodStatus = {
@@ -318,9 +316,7 @@ describe('V70 probes and the liveness kill under ContainerRestartRules', () => {
         restartPolicy: 'Never',
         containers: [
           {
-            name: 'app',
-            restartPolicy: 'Never',
-            restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }],
+            ...APP_RESTARTED_ON_42,
             readinessProbe: { httpGet: { path: '/ready', port: 8080 }, periodSeconds: 1 },
           } as never,
         ],

@@ -1,13 +1,8 @@
 // It spawns the real kubectl against a served cluster: this file runs in a process of its own (scripts/unit-tests.ts).
-import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { expect } from 'chai';
-import { realKubectlPath } from '../kubectl/real-kubectl';
-import { parseClockMode } from './clock-driver';
-import { serve, type ServedCluster } from './serve';
+import type { ServedCluster } from './serve';
+import { type ServedKubectl, serveWithRealKubectl } from './kubectl-testing';
 
 /**
  * Secrets, ConfigMaps and ServiceAccounts with the real kubectl v1.36 against `terminating serve`:
@@ -17,31 +12,12 @@ import { serve, type ServedCluster } from './serve';
  * `delete` removes them at once.
  */
 let served: ServedCluster;
-let env: NodeJS.ProcessEnv;
-let kubectl: string;
+let run: ServedKubectl['run'];
 
 before(async () => {
-  served = await serve({
-    port: 0,
-    clock: parseClockMode('fast=60'),
-    reportDir: mkdtempSync(join(tmpdir(), 'config-objects-')),
-  });
-  kubectl = await realKubectlPath();
-  env = {
-    PATH: process.env.PATH ?? '',
-    HOME: mkdtempSync(join(tmpdir(), 'config-objects-home-')),
-    KUBECONFIG: served.kubeconfig,
-  };
+  ({ served, run } = await serveWithRealKubectl({ prefix: 'config-objects' }));
 });
 after(() => served.close());
-
-function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 describe('R90 R91 R92 Secrets, ConfigMaps and ServiceAccounts with the real kubectl v1.36', () => {
   it('create (protobuf bodies), get (Table columns), describe, delete', async () => {

@@ -1,14 +1,12 @@
 // It spawns the real kubectl against a served cluster: this file runs in a process of its own (scripts/unit-tests.ts).
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { expect } from 'chai';
 import { Release } from '../../foundation/release';
-import { realKubectlPath } from '../kubectl/real-kubectl';
-import { parseClockMode } from './clock-driver';
-import { serve, type ServedCluster } from './serve';
+import { type ServedKubectl, serveWithRealKubectl } from './kubectl-testing';
+import type { ServedCluster } from './serve';
 
 /**
  * R317 with the real kubectl v1.36 against `terminating serve --kubernetes 1.36`: `apply -f` of a
@@ -16,10 +14,11 @@ import { serve, type ServedCluster } from './serve';
  * a pod created afterwards (`kubectl run`) is stored mutated; a mutation that cannot apply fails
  * the create with the policy's message. On 1.35 the resource is not in discovery and kubectl says so.
  */
-const POLICY = `apiVersion: admissionregistration.k8s.io/v1
+/** A MutatingAdmissionPolicy on pod CREATEs, `rest` of its spec after matchConstraints, and its binding, as YAML. */
+const policyYaml = (name: string, rest: string) => `apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingAdmissionPolicy
 metadata:
-  name: hold-pods
+  name: ${name}
 spec:
   matchConstraints:
     resourceRules:
@@ -27,111 +26,91 @@ spec:
       apiGroups: [""]
       apiVersions: [v1]
       resources: [pods]
-  mutations:
-  - patchType: JSONPatch
-    jsonPatch:
-      expression: '[JSONPatch{op: "add", path: "/metadata/finalizers", value: ["example.com/hold"]}]'
----
+${rest}---
 apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingAdmissionPolicyBinding
 metadata:
-  name: hold-pods
+  name: ${name}
 spec:
-  policyName: hold-pods
+  policyName: ${name}
 `;
 
+const POLICY = policyYaml(
+  'hold-pods',
+  `  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: '[JSONPatch{op: "add", path: "/metadata/finalizers", value: ["example.com/hold"]}]'
+`,
+);
+
 /** A policy whose ApplyConfiguration sets an atomic list (a container's args): refused when applied. */
-const ATOMIC = `apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata:
-  name: set-args
-spec:
-  matchConstraints:
-    resourceRules:
-    - operations: [CREATE]
-      apiGroups: [""]
-      apiVersions: [v1]
-      resources: [pods]
-  matchConditions:
+const ATOMIC = policyYaml(
+  'set-args',
+  `  matchConditions:
   - name: only-batch
     expression: 'object.metadata.name.startsWith("batch")'
   mutations:
   - patchType: ApplyConfiguration
     applyConfiguration:
       expression: 'Object{spec: Object.spec{containers: [Object.spec.containers{name: object.spec.containers[0].name, args: ["x"]}]}}'
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicyBinding
-metadata:
-  name: set-args
-spec:
-  policyName: set-args
-`;
+`,
+);
 
-let kubectl: string;
 let dir: string;
 const servers: ServedCluster[] = [];
-before(async () => {
-  kubectl = await realKubectlPath(process.platform, process.arch, 36);
+before(() => {
   dir = mkdtempSync(join(tmpdir(), 'map-home-'));
   writeFileSync(join(dir, 'policy.yaml'), POLICY);
   writeFileSync(join(dir, 'atomic.yaml'), ATOMIC);
 });
 after(() => Promise.all(servers.map((s) => s.close())));
 
-async function start(minor: number): Promise<NodeJS.ProcessEnv> {
-  const served = await serve({
-    port: 0,
-    clock: parseClockMode('jump'),
+/** A served cluster of that release, in jump mode, and the real kubectl v1.36 for it. */
+async function start(minor: number): Promise<ServedKubectl['run']> {
+  const { served, run } = await serveWithRealKubectl({
+    prefix: 'map-test',
+    clock: 'jump',
     release: Release.of(minor),
-    reportDir: mkdtempSync(join(tmpdir(), 'map-test-')),
+    kubectlMinor: 36,
   });
   servers.push(served);
-  const home = mkdtempSync(join(dir, `home-${minor}-`));
-  return { PATH: process.env.PATH ?? '', HOME: home, KUBECONFIG: served.kubeconfig };
-}
-
-function run(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  return run;
 }
 
 describe('R317 MutatingAdmissionPolicy with the real kubectl v1.36', () => {
   it('1.36: apply -f creates the policy and its binding; get lists them', async () => {
-    const env = await start(36);
-    const applied = await run(env, 'apply', '-f', join(dir, 'policy.yaml'));
+    const run = await start(36);
+    const applied = await run('apply', '-f', join(dir, 'policy.yaml'));
     expect(applied, applied.stderr).to.include({
       code: 0,
       stdout:
         'mutatingadmissionpolicy.admissionregistration.k8s.io/hold-pods created\n' +
         'mutatingadmissionpolicybinding.admissionregistration.k8s.io/hold-pods created\n',
     });
-    const got = await run(env, 'get', 'mutatingadmissionpolicies', '-o', 'name');
+    const got = await run('get', 'mutatingadmissionpolicies', '-o', 'name');
     expect(got, got.stderr).to.include({
       code: 0,
       stdout: 'mutatingadmissionpolicy.admissionregistration.k8s.io/hold-pods\n',
     });
-    const table = await run(env, 'get', 'mutatingadmissionpolicies');
+    const table = await run('get', 'mutatingadmissionpolicies');
     expect(table.code, table.stderr).to.equal(0);
     expect(table.stdout).to.match(/^NAME\s+MUTATIONS\s+PARAMKIND\s+AGE\nhold-pods\s+1\s+<unset>\s+\S+\n$/);
-    const bindings = await run(env, 'get', 'mutatingadmissionpolicybindings');
+    const bindings = await run('get', 'mutatingadmissionpolicybindings');
     expect(bindings.stdout, bindings.stderr).to.match(
       /^NAME\s+POLICYNAME\s+PARAMREF\s+AGE\nhold-pods\s+hold-pods\s+<unset>\s+\S+\n$/,
     );
   });
 
   it('1.36: a pod created after the policy is stored with its finalizer; a mutation that cannot apply fails the create', async () => {
-    const env = await start(36);
-    const applied = await run(env, 'apply', '-f', join(dir, 'policy.yaml'), '-f', join(dir, 'atomic.yaml'));
+    const run = await start(36);
+    const applied = await run('apply', '-f', join(dir, 'policy.yaml'), '-f', join(dir, 'atomic.yaml'));
     expect(applied.code, applied.stderr).to.equal(0);
-    const created = await run(env, 'run', 'guarded', '--image=nginx');
+    const created = await run('run', 'guarded', '--image=nginx');
     expect(created, created.stderr).to.include({ code: 0, stdout: 'pod/guarded created\n' });
-    const finalizers = await run(env, 'get', 'pod', 'guarded', '-o', 'jsonpath={.metadata.finalizers}');
+    const finalizers = await run('get', 'pod', 'guarded', '-o', 'jsonpath={.metadata.finalizers}');
     expect(finalizers, finalizers.stderr).to.include({ code: 0, stdout: '["example.com/hold"]' });
-    const refused = await run(env, 'run', 'batch-1', '--image=busybox');
+    const refused = await run('run', 'batch-1', '--image=busybox');
     expect(refused.code).to.not.equal(0);
     expect(refused.stderr).to.equal(
       "The pods \"batch-1\" is invalid: : policy 'set-args' with binding 'set-args' denied request: error applying patch: invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: .spec.containers[0].args\n",
@@ -139,8 +118,8 @@ describe('R317 MutatingAdmissionPolicy with the real kubectl v1.36', () => {
   });
 
   it('1.35: the kind is not served, kubectl apply fails finding it', async () => {
-    const env = await start(35);
-    const applied = await run(env, 'apply', '-f', join(dir, 'policy.yaml'));
+    const run = await start(35);
+    const applied = await run('apply', '-f', join(dir, 'policy.yaml'));
     expect(applied.code).to.not.equal(0);
     expect(applied.stderr).to.contain('no matches for kind "MutatingAdmissionPolicy"');
   });

@@ -1,13 +1,10 @@
 // It spawns the real kubectl against a served cluster: this file runs in a process of its own (scripts/unit-tests.ts).
-import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { expect } from 'chai';
-import { realKubectlPath } from '../kubectl/real-kubectl';
-import { parseClockMode } from './clock-driver';
-import { serve, type ServedCluster } from './serve';
+import type { ServedCluster } from './serve';
+import { type ServedKubectl, serveWithRealKubectl } from './kubectl-testing';
 import { Release } from '../../foundation/release';
 
 /**
@@ -18,29 +15,17 @@ import { Release } from '../../foundation/release';
  * refused by strict decoding and nothing is stored; `kubectl explain` describes both.
  */
 let served: ServedCluster;
-let env: NodeJS.ProcessEnv;
-let kubectl: string;
+let run: ServedKubectl['run'];
 let dir: string;
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'strict136-'));
-  served = await serve({ port: 0, clock: parseClockMode('fast=60'), reportDir: dir, release: Release.parse('v1.36') });
-  kubectl = await realKubectlPath(process.platform, process.arch, 36);
-  env = {
-    PATH: process.env.PATH ?? '',
-    HOME: mkdtempSync(join(tmpdir(), 'strict136-home-')),
-    KUBECONFIG: served.kubeconfig,
-  };
+  ({ served, run, dir } = await serveWithRealKubectl({
+    prefix: 'strict136',
+    release: Release.parse('v1.36'),
+    kubectlMinor: 36,
+  }));
 });
 after(() => served.close());
-
-function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 const MATCH = {
   resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],

@@ -1,13 +1,11 @@
 // It spawns the real kubectl against a served cluster: this file runs in a process of its own (scripts/unit-tests.ts).
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { expect } from 'chai';
-import { realKubectlPath } from '../kubectl/real-kubectl';
-import { parseClockMode } from './clock-driver';
-import { serve, type ServedCluster } from './serve';
+import { type ServedKubectl, serveWithRealKubectl } from './kubectl-testing';
+import type { ServedCluster } from './serve';
 
 /**
  * The real kubectl v1.36 against `terminating serve` for the workloads (W6, W8): `scale` through
@@ -17,30 +15,11 @@ import { serve, type ServedCluster } from './serve';
  * cluster for all, in jump mode (virtual time runs while kubectl waits on a watch).
  */
 let served: ServedCluster;
-let env: NodeJS.ProcessEnv;
-let kubectl: string;
+let run: ServedKubectl['run'];
 before(async () => {
-  served = await serve({
-    port: 0,
-    clock: parseClockMode('jump'),
-    reportDir: mkdtempSync(join(tmpdir(), 'workloads-test-')),
-  });
-  kubectl = await realKubectlPath();
-  env = {
-    PATH: process.env.PATH ?? '',
-    HOME: mkdtempSync(join(tmpdir(), 'workloads-home-')),
-    KUBECONFIG: served.kubeconfig,
-  };
+  ({ served, run } = await serveWithRealKubectl({ prefix: 'workloads', clock: 'jump' }));
 });
 after(() => served.close());
-
-function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 const requests = (text: RegExp) =>
   served.cluster.timeline
