@@ -2,7 +2,7 @@ import type { Clock } from '../foundation/clock';
 import type { Pod } from '../apimachinery/types';
 import type { EtcdEvent } from './etcd';
 import type { KubeObject } from '../apimachinery/object';
-import { StatusError } from '../apimachinery/errors';
+import { expired } from './list-options';
 import type { RevisionReader } from '../foundation/timeline/timeline';
 import type { Etcd } from './etcd';
 import { toWatchEvent, Watch, type WatchEvent, type WatchFilter } from './watch';
@@ -107,15 +107,7 @@ export class WatchIndex {
         ? undefined
         : Number(opts.resourceVersion);
     if (from !== undefined && from < compactedRevision()) {
-      throw new StatusError({
-        kind: 'Status',
-        apiVersion: 'v1',
-        metadata: {},
-        status: 'Failure',
-        reason: 'Expired',
-        code: 410,
-        message: `too old resource version: ${from} (${compactedRevision()})`,
-      });
+      throw expired(`too old resource version: ${from} (${compactedRevision()})`);
     }
     const w: Watch = new Watch(this.clock, this.latencyMs, filter, handler, () => this.remove(w, node));
     if (opts.sendInitialEvents) {
