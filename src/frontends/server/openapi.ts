@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { OpenApiSchema } from '../../apiserver/managedfields/schema';
 import { definitionsForRelease } from '../../apiserver/strict-decoding';
 import type { Release } from '../../foundation/release';
 import type { ApiServer } from '../../apiserver/apiserver';
 import { customResources, SERVED_RESOURCES, type ServedResource } from '../../apiserver/resources';
+import { computeETag } from './openapi-http';
 
 /**
  * R110 — OpenAPI v3 and v2 of the served kinds (staging/src/k8s.io/kube-openapi handler3 and handler;
@@ -101,11 +101,8 @@ function gvPath(r: ServedResource): string {
 function openApiRoot(release: Release, custom: readonly ServedResource[]): object {
   const paths: Record<string, { serverRelativeURL: string }> = {};
   for (const gv of new Set([...SERVED_RESOURCES, ...custom].map(gvPath))) {
-    const hash = createHash('sha512')
-      .update(JSON.stringify(buildDocument(`/openapi/v3/${gv}`, release, custom)))
-      .digest('hex')
-      .toUpperCase()
-      .slice(0, 128);
+    // The document's ETag (R322): a client caches the hashed URL for good.
+    const hash = computeETag(JSON.stringify(buildDocument(`/openapi/v3/${gv}`, release, custom)));
     paths[gv] = { serverRelativeURL: `/openapi/v3/${gv}?hash=${hash}` };
   }
   return { paths };
