@@ -40,12 +40,15 @@ after(() => {
   for (const s of servers.values()) s.close();
 });
 
+/**
+ * One HOME for the file: kubectl keeps its discovery and OpenAPI cache per server address, and
+ * the three servers run side by side for the whole file (distinct ports), so each release's cache
+ * stays its own while kubectl reuses it from one run to the next.
+ */
+const home = mkdtempSync(join(tmpdir(), 'release-fields-home-'));
+
 function run(release: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: mkdtempSync(join(tmpdir(), 'release-fields-home-')),
-    KUBECONFIG: servers.get(release)!.kubeconfig,
-  };
+  const env = { PATH: process.env.PATH ?? '', HOME: home, KUBECONFIG: servers.get(release)!.kubeconfig };
   return new Promise((resolve) => {
     execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),

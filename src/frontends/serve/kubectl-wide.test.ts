@@ -24,12 +24,11 @@ before(async () => {
 });
 after(() => served?.close());
 
+/** One HOME for the file: kubectl's discovery cache (per server address) is reused from one run to the next. */
+const home = mkdtempSync(join(tmpdir(), 'wide-home-'));
+
 async function kubectl(...args: string[]): Promise<string> {
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: mkdtempSync(join(tmpdir(), 'wide-home-')),
-    KUBECONFIG: served.kubeconfig,
-  };
+  const env = { PATH: process.env.PATH ?? '', HOME: home, KUBECONFIG: served.kubeconfig };
   const path = await realKubectlPath();
   return new Promise((resolve, reject) =>
     execFile(path, args, { env, timeout: 30_000 }, (error, stdout, stderr) =>

@@ -79,12 +79,11 @@ after(async () => {
   webhook?.close();
 });
 
+/** One HOME for the file: kubectl's discovery and OpenAPI cache (per server address) is reused from one run to the next. */
+const home = mkdtempSync(join(tmpdir(), 'webhook-home-'));
+
 function run(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: mkdtempSync(join(tmpdir(), 'webhook-home-')),
-    KUBECONFIG: served.kubeconfig,
-  };
+  const env = { PATH: process.env.PATH ?? '', HOME: home, KUBECONFIG: served.kubeconfig };
   return new Promise((resolve) => {
     const child = execFile(kubectl, args, { env, timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });

@@ -22,7 +22,7 @@ import { updateResource } from './handlers/update';
 import { watchResource } from './handlers/watch';
 import { encode, negotiate } from './negotiation';
 import { openApiDocument } from './openapi';
-import { acceptsOpenApiV2Protobuf, OPENAPI_V2_PROTOBUF, openApiV2Protobuf } from './openapi-v2-protobuf';
+import { writeOpenApiDocument } from './openapi-http';
 import { requestInfo, type RequestInfo } from './request-info';
 import { findResource } from '../../apiserver/resources';
 import { createReview, findReview } from './handlers/reviews';
@@ -227,15 +227,7 @@ function serveNonResource(
     if (list) return json(list);
   }
   const doc = openApiDocument(path, cluster.apiserver.options.release, cluster.apiserver);
-  // kube-openapi's handler: /openapi/v2 in gnostic's protobuf form (R100) or as JSON.
-  if (doc && path === '/openapi/v2') {
-    if (!acceptsOpenApiV2Protobuf(req.headers.accept))
-      return writeObject(res, 200, negotiate(req.headers.accept, []), doc);
-    const bytes = openApiV2Protobuf(doc);
-    res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF, 'Content-Length': bytes.length });
-    return void res.end(bytes);
-  }
-  if (doc) return json(doc);
+  if (doc) return writeOpenApiDocument(req, res, url, path, doc);
   throw pathNotFound();
 }
 

@@ -125,6 +125,47 @@ describe("R110 — OpenAPI documents with the served kinds' schemas (openapi.ts,
   });
 });
 
+describe('R323 — the PATCH operations of OpenAPI v3 list their patch types (openapi.ts)', () => {
+  type Ops = {
+    paths: Record<string, { patch?: { requestBody?: { content: Record<string, unknown>; required: boolean } } }>;
+  };
+  const patchTypes = (doc: Ops, path: string) => Object.keys(doc.paths[path].patch?.requestBody?.content ?? {}).sort();
+  const ALL = [
+    'application/apply-patch+yaml',
+    'application/json-patch+json',
+    'application/merge-patch+json',
+    'application/strategic-merge-patch+json',
+  ];
+
+  it('R323 a built-in kind and its subresources take strategic merge patches; v2 has no requestBody', () => {
+    const doc = openApiDocument('/openapi/v3/apis/apps/v1', DEFAULT_RELEASE) as Ops & Doc;
+    expect(patchTypes(doc, '/apis/apps/v1/namespaces/{namespace}/deployments/{name}')).to.deep.equal(ALL);
+    expect(patchTypes(doc, '/apis/apps/v1/namespaces/{namespace}/deployments/{name}/status')).to.deep.equal(ALL);
+    expect(patchTypes(doc, '/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale')).to.deep.equal(ALL);
+    const body = doc.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'].patch?.requestBody;
+    expect(body).to.deep.include({ required: true });
+    expect(body?.content['application/merge-patch+json']).to.deep.equal({
+      schema: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Patch' },
+    });
+    expect(doc.components.schemas).to.have.property('io.k8s.apimachinery.pkg.apis.meta.v1.Patch');
+    const v2 = openApiDocument('/openapi/v2', DEFAULT_RELEASE) as Ops;
+    expect(v2.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'].patch).to.not.have.property(
+      'requestBody',
+    );
+  });
+
+  it('R323 a custom resource takes every patch type but the strategic merge patch', () => {
+    const c = new Cluster();
+    c.apiserver.create(USER, 'customresourcedefinitions', undefined, databaseCRD());
+    c.flush();
+    const doc = openApiDocument('/openapi/v3/apis/example.com/v1', DEFAULT_RELEASE, c.apiserver) as Ops & Doc;
+    expect(patchTypes(doc, '/apis/example.com/v1/namespaces/{namespace}/databases/{name}')).to.deep.equal(
+      ALL.filter((t) => !t.includes('strategic')),
+    );
+    expect(doc.components.schemas).to.have.property('io.k8s.apimachinery.pkg.apis.meta.v1.Patch');
+  });
+});
+
 describe('R111 — server-side field validation (field-validation.ts)', () => {
   const pods = findResource('', 'v1', 'pods')!;
   it('unknown fields by their path; label and annotation keys and patch directives are not fields', () => {

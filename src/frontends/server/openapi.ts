@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { OpenApiSchema } from '../../apiserver/managedfields/schema';
 import { definitionsForRelease } from '../../apiserver/strict-decoding';
 import type { Release } from '../../foundation/release';
 import type { ApiServer } from '../../apiserver/apiserver';
 import { customResources, SERVED_RESOURCES, type ServedResource } from '../../apiserver/resources';
+import { computeETag } from './openapi-http';
 
 /**
  * R110 — OpenAPI v3 and v2 of the served kinds (staging/src/k8s.io/kube-openapi handler3 and handler;
@@ -59,6 +59,7 @@ function customGroupVersionDocument(resources: readonly ServedResource[], releas
   const doc = groupVersionDocument(resources, release) as { components: { schemas: Record<string, OpenApiSchema> } };
   const schemas: Record<string, OpenApiSchema> = {
     ...v3Schemas([], release.minor, ['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']),
+    ...PATCH_SCHEMAS,
   };
   for (const r of resources) {
     const given = (r.custom?.version.schema ?? { type: 'object' }) as OpenApiSchema;
@@ -101,11 +102,8 @@ function gvPath(r: ServedResource): string {
 function openApiRoot(release: Release, custom: readonly ServedResource[]): object {
   const paths: Record<string, { serverRelativeURL: string }> = {};
   for (const gv of new Set([...SERVED_RESOURCES, ...custom].map(gvPath))) {
-    const hash = createHash('sha512')
-      .update(JSON.stringify(buildDocument(`/openapi/v3/${gv}`, release, custom)))
-      .digest('hex')
-      .toUpperCase()
-      .slice(0, 128);
+    // The document's ETag (R322): a client caches the hashed URL for good.
+    const hash = computeETag(JSON.stringify(buildDocument(`/openapi/v3/${gv}`, release, custom)));
     paths[gv] = { serverRelativeURL: `/openapi/v3/${gv}?hash=${hash}` };
   }
   return { paths };
@@ -148,6 +146,36 @@ const LIST_PARAMS = [
   ),
 );
 
+/** The schema every PATCH body refers to (apimachinery meta/v1 Patch), in every group/version's components. */
+const PATCH_SCHEMA = 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch';
+const PATCH_SCHEMAS: Record<string, OpenApiSchema> = {
+  [PATCH_SCHEMA]: {
+    description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.',
+    type: 'object',
+  } as OpenApiSchema,
+};
+
+/**
+ * R323 — a PATCH operation's request body: the patch types the endpoint installer lists for it
+ * (endpoints/installer.go `supportedTypes`), strategic merge patch only for a built-in kind (the
+ * CRD handler cannot apply one). kubectl apply looks here, for the object's group-version-kind,
+ * to decide whether it may compute a strategic merge patch from this OpenAPI v3 document
+ * (kubectl/pkg/cmd/apply/patcher.go `gvkSupportsPatchOpenAPIV3`); without a request body it
+ * downloaded `/openapi/v2` as well to compute the same patch from there.
+ */
+function patchRequestBody(r: ServedResource): object {
+  const types = [
+    'application/apply-patch+yaml',
+    'application/json-patch+json',
+    'application/merge-patch+json',
+    ...(r.custom ? [] : ['application/strategic-merge-patch+json']),
+  ];
+  const content = Object.fromEntries(
+    types.map((t) => [t, { schema: { $ref: `#/components/schemas/${PATCH_SCHEMA}` } }]),
+  );
+  return { content, required: true };
+}
+
 function groupVersionDocument(resources: readonly ServedResource[], release: Release): object {
   const paths: Record<string, object> = {};
   for (const r of resources) {
@@ -168,7 +196,10 @@ function groupVersionDocument(resources: readonly ServedResource[], release: Rel
     paths[`${base}/{name}`] = {
       get: op('get', []),
       put: op('put', WRITE_PARAMS),
-      patch: op('patch', [...WRITE_PARAMS, param('force', 'Force is going to "force" Apply requests.', 'boolean')]),
+      patch: {
+        ...op('patch', [...WRITE_PARAMS, param('force', 'Force is going to "force" Apply requests.', 'boolean')]),
+        requestBody: patchRequestBody(r),
+      },
       delete: op('delete', [
         param('dryRun', 'When present, indicates that modifications should not be persisted.'),
         param('gracePeriodSeconds', 'The duration in seconds before the object should be deleted.', 'integer'),
@@ -184,7 +215,9 @@ function groupVersionDocument(resources: readonly ServedResource[], release: Rel
         ...(verbs.includes('get') ? { get: subOp('get', []) } : {}),
         ...(verbs.includes('create') ? { post: subOp('post', WRITE_PARAMS) } : {}),
         ...(verbs.includes('update') ? { put: subOp('put', WRITE_PARAMS) } : {}),
-        ...(verbs.includes('patch') ? { patch: subOp('patch', WRITE_PARAMS) } : {}),
+        ...(verbs.includes('patch')
+          ? { patch: { ...subOp('patch', WRITE_PARAMS), requestBody: patchRequestBody(r) } }
+          : {}),
       };
     }
   }
@@ -192,7 +225,12 @@ function groupVersionDocument(resources: readonly ServedResource[], release: Rel
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: `v1.${release.minor}.0` },
     paths,
-    components: { schemas: v3Schemas(resources, release.minor) },
+    components: {
+      schemas: {
+        ...v3Schemas(resources, release.minor),
+        ...PATCH_SCHEMAS,
+      },
+    },
   };
 }
 
@@ -265,10 +303,13 @@ function swaggerDocument(release: Release, custom: readonly ServedResource[]): o
     const doc = groupVersionDocument(
       [...SERVED_RESOURCES, ...custom].filter((r) => gvPath(r) === gv),
       release,
-    ) as { paths: Record<string, Record<string, { parameters: { schema?: { type: string } }[] }>> };
+    ) as {
+      paths: Record<string, Record<string, { parameters: { schema?: { type: string } }[]; requestBody?: object }>>;
+    };
     for (const [path, ops] of Object.entries(doc.paths)) {
       paths[path] = Object.fromEntries(
-        Object.entries(ops).map(([verb, op]) => [
+        // Swagger 2.0 has no requestBody (R323 is v3's): v2 is as before.
+        Object.entries(ops).map(([verb, { requestBody: _v3Only, ...op }]) => [
           verb,
           {
             ...op,
