@@ -19,7 +19,7 @@
  * pytest or Python client fails here with the package to install (.ci/run installs them).
  */
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,7 +75,10 @@ describe('terminating installed in an empty project (npm pack, npm install, init
     await ok('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-dev', tarball], project);
   });
 
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  // rm -rf: ≈ 9 000 files; Node's rmSync walks them in JavaScript (0.7 CPU s against 0.2).
+  after(async () => {
+    if ((await run('rm', ['-rf', dir], tmpdir())).code !== 0) rmSync(dir, { recursive: true, force: true });
+  });
 
   /**
    * The command npx runs (the package's bin, linked by npm install): the documented `npx terminating …`
@@ -163,7 +166,7 @@ startCluster({ nodes: 2, kubernetes: '1.30' })
 
     it('the pytest harness example passes there (terminating serve --clock manual, the Python client)', async () => {
       // find_spec looks for a module without importing it (pytest imports both right after).
-      const found = spawnSync(
+      const found = await run(
         PYTHON,
         [
           '-c',
@@ -171,13 +174,10 @@ startCluster({ nodes: 2, kubernetes: '1.30' })
           'kubernetes',
           'pytest',
         ],
-        { encoding: 'utf8' },
+        project,
       );
-      assert.equal(found.status, 0, found.stderr);
-      const missing = found.stdout
-        .split(' ')
-        .map((m) => m.trim())
-        .filter(Boolean);
+      assert.equal(found.code, 0, found.out);
+      const missing = found.out.split(/\s+/).filter(Boolean);
       assert.deepEqual(
         missing,
         [],
