@@ -31,6 +31,11 @@ function load() {
   return loaded;
 }
 
+/** cucumber's API and the support code this process runs (loaded on first use), for a runner of its own. */
+export function loadedSupport(): ReturnType<typeof load> {
+  return load();
+}
+
 /**
  * The support code, saying it has no files left to find. runCucumber resolves the paths of a
  * preloaded library's original coordinates again on every run — one glob per support file (≈ 100
@@ -56,16 +61,18 @@ export interface InProcessRun {
  * would add to it: feature paths, --name, world parameters, --dry-run, --format.
  */
 export async function runCucumber(
-  options: { profile?: string } & Partial<
-    Pick<IConfiguration, 'paths' | 'name' | 'worldParameters' | 'dryRun' | 'format'>
-  > = {},
+  options: {
+    profile?: string;
+    /** Each message the run emits (cucumber's `onMessage`): its gherkin document, pickles, test cases, results. */
+    onMessage?: (envelope: import('@cucumber/messages').Envelope) => void;
+  } & Partial<Pick<IConfiguration, 'paths' | 'name' | 'worldParameters' | 'dryRun' | 'format'>> = {},
 ): Promise<InProcessRun> {
-  const { profile = 'summary', ...provided } = options;
+  const { profile = 'summary', onMessage, ...provided } = options;
   const { api, support } = await load();
   let output = '';
   const stdout = new Writable({ write: (chunk: Buffer, _encoding, done) => ((output += chunk.toString()), done()) });
   const environment = { cwd: ROOT, stdout, stderr: stdout };
   const { runConfiguration } = await api.loadConfiguration({ profiles: [profile], provided }, environment);
-  const { success } = await api.runCucumber({ ...runConfiguration, support }, environment);
+  const { success } = await api.runCucumber({ ...runConfiguration, support }, environment, onMessage);
   return { success, output };
 }

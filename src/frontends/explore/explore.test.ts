@@ -1,25 +1,18 @@
 // This test file runs in a process of its own (scripts/unit-tests.ts): explore reruns scenarios through cucumber's API
 // (≈ 800 runs) and waits on a controller process's quiet periods, so it runs beside the cucumber process, not in it.
+// The explorations run in a worker thread (./testing.ts): node's test runner's async tracking cost ≈ 15 % of their CPU.
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { Writable } from 'node:stream';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { expect } from 'chai';
-import { runCucumber } from '../../../scripts/cucumber-in-process';
-import { exploreCommand } from './command';
+import { ExploreWorker } from './testing';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const RACES = path.join(ROOT, 'features', 'races');
 
-/** A stream that keeps what is written to it. */
-function sink(): Writable & { text: string } {
-  const s = new Writable({ write: (chunk: Buffer, _e, done) => ((s.text += chunk.toString()), done()) }) as Writable & {
-    text: string;
-  };
-  s.text = '';
-  return s;
-}
+const worker = new ExploreWorker();
+after(() => worker.stop());
 
 /** A feature of features/races/, or of features/ when the name has a folder. */
 const featurePath = (file: string) => (file.includes('/') ? path.join(ROOT, 'features', file) : path.join(RACES, file));
@@ -39,14 +32,8 @@ async function explore(
   ...flags: string[]
 ): Promise<{ code: number; out: string; err: string; dir: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'explore-'));
-  const out = sink();
-  const err = sink();
-  const code = await exploreCommand(
-    [...flags, '--out', dir, `${featurePath(file)}:${lineOf(file, scenario)}`],
-    out,
-    err,
-  );
-  return { code, out: out.text, err: err.text, dir };
+  const r = await worker.explore([...flags, '--out', dir, `${featurePath(file)}:${lineOf(file, scenario)}`]);
+  return { ...r, dir };
 }
 
 /** The written feature fails; without the perturbation steps under explore's comment it passes. */
@@ -54,7 +41,7 @@ async function checkWrittenFeature(dir: string): Promise<string> {
   const name = readdirSync(dir).find((f) => f.endsWith('.feature'))!;
   const file = path.join(dir, name);
   const text = readFileSync(file, 'utf8');
-  const failing = await runCucumber({ paths: [file] });
+  const failing = await worker.cucumber([file]);
   expect(failing.success, `${text}\n${failing.output}`).to.equal(false);
   const lines = text.split('\n');
   const note = lines.findIndex((l) => l.trim().startsWith('# explore:'));
@@ -66,7 +53,7 @@ async function checkWrittenFeature(dir: string): Promise<string> {
   expect(end, text).to.be.greaterThan(note + 1);
   const unperturbed = path.join(dir, `unperturbed-${name}`);
   writeFileSync(unperturbed, [...lines.slice(0, note), ...lines.slice(end)].join('\n'));
-  const passing = await runCucumber({ paths: [unperturbed] });
+  const passing = await worker.cucumber([unperturbed]);
   expect(passing.success, passing.output).to.equal(true);
   return lines
     .slice(note + 1, end)
@@ -139,9 +126,9 @@ describe('terminating explore finds the known races (issue 33)', () => {
 
   it('bad input exits 2 with one line: no file, not a feature, a scenario that fails unperturbed, a bad flag', async () => {
     const run = async (...args: string[]) => {
-      const err = sink();
       try {
-        return { code: await exploreCommand(args, sink(), err), message: err.text };
+        const r = await worker.explore(args);
+        return { code: r.code, message: r.err };
       } catch (e) {
         return { code: (e as { exitCode?: number }).exitCode, message: (e as Error).message };
       }

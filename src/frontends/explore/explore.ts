@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { runCucumber } from '../../../scripts/cucumber-in-process';
+import { type InProcessRun, runCucumber } from '../../../scripts/cucumber-in-process';
+import { runRerunnable, type WorldParameters } from '../../../scripts/cucumber-reruns';
 import { describeTarget, perturbationStep, type Target } from '../../cluster/perturbation/perturbation';
 import { takeObservation, type Observation } from './observation';
 import { delaysUpTo, pairPlans, reductions, singlePlans, type Plan } from './plans';
@@ -49,19 +50,25 @@ export type Exploration =
 export async function explore(loc: ScenarioLocation, options: ExploreOptions): Promise<Exploration> {
   const where = `${loc.file}:${loc.line}`;
   const params = options.kubernetes === undefined ? {} : { kubernetes: options.kubernetes };
-  const run = async (plan: Plan, observe = false): Promise<PlanRun> => {
-    const worldParameters = JSON.parse(
-      JSON.stringify({ ...params, perturbations: plan, ...(observe && { explore: 'observe' }) }),
-    ) as Record<string, string>;
-    const r = await runCucumber({ paths: [where], worldParameters });
-    return {
-      plan,
-      passed: r.success,
-      output: failureText(r.output),
-      ...(observe && { observation: takeObservation() }),
-    };
-  };
-  const baseline = await run([], true);
+  // `explore` tells the steps what a run is for: "observe" (learn the components, watches and
+  // changes), "outcome" (only whether it passes); either way no report is built from it.
+  const worldParameters = (plan: Plan, explore: 'observe' | 'outcome') =>
+    JSON.parse(JSON.stringify({ ...params, perturbations: plan, explore })) as WorldParameters;
+  /** A run that reports: its failure text and its observation (the unperturbed run, and the failing plan's for the report). */
+  const observed = (r: InProcessRun, plan: Plan): PlanRun => ({
+    plan,
+    passed: r.success,
+    output: failureText(r.output),
+    observation: takeObservation(),
+  });
+  const first = await runRerunnable({ paths: [where], worldParameters: worldParameters([], 'observe') });
+  /** A rerun that needs only its outcome: the first run's test case again (scripts/cucumber-reruns.ts). */
+  const run = async (plan: Plan): Promise<PlanRun> => ({
+    plan,
+    passed: await first.again(worldParameters(plan, 'outcome')),
+    output: '',
+  });
+  const baseline = observed(first.run, []);
   if (!baseline.passed || !baseline.observation) return { kind: 'baseline-fails', output: baseline.output };
   let o = baseline.observation;
   const only = options.component && describeTarget(options.component);
@@ -88,7 +95,10 @@ export async function explore(loc: ScenarioLocation, options: ExploreOptions): P
       );
       if (r.passed) continue;
       const { smallest, runs } = await reduce(r, run, options.progress);
-      const failing = await run(smallest.plan, true);
+      const failing = observed(
+        await runCucumber({ paths: [where], worldParameters: worldParameters(smallest.plan, 'observe') }),
+        smallest.plan,
+      );
       return { kind: 'breaks', tried, baseline: o, failing, failingIndex: tried, found: plan, reductionRuns: runs };
     }
   }
