@@ -285,6 +285,24 @@ export class Timeline {
   }
 
   /**
+   * `record` for a caller that does not annotate the event afterwards: nothing is handed back, so
+   * no view object is built per event (in summary mode nothing is allocated at all). The busiest
+   * lanes (etcd, watch, the kubelet's config merge) record this way.
+   */
+  note(component: Component, text: string, source: string, actor?: string): void {
+    this.count(component);
+    if (this.keepsEvents)
+      this.store.add(this.clock.now() - this.store.epoch, component, text, source, undefined, actor);
+  }
+
+  /** `recordRevision` without an event handed back (see note). */
+  noteRevision(component: Component, revision: number, reader: RevisionReader, source: string): void {
+    this.count(component);
+    if (this.keepsEvents)
+      this.store.add(this.clock.now() - this.store.epoch, component, revision, source, reader, undefined);
+  }
+
+  /**
    * Opens a checkpoint: the events recorded from now on can be taken back (rollback) or kept
    * (release). For a request that stops before it changed anything and will run again (a webhook
    * call the HTTP layer still has to make, webhook/caller.ts WebhookCallPending).
@@ -337,15 +355,20 @@ export class Timeline {
     reader: RevisionReader | undefined,
     actor: string | undefined,
   ): TimelineEvent {
-    this.seq += 1;
-    this.journal?.push(component);
-    this.counts.set(component, (this.counts.get(component) ?? 0) + 1);
+    this.count(component);
     if (!this.keepsEvents) return new UnkeptEvent(this.seq, this.clock.now(), component, body, source, reader, actor);
     // Every event is kept, so an event's seq is the dropped ones plus its index + 1.
     return new RecordedEvent(
       this.store,
       this.store.add(this.clock.now() - this.store.epoch, component, body, source, reader, actor),
     );
+  }
+
+  /** One more event of `component`: its sequence number, its count, the open checkpoint's journal. */
+  private count(component: Component): void {
+    this.seq += 1;
+    this.journal?.push(component);
+    this.counts.set(component, (this.counts.get(component) ?? 0) + 1);
   }
 
   /** Adds the outcome of a request to the event that recorded its arrival. */
