@@ -103,7 +103,8 @@ export function validateObjectMetaUpdate(
   finalizerNames: (finalizers: readonly string[]) => FieldError[] = validateFinalizers,
 ): FieldError[] {
   const errs = finalizerNames(next.finalizers ?? []);
-  if (old.deletionTimestamp !== undefined) {
+  // Only an update that carries finalizers can add one (no Set built for the many that carry none).
+  if (old.deletionTimestamp !== undefined && (next.finalizers ?? []).length > 0) {
     const known = new Set(old.finalizers ?? []);
     const added = (next.finalizers ?? []).filter((f) => !known.has(f));
     if (added.length > 0) {

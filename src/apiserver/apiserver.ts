@@ -780,7 +780,7 @@ export class ApiServer {
         e.type === 'DELETE' ? undefined : (e.value as unknown as CustomResourceDefinition),
       );
     if (!QUIET_RESOURCES.has(pluralOf(e.key))) {
-      this.timeline.recordRevision(
+      this.timeline.noteRevision(
         'watch',
         e.revision,
         this.watchLane,

@@ -115,7 +115,7 @@ export class Etcd {
     this.keys.remove(key);
     // R57/R15: the deleted object is the last stored state with its resourceVersion set to the deletion revision.
     const value = withResourceVersion(current.value, this.revision);
-    if (this.recorded(key)) this.timeline.recordRevision('etcd', this.revision, this.lane, DELETE_SOURCE);
+    if (this.recorded(key)) this.timeline.noteRevision('etcd', this.revision, this.lane, DELETE_SOURCE);
     this.emit({
       revision: this.revision,
       type: 'DELETE',
@@ -208,7 +208,7 @@ export class Etcd {
     const value = deepFreeze(withResourceVersion(input, this.revision));
     if (!prev) this.keys.add(key);
     this.data.set(key, { value, modRevision: this.revision });
-    if (this.recorded(key)) this.timeline.recordRevision('etcd', this.revision, this.lane, source);
+    if (this.recorded(key)) this.timeline.noteRevision('etcd', this.revision, this.lane, source);
     this.emit({
       revision: this.revision,
       type: 'PUT',

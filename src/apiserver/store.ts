@@ -170,8 +170,10 @@ export class Store<T extends KubeObject> {
     // R320: PrepareForCreate's dropDisabledFields, the fields of gates that are off.
     dropDisabledFields(this.strategy.resource, obj, undefined, this.rulesRelease);
     // ValidateObjectMeta's owner references (R249), for every kind; after the strategy's own checks.
-    let errs = [...this.strategy.validate(obj), ...validateOwnerReferences(meta.ownerReferences, this.rulesRelease)];
-    if (this.rules?.validate) errs = [...errs, ...this.rules.validate(obj, this.rulesRelease)];
+    // concat, not spreads: a spread walks each list through the iterator protocol (an object per
+    // step), and most lists here are empty.
+    let errs = this.strategy.validate(obj).concat(validateOwnerReferences(meta.ownerReferences, this.rulesRelease));
+    if (this.rules?.validate) errs = errs.concat(this.rules.validate(obj, this.rulesRelease));
     if (errs.length > 0) throw invalid(qualifiedKind(this.strategy), meta.name ?? '', errs);
     // Store.Create: createValidation (validating admission) after BeforeCreate, before storage.
     options.admission?.validate(obj, undefined);
@@ -209,8 +211,11 @@ export class Store<T extends KubeObject> {
     const preconditions: Preconditions = { ...options.preconditions };
     let submitted: T | undefined;
     try {
-      const object = this.guaranteedUpdate(key, name, preconditions, !!options.dryRun, (existing) => {
-        let next = apply(copyForUpdate(existing));
+      // `copy` is guaranteedUpdate's fresh copy of the stored object, the update function's to
+      // change; the stored (frozen) version itself is what the checks compare against. (A second
+      // copy for the update function was two objects per write for nothing: the checks only read.)
+      const object = this.guaranteedUpdate(key, name, preconditions, !!options.dryRun, (copy, existing) => {
+        let next = apply(copy);
         // The admitting UpdatedObjectInfo: mutating admission on the updated object — a PUT body
         // or a patched object, defaulted as decoded (R203) — before the checks. The updated object
         // shares the stored (frozen) object's unchanged parts, so it is defaulted as a copy.
@@ -450,14 +455,15 @@ export class Store<T extends KubeObject> {
     name: string,
     preconditions: Preconditions,
     dryRun: boolean,
-    tryUpdate: (existing: T) => T,
+    /** Called with a copy of the stored object it may change, and the stored (frozen) object itself. */
+    tryUpdate: (copy: T, stored: T) => T,
   ): T {
     for (;;) {
       const kv = this.etcd.get(key);
       if (!kv) throw notFound(this.strategy.resource, name);
       const existing = this.decode(kv.value);
       this.checkPreconditions(key, existing, preconditions, name);
-      const next = tryUpdate(copyForUpdate(existing));
+      const next = tryUpdate(copyForUpdate(existing), existing);
       // R53: compared as stored (same resourceVersion), an unchanged object encodes to the stored one itself.
       const candidate = { ...next, metadata: asStored(next.metadata, existing.metadata.resourceVersion, dryRun) };
       // etcd3 updateState → versioner.PrepareObjectForStorage: the object the update function
@@ -537,15 +543,14 @@ export class Store<T extends KubeObject> {
       meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
     }
     // ValidateObjectMetaUpdate validates the new owner references too (R249).
-    let errs = [
-      ...strategy.validateUpdate(next, old),
-      ...validateOwnerReferences(meta.ownerReferences, this.rulesRelease),
-    ];
+    let errs = strategy
+      .validateUpdate(next, old)
+      .concat(validateOwnerReferences(meta.ownerReferences, this.rulesRelease));
     // The kind's own rules re-validate an update of the main resource (ValidateXUpdate calls ValidateX's spec checks); a status update is not re-validated.
     if (strategy === this.strategy && this.rules?.validate)
-      errs = [...errs, ...this.rules.validate(next, this.rulesRelease, old)];
+      errs = errs.concat(this.rules.validate(next, this.rulesRelease, old));
     if (strategy === this.strategy && this.rules?.validateUpdate)
-      errs = [...errs, ...this.rules.validateUpdate(next, old, this.rulesRelease)];
+      errs = errs.concat(this.rules.validateUpdate(next, old, this.rulesRelease));
     if (errs.length > 0) throw invalid(qualifiedKind(strategy), meta.name ?? '', errs);
   }
 

@@ -166,11 +166,11 @@ export class PodConfig {
   /** The merge's ops, recorded, to the syncLoop. */
   private send(updates: PodUpdate[]): void {
     for (const u of updates) {
-      this.timeline.record(
+      this.timeline.note(
         'kubelet',
         `${u.op} pods/${u.pod.metadata.name}`,
         'pkg/kubelet/config/config.go podStorage.merge',
-        { actor: this.nodeName },
+        this.nodeName,
       );
     }
     this.deliver(updates);

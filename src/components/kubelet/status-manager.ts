@@ -18,6 +18,7 @@ interface VersionedStatus {
   sentVersion: number;
   readonly name: string;
   readonly namespace: string;
+  readonly uid: string;
   /** Set only by TerminatePod, at the very end of SyncTerminatedPod (podIsFinished). */
   podIsFinished: boolean;
   /** The entry's position in the cache (a Map keeps a key's position when its value is replaced). */
@@ -141,8 +142,12 @@ export class StatusManager {
       if (!prev || prev.status !== c.status || prev.lastTransitionTime === c.lastTransitionTime) return c;
       return { ...c, lastTransitionTime: prev.lastTransitionTime };
     });
-    const status: PodStatus = { ...input, conditions };
-    // Last, as a spread of it would put it (in place when the input has one).
+    // The input is the caller's fresh status (generateAPIPodStatus, or TerminatePod's copy), which
+    // the cache keeps from here on: it is completed in place instead of copied (a copy per status
+    // change of every pod). An assignment keeps an existing member where it is and puts a new one
+    // last, as `{ ...input, conditions }` and a spread of startTime would.
+    const status = input;
+    status.conditions = conditions;
     if (old.startTime) status.startTime = old.startTime;
     const unchanged =
       cached !== undefined && jsonEqual(cached.status, status) && cached.podIsFinished === podIsFinished;
@@ -153,6 +158,7 @@ export class StatusManager {
       sentVersion: cached?.sentVersion ?? 0,
       name: pod.metadata.name!,
       namespace: pod.metadata.namespace!,
+      uid,
       podIsFinished: podIsFinished || (cached?.podIsFinished ?? false),
       order: cached?.order ?? this.entries++,
     });
@@ -184,11 +190,17 @@ export class StatusManager {
     let retry = false;
     // Only the unsent pods need a look unless this is the full sync: visit them, in the cache's
     // order, instead of every pod of the node on each status change.
-    const uids = all
-      ? [...this.statuses.keys()]
-      : [...this.unsent].sort((a, b) => this.statuses.get(a)!.order - this.statuses.get(b)!.order);
-    const batch = uids.map((uid) => [uid, this.statuses.get(uid)!] as const);
-    for (const [uid, s] of batch) {
+    // One array of the entries (each knows its uid), taken before any is sent: an entry replaced
+    // meanwhile is still the one looked at (syncPod checks which one the cache holds).
+    const batch: VersionedStatus[] = [];
+    if (all) for (const s of this.statuses.values()) batch.push(s);
+    else {
+      for (const uid of this.unsent) batch.push(this.statuses.get(uid)!);
+      if (batch.length > 1) batch.sort((a, b) => a.order - b.order);
+    }
+    for (let i = 0; i < batch.length; i++) {
+      const s = batch[i];
+      const uid = s.uid;
       if (s.sentVersion >= s.version && !(all && (s.podIsFinished || this.needsReconcile(uid)))) continue;
       try {
         this.syncPod(uid, s);

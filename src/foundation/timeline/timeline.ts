@@ -82,7 +82,8 @@ class EventStore {
 
   add(
     offset: number,
-    component: Component,
+    /** The component's number (COMPONENT_INDEX). */
+    component: number,
     body: string | number,
     source: string,
     reader: RevisionReader | undefined,
@@ -90,7 +91,7 @@ class EventStore {
   ): number {
     const i = this.length++;
     this.offsets.set(i, offset);
-    this.components.set(i, COMPONENT_INDEX.get(component)!);
+    this.components.set(i, component);
     this.bodies.push(body);
     this.sources.set(i, this.stringId(source));
     this.actors.set(i, actor === undefined ? 0 : 1 + this.stringId(actor));
@@ -245,7 +246,10 @@ class UnkeptEvent implements TimelineEvent {
 /** Records what every component does, in order, on the cluster's virtual clock. */
 export class Timeline {
   private readonly store: EventStore;
-  private readonly counts = new Map<Component, number>();
+  /** Events recorded per component, by its number (COMPONENT_INDEX): a typed-array slot per event, not a Map read and write. */
+  private readonly counts = new Float64Array(COMPONENTS.length);
+  /** The components in the order of their first event (countsByComponent's order). */
+  private readonly seen: Component[] = [];
   private seq = 0;
   /** The components recorded since the open checkpoint, to take back on rollback. */
   private journal: Component[] | undefined;
@@ -269,7 +273,7 @@ export class Timeline {
 
   /** Events recorded per component. */
   countsByComponent(): ReadonlyMap<Component, number> {
-    return this.counts;
+    return new Map(this.seen.map((c) => [c, this.counts[COMPONENT_INDEX.get(c)!]]));
   }
 
   record(component: Component, text: string, source: string, extra?: { actor?: string }): TimelineEvent {
@@ -282,6 +286,22 @@ export class Timeline {
    */
   recordRevision(component: Component, revision: number, reader: RevisionReader, source: string): TimelineEvent {
     return this.add(component, revision, source, reader, undefined);
+  }
+
+  /**
+   * `record` for a caller that does not annotate the event afterwards: nothing is handed back, so
+   * no view object is built per event (in summary mode nothing is allocated at all). The busiest
+   * lanes (etcd, watch, the kubelet's config merge) record this way.
+   */
+  note(component: Component, text: string, source: string, actor?: string): void {
+    const c = this.count(component);
+    if (this.keepsEvents) this.store.add(this.clock.now() - this.store.epoch, c, text, source, undefined, actor);
+  }
+
+  /** `recordRevision` without an event handed back (see note). */
+  noteRevision(component: Component, revision: number, reader: RevisionReader, source: string): void {
+    const c = this.count(component);
+    if (this.keepsEvents) this.store.add(this.clock.now() - this.store.epoch, c, revision, source, reader, undefined);
   }
 
   /**
@@ -301,7 +321,7 @@ export class Timeline {
 
   /** Forgets every event recorded since `checkpoint` returned `mark`. */
   rollback(mark: number): void {
-    for (const c of this.journal ?? []) this.counts.set(c, this.counts.get(c)! - 1);
+    for (const c of this.journal ?? []) this.counts[COMPONENT_INDEX.get(c)!] -= 1;
     this.journal = undefined;
     this.seq = mark;
     if (this.keepsEvents) this.store.truncate(mark - this.store.dropped);
@@ -337,15 +357,24 @@ export class Timeline {
     reader: RevisionReader | undefined,
     actor: string | undefined,
   ): TimelineEvent {
-    this.seq += 1;
-    this.journal?.push(component);
-    this.counts.set(component, (this.counts.get(component) ?? 0) + 1);
+    const c = this.count(component);
     if (!this.keepsEvents) return new UnkeptEvent(this.seq, this.clock.now(), component, body, source, reader, actor);
     // Every event is kept, so an event's seq is the dropped ones plus its index + 1.
     return new RecordedEvent(
       this.store,
-      this.store.add(this.clock.now() - this.store.epoch, component, body, source, reader, actor),
+      this.store.add(this.clock.now() - this.store.epoch, c, body, source, reader, actor),
     );
+  }
+
+  /** One more event of `component` (its sequence number, its count, the open checkpoint's journal); returns its number. */
+  private count(component: Component): number {
+    this.seq += 1;
+    this.journal?.push(component);
+    const i = COMPONENT_INDEX.get(component)!;
+    // A component keeps its place once seen, even if a rollback takes its count back to 0.
+    if (this.counts[i] === 0 && !this.seen.includes(component)) this.seen.push(component);
+    this.counts[i] += 1;
+    return i;
   }
 
   /** Adds the outcome of a request to the event that recorded its arrival. */
