@@ -58,10 +58,17 @@ export default class ReportFormatter extends Formatter {
     const worker = this.worker;
     if (!worker) return Promise.resolve(inThread());
     return new Promise<string>((resolve) => {
+      let settled = false;
+      // The page once: the worker's, or — when it fails or stops first — one rendered here (never both).
+      const settle = (page: () => string): void => {
+        if (settled) return;
+        settled = true;
+        resolve(page());
+      };
       worker.ref();
-      worker.once('message', (page: string) => resolve(page));
-      worker.once('error', () => resolve(inThread()));
-      worker.once('exit', () => resolve(inThread()));
+      worker.once('message', (page: string) => settle(() => page));
+      worker.once('error', () => settle(inThread));
+      worker.once('exit', () => settle(inThread));
       this.send(true);
     }).finally(() => this.stopWorker());
   }
