@@ -16,6 +16,8 @@ import { eventsOf, type ScenarioTimeline } from './scenario-timeline';
 export function renderReport(
   scenarios: readonly ScenarioReport[],
   comparisons: readonly [ScenarioReport, ScenarioReport][] = outlinePairs(scenarios),
+  // Each scenario's part of the page: renderScenario, or the same text rendered earlier (incremental.ts).
+  scenarioHtml: (s: ScenarioReport) => string = (s) => renderScenario(s, true),
 ): string {
   const counts = new Map<Status, number>();
   for (const s of scenarios) counts.set(s.status, (counts.get(s.status) ?? 0) + 1);
@@ -52,7 +54,7 @@ export function renderReport(
       );
       if (s.featureDescription) out.push(`<p class="description">${escapeHtml(s.featureDescription)}</p>`);
     }
-    out.push(renderScenario(s, true));
+    out.push(scenarioHtml(s));
   }
   if (feature !== undefined) out.push('</section>');
   if (comparisons.length > 0) {

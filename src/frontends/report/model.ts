@@ -41,7 +41,10 @@ export interface StepReport {
  * and each scenario's `timeline.json` attachment its timeline. Only the last attempt of a retried
  * scenario counts.
  */
-export function collectScenarios(envelopes: Iterable<Envelope>): ScenarioReport[] {
+export function collectScenarios(
+  envelopes: Iterable<Envelope>,
+  parseTimeline: (attachment: Attachment) => ScenarioTimeline = parseTimelineAttachment,
+): ScenarioReport[] {
   const lines = new Map<
     string,
     { line: number; keyword?: string; outlineLine?: number; values?: Record<string, string> }
@@ -70,12 +73,7 @@ export function collectScenarios(envelopes: Iterable<Envelope>): ScenarioReport[
       });
     } else if (e.attachment?.fileName === TIMELINE_FILE && e.attachment.testCaseStartedId !== undefined) {
       const attempt = attempts.get(startedCase.get(e.attachment.testCaseStartedId) ?? '');
-      if (attempt)
-        attempt.timeline = JSON.parse(
-          e.attachment.contentEncoding === 'BASE64'
-            ? Buffer.from(e.attachment.body, 'base64').toString()
-            : e.attachment.body,
-        );
+      if (attempt) attempt.timeline = parseTimeline(e.attachment);
     }
   }
   const out: ScenarioReport[] = [];
@@ -123,6 +121,15 @@ export function collectScenarios(envelopes: Iterable<Envelope>): ScenarioReport[
     });
   }
   return out.sort((a, b) => (a.uri === b.uri ? a.line - b.line : a.uri < b.uri ? -1 : 1));
+}
+
+type Attachment = NonNullable<Envelope['attachment']>;
+
+/** A scenario's `timeline.json` attachment, read. */
+export function parseTimelineAttachment(attachment: Attachment): ScenarioTimeline {
+  return JSON.parse(
+    attachment.contentEncoding === 'BASE64' ? Buffer.from(attachment.body, 'base64').toString() : attachment.body,
+  );
 }
 
 function indexDocument(
