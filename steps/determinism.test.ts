@@ -1,8 +1,9 @@
 // This test file runs in a process of its own (scripts/unit-tests.ts): it loads cucumber's support code and runs the suite beside a child process.
 /**
- * The suite, and its determinism and isolation. The `ci` profile runs here, in this process through
- * cucumber's API, exactly as `cucumber-js -p ci` would (the same configuration, support code and
- * report files in reports/): every scenario must pass. Beside it, a child process runs the same
+ * The suite, and its determinism and isolation; and the real kubectl, event for event the
+ * built-in one. The `ci` profile runs here, in this process through cucumber's API, exactly as
+ * `cucumber-js -p ci` would (the same configuration, support code and report files in reports/):
+ * every scenario must pass. Beside it, a child process (steps/other-order.ts) runs the same
  * scenarios in another order (`--order random:SEED`, SEED fixed so that a failure can be run
  * again): fresh module state, and each scenario after other ones than in the suite's order.
  * Both must give the same report — every
@@ -12,26 +13,39 @@
  * feature runs once more in this process, after the whole suite: nothing a run leaves behind in a
  * module may change what the next run of the same scenario does.
  *
+ * The child then runs the real-kubectl profile (`cucumber-js -p real-kubectl`: every scenario that
+ * runs kubectl, with the real kubectl over the HTTP API), and each of those scenarios must pass and
+ * give the timeline its built-in twin gave in this process's run of the suite (steps/real-kubectl.ts
+ * says what may differ). The twins are that run's, not a third run of the same scenarios: the
+ * comparison of the two orders is what shows a built-in run gives the same timeline whenever and
+ * wherever it runs.
+ *
  * The reordered run uses the `ci` profile (its tags, support code and modules) with its report
  * files left out, so that it does not write reports/ at the same time; it writes its own JSON
- * report. Both runs read the same copy of features/, taken once.
+ * report.
  *
  * (The twin ran with `--parallel 2` before: three processes each loading cucumber, and the
  * support code in two, for ≈ 5 s of CPU, where one reordered process takes ≈ 2 s and shows the
- * same thing — a result that depends on what ran before it, in the process or in a module.)
+ * same thing — a result that depends on what ran before it, in the process or in a module. The
+ * real-kubectl profile ran in a process of its own, with a built-in twin of each of its scenarios:
+ * one more cucumber start-up and one more run of 66 scenarios.)
  *
  * This file lives in steps/; cucumber.js loads steps/{definitions,support}/**\/!(*.test).ts as support code, so not this.
  */
 import { after, before, describe, it } from 'node:test';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
+import { path as TS_HOOK } from '../scripts/ts-hook';
+import type { OtherOrderResult } from './other-order';
+import { disagreements } from './real-kubectl';
+import { outcomeCollector, type Outcomes } from './scenario-outcomes';
 
 const ROOT = path.resolve(__dirname, '..');
-const CUCUMBER = path.join(ROOT, 'node_modules', '@cucumber', 'cucumber', 'bin', 'cucumber.js');
+const OTHER_ORDER = path.join(__dirname, 'other-order.ts');
 /**
  * Wall-clock bound for one run of the whole suite: a hang guard, not a speed check. A run takes
  * under a minute on two idle cores and several on a heavily loaded machine (120 s tripped at a
@@ -39,28 +53,21 @@ const CUCUMBER = path.join(ROOT, 'node_modules', '@cucumber', 'cucumber', 'bin',
  */
 const RUN_TIMEOUT_MS = 600_000;
 
-interface SuiteRun {
+interface SuiteRun extends OtherOrderResult {
   report: unknown;
-  exitCode: number | null;
   ms: number;
 }
 
 /** The other order's seed: any fixed value; a failure names it, so the run can be repeated as it was. */
 export const ORDER = 'random:20261203';
 
-/** Runs the suite in a child process (its own process group, so a hang is ended with all it spawned). */
-function runSuite(configPath: string, out: string, extra: string[]): Promise<SuiteRun> {
-  // The ci profile's own paths: the project's features, features/local/ left out.
-  const args = [
-    CUCUMBER,
-    '--config',
-    path.relative(ROOT, configPath),
-    '--profile',
-    'ci',
-    ...extra,
-    '--format',
-    `json:${out}`,
-  ];
+/**
+ * Runs the suite in another order, then the real-kubectl profile, in a child process
+ * (steps/other-order.ts; its own process group, so a hang is ended with all it spawned).
+ */
+function runOtherOrder(dir: string): Promise<SuiteRun> {
+  const [report, result] = [path.join(dir, 'reordered.json'), path.join(dir, 'result.json')];
+  const args = ['--require', TS_HOOK, OTHER_ORDER, ORDER, report, result];
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -75,18 +82,20 @@ function runSuite(configPath: string, out: string, extra: string[]): Promise<Sui
       }
       reject(
         new Error(
-          `cucumber ${extra.join(' ')} did not finish within ${RUN_TIMEOUT_MS / 1000} s of wall time:\n${output.slice(-3000)}`,
+          `the run with --order ${ORDER} and -p real-kubectl did not finish within ${RUN_TIMEOUT_MS / 1000} s of wall time:\n${output.slice(-3000)}`,
         ),
       );
     }, RUN_TIMEOUT_MS);
     child.on('error', (e) => (clearTimeout(timer), reject(e)));
     child.on('close', (exitCode) => {
       clearTimeout(timer);
-      if (!existsSync(out))
-        return reject(
-          new Error(`cucumber ${extra.join(' ')} exited ${exitCode} without a JSON report:\n${output.slice(-3000)}`),
-        );
-      resolve({ report: JSON.parse(readFileSync(out, 'utf8')), exitCode, ms: Date.now() - started });
+      if (exitCode !== 0 || !existsSync(report) || !existsSync(result))
+        return reject(new Error(`${OTHER_ORDER} exited ${exitCode} without its reports:\n${output.slice(-3000)}`));
+      resolve({
+        ...(JSON.parse(readFileSync(result, 'utf8')) as OtherOrderResult),
+        report: JSON.parse(readFileSync(report, 'utf8')),
+        ms: Date.now() - started,
+      });
     });
   });
 }
@@ -165,41 +174,10 @@ function scenarioCount(features: JsonFeature[]): number {
   return features.reduce((n, f) => n + f.elements.filter((e) => e.type === 'scenario').length, 0);
 }
 
-/** Each scenario's attachments, by feature, name and occurrence (an outline's rows share a name). */
-type Attachments = Map<string, string[]>;
-
-/** Keeps what a run attaches, scenario by scenario, from cucumber's message stream. */
-function attachmentCollector(): {
-  onMessage: (envelope: import('@cucumber/messages').Envelope) => void;
-  attachments: Attachments;
-} {
-  const attachments: Attachments = new Map();
-  const pickles = new Map<string, string>();
-  const testCases = new Map<string, string>();
-  const started = new Map<string, string>();
-  const onMessage = (envelope: import('@cucumber/messages').Envelope) => {
-    if (envelope.pickle) {
-      const { uri, name } = envelope.pickle;
-      let key = `${uri} ${name}`;
-      for (let n = 2; [...pickles.values()].includes(key); n++) key = `${uri} ${name} #${n}`;
-      pickles.set(envelope.pickle.id, key);
-    }
-    if (envelope.testCase) testCases.set(envelope.testCase.id, pickles.get(envelope.testCase.pickleId) as string);
-    if (envelope.testCaseStarted)
-      started.set(envelope.testCaseStarted.id, testCases.get(envelope.testCaseStarted.testCaseId) as string);
-    const a = envelope.attachment;
-    if (a?.testCaseStartedId !== undefined) {
-      const key = started.get(a.testCaseStartedId) as string;
-      attachments.set(key, [...(attachments.get(key) ?? []), `${a.fileName} ${a.mediaType}\n${a.body}`]);
-    }
-  };
-  return { onMessage, attachments };
-}
-
 if (require.main === module) {
-  describe('the suite (ci profile), deterministic and isolated', () => {
+  describe('the suite (ci profile), deterministic and isolated; the real kubectl as the built-in one', () => {
     let dir: string;
-    let reordered: Promise<SuiteRun>;
+    let other: Promise<SuiteRun>;
     let inProcess: {
       api: typeof import('@cucumber/cucumber/api');
       runConfiguration: import('@cucumber/cucumber/api').IRunConfiguration;
@@ -210,24 +188,19 @@ if (require.main === module) {
       cwd: ROOT,
       stdout: new Writable({ write: (c: Buffer, _e, done) => ((printed += c.toString()), done()) }),
     };
-    let firstRun: { success: boolean; attachments: Attachments } | undefined;
+    let firstRun: { success: boolean; outcomes: Outcomes } | undefined;
 
     before(async () => {
       dir = mkdtempSync(path.join(tmpdir(), 'terminating-determinism-'));
-      const config = path.join(dir, 'cucumber.cjs');
-      writeFileSync(
-        config,
-        `const base = require(${JSON.stringify(path.join(ROOT, 'cucumber.js'))});\nmodule.exports = { ci: { ...base.ci, format: ['summary'] } };\n`,
-      );
-      // The reordered run goes alongside the one in this process.
-      reordered = runSuite(config, path.join(dir, 'reordered.json'), ['--order', ORDER]);
-      reordered.catch(() => {}); // awaited by the test that reads it
+      // The reordered run (and the real-kubectl one after it) goes alongside the one in this process.
+      other = runOtherOrder(dir);
+      other.catch(() => {}); // awaited by the tests that read it
       const api = await import('@cucumber/cucumber/api');
       const { runConfiguration } = await api.loadConfiguration({ profiles: ['ci'] }, environment);
       inProcess = { api, runConfiguration, support: await api.loadSupport(runConfiguration, environment) };
     });
     after(async () => {
-      await reordered?.catch(() => {});
+      await other?.catch(() => {});
       rmSync(dir, { recursive: true, force: true });
     });
 
@@ -235,9 +208,9 @@ if (require.main === module) {
       timeout: RUN_TIMEOUT_MS,
     }, async () => {
       const { api, runConfiguration, support } = inProcess;
-      const collector = attachmentCollector();
+      const collector = outcomeCollector();
       const { success } = await api.runCucumber({ ...runConfiguration, support }, environment, collector.onMessage);
-      firstRun = { success, attachments: collector.attachments };
+      firstRun = { success, outcomes: collector.outcomes };
       expect(success, `cucumber-js -p ci failed:\n${printed}`).to.equal(true);
     });
 
@@ -245,16 +218,14 @@ if (require.main === module) {
       timeout: RUN_TIMEOUT_MS,
     }, async () => {
       expect(firstRun, 'the ci run').to.not.equal(undefined);
-      const other = await reordered;
+      const reordered = await other;
       const dirs = [ROOT];
       const [a, c] = [
         JSON.parse(readFileSync(path.join(ROOT, 'reports', 'cucumber-report.json'), 'utf8')),
-        other.report,
+        reordered.report,
       ].map((r) => normalise(r, dirs));
       expect(scenarioCount(a), 'the suite has scenarios').to.be.above(10);
-      expect(other.exitCode === 0, `the same outcome with --order ${ORDER} (exit code ${other.exitCode})`).to.equal(
-        firstRun?.success,
-      );
+      expect(reordered.success, `the same outcome with --order ${ORDER}`).to.equal(firstRun?.success);
       const d = firstDifference(a, c);
       expect(d, `the run with --order ${ORDER} differs from the one in this process at ${d}`).to.equal(undefined);
     });
@@ -266,7 +237,7 @@ if (require.main === module) {
       // a cache) may change what the same scenarios do now.
       const { api, runConfiguration, support } = inProcess;
       const feature = 'features/graceful-deletion.feature';
-      const again = attachmentCollector();
+      const again = outcomeCollector();
       await api.runCucumber(
         {
           ...runConfiguration,
@@ -278,17 +249,27 @@ if (require.main === module) {
         again.onMessage,
       );
       expect(
-        [...again.attachments.values()].flat().filter((a) => a.startsWith('timeline.json ')).length,
+        [...again.outcomes.values()].flatMap((o) => o.attachments).filter((a) => a.startsWith('timeline.json ')).length,
         'each scenario attached its timeline',
       ).to.be.above(0);
-      for (const [scenario, attachments] of again.attachments) {
-        const first = firstRun?.attachments.get(scenario) ?? [];
-        expect(attachments.length, `${scenario}: as many attachments as in the suite run`).to.equal(first.length);
+      for (const [key, { name, attachments }] of again.outcomes) {
+        const first = firstRun?.outcomes.get(key)?.attachments ?? [];
+        expect(attachments.length, `${name}: as many attachments as in the suite run`).to.equal(first.length);
         attachments.forEach((a, i) => {
-          const d = firstDifference(first[i], a, `${scenario}, attachment ${i + 1} (${a.split('\n')[0]})`);
+          const d = firstDifference(first[i], a, `${name}, attachment ${i + 1} (${a.split('\n')[0]})`);
           expect(d, `the second run attached something else: ${d}`).to.equal(undefined);
         });
       }
+    });
+
+    it('passes each scenario of the real-kubectl profile with the real kubectl, with the timeline the built-in kubectl gave in the suite (etcd revisions eight on from its first kubectl step)', {
+      timeout: RUN_TIMEOUT_MS,
+    }, async () => {
+      expect(firstRun, 'the ci run').to.not.equal(undefined);
+      const real = new Map((await other).realKubectl);
+      expect(real.size, 'the profile has the scenarios that run kubectl').to.be.at.least(20);
+      const found = disagreements(real, firstRun!.outcomes);
+      expect(found, found.join('\n')).to.deep.equal([]);
     });
   });
 }
