@@ -13,7 +13,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { runCucumber } from '../../../scripts/cucumber-in-process';
 import { serve } from '../serve/serve';
 import { generatedScenarios } from './generated-suite';
@@ -70,6 +70,22 @@ const skip = existsSync(CHROMIUM)
   : `no Chromium at ${CHROMIUM}: install it with  apt-get update && apt-get install -y chromium  (or set CHROMIUM to its path)`;
 if (skip) console.log(`# browser test skipped: ${skip}`);
 
+/**
+ * One Chromium for the file's three reports, each opened in a browser context of its own (its own
+ * viewport, pages and storage, nothing shared with the others): a browser start-up and shutdown
+ * costs ≈ 1 s of CPU, a context a few milliseconds. It closes after the last test of the process.
+ */
+let browser: Promise<Browser> | undefined;
+async function newContext(viewport: { width: number; height: number }): Promise<BrowserContext> {
+  browser ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const context = await (await browser).newContext({ viewport });
+  context.setDefaultTimeout(15_000);
+  return context;
+}
+after(async () => {
+  await (await browser?.catch(() => undefined))?.close();
+});
+
 describe('the report in Chromium', { skip, timeout: 180_000 }, () => {
   let dir: string;
   let context: BrowserContext;
@@ -91,14 +107,8 @@ describe('the report in Chromium', { skip, timeout: 180_000 }, () => {
     });
     expect(run.success, `cucumber should fail on the failing scenario only:\n${run.output}`).to.equal(false);
     expect(run.output, run.output).to.include('3 scenarios (1 failed, 2 passed)');
-    context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-      args: CHROMIUM_ARGS,
-    });
-    context.setDefaultTimeout(15_000);
-    page = context.pages()[0] ?? (await context.newPage());
+    context = await newContext({ width: 1280, height: 900 });
+    page = await context.newPage();
     await page.goto(`file://${report}`);
   });
 
@@ -321,14 +331,8 @@ describe('the report of a rollout of ten replicas, at 1 400 px', { skip, timeout
       format: [`./src/frontends/report/formatter.cjs:${report}`],
     });
     expect(run.success, run.output).to.equal(true);
-    context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 900 },
-      args: CHROMIUM_ARGS,
-    });
-    context.setDefaultTimeout(15_000);
-    page = context.pages()[0] ?? (await context.newPage());
+    context = await newContext({ width: 1400, height: 900 });
+    page = await context.newPage();
     await page.goto(`file://${report}`);
   });
 
@@ -537,14 +541,8 @@ describe("a served session's report with an operator written with @kubernetes/cl
     }
     served.report();
     await served.close();
-    context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 900 },
-      args: CHROMIUM_ARGS,
-    });
-    context.setDefaultTimeout(15_000);
-    page = context.pages()[0] ?? (await context.newPage());
+    context = await newContext({ width: 1400, height: 900 });
+    page = await context.newPage();
     await page.goto(`file://${path.join(dir, 'index.html')}`);
   });
 
