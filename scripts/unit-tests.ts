@@ -9,8 +9,8 @@
  * (scripts/unit-tests-cucumber.ts), which loads the support code once (scripts/cucumber-in-process.ts).
  * A file that says "runs in a process of its own" (it spawns cucumber or node, or loads cucumber's
  * support code its own way, or blocks on a child) gets a process of its own, beside them. The
- * scenarios run in two of those: steps/determinism.test.ts runs the `ci` profile (and writes
- * reports/), steps/real-kubectl.test.ts the `real-kubectl` profile.
+ * scenarios run in one of those: steps/determinism.test.ts runs the `ci` profile (and writes
+ * reports/), and its child the same scenarios in another order, then the `real-kubectl` profile.
  *
  *   node --require ./scripts/ts-hook.js scripts/unit-tests.ts [--typecheck]
  */
@@ -51,7 +51,6 @@ const LONGEST = [
   'scripts/unit-tests-cucumber.ts',
   'steps/determinism.test.ts',
   'scripts/unit-tests.ts',
-  'steps/real-kubectl.test.ts',
   'src/frontends/serve/kubectl-strict.test.ts',
   'src/frontends/kubectl/kubectl.differential.test.ts',
   'src/frontends/serve/session-report.test.ts',
