@@ -40,6 +40,8 @@ export default class ReportFormatter extends Formatter {
 
   override async finished(): Promise<void> {
     if (this.page) this.log(await this.page);
+    // A run that ended without testRunFinished (an error first) leaves no page and no worker.
+    this.stopWorker();
     await super.finished();
   }
 
