@@ -89,8 +89,8 @@ export default class ReportFormatter extends Formatter {
 function startWorker(gone: () => void): Worker | undefined {
   // The worker costs ≈ 0.1 s to start and a third more CPU in all than rendering here (its own
   // isolate, the messages copied): a run whose CPU counts more than its time (the test suite on a
-  // busy machine) can render in this thread with TERMINATING_REPORT_IN_THREAD=1.
-  if (process.env.TERMINATING_REPORT_IN_THREAD === '1') return undefined;
+  // busy machine) can render in this thread with TERMINATING_REPORT_WORKER=off.
+  if (process.env.TERMINATING_REPORT_WORKER === 'off') return undefined;
   try {
     const worker = new Worker(join(__dirname, 'render-worker.cjs'));
     worker.unref();
