@@ -70,6 +70,7 @@ const UPDATE_SOURCE = `${HANDLERS}/update.go UpdateResource → ${STORE_SOURCE} 
 const PATCH_SOURCE = `${HANDLERS}/patch.go PatchResource → ${STORE_SOURCE} Store.Update`;
 const APPLY_SOURCE = `${HANDLERS}/patch.go PatchResource (applyPatcher) → ${STORE_SOURCE} Store.Update`;
 const DELETE_SOURCE = `${HANDLERS}/delete.go DeleteResource → ${STORE_SOURCE} Store.Delete`;
+const WATCH_SOURCE = 'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform';
 
 /** The Success Status an eviction answers with. */
 const SUCCESS: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
@@ -401,10 +402,13 @@ export class ApiServer {
         !!opts.dryRun,
       );
       const track = this.fields.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
+      // A status update without admission and managed fields changes no list of its status on the
+      // way to storage: the body's status lists need no copy (applyPatchBody; every kubelet status PATCH).
+      const asSent = resource === 'pods' && opts.subresource === 'status' && !admission && !this.options.managedFields;
       const r = this.store(resource).update(
         namespace,
         name,
-        (existing) => track(existing, applyPatchBody(existing, type, body)),
+        (existing) => track(existing, applyPatchBody(existing, type, body, asSent)),
         { dryRun: opts.dryRun, strategy: this.strategyFor(resource, opts.subresource), admission },
       );
       return { code: 200, object: r.object };
@@ -780,12 +784,7 @@ export class ApiServer {
         e.type === 'DELETE' ? undefined : (e.value as unknown as CustomResourceDefinition),
       );
     if (!QUIET_RESOURCES.has(pluralOf(e.key))) {
-      this.timeline.noteRevision(
-        'watch',
-        e.revision,
-        this.watchLane,
-        'staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go transform',
-      );
+      this.timeline.noteRevision('watch', e.revision, this.watchLane, WATCH_SOURCE);
     }
     this.watches.offer(e);
   }

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { StatusError } from '../apimachinery/errors';
 import { applyPatchBody } from './patch';
+import { apiCreatePod, KUBELET, newSim, NS, ok } from './testing';
 
 const POD = {
   metadata: { name: 'web', finalizers: ['example.com/a', 'example.com/b'], labels: { app: 'web', tier: 'fe' } },
@@ -52,5 +53,29 @@ describe('applyPatchBody: JSON Patch (RFC 6902)', () => {
     }
     expect(err).to.be.instanceOf(StatusError);
     expect([(err as StatusError).code, (err as StatusError).reason]).to.deep.equal([422, 'Invalid']);
+  });
+});
+
+describe('PATCH of pods/status: the lists of the body', () => {
+  it('are stored as copies and left as the client sent them, shared or not', () => {
+    for (const managedFields of [false, true]) {
+      const sim = newSim();
+      if (managedFields) sim.api.trackManagedFields();
+      const pod = apiCreatePod(sim, 'web');
+      const containerStatuses = [{ name: 'app', ready: true, restartCount: 0, image: '', imageID: '' }];
+      const conditions = [{ type: 'Ready', status: 'True' }];
+      const body = { metadata: { uid: pod.metadata.uid }, status: { phase: 'Running', containerStatuses, conditions } };
+      const sent = JSON.stringify(body);
+      const stored = ok(sim.api.patch(KUBELET, 'pods', NS, 'web', 'merge', body, { subresource: 'status' }));
+      // The client keeps its lists, unchanged and not frozen (a kubelet's status cache holds them)…
+      expect(JSON.stringify(body)).to.equal(sent);
+      expect(Object.isFrozen(containerStatuses) || Object.isFrozen(containerStatuses[0])).to.equal(false);
+      // …and what is stored is its own, frozen, with the same content.
+      expect(stored.status?.containerStatuses).to.not.equal(containerStatuses);
+      expect(stored.status?.containerStatuses?.[0]).to.not.equal(containerStatuses[0]);
+      expect(stored.status?.conditions).to.not.equal(conditions);
+      expect(Object.isFrozen(stored.status?.containerStatuses?.[0])).to.equal(true);
+      expect(stored.status?.containerStatuses).to.deep.equal(containerStatuses);
+    }
   });
 });

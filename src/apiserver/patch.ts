@@ -11,8 +11,18 @@ export type PatchType = 'merge' | 'json' | 'strategic';
  * (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go): RFC 7386 JSON merge patch, or
  * RFC 6902 JSON Patch through fast-json-patch, or a strategic merge patch (strategic-merge.ts). A JSON Patch that cannot apply is a 422.
  */
-export function applyPatchBody<T>(current: T, type: PatchType, body: unknown): T {
-  if (type === 'merge') return mergePatch(current, body) as T;
+export function applyPatchBody<T>(
+  current: T,
+  type: PatchType,
+  body: unknown,
+  /**
+   * The lists under `status` may be taken from the body as they are: the caller knows nothing on
+   * the way to storage changes them in place (a status update without admission or managed
+   * fields), and storage's encoder copies every list it keeps, so nothing stored shares them.
+   */
+  statusListsAsSent = false,
+): T {
+  if (type === 'merge') return mergePatch(current, body, statusListsAsSent ? 'root' : 'copy') as T;
   if (type === 'strategic') {
     try {
       return strategicMergePatch(current, body);
@@ -31,11 +41,18 @@ export function applyPatchBody<T>(current: T, type: PatchType, body: unknown): T
   }
 }
 
+/**
+ * How mergePatch treats the body's lists: copies them (`copy`), or takes them as sent (`share`,
+ * below `status` when the object's root is `root` and the caller allows it).
+ */
+type Lists = 'copy' | 'root' | 'share';
+
 /** RFC 7386: objects merge key by key, null deletes, anything else (arrays included) replaces. */
-function mergePatch(target: unknown, patch: unknown): unknown {
-  // Scalars are values; lists are copied so the stored object never shares the client's arrays.
+function mergePatch(target: unknown, patch: unknown, lists: Lists = 'copy'): unknown {
+  // Scalars are values; lists are copied so the stored object never shares the client's arrays
+  // (and nothing on the way to storage changes the client's) unless the caller said they may be shared.
   if (patch === null || typeof patch !== 'object') return patch;
-  if (Array.isArray(patch)) return clone(patch);
+  if (Array.isArray(patch)) return lists === 'share' ? patch : clone(patch);
   const result: Record<string, unknown> =
     target !== null && typeof target === 'object' && !Array.isArray(target)
       ? { ...(target as Record<string, unknown>) }
@@ -44,7 +61,7 @@ function mergePatch(target: unknown, patch: unknown): unknown {
   for (const key in patch) {
     const value = (patch as Record<string, unknown>)[key];
     if (value === null) delete result[key];
-    else result[key] = mergePatch(result[key], value);
+    else result[key] = mergePatch(result[key], value, lists === 'root' ? (key === 'status' ? 'share' : 'copy') : lists);
   }
   return result;
 }
