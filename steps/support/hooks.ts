@@ -56,10 +56,10 @@ AfterStep(function (this: TerminatingWorld) {
  */
 After(function (this: TerminatingWorld) {
   if (!this.started) return;
-  // `terminating explore`'s runs (world parameter "explore", src/frontends/explore/explore.ts) are
-  // read for their outcome, failure text and observation, never rendered as a report: ≈ 10 % of
-  // a rerun's CPU went into this data (the pods' YAML, every write's field changes).
-  if ((this.parameters as { explore?: unknown } | undefined)?.explore !== undefined) return;
+  // `terminating explore`'s reruns of a plan (world parameter "explore": "outcome",
+  // src/frontends/explore/explore.ts) are read for their outcome alone, never rendered as a report:
+  // ≈ 10 % of a rerun's CPU went into this data (the pods' YAML, every write's field changes).
+  if ((this.parameters as { explore?: unknown } | undefined)?.explore === 'outcome') return;
   const pods = this.cluster.apiserver.list('pods', undefined);
   const objects = pods.ok ? pods.object.items : [];
   const finalObjects = yamlDocuments(objects, 'no pods left in the API');
