@@ -59,6 +59,12 @@ export function encodedItem(r: ServedResource, stored: KubeObject): Buffer {
   return cached(cacheOf(r).item, stored, () => json(listItem(r, stored)));
 }
 
+/** encodedItem of each of `stored` (a LIST's items: the served resource's caches looked up once). */
+export function encodedItems(r: ServedResource, stored: readonly KubeObject[]): Buffer[] {
+  const cache = cacheOf(r).item;
+  return stored.map((o) => cached(cache, o, () => json(listItem(r, o))));
+}
+
 /** The stored versions' PartialObjectMetadata JSON (the same for every served form: metadata is not converted). */
 const partialMetadata = new WeakMap<KubeObject, Buffer>();
 
@@ -72,6 +78,13 @@ export function encodedMessage(r: ServedResource, stored: KubeObject): Uint8Arra
   return cached(cacheOf(r).message, stored, () =>
     encodeMessage(messageFor(groupVersionString(r.group, r.version), r.kind)!, toServed(r, stored)),
   );
+}
+
+/** encodedMessage of each of `stored` (a protobuf LIST's items). */
+export function encodedMessages(r: ServedResource, stored: readonly KubeObject[]): Uint8Array[] {
+  const cache = cacheOf(r).message;
+  const type = messageFor(groupVersionString(r.group, r.version), r.kind)!;
+  return stored.map((o) => cached(cache, o, () => encodeMessage(type, toServed(r, o))));
 }
 
 /** The protobuf body of `stored` as `r` serves it (a GET answer, a watch event's object). */

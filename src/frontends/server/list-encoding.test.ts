@@ -5,6 +5,7 @@ import type { KubeObject } from '../../apimachinery/object';
 import { USER } from '../../cluster/cluster';
 import { encodedItem, encodedObject } from './caching-object';
 import { CHUNK_BYTES } from './list-encoding';
+import { encodeProtobuf } from './protobuf';
 import { toTable } from './table';
 import { findResource, groupVersionString, SERVED_RESOURCES, type ServedResource } from '../../apiserver/resources';
 import { KUBECTL_UA, podManifest, request, startServer, type TestServer } from './testing';
@@ -161,6 +162,28 @@ describe('LIST bodies from cached per-object encodings, byte for byte JSON.strin
     expect(completed.conditions).to.deep.equal([
       { type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' },
     ]);
+  });
+
+  it('a protobuf list streamed in chunks is byte for byte the encoding of the whole list, with its Content-Length', async () => {
+    const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+    for (const query of ['', '?limit=3', '?labelSelector=app%3Dnone']) {
+      const r = await request(s.base, 'GET', `/api/v1/namespaces/default/pods${query}`, {
+        headers: { Accept: `${PROTOBUF},application/json` },
+      });
+      expect(r.status, query).to.equal(200);
+      expect(r.headers['content-type'], query).to.equal(PROTOBUF);
+      const whole = JSON.parse(
+        stringifiedList(
+          s,
+          PODS,
+          query === '?limit=3' ? { limit: '3' } : query === '' ? {} : { labelSelector: 'app=none' },
+        ),
+      );
+      const expected = encodeProtobuf(whole)!;
+      if (query === '') expect(r.bytes.length).to.be.greaterThan(3 * CHUNK_BYTES);
+      expect(Buffer.compare(r.bytes, expected), query).to.equal(0);
+      expect(Number(r.headers['content-length'])).to.equal(r.bytes.length);
+    }
   });
 
   it('a watch event carries the same bytes as JSON.stringify of the event', async () => {

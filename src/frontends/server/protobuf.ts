@@ -206,33 +206,51 @@ export function encodeProtobufList(
   list: { apiVersion: string; kind: string; metadata: Json },
   items: readonly Uint8Array[],
 ): Buffer {
+  const { head, tail, length } = protobufListFrame(list, items);
+  const out = Buffer.allocUnsafe(length);
+  out.set(head, 0);
+  let at = head.length;
+  for (let i = 0; i < items.length; i++) {
+    at = writeLengthDelimited(out, at, 2, items[i].length);
+    out.set(items[i], at);
+    at += items[i].length;
+  }
+  out.set(tail, at);
+  return out;
+}
+
+/**
+ * What a `<Kind>List` body holds around its items: `head` (magic, runtime.Unknown's typeMeta,
+ * the tag and length of its raw list, the list's ListMeta), then each item as a length-delimited
+ * field 2, then `tail` (the Unknown's contentEncoding and contentType); `length` is the whole
+ * body's. A LIST streams its body from these (list-encoding.ts writeProtobufList).
+ */
+export function protobufListFrame(
+  list: { apiVersion: string; kind: string; metadata: Json },
+  items: readonly Uint8Array[],
+): { head: Buffer; tail: Uint8Array; length: number } {
   // The same bytes as envelope(…, Writer of the list) — magic, runtime.Unknown's typeMeta (1),
   // raw (2), contentEncoding (3) and contentType (4), fields in number order as protobufjs writes
-  // them — but sized first and written once into one buffer: building the list in a Writer, then
-  // the Unknown around it, then the magic in front copied a list of 10 000 pods three times.
+  // them — but sized first: building the list in a Writer, then the Unknown around it, then the
+  // magic in front copied a list of 10 000 pods three times.
   const meta = encodeMessage(LIST_META, list.metadata);
   let rawLength = lengthDelimitedSize(meta.length);
   for (let i = 0; i < items.length; i++) rawLength += lengthDelimitedSize(items[i].length);
   const typeMeta = UNKNOWN.encode(
     UNKNOWN.fromObject({ typeMeta: { apiVersion: list.apiVersion, kind: list.kind } }),
   ).finish();
-  const rest = UNKNOWN.encode(UNKNOWN.fromObject({ contentEncoding: '', contentType: '' })).finish();
-  const out = Buffer.allocUnsafe(MAGIC.length + typeMeta.length + lengthDelimitedSize(rawLength) + rest.length);
-  out.set(MAGIC, 0);
+  const tail = UNKNOWN.encode(UNKNOWN.fromObject({ contentEncoding: '', contentType: '' })).finish();
+  const headLength =
+    MAGIC.length + typeMeta.length + lengthDelimitedSize(rawLength) - rawLength + lengthDelimitedSize(meta.length);
+  const head = Buffer.allocUnsafe(headLength);
+  head.set(MAGIC, 0);
   let at = MAGIC.length;
-  out.set(typeMeta, at);
+  head.set(typeMeta, at);
   at += typeMeta.length;
-  at = writeLengthDelimited(out, at, 2, rawLength);
-  at = writeLengthDelimited(out, at, 1, meta.length);
-  out.set(meta, at);
-  at += meta.length;
-  for (let i = 0; i < items.length; i++) {
-    at = writeLengthDelimited(out, at, 2, items[i].length);
-    out.set(items[i], at);
-    at += items[i].length;
-  }
-  out.set(rest, at);
-  return out;
+  at = writeLengthDelimited(head, at, 2, rawLength);
+  at = writeLengthDelimited(head, at, 1, meta.length);
+  head.set(meta, at);
+  return { head, tail, length: MAGIC.length + typeMeta.length + lengthDelimitedSize(rawLength) + tail.length };
 }
 
 /** The bytes of a length-delimited field of `length` bytes with a one-byte tag (fields 1–15). */

@@ -71,18 +71,18 @@ function rowWithoutObject(
 /**
  * The JSON of a TableRow whose object is PartialObjectMetadata (includeObject unset or Metadata),
  * given that object's JSON already encoded: the bytes of JSON.stringify of toTable's row, for a
- * Table LIST written item by item (list-encoding.ts).
+ * Table LIST written item by item (list-encoding.ts), as parts — the row's cells as text, the
+ * object's cached bytes, the closing brace — that are written as they are, never joined.
  */
 export function encodedTableRow(
   resource: string,
   obj: KubeObject,
-  partialMetadata: Buffer,
+  partialMetadata: Uint8Array,
   options: { now: number; release?: Release; printer?: Printer },
-): Buffer {
+): readonly (Uint8Array | string)[] {
   const row = JSON.stringify(rowWithoutObject(resource, obj, options, options.printer));
-  return Buffer.concat([Buffer.from(`${row.slice(0, -1)},"object":`), partialMetadata, CLOSE_BRACE]);
+  return [`${row.slice(0, -1)},"object":`, partialMetadata, '}'];
 }
-const CLOSE_BRACE = Buffer.from('}');
 
 /** TableRow.object per includeObject: PartialObjectMetadata by default (rest/table.go, handlers/response.go). */
 function rowObject(

@@ -1,9 +1,9 @@
 import type { ListOptions } from '../../../apiserver/list-options';
 import type { KubeObject } from '../../../apimachinery/object';
-import { encodedItem, encodedMessage, encodedPartialMetadata, listItem } from '../caching-object';
-import { writeJsonList } from '../list-encoding';
+import { encodedItems, encodedMessages, encodedPartialMetadata, listItem } from '../caching-object';
+import { writeJsonList, writeProtobufList } from '../list-encoding';
 import { contentTypeOf } from '../negotiation';
-import { encodeProtobufList, hasProtobuf, PROTOBUF } from '../protobuf';
+import { hasProtobuf, PROTOBUF, protobufListFrame } from '../protobuf';
 import { groupVersionString } from '../../../apiserver/resources';
 import { encodedTableRow, partialObjectMetadata, toTable } from '../table';
 import {
@@ -79,28 +79,13 @@ export function listResource(scope: RequestScope): void | Promise<void> {
     const r = scope.resource;
     const list = { kind: `${r.kind}List`, apiVersion: groupVersionString(r.group, r.version), metadata };
     if (media.type === 'application/json')
-      return writeJsonList(
-        scope.res,
-        200,
-        contentTypeOf(media),
-        list,
-        items.map((o) => encodedItem(r, o)),
-      );
+      return writeJsonList(scope.res, 200, contentTypeOf(media), list, encodedItems(r, items));
     // A kind with no message (descriptors not regenerated for it) is answered in JSON, which protobuf clients also take.
-    if (media.type === PROTOBUF && hasProtobuf(list.apiVersion, list.kind))
-      return writeBytes(
-        scope,
-        encodeProtobufList(
-          list,
-          items.map((o) => encodedMessage(r, o)),
-        ),
-      );
+    if (media.type === PROTOBUF && hasProtobuf(list.apiVersion, list.kind)) {
+      const messages = encodedMessages(r, items);
+      return writeProtobufList(scope.res, PROTOBUF, protobufListFrame(list, messages), messages);
+    }
     out = { ...list, items: items.map((o) => listItem(r, o)) };
   }
   writeObject(scope.res, 200, media, out);
-}
-
-function writeBytes(scope: RequestScope, body: Buffer): void {
-  scope.res.writeHead(200, { 'Content-Type': PROTOBUF, 'Content-Length': body.length });
-  scope.res.end(body);
 }
