@@ -26,11 +26,25 @@ const MAGIC = Buffer.from('k8s\0', 'latin1');
 type Json = Record<string, unknown>;
 type FieldOptions = { omitempty?: boolean; inline?: boolean; json?: string };
 
-const root = Root.fromJSON(JSON.parse(readFileSync(join(__dirname, 'protobuf-descriptors.json'), 'utf8')));
-root.resolveAll();
-
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
-const UNKNOWN = root.lookupType('k8s.io.apimachinery.pkg.runtime.Unknown');
+
+/**
+ * The descriptors, read on the first protobuf body: building them takes ≈ 0.15–0.2 s of CPU, which
+ * a process that serves only JSON (most of the test processes that run the real kubectl, which
+ * asks for JSON) need not pay at start-up.
+ */
+let loaded: { root: Root; unknown: Type; listMeta: Type } | undefined;
+function descriptors(): { root: Root; unknown: Type; listMeta: Type } {
+  if (loaded) return loaded;
+  const root = Root.fromJSON(JSON.parse(readFileSync(join(__dirname, 'protobuf-descriptors.json'), 'utf8')));
+  root.resolveAll();
+  loaded = {
+    root,
+    unknown: root.lookupType('k8s.io.apimachinery.pkg.runtime.Unknown'),
+    listMeta: root.lookupType(`${META}.ListMeta`),
+  };
+  return loaded;
+}
 /** Kinds of meta.k8s.io/v1 that every group version registers (metav1.AddToGroupVersion). */
 const META_KINDS = new Set([
   'DeleteOptions',
@@ -42,6 +56,7 @@ const META_KINDS = new Set([
 
 /** The message of an apiVersion/kind: `apps/v1` ReplicaSet → k8s.io.api.apps.v1.ReplicaSet (groups named by their first label). */
 export function messageFor(apiVersion: string, kind: string): Type | undefined {
+  const { root } = descriptors();
   if (META_KINDS.has(kind)) return root.lookupType(`${META}.${kind}`);
   const slash = apiVersion.indexOf('/');
   const group = slash < 0 ? 'core' : apiVersion.slice(0, slash).split('.')[0];
@@ -189,13 +204,12 @@ export function encodeProtobuf(
 
 /** k8s\0 and a runtime.Unknown around an object's own message. */
 function envelope(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
-  const unknown = UNKNOWN.encode(
-    UNKNOWN.fromObject({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' }),
-  ).finish();
+  const { unknown: unknownType } = descriptors();
+  const unknown = unknownType
+    .encode(unknownType.fromObject({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' }))
+    .finish();
   return Buffer.concat([MAGIC, unknown]);
 }
-
-const LIST_META = root.lookupType(`${META}.ListMeta`);
 
 /**
  * A `<Kind>List` body from its items' messages, encoded once each (caching-object.ts): every list
@@ -233,13 +247,14 @@ export function protobufListFrame(
   // raw (2), contentEncoding (3) and contentType (4), fields in number order as protobufjs writes
   // them — but sized first: building the list in a Writer, then the Unknown around it, then the
   // magic in front copied a list of 10 000 pods three times.
-  const meta = encodeMessage(LIST_META, list.metadata);
+  const { listMeta, unknown: unknownType } = descriptors();
+  const meta = encodeMessage(listMeta, list.metadata);
   let rawLength = lengthDelimitedSize(meta.length);
   for (let i = 0; i < items.length; i++) rawLength += lengthDelimitedSize(items[i].length);
-  const typeMeta = UNKNOWN.encode(
-    UNKNOWN.fromObject({ typeMeta: { apiVersion: list.apiVersion, kind: list.kind } }),
-  ).finish();
-  const tail = UNKNOWN.encode(UNKNOWN.fromObject({ contentEncoding: '', contentType: '' })).finish();
+  const typeMeta = unknownType
+    .encode(unknownType.fromObject({ typeMeta: { apiVersion: list.apiVersion, kind: list.kind } }))
+    .finish();
+  const tail = unknownType.encode(unknownType.fromObject({ contentEncoding: '', contentType: '' })).finish();
   const headLength =
     MAGIC.length + typeMeta.length + lengthDelimitedSize(rawLength) - rawLength + lengthDelimitedSize(meta.length);
   const head = Buffer.allocUnsafe(headLength);
@@ -313,7 +328,7 @@ export function decodeProtobufBody(body: Buffer): Json {
       `provided data does not appear to be a protobuf message, expected prefix ${JSON.stringify(MAGIC.toString('latin1'))}`,
     );
   }
-  const unknown = parse(UNKNOWN, body.subarray(MAGIC.length)) as {
+  const unknown = parse(descriptors().unknown, body.subarray(MAGIC.length)) as {
     typeMeta?: { apiVersion?: string; kind?: string };
     raw?: Uint8Array;
   };
