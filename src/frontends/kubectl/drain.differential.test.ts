@@ -1,4 +1,4 @@
-// The real kubectl is spawned for each line: this file runs in a process of its own (scripts/unit-tests.ts).
+// The real kubectl is spawned for each line: this file runs in the process that serves clusters (scripts/unit-tests-serve.ts).
 // V74: the Eviction body drain sends, byte for byte, by release (no null creationTimestamp from v1.34).
 import { after, describe, it } from 'node:test';
 import { expect } from 'chai';

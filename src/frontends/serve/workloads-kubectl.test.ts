@@ -1,4 +1,4 @@
-// It spawns the real kubectl against a served cluster: this file runs in a process of its own (scripts/unit-tests.ts).
+// It spawns the real kubectl against a served cluster: this file runs in the process that serves clusters (scripts/unit-tests-serve.ts).
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
