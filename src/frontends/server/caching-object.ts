@@ -52,17 +52,18 @@ export function encodedObject(r: ServedResource, stored: KubeObject): Buffer {
 }
 
 /**
- * The JSON of `stored` as an item of `r`'s list: without apiVersion and kind, as upstream encodes
- * the items of typed lists (bytes of JSON.stringify(listItem(r, stored))).
+ * The JSON of each of `stored` as an item of `r`'s list: without apiVersion and kind, as upstream
+ * encodes the items of typed lists (bytes of JSON.stringify(listItem(r, o))). The served
+ * resource's caches are looked up once for the whole LIST.
  */
-export function encodedItem(r: ServedResource, stored: KubeObject): Buffer {
-  return cached(cacheOf(r).item, stored, () => json(listItem(r, stored)));
-}
-
-/** encodedItem of each of `stored` (a LIST's items: the served resource's caches looked up once). */
 export function encodedItems(r: ServedResource, stored: readonly KubeObject[]): Buffer[] {
   const cache = cacheOf(r).item;
   return stored.map((o) => cached(cache, o, () => json(listItem(r, o))));
+}
+
+/** encodedItems of one object. */
+export function encodedItem(r: ServedResource, stored: KubeObject): Buffer {
+  return encodedItems(r, [stored])[0];
 }
 
 /** The stored versions' PartialObjectMetadata JSON (the same for every served form: metadata is not converted). */
@@ -73,14 +74,7 @@ export function encodedPartialMetadata(stored: KubeObject): Buffer {
   return cached(partialMetadata, stored, () => json(partialObjectMetadata(stored)));
 }
 
-/** The protobuf message of `stored` as `r` serves it (an item of a protobuf list). */
-export function encodedMessage(r: ServedResource, stored: KubeObject): Uint8Array {
-  return cached(cacheOf(r).message, stored, () =>
-    encodeMessage(messageFor(groupVersionString(r.group, r.version), r.kind)!, toServed(r, stored)),
-  );
-}
-
-/** encodedMessage of each of `stored` (a protobuf LIST's items). */
+/** The protobuf message of each of `stored` as `r` serves it (a protobuf LIST's items). */
 export function encodedMessages(r: ServedResource, stored: readonly KubeObject[]): Uint8Array[] {
   const cache = cacheOf(r).message;
   const type = messageFor(groupVersionString(r.group, r.version), r.kind)!;
