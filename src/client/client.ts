@@ -12,10 +12,20 @@ import type { DeleteOptions, Pod } from '../apimachinery/types';
 /** A PATCH's content type (merge, strategic, json), as the apiserver's patch verb takes it. */
 type PatchType = Parameters<ApiServer['patch']>[4];
 
-/** A request that never reached the apiserver (the client's node is cut off from it). */
+/**
+ * A request that never reached the apiserver (the client's node is cut off from it). Built without
+ * a stack trace: every caller catches it (a kubelet cut off meets one at each lease renewal and
+ * status sync), and capturing the stack was most of its cost.
+ */
 export class Unreachable extends Error {
   constructor(client: string) {
-    super(`${client} cannot reach the apiserver`);
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(`${client} cannot reach the apiserver`);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.name = 'Unreachable';
   }
 }

@@ -19,6 +19,13 @@ import { ManifestError } from './manifest';
  * Kinds without a schema here (custom resources: their CRD's structural schema prunes) pass.
  */
 export function decodeStrictly(what: string, obj: KubeObject, minor: number): void {
+  const refusal = strictDecodingRefusal(obj, minor);
+  if (refusal)
+    throw new ManifestError(`${what} is refused as kube-apiserver refuses it: ${refusal.detail}`, refusal.field);
+}
+
+/** decodeStrictly's finding, without the object's name: the decoder's message and the field it names. */
+function strictDecodingRefusal(obj: KubeObject, minor: number): Refusal {
   const apiVersion = obj.apiVersion ?? '';
   const slash = apiVersion.indexOf('/');
   const gvk = {
@@ -26,20 +33,56 @@ export function decodeStrictly(what: string, obj: KubeObject, minor: number): vo
     version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1),
     kind: obj.kind ?? '',
   };
-  if (!hasSchema(gvk, minor)) return;
+  if (!hasSchema(gvk, minor)) return undefined;
   const { typeError, strict } = decodeProblems(gvk, obj, minor);
   const detail = typeError ?? (strict.length > 0 ? `strict decoding error: ${strict.join(', ')}` : undefined);
-  if (detail === undefined) return;
+  if (detail === undefined) return undefined;
   const field = typeError ? undefined : /"([^"]+)"/.exec(strict[0])?.[1];
-  throw new ManifestError(
-    `${what} is refused as kube-apiserver refuses it: ${gvk.kind} in version ${JSON.stringify(gvk.version)} cannot be handled as a ${gvk.kind}: ${detail}`,
-    field?.replace(/\[\d+\]/g, (m) => `.${m.slice(1, -1)}`),
-  );
+  return {
+    detail: `${gvk.kind} in version ${JSON.stringify(gvk.version)} cannot be handled as a ${gvk.kind}: ${detail}`,
+    field: field?.replace(/\[\d+\]/g, (m) => `.${m.slice(1, -1)}`),
+  };
 }
 
-/** One apiserver per release (and its gates), holding nothing: what a dry run validates against. */
-const scratch = new WeakMap<Release, ApiServer>();
+/**
+ * One apiserver per release (and its gates), holding nothing: what a dry run validates against.
+ * Keyed by the release's value, not its instance: every scenario that names a release (`Given
+ * Kubernetes 1.30`) or sets a gate gets a new Release, and building an apiserver is ≈ 1 ms.
+ */
+const scratch = new Map<string, ApiServer>();
 const AUTHOR = { name: 'scenario', component: 'user' as const };
+
+/** A release's identity: its minor and the gates it sets (Release is an immutable value of both). */
+function releaseKey(release: Release): string {
+  const gates = release.gateOverrides();
+  return `${release.minor} ${JSON.stringify(
+    Object.keys(gates)
+      .sort()
+      .map((g) => [g, gates[g as keyof typeof gates]]),
+  )}`;
+}
+
+/**
+ * What refusing an object found, without the object's name (`what`): nothing, or the refusal's
+ * detail and field. Scenarios of one feature share their Background, so the same manifest is
+ * declared again in every scenario: the answer depends only on the release, the resource and the
+ * object's content, and is kept per distinct content.
+ */
+type Refusal = { detail: string; field: string | undefined } | undefined;
+const refusals = new Map<string, Refusal>();
+/** Enough for every manifest of a feature file; a dump of thousands of objects (`explain`) is not kept. */
+const MAX_REFUSALS = 512;
+
+/** The object's content as a key: JSON, with what JSON cannot tell apart (undefined, NaN, ±Infinity, -0) spelt out. */
+function contentKey(obj: unknown): string {
+  return JSON.stringify(obj, (_k, v: unknown) =>
+    v === undefined
+      ? '\u0000undefined'
+      : typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))
+        ? `\u0000${Object.is(v, -0) ? '-0' : String(v)}`
+        : v,
+  );
+}
 
 /**
  * R240/R242 — the object a scenario declares is refused at the step that declares it, as
@@ -59,17 +102,35 @@ export function refuseAsApiserver<R extends Resource>(
   obj: ResourceType[R],
   release: Release,
 ): void {
-  decodeStrictly(what, obj, release.minor);
-  let api = scratch.get(release);
+  const releaseId = releaseKey(release);
+  const key = `${releaseId}\n${resource}\n${contentKey(obj)}`;
+  let refusal: Refusal;
+  if (refusals.has(key)) refusal = refusals.get(key);
+  else {
+    refusal = refusalOf(resource, obj, release, releaseId);
+    if (refusals.size >= MAX_REFUSALS) refusals.clear();
+    refusals.set(key, refusal);
+  }
+  if (refusal)
+    throw new ManifestError(`${what} is refused as kube-apiserver refuses it: ${refusal.detail}`, refusal.field);
+}
+
+/** The refusal found by decoding the object strictly, then by a dry-run create in the release's empty apiserver. */
+function refusalOf<R extends Resource>(
+  resource: R,
+  obj: ResourceType[R],
+  release: Release,
+  releaseId: string,
+): Refusal {
+  const undecodable = strictDecodingRefusal(obj, release.minor);
+  if (undecodable) return undecodable;
+  let api = scratch.get(releaseId);
   if (!api) {
     const clock = new Clock();
     api = new ApiServer(clock, new Timeline(clock, 'summary'), { ...DEFAULT_APISERVER_OPTIONS, release });
-    scratch.set(release, api);
+    scratch.set(releaseId, api);
   }
   const r = api.create(AUTHOR, resource, obj.metadata.namespace ?? 'default', clone(obj), { dryRun: true });
-  if (!r.ok && r.code === 422)
-    throw new ManifestError(
-      `${what} is refused as kube-apiserver refuses it: ${r.status.message}`,
-      r.status.details?.causes?.[0]?.field,
-    );
+  if (!r.ok && r.code === 422) return { detail: r.status.message, field: r.status.details?.causes?.[0]?.field };
+  return undefined;
 }

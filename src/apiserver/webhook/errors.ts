@@ -33,7 +33,8 @@ export function webhookDenied(
     code,
   };
   if (result?.details !== undefined) status.details = result.details as Status['details'];
-  return new StatusError(status);
+  // An answer to the client, never a bug to trace: no stack (a webhook down answers every request it sees).
+  return new StatusError(status, false);
 }
 
 /** ErrCallingWebhook.Error(): `failed calling webhook "NAME": REASON`. */
@@ -46,14 +47,18 @@ export function callingWebhookMessage(webhookName: string, reason: string): stri
  * the one cause (a webhook that cannot be called under failurePolicy Fail, or a bad patch).
  */
 export function internalError(message: string): StatusError {
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: `Internal error occurred: ${message}`,
-    reason: 'InternalError',
-    details: { causes: [{ message }] },
-    code: 500,
-  });
+  return new StatusError(
+    {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `Internal error occurred: ${message}`,
+      reason: 'InternalError',
+      details: { causes: [{ message }] },
+      code: 500,
+    },
+    // The client's answer, as webhookDenied's: no stack.
+    false,
+  );
 }
