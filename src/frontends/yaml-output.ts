@@ -1,17 +1,14 @@
 import { stringify } from 'yaml';
-import { plainYaml } from './plain-yaml';
 
 /**
  * A value as YAML the way Kubernetes writes it (sigs.k8s.io/yaml: the JSON form turned into YAML):
  * every object written out where it appears. The simulation shares one frozen object between
  * versions, and could between two places of one object; the yaml package would write such an
  * object once with an anchor (`&a1`) and then an alias (`*a1`), which neither the apiserver nor
- * kubectl ever prints. Not looking for shared objects also makes it ≈ 20 % quicker. plain-yaml.ts writes
- * the same text directly for most API objects.
+ * kubectl ever prints. Not looking for shared objects also makes it ≈ 20 % quicker.
  */
 export function toYaml(value: unknown): string {
-  // The common case (an API object of one-line strings) is written directly: the same bytes in half the CPU.
-  return plainYaml(value) ?? stringify(value, { aliasDuplicateObjects: false });
+  return stringify(value, { aliasDuplicateObjects: false });
 }
 
 /** Objects as one multi-document YAML stream (`---` between them), or `empty` (a comment line) when there are none. */
