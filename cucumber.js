@@ -34,11 +34,13 @@ module.exports = {
   // Scenarios parked because the simulation still disagrees with upstream: npx cucumber-js -p wip
   wip: { ...common, tags: '@wip', format: ['progress'] },
   // Every scenario that runs kubectl, with the pinned real kubectl (v1.36, the default release's) over the HTTP API instead of
-  // the built-in one. @built-in-kubectl-only marks the few it cannot run, each with its reason.
+  // the built-in one. @built-in-kubectl-only marks the few it cannot run, each with its reason;
+  // @real-kubectl-differential the few whose kubectl line the differential test already runs with the
+  // real kubectl, request for request (src/frontends/kubectl/differential-lines.ts says when).
   'real-kubectl': {
     ...common,
     paths: scenariosRunningKubectl(),
-    tags: 'not @wip and not @built-in-kubectl-only',
+    tags: 'not @wip and not @built-in-kubectl-only and not @real-kubectl-differential',
     worldParameters: { kubectl: 'real' },
     format: ['summary'],
   },

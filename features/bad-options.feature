@@ -58,15 +58,18 @@ Feature: Invalid DeleteOptions and missing pods
       """
     Then the last request fails with 422 Invalid
 
+  @real-kubectl-differential
   Scenario: kubectl on a missing pod fails with the server's NotFound
     When I try to run `kubectl delete pod nope`
     Then kubectl fails with 'Error from server (NotFound): pods "nope" not found'
     And the last request fails with 404 NotFound
 
+  @real-kubectl-differential
   Scenario: kubectl --ignore-not-found turns that NotFound into success
     When I run `kubectl delete pod nope --ignore-not-found`
     Then the last request fails with 404 NotFound
 
+  @real-kubectl-differential
   Scenario: kubectl refuses an unknown --cascade value before sending anything
     When I try to run `kubectl delete pod web --cascade=sideways`
     Then kubectl fails with 'error: invalid cascade value (sideways). Must be "background", "foreground", or "orphan"'

@@ -89,6 +89,7 @@ Feature: Forced deletion of a pod
       | /metadata/generation                 | 1        | 2    |
     And pod "web" is terminating
 
+  @real-kubectl-differential
   Scenario: --force with a positive --grace-period is refused by kubectl itself
     # kubectl DeleteOptions.Validate: the request is never sent.
     When I try to run `kubectl delete pod web --grace-period=3 --force`

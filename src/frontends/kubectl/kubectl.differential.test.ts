@@ -10,6 +10,7 @@ import { splitCommandLine } from './delete-command';
 import { RealKubectlSession } from './real-session';
 import { DIFFERENTIAL_KUBECTL_MINOR, type PinnedKubectlMinor } from './real-kubectl';
 import { Release } from '../../foundation/release';
+import { DIFFERENTIAL_LINES as LINES } from './differential-lines';
 
 /**
  * Differential tests: the built-in kubectl (src/frontends/kubectl) against the real kubectl v1.36 from the
@@ -24,70 +25,6 @@ import { Release } from '../../foundation/release';
  * random Kubectl-Session) are not compared; discovery requests are left out by RealKubectlSession
  * (the built-in kubectl knows its resources).
  */
-const LINES: string[] = [
-  // grace periods
-  'kubectl delete pod web',
-  'kubectl delete pod web --grace-period=5',
-  'kubectl delete pod web --grace-period 0',
-  'kubectl delete pod web --grace-period=-1',
-  'kubectl delete pod web --grace_period=5',
-  'kubectl delete pod web --now',
-  'kubectl delete pod web --now --grace-period=5',
-  'kubectl delete pod web --grace-period=abc',
-  // --force
-  'kubectl delete pod web --force',
-  'kubectl delete pod web --grace-period=0 --force',
-  'kubectl delete pod web --force --wait=false',
-  'kubectl delete pod web --grace-period=3 --force',
-  // --cascade
-  'kubectl delete pod web --cascade=background',
-  'kubectl delete pod web --cascade=foreground',
-  'kubectl delete pod web --cascade=orphan --wait=false',
-  'kubectl delete pod web --cascade',
-  'kubectl delete pod web --cascade=false',
-  'kubectl delete pod web --cascade=sideways',
-  // --dry-run
-  'kubectl delete pod web --dry-run=client',
-  'kubectl delete pod web --dry-run=server',
-  'kubectl delete pod web --dry-run',
-  'kubectl delete pod web --dry-run=maybe',
-  // --wait, --timeout
-  'kubectl delete pod web --wait=false',
-  'kubectl delete pod web --now --wait=false',
-  'kubectl delete pod web --timeout=2m',
-  'kubectl delete pod web --timeout=-1s',
-  'kubectl delete pod web --timeout=5',
-  // selectors and --all
-  'kubectl delete pods -l app=web',
-  'kubectl delete pods -l app=web --wait=false',
-  'kubectl delete pods --selector=app=none',
-  'kubectl delete pods -l app=web -o name --dry-run=client',
-  'kubectl delete pods --all',
-  'kubectl delete pods --all --force',
-  'kubectl delete pods --all --dry-run=server',
-  'kubectl delete pod web -l app=web',
-  'kubectl delete pod --all -l app=web',
-  // names
-  'kubectl delete pod nope',
-  'kubectl delete pod nope --ignore-not-found',
-  'kubectl delete pod web nope',
-  'kubectl delete pod web nope --ignore-not-found',
-  'kubectl delete pod web api',
-  'kubectl delete pod/web pod/api',
-  'kubectl delete pod web -n kube-system',
-  'kubectl -n default delete pod web --wait=false',
-  'kubectl delete pod',
-  'kubectl delete',
-  // namespaces (R121, C10): stamped Terminating, emptied by the namespace controller, then gone
-  'kubectl delete namespace team',
-  'kubectl delete ns team --wait=false',
-  'kubectl delete namespace nope',
-  // output and bad flags
-  'kubectl delete pod web -o name',
-  'kubectl delete pod web -o yaml',
-  'kubectl delete pod web --bogus',
-  'kubectl delete pod web -x',
-];
 
 /**
  * V13 — `-i/--interactive`: the line and what is typed on kubectl's standard input (undefined: no
@@ -125,7 +62,7 @@ const WAITING = [
   'kubectl delete pod web nope --ignore-not-found',
   'kubectl delete namespace team',
 ];
-const MATRIX: { kubectl: PinnedKubectlMinor; server: number; lines: string[]; interactive: boolean }[] = [
+const MATRIX: { kubectl: PinnedKubectlMinor; server: number; lines: readonly string[]; interactive: boolean }[] = [
   { kubectl: DIFFERENTIAL_KUBECTL_MINOR, server: DIFFERENTIAL_KUBECTL_MINOR, lines: LINES, interactive: true },
   { kubectl: 36, server: 33, lines: WAITING, interactive: false },
   { kubectl: 33, server: 33, lines: WAITING, interactive: true },

@@ -55,10 +55,16 @@ describe('R90 R91 R92 Secrets, ConfigMaps and ServiceAccounts with the real kube
       ['serviceaccount/robot', '0'],
     ]);
 
-    const described = await run('describe', 'secret', 'db');
-    expect(described.stdout).to.match(/^Type:\s+Opaque$/m);
-    expect(described.stdout).to.match(/^password:\s+6 bytes$/m);
-    expect((await run('describe', 'configmap', 'settings')).stdout).to.match(/^mode:\n----\nfast\n/m);
+    // One describe of both: kubectl prints each object's description in turn, a blank line
+    // between (describe.go Run), each from its own typed client's answer.
+    const described = await run('describe', 'secret/db', 'configmap/settings');
+    const [secretDescribed, configMapDescribed, ...more] = described.stdout.split(/\n\n(?=Name:)/);
+    expect(more, described.stdout).to.deep.equal([]);
+    expect(secretDescribed).to.match(/^Name:\s+db$/m);
+    expect(secretDescribed).to.match(/^Type:\s+Opaque$/m);
+    expect(secretDescribed).to.match(/^password:\s+6 bytes$/m);
+    expect(configMapDescribed).to.match(/^Name:\s+settings$/m);
+    expect(configMapDescribed).to.match(/^mode:\n----\nfast\n/m);
 
     const deleted = await run('delete', 'secret/db', 'configmap/settings', 'serviceaccount/robot');
     expect(deleted.stdout).to.equal(

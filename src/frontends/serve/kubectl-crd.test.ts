@@ -47,14 +47,9 @@ describe('A6 CustomResourceDefinitions with the real kubectl v1.36', () => {
       code: 0,
       stdout: 'customresourcedefinition.apiextensions.k8s.io/databases.example.com created\n',
     });
-    const established = await run(
-      'get',
-      'crd',
-      'databases.example.com',
-      '-o',
-      "jsonpath={.status.conditions[?(@.type=='Established')].status}",
-    );
-    expect(established.stdout).to.equal('True');
+    // Its status, read from the apiserver (a kubectl get of it would cost a kubectl start-up).
+    const crd = served.cluster.apiserver.get('customresourcedefinitions', undefined, 'databases.example.com');
+    expect(crd.ok && crd.object.status?.conditions?.find((c) => c.type === 'Established')?.status).to.equal('True');
 
     const manifest = join(dir, 'orders.yaml');
     writeFileSync(

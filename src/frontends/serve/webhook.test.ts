@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { expect } from 'chai';
+import { USER } from '../../cluster/cluster';
 import { realKubectlPath } from '../kubectl/real-kubectl';
 import { testCertificates } from '../server/test-certificates';
 import { formatTimeline } from '../../foundation/timeline/text';
@@ -120,6 +121,25 @@ const service = (path: string) => ({
   caBundle: Buffer.from(certs.caPem).toString('base64'),
 });
 
+/**
+ * Setup and teardown the test is not about: a webhook configuration made or removed through the
+ * API directly, as a controller would, instead of a kubectl run of its own (each costs a kubectl
+ * start-up). What kubectl is asked to do and prints stays the subject of every test.
+ */
+function configure(body: string): void {
+  const object = JSON.parse(body) as { kind: string; metadata: { name: string } };
+  const created = served.cluster.apiserver.create(USER, resourceOf(object.kind), undefined, object as never);
+  if (!created.ok) throw new Error(`${object.kind} ${object.metadata.name}: ${created.status.message}`);
+}
+
+function unconfigure(kind: string, name: string): void {
+  const deleted = served.cluster.apiserver.delete(USER, resourceOf(kind), undefined, name);
+  if (!deleted.ok) throw new Error(`${kind} ${name}: ${deleted.status.message}`);
+}
+
+const resourceOf = (kind: string) =>
+  kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
+
 const removeFinalizer = [
   'patch',
   'pod',
@@ -165,40 +185,28 @@ describe('admission webhooks over HTTPS against the served cluster, with the rea
   });
 
   it("a failurePolicy Fail webhook that is down blocks the update with upstream's message; deleting its configuration releases it", async () => {
-    expect((await run(['delete', 'validatingwebhookconfiguration', 'pod-guard'])).code).to.equal(0);
+    unconfigure('ValidatingWebhookConfiguration', 'pod-guard');
     // A port nothing listens on: the webhook server is down.
     const closed = createServer();
     await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
     const downPort = (closed.address() as AddressInfo).port;
     await new Promise<void>((done) => closed.close(() => done()));
-    const created = await run(
-      ['create', '-f', '-'],
-      configuration('down', { url: `https://127.0.0.1:${downPort}/validate` }),
-    );
-    expect(created.code, created.stderr).to.equal(0);
+    configure(configuration('down', { url: `https://127.0.0.1:${downPort}/validate` }));
 
     const patched = await run(removeFinalizer);
     expect(patched.code).to.equal(1);
     expect(patched.stderr.trim()).to.equal(
       `Error from server (InternalError): Internal error occurred: failed calling webhook "down.example.com": failed to call webhook: Post "https://127.0.0.1:${downPort}/validate?timeout=5s": dial tcp 127.0.0.1:${downPort}: connect: connection refused`,
     );
-    expect((await run(['delete', 'validatingwebhookconfiguration', 'down'])).code).to.equal(0);
+    unconfigure('ValidatingWebhookConfiguration', 'down');
     const released = await run(removeFinalizer);
     expect(released.stdout.trim(), released.stderr).to.equal('pod/held patched');
   });
 
   it("a mutating webhook's JSONPatch labels the pod kubectl creates; a webhook slower than timeoutSeconds fails with context deadline exceeded", async () => {
-    expect(
-      (
-        await run(
-          ['create', '-f', '-'],
-          configuration('labeller', service('/mutate'), {
-            kind: 'MutatingWebhookConfiguration',
-            operations: ['CREATE'],
-          }),
-        )
-      ).code,
-    ).to.equal(0);
+    configure(
+      configuration('labeller', service('/mutate'), { kind: 'MutatingWebhookConfiguration', operations: ['CREATE'] }),
+    );
     const pod = JSON.stringify({
       apiVersion: 'v1',
       kind: 'Pod',
@@ -210,16 +218,14 @@ describe('admission webhooks over HTTPS against the served cluster, with the rea
     expect(formatTimeline(served.cluster.timeline.since(served.t0), served.t0)).to.include(
       'webhook labeller.example.com patched CREATE pods/mutated: 1 operation',
     );
-    expect((await run(['delete', 'mutatingwebhookconfiguration', 'labeller'])).code).to.equal(0);
+    unconfigure('MutatingWebhookConfiguration', 'labeller');
 
-    expect(
-      (await run(['create', '-f', '-'], configuration('slow', service('/slow'), { timeoutSeconds: 1 }))).code,
-    ).to.equal(0);
+    configure(configuration('slow', service('/slow'), { timeoutSeconds: 1 }));
     const patched = await run(['label', 'pod', 'mutated', 'slow=yes']);
     expect(patched.stderr.trim()).to.equal(
       `Error from server (InternalError): Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: Post "https://pod-guard.default.svc:${webhookPort}/slow?timeout=1s": context deadline exceeded`,
     );
-    expect((await run(['delete', 'validatingwebhookconfiguration', 'slow'])).code).to.equal(0);
+    unconfigure('ValidatingWebhookConfiguration', 'slow');
   });
 
   it('matchConditions: kubectl prints the CEL validation error; a false condition skips the webhook and the finalizer removal passes', async () => {
@@ -233,14 +239,7 @@ describe('admission webhooks over HTTPS against the served cluster, with the rea
       'The ValidatingWebhookConfiguration "bad-cel" is invalid: webhooks[0].matchConditions[0].expression: Invalid value: "object.metadata.labels": must evaluate to bool but got dyn',
     );
     const skipGuard = { name: 'not-skip-guard', expression: "!('skip-guard' in object.metadata.?labels.orValue({}))" };
-    expect(
-      (
-        await run(
-          ['create', '-f', '-'],
-          configuration('cel-guard', service('/validate'), { matchConditions: [skipGuard] }),
-        )
-      ).code,
-    ).to.equal(0);
+    configure(configuration('cel-guard', service('/validate'), { matchConditions: [skipGuard] }));
     const held = await run([
       'patch',
       'pod',
@@ -386,7 +385,7 @@ describe('admission webhooks over HTTPS against the served cluster, with the rea
     ]);
     expect(listed.stdout).to.match(/replica-limit\s+1\s+v1\/ConfigMap\s+\S+\n/);
     expect(listed.stdout).to.match(/replica-limit\s+replica-limit\s+\*\/replica-limit\s+\S+\n/);
-    await run(['delete', 'configmap', 'replica-limit']);
+    expect(served.cluster.apiserver.delete(USER, 'configmaps', 'default', 'replica-limit').ok).to.equal(true);
     const missing = await run(['patch', 'deployment', 'capped', '-p', '{"spec":{"replicas":1}}']);
     expect(missing.stderr.trim()).to.equal(
       "The deployments \"capped\" is invalid: : ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
