@@ -1,3 +1,4 @@
+@runbook
 Feature: The team's runbook, checked against the simulation
 
   Scenario: draining one pod leaves the other
