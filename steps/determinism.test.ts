@@ -32,7 +32,7 @@
  *
  * This file lives in steps/; cucumber.js loads steps/{definitions,support}/**\/!(*.test).ts as support code, so not this.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -174,44 +174,92 @@ function scenarioCount(features: JsonFeature[]): number {
   return features.reduce((n, f) => n + f.elements.filter((e) => e.type === 'scenario').length, 0);
 }
 
-if (require.main === module) {
-  describe('the suite (ci profile), deterministic and isolated; the real kubectl as the built-in one', () => {
-    let dir: string;
-    let other: Promise<SuiteRun>;
-    let inProcess: {
-      api: typeof import('@cucumber/cucumber/api');
-      runConfiguration: import('@cucumber/cucumber/api').IRunConfiguration;
-      support: import('@cucumber/cucumber/api').ISupportCodeLibrary;
-    };
-    let printed = '';
-    const environment = {
-      cwd: ROOT,
-      stdout: new Writable({ write: (c: Buffer, _e, done) => ((printed += c.toString()), done()) }),
-    };
-    let firstRun: { success: boolean; outcomes: Outcomes } | undefined;
+/** Rejects when `work` has not settled within RUN_TIMEOUT_MS of wall time: a hang guard, not a speed check. */
+function guarded<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not finish within ${RUN_TIMEOUT_MS / 1000} s of wall time`)),
+      RUN_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 
-    before(async () => {
-      dir = mkdtempSync(path.join(tmpdir(), 'terminating-determinism-'));
-      // The reordered run (and the real-kubectl one after it) goes alongside the one in this process.
-      other = runOtherOrder(dir);
-      other.catch(() => {}); // awaited by the tests that read it
-      const api = await import('@cucumber/cucumber/api');
-      const { runConfiguration } = await api.loadConfiguration({ profiles: ['ci'] }, environment);
-      inProcess = { api, runConfiguration, support: await api.loadSupport(runConfiguration, environment) };
-    });
+/** What the runs in this process gave: the ci run, then one feature again; an error where one threw. */
+interface InProcessRuns {
+  dir: string;
+  other: Promise<SuiteRun>;
+  printed: () => string;
+  firstRun?: { success: boolean; outcomes: Outcomes };
+  again?: Outcomes;
+  error?: unknown;
+}
+
+/** The feature run once more in this process after the whole suite. */
+const AGAIN = 'features/graceful-deletion.feature';
+
+/**
+ * The `ci` run and the feature run again, in this process, with the reordered run (and the
+ * real-kubectl one) going alongside in the child. They run before any test is declared: node's
+ * test runner, once the first test is declared, tracks every promise of the process with an
+ * async hook (its init and destroy callbacks, and V8's slower promise path while a hook is on),
+ * and a suite run is mostly promises. The tests below then judge what the runs gave.
+ */
+async function inProcessRuns(): Promise<InProcessRuns> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'terminating-determinism-'));
+  const other = runOtherOrder(dir);
+  other.catch(() => {}); // awaited by the tests that read it
+  let printed = '';
+  const runs: InProcessRuns = { dir, other, printed: () => printed };
+  const environment = {
+    cwd: ROOT,
+    stdout: new Writable({ write: (c: Buffer, _e, done) => ((printed += c.toString()), done()) }),
+  };
+  try {
+    const api = await import('@cucumber/cucumber/api');
+    const { runConfiguration } = await api.loadConfiguration({ profiles: ['ci'] }, environment);
+    const support = await api.loadSupport(runConfiguration, environment);
+    const collector = outcomeCollector();
+    const { success } = await guarded(
+      api.runCucumber({ ...runConfiguration, support }, environment, collector.onMessage),
+      'the ci run',
+    );
+    runs.firstRun = { success, outcomes: collector.outcomes };
+    // The support code stays loaded: nothing the whole suite left behind in a module (a counter,
+    // a cache) may change what the same scenarios do now.
+    const again = outcomeCollector();
+    await guarded(
+      api.runCucumber(
+        {
+          ...runConfiguration,
+          sources: { ...runConfiguration.sources, paths: [AGAIN] },
+          support,
+          formats: { stdout: 'summary', files: {}, publish: false, options: {} },
+        },
+        environment,
+        again.onMessage,
+      ),
+      `${AGAIN} run again`,
+    );
+    runs.again = again.outcomes;
+  } catch (e) {
+    runs.error = e;
+  }
+  return runs;
+}
+
+function declareTests(runs: InProcessRuns): void {
+  describe('the suite (ci profile), deterministic and isolated; the real kubectl as the built-in one', () => {
+    const { dir, other, firstRun } = runs;
     after(async () => {
-      await other?.catch(() => {});
+      await other.catch(() => {});
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('passes, every scenario, with the ci profile (its report files in reports/)', {
-      timeout: RUN_TIMEOUT_MS,
-    }, async () => {
-      const { api, runConfiguration, support } = inProcess;
-      const collector = outcomeCollector();
-      const { success } = await api.runCucumber({ ...runConfiguration, support }, environment, collector.onMessage);
-      firstRun = { success, outcomes: collector.outcomes };
-      expect(success, `cucumber-js -p ci failed:\n${printed}`).to.equal(true);
+    it('passes, every scenario, with the ci profile (its report files in reports/)', () => {
+      if (!firstRun) throw runs.error;
+      expect(firstRun.success, `cucumber-js -p ci failed:\n${runs.printed()}`).to.equal(true);
     });
 
     it(`gives the same JSON report in another process, in another order (--order ${ORDER})`, {
@@ -230,29 +278,14 @@ if (require.main === module) {
       expect(d, `the run with --order ${ORDER} differs from the one in this process at ${d}`).to.equal(undefined);
     });
 
-    it('attaches byte-identical timelines when a feature runs again in the same process', {
-      timeout: RUN_TIMEOUT_MS,
-    }, async () => {
-      // The support code stays loaded: nothing the whole suite left behind in a module (a counter,
-      // a cache) may change what the same scenarios do now.
-      const { api, runConfiguration, support } = inProcess;
-      const feature = 'features/graceful-deletion.feature';
-      const again = outcomeCollector();
-      await api.runCucumber(
-        {
-          ...runConfiguration,
-          sources: { ...runConfiguration.sources, paths: [feature] },
-          support,
-          formats: { stdout: 'summary', files: {}, publish: false, options: {} },
-        },
-        environment,
-        again.onMessage,
-      );
+    it('attaches byte-identical timelines when a feature runs again in the same process', () => {
+      if (!runs.again) throw runs.error;
+      const again = runs.again;
       expect(
-        [...again.outcomes.values()].flatMap((o) => o.attachments).filter((a) => a.startsWith('timeline.json ')).length,
+        [...again.values()].flatMap((o) => o.attachments).filter((a) => a.startsWith('timeline.json ')).length,
         'each scenario attached its timeline',
       ).to.be.above(0);
-      for (const [key, { name, attachments }] of again.outcomes) {
+      for (const [key, { name, attachments }] of again) {
         const first = firstRun?.outcomes.get(key)?.attachments ?? [];
         expect(attachments.length, `${name}: as many attachments as in the suite run`).to.equal(first.length);
         attachments.forEach((a, i) => {
@@ -273,3 +306,5 @@ if (require.main === module) {
     });
   });
 }
+
+if (require.main === module) void inProcessRuns().then(declareTests);

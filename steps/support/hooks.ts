@@ -56,10 +56,13 @@ AfterStep(function (this: TerminatingWorld) {
  */
 After(function (this: TerminatingWorld) {
   if (!this.started) return;
-  // `terminating explore`'s reruns of a plan (world parameter "explore": "outcome",
-  // src/frontends/explore/explore.ts) are read for their outcome alone, never rendered as a report:
-  // ≈ 10 % of a rerun's CPU went into this data (the pods' YAML, every write's field changes).
-  if ((this.parameters as { explore?: unknown } | undefined)?.explore === 'outcome') return;
+  // Runs read for their outcome alone, never rendered as a report, build none of it: `terminating
+  // explore`'s reruns of a plan (world parameter "explore": "outcome", src/frontends/explore/explore.ts),
+  // where ≈ 10 % of a rerun's CPU went into this data (the pods' YAML, every write's field changes),
+  // and a test's run of a feature of its own whose failures are all it reads (world parameter
+  // "report": false, steps/failure-format.test.ts).
+  const parameters = this.parameters as { explore?: unknown; report?: unknown } | undefined;
+  if (parameters?.explore === 'outcome' || parameters?.report === false) return;
   const pods = this.cluster.apiserver.list('pods', undefined);
   const objects = pods.ok ? pods.object.items : [];
   const finalObjects = yamlDocuments(objects, 'no pods left in the API');
