@@ -403,7 +403,9 @@ export class ApiServer {
       );
       const track = this.fields.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
       // A status update without admission and managed fields changes no list of its status on the
-      // way to storage: the body's status lists need no copy (applyPatchBody; every kubelet status PATCH).
+      // way to storage: the body's status lists need no copy, and nothing but the patch reads the
+      // update's copy of the stored pod, so the patch is merged into it (applyPatchBody; every
+      // kubelet status PATCH).
       const asSent = resource === 'pods' && opts.subresource === 'status' && !admission && !this.options.managedFields;
       const r = this.store(resource).update(
         namespace,
