@@ -120,7 +120,12 @@ export function validateObjectMetaUpdate(
   for (let i = 0; i < IMMUTABLE_META.length; i++) {
     const key = IMMUTABLE_META[i][0];
     if (next[key] !== old[key])
-      errs.push({ field: IMMUTABLE_META[i][1], type: 'Invalid', value: next[key] ?? null, detail: 'field is immutable' });
+      errs.push({
+        field: IMMUTABLE_META[i][1],
+        type: 'Invalid',
+        value: next[key] ?? null,
+        detail: 'field is immutable',
+      });
   }
   return errs;
 }
