@@ -115,9 +115,17 @@ export function validateObjectMetaUpdate(
       });
     }
   }
-  for (const [key, field] of IMMUTABLE_META) {
+  // An index loop without destructuring: a destructured for-of may build an iterator result per
+  // entry, and every update of every object runs this.
+  for (let i = 0; i < IMMUTABLE_META.length; i++) {
+    const key = IMMUTABLE_META[i][0];
     if (next[key] !== old[key])
-      errs.push({ field, type: 'Invalid', value: next[key] ?? null, detail: 'field is immutable' });
+      errs.push({
+        field: IMMUTABLE_META[i][1],
+        type: 'Invalid',
+        value: next[key] ?? null,
+        detail: 'field is immutable',
+      });
   }
   return errs;
 }

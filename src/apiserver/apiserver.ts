@@ -402,8 +402,8 @@ export class ApiServer {
         !!opts.dryRun,
       );
       const track = this.fields.tracker<ResourceType[R]>(client, resource, opts.subresource, opts.fieldManager);
-      // A status update without admission and managed fields changes no list of its status on the
-      // way to storage: the body's status lists need no copy (applyPatchBody; every kubelet status PATCH).
+      // A status update without admission and managed fields: the body's status lists need no copy,
+      // and the patch is merged into the update's own copy of the pod (applyPatchBody; the kubelet's).
       const asSent = resource === 'pods' && opts.subresource === 'status' && !admission && !this.options.managedFields;
       const r = this.store(resource).update(
         namespace,

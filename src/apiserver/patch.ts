@@ -16,9 +16,11 @@ export function applyPatchBody<T>(
   type: PatchType,
   body: unknown,
   /**
-   * The lists under `status` may be taken from the body as they are: the caller knows nothing on
-   * the way to storage changes them in place (a status update without admission or managed
-   * fields), and storage's encoder copies every list it keeps, so nothing stored shares them.
+   * A status update without admission or managed fields: the lists under `status` may be taken
+   * from the body as they are (nothing on the way to storage changes them in place, and storage's
+   * encoder copies every list it keeps, so nothing stored shares them), and `current` is the
+   * caller's own fresh copy of the stored object (GuaranteedUpdate's), whose root and metadata the
+   * patch is merged into instead of copying them once more.
    */
   statusListsAsSent = false,
 ): T {
@@ -42,10 +44,17 @@ export function applyPatchBody<T>(
 }
 
 /**
- * How mergePatch treats the body's lists: copies them (`copy`), or takes them as sent (`share`,
- * below `status` when the object's root is `root` and the caller allows it).
+ * How mergePatch treats the target and the body's lists: a copy of the target, the lists copied
+ * (`copy`) or taken as sent (`share`, below `status`); or, for the caller's own fresh copy of the
+ * stored object (`root`, see applyPatchBody), its root and its metadata (`metadata`) changed in place.
  */
-type Lists = 'copy' | 'root' | 'share';
+type Lists = 'copy' | 'root' | 'metadata' | 'share';
+
+/** How the members of an object merged in `lists` mode are merged. */
+function membersMode(lists: Lists, key: string): Lists {
+  if (lists === 'root') return key === 'status' ? 'share' : key === 'metadata' ? 'metadata' : 'copy';
+  return lists === 'metadata' ? 'copy' : lists;
+}
 
 /** RFC 7386: objects merge key by key, null deletes, anything else (arrays included) replaces. */
 function mergePatch(target: unknown, patch: unknown, lists: Lists = 'copy'): unknown {
@@ -53,15 +62,19 @@ function mergePatch(target: unknown, patch: unknown, lists: Lists = 'copy'): unk
   // (and nothing on the way to storage changes the client's) unless the caller said they may be shared.
   if (patch === null || typeof patch !== 'object') return patch;
   if (Array.isArray(patch)) return lists === 'share' ? patch : clone(patch);
-  const result: Record<string, unknown> =
-    target !== null && typeof target === 'object' && !Array.isArray(target)
+  const isObject = target !== null && typeof target === 'object' && !Array.isArray(target);
+  // Merged in place, the members keep their order as in a copy: the same assignments and deletions.
+  const inPlace = isObject && (lists === 'root' || lists === 'metadata');
+  const result: Record<string, unknown> = inPlace
+    ? (target as Record<string, unknown>)
+    : isObject
       ? { ...(target as Record<string, unknown>) }
       : {};
   // for-in, not Object.entries: no [key, value] pair per member of every PATCH body.
   for (const key in patch) {
     const value = (patch as Record<string, unknown>)[key];
     if (value === null) delete result[key];
-    else result[key] = mergePatch(result[key], value, lists === 'root' ? (key === 'status' ? 'share' : 'copy') : lists);
+    else result[key] = mergePatch(result[key], value, membersMode(lists, key));
   }
   return result;
 }

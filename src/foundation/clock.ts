@@ -202,6 +202,17 @@ export class Clock implements Scheduler {
   }
 
   private drainImmediates(): void {
+    this.runImmediates();
+    this.immediates.length = 0;
+    this.head = 0;
+  }
+
+  /**
+   * The loop of drainImmediates, on its own: V8 compiles a long-running loop on the stack (OSR)
+   * before the code after it has ever run, and such code left the loop through a deoptimization
+   * on every later drain (≈ 1 600 times in a 10 000-pod run), so nothing follows the loop here.
+   */
+  private runImmediates(): void {
     let ran = 0;
     const queue = this.immediates;
     while (this.head < queue.length) {
@@ -213,8 +224,6 @@ export class Clock implements Scheduler {
       timer.settle();
       fn();
     }
-    queue.length = 0;
-    this.head = 0;
   }
 }
 

@@ -91,6 +91,16 @@ function validateHandler(handler: Record<string, unknown>, path: string): FieldE
 /** pkg/apis/core/v1/defaults.go SetDefaults_ContainerPort: a port without a protocol is TCP. */
 export function setContainerPortDefaults(spec: PodSpec | undefined): void {
   if (!spec) return;
-  for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])])
-    for (const p of c.ports ?? []) p.protocol ??= 'TCP';
+  // Index loops over each list, no spread of both: this runs for every write of every pod, whose
+  // spec is then mostly the stored one, and V8 walks frozen arrays slowly with spreads and for-of.
+  defaultPortProtocols(spec.initContainers);
+  defaultPortProtocols(spec.containers);
+}
+
+function defaultPortProtocols(containers: readonly Container[] | undefined): void {
+  if (!containers) return;
+  for (let i = 0; i < containers.length; i++) {
+    const ports = containers[i].ports;
+    if (ports) for (let j = 0; j < ports.length; j++) ports[j].protocol ??= 'TCP';
+  }
 }

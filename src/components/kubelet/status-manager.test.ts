@@ -339,6 +339,20 @@ describe('TerminatePod (K34)', () => {
     ]);
     expect(s.containerStatuses?.[0].state?.waiting).to.not.equal(undefined);
   });
+
+  it('K34 the status it starts from is left as it was (it works on a copy, as upstream on a DeepCopy)', () => {
+    const h = harness();
+    h.create({}, { containers: [{ name: 'app' }, { name: 'other' }] });
+    h.state.couldRun = false;
+    const before = status('Running', [running(), exited(0, 'other')]);
+    const kept = JSON.stringify(before);
+    h.manager.setPodStatus(h.pod(), before);
+    h.manager.terminatePod(h.pod());
+    expect(JSON.stringify(before)).to.equal(kept);
+    expect(h.manager.getPodStatus(h.pod().metadata.uid!)?.containerStatuses?.[0].state?.terminated?.reason).to.equal(
+      'ContainerStatusUnknown',
+    );
+  });
 });
 
 describe('the final DELETE (K36, K37)', () => {

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../client/client';
 import { Unreachable } from '../../client/client';
-import { clone, jsonEqual } from '../../apimachinery/object';
+import { jsonEqual } from '../../apimachinery/object';
 import { isTerminal } from '../../apiserver/pod-strategy';
 import type { ContainerStatus, Pod, PodCondition, PodStatus } from '../../apimachinery/types';
 import type { Scheduler } from '../../foundation/clock';
@@ -86,26 +86,18 @@ export class StatusManager {
    */
   terminatePod(pod: Pod): void {
     const uid = pod.metadata.uid!;
-    const status: PodStatus = clone(this.statuses.get(uid)?.status ?? pod.status ?? {});
-    const unknown = () => ({
-      terminated: {
-        exitCode: 137,
-        reason: 'ContainerStatusUnknown',
-        message: 'The container could not be located when the pod was terminated',
-      },
-    });
-    if (hasPodInitialized(pod)) {
-      for (const cs of status.containerStatuses ?? []) {
-        if (cs.state?.terminated) continue;
-        cs.state = unknown();
-        cs.ready = false;
-      }
-    }
-    for (const cs of initializedContainers(status.initContainerStatuses ?? [])) {
-      if (cs.state?.terminated) continue;
-      cs.state = unknown();
-      cs.ready = false;
-    }
+    // Upstream changes a deep copy of the cached status. Here only what changes is copied — the
+    // status itself, and a list with the items it turns to ContainerStatusUnknown — and the rest is
+    // shared with the status it came from, which nothing changes in place (a status is replaced,
+    // never edited, once the cache holds it).
+    const status: PodStatus = { ...(this.statuses.get(uid)?.status ?? pod.status ?? {}) };
+    if (hasPodInitialized(pod) && status.containerStatuses)
+      status.containerStatuses = withUnknownStates(status.containerStatuses, status.containerStatuses.length);
+    if (status.initContainerStatuses)
+      status.initContainerStatuses = withUnknownStates(
+        status.initContainerStatuses,
+        initializedCount(status.initContainerStatuses),
+      );
     // v1.27+ (#115331): every pod is moved to a terminal phase before its deletion; before, the
     // phase was left as it was (a deleted restartPolicy Always pod went away Running).
     if (this.deletionSafety.release.atLeast(27) && status.phase !== 'Succeeded' && status.phase !== 'Failed')
@@ -385,12 +377,37 @@ function hasPodInitialized(pod: Pod): boolean {
   return last.lastState?.terminated?.exitCode === 0 || last.state?.terminated?.exitCode === 0;
 }
 
-/** status_manager.go initializedContainers: all but the trailing run of never-started (Waiting) containers; at least the first. */
-function initializedContainers(statuses: ContainerStatus[]): ContainerStatus[] {
+/** status_manager.go initializedContainers: how many lead the list — all but the trailing run of never-started (Waiting) containers; at least the first. */
+function initializedCount(statuses: readonly ContainerStatus[]): number {
   for (let i = statuses.length - 1; i >= 0; i--) {
-    if (!statuses[i].state?.waiting || statuses[i].lastState?.terminated) return statuses.slice(0, i + 1);
+    if (!statuses[i].state?.waiting || statuses[i].lastState?.terminated) return i + 1;
   }
-  return statuses.slice(0, 1);
+  return Math.min(1, statuses.length);
+}
+
+/**
+ * TerminatePod's change to the first `count` container statuses: each one not terminated becomes
+ * ContainerStatusUnknown (137) and not ready. The list itself when none changes, else a copy with
+ * the changed items copied (their members in the order an assignment to them would give).
+ */
+function withUnknownStates(statuses: ContainerStatus[], count: number): ContainerStatus[] {
+  let out: ContainerStatus[] | undefined;
+  for (let i = 0; i < count; i++) {
+    if (statuses[i].state?.terminated) continue;
+    out ??= statuses.slice();
+    out[i] = {
+      ...statuses[i],
+      state: {
+        terminated: {
+          exitCode: 137,
+          reason: 'ContainerStatusUnknown',
+          message: 'The container could not be located when the pod was terminated',
+        },
+      },
+      ready: false,
+    };
+  }
+  return out ?? statuses;
 }
 
 /** jsonEqual of two statuses leaving their conditions out (without building copies that lack them). */

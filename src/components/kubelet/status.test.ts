@@ -101,6 +101,26 @@ describe('getPhase (K32)', () => {
 });
 
 describe('generateAPIPodStatus', () => {
+  it('a condition that says what the previous one of its type says is that one; its time, or another member order, makes a new one', () => {
+    const first = generateAPIPodStatus(pod(['a']), sandbox({ a: true }), false, NOW);
+    const again = generateAPIPodStatus(pod(['a']), sandbox({ a: true }), false, NOW + 60_000, first);
+    // Same values: the previous objects themselves (the status manager keeps their time anyway).
+    for (const type of ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'])
+      expect(cond(again, type), type).to.equal(cond(first, type));
+    // The container stopped: Ready and ContainersReady say something else, stamped now.
+    const stopped = generateAPIPodStatus(pod(['a']), sandbox({ a: 143 }), false, NOW + 60_000, first);
+    expect(cond(stopped, 'Ready')).to.not.equal(cond(first, 'Ready'));
+    expect(cond(stopped, 'Ready')?.lastTransitionTime).to.equal('2025-01-01T00:02:40Z');
+    expect(cond(stopped, 'PodScheduled')).to.equal(cond(first, 'PodScheduled'));
+    // The same values with the members in another order (a dump's): a new condition, in the generated order.
+    const dumped = {
+      ...first,
+      conditions: [{ lastTransitionTime: '2024-06-01T00:00:00Z', status: 'True', type: 'PodScheduled' }],
+    };
+    const fromDump = generateAPIPodStatus(pod(['a'], { status: dumped }), sandbox({ a: true }), false, NOW);
+    expect(Object.keys(cond(fromDump, 'PodScheduled')!)).to.deep.equal(['type', 'status', 'lastTransitionTime']);
+  });
+
   it('K31 while terminating (podIsTerminal=false) with containers running: Running, Ready True', () => {
     const s = generateAPIPodStatus(pod(['a'], { deleted: true }), sandbox({ a: true }), false, NOW);
     expect(s.phase).to.equal('Running');

@@ -286,20 +286,70 @@ function statusNamed(statuses: readonly ContainerStatus[], name: string): Contai
   return undefined;
 }
 
-/** A condition the kubelet generates (with PodObservedGenerationTracking, the pod's generation last). */
-function condition(
-  type: string,
-  ok: boolean,
+/** Builds the conditions of one generated status: type, True or False, and an optional reason and message. */
+type ConditionMaker = (type: string, ok: boolean, reason?: string, message?: string) => PodCondition;
+
+/**
+ * The conditions the kubelet generates, stamped `time` (with PodObservedGenerationTracking, the
+ * pod's generation last). A condition that says exactly what the previous status's condition of
+ * its type says is that condition itself: the status manager keeps the previous transition time
+ * of a condition whose status did not change (updateLastTransitionTime), so the new one would only
+ * be copied back to the previous one's values — two objects per condition per sync of every pod.
+ */
+function conditionMaker(
+  previous: readonly PodCondition[] | undefined,
   time: string,
   observedGeneration: number | undefined,
-  reason?: string,
-  message?: string,
-): PodCondition {
-  const c: PodCondition = { type, status: ok ? 'True' : 'False', lastTransitionTime: time };
-  if (reason) c.reason = reason;
-  if (message) c.message = message;
-  if (observedGeneration !== undefined) c.observedGeneration = observedGeneration;
-  return c;
+): ConditionMaker {
+  return (type, ok, reason, message) => {
+    const status = ok ? 'True' : 'False';
+    const prev = conditionOfType(previous, type);
+    if (prev !== undefined && saysTheSame(prev, status, reason || undefined, message || undefined, observedGeneration))
+      return prev;
+    const c: PodCondition = { type, status, lastTransitionTime: time };
+    if (reason) c.reason = reason;
+    if (message) c.message = message;
+    if (observedGeneration !== undefined) c.observedGeneration = observedGeneration;
+    return c;
+  };
+}
+
+/** The members of a generated condition, in the order it is built with: always these three… */
+const LEADING_MEMBERS = ['type', 'status', 'lastTransitionTime'];
+/** …then those of these it has. */
+const OPTIONAL_MEMBERS = ['reason', 'message', 'observedGeneration'];
+
+/**
+ * The condition has these values and a transition time, and nothing else, in the order of a
+ * generated one (a condition read from a dump, say, has its members in another order: taking it
+ * would change the order of the fields the pod is stored with).
+ */
+function saysTheSame(
+  c: PodCondition,
+  status: string,
+  reason: string | undefined,
+  message: string | undefined,
+  observedGeneration: number | undefined,
+): boolean {
+  if (c.status !== status || c.reason !== reason || c.message !== message) return false;
+  if (c.observedGeneration !== observedGeneration) return false;
+  const fields: Record<string, unknown> = c;
+  let n = 0;
+  let lastOptional = -1;
+  for (const key in fields) {
+    if (fields[key] === undefined) return false;
+    if (n < LEADING_MEMBERS.length) {
+      if (key !== LEADING_MEMBERS[n]) return false;
+    } else {
+      const j = OPTIONAL_MEMBERS.indexOf(key);
+      if (j <= lastOptional) return false;
+      lastOptional = j;
+    }
+    n += 1;
+  }
+  const expected =
+    3 + (reason !== undefined ? 1 : 0) + (message !== undefined ? 1 : 0) + (observedGeneration !== undefined ? 1 : 0);
+  return n === expected;
 }
 
 /** The first condition of that type (a scan without a closure: it runs for every condition of every status). */
@@ -454,23 +504,17 @@ export function generateAPIPodStatus(
   // PodObservedGenerationTracking (beta on from v1.34, #132912): the conditions the kubelet
   // generates carry the pod's generation, as does status.observedGeneration below.
   const time = toTime(now);
+  const condition = conditionMaker(old.conditions, time, observedGeneration);
   // V47 — status/generate.go GeneratePodReadyToStartContainersCondition: True once no new sandbox is
   // needed (runtimeutil.PodSandboxChanged: a ready sandbox with its network); written only with
   // the PodReadyToStartContainersCondition gate on (kubelet_pods.go generateAPIPodStatus).
   if (gates.podReadyToStartContainers !== false)
-    conditions.push(
-      condition(
-        'PodReadyToStartContainers',
-        sandbox?.state === 'ready' && !gates.sandboxNotYetSeen,
-        time,
-        observedGeneration,
-      ),
-    );
+    conditions.push(condition('PodReadyToStartContainers', sandbox?.state === 'ready' && !gates.sandboxNotYetSeen));
   conditions.push(
-    initializedCondition(spec, initStatuses, statuses, phase, time, observedGeneration),
-    condition('Ready', ready, time, observedGeneration, unready, message),
-    condition('ContainersReady', ready, time, observedGeneration, unready, message),
-    condition('PodScheduled', true, time, observedGeneration),
+    initializedCondition(spec, initStatuses, statuses, phase, condition),
+    condition('Ready', ready, unready, message),
+    condition('ContainersReady', ready, unready, message),
+    condition('PodScheduled', true),
   );
   // V70 — kubelet_pods.go generateAPIPodStatus: a pod that has a RestartAllContainers rule
   // carries the AllContainersRestarting condition (with the gate on).
@@ -521,10 +565,9 @@ function initializedCondition(
   initStatuses: readonly ContainerStatus[],
   statuses: readonly ContainerStatus[],
   phase: string,
-  time: string,
-  observedGeneration: number | undefined,
+  condition: ConditionMaker,
 ): PodCondition {
-  if (phase === 'Succeeded') return condition('Initialized', true, time, observedGeneration, 'PodCompleted');
+  if (phase === 'Succeeded') return condition('Initialized', true, 'PodCompleted');
   const incomplete: string[] = [];
   const inits = spec.initContainers ?? [];
   for (let i = 0; i < inits.length; i++) {
@@ -536,12 +579,10 @@ function initializedCondition(
     const s = statusNamed(statuses, spec.containers[i].name);
     regularStarted = !!(s?.state?.running || s?.state?.terminated);
   }
-  if (incomplete.length === 0 || regularStarted) return condition('Initialized', true, time, observedGeneration);
+  if (incomplete.length === 0 || regularStarted) return condition('Initialized', true);
   return condition(
     'Initialized',
     false,
-    time,
-    observedGeneration,
     'ContainersNotInitialized',
     `containers with incomplete status: [${incomplete.join(' ')}]`,
   );
