@@ -9,7 +9,7 @@ import { createApiHandler } from '../server/api-handler';
 import type { ApiActivity } from '../server/activity';
 import { CLIENT_BUSY_LIMIT_MS, CLIENT_QUIET_MS } from './controller-limits';
 import { kubeconfig } from './kubeconfig';
-import { programQuietness } from './program-quiet';
+import { QuietReader } from './program-quiet';
 
 export { CLIENT_BUSY_LIMIT_MS, CLIENT_QUIET_MS, CONTROLLER_STEP_TIMEOUT_MS } from './controller-limits';
 
@@ -41,6 +41,10 @@ export class ControllerProcess {
   private readonly open = new Set<ServerResponse>();
   /** The server's ends of the program's connections: what they still buffer has not reached it. */
   private readonly sockets = new Set<Socket>();
+  /** Connections accepted, and bytes sent and received on those that have closed (with the open ones': what the server has exchanged). */
+  private accepted = 0;
+  private closedBytes = 0;
+  private quiet?: QuietReader;
 
   private constructor(
     private readonly cluster: Cluster,
@@ -69,8 +73,14 @@ export class ControllerProcess {
       listener(req, res);
     });
     server.on('connection', (socket: Socket) => {
-      self?.sockets.add(socket);
-      socket.once('close', () => self?.sockets.delete(socket));
+      if (!self) return;
+      self.sockets.add(socket);
+      self.accepted += 1;
+      socket.once('close', () => {
+        if (!self) return;
+        self.sockets.delete(socket);
+        self.closedBytes += socket.bytesRead + socket.bytesWritten;
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
@@ -170,10 +180,18 @@ export class ControllerProcess {
     return false;
   }
 
+  /** What the server has exchanged with the program so far: connections, and bytes either way (a change means news). */
+  private exchanged(): string {
+    let bytes = this.closedBytes;
+    for (const socket of this.sockets) bytes += socket.bytesRead + socket.bytesWritten;
+    return `${this.accepted}:${bytes}`;
+  }
+
   /** What program-quiet.ts reads; where it cannot, the wall-time quiet period and the main thread's state. */
   private programQuiet(): boolean {
     const pid = this.child.pid;
-    const facts = pid === undefined ? 'unknown' : programQuietness(pid, this.port);
+    if (pid !== undefined) this.quiet ??= new QuietReader(pid, this.port);
+    const facts = this.quiet?.read(this.exchanged()) ?? 'unknown';
     if (facts !== 'unknown') return facts === 'quiet';
     return performance.now() - this.lastActivity >= CLIENT_QUIET_MS && !this.runnable();
   }
