@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /**
  * Whether a controller program run as our child process (controller-process.ts) is quiet, read
@@ -78,8 +78,33 @@ function loopTimeout(pid: number): number | 'busy' | undefined {
   return Number(BigInt(fields[4]) & 0xffffffffn) | 0;
 }
 
-/** Whether anything is queued on a connection to or from 127.0.0.1:`port` (or waits to be accepted); undefined when unreadable. */
-function queued(port: number): boolean | undefined {
+/** The inodes of the sockets a process (a pid, or "self") holds open; undefined when unreadable. */
+function socketInodes(pid: number | 'self', into: Set<string>): boolean {
+  try {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      let target: string;
+      try {
+        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue; // closed meanwhile
+      }
+      if (target.startsWith('socket:[')) into.add(target.slice(8, -1));
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether anything is queued on a connection between the program `pid` and this process's server
+ * on 127.0.0.1:`port` (or waits to be accepted); undefined when unreadable. Only sockets either
+ * process holds count: on a busy machine, a closing connection of another process may linger on
+ * the same port number.
+ */
+function queued(pid: number, port: number): boolean | undefined {
+  const inodes = new Set<string>();
+  if (!socketInodes(pid, inodes) || !socketInodes('self', inodes)) return undefined;
   let text: string;
   try {
     text = readFileSync('/proc/net/tcp', 'utf8');
@@ -88,9 +113,9 @@ function queued(port: number): boolean | undefined {
   }
   const server = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
   for (const line of text.split('\n')) {
-    // "sl local_address rem_address st tx_queue:rx_queue …"
+    // "sl local_address rem_address st tx_queue:rx_queue tr:when retrnsmt uid timeout inode …"
     const f = line.trim().split(/\s+/);
-    if (f.length < 5 || (f[1] !== server && f[2] !== server)) continue;
+    if (f.length < 10 || (f[1] !== server && f[2] !== server) || !inodes.has(f[9])) continue;
     const [tx, rx] = f[4].split(':').map((h) => Number.parseInt(h, 16));
     const state = f[3];
     if (state === '0A') {
@@ -99,6 +124,15 @@ function queued(port: number): boolean | undefined {
     } else if (state === '02' || state === '03' || tx > 0 || rx > 0) return true; // SYN_SENT, SYN_RECV: still connecting
   }
   return false;
+}
+
+const asleep = (all: Threads): boolean => [...all.values()].every((t) => t.state === 'S');
+
+/** The longest a thread has waited for a core between two coreWaits() (ms; a thread new since counts from 0). */
+export function longestCoreWait(before: Map<string, number>, after: Map<string, number>): number {
+  let longest = 0;
+  for (const [tid, ms] of after) longest = Math.max(longest, ms - (before.get(tid) ?? 0));
+  return longest;
 }
 
 /** The threads' time slices, as one string: equal strings mean no thread ran in between. */
@@ -114,6 +148,8 @@ const ran = (all: Threads): string => [...all].map(([tid, t]) => `${tid}:${t.sli
  */
 export class QuietReader {
   private lastQuiet?: { ran: string; server: string };
+  /** Why the last read said busy (for a failure message: what the program was doing). */
+  busyBecause = '';
 
   constructor(
     private readonly pid: number,
@@ -121,22 +157,44 @@ export class QuietReader {
   ) {}
 
   read(server: string): Quietness {
+    this.busyBecause = '';
     const before = threads(this.pid);
     if (!before) return 'unknown';
-    for (const t of before.values()) if (t.state !== 'S') return 'busy';
+    if (!asleep(before)) return this.busy('a thread of it is running or waits for a core');
     if (this.lastQuiet && this.lastQuiet.server === server && this.lastQuiet.ran === ran(before)) return 'quiet';
     this.lastQuiet = undefined;
     const timeout = loopTimeout(this.pid);
     if (timeout === undefined) return 'unknown';
-    if (timeout === 'busy' || (timeout >= 0 && timeout < TIMER_HORIZON_MS)) return 'busy';
-    const inFlight = queued(this.port);
+    if (timeout === 'busy') return this.busy('its main thread is not waiting in its event loop');
+    if (timeout >= 0 && timeout < TIMER_HORIZON_MS) return this.busy(`its event loop has a timer due in ${timeout} ms`);
+    const inFlight = queued(this.pid, this.port);
     if (inFlight === undefined) return 'unknown';
-    if (inFlight) return 'busy';
+    if (inFlight) return this.busy('bytes are queued on its connections to the server');
     const after = threads(this.pid);
     if (!after) return 'unknown';
-    for (const t of after.values()) if (t.state !== 'S') return 'busy';
-    if (ran(after) !== ran(before)) return 'busy';
+    if (!asleep(after) || ran(after) !== ran(before)) return this.busy('it ran while it was read');
     this.lastQuiet = { ran: ran(after), server };
     return 'quiet';
+  }
+
+  /**
+   * Per thread of the program, the wall ms it has spent runnable but waiting for a core since it
+   * started (`/proc/PID/task/TID/schedstat`, second field, in ns); undefined when unreadable. On
+   * a loaded machine that is the machine's delay, not the program's doing.
+   */
+  coreWaits(): Map<string, number> | undefined {
+    const waits = new Map<string, number>();
+    try {
+      for (const tid of readdirSync(`/proc/${this.pid}/task`))
+        waits.set(tid, Number(readFileSync(`/proc/${this.pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]) / 1e6);
+    } catch {
+      return undefined;
+    }
+    return waits;
+  }
+
+  private busy(because: string): Quietness {
+    this.busyBecause = because;
+    return 'busy';
   }
 }
