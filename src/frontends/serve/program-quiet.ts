@@ -61,6 +61,16 @@ function threads(pid: number): Threads | undefined {
   return all.size > 0 ? all : undefined;
 }
 
+/** Whether the main thread is running or waiting for a core (false also when unreadable: threads() then says so). */
+function mainThreadRuns(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'S';
+  } catch {
+    return false;
+  }
+}
+
 /** The timeout (ms, −1 for none) of the event loop's wait the main thread is blocked in; busy when it is in none; undefined when unreadable. */
 function loopTimeout(pid: number): number | 'busy' | undefined {
   const waits = EPOLL_WAITS[process.arch];
@@ -158,6 +168,8 @@ export class QuietReader {
 
   read(server: string): Quietness {
     this.busyBecause = '';
+    // The main thread alone first (one small read): while it runs, nothing else need be read.
+    if (mainThreadRuns(this.pid)) return this.busy('a thread of it is running or waits for a core');
     const before = threads(this.pid);
     if (!before) return 'unknown';
     if (!asleep(before)) return this.busy('a thread of it is running or waits for a core');
