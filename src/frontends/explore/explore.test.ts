@@ -1,5 +1,5 @@
 // This test file runs in a process of its own (scripts/unit-tests.ts): explore reruns scenarios through cucumber's API
-// (≈ 800 runs) and waits on a controller process's quiet periods, so it runs beside the cucumber process, not in it.
+// (≈ 800 runs) and waits on a controller process per run of the database operator, so it runs beside the cucumber process, not in it.
 // The explorations run in a worker thread (./testing.ts): node's test runner's async tracking cost ≈ 15 % of their CPU.
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -62,21 +62,18 @@ export async function explore(loc: ScenarioLocation, options: ExploreOptions): P
     observation: takeObservation(),
   });
   const first = await runRerunnable({ paths: [where], worldParameters: worldParameters([], 'observe') });
-  // A program of your own ran against the served cluster (a client "NAME" watched): its runs hand
-  // virtual time over on wall-time quiet periods (src/frontends/serve/controller-process.ts), and
-  // each rerun goes through cucumber's API as it always did — a rerun in the cucumber Worker, sooner
-  // after the last one, saw a plan break under load (≈ 1 in 4 explorations) that held when rerun.
   const baseline = observed(first.run, []);
-  const servesAProgram = baseline.observation?.components.some((c) => c.target.kind === 'client') ?? false;
-  /** A rerun that needs only its outcome: the first run's test case again (scripts/cucumber-reruns.ts). */
-  const run = async (plan: Plan): Promise<PlanRun> =>
-    servesAProgram
-      ? {
-          plan,
-          passed: (await runCucumber({ paths: [where], worldParameters: worldParameters(plan) })).success,
-          output: '',
-        }
-      : { plan, passed: await first.again(worldParameters(plan, 'outcome')), output: '' };
+  /**
+   * A rerun that needs only its outcome: the first run's test case again (scripts/cucumber-reruns.ts).
+   * A scenario that runs a program of your own reruns this way too: its hand-over of virtual time
+   * reads the program's quiet from /proc (src/frontends/serve/program-quiet.ts) instead of waiting
+   * out wall-time quiet periods, so a rerun started right after the last one has the same timeline.
+   */
+  const run = async (plan: Plan): Promise<PlanRun> => ({
+    plan,
+    passed: await first.again(worldParameters(plan, 'outcome')),
+    output: '',
+  });
   if (!baseline.passed || !baseline.observation) return { kind: 'baseline-fails', output: baseline.output };
   let o = baseline.observation;
   const only = options.component && describeTarget(options.component);

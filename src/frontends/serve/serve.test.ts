@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { eventually, openWatch, request } from '../server/testing';
 import { Release } from '../../foundation/release';
 import { formatTimeline } from '../../foundation/timeline/text';
-import { JUMP_QUIET_MS, JumpClock, parseClockMode, type ClockMode } from './clock-driver';
+import { JUMP_QUIET_MS, type JumpClock, parseClockMode, type ClockMode } from './clock-driver';
 import { CLOCK_PATH, REPORT_PATH, serve, VIRTUAL_TIME_HEADER, type ServedCluster } from './serve';
 
 const running: ServedCluster[] = [];
