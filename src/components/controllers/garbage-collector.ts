@@ -89,20 +89,18 @@ export class GarbageCollector extends ControllerBase {
   private customMappings = new Map<string, Mapping>();
   /** Dependents whose owner's kind the RESTMapper did not know: looked at again after the next Sync. */
   private readonly unresolved = new Set<string>();
+  /** The built-in resources monitored: those the release serves (MutatingAdmissionPolicy only from 1.36). */
+  private readonly builtin: readonly Resource[];
 
   constructor(ctx: ControllerContext) {
     super(ctx, IDENTITY);
+    this.builtin = WATCHED.filter((r) => builtinKind(r)?.served?.(this.release) !== false);
   }
 
   start(): this {
-    for (const resource of this.watched()) this.monitor(resource);
+    for (const resource of this.builtin) this.monitor(resource);
     this.clock.after(GC_SYNC_PERIOD_MS, () => this.sync(), { background: true });
     return this;
-  }
-
-  /** The built-in resources monitored: those the release serves (MutatingAdmissionPolicy only from 1.36). */
-  private watched(): Resource[] {
-    return WATCHED.filter((r) => builtinKind(r)?.served?.(this.release) !== false);
   }
 
   /** One monitor: list, then watch from the list's resourceVersion; its events feed the graph. */
@@ -138,8 +136,10 @@ export class GarbageCollector extends ControllerBase {
     const custom = customResources(this.api).filter(
       (r) => r.verbs.includes('delete') && r.verbs.includes('list') && r.verbs.includes('watch'),
     );
-    const wanted = new Set<Resource>([...this.watched(), ...custom.map((r) => r.storage)]);
-    const changed = wanted.size !== this.monitors.size || [...wanted].some((r) => !this.monitors.has(r));
+    // Without custom resources (an idle cluster's every Sync) the built-in list itself is what is wanted.
+    const wanted =
+      custom.length === 0 ? this.builtin : [...new Set<Resource>([...this.builtin, ...custom.map((r) => r.storage)])];
+    const changed = wanted.length !== this.monitors.size || wanted.some((r) => !this.monitors.has(r));
     if (changed) {
       this.timeline.record(
         'gc',
@@ -150,7 +150,7 @@ export class GarbageCollector extends ControllerBase {
         custom.map((r) => [`${r.group}/${r.kind}`, { resource: r.storage, namespaced: r.namespaced }]),
       );
       for (const [resource, w] of this.monitors) {
-        if (wanted.has(resource)) continue;
+        if (wanted.includes(resource)) continue;
         w?.stop();
         this.monitors.delete(resource);
       }
