@@ -87,11 +87,14 @@ export const leases: BuiltinKind<Lease, 'leases'> = {
   verbs: ALL_VERBS,
   subresources: {},
   strategies: () => ({
+    // R344 — lease/strategy.go sets no metadata.generation (PrepareForCreate and PrepareForUpdate
+    // leave it alone), so a renewal does not bump one.
     main: genericStrategy<Lease>({
       kind: 'Lease',
       apiVersion: 'coordination.k8s.io/v1',
       resource: 'leases',
       namespaced: true,
+      generation: false,
     }),
   }),
   resetFields: NO_RESET_FIELDS,

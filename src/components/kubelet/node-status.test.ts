@@ -53,4 +53,11 @@ describe('NodeStatusReporter (the node lease controller)', () => {
     clock.tick(LEASE_RENEW_INTERVAL_MS);
     expect(leaseGets()).to.equal(2);
   });
+
+  it('R344: the Lease has no metadata.generation, created or renewed (lease/strategy.go sets none)', () => {
+    const { clock, lease } = reporter();
+    expect(lease().metadata.generation).to.equal(undefined);
+    clock.tick(3 * LEASE_RENEW_INTERVAL_MS);
+    expect(lease().metadata.generation).to.equal(undefined);
+  });
 });
