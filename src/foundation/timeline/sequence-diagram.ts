@@ -156,7 +156,9 @@ function listAt<K, V>(map: Map<K, V[]>, key: K): V[] {
   return list;
 }
 
+/** The keys of the bars a row opens or closes, for the rows (most of them) that open and close none. */
 const NO_KEYS: ReadonlySet<string> = new Set();
+
 /** Room between lanes' centres for the bars of intervals, in px right of the lane's centre line. */
 const BAR_OFFSET = 7;
 const BAR_STEP = 5;
