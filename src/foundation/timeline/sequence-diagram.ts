@@ -28,6 +28,13 @@ export interface SequenceDiagramOptions {
    * many pods as wide as one pod's deletion.
    */
   readonly podLanes?: boolean | 'all';
+  /**
+   * The text column of each event's row (its marks, intervals, text, patch and folded echoes), by
+   * seq: filled by one rendering and reused by the next one of the same events, options and steps
+   * with other lanes (the report's diagram with one lane per pod). That column does not depend on
+   * the lanes, and it is most of a row's work.
+   */
+  readonly rowTexts?: Map<number, string>;
 }
 
 /** A row an assertion matched (✓), or the event found where an expected row was looked for (✗). */
@@ -148,6 +155,9 @@ function listAt<K, V>(map: Map<K, V[]>, key: K): V[] {
   if (!list) map.set(key, (list = []));
   return list;
 }
+
+/** The keys of the bars a row opens or closes, for the rows (most of them) that open and close none. */
+const NO_KEYS: ReadonlySet<string> = new Set();
 
 /** Room between lanes' centres for the bars of intervals, in px right of the lane's centre line. */
 const BAR_OFFSET = 7;
@@ -301,8 +311,10 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
       open.set(key, bar);
     }
     const ending = closing.get(i) ?? [];
-    const startKeys = new Set(starting.map((sp) => `${sp.lane} ${sp.slot} ${sp.iv.kind}`));
-    const endKeys = new Set(ending.map((sp) => `${sp.lane} ${sp.slot} ${sp.iv.kind}`));
+    // Most rows open and close no interval: no sets of keys to build for them.
+    const startKeys =
+      starting.length === 0 ? NO_KEYS : new Set(starting.map((sp) => `${sp.lane} ${sp.slot} ${sp.iv.kind}`));
+    const endKeys = ending.length === 0 ? NO_KEYS : new Set(ending.map((sp) => `${sp.lane} ${sp.slot} ${sp.iv.kind}`));
     let html = '';
     for (const [key, bar] of open) {
       const ends =
@@ -453,6 +465,17 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
       const left = from < x ? from : x + ARROW_GAP;
       glyphs = `<i class="sd-arrow ${dir}" style="left:${left}px;width:${Math.abs(x - from) - ARROW_GAP}px" title="${escapeHtml(`${c.from} → ${e.component}`)}"></i>${glyphs}`;
     }
+    out.push(
+      `<div class="${classes.join(' ')}" data-seq="${e.seq}">`,
+      `<span class="sd-t">${time}</span><div class="sd-lanes">${bars}${glyphs}</div>`,
+      textColumn(e, index, rowMarks),
+    );
+  }
+
+  /** An event row's text column, rendered once for every rendering that shares options.rowTexts. */
+  function textColumn(e: TimelineEvent, index: number, rowMarks: readonly RowMark[]): string {
+    const kept = options.rowTexts?.get(e.seq);
+    if (kept !== undefined) return kept;
     const starts = (opening.get(index) ?? [])
       .map((s) => `<span class="sd-ibar k-${s.iv.kind}">${escapeHtml(s.iv.label)}</span> `)
       .join('');
@@ -464,11 +487,9 @@ export function renderSequenceDiagram(events: readonly TimelineEvent[], options:
     const patch = e.patch === undefined ? '' : renderPatch(e.patch, t0);
     const folded = echoes.get(e.seq);
     const fold = folded === undefined ? '' : renderFold(folded, t0);
-    out.push(
-      `<div class="${classes.join(' ')}" data-seq="${e.seq}">`,
-      `<span class="sd-t">${time}</span><div class="sd-lanes">${bars}${glyphs}</div>`,
-      `<div class="sd-x">${badges}${starts}<span class="sd-text">${escapeHtml(e.text)}</span>${actor}${outcome}${patch}${fold}</div></div>`,
-    );
+    const text = `<div class="sd-x">${badges}${starts}<span class="sd-text">${escapeHtml(e.text)}</span>${actor}${outcome}${patch}${fold}</div></div>`;
+    options.rowTexts?.set(e.seq, text);
+    return text;
   }
 }
 
@@ -515,10 +536,18 @@ export function describeOperation(op: Operation, t0: number): string {
   }
 }
 
-/** Escapes `& < > " '` for HTML text and attribute values. */
+/**
+ * Escapes `& < > " '` for HTML text and attribute values. Most texts of a report have none of
+ * them (an event's text, a lane's name): those are returned as they are, without the replace's
+ * scan and copy — the report renders every text of every scenario, hundreds of thousands.
+ */
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+  return HAS_SPECIAL.test(s) ? s.replace(SPECIALS, entityOf) : s;
 }
+
+const HAS_SPECIAL = /[&<>"']/;
+const SPECIALS = /[&<>"']/g;
+const entityOf = (c: string): string => ENTITIES[c] ?? c;
 
 const ENTITIES: Readonly<Record<string, string>> = {
   '&': '&amp;',

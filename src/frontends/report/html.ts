@@ -141,6 +141,8 @@ export function renderScenario(s: ScenarioReport, pack = false): string {
   out.push('</ol>');
   if (s.timeline !== undefined) {
     const { t0, events } = eventsOf(s.timeline);
+    // The rows' texts are the same in both diagrams (one lane per component, one per pod): rendered once.
+    const rowTexts = new Map<number, string>();
     const diagram = (podLanes: boolean | 'all') =>
       renderSequenceDiagram(events, {
         t0,
@@ -148,6 +150,7 @@ export function renderScenario(s: ScenarioReport, pack = false): string {
         marks: s.timeline!.marks,
         steps: s.timeline!.steps,
         podLanes,
+        rowTexts,
       });
     const pods = new Set(
       events
