@@ -9,6 +9,9 @@ import type { Strategy } from './strategy';
  * (nodeStrategy.PrepareForUpdate), one through `nodes/status` keeps the stored spec
  * (nodeStatusStrategy.PrepareForUpdate), so `kubectl patch node --subresource=status` changes the
  * status only and a spec patch never touches the conditions. Both validate as ValidateNodeUpdate.
+ * R346 — neither PrepareForCreate nor PrepareForUpdate of node/strategy.go sets metadata.generation,
+ * and the generic registry's BeforeCreate sets none either, so a Node has no generation: a cordon
+ * or a taint does not count one up.
  */
 export function nodeStrategies(): { main: Strategy<Node>; status: Strategy<Node> } {
   const base = genericStrategy<Node>({
@@ -17,6 +20,7 @@ export function nodeStrategies(): { main: Strategy<Node>; status: Strategy<Node>
     resource: 'nodes',
     etcdPrefix: 'minions',
     namespaced: false,
+    generation: false,
   });
   const main: Strategy<Node> = {
     ...base,

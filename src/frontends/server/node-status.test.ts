@@ -71,6 +71,17 @@ describe('nodes/status (R321)', () => {
     server.cluster.apiserver.patch(USER, 'nodes', undefined, 'node-1', 'merge', { spec: { unschedulable: null } });
   });
 
+  it('R346: a Node has no metadata.generation, registered or cordoned (node/strategy.go sets none)', async () => {
+    expect(node().metadata.generation, 'as registered').to.equal(undefined);
+    const r = await request(server.base, 'PATCH', '/api/v1/nodes/node-1', {
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: { spec: { unschedulable: true } },
+    });
+    expect(r.status, r.text).to.equal(200);
+    expect(r.json.metadata, 'after a spec change').to.not.have.property('generation');
+    server.cluster.apiserver.patch(USER, 'nodes', undefined, 'node-1', 'merge', { spec: { unschedulable: null } });
+  });
+
   it('a PUT of nodes/status with a changed spec keeps the stored spec', async () => {
     const current = node();
     const body = {
