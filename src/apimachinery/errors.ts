@@ -2,25 +2,35 @@ import type { Status } from './types';
 import type { StatusCause } from 'kubernetes-types/meta/v1';
 
 /**
- * An API error shaped like the apiserver's `metav1.Status` failures
- * (upstream: staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go).
+ * An Error that can be built without capturing a stack trace (`withStack` false): for errors that
+ * are expected answers, always caught, where the stack would never be read but costs a walk of the
+ * call stack each time. The message stays complete.
  */
-export class StatusError extends Error {
-  readonly status: Status & { code: number; reason: string; message: string };
-
-  /**
-   * `withStack` false builds it without capturing a stack trace: for answers that are expected
-   * (a GET of a pod already gone is routine for the kubelet and the controllers), where the stack
-   * would never be read but costs a walk of the call stack each time. The message stays complete.
-   */
-  constructor(status: Status & { code: number; reason: string; message: string }, withStack = true) {
+export class ErrorWithOptionalStack extends Error {
+  constructor(message: string, withStack: boolean) {
     const limit = Error.stackTraceLimit;
     if (!withStack) Error.stackTraceLimit = 0;
     try {
-      super(status.message);
+      super(message);
     } finally {
       Error.stackTraceLimit = limit;
     }
+  }
+}
+
+/**
+ * An API error shaped like the apiserver's `metav1.Status` failures
+ * (upstream: staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go).
+ */
+export class StatusError extends ErrorWithOptionalStack {
+  readonly status: Status & { code: number; reason: string; message: string };
+
+  /**
+   * `withStack` false builds it without a stack trace (ErrorWithOptionalStack): for answers that
+   * are expected (a GET of a pod already gone is routine for the kubelet and the controllers).
+   */
+  constructor(status: Status & { code: number; reason: string; message: string }, withStack = true) {
+    super(status.message, withStack);
     this.name = 'StatusError';
     this.status = status;
   }

@@ -8,6 +8,7 @@ import type {
   WriteOptions,
 } from '../apiserver/apiserver';
 import type { DeleteOptions, Pod } from '../apimachinery/types';
+import { ErrorWithOptionalStack } from '../apimachinery/errors';
 
 /** A PATCH's content type (merge, strategic, json), as the apiserver's patch verb takes it. */
 type PatchType = Parameters<ApiServer['patch']>[4];
@@ -17,15 +18,9 @@ type PatchType = Parameters<ApiServer['patch']>[4];
  * a stack trace: every caller catches it (a kubelet cut off meets one at each lease renewal and
  * status sync), and capturing the stack was most of its cost.
  */
-export class Unreachable extends Error {
+export class Unreachable extends ErrorWithOptionalStack {
   constructor(client: string) {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      super(`${client} cannot reach the apiserver`);
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    super(`${client} cannot reach the apiserver`, false);
     this.name = 'Unreachable';
   }
 }
