@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { createApiHandler } from '../server/api-handler';
 import type { ApiActivity } from '../server/activity';
 import { CLIENT_BUSY_LIMIT_MS, CLIENT_QUIET_MS } from './controller-limits';
 import { kubeconfig } from './kubeconfig';
-import { longestCoreWait, QuietReader } from './program-quiet';
+import { longestCoreWait, mainThreadState, QuietReader } from './program-quiet';
 
 export { CLIENT_BUSY_LIMIT_MS, CLIENT_QUIET_MS, CONTROLLER_STEP_TIMEOUT_MS } from './controller-limits';
 
@@ -154,15 +154,10 @@ export class ControllerProcess {
    */
   private runnable(): boolean {
     const pid = this.child.pid;
-    if (pid === undefined) return false;
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-      const state = stat.charAt(stat.lastIndexOf(')') + 2);
-      if (state === 'R' || state === 'D') this.touch();
-      return state === 'R' || state === 'D';
-    } catch {
-      return false;
-    }
+    const state = pid === undefined ? undefined : mainThreadState(pid);
+    const runs = state === 'R' || state === 'D';
+    if (runs) this.touch();
+    return runs;
   }
 
   private touch(): void {

@@ -61,14 +61,20 @@ function threads(pid: number): Threads | undefined {
   return all.size > 0 ? all : undefined;
 }
 
-/** Whether the main thread is running or waiting for a core (false also when unreadable: threads() then says so). */
-function mainThreadRuns(pid: number): boolean {
+/** The state letter of the program's main thread (`/proc/PID/stat`: R running or runnable, D in I/O, S asleep…); undefined when unreadable. */
+export function mainThreadState(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'S';
+    return stat.charAt(stat.lastIndexOf(')') + 2);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Whether the main thread is running or waiting for a core (false also when unreadable: threads() then says so). */
+function mainThreadRuns(pid: number): boolean {
+  const state = mainThreadState(pid);
+  return state !== undefined && state !== 'S';
 }
 
 /** The timeout (ms, −1 for none) of the event loop's wait the main thread is blocked in; busy when it is in none; undefined when unreadable. */
