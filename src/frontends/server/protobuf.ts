@@ -212,32 +212,12 @@ function envelope(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
 }
 
 /**
- * A `<Kind>List` body from its items' messages, encoded once each (caching-object.ts): every list
- * message is `metadata` (field 1, ListMeta) then repeated `items` (field 2), so the items' bytes
- * are written as they are.
- */
-export function encodeProtobufList(
-  list: { apiVersion: string; kind: string; metadata: Json },
-  items: readonly Uint8Array[],
-): Buffer {
-  const { head, tail, length } = protobufListFrame(list, items);
-  const out = Buffer.allocUnsafe(length);
-  out.set(head, 0);
-  let at = head.length;
-  for (let i = 0; i < items.length; i++) {
-    at = writeLengthDelimited(out, at, 2, items[i].length);
-    out.set(items[i], at);
-    at += items[i].length;
-  }
-  out.set(tail, at);
-  return out;
-}
-
-/**
  * What a `<Kind>List` body holds around its items: `head` (magic, runtime.Unknown's typeMeta,
  * the tag and length of its raw list, the list's ListMeta), then each item as a length-delimited
  * field 2, then `tail` (the Unknown's contentEncoding and contentType); `length` is the whole
- * body's. A LIST streams its body from these (list-encoding.ts writeProtobufList).
+ * body's. Every list message is `metadata` (field 1, ListMeta) then repeated `items` (field 2), so
+ * the items' messages, encoded once each (caching-object.ts), are written as they are: a LIST
+ * streams its body from these (list-encoding.ts writeProtobufList).
  */
 export function protobufListFrame(
   list: { apiVersion: string; kind: string; metadata: Json },
