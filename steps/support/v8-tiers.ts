@@ -9,10 +9,11 @@
  * controller's sync) tens of milliseconds each on a background thread — and 512 times optimized
  * code was thrown away by a deoptimization when the next scenario brought other object shapes;
  * the run ended before most of that compiled code had paid for itself. With the higher budget
- * ≈ 150 functions are compiled (the clock, the store, the encoder: code every scenario runs) and
- * ≈ 40 deoptimized; the process takes about a quarter less CPU and its main thread no more than
- * before (docs/performance.md, "A scenario process with less TurboFan"). `--no-opt` (no TurboFan
- * at all) saves as much CPU but slows the main thread, which is the wall time on an idle machine.
+ * ≈ 150 functions are compiled (small helpers every scenario runs: the clock's heap, the stores'
+ * get and list, etcd's range and freeze, cucumber's and Node's own) and ≈ 40 deoptimized; the
+ * process takes about a quarter less CPU and its main thread no more than before
+ * (docs/performance.md, "A scenario process with less TurboFan"). `--no-opt` (no TurboFan at all)
+ * saves as much CPU but slows the main thread, which is the wall time on an idle machine.
  * Only processes that load the step support are concerned: the big runs (bench/, `serve`) keep
  * V8's defaults.
  *
