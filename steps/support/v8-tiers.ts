@@ -14,12 +14,15 @@
  * process takes about a quarter less CPU and its main thread no more than before
  * (docs/performance.md, "A scenario process with less TurboFan"). `--no-opt` (no TurboFan at all)
  * saves as much CPU but slows the main thread, which is the wall time on an idle machine.
- * Only processes that load the step support are concerned: the big runs (bench/, `serve`) keep
- * V8's defaults.
+ * Only processes that load the step support, and `npm test`'s test processes, are concerned: the
+ * big runs (bench/, `serve`) keep V8's defaults.
  *
  * What runs is the same JavaScript with the same results (V8's tiers differ in speed, never in
  * semantics): every scenario's timeline is identical (bench/fingerprint.ts).
  */
 import { setFlagsFromString } from 'node:v8';
 
-setFlagsFromString('--interrupt-budget=1000000');
+/** The flag, also given to `npm test`'s test processes (scripts/unit-tests.ts). */
+export const LESS_TURBOFAN = '--interrupt-budget=1000000';
+
+setFlagsFromString(LESS_TURBOFAN);
