@@ -63,7 +63,7 @@ export function validateEndpointsAddressIP(field: string, value: unknown, releas
  * FQDN addresses (IsFullyQualifiedDomainName) are not checked here.
  */
 export function validateSliceAddress(
-  at: string,
+  endpoint: number,
   index: number,
   address: string,
   family: 'IPv4' | 'IPv6',
@@ -71,7 +71,7 @@ export function validateSliceAddress(
 ): FieldError[] {
   const valid = validSliceAddresses(release, family);
   if (valid.has(address)) return [];
-  const errs = sliceAddressErrors(at, index, address, family, release);
+  const errs = sliceAddressErrors(`endpoints[${endpoint}].addresses`, index, address, family, release);
   if (errs.length === 0) {
     if (valid.size >= VALID_LIMIT) valid.clear();
     valid.add(address);
@@ -88,10 +88,18 @@ export function validateSliceAddress(
 const validAddresses = new WeakMap<Release, { IPv4: Set<string>; IPv6: Set<string> }>();
 const VALID_LIMIT = 1 << 16;
 
+/** The release asked last and its sets: a slice's addresses are checked one after the other for one release. */
+let lastRelease: Release | undefined;
+let lastSets: { IPv4: Set<string>; IPv6: Set<string> } = { IPv4: new Set(), IPv6: new Set() };
+
 function validSliceAddresses(release: Release, family: 'IPv4' | 'IPv6'): Set<string> {
-  let byFamily = validAddresses.get(release);
-  if (byFamily === undefined) validAddresses.set(release, (byFamily = { IPv4: new Set(), IPv6: new Set() }));
-  return byFamily[family];
+  if (release !== lastRelease) {
+    let byFamily = validAddresses.get(release);
+    if (byFamily === undefined) validAddresses.set(release, (byFamily = { IPv4: new Set(), IPv6: new Set() }));
+    lastRelease = release;
+    lastSets = byFamily;
+  }
+  return lastSets[family];
 }
 
 function sliceAddressErrors(
