@@ -5,7 +5,10 @@
  *   timeline.json: the events, the writes' patches, the assertion marks, the final objects),
  *   without durations;
  * - a mass deletion (300 pods, unevenly over 7 nodes): every timeline event (with its patch and
- *   outcome), the whole etcd revision history and the final etcd contents.
+ *   outcome), the whole etcd revision history and the final etcd contents;
+ * - a mass deletion behind services (bench/mass-deletion.ts's services case, small: 300 pods on 7
+ *   nodes behind 10 services with clients): the same, plus the endpoint objects and every failed
+ *   request, so that a speed-up of the endpoint controllers or kube-proxy shows any change.
  *
  *   node --require ./scripts/ts-hook.js bench/fingerprint.ts [out.json]
  *
@@ -17,6 +20,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Cluster, USER } from '../src/cluster/cluster';
+import { massDeletion as massDeletionRun } from './mass-deletion';
 
 const ROOT = resolve(__dirname, '..');
 
@@ -81,25 +85,38 @@ function massDeletion(): Record<string, string> {
   for (let i = 0; i < pods; i++)
     c.apiserver.delete(USER, 'pods', 'default', `pod-${i}`, i % 5 === 0 ? { gracePeriodSeconds: 2 } : {});
   c.settle();
+  return recorded(c, 'mass', ['pods', 'nodes', 'events', 'leases']);
+}
+
+/** The timeline, etcd's whole history and the final contents of `resources`, hashed under `prefix`. */
+function recorded(c: Cluster, prefix: string, resources: string[]): Record<string, string> {
   const timeline = c.timeline
     .all()
     .map((e) => JSON.stringify([e.seq, e.at, e.component, e.text, e.source, e.actor, e.requestId, e.outcome, e.patch]));
   const history = c.apiserver.etcd
     .fullHistory()
     .map((e) => JSON.stringify([e.revision, e.type, e.key, e.value, e.prev, e.requestId, e.at]));
-  const final = ['pods', 'nodes', 'events', 'leases'].map((r) =>
-    JSON.stringify(c.apiserver.list(r as 'pods', undefined)),
-  );
+  const final = resources.map((r) => JSON.stringify(c.apiserver.list(r as 'pods', undefined)));
   return {
-    'mass timeline': hash(timeline.join('\n')),
-    'mass etcd history': hash(history.join('\n')),
-    'mass final state': hash(final.join('\n')),
-    'mass events': String(timeline.length),
+    [`${prefix} timeline`]: hash(timeline.join('\n')),
+    [`${prefix} etcd history`]: hash(history.join('\n')),
+    [`${prefix} final state`]: hash(final.join('\n')),
+    [`${prefix} events`]: String(timeline.length),
+  };
+}
+
+/** bench/mass-deletion.ts's services case at a small size (300 pods, 7 nodes, 10 services with clients). */
+function servicesMassDeletion(): Record<string, string> {
+  const c = massDeletionRun(300, 7, 'full', () => {}, 10).cluster;
+  const failed = c.network().clients.failures.map((f) => JSON.stringify([f.at, f.service, f.reason, f.pod ?? '']));
+  return {
+    ...recorded(c, 'services mass', ['pods', 'nodes', 'events', 'leases', 'services', 'endpointslices', 'endpoints']),
+    'services mass failed requests': `${failed.length} ${hash(failed.join('\n'))}`,
   };
 }
 
 if (require.main === module) {
-  const result = { ...massDeletion(), ...scenarios() };
+  const result = { ...massDeletion(), ...servicesMassDeletion(), ...scenarios() };
   const text = `${JSON.stringify(result, null, 2)}\n`;
   if (process.argv[2]) writeFileSync(process.argv[2], text);
   console.log(text);

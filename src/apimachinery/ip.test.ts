@@ -115,4 +115,27 @@ describe('R319 IP parsing as Go does it', () => {
     expect(d('ff02::1')).to.deep.equal(['may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)']);
     expect(d('nope')).to.deep.equal(['must be a valid IP address']);
   });
+
+  it('a memoised answer is what its own parser says: the same text twice, sloppy and strict apart, past the memo bound', () => {
+    const strictIP = (v: string) => details(isValidIPForLegacyField('ip', v, true));
+    // Each order: the sloppy parser's answer must not stand in for the strict one, nor the reverse.
+    for (let round = 0; round < 2; round++) {
+      expect(parseIPSloppy('010.1.2.3'), '010.1.2.3 sloppy').to.deep.equal([
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 10, 1, 2, 3,
+      ]);
+      expect(strictIP('010.1.2.3'), '010.1.2.3 strict').to.deep.equal(['must not have leading 0s']);
+      expect(strictIP('10.1.2.3'), '10.1.2.3 strict').to.deep.equal([]);
+      expect(parseIPSloppy('10.1.2.300'), '10.1.2.300').to.equal(undefined);
+    }
+    expect(Object.isFrozen(parseIPSloppy('10.1.2.3')), 'a shared answer cannot be changed').to.equal(true);
+    // More distinct texts than the memo keeps: every answer still right, before and after it is emptied.
+    for (let i = 0; i < 70_000; i++) {
+      const v = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+      const ip = parseIPSloppy(v);
+      if (ip?.[13] !== ((i >> 16) & 255) || ip[14] !== ((i >> 8) & 255) || ip[15] !== (i & 255))
+        expect.fail(`${v} parsed as ${ip}`);
+    }
+    expect(strictIP('010.1.2.3')).to.deep.equal(['must not have leading 0s']);
+    expect(validateEndpointIP('ip', '127.0.0.1')).to.have.length(1);
+  });
 });

@@ -86,8 +86,29 @@ function parseIPv6(s: string, sloppy: boolean): number[] | undefined {
 const CANONICAL_IPV4 =
   /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
-/** net.ParseIP as forked (ParseIPSloppy): the first `.` or `:` says which family. */
+/**
+ * Each parser's answers by text. Both parsers are pure, and the same addresses come back all the
+ * time: every EndpointSlice write is validated address by address (each address parsed three
+ * times, sloppily and strictly), and a 100-endpoint slice is written again at every change of one
+ * of its pods. The answers are frozen (shared by every caller); an unparsable text is kept as
+ * null. Bounded: a memo that reaches MEMO_LIMIT texts is emptied and starts again.
+ */
+const MEMO_LIMIT = 1 << 16;
+const memo = { sloppy: new Map<string, IPBytes | null>(), strict: new Map<string, IPBytes | null>() };
+
+/** net.ParseIP as forked (ParseIPSloppy), or netip.ParseAddr when not `sloppy`: memoised parseAddress. */
 function parseIP(s: string, sloppy: boolean): IPBytes | undefined {
+  const known = sloppy ? memo.sloppy : memo.strict;
+  const hit = known.get(s);
+  if (hit !== undefined) return hit ?? undefined;
+  const ip = parseAddress(s, sloppy);
+  if (known.size >= MEMO_LIMIT) known.clear();
+  known.set(s, ip === undefined ? null : Object.freeze(ip));
+  return ip;
+}
+
+/** net.ParseIP as forked (ParseIPSloppy): the first `.` or `:` says which family. */
+function parseAddress(s: string, sloppy: boolean): number[] | undefined {
   const v4 = CANONICAL_IPV4.exec(s);
   if (v4) return [...V4_IN_V6_PREFIX, Number(v4[1]), Number(v4[2]), Number(v4[3]), Number(v4[4])];
   for (const c of s) {
@@ -107,7 +128,9 @@ export function parseIPSloppy(s: string): IPBytes | undefined {
 
 /** net.IP.To4() != nil: an IPv4 address, or an IPv4-mapped IPv6 one (which Go treats the same). */
 export function isIPv4(ip: IPBytes): boolean {
-  return V4_IN_V6_PREFIX.every((b, i) => ip[i] === b);
+  // An index loop: a memoised address is a frozen array (V8's array builtins walk those on a slow path).
+  for (let i = 0; i < V4_IN_V6_PREFIX.length; i++) if (ip[i] !== V4_IN_V6_PREFIX[i]) return false;
+  return true;
 }
 
 /** net.IP.String(): dotted decimal for IPv4, RFC 5952 for IPv6 (the first longest run of 2+ zero groups as `::`). */
@@ -253,7 +276,10 @@ export function isValidCIDRForLegacyField(
 /** net.IP.IsUnspecified / IsLoopback / IsLinkLocalUnicast / IsLinkLocalMulticast. */
 function specialRange(ip: IPBytes): 'unspecified' | 'loopback' | 'link-local' | 'link-local multicast' | undefined {
   if (isIPv4(ip)) {
-    const [a, b, c, d] = ip.slice(12);
+    const a = ip[12];
+    const b = ip[13];
+    const c = ip[14];
+    const d = ip[15];
     if (a === 0 && b === 0 && c === 0 && d === 0) return 'unspecified';
     if (a === 127) return 'loopback';
     if (a === 169 && b === 254) return 'link-local';

@@ -16,6 +16,8 @@ describe('jsonEqual', () => {
     expect(jsonEqual([1, undefined], [1])).to.equal(true);
     expect(jsonEqual([1, 2], [1])).to.equal(false);
     expect(jsonEqual([undefined, 1], [1])).to.equal(false);
+    expect(jsonEqual([{ a: 1 }, undefined, undefined], [{ a: 1 }])).to.equal(true);
+    expect(jsonEqual([{ a: 1 }], [{ a: 1 }, { a: 1 }])).to.equal(false);
   });
 });
 

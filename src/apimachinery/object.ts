@@ -60,10 +60,15 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   // Arrays of one length compare by index: a for-in walk would visit string keys ("0", "1", …),
   // several times slower. Other lengths take the walk below (undefined items count as absent there).
-  if (Array.isArray(a) && (a as unknown[]).length === (b as unknown[]).length) {
+  if (Array.isArray(a)) {
     const y = b as unknown[];
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], y[i])) return false;
-    return true;
+    if (a.length === y.length) {
+      for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], y[i])) return false;
+      return true;
+    }
+    // Other lengths: unequal unless undefined items make up the difference — the walk below would
+    // compare every item first (an EndpointSlice that lost one of 100 endpoints, at every write).
+    if (definedItems(a) !== definedItems(y)) return false;
   }
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
@@ -76,4 +81,11 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   for (const k in y) if (y[k] !== undefined) defined -= 1;
   return defined === 0;
+}
+
+/** How many items of an array are not undefined (what the walk of jsonEqual counts; holes read as undefined). */
+function definedItems(list: readonly unknown[]): number {
+  let n = 0;
+  for (let i = 0; i < list.length; i++) if (list[i] !== undefined) n += 1;
+  return n;
 }

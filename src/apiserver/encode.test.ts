@@ -63,4 +63,40 @@ describe('encodeForStorage', () => {
     expect(added.metadata).to.equal(stored.metadata);
     expect(added.status).to.equal(stored.status);
   });
+
+  it('items removed from a list: the items that moved up are the stored ones, what changed is encoded anew', () => {
+    const ep = (n: number, ready = true) => ({
+      addresses: [`10.0.0.${n}`],
+      conditions: { ready, serving: true, terminating: !ready },
+      targetRef: { kind: 'Pod', name: `pod-${n}`, uid: `u${n}` },
+      hints: undefined,
+    });
+    const before = encodeForStorage(
+      { metadata: { name: 's' }, endpoints: [1, 2, 3, 4, 5, 6].map((n) => ep(n)) },
+      undefined,
+    ) as {
+      endpoints: unknown[];
+    };
+    // pod-2 and pod-5 gone, pod-4 no longer ready.
+    const next = { metadata: { name: 's' }, endpoints: [ep(1), ep(3), ep(4, false), ep(6)] };
+    const after = encodeForStorage(next, before) as { endpoints: unknown[] };
+    expect(JSON.stringify(after)).to.equal(JSON.stringify(next));
+    const stored = before.endpoints;
+    expect(after.endpoints[0]).to.equal(stored[0]);
+    expect(after.endpoints[1]).to.equal(stored[2]);
+    expect(after.endpoints[2]).to.not.equal(stored[3]);
+    expect(after.endpoints[3]).to.equal(stored[5]);
+    expect(Object.isFrozen(after.endpoints) && Object.isFrozen(after.endpoints[2])).to.equal(true);
+    // An item equal to a stored one further on than the items removed is encoded anew (nothing is reordered).
+    const moved = encodeForStorage({ endpoints: [ep(6), ep(1)] }, { endpoints: stored.slice(0, 6) }) as {
+      endpoints: unknown[];
+    };
+    expect(JSON.stringify(moved.endpoints)).to.equal(JSON.stringify([ep(6), ep(1)]));
+    // A member fewer is not the stored item.
+    const { targetRef: _, ...bare } = ep(3);
+    const fewer = encodeForStorage({ endpoints: [ep(1), bare] }, { endpoints: stored.slice(0, 3) }) as {
+      endpoints: unknown[];
+    };
+    expect(JSON.stringify(fewer.endpoints)).to.equal(JSON.stringify([ep(1), bare]));
+  });
 });

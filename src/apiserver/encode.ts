@@ -37,6 +37,7 @@ function encode(next: unknown, prev: unknown, place: Place): unknown {
  * for the whole run (more for the garbage collector to copy).
  */
 function encodeArray(next: readonly unknown[], prev: readonly unknown[] | undefined): unknown {
+  if (prev !== undefined && prev.length > next.length) return encodeShorter(next, prev);
   let items: unknown[] | undefined = prev && prev.length === next.length ? undefined : next.slice();
   for (let i = 0; i < next.length; i++) {
     const enc = encode(next[i], prev?.[i], 'inner');
@@ -48,6 +49,61 @@ function encodeArray(next: readonly unknown[], prev: readonly unknown[] | undefi
     items[i] = enc;
   }
   return items === undefined ? prev : Object.freeze(items);
+}
+
+/** How far encodeShorter looks ahead for the stored item an item was (each look a comparison that usually fails at its first member). */
+const LOOK_AHEAD = 8;
+
+/**
+ * An array that lost items (an EndpointSlice that lost an endpoint, out of 100): the items after
+ * the first one removed have moved up, and compared index by index each would be encoded afresh
+ * against its stored neighbour. Each item is matched instead with the first stored item not yet
+ * matched that it would encode to (looking at most LOOK_AHEAD places and as many as were
+ * removed further on), and is then that stored item; an item that matches none is encoded
+ * against the stored item at the current place. The array's contents are the same as index by
+ * index; only more of the stored version is shared.
+ */
+function encodeShorter(next: readonly unknown[], prev: readonly unknown[]): unknown {
+  const items = next.slice();
+  let removed = prev.length - next.length;
+  let j = 0;
+  for (let i = 0; i < next.length; i++) {
+    const last = Math.min(j + Math.min(removed, LOOK_AHEAD), prev.length - 1);
+    let k = j;
+    while (k <= last && !encodesTo(next[i], prev[k])) k++;
+    if (k <= last) {
+      items[i] = prev[k];
+      removed -= k - j;
+      j = k + 1;
+    } else {
+      items[i] = encode(next[i], prev[j], 'inner');
+      j += 1;
+    }
+  }
+  return Object.freeze(items);
+}
+
+/**
+ * Whether `encode(next, prev, 'inner')` would answer `prev` itself, without building anything:
+ * the same scalar, or an array of the same length, or an object with the same members (undefined
+ * ones left out), each part of it in turn.
+ */
+function encodesTo(next: unknown, prev: unknown): boolean {
+  if (next === prev) return true;
+  if (Array.isArray(next)) {
+    if (!Array.isArray(prev) || prev.length !== next.length) return false;
+    for (let i = 0; i < next.length; i++) if (!encodesTo(next[i], prev[i])) return false;
+    return true;
+  }
+  if (!isPlainObject(next) || !isPlainObject(prev)) return false;
+  let count = 0;
+  for (const key in next) {
+    const v = next[key];
+    if (v === undefined) continue;
+    if (!encodesTo(v, prev[key])) return false;
+    count += 1;
+  }
+  return count === memberCount(prev);
 }
 
 /**

@@ -63,9 +63,12 @@ function validateEndpointSlice(slice: EndpointSlice, release: Release, old?: End
       else if (addresses.length > MAX_ADDRESSES) errs.push(tooMany(`${at}.addresses`, addresses.length, MAX_ADDRESSES));
       if (checkAddresses)
         addresses.forEach((address, j) => {
-          if (type === 'IPv4' || type === 'IPv6')
-            errs.push(...validateSliceAddress(`${at}.addresses`, j, String(address ?? ''), type, release));
-          else if (type === 'FQDN') errs.push(...validateFQDN(`${at}.addresses[${j}]`, String(address ?? ''), release));
+          if (type === 'IPv4' || type === 'IPv6') {
+            // Its field path is built only for an error: every write of a slice checks every address.
+            const addressErrs = validateSliceAddress(i, j, String(address ?? ''), type, release);
+            if (addressErrs.length > 0) errs.push(...addressErrs);
+          } else if (type === 'FQDN')
+            errs.push(...validateFQDN(`${at}.addresses[${j}]`, String(address ?? ''), release));
         });
       if (typeof ep?.nodeName === 'string')
         for (const detail of dns1123SubdomainErrors(ep.nodeName))

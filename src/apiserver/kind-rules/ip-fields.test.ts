@@ -89,6 +89,27 @@ describe('R319 IP and CIDR fields, release by release', () => {
     );
   });
 
+  it('EndpointSlice: an address found valid is valid again only for the same family and release', () => {
+    const two = {
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.244.0.8'] }, { addresses: ['127.0.0.1', '10.244.0.9'] }],
+      ports: [{ port: 80 }],
+    };
+    expect(create('endpointslices', two, V1_36)).to.equal(
+      'EndpointSlice.discovery.k8s.io "web" is invalid: endpoints[1].addresses[0]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)',
+    );
+    for (let round = 0; round < 2; round++) {
+      expect(create('endpointslices', slice('IPv4', '10.244.0.7'), V1_36)).to.equal('');
+      expect(create('endpointslices', slice('IPv6', '10.244.0.7'), V1_36)).to.equal(
+        'EndpointSlice.discovery.k8s.io "web" is invalid: endpoints[0].addresses: Invalid value: "10.244.0.7": must be an IPv6 address',
+      );
+      expect(create('endpointslices', slice('IPv4', '010.244.0.7'), V1_35)).to.equal('');
+      expect(create('endpointslices', slice('IPv4', '010.244.0.7'), V1_36)).to.equal(
+        'EndpointSlice.discovery.k8s.io "web" is invalid: endpoints[0].addresses[0]: Invalid value: "010.244.0.7": must not have leading 0s',
+      );
+    }
+  });
+
   it('Node podCIDRs: `must be valid CIDR` with the whole list up to 1.29, IsValidCIDR per entry from 1.30', () => {
     expect(create('nodes', node(['10.244.1.0/24']), V1_29)).to.equal('');
     expect(create('nodes', node(['10.244.1.0']), V1_29)).to.equal(

@@ -3,6 +3,23 @@ import type { EndpointSlice } from '../../apimachinery/types';
 import { LABEL_SERVICE_NAME } from '../../helpers/well-known';
 
 /**
+ * The last service key built, shared by every node's cache: a slice write reaches the proxies of
+ * all nodes one after the other, and each would otherwise build (and hash, in its maps) a fresh
+ * `namespace/name` string for the same service.
+ */
+const lastKey: { namespace: string | undefined; name: string; key: string } = { namespace: '', name: '', key: '/' };
+
+/** `namespace/name`: the same string object as last time when the service is the same. */
+function serviceKey(namespace: string | undefined, name: string): string {
+  if (namespace !== lastKey.namespace || name !== lastKey.name) {
+    lastKey.namespace = namespace;
+    lastKey.name = name;
+    lastKey.key = `${namespace}/${name}`;
+  }
+  return lastKey.key;
+}
+
+/**
  * pkg/proxy/endpointslicecache.go: a proxy's EndpointSlices by service, from its own list and
  * watch (no generic informer: every node's proxy sees every slice write, so the per-event work is
  * one map update and a note of which service changed).
@@ -28,7 +45,7 @@ export class EndpointSliceCache {
   private apply(slice: EndpointSlice, deleted: boolean): void {
     const name = slice.metadata.labels?.[LABEL_SERVICE_NAME];
     if (!name) return;
-    const svcKey = `${slice.metadata.namespace}/${name}`;
+    const svcKey = serviceKey(slice.metadata.namespace, name);
     let slices = this.byService.get(svcKey);
     if (!slices) this.byService.set(svcKey, (slices = new Map()));
     if (deleted) slices.delete(slice.metadata.name!);

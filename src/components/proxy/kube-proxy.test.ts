@@ -98,6 +98,43 @@ describe('kube-proxy (pkg/proxy)', () => {
     expect(proxy.route('default/web', false)!.pod).to.equal('web-2');
   });
 
+  it('N14 each slice is filed under its own service: two services of a namespace; two of one name in two namespaces', () => {
+    // One cluster per pair, so that the slices of the two services alternate and nothing else intervenes.
+    const routes = (services: [string, string][]) => {
+      const { c } = cluster();
+      for (const [namespace, name] of services) {
+        if (namespace !== 'default')
+          expect(c.apiserver.create(USER, 'namespaces', undefined, { metadata: { name: namespace } }).ok).to.equal(
+            true,
+          );
+        const app = `${namespace}-${name}`;
+        const svc = c.apiserver.create(USER, 'services', namespace, {
+          metadata: { name },
+          spec: { selector: { app }, ports: [{ port: 80 }] },
+        });
+        expect(svc.ok, `service ${namespace}/${name}`).to.equal(true);
+        const pod = c.apiserver.create(USER, 'pods', namespace, {
+          metadata: { name: app, labels: { app } },
+          spec: { nodeName: NODE, containers: [{ name: 'app' }] },
+        });
+        expect(pod.ok, `pod ${app}`).to.equal(true);
+      }
+      c.advance(WARMUP_MS);
+      const proxy = c.network().proxy('node-2');
+      return ['default/web', ...services.map(([ns, name]) => `${ns}/${name}`)].map((svc) =>
+        [0, 1, 2].map(() => proxy.route(svc, false)?.pod),
+      );
+    };
+    expect(routes([['default', 'api']])).to.deep.equal([
+      ['web-1', 'web-2', 'web-1'],
+      ['default-api', 'default-api', 'default-api'],
+    ]);
+    expect(routes([['other', 'web']])).to.deep.equal([
+      ['web-1', 'web-2', 'web-1'],
+      ['other-web', 'other-web', 'other-web'],
+    ]);
+  });
+
   it('N15 the load balancer notices changes after its lag: until then it sends to the pod it still believes ready', () => {
     const { c } = cluster({ lbLagMs: 2000 });
     const lb = c.network().loadBalancer('default/web');

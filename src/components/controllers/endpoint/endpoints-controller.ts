@@ -79,7 +79,10 @@ export function repackSubsets(subsets: readonly EndpointSubset[]): EndpointSubse
   // The ports that offer the same set of (address, readiness).
   const groups = new Map<string, { ready: Map<string, boolean>; ports: EndpointPort[] }>();
   for (const { port, ready } of byPort.values()) {
-    const k = JSON.stringify([...ready.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    // One port (the usual service) makes one group: no key needed (it would sort and serialise
+    // every address of the service at every sync).
+    const k =
+      byPort.size === 1 ? '' : JSON.stringify([...ready.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     let g = groups.get(k);
     if (!g) groups.set(k, (g = { ready, ports: [] }));
     if (port.port > 0) g.ports.push(port);
