@@ -22,6 +22,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { describe } from 'node:test';
 import { SUPPORT_PROCESS } from './cucumber-in-process';
 import { LESS_TURBOFAN } from '../steps/support/v8-tiers';
 import { path as TS_HOOK } from './ts-hook';
@@ -94,6 +95,22 @@ export function testFiles(): { shared: string[]; withCucumber: string[]; serving
   };
 }
 
+/**
+ * Loads test files into this `node --test` process, each inside a suite named after it (a
+ * describe), so that a file's top-level before/after hooks belong to that suite and run around
+ * that file's tests alone, as in a process of its own. Required at the top level instead, every
+ * file's hooks would join node:test's root test: in Node 20 a root `before` runs as soon as it is
+ * declared (while the files load) and every root `after` when the process ends — so whatever a
+ * file's hooks or tests start and its `after` stops (a served cluster, a clock running at 60 or 600
+ * times wall time, a browser) would live, and keep working, until the last file is done.
+ */
+export function requireEachInASuite(files: readonly string[]): void {
+  for (const f of files)
+    describe(f, () => {
+      require(path.join(ROOT, f));
+    });
+}
+
 /** Runs a command to its end; its output is passed through (`inherit`) or kept for later. */
 function run(command: string, args: string[], output: 'inherit' | 'keep'): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
@@ -156,7 +173,7 @@ async function main(typecheck: boolean): Promise<number> {
 
 if (require.main === module && process.env.NODE_TEST_CONTEXT !== undefined) {
   // Run by `node --test` below: load the shared files; node:test runs what they define.
-  for (const f of testFiles().shared) require(path.join(ROOT, f));
+  requireEachInASuite(testFiles().shared);
 } else if (require.main === module) {
   void main(process.argv.includes('--typecheck')).then((code) => process.exit(code));
 }

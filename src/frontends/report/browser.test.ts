@@ -73,7 +73,7 @@ if (skip) console.log(`# browser test skipped: ${skip}`);
 /**
  * One Chromium for the file's three reports, each opened in a browser context of its own (its own
  * viewport, pages and storage, nothing shared with the others): a browser start-up and shutdown
- * costs ≈ 1 s of CPU, a context a few milliseconds. It closes after the last test of the process.
+ * costs ≈ 1 s of CPU, a context a few milliseconds. It closes after the file's last test.
  */
 let browser: Promise<Browser> | undefined;
 async function newContext(viewport: { width: number; height: number }): Promise<BrowserContext> {

@@ -17,12 +17,12 @@ import { Release } from '../../foundation/release';
  * server drops schedulingGroup on write while its gate, GenericWorkload, is off (its default), and
  * keeps it where the gate is turned on.
  */
-let dir: string;
+/** The manifests below are written here when the file loads; the servers' report directories too. */
+const dir = mkdtempSync(join(tmpdir(), 'release-fields-'));
 let kubectl: string;
 const servers = new Map<string, ServedCluster>();
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'release-fields-'));
   kubectl = await realKubectlPath();
   // Each in a directory of its own: the kubeconfig is written there.
   for (const release of ['v1.36', 'v1.34', 'v1.36+GenericWorkload'])
