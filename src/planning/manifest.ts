@@ -17,15 +17,59 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * What parsing one text found: its value, or its first syntax error (where, and the message's
+ * first line) without the `what` that names the manifest.
+ */
+type Parsed = { value: unknown } | { where: string; message: string };
+
+/**
+ * Parses kept by exact text. Scenarios of one feature share their Background, so the same doc
+ * string or manifest file is parsed again in every scenario (steps/failure-format.test.ts's
+ * Background: one CRD file ≈ 560 times). The parse depends only on the text; each caller gets its
+ * own copy, since callers merge into and store what they get. Only plain data is kept (objects,
+ * arrays, strings, numbers, booleans, null): structuredClone copies it as toJS made it (an alias's
+ * shared object stays shared, NaN and -0 stay), where it would turn a `!!binary` Buffer into a
+ * Uint8Array — such a text is parsed again at each use.
+ */
+const parses = new Map<string, Parsed>();
+/** Enough for the manifests of a feature file's Background and steps; a longer run starts over. */
+const MAX_PARSES = 512;
+
 /** Parses YAML (or JSON, which is YAML) into a plain value; syntax errors name line and column. */
 export function parseYaml(text: string, what: string): unknown {
+  let parsed = parses.get(text);
+  if (parsed === undefined) {
+    parsed = parseOnce(text);
+    if ('value' in parsed && !isPlainData(parsed.value)) return parsed.value;
+    if (parses.size >= MAX_PARSES) parses.clear();
+    parses.set(text, parsed);
+  }
+  if ('value' in parsed) return structuredClone(parsed.value);
+  throw new ManifestError(`malformed YAML in ${what}${parsed.where}: ${parsed.message}`);
+}
+
+/**
+ * Whether structuredClone gives back the same value: only plain objects, arrays and primitives.
+ * An object seen before (an alias, or an alias inside its own anchor: a cycle) is not walked again.
+ */
+function isPlainData(v: unknown, seen = new Set<object>()): boolean {
+  if (v === null || typeof v !== 'object')
+    return typeof v !== 'bigint' && typeof v !== 'symbol' && typeof v !== 'function';
+  if (seen.has(v)) return true;
+  seen.add(v);
+  if (Array.isArray(v)) return v.every((x) => isPlainData(x, seen));
+  return Object.getPrototypeOf(v) === Object.prototype && Object.values(v).every((x) => isPlainData(x, seen));
+}
+
+function parseOnce(text: string): Parsed {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     const e = doc.errors[0];
     const where = e.linePos?.[0] ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
-    throw new ManifestError(`malformed YAML in ${what}${where}: ${e.message.split('\n')[0]}`);
+    return { where, message: e.message.split('\n')[0] };
   }
-  return doc.toJS();
+  return { value: doc.toJS() };
 }
 
 /** Deep merge for manifests: objects merge key by key, everything else (lists included) replaces. */

@@ -306,6 +306,42 @@ describe('EndpointSlice controller (endpointslice_controller.go syncService, rec
     ]);
   });
 
+  it('N9 a sync writes the Endpoints object only when it differs from the sorted subsets: one reordered or with an address changed is rewritten, an equal one is not', () => {
+    const { c } = served();
+    const want = endpoints(c)!;
+    expect(want.subsets![0].addresses!.map((a) => a.targetRef!.name)).to.deep.equal(['web-1', 'web-2']);
+    /**
+     * The user writes the Endpoints object changed by `change`, then changes the service's
+     * annotations (its informer handler queues it: one sync).
+     */
+    let syncs = 0;
+    const syncAfter = (change: (e: Endpoints) => void): void => {
+      const e = structuredClone(endpoints(c)!);
+      change(e);
+      if (!c.apiserver.update(USER, 'endpoints', 'default', e).ok) throw new Error('the Endpoints update failed');
+      const svc = c.apiserver.get('services', 'default', 'web');
+      if (!svc.ok) throw new Error('no service');
+      const changed = structuredClone(svc.object);
+      changed.metadata.annotations = { sync: String(++syncs) };
+      if (!c.apiserver.update(USER, 'services', 'default', changed).ok) throw new Error('the service update failed');
+      c.advance(1000);
+    };
+    const t = c.clock.now();
+    syncAfter(() => {});
+    const writes = c.timeline.since(t).filter((e) => e.component === 'endpoints');
+    expect(writes, 'an equal object is not written').to.deep.equal([]);
+    syncAfter((e) => e.subsets![0].addresses!.reverse());
+    expect(endpoints(c)!.subsets, 'reordered').to.deep.equal(want.subsets);
+    syncAfter((e) => {
+      e.subsets![0].addresses![1].nodeName = 'elsewhere';
+    });
+    expect(endpoints(c)!.subsets, 'an address changed').to.deep.equal(want.subsets);
+    syncAfter((e) => {
+      e.subsets![0].addresses![1] = { ...e.subsets![0].addresses![0] };
+    });
+    expect(endpoints(c)!.subsets, 'an address twice').to.deep.equal(want.subsets);
+  });
+
   it('a deleted service takes its Endpoints object with it (syncService) and its slices through the garbage collector (ownerReferences)', () => {
     const { c } = served();
     c.apiserver.delete(USER, 'services', 'default', 'web');
