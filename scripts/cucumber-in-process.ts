@@ -50,6 +50,19 @@ function alreadyLoaded(
   return { ...support, originalCoordinates: { ...support.originalCoordinates, requirePaths: [], importPaths: [] } };
 }
 
+/**
+ * `work` (an in-process cucumber run), rejected when it has not settled within `ms` of wall time:
+ * a hang guard for a run that no test's timeout covers (one made before the tests are declared),
+ * not a speed check.
+ */
+export function withinWallTime<T>(work: Promise<T>, what: string, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s of wall time`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 /** What a run printed (its formatter's output) and whether it passed (the CLI's exit code 0). */
 export interface InProcessRun {
   success: boolean;

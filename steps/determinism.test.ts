@@ -39,6 +39,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
+import { withinWallTime } from '../scripts/cucumber-in-process';
 import { path as TS_HOOK } from '../scripts/ts-hook';
 import type { OtherOrderResult } from './other-order';
 import { disagreements } from './real-kubectl';
@@ -108,18 +109,6 @@ function withoutStack(message: string): string {
     .join('\n');
 }
 
-/** Rejects when `work` has not settled within RUN_TIMEOUT_MS of wall time: a hang guard, not a speed check. */
-function guarded<T>(work: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what} did not finish within ${RUN_TIMEOUT_MS / 1000} s of wall time`)),
-      RUN_TIMEOUT_MS,
-    );
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
 /** What the runs in this process gave: the ci run, then one feature again; an error where one threw. */
 interface InProcessRuns {
   dir: string;
@@ -161,15 +150,16 @@ async function inProcessRuns(): Promise<InProcessRuns> {
     const { runConfiguration } = await api.loadConfiguration({ profiles: ['ci'] }, environment);
     const support = await api.loadSupport(runConfiguration, environment);
     const collector = outcomeCollector();
-    const { success } = await guarded(
+    const { success } = await withinWallTime(
       api.runCucumber({ ...runConfiguration, support }, environment, collector.onMessage),
       'the ci run',
+      RUN_TIMEOUT_MS,
     );
     runs.firstRun = { success, outcomes: collector.outcomes };
     // The support code stays loaded: nothing the whole suite left behind in a module (a counter,
     // a cache) may change what the same scenarios do now.
     const again = outcomeCollector();
-    await guarded(
+    await withinWallTime(
       api.runCucumber(
         {
           ...runConfiguration,
@@ -181,6 +171,7 @@ async function inProcessRuns(): Promise<InProcessRuns> {
         again.onMessage,
       ),
       `${AGAIN} run again`,
+      RUN_TIMEOUT_MS,
     );
     runs.again = again.outcomes;
   } catch (e) {

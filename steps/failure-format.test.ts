@@ -30,7 +30,7 @@ import * as path from 'node:path';
 import type { Envelope } from '@cucumber/messages';
 import { IdGenerator } from '@cucumber/messages';
 import { expect } from 'chai';
-import { runCucumber } from '../scripts/cucumber-in-process';
+import { runCucumber, withinWallTime } from '../scripts/cucumber-in-process';
 
 const ROOT = path.resolve(__dirname, '..');
 /** CPU time one failure's formatting may take. */
@@ -101,7 +101,6 @@ const original = formatErrorModule.formatError;
 async function failingRun(): Promise<FailingRun> {
   const run: FailingRun = { calls: [], steps: [], output: '' };
   const dir = mkdtempSync(path.join(tmpdir(), 'terminating-failure-format-'));
-  let timer: NodeJS.Timeout | undefined;
   try {
     run.steps = assertionSteps();
     const crd = path.join(ROOT, 'features', 'custom-resources', 'database-crd.yaml');
@@ -118,21 +117,14 @@ async function failingRun(): Promise<FailingRun> {
       run.calls.push({ cpuMs: (used.user + used.system) / 1000, message: formatted.message ?? '' });
       return formatted;
     };
-    // A hang guard (no test's timeout covers a run made before the tests), not a speed check.
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the failing run did not end within ${RUN_TIMEOUT_MS / 1000} s`)),
-        RUN_TIMEOUT_MS,
-      );
-    });
-    ({ output: run.output } = await Promise.race([
+    ({ output: run.output } = await withinWallTime(
       runCucumber({ paths: [file], format: ['rerun'], worldParameters: { report: false } }),
-      late,
-    ]));
+      'the failing run',
+      RUN_TIMEOUT_MS,
+    ));
   } catch (e) {
     run.error = e;
   } finally {
-    clearTimeout(timer);
     formatErrorModule.formatError = original;
     rmSync(dir, { recursive: true, force: true });
   }

@@ -88,8 +88,8 @@ const CANONICAL_IPV4 =
 
 /**
  * Each parser's answers by text. Both parsers are pure, and the same addresses come back all the
- * time: every EndpointSlice write is validated address by address (each address parsed three
- * times, sloppily and strictly), and a 100-endpoint slice is written again at every change of one
+ * time: every EndpointSlice write is validated address by address (each address parsed four
+ * times: three times sloppily, once strictly), and a 100-endpoint slice is written again at every change of one
  * of its pods. The answers are frozen (shared by every caller); an unparsable text is kept as
  * null. Bounded: a memo that reaches MEMO_LIMIT texts is emptied and starts again.
  */
